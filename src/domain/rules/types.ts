@@ -1,0 +1,68 @@
+// The contract between the analyser and the rules. A rule is a streaming handler with bounded
+// state: it sees every event once, in order, with the shared facts the analyser computed for it.
+import type { AgentId, FormatId, NormEvent, ToolCallEvent } from '../model/events.ts';
+import type { Category, Severity } from '../model/report.ts';
+import type { ParsedShell } from '../shell/types.ts';
+import type { SecretHit } from '../secrets/types.ts';
+
+export interface RuleMeta {
+  /** Stable id, "<category>/<kebab-name>", e.g. "destructive/rm-outside-worktree". */
+  id: string;
+  category: Category;
+  severity: Severity;
+  title: string;
+  description: string;
+  remediation: string;
+  /** Score weight multiplier (1 = normal for its severity). See scoring/. */
+  weight?: number;
+}
+
+export interface FindingDraft {
+  rule: string;
+  /** Overrides the rule's default severity (e.g. a secret in output escalates when sent out). */
+  severity?: Severity;
+  /** Overrides the rule's title for this instance. */
+  title?: string;
+  detail: string;
+  evidence: { index: number; excerpt: string }[];
+  /**
+   * Findings of the same rule with the same key are merged into one finding (evidence appended,
+   * capped). Default key: the rule id (one finding per rule per session).
+   */
+  key?: string;
+}
+
+/** Facts the analyser computed once per event and shares with every rule. */
+export interface EventFacts {
+  /** For command tool calls (and plain-text commands): the parsed shell. */
+  shell?: ParsedShell;
+  /** Secrets found in any text of the event (prompt, command, input, output, content). */
+  secrets: SecretHit[];
+  /** For tool results: the call they answer, if it was seen. */
+  call?: ToolCallEvent;
+}
+
+export interface SessionFacts {
+  agent: AgentId | null;
+  format: FormatId;
+  /** Working directory when known (updated as session_meta events arrive). */
+  cwd: string | null;
+  /** Home directory guessed from cwd (/home/x, /Users/x, /root) or null. */
+  home: string | null;
+}
+
+export interface RuleContext {
+  readonly session: SessionFacts;
+  report(draft: FindingDraft): void;
+}
+
+export interface RuleHandler {
+  onEvent(event: NormEvent, facts: EventFacts): void;
+  finish?(): void;
+}
+
+export interface Rule {
+  /** One module may define several related rule ids; each finding names one of them. */
+  metas: RuleMeta[];
+  create(ctx: RuleContext): RuleHandler;
+}
