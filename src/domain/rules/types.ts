@@ -49,6 +49,29 @@ export interface SessionFacts {
   cwd: string | null;
   /** Home directory guessed from cwd (/home/x, /Users/x, /root) or null. */
   home: string | null;
+  /** What the ingest stage saw; live-updated, complete by the time `finish()` runs. */
+  readonly ingest: IngestFacts;
+}
+
+export interface IngestFacts {
+  /** Lines that could not be understood (JSON errors, unknown records, binary, oversize). */
+  skippedLines: number;
+  /** Up to 20 examples: line number and reason. */
+  skippedSamples: { line: number; reason: string }[];
+  oversizeLines: number;
+  invalidUtf8Lines: number;
+  /** The last line had no newline and did not parse: the log was cut off. */
+  truncatedTail: boolean;
+  /** Looks like a binary file (NUL bytes in most lines). */
+  binary: boolean;
+  /** Subagent transcripts the log references that are not in this file. */
+  missingSubagents: { id: string; line: number }[];
+  /** The agent hint given by the uploader, and whether it contradicted the detected format. */
+  agentHint: AgentId | null;
+  hintConflict: boolean;
+  /** Plain-text transcript: analysed heuristically, lower confidence. */
+  lowConfidence: boolean;
+  totalLines: number;
 }
 
 export interface RuleContext {
