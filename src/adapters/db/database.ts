@@ -1,0 +1,143 @@
+// Opens the database: SQLite (embedded default, one file under the data directory) or
+// PostgreSQL (DATABASE_URL, scale-out mode). Everything above this module sees one Kysely API.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import type { DatabaseConnection, Driver } from 'kysely';
+import pg from 'pg';
+import { buildMigrations } from './migrations/index.ts';
+import type { DialectName } from './migrations/types.ts';
+import type { Database } from './schema.ts';
+
+export type { DialectName };
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: DialectName;
+  /** Apply pending migrations; safe when several processes start at once. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** True when a trivial query succeeds (for /readyz). */
+  ping(): Promise<boolean>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres://… or postgresql://… selects PostgreSQL; unset selects SQLite under dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL pool size (default 10). */
+  poolSize?: number;
+}
+
+export const SQLITE_FILENAME = 'vouch.db';
+// Any constant works as long as nothing else in the database uses it.
+const PG_MIGRATION_LOCK = 7_315_420_113;
+
+/**
+ * Kysely's SQLite driver opens transactions with a deferred BEGIN. With several processes on
+ * one file (serve + worker), a deferred transaction that reads and then writes can fail at once
+ * with SQLITE_BUSY instead of waiting; BEGIN IMMEDIATE takes the write lock up front, so the
+ * busy timeout applies.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #database: BetterSqlite3.Database;
+  constructor(database: BetterSqlite3.Database) {
+    super({ database });
+    this.#database = database;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver({ database: this.#database });
+  }
+}
+
+function openSqlite(dataDir: string): Kysely<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const file = new BetterSqlite3(join(dataDir, SQLITE_FILENAME));
+  // busy_timeout first: switching to WAL itself may have to wait for another process.
+  file.pragma('busy_timeout = 5000');
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new ImmediateSqliteDialect(file) });
+}
+
+// int8 (COUNT(*), bigint columns) arrives as a string by default; our values fit in a double.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+function openPostgres(url: string, poolSize: number): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes as pg.CustomTypesConfig });
+  // An idle client losing its connection (server restart) must not crash the process; the
+  // pool replaces it and the next query reports any lasting problem.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+async function runMigrator(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+  const migrations = buildMigrations(dialect);
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+async function migrate(kysely: Kysely<Database>, dialect: DialectName): Promise<void> {
+  if (dialect === 'sqlite') {
+    // The migrator's transaction starts with BEGIN IMMEDIATE: one process at a time.
+    await runMigrator(kysely as Kysely<unknown>, dialect);
+    return;
+  }
+  // One session-level advisory lock around the whole run, including the creation of the
+  // migrator's own bookkeeping tables, which Kysely does outside its lock.
+  await kysely.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${sql.lit(PG_MIGRATION_LOCK)})`.execute(conn);
+    try {
+      await runMigrator(conn as Kysely<unknown>, dialect);
+    } finally {
+      await sql`select pg_advisory_unlock(${sql.lit(PG_MIGRATION_LOCK)})`.execute(conn);
+    }
+  });
+}
+
+export function dialectOf(databaseUrl: string | undefined): DialectName {
+  if (!databaseUrl) return 'sqlite';
+  if (/^postgres(ql)?:\/\//i.test(databaseUrl)) return 'postgres';
+  throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL (unset it for the embedded SQLite database)');
+}
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Db> {
+  const dialect = dialectOf(opts.databaseUrl);
+  const kysely = dialect === 'postgres'
+    ? openPostgres(opts.databaseUrl as string, opts.poolSize ?? 10)
+    : openSqlite(opts.dataDir);
+  let closed = false;
+  return {
+    kysely,
+    dialect,
+    migrate: () => migrate(kysely, dialect),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await kysely.destroy();
+    },
+    async ping() {
+      try {
+        await sql`select 1`.execute(kysely);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// The ordered list of migrations. Names sort in application order; never rename or edit an
+// applied migration, add a new one.
+import type { Migration } from 'kysely';
+import { initial } from './0001_initial.ts';
+import { columnTypes } from './types.ts';
+import type { DialectName } from './types.ts';
+
+export function buildMigrations(dialect: DialectName): Record<string, Migration> {
+  const t = columnTypes(dialect);
+  return {
+    '0001_initial': initial(t),
+  };
+}

@@ -1,0 +1,214 @@
+// The Kysely view of the database (docs/architecture.md, "Storage"). One interface per table;
+// column names are the SQL names (snake_case). Portable types only, so the same queries run on
+// SQLite and PostgreSQL:
+//   - timestamps: ISO-8601 text with milliseconds ("2025-01-02T03:04:05.678Z"), sortable as text;
+//   - booleans: integer 0/1;
+//   - bytes: Uint8Array (blob / bytea);
+//   - JSON: text.
+import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+
+/** ISO-8601 UTC timestamp with milliseconds, as produced by nowIso(). */
+export type IsoTime = string;
+
+export interface AccountsTable {
+  id: string; // acc_…
+  name: string;
+  created_at: IsoTime;
+}
+
+export interface UsersTable {
+  id: string; // usr_…
+  account_id: string;
+  /** Always stored lower-cased; unique. */
+  email: string;
+  /** argon2id PHC string. */
+  password_hash: string;
+  created_at: IsoTime;
+}
+
+export interface ApiKeysTable {
+  id: string; // key_…
+  account_id: string;
+  name: string;
+  /** Displayable start of the key (e.g. "vk_live_ab12"). */
+  prefix: string;
+  last4: string;
+  /** sha256 hex of the full key; unique. The key itself is never stored. */
+  hash: string;
+  created_at: IsoTime;
+  last_used_at: IsoTime | null;
+  revoked_at: IsoTime | null;
+}
+
+export interface WebSessionsTable {
+  /** sha256 hex of the cookie token (the token itself is never stored). */
+  id: string;
+  user_id: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: IsoTime;
+  expires_at: IsoTime;
+}
+
+export type SessionStatus = 'analyzing' | 'complete' | 'failed';
+
+export interface SessionsTable {
+  id: string; // ses_…
+  account_id: string;
+  status: SessionStatus;
+  /** The `agent` field of the upload, if any. */
+  agent_hint: string | null;
+  /** Detected (or hinted) agent id; null until known. */
+  agent: string | null;
+  repo: string | null;
+  branch: string | null;
+  filename: string;
+  size_bytes: number;
+  sha256: string;
+  created_at: IsoTime;
+  completed_at: IsoTime | null;
+  trust_score: number | null;
+  outcome: string | null;
+  findings_critical: number | null;
+  findings_warning: number | null;
+  findings_info: number | null;
+  report_id: string | null;
+  failure_reason: string | null;
+  idempotency_key: string | null;
+}
+
+export interface ReportsTable {
+  id: string; // rep_…
+  /** Unique: one report per session. */
+  session_id: string;
+  account_id: string;
+  analyzer_version: string;
+  /** The report object as JSON text. */
+  body: string;
+  created_at: IsoTime;
+}
+
+/**
+ * One stored log being (or having been) uploaded in PostgreSQL mode. The chunks are written
+ * under the upload id while bytes arrive; `session_id` is set inside the transaction that
+ * inserts the session, so an upload with `session_id` null is pending (or orphaned by a crash).
+ */
+export interface LogUploadsTable {
+  id: string; // upl_…
+  session_id: string | null;
+  created_at: IsoTime;
+  committed_at: IsoTime | null;
+}
+
+export interface LogChunksTable {
+  upload_id: string;
+  seq: number;
+  data: Uint8Array;
+}
+
+export interface JobsTable {
+  id: string; // job_…
+  kind: string;
+  /** JSON text. */
+  payload: string;
+  run_at: IsoTime;
+  /** Number of times the job was claimed (incremented by the claim). */
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: IsoTime | null;
+  last_error: string | null;
+  /** Unique when set: a second enqueue with the same key is a no-op while the job exists. */
+  dedupe_key: string | null;
+  /** Set when the job gave up for good; dead jobs are kept for inspection, never claimed. */
+  dead_at: IsoTime | null;
+  created_at: IsoTime;
+}
+
+export type WebhookShape = 'A' | 'B' | 'C';
+
+export interface WebhooksTable {
+  id: string; // wh_…
+  account_id: string;
+  url: string;
+  secret: string | null;
+  shape: WebhookShape;
+  /** 0/1 */
+  enabled: number;
+  disabled_reason: string | null;
+  created_at: IsoTime;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveriesTable {
+  id: string; // dlv_…
+  webhook_id: string;
+  account_id: string;
+  session_id: string | null;
+  event: string;
+  /** The exact request body, serialised once; every attempt sends these bytes. */
+  body: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  created_at: IsoTime;
+  updated_at: IsoTime;
+}
+
+export interface DeliveryAttemptsTable {
+  id: string; // att_…
+  delivery_id: string;
+  attempt_no: number;
+  started_at: IsoTime;
+  finished_at: IsoTime | null;
+  status_code: number | null;
+  latency_ms: number | null;
+  /** e.g. "http_status", "timeout", "connect", "redirect", "ssrf_refused". */
+  error_class: string | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  /** Hash of what identifies "the same request" (e.g. sha256 of the upload). */
+  request_hash: string;
+  session_id: string;
+  created_at: IsoTime;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  web_sessions: WebSessionsTable;
+  sessions: SessionsTable;
+  reports: ReportsTable;
+  log_uploads: LogUploadsTable;
+  log_chunks: LogChunksTable;
+  jobs: JobsTable;
+  webhooks: WebhooksTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type User = Selectable<UsersTable>;
+export type ApiKey = Selectable<ApiKeysTable>;
+export type NewApiKey = Insertable<ApiKeysTable>;
+export type WebSession = Selectable<WebSessionsTable>;
+export type NewWebSession = Insertable<WebSessionsTable>;
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type Report = Selectable<ReportsTable>;
+export type NewReport = Insertable<ReportsTable>;
+export type Job = Selectable<JobsTable>;
+export type Webhook = Selectable<WebhooksTable>;
+export type NewWebhook = Insertable<WebhooksTable>;
+export type WebhookUpdate = Updateable<WebhooksTable>;
+export type Delivery = Selectable<DeliveriesTable>;
+export type NewDelivery = Insertable<DeliveriesTable>;
+export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
+export type IdempotencyKey = Selectable<IdempotencyKeysTable>;

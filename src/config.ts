@@ -1,0 +1,192 @@
+// Environment → typed configuration, in one place (PRODUCT.md §8). Every process role (serve,
+// worker, migrate, admin) reads the same variables through loadConfig(), so an admin command run
+// beside a server talks to the same database. Bad values fail fast with every problem listed,
+// rather than starting a service that misbehaves later.
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+
+export type Role = 'all' | 'api';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Base of report_url and of absolute links; no trailing slash. */
+  publicUrl: string;
+  /** Cookies get `Secure` (and the `__Host-` prefix) when the public URL is https. */
+  secureCookies: boolean;
+  dataDir: string;
+  databaseUrl: string | null;
+  role: Role;
+  maxUploadBytes: number;
+  logLevel: LogLevel;
+  /** Passed to Fastify's trustProxy: only true behind a reverse proxy that sets X-Forwarded-For. */
+  trustProxy: boolean;
+  rateLimit: { max: number; windowMs: number; loginMax: number };
+  analysis: { timeoutMs: number; poolSize: number; maxAttempts: number };
+  jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number };
+  webhooks: { timeoutMs: number; retryDelaysMs: number[]; allowCidrs: string[] };
+  webSessionTtlMs: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads one variable at a time and remembers every problem, so all are reported together. */
+class Reader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  string(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  int(name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    const n = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      this.problems.push(`${name} must be an integer between ${min} and ${max} (got ${JSON.stringify(v)})`);
+      return fallback;
+    }
+    return n;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(v)) return v as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(v)})`);
+    return fallback;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const v = this.raw(name)?.toLowerCase();
+    if (v === undefined) return fallback;
+    if (['1', 'true', 'yes'].includes(v)) return true;
+    if (['0', 'false', 'no'].includes(v)) return false;
+    this.problems.push(`${name} must be true or false (got ${JSON.stringify(v)})`);
+    return fallback;
+  }
+
+  intList(name: string, fallback: number[]): number[] {
+    const v = this.raw(name);
+    if (v === undefined) return fallback;
+    const parts = v.split(',').map((s) => s.trim());
+    if (parts.some((p) => !/^\d+$/.test(p))) {
+      this.problems.push(`${name} must be a comma-separated list of milliseconds (got ${JSON.stringify(v)})`);
+      return fallback;
+    }
+    return parts.map(Number);
+  }
+
+  list(name: string): string[] {
+    return (this.raw(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  }
+}
+
+function defaultPoolSize(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+function readPublicUrl(r: Reader, port: number): string {
+  const v = r.string('VOUCH_PUBLIC_URL', `http://localhost:${port}`);
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    r.problems.push(`VOUCH_PUBLIC_URL must be an absolute http(s) URL (got ${JSON.stringify(v)})`);
+    return `http://localhost:${port}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    r.problems.push(`VOUCH_PUBLIC_URL must use http or https (got ${JSON.stringify(v)})`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    r.problems.push('VOUCH_PUBLIC_URL must not carry credentials, a query or a fragment');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function readDatabaseUrl(r: Reader): string | null {
+  const v = r.raw('DATABASE_URL');
+  if (v === undefined) return null;
+  if (!/^postgres(ql)?:\/\//i.test(v)) {
+    // Do not echo the value: it usually carries a password.
+    r.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return v;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const r = new Reader(env);
+  const port = r.int('PORT', 8080, 0, 65535);
+  const publicUrl = readPublicUrl(r, port);
+  const poolSize = r.int('VOUCH_ANALYSIS_POOL_SIZE', defaultPoolSize(), 1, 64);
+  const config: Config = {
+    host: r.string('HOST', '127.0.0.1'),
+    port,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https:'),
+    dataDir: resolve(r.string('VOUCH_DATA_DIR', './data')),
+    databaseUrl: readDatabaseUrl(r),
+    role: r.oneOf<Role>('VOUCH_ROLE', ['all', 'api'], 'all'),
+    maxUploadBytes: r.int('VOUCH_MAX_UPLOAD_BYTES', 268_435_456, 1),
+    logLevel: r.oneOf<LogLevel>('VOUCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    trustProxy: r.bool('VOUCH_TRUST_PROXY', false),
+    rateLimit: {
+      max: r.int('VOUCH_RATE_LIMIT_MAX', 1200, 1),
+      windowMs: r.int('VOUCH_RATE_LIMIT_WINDOW_MS', 60_000, 1000),
+      loginMax: r.int('VOUCH_LOGIN_RATE_LIMIT_MAX', 20, 1),
+    },
+    analysis: {
+      timeoutMs: r.int('VOUCH_ANALYSIS_TIMEOUT_MS', 300_000, 100),
+      poolSize,
+      maxAttempts: r.int('VOUCH_ANALYSIS_MAX_ATTEMPTS', 3, 1, 20),
+    },
+    jobs: {
+      pollMs: r.int('VOUCH_JOB_POLL_MS', 1000, 10),
+      leaseMs: r.int('VOUCH_JOB_LEASE_MS', 30_000, 1000),
+      deliverConcurrency: r.int('VOUCH_DELIVERY_CONCURRENCY', 4, 1, 256),
+    },
+    webhooks: {
+      timeoutMs: r.int('VOUCH_WEBHOOK_TIMEOUT_MS', 10_000, 1),
+      retryDelaysMs: r.intList('VOUCH_WEBHOOK_RETRY_DELAYS_MS', [5000, 30_000, 300_000]),
+      allowCidrs: r.list('VOUCH_WEBHOOK_ALLOW_CIDRS'),
+    },
+    webSessionTtlMs: r.int('VOUCH_WEB_SESSION_TTL_MS', 12 * 3600_000, 60_000),
+    shutdownTimeoutMs: r.int('VOUCH_SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+  };
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return config;
+}
+
+/** What `vouch upload` needs: where the API is and which key to send. */
+export interface ClientConfig {
+  apiUrl: string;
+  apiKey: string | null;
+}
+
+export function loadClientConfig(env: Env = process.env): ClientConfig {
+  const r = new Reader(env);
+  const apiUrl = r.string('VOUCH_API_URL', `http://localhost:${r.int('PORT', 8080, 0, 65535)}`).replace(/\/+$/, '');
+  try {
+    const u = new URL(apiUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    r.problems.push(`VOUCH_API_URL must be an absolute http(s) URL (got ${JSON.stringify(apiUrl)})`);
+  }
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return { apiUrl, apiKey: r.raw('VOUCH_API_KEY') ?? null };
+}

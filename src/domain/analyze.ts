@@ -1,0 +1,313 @@
+// The analyser: a stream of bytes → the report object. Pure orchestration over the domain
+// modules (lines → detection → parser → facts → rules → report); the caller does the I/O.
+// Memory is bounded by the largest line plus the capped report, never by the file size.
+import type { AgentId, EventSink, LogParser, NormEvent, ToolCallEvent } from './model/events.ts';
+import type { Report } from './model/report.ts';
+import type { EventFacts, IngestFacts, RuleContext, RuleHandler, SessionFacts } from './rules/types.ts';
+import type { SecretHit } from './secrets/types.ts';
+import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
+import { detectFormat, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
+import { FAMILIES, familyFor } from './parsers/index.ts';
+import { RULES, RULE_METAS } from './rules/index.ts';
+import { loadShellParser, parseShell } from './shell/parse.ts';
+import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
+import { maskKnown } from './secrets/mask.ts';
+import { guessHome, resolvePath } from './paths.ts';
+import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
+import { Tally } from './report/tally.ts';
+import { FindingCollector } from './report/findings.ts';
+import { assembleReport } from './report/assemble.ts';
+
+export interface AnalyzeOptions {
+  /** The uploader's agent hint: breaks ties only. */
+  agentHint?: AgentId | null;
+  filename?: string;
+  maxLineBytes?: number;
+  timelineCap?: number;
+}
+
+const SKIP_SAMPLES_MAX = 20;
+const OPEN_CALLS_MAX = 5_000;
+const KNOWN_SECRETS_MAX = 10_000;
+
+/** Analyse a whole log given as a byte stream (file, upload, stdin). */
+export async function analyzeStream(source: AsyncIterable<Uint8Array>, opts: AnalyzeOptions = {}): Promise<Report> {
+  await loadShellParser();
+  const run = new AnalysisRun(opts);
+  for await (const chunk of source) await run.push(chunk);
+  return run.finish();
+}
+
+/** Convenience for tests and small inputs. */
+export function analyzeText(text: string, opts: AnalyzeOptions = {}): Promise<Report> {
+  return analyzeStream([Buffer.from(text, 'utf8')], opts);
+}
+
+class AnalysisRun {
+  private readonly splitter: LineSplitter;
+  private readonly ingest: IngestFacts;
+  private readonly session: SessionFacts;
+  private detection: DetectResult | null = null;
+  private parser: LogParser | null = null;
+  private readonly sample: LineInfo[] = [];
+  private sampleBytes = 0;
+  private readonly queue: NormEvent[] = [];
+  private eventCount = 0;
+  private readonly openCalls = new Map<string, ToolCallEvent>();
+  private readonly knownSecrets = new Set<string>();
+  private readonly timeline: TimelineBuilder;
+  private readonly tally = new Tally();
+  private readonly findings: FindingCollector;
+  private readonly handlers: RuleHandler[];
+  private readonly sink: EventSink;
+  private lastLineFailed = false;
+
+  constructor(private readonly opts: AnalyzeOptions) {
+    this.ingest = {
+      skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
+      missingSubagents: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false, totalLines: 0,
+    };
+    this.session = { agent: opts.agentHint ?? null, format: 'plain-text', cwd: null, home: null, ingest: this.ingest };
+    this.timeline = new TimelineBuilder(opts.timelineCap ?? DEFAULT_TIMELINE_CAP);
+    this.findings = new FindingCollector(RULE_METAS, this.timeline, (t) => this.maskAll(t));
+    const ctx: RuleContext = { session: this.session, report: (d) => this.findings.add(d) };
+    this.handlers = RULES.map((r) => r.create(ctx));
+    this.sink = {
+      emit: (e) => this.queue.push(e),
+      skip: (line, reason) => this.skip(line, reason),
+      missingSubagent: (id, line) => {
+        if (this.ingest.missingSubagents.length < 100) this.ingest.missingSubagents.push({ id, line });
+      },
+    };
+    this.splitter = new LineSplitter({
+      maxLineBytes: opts.maxLineBytes,
+      onLine: (info) => this.onLine(info),
+      onProblem: (p) => this.onProblem(p),
+    });
+  }
+
+  async push(chunk: Uint8Array): Promise<void> {
+    this.splitter.push(chunk);
+    await this.drain();
+  }
+
+  async finish(): Promise<Report> {
+    this.splitter.end();
+    if (!this.detection) this.decide();
+    this.ingest.totalLines = this.splitter.lines;
+    this.parser?.end(this.sink);
+    if (this.lastLineFailed) this.ingest.truncatedTail = true;
+    this.ingest.binary = this.looksBinary();
+    await this.drain();
+    for (const h of this.handlers) safely(() => h.finish?.());
+    return assembleReport({
+      detection: this.detection!,
+      ingest: this.ingest,
+      tally: this.tally,
+      timeline: this.timeline,
+      findings: this.findings.finish(),
+      knownSecrets: this.knownSecrets,
+      omittedTimeline: this.timeline.omitted,
+    });
+  }
+
+  // ---- lines ---------------------------------------------------------------------------------
+
+  private onLine(info: LineInfo): void {
+    if (info.invalidUtf8) this.ingest.invalidUtf8Lines++;
+    if (this.detection) return this.feed(info);
+    this.sample.push(info);
+    this.sampleBytes += info.text.length;
+    if (this.sample.length >= SAMPLE_MAX_LINES || this.sampleBytes >= SAMPLE_MAX_BYTES) this.decide();
+  }
+
+  private onProblem(p: LineProblem): void {
+    if (p.kind === 'oversize') this.ingest.oversizeLines++;
+    this.skip(p.line, p.kind === 'oversize' ? `line of ${p.bytes} bytes is over the size limit` : 'binary data (NUL bytes)');
+  }
+
+  private decide(): void {
+    const lines = this.sample.map((l) => l.text);
+    const values = lines.map(tryJson);
+    this.detection = detectFormat({ lines, values }, FAMILIES, this.opts.agentHint ?? null);
+    this.parser = familyFor(this.detection.format).create(this.detection.format);
+    this.session.format = this.detection.format;
+    this.session.agent = this.detection.agent;
+    this.ingest.hintConflict = this.detection.hintConflict;
+    this.ingest.lowConfidence = this.detection.format === 'plain-text';
+    const sample = this.sample.splice(0);
+    sample.forEach((info, i) => this.feed(info, values[i]));
+  }
+
+  private feed(info: LineInfo, parsed?: unknown): void {
+    const parser = this.parser!;
+    this.lastLineFailed = false;
+    if (parser.text) return safely(() => parser.text!(info.text, info.line, this.sink), (e) => this.skip(info.line, `parser error: ${e}`));
+    let value = parsed;
+    if (value === undefined) {
+      try {
+        value = JSON.parse(info.text);
+      } catch {
+        if (info.last) this.lastLineFailed = true;
+        return this.skip(info.line, info.last ? 'truncated last line (invalid JSON)' : 'invalid JSON');
+      }
+    }
+    safely(() => parser.record!(value, info.line, this.sink), (e) => this.skip(info.line, `parser error: ${e}`));
+  }
+
+  private skip(line: number, reason: string): void {
+    this.ingest.skippedLines++;
+    if (this.ingest.skippedSamples.length < SKIP_SAMPLES_MAX) this.ingest.skippedSamples.push({ line, reason });
+  }
+
+  private looksBinary(): boolean {
+    const binaryLines = this.ingest.skippedSamples.filter((s) => s.reason.startsWith('binary')).length;
+    return binaryLines > 0 && binaryLines >= Math.min(this.ingest.skippedSamples.length, 3) && this.ingest.totalLines - this.ingest.skippedLines < 3;
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  private async drain(): Promise<void> {
+    // Events are processed in order; the queue holds at most one chunk's worth.
+    for (let i = 0; i < this.queue.length; i++) await this.process(this.queue[i]);
+    this.queue.length = 0;
+  }
+
+  private async process(event: NormEvent): Promise<void> {
+    event.index = this.eventCount++;
+    if (event.kind === 'session_meta' && event.cwd && !this.session.cwd) {
+      this.session.cwd = event.cwd;
+      this.session.home = guessHome(event.cwd);
+    }
+    const facts = await this.factsFor(event);
+    const eventMask = facts.secrets.length > 0 ? (t: string) => maskKnown(t, facts.secrets.map((s) => s.value)) : identity;
+    const timelineIndex = this.timeline.add(event, eventMask);
+    this.tally.add(event, timelineIndex, (p) => this.displayPath(p));
+    for (const h of this.handlers) safely(() => h.onEvent(event, facts));
+  }
+
+  private async factsFor(event: NormEvent): Promise<EventFacts> {
+    const facts: EventFacts = { secrets: await this.secretsIn(event) };
+    if (event.kind === 'tool_call') {
+      if (event.input.type === 'command') facts.shell = safeParseShell(event.input.command);
+      this.openCalls.set(event.callId, event);
+      if (this.openCalls.size > OPEN_CALLS_MAX) this.openCalls.delete(this.openCalls.keys().next().value as string);
+    } else if (event.kind === 'tool_result') {
+      facts.call = this.openCalls.get(event.callId);
+      this.openCalls.delete(event.callId);
+    }
+    return facts;
+  }
+
+  private async secretsIn(event: NormEvent): Promise<SecretHit[]> {
+    let hits: SecretHit[] | null = null;
+    for (const text of textsOf(event)) {
+      if (!text || !mightContainSecret(text)) continue;
+      const found = await detectSecrets(text);
+      if (found.length === 0) continue;
+      hits ??= [];
+      for (const h of found) {
+        hits.push(h);
+        if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(h.value);
+      }
+    }
+    return hits ?? [];
+  }
+
+  private maskAll(text: string): string {
+    return this.knownSecrets.size > 0 ? maskKnown(text, this.knownSecrets) : text;
+  }
+
+  private displayPath(p: string): string {
+    const cwd = this.session.cwd;
+    const abs = resolvePath(p, cwd, this.session.home);
+    if (cwd && abs.startsWith(cwd.endsWith('/') ? cwd : cwd + '/')) return abs.slice(cwd.length + (cwd.endsWith('/') ? 0 : 1));
+    return abs;
+  }
+}
+
+/** Every text of an event that may carry a secret. */
+function textsOf(event: NormEvent): string[] {
+  switch (event.kind) {
+    case 'prompt':
+    case 'message':
+    case 'thinking':
+    case 'error':
+    case 'system':
+      return [event.text];
+    case 'tool_result':
+      return [event.output];
+    case 'compaction':
+      return event.summary ? [event.summary] : [];
+    case 'tool_call':
+      return inputTexts(event);
+    default:
+      return [];
+  }
+}
+
+function inputTexts(call: ToolCallEvent): string[] {
+  const i = call.input;
+  switch (i.type) {
+    case 'command':
+      return [i.command];
+    case 'file_write':
+      return [i.path, i.content];
+    case 'file_edit':
+      return [i.path, ...i.edits.map((e) => e.newText)];
+    case 'patch':
+      return i.files.map((f) => f.added);
+    case 'web_fetch':
+      return [i.url, i.prompt ?? ''];
+    case 'web_search':
+      return [i.query];
+    case 'subagent':
+      return [i.prompt];
+    case 'mcp':
+    case 'other':
+      return [stringifySmall(i.type === 'mcp' ? i.args : i.args)];
+    default:
+      return [];
+  }
+}
+
+function stringifySmall(value: unknown): string {
+  try {
+    const s = JSON.stringify(value);
+    return typeof s === 'string' ? s : '';
+  } catch {
+    return '';
+  }
+}
+
+function safeParseShell(command: string) {
+  try {
+    return parseShell(command);
+  } catch {
+    return undefined;
+  }
+}
+
+function tryJson(text: string): unknown {
+  const c = text.charCodeAt(0);
+  // Only objects and arrays can be records; skip the parse for plain text lines.
+  if (c !== 0x7b && c !== 0x5b) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function identity(t: string): string {
+  return t;
+}
+
+/** A rule or parser bug must never take the analysis down; it is reported where it can be. */
+function safely(fn: () => void, onError?: (e: unknown) => void): void {
+  try {
+    fn();
+  } catch (e) {
+    onError?.(e instanceof Error ? e.message : String(e));
+  }
+}

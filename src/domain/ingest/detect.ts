@@ -1,0 +1,60 @@
+// Format detection: every parser family looks at the first lines and says how sure it is.
+// The content decides; the uploader's agent hint only breaks ties between unsure candidates.
+import type { AgentId, FormatId } from '../model/events.ts';
+import type { DetectSample, Detection, ParserFamily } from './types.ts';
+
+export const SAMPLE_MAX_LINES = 50;
+export const SAMPLE_MAX_BYTES = 64 * 1024;
+/** At or above this score a detection is unmistakable and a contradicting hint is overruled. */
+const CERTAIN = 0.9;
+
+export const FORMAT_AGENT: Record<FormatId, AgentId | null> = {
+  'claude-code-transcript': 'claude-code',
+  'claude-code-stream-json': 'claude-code',
+  'codex-rollout': 'codex',
+  'codex-legacy': 'codex',
+  'codex-exec-json': 'codex',
+  'gemini-jsonl': 'gemini-cli',
+  'gemini-json': 'gemini-cli',
+  'gemini-stream-json': 'gemini-cli',
+  'plain-text': null,
+};
+
+export interface DetectResult {
+  format: FormatId;
+  agent: AgentId | null;
+  /** The agent came from the content (true) or from the hint (false). */
+  agentDetected: boolean;
+  /** The hint named another agent than the content clearly shows. */
+  hintConflict: boolean;
+}
+
+export function detectFormat(sample: DetectSample, families: ParserFamily[], hint: AgentId | null): DetectResult {
+  const candidates = families
+    .map((f) => safeDetect(f, sample))
+    .filter((d): d is Detection => d !== null && d.score > 0)
+    .sort((a, b) => b.score - a.score);
+  const best = candidates[0];
+  const agentOf = (d: Detection) => FORMAT_AGENT[d.format];
+  if (!best || agentOf(best) === null) {
+    // Plain text: no agent can be read from the content, so the hint is taken as given.
+    return { format: 'plain-text', agent: hint, agentDetected: false, hintConflict: false };
+  }
+  if (!hint || agentOf(best) === hint) {
+    return { format: best.format, agent: agentOf(best), agentDetected: true, hintConflict: false };
+  }
+  if (best.score < CERTAIN) {
+    const hinted = candidates.find((d) => agentOf(d) === hint && best.score - d.score < 0.3);
+    if (hinted) return { format: hinted.format, agent: hint, agentDetected: false, hintConflict: false };
+  }
+  return { format: best.format, agent: agentOf(best), agentDetected: true, hintConflict: true };
+}
+
+/** A family that throws on odd input simply does not claim the log. */
+function safeDetect(family: ParserFamily, sample: DetectSample): Detection | null {
+  try {
+    return family.detect(sample);
+  } catch {
+    return null;
+  }
+}

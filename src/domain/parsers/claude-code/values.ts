@@ -1,0 +1,75 @@
+// Defensive readers for untrusted JSON records, and the bounded collections the parser keeps.
+// Every field of a record may be missing or of the wrong type, so nothing here throws.
+
+export type Obj = Record<string, unknown>;
+
+export function asObj(v: unknown): Obj | undefined {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+}
+
+export function asStr(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A string with at least one character (ids, names: an empty one is as good as none). */
+export function asId(v: unknown): string | undefined {
+  return typeof v === 'string' && v.length > 0 ? v : undefined;
+}
+
+export function asNum(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** A non-negative token count; anything else counts as 0. */
+export function asCount(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+// Only the shape is checked (cheap); composite fixtures put placeholders like "[trimmed]" here.
+const ISO_PREFIX = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+export function isoTime(v: unknown): string | null {
+  return typeof v === 'string' && v.length <= 40 && ISO_PREFIX.test(v) ? v : null;
+}
+
+/**
+ * The readable text of a message `content`: a string, or an array of parts where text parts
+ * (and bare strings) count and images become a marker. Anything else yields ''.
+ */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  let out = '';
+  for (const part of content) {
+    const piece = partText(part);
+    if (piece === '') continue;
+    out = out === '' ? piece : `${out}\n${piece}`;
+  }
+  return out;
+}
+
+function partText(part: unknown): string {
+  if (typeof part === 'string') return part;
+  const p = asObj(part);
+  if (!p) return '';
+  if (p.type === 'image') return '[image]';
+  return asStr(p.text) ?? '';
+}
+
+/** Map.set that evicts the oldest entry once `cap` is reached, so hostile logs cannot grow state. */
+export function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, cap: number): void {
+  if (!map.has(key) && map.size >= cap) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
+/** Set.add with the same eviction rule as boundedSet. */
+export function boundedAdd<K>(set: Set<K>, key: K, cap: number): void {
+  if (!set.has(key) && set.size >= cap) {
+    const oldest = set.values().next();
+    if (!oldest.done) set.delete(oldest.value);
+  }
+  set.add(key);
+}

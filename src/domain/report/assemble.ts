@@ -1,0 +1,90 @@
+// Puts the report object together from what the analyser collected, scores it, writes the
+// narrative, and runs the final masking pass: no secret detected anywhere in the log may
+// appear unmasked anywhere in the report.
+import type { AgentId } from '../model/events.ts';
+import type { Report } from '../model/report.ts';
+import type { IngestFacts } from '../rules/types.ts';
+import type { DetectResult } from '../ingest/detect.ts';
+import type { CollectedFinding } from './findings.ts';
+import type { Tally } from './tally.ts';
+import type { TimelineBuilder } from './timeline.ts';
+import { maskKnown } from '../secrets/mask.ts';
+import { outcomeOf, trustScore } from '../scoring/score.ts';
+import { writeNarrative } from './narrative.ts';
+import { ANALYZER_VERSION } from '../version.ts';
+
+export interface AssembleInput {
+  detection: DetectResult;
+  ingest: IngestFacts;
+  tally: Tally;
+  timeline: TimelineBuilder;
+  findings: CollectedFinding[];
+  knownSecrets: Set<string>;
+  omittedTimeline: number;
+}
+
+const AGENT_LABEL: Record<AgentId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', 'gemini-cli': 'Gemini CLI' };
+
+export function assembleReport(input: AssembleInput): Report {
+  const { detection, ingest, tally, findings } = input;
+  const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline };
+  const score = trustScore(findings);
+  const outcome = outcomeOf(score, findings);
+  const h = tally.header;
+  const durationMs = h.startedAt && h.endedAt ? Math.max(0, Date.parse(h.endedAt) - Date.parse(h.startedAt)) : null;
+  const publicFindings = findings.map(({ occurrences: _o, weight: _w, ...f }) => f);
+  const narrative = writeNarrative({
+    outcome, score, findings: publicFindings, stats,
+    agentLabel: detection.agent ? AGENT_LABEL[detection.agent] : 'The agent',
+    models: h.models, durationMs: Number.isFinite(durationMs) ? durationMs : null, lowConfidence: ingest.lowConfidence,
+  });
+  const report: Report = {
+    session_id: null,
+    report_id: null,
+    status: 'complete',
+    analyzer_version: ANALYZER_VERSION,
+    agent: detection.agent,
+    agent_detected: detection.agentDetected,
+    format: detection.format,
+    confidence: ingest.lowConfidence ? 'low' : 'high',
+    repo: null,
+    branch: h.branch,
+    cwd: h.cwd,
+    models: h.models,
+    agent_version: h.agentVersion,
+    started_at: h.startedAt,
+    ended_at: h.endedAt,
+    duration_ms: Number.isFinite(durationMs) ? durationMs : null,
+    trust_score: score,
+    outcome,
+    ...narrative,
+    findings_count: countBySeverity(publicFindings),
+    findings: publicFindings,
+    timeline: input.timeline.finish(),
+    stats,
+    files: tally.filesTouched(),
+    commands: tally.commandList(),
+  };
+  return input.knownSecrets.size > 0 ? maskDeep(report, input.knownSecrets) : report;
+}
+
+function countBySeverity(findings: { severity: 'critical' | 'warning' | 'info' }[]) {
+  const c = { critical: 0, warning: 0, info: 0 };
+  for (const f of findings) c[f.severity]++;
+  return c;
+}
+
+/** Replace every known secret literal in every string of the object (a fresh copy). */
+function maskDeep<T>(value: T, secrets: Set<string>): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return maskKnown(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

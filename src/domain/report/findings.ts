@@ -1,0 +1,102 @@
+// Collects the rules' finding drafts: merges repeats of the same rule and key into one finding
+// (evidence appended, capped), resolves evidence to timeline entries, and orders the result.
+import type { Finding, Severity } from '../model/report.ts';
+import type { FindingDraft, RuleMeta } from '../rules/types.ts';
+import type { TimelineBuilder } from './timeline.ts';
+
+const EVIDENCE_MAX = 10;
+const FINDINGS_MAX = 500;
+const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
+
+interface Pending {
+  meta: RuleMeta;
+  severity: Severity;
+  title: string;
+  detail: string;
+  evidence: { timeline_index: number; excerpt: string }[];
+  occurrences: number;
+  first: number;
+}
+
+export interface CollectedFinding extends Finding {
+  occurrences: number;
+  weight: number;
+}
+
+export class FindingCollector {
+  private readonly byKey = new Map<string, Pending>();
+  /** Drafts naming a rule id nobody registered: a programming error, surfaced in tests. */
+  readonly unknownRules = new Set<string>();
+
+  constructor(
+    private readonly metas: Map<string, RuleMeta>,
+    private readonly timeline: TimelineBuilder,
+    /** Masks any secret in texts the rules wrote (defence in depth: rules already mask). */
+    private readonly mask: (text: string) => string,
+  ) {}
+
+  add(draft: FindingDraft): void {
+    const meta = this.metas.get(draft.rule);
+    if (!meta) {
+      this.unknownRules.add(draft.rule);
+      return;
+    }
+    const key = `${draft.rule}\u0000${draft.key ?? ''}`;
+    const evidence = draft.evidence.map((e) => {
+      const ti = this.timeline.timelineIndexOf(e.index);
+      this.timeline.pin(ti);
+      return { timeline_index: ti, excerpt: this.mask(e.excerpt).slice(0, 300) };
+    });
+    const existing = this.byKey.get(key);
+    if (existing) return this.merge(existing, draft, evidence);
+    if (this.byKey.size >= FINDINGS_MAX) return;
+    this.byKey.set(key, {
+      meta,
+      severity: draft.severity ?? meta.severity,
+      title: this.mask(draft.title ?? meta.title),
+      detail: this.mask(draft.detail),
+      evidence: evidence.slice(0, EVIDENCE_MAX),
+      occurrences: 1,
+      first: evidence[0]?.timeline_index ?? Number.MAX_SAFE_INTEGER,
+    });
+  }
+
+  /** Final list: ordered by severity, then by where it first happened; ids f1, f2, …. */
+  finish(): CollectedFinding[] {
+    const list = [...this.byKey.values()].sort(
+      (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.first - b.first || a.meta.id.localeCompare(b.meta.id),
+    );
+    return list.map((p, i) => {
+      const id = `f${i + 1}`;
+      for (const e of p.evidence) this.timeline.tag(e.timeline_index, id);
+      const more = p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; the first ${p.evidence.length} are shown)` : '';
+      return {
+        id,
+        rule: p.meta.id,
+        category: p.meta.category,
+        severity: p.severity,
+        title: p.title,
+        detail: p.detail + more,
+        evidence: p.evidence,
+        remediation: p.meta.remediation,
+        occurrences: p.occurrences,
+        weight: p.meta.weight ?? 1,
+      };
+    });
+  }
+
+  private merge(p: Pending, draft: FindingDraft, evidence: Pending['evidence']): void {
+    p.occurrences++;
+    const severity = draft.severity ?? p.meta.severity;
+    if (SEVERITY_ORDER[severity] < SEVERITY_ORDER[p.severity]) {
+      // A worse instance of the same finding: it leads (its title and detail explain the severity).
+      p.severity = severity;
+      p.title = this.mask(draft.title ?? p.meta.title);
+      p.detail = this.mask(draft.detail);
+    }
+    for (const e of evidence) {
+      if (p.evidence.length >= EVIDENCE_MAX) break;
+      if (!p.evidence.some((x) => x.timeline_index === e.timeline_index && x.excerpt === e.excerpt)) p.evidence.push(e);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// Headline, reason and summary: written so that a person who reads only them knows what
+// happened and why the outcome is what it is.
+import type { Finding, Outcome, ReportStats } from '../model/report.ts';
+import { oneLine, plural } from './text.ts';
+
+export interface NarrativeInput {
+  outcome: Outcome;
+  score: number;
+  findings: Finding[];
+  stats: ReportStats;
+  agentLabel: string;
+  models: string[];
+  durationMs: number | null;
+  lowConfidence: boolean;
+}
+
+export interface Narrative {
+  headline: string;
+  reason: string;
+  summary: string;
+}
+
+const HEADLINE_MAX = 120;
+
+export function writeNarrative(input: NarrativeInput): Narrative {
+  return { headline: headline(input), reason: reason(input), summary: summary(input) };
+}
+
+function serious(findings: Finding[]): Finding[] {
+  const crit = findings.filter((f) => f.severity === 'critical');
+  return crit.length > 0 ? crit : findings.filter((f) => f.severity === 'warning');
+}
+
+function headline({ outcome, findings, stats }: NarrativeInput): string {
+  const top = serious(findings);
+  if (top.length === 0) {
+    const work = stats.files_written > 0
+      ? `${plural(stats.files_written, 'file')} changed, ${plural(stats.commands, 'command')} run`
+      : `${plural(stats.tool_calls, 'tool call')}, no files changed`;
+    return oneLine(`Clear: ${work}, nothing needs attention`, HEADLINE_MAX);
+  }
+  const more = top.length > 1 ? ` (+${top.length - 1} more)` : '';
+  const prefix = `${outcome}: `;
+  const room = HEADLINE_MAX - prefix.length - more.length;
+  return prefix + oneLine(top[0].title, room) + more;
+}
+
+function reason({ outcome, score, findings }: NarrativeInput): string {
+  const crit = findings.filter((f) => f.severity === 'critical');
+  const warn = findings.filter((f) => f.severity === 'warning');
+  const titles = (list: Finding[]) => list.slice(0, 3).map((f) => oneLine(f.title, 80).replace(/\.$/, '')).join('; ');
+  if (outcome === 'Blocked' && crit.length > 0) {
+    return `Blocked by ${plural(crit.length, 'critical finding')} — something that must not have happened or must be undone: ${titles(crit)}.`;
+  }
+  if (outcome === 'Blocked') {
+    return `Blocked because the trust score is ${score}/100 (below 50): ${plural(warn.length, 'warning')} add up — ${titles(warn)}.`;
+  }
+  if (outcome === 'Review' && warn.length > 0) {
+    return `A human should look before trusting the result: ${plural(warn.length, 'warning')} — ${titles(warn)}.`;
+  }
+  if (outcome === 'Review') return `Review because the trust score is ${score}/100 (below 80).`;
+  return `No critical findings and no warnings; the trust score is ${score}/100.`;
+}
+
+function summary(input: NarrativeInput): string {
+  const { stats, findings, agentLabel, models, durationMs, lowConfidence } = input;
+  const parts: string[] = [];
+  const model = models.length > 0 ? ` (${models.slice(0, 3).join(', ')})` : '';
+  const duration = durationMs !== null && durationMs > 0 ? ` over ${formatDuration(durationMs)}` : '';
+  parts.push(`${agentLabel}${model} worked through ${plural(stats.prompts, 'prompt')}${duration}.`);
+  const failed = stats.failed_commands > 0 ? ` (${stats.failed_commands} failed)` : '';
+  parts.push(
+    `It made ${plural(stats.tool_calls, 'tool call')}, ran ${plural(stats.commands, 'command')}${failed}, read ${plural(stats.files_read, 'file')} and changed ${plural(stats.files_written, 'file')}.`,
+  );
+  if (stats.subagents > 0 || stats.compactions > 0) {
+    parts.push(`It used ${plural(stats.subagents, 'subagent')} and its context was compacted ${plural(stats.compactions, 'time')}.`);
+  }
+  const c = countBy(findings);
+  parts.push(
+    c.critical + c.warning === 0
+      ? 'Vouch found nothing that needs attention.'
+      : `Vouch found ${plural(c.critical, 'critical issue')} and ${plural(c.warning, 'warning')}${c.info > 0 ? `, plus ${c.info} for context` : ''}.`,
+  );
+  if (stats.skipped_lines > 0) parts.push(`${plural(stats.skipped_lines, 'line')} of the log could not be understood, so this report is incomplete.`);
+  if (lowConfidence) parts.push('The log is a plain-text transcript, analysed heuristically with lower confidence.');
+  return parts.join(' ');
+}
+
+function countBy(findings: Finding[]) {
+  const c = { critical: 0, warning: 0, info: 0 };
+  for (const f of findings) c[f.severity]++;
+  return c;
+}
+
+export function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  return `${h} h ${m % 60} min`;
+}

@@ -1,0 +1,186 @@
+// Counts what happened in a session — stats, files touched, commands with exit codes, models,
+// times — from the event stream, with bounded memory (lists are capped; counts stay exact).
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { CommandRecord, FileTouch, ReportStats } from '../model/report.ts';
+import { oneLine } from './text.ts';
+
+const FILES_MAX = 5_000;
+const COMMANDS_MAX = 5_000;
+const COMMAND_TEXT_MAX = 500;
+
+export interface SessionHeader {
+  sessionId: string | null;
+  cwd: string | null;
+  branch: string | null;
+  repositoryUrl: string | null;
+  agentVersion: string | null;
+  models: string[];
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export class Tally {
+  readonly stats: ReportStats = {
+    events: 0, prompts: 0, tool_calls: 0, commands: 0, failed_commands: 0, files_read: 0, files_written: 0,
+    tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+    subagents: 0, compactions: 0, skipped_lines: 0,
+  };
+  readonly header: SessionHeader = {
+    sessionId: null, cwd: null, branch: null, repositoryUrl: null, agentVersion: null, models: [], startedAt: null, endedAt: null,
+  };
+  private readonly files = new Map<string, FileTouch>();
+  private filesOmitted = 0;
+  private readonly commands: CommandRecord[] = [];
+  /** callId → command record (or null when the command list is full), until the result comes. */
+  private readonly openCommands = new Map<string, CommandRecord | null>();
+  private readonly subagents = new Set<string>();
+  private readonly readPaths = new Set<string>();
+  private readonly writtenPaths = new Set<string>();
+
+  /** `displayPath` turns an absolute path into the form shown in the report (relative to cwd). */
+  add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string): void {
+    this.stats.events++;
+    this.trackTime(event.at);
+    if (event.agentId) this.trackSubagent(event.agentId);
+    switch (event.kind) {
+      case 'session_meta':
+        return this.meta(event);
+      case 'prompt':
+        if (!event.synthetic) this.stats.prompts++;
+        return;
+      case 'message':
+        if (event.model) this.addModel(event.model);
+        return;
+      case 'usage':
+        if (event.model) this.addModel(event.model);
+        this.stats.tokens.input += num(event.input);
+        this.stats.tokens.output += num(event.output);
+        this.stats.tokens.cache_read += num(event.cacheRead);
+        this.stats.tokens.cache_write += num(event.cacheWrite);
+        return;
+      case 'compaction':
+        this.stats.compactions++;
+        return;
+      case 'subagent_start':
+        this.trackSubagent(event.subagentId);
+        return;
+      case 'tool_call':
+        return this.call(event, timelineIndex, displayPath);
+      case 'tool_result':
+        return this.result(event);
+      default:
+        return;
+    }
+  }
+
+  filesTouched(): FileTouch[] {
+    return [...this.files.values()];
+  }
+
+  commandList(): CommandRecord[] {
+    return this.commands;
+  }
+
+  get omittedFiles(): number {
+    return this.filesOmitted;
+  }
+
+  private meta(event: Extract<NormEvent, { kind: 'session_meta' }>): void {
+    const h = this.header;
+    if (event.sessionId && !h.sessionId) h.sessionId = event.sessionId;
+    if (event.cwd && !h.cwd) h.cwd = event.cwd;
+    if (event.branch) h.branch = event.branch;
+    if (event.repositoryUrl) h.repositoryUrl = event.repositoryUrl;
+    if (event.agentVersion) h.agentVersion = event.agentVersion;
+    if (event.model) this.addModel(event.model);
+  }
+
+  private call(call: ToolCallEvent, timelineIndex: number, displayPath: (p: string) => string): void {
+    this.stats.tool_calls++;
+    const input = call.input;
+    switch (input.type) {
+      case 'command': {
+        this.stats.commands++;
+        const record = this.commands.length < COMMANDS_MAX
+          ? { timeline_index: timelineIndex, command: oneLine(input.command, COMMAND_TEXT_MAX), exit_code: null }
+          : null;
+        if (record) this.commands.push(record);
+        this.openCommands.set(call.callId, record);
+        if (this.openCommands.size > COMMANDS_MAX) this.openCommands.delete(this.openCommands.keys().next().value as string);
+        return;
+      }
+      case 'file_read':
+        return this.touch(displayPath(input.path), 'read');
+      case 'file_write':
+        return this.touch(displayPath(input.path), 'write');
+      case 'file_edit':
+        return this.touch(displayPath(input.path), 'edit');
+      case 'patch':
+        for (const f of input.files) {
+          this.touch(displayPath(f.path), f.op === 'add' ? 'write' : f.op === 'delete' ? 'delete' : 'edit');
+          if (f.moveTo) this.touch(displayPath(f.moveTo), 'write');
+        }
+        return;
+      case 'subagent':
+        return;
+      default:
+        return;
+    }
+  }
+
+  private result(r: ToolResultEvent): void {
+    if (!this.openCommands.has(r.callId)) return;
+    const record = this.openCommands.get(r.callId);
+    this.openCommands.delete(r.callId);
+    const failed = r.isError || (r.exitCode !== null && r.exitCode !== 0);
+    if (failed && !r.denied) this.stats.failed_commands++;
+    if (record) record.exit_code = r.exitCode ?? (failed ? 1 : r.denied ? null : 0);
+  }
+
+  private touch(path: string, how: 'read' | 'write' | 'edit' | 'delete'): void {
+    if (!path) return;
+    let f = this.files.get(path);
+    if (!f) {
+      if (this.files.size >= FILES_MAX) {
+        this.filesOmitted++;
+        return;
+      }
+      f = { path, reads: 0, writes: 0, created: how === 'write', deleted: false };
+      this.files.set(path, f);
+    }
+    if (how === 'read') {
+      f.reads++;
+      if (!this.readPaths.has(path)) {
+        this.readPaths.add(path);
+        this.stats.files_read++;
+      }
+      return;
+    }
+    f.writes++;
+    if (how === 'delete') f.deleted = true;
+    if (!this.writtenPaths.has(path)) {
+      this.writtenPaths.add(path);
+      this.stats.files_written++;
+    }
+  }
+
+  private addModel(model: string): void {
+    if (!this.header.models.includes(model) && this.header.models.length < 20) this.header.models.push(model);
+  }
+
+  private trackSubagent(id: string): void {
+    if (this.subagents.has(id) || this.subagents.size >= 10_000) return;
+    this.subagents.add(id);
+    this.stats.subagents++;
+  }
+
+  private trackTime(at: string | null): void {
+    if (!at) return;
+    if (!this.header.startedAt || at < this.header.startedAt) this.header.startedAt = at;
+    if (!this.header.endedAt || at > this.header.endedAt) this.header.endedAt = at;
+  }
+}
+
+function num(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}

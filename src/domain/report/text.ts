@@ -1,0 +1,29 @@
+// Small text helpers for building report strings: one-line summaries and bounded details.
+
+/** Collapse whitespace and cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max = 160): string {
+  const flat = (text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+export interface Bounded {
+  text: string;
+  /** The original length when `text` was cut, else undefined. */
+  originalLength?: number;
+}
+
+/** Keep the head (and a short tail, where errors usually are) of a long text. */
+export function bounded(text: string, max: number): Bounded {
+  if (text.length <= max) return { text };
+  const tail = Math.floor(max / 4);
+  const head = max - tail;
+  const cut = text.length - head - tail;
+  return {
+    text: `${text.slice(0, head)}\n… [${cut} characters omitted] …\n${text.slice(text.length - tail)}`,
+    originalLength: text.length,
+  };
+}
+
+export function plural(n: number, word: string, pluralWord = word + 's'): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}

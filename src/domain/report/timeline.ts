@@ -1,0 +1,258 @@
+// Builds the report's timeline from the event stream: one entry per step a reader cares about,
+// with a tool call and its result merged into one entry. Memory stays bounded on huge logs:
+// at most `cap` entries are kept in order; later entries live in a short ring and are kept only
+// when a finding points at them, so evidence always resolves.
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { TimelineEntry, TimelineKind } from '../model/report.ts';
+import { bounded, oneLine } from './text.ts';
+
+export const DEFAULT_TIMELINE_CAP = 10_000;
+const DETAIL_MAX = 2_000;
+const OUTPUT_MAX = 2_000;
+const RING_SIZE = 64;
+const OPEN_CALLS_MAX = 5_000;
+
+/** Replaces secrets in a text before it is stored (the analyser supplies it per event). */
+export type Masker = (text: string) => string;
+
+export class TimelineBuilder {
+  readonly entries: TimelineEntry[] = [];
+  /** Entries numbered past the cap that were never promoted. */
+  omitted = 0;
+  private nextIndex = 0;
+  private readonly ring: TimelineEntry[] = [];
+  /** event index → timeline index (-1: the event has no entry of its own). */
+  private eventMap = new Int32Array(1024).fill(-1);
+  private readonly openCalls = new Map<string, TimelineEntry | number>();
+
+  constructor(private readonly cap = DEFAULT_TIMELINE_CAP) {}
+
+  /** Adds (or merges) the event; returns its timeline index or -1. */
+  add(event: NormEvent, mask: Masker): number {
+    if (event.kind === 'tool_result') return this.mapEvent(event.index, this.mergeResult(event, mask));
+    const entry = entryFor(event, mask);
+    if (!entry) return this.mapEvent(event.index, -1);
+    entry.index = this.nextIndex++;
+    this.store(entry);
+    if (event.kind === 'tool_call') this.rememberCall(event.callId, entry);
+    return this.mapEvent(event.index, entry.index);
+  }
+
+  /** The timeline index an event maps to (a result maps to its call's entry). */
+  timelineIndexOf(eventIndex: number): number {
+    return eventIndex < this.eventMap.length ? this.eventMap[eventIndex] : -1;
+  }
+
+  /** Make sure the entry is in the report (a finding points at it). */
+  pin(timelineIndex: number): void {
+    if (timelineIndex < this.cap) return;
+    const i = this.ring.findIndex((e) => e.index === timelineIndex);
+    if (i === -1) return;
+    const [entry] = this.ring.splice(i, 1);
+    this.entries.push(entry);
+    this.omitted--;
+  }
+
+  /** Attach a finding id to the entry, if it is in the report. */
+  tag(timelineIndex: number, findingId: string): void {
+    const entry = this.find(timelineIndex);
+    if (entry && !entry.finding_ids.includes(findingId)) entry.finding_ids.push(findingId);
+  }
+
+  /** Entries in timeline order (promoted entries sorted into place). */
+  finish(): TimelineEntry[] {
+    this.entries.sort((a, b) => a.index - b.index);
+    return this.entries;
+  }
+
+  private find(timelineIndex: number): TimelineEntry | undefined {
+    if (timelineIndex < 0) return undefined;
+    if (timelineIndex < this.cap) return this.entries[timelineIndex];
+    return this.entries.find((e) => e.index === timelineIndex) ?? this.ring.find((e) => e.index === timelineIndex);
+  }
+
+  private store(entry: TimelineEntry): void {
+    if (entry.index < this.cap) {
+      this.entries.push(entry);
+      return;
+    }
+    this.omitted++;
+    this.ring.push(entry);
+    if (this.ring.length > RING_SIZE) this.ring.shift();
+  }
+
+  private rememberCall(callId: string, entry: TimelineEntry): void {
+    this.openCalls.set(callId, entry.index < this.cap ? entry : entry.index);
+    if (this.openCalls.size > OPEN_CALLS_MAX) {
+      const oldest = this.openCalls.keys().next().value;
+      if (oldest !== undefined) this.openCalls.delete(oldest);
+    }
+  }
+
+  private mergeResult(result: ToolResultEvent, mask: Masker): number {
+    const open = this.openCalls.get(result.callId);
+    this.openCalls.delete(result.callId);
+    const entry = typeof open === 'number' ? this.find(open) : open;
+    if (open === undefined) {
+      // A result whose call we never saw (cut log, or a format that records only results).
+      const orphan = resultEntry(result, mask);
+      orphan.index = this.nextIndex++;
+      this.store(orphan);
+      return orphan.index;
+    }
+    if (entry) applyResult(entry, result, mask);
+    return typeof open === 'number' ? open : open.index;
+  }
+
+  private mapEvent(eventIndex: number, timelineIndex: number): number {
+    if (eventIndex >= this.eventMap.length) {
+      const grown = new Int32Array(Math.max(this.eventMap.length * 2, eventIndex + 1)).fill(-1);
+      grown.set(this.eventMap);
+      this.eventMap = grown;
+    }
+    if (eventIndex >= 0) this.eventMap[eventIndex] = timelineIndex;
+    return timelineIndex;
+  }
+}
+
+function base(event: NormEvent, kind: TimelineKind, summary: string): TimelineEntry {
+  return {
+    index: -1,
+    at: event.at,
+    kind,
+    actor: event.agentId ? 'subagent' : 'assistant',
+    summary,
+    tool: null,
+    detail: null,
+    status: null,
+    finding_ids: [],
+    duration_ms: null,
+    line: event.line,
+  };
+}
+
+function withDetail(entry: TimelineEntry, text: string, mask: Masker): TimelineEntry {
+  const b = bounded(mask(text), DETAIL_MAX);
+  entry.detail = b.text;
+  if (b.originalLength !== undefined) entry.detail_length = b.originalLength;
+  return entry;
+}
+
+function entryFor(event: NormEvent, mask: Masker): TimelineEntry | null {
+  switch (event.kind) {
+    case 'prompt': {
+      const e = base(event, event.synthetic ? 'system' : 'prompt', oneLine(mask(event.text)));
+      e.actor = event.synthetic ? 'system' : 'user';
+      return withDetail(e, event.text, mask);
+    }
+    case 'message':
+      return withDetail(base(event, 'message', oneLine(mask(event.text))), event.text, mask);
+    case 'thinking':
+      return withDetail(base(event, 'thinking', oneLine(mask(event.text))), event.text, mask);
+    case 'tool_call':
+      return callEntry(event, mask);
+    case 'compaction': {
+      const e = base(event, 'system', `Context compacted${event.trigger ? ` (${event.trigger})` : ''}`);
+      e.actor = 'system';
+      return event.summary ? withDetail(e, event.summary, mask) : e;
+    }
+    case 'subagent_start':
+    case 'subagent_end': {
+      const verb = event.kind === 'subagent_start' ? 'started' : 'finished';
+      const e = base(event, 'subagent', oneLine(mask(`Subagent ${verb}${event.description ? `: ${event.description}` : ''}`)));
+      e.actor = 'subagent';
+      return e;
+    }
+    case 'system': {
+      const e = base(event, 'system', oneLine(mask(event.text || event.subtype)));
+      e.actor = 'system';
+      return withDetail(e, event.text, mask);
+    }
+    case 'error': {
+      const e = base(event, 'error', oneLine(mask(event.text)));
+      e.actor = 'system';
+      e.status = 'error';
+      return withDetail(e, event.text, mask);
+    }
+    case 'interrupt': {
+      const e = base(event, 'system', oneLine(mask(`Turn interrupted: ${event.reason}`)));
+      e.actor = 'system';
+      e.status = 'interrupted';
+      return e;
+    }
+    default:
+      // session_meta and usage feed stats and the header, not the timeline.
+      return null;
+  }
+}
+
+function callEntry(call: ToolCallEvent, mask: Masker): TimelineEntry {
+  const input = call.input;
+  const tool = call.name;
+  const make = (kind: TimelineKind, summary: string, detail: string) => {
+    const e = withDetail(base(call, kind, oneLine(mask(summary))), detail, mask);
+    e.tool = tool;
+    e.status = 'pending';
+    return e;
+  };
+  switch (input.type) {
+    case 'command':
+      return make('command', `$ ${input.command}`, input.command);
+    case 'file_read':
+      return make('file_read', `Read ${input.path}`, input.path);
+    case 'file_write':
+      return make('file_write', `Write ${input.path}`, input.content);
+    case 'file_edit':
+      return make('file_edit', `Edit ${input.path}`, input.edits.map((e) => `- ${e.oldText}\n+ ${e.newText}`).join('\n'));
+    case 'patch': {
+      const onlyAdds = input.files.length > 0 && input.files.every((f) => f.op === 'add');
+      const names = input.files.map((f) => `${f.op} ${f.path}`).join(', ');
+      return make(onlyAdds ? 'file_write' : 'file_edit', `Patch: ${names}`, input.files.map((f) => `*** ${f.op} ${f.path}\n${f.added}`).join('\n'));
+    }
+    case 'web_fetch':
+      return make('web', `Fetch ${input.url}`, input.prompt ?? input.url);
+    case 'web_search':
+      return make('web', `Search: ${input.query}`, input.query);
+    case 'subagent':
+      return make('subagent', `Subagent: ${input.description || input.agentType || 'task'}`, input.prompt);
+    case 'mcp':
+      return make('tool_call', `${input.server} · ${input.tool}`, safeJson(input.args));
+    case 'search':
+      return make('tool_call', `${tool}: ${input.pattern}`, input.path ?? input.pattern);
+    default:
+      return make('tool_call', tool, safeJson(input.args));
+  }
+}
+
+function resultStatus(r: ToolResultEvent): string {
+  if (r.denied) return 'denied';
+  if (r.interrupted) return 'interrupted';
+  if (r.isError || (r.exitCode !== null && r.exitCode !== 0)) return 'error';
+  return 'ok';
+}
+
+function applyResult(entry: TimelineEntry, r: ToolResultEvent, mask: Masker): void {
+  entry.status = resultStatus(r);
+  if (r.durationMs !== undefined) entry.duration_ms = Math.round(r.durationMs);
+  if (!r.output) return;
+  const out = bounded(mask(r.output), OUTPUT_MAX);
+  const exit = r.exitCode !== null ? ` (exit ${r.exitCode})` : '';
+  entry.detail = `${entry.detail ?? ''}\n--- output${exit} ---\n${out.text}`;
+  if (out.originalLength !== undefined) entry.detail_length = (entry.detail_length ?? 0) + out.originalLength;
+}
+
+function resultEntry(r: ToolResultEvent, mask: Masker): TimelineEntry {
+  const e = base(r, 'tool_call', oneLine(mask(`Result of ${r.name ?? 'a tool call'}`)));
+  e.actor = 'tool';
+  e.tool = r.name ?? null;
+  applyResult(e, r, mask);
+  return e;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
