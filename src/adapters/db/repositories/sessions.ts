@@ -1,0 +1,130 @@
+// Sessions (one uploaded log and its analysis). Every read and write that an account can cause
+// carries the account id in the query itself: another account's session is simply not found.
+import { nowIso } from '../../../services/ids.ts';
+import type { NewSession, Session, SessionStatus } from '../schema.ts';
+import { affected } from './executor.ts';
+import type { DbExecutor } from './executor.ts';
+
+export async function insertSession(db: DbExecutor, row: NewSession): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+export async function getSession(db: DbExecutor, accountId: string, id: string): Promise<Session | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export interface SessionFilters {
+  repo?: string;
+  agent?: string;
+  outcome?: string;
+  status?: SessionStatus;
+  /** Inclusive lower bound on created_at (ISO-8601). */
+  createdAfter?: string;
+  /** Exclusive upper bound on created_at (ISO-8601). */
+  createdBefore?: string;
+}
+
+export interface SessionPage {
+  rows: Session[];
+  /** All sessions matching the filters, ignoring limit/offset. */
+  total: number;
+}
+
+function filtered(db: DbExecutor, accountId: string, f: SessionFilters) {
+  let q = db.selectFrom('sessions').where('account_id', '=', accountId);
+  if (f.repo !== undefined) q = q.where('repo', '=', f.repo);
+  if (f.agent !== undefined) q = q.where('agent', '=', f.agent);
+  if (f.outcome !== undefined) q = q.where('outcome', '=', f.outcome);
+  if (f.status !== undefined) q = q.where('status', '=', f.status);
+  if (f.createdAfter !== undefined) q = q.where('created_at', '>=', f.createdAfter);
+  if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
+  return q;
+}
+
+/** Newest first (`created_at desc, id desc`), so pages are stable while new sessions arrive. */
+export async function listSessions(
+  db: DbExecutor,
+  accountId: string,
+  filters: SessionFilters,
+  page: { limit: number; offset: number },
+): Promise<SessionPage> {
+  const rows = await filtered(db, accountId, filters)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const count = await filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows, total: Number(count.n) };
+}
+
+export interface SessionCompletion {
+  accountId: string;
+  sessionId: string;
+  reportId: string;
+  agent: string | null;
+  branch: string | null;
+  trustScore: number;
+  outcome: string;
+  findings: { critical: number; warning: number; info: number };
+  completedAt?: string;
+}
+
+/**
+ * analyzing → complete. False when the session is gone or no longer analysing (another worker
+ * finished it first): the caller's transaction should then not go on to queue webhooks.
+ */
+export async function markSessionComplete(db: DbExecutor, c: SessionCompletion): Promise<boolean> {
+  const r = await db
+    .updateTable('sessions')
+    .set({
+      status: 'complete',
+      completed_at: c.completedAt ?? nowIso(),
+      report_id: c.reportId,
+      agent: c.agent,
+      branch: c.branch,
+      trust_score: c.trustScore,
+      outcome: c.outcome,
+      findings_critical: c.findings.critical,
+      findings_warning: c.findings.warning,
+      findings_info: c.findings.info,
+      failure_reason: null,
+    })
+    .where('id', '=', c.sessionId)
+    .where('account_id', '=', c.accountId)
+    .where('status', '=', 'analyzing')
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/** analyzing → failed, keeping the reason. False when the session is not analysing. */
+export async function markSessionFailed(
+  db: DbExecutor,
+  f: { accountId: string; sessionId: string; reason: string; completedAt?: string },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('sessions')
+    .set({ status: 'failed', failure_reason: f.reason, completed_at: f.completedAt ?? nowIso() })
+    .where('id', '=', f.sessionId)
+    .where('account_id', '=', f.accountId)
+    .where('status', '=', 'analyzing')
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/**
+ * Deletes the session row (its report and idempotency keys go with it). The stored log is the
+ * log store's: call LogStore.delete after this commits.
+ */
+export async function deleteSession(db: DbExecutor, accountId: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom('sessions').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/** Whether a session row exists, any account: for the log store's orphan sweep only. */
+export async function existingSessionIds(db: DbExecutor, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}

@@ -1,0 +1,179 @@
+// SQLite mode: stored logs are files under the data directory.
+//   <dataDir>/uploads/tmp-<random>   an upload in progress
+//   <dataDir>/logs/<session id>.log  a committed log
+// commit() fsyncs the file, renames it into logs/ and fsyncs the directory, so once the
+// session row is committed the log survives a crash too.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Db } from '../db/database.ts';
+import { existingSessionIds } from '../db/repositories/sessions.ts';
+import { LogNotFoundError, assertSafeId } from './types.ts';
+import type { LogStore, UploadSink } from './types.ts';
+
+const READ_CHUNK = 1024 * 1024;
+const TEMP_PREFIX = 'tmp-';
+const LOG_SUFFIX = '.log';
+
+async function unlinkQuietly(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < chunk.byteLength) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+    offset += bytesWritten;
+  }
+}
+
+class FileUploadSink implements UploadSink {
+  #hash = createHash('sha256');
+  #size = 0;
+  #handle: FileHandle | undefined;
+  #finalPath: string | undefined;
+
+  constructor(
+    private readonly tempPath: string,
+    handle: FileHandle,
+    private readonly logsDir: string,
+  ) {
+    this.#handle = handle;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  sha256Hex(): string {
+    return this.#hash.copy().digest('hex');
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    if (!this.#handle) throw new Error('upload already committed or aborted');
+    await writeAll(this.#handle, chunk);
+    this.#hash.update(chunk);
+    this.#size += chunk.byteLength;
+  }
+
+  async commit(_trx: unknown, sessionId: string): Promise<void> {
+    assertSafeId(sessionId);
+    const handle = this.#handle;
+    if (!handle) throw new Error('upload already committed or aborted');
+    this.#handle = undefined;
+    await handle.sync();
+    await handle.close();
+    const finalPath = join(this.logsDir, sessionId + LOG_SUFFIX);
+    await rename(this.tempPath, finalPath);
+    this.#finalPath = finalPath;
+    await fsyncDir(this.logsDir);
+  }
+
+  async abort(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close().catch(() => {});
+    await unlinkQuietly(this.tempPath);
+    if (this.#finalPath) await unlinkQuietly(this.#finalPath);
+  }
+}
+
+export class FileLogStore implements LogStore {
+  readonly uploadsDir: string;
+  readonly logsDir: string;
+
+  constructor(
+    private readonly db: Db,
+    dataDir: string,
+  ) {
+    this.uploadsDir = join(dataDir, 'uploads');
+    this.logsDir = join(dataDir, 'logs');
+  }
+
+  logPath(sessionId: string): string {
+    assertSafeId(sessionId);
+    return join(this.logsDir, sessionId + LOG_SUFFIX);
+  }
+
+  async beginUpload(): Promise<UploadSink> {
+    await mkdir(this.uploadsDir, { recursive: true });
+    await mkdir(this.logsDir, { recursive: true });
+    const tempPath = join(this.uploadsDir, TEMP_PREFIX + randomBytes(12).toString('hex'));
+    const handle = await open(tempPath, 'wx');
+    return new FileUploadSink(tempPath, handle, this.logsDir);
+  }
+
+  async open(sessionId: string): Promise<AsyncIterable<Uint8Array>> {
+    const path = this.logPath(sessionId);
+    // Open now so a missing log is reported here rather than on the first read.
+    let handle: FileHandle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new LogNotFoundError(sessionId);
+      throw error;
+    }
+    return handle.createReadStream({ highWaterMark: READ_CHUNK });
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    await unlinkQuietly(this.logPath(sessionId));
+  }
+
+  async sweepOrphans(olderThanMs: number): Promise<number> {
+    const cutoff = Date.now() - olderThanMs;
+    return (await this.#sweepTemps(cutoff)) + (await this.#sweepLogs(cutoff));
+  }
+
+  async #oldFiles(dir: string, cutoff: number, match: (name: string) => boolean): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const old: string[] = [];
+    for (const name of names.filter(match)) {
+      const info = await stat(join(dir, name)).catch(() => undefined);
+      if (info && info.mtimeMs < cutoff) old.push(name);
+    }
+    return old;
+  }
+
+  async #sweepTemps(cutoff: number): Promise<number> {
+    const old = await this.#oldFiles(this.uploadsDir, cutoff, (n) => n.startsWith(TEMP_PREFIX));
+    for (const name of old) await unlinkQuietly(join(this.uploadsDir, name));
+    return old.length;
+  }
+
+  // A log file without a session row: its transaction rolled back after the rename, or the
+  // process died in between, or the session was deleted before its log.
+  async #sweepLogs(cutoff: number): Promise<number> {
+    const old = await this.#oldFiles(this.logsDir, cutoff, (n) => n.endsWith(LOG_SUFFIX));
+    let removed = 0;
+    for (let i = 0; i < old.length; i += 500) {
+      const batch = old.slice(i, i + 500).map((n) => n.slice(0, -LOG_SUFFIX.length));
+      const existing = await existingSessionIds(this.db.kysely, batch);
+      for (const id of batch.filter((b) => !existing.has(b))) {
+        await unlinkQuietly(join(this.logsDir, id + LOG_SUFFIX));
+        removed++;
+      }
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,44 @@
+// Where uploaded logs are kept. Uploads are streamed: neither side ever holds a whole log.
+import type { DbExecutor } from '../db/repositories/executor.ts';
+
+export interface UploadSink {
+  /** Appends bytes. Await each call before the next. */
+  write(chunk: Uint8Array): Promise<void>;
+  /** Bytes written so far. */
+  readonly size: number;
+  /** sha256 of the bytes written so far, hex. */
+  sha256Hex(): string;
+  /**
+   * Makes the upload the stored log of `sessionId`. Call it inside the transaction that inserts
+   * the session row, after the insert; if that transaction then fails, call abort().
+   */
+  commit(trx: DbExecutor, sessionId: string): Promise<void>;
+  /** Discards everything this upload stored (also after commit, if the transaction failed). */
+  abort(): Promise<void>;
+}
+
+export interface LogStore {
+  beginUpload(): Promise<UploadSink>;
+  /** The stored log, streamed in chunks. Throws LogNotFoundError when there is none. */
+  open(sessionId: string): Promise<AsyncIterable<Uint8Array>>;
+  /** Removes the stored log of a session; no error when there is none. */
+  delete(sessionId: string): Promise<void>;
+  /**
+   * Removes what interrupted uploads left behind (never committed, or committed by a
+   * transaction that rolled back or whose session was deleted) once older than `olderThanMs`.
+   * Keep the threshold well above the longest upload. Returns how many uploads were removed.
+   */
+  sweepOrphans(olderThanMs: number): Promise<number>;
+}
+
+export class LogNotFoundError extends Error {
+  constructor(readonly sessionId: string) {
+    super(`no stored log for session ${sessionId}`);
+    this.name = 'LogNotFoundError';
+  }
+}
+
+// Session ids become file names: allow nothing that could leave the directory.
+export function assertSafeId(id: string): void {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new Error(`invalid session id for the log store: ${JSON.stringify(id)}`);
+}

@@ -1,0 +1,28 @@
+// Headers every response carries: Request-Id (also in every log line and problem body, so a
+// user's report can be matched to our logs) and conservative security headers. HTML pages set
+// their own nonce-based CSP; everything else gets one that allows nothing.
+import { randomBytes } from 'node:crypto';
+import { sharedPlugin } from '../../plugin.ts';
+
+export function newRequestId(): string {
+  return `req_${randomBytes(12).toString('base64url')}`;
+}
+
+export default sharedPlugin('response-headers', async (app) => {
+  const https = app.deps.config.publicUrl.startsWith('https:');
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('request-id', req.id);
+  });
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    }
+    if (https) reply.header('strict-transport-security', 'max-age=31536000');
+    // Sessions, reports and logs are an account's private data: no shared cache may keep them.
+    if (req.url.startsWith('/v1/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+});

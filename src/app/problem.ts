@@ -1,0 +1,165 @@
+// RFC 9457 problem details: the one shape of every error the HTTP app returns. Routes throw an
+// HttpProblem; anything else thrown (Fastify's own errors, plugin errors, bugs) is translated
+// by toProblem() so that a client never sees a stack trace or an HTML error page.
+
+export interface FieldError {
+  /** JSON Pointer into the request: "/query/limit", "/body/repo", "/headers/idempotency-key". */
+  pointer: string;
+  detail: string;
+}
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  request_id: string;
+  errors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+const TITLES: Record<string, string> = {
+  bad_request: 'Bad request',
+  malformed_body: 'Malformed request body',
+  unauthorized: 'Authentication required',
+  forbidden: 'Forbidden',
+  not_found: 'Not found',
+  method_not_allowed: 'Method not allowed',
+  conflict: 'Conflict',
+  idempotency_key_reused: 'Idempotency key reused',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  unsupported_file_type: 'Unsupported file type',
+  validation_failed: 'Validation failed',
+  invalid_agent: 'Invalid agent',
+  missing_file: 'Missing file',
+  duplicate_file: 'More than one file',
+  empty_file: 'Empty file',
+  rate_limited: 'Too many requests',
+  analysis_failed: 'Analysis failed',
+  not_ready: 'Not ready',
+  internal_error: 'Internal server error',
+};
+
+export function titleFor(code: string): string {
+  return TITLES[code] ?? 'Error';
+}
+
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors?: FieldError[];
+  readonly headers: Record<string, string>;
+  readonly extensions: Record<string, unknown>;
+
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+    this.status = status;
+    this.code = code;
+    this.errors = opts.errors;
+    this.headers = opts.headers ?? {};
+    this.extensions = opts.extensions ?? {};
+  }
+}
+
+export const notFound = (what = 'resource') => new HttpProblem(404, 'not_found', `No ${what} with this id exists.`);
+
+export function validationFailed(errors: FieldError[], code = 'validation_failed'): HttpProblem {
+  const detail = errors.map((e) => `${e.pointer}: ${e.detail}`).join('; ');
+  return new HttpProblem(422, code, detail || 'The request is invalid.', { errors });
+}
+
+/** The shape of a Fastify/Ajv validation error, as far as we read it. */
+interface ValidationItem {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message?: string;
+  validation?: ValidationItem[];
+  validationContext?: string;
+}
+
+const PART_NAMES: Record<string, string> = { querystring: 'query', body: 'body', params: 'path', headers: 'headers' };
+
+function validationErrors(err: FastifyLikeError): FieldError[] {
+  const part = PART_NAMES[err.validationContext ?? 'body'] ?? 'body';
+  return (err.validation ?? []).map((v) => {
+    const missing = typeof v.params?.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
+    return { pointer: `/${part}${v.instancePath ?? ''}${missing}`, detail: v.message ?? 'is invalid' };
+  });
+}
+
+// Fastify and plugin error codes whose meaning we translate to a stable `code` of our own.
+const KNOWN: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'payload_too_large'],
+  FST_PARTS_LIMIT: [413, 'payload_too_large'],
+  FST_FILES_LIMIT: [422, 'duplicate_file'],
+  FST_FIELDS_LIMIT: [413, 'payload_too_large'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed_body'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'malformed_body'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_body'],
+  FST_PROTO_VIOLATION: [400, 'malformed_body'],
+  FST_INVALID_JSON_FIELD_ERROR: [400, 'malformed_body'],
+  FST_ERR_BAD_URL: [400, 'bad_request'],
+  FST_ERR_ASYNC_CONSTRAINT: [400, 'bad_request'],
+};
+
+function codeForStatus(status: number): string {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 405) return 'method_not_allowed';
+  if (status === 409) return 'conflict';
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 429) return 'rate_limited';
+  return status >= 500 ? 'internal_error' : 'bad_request';
+}
+
+/** Any thrown value → an HttpProblem. Messages of server errors are never passed to the client. */
+export function toProblem(err: unknown): HttpProblem {
+  if (err instanceof HttpProblem) return err;
+  const e = (err ?? {}) as FastifyLikeError;
+  if (Array.isArray(e.validation)) return validationFailed(validationErrors(e));
+  const known = e.code ? KNOWN[e.code] : undefined;
+  if (known) return new HttpProblem(known[0], known[1], publicMessage(e, known[0]));
+  if (err instanceof SyntaxError && e.statusCode === 400) {
+    return new HttpProblem(400, 'malformed_body', 'The request body is not valid JSON.');
+  }
+  const status = typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 600 ? e.statusCode : 500;
+  return new HttpProblem(status, codeForStatus(status), publicMessage(e, status));
+}
+
+function publicMessage(e: FastifyLikeError, status: number): string {
+  if (status >= 500) return 'The server could not complete the request. Quote the request_id when reporting it.';
+  const msg = (e.message ?? '').trim();
+  return msg ? msg.charAt(0).toUpperCase() + msg.slice(1) + (msg.endsWith('.') ? '' : '.') : titleFor(codeForStatus(status));
+}
+
+export function problemBody(p: HttpProblem, requestId: string, typeBase: string): ProblemBody {
+  return {
+    type: `${typeBase}/problems/${p.code}`,
+    title: titleFor(p.code),
+    status: p.status,
+    detail: p.message,
+    code: p.code,
+    request_id: requestId,
+    ...(p.errors ? { errors: p.errors } : {}),
+    ...p.extensions,
+  };
+}

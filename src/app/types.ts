@@ -1,0 +1,45 @@
+// What the HTTP app is built from, and what it adds to Fastify's request/instance types.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../adapters/db/database.ts';
+import type { LogStore } from '../adapters/logstore/index.ts';
+import type { Metrics } from '../services/metrics.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logStore: LogStore;
+  metrics: Metrics;
+  /** Called after an upload committed its analyze job, to wake a job runner in this process. */
+  onJobEnqueued?: () => void;
+  /** A pino logger, `false` for none (tests), or unset for JSON logs at config.logLevel. */
+  logger?: FastifyBaseLogger | false;
+}
+
+/** The caller of a /v1 request, once its bearer key checked out. */
+export interface ApiCaller {
+  accountId: string;
+  keyId: string;
+}
+
+/** The signed-in dashboard user of a web request. */
+export interface WebUser {
+  userId: string;
+  accountId: string;
+  email: string;
+  csrfToken: string;
+  /** sha256 of the cookie token: the web_sessions row id. */
+  sessionId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    caller: ApiCaller | null;
+    webUser: WebUser | null;
+    /** A fresh nonce per request for the Content-Security-Policy of HTML pages. */
+    cspNonce: string;
+  }
+}

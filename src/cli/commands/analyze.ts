@@ -1,0 +1,80 @@
+// `vouch analyze FILE|- [--agent ID] [--format text|json|html|sarif] [--fail-on warning|critical]`
+// Analyses a log locally (no server, no account) and exits 0 Clear, 1 Review, 2 Blocked.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Option, type Command } from 'commander';
+import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
+import type { Report } from '../../domain/model/report.ts';
+import { analyzeStream } from '../../domain/analyze.ts';
+import { renderReportText } from '../../domain/render/text.ts';
+import { renderReportHtml } from '../../domain/render/html.ts';
+import { renderSarif } from '../../domain/render/sarif.ts';
+import { EXIT, exitCodeFor, type FailOn } from '../exit-codes.ts';
+
+export type Format = 'text' | 'json' | 'html' | 'sarif';
+const READ_CHUNK = 4 * 1024 * 1024;
+
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode: number) {
+    super(message);
+  }
+}
+
+export function registerAnalyze(program: Command): void {
+  program
+    .command('analyze')
+    .description('analyse a session log locally; exit code 0 Clear, 1 Review, 2 Blocked')
+    .argument('<file>', 'the log file, or - for standard input')
+    .addOption(new Option('--agent <id>', 'agent hint (breaks ties only)').choices([...AGENT_IDS]))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'html', 'sarif']).default('text'))
+    .addOption(new Option('--fail-on <severity>', 'exit non-zero only for findings of this severity or worse').choices(['warning', 'critical']))
+    .action(async (file: string, opts: { agent?: AgentId; format: Format; failOn?: FailOn }) => {
+      process.exitCode = await runAnalyze(file, opts);
+    });
+}
+
+export async function runAnalyze(file: string, opts: { agent?: AgentId; format: Format; failOn?: FailOn }): Promise<number> {
+  try {
+    const source = await openInput(file);
+    const report = await analyzeStream(source, { agentHint: opts.agent ?? null, filename: file === '-' ? undefined : basename(file) });
+    process.stdout.write(render(report, opts.format, file));
+    return exitCodeFor(report, opts.failOn);
+  } catch (e) {
+    const code = e instanceof CliError ? e.exitCode : EXIT.INTERNAL;
+    process.stderr.write(`vouch analyze: ${e instanceof Error ? e.message : String(e)}\n`);
+    return code;
+  }
+}
+
+function render(report: Report, format: Format, file: string): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(report, null, 2) + '\n';
+    case 'html':
+      return renderReportHtml(report);
+    case 'sarif':
+      return JSON.stringify(renderSarif(report, file === '-' ? 'stdin' : basename(file)), null, 2) + '\n';
+    default:
+      return renderReportText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+  }
+}
+
+async function openInput(file: string): Promise<AsyncIterable<Uint8Array>> {
+  if (file === '-') return process.stdin;
+  let info;
+  try {
+    info = await stat(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file}: ${code ?? e}`, EXIT.INPUT);
+  }
+  if (info.isDirectory()) throw new CliError(`${file} is a directory; give a log file`, EXIT.INPUT);
+  const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
+  // Surface open errors (EACCES) as a clear message before analysis starts.
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (e: NodeJS.ErrnoException) => reject(new CliError(`cannot read ${file}: ${e.code ?? e.message}`, EXIT.INPUT)));
+  });
+  return stream;
+}

@@ -1,0 +1,104 @@
+// What a Claude Code tool_result block (plus the record's structured `toolUseResult`) says about
+// the call: output text, exit code, error, denial, interruption, duration, subagent id.
+// Claude Code records no numeric exit code for Bash; it is recovered from the text
+// ("Exit code 128\n…") or, for a successful shell result, implied by the structured result.
+import { SUBAGENT_TOOLS } from './tool-input.ts';
+import { asId, asNum, asObj, asStr, textOf, type Obj } from './values.ts';
+
+export interface ResultFacts {
+  output: string;
+  exitCode: number | null;
+  isError: boolean;
+  denied: boolean;
+  interrupted: boolean;
+  durationMs?: number;
+  /** The subagent a Task/Agent result names (its transcript may or may not be in this file). */
+  subagentId?: string;
+}
+
+const EXIT_CODE = /^(?:Error: )?Exit code (-?\d{1,9})\b/;
+
+/** Canned texts Claude Code writes when the user or a permission rule refused the call. */
+const DENIAL_PREFIXES = [
+  "The user doesn't want to proceed with this tool use",
+  "The user doesn't want to take this action right now",
+  'User rejected tool use',
+  'This command requires approval',
+];
+
+// How far into a result the second half of a two-part denial sentence may be looked for.
+const DENIAL_WINDOW = 2000;
+
+export function resultFacts(block: Obj, structured: unknown, name: string | undefined, denialKind: unknown): ResultFacts {
+  const tur = asObj(structured);
+  const turText = asStr(structured);
+  let output = textOf(block.content);
+  if (output === '') output = asStr(block.text) || (tur ? structuredOutput(tur) : '');
+  const denied = isDenial(output) || (turText !== undefined && isDenial(turText)) || asId(denialKind) !== undefined;
+  const interrupted = output.startsWith('[Request interrupted by user') || tur?.interrupted === true;
+  let isError = block.is_error === true || tur?.is_error === true;
+  let exitCode = denied ? null : exitCodeFromText(output) ?? (turText === undefined ? null : exitCodeFromText(turText));
+  if (exitCode === null && tur && !denied) exitCode = structuredExitCode(tur, name, isError || interrupted);
+  if (exitCode !== null && exitCode !== 0) isError = true;
+  const facts: ResultFacts = { output, exitCode, isError, denied, interrupted };
+  const durationMs = tur ? durationOf(tur) : undefined;
+  if (durationMs !== undefined) facts.durationMs = durationMs;
+  const subagentId = tur && (name === undefined || SUBAGENT_TOOLS.has(name)) ? asId(tur.agentId) : undefined;
+  if (subagentId !== undefined) facts.subagentId = subagentId;
+  return facts;
+}
+
+export function exitCodeFromText(text: string): number | null {
+  const m = EXIT_CODE.exec(text);
+  return m ? Number.parseInt(m[1], 10) : null;
+}
+
+export function isDenial(text: string): boolean {
+  const at = text.startsWith('Error: ') ? 7 : 0;
+  for (const prefix of DENIAL_PREFIXES) if (text.startsWith(prefix, at)) return true;
+  if (text.startsWith('Claude requested permissions to ', at)) {
+    return text.slice(at, at + DENIAL_WINDOW).includes("but you haven't granted it yet");
+  }
+  if (text.startsWith('Permission to use ', at)) return text.slice(at, at + DENIAL_WINDOW).includes('has been denied');
+  return false;
+}
+
+/**
+ * A shell result's structured form: {stdout, stderr, interrupted, …}. A finished, successful,
+ * foreground command exited 0; `returnCodeInterpretation` marks a non-zero code Claude Code chose
+ * not to treat as failure (grep's "No matches found"), so the exact code is unknown.
+ */
+function structuredExitCode(tur: Obj, name: string | undefined, failed: boolean): number | null {
+  const explicit = asNum(tur.exitCode) ?? asNum(tur.exit_code);
+  if (explicit !== undefined) return explicit;
+  if (failed || !isShellResult(tur, name)) return null;
+  if (tur.backgroundTaskId !== undefined || tur.returnCodeInterpretation !== undefined) return null;
+  return 0;
+}
+
+function isShellResult(tur: Obj, name: string | undefined): boolean {
+  if (typeof tur.stdout !== 'string' || typeof tur.stderr !== 'string') return false;
+  if (name !== undefined) return name === 'Bash' || name === 'bash';
+  return 'interrupted' in tur;
+}
+
+/** Output recovered from the structured result when the tool_result block carried none. */
+function structuredOutput(tur: Obj): string {
+  const stdout = asStr(tur.stdout);
+  const stderr = asStr(tur.stderr);
+  if (stdout !== undefined || stderr !== undefined) {
+    if (!stdout) return stderr ?? '';
+    return stderr ? `${stdout}\n${stderr}` : stdout;
+  }
+  const file = asObj(tur.file);
+  const fileContent = file ? asStr(file.content) : undefined;
+  if (fileContent !== undefined) return fileContent;
+  return asStr(tur.result) ?? textOf(tur.content);
+}
+
+function durationOf(tur: Obj): number | undefined {
+  const ms = asNum(tur.durationMs) ?? asNum(tur.totalDurationMs);
+  if (ms !== undefined) return ms;
+  const seconds = asNum(tur.durationSeconds);
+  return seconds === undefined ? undefined : Math.round(seconds * 1000);
+}

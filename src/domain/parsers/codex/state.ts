@@ -1,0 +1,133 @@
+// Per-log parser state shared by the Codex record handlers: the session facts seen so far (so
+// session_meta is emitted only when something changes — cx01 repeats turn_context 352 times), the
+// tool calls seen (to name results and to join the call / output / *_end event triplets without
+// emitting anything twice), the mirror sets, and the last token total (token_count repeats).
+// Everything is bounded.
+import type { EventSink, SessionMetaEvent, ToolInput, ToolResultEvent } from '../../model/events.ts';
+import { MirrorSet } from './mirror.ts';
+import type { ParsedOutput } from './tool-output.ts';
+
+/** Where the record being handled sits: events take their line and time from it. */
+export interface Ctx {
+  sink: EventSink;
+  line: number;
+  at: string | null;
+  st: CodexState;
+}
+
+type MetaFields = Omit<SessionMetaEvent, 'kind' | 'index' | 'line' | 'at' | 'agentId' | 'flags'>;
+type MetaKey = keyof MetaFields;
+
+/** What an *_end / item event knows about a call, kept until the call's output arrives. */
+export interface EndFacts {
+  exitCode: number | null;
+  durationMs?: number;
+  isError: boolean;
+  denied: boolean;
+}
+
+interface CallInfo {
+  name: string;
+  callEmitted: boolean;
+  resultEmitted: boolean;
+  end?: EndFacts;
+}
+
+const MAX_CALLS = 20_000;
+
+export class CodexState {
+  readonly prompts = new MirrorSet();
+  readonly messages = new MirrorSet();
+  readonly thoughts = new MirrorSet(200, 64);
+  readonly compactions = new MirrorSet(50, 8);
+  readonly interrupts = new MirrorSet(50, 8);
+  readonly searches = new MirrorSet(50, 16);
+  private readonly meta: MetaFields = {};
+  private readonly flags = new Set<string>();
+  private readonly calls = new Map<string, CallInfo>();
+  lastUsageKey = '';
+
+  get model(): string | undefined {
+    return this.meta.model;
+  }
+
+  get cwd(): string | undefined {
+    return this.meta.cwd;
+  }
+
+  /** Emits a session_meta event carrying only the fields (and flags) that changed. */
+  updateMeta(ctx: Ctx, fields: Partial<MetaFields>, flags: string[] = []): void {
+    const ev: SessionMetaEvent = { kind: 'session_meta', index: -1, line: ctx.line, at: ctx.at };
+    let changed = false;
+    for (const key of Object.keys(fields) as MetaKey[]) {
+      const v = fields[key];
+      if (typeof v !== 'string' || v === '' || this.meta[key] === v) continue;
+      this.meta[key] = v;
+      ev[key] = v;
+      changed = true;
+    }
+    const fresh = flags.filter((f) => !this.flags.has(f));
+    if (fresh.length) {
+      for (const f of fresh) this.flags.add(f);
+      ev.flags = fresh;
+      changed = true;
+    }
+    if (changed) ctx.sink.emit(ev);
+  }
+
+  private info(callId: string, name?: string): CallInfo {
+    let info = this.calls.get(callId);
+    if (!info) {
+      info = { name: name ?? '', callEmitted: false, resultEmitted: false };
+      this.calls.set(callId, info);
+      if (this.calls.size > MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
+    } else if (name && !info.name) info.name = name;
+    return info;
+  }
+
+  knowsCall(callId: string): boolean {
+    return this.calls.get(callId)?.callEmitted === true;
+  }
+
+  resultDone(callId: string): boolean {
+    return this.calls.get(callId)?.resultEmitted === true;
+  }
+
+  /** Emits the tool_call once per call id. */
+  emitCall(ctx: Ctx, callId: string, name: string, input: ToolInput): void {
+    const info = this.info(callId, name);
+    if (info.callEmitted) return;
+    info.callEmitted = true;
+    ctx.sink.emit({ kind: 'tool_call', index: -1, line: ctx.line, at: ctx.at, callId, name, input });
+  }
+
+  /** Remembers what an end event says, for the output still to come. */
+  noteEnd(callId: string, end: EndFacts): void {
+    this.info(callId).end = end;
+  }
+
+  /** Emits the tool_result once per call id, completing missing facts from a noted end event. */
+  emitResult(ctx: Ctx, callId: string, out: ParsedOutput): void {
+    const info = this.info(callId);
+    if (info.resultEmitted) return;
+    info.resultEmitted = true;
+    const end = info.end;
+    const ev: ToolResultEvent = {
+      kind: 'tool_result', index: -1, line: ctx.line, at: ctx.at, callId,
+      output: out.output,
+      exitCode: out.exitCode ?? end?.exitCode ?? null,
+      isError: out.isError || (out.exitCode === null && end?.isError === true),
+      denied: out.denied || end?.denied === true,
+    };
+    if (info.name) ev.name = info.name;
+    if (out.interrupted) ev.interrupted = true;
+    const ms = out.durationMs ?? end?.durationMs;
+    if (ms !== undefined) ev.durationMs = ms;
+    ctx.sink.emit(ev);
+  }
+}
+
+/** A call id for records that carry none: unique per line, stable across runs. */
+export function syntheticId(line: number, suffix = ''): string {
+  return `codex-line-${line}${suffix}`;
+}

@@ -1,0 +1,110 @@
+// Prometheus instruments, one registry per process (not prom-client's global one, so that tests
+// can build several apps side by side). The HTTP app records requests and upload bytes; the
+// analysis worker records durations; queue depth and age are read from the jobs table on scrape.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sql } from 'kysely';
+import type { Db } from '../adapters/db/database.ts';
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route'>;
+  uploadBytes: Counter;
+  uploads: Counter<'result'>;
+  analysisDuration: Histogram<'result'>;
+}
+
+export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'vouch_' });
+  const metrics: Metrics = {
+    registry,
+    httpRequests: new Counter({
+      name: 'vouch_http_requests_total',
+      help: 'HTTP requests by method, route template and status code',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'vouch_http_request_duration_seconds',
+      help: 'HTTP request duration by method and route template',
+      labelNames: ['method', 'route'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+      registers: [registry],
+    }),
+    uploadBytes: new Counter({
+      name: 'vouch_upload_bytes_total',
+      help: 'Bytes of session logs received (accepted or not)',
+      registers: [registry],
+    }),
+    uploads: new Counter({
+      name: 'vouch_uploads_total',
+      help: 'Upload attempts by result (accepted, replayed, rejected, aborted)',
+      labelNames: ['result'],
+      registers: [registry],
+    }),
+    analysisDuration: new Histogram({
+      name: 'vouch_analysis_duration_seconds',
+      help: 'Time to analyse one stored log, by result (complete, error, timeout)',
+      labelNames: ['result'],
+      buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers: [registry],
+    }),
+  };
+  if (opts.db) registerQueueGauges(registry, opts.db);
+  return metrics;
+}
+
+/** Depth and age of the oldest runnable job per kind, read at scrape time (one grouped query). */
+function registerQueueGauges(registry: Registry, db: Db): void {
+  let pending: Promise<QueueStat[]> | null = null;
+  // Both gauges are collected on the same scrape; share one query between them.
+  const read = () => (pending ??= queueStats(db).finally(() => setTimeout(() => (pending = null), 0)));
+  new Gauge({
+    name: 'vouch_queue_depth',
+    help: 'Jobs waiting or running, by kind',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const s of await read()) this.set({ kind: s.kind }, s.depth);
+    },
+  });
+  new Gauge({
+    name: 'vouch_queue_oldest_age_seconds',
+    help: 'Age of the oldest job that is due, by kind (0 when none is due)',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const s of await read()) this.set({ kind: s.kind }, s.oldestAgeSeconds);
+    },
+  });
+}
+
+interface QueueStat {
+  kind: string;
+  depth: number;
+  oldestAgeSeconds: number;
+}
+
+async function queueStats(db: Db): Promise<QueueStat[]> {
+  const now = new Date().toISOString();
+  try {
+    const rows = await db.kysely
+      .selectFrom('jobs')
+      .select(['kind', sql<number>`count(*)`.as('depth')])
+      .select(sql<string | null>`min(case when run_at <= ${now} then run_at end)`.as('oldest_due'))
+      .where('dead_at', 'is', null)
+      .groupBy('kind')
+      .execute();
+    return rows.map((r) => ({
+      kind: r.kind,
+      depth: Number(r.depth),
+      oldestAgeSeconds: r.oldest_due ? Math.max(0, (Date.parse(now) - Date.parse(r.oldest_due)) / 1000) : 0,
+    }));
+  } catch {
+    // A scrape must not fail because the database is briefly unreachable; /readyz reports that.
+    return [];
+  }
+}
