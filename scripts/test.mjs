@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every tier of the test suite, in order, each with node's test runner via tsx.
 //   1. unit       src/**/*.spec.ts                (pure domain code, no I/O)
+//   1b. cli       test/cli/**/*.test.ts           (the vouch command as a user runs it)
 //   2. sqlite     test/integration/**/*.test.ts   (real HTTP app, embedded SQLite)
 //   3. postgres   test/integration/**/*.test.ts   (the same files on a fresh PostgreSQL database)
 //   4. e2e        test/e2e/**/*.test.ts           (a real Chromium driven by playwright-core)
@@ -13,6 +14,7 @@ import { join, relative } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const TIERS = {
   unit: { dir: 'src', suffix: '.spec.ts', env: {} },
+  cli: { dir: 'test/cli', suffix: '.test.ts', env: {} },
   sqlite: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'sqlite' } },
   postgres: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'postgres' } },
   e2e: { dir: 'test/e2e', suffix: '.test.ts', env: {} },

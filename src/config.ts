@@ -166,7 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowCidrs: r.list('VOUCH_WEBHOOK_ALLOW_CIDRS'),
     },
     webSessionTtlMs: r.int('VOUCH_WEB_SESSION_TTL_MS', 12 * 3600_000, 60_000),
-    shutdownTimeoutMs: r.int('VOUCH_SHUTDOWN_TIMEOUT_MS', 30_000, 0),
+    shutdownTimeoutMs: r.int('VOUCH_SHUTDOWN_TIMEOUT_MS', 20_000, 0),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

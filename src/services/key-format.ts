@@ -2,7 +2,7 @@
 // checksum (CRC-32 of everything before it, base62). The fixed shape and the checksum let secret
 // scanners recognise a Vouch key and tell a real one from a look-alike without asking us, and
 // let the server refuse a mistyped key without a database lookup. Keys are stored only as sha256.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 export const KEY_PREFIX = 'vk_';
@@ -28,23 +28,18 @@ function checksum(text: string): string {
 }
 
 export interface GeneratedKey {
-  /** The key itself: shown once, never stored. */
+  /** The key itself: shown once, never stored (only its sha256, see hashApiKey). */
   key: string;
-  hash: string;
   /** For display: the start of the key and its last four characters. */
   prefix: string;
   last4: string;
-}
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 export function generateKey(): GeneratedKey {
   const body = base62(BigInt('0x' + randomBytes(32).toString('hex')), BODY_LENGTH);
   const head = KEY_PREFIX + body;
   const key = head + checksum(head);
-  return { key, hash: hashKey(key), prefix: key.slice(0, 7), last4: key.slice(-4) };
+  return { key, prefix: key.slice(0, 7), last4: key.slice(-4) };
 }
 
 /** Shape and checksum only; whether the key exists and is live is the database's answer. */

@@ -48,7 +48,7 @@ class FileUploadSink implements UploadSink {
   #finalPath: string | undefined;
 
   constructor(
-    private readonly tempPath: string,
+    readonly tempPath: string,
     handle: FileHandle,
     private readonly logsDir: string,
   ) {

@@ -14,7 +14,7 @@ class ChunkUploadSink implements UploadSink {
   #hash = createHash('sha256');
   #size = 0;
   #seq = 0;
-  #pending: Uint8Array[] = [];
+  #pending: Buffer[] = [];
   #pendingBytes = 0;
   #state: 'open' | 'committed' | 'aborted' = 'open';
 
@@ -35,14 +35,16 @@ class ChunkUploadSink implements UploadSink {
     if (this.#state !== 'open') throw new Error(`upload already ${this.#state}`);
     this.#hash.update(chunk);
     this.#size += chunk.byteLength;
-    this.#pending.push(chunk);
+    // Copied: the caller may reuse its buffer once write() resolves, and up to a chunk's worth
+    // of bytes stays pending here until the next flush.
+    this.#pending.push(Buffer.from(chunk));
     this.#pendingBytes += chunk.byteLength;
     while (this.#pendingBytes >= CHUNK_BYTES) await this.#flush(this.db.kysely, CHUNK_BYTES);
   }
 
   // Stores the first `bytes` pending bytes (all of them when fewer) as the next chunk.
   async #flush(db: DbExecutor, bytes: number): Promise<void> {
-    const all = Buffer.concat(this.#pending);
+    const all = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending);
     const data = all.subarray(0, bytes);
     const rest = all.subarray(bytes);
     await db.insertInto('log_chunks').values({ upload_id: this.uploadId, seq: this.#seq, data }).execute();

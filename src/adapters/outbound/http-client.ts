@@ -13,7 +13,7 @@ import { Agent, buildConnector, request } from 'undici';
 import { assertHost, systemResolver, SsrfRefusedError } from './ssrf.ts';
 import type { Resolver, SsrfPolicy } from './ssrf.ts';
 
-export type OutboundErrorClass = 'http_status' | 'redirect' | 'timeout' | 'ssrf_refused' | 'dns' | 'connect' | 'tls' | 'network';
+export type OutboundErrorClass = 'http_status' | 'redirect' | 'timeout' | 'ssrf_refused' | 'dns' | 'connect' | 'tls' | 'network' | 'interrupted';
 
 export interface OutboundResult {
   /** True for a 2xx status received within the deadline. */
@@ -37,7 +37,8 @@ export interface OutboundClientOptions {
 }
 
 export interface OutboundClient {
-  post(url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResult>;
+  /** `signal` lets the caller abandon the request (shutdown, lost lease): reported as `interrupted`. */
+  post(url: string, headers: Record<string, string>, body: string | Uint8Array, signal?: AbortSignal): Promise<OutboundResult>;
   close(): Promise<void>;
 }
 
@@ -68,10 +69,11 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
     keepAliveTimeout: 4_000,
   });
 
-  async function post(url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<OutboundResult> {
+  async function post(url: string, headers: Record<string, string>, body: string | Uint8Array, cancel?: AbortSignal): Promise<OutboundResult> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
-    const signal = AbortSignal.timeout(timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = cancel ? AbortSignal.any([deadline, cancel]) : deadline;
     let statusCode: number | null = null;
     try {
       const res = await request(url, { method: 'POST', headers, body, signal, dispatcher: agent });
@@ -82,7 +84,10 @@ export function createOutboundClient(options: OutboundClientOptions): OutboundCl
       // The receiver answered 2xx but the body did not finish in time: it did accept the event,
       // and a retry would only produce a duplicate.
       if (statusCode !== null && statusCode >= 200 && statusCode < 300) return classifyStatus(statusCode, latency(), null);
-      return { ok: false, statusCode, latencyMs: latency(), ...classifyError(err, signal, timeoutMs), responseExcerpt: null };
+      const info = cancel?.aborted && !deadline.aborted
+        ? { errorClass: 'interrupted' as const, error: 'abandoned by the worker (shutdown or lost lease)' }
+        : classifyError(err, deadline, timeoutMs);
+      return { ok: false, statusCode, latencyMs: latency(), ...info, responseExcerpt: null };
     }
   }
 

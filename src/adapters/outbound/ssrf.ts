@@ -65,8 +65,11 @@ export function parseAllowCidrs(text: string | undefined): Cidr[] {
   return out;
 }
 
-export function createSsrfPolicy(allowCidrs: string | readonly Cidr[] = []): SsrfPolicy {
-  return { allowCidrs: typeof allowCidrs === 'string' ? parseAllowCidrs(allowCidrs) : [...allowCidrs] };
+/** From the raw setting ("a,b"), its split form (config.webhooks.allowCidrs), or parsed CIDRs. */
+export function createSsrfPolicy(allowCidrs: string | readonly string[] | readonly Cidr[] = []): SsrfPolicy {
+  if (typeof allowCidrs === 'string') return { allowCidrs: parseAllowCidrs(allowCidrs) };
+  if (allowCidrs.every((c): c is string => typeof c === 'string')) return { allowCidrs: parseAllowCidrs(allowCidrs.join(',')) };
+  return { allowCidrs: [...(allowCidrs as readonly Cidr[])] };
 }
 
 const GLOBAL_UNICAST_V6: Cidr = [ipaddr.IPv6.parse('2000::'), 3];

@@ -1,69 +1,151 @@
-// The cheap first pass of secret detection. Everything a detector can find must contain one of
-// these anchors, so text without any anchor is skipped without running the detectors. The list
-// is a superset on purpose (a false alarm here only costs one detector run on a small window);
-// a miss here is a miss everywhere, so every detector's anchor must be listed.
+// The cheap first pass of secret detection. Every detector behind it needs one of these anchors
+// near its match, so text without an anchor is never handed to the (slow) detectors. A false
+// alarm here only costs one detector run on a small window; a miss here is a miss everywhere.
+//
+// Why not one big regex: V8 scans an alternation of ~30 literals at a few hundred MB/s at best,
+// and case-insensitive keywords make it worse. Instead this is a Wu–Manber multi-pattern scan:
+// each anchor has a 4-character "key"; a table indexed by character pairs says how far the
+// window may jump when the pair ends no key (up to 3 characters), and only where a key may end
+// do we look the 4 characters up and run the anchor's own sticky regex on the original string.
+import { ANCHORS, type Anchor } from './anchors.ts';
 
-/** Literal-led anchors: each starts with a fixed string, which keeps the scan fast. */
-const PROVIDER_ANCHORS = [
-  'gh[pousr]_[A-Za-z0-9_]{20}', // GitHub classic tokens
-  'github_pat_', // GitHub fine-grained tokens
-  '(?:AKIA|ASIA)[A-Z0-9]{16}', // AWS access key ids
-  'xox[abposr]-', // Slack tokens
-  'xapp-', // Slack app tokens
-  'hooks\\.slack\\.com/', // Slack webhooks
-  '[sr]k_live_', // Stripe live keys
-  'sk-[A-Za-z0-9_-]{20}', // OpenAI, Anthropic (sk-ant-…)
-  'AIza[0-9A-Za-z_-]{30}', // Google API keys
-  'glpat-', // GitLab
-  'gl(?:c|sa)_', // Grafana
-  'npm_[A-Za-z0-9]{30}', // npm tokens
-  '_authToken', // .npmrc auth lines
-  '-----BEGIN', // PEM private keys
-  'eyJ[A-Za-z0-9_-]{8,}\\.', // JWTs (base64url of '{"')
-  'SG\\.[A-Za-z0-9_-]{16}', // SendGrid
-  'shp(?:at|ca|pa|ss)_', // Shopify
-  'gsk_', // Groq
-  'hf_[A-Za-z]{30}', // Hugging Face
-  'lin_api_', // Linear
-  'ntn_', // Notion
-  'ops_ey', // 1Password service accounts
-  'hv[sbr]\\.', // HashiCorp Vault
-  'vc[aicrk]_', // Vercel
-  'dapi[0-9a-f]{16}', // Databricks
-  'dckr_pat_', // Docker Hub
-  'figd_', // Figma
-  '://[^\\s/:@"\'<>]{1,100}:[^\\s/@"\'<>]{1,200}@', // user:password@ in any URL
-];
+const KEY_LENGTH = 4;
+const MAX_SHIFT = KEY_LENGTH - 1;
+/** Texts are scanned in chunks so the byte buffer stays small even for multi-MB texts. */
+const CHUNK = 1 << 20;
 
-/** Assignment-ish keywords (`password = "…"`, `"api_key": "…"`), with a value of 12+ chars. */
-const KEYWORD_ANCHOR =
-  '(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|credential|private[_-]?key)' +
-  '[A-Za-z0-9_-]{0,24}["\']?\\s{0,3}(?::|=>?)\\s{0,3}["\'`]?[^\\s"\'`]{12}';
-
-const PROVIDER_RE = new RegExp(PROVIDER_ANCHORS.join('|'), 'g');
-const KEYWORD_RE = new RegExp(KEYWORD_ANCHOR, 'gi');
-
-/** True when the text may contain a secret (no false negatives for the detectors behind it). */
-export function mightContainSecret(text: string): boolean {
-  PROVIDER_RE.lastIndex = 0;
-  if (PROVIDER_RE.test(text)) return true;
-  KEYWORD_RE.lastIndex = 0;
-  return KEYWORD_RE.test(text);
+interface Tables {
+  /** How far the window may move when the pair (b[i-1], b[i]) ends it. 0 = a key may end here. */
+  shift: Uint8Array;
+  /** 4-byte key (big-endian int) → anchors that use it. */
+  byKey: Map<number, Anchor[]>;
 }
 
-/** Offsets of every anchor in the text, ascending, capped at `limit` (hostile input). */
-export function anchorOffsets(text: string, limit = 10_000): number[] {
-  const out: number[] = [];
-  collect(PROVIDER_RE, text, out, limit);
-  collect(KEYWORD_RE, text, out, limit);
-  return out.sort((a, b) => a - b);
-}
+const TABLES = buildTables(ANCHORS);
 
-function collect(re: RegExp, text: string, out: number[], limit: number): void {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null && out.length < limit; m = re.exec(text)) {
-    out.push(m.index);
-    // Zero-width matches are impossible here, but never loop forever on hostile input.
-    if (m[0].length === 0) re.lastIndex++;
+function buildTables(anchors: readonly Anchor[]): Tables {
+  const shift = new Uint8Array(1 << 16).fill(MAX_SHIFT);
+  const byKey = new Map<number, Anchor[]>();
+  for (const anchor of anchors) {
+    for (const key of anchor.keys) {
+      for (let end = 1; end < KEY_LENGTH; end++) {
+        const pair = ((key.charCodeAt(end - 1) & 0xff) << 8) | (key.charCodeAt(end) & 0xff);
+        shift[pair] = Math.min(shift[pair], MAX_SHIFT - end);
+      }
+      const code = keyCode(key);
+      const list = byKey.get(code) ?? [];
+      if (!list.includes(anchor)) list.push(anchor);
+      byKey.set(code, list);
+    }
   }
+  return { shift, byKey };
+}
+
+function keyCode(key: string): number {
+  let code = 0;
+  for (let i = 0; i < KEY_LENGTH; i++) code = ((code << 8) | (key.charCodeAt(i) & 0xff)) >>> 0;
+  return code;
+}
+
+// One reusable byte buffer: the chunk as latin1 (each UTF-16 unit → its low byte, so positions
+// map 1:1; characters outside latin1 can only add false candidates, which the regexes reject).
+let bytes = Buffer.allocUnsafe(CHUNK + MAX_SHIFT);
+
+/** Called for each confirmed anchor with its offset in the text; return true to stop. */
+type Visit = (offset: number, anchor: Anchor) => boolean;
+
+/** Scans `text` and reports confirmed anchors in ascending order. Returns true if stopped. */
+function scan(text: string, visit: Visit): boolean {
+  for (let from = 0; from < text.length; from += CHUNK) {
+    if (scanChunk(text, from, Math.min(text.length, from + CHUNK), visit)) return true;
+  }
+  return false;
+}
+
+/**
+ * The buffer holds MAX_SHIFT characters of left context (spaces at the start of the text, so
+ * keys that begin with a separator also match at offset 0), then text[from, to).
+ */
+function scanChunk(text: string, from: number, to: number, visit: Visit): boolean {
+  const ctx = Math.min(from, MAX_SHIFT);
+  const padding = MAX_SHIFT - ctx;
+  const length = padding + ctx + (to - from);
+  if (bytes.length < length) bytes = Buffer.allocUnsafe(length);
+  const b = bytes;
+  b.fill(0x20, 0, padding);
+  b.latin1Write(text.slice(from - ctx, to), padding);
+  const base = from - ctx - padding; // text offset of b[0]
+  const { shift, byKey } = TABLES;
+  let i = MAX_SHIFT;
+  while (i < length) {
+    const s = shift[(b[i - 1] << 8) | b[i]];
+    if (s !== 0) {
+      i += s;
+      continue;
+    }
+    const list = byKey.get(((b[i - 3] << 24) | (b[i - 2] << 16) | (b[i - 1] << 8) | b[i]) >>> 0);
+    if (list !== undefined && confirm(text, base + i - MAX_SHIFT, list, visit)) return true;
+    i++;
+  }
+  return false;
+}
+
+function confirm(text: string, keyStart: number, list: Anchor[], visit: Visit): boolean {
+  for (const anchor of list) {
+    const start = keyStart - anchor.keyOffset;
+    if (start < 0) continue;
+    anchor.verify.lastIndex = start;
+    if (anchor.verify.test(text) && visit(start, anchor)) return true;
+  }
+  return false;
+}
+
+/** True when the text may contain a secret; false means no detector could find one. */
+export function mightContainSecret(text: string): boolean {
+  if (text.length === 0) return false;
+  return scan(text, () => true) || hasCredentialUrl(text);
+}
+
+export interface AnchorHit {
+  offset: number;
+  anchor: Anchor;
+}
+
+/** Every confirmed anchor, ascending, capped at `limit` (hostile input full of anchors). */
+export function findAnchors(text: string, limit = 10_000): AnchorHit[] {
+  const hits: AnchorHit[] = [];
+  scan(text, (offset, anchor) => {
+    hits.push({ offset, anchor });
+    return hits.length >= limit;
+  });
+  for (const offset of credentialUrlOffsets(text, limit)) hits.push({ offset, anchor: CREDENTIAL_URL_ANCHOR });
+  return hits.sort((a, b) => a.offset - b.offset);
+}
+
+// `scheme://user:password@host` is found from its "@", which is rare enough that a native
+// `includes` rules most texts out at memory speed; the regex then runs only where it can match.
+// Led by the literal "://" so V8 can skip through the text instead of testing every position.
+const CREDENTIAL_URL = /:\/\/[^\s/:@"'<>\\]{1,100}:[^\s/@"'<>\\]{1,200}@/g;
+
+const CREDENTIAL_URL_ANCHOR: Anchor = {
+  name: 'credential-url',
+  keys: [],
+  keyOffset: 0,
+  verify: CREDENTIAL_URL,
+};
+
+function hasCredentialUrl(text: string): boolean {
+  if (!text.includes('@')) return false;
+  CREDENTIAL_URL.lastIndex = 0;
+  return CREDENTIAL_URL.test(text);
+}
+
+function credentialUrlOffsets(text: string, limit: number): number[] {
+  if (!text.includes('@')) return [];
+  const out: number[] = [];
+  CREDENTIAL_URL.lastIndex = 0;
+  for (let m = CREDENTIAL_URL.exec(text); m !== null && out.length < limit; m = CREDENTIAL_URL.exec(text)) {
+    out.push(m.index);
+  }
+  return out;
 }

@@ -67,7 +67,7 @@ export function apiErrorText(rec: Obj): string {
     const status = asNum(o.status);
     if (status) parts.push(`status ${status}`);
     const type = asStr(o.type);
-    if (type && type !== 'error') parts.push(type);
+    if (type && type !== 'error' && !parts.includes(type)) parts.push(type);
     err = o.error;
   }
   const text = parts.length > 0 ? parts.join(' — ') : contentText(rec) || 'API error';

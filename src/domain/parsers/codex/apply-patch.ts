@@ -34,31 +34,37 @@ export function parseApplyPatch(patch: string): PatchFile[] {
     if (cur) files.push(finish(cur));
     cur = null;
   };
+  // Lines are visited by index and only sliced when they matter: patches can be megabytes.
+  const len = patch.length;
   let start = 0;
-  while (start <= patch.length) {
+  while (start <= len) {
     let end = patch.indexOf('\n', start);
-    if (end < 0) end = patch.length;
-    const raw = patch.slice(start, end);
-    start = end + 1;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (isMarkerLine(line)) {
-      const opened = openFile(line.trim());
-      if (opened) {
-        flush();
-        cur = opened;
-      } else if (cur) applyMarker(cur, line.trim(), flush);
-      continue;
+    if (end < 0) end = len;
+    const stop = end > start && patch.charCodeAt(end - 1) === 13 /* \r */ ? end - 1 : end;
+    const c = patch.charCodeAt(start);
+    if (c === 43 /* + */ || c === 45 /* - */) {
+      if (cur) addBodyLine(cur, c === 43, patch.slice(start + 1, stop));
+    } else {
+      const m = markerAt(patch, start, stop);
+      if (m !== null) {
+        const opened = openFile(m);
+        if (opened) {
+          flush();
+          cur = opened;
+        } else if (cur) applyMarker(cur, m, flush);
+      }
     }
-    if (cur) addBodyLine(cur, line);
+    start = end + 1;
   }
   flush();
   return files;
 }
 
-function isMarkerLine(line: string): boolean {
-  let i = 0;
-  while (i < line.length && (line[i] === ' ' || line[i] === '\t')) i++;
-  return line.startsWith('***', i);
+/** The trimmed line when it is a "***" marker (leading blanks allowed), else null. */
+function markerAt(s: string, start: number, stop: number): string | null {
+  let i = start;
+  while (i < stop && (s.charCodeAt(i) === 32 || s.charCodeAt(i) === 9)) i++;
+  return i + 3 <= stop && s.startsWith('***', i) ? s.slice(i, stop).trim() : null;
 }
 
 function openFile(marker: string): Building | null {
@@ -80,14 +86,11 @@ function applyMarker(cur: Building, marker: string, flush: () => void): void {
   }
 }
 
-function addBodyLine(cur: Building, line: string): void {
-  const c = line[0];
-  if (cur.op === 'add') {
-    if (c === '+') cur.added.push(line.slice(1));
-  } else if (cur.op === 'update') {
-    if (c === '+') cur.added.push(line.slice(1));
-    else if (c === '-') cur.removed.push(line.slice(1));
-  }
+/** "+" adds (in added files and updates); "-" removes (updates only); context lines do not matter. */
+function addBodyLine(cur: Building, plus: boolean, body: string): void {
+  if (plus) {
+    if (cur.op !== 'delete') cur.added.push(body);
+  } else if (cur.op === 'update') cur.removed.push(body);
 }
 
 function finish(b: Building): PatchFile {

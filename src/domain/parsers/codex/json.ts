@@ -28,11 +28,17 @@ export function obj(v: unknown): Obj | undefined {
   return isObj(v) ? v : undefined;
 }
 
-const ISO_PREFIX = /^\d{4}-\d\d-\d\d[T ]\d\d:\d\d/;
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
 
-/** The record's time when it looks like ISO-8601; anything else (fixtures write "[trimmed]") is null. */
+/** The record's time when it looks like ISO-8601 (YYYY-MM-DDThh…); anything else ("[trimmed]") is null. */
 export function isoTime(v: unknown): string | null {
-  return typeof v === 'string' && ISO_PREFIX.test(v) ? v : null;
+  if (typeof v !== 'string' || v.length < 13) return null;
+  const sep = v.charCodeAt(10);
+  const ok = isDigit(v.charCodeAt(0)) && isDigit(v.charCodeAt(3)) && v.charCodeAt(4) === 45 && v.charCodeAt(7) === 45
+    && (sep === 84 /* T */ || sep === 32) && isDigit(v.charCodeAt(11));
+  return ok ? v : null;
 }
 
 /** JSON.parse for strings that look like an object or array; undefined when they are not JSON. */

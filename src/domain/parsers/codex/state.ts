@@ -1,11 +1,12 @@
 // Per-log parser state shared by the Codex record handlers: the session facts seen so far (so
 // session_meta is emitted only when something changes — cx01 repeats turn_context 352 times), the
 // tool calls seen (to name results and to join the call / output / *_end event triplets without
-// emitting anything twice), the mirror sets, and the last token total (token_count repeats).
+// emitting anything twice), the mirror sets, and the last running token total (token_count repeats).
 // Everything is bounded.
 import type { EventSink, SessionMetaEvent, ToolInput, ToolResultEvent } from '../../model/events.ts';
 import { MirrorSet } from './mirror.ts';
 import type { ParsedOutput } from './tool-output.ts';
+import type { TokenCounts } from './emit.ts';
 
 /** Where the record being handled sits: events take their line and time from it. */
 export interface Ctx {
@@ -18,17 +19,17 @@ export interface Ctx {
 type MetaFields = Omit<SessionMetaEvent, 'kind' | 'index' | 'line' | 'at' | 'agentId' | 'flags'>;
 type MetaKey = keyof MetaFields;
 
-/** What an *_end / item event knows about a call, kept until the call's output arrives. */
-export interface EndFacts {
-  exitCode: number | null;
-  durationMs?: number;
-  isError: boolean;
-  denied: boolean;
+/** What an *_end / item event knows about a call, kept until the call's output item arrives. */
+export interface EndFacts extends ParsedOutput {
+  line: number;
+  at: string | null;
 }
 
 interface CallInfo {
   name: string;
   callEmitted: boolean;
+  /** The call came from a response item, so a function_call_output item is expected to follow. */
+  outputExpected: boolean;
   resultEmitted: boolean;
   end?: EndFacts;
 }
@@ -45,7 +46,8 @@ export class CodexState {
   private readonly meta: MetaFields = {};
   private readonly flags = new Set<string>();
   private readonly calls = new Map<string, CallInfo>();
-  lastUsageKey = '';
+  /** The last running token total seen (token_count), to turn totals into per-call usage. */
+  prevTotal: TokenCounts | null = null;
 
   get model(): string | undefined {
     return this.meta.model;
@@ -78,7 +80,7 @@ export class CodexState {
   private info(callId: string, name?: string): CallInfo {
     let info = this.calls.get(callId);
     if (!info) {
-      info = { name: name ?? '', callEmitted: false, resultEmitted: false };
+      info = { name: name ?? '', callEmitted: false, outputExpected: false, resultEmitted: false };
       this.calls.set(callId, info);
       if (this.calls.size > MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
     } else if (name && !info.name) info.name = name;
@@ -89,21 +91,35 @@ export class CodexState {
     return this.calls.get(callId)?.callEmitted === true;
   }
 
-  resultDone(callId: string): boolean {
-    return this.calls.get(callId)?.resultEmitted === true;
-  }
-
-  /** Emits the tool_call once per call id. */
-  emitCall(ctx: Ctx, callId: string, name: string, input: ToolInput): void {
+  /** Emits the tool_call once per call id (`fromItem`: an output item will carry the result). */
+  emitCall(ctx: Ctx, callId: string, name: string, input: ToolInput, fromItem = false): void {
     const info = this.info(callId, name);
     if (info.callEmitted) return;
     info.callEmitted = true;
+    info.outputExpected = fromItem;
     ctx.sink.emit({ kind: 'tool_call', index: -1, line: ctx.line, at: ctx.at, callId, name, input });
   }
 
-  /** Remembers what an end event says, for the output still to come. */
-  noteEnd(callId: string, end: EndFacts): void {
-    this.info(callId).end = end;
+  /**
+   * An end event (exec_command_end, patch_apply_end, mcp_tool_call_end, item_completed) reports a
+   * call's outcome. Codex writes it just before the function_call_output item; when that item is
+   * expected, the facts wait for it (it is the canonical result, and may lack the exit code),
+   * otherwise the end event is the result.
+   */
+  endOfCall(ctx: Ctx, callId: string, out: ParsedOutput): void {
+    const info = this.calls.get(callId);
+    if (info?.resultEmitted) return;
+    if (info?.outputExpected) info.end = { ...out, line: ctx.line, at: ctx.at };
+    else this.emitResult(ctx, callId, out);
+  }
+
+  /** Results whose output item never came (turn aborted, log cut): the end event stands in. */
+  flushPending(sink: EventSink): void {
+    for (const [callId, info] of this.calls) {
+      if (info.resultEmitted || !info.end) continue;
+      const end = info.end;
+      this.emitResult({ sink, line: end.line, at: end.at, st: this }, callId, end);
+    }
   }
 
   /** Emits the tool_result once per call id, completing missing facts from a noted end event. */
@@ -112,6 +128,7 @@ export class CodexState {
     if (info.resultEmitted) return;
     info.resultEmitted = true;
     const end = info.end;
+    info.end = undefined;
     const ev: ToolResultEvent = {
       kind: 'tool_result', index: -1, line: ctx.line, at: ctx.at, callId,
       output: out.output,

@@ -82,7 +82,7 @@ function fromHeaders(s: string): Raw | null {
 }
 
 // How Codex words refusals: the user declining an approval, the guardian model, a repeat denial.
-const DENIED = /^(?:exec command rejected by user|patch rejected by user|rejected by user|this action was rejected due to unacceptable risk|.{0,200}same tool request was already denied)/i;
+const DENIED = /^(?:exec command rejected by user|patch rejected by user|rejected by user|this action was rejected due to unacceptable risk)/i;
 const ERROR_START = /^(?:error\b|err:|fatal\b|failed\b|apply_patch verification failed|patch rejected|invalid patch|tool call error|execution error|failed in sandbox|sandbox denied|exec command rejected|command timed out|timed out|unsupported call|unknown tool|failed to parse function arguments|aborted\b)/i;
 const SANDBOX_EXIT = /^(?:failed in sandbox|execution error)[^\n]{0,300}?exit code:? (-?\d+)/i;
 
@@ -93,7 +93,7 @@ function classify(raw: Raw): ParsedOutput {
     const m = SANDBOX_EXIT.exec(head);
     if (m) exitCode = Number(m[1]);
   }
-  const denied = DENIED.test(head);
+  const denied = DENIED.test(head) || head.includes('same tool request was already denied');
   const interrupted = /^aborted\b/i.test(head);
   const failedText = raw.success === false || (exitCode === null && raw.success !== true && ERROR_START.test(head));
   const isError = denied || interrupted || failedText || (exitCode !== null && exitCode !== 0);

@@ -19,6 +19,8 @@ interface MessageSlot {
   id: string;
   rec: Obj;
   line: number;
+  /** Position in `order` while the message is in the history. */
+  at: number;
 }
 
 interface MarkerSlot {
@@ -32,8 +34,9 @@ type Slot = MessageSlot | MarkerSlot;
 
 export class ChatHistory {
   private readonly slots: Slot[] = [];
-  /** Messages still in the model's history, by id. */
+  /** Messages still in the model's history, by id and in order (kept in step). */
   private readonly live = new Map<string, MessageSlot>();
+  private readonly order: MessageSlot[] = [];
   private meta: Obj = {};
   private metaLine = 0;
   private summary: { text: string; line: number } | null = null;
@@ -58,24 +61,19 @@ export class ChatHistory {
       known.line = line;
       return;
     }
-    const slot: MessageSlot = { kind: 'message', id, rec, line };
+    const slot: MessageSlot = { kind: 'message', id, rec, line, at: this.order.length };
     this.slots.push(slot);
     this.live.set(id, slot);
+    this.order.push(slot);
   }
 
   /** `$rewindTo`: the target and later messages leave the history (an unknown target clears it). */
   rewind(target: string, line: number): void {
-    const from = this.live.get(target);
-    const start = from ? this.slots.indexOf(from) : 0;
-    let dropped = 0;
-    for (let i = start; i < this.slots.length; i++) {
-      const slot = this.slots[i];
-      if (slot.kind === 'message' && this.live.get(slot.id) === slot) {
-        this.live.delete(slot.id);
-        dropped++;
-      }
-    }
-    this.slots.push({ kind: 'rewind', line, target, dropped });
+    // Each message leaves the history at most once, so rewinds cost O(1) amortised.
+    const start = this.live.get(target)?.at ?? 0;
+    const removed = this.order.splice(start);
+    for (const slot of removed) this.live.delete(slot.id);
+    this.slots.push({ kind: 'rewind', line, target, dropped: removed.length });
   }
 
   /** `$set.messages`: the model's history rewritten. Known ids keep the record logged when it happened. */
@@ -85,8 +83,9 @@ export class ChatHistory {
       const id = text(obj(m)?.id);
       if (id !== undefined) ids.add(id);
     }
-    let dropped = 0;
-    for (const id of this.live.keys()) if (!ids.has(id)) dropped++;
+    let kept = 0;
+    for (const id of ids) if (this.live.has(id)) kept++;
+    const dropped = this.live.size - kept;
     if (dropped > 0) this.slots.push({ kind: 'rewrite', line, dropped });
     for (const m of messages) {
       const rec = obj(m);

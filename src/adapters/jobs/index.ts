@@ -1,0 +1,2 @@
+export * from './queue.ts';
+export * from './runner.ts';

@@ -1,0 +1,204 @@
+// The durable job queue: rows of the `jobs` table, claimed with a lease.
+//
+// A claim sets lease_owner/lease_expires_at and counts an attempt, in one statement. Every
+// later change of a claimed job (renew, complete, retry, fail, release) is fenced by the lease
+// owner: a worker whose lease expired and was taken over can no longer touch the job, and a
+// processor's transaction that completes a job it no longer holds fails (LeaseLostError) and
+// rolls back with its state change.
+import { Kysely, sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { DbExecutor } from '../db/repositories/executor.ts';
+import { affected } from '../db/repositories/executor.ts';
+import type { Job } from '../db/schema.ts';
+import { isoAfter, newId, nowIso } from '../../services/ids.ts';
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+export interface EnqueueOptions {
+  kind: string;
+  /** Serialised as JSON. */
+  payload: unknown;
+  /** Not before this time (ISO-8601); default now. */
+  runAt?: string;
+  /** While a job with this key exists (and is not dead), enqueueing another is a no-op. */
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  payload: unknown;
+  /** Claims so far, this one included (1 on the first run). */
+  attempts: number;
+  maxAttempts: number;
+  runAt: string;
+  /** The owner to pass to completeJob/retryJob/… (unique per claim). */
+  leaseOwner: string;
+  leaseExpiresAt: string;
+  /** Error recorded by the previous attempt, if any. */
+  lastError: string | null;
+  dedupeKey: string | null;
+  createdAt: string;
+}
+
+export class LeaseLostError extends Error {
+  constructor(readonly jobId: string) {
+    super(`lease on job ${jobId} was lost (expired and taken over, or released)`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** Adds a job; returns its id, or null when a job with the same dedupe key already exists. */
+export async function enqueueJob(db: DbExecutor, opts: EnqueueOptions): Promise<string | null> {
+  const id = newId('job');
+  const now = nowIso();
+  const r = await db
+    .insertInto('jobs')
+    .values({
+      id,
+      kind: opts.kind,
+      payload: JSON.stringify(opts.payload ?? null),
+      run_at: opts.runAt ?? now,
+      attempts: 0,
+      max_attempts: opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      lease_owner: null,
+      lease_expires_at: null,
+      last_error: null,
+      dedupe_key: opts.dedupeKey ?? null,
+      dead_at: null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 ? id : null;
+}
+
+function toClaimed(row: Job): ClaimedJob {
+  return {
+    id: row.id,
+    kind: row.kind,
+    payload: JSON.parse(row.payload) as unknown,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    runAt: row.run_at,
+    leaseOwner: row.lease_owner ?? '',
+    leaseExpiresAt: row.lease_expires_at ?? '',
+    lastError: row.last_error,
+    dedupeKey: row.dedupe_key,
+    createdAt: row.created_at,
+  };
+}
+
+export interface ClaimOptions {
+  owner: string;
+  kinds: readonly string[];
+  leaseMs: number;
+  /** The current time in ms (tests); default Date.now(). */
+  now?: number;
+}
+
+/**
+ * Claims the due job that has waited longest, or returns undefined. One statement: an UPDATE of
+ * the row picked by a subquery. SQLite runs it under its single write lock; PostgreSQL skips
+ * rows another claimer has locked, so concurrent claimers never get the same job.
+ */
+export async function claimJob(db: Db, opts: ClaimOptions): Promise<ClaimedJob | undefined> {
+  if (opts.kinds.length === 0) return undefined;
+  const nowMs = opts.now ?? Date.now();
+  const now = nowIso(nowMs);
+  let pick = db.kysely
+    .selectFrom('jobs')
+    .select('id')
+    .where('dead_at', 'is', null)
+    .where('run_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<', now)]))
+    .where('kind', 'in', [...opts.kinds])
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(1);
+  if (db.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+  const row = await db.kysely
+    .updateTable('jobs')
+    .set((eb) => ({
+      lease_owner: opts.owner,
+      lease_expires_at: isoAfter(opts.leaseMs, nowMs),
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('id', '=', pick)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toClaimed(row) : undefined;
+}
+
+/** Extends the lease; false when it is no longer ours. */
+export async function renewLease(db: Db | DbExecutor, jobId: string, owner: string, leaseMs: number): Promise<boolean> {
+  const r = await executor(db)
+    .updateTable('jobs')
+    .set({ lease_expires_at: isoAfter(leaseMs) })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/** Done: deletes the job. False when the lease was lost (then nothing changed). */
+export async function completeJob(trx: DbExecutor, jobId: string, owner: string): Promise<boolean> {
+  const r = await trx.deleteFrom('jobs').where('id', '=', jobId).where('lease_owner', '=', owner).executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/** Runs again at `runAt`; the attempt stays counted. False when the lease was lost. */
+export async function retryJob(trx: DbExecutor, jobId: string, owner: string, runAt: string, error: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('jobs')
+    .set({ lease_owner: null, lease_expires_at: null, run_at: runAt, last_error: error })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/**
+ * Gives up for good: the job is kept (dead_at, last_error) for inspection and never claimed
+ * again; its dedupe key is freed so the same work can be queued anew. False when the lease was lost.
+ */
+export async function failJob(trx: DbExecutor, jobId: string, owner: string, error: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('jobs')
+    .set({ lease_owner: null, lease_expires_at: null, dead_at: nowIso(), last_error: error, dedupe_key: null })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/**
+ * Hands a claimed job back unfinished (shutdown) so another worker takes it at once. The
+ * interrupted run does not count as an attempt.
+ */
+export async function releaseJob(db: Db | DbExecutor, jobId: string, owner: string): Promise<boolean> {
+  const r = await executor(db)
+    .updateTable('jobs')
+    .set({ lease_owner: null, lease_expires_at: null, attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+export async function getJob(db: Db | DbExecutor, jobId: string): Promise<Job | undefined> {
+  return executor(db).selectFrom('jobs').selectAll().where('id', '=', jobId).executeTakeFirst();
+}
+
+/** Live (not dead) jobs, optionally of one kind: for metrics and tests. */
+export async function countJobs(db: Db | DbExecutor, opts: { kind?: string; dead?: boolean } = {}): Promise<number> {
+  let q = executor(db).selectFrom('jobs').where('dead_at', opts.dead ? 'is not' : 'is', null);
+  if (opts.kind !== undefined) q = q.where('kind', '=', opts.kind);
+  const row = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function executor(db: Db | DbExecutor): DbExecutor {
+  return db instanceof Kysely ? db : db.kysely;
+}

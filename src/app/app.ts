@@ -1,0 +1,87 @@
+// The Fastify app: external plugins, then our app plugins, then routes by resource
+// (the layout of fastify/demo). buildApp() neither listens nor starts workers: the CLI's
+// `serve` does that, tests use inject() on the same app.
+import Fastify from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import pino from 'pino';
+import type { AppDeps } from './types.ts';
+import { registerExternalPlugins } from './plugins/external/index.ts';
+import problemDetails, { sendProblem } from './plugins/app/problem-details.ts';
+import responseHeaders, { newRequestId } from './plugins/app/response-headers.ts';
+import metricsPlugin from './plugins/app/metrics.ts';
+import apiAuth from './plugins/app/api-auth.ts';
+import healthRoutes from './routes/health.ts';
+import sessionsRoutes from './routes/sessions/index.ts';
+import webRoutes from './routes/web/index.ts';
+import { SessionSchema, ProblemSchema } from './routes/sessions/schemas.ts';
+import { toProblem } from './problem.ts';
+
+// Never log credentials, cookies or bodies; URLs are logged without their query string values
+// for parameters that could carry a secret.
+const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:access_token|api_key|apikey|key|token|password|bearer)=)[^&]*/gi, '$1[redacted]').replace(/vk_[0-9A-Za-z]{20,}/g, 'vk_[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  routeOptions?: { url?: string };
+}
+
+export function createLogger(level: string): pino.Logger {
+  return pino({
+    level,
+    base: { service: 'vouch' },
+    redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: {
+      // Only what helps to follow a request; never headers or bodies.
+      req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url ?? ''), ip: req.ip, route: req.routeOptions?.url }),
+      res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
+      err: pino.stdSerializers.err,
+    },
+  });
+}
+
+function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstance' | 'logger'> {
+  if (deps.logger === false) return { logger: false };
+  return { loggerInstance: deps.logger ?? createLogger(deps.config.logLevel) };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...loggerOptions(deps),
+    genReqId: () => newRequestId(),
+    requestIdLogLabel: 'request_id',
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Errors raised before routing (a malformed URL) still get a problem body and a Request-Id.
+    frameworkErrors: (error, req, reply) => {
+      reply.header('request-id', req.id);
+      return sendProblem(req, reply, toProblem(error));
+    },
+  });
+  app.decorate('deps', deps);
+  app.decorateRequest('caller', null);
+  app.decorateRequest('webUser', null);
+  app.decorateRequest('cspNonce', '');
+
+  await registerExternalPlugins(app);
+  await app.register(problemDetails);
+  await app.register(responseHeaders);
+  await app.register(metricsPlugin);
+  app.addSchema(SessionSchema);
+  app.addSchema(ProblemSchema);
+
+  await app.register(healthRoutes);
+  app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(async (v1) => {
+    await v1.register(apiAuth);
+    await v1.register(sessionsRoutes, { prefix: '/sessions' });
+  }, { prefix: '/v1' });
+  await app.register(webRoutes);
+  return app;
+}

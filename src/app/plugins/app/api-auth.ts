@@ -1,0 +1,74 @@
+// Bearer-key authentication and per-key rate limiting for the /v1 scope (registered inside it).
+// - The key is accepted only in `Authorization: Bearer …`; a key in the query string is refused
+//   (URLs end up in proxy logs and browser history), even when a header is also present.
+// - 401 carries `WWW-Authenticate: Bearer realm="vouch"`, plus `error="invalid_token"` when a
+//   key was sent but is malformed, unknown or revoked (RFC 6750 §3).
+// - The limit is counted per key (not per IP: CI fleets share addresses), and every answer says
+//   where the caller stands with RateLimit-Policy / RateLimit (draft-ietf-httpapi-ratelimit-headers).
+import type { FastifyRequest } from 'fastify';
+import { sharedPlugin } from '../../plugin.ts';
+import { HttpProblem } from '../../problem.ts';
+import { authenticateApiKey } from '../../../services/keys.ts';
+import { KEY_PATTERN } from '../../../services/key-format.ts';
+
+const REALM = 'Bearer realm="vouch"';
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+const CREDENTIAL_PARAMS = new Set(['access_token', 'api_key', 'apikey', 'key', 'token', 'bearer']);
+
+function unauthorized(detail: string, error?: 'invalid_token' | 'invalid_request'): HttpProblem {
+  const challenge = error ? `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"` : REALM;
+  return new HttpProblem(401, 'unauthorized', detail, { headers: { 'www-authenticate': challenge } });
+}
+
+function credentialInQuery(req: FastifyRequest): boolean {
+  const q = req.url.indexOf('?');
+  if (q < 0) return false;
+  const params = new URLSearchParams(req.url.slice(q + 1));
+  for (const [name, value] of params) {
+    if (CREDENTIAL_PARAMS.has(name.toLowerCase()) || KEY_PATTERN.test(value)) return true;
+  }
+  return false;
+}
+
+function presentedKey(req: FastifyRequest): string {
+  const header = req.headers.authorization;
+  if (header === undefined || header === '') {
+    throw unauthorized('This endpoint needs an API key in an `Authorization: Bearer <key>` header.');
+  }
+  const m = BEARER.exec(header);
+  if (!m) {
+    const scheme = header.split(' ')[0];
+    if (scheme.toLowerCase() !== 'bearer') throw unauthorized('Only the Bearer scheme is accepted: `Authorization: Bearer <key>`.');
+    throw unauthorized('The Authorization header is malformed; expected `Bearer <key>`.', 'invalid_token');
+  }
+  return m[1];
+}
+
+export default sharedPlugin('api-auth', async (app) => {
+  const { db, config } = app.deps;
+  const limiter = app.createRateLimit({
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    keyGenerator: (req) => req.caller?.keyId ?? req.ip,
+  });
+  const windowSeconds = Math.ceil(config.rateLimit.windowMs / 1000);
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (credentialInQuery(req)) {
+      throw unauthorized('API keys are accepted only in the Authorization header, never in the URL. Revoke a key that was sent in a URL.', 'invalid_request');
+    }
+    const owner = await authenticateApiKey(db.kysely, presentedKey(req));
+    if (!owner) throw unauthorized('The API key is not valid (unknown, revoked or mistyped).', 'invalid_token');
+    req.caller = owner;
+
+    const state = await limiter(req);
+    if (state.isAllowed) return; // an allow-listed caller (none are configured today)
+    reply.header('ratelimit-policy', `"per-key";q=${state.max};w=${windowSeconds}`);
+    reply.header('ratelimit', `"per-key";r=${state.remaining};t=${state.ttlInSeconds}`);
+    if (state.isExceeded) {
+      throw new HttpProblem(429, 'rate_limited', `Too many requests for this key; at most ${state.max} per ${windowSeconds} s. Retry after ${state.ttlInSeconds} s.`, {
+        headers: { 'retry-after': String(Math.max(1, state.ttlInSeconds)) },
+      });
+    }
+  });
+});

@@ -1,0 +1,72 @@
+// Third-party plugins, configured from the app's config, registered before our own plugins.
+// Each is registered at the root so that every route sees it.
+import type { FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import { HttpProblem } from '../../problem.ts';
+import { ANALYZER_VERSION } from '../../../domain/version.ts';
+import { FIELD_VALUE_MAX_BYTES } from '../../routes/sessions/upload-form.ts';
+
+const MULTIPART_BODY = {
+  required: true,
+  content: {
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: { type: 'string', format: 'binary', description: 'The session log (.jsonl, .log or .txt)' },
+          agent: { type: 'string', enum: ['claude-code', 'codex', 'gemini-cli'], description: 'Hint: the agent that wrote the log' },
+          repo: { type: 'string', minLength: 1, maxLength: 200, description: 'Repository name, e.g. acme/api' },
+        },
+      },
+    },
+  },
+};
+
+type OpenApiDoc = { paths?: Record<string, Record<string, Record<string, unknown>>> };
+
+/** Multipart bodies are read by the handler, not validated by a schema: document them here. */
+function documentUpload(doc: OpenApiDoc): OpenApiDoc {
+  const post = doc.paths?.['/v1/sessions']?.post;
+  if (post) post.requestBody = MULTIPART_BODY;
+  return doc;
+}
+
+export async function registerExternalPlugins(app: FastifyInstance): Promise<void> {
+  const { config } = app.deps;
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Vouch API', version: ANALYZER_VERSION, description: 'Upload AI coding-agent session logs and read their trust reports.' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: vk_…' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (doc) => ('openapiObject' in doc ? documentUpload(doc.openapiObject as OpenApiDoc) : doc.swaggerObject) as never,
+  });
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: {
+      fileSize: config.maxUploadBytes,
+      // One file is allowed; the second is seen (and refused with 422) before the parser stops.
+      files: 2,
+      fields: 8,
+      parts: 12,
+      fieldSize: FIELD_VALUE_MAX_BYTES,
+      fieldNameSize: 100,
+      headerPairs: 50,
+    },
+  });
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) =>
+      new HttpProblem(429, 'rate_limited', `Too many requests; retry after ${ctx.after}.`, { headers: { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) } }),
+  });
+}

@@ -1,0 +1,170 @@
+// /v1/sessions: upload, list, read, report, log, delete. Registered inside the /v1 scope, so
+// every route here runs after bearer authentication and the per-key rate limit; the account
+// of the key scopes every query.
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { maskText } from '../../../domain/secrets/mask.ts';
+import type { Session } from '../../../adapters/db/schema.ts';
+import { LogNotFoundError } from '../../../adapters/logstore/index.ts';
+import { acceptUpload, findReport, findSession, idempotencyKeyProblem, listSessionPage, removeSession, sessionView } from '../../../services/sessions.ts';
+import type { SessionView } from '../../../services/sessions.ts';
+import { maskedLog } from '../../../services/session-log.ts';
+import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
+import { readUploadForm } from './upload-form.ts';
+import { AnalyzingSchema, IdParamsSchema, ListQuerySchema, ReportSchema, SessionListSchema, commonErrors } from './schemas.ts';
+import type { ListQuery } from './schemas.ts';
+
+const caller = (req: FastifyRequest) => {
+  if (!req.caller) throw new Error('sessions route reached without an authenticated caller');
+  return req.caller;
+};
+
+function idempotencyKey(req: FastifyRequest): string | null {
+  const value = req.headers['idempotency-key'];
+  if (value === undefined) return null;
+  const key = Array.isArray(value) ? '' : value;
+  const problem = Array.isArray(value) ? 'must be given once' : idempotencyKeyProblem(key);
+  if (problem) throw validationFailed([{ pointer: '/headers/idempotency-key', detail: problem }]);
+  return key;
+}
+
+/** The response of the upload that created a session, reconstructed for a replay. */
+function firstResponse(session: Session, publicUrl: string): SessionView {
+  return sessionView({ ...session, status: 'analyzing', completed_at: null, failure_reason: null }, publicUrl);
+}
+
+function requireMultipart(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  // Checked before any body parsing: a JSON or text body is refused without being read.
+  if (!/^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')) {
+    return done(new HttpProblem(415, 'unsupported_media_type', 'Upload the log as multipart/form-data with a `file` part.'));
+  }
+  done();
+}
+
+/** Link header (RFC 8288) with first/prev/next/last, keeping the filters of the request. */
+function pageLinks(base: string, q: ListQuery, total: number): string {
+  const last = Math.max(1, Math.ceil(total / q.limit));
+  const url = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'page') params.set(k, String(v));
+    params.set('page', String(page));
+    return `<${base}/v1/sessions?${params}>`;
+  };
+  const links = [`${url(1)}; rel="first"`, `${url(last)}; rel="last"`];
+  if (q.page > 1) links.push(`${url(Math.min(q.page - 1, last))}; rel="prev"`);
+  if (q.page < last) links.push(`${url(q.page + 1)}; rel="next"`);
+  return links.join(', ');
+}
+
+/** Date filters compare as text with stored timestamps: normalise to the same ISO form. */
+function isoOrUndefined(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : new Date(value).toISOString();
+}
+
+const sessionsRoutes: FastifyPluginAsync = async (plain) => {
+  const app = plain.withTypeProvider<TypeBoxTypeProvider>();
+  const { config, db, logStore, metrics } = app.deps;
+
+  app.post('/', {
+    onRequest: requireMultipart,
+    schema: {
+      summary: 'Upload a session log for analysis',
+      description: 'multipart/form-data with `file` (.jsonl, .log or .txt), optional `agent` and `repo`. Optional `Idempotency-Key` header.',
+      consumes: ['multipart/form-data'],
+      response: { 202: Type.Ref('Session'), 413: Type.Ref('Problem'), 415: Type.Ref('Problem'), 422: Type.Ref('Problem'), ...commonErrors },
+    },
+  }, async (req, reply) => {
+    const { accountId } = caller(req);
+    const key = idempotencyKey(req);
+    let form;
+    try {
+      form = await readUploadForm(req, { logStore, maxBytes: config.maxUploadBytes, metrics });
+    } catch (error) {
+      metrics.uploads.inc({ result: error instanceof HttpProblem ? 'rejected' : 'aborted' });
+      throw error;
+    }
+    const result = await acceptUpload(db, { accountId, ...form, idempotencyKey: key, maxAttempts: config.analysis.maxAttempts });
+    if (result.kind === 'key_reused') {
+      metrics.uploads.inc({ result: 'rejected' });
+      throw new HttpProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different upload; use a new key for a new upload.');
+    }
+    metrics.uploads.inc({ result: result.kind === 'created' ? 'accepted' : 'replayed' });
+    if (result.kind === 'created') app.deps.onJobEnqueued?.();
+    else reply.header('idempotent-replayed', 'true');
+    return reply.code(202).header('location', `/v1/sessions/${result.session.id}`).send(firstResponse(result.session, config.publicUrl));
+  });
+
+  app.get('/', {
+    schema: {
+      summary: 'List sessions, newest first',
+      querystring: ListQuerySchema,
+      response: { 200: SessionListSchema, 422: Type.Ref('Problem'), ...commonErrors },
+    },
+  }, async (req, reply) => {
+    const q = { ...req.query, created_after: isoOrUndefined(req.query.created_after), created_before: isoOrUndefined(req.query.created_before) };
+    const { rows, total } = await listSessionPage(db.kysely, caller(req).accountId, {
+      repo: q.repo, agent: q.agent, outcome: q.outcome, status: q.status,
+      createdAfter: q.created_after, createdBefore: q.created_before, limit: q.limit, page: q.page,
+    });
+    reply.header('link', pageLinks(config.publicUrl, q, total));
+    return { data: rows.map((r) => sessionView(r, config.publicUrl)), page: q.page, limit: q.limit, total, has_more: q.page * q.limit < total };
+  });
+
+  app.get('/:id', {
+    schema: { summary: 'One session', params: IdParamsSchema, response: { 200: Type.Ref('Session'), 404: Type.Ref('Problem'), ...commonErrors } },
+  }, async (req) => {
+    const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
+    if (!session) throw notFound('session');
+    return sessionView(session, config.publicUrl);
+  });
+
+  app.get('/:id/report', {
+    schema: {
+      summary: 'The report of a session',
+      description: '200 once complete; 202 with Retry-After while analysing; 409 analysis_failed when the analysis failed.',
+      params: IdParamsSchema,
+      response: { 200: ReportSchema, 202: AnalyzingSchema, 404: Type.Ref('Problem'), 409: Type.Ref('Problem'), ...commonErrors },
+    },
+  }, async (req, reply) => {
+    const found = await findReport(db.kysely, caller(req).accountId, req.params.id);
+    if (!found) throw notFound('session');
+    if (found.state === 'analyzing') {
+      return reply.code(202).header('retry-after', '1').send({ session_id: req.params.id, status: 'analyzing' as const });
+    }
+    if (found.state === 'failed') {
+      throw new HttpProblem(409, 'analysis_failed', `The analysis of this session failed: ${found.reason}`, { extensions: { session_id: req.params.id, reason: found.reason } });
+    }
+    // Stored as JSON text: sent as is, without a parse/serialise round trip.
+    return reply.code(200).type('application/json; charset=utf-8').serializer((s: unknown) => s as string).send(found.json);
+  });
+
+  app.get('/:id/log', {
+    schema: {
+      summary: 'The stored log, with secrets masked',
+      params: IdParamsSchema,
+      produces: ['text/plain'],
+      response: { 200: Type.String(), 404: Type.Ref('Problem'), ...commonErrors },
+    },
+  }, async (req, reply) => {
+    const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
+    if (!session) throw notFound('session');
+    const source = await logStore.open(session.id).catch((error: unknown) => {
+      throw error instanceof LogNotFoundError ? notFound('stored log for this session') : error;
+    });
+    return reply
+      .type('text/plain; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${session.id}.log"`)
+      .send(Readable.from(maskedLog(source, maskText)));
+  });
+
+  app.delete('/:id', {
+    schema: { summary: 'Delete a session, its report and its stored log', params: IdParamsSchema, response: { 204: Type.Null(), 404: Type.Ref('Problem'), ...commonErrors } },
+  }, async (req, reply) => {
+    if (!(await removeSession(db, logStore, caller(req).accountId, req.params.id))) throw notFound('session');
+    return reply.code(204).send(null);
+  });
+};
+
+export default sessionsRoutes;

@@ -1,0 +1,17 @@
+// The server-rendered part: sign-in/out, home, report pages. Everything here knows the
+// signed-in user (req.webUser) from the session cookie; grows into the dashboard.
+import type { FastifyPluginAsync } from 'fastify';
+import { loadWebUser } from '../../web/session-cookie.ts';
+import authRoutes from './auth.ts';
+import pageRoutes from './pages.ts';
+
+const webRoutes: FastifyPluginAsync = async (app) => {
+  const { config, db } = app.deps;
+  app.addHook('onRequest', async (req) => {
+    await loadWebUser(req, config, db);
+  });
+  await app.register(authRoutes);
+  await app.register(pageRoutes);
+};
+
+export default webRoutes;

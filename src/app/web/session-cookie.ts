@@ -1,0 +1,42 @@
+// The dashboard's cookies, in one place: names, attributes, and reading the signed-in user.
+// Behind https the cookies are Secure and use the __Host- prefix (bound to this host, path /).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import { resolveWebSession } from '../../services/web-auth.ts';
+import type { Db } from '../../adapters/db/database.ts';
+
+export function cookieNames(config: Config): { session: string; loginCsrf: string } {
+  const prefix = config.secureCookies ? '__Host-' : '';
+  return { session: `${prefix}vouch_session`, loginCsrf: `${prefix}vouch_login_csrf` };
+}
+
+function attributes(config: Config, maxAgeSeconds: number) {
+  return { httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies, path: '/', maxAge: maxAgeSeconds };
+}
+
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(cookieNames(config).session, token, attributes(config, Math.floor(config.webSessionTtlMs / 1000)));
+}
+
+export function setLoginCsrfCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(cookieNames(config).loginCsrf, token, attributes(config, 3600));
+}
+
+export function clearCookie(reply: FastifyReply, config: Config, name: string): void {
+  reply.clearCookie(name, attributes(config, 0));
+}
+
+/** Resolves req.webUser from the session cookie (an expired or unknown cookie is no user). */
+export async function loadWebUser(req: FastifyRequest, config: Config, db: Db): Promise<void> {
+  const token = req.cookies[cookieNames(config).session];
+  if (!token) return;
+  const s = await resolveWebSession(db.kysely, token);
+  if (s) req.webUser = { userId: s.userId, accountId: s.accountId, email: s.email, csrfToken: s.csrfToken, sessionId: s.sessionId };
+}
+
+/** A `next` target that stays on this site: a local path, never `//host` or `/\host`. */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || next.length > 2000) return '/';
+  if (!/^\/(?![/\\])/.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return '/';
+  return next;
+}

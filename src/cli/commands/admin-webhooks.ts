@@ -1,0 +1,150 @@
+// Admin commands for webhooks (PRODUCT.md §8). Each prints exactly one JSON object on stdout and
+// returns the exit code; a refusal prints its reason on stderr and exits non-zero.
+//
+//   vouch admin add-webhook --account ID --url URL [--secret S | --generate-secret] [--shape A|B|C]
+//   vouch admin list-webhooks --account ID
+//   vouch admin list-deliveries --account ID --webhook ID [--limit N]     (with attempts)
+//   vouch admin redeliver --account ID --delivery ID
+//   vouch admin test-webhook --account ID --webhook ID
+//
+// The CLI entry wires them with registerAdminWebhookCommands(adminCommand, openContext).
+import type { Command } from 'commander';
+import type { Db } from '../../adapters/db/database.ts';
+import { getAccount } from '../../adapters/db/repositories/accounts.ts';
+import { createSsrfPolicy } from '../../adapters/outbound/index.ts';
+import type { Resolver } from '../../adapters/outbound/index.ts';
+import type { Config } from '../../config.ts';
+import {
+  addWebhook,
+  generateWhsecSecret,
+  listAttempts,
+  listDeliveries,
+  listWebhooks,
+  redeliver,
+  sendTestEvent,
+  WebhookConflictError,
+  WebhookNotFoundError,
+  WebhookValidationError,
+} from '../../services/webhooks/index.ts';
+import { EXIT } from '../exit-codes.ts';
+
+export interface AdminWebhookContext {
+  db: Db;
+  config: Pick<Config, 'webhooks' | 'publicUrl'>;
+  out?: { write(text: string): unknown };
+  err?: { write(text: string): unknown };
+  /** Tests inject a resolver; the default is the system's. */
+  resolver?: Resolver;
+}
+
+type Handler<T> = (ctx: AdminWebhookContext, opts: T) => Promise<object>;
+
+class AdminRefusal extends Error {}
+
+/** Runs a handler: one JSON object on stdout, or the reason on stderr and a non-zero code. */
+async function runAdmin<T>(name: string, handler: Handler<T>, ctx: AdminWebhookContext, opts: T): Promise<number> {
+  const out = ctx.out ?? process.stdout;
+  const err = ctx.err ?? process.stderr;
+  try {
+    out.write(JSON.stringify(await handler(ctx, opts)) + '\n');
+    return 0;
+  } catch (e) {
+    const refused = e instanceof WebhookValidationError || e instanceof WebhookNotFoundError || e instanceof WebhookConflictError || e instanceof AdminRefusal;
+    err.write(`vouch admin ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return refused ? EXIT.USAGE : EXIT.INTERNAL;
+  }
+}
+
+async function requireAccount(db: Db, accountId: string): Promise<void> {
+  if (!(await getAccount(db.kysely, accountId))) throw new AdminRefusal(`no account ${accountId}`);
+}
+
+export interface AddWebhookOptions {
+  account: string;
+  url: string;
+  secret?: string;
+  generateSecret?: boolean;
+  shape?: string;
+}
+
+const addHandler: Handler<AddWebhookOptions> = async (ctx, o) => {
+  if (o.secret !== undefined && o.generateSecret) throw new AdminRefusal('give --secret or --generate-secret, not both');
+  await requireAccount(ctx.db, o.account);
+  const secret = o.generateSecret ? generateWhsecSecret() : o.secret;
+  const policy = createSsrfPolicy(ctx.config.webhooks.allowCidrs);
+  const hook = await addWebhook(ctx.db.kysely, { accountId: o.account, url: o.url, secret, shape: o.shape }, { policy, resolver: ctx.resolver });
+  // A generated secret is shown this once; afterwards only masked.
+  return { webhook_id: hook.id, url: hook.url, shape: hook.shape, enabled: hook.enabled, secret: o.generateSecret ? secret : hook.secret_masked };
+};
+
+const listHandler: Handler<{ account: string }> = async (ctx, o) => {
+  await requireAccount(ctx.db, o.account);
+  return { webhooks: await listWebhooks(ctx.db.kysely, o.account) };
+};
+
+const deliveriesHandler: Handler<{ account: string; webhook: string; limit?: number }> = async (ctx, o) => {
+  const deliveries = await listDeliveries(ctx.db.kysely, o.account, o.webhook, { limit: o.limit });
+  const withAttempts = [];
+  for (const d of deliveries) withAttempts.push({ ...d, attempts: await listAttempts(ctx.db.kysely, o.account, d.id) });
+  return { webhook_id: o.webhook, deliveries: withAttempts };
+};
+
+const redeliverHandler: Handler<{ account: string; delivery: string }> = async (ctx, o) => redeliver(ctx.db.kysely, o.account, o.delivery);
+
+const testHandler: Handler<{ account: string; webhook: string }> = async (ctx, o) =>
+  sendTestEvent(ctx.db.kysely, o.account, o.webhook, { publicUrl: ctx.config.publicUrl });
+
+export const adminAddWebhook = (ctx: AdminWebhookContext, o: AddWebhookOptions) => runAdmin('add-webhook', addHandler, ctx, o);
+export const adminListWebhooks = (ctx: AdminWebhookContext, o: { account: string }) => runAdmin('list-webhooks', listHandler, ctx, o);
+export const adminListDeliveries = (ctx: AdminWebhookContext, o: { account: string; webhook: string; limit?: number }) =>
+  runAdmin('list-deliveries', deliveriesHandler, ctx, o);
+export const adminRedeliver = (ctx: AdminWebhookContext, o: { account: string; delivery: string }) => runAdmin('redeliver', redeliverHandler, ctx, o);
+export const adminTestWebhook = (ctx: AdminWebhookContext, o: { account: string; webhook: string }) => runAdmin('test-webhook', testHandler, ctx, o);
+
+/**
+ * Adds the five subcommands to `vouch admin`. `open` gives the database and configuration (and
+ * is called once per command); `close` runs after the command, whatever its result.
+ */
+export function registerAdminWebhookCommands(
+  admin: Command,
+  open: () => Promise<AdminWebhookContext>,
+  close: (ctx: AdminWebhookContext) => Promise<void> = (ctx) => ctx.db.close(),
+): void {
+  const action = <T>(run: (ctx: AdminWebhookContext, o: T) => Promise<number>) => async (o: T) => {
+    const ctx = await open();
+    try {
+      process.exitCode = await run(ctx, o);
+    } finally {
+      await close(ctx);
+    }
+  };
+  admin
+    .command('add-webhook')
+    .description('register a webhook; prints {"webhook_id", …}; refuses URLs the SSRF policy refuses')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--url <url>', 'http(s) endpoint')
+    .option('--secret <secret>', 'signing secret (a whsec_<base64> secret keys Standard Webhooks with its decoded bytes)')
+    .option('--generate-secret', 'generate a whsec_ secret and print it once')
+    .option('--shape <shape>', 'payload shape A, B or C', 'A')
+    .action(action(adminAddWebhook));
+  admin.command('list-webhooks').description("list an account's webhooks (secrets masked)").requiredOption('--account <id>', 'account id').action(action(adminListWebhooks));
+  admin
+    .command('list-deliveries')
+    .description('deliveries of a webhook, newest first, with their attempts')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--webhook <id>', 'webhook id')
+    .option('--limit <n>', 'at most this many deliveries (1-500)', (v) => Number.parseInt(v, 10), 50)
+    .action(action(adminListDeliveries));
+  admin
+    .command('redeliver')
+    .description('send a finished delivery again (same id, same bytes, a new series of attempts)')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--delivery <id>', 'delivery id')
+    .action(action(adminRedeliver));
+  admin
+    .command('test-webhook')
+    .description('queue a test analysis.complete event to a webhook')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--webhook <id>', 'webhook id')
+    .action(action(adminTestWebhook));
+}

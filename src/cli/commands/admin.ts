@@ -1,0 +1,75 @@
+// `vouch admin …`: operator commands over the same configuration and database as the server.
+// Each prints exactly one JSON object on stdout; errors go to stderr with a non-zero exit.
+import type { Command } from 'commander';
+import { getAccount } from '../../adapters/db/repositories/accounts.ts';
+import { AccountInputError, createAccount } from '../../services/accounts.ts';
+import { issueApiKey, revokeApiKeyValue } from '../../services/keys.ts';
+import { registerAdminWebhookCommands } from './admin-webhooks.ts';
+import { EXIT } from '../exit-codes.ts';
+import { openRuntime } from '../runtime.ts';
+import type { Runtime } from '../runtime.ts';
+
+/** A refusal the operator can fix (bad input, unknown id): exit code USAGE, message only. */
+class Refusal extends Error {}
+
+async function withRuntime(name: string, body: (rt: Runtime) => Promise<object>): Promise<void> {
+  let rt: Runtime | undefined;
+  try {
+    // Quiet logs: stdout carries exactly one JSON object.
+    rt = await openRuntime({ logLevel: 'silent' });
+    const result = await body(rt);
+    process.stdout.write(JSON.stringify(result) + '\n');
+  } catch (error) {
+    const refused = error instanceof Refusal || error instanceof AccountInputError;
+    process.stderr.write(`vouch admin ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = refused ? EXIT.USAGE : EXIT.INTERNAL;
+  } finally {
+    await rt?.db.close();
+  }
+}
+
+export function registerAdmin(program: Command): void {
+  const admin = program.command('admin').description('operator commands (accounts, API keys, webhooks); print one JSON object');
+
+  admin
+    .command('create-account')
+    .description('create an account with its first user and API key; prints {"account_id", "api_key"}')
+    .requiredOption('--email <email>', 'email of the first user (dashboard sign-in)')
+    .requiredOption('--password <password>', 'password of the first user (at least 8 characters)')
+    .option('--name <name>', 'organisation name (default: the email domain)')
+    .action((o: { email: string; password: string; name?: string }) =>
+      withRuntime('create-account', async ({ db }) => {
+        const created = await createAccount(db, { email: o.email, password: o.password, name: o.name });
+        return { account_id: created.accountId, api_key: created.apiKey };
+      }),
+    );
+
+  admin
+    .command('create-key')
+    .description('issue another API key for an account; prints {"api_key"}')
+    .requiredOption('--account <id>', 'account id')
+    .option('--name <name>', 'a name to recognise the key by', 'cli')
+    .action((o: { account: string; name: string }) =>
+      withRuntime('create-key', async ({ db }) => {
+        if (!(await getAccount(db.kysely, o.account))) throw new Refusal(`no account ${o.account}`);
+        const key = await issueApiKey(db.kysely, o.account, o.name);
+        return { api_key: key.key };
+      }),
+    );
+
+  admin
+    .command('revoke-key')
+    .description('revoke an API key (refused from the next request on); prints {"revoked": true}')
+    .requiredOption('--key <key>', 'the API key to revoke')
+    .action((o: { key: string }) =>
+      withRuntime('revoke-key', async ({ db }) => {
+        if (!(await revokeApiKeyValue(db.kysely, o.key))) throw new Refusal('no active API key matches (unknown, or already revoked)');
+        return { revoked: true };
+      }),
+    );
+
+  registerAdminWebhookCommands(admin, async () => {
+    const rt = await openRuntime({ logLevel: 'silent' });
+    return { db: rt.db, config: rt.config };
+  });
+}

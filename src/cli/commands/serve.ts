@@ -1,0 +1,65 @@
+// `vouch serve` (HTTP app, plus workers unless VOUCH_ROLE=api) and `vouch worker` (workers only).
+// SIGTERM/SIGINT drain: stop accepting connections, let requests in flight finish, let running
+// jobs finish within VOUCH_SHUTDOWN_TIMEOUT_MS and hand the rest back to the queue. A second
+// signal, or the deadline passing, exits at once: the queue makes that safe.
+import { buildApp } from '../../app/app.ts';
+import { createMetrics } from '../../services/metrics.ts';
+import { startWorkers } from '../../worker/runner.ts';
+import type { Workers } from '../../worker/runner.ts';
+import { openRuntime } from '../runtime.ts';
+import type { Runtime } from '../runtime.ts';
+
+type Stop = () => Promise<void>;
+
+function onShutdown(rt: Runtime, stop: Stop): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      rt.log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    rt.log.info({ signal }, 'shutting down');
+    // The hard deadline leaves the queue to hand unfinished jobs to another worker.
+    const deadline = setTimeout(() => {
+      rt.log.error('shutdown deadline passed: exiting');
+      process.exit(1);
+    }, rt.config.shutdownTimeoutMs + 5_000);
+    deadline.unref();
+    stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        rt.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+}
+
+export async function runServe(): Promise<void> {
+  const rt = await openRuntime();
+  const { config, db, logStore, log } = rt;
+  const metrics = createMetrics({ db });
+  let workers: Workers | null = null;
+  const app = await buildApp({ config, db, logStore, metrics, logger: log, onJobEnqueued: () => workers?.nudge() });
+  await app.listen({ host: config.host, port: config.port });
+  if (config.role === 'all') workers = startWorkers({ config, db, logStore, log, metrics });
+  log.info({ role: config.role, public_url: config.publicUrl, database: db.dialect }, 'vouch serving');
+  onShutdown(rt, async () => {
+    await Promise.all([app.close(), workers?.stop()]);
+    await db.close();
+  });
+}
+
+export async function runWorker(): Promise<void> {
+  const rt = await openRuntime();
+  const { config, db, logStore, log } = rt;
+  const workers = startWorkers({ config, db, logStore, log, metrics: createMetrics({ db }) });
+  log.info({ database: db.dialect, pool: config.analysis.poolSize }, 'vouch worker running');
+  onShutdown(rt, async () => {
+    await workers.stop();
+    await db.close();
+  });
+}

@@ -1,0 +1,51 @@
+// The `vouch` command line (PRODUCT.md §8). Server roles are loaded lazily so that quick
+// commands (admin, upload) do not pay for the HTTP app.
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.ts';
+import { registerAnalyze } from './commands/analyze.ts';
+import { registerAdmin } from './commands/admin.ts';
+import { registerUpload } from './commands/upload.ts';
+import { EXIT } from './exit-codes.ts';
+
+function buildProgram(): Command {
+  const program = new Command('vouch')
+    .description('How far to trust what an AI coding agent did, from its session log.')
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command('serve')
+    .description('API + dashboard, and analysis/webhook workers unless VOUCH_ROLE=api')
+    .action(async () => (await import('./commands/serve.ts')).runServe());
+  program
+    .command('worker')
+    .description('analysis and webhook workers only (scale-out)')
+    .action(async () => (await import('./commands/serve.ts')).runWorker());
+  program
+    .command('migrate')
+    .description('apply database migrations (serve and worker also do it on start)')
+    .action(async () => {
+      const rt = await (await import('./runtime.ts')).openRuntime({ logLevel: 'silent' });
+      await rt.db.close();
+      process.stdout.write(JSON.stringify({ migrated: true, database: rt.db.dialect }) + '\n');
+    });
+  registerAnalyze(program);
+  registerUpload(program);
+  registerAdmin(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; usage mistakes are EXIT.USAGE.
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT.USAGE;
+      return;
+    }
+    const usage = error instanceof ConfigError;
+    process.stderr.write(`vouch: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = usage ? EXIT.USAGE : EXIT.INTERNAL;
+  }
+}

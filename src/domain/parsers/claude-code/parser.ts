@@ -1,0 +1,474 @@
+// The streaming Claude Code parser: one JSON record per call → NormEvents. The same code reads
+// session transcripts (~/.claude/projects/…/*.jsonl, standalone agent-*.jsonl files) and
+// `--output-format stream-json` output; the two share their message shapes and differ only in
+// field spelling (sessionId / session_id, toolUseResult / tool_use_result) and a few records.
+// State is bounded (see messages.ts, subagents.ts and the caps below).
+import type {
+  CompactionEvent, EventSink, FormatId, LogParser, NormEvent, SessionMetaEvent, ToolResultEvent, UsageEvent,
+} from '../../model/events.ts';
+import { MessageAssembler } from './messages.ts';
+import { Subagents } from './subagents.ts';
+import { systemOutcome } from './system.ts';
+import { SUBAGENT_TOOLS, toolInput } from './tool-input.ts';
+import { resultFacts } from './tool-result.ts';
+import { classifyUserText } from './user-text.ts';
+import { asId, asNum, asObj, asStr, boundedAdd, boundedSet, isoTime, textOf, type Obj } from './values.ts';
+
+/** Where an event comes from: its line, time and thread (undefined = main thread). */
+interface Ctx {
+  line: number;
+  at: string | null;
+  agentId: string | undefined;
+  sink: EventSink;
+}
+
+type Meta = Omit<SessionMetaEvent, 'kind' | 'index' | 'line' | 'at' | 'agentId'>;
+
+// Calls awaiting their result; entries are deleted when the result arrives.
+const MAX_PENDING_CALLS = 10_000;
+// Recent tool_use ids, to emit a call once even if a split message repeats its block.
+const MAX_SEEN_CALLS = 4_096;
+const MAX_SEEN_PROGRESS = 4_096;
+// Recently answered call ids: resumed sessions may copy a result record a second time.
+const MAX_ANSWERED = 4_096;
+const MAX_QUEUED = 64;
+const MAX_TITLES = 256;
+
+/** Record types that carry session metadata fields (cwd, gitBranch, version, permissionMode…). */
+const META_TYPES: ReadonlySet<string> = new Set([
+  'user', 'assistant', 'system', 'progress', 'attachment', 'permission-mode', 'relocated',
+]);
+
+/** Known records with nothing to analyse: UI state, bookkeeping, stream plumbing. */
+const IGNORED_TYPES: ReadonlySet<string> = new Set([
+  'file-history-snapshot', 'agent-name', 'last-prompt', 'mode', 'frame-link', 'bridge-session', 'atis-latch',
+  'started', 'stream_event', 'control_request', 'control_response', 'control_cancel_request', 'keep_alive',
+  'tool_progress', 'auth_status', 'rate_limit_event', 'permission-mode', 'relocated',
+]);
+
+/** An unknown record holding one of these may hide agent activity, so it is reported as skipped. */
+const CONTENT_KEYS = [
+  'message', 'content', 'toolUseResult', 'tool_use_result', 'input', 'output', 'command', 'prompt', 'payload', 'data', 'text',
+];
+
+export class ClaudeCodeParser implements LogParser {
+  readonly agent = 'claude-code' as const;
+  private readonly meta: Meta = {};
+  private mainSeen = false;
+  private lastLine = 0;
+  private lastAt: string | null = null;
+  private synthCount = 0;
+  private pendingCompaction: CompactionEvent | null = null;
+  private readonly messages = new MessageAssembler();
+  private readonly subagents = new Subagents();
+  private readonly callNames = new Map<string, string>();
+  private readonly seenCalls = new Set<string>();
+  private readonly seenProgress = new Set<string>();
+  private readonly answered = new Set<string>();
+  private readonly queued = new Set<string>();
+  private readonly titles = new Set<string>();
+  readonly format: FormatId;
+
+  constructor(format: FormatId) {
+    this.format = format;
+  }
+
+  record(value: unknown, line: number, sink: EventSink): void {
+    if (line > this.lastLine) this.lastLine = line;
+    try {
+      this.dispatch(value, line, sink);
+    } catch (err) {
+      // Last line of defence: a record we failed to read is reported, never fatal.
+      sink.skip(line, `unreadable Claude Code record: ${err instanceof Error ? err.message : 'error'}`);
+    }
+  }
+
+  end(sink: EventSink): void {
+    this.flushCompaction(sink);
+    this.messages.flush(sink);
+    const ctx: Ctx = { line: this.lastLine, at: this.lastAt, agentId: undefined, sink };
+    for (const id of this.subagents.closeAll()) this.emit(ctx, { kind: 'subagent_end', subagentId: id });
+    for (const [id, line] of this.subagents.missing()) sink.missingSubagent?.(id, line);
+  }
+
+  private dispatch(value: unknown, line: number, sink: EventSink): void {
+    const rec = asObj(value);
+    if (!rec) return sink.skip(line, 'not a JSON object');
+    const type = asStr(rec.type);
+    if (!type) return sink.skip(line, 'record without a type');
+    // A compact boundary waits one record for its summary; anything else releases it.
+    if (this.pendingCompaction && !(type === 'user' && rec.isCompactSummary === true)) this.flushCompaction(sink);
+    const at = isoTime(rec.timestamp);
+    if (at !== null) this.lastAt = at;
+    if (META_TYPES.has(type)) this.trackMeta(rec, line, at, sink);
+    switch (type) {
+      case 'user':
+        return this.onUser(rec, this.context(rec, line, at, sink));
+      case 'assistant':
+        return this.onAssistant(rec, this.context(rec, line, at, sink));
+      case 'system':
+        return this.onSystem(rec, this.context(rec, line, at, sink));
+      case 'attachment':
+        return this.onAttachment(rec, this.context(rec, line, at, sink));
+      case 'progress':
+        return this.onProgress(rec, this.context(rec, line, at, sink));
+      default:
+        return this.onMetadata(rec, type, { line, at, agentId: undefined, sink });
+    }
+  }
+
+  private onMetadata(rec: Obj, type: string, ctx: Ctx): void {
+    switch (type) {
+      case 'summary':
+        return this.title('summary', asStr(rec.summary), ctx);
+      case 'custom-title':
+        return this.title('custom-title', asStr(rec.customTitle), ctx);
+      case 'ai-title':
+        return this.title('ai-title', asStr(rec.aiTitle), ctx);
+      case 'pr-link':
+        return this.emit(ctx, { kind: 'system', subtype: 'pr-link', text: prLinkText(rec) });
+      case 'worktree-state':
+        return this.emit(ctx, { kind: 'system', subtype: 'worktree-state', text: worktreeText(rec) });
+      case 'queue-operation':
+        return this.onQueue(rec, ctx);
+      case 'result':
+        return this.onResult(rec, ctx);
+      default:
+        if (IGNORED_TYPES.has(type)) return;
+        return this.onUnknown(rec, type, ctx);
+    }
+  }
+
+  private onUnknown(rec: Obj, type: string, ctx: Ctx): void {
+    for (const key of CONTENT_KEYS) {
+      if (key in rec) return ctx.sink.skip(ctx.line, `unknown Claude Code record type "${type.slice(0, 40)}"`);
+    }
+    // A new bare metadata record (ids, names, flags): nothing in it can be an agent action.
+  }
+
+  // ---- threads and session metadata ----
+
+  private context(rec: Obj, line: number, at: string | null, sink: EventSink): Ctx {
+    let agentId: string | undefined;
+    if (rec.isSidechain === true) agentId = this.sidechainAgent(rec, line, at, sink);
+    else {
+      const parentCall = asId(rec.parent_tool_use_id);
+      if (parentCall !== undefined) agentId = this.startedAgent(parentCall, parentCall, line, at, sink);
+    }
+    return { line, at, agentId, sink };
+  }
+
+  private sidechainAgent(rec: Obj, line: number, at: string | null, sink: EventSink): string {
+    const id = this.subagents.sidechainAgent(rec, line);
+    if (this.subagents.begin(id)) {
+      // An inline sidechain names no Task call: its first prompt is the Task's prompt.
+      const text = rec.type === 'user' ? textOf(asObj(rec.message)?.content) : '';
+      const callId = this.subagents.linkByPrompt(text, id);
+      this.emitStart(id, callId, { line, at, agentId: undefined, sink });
+    }
+    return id;
+  }
+
+  /** A subagent known through the Task call that started it (progress records, stream-json). */
+  private startedAgent(id: string, callId: string | undefined, line: number, at: string | null, sink: EventSink): string {
+    if (this.subagents.begin(id)) {
+      if (callId !== undefined) this.subagents.link(callId, id);
+      this.emitStart(id, callId, { line, at, agentId: undefined, sink });
+    }
+    return id;
+  }
+
+  private emitStart(id: string, callId: string | undefined, ctx: Ctx): void {
+    const description = this.subagents.description(callId);
+    this.emit(ctx, description === undefined ? { kind: 'subagent_start', subagentId: id } : { kind: 'subagent_start', subagentId: id, description });
+  }
+
+  /** Emit session_meta when a field first appears or changes (not on every line). */
+  private trackMeta(rec: Obj, line: number, at: string | null, sink: EventSink): void {
+    let changed = this.setMeta('sessionId', asId(rec.sessionId) ?? asId(rec.session_id));
+    changed = this.setMeta('cwd', asId(rec.cwd) ?? asId(rec.relocatedCwd)) || changed;
+    changed = this.setMeta('branch', asId(rec.gitBranch)) || changed;
+    changed = this.setMeta('agentVersion', asId(rec.version) ?? asId(rec.claude_code_version)) || changed;
+    changed = this.setMeta('permissionMode', asId(rec.permissionMode)) || changed;
+    // The stream-json header names the model before any message does.
+    if (rec.subtype === 'init' && rec.type === 'system') changed = this.setMeta('model', asId(rec.model)) || changed;
+    if (changed) this.emitMeta({ line, at, agentId: undefined, sink });
+  }
+
+  private setMeta(key: 'sessionId' | 'cwd' | 'branch' | 'agentVersion' | 'permissionMode' | 'model', value: string | undefined): boolean {
+    if (value === undefined || value === this.meta[key]) return false;
+    this.meta[key] = value;
+    return true;
+  }
+
+  private setModel(model: string, ctx: Ctx): void {
+    if (model === this.meta.model) return;
+    this.meta.model = model;
+    this.emitMeta(ctx);
+  }
+
+  /** A full snapshot, so a consumer that reads only the latest event still has every field. */
+  private emitMeta(ctx: Ctx): void {
+    this.emit({ ...ctx, agentId: undefined }, { kind: 'session_meta', ...this.meta });
+  }
+
+  // ---- user records: prompts and tool results ----
+
+  private onUser(rec: Obj, ctx: Ctx): void {
+    const message = asObj(rec.message);
+    if (!message) return ctx.sink.skip(ctx.line, 'user record without a message');
+    const content = message.content;
+    if (typeof content === 'string') return this.userText(content, rec.isMeta === true, rec.isCompactSummary === true, ctx);
+    if (!Array.isArray(content)) return ctx.sink.skip(ctx.line, 'user message content is neither text nor blocks');
+    let text = '';
+    let structured = rec.toolUseResult !== undefined ? rec.toolUseResult : rec.tool_use_result;
+    for (const raw of content) {
+      const block = asObj(raw);
+      if (block?.type === 'tool_result') {
+        // The record-level structured result describes its (single) tool_result block.
+        this.toolResult(block, structured, rec, ctx);
+        structured = undefined;
+        continue;
+      }
+      const piece = typeof raw === 'string' ? raw : block?.type === 'image' ? '[image]' : asStr(block?.text) ?? '';
+      if (piece !== '') text = text === '' ? piece : `${text}\n${piece}`;
+    }
+    if (text !== '') this.userText(text, rec.isMeta === true, rec.isCompactSummary === true, ctx);
+  }
+
+  private userText(text: string, isMeta: boolean, isCompactSummary: boolean, ctx: Ctx): void {
+    if (ctx.agentId === undefined) this.mainSeen = true;
+    if (isCompactSummary) return this.compactSummary(text, ctx);
+    const what = classifyUserText(text, isMeta, ctx.agentId !== undefined);
+    if (what.kind === 'interrupt') return this.emit(ctx, { kind: 'interrupt', reason: what.reason });
+    if (what.kind === 'local_output') return this.emit(ctx, { kind: 'system', subtype: 'local_command', text });
+    // A prompt typed while the agent was busy was already emitted from its queue-operation.
+    if (!what.synthetic && this.queued.delete(text)) return;
+    this.emit(ctx, { kind: 'prompt', text, synthetic: what.synthetic });
+  }
+
+  private onQueue(rec: Obj, ctx: Ctx): void {
+    if (rec.operation !== 'enqueue') return;
+    const text = textOf(rec.content);
+    // Slash commands come back as <command-name> user records; plain text may never reappear.
+    if (text === '' || text.startsWith('/')) return;
+    boundedAdd(this.queued, text, MAX_QUEUED);
+    this.emit(ctx, { kind: 'prompt', text, synthetic: false });
+  }
+
+  private toolResult(block: Obj, structured: unknown, rec: Obj, ctx: Ctx): void {
+    const given = asId(block.tool_use_id) ?? asId(rec.sourceToolUseID);
+    if (given !== undefined) {
+      if (this.answered.has(given)) return;
+      boundedAdd(this.answered, given, MAX_ANSWERED);
+    }
+    const callId = given ?? this.synthId('result', ctx.line);
+    const name = this.callNames.get(callId);
+    if (name !== undefined) this.callNames.delete(callId);
+    const facts = resultFacts(block, structured, name, rec.toolDenialKind);
+    if (this.subagents.isTask(callId) || (name !== undefined && SUBAGENT_TOOLS.has(name)) || facts.subagentId !== undefined) {
+      this.subagentReturned(callId, facts.subagentId, ctx);
+    }
+    const event: Omit<ToolResultEvent, 'index' | 'line' | 'at' | 'agentId'> = {
+      kind: 'tool_result', callId, output: facts.output, exitCode: facts.exitCode, isError: facts.isError, denied: facts.denied,
+    };
+    if (name !== undefined) event.name = name;
+    if (facts.interrupted) event.interrupted = true;
+    if (facts.durationMs !== undefined) event.durationMs = facts.durationMs;
+    this.emit(ctx, event);
+  }
+
+  private subagentReturned(callId: string, named: string | undefined, ctx: Ctx): void {
+    if (named !== undefined) this.subagents.reference(named, ctx.line);
+    const ended = this.subagents.finishCall(callId, named);
+    if (ended) this.emit(ctx, { kind: 'subagent_end', subagentId: ended.agentId, description: ended.description });
+  }
+
+  private compactSummary(text: string, ctx: Ctx): void {
+    const pending = this.pendingCompaction;
+    if (pending) {
+      pending.summary = text;
+      return this.flushCompaction(ctx.sink);
+    }
+    // A summary without a boundary record (older builds): still a compaction.
+    this.emit(ctx, { kind: 'compaction', summary: text });
+  }
+
+  private flushCompaction(sink: EventSink): void {
+    const pending = this.pendingCompaction;
+    if (!pending) return;
+    this.pendingCompaction = null;
+    sink.emit(pending);
+  }
+
+  // ---- assistant records: text, thinking, tool calls, usage ----
+
+  private onAssistant(rec: Obj, ctx: Ctx): void {
+    const message = asObj(rec.message);
+    if (!message) return ctx.sink.skip(ctx.line, 'assistant record without a message');
+    const content = message.content;
+    const usage = asObj(message.usage);
+    const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    if (!Array.isArray(blocks) && !usage) return ctx.sink.skip(ctx.line, 'assistant message without content');
+    const model = asId(message.model);
+    // Subagents often run a smaller model; they set the session's model only in a standalone file.
+    if (model !== undefined && model !== '<synthetic>' && (ctx.agentId === undefined || !this.mainSeen)) this.setModel(model, ctx);
+    if (ctx.agentId === undefined) this.mainSeen = true;
+    const msgId = asId(message.id) ?? asId(rec.requestId);
+    const thread = ctx.agentId ?? '';
+    if (Array.isArray(blocks)) {
+      const apiError = rec.isApiErrorMessage === true;
+      for (const raw of blocks) this.assistantBlock(asObj(raw), msgId, thread, model, apiError, ctx);
+    }
+    if (usage) {
+      const base: UsageEvent = { kind: 'usage', index: -1, line: ctx.line, at: ctx.at, agentId: ctx.agentId, model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+      this.messages.addUsage(thread, msgId, usage, base, ctx.sink);
+    }
+  }
+
+  private assistantBlock(b: Obj | undefined, msgId: string | undefined, thread: string, model: string | undefined, apiError: boolean, ctx: Ctx): void {
+    if (!b) return;
+    const type = asStr(b.type) ?? '';
+    if (type === 'text' || type === 'thinking') {
+      const text = asStr(type === 'text' ? b.text : b.thinking);
+      if (!text || !NON_SPACE.test(text) || !this.messages.blockIsNew(thread, msgId, blockKey(type, text), ctx.sink)) return;
+      if (type === 'thinking') return this.emit(ctx, { kind: 'thinking', text });
+      // Claude Code writes API failures as assistant messages ("API Error: 529 …").
+      if (apiError) return this.emit(ctx, { kind: 'error', text });
+      return this.emit(ctx, model === undefined ? { kind: 'message', text } : { kind: 'message', text, model });
+    }
+    if (type === 'tool_use' || type === 'server_tool_use' || type === 'mcp_tool_use') return this.toolCall(b, ctx);
+    // Server-side tools (web search) answer inside the assistant message.
+    if (type.endsWith('_tool_result')) this.toolResult(b, undefined, {}, ctx);
+  }
+
+  private toolCall(b: Obj, ctx: Ctx): void {
+    const given = asId(b.id);
+    if (given !== undefined) {
+      if (this.seenCalls.has(given)) return;
+      boundedAdd(this.seenCalls, given, MAX_SEEN_CALLS);
+    }
+    const callId = given ?? this.synthId('call', ctx.line);
+    const name = asId(b.name) ?? 'unknown';
+    const input = toolInput(name, b.input);
+    boundedSet(this.callNames, callId, name, MAX_PENDING_CALLS);
+    if (input.type === 'subagent') this.subagents.noteTask(callId, input.prompt, input.description);
+    this.emit(ctx, { kind: 'tool_call', callId, name, input });
+  }
+
+  // ---- system, attachment, progress, result ----
+
+  private onSystem(rec: Obj, ctx: Ctx): void {
+    // The stream-json session header holds only metadata, read by trackMeta.
+    if (rec.subtype === 'init') return;
+    const out = systemOutcome(rec);
+    if (out.kind === 'compaction') {
+      this.flushCompaction(ctx.sink);
+      const { kind: _kind, ...fields } = out;
+      this.pendingCompaction = { kind: 'compaction', index: -1, line: ctx.line, at: ctx.at, agentId: ctx.agentId, ...fields };
+      return;
+    }
+    if (out.kind === 'error') return this.emit(ctx, { kind: 'error', text: out.text });
+    this.emit(ctx, { kind: 'system', subtype: out.subtype, text: out.text });
+  }
+
+  private onAttachment(rec: Obj, ctx: Ctx): void {
+    const a = asObj(rec.attachment);
+    if (!a) return;
+    switch (a.type) {
+      case 'queued_command': {
+        // A prompt the person typed while the agent was busy, delivered as an attachment.
+        const text = textOf(a.prompt);
+        if (text !== '') this.userText(text, a.isMeta === true || rec.isMeta === true, false, ctx);
+        return;
+      }
+      case 'hook_blocking_error': {
+        const err = asObj(a.blockingError);
+        const text = asStr(err?.blockingError) ?? asStr(a.blockingError) ?? '';
+        const command = asStr(err?.command) ?? asStr(a.command);
+        return this.emit(ctx, { kind: 'system', subtype: 'hook_blocking_error', text: hookText(a, command, text) });
+      }
+      case 'hook_non_blocking_error':
+        return this.emit(ctx, { kind: 'system', subtype: 'hook_error', text: hookText(a, asStr(a.command), asStr(a.stderr) ?? '') });
+      default:
+        // Context the harness attached (files, memory, reminders, listings): not agent actions.
+        return;
+    }
+  }
+
+  private onProgress(rec: Obj, ctx: Ctx): void {
+    const data = asObj(rec.data);
+    // hook/bash/mcp progress are live UI updates; the final results arrive as tool_result.
+    if (!data || data.type !== 'agent_progress') return;
+    const inner = asObj(data.message);
+    if (!inner) return;
+    const uuid = asId(inner.uuid);
+    if (uuid !== undefined) {
+      if (this.seenProgress.has(uuid)) return;
+      boundedAdd(this.seenProgress, uuid, MAX_SEEN_PROGRESS);
+    }
+    const callId = asId(rec.parentToolUseID);
+    const agentId = asId(data.agentId) ?? callId ?? 'subagent';
+    this.startedAgent(agentId, callId, ctx.line, ctx.at, ctx.sink);
+    const innerCtx: Ctx = { line: ctx.line, at: isoTime(inner.timestamp) ?? ctx.at, agentId, sink: ctx.sink };
+    if (inner.type === 'user') this.onUser(inner, innerCtx);
+    else if (inner.type === 'assistant') this.onAssistant(inner, innerCtx);
+  }
+
+  /** stream-json / --output-format json final record; other `result` records are metadata. */
+  private onResult(rec: Obj, ctx: Ctx): void {
+    if (typeof rec.subtype !== 'string' && !('is_error' in rec) && !('duration_ms' in rec)) return;
+    const subtype = asStr(rec.subtype) || 'result';
+    let text = asStr(rec.result) ?? '';
+    const denials = Array.isArray(rec.permission_denials) ? rec.permission_denials.length : 0;
+    if (denials > 0) text = `${text}${text ? '\n' : ''}(${denials} permission denial${denials === 1 ? '' : 's'})`;
+    if (rec.is_error === true || subtype.startsWith('error')) return this.emit(ctx, { kind: 'error', text: `${subtype}: ${text}` });
+    this.emit(ctx, { kind: 'system', subtype: 'result', text });
+  }
+
+  private title(subtype: string, text: string | undefined, ctx: Ctx): void {
+    // Transcripts repeat titles (one summary per leaf); the same title is shown once.
+    if (!text || this.titles.has(text)) return;
+    boundedAdd(this.titles, text, MAX_TITLES);
+    this.emit(ctx, { kind: 'system', subtype, text });
+  }
+
+  // ---- helpers ----
+
+  private synthId(kind: string, line: number): string {
+    this.synthCount++;
+    return `cc-${kind}-${line}-${this.synthCount}`;
+  }
+
+  private emit(ctx: Ctx, fields: DistributiveOmit<NormEvent, 'index' | 'line' | 'at' | 'agentId'>): void {
+    ctx.sink.emit({ index: -1, line: ctx.line, at: ctx.at, agentId: ctx.agentId, ...fields } as NormEvent);
+  }
+}
+
+const NON_SPACE = /\S/;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Identifies a text block of a split message without hashing the whole (possibly huge) text. */
+function blockKey(type: string, text: string): string {
+  return `${type}:${text.length}:${text.slice(0, 48)}:${text.slice(-16)}`;
+}
+
+function hookText(a: Obj, command: string | undefined, detail: string): string {
+  const hook = asStr(a.hookName) ?? asStr(a.hookEvent) ?? 'hook';
+  return `${hook}${command ? ` (${command})` : ''}${detail ? `: ${detail}` : ''}`;
+}
+
+function prLinkText(rec: Obj): string {
+  const url = asStr(rec.prUrl);
+  if (url) return url;
+  const n = asNum(rec.prNumber);
+  return n === undefined ? 'pull request' : `pull request #${n}`;
+}
+
+function worktreeText(rec: Obj): string {
+  const ws = asObj(rec.worktreeSession);
+  if (!ws) return 'left worktree';
+  const branch = asStr(ws.worktreeBranch);
+  return `worktree ${asStr(ws.worktreePath) ?? '(unknown path)'}${branch ? ` on branch ${branch}` : ''}`;
+}

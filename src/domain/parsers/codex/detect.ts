@@ -1,0 +1,80 @@
+// Recognising the three Codex formats from the first lines. Each is unmistakable when present:
+// rollout envelopes {type: session_meta|response_item|event_msg|…, payload:{…}}, exec --json
+// dotted event types (thread.started, item.completed…), and legacy bare OpenAI ResponseItems
+// (role + content *array*, function_call with call_id) after a {id, timestamp, instructions} line.
+// None of these shapes occur in Claude Code or Gemini CLI logs (Gemini stream-json "message"
+// lines have a string `content`, which is why content must be an array here).
+import type { DetectSample, Detection } from '../../ingest/types.ts';
+import { isObj, type Obj } from './json.ts';
+import { isLegacyHead } from './meta.ts';
+
+const ENVELOPE_TYPES = new Set([
+  'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
+  'inter_agent_communication', 'inter_agent_communication_metadata',
+]);
+const EXEC_TYPES = new Set([
+  'thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed',
+]);
+
+function isBareItem(v: Obj): boolean {
+  switch (v.type) {
+    case 'message': return typeof v.role === 'string' && Array.isArray(v.content);
+    case 'reasoning': return Array.isArray(v.summary);
+    case 'function_call': return typeof v.name === 'string' && (typeof v.call_id === 'string' || typeof v.arguments === 'string');
+    case 'function_call_output':
+    case 'custom_tool_call_output': return typeof v.call_id === 'string' && 'output' in v;
+    case 'custom_tool_call': return typeof v.name === 'string' && typeof v.input === 'string';
+    case 'local_shell_call': return isObj(v.action);
+  }
+  return false;
+}
+
+interface Tally {
+  envelope: number;
+  metaFirst: boolean;
+  exec: number;
+  threadStarted: boolean;
+  bare: number;
+  legacyHead: boolean;
+  other: number;
+}
+
+function tally(values: unknown[]): Tally {
+  const t: Tally = { envelope: 0, metaFirst: false, exec: 0, threadStarted: false, bare: 0, legacyHead: false, other: 0 };
+  values.forEach((v, i) => {
+    if (!isObj(v)) return;
+    const type = v.type;
+    if (typeof type === 'string' && ENVELOPE_TYPES.has(type) && isObj(v.payload)) {
+      t.envelope++;
+      if (i === 0 && type === 'session_meta') t.metaFirst = true;
+    } else if (typeof type === 'string' && EXEC_TYPES.has(type)) {
+      t.exec++;
+      if (type === 'thread.started') t.threadStarted = true;
+    } else if (isBareItem(v) || v.record_type === 'state') t.bare++;
+    else if (i === 0 && isLegacyHead(v)) t.legacyHead = true;
+    else t.other++;
+  });
+  return t;
+}
+
+/** Unrecognised lines among the sample lower the confidence (but a mixed log is still Codex). */
+function scaled(score: number, hits: number, other: number): number {
+  return other > hits ? Math.round(score * 70) / 100 : score;
+}
+
+export function detectCodex(sample: DetectSample): Detection | null {
+  const t = tally(sample.values);
+  if (t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare) {
+    const score = t.metaFirst ? 0.99 : t.envelope >= 3 ? 0.95 : 0.85;
+    return { format: 'codex-rollout', score: scaled(score, t.envelope, t.other) };
+  }
+  if (t.exec > 0 && t.exec >= t.bare) {
+    const score = t.threadStarted || t.exec >= 2 ? 0.95 : 0.8;
+    return { format: 'codex-exec-json', score: scaled(score, t.exec, t.other) };
+  }
+  if (t.bare > 0 || t.legacyHead) {
+    const score = t.legacyHead && t.bare > 0 ? 0.97 : t.bare >= 3 ? 0.85 : 0.6;
+    return { format: 'codex-legacy', score: scaled(score, t.bare + (t.legacyHead ? 1 : 0), t.other) };
+  }
+  return null;
+}

@@ -1,0 +1,59 @@
+// The streaming Codex parser. One dispatcher serves all three formats, because the record shapes
+// do not overlap and real uploads mix them (a legacy file resumed by a newer build, a rollout
+// with an exec transcript appended): envelope lines {timestamp, type, payload}, bare legacy
+// ResponseItems, `record_type` state lines, the legacy first line, and exec --json events.
+import type { EventSink, FormatId, LogParser } from '../../model/events.ts';
+import { isObj, isoTime, str, type Obj } from './json.ts';
+import { CodexState, type Ctx } from './state.ts';
+import { responseItem } from './response-items.ts';
+import { eventMsg } from './event-msgs.ts';
+import { isLegacyHead, legacyHead, sessionMeta, turnContext, worldState } from './meta.ts';
+import { emitCompaction } from './emit.ts';
+import { FROM_RESPONSE_ITEM } from './mirror.ts';
+import { EXEC_TYPES, execEvent } from './exec-json.ts';
+
+// 2026 multi-agent bookkeeping lines: understood, nothing for the rules.
+const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_communication_metadata']);
+
+export class CodexParser implements LogParser {
+  readonly agent = 'codex' as const;
+  private readonly st = new CodexState();
+
+  constructor(readonly format: FormatId) {}
+
+  record(value: unknown, line: number, sink: EventSink): void {
+    if (!isObj(value)) return sink.skip(line, 'not a JSON object');
+    const type = str(value.type);
+    const ctx: Ctx = { sink, line, at: null, st: this.st };
+    let understood: boolean;
+    if (type !== undefined && 'payload' in value) understood = this.envelope(ctx, type, value);
+    else if (type !== undefined && (EXEC_TYPES.has(type) || type === 'error')) understood = execEvent(ctx, type, value);
+    else if (type !== undefined) understood = responseItem(ctx, value);
+    else if ('record_type' in value) understood = true;
+    else if (isLegacyHead(value)) {
+      ctx.at = isoTime(value.timestamp);
+      legacyHead(ctx, value);
+      understood = true;
+    } else understood = false;
+    if (!understood) sink.skip(line, type ? `unknown codex record type "${type.slice(0, 60)}"` : 'unrecognised codex record');
+  }
+
+  private envelope(ctx: Ctx, type: string, v: Obj): boolean {
+    const p = v.payload;
+    if (!isObj(p)) return false;
+    ctx.at = isoTime(v.timestamp);
+    switch (type) {
+      case 'response_item': return responseItem(ctx, p);
+      case 'event_msg': return eventMsg(ctx, p);
+      case 'session_meta': sessionMeta(ctx, p); return true;
+      case 'turn_context': turnContext(ctx, p); return true;
+      case 'world_state': worldState(ctx, p); return true;
+      case 'compacted': emitCompaction(ctx, str(p.message)?.trim() || undefined, FROM_RESPONSE_ITEM); return true;
+    }
+    return HARMLESS_ENVELOPES.has(type);
+  }
+
+  end(sink: EventSink): void {
+    this.st.flushPending(sink);
+  }
+}

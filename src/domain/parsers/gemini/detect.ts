@@ -1,0 +1,74 @@
+// Recognising the three Gemini CLI forms from the first lines of a log. Claude Code records
+// (`uuid`, `message`, `sessionId` with a `type`) and Codex records (`payload`, `item`, `thread_id`)
+// are never claimed.
+import type { Detection, DetectSample } from '../../ingest/types.ts';
+import { obj, type Obj } from './values.ts';
+
+const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
+const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
+
+export function detectGemini(sample: DetectSample): Detection | null {
+  return detectDocument(sample) ?? detectJsonl(sample) ?? detectStream(sample);
+}
+
+/** Session metadata: `{sessionId, projectHash, startTime, …}` with no record `type`. */
+function isMetadata(v: Obj): boolean {
+  return typeof v.sessionId === 'string' && (typeof v.projectHash === 'string' || typeof v.startTime === 'string')
+    && !('type' in v) && !('uuid' in v) && !('payload' in v);
+}
+
+/** A MessageRecord: `{id, timestamp, type, content}` (Claude's have uuid/message, Codex's payload). */
+function isMessageRecord(v: Obj): boolean {
+  return typeof v.id === 'string' && MESSAGE_TYPES.has(v.type as string) && 'content' in v
+    && !('uuid' in v) && !('message' in v) && !('sessionId' in v) && !('payload' in v);
+}
+
+function isPatch(v: Obj): boolean {
+  return obj(v.$set) !== null || typeof v.$rewindTo === 'string';
+}
+
+function detectJsonl(sample: DetectSample): Detection | null {
+  const first = obj(sample.values[0]);
+  if (first && (isMetadata(first) || isPatch(first))) return { format: 'gemini-jsonl', score: 0.95 };
+  // Without its first line (a cut or concatenated upload), message records still say Gemini.
+  let messages = 0;
+  let gemini = 0;
+  for (const raw of sample.values) {
+    const v = obj(raw);
+    if (!v) continue;
+    if (isPatch(v)) gemini++;
+    else if (isMessageRecord(v)) {
+      messages++;
+      if (v.type === 'gemini' || Array.isArray(v.toolCalls)) gemini++;
+    }
+  }
+  if (gemini > 0) return { format: 'gemini-jsonl', score: 0.85 };
+  return messages > 0 ? { format: 'gemini-jsonl', score: 0.6 } : null;
+}
+
+/**
+ * The legacy document is pretty-printed: its first line is "{" (not JSON on its own), and the
+ * keys show up in the raw text. Users rename these files, so the extension says nothing.
+ */
+function detectDocument(sample: DetectSample): Detection | null {
+  const head = sample.lines[0]?.trimStart() ?? '';
+  if (!head.startsWith('{') || sample.values[0] !== undefined) return null;
+  const raw = sample.lines.join('\n');
+  if (!/"sessionId"\s*:/.test(raw)) return null;
+  return /"(?:projectHash|messages)"\s*:/.test(raw) ? { format: 'gemini-json', score: 0.9 } : null;
+}
+
+function detectStream(sample: DetectSample): Detection | null {
+  let strong = 0;
+  let weak = 0;
+  for (const raw of sample.values) {
+    const v = obj(raw);
+    if (!v || !STREAM_TYPES.has(v.type as string) || 'subtype' in v || ('message' in v && v.type !== 'error')) continue;
+    if (v.type === 'init' && (typeof v.session_id === 'string' || typeof v.model === 'string')) strong++;
+    else if (v.type === 'tool_use' && typeof v.tool_name === 'string' && 'tool_id' in v) strong++;
+    else if (v.type === 'tool_result' && 'tool_id' in v && 'status' in v) strong++;
+    else if (v.type === 'message' && (v.role === 'user' || v.role === 'assistant') && typeof v.content === 'string') weak++;
+  }
+  if (strong > 0) return { format: 'gemini-stream-json', score: 0.95 };
+  return weak > 0 ? { format: 'gemini-stream-json', score: 0.6 } : null;
+}

@@ -1,0 +1,67 @@
+// Test support (no I/O): a minimal stand-in for the analyser's ingest loop, so parser specs can
+// feed a whole log as text the way analyze.ts will — detect on a sample, then record()/text().
+import type { EventSink, FormatId, NormEvent } from '../../model/events.ts';
+import type { DetectSample, Detection, ParserFamily } from '../../ingest/types.ts';
+
+export interface Driven {
+  detection: Detection | null;
+  events: NormEvent[];
+  skips: { line: number; reason: string }[];
+  missing: { id: string; line: number }[];
+}
+
+export function sampleOf(content: string): DetectSample {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const line of content.split('\n')) {
+    if (!line.trim()) continue;
+    if (lines.length >= 50 || bytes + line.length > 64 * 1024) break;
+    lines.push(line.replace(/\r$/, ''));
+    bytes += line.length + 1;
+  }
+  return { lines, values: lines.map(tryJson) };
+}
+
+function tryJson(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Detect with `family` (or use `format`), then parse every line as the analyser does. */
+export function drive(family: ParserFamily, content: string, format?: FormatId): Driven {
+  const detection = family.detect(sampleOf(content));
+  const out: Driven = { detection, events: [], skips: [], missing: [] };
+  const chosen = format ?? detection?.format;
+  if (!chosen) return out;
+  const sink: EventSink = {
+    emit: (e) => out.events.push(e),
+    skip: (line, reason) => out.skips.push({ line, reason }),
+    missingSubagent: (id, line) => out.missing.push({ id, line }),
+  };
+  const parser = family.create(chosen);
+  const lines = content.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  lines.forEach((raw, i) => {
+    const line = raw.replace(/\r$/, '');
+    if (parser.text) return parser.text(line, i + 1, sink);
+    if (!line.trim()) return;
+    const value = tryJson(line);
+    if (value === undefined) sink.skip(i + 1, 'invalid JSON');
+    else parser.record?.(value, i + 1, sink);
+  });
+  parser.end(sink);
+  return out;
+}
+
+export function ofKind<K extends NormEvent['kind']>(events: NormEvent[], kind: K): Extract<NormEvent, { kind: K }>[] {
+  return events.filter((e): e is Extract<NormEvent, { kind: K }> => e.kind === kind);
+}
+
+export function countKinds(events: NormEvent[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const e of events) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
+  return counts;
+}

@@ -1,0 +1,145 @@
+// Parsers for Gemini CLI chat recordings: the JSONL upsert log (v0.39+) and the legacy single
+// pretty-printed JSON document (≈v0.3–v0.38). Both fold into a ChatHistory and emit at end().
+import type { EventSink, LogParser } from '../../model/events.ts';
+import { ChatHistory } from './history.ts';
+import { obj, type Obj } from './values.ts';
+
+/** `session-….jsonl`: one record per line; buffered by design (see history.ts). */
+export class GeminiJsonlParser implements LogParser {
+  readonly format = 'gemini-jsonl' as const;
+  readonly agent = 'gemini-cli' as const;
+  private readonly history = new ChatHistory();
+
+  record(value: unknown, line: number, sink: EventSink): void {
+    const rec = obj(value);
+    if (!rec) {
+      sink.skip(line, 'Gemini record is not a JSON object');
+      return;
+    }
+    if ('$rewindTo' in rec) this.rewind(rec, line, sink);
+    else if ('$set' in rec) this.patch(rec, line, sink);
+    else if (typeof rec.id === 'string') this.history.add(rec, line);
+    // The metadata line; a one-line legacy document (metadata + messages) lands here too.
+    else if (typeof rec.sessionId === 'string') this.history.setMeta(rec, line);
+    else sink.skip(line, 'unrecognised Gemini record');
+  }
+
+  end(sink: EventSink): void {
+    this.history.emit(sink);
+  }
+
+  private rewind(rec: Obj, line: number, sink: EventSink): void {
+    if (typeof rec.$rewindTo === 'string') this.history.rewind(rec.$rewindTo, line);
+    else sink.skip(line, 'Gemini $rewindTo without a message id');
+  }
+
+  private patch(rec: Obj, line: number, sink: EventSink): void {
+    const patch = obj(rec.$set);
+    if (patch) this.history.setMeta(patch, line);
+    else sink.skip(line, 'Gemini $set without an object');
+  }
+}
+
+/** Beyond this the document is not kept (memory), and its lines are reported as skipped. */
+export const DOCUMENT_CAP_CHARS = 256 * 1024 * 1024;
+const ID_KEY = /^"id"\s*:\s*"([^"\\]{1,200})"/;
+
+/**
+ * `session-….json`: ONE pretty-printed JSON document, handed over line by line. Lines are
+ * accumulated and parsed at end(); while accumulating, the line where each `"id"` first appears
+ * is remembered so that events point at their message (or tool call) instead of line 1.
+ */
+export class GeminiDocumentParser implements LogParser {
+  readonly format = 'gemini-json' as const;
+  readonly agent = 'gemini-cli' as const;
+  private chunks: string[] = [];
+  private size = 0;
+  private firstLine = 0;
+  private lastLine = 0;
+  private kept = 0;
+  private overflowed = false;
+  private idLines = new Map<string, number>();
+
+  /** `capChars` is overridable for tests only. */
+  constructor(private readonly capChars = DOCUMENT_CAP_CHARS) {}
+
+  text(chunk: string, line: number, sink: EventSink): void {
+    if (this.overflowed) {
+      sink.skip(line, OVERSIZE);
+      return;
+    }
+    if (this.firstLine === 0) this.firstLine = line;
+    this.size += chunk.length + 1;
+    if (this.size > this.capChars) {
+      this.overflow(line, sink);
+      return;
+    }
+    this.chunks.push(chunk);
+    this.kept++;
+    this.lastLine = line;
+    this.noteId(chunk, line);
+  }
+
+  end(sink: EventSink): void {
+    if (this.overflowed || this.kept === 0) return;
+    const body = this.chunks.join('\n');
+    this.chunks = [];
+    const doc = parseDocument(body, this.firstLine, this.lastLine, sink);
+    const rec = obj(doc);
+    if (!rec) {
+      if (doc !== undefined) sink.skip(this.firstLine, 'Gemini JSON document is not an object');
+      return;
+    }
+    if (rec.messages !== undefined && !Array.isArray(rec.messages)) sink.skip(this.firstLine, 'Gemini document: messages is not an array');
+    const history = new ChatHistory();
+    const idLines = this.idLines;
+    history.setMeta(rec, this.firstLine, (id) => idLines.get(id));
+    history.emit(sink);
+    this.idLines = new Map();
+  }
+
+  private noteId(chunk: string, line: number): void {
+    const at = chunk.indexOf('"id"');
+    if (at < 0) return;
+    const m = ID_KEY.exec(chunk.slice(at, at + 240));
+    if (m && !this.idLines.has(m[1])) this.idLines.set(m[1], line);
+  }
+
+  /** Drop everything kept; the lines already accumulated (assumed consecutive) count as skipped. */
+  private overflow(line: number, sink: EventSink): void {
+    this.overflowed = true;
+    this.chunks = [];
+    this.idLines = new Map();
+    for (let i = 0; i < this.kept; i++) sink.skip(this.firstLine + i, OVERSIZE);
+    sink.skip(line, OVERSIZE);
+  }
+}
+
+const OVERSIZE = 'Gemini JSON document larger than 256 MiB: not analysed';
+
+/** JSON.parse, falling back to the complete messages of a cut-off document. */
+function parseDocument(body: string, firstLine: number, lastLine: number, sink: EventSink): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    const salvaged = salvage(body);
+    if (salvaged === undefined) sink.skip(firstLine, 'Gemini JSON document does not parse');
+    else sink.skip(lastLine, 'Gemini JSON document is cut off: the incomplete last message is lost');
+    return salvaged;
+  }
+}
+
+// Gemini writes JSON.stringify(record, null, 2): each message closes with "\n    }" (indent 4).
+const MESSAGE_CLOSE = '\n    }';
+
+function salvage(body: string): unknown {
+  let at = body.lastIndexOf(MESSAGE_CLOSE);
+  for (let attempt = 0; attempt < 3 && at > 0; attempt++) {
+    try {
+      return JSON.parse(body.slice(0, at + MESSAGE_CLOSE.length) + '\n  ]\n}') as unknown;
+    } catch {
+      at = body.lastIndexOf(MESSAGE_CLOSE, at - 1);
+    }
+  }
+  return undefined;
+}

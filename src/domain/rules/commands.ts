@@ -1,0 +1,305 @@
+// Reading simple commands: flags and operands, git subcommands, test/build commands, the hosts a
+// command talks to. Pure helpers over the parsed argv; no rule state lives here.
+import type { SimpleCommand } from '../shell/types.ts';
+
+export interface ParsedArgs {
+  /** Single-letter flags from clusters like "-rf" (before any "--"). */
+  short: Set<string>;
+  /** Long flag names without their "=value" ("--force", "--data-binary"). */
+  long: Set<string>;
+  operands: string[];
+}
+
+/**
+ * Splits argv into flags and operands. `takesValue` lists options whose next argument is their
+ * value (so it is not mistaken for an operand), e.g. ["-o", "--output"].
+ */
+export function parseArgs(args: string[], takesValue: readonly string[] = []): ParsedArgs {
+  const short = new Set<string>();
+  const long = new Set<string>();
+  const operands: string[] = [];
+  let endOfFlags = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (endOfFlags || a === '-' || !a.startsWith('-')) {
+      operands.push(a);
+      continue;
+    }
+    if (a === '--') {
+      endOfFlags = true;
+      continue;
+    }
+    if (a.startsWith('--')) {
+      const name = a.split('=')[0];
+      long.add(name);
+      if (!a.includes('=') && takesValue.includes(name)) i++;
+      continue;
+    }
+    for (const ch of a.slice(1)) short.add(ch);
+    // "-o file": the value follows; "-ofile" carries it inline.
+    if (a.length === 2 && takesValue.includes(a)) i++;
+  }
+  return { short, long, operands };
+}
+
+/** Every value given to any of `names` ("-d x", "-dx", "--data x", "--data=x"). */
+export function optionValues(args: string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') break;
+    for (const n of names) {
+      if (a === n && i + 1 < args.length) {
+        out.push(args[i + 1]);
+      } else if (n.startsWith('--') && a.startsWith(n + '=')) {
+        out.push(a.slice(n.length + 1));
+      } else if (!n.startsWith('--') && n.length === 2 && a.startsWith(n) && a.length > 2 && !a.startsWith('--')) {
+        out.push(a.slice(2));
+      }
+    }
+  }
+  return out;
+}
+
+// ---- git ------------------------------------------------------------------------------------
+
+const GIT_GLOBAL_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+
+/** "git -C dir push -f" → {sub: "push", args: ["-f"]}; null when it is not git or has no subcommand. */
+export function gitSubcommand(cmd: SimpleCommand): { sub: string; args: string[] } | null {
+  if (cmd.name !== 'git') return null;
+  const a = cmd.args;
+  for (let i = 0; i < a.length; i++) {
+    if (GIT_GLOBAL_WITH_VALUE.has(a[i])) {
+      i++;
+      continue;
+    }
+    if (a[i].startsWith('-')) continue;
+    return { sub: a[i], args: a.slice(i + 1) };
+  }
+  return null;
+}
+
+// ---- test / build commands ---------------------------------------------------------------------
+
+export type CheckKind = 'test' | 'build';
+
+const SCRIPT_TEST = /^(test|tests|t|unit|e2e|spec|test[:-].+|.+[:-]test)$/;
+const SCRIPT_BUILD = /^(build|build[:-].+|compile|typecheck|type-check|tsc|check|check[:-].+|verify|ci)$/;
+const TEST_RUNNERS = new Set([
+  'jest', 'vitest', 'mocha', 'ava', 'tap', 'jasmine', 'karma', 'pytest', 'py.test', 'tox', 'nox', 'nosetests',
+  'rspec', 'phpunit', 'pest', 'ctest', 'cypress', 'playwright', 'bats', 'busted', 'prove',
+]);
+const BUILD_TOOLS = new Set(['tsc', 'vue-tsc', 'mypy', 'pyright', 'javac', 'rustc', 'gcc', 'clang', 'esbuild', 'webpack', 'vite', 'rollup']);
+const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const RUNNER_SHIMS = new Set(['npx', 'bunx', 'pnpx']);
+
+/** Is this simple command a test run or a build/type check? (The last thing a claim leans on.) */
+export function checkKind(cmd: SimpleCommand): CheckKind | null {
+  const { name } = cmd;
+  const ops = cmd.args.filter((a) => !a.startsWith('-'));
+  if (PKG_MANAGERS.has(name)) return packageScriptKind(cmd.args);
+  if (RUNNER_SHIMS.has(name) || (name === 'yarn' && ops[0] === 'dlx')) {
+    const inner = ops[0] === 'dlx' ? ops[1] : ops[0];
+    return inner ? checkKind({ ...cmd, name: inner, args: cmd.args.slice(cmd.args.indexOf(inner) + 1) }) : null;
+  }
+  if (TEST_RUNNERS.has(name)) return name === 'playwright' || name === 'cypress' ? (ops[0] === 'test' || ops[0] === 'run' ? 'test' : null) : 'test';
+  if (BUILD_TOOLS.has(name)) return name === 'vite' && ops[0] !== 'build' ? null : 'build';
+  if (name === 'node' || name === 'deno' || name === 'tsx') return cmd.args.includes('--test') || ops[0] === 'test' ? 'test' : null;
+  if (/^python[\d.]*$/.test(name) || name === 'uv' || name === 'poetry' || name === 'pipenv' || name === 'hatch') return pythonKind(cmd.args);
+  return toolchainKind(name, ops);
+}
+
+function packageScriptKind(args: string[]): CheckKind | null {
+  const ops = args.filter((a) => !a.startsWith('-'));
+  let script = ops[0];
+  if (script === 'run' || script === 'run-script' || script === 'exec') script = ops[1];
+  if (!script) return null;
+  if (SCRIPT_TEST.test(script)) return 'test';
+  if (SCRIPT_BUILD.test(script)) return 'build';
+  if (TEST_RUNNERS.has(script)) return 'test';
+  return BUILD_TOOLS.has(script) ? 'build' : null;
+}
+
+function pythonKind(args: string[]): CheckKind | null {
+  const m = args.indexOf('-m');
+  const mod = m >= 0 ? args[m + 1] : undefined;
+  if (mod && /^(pytest|unittest|nose|nose2|tox|nox)$/.test(mod)) return 'test';
+  if (mod === 'mypy' || mod === 'compileall' || mod === 'build') return 'build';
+  const ops = args.filter((a) => !a.startsWith('-'));
+  // uv run pytest / poetry run pytest / hatch run test
+  if (ops[0] === 'run' && ops[1]) {
+    if (TEST_RUNNERS.has(ops[1]) || ops[1] === 'test') return 'test';
+    if (BUILD_TOOLS.has(ops[1])) return 'build';
+  }
+  return null;
+}
+
+function toolchainKind(name: string, ops: string[]): CheckKind | null {
+  const sub = ops[0] ?? '';
+  switch (name) {
+    case 'go':
+      return sub === 'test' ? 'test' : sub === 'build' || sub === 'vet' ? 'build' : null;
+    case 'cargo':
+      return sub === 'test' || sub === 'nextest' ? 'test' : sub === 'build' || sub === 'check' || sub === 'clippy' ? 'build' : null;
+    case 'mvn':
+    case 'mvnw':
+    case 'gradle':
+    case 'gradlew':
+      return ops.some((o) => o === 'test' || o === 'verify' || o === 'check') ? 'test' : ops.some((o) => /^(package|install|build|compile|assemble)$/.test(o)) ? 'build' : null;
+    case 'make':
+    case 'just':
+    case 'task':
+      return ops.some((o) => /^(test|tests|check|unit|e2e)$/.test(o)) ? 'test' : sub === '' || /^(build|all|compile)$/.test(sub) ? 'build' : null;
+    case 'dotnet':
+    case 'swift':
+    case 'deno':
+    case 'bazel':
+    case 'mix':
+    case 'zig':
+      return sub === 'test' ? 'test' : sub === 'build' || sub === 'check' ? 'build' : null;
+    case 'rake':
+    case 'bundle':
+      return ops.some((o) => o === 'test' || o === 'spec' || o === 'rspec') ? 'test' : null;
+    case 'composer':
+      return sub === 'test' ? 'test' : null;
+    default:
+      return null;
+  }
+}
+
+// ---- network --------------------------------------------------------------------------------
+
+const URL_RE = /^[a-z][a-z0-9+.-]*:\/\/[^\s]+$/i;
+const BARE_HOST_RE = /^([a-z0-9-]+\.)+[a-z]{2,}(:\d+)?(\/\S*)?$/i;
+const SCP_REMOTE_RE = /^(?:[^@/\s]+@)?([a-z0-9][a-z0-9.-]+|\[[0-9a-f:]+\]):(?!\/\/)/i;
+const GIT_SCP_RE = /^[^@/\s]+@[a-z0-9][a-z0-9.-]+:/i;
+const CURL_VALUE_OPTS = [
+  '-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--json', '-H', '--header', '-o', '--output',
+  '-u', '--user', '-X', '--request', '-F', '--form', '-T', '--upload-file', '-A', '--user-agent', '-e', '--referer',
+  '-b', '--cookie', '-c', '--cookie-jar', '-K', '--config', '-w', '--write-out', '-m', '--max-time', '-x', '--proxy',
+  '--connect-timeout', '--retry', '--cacert', '--cert', '-E', '--key', '-r', '--range', '--resolve', '-z', '-C',
+  '--output-dir', '--url',
+];
+const WGET_VALUE_OPTS = ['-O', '--output-document', '-o', '--output-file', '-P', '--directory-prefix', '-U', '--user-agent', '--header', '-t', '--tries', '-T', '--timeout', '-e'];
+const SSH_VALUE_OPTS = ['-i', '-p', '-P', '-o', '-l', '-F', '-L', '-R', '-D', '-J', '-W', '-b', '-c', '-E', '-m', '-O', '-Q', '-S', '-e'];
+
+export const FETCHERS = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie', 'aria2c', 'fetch']);
+export const RAW_SOCKETS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet']);
+export const REMOTE_SHELLS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'ftp', 'lftp']);
+
+export interface NetTarget {
+  host: string;
+  url: string | null;
+}
+
+/** The remote endpoints a command talks to (empty when it is not a network command). */
+export function networkTargets(cmd: SimpleCommand): NetTarget[] {
+  const { name, args } = cmd;
+  if (FETCHERS.has(name)) return fetcherTargets(name, args);
+  if (RAW_SOCKETS.has(name)) return socketTargets(name, args);
+  if (REMOTE_SHELLS.has(name)) return remoteShellTargets(name, args);
+  const git = gitSubcommand(cmd);
+  if (git && /^(clone|fetch|pull|push|ls-remote|remote|submodule)$/.test(git.sub)) {
+    return git.args.flatMap((a) => (URL_RE.test(a) || GIT_SCP_RE.test(a) ? [target(a)] : [])).filter(isTarget);
+  }
+  return [];
+}
+
+function fetcherTargets(name: string, args: string[]): NetTarget[] {
+  const opts = name === 'wget' ? WGET_VALUE_OPTS : CURL_VALUE_OPTS;
+  const { operands } = parseArgs(args, opts);
+  const urls = [...operands, ...optionValues(args, ['--url'])];
+  return urls.filter((a) => URL_RE.test(a) || BARE_HOST_RE.test(a)).map(target).filter(isTarget);
+}
+
+function socketTargets(name: string, args: string[]): NetTarget[] {
+  const { short, operands } = parseArgs(args, ['-p', '-s', '-w', '-i', '-q', '-e', '-c', '-x', '-X']);
+  if (short.has('l')) return []; // listening, not dialling out
+  if (name === 'socat') {
+    return operands.flatMap((o) => {
+      const m = /^(?:tcp|tcp4|tcp6|udp|openssl|ssl)[^:]*:([^:,]+):/i.exec(o);
+      return m ? [{ host: m[1].toLowerCase(), url: null }] : [];
+    });
+  }
+  const host = operands.find((o) => !/^\d+$/.test(o));
+  return host ? [{ host: host.toLowerCase(), url: null }] : [];
+}
+
+function remoteShellTargets(name: string, args: string[]): NetTarget[] {
+  const { operands } = parseArgs(args, SSH_VALUE_OPTS);
+  if (name === 'ssh' || name === 'sftp' || name === 'ftp' || name === 'lftp') {
+    const first = operands[0];
+    return first ? [{ host: hostOfLogin(first), url: null }] : [];
+  }
+  return operands.flatMap((o) => {
+    if (URL_RE.test(o)) return [target(o)];
+    const m = SCP_REMOTE_RE.exec(o);
+    return m ? [{ host: m[1].toLowerCase(), url: null }] : [];
+  }).filter(isTarget);
+}
+
+function hostOfLogin(s: string): string {
+  if (URL_RE.test(s)) return target(s).host;
+  return s.replace(/^[^@]*@/, '').replace(/:.*$/, '').toLowerCase();
+}
+
+function target(s: string): NetTarget {
+  const withScheme = URL_RE.test(s) ? s : SCP_REMOTE_RE.test(s) ? null : `http://${s}`;
+  if (withScheme === null) {
+    const m = SCP_REMOTE_RE.exec(s);
+    return { host: m ? m[1].toLowerCase() : '', url: null };
+  }
+  try {
+    return { host: new URL(withScheme).hostname.toLowerCase().replace(/^\[|\]$/g, ''), url: s };
+  } catch {
+    return { host: '', url: s };
+  }
+}
+
+function isTarget(t: NetTarget): boolean {
+  return t.host !== '' && !t.host.includes('$');
+}
+
+export function hostOfUrl(url: string): string | null {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, '') || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Loopback, unspecified, private-network and *.local hosts: talking to them is development, not
+ * sending data off the machine's network.
+ */
+export function isLocalHost(host: string): boolean {
+  const h = host.toLowerCase();
+  if (h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h === 'host.docker.internal') return true;
+  if (h === '::1' || h === '::' || h === '0.0.0.0') return true;
+  const m = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(h);
+  if (!m) return false;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
+}
+
+/** Matches `host` against a domain list, including subdomains. */
+export function hostMatches(host: string, domains: readonly string[]): string | null {
+  const h = host.toLowerCase();
+  for (const d of domains) if (h === d || h.endsWith('.' + d)) return d;
+  return null;
+}
+
+// ---- interpreters ----------------------------------------------------------------------------
+
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash']);
+export const INTERPRETERS = new Set([...SHELLS, 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'php', 'pwsh', 'powershell', 'deno', 'bun']);
+
+/** An interpreter that executes what arrives on stdin ("sh", "bash -s --", "python3 -"). */
+export function readsProgramFromStdin(cmd: SimpleCommand): boolean {
+  if (!INTERPRETERS.has(cmd.name) && !/^python[\d.]+$/.test(cmd.name)) return false;
+  const { operands, short } = parseArgs(cmd.args, ['-o', '-O']);
+  if (short.has('c') || short.has('e') || short.has('m')) return false;
+  return operands.length === 0 || operands[0] === '-' || short.has('s');
+}

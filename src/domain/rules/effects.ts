@@ -1,0 +1,238 @@
+// What a tool call does to the world, in one shape every rule can read: files written, read and
+// deleted (with their resolved zone), hosts contacted, and each shell command with the directory
+// it runs in. Computed once per event and memoised on the event object, so twelve rule modules
+// share one pass over the same argv.
+import type { NormEvent, ToolCallEvent } from '../model/events.ts';
+import type { SimpleCommand } from '../shell/types.ts';
+import type { EventFacts, SessionFacts } from './types.ts';
+import { classifyPath, resolvePath } from '../paths.ts';
+import { hostOfUrl, isLocalHost, networkTargets, optionValues, parseArgs } from './commands.ts';
+
+export type PathInfo = ReturnType<typeof classifyPath>;
+export type Zone = PathInfo['zone'];
+
+/** A shell command with the directory it runs in (tool workdir, then any `cd` before it). */
+export interface Located {
+  cmd: SimpleCommand;
+  dir: string | null;
+}
+
+export interface FileOp {
+  /** The path as the log wrote it. */
+  path: string;
+  abs: string;
+  zone: Zone;
+  sensitive: string | null;
+  kind: 'write' | 'create' | 'edit' | 'delete' | 'read';
+  via: 'tool' | 'command';
+  /** Text the operation adds or removes, when the log shows it (tool edits, echo/heredoc > file). */
+  added: string;
+  removed: string;
+  cmd?: SimpleCommand;
+}
+
+export interface NetOp {
+  host: string;
+  url: string | null;
+  local: boolean;
+  /** The command that dials out, or null for a web_fetch tool call. */
+  cmd: SimpleCommand | null;
+}
+
+export interface Effects {
+  call: ToolCallEvent | null;
+  commands: Located[];
+  writes: FileOp[];
+  reads: FileOp[];
+  deletes: FileOp[];
+  net: NetOp[];
+}
+
+const EMPTY: Effects = Object.freeze({ call: null, commands: [], writes: [], reads: [], deletes: [], net: [] }) as Effects;
+const cache = new WeakMap<NormEvent, Effects>();
+
+/** The effects of a tool call (empty for every other event). */
+export function effectsOf(event: NormEvent, facts: EventFacts, session: SessionFacts): Effects {
+  if (event.kind !== 'tool_call') return EMPTY;
+  let fx = cache.get(event);
+  if (!fx) {
+    fx = compute(event, facts, session);
+    cache.set(event, fx);
+  }
+  return fx;
+}
+
+/** Resolves a path against a directory and classifies it relative to the session's worktree. */
+export function locate(path: string, dir: string | null, session: SessionFacts): PathInfo {
+  const abs = resolvePath(path, dir ?? session.cwd, session.home);
+  return classifyPath(abs, { cwd: session.cwd, home: session.home });
+}
+
+function compute(call: ToolCallEvent, facts: EventFacts, session: SessionFacts): Effects {
+  const fx: Effects = { call, commands: [], writes: [], reads: [], deletes: [], net: [] };
+  const i = call.input;
+  const op = (path: string, kind: FileOp['kind'], added = '', removed = '', dir: string | null = null, cmd?: SimpleCommand): FileOp => {
+    const info = locate(path, dir, session);
+    return { path, abs: info.abs, zone: info.zone, sensitive: info.sensitive, kind, via: cmd ? 'command' : 'tool', added, removed, cmd };
+  };
+  switch (i.type) {
+    case 'command':
+      commandEffects(i.command, i.workdir ?? session.cwd, facts, session, fx, op);
+      break;
+    case 'file_read':
+      fx.reads.push(op(i.path, 'read'));
+      break;
+    case 'search':
+      if (i.path) fx.reads.push(op(i.path, 'read'));
+      break;
+    case 'file_write':
+      fx.writes.push(op(i.path, 'write', i.content));
+      break;
+    case 'file_edit':
+      fx.writes.push(op(i.path, 'edit', i.edits.map((e) => e.newText).join('\n'), i.edits.map((e) => e.oldText).join('\n')));
+      break;
+    case 'patch':
+      for (const f of i.files) {
+        if (f.op === 'delete') fx.deletes.push(op(f.path, 'delete', '', f.removed));
+        else fx.writes.push(op(f.moveTo ?? f.path, f.op === 'add' ? 'create' : 'edit', f.added, f.removed));
+        if (f.moveTo && f.op !== 'delete') fx.deletes.push(op(f.path, 'delete'));
+      }
+      break;
+    case 'web_fetch': {
+      const host = hostOfUrl(i.url);
+      if (host) fx.net.push({ host, url: i.url, local: isLocalHost(host), cmd: null });
+      break;
+    }
+    default:
+      break;
+  }
+  return fx;
+}
+
+type MakeOp = (path: string, kind: FileOp['kind'], added?: string, removed?: string, dir?: string | null, cmd?: SimpleCommand) => FileOp;
+
+function commandEffects(raw: string, startDir: string | null, facts: EventFacts, session: SessionFacts, fx: Effects, op: MakeOp): void {
+  const commands = facts.shell?.commands ?? [];
+  const bodies = heredocBodies(raw);
+  let dir = startDir;
+  for (const cmd of commands) {
+    if ((cmd.name === 'cd' || cmd.name === 'pushd') && cmd.nested !== 'substitution') {
+      const to = cmd.args.find((a) => !a.startsWith('-'));
+      dir = to ? locate(to, dir, session).abs : session.home ?? dir;
+      continue;
+    }
+    fx.commands.push({ cmd, dir });
+    const heredoc = cmd.text.includes('<<') ? bodies.join('\n') : '';
+    for (const w of commandWrites(cmd, heredoc)) fx.writes.push(op(w.path, w.kind, w.added, '', dir, cmd));
+    for (const r of commandReads(cmd)) fx.reads.push(op(r, 'read', '', '', dir, cmd));
+    for (const d of commandDeletes(cmd)) fx.deletes.push(op(d, 'delete', '', '', dir, cmd));
+    for (const t of networkTargets(cmd)) fx.net.push({ host: t.host, url: t.url, local: isLocalHost(t.host), cmd });
+  }
+}
+
+/** Heredoc bodies in a command string, in order (they are data, but data that is written). */
+export function heredocBodies(raw: string): string[] {
+  const out: string[] = [];
+  const re = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*(?:\n|$)/g;
+  for (let m = re.exec(raw); m; m = re.exec(raw)) out.push(m[3]);
+  return out;
+}
+
+interface CmdWrite {
+  path: string;
+  kind: FileOp['kind'];
+  added: string;
+}
+
+function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
+  const out: CmdWrite[] = [];
+  const echoed = cmd.name === 'echo' || cmd.name === 'printf' ? cmd.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ') : heredoc;
+  for (const r of cmd.redirects) {
+    if (!/>/.test(r.op) || r.op.includes('<')) continue;
+    if (/^&?\d*-?$/.test(r.target) || r.target.startsWith('&')) continue; // 2>&1 and friends
+    out.push({ path: r.target, kind: 'write', added: echoed });
+  }
+  const { name, args } = cmd;
+  if (name === 'tee') {
+    for (const p of parseArgs(args).operands) out.push({ path: p, kind: 'write', added: heredoc });
+  } else if (name === 'cp' || name === 'mv' || name === 'install' || name === 'ln' || name === 'rsync') {
+    const dest = destinationOf(args);
+    if (dest && !/^[^/\s]*[a-z0-9]:/i.test(dest)) out.push({ path: dest, kind: 'write', added: '' });
+  } else if (name === 'touch') {
+    for (const p of parseArgs(args, ['-d', '-t', '-r']).operands) out.push({ path: p, kind: 'create', added: '' });
+  } else if (name === 'sed' || name === 'perl') {
+    out.push(...inPlaceEdits(cmd));
+  } else if (name === 'dd') {
+    const of = args.find((a) => a.startsWith('of='));
+    if (of) out.push({ path: of.slice(3), kind: 'write', added: '' });
+  } else if (name === 'curl' || name === 'wget') {
+    const files = optionValues(args, name === 'curl' ? ['-o', '--output'] : ['-O', '--output-document']);
+    for (const f of files) if (f !== '-') out.push({ path: f, kind: 'write', added: '' });
+  }
+  return out;
+}
+
+/** The destination of cp/mv/install/ln/rsync: `-t dir`, else the last operand. */
+function destinationOf(args: string[]): string | null {
+  const t = optionValues(args, ['-t', '--target-directory']);
+  if (t.length > 0) return t[0];
+  const { operands } = parseArgs(args, ['-m', '-o', '-g', '-S', '--suffix', '-e', '--exclude', '--include', '--mode', '--owner', '--group']);
+  return operands.length >= 2 ? operands[operands.length - 1] : null;
+}
+
+function inPlaceEdits(cmd: SimpleCommand): CmdWrite[] {
+  const { args } = cmd;
+  const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a) && !a.startsWith('--')) || args.some((a) => a.startsWith('--in-place'));
+  if (!inPlace) return [];
+  const scripts = optionValues(args, ['-e', '--expression']);
+  const { operands } = parseArgs(args, ['-e', '--expression', '-f', '--file', '-l']);
+  const hasScriptOpt = scripts.length > 0 || args.some((a) => a === '-f' || a === '--file');
+  const files = cmd.name === 'sed' && !hasScriptOpt ? operands.slice(1) : operands;
+  const script = cmd.name === 'sed' && !hasScriptOpt ? (operands[0] ?? '') : scripts.join('\n');
+  return files.map((path) => ({ path, kind: 'edit' as const, added: script }));
+}
+
+const SIMPLE_READERS = new Set([
+  'cat', 'tac', 'less', 'more', 'head', 'tail', 'bat', 'batcat', 'nl', 'strings', 'xxd', 'hexdump', 'od',
+  'base64', 'base32', 'cut', 'sort', 'uniq', 'diff', 'cmp', 'md5sum', 'sha1sum', 'sha256sum', 'shasum',
+  'xclip', 'pbcopy', 'view', 'column', 'fold', 'iconv', 'tr',
+]);
+const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'gawk', 'mawk', 'sed', 'jq', 'yq']);
+const GREP_VALUE_OPTS = [
+  '-e', '-f', '-m', '-A', '-B', '-C', '-g', '-t', '-T', '--regexp', '--file', '--max-count', '--include', '--exclude',
+  '--glob', '--type', '--type-not', '-v', '--arg', '--argjson', '-F', '-n', '-c',
+];
+
+/** Files whose contents a command prints or copies (where secrets would be exposed). */
+export function commandReads(cmd: SimpleCommand): string[] {
+  const { name, args } = cmd;
+  const out = cmd.redirects.filter((r) => r.op === '<' || r.op === '0<').map((r) => r.target);
+  if (SIMPLE_READERS.has(name)) {
+    out.push(...parseArgs(args, ['-n', '-c', '-w', '-k', '-t', '-o', '-s']).operands.filter((o) => o !== '-'));
+  } else if (PATTERN_FIRST.has(name)) {
+    const opts = name === 'grep' || name === 'rg' || name === 'egrep' || name === 'fgrep' || name === 'ag' || name === 'ack'
+      ? GREP_VALUE_OPTS.filter((o) => o !== '-v' && o !== '-F' && o !== '-n' && o !== '-c')
+      : ['-e', '-f', '-F', '-v', '--arg', '--argjson', '--expression', '--file'];
+    const { operands } = parseArgs(args, opts);
+    const patternGiven = args.some((a) => a === '-e' || a === '-f' || a.startsWith('--regexp') || a.startsWith('--file') || a === '--expression');
+    if (name === 'sed' && args.some((a) => /^-[a-zA-Z]*i/.test(a) && !a.startsWith('--'))) return out;
+    out.push(...(patternGiven ? operands : operands.slice(1)));
+  } else if (name === 'cp' || name === 'scp' || name === 'rsync') {
+    const { operands } = parseArgs(args, ['-t', '-S', '-e', '-i', '-P', '-o', '--exclude', '--include']);
+    out.push(...operands.slice(0, -1).filter((o) => !/^[^/\s]*[a-z0-9]:/i.test(o)));
+  } else if (name === 'openssl') {
+    out.push(...optionValues(args, ['-in']));
+  } else if (name === 'tar' && (args[0] ?? '').replace(/^-/, '').includes('c')) {
+    const archive = optionValues(args, ['-f']);
+    const ops = parseArgs(args.slice(1), ['-f', '-C', '--exclude']).operands;
+    out.push(...ops.filter((o) => !archive.includes(o)));
+  } else if (name === 'zip') {
+    out.push(...parseArgs(args, ['-x', '-i']).operands.slice(1));
+  }
+  return out;
+}
+
+function commandDeletes(cmd: SimpleCommand): string[] {
+  if (cmd.name === 'rm' || cmd.name === 'unlink' || cmd.name === 'shred') return parseArgs(cmd.args, ['-n', '-s']).operands;
+  return [];
+}

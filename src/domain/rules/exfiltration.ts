@@ -1,0 +1,352 @@
+// exfiltration: code fetched from the network and executed, data sent off the machine — file
+// uploads, known drop sites, and secrets that were read and then travelled out in a network call.
+// Localhost and private-network targets are development, not exfiltration.
+import type { NormEvent } from '../model/events.ts';
+import type { ParsedShell, SimpleCommand } from '../shell/types.ts';
+import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import { effectsOf, locate, type Effects, type Located } from './effects.ts';
+import {
+  FETCHERS, INTERPRETERS, RAW_SOCKETS, hostMatches, hostOfUrl, isLocalHost, networkTargets, optionValues,
+  parseArgs, readsProgramFromStdin,
+} from './commands.ts';
+import { envDumpOf, sensitiveReads } from './secrets.ts';
+import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+
+export const remoteCodeExecution = meta({
+  id: 'exfiltration/remote-code-execution',
+  severity: 'critical',
+  title: 'Code downloaded and executed',
+  description: 'A script fetched from a remote host was run without being looked at: curl/wget piped into sh/bash/python…, bash -c "$(curl …)", bash <(curl …), or a file downloaded with curl -o/wget and then executed. Whoever controls that URL ran code on this machine. Downloads from localhost are ignored.',
+  remediation: 'Review what the script did; pin installers by checksum, or download, read and then run them.',
+});
+export const upload = meta({
+  id: 'exfiltration/upload',
+  severity: 'warning',
+  title: 'Data uploaded to a remote host',
+  description: 'Files sent off the machine: curl -d @file / --data-binary @ / -F f=@file / -T, wget --post-file, scp or rsync to a remote host, nc/ssh fed from a file or pipe, aws s3 / gsutil / rclone uploads. Critical when the upload carries a credential file or follows a secret read in the session. Uploads to localhost or a private network are ignored.',
+  remediation: 'Check what was sent and to whom; rotate any credential that was included.',
+});
+export const dropSite = meta({
+  id: 'exfiltration/drop-site',
+  severity: 'critical',
+  title: 'Known data drop site contacted',
+  description: 'Contact with a request collector or tunnel (webhook.site, requestbin, pipedream, interactsh/oast, ngrok, trycloudflare …) or an upload to an anonymous paste/file host (pastebin, transfer.sh, 0x0.st, file.io, termbin …). These exist to receive data from elsewhere. Merely downloading from a paste host is a warning.',
+  remediation: 'Treat everything the agent could read as exposed: find out what was sent, rotate credentials, and block these hosts for agents.',
+});
+export const secretThenNetwork = meta({
+  id: 'exfiltration/secret-then-network',
+  severity: 'critical',
+  title: 'Secret read, then sent over the network',
+  description: 'After a credential file was read, the environment dumped or a secret printed, a network command or fetch carried that secret or file (the value itself, the file path, or a command substitution reading it). When the only link is a shell variable in the request ($TOKEN) it is a warning. Plain downloads, git push and uploads (reported separately) do not count.',
+  remediation: 'Rotate the exposed credential and check the receiving host; keep credential files out of the agent\'s reach.',
+});
+
+// ---- drop sites ---------------------------------------------------------------------------------
+
+/** Endpoints that only exist to receive requests: any contact sends data. */
+const COLLECTORS = [
+  'webhook.site', 'requestbin.com', 'requestbin.net', 'requestcatcher.com', 'pipedream.net', 'hookbin.com',
+  'beeceptor.com', 'interactsh.com', 'oast.fun', 'oast.pro', 'oast.live', 'oast.site', 'oast.online', 'oast.me',
+  'burpcollaborator.net', 'oastify.com', 'canarytokens.com', 'ngrok.io', 'ngrok-free.app', 'ngrok.app', 'ngrok.dev',
+  'trycloudflare.com', 'serveo.net', 'lhr.life', 'pagekite.me', 'dnslog.cn', 'ceye.io', 'requestrepo.com', 'postb.in',
+  'ptsv2.com', 'ptsv3.com', 'webhook.cool', 'smee.io',
+];
+/** Anonymous paste and file hosts: uploads are how data leaves, downloads are merely odd. */
+const PASTE_HOSTS = [
+  'pastebin.com', 'paste.ee', 'hastebin.com', 'dpaste.com', 'dpaste.org', 'ghostbin.com', 'rentry.co', 'termbin.com',
+  'ix.io', 'sprunge.us', '0x0.st', 'transfer.sh', 'file.io', 'tmpfiles.org', 'temp.sh', 'bashupload.com', 'oshi.at',
+  'catbox.moe', 'gofile.io', 'anonfiles.com', 'filebin.net', 'keep.sh', 'paste.rs', 'ufile.io', 'pastebin.pl',
+];
+
+// ---- shared predicates ---------------------------------------------------------------------------
+
+const DATA_OPTS = ['-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--data-ascii', '--json', '-F', '--form', '--form-string', '-T', '--upload-file'];
+
+/** Does this network command carry data out (not just fetch something)? */
+export function sendsData(loc: Located): boolean {
+  const { cmd } = loc;
+  const { name, args } = cmd;
+  if (name === 'curl') {
+    const method = optionValues(args, ['-X', '--request'])[0]?.toUpperCase();
+    return optionValues(args, DATA_OPTS).length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH';
+  }
+  if (name === 'wget') return args.some((a) => /^--(post|body)-(data|file)/.test(a) || /^--method=(POST|PUT|PATCH)$/i.test(a));
+  if (name === 'http' || name === 'https' || name === 'xh' || name === 'httpie') {
+    return args.some((a) => /^(POST|PUT|PATCH)$/.test(a) || /^[\w-]+(:?=|@)/.test(a));
+  }
+  if (RAW_SOCKETS.has(name) || name === 'ssh') return fedByStdin(cmd);
+  if (name === 'scp' || name === 'rsync') return uploadFiles(loc, [loc]).length > 0;
+  return false;
+}
+
+function fedByStdin(cmd: SimpleCommand): boolean {
+  return cmd.pipeIndex > 0 || cmd.redirects.some((r) => r.op === '<');
+}
+
+/** Local files an upload command sends (empty when it is not an upload). */
+export function uploadFiles(loc: Located, all: Located[]): string[] {
+  const { cmd } = loc;
+  const { name, args } = cmd;
+  const stdinFiles = () => [...cmd.redirects.filter((r) => r.op === '<').map((r) => r.target), ...feederFiles(loc, all)];
+  if (name === 'curl') {
+    const files: string[] = [];
+    for (const v of optionValues(args, ['-d', '--data', '--data-binary', '--data-urlencode', '--data-ascii', '--json'])) {
+      const m = /^(?:[\w.-]*)@(.+)$/.exec(v);
+      if (m) files.push(...(m[1] === '-' ? stdinFiles().concat(cmd.pipeIndex > 0 ? ['(stdin)'] : []) : [m[1]]));
+    }
+    for (const v of optionValues(args, ['-F', '--form'])) {
+      const m = /^[^=]+=[@<]([^;]+)/.exec(v);
+      if (m) files.push(m[1]);
+    }
+    for (const v of optionValues(args, ['-T', '--upload-file'])) files.push(...(v === '-' || v === '.' ? [...stdinFiles(), '(stdin)'] : [v]));
+    return files;
+  }
+  if (name === 'wget') return optionValues(args, ['--post-file', '--body-file']);
+  if (name === 'scp' || name === 'rsync') {
+    const { operands } = parseArgs(args, ['-i', '-P', '-o', '-e', '-F', '--exclude', '--include', '-S', '-J', '-l', '-c']);
+    const remote = (o: string) => /^(?:[^@/\s]+@)?[a-z0-9][a-z0-9.-]+:(?!\/\/)/i.test(o);
+    const dest = operands[operands.length - 1];
+    return operands.length >= 2 && dest && remote(dest) ? operands.slice(0, -1).filter((o) => !remote(o)) : [];
+  }
+  if (RAW_SOCKETS.has(name) || name === 'ssh') {
+    if (!fedByStdin(cmd) || parseArgs(args, ['-p']).short.has('l')) return [];
+    const files = stdinFiles();
+    return files.length > 0 ? files : ['(piped data)'];
+  }
+  if (name === 'aws' && args[0] === 's3' && /^(cp|sync|mv)$/.test(args[1] ?? '')) {
+    const ops = parseArgs(args.slice(2), ['--profile', '--region', '--exclude', '--include', '--acl']).operands;
+    return ops.length >= 2 && /^s3:\/\//.test(ops[ops.length - 1]) && !/^s3:\/\//.test(ops[0]) ? [ops[0]] : [];
+  }
+  if ((name === 'gsutil' && /^(cp|rsync|mv)$/.test(args.find((a) => !a.startsWith('-')) ?? '')) || (name === 'rclone' && /^(copy|sync|move|copyto)$/.test(args[0] ?? ''))) {
+    const ops = parseArgs(args, ['-h', '-o']).operands.slice(1);
+    const dest = ops[ops.length - 1] ?? '';
+    return ops.length >= 2 && /^[\w-]+:/.test(dest) && !/^[\w-]+:/.test(ops[0]) ? [ops[0]] : [];
+  }
+  return [];
+}
+
+/** Files that a pipeline feeds into this command (`cat f | nc …`, `tar c dir | ssh …`). */
+function feederFiles(loc: Located, all: Located[]): string[] {
+  const i = all.indexOf(loc);
+  const out: string[] = [];
+  for (let k = i - 1; k >= 0 && k >= i - loc.cmd.pipeIndex; k--) {
+    const f = all[k].cmd;
+    if (f.name === 'cat' || f.name === 'base64' || f.name === 'gzip' || f.name === 'xxd') out.push(...parseArgs(f.args).operands);
+    if (f.name === 'tar' || f.name === 'zip') out.push(...parseArgs(f.args.slice(1), ['-f', '-C']).operands);
+  }
+  return out;
+}
+
+/** Remote hosts of a command (local and private-network ones dropped). */
+function remoteHosts(cmd: SimpleCommand): string[] {
+  const { name, args } = cmd;
+  if (name === 'aws' && args[0] === 's3') return ['s3.amazonaws.com'];
+  if (name === 'gsutil') return ['storage.googleapis.com'];
+  if (name === 'rclone') return ['rclone remote'];
+  return networkTargets(cmd).map((t) => t.host).filter((h) => !isLocalHost(h));
+}
+
+// ---- remote code execution ---------------------------------------------------------------------
+
+const SUBST_FETCH = /(\$\(|<\(|`)\s*(curl|wget)\b[^)`]*/;
+
+function rceInShell(shell: ParsedShell): { cmd: SimpleCommand; why: string } | null {
+  for (const pl of shell.pipelines) {
+    const cmds = pl.map((i) => shell.commands[i]);
+    const fetchAt = cmds.findIndex((c) => FETCHERS.has(c.name) && networkTargets(c).some((t) => !isLocalHost(t.host)));
+    if (fetchAt < 0) continue;
+    const runner = cmds.slice(fetchAt + 1).find(readsProgramFromStdin);
+    if (runner) return { cmd: cmds[fetchAt], why: `piped from ${cmds[fetchAt].name} into ${runner.name}` };
+  }
+  for (const c of shell.commands) {
+    const runsText = INTERPRETERS.has(c.name) || c.name === 'source' || c.name === '.' || c.name === 'eval' || /^python[\d.]+$/.test(c.name);
+    const m = runsText ? SUBST_FETCH.exec(c.args.join(' ')) : null;
+    if (!m) continue;
+    const hosts = [...m[0].matchAll(/https?:\/\/[^\s'"`)]+/g)].map((u) => hostOfUrl(u[0]) ?? '');
+    if (hosts.length > 0 && hosts.every((h) => h === '' || isLocalHost(h))) continue;
+    return { cmd: c, why: `${c.name} ran the output of ${m[2]}` };
+  }
+  return null;
+}
+
+/** Files a command downloads (curl -o/-O, wget), by resolved path. */
+function downloads(loc: Located, session: SessionFacts): { abs: string; url: string }[] {
+  const { cmd } = loc;
+  if (cmd.name !== 'curl' && cmd.name !== 'wget') return [];
+  const remote = networkTargets(cmd).filter((t) => t.url && !isLocalHost(t.host));
+  if (remote.length === 0) return [];
+  const url = remote[0].url!;
+  const named = optionValues(cmd.args, cmd.name === 'curl' ? ['-o', '--output'] : ['-O', '--output-document']).filter((f) => f !== '-');
+  const implicit = cmd.name === 'wget' || parseArgs(cmd.args, ['-o', '--output']).short.has('O') || cmd.args.includes('--remote-name');
+  const files = named.length > 0 ? named : implicit ? [basename(url.replace(/[?#].*$/, ''))] : [];
+  return files.filter(Boolean).map((f) => ({ abs: locate(f, loc.dir, session).abs, url }));
+}
+
+/** Runs a previously downloaded file (`bash install.sh`, `./install.sh`, `python get-pip.py`)? */
+function runsDownloaded(loc: Located, downloaded: Map<string, string>, session: SessionFacts): string | null {
+  const { cmd } = loc;
+  if (INTERPRETERS.has(cmd.name) || /^python[\d.]+$/.test(cmd.name)) {
+    const script = parseArgs(cmd.args, ['-o', '-O']).operands[0];
+    const abs = script ? locate(script, loc.dir, session).abs : null;
+    if (abs && downloaded.has(abs)) return downloaded.get(abs)!;
+  }
+  for (const [abs, url] of downloaded) if (basename(abs) === cmd.name && /\.(sh|bash|py|pl|rb)$|^[^.]+$/.test(cmd.name)) return url;
+  return null;
+}
+
+// ---- the rules ----------------------------------------------------------------------------------
+
+const DOWNLOADS_MAX = 50;
+const VALUES_MAX = 100;
+
+export const EXFILTRATION_RULES: Rule[] = [
+  {
+    metas: [remoteCodeExecution],
+    create(ctx) {
+      const downloaded = new Map<string, string>();
+      return {
+        onEvent(event, facts) {
+          const fx = effectsOf(event, facts, ctx.session);
+          const rce = facts.shell ? rceInShell(facts.shell) : null;
+          if (rce) report(ctx, remoteCodeExecution.id, event, facts, `Remote code execution: ${rce.why}: \`${safe(rce.cmd.text, facts, QUOTE_MAX)}\`.`, describeCall(fx.call!));
+          for (const loc of fx.commands) {
+            const url = rce ? null : runsDownloaded(loc, downloaded, ctx.session);
+            if (url) report(ctx, remoteCodeExecution.id, event, facts, `A script downloaded from ${safe(url, facts, QUOTE_MAX)} was executed: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, loc.cmd.text);
+            for (const d of downloads(loc, ctx.session)) {
+              downloaded.set(d.abs, d.url);
+              if (downloaded.size > DOWNLOADS_MAX) downloaded.delete(downloaded.keys().next().value as string);
+            }
+          }
+        },
+      };
+    },
+  },
+  {
+    metas: [upload, dropSite, secretThenNetwork],
+    create(ctx) {
+      const flow = new ExposureTracker();
+      return {
+        onEvent(event, facts) {
+          if (event.kind === 'tool_result') return flow.fromOutput(event, facts);
+          if (event.kind !== 'tool_call') return;
+          const fx = effectsOf(event, facts, ctx.session);
+          checkNetwork(ctx, event, facts, fx, flow);
+          flow.fromCall(event, facts, fx);
+        },
+      };
+    },
+  },
+];
+
+function report(ctx: RuleContext, rule: string, event: NormEvent, facts: EventFacts, detail: string, excerpt: string, extra: Partial<{ severity: 'critical' | 'warning'; title: string; key: string; more: EvidenceItem[] }> = {}): void {
+  ctx.report({
+    rule,
+    detail,
+    severity: extra.severity,
+    title: extra.title,
+    key: extra.key,
+    evidence: [...(extra.more ?? []), evidence(event, excerpt, facts)],
+  });
+}
+
+/** What the session has exposed so far: secret values from outputs, credential files, env dumps. */
+class ExposureTracker {
+  readonly values = new Set<string>();
+  readonly paths = new Set<string>();
+  first: EvidenceItem | null = null;
+  what = '';
+
+  fromOutput(event: NormEvent, facts: EventFacts): void {
+    for (const h of facts.secrets) {
+      if (h.confidence !== 'high') continue;
+      addCapped(this.values, h.value, VALUES_MAX);
+      this.note(event, `${h.label} ${h.masked} printed in tool output`, `${h.label} ${h.masked}`, facts);
+    }
+  }
+
+  fromCall(event: NormEvent, facts: EventFacts, fx: Effects): void {
+    for (const r of sensitiveReads(fx)) {
+      addCapped(this.paths, r.abs, VALUES_MAX);
+      if (r.path.length >= 4) addCapped(this.paths, r.path, VALUES_MAX);
+      this.note(event, `${r.sensitive} read (${r.path})`, r.cmd?.text ?? describeCall(fx.call!), facts);
+    }
+    for (const loc of fx.commands) {
+      if (envDumpOf(loc, fx.commands)) this.note(event, 'environment dumped', loc.cmd.text, facts);
+    }
+  }
+
+  private note(event: NormEvent, what: string, excerpt: string, facts: EventFacts): void {
+    if (this.first) return;
+    this.first = evidence(event, excerpt, facts, this.values);
+    this.what = what;
+  }
+
+  /** Does this text carry an exposed secret or name an exposed file? */
+  carries(text: string): boolean {
+    for (const v of this.values) if (text.includes(v)) return true;
+    for (const p of this.paths) if (text.includes(p)) return true;
+    return false;
+  }
+}
+
+function checkNetwork(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, flow: ExposureTracker): void {
+  const sameEventReads = sensitiveReads(fx);
+  for (const n of fx.net) {
+    if (n.local || n.cmd) continue;
+    // web_fetch: a drop site, or a URL that carries an exposed secret.
+    const drop = hostMatches(n.host, COLLECTORS) ?? hostMatches(n.host, PASTE_HOSTS);
+    if (drop) {
+      const collector = hostMatches(n.host, COLLECTORS) !== null;
+      report(ctx, dropSite.id, event, facts, `The agent fetched ${safe(n.url ?? n.host, facts, QUOTE_MAX)} (${drop}).`, describeCall(event), { severity: collector ? 'critical' : 'warning', key: drop });
+    } else if (n.url && flow.carries(n.url)) {
+      report(ctx, secretThenNetwork.id, event, facts, `After ${flow.what}, a fetched URL carried it to ${n.host}.`, describeCall(event), { more: flow.first ? [flow.first] : [] });
+    }
+  }
+  for (const loc of fx.commands) {
+    const hosts = remoteHosts(loc.cmd);
+    if (hosts.length === 0) continue;
+    const drop = hosts.map((h) => hostMatches(h, COLLECTORS) ?? hostMatches(h, PASTE_HOSTS)).find((d) => d) ?? null;
+    const files = uploadFiles(loc, fx.commands);
+    if (drop) {
+      const collector = COLLECTORS.includes(drop);
+      const sent = collector || files.length > 0 || sendsData(loc);
+      report(ctx, dropSite.id, event, facts, `${sent ? 'Data was sent to' : 'The agent downloaded from'} ${drop}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.`, loc.cmd.text, { severity: sent ? 'critical' : 'warning', title: sent ? undefined : 'Anonymous paste host contacted', key: drop });
+      continue;
+    }
+    if (files.length > 0) {
+      reportUpload(ctx, event, facts, loc, files, hosts, flow);
+      continue;
+    }
+    checkSecretFlow(ctx, event, facts, loc, hosts, flow, sameEventReads.length > 0);
+  }
+}
+
+function reportUpload(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {
+  const sensitive = files.filter((f) => f !== '(stdin)' && f !== '(piped data)' && locate(f, loc.dir, ctx.session).sensitive !== null);
+  const afterSecret = flow.first !== null;
+  const critical = sensitive.length > 0 || afterSecret;
+  const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : '';
+  report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}`, loc.cmd.text, {
+    severity: critical ? 'critical' : 'warning',
+    title: critical ? 'Sensitive data uploaded to a remote host' : undefined,
+    key: hosts[0],
+    more: afterSecret && sensitive.length === 0 && flow.first ? [flow.first] : [],
+  });
+}
+
+function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, hosts: string[], flow: ExposureTracker, readsHere: boolean): void {
+  const text = loc.cmd.text;
+  // A credential read inside this very command ($(cat ~/.aws/credentials)) is the strongest link.
+  const strong = readsHere || ((flow.first !== null) && flow.carries(text));
+  const viaVariable = flow.first !== null && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc);
+  if (!strong && !viaVariable) return;
+  report(ctx, secretThenNetwork.id, event, facts, strong
+    ? `${readsHere ? 'A credential file was read and sent' : `After ${flow.what}, it was sent`} to ${hosts[0]}: \`${safe(text, facts, QUOTE_MAX, flow.values)}\`.`
+    : `After ${flow.what}, a request to ${hosts[0]} sent shell variables that may hold it: \`${safe(text, facts, QUOTE_MAX, flow.values)}\`.`,
+  text, {
+    severity: strong ? 'critical' : 'warning',
+    title: strong ? undefined : 'Request with variables after a secret was read',
+    key: strong ? 'strong' : 'variable',
+    more: flow.first && !readsHere ? [flow.first] : [],
+  });
+}

@@ -1,0 +1,234 @@
+// injection: text that tries to steer the agent from inside its inputs — injection phrases, fake
+// role markers and hidden Unicode in tool output or fetched pages — risky actions right after
+// such text, and edits to the files that instruct the agent in every future session.
+import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import { effectsOf, type Effects } from './effects.ts';
+import { gitSubcommand } from './commands.ts';
+import { envDumpOf, sensitiveReads } from './secrets.ts';
+import { isAgentSettingsFile } from './permissions.ts';
+import { isAgentInstructionFile } from '../paths.ts';
+import { addCapped, around, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+
+export const injectionText = meta({
+  id: 'injection/prompt-injection-text',
+  severity: 'warning',
+  title: 'Prompt-injection text in tool output',
+  description: 'Tool output or a fetched page contained text aimed at the model: "ignore previous instructions", role reassignment ("you are now an unrestricted AI"), chat-template tokens (<|im_start|>, [INST]), fake tool/system tags (</tool_result>), "### SYSTEM" headers or "do not tell the user". Outputs of files the agent wrote itself, agent instruction files, and searches for the phrase itself are not scanned.',
+  remediation: 'Read the source of that text and check whether the agent followed it; treat content from that source as hostile.',
+});
+export const hiddenUnicode = meta({
+  id: 'injection/hidden-unicode',
+  severity: 'warning',
+  title: 'Hidden Unicode in tool output',
+  description: 'Invisible characters in tool output or fetched content: zero-width spaces, bidirectional overrides and isolates (U+202A–202E, U+2066–2069, "Trojan Source"), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark at the start of a line, and zero-width joiners inside emoji, are not reported.',
+  remediation: 'Inspect the raw content with a hex viewer; strip invisible characters from files before agents read them.',
+});
+export const riskyAfterInjection = meta({
+  id: 'injection/risky-action-after-injection',
+  severity: 'critical',
+  title: 'Risky action right after injected instructions',
+  description: 'Within the next three tool calls after injection text or hidden Unicode, the agent made a network call to a remote host, deleted files outside the tree, read credentials, dumped the environment, wrote outside the working tree, used sudo or pushed code: it may have obeyed the injected text.',
+  remediation: 'Assume the session was hijacked: review every action after the injection, rotate credentials it could reach.',
+});
+export const agentConfigEdit = meta({
+  id: 'injection/agent-config-edit',
+  severity: 'warning',
+  title: 'Agent instruction file modified',
+  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file or ran /init). Permission settings files are reported by permissions/agent-settings-write.',
+  remediation: 'Review the diff of the instruction file before the next agent session uses it.',
+});
+
+// ---- injection text --------------------------------------------------------------------------
+
+const PATTERNS: { label: string; re: RegExp }[] = [
+  { label: '"ignore previous instructions"', re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
+  { label: 'role reassignment ("you are now …")', re: /\byou\s+are\s+now\s+(?:(?:a|an|the|in|no\s+longer)\s+)?(?:new\s+)?(?:unrestricted|unfiltered|jailbroken|DAN\b|developer\s+mode|god\s+mode|evil|different\s+(?:ai|assistant|model)|(?:ai|assistant|agent|model)\b)/i },
+  { label: 'system prompt override', re: /\b(?:new|updated|real|actual|hidden|secret)\s+system\s+(?:prompt|instructions?)\b|\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+instructions)\b/i },
+  { label: 'chat-template token', re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
+  { label: 'fake SYSTEM header', re: /^[ \t]*#{1,6}[ \t]*SYSTEM(?:[ \t]+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE))?[ \t]*:?[ \t]*$/m },
+  { label: 'fake tool/role tag', re: /<\/?(?:tool_result|function_results|function_calls|tool_use|system_prompt|assistant_response)>|<\/?antml:[a-z_]+>/i },
+  { label: '"do not tell the user"', re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify|let)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
+];
+
+interface Match {
+  label: string;
+  start: number;
+  end: number;
+}
+
+export function findInjection(text: string): Match | null {
+  for (const { label, re } of PATTERNS) {
+    const m = re.exec(text);
+    if (m) return { label, start: m.index, end: m.index + m[0].length };
+  }
+  return null;
+}
+
+// ---- hidden unicode ------------------------------------------------------------------------
+
+interface Hidden {
+  count: number;
+  kinds: Set<string>;
+  first: number;
+  tagText: string;
+}
+
+const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\uFE0F]/u;
+
+/** Invisible characters worth a look (see the rule description for what is excused). */
+export function findHidden(text: string): Hidden | null {
+  let h: Hidden | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.codePointAt(i)!;
+    if (c > 0xffff) i++;
+    const kind = hiddenKind(c, text, i);
+    if (!kind) continue;
+    h ??= { count: 0, kinds: new Set(), first: i, tagText: '' };
+    h.count++;
+    h.kinds.add(kind);
+    if (kind === 'tag characters' && h.tagText.length < 200 && c >= 0xe0020 && c <= 0xe007e) h.tagText += String.fromCharCode(c - 0xe0000);
+  }
+  return h;
+}
+
+function hiddenKind(c: number, text: string, i: number): string | null {
+  if (c >= 0xe0000 && c <= 0xe007f) return 'tag characters';
+  if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return 'bidirectional overrides';
+  if (c === 0x200b || c === 0x2060 || (c >= 0x2061 && c <= 0x2064) || c === 0x180e) return 'zero-width characters';
+  if (c === 0xfeff) return i === 0 || text[i - 1] === '\n' ? null : 'zero-width characters';
+  if (c === 0x200d) {
+    const before = text.slice(Math.max(0, i - 2), i);
+    const after = text.slice(i + 1, i + 3);
+    return PICTO.test(before) || PICTO.test(after) ? null : 'zero-width characters';
+  }
+  return null;
+}
+
+// ---- risky actions ----------------------------------------------------------------------------
+
+/** Why an action is risky enough to matter right after injected text, or null. */
+export function riskyAction(fx: Effects, session: SessionFacts): string | null {
+  const net = fx.net.find((n) => !n.local && (n.cmd !== null || (n.url ?? '').includes('?')));
+  if (net) return `contacted ${net.host}`;
+  const del = fx.deletes.find((d) => d.zone !== 'tmp' && d.zone !== 'worktree' && d.zone !== 'unknown');
+  if (del) return `deleted ${del.path}`;
+  const secret = sensitiveReads(fx)[0];
+  if (secret) return `read ${secret.sensitive}`;
+  if (session.cwd) {
+    const out = fx.writes.find((w) => w.zone === 'home' || w.zone === 'system' || w.zone === 'root');
+    if (out) return `wrote ${out.path} outside the working tree`;
+  }
+  for (const loc of fx.commands) {
+    if (envDumpOf(loc, fx.commands)) return 'dumped the environment';
+    if (loc.cmd.wrappers.includes('sudo')) return 'ran a command with sudo';
+    if (gitSubcommand(loc.cmd)?.sub === 'push') return 'pushed code';
+  }
+  return null;
+}
+
+// ---- the rules ------------------------------------------------------------------------------
+
+const WINDOW_CALLS = 3;
+const WRITTEN_MAX = 1_000;
+
+interface Pending {
+  what: string;
+  evidence: EvidenceItem;
+  callsLeft: number;
+  key: string;
+}
+
+export const INJECTION_RULES: Rule[] = [
+  {
+    metas: [injectionText, hiddenUnicode, riskyAfterInjection],
+    create(ctx) {
+      const written = new Set<string>();
+      let pending: Pending | null = null;
+      return {
+        onEvent(event, facts) {
+          if (event.kind === 'tool_call') {
+            const fx = effectsOf(event, facts, ctx.session);
+            if (pending) pending = checkAction(ctx, event, facts, fx, pending);
+            for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
+            return;
+          }
+          if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
+          pending = scanOutput(ctx, event, facts) ?? pending;
+        },
+      };
+    },
+  },
+  {
+    metas: [agentConfigEdit],
+    create(ctx) {
+      let lastPrompt = '';
+      return {
+        onEvent(event, facts) {
+          if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000);
+          for (const w of effectsOf(event, facts, ctx.session).writes) {
+            if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
+            const asked = lastPrompt.toLowerCase().includes(basename(w.path).toLowerCase()) || /(^|\W)\/init\b/.test(lastPrompt);
+            ctx.report({
+              rule: agentConfigEdit.id,
+              severity: asked ? 'info' : 'warning',
+              title: asked ? 'Agent instruction file modified (as requested)' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : ''}.`,
+              evidence: [evidence(event, w.cmd?.text ?? describeCall(effectsOf(event, facts, ctx.session).call!) + (w.added ? `: ${w.added}` : ''), facts)],
+              key: w.abs,
+            });
+          }
+        },
+      };
+    },
+  },
+];
+
+/** Skip outputs that would only echo the agent's own words: its files, instruction files, its search term. */
+function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<string>, session: SessionFacts): boolean {
+  if (!event.output || event.denied) return false;
+  const call = facts.call;
+  if (!call) return true;
+  const fx = effectsOf(call, { secrets: [], shell: undefined }, session);
+  if (fx.reads.length > 0 && fx.reads.every((r) => written.has(r.abs) || isAgentInstructionFile(r.abs))) return false;
+  return true;
+}
+
+function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts): Pending | null {
+  const text = event.output;
+  const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
+  const asked = facts.call ? describeCall(facts.call).toLowerCase() : '';
+  let found: Pending | null = null;
+  const inj = findInjection(text);
+  if (inj && !asked.includes(text.slice(inj.start, inj.end).toLowerCase().split(/\s+/).slice(0, 2).join(' '))) {
+    const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
+    ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
+    found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
+  }
+  const hidden = findHidden(text);
+  if (hidden) {
+    const decoded = hidden.tagText ? ` Hidden text: "${safe(hidden.tagText, facts, 120)}".` : '';
+    const ev = { index: event.index, excerpt: safe(visible(around(text, hidden.first, hidden.first + 1)), facts) };
+    ctx.report({ rule: hiddenUnicode.id, detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}.${decoded}`, evidence: [ev] });
+    found ??= { what: `hidden Unicode in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
+  }
+  return found;
+}
+
+/** Shows invisible characters as <U+XXXX> so the excerpt explains itself. */
+function visible(text: string): string {
+  return text.replace(/[\u200B-\u200D\u2060-\u2064\u180E\u202A-\u202E\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/gu, (ch) => `<U+${ch.codePointAt(0)!.toString(16).toUpperCase()}>`);
+}
+
+function checkAction(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, p: Pending): Pending | null {
+  const why = riskyAction(fx, ctx.session);
+  if (why) {
+    ctx.report({
+      rule: riskyAfterInjection.id,
+      detail: `Right after ${p.what}, the agent ${why}.`,
+      evidence: [p.evidence, evidence(event, describeCall(event), facts)],
+      key: p.key,
+    });
+  }
+  return p.callsLeft <= 1 ? null : { ...p, callsLeft: p.callsLeft - 1 };
+}

@@ -1,0 +1,213 @@
+// permissions: the agent ran without its safety rails, raised its privileges, or planted something
+// that outlives the session (shell rc files, cron, systemd, launchd, authorized_keys).
+import type { AgentId, NormEvent, SessionMetaEvent } from '../model/events.ts';
+import type { SimpleCommand } from '../shell/types.ts';
+import type { EventFacts, Rule, RuleContext } from './types.ts';
+import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
+import { parseArgs } from './commands.ts';
+import { isShellRcFile } from '../paths.ts';
+import { describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+
+export const approvalBypass = meta({
+  id: 'permissions/approval-bypass',
+  severity: 'critical',
+  title: 'Agent ran with approvals and sandbox off',
+  description: 'The session ran with no approval prompts and no sandbox: Claude Code --dangerously-skip-permissions / bypassPermissions mode, Codex approval "never" with sandbox "danger-full-access" (or --dangerously-bypass-approvals-and-sandbox). Every command ran unchecked with the user\'s full rights. Codex danger-full-access with approvals still on, and Gemini --yolo (whose sandbox state the log does not record), are warnings; approval "never" inside a sandbox is the normal non-interactive setup and is not reported.',
+  remediation: 'Run unattended agents inside a container or VM, or keep the sandbox on; review every command of this session.',
+});
+export const escalatedCommand = meta({
+  id: 'permissions/escalated-command',
+  severity: 'info',
+  title: 'Commands ran outside the sandbox',
+  description: 'The agent asked to run commands with escalated permissions (Codex with_escalated_permissions) and they ran. Escalation goes through the approval flow, so this is context: what the commands did is judged by the other rules.',
+  remediation: 'Check that the escalations were expected; prefer widening the sandbox for a specific path over escalating.',
+});
+export const sudo = meta({
+  id: 'permissions/sudo',
+  severity: 'warning',
+  title: 'Commands run as root',
+  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine.',
+  remediation: 'Check what ran as root; do not give agents passwordless sudo.',
+});
+export const persistence = meta({
+  id: 'permissions/persistence',
+  severity: 'critical',
+  title: 'Persistence mechanism installed',
+  description: 'The agent changed something that runs again later without it: shell startup files in the home directory or /etc (.bashrc, .zshrc, .profile …), crontab or /etc/cron*, systemd units (or systemctl enable), launchd agents/daemons (or launchctl load), XDG autostart, ~/.ssh/authorized_keys. Dotfiles inside the working tree (a dotfiles repository) are not reported.',
+  remediation: 'Inspect and revert the change (crontab -l, systemctl list-unit-files, the rc file diff); remove keys that were added.',
+});
+export const agentSettingsWrite = meta({
+  id: 'permissions/agent-settings-write',
+  severity: 'warning',
+  title: 'Agent permission settings changed',
+  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set. An agent widening its own permissions deserves a look.',
+  remediation: 'Review the settings diff, especially allow-lists, hooks and sandbox/approval modes.',
+});
+export const worldWritable = meta({
+  id: 'permissions/world-writable',
+  severity: 'warning',
+  title: 'Files made world-writable',
+  description: 'chmod 777 / 666 / o+w / a+w (also recursive): any user or process on the machine can change these files. Paths under /tmp are not reported.',
+  remediation: 'Restore tighter modes (755/644) and find out why write access for everyone seemed necessary.',
+});
+
+// ---- predicates ---------------------------------------------------------------------------------
+
+/** Agent settings files that hold permissions, hooks and sandbox modes. */
+export function isAgentSettingsFile(p: string): boolean {
+  return /(^|\/)\.claude\/(settings(\.local)?|managed-settings)\.json$/.test(p) || /(^|\/)\.codex\/config\.toml$/.test(p) || /(^|\/)\.gemini\/settings\.json$/.test(p);
+}
+
+const PERSISTENT_PATHS: { re: RegExp; what: string }[] = [
+  { re: /^\/etc\/(cron[^/]*|crontab)(\/|$)|^\/var\/spool\/cron\//, what: 'a cron job' },
+  { re: /^\/(etc|lib|usr\/lib)\/systemd\/|\/\.config\/systemd\//, what: 'a systemd unit' },
+  { re: /\/Library\/Launch(Agents|Daemons)\//, what: 'a launchd job' },
+  { re: /\/\.config\/autostart\//, what: 'an autostart entry' },
+  { re: /\/\.ssh\/authorized_keys2?$/, what: 'an SSH authorized key' },
+  { re: /^\/etc\/(profile|profile\.d\/.*|environment|bash\.bashrc|zsh\/.*|zshenv|zprofile|zshrc)$/, what: 'a system-wide shell startup file' },
+];
+
+/** What persistent mechanism a file write installs, or null. */
+export function persistentTarget(w: FileOp): string | null {
+  if (w.zone === 'worktree' || w.zone === 'tmp' || w.zone === 'unknown') return null;
+  for (const { re, what } of PERSISTENT_PATHS) if (re.test(w.abs)) return what;
+  return isShellRcFile(w.abs) ? 'a shell startup file' : null;
+}
+
+/** Commands that install persistence without a visible file write. */
+function persistentCommand(cmd: SimpleCommand): string | null {
+  const { name, args } = cmd;
+  const { short, operands } = parseArgs(args, ['-u']);
+  if (name === 'crontab' && !short.has('l') && !short.has('r') && (operands.length > 0 || short.has('e') || cmd.pipeIndex > 0)) return 'a crontab was installed';
+  if (name === 'systemctl' && operands[0] === 'enable') return `systemd unit ${operands.slice(1).join(' ')} enabled`;
+  if (name === 'launchctl' && /^(load|bootstrap|enable|submit)$/.test(operands[0] ?? '')) return `launchd job loaded (launchctl ${operands[0]})`;
+  return null;
+}
+
+const WORLD_NUMERIC = /^0?[0-7]?[0-7][0-7][2367]$/;
+const WORLD_SYMBOLIC = /(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/;
+
+function worldWritableTargets(loc: Located, ctx: RuleContext): string[] {
+  const { cmd } = loc;
+  if (cmd.name !== 'chmod') return [];
+  const { operands } = parseArgs(cmd.args, ['--reference']);
+  const [mode, ...files] = operands;
+  if (!mode || !(WORLD_NUMERIC.test(mode) || WORLD_SYMBOLIC.test(mode))) return [];
+  return files.filter((f) => {
+    const zone = locate(f, loc.dir, ctx.session).zone;
+    return zone !== 'tmp' && zone !== 'device';
+  });
+}
+
+// ---- posture --------------------------------------------------------------------------------
+
+interface Posture {
+  approval: string | null;
+  sandbox: string | null;
+  mode: string | null;
+  flags: Set<string>;
+}
+
+function norm(v: string | undefined | null): string | null {
+  if (!v) return null;
+  return v.replace(/([a-z])([A-Z])/g, '$1-$2').replace(/[_\s]+/g, '-').toLowerCase();
+}
+
+function postureVerdict(p: Posture, agent: AgentId | null): { severity: 'critical' | 'warning'; why: string; key: string } | null {
+  const has = (f: string) => p.flags.has(f);
+  if (has('--dangerously-skip-permissions') || p.mode === 'bypass-permissions') {
+    return { severity: 'critical', why: 'Claude Code ran with --dangerously-skip-permissions (bypassPermissions): no command needed approval and there is no sandbox', key: 'claude-bypass' };
+  }
+  if (has('--dangerously-bypass-approvals-and-sandbox') || (agent === 'codex' && has('--yolo'))) {
+    return { severity: 'critical', why: 'Codex ran with --dangerously-bypass-approvals-and-sandbox: no approvals and no sandbox', key: 'codex-bypass' };
+  }
+  const fullAccess = p.sandbox === 'danger-full-access';
+  if (fullAccess && p.approval === 'never') return { severity: 'critical', why: 'Codex ran with approval policy "never" and sandbox "danger-full-access": nothing was checked', key: 'codex-never-full' };
+  if (fullAccess) return { severity: 'warning', why: `Codex ran with sandbox "danger-full-access" (approval policy ${p.approval ?? 'unknown'}): commands could touch the whole machine`, key: 'codex-full' };
+  const yolo = has('--yolo') || has('-y') || [p.approval, p.mode].includes('yolo');
+  if (yolo) return { severity: 'warning', why: 'Gemini CLI ran in YOLO mode: every tool call was auto-approved', key: 'gemini-yolo' };
+  return null;
+}
+
+// ---- the rules ------------------------------------------------------------------------------
+
+export const PERMISSIONS_RULES: Rule[] = [
+  {
+    metas: [approvalBypass],
+    create(ctx) {
+      const posture: Posture = { approval: null, sandbox: null, mode: null, flags: new Set() };
+      const reported = new Set<string>();
+      return {
+        onEvent(event) {
+          if (event.kind !== 'session_meta') return;
+          updatePosture(posture, event);
+          const v = postureVerdict(posture, ctx.session.agent);
+          if (!v || reported.has(v.key)) return;
+          reported.add(v.key);
+          ctx.report({
+            rule: approvalBypass.id,
+            severity: v.severity,
+            title: v.severity === 'warning' ? 'Agent ran with reduced safety settings' : undefined,
+            detail: `${v.why}.`,
+            evidence: [{ index: event.index, excerpt: postureExcerpt(event) }],
+            key: v.key,
+          });
+        },
+      };
+    },
+  },
+  {
+    metas: [escalatedCommand, sudo, persistence, agentSettingsWrite, worldWritable],
+    create(ctx) {
+      return {
+        onEvent(event, facts) {
+          if (event.kind !== 'tool_call') return;
+          const fx = effectsOf(event, facts, ctx.session);
+          if (event.input.type === 'command' && event.input.escalated) {
+            const why = event.input.justification ? ` Justification: "${safe(event.input.justification, facts, QUOTE_MAX)}".` : '';
+            ctx.report({ rule: escalatedCommand.id, detail: `\`${safe(event.input.command, facts, QUOTE_MAX)}\` ran with escalated permissions.${why}`, evidence: [evidence(event, event.input.command, facts)] });
+          }
+          for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
+          for (const loc of fx.commands) checkCommand(ctx, event, facts, loc);
+        },
+      };
+    },
+  },
+];
+
+function updatePosture(p: Posture, e: SessionMetaEvent): void {
+  p.approval = norm(e.approvalPolicy) ?? p.approval;
+  p.sandbox = norm(e.sandbox) ?? p.sandbox;
+  p.mode = norm(e.permissionMode) ?? p.mode;
+  for (const f of e.flags ?? []) p.flags.add(f.split('=')[0]);
+}
+
+function postureExcerpt(e: SessionMetaEvent): string {
+  const parts = [
+    e.approvalPolicy && `approval_policy=${e.approvalPolicy}`,
+    e.sandbox && `sandbox=${e.sandbox}`,
+    e.permissionMode && `permission_mode=${e.permissionMode}`,
+    e.flags?.length && `flags: ${e.flags.join(' ')}`,
+  ].filter(Boolean);
+  return safe(parts.join(', ') || 'session settings');
+}
+
+function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, call: string): void {
+  const excerpt = (w.cmd?.text ?? call) + (w.added ? `: ${w.added}` : '');
+  const what = persistentTarget(w);
+  if (what) {
+    ctx.report({ rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs });
+  } else if (isAgentSettingsFile(w.abs)) {
+    ctx.report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs });
+  }
+}
+
+function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located): void {
+  const { cmd } = loc;
+  const root = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
+  if (root) ctx.report({ rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)] });
+  const installed = persistentCommand(cmd);
+  if (installed) ctx.report({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name });
+  const open = worldWritableTargets(loc, ctx);
+  if (open.length > 0) ctx.report({ rule: worldWritable.id, detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` made ${open.slice(0, 3).join(', ')} writable by everyone.`, evidence: [evidence(event, cmd.text, facts)] });
+}

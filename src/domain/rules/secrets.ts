@@ -1,0 +1,227 @@
+// secrets: credentials that ended up somewhere they should not be — typed into a prompt, put into
+// a command or a file by the agent, printed in tool output (and then sent out), plus reads of
+// credential files and environment dumps that put secrets into the model's context.
+import type { NormEvent } from '../model/events.ts';
+import type { SimpleCommand } from '../shell/types.ts';
+import type { SecretHit } from '../secrets/types.ts';
+import type { EventFacts, Rule, RuleContext } from './types.ts';
+import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
+import { parseArgs } from './commands.ts';
+import { isTestFile } from '../paths.ts';
+import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+
+export const inPrompt = meta({
+  id: 'secrets/in-prompt',
+  severity: 'critical',
+  title: 'Secret typed into a prompt',
+  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. Entropy-only matches are reported as a warning.',
+  remediation: 'Rotate the credential; give agents secrets through environment variables or a secret manager, never in the prompt.',
+});
+export const inToolInput = meta({
+  id: 'secrets/in-tool-input',
+  severity: 'critical',
+  title: 'Secret hard-coded by the agent',
+  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or entropy-only matches are a warning.',
+  remediation: 'Rotate the credential, remove it from the files and the git history, and reference it through the environment instead.',
+});
+export const inToolOutput = meta({
+  id: 'secrets/in-tool-output',
+  severity: 'warning',
+  title: 'Secret exposed in tool output',
+  description: 'A credential with a recognised format was printed by a tool (or repeated by the agent) and is now in the model\'s context. Critical when the same value later appears in a network command or fetched URL: it was sent out. Entropy-only matches in output are ignored (outputs are full of hashes and ids).',
+  remediation: 'Rotate the credential; keep credentials out of files and outputs the agent can read.',
+});
+export const sensitiveFileRead = meta({
+  id: 'secrets/sensitive-file-read',
+  severity: 'warning',
+  title: 'Credential file read',
+  description: 'The agent read a file that holds credentials (.env, ~/.ssh keys, ~/.aws/credentials, .netrc, .npmrc, kubeconfig …) with a read tool or cat/less/head/grep/cp/base64 and the like. Templates such as .env.example and public keys are not reported; sourcing a file (source .env) does not print it and is not reported.',
+  remediation: 'Check whether the contents left the machine; keep credential files out of the agent\'s reach (deny rules, sandbox).',
+});
+export const envDump = meta({
+  id: 'secrets/env-dump',
+  severity: 'warning',
+  title: 'Environment dumped',
+  description: 'env, printenv, set or export -p without arguments, or /proc/*/environ: every variable, including tokens, goes into the model\'s context. Printing one named variable, or filtering the dump for something that is not credential-like (env | grep NODE), is not reported.',
+  remediation: 'Check which secrets the environment held and rotate them if they matter; filter for the variable you need instead of dumping all.',
+});
+
+// ---- shared predicates (also used by the exfiltration and injection rules) ---------------------
+
+const PUBLIC_VARIANT = /(\.pub|\.example|\.sample|\.template|\.dist|\.defaults?|\.tpl|\.md)$/i;
+
+/** Reads of credential files (the paths module decides what is sensitive). */
+export function sensitiveReads(fx: Effects): FileOp[] {
+  return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path));
+}
+
+const CREDENTIALISH = /key|token|secret|pass|pwd|cred|auth|aws|api|gh_|github|npm|session|cookie|private/i;
+
+/** Is this command an environment dump? Returns a short description or null. */
+export function envDumpOf(loc: Located, all: Located[]): string | null {
+  const { cmd } = loc;
+  const { name, args } = cmd;
+  let dump: string | null = null;
+  if ((name === 'env' || name === 'printenv') && parseArgs(args, ['-u', '-C', '-S']).operands.length === 0) dump = name;
+  else if (name === 'set' && args.length === 0) dump = 'set';
+  else if ((name === 'export' || name === 'declare' || name === 'typeset') && args.length > 0 && args.every((a) => /^-[px]+$/.test(a))) dump = `${name} ${args.join(' ')}`;
+  else if (readsEnvironFile(cmd)) dump = 'a process environment file (/proc/*/environ)';
+  if (!dump) return null;
+  // `env | grep NODE_ENV` narrows the dump to something harmless; `env | grep -i token` does not.
+  const next = all[all.indexOf(loc) + 1]?.cmd;
+  if (next && cmd.pipeLength > 1 && cmd.pipeIndex < cmd.pipeLength - 1 && /^(grep|egrep|rg)$/.test(next.name)) {
+    const pattern = parseArgs(next.args, ['-e', '-m', '-A', '-B', '-C']).operands[0] ?? next.args.join(' ');
+    if (!CREDENTIALISH.test(pattern)) return null;
+  }
+  return dump;
+}
+
+function readsEnvironFile(cmd: SimpleCommand): boolean {
+  const targets = [...cmd.args, ...cmd.redirects.filter((r) => r.op === '<').map((r) => r.target)];
+  return targets.some((a) => /^\/proc\/[^/]+\/environ$/.test(a));
+}
+
+// ---- the rules ------------------------------------------------------------------------------
+
+const PROMPT_SECRETS_MAX = 200;
+const OUTPUT_SECRETS_MAX = 50;
+const EVIDENCE_PER_SECRET = 5;
+
+interface OutputSecret {
+  hit: SecretHit;
+  evidence: EvidenceItem[];
+  where: string;
+  sent: EvidenceItem | null;
+}
+
+function secretKey(hit: SecretHit): string {
+  return `${hit.ruleId}:${hit.masked}`;
+}
+
+function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
+  return hit.confidence === 'high' && !lowStakes ? 'critical' : 'warning';
+}
+
+export const SECRETS_RULES: Rule[] = [
+  {
+    metas: [inPrompt, inToolInput, inToolOutput],
+    create(ctx) {
+      const fromPrompt = new Set<string>();
+      const seenInInput = new Set<string>();
+      const outputs = new Map<string, OutputSecret>();
+      return {
+        onEvent(event, facts) {
+          if (event.kind === 'prompt') promptSecrets(ctx, event, facts, fromPrompt);
+          else if (event.kind === 'tool_call') {
+            inputSecrets(ctx, event, facts, fromPrompt, seenInInput);
+            markSent(ctx, event, facts, outputs);
+          } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking') {
+            collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt);
+          }
+        },
+        finish() {
+          for (const s of outputs.values()) reportOutputSecret(ctx, s);
+        },
+      };
+    },
+  },
+  {
+    metas: [sensitiveFileRead, envDump],
+    create(ctx) {
+      return {
+        onEvent(event, facts) {
+          const fx = effectsOf(event, facts, ctx.session);
+          for (const r of sensitiveReads(fx)) {
+            ctx.report({
+              rule: sensitiveFileRead.id,
+              detail: `Read ${r.sensitive} (${safe(r.path, facts, QUOTE_MAX)})${r.cmd ? ` with \`${safe(r.cmd.text, facts, QUOTE_MAX)}\`` : ''}.`,
+              evidence: [evidence(event, r.cmd?.text ?? describeCall(fx.call!), facts)],
+              key: r.abs,
+            });
+          }
+          for (const loc of fx.commands) {
+            const dump = envDumpOf(loc, fx.commands);
+            if (dump) ctx.report({ rule: envDump.id, detail: `The environment was dumped with ${dump}.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+          }
+        },
+      };
+    },
+  },
+];
+
+function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: Set<string>): void {
+  for (const hit of facts.secrets) {
+    addCapped(fromPrompt, hit.value, PROMPT_SECRETS_MAX);
+    ctx.report({
+      rule: inPrompt.id,
+      severity: inputSeverity(hit, false),
+      detail: `${hit.label} ${hit.masked} was written into ${event.synthetic ? 'text injected into the prompt' : 'the prompt'}.`,
+      evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }],
+      key: secretKey(hit),
+    });
+  }
+}
+
+function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: Set<string>, seen: Set<string>): void {
+  const input = event.input;
+  for (const hit of facts.secrets) {
+    addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
+    // Using a credential the user handed over is expected; writing it into a file is not.
+    if (fromPrompt.has(hit.value) && input.type !== 'file_write' && input.type !== 'file_edit' && input.type !== 'patch') continue;
+    const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? input.files.map((f) => f.path) : [];
+    const intoFile = paths.length > 0;
+    const lowStakes = intoFile && paths.every((p) => isTestFile(p) || /\.(example|sample|template)$|\.example\./i.test(p));
+    const where = intoFile ? `written into ${paths.slice(0, 3).join(', ')}` : input.type === 'command' ? 'put into a command' : `passed to ${event.name}`;
+    ctx.report({
+      rule: inToolInput.id,
+      severity: inputSeverity(hit, lowStakes),
+      title: intoFile ? 'Secret written into a file' : undefined,
+      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}.`,
+      evidence: [evidence(event, describeCall(event), facts)],
+      key: secretKey(hit),
+    });
+  }
+}
+
+function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: Set<string>): void {
+  const text = event.kind === 'tool_result' ? event.output : 'text' in event ? event.text : '';
+  for (const hit of facts.secrets) {
+    // Entropy-only matches in outputs would flag every hash and id; repeats of inputs are already reported.
+    if (hit.confidence !== 'high' || seen.has(hit.value) || fromPrompt.has(hit.value)) continue;
+    const key = secretKey(hit);
+    let s = outputs.get(key);
+    if (!s) {
+      if (outputs.size >= OUTPUT_SECRETS_MAX) continue;
+      const where = event.kind === 'tool_result' ? `the output of ${facts.call ? `\`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool'}` : "the agent's reply";
+      s = { hit, evidence: [], where, sent: null };
+      outputs.set(key, s);
+    }
+    if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
+  }
+}
+
+/** A secret first seen in output that reappears in a network call has been sent out. */
+function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, outputs: Map<string, OutputSecret>): void {
+  if (outputs.size === 0) return;
+  const fx = effectsOf(event, facts, ctx.session);
+  if (!fx.net.some((n) => !n.local)) return;
+  const text = describeCall(event);
+  for (const s of outputs.values()) {
+    if (!s.sent && text.includes(s.hit.value)) s.sent = evidence(event, text, facts, [s.hit.value]);
+  }
+}
+
+function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
+  const { hit } = s;
+  const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
+  ctx.report({
+    rule: inToolOutput.id,
+    severity: s.sent ? 'critical' : 'warning',
+    title: s.sent ? 'Secret from tool output sent over the network' : undefined,
+    detail: s.sent
+      ? `${hit.label} ${hit.masked} appeared in ${s.where} and was then sent to a remote host.`
+      : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.`,
+    evidence: s.sent ? [...s.evidence, s.sent] : s.evidence,
+    key: secretKey(hit),
+  });
+}

@@ -1,0 +1,270 @@
+// supply-chain: what the agent brought into the project or pushed out of it — packages installed
+// from URLs and git, registry overrides, publications (irreversible), new install scripts and
+// names one typo away from a popular package.
+import type { NormEvent } from '../model/events.ts';
+import type { SimpleCommand } from '../shell/types.ts';
+import type { EventFacts, Rule, RuleContext } from './types.ts';
+import { effectsOf, type FileOp } from './effects.ts';
+import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
+import { basename, countMatches, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+
+export const installFromUrl = meta({
+  id: 'supply-chain/install-from-url',
+  severity: 'warning',
+  title: 'Package installed from a URL or git',
+  description: 'npm/pnpm/yarn/bun install of https://, git+…, github:user/repo or user/repo; pip/uv install of git+…, https://… archives or "name @ URL"; cargo install --git. Such code bypasses the registry\'s review, versioning and audit tooling. Local paths are not reported; curl | sh is reported as exfiltration/remote-code-execution.',
+  remediation: 'Prefer a published, pinned version; if the source is needed, pin a commit hash and review it.',
+});
+export const registryOverride = meta({
+  id: 'supply-chain/registry-override',
+  severity: 'warning',
+  title: 'Package registry overridden',
+  description: 'A non-default registry or index was used or configured: --registry, npm/yarn/pnpm config set registry, pip -i/--index-url/--extra-index-url/--trusted-host, pip config set, uv --index-url, or a registry/index-url line written into .npmrc/.yarnrc/pip.conf. --extra-index-url is the classic dependency-confusion setup. Scoped registries (@scope:registry=…) and the PyTorch wheel index are not reported.',
+  remediation: 'Check that the registry is the organisation\'s own and trusted; prefer scoped registries for private packages.',
+});
+export const publish = meta({
+  id: 'supply-chain/publish',
+  severity: 'critical',
+  title: 'Package published or unpublished',
+  description: 'npm/pnpm/yarn/bun publish, npm unpublish, cargo publish, twine upload, poetry/uv/flit/hatch publish, gem push, dotnet nuget push, vsce/ovsx publish: a release went out to a public registry and cannot really be taken back. Dry runs are not reported.',
+  remediation: 'Check the published version and its contents; deprecate or yank it if it was not intended, and rotate the token used.',
+});
+export const installScript = meta({
+  id: 'supply-chain/install-script-added',
+  severity: 'warning',
+  title: 'Install script added to package.json',
+  description: 'A preinstall/install/postinstall script was written into a package.json: it runs on every install, on every developer machine and CI runner. prepare scripts (husky) are not reported.',
+  remediation: 'Review the script; prefer explicit setup commands over install hooks.',
+});
+export const typosquat = meta({
+  id: 'supply-chain/typosquat',
+  severity: 'warning',
+  title: 'Possible typosquatted package',
+  description: 'An installed package name is one or two edits away from a popular npm or PyPI package (reqeusts, expresss, lodahs, crossenv …) without being that package or a known legitimate neighbour (preact, scapy …).',
+  remediation: 'Check the package name and its publisher; uninstall it and rotate credentials if it was malicious.',
+});
+
+// ---- install commands ---------------------------------------------------------------------------
+
+type Ecosystem = 'npm' | 'pypi' | 'cargo';
+
+interface Install {
+  eco: Ecosystem;
+  specs: string[];
+}
+
+const NPM_VALUE_OPTS = ['--registry', '--prefix', '-w', '--workspace', '--filter', '--tag', '--cwd', '--save-prefix', '-C', '--dir'];
+const PIP_VALUE_OPTS = ['-r', '--requirement', '-c', '--constraint', '-i', '--index-url', '--extra-index-url', '-t', '--target', '--prefix', '-f', '--find-links', '--trusted-host', '--python', '--root', '--src', '--index', '--default-index', '-p', '--group'];
+
+/** The packages an install command names, by ecosystem (null when it is not an install). */
+export function installOf(cmd: SimpleCommand): Install | null {
+  const { name, args } = cmd;
+  if (name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') {
+    const { operands } = parseArgs(args, NPM_VALUE_OPTS);
+    const sub = operands[0] === 'global' ? operands[1] : operands[0];
+    if (!/^(install|i|add|in|ins|inst|insta|instal|isnt|isntall)$/.test(sub ?? '')) return null;
+    return { eco: 'npm', specs: operands.slice(operands.indexOf(sub) + 1) };
+  }
+  const pipArgs = pipInstallArgs(cmd);
+  if (pipArgs) {
+    const { operands } = parseArgs(pipArgs, PIP_VALUE_OPTS);
+    return { eco: 'pypi', specs: [...operands, ...optionValues(pipArgs, ['-e', '--editable'])] };
+  }
+  if (name === 'cargo' && args[0] === 'install') return { eco: 'cargo', specs: optionValues(args, ['--git']).map((u) => `git+${u}`) };
+  return null;
+}
+
+/** Arguments after "install"/"add" for pip, python -m pip, uv pip, uv add, poetry add, pipenv, pipx. */
+function pipInstallArgs(cmd: SimpleCommand): string[] | null {
+  const { name, args } = cmd;
+  const after = (i: number) => (i >= 0 ? args.slice(i + 1) : null);
+  if (/^pip[\d.]*$/.test(name) || name === 'pipx' || name === 'pipenv') return args[0] === 'install' ? args.slice(1) : null;
+  if (/^python[\d.]*$/.test(name) && args[0] === '-m' && /^pip[\d.]*$/.test(args[1] ?? '')) return args[2] === 'install' ? args.slice(3) : null;
+  if (name === 'uv') return args[0] === 'pip' && args[1] === 'install' ? args.slice(2) : args[0] === 'add' ? args.slice(1) : null;
+  if (name === 'poetry') return args[0] === 'add' ? after(0) : null;
+  return null;
+}
+
+const NPM_REMOTE = /^(https?:|git\+|git:|git@|github:|gitlab:|bitbucket:|gist:)|^[A-Za-z0-9][\w.-]*\/[\w.-]+(#.*)?$/;
+const PIP_REMOTE = /^(git\+|hg\+|svn\+|bzr\+|https?:|ftp:)|\s@\s*\S+:\/\/|@(git\+|https?:)/;
+
+function isRemoteSpec(eco: Ecosystem, spec: string): boolean {
+  if (eco === 'npm') return NPM_REMOTE.test(spec) && !spec.startsWith('@') && !/^\.{0,2}\//.test(spec);
+  return eco === 'cargo' || PIP_REMOTE.test(spec);
+}
+
+// ---- registries -------------------------------------------------------------------------------------
+
+const DEFAULT_REGISTRIES = ['registry.npmjs.org', 'registry.yarnpkg.com', 'pypi.org', 'pypi.python.org', 'files.pythonhosted.org', 'download.pytorch.org'];
+
+function nonDefault(url: string): boolean {
+  const host = hostOfUrl(url) ?? hostOfUrl(`https://${url}`);
+  return host !== null && !DEFAULT_REGISTRIES.includes(host);
+}
+
+function registryOverrides(cmd: SimpleCommand): string[] {
+  const { name, args } = cmd;
+  const out: string[] = [];
+  if (name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun' || name === 'npx') {
+    out.push(...optionValues(args, ['--registry']));
+    const ops = parseArgs(args, NPM_VALUE_OPTS).operands;
+    const set = ops[0] === 'config' ? ops.slice(1) : ops;
+    if (set[0] === 'set' && /^(registry|npmRegistryServer)$/.test(set[1] ?? '')) out.push(set[2] ?? '');
+    if (set[0] === 'set' && /^(registry|npmRegistryServer)=/.test(set[1] ?? '')) out.push(set[1].split('=')[1]);
+  }
+  if (pipInstallArgs(cmd) || /^pip[\d.]*$/.test(name) || name === 'uv' || /^python[\d.]*$/.test(name)) {
+    out.push(...optionValues(args, ['-i', '--index-url', '--extra-index-url', '--trusted-host', '--index', '--default-index']));
+    const cfg = args.indexOf('config');
+    if (cfg >= 0 && args[cfg + 1] === 'set' && /index-url|trusted-host/.test(args[cfg + 2] ?? '')) out.push(args[cfg + 3] ?? '');
+  }
+  return out.filter((v) => v && nonDefault(v));
+}
+
+const REGISTRY_FILE = /(^|\/)(\.npmrc|\.yarnrc|\.yarnrc\.yml|pip\.conf|pip\.ini|uv\.toml|\.pypirc)$/;
+const REGISTRY_LINE = /^(?!\s*@)\s*(registry|npmRegistryServer|index-url|extra-index-url|index_url|extra_index_url|trusted-host)\s*[=:]\s*["']?([^\s"']+)/gm;
+
+function registryLines(w: FileOp): string[] {
+  if (!REGISTRY_FILE.test(w.path)) return [];
+  return [...w.added.matchAll(REGISTRY_LINE)].map((m) => m[2]).filter(nonDefault);
+}
+
+// ---- publication --------------------------------------------------------------------------------
+
+function publication(cmd: SimpleCommand): string | null {
+  const { name, args } = cmd;
+  if (args.includes('--dry-run') || (name === 'cargo' && args.includes('-n'))) return null;
+  const ops = args.filter((a) => !a.startsWith('-'));
+  if ((name === 'npm' || name === 'pnpm' || name === 'bun') && (ops[0] === 'publish' || ops[0] === 'unpublish')) return `${name} ${ops[0]}`;
+  if (name === 'yarn' && (ops[0] === 'publish' || (ops[0] === 'npm' && ops[1] === 'publish'))) return 'yarn publish';
+  if (name === 'cargo' && ops[0] === 'publish') return 'cargo publish';
+  if (name === 'twine' && ops[0] === 'upload') return 'twine upload';
+  if (/^python[\d.]*$/.test(name) && args[0] === '-m' && args[1] === 'twine' && args[2] === 'upload') return 'twine upload';
+  if ((name === 'poetry' || name === 'uv' || name === 'flit' || name === 'hatch' || name === 'vsce' || name === 'ovsx') && ops[0] === 'publish') return `${name} publish`;
+  if (name === 'gem' && ops[0] === 'push') return 'gem push';
+  if (name === 'dotnet' && ops[0] === 'nuget' && ops[1] === 'push') return 'dotnet nuget push';
+  if (name === 'pod' && ops[0] === 'trunk' && ops[1] === 'push') return 'pod trunk push';
+  return null;
+}
+
+// ---- typosquats ---------------------------------------------------------------------------------
+
+const POPULAR: Record<'npm' | 'pypi', string[]> = {
+  npm: [
+    'react', 'react-dom', 'express', 'lodash', 'axios', 'chalk', 'commander', 'typescript', 'webpack', 'eslint', 'prettier',
+    'jest', 'mocha', 'moment', 'dayjs', 'request', 'debug', 'dotenv', 'uuid', 'yargs', 'minimist', 'underscore', 'jquery',
+    'vue', 'next', 'nuxt', 'preact', 'redux', 'mongoose', 'sequelize', 'prisma', 'socket.io', 'body-parser', 'cors',
+    'nodemon', 'inquirer', 'glob', 'rimraf', 'mkdirp', 'semver', 'colors', 'color', 'async', 'bluebird', 'fs-extra',
+    'node-fetch', 'cross-env', 'ts-node', 'vite', 'vitest', 'rollup', 'esbuild', 'tslint', 'electron', 'angular',
+    'graphql', 'apollo-server', 'jsonwebtoken', 'bcrypt', 'bcryptjs', 'passport', 'helmet', 'morgan', 'winston',
+    'pino', 'zod', 'yup', 'joi', 'ajv', 'classnames', 'styled-components', 'tailwindcss', 'postcss', 'autoprefixer',
+    'sass', 'less', 'babel-core', 'core-js', 'rxjs', 'immer', 'ramda', 'chokidar', 'ws', 'superagent', 'cheerio',
+    'puppeteer', 'playwright', 'nanoid', 'date-fns', 'luxon', 'mysql', 'mysql2', 'pg', 'redis', 'ioredis', 'knex',
+    'sharp', 'multer', 'formidable', 'serve', 'http-server', 'concurrently', 'husky', 'lint-staged', 'openai',
+    'discord.js', 'mongodb', 'firebase', 'svelte', 'astro', 'gatsby', 'koa', 'fastify', 'hapi', 'ethers', 'web3',
+  ],
+  pypi: [
+    'requests', 'numpy', 'pandas', 'scipy', 'matplotlib', 'django', 'flask', 'fastapi', 'pytest', 'boto3', 'botocore',
+    'boto', 'urllib3', 'setuptools', 'pillow', 'sqlalchemy', 'pyyaml', 'pyaml', 'cryptography', 'beautifulsoup4',
+    'selenium', 'tensorflow', 'torch', 'torchvision', 'scikit-learn', 'jinja2', 'jinja', 'click', 'pydantic', 'httpx',
+    'aiohttp', 'uvicorn', 'gunicorn', 'celery', 'redis', 'psycopg2', 'psycopg2-binary', 'pymongo', 'openai',
+    'anthropic', 'transformers', 'python-dateutil', 'six', 'certifi', 'idna', 'charset-normalizer', 'colorama',
+    'tqdm', 'rich', 'lxml', 'paramiko', 'docker', 'pyjwt', 'jsonschema', 'scapy', 'seaborn', 'plotly', 'keras',
+    'opencv-python', 'nltk', 'spacy', 'black', 'flake8', 'mypy', 'pylint', 'isort', 'poetry', 'virtualenv', 'wheel',
+    'pip', 'tox', 'coverage', 'mock', 'attrs', 'packaging', 'markdown', 'werkzeug', 'itsdangerous', 'pytz',
+    'tzdata', 'protobuf', 'grpcio', 'langchain', 'streamlit', 'gradio', 'sympy', 'networkx', 'xgboost', 'lightgbm',
+  ],
+};
+
+/** Optimal string alignment distance (edits incl. transpositions), stopping early above `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur.push(v);
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+function packageName(eco: 'npm' | 'pypi', spec: string): string | null {
+  if (eco === 'npm') {
+    if (spec.startsWith('@') || spec.includes('/') || spec.includes(':')) return null;
+    return spec.split('@')[0].toLowerCase() || null;
+  }
+  const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(spec);
+  return m && !spec.includes('://') ? m[1].toLowerCase().replace(/[_.]+/g, '-') : null;
+}
+
+/** Real packages that happen to sit one edit away from a popular one. */
+const LEGIT_NEIGHBOURS = new Set(['openapi', 'axiom', 'server', 'prism', 'docket', 'pyaml', 'jinja', 'color', 'tslint', 'boto', 'scapy', 'preact']);
+
+/** The popular package this name imitates, or null. */
+export function typosquatOf(eco: 'npm' | 'pypi', name: string): string | null {
+  const list = POPULAR[eco];
+  if (name.length < 5 || list.includes(name) || LEGIT_NEIGHBOURS.has(name)) return null;
+  const max = name.length >= 9 ? 2 : 1;
+  for (const p of list) if (p.length >= 5 && editDistance(name, p, max) <= max) return p;
+  return null;
+}
+
+// ---- the rule ---------------------------------------------------------------------------------------
+
+const INSTALL_SCRIPT = /"(preinstall|install|postinstall)"\s*:/g;
+
+export const SUPPLY_CHAIN_RULES: Rule[] = [
+  {
+    metas: [installFromUrl, registryOverride, publish, installScript, typosquat],
+    create(ctx) {
+      return {
+        onEvent(event, facts) {
+          const fx = effectsOf(event, facts, ctx.session);
+          for (const { cmd } of fx.commands) checkCommand(ctx, event, facts, cmd);
+          for (const w of fx.writes) checkWrite(ctx, event, facts, w);
+        },
+      };
+    },
+  },
+];
+
+function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand): void {
+  const quoted = safe(cmd.text, facts, QUOTE_MAX);
+  const ev = [evidence(event, cmd.text, facts)];
+  const install = installOf(cmd);
+  for (const spec of install?.specs ?? []) {
+    if (isRemoteSpec(install!.eco, spec)) {
+      ctx.report({ rule: installFromUrl.id, detail: `Installed ${safe(spec, facts, QUOTE_MAX)} from outside the registry: \`${quoted}\`.`, evidence: ev, key: spec });
+      continue;
+    }
+    const eco = install!.eco;
+    const name = eco === 'cargo' ? null : packageName(eco, spec);
+    const target = name && eco !== 'cargo' ? typosquatOf(eco, name) : null;
+    if (target) ctx.report({ rule: typosquat.id, detail: `Installed "${name}", which looks like a misspelling of the popular package "${target}": \`${quoted}\`.`, evidence: ev, key: name! });
+  }
+  for (const reg of registryOverrides(cmd)) {
+    ctx.report({ rule: registryOverride.id, detail: `Packages fetched from or configured to ${safe(reg, facts, QUOTE_MAX)}: \`${quoted}\`.`, evidence: ev, key: hostOfUrl(reg) ?? reg });
+  }
+  const pub = publication(cmd);
+  if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted}\`.`, evidence: ev, key: pub });
+}
+
+function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp): void {
+  const excerpt = `${w.path}: ${w.added}`;
+  for (const reg of registryLines(w)) {
+    ctx.report({ rule: registryOverride.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now points at the registry ${safe(reg, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: hostOfUrl(reg) ?? reg });
+  }
+  if (basename(w.path) === 'package.json' && countMatches(w.added, INSTALL_SCRIPT) > countMatches(w.removed, INSTALL_SCRIPT)) {
+    const m = /"(?:preinstall|install|postinstall)"\s*:\s*"[^"]*"/.exec(w.added);
+    ctx.report({ rule: installScript.id, detail: `An install script was added to ${safe(w.path, facts, QUOTE_MAX)}${m ? `: ${safe(m[0], facts, QUOTE_MAX)}` : ''}.`, evidence: [evidence(event, m ? `${w.path}: ${m[0]}` : excerpt, facts)], key: w.abs });
+  }
+}

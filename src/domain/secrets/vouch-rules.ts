@@ -1,0 +1,146 @@
+// Vouch's own detectors, for what secretlint's recommended preset does not cover or covers too
+// narrowly: private key blocks (also truncated ones), JWTs, Stripe live keys, OpenAI/Anthropic keys
+// in their current formats, Google API keys, passwords in URLs, and generic `KEY=value`
+// assignments whose value looks random. Each returns candidates with offsets into the text it
+// was given; filtering (placeholders, documentation examples) happens in detect.ts.
+import { maxEntropy, shannonEntropy } from './entropy.ts';
+import { isPlaceholder, isTrivialPassword } from './filters.ts';
+
+export interface Candidate {
+  ruleId: string;
+  label: string;
+  start: number;
+  end: number;
+  confidence: 'high' | 'medium';
+}
+
+type Detector = (text: string) => Candidate[];
+
+/** Collects every match of a global regex, mapping each to a candidate (or null to skip). */
+function each(re: RegExp, text: string, map: (m: RegExpExecArray) => Candidate | null): Candidate[] {
+  const out: Candidate[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const c = map(m);
+    if (c) out.push(c);
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out;
+}
+
+function whole(ruleId: string, label: string, confidence: Candidate['confidence']) {
+  return (m: RegExpExecArray): Candidate => ({ ruleId, label, start: m.index, end: m.index + m[0].length, confidence });
+}
+
+// A token must not be glued to letters before it, except the "n"/"t"/"r" of a JSON escape.
+const B = String.raw`(?:(?<=\\[nrt])|(?<![A-Za-z0-9]))`;
+
+// Header, then a body of base64 lines (escaped newlines and PEM headers such as Proc-Type
+// allowed), then the footer; a body cut off without footer (truncated output) still counts.
+const PRIVATE_KEY =
+  /-----BEGIN ((?:[A-Z0-9]+ ){0,3})PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=:,\- \t\r\n]|\\[nrt])+?(?:-----END \1PRIVATE KEY(?: BLOCK)?-----|(?=\\[^nrt]|[^A-Za-z0-9+/=:,\- \t\r\n\\])|$)/g;
+
+function privateKeys(text: string): Candidate[] {
+  return each(PRIVATE_KEY, text, (m) => {
+    const body = m[0].replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\\[nrt]|[^A-Za-z0-9+/=]/g, '');
+    // Documentation shows "-----BEGIN PRIVATE KEY-----\n...\n-----END…": a real key has a body.
+    if (body.length < 40 || shannonEntropy(body) < 4) return null;
+    return whole('vouch/private-key', 'Private key', 'high')(m);
+  });
+}
+
+const JWT = new RegExp(B + String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}(?![A-Za-z0-9_-])`, 'g');
+
+function jwts(text: string): Candidate[] {
+  return each(JWT, text, (m) => {
+    // Random base64 can start with "eyJ" too; a real JWT header is JSON naming an algorithm.
+    const header = decodeBase64Url(m[0].slice(0, m[0].indexOf('.')));
+    if (!header.includes('"alg"')) return null;
+    return whole('vouch/jwt', 'JSON Web Token', 'medium')(m);
+  });
+}
+
+function decodeBase64Url(s: string): string {
+  try {
+    return Buffer.from(s, 'base64url').toString('latin1');
+  } catch {
+    return '';
+  }
+}
+
+const STRIPE = new RegExp(B + '[sr]k_live_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])', 'g');
+const OPENAI = new RegExp(B + String.raw`sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{48})(?![A-Za-z0-9_-])`, 'g');
+const ANTHROPIC = new RegExp(B + String.raw`sk-ant-(?:api|admin|oat|ort)\d{2}-[A-Za-z0-9_-]{80,}(?![A-Za-z0-9_-])`, 'g');
+const GOOGLE = new RegExp(B + 'AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])', 'g');
+
+const providers: Detector = (text) => [
+  ...each(STRIPE, text, whole('vouch/stripe', 'Stripe live key', 'high')),
+  ...each(OPENAI, text, whole('vouch/openai', 'OpenAI API key', 'high')),
+  ...each(ANTHROPIC, text, whole('vouch/anthropic', 'Anthropic API key', 'high')),
+  ...each(GOOGLE, text, whole('vouch/google-api-key', 'Google API key', 'medium')),
+];
+
+/** scheme://user:password@host — the reported value is the password (or the token user of x-oauth-basic). */
+export const CREDENTIAL_URL = /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/([^\s/:@"'<>\\]{1,100}):([^\s/@"'<>\\]{1,200})@(?=[^\s/@"'<>\\])/g;
+
+function credentialUrls(text: string): Candidate[] {
+  return each(CREDENTIAL_URL, text, (m) => credentialPart(m, 'vouch/credential-url', 'Password in URL'));
+}
+
+/** Narrows a user:password@ match to the secret part, or null for trivial passwords. */
+export function credentialPart(m: RegExpExecArray, ruleId: string, label: string): Candidate | null {
+  const [, user, password] = m;
+  const userStart = m.index + m[0].indexOf('://') + 3;
+  if (password === 'x-oauth-basic') {
+    return { ruleId, label: 'Token in URL', start: userStart, end: userStart + user.length, confidence: 'high' };
+  }
+  if (isTrivialPassword(password, user)) return null;
+  const start = userStart + user.length + 1;
+  return { ruleId, label, start, end: start + password.length, confidence: 'high' };
+}
+
+// keyword [more name] [quote] = or : [quote] value. The key may be JSON-escaped (\"key\": \"v\").
+const ASSIGNMENT = new RegExp(
+  String.raw`(?<![A-Za-z0-9])([A-Za-z0-9_.-]{0,40}?(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)[A-Za-z0-9_.-]{0,24})` +
+    String.raw`[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}([^\s"'\x60\\<>]{12,200})`,
+  'gi',
+);
+
+/** Names that contain a keyword but hold metadata, not the secret itself. */
+const NOT_A_SECRET_NAME =
+  /(?:name|id|ids|type|file|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|header|prefix|format|expiry|expires?(?:_at|_in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param)$|^(?:old)?pwd$|tokeniz|(?:page|cursor|continuation|next)[_.-]?token|csrf|xsrf/i;
+
+function assignments(text: string): Candidate[] {
+  return each(ASSIGNMENT, text, (m) => {
+    const name = m[1];
+    const value = m[2].replace(/[,;)\]}]+$/, '');
+    if (NOT_A_SECRET_NAME.test(name.replace(/["'\\]/g, '')) || !looksRandom(value)) return null;
+    const start = m.index + m[0].length - m[2].length;
+    return { ruleId: 'vouch/generic-assignment', label: 'High-entropy secret assignment', start, end: start + value.length, confidence: 'medium' };
+  });
+}
+
+/**
+ * A value worth reporting: long enough, mixes letters and digits (words, numbers and
+ * identifiers don't), is not code or a path or a URL, and is close to as random as its length
+ * allows (the entropy ceiling of a string is log2 of its length, hence the relative threshold).
+ */
+export function looksRandom(value: string): boolean {
+  if (value.length < 12 || isPlaceholder(value)) return false;
+  if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[()]/.test(value)) return false;
+  // property chains and dotted names (config.api_key, a.b.c) are code, not values
+  if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value)) return false;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return false;
+  if (/^[\d.:_/-]+[A-Za-z]{0,2}$/.test(value)) return false; // dates, versions, numbers with units
+  if (/^[A-Za-z_$-]+\d{0,4}$/.test(value)) return false; // identifiers with a small number suffix
+  const entropy = shannonEntropy(value);
+  return entropy >= Math.min(3.5, 0.8 * maxEntropy(value.length));
+}
+
+const DETECTORS: Detector[] = [privateKeys, jwts, providers, credentialUrls, assignments];
+
+/** All vouch candidates in `text` (unfiltered for documentation examples; see detect.ts). */
+export function vouchCandidates(text: string): Candidate[] {
+  return DETECTORS.flatMap((detect) => detect(text));
+}

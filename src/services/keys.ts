@@ -1,0 +1,52 @@
+// API keys: issue, authenticate, revoke. Validity is read from the database on every request
+// (no cache), so a revocation takes effect on the very next request, in every process.
+import { findActiveApiKeyByHash, hashApiKey, insertApiKey, revokeApiKeyByHash, touchApiKey } from '../adapters/db/repositories/api-keys.ts';
+import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
+import { newId, nowIso } from './ids.ts';
+import { generateKey, isWellFormedKey } from './key-format.ts';
+
+export interface IssuedKey {
+  id: string;
+  /** Shown once to whoever asked for it; only its hash is kept. */
+  key: string;
+  prefix: string;
+  last4: string;
+}
+
+export async function issueApiKey(db: DbExecutor, accountId: string, name = 'default'): Promise<IssuedKey> {
+  const g = generateKey();
+  const id = newId('key');
+  await insertApiKey(db, {
+    id,
+    account_id: accountId,
+    name,
+    prefix: g.prefix,
+    last4: g.last4,
+    hash: hashApiKey(g.key),
+    created_at: nowIso(),
+    last_used_at: null,
+    revoked_at: null,
+  });
+  return { id, key: g.key, prefix: g.prefix, last4: g.last4 };
+}
+
+export interface KeyOwner {
+  accountId: string;
+  keyId: string;
+}
+
+/** The account a presented key belongs to, or null for a malformed, unknown or revoked key. */
+export async function authenticateApiKey(db: DbExecutor, presented: string): Promise<KeyOwner | null> {
+  // The checksum rejects typos and random strings without touching the database.
+  if (!isWellFormedKey(presented)) return null;
+  const row = await findActiveApiKeyByHash(db, hashApiKey(presented));
+  if (!row) return null;
+  // Bookkeeping only: a failure to record last use must not refuse a valid key.
+  await touchApiKey(db, row.id).catch(() => undefined);
+  return { accountId: row.account_id, keyId: row.id };
+}
+
+/** True when a live key was revoked; false when it was unknown or already revoked. */
+export async function revokeApiKeyValue(db: DbExecutor, presented: string): Promise<boolean> {
+  return revokeApiKeyByHash(db, hashApiKey(presented));
+}

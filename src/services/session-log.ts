@@ -1,0 +1,68 @@
+// The stored log as served by GET /v1/sessions/{id}/log: streamed line by line through the
+// secret masker, so a secret in the log never leaves the service unmasked and memory stays
+// bounded by the longest line. A line too long to mask safely is withheld, not sent raw.
+
+export type Masker = (text: string) => Promise<string>;
+
+export const MASK_LINE_MAX = 32 * 1024 * 1024;
+const OUTPUT_BATCH = 64 * 1024;
+const NEWLINE = 0x0a;
+
+class LineBuffer {
+  private parts: Buffer[] = [];
+  private size = 0;
+  /** Bytes of the current line dropped because it passed the cap. */
+  dropped = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(bytes: Buffer): void {
+    if (this.dropped > 0 || this.size + bytes.length > this.max) {
+      this.dropped += this.size + bytes.length;
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
+    this.parts.push(bytes);
+    this.size += bytes.length;
+  }
+
+  get empty(): boolean {
+    return this.size === 0 && this.dropped === 0;
+  }
+
+  take(): { text: string | null; dropped: number } {
+    const out = { text: this.dropped > 0 ? null : Buffer.concat(this.parts, this.size).toString('utf8'), dropped: this.dropped };
+    this.parts = [];
+    this.size = 0;
+    this.dropped = 0;
+    return out;
+  }
+}
+
+async function maskLine(line: LineBuffer, mask: Masker): Promise<string> {
+  const { text, dropped } = line.take();
+  if (text === null) return `[line withheld: ${dropped} bytes is more than the ${MASK_LINE_MAX} bytes that can be masked]`;
+  return mask(text);
+}
+
+export async function* maskedLog(source: AsyncIterable<Uint8Array>, mask: Masker, maxLine = MASK_LINE_MAX): AsyncGenerator<Buffer> {
+  const line = new LineBuffer(maxLine);
+  let out = '';
+  for await (const chunk of source) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let start = 0;
+    for (let nl = bytes.indexOf(NEWLINE, start); nl >= 0; nl = bytes.indexOf(NEWLINE, start)) {
+      line.add(bytes.subarray(start, nl));
+      out += (await maskLine(line, mask)) + '\n';
+      start = nl + 1;
+      if (out.length >= OUTPUT_BATCH) {
+        yield Buffer.from(out, 'utf8');
+        out = '';
+      }
+    }
+    if (start < bytes.length) line.add(bytes.subarray(start));
+  }
+  if (!line.empty) out += await maskLine(line, mask);
+  if (out.length > 0) yield Buffer.from(out, 'utf8');
+}

@@ -1,0 +1,135 @@
+// The `analyze` job: stream the stored log through the analysis pool, then in ONE transaction
+// store the report, mark the session complete, queue the analysis.complete webhooks (outbox)
+// and remove the job. A crash or timeout throws, so the runner retries with backoff; when the
+// attempts run out, onExhausted marks the session failed with the reason — never a loop.
+import type { Db } from '../adapters/db/database.ts';
+import { insertReport } from '../adapters/db/repositories/reports.ts';
+import { getSession, markSessionComplete, markSessionFailed } from '../adapters/db/repositories/sessions.ts';
+import type { Session } from '../adapters/db/schema.ts';
+import type { ClaimedJob } from '../adapters/jobs/queue.ts';
+import type { JobContext, JobLogger, Processor } from '../adapters/jobs/runner.ts';
+import { LogNotFoundError } from '../adapters/logstore/index.ts';
+import type { LogStore } from '../adapters/logstore/index.ts';
+import { AnalysisError } from '../adapters/analysis-pool/index.ts';
+import type { Analyzer } from '../adapters/analysis-pool/index.ts';
+import type { AgentId } from '../domain/model/events.ts';
+import type { Report } from '../domain/model/report.ts';
+import { newId, nowIso } from '../services/ids.ts';
+import type { Metrics } from '../services/metrics.ts';
+import { isAgentId, reportUrl } from '../services/sessions.ts';
+import type { AnalyzeJobPayload } from '../services/sessions.ts';
+import { enqueueAnalysisComplete } from '../services/webhooks/index.ts';
+
+export interface AnalyzeDeps {
+  db: Db;
+  logStore: LogStore;
+  analyzer: Analyzer;
+  publicUrl: string;
+  metrics?: Metrics;
+  log?: JobLogger;
+}
+
+/** Retries after a crash or timeout; the attempt count itself is the job's max_attempts. */
+export const ANALYZE_BACKOFF_MS = [1_000, 5_000, 30_000] as const;
+
+/** A failure that no retry can fix: the session fails at once. */
+class PermanentFailure extends Error {}
+
+function parsePayload(payload: unknown): AnalyzeJobPayload {
+  const p = payload as Partial<AnalyzeJobPayload> | null;
+  if (typeof p?.sessionId !== 'string' || typeof p.accountId !== 'string') throw new PermanentFailure('malformed analyze job payload');
+  return { sessionId: p.sessionId, accountId: p.accountId };
+}
+
+async function runAnalysis(deps: AnalyzeDeps, session: Session, signal: AbortSignal): Promise<Report> {
+  const started = performance.now();
+  const observe = (result: string) => deps.metrics?.analysisDuration.observe({ result }, (performance.now() - started) / 1000);
+  try {
+    const source = await deps.logStore.open(session.id);
+    const hint = session.agent_hint !== null && isAgentId(session.agent_hint) ? (session.agent_hint as AgentId) : null;
+    const report = await deps.analyzer.analyze(source, { agentHint: hint, filename: session.filename }, signal);
+    observe('complete');
+    return report;
+  } catch (error) {
+    observe(error instanceof AnalysisError ? error.kind : 'error');
+    if (error instanceof LogNotFoundError) throw new PermanentFailure('the stored log of this session is missing');
+    throw error;
+  }
+}
+
+async function store(deps: AnalyzeDeps, session: Session, analysed: Report, ctx: JobContext): Promise<void> {
+  const reportId = newId('rep');
+  const report: Report = { ...analysed, session_id: session.id, report_id: reportId, repo: session.repo };
+  const agent = report.agent ?? session.agent_hint;
+  const url = reportUrl(deps.publicUrl, session.id);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const completed = await markSessionComplete(trx, {
+      accountId: session.account_id,
+      sessionId: session.id,
+      reportId,
+      agent,
+      branch: report.branch,
+      trustScore: report.trust_score,
+      outcome: report.outcome,
+      findings: report.findings_count,
+    });
+    // Not analysing any more (deleted meanwhile, or finished by another worker): nothing to add.
+    if (completed) {
+      await insertReport(trx, {
+        id: reportId,
+        session_id: session.id,
+        account_id: session.account_id,
+        analyzer_version: report.analyzer_version,
+        body: JSON.stringify(report),
+        created_at: nowIso(),
+      });
+      await enqueueAnalysisComplete(trx, {
+        accountId: session.account_id,
+        session: { id: session.id, agent, repo: session.repo, branch: report.branch },
+        report: { ...report, report_id: reportId },
+        reportUrl: url,
+      });
+    }
+    await ctx.complete(trx);
+  });
+}
+
+/** The session fails with `reason` and the job is dead, together. */
+async function failForGood(deps: AnalyzeDeps, job: ClaimedJob, reason: string, ctx: JobContext): Promise<void> {
+  const p = job.payload as Partial<AnalyzeJobPayload> | null;
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    if (typeof p?.sessionId === 'string' && typeof p.accountId === 'string') {
+      await markSessionFailed(trx, { accountId: p.accountId, sessionId: p.sessionId, reason });
+    }
+    await ctx.fail(trx, reason);
+  });
+  deps.log?.warn({ session_id: p?.sessionId, job_id: job.id, reason }, 'analysis failed for good');
+}
+
+async function run(deps: AnalyzeDeps, job: ClaimedJob, ctx: JobContext): Promise<void> {
+  try {
+    const payload = parsePayload(job.payload);
+    const session = await getSession(deps.db.kysely, payload.accountId, payload.sessionId);
+    if (!session || session.status !== 'analyzing') return; // deleted, or already settled: done
+    const report = await runAnalysis(deps, session, ctx.signal);
+    await store(deps, session, report, ctx);
+    deps.log?.info({ session_id: session.id, job_id: job.id, outcome: report.outcome }, 'analysis complete');
+  } catch (error) {
+    if (!(error instanceof PermanentFailure)) throw error; // the runner retries, then onExhausted
+    await failForGood(deps, job, error.message, ctx);
+  }
+}
+
+/** Called by the runner when the last attempt failed (or its worker died on it). */
+async function exhausted(deps: AnalyzeDeps, job: ClaimedJob, error: string, ctx: JobContext): Promise<void> {
+  const attempts = Math.min(job.attempts, job.maxAttempts);
+  await failForGood(deps, job, `${error} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})`, ctx);
+}
+
+export function createAnalyzeProcessor(deps: AnalyzeDeps): Processor {
+  return {
+    run: (job, ctx) => run(deps, job, ctx),
+    onExhausted: (job, error, ctx) => exhausted(deps, job, error, ctx),
+    backoffMs: ANALYZE_BACKOFF_MS,
+  };
+}

@@ -1,0 +1,207 @@
+// The processor of `deliver` jobs: one HTTP attempt per run.
+//
+//   1. begin (one transaction, fenced by the job lease): settle the job if there is nothing to
+//      send; otherwise close attempts a dead worker left open, write the attempt row (started_at)
+//      and bump the delivery's attempt_count — committed BEFORE the request is made;
+//   2. POST the stored bytes through the SSRF-guarded client (no transaction open meanwhile);
+//   3. finish (one transaction): write the attempt's result, then either mark the delivery
+//      delivered and complete the job, or reschedule the SAME job at now + delay, or mark the
+//      delivery failed (and maybe auto-disable the webhook) and complete the job.
+//
+// Delivery is at-least-once. A worker that dies between 1 and 3 leaves the job leased; when the
+// lease expires another worker runs it again, closes the open attempt as "interrupted" and makes
+// a new attempt with the SAME delivery id (X-Service-Delivery / webhook-id), so receivers must
+// de-duplicate on it. A retry waiting for its run_at is only a row: it survives crashes and is
+// sent once, by whichever worker claims it.
+import { readFileSync } from 'node:fs';
+import type { Db } from '../adapters/db/database.ts';
+import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
+import { recordAttemptEnd, recordAttemptStart, updateDelivery } from '../adapters/db/repositories/webhooks.ts';
+import { LeaseLostError, renewLease } from '../adapters/jobs/queue.ts';
+import type { ClaimedJob } from '../adapters/jobs/queue.ts';
+import type { JobContext, JobLogger, Processor } from '../adapters/jobs/runner.ts';
+import { createOutboundClient, createSsrfPolicy } from '../adapters/outbound/index.ts';
+import type { OutboundClient, OutboundResult, Resolver } from '../adapters/outbound/index.ts';
+import type { Config } from '../config.ts';
+import { isoAfter, nowIso } from '../services/ids.ts';
+import { autoDisableIfFailing } from '../services/webhooks/auto-disable.ts';
+import { parseDeliverPayload } from '../services/webhooks/deliver-job.ts';
+import type { DeliverJobPayload } from '../services/webhooks/deliver-job.ts';
+import { retryDelayAfter } from '../services/webhooks/schedule.ts';
+import { attemptHeaders } from '../services/webhooks/signing.ts';
+import { closeInterruptedAttempts, getDeliveryWithTarget } from '../services/webhooks/store.ts';
+
+export interface DeliverDeps {
+  db: Db;
+  client: OutboundClient;
+  retryDelaysMs: readonly number[];
+  /** Lease length of the runner; the begin/finish transactions re-assert the lease with it. */
+  leaseMs: number;
+  /** For User-Agent: Vouch-Webhooks/<version>. */
+  version?: string;
+  autoDisableAfterMs?: number;
+  log?: JobLogger;
+}
+
+interface Attempt {
+  attemptId: string;
+  attemptNo: number;
+  webhookId: string;
+  url: string;
+  secret: string | null;
+  body: string;
+}
+
+type Begin = { send: true; attempt: Attempt } | { send: false; why: string };
+
+const silent: JobLogger = { info() {}, warn() {}, error() {} };
+
+let cachedVersion: string | undefined;
+/** The package version, read once (package.json is the single source of it). */
+export function packageVersion(): string {
+  cachedVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return cachedVersion;
+}
+
+/** Fails the transaction unless this worker still holds the job (and extends the lease). */
+async function fence(trx: DbExecutor, job: ClaimedJob, leaseMs: number): Promise<void> {
+  if (!(await renewLease(trx, job.id, job.leaseOwner, leaseMs))) throw new LeaseLostError(job.id);
+}
+
+async function begin(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPayload, ctx: JobContext): Promise<Begin> {
+  return deps.db.kysely.transaction().execute(async (trx): Promise<Begin> => {
+    await fence(trx, job, deps.leaseMs);
+    const target = await getDeliveryWithTarget(trx, payload.delivery_id);
+    const now = nowIso();
+    if (!target) {
+      await ctx.complete(trx);
+      return { send: false, why: 'delivery or webhook deleted' };
+    }
+    const { delivery, webhook } = target;
+    if (delivery.status !== 'pending') {
+      await ctx.complete(trx);
+      return { send: false, why: `delivery already ${delivery.status}` };
+    }
+    if (webhook.enabled !== 1) {
+      await updateDelivery(trx, delivery.id, { status: 'failed', updated_at: now });
+      await ctx.complete(trx);
+      return { send: false, why: 'webhook disabled' };
+    }
+    await closeInterruptedAttempts(trx, delivery.id, now);
+    const attemptNo = delivery.attempt_count + 1;
+    const attemptId = await recordAttemptStart(trx, { deliveryId: delivery.id, attemptNo, startedAt: now });
+    await updateDelivery(trx, delivery.id, { attempt_count: attemptNo, updated_at: now });
+    return { send: true, attempt: { attemptId, attemptNo, webhookId: webhook.id, url: webhook.url, secret: webhook.secret, body: delivery.body } };
+  });
+}
+
+function attemptEnd(result: OutboundResult) {
+  return {
+    finishedAt: nowIso(),
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    errorClass: result.errorClass,
+    error: result.error,
+    responseExcerpt: result.responseExcerpt,
+  };
+}
+
+/** Settles the delivery and the job after an attempt; returns what happened, for the log. */
+async function finish(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobContext): Promise<string> {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    // Lock the job row first, as begin() does, so both transactions take locks in one order.
+    await fence(trx, job, deps.leaseMs);
+    await recordAttemptEnd(trx, a.attemptId, attemptEnd(result));
+    const now = nowIso();
+    if (result.ok) {
+      await updateDelivery(trx, payload.delivery_id, { status: 'delivered', updated_at: now });
+      await ctx.complete(trx);
+      return 'delivered';
+    }
+    const delay = retryDelayAfter(a.attemptNo - payload.series_start + 1, deps.retryDelaysMs);
+    if (delay !== null) {
+      await updateDelivery(trx, payload.delivery_id, { updated_at: now });
+      await ctx.retry(trx, isoAfter(delay), `attempt ${a.attemptNo}: ${result.error}`);
+      return `retry in ${delay} ms`;
+    }
+    await updateDelivery(trx, payload.delivery_id, { status: 'failed', updated_at: now });
+    await ctx.complete(trx);
+    const disabled = await autoDisableIfFailing(trx, a.webhookId, { windowMs: deps.autoDisableAfterMs, lastError: result.error });
+    return disabled ? 'failed; webhook disabled automatically' : 'failed';
+  });
+}
+
+async function run(deps: DeliverDeps, job: ClaimedJob, ctx: JobContext): Promise<void> {
+  const log = deps.log ?? silent;
+  const payload = parseDeliverPayload(job.payload);
+  const started = await begin(deps, job, payload, ctx);
+  if (!started.send) {
+    log.info({ delivery_id: payload.delivery_id, job_id: job.id }, `webhook delivery skipped: ${started.why}`);
+    return;
+  }
+  const a = started.attempt;
+  const headers = attemptHeaders({ deliveryId: payload.delivery_id, attemptNo: a.attemptNo, body: a.body, secret: a.secret, version: deps.version ?? packageVersion() });
+  const result = await deps.client.post(a.url, headers, a.body, ctx.signal);
+  const fields = { delivery_id: payload.delivery_id, webhook_id: a.webhookId, attempt: a.attemptNo, status: result.statusCode, latency_ms: result.latencyMs, error_class: result.errorClass };
+  try {
+    const outcome = await finish(deps, job, payload, a, result, ctx);
+    log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
+  } catch (err) {
+    // The job is no longer ours (shutdown or lease lost): the result of this attempt must still
+    // be kept; the next holder of the job makes the next attempt.
+    await recordAttemptEnd(deps.db.kysely, a.attemptId, attemptEnd(result)).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * The job has run out of claims (its workers kept dying on it): give the delivery up as failed,
+ * with the open attempt closed, so it does not stay "pending" for ever.
+ */
+async function exhausted(deps: DeliverDeps, job: ClaimedJob, error: string, ctx: JobContext): Promise<void> {
+  const payload = parseDeliverPayload(job.payload);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const now = nowIso();
+    await closeInterruptedAttempts(trx, payload.delivery_id, now);
+    await trx.updateTable('deliveries').set({ status: 'failed', updated_at: now }).where('id', '=', payload.delivery_id).where('status', '=', 'pending').execute();
+    await ctx.fail(trx, error);
+  });
+}
+
+/** The `deliver` processor for the job runner. */
+export function createDeliverProcessor(deps: DeliverDeps): Processor {
+  return {
+    run: (job, ctx) => run(deps, job, ctx),
+    onExhausted: (job, error, ctx) => exhausted(deps, job, error, ctx),
+  };
+}
+
+export interface WebhookDelivery {
+  processor: Processor;
+  /** Closes the outbound connection pool (on shutdown, after the runner stopped). */
+  close(): Promise<void>;
+}
+
+/** Wires the processor from the configuration: what `serve`/`worker` register under `deliver`. */
+export function createWebhookDelivery(
+  db: Db,
+  config: Pick<Config, 'webhooks' | 'jobs'> & { webhookAutoDisableAfterMs?: number },
+  opts: { log?: JobLogger; resolver?: Resolver; version?: string } = {},
+): WebhookDelivery {
+  const client = createOutboundClient({
+    policy: createSsrfPolicy(config.webhooks.allowCidrs),
+    timeoutMs: config.webhooks.timeoutMs,
+    resolver: opts.resolver,
+    connectionsPerOrigin: Math.max(4, config.jobs.deliverConcurrency),
+  });
+  const processor = createDeliverProcessor({
+    db,
+    client,
+    retryDelaysMs: config.webhooks.retryDelaysMs,
+    leaseMs: config.jobs.leaseMs,
+    version: opts.version,
+    autoDisableAfterMs: config.webhookAutoDisableAfterMs,
+    log: opts.log,
+  });
+  return { processor, close: () => client.close() };
+}
