@@ -1,7 +1,7 @@
 // The Fastify app: external plugins, then our app plugins, then routes by resource
 // (the layout of fastify/demo). buildApp() neither listens nor starts workers: the CLI's
 // `serve` does that, tests use inject() on the same app.
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 import type { AppDeps } from './types.ts';
@@ -54,7 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...loggerOptions(deps),
     genReqId: () => newRequestId(),
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },

@@ -46,6 +46,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     const usage = error instanceof ConfigError;
     process.stderr.write(`vouch: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = usage ? EXIT.USAGE : EXIT.INTERNAL;
+    // Exit now: a half-started server may hold handles (database pool, workers) open.
+    process.exit(usage ? EXIT.USAGE : EXIT.INTERNAL);
   }
 }

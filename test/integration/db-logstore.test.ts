@@ -97,6 +97,23 @@ test('an empty upload and a one-byte upload round-trip', async () => {
   assert.equal((await readBack(one.id)).bytes.toString(), 'x');
 });
 
+test('a caller reusing its buffer after write() does not change what was stored', async () => {
+  const buf = Buffer.alloc(300 * 1024, 'a');
+  const sink = await store.beginUpload();
+  await sink.write(buf);
+  buf.fill('b');
+  await sink.write(buf);
+  buf.fill('c'); // after the last write: must not leak into the stored bytes
+  const id = newId('ses');
+  await t.db.kysely.transaction().execute(async (trx) => {
+    await insertSessionRow(trx, id, sink);
+    await sink.commit(trx, id);
+  });
+  const expected = Buffer.concat([Buffer.alloc(300 * 1024, 'a'), Buffer.alloc(300 * 1024, 'b')]);
+  assert.ok((await readBack(id)).bytes.equals(expected));
+  assert.equal(sink.sha256Hex(), createHash('sha256').update(expected).digest('hex'));
+});
+
 test('abort before commit leaves nothing behind', async () => {
   const before = await storedLogCount();
   const sink = await store.beginUpload();

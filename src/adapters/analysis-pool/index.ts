@@ -4,7 +4,6 @@
 // can record. Workers pull the log chunk by chunk (see protocol.ts).
 import { Worker } from 'node:worker_threads';
 import type { Report } from '../../domain/model/report.ts';
-import { analyzeStream } from '../../domain/analyze.ts';
 import type { AnalysisOptions, FromWorker, ToWorker } from './protocol.ts';
 
 export type { AnalysisOptions } from './protocol.ts';
@@ -195,7 +194,10 @@ export function inProcessAnalyzer(opts: { timeoutMs?: number } = {}): Analyzer {
       return new Promise<Report>((resolve, reject) => {
         const timer = opts.timeoutMs ? setTimeout(() => reject(new AnalysisError('timeout', `the analysis took longer than ${opts.timeoutMs} ms`)), opts.timeoutMs) : undefined;
         signal?.addEventListener('abort', () => reject(new AnalysisError('aborted', 'the analysis was cancelled')), { once: true });
-        analyzeStream(source, analysisOpts).then(resolve, (e: unknown) => reject(new AnalysisError('failed', e instanceof Error ? e.message : String(e)))).finally(() => clearTimeout(timer));
+        // Loaded here, not at the top: the main thread of a server never needs the analyser.
+        import('../../domain/analyze.ts')
+          .then(({ analyzeStream }) => analyzeStream(source, analysisOpts))
+          .then(resolve, (e: unknown) => reject(new AnalysisError('failed', e instanceof Error ? e.message : String(e)))).finally(() => clearTimeout(timer));
       });
     },
     async close() {},

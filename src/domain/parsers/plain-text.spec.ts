@@ -151,6 +151,13 @@ describe('plain-text: bounds and hostile input', () => {
     assert.ok(Date.now() - started < 5000);
   });
 
+  test('a flood of continuation lines stays linear', () => {
+    const started = Date.now();
+    const out = run('$ echo "unterminated\n' + '> lorem ipsum dolor\n'.repeat(200_000));
+    assert.ok(Date.now() - started < 5000);
+    assert.equal(ofKind(out.events, 'tool_call').length, 1);
+  });
+
   test('detection: JSON logs are not plain text', () => {
     assert.equal(plainText.detect(sampleOf('{"a":1}\n{"b":2}\n')), null);
     assert.deepEqual(plainText.detect(sampleOf('hello\n')), { format: 'plain-text', score: 0.1 });

@@ -61,7 +61,7 @@ function applyBackspaces(s: string): string {
 /** Mostly undecodable bytes: not text anyone could read. */
 function isJunk(s: string): boolean {
   const head = s.length > SCAN_CHARS ? s.slice(0, SCAN_CHARS) : s;
-  if (head.length < 4) return false;
+  if (head.length < 4 || !head.includes('\uFFFD')) return false;
   let bad = 0;
   for (let i = 0; i < head.length; i++) if (head.charCodeAt(i) === 0xfffd) bad++;
   return bad * 10 > head.length * 3;
@@ -116,7 +116,8 @@ const COMMON_COMMANDS = new Set(('apt apt-get yum dnf apk brew pip pip3 npm npx 
 const PROSE = /\b(?:the|please|should|could|would|you|your|can|it|this|that|what|why|how|is|are)\b/i;
 const SHELLISH = /[|;&$`<>=]|(?:^|\s)--?[A-Za-z]/;
 
-function looksLikeCommand(command: string): boolean {
+function looksLikeCommand(full: string): boolean {
+  const command = full.length > SCAN_CHARS ? full.slice(0, SCAN_CHARS) : full;
   const words = command.trim().split(/\s+/);
   const first = words[0] ?? '';
   if (!first) return false;
@@ -126,26 +127,41 @@ function looksLikeCommand(command: string): boolean {
   return SHELLISH.test(command) || words.length < 4 || !PROSE.test(command);
 }
 
-/** Bash shows "> " for the next line of an unfinished command (open quote, pipe, heredoc…). */
-function needsContinuation(command: string): boolean {
-  const t = command.trimEnd();
-  if (/(?:\\|\|\||&&|\||\bdo|\bthen|\{)$/.test(t)) return true;
-  const heredoc = /<<-?\s*['"]?(\w+)['"]?/.exec(t);
-  if (heredoc) return !(t.includes('\n') && t.slice(t.lastIndexOf('\n') + 1).trim() === heredoc[1]);
-  return openBlocks(t) > 0 || unbalancedQuotes(t);
+/** What decides whether bash wants another line ("> " prompt) — updated line by line. */
+interface ShellState {
+  quote: string;
+  /** if/fi, do/done, case/esac still open (keywords inside quotes may miscount; rare). */
+  blocks: number;
+  heredoc: string | null;
+  last: string;
 }
 
-/** if/fi, do/done, case/esac still open (keywords inside quotes may miscount; rare). */
-function openBlocks(s: string): number {
-  let depth = 0;
-  for (const m of s.slice(0, 4 * SCAN_CHARS).matchAll(/\b(if|fi|do|done|case|esac)\b/g)) {
-    depth += m[1] === 'if' || m[1] === 'do' || m[1] === 'case' ? 1 : -1;
+function newShellState(): ShellState {
+  return { quote: '', blocks: 0, heredoc: null, last: '' };
+}
+
+function advance(state: ShellState, full: string): void {
+  const line = full.length > 4 * SCAN_CHARS ? full.slice(0, 4 * SCAN_CHARS) : full;
+  state.last = line;
+  if (state.heredoc !== null) {
+    if (line.trim() === state.heredoc) state.heredoc = null;
+    return;
   }
-  return depth;
+  state.quote = scanQuotes(line, state.quote);
+  for (const m of line.matchAll(/\b(if|fi|do|done|case|esac)\b/g)) {
+    state.blocks += m[1] === 'if' || m[1] === 'do' || m[1] === 'case' ? 1 : -1;
+  }
+  const heredoc = /<<-?\s*['"]?(\w+)['"]?/.exec(line);
+  if (heredoc) state.heredoc = heredoc[1];
 }
 
-function unbalancedQuotes(s: string): boolean {
-  let quote = '';
+function wantsMore(state: ShellState): boolean {
+  return state.heredoc !== null || state.quote !== '' || state.blocks > 0 || /(?:\\|\|\||&&|\||\{)$/.test(state.last.trimEnd());
+}
+
+/** The quote still open at the end of `s`, given the one open at its start. */
+function scanQuotes(s: string, open: string): string {
+  let quote = open;
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
     if (quote) {
@@ -154,7 +170,7 @@ function unbalancedQuotes(s: string): boolean {
     } else if (ch === '\\') i++;
     else if (ch === '"' || ch === "'") quote = ch;
   }
-  return quote !== '';
+  return quote;
 }
 
 // ── Exit hints ───────────────────────────────────────────────────────────────────────────────
@@ -253,6 +269,7 @@ interface OpenCommand {
   exit: ExitFacts;
   /** The last output line was npm's "> pkg@1.0.0 script" banner, whose next line is "> cmd". */
   npmBanner: boolean;
+  shell: ShellState;
 }
 
 export class PlainTextParser implements LogParser {
@@ -267,8 +284,9 @@ export class PlainTextParser implements LogParser {
     if (isJunk(s)) return this.junk(s, line, sink);
     const prompt = parsePrompt(s);
     const cmd = this.cmd;
-    if (prompt?.kind === 'gt' && cmd && cmd.output.empty && needsContinuation(cmd.command)) {
+    if (prompt?.kind === 'gt' && cmd && cmd.output.empty && cmd.command.length < MAX_OUTPUT_CHARS && wantsMore(cmd.shell)) {
       cmd.command += '\n' + prompt.command;
+      advance(cmd.shell, prompt.command);
       return;
     }
     if (prompt && this.accepts(prompt)) return this.onPrompt(prompt, line, sink);
@@ -292,8 +310,13 @@ export class PlainTextParser implements LogParser {
     this.closeCommand(sink);
     this.closeMessage(sink);
     if (!prompt.command.trim()) return; // an empty prompt only ends what came before
-    this.cmd = { command: prompt.command, line, output: new CappedText(MAX_OUTPUT_CHARS), exit: { explicit: null, notFound: false, failure: false }, npmBanner: false };
-    if (prompt.workdir !== undefined) this.cmd.workdir = prompt.workdir;
+    const cmd: OpenCommand = {
+      command: prompt.command, line, output: new CappedText(MAX_OUTPUT_CHARS),
+      exit: { explicit: null, notFound: false, failure: false }, npmBanner: false, shell: newShellState(),
+    };
+    if (prompt.workdir !== undefined) cmd.workdir = prompt.workdir;
+    advance(cmd.shell, prompt.command);
+    this.cmd = cmd;
   }
 
   private onOutput(cmd: OpenCommand, s: string, line: number): void {

@@ -73,7 +73,7 @@ function scanChunk(text: string, from: number, to: number, visit: Visit): boolea
   if (bytes.length < length) bytes = Buffer.allocUnsafe(length);
   const b = bytes;
   b.fill(0x20, 0, padding);
-  b.latin1Write(text.slice(from - ctx, to), padding);
+  b.write(text.slice(from - ctx, to), padding, 'latin1');
   const base = from - ctx - padding; // text offset of b[0]
   const { shift, byKey } = TABLES;
   let i = MAX_SHIFT;

@@ -5,7 +5,6 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { maskText } from '../../../domain/secrets/mask.ts';
 import type { Session } from '../../../adapters/db/schema.ts';
 import { LogNotFoundError } from '../../../adapters/logstore/index.ts';
 import { acceptUpload, findReport, findSession, idempotencyKeyProblem, listSessionPage, removeSession, sessionView } from '../../../services/sessions.ts';
@@ -15,6 +14,9 @@ import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
 import { readUploadForm } from './upload-form.ts';
 import { AnalyzingSchema, IdParamsSchema, ListQuerySchema, ReportSchema, SessionListSchema, commonErrors } from './schemas.ts';
 import type { ListQuery } from './schemas.ts';
+
+// The secret detector is heavy (rule sets): loaded on first use, not at startup.
+const loadMasker = async () => (await import('../../../domain/secrets/mask.ts')).maskText;
 
 const caller = (req: FastifyRequest) => {
   if (!req.caller) throw new Error('sessions route reached without an authenticated caller');
@@ -156,7 +158,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     return reply
       .type('text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="${session.id}.log"`)
-      .send(Readable.from(maskedLog(source, maskText)));
+      .send(Readable.from(maskedLog(source, await loadMasker())));
   });
 
   app.delete('/:id', {

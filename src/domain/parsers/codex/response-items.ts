@@ -58,7 +58,7 @@ function callId(ctx: Ctx, item: Obj): string {
 function functionCall(ctx: Ctx, item: Obj): boolean {
   const name = str(item.name) ?? 'unknown';
   const input = toolInput(name, decodeArgs(item.arguments), text(item.namespace));
-  ctx.st.emitCall(ctx, callId(ctx, item), name, input);
+  ctx.st.emitCall(ctx, callId(ctx, item), name, input, true);
   return true;
 }
 
@@ -72,13 +72,13 @@ function customToolCall(ctx: Ctx, item: Obj): boolean {
     const parsed = input === undefined ? item.input : tryJson(input);
     tool = parsed === undefined ? { type: 'other' as const, args: { input } } : toolInput(name, parsed, text(item.namespace));
   }
-  ctx.st.emitCall(ctx, callId(ctx, item), name, tool);
+  ctx.st.emitCall(ctx, callId(ctx, item), name, tool, true);
   return true;
 }
 
 function localShellCall(ctx: Ctx, item: Obj): boolean {
   const action = isObj(item.action) ? item.action : {};
-  ctx.st.emitCall(ctx, callId(ctx, item), 'local_shell', commandInput(action));
+  ctx.st.emitCall(ctx, callId(ctx, item), 'local_shell', commandInput(action), true);
   return true;
 }
 

@@ -44,7 +44,7 @@ export class MessageEmitter {
       case 'error':
         return this.emit({ kind: 'error', text: readParts(rec.content).text }, line, at);
       default:
-        this.sink.skip(line, `unknown Gemini message type ${JSON.stringify(String(rec.type)).slice(0, 40)}`);
+        this.sink.skip(line, `unknown Gemini message type ${JSON.stringify(String(rec.type).slice(0, 40))}`);
     }
   }
 

@@ -1,0 +1,88 @@
+// ci: changes to the pipelines that hold the repository's secrets and publish its artefacts —
+// any edit deserves review; some patterns (pull_request_target with the PR's code, broad write
+// permissions, secrets printed to logs) are known ways to hand those secrets to strangers.
+import type { NormEvent } from '../model/events.ts';
+import type { EventFacts, Rule, RuleContext } from './types.ts';
+import { effectsOf, type FileOp } from './effects.ts';
+import { isCiConfigFile } from '../paths.ts';
+import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+
+export const ciEdited = meta({
+  id: 'ci/config-edited',
+  severity: 'warning',
+  title: 'CI configuration changed',
+  description: 'The agent created, edited or deleted CI configuration (.github/workflows, .gitlab-ci.yml, .circleci, Jenkinsfile, azure-pipelines, buildkite, bitbucket-pipelines …). CI runs with the repository\'s secrets and deploy rights.',
+  remediation: 'Review the pipeline diff as carefully as code that handles credentials.',
+});
+export const dangerousTrigger = meta({
+  id: 'ci/pull-request-target',
+  severity: 'warning',
+  title: 'pull_request_target trigger added',
+  description: 'A workflow gained the pull_request_target trigger, which runs with write tokens and secrets on pull requests from forks. Critical when the same workflow checks out the pull request\'s head (github.event.pull_request.head.sha/ref, github.head_ref, refs/pull/…): untrusted code then runs with those secrets ("pwn request").',
+  remediation: 'Use pull_request instead, or never check out or run the PR\'s code in a pull_request_target job.',
+});
+export const permissionsBroadened = meta({
+  id: 'ci/permissions-broadened',
+  severity: 'warning',
+  title: 'CI token permissions broadened',
+  description: 'permissions: write-all, or new "<scope>: write" grants (contents, packages, actions, id-token, pull-requests …) were added to a workflow: the job token can now change the repository, publish or mint cloud credentials.',
+  remediation: 'Grant the least permission each job needs; keep write scopes in separate, trusted jobs.',
+});
+export const secretEchoed = meta({
+  id: 'ci/secret-echoed',
+  severity: 'warning',
+  title: 'Secret printed in CI',
+  description: 'A CI step prints a secret: echo/printf/cat of ${{ secrets.X }}, toJSON(secrets), or a token variable echoed in GitLab/CircleCI. Masking of logs is best effort (encodings and substrings escape it).',
+  remediation: 'Remove the step, rotate the secret if the logs are visible to others.',
+});
+
+const PR_TARGET = /\bpull_request_target\b/g;
+const PR_HEAD = /github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\//;
+const WRITE_GRANT = /\bpermissions\s*:\s*write-all\b|^\s*(contents|packages|actions|id-token|pull-requests|issues|deployments|security-events|statuses|checks|pages|attestations|repository-projects)\s*:\s*write\b/gm;
+const SECRET_PRINT = /\b(echo|printf|print|cat|Write-Host|Write-Output)\b[^\n]*\$\{\{\s*secrets\.|toJSON\(\s*secrets\s*\)|\becho\b[^\n]*\$\{?(CI_JOB_TOKEN|CI_REGISTRY_PASSWORD|[A-Z_]*(TOKEN|SECRET|PASSWORD|API_KEY))\b/g;
+
+function grew(w: FileOp, re: RegExp): boolean {
+  return countMatches(w.added, re) > countMatches(w.removed, re);
+}
+
+export const CI_RULES: Rule[] = [
+  {
+    metas: [ciEdited, dangerousTrigger, permissionsBroadened, secretEchoed],
+    create(ctx) {
+      return {
+        onEvent(event, facts) {
+          const fx = effectsOf(event, facts, ctx.session);
+          for (const w of [...fx.writes, ...fx.deletes]) {
+            if (w.zone !== 'worktree' || !(isCiConfigFile(w.abs) || isCiConfigFile(w.path))) continue;
+            checkCi(ctx, event, facts, w, w.cmd?.text ?? describeCall(fx.call!));
+          }
+        },
+      };
+    },
+  },
+];
+
+function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, call: string): void {
+  const path = safe(w.path, facts, QUOTE_MAX);
+  const verb = w.kind === 'delete' ? 'deleted' : w.kind === 'create' ? 'created' : 'changed';
+  const ev = [evidence(event, w.added ? `${call}: ${w.added}` : call, facts)];
+  ctx.report({ rule: ciEdited.id, detail: `The agent ${verb} ${path}.`, evidence: ev, key: w.abs });
+  if (grew(w, PR_TARGET)) {
+    const head = PR_HEAD.test(w.added);
+    ctx.report({
+      rule: dangerousTrigger.id,
+      severity: head ? 'critical' : 'warning',
+      title: head ? 'pull_request_target workflow runs the pull request\'s code' : undefined,
+      detail: head ? `${path} runs on pull_request_target and checks out the pull request's head: fork code runs with the repository's secrets.` : `${path} now runs on pull_request_target.`,
+      evidence: ev,
+      key: w.abs,
+    });
+  }
+  if (grew(w, WRITE_GRANT)) {
+    const m = new RegExp(WRITE_GRANT.source, 'm').exec(w.added);
+    ctx.report({ rule: permissionsBroadened.id, detail: `${path} grants ${m ? `"${m[0].trim()}"` : 'write permissions'} to the job token.`, evidence: ev, key: w.abs });
+  }
+  if (grew(w, SECRET_PRINT)) {
+    ctx.report({ rule: secretEchoed.id, detail: `${path} prints a secret into the CI log.`, evidence: ev, key: w.abs });
+  }
+}

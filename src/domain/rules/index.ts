@@ -1,0 +1,32 @@
+// The rule catalogue: every rule module's rules, and every rule id's meta by id. The analyser
+// creates one handler per rule per session; the report and SARIF renderers read the metas.
+import type { Rule, RuleMeta } from './types.ts';
+import { DESTRUCTIVE_RULES } from './destructive.ts';
+import { SECRETS_RULES } from './secrets.ts';
+import { EXFILTRATION_RULES } from './exfiltration.ts';
+import { INJECTION_RULES } from './injection.ts';
+import { PERMISSIONS_RULES } from './permissions.ts';
+import { INTEGRITY_RULES } from './integrity.ts';
+import { SUPPLY_CHAIN_RULES } from './supply-chain.ts';
+import { SCOPE_RULES } from './scope.ts';
+import { CI_RULES } from './ci.ts';
+import { RELIABILITY_RULES } from './reliability.ts';
+import { COVERAGE_RULES } from './coverage.ts';
+import { CONTEXT_RULES } from './context.ts';
+
+export const RULES: Rule[] = [
+  ...DESTRUCTIVE_RULES,
+  ...SECRETS_RULES,
+  ...EXFILTRATION_RULES,
+  ...INJECTION_RULES,
+  ...PERMISSIONS_RULES,
+  ...INTEGRITY_RULES,
+  ...SUPPLY_CHAIN_RULES,
+  ...SCOPE_RULES,
+  ...CI_RULES,
+  ...RELIABILITY_RULES,
+  ...COVERAGE_RULES,
+  ...CONTEXT_RULES,
+];
+
+export const RULE_METAS: Map<string, RuleMeta> = new Map(RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));

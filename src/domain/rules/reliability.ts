@@ -1,0 +1,182 @@
+// reliability: signs the agent was struggling rather than working — repeating the same call,
+// retrying the same failing command, failing a large share of its tool calls, being interrupted or
+// refused, hitting API errors. None of these is harmful by itself; they say how much to trust
+// that the end result was reached deliberately.
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { Rule, RuleContext } from './types.ts';
+import { clip, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+
+export const loop = meta({
+  id: 'reliability/loop',
+  severity: 'warning',
+  title: 'Agent repeated the same call',
+  description: 'The same tool call with the same input ran three or more times in a row. Polling tools (BashOutput, write_stdin …), commands that sleep (waiting for CI) and runs where every call failed (reported as failing-retry) are not counted.',
+  remediation: 'Look at what the agent was waiting for or stuck on; the result after a loop deserves a closer check.',
+});
+export const failingRetry = meta({
+  id: 'reliability/failing-retry',
+  severity: 'warning',
+  title: 'Failing command retried',
+  description: 'The same command failed three or more times in the session, unchanged: the agent kept trying instead of changing its approach.',
+  remediation: 'Check whether the problem behind the failure was ever solved or worked around.',
+});
+export const highFailureRate = meta({
+  id: 'reliability/high-failure-rate',
+  severity: 'warning',
+  title: 'Many tool calls failed',
+  description: 'More than 30 % of at least 10 tool calls failed (error or non-zero exit). Calls the user refused are not counted as failures.',
+  remediation: 'Skim the failures in the timeline: a result reached through many failed attempts needs a closer review.',
+});
+export const interrupted = meta({
+  id: 'reliability/interrupted',
+  severity: 'info',
+  title: 'Turns interrupted',
+  description: 'The user interrupted the agent or a turn was aborted. A warning from three interruptions on.',
+  remediation: 'Read what the user stopped: it often marks the moment the agent went off track.',
+});
+export const denied = meta({
+  id: 'reliability/denied-calls',
+  severity: 'info',
+  title: 'Tool calls refused',
+  description: 'The user or a policy refused tool calls the agent wanted to make. Context: the refused actions did not run, but show what the agent was trying to do.',
+  remediation: 'Look at the refused calls to see what the agent attempted.',
+});
+export const apiErrors = meta({
+  id: 'reliability/api-errors',
+  severity: 'info',
+  title: 'API errors during the session',
+  description: 'The model API returned errors (overload, rate limit, network) during the session; work may have been retried or cut short.',
+  remediation: 'Check that the session reached its end normally.',
+});
+
+const POLLING_TOOLS = /^(BashOutput|TaskOutput|AgentOutputTool|write_stdin|read_output|KillShell|KillBash|TodoWrite|update_plan|todo_write|write_todos)$/i;
+const LOOP_MIN = 3;
+const RETRY_MIN = 3;
+const OPEN_MAX = 2_000;
+const COMMANDS_MAX = 500;
+const RETRY_FINDINGS_MAX = 10;
+
+function fingerprint(call: ToolCallEvent): string {
+  const i = call.input;
+  const body = i.type === 'command' ? i.command.trim() : JSON.stringify(i);
+  return clip(`${call.name}\u0000${body}`, 4_000);
+}
+
+function failed(r: ToolResultEvent): boolean {
+  return !r.denied && (r.isError || (r.exitCode !== null && r.exitCode !== 0));
+}
+
+interface Streak {
+  fp: string;
+  count: number;
+  failures: number;
+  results: number;
+  first: EvidenceItem;
+  command: boolean;
+}
+
+interface Retry {
+  fails: number;
+  evidence: EvidenceItem[];
+  text: string;
+}
+
+export const RELIABILITY_RULES: Rule[] = [
+  {
+    metas: [loop, failingRetry, highFailureRate],
+    create(ctx) {
+      let streak: Streak | null = null;
+      const open = new Map<string, { fp: string; event: ToolCallEvent; inStreak: boolean }>();
+      const retries = new Map<string, Retry>();
+      let results = 0;
+      let failures = 0;
+      const failureEvidence: EvidenceItem[] = [];
+      return {
+        onEvent(event, facts) {
+          if (event.kind === 'tool_call') {
+            const fp = fingerprint(event);
+            const pollish = POLLING_TOOLS.test(event.name) || (event.input.type === 'command' && /\bsleep\s+\d/.test(event.input.command));
+            if (streak && streak.fp === fp && !pollish) streak.count++;
+            else {
+              endStreak(ctx, streak);
+              streak = pollish ? null : { fp, count: 1, failures: 0, results: 0, first: evidence(event, describeCall(event), facts), command: event.input.type === 'command' };
+            }
+            setCapped(open, event.callId, { fp, event, inStreak: streak !== null }, OPEN_MAX);
+          } else if (event.kind === 'tool_result') {
+            const call = open.get(event.callId);
+            open.delete(event.callId);
+            if (event.denied) return;
+            results++;
+            const bad = failed(event);
+            if (bad) {
+              failures++;
+              pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${event.output.slice(0, 200)}`, facts), 5);
+            }
+            if (call && streak && call.fp === streak.fp) {
+              streak.results++;
+              if (bad) streak.failures++;
+            }
+            if (bad && call && call.event.input.type === 'command') noteRetry(retries, call, event, facts.secrets.length > 0 ? facts : null);
+          }
+        },
+        finish() {
+          endStreak(ctx, streak);
+          let n = 0;
+          for (const r of retries.values()) {
+            if (r.fails < RETRY_MIN || n++ >= RETRY_FINDINGS_MAX) continue;
+            ctx.report({ rule: failingRetry.id, detail: `\`${r.text}\` failed ${r.fails} times.`, evidence: r.evidence, key: r.text });
+          }
+          if (results >= 10 && failures / results > 0.3) {
+            ctx.report({ rule: highFailureRate.id, detail: `${failures} of ${results} tool calls failed (${Math.round((failures / results) * 100)} %).`, evidence: failureEvidence });
+          }
+        },
+      };
+    },
+  },
+  {
+    metas: [interrupted, denied, apiErrors],
+    create(ctx) {
+      const counts = { interrupted: 0, denied: 0, api: 0 };
+      const ev = { interrupted: [] as EvidenceItem[], denied: [] as EvidenceItem[], api: [] as EvidenceItem[] };
+      const note = (k: keyof typeof counts, e: NormEvent, text: string) => {
+        counts[k]++;
+        pushCapped(ev[k], { index: e.index, excerpt: safe(text) }, 10);
+      };
+      return {
+        onEvent(event, facts) {
+          if (event.kind === 'interrupt') note('interrupted', event, event.reason || 'interrupted');
+          else if (event.kind === 'tool_result' && event.interrupted) note('interrupted', event, `${facts.call ? describeCall(facts.call) + ': ' : ''}interrupted`);
+          if (event.kind === 'tool_result' && event.denied) note('denied', event, facts.call ? safe(describeCall(facts.call), facts) : event.output);
+          if (event.kind === 'error' || (event.kind === 'system' && /api[_-]?error/i.test(event.subtype))) note('api', event, safe(event.text, facts));
+        },
+        finish() {
+          report(ctx, interrupted.id, counts.interrupted, ev.interrupted, 'turn interrupted', 'turns interrupted', counts.interrupted >= 3);
+          report(ctx, denied.id, counts.denied, ev.denied, 'tool call refused', 'tool calls refused', false);
+          report(ctx, apiErrors.id, counts.api, ev.api, 'API error', 'API errors', false);
+        },
+      };
+    },
+  },
+];
+
+function endStreak(ctx: RuleContext, s: Streak | null): void {
+  if (!s || s.count < LOOP_MIN) return;
+  // Every call failed: that is a failing retry (commands) rather than a loop.
+  if (s.command && s.results > 0 && s.failures === s.results) return;
+  ctx.report({ rule: loop.id, detail: `The same call ran ${s.count} times in a row: \`${clip(s.first.excerpt, QUOTE_MAX)}\`.`, evidence: [s.first], key: s.fp });
+}
+
+function noteRetry(retries: Map<string, Retry>, call: { fp: string; event: ToolCallEvent }, result: ToolResultEvent, facts: Parameters<typeof evidence>[2]): void {
+  let r = retries.get(call.fp);
+  if (!r) {
+    r = { fails: 0, evidence: [], text: safe(describeCall(call.event), facts, QUOTE_MAX) };
+    setCapped(retries, call.fp, r, COMMANDS_MAX);
+  }
+  r.fails++;
+  pushCapped(r.evidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${result.output.slice(0, 200)}`, facts) }, 5);
+}
+
+function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean): void {
+  if (n === 0) return;
+  ctx.report({ rule, severity: loud ? 'warning' : undefined, detail: `${plural(n, one, many)}.`, evidence: ev });
+}

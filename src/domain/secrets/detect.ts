@@ -1,0 +1,146 @@
+// Secret detection: prefilter → windows around anchors → secretlint (rules picked per window) +
+// vouch detectors → filters → one hit per distinct value. Cost stays proportional to the number
+// of anchors, not to the size of the text: a 50 MB tool output with one token in it runs the
+// detectors on about a kilobyte.
+import type { SecretHit } from './types.ts';
+import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts';
+import { secretlintCandidates } from './secretlint.ts';
+import { vouchCandidates, type Candidate } from './vouch-rules.ts';
+import { isDocumentationExample, isRepetitive } from './filters.ts';
+import { maskSecret } from './mask-value.ts';
+
+export { mightContainSecret };
+
+/** secretlint rules (short ids) worth running when an anchor of this name is in the window. */
+const SECRETLINT_RULES: Record<string, string[]> = {
+  github: ['github'],
+  'github-fine-grained': ['github'],
+  'aws-access-key-id': ['aws'],
+  'kw-secret': ['aws'],
+  'kw-access-key': ['aws'],
+  'kw-token': ['npm'],
+  'slack-token': ['slack'],
+  'slack-app-token': ['slack'],
+  'slack-webhook': ['slack'],
+  'sk-key': ['openai', 'anthropic'],
+  gitlab: ['gitlab'],
+  grafana: ['grafana'],
+  npm: ['npm'],
+  'private-key': ['privatekey'],
+  sendgrid: ['sendgrid'],
+  shopify: ['shopify'],
+  groq: ['groq'],
+  huggingface: ['huggingface'],
+  linear: ['linear'],
+  notion: ['notion'],
+  '1password': ['1password'],
+  vault: ['hashicorp-vault'],
+  vercel: ['vercel'],
+  databricks: ['databricks'],
+  docker: ['docker'],
+  figma: ['figma'],
+  'credential-url': ['basicauth', 'database-connection-string', 'npm'],
+};
+
+/** Context kept before an anchor: the variable name of `AWS_SECRET_ACCESS_KEY=` and the like. */
+const BEFORE = 200;
+/** Context kept after an anchor; private keys and JWTs are long. */
+const AFTER: Record<string, number> = { 'private-key': 16_384, jwt: 8_192 };
+const DEFAULT_AFTER = 1_024;
+/** How far a window edge may move to reach a token boundary instead of cutting a token. */
+const EDGE_SLACK = 4_096;
+/** Longest value reported (a 4096-bit RSA key in PEM is about 3.3 KB). */
+const MAX_VALUE = 20_000;
+
+interface Window {
+  start: number;
+  end: number;
+  rules: Set<string>;
+}
+
+/** Every secret in `text`, one hit per distinct value, in order of first appearance. */
+export async function detectSecrets(text: string): Promise<SecretHit[]> {
+  if (typeof text !== 'string' || text.length === 0) return [];
+  const anchors = findAnchors(text);
+  if (anchors.length === 0) return [];
+  const candidates: Candidate[] = [];
+  for (const w of windowsAround(anchors, text)) {
+    const slice = neutralizeEscapes(text.slice(w.start, w.end));
+    const found = [...(await secretlintCandidates(slice, [...w.rules])), ...vouchCandidates(slice)];
+    for (const c of found) candidates.push({ ...c, start: c.start + w.start, end: c.end + w.start });
+  }
+  return finalize(candidates, text);
+}
+
+/** Merged, boundary-aligned windows around the anchors. */
+function windowsAround(anchors: AnchorHit[], text: string): Window[] {
+  const windows: Window[] = [];
+  for (const { offset, anchor } of anchors) {
+    const start = backToBoundary(text, Math.max(0, offset - BEFORE));
+    const end = forwardToBoundary(text, Math.min(text.length, offset + (AFTER[anchor.name] ?? DEFAULT_AFTER)));
+    const rules = SECRETLINT_RULES[anchor.name] ?? [];
+    const last = windows.at(-1);
+    if (last && start <= last.end) {
+      last.end = Math.max(last.end, end);
+      for (const r of rules) last.rules.add(r);
+    } else {
+      windows.push({ start, end, rules: new Set(rules) });
+    }
+  }
+  return windows;
+}
+
+const BOUNDARY = /[\s"'`<>]/;
+
+function backToBoundary(text: string, at: number): number {
+  for (let i = at, stop = Math.max(0, at - EDGE_SLACK); i > stop; i--) {
+    if (BOUNDARY.test(text[i - 1])) return i;
+  }
+  return Math.max(0, at - EDGE_SLACK);
+}
+
+function forwardToBoundary(text: string, at: number): number {
+  for (let i = at, stop = Math.min(text.length, at + EDGE_SLACK); i < stop; i++) {
+    if (BOUNDARY.test(text[i])) return i;
+  }
+  return Math.min(text.length, at + EDGE_SLACK);
+}
+
+/**
+ * Raw JSON logs escape newlines and quotes: in `…\nghp_…` the token is glued to the "n" of the
+ * escape, which defeats every "not preceded by a letter" guard. Escapes are blanked with the
+ * same number of characters so offsets still point into the original text.
+ */
+export function neutralizeEscapes(s: string): string {
+  if (!s.includes('\\')) return s;
+  return s.replace(/\\(?:[nrt]|(?=["'\\/]))/g, (m) => (m.length === 2 ? '  ' : ' '));
+}
+
+/** Priority when two detectors report the same place: high confidence, secretlint, longest. */
+function rank(a: Candidate, b: Candidate): number {
+  if (a.confidence !== b.confidence) return a.confidence === 'high' ? -1 : 1;
+  const sa = a.ruleId.startsWith('secretlint/') ? 0 : 1;
+  const sb = b.ruleId.startsWith('secretlint/') ? 0 : 1;
+  if (sa !== sb) return sa - sb;
+  return b.end - b.start - (a.end - a.start) || a.start - b.start;
+}
+
+function finalize(candidates: Candidate[], text: string): SecretHit[] {
+  const kept: SecretHit[] = [];
+  const seen = new Set<string>();
+  for (const c of [...candidates].sort(rank)) {
+    const value = text.slice(c.start, c.end);
+    if (seen.has(value) || rejected(c, value)) continue;
+    if (kept.some((k) => c.start < k.end && k.start < c.end)) continue;
+    seen.add(value);
+    kept.push({ ...c, value, masked: maskSecret(value) });
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+function rejected(c: Candidate, value: string): boolean {
+  if (value.length < 8 || value.length > MAX_VALUE) return true;
+  if (isDocumentationExample(value)) return true;
+  // Private keys were checked for a random body; other tokens must not be "xxxx…" fillers.
+  return c.ruleId.endsWith('private-key') || c.ruleId.endsWith('privatekey') ? false : isRepetitive(value) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value);
+}

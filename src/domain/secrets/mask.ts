@@ -1,0 +1,86 @@
+// Masking text that may contain secrets: by known values (the report's final pass, where the
+// secrets detected anywhere in the session are known) or by detecting first (GET /log).
+import { detectSecrets } from './detect.ts';
+import { maskSecret } from './mask-value.ts';
+
+export { maskSecret };
+
+/**
+ * Values shorter than this are not masked by literal replacement: a 3-character "secret" would
+ * blank out every occurrence of that syllable. Detection never reports values this short.
+ */
+const MIN_LITERAL = 4;
+const CACHE_SIZE = 32;
+
+interface Masker {
+  re: RegExp;
+  /** Matched literal (a value or one of its escaped spellings) → its masked form. */
+  masks: Map<string, string>;
+}
+
+const cache = new Map<string, Masker>();
+
+/** Replaces every occurrence of every known secret (and its JSON-escaped spelling) in `text`. */
+export function maskKnown(text: string, values: Iterable<string>): string {
+  if (text.length === 0) return text;
+  const masker = maskerFor(values);
+  if (!masker) return text;
+  masker.re.lastIndex = 0;
+  return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+}
+
+/** Detects secrets in `text` and masks them (for raw logs and other text no report covers). */
+export async function maskText(text: string): Promise<string> {
+  const hits = await detectSecrets(text);
+  return hits.length === 0 ? text : maskKnown(text, hits.map((h) => h.value));
+}
+
+function maskerFor(values: Iterable<string>): Masker | null {
+  const unique = [...new Set(values)].filter((v) => typeof v === 'string' && v.length >= MIN_LITERAL).sort();
+  if (unique.length === 0) return null;
+  const key = unique.join('\u0000');
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key); // refresh LRU position
+    cache.set(key, hit);
+    return hit;
+  }
+  const masker = buildMasker(unique);
+  cache.set(key, masker);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return masker;
+}
+
+function buildMasker(values: string[]): Masker {
+  const masks = new Map<string, string>();
+  for (const value of values) {
+    const masked = maskSecret(value);
+    for (const spelling of spellings(value)) if (!masks.has(spelling)) masks.set(spelling, masked);
+  }
+  // Longest first, so a secret that contains another is replaced whole.
+  const literals = [...masks.keys()].sort((a, b) => b.length - a.length);
+  return { re: new RegExp(literals.map(escapeRegExp).join('|'), 'g'), masks };
+}
+
+/**
+ * A secret found in a raw JSON log line carries escapes (`\n` in a private key); the same secret
+ * in a parsed field carries real newlines. Both spellings must be masked wherever they appear.
+ */
+function spellings(value: string): string[] {
+  const out = [value];
+  const escaped = JSON.stringify(value).slice(1, -1);
+  if (escaped !== value) out.push(escaped);
+  if (value.includes('\\')) {
+    try {
+      const unescaped = JSON.parse(`"${value.replace(/"/g, '\\"')}"`) as string;
+      if (unescaped !== value && unescaped.length >= MIN_LITERAL) out.push(unescaped);
+    } catch {
+      // not a valid JSON string body: only the literal spelling applies
+    }
+  }
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

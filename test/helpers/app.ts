@@ -1,0 +1,142 @@
+// The one way integration tests build the service: the real app (buildApp) over a fresh
+// database from createTestDb() (SQLite or PostgreSQL by VOUCH_TEST_DB), driven with inject().
+// Analysis runs through the real job runner and `analyze` processor; the analyser itself is a
+// stub by default (fast, deterministic), or anything implementing Analyzer.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Config } from '../../src/config.ts';
+import type { Db } from '../../src/adapters/db/database.ts';
+import { createLogStore } from '../../src/adapters/logstore/index.ts';
+import type { LogStore } from '../../src/adapters/logstore/index.ts';
+import { countJobs, createJobRunner } from '../../src/adapters/jobs/index.ts';
+import type { Analyzer } from '../../src/adapters/analysis-pool/index.ts';
+import type { Report } from '../../src/domain/model/report.ts';
+import { createAccount } from '../../src/services/accounts.ts';
+import { createMetrics } from '../../src/services/metrics.ts';
+import type { Metrics } from '../../src/services/metrics.ts';
+import { ANALYZE_JOB } from '../../src/services/sessions.ts';
+import { createAnalyzeProcessor } from '../../src/worker/analyze.ts';
+import { createTestDb } from './db.ts';
+
+export const PUBLIC_URL = 'http://vouch.test';
+export const PASSWORD = 'correct horse battery staple';
+
+export interface TestAccount {
+  accountId: string;
+  apiKey: string;
+  email: string;
+  password: string;
+}
+
+export interface UploadInput {
+  filename?: string;
+  content?: string | Buffer | null;
+  fields?: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  logStore: LogStore;
+  config: Config;
+  metrics: Metrics;
+  dataDir: string;
+  account(email?: string): Promise<TestAccount>;
+  upload(key: string, input?: UploadInput): Promise<LightMyRequestResponse>;
+  /** What is stored anywhere: sessions, log files / uploads, temp files. For "nothing stored" checks. */
+  stored(): Promise<{ sessions: number; tempFiles: number; logs: number }>;
+  /** Runs queued analyze jobs through the real processor until none is left. */
+  analyzeAll(analyzer?: Analyzer): Promise<void>;
+  close(): Promise<void>;
+}
+
+let accounts = 0;
+
+/** A minimal, valid report as the analyser would return it. */
+export function stubReport(overrides: Partial<Report> = {}): Report {
+  return {
+    session_id: null, report_id: null, status: 'complete', analyzer_version: 'test', agent: 'claude-code', agent_detected: true,
+    format: 'claude-code-transcript', confidence: 'high', repo: null, branch: 'main', cwd: '/work', models: [], agent_version: null,
+    started_at: null, ended_at: null, duration_ms: null, trust_score: 72, outcome: 'Review', headline: 'Stub headline',
+    reason: 'Stub reason.', summary: 'Stub summary.', findings_count: { critical: 0, warning: 1, info: 0 },
+    findings: [{ id: 'f1', rule: 'stub.rule', category: 'integrity', severity: 'warning', title: 'Stub finding', detail: 'd', evidence: [], remediation: 'r' }],
+    timeline: [{ index: 0, at: null, kind: 'prompt', actor: 'user', summary: 'hello <b>world</b>', tool: null, detail: null, status: null, finding_ids: [], duration_ms: null }],
+    stats: { events: 1, prompts: 1, tool_calls: 0, commands: 0, failed_commands: 0, files_read: 0, files_written: 0, tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 }, subagents: 0, compactions: 0, skipped_lines: 0 },
+    files: [], commands: [],
+    ...overrides,
+  };
+}
+
+/** Reads the whole log (so the stream is exercised) and returns stubReport(). */
+export const stubAnalyzer: Analyzer = {
+  async analyze(source) {
+    for await (const chunk of source) void chunk;
+    return stubReport();
+  },
+  async close() {},
+};
+
+/** A multipart body as a real client (undici's FormData) would send it. */
+export async function multipart(form: FormData): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const req = new Request('http://x/', { method: 'POST', body: form });
+  return { payload: Buffer.from(await req.arrayBuffer()), headers: { 'content-type': req.headers.get('content-type') as string } };
+}
+
+export function uploadForm(input: UploadInput = {}): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(input.fields ?? {})) form.append(k, v);
+  if (input.content !== null) form.append('file', new Blob([input.content ?? '{"type":"user"}\n']), input.filename ?? 'session.jsonl');
+  return form;
+}
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const t = await createTestDb();
+  const config = loadConfig({
+    VOUCH_DATA_DIR: t.dataDir,
+    VOUCH_PUBLIC_URL: PUBLIC_URL,
+    ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
+    VOUCH_JOB_POLL_MS: '20',
+    ...env,
+  });
+  const logStore = createLogStore(t.db, t.dataDir);
+  const metrics = createMetrics({ db: t.db, defaultMetrics: false });
+  const app = await buildApp({ config, db: t.db, logStore, metrics, logger: false });
+  await app.ready();
+
+  return {
+    app, db: t.db, logStore, config, metrics, dataDir: t.dataDir,
+    async account(email = `user${++accounts}-${Date.now()}@example.test`) {
+      const a = await createAccount(t.db, { email, password: PASSWORD });
+      return { accountId: a.accountId, apiKey: a.apiKey, email, password: PASSWORD };
+    },
+    async upload(key, input = {}) {
+      const { payload, headers } = await multipart(uploadForm(input));
+      return app.inject({ method: 'POST', url: '/v1/sessions', payload, headers: { authorization: `Bearer ${key}`, ...headers, ...input.headers } });
+    },
+    async stored() {
+      const sessions = Number((await t.db.kysely.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      if (t.db.dialect === 'postgres') {
+        const logs = Number((await t.db.kysely.selectFrom('log_uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+        return { sessions, tempFiles: 0, logs };
+      }
+      const list = async (dir: string) => readdir(join(t.dataDir, dir)).catch(() => [] as string[]);
+      return { sessions, tempFiles: (await list('uploads')).length, logs: (await list('logs')).length };
+    },
+    async analyzeAll(analyzer = stubAnalyzer) {
+      const processor = createAnalyzeProcessor({ db: t.db, logStore, analyzer, publicUrl: config.publicUrl, metrics });
+      const runner = createJobRunner({ db: t.db, owner: 'test', processors: { [ANALYZE_JOB]: processor }, pollMs: 10, leaseMs: 5000 });
+      runner.start();
+      const deadline = Date.now() + 20_000;
+      while ((await countJobs(t.db, { kind: ANALYZE_JOB })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await runner.stop();
+    },
+    async close() {
+      await app.close();
+      await t.cleanup();
+    },
+  };
+}
