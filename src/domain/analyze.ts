@@ -95,7 +95,8 @@ class AnalysisRun {
     this.splitter.end();
     if (!this.detection) this.decide();
     this.ingest.totalLines = this.splitter.lines;
-    this.parser?.end(this.sink);
+    const parser = this.parser;
+    if (parser) safely(() => parser.end(this.sink), (e) => this.skip(this.splitter.lines, `parser error at end: ${e}`));
     if (this.lastLineFailed) this.ingest.truncatedTail = true;
     this.ingest.binary = this.looksBinary();
     await this.drain();

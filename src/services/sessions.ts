@@ -90,7 +90,7 @@ export function sessionView(row: Session, publicUrl: string): SessionView {
   return {
     id: row.id,
     status: row.status,
-    agent: row.agent ?? row.agent_hint,
+    agent: row.agent,
     repo: row.repo,
     branch: row.branch,
     filename: row.filename,
@@ -142,7 +142,8 @@ function newSessionRow(input: AcceptUploadInput, id: string): Session {
     account_id: input.accountId,
     status: 'analyzing',
     agent_hint: input.agentHint,
-    agent: null,
+    // The hint until the analysis says which agent wrote the log (so filters see it at once).
+    agent: input.agentHint,
     repo: input.repo,
     branch: null,
     filename: input.filename,

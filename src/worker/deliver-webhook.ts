@@ -87,7 +87,8 @@ async function begin(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPayl
       await ctx.complete(trx);
       return { send: false, why: 'webhook disabled' };
     }
-    await closeInterruptedAttempts(trx, delivery.id, now);
+    // Only a delivery that already had attempts can have one left open by a dead worker.
+    if (delivery.attempt_count > 0) await closeInterruptedAttempts(trx, delivery.id, now);
     const attemptNo = delivery.attempt_count + 1;
     const attemptId = await recordAttemptStart(trx, { deliveryId: delivery.id, attemptNo, startedAt: now });
     await updateDelivery(trx, delivery.id, { attempt_count: attemptNo, updated_at: now });

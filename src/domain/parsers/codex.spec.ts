@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { codex } from './codex.ts';
-import { countKinds, env, jsonl, ofKind, run, sample, type Run } from './codex/drive.testing.ts';
-import type { EventSink, NormEvent } from '../model/events.ts';
+import { countKinds, jsonl, ofKind, run, sample, type Run } from './codex/drive.testing.ts';
+import type { NormEvent } from '../model/events.ts';
 
 const CORPUS = '/work/shared/corpus';
 const CONFORMANCE = '/work/shared/conformance/fixtures';

@@ -225,6 +225,7 @@ describe('gemini: JSONL upsert log', () => {
         { ...shell('s3', 'curl x | sh', ''), status: 'cancelled', result: [{ functionResponse: { id: 's3', response: { error: '[Operation Cancelled] Reason: User did not allow tool call' } } }] },
         { id: 'w1', name: 'write_file', args: { file_path: '/etc/hosts', content: 'x' }, status: 'error', result: [{ functionResponse: { id: 'w1', response: { error: 'Tool execution denied by policy.' } } }] },
         { ...shell('s4', 'sleep 100', ''), status: 'cancelled', result: undefined },
+        { ...shell('s5', 'false', ''), result: undefined, resultDisplay: 'no output' },
         { id: 'p1', name: 'run_shell_command', args: { command: 'make' }, status: 'executing' },
       ] }),
       user('u-resp', [{ functionResponse: { id: 'p1', name: 'run_shell_command', response: { output: 'Output: built\nExit Code: 2' } } }]),
@@ -237,6 +238,7 @@ describe('gemini: JSONL upsert log', () => {
     assert.deepEqual([results.s3.denied, results.s3.interrupted, results.s3.isError], [true, undefined, true]);
     assert.deepEqual([results.w1.denied, results.w1.isError], [true, true]);
     assert.equal(results.s4.interrupted, true);
+    assert.deepEqual([results.s5.output, results.s5.exitCode], ['no output', null], 'display text alone: exit unknown');
     assert.deepEqual([results.p1.exitCode, results.p1.isError, results.p1.line], [2, true, 3]);
   });
 
@@ -352,7 +354,7 @@ describe('gemini: stream-json', () => {
     assert.deepEqual(out.events.map((e) => e.kind), ['session_meta', 'prompt', 'message', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'message', 'system', 'usage']);
     assert.deepEqual(ofKind(out.events, 'message').map((m) => [m.text, m.line]), [['I will list them.', 3], ['The README is missing.', 9]]);
     const [ls, read] = ofKind(out.events, 'tool_result');
-    assert.deepEqual([ls.exitCode, ls.isError, ls.name], [0, false, 'run_shell_command']);
+    assert.deepEqual([ls.exitCode, ls.isError, ls.name], [null, false, 'run_shell_command'], 'display text never states the exit code');
     assert.deepEqual([read.isError, read.output, read.exitCode], [true, 'File not found', null]);
     const usage = ofKind(out.events, 'usage')[0];
     assert.deepEqual([usage.input, usage.output, usage.cacheRead, usage.model], [150, 50, 100, 'gemini-2.5-flash']);

@@ -171,7 +171,7 @@ function report(ctx: RuleContext, c: Context): void {
   const t = c.tokens;
   const total = t.input + t.output + t.cacheRead + t.cacheWrite;
   if (total > 0) {
-    const cost = c.cost > 0 ? ` Estimated cost: about $${c.cost < 1 ? c.cost.toFixed(2) : c.cost.toFixed(0)} (list prices${c.unpriced > 0 ? `; ${fmt(c.unpriced)} tokens of unknown models not priced` : ''}).` : ' Cost not estimated (unknown model).';
+    const cost = c.cost > 0 ? ` Estimated cost: about $${c.cost < 100 ? c.cost.toFixed(2) : c.cost.toFixed(0)} (list prices${c.unpriced > 0 ? `; ${fmt(c.unpriced)} tokens of unknown models not priced` : ''}).` : ' Cost not estimated (unknown model).';
     ctx.report({ rule: usageCost.id, detail: `Tokens: ${fmt(t.input)} input, ${fmt(t.output)} output, ${fmt(t.cacheRead)} cache read, ${fmt(t.cacheWrite)} cache write.${cost}`, evidence: [] });
   }
   if (c.files.size > 0) {

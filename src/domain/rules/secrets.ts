@@ -113,7 +113,7 @@ export const SECRETS_RULES: Rule[] = [
         onEvent(event, facts) {
           if (event.kind === 'prompt') promptSecrets(ctx, event, facts, fromPrompt);
           else if (event.kind === 'tool_call') {
-            inputSecrets(ctx, event, facts, fromPrompt, seenInInput);
+            inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs);
             markSent(ctx, event, facts, outputs);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking') {
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt);
@@ -162,12 +162,14 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
   }
 }
 
-function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: Set<string>, seen: Set<string>): void {
+function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: Set<string>, seen: Set<string>, outputs: Map<string, OutputSecret>): void {
   const input = event.input;
+  const intoFiles = input.type === 'file_write' || input.type === 'file_edit' || input.type === 'patch';
   for (const hit of facts.secrets) {
+    // Using a credential the user handed over is expected; one found in output and reused is
+    // reported on the output finding (critical once it goes over the network). Files always count.
+    if (!intoFiles && (fromPrompt.has(hit.value) || outputs.has(secretKey(hit)))) continue;
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
-    // Using a credential the user handed over is expected; writing it into a file is not.
-    if (fromPrompt.has(hit.value) && input.type !== 'file_write' && input.type !== 'file_edit' && input.type !== 'patch') continue;
     const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? input.files.map((f) => f.path) : [];
     const intoFile = paths.length > 0;
     const lowStakes = intoFile && paths.every((p) => isTestFile(p) || /\.(example|sample|template)$|\.example\./i.test(p));

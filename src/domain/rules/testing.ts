@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, IngestFacts, Rule, SessionFacts } from '
 import { loadShellParser, parseShell } from '../shell/parse.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { guessHome } from '../paths.ts';
-import { RULES } from './index.ts';
+import { RULES, RULE_METAS } from './index.ts';
 
 export const TEST_CWD = '/home/dev/project';
 
@@ -119,8 +119,8 @@ export function ruleIds(drafts: FindingDraft[]): string[] {
 }
 
 /** Rule ids that reported at critical or warning (what a reviewer would see as a problem). */
-export function problems(drafts: FindingDraft[], metas: Map<string, { severity: string }>): string[] {
-  return ruleIds(drafts.filter((d) => (d.severity ?? metas.get(d.rule)?.severity) !== 'info'));
+export function problems(drafts: FindingDraft[]): string[] {
+  return ruleIds(drafts.filter((d) => severityOf(d) !== 'info'));
 }
 
 // ---- builders ---------------------------------------------------------------------------------------
@@ -220,4 +220,9 @@ export function interrupt(reason = 'user interrupted'): EventInput {
 
 export function apiError(text: string): EventInput {
   return { ...base, kind: 'error', text };
+}
+
+/** A draft's effective severity (its own, else its rule's default). */
+export function severityOf(d: FindingDraft): string {
+  return d.severity ?? RULE_METAS.get(d.rule)?.severity ?? 'unknown';
 }

@@ -112,6 +112,8 @@ function forwardToBoundary(text: string, at: number): number {
  * same number of characters so offsets still point into the original text.
  */
 export function neutralizeEscapes(s: string): string {
+  // secretlint drops a leading byte-order mark, which would shift every offset it reports.
+  if (s.charCodeAt(0) === 0xfeff) s = ' ' + s.slice(1);
   if (!s.includes('\\')) return s;
   return s.replace(/\\(?:[nrt]|(?=["'\\/]))/g, (m) => (m.length === 2 ? '  ' : ' '));
 }

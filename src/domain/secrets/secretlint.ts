@@ -1,16 +1,17 @@
 // secretlint's recommended preset, run through its library API on small windows of text.
 //
-// Configuration decisions:
-// - The GCP rule is disabled: it reads the file named by `filePath` from disk (p12 check), which
-//   domain code must never do, and it reports whole files rather than a secret.
-// - The filter-comments rule is disabled: it honours `secretlint-disable` comments, and the text
-//   we scan is written by the agent or by whatever it read — an attacker could hide a key.
-// - The AWS rule's access-key-id scan is enabled (off by default in secretlint); account ids are
-//   dropped below (an account id is not a credential).
-// - Only the rules relevant to the anchors found in a window run: the whole preset costs close to
-//   a millisecond per call, a single rule a few hundredths.
+// The preset's rules are registered one by one (the preset exports them) rather than through its
+// `creator`, because secretlint 12 ignores per-rule `disabled` inside a preset, and two of its
+// rules must never run here:
+// - GCP: reads the file named by `filePath` from disk (p12 check) — domain code never touches
+//   the disk — and reports whole files rather than a secret.
+// - filter-comments: honours `secretlint-disable` comments, and the text we scan is written by
+//   the agent or by whatever it read; an attacker could hide a key behind one.
+// Only the rules relevant to the anchors found in a window run: all of them cost close to a
+// millisecond per call, a single rule a few hundredths. The AWS rule's access-key-id scan is
+// enabled (off by default in secretlint); account ids are dropped below (not a credential).
 import { lintSource } from '@secretlint/core';
-import { creator, rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
+import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Candidate } from './vouch-rules.ts';
 import { CREDENTIAL_URL, credentialPart } from './vouch-rules.ts';
 
@@ -19,8 +20,8 @@ type SecretLintCoreConfig = Parameters<typeof lintSource>[0]['options']['config'
 type SecretLintCoreResultMessage = Awaited<ReturnType<typeof lintSource>>['messages'][number];
 
 const PREFIX = '@secretlint/secretlint-rule-';
-const ALL_RULE_IDS: string[] = presetRules.map((r) => r.meta.id);
-const ALWAYS_DISABLED = new Set([`${PREFIX}gcp`, `${PREFIX}filter-comments`]);
+const NEVER = new Set([`${PREFIX}gcp`, `${PREFIX}filter-comments`]);
+const RULES = new Map(presetRules.filter((r) => !NEVER.has(r.meta.id)).map((r) => [r.meta.id, r]));
 
 /** Human labels by secretlint message id; unknown ids get a generic label. */
 const LABELS: Record<string, string> = {
@@ -60,17 +61,17 @@ const URL_MESSAGES = new Set(['BasicAuth', 'MongoDBConnection', 'MySQLConnection
 
 const configs = new Map<string, SecretLintCoreConfig>();
 
-/** The preset with every rule outside `wanted` (short ids like "github") disabled; cached. */
+/** A config with just the preset rules named in `wanted` (short ids like "github"); cached. */
 function configFor(wanted: readonly string[]): SecretLintCoreConfig {
   const key = [...wanted].sort().join(',');
   let config = configs.get(key);
   if (!config) {
-    const enabled = new Set(wanted.map((id) => PREFIX + id));
-    const rules = ALL_RULE_IDS.map((id) => {
-      const disabled = ALWAYS_DISABLED.has(id) || !enabled.has(id);
-      return id === `${PREFIX}aws` ? { id, disabled, options: { enableIDScanRule: true } } : { id, disabled };
+    const rules = wanted.flatMap((short) => {
+      const rule = RULES.get(PREFIX + short);
+      if (!rule) return [];
+      return [short === 'aws' ? { id: rule.meta.id, rule, options: { enableIDScanRule: true } } : { id: rule.meta.id, rule }];
     });
-    config = { rules: [{ id: creator.meta.id, rule: creator, rules }] };
+    config = { rules } as SecretLintCoreConfig;
     configs.set(key, config);
   }
   return config;

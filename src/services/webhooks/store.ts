@@ -8,16 +8,18 @@ export interface DeliveryWithTarget {
   webhook: Pick<Webhook, 'id' | 'url' | 'secret' | 'enabled' | 'account_id'>;
 }
 
-/** A delivery with the webhook it goes to; undefined when either is gone. */
+/** A delivery with the webhook it goes to (one query); undefined when either is gone. */
 export async function getDeliveryWithTarget(db: DbExecutor, deliveryId: string): Promise<DeliveryWithTarget | undefined> {
-  const delivery = await db.selectFrom('deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirst();
-  if (!delivery) return undefined;
-  const webhook = await db
-    .selectFrom('webhooks')
-    .select(['id', 'url', 'secret', 'enabled', 'account_id'])
-    .where('id', '=', delivery.webhook_id)
+  const row = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .selectAll('d')
+    .select(['w.url as w_url', 'w.secret as w_secret', 'w.enabled as w_enabled', 'w.account_id as w_account_id'])
+    .where('d.id', '=', deliveryId)
     .executeTakeFirst();
-  return webhook ? { delivery, webhook } : undefined;
+  if (!row) return undefined;
+  const { w_url, w_secret, w_enabled, w_account_id, ...delivery } = row;
+  return { delivery, webhook: { id: delivery.webhook_id, url: w_url, secret: w_secret, enabled: w_enabled, account_id: w_account_id } };
 }
 
 /**

@@ -50,6 +50,8 @@ function tally(values: unknown[]): Tally {
     } else if (typeof type === 'string' && EXEC_TYPES.has(type)) {
       t.exec++;
       if (type === 'thread.started') t.threadStarted = true;
+    } else if (isObj(v.msg) && typeof v.msg.type === 'string' && typeof v.id === 'string') {
+      t.exec++; // pre-0.44 exec --json: {id, msg: {type, …}}
     } else if (isBareItem(v) || v.record_type === 'state') t.bare++;
     else if (i === 0 && isLegacyHead(v)) t.legacyHead = true;
     else t.other++;

@@ -75,3 +75,20 @@ describe('codex exec --json', () => {
     assert.deepEqual(odd.skips.map((s) => s.line), [2, 3]);
   });
 });
+
+describe('codex exec --json before 0.44 ({id, msg})', () => {
+  test('event messages are read like rollout event_msg payloads', () => {
+    const r = run(jsonl(
+      { id: '0', msg: { type: 'task_started' } },
+      { id: '0', msg: { type: 'exec_command_begin', call_id: 'c1', command: ['bash', '-lc', 'cat .env'], cwd: '/r' } },
+      { id: '0', msg: { type: 'exec_command_end', call_id: 'c1', stdout: 'KEY=1', stderr: '', exit_code: 0, duration: { secs: 0, nanos: 1000000 } } },
+      { id: '0', msg: { type: 'agent_message', message: 'Read it.' } },
+      { id: '0', msg: { type: 'task_complete', last_agent_message: 'Read it.' } },
+    ));
+    assert.equal(r.detection?.format, 'codex-exec-json');
+    assert.deepEqual(r.skips, []);
+    assert.deepEqual(countKinds(r.events), { tool_call: 1, tool_result: 1, message: 1 });
+    const res = ofKind(r.events, 'tool_result')[0];
+    assert.deepEqual([res.output, res.exitCode, res.durationMs], ['KEY=1', 0, 1]);
+  });
+});

@@ -209,3 +209,14 @@ describe('codex: user text and context', () => {
     assert.deepEqual(ofKind(r.events, 'session_meta').at(-1)!.flags, ['source:subagent', 'parent_thread:thr-1']);
   });
 });
+
+describe('codex: image attachments', () => {
+  test('image wrapper parts do not stop the prompt copies from matching', () => {
+    const r = run(jsonl(
+      META,
+      ri({ type: 'message', role: 'user', content: [{ type: 'input_text', text: '<image name=[Image #1]>' }, { type: 'input_image', image_url: 'data:…' }, { type: 'input_text', text: '</image>' }, { type: 'input_text', text: 'what is this?' }] }),
+      ev({ type: 'user_message', message: 'what is this?', images: ['data:…'] }),
+    ));
+    assert.deepEqual(ofKind(r.events, 'prompt').map((p) => p.text), ['what is this?']);
+  });
+});

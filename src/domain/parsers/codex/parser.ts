@@ -1,7 +1,8 @@
 // The streaming Codex parser. One dispatcher serves all three formats, because the record shapes
 // do not overlap and real uploads mix them (a legacy file resumed by a newer build, a rollout
 // with an exec transcript appended): envelope lines {timestamp, type, payload}, bare legacy
-// ResponseItems, `record_type` state lines, the legacy first line, and exec --json events.
+// ResponseItems, `record_type` state lines, the legacy first line, exec --json events, and the
+// pre-0.44 exec --json lines {id, msg: <event_msg payload>}.
 import type { EventSink, FormatId, LogParser } from '../../model/events.ts';
 import { isObj, isoTime, str, type Obj } from './json.ts';
 import { CodexState, type Ctx } from './state.ts';
@@ -30,6 +31,7 @@ export class CodexParser implements LogParser {
     else if (type !== undefined && (EXEC_TYPES.has(type) || type === 'error')) understood = execEvent(ctx, type, value);
     else if (type !== undefined) understood = responseItem(ctx, value);
     else if ('record_type' in value) understood = true;
+    else if (isObj(value.msg) && typeof value.msg.type === 'string') understood = eventMsg(ctx, value.msg);
     else if (isLegacyHead(value)) {
       ctx.at = isoTime(value.timestamp);
       legacyHead(ctx, value);

@@ -33,13 +33,22 @@ export function responseItem(ctx: Ctx, item: Obj): boolean {
 
 function message(ctx: Ctx, item: Obj): boolean {
   const role = str(item.role);
-  const body = partsText(item.content);
+  const body = role === 'user' ? userText(item.content) : partsText(item.content);
   if (role === 'user') emitUserText(ctx, body, FROM_RESPONSE_ITEM);
   else if (role === 'assistant') emitAssistant(ctx, body, FROM_RESPONSE_ITEM);
   else if (role === 'developer' || role === 'system') {
     if (body) emitSystem(ctx, role, body);
   } else return false;
   return true;
+}
+
+// Newer builds wrap attached images in text parts "<image name=[Image #1]>" … "</image>"; the
+// user_message event has only the typed text, so the wrappers are dropped for the two to match.
+const IMAGE_TAG = /^<\/?image\b[^>]*>$/;
+
+function userText(content: unknown): string {
+  if (!Array.isArray(content)) return partsText(content);
+  return partsText(content.filter((p) => !(isObj(p) && typeof p.text === 'string' && IMAGE_TAG.test(p.text.trim()))));
 }
 
 /** Summary parts mirror `agent_reasoning` events; raw `content` parts mirror the raw-content events. */

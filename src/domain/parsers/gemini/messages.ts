@@ -149,7 +149,8 @@ export class MessageEmitter {
     const outputs: string[] = [];
     const errors: string[] = [];
     collectResponse(obj(response.response), outputs, errors);
-    const raw = { status: errors.length > 0 ? 'error' : 'success', output: [...outputs, ...errors].join('\n'), errorText: errors.length > 0 ? errors.join('\n') : null };
+    const errorText = errors.length > 0 ? errors.join('\n') : null;
+    const raw = { status: errorText === null ? 'success' : 'error', output: [...outputs, ...errors].join('\n'), errorText, modelText: true };
     this.emit({ kind: 'tool_result', callId, name, ...resultFacts(raw, isShellTool(name)) }, line, at);
   }
 

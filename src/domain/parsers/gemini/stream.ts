@@ -125,7 +125,8 @@ export class GeminiStreamParser implements LogParser {
     this.openCalls.delete(callId);
     const output = typeof v.output === 'string' ? v.output : v.output == null ? '' : safeJson(v.output);
     const errorText = v.error == null ? null : (text(obj(v.error)?.message) ?? str(v.error) ?? safeJson(v.error));
-    const facts = resultFacts({ status: str(v.status), output: output || (errorText ?? ''), errorText }, isShellTool(name ?? ''));
+    // stream-json carries the display text, which never states the exit code: unknown unless shown.
+    const facts = resultFacts({ status: str(v.status), output: output || (errorText ?? ''), errorText, modelText: false }, isShellTool(name ?? ''));
     const draft = name === undefined ? { kind: 'tool_result' as const, callId, ...facts } : { kind: 'tool_result' as const, callId, name, ...facts };
     this.emit(sink, draft, line, at);
   }

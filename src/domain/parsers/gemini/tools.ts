@@ -125,6 +125,11 @@ export interface RawResult {
   output: string;
   /** The response carried an error (functionResponse.response.error, stream-json `error`). */
   errorText: string | null;
+  /**
+   * `output` is the text Gemini gave the model (functionResponse), which for the shell states
+   * "Exit Code: N" whenever N ≠ 0 — not the display text, which never does.
+   */
+  modelText: boolean;
 }
 
 export interface ResultFacts {
@@ -141,8 +146,8 @@ const DENIED = /did not allow|denied by policy|not allowed by policy|rejected by
 export function resultFacts(raw: RawResult, shell: boolean): ResultFacts {
   const { status, output, errorText } = raw;
   let exitCode = shell ? shellExitCode(output) : null;
-  // Current builds print "Exit Code: N" only when N ≠ 0: a successful, unkilled run exited 0.
-  if (shell && exitCode === null && status === 'success' && errorText === null && !killedBySignal(output)) exitCode = 0;
+  // Current builds tell the model "Exit Code: N" only when N ≠ 0: a successful, unkilled run exited 0.
+  if (shell && exitCode === null && raw.modelText && status === 'success' && errorText === null && !killedBySignal(output)) exitCode = 0;
   const why = (errorText ?? output).slice(0, 4096);
   const denied = (status === 'cancelled' || status === 'error' || errorText !== null) && DENIED.test(why);
   const facts: ResultFacts = {
@@ -176,6 +181,7 @@ function killedBySignal(output: string): boolean {
 export function rawFromRecording(status: string | undefined, result: unknown, display: unknown): RawResult {
   const outputs: string[] = [];
   const errors: string[] = [];
+  let modelText = false;
   const parts = Array.isArray(result) ? result : result === undefined || result === null ? [] : [result];
   for (const part of parts) {
     if (typeof part === 'string') {
@@ -186,13 +192,17 @@ export function rawFromRecording(status: string | undefined, result: unknown, di
     if (!p) continue;
     if (typeof p.text === 'string') outputs.push(p.text);
     const fr = obj(p.functionResponse);
-    if (fr) collectResponse(obj(fr.response), outputs, errors);
+    if (fr) {
+      collectResponse(obj(fr.response), outputs, errors);
+      modelText = true;
+    }
   }
   if (outputs.length === 0 && errors.length === 0 && typeof display === 'string') outputs.push(display);
   return {
     status,
     output: [...outputs, ...errors].join('\n'),
     errorText: errors.length > 0 ? errors.join('\n') : null,
+    modelText,
   };
 }
 

@@ -1,0 +1,155 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { detectSecrets, mightContainSecret, neutralizeEscapes } from './detect.ts';
+import { fake, randomString } from './test-helpers.ts';
+
+async function values(text: string): Promise<string[]> {
+  return (await detectSecrets(text)).map((h) => h.value);
+}
+
+/** Asserts exactly `secret` is found in `text`, with correct offsets and a masked form. */
+async function assertFinds(text: string, secret: string, ruleId?: RegExp): Promise<void> {
+  assert.ok(mightContainSecret(text), 'prefilter must pass');
+  const hits = await detectSecrets(text);
+  const hit = hits.find((h) => h.value === secret);
+  assert.ok(hit, `expected ${secret.slice(0, 12)}… in ${JSON.stringify(hits.map((h) => h.value))}`);
+  assert.equal(text.slice(hit.start, hit.end), secret);
+  assert.ok(!hit.masked.includes(secret));
+  if (ruleId) assert.match(hit.ruleId, ruleId);
+}
+
+describe('detectSecrets: positives', () => {
+  it('GitHub classic token', async () => {
+    await assertFinds(`git remote set-url origin https://x.com && echo ${fake.githubClassic()}`, fake.githubClassic(), /github/);
+  });
+  it('GitHub fine-grained PAT', async () => {
+    await assertFinds(`GH_TOKEN=${fake.githubFineGrained()}`, fake.githubFineGrained(), /github/);
+  });
+  it('AWS access key id and secret access key', async () => {
+    const text = `[default]\naws_access_key_id = ${fake.awsKeyId()}\naws_secret_access_key = ${fake.awsSecret()}\n`;
+    await assertFinds(text, fake.awsKeyId(), /aws/);
+    await assertFinds(text, fake.awsSecret());
+  });
+  it('Slack bot token', async () => {
+    await assertFinds(`SLACK_BOT_TOKEN=${fake.slackBot()}`, fake.slackBot(), /slack/);
+  });
+  it('Stripe live key', async () => {
+    await assertFinds(`stripe.api_key = "${fake.stripeLive()}"`, fake.stripeLive(), /stripe/);
+  });
+  it('OpenAI project key', async () => {
+    await assertFinds(`OPENAI_API_KEY=${fake.openaiProject()}`, fake.openaiProject(), /openai/);
+  });
+  it('Anthropic key', async () => {
+    await assertFinds(`export ANTHROPIC_API_KEY=${fake.anthropic()}`, fake.anthropic(), /anthropic/);
+  });
+  it('private key block, raw and JSON-escaped, and cut off without footer', async () => {
+    await assertFinds(`cat id_rsa\n${fake.privateKey()}\n`, fake.privateKey(), /private-?key/);
+    const escaped = fake.privateKey('\\n');
+    await assertFinds(`{"output":"${escaped}\\n"}`, escaped, /private-?key/);
+    const truncated = fake.privateKey().slice(0, 400);
+    const hits = await detectSecrets(`head -c 400 key.pem\n${truncated}`);
+    assert.equal(hits.length, 1);
+    assert.ok(hits[0].value.startsWith('-----BEGIN RSA PRIVATE KEY-----'));
+  });
+  it('JWT', async () => {
+    await assertFinds(`Authorization: Bearer ${fake.jwt()}`, fake.jwt(), /jwt/);
+  });
+  it('postgres URL with a password: the password is the value', async () => {
+    const password = fake.password();
+    await assertFinds(`DATABASE_URL=postgres://app_user:${password}@db.internal:5432/app`, password);
+  });
+  it('high-entropy generic assignments (env, JSON, YAML, JSON-escaped)', async () => {
+    const v = fake.genericValue();
+    for (const text of [`DB_PASSWORD=${v}`, `{"client_secret": "${v}"}`, `  api_key: ${v}`, `{"x":"{\\"auth_token\\": \\"${v}\\"}"}`]) {
+      await assertFinds(text, v, /generic/);
+    }
+  });
+  it('a token right after a JSON \\n escape (raw log lines)', async () => {
+    await assertFinds(`{"content":"token below\\n${fake.githubClassic()}\\n"}`, fake.githubClassic());
+  });
+  it('finds a secret deep inside a multi-megabyte text, across the scan chunk boundary', async () => {
+    const filler = 'lorem ipsum dolor sit amet '.repeat(40_000); // ~1.08 MB
+    const at = (1 << 20) - 2; // the token straddles the 1 MiB chunk edge
+    const text = filler.slice(0, at) + ' ' + fake.githubClassic() + ' ' + filler;
+    const hits = await detectSecrets(text);
+    assert.deepEqual(hits.map((h) => h.value), [fake.githubClassic()]);
+    assert.equal(hits[0].start, at + 1);
+  });
+  it('offsets are UTF-16 offsets even after emoji and non-Latin text', async () => {
+    const text = `日本語 😀😀 ${fake.githubClassic()}`;
+    const [hit] = await detectSecrets(text);
+    assert.equal(text.slice(hit.start, hit.end), fake.githubClassic());
+  });
+  it('deduplicates by value and keeps order of first appearance', async () => {
+    const text = `${fake.stripeLive()} ${fake.githubClassic()} again ${fake.stripeLive()}`;
+    assert.deepEqual(await values(text), [fake.stripeLive(), fake.githubClassic()]);
+  });
+});
+
+describe('detectSecrets: negatives (no crying wolf)', () => {
+  const negatives: Record<string, string> = {
+    'placeholders': 'API_KEY=your_api_key_here\nSECRET=changeme\nTOKEN=xxxxxxxxxxxxxxxx\npassword: "<token>"\nkey: REPLACE_WITH_YOUR_KEY_123',
+    'variable references': 'password=${PASSWORD}\nexport TOKEN=$GITHUB_TOKEN\napi_key: {{ .Values.apiKey }}\nsecret: ${{ secrets.NPM_TOKEN }}\ntoken = process.env.API_TOKEN_123',
+    'git SHAs': 'commit 3f9a1c2e7b4d5f60718293a4b5c6d7e8f9012345\nMerge: 1a2b3c4 5d6e7f8',
+    'UUIDs': '{"session_id":"1a3c8232-6306-4d5e-9f4f-b9290493ab8f","token_id":"0f8fad5b-d9cb-469f-a165-70867728950e"}',
+    'lorem text': 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. The token was refreshed and the secret rotated.',
+    'AWS documentation example keys': 'aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    'jwt.io sample token': 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    'default docker-compose passwords': 'postgres://postgres:postgres@localhost:5432/app and mysql://root:password@127.0.0.1/db',
+    'code, not values': 'const token = await getAccessToken(scope);\napi_key=self.config.api_key\ncsrfToken = document.querySelector("meta")',
+    'token usage counters': '{"usage":{"input_tokens":12345678901234,"output_tokens":512,"cache_read_input_tokens":99}}',
+    'paths and URLs as values': 'PWD=/home/alex/workspace/project-1\nsecret_file: /etc/app/secret-42.yaml\ntoken_url=https://auth.example.com/oauth2/token',
+    'words with digits': 'password_policy: min12chars\nTOKEN=token2024',
+  };
+  for (const [name, text] of Object.entries(negatives)) {
+    it(name, async () => {
+      assert.deepEqual(await values(text), []);
+    });
+  }
+  it('base64 image data in a data: URL', async () => {
+    const img = 'data:image/png;base64,iVBORw0KGgo' + randomString(60_000, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', 99) + '==';
+    assert.deepEqual(await values(`<img src="${img}">`), []);
+  });
+  it('placeholder provider-shaped tokens', async () => {
+    assert.deepEqual(await values('GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nsk-ant-api03-' + 'a'.repeat(93) + 'AA'), []);
+  });
+  it('a documentation "-----BEGIN PRIVATE KEY-----" with an elided body', async () => {
+    assert.deepEqual(await values('-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----'), []);
+  });
+  it('ignores secretlint-disable comments written by an attacker', async () => {
+    const text = `// secretlint-disable\nconst t = "${fake.githubClassic()}";`;
+    assert.deepEqual(await values(text), [fake.githubClassic()]);
+  });
+});
+
+describe('detectSecrets: hostile input', () => {
+  it('returns [] for empty and non-string input', async () => {
+    assert.deepEqual(await detectSecrets(''), []);
+    assert.deepEqual(await detectSecrets(undefined as unknown as string), []);
+  });
+  it('a text made of anchors completes and stays bounded', async () => {
+    const text = 'token=abcdefghijkl1 ghp_ eyJhbGciOi. AKIA -----BEGIN '.repeat(20_000); // ~1 MB
+    const t0 = Date.now();
+    const hits = await detectSecrets(text);
+    assert.ok(Date.now() - t0 < 20_000);
+    assert.ok(Array.isArray(hits));
+  });
+});
+
+describe('neutralizeEscapes', () => {
+  it('blanks JSON escapes without moving offsets', () => {
+    const s = 'a\\nb\\"c\\\\d';
+    const n = neutralizeEscapes(s);
+    assert.equal(n.length, s.length);
+    assert.equal(n, 'a  b "c \\d');
+  });
+});
+
+describe('detectSecrets: offsets', () => {
+  it('a leading byte-order mark does not shift offsets', async () => {
+    const text = '\uFEFF' + fake.githubClassic();
+    const [hit] = await detectSecrets(text);
+    assert.equal(hit.start, 1);
+    assert.equal(hit.value, fake.githubClassic());
+  });
+});

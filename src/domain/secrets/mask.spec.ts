@@ -1,0 +1,83 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { maskKnown, maskSecret, maskText } from './mask.ts';
+import { fake, randomString } from './test-helpers.ts';
+
+/** Longest run of characters of `value` (in order, contiguous) that survives in `masked`. */
+function revealed(masked: string): number {
+  return masked.replace('…', '').length;
+}
+
+describe('maskSecret', () => {
+  it('shows first 4 and last 4 of long secrets', () => {
+    assert.equal(maskSecret('ghp_' + 'x'.repeat(32) + 'a1b2'), 'ghp_…a1b2');
+  });
+  it('never reveals more than a third, nor more than 8 characters, at any length', () => {
+    for (let n = 0; n <= 64; n++) {
+      const value = randomString(n, undefined, n + 1);
+      const masked = maskSecret(value);
+      assert.ok(revealed(masked) <= Math.floor(n / 3), `length ${n}: ${masked}`);
+      assert.ok(revealed(masked) <= 8);
+      assert.ok(masked.includes('…'));
+      if (n >= 3) assert.notEqual(masked.replace('…', ''), value);
+    }
+  });
+  it('short secrets show fewer characters', () => {
+    assert.equal(maskSecret('abcdefghijkl'), 'ab…kl'); // 12 chars → 4 shown
+    assert.equal(maskSecret('abcdefghi'), 'ab…i'); // 9 chars → 3 shown
+    assert.equal(maskSecret('ab'), '…');
+  });
+  it('does not split surrogate pairs', () => {
+    const masked = maskSecret('😀'.repeat(12));
+    assert.equal(masked, '😀😀…😀😀');
+  });
+});
+
+describe('maskKnown', () => {
+  it('replaces every occurrence of every value', () => {
+    const a = fake.githubClassic();
+    const b = fake.stripeLive();
+    const text = `${a} then ${b} and ${a} again;${a}`;
+    const out = maskKnown(text, [a, b]);
+    assert.ok(!out.includes(a) && !out.includes(b));
+    assert.equal(out.split(maskSecret(a)).length - 1, 3);
+    assert.equal(out.split(maskSecret(b)).length - 1, 1);
+  });
+  it('replaces a value containing another one whole (longest first)', () => {
+    const inner = randomString(16, undefined, 5);
+    const outer = 'prefix' + inner + 'suffix';
+    const out = maskKnown(`${outer} ${inner}`, [inner, outer]);
+    assert.equal(out, `${maskSecret(outer)} ${maskSecret(inner)}`);
+  });
+  it('escapes regex metacharacters in values', () => {
+    const value = 'a+b*c?(d)[e]{f}|g^h$i.j\\k';
+    assert.equal(maskKnown(`x ${value} y`, [value]), `x ${maskSecret(value)} y`);
+    assert.equal(maskKnown('x aab y', [value]), 'x aab y');
+  });
+  it('masks the JSON-escaped and the unescaped spelling of a multi-line secret', () => {
+    const key = fake.privateKey();
+    const escaped = fake.privateKey('\\n');
+    assert.ok(!maskKnown(`{"out":"${escaped}"}`, [key]).includes('MIIE'));
+    assert.ok(!maskKnown(`file:\n${key}`, [escaped]).includes('MIIE'));
+  });
+  it('accepts any iterable, ignores empty and tiny values, and is stable across calls (cache)', () => {
+    const value = fake.genericValue();
+    const set = new Set([value, '', 'ab']);
+    assert.equal(maskKnown(`ab ${value}`, set), `ab ${maskSecret(value)}`);
+    assert.equal(maskKnown(`ab ${value}`, set), `ab ${maskSecret(value)}`);
+    assert.equal(maskKnown('nothing here', []), 'nothing here');
+  });
+});
+
+describe('maskText', () => {
+  it('detects and masks, leaving the rest intact', async () => {
+    const text = `export GH=${fake.githubClassic()}\necho done ${fake.githubClassic()}`;
+    const out = await maskText(text);
+    assert.ok(!out.includes(fake.githubClassic()));
+    assert.ok(out.startsWith('export GH=ghp_…'));
+    assert.ok(out.endsWith('echo done ' + maskSecret(fake.githubClassic())));
+  });
+  it('returns text without secrets unchanged', async () => {
+    assert.equal(await maskText('hello world'), 'hello world');
+  });
+});

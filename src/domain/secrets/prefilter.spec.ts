@@ -1,0 +1,61 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { findAnchors, mightContainSecret } from './prefilter.ts';
+import { ANCHORS } from './anchors.ts';
+import { fake } from './test-helpers.ts';
+
+describe('mightContainSecret', () => {
+  it('passes every kind of secret the detectors know', () => {
+    // Bare values (an AWS secret, a password) are only detectable next to a keyword.
+    const bare = new Set(['awsSecret', 'password', 'genericValue']);
+    for (const [name, make] of Object.entries(fake)) {
+      if (!bare.has(name)) assert.ok(mightContainSecret(`x ${make()} y`), name);
+    }
+    for (const text of [
+      'hooks.slack.com/services/T000/B000/XXXX',
+      'postgres://u:p4ss@db/x',
+      'aws_secret_access_key=abcdefghijklmnop',
+      'password: "abcdefghijklmnop"',
+      'PWD=abcdefghijklmnop',
+      'SG.abcdefghijklmnopqr.abcdefghijklmnopqrst',
+      'hf_abcdefghijklmnopqrstuvwxyz',
+      'AIza' + 'B'.repeat(35),
+    ]) {
+      assert.ok(mightContainSecret(text), text);
+    }
+  });
+  it('matches at the very start and the very end of the text', () => {
+    assert.ok(mightContainSecret('sk-abcdefghijklmnopqrstuvwx'));
+    assert.ok(mightContainSecret('sk_live_abcdefghij'));
+    assert.ok(mightContainSecret('hf_abcdefghijklmnopqrstuvwxyz'));
+  });
+  it('rejects ordinary log text', () => {
+    for (const text of [
+      '',
+      '{"type":"assistant","message":{"usage":{"input_tokens":1234,"output_tokens":56}}}',
+      'task-notification: the asked-for disk-usage report is ready',
+      'const token = getToken();',
+      '-----\n## Heading\n-----',
+    ]) {
+      assert.equal(mightContainSecret(text), false, text);
+    }
+  });
+  it('every anchor key has exactly 4 characters and a sticky verifier', () => {
+    for (const a of ANCHORS) {
+      assert.ok(a.verify.sticky, a.name);
+      for (const k of a.keys) assert.equal(k.length, 4, `${a.name}: ${k}`);
+    }
+  });
+});
+
+describe('findAnchors', () => {
+  it('reports anchors in ascending order with their start offsets', () => {
+    const text = `a ${fake.stripeLive()} b ${fake.githubClassic()}`;
+    const hits = findAnchors(text);
+    assert.deepEqual(hits.map((h) => h.anchor.name), ['stripe', 'github']);
+    assert.equal(hits[1].offset, text.indexOf('ghp_'));
+  });
+  it('caps the number of anchors on hostile input', () => {
+    assert.equal(findAnchors('AKIAAAAAAAAAAAAAAAAA '.repeat(500), 100).length, 100);
+  });
+});
