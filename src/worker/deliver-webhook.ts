@@ -134,7 +134,14 @@ async function finish(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPay
 
 async function run(deps: DeliverDeps, job: ClaimedJob, ctx: JobContext): Promise<void> {
   const log = deps.log ?? silent;
-  const payload = parseDeliverPayload(job.payload);
+  let payload: DeliverJobPayload;
+  try {
+    payload = parseDeliverPayload(job.payload);
+  } catch (err) {
+    // A malformed payload will not get better with retries.
+    await deps.db.kysely.transaction().execute((trx) => ctx.fail(trx, (err as Error).message));
+    return;
+  }
   const started = await begin(deps, job, payload, ctx);
   if (!started.send) {
     log.info({ delivery_id: payload.delivery_id, job_id: job.id }, `webhook delivery skipped: ${started.why}`);
@@ -160,11 +167,13 @@ async function run(deps: DeliverDeps, job: ClaimedJob, ctx: JobContext): Promise
  * with the open attempt closed, so it does not stay "pending" for ever.
  */
 async function exhausted(deps: DeliverDeps, job: ClaimedJob, error: string, ctx: JobContext): Promise<void> {
-  const payload = parseDeliverPayload(job.payload);
+  const id = (job.payload as Partial<DeliverJobPayload> | null)?.delivery_id;
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
-    await closeInterruptedAttempts(trx, payload.delivery_id, now);
-    await trx.updateTable('deliveries').set({ status: 'failed', updated_at: now }).where('id', '=', payload.delivery_id).where('status', '=', 'pending').execute();
+    if (typeof id === 'string') {
+      await closeInterruptedAttempts(trx, id, now);
+      await trx.updateTable('deliveries').set({ status: 'failed', updated_at: now }).where('id', '=', id).where('status', '=', 'pending').execute();
+    }
     await ctx.fail(trx, error);
   });
 }

@@ -46,15 +46,22 @@ interface Task {
 
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
+const RESPAWN_MAX_DELAY_MS = 30_000;
+
 class Slot {
   worker!: Worker;
   task: Task | null = null;
+  /** Workers that died before loading the analyser in a row: backs off respawning (a broken install must not spin). */
+  private failedStarts = 0;
+  private ready = false;
+  private respawnTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly pool: Pool) {
     this.spawn();
   }
 
   spawn(): void {
+    this.ready = false;
     const worker = new Worker(ENTRY, {
       execArgv: [],
       resourceLimits: this.pool.opts.maxMemoryMb ? { maxOldGenerationSizeMb: this.pool.opts.maxMemoryMb } : undefined,
@@ -80,10 +87,35 @@ class Slot {
   }
 
   private replace(worker: Worker, error: AnalysisError): void {
-    if (this.worker !== worker) return; // already replaced
-    if (!this.pool.closed) this.spawn();
-    this.fail(error);
+    if (this.worker !== worker || this.respawnTimer) return; // already replaced, or about to be
     void worker.terminate();
+    this.failedStarts = this.ready ? 0 : this.failedStarts + 1;
+    if (this.failedStarts === 0) {
+      if (!this.pool.closed) this.spawn();
+      this.fail(error);
+      return;
+    }
+    // It died while loading the analyser: so will the next one until the install is fixed.
+    // Respawn after a growing pause; meanwhile what waits fails now (its job is retried later).
+    const delay = Math.min(RESPAWN_MAX_DELAY_MS, 250 * 2 ** this.failedStarts);
+    this.respawnTimer = setTimeout(() => {
+      this.respawnTimer = undefined;
+      if (this.pool.closed) return;
+      this.spawn();
+      this.pool.dispatch();
+    }, delay);
+    this.respawnTimer.unref();
+    this.fail(error);
+    this.pool.onStartFailure(error);
+  }
+
+  get available(): boolean {
+    return !this.task && !this.respawnTimer;
+  }
+
+  stopRespawning(): void {
+    clearTimeout(this.respawnTimer);
+    this.respawnTimer = undefined;
   }
 
   private post(msg: ToWorker): void {
@@ -91,6 +123,11 @@ class Slot {
   }
 
   private onMessage(msg: FromWorker): void {
+    if (msg.type === 'ready') {
+      this.ready = true;
+      this.failedStarts = 0;
+      return;
+    }
     const task = this.task;
     if (!task || msg.id !== task.id) return;
     if (msg.type === 'pull') void this.feed(task);
@@ -164,7 +201,17 @@ class Pool implements Analyzer {
   dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (!slot.task) slot.run(this.queue.shift() as Task);
+      if (slot.available) slot.run(this.queue.shift() as Task);
+    }
+  }
+
+  /** No worker can start: queued analyses fail now rather than wait for a fix. */
+  onStartFailure(error: AnalysisError): void {
+    this.opts.onEvent?.('worker_start_failed', { error: error.message });
+    if (this.slots.some((s) => s.available)) return;
+    for (const task of this.queue.splice(0)) {
+      void task.source.return?.();
+      task.reject(error);
     }
   }
 
@@ -173,6 +220,7 @@ class Pool implements Analyzer {
     for (const task of this.queue.splice(0)) task.reject(new AnalysisError('aborted', 'the analysis pool is closed'));
     await Promise.all(
       this.slots.map(async (slot) => {
+        slot.stopRespawning();
         slot.fail(new AnalysisError('aborted', 'the analysis pool is closed'));
         await slot.worker.terminate();
       }),

@@ -16,6 +16,8 @@ export type ToWorker =
   | { type: 'abort'; id: number; message: string };
 
 export type FromWorker =
+  /** Sent once, when the analyser is loaded. */
+  | { type: 'ready' }
   | { type: 'pull'; id: number }
   | { type: 'done'; id: number; report: Report }
   | { type: 'failed'; id: number; message: string };

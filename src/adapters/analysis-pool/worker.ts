@@ -45,3 +45,4 @@ port.on('message', (msg: ToWorker) => {
   if (msg.type === 'start') void run(msg.id, msg.opts);
   else deliver(msg);
 });
+send({ type: 'ready' });

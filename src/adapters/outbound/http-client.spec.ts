@@ -171,6 +171,16 @@ test('the connection goes to the checked address and keeps the Host header', asy
   assert.equal(hits.at(-1)?.host, `receiver.test:${port}`);
 });
 
+test('when an address refuses the connection, the next checked address is tried', async () => {
+  // Nothing listens on 127.0.0.5 (the server is bound to 127.0.0.1 only).
+  const two: Resolver = async () => [{ address: '127.0.0.5', family: 4 }, { address: '127.0.0.1', family: 4 }];
+  const port = new URL(base).port;
+  const c = client(1000, two);
+  const r = await c.post(`http://two.test:${port}/ok`, {}, '{}');
+  await c.close();
+  assert.equal(r.ok, true, `${r.errorClass}: ${r.error}`);
+});
+
 test('connection refused and unknown hosts are classified', async () => {
   const c = client(1000, async (h) => {
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });

@@ -42,15 +42,32 @@ export interface OutboundClient {
   close(): Promise<void>;
 }
 
-/** An undici connector that checks (and pins) the address before opening the socket. */
+/** Errors that say "not this address" at once, so the next resolved address is worth a try. */
+const NEXT_ADDRESS_CODES = new Set(['ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL']);
+
+/** IPv4 first: an IPv6 answer is often unroutable from inside containers. */
+function dialOrder(addresses: string[]): string[] {
+  return [...addresses].sort((a, b) => Number(isIP(a) === 6) - Number(isIP(b) === 6));
+}
+
+/**
+ * An undici connector that checks the host's addresses before opening the socket and dials only
+ * addresses it checked (TLS still verifies the certificate for the host name, sent as SNI).
+ */
 export function guardedConnector(policy: SsrfPolicy, resolver: Resolver, connectTimeoutMs: number): buildConnector.connector {
   const base = buildConnector({ timeout: connectTimeoutMs });
   return (opts, callback) => {
     assertHost(opts.hostname, policy, resolver).then(
-      ([address]) => {
-        // Keep the original name for SNI and certificate checks; dial the checked address.
+      (checked) => {
+        const addresses = dialOrder(checked);
         const servername = opts.servername || (isIP(opts.hostname) ? undefined : opts.hostname);
-        base({ ...opts, hostname: address, servername }, callback);
+        const dial = (i: number): void =>
+          base({ ...opts, hostname: addresses[i], servername }, (...result) => {
+            const code = (result[0] as { code?: string } | null)?.code ?? '';
+            if (result[0] && i + 1 < addresses.length && NEXT_ADDRESS_CODES.has(code)) return dial(i + 1);
+            callback(...result);
+          });
+        dial(0);
       },
       (err: Error) => callback(err, null),
     );

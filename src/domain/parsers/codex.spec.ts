@@ -66,6 +66,8 @@ describe('codex: detection', () => {
     assert.equal(codex.detect(sample(jsonl({ type: 'thread.started', thread_id: 't' }, { type: 'turn.started' })))?.format, 'codex-exec-json');
     const legacy = jsonl({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }, { record_type: 'state' }, { type: 'function_call', name: 'shell', arguments: '{}', call_id: 'c' });
     assert.equal(codex.detect(sample(legacy))?.format, 'codex-legacy');
+    const headOnly = codex.detect(sample(jsonl({ id: 'cf4d', timestamp: '2025-09-10T18:58:38.331Z', instructions: 'x'.repeat(70_000) })));
+    assert.deepEqual(headOnly, { format: 'codex-legacy', score: 0.75 }, 'a first line that fills the whole sample');
   });
 
   test('create() refuses formats of other families', () => {

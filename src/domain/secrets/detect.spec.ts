@@ -30,6 +30,9 @@ describe('detectSecrets: positives', () => {
     await assertFinds(text, fake.awsKeyId(), /aws/);
     await assertFinds(text, fake.awsSecret());
   });
+  it('AWS secret access key on its own, by name', async () => {
+    await assertFinds(`export AWS_SECRET_ACCESS_KEY="${fake.awsSecret()}"`, fake.awsSecret(), /aws/);
+  });
   it('Slack bot token', async () => {
     await assertFinds(`SLACK_BOT_TOKEN=${fake.slackBot()}`, fake.slackBot(), /slack/);
   });
@@ -100,6 +103,7 @@ describe('detectSecrets: negatives (no crying wolf)', () => {
     'token usage counters': '{"usage":{"input_tokens":12345678901234,"output_tokens":512,"cache_read_input_tokens":99}}',
     'paths and URLs as values': 'PWD=/home/alex/workspace/project-1\nsecret_file: /etc/app/secret-42.yaml\ntoken_url=https://auth.example.com/oauth2/token',
     'words with digits': 'password_policy: min12chars\nTOKEN=token2024',
+    'names made of words': 'branch.20260206-secrets-redaction.merge=refs/heads/20260206-secrets-redaction\nSECRET_NAME=my-app-prod-2024',
   };
   for (const [name, text] of Object.entries(negatives)) {
     it(name, async () => {

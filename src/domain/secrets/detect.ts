@@ -11,14 +11,15 @@ import { maskSecret } from './mask-value.ts';
 
 export { mightContainSecret };
 
-/** secretlint rules (short ids) worth running when an anchor of this name is in the window. */
+/**
+ * secretlint rules (short ids) worth running when an anchor of this name is in the window.
+ * Keyword anchors (`password=`, `token:`) map to none: the vouch detectors cover assignments,
+ * and keywords are common enough in logs that a secretlint run for each would dominate the cost.
+ */
 const SECRETLINT_RULES: Record<string, string[]> = {
   github: ['github'],
   'github-fine-grained': ['github'],
   'aws-access-key-id': ['aws'],
-  'kw-secret': ['aws'],
-  'kw-access-key': ['aws'],
-  'kw-token': ['npm'],
   'slack-token': ['slack'],
   'slack-app-token': ['slack'],
   'slack-webhook': ['slack'],

@@ -134,11 +134,32 @@ export function looksRandom(value: string): boolean {
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return false;
   if (/^[\d.:_/-]+[A-Za-z]{0,2}$/.test(value)) return false; // dates, versions, numbers with units
   if (/^[A-Za-z_$-]+\d{0,4}$/.test(value)) return false; // identifiers with a small number suffix
+  if (isComposedOfWords(value)) return false;
   const entropy = shannonEntropy(value);
   return entropy >= Math.min(3.5, 0.8 * maxEntropy(value.length));
 }
 
-const DETECTORS: Detector[] = [privateKeys, jwts, providers, credentialUrls, assignments];
+/**
+ * "refs/heads/2026-fix-secrets", "my-app-prod-v2": every separated part is a plain word or a
+ * plain number. Random tokens mix letters and digits (or cases) inside their parts.
+ */
+function isComposedOfWords(value: string): boolean {
+  const parts = value.split(/[^A-Za-z0-9]+/).filter((p) => p.length > 0);
+  return parts.length >= 2 && parts.every((p) => /^(?:\d+|[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(p));
+}
+
+// AWS secret keys have no prefix; secretlint's rule finds them by name, and so does this one
+// (without a secretlint run for every `secret=` in a log).
+const AWS_SECRET = /(?<![A-Za-z0-9])aws_?secret_?(?:access_?)?key(?:\\?["'])?[\s"'\\]{0,4}(?::|=>?)[\s"'\\]{0,4}([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi;
+
+function awsSecrets(text: string): Candidate[] {
+  return each(AWS_SECRET, text, (m) => {
+    const start = m.index + m[0].length - m[1].length;
+    return { ruleId: 'vouch/aws-secret-key', label: 'AWS secret access key', start, end: start + m[1].length, confidence: 'high' };
+  });
+}
+
+const DETECTORS: Detector[] = [privateKeys, jwts, providers, awsSecrets, credentialUrls, assignments];
 
 /** All vouch candidates in `text` (unfiltered for documentation examples; see detect.ts). */
 export function vouchCandidates(text: string): Candidate[] {

@@ -75,7 +75,8 @@ export function detectCodex(sample: DetectSample): Detection | null {
     return { format: 'codex-exec-json', score: scaled(score, t.exec, t.other) };
   }
   if (t.bare > 0 || t.legacyHead) {
-    const score = t.legacyHead && t.bare > 0 ? 0.97 : t.bare >= 3 ? 0.85 : 0.6;
+    // A huge first line (instructions) can fill the whole sample: the head alone still says Codex.
+    const score = t.legacyHead && t.bare > 0 ? 0.97 : t.bare >= 3 ? 0.85 : t.legacyHead ? 0.75 : 0.6;
     return { format: 'codex-legacy', score: scaled(score, t.bare + (t.legacyHead ? 1 : 0), t.other) };
   }
   return null;

@@ -39,12 +39,18 @@ const HANDLERS: Record<string, Handler> = {
   agent_reasoning: (ctx, p) => emitThinking(ctx, str(p.text) ?? '', FROM_EVENT_MSG),
   agent_reasoning_raw_content: (ctx, p) => emitThinking(ctx, str(p.text) ?? '', FROM_EVENT_MSG),
   token_count: tokenCount,
-  turn_aborted: (ctx, p) => emitInterrupt(ctx, text(p.reason) ?? 'aborted', FROM_EVENT_MSG),
+  turn_aborted: (ctx, p) => {
+    ctx.st.flushPending(ctx.sink);
+    emitInterrupt(ctx, text(p.reason) ?? 'aborted', FROM_EVENT_MSG);
+  },
   context_compacted: (ctx) => emitCompaction(ctx, undefined, FROM_EVENT_MSG),
   error: (ctx, p) => emitError(ctx, p.message),
   stream_error: (ctx, p) => emitSystem(ctx, 'stream_error', str(p.message)),
   warning: (ctx, p) => emitSystem(ctx, 'warning', str(p.message)),
-  task_complete: (ctx, p) => { if (p.error != null) emitError(ctx, p.error); },
+  task_complete: (ctx, p) => {
+    ctx.st.flushPending(ctx.sink);
+    if (p.error != null) emitError(ctx, p.error);
+  },
   exec_command_begin: execBegin,
   exec_command_end: execEnd,
   patch_apply_begin: patchBegin,
@@ -119,7 +125,8 @@ function commandOf(raw: unknown): string {
 
 /** A command seen through begin/end events only: the person's own `!cmd` is named user_shell. */
 function execCall(ctx: Ctx, p: Obj, id: string): void {
-  const input: ToolInput = { type: 'command', command: commandOf(p.command), ...(text(p.cwd) ? { workdir: text(p.cwd) } : {}) };
+  const cwd = text(p.cwd);
+  const input: ToolInput = cwd === undefined ? { type: 'command', command: commandOf(p.command) } : { type: 'command', command: commandOf(p.command), workdir: cwd };
   ctx.st.emitCall(ctx, id, p.source === 'user_shell' ? 'user_shell' : 'exec_command', input);
 }
 

@@ -51,6 +51,7 @@ function sandboxOf(p: Obj): { sandbox?: string; permissionMode?: string } {
 }
 
 export function turnContext(ctx: Ctx, p: Obj): void {
+  ctx.st.flushPending(ctx.sink); // a new model turn: outputs of the previous one are not coming
   const collab = obj(p.collaboration_mode);
   const collabModel = collab ? (text(collab.model) ?? text(obj(collab.settings)?.model)) : undefined;
   ctx.st.updateMeta(ctx, {

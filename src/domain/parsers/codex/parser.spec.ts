@@ -126,10 +126,12 @@ describe('codex: tool calls', () => {
     assert.deepEqual([results[0].line, results[0].exitCode, results[0].isError, results[0].durationMs, results[0].name], [4, 2, true, 1500, 'shell']);
   });
 
-  test('an end event whose output never comes still yields the result (at end of log)', () => {
+  test('an end event whose output never comes still yields the result, before the abort', () => {
     const r = run(jsonl(META, fn('shell_command', { command: 'sleep 100' }), ev({ type: 'exec_command_end', call_id: 'c1', command: ['sleep', '100'], exit_code: 130, aggregated_output: '' }), ev({ type: 'turn_aborted', reason: 'interrupted' })));
-    const res = ofKind(r.events, 'tool_result');
-    assert.deepEqual(res.map((x) => [x.line, x.exitCode, x.isError]), [[3, 130, true]]);
+    assert.deepEqual(r.events.slice(1).map((e) => [e.kind, e.line]), [['tool_call', 2], ['tool_result', 3], ['interrupt', 4]]);
+    assert.equal(ofKind(r.events, 'tool_result')[0].exitCode, 130);
+    const cut = run(jsonl(META, fn('shell_command', { command: 'make' }), ev({ type: 'exec_command_end', call_id: 'c1', exit_code: 0, aggregated_output: 'ok' })));
+    assert.deepEqual(ofKind(cut.events, 'tool_result').map((x) => [x.line, x.output]), [[3, 'ok']], 'log cut: flushed at the end');
   });
 
   test('commands seen only in exec events: agent vs the person\'s own !cmd; declined = denied', () => {

@@ -46,15 +46,13 @@ export class CodexState {
   private readonly meta: MetaFields = {};
   private readonly flags = new Set<string>();
   private readonly calls = new Map<string, CallInfo>();
+  /** Calls whose end event came and whose output item has not (yet). */
+  private readonly pending = new Set<string>();
   /** The last running token total seen (token_count), to turn totals into per-call usage. */
   prevTotal: TokenCounts | null = null;
 
   get model(): string | undefined {
     return this.meta.model;
-  }
-
-  get cwd(): string | undefined {
-    return this.meta.cwd;
   }
 
   /** Emits a session_meta event carrying only the fields (and flags) that changed. */
@@ -109,17 +107,23 @@ export class CodexState {
   endOfCall(ctx: Ctx, callId: string, out: ParsedOutput): void {
     const info = this.calls.get(callId);
     if (info?.resultEmitted) return;
-    if (info?.outputExpected) info.end = { ...out, line: ctx.line, at: ctx.at };
-    else this.emitResult(ctx, callId, out);
+    if (info?.outputExpected) {
+      info.end = { ...out, line: ctx.line, at: ctx.at };
+      this.pending.add(callId);
+    } else this.emitResult(ctx, callId, out);
   }
 
-  /** Results whose output item never came (turn aborted, log cut): the end event stands in. */
+  /**
+   * Results whose output item never came (turn aborted, turn over, log cut): the end event stands
+   * in, on its own line. Called at turn boundaries and at the end of the log.
+   */
   flushPending(sink: EventSink): void {
-    for (const [callId, info] of this.calls) {
-      if (info.resultEmitted || !info.end) continue;
-      const end = info.end;
-      this.emitResult({ sink, line: end.line, at: end.at, st: this }, callId, end);
+    if (this.pending.size === 0) return;
+    for (const callId of [...this.pending]) {
+      const end = this.calls.get(callId)?.end;
+      if (end) this.emitResult({ sink, line: end.line, at: end.at, st: this }, callId, end);
     }
+    this.pending.clear();
   }
 
   /** Emits the tool_result once per call id, completing missing facts from a noted end event. */
@@ -129,6 +133,7 @@ export class CodexState {
     info.resultEmitted = true;
     const end = info.end;
     info.end = undefined;
+    this.pending.delete(callId);
     const ev: ToolResultEvent = {
       kind: 'tool_result', index: -1, line: ctx.line, at: ctx.at, callId,
       output: out.output,

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { ConfigError, loadClientConfig, loadConfig } from './config.ts';
+
+test('defaults of PRODUCT.md §8', () => {
+  const c = loadConfig({});
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.port, 8080);
+  assert.equal(c.publicUrl, 'http://localhost:8080');
+  assert.equal(c.dataDir, resolve('./data'));
+  assert.equal(c.databaseUrl, null);
+  assert.equal(c.role, 'all');
+  assert.equal(c.maxUploadBytes, 268_435_456);
+  assert.equal(c.webhooks.timeoutMs, 10_000);
+  assert.deepEqual(c.webhooks.retryDelaysMs, [5000, 30_000, 300_000]);
+  assert.deepEqual(c.webhooks.allowCidrs, []);
+  assert.equal(c.analysis.timeoutMs, 300_000);
+  assert.ok(c.analysis.poolSize >= 1);
+  assert.equal(c.secureCookies, false);
+});
+
+test('values from the environment', () => {
+  const c = loadConfig({
+    PORT: '9000', VOUCH_PUBLIC_URL: 'https://vouch.example/base/', VOUCH_ROLE: 'api', DATABASE_URL: 'postgres://u:p@db/v',
+    VOUCH_WEBHOOK_RETRY_DELAYS_MS: '300, 600,900', VOUCH_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8, 10.0.0.0/8', VOUCH_MAX_UPLOAD_BYTES: '5000000',
+  });
+  assert.equal(c.port, 9000);
+  assert.equal(c.publicUrl, 'https://vouch.example/base', 'no trailing slash');
+  assert.equal(c.secureCookies, true);
+  assert.equal(c.role, 'api');
+  assert.equal(c.databaseUrl, 'postgres://u:p@db/v');
+  assert.deepEqual(c.webhooks.retryDelaysMs, [300, 600, 900]);
+  assert.deepEqual(c.webhooks.allowCidrs, ['127.0.0.0/8', '10.0.0.0/8']);
+  assert.equal(c.maxUploadBytes, 5_000_000);
+});
+
+test('every bad value is reported at once, and passwords are not echoed', () => {
+  try {
+    loadConfig({ PORT: 'eighty', VOUCH_ROLE: 'worker', VOUCH_MAX_UPLOAD_BYTES: '-1', VOUCH_PUBLIC_URL: 'ftp://x', DATABASE_URL: 'mysql://root:hunter2@db' });
+    assert.fail('expected a ConfigError');
+  } catch (e) {
+    assert.ok(e instanceof ConfigError);
+    assert.equal(e.problems.length, 5);
+    assert.match(e.message, /PORT/);
+    assert.match(e.message, /VOUCH_ROLE must be one of all, api/);
+    assert.ok(!e.message.includes('hunter2'));
+  }
+});
+
+test('client configuration for vouch upload', () => {
+  assert.deepEqual(loadClientConfig({ VOUCH_API_URL: 'http://h:1/', VOUCH_API_KEY: 'k' }), { apiUrl: 'http://h:1', apiKey: 'k' });
+  assert.equal(loadClientConfig({}).apiKey, null);
+  assert.throws(() => loadClientConfig({ VOUCH_API_URL: 'nope' }), ConfigError);
+});

@@ -1,0 +1,78 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, edit, only, patch, read, runRules, severityOf, write } from './testing.ts';
+
+const EDITED = 'ci/config-edited';
+const PRT = 'ci/pull-request-target';
+const PERMS = 'ci/permissions-broadened';
+const ECHO = 'ci/secret-echoed';
+
+const WORKFLOW = `name: ci
+on: [push, pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: npm test
+`;
+
+test('editing CI configuration is a warning, one finding per file', async () => {
+  const drafts = await runRules([
+    write('.github/workflows/ci.yml', WORKFLOW),
+    edit('.github/workflows/ci.yml', 'npm test', 'npm test -- --coverage'),
+    cmd('echo "  script: make" >> .gitlab-ci.yml'),
+  ]);
+  const hits = only(drafts, EDITED);
+  assert.equal(hits.length, 3);
+  assert.equal(new Set(hits.map((d) => d.key)).size, 2);
+  assert.ok(hits.every((d) => severityOf(d) === 'warning'));
+});
+
+test('reading CI files or writing docs about CI is not a CI change', async () => {
+  const drafts = await runRules([read('.github/workflows/ci.yml'), write('docs/ci.md', 'Our CI runs on push.'), cmd('cat .gitlab-ci.yml')]);
+  assert.deepEqual(only(drafts, EDITED), []);
+});
+
+test('pull_request_target is a warning; with the PR head checked out it is critical', async () => {
+  const plain = await runRules([edit('.github/workflows/label.yml', 'on: pull_request', 'on: pull_request_target')]);
+  assert.deepEqual(only(plain, PRT).map(severityOf), ['warning']);
+  const pwn = await runRules([write('.github/workflows/pr.yml', `on: pull_request_target
+jobs:
+  build:
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+      - run: npm ci && npm test
+`)]);
+  assert.deepEqual(only(pwn, PRT).map(severityOf), ['critical']);
+});
+
+test('an existing pull_request_target left as it was is not reported', async () => {
+  const drafts = await runRules([edit('.github/workflows/label.yml', 'on: pull_request_target\njobs:\n  label:\n    runs-on: ubuntu-22.04', 'on: pull_request_target\njobs:\n  label:\n    runs-on: ubuntu-24.04')]);
+  assert.deepEqual(only(drafts, PRT), []);
+});
+
+test('broader token permissions are a warning', async () => {
+  assert.equal(only(await runRules([edit('.github/workflows/ci.yml', 'jobs:', 'permissions: write-all\njobs:')]), PERMS).length, 1);
+  assert.equal(only(await runRules([patch([{ path: '.github/workflows/release.yml', removed: 'permissions:\n  contents: read', added: 'permissions:\n  contents: write\n  id-token: write' }])]), PERMS).length, 1);
+});
+
+test('read-only permissions and unchanged grants are fine', async () => {
+  const drafts = await runRules([
+    edit('.github/workflows/ci.yml', 'jobs:', 'permissions:\n  contents: read\njobs:'),
+    edit('.github/workflows/release.yml', 'permissions:\n  contents: write\njobs:\n  a: 1', 'permissions:\n  contents: write\njobs:\n  a: 2'),
+  ]);
+  assert.deepEqual(only(drafts, PERMS), []);
+});
+
+test('printing secrets in CI is a warning', async () => {
+  const drafts = await runRules([edit('.github/workflows/ci.yml', '- run: npm test', '- run: echo "token=${{ secrets.NPM_TOKEN }}"\n      - run: npm test')]);
+  assert.deepEqual(only(drafts, ECHO).map(severityOf), ['warning']);
+});
+
+test('passing secrets through env is fine', async () => {
+  const drafts = await runRules([edit('.github/workflows/ci.yml', '- run: npm publish', '- run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')]);
+  assert.deepEqual(only(drafts, ECHO), []);
+});

@@ -1,0 +1,41 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, edit, fetchUrl, only, ran, read, runRules, say, sessionMeta, severityOf, usage, write } from './testing.ts';
+import { priceOf } from './context.ts';
+
+test('models used are listed once each', async () => {
+  const d = only(await runRules([sessionMeta({ model: 'gpt-5-codex' }), say('hi', 'gpt-5-codex'), say('yo', 'gpt-5')]), 'context/models');
+  assert.equal(d.length, 1);
+  assert.equal(severityOf(d[0]), 'info');
+  assert.match(d[0].detail, /gpt-5-codex, gpt-5/);
+  assert.deepEqual(only(await runRules([say('no model recorded')]), 'context/models'), []);
+});
+
+test('tokens are summed and the cost is estimated from list prices', async () => {
+  const d = only(await runRules([usage('claude-sonnet-4-5-20250929', 1_000_000, 100_000)]), 'context/usage-cost');
+  assert.match(d[0].detail, /1\.0M input, 100\.0k output/);
+  assert.match(d[0].detail, /about \$4\.50/);
+  const unknown = only(await runRules([usage('mystery-model', 1000, 10)]), 'context/usage-cost');
+  assert.match(unknown[0].detail, /not estimated/);
+  assert.deepEqual(only(await runRules([say('hi')]), 'context/usage-cost'), []);
+  assert.deepEqual(priceOf('claude-opus-4-1-20250805'), [15, 75, 1.5, 18.75]);
+  assert.deepEqual(priceOf('gemini-2.5-flash-lite'), [0.1, 0.4, 0.025, 0]);
+});
+
+test('files changed are counted with the most-changed first', async () => {
+  const d = only(await runRules([write('src/a.ts', 'x'), edit('src/a.ts', 'x', 'y'), edit('src/b.ts', 'x', 'y')]), 'context/files-changed');
+  assert.match(d[0].detail, /2 files changed; most changed: src\/a\.ts \(2\), src\/b\.ts \(1\)/);
+  assert.deepEqual(only(await runRules([read('src/a.ts')]), 'context/files-changed'), []);
+});
+
+test('commands are counted with their failures', async () => {
+  const d = only(await runRules([...ran('npm test', { exitCode: 1 }), ...ran('ls')]), 'context/commands');
+  assert.match(d[0].detail, /2 commands run, 1 failed/);
+  assert.deepEqual(only(await runRules([read('a')]), 'context/commands'), []);
+});
+
+test('remote hosts are listed, local ones are not', async () => {
+  const d = only(await runRules([cmd('curl -s https://api.github.com/repos/a/b'), fetchUrl('https://docs.python.org/3/'), cmd('git clone git@github.com:acme/api.git')]), 'context/network-hosts');
+  assert.match(d[0].detail, /api\.github\.com, docs\.python\.org, github\.com/);
+  assert.deepEqual(only(await runRules([cmd('curl http://localhost:3000/health'), cmd('curl http://127.0.0.1:8080')]), 'context/network-hosts'), []);
+});

@@ -1,0 +1,42 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { CATEGORIES, SEVERITIES } from '../model/report.ts';
+import { RULES, RULE_METAS } from './index.ts';
+
+const metas = RULES.flatMap((r) => r.metas);
+
+test('every meta is complete and its id is <category>/<kebab-name>', () => {
+  for (const m of metas) {
+    for (const field of ['id', 'category', 'severity', 'title', 'description', 'remediation'] as const) {
+      assert.ok(typeof m[field] === 'string' && m[field].length > 0, `${m.id}: ${field}`);
+    }
+    assert.match(m.id, /^[a-z-]+\/[a-z0-9]+(-[a-z0-9]+)*$/, m.id);
+    assert.equal(m.id.split('/')[0], m.category, m.id);
+    assert.ok(CATEGORIES.includes(m.category), m.id);
+    assert.ok(SEVERITIES.includes(m.severity), m.id);
+  }
+});
+
+test('rule ids are unique and the registry holds them all', () => {
+  const ids = metas.map((m) => m.id);
+  assert.equal(new Set(ids).size, ids.length);
+  assert.equal(RULE_METAS.size, ids.length);
+});
+
+test('every category has at least one rule', () => {
+  for (const c of CATEGORIES) assert.ok(metas.some((m) => m.category === c), c);
+});
+
+test('every rule id is documented in the README catalogue', () => {
+  const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+  for (const m of metas) assert.ok(readme.includes(`\`${m.id}\``), `README misses ${m.id}`);
+});
+
+test('every rule id has a spec that names it', () => {
+  const specs = CATEGORIES.map((c) => readFileSync(new URL(`./${c}.spec.ts`, import.meta.url), 'utf8')).join('\n');
+  for (const m of metas) {
+    const short = m.id.split('/')[1];
+    assert.ok(specs.includes(`'${m.id}'`) || specs.includes(short), `no spec mentions ${m.id}`);
+  }
+});

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, edit, only, read, runRules, sessionMeta, severityOf, write } from './testing.ts';
+
+const BYPASS = 'permissions/approval-bypass';
+const ESCALATED = 'permissions/escalated-command';
+const SUDO = 'permissions/sudo';
+const PERSIST = 'permissions/persistence';
+const SETTINGS = 'permissions/agent-settings-write';
+const WORLD = 'permissions/world-writable';
+
+test('approvals and sandbox both off is critical', async () => {
+  const claude = await runRules([sessionMeta({ flags: ['--dangerously-skip-permissions'] })]);
+  assert.deepEqual(only(claude, BYPASS).map(severityOf), ['critical']);
+  const mode = await runRules([sessionMeta({ permissionMode: 'bypassPermissions' })]);
+  assert.deepEqual(only(mode, BYPASS).map(severityOf), ['critical']);
+  const codex = await runRules([sessionMeta({ approvalPolicy: 'never', sandbox: 'danger-full-access' })], { agent: 'codex', format: 'codex-rollout' });
+  assert.deepEqual(only(codex, BYPASS).map(severityOf), ['critical']);
+});
+
+test('reduced safety settings are a warning, reported once per posture', async () => {
+  const full = await runRules([
+    sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger-full-access' }),
+    sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger-full-access' }),
+    sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger_full_access' }),
+  ], { agent: 'codex', format: 'codex-rollout' });
+  assert.deepEqual(only(full, BYPASS).map(severityOf), ['warning']);
+  const yolo = await runRules([sessionMeta({ flags: ['--yolo'] })], { agent: 'gemini-cli', format: 'gemini-jsonl' });
+  assert.deepEqual(only(yolo, BYPASS).map(severityOf), ['warning']);
+});
+
+test('sandboxed non-interactive runs and normal modes are not a bypass', async () => {
+  const drafts = await runRules([
+    sessionMeta({ approvalPolicy: 'never', sandbox: 'workspace-write' }),
+    sessionMeta({ approvalPolicy: 'on-failure', sandbox: 'read-only' }),
+    sessionMeta({ permissionMode: 'acceptEdits' }),
+    sessionMeta({ permissionMode: 'plan', flags: ['--model', 'sonnet'] }),
+  ]);
+  assert.deepEqual(only(drafts, BYPASS), []);
+});
+
+test('escalated commands are info with their justification', async () => {
+  const drafts = only(await runRules([cmd('npm install', { escalated: true, justification: 'needs network access' })]), ESCALATED);
+  assert.deepEqual(drafts.map(severityOf), ['info']);
+  assert.match(drafts[0].detail, /needs network access/);
+  assert.deepEqual(only(await runRules([cmd('npm install')]), ESCALATED), []);
+});
+
+test('sudo is a warning, merged into one finding', async () => {
+  const drafts = only(await runRules([cmd('sudo apt-get install -y jq'), cmd('sudo systemctl restart nginx')]), SUDO);
+  assert.equal(drafts.length, 2);
+  assert.equal(new Set(drafts.map((d) => d.key)).size, 1);
+  assert.equal(severityOf(drafts[0]), 'warning');
+});
+
+test('mentions of sudo are not sudo', async () => {
+  assert.deepEqual(only(await runRules([cmd('echo "run with sudo if needed"'), cmd('grep -rn sudo docs/'), cmd('which sudo')]), SUDO), []);
+});
+
+test('shell rc files, crontab, systemd, launchd and authorized_keys are persistence', async () => {
+  for (const events of [
+    [write('/home/dev/.bashrc', 'export PATH=$PATH:/opt/x\n')],
+    [cmd('echo "export PATH=$HOME/.cargo/bin:$PATH" >> ~/.zshrc')],
+    [cmd('(crontab -l; echo "*/5 * * * * /home/dev/sync.sh") | crontab -')],
+    [cmd('systemctl --user enable --now backup.service')],
+    [write('/home/dev/.config/systemd/user/backup.service', '[Service]\nExecStart=/home/dev/b.sh\n')],
+    [cmd('cp agent.plist ~/Library/LaunchAgents/ && launchctl load ~/Library/LaunchAgents/agent.plist')],
+    [cmd('cat id.pub >> ~/.ssh/authorized_keys')],
+  ]) {
+    const hits = only(await runRules(events), PERSIST);
+    assert.ok(hits.length >= 1, JSON.stringify(events[0]));
+    assert.ok(hits.every((d) => severityOf(d) === 'critical'));
+  }
+});
+
+test('dotfiles inside the repository and read-only checks are not persistence', async () => {
+  const drafts = await runRules([
+    write('.bashrc', '# dotfiles repo\n'), write('config/zshrc', 'x'), cmd('crontab -l'), cmd('systemctl status nginx'),
+    cmd('cat ~/.bashrc'), read('/home/dev/.zshrc'),
+  ]);
+  assert.deepEqual(only(drafts, PERSIST), []);
+});
+
+test('writing agent settings is a warning', async () => {
+  const drafts = await runRules([edit('.claude/settings.local.json', '"allow": []', '"allow": ["Bash(*)"]'), cmd('echo \'approval_policy = "never"\' >> ~/.codex/config.toml')]);
+  const hits = only(drafts, SETTINGS);
+  assert.equal(hits.length, 2);
+  assert.ok(hits.every((d) => severityOf(d) === 'warning'));
+});
+
+test('reading settings or writing other settings.json files is not an agent settings change', async () => {
+  const drafts = await runRules([read('.claude/settings.json'), write('src/settings.json', '{}'), write('.vscode/settings.json', '{}')]);
+  assert.deepEqual(only(drafts, SETTINGS), []);
+});
+
+test('making files world-writable is a warning', async () => {
+  for (const c of ['chmod -R 777 storage', 'chmod o+w config.yml', 'chmod 0666 app.sock', 'sudo chmod a+rwx /var/www']) {
+    assert.deepEqual(only(await runRules([cmd(c)]), WORLD).map(severityOf), ['warning'], c);
+  }
+});
+
+test('ordinary modes and /tmp are fine', async () => {
+  const drafts = await runRules([cmd('chmod +x scripts/run.sh'), cmd('chmod 755 bin/cli'), cmd('chmod 644 README.md'), cmd('chmod 777 /tmp/build.sock'), cmd('chmod u+w file')]);
+  assert.deepEqual(only(drafts, WORLD), []);
+});

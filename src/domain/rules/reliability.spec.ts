@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { answered, apiError, cmd, interrupt, only, ran, read, result, runRules, severityOf } from './testing.ts';
+
+const LOOP = 'reliability/loop';
+const RETRY = 'reliability/failing-retry';
+const RATE = 'reliability/high-failure-rate';
+const INTERRUPTED = 'reliability/interrupted';
+const DENIED = 'reliability/denied-calls';
+const API = 'reliability/api-errors';
+
+const times = <T>(n: number, f: (i: number) => T[]): T[] => Array.from({ length: n }, (_, i) => f(i)).flat();
+
+test('the same call three times in a row is a loop', async () => {
+  const drafts = await runRules(times(3, () => answered(read('src/app.ts'), { output: 'x' })));
+  const hits = only(drafts, LOOP);
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.match(hits[0].detail, /3 times/);
+});
+
+test('two repeats, polling and waiting commands are not loops', async () => {
+  const drafts = await runRules([
+    ...times(2, () => ran('npm test')),
+    ...ran('git status'),
+    ...times(4, () => answered({ ...cmd('x'), name: 'BashOutput', input: { type: 'other', args: { bash_id: 'b1' } } })),
+    ...times(3, () => ran('sleep 30 && gh run view 123')),
+    ...ran('npm test'), ...ran('npm run lint'), ...ran('npm test'),
+  ]);
+  assert.deepEqual(only(drafts, LOOP), []);
+});
+
+test('the same failing command three times is a failing retry (not also a loop)', async () => {
+  const drafts = await runRules(times(3, () => ran('npm run build', { exitCode: 1, output: 'error TS2322' })));
+  assert.deepEqual(only(drafts, RETRY).map(severityOf), ['warning']);
+  assert.deepEqual(only(drafts, LOOP), []);
+});
+
+test('different failing commands, or two failures, are not retries', async () => {
+  const drafts = await runRules([
+    ...ran('npm run build', { exitCode: 1 }), ...ran('npm run build', { exitCode: 1 }),
+    ...ran('npx tsc --noEmit', { exitCode: 2 }), ...ran('pytest', { exitCode: 1 }),
+  ]);
+  assert.deepEqual(only(drafts, RETRY), []);
+});
+
+test('more than 30% of ten or more calls failing is a warning', async () => {
+  const drafts = await runRules([...times(6, (i) => ran(`echo ${i}`)), ...times(4, (i) => ran(`false ${i}`, { exitCode: 1 }))]);
+  assert.deepEqual(only(drafts, RATE).map(severityOf), ['warning']);
+});
+
+test('a few failures, or few calls, are not a high failure rate; refusals do not count', async () => {
+  const some = await runRules([...times(7, (i) => ran(`echo ${i}`)), ...times(3, (i) => ran(`false ${i}`, { exitCode: 1 }))]);
+  assert.deepEqual(only(some, RATE), []);
+  const few = await runRules(times(4, (i) => ran(`false ${i}`, { exitCode: 1 })));
+  assert.deepEqual(only(few, RATE), []);
+  const refused = await runRules([...times(6, (i) => ran(`echo ${i}`)), ...times(5, (i) => { const c = cmd(`rm x${i}`); return [c, result(c.callId, { denied: true, isError: true })]; })]);
+  assert.deepEqual(only(refused, RATE), []);
+});
+
+test('interruptions are info, three or more a warning', async () => {
+  assert.deepEqual(only(await runRules([interrupt()]), INTERRUPTED).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([interrupt(), interrupt(), ...ran('npm test', { interrupted: true })]), INTERRUPTED).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules(ran('npm test')), INTERRUPTED), []);
+});
+
+test('refused calls are info', async () => {
+  const c = cmd('rm -rf build');
+  assert.deepEqual(only(await runRules([c, result(c.callId, { denied: true, output: "The user doesn't want to proceed" })]), DENIED).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules(ran('ls')), DENIED), []);
+});
+
+test('API errors are info', async () => {
+  assert.deepEqual(only(await runRules([apiError('API Error: 529 overloaded')]), API).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules(ran('curl https://api.example.com || echo "api error"')), API), []);
+});

@@ -1,0 +1,54 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, edit, only, read, runRules, search, severityOf, write } from './testing.ts';
+
+const WRITE = 'scope/write-outside-worktree';
+const READ = 'scope/read-outside-worktree';
+
+test('writes into other projects, the home directory or the system are a warning', async () => {
+  const drafts = await runRules([
+    write('/home/dev/other-app/src/index.ts', 'export {};'),
+    cmd('cd ~/other-app && echo "patched" > NOTES.txt'),
+    cmd('sudo cp build/tool /usr/local/bin/tool'),
+    edit('../shared-lib/index.js', 'a', 'b'),
+  ]);
+  const hits = only(drafts, WRITE);
+  assert.equal(hits.length, 4);
+  assert.ok(hits.every((d) => severityOf(d) === 'warning'));
+  assert.match(hits[1].detail, /\/home\/dev\/other-app\/NOTES\.txt/);
+});
+
+test('writes in the tree, /tmp, /dev/null and the agent\'s own plan files are fine', async () => {
+  const drafts = await runRules([
+    write('src/a.ts', 'x'), write('/tmp/scratch.txt', 'x'), cmd('npm test > /dev/null 2>&1'), cmd('echo hi > out/log.txt'),
+    write('/home/dev/.claude/plans/fix-login.md', '# Plan'), cmd('cd /tmp && echo x > a.txt'), cmd('cp .env.example .env'),
+  ]);
+  assert.deepEqual(only(drafts, WRITE), []);
+});
+
+test('without a known cwd, writes are not judged', async () => {
+  const drafts = await runRules([write('/home/dev/project/src/a.ts', 'x'), write('/home/dev/elsewhere/b.ts', 'y')], { cwd: null });
+  assert.deepEqual(only(drafts, WRITE), []);
+});
+
+test('persistence and agent files are left to their own rules', async () => {
+  const drafts = await runRules([write('/home/dev/.bashrc', 'alias x=y'), write('/home/dev/.claude/settings.json', '{}'), write('/home/dev/.claude/CLAUDE.md', '# me')]);
+  assert.deepEqual(only(drafts, WRITE), []);
+});
+
+test('reading other projects is info, reading widely is a warning', async () => {
+  const few = only(await runRules([read('/home/dev/other-app/README.md'), cmd('cat ~/notes/todo.txt')]), READ);
+  assert.deepEqual(few.map(severityOf), ['info']);
+  const many = only(await runRules([
+    read('/home/dev/a/x.ts'), read('/home/dev/b/y.ts'), search('password', '/home/dev/c'), cmd('cat ~/d/z.md'),
+  ]), READ);
+  assert.deepEqual(many.map(severityOf), ['warning']);
+});
+
+test('system files, tool caches, credentials and the tree itself are not out-of-scope reads', async () => {
+  const drafts = await runRules([
+    read('/etc/os-release'), read('/home/dev/.npm/_logs/2025-01-01-debug-0.log'), read('src/index.ts'),
+    read('/home/dev/.ssh/id_rsa'), cmd('cat ~/.cargo/registry/src/x/lib.rs'), read('/usr/include/stdio.h'),
+  ]);
+  assert.deepEqual(only(drafts, READ), []);
+});

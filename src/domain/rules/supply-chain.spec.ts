@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cmd, edit, only, runRules, severityOf, write } from './testing.ts';
+import { editDistance, typosquatOf } from './supply-chain.ts';
+
+const URL_INSTALL = 'supply-chain/install-from-url';
+const REGISTRY = 'supply-chain/registry-override';
+const PUBLISH = 'supply-chain/publish';
+const SCRIPT = 'supply-chain/install-script-added';
+const SQUAT = 'supply-chain/typosquat';
+
+async function fired(commands: string[], rule: string) {
+  return only(await runRules(commands.map((c) => cmd(c))), rule);
+}
+
+test('installs from URLs and git are a warning', async () => {
+  for (const c of [
+    'npm install github:someone/left-pad', 'npm i someone/left-pad#main', 'pnpm add https://example.com/pkg-1.0.0.tgz',
+    'pip install git+https://github.com/acme/tool.git@main', 'pip install https://example.com/pkg-1.0.tar.gz',
+    'python -m pip install "tool @ git+https://github.com/acme/tool"', 'cargo install --git https://github.com/acme/tool',
+  ]) {
+    assert.deepEqual((await fired([c], URL_INSTALL)).map(severityOf), ['warning'], c);
+  }
+});
+
+test('registry installs and local paths are fine', async () => {
+  assert.deepEqual(await fired([
+    'npm install lodash', 'npm install @types/node@20', 'pip install -e .', 'pip install -r requirements.txt',
+    'npm install ./packages/shared', 'yarn add react@18', 'uv add httpx', 'npm ci',
+  ], URL_INSTALL), []);
+});
+
+test('non-default registries are a warning', async () => {
+  assert.equal((await fired(['npm install --registry https://npm.mirror.example.com left-pad'], REGISTRY)).length, 1);
+  assert.equal((await fired(['pip install --extra-index-url https://pypi.internal.example.com/simple acme-utils'], REGISTRY)).length, 1);
+  assert.equal((await fired(['npm config set registry https://npm.mirror.example.com/'], REGISTRY)).length, 1);
+  const file = only(await runRules([write('.npmrc', 'registry=https://npm.mirror.example.com/\n')]), REGISTRY);
+  assert.deepEqual(file.map(severityOf), ['warning']);
+});
+
+test('the default registries, the PyTorch index and scoped registries are fine', async () => {
+  assert.deepEqual(await fired([
+    'npm install --registry https://registry.npmjs.org/ left-pad',
+    'pip install torch --index-url https://download.pytorch.org/whl/cu121',
+    'pip install -i https://pypi.org/simple requests',
+  ], REGISTRY), []);
+  assert.deepEqual(only(await runRules([write('.npmrc', '@acme:registry=https://npm.acme.dev/\n')]), REGISTRY), []);
+});
+
+test('publishing is critical', async () => {
+  for (const c of ['npm publish', 'npm publish --access public', 'npm unpublish left-pad@1.0.0', 'twine upload dist/*', 'python -m twine upload dist/*', 'cargo publish', 'yarn npm publish', 'gem push tool-1.0.gem']) {
+    assert.deepEqual((await fired([c], PUBLISH)).map(severityOf), ['critical'], c);
+  }
+});
+
+test('dry runs and packing are not publishing', async () => {
+  assert.deepEqual(await fired(['npm publish --dry-run', 'npm pack', 'cargo publish --dry-run', 'python -m build', 'echo "npm publish"'], PUBLISH), []);
+});
+
+test('a new install script in package.json is a warning', async () => {
+  const drafts = await runRules([edit('package.json', '"scripts": {\n    "test": "jest"', '"scripts": {\n    "postinstall": "node scripts/setup.js",\n    "test": "jest"')]);
+  const hits = only(drafts, SCRIPT);
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.match(hits[0].detail, /postinstall/);
+});
+
+test('prepare scripts and unchanged install scripts are fine', async () => {
+  const drafts = await runRules([
+    edit('package.json', '"scripts": {', '"scripts": {\n    "prepare": "husky",'),
+    edit('package.json', '"postinstall": "node a.js",\n    "test": "jest"', '"postinstall": "node a.js",\n    "test": "vitest"'),
+    write('docs/package.json.md', '"postinstall": "x"'),
+  ]);
+  assert.deepEqual(only(drafts, SCRIPT), []);
+});
+
+test('names one typo away from popular packages are a warning', async () => {
+  for (const c of ['npm install expresss', 'pip install reqeusts', 'npm i lodahs', 'npm install crossenv', 'pip3 install python-dateutils']) {
+    assert.deepEqual((await fired([c], SQUAT)).map(severityOf), ['warning'], c);
+  }
+});
+
+test('popular packages and their legitimate neighbours are fine', async () => {
+  assert.deepEqual(await fired([
+    'npm install express react react-dom', 'npm install preact', 'pip install requests==2.31.0', 'pip install scapy',
+    'pip install "pydantic[email]>=2"', 'npm install @acme/expresss', 'npm install left-pad', 'pip install pyaml',
+  ], SQUAT), []);
+});
+
+test('edit distance counts transpositions as one edit', () => {
+  assert.equal(editDistance('lodahs', 'lodash', 2), 1);
+  assert.equal(editDistance('requests', 'reqeusts', 2), 1);
+  assert.equal(editDistance('numpy', 'pandas', 1), 2);
+  assert.equal(typosquatOf('npm', 'react'), null);
+  assert.equal(typosquatOf('pypi', 'reqests'), 'requests');
+});

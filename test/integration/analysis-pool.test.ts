@@ -1,0 +1,71 @@
+// The worker-thread analysis pool: real analyses off the main thread, a deadline that terminates
+// a stuck worker (and the pool carries on), cancellation, and source errors.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createAnalysisPool, AnalysisError } from '../../src/adapters/analysis-pool/index.ts';
+import type { Analyzer } from '../../src/adapters/analysis-pool/index.ts';
+
+const FIXTURE = new URL('../../../shared/conformance/fixtures/codex.jsonl', import.meta.url);
+let pool: Analyzer;
+
+before(() => {
+  pool = createAnalysisPool({ size: 1, timeoutMs: 4000 });
+});
+after(() => pool.close());
+
+async function* bytes(data: Buffer, chunk = 1000): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < data.length; i += chunk) yield data.subarray(i, i + chunk);
+}
+
+/** A log that never ends: the analysis waits for the next chunk for ever. */
+async function* stalled(): AsyncGenerator<Uint8Array> {
+  yield Buffer.from('{"type":"user"}\n');
+  await new Promise(() => {});
+}
+
+async function rejectsWith(p: Promise<unknown>, kind: string): Promise<AnalysisError> {
+  const error = await p.then(() => null, (e: unknown) => e);
+  assert.ok(error instanceof AnalysisError, `expected an AnalysisError, got ${String(error)}`);
+  assert.equal(error.kind, kind, error.message);
+  return error;
+}
+
+test('analyses a log in a worker thread, in small chunks', async () => {
+  const report = await pool.analyze(bytes(await readFile(FIXTURE)), { agentHint: 'codex', filename: 'codex.jsonl' });
+  assert.equal(report.agent, 'codex');
+  assert.ok(Number.isInteger(report.trust_score));
+  assert.ok(report.timeline.length > 0);
+});
+
+test('a stuck analysis is terminated at the deadline, and the pool keeps working', async () => {
+  const started = Date.now();
+  const error = await rejectsWith(pool.analyze(stalled(), {}), 'timeout');
+  assert.match(error.message, /longer than 4000 ms/);
+  assert.ok(Date.now() - started < 8000);
+  const report = await pool.analyze(bytes(await readFile(FIXTURE)), {});
+  assert.ok(Number.isInteger(report.trust_score), 'a fresh worker took over');
+});
+
+test('an analysis can be cancelled (shutdown), queued or running', async () => {
+  const controller = new AbortController();
+  const running = pool.analyze(stalled(), {}, controller.signal);
+  const queued = pool.analyze(stalled(), {}, controller.signal);
+  setTimeout(() => controller.abort(), 100);
+  await rejectsWith(running, 'aborted');
+  await rejectsWith(queued, 'aborted');
+});
+
+test('a source that fails fails the analysis with its own error', async () => {
+  async function* broken(): AsyncGenerator<Uint8Array> {
+    yield Buffer.from('{"type":"user"}\n');
+    throw new Error('disk gone');
+  }
+  await assert.rejects(pool.analyze(broken(), {}), /disk gone/);
+});
+
+test('after close, analyses are refused', async () => {
+  const p = createAnalysisPool({ size: 1, timeoutMs: 1000 });
+  await p.close();
+  await rejectsWith(p.analyze(stalled(), {}), 'aborted');
+});
