@@ -28,13 +28,13 @@ async function generate(name: string, dir: string, bytes: number): Promise<strin
   let written = 0;
   while (written < bytes) {
     for (const p of parts) {
-      if (!out.write(p)) await new Promise((r) => out.once('drain', r));
+      if (!out.write(p)) await new Promise<void>((r) => out.once('drain', () => r()));
       if (p[p.length - 1] !== 0x0a) out.write('\n');
       written += p.length + 1;
       if (written >= bytes) break;
     }
   }
-  await new Promise((r) => out.end(r));
+  await new Promise<void>((r) => out.end(() => r()));
   return file;
 }
 

@@ -31,7 +31,7 @@ const OPEN_CALLS_MAX = 5_000;
 const KNOWN_SECRETS_MAX = 10_000;
 
 /** Analyse a whole log given as a byte stream (file, upload, stdin). */
-export async function analyzeStream(source: AsyncIterable<Uint8Array>, opts: AnalyzeOptions = {}): Promise<Report> {
+export async function analyzeStream(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: AnalyzeOptions = {}): Promise<Report> {
   await loadShellParser();
   const run = new AnalysisRun(opts);
   for await (const chunk of source) await run.push(chunk);
