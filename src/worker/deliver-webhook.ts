@@ -155,8 +155,9 @@ async function run(deps: DeliverDeps, job: ClaimedJob, ctx: JobContext): Promise
     const outcome = await finish(deps, job, payload, a, result, ctx);
     log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
   } catch (err) {
-    // The job is no longer ours (shutdown or lease lost): the result of this attempt must still
-    // be kept; the next holder of the job makes the next attempt.
+    // The job is no longer ours (shutdown, lost lease) or the database failed: keep this
+    // attempt's result anyway. The job runs again (lease expiry or the runner's backoff) and
+    // makes the next attempt — at-least-once, with the same delivery id.
     await recordAttemptEnd(deps.db.kysely, a.attemptId, attemptEnd(result)).catch(() => {});
     throw err;
   }

@@ -83,13 +83,14 @@ class Slot {
 
   /** Ends the current task with `error` and replaces the worker (it may be stuck). */
   kill(error: AnalysisError): void {
-    if (this.task) this.replace(this.worker, error);
+    if (this.task) this.replace(this.worker, error, true);
   }
 
-  private replace(worker: Worker, error: AnalysisError): void {
+  /** `deliberate`: we stopped it (deadline, cancel); otherwise it died on its own. */
+  private replace(worker: Worker, error: AnalysisError, deliberate = false): void {
     if (this.worker !== worker || this.respawnTimer) return; // already replaced, or about to be
     void worker.terminate();
-    this.failedStarts = this.ready ? 0 : this.failedStarts + 1;
+    this.failedStarts = this.ready || deliberate ? 0 : this.failedStarts + 1;
     if (this.failedStarts === 0) {
       if (!this.pool.closed) this.spawn();
       this.fail(error);
@@ -104,7 +105,6 @@ class Slot {
       this.spawn();
       this.pool.dispatch();
     }, delay);
-    this.respawnTimer.unref();
     this.fail(error);
     this.pool.onStartFailure(error);
   }

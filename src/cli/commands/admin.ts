@@ -1,6 +1,7 @@
 // `vouch admin …`: operator commands over the same configuration and database as the server.
 // Each prints exactly one JSON object on stdout; errors go to stderr with a non-zero exit.
 import type { Command } from 'commander';
+import { ConfigError } from '../../config.ts';
 import { getAccount } from '../../adapters/db/repositories/accounts.ts';
 import { AccountInputError, createAccount } from '../../services/accounts.ts';
 import { issueApiKey, revokeApiKeyValue } from '../../services/keys.ts';
@@ -20,7 +21,7 @@ async function withRuntime(name: string, body: (rt: Runtime) => Promise<object>)
     const result = await body(rt);
     process.stdout.write(JSON.stringify(result) + '\n');
   } catch (error) {
-    const refused = error instanceof Refusal || error instanceof AccountInputError;
+    const refused = error instanceof Refusal || error instanceof AccountInputError || error instanceof ConfigError;
     process.stderr.write(`vouch admin ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = refused ? EXIT.USAGE : EXIT.INTERNAL;
   } finally {

@@ -35,9 +35,14 @@ export function parseArgs(args: string[], takesValue: readonly string[] = []): P
       if (!a.includes('=') && takesValue.includes(name)) i++;
       continue;
     }
-    for (const ch of a.slice(1)) short.add(ch);
-    // "-o file": the value follows; "-ofile" carries it inline.
-    if (a.length === 2 && takesValue.includes(a)) i++;
+    // getopt clusters: "-rf" are two flags; in "-fsSLo file" the last flag takes the next word,
+    // in "-ofile" the rest of the cluster is the value.
+    for (let k = 1; k < a.length; k++) {
+      short.add(a[k]);
+      if (!takesValue.includes(`-${a[k]}`)) continue;
+      if (k === a.length - 1) i++;
+      break;
+    }
   }
   return { short, long, operands };
 }
@@ -53,12 +58,23 @@ export function optionValues(args: string[], names: readonly string[]): string[]
         out.push(args[i + 1]);
       } else if (n.startsWith('--') && a.startsWith(n + '=')) {
         out.push(a.slice(n.length + 1));
-      } else if (!n.startsWith('--') && n.length === 2 && a.startsWith(n) && a.length > 2 && !a.startsWith('--')) {
-        out.push(a.slice(2));
+      } else if (!n.startsWith('--') && n.length === 2 && /^-[A-Za-z0-9]/.test(a) && !a.startsWith('--')) {
+        const value = clusterValue(a, args[i + 1], n[1]);
+        if (value !== null) out.push(value);
       }
     }
   }
   return out;
+}
+
+/** The value of flag `letter` inside a cluster ("-fsSLo" + next word, "-dvalue"), or null. */
+function clusterValue(cluster: string, next: string | undefined, letter: string): string | null {
+  const at = cluster.indexOf(letter, 1);
+  if (at < 0) return null;
+  // Only the first letter may carry an inline value ("-dx"); a letter inside a cluster of flags
+  // ("-fsSLo") takes the next word only when it comes last.
+  if (at === 1 && cluster.length > 2) return cluster.slice(2);
+  return at === cluster.length - 1 && next !== undefined ? next : null;
 }
 
 // ---- git ------------------------------------------------------------------------------------

@@ -50,8 +50,8 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
 type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string } | { rule: 'root'; why: string } | null;
 
 function judgeRm(operand: string, dir: string | null, session: SessionFacts, noPreserveRoot: boolean): RmVerdict {
-  if (/^\$\{?\w+\}?$/.test(operand)) return null; // an unknown variable: we cannot tell where it points
   const info = locate(stripGlob(operand), dir, session);
+  if (info.abs.includes('$') || info.abs.includes('`')) return null; // an unknown variable: we cannot tell where it points
   const abs = info.abs.replace(/\/+$/, '') || '/';
   const { cwd, home } = session;
   if (info.zone === 'root' || abs === '/' || noPreserveRoot) return { rule: 'out', severity: 'critical', why: 'the filesystem root' };

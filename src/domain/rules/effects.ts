@@ -29,6 +29,8 @@ export interface FileOp {
   added: string;
   removed: string;
   cmd?: SimpleCommand;
+  /** For a delete that is really a rename (apply_patch "Move to"): the new path. */
+  movedTo?: string;
 }
 
 export interface NetOp {
@@ -65,7 +67,13 @@ export function effectsOf(event: NormEvent, facts: EventFacts, session: SessionF
 /** Resolves a path against a directory and classifies it relative to the session's worktree. */
 export function locate(path: string, dir: string | null, session: SessionFacts): PathInfo {
   const abs = resolvePath(path, dir ?? session.cwd, session.home);
-  return classifyPath(abs, { cwd: session.cwd, home: session.home });
+  const info = classifyPath(abs, { cwd: session.cwd, home: session.home });
+  if (!/[$`]/.test(info.abs)) return info;
+  // A variable we could not expand: "dir/$f.svg" is still placed by its directory, but "$DIR/x"
+  // or "/$X" cannot be placed at all, and a path we cannot place is never judged.
+  const known = info.abs.slice(0, info.abs.search(/[$`]/)).replace(/\/[^/]*$/, '');
+  if (known.length <= 1) return { ...info, zone: 'unknown' };
+  return { ...classifyPath(known, { cwd: session.cwd, home: session.home }), abs: info.abs, sensitive: info.sensitive };
 }
 
 function compute(call: ToolCallEvent, facts: EventFacts, session: SessionFacts): Effects {
@@ -77,7 +85,8 @@ function compute(call: ToolCallEvent, facts: EventFacts, session: SessionFacts):
   };
   switch (i.type) {
     case 'command':
-      commandEffects(i.command, i.workdir ?? session.cwd, facts, session, fx, op);
+      // Codex records workdir as given, often "." or a relative path: resolve it against the cwd.
+      commandEffects(i.command, i.workdir ? locate(i.workdir, null, session).abs : session.cwd, facts, session, fx, op);
       break;
     case 'file_read':
       fx.reads.push(op(i.path, 'read'));
@@ -95,7 +104,7 @@ function compute(call: ToolCallEvent, facts: EventFacts, session: SessionFacts):
       for (const f of i.files) {
         if (f.op === 'delete') fx.deletes.push(op(f.path, 'delete', '', f.removed));
         else fx.writes.push(op(f.moveTo ?? f.path, f.op === 'add' ? 'create' : 'edit', f.added, f.removed));
-        if (f.moveTo && f.op !== 'delete') fx.deletes.push(op(f.path, 'delete'));
+        if (f.moveTo && f.op !== 'delete') fx.deletes.push({ ...op(f.path, 'delete'), movedTo: f.moveTo });
       }
       break;
     case 'web_fetch': {

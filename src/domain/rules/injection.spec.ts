@@ -57,11 +57,12 @@ test('hidden Unicode in tool output is a warning, tag characters are decoded', a
   assert.match(tags[0].evidence[0].excerpt, /<U\+E00/);
 });
 
-test('BOMs at line starts, emoji joiners and Persian ZWNJ are not hidden text', async () => {
+test('BOMs at line starts, emoji joiners, Persian ZWNJ and i18n isolate pairs are not hidden text', async () => {
   const drafts = await runRules([
     ...ran('cat data.csv', { output: '\uFEFFid,name\n1,Ada' }),
     ...ran('cat team.md', { output: 'Team 👩\u200D💻 and 👨\u200D👩\u200D👧' }),
     ...ran('cat fa.txt', { output: 'می\u200Cخواهم' }),
+    ...answered(fetchUrl('https://developer.mozilla.org/en-US/docs/Web/API'), { output: 'Last modified on <time>\u2068Jun 23, 2025\u2069</time> ©1998–\u20682025\u2069' }),
   ]);
   assert.deepEqual(only(drafts, HIDDEN), []);
 });
@@ -96,8 +97,8 @@ test('the agent changing its instruction files unasked is a warning', async () =
 test('requested instruction edits are info; other docs and settings are not this rule', async () => {
   const asked = await runRules([prompt('Please add the new build steps to CLAUDE.md'), edit('CLAUDE.md', '## Build', '## Build\nnpm run build')]);
   assert.deepEqual(only(asked, CONFIG).map(severityOf), ['info']);
-  const init = await runRules([prompt('<command-name>/init</command-name>'), write('CLAUDE.md', '# Project\n')]);
-  assert.deepEqual(only(init, CONFIG).map(severityOf), ['info']);
+  const init = await runRules([prompt('<command-name>/init</command-name>'), write('CLAUDE.md', '# Project\n'), prompt('make the build section above stricter'), edit('CLAUDE.md', 'npm run build', 'always npm run build')]);
+  assert.deepEqual(only(init, CONFIG).map(severityOf), ['info', 'info']);
   const other = await runRules([write('docs/README.md', '# Docs'), write('.claude/settings.json', '{}'), read('CLAUDE.md')]);
   assert.deepEqual(only(other, CONFIG), []);
 });

@@ -21,7 +21,7 @@ export const hiddenUnicode = meta({
   id: 'injection/hidden-unicode',
   severity: 'warning',
   title: 'Hidden Unicode in tool output',
-  description: 'Invisible characters in tool output or fetched content: zero-width spaces, bidirectional overrides and isolates (U+202A–202E, U+2066–2069, "Trojan Source"), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark at the start of a line, and zero-width joiners inside emoji, are not reported.',
+  description: 'Invisible characters in tool output or fetched content: zero-width spaces, bidirectional overrides and embeddings (U+202A–202E, "Trojan Source"), unbalanced isolates (U+2066–2069), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark at the start of a line, zero-width joiners inside emoji, and balanced isolate pairs around plain text (how i18n libraries wrap dates and names) are not reported.',
   remediation: 'Inspect the raw content with a hex viewer; strip invisible characters from files before agents read them.',
 });
 export const riskyAfterInjection = meta({
@@ -35,7 +35,7 @@ export const agentConfigEdit = meta({
   id: 'injection/agent-config-edit',
   severity: 'warning',
   title: 'Agent instruction file modified',
-  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file or ran /init). Permission settings files are reported by permissions/agent-settings-write.',
+  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file, ran /init, or asked for it earlier in the session). Permission settings files are reported by permissions/agent-settings-write.',
   remediation: 'Review the diff of the instruction file before the next agent session uses it.',
 });
 
@@ -68,23 +68,29 @@ export function findInjection(text: string): Match | null {
 // ---- hidden unicode ------------------------------------------------------------------------
 
 interface Hidden {
+  /** The text that was scanned (balanced i18n isolates removed); `first` indexes into it. */
+  scanned: string;
   count: number;
   kinds: Set<string>;
   first: number;
   tagText: string;
 }
 
-const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}\uFE0F]/u;
+const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
+
+/** A balanced isolate pair around plain text: how i18n libraries (Fluent, MDN) wrap dates and names. */
+const I18N_ISOLATE = /[\u2066-\u2068]([^\u2066-\u2069\u202A-\u202E\n]{0,200})\u2069/g;
 
 /** Invisible characters worth a look (see the rule description for what is excused). */
-export function findHidden(text: string): Hidden | null {
+export function findHidden(input: string): Hidden | null {
+  const text = input.replace(I18N_ISOLATE, '$1');
   let h: Hidden | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text.codePointAt(i)!;
     if (c > 0xffff) i++;
     const kind = hiddenKind(c, text, i);
     if (!kind) continue;
-    h ??= { count: 0, kinds: new Set(), first: i, tagText: '' };
+    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '' };
     h.count++;
     h.kinds.add(kind);
     if (kind === 'tag characters' && h.tagText.length < 200 && c >= 0xe0020 && c <= 0xe007e) h.tagText += String.fromCharCode(c - 0xe0000);
@@ -116,7 +122,7 @@ export function riskyAction(fx: Effects, session: SessionFacts): string | null {
   const secret = sensitiveReads(fx)[0];
   if (secret) return `read ${secret.sensitive}`;
   if (session.cwd) {
-    const out = fx.writes.find((w) => w.zone === 'home' || w.zone === 'system' || w.zone === 'root');
+    const out = fx.writes.find((w) => w.zone === 'home' || w.zone === 'system' || w.zone === 'root' || w.zone === 'other');
     if (out) return `wrote ${out.path} outside the working tree`;
   }
   for (const loc of fx.commands) {
@@ -163,12 +169,15 @@ export const INJECTION_RULES: Rule[] = [
     metas: [agentConfigEdit],
     create(ctx) {
       let lastPrompt = '';
+      // Once the user asked for an instruction file, follow-up edits of it ("tweak the above") are theirs too.
+      const requested = new Set<string>();
       return {
         onEvent(event, facts) {
           if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000);
           for (const w of effectsOf(event, facts, ctx.session).writes) {
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
-            const asked = lastPrompt.toLowerCase().includes(basename(w.path).toLowerCase()) || /(^|\W)\/init\b/.test(lastPrompt);
+            const asked = requested.has(w.abs) || lastPrompt.toLowerCase().includes(basename(w.path).toLowerCase()) || /(^|\W)\/init\b/.test(lastPrompt);
+            if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             ctx.report({
               rule: agentConfigEdit.id,
               severity: asked ? 'info' : 'warning',
@@ -208,7 +217,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   const hidden = findHidden(text);
   if (hidden) {
     const decoded = hidden.tagText ? ` Hidden text: "${safe(hidden.tagText, facts, 120)}".` : '';
-    const ev = { index: event.index, excerpt: safe(visible(around(text, hidden.first, hidden.first + 1)), facts) };
+    const ev = { index: event.index, excerpt: safe(visible(around(hidden.scanned, hidden.first, hidden.first + 1)), facts) };
     ctx.report({ rule: hiddenUnicode.id, detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}.${decoded}`, evidence: [ev] });
     found ??= { what: `hidden Unicode in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
   }

@@ -7,7 +7,7 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
 import { isTestFile } from '../paths.ts';
-import { around, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const claimContradicted = meta({
   id: 'integrity/claim-contradicted',
@@ -20,7 +20,7 @@ export const claimUnverified = meta({
   id: 'integrity/claim-unverified',
   severity: 'warning',
   title: 'Success claimed without a passing run',
-  description: 'The final message claims that tests pass, the build succeeds or the change works, the agent edited code, and no test/build run passed after its last edit. Not reported when there were no code edits (docs only count as none), when the agent says it could not run the tests, or when a run after the edit passed or its result is unknown. A plain "done" is not treated as a claim of verification.',
+  description: 'The final message claims that tests pass, the build succeeds or the change works, the agent edited code, and no test/build run passed after its last edit. Not reported when there were no code edits (docs only count as none), when the agent says it could not run the tests, or when a run after the edit passed or its result is unknown (not in the log, or hidden by a pipe). A plain "done" is not treated as a claim of verification.',
   remediation: 'Run the tests and the build before merging; ask agents to finish with a verifying run.',
 });
 export const testsWeakened = meta({
@@ -83,7 +83,7 @@ type Claim = 'test' | 'build' | 'works' | 'done';
 const CLAIMS: [Claim, RegExp][] = [
   ['test', /\b(?:all\s+(?:the\s+|of\s+the\s+)?(?:\d+\s+)?(?:unit\s+|integration\s+)?tests?\s+(?:now\s+)?(?:pass(?:es|ed)?|are\s+(?:now\s+)?(?:passing|green)|succeed(?:ed)?)|tests?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:passing|green)|(?:tests?|test\s+suite)\s+(?:now\s+)?pass(?:es|ed)?\b|\d+\s+(?:\/\s*\d+\s+)?tests?\s+pass(?:ed|ing)?|\d+\s+passed\b)/i],
   ['build', /\b(?:(?:the\s+)?(?:build|compilation|type[-\s]?check(?:ing)?|tsc|lint(?:ing)?)\s+(?:now\s+)?(?:succeeds?|succeeded|passes|passed|is\s+(?:now\s+)?(?:successful|passing|clean|green)|works|completes?\s+successfully)|builds?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|compiles?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|no\s+(?:type\s+|compilation\s+|build\s+)errors)\b/i],
-  ['works', /\b(?:(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected))\b/i],
+  ['works', /\b(?:(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready)\b/i],
   ['done', /\b(?:done|completed?|finished|implemented|all\s+set)\b/i],
 ];
 
@@ -207,6 +207,12 @@ class RunLedger {
   relevant(claim: Claim): Resolved | null {
     return claim === 'test' ? this.lastTest : this.lastCheck;
   }
+
+  /** A test/build call after the last edit whose result the log does not show (cut off, still running). */
+  unresolvedAfterEdit(): boolean {
+    for (const run of this.open.values()) if (run.index > this.lastEdit) return true;
+    return false;
+  }
 }
 
 function isCodeEdit(w: FileOp): boolean {
@@ -247,7 +253,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
     return;
   }
   if (!final || claim.kind === 'done' || ledger.edits === 0 || DISCLAIMER.test(reply.text)) return;
-  if (afterEdit && run!.status !== 'fail') return;
+  if ((afterEdit && run!.status !== 'fail') || ledger.unresolvedAfterEdit()) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,
@@ -264,11 +270,20 @@ function lastLines(output: string): string {
 
 // ---- the rules ------------------------------------------------------------------------------
 
+interface Suppressions {
+  n: number;
+  blanket: boolean;
+  ev: EvidenceItem[];
+}
+
 interface Weakening {
   ev: EvidenceItem;
   what: string;
   afterFailure: boolean;
   passedAfter: boolean;
+  /** For a deleted test file: its name, so a re-creation elsewhere reads as a move. */
+  deleted?: string;
+  moved?: boolean;
 }
 
 const WEAKENINGS_MAX = 20;
@@ -280,6 +295,7 @@ export const INTEGRITY_RULES: Rule[] = [
       const ledger = new RunLedger();
       let reply: Reply | null = null;
       const weakenings: Weakening[] = [];
+      const created = new Set<string>();
       let lastTestFailed = false;
       return {
         onEvent(event, facts) {
@@ -293,7 +309,8 @@ export const INTEGRITY_RULES: Rule[] = [
             if (main) reply = null;
             const fx = effectsOf(event, facts, ctx.session);
             ledger.onCall(event, fx);
-            for (const what of weakeningsIn(fx)) pushCapped(weakenings, { ev: evidence(event, describeCall(event), facts), what, afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
+            for (const w of weakeningsIn(fx, created)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
+            trackTestFiles(fx, created, weakenings);
           } else if (event.kind === 'tool_result') {
             const run = ledger.onResult(event);
             if (run?.kinds.has('test') && run.status !== 'unknown') {
@@ -304,7 +321,7 @@ export const INTEGRITY_RULES: Rule[] = [
         },
         finish() {
           if (reply) evaluateClaim(ctx, reply, ledger, true);
-          for (const w of weakenings) reportWeakening(ctx, w);
+          for (const w of weakenings) if (!w.moved) reportWeakening(ctx, w);
         },
       };
     },
@@ -333,21 +350,37 @@ export const INTEGRITY_RULES: Rule[] = [
       let count = 0;
       let blanket = false;
       const ev: EvidenceItem[] = [];
+      // Counted when the edit succeeds: agents retry failed patches, and those added nothing.
+      const pending = new Map<string, Suppressions>();
+      const apply = (p: Suppressions) => {
+        count += p.n;
+        blanket ||= p.blanket;
+        for (const e of p.ev) pushCapped(ev, e, 10);
+      };
       return {
         onEvent(event, facts) {
+          if (event.kind === 'tool_result') {
+            const p = pending.get(event.callId);
+            pending.delete(event.callId);
+            if (p && !event.isError && !event.denied) apply(p);
+            return;
+          }
+          const found: Suppressions = { n: 0, blanket: false, ev: [] };
           for (const w of effectsOf(event, facts, ctx.session).writes) {
             if (DOC_FILE.test(w.path)) continue;
             const n = added(w, SUPPRESSIONS);
             if (n > 0) {
-              count += n;
-              blanket ||= BLANKET.test(w.added) && !BLANKET.test(w.removed);
+              found.n += n;
+              found.blanket ||= BLANKET.test(w.added) && !BLANKET.test(w.removed);
               const m = new RegExp(SUPPRESSIONS.source).exec(w.added);
-              pushCapped(ev, { index: event.index, excerpt: safe(`${w.path}: ${m ? around(w.added, m.index, m.index + m[0].length, 200) : ''}`, facts) }, 10);
+              found.ev.push({ index: event.index, excerpt: safe(`${w.path}: ${m ? around(w.added, m.index, m.index + m[0].length, 200) : ''}`, facts) });
             }
             checkCoverage(ctx, event, facts, w);
           }
+          if (found.n > 0 && event.kind === 'tool_call') setCapped(pending, event.callId, found, OPEN_RUNS_MAX);
         },
         finish() {
+          for (const p of pending.values()) apply(p);
           if (count === 0) return;
           const loud = count >= 5 || blanket;
           ctx.report({
@@ -362,17 +395,36 @@ export const INTEGRITY_RULES: Rule[] = [
   },
 ];
 
-function weakeningsIn(fx: Effects): string[] {
-  const out: string[] = [];
+function isTest(f: FileOp): boolean {
+  return isTestFile(f.abs) || isTestFile(f.path);
+}
+
+function weakeningsIn(fx: Effects, created: Set<string>): Pick<Weakening, 'what' | 'deleted'>[] {
+  const out: Pick<Weakening, 'what' | 'deleted'>[] = [];
   for (const w of fx.writes) {
-    if (!isTestFile(w.abs) && !isTestFile(w.path)) continue;
+    if (!isTest(w)) continue;
     const skips = added(w, SKIP_MARKERS);
-    if (skips > 0) out.push(`${plural(skips, 'skip/focus marker')} added to ${w.path}`);
+    if (skips > 0) out.push({ what: `${plural(skips, 'skip/focus marker')} added to ${w.path}` });
     const lost = countMatches(w.removed, ASSERTIONS) - countMatches(w.added, ASSERTIONS);
-    if (w.removed && lost > 0) out.push(`${plural(lost, 'assertion')} removed from ${w.path}`);
+    if (w.removed && lost > 0) out.push({ what: `${plural(lost, 'assertion')} removed from ${w.path}` });
   }
-  for (const d of fx.deletes) if (d.zone === 'worktree' && (isTestFile(d.abs) || isTestFile(d.path))) out.push(`test file ${d.path} deleted`);
+  // Renames, and tests the agent itself created in this session, are not lost tests.
+  for (const d of fx.deletes) {
+    if (d.zone !== 'worktree' || !isTest(d) || d.movedTo || created.has(d.abs)) continue;
+    out.push({ what: `test file ${d.path} deleted`, deleted: basename(d.abs) });
+  }
   return out;
+}
+
+const CREATED_MAX = 500;
+
+/** Test files created in the session; a deleted test re-created under another path was moved. */
+function trackTestFiles(fx: Effects, created: Set<string>, weakenings: Weakening[]): void {
+  for (const w of fx.writes) {
+    if (!isTest(w) || (w.kind !== 'create' && w.kind !== 'write')) continue;
+    addCapped(created, w.abs, CREATED_MAX);
+    for (const k of weakenings) if (k.deleted === basename(w.abs)) k.moved = true;
+  }
 }
 
 function reportWeakening(ctx: RuleContext, w: Weakening): void {

@@ -116,7 +116,7 @@ function norm(v: string | undefined | null): string | null {
 function postureVerdict(p: Posture, agent: AgentId | null): { severity: 'critical' | 'warning'; why: string; key: string } | null {
   const has = (f: string) => p.flags.has(f);
   if (has('--dangerously-skip-permissions') || p.mode === 'bypass-permissions') {
-    return { severity: 'critical', why: 'Claude Code ran with --dangerously-skip-permissions (bypassPermissions): no command needed approval and there is no sandbox', key: 'claude-bypass' };
+    return { severity: 'critical', why: 'Claude Code ran in bypassPermissions mode (--dangerously-skip-permissions): no command needed approval and there is no sandbox', key: 'claude-bypass' };
   }
   if (has('--dangerously-bypass-approvals-and-sandbox') || (agent === 'codex' && has('--yolo'))) {
     return { severity: 'critical', why: 'Codex ran with --dangerously-bypass-approvals-and-sandbox: no approvals and no sandbox', key: 'codex-bypass' };

@@ -12,7 +12,7 @@ const API = 'reliability/api-errors';
 const times = <T>(n: number, f: (i: number) => T[]): T[] => Array.from({ length: n }, (_, i) => f(i)).flat();
 
 test('the same call three times in a row is a loop', async () => {
-  const drafts = await runRules(times(3, () => answered(read('src/app.ts'), { output: 'x' })));
+  const drafts = await runRules(times(3, () => ran('npm run dev:check', { output: 'waiting' })));
   const hits = only(drafts, LOOP);
   assert.deepEqual(hits.map(severityOf), ['warning']);
   assert.match(hits[0].detail, /3 times/);
@@ -24,6 +24,7 @@ test('two repeats, polling and waiting commands are not loops', async () => {
     ...ran('git status'),
     ...times(4, () => answered({ ...cmd('x'), name: 'BashOutput', input: { type: 'other', args: { bash_id: 'b1' } } })),
     ...times(3, () => ran('sleep 30 && gh run view 123')),
+    ...times(4, () => answered(read('src/app.ts'), { output: 'page' })),
     ...ran('npm test'), ...ran('npm run lint'), ...ran('npm test'),
   ]);
   assert.deepEqual(only(drafts, LOOP), []);

@@ -10,7 +10,7 @@ export const loop = meta({
   id: 'reliability/loop',
   severity: 'warning',
   title: 'Agent repeated the same call',
-  description: 'The same tool call with the same input ran three or more times in a row. Polling tools (BashOutput, write_stdin …), commands that sleep (waiting for CI) and runs where every call failed (reported as failing-retry) are not counted.',
+  description: 'The same tool call with the same input ran three or more times in a row. Polling tools (BashOutput, write_stdin …), commands that sleep (waiting for CI), file reads and searches (their offsets and modes are not in the normalised input) and runs where every call failed (reported as failing-retry) are not counted.',
   remediation: 'Look at what the agent was waiting for or stuck on; the result after a loop deserves a closer check.',
 });
 export const failingRetry = meta({
@@ -95,7 +95,10 @@ export const RELIABILITY_RULES: Rule[] = [
         onEvent(event, facts) {
           if (event.kind === 'tool_call') {
             const fp = fingerprint(event);
-            const pollish = POLLING_TOOLS.test(event.name) || (event.input.type === 'command' && /\bsleep\s+\d/.test(event.input.command));
+            // Reads and searches lose offset/limit/mode in the normalised input: repeats of them
+            // are usually different pages of one file, not a loop.
+            const pollish = POLLING_TOOLS.test(event.name) || event.input.type === 'file_read' || event.input.type === 'search'
+              || (event.input.type === 'command' && /\bsleep\s+\d/.test(event.input.command));
             if (streak && streak.fp === fp && !pollish) streak.count++;
             else {
               endStreak(ctx, streak);

@@ -45,6 +45,15 @@ test('reading other projects is info, reading widely is a warning', async () => 
   assert.deepEqual(many.map(severityOf), ['warning']);
 });
 
+test('the main checkout of a git worktree and a monorepo root are not other projects', async () => {
+  const worktree = await runRules([cmd('cat /home/dev/work/cli/.git/worktrees/1/HEAD'), read('/home/dev/work/cli/cmd/main.go')], { cwd: '/home/dev/work/cli/.worktrees/1' });
+  assert.deepEqual(only(worktree, READ), []);
+  const mono = await runRules([read('/home/dev/work/mono/package.json')], { cwd: '/home/dev/work/mono/packages/api' });
+  assert.deepEqual(only(mono, READ), []);
+  const sibling = await runRules([read('/home/dev/work/other/package.json')], { cwd: '/home/dev/work/mono' });
+  assert.equal(only(sibling, READ).length, 1);
+});
+
 test('system files, tool caches, credentials and the tree itself are not out-of-scope reads', async () => {
   const drafts = await runRules([
     read('/etc/os-release'), read('/home/dev/.npm/_logs/2025-01-01-debug-0.log'), read('src/index.ts'),

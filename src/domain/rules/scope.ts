@@ -20,7 +20,7 @@ export const readOutside = meta({
   id: 'scope/read-outside-worktree',
   severity: 'info',
   title: 'Files read outside the working tree',
-  description: 'The agent read files in the home directory outside the project (other projects, personal files). Context when it happens a little; a warning when it read 20+ distinct files or from 3+ different places. System files (/etc, /usr …), tool caches (~/.npm, ~/.cargo …) and credential files (reported by secrets/sensitive-file-read) are not counted.',
+  description: 'The agent read files in the home directory outside the project (other projects, personal files). Context when it happens a little; a warning when it read 20+ distinct files or from 3+ different places. System files (/etc, /usr …), tool caches (~/.npm, ~/.cargo …), credential files (reported by secrets/sensitive-file-read) and the directories just above the project (a git worktree\'s main checkout, a monorepo root — up to two levels up, never ~/ or ~/<dir>) are not counted.',
   remediation: 'Check why the agent looked outside the project; restrict its file access to the working tree.',
 });
 
@@ -33,7 +33,7 @@ function relativeToHome(abs: string, session: SessionFacts): string | null {
 }
 
 function outsideWrite(w: FileOp, session: SessionFacts): boolean {
-  if (w.zone !== 'home' && w.zone !== 'system' && w.zone !== 'root') return false;
+  if (w.zone !== 'home' && w.zone !== 'system' && w.zone !== 'root' && w.zone !== 'other') return false;
   if (AGENT_STATE.test(w.abs) || persistentTarget(w) || isAgentSettingsFile(w.abs) || isAgentInstructionFile(w.abs)) return false;
   // Recursive rm outside the tree is destructive/rm-outside-worktree's business.
   if (w.kind === 'delete' && w.cmd?.name === 'rm') {
@@ -51,6 +51,23 @@ function area(abs: string, session: SessionFacts): string {
     return dirs.length > 0 ? '~/' + dirs.slice(0, 2).join('/') : '~';
   }
   return '/' + (abs.split('/')[1] ?? '');
+}
+
+/**
+ * Directories that still belong to the project: up to two levels above the cwd (the main checkout
+ * of a git worktree in .worktrees/1, a monorepo root above packages/x), but never the home folder
+ * or its direct children (~/work and ~/projects hold many unrelated projects).
+ */
+function projectFamily(session: SessionFacts): string[] {
+  const out: string[] = [];
+  let dir = session.cwd?.replace(/\/+$/, '') ?? '';
+  for (let up = 0; up < 2 && dir.includes('/'); up++) {
+    dir = dir.slice(0, dir.lastIndexOf('/'));
+    const rel = relativeToHome(dir, session);
+    if (rel === null || rel.split('/').length < 2) break;
+    out.push(dir + '/');
+  }
+  return out;
 }
 
 const READ_PATHS_MAX = 200;
@@ -81,9 +98,12 @@ export const SCOPE_RULES: Rule[] = [
         onEvent(event, facts) {
           if (!ctx.session.cwd) return;
           const fx = effectsOf(event, facts, ctx.session);
+          if (fx.reads.length === 0) return;
+          const family = projectFamily(ctx.session);
           for (const r of fx.reads) {
             const rel = r.zone === 'home' ? relativeToHome(r.abs, ctx.session) : null;
             if (rel === null || r.sensitive || TOOL_CACHES.test(rel) || AGENT_STATE.test(r.abs)) continue;
+            if (family.some((f) => r.abs.startsWith(f))) continue;
             total++;
             addCapped(paths, r.abs, READ_PATHS_MAX);
             addCapped(areas, area(r.abs, ctx.session), READ_PATHS_MAX);

@@ -17,6 +17,8 @@ const CHUNK = 1 << 20;
 interface Tables {
   /** How far the window may move when the pair (b[i-1], b[i]) ends it. 0 = a key may end here. */
   shift: Uint8Array;
+  /** 1 for pairs that begin some key: rejects most shift-0 windows before the map lookup. */
+  head: Uint8Array;
   /** 4-byte key (big-endian int) → anchors that use it. */
   byKey: Map<number, Anchor[]>;
 }
@@ -25,6 +27,7 @@ const TABLES = buildTables(ANCHORS);
 
 function buildTables(anchors: readonly Anchor[]): Tables {
   const shift = new Uint8Array(1 << 16).fill(MAX_SHIFT);
+  const head = new Uint8Array(1 << 16);
   const byKey = new Map<number, Anchor[]>();
   for (const anchor of anchors) {
     for (const key of anchor.keys) {
@@ -32,13 +35,14 @@ function buildTables(anchors: readonly Anchor[]): Tables {
         const pair = ((key.charCodeAt(end - 1) & 0xff) << 8) | (key.charCodeAt(end) & 0xff);
         shift[pair] = Math.min(shift[pair], MAX_SHIFT - end);
       }
+      head[((key.charCodeAt(0) & 0xff) << 8) | (key.charCodeAt(1) & 0xff)] = 1;
       const code = keyCode(key);
       const list = byKey.get(code) ?? [];
       if (!list.includes(anchor)) list.push(anchor);
       byKey.set(code, list);
     }
   }
-  return { shift, byKey };
+  return { shift, head, byKey };
 }
 
 function keyCode(key: string): number {
@@ -75,7 +79,7 @@ function scanChunk(text: string, from: number, to: number, visit: Visit): boolea
   b.fill(0x20, 0, padding);
   b.write(text.slice(from - ctx, to), padding, 'latin1');
   const base = from - ctx - padding; // text offset of b[0]
-  const { shift, byKey } = TABLES;
+  const { shift, head, byKey } = TABLES;
   let i = MAX_SHIFT;
   while (i < length) {
     const s = shift[(b[i - 1] << 8) | b[i]];
@@ -83,8 +87,10 @@ function scanChunk(text: string, from: number, to: number, visit: Visit): boolea
       i += s;
       continue;
     }
-    const list = byKey.get(((b[i - 3] << 24) | (b[i - 2] << 16) | (b[i - 1] << 8) | b[i]) >>> 0);
-    if (list !== undefined && confirm(text, base + i - MAX_SHIFT, list, visit)) return true;
+    if (head[(b[i - 3] << 8) | b[i - 2]] === 1) {
+      const list = byKey.get(((b[i - 3] << 24) | (b[i - 2] << 16) | (b[i - 1] << 8) | b[i]) >>> 0);
+      if (list !== undefined && confirm(text, base + i - MAX_SHIFT, list, visit)) return true;
+    }
     i++;
   }
   return false;

@@ -11,9 +11,16 @@
 // millisecond per call, a single rule a few hundredths. The AWS rule's access-key-id scan is
 // enabled (off by default in secretlint); account ids are dropped below (not a credential).
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { Candidate } from './vouch-rules.ts';
 import { CREDENTIAL_URL, credentialPart } from './vouch-rules.ts';
+
+// secretlint's profiler is always on: every lintSource call records ~10 performance marks, which
+// it keeps in arrays forever (and Node keeps in its global timeline) — about 1.5 KB retained per
+// call, an unbounded leak in a worker that analyses logs for weeks. Nothing reads them; mute it.
+// (@secretlint/profiler is a dependency of @secretlint/core; imported here only for this.)
+secretLintProfiler.mark = () => {};
 
 // Types taken from the API itself (@secretlint/types is only a transitive dependency).
 type SecretLintCoreConfig = Parameters<typeof lintSource>[0]['options']['config'];

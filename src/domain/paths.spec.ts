@@ -1,0 +1,196 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  classifyPath,
+  guessHome,
+  isAgentInstructionFile,
+  isCiConfigFile,
+  isShellRcFile,
+  isTestFile,
+  resolvePath,
+} from './paths.ts';
+
+const linux = { cwd: '/home/alex/work/app', home: '/home/alex' };
+
+describe('guessHome', () => {
+  it('recognises Linux, macOS, root and Windows homes', () => {
+    assert.equal(guessHome('/home/alex/work/app'), '/home/alex');
+    assert.equal(guessHome('/Users/sam/code'), '/Users/sam');
+    assert.equal(guessHome('/root/project'), '/root');
+    assert.equal(guessHome('/root'), '/root');
+    assert.equal(guessHome('C:\\Users\\Pat\\src\\repo'), 'C:/Users/Pat');
+    assert.equal(guessHome('/home/alex'), '/home/alex');
+  });
+  it('returns null when no home is implied', () => {
+    assert.equal(guessHome(null), null);
+    assert.equal(guessHome('/workspace/app'), null);
+    assert.equal(guessHome('/rooted/x'), null);
+    assert.equal(guessHome('relative/dir'), null);
+  });
+});
+
+describe('resolvePath', () => {
+  it('expands ~, $HOME, ${HOME} and $PWD', () => {
+    for (const p of ['~/.ssh/id_rsa', '$HOME/.ssh/id_rsa', '${HOME}/.ssh/id_rsa']) {
+      assert.equal(resolvePath(p, linux.cwd, linux.home), '/home/alex/.ssh/id_rsa', p);
+    }
+    assert.equal(resolvePath('~', linux.cwd, linux.home), '/home/alex');
+    assert.equal(resolvePath('$PWD/x', linux.cwd, linux.home), '/home/alex/work/app/x');
+    assert.equal(resolvePath('~bob/notes', linux.cwd, linux.home), '/home/bob/notes');
+  });
+  it('does not expand ~ lookalikes', () => {
+    assert.equal(resolvePath('~backup', linux.cwd, null), '~backup');
+    // an unknown variable cannot be resolved: kept as written rather than guessed
+    assert.equal(resolvePath('$HOMEDIR/x', linux.cwd, linux.home), '$HOMEDIR/x');
+  });
+  it('joins relative paths to the cwd and resolves .. lexically', () => {
+    assert.equal(resolvePath('src/./a.ts', linux.cwd, linux.home), '/home/alex/work/app/src/a.ts');
+    assert.equal(resolvePath('../../.bashrc', linux.cwd, linux.home), '/home/alex/.bashrc');
+    assert.equal(resolvePath('/../../etc//passwd/', linux.cwd, linux.home), '/etc/passwd');
+    assert.equal(resolvePath('../../../../../../', linux.cwd, linux.home), '/');
+  });
+  it('leaves what cannot be resolved relative', () => {
+    assert.equal(resolvePath('a/../b', null, null), 'b');
+    assert.equal(resolvePath('~/x', '/work', null), '~/x');
+    assert.equal(resolvePath('../x', null, null), '../x');
+  });
+  it('handles Windows paths', () => {
+    assert.equal(resolvePath('src\\main.ts', 'C:\\Users\\Pat\\repo', 'C:\\Users\\Pat'), 'C:/Users/Pat/repo/src/main.ts');
+    assert.equal(resolvePath('c:\\Windows\\System32\\..\\win.ini', null, null), 'C:/Windows/win.ini');
+    assert.equal(resolvePath('%USERPROFILE%\\.ssh\\id_ed25519', null, 'C:/Users/Pat'), 'C:/Users/Pat/.ssh/id_ed25519');
+  });
+});
+
+describe('classifyPath zones', () => {
+  const zone = (p: string, s = linux) => classifyPath(p, s).zone;
+  it('root', () => {
+    assert.equal(zone('/'), 'root');
+    assert.equal(zone('/home/..'), 'root');
+    assert.equal(zone('C:\\', { cwd: 'C:\\Users\\Pat\\repo', home: null }), 'root');
+  });
+  it('worktree, including the cwd itself', () => {
+    assert.equal(zone('src/index.ts'), 'worktree');
+    assert.equal(zone('.'), 'worktree');
+    assert.equal(zone('/home/alex/work/app/README.md'), 'worktree');
+  });
+  it('.. escaping the worktree lands in home', () => {
+    assert.equal(zone('../other-project/x'), 'home');
+    assert.equal(zone('../../'), 'home');
+    assert.equal(zone('/home/alex/work/app-evil/x'), 'home'); // prefix, not a parent
+  });
+  it('home: inside home, outside the worktree, including home itself', () => {
+    assert.equal(zone('~'), 'home');
+    assert.equal(zone('~/.bashrc'), 'home');
+    assert.equal(zone('$HOME/Downloads'), 'home');
+  });
+  it('system', () => {
+    for (const p of ['/etc/hosts', '/usr/local/bin/node', '/var/log/syslog', '/bin/sh', '/opt/x', '/boot/grub', '/proc/1/environ', '/sys/kernel', '/root/.bashrc']) {
+      assert.equal(zone(p), 'system', p);
+    }
+    assert.equal(zone('C:\\Windows\\System32\\drivers\\etc\\hosts', { cwd: 'C:\\Users\\Pat\\repo', home: null }), 'system');
+    assert.equal(zone('c:/program files/app/x.dll', { cwd: 'C:\\Users\\Pat\\repo', home: null }), 'system');
+  });
+  it('tmp', () => {
+    for (const p of ['/tmp/x', '/var/tmp/y', '/private/tmp/z', '/var/folders/ab/cd1234/T/tmp.x', '/dev/shm/q']) assert.equal(zone(p), 'tmp', p);
+    assert.equal(zone('C:\\Users\\Pat\\AppData\\Local\\Temp\\a.txt', { cwd: 'C:\\Users\\Pat\\repo', home: 'C:\\Users\\Pat' }), 'tmp');
+  });
+  it('device', () => {
+    assert.equal(zone('/dev/sda'), 'device');
+    assert.equal(zone('/dev/null'), 'device');
+  });
+  it('other: absolute but outside every known place', () => {
+    assert.equal(zone('/mnt/data/dump.sql'), 'other');
+    assert.equal(zone('/home/bob/.ssh/id_rsa'), 'other');
+    assert.equal(zone('/workspace/other'), 'other');
+  });
+  it('unknown: relative with no cwd', () => {
+    assert.equal(zone('src/x.ts', { cwd: null, home: null }), 'unknown');
+    assert.equal(zone('~/.aws/credentials', { cwd: null, home: null }), 'unknown');
+  });
+  it('home guessed from the cwd when the session has none; worktree wins over tmp', () => {
+    assert.equal(zone('/home/alex/.netrc', { cwd: '/home/alex/app', home: null }), 'home');
+    assert.equal(zone('/tmp/build/out.js', { cwd: '/tmp/build', home: null }), 'worktree');
+  });
+  it('a cwd of / does not turn everything into worktree', () => {
+    assert.equal(zone('/etc/passwd', { cwd: '/', home: null }), 'system');
+  });
+  it('Windows comparisons are case-insensitive', () => {
+    const win = { cwd: 'C:\\Users\\Pat\\Repo', home: 'C:\\Users\\Pat' };
+    assert.equal(zone('c:\\users\\pat\\repo\\src\\a.ts', win), 'worktree');
+    assert.equal(zone('C:\\USERS\\PAT\\.ssh\\config', win), 'home');
+    assert.equal(zone('..\\Documents', win), 'home');
+    assert.equal(zone('..\\..\\Documents', win), 'other'); // C:/Users/Documents
+  });
+});
+
+describe('classifyPath sensitive', () => {
+  const kind = (p: string) => classifyPath(p, linux).sensitive;
+  const cases: [string, string | null][] = [
+    ['.env', 'env-file'],
+    ['config/.env.production', 'env-file'],
+    ['.env.local', 'env-file'],
+    ['deploy/prod.env', 'env-file'],
+    ['.envrc', 'env-file'],
+    ['.env.example', null],
+    ['.env.sample', null],
+    ['.env.template', null],
+    ['~/.ssh/id_rsa', 'ssh'],
+    ['~/.ssh/config', 'ssh'],
+    ['~/.ssh/id_ed25519.pub', null],
+    ['~/.ssh/known_hosts', null],
+    ['keys/id_ed25519', 'private-key'],
+    ['certs/server.pem', 'private-key'],
+    ['tls/server.key', 'private-key'],
+    ['store.p12', 'private-key'],
+    ['~/.aws/credentials', 'aws-credentials'],
+    ['~/.config/gcloud/application_default_credentials.json', 'gcloud-credentials'],
+    ['~/.kube/config', 'kube-config'],
+    ['~/.netrc', 'netrc'],
+    ['.npmrc', 'npmrc'],
+    ['~/.pypirc', 'pypirc'],
+    ['~/.docker/config.json', 'docker-config'],
+    ['~/.git-credentials', 'git-credentials'],
+    ['/etc/shadow', 'shadow'],
+    ['/etc/sudoers', 'sudoers'],
+    ['/etc/sudoers.d/90-agent', 'sudoers'],
+    ['credentials.json', 'credentials-file'],
+    ['k8s/secrets.yaml', 'secrets-file'],
+    ['terraform.tfstate', 'terraform-state'],
+    ['~/.bash_history', 'shell-history'],
+    ['src/index.ts', null],
+    ['/etc/hosts', null],
+    ['docs/environment.md', null],
+  ];
+  for (const [p, expected] of cases) {
+    it(`${p} → ${expected}`, () => assert.equal(kind(p), expected));
+  }
+  it('Windows paths', () => {
+    assert.equal(classifyPath('C:\\Users\\Pat\\.SSH\\ID_RSA', { cwd: null, home: null }).sensitive, 'ssh');
+    assert.equal(classifyPath('C:\\repo\\.ENV', { cwd: null, home: null }).sensitive, 'env-file');
+  });
+});
+
+describe('file kinds', () => {
+  it('isAgentInstructionFile', () => {
+    for (const p of ['CLAUDE.md', 'sub/CLAUDE.local.md', 'AGENTS.md', 'GEMINI.md', '.claude/settings.json', '.claude/settings.local.json', '.claude/hooks/pre.sh', '.claude/commands/x.md', '.claude/agents/reviewer.md', '~/.codex/config.toml', '.gemini/settings.json', '.mcp.json', '.cursor/rules/style.mdc', '.cursorrules', '.github/copilot-instructions.md', '/home/alex/.claude.json']) {
+      assert.ok(isAgentInstructionFile(p), p);
+    }
+    for (const p of ['README.md', 'docs/claude.txt', '.claude-notes.md', 'src/agents.ts', 'settings.json']) assert.ok(!isAgentInstructionFile(p), p);
+  });
+  it('isShellRcFile', () => {
+    for (const p of ['~/.bashrc', '/home/a/.zshrc', '.profile', '.bash_profile', '.zprofile', '~/.config/fish/config.fish', '/etc/profile.d/x.sh']) assert.ok(isShellRcFile(p), p);
+    for (const p of ['bashrc.md', 'src/.profile.ts', '~/.config/fish/functions/x.fish']) assert.ok(!isShellRcFile(p), p);
+  });
+  it('isCiConfigFile', () => {
+    for (const p of ['.github/workflows/ci.yml', '.github/workflows/release.yaml', '.gitlab-ci.yml', '.circleci/config.yml', 'Jenkinsfile', 'azure-pipelines.yml', '.buildkite/pipeline.yml', 'bitbucket-pipelines.yml', '.travis.yml']) {
+      assert.ok(isCiConfigFile(p), p);
+    }
+    for (const p of ['.github/CODEOWNERS', 'docs/workflows/ci.yml', 'config.yml']) assert.ok(!isCiConfigFile(p), p);
+  });
+  it('isTestFile', () => {
+    for (const p of ['tests/test_api.py', 'src/__tests__/a.ts', 'src/a.test.ts', 'src/a.spec.tsx', 'pkg/server_test.go', 'test_utils.py', 'spec/models/user_spec.rb', 'src/test/java/FooTest.java', 'C:\\repo\\tests\\x.cs']) {
+      assert.ok(isTestFile(p), p);
+    }
+    for (const p of ['src/index.ts', 'src/testing-library.md', 'contest.py', 'src/latest.ts', 'attest/x.go']) assert.ok(!isTestFile(p), p);
+  });
+});

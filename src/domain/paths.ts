@@ -1,0 +1,260 @@
+// Where a path points, relative to the session: inside the working tree, the user's home, the
+// system, temp space, a device. Pure string work — the log is all we have, so nothing here
+// touches the file system (no realpath, no symlinks; `..` is resolved lexically).
+//
+// Normal form: forward slashes, no trailing slash, `.`/`..` resolved. Windows paths keep their
+// drive letter, upper-cased ("C:/Users/alex/x"), and compare case-insensitively.
+
+export type PathZone =
+  | 'worktree' // inside the session's working directory
+  | 'home' // inside the user's home (including home itself) but outside the working tree
+  | 'system' // OS and package locations: /etc, /usr, /var, C:\Windows …
+  | 'tmp' // temp space: /tmp, /var/tmp, macOS $TMPDIR, %TEMP%
+  | 'device' // /dev/… (except /dev/shm, which is temp space)
+  | 'root' // the file-system root itself
+  | 'other' // absolute, but none of the above (another project, /mnt, another user's home)
+  | 'unknown'; // relative path and no known working directory
+
+export interface PathClass {
+  /** The resolved path (or the normalised relative path when it cannot be resolved). */
+  abs: string;
+  zone: PathZone;
+  /** What kind of credential/sensitive location it is ("ssh", "env-file", …), or null. */
+  sensitive: string | null;
+}
+
+export interface SessionPaths {
+  cwd: string | null;
+  home: string | null;
+}
+
+const WINDOWS_ABS = /^[A-Za-z]:[\\/]|^\\\\/;
+
+function isWindows(p: string): boolean {
+  return WINDOWS_ABS.test(p);
+}
+
+function isAbsolute(p: string): boolean {
+  return p.startsWith('/') || isWindows(p);
+}
+
+/** Resolves `.`, `..`, repeated and trailing slashes. `..` never climbs above the root. */
+function normalize(p: string): string {
+  const win = isWindows(p) || /^[A-Za-z]:$/.test(p);
+  const s = win ? p.replace(/\\/g, '/') : p;
+  const drive = /^([A-Za-z]):/.exec(s)?.[1]?.toUpperCase();
+  const body = drive ? s.slice(2) : s;
+  const unc = body.startsWith('//');
+  const absolute = body.startsWith('/');
+  const parts: string[] = [];
+  for (const part of body.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length > 0 && parts[parts.length - 1] !== '..') parts.pop();
+      else if (!absolute) parts.push('..');
+      continue;
+    }
+    parts.push(part);
+  }
+  const joined = parts.join('/');
+  if (drive) return `${drive}:/${joined}`;
+  if (unc) return `//${joined}`;
+  if (absolute) return `/${joined}`;
+  return joined === '' ? '.' : joined;
+}
+
+function join(base: string, rel: string): string {
+  return normalize(`${base.replace(/[\\/]+$/, '')}/${rel}`);
+}
+
+/** The home directory implied by a working directory, in normal form, or null. */
+export function guessHome(cwd: string | null): string | null {
+  if (!cwd) return null;
+  const p = normalize(cwd.trim());
+  const m =
+    /^(\/(?:home|Users|var\/home|usr\/home)\/[^/]+)(?:\/|$)/.exec(p) ??
+    /^(\/mnt\/[a-z]\/Users\/[^/]+)(?:\/|$)/i.exec(p) ?? // WSL view of a Windows home
+    /^([A-Z]:\/Users\/[^/]+)(?:\/|$)/i.exec(p);
+  if (m) return m[1];
+  if (p === '/root' || p.startsWith('/root/')) return '/root';
+  return null;
+}
+
+/**
+ * Absolute, normalised form of `p`: `~`, `~user`, `$HOME`, `${HOME}` (and Windows' `%USERPROFILE%`)
+ * and `$PWD` expanded, relative paths joined to `cwd`. When that is impossible (relative path, no cwd; `~`
+ * with no home), the normalised input is returned.
+ */
+export function resolvePath(p: string, cwd: string | null, home: string | null): string {
+  const raw = p.trim();
+  if (raw === '') return cwd ? normalize(cwd) : '.';
+  const expanded = expandVariables(raw, cwd, home);
+  if (isAbsolute(expanded)) return normalize(expanded);
+  // "~/x" with no known home stays unresolved: "~" is not a directory in the cwd.
+  if (cwd && isAbsolute(cwd.trim()) && !/^[~$%]/.test(expanded)) return join(cwd.trim(), expanded);
+  return normalize(expanded);
+}
+
+const HOME_PREFIX = /^(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)(?=$|[\\/])/i;
+const PWD_PREFIX = /^(?:\$PWD|\$\{PWD\})(?=$|[\\/])/;
+
+function expandVariables(p: string, cwd: string | null, home: string | null): string {
+  if (home && HOME_PREFIX.test(p)) return home + p.replace(HOME_PREFIX, '');
+  if (cwd && PWD_PREFIX.test(p)) return cwd + p.replace(PWD_PREFIX, '');
+  // ~bob/x → bob's home next to ours (/home/alex → /home/bob)
+  const other = /^~([A-Za-z0-9._-]+)(?=$|\/)/.exec(p);
+  if (home && other) {
+    const parent = normalize(home).replace(/\/[^/]+$/, '');
+    return parent + '/' + other[1] + p.slice(other[0].length);
+  }
+  return p;
+}
+
+/** Case-insensitive for Windows paths, exact otherwise. */
+function key(p: string): string {
+  return isWindows(p) || /^[A-Z]:\//.test(p) ? p.toLowerCase() : p;
+}
+
+/** `p` is `dir` or inside it (both in normal form). */
+export function isInside(p: string, dir: string): boolean {
+  const a = key(p);
+  const d = key(dir);
+  if (d === '/' || /^[a-z]:\/$/.test(d)) return a.startsWith(d);
+  return a === d || a.startsWith(d + '/');
+}
+
+const SYSTEM_DIRS = [
+  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/var', '/boot', '/opt',
+  '/sys', '/proc', '/srv', '/snap', '/root', '/System', '/Library', '/private/etc', '/private/var',
+  '/Applications', '/nix',
+];
+const WINDOWS_SYSTEM = /^[a-z]:\/(?:windows|program files|program files \(x86\)|programdata)(?:\/|$)/;
+const TMP = /^(?:\/tmp|\/var\/tmp|\/private\/tmp|\/dev\/shm|\/(?:private\/)?var\/folders\/[^/]+\/[^/]+\/T)(?:\/|$)|^[a-z]:\/(?:windows\/temp|users\/[^/]+\/appdata\/local\/temp|temp|tmp)(?:\/|$)/i;
+
+/** Classifies `p` against the session's working directory and home. */
+export function classifyPath(p: string, session: SessionPaths): PathClass {
+  const cwd = session.cwd ? normalize(session.cwd.trim()) : null;
+  const home = session.home ? normalize(session.home) : guessHome(cwd);
+  const abs = resolvePath(p, cwd, home);
+  return { abs, zone: zoneOf(abs, cwd, home), sensitive: sensitiveKind(abs) };
+}
+
+function zoneOf(abs: string, cwd: string | null, home: string | null): PathZone {
+  if (!isAbsolute(abs)) return 'unknown';
+  const k = key(abs);
+  if (k === '/' || /^[a-z]:\/$/.test(k)) return 'root';
+  if (k.startsWith('/dev/') && !k.startsWith('/dev/shm')) return 'device';
+  // A working directory at the root (or a bare drive) would make everything "worktree".
+  if (cwd && isAbsolute(cwd) && !/^(?:\/|[A-Za-z]:\/)$/.test(cwd) && isInside(abs, cwd)) return 'worktree';
+  if (TMP.test(k)) return 'tmp';
+  const userHome = home ?? guessHome(abs);
+  if (userHome && isInside(abs, userHome)) return 'home';
+  if (k === '/dev' || SYSTEM_DIRS.some((d) => isInside(abs, d)) || WINDOWS_SYSTEM.test(k)) return 'system';
+  return 'other';
+}
+
+/** Sensitive locations: [kind, test on the lower-cased normal path]. First match wins. */
+const SENSITIVE: [string, (p: string, base: string) => boolean][] = [
+  ['env-file', (_p, b) => /^\.env(?:\..+)?$|^\.envrc$|\.env$/.test(b) && !/\.(?:example|sample|template|dist|defaults?)$/.test(b) && !/^\.env\.(?:example|sample|template)\./.test(b)],
+  // ~/.ssh/* except public halves: a .pub or known_hosts file grants nothing.
+  ['ssh', (p, b) => /(?:^|\/)\.ssh(?:\/|$)/.test(p) && !/\.pub$|^known_hosts(?:\.old)?$/.test(b)],
+  ['private-key', (_p, b) => /^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/.test(b) || /\.(?:pem|key|p12|pfx|ppk|jks|keystore)$/.test(b)],
+  ['aws-credentials', (p) => /(?:^|\/)\.aws\/credentials$/.test(p)],
+  ['gcloud-credentials', (p, b) => /(?:^|\/)\.config\/gcloud(?:\/|$)/.test(p) || b === 'application_default_credentials.json'],
+  ['kube-config', (p) => /(?:^|\/)\.kube\/config$/.test(p)],
+  ['netrc', (_p, b) => b === '.netrc' || b === '_netrc'],
+  ['npmrc', (_p, b) => b === '.npmrc' || b === '.yarnrc.yml'],
+  ['pypirc', (_p, b) => b === '.pypirc'],
+  ['docker-config', (p) => /(?:^|\/)\.docker\/config\.json$/.test(p)],
+  ['git-credentials', (p, b) => b === '.git-credentials' || /(?:^|\/)\.config\/gh\/hosts\.yml$/.test(p)],
+  ['gnupg', (p) => /(?:^|\/)\.gnupg(?:\/|$)/.test(p)],
+  ['shadow', (p) => /^\/etc\/g?shadow-?$/.test(p) || p === '/etc/master.passwd'],
+  ['sudoers', (p) => /^\/etc\/sudoers(?:$|\.d(?:\/|$))/.test(p)],
+  ['password-file', (_p, b) => b === '.htpasswd' || b === '.pgpass' || b === '.my.cnf' || b === '.vault-token'],
+  ['credentials-file', (_p, b) => /^credentials(?:\.json|\.toml|\.ya?ml)?$|^service[-_]?account.*\.json$|^client_secrets?\.json$/.test(b)],
+  ['secrets-file', (_p, b) => /^secrets?\.(?:ya?ml|json|toml|env|ini)$/.test(b)],
+  ['terraform-state', (_p, b) => /\.tfstate(?:\.backup)?$/.test(b)],
+  ['keychain', (p) => /\/library\/keychains(?:\/|$)|(?:^|\/)\.password-store(?:\/|$)/.test(p)],
+  ['shell-history', (_p, b) => /^\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_?history$/.test(b)],
+];
+
+function sensitiveKind(abs: string): string | null {
+  const p = abs.toLowerCase();
+  const base = p.slice(p.lastIndexOf('/') + 1);
+  for (const [kind, test] of SENSITIVE) if (test(p, base)) return kind;
+  return null;
+}
+
+// ---- file kinds the rules care about (any path form; matched on its normal form) ----
+
+function lowerNormal(p: string): string {
+  return normalize(p.trim()).toLowerCase();
+}
+
+function basename(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** Files that steer a coding agent: its instructions, settings, hooks, MCP servers. */
+export function isAgentInstructionFile(p: string): boolean {
+  const n = lowerNormal(p);
+  const b = basename(n);
+  return (
+    /^(?:claude|claude\.local|agents|agent|gemini)\.md$/.test(b) ||
+    /(?:^|\/)\.claude\/(?:settings(?:\.local)?\.json|hooks|commands|agents)(?:\/|$)/.test(n) ||
+    /(?:^|\/)\.claude\.json$/.test(n) ||
+    /(?:^|\/)\.codex\/(?:config\.toml|instructions\.md)$/.test(n) ||
+    /(?:^|\/)\.gemini\/(?:settings\.json|commands(?:\/|$))/.test(n) ||
+    /(?:^|\/)\.mcp\.json$/.test(n) ||
+    /(?:^|\/)\.cursor\/(?:rules|mcp\.json)(?:\/|$)/.test(n) ||
+    /^\.(?:cursorrules|windsurfrules|clinerules)$/.test(b) ||
+    /(?:^|\/)\.github\/copilot-instructions\.md$/.test(n)
+  );
+}
+
+/** Shell start-up files: what is written here runs in every future shell. */
+export function isShellRcFile(p: string): boolean {
+  const n = lowerNormal(p);
+  const b = basename(n);
+  return (
+    /^\.(?:bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|zlogout|login|cshrc|tcshrc|kshrc|mkshrc)$/.test(b) ||
+    /(?:^|\/)\.config\/fish\/(?:config\.fish|conf\.d\/[^/]+\.fish)$/.test(n) ||
+    /^\/etc\/(?:profile|bash\.bashrc|bashrc|zshrc|zsh\/zshrc|zprofile|environment)$|^\/etc\/profile\.d\//.test(n) ||
+    /(?:^|\/)documents\/(?:windows)?powershell\/[^/]*profile\.ps1$/.test(n)
+  );
+}
+
+/** Continuous-integration configuration. */
+export function isCiConfigFile(p: string): boolean {
+  const n = lowerNormal(p);
+  const b = basename(n);
+  return (
+    /(?:^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(n) ||
+    /(?:^|\/)\.github\/actions\/.+\/action\.ya?ml$/.test(n) ||
+    /^\.gitlab-ci\.ya?ml$/.test(b) ||
+    /(?:^|\/)\.gitlab\/ci\//.test(n) ||
+    /(?:^|\/)\.circleci\/config\.ya?ml$/.test(n) ||
+    /^jenkinsfile(?:\..+)?$/.test(b) ||
+    /^azure-pipelines.*\.ya?ml$/.test(b) ||
+    /(?:^|\/)\.buildkite\//.test(n) ||
+    /^bitbucket-pipelines\.ya?ml$/.test(b) ||
+    /^\.(?:travis|drone|woodpecker)\.ya?ml$/.test(b) ||
+    /(?:^|\/)\.woodpecker\//.test(n) ||
+    /^(?:appveyor|cloudbuild|buildspec)\.ya?ml$/.test(b)
+  );
+}
+
+/** Test code and fixtures, in the conventions of the common ecosystems. */
+export function isTestFile(p: string): boolean {
+  const n = normalize(p.trim().replace(/\\/g, '/'));
+  const lower = n.toLowerCase();
+  const b = basename(n);
+  return (
+    /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower) ||
+    /\.(?:test|spec|e2e|cy)\.[a-z0-9]+$/i.test(b) ||
+    /_test\.(?:go|py|rs|exs?|dart|cc|cpp|c)$/i.test(b) ||
+    /^test_.+\.py$|^conftest\.py$/i.test(b) ||
+    /_spec\.rb$/i.test(b) ||
+    /(?:Test|Tests|IT|Spec)\.(?:java|kt|scala|cs|swift|groovy)$/.test(b)
+  );
+}
