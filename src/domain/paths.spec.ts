@@ -8,9 +8,10 @@ import {
   isShellRcFile,
   isTestFile,
   resolvePath,
+  type SessionPaths,
 } from './paths.ts';
 
-const linux = { cwd: '/home/alex/work/app', home: '/home/alex' };
+const linux: SessionPaths = { cwd: '/home/alex/work/app', home: '/home/alex' };
 
 describe('guessHome', () => {
   it('recognises Linux, macOS, root and Windows homes', () => {

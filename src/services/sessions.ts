@@ -5,15 +5,14 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../adapters/db/database.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { findIdempotencyKey, insertIdempotencyKey } from '../adapters/db/repositories/idempotency.ts';
-import { getReportBySession } from '../adapters/db/repositories/reports.ts';
-import { deleteSession, getSession, insertSession, listSessions } from '../adapters/db/repositories/sessions.ts';
-import type { SessionFilters } from '../adapters/db/repositories/sessions.ts';
+import { deleteSession, getSession, insertSession } from '../adapters/db/repositories/sessions.ts';
 import type { Session, SessionStatus } from '../adapters/db/schema.ts';
 import { enqueueJob } from '../adapters/jobs/queue.ts';
 import type { LogStore, UploadSink } from '../adapters/logstore/index.ts';
 import { AGENT_IDS } from '../domain/model/events.ts';
 import type { AgentId } from '../domain/model/events.ts';
 import { newId, nowIso } from './ids.ts';
+import { invalidateSessionTotals } from './session-list.ts';
 
 export const ANALYZE_JOB = 'analyze';
 export const ACCEPTED_EXTENSIONS = ['.jsonl', '.log', '.txt'] as const;
@@ -196,7 +195,9 @@ export async function acceptUpload(db: Db, input: AcceptUploadInput): Promise<Ac
     return earlier;
   }
   try {
-    return { kind: 'created', session: await createInOneTransaction(db, input, hash) };
+    const session = await createInOneTransaction(db, input, hash);
+    invalidateSessionTotals(input.accountId);
+    return { kind: 'created', session };
   } catch (error) {
     await input.sink.abort();
     // A concurrent request with the same key committed first: answer as a retry would be answered.
@@ -212,36 +213,36 @@ export async function findSession(db: DbExecutor, accountId: string, id: string)
   return (await getSession(db, accountId, id)) ?? null;
 }
 
-export interface ListQuery extends SessionFilters {
-  limit: number;
-  page: number;
-}
-
-export async function listSessionPage(db: DbExecutor, accountId: string, q: ListQuery) {
-  const { limit, page, ...filters } = q;
-  return listSessions(db, accountId, filters, { limit, offset: (page - 1) * limit });
-}
-
 export type ReportState =
   | { state: 'complete'; json: string }
   | { state: 'analyzing' }
   | { state: 'failed'; reason: string };
 
-/** The stored report as JSON text (served as is), or why there is none. Null: no such session. */
+/**
+ * The stored report as JSON text (served as is), or why there is none. Null: no such session.
+ * One query (session state and report body together): this is the hot read of CI pipelines
+ * polling for their result. (A repository candidate, like the list queries.)
+ */
 export async function findReport(db: DbExecutor, accountId: string, id: string): Promise<ReportState | null> {
-  const session = await findSession(db, accountId, id);
-  if (!session) return null;
-  if (session.status === 'analyzing') return { state: 'analyzing' };
-  if (session.status === 'failed') return { state: 'failed', reason: session.failure_reason ?? 'the analysis failed' };
-  const report = await getReportBySession(db, accountId, id);
+  if (!isSessionId(id)) return null;
+  const row = await db
+    .selectFrom('sessions')
+    .leftJoin('reports', (join) => join.onRef('reports.session_id', '=', 'sessions.id').on('reports.account_id', '=', accountId))
+    .select(['sessions.status', 'sessions.failure_reason', 'reports.body'])
+    .where('sessions.id', '=', id)
+    .where('sessions.account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.status === 'failed') return { state: 'failed', reason: row.failure_reason ?? 'the analysis failed' };
   // complete without a report row cannot happen (one transaction); treat it as still running.
-  return report ? { state: 'complete', json: report.body } : { state: 'analyzing' };
+  return row.status === 'complete' && row.body !== null ? { state: 'complete', json: row.body } : { state: 'analyzing' };
 }
 
 /** Removes the session (its report and idempotency keys cascade) and then its stored log. */
 export async function removeSession(db: Db, logStore: LogStore, accountId: string, id: string): Promise<boolean> {
   if (!isSessionId(id)) return false;
   const removed = await deleteSession(db.kysely, accountId, id);
+  if (removed) invalidateSessionTotals(accountId);
   // If this fails the log is an orphan without a session row, which the sweep removes later.
   if (removed) await logStore.delete(id).catch(() => undefined);
   return removed;

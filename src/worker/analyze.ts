@@ -17,6 +17,7 @@ import type { Report } from '../domain/model/report.ts';
 import { newId, nowIso } from '../services/ids.ts';
 import type { Metrics } from '../services/metrics.ts';
 import { isAgentId, reportUrl } from '../services/sessions.ts';
+import { invalidateSessionTotals } from '../services/session-list.ts';
 import type { AnalyzeJobPayload } from '../services/sessions.ts';
 import { enqueueAnalysisComplete } from '../services/webhooks/index.ts';
 
@@ -92,6 +93,7 @@ async function store(deps: AnalyzeDeps, session: Session, analysed: Report, ctx:
     }
     await ctx.complete(trx);
   });
+  invalidateSessionTotals(session.account_id); // status/outcome filters see the result at once
 }
 
 /** The session fails with `reason` and the job is dead, together. */
@@ -103,6 +105,7 @@ async function failForGood(deps: AnalyzeDeps, job: ClaimedJob, reason: string, c
     }
     await ctx.fail(trx, reason);
   });
+  if (typeof p?.accountId === 'string') invalidateSessionTotals(p.accountId);
   deps.log?.warn({ session_id: p?.sessionId, job_id: job.id, reason }, 'analysis failed for good');
 }
 

@@ -9,7 +9,7 @@ import {
   FETCHERS, INTERPRETERS, RAW_SOCKETS, hostMatches, hostOfUrl, isLocalHost, networkTargets, optionValues,
   parseArgs, readsProgramFromStdin,
 } from './commands.ts';
-import { envDumpOf, sensitiveReads } from './secrets.ts';
+import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const remoteCodeExecution = meta({
@@ -260,7 +260,7 @@ class ExposureTracker {
     for (const h of facts.secrets) {
       if (h.confidence !== 'high') continue;
       addCapped(this.values, h.value, VALUES_MAX);
-      this.note(event, `${h.label} ${h.masked} printed in tool output`, `${h.label} ${h.masked}`, facts);
+      this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts);
     }
   }
 
@@ -268,10 +268,10 @@ class ExposureTracker {
     for (const r of sensitiveReads(fx)) {
       addCapped(this.paths, r.abs, VALUES_MAX);
       if (r.path.length >= 4) addCapped(this.paths, r.path, VALUES_MAX);
-      this.note(event, `${r.sensitive} read (${r.path})`, r.cmd?.text ?? describeCall(fx.call!), facts);
+      this.note(event, `${sensitiveLabel(r.sensitive!)} was read (${r.path})`, r.cmd?.text ?? describeCall(fx.call!), facts);
     }
     for (const loc of fx.commands) {
-      if (envDumpOf(loc, fx.commands)) this.note(event, 'environment dumped', loc.cmd.text, facts);
+      if (envDumpOf(loc, fx.commands)) this.note(event, 'the environment was dumped', loc.cmd.text, facts);
     }
   }
 

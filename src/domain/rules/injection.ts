@@ -5,7 +5,7 @@ import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
-import { envDumpOf, sensitiveReads } from './secrets.ts';
+import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
 import { isAgentInstructionFile } from '../paths.ts';
 import { addCapped, around, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
@@ -78,11 +78,15 @@ interface Hidden {
 
 const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
 
+const HIDDEN_CANDIDATE = /\u200D|[\u200B\u2060-\u2064\u180E\u202A-\u202E\u2066-\u2069\uFEFF]|\uDB40[\uDC00-\uDC7F]/;
+
 /** A balanced isolate pair around plain text: how i18n libraries (Fluent, MDN) wrap dates and names. */
 const I18N_ISOLATE = /[\u2066-\u2068]([^\u2066-\u2069\u202A-\u202E\n]{0,200})\u2069/g;
 
 /** Invisible characters worth a look (see the rule description for what is excused). */
 export function findHidden(input: string): Hidden | null {
+  // Outputs can be megabytes: one regex pass decides whether the character loop is needed at all.
+  if (!HIDDEN_CANDIDATE.test(input)) return null;
   const text = input.replace(I18N_ISOLATE, '$1');
   let h: Hidden | null = null;
   for (let i = 0; i < text.length; i++) {
@@ -120,7 +124,7 @@ export function riskyAction(fx: Effects, session: SessionFacts): string | null {
   const del = fx.deletes.find((d) => d.zone !== 'tmp' && d.zone !== 'worktree' && d.zone !== 'unknown');
   if (del) return `deleted ${del.path}`;
   const secret = sensitiveReads(fx)[0];
-  if (secret) return `read ${secret.sensitive}`;
+  if (secret) return `read ${sensitiveLabel(secret.sensitive!)}`;
   if (session.cwd) {
     const out = fx.writes.find((w) => w.zone === 'home' || w.zone === 'system' || w.zone === 'root' || w.zone === 'other');
     if (out) return `wrote ${out.path} outside the working tree`;

@@ -25,8 +25,10 @@ test('reduced safety settings are a warning, reported once per posture', async (
     sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger_full_access' }),
   ], { agent: 'codex', format: 'codex-rollout' });
   assert.deepEqual(only(full, BYPASS).map(severityOf), ['warning']);
-  const yolo = await runRules([sessionMeta({ flags: ['--yolo'] })], { agent: 'gemini-cli', format: 'gemini-jsonl' });
-  assert.deepEqual(only(yolo, BYPASS).map(severityOf), ['warning']);
+  for (const fields of [{ flags: ['--yolo'] }, { flags: ['--approval-mode=yolo'] }, { approvalPolicy: 'yolo' }]) {
+    const yolo = await runRules([sessionMeta(fields)], { agent: 'gemini-cli', format: 'gemini-jsonl' });
+    assert.deepEqual(only(yolo, BYPASS).map(severityOf), ['warning'], JSON.stringify(fields));
+  }
 });
 
 test('sandboxed non-interactive runs and normal modes are not a bypass', async () => {

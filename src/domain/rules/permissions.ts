@@ -124,7 +124,7 @@ function postureVerdict(p: Posture, agent: AgentId | null): { severity: 'critica
   const fullAccess = p.sandbox === 'danger-full-access';
   if (fullAccess && p.approval === 'never') return { severity: 'critical', why: 'Codex ran with approval policy "never" and sandbox "danger-full-access": nothing was checked', key: 'codex-never-full' };
   if (fullAccess) return { severity: 'warning', why: `Codex ran with sandbox "danger-full-access" (approval policy ${p.approval ?? 'unknown'}): commands could touch the whole machine`, key: 'codex-full' };
-  const yolo = has('--yolo') || has('-y') || [p.approval, p.mode].includes('yolo');
+  const yolo = has('--yolo') || has('-y') || has('--approval-mode=yolo') || [...p.flags].some((f, i, all) => f === '--approval-mode' && all[i + 1] === 'yolo') || [p.approval, p.mode].includes('yolo');
   if (yolo) return { severity: 'warning', why: 'Gemini CLI ran in YOLO mode: every tool call was auto-approved', key: 'gemini-yolo' };
   return null;
 }
@@ -179,7 +179,11 @@ function updatePosture(p: Posture, e: SessionMetaEvent): void {
   p.approval = norm(e.approvalPolicy) ?? p.approval;
   p.sandbox = norm(e.sandbox) ?? p.sandbox;
   p.mode = norm(e.permissionMode) ?? p.mode;
-  for (const f of e.flags ?? []) p.flags.add(f.split('=')[0]);
+  // Keep "--approval-mode=yolo" whole as well as its name, so both spellings can be matched.
+  for (const f of e.flags ?? []) {
+    p.flags.add(f);
+    p.flags.add(f.split('=')[0]);
+  }
 }
 
 function postureExcerpt(e: SessionMetaEvent): string {

@@ -3,7 +3,7 @@
 // refused, hitting API errors. None of these is harmful by itself; they say how much to trust
 // that the end result was reached deliberately.
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
-import type { Rule, RuleContext } from './types.ts';
+import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { clip, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const loop = meta({
@@ -86,7 +86,7 @@ export const RELIABILITY_RULES: Rule[] = [
     metas: [loop, failingRetry, highFailureRate],
     create(ctx) {
       let streak: Streak | null = null;
-      const open = new Map<string, { fp: string; event: ToolCallEvent; inStreak: boolean }>();
+      const open = new Map<string, OpenCall>();
       const retries = new Map<string, Retry>();
       let results = 0;
       let failures = 0;
@@ -104,7 +104,7 @@ export const RELIABILITY_RULES: Rule[] = [
               endStreak(ctx, streak);
               streak = pollish ? null : { fp, count: 1, failures: 0, results: 0, first: evidence(event, describeCall(event), facts), command: event.input.type === 'command' };
             }
-            setCapped(open, event.callId, { fp, event, inStreak: streak !== null }, OPEN_MAX);
+            setCapped(open, event.callId, { fp, event, secrets: facts.secrets.map((h) => h.value) }, OPEN_MAX);
           } else if (event.kind === 'tool_result') {
             const call = open.get(event.callId);
             open.delete(event.callId);
@@ -113,13 +113,13 @@ export const RELIABILITY_RULES: Rule[] = [
             const bad = failed(event);
             if (bad) {
               failures++;
-              pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${event.output.slice(0, 200)}`, facts), 5);
+              pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${event.output.slice(0, 200)}`, facts, call?.secrets), 5);
             }
             if (call && streak && call.fp === streak.fp) {
               streak.results++;
               if (bad) streak.failures++;
             }
-            if (bad && call && call.event.input.type === 'command') noteRetry(retries, call, event, facts.secrets.length > 0 ? facts : null);
+            if (bad && call && call.event.input.type === 'command') noteRetry(retries, call, event, facts);
           }
         },
         finish() {
@@ -169,14 +169,21 @@ function endStreak(ctx: RuleContext, s: Streak | null): void {
   ctx.report({ rule: loop.id, detail: `The same call ran ${s.count} times in a row: \`${clip(s.first.excerpt, QUOTE_MAX)}\`.`, evidence: [s.first], key: s.fp });
 }
 
-function noteRetry(retries: Map<string, Retry>, call: { fp: string; event: ToolCallEvent }, result: ToolResultEvent, facts: Parameters<typeof evidence>[2]): void {
+interface OpenCall {
+  fp: string;
+  event: ToolCallEvent;
+  /** Secrets found in the call itself, to mask when it is quoted next to its result. */
+  secrets: string[];
+}
+
+function noteRetry(retries: Map<string, Retry>, call: OpenCall, result: ToolResultEvent, facts: EventFacts): void {
   let r = retries.get(call.fp);
   if (!r) {
-    r = { fails: 0, evidence: [], text: safe(describeCall(call.event), facts, QUOTE_MAX) };
+    r = { fails: 0, evidence: [], text: safe(describeCall(call.event), facts, QUOTE_MAX, call.secrets) };
     setCapped(retries, call.fp, r, COMMANDS_MAX);
   }
   r.fails++;
-  pushCapped(r.evidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${result.output.slice(0, 200)}`, facts) }, 5);
+  pushCapped(r.evidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${result.output.slice(0, 200)}`, facts, undefined, call.secrets) }, 5);
 }
 
 function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean): void {

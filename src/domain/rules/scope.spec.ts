@@ -11,9 +11,10 @@ test('writes into other projects, the home directory or the system are a warning
     cmd('cd ~/other-app && echo "patched" > NOTES.txt'),
     cmd('sudo cp build/tool /usr/local/bin/tool'),
     edit('../shared-lib/index.js', 'a', 'b'),
+    write('/mnt/backup/notes.txt', 'x'),
   ]);
   const hits = only(drafts, WRITE);
-  assert.equal(hits.length, 4);
+  assert.equal(hits.length, 5);
   assert.ok(hits.every((d) => severityOf(d) === 'warning'));
   assert.match(hits[1].detail, /\/home\/dev\/other-app\/NOTES\.txt/);
 });

@@ -50,6 +50,20 @@ export const envDump = meta({
 
 const PUBLIC_VARIANT = /(\.pub|\.example|\.sample|\.template|\.dist|\.defaults?|\.tpl|\.md)$/i;
 
+const SENSITIVE_LABELS: Record<string, string> = {
+  'env-file': 'an environment file', ssh: 'an SSH file', 'private-key': 'a private key', 'aws-credentials': 'AWS credentials',
+  'gcloud-credentials': 'Google Cloud credentials', 'kube-config': 'a Kubernetes config', netrc: 'a .netrc file',
+  npmrc: 'an npm/yarn config (auth tokens)', pypirc: 'a .pypirc file', 'docker-config': 'Docker registry credentials',
+  'git-credentials': 'git credentials', gnupg: 'a GnuPG keyring', shadow: 'the password database', sudoers: 'the sudoers file',
+  'password-file': 'a password file', 'credentials-file': 'a credentials file', 'secrets-file': 'a secrets file',
+  'terraform-state': 'Terraform state (holds secrets)', keychain: 'a keychain', 'shell-history': 'shell history',
+};
+
+/** A reader's phrase for a sensitive-path kind from paths.ts ("aws-credentials" → "AWS credentials"). */
+export function sensitiveLabel(kind: string): string {
+  return SENSITIVE_LABELS[kind] ?? `a sensitive file (${kind.replace(/-/g, ' ')})`;
+}
+
 /** Reads of credential files (the paths module decides what is sensitive). */
 export function sensitiveReads(fx: Effects): FileOp[] {
   return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path));
@@ -134,7 +148,7 @@ export const SECRETS_RULES: Rule[] = [
           for (const r of sensitiveReads(fx)) {
             ctx.report({
               rule: sensitiveFileRead.id,
-              detail: `Read ${r.sensitive} (${safe(r.path, facts, QUOTE_MAX)})${r.cmd ? ` with \`${safe(r.cmd.text, facts, QUOTE_MAX)}\`` : ''}.`,
+              detail: `Read ${sensitiveLabel(r.sensitive!)} (${safe(r.path, facts, QUOTE_MAX)})${r.cmd ? ` with \`${safe(r.cmd.text, facts, QUOTE_MAX)}\`` : ''}.`,
               evidence: [evidence(event, r.cmd?.text ?? describeCall(fx.call!), facts)],
               key: r.abs,
             });

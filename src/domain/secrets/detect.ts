@@ -52,6 +52,12 @@ const DEFAULT_AFTER = 1_024;
 const EDGE_SLACK = 4_096;
 /** Longest value reported (a 4096-bit RSA key in PEM is about 3.3 KB). */
 const MAX_VALUE = 20_000;
+/**
+ * secretlint de-duplicates its messages pairwise (quadratic), so a window full of matches is
+ * handed to it in pieces of this size, overlapping so that no token is cut at a seam.
+ */
+const SECRETLINT_PIECE = 16_384;
+const SECRETLINT_OVERLAP = 4_096;
 
 interface Window {
   start: number;
@@ -67,10 +73,27 @@ export async function detectSecrets(text: string): Promise<SecretHit[]> {
   const candidates: Candidate[] = [];
   for (const w of windowsAround(anchors, text)) {
     const slice = neutralizeEscapes(text.slice(w.start, w.end));
-    const found = [...(await secretlintCandidates(slice, [...w.rules])), ...vouchCandidates(slice)];
-    for (const c of found) candidates.push({ ...c, start: c.start + w.start, end: c.end + w.start });
+    for (const c of await secretlintInPieces(slice, [...w.rules])) candidates.push(shift(c, w.start));
+    for (const c of vouchCandidates(slice)) candidates.push(shift(c, w.start));
   }
   return finalize(candidates, text);
+}
+
+function shift(c: Candidate, by: number): Candidate {
+  return { ...c, start: c.start + by, end: c.end + by };
+}
+
+async function secretlintInPieces(text: string, rules: string[]): Promise<Candidate[]> {
+  if (rules.length === 0) return [];
+  if (text.length <= SECRETLINT_PIECE) return secretlintCandidates(text, rules);
+  const out: Candidate[] = [];
+  for (let start = 0; start < text.length; ) {
+    const end = Math.min(text.length, start + SECRETLINT_PIECE);
+    for (const c of await secretlintCandidates(text.slice(start, end), rules)) out.push(shift(c, start));
+    if (end === text.length) break;
+    start = backToBoundary(text, end - SECRETLINT_OVERLAP);
+  }
+  return out;
 }
 
 /** Merged, boundary-aligned windows around the anchors. */
@@ -129,16 +152,30 @@ function rank(a: Candidate, b: Candidate): number {
 }
 
 function finalize(candidates: Candidate[], text: string): SecretHit[] {
-  const kept: SecretHit[] = [];
+  const kept: SecretHit[] = []; // sorted by start, pairwise disjoint
   const seen = new Set<string>();
   for (const c of [...candidates].sort(rank)) {
     const value = text.slice(c.start, c.end);
     if (seen.has(value) || rejected(c, value)) continue;
-    if (kept.some((k) => c.start < k.end && k.start < c.end)) continue;
+    const at = insertionPoint(kept, c.start);
+    const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
+    if (overlaps) continue;
     seen.add(value);
-    kept.push({ ...c, value, masked: maskSecret(value) });
+    kept.splice(at, 0, { ...c, value, masked: maskSecret(value) });
   }
-  return kept.sort((a, b) => a.start - b.start);
+  return kept;
+}
+
+/** First index whose start is >= `start` (binary search over the kept hits). */
+function insertionPoint(kept: SecretHit[], start: number): number {
+  let lo = 0;
+  let hi = kept.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (kept[mid].start < start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function rejected(c: Candidate, value: string): boolean {

@@ -12,10 +12,22 @@ export { maskSecret };
 const MIN_LITERAL = 4;
 const CACHE_SIZE = 32;
 
+/**
+ * Up to this many spellings, one regex alternation does the replacing (fast for the usual
+ * handful). Beyond it V8's alternation slows down with every literal, so an index keyed by the
+ * literals' first characters is used instead: linear in the text, whatever the number of values.
+ */
+const MAX_REGEX_LITERALS = 64;
+
 interface Masker {
-  re: RegExp;
+  /** Literals, longest first. */
+  literals: string[];
   /** Matched literal (a value or one of its escaped spellings) → its masked form. */
   masks: Map<string, string>;
+  re: RegExp | null;
+  /** Length of the index keys (the shortest literal) and the index: key → literals, longest first. */
+  keyLength: number;
+  index: Map<string, string[]> | null;
 }
 
 const cache = new Map<string, Masker>();
@@ -25,8 +37,29 @@ export function maskKnown(text: string, values: Iterable<string>): string {
   if (text.length === 0) return text;
   const masker = maskerFor(values);
   if (!masker) return text;
-  masker.re.lastIndex = 0;
-  return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+  if (masker.re) {
+    masker.re.lastIndex = 0;
+    return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+  }
+  return replaceIndexed(text, masker);
+}
+
+function replaceIndexed(text: string, masker: Masker): string {
+  const { keyLength, index, masks } = masker;
+  const out: string[] = [];
+  let copied = 0;
+  for (let i = 0; i + keyLength <= text.length; ) {
+    const found = index?.get(text.slice(i, i + keyLength))?.find((lit) => text.startsWith(lit, i));
+    if (found === undefined) {
+      i++;
+      continue;
+    }
+    out.push(text.slice(copied, i), masks.get(found) ?? maskSecret(found));
+    i += found.length;
+    copied = i;
+  }
+  out.push(text.slice(copied));
+  return out.join('');
 }
 
 /** Detects secrets in `text` and masks them (for raw logs and other text no report covers). */
@@ -59,7 +92,18 @@ function buildMasker(values: string[]): Masker {
   }
   // Longest first, so a secret that contains another is replaced whole.
   const literals = [...masks.keys()].sort((a, b) => b.length - a.length);
-  return { re: new RegExp(literals.map(escapeRegExp).join('|'), 'g'), masks };
+  if (literals.length <= MAX_REGEX_LITERALS) {
+    return { literals, masks, re: new RegExp(literals.map(escapeRegExp).join('|'), 'g'), keyLength: 0, index: null };
+  }
+  const keyLength = literals[literals.length - 1].length;
+  const index = new Map<string, string[]>();
+  for (const lit of literals) {
+    const key = lit.slice(0, keyLength);
+    const list = index.get(key);
+    if (list) list.push(lit);
+    else index.set(key, [lit]);
+  }
+  return { literals, masks, re: null, keyLength, index };
 }
 
 /**

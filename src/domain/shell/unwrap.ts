@@ -1,0 +1,187 @@
+// Prefix commands that run another command: `sudo -u bob env A=1 timeout 5 rm -rf x` is, for
+// every rule, an `rm` (run as bob, with A=1, under a timeout). Each wrapper's own options are
+// skipped according to its syntax, so `sudo -u bob rm` does not become a command named "bob".
+
+interface WrapperSpec {
+  /** Short options that take a value, separately (`-u bob`) or attached (`-ubob`). */
+  withValue?: string[];
+  /** Long options that take a value when written without "=". */
+  longWithValue?: string[];
+  /** Positional arguments before the command (timeout's duration). */
+  positional?: number;
+  /** `NAME=value` words after the options are environment assignments. */
+  assignments?: boolean;
+  /** Options after which no command runs (`command -v rm` only looks rm up). */
+  noExec?: string[];
+  /** `-10` is an option (nice's old syntax). */
+  numericOptions?: boolean;
+}
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+  sudo: {
+    withValue: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U', '-T', '-R'],
+    longWithValue: ['--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--other-user', '--command-timeout', '--chroot'],
+    assignments: true,
+    noExec: ['-l', '-v', '-k', '-K', '-V', '-e', '--list', '--validate', '--edit', '--version', '--help'],
+  },
+  doas: { withValue: ['-u', '-C'] },
+  env: {
+    withValue: ['-u', '-C', '-S'],
+    longWithValue: ['--unset', '--chdir', '--split-string'],
+    assignments: true,
+  },
+  timeout: { withValue: ['-k', '-s'], longWithValue: ['--kill-after', '--signal'], positional: 1 },
+  xargs: {
+    withValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'],
+    longWithValue: ['--max-lines', '--max-args', '--max-procs', '--max-chars', '--delimiter', '--eof', '--arg-file', '--replace', '--process-slot-var'],
+  },
+  nohup: {},
+  nice: { withValue: ['-n'], longWithValue: ['--adjustment'], numericOptions: true },
+  time: { withValue: ['-f', '-o'], longWithValue: ['--format', '--output'] },
+  command: { noExec: ['-v', '-V'] },
+  builtin: {},
+  exec: { withValue: ['-a'] },
+  stdbuf: { withValue: ['-i', '-o', '-e'], longWithValue: ['--input', '--output', '--error'] },
+  ionice: { withValue: ['-c', '-n', '-p', '-P', '-u'] },
+};
+
+export interface Unwrapped {
+  /** The command that actually runs: program and arguments. */
+  argv: string[];
+  /** Wrappers removed, outermost first, and the arguments each was given. */
+  wrappers: string[];
+  wrapperArgs: string[][];
+  /** Environment assignments made by wrappers (`env A=1`, `sudo A=1`). */
+  assignments: string[];
+}
+
+/** The last path segment: "/usr/bin/rm" → "rm". */
+export function programName(word: string): string {
+  const i = word.lastIndexOf('/');
+  return i >= 0 && i < word.length - 1 ? word.slice(i + 1) : word;
+}
+
+export function unwrap(argv: string[]): Unwrapped {
+  const result: Unwrapped = { argv, wrappers: [], wrapperArgs: [], assignments: [] };
+  for (let guard = 0; guard < 32 && result.argv.length > 0; guard++) {
+    const name = programName(result.argv[0]);
+    const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
+    if (!spec) break;
+    const step = skipOptions(result.argv, spec);
+    if (!step) break; // the wrapper runs nothing else (or we cannot tell what): it is the command
+    result.wrappers.push(name);
+    result.wrapperArgs.push(result.argv.slice(1, step.commandAt));
+    result.assignments.push(...step.assignments);
+    result.argv = [...step.split, ...result.argv.slice(step.commandAt)];
+  }
+  return result;
+}
+
+interface Step {
+  commandAt: number;
+  assignments: string[];
+  /** Words from `env -S "cmd args"`, which go before the rest. */
+  split: string[];
+}
+
+function skipOptions(argv: string[], spec: WrapperSpec): Step | null {
+  const step: Step = { commandAt: argv.length, assignments: [], split: [] };
+  let i = 1;
+  while (i < argv.length) {
+    const a = argv[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') break;
+    const consumed = optionLength(argv, i, spec, step);
+    if (consumed === NO_EXEC) return null;
+    i += consumed;
+  }
+  if (spec.assignments) {
+    while (i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i])) step.assignments.push(argv[i++]);
+  }
+  i += spec.positional ?? 0;
+  if (i >= argv.length && step.split.length === 0) return null;
+  step.commandAt = Math.min(i, argv.length);
+  return step;
+}
+
+const NO_EXEC = -1;
+
+/** How many words the option at argv[i] uses (1, or 2 when its value is the next word), or NO_EXEC. */
+function optionLength(argv: string[], i: number, spec: WrapperSpec, step: Step): number {
+  const a = argv[i];
+  if (a.startsWith('--')) {
+    const [opt, attached] = splitLong(a);
+    if (spec.noExec?.includes(opt)) return NO_EXEC;
+    const takesValue = spec.longWithValue?.includes(opt) ?? false;
+    const value = attached ?? (takesValue ? argv[i + 1] : undefined);
+    if ((opt === '--split-string') && value !== undefined) step.split.push(...value.split(/\s+/).filter(Boolean));
+    return takesValue && attached === undefined ? 2 : 1;
+  }
+  if (spec.numericOptions && /^-\d+$/.test(a)) return 1;
+  // a cluster of short flags; the first one that takes a value ends the cluster
+  for (let j = 1; j < a.length; j++) {
+    const opt = '-' + a[j];
+    if (spec.noExec?.includes(opt)) return NO_EXEC;
+    if (!spec.withValue?.includes(opt)) continue;
+    const attached = j < a.length - 1 ? a.slice(j + 1) : undefined;
+    const value = attached ?? argv[i + 1];
+    if (opt === '-S' && value !== undefined) step.split.push(...value.split(/\s+/).filter(Boolean));
+    return attached === undefined ? 2 : 1;
+  }
+  return 1;
+}
+
+function splitLong(a: string): [string, string | undefined] {
+  const eq = a.indexOf('=');
+  return eq < 0 ? [a, undefined] : [a.slice(0, eq), a.slice(eq + 1)];
+}
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'busybox', 'fish']);
+
+/** Shell options that take the next word as their value (so it is not the script). */
+const SHELL_OPTS_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
+
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
+}
+
+/**
+ * The script a shell runs from its arguments, if any: `bash -c 'x'`, `bash -lc 'x'`,
+ * `sh -ec 'x'`, `su bob -c 'x'`. Returns null when the shell reads a file or stdin.
+ */
+export function shellCommandString(name: string, args: string[]): string | null {
+  if (name === 'su') return suCommand(args);
+  if (!SHELLS.has(name)) return null;
+  let sawC = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (SHELL_OPTS_WITH_VALUE.has(a)) {
+      i++;
+      continue;
+    }
+    if (/^-[A-Za-z]+$/.test(a)) {
+      if (a.includes('c')) sawC = true;
+      continue;
+    }
+    if (a.startsWith('--') || a.startsWith('+')) continue;
+    return sawC ? a : null; // first operand: the script string after -c, else a script file
+  }
+  return null;
+}
+
+function suCommand(args: string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-c' || args[i] === '--command') return args[i + 1] ?? null;
+    if (args[i].startsWith('--command=')) return args[i].slice('--command='.length);
+  }
+  return null;
+}
+
+/** A shell with no script argument reads its commands from stdin (a heredoc, a herestring). */
+export function readsStdin(name: string, args: string[]): boolean {
+  if (!SHELLS.has(name)) return false;
+  return args.every((a) => a.startsWith('-') || a.startsWith('+'));
+}

@@ -1,0 +1,266 @@
+// Walks a tree-sitter-bash syntax tree and collects every simple command: through lists,
+// pipelines, subshells, groups, control flow, function bodies, $(…)/`…`/<(…), and the strings
+// given to `bash -c`/`sh -c`/`su -c`/`eval` (parsed again, to a bounded depth). Heredoc bodies and
+// quoted strings are data; only substitutions inside them (which the shell does run) are visited.
+import type { Node, Tree } from 'web-tree-sitter';
+import type { ParsedShell, Redirect, SimpleCommand } from './types.ts';
+import { wordValue } from './words.ts';
+import { programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
+
+type Nested = SimpleCommand['nested'];
+
+export interface WalkOptions {
+  /** Parses a nested script (a -c string, eval arguments); the caller owns nothing, we delete it. */
+  parse: (source: string) => Tree | null;
+  /** How many times scripts inside scripts are parsed again (bash -c "bash -c '…'"). */
+  maxReparseDepth: number;
+  /** Syntax-tree depth beyond which the walk stops (hostile input nested thousands deep). */
+  maxTreeDepth: number;
+  /** Commands beyond this are dropped (and hadErrors set). */
+  maxCommands: number;
+}
+
+interface Ctx {
+  nested: Nested;
+  reparseDepth: number;
+}
+
+/** A redirect plus what the walk needs beyond the public shape. */
+interface RawRedirect extends Redirect {
+  /** Heredoc body or herestring value: what a shell reading stdin would run. */
+  stdin?: string;
+  /** Nodes that may hold substitutions (targets, unquoted heredoc bodies). */
+  embedded: Node[];
+}
+
+class Walker {
+  readonly out: ParsedShell = { commands: [], pipelines: [], hasHeredoc: false, hadErrors: false };
+
+  constructor(private readonly opts: WalkOptions) {}
+
+  visit(node: Node | null, ctx: Ctx, depth: number): void {
+    if (!node) return;
+    if (depth > this.opts.maxTreeDepth) {
+      this.out.hadErrors = true;
+      return;
+    }
+    switch (node.type) {
+      case 'command':
+        return this.command(node, ctx, depth, [], node);
+      case 'redirected_statement':
+        return this.redirected(node, ctx, depth);
+      case 'pipeline':
+        return this.pipeline(node, ctx, depth);
+      case 'command_substitution':
+      case 'process_substitution':
+        return this.children(node, { ...ctx, nested: 'substitution' }, depth);
+      case 'declaration_command':
+      case 'unset_command':
+        return this.declaration(node, ctx, depth);
+      case 'comment':
+        return;
+      case 'ERROR':
+        this.out.hadErrors = true;
+        return this.children(node, ctx, depth);
+      default:
+        return this.children(node, ctx, depth);
+    }
+  }
+
+  private children(node: Node, ctx: Ctx, depth: number): void {
+    for (const child of node.namedChildren) this.visit(child, ctx, depth + 1);
+  }
+
+  private command(node: Node, ctx: Ctx, depth: number, outer: RawRedirect[], textNode: Node): void {
+    const assignments: string[] = [];
+    const argv: string[] = [];
+    const redirects: RawRedirect[] = [];
+    const embedded: Node[] = [];
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i);
+      if (!child) continue;
+      const field = node.fieldNameForChild(i);
+      if (child.type === 'variable_assignment') {
+        assignments.push(assignmentText(child));
+        embedded.push(child);
+      } else if (field === 'name' || field === 'argument') {
+        argv.push(wordValue(field === 'name' ? (child.firstNamedChild ?? child) : child).value);
+        embedded.push(child);
+      } else if (child.type.endsWith('_redirect')) {
+        redirects.push(...this.redirect(child));
+      } else if (child.type === 'ERROR') {
+        this.out.hadErrors = true;
+        embedded.push(child);
+      }
+    }
+    redirects.push(...outer);
+    this.emit(argv, assignments, redirects, textNode.text, ctx);
+    for (const n of embedded) this.visit(n, ctx, depth + 1);
+    for (const r of redirects) for (const n of r.embedded) this.visit(n, ctx, depth + 1);
+  }
+
+  /** `cmd > f`, `{ …; } 2>&1`, `while …; done < in`: the redirects apply to the body's commands. */
+  private redirected(node: Node, ctx: Ctx, depth: number): void {
+    const body = node.childForFieldName('body');
+    const redirects: RawRedirect[] = [];
+    for (const child of node.namedChildren) {
+      if (child && child.id !== body?.id && child.type.endsWith('_redirect')) redirects.push(...this.redirect(child));
+      else if (child?.type === 'ERROR') this.out.hadErrors = true;
+    }
+    if (body?.type === 'command') return this.command(body, ctx, depth + 1, redirects, node);
+    const before = this.out.commands.length;
+    this.visit(body, ctx, depth + 1);
+    for (const cmd of this.sameLevel(before, ctx)) cmd.redirects.push(...redirects.map(publicRedirect));
+    for (const r of redirects) for (const n of r.embedded) this.visit(n, ctx, depth + 1);
+  }
+
+  private redirect(node: Node): RawRedirect[] {
+    switch (node.type) {
+      case 'heredoc_redirect':
+        return this.heredoc(node);
+      case 'herestring_redirect': {
+        const value = node.namedChildren.find((c) => c && c.type !== 'ERROR');
+        const target = value ? wordValue(value).value : '';
+        return [{ op: '<<<', target, stdin: target, embedded: value ? [value] : [] }];
+      }
+      default:
+        return [fileRedirect(node)];
+    }
+  }
+
+  /** `<<EOF … EOF`: the body is data (a shell reading stdin runs it: see emit). */
+  private heredoc(node: Node): RawRedirect[] {
+    this.out.hasHeredoc = true;
+    let op = '<<';
+    let target = '';
+    let body: Node | null = null;
+    const more: RawRedirect[] = [];
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.type === '<<' || child.type === '<<-') op = child.type;
+      else if (child.type === 'heredoc_start') target = child.text.replace(/^(["'])(.*)\1$/s, '$2').replace(/\\/g, '');
+      else if (child.type === 'heredoc_body') body = child;
+      else if (child.type.endsWith('_redirect')) more.push(...this.redirect(child)); // `cat <<EOF > f`
+    }
+    const own: RawRedirect = { op, target, stdin: body?.text ?? '', embedded: body ? [body] : [] };
+    return [own, ...more];
+  }
+
+  private pipeline(node: Node, ctx: Ctx, depth: number): void {
+    const stages = node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
+    const members: number[][] = [];
+    for (const stage of stages) {
+      const before = this.out.commands.length;
+      this.visit(stage, ctx, depth + 1);
+      members.push(this.sameLevel(before, ctx).map((c) => this.out.commands.indexOf(c, before)));
+    }
+    if (stages.length < 2) return;
+    members.forEach((indexes, stage) => {
+      for (const i of indexes) {
+        const cmd = this.out.commands[i];
+        if (cmd.pipeLength === 1) Object.assign(cmd, { pipeIndex: stage, pipeLength: stages.length });
+      }
+    });
+    const flat = members.flat();
+    if (flat.length >= 2) this.out.pipelines.push(flat);
+  }
+
+  /** Commands added since `before` at this nesting level (not from substitutions or -c strings). */
+  private sameLevel(before: number, ctx: Ctx): SimpleCommand[] {
+    return this.out.commands.slice(before).filter((c) => c.nested === ctx.nested);
+  }
+
+  /** `export A=1 B`, `local x=$(…)`, `unset X`: recorded as commands named after the keyword. */
+  private declaration(node: Node, ctx: Ctx, depth: number): void {
+    const keyword = node.child(0)?.text ?? node.type;
+    const args = node.namedChildren
+      .filter((c): c is Node => c !== null)
+      .map((c) => (c.type === 'variable_assignment' ? assignmentText(c) : wordValue(c).value));
+    this.emit([keyword, ...args], [], [], node.text, ctx);
+    this.children(node, ctx, depth);
+  }
+
+  private emit(argv: string[], assignments: string[], redirects: RawRedirect[], text: string, ctx: Ctx): void {
+    if (argv.length === 0) return;
+    if (this.out.commands.length >= this.opts.maxCommands) {
+      this.out.hadErrors = true;
+      return;
+    }
+    const u = unwrap(argv);
+    const name = programName(u.argv[0]);
+    const args = u.argv.slice(1);
+    this.out.commands.push({
+      name,
+      args,
+      wrappers: u.wrappers,
+      wrapperArgs: u.wrapperArgs,
+      assignments: [...assignments, ...u.assignments],
+      redirects: redirects.map(publicRedirect),
+      text,
+      pipeIndex: 0,
+      pipeLength: 1,
+      nested: ctx.nested,
+    });
+    this.nestedScripts(name, args, redirects, ctx);
+  }
+
+  /** Scripts hidden in arguments or stdin: bash -c '…', eval …, bash <<EOF … EOF. */
+  private nestedScripts(name: string, args: string[], redirects: RawRedirect[], ctx: Ctx): void {
+    const script = shellCommandString(name, args);
+    if (script !== null) return this.reparse(script, 'shell-c', ctx);
+    if (name === 'eval' && args.length > 0) return this.reparse(args.join(' '), 'eval', ctx);
+    if (readsStdin(name, args)) {
+      const stdin = redirects.find((r) => r.stdin !== undefined && r.stdin.trim() !== '');
+      if (stdin?.stdin) this.reparse(stdin.stdin, 'shell-c', ctx);
+    }
+  }
+
+  private reparse(source: string, nested: Nested, ctx: Ctx): void {
+    if (ctx.reparseDepth >= this.opts.maxReparseDepth) {
+      this.out.hadErrors = true;
+      return;
+    }
+    const tree = this.opts.parse(source);
+    if (!tree) {
+      this.out.hadErrors = true;
+      return;
+    }
+    try {
+      if (tree.rootNode.hasError) this.out.hadErrors = true;
+      this.visit(tree.rootNode, { nested, reparseDepth: ctx.reparseDepth + 1 }, 0);
+    } finally {
+      tree.delete();
+    }
+  }
+}
+
+function publicRedirect(r: RawRedirect): Redirect {
+  return { op: r.op, target: r.target };
+}
+
+/** `2>&1`, `>> log`, `&> /dev/null`, `< in`: descriptor + operator, and the literal target. */
+function fileRedirect(node: Node): RawRedirect {
+  const descriptor = node.childForFieldName('descriptor');
+  const destinations = node.childrenForFieldName('destination').filter((d): d is Node => d !== null);
+  let op = descriptor?.text ?? '';
+  for (const child of node.children) {
+    if (child && !child.isNamed) op += child.type;
+  }
+  const target = destinations.map((d) => wordValue(d).value).join(' ');
+  return { op, target, embedded: destinations };
+}
+
+function assignmentText(node: Node): string {
+  const name = node.childForFieldName('name')?.text ?? '';
+  const value = node.childForFieldName('value');
+  const op = node.children.find((c) => c && (c.type === '=' || c.type === '+='))?.type ?? '=';
+  return name + op + (value ? wordValue(value).value : '');
+}
+
+/** Every simple command in the tree rooted at `root`. */
+export function walkTree(root: Node, opts: WalkOptions): ParsedShell {
+  const walker = new Walker(opts);
+  if (root.hasError) walker.out.hadErrors = true;
+  walker.visit(root, { nested: null, reparseDepth: 0 }, 0);
+  return walker.out;
+}
