@@ -18,7 +18,11 @@ import { toProblem } from './problem.ts';
 
 // Never log credentials, cookies or bodies; URLs are logged without their query string values
 // for parameters that could carry a secret.
-const REDACT = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+// (@fastify/multipart logs its busboy options, request headers included, at trace level.)
+const REDACT = [
+  'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'busboyOptions.headers',
+  'headers.authorization', 'headers.cookie', '*.headers.authorization', '*.headers.cookie', '*.authorization', '*.password',
+];
 
 function redactUrl(url: string): string {
   return url.replace(/([?&](?:access_token|api_key|apikey|key|token|password|bearer)=)[^&]*/gi, '$1[redacted]').replace(/vk_[0-9A-Za-z]{20,}/g, 'vk_[redacted]');
@@ -31,8 +35,8 @@ interface LoggedRequest {
   routeOptions?: { url?: string };
 }
 
-export function createLogger(level: string): pino.Logger {
-  return pino({
+export function createLogger(level: string, destination?: pino.DestinationStream): pino.Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'vouch' },
     redact: { paths: REDACT, censor: '[redacted]' },
@@ -42,7 +46,8 @@ export function createLogger(level: string): pino.Logger {
       res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
       err: pino.stdSerializers.err,
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstance' | 'logger'> {

@@ -157,3 +157,40 @@ describe('vouch upload', () => {
     }
   });
 });
+
+describe('vouch serve', () => {
+  test('starts on a fresh data directory, answers, and drains on SIGTERM with exit code 0', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vouch-serve-'));
+    const { spawn } = await import('node:child_process');
+    const net = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const proc = spawn(process.execPath, [BIN, 'serve'], {
+      env: { ...process.env, VOUCH_DATA_DIR: join(dir, 'data'), PORT: String(port), DATABASE_URL: '', VOUCH_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    proc.stdout.on('data', (d) => (output += d));
+    proc.stderr.on('data', (d) => (output += d));
+    try {
+      let up = false;
+      for (let i = 0; i < 200 && !up; i++) {
+        up = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+        if (!up) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(up, `serve answered /readyz: ${output}`);
+      const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+      const started = Date.now();
+      proc.kill('SIGTERM');
+      assert.equal(await exited, 0, output);
+      assert.ok(Date.now() - started < 15_000, 'drained promptly');
+    } finally {
+      proc.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

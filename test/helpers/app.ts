@@ -4,7 +4,7 @@
 // stub by default (fast, deterministic), or anything implementing Analyzer.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Config } from '../../src/config.ts';
@@ -93,7 +93,7 @@ export function uploadForm(input: UploadInput = {}): FormData {
   return form;
 }
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, opts: { logger?: FastifyBaseLogger } = {}): Promise<TestApp> {
   const t = await createTestDb();
   const config = loadConfig({
     VOUCH_DATA_DIR: t.dataDir,
@@ -104,7 +104,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   });
   const logStore = createLogStore(t.db, t.dataDir);
   const metrics = createMetrics({ db: t.db, defaultMetrics: false });
-  const app = await buildApp({ config, db: t.db, logStore, metrics, logger: false });
+  const app = await buildApp({ config, db: t.db, logStore, metrics, logger: opts.logger ?? false });
   await app.ready();
 
   return {

@@ -100,6 +100,21 @@ describe('listing', () => {
     }
   });
 
+  test('totals: own writes show at once, writes by another process within a second', async () => {
+    const carol = await t.account();
+    for (let i = 0; i < 3; i++) await t.upload(carol.apiKey);
+    const total = async () => (await as(carol, 'GET', '/v1/sessions?limit=1')).json().total;
+    assert.equal(await total(), 3);
+    await t.upload(carol.apiKey);
+    assert.equal(await total(), 4, 'an upload through this process is counted at once');
+    // Another process (e.g. a second API instance) inserts directly: the cached total may lag.
+    const row = await t.db.kysely.selectFrom('sessions').selectAll().where('account_id', '=', carol.accountId).executeTakeFirstOrThrow();
+    const { newId } = await import('../../src/services/ids.ts');
+    await t.db.kysely.insertInto('sessions').values({ ...row, id: newId('ses') }).execute();
+    await sleep(1100);
+    assert.equal(await total(), 5, 'within a second');
+  });
+
   test("another account's list never shows these sessions", async () => {
     const body = (await as(bob, 'GET', `/v1/sessions?repo=${repo}`)).json();
     assert.equal(body.total, 0);

@@ -47,6 +47,7 @@ interface Task {
 const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
 
 const RESPAWN_MAX_DELAY_MS = 30_000;
+const LOAD_TIMEOUT_MS = 60_000;
 
 class Slot {
   worker!: Worker;
@@ -77,6 +78,14 @@ class Slot {
   run(task: Task): void {
     this.task = task;
     this.worker.ref();
+    if (this.ready) return this.begin(task);
+    // A fresh worker is still loading the analyser: the analysis deadline starts once it is
+    // ready, but loading itself may not hang for ever either.
+    task.timer = setTimeout(() => this.kill(new AnalysisError('crash', `the analysis worker did not start within ${LOAD_TIMEOUT_MS} ms`)), LOAD_TIMEOUT_MS);
+  }
+
+  private begin(task: Task): void {
+    clearTimeout(task.timer);
     task.timer = setTimeout(() => this.kill(new AnalysisError('timeout', `the analysis took longer than ${this.pool.opts.timeoutMs} ms`)), this.pool.opts.timeoutMs);
     this.post({ type: 'start', id: task.id, opts: task.opts });
   }
@@ -126,6 +135,7 @@ class Slot {
     if (msg.type === 'ready') {
       this.ready = true;
       this.failedStarts = 0;
+      if (this.task) this.begin(this.task);
       return;
     }
     const task = this.task;

@@ -69,7 +69,7 @@ export class FindingCollector {
     return list.map((p, i) => {
       const id = `f${i + 1}`;
       for (const e of p.evidence) this.timeline.tag(e.timeline_index, id);
-      const more = p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; the first ${p.evidence.length} are shown)` : '';
+      const more = p.evidence.length > 0 && p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; the first ${p.evidence.length} are shown)` : '';
       return {
         id,
         rule: p.meta.id,

@@ -9,13 +9,13 @@ const PERSIST = 'permissions/persistence';
 const SETTINGS = 'permissions/agent-settings-write';
 const WORLD = 'permissions/world-writable';
 
-test('approvals and sandbox both off is critical', async () => {
+test('approvals and sandbox both off is a warning (the posture, not an action)', async () => {
   const claude = await runRules([sessionMeta({ flags: ['--dangerously-skip-permissions'] })]);
-  assert.deepEqual(only(claude, BYPASS).map(severityOf), ['critical']);
+  assert.deepEqual(only(claude, BYPASS).map(severityOf), ['warning']);
   const mode = await runRules([sessionMeta({ permissionMode: 'bypassPermissions' })]);
-  assert.deepEqual(only(mode, BYPASS).map(severityOf), ['critical']);
+  assert.deepEqual(only(mode, BYPASS).map(severityOf), ['warning']);
   const codex = await runRules([sessionMeta({ approvalPolicy: 'never', sandbox: 'danger-full-access' })], { agent: 'codex', format: 'codex-rollout' });
-  assert.deepEqual(only(codex, BYPASS).map(severityOf), ['critical']);
+  assert.deepEqual(only(codex, BYPASS).map(severityOf), ['warning']);
 });
 
 test('reduced safety settings are a warning, reported once per posture', async () => {

@@ -10,7 +10,7 @@ import { describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
-  severity: 'critical',
+  severity: 'warning',
   title: 'Agent ran with approvals and sandbox off',
   description: 'The session ran with no approval prompts and no sandbox: Claude Code --dangerously-skip-permissions / bypassPermissions mode, Codex approval "never" with sandbox "danger-full-access" (or --dangerously-bypass-approvals-and-sandbox). Every command ran unchecked with the user\'s full rights. Codex danger-full-access with approvals still on, and Gemini --yolo (whose sandbox state the log does not record), are warnings; approval "never" inside a sandbox is the normal non-interactive setup and is not reported.',
   remediation: 'Run unattended agents inside a container or VM, or keep the sandbox on; review every command of this session.',
@@ -113,16 +113,19 @@ function norm(v: string | undefined | null): string | null {
   return v.replace(/([a-z])([A-Z])/g, '$1-$2').replace(/[_\s]+/g, '-').toLowerCase();
 }
 
+// The posture is the user's choice, not something the agent did: a session run without
+// approvals or sandbox is a warning (nothing was gated, so a human should look), not a block.
+// What the agent actually did under it is judged by the other rules, which block on their own.
 function postureVerdict(p: Posture, agent: AgentId | null): { severity: 'critical' | 'warning'; why: string; key: string } | null {
   const has = (f: string) => p.flags.has(f);
   if (has('--dangerously-skip-permissions') || p.mode === 'bypass-permissions') {
-    return { severity: 'critical', why: 'Claude Code ran in bypassPermissions mode (--dangerously-skip-permissions): no command needed approval and there is no sandbox', key: 'claude-bypass' };
+    return { severity: 'warning', why: 'Claude Code ran in bypassPermissions mode (--dangerously-skip-permissions): no command needed approval and there is no sandbox', key: 'claude-bypass' };
   }
   if (has('--dangerously-bypass-approvals-and-sandbox') || (agent === 'codex' && has('--yolo'))) {
-    return { severity: 'critical', why: 'Codex ran with --dangerously-bypass-approvals-and-sandbox: no approvals and no sandbox', key: 'codex-bypass' };
+    return { severity: 'warning', why: 'Codex ran with --dangerously-bypass-approvals-and-sandbox: no approvals and no sandbox', key: 'codex-bypass' };
   }
   const fullAccess = p.sandbox === 'danger-full-access';
-  if (fullAccess && p.approval === 'never') return { severity: 'critical', why: 'Codex ran with approval policy "never" and sandbox "danger-full-access": nothing was checked', key: 'codex-never-full' };
+  if (fullAccess && p.approval === 'never') return { severity: 'warning', why: 'Codex ran with approval policy "never" and sandbox "danger-full-access": nothing was checked', key: 'codex-never-full' };
   if (fullAccess) return { severity: 'warning', why: `Codex ran with sandbox "danger-full-access" (approval policy ${p.approval ?? 'unknown'}): commands could touch the whole machine`, key: 'codex-full' };
   const yolo = has('--yolo') || has('-y') || has('--approval-mode=yolo') || [...p.flags].some((f, i, all) => f === '--approval-mode' && all[i + 1] === 'yolo') || [p.approval, p.mode].includes('yolo');
   if (yolo) return { severity: 'warning', why: 'Gemini CLI ran in YOLO mode: every tool call was auto-approved', key: 'gemini-yolo' };

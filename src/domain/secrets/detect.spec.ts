@@ -131,6 +131,10 @@ describe('detectSecrets: hostile input', () => {
     assert.deepEqual(await detectSecrets(''), []);
     assert.deepEqual(await detectSecrets(undefined as unknown as string), []);
   });
+  it('thousands of decoy anchors do not push a real secret out of reach', async () => {
+    const text = 'token=abcdefghijkl1 AKIA '.repeat(15_000) + fake.githubClassic();
+    assert.ok((await values(text)).includes(fake.githubClassic()));
+  });
   it('a text made of anchors completes and stays bounded', async () => {
     const text = 'token=abcdefghijkl1 ghp_ eyJhbGciOi. AKIA -----BEGIN '.repeat(20_000); // ~1 MB
     const t0 = Date.now();

@@ -66,10 +66,15 @@ interface Window {
 }
 
 /** Every secret in `text`, one hit per distinct value, in order of first appearance. */
-export async function detectSecrets(text: string): Promise<SecretHit[]> {
-  if (typeof text !== 'string' || text.length === 0) return [];
+export function detectSecrets(text: string): Promise<SecretHit[]> {
+  if (typeof text !== 'string' || text.length === 0) return Promise.resolve([]);
   const anchors = findAnchors(text);
-  if (anchors.length === 0) return [];
+  // Not an async function: the common case (no anchor) costs no extra promise machinery.
+  if (anchors.length === 0) return Promise.resolve([]);
+  return detectAround(text, anchors);
+}
+
+async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretHit[]> {
   const candidates: Candidate[] = [];
   for (const w of windowsAround(anchors, text)) {
     const slice = neutralizeEscapes(text.slice(w.start, w.end));

@@ -60,6 +60,15 @@ describe('maskKnown', () => {
     assert.ok(!maskKnown(`{"out":"${escaped}"}`, [key]).includes('MIIE'));
     assert.ok(!maskKnown(`file:\n${key}`, [escaped]).includes('MIIE'));
   });
+  it('many values (indexed path): every occurrence, longest first', () => {
+    const values = Array.from({ length: 200 }, (_, i) => randomString(10 + (i % 30), undefined, 1000 + i));
+    values.push(values[0] + 'EXTENDED');
+    const text = values.map((v, i) => `line ${i}: ${v} and again ${v}`).join('\n');
+    const out = maskKnown(text, values);
+    for (const v of values) assert.ok(!out.includes(v), v);
+    assert.ok(out.includes(`again ${maskSecret(values[0] + 'EXTENDED')}`));
+    assert.ok(out.startsWith(`line 0: ${maskSecret(values[0])} and again`));
+  });
   it('accepts any iterable, ignores empty and tiny values, and is stable across calls (cache)', () => {
     const value = fake.genericValue();
     const set = new Set([value, '', 'ab']);
