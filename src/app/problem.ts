@@ -102,14 +102,14 @@ function validationErrors(err: FastifyLikeError): FieldError[] {
 }
 
 // Fastify and plugin error codes whose meaning we translate to a stable `code` of our own.
-const KNOWN: Record<string, [number, string]> = {
+const KNOWN: Record<string, [number, string, string?]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'unsupported_media_type'],
   FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'unsupported_media_type'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'payload_too_large'],
-  FST_REQ_FILE_TOO_LARGE: [413, 'payload_too_large'],
-  FST_PARTS_LIMIT: [422, 'validation_failed'],
-  FST_FILES_LIMIT: [422, 'duplicate_file'],
-  FST_FIELDS_LIMIT: [422, 'validation_failed'],
+  FST_REQ_FILE_TOO_LARGE: [413, 'payload_too_large', 'The file is larger than the upload limit.'],
+  FST_PARTS_LIMIT: [422, 'validation_failed', 'Too many parts: send one file and at most the fields agent and repo.'],
+  FST_FILES_LIMIT: [422, 'duplicate_file', 'More than one file was sent; send exactly one.'],
+  FST_FIELDS_LIMIT: [422, 'validation_failed', 'Too many fields: send one file and at most the fields agent and repo.'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'malformed_body'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'malformed_body'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_body'],
@@ -137,7 +137,7 @@ export function toProblem(err: unknown): HttpProblem {
   const e = (err ?? {}) as FastifyLikeError;
   if (Array.isArray(e.validation)) return validationFailed(validationErrors(e));
   const known = e.code ? KNOWN[e.code] : undefined;
-  if (known) return new HttpProblem(known[0], known[1], publicMessage(e, known[0]));
+  if (known) return new HttpProblem(known[0], known[1], known[2] ?? publicMessage(e, known[0]));
   if (err instanceof SyntaxError && e.statusCode === 400) {
     return new HttpProblem(400, 'malformed_body', 'The request body is not valid JSON.');
   }

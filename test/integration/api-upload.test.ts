@@ -129,6 +129,10 @@ describe('refused uploads store nothing', () => {
     problem(await post(uploadForm({ content: '' })), 422, 'empty_file');
     const extra = uploadForm({ fields: { colour: 'blue' } });
     problem(await post(extra), 422, 'validation_failed');
+    const crowd = new FormData();
+    for (let i = 0; i < 50; i++) crowd.append('repo', `r${i}`);
+    crowd.append('file', new Blob(['{}\n']), 'a.jsonl');
+    problem(await post(crowd), 422, 'validation_failed');
     const dup = uploadForm({ fields: { repo: 'a' } });
     dup.append('repo', 'b');
     problem(await post(dup), 422, 'validation_failed');

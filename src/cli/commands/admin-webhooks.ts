@@ -11,8 +11,8 @@
 import type { Command } from 'commander';
 import type { Db } from '../../adapters/db/database.ts';
 import { getAccount } from '../../adapters/db/repositories/accounts.ts';
-import { createSsrfPolicy } from '../../adapters/outbound/index.ts';
-import type { Resolver } from '../../adapters/outbound/index.ts';
+import { createSsrfPolicy } from '../../adapters/outbound/ssrf.ts';
+import type { Resolver } from '../../adapters/outbound/ssrf.ts';
 import type { Config } from '../../config.ts';
 import {
   addWebhook,

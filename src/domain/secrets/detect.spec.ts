@@ -63,12 +63,13 @@ describe('detectSecrets: positives', () => {
   });
   it('high-entropy generic assignments (env, JSON, YAML, JSON-escaped)', async () => {
     const v = fake.genericValue();
-    for (const text of [`DB_PASSWORD=${v}`, `{"client_secret": "${v}"}`, `  api_key: ${v}`, `{"x":"{\\"auth_token\\": \\"${v}\\"}"}`]) {
+    for (const text of [`DB_PASSWORD=${v}`, `{"client_secret": "${v}"}`, `  api_key: ${v}`, `{"x":"{\\"auth_token\\": \\"${v}\\"}"}`, `authKey := "${v}"`, `SERVICE_CREDENTIALS=${v}`]) {
       await assertFinds(text, v, /generic/);
     }
   });
   it('a token right after a JSON \\n escape (raw log lines)', async () => {
     await assertFinds(`{"content":"token below\\n${fake.githubClassic()}\\n"}`, fake.githubClassic());
+    await assertFinds(`{"content":"key:\\n${fake.anthropic()}\\tok"}`, fake.anthropic());
   });
   it('finds a secret deep inside a multi-megabyte text, across the scan chunk boundary', async () => {
     const filler = 'lorem ipsum dolor sit amet '.repeat(40_000); // ~1.08 MB

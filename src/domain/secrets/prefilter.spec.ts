@@ -1,8 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { findAnchors, mightContainSecret } from './prefilter.ts';
-import { ANCHORS } from './anchors.ts';
-import { fake } from './test-helpers.ts';
+import { ANCHORS, KEY_LENGTH } from './anchors.ts';
+import { fake, randomString } from './test-helpers.ts';
+import { vouchCandidates } from './vouch-rules.ts';
 
 describe('mightContainSecret', () => {
   it('passes every kind of secret the detectors know', () => {
@@ -24,6 +25,20 @@ describe('mightContainSecret', () => {
       assert.ok(mightContainSecret(text), text);
     }
   });
+  it('never misses what the vouch detectors would find (generated assignments)', () => {
+    const names = ['password', 'DB_PASSWD', 'pwd', 'x.Pwd', 'apiKey', 'API-KEY', 'access_key', 'AccessKey', 'private_key', 'authKey', 'auth_key', 'credentials', 'SECRET', 'clientSecret', 'GITHUB_TOKEN', 'aws_secret_access_key'];
+    const ops = ['=', ': ', ' = ', ':=', '=>', '": "', '\\": \\"', "='", ' : "'];
+    let checked = 0;
+    for (const name of names) {
+      for (const op of ops) {
+        const text = `${name}${op}${randomString(40, undefined, name.length * 31 + op.length)}`;
+        if (vouchCandidates(text).length === 0) continue;
+        checked++;
+        assert.ok(mightContainSecret(text), text);
+      }
+    }
+    assert.ok(checked > 100, `only ${checked} generated texts were detectable`);
+  });
   it('matches at the very start and the very end of the text', () => {
     assert.ok(mightContainSecret('sk-abcdefghijklmnopqrstuvwx'));
     assert.ok(mightContainSecret('sk_live_abcdefghij'));
@@ -40,10 +55,10 @@ describe('mightContainSecret', () => {
       assert.equal(mightContainSecret(text), false, text);
     }
   });
-  it('every anchor key has exactly 4 characters and a sticky verifier', () => {
+  it('every anchor key has KEY_LENGTH characters and a sticky verifier', () => {
     for (const a of ANCHORS) {
       assert.ok(a.verify.sticky, a.name);
-      for (const k of a.keys) assert.equal(k.length, 4, `${a.name}: ${k}`);
+      for (const k of a.keys) assert.equal(k.length, KEY_LENGTH, `${a.name}: ${k}`);
     }
   });
 });

@@ -4,8 +4,8 @@
 //
 // Why not one big regex: V8 scans an alternation of ~30 literals at a few hundred MB/s at best,
 // and case-insensitive keywords make it worse. Instead this is a Wu–Manber multi-pattern scan:
-// each anchor has 5-character "keys"; a table indexed by character pairs says how far the
-// window may jump when the pair ends no key (up to 4 characters), and only where a key may end
+// each anchor has 4-character "keys"; a table indexed by character pairs says how far the
+// window may jump when the pair ends no key (up to 3 characters), and only where a key may end
 // do we look the window up and run the anchor's own sticky regex on the original string.
 import { ANCHORS, KEY_LENGTH, type Anchor } from './anchors.ts';
 
@@ -18,7 +18,7 @@ interface Tables {
   shift: Uint8Array;
   /** 1 for pairs that begin some key: rejects most shift-0 windows before the map lookup. */
   head: Uint8Array;
-  /** Last 4 bytes of a key (big-endian int) → anchors that use it (their regex checks the rest). */
+  /** A key's 4 bytes (big-endian int) → anchors that use it. */
   byKey: Map<number, Anchor[]>;
 }
 
@@ -46,7 +46,7 @@ function buildTables(anchors: readonly Anchor[]): Tables {
 
 function keyCode(key: string): number {
   let code = 0;
-  for (let i = KEY_LENGTH - 4; i < KEY_LENGTH; i++) code = ((code << 8) | (key.charCodeAt(i) & 0xff)) >>> 0;
+  for (let i = 0; i < KEY_LENGTH; i++) code = ((code << 8) | (key.charCodeAt(i) & 0xff)) >>> 0;
   return code;
 }
 
@@ -86,7 +86,7 @@ function scanChunk(text: string, from: number, to: number, visit: Visit): boolea
       i += s;
       continue;
     }
-    if (head[(b[i - 4] << 8) | b[i - 3]] === 1) {
+    if (head[(b[i - 3] << 8) | b[i - 2]] === 1) {
       const list = byKey.get(((b[i - 3] << 24) | (b[i - 2] << 16) | (b[i - 1] << 8) | b[i]) >>> 0);
       if (list !== undefined && confirm(text, base + i - MAX_SHIFT, list, visit)) return true;
     }

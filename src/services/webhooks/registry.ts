@@ -3,8 +3,8 @@
 // A URL is accepted only if the SSRF policy accepts it now (resolving its host); the policy is
 // checked again at every connection (adapters/outbound), so a later DNS change cannot turn an
 // accepted webhook into a probe of the internal network.
-import { checkTargetUrl, createSsrfPolicy } from '../../adapters/outbound/index.ts';
-import type { Resolver, SsrfPolicy } from '../../adapters/outbound/index.ts';
+import { checkTargetUrl, createSsrfPolicy } from '../../adapters/outbound/ssrf.ts';
+import type { Resolver, SsrfPolicy } from '../../adapters/outbound/ssrf.ts';
 import * as repo from '../../adapters/db/repositories/webhooks.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
 import type { Webhook, WebhookShape } from '../../adapters/db/schema.ts';
