@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { sql } from 'kysely';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import type { Db } from '../src/adapters/db/database.ts';
 import { insertReport } from '../src/adapters/db/repositories/reports.ts';
@@ -102,6 +103,8 @@ async function seed(db: Db): Promise<{ key: string; reportIds: string[] }> {
       }
     }
   });
+  // A live database has statistics (autovacuum/analyze would have run after 10,000 inserts).
+  await sql`${sql.raw(db.dialect === 'postgres' ? 'vacuum analyze' : 'analyze')}`.execute(db.kysely);
   return { key: apiKey, reportIds };
 }
 

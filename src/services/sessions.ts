@@ -12,7 +12,7 @@ import type { LogStore, UploadSink } from '../adapters/logstore/index.ts';
 import { AGENT_IDS } from '../domain/model/events.ts';
 import type { AgentId } from '../domain/model/events.ts';
 import { newId, nowIso } from './ids.ts';
-import { invalidateSessionTotals } from './session-list.ts';
+import { invalidateSessionTotals } from './session-totals.ts';
 
 export const ANALYZE_JOB = 'analyze';
 export const ACCEPTED_EXTENSIONS = ['.jsonl', '.log', '.txt'] as const;
@@ -84,7 +84,14 @@ export function reportUrl(publicUrl: string, sessionId: string): string {
   return `${publicUrl}/r/${sessionId}`;
 }
 
-export function sessionView(row: Session, publicUrl: string): SessionView {
+/** The columns a SessionView is made of (lists select only these). */
+export const VIEW_COLUMNS = [
+  'id', 'status', 'agent', 'repo', 'branch', 'filename', 'size_bytes', 'sha256', 'created_at', 'completed_at',
+  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason',
+] as const;
+export type SessionViewRow = Pick<Session, (typeof VIEW_COLUMNS)[number]>;
+
+export function sessionView(row: SessionViewRow, publicUrl: string): SessionView {
   const complete = row.status === 'complete';
   return {
     id: row.id,

@@ -17,7 +17,7 @@ import type { Report } from '../domain/model/report.ts';
 import { newId, nowIso } from '../services/ids.ts';
 import type { Metrics } from '../services/metrics.ts';
 import { isAgentId, reportUrl } from '../services/sessions.ts';
-import { invalidateSessionTotals } from '../services/session-list.ts';
+import { invalidateSessionTotals } from '../services/session-totals.ts';
 import type { AnalyzeJobPayload } from '../services/sessions.ts';
 import { enqueueAnalysisComplete } from '../services/webhooks/index.ts';
 

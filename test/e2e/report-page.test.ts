@@ -4,9 +4,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { buildTestApp, stubReport } from '../helpers/app.ts';
+import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 
 // The bits of the browser's DOM used inside page.evaluate() (the project compiles without lib.dom).
@@ -35,6 +37,7 @@ after(async () => {
 test('sign in from the report link and see the report', { skip }, async () => {
   const id = (await t.upload(alice.apiKey, { fields: { repo: 'acme/e2e' } })).json().id;
   await t.analyzeAll();
+  const stub = stubReport();
   const context = await browser.newContext();
   const page = await context.newPage();
   const cspViolations: string[] = [];
@@ -49,8 +52,8 @@ test('sign in from the report link and see the report', { skip }, async () => {
   await Promise.all([page.waitForURL(`${base}/r/${id}`), page.click('button[type=submit]')]);
 
   const text = await page.textContent('body');
-  assert.ok(text?.includes(stubReport().headline), 'the headline is shown');
-  assert.ok(text?.includes(String(stubReport().trust_score)), 'the score is shown');
+  assert.ok(text?.includes(stub.headline), 'the headline is shown');
+  assert.ok(text?.includes(String(stub.trust_score)), 'the score is shown');
   assert.ok(text?.includes('hello <b>world</b>'), 'log content shown as text, not markup');
   assert.equal(await page.locator('main b').count(), 0, 'no markup from the log was interpreted');
   const styled = await page.evaluate(() => [...document.styleSheets].reduce((n, s) => n + s.cssRules.length, 0));
@@ -66,6 +69,28 @@ test('sign in from the report link and see the report', { skip }, async () => {
   await Promise.all([page.waitForURL(`${base}/login`), page.click('nav button[type=submit]')]);
   await page.goto(`${base}/r/${id}`);
   assert.match(new URL(page.url()).pathname, /^\/login$/, 'signed out: back to the form');
+  await context.close();
+});
+
+test('a real analysis renders under the CSP without violations', { skip }, async () => {
+  const log = await readFile(new URL('../../../shared/conformance/fixtures/claude-code.jsonl', import.meta.url));
+  const id = (await t.upload(alice.apiKey, { content: log, fields: { agent: 'claude-code' } })).json().id;
+  await t.analyzeAll(inProcessAnalyzer());
+  const report = (await t.app.inject({ url: `/v1/sessions/${id}/report`, headers: { authorization: `Bearer ${alice.apiKey}` } })).json();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  await page.goto(`${base}/login?next=${encodeURIComponent(`/r/${id}`)}`);
+  await page.fill('input[name=email]', alice.email);
+  await page.fill('input[name=password]', alice.password);
+  await Promise.all([page.waitForURL(`${base}/r/${id}`), page.click('button[type=submit]')]);
+  const text = (await page.textContent('body')) ?? '';
+  assert.ok(text.includes(report.headline), 'the headline of the stored report');
+  assert.ok(text.includes(report.outcome));
+  assert.deepEqual(violations, []);
   await context.close();
 });
 

@@ -4,8 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import { sharedPlugin } from '../../plugin.ts';
 
+// A random per-process prefix and a counter: unique across processes and restarts, and cheap
+// (no random bytes per request). Request ids identify, they do not authorise.
+const PROCESS_PREFIX = randomBytes(6).toString('base64url');
+let counter = 0;
+
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
+  return `req_${PROCESS_PREFIX}${counter.toString(36)}`;
 }
 
 export default sharedPlugin('response-headers', async (app) => {
