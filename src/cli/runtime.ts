@@ -7,7 +7,7 @@ import { openDatabase } from '../adapters/db/database.ts';
 import type { Db } from '../adapters/db/database.ts';
 import { createLogStore } from '../adapters/logstore/index.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
-import { createLogger } from '../app/app.ts';
+import { createLogger } from '../app/logger.ts';
 
 export interface Runtime {
   config: Config;

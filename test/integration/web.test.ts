@@ -202,3 +202,21 @@ describe('cookies behind https', () => {
     }
   });
 });
+
+describe('sign-in attempts are limited', () => {
+  test('past VOUCH_LOGIN_RATE_LIMIT_MAX per window: 429 with Retry-After', async () => {
+    const s = await buildTestApp({ VOUCH_LOGIN_RATE_LIMIT_MAX: '2' });
+    try {
+      const attempt = () =>
+        s.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ email: 'x@example.test', password: 'guess-guess', _csrf: 'x' }) });
+      assert.equal((await attempt()).statusCode, 403);
+      assert.equal((await attempt()).statusCode, 403);
+      const limited = await attempt();
+      assert.equal(limited.statusCode, 429);
+      assert.match(String(limited.headers['retry-after']), /^\d+$/);
+      assert.equal(limited.json().code, 'rate_limited');
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -6,10 +6,6 @@ import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
-import { analyzeStream } from '../../domain/analyze.ts';
-import { renderReportText } from '../../domain/render/text.ts';
-import { renderReportHtml } from '../../domain/render/html.ts';
-import { renderSarif } from '../../domain/render/sarif.ts';
 import { EXIT, exitCodeFor, type FailOn } from '../exit-codes.ts';
 
 export type Format = 'text' | 'json' | 'html' | 'sarif';
@@ -37,8 +33,10 @@ export function registerAnalyze(program: Command): void {
 export async function runAnalyze(file: string, opts: { agent?: AgentId; format: Format; failOn?: FailOn }): Promise<number> {
   try {
     const source = await openInput(file);
+    // Loaded here, not at the top: every other vouch command starts without the analyser.
+    const { analyzeStream } = await import('../../domain/analyze.ts');
     const report = await analyzeStream(source, { agentHint: opts.agent ?? null, filename: file === '-' ? undefined : basename(file) });
-    process.stdout.write(render(report, opts.format, file));
+    process.stdout.write(await render(report, opts.format, file));
     return exitCodeFor(report, opts.failOn);
   } catch (e) {
     const code = e instanceof CliError ? e.exitCode : EXIT.INTERNAL;
@@ -47,16 +45,16 @@ export async function runAnalyze(file: string, opts: { agent?: AgentId; format: 
   }
 }
 
-function render(report: Report, format: Format, file: string): string {
+async function render(report: Report, format: Format, file: string): Promise<string> {
   switch (format) {
     case 'json':
       return JSON.stringify(report, null, 2) + '\n';
     case 'html':
-      return renderReportHtml(report);
+      return (await import('../../domain/render/html.ts')).renderReportHtml(report);
     case 'sarif':
-      return JSON.stringify(renderSarif(report, file === '-' ? 'stdin' : basename(file)), null, 2) + '\n';
+      return JSON.stringify((await import('../../domain/render/sarif.ts')).renderSarif(report, file === '-' ? 'stdin' : basename(file)), null, 2) + '\n';
     default:
-      return renderReportText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+      return (await import('../../domain/render/text.ts')).renderReportText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
   }
 }
 
