@@ -19,18 +19,34 @@ const OUT = join(tmpdir(), 'vouch-bench');
 const MB = 1024 * 1024;
 const CHUNK = 4 * MB;
 
+/**
+ * One copy of the corpus per repetition, with its ids rewritten so that each copy reads as a
+ * distinct session (the parsers deduplicate records they have already seen: a plain repetition
+ * would measure the dedupe path, not the analysis). UUIDs get the repetition in their last group;
+ * tool-use / message / call / request ids get a suffix.
+ */
+const UUID = /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{4}([0-9a-f]{8})\b/gi;
+const PREFIXED_ID = /\b((?:toolu|srvtoolu|msg|call|req|fc|rs|resp)_[A-Za-z0-9]{6,})/g;
+
+function repetition(text: string, rep: number): string {
+  if (rep === 0) return text;
+  const hex = (rep % 0x10000).toString(16).padStart(4, '0');
+  return text.replace(UUID, `$1${hex}$2`).replace(PREFIXED_ID, `$1r${rep}`);
+}
+
 async function generate(name: string, dir: string, bytes: number): Promise<string> {
   const file = join(OUT, name);
   if (existsSync(file) && statSync(file).size >= bytes) return file;
   mkdirSync(OUT, { recursive: true });
-  const parts = readdirSync(join(CORPUS, dir)).filter((f) => f.endsWith('.jsonl')).map((f) => readFileSync(join(CORPUS, dir, f)));
+  const parts = readdirSync(join(CORPUS, dir)).filter((f) => f.endsWith('.jsonl')).sort().map((f) => readFileSync(join(CORPUS, dir, f), 'utf8'));
   const out = createWriteStream(file);
   let written = 0;
-  while (written < bytes) {
+  for (let rep = 0; written < bytes; rep++) {
     for (const p of parts) {
-      if (!out.write(p)) await new Promise<void>((r) => out.once('drain', () => r()));
-      if (p[p.length - 1] !== 0x0a) out.write('\n');
-      written += p.length + 1;
+      const text = repetition(p, rep);
+      const data = text.endsWith('\n') ? text : text + '\n';
+      if (!out.write(data)) await new Promise<void>((r) => out.once('drain', () => r()));
+      written += Buffer.byteLength(data);
       if (written >= bytes) break;
     }
   }
@@ -97,10 +113,10 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') return child(args[1], args[2]);
   const inputs: [string, string][] = [
-    ['claude-code 200 MB', await generate('claude-200mb.jsonl', 'claude-code', 200 * MB)],
-    ['codex 100 MB', await generate('codex-100mb.jsonl', 'codex', 100 * MB)],
+    ['claude-code 200 MB', await generate('claude-200mb-v2.jsonl', 'claude-code', 200 * MB)],
+    ['codex 100 MB', await generate('codex-100mb-v2.jsonl', 'codex', 100 * MB)],
   ];
-  if (args.includes('--huge')) inputs.push(['claude-code 1 GB', await generate('claude-1gb.jsonl', 'claude-code', 1024 * MB)]);
+  if (args.includes('--huge')) inputs.push(['claude-code 1 GB', await generate('claude-1gb-v2.jsonl', 'claude-code', 1024 * MB)]);
   console.log('input                 size   baseline MB/s  analysis MB/s  ratio   peak RSS (baseline / analysis)');
   for (const [label, file] of inputs) {
     const size = statSync(file).size / MB;

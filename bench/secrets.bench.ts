@@ -1,5 +1,5 @@
 // Secret detection throughput on corpus-like text.
-//   node --import tsx bench/secrets.bench.ts [targetMB=50] [corpusDir=/work/shared/corpus]
+//   node --import tsx bench/secrets.bench.ts [targetMB=50] [corpusDir=../shared/corpus]
 // Builds ~50 MB by concatenating the corpus logs (plus a few injected fake secrets, so the
 // detection path is exercised), then reports MB/s for: (a) a loop that only iterates the lines,
 // (b) mightContainSecret on every line, (c) detectSecrets on every line, (c') the recommended
@@ -14,9 +14,10 @@ import { lintSource } from '@secretlint/core';
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { detectSecrets, mightContainSecret } from '../src/domain/secrets/detect.ts';
 import { fake } from '../src/domain/secrets/test-helpers.ts';
+import { SHARED } from '../test/helpers/shared.ts';
 
 const targetMB = Number(process.argv[2] ?? 50);
-const corpusDir = process.argv[3] ?? '/work/shared/corpus';
+const corpusDir = process.argv[3] ?? SHARED + 'corpus';
 
 function corpusFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true })

@@ -3,8 +3,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import type { DatabaseConnection, Driver } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SelectQueryNode, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
 import pg from 'pg';
 import { buildMigrations } from './migrations/index.ts';
 import type { DialectName } from './migrations/types.ts';
@@ -34,13 +34,76 @@ export const SQLITE_FILENAME = 'vouch.db';
 // Any constant works as long as nothing else in the database uses it.
 const PG_MIGRATION_LOCK = 7_315_420_113;
 
+/** Prepared statements kept per handle, by SQL text (least recently used dropped beyond this). */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely's SQLite connection prepares every statement again on every execution, which costs
+ * more than running the typical indexed lookup. This one keeps prepared statements by SQL text
+ * (bounded LRU). Reusing a statement is safe: Kysely hands the single connection to one user
+ * at a time (its mutex), every execution here runs to completion synchronously, and SQLite
+ * re-prepares a statement by itself when the schema changes underneath it.
+ */
+class CachingSqliteConnection implements DatabaseConnection {
+  readonly #db: BetterSqlite3.Database;
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(db: BetterSqlite3.Database) {
+    this.#db = db;
+  }
+
+  #prepare(text: string): BetterSqlite3.Statement {
+    let stmt = this.#statements.get(text);
+    if (stmt) {
+      // Move to the most recent end.
+      this.#statements.delete(text);
+    } else {
+      stmt = this.#db.prepare(text);
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
+        this.#statements.delete(this.#statements.keys().next().value as string);
+      }
+    }
+    this.#statements.set(text, stmt);
+    return stmt;
+  }
+
+  executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.#prepare(compiledQuery.sql);
+    const parameters = compiledQuery.parameters as unknown[];
+    if (stmt.reader) return Promise.resolve({ rows: stmt.all(parameters) as R[] });
+    const { changes, lastInsertRowid } = stmt.run(parameters);
+    return Promise.resolve({
+      numAffectedRows: changes !== undefined && changes !== null ? BigInt(changes) : undefined,
+      insertId: lastInsertRowid !== undefined && lastInsertRowid !== null ? BigInt(lastInsertRowid) : undefined,
+      rows: [],
+    });
+  }
+
+  async *streamQuery<R>(compiledQuery: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    // An open iterator keeps its statement busy: streams get a statement of their own.
+    if (!SelectQueryNode.is(compiledQuery.query)) throw new Error('Sqlite driver only supports streaming of select queries');
+    const stmt = this.#db.prepare(compiledQuery.sql);
+    for (const row of stmt.iterate(compiledQuery.parameters as unknown[])) yield { rows: [row as R] };
+  }
+}
+
 /**
  * Kysely's SQLite driver opens transactions with a deferred BEGIN. With several processes on
  * one file (serve + worker), a deferred transaction that reads and then writes can fail at once
  * with SQLITE_BUSY instead of waiting; BEGIN IMMEDIATE takes the write lock up front, so the
- * busy timeout applies.
+ * busy timeout applies. Its connection caches prepared statements (above).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly #connection: CachingSqliteConnection;
+  constructor(database: BetterSqlite3.Database) {
+    super({ database });
+    this.#connection = new CachingSqliteConnection(database);
+  }
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    // The base class serialises users of the single handle; its connection is replaced by ours.
+    await super.acquireConnection();
+    return this.#connection;
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
@@ -53,7 +116,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
     this.#database = database;
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver({ database: this.#database });
+    return new ImmediateSqliteDriver(this.#database);
   }
 }
 

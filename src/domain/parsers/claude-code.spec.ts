@@ -6,8 +6,9 @@ import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.
 import { claudeCode } from './claude-code.ts';
 import { toolInput } from './claude-code/tool-input.ts';
 import { isDenial } from './claude-code/tool-result.ts';
+import { SHARED } from '../../../test/helpers/shared.ts';
 
-const CORPUS = '/work/shared/corpus/';
+const CORPUS = SHARED + 'corpus/';
 const ccFiles = readdirSync(`${CORPUS}claude-code`).filter((f) => f.endsWith('.jsonl')).sort();
 
 interface Parsed {

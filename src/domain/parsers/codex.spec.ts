@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { codex } from './codex.ts';
 import { countKinds, jsonl, ofKind, run, sample, type Run } from './codex/drive.testing.ts';
 import type { NormEvent } from '../model/events.ts';
+import { SHARED } from '../../../test/helpers/shared.ts';
 
-const CORPUS = '/work/shared/corpus';
-const CONFORMANCE = '/work/shared/conformance/fixtures';
+const CORPUS = SHARED + 'corpus';
+const CONFORMANCE = SHARED + 'conformance/fixtures';
 const files = (dir: string) => readdirSync(join(CORPUS, dir)).map((f) => join(CORPUS, dir, f));
 const cx = (prefix: string) => readFileSync(files('codex').find((f) => f.includes(`/${prefix}`))!, 'utf8');
 

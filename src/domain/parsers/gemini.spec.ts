@@ -7,8 +7,9 @@ import { GeminiDocumentParser } from './gemini/recording.ts';
 import { shellExitCode } from './gemini/tools.ts';
 import { countKinds, drive, ofKind, sampleOf, type Driven } from './gemini/drive.testing.ts';
 import type { EventSink, NormEvent } from '../model/events.ts';
+import { SHARED } from '../../../test/helpers/shared.ts';
 
-const CORPUS = '/work/shared/corpus';
+const CORPUS = SHARED + 'corpus';
 const corpus = (dir: string, prefix: string) =>
   readFileSync(join(CORPUS, dir, readdirSync(join(CORPUS, dir)).find((f) => f.startsWith(prefix))!), 'utf8');
 const jsonl = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
@@ -115,7 +116,7 @@ describe('gemini: the real corpus', () => {
   });
 
   test('the conformance fixture: read, edit, legacy shell summary with Exit Code: 0', () => {
-    const out = drive(gemini, readFileSync('/work/shared/conformance/fixtures/gemini-cli.jsonl', 'utf8'));
+    const out = drive(gemini, readFileSync(SHARED + 'conformance/fixtures/gemini-cli.jsonl', 'utf8'));
     assert.deepEqual(out.skips, []);
     assert.equal(out.detection?.format, 'gemini-jsonl');
     const calls = ofKind(out.events, 'tool_call');
@@ -141,7 +142,7 @@ describe('gemini: detection', () => {
         assert.equal(gemini.detect(sampleOf(readFileSync(join(CORPUS, dir, file), 'utf8'))), null, file);
       }
     }
-    assert.equal(gemini.detect(sampleOf(readFileSync('/work/shared/conformance/fixtures/terminal.log', 'utf8'))), null);
+    assert.equal(gemini.detect(sampleOf(readFileSync(SHARED + 'conformance/fixtures/terminal.log', 'utf8'))), null);
   });
 
   test('JSONL without its metadata line, a one-line document, stream-json', () => {

@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { plainText, cleanLine, parsePrompt, MAX_OUTPUT_CHARS, MAX_MESSAGE_CHARS } from './plain-text.ts';
 import { drive, ofKind, sampleOf } from './gemini/drive.testing.ts';
+import { SHARED } from '../../../test/helpers/shared.ts';
 
 const run = (text: string) => drive(plainText, text, 'plain-text');
 const results = (text: string) => ofKind(run(text).events, 'tool_result');
 
 describe('plain-text: the terminal.log fixture', () => {
-  const out = drive(plainText, readFileSync('/work/shared/conformance/fixtures/terminal.log', 'utf8'));
+  const out = drive(plainText, readFileSync(SHARED + 'conformance/fixtures/terminal.log', 'utf8'));
 
   test('is claimed at the fallback score', () => {
     assert.deepEqual(out.detection, { format: 'plain-text', score: 0.1 });

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { codex } from '../codex.ts';
 import { env, run } from './drive.testing.ts';
 import type { EventSink, FormatId, NormEvent } from '../../model/events.ts';
+import { SHARED } from '../../../../test/helpers/shared.ts';
 
-const DIR = '/work/shared/corpus/codex';
+const DIR = SHARED + 'corpus/codex';
 const WEIRD: unknown[] = [null, 0, -1.5, 'x', '', true, [], {}, [null, 7, 'y'], { type: 42 }, '{"not":"closed"', 'Exit code: nope'];
 
 const isStr = (v: unknown) => typeof v === 'string';
