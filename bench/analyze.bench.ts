@@ -117,6 +117,7 @@ async function main(): Promise<void> {
     ['codex 100 MB', await generate('codex-100mb-v2.jsonl', 'codex', 100 * MB)],
   ];
   if (args.includes('--huge')) inputs.push(['claude-code 1 GB', await generate('claude-1gb-v2.jsonl', 'claude-code', 1024 * MB)]);
+  if (args.includes('--prepare')) return;
   console.log('input                 size   baseline MB/s  analysis MB/s  ratio   peak RSS (baseline / analysis)');
   for (const [label, file] of inputs) {
     const size = statSync(file).size / MB;
