@@ -1,5 +1,6 @@
 // Opens the database: SQLite (embedded default, one file under the data directory) or
 // PostgreSQL (DATABASE_URL, scale-out mode). Everything above this module sees one Kysely API.
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -9,6 +10,9 @@ import pg from 'pg';
 import { buildMigrations } from './migrations/index.ts';
 import type { DialectName } from './migrations/types.ts';
 import type { Database } from './schema.ts';
+import { withFileLock } from './file-lock.ts';
+
+const MIGRATION_LOCK_FILE = 'migrate.lock';
 
 export type { DialectName };
 
@@ -140,8 +144,53 @@ const pgTypes = {
   },
 };
 
+/** Named (server-side prepared) statements kept per PostgreSQL connection, at most. */
+const PG_NAMED_STATEMENTS_MAX = 500;
+// "cached plan must not change result type": a prepared `select *` after a migration changed
+// the table (another process migrated while this one runs).
+const PG_FEATURE_NOT_SUPPORTED = '0A000';
+
+type QueryFn = (...args: unknown[]) => unknown;
+
+/**
+ * A pg client that runs parameterised SELECTs as named prepared statements: PostgreSQL parses
+ * and plans each distinct query text once per connection instead of on every execution (pg
+ * sends Parse only the first time a name is used on a connection). Names derive from the text
+ * (a hash), so equal texts share one statement. Anything else (writes, DDL, transaction
+ * control, cursors) goes through unchanged. A statement that PostgreSQL refuses to reuse after
+ * a schema change is run unnamed from then on.
+ */
+class PreparingClient extends pg.Client {
+  readonly #names = new Map<string, string | null>();
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    const plain = (this.query as QueryFn).bind(this);
+    this.query = ((...args: unknown[]) => {
+      const [text, values] = args;
+      if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || !/^\s*select\b/i.test(text)) return plain(...args);
+      const name = this.#nameFor(text);
+      if (name === null) return plain(text, values);
+      return (plain({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== PG_FEATURE_NOT_SUPPORTED) throw error;
+        this.#names.set(text, null);
+        return plain(text, values);
+      });
+    }) as typeof this.query;
+  }
+
+  #nameFor(text: string): string | null {
+    const known = this.#names.get(text);
+    if (known !== undefined) return known;
+    if (this.#names.size >= PG_NAMED_STATEMENTS_MAX) return null;
+    const name = `vouch_${createHash('sha1').update(text).digest('hex')}`;
+    this.#names.set(text, name);
+    return name;
+  }
+}
+
 function openPostgres(url: string, poolSize: number): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes as pg.CustomTypesConfig });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes as pg.CustomTypesConfig, Client: PreparingClient });
   // An idle client losing its connection (server restart) must not crash the process; the
   // pool replaces it and the next query reports any lasting problem.
   pool.on('error', () => {});
@@ -155,10 +204,11 @@ async function runMigrator(db: Kysely<unknown>, dialect: DialectName): Promise<v
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
-async function migrate(kysely: Kysely<Database>, dialect: DialectName): Promise<void> {
+async function migrate(kysely: Kysely<Database>, dialect: DialectName, dataDir: string): Promise<void> {
   if (dialect === 'sqlite') {
-    // The migrator's transaction starts with BEGIN IMMEDIATE: one process at a time.
-    await runMigrator(kysely as Kysely<unknown>, dialect);
+    // Kysely runs SQLite migrations outside any transaction: a lock file makes processes that
+    // start together on a fresh data directory take turns.
+    await withFileLock(join(dataDir, MIGRATION_LOCK_FILE), () => runMigrator(kysely as Kysely<unknown>, dialect));
     return;
   }
   // One session-level advisory lock around the whole run, including the creation of the
@@ -188,7 +238,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Db> {
   return {
     kysely,
     dialect,
-    migrate: () => migrate(kysely, dialect),
+    migrate: () => migrate(kysely, dialect, opts.dataDir),
     async close() {
       if (closed) return;
       closed = true;
