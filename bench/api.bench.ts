@@ -116,7 +116,7 @@ interface Server {
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const proc = spawn(process.execPath, [join(ROOT, 'bin/vouch.mjs'), 'serve'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', VOUCH_ROLE: 'api', VOUCH_LOG_LEVEL: 'warn', VOUCH_RATE_LIMIT_MAX: '1000000000', VOUCH_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) },
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', VOUCH_ROLE: 'api', VOUCH_LOG_LEVEL: 'info', VOUCH_RATE_LIMIT_MAX: '1000000000', VOUCH_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

@@ -9,6 +9,7 @@ import { registerExternalPlugins } from './plugins/external/index.ts';
 import problemDetails, { sendProblem } from './plugins/app/problem-details.ts';
 import responseHeaders, { newRequestId } from './plugins/app/response-headers.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
+import requestLog from './plugins/app/request-log.ts';
 import apiAuth from './plugins/app/api-auth.ts';
 import healthRoutes from './routes/health.ts';
 import sessionsRoutes from './routes/sessions/index.ts';
@@ -27,7 +28,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...loggerOptions(deps),
     genReqId: () => newRequestId(),
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // Requests are logged once, by the request-log plugin (info only for failures and slow ones).
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
@@ -46,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(problemDetails);
   await app.register(responseHeaders);
   await app.register(metricsPlugin);
+  await app.register(requestLog);
   app.addSchema(SessionSchema);
   app.addSchema(ProblemSchema);
 

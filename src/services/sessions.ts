@@ -229,12 +229,15 @@ export type ReportState =
  * The stored report as JSON text (served as is), or why there is none. Null: no such session.
  * One query (session state and report body together): this is the hot read of CI pipelines
  * polling for their result. (A repository candidate, like the list queries.)
+ * The report is joined on the id parameter, not on sessions.id: on PostgreSQL sessions.id is
+ * `collate "C"` and reports.session_id is not, and comparing the two columns cannot use the
+ * unique index on reports.session_id (a scan of every report).
  */
 export async function findReport(db: DbExecutor, accountId: string, id: string): Promise<ReportState | null> {
   if (!isSessionId(id)) return null;
   const row = await db
     .selectFrom('sessions')
-    .leftJoin('reports', (join) => join.onRef('reports.session_id', '=', 'sessions.id').on('reports.account_id', '=', accountId))
+    .leftJoin('reports', (join) => join.on('reports.session_id', '=', id).on('reports.account_id', '=', accountId))
     .select(['sessions.status', 'sessions.failure_reason', 'reports.body'])
     .where('sessions.id', '=', id)
     .where('sessions.account_id', '=', accountId)

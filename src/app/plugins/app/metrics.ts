@@ -3,10 +3,10 @@ import { sharedPlugin } from '../../plugin.ts';
 
 export default sharedPlugin('metrics', async (app) => {
   const { metrics } = app.deps;
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    const labels = { method: req.method, route };
-    metrics.httpRequests.inc({ ...labels, status: String(reply.statusCode) });
-    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+    done();
   });
 });

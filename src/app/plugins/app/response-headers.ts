@@ -16,10 +16,12 @@ export function newRequestId(): string {
 
 export default sharedPlugin('response-headers', async (app) => {
   const https = app.deps.config.publicUrl.startsWith('https:');
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback-style hooks: they run on every response, and an async hook costs a promise each.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('request-id', req.id);
+    done();
   });
-  app.addHook('onSend', async (req, reply, payload) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('request-id', req.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
@@ -29,6 +31,6 @@ export default sharedPlugin('response-headers', async (app) => {
     if (https) reply.header('strict-transport-security', 'max-age=31536000');
     // Sessions, reports and logs are an account's private data: no shared cache may keep them.
     if (req.url.startsWith('/v1/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 });
