@@ -38,8 +38,25 @@ function isAbsolute(p: string): boolean {
   return p.startsWith('/') || isWindows(p);
 }
 
+// The same paths (the cwd, home, files the agent keeps touching) are normalised over and over:
+// a bounded memo of this pure function.
+const NORMAL_CACHE_MAX = 4_096;
+const NORMAL_CACHED_LENGTH_MAX = 1_024;
+const normalCache = new Map<string, string>();
+
 /** Resolves `.`, `..`, repeated and trailing slashes. `..` never climbs above the root. */
 function normalize(p: string): string {
+  if (p.length > NORMAL_CACHED_LENGTH_MAX) return normalizeUncached(p);
+  let n = normalCache.get(p);
+  if (n === undefined) {
+    n = normalizeUncached(p);
+    if (normalCache.size >= NORMAL_CACHE_MAX) normalCache.delete(normalCache.keys().next().value as string);
+    normalCache.set(p, n);
+  }
+  return n;
+}
+
+function normalizeUncached(p: string): string {
   const win = isWindows(p) || /^[A-Za-z]:$/.test(p);
   const s = win ? p.replace(/\\/g, '/') : p;
   const drive = /^([A-Za-z]):/.exec(s)?.[1]?.toUpperCase();

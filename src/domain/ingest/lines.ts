@@ -70,7 +70,9 @@ export class LineSplitter {
     while (pos < buf.length) {
       const nl = buf.indexOf(NEWLINE, pos);
       if (nl === -1) {
-        this.accumulate(buf.subarray(pos));
+        // The unfinished tail is copied, so the chunk (often a 4 MiB read) is not kept alive
+        // until the line ends in some later chunk.
+        this.accumulate(buf.subarray(pos), true);
         return;
       }
       this.accumulate(buf.subarray(pos, nl));
@@ -84,7 +86,7 @@ export class LineSplitter {
     if (this.pendingBytes > 0 || this.discarding > 0) this.finishLine(true);
   }
 
-  private accumulate(piece: Buffer): void {
+  private accumulate(piece: Buffer, copy = false): void {
     if (piece.length === 0) return;
     if (this.discarding > 0) {
       this.discarding += piece.length;
@@ -96,8 +98,8 @@ export class LineSplitter {
       this.pendingBytes = 0;
       return;
     }
-    // A slice of the chunk, not a copy: it pins the chunk only while this line is unfinished.
-    this.pending.push(piece);
+    // Within a chunk a slice, not a copy: the line is finished before the chunk is released.
+    this.pending.push(copy ? Buffer.from(piece) : piece);
     this.pendingBytes += piece.length;
   }
 

@@ -6,6 +6,16 @@ export function oneLine(text: string, max = 160): string {
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
+/**
+ * A copy of `text` that shares no memory with the string it was cut from. V8 represents slices
+ * and concatenations as views of their source: an excerpt kept in the report would otherwise keep
+ * the whole (possibly megabytes long) event text alive until the end of the analysis. Prepending
+ * a character and slicing it off again forces one flat copy of just the excerpt.
+ */
+export function detach(text: string): string {
+  return text.length === 0 ? text : (' ' + text).slice(1);
+}
+
 export interface Bounded {
   text: string;
   /** The original length when `text` was cut, else undefined. */

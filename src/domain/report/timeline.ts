@@ -4,7 +4,7 @@
 // when a finding points at them, so evidence always resolves.
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { TimelineEntry, TimelineKind } from '../model/report.ts';
-import { bounded, oneLine } from './text.ts';
+import { bounded, detach, oneLine } from './text.ts';
 
 export const DEFAULT_TIMELINE_CAP = 10_000;
 const DETAIL_MAX = 2_000;
@@ -21,6 +21,8 @@ export class TimelineBuilder {
   omitted = 0;
   private nextIndex = 0;
   private readonly ring: TimelineEntry[] = [];
+  /** Entries past the cap that were promoted into the report, by timeline index. */
+  private readonly promoted = new Map<number, TimelineEntry>();
   /** event index → timeline index (-1: the event has no entry of its own). */
   private eventMap = new Int32Array(1024).fill(-1);
   private readonly openCalls = new Map<string, TimelineEntry | number>();
@@ -50,6 +52,7 @@ export class TimelineBuilder {
     if (i === -1) return;
     const [entry] = this.ring.splice(i, 1);
     this.entries.push(entry);
+    this.promoted.set(entry.index, entry);
     this.omitted--;
   }
 
@@ -68,7 +71,9 @@ export class TimelineBuilder {
   private find(timelineIndex: number): TimelineEntry | undefined {
     if (timelineIndex < 0) return undefined;
     if (timelineIndex < this.cap) return this.entries[timelineIndex];
-    return this.entries.find((e) => e.index === timelineIndex) ?? this.ring.find((e) => e.index === timelineIndex);
+    // Past the cap: only promoted entries and the ring can match. (Scanning the entry list here
+    // made every late tool result cost O(cap + promoted) on long logs.)
+    return this.promoted.get(timelineIndex) ?? this.ring.find((e) => e.index === timelineIndex);
   }
 
   private store(entry: TimelineEntry): void {
@@ -121,7 +126,7 @@ function base(event: NormEvent, kind: TimelineKind, summary: string): TimelineEn
     at: event.at,
     kind,
     actor: event.agentId ? 'subagent' : 'assistant',
-    summary,
+    summary: detach(summary),
     tool: null,
     detail: null,
     status: null,
@@ -133,7 +138,7 @@ function base(event: NormEvent, kind: TimelineKind, summary: string): TimelineEn
 
 function withDetail(entry: TimelineEntry, text: string, mask: Masker): TimelineEntry {
   const b = bounded(mask(text), DETAIL_MAX);
-  entry.detail = b.text;
+  entry.detail = detach(b.text);
   if (b.originalLength !== undefined) entry.detail_length = b.originalLength;
   return entry;
 }
@@ -189,39 +194,40 @@ function entryFor(event: NormEvent, mask: Masker): TimelineEntry | null {
 function callEntry(call: ToolCallEvent, mask: Masker): TimelineEntry {
   const input = call.input;
   const tool = call.name;
-  const make = (kind: TimelineKind, summary: string, detail: string) => {
-    const e = withDetail(base(call, kind, oneLine(mask(summary))), detail, mask);
-    e.tool = tool;
-    e.status = 'pending';
-    return e;
-  };
   switch (input.type) {
     case 'command':
-      return make('command', `$ ${input.command}`, input.command);
+      return pendingEntry(call, mask, 'command', `$ ${input.command}`, input.command);
     case 'file_read':
-      return make('file_read', `Read ${input.path}`, input.path);
+      return pendingEntry(call, mask, 'file_read', `Read ${input.path}`, input.path);
     case 'file_write':
-      return make('file_write', `Write ${input.path}`, input.content);
+      return pendingEntry(call, mask, 'file_write', `Write ${input.path}`, input.content);
     case 'file_edit':
-      return make('file_edit', `Edit ${input.path}`, input.edits.map((e) => `- ${e.oldText}\n+ ${e.newText}`).join('\n'));
+      return pendingEntry(call, mask, 'file_edit', `Edit ${input.path}`, input.edits.map((e) => `- ${e.oldText}\n+ ${e.newText}`).join('\n'));
     case 'patch': {
       const onlyAdds = input.files.length > 0 && input.files.every((f) => f.op === 'add');
       const names = input.files.map((f) => `${f.op} ${f.path}`).join(', ');
-      return make(onlyAdds ? 'file_write' : 'file_edit', `Patch: ${names}`, input.files.map((f) => `*** ${f.op} ${f.path}\n${f.added}`).join('\n'));
+      return pendingEntry(call, mask, onlyAdds ? 'file_write' : 'file_edit', `Patch: ${names}`, input.files.map((f) => `*** ${f.op} ${f.path}\n${f.added}`).join('\n'));
     }
     case 'web_fetch':
-      return make('web', `Fetch ${input.url}`, input.prompt ?? input.url);
+      return pendingEntry(call, mask, 'web', `Fetch ${input.url}`, input.prompt ?? input.url);
     case 'web_search':
-      return make('web', `Search: ${input.query}`, input.query);
+      return pendingEntry(call, mask, 'web', `Search: ${input.query}`, input.query);
     case 'subagent':
-      return make('subagent', `Subagent: ${input.description || input.agentType || 'task'}`, input.prompt);
+      return pendingEntry(call, mask, 'subagent', `Subagent: ${input.description || input.agentType || 'task'}`, input.prompt);
     case 'mcp':
-      return make('tool_call', `${input.server} · ${input.tool}`, safeJson(input.args));
+      return pendingEntry(call, mask, 'tool_call', `${input.server} · ${input.tool}`, safeJson(input.args));
     case 'search':
-      return make('tool_call', `${tool}: ${input.pattern}`, input.path ?? input.pattern);
+      return pendingEntry(call, mask, 'tool_call', `${tool}: ${input.pattern}`, input.path ?? input.pattern);
     default:
-      return make('tool_call', tool, safeJson(input.args));
+      return pendingEntry(call, mask, 'tool_call', tool, safeJson(input.args));
   }
+}
+
+function pendingEntry(call: ToolCallEvent, mask: Masker, kind: TimelineKind, summary: string, detail: string): TimelineEntry {
+  const e = withDetail(base(call, kind, oneLine(mask(summary))), detail, mask);
+  e.tool = call.name;
+  e.status = 'pending';
+  return e;
 }
 
 function resultStatus(r: ToolResultEvent): string {
@@ -237,7 +243,7 @@ function applyResult(entry: TimelineEntry, r: ToolResultEvent, mask: Masker): vo
   if (!r.output) return;
   const out = bounded(mask(r.output), OUTPUT_MAX);
   const exit = r.exitCode !== null ? ` (exit ${r.exitCode})` : '';
-  entry.detail = `${entry.detail ?? ''}\n--- output${exit} ---\n${out.text}`;
+  entry.detail = detach(`${entry.detail ?? ''}\n--- output${exit} ---\n${out.text}`);
   if (out.originalLength !== undefined) entry.detail_length = (entry.detail_length ?? 0) + out.originalLength;
 }
 

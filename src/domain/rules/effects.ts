@@ -64,8 +64,26 @@ export function effectsOf(event: NormEvent, facts: EventFacts, session: SessionF
   return fx;
 }
 
+// Rules locate the same paths many times (every rule that looks at a command, every call on the
+// same file): a bounded memo of the pure resolve + classify, keyed by all of its inputs.
+const LOCATE_CACHE_MAX = 4_096;
+const PATH_TEXT_CACHED_MAX = 1_024;
+const located = new Map<string, PathInfo>();
+
 /** Resolves a path against a directory and classifies it relative to the session's worktree. */
 export function locate(path: string, dir: string | null, session: SessionFacts): PathInfo {
+  if (path.length > PATH_TEXT_CACHED_MAX || (dir !== null && dir.length > PATH_TEXT_CACHED_MAX)) return locateUncached(path, dir, session);
+  const key = `${session.cwd ?? '\u0001'}\u0000${session.home ?? '\u0001'}\u0000${dir ?? '\u0001'}\u0000${path}`;
+  const hit = located.get(key);
+  // A copy: callers own what they get, as they did before the memo.
+  if (hit) return { ...hit };
+  const info = locateUncached(path, dir, session);
+  if (located.size >= LOCATE_CACHE_MAX) located.delete(located.keys().next().value as string);
+  located.set(key, { ...info });
+  return info;
+}
+
+function locateUncached(path: string, dir: string | null, session: SessionFacts): PathInfo {
   const abs = resolvePath(path, dir ?? session.cwd, session.home);
   const info = classifyPath(abs, { cwd: session.cwd, home: session.home });
   if (!/[$`]/.test(info.abs)) return info;

@@ -41,14 +41,19 @@ export const agentConfigEdit = meta({
 
 // ---- injection text --------------------------------------------------------------------------
 
-const PATTERNS: { label: string; re: RegExp }[] = [
-  { label: '"ignore previous instructions"', re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
-  { label: 'role reassignment ("you are now …")', re: /\byou\s+are\s+now\s+(?:(?:a|an|the|in|no\s+longer)\s+)?(?:new\s+)?(?:unrestricted|unfiltered|jailbroken|DAN\b|developer\s+mode|god\s+mode|evil|different\s+(?:ai|assistant|model)|(?:ai|assistant|agent|model)\b)/i },
-  { label: 'system prompt override', re: /\b(?:new|updated|real|actual|hidden|secret)\s+system\s+(?:prompt|instructions?)\b|\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+instructions)\b/i },
+// `screen`: a cheap necessary condition for a match, on the text and on its lower-cased copy
+// (lower-casing maps at least everything /i folds, so a screen never hides a match). Outputs can
+// be megabytes and most pass no screen: literal searches replace slow word-boundary regex scans
+// (patterns that start with a rare literal are fast as they are and have no screen).
+type Screen = (text: string, lower: string) => boolean;
+const PATTERNS: { label: string; screen?: Screen; re: RegExp }[] = [
+  { label: '"ignore previous instructions"', screen: (_t, l) => l.includes('ignore') || l.includes('disregard') || l.includes('forget') || l.includes('override'), re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
+  { label: 'role reassignment ("you are now …")', screen: (_t, l) => l.includes('now') && /are\s+now\s/.test(l), re: /\byou\s+are\s+now\s+(?:(?:a|an|the|in|no\s+longer)\s+)?(?:new\s+)?(?:unrestricted|unfiltered|jailbroken|DAN\b|developer\s+mode|god\s+mode|evil|different\s+(?:ai|assistant|model)|(?:ai|assistant|agent|model)\b)/i },
+  { label: 'system prompt override', screen: (_t, l) => /system\s+(?:prompt|instruction)|initial\s+instructions/.test(l), re: /\b(?:new|updated|real|actual|hidden|secret)\s+system\s+(?:prompt|instructions?)\b|\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+instructions)\b/i },
   { label: 'chat-template token', re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
-  { label: 'fake SYSTEM header', re: /^[ \t]*#{1,6}[ \t]*SYSTEM(?:[ \t]+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE))?[ \t]*:?[ \t]*$/m },
+  { label: 'fake SYSTEM header', screen: (t) => t.includes('SYSTEM'), re: /^[ \t]*#{1,6}[ \t]*SYSTEM(?:[ \t]+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE))?[ \t]*:?[ \t]*$/m },
   { label: 'fake tool/role tag', re: /<\/?(?:tool_result|function_results|function_calls|tool_use|system_prompt|assistant_response)>|<\/?antml:[a-z_]+>/i },
-  { label: '"do not tell the user"', re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify|let)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
+  { label: '"do not tell the user"', screen: (_t, l) => /the\s+user/.test(l), re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify|let)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
 ];
 
 interface Match {
@@ -58,7 +63,9 @@ interface Match {
 }
 
 export function findInjection(text: string): Match | null {
-  for (const { label, re } of PATTERNS) {
+  const lower = text.toLowerCase();
+  for (const { label, screen, re } of PATTERNS) {
+    if (screen && !screen(text, lower)) continue;
     const m = re.exec(text);
     if (m) return { label, start: m.index, end: m.index + m[0].length };
   }

@@ -25,7 +25,21 @@ export function clip(text: string, max = EXCERPT_MAX): string {
 export function safe(text: string, facts?: EventFacts | null, max = EXCERPT_MAX, extra: Iterable<string> = []): string {
   const values = [...(facts?.secrets ?? []).map((s) => s.value), ...extra];
   const masked = values.length > 0 ? maskKnown(text, values) : text;
-  return clip(oneLine(masked), max);
+  return clipOneLine(masked, max);
+}
+
+/**
+ * clip(oneLine(text), max) without collapsing all of a long text: the collapsed head of a prefix
+ * is a prefix of the collapsed whole, and once it is max + 2 characters long (no two spaces in a
+ * row, so some character at index ≥ max survives the final trim) the result is decided.
+ */
+function clipOneLine(text: string, max: number): string {
+  const prefix = max * 4 + 64;
+  if (text.length > prefix) {
+    const head = text.slice(0, prefix).replace(/\s+/g, ' ').trimStart();
+    if (head.length >= max + 2) return head.slice(0, Math.max(0, max - 1)) + '…';
+  }
+  return clip(oneLine(text), max);
 }
 
 /** A window of `text` around [start, end), for excerpts of long outputs. */
