@@ -12,6 +12,7 @@ import { RULES, RULE_METAS } from './rules/index.ts';
 import { loadShellParser, parseShell } from './shell/parse.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
 import { maskKnown } from './secrets/mask.ts';
+import { textsOf } from './event-texts.ts';
 import { guessHome, resolvePath } from './paths.ts';
 import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
 import { Tally } from './report/tally.ts';
@@ -269,60 +270,6 @@ function secretCandidates(event: NormEvent): string[] | null {
     (out ??= []).push(text);
   }
   return out;
-}
-
-/** Every text of an event that may carry a secret. */
-function textsOf(event: NormEvent): string[] {
-  switch (event.kind) {
-    case 'prompt':
-    case 'message':
-    case 'thinking':
-    case 'error':
-    case 'system':
-      return [event.text];
-    case 'tool_result':
-      return [event.output];
-    case 'compaction':
-      return event.summary ? [event.summary] : [];
-    case 'tool_call':
-      return inputTexts(event);
-    default:
-      return [];
-  }
-}
-
-function inputTexts(call: ToolCallEvent): string[] {
-  const i = call.input;
-  switch (i.type) {
-    case 'command':
-      return [i.command];
-    case 'file_write':
-      return [i.path, i.content];
-    case 'file_edit':
-      return [i.path, ...i.edits.map((e) => e.newText)];
-    case 'patch':
-      return i.files.map((f) => f.added);
-    case 'web_fetch':
-      return [i.url, i.prompt ?? ''];
-    case 'web_search':
-      return [i.query];
-    case 'subagent':
-      return [i.prompt];
-    case 'mcp':
-    case 'other':
-      return [stringifySmall(i.type === 'mcp' ? i.args : i.args)];
-    default:
-      return [];
-  }
-}
-
-function stringifySmall(value: unknown): string {
-  try {
-    const s = JSON.stringify(value);
-    return typeof s === 'string' ? s : '';
-  } catch {
-    return '';
-  }
 }
 
 function safeParseShell(command: string) {

@@ -8,6 +8,7 @@ import { loadShellParser, parseShell } from '../shell/parse.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { guessHome } from '../paths.ts';
 import { RULES, RULE_METAS } from './index.ts';
+import { textsOf } from '../event-texts.ts';
 
 export const TEST_CWD = '/home/dev/project';
 
@@ -62,49 +63,7 @@ async function factsFor(event: NormEvent, calls: Map<string, ToolCallEvent>): Pr
   return facts;
 }
 
-/** The texts of an event that secret detection looks at (the same list as the analyser's). */
-export function textsOf(event: NormEvent): string[] {
-  switch (event.kind) {
-    case 'prompt':
-    case 'message':
-    case 'thinking':
-    case 'error':
-    case 'system':
-      return [event.text];
-    case 'tool_result':
-      return [event.output];
-    case 'compaction':
-      return event.summary ? [event.summary] : [];
-    case 'tool_call':
-      return inputTexts(event.input);
-    default:
-      return [];
-  }
-}
-
-function inputTexts(i: ToolInput): string[] {
-  switch (i.type) {
-    case 'command':
-      return [i.command];
-    case 'file_write':
-      return [i.path, i.content];
-    case 'file_edit':
-      return [i.path, ...i.edits.map((e) => e.newText)];
-    case 'patch':
-      return i.files.map((f) => f.added);
-    case 'web_fetch':
-      return [i.url, i.prompt ?? ''];
-    case 'web_search':
-      return [i.query];
-    case 'subagent':
-      return [i.prompt];
-    case 'mcp':
-    case 'other':
-      return [JSON.stringify(i.args) ?? ''];
-    default:
-      return [];
-  }
-}
+export { textsOf };
 
 // ---- looking at results ---------------------------------------------------------------------------
 
