@@ -5,9 +5,8 @@
 //   - when the page is not full, the total follows from it exactly, without counting;
 //   - otherwise a total counted very recently for the same account and filters is reused
 //     (session-totals.ts says how recent, and how writes invalidate it).
-// (The row and count queries belong in the sessions repository; they are here until it offers
-// them separately — its listSessions always counts.)
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
+import { countSessions, sessionsMatching } from '../adapters/db/repositories/sessions.ts';
 import type { SessionFilters } from '../adapters/db/repositories/sessions.ts';
 import { VIEW_COLUMNS } from './sessions.ts';
 import { recentTotal, rememberTotal } from './session-totals.ts';
@@ -19,33 +18,17 @@ export interface ListQuery extends SessionFilters {
 }
 
 
-function filtered(db: DbExecutor, accountId: string, f: SessionFilters) {
-  let q = db.selectFrom('sessions').where('account_id', '=', accountId);
-  if (f.repo !== undefined) q = q.where('repo', '=', f.repo);
-  if (f.agent !== undefined) q = q.where('agent', '=', f.agent);
-  if (f.outcome !== undefined) q = q.where('outcome', '=', f.outcome);
-  if (f.status !== undefined) q = q.where('status', '=', f.status);
-  if (f.createdAfter !== undefined) q = q.where('created_at', '>=', f.createdAfter);
-  if (f.createdBefore !== undefined) q = q.where('created_at', '<', f.createdBefore);
-  return q;
-}
-
-async function count(db: DbExecutor, accountId: string, filters: SessionFilters): Promise<number> {
-  const row = await filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 export async function listSessionPage(db: DbExecutor, accountId: string, q: ListQuery): Promise<{ rows: SessionViewRow[]; total: number }> {
   const { limit, page, ...filters } = q;
   const offset = (page - 1) * limit;
-  const rows = await filtered(db, accountId, filters).select(VIEW_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  const rows = await sessionsMatching(db, accountId, filters).select(VIEW_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
   // A page that is not full is the end of the list (a page past the end says nothing).
   if (rows.length > 0 && rows.length < limit) return { rows, total: offset + rows.length };
   if (rows.length === 0 && offset === 0) return { rows, total: 0 };
   const key = JSON.stringify(filters);
   let total = recentTotal(accountId, key);
   if (total === undefined) {
-    total = await count(db, accountId, filters);
+    total = await countSessions(db, accountId, filters);
     rememberTotal(accountId, key, total);
   }
   // A stale total must not contradict the page in hand.

@@ -30,7 +30,8 @@ export interface SessionPage {
   total: number;
 }
 
-function filtered(db: DbExecutor, accountId: string, f: SessionFilters) {
+/** The account's sessions matching the filters, as a query to select from (tenant scope included). */
+export function sessionsMatching(db: DbExecutor, accountId: string, f: SessionFilters) {
   let q = db.selectFrom('sessions').where('account_id', '=', accountId);
   if (f.repo !== undefined) q = q.where('repo', '=', f.repo);
   if (f.agent !== undefined) q = q.where('agent', '=', f.agent);
@@ -48,15 +49,20 @@ export async function listSessions(
   filters: SessionFilters,
   page: { limit: number; offset: number },
 ): Promise<SessionPage> {
-  const rows = await filtered(db, accountId, filters)
+  const rows = await sessionsMatching(db, accountId, filters)
     .selectAll()
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  const count = await filtered(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows, total: Number(count.n) };
+  return { rows, total: await countSessions(db, accountId, filters) };
+}
+
+/** How many of the account's sessions match the filters. */
+export async function countSessions(db: DbExecutor, accountId: string, filters: SessionFilters): Promise<number> {
+  const row = await sessionsMatching(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface SessionCompletion {
