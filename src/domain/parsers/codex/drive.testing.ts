@@ -49,15 +49,7 @@ export function run(text: string, format?: FormatId): Run {
   return out;
 }
 
-export function ofKind<K extends NormEvent['kind']>(events: NormEvent[], kind: K): Extract<NormEvent, { kind: K }>[] {
-  return events.filter((e): e is Extract<NormEvent, { kind: K }> => e.kind === kind);
-}
-
-export function countKinds(events: NormEvent[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const e of events) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
-  return counts;
-}
+export { ofKind, countKinds } from '../event-queries.testing.ts';
 
 /** Envelope helper for rollout records. */
 export function env(type: string, payload: unknown, timestamp = '2026-01-01T00:00:00.000Z'): unknown {

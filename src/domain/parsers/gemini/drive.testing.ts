@@ -56,12 +56,4 @@ export function drive(family: ParserFamily, content: string, format?: FormatId):
   return out;
 }
 
-export function ofKind<K extends NormEvent['kind']>(events: NormEvent[], kind: K): Extract<NormEvent, { kind: K }>[] {
-  return events.filter((e): e is Extract<NormEvent, { kind: K }> => e.kind === kind);
-}
-
-export function countKinds(events: NormEvent[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const e of events) counts[e.kind] = (counts[e.kind] ?? 0) + 1;
-  return counts;
-}
+export { ofKind, countKinds } from '../event-queries.testing.ts';
