@@ -89,7 +89,10 @@ export async function multipart(form: FormData): Promise<{ payload: Buffer; head
 export function uploadForm(input: UploadInput = {}): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(input.fields ?? {})) form.append(k, v);
-  if (input.content !== null) form.append('file', new Blob([input.content ?? '{"type":"user"}\n']), input.filename ?? 'session.jsonl');
+  if (input.content !== null) {
+    const content = input.content ?? '{"type":"user"}\n';
+    form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), input.filename ?? 'session.jsonl');
+  }
   return form;
 }
 
