@@ -5,6 +5,7 @@ import { ConfigError } from '../config.ts';
 import { registerAnalyze } from './commands/analyze.ts';
 import { registerAdmin } from './commands/admin.ts';
 import { registerUpload } from './commands/upload.ts';
+import { registerHooks } from './commands/hooks.ts';
 import { EXIT } from './exit-codes.ts';
 
 function buildProgram(): Command {
@@ -32,6 +33,7 @@ function buildProgram(): Command {
   registerAnalyze(program);
   registerUpload(program);
   registerAdmin(program);
+  registerHooks(program);
   return program;
 }
 
