@@ -6,6 +6,7 @@ import { registerAnalyze } from './commands/analyze.ts';
 import { registerAdmin } from './commands/admin.ts';
 import { registerUpload } from './commands/upload.ts';
 import { registerHooks } from './commands/hooks.ts';
+import { registerGithubAction } from './commands/github-action.ts';
 import { EXIT } from './exit-codes.ts';
 
 function buildProgram(): Command {
@@ -34,6 +35,7 @@ function buildProgram(): Command {
   registerUpload(program);
   registerAdmin(program);
   registerHooks(program);
+  registerGithubAction(program);
   return program;
 }
 

@@ -109,7 +109,7 @@ export async function sendLog(apiUrl: string, key: string, file: string, o: Send
   }
 }
 
-async function waitForReport(apiUrl: string, key: string, id: string, timeoutSeconds: number): Promise<Report> {
+export async function waitForReport(apiUrl: string, key: string, id: string, timeoutSeconds: number): Promise<Report> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const url = `${apiUrl}/v1/sessions/${encodeURIComponent(id)}/report`;
   while (Date.now() < deadline) {
