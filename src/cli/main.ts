@@ -5,6 +5,8 @@ import { ConfigError } from '../config.ts';
 import { registerAnalyze } from './commands/analyze.ts';
 import { registerAdmin } from './commands/admin.ts';
 import { registerUpload } from './commands/upload.ts';
+import { registerHooks } from './commands/hooks.ts';
+import { registerGithubAction } from './commands/github-action.ts';
 import { EXIT } from './exit-codes.ts';
 
 function buildProgram(): Command {
@@ -32,6 +34,8 @@ function buildProgram(): Command {
   registerAnalyze(program);
   registerUpload(program);
   registerAdmin(program);
+  registerHooks(program);
+  registerGithubAction(program);
   return program;
 }
 

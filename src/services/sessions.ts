@@ -123,6 +123,8 @@ export interface AcceptUploadInput {
   filename: string;
   agentHint: AgentId | null;
   repo: string | null;
+  /** The uploader's branch (e.g. from the hook's git HEAD); else the log's, after analysis. */
+  branch?: string | null;
   idempotencyKey: string | null;
   maxAttempts: number;
 }
@@ -138,7 +140,7 @@ export type AcceptUploadResult =
 class KeyTaken extends Error {}
 
 function requestHash(input: AcceptUploadInput): string {
-  const identity = [input.sink.sha256Hex(), input.sink.size, input.filename, input.agentHint, input.repo];
+  const identity = [input.sink.sha256Hex(), input.sink.size, input.filename, input.agentHint, input.repo, ...(input.branch ? [input.branch] : [])];
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
 }
 
@@ -151,7 +153,7 @@ function newSessionRow(input: AcceptUploadInput, id: string): Session {
     // The hint until the analysis says which agent wrote the log (so filters see it at once).
     agent: input.agentHint,
     repo: input.repo,
-    branch: null,
+    branch: input.branch ?? null,
     filename: input.filename,
     size_bytes: input.sink.size,
     sha256: input.sink.sha256Hex(),

@@ -60,7 +60,7 @@ async function runAnalysis(deps: AnalyzeDeps, session: Session, signal: AbortSig
 
 async function store(deps: AnalyzeDeps, session: Session, analysed: Report, ctx: JobContext): Promise<void> {
   const reportId = newId('rep');
-  const report: Report = { ...analysed, session_id: session.id, report_id: reportId, repo: session.repo };
+  const report: Report = { ...analysed, session_id: session.id, report_id: reportId, repo: session.repo, branch: session.branch ?? analysed.branch };
   const agent = report.agent ?? session.agent_hint;
   const url = reportUrl(deps.publicUrl, session.id);
   await deps.db.kysely.transaction().execute(async (trx) => {

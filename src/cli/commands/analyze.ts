@@ -1,4 +1,4 @@
-// `vouch analyze FILE|- [--agent ID] [--format text|json|html|sarif] [--fail-on warning|critical]`
+// `vouch analyze FILE|- [--agent ID] [--format text|json|html|sarif|markdown] [--fail-on warning|critical]`
 // Analyses a log locally (no server, no account) and exits 0 Clear, 1 Review, 2 Blocked.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
 import { EXIT, exitCodeFor, type FailOn } from '../exit-codes.ts';
 
-export type Format = 'text' | 'json' | 'html' | 'sarif';
+export type Format = 'text' | 'json' | 'html' | 'sarif' | 'markdown';
 // 256 KiB reads keep Buffer memory flat (4 MiB reads let ~100 MB of chunks pile up before GC).
 const READ_CHUNK = 256 * 1024;
 
@@ -24,7 +24,7 @@ export function registerAnalyze(program: Command): void {
     .description('analyse a session log locally; exit code 0 Clear, 1 Review, 2 Blocked')
     .argument('<file>', 'the log file, or - for standard input')
     .addOption(new Option('--agent <id>', 'agent hint (breaks ties only)').choices([...AGENT_IDS]))
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'html', 'sarif']).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'html', 'sarif', 'markdown']).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit non-zero only for findings of this severity or worse').choices(['warning', 'critical']))
     .action(async (file: string, opts: { agent?: AgentId; format: Format; failOn?: FailOn }) => {
       process.exitCode = await runAnalyze(file, opts);
@@ -54,6 +54,8 @@ async function render(report: Report, format: Format, file: string): Promise<str
       return (await import('../../domain/render/html.ts')).renderReportHtml(report);
     case 'sarif':
       return JSON.stringify((await import('../../domain/render/sarif.ts')).renderSarif(report, file === '-' ? 'stdin' : basename(file)), null, 2) + '\n';
+    case 'markdown':
+      return (await import('../../domain/render/markdown.ts')).renderReportMarkdown(report, { source: file === '-' ? 'stdin' : basename(file) });
     default:
       return (await import('../../domain/render/text.ts')).renderReportText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
   }

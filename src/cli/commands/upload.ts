@@ -18,12 +18,13 @@ import { EXIT, outcomeExit } from '../exit-codes.ts';
 interface UploadOptions {
   agent?: string;
   repo?: string;
+  branch?: string;
   wait?: boolean;
   format: 'text' | 'json';
   timeout: number;
 }
 
-class UploadError extends Error {
+export class UploadError extends Error {
   constructor(message: string, readonly exitCode: number) {
     super(message);
   }
@@ -71,16 +72,29 @@ const retryAfterMs = (a: Answer, fallback: number) => {
   return Number.isFinite(s) && s > 0 ? Math.min(s, 60) * 1000 : fallback;
 };
 
-async function send(apiUrl: string, key: string, file: string, o: UploadOptions): Promise<{ id: string; report_url: string; status: string }> {
-  const idempotencyKey = randomUUID();
+export interface SendOptions {
+  agent?: string;
+  repo?: string;
+  branch?: string;
+  /** Makes retries (ours, or a later run's) return the first session; random when not given. */
+  idempotencyKey?: string;
+  /** The file name the server sees (its extension decides acceptance); the path's by default. */
+  filename?: string;
+  signal?: AbortSignal;
+}
+
+/** POSTs one log to /v1/sessions with up to three attempts; resolves with the 202 body. */
+export async function sendLog(apiUrl: string, key: string, file: string, o: SendOptions): Promise<{ id: string; report_url: string; status: string }> {
+  const idempotencyKey = o.idempotencyKey ?? randomUUID();
   for (let attempt = 1; ; attempt++) {
     const form = new FormData();
     if (o.agent) form.append('agent', o.agent);
     if (o.repo) form.append('repo', o.repo);
-    form.append('file', await openAsBlob(file), basename(file));
+    if (o.branch) form.append('branch', o.branch);
+    form.append('file', await openAsBlob(file), o.filename ?? basename(file));
     let a: Answer;
     try {
-      a = await request(`${apiUrl}/v1/sessions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey } });
+      a = await request(`${apiUrl}/v1/sessions`, { method: 'POST', body: form, signal: o.signal, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey } });
     } catch (error) {
       if (attempt >= 3) throw error;
       await sleep(1000 * attempt);
@@ -95,7 +109,7 @@ async function send(apiUrl: string, key: string, file: string, o: UploadOptions)
   }
 }
 
-async function waitForReport(apiUrl: string, key: string, id: string, timeoutSeconds: number): Promise<Report> {
+export async function waitForReport(apiUrl: string, key: string, id: string, timeoutSeconds: number): Promise<Report> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   const url = `${apiUrl}/v1/sessions/${encodeURIComponent(id)}/report`;
   while (Date.now() < deadline) {
@@ -120,7 +134,7 @@ export async function runUpload(file: string, o: UploadOptions): Promise<number>
     const { apiUrl, apiKey } = loadClientConfig();
     if (!apiKey) throw new UploadError('VOUCH_API_KEY is not set', EXIT.USAGE);
     await checkFile(file);
-    const session = await send(apiUrl, apiKey, file, o);
+    const session = await sendLog(apiUrl, apiKey, file, o);
     if (!o.wait) {
       process.stdout.write(o.format === 'json' ? JSON.stringify(session) + '\n' : `Uploaded ${basename(file)}: session ${session.id} (${session.status})\nReport: ${session.report_url}\n`);
       return EXIT.CLEAR;
@@ -142,6 +156,7 @@ export function registerUpload(program: Command): void {
     .argument('<file>', 'the log file (.jsonl, .log or .txt)')
     .addOption(new Option('--agent <id>', 'agent hint').choices([...AGENT_IDS]))
     .option('--repo <name>', 'repository name, e.g. acme/api')
+    .option('--branch <name>', 'branch name (else the one the log records)')
     .option('--wait', 'wait for the report, print its summary and exit by its outcome')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(new Option('--timeout <seconds>', 'how long --wait waits').default(600).argParser((v) => Number.parseInt(v, 10)))

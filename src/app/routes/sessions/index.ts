@@ -74,7 +74,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     onRequest: requireMultipart,
     schema: {
       summary: 'Upload a session log for analysis',
-      description: 'multipart/form-data with `file` (.jsonl, .log or .txt), optional `agent` and `repo`. Optional `Idempotency-Key` header.',
+      description: 'multipart/form-data with `file` (.jsonl, .log or .txt), optional `agent`, `repo` and `branch` (the uploader\'s branch wins over the one the log records). Optional `Idempotency-Key` header.',
       consumes: ['multipart/form-data'],
       response: { 202: Type.Ref('Session'), 413: Type.Ref('Problem'), 415: Type.Ref('Problem'), 422: Type.Ref('Problem'), ...commonErrors },
     },

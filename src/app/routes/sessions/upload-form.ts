@@ -12,7 +12,7 @@ import type { AgentId } from '../../../domain/model/events.ts';
 import { HttpProblem, toProblem, validationFailed } from '../../problem.ts';
 
 export const FIELD_VALUE_MAX_BYTES = 4096;
-const FIELDS = new Set(['agent', 'repo']);
+const FIELDS = new Set(['agent', 'repo', 'branch']);
 /** Multipart framing and fields on top of the file itself. */
 const OVERHEAD_BYTES = 1024 * 1024;
 
@@ -21,6 +21,7 @@ export interface ReceivedUpload {
   filename: string;
   agentHint: AgentId | null;
   repo: string | null;
+  branch: string | null;
 }
 
 export interface UploadFormOptions {
@@ -58,7 +59,7 @@ class FormState {
 
 function onField(state: FormState, name: string, value: string, truncated: boolean): void {
   if (name === 'file') return state.refuse(fieldError('file', 'must be a file part (with a filename), not a text field', 'missing_file'));
-  if (!FIELDS.has(name)) return state.refuse(fieldError(name, 'is not a field of this endpoint (expected file, agent, repo)'));
+  if (!FIELDS.has(name)) return state.refuse(fieldError(name, 'is not a field of this endpoint (expected file, agent, repo, branch)'));
   if (truncated) return state.refuse(fieldError(name, `is longer than ${FIELD_VALUE_MAX_BYTES} bytes`));
   if (state.fields.has(name)) return state.refuse(fieldError(name, 'is given more than once'));
   state.fields.set(name, value);
@@ -108,7 +109,7 @@ function byteBudget(req: FastifyRequest, budget: number): () => boolean {
   return () => seen > budget;
 }
 
-function checkFields(state: FormState): { agentHint: AgentId | null; repo: string | null } {
+function checkFields(state: FormState): { agentHint: AgentId | null; repo: string | null; branch: string | null } {
   const agent = state.fields.get('agent');
   if (agent !== undefined && !isAgentId(agent)) {
     throw fieldError('agent', 'must be exactly one of claude-code, codex, gemini-cli', 'invalid_agent');
@@ -116,7 +117,10 @@ function checkFields(state: FormState): { agentHint: AgentId | null; repo: strin
   const repo = state.fields.get('repo');
   const problem = repo === undefined ? null : repoProblem(repo);
   if (problem) throw fieldError('repo', problem);
-  return { agentHint: (agent as AgentId | undefined) ?? null, repo: repo ?? null };
+  const branch = state.fields.get('branch');
+  const branchIssue = branch === undefined ? null : repoProblem(branch);
+  if (branchIssue) throw fieldError('branch', branchIssue);
+  return { agentHint: (agent as AgentId | undefined) ?? null, repo: repo ?? null, branch: branch ?? null };
 }
 
 export async function readUploadForm(req: FastifyRequest, opts: UploadFormOptions): Promise<ReceivedUpload> {

@@ -1,0 +1,111 @@
+// Uploads what the hook queued. Runs detached from the agent (`vouch hooks flush`), so nothing
+// here can slow a session down: it waits for each entry's quiet period, uploads it with the repo
+// and branch of its working directory, and leaves failures queued for the next session end.
+// Bounded: each upload has a deadline, and the process ends when the queue holds nothing due.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { appendFile, stat, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HOOK_AGENTS } from './agents.ts';
+import { loadCredentials } from './credentials.ts';
+import { gitInfo } from './git-info.ts';
+import { HookQueue, type QueueEntry } from './queue.ts';
+import { sendLog } from '../commands/upload.ts';
+
+export interface FlushOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Per-upload deadline (default 120 s). */
+  uploadTimeoutMs?: number;
+}
+
+export interface FlushResult {
+  uploaded: Array<{ key: string; session_id: string }>;
+  failed: Array<{ key: string; error: string }>;
+}
+
+const LOG_MAX_BYTES = 1024 * 1024;
+const ACCEPTED = new Set(['.jsonl', '.log', '.txt']);
+
+/** Settle time per agent; VOUCH_HOOK_SETTLE_MS overrides it (tests, impatient users). */
+function settleMs(entry: QueueEntry, env: NodeJS.ProcessEnv): number {
+  const override = Number(env.VOUCH_HOOK_SETTLE_MS);
+  return env.VOUCH_HOOK_SETTLE_MS !== undefined && Number.isFinite(override) && override >= 0 ? override : HOOK_AGENTS[entry.agent].settleMs;
+}
+
+/** The same file content from the same session is one upload, however often it is retried. */
+async function contentKey(entry: QueueEntry): Promise<string> {
+  const hash = createHash('sha256').update(`${entry.agent}\0${entry.session_id ?? ''}\0`);
+  for await (const chunk of createReadStream(entry.transcript)) hash.update(chunk as Buffer);
+  return `vouch-hook-${hash.digest('hex').slice(0, 48)}`;
+}
+
+/** Gemini keeps `.json` recordings; the API takes .jsonl/.log/.txt and detects the format itself. */
+function uploadName(transcript: string): string {
+  const name = basename(transcript);
+  return ACCEPTED.has(extname(name).toLowerCase()) ? name : `${name}.txt`;
+}
+
+export async function hookLog(root: string, line: string): Promise<void> {
+  const file = join(root, 'hook.log');
+  const size = (await stat(file).catch(() => null))?.size ?? 0;
+  if (size > LOG_MAX_BYTES) await truncate(file, 0).catch(() => {});
+  await appendFile(file, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 }).catch(() => {});
+}
+
+async function uploadEntry(entry: QueueEntry, o: FlushOptions, env: NodeJS.ProcessEnv): Promise<string> {
+  const creds = await loadCredentials(o.root, env);
+  if (!creds) throw new Error('no API key: set VOUCH_API_KEY or run `vouch hooks install` with it set');
+  const { repo, branch } = entry.cwd ? await gitInfo(entry.cwd) : { repo: null, branch: null };
+  const session = await sendLog(creds.apiUrl, creds.apiKey, entry.transcript, {
+    agent: entry.agent,
+    repo: repo ?? undefined,
+    branch: branch ?? undefined,
+    idempotencyKey: await contentKey(entry),
+    filename: uploadName(entry.transcript),
+    signal: AbortSignal.timeout(o.uploadTimeoutMs ?? 120_000),
+  });
+  return session.id;
+}
+
+export async function flushQueue(o: FlushOptions): Promise<FlushResult> {
+  const env = o.env ?? process.env;
+  const now = o.now ?? Date.now;
+  const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const queue = new HookQueue(o.root);
+  const result: FlushResult = { uploaded: [], failed: [] };
+  const done = new Set<string>();
+  for (;;) {
+    const pending = (await queue.list()).filter(({ key }) => !done.has(key));
+    if (pending.length === 0) return result;
+    const due = pending.filter(({ entry }) => now() - entry.updated_at >= settleMs(entry, env));
+    if (due.length === 0) {
+      const wait = Math.min(...pending.map(({ entry }) => settleMs(entry, env) - (now() - entry.updated_at)));
+      await sleep(Math.max(50, Math.min(wait, 5 * 60_000)));
+      continue;
+    }
+    for (const { key, entry } of due) {
+      done.add(key);
+      const unlock = await queue.lock(key);
+      if (!unlock) continue; // another flusher has it
+      try {
+        const current = await queue.get(key);
+        if (!current || current.updated_at !== entry.updated_at) continue; // replaced by a newer turn
+        const id = await uploadEntry(current, o, env);
+        await queue.removeIf(key, current.updated_at);
+        result.uploaded.push({ key, session_id: id });
+        await hookLog(o.root, `uploaded ${current.agent} ${basename(current.transcript)} as ${id}`);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        await queue.recordFailure(key, entry, message, now());
+        result.failed.push({ key, error: message });
+        await hookLog(o.root, `upload of ${entry.agent} ${basename(entry.transcript)} failed: ${message}`);
+      } finally {
+        await unlock();
+      }
+    }
+  }
+}

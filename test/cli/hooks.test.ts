@@ -1,0 +1,252 @@
+// `vouch hooks` as a user and the agents run it: install/uninstall round trips on a temporary
+// HOME holding realistic configurations (and malformed ones, which must be left untouched), and
+// a simulated session end of each agent — the hook command run with the payload that agent
+// sends — which uploads the right file to a running Vouch, where its report appears with the
+// repo and branch of the working tree. The failure queue is tested by stopping the server.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildTestApp } from '../helpers/app.ts';
+import type { TestAccount, TestApp } from '../helpers/app.ts';
+import { FIXTURES_DIR } from '../helpers/shared.ts';
+import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/vouch.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function vouch(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    child.stdin.end(stdin ?? '');
+  });
+}
+
+function git(cwd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => execFile('git', ['-C', cwd, ...args], (e) => (e ? reject(e) : resolve())));
+}
+
+const CLAUDE_SETTINGS = {
+  $schema: 'https://json.schemastore.org/claude-code-settings.json',
+  model: 'opus',
+  permissions: { allow: ['Bash(npm run test:*)', 'Read(~/.zshrc)'], deny: ['Read(./.env)', 'Read(./secrets/**)'] },
+  env: { CLAUDE_CODE_ENABLE_TELEMETRY: '0' },
+  hooks: {
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check-style.sh' }] }],
+    SessionEnd: [{ hooks: [{ type: 'command', command: '~/.claude/hooks/archive.sh', timeout: 30 }] }],
+  },
+  statusLine: { type: 'command', command: '~/.claude/statusline.sh' },
+};
+const GEMINI_SETTINGS = {
+  general: { preferredEditor: 'vim', vimMode: true },
+  ui: { theme: 'GitHub' },
+  mcpServers: { github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'], env: { GITHUB_TOKEN: '$GITHUB_TOKEN' } } },
+  hooks: { BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ name: 'audit', type: 'command', command: '~/.gemini/audit.sh', timeout: 5000 }] }] },
+};
+const CODEX_HOOKS = {
+  hooks: { Stop: [{ hooks: [{ type: 'command', command: 'python3 ~/.codex/hooks/notify.py', timeout: 5 }] }] },
+};
+
+describe('vouch hooks install / uninstall on existing configurations', () => {
+  let home: string;
+  let env: Record<string, string>;
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), 'vouch-hooks-home-'));
+    env = { HOME: home, VOUCH_API_KEY: '', CODEX_HOME: '' };
+    delete (env as Record<string, string | undefined>).CODEX_HOME;
+  });
+  after(() => rm(home, { recursive: true, force: true }));
+
+  const cases = [
+    { agent: 'claude-code', file: '.claude/settings.json', before: CLAUDE_SETTINGS, event: 'SessionEnd' },
+    { agent: 'gemini-cli', file: '.gemini/settings.json', before: GEMINI_SETTINGS, event: 'SessionEnd' },
+    { agent: 'codex', file: '.codex/hooks.json', before: CODEX_HOOKS, event: 'Stop' },
+  ] as const;
+
+  for (const c of cases) {
+    test(`${c.agent}: install adds one hook and keeps the rest, a second install changes nothing, uninstall restores the file`, async () => {
+      const path = join(home, c.file);
+      await mkdir(join(path, '..'), { recursive: true });
+      const original = JSON.stringify(c.before, null, 2) + '\n';
+      await writeFile(path, original);
+
+      const installed = await vouch(['hooks', 'install', c.agent], env);
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.match(installed.stdout, /^Installed: /);
+      const after1 = JSON.parse(await readFile(path, 'utf8')) as Record<string, Record<string, Array<{ hooks: Array<{ command: string }> }>>>;
+      for (const [key, value] of Object.entries(c.before)) if (key !== 'hooks') assert.deepEqual(after1[key], value, `${key} kept`);
+      const ours = after1.hooks[c.event].flatMap((g) => g.hooks).filter((h) => h.command.endsWith(`hooks run ${c.agent}`));
+      assert.equal(ours.length, 1);
+      assert.equal(await readFile(`${path}.vouch-backup`, 'utf8'), original, 'the original is kept beside it');
+
+      const again = await vouch(['hooks', 'install', c.agent, '--user'], env);
+      assert.match(again.stdout, /^Already installed: /);
+      assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), after1);
+
+      const status = JSON.parse((await vouch(['hooks', 'status', c.agent, '--json'], env)).stdout) as { hooks: Array<{ scope: string; installed: boolean }> };
+      assert.deepEqual(status.hooks.map((h) => [h.scope, h.installed]), [['user', true], ['project', false]]);
+
+      const removed = await vouch(['hooks', 'uninstall', c.agent], env);
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), c.before);
+    });
+  }
+
+  test('a malformed or commented configuration is refused with a clear message and left byte for byte', async () => {
+    const path = join(home, '.gemini', 'settings.json');
+    await mkdir(join(path, '..'), { recursive: true });
+    for (const broken of ['{ "ui": { "theme": "GitHub" }, ', '{\n  // keep my theme\n  "ui": { "theme": "GitHub" }\n}\n']) {
+      await writeFile(path, broken);
+      const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
+      assert.equal(r.code, 4);
+      assert.match(r.stderr, /settings\.json is not valid JSON.*nothing was changed/s);
+      assert.equal(await readFile(path, 'utf8'), broken);
+    }
+  });
+
+  test('install into a home without configuration creates the file with only the hook', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'vouch-hooks-fresh-'));
+    try {
+      const r = await vouch(['hooks', 'install', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /no VOUCH_API_KEY/);
+      const settings = JSON.parse(await readFile(join(fresh, '.claude', 'settings.json'), 'utf8')) as { hooks: { SessionEnd: unknown[] } };
+      assert.deepEqual(Object.keys(settings), ['hooks']);
+      assert.equal(settings.hooks.SessionEnd.length, 1);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a session end of each agent uploads its log to a running Vouch', () => {
+  let t: TestApp;
+  let alice: TestAccount;
+  let base: string;
+  let home: string;
+  let project: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    t = await buildTestApp();
+    alice = await t.account();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    home = await mkdtemp(join(tmpdir(), 'vouch-hooks-run-'));
+    project = join(home, 'src', 'hooked');
+    await mkdir(project, { recursive: true });
+    await git(project, ['init', '-q', '-b', 'feature/hooks']);
+    await git(project, ['remote', 'add', 'origin', 'git@github.com:acme/hooked.git']);
+    env = { HOME: home, VOUCH_API_URL: base, VOUCH_API_KEY: alice.apiKey, VOUCH_HOOK_SETTLE_MS: '0' };
+  });
+  after(async () => {
+    await t.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  async function sessions(): Promise<Array<{ id: string; repo: string | null; branch: string | null; filename: string; agent: string | null; status: string }>> {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/sessions?limit=100', headers: { authorization: `Bearer ${alice.apiKey}` } });
+    return (res.json() as { data: [] }).data;
+  }
+
+  /** Waits for the detached uploader: until a session with this file name exists (or it gave up). */
+  async function uploaded(filename: string) {
+    for (let i = 0; i < 600; i++) {
+      const hit = (await sessions()).find((s) => s.filename === filename);
+      if (hit) return hit;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const log = await readFile(join(home, '.vouch', 'hooks', 'hook.log'), 'utf8').catch(() => '(no hook log)');
+    assert.fail(`${filename} was never uploaded; hook log:\n${log}`);
+  }
+
+  const runs = [
+    { agent: 'claude-code', fixture: 'claude-code.jsonl', name: 'f3e1c2d4-claude.jsonl', payload: (p: string) => ({ session_id: 'f3e1c2d4', transcript_path: p, cwd: project, hook_event_name: 'SessionEnd', reason: 'prompt_input_exit' }) },
+    { agent: 'gemini-cli', fixture: 'gemini-cli.jsonl', name: 'session-2026-11-26T04-12-gem.jsonl', payload: (p: string) => ({ session_id: 'gem-0001', transcript_path: p, cwd: project, hook_event_name: 'SessionEnd', timestamp: new Date().toISOString(), reason: 'exit' }) },
+    { agent: 'codex', fixture: 'codex.jsonl', name: 'rollout-2026-11-26T04-12-33-0199aa00-1111-7222-8333-944445555666.jsonl', payload: (p: string) => ({ session_id: '0199aa00-1111-7222-8333-944445555666', transcript_path: p, cwd: project, hook_event_name: 'Stop', model: 'gpt-5-codex', turn_id: 't1' }) },
+  ] as const;
+
+  for (const r of runs) {
+    test(`${r.agent}: the hook returns at once with no output, and the log arrives with repo and branch, and is analysed`, async () => {
+      const transcript = join(home, r.name);
+      await copyFile(join(FIXTURES_DIR, r.fixture), transcript);
+      const run = await vouch(['hooks', 'run', r.agent], env, JSON.stringify(r.payload(transcript)));
+      assert.equal(run.code, 0);
+      assert.equal(run.stdout, '', 'nothing on stdout: Gemini reads it as JSON');
+      assert.equal(run.stderr, '');
+      const session = await uploaded(r.name);
+      assert.equal(session.repo, 'acme/hooked');
+      assert.equal(session.branch, 'feature/hooks');
+      await t.analyzeAll(inProcessAnalyzer());
+      const report = await t.app.inject({ method: 'GET', url: `/v1/sessions/${session.id}/report`, headers: { authorization: `Bearer ${alice.apiKey}` } });
+      assert.equal(report.statusCode, 200);
+      assert.equal((report.json() as { agent: string }).agent, r.agent);
+    });
+  }
+
+  test("codex's notify payload (thread id, no path) finds the rollout under ~/.codex/sessions", async () => {
+    const thread = '0199bb00-2222-7333-8444-955556666777';
+    const day = join(home, '.codex', 'sessions', '2026', '11', '26');
+    await mkdir(day, { recursive: true });
+    const name = `rollout-2026-11-26T05-00-00-${thread}.jsonl`;
+    await copyFile(join(FIXTURES_DIR, 'codex.jsonl'), join(day, name));
+    const notify = JSON.stringify({ type: 'agent-turn-complete', 'thread-id': thread, 'turn-id': 't9', cwd: project, 'input-messages': ['hi'], 'last-assistant-message': 'done' });
+    const run = await vouch(['hooks', 'run', 'codex', notify], env);
+    assert.equal(run.code, 0);
+    const session = await uploaded(name);
+    assert.equal(session.repo, 'acme/hooked');
+  });
+
+  test('with the server down the upload is queued, shown by status, and sent at the next session end', async () => {
+    const downEnv = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' }; // discard port: nothing listens
+    const first = join(home, 'queued-first.jsonl');
+    await copyFile(join(FIXTURES_DIR, 'claude-code.jsonl'), first);
+    const payload = JSON.stringify({ session_id: 'queued-1', transcript_path: first, cwd: project });
+    await vouch(['hooks', 'run', 'claude-code'], downEnv, payload);
+    // The uploader started by the hook is detached: wait until it has recorded the failure.
+    type Status = { queue: Array<{ transcript: string; attempts: number; last_error: string }> };
+    let status: Status = { queue: [] };
+    for (let i = 0; i < 300; i++) {
+      status = JSON.parse((await vouch(['hooks', 'status', '--json'], downEnv)).stdout) as Status;
+      if (status.queue.some((q) => q.transcript === first && q.attempts >= 1)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const entry = status.queue.find((q) => q.transcript === first);
+    assert.ok(entry, 'the failed upload is waiting');
+    assert.ok(entry.attempts >= 1);
+    assert.match(entry.last_error, /cannot reach/);
+    assert.doesNotMatch(JSON.stringify(status), new RegExp(alice.apiKey), 'status never prints the key');
+
+    const second = join(home, 'queued-second.jsonl');
+    await copyFile(join(FIXTURES_DIR, 'claude-code.jsonl'), second);
+    await vouch(['hooks', 'run', 'claude-code'], env, JSON.stringify({ session_id: 'queued-2', transcript_path: second, cwd: project }));
+    await uploaded('queued-second.jsonl');
+    await uploaded('queued-first.jsonl');
+    const after = JSON.parse((await vouch(['hooks', 'status', '--json'], env)).stdout) as { queue: unknown[] };
+    for (let i = 0; i < 100 && after.queue.length > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after.queue = (JSON.parse((await vouch(['hooks', 'status', '--json'], env)).stdout) as { queue: unknown[] }).queue;
+    }
+    assert.deepEqual(after.queue, []);
+  });
+
+  test('an unusable payload never fails the agent: exit 0, nothing printed, the reason in the hook log', async () => {
+    const run = await vouch(['hooks', 'run', 'claude-code'], env, '{"transcript_path": "/nonexistent/x.jsonl"}');
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout + run.stderr, '');
+    const log = await readFile(join(home, '.vouch', 'hooks', 'hook.log'), 'utf8');
+    assert.match(log, /claude-code hook: the transcript \/nonexistent\/x\.jsonl is not a readable file/);
+  });
+});
