@@ -46,7 +46,8 @@ export class Tally {
   /** `displayPath` turns an absolute path into the form shown in the report (relative to cwd). */
   add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string): void {
     this.stats.events++;
-    this.trackTime(event.at);
+    // Usage may be emitted late (deduplicated per message), so it does not time runs.
+    this.trackTime(event.at, event.kind !== 'usage');
     if (event.agentId) this.trackSubagent(event.agentId);
     switch (event.kind) {
       case 'session_meta':
@@ -199,10 +200,10 @@ export class Tally {
     this.stats.subagents++;
   }
 
-  private trackTime(at: string | null): void {
+  private trackTime(at: string | null, timesRun: boolean): void {
     if (!at) return;
     const t = Date.parse(at);
-    if (Number.isFinite(t)) {
+    if (timesRun && Number.isFinite(t)) {
       this.timed = true;
       if (this.runStart === null || t < this.runStart) this.runStart = t;
       if (this.runEnd === null || t > this.runEnd) this.runEnd = t;
