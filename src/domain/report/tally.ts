@@ -46,6 +46,8 @@ export class Tally {
   /** `displayPath` turns an absolute path into the form shown in the report (relative to cwd). */
   add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string): void {
     this.stats.events++;
+    // A new run's first event (this marker) already belongs to the new run.
+    if (event.kind === 'system' && event.subtype === RUN_START) this.closeRun();
     // Usage may be emitted late (deduplicated per message), so it does not time runs.
     this.trackTime(event.at, event.kind !== 'usage');
     if (event.agentId) this.trackSubagent(event.agentId);
@@ -75,9 +77,6 @@ export class Tally {
         return this.call(event, timelineIndex, displayPath);
       case 'tool_result':
         return this.result(event);
-      case 'system':
-        if (event.subtype === RUN_START) this.closeRun();
-        return;
       default:
         return;
     }
