@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IngestFacts } from './types.ts';
 import { only, prompt, ran, runRules, ruleIds, severityOf } from './testing.ts';
-import { notASessionLog } from './coverage.ts';
+import { notASessionLog, ruleFailed } from './coverage.ts';
 
 const events = [prompt('hello')];
 
@@ -87,4 +87,9 @@ test('oversize lines, invalid UTF-8, missing subagents, plain text and hint conf
   assert.deepEqual(ruleIds(d), ['coverage/hint-conflict', 'coverage/invalid-utf8', 'coverage/low-confidence', 'coverage/missing-subagents', 'coverage/oversize-lines']);
   assert.ok(d.every((x) => severityOf(x) === 'info'));
   assert.match(only(d, 'coverage/missing-subagents')[0].detail, /agent-a1b2 \(line 40\)/);
+});
+
+test('coverage/rule-failed is a weighted warning the analyser reports (see analyze.verdict.spec.ts); rules never report it themselves', async () => {
+  assert.deepEqual([ruleFailed.id, ruleFailed.severity, ruleFailed.weight], ['coverage/rule-failed', 'warning', 2]);
+  assert.deepEqual(only(await coverage({ skippedLines: 1, totalLines: 10, truncatedTail: true }), 'coverage/rule-failed'), []);
 });
