@@ -131,3 +131,10 @@ test('a clean session with a failing rule is Review, not Clear', async () => {
   const r = await analyzeText(clean, { rules: throwingIn('onEvent', 'destructive/rm-outside-worktree') });
   assert.equal(r.outcome, 'Review');
 });
+
+test('a structured log whose lines are mostly unreadable says so in the headline', async () => {
+  const good = jsonl([user(1, 'list the files'), assistant(2, [bash('toolu_1', 'ls')]), user(3, [result('toolu_1', 'a.ts')])]);
+  const r = await analyzeText(good + '{"type":"user","message":\n'.repeat(5));
+  assert.equal(r.outcome, 'Review');
+  assert.match(r.headline, /^Review: Most of the log could not be read/);
+});

@@ -38,7 +38,9 @@ function serious(findings: Finding[]): Finding[] {
   const warn = findings.filter((f) => f.severity === 'warning');
   const rank = (f: Finding) => {
     const i = UNDERMINING.indexOf(f.rule);
-    return i < 0 ? UNDERMINING.length : i;
+    if (i >= 0) return i;
+    // "Most of the log could not be read" undermines the verdict as much as a failed check.
+    return f.rule === 'coverage/skipped-lines' && f.title.startsWith('Most') ? UNDERMINING.length : UNDERMINING.length + 1;
   };
   return warn.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }
