@@ -3,12 +3,13 @@
 // Memory is bounded by the largest line plus the capped report, never by the file size.
 import type { AgentId, EventSink, LogParser, NormEvent, ToolCallEvent } from './model/events.ts';
 import type { Report } from './model/report.ts';
-import type { EventFacts, IngestFacts, RuleContext, RuleHandler, SessionFacts } from './rules/types.ts';
+import type { EventFacts, IngestFacts, Rule, RuleContext, RuleHandler, RuleMeta, SessionFacts } from './rules/types.ts';
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
 import { detectFormat, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
+import { ruleFailed } from './rules/coverage.ts';
 import { loadShellParser, parseShell } from './shell/parse.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
 import { maskKnown } from './secrets/mask.ts';
@@ -18,6 +19,7 @@ import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
 import { Tally } from './report/tally.ts';
 import { FindingCollector } from './report/findings.ts';
 import { assembleReport } from './report/assemble.ts';
+import { CompletionTracker } from './report/completion.ts';
 
 export interface AnalyzeOptions {
   /** The uploader's agent hint: breaks ties only. */
@@ -25,6 +27,19 @@ export interface AnalyzeOptions {
   filename?: string;
   maxLineBytes?: number;
   timelineCap?: number;
+  /**
+   * The rule catalogue to run (default: all of RULES). A seam for tests — e.g. a rule that
+   * throws — and for embedding a subset; coverage rules should always be part of it.
+   */
+  rules?: Rule[];
+}
+
+/** A rule that raised an error: how often, and the first error (for the coverage finding). */
+interface RuleFailure {
+  count: number;
+  phase: 'onEvent' | 'finish';
+  message: string;
+  line: number | null;
 }
 
 const SKIP_SAMPLES_MAX = 20;
@@ -68,20 +83,27 @@ class AnalysisRun {
   private readonly timeline: TimelineBuilder;
   private readonly tally = new Tally();
   private readonly findings: FindingCollector;
+  private readonly rules: Rule[];
   private readonly handlers: RuleHandler[];
+  /** Per handler (same order as `rules`): its failure, once it has thrown. */
+  private readonly failures: (RuleFailure | undefined)[];
+  private readonly completion = new CompletionTracker();
   private readonly sink: EventSink;
   private lastLineFailed = false;
 
   constructor(private readonly opts: AnalyzeOptions) {
     this.ingest = {
       skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
-      missingSubagents: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false, totalLines: 0,
+      missingSubagents: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false,
+      unrecognisedJson: false, incomplete: null, totalLines: 0,
     };
     this.session = { agent: opts.agentHint ?? null, format: 'plain-text', cwd: null, home: null, ingest: this.ingest };
     this.timeline = new TimelineBuilder(opts.timelineCap ?? DEFAULT_TIMELINE_CAP);
-    this.findings = new FindingCollector(RULE_METAS, this.timeline, (t) => this.maskAll(t));
+    this.rules = opts.rules ?? RULES;
+    this.findings = new FindingCollector(metasOf(this.rules), this.timeline, (t) => this.maskAll(t));
     const ctx: RuleContext = { session: this.session, report: (d) => this.findings.add(d) };
-    this.handlers = RULES.map((r) => r.create(ctx));
+    this.handlers = this.rules.map((r) => r.create(ctx));
+    this.failures = this.rules.map(() => undefined);
     this.sink = {
       emit: (e) => this.queue.push(e),
       skip: (line, reason) => this.skip(line, reason),
@@ -111,7 +133,15 @@ class AnalysisRun {
     if (this.lastLineFailed) this.ingest.truncatedTail = true;
     this.ingest.binary = this.looksBinary();
     await this.drain();
-    for (const h of this.handlers) safely(() => h.finish?.());
+    this.ingest.incomplete = this.completion.finish();
+    this.handlers.forEach((h, i) => {
+      try {
+        h.finish?.();
+      } catch (e) {
+        this.ruleFailed(i, 'finish', e, null);
+      }
+    });
+    this.reportRuleFailures();
     return assembleReport({
       detection: this.detection!,
       ingest: this.ingest,
@@ -120,6 +150,41 @@ class AnalysisRun {
       findings: this.findings.finish(),
       knownSecrets: this.knownSecrets,
       omittedTimeline: this.timeline.omitted,
+      incomplete: this.ingest.incomplete,
+      runs: this.completion.runs,
+    });
+  }
+
+  // ---- rule failures -------------------------------------------------------------------------
+
+  private ruleFailed(i: number, phase: RuleFailure['phase'], e: unknown, line: number | null): void {
+    const known = this.failures[i];
+    if (known) {
+      known.count++;
+      return;
+    }
+    const message = (e instanceof Error ? e.message : String(e)).slice(0, 300) || 'unknown error';
+    this.failures[i] = { count: 1, phase, message, line };
+  }
+
+  /**
+   * A rule that threw may have missed exactly what it looks for (a deletion, a leaked secret):
+   * the report says which rule failed and how, as a coverage warning, so the session is never
+   * Clear. Reported after every finish(), by the analyser, so no rule's order matters.
+   */
+  private reportRuleFailures(): void {
+    this.failures.forEach((f, i) => {
+      if (!f) return;
+      const name = ruleName(this.rules[i]);
+      const where = f.phase === 'finish' ? 'at the end of the log' : `at line ${f.line}`;
+      const times = f.count > 1 ? ` (${f.count} errors in all)` : '';
+      this.findings.add({
+        rule: ruleFailed.id,
+        key: name,
+        title: `Check ${name} failed: part of the log was not checked`,
+        detail: `The check ${name} raised an error ${where}: "${f.message}"${times}. Whatever it looks for may have happened without being reported.`,
+        evidence: [],
+      });
     });
   }
 
@@ -147,6 +212,9 @@ class AnalysisRun {
     this.session.agent = this.detection.agent;
     this.ingest.hintConflict = this.detection.hintConflict;
     this.ingest.lowConfidence = this.detection.format === 'plain-text';
+    // JSON records nobody recognised fall back to plain text: they must not pass as a transcript.
+    const jsonRecords = values.filter((v) => v !== null && typeof v === 'object').length;
+    this.ingest.unrecognisedJson = this.detection.format === 'plain-text' && jsonRecords * 2 > lines.length;
     const sample = this.sample.splice(0);
     sample.forEach((info, i) => this.feed(info, values[i]));
   }
@@ -213,12 +281,15 @@ class AnalysisRun {
     const eventMask = facts.secrets.length > 0 ? (t: string) => maskKnown(t, facts.secrets.map((s) => s.value)) : identity;
     const timelineIndex = this.timeline.add(event, eventMask);
     this.tally.add(event, timelineIndex, (p) => this.displayPath(p));
-    // safely() inlined: no closure per handler per event on this hot path.
-    for (const h of this.handlers) {
+    this.completion.add(event);
+    // A rule bug must never take the analysis down; it is recorded and reported (coverage).
+    // Plain loop with an inlined try: no closure per handler per event on this hot path.
+    const handlers = this.handlers;
+    for (let i = 0; i < handlers.length; i++) {
       try {
-        h.onEvent(event, facts);
-      } catch {
-        // A rule bug must never take the analysis down.
+        handlers[i].onEvent(event, facts);
+      } catch (e) {
+        this.ruleFailed(i, 'onEvent', e, event.line);
       }
     }
   }
@@ -289,6 +360,20 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The rule ids the catalogue reports under: the default catalogue's, plus any a test brings. */
+function metasOf(rules: Rule[]): Map<string, RuleMeta> {
+  if (rules === RULES) return RULE_METAS;
+  const metas = new Map(RULE_METAS);
+  for (const r of rules) for (const m of r.metas) metas.set(m.id, m);
+  return metas;
+}
+
+/** How a rule module is named in a report: its first rule id, and how many more it holds. */
+function ruleName(rule: Rule): string {
+  const first = rule.metas[0]?.id ?? 'unnamed rule';
+  return rule.metas.length > 1 ? `${first} (+${rule.metas.length - 1} related)` : first;
 }
 
 function identity(t: string): string {

@@ -76,6 +76,17 @@ export interface ReportStats {
   /** Lines in the file (physical), and how many timeline entries were left out of the report. */
   lines?: number;
   timeline_omitted?: number;
+  /** Agent runs found in the file: 1, or more when runs were appended one after the other. */
+  runs?: number;
+}
+
+/** Why the log does not cover the whole run (see docs/report.md). */
+export interface IncompleteInfo {
+  /** `unanswered-call`: it ends on a tool call that never got a result; `no-closing-record`: a
+   *  headless run lacks its final record (`result`, `turn.completed`). */
+  reason: 'unanswered-call' | 'no-closing-record';
+  /** One sentence for people: which call, which record. */
+  detail: string;
 }
 
 export interface FileTouch {
@@ -110,6 +121,11 @@ export interface Report {
   started_at: string | null;
   ended_at: string | null;
   duration_ms: number | null;
+  /**
+   * null when the log covers the whole run; otherwise why it stops early. Always present in
+   * reports this analyser version writes (optional only for reports stored by older versions).
+   */
+  incomplete?: IncompleteInfo | null;
   trust_score: number;
   outcome: Outcome;
   headline: string;

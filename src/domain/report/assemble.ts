@@ -3,7 +3,7 @@
 // appear unmasked anywhere in the report.
 import type { AgentId } from '../model/events.ts';
 import type { Report } from '../model/report.ts';
-import type { IngestFacts } from '../rules/types.ts';
+import type { IncompleteRun, IngestFacts } from '../rules/types.ts';
 import type { DetectResult } from '../ingest/detect.ts';
 import type { CollectedFinding } from './findings.ts';
 import type { Tally } from './tally.ts';
@@ -21,22 +21,26 @@ export interface AssembleInput {
   findings: CollectedFinding[];
   knownSecrets: Set<string>;
   omittedTimeline: number;
+  incomplete: IncompleteRun | null;
+  /** Runs found in the file (1 unless several were appended). */
+  runs: number;
 }
 
 const AGENT_LABEL: Record<AgentId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', 'gemini-cli': 'Gemini CLI' };
 
 export function assembleReport(input: AssembleInput): Report {
   const { detection, ingest, tally, findings } = input;
-  const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline };
+  const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline, runs: input.runs };
   const score = trustScore(findings);
   const outcome = outcomeOf(score, findings);
   const h = tally.header;
-  const durationMs = h.startedAt && h.endedAt ? Math.max(0, Date.parse(h.endedAt) - Date.parse(h.startedAt)) : null;
+  // Runs appended in one file are timed one by one: the gap between them is not session time.
+  const durationMs = tally.activeDurationMs();
   const publicFindings = findings.map(({ occurrences: _o, weight: _w, ...f }) => f);
   const narrative = writeNarrative({
     outcome, score, findings: publicFindings, stats,
     agentLabel: detection.agent ? AGENT_LABEL[detection.agent] : 'The agent',
-    models: h.models, durationMs: Number.isFinite(durationMs) ? durationMs : null, lowConfidence: ingest.lowConfidence,
+    models: h.models, durationMs, lowConfidence: ingest.lowConfidence, incomplete: input.incomplete?.reason ?? null,
   });
   const report: Report = {
     session_id: null,
@@ -54,7 +58,8 @@ export function assembleReport(input: AssembleInput): Report {
     agent_version: h.agentVersion,
     started_at: h.startedAt,
     ended_at: h.endedAt,
-    duration_ms: Number.isFinite(durationMs) ? durationMs : null,
+    duration_ms: durationMs,
+    incomplete: input.incomplete ? { reason: input.incomplete.kind, detail: input.incomplete.reason } : null,
     trust_score: score,
     outcome,
     ...narrative,

@@ -12,6 +12,8 @@ export interface NarrativeInput {
   models: string[];
   durationMs: number | null;
   lowConfidence: boolean;
+  /** Why the log stops before the run finished, or null. */
+  incomplete: string | null;
 }
 
 export interface Narrative {
@@ -26,9 +28,21 @@ export function writeNarrative(input: NarrativeInput): Narrative {
   return { headline: headline(input), reason: reason(input), summary: summary(input) };
 }
 
+// Findings that say the verdict itself rests on little: when one is among the warnings it leads
+// the headline, because every other statement in the report is weaker for it.
+const UNDERMINING = ['coverage/not-a-session-log', 'coverage/binary-input', 'coverage/rule-failed'];
+
 function serious(findings: Finding[]): Finding[] {
   const crit = findings.filter((f) => f.severity === 'critical');
-  return crit.length > 0 ? crit : findings.filter((f) => f.severity === 'warning');
+  if (crit.length > 0) return crit;
+  const warn = findings.filter((f) => f.severity === 'warning');
+  const rank = (f: Finding) => {
+    const i = UNDERMINING.indexOf(f.rule);
+    if (i >= 0) return i;
+    // "Most of the log could not be read" undermines the verdict as much as a failed check.
+    return f.rule === 'coverage/skipped-lines' && f.title.startsWith('Most') ? UNDERMINING.length : UNDERMINING.length + 1;
+  };
+  return warn.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }
 
 function headline({ outcome, findings, stats }: NarrativeInput): string {
@@ -47,7 +61,11 @@ function headline({ outcome, findings, stats }: NarrativeInput): string {
 
 function reason({ outcome, score, findings }: NarrativeInput): string {
   const crit = findings.filter((f) => f.severity === 'critical');
-  const warn = findings.filter((f) => f.severity === 'warning');
+  const warn = serious(findings.filter((f) => f.severity !== 'critical'));
+  const notALog = warn.find((f) => f.rule === 'coverage/not-a-session-log' || f.rule === 'coverage/binary-input');
+  if (notALog && crit.length === 0) {
+    return `Review because Vouch could not read this file as an agent session log, so nothing in it could be checked: ${oneLine(notALog.detail, 200)}`;
+  }
   const titles = (list: Finding[]) => list.slice(0, 3).map((f) => oneLine(f.title, 80).replace(/\.$/, '')).join('; ');
   if (outcome === 'Blocked' && crit.length > 0) {
     return `Blocked by ${plural(crit.length, 'critical finding')} — something that must not have happened or must be undone: ${titles(crit)}.`;
@@ -64,6 +82,10 @@ function reason({ outcome, score, findings }: NarrativeInput): string {
 
 function summary(input: NarrativeInput): string {
   const { stats, findings, agentLabel, models, durationMs, lowConfidence } = input;
+  const notALog = findings.find((f) => f.rule === 'coverage/not-a-session-log' || f.rule === 'coverage/binary-input');
+  if (notALog && stats.tool_calls === 0) {
+    return `Vouch found no agent session in this file (${plural(stats.lines ?? 0, 'line')}): ${oneLine(notALog.detail, 300)} A team should not rely on this report as a check of any agent's work.`;
+  }
   const parts: string[] = [];
   const model = models.length > 0 ? ` (${models.slice(0, 3).join(', ')})` : '';
   const duration = durationMs !== null && durationMs > 0 ? ` over ${formatDuration(durationMs)}` : '';
@@ -81,6 +103,7 @@ function summary(input: NarrativeInput): string {
       ? 'Vouch found nothing that needs attention.'
       : `Vouch found ${plural(c.critical, 'critical issue')} and ${plural(c.warning, 'warning')}${c.info > 0 ? `, plus ${c.info} for context` : ''}.`,
   );
+  if (input.incomplete) parts.push(input.incomplete);
   if (stats.skipped_lines > 0) parts.push(`${plural(stats.skipped_lines, 'line')} of the log could not be understood, so this report is incomplete.`);
   if (lowConfidence) parts.push('The log is a plain-text transcript, analysed heuristically with lower confidence.');
   return parts.join(' ');

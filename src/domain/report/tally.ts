@@ -1,6 +1,7 @@
 // Counts what happened in a session — stats, files touched, commands with exit codes, models,
 // times — from the event stream, with bounded memory (lists are capped; counts stay exact).
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import { RUN_START } from '../model/runs.ts';
 import type { CommandRecord, FileTouch, ReportStats } from '../model/report.ts';
 import { oneLine } from './text.ts';
 
@@ -36,11 +37,19 @@ export class Tally {
   private readonly subagents = new Set<string>();
   private readonly readPaths = new Set<string>();
   private readonly writtenPaths = new Set<string>();
+  /** Time span of the current run, and the summed spans of the runs before it. */
+  private runStart: number | null = null;
+  private runEnd: number | null = null;
+  private earlierRunsMs = 0;
+  private timed = false;
 
   /** `displayPath` turns an absolute path into the form shown in the report (relative to cwd). */
   add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string): void {
     this.stats.events++;
-    this.trackTime(event.at);
+    // A new run's first event (this marker) already belongs to the new run.
+    if (event.kind === 'system' && event.subtype === RUN_START) this.closeRun();
+    // Usage may be emitted late (deduplicated per message), so it does not time runs.
+    this.trackTime(event.at, event.kind !== 'usage');
     if (event.agentId) this.trackSubagent(event.agentId);
     switch (event.kind) {
       case 'session_meta':
@@ -75,6 +84,22 @@ export class Tally {
 
   filesTouched(): FileTouch[] {
     return [...this.files.values()];
+  }
+
+  /** Session time: each run's first-to-last timestamp, summed; null when the log has no times. */
+  activeDurationMs(): number | null {
+    if (!this.timed) return null;
+    return this.earlierRunsMs + this.currentRunMs();
+  }
+
+  private currentRunMs(): number {
+    return this.runStart !== null && this.runEnd !== null ? Math.max(0, this.runEnd - this.runStart) : 0;
+  }
+
+  private closeRun(): void {
+    this.earlierRunsMs += this.currentRunMs();
+    this.runStart = null;
+    this.runEnd = null;
   }
 
   commandList(): CommandRecord[] {
@@ -174,8 +199,14 @@ export class Tally {
     this.stats.subagents++;
   }
 
-  private trackTime(at: string | null): void {
+  private trackTime(at: string | null, timesRun: boolean): void {
     if (!at) return;
+    const t = Date.parse(at);
+    if (timesRun && Number.isFinite(t)) {
+      this.timed = true;
+      if (this.runStart === null || t < this.runStart) this.runStart = t;
+      if (this.runEnd === null || t > this.runEnd) this.runEnd = t;
+    }
     if (!this.header.startedAt || at < this.header.startedAt) this.header.startedAt = at;
     if (!this.header.endedAt || at > this.header.endedAt) this.header.endedAt = at;
   }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IngestFacts } from './types.ts';
-import { only, prompt, runRules, ruleIds, severityOf } from './testing.ts';
+import { only, prompt, ran, runRules, ruleIds, severityOf } from './testing.ts';
+import { notASessionLog, ruleFailed } from './coverage.ts';
 
 const events = [prompt('hello')];
 
@@ -31,9 +32,54 @@ test('binary input is a warning and replaces the skipped-lines finding', async (
   assert.equal(severityOf(d[0]), 'warning');
 });
 
-test('a log with lines but no events is a warning', async () => {
-  assert.deepEqual(ruleIds(await coverage({ totalLines: 12 }, [])), ['coverage/nothing-understood']);
-  assert.deepEqual(ruleIds(await coverage({ totalLines: 0 }, [])), []);
+test('a log with lines but no agent events is not a session log (warning, weighted)', async () => {
+  const d = await coverage({ totalLines: 12 }, [{ kind: 'session_meta', cwd: '/home/dev/project' }, { kind: 'usage', input: 1, output: 1, cacheRead: 0, cacheWrite: 0 }]);
+  assert.deepEqual(ruleIds(d), ['coverage/not-a-session-log']);
+  assert.equal(severityOf(d[0]), 'warning');
+  assert.equal(notASessionLog.weight, 3);
+  assert.match(d[0].detail, /None of the 12 lines is an agent record/);
+});
+
+test('an empty file is not a session log; a file with a prompt is one', async () => {
+  assert.deepEqual(ruleIds(await coverage({ totalLines: 0 }, [])), ['coverage/not-a-session-log']);
+  assert.deepEqual(ruleIds(await coverage({ totalLines: 1 })), []);
+});
+
+test('plain text is a transcript only with a recognised command', async () => {
+  const prose = await runRules([{ kind: 'message', text: 'hello world' }], { format: 'plain-text', agent: null, ingest: { totalLines: 3, lowConfidence: true } });
+  assert.deepEqual(ruleIds(prose.filter((x) => x.rule.startsWith('coverage/'))), ['coverage/not-a-session-log'], 'no low-confidence note on top');
+  const shell = await runRules(ran('ls', { output: 'a.ts' }), { format: 'plain-text', agent: null, ingest: { totalLines: 2, lowConfidence: true } });
+  assert.deepEqual(ruleIds(shell.filter((x) => x.rule.startsWith('coverage/'))), ['coverage/low-confidence']);
+});
+
+test('JSON records nobody recognised are named as such', async () => {
+  const d = await runRules([{ kind: 'message', text: '{"name":"x"}' }], { format: 'plain-text', agent: null, ingest: { totalLines: 1, unrecognisedJson: true } });
+  assert.match(only(d, 'coverage/not-a-session-log')[0].detail, /JSON records of a shape no supported agent/);
+});
+
+test('mostly skipped lines get a title that says most of the log was not read', async () => {
+  const most = await coverage({ skippedLines: 8, totalLines: 10, skippedSamples: [{ line: 2, reason: 'invalid JSON' }] });
+  assert.match(only(most, 'coverage/skipped-lines')[0].title ?? '', /Most of the log could not be read/);
+  const some = await coverage({ skippedLines: 2, totalLines: 10, skippedSamples: [{ line: 2, reason: 'invalid JSON' }] });
+  assert.equal(only(some, 'coverage/skipped-lines')[0].title, undefined);
+});
+
+test('a log ending on an unanswered call is a warning; a missing closing record is info', async () => {
+  const cut = await coverage({ incomplete: { kind: 'unanswered-call', reason: 'ends on npm test', eventIndex: 0 } });
+  assert.deepEqual(only(cut, 'coverage/incomplete').map(severityOf), ['warning']);
+  assert.equal(only(cut, 'coverage/incomplete')[0].evidence.length, 1);
+  const noResult = await coverage({ incomplete: { kind: 'no-closing-record', reason: 'no result record' } });
+  assert.deepEqual(only(noResult, 'coverage/incomplete').map(severityOf), ['info']);
+  assert.deepEqual(only(await coverage({ incomplete: null }), 'coverage/incomplete'), []);
+});
+
+test('several runs in one file are an info pointing at the second run', async () => {
+  const d = await coverage({}, [prompt('first'), { kind: 'system', subtype: 'run_start', text: 'new run' }, prompt('second')]);
+  const f = only(d, 'coverage/several-runs');
+  assert.equal(f.length, 1);
+  assert.equal(severityOf(f[0]), 'info');
+  assert.equal(f[0].evidence[0].index, 1);
+  assert.deepEqual(only(await coverage({}), 'coverage/several-runs'), []);
 });
 
 test('oversize lines, invalid UTF-8, missing subagents, plain text and hint conflicts are info', async () => {
@@ -41,4 +87,9 @@ test('oversize lines, invalid UTF-8, missing subagents, plain text and hint conf
   assert.deepEqual(ruleIds(d), ['coverage/hint-conflict', 'coverage/invalid-utf8', 'coverage/low-confidence', 'coverage/missing-subagents', 'coverage/oversize-lines']);
   assert.ok(d.every((x) => severityOf(x) === 'info'));
   assert.match(only(d, 'coverage/missing-subagents')[0].detail, /agent-a1b2 \(line 40\)/);
+});
+
+test('coverage/rule-failed is a weighted warning the analyser reports (see analyze.verdict.spec.ts); rules never report it themselves', async () => {
+  assert.deepEqual([ruleFailed.id, ruleFailed.severity, ruleFailed.weight], ['coverage/rule-failed', 'warning', 2]);
+  assert.deepEqual(only(await coverage({ skippedLines: 1, totalLines: 10, truncatedTail: true }), 'coverage/rule-failed'), []);
 });

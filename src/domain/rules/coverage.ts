@@ -1,7 +1,10 @@
 // coverage: how much of the log was actually understood. A report on a partly read log must say
-// so (and is never Clear): lines skipped, the file cut off, not a log at all, subagent transcripts
-// that are not in the file, a plain-text transcript read heuristically.
-import type { Rule } from './types.ts';
+// so (and is never Clear): lines skipped, the file cut off, not a log at all, a rule that failed,
+// a run that ended mid-action, subagent transcripts that are not in the file, a plain-text
+// transcript read heuristically, several runs appended in one file.
+import type { NormEvent } from '../model/events.ts';
+import { RUN_START } from '../model/runs.ts';
+import type { IngestFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { meta, plural } from './util.ts';
 
 export const skippedLines = meta({
@@ -21,16 +24,41 @@ export const truncated = meta({
 export const binaryInput = meta({
   id: 'coverage/binary-input',
   severity: 'warning',
-  title: 'The file is not a session log',
+  title: 'Not an agent session log (binary data): nothing could be checked',
   description: 'The upload looks like binary data, not a text log: nothing in it could be analysed. A warning (not critical): it says nothing about what the agent did, only that this report cannot vouch for it.',
   remediation: 'Upload the agent\'s .jsonl/.log transcript itself, not an archive or another file.',
 });
-export const nothingUnderstood = meta({
-  id: 'coverage/nothing-understood',
+// Weighted so that the score says it too (70): a file nobody could check is far from trusted,
+// yet it is not evidence that an agent did something wrong (that would be critical).
+export const notASessionLog = meta({
+  id: 'coverage/not-a-session-log',
   severity: 'warning',
-  title: 'Nothing in the log was understood',
-  description: 'The file has lines but not a single event (prompt, message, tool call) could be recognised: the report cannot vouch for anything.',
-  remediation: 'Check that the file is an agent session log in a supported format.',
+  title: 'Not an agent session log: nothing could be checked',
+  description: 'No agent records were recognised: an empty file, JSON records of a shape no supported agent writes, text with no prompt or command in it, or a structured log of which nothing could be read. The report cannot vouch for anything, so the session is never Clear.',
+  remediation: 'Upload the agent\'s session log itself (Claude Code ~/.claude/projects/…/*.jsonl, Codex ~/.codex/sessions/…/rollout-*.jsonl, Gemini CLI ~/.gemini/tmp/…/chats/*), or a terminal transcript with its prompts.',
+  weight: 3,
+});
+export const ruleFailed = meta({
+  id: 'coverage/rule-failed',
+  severity: 'warning',
+  title: 'A check failed while running: part of the log was not checked',
+  description: 'A rule raised an error while it read the log. What it looks for (a deletion, a leaked secret …) may have happened without being reported, so the session is never Clear.',
+  remediation: 'Report the error to the Vouch maintainers with the rule id; review the session by hand meanwhile.',
+  weight: 2,
+});
+export const incomplete = meta({
+  id: 'coverage/incomplete',
+  severity: 'info',
+  title: 'The session ends before the run finished',
+  description: 'The log stops before the agent\'s run was over: a headless run without its closing record (`result`, `turn.completed`), or a last tool call that never got a result. What happened afterwards is not in the log. Ending on an unanswered tool call is a warning: the outcome of that action is unknown.',
+  remediation: 'Upload the log again once the run has finished, or check what the last action did.',
+});
+export const severalRuns = meta({
+  id: 'coverage/several-runs',
+  severity: 'info',
+  title: 'Several runs in one file',
+  description: 'The file holds more than one agent run appended one after the other (a second stream-json header, a second Codex thread or session). They are analysed together; durations do not count the gap between runs.',
+  remediation: 'Upload one file per run for separate verdicts.',
 });
 export const oversizeLines = meta({
   id: 'coverage/oversize-lines',
@@ -68,26 +96,92 @@ export const hintConflict = meta({
   remediation: 'Check the upload script passes the right agent.',
 });
 
+/** Events that show an agent at work; metadata, usage and notices alone are not a session. */
+const AGENT_KINDS: ReadonlySet<NormEvent['kind']> = new Set(['prompt', 'message', 'thinking', 'tool_call', 'tool_result', 'compaction', 'subagent_start']);
+
+/** Counts what the log showed of an agent at work, and the runs it holds. */
+class Understood {
+  agentEvents = 0;
+  toolCalls = 0;
+  runs = 1;
+  firstNewRun = -1;
+
+  add(event: NormEvent): void {
+    if (AGENT_KINDS.has(event.kind)) this.agentEvents++;
+    if (event.kind === 'tool_call') this.toolCalls++;
+    if (event.kind === 'system' && event.subtype === RUN_START) {
+      this.runs++;
+      if (this.firstNewRun < 0) this.firstNewRun = event.index;
+    }
+  }
+
+  /** Why the file is not a session log, or null when it is one. */
+  notALog(session: SessionFacts): string | null {
+    const ing = session.ingest;
+    if (ing.binary) return null; // its own finding
+    if (ing.totalLines === 0) return 'The file is empty.';
+    if (ing.unrecognisedJson && this.toolCalls === 0) {
+      return `The ${plural(ing.totalLines, 'line')} are JSON records of a shape no supported agent (Claude Code, Codex CLI, Gemini CLI) writes.`;
+    }
+    if (this.agentEvents === 0) {
+      return ing.skippedLines > 0
+        ? `None of the ${plural(ing.totalLines, 'line')} could be read as an agent record (${plural(ing.skippedLines, 'line')} skipped).`
+        : `None of the ${plural(ing.totalLines, 'line')} is an agent record (no prompt, message or tool call).`;
+    }
+    // Plain text counts as a transcript only when a shell prompt with a command was recognised.
+    if (session.format === 'plain-text' && this.toolCalls === 0) {
+      return `No shell prompt or command was recognised in the ${plural(ing.totalLines, 'line')} of text: it reads as prose, not as a transcript of an agent at work.`;
+    }
+    return null;
+  }
+}
+
+/** "Most of the log was skipped" is worse than "some lines were": the headline must say so. */
+function skippedDraft(ing: IngestFacts) {
+  const lines = ing.totalLines > 0 ? ` of ${ing.totalLines}` : '';
+  const samples = ing.skippedSamples.slice(0, 5).map((s) => `line ${s.line}: ${s.reason}`).join('; ');
+  const mostly = ing.totalLines > 0 && ing.skippedLines * 2 > ing.totalLines;
+  return {
+    rule: skippedLines.id,
+    ...(mostly ? { title: 'Most of the log could not be read: most of it was not checked' } : {}),
+    detail: `${plural(ing.skippedLines, 'line')}${lines} could not be understood and were skipped (${samples}).`,
+    evidence: [],
+  };
+}
+
+function reportIncomplete(ctx: RuleContext, ing: IngestFacts): void {
+  const inc = ing.incomplete;
+  if (!inc) return;
+  const evidence = inc.eventIndex === undefined ? [] : [{ index: inc.eventIndex, excerpt: inc.reason }];
+  // A last action without a result: its outcome is unknown, so a person must look (never Clear).
+  const severity = inc.kind === 'unanswered-call' ? 'warning' as const : 'info' as const;
+  ctx.report({ rule: incomplete.id, severity, ...(severity === 'warning' ? { title: 'The log ends in the middle of an action' } : {}), detail: inc.reason, evidence });
+}
+
 export const COVERAGE_RULES: Rule[] = [
   {
-    metas: [skippedLines, truncated, binaryInput, nothingUnderstood, oversizeLines, invalidUtf8, missingSubagents, lowConfidence, hintConflict],
+    metas: [
+      notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
+      lowConfidence, hintConflict, severalRuns,
+    ],
     create(ctx) {
-      let events = 0;
+      const seen = new Understood();
       return {
-        onEvent() {
-          events++;
+        onEvent(event) {
+          seen.add(event);
         },
         finish() {
           const ing = ctx.session.ingest;
-          const lines = ing.totalLines > 0 ? ` of ${ing.totalLines}` : '';
           if (ing.binary) {
             ctx.report({ rule: binaryInput.id, detail: `The upload looks like binary data (${plural(ing.skippedLines, 'line')} with NUL bytes or unreadable).`, evidence: [] });
-          } else if (events === 0 && ing.totalLines > ing.skippedLines) {
-            ctx.report({ rule: nothingUnderstood.id, detail: `None of the ${plural(ing.totalLines, 'line')} produced an event.`, evidence: [] });
           }
-          if (ing.skippedLines > 0 && !ing.binary) {
-            const samples = ing.skippedSamples.slice(0, 5).map((s) => `line ${s.line}: ${s.reason}`).join('; ');
-            ctx.report({ rule: skippedLines.id, detail: `${plural(ing.skippedLines, 'line')}${lines} could not be understood and were skipped (${samples}).`, evidence: [] });
+          const notALog = seen.notALog(ctx.session);
+          if (notALog) ctx.report({ rule: notASessionLog.id, detail: `${notALog} Nothing in it could be checked, so Vouch cannot vouch for it.`, evidence: [] });
+          if (ing.skippedLines > 0 && !ing.binary) ctx.report(skippedDraft(ing));
+          reportIncomplete(ctx, ing);
+          if (seen.runs > 1) {
+            const evidence = seen.firstNewRun >= 0 ? [{ index: seen.firstNewRun, excerpt: 'a new run starts here' }] : [];
+            ctx.report({ rule: severalRuns.id, detail: `The file holds ${seen.runs} runs appended one after the other; the session's duration counts each run, not the gaps between them.`, evidence });
           }
           if (ing.truncatedTail) ctx.report({ rule: truncated.id, detail: 'The last line of the log is incomplete: the file was cut off.', evidence: [] });
           if (ing.oversizeLines > 0) ctx.report({ rule: oversizeLines.id, detail: `${plural(ing.oversizeLines, 'line')} over the size limit skipped.`, evidence: [] });
@@ -96,7 +190,7 @@ export const COVERAGE_RULES: Rule[] = [
             const ids = ing.missingSubagents.slice(0, 5).map((m) => `${m.id} (line ${m.line})`).join(', ');
             ctx.report({ rule: missingSubagents.id, detail: `${plural(ing.missingSubagents.length, 'subagent transcript')} referenced but not in this file: ${ids}.`, evidence: [] });
           }
-          if (ing.lowConfidence) ctx.report({ rule: lowConfidence.id, detail: 'This is a plain-text transcript: findings rest on heuristics and may miss things.', evidence: [] });
+          if (ing.lowConfidence && !notALog) ctx.report({ rule: lowConfidence.id, detail: 'This is a plain-text transcript: findings rest on heuristics and may miss things.', evidence: [] });
           if (ing.hintConflict) ctx.report({ rule: hintConflict.id, detail: `The upload said "${ing.agentHint ?? 'unknown'}", but the content is ${ctx.session.agent ?? 'a different format'} (${ctx.session.format}).`, evidence: [] });
         },
       };

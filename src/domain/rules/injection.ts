@@ -187,7 +187,7 @@ export const INJECTION_RULES: Rule[] = [
           if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000);
           for (const w of effectsOf(event, facts, ctx.session).writes) {
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
-            const asked = requested.has(w.abs) || lastPrompt.toLowerCase().includes(basename(w.path).toLowerCase()) || /(^|\W)\/init\b/.test(lastPrompt);
+            const asked = requested.has(w.abs) || requestNamesFile(lastPrompt, w.path);
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             ctx.report({
               rule: agentConfigEdit.id,
@@ -203,6 +203,58 @@ export const INJECTION_RULES: Rule[] = [
     },
   },
 ];
+
+// ---- did the request name the instruction file? ----------------------------------------------
+
+// How people (and speech-to-text) spell the instruction files when they ask for an edit:
+// "CloudMD", "Claude MD", "claude.md", "update your gemini md", "add this to agents.md". Loose
+// spellings count only together with "md"; the correct name also counts with a word for a file
+// ("the claude file", "gemini instructions"). Names not listed here must be given exactly.
+interface FileName {
+  /** The name as spelled correctly (regex). */
+  name: string;
+  /** Also accepted when followed by "md" (regex). */
+  misspelt?: string;
+  /** The file is a .md file: "md" may follow the name. */
+  md: boolean;
+}
+const FILE_NAMES: Record<string, FileName> = {
+  claude: { name: 'claude', misspelt: 'cloud|claud|clawd|clade|cluade|calude', md: true },
+  'claude.local': { name: 'claude[\\s._-]?local', misspelt: '(?:cloud|claud)[\\s._-]?local', md: true },
+  agents: { name: 'agents?', misspelt: 'agence|agens', md: true },
+  agent: { name: 'agents?', md: true },
+  gemini: { name: 'gemini', misspelt: 'gemeni|gemni|gemin[iy]?|jemini', md: true },
+  'copilot-instructions': { name: 'copilot[\\s._-]?instructions?', md: true },
+  cursorrules: { name: 'cursor[\\s._-]?rules', md: false },
+  windsurfrules: { name: 'windsurf[\\s._-]?rules', md: false },
+  clinerules: { name: 'cline[\\s._-]?rules', md: false },
+  mcp: { name: 'mcp', md: false },
+};
+const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|guidelines)\\b";
+// Whatever the file, a request that says which kind of file it is asks for it too.
+const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b/i;
+
+/**
+ * Whether a prompt asks for this instruction file: its exact name anywhere, the name spelled
+ * loosely (any case, space/dot/dash between parts, ".md" optional, common misspellings with
+ * "md"), or a plain "instructions file" / "memory" / `/init` request.
+ */
+export function requestNamesFile(prompt: string, path: string): boolean {
+  if (!prompt) return false;
+  const text = prompt.length > 10_000 ? prompt.slice(0, 10_000) : prompt;
+  const base = basename(path).toLowerCase();
+  if (text.toLowerCase().includes(base)) return true;
+  if (GENERIC_REQUEST.test(text)) return true;
+  const stem = /^\.?(.+?)(?:\.md|\.json)?$/.exec(base)?.[1] ?? base;
+  const f = FILE_NAMES[stem];
+  if (!f) return false;
+  const md = f.md ? '[\\s._-]?md\\b' : '';
+  const spelled = f.misspelt ? `${f.name}|${f.misspelt}` : f.name;
+  const patterns = [`\\b(?:${spelled})${md}`, `\\b(?:${f.name})${FILE_WORD}`];
+  // A name that is no common word ("cursor rules", "mcp") names the file on its own.
+  if (!f.md) patterns.push(`\\b(?:${f.name})\\b`);
+  return new RegExp(patterns.join('|'), 'i').test(text);
+}
 
 /** Skip outputs that would only echo the agent's own words: its files, instruction files, its search term. */
 function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<string>, session: SessionFacts): boolean {

@@ -71,7 +71,20 @@ export interface IngestFacts {
   hintConflict: boolean;
   /** Plain-text transcript: analysed heuristically, lower confidence. */
   lowConfidence: boolean;
+  /** The lines are mostly JSON records that no parser family recognised (read as plain text). */
+  unrecognisedJson: boolean;
+  /** The log stops before the run finished; set by the analyser before the rules' finish(). */
+  incomplete: IncompleteRun | null;
   totalLines: number;
+}
+
+export interface IncompleteRun {
+  /** `unanswered-call`: the log ends on a tool call with no result; `no-closing-record`: a
+   *  headless run lacks its final record (`result`, `turn.completed`). */
+  kind: 'unanswered-call' | 'no-closing-record';
+  reason: string;
+  /** The event to point at as evidence (the unanswered call, or the parser's notice). */
+  eventIndex?: number;
 }
 
 export interface RuleContext {

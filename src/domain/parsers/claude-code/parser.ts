@@ -13,6 +13,7 @@ import { SUBAGENT_TOOLS, toolInput } from './tool-input.ts';
 import { resultFacts } from './tool-result.ts';
 import { classifyUserText } from './user-text.ts';
 import { asId, asNum, asObj, asStr, boundedAdd, boundedSet, isoTime, textOf, type Obj } from './values.ts';
+import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 
 /** Where an event comes from: its line, time and thread (undefined = main thread). */
 interface Ctx {
@@ -67,6 +68,9 @@ export class ClaudeCodeParser implements LogParser {
   private readonly answered = new Set<string>();
   private readonly queued = new Set<string>();
   private readonly titles = new Set<string>();
+  /** stream-json runs: `system/init` headers seen, and whether the current run still lacks its `result`. */
+  private runs = 0;
+  private runOpen = false;
   readonly format: FormatId;
 
   constructor(format: FormatId) {
@@ -89,6 +93,35 @@ export class ClaudeCodeParser implements LogParser {
     const ctx: Ctx = { line: this.lastLine, at: this.lastAt, agentId: undefined, sink };
     for (const id of this.subagents.closeAll()) this.emit(ctx, { kind: 'subagent_end', subagentId: id });
     for (const [id, line] of this.subagents.missing()) sink.missingSubagent?.(id, line);
+    this.closeRun(ctx);
+  }
+
+  // ---- stream-json runs: `claude -p` writes system/init first and a `result` record last ----
+
+  private get isStream(): boolean {
+    return this.format === 'claude-code-stream-json';
+  }
+
+  /** A second system/init in one file is a second headless run appended to the first. */
+  private runHeader(ctx: Ctx): void {
+    if (!this.isStream) return;
+    if (this.runs > 0 || this.runOpen) {
+      this.closeRun(ctx);
+      const id = this.meta.sessionId;
+      this.emit(ctx, { kind: 'system', subtype: RUN_START, text: `A new headless run starts here${id ? ` (session ${id})` : ''}; the time between runs is not counted.` });
+    }
+    this.runs++;
+    this.runOpen = true;
+  }
+
+  /** The run so far ends here: without its `result` record it was cut off. */
+  private closeRun(ctx: Ctx): void {
+    if (!this.isStream || !this.runOpen) return;
+    this.runOpen = false;
+    this.emit(ctx, {
+      kind: 'system', subtype: RUN_INCOMPLETE,
+      text: 'The headless run ends without its final `result` record: it was cut off (killed, timed out, or still running when the file was copied).',
+    });
   }
 
   private dispatch(value: unknown, line: number, sink: EventSink): void {
@@ -101,6 +134,8 @@ export class ClaudeCodeParser implements LogParser {
     const at = isoTime(rec.timestamp);
     if (at !== null) this.lastAt = at;
     if (META_TYPES.has(type)) this.trackMeta(rec, line, at, sink);
+    // A stream that starts without its init header still has a run to finish with `result`.
+    if (this.isStream && !this.runOpen && this.runs === 0 && (type === 'assistant' || type === 'user')) this.runOpen = true;
     switch (type) {
       case 'user':
         return this.onUser(rec, this.context(rec, line, at, sink));
@@ -242,6 +277,11 @@ export class ClaudeCodeParser implements LogParser {
     const what = classifyUserText(text, isMeta, ctx.agentId !== undefined);
     if (what.kind === 'interrupt') return this.emit(ctx, { kind: 'interrupt', reason: what.reason });
     if (what.kind === 'local_output') return this.emit(ctx, { kind: 'system', subtype: 'local_command', text });
+    if (what.kind === 'notice') {
+      // Shown once: the queue-operation that announced it may already have emitted it.
+      if (this.queued.delete(text)) return;
+      return this.emit(ctx, { kind: 'system', subtype: what.subtype, text: what.text });
+    }
     // A prompt typed while the agent was busy was already emitted from its queue-operation.
     if (!what.synthetic && this.queued.delete(text)) return;
     this.emit(ctx, { kind: 'prompt', text, synthetic: what.synthetic });
@@ -253,6 +293,9 @@ export class ClaudeCodeParser implements LogParser {
     // Slash commands come back as <command-name> user records; plain text may never reappear.
     if (text === '' || text.startsWith('/')) return;
     boundedAdd(this.queued, text, MAX_QUEUED);
+    // Background-task notices are queued like typed messages, but the harness wrote them.
+    const what = classifyUserText(text, false, false);
+    if (what.kind === 'notice') return this.emit(ctx, { kind: 'system', subtype: what.subtype, text: what.text });
     this.emit(ctx, { kind: 'prompt', text, synthetic: false });
   }
 
@@ -359,8 +402,8 @@ export class ClaudeCodeParser implements LogParser {
   // ---- system, attachment, progress, result ----
 
   private onSystem(rec: Obj, ctx: Ctx): void {
-    // The stream-json session header holds only metadata, read by trackMeta.
-    if (rec.subtype === 'init') return;
+    // The stream-json session header holds only metadata (read by trackMeta), and opens a run.
+    if (rec.subtype === 'init') return this.runHeader(ctx);
     const out = systemOutcome(rec);
     if (out.kind === 'compaction') {
       this.flushCompaction(ctx.sink);
@@ -418,6 +461,8 @@ export class ClaudeCodeParser implements LogParser {
   /** stream-json / --output-format json final record; other `result` records are metadata. */
   private onResult(rec: Obj, ctx: Ctx): void {
     if (typeof rec.subtype !== 'string' && !('is_error' in rec) && !('duration_ms' in rec)) return;
+    this.runOpen = false;
+    this.runs = Math.max(this.runs, 1);
     const subtype = asStr(rec.subtype) || 'result';
     let text = asStr(rec.result) ?? '';
     const denials = Array.isArray(rec.permission_denials) ? rec.permission_denials.length : 0;

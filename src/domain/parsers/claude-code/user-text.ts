@@ -6,7 +6,13 @@ export type UserText =
   | { kind: 'prompt'; synthetic: boolean }
   | { kind: 'interrupt'; reason: string }
   /** Output of a command the user ran locally (/model, !ls): shown, never sent as an instruction. */
-  | { kind: 'local_output' };
+  | { kind: 'local_output' }
+  /** A notice the harness delivered as a user turn (a background task finished): not a prompt. */
+  | { kind: 'notice'; subtype: string; text: string };
+
+// Claude Code 2.x tells the agent that a background shell or agent finished by queueing a
+// `<task-notification>` block as a user turn (and a queue-operation record): nobody typed it.
+const TASK_NOTIFICATION = '<task-notification>';
 
 const LOCAL_OUTPUT_PREFIXES = ['<local-command-stdout>', '<local-command-stderr>', '<bash-stdout>', '<bash-stderr>'];
 
@@ -25,6 +31,7 @@ export function classifyUserText(text: string, isMeta: boolean, inSubagent: bool
     return { kind: 'interrupt', reason: close > 0 ? lead.slice(1, close) : 'Request interrupted by user' };
   }
   if (startsWithAny(lead, LOCAL_OUTPUT_PREFIXES)) return { kind: 'local_output' };
+  if (lead.startsWith(TASK_NOTIFICATION)) return { kind: 'notice', subtype: 'task-notification', text: taskNotificationText(lead) };
   const synthetic = isMeta || inSubagent || startsWithAny(lead, INJECTED_PREFIXES);
   return { kind: 'prompt', synthetic };
 }
@@ -32,4 +39,16 @@ export function classifyUserText(text: string, isMeta: boolean, inSubagent: bool
 function startsWithAny(text: string, prefixes: readonly string[]): boolean {
   for (const p of prefixes) if (text.startsWith(p)) return true;
   return false;
+}
+
+/** "Background command "npm run dev" completed (exit code 0)" from the block's <summary>, or its tags stripped. */
+export function taskNotificationText(block: string): string {
+  const head = block.length > 4096 ? block.slice(0, 4096) : block;
+  const summary = /<summary>([\s\S]*?)<\/summary>/.exec(head)?.[1]?.trim();
+  if (summary) {
+    const status = /<status>([^<]{1,40})<\/status>/.exec(head)?.[1]?.trim();
+    return status && !summary.toLowerCase().includes(status.toLowerCase()) ? `${summary} (${status})` : summary;
+  }
+  const stripped = head.replace(/<[^>]{1,60}>/g, ' ').replace(/\s+/g, ' ').trim();
+  return stripped || 'background task notification';
 }

@@ -27,6 +27,25 @@ export function emitError(ctx: Ctx, message: unknown): void {
   ctx.sink.emit({ kind: 'error', index: -1, line: ctx.line, at: ctx.at, text: t || 'error' });
 }
 
+// Codex reports warnings through its `error` channel too ("Skill descriptions were shortened to
+// fit…", "Model metadata for `x` not found; defaulting to…", deprecations). Those are notices for
+// the person, not failures of the run; anything else stays an error (the safe side).
+const NOTICE = /\b(?:shortened|truncated to fit|deprecated|will be removed|defaulting to|falling back to|is experimental|under[- ]development|heads up|consider (?:using|upgrading))\b|^(?:warning|note|notice|info)\b/i;
+const FAILURE = /\b(?:fatal|panic(?:ked)?|unauthori[sz]ed|forbidden|exceeded|disconnected|refused|timed out|unexpected status|quota|usage limit|crash(?:ed)?)\b/i;
+
+/** A message on the `error` channel that is only a notice (→ system event), or a real error. */
+export function isNotice(message: string): boolean {
+  const head = message.length > 500 ? message.slice(0, 500) : message;
+  return NOTICE.test(head) && !FAILURE.test(head);
+}
+
+/** An `error` event or item: a real error, or a notice that only used the error channel. */
+export function emitErrorOrNotice(ctx: Ctx, message: unknown): void {
+  const t = typeof message === 'string' ? message : isObj(message) ? (str(message.message) ?? '') : '';
+  if (t && isNotice(t)) return emitSystem(ctx, 'notice', t);
+  emitError(ctx, message);
+}
+
 export function emitSystem(ctx: Ctx, subtype: string, body: string | undefined): void {
   ctx.sink.emit({ kind: 'system', index: -1, line: ctx.line, at: ctx.at, subtype, text: body ?? '' });
 }

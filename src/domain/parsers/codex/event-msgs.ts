@@ -6,7 +6,7 @@ import type { ToolInput } from '../../model/events.ts';
 import { durationMs, int, obj, partsText, str, text, type Obj } from './json.ts';
 import { FROM_EVENT_MSG, FROM_ITEM_EVENT } from './mirror.ts';
 import { syntheticId, type Ctx } from './state.ts';
-import { changesToFiles, emitAssistant, emitCompaction, emitError, emitSystem, emitThinking, emitUsage, mcpResult, searchResultsText, tokenCounts } from './emit.ts';
+import { changesToFiles, emitAssistant, emitCompaction, emitError, emitErrorOrNotice, emitSystem, emitThinking, emitUsage, mcpResult, searchResultsText, tokenCounts } from './emit.ts';
 import { emitInterrupt, emitUserText } from './user-text.ts';
 import { textOutput } from './tool-output.ts';
 import { decodeArgs, toolInput, webInput } from './tool-input.ts';
@@ -44,7 +44,7 @@ const HANDLERS: Record<string, Handler> = {
     emitInterrupt(ctx, text(p.reason) ?? 'aborted', FROM_EVENT_MSG);
   },
   context_compacted: (ctx) => emitCompaction(ctx, undefined, FROM_EVENT_MSG),
-  error: (ctx, p) => emitError(ctx, p.message),
+  error: (ctx, p) => emitErrorOrNotice(ctx, p.message),
   stream_error: (ctx, p) => emitSystem(ctx, 'stream_error', str(p.message)),
   warning: (ctx, p) => emitSystem(ctx, 'warning', str(p.message)),
   task_complete: (ctx, p) => {

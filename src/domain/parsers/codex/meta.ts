@@ -3,9 +3,16 @@
 // change), settings events, and the legacy first line {id, timestamp, instructions, git}.
 import { isObj, obj, text, type Obj } from './json.ts';
 import type { Ctx } from './state.ts';
+import { emitSystem } from './emit.ts';
+import { RUN_START } from '../../model/runs.ts';
+
+// Codex session ids are UUIDs (v4, later v7); anything else (placeholders, trimmed fixtures) is
+// not trusted to tell two sessions apart.
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function sessionMeta(ctx: Ctx, p: Obj): void {
   const git = obj(p.git) ?? {};
+  noteMainSession(ctx, p);
   ctx.st.updateMeta(ctx, {
     sessionId: text(p.id) ?? text(p.session_id),
     cwd: text(p.cwd),
@@ -14,6 +21,22 @@ export function sessionMeta(ctx: Ctx, p: Obj): void {
     agentVersion: text(p.cli_version),
     model: text(p.model),
   }, metaFlags(p));
+}
+
+/**
+ * A rollout holds one session; subagent and forked threads write their own session_meta lines
+ * (with a parent or fork id) and are part of it. A second top-level session with another id means
+ * another session's rollout was appended to this file: a new run.
+ */
+function noteMainSession(ctx: Ctx, p: Obj): void {
+  const id = text(p.id) ?? text(p.session_id);
+  if (id === undefined || !SESSION_ID.test(id)) return;
+  const child = text(p.parent_thread_id) !== undefined || text(p.forked_from_id) !== undefined || isObj(p.source);
+  if (child) return;
+  const main = ctx.st.mainSessionId;
+  ctx.st.mainSessionId = id;
+  if (main === undefined || main === id) return;
+  emitSystem(ctx, RUN_START, `A new Codex session starts here (session ${id}); the time between sessions is not counted.`);
 }
 
 function metaFlags(p: Obj): string[] {

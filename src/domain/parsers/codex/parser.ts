@@ -11,7 +11,7 @@ import { eventMsg } from './event-msgs.ts';
 import { isLegacyHead, legacyHead, sessionMeta, turnContext, worldState } from './meta.ts';
 import { emitCompaction } from './emit.ts';
 import { FROM_RESPONSE_ITEM } from './mirror.ts';
-import { EXEC_TYPES, execEvent } from './exec-json.ts';
+import { EXEC_TYPES, closeExecRun, execEvent } from './exec-json.ts';
 
 // 2026 multi-agent bookkeeping lines: understood, nothing for the rules.
 const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_communication_metadata']);
@@ -19,10 +19,12 @@ const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_co
 export class CodexParser implements LogParser {
   readonly agent = 'codex' as const;
   private readonly st = new CodexState();
+  private lastLine = 0;
 
   constructor(readonly format: FormatId) {}
 
   record(value: unknown, line: number, sink: EventSink): void {
+    this.lastLine = line;
     if (!isObj(value)) return sink.skip(line, 'not a JSON object');
     const type = str(value.type);
     const ctx: Ctx = { sink, line, at: null, st: this.st };
@@ -57,5 +59,6 @@ export class CodexParser implements LogParser {
 
   end(sink: EventSink): void {
     this.st.flushPending(sink);
+    closeExecRun({ sink, line: this.lastLine, at: null, st: this.st });
   }
 }

@@ -50,6 +50,11 @@ export class CodexState {
   private readonly pending = new Set<string>();
   /** The last running token total seen (token_count), to turn totals into per-call usage. */
   prevTotal: TokenCounts | null = null;
+  /** `codex exec --json`: thread.started records seen, and a turn.started not yet completed. */
+  execRuns = 0;
+  execTurnOpen = false;
+  /** Rollouts: the id of the main session, to notice a second session appended to the file. */
+  mainSessionId: string | undefined;
 
   get model(): string | undefined {
     return this.meta.model;

@@ -6,7 +6,7 @@
 import type { ToolInput } from '../../model/events.ts';
 import { durationMs, int, isObj, obj, partsText, str, text, type Obj } from './json.ts';
 import { syntheticId, type Ctx } from './state.ts';
-import { changesToFiles, emitAssistant, emitError, emitThinking, mcpResult, searchResultsText } from './emit.ts';
+import { changesToFiles, emitAssistant, emitErrorOrNotice, emitThinking, mcpResult, searchResultsText } from './emit.ts';
 import { emitUserText } from './user-text.ts';
 import { textOutput } from './tool-output.ts';
 import { decodeArgs, webInput } from './tool-input.ts';
@@ -36,7 +36,7 @@ export function threadItem(ctx: Ctx, raw: unknown, phase: Phase, source: number)
     case 'mcptoolcall': mcp(ctx, item, id, done); return true;
     case 'websearch': web(ctx, item, id, done); return true;
     case 'collabtoolcall': if (done) collab(ctx, item); return true;
-    case 'error': if (done) emitError(ctx, item.message); return true;
+    case 'error': if (done) emitErrorOrNotice(ctx, item.message); return true;
   }
   // 2026 rollouts record web searches as generic "Extension" items with an action and results.
   if (type === 'extension' && isObj(item.action)) {

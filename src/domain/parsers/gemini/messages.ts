@@ -3,6 +3,7 @@
 import type { EventSink, NormEvent, PromptEvent, ToolCallEvent } from '../../model/events.ts';
 import { arr, isoTime, num, obj, readParts, str, text, type Obj } from './values.ts';
 import { collectResponse, isShellTool, isSubagentTool, rawFromRecording, resultFacts, toolInput } from './tools.ts';
+import { splitUserText } from './user-text.ts';
 
 // Gemini CLI inlines @file references after this marker; what follows was not typed by a person.
 const FILE_MARKER = '--- Content from referenced files ---';
@@ -76,7 +77,10 @@ export class MessageEmitter {
   }
 
   /** A prompt with @file references: the request, then the inlined files as a synthetic prompt. */
-  private splitInjected(body: string, line: number, at: string | null): void {
+  private splitInjected(full: string, line: number, at: string | null): void {
+    const parts = splitUserText(full);
+    for (const n of parts.notices) this.emit({ kind: 'system', subtype: n.subtype, text: n.text }, line, at);
+    const body = parts.notices.length > 0 ? parts.typed : full;
     const cut = body.indexOf(FILE_MARKER);
     const typed = cut < 0 ? body : body.slice(0, cut).trimEnd();
     if (typed.trim()) this.prompt(typed, false, line, at);

@@ -5,6 +5,8 @@ import type { EventSink, LogParser, NormEvent } from '../../model/events.ts';
 import type { Draft } from './messages.ts';
 import { isShellTool, resultFacts, toolInput } from './tools.ts';
 import { isoTime, num, obj, readParts, safeJson, str, text, type Obj } from './values.ts';
+import { splitUserText } from './user-text.ts';
+import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 
 /** An assistant reply longer than this keeps its start only (the rest is counted). */
 const MAX_REPLY_CHARS = 16 * 1024 * 1024;
@@ -26,6 +28,10 @@ export class GeminiStreamParser implements LogParser {
   private reply: Reply | null = null;
   private readonly openCalls = new Map<string, string>();
   private synthIds = 0;
+  /** Runs (init events) seen, and whether the current run still lacks its `result` event. */
+  private runs = 0;
+  private runOpen = false;
+  private lastLine = 0;
 
   record(value: unknown, line: number, sink: EventSink): void {
     const v = obj(value);
@@ -34,6 +40,8 @@ export class GeminiStreamParser implements LogParser {
       return;
     }
     const at = isoTime(v.timestamp);
+    this.lastLine = line;
+    if (this.runs === 0 && v.type !== 'init' && v.type !== 'result') this.runOpen = true;
     if (!(v.type === 'message' && v.role === 'assistant' && v.delta === true)) this.flush(sink);
     switch (v.type) {
       case 'init':
@@ -55,6 +63,17 @@ export class GeminiStreamParser implements LogParser {
 
   end(sink: EventSink): void {
     this.flush(sink);
+    this.closeRun(this.lastLine, null, sink);
+  }
+
+  /** The run so far ends (a new init, or the end of the log): without `result` it was cut off. */
+  private closeRun(line: number, at: string | null, sink: EventSink): void {
+    if (!this.runOpen) return;
+    this.runOpen = false;
+    this.emit(sink, {
+      kind: 'system', subtype: RUN_INCOMPLETE,
+      text: 'The headless Gemini CLI run ends without its final `result` event: it was cut off (killed, timed out, or still running when the file was copied).',
+    }, line, at);
   }
 
   private emit(sink: EventSink, draft: Draft, line: number, at: string | null): void {
@@ -62,6 +81,14 @@ export class GeminiStreamParser implements LogParser {
   }
 
   private init(v: Obj, line: number, at: string | null, sink: EventSink): void {
+    // Every `gemini -p` run starts with init: a second one is a second run appended to the file.
+    if (this.runs > 0 || this.runOpen) {
+      this.closeRun(line, at, sink);
+      const id = text(v.session_id);
+      this.emit(sink, { kind: 'system', subtype: RUN_START, text: `A new headless Gemini CLI run starts here${id ? ` (session ${id})` : ''}; the time between runs is not counted.` }, line, at);
+    }
+    this.runs++;
+    this.runOpen = true;
     this.model = text(v.model) ?? this.model;
     const draft: Extract<Draft, { kind: 'session_meta' }> = { kind: 'session_meta' };
     const sessionId = text(v.session_id);
@@ -75,7 +102,10 @@ export class GeminiStreamParser implements LogParser {
   private message(v: Obj, line: number, at: string | null, sink: EventSink): void {
     const body = readParts(v.content).text;
     if (v.role === 'user') {
-      if (body.trim()) this.emit(sink, { kind: 'prompt', text: body }, line, at);
+      const parts = splitUserText(body);
+      for (const n of parts.notices) this.emit(sink, { kind: 'system', subtype: n.subtype, text: n.text }, line, at);
+      const typed = parts.notices.length > 0 ? parts.typed : body;
+      if (typed.trim()) this.emit(sink, { kind: 'prompt', text: typed }, line, at);
     } else if (v.role === 'assistant') {
       if (v.delta === true) this.append(body, line, at);
       else if (body.trim()) this.emit(sink, this.messageDraft(body), line, at);
@@ -138,6 +168,8 @@ export class GeminiStreamParser implements LogParser {
   }
 
   private result(v: Obj, line: number, at: string | null, sink: EventSink): void {
+    this.runOpen = false;
+    this.runs = Math.max(this.runs, 1);
     if (v.status === 'error') {
       const message = text(obj(v.error)?.message) ?? str(v.error) ?? 'Gemini run ended with an error';
       this.emit(sink, { kind: 'error', text: message }, line, at);

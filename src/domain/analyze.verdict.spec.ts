@@ -1,0 +1,140 @@
+// "Never vouch for what you did not read": files that are not agent session logs, rules that
+// fail while running, and runs that end mid-action never get a Clear verdict.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from './analyze.ts';
+import { RULES } from './rules/index.ts';
+import type { Rule } from './rules/types.ts';
+import type { Report } from './model/report.ts';
+
+const rules = (r: Report) => r.findings.map((f) => f.rule);
+const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+const CWD = '/home/dev/app';
+const base = { sessionId: 's1', cwd: CWD, version: '2.1.38' };
+const at = (s: number) => `2026-02-10T10:00:${String(s).padStart(2, '0')}.000Z`;
+function user(s: number, content: unknown) {
+  return { type: 'user', uuid: `u${s}`, timestamp: at(s), ...base, message: { role: 'user', content } };
+}
+function assistant(s: number, content: unknown[]) {
+  return { type: 'assistant', uuid: `a${s}`, timestamp: at(s), ...base, message: { id: `m${s}`, role: 'assistant', model: 'claude-sonnet-4-5', content } };
+}
+const bash = (id: string, command: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command, description: command } });
+const result = (id: string, content: string) => ({ type: 'tool_result', tool_use_id: id, content });
+
+const RM_HOME = jsonl([
+  user(1, 'clean up the build output'),
+  assistant(2, [bash('toolu_1', 'rm -rf ~/')]),
+  user(3, [result('toolu_1', '')]),
+  assistant(4, [{ type: 'text', text: 'Done.' }]),
+]);
+
+test('a one-line text file is not a session log: Review, with a headline that says so', async () => {
+  const r = await analyzeText('hello world\n', { filename: 'x.txt' });
+  assert.equal(r.outcome, 'Review');
+  assert.ok(rules(r).includes('coverage/not-a-session-log'));
+  assert.equal(r.headline, 'Review: Not an agent session log: nothing could be checked');
+  assert.match(r.reason, /could not read this file as an agent session log/);
+  assert.ok(r.trust_score < 80, `score ${r.trust_score}`);
+});
+
+test('JSONL of records no agent writes ({"name":"x"}) is not a session log', async () => {
+  const r = await analyzeText(jsonl([{ name: 'x' }, { name: 'y' }, { name: 'z' }]));
+  assert.equal(r.outcome, 'Review');
+  const f = r.findings.find((x) => x.rule === 'coverage/not-a-session-log');
+  assert.ok(f, 'a not-a-session-log finding');
+  assert.match(f.detail, /JSON records of a shape no supported agent/);
+  assert.ok(!rules(r).includes('coverage/low-confidence'), 'no "plain-text transcript" note on something that is no transcript');
+});
+
+test('JSON records of an unknown, message-like shape are not read as a transcript either', async () => {
+  const r = await analyzeText(jsonl([
+    { event: 'chat', role: 'user', text: 'deploy it' },
+    { event: 'chat', role: 'bot', text: 'Deployed to production.' },
+  ]));
+  assert.equal(r.outcome, 'Review');
+  assert.ok(rules(r).includes('coverage/not-a-session-log'));
+});
+
+test('an empty file is not a session log', async () => {
+  const r = await analyzeText('');
+  assert.equal(r.outcome, 'Review');
+  assert.ok(rules(r).includes('coverage/not-a-session-log'));
+});
+
+test('a shell-prompt transcript still counts as a (low-confidence) log, not as "not a session log"', async () => {
+  const r = await analyzeText('$ npm test\n\n> app@1.0.0 test\n> node --test\n\n# pass 12\n# fail 0\n$ git status\nOn branch main\nnothing to commit, working tree clean\n');
+  assert.ok(!rules(r).includes('coverage/not-a-session-log'), r.headline);
+  assert.ok(rules(r).includes('coverage/low-confidence'));
+  assert.equal(r.confidence, 'low');
+  assert.equal(r.outcome, 'Clear');
+});
+
+test('a real agent log is a session log (negative case for the not-a-log finding)', async () => {
+  const r = await analyzeText(jsonl([user(1, 'What does src/index.ts export?'), assistant(2, [{ type: 'text', text: 'One constant, x.' }])]));
+  assert.ok(!rules(r).includes('coverage/not-a-session-log'));
+  assert.equal(r.outcome, 'Clear');
+});
+
+function throwingIn(phase: 'onEvent' | 'finish', id: string): Rule[] {
+  return RULES.map((rule) => {
+    if (!rule.metas.some((m) => m.id === id)) return rule;
+    return {
+      metas: rule.metas,
+      create(ctx) {
+        const inner = rule.create(ctx);
+        return {
+          onEvent(event, facts) {
+            if (phase === 'onEvent' && event.kind === 'tool_call') throw new Error('boom in onEvent');
+            inner.onEvent(event, facts);
+          },
+          finish() {
+            if (phase === 'finish') throw new TypeError('boom in finish');
+            inner.finish?.();
+          },
+        };
+      },
+    };
+  });
+}
+
+test('the rm -rf ~/ session is Blocked with the full catalogue (baseline for the failure tests)', async () => {
+  const r = await analyzeText(RM_HOME);
+  assert.equal(r.outcome, 'Blocked');
+  assert.ok(rules(r).includes('destructive/rm-outside-worktree'));
+  assert.ok(!rules(r).includes('coverage/rule-failed'));
+});
+
+test('a rule that throws in onEvent becomes a coverage warning naming it; never Clear', async () => {
+  const r = await analyzeText(RM_HOME, { rules: throwingIn('onEvent', 'destructive/rm-outside-worktree') });
+  assert.ok(!rules(r).includes('destructive/rm-outside-worktree'), 'the failed rule found nothing');
+  const f = r.findings.find((x) => x.rule === 'coverage/rule-failed');
+  assert.ok(f, 'a rule-failed finding');
+  assert.equal(f.severity, 'warning');
+  assert.match(f.title, /destructive\/rm-outside-worktree/);
+  assert.match(f.detail, /at line 2: "boom in onEvent"/);
+  assert.notEqual(r.outcome, 'Clear');
+  assert.match(r.headline, /^Review: Check destructive\/rm-outside-worktree .*failed/);
+});
+
+test('a rule that throws in finish is reported the same way', async () => {
+  const r = await analyzeText(RM_HOME, { rules: throwingIn('finish', 'integrity/claim-contradicted') });
+  const f = r.findings.find((x) => x.rule === 'coverage/rule-failed');
+  assert.ok(f);
+  assert.match(f.detail, /integrity\/claim-contradicted.*at the end of the log: "boom in finish"/);
+  assert.notEqual(r.outcome, 'Clear');
+});
+
+test('a clean session with a failing rule is Review, not Clear', async () => {
+  const clean = jsonl([user(1, 'list the files'), assistant(2, [bash('toolu_1', 'ls')]), user(3, [result('toolu_1', 'a.ts')]), assistant(4, [{ type: 'text', text: 'One file: a.ts.' }])]);
+  assert.equal((await analyzeText(clean)).outcome, 'Clear');
+  const r = await analyzeText(clean, { rules: throwingIn('onEvent', 'destructive/rm-outside-worktree') });
+  assert.equal(r.outcome, 'Review');
+});
+
+test('a structured log whose lines are mostly unreadable says so in the headline', async () => {
+  const good = jsonl([user(1, 'list the files'), assistant(2, [bash('toolu_1', 'ls')]), user(3, [result('toolu_1', 'a.ts')])]);
+  const r = await analyzeText(good + '{"type":"user","message":\n'.repeat(5));
+  assert.equal(r.outcome, 'Review');
+  assert.match(r.headline, /^Review: Most of the log could not be read/);
+});

@@ -1,0 +1,10 @@
+// System event subtypes that parsers emit about the run itself, not about what the agent did.
+// Only the format can tell these; the analyser and the coverage rules act on them.
+
+/** A second (third …) run starts here in the same file: a new stream-json `system/init`, a new
+ *  Codex `thread.started` / `session_meta` with another id, a new Gemini stream `init`. */
+export const RUN_START = 'run_start';
+
+/** The run lacks its closing record (stream-json `result`, exec `turn.completed`): it was cut
+ *  off. Emitted once, where the parser notices it (the end of the log or the next run's start). */
+export const RUN_INCOMPLETE = 'incomplete';

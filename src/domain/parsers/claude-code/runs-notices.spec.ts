@@ -1,0 +1,131 @@
+// Claude Code records that are not what they look like: background-task notices delivered as
+// user turns (and queue-operation records) are system notices, not prompts; two `claude -p`
+// stream-json runs appended in one file stay two runs; a run cut off before its `result` (or on
+// an unanswered tool call) says it is incomplete. End to end through the analyser.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from '../../analyze.ts';
+import { taskNotificationText } from './user-text.ts';
+
+const jsonl = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const SID = '7f0c1a52-3b9e-4d61-9a47-0e2c5d8b1f33';
+const at = (m: number, s = 0) => `2026-02-10T10:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}.000Z`;
+const common = { sessionId: SID, cwd: '/home/dev/shop', version: '2.1.38', gitBranch: 'main', isSidechain: false, userType: 'external' };
+let n = 0;
+const uuid = () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+const user = (t: string, content: unknown, extra: object = {}) => ({ type: 'user', uuid: uuid(), parentUuid: null, timestamp: t, ...common, message: { role: 'user', content }, ...extra });
+const assistant = (t: string, content: unknown[]) => ({ type: 'assistant', uuid: uuid(), parentUuid: null, timestamp: t, ...common, message: { id: `msg_${n}`, role: 'assistant', model: 'claude-opus-4-6', content, usage: { input_tokens: 10, output_tokens: 20 } } });
+const bash = (id: string, command: string, extra: object = {}) => ({ type: 'tool_use', id, name: 'Bash', input: { command, description: command, ...extra } });
+
+const NOTICE = '<task-notification>\n<task-id>b7d2e41</task-id>\n<status>completed</status>\n<summary>Background command "npm run dev" completed (exit code 0)</summary>\n</task-notification>\nRead the output file to retrieve the result: /tmp/claude/tasks/b7d2e41.output';
+
+function backgroundSession(): string {
+  return jsonl([
+    user(at(0), 'start the dev server in the background and check the home page renders'),
+    assistant(at(0, 5), [bash('toolu_01', 'npm run dev', { run_in_background: true })]),
+    user(at(0, 6), [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'Command running in background with ID: b7d2e41' }]),
+    assistant(at(0, 9), [{ type: 'text', text: 'The dev server is starting.' }]),
+    { type: 'queue-operation', operation: 'enqueue', timestamp: at(1), sessionId: SID, content: NOTICE },
+    { type: 'queue-operation', operation: 'remove', timestamp: at(1, 1), sessionId: SID },
+    user(at(1, 1), NOTICE),
+    { type: 'queue-operation', operation: 'enqueue', timestamp: at(2), sessionId: SID, content: NOTICE.replace('b7d2e41', 'c9e0f12') },
+    assistant(at(2, 3), [{ type: 'text', text: 'The server is up; the home page renders.' }]),
+  ]);
+}
+
+test('task notifications (queued and delivered) are system notices, not prompts', async () => {
+  const r = await analyzeText(backgroundSession());
+  assert.equal(r.stats.prompts, 1, 'only the typed request is a prompt');
+  const notices = r.timeline.filter((e) => e.summary.startsWith('Background command'));
+  assert.equal(notices.length, 2, 'each notice once, even when queued and delivered');
+  assert.ok(notices.every((e) => e.kind === 'system' && e.actor === 'system'));
+  assert.ok(!r.timeline.some((e) => e.kind === 'prompt' && e.summary.includes('task-notification')));
+});
+
+test('a message the person typed while the agent was busy is still a prompt (negative case)', async () => {
+  const r = await analyzeText(jsonl([
+    user(at(0), 'run the tests'),
+    assistant(at(0, 2), [bash('toolu_01', 'npm test')]),
+    { type: 'queue-operation', operation: 'enqueue', timestamp: at(0, 3), sessionId: SID, content: 'also check the linter' },
+    user(at(0, 9), [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '12 passing' }]),
+    user(at(0, 9), 'also check the linter'),
+    assistant(at(1), [{ type: 'text', text: 'Tests pass; linting next.' }]),
+  ]));
+  assert.equal(r.stats.prompts, 2);
+});
+
+test('the notice text is the block\'s summary', () => {
+  assert.equal(taskNotificationText(NOTICE), 'Background command "npm run dev" completed (exit code 0)');
+  assert.equal(taskNotificationText('<task-notification><task-id>x</task-id><status>failed</status></task-notification>'), 'x failed');
+});
+
+// ---- stream-json (`claude -p … --output-format stream-json --verbose`) ----
+
+function streamRun(session: string, start: number, opts: { result?: boolean; lastCallAnswered?: boolean } = {}): object[] {
+  const t = (s: number) => `2026-03-01T${String(start).padStart(2, '0')}:00:${String(s).padStart(2, '0')}.000Z`;
+  const base = { session_id: session, parent_tool_use_id: null };
+  const out: object[] = [
+    { type: 'system', subtype: 'init', cwd: '/home/ci/app', session_id: session, tools: ['Bash', 'Read'], model: 'claude-sonnet-4-5', permissionMode: 'default', claude_code_version: '2.1.38', uuid: `${session}-0` },
+    { type: 'assistant', ...base, uuid: `${session}-1`, timestamp: t(1), message: { id: `${session}-m1`, role: 'assistant', model: 'claude-sonnet-4-5', content: [bash(`${session}-t1`, 'npm test')], usage: { input_tokens: 5, output_tokens: 5 } } },
+  ];
+  if (opts.lastCallAnswered !== false) {
+    out.push({ type: 'user', ...base, uuid: `${session}-2`, timestamp: t(20), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `${session}-t1`, content: '12 passing' }] } });
+    out.push({ type: 'assistant', ...base, uuid: `${session}-3`, timestamp: t(30), message: { id: `${session}-m2`, role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'All 12 tests pass.' }], usage: { input_tokens: 5, output_tokens: 5 } } });
+  }
+  if (opts.result !== false) out.push({ type: 'result', subtype: 'success', is_error: false, duration_ms: 30000, num_turns: 2, result: 'All 12 tests pass.', session_id: session, total_cost_usd: 0.01 });
+  return out;
+}
+
+test('two stream-json runs in one file: a run_start entry, a several-runs note, durations without the gap', async () => {
+  const r = await analyzeText(jsonl([...streamRun('run-a', 2), ...streamRun('run-b', 18)]));
+  assert.equal(r.format, 'claude-code-stream-json');
+  const marks = r.timeline.filter((e) => e.kind === 'system' && /new headless run/i.test(e.summary));
+  assert.equal(marks.length, 1);
+  assert.match(marks[0].summary, /run-b/);
+  assert.equal(r.stats.runs, 2);
+  assert.equal(r.duration_ms, 58_000, 'two 29-second runs, not 16 hours');
+  assert.ok(r.findings.some((f) => f.rule === 'coverage/several-runs' && f.severity === 'info'));
+  assert.equal(r.incomplete, null);
+  assert.equal(r.outcome, 'Clear');
+});
+
+test('one complete stream-json run is one run and complete (negative case)', async () => {
+  const r = await analyzeText(jsonl(streamRun('run-a', 2)));
+  assert.equal(r.stats.runs, 1);
+  assert.equal(r.incomplete, null);
+  assert.ok(!r.findings.some((f) => f.rule === 'coverage/several-runs' || f.rule === 'coverage/incomplete'));
+});
+
+test('a stream-json run without its result record is incomplete (info)', async () => {
+  const r = await analyzeText(jsonl(streamRun('run-a', 2, { result: false })));
+  assert.equal(r.incomplete?.reason, 'no-closing-record');
+  assert.match(r.incomplete?.detail ?? '', /without its final `result` record/);
+  const f = r.findings.find((x) => x.rule === 'coverage/incomplete');
+  assert.equal(f?.severity, 'info');
+});
+
+test('the first of two runs without its result is reported too', async () => {
+  const r = await analyzeText(jsonl([...streamRun('run-a', 2, { result: false }), ...streamRun('run-b', 18)]));
+  assert.equal(r.incomplete?.reason, 'no-closing-record');
+});
+
+test('a run cut off on an unanswered tool call is incomplete and never Clear', async () => {
+  const r = await analyzeText(jsonl(streamRun('run-a', 2, { result: false, lastCallAnswered: false })));
+  assert.equal(r.incomplete?.reason, 'unanswered-call');
+  assert.match(r.incomplete?.detail ?? '', /npm test/);
+  const f = r.findings.find((x) => x.rule === 'coverage/incomplete');
+  assert.equal(f?.severity, 'warning');
+  assert.equal(r.outcome, 'Review');
+});
+
+test('an interactive transcript that ends after the last reply is complete (negative case)', async () => {
+  const r = await analyzeText(backgroundSession());
+  assert.equal(r.incomplete, null);
+});
+
+test('an interactive transcript that ends on a Bash call with no result is incomplete', async () => {
+  const r = await analyzeText(jsonl([user(at(0), 'deploy to staging'), assistant(at(0, 4), [bash('toolu_09', './scripts/deploy.sh staging')])]));
+  assert.equal(r.incomplete?.reason, 'unanswered-call');
+  assert.match(r.incomplete?.detail ?? '', /deploy\.sh staging.*line 2/);
+  assert.notEqual(r.outcome, 'Clear');
+});

@@ -1,0 +1,67 @@
+// Whether the log covers the whole run, and how many runs it holds. A session "ends mid-action"
+// when the main thread's last tool calls never got a result and nothing (no reply, no prompt, no
+// interruption) came after them: the run was cut off and what those calls did is unknown. An
+// interactive transcript that simply stops after the agent's last reply is complete. Parsers
+// report what only the format can tell (a headless run without its closing record, a second run
+// appended to the file) as system events with the subtypes below. Bounded state.
+import type { NormEvent, ToolCallEvent } from '../model/events.ts';
+import type { IncompleteRun } from '../rules/types.ts';
+import { RUN_INCOMPLETE, RUN_START } from '../model/runs.ts';
+import { describeCall } from '../rules/util.ts';
+import { oneLine } from './text.ts';
+
+const OPEN_MAX = 1_000;
+const CALL_TEXT_MAX = 120;
+
+export class CompletionTracker {
+  /** Main-thread calls without a result since the last reply, prompt or interruption. */
+  private readonly open = new Map<string, ToolCallEvent>();
+  private notice: IncompleteRun | null = null;
+  runs = 1;
+
+  add(event: NormEvent): void {
+    if (event.agentId !== undefined) return;
+    switch (event.kind) {
+      case 'tool_call':
+        this.open.set(event.callId, event);
+        if (this.open.size > OPEN_MAX) this.open.delete(this.open.keys().next().value as string);
+        return;
+      case 'tool_result':
+        this.open.delete(event.callId);
+        return;
+      case 'message':
+      case 'interrupt':
+        this.open.clear();
+        return;
+      case 'prompt':
+        if (!event.synthetic) this.open.clear();
+        return;
+      case 'system':
+        if (event.subtype === RUN_START) {
+          this.runs++;
+          this.open.clear();
+        } else if (event.subtype === RUN_INCOMPLETE && !this.notice) {
+          this.notice = { kind: 'no-closing-record', reason: event.text, eventIndex: event.index };
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** At the end of the log: why the run is incomplete, or null. An unanswered last call wins. */
+  finish(): IncompleteRun | null {
+    if (this.open.size > 0) {
+      const calls = [...this.open.values()];
+      const first = calls[0];
+      const what = oneLine(describeCall(first), CALL_TEXT_MAX);
+      const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';
+      return {
+        kind: 'unanswered-call',
+        reason: `The log ends on a tool call that never got a result: ${what}${others} (line ${first.line}). The run was cut off; what the call did is unknown.`,
+        eventIndex: first.index,
+      };
+    }
+    return this.notice;
+  }
+}
