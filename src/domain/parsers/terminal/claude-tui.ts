@@ -12,17 +12,17 @@
 // "Claude Code v2.x" header. Display names differ from the API names (Update = Edit, Search =
 // Grep, …); calls get the API names so rules and reports read the same as for JSONL logs.
 import type { EventSink, LogParser, SessionMetaEvent, ToolInput } from '../../model/events.ts';
-import { CallEmitter, TextBlock, clean, head, statedExitCode } from './text.ts';
+import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
-/** Display name → API name. */
-export const CLAUDE_TOOLS: Record<string, string> = {
+/** Display name → API name (a Map: names come from the log, so no prototype keys). */
+export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
   Bash: 'Bash', BashOutput: 'BashOutput', KillShell: 'KillShell', 'Kill Shell': 'KillShell',
   Read: 'Read', Write: 'Write', Create: 'Write', Edit: 'Edit', Update: 'Edit', MultiEdit: 'MultiEdit',
   Search: 'Grep', Grep: 'Grep', Glob: 'Glob', List: 'LS', LS: 'LS',
   Fetch: 'WebFetch', WebFetch: 'WebFetch', 'Web Search': 'WebSearch', WebSearch: 'WebSearch',
   Task: 'Task', Agent: 'Task', Explore: 'Task', NotebookEdit: 'NotebookEdit', NotebookRead: 'NotebookRead',
   TodoWrite: 'TodoWrite', 'Update Todos': 'TodoWrite', ExitPlanMode: 'ExitPlanMode', Skill: 'Skill', SlashCommand: 'SlashCommand',
-};
+}));
 
 export const RECORD = /^[⏺●]\s?(.*)$/;
 const TOOL_HEAD = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)$/;
@@ -35,6 +35,8 @@ const SPINNER = /^[✻∴✽✢✳✶*·]\s+(?:[\w ]{1,40}(?:…|\.\.\.)|Thought
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
 const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
+/** A shown line at least this wide was most likely wrapped by the terminal, not by the author. */
+const WRAP_WIDTH = 76;
 /** Lines collected for a tool's argument before it is taken as complete without its ")". */
 const MAX_HEAD_LINES = 200;
 
@@ -43,7 +45,10 @@ type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool-head' | 'tool-res
 interface OpenTool {
   display: string;
   name: string;
-  args: string[];
+  args: string;
+  /** Width of the last argument line as shown: a line that filled the terminal was wrapped by it. */
+  shownWidth: number;
+  headLines: number;
   mcp?: { server: string; tool: string };
   line: number;
   result: TextBlock | null;
@@ -66,10 +71,9 @@ export class ClaudeTuiParser implements LogParser {
     const h = head(s);
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
     if (!this.metaDone && this.headerLine(h, line)) return;
+    if (RESULT.test(h)) return this.resultLine(s.slice(s.indexOf('⎿') + 1).replace(/^\s{1,2}/, ''), line, sink);
     const c = h.charAt(0);
     if (c !== ' ' && c !== '\t') return this.topLevel(s, h, line, sink);
-    const result = RESULT.exec(h);
-    if (result) return this.resultLine(s.slice(s.indexOf('⎿') + 1).replace(/^\s{1,2}/, ''), line, sink);
     this.continuation(s, line, sink);
   }
 
@@ -118,7 +122,7 @@ export class ClaudeTuiParser implements LogParser {
     const prompt = PROMPT.exec(h);
     if (prompt) {
       this.close(sink);
-      if (!prompt[1]?.trim()) return; // the empty input line
+      if (!prompt[1]?.trim() || /^Try "/.test(prompt[1])) return; // the empty input line or its placeholder
       return this.open('prompt', line, s.slice(2));
     }
     if (THINKING.test(h)) return this.open('thinking', line, null, sink);
@@ -138,13 +142,15 @@ export class ClaudeTuiParser implements LogParser {
       return this.openTool({ display: `${m[1]} - ${m[2]}`, name: `mcp__${m[1]}__${m[2]}`, mcp: { server: m[1], tool: m[2] } }, text.slice(text.indexOf('(MCP)(') + 6), line);
     }
     m = TOOL_HEAD.exec(h);
-    if (m && CLAUDE_TOOLS[m[1]]) return this.openTool({ display: m[1], name: CLAUDE_TOOLS[m[1]] }, text.slice(m[1].length + 1), line);
-    if (CLAUDE_TOOLS[h.trim()]) return this.openTool({ display: h.trim(), name: CLAUDE_TOOLS[h.trim()] }, ')', line);
+    const named = m ? CLAUDE_TOOLS.get(m[1]) : undefined;
+    if (m && named) return this.openTool({ display: m[1], name: named }, text.slice(m[1].length + 1), line);
+    const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
+    if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
     this.open('message', line, text);
   }
 
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, rest: string, line: number): void {
-    this.tool = { ...kind, args: [rest], line, result: null, resultLine: line };
+    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
     this.mode = closesArgs(rest) ? 'tool-result' : 'tool-head';
   }
@@ -181,15 +187,20 @@ export class ClaudeTuiParser implements LogParser {
   private headContinues(s: string): void {
     const tool = this.tool!;
     const text = s.trim();
-    tool.args.push(text);
-    if (closesArgs(text) || tool.args.length >= MAX_HEAD_LINES) this.mode = 'tool-result';
+    // Terminals wrap at their width (80 columns or more); a line that ended short had a newline.
+    const joiner = tool.shownWidth >= WRAP_WIDTH ? ' ' : '\n';
+    const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
+    if (room) tool.args += joiner + text;
+    tool.shownWidth = s.length;
+    tool.headLines++;
+    if (closesArgs(text) || !room || tool.headLines >= MAX_HEAD_LINES) this.mode = 'tool-result';
   }
 
   private resultBody(s: string): void {
     const tool = this.tool!;
     if (!tool.result) tool.result = new TextBlock(tool.line);
     const body = s.replace(/^ {1,5}/, '');
-    const wrap = DIFF_WRAP.exec(s);
+    const wrap = DIFF_WRAP.exec(head(s));
     if (wrap && (tool.name === 'Edit' || tool.name === 'MultiEdit') && tool.result.lineCount > 1) return tool.result.appendToLast(wrap[2].trim());
     tool.result.add(body);
   }
@@ -222,7 +233,7 @@ export class ClaudeTuiParser implements LogParser {
     const tool = this.tool;
     this.tool = null;
     if (!tool) return;
-    const args = stripClosingParen(tool.args.join('\n').trim());
+    const args = stripClosingParen(tool.args.trim());
     const resultText = tool.result && !tool.result.empty ? tool.result.toString() : null;
     const callId = this.calls.call(sink, tool.line, null, tool.name, claudeInput(tool, args, resultText ?? ''));
     if (resultText === null) return; // no result shown: the call was cut off or is still running
@@ -296,15 +307,7 @@ function unquote(s: string): string {
 function writtenContent(result: string): string {
   const lines = result.split('\n');
   if (/^(?:Wrote|Created|Updated|Overwrote) /.test(lines[0] ?? '')) lines.shift();
-  let expected = 1;
-  return lines.map((l) => {
-    const m = /^\s*(\d+) ?(.*)$/.exec(l);
-    if (m && Number(m[1]) === expected) {
-      expected++;
-      return m[2];
-    }
-    return l;
-  }).join('\n');
+  return stripLineNumbers(lines).join('\n');
 }
 
 /** The numbered diff under "Updated x with N additions and M removals": removed vs added lines. */

@@ -9,7 +9,7 @@
 // A header (banner, "--------", "workdir: …", "model: …", "sandbox: …", "--------") opens both.
 import type { EventSink, LogParser, PatchFile, SessionMetaEvent } from '../../model/events.ts';
 import { unwrapShellString } from '../codex/shell-words.ts';
-import { CallEmitter, TextBlock, clean, head, parseDuration } from './text.ts';
+import { CallEmitter, TextBlock, clean, head, parseDuration, pushCapped } from './text.ts';
 
 const TIMESTAMP = /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)(Z|[+-]\d{2}:?\d{2})?\]\s?/;
 export const CODEX_BANNER = /^OpenAI Codex v(\d[\w.+-]*)(?: \(research preview\))?\s*$/;
@@ -117,7 +117,9 @@ export class CodexExecTextParser implements LogParser {
 
   /** A line that opens a new section (closing the open one); false when it is content. */
   private marker(s: string, line: number, at: string | null, sink: EventSink): boolean {
-    if (s.length > 200) return false;
+    // 0.1x–0.4x "[ts] exec <cmd> in <dir>": checked before the length cut, commands may be long.
+    if (s.startsWith('exec ') && this.mode !== 'exec-cmd' && (at !== null || splitDir(s))) return this.statusMarker(s, line, at, sink);
+    if (s.length > 200) return false; // section markers are short; long lines are content
     const banner = CODEX_BANNER.exec(s);
     if (banner) {
       this.close(sink);
@@ -130,7 +132,7 @@ export class CodexExecTextParser implements LogParser {
     if (this.mode === 'exec-cmd' || this.mode === 'exec-wait') {
       if (this.execLine(s, line, sink)) return true;
     }
-    const simple = SECTIONS[s];
+    const simple = SECTIONS.get(s);
     if (simple) {
       this.open(simple, line, at, sink);
       return true;
@@ -140,7 +142,7 @@ export class CodexExecTextParser implements LogParser {
 
   private statusMarker(s: string, line: number, at: string | null, sink: EventSink): boolean {
     let m: RegExpExecArray | null;
-    if ((m = /^exec (.+)$/.exec(s))) {
+    if (s.startsWith('exec ') && (at !== null || splitDir(s)) && (m = /^exec (.+)$/.exec(s))) {
       // 0.1x–0.4x: "exec <cmd> in <dir>" on one line.
       this.open('exec-cmd', line, at, sink);
       this.execLine(m[1], line, sink);
@@ -287,10 +289,11 @@ export class CodexExecTextParser implements LogParser {
       this.block = new TextBlock(line);
       return this.block.add(s);
     }
-    exec.command.push(s);
-    if (exec.command.length >= MAX_COMMAND_LINES) {
-      this.startCall(exec, sink);
-      this.mode = 'exec-out';
+    const room = pushCapped(exec.command, s);
+    if (!room || exec.command.length >= MAX_COMMAND_LINES) {
+      // No "in <dir>" in sight: the command is taken as it stands, what follows is plain text.
+      this.close(sink);
+      this.mode = 'other';
     }
   }
 
@@ -394,7 +397,7 @@ export class CodexExecTextParser implements LogParser {
     if (!exec) return;
     if (exec.command.length === 0 && !exec.callId) return;
     this.startCall(exec, sink);
-    if (this.mode !== 'exec-out') return; // begun, never finished: the log shows no result
+    if (this.mode !== 'exec-out' || exec.exitCode === null) return; // begun, never finished: no result shown
     this.calls.result(sink, exec.callId!, 'exec_command', exec.resultLine, exec.at, {
       output: exec.output.toString(), exitCode: exec.exitCode, isError: exec.exitCode !== 0,
       ...(exec.durationMs !== undefined ? { durationMs: exec.durationMs } : {}),
@@ -438,7 +441,8 @@ export class CodexExecTextParser implements LogParser {
   }
 }
 
-const SECTIONS: Record<string, Mode> = {
+/** Lines that open a section (a Map: lines come from the log, so no prototype keys). */
+const SECTIONS: ReadonlyMap<string, Mode> = new Map(Object.entries({
   user: 'prompt',
   'User instructions:': 'prompt',
   thinking: 'thinking',
@@ -448,7 +452,7 @@ const SECTIONS: Record<string, Mode> = {
   'file update:': 'turn-diff',
   'turn diff:': 'turn-diff',
   'Plan update': 'plan',
-};
+} satisfies Record<string, Mode>));
 
 interface ExecStatus {
   before: string;

@@ -40,7 +40,7 @@ function claudeScore(lines: string[]): Detection | null {
 
 function isClaudeTool(text: string): boolean {
   const m = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\(/.exec(text);
-  return (m !== null && CLAUDE_TOOLS[m[1]] !== undefined) || /^[\w.-]+ - [\w.-]+ \(MCP\)\(/.test(text);
+  return (m !== null && CLAUDE_TOOLS.has(m[1])) || /^[\w.-]+ - [\w.-]+ \(MCP\)\(/.test(text);
 }
 
 function geminiScore(lines: string[]): Detection | null {

@@ -12,21 +12,21 @@
 // GoogleSearch, WebFetch, Save Memory, WriteTodos; MCP tools as "tool (server MCP Server)".
 // The footer ("~/app (main*)  no sandbox  gemini-2.5-pro (97% context left)") gives the session.
 import type { EventSink, LogParser, ToolInput } from '../../model/events.ts';
-import { CallEmitter, TextBlock, clean, head, statedExitCode } from './text.ts';
+import { CallEmitter, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
-/** Display name → API name. */
-export const GEMINI_TOOLS: Record<string, string> = {
+/** Display name → API name (a Map: names come from the log, so no prototype keys). */
+export const GEMINI_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
   Shell: 'run_shell_command', ReadFile: 'read_file', WriteFile: 'write_file', Edit: 'replace',
   ReadFolder: 'list_directory', FindFiles: 'glob', SearchText: 'search_file_content', ReadManyFiles: 'read_many_files',
   GoogleSearch: 'google_web_search', WebFetch: 'web_fetch', 'Save Memory': 'save_memory', WriteTodos: 'write_todos',
-};
+}));
 
-const NAMES = Object.keys(GEMINI_TOOLS).map((n) => n.replace(' ', '\\s')).join('|');
+const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|');
 export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
 const MCP_TOOL_LINE = /^([✔✓x✗✘\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
 const PROMPT = /^>\s(.*)$/;
 const ASSISTANT = /^✦\s?(.*)$/;
-const FOOTER = /^(\S.*?)\s{2,}(.*?)\s{2,}(\S+) \(\d{1,3}% context left\)/;
+const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|\(esc to cancel/;
 const ART = /^[\s░▒▓█▀▄▌▐]+$/;
 
@@ -86,7 +86,7 @@ export class GeminiTuiParser implements LogParser {
     const t = head(text).trim();
     if (t === '') return;
     const tool = GEMINI_TOOL_LINE.exec(t);
-    if (tool) return this.openTool({ glyph: tool[1], name: GEMINI_TOOLS[tool[2].replace(/\s/, ' ')], description: tool[3] ?? '' }, line, sink);
+    if (tool) return this.openTool({ glyph: tool[1], name: GEMINI_TOOLS.get(tool[2].replace(/\s/, ' ')) ?? tool[2], description: tool[3] ?? '' }, line, sink);
     const mcp = MCP_TOOL_LINE.exec(t);
     if (mcp) return this.openTool({ glyph: mcp[1], name: `${mcp[3]}__${mcp[2]}`, description: mcp[4] ?? '', mcp: { server: mcp[3], tool: mcp[2] } }, line, sink);
     if (this.mode === 'tool' && this.tool) return this.tool.body.add(text.replace(/^ {1,4}/, ''));
@@ -106,8 +106,8 @@ export class GeminiTuiParser implements LogParser {
 
   private outside(s: string, h: string, line: number, sink: EventSink): void {
     if (SPINNER.test(h) || ART.test(h)) return;
-    const footer = FOOTER.exec(h);
-    if (footer) return this.footer(footer, line, sink);
+    const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
+    if (footer) return this.footer(h, footer, line, sink);
     const prompt = PROMPT.exec(h);
     if (prompt) return this.open('prompt', line, s.slice(2), sink);
     const said = ASSISTANT.exec(h);
@@ -129,18 +129,21 @@ export class GeminiTuiParser implements LogParser {
     this.block!.add(s);
   }
 
-  private footer(m: RegExpExecArray, line: number, sink: EventSink): void {
-    const key = m[0];
+  /** "~/app (main*)   no sandbox (see /docs)   gemini-2.5-pro (97% context left)": columns apart by 2+ spaces. */
+  private footer(h: string, model: RegExpExecArray, line: number, sink: EventSink): void {
+    const key = h.slice(0, model.index + model[0].length);
     if (key === this.lastFooter) return; // the footer is redrawn on every screen
     this.lastFooter = key;
     this.close(sink);
-    const place = /^(.+?)(?: \(([^)]+)\))?$/.exec(m[1].trim());
+    const columns = h.slice(0, model.index).split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== '');
+    const place = columns.length > 0 ? /^(.+?)(?: \(([^)]+)\))?$/.exec(columns[0]) : null;
     const cwd = place?.[1];
     const branch = place?.[2]?.replace(/\*$/, '');
+    const sandbox = columns[1]?.replace(/\s*\(see \/docs\)$/, '');
     sink.emit({
-      kind: 'session_meta', index: -1, line, at: null, model: m[3],
+      kind: 'session_meta', index: -1, line, at: null, model: model[1],
       ...(cwd && /^(?:~|\/|[A-Za-z]:\\)/.test(cwd) ? { cwd } : {}), ...(branch ? { branch } : {}),
-      ...(m[2].trim() ? { sandbox: m[2].trim().replace(/\s*\(see \/docs\)$/, '') } : {}),
+      ...(sandbox ? { sandbox } : {}),
     });
   }
 
@@ -264,14 +267,12 @@ function editInput(d: string, output: string): ToolInput {
 function shownLines(output: string, plainIsContent: boolean): { added: string[]; removed: string[] } {
   const added: string[] = [];
   const removed: string[] = [];
+  const plain: string[] = [];
   for (const l of output.split('\n')) {
     const signed = /^\s*\d+\s+([-+])\s?(.*)$/.exec(l);
-    if (signed) {
-      (signed[1] === '+' ? added : removed).push(signed[2]);
-    } else if (plainIsContent) {
-      const numbered = /^\s*\d+\s(.*)$/.exec(l);
-      added.push(numbered ? numbered[1] : l);
-    }
+    if (signed) (signed[1] === '+' ? added : removed).push(signed[2]);
+    else if (plainIsContent) plain.push(l);
   }
+  if (added.length + removed.length === 0) return { added: stripLineNumbers(plain), removed };
   return { added, removed };
 }

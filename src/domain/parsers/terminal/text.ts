@@ -8,10 +8,26 @@ import { cleanLine } from '../plain-text.ts';
 export const MAX_BLOCK_CHARS = 64 * 1024;
 /** Per-line pattern work only looks this far into a line (long lines are data, not markers). */
 export const SCAN_CHARS = 2048;
+/** A command or tool argument spread over several lines is kept up to this size. */
+export const MAX_ARGUMENT_CHARS = 256 * 1024;
+
+/** Appends a line to a multi-line argument unless that would pass the cap; false when full. */
+export function pushCapped(parts: string[], text: string): boolean {
+  let size = 0;
+  for (const p of parts) size += p.length + 1;
+  if (size + text.length > MAX_ARGUMENT_CHARS) {
+    const room = MAX_ARGUMENT_CHARS - size;
+    if (room > 0) parts.push(text.slice(0, room));
+    return false;
+  }
+  parts.push(text);
+  return true;
+}
 
 /** What the terminal finally showed (escapes stripped, redraws applied), without trailing blanks. */
 export function clean(raw: string): string {
-  return cleanLine(raw).replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: that pattern is quadratic on a long run of blanks.
+  return cleanLine(raw).trimEnd();
 }
 
 /** The head of a line that pattern matching looks at. */
@@ -118,4 +134,20 @@ export function parseDuration(text: string): number | undefined {
 export function statedExitCode(text: string): number | null {
   const m = /\bexit(?:ed)?(?: with)?[ _-]?(?:code|status)\s*[:=]?\s*(-?\d{1,3})\b/i.exec(head(text));
   return m ? Number(m[1]) : null;
+}
+
+/**
+ * A file as the TUIs show it, "  1 import …", "  2", …: the numbers are stripped when they count
+ * up from 1 (so a line that merely starts with a number keeps it).
+ */
+export function stripLineNumbers(lines: string[]): string[] {
+  let expected = 1;
+  return lines.map((l) => {
+    const m = /^\s*(\d+)(?: (.*))?$/.exec(l);
+    if (m && Number(m[1]) === expected) {
+      expected++;
+      return m[2] ?? '';
+    }
+    return l;
+  });
 }
