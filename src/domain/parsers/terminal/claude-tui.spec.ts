@@ -142,4 +142,14 @@ describe('claude-code-tui: smaller cases', () => {
       { type: 'web_fetch', url: 'https://example.com/docs' }, { type: 'web_search', query: 'vitest fake timers' },
     ]);
   });
+
+  test('2.x folded reads are kept as system text, not as assistant messages', () => {
+    const out = run('⏺ Read 3 files (ctrl+o to expand)\n⏺ Done.\n', 'claude-code-tui');
+    assert.deepEqual(out.events.map((e) => e.kind === 'system' ? e.subtype : e.kind), ['folded_tool_calls', 'message']);
+  });
+
+  test('"Conversation compacted" is a compaction', () => {
+    const out = run('> hi\n✻ Conversation compacted · ctrl+o for history\n', 'claude-code-tui');
+    assert.deepEqual(out.events.map((e) => e.kind), ['prompt', 'compaction']);
+  });
 });

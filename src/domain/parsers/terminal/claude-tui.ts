@@ -32,6 +32,9 @@ const PROMPT = /^[>❯](?:\s(.*))?$/;
 const THINKING = /^[✻∴✽✢✳✶*]\s+Thinking…?\s*$/;
 /** Spinner and status lines ("✻ Baking… (esc to interrupt)", "✻ Thought for 5s"): chrome, not content. */
 const SPINNER = /^[✻∴✽✢✳✶*·]\s+(?:[\w ]{1,40}(?:…|\.\.\.)|Thought for |\w+ for \d)|\((?:esc|ctrl\+c) to interrupt/;
+const COMPACTED = /^[✻✽✢✳✶*·⏺●]\s+(?:Conversation compacted|Compacted)\b/;
+/** 2.x folds runs of reads and searches into one line: tool activity whose details were not shown. */
+const FOLDED = /^(?:Read|Searched for|Listed|Found) .*\(ctrl\+[or] to expand\)$/;
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
 const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
@@ -40,7 +43,7 @@ const WRAP_WIDTH = 76;
 /** Lines collected for a tool's argument before it is taken as complete without its ")". */
 const MAX_HEAD_LINES = 200;
 
-type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool-head' | 'tool-result' | 'local';
+type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool-head' | 'tool-result' | 'local' | 'folded';
 
 interface OpenTool {
   display: string;
@@ -126,6 +129,10 @@ export class ClaudeTuiParser implements LogParser {
       return this.open('prompt', line, s.slice(2));
     }
     if (THINKING.test(h)) return this.open('thinking', line, null, sink);
+    if (COMPACTED.test(h)) {
+      this.close(sink);
+      return sink.emit({ kind: 'compaction', index: -1, line, at: null, trigger: /auto/i.test(h) ? 'auto' : 'manual' });
+    }
     if (SPINNER.test(h)) return;
     const record = RECORD.exec(h);
     if (record) return this.bullet(s.replace(/^[⏺●]\s?/, ''), line, sink);
@@ -146,6 +153,7 @@ export class ClaudeTuiParser implements LogParser {
     if (m && named) return this.openTool({ display: m[1], name: named }, text.slice(m[1].length + 1), line);
     const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
     if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
+    if (FOLDED.test(h)) return this.open('folded', line, text);
     this.open('message', line, text);
   }
 
@@ -226,7 +234,7 @@ export class ClaudeTuiParser implements LogParser {
     if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
     else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
     else if (mode === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
-    else sink.emit({ kind: 'system', ...base, subtype: 'output', text });
+    else sink.emit({ kind: 'system', ...base, subtype: mode === 'folded' ? 'folded_tool_calls' : 'output', text });
   }
 
   private closeTool(sink: EventSink): void {

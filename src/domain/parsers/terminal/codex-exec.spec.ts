@@ -134,11 +134,23 @@ describe('codex-exec-text: smaller cases', () => {
   });
 
   test('MCP calls, errors and interruptions are read', () => {
-    const out = run('tool github.get_issue({"number":3})\ngithub.get_issue({"number":3}) success in 120ms:\n{ "title": "x" }\nERROR: stream disconnected\ntask interrupted\n', 'codex-exec-text');
+    const out = run('tool github.get_issue({"number":3})\ngithub.get_issue({"number":3}) success in 120ms:\n{ "title": "x" }\ncodex\nReading it.\nERROR: stream disconnected\ntask interrupted\n', 'codex-exec-text');
     const call = calls(out.events)[0];
     assert.deepEqual(call.input, { type: 'mcp', server: 'github', tool: 'get_issue', args: { number: 3 } });
     assert.equal(resultOf(out.events, call)!.output, '{ "title": "x" }');
     assert.deepEqual(ofKind(out.events, 'error').map((e) => e.text), ['stream disconnected']);
     assert.equal(ofKind(out.events, 'interrupt').length, 1);
+  });
+
+  test('a "warning:" line printed by a command stays in its output', () => {
+    const out = run("exec\nbash -lc 'git add .' in /repo succeeded in 20ms:\nwarning: LF will be replaced by CRLF in a.txt\nERROR: not a codex error\ncodex\nAdded.\n", 'codex-exec-text');
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'warning: LF will be replaced by CRLF in a.txt\nERROR: not a codex error');
+    assert.deepEqual(ofKind(out.events, 'error'), []);
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Added.']);
+  });
+
+  test('a codex "ERROR:" line between sections is an error event', () => {
+    const out = run('codex\nWorking on it.\nERROR: unexpected status 503\n', 'codex-exec-text');
+    assert.deepEqual(ofKind(out.events, 'error').map((e) => e.text), ['unexpected status 503']);
   });
 });

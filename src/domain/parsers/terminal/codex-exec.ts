@@ -158,7 +158,8 @@ export class CodexExecTextParser implements LogParser {
       this.patchResult(Number(m[1]), m[2], line, at);
       return true;
     }
-    if ((m = /^(ERROR|warning|deprecated|mcp startup|mcp):\s*(.*)$/.exec(s))) {
+    // Tools print "warning: …" / "ERROR: …" too (git, pytest): inside an output they are output.
+    if (!OUTPUT_MODES.has(this.mode) && (m = /^(ERROR|warning|deprecated|mcp startup|mcp):\s*(.*)$/.exec(s))) {
       this.close(sink);
       if (m[1] === 'ERROR') sink.emit({ kind: 'error', index: -1, line, at, text: m[2] });
       else sink.emit({ kind: 'system', index: -1, line, at, subtype: m[1].replace(' ', '_'), text: m[2] });
@@ -440,6 +441,9 @@ export class CodexExecTextParser implements LogParser {
     });
   }
 }
+
+/** Sections whose lines are a tool's output or a diff, where only the section words end them. */
+const OUTPUT_MODES: ReadonlySet<Mode> = new Set<Mode>(['exec-out', 'patch', 'patch-out', 'turn-diff', 'mcp-out']);
 
 /** Lines that open a section (a Map: lines come from the log, so no prototype keys). */
 const SECTIONS: ReadonlyMap<string, Mode> = new Map(Object.entries({
