@@ -118,7 +118,7 @@ export class CodexExecTextParser implements LogParser {
   /** A line that opens a new section (closing the open one); false when it is content. */
   private marker(s: string, line: number, at: string | null, sink: EventSink): boolean {
     // 0.1x–0.4x "[ts] exec <cmd> in <dir>": checked before the length cut, commands may be long.
-    if (s.startsWith('exec ') && this.mode !== 'exec-cmd' && (at !== null || splitDir(s))) return this.statusMarker(s, line, at, sink);
+    if (s.startsWith('exec ') && this.mode !== 'exec-cmd' && this.execBegins(s, at)) return this.statusMarker(s, line, at, sink);
     if (s.length > 200) return false; // section markers are short; long lines are content
     const banner = CODEX_BANNER.exec(s);
     if (banner) {
@@ -140,9 +140,14 @@ export class CodexExecTextParser implements LogParser {
     return this.statusMarker(s, line, at, sink) || this.toolMarker(s, line, at, sink);
   }
 
+  /** "exec <cmd> in <dir>" on one line: timestamped (its era), or outside any tool output. */
+  private execBegins(s: string, at: string | null): boolean {
+    return at !== null || (!OUTPUT_MODES.has(this.mode) && splitDir(s) !== null);
+  }
+
   private statusMarker(s: string, line: number, at: string | null, sink: EventSink): boolean {
     let m: RegExpExecArray | null;
-    if (s.startsWith('exec ') && (at !== null || splitDir(s)) && (m = /^exec (.+)$/.exec(s))) {
+    if (s.startsWith('exec ') && this.execBegins(s, at) && (m = /^exec (.+)$/.exec(s))) {
       // 0.1x–0.4x: "exec <cmd> in <dir>" on one line.
       this.open('exec-cmd', line, at, sink);
       this.execLine(m[1], line, sink);
