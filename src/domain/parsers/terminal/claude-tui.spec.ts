@@ -152,4 +152,13 @@ describe('claude-code-tui: smaller cases', () => {
     const out = run('> hi\n✻ Conversation compacted · ctrl+o for history\n', 'claude-code-tui');
     assert.deepEqual(out.events.map((e) => e.kind), ['prompt', 'compaction']);
   });
+
+  test('ANSI colours, CRLF line ends and trailing padding give the same events as plain text', () => {
+    const plain = fixture('claude-code-tui-v2-destructive.txt');
+    const coloured = plain
+      .replace(/^● (\w+)\(/gm, '\x1b[32m●\x1b[0m \x1b[1m$1\x1b[22m(')
+      .replace(/^( {2}⎿)/gm, '\x1b[2m$1')
+      .replace(/\n/g, '   \x1b[0m\r\n');
+    assert.deepEqual(run(coloured, 'claude-code-tui').events, run(plain, 'claude-code-tui').events);
+  });
 });

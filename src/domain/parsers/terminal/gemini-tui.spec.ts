@@ -115,4 +115,19 @@ describe('gemini-cli-tui: smaller cases', () => {
     const out = run('╭───╮\n│ ✔  Shell ls (List.) │\n│  a.txt │\n✦ Done.\n', 'gemini-cli-tui');
     assert.deepEqual(out.events.map((e) => e.kind), ['tool_call', 'tool_result', 'message']);
   });
+
+  test('a tool line that filled the box and wrapped is one command', () => {
+    const border = '─'.repeat(60);
+    const row = (t: string) => `│ ${t.padEnd(58)} │`;
+    const text = [`╭${border}╮`, row('✔  Shell git add -A && git commit -m "Long message here" && git'), row('   push --force origin main (Commit and publish.)'), row(''), row('   done'), `╰${border}╯`].join('\n') + '\n';
+    const out = run(text, 'gemini-cli-tui');
+    assert.deepEqual(commands(out.events), ['git add -A && git commit -m "Long message here" && git push --force origin main']);
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'done');
+  });
+
+  test('a short tool line is not joined with the output under it', () => {
+    const out = run(box('✔  Shell ls (List.)', '   a.txt'), 'gemini-cli-tui');
+    assert.deepEqual(commands(out.events), ['ls']);
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'a.txt');
+  });
 });

@@ -12,7 +12,7 @@
 // GoogleSearch, WebFetch, Save Memory, WriteTodos; MCP tools as "tool (server MCP Server)".
 // The footer ("~/app (main*)  no sandbox  gemini-2.5-pro (97% context left)") gives the session.
 import type { EventSink, LogParser, ToolInput } from '../../model/events.ts';
-import { CallEmitter, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
+import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
 export const GEMINI_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
@@ -39,6 +39,8 @@ interface OpenTool {
   mcp?: { server: string; tool: string };
   line: number;
   body: TextBlock;
+  /** The header filled the box's width, so Gemini wrapped the description onto the next line. */
+  wraps: boolean;
 }
 
 export class GeminiTuiParser implements LogParser {
@@ -48,6 +50,8 @@ export class GeminiTuiParser implements LogParser {
   private block: TextBlock | null = null;
   private tool: OpenTool | null = null;
   private inBox = false;
+  /** Width of the open box's inner text (from its top border), to tell wrapped lines. */
+  private boxWidth = 0;
   private lastFooter = '';
   private readonly calls = new CallEmitter('gemini-tui');
 
@@ -56,7 +60,10 @@ export class GeminiTuiParser implements LogParser {
     if (s.trim() === '') return;
     const h = head(s);
     const c = h.charAt(0);
-    if (c === '╭') return this.boxOpen(sink, line);
+    if (c === '╭') {
+      this.boxWidth = s.length - 4;
+      return this.boxOpen(sink, line);
+    }
     if (c === '╰') return this.boxClose(sink);
     if (c === '│') return this.boxLine(inner(s), line, sink);
     if (this.inBox) this.boxClose(sink); // a box whose bottom border was lost
@@ -84,11 +91,21 @@ export class GeminiTuiParser implements LogParser {
   private boxLine(text: string, line: number, sink: EventSink): void {
     if (!this.inBox) this.boxOpen(sink, line);
     const t = head(text).trim();
-    if (t === '') return;
+    if (t === '') {
+      if (this.tool) this.tool.wraps = false; // a blank line ends the header
+      return;
+    }
+    // A Shell description ends with its "(…)": a full-width line that does not is cut mid-text.
+    const wraps = this.boxWidth > 20 && text.length >= this.boxWidth - 2 && !t.endsWith(')');
     const tool = GEMINI_TOOL_LINE.exec(t);
-    if (tool) return this.openTool({ glyph: tool[1], name: GEMINI_TOOLS.get(tool[2].replace(/\s/, ' ')) ?? tool[2], description: tool[3] ?? '' }, line, sink);
+    if (tool) return this.openTool({ glyph: tool[1], name: GEMINI_TOOLS.get(tool[2].replace(/\s/, ' ')) ?? tool[2], description: tool[3] ?? '', wraps }, line, sink);
     const mcp = MCP_TOOL_LINE.exec(t);
-    if (mcp) return this.openTool({ glyph: mcp[1], name: `${mcp[3]}__${mcp[2]}`, description: mcp[4] ?? '', mcp: { server: mcp[3], tool: mcp[2] } }, line, sink);
+    if (mcp) return this.openTool({ glyph: mcp[1], name: `${mcp[3]}__${mcp[2]}`, description: mcp[4] ?? '', mcp: { server: mcp[3], tool: mcp[2] }, wraps }, line, sink);
+    if (this.mode === 'tool' && this.tool?.wraps && this.tool.body.empty && this.tool.description.length < MAX_ARGUMENT_CHARS) {
+      this.tool.description += ' ' + text.trim();
+      this.tool.wraps = wraps;
+      return;
+    }
     if (this.mode === 'tool' && this.tool) return this.tool.body.add(text.replace(/^ {1,4}/, ''));
     // Not a tool box: the input box, a confirmation dialog, the session summary.
     if (/^>\s+Type your message/.test(t)) return;
@@ -194,7 +211,7 @@ function inner(s: string): string {
   let body = s.slice(1);
   const end = body.lastIndexOf('│');
   if (end >= 0 && body.slice(end + 1).trim() === '') body = body.slice(0, end);
-  return body.replace(/^ /, '').replace(/\s+$/, '');
+  return body.replace(/^ /, '').trimEnd();
 }
 
 function geminiInput(tool: OpenTool, output: string): ToolInput {
