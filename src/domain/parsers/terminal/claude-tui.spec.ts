@@ -161,4 +161,9 @@ describe('claude-code-tui: smaller cases', () => {
       .replace(/\n/g, '   \x1b[0m\r\n');
     assert.deepEqual(run(coloured, 'claude-code-tui').events, run(plain, 'claude-code-tui').events);
   });
+
+  test('a variation selector after the record glyph does not hide the tool', () => {
+    const out = run('⏺\uFE0E Bash(git push --force)\n  ⎿  done\n', 'claude-code-tui');
+    assert.deepEqual(commands(out.events), ['git push --force']);
+  });
 });

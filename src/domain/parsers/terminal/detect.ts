@@ -51,7 +51,7 @@ function geminiScore(lines: string[]): Detection | null {
   for (const l of lines) {
     if (l.startsWith('│')) {
       const inner = l.slice(1).replace(/│\s*$/, '').trim();
-      if (GEMINI_TOOL_LINE.test(inner) || /^[✔✓x✗✘\-o⊷?]\s+[\w.-]+ \([\w.-]+ MCP Server\)/.test(inner)) tools++;
+      if (GEMINI_TOOL_LINE.test(inner) || /^[✔✓x✗✘✖\-o⊷?]\s+[\w.-]+ \([\w.-]+ MCP Server\)/.test(inner)) tools++;
     } else if (/^[╭╰]─+[╮╯]$/.test(l)) borders++;
     else if (/^✦\s\S/.test(l)) said++;
     else if (/\(\d{1,3}% context left\)/.test(l)) footer = true;

@@ -6,7 +6,7 @@
 //   │                                                      │
 //   │    added 12 packages …                               │   the tool's output, inside the box
 //   ╰──────────────────────────────────────────────────────╯
-// Status glyphs (packages/cli constants TOOL_STATUS): ✓/✔ success, x/✗ error, - cancelled,
+// Status glyphs (packages/cli constants TOOL_STATUS): ✓/✔ success, x/✗/✖ error, - cancelled,
 // o pending, ⊷ executing, ? awaiting confirmation. Display names (core tools' displayName):
 // Shell, ReadFile, WriteFile, Edit, ReadFolder, FindFiles, SearchText, ReadManyFiles,
 // GoogleSearch, WebFetch, Save Memory, WriteTodos; MCP tools as "tool (server MCP Server)".
@@ -22,8 +22,8 @@ export const GEMINI_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries(
 }));
 
 const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|');
-export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
-const MCP_TOOL_LINE = /^([✔✓x✗✘\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
+export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘✖\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
+const MCP_TOOL_LINE = /^([✔✓x✗✘✖\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
 const PROMPT = /^>\s(.*)$/;
 const ASSISTANT = /^✦\s?(.*)$/;
 const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;

@@ -26,8 +26,10 @@ export function pushCapped(parts: string[], text: string): boolean {
 
 /** What the terminal finally showed (escapes stripped, redraws applied), without trailing blanks. */
 export function clean(raw: string): string {
-  // trimEnd, not /\s+$/: that pattern is quadratic on a long run of blanks.
-  return cleanLine(raw).trimEnd();
+  // trimEnd, not /\s+$/: that pattern is quadratic on a long run of blanks. Variation selectors
+  // ("⏺\uFE0E") come with some terminals' copy of the glyphs and would hide the markers.
+  const s = cleanLine(raw).trimEnd();
+  return s.includes('\uFE0E') || s.includes('\uFE0F') ? s.replace(/[\uFE0E\uFE0F]/g, '') : s;
 }
 
 /** The head of a line that pattern matching looks at. */
