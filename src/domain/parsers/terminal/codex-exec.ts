@@ -103,7 +103,7 @@ export class CodexExecTextParser implements LogParser {
       case 'approval': meta.approvalPolicy = value; break;
       case 'sandbox': meta.sandbox = value; break;
       case 'session id': meta.sessionId = value; break;
-      default: (meta.flags ??= []).push(`${m[1]}: ${value}`);
+      default: break; // provider, reasoning effort/summaries: nothing a rule or the report reads
     }
     return true;
   }
