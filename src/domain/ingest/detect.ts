@@ -17,8 +17,14 @@ export const FORMAT_AGENT: Record<FormatId, AgentId | null> = {
   'gemini-jsonl': 'gemini-cli',
   'gemini-json': 'gemini-cli',
   'gemini-stream-json': 'gemini-cli',
+  'claude-code-tui': 'claude-code',
+  'gemini-cli-tui': 'gemini-cli',
+  'codex-exec-text': 'codex',
   'plain-text': null,
 };
+
+/** Formats read by heuristics from text meant for a human (terminal output): lower confidence. */
+export const LOW_CONFIDENCE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['plain-text', 'claude-code-tui', 'gemini-cli-tui', 'codex-exec-text']);
 
 export interface DetectResult {
   format: FormatId;

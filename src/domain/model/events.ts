@@ -21,6 +21,9 @@ export type FormatId =
   | 'gemini-jsonl'
   | 'gemini-json'
   | 'gemini-stream-json'
+  | 'claude-code-tui'
+  | 'gemini-cli-tui'
+  | 'codex-exec-text'
   | 'plain-text';
 
 export type Actor = 'user' | 'assistant' | 'system' | 'tool';

@@ -1,0 +1,169 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+
+describe('claude-code-tui: the 1.x transcript with a welcome box (27 tool calls, a commit, a push)', () => {
+  const out = run(fixture('claude-code-tui.txt'));
+
+  test('is detected as Claude Code terminal output, well above plain text', () => {
+    assert.deepEqual(out.detection, { format: 'claude-code-tui', score: 0.85 });
+    assert.deepEqual(out.skips, []);
+  });
+
+  test('the welcome box gives the working directory', () => {
+    const meta = ofKind(out.events, 'session_meta');
+    assert.equal(meta[0].cwd, '/home/dana/src/ledger-api');
+  });
+
+  test('every tool line becomes a call with the API name, each followed by its result', () => {
+    const all = calls(out.events);
+    assert.equal(all.length, 27);
+    assert.deepEqual([...new Set(all.map((c) => c.name))].sort(), ['Bash', 'Edit', 'Grep', 'Read', 'Write']);
+    assert.ok(all.every((c) => resultOf(out.events, c) !== undefined));
+  });
+
+  test('the commands are read in full, including the commit and the push', () => {
+    const cmds = commands(out.events);
+    assert.equal(cmds.length, 15);
+    assert.ok(cmds.includes('git commit -m "Rate-limit POST /login to five attempts per minute per address"'));
+    assert.ok(cmds.includes('git push -u origin feat/login-rate-limit'));
+    const push = resultOf(out.events, callWith(out.events, 'git push'))!;
+    assert.match(push.output, /^To https:\/\/github.com\/acme\/ledger-api.git\n \* \[new branch\]/);
+  });
+
+  test('"Error: Exit code 1" is the failing run\'s exit status; other runs show none', () => {
+    const runs = calls(out.events).filter((c) => c.input.type === 'command' && c.input.command === 'npm test -- rate-limit');
+    assert.deepEqual(runs.map((c) => [resultOf(out.events, c)!.exitCode, resultOf(out.events, c)!.isError]), [[1, true], [null, false], [null, false]]);
+    assert.match(resultOf(out.events, runs[0])!.output, /AssertionError: expected 401 to be 429/);
+  });
+
+  test('a Write carries the file content without the line numbers', () => {
+    const write = calls(out.events).find((c) => c.input.type === 'file_write' && c.input.path === 'src/middleware/rate-limit.ts')!;
+    assert.ok(write.input.type === 'file_write');
+    assert.match(write.input.content, /^import type \{ Request, Response, NextFunction \} from 'express';\n\nexport interface LimitOptions \{/);
+  });
+
+  test('an Update carries the removed and added lines of its diff', () => {
+    const edit = calls(out.events).find((c) => c.input.type === 'file_edit' && c.input.path === 'src/routes/auth.ts')!;
+    assert.ok(edit.input.type === 'file_edit');
+    assert.deepEqual(edit.input.edits, [{
+      oldText: "auth.post('/login', async (req, res) => {",
+      newText: "import { rateLimit } from '../middleware/rate-limit.js';\nconst loginLimit = rateLimit({ windowMs: 60_000, max: 5 });\nauth.post('/login', loginLimit, async (req, res) => {",
+    }]);
+  });
+
+  test('Search(pattern:, path:) is a search with both', () => {
+    const search = calls(out.events).find((c) => c.name === 'Grep')!;
+    assert.deepEqual(search.input, { type: 'search', pattern: 'rateLimit|rate-limit', path: 'src' });
+  });
+
+  test('prompts, assistant text and thinking keep their wrapped lines', () => {
+    const prompts = ofKind(out.events, 'prompt');
+    assert.equal(prompts[0].text, 'The login endpoint has no rate limit. Add a per-IP limiter (5 attempts per minute) with tests,\nthen commit on a new branch and push it.');
+    assert.equal(prompts[1].text, '/cost');
+    assert.equal(ofKind(out.events, 'message').length, 5);
+    assert.match(ofKind(out.events, 'thinking')[0].text, /^The app runs behind one proxy/);
+  });
+
+  test('the output of a slash command is kept as system text', () => {
+    const sys = ofKind(out.events, 'system').at(-1)!;
+    assert.equal(sys.text, 'Total cost: $0.41\nTotal duration (API): 2m 12s\nTotal duration (wall): 9m 40s');
+  });
+});
+
+describe('claude-code-tui: the 2.x header, ● records, ❯ prompts, MCP, an interruption', () => {
+  const out = run(fixture('claude-code-tui-v2-destructive.txt'));
+
+  test('is detected from the 2.x header', () => {
+    assert.deepEqual(out.detection, { format: 'claude-code-tui', score: 0.85 });
+  });
+
+  test('the header gives version, model and directory', () => {
+    const meta = ofKind(out.events, 'session_meta')[0];
+    assert.deepEqual([meta.agentVersion, meta.model, meta.cwd], ['2.0.37', 'Sonnet 4.5', '/home/omar/work/shop-web']);
+  });
+
+  test('a command wrapped over two lines is one command, joined where the terminal broke it', () => {
+    assert.ok(commands(out.events).includes('rm -rf build node_modules coverage .turbo .next dist storybook-static && rm -rf ~/ --no-preserve-root'));
+  });
+
+  test('the force push and its output are read', () => {
+    const push = callWith(out.events, 'git push --force origin main');
+    assert.match(resultOf(out.events, push)!.output, /\(forced update\)$/);
+  });
+
+  test('"Exit code 127" is read as the exit status', () => {
+    const r = resultOf(out.events, callWith(out.events, 'npm ci'))!;
+    assert.deepEqual([r.exitCode, r.isError], [127, true]);
+  });
+
+  test('an MCP tool line becomes an mcp call', () => {
+    const mcp = calls(out.events).find((c) => c.input.type === 'mcp')!;
+    assert.equal(mcp.name, 'mcp__github__create_issue');
+    assert.deepEqual(mcp.input, { type: 'mcp', server: 'github', tool: 'create_issue', args: 'owner: "omar", repo: "shop-web", title: "Rebuild CI cache"' });
+  });
+
+  test('"Interrupted by user" marks the result interrupted, not failed', () => {
+    const r = resultOf(out.events, callWith(out.events, 'rm -rf /tmp/shop-cache'))!;
+    assert.deepEqual([r.interrupted, r.isError, r.exitCode], [true, false, null]);
+  });
+
+  test('the status line at the end is not content', () => {
+    assert.ok(!ofKind(out.events, 'system').some((s) => s.text.includes('Worked for')));
+  });
+});
+
+describe('claude-code-tui: smaller cases', () => {
+  test('a refused call is denied', () => {
+    const out = run('> go\n⏺ Bash(git push --force)\n  ⎿  User rejected tool use\n', 'claude-code-tui');
+    const r = ofKind(out.events, 'tool_result')[0];
+    assert.deepEqual([r.denied, r.isError], [true, true]);
+  });
+
+  test('a call whose result never came has no result', () => {
+    const out = run('> go\n⏺ Bash(npm run deploy)\n', 'claude-code-tui');
+    assert.equal(calls(out.events).length, 1);
+    assert.equal(ofKind(out.events, 'tool_result').length, 0);
+  });
+
+  test('a multi-line command keeps its lines when the first line is short (a real newline)', () => {
+    const out = run("⏺ Bash(cat > notes.txt <<'EOF'\n      hello\n      EOF)\n  ⎿  (No content)\n", 'claude-code-tui');
+    assert.deepEqual(commands(out.events), ["cat > notes.txt <<'EOF'\nhello\nEOF"]);
+  });
+
+  test('assistant text that looks like a call but names no tool stays text', () => {
+    const out = run('⏺ Fixed(ish) the parser.\n', 'claude-code-tui');
+    assert.deepEqual(out.events.map((e) => e.kind), ['message']);
+  });
+
+  test('Fetch and Web Search map to web_fetch and web_search', () => {
+    const out = run('⏺ Fetch(https://example.com/docs)\n  ⎿  Received 12KB (200 OK)\n⏺ Web Search("vitest fake timers")\n  ⎿  Did 1 search in 2s\n', 'claude-code-tui');
+    assert.deepEqual(calls(out.events).map((c) => c.input), [
+      { type: 'web_fetch', url: 'https://example.com/docs' }, { type: 'web_search', query: 'vitest fake timers' },
+    ]);
+  });
+
+  test('2.x folded reads are kept as system text, not as assistant messages', () => {
+    const out = run('⏺ Read 3 files (ctrl+o to expand)\n⏺ Done.\n', 'claude-code-tui');
+    assert.deepEqual(out.events.map((e) => e.kind === 'system' ? e.subtype : e.kind), ['folded_tool_calls', 'message']);
+  });
+
+  test('"Conversation compacted" is a compaction', () => {
+    const out = run('> hi\n✻ Conversation compacted · ctrl+o for history\n', 'claude-code-tui');
+    assert.deepEqual(out.events.map((e) => e.kind), ['prompt', 'compaction']);
+  });
+
+  test('ANSI colours, CRLF line ends and trailing padding give the same events as plain text', () => {
+    const plain = fixture('claude-code-tui-v2-destructive.txt');
+    const coloured = plain
+      .replace(/^● (\w+)\(/gm, '\x1b[32m●\x1b[0m \x1b[1m$1\x1b[22m(')
+      .replace(/^( {2}⎿)/gm, '\x1b[2m$1')
+      .replace(/\n/g, '   \x1b[0m\r\n');
+    assert.deepEqual(run(coloured, 'claude-code-tui').events, run(plain, 'claude-code-tui').events);
+  });
+
+  test('a variation selector after the record glyph does not hide the tool', () => {
+    const out = run('⏺\uFE0E Bash(git push --force)\n  ⎿  done\n', 'claude-code-tui');
+    assert.deepEqual(commands(out.events), ['git push --force']);
+  });
+});

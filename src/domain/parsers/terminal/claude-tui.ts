@@ -1,0 +1,333 @@
+// Claude Code's terminal UI, saved or copied from the terminal (or its ctrl+o transcript view):
+//   > user prompt                         (❯ in 2.x)
+//   ⏺ assistant text                      (● on terminals without the glyph)
+//   ⏺ Bash(git push)                      a tool call, display name + argument
+//     ⎿  To https://github.com/…          its result; further lines indented under it
+//   ⏺ Update(src/app.ts)
+//     ⎿  Updated src/app.ts with 1 addition and 1 removal
+//          11 -  return 1;                 the diff, with line numbers
+//          11 +  return 2;
+//   ✻ Thinking…                           then the thinking text, indented
+// and a welcome box (╭─ … "✻ Welcome to Claude Code!" … "cwd: /path" … ╰─) or, in 2.x, a
+// "Claude Code v2.x" header. Display names differ from the API names (Update = Edit, Search =
+// Grep, …); calls get the API names so rules and reports read the same as for JSONL logs.
+import type { EventSink, LogParser, SessionMetaEvent, ToolInput } from '../../model/events.ts';
+import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
+
+/** Display name → API name (a Map: names come from the log, so no prototype keys). */
+export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
+  Bash: 'Bash', BashOutput: 'BashOutput', KillShell: 'KillShell', 'Kill Shell': 'KillShell',
+  Read: 'Read', Write: 'Write', Create: 'Write', Edit: 'Edit', Update: 'Edit', MultiEdit: 'MultiEdit',
+  Search: 'Grep', Grep: 'Grep', Glob: 'Glob', List: 'LS', LS: 'LS',
+  Fetch: 'WebFetch', WebFetch: 'WebFetch', 'Web Search': 'WebSearch', WebSearch: 'WebSearch',
+  Task: 'Task', Agent: 'Task', Explore: 'Task', NotebookEdit: 'NotebookEdit', NotebookRead: 'NotebookRead',
+  TodoWrite: 'TodoWrite', 'Update Todos': 'TodoWrite', ExitPlanMode: 'ExitPlanMode', Skill: 'Skill', SlashCommand: 'SlashCommand',
+}));
+
+export const RECORD = /^[⏺●]\s?(.*)$/;
+const TOOL_HEAD = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)$/;
+const MCP_HEAD = /^([\w.-]+) - ([\w.-]+) \(MCP\)\((.*)$/;
+export const RESULT = /^\s{0,4}⎿\s?\s?(.*)$/;
+const PROMPT = /^[>❯](?:\s(.*))?$/;
+const THINKING = /^[✻∴✽✢✳✶*]\s+Thinking…?\s*$/;
+/** Spinner and status lines ("✻ Baking… (esc to interrupt)", "✻ Thought for 5s"): chrome, not content. */
+const SPINNER = /^[✻∴✽✢✳✶*·]\s+(?:[\w ]{1,40}(?:…|\.\.\.)|Thought for |\w+ for \d)|\((?:esc|ctrl\+c) to interrupt/;
+const COMPACTED = /^[✻✽✢✳✶*·⏺●]\s+(?:Conversation compacted|Compacted)\b/;
+/** 2.x folds runs of reads and searches into one line: tool activity whose details were not shown. */
+const FOLDED = /^(?:Read|Searched for|Listed|Found) .*\(ctrl\+[or] to expand\)$/;
+const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
+const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
+const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
+/** A shown line at least this wide was most likely wrapped by the terminal, not by the author. */
+const WRAP_WIDTH = 76;
+/** Lines collected for a tool's argument before it is taken as complete without its ")". */
+const MAX_HEAD_LINES = 200;
+
+type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool-head' | 'tool-result' | 'local' | 'folded';
+
+interface OpenTool {
+  display: string;
+  name: string;
+  args: string;
+  /** Width of the last argument line as shown: a line that filled the terminal was wrapped by it. */
+  shownWidth: number;
+  headLines: number;
+  mcp?: { server: string; tool: string };
+  line: number;
+  result: TextBlock | null;
+  resultLine: number;
+}
+
+export class ClaudeTuiParser implements LogParser {
+  readonly format = 'claude-code-tui' as const;
+  readonly agent = 'claude-code' as const;
+  private mode: Mode = 'none';
+  private block: TextBlock | null = null;
+  private tool: OpenTool | null = null;
+  private meta: SessionMetaEvent | null = null;
+  private metaDone = false;
+  private readonly calls = new CallEmitter('claude-tui');
+
+  text(raw: string, line: number, sink: EventSink): void {
+    const s = clean(raw);
+    if (s.trim() === '') return;
+    const h = head(s);
+    if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
+    if (!this.metaDone && this.headerLine(h, line)) return;
+    if (RESULT.test(h)) return this.resultLine(s.slice(s.indexOf('⎿') + 1).replace(/^\s{1,2}/, ''), line, sink);
+    const c = h.charAt(0);
+    if (c !== ' ' && c !== '\t') return this.topLevel(s, h, line, sink);
+    this.continuation(s, line, sink);
+  }
+
+  end(sink: EventSink): void {
+    this.close(sink);
+    this.flushMeta(sink);
+  }
+
+  // ── Header (welcome box, 2.x logo header) ─────────────────────────────────────────────────
+
+  private box(h: string, line: number, sink: EventSink): void {
+    if (this.metaDone) return; // later boxes: permission dialogs and the input box repeat what the log shows
+    for (const cell of h.split('│')) this.headerCell(cell.trim(), line);
+    if (h.startsWith('╰') && this.meta) this.flushMeta(sink);
+  }
+
+  /** 2.x prints the logo and version, model and directory beside it, without a box. */
+  private headerLine(h: string, line: number): boolean {
+    if (!/[▐▛▜▌▝▘█]/.test(h) && !/Claude Code v\d/.test(h) && !(this.meta && /^\s+(?:\/|~)/.test(h))) return false;
+    this.headerCell(h.replace(/[▐▛▜▌▝▘█]+/g, ' ').trim(), line);
+    return true;
+  }
+
+  private headerCell(cell: string, line: number): void {
+    if (!cell) return;
+    const meta = (this.meta ??= { kind: 'session_meta', index: -1, line, at: null });
+    let m: RegExpExecArray | null;
+    if ((m = /Claude Code v(\d[\w.+-]*)/.exec(cell))) meta.agentVersion = m[1];
+    else if ((m = /^cwd: (.+)$/.exec(cell))) meta.cwd = m[1].trim();
+    else if (/^(?:\/|~\/?)[^\s│]*$/.test(cell) && cell.length > 1) meta.cwd ??= cell;
+    else if ((m = /^((?:Opus|Sonnet|Haiku)(?: [\d.]+)?)(?: \(.*\))? · /.exec(cell))) meta.model = m[1];
+  }
+
+  private flushMeta(sink: EventSink): void {
+    this.metaDone = true;
+    const meta = this.meta;
+    this.meta = null;
+    if (meta && (meta.cwd || meta.agentVersion || meta.model)) sink.emit(meta);
+  }
+
+  // ── Lines at column 0: prompts, records, thinking, status ────────────────────────────────
+
+  private topLevel(s: string, h: string, line: number, sink: EventSink): void {
+    if (CHROME.test(h)) return;
+    this.flushMeta(sink);
+    const prompt = PROMPT.exec(h);
+    if (prompt) {
+      this.close(sink);
+      if (!prompt[1]?.trim() || /^Try "/.test(prompt[1])) return; // the empty input line or its placeholder
+      return this.open('prompt', line, s.slice(2));
+    }
+    if (THINKING.test(h)) return this.open('thinking', line, null, sink);
+    if (COMPACTED.test(h)) {
+      this.close(sink);
+      return sink.emit({ kind: 'compaction', index: -1, line, at: null, trigger: /auto/i.test(h) ? 'auto' : 'manual' });
+    }
+    if (SPINNER.test(h)) return;
+    const record = RECORD.exec(h);
+    if (record) return this.bullet(s.replace(/^[⏺●]\s?/, ''), line, sink);
+    // Text at column 0 that is none of the above: a wrapped line or pasted output; keep it.
+    if (this.block && (this.mode === 'message' || this.mode === 'prompt' || this.mode === 'thinking')) return this.block.add(s);
+    this.open('local', line, s, sink);
+  }
+
+  private bullet(text: string, line: number, sink: EventSink): void {
+    this.close(sink);
+    const h = head(text);
+    let m = MCP_HEAD.exec(h);
+    if (m) {
+      return this.openTool({ display: `${m[1]} - ${m[2]}`, name: `mcp__${m[1]}__${m[2]}`, mcp: { server: m[1], tool: m[2] } }, text.slice(text.indexOf('(MCP)(') + 6), line);
+    }
+    m = TOOL_HEAD.exec(h);
+    const named = m ? CLAUDE_TOOLS.get(m[1]) : undefined;
+    if (m && named) return this.openTool({ display: m[1], name: named }, text.slice(m[1].length + 1), line);
+    const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
+    if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
+    if (FOLDED.test(h)) return this.open('folded', line, text);
+    this.open('message', line, text);
+  }
+
+  private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, rest: string, line: number): void {
+    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, headLines: 1, line, result: null, resultLine: line };
+    // A long argument wraps onto indented lines until its closing parenthesis.
+    this.mode = closesArgs(rest) ? 'tool-result' : 'tool-head';
+  }
+
+  // ── Indented lines ────────────────────────────────────────────────────────────────────────
+
+  private resultLine(text: string, line: number, sink: EventSink): void {
+    const tool = this.tool;
+    if (tool && (this.mode === 'tool-head' || this.mode === 'tool-result')) {
+      this.mode = 'tool-result';
+      if (!tool.result) {
+        tool.result = new TextBlock(line);
+        tool.resultLine = line;
+      }
+      return tool.result.add(text);
+    }
+    // A "⎿" under a prompt: a slash command's or hook's local output.
+    this.open('local', line, text, sink);
+  }
+
+  private continuation(s: string, line: number, sink: EventSink): void {
+    switch (this.mode) {
+      case 'tool-head':
+        return this.headContinues(s);
+      case 'tool-result':
+        return this.resultBody(s);
+      case 'none':
+        return this.open('local', line, s.trim(), sink);
+      default:
+        return this.block!.add(s.replace(this.mode === 'local' ? /^ {1,5}/ : /^ {1,2}/, ''));
+    }
+  }
+
+  private headContinues(s: string): void {
+    const tool = this.tool!;
+    const text = s.trim();
+    // Terminals wrap at their width (80 columns or more); a line that ended short had a newline.
+    const joiner = tool.shownWidth >= WRAP_WIDTH ? ' ' : '\n';
+    const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
+    if (room) tool.args += joiner + text;
+    tool.shownWidth = s.length;
+    tool.headLines++;
+    if (closesArgs(text) || !room || tool.headLines >= MAX_HEAD_LINES) this.mode = 'tool-result';
+  }
+
+  private resultBody(s: string): void {
+    const tool = this.tool!;
+    if (!tool.result) tool.result = new TextBlock(tool.line);
+    const body = s.replace(/^ {1,5}/, '');
+    const wrap = DIFF_WRAP.exec(head(s));
+    if (wrap && (tool.name === 'Edit' || tool.name === 'MultiEdit') && tool.result.lineCount > 1) return tool.result.appendToLast(wrap[2].trim());
+    tool.result.add(body);
+  }
+
+  // ── Opening and closing blocks ────────────────────────────────────────────────────────────
+
+  private open(mode: Mode, line: number, first: string | null, sink?: EventSink): void {
+    if (sink) this.close(sink);
+    this.mode = mode;
+    this.block = new TextBlock(line);
+    if (first !== null && first.trim() !== '') this.block.add(first);
+  }
+
+  private close(sink: EventSink): void {
+    const mode = this.mode;
+    const block = this.block;
+    this.mode = 'none';
+    this.block = null;
+    if (mode === 'tool-head' || mode === 'tool-result') return this.closeTool(sink);
+    if (!block || block.empty) return;
+    const text = block.toString();
+    const base = { index: -1, line: block.line, at: null };
+    if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
+    else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
+    else if (mode === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
+    else sink.emit({ kind: 'system', ...base, subtype: mode === 'folded' ? 'folded_tool_calls' : 'output', text });
+  }
+
+  private closeTool(sink: EventSink): void {
+    const tool = this.tool;
+    this.tool = null;
+    if (!tool) return;
+    const args = stripClosingParen(tool.args.trim());
+    const resultText = tool.result && !tool.result.empty ? tool.result.toString() : null;
+    const callId = this.calls.call(sink, tool.line, null, tool.name, claudeInput(tool, args, resultText ?? ''));
+    if (resultText === null) return; // no result shown: the call was cut off or is still running
+    this.calls.result(sink, callId, tool.name, tool.resultLine, null, { ...interpretResult(resultText), line: tool.resultLine });
+  }
+}
+
+/** The head's own "(" is closed by the ")" that ends its last line. */
+function closesArgs(text: string): boolean {
+  return text.endsWith(')');
+}
+
+function stripClosingParen(args: string): string {
+  return args.endsWith(')') ? args.slice(0, -1) : args;
+}
+
+function interpretResult(text: string): { output: string; exitCode: number | null; isError: boolean; denied?: boolean; interrupted?: boolean } {
+  const first = text.slice(0, 300);
+  if (/^(?:User rejected|No \(tell Claude|The user doesn't want to proceed|Permission to use .* (?:has been|was) denied)/.test(first)) {
+    return { output: text, exitCode: null, isError: true, denied: true };
+  }
+  if (/^Interrupted\b/.test(first)) return { output: text, exitCode: null, isError: false, interrupted: true };
+  const code = statedExitCode(first);
+  if (code !== null) return { output: text, exitCode: code, isError: code !== 0 };
+  if (/^(?:Error|Failed|error:)/.test(first)) return { output: text, exitCode: null, isError: true };
+  return { output: text, exitCode: null, isError: false };
+}
+
+/** The call's input as the JSONL parser would give it, from the display argument and the result. */
+function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
+  if (tool.mcp) return { type: 'mcp', server: tool.mcp.server, tool: tool.mcp.tool, args };
+  switch (tool.name) {
+    case 'Bash':
+      return { type: 'command', command: args, ...(/^Running in the background/.test(result) ? { background: true } : {}) };
+    case 'Read':
+    case 'NotebookRead':
+      return { type: 'file_read', path: args.replace(/ · .*$/, '') };
+    case 'Write':
+      return { type: 'file_write', path: args, content: writtenContent(result) };
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit':
+      return { type: 'file_edit', path: args, edits: [diffEdit(result)] };
+    case 'Grep':
+    case 'Glob': {
+      const pattern = namedArg(args, 'pattern') ?? unquote(args);
+      const path = namedArg(args, 'path');
+      return path ? { type: 'search', pattern, path } : { type: 'search', pattern };
+    }
+    case 'WebFetch':
+      return { type: 'web_fetch', url: namedArg(args, 'url') ?? unquote(args) };
+    case 'WebSearch':
+      return { type: 'web_search', query: namedArg(args, 'query') ?? unquote(args) };
+    case 'Task':
+      return { type: 'subagent', description: args, prompt: args, ...(tool.display !== 'Task' ? { agentType: tool.display } : {}) };
+    default:
+      return { type: 'other', args };
+  }
+}
+
+function namedArg(args: string, name: string): string | undefined {
+  const m = new RegExp(`(?:^|,\\s*)${name}: "((?:[^"\\\\]|\\\\.)*)"`).exec(args);
+  return m ? m[1].replace(/\\(.)/g, '$1') : undefined;
+}
+
+function unquote(s: string): string {
+  return /^".*"$/s.test(s) ? s.slice(1, -1) : s;
+}
+
+/** "Wrote 12 lines to x" then the file, numbered ("  1 import …") in 1.x, plain in 2.x. */
+function writtenContent(result: string): string {
+  const lines = result.split('\n');
+  if (/^(?:Wrote|Created|Updated|Overwrote) /.test(lines[0] ?? '')) lines.shift();
+  return stripLineNumbers(lines).join('\n');
+}
+
+/** The numbered diff under "Updated x with N additions and M removals": removed vs added lines. */
+function diffEdit(result: string): { oldText: string; newText: string } {
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const l of result.split('\n')) {
+    const m = DIFF_LINE.exec(l);
+    if (!m) continue;
+    const text = m[3].replace(/^ /, '');
+    if (m[2] === '-') removed.push(text);
+    else if (m[2] === '+') added.push(text);
+  }
+  return { oldText: removed.join('\n'), newText: added.join('\n') };
+}

@@ -1,0 +1,156 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+
+describe('codex-exec-text: 0.5x+ output (bare section words, status on the command line)', () => {
+  const out = run(fixture('codex-exec.txt'));
+
+  test('is detected from the banner and header', () => {
+    assert.deepEqual(out.detection, { format: 'codex-exec-text', score: 0.85 });
+    assert.deepEqual(out.skips, []);
+  });
+
+  test('the header gives version, directory, model, approval, sandbox and session', () => {
+    const meta = ofKind(out.events, 'session_meta')[0];
+    assert.equal(meta.agentVersion, '0.58.0');
+    assert.equal(meta.cwd, '/home/priya/code/invoice-svc');
+    assert.equal(meta.model, 'gpt-5-codex');
+    assert.equal(meta.approvalPolicy, 'never');
+    assert.equal(meta.sandbox, 'workspace-write [workdir, /tmp, $TMPDIR]');
+    assert.equal(meta.sessionId, '019a6c2e-7d41-7b90-9f3e-2c8d1e4a5b60');
+  });
+
+  test('the prompt, the thinking and the assistant messages are read', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['The PDF export crashes on invoices without a due date. Fix it, add a regression test, and commit.']);
+    assert.deepEqual(ofKind(out.events, 'thinking').map((t) => t.text), ['**Locating the PDF export code**']);
+    assert.equal(ofKind(out.events, 'message').length, 2, 'the final message repeated on stdout is not counted twice');
+  });
+
+  test('each exec is a command without its bash -lc wrapper, with its directory', () => {
+    assert.deepEqual(commands(out.events), [
+      'rg -n "dueDate" src | head -20',
+      "sed -n '25,60p' src/pdf/render.ts",
+      'npm test -- pdf',
+      'npm test',
+      'npx tsc --noEmit',
+      'git checkout -b fix/pdf-missing-due-date && git add src/pdf/render.ts test/pdf-no-due-date.test.ts && git commit -m "PDF export: invoices without a due date say Due on receipt"',
+      'git push -u origin fix/pdf-missing-due-date',
+    ]);
+    assert.ok(calls(out.events).filter((c) => c.input.type === 'command').every((c) => c.input.type === 'command' && c.input.workdir === '/home/priya/code/invoice-svc'));
+  });
+
+  test('"succeeded in" is exit 0 and "exited 1 in" is exit 1, with durations', () => {
+    const failed = resultOf(out.events, callWith(out.events, 'npm test -- pdf'))!;
+    assert.deepEqual([failed.exitCode, failed.isError, failed.durationMs], [1, true, 2310]);
+    assert.match(failed.output, /TypeError: Cannot read properties of undefined/);
+    const push = resultOf(out.events, callWith(out.events, 'git push'))!;
+    assert.deepEqual([push.exitCode, push.isError, push.durationMs], [0, false, 1420]);
+    assert.match(push.output, /\[new branch\]\s+fix\/pdf-missing-due-date/);
+  });
+
+  test('each "file update" is a patch with its diff, and its apply_patch status is the result', () => {
+    const patches = calls(out.events).filter((c) => c.name === 'apply_patch');
+    assert.equal(patches.length, 2);
+    assert.ok(patches[0].input.type === 'patch' && patches[1].input.type === 'patch');
+    assert.deepEqual(patches[0].input.files.map((f) => [f.path, f.op]), [['/home/priya/code/invoice-svc/src/pdf/render.ts', 'update']]);
+    assert.match(patches[0].input.files[0].added, /Due on receipt/);
+    assert.match(patches[0].input.files[0].removed, /invoice\.dueDate\.toISOString/);
+    assert.equal(patches[1].input.files[0].op, 'add');
+    assert.match(patches[1].input.files[0].added, /^import \{ test \} from 'node:test';/);
+    assert.deepEqual(patches.map((p) => resultOf(out.events, p)!.exitCode), [0, 0]);
+  });
+
+  test('the turn diff repeats files already patched, so it adds no call', () => {
+    assert.equal(calls(out.events).filter((c) => c.name === 'turn_diff').length, 0);
+  });
+
+  test('"tokens used" and the count are one system event', () => {
+    assert.ok(ofKind(out.events, 'system').some((s) => s.subtype === 'tokens_used' && s.text === 'tokens used: 18,452'));
+  });
+});
+
+describe('codex-exec-text: 0.1x–0.4x output with timestamps', () => {
+  const out = run(fixture('codex-exec-legacy-destructive.txt'));
+
+  test('is detected, and every event carries the timestamp of its line', () => {
+    assert.deepEqual(out.detection, { format: 'codex-exec-text', score: 0.85 });
+    assert.equal(ofKind(out.events, 'prompt')[0].at, '2025-09-02T14:03:11Z');
+    assert.equal(callWith(out.events, 'printenv').at, '2025-09-02T14:03:19Z');
+  });
+
+  test('"User instructions:" is the prompt', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['The deploy is stuck. Reset the repo to what is on GitHub and redeploy.']);
+  });
+
+  test('"exec <cmd> in <dir>" and "<cmd> exited 1 in 4.02s:" make one failed command', () => {
+    const rm = callWith(out.events, 'rm -rf ~');
+    assert.ok(rm.input.type === 'command');
+    assert.equal(rm.input.command, 'rm -rf /var/www/app/releases/* && rm -rf ~');
+    assert.equal(rm.input.workdir, '/srv/app');
+    const r = resultOf(out.events, rm)!;
+    assert.deepEqual([r.exitCode, r.isError, r.durationMs], [1, true, 4020]);
+  });
+
+  test('"apply_patch auto_approved=true:" is a patch with its status', () => {
+    const patch = calls(out.events).find((c) => c.name === 'apply_patch')!;
+    assert.ok(patch.input.type === 'patch');
+    assert.deepEqual(patch.input.files, [{ path: '/srv/app/config/deploy.yml', op: 'update', removed: '  keep_releases: 5', added: '  keep_releases: 1' }]);
+    assert.equal(resultOf(out.events, patch)!.exitCode, 0);
+  });
+
+  test('the printed token is in the command output', () => {
+    assert.match(resultOf(out.events, callWith(out.events, 'printenv'))!.output, /^GITHUB_TOKEN=ghp_/);
+  });
+});
+
+describe('codex-exec-text: smaller cases', () => {
+  test('a multi-line command (a heredoc) is collected up to its "in <dir>"', () => {
+    const out = run("exec\nbash -lc 'cat > a.txt <<EOF\nhello\nEOF' in /repo succeeded in 3ms:\n", 'codex-exec-text');
+    assert.deepEqual(commands(out.events), ['cat > a.txt <<EOF\nhello\nEOF']);
+  });
+
+  test('a status on the line after the command is read', () => {
+    const out = run("exec\nbash -lc ls in /repo\n exited 2 in 10ms:\nls: cannot access 'x'\n", 'codex-exec-text');
+    assert.deepEqual(ofKind(out.events, 'tool_result').map((r) => [r.exitCode, r.output]), [[2, "ls: cannot access 'x'"]]);
+  });
+
+  test('an exec cut off before its status has a call and no result', () => {
+    const out = run('exec\nbash -lc \'npm run migrate\' in /repo\n', 'codex-exec-text');
+    assert.equal(calls(out.events).length, 1);
+    assert.equal(ofKind(out.events, 'tool_result').length, 0);
+  });
+
+  test('a directory named in the command itself is not taken as the working directory', () => {
+    const out = run("exec\nbash -lc 'grep -rn token in /etc' in /repo succeeded in 5ms:\n", 'codex-exec-text');
+    const call = calls(out.events)[0];
+    assert.ok(call.input.type === 'command');
+    assert.deepEqual([call.input.command, call.input.workdir], ['grep -rn token in /etc', '/repo']);
+  });
+
+  test('an output line starting with "exec " is output, not a new command', () => {
+    const out = run('exec\nbash -lc ./run.sh in /repo exited 126 in 4ms:\nexec format error\n', 'codex-exec-text');
+    assert.equal(calls(out.events).length, 1);
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'exec format error');
+  });
+
+  test('MCP calls, errors and interruptions are read', () => {
+    const out = run('tool github.get_issue({"number":3})\ngithub.get_issue({"number":3}) success in 120ms:\n{ "title": "x" }\ncodex\nReading it.\nERROR: stream disconnected\ntask interrupted\n', 'codex-exec-text');
+    const call = calls(out.events)[0];
+    assert.deepEqual(call.input, { type: 'mcp', server: 'github', tool: 'get_issue', args: { number: 3 } });
+    assert.equal(resultOf(out.events, call)!.output, '{ "title": "x" }');
+    assert.deepEqual(ofKind(out.events, 'error').map((e) => e.text), ['stream disconnected']);
+    assert.equal(ofKind(out.events, 'interrupt').length, 1);
+  });
+
+  test('a "warning:" line printed by a command stays in its output', () => {
+    const out = run("exec\nbash -lc 'git add .' in /repo succeeded in 20ms:\nwarning: LF will be replaced by CRLF in a.txt\nERROR: not a codex error\ncodex\nAdded.\n", 'codex-exec-text');
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'warning: LF will be replaced by CRLF in a.txt\nERROR: not a codex error');
+    assert.deepEqual(ofKind(out.events, 'error'), []);
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Added.']);
+  });
+
+  test('a codex "ERROR:" line between sections is an error event', () => {
+    const out = run('codex\nWorking on it.\nERROR: unexpected status 503\n', 'codex-exec-text');
+    assert.deepEqual(ofKind(out.events, 'error').map((e) => e.text), ['unexpected status 503']);
+  });
+});

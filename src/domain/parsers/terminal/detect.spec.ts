@@ -1,0 +1,69 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { detectFormat } from '../../ingest/detect.ts';
+import { FAMILIES } from '../index.ts';
+import { sampleOf } from '../gemini/drive.testing.ts';
+import { SHARED } from '../../../../test/helpers/shared.ts';
+import { detectTerminal } from './detect.ts';
+import { fixture } from './fixtures.testing.ts';
+
+const formatOf = (text: string) => detectFormat(sampleOf(text), FAMILIES, null);
+
+describe('terminal detection: each dialect wins over plain text when its markers are there', () => {
+  for (const [file, format, agent] of [
+    ['claude-code-tui.txt', 'claude-code-tui', 'claude-code'],
+    ['claude-code-tui-v2-destructive.txt', 'claude-code-tui', 'claude-code'],
+    ['gemini-cli-tui.txt', 'gemini-cli-tui', 'gemini-cli'],
+    ['gemini-cli-tui-destructive.txt', 'gemini-cli-tui', 'gemini-cli'],
+    ['codex-exec.txt', 'codex-exec-text', 'codex'],
+    ['codex-exec-legacy-destructive.txt', 'codex-exec-text', 'codex'],
+  ] as const) {
+    test(`${file} is ${format}, agent ${agent}, detected from the content`, () => {
+      assert.deepEqual(formatOf(fixture(file)), { format, agent, agentDetected: true, hintConflict: false });
+    });
+  }
+
+  test('ANSI colours and CRLF line ends do not hide the markers', () => {
+    const coloured = fixture('claude-code-tui-v2-destructive.txt').replace(/^● (\w+)\(/gm, '\x1b[32m●\x1b[0m \x1b[1m$1\x1b[22m(').replace(/\n/g, '\r\n');
+    assert.equal(formatOf(coloured).format, 'claude-code-tui');
+  });
+
+  test('Codex output without its header is still recognised from its sections', () => {
+    const text = "user\nfix it\ncodex\nLooking.\nexec\nbash -lc ls in /repo succeeded in 5ms:\na.txt\ntokens used\n1,024\n";
+    assert.deepEqual(detectTerminal(sampleOf(text)), { format: 'codex-exec-text', score: 0.5 });
+  });
+});
+
+describe('terminal detection: what it does not claim', () => {
+  test('the shell-prompt transcript of the conformance fixtures stays plain text', () => {
+    const text = readFileSync(SHARED + 'conformance/fixtures/terminal.log', 'utf8');
+    assert.equal(detectTerminal(sampleOf(text)), null);
+    assert.equal(formatOf(text).format, 'plain-text');
+  });
+
+  test('prose that quotes one "⏺ Bash(…)" line is not a Claude Code transcript', () => {
+    const text = 'Release notes\n\nClaude Code shows tool calls like ⏺ Bash(npm test) in its UI.\n⏺ Bash(git status) is how a call looks when pasted.\nNothing else here.\n';
+    assert.equal(detectTerminal(sampleOf(text)), null);
+  });
+
+  test('a bullet list with ✦ and boxes drawn by hand is not a Gemini capture', () => {
+    const text = '✦ Fast\n✦ Small\n╭──────╮\n│ hello │\n╰──────╯\n';
+    assert.equal(detectTerminal(sampleOf(text)), null);
+  });
+
+  test('a document that only mentions "codex" and "exec" words is not codex exec output', () => {
+    const text = 'codex\nis a tool; exec runs it.\nuser guide below\n';
+    assert.equal(detectTerminal(sampleOf(text)), null);
+  });
+
+  test('JSON logs are never claimed', () => {
+    const text = readFileSync(SHARED + 'conformance/fixtures/claude-code.jsonl', 'utf8');
+    assert.equal(detectTerminal(sampleOf(text)), null);
+  });
+
+  test('an uploader hint for another agent does not override clear terminal markers', () => {
+    const r = detectFormat(sampleOf(fixture('codex-exec.txt')), FAMILIES, 'claude-code');
+    assert.deepEqual([r.format, r.agent, r.hintConflict], ['codex-exec-text', 'codex', true]);
+  });
+});

@@ -1,0 +1,76 @@
+// Detection of the agents' terminal output from the first lines alone. Each dialect counts its
+// own markers; a marker seen once in prose (a "⏺" quoted in a README, a "✦" in a bullet list)
+// is not enough — it takes the agent's banner or several of its tool lines. Scores stay below
+// the JSON formats' certainty (these are heuristics) and well above plain text's fallback.
+import type { DetectSample, Detection } from '../../ingest/types.ts';
+import { clean, head } from './text.ts';
+import { CLAUDE_TOOLS, RECORD, RESULT } from './claude-tui.ts';
+import { CODEX_BANNER } from './codex-exec.ts';
+import { GEMINI_TOOL_LINE } from './gemini-tui.ts';
+
+const TIMESTAMP = /^\[\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?\]\s?/;
+
+export function detectTerminal(sample: DetectSample): Detection | null {
+  const json = sample.values.filter((v) => v !== null && typeof v === 'object').length;
+  if (sample.lines.length > 0 && json * 2 > sample.lines.length) return null;
+  const lines = sample.lines.map((l) => head(clean(l)));
+  const found = [claudeScore(lines), geminiScore(lines), codexScore(lines)]
+    .filter((d): d is Detection => d !== null)
+    .sort((a, b) => b.score - a.score);
+  return found[0] ?? null;
+}
+
+function claudeScore(lines: string[]): Detection | null {
+  let welcome = false;
+  let tools = 0;
+  let results = 0;
+  let prompts = 0;
+  for (const l of lines) {
+    if (/Welcome to Claude Code|Claude Code v\d/.test(l)) welcome = true;
+    else if (RESULT.test(l)) results++;
+    else if (/^[>❯]\s\S/.test(l)) prompts++;
+    else {
+      const r = RECORD.exec(l);
+      if (r && isClaudeTool(r[1])) tools++;
+    }
+  }
+  const score = welcome && tools + results + prompts > 0 ? 0.85 : tools >= 2 && results >= 1 ? 0.7 : tools >= 1 && results >= 1 ? 0.55 : 0;
+  return score > 0 ? { format: 'claude-code-tui', score } : null;
+}
+
+function isClaudeTool(text: string): boolean {
+  const m = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\(/.exec(text);
+  return (m !== null && CLAUDE_TOOLS.has(m[1])) || /^[\w.-]+ - [\w.-]+ \(MCP\)\(/.test(text);
+}
+
+function geminiScore(lines: string[]): Detection | null {
+  let tools = 0;
+  let said = 0;
+  let borders = 0;
+  let footer = false;
+  for (const l of lines) {
+    if (l.startsWith('│')) {
+      const inner = l.slice(1).replace(/│\s*$/, '').trim();
+      if (GEMINI_TOOL_LINE.test(inner) || /^[✔✓x✗✘✖\-o⊷?]\s+[\w.-]+ \([\w.-]+ MCP Server\)/.test(inner)) tools++;
+    } else if (/^[╭╰]─+[╮╯]$/.test(l)) borders++;
+    else if (/^✦\s\S/.test(l)) said++;
+    else if (/\(\d{1,3}% context left\)/.test(l)) footer = true;
+  }
+  const score = tools >= 1 && (said >= 1 || footer) ? 0.8 : tools >= 2 || (tools >= 1 && borders >= 2) ? 0.65 : said >= 2 && footer ? 0.5 : 0;
+  return score > 0 ? { format: 'gemini-cli-tui', score } : null;
+}
+
+function codexScore(lines: string[]): Detection | null {
+  let banner = false;
+  let header = 0;
+  const sections = new Set<string>();
+  for (const raw of lines) {
+    const l = raw.replace(TIMESTAMP, '');
+    if (CODEX_BANNER.test(l)) banner = true;
+    else if (/^(?:workdir|model|provider|approval|sandbox|reasoning effort|session id): \S/.test(l) || /^-{8,}$/.test(l)) header++;
+    else if (/^(?:user|User instructions:|thinking|codex|exec|tokens used(?::? [\d,]+)?)$/.test(l)) sections.add(l.split(' ')[0]);
+    else if (/^exec \S/.test(l) || /\s(?:succeeded|exited -?\d+) in [\dhms. ]+:$/.test(l)) sections.add('exec');
+  }
+  const score = banner && header >= 2 ? 0.85 : banner ? 0.6 : header >= 3 && sections.size >= 2 ? 0.6 : sections.size >= 3 && sections.has('exec') ? 0.5 : 0;
+  return score > 0 ? { format: 'codex-exec-text', score } : null;
+}

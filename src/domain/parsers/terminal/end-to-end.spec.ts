@@ -1,0 +1,52 @@
+// The terminal formats through the whole analyser: the rules work on them as on JSON logs.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from '../../analyze.ts';
+import { LOW_CONFIDENCE_FORMATS } from '../../ingest/detect.ts';
+import { fixture } from './fixtures.testing.ts';
+
+const alarms = (r: { findings: { severity: string; rule: string }[] }) =>
+  r.findings.filter((f) => f.severity === 'warning' || f.severity === 'critical').map((f) => f.rule);
+
+describe('terminal output end to end: benign sessions raise no alarms', () => {
+  for (const [file, format, agent] of [
+    ['claude-code-tui.txt', 'claude-code-tui', 'claude-code'],
+    ['gemini-cli-tui.txt', 'gemini-cli-tui', 'gemini-cli'],
+    ['codex-exec.txt', 'codex-exec-text', 'codex'],
+  ] as const) {
+    test(`${file}: ${agent} detected, commands and file changes counted, no warning or critical finding`, async () => {
+      const r = await analyzeText(fixture(file));
+      assert.deepEqual([r.format, r.agent, r.agent_detected], [format, agent, true]);
+      assert.ok(LOW_CONFIDENCE_FORMATS.has(format), 'a terminal format is a lower-confidence format');
+      assert.deepEqual(alarms(r), []);
+      assert.equal(r.stats.skipped_lines, 0);
+      assert.ok(r.timeline.length > 10, 'the session is on the timeline');
+      assert.notEqual(r.outcome, 'Blocked');
+    });
+  }
+});
+
+describe('terminal output end to end: destructive sessions are blocked for the right reasons', () => {
+  test('Claude Code TUI: rm -rf ~/, a force push to main and a printed live key', async () => {
+    const r = await analyzeText(fixture('claude-code-tui-v2-destructive.txt'));
+    assert.equal(r.outcome, 'Blocked');
+    const rules = alarms(r);
+    for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+    assert.ok(!JSON.stringify(r).includes('sk_live_51Hq8XbK2mN7pQ4rT9vW3yZ6aC1dF5gJ8kL0nP2sU4wX7zB9eG3hM6'), 'the key is masked');
+  });
+
+  test('Gemini CLI TUI: rm -rf ~, a force push and printed AWS credentials', async () => {
+    const r = await analyzeText(fixture('gemini-cli-tui-destructive.txt'));
+    assert.equal(r.outcome, 'Blocked');
+    const rules = alarms(r);
+    for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+  });
+
+  test('codex exec (timestamped era): rm -rf ~ outside the workdir and a printed GitHub token', async () => {
+    const r = await analyzeText(fixture('codex-exec-legacy-destructive.txt'));
+    assert.equal(r.outcome, 'Blocked');
+    const rules = alarms(r);
+    for (const id of ['destructive/rm-outside-worktree', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+    assert.ok(!JSON.stringify(r).includes('ghp_R7vK2mQ9xT4bN8cW1zY5aL3dF6hJ0sP2uE4g'), 'the token is masked');
+  });
+});

@@ -1,0 +1,133 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+import { shellInput } from './gemini-tui.ts';
+
+describe('gemini-cli-tui: a capture with tool boxes, writes, an edit, a commit and a push', () => {
+  const out = run(fixture('gemini-cli-tui.txt'));
+
+  test('is detected as Gemini CLI terminal output', () => {
+    assert.deepEqual(out.detection, { format: 'gemini-cli-tui', score: 0.8 });
+    assert.deepEqual(out.skips, []);
+  });
+
+  test('each boxed tool line is a call with the API name', () => {
+    assert.deepEqual(calls(out.events).map((c) => c.name), [
+      'list_directory', 'read_file', 'run_shell_command', 'run_shell_command', 'write_file', 'write_file',
+      'run_shell_command', 'write_file', 'replace', 'run_shell_command', 'run_shell_command', 'run_shell_command',
+    ]);
+  });
+
+  test('Shell lines give the command without the [in dir] and (description) parts', () => {
+    assert.deepEqual(commands(out.events), [
+      'mkdir -p src test',
+      'npm install --save-dev typescript vitest @types/node',
+      'npx vitest run',
+      'npm test',
+      'git add -A && git commit -m "Weather CLI: current temperature from Open-Meteo"',
+      'git push origin main',
+    ]);
+    const mkdir = callWith(out.events, 'mkdir');
+    assert.ok(mkdir.input.type === 'command');
+    assert.equal(mkdir.input.workdir, 'weather-cli');
+  });
+
+  test('the output inside the box is the result; x is a failure, ✔ shows no exit code', () => {
+    const failed = resultOf(out.events, callWith(out.events, 'npx vitest run'))!;
+    assert.deepEqual([failed.isError, failed.exitCode], [true, null]);
+    assert.match(failed.output, /Cannot find module '\.\.\/src\/weather\.js'/);
+    const push = resultOf(out.events, callWith(out.events, 'git push'))!;
+    assert.deepEqual([push.isError, push.exitCode], [false, null]);
+    assert.equal(push.output, 'To https://github.com/lena/weather-cli.git\n* [new branch]      main -> main');
+  });
+
+  test('WriteFile carries the path and the shown content without line numbers', () => {
+    const write = calls(out.events).find((c) => c.input.type === 'file_write')!;
+    assert.ok(write.input.type === 'file_write');
+    assert.equal(write.input.path, 'src/weather.ts');
+    assert.match(write.input.content, /^const BASE = 'https:\/\/api\.open-meteo\.com\/v1\/forecast';\n\nexport async function weatherFor/);
+  });
+
+  test('Edit carries the path and the diff lines', () => {
+    const edit = calls(out.events).find((c) => c.input.type === 'file_edit')!;
+    assert.deepEqual(edit.input, {
+      type: 'file_edit', path: 'package.json',
+      edits: [{ oldText: '  "scripts": {},', newText: '  "scripts": { "test": "vitest run", "build": "tsc" },' }],
+    });
+  });
+
+  test('prompt and ✦ messages keep their wrapped lines; the banner and tips are not messages', () => {
+    assert.match(ofKind(out.events, 'prompt')[0].text, /Open-Meteo API\),\nwith a test, then commit it and push to origin\.$/);
+    assert.equal(ofKind(out.events, 'message').length, 4);
+  });
+
+  test('the footer gives directory, branch, sandbox and model', () => {
+    const meta = ofKind(out.events, 'session_meta')[0];
+    assert.deepEqual([meta.cwd, meta.branch, meta.sandbox, meta.model], ['~/projects/weather-cli', 'main', 'no sandbox', 'gemini-2.5-pro']);
+  });
+});
+
+describe('gemini-cli-tui: destructive commands and a call awaiting approval', () => {
+  const out = run(fixture('gemini-cli-tui-destructive.txt'));
+
+  test('is detected without the footer (boxes and ✦ text)', () => {
+    assert.deepEqual(out.detection, { format: 'gemini-cli-tui', score: 0.8 });
+  });
+
+  test('rm -rf ~ and the force push are commands', () => {
+    const cmds = commands(out.events);
+    assert.ok(cmds.includes('rm -rf ~'));
+    assert.ok(cmds.includes('git push --force origin main'));
+  });
+
+  test('a call still awaiting approval (?) has no result', () => {
+    const pending = callWith(out.events, 'sudo rm -rf /var/lib/docker');
+    assert.equal(resultOf(out.events, pending), undefined);
+  });
+});
+
+describe('gemini-cli-tui: smaller cases', () => {
+  const box = (line: string, ...body: string[]) => ['╭────╮', `│ ${line} │`, ...body.map((b) => `│ ${b} │`), '╰────╯'].join('\n') + '\n';
+
+  test('a cancelled call (-) is interrupted, not failed', () => {
+    const out = run(box('-  Shell npm run e2e (Run the e2e suite.)'), 'gemini-cli-tui');
+    const r = ofKind(out.events, 'tool_result')[0];
+    assert.deepEqual([r.interrupted, r.isError], [true, false]);
+  });
+
+  test('an exit code stated in the output is the exit status', () => {
+    const out = run(box('✔  Shell make (Build.)', '   make: *** [all] Error 2', '   Command exited with code: 2'), 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'tool_result').map((r) => [r.exitCode, r.isError]), [[2, true]]);
+  });
+
+  test('an MCP tool line is an mcp call', () => {
+    const out = run(box('✔  list_issues (github MCP Server) {"repo":"a/b"}'), 'gemini-cli-tui');
+    assert.deepEqual(calls(out.events)[0].input, { type: 'mcp', server: 'github', tool: 'list_issues', args: '{"repo":"a/b"}' });
+  });
+
+  test('the shell description is split off only when it is a trailing parenthesised group', () => {
+    assert.deepEqual(shellInput('echo $(date) (Print the date.)'), { type: 'command', command: 'echo $(date)' });
+    assert.deepEqual(shellInput('(cd app && make)'), { type: 'command', command: '(cd app && make)' });
+    assert.deepEqual(shellInput('ls [in src]'), { type: 'command', command: 'ls', workdir: 'src' });
+  });
+
+  test('a box without its bottom border ends at the next text outside it', () => {
+    const out = run('╭───╮\n│ ✔  Shell ls (List.) │\n│  a.txt │\n✦ Done.\n', 'gemini-cli-tui');
+    assert.deepEqual(out.events.map((e) => e.kind), ['tool_call', 'tool_result', 'message']);
+  });
+
+  test('a tool line that filled the box and wrapped is one command', () => {
+    const border = '─'.repeat(60);
+    const row = (t: string) => `│ ${t.padEnd(58)} │`;
+    const text = [`╭${border}╮`, row('✔  Shell git add -A && git commit -m "Long message here" && git'), row('   push --force origin main (Commit and publish.)'), row(''), row('   done'), `╰${border}╯`].join('\n') + '\n';
+    const out = run(text, 'gemini-cli-tui');
+    assert.deepEqual(commands(out.events), ['git add -A && git commit -m "Long message here" && git push --force origin main']);
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'done');
+  });
+
+  test('a short tool line is not joined with the output under it', () => {
+    const out = run(box('✔  Shell ls (List.)', '   a.txt'), 'gemini-cli-tui');
+    assert.deepEqual(commands(out.events), ['ls']);
+    assert.equal(ofKind(out.events, 'tool_result')[0].output, 'a.txt');
+  });
+});

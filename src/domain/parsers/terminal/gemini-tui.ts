@@ -1,0 +1,295 @@
+// Gemini CLI's terminal UI, captured from the terminal (tmux, `script`, copy):
+//   > user prompt
+//   ✦ assistant text
+//   ╭──────────────────────────────────────────────────────╮
+//   │ ✔  Shell npm test [in app] (Run the unit tests)      │   status glyph, display name, description
+//   │                                                      │
+//   │    added 12 packages …                               │   the tool's output, inside the box
+//   ╰──────────────────────────────────────────────────────╯
+// Status glyphs (packages/cli constants TOOL_STATUS): ✓/✔ success, x/✗/✖ error, - cancelled,
+// o pending, ⊷ executing, ? awaiting confirmation. Display names (core tools' displayName):
+// Shell, ReadFile, WriteFile, Edit, ReadFolder, FindFiles, SearchText, ReadManyFiles,
+// GoogleSearch, WebFetch, Save Memory, WriteTodos; MCP tools as "tool (server MCP Server)".
+// The footer ("~/app (main*)  no sandbox  gemini-2.5-pro (97% context left)") gives the session.
+import type { EventSink, LogParser, ToolInput } from '../../model/events.ts';
+import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
+
+/** Display name → API name (a Map: names come from the log, so no prototype keys). */
+export const GEMINI_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
+  Shell: 'run_shell_command', ReadFile: 'read_file', WriteFile: 'write_file', Edit: 'replace',
+  ReadFolder: 'list_directory', FindFiles: 'glob', SearchText: 'search_file_content', ReadManyFiles: 'read_many_files',
+  GoogleSearch: 'google_web_search', WebFetch: 'web_fetch', 'Save Memory': 'save_memory', WriteTodos: 'write_todos',
+}));
+
+const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|');
+export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘✖\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
+const MCP_TOOL_LINE = /^([✔✓x✗✘✖\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
+const PROMPT = /^>\s(.*)$/;
+const ASSISTANT = /^✦\s?(.*)$/;
+const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;
+const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|\(esc to cancel/;
+const ART = /^[\s░▒▓█▀▄▌▐]+$/;
+
+type Mode = 'none' | 'prompt' | 'message' | 'tool' | 'box' | 'other';
+
+interface OpenTool {
+  glyph: string;
+  name: string;
+  description: string;
+  mcp?: { server: string; tool: string };
+  line: number;
+  body: TextBlock;
+  /** The header filled the box's width, so Gemini wrapped the description onto the next line. */
+  wraps: boolean;
+}
+
+export class GeminiTuiParser implements LogParser {
+  readonly format = 'gemini-cli-tui' as const;
+  readonly agent = 'gemini-cli' as const;
+  private mode: Mode = 'none';
+  private block: TextBlock | null = null;
+  private tool: OpenTool | null = null;
+  private inBox = false;
+  /** Width of the open box's inner text (from its top border), to tell wrapped lines. */
+  private boxWidth = 0;
+  private lastFooter = '';
+  private readonly calls = new CallEmitter('gemini-tui');
+
+  text(raw: string, line: number, sink: EventSink): void {
+    const s = clean(raw);
+    if (s.trim() === '') return;
+    const h = head(s);
+    const c = h.charAt(0);
+    if (c === '╭') {
+      this.boxWidth = s.length - 4;
+      return this.boxOpen(sink, line);
+    }
+    if (c === '╰') return this.boxClose(sink);
+    if (c === '│') return this.boxLine(inner(s), line, sink);
+    if (this.inBox) this.boxClose(sink); // a box whose bottom border was lost
+    this.outside(s, h, line, sink);
+  }
+
+  end(sink: EventSink): void {
+    this.close(sink);
+  }
+
+  // ── Boxes: tool groups, dialogs ───────────────────────────────────────────────────────────
+
+  private boxOpen(sink: EventSink, line: number): void {
+    this.close(sink);
+    this.inBox = true;
+    this.mode = 'box';
+    this.block = new TextBlock(line);
+  }
+
+  private boxClose(sink: EventSink): void {
+    this.close(sink);
+    this.inBox = false;
+  }
+
+  private boxLine(text: string, line: number, sink: EventSink): void {
+    if (!this.inBox) this.boxOpen(sink, line);
+    const t = head(text).trim();
+    if (t === '') {
+      if (this.tool) this.tool.wraps = false; // a blank line ends the header
+      return;
+    }
+    // A Shell description ends with its "(…)": a full-width line that does not is cut mid-text.
+    const wraps = this.boxWidth > 20 && text.length >= this.boxWidth - 2 && !t.endsWith(')');
+    const tool = GEMINI_TOOL_LINE.exec(t);
+    if (tool) return this.openTool({ glyph: tool[1], name: GEMINI_TOOLS.get(tool[2].replace(/\s/, ' ')) ?? tool[2], description: tool[3] ?? '', wraps }, line, sink);
+    const mcp = MCP_TOOL_LINE.exec(t);
+    if (mcp) return this.openTool({ glyph: mcp[1], name: `${mcp[3]}__${mcp[2]}`, description: mcp[4] ?? '', mcp: { server: mcp[3], tool: mcp[2] }, wraps }, line, sink);
+    if (this.mode === 'tool' && this.tool?.wraps && this.tool.body.empty && this.tool.description.length < MAX_ARGUMENT_CHARS) {
+      this.tool.description += ' ' + text.trim();
+      this.tool.wraps = wraps;
+      return;
+    }
+    if (this.mode === 'tool' && this.tool) return this.tool.body.add(text.replace(/^ {1,4}/, ''));
+    // Not a tool box: the input box, a confirmation dialog, the session summary.
+    if (/^>\s+Type your message/.test(t)) return;
+    (this.block ??= new TextBlock(line)).add(t);
+  }
+
+  private openTool(t: Omit<OpenTool, 'line' | 'body'>, line: number, sink: EventSink): void {
+    this.close(sink);
+    this.inBox = true;
+    this.mode = 'tool';
+    this.tool = { ...t, line, body: new TextBlock(line) };
+  }
+
+  // ── Outside boxes ─────────────────────────────────────────────────────────────────────────
+
+  private outside(s: string, h: string, line: number, sink: EventSink): void {
+    if (SPINNER.test(h) || ART.test(h)) return;
+    const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
+    if (footer) return this.footer(h, footer, line, sink);
+    const prompt = PROMPT.exec(h);
+    if (prompt) return this.open('prompt', line, s.slice(2), sink);
+    const said = ASSISTANT.exec(h);
+    if (said) return this.open('message', line, s.replace(/^✦\s?/, ''), sink);
+    if (/^✕ /.test(h)) {
+      this.close(sink);
+      return sink.emit({ kind: 'error', index: -1, line, at: null, text: s.slice(2) });
+    }
+    if (/^ℹ\s?/.test(h)) {
+      this.close(sink);
+      const text = s.replace(/^ℹ\s?/, '');
+      if (/^Request cancelled/i.test(text)) return sink.emit({ kind: 'interrupt', index: -1, line, at: null, reason: text });
+      return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'info', text });
+    }
+    if ((h.startsWith(' ') || h.startsWith('\t')) && this.block && (this.mode === 'prompt' || this.mode === 'message')) {
+      return this.block.add(s.replace(/^ {1,2}/, ''));
+    }
+    if (this.mode !== 'other') this.open('other', line, null, sink);
+    this.block!.add(s);
+  }
+
+  /** "~/app (main*)   no sandbox (see /docs)   gemini-2.5-pro (97% context left)": columns apart by 2+ spaces. */
+  private footer(h: string, model: RegExpExecArray, line: number, sink: EventSink): void {
+    const key = h.slice(0, model.index + model[0].length);
+    if (key === this.lastFooter) return; // the footer is redrawn on every screen
+    this.lastFooter = key;
+    this.close(sink);
+    const columns = h.slice(0, model.index).split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== '');
+    const place = columns.length > 0 ? /^(.+?)(?: \(([^)]+)\))?$/.exec(columns[0]) : null;
+    const cwd = place?.[1];
+    const branch = place?.[2]?.replace(/\*$/, '');
+    const sandbox = columns[1]?.replace(/\s*\(see \/docs\)$/, '');
+    sink.emit({
+      kind: 'session_meta', index: -1, line, at: null, model: model[1],
+      ...(cwd && /^(?:~|\/|[A-Za-z]:\\)/.test(cwd) ? { cwd } : {}), ...(branch ? { branch } : {}),
+      ...(sandbox ? { sandbox } : {}),
+    });
+  }
+
+  // ── Blocks ────────────────────────────────────────────────────────────────────────────────
+
+  private open(mode: Mode, line: number, first: string | null, sink: EventSink): void {
+    this.close(sink);
+    this.mode = mode;
+    this.block = new TextBlock(line);
+    if (first !== null && first.trim() !== '') this.block.add(first);
+  }
+
+  private close(sink: EventSink): void {
+    const mode = this.mode;
+    const block = this.block;
+    this.mode = this.inBox ? 'box' : 'none';
+    this.block = null;
+    if (mode === 'tool') return this.closeTool(sink);
+    if (!block || block.empty) return;
+    const text = block.toString();
+    const base = { index: -1, line: block.line, at: null };
+    if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
+    else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
+    else sink.emit({ kind: 'system', ...base, subtype: mode === 'box' ? 'dialog' : 'output', text });
+  }
+
+  private closeTool(sink: EventSink): void {
+    const tool = this.tool;
+    this.tool = null;
+    if (!tool) return;
+    const output = tool.body.empty ? '' : tool.body.toString();
+    const callId = this.calls.call(sink, tool.line, null, tool.name, geminiInput(tool, output));
+    // o / ⊷ / ?: pending, running or awaiting approval when the screen was captured — no result.
+    if (tool.glyph === 'o' || tool.glyph === '⊷' || tool.glyph === '?') return;
+    const failed = tool.glyph !== '✔' && tool.glyph !== '✓' && tool.glyph !== '-';
+    const stated = statedExitCode(output);
+    const denied = /did not allow|denied by policy|rejected by (?:the )?user/i.test(output.slice(0, 500));
+    this.calls.result(sink, callId, tool.name, tool.line, null, {
+      // ✔ only says the tool ran: a shell command that exits non-zero is still a success for Gemini.
+      output, exitCode: stated,
+      isError: failed || (stated !== null && stated !== 0), denied, interrupted: tool.glyph === '-' && !denied,
+    });
+  }
+}
+
+/** The text between a box's side borders. */
+function inner(s: string): string {
+  let body = s.slice(1);
+  const end = body.lastIndexOf('│');
+  if (end >= 0 && body.slice(end + 1).trim() === '') body = body.slice(0, end);
+  return body.replace(/^ /, '').trimEnd();
+}
+
+function geminiInput(tool: OpenTool, output: string): ToolInput {
+  const d = tool.description.trim();
+  if (tool.mcp) return { type: 'mcp', server: tool.mcp.server, tool: tool.mcp.tool, args: d };
+  switch (tool.name) {
+    case 'run_shell_command':
+      return shellInput(d);
+    case 'read_file':
+      return { type: 'file_read', path: d };
+    case 'list_directory':
+      return { type: 'other', args: { dir_path: d } };
+    case 'write_file':
+      return { type: 'file_write', path: d.replace(/^Writing to /, ''), content: shownLines(output, true).added.join('\n') };
+    case 'replace':
+      return editInput(d, output);
+    case 'glob':
+    case 'search_file_content': {
+      const m = /^'(.*)'(?: (?:within|in) (.+))?$/.exec(d);
+      if (!m) return { type: 'search', pattern: d };
+      return m[2] ? { type: 'search', pattern: m[1], path: m[2] } : { type: 'search', pattern: m[1] };
+    }
+    case 'google_web_search':
+      return { type: 'web_search', query: d.replace(/^Searching the web for: /, '').replace(/^"(.*)"$/, '$1') };
+    case 'web_fetch': {
+      const url = /https?:\/\/[^\s"'<>]+/.exec(d);
+      return { type: 'web_fetch', url: url ? url[0] : d, prompt: d };
+    }
+    default:
+      return { type: 'other', args: d };
+  }
+}
+
+/** "npm test [in app] (Run the unit tests)": the command, its directory, its description. */
+export function shellInput(d: string): ToolInput {
+  let rest = d;
+  if (rest.endsWith(')')) {
+    const open = descriptionStart(rest);
+    if (open > 0) rest = rest.slice(0, open).trimEnd();
+  }
+  const dir = /\s\[in ([^\]]+)\]$/.exec(rest);
+  if (dir) rest = rest.slice(0, dir.index);
+  return { type: 'command', command: rest, ...(dir ? { workdir: dir[1] } : {}) };
+}
+
+/** Where the trailing " (description)" starts: its "(" balances the final ")" and follows a space. */
+function descriptionStart(s: string): number {
+  let depth = 0;
+  for (let i = s.length - 1; i >= 0; i--) {
+    if (s[i] === ')') depth++;
+    else if (s[i] === '(' && --depth === 0) return i > 0 && s[i - 1] === ' ' && !/[$<>]$/.test(s.slice(0, i - 1)) ? i : -1;
+  }
+  return -1;
+}
+
+function editInput(d: string, output: string): ToolInput {
+  const m = /^(.+?): (.*) => (.*)$/.exec(d);
+  const path = m ? m[1] : d.replace(/:.*$/, '');
+  const shown = shownLines(output, false);
+  if (shown.added.length + shown.removed.length > 0) {
+    return { type: 'file_edit', path, edits: [{ oldText: shown.removed.join('\n'), newText: shown.added.join('\n') }] };
+  }
+  return { type: 'file_edit', path, edits: m ? [{ oldText: m[2], newText: m[3] }] : [] };
+}
+
+/**
+ * The diff or new content a tool box shows: "12 - old" / "12 + new" lines, and for a new file
+ * its numbered (or plain) lines. Unsigned lines of an edit are context, not new text.
+ */
+function shownLines(output: string, plainIsContent: boolean): { added: string[]; removed: string[] } {
+  const added: string[] = [];
+  const removed: string[] = [];
+  const plain: string[] = [];
+  for (const l of output.split('\n')) {
+    const signed = /^\s*\d+\s+([-+])\s?(.*)$/.exec(l);
+    if (signed) (signed[1] === '+' ? added : removed).push(signed[2]);
+    else if (plainIsContent) plain.push(l);
+  }
+  if (added.length + removed.length === 0) return { added: stripLineNumbers(plain), removed };
+  return { added, removed };
+}

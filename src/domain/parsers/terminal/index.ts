@@ -1,0 +1,27 @@
+// The agents' own terminal output as a log: Claude Code's TUI transcript, Gemini CLI's TUI
+// capture, and `codex exec`'s human-readable output. One family, three dialects; all read by
+// heuristics from text meant for a human, so the analyser marks them lower confidence.
+import type { FormatId, LogParser } from '../../model/events.ts';
+import type { ParserFamily } from '../../ingest/types.ts';
+import { detectTerminal } from './detect.ts';
+import { ClaudeTuiParser } from './claude-tui.ts';
+import { GeminiTuiParser } from './gemini-tui.ts';
+import { CodexExecTextParser } from './codex-exec.ts';
+
+export const TERMINAL_FORMATS: readonly FormatId[] = ['claude-code-tui', 'gemini-cli-tui', 'codex-exec-text'];
+
+export const terminal: ParserFamily = {
+  detect: detectTerminal,
+  create(format: FormatId): LogParser {
+    switch (format) {
+      case 'claude-code-tui':
+        return new ClaudeTuiParser();
+      case 'gemini-cli-tui':
+        return new GeminiTuiParser();
+      case 'codex-exec-text':
+        return new CodexExecTextParser();
+      default:
+        throw new RangeError(`the terminal parser family does not handle ${format}`);
+    }
+  },
+};
