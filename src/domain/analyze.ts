@@ -6,7 +6,7 @@ import type { Report } from './model/report.ts';
 import type { EventFacts, IngestFacts, Rule, RuleContext, RuleHandler, RuleMeta, SessionFacts } from './rules/types.ts';
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
-import { detectFormat, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
+import { detectFormat, LOW_CONFIDENCE_FORMATS, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
 import { ruleFailed } from './rules/coverage.ts';
@@ -211,7 +211,7 @@ class AnalysisRun {
     this.session.format = this.detection.format;
     this.session.agent = this.detection.agent;
     this.ingest.hintConflict = this.detection.hintConflict;
-    this.ingest.lowConfidence = this.detection.format === 'plain-text';
+    this.ingest.lowConfidence = LOW_CONFIDENCE_FORMATS.has(this.detection.format);
     // JSON records nobody recognised fall back to plain text: they must not pass as a transcript.
     const jsonRecords = values.filter((v) => v !== null && typeof v === 'object').length;
     this.ingest.unrecognisedJson = this.detection.format === 'plain-text' && jsonRecords * 2 > lines.length;

@@ -105,7 +105,7 @@ function summary(input: NarrativeInput): string {
   );
   if (input.incomplete) parts.push(input.incomplete);
   if (stats.skipped_lines > 0) parts.push(`${plural(stats.skipped_lines, 'line')} of the log could not be understood, so this report is incomplete.`);
-  if (lowConfidence) parts.push('The log is a plain-text transcript, analysed heuristically with lower confidence.');
+  if (lowConfidence) parts.push('The log is terminal output rather than a structured session record, analysed heuristically with lower confidence.');
   return parts.join(' ');
 }
 

@@ -190,7 +190,7 @@ export const COVERAGE_RULES: Rule[] = [
             const ids = ing.missingSubagents.slice(0, 5).map((m) => `${m.id} (line ${m.line})`).join(', ');
             ctx.report({ rule: missingSubagents.id, detail: `${plural(ing.missingSubagents.length, 'subagent transcript')} referenced but not in this file: ${ids}.`, evidence: [] });
           }
-          if (ing.lowConfidence && !notALog) ctx.report({ rule: lowConfidence.id, detail: 'This is a plain-text transcript: findings rest on heuristics and may miss things.', evidence: [] });
+          if (ing.lowConfidence && !notALog) ctx.report({ rule: lowConfidence.id, detail: 'This is terminal output, not a structured session record: findings rest on heuristics and may miss things.', evidence: [] });
           if (ing.hintConflict) ctx.report({ rule: hintConflict.id, detail: `The upload said "${ing.agentHint ?? 'unknown'}", but the content is ${ctx.session.agent ?? 'a different format'} (${ctx.session.format}).`, evidence: [] });
         },
       };

@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText } from '../../analyze.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../../ingest/detect.ts';
-import { fixture } from './fixtures.testing.ts';
+import { FAKE_SECRETS, fixture } from './fixtures.testing.ts';
 
 const alarms = (r: { findings: { severity: string; rule: string }[] }) =>
   r.findings.filter((f) => f.severity === 'warning' || f.severity === 'critical').map((f) => f.rule);
@@ -18,6 +18,7 @@ describe('terminal output end to end: benign sessions raise no alarms', () => {
       const r = await analyzeText(fixture(file));
       assert.deepEqual([r.format, r.agent, r.agent_detected], [format, agent, true]);
       assert.ok(LOW_CONFIDENCE_FORMATS.has(format), 'a terminal format is a lower-confidence format');
+      assert.equal(r.confidence, 'low', 'and the report says so');
       assert.deepEqual(alarms(r), []);
       assert.equal(r.stats.skipped_lines, 0);
       assert.ok(r.timeline.length > 10, 'the session is on the timeline');
@@ -32,7 +33,7 @@ describe('terminal output end to end: destructive sessions are blocked for the r
     assert.equal(r.outcome, 'Blocked');
     const rules = alarms(r);
     for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
-    assert.ok(!JSON.stringify(r).includes('sk_live_51Hq8XbK2mN7pQ4rT9vW3yZ6aC1dF5gJ8kL0nP2sU4wX7zB9eG3hM6'), 'the key is masked');
+    assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.STRIPE), 'the key is masked');
   });
 
   test('Gemini CLI TUI: rm -rf ~, a force push and printed AWS credentials', async () => {
@@ -40,6 +41,7 @@ describe('terminal output end to end: destructive sessions are blocked for the r
     assert.equal(r.outcome, 'Blocked');
     const rules = alarms(r);
     for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+    assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.AWSSECRET), 'the secret access key is masked');
   });
 
   test('codex exec (timestamped era): rm -rf ~ outside the workdir and a printed GitHub token', async () => {
@@ -47,6 +49,6 @@ describe('terminal output end to end: destructive sessions are blocked for the r
     assert.equal(r.outcome, 'Blocked');
     const rules = alarms(r);
     for (const id of ['destructive/rm-outside-worktree', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
-    assert.ok(!JSON.stringify(r).includes('ghp_R7vK2mQ9xT4bN8cW1zY5aL3dF6hJ0sP2uE4g'), 'the token is masked');
+    assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.GITHUB), 'the token is masked');
   });
 });

@@ -8,8 +8,39 @@ import { terminal } from './index.ts';
 
 export const FIXTURE_DIR = fileURLToPath(new URL('../../../../test/fixtures/terminal/', import.meta.url));
 
+/** Deterministic pseudo-random characters (mulberry32): realistic bodies, nothing live. */
+function fakeBody(seed: number, length: number, charset: string): string {
+  let t = seed >>> 0;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
+    out += charset[((r ^ (r >>> 14)) >>> 0) % charset.length];
+  }
+  return out;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/**
+ * The credentials the destructive fixtures print. The files hold same-length placeholders
+ * (`%STRIPE%%…`) so that no live-looking key is committed and boxed lines keep their width;
+ * the values are assembled here when a test reads the fixture.
+ */
+export const FAKE_SECRETS = {
+  STRIPE: 'sk_' + 'live_' + fakeBody(1, 54, ALNUM),
+  GITHUB: 'ghp' + '_' + fakeBody(2, 36, ALNUM),
+  AWSID: 'AKIA' + fakeBody(3, 16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'),
+  AWSSECRET: fakeBody(4, 40, ALNUM + '+/'),
+} as const;
+
 export function fixture(name: string): string {
-  return readFileSync(FIXTURE_DIR + name, 'utf8');
+  let text = readFileSync(FIXTURE_DIR + name, 'utf8');
+  for (const [name, value] of Object.entries(FAKE_SECRETS)) {
+    const placeholder = `%${name}%`.padEnd(value.length, '%');
+    text = text.split(placeholder).join(value);
+  }
+  return text;
 }
 
 export function run(text: string, format?: FormatId): Driven {
