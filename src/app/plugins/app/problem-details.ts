@@ -1,22 +1,33 @@
 // Every error becomes an RFC 9457 problem: thrown errors (ours, Fastify's, plugins'), unknown
 // routes (404) and known paths with the wrong method (405 with Allow). A browser navigating the
-// dashboard gets the same status as a small HTML page instead.
+// dashboard (any path outside /v1, with text/html in Accept) gets the same status as an HTML page
+// in the dashboard layout instead (web/error-page.tsx); /v1 always answers problem+json.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sharedPlugin } from '../../plugin.ts';
 import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
-import { errorPage, sendHtml } from '../../web/layout.ts';
+import { sendErrorPage } from '../../web/error-page.tsx';
 
-function wantsHtml(req: FastifyRequest): boolean {
-  if (req.url.startsWith('/v1/') || req.url === '/v1') return false;
+export function wantsHtml(req: FastifyRequest): boolean {
+  const path = req.url.split('?')[0];
+  if (path === '/v1' || path.startsWith('/v1/')) return false;
   return (req.headers.accept ?? '').includes('text/html');
+}
+
+/** What the HTML page says: the defaults for the status, except where the problem says more. */
+function pageText(p: HttpProblem): { title?: string; message?: string } {
+  if (p.status === 429) {
+    const wait = Number(p.headers['retry-after']);
+    const when = Number.isFinite(wait) && wait > 0 ? `in ${wait} second${wait === 1 ? '' : 's'}` : 'in a minute';
+    return { message: `There were too many attempts from your address. Try again ${when}.` };
+  }
+  // Client errors explain themselves; a server fault's message is never shown (it may be internal).
+  if (p.status >= 400 && p.status < 500 && p.status !== 404 && p.status !== 403) return { message: p.message };
+  return {};
 }
 
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [name, value] of Object.entries(p.headers)) reply.header(name, value);
-  if (wantsHtml(req)) {
-    const { markup, nonce } = errorPage(p.status, p.status === 404 ? 'Not found' : 'Something went wrong', p.message, req.webUser);
-    return sendHtml(reply, p.status, markup, nonce);
-  }
+  if (wantsHtml(req)) return sendErrorPage(req, reply, p.status, pageText(p));
   return reply
     .code(p.status)
     .header('content-type', 'application/problem+json; charset=utf-8')
