@@ -2,6 +2,7 @@
 // signed-in user (req.webUser) from the session cookie; grows into the dashboard.
 import type { FastifyPluginAsync } from 'fastify';
 import { loadWebUser } from '../../web/session-cookie.ts';
+import { assetRoutes } from '../../web/assets.ts';
 import authRoutes from './auth.ts';
 import pageRoutes from './pages.ts';
 
@@ -10,6 +11,7 @@ const webRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', async (req) => {
     await loadWebUser(req, config, db);
   });
+  await app.register(assetRoutes);
   await app.register(authRoutes);
   await app.register(pageRoutes);
 };
