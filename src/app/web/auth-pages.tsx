@@ -2,9 +2,9 @@
 // forms carry a double-submit CSRF token (the same value in a cookie and in the form); sign-out
 // carries the session's token.
 import type { WebUser } from '../types.ts';
-import { Field, Flash } from './components.tsx';
+import { Flash } from './components.tsx';
 import { CsrfField, Layout } from './page.tsx';
-import { SettingsAssets } from './settings/parts.tsx';
+import { InputField as Field, SettingsAssets } from './settings/parts.tsx';
 import { PASSWORD_MIN } from '../../services/passwords.ts';
 
 export interface LoginProps {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { loadWebUser } from '../../web/session-cookie.ts';
 import { assetRoutes } from '../../web/assets.ts';
-import authRoutes from './auth.ts';
+import authRoutes from './auth.tsx';
 import pageRoutes from './pages.ts';
 
 const webRoutes: FastifyPluginAsync = async (app) => {

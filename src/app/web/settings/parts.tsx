@@ -68,3 +68,33 @@ export function DoneFlash({ code, messages }: { code: string | undefined; messag
   const m = code ? messages[code] : undefined;
   return m ? <Flash kind={m[0]}>{m[1]}</Flash> : null;
 }
+
+export interface InputFieldProps {
+  label: string;
+  name: string;
+  type?: 'text' | 'email' | 'password' | 'url';
+  value?: string;
+  hint?: string;
+  error?: string | null;
+  required?: boolean;
+  autocomplete?: string;
+  maxLength?: number;
+  minLength?: number;
+  placeholder?: string;
+  id?: string;
+}
+
+/** A labelled input with its hint and error linked by aria-describedby (all input types). */
+export function InputField({ label, name, type = 'text', value, hint, error, id, ...rest }: InputFieldProps) {
+  const fieldId = id ?? `f-${name}`;
+  const describedBy = [hint ? `${fieldId}-hint` : '', error ? `${fieldId}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={fieldId}>{label}</label>
+      <input id={fieldId} name={name} type={type} value={value} aria-invalid={error ? 'true' : undefined} aria-describedby={describedBy}
+        required={rest.required} autocomplete={rest.autocomplete} maxLength={rest.maxLength} minLength={rest.minLength} placeholder={rest.placeholder} />
+      {hint && <p class="hint" id={`${fieldId}-hint`}>{hint}</p>}
+      {error && <p class="field-error" id={`${fieldId}-error`}>{error}</p>}
+    </div>
+  );
+}

@@ -1,3 +1,4 @@
+/* global document, navigator, window */
 // Progressive enhancement for the settings pages (loaded with the page's CSP nonce; no inline
 // handlers). A "Copy" button next to a secret shown once: hidden without JavaScript, where the
 // read-only field can still be selected and copied by hand.
