@@ -4,6 +4,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { loadWebUser } from '../../web/session-cookie.ts';
 import { assetRoutes } from '../../web/assets.ts';
 import authRoutes from './auth.tsx';
+import settingsRoutes from './settings/index.ts';
+import { settingsAssetRoutes } from '../../web/settings-assets.ts';
 import pageRoutes from './pages.ts';
 
 const webRoutes: FastifyPluginAsync = async (app) => {
@@ -12,7 +14,9 @@ const webRoutes: FastifyPluginAsync = async (app) => {
     await loadWebUser(req, config, db);
   });
   await app.register(assetRoutes);
+  await app.register(settingsAssetRoutes);
   await app.register(authRoutes);
+  await app.register(settingsRoutes);
   await app.register(pageRoutes);
 };
 

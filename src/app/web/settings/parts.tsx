@@ -64,7 +64,7 @@ export function ConfirmPage({ user, current, title, children, action, button, ca
 }
 
 /** The notice for a `?done=` code; unknown codes show nothing (the text is never reflected). */
-export function DoneFlash({ code, messages }: { code: string | undefined; messages: Record<string, [FlashKind, string]> }) {
+export function DoneFlash({ code, messages }: { code: string | undefined; messages: Record<string, readonly [FlashKind, string]> }) {
   const m = code ? messages[code] : undefined;
   return m ? <Flash kind={m[0]}>{m[1]}</Flash> : null;
 }
