@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sharedPlugin } from '../../plugin.ts';
 import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
 import { sendErrorPage } from '../../web/error-page.tsx';
+import { loadWebUser } from '../../web/session-cookie.ts';
 
 export function wantsHtml(req: FastifyRequest): boolean {
   const path = req.url.split('?')[0];
@@ -25,9 +26,25 @@ function pageText(p: HttpProblem): { title?: string; message?: string } {
   return {};
 }
 
+/**
+ * The HTML page of a problem. A request that never reached the dashboard's routes (an unknown
+ * path) has not read its session cookie yet: read it here, so a signed-in member keeps the
+ * navigation. Failing to read it (the database is what failed) only costs the navigation.
+ */
+async function sendHtmlProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): Promise<void> {
+  if (!req.webUser) {
+    const { config, db } = req.server.deps;
+    await loadWebUser(req, config, db).catch(() => undefined);
+  }
+  sendErrorPage(req, reply, p.status, pageText(p));
+}
+
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [name, value] of Object.entries(p.headers)) reply.header(name, value);
-  if (wantsHtml(req)) return sendErrorPage(req, reply, p.status, pageText(p));
+  if (wantsHtml(req)) {
+    void sendHtmlProblem(req, reply, p);
+    return reply;
+  }
   return reply
     .code(p.status)
     .header('content-type', 'application/problem+json; charset=utf-8')
