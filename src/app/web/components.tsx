@@ -70,7 +70,7 @@ export function Flash({ kind = 'info', children }: { kind?: FlashKind; children:
   return <div class={`flash flash-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>{children}</div>;
 }
 
-type InputAttrs = Omit<JSX.HTMLAttributes<HTMLInputElement>, 'label'>;
+type InputAttrs = Omit<JSX.InputHTMLAttributes<HTMLInputElement>, 'label'>;
 
 /** A labelled form input with an optional hint and error (linked by aria-describedby). */
 export function Field({ label, name, hint, error, id, ...input }: InputAttrs & { label: string; name: string; hint?: string; error?: string | null }) {

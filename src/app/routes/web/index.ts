@@ -1,4 +1,4 @@
-// The server-rendered part: sign-in/out, home, report pages. Everything here knows the
+// The server-rendered part: static assets, sign-in/out, the sessions list, report pages. Everything here knows the
 // signed-in user (req.webUser) from the session cookie; grows into the dashboard.
 import type { FastifyPluginAsync } from 'fastify';
 import { loadWebUser } from '../../web/session-cookie.ts';
@@ -6,7 +6,8 @@ import { assetRoutes } from '../../web/assets.ts';
 import authRoutes from './auth.tsx';
 import settingsRoutes from './settings/index.ts';
 import { settingsAssetRoutes } from '../../web/settings-assets.ts';
-import pageRoutes from './pages.ts';
+import reportRoutes from './report.tsx';
+import sessionRoutes from './sessions.tsx';
 
 const webRoutes: FastifyPluginAsync = async (app) => {
   const { config, db } = app.deps;
@@ -17,7 +18,8 @@ const webRoutes: FastifyPluginAsync = async (app) => {
   await app.register(settingsAssetRoutes);
   await app.register(authRoutes);
   await app.register(settingsRoutes);
-  await app.register(pageRoutes);
+  await app.register(sessionRoutes);
+  await app.register(reportRoutes);
 };
 
 export default webRoutes;
