@@ -42,7 +42,11 @@ async function sendHtmlProblem(req: FastifyRequest, reply: FastifyReply, p: Http
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [name, value] of Object.entries(p.headers)) reply.header(name, value);
   if (wantsHtml(req)) {
-    void sendHtmlProblem(req, reply, p);
+    sendHtmlProblem(req, reply, p).catch((err: unknown) => {
+      // The page itself failed to render: answer in plain text rather than leave the request hanging.
+      req.log.error({ err }, 'error page failed');
+      if (!reply.sent) reply.code(p.status).type('text/plain; charset=utf-8').send(p.status >= 500 ? `${p.status} Internal error (request ${req.id})` : `${p.status} ${p.message}`);
+    });
     return reply;
   }
   return reply

@@ -68,7 +68,7 @@ export function ApiKeysPage({ user, keys, done, created, name, error }: ApiKeysP
       {keys.length === 0
         ? <EmptyState title="No keys yet"><p>Create one above to start uploading.</p></EmptyState>
         : (
-          <Table head={['Name', 'Key', 'Created', 'Last used', 'Status']} caption="API keys" class="keys">
+          <Table head={['Name', 'Key', 'Created', 'Last used', 'Status']} caption="API keys" class="keys cards">
             {keys.map((k) => <KeyRow key={k.id} k={k} />)}
           </Table>
         )}

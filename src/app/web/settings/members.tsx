@@ -64,7 +64,7 @@ export function MembersPage({ user, members, invitations, done, invited, email, 
           <p class="small">It works once, until <Time iso={invited.expires_at} />. Opening it lets them choose a password and join.</p>
         </Reveal>
       )}
-      <Table head={['Email', 'Member since', '']} caption="Members" class="members">
+      <Table head={['Email', 'Member since', '']} caption="Members" class="members cards">
         {members.map((m) => <MemberRow key={m.id} m={m} user={user} />)}
       </Table>
       <h2>Invite a teammate</h2>
@@ -79,7 +79,7 @@ export function MembersPage({ user, members, invitations, done, invited, email, 
       {invitations.length > 0 && (
         <>
           <h2>Pending invitations</h2>
-          <Table head={['Email', 'Invited', 'Link expires', '']} caption="Pending invitations" class="members">
+          <Table head={['Email', 'Invited', 'Link expires', '']} caption="Pending invitations" class="members cards">
             {invitations.map((inv) => <InvitationRow key={inv.id} inv={inv} user={user} />)}
           </Table>
         </>

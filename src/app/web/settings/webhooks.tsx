@@ -153,7 +153,7 @@ export function WebhooksPage({ user, hooks, publicUrl, done, values, errors, pro
       {hooks.length === 0
         ? <EmptyState title="No webhooks yet"><p>Add one below to be told when an analysis completes.</p></EmptyState>
         : (
-          <Table head={['URL', 'Shape', 'State', 'Secret', 'Added']} caption="Webhooks" class="hooks">
+          <Table head={['URL', 'Shape', 'State', 'Secret', 'Added']} caption="Webhooks" class="hooks cards">
             {hooks.map((h) => (
               <tr key={h.id}>
                 <td data-label="URL" class="url"><a href={`/settings/webhooks/${h.id}`}>{h.url}</a></td>
@@ -206,7 +206,7 @@ function DeliveryStatus({ d }: { d: DeliveryView }) {
 function AttemptsTable({ attempts }: { attempts: AttemptView[] }) {
   if (attempts.length === 0) return <p class="muted">No attempt yet: it is queued.</p>;
   return (
-    <Table head={['#', 'Started', 'Status', 'Latency', 'Result', 'Response excerpt']} caption="Attempts">
+    <Table head={['#', 'Started', 'Status', 'Latency', 'Result', 'Response excerpt']} caption="Attempts" class="attempts cards">
       {attempts.map((a) => (
         <tr key={a.id}>
           <td data-label="#">{a.attempt_no}</td>

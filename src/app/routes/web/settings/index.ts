@@ -5,8 +5,7 @@
 // Ids in URLs are always looked up within the member's account, so another account's key,
 // webhook, delivery or member answers the same 404 as an id that does not exist.
 import type { FastifyPluginAsync } from 'fastify';
-import { csrfTokensMatch } from '../../../web/csrf.ts';
-import { CSRF_FIELD } from '../../../web/csrf.ts';
+import { CSRF_FIELD, csrfTokensMatch } from '../../../web/csrf.ts';
 import { sendCsrfRefused } from '../../../web/error-page.tsx';
 import { formFields } from '../../../web/form.ts';
 import apiKeyRoutes from './api-keys.tsx';
