@@ -118,6 +118,16 @@ test('sign up, create a key and copy it, upload with it, revoke it: the API refu
   assert.match((await page.textContent('h1')) ?? '', /Revoke this API key\?/);
   await Promise.all([page.waitForURL(`${base}/settings/api-keys?done=revoked`), page.click('button:has-text("Revoke key")')]);
   assert.equal(await apiList(key), 401, 'refused on the next request');
+
+  const missing = await page.goto(`${base}/no/such/page`);
+  assert.equal(missing?.status(), 404);
+  assert.match((await page.textContent('h1')) ?? '', /Page not found/);
+  assert.equal(await page.locator('nav a:has-text("API keys")').count(), 1, 'the error page keeps the navigation');
+  await screenshots(page, 'not-found');
+
+  await Promise.all([page.waitForURL(`${base}/login`), page.click('.account button:has-text("Sign out")')]);
+  await page.goto(`${base}/settings/api-keys`);
+  assert.equal(new URL(page.url()).pathname, '/login', 'signed out');
   assert.deepEqual(violations, []);
   await page.context().close();
 });
@@ -158,4 +168,34 @@ test('add a webhook, send a test event, see the delivery in the log, redeliver i
   await screenshots(page, 'webhooks');
   assert.deepEqual(violations, []);
   await page.context().close();
+});
+
+test('invite a teammate: the link sets their password; removing them signs them out', { skip }, async () => {
+  const owner = await newPage();
+  await signUp(owner.page, `e2e-owner-${Date.now()}@example.test`);
+  await owner.page.click('nav a:has-text("Members")');
+  const mateEmail = `e2e-mate-${Date.now()}@example.test`;
+  await owner.page.fill('input[name=email]', mateEmail);
+  await owner.page.click('button:has-text("Create invitation link")');
+  const link = await owner.page.inputValue('#invite-link');
+  assert.match(link, /\/invite\/[A-Za-z0-9_-]{40,}$/);
+  await screenshots(owner.page, 'members');
+
+  // The public URL of the test app is http://vouch.test: open the same path on the test server.
+  const mate = await newPage();
+  await mate.page.goto(`${base}${new URL(link).pathname}`);
+  assert.match((await mate.page.textContent('main')) ?? '', new RegExp(mateEmail.replace(/[.]/g, '\\.')));
+  await mate.page.fill('input[name=password]', 'the teammate password');
+  await Promise.all([mate.page.waitForURL(`${base}/`), mate.page.click('main button[type=submit]')]);
+  await mate.page.goto(`${base}/settings/api-keys`);
+  assert.equal(new URL(mate.page.url()).pathname, '/settings/api-keys', 'the teammate is in');
+
+  await owner.page.reload();
+  await owner.page.click(`a[aria-label="Remove ${mateEmail}"]`);
+  await Promise.all([owner.page.waitForURL(`${base}/settings/members?done=removed`), owner.page.click('button:has-text("Remove member")')]);
+  await mate.page.goto(`${base}/settings/api-keys`);
+  assert.equal(new URL(mate.page.url()).pathname, '/login', 'their session ended at once');
+  assert.deepEqual([...owner.violations, ...mate.violations], []);
+  await owner.page.context().close();
+  await mate.page.context().close();
 });
