@@ -6,7 +6,7 @@ import type { CommandRecord, Finding, Report, Severity, TimelineEntry } from '..
 import { SEVERITIES } from '../../../domain/model/report.ts';
 import type { Session } from '../../../adapters/db/schema.ts';
 import type { WebUser } from '../../types.ts';
-import { stripAnsi } from '../ansi.ts';
+import { stripAnsi } from '../../../domain/ansi.ts';
 import { CsrfField, Layout } from '../page.tsx';
 import { EmptyState, Flash, OutcomeBadge, SeverityBadge, Table, Time, formatBytes, formatDuration, scoreBand } from '../components.tsx';
 import type { FlashKind } from '../components.tsx';

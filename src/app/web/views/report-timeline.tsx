@@ -1,8 +1,8 @@
 // The report's timeline, paged on the server (a 1,000-step session is a few pages, not a
 // 30,000-pixel page), with filters by kind and "only entries with findings" as query
 // parameters (a GET form: works without JavaScript). Long outputs are collapsed.
-import type { Report, TimelineEntry, TimelineKind } from '../../../domain/model/report.ts';
-import { stripAnsi } from '../ansi.ts';
+import type { Finding, Report, TimelineEntry, TimelineKind } from '../../../domain/model/report.ts';
+import { stripAnsi } from '../../../domain/ansi.ts';
 import { Pager, Time, formatDuration } from '../components.tsx';
 
 export const TIMELINE_PAGE = 200;
@@ -73,7 +73,7 @@ function Detail({ text, truncatedFrom }: { text: string; truncatedFrom?: number 
   );
 }
 
-function Entry({ e, findingTitles }: { e: TimelineEntry; findingTitles: Map<string, string> }) {
+function Entry({ e, findings }: { e: TimelineEntry; findings: Map<string, Finding> }) {
   const k = ICON.get(e.kind);
   const flagged = e.finding_ids.length > 0;
   return (
@@ -91,7 +91,10 @@ function Entry({ e, findingTitles }: { e: TimelineEntry; findingTitles: Map<stri
           <span>{e.actor}</span>
           {e.status && e.status !== 'ok' && <span class={`status-${e.status}`}>{e.status}</span>}
           {e.line !== undefined && <span>log line {e.line}</span>}
-          {e.finding_ids.map((id) => <a key={id} href={`#f-${id}`} class="badge badge-critical">{findingTitles.get(id) ?? id}</a>)}
+          {e.finding_ids.map((id) => {
+            const f = findings.get(id);
+            return <a key={id} href={`#f-${id}`} class={`badge badge-${f?.severity ?? 'neutral'}`}>{f?.title ?? id}</a>;
+          })}
         </div>
       </div>
       {e.detail && <Detail text={e.detail} truncatedFrom={e.detail_length} />}
@@ -126,7 +129,7 @@ export function TimelineSection({ report, sessionId, q }: { report: Report; sess
   const pageCount = Math.max(1, Math.ceil(shown.length / TIMELINE_PAGE));
   const page = Math.min(q.page, pageCount);
   const slice = shown.slice((page - 1) * TIMELINE_PAGE, page * TIMELINE_PAGE);
-  const titles = new Map(report.findings.map((f) => [f.id, f.title]));
+  const findings = new Map(report.findings.map((f) => [f.id, f]));
   const present = new Set(report.timeline.map((e) => e.kind as string));
   const omitted = report.stats.timeline_omitted ?? 0;
   const first = (page - 1) * TIMELINE_PAGE + 1;
@@ -140,7 +143,7 @@ export function TimelineSection({ report, sessionId, q }: { report: Report; sess
         {omitted > 0 && `; ${omitted.toLocaleString('en')} routine entries were left out of the report`}
       </p>
       <ol class="timeline">
-        {slice.map((e) => <Entry key={e.index} e={e} findingTitles={titles} />)}
+        {slice.map((e) => <Entry key={e.index} e={e} findings={findings} />)}
       </ol>
       <Pager page={page} pageCount={pageCount} href={(p) => timelineHref(sessionId, { ...q, page: p })} label="Pages of the timeline" />
     </section>
