@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: every tier of the test suite, in order, each with node's test runner via tsx.
-//   1. unit       src/**/*.spec.ts                (pure domain code, no I/O)
+//   1. unit       src/**/*.spec.ts(x)             (pure domain code, no I/O)
 //   1b. cli       test/cli/**/*.test.ts           (the vouch command as a user runs it)
 //   2. sqlite     test/integration/**/*.test.ts   (real HTTP app, embedded SQLite)
 //   3. postgres   test/integration/**/*.test.ts   (the same files on a fresh PostgreSQL database)
@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const TIERS = {
-  unit: { dir: 'src', suffix: '.spec.ts', env: {} },
+  unit: { dir: 'src', suffix: ['.spec.ts', '.spec.tsx'], env: {} },
   cli: { dir: 'test/cli', suffix: '.test.ts', env: {} },
   sqlite: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'sqlite' } },
   postgres: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'postgres' } },
@@ -25,7 +25,7 @@ function filesOf(dir, suffix) {
   if (!existsSync(abs)) return [];
   return readdirSync(abs, { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith(suffix) && !f.includes('node_modules'))
+    .filter((f) => [suffix].flat().some((s) => f.endsWith(s)) && !f.includes('node_modules'))
     .map((f) => relative(root, join(abs, f)))
     .sort();
 }

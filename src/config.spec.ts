@@ -18,6 +18,12 @@ test('defaults of PRODUCT.md §8', () => {
   assert.equal(c.analysis.timeoutMs, 300_000);
   assert.ok(c.analysis.poolSize >= 1);
   assert.equal(c.secureCookies, false);
+  assert.equal(c.signup, 'open');
+});
+
+test('VOUCH_SIGNUP closes sign-up, and a value other than open/closed is refused', () => {
+  assert.equal(loadConfig({ VOUCH_SIGNUP: 'closed' }).signup, 'closed');
+  assert.throws(() => loadConfig({ VOUCH_SIGNUP: 'invite-only' }), /VOUCH_SIGNUP must be one of open, closed/);
 });
 
 test('values from the environment', () => {

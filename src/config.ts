@@ -27,6 +27,8 @@ export interface Config {
   jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; allowCidrs: string[] };
   webSessionTtlMs: number;
+  /** `open`: anyone can create an account at /signup; `closed`: only operators (vouch admin) and invitations. */
+  signup: 'open' | 'closed';
   shutdownTimeoutMs: number;
 }
 
@@ -166,6 +168,7 @@ export function loadConfig(env: Env = process.env): Config {
       allowCidrs: r.list('VOUCH_WEBHOOK_ALLOW_CIDRS'),
     },
     webSessionTtlMs: r.int('VOUCH_WEB_SESSION_TTL_MS', 12 * 3600_000, 60_000),
+    signup: r.oneOf('VOUCH_SIGNUP', ['open', 'closed'] as const, 'open'),
     shutdownTimeoutMs: r.int('VOUCH_SHUTDOWN_TIMEOUT_MS', 20_000, 0),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);

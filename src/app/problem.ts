@@ -38,6 +38,7 @@ const TITLES: Record<string, string> = {
   empty_file: 'Empty file',
   rate_limited: 'Too many requests',
   analysis_failed: 'Analysis failed',
+  analysis_running: 'Analysis still running',
   not_ready: 'Not ready',
   internal_error: 'Internal server error',
 };

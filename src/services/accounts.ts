@@ -19,6 +19,14 @@ export interface NewAccountInput {
   name?: string;
 }
 
+/** The email belongs to a user already (users.email is unique across accounts). */
+export class EmailTakenError extends AccountInputError {
+  constructor(email: string) {
+    super(`an account with the email ${email} already exists`);
+    this.name = 'EmailTakenError';
+  }
+}
+
 export interface CreatedAccount {
   accountId: string;
   userId: string;
@@ -27,25 +35,50 @@ export interface CreatedAccount {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function checkInput(input: NewAccountInput): void {
-  const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254) throw new AccountInputError(`not a valid email address: ${JSON.stringify(input.email)}`);
-  const problem = passwordProblem(input.password);
-  if (problem) throw new AccountInputError(problem);
+export const ACCOUNT_NAME_MAX = 100;
+
+/** Why an email address is refused, or null when it is acceptable. */
+export function emailProblem(email: string): string | null {
+  const e = normalizeEmail(email);
+  if (!EMAIL.test(e) || e.length > 254) return `not a valid email address: ${JSON.stringify(email)}`;
+  return null;
 }
 
-export async function createAccount(db: Db, input: NewAccountInput): Promise<CreatedAccount> {
+function checkInput(input: NewAccountInput): void {
+  const problem = emailProblem(input.email) ?? passwordProblem(input.password);
+  if (problem) throw new AccountInputError(problem);
+  if ((input.name?.trim().length ?? 0) > ACCOUNT_NAME_MAX) throw new AccountInputError(`the account name must have at most ${ACCOUNT_NAME_MAX} characters`);
+  if (input.name && /[\u0000-\u001f\u007f]/.test(input.name)) throw new AccountInputError('the account name contains control characters');
+}
+
+async function create(db: Db, input: NewAccountInput, withKey: boolean): Promise<{ accountId: string; userId: string; apiKey: string | null }> {
   checkInput(input);
+  // Hashed before the transaction: argon2 takes tens of milliseconds, the write lock should not.
   const passwordHash = await hashPassword(input.password);
   const name = input.name?.trim() || normalizeEmail(input.email).split('@')[1];
   try {
     return await db.kysely.transaction().execute(async (trx) => {
       const { account, user } = await createAccountWithUser(trx, { name, email: input.email, passwordHash });
-      const key = await issueApiKey(trx, account.id, 'default');
-      return { accountId: account.id, userId: user.id, apiKey: key.key };
+      const key = withKey ? await issueApiKey(trx, account.id, 'default') : null;
+      return { accountId: account.id, userId: user.id, apiKey: key?.key ?? null };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AccountInputError(`an account with the email ${normalizeEmail(input.email)} already exists`);
+    if (isUniqueViolation(error)) throw new EmailTakenError(normalizeEmail(input.email));
     throw error;
   }
+}
+
+/** An account with its first user and a first API key (operator command, tests). */
+export async function createAccount(db: Db, input: NewAccountInput): Promise<CreatedAccount> {
+  const created = await create(db, input, true);
+  return { accountId: created.accountId, userId: created.userId, apiKey: created.apiKey as string };
+}
+
+/**
+ * Dashboard sign-up: an account and its first user, without an API key — the new member
+ * creates keys on the API keys page, where a key is shown once to the person who asked for it.
+ */
+export async function signUpAccount(db: Db, input: NewAccountInput): Promise<{ accountId: string; userId: string }> {
+  const { accountId, userId } = await create(db, input, false);
+  return { accountId, userId };
 }

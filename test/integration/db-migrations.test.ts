@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/adapters/db/database.ts';
+import { buildMigrations } from '../../src/adapters/db/migrations/index.ts';
 import { createTestDb } from '../helpers/db.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -19,8 +20,10 @@ if (process.env.VOUCH_MIGRATE_CHILD) {
 
 const TABLES = [
   'accounts', 'users', 'api_keys', 'web_sessions', 'sessions', 'reports', 'log_uploads', 'log_chunks',
-  'jobs', 'webhooks', 'deliveries', 'delivery_attempts', 'idempotency_keys',
+  'jobs', 'webhooks', 'deliveries', 'delivery_attempts', 'idempotency_keys', 'invitations',
 ];
+/** Every migration, in the order they apply (the same names on both dialects). */
+const MIGRATIONS = Object.keys(buildMigrations('sqlite')).sort();
 
 async function tableNames(t: Awaited<ReturnType<typeof createTestDb>>): Promise<string[]> {
   const tables = await t.db.kysely.introspection.getTables();
@@ -46,7 +49,7 @@ test('migrate creates every table and running it again changes nothing', async (
     await t.db.migrate();
     assert.deepEqual(await tableNames(t), first);
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(t.db.kysely);
-    assert.deepEqual(applied.rows.map((r) => r.name), ['0001_initial']);
+    assert.deepEqual(applied.rows.map((r) => r.name).sort(), MIGRATIONS);
   } finally {
     await t.cleanup();
   }
@@ -61,7 +64,7 @@ test('several processes migrating the same fresh database at once all succeed', 
     const names = await tableNames(t);
     for (const table of TABLES) assert.ok(names.includes(table), `table ${table} exists`);
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(t.db.kysely);
-    assert.equal(applied.rows.length, 1, 'the migration was recorded once');
+    assert.equal(applied.rows.length, MIGRATIONS.length, 'each migration was recorded once');
   } finally {
     await t.cleanup();
   }

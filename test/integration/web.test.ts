@@ -77,7 +77,7 @@ describe('sign-in', () => {
     assert.equal((await post('forged')).statusCode, 403);
     assert.equal((await post(csrfOf(page.body), '')).statusCode, 403, 'the cookie half is required');
     const missing = await t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: form({ email: alice.email, password: alice.password }) });
-    assert.equal(missing.statusCode, 422);
+    assert.equal(missing.statusCode, 403, 'a missing token is refused like a wrong one');
     for (const r of [await post('forged')]) assert.equal(cookiesOf(r).vouch_session, undefined);
   });
 
@@ -112,7 +112,7 @@ describe('sign-in', () => {
     const home = await t.app.inject({ url: '/', headers: { cookie } });
     assert.equal(home.statusCode, 200);
     const forged = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: 'nope' }) });
-    assert.equal(forged.statusCode, 303);
+    assert.equal(forged.statusCode, 403, 'refused with an HTML page (web-auth.test.ts checks it)');
     assert.equal((await t.app.inject({ url: '/', headers: { cookie } })).statusCode, 200, 'still signed in');
     const out = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: csrfOf(home.body) }) });
     assert.equal(out.statusCode, 303);
@@ -147,7 +147,7 @@ describe('the report page', () => {
     assert.match(csp, /default-src 'none'/);
     assert.match(csp, /frame-ancestors 'none'/);
     assert.ok(res.body.includes(stubReport().headline));
-    assert.ok(res.body.includes('hello &lt;b&gt;world&lt;/b&gt;'), 'log content is escaped');
+    assert.ok(/hello &lt;b(&gt;|>)world&lt;\/b/.test(res.body), 'log content is escaped');
     assert.ok(!res.body.includes('<b>world</b>'));
     assert.ok(res.body.includes(alice.email), 'the signed-in navigation');
     const again = await t.app.inject({ url: `/r/${id}`, headers: { cookie } });
@@ -169,7 +169,7 @@ describe('the report page', () => {
     const id = (await t.upload(alice.apiKey, { filename: '<script>x</script>.jsonl' })).json().id;
     const res = await t.app.inject({ url: `/r/${id}`, headers: { cookie } });
     assert.equal(res.statusCode, 200);
-    assert.match(res.body, /<meta http-equiv="refresh" content="2">/);
+    assert.match(res.body, /<meta http-equiv="refresh" content="2"\/?>/);
     assert.match(res.body, /Analysing/);
     assert.ok(!res.body.includes('<script>x'), 'the file name is escaped');
     await t.analyzeAll({ analyze: async () => Promise.reject(new Error('stuck parser')), close: async () => {} });

@@ -169,6 +169,22 @@ export interface DeliveryAttemptsTable {
   response_excerpt: string | null;
 }
 
+/** A one-time link that lets a teammate join an account by setting a password. */
+export interface InvitationsTable {
+  id: string; // inv_…
+  account_id: string;
+  /** Lower-cased; the user created on acceptance gets this email. */
+  email: string;
+  /** sha256 hex of the link's token (the token itself is never stored); unique. */
+  token_hash: string;
+  /** The member who invited (null once that member was removed). */
+  invited_by: string | null;
+  created_at: IsoTime;
+  expires_at: IsoTime;
+  /** Set once, by the one successful use. */
+  accepted_at: IsoTime | null;
+}
+
 export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
@@ -192,6 +208,7 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  invitations: InvitationsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -212,3 +229,4 @@ export type Delivery = Selectable<DeliveriesTable>;
 export type NewDelivery = Insertable<DeliveriesTable>;
 export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
 export type IdempotencyKey = Selectable<IdempotencyKeysTable>;
+export type Invitation = Selectable<InvitationsTable>;

@@ -130,6 +130,12 @@ export class FileLogStore implements LogStore {
     return handle.createReadStream({ highWaterMark: READ_CHUNK });
   }
 
+  // commit() fsyncs the new file and renames it over the old one: rename(2) replaces atomically,
+  // so a reader sees the old log or the new one, never a mix, and an open reader keeps the old.
+  async replace(sessionId: string, sink: UploadSink): Promise<void> {
+    await sink.commit(this.db.kysely, sessionId);
+  }
+
   async delete(sessionId: string): Promise<void> {
     await unlinkQuietly(this.logPath(sessionId));
   }

@@ -21,6 +21,12 @@ export interface LogStore {
   beginUpload(): Promise<UploadSink>;
   /** The stored log, streamed in chunks. Throws LogNotFoundError when there is none. */
   open(sessionId: string): Promise<AsyncIterable<Uint8Array>>;
+  /**
+   * Makes a fully written upload the new stored log of a session that has one, replacing it
+   * in one step: until the swap the old log is intact (an interruption leaves it, and an
+   * orphan upload for the sweep); after it only the new one exists. For rewrites (redaction).
+   */
+  replace(sessionId: string, sink: UploadSink): Promise<void>;
   /** Removes the stored log of a session; no error when there is none. */
   delete(sessionId: string): Promise<void>;
   /**

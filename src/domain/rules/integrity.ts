@@ -2,6 +2,7 @@
 // is checked against the test/build runs the log shows after the last edit; tests that were
 // skipped, deleted or stripped of assertions, failures hidden with `|| true`, hooks skipped with
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
+import { failureExcerpt } from './excerpt-window.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
@@ -248,7 +249,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
       severity: weak ? 'warning' : 'critical',
       title: weak ? 'Completion claimed while the last check failed' : undefined,
       detail: `The agent said "${sentence}", but the last ${claim.kind === 'test' ? 'test' : 'test/build'} run after its last edit failed (\`${safe(run.text, null, QUOTE_MAX)}\`).`,
-      evidence: [{ index: run.index, excerpt: safe(`${run.text} → ${lastLines(run.output)}`) }, ev],
+      evidence: [{ index: run.index, excerpt: safe(`${run.text} → ${failureExcerpt(run.output)}`) }, ev],
     });
     return;
   }
@@ -262,11 +263,6 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   });
 }
 
-function lastLines(output: string): string {
-  const lines = output.trim().split('\n');
-  const fail = lines.findIndex((l) => FAIL_MARKERS.test(l));
-  return fail >= 0 ? lines.slice(fail, fail + 3).join(' ') : lines.slice(-3).join(' ');
-}
 
 // ---- the rules ------------------------------------------------------------------------------
 

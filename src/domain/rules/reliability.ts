@@ -2,6 +2,7 @@
 // retrying the same failing command, failing a large share of its tool calls, being interrupted or
 // refused, hitting API errors. None of these is harmful by itself; they say how much to trust
 // that the end result was reached deliberately.
+import { failureExcerpt } from './excerpt-window.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { clip, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -113,7 +114,7 @@ export const RELIABILITY_RULES: Rule[] = [
             const bad = failed(event);
             if (bad) {
               failures++;
-              pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${event.output.slice(0, 200)}`, facts, call?.secrets), 5);
+              pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${failureExcerpt(event.output)}`, facts, call?.secrets), 5);
             }
             if (call && streak && call.fp === streak.fp) {
               streak.results++;
@@ -183,7 +184,7 @@ function noteRetry(retries: Map<string, Retry>, call: OpenCall, result: ToolResu
     setCapped(retries, call.fp, r, COMMANDS_MAX);
   }
   r.fails++;
-  pushCapped(r.evidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${result.output.slice(0, 200)}`, facts, undefined, call.secrets) }, 5);
+  pushCapped(r.evidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${failureExcerpt(result.output)}`, facts, undefined, call.secrets) }, 5);
 }
 
 function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean): void {

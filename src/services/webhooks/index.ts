@@ -5,10 +5,11 @@ export { DELIVER_JOB_KIND, enqueueDeliverJob, parseDeliverPayload } from './deli
 export type { DeliverJobPayload } from './deliver-job.ts';
 export { WebhookConflictError, WebhookNotFoundError, WebhookValidationError } from './errors.ts';
 export { enqueueAnalysisComplete, enqueueDelivery } from './outbox.ts';
-export { getDelivery, listAttempts, listDeliveries, redeliver, sendTestEvent, testEvent } from './operations.ts';
+export { getDelivery, listAttempts, listAttemptsOf, listDeliveries, redeliver, sendTestEvent, testEvent } from './operations.ts';
 export type { AttemptView, DeliveryView, RedeliverResult } from './operations.ts';
 export {
   addWebhook,
+  editWebhook,
   getWebhook,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,
@@ -17,7 +18,7 @@ export {
   toView,
   validateWebhookUrl,
 } from './registry.ts';
-export type { AddWebhookInput, RegistryDeps, WebhookView } from './registry.ts';
+export type { AddWebhookInput, EditWebhookInput, RegistryDeps, SecretChange, WebhookView } from './registry.ts';
 export { attemptsPerSeries, DEFAULT_RETRY_DELAYS_MS, parseRetryDelays, retryDelayAfter } from './schedule.ts';
 export { buildPayload, isShape, serializePayload, SHAPES } from './shapes.ts';
 export type { CompletedReport, CompletedSession, EventInput, FindingsCount, ShapeA, ShapeB, ShapeC } from './shapes.ts';

@@ -54,6 +54,28 @@ export async function listAttempts(db: DbExecutor, accountId: string, deliveryId
   return (await repo.listAttempts(db, deliveryId)).map(({ delivery_id: _d, ...rest }) => rest);
 }
 
+/**
+ * The attempts of several deliveries of this account at once (the delivery log shows a page of
+ * deliveries with their attempts), grouped by delivery id, each in attempt order.
+ */
+export async function listAttemptsOf(db: DbExecutor, accountId: string, deliveryIds: readonly string[]): Promise<Map<string, AttemptView[]>> {
+  const out = new Map<string, AttemptView[]>(deliveryIds.map((id) => [id, []]));
+  if (deliveryIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('delivery_attempts as a')
+    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
+    .selectAll('a')
+    .where('d.account_id', '=', accountId)
+    .where('a.delivery_id', 'in', [...deliveryIds])
+    .orderBy('a.delivery_id')
+    .orderBy('a.attempt_no')
+    .orderBy('a.started_at')
+    .orderBy('a.id')
+    .execute();
+  for (const { delivery_id, ...rest } of rows) out.get(delivery_id)?.push(rest);
+  return out;
+}
+
 export interface RedeliverResult {
   delivery_id: string;
   /** The X-Service-Attempt number the new series starts with. */

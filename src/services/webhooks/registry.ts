@@ -113,6 +113,27 @@ export async function getWebhook(db: DbExecutor, accountId: string, webhookId: s
   return w;
 }
 
+/** How an edit treats the secret: unchanged, removed (unsigned deliveries), or replaced. */
+export type SecretChange = { keep: true } | { clear: true } | { set: string };
+
+export interface EditWebhookInput {
+  url: string;
+  shape: string;
+  secret: SecretChange;
+}
+
+/**
+ * Edits a webhook's URL, shape and secret, with the same checks as adding one. Deliveries already
+ * recorded keep their bytes (they were serialised in the old shape); new ones use the new shape.
+ */
+export async function editWebhook(db: DbExecutor, accountId: string, webhookId: string, input: EditWebhookInput, deps: RegistryDeps = {}): Promise<WebhookView> {
+  const shape = validateShape(input.shape);
+  const secretPatch = 'set' in input.secret ? { secret: validateSecret(input.secret.set) } : 'clear' in input.secret ? { secret: null } : {};
+  const url = await validateWebhookUrl(input.url, deps);
+  if (!(await repo.updateWebhook(db, accountId, webhookId, { url, shape, ...secretPatch }))) throw new WebhookNotFoundError('webhook', webhookId);
+  return toView(await getWebhook(db, accountId, webhookId));
+}
+
 /**
  * Enables or disables a webhook. Enabling clears the recorded reason (including an automatic
  * disable); disabling by hand records who did it.

@@ -22,6 +22,11 @@ export async function listApiKeys(db: DbExecutor, accountId: string): Promise<Ap
   return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
+/** A key of this account by id (revoked or not). */
+export async function getApiKey(db: DbExecutor, accountId: string, keyId: string): Promise<ApiKey | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
 /** Revokes by hash (the CLI holds the key itself). True when an active key was revoked. */
 export async function revokeApiKeyByHash(db: DbExecutor, hash: string): Promise<boolean> {
   const r = await db.updateTable('api_keys').set({ revoked_at: nowIso() }).where('hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst();

@@ -1,21 +1,53 @@
 // Every error becomes an RFC 9457 problem: thrown errors (ours, Fastify's, plugins'), unknown
 // routes (404) and known paths with the wrong method (405 with Allow). A browser navigating the
-// dashboard gets the same status as a small HTML page instead.
+// dashboard (any path outside /v1, with text/html in Accept) gets the same status as an HTML page
+// in the dashboard layout instead (web/error-page.tsx); /v1 always answers problem+json.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sharedPlugin } from '../../plugin.ts';
 import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
-import { errorPage, sendHtml } from '../../web/layout.ts';
+import { sendErrorPage } from '../../web/error-page.tsx';
+import { loadWebUser } from '../../web/session-cookie.ts';
 
-function wantsHtml(req: FastifyRequest): boolean {
-  if (req.url.startsWith('/v1/') || req.url === '/v1') return false;
+export function wantsHtml(req: FastifyRequest): boolean {
+  const path = req.url.split('?')[0];
+  if (path === '/v1' || path.startsWith('/v1/')) return false;
   return (req.headers.accept ?? '').includes('text/html');
+}
+
+/** What the HTML page says: the defaults for the status, except where the problem says more. */
+function pageText(p: HttpProblem): { title?: string; message?: string } {
+  if (p.status === 429) {
+    const wait = Number(p.headers['retry-after']);
+    const when = Number.isFinite(wait) && wait > 0 ? `in ${wait} second${wait === 1 ? '' : 's'}` : 'in a minute';
+    return { message: `There were too many attempts from your address. Try again ${when}.` };
+  }
+  // Client errors explain themselves; a server fault's message is never shown (it may be internal).
+  if (p.status >= 400 && p.status < 500 && p.status !== 404 && p.status !== 403) return { message: p.message };
+  return {};
+}
+
+/**
+ * The HTML page of a problem. A request that never reached the dashboard's routes (an unknown
+ * path) has not read its session cookie yet: read it here, so a signed-in member keeps the
+ * navigation. Failing to read it (the database is what failed) only costs the navigation.
+ */
+async function sendHtmlProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): Promise<void> {
+  if (!req.webUser) {
+    const { config, db } = req.server.deps;
+    await loadWebUser(req, config, db).catch(() => undefined);
+  }
+  sendErrorPage(req, reply, p.status, pageText(p));
 }
 
 export function sendProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): FastifyReply {
   for (const [name, value] of Object.entries(p.headers)) reply.header(name, value);
   if (wantsHtml(req)) {
-    const { markup, nonce } = errorPage(p.status, p.status === 404 ? 'Not found' : 'Something went wrong', p.message, req.webUser);
-    return sendHtml(reply, p.status, markup, nonce);
+    sendHtmlProblem(req, reply, p).catch((err: unknown) => {
+      // The page itself failed to render: answer in plain text rather than leave the request hanging.
+      req.log.error({ err }, 'error page failed');
+      if (!reply.sent) reply.code(p.status).type('text/plain; charset=utf-8').send(p.status >= 500 ? `${p.status} Internal error (request ${req.id})` : `${p.status} ${p.message}`);
+    });
+    return reply;
   }
   return reply
     .code(p.status)

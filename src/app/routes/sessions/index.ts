@@ -10,10 +10,11 @@ import { LogNotFoundError } from '../../../adapters/logstore/index.ts';
 import { acceptUpload, findReport, findSession, idempotencyKeyProblem, removeSession, sessionView } from '../../../services/sessions.ts';
 import type { SessionView } from '../../../services/sessions.ts';
 import { maskedLog } from '../../../services/session-log.ts';
+import { redactStoredLog } from '../../../services/log-redaction.ts';
 import { listSessionPage } from '../../../services/session-list.ts';
 import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
 import { readUploadForm } from './upload-form.ts';
-import { AnalyzingSchema, IdParamsSchema, ListQuerySchema, ReportSchema, SessionListSchema, commonErrors } from './schemas.ts';
+import { AnalyzingSchema, IdParamsSchema, ListQuerySchema, RedactedSchema, ReportSchema, SessionListSchema, commonErrors } from './schemas.ts';
 import type { ListQuery } from './schemas.ts';
 
 // The secret detector is heavy (rule sets): loaded on first use, not at startup.
@@ -160,6 +161,21 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       .type('text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="${session.id}.log"`)
       .send(Readable.from(maskedLog(source, await loadMasker())));
+  });
+
+  app.post('/:id/log/redact', {
+    schema: {
+      summary: 'Redact the stored log: rewrite it with every detected secret masked',
+      description: 'Masks, in the stored log itself, every secret the detector finds (the same masks as GET /log and the report). The rewrite is atomic; repeating it is harmless (`redacted: 0`). 409 while the session is still being analysed.',
+      params: IdParamsSchema,
+      response: { 200: RedactedSchema, 404: Type.Ref('Problem'), 409: Type.Ref('Problem'), ...commonErrors },
+    },
+  }, async (req) => {
+    const result = await redactStoredLog(db, logStore, caller(req).accountId, req.params.id);
+    if (result.kind === 'not_found') throw notFound('session');
+    if (result.kind === 'no_log') throw notFound('stored log for this session');
+    if (result.kind === 'analyzing') throw new HttpProblem(409, 'analysis_running', 'The session is still being analysed; redact its log once the analysis has finished.');
+    return { redacted: result.redacted };
   });
 
   app.delete('/:id', {

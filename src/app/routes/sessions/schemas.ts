@@ -68,6 +68,10 @@ export const AnalyzingSchema = Type.Object({
   status: Type.Literal('analyzing'),
 });
 
+export const RedactedSchema = Type.Object({
+  redacted: Type.Integer({ minimum: 0, description: 'Secrets masked by this call (0 when the stored log had none left)' }),
+});
+
 export const ProblemSchema = Type.Object(
   {
     type: Type.String(),

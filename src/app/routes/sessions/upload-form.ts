@@ -22,12 +22,16 @@ export interface ReceivedUpload {
   agentHint: AgentId | null;
   repo: string | null;
   branch: string | null;
+  /** Values of the extra text fields the caller allowed (e.g. the dashboard's CSRF token). */
+  extra: Map<string, string>;
 }
 
 export interface UploadFormOptions {
   logStore: LogStore;
   maxBytes: number;
   metrics: Metrics;
+  /** Text fields accepted besides agent and repo (the API accepts none). */
+  extraFields?: readonly string[];
 }
 
 /** A display-safe file name: no directories, no control characters, bounded length. */
@@ -57,9 +61,9 @@ class FormState {
   }
 }
 
-function onField(state: FormState, name: string, value: string, truncated: boolean): void {
+function onField(state: FormState, name: string, value: string, truncated: boolean, extra: readonly string[]): void {
   if (name === 'file') return state.refuse(fieldError('file', 'must be a file part (with a filename), not a text field', 'missing_file'));
-  if (!FIELDS.has(name)) return state.refuse(fieldError(name, 'is not a field of this endpoint (expected file, agent, repo, branch)'));
+  if (!FIELDS.has(name) && !extra.includes(name)) return state.refuse(fieldError(name, 'is not a field of this endpoint (expected file, agent, repo, branch)'));
   if (truncated) return state.refuse(fieldError(name, `is longer than ${FIELD_VALUE_MAX_BYTES} bytes`));
   if (state.fields.has(name)) return state.refuse(fieldError(name, 'is given more than once'));
   state.fields.set(name, value);
@@ -128,7 +132,7 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
   const overBudget = byteBudget(req, opts.maxBytes + OVERHEAD_BYTES);
   try {
     for await (const part of req.parts()) {
-      if (part.type === 'field') onField(state, part.fieldname, String(part.value ?? ''), part.valueTruncated);
+      if (part.type === 'field') onField(state, part.fieldname, String(part.value ?? ''), part.valueTruncated, opts.extraFields ?? []);
       else if (acceptFilePart(state, part.fieldname, part.filename)) await storeFile(state, part, opts);
       else part.file.resume(); // drain what we will not keep
       if (state.problem && overBudget()) break;
@@ -143,7 +147,8 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
     if (!state.sink) throw fieldError('file', 'is required: send the log as a multipart part named `file`', 'missing_file');
     const fields = checkFields(state);
     if (state.sink.size === 0) throw fieldError('file', 'is empty', 'empty_file');
-    return { sink: state.sink, filename: state.filename, ...fields };
+    const extra = new Map([...state.fields].filter(([name]) => !FIELDS.has(name)));
+    return { sink: state.sink, filename: state.filename, ...fields, extra };
   } catch (problem) {
     await state.discard();
     if (overBudget()) (problem as HttpProblem).headers.connection = 'close';

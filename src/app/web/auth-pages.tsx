@@ -1,0 +1,130 @@
+// The pages of signing in, signing up, accepting an invitation and signing out. The signed-out
+// forms carry a double-submit CSRF token (the same value in a cookie and in the form); sign-out
+// carries the session's token.
+import type { WebUser } from '../types.ts';
+import { Flash } from './components.tsx';
+import { CsrfField, Layout } from './page.tsx';
+import { InputField as Field, SettingsAssets } from './settings/parts.tsx';
+import { PASSWORD_MIN } from '../../services/passwords.ts';
+
+export interface LoginProps {
+  csrf: string;
+  next: string;
+  email?: string;
+  error?: string;
+  signupOpen: boolean;
+}
+
+export function LoginPage({ csrf, next, email, error, signupOpen }: LoginProps) {
+  return (
+    <Layout title="Sign in" narrow>
+      <SettingsAssets />
+      <h1>Sign in to Vouch</h1>
+      {error && <Flash kind="error">{error}</Flash>}
+      <form method="post" action="/login">
+        <CsrfField token={csrf} />
+        <input type="hidden" name="next" value={next} />
+        <Field label="Email" name="email" type="email" autocomplete="username" required value={email ?? ''} />
+        <Field label="Password" name="password" type="password" autocomplete="current-password" required />
+        <button type="submit" class="primary">Sign in</button>
+      </form>
+      <p class="auth-links">
+        {signupOpen ? <>New to Vouch? <a href="/signup">Create an account</a>. </> : null}
+        Joining a team? Open the invitation link a member gave you.
+      </p>
+    </Layout>
+  );
+}
+
+export interface SignUpValues {
+  name: string;
+  email: string;
+}
+
+export interface SignUpProps {
+  csrf: string;
+  values: SignUpValues;
+  errors: Partial<Record<'name' | 'email' | 'password' | 'form', string>>;
+}
+
+export function SignUpPage({ csrf, values, errors }: SignUpProps) {
+  return (
+    <Layout title="Create an account" narrow>
+      <SettingsAssets />
+      <h1>Create a Vouch account</h1>
+      <p class="lede">An account holds your team's analysed sessions, API keys and webhooks. You can invite teammates afterwards.</p>
+      {errors.form && <Flash kind="error">{errors.form}</Flash>}
+      <form method="post" action="/signup">
+        <CsrfField token={csrf} />
+        <Field label="Team or organisation name" name="name" type="text" autocomplete="organization" maxLength={100} value={values.name}
+          hint="Optional; defaults to your email's domain." error={errors.name} />
+        <Field label="Email" name="email" type="email" autocomplete="username" required maxLength={254} value={values.email} error={errors.email} />
+        <Field label="Password" name="password" type="password" autocomplete="new-password" required minLength={PASSWORD_MIN}
+          hint={`At least ${PASSWORD_MIN} characters.`} error={errors.password} />
+        <button type="submit" class="primary">Create account</button>
+      </form>
+      <p class="auth-links">Already have an account? <a href="/login">Sign in</a>.</p>
+    </Layout>
+  );
+}
+
+export function SignUpClosedPage() {
+  return (
+    <Layout title="Sign-up is closed" narrow>
+      <SettingsAssets />
+      <h1>Sign-up is closed</h1>
+      <p>This Vouch server does not accept new accounts. Ask a member of your team for an invitation link, or your operator for an account.</p>
+      <p><a class="button" href="/login">Sign in</a></p>
+    </Layout>
+  );
+}
+
+export interface InviteProps {
+  csrf: string;
+  token: string;
+  email: string;
+  accountName: string;
+  error?: string;
+}
+
+export function InvitePage({ csrf, token, email, accountName, error }: InviteProps) {
+  return (
+    <Layout title="Join your team" narrow>
+      <SettingsAssets />
+      <h1>Join {accountName} on Vouch</h1>
+      <p class="lede">You were invited as <strong>{email}</strong>. Choose a password to finish; this link works once.</p>
+      <form method="post" action={`/invite/${token}`}>
+        <CsrfField token={csrf} />
+        <input type="hidden" name="email" value={email} autocomplete="username" />
+        <Field label="Password" name="password" type="password" autocomplete="new-password" required minLength={PASSWORD_MIN}
+          hint={`At least ${PASSWORD_MIN} characters.`} error={error} />
+        <button type="submit" class="primary">Join and sign in</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function InvalidInvitePage() {
+  return (
+    <Layout title="Invitation not valid" narrow>
+      <SettingsAssets />
+      <h1>This invitation cannot be used</h1>
+      <p>The link is mistyped, was already used, was withdrawn, or has expired. Ask a member of your team for a new invitation.</p>
+      <p><a class="button" href="/login">Sign in</a></p>
+    </Layout>
+  );
+}
+
+export function SignOutPage({ user }: { user: WebUser }) {
+  return (
+    <Layout title="Sign out" user={user} narrow>
+      <SettingsAssets />
+      <h1>Sign out</h1>
+      <p>You are signed in as <strong>{user.email}</strong>.</p>
+      <form method="post" action="/logout">
+        <CsrfField token={user.csrfToken} />
+        <button type="submit" class="primary">Sign out of Vouch</button>
+      </form>
+    </Layout>
+  );
+}

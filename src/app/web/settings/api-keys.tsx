@@ -1,0 +1,86 @@
+// Settings → API keys: create (the key shown once), list (prefix…last 4, created, last used),
+// revoke after a confirmation step.
+import type { WebUser } from '../../types.ts';
+import type { KeyView } from '../../../services/keys.ts';
+import { EmptyState, Table, Time } from '../components.tsx';
+import { CsrfField, Layout } from '../page.tsx';
+import { ConfirmPage, DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';
+
+const DONE = {
+  welcome: ['ok', 'Your account is ready. Create an API key to upload session logs from CI or the command line.'],
+  revoked: ['ok', 'The key was revoked. Requests that use it are refused from now on.'],
+  'already-revoked': ['info', 'That key was already revoked.'],
+} as const;
+
+export function keyDisplay(k: Pick<KeyView, 'prefix' | 'last4'>): string {
+  return `${k.prefix}…${k.last4}`;
+}
+
+export interface ApiKeysProps {
+  user: WebUser;
+  keys: KeyView[];
+  done?: string;
+  /** The key just created: shown once, in full. */
+  created?: { name: string; key: string };
+  name?: string;
+  error?: string;
+}
+
+function KeyRow({ k }: { k: KeyView }) {
+  return (
+    <tr>
+      <td data-label="Name">{k.name}</td>
+      <td data-label="Key"><code>{keyDisplay(k)}</code></td>
+      <td data-label="Created"><Time iso={k.created_at} /></td>
+      <td data-label="Last used">{k.last_used_at ? <Time iso={k.last_used_at} /> : <span class="muted">never</span>}</td>
+      <td data-label="Status">
+        {k.revoked_at
+          ? <span class="muted">Revoked <Time iso={k.revoked_at} /></span>
+          : <a class="button danger" href={`/settings/api-keys/${k.id}/revoke`} aria-label={`Revoke the key ${k.name}`}>Revoke…</a>}
+      </td>
+    </tr>
+  );
+}
+
+export function ApiKeysPage({ user, keys, done, created, name, error }: ApiKeysProps) {
+  return (
+    <Layout title="API keys" user={user} current="api-keys">
+      <SettingsAssets />
+      <h1>API keys</h1>
+      <p class="lede">
+        Keys let CI jobs and the <code>vouch upload</code> command send session logs to this account
+        (<code>Authorization: Bearer &lt;key&gt;</code>). Every member of the account sees and manages the same keys.
+      </p>
+      <DoneFlash code={done} messages={DONE} />
+      {created && (
+        <Reveal id="new-key" label={`Your new key “${created.name}”. Copy it now: it is shown only this once.`} value={created.key}>
+          <p class="small">Vouch keeps only a hash of it. Store it in your CI's secret store, e.g. as <code>VOUCH_API_KEY</code>.</p>
+        </Reveal>
+      )}
+      <form method="post" action="/settings/api-keys" class="panel">
+        <CsrfField token={user.csrfToken} />
+        <div class="form-row">
+          <InputField label="New key name" name="name" value={name ?? ''} maxLength={100} required placeholder="e.g. GitHub Actions" error={error} />
+          <p class="actions"><button type="submit" class="primary">Create key</button></p>
+        </div>
+      </form>
+      <h2>Keys of this account</h2>
+      {keys.length === 0
+        ? <EmptyState title="No keys yet"><p>Create one above to start uploading.</p></EmptyState>
+        : (
+          <Table head={['Name', 'Key', 'Created', 'Last used', 'Status']} caption="API keys" class="keys cards">
+            {keys.map((k) => <KeyRow key={k.id} k={k} />)}
+          </Table>
+        )}
+    </Layout>
+  );
+}
+
+export function RevokeKeyPage({ user, k }: { user: WebUser; k: KeyView }) {
+  return (
+    <ConfirmPage user={user} current="api-keys" title="Revoke this API key?" action={`/settings/api-keys/${k.id}/revoke`} button="Revoke key" cancelHref="/settings/api-keys">
+      <p class="what"><strong>{k.name}</strong> · <code>{keyDisplay(k)}</code> · created <Time iso={k.created_at} /></p>
+      <p>Anything still using this key (CI jobs, the command line) will be refused from its next request. This cannot be undone; create a new key to replace it.</p>
+    </ConfirmPage>
+  );
+}

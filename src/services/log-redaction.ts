@@ -1,0 +1,82 @@
+// "Redact stored log" (PRODUCT.md §4: the stored log can be redacted on request): the stored
+// log is rewritten with every secret detected in it masked — the same detection and masks as
+// GET /v1/sessions/{id}/log, line by line, streamed (memory bounded by the longest line).
+//
+// Safe against interruption: the masked copy is written in full as a new upload first, then
+// swapped in by the log store in one step (rename / one transaction). Until the swap the old
+// log is intact; a crash leaves an orphan upload that the sweep removes.
+// Idempotent: when the masked copy is byte-identical to the stored log nothing is swapped, so
+// a second call finds nothing left to mask and answers 0.
+import { createHash } from 'node:crypto';
+import type { Db } from '../adapters/db/database.ts';
+import { LogNotFoundError } from '../adapters/logstore/index.ts';
+import type { LogStore } from '../adapters/logstore/index.ts';
+import { maskedLog } from './session-log.ts';
+import type { Masker } from './session-log.ts';
+import { findSession } from './sessions.ts';
+
+export type RedactResult =
+  | { kind: 'redacted'; redacted: number }
+  | { kind: 'not_found' }
+  /** The analysis is still reading the log: rewriting it now would race with it. */
+  | { kind: 'analyzing' }
+  | { kind: 'no_log' };
+
+/** Finds the secrets in one line of text (the service's detector by default). */
+export type LineDetector = (text: string) => Promise<string[]>;
+
+const defaultDetector = async (): Promise<LineDetector> => {
+  const { detectSecrets } = await import('../domain/secrets/detect.ts');
+  return async (text) => (await detectSecrets(text)).map((h) => h.value);
+};
+
+/** A masker for maskedLog that also counts the distinct secrets it masked, line by line. */
+export function countingMasker(detect: LineDetector, mask: (text: string, values: string[]) => string): { masker: Masker; count: () => number } {
+  let count = 0;
+  const masker: Masker = async (text) => {
+    const values = [...new Set(await detect(text))];
+    if (values.length === 0) return text;
+    const masked = mask(text, values);
+    if (masked !== text) count += values.length;
+    return masked;
+  };
+  return { masker, count: () => count };
+}
+
+/** Passes the bytes through while hashing them. */
+async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<typeof createHash>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of source) {
+    hash.update(chunk);
+    yield chunk;
+  }
+}
+
+export async function redactStoredLog(db: Db, logStore: LogStore, accountId: string, sessionId: string, detect?: LineDetector): Promise<RedactResult> {
+  const session = await findSession(db.kysely, accountId, sessionId);
+  if (!session) return { kind: 'not_found' };
+  if (session.status === 'analyzing') return { kind: 'analyzing' };
+  let source: AsyncIterable<Uint8Array>;
+  try {
+    source = await logStore.open(session.id);
+  } catch (error) {
+    if (error instanceof LogNotFoundError) return { kind: 'no_log' };
+    throw error;
+  }
+  const { maskKnown } = await import('../domain/secrets/mask.ts');
+  const { masker, count } = countingMasker(detect ?? (await defaultDetector()), maskKnown);
+  const original = createHash('sha256');
+  const sink = await logStore.beginUpload();
+  try {
+    for await (const chunk of maskedLog(hashing(source, original), masker)) await sink.write(chunk);
+  } catch (error) {
+    await sink.abort();
+    throw error;
+  }
+  if (sink.sha256Hex() === original.digest('hex')) {
+    await sink.abort();
+    return { kind: 'redacted', redacted: 0 };
+  }
+  // No abort() after this point: once the swap may have happened, the sink's bytes are the log.
+  await logStore.replace(session.id, sink);
+  return { kind: 'redacted', redacted: count() };
+}
