@@ -178,6 +178,13 @@ export interface IdempotencyKeysTable {
   created_at: IsoTime;
 }
 
+/** A shared rate-limit window (0004_rate_limits): hits so far and when the window ends. */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  reset_at_ms: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -192,6 +199,7 @@ export interface Database {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

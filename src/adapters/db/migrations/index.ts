@@ -2,6 +2,7 @@
 // applied migration, add a new one.
 import type { Migration } from 'kysely';
 import { initial } from './0001_initial.ts';
+import { rateLimits } from './0004_rate_limits.ts';
 import { columnTypes } from './types.ts';
 import type { DialectName } from './types.ts';
 
@@ -9,5 +10,6 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
   const t = columnTypes(dialect);
   return {
     '0001_initial': initial(t),
+    '0004_rate_limits': rateLimits(),
   };
 }

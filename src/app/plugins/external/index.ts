@@ -11,6 +11,7 @@ import { ANALYZER_VERSION } from '../../../domain/version.ts';
 import { FIELD_VALUE_MAX_BYTES } from '../../routes/sessions/upload-form.ts';
 import { REPO_PATTERN } from '../../routes/sessions/schemas.ts';
 import { REPO_MAX } from '../../../services/sessions.ts';
+import { rateLimitStore } from './rate-limit-store.ts';
 
 const MULTIPART_BODY = {
   required: true,
@@ -76,7 +77,10 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
   });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  const store = rateLimitStore({ redisUrl: config.redisUrl, db: app.deps.db, log: app.log });
+  app.addHook('onClose', () => store.close());
   await app.register(rateLimit, {
+    ...store.options,
     global: false,
     errorResponseBuilder: (_req, ctx) =>
       new HttpProblem(429, 'rate_limited', `Too many requests; retry after ${ctx.after}.`, { headers: { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) } }),
