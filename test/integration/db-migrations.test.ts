@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/adapters/db/database.ts';
+import { buildMigrations } from '../../src/adapters/db/migrations/index.ts';
 import { createTestDb } from '../helpers/db.ts';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -19,7 +20,7 @@ if (process.env.VOUCH_MIGRATE_CHILD) {
 
 const TABLES = [
   'accounts', 'users', 'api_keys', 'web_sessions', 'sessions', 'reports', 'log_uploads', 'log_chunks',
-  'jobs', 'webhooks', 'deliveries', 'delivery_attempts', 'idempotency_keys',
+  'jobs', 'webhooks', 'deliveries', 'delivery_attempts', 'idempotency_keys', 'rate_limits',
 ];
 
 async function tableNames(t: Awaited<ReturnType<typeof createTestDb>>): Promise<string[]> {
@@ -46,7 +47,8 @@ test('migrate creates every table and running it again changes nothing', async (
     await t.db.migrate();
     assert.deepEqual(await tableNames(t), first);
     const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(t.db.kysely);
-    assert.deepEqual(applied.rows.map((r) => r.name), ['0001_initial']);
+    assert.deepEqual(applied.rows.map((r) => r.name), Object.keys(buildMigrations(t.db.dialect)).sort());
+    assert.ok(applied.rows.some((r) => r.name === '0004_rate_limits'));
   } finally {
     await t.cleanup();
   }
