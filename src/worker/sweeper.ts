@@ -44,22 +44,25 @@ export interface Sweeper {
   stop(): Promise<void>;
 }
 
-/** Sweeps once shortly after start, then every `intervalMs`; one sweep at a time. */
+/** Sweeps once shortly after start, then every `intervalMs`; a tick during a sweep is skipped. */
 export function startSweeper(deps: SweepDeps & { intervalMs: number; log: JobLogger; onSwept?: (r: SweepResult) => void }): Sweeper {
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | null = null;
   const sweep = () => {
-    running = sweepOnce(deps).then(
-      (r) => {
-        if (Object.values(r).some((n) => n > 0)) deps.log.info({ removed: r }, 'swept expired rows');
-        deps.onSwept?.(r);
-      },
-      (err: unknown) => deps.log.warn({ err: String(err) }, 'sweep failed; trying again at the next interval'),
-    );
+    if (running) return;
+    running = sweepOnce(deps)
+      .then(
+        (r) => {
+          if (Object.values(r).some((n) => n > 0)) deps.log.info({ removed: r }, 'swept expired rows');
+          deps.onSwept?.(r);
+        },
+        (err: unknown) => deps.log.warn({ err: String(err) }, 'sweep failed; trying again at the next interval'),
+      )
+      .finally(() => {
+        running = null;
+      });
   };
   const first = setTimeout(sweep, Math.min(deps.intervalMs, 5_000));
-  const timer = setInterval(() => {
-    void running.then(sweep);
-  }, deps.intervalMs);
+  const timer = setInterval(sweep, deps.intervalMs);
   first.unref();
   timer.unref();
   return {
