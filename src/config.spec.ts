@@ -59,3 +59,19 @@ test('client configuration for vouch upload', () => {
   assert.equal(loadClientConfig({}).apiKey, null);
   assert.throws(() => loadClientConfig({ VOUCH_API_URL: 'nope' }), ConfigError);
 });
+
+test('shared rate limits and the sweeper: defaults, values and refusals', () => {
+  const d = loadConfig({});
+  assert.equal(d.redisUrl, null);
+  assert.deepEqual(d.sweep, { intervalMs: 900_000, idempotencyRetentionMs: 86_400_000 });
+  const c = loadConfig({ VOUCH_REDIS_URL: 'redis://:pw@cache:6379/2', VOUCH_SWEEP_INTERVAL_MS: '60000', VOUCH_IDEMPOTENCY_RETENTION_MS: '3600000' });
+  assert.equal(c.redisUrl, 'redis://:pw@cache:6379/2');
+  assert.deepEqual(c.sweep, { intervalMs: 60_000, idempotencyRetentionMs: 3_600_000 });
+  assert.throws(() => loadConfig({ VOUCH_REDIS_URL: 'http://user:secret@cache', VOUCH_SWEEP_INTERVAL_MS: 'soon' }), (e: unknown) => {
+    assert.ok(e instanceof ConfigError);
+    assert.equal(e.problems.length, 2);
+    assert.match(e.problems.join('\n'), /VOUCH_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
+    assert.doesNotMatch(e.message, /secret/, 'the URL (and its password) is not echoed');
+    return true;
+  });
+});

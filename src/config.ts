@@ -23,6 +23,10 @@ export interface Config {
   /** Passed to Fastify's trustProxy: only true behind a reverse proxy that sets X-Forwarded-For. */
   trustProxy: boolean;
   rateLimit: { max: number; windowMs: number; loginMax: number };
+  /** Shared rate-limit counters in Redis (redis:// or rediss://); else PostgreSQL, else in-process. */
+  redisUrl: string | null;
+  /** The worker's periodic clean-up: expired sign-ins, old idempotency keys, ended rate-limit windows. */
+  sweep: { intervalMs: number; idempotencyRetentionMs: number };
   analysis: { timeoutMs: number; poolSize: number; maxAttempts: number };
   jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; allowCidrs: string[] };
@@ -121,6 +125,14 @@ function readPublicUrl(r: Reader, port: number): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+function readRedisUrl(r: Reader): string | null {
+  const v = r.raw('VOUCH_REDIS_URL');
+  if (v === undefined) return null;
+  // Do not echo the value: it may carry a password.
+  if (!/^rediss?:\/\//i.test(v)) r.problems.push('VOUCH_REDIS_URL must be a redis:// or rediss:// URL');
+  return v;
+}
+
 function readDatabaseUrl(r: Reader): string | null {
   const v = r.raw('DATABASE_URL');
   if (v === undefined) return null;
@@ -151,6 +163,11 @@ export function loadConfig(env: Env = process.env): Config {
       max: r.int('VOUCH_RATE_LIMIT_MAX', 1200, 1),
       windowMs: r.int('VOUCH_RATE_LIMIT_WINDOW_MS', 60_000, 1000),
       loginMax: r.int('VOUCH_LOGIN_RATE_LIMIT_MAX', 20, 1),
+    },
+    redisUrl: readRedisUrl(r),
+    sweep: {
+      intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 15 * 60_000, 10),
+      idempotencyRetentionMs: r.int('VOUCH_IDEMPOTENCY_RETENTION_MS', 24 * 3600_000, 1000),
     },
     analysis: {
       timeoutMs: r.int('VOUCH_ANALYSIS_TIMEOUT_MS', 300_000, 100),

@@ -2,9 +2,9 @@
 // (the layout of fastify/demo). buildApp() neither listens nor starts workers: the CLI's
 // `serve` does that, tests use inject() on the same app.
 import Fastify, { LogController } from 'fastify';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLogger } from './logger.ts';
-import type { AppDeps } from './types.ts';
+import type { AppDeps, RegisteredRoute } from './types.ts';
 import { registerExternalPlugins } from './plugins/external/index.ts';
 import problemDetails, { sendProblem } from './plugins/app/problem-details.ts';
 import responseHeaders, { newRequestId } from './plugins/app/response-headers.ts';
@@ -14,8 +14,10 @@ import apiAuth from './plugins/app/api-auth.ts';
 import healthRoutes from './routes/health.ts';
 import sessionsRoutes from './routes/sessions/index.ts';
 import webRoutes from './routes/web/index.ts';
-import { SessionSchema, ProblemSchema } from './routes/sessions/schemas.ts';
+import problemPages from './routes/problems.ts';
+import { API_COMPONENTS, REPORT_COMPONENTS } from './routes/sessions/schemas.ts';
 import { toProblem } from './problem.ts';
+import { clientErrorHandler } from './client-errors.ts';
 
 export { createLogger };
 
@@ -25,6 +27,9 @@ function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstanc
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // The parser-error handler runs on the server, before any request object exists: it logs
+  // through the app's logger, known once the app is built.
+  const logRef: { current?: FastifyBaseLogger } = {};
   const app = Fastify({
     ...loggerOptions(deps),
     genReqId: () => newRequestId(),
@@ -38,8 +43,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('request-id', req.id);
       return sendProblem(req, reply, toProblem(error));
     },
+    // …and so do requests that Node's HTTP parser refuses (oversized headers, bad Content-Length).
+    clientErrorHandler: (error, socket) => clientErrorHandler(logRef.current, deps.config.publicUrl, error, socket),
   });
+  logRef.current = app.log;
   app.decorate('deps', deps);
+  // Every route as registered (method, URL, schema): for the OpenAPI coverage test and the 405 table.
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of ([] as string[]).concat(r.method)) routes.push({ method, url: r.url, hidden: r.schema?.hide === true });
+  });
   app.decorateRequest('caller', null);
   app.decorateRequest('webUser', null);
   app.decorateRequest('cspNonce', '');
@@ -49,10 +63,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(responseHeaders);
   await app.register(metricsPlugin);
   await app.register(requestLog);
-  app.addSchema(SessionSchema);
-  app.addSchema(ProblemSchema);
+  for (const schema of [...REPORT_COMPONENTS, ...API_COMPONENTS]) app.addSchema(schema);
 
   await app.register(healthRoutes);
+  await app.register(problemPages);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(async (v1) => {
     await v1.register(apiAuth);

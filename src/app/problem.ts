@@ -21,6 +21,9 @@ export interface ProblemBody {
 
 const TITLES: Record<string, string> = {
   bad_request: 'Bad request',
+  uri_too_long: 'URI too long',
+  headers_too_large: 'Request header fields too large',
+  request_timeout: 'Request timeout',
   malformed_body: 'Malformed request body',
   unauthorized: 'Authentication required',
   forbidden: 'Forbidden',
@@ -42,6 +45,9 @@ const TITLES: Record<string, string> = {
   not_ready: 'Not ready',
   internal_error: 'Internal server error',
 };
+
+/** Every code the API answers with (each has a page at <public url>/problems/<code>). */
+export const PROBLEM_CODES: readonly string[] = Object.keys(TITLES);
 
 export function titleFor(code: string): string {
   return TITLES[code] ?? 'Error';
@@ -79,6 +85,7 @@ export function validationFailed(errors: FieldError[], code = 'validation_failed
 
 /** The shape of a Fastify/Ajv validation error, as far as we read it. */
 interface ValidationItem {
+  keyword?: string;
   instancePath?: string;
   message?: string;
   params?: Record<string, unknown>;
@@ -94,12 +101,36 @@ interface FastifyLikeError {
 
 const PART_NAMES: Record<string, string> = { querystring: 'query', body: 'body', params: 'path', headers: 'headers' };
 
+const PATTERN_DETAILS = new Map<string, string>();
+
+/** Says in words what a schema `pattern` requires, instead of showing the regular expression. */
+export function describePattern(pattern: string, detail: string): string {
+  PATTERN_DETAILS.set(pattern, detail);
+  return pattern;
+}
+
+/** What one Ajv error says, in words a client can act on (the allowed values, not "constant"). */
+function itemDetail(v: ValidationItem): string {
+  const allowed = v.params?.allowedValues;
+  if (Array.isArray(allowed)) return `must be one of ${allowed.map(String).join(', ')}`;
+  const pattern = typeof v.params?.pattern === 'string' ? PATTERN_DETAILS.get(v.params.pattern) : undefined;
+  if (pattern) return pattern;
+  return v.message ?? 'is invalid';
+}
+
 function validationErrors(err: FastifyLikeError): FieldError[] {
   const part = PART_NAMES[err.validationContext ?? 'body'] ?? 'body';
-  return (err.validation ?? []).map((v) => {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const v of err.validation ?? []) {
     const missing = typeof v.params?.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
-    return { pointer: `/${part}${v.instancePath ?? ''}${missing}`, detail: v.message ?? 'is invalid' };
-  });
+    const error = { pointer: `/${part}${v.instancePath ?? ''}${missing}`, detail: itemDetail(v) };
+    // One line per distinct complaint: Ajv repeats itself for unions.
+    const id = `${error.pointer}\n${error.detail}`;
+    if (!seen.has(id)) out.push(error);
+    seen.add(id);
+  }
+  return out;
 }
 
 // Fastify and plugin error codes whose meaning we translate to a stable `code` of our own.
@@ -116,7 +147,9 @@ const KNOWN: Record<string, [number, string, string?]> = {
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'malformed_body'],
   FST_PROTO_VIOLATION: [400, 'malformed_body'],
   FST_INVALID_JSON_FIELD_ERROR: [400, 'malformed_body'],
-  FST_ERR_BAD_URL: [400, 'bad_request'],
+  // Neither echoes the path: it can be long, and it is the client's own input anyway.
+  FST_ERR_BAD_URL: [400, 'bad_request', 'The URL path is not valid percent-encoding.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'uri_too_long', 'A path segment of the URL is longer than 200 characters.'],
   FST_ERR_ASYNC_CONSTRAINT: [400, 'bad_request'],
 };
 
@@ -127,6 +160,7 @@ function codeForStatus(status: number): string {
   if (status === 405) return 'method_not_allowed';
   if (status === 409) return 'conflict';
   if (status === 413) return 'payload_too_large';
+  if (status === 414) return 'uri_too_long';
   if (status === 415) return 'unsupported_media_type';
   if (status === 429) return 'rate_limited';
   return status >= 500 ? 'internal_error' : 'bad_request';
@@ -136,6 +170,8 @@ function codeForStatus(status: number): string {
 export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
   const e = (err ?? {}) as FastifyLikeError;
+  // A path id that cannot exist is "not found", exactly like a well-formed id that does not.
+  if (Array.isArray(e.validation) && e.validationContext === 'params') return notFound();
   if (Array.isArray(e.validation)) return validationFailed(validationErrors(e));
   const known = e.code ? KNOWN[e.code] : undefined;
   if (known) return new HttpProblem(known[0], known[1], known[2] ?? publicMessage(e, known[0]));

@@ -32,9 +32,18 @@ export interface WebUser {
   sessionId: string;
 }
 
+/** One route of the app as registered (HEAD routes included), for tests and documentation checks. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** Left out of the OpenAPI document (HTML pages, operator endpoints, the document itself). */
+  hidden: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    registeredRoutes: readonly RegisteredRoute[];
   }
   interface FastifyRequest {
     caller: ApiCaller | null;

@@ -16,7 +16,10 @@ export interface Metrics {
 
 export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
-  if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'vouch_' });
+  if (opts.defaultMetrics !== false) {
+    collectDefaultMetrics({ register: registry, prefix: 'vouch_' });
+    renameTotalGauges(registry);
+  }
   const metrics: Metrics = {
     registry,
     httpRequests: new Counter({
@@ -53,6 +56,35 @@ export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean } = {}):
   };
   if (opts.db) registerQueueGauges(registry, opts.db);
   return metrics;
+}
+
+/**
+ * prom-client's default metrics include three gauges named `…_total` (active handles, requests
+ * and resources), which Prometheus reserves for counters (`promtool check metrics` refuses
+ * them). They are republished as `…_all` with the same values; the per-type gauges
+ * (`vouch_nodejs_active_handles{type}` …) stay as they are.
+ */
+export const RENAMED_DEFAULT_GAUGES: Readonly<Record<string, string>> = {
+  vouch_nodejs_active_handles_total: 'vouch_nodejs_active_handles_all',
+  vouch_nodejs_active_requests_total: 'vouch_nodejs_active_requests_all',
+  vouch_nodejs_active_resources_total: 'vouch_nodejs_active_resources_all',
+};
+
+function renameTotalGauges(registry: Registry): void {
+  for (const [from, to] of Object.entries(RENAMED_DEFAULT_GAUGES)) {
+    const original = registry.getSingleMetric(from);
+    if (!original) continue; // not collected on this Node version
+    registry.removeSingleMetric(from);
+    new Gauge({
+      name: to,
+      help: `${(original as unknown as { help: string }).help} (all types)`,
+      registers: [registry],
+      async collect() {
+        const { values } = await original.get();
+        this.set(values.reduce((sum, v) => sum + v.value, 0));
+      },
+    });
+  }
 }
 
 /** Depth and age of the oldest runnable job per kind, read at scrape time (one grouped query). */

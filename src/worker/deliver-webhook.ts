@@ -6,7 +6,8 @@
 //   2. POST the stored bytes through the SSRF-guarded client (no transaction open meanwhile);
 //   3. finish (one transaction): write the attempt's result, then either mark the delivery
 //      delivered and complete the job, or reschedule the SAME job at now + delay, or mark the
-//      delivery failed (and maybe auto-disable the webhook) and complete the job.
+//      delivery failed (and maybe auto-disable the webhook) and complete the job. A refusal by
+//      the SSRF guard is final: the delivery fails without retries.
 //
 // Delivery is at-least-once. A worker that dies between 1 and 3 leaves the job leased; when the
 // lease expires another worker runs it again, closes the open attempt as "interrupted" and makes
@@ -55,6 +56,13 @@ interface Attempt {
 type Begin = { send: true; attempt: Attempt } | { send: false; why: string };
 
 const silent: JobLogger = { info() {}, warn() {}, error() {} };
+
+/**
+ * Attempt results that no retry can change: the SSRF guard refused every address of the host at
+ * connect time (its reason is on the attempt: error_class ssrf_refused, error "refused by the
+ * SSRF policy: …"). The delivery fails at once instead of running through the retry schedule.
+ */
+export const PERMANENT_FAILURES: ReadonlySet<string> = new Set(['ssrf_refused']);
 
 let cachedVersion: string | undefined;
 /** The package version, read once (package.json is the single source of it). */
@@ -119,7 +127,9 @@ async function finish(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPay
       await ctx.complete(trx);
       return 'delivered';
     }
-    const delay = retryDelayAfter(a.attemptNo - payload.series_start + 1, deps.retryDelaysMs);
+    // A target the SSRF policy refuses will be refused again: retrying only delays the verdict.
+    const permanent = PERMANENT_FAILURES.has(result.errorClass ?? '');
+    const delay = permanent ? null : retryDelayAfter(a.attemptNo - payload.series_start + 1, deps.retryDelaysMs);
     if (delay !== null) {
       await updateDelivery(trx, payload.delivery_id, { updated_at: now });
       await ctx.retry(trx, isoAfter(delay), `attempt ${a.attemptNo}: ${result.error}`);
@@ -128,7 +138,8 @@ async function finish(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPay
     await updateDelivery(trx, payload.delivery_id, { status: 'failed', updated_at: now });
     await ctx.complete(trx);
     const disabled = await autoDisableIfFailing(trx, a.webhookId, { windowMs: deps.autoDisableAfterMs, lastError: result.error });
-    return disabled ? 'failed; webhook disabled automatically' : 'failed';
+    const why = permanent ? `failed without retries (${result.error})` : 'failed';
+    return disabled ? `${why}; webhook disabled automatically` : why;
   });
 }
 

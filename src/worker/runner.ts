@@ -1,6 +1,7 @@
 // Wires the job processors to runners: `analyze` (through the worker-thread pool) and the
 // webhooks engineer's `deliver`. Two runners, so slow analyses never hold back webhook
-// deliveries. Also sweeps what interrupted uploads left in the log store.
+// deliveries. Also runs the sweeper (expired sign-ins, old idempotency keys, ended rate-limit
+// windows, what interrupted uploads left in the log store).
 import { hostname } from 'node:os';
 import type { Db } from '../adapters/db/database.ts';
 import { createJobRunner } from '../adapters/jobs/runner.ts';
@@ -14,6 +15,8 @@ import { ANALYZE_JOB } from '../services/sessions.ts';
 import { DELIVER_JOB_KIND } from '../services/webhooks/index.ts';
 import { createAnalyzeProcessor } from './analyze.ts';
 import { createWebhookDelivery } from './deliver-webhook.ts';
+import { startSweeper } from './sweeper.ts';
+import type { SweepResult } from './sweeper.ts';
 
 export interface Workers {
   /** Look for work now (after an upload in this process). */
@@ -30,21 +33,8 @@ export interface WorkerDeps {
   metrics?: Metrics;
   /** Tests pass an in-process analyzer; the default is a worker-thread pool. */
   analyzer?: Analyzer;
-}
-
-const SWEEP_EVERY_MS = 15 * 60_000;
-/** Far above the longest upload: only truly abandoned temp data is removed. */
-const ORPHAN_AGE_MS = 6 * 3600_000;
-
-function startSweeper(logStore: LogStore, log: JobLogger): NodeJS.Timeout {
-  const timer = setInterval(() => {
-    logStore.sweepOrphans(ORPHAN_AGE_MS).then(
-      (n) => n > 0 && log.info({ removed: n }, 'removed abandoned uploads'),
-      (err: unknown) => log.warn({ err: String(err) }, 'upload sweep failed'),
-    );
-  }, SWEEP_EVERY_MS);
-  timer.unref();
-  return timer;
+  /** Called after each sweep (tests wait on it). */
+  onSwept?: (result: SweepResult) => void;
 }
 
 export function startWorkers(deps: WorkerDeps): Workers {
@@ -62,7 +52,9 @@ export function startWorkers(deps: WorkerDeps): Workers {
   });
   const delivery = createWebhookDelivery(db, config, { log });
   const deliver = createJobRunner({ ...common, owner: `${owner}:deliver`, concurrency: config.jobs.deliverConcurrency, processors: { [DELIVER_JOB_KIND]: delivery.processor } });
-  const sweeper = startSweeper(deps.logStore, log);
+  const sweeper = startSweeper({
+    db, logStore: deps.logStore, log, intervalMs: config.sweep.intervalMs, idempotencyRetentionMs: config.sweep.idempotencyRetentionMs, onSwept: deps.onSwept,
+  });
   analyze.start();
   deliver.start();
   return {
@@ -71,7 +63,7 @@ export function startWorkers(deps: WorkerDeps): Workers {
       deliver.nudge();
     },
     async stop() {
-      clearInterval(sweeper);
+      await sweeper.stop();
       await Promise.all([analyze.stop(), deliver.stop()]);
       await Promise.all([analyzer.close(), delivery.close()]);
     },

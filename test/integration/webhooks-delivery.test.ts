@@ -199,7 +199,7 @@ test('a redirect is a failed attempt and is never followed', async () => {
   assert.deepEqual(attempts.map((a) => [a.status_code, a.error_class]), [[302, 'redirect'], [200, null]]);
 });
 
-test('the connect-time SSRF check fails attempts to a target that is no longer allowed', async () => {
+test('a connect-time SSRF refusal fails the delivery at once: one attempt with its reason, no retries', async () => {
   // Registered while loopback was allowed; the worker's policy is strict.
   const acc = await newAccount(t.db.kysely);
   const rx = await receiver();
@@ -208,7 +208,7 @@ test('the connect-time SSRF check fails attempts to a target that is no longer a
   const strictRunner = createJobRunner({
     db: t.db,
     owner: 'strict',
-    processors: { deliver: createDeliverProcessor({ db: t.db, client: strictClient, retryDelaysMs: [50], leaseMs: 5_000, version: 't' }) },
+    processors: { deliver: createDeliverProcessor({ db: t.db, client: strictClient, retryDelaysMs: [50, 50, 50], leaseMs: 5_000, version: 't' }) },
     pollMs: 20,
   });
   await runner.stop(); // only the strict worker runs
@@ -219,8 +219,11 @@ test('the connect-time SSRF check fails attempts to a target that is no longer a
     await settled(acc, id);
     assert.equal(rx.hits.length, 0, 'nothing reached the receiver');
     const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
-    assert.deepEqual(attempts.map((a) => a.error_class), ['ssrf_refused', 'ssrf_refused']);
-    assert.match(attempts[0].error ?? '', /loopback/);
+    assert.deepEqual(attempts.map((a) => a.error_class), ['ssrf_refused'], 'one attempt although three retries were scheduled');
+    assert.match(attempts[0].error ?? '', /^refused by the SSRF policy: .*loopback/);
+    assert.equal((await delivery(acc, id)).status, 'failed');
+    const waiting = await t.db.kysely.selectFrom('jobs').select('id').where('payload', 'like', `%${id}%`).where('dead_at', 'is', null).execute();
+    assert.deepEqual(waiting, [], 'no retry is waiting');
   } finally {
     await strictRunner.stop();
     await strictClient.close();

@@ -194,6 +194,13 @@ export interface IdempotencyKeysTable {
   created_at: IsoTime;
 }
 
+/** A shared rate-limit window (0004_rate_limits): hits so far and when the window ends. */
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  reset_at_ms: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -209,6 +216,7 @@ export interface Database {
   delivery_attempts: DeliveryAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   invitations: InvitationsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -56,6 +56,10 @@ export function sendProblem(req: FastifyRequest, reply: FastifyReply, p: HttpPro
     .send(JSON.stringify(problemBody(p, req.id, req.server.deps.config.publicUrl)));
 }
 
+function clientWentAway(req: FastifyRequest): boolean {
+  return req.raw.readableAborted || req.raw.socket?.destroyed === true;
+}
+
 /** Route templates turned into matchers, to tell "no such path" (404) from "wrong method" (405). */
 class RouteTable {
   private readonly routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
@@ -87,6 +91,11 @@ export default sharedPlugin('problem-details', async (app) => {
   });
 
   app.setErrorHandler((err, req, reply) => {
+    // A client that went away mid-request is routine, not a fault of ours: no stack, no error.
+    if (clientWentAway(req)) {
+      req.log.info({ code: (err as { code?: string }).code }, 'client closed the connection before the answer');
+      return sendProblem(req, reply, new HttpProblem(400, 'bad_request', 'The client closed the connection.'));
+    }
     const p = toProblem(err);
     // Client mistakes are routine; only server faults deserve the stack in the log.
     if (p.status >= 500) req.log.error({ err }, 'request failed');

@@ -9,6 +9,9 @@ import swagger from '@fastify/swagger';
 import { HttpProblem } from '../../problem.ts';
 import { ANALYZER_VERSION } from '../../../domain/version.ts';
 import { FIELD_VALUE_MAX_BYTES } from '../../routes/sessions/upload-form.ts';
+import { REPO_PATTERN } from '../../routes/sessions/schemas.ts';
+import { REPO_MAX } from '../../../services/sessions.ts';
+import { rateLimitStore } from './rate-limit-store.ts';
 
 const MULTIPART_BODY = {
   required: true,
@@ -18,11 +21,14 @@ const MULTIPART_BODY = {
         type: 'object',
         required: ['file'],
         properties: {
-          file: { type: 'string', format: 'binary', description: 'The session log (.jsonl, .log or .txt)' },
+          file: { type: 'string', format: 'binary', description: 'The session log (.jsonl, .log or .txt; the format is detected from the content)' },
           agent: { type: 'string', enum: ['claude-code', 'codex', 'gemini-cli'], description: 'Hint: the agent that wrote the log' },
-          repo: { type: 'string', minLength: 1, maxLength: 200, description: 'Repository name, e.g. acme/api' },
+          repo: { type: 'string', minLength: 1, maxLength: REPO_MAX, pattern: REPO_PATTERN, description: 'Repository name', examples: ['acme/api'] },
+          branch: { type: 'string', minLength: 1, maxLength: REPO_MAX, pattern: REPO_PATTERN, description: 'Branch name; wins over the branch the log records', examples: ['feature/login'] },
         },
+        additionalProperties: false,
       },
+      encoding: { file: { contentType: 'application/octet-stream, text/plain, application/x-ndjson' } },
     },
   },
 };
@@ -41,8 +47,16 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Vouch API', version: ANALYZER_VERSION, description: 'Upload AI coding-agent session logs and read their trust reports.' },
-      servers: [{ url: config.publicUrl }],
+      info: {
+        title: 'Vouch API',
+        version: ANALYZER_VERSION,
+        description: 'Upload AI coding-agent session logs and read their trust reports. Errors are RFC 9457 problem details; '
+          + `each \`code\` is explained at ${config.publicUrl}/problems/<code>.`,
+        // An SPDX LicenseRef: the package is UNLICENSED (proprietary, all rights reserved).
+        license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: config.publicUrl, description: 'This service' }],
+      tags: [{ name: 'sessions', description: 'Session logs and their trust reports' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: vk_…' } } },
       security: [{ bearerAuth: [] }],
     },
@@ -64,7 +78,10 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
   });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  const store = rateLimitStore({ redisUrl: config.redisUrl, db: app.deps.db, log: app.log });
+  app.addHook('onClose', () => store.close());
   await app.register(rateLimit, {
+    ...store.options,
     global: false,
     errorResponseBuilder: (_req, ctx) =>
       new HttpProblem(429, 'rate_limited', `Too many requests; retry after ${ctx.after}.`, { headers: { 'retry-after': String(Math.ceil(ctx.ttl / 1000)) } }),

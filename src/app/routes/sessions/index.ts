@@ -14,8 +14,12 @@ import { redactStoredLog } from '../../../services/log-redaction.ts';
 import { listSessionPage } from '../../../services/session-list.ts';
 import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
 import { readUploadForm } from './upload-form.ts';
-import { AnalyzingSchema, IdParamsSchema, ListQuerySchema, RedactedSchema, ReportSchema, SessionListSchema, commonErrors } from './schemas.ts';
+import {
+  HEADERS, IdParamsSchema, LIMIT_DEFAULT, ListQuerySchema, RedactedSchema, UploadHeadersSchema,
+  commonErrors, emptyResponse, jsonResponse, problemResponse, sessionErrors, textResponse,
+} from './schemas.ts';
 import type { ListQuery } from './schemas.ts';
+import { listQueryChecks, instantOrProblem } from './list-query.ts';
 
 // The secret detector is heavy (rule sets): loaded on first use, not at startup.
 const loadMasker = async () => (await import('../../../domain/secrets/mask.ts')).maskText;
@@ -47,8 +51,10 @@ function requireMultipart(req: FastifyRequest, _reply: FastifyReply, done: (err?
   done();
 }
 
+type Paged = ListQuery & { limit: number; page: number };
+
 /** Link header (RFC 8288) with first/prev/next/last, keeping the filters of the request. */
-function pageLinks(base: string, q: ListQuery, total: number): string {
+function pageLinks(base: string, q: Paged, total: number): string {
   const last = Math.max(1, Math.ceil(total / q.limit));
   const url = (page: number) => {
     const params = new URLSearchParams();
@@ -62,11 +68,6 @@ function pageLinks(base: string, q: ListQuery, total: number): string {
   return links.join(', ');
 }
 
-/** Date filters compare as text with stored timestamps: normalise to the same ISO form. */
-function isoOrUndefined(value: string | undefined): string | undefined {
-  return value === undefined ? undefined : new Date(value).toISOString();
-}
-
 const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
   const { config, db, logStore, metrics } = app.deps;
@@ -74,10 +75,19 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   app.post('/', {
     onRequest: requireMultipart,
     schema: {
+      operationId: 'uploadSession',
+      tags: ['sessions'],
       summary: 'Upload a session log for analysis',
-      description: 'multipart/form-data with `file` (.jsonl, .log or .txt), optional `agent`, `repo` and `branch` (the uploader\'s branch wins over the one the log records). Optional `Idempotency-Key` header.',
+      description: 'multipart/form-data with `file` (.jsonl, .log or .txt; the format is detected from the content), optional `agent`, `repo` and `branch` (the uploader\'s branch wins over the one the log records). The analysis runs in the background: poll the report or wait for the webhook.',
       consumes: ['multipart/form-data'],
-      response: { 202: Type.Ref('Session'), 413: Type.Ref('Problem'), 415: Type.Ref('Problem'), 422: Type.Ref('Problem'), ...commonErrors },
+      headers: UploadHeadersSchema,
+      response: {
+        202: jsonResponse('Accepted: the session is stored and being analysed', Type.Ref('Session'), { ...HEADERS.location, ...HEADERS.replayed }),
+        413: problemResponse('payload_too_large: the file is larger than VOUCH_MAX_UPLOAD_BYTES (nothing is kept)'),
+        415: problemResponse('unsupported_media_type (not multipart/form-data) or unsupported_file_type (not .jsonl, .log or .txt)'),
+        422: problemResponse('validation_failed, invalid_agent, missing_file, duplicate_file, empty_file or idempotency_key_reused'),
+        ...commonErrors,
+      },
     },
   }, async (req, reply) => {
     const { accountId } = caller(req);
@@ -102,12 +112,27 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
 
   app.get('/', {
     schema: {
+      operationId: 'listSessions',
+      tags: ['sessions'],
       summary: 'List sessions, newest first',
       querystring: ListQuerySchema,
-      response: { 200: SessionListSchema, 422: Type.Ref('Problem'), ...commonErrors },
+      response: {
+        200: jsonResponse('One page of sessions', Type.Ref('SessionList'), HEADERS.link),
+        422: problemResponse('validation_failed: a paging parameter or filter is invalid (errors[] points at it)'),
+        ...commonErrors,
+      },
     },
+    preValidation: listQueryChecks,
   }, async (req, reply) => {
-    const q = { ...req.query, created_after: isoOrUndefined(req.query.created_after), created_before: isoOrUndefined(req.query.created_before) };
+    // (The type provider does not see through the enum schemas: the shape is the validated one.)
+    const query = req.query as ListQuery;
+    const q: Paged = {
+      ...query,
+      limit: query.limit ?? LIMIT_DEFAULT,
+      page: query.page ?? 1,
+      created_after: instantOrProblem(query.created_after, 'created_after'),
+      created_before: instantOrProblem(query.created_before, 'created_before'),
+    };
     const { rows, total } = await listSessionPage(db.kysely, caller(req).accountId, {
       repo: q.repo, agent: q.agent, outcome: q.outcome, status: q.status,
       createdAfter: q.created_after, createdBefore: q.created_before, limit: q.limit, page: q.page,
@@ -117,7 +142,13 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/:id', {
-    schema: { summary: 'One session', params: IdParamsSchema, response: { 200: Type.Ref('Session'), 404: Type.Ref('Problem'), ...commonErrors } },
+    schema: {
+      operationId: 'getSession',
+      tags: ['sessions'],
+      summary: 'One session',
+      params: IdParamsSchema,
+      response: { 200: jsonResponse('The session', Type.Ref('Session')), ...sessionErrors },
+    },
   }, async (req) => {
     const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
     if (!session) throw notFound('session');
@@ -126,10 +157,17 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
 
   app.get('/:id/report', {
     schema: {
+      operationId: 'getSessionReport',
+      tags: ['sessions'],
       summary: 'The report of a session',
       description: '200 once complete; 202 with Retry-After while analysing; 409 analysis_failed when the analysis failed.',
       params: IdParamsSchema,
-      response: { 200: ReportSchema, 202: AnalyzingSchema, 404: Type.Ref('Problem'), 409: Type.Ref('Problem'), ...commonErrors },
+      response: {
+        200: jsonResponse('The report', Type.Ref('Report')),
+        202: jsonResponse('Still analysing: ask again after Retry-After seconds', Type.Ref('Analyzing'), HEADERS.retryAfter),
+        409: problemResponse('analysis_failed: the analysis failed for good; the problem carries session_id and reason'),
+        ...sessionErrors,
+      },
     },
   }, async (req, reply) => {
     const found = await findReport(db.kysely, caller(req).accountId, req.params.id);
@@ -146,10 +184,11 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
 
   app.get('/:id/log', {
     schema: {
+      operationId: 'getSessionLog',
+      tags: ['sessions'],
       summary: 'The stored log, with secrets masked',
       params: IdParamsSchema,
-      produces: ['text/plain'],
-      response: { 200: Type.String(), 404: Type.Ref('Problem'), ...commonErrors },
+      response: { 200: textResponse('The log as uploaded, line by line, with every detected secret masked', HEADERS.contentDisposition), ...sessionErrors },
     },
   }, async (req, reply) => {
     const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
@@ -165,10 +204,16 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
 
   app.post('/:id/log/redact', {
     schema: {
+      operationId: 'redactSessionLog',
+      tags: ['sessions'],
       summary: 'Redact the stored log: rewrite it with every detected secret masked',
       description: 'Masks, in the stored log itself, every secret the detector finds (the same masks as GET /log and the report). The rewrite is atomic; repeating it is harmless (`redacted: 0`). 409 while the session is still being analysed.',
       params: IdParamsSchema,
-      response: { 200: RedactedSchema, 404: Type.Ref('Problem'), 409: Type.Ref('Problem'), ...commonErrors },
+      response: {
+        200: jsonResponse('How many secrets this call masked in the stored log', RedactedSchema),
+        409: problemResponse('analysis_running: the session is still being analysed; redact once it has finished'),
+        ...sessionErrors,
+      },
     },
   }, async (req) => {
     const result = await redactStoredLog(db, logStore, caller(req).accountId, req.params.id);
@@ -179,7 +224,13 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.delete('/:id', {
-    schema: { summary: 'Delete a session, its report and its stored log', params: IdParamsSchema, response: { 204: Type.Null(), 404: Type.Ref('Problem'), ...commonErrors } },
+    schema: {
+      operationId: 'deleteSession',
+      tags: ['sessions'],
+      summary: 'Delete a session, its report and its stored log',
+      params: IdParamsSchema,
+      response: { 204: emptyResponse('Deleted'), ...sessionErrors },
+    },
   }, async (req, reply) => {
     if (!(await removeSession(db, logStore, caller(req).accountId, req.params.id))) throw notFound('session');
     return reply.code(204).send(null);

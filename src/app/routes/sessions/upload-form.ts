@@ -40,6 +40,14 @@ function cleanFilename(name: string): string {
   return base.length > 255 ? base.slice(-255) : base;
 }
 
+/** What is wrong with the name, and what to do: the content decides the format, not the name. */
+function unsupportedFileDetail(name: string): string {
+  const fix = /\.json$/i.test(name)
+    ? 'A Gemini CLI .json log is accepted once renamed to .jsonl or .txt (e.g. `-F file=@session.json;filename=session.jsonl`): the format is detected from the content.'
+    : 'Rename the file to .jsonl, .log or .txt if it is a session log: the format is detected from the content.';
+  return `The file must end in ${ACCEPTED_EXTENSIONS.join(', ')} (case-insensitive); got ${JSON.stringify(name)}. ${fix}`;
+}
+
 const fieldError = (name: string, detail: string, code = 'validation_failed') =>
   validationFailed([{ pointer: `/body/${name}`, detail }], code);
 
@@ -77,7 +85,7 @@ function acceptFilePart(state: FormState, fieldname: string, filename: string): 
   } else if (state.sink) {
     state.refuse(fieldError('file', 'more than one file was sent; send exactly one', 'duplicate_file'));
   } else if (!hasAcceptedExtension(filename)) {
-    state.refuse(new HttpProblem(415, 'unsupported_file_type', `The file must end in ${ACCEPTED_EXTENSIONS.join(', ')} (case-insensitive); got ${JSON.stringify(cleanFilename(filename))}.`));
+    state.refuse(new HttpProblem(415, 'unsupported_file_type', unsupportedFileDetail(cleanFilename(filename))));
   } else {
     return true;
   }

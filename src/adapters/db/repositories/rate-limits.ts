@@ -1,0 +1,41 @@
+// Fixed-window rate-limit counters in the database, shared by every process on it. One
+// statement per hit: insert the key's window, or add one to it — or start a new window when
+// the stored one has ended. Atomic on both dialects (INSERT … ON CONFLICT DO UPDATE).
+import { sql } from 'kysely';
+import type { DbExecutor } from './executor.ts';
+
+export interface RateLimitHit {
+  /** Hits in the current window, this one included. */
+  hits: number;
+  /** When the current window ends (epoch ms). */
+  resetAtMs: number;
+}
+
+export async function hitRateLimit(db: DbExecutor, key: string, windowMs: number, nowMs: number = Date.now()): Promise<RateLimitHit> {
+  const resetAt = nowMs + windowMs;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key, hits: 1, reset_at_ms: resetAt })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        hits: sql<number>`case when rate_limits.reset_at_ms <= ${nowMs} then 1 else rate_limits.hits + 1 end`,
+        reset_at_ms: sql<number>`case when rate_limits.reset_at_ms <= ${nowMs} then ${resetAt} else rate_limits.reset_at_ms end`,
+      }),
+    )
+    .returning(['hits', 'reset_at_ms'])
+    .executeTakeFirstOrThrow();
+  return { hits: Number(row.hits), resetAtMs: Number(row.reset_at_ms) };
+}
+
+/** Reads a window without counting a hit (zero when there is none, or it has ended). */
+export async function readRateLimit(db: DbExecutor, key: string, nowMs: number = Date.now()): Promise<RateLimitHit> {
+  const row = await db.selectFrom('rate_limits').select(['hits', 'reset_at_ms']).where('key', '=', key).executeTakeFirst();
+  if (!row || Number(row.reset_at_ms) <= nowMs) return { hits: 0, resetAtMs: nowMs };
+  return { hits: Number(row.hits), resetAtMs: Number(row.reset_at_ms) };
+}
+
+/** Removes windows that have ended (the sweeper). */
+export async function deleteEndedRateLimits(db: DbExecutor, nowMs: number = Date.now()): Promise<number> {
+  const r = await db.deleteFrom('rate_limits').where('reset_at_ms', '<=', nowMs).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

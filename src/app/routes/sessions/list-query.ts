@@ -1,0 +1,43 @@
+// What the JSON Schema of the list query cannot say, checked around it:
+// - `limit`/`page` are decimal digits. Ajv's type coercion turns "0x10" into 16 and "Infinity"
+//   or "1e309" into Infinity (which then passes min/max checks oddly and reaches the database),
+//   so the raw strings are checked before validation.
+// - `created_after`/`created_before` are real instants. RFC 3339 allows second 60 (a leap
+//   second), which the date-time format accepts but a JavaScript Date cannot represent.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { validationFailed } from '../../problem.ts';
+import type { FieldError } from '../../problem.ts';
+import { PAGE_MAX } from './schemas.ts';
+
+const DECIMAL = /^[0-9]{1,9}$/;
+const RANGES: Record<string, [number, number]> = { limit: [1, 100], page: [1, PAGE_MAX] };
+
+function decimalProblem(name: string, value: unknown): FieldError | null {
+  if (value === undefined) return null;
+  const [min, max] = RANGES[name];
+  if (Array.isArray(value)) return { pointer: `/query/${name}`, detail: 'must be given once' };
+  if (typeof value !== 'string' || !DECIMAL.test(value)) {
+    return { pointer: `/query/${name}`, detail: `must be a decimal integer from ${min} to ${max} (digits only)` };
+  }
+  return null;
+}
+
+/** preValidation hook of GET /v1/sessions. */
+export function listQueryChecks(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  const errors = Object.keys(RANGES).map((name) => decimalProblem(name, query[name])).filter((e): e is FieldError => e !== null);
+  done(errors.length > 0 ? validationFailed(errors) : undefined);
+}
+
+/**
+ * A validated date-time filter → the stored timestamp form (ISO with milliseconds, UTC), which
+ * compares correctly as text; 422 for an instant that passes the format but does not exist.
+ */
+export function instantOrProblem(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) {
+    throw validationFailed([{ pointer: `/query/${name}`, detail: 'must be a real instant (RFC 3339; second 60, a leap second, cannot be used)' }]);
+  }
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,75 @@
+// Periodic clean-up by the worker: rows that only matter for a while are deleted once they
+// stopped mattering, so tables do not grow for ever.
+//   - web sessions (sign-in cookies) past their expiry;
+//   - idempotency keys older than VOUCH_IDEMPOTENCY_RETENTION_MS (a retry after that creates a
+//     new session instead of replaying the first answer);
+//   - rate-limit windows that have ended (PostgreSQL-shared counters);
+//   - stored-log data that interrupted uploads left behind (log store).
+// Every worker process sweeps; the deletes are idempotent, so concurrent sweeps are harmless.
+import type { Db } from '../adapters/db/database.ts';
+import { deleteIdempotencyKeysBefore } from '../adapters/db/repositories/idempotency.ts';
+import { deleteEndedRateLimits } from '../adapters/db/repositories/rate-limits.ts';
+import { deleteExpiredWebSessions } from '../adapters/db/repositories/web-sessions.ts';
+import type { JobLogger } from '../adapters/jobs/runner.ts';
+import type { LogStore } from '../adapters/logstore/index.ts';
+
+/** Far above the longest upload: only truly abandoned temp data is removed. */
+export const ORPHAN_AGE_MS = 6 * 3600_000;
+
+export interface SweepDeps {
+  db: Db;
+  logStore: LogStore;
+  idempotencyRetentionMs: number;
+}
+
+export interface SweepResult {
+  webSessions: number;
+  idempotencyKeys: number;
+  rateLimitWindows: number;
+  orphanUploads: number;
+}
+
+export async function sweepOnce(deps: SweepDeps, nowMs: number = Date.now()): Promise<SweepResult> {
+  const now = new Date(nowMs).toISOString();
+  const cutoff = new Date(nowMs - deps.idempotencyRetentionMs).toISOString();
+  return {
+    webSessions: await deleteExpiredWebSessions(deps.db.kysely, now),
+    idempotencyKeys: await deleteIdempotencyKeysBefore(deps.db.kysely, cutoff),
+    rateLimitWindows: await deleteEndedRateLimits(deps.db.kysely, nowMs),
+    orphanUploads: await deps.logStore.sweepOrphans(ORPHAN_AGE_MS),
+  };
+}
+
+export interface Sweeper {
+  stop(): Promise<void>;
+}
+
+/** Sweeps once shortly after start, then every `intervalMs`; a tick during a sweep is skipped. */
+export function startSweeper(deps: SweepDeps & { intervalMs: number; log: JobLogger; onSwept?: (r: SweepResult) => void }): Sweeper {
+  let running: Promise<void> | null = null;
+  const sweep = () => {
+    if (running) return;
+    running = sweepOnce(deps)
+      .then(
+        (r) => {
+          if (Object.values(r).some((n) => n > 0)) deps.log.info({ removed: r }, 'swept expired rows');
+          deps.onSwept?.(r);
+        },
+        (err: unknown) => deps.log.warn({ err: String(err) }, 'sweep failed; trying again at the next interval'),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(sweep, Math.min(deps.intervalMs, 5_000));
+  const timer = setInterval(sweep, deps.intervalMs);
+  first.unref();
+  timer.unref();
+  return {
+    async stop() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

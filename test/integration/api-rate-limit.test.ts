@@ -1,0 +1,112 @@
+// The per-key rate limit holds across API processes: two app instances on one database share
+// one count — through Redis when VOUCH_REDIS_URL is set (127.0.0.1:6379 in tests), through the
+// rate_limits table in PostgreSQL mode. In SQLite mode (one API process by design) counters are
+// kept in process, as documented.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app/app.ts';
+import { openDatabase } from '../../src/adapters/db/database.ts';
+import type { Db } from '../../src/adapters/db/database.ts';
+import { createLogStore } from '../../src/adapters/logstore/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createMetrics } from '../../src/services/metrics.ts';
+import { buildTestApp } from '../helpers/app.ts';
+import type { TestAccount, TestApp } from '../helpers/app.ts';
+import { testBackend } from '../helpers/db.ts';
+
+const REDIS_URL = process.env.VOUCH_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const MAX = 3;
+
+interface Pair {
+  first: TestApp;
+  second: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** A second API process on the same database as `first` (its own connection in PostgreSQL mode). */
+async function pairOn(env: Record<string, string>): Promise<Pair> {
+  const first = await buildTestApp({ VOUCH_RATE_LIMIT_MAX: String(MAX), VOUCH_RATE_LIMIT_WINDOW_MS: '60000', ...env });
+  // One process may hold only one handle on a SQLite file: the second app then shares it.
+  const db: Db = first.config.databaseUrl ? await openDatabase({ databaseUrl: first.config.databaseUrl, dataDir: first.dataDir }) : first.db;
+  const config = loadConfig({ ...envOf(first), ...env });
+  const second = await buildApp({ config, db, logStore: createLogStore(db, first.dataDir), metrics: createMetrics({ defaultMetrics: false }), logger: false });
+  await second.ready();
+  return {
+    first,
+    second,
+    async close() {
+      await second.close();
+      if (db !== first.db) await db.close();
+      await first.close();
+    },
+  };
+}
+
+function envOf(t: TestApp): Record<string, string> {
+  return {
+    VOUCH_DATA_DIR: t.dataDir,
+    VOUCH_PUBLIC_URL: t.config.publicUrl,
+    VOUCH_RATE_LIMIT_MAX: String(MAX),
+    VOUCH_RATE_LIMIT_WINDOW_MS: '60000',
+    ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+  };
+}
+
+const list = (app: FastifyInstance, who: TestAccount) => app.inject({ url: '/v1/sessions', headers: { authorization: `Bearer ${who.apiKey}` } });
+
+/** Spends the whole quota alternately on both instances, then asks each once more. */
+async function exhaust(pair: Pair, who: TestAccount): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let i = 0; i < MAX + 2; i++) statuses.push((await list(i % 2 === 0 ? pair.first.app : pair.second, who)).statusCode);
+  return statuses;
+}
+
+describe('with Redis (VOUCH_REDIS_URL)', () => {
+  let pair: Pair;
+  before(async () => {
+    pair = await pairOn({ VOUCH_REDIS_URL: REDIS_URL });
+  });
+  after(() => pair.close());
+
+  test('two API instances share one limit: the fourth request is refused whichever instance gets it', async () => {
+    const alice = await pair.first.account();
+    assert.deepEqual(await exhaust(pair, alice), [200, 200, 200, 429, 429]);
+    const refused = await list(pair.second, alice);
+    assert.equal(refused.headers['retry-after'] !== undefined, true);
+    assert.match(String(refused.headers.ratelimit), /r=0/);
+  });
+
+  test('the limit is per key: another key on the same instances is not affected', async () => {
+    const alice = await pair.first.account();
+    const bob = await pair.first.account();
+    await exhaust(pair, alice);
+    assert.equal((await list(pair.second, bob)).statusCode, 200);
+    assert.match(String((await list(pair.first.app, bob)).headers.ratelimit), /r=1/);
+  });
+});
+
+describe(`without Redis, on ${testBackend()}`, () => {
+  let pair: Pair;
+  before(async () => {
+    pair = await pairOn({});
+  });
+  after(() => pair.close());
+
+  if (testBackend() === 'postgres') {
+    test('PostgreSQL mode: two API instances share one limit through the rate_limits table', async () => {
+      const alice = await pair.first.account();
+      assert.deepEqual(await exhaust(pair, alice), [200, 200, 200, 429, 429]);
+      const rows = await pair.first.db.kysely.selectFrom('rate_limits').select(['key', 'hits']).where('key', 'like', '%key_%').execute();
+      assert.ok(rows.some((r) => Number(r.hits) === MAX + 2), 'one row counted every request of the key');
+    });
+  } else {
+    test('SQLite mode: each API process counts on its own (documented: SQLite runs one API process)', async () => {
+      const alice = await pair.first.account();
+      const first: number[] = [];
+      for (let i = 0; i <= MAX; i++) first.push((await list(pair.first.app, alice)).statusCode);
+      assert.deepEqual(first, [200, 200, 200, 429]);
+      assert.equal((await list(pair.second, alice)).statusCode, 200, 'the other process has its own count');
+    });
+  }
+});
