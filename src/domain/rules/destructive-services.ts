@@ -78,7 +78,7 @@ const AWS_ROUTINE = /^(delete|remove)-(message(-batch)?|object|objects|item|tags
 const AWS_DESTROY = /^(delete|terminate|deregister|purge|remove)-|^schedule-key-deletion$|^disable-key$/;
 
 const K8S_STORAGE = /^(pvc|pv|persistentvolumeclaims?|persistentvolumes?|crds?|customresourcedefinitions?(\.apiextensions\.k8s\.io)?|storageclass(es)?|sc)(\/.*)?$/;
-const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|secrets?|configmaps?|cm|ingress(es)?|ing|jobs?|cronjobs?|cj|replicasets?|rs)(\/.*)?$/;
+const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|ingress(es)?|ing)(\/.*)?$/;
 const ALL_CONTAINERS = /docker\s+(?:container\s+)?(?:ps|ls)\b[^|)`]*\s-(?:[a-z]*a[a-z]*|-all)\b|podman\s+ps\b[^|)`]*\s-[a-z]*a/;
 const ALL_IMAGES = /docker\s+images?\b[^|)`]*-[a-z]*q|docker\s+image\s+ls\b[^|)`]*-[a-z]*q/;
 const RAILS_DB = /^db:(drop|reset|purge|truncate_all|migrate:reset|schema:load|seed:replant|setup)(:[\w:]+)?$/;

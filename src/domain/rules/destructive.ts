@@ -7,6 +7,7 @@ import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { isCoreSystemPath } from './permissions.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
@@ -145,8 +146,11 @@ function execDeletes(inner: string[]): boolean {
 function fdDeletion(args: string[]): Deletion | null {
   const at = args.findIndex((a) => a === '-x' || a === '-X' || a === '--exec' || a === '--exec-batch');
   if (at < 0 || !execDeletes(args.slice(at + 1))) return null;
-  const positional = parseArgs(args.slice(0, at), ['-e', '--extension', '-t', '--type', '-d', '--max-depth', '-E', '--exclude', '-S', '--size']).operands;
-  return { targets: [positional[1] ?? '.'], selective: positional.length > 0 };
+  const before = args.slice(0, at);
+  const positional = parseArgs(before, ['-e', '--extension', '-t', '--type', '-d', '--max-depth', '-E', '--exclude', '-S', '--size', '-g', '--glob']).operands;
+  const filtered = before.some((a) => /^(-e|--extension|-g|--glob|-S|--size|--changed-within|--changed-before)(=|$)/.test(a));
+  // fd's first positional is a pattern; "." (or none) matches everything
+  return { targets: [positional[1] ?? '.'], selective: filtered || (positional.length > 0 && positional[0] !== '.' && positional[0] !== '') };
 }
 
 /**
@@ -256,6 +260,39 @@ function diskWipeReason(cmd: SimpleCommand, dir: string | null, session: Session
     if (kept.length > 0) return `shred destroyed ${kept.slice(0, 3).join(', ')}`;
   }
   return null;
+}
+
+// ---- recursive ownership/mode changes of the system ------------------------------------------------
+
+export const systemPermissions = meta({
+  id: 'destructive/system-permissions',
+  severity: 'critical',
+  title: 'Ownership or modes of system directories changed recursively',
+  description: 'chown/chgrp/chmod -R of /, a system directory (/etc, /usr, /var, /bin …) or the whole home directory: sudo, ssh and package managers refuse to work afterwards and the original modes cannot be recovered. World-writable modes (chmod -R 777 /) are permissions/world-writable, critical there; paths inside the working tree, /tmp and single non-recursive files are not reported.',
+  remediation: 'Restore ownership and modes from a package database (rpm --setperms/--setugids, reinstalling packages) or rebuild the machine; never give agents root on a machine that matters.',
+});
+
+/** chown/chgrp/chmod -R on /, system directories or home itself: what was changed, or null. */
+function systemPermissionsReason(loc: Located, session: SessionFacts): string | null {
+  const { cmd, dir } = loc;
+  if (cmd.name !== 'chown' && cmd.name !== 'chgrp' && cmd.name !== 'chmod') return null;
+  const { short, long, operands } = parseArgs(cmd.args, ['--reference', '--from']);
+  if (!short.has('R') && !long.has('--recursive')) return null;
+  const [spec, ...paths] = operands;
+  if (cmd.name === 'chmod' && spec && WORLD_WRITABLE_MODE(spec)) return null; // permissions/world-writable's case
+  for (const path of paths) {
+    const info = locate(stripGlob(path), dir, session);
+    const abs = info.abs.replace(/\/+$/, '') || '/';
+    if (info.zone === 'root' || abs === '/') return `${cmd.name} -R ${spec} on the filesystem root`;
+    if (info.zone !== 'worktree' && isCoreSystemPath(abs)) return `${cmd.name} -R ${spec} on the system directory ${abs}`;
+    if (session.cwd && session.home && abs === session.home.replace(/\/+$/, '')) return `${cmd.name} -R ${spec} on the whole home directory`;
+  }
+  return null;
+}
+
+/** The modes permissions/world-writable reports (kept in step with its own test). */
+function WORLD_WRITABLE_MODE(mode: string): boolean {
+  return /^0?[0-7]?[0-7][0-7][2367]$/.test(mode) || /(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/.test(mode);
 }
 
 // ---- destructive SQL --------------------------------------------------------------------------
@@ -433,7 +470,7 @@ const SQL_FILES_MAX = 100;
 
 export const DESTRUCTIVE_RULES: Rule[] = [
   {
-    metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe],
+    metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions],
     create(ctx) {
       return {
         onEvent(event, facts) {
@@ -442,6 +479,8 @@ export const DESTRUCTIVE_RULES: Rule[] = [
             checkRm(i, fx.commands, event, facts, ctx);
             const why = diskWipeReason(loc.cmd, loc.dir, ctx.session);
             if (why) ctx.report({ rule: diskWipe.id, detail: `${why}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+            const broke = systemPermissionsReason(loc, ctx.session);
+            if (broke) ctx.report({ rule: systemPermissions.id, detail: `${capitalise(broke)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
           }
         },
       };

@@ -84,7 +84,7 @@ export function interpreterReadsStdin(lang: Language, args: readonly string[]): 
 // Cheap screens: the program is only scanned when one of these words occurs in it.
 const SCREEN: Record<Language, RegExp> = {
   python: /\b(system|popen|subprocess|run|call|check_call|check_output|Popen|getoutput|rmtree|remove|unlink|rmdir|removedirs|spawn\w*|exec\w*)\b/,
-  node: /\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync|emptyDir|emptyDirSync|\$)\b|`/,
+  node: /\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync|emptyDir|emptyDirSync|rimraf|rimrafSync|Command)\b|`/,
   ruby: /\b(system|exec|spawn|rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmtree|delete|unlink|rmdir|popen|capture\w*)\b|`|%x/,
   perl: /\b(system|exec|qx|unlink|rmtree|remove_tree|rmdir)\b|`/,
   php: /\b(system|exec|shell_exec|passthru|popen|proc_open|unlink|rmdir)\b|`/,
@@ -99,9 +99,11 @@ export function interpreterActions(lang: Language, program: string): Interpreter
   const code = program.length > MAX_PROGRAM ? program.slice(0, MAX_PROGRAM) : program;
   if (!SCREEN[lang].test(code)) return [];
   const out: InterpreterAction[] = [];
+  const inert = inertText(code, lang);
   for (const call of CALLS[lang]) {
     call.re.lastIndex = 0;
     for (let m = call.re.exec(code); m && out.length < MAX_ACTIONS; m = call.re.exec(code)) {
+      if (inert[m.index] === 1) continue; // print("os.system('x')"), # shutil.rmtree('/')
       const start = m.index + m[0].length;
       const args = readArgs(code, start, call.parens === false ? 'bare' : 'paren');
       const action = call.make(args, m[0].trim(), code.slice(m.index, args.end));
@@ -110,6 +112,44 @@ export function interpreterActions(lang: Language, program: string): Interpreter
   }
   if (lang !== 'python') out.push(...backticks(code, lang === 'node'));
   return out.slice(0, MAX_ACTIONS);
+}
+
+/**
+ * Marks the characters inside string literals and comments (1), so a call written inside a string
+ * (`print("shutil.rmtree('/')")`) or a comment is not taken for a call. A small lexer: quotes
+ * with escapes, Python triple quotes, `#` comments (Python, Ruby, Perl, PHP), `//` and block
+ * comments (JavaScript, PHP).
+ */
+function inertText(code: string, lang: Language): Uint8Array {
+  const mark = new Uint8Array(code.length);
+  const hashComments = lang !== 'node';
+  const slashComments = lang === 'node' || lang === 'php';
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i];
+    if (c === '"' || c === "'" || (c === '`' && lang === 'node')) {
+      const triple = lang === 'python' && code.startsWith(c.repeat(3), i);
+      const close = triple ? c.repeat(3) : c;
+      let j = i + close.length;
+      while (j < code.length && !code.startsWith(close, j)) j += code[j] === '\\' ? 2 : 1;
+      const end = Math.min(code.length, j + close.length);
+      mark.fill(1, i + 1, Math.max(i + 1, end - 1));
+      i = end;
+    } else if ((hashComments && c === '#' && !(lang === 'ruby' && code[i + 1] === '{')) || (slashComments && c === '/' && code[i + 1] === '/')) {
+      const nl = code.indexOf('\n', i);
+      const end = nl < 0 ? code.length : nl;
+      mark.fill(1, i, end);
+      i = end;
+    } else if (slashComments && c === '/' && code[i + 1] === '*') {
+      const close = code.indexOf('*/', i + 2);
+      const end = close < 0 ? code.length : close + 2;
+      mark.fill(1, i, end);
+      i = end;
+    } else {
+      i++;
+    }
+  }
+  return mark;
 }
 
 // ---- call table ----------------------------------------------------------------------------------
@@ -187,16 +227,16 @@ function both(callee: string, make: CallSpec['make']): CallSpec[] {
   ];
 }
 
-const CHILD_PROCESS = String.raw`(?:\b(?:child_process|childProcess|cp)\.|require\(\s*['"](?:node:)?child_process['"]\s*\)\.|(?<![\w.$]))`;
+const CHILD_PROCESS = String.raw`(?:\b(?:child_process|childProcess|cp|Bun)\.|require\(\s*['"](?:node:)?child_process['"]\s*\)\.|(?<![\w.$]))`;
 const NODE_FS = String.raw`(?:\b(?:fs|fse|fsp|fsExtra|promises|fs\.promises)\.|require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)\.)`;
 
 const CALLS: Record<Language, CallSpec[]> = {
   python: [
-    { re: /\bos\.(system|popen)\s*\(/g, make: runFirst },
-    { re: /(?:\bsubprocess\.|(?<![\w.]))(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(/g, make: subprocess },
+    { re: /(?:\bos\.|__import__\(\s*['"]os['"]\s*\)\.|(?<![\w.]))(system|popen)\s*\(/g, make: runFirst },
+    { re: /(?:\bsubprocess\.|__import__\(\s*['"]subprocess['"]\s*\)\.|(?<![\w.]))(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(/g, make: subprocess },
     { re: /\bos\.(exec\w*|spawn\w*)\s*\(/g, make: (a, _c, s) => execvArgs(a, s) },
-    { re: /(?:\bshutil\.|(?<![\w.]))rmtree\s*\(/g, make: deletion(true) },
-    { re: /\bos\.(remove|unlink|rmdir|removedirs)\s*\(/g, make: deletion(false) },
+    { re: /(?:\bshutil\.|__import__\(\s*['"]shutil['"]\s*\)\.|(?<![\w.]))rmtree\s*\(/g, make: deletion(true) },
+    { re: /(?:\bos\.|__import__\(\s*['"]os['"]\s*\)\.)(remove|unlink|rmdir|removedirs)\s*\(/g, make: deletion(false) },
     { re: /\bPath\s*\(([^()]*(?:\([^()]*\))?[^()]*)\)\s*\.(unlink|rmdir)\s*\(/g, make: (_a, callee, s) => pathlibDelete(callee, s) },
   ],
   node: [
@@ -205,6 +245,8 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: new RegExp(`${NODE_FS}(unlinkSync|unlink)\\s*\\(`, 'g'), make: deletion(false) },
     { re: /\b(?:fse|fs|fsExtra)\.(removeSync|remove|emptyDirSync|emptyDir)\s*\(/g, make: deletion(true) },
     { re: /\b(?:rimraf(?:\.sync)?|rimrafSync)\s*\(/g, make: deletion(true) },
+    { re: /\bDeno\.(removeSync|remove)\s*\(/g, make: deletion('option') },
+    { re: /\bnew\s+Deno\.Command\s*\(/g, make: denoCommand },
   ],
   ruby: [
     ...both(String.raw`(?<![\w.])(?:Kernel\.)?(?:system|exec|spawn)`, runFirst),
@@ -224,6 +266,15 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: /(?<![\w$>:])(unlink|rmdir)\s*\(/g, make: deletion(false) },
   ],
 };
+
+/** `new Deno.Command("rm", { args: ["-rf", "/"] })`. */
+function denoCommand(a: Args, _callee: string, source: string): InterpreterAction | null {
+  const prog = a.values[0];
+  if (typeof prog !== 'string') return null;
+  const list = /args\s*:\s*\[([^\]]*)\]/.exec(a.raw[1] ?? '');
+  const rest = list ? [...list[1].matchAll(/(['"`])((?:(?!\1).)*)\1/g)].map((m) => m[2]) : [];
+  return { kind: 'argv', argv: [prog, ...rest], source };
+}
 
 function execvArgs(a: Args, source: string): InterpreterAction | null {
   const list = a.values.find((v): v is string[] => Array.isArray(v));
