@@ -68,6 +68,10 @@ const BLOCK: string[] = [
   'gh repo delete org/app --yes', 'gh secret delete API_KEY', 'gh release delete v1.0.0 --yes', 'glab repo delete group/app', 'heroku apps:destroy --app my-app --confirm my-app',
   'heroku pg:reset DATABASE_URL --confirm my-app', 'fly apps destroy my-app', 'flyctl volumes destroy vol_123', 'doctl compute droplet delete web-1',
   'vercel remove my-project --yes', 'serverless remove --stage prod',
+  // the machine itself
+  ':(){ :|:& };:', 'kill -9 -1', 'mv ~ /tmp/old-home', 'sudo mv /etc /etc.bak', 'crontab -r', 'sudo iptables -F', 'sudo shutdown -h now',
+  'sudo systemctl stop sshd', `awk 'BEGIN { system("rm -rf /") }'`, 'printf / | xargs rm -rf', 'parallel rm -rf {1} ::: /',
+  `python -c "__import__('os').system('rm -rf /')"`,
 ];
 
 const ALLOW: string[] = [
@@ -116,6 +120,9 @@ const ALLOW: string[] = [
   'gh repo view', 'gh pr create --fill', 'gh secret set API_KEY', 'gh secret list', 'gh release create v1.0.0', 'heroku logs --tail', 'fly deploy', 'fly apps list',
   'vercel deploy --prod', 'serverless deploy', 'doctl compute droplet list', 'npm run clean', 'make clean', 'cargo clean', 'mvn clean', 'gradle clean', 'npm uninstall lodash',
   'pip uninstall -y requests', 'brew uninstall wget', 'trash ~/old', 'docker network rm appnet', 'kubectl delete configmap -n dev',
+  // the machine itself
+  "awk '{print $1}' data.csv", `awk 'BEGIN { system("ls") }'`, 'kill -9 1234', 'kill %1', 'pkill -f vite', 'systemctl restart nginx', 'crontab -l',
+  'mv src/old.ts src/new.ts', 'printf x | xargs echo', 'parallel echo ::: a b', 'iptables -L -n', 'uptime',
 ];
 
 /** Findings that count as "flagged": destructive findings and world-writable modes at warning or critical. */

@@ -292,3 +292,26 @@ test('recursive chown/chmod of /, system directories or the whole home is critic
 test('recursive chown/chmod of application directories, the tree or single files is not a system change', async () => {
   assert.deepEqual(await hits(['sudo chown -R www-data:www-data /var/www/app', 'chown -R dev:dev .', 'chmod -R 755 dist', 'chown root /etc/app.conf', 'chmod -R 777 /', 'sudo chown -R dev /usr/local/lib/node_modules'], SYSPERM), []);
 });
+
+// ---- depth: machine-level damage -------------------------------------------------------------------
+
+const DAMAGE = 'destructive/system-damage';
+
+test('fork bombs, kill -9 -1 and moving /, home or OS directories away are critical', async () => {
+  for (const c of [':(){ :|:& };:', 'kill -9 -1', 'kill -KILL -1', 'mv / /dev/null', 'mv ~ /tmp/old-home', 'sudo mv /etc /etc.bak', 'mv notes.txt /dev/null']) {
+    assert.deepEqual(await severities(c, DAMAGE), ['critical'], c);
+  }
+});
+
+test('shutting down, flushing the firewall, crontab -r and stopping sshd are warnings', async () => {
+  for (const c of ['sudo shutdown -h now', 'reboot', 'systemctl poweroff', 'sudo iptables -F', 'nft flush ruleset', 'ufw disable', 'crontab -r', 'sudo systemctl stop sshd', 'systemctl disable ssh.service']) {
+    assert.deepEqual(await severities(c, DAMAGE), ['warning'], c);
+  }
+});
+
+test('single processes and services, cron listings and ordinary moves are not machine damage', async () => {
+  assert.deepEqual(await hits([
+    'kill -9 1234', 'kill -1 1234', 'kill %1', 'pkill -f "node server"', 'systemctl restart nginx', 'systemctl stop myapp', 'crontab -l', 'iptables -L',
+    'mv src/a.ts src/b.ts', 'mv build/ dist/', 'mv ~/Downloads/file.zip .', 'shutdown -c', 'echo ":(){ :|:& };:"',
+  ], DAMAGE), []);
+});

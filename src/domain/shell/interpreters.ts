@@ -6,7 +6,7 @@
 // the program is ignored; an argument that is not a literal becomes "$?" so rules treat it as
 // unknown rather than guessing.
 
-export type Language = 'python' | 'node' | 'ruby' | 'perl' | 'php';
+export type Language = 'python' | 'node' | 'ruby' | 'perl' | 'php' | 'awk';
 
 export type InterpreterAction =
   /** A command line run through a shell (os.system("…"), execSync("…"), `…`). */
@@ -23,6 +23,7 @@ export function interpreterLanguage(name: string): Language | null {
   if (name === 'ruby' || name === 'jruby') return 'ruby';
   if (name === 'perl') return 'perl';
   if (name === 'php') return 'php';
+  if (name === 'awk' || name === 'gawk' || name === 'mawk' || name === 'nawk') return 'awk';
   return null;
 }
 
@@ -32,10 +33,12 @@ const INLINE_FLAGS: Record<Language, string[]> = {
   ruby: ['-e'],
   perl: ['-e', '-E'],
   php: ['-r'],
+  awk: [],
 };
 
 /** The program given on the command line (`python -c '…'`, `perl -ne '…'`), or null. */
 export function inlineProgram(lang: Language, args: readonly string[]): string | null {
+  if (lang === 'awk') return awkProgram(args);
   const flags = INLINE_FLAGS[lang];
   const parts: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -67,8 +70,31 @@ export function inlineProgram(lang: Language, args: readonly string[]): string |
   return parts.length > 0 ? parts.join('\n') : null;
 }
 
+/** awk's program is its first operand (after -F sep, -v var=value; none with -f file). */
+function awkProgram(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '-f' || a.startsWith('--file')) return null;
+    if (a === '-F' || a === '-v' || a === '--assign' || a === '--field-separator') {
+      i++;
+      continue;
+    }
+    if (a === '--') return args[i + 1] ?? null;
+    if (a.startsWith('-') && a.length > 1) continue;
+    return a;
+  }
+  return null;
+}
+
+/** `print "cmd" | "sh"`: awk pipes the printed line into a shell, which runs it. */
+function awkPipe(statement: string): InterpreterAction | null {
+  const m = /^print\s+"((?:[^"\\]|\\.)*)"\s*\|\s*"(?:ba|z|da)?sh"/.exec(statement);
+  return m ? { kind: 'shell', script: m[1].replace(/\\(.)/g, '$1'), source: statement } : null;
+}
+
 /** The interpreter runs the program it reads on stdin (`python3`, `python3 -`, `node -`, `perl`). */
 export function interpreterReadsStdin(lang: Language, args: readonly string[]): boolean {
+  if (lang === 'awk') return false; // awk reads data on stdin, never its program
   if (inlineProgram(lang, args) !== null) return false;
   for (const a of args) {
     if (a === '-') return true;
@@ -88,6 +114,7 @@ const SCREEN: Record<Language, RegExp> = {
   ruby: /\b(system|exec|spawn|rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmtree|delete|unlink|rmdir|popen|capture\w*)\b|`|%x/,
   perl: /\b(system|exec|qx|unlink|rmtree|remove_tree|rmdir)\b|`/,
   php: /\b(system|exec|shell_exec|passthru|popen|proc_open|unlink|rmdir)\b|`/,
+  awk: /\bsystem\b|\|\s*"/,
 };
 
 /** Caps: hostile one-liners must not cost more than a linear scan. */
@@ -110,7 +137,7 @@ export function interpreterActions(lang: Language, program: string): Interpreter
       if (action) out.push(action);
     }
   }
-  if (lang !== 'python') out.push(...backticks(code, lang === 'node'));
+  if (lang !== 'python' && lang !== 'awk') out.push(...backticks(code, lang === 'node'));
   return out.slice(0, MAX_ACTIONS);
 }
 
@@ -264,6 +291,11 @@ const CALLS: Record<Language, CallSpec[]> = {
   php: [
     { re: /(?<![\w$>:])(system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g, make: runFirst },
     { re: /(?<![\w$>:])(unlink|rmdir)\s*\(/g, make: deletion(false) },
+  ],
+  awk: [
+    { re: /\bsystem\s*\(/g, make: runFirst },
+    // print "rm -rf /" | "sh": the printed text is run by the shell named after the pipe
+    { re: /\bprint\s+(?=["'])/g, parens: false, make: (_a, _c, s) => awkPipe(s) },
   ],
 };
 
