@@ -78,7 +78,7 @@ const AWS_ROUTINE = /^(delete|remove)-(message(-batch)?|object|objects|item|tags
 const AWS_DESTROY = /^(delete|terminate|deregister|purge|remove)-|^schedule-key-deletion$|^disable-key$/;
 
 const K8S_STORAGE = /^(pvc|pv|persistentvolumeclaims?|persistentvolumes?|crds?|customresourcedefinitions?(\.apiextensions\.k8s\.io)?|storageclass(es)?|sc)(\/.*)?$/;
-const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|ingress(es)?|ing)(\/.*)?$/;
+const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|ingress(es)?|ing|secrets?)(\/.*)?$/;
 const ALL_CONTAINERS = /docker\s+(?:container\s+)?(?:ps|ls)\b[^|)`]*\s-(?:[a-z]*a[a-z]*|-all)\b|podman\s+ps\b[^|)`]*\s-[a-z]*a/;
 const ALL_IMAGES = /docker\s+images?\b[^|)`]*-[a-z]*q|docker\s+image\s+ls\b[^|)`]*-[a-z]*q/;
 const RAILS_DB = /^db:(drop|reset|purge|truncate_all|migrate:reset|schema:load|seed:replant|setup)(:[\w:]+)?$/;
@@ -96,6 +96,7 @@ const ROWS: Row[] = [
   { tools: ['terraform', 'tofu', 'terragrunt'], path: ['apply'], when: has('-destroy', '--destroy'), family: 'infra', severity: 'critical', what: 'the whole stack destroyed (apply -destroy)' },
   { tools: ['terragrunt'], path: [/^run-all$/, 'destroy'], family: 'infra', severity: 'critical', what: 'every stack destroyed (run-all destroy)' },
   { tools: ['terraform', 'tofu'], path: ['state', 'rm'], family: 'infra', severity: 'warning', what: 'resources dropped from the Terraform state' },
+  { tools: ['terraform', 'tofu'], path: ['workspace', 'delete'], family: 'infra', severity: prodOr('warning'), what: 'a Terraform workspace (and its state) deleted' },
   { tools: ['pulumi'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'the whole stack destroyed' },
   { tools: ['pulumi'], path: ['stack', 'rm'], family: 'infra', severity: 'critical', what: 'a Pulumi stack removed' },
   { tools: ['cdk', 'cdktf'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'the whole stack destroyed' },
@@ -122,6 +123,7 @@ const ROWS: Row[] = [
   { tools: ['railway'], path: [/^(delete|down)$/], family: 'infra', severity: 'warning', what: 'a Railway project or deployment removed' },
   // ---- containers
   { tools: ['docker', 'podman'], path: ['system', 'prune'], family: 'infra', severity: (v) => (v.long.has('--volumes') ? 'critical' : 'warning'), what: 'unused containers, images and networks pruned' },
+  { tools: ['podman'], path: ['system', 'reset'], family: 'data', severity: 'critical', what: 'every Podman container, image and volume deleted' },
   { tools: ['docker', 'podman'], path: ['volume', /^(rm|remove|prune)$/], family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
   { tools: ['docker', 'podman'], path: [/^(compose|container)$/, 'down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
   { tools: ['docker-compose', 'podman-compose'], path: ['down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
@@ -168,6 +170,39 @@ function toolOf(cmd: SimpleCommand): string {
   return cmd.name;
 }
 
+/** Package runners that run another tool: `npx prisma …`, `bundle exec rails …`, `uv run python manage.py …`. */
+const RUNNERS: Record<string, { sub?: string[]; valueOpts: string[] }> = {
+  npx: { valueOpts: ['-p', '--package', '-c', '--call'] },
+  bunx: { valueOpts: [] },
+  pnpx: { valueOpts: [] },
+  bundle: { sub: ['exec'], valueOpts: [] },
+  pnpm: { sub: ['exec', 'dlx'], valueOpts: ['-C', '--dir', '--filter', '-F'] },
+  yarn: { sub: ['exec', 'dlx', 'run'], valueOpts: ['--cwd'] },
+  bun: { sub: ['x', 'run'], valueOpts: ['--cwd'] },
+  poetry: { sub: ['run'], valueOpts: ['-C', '--directory'] },
+  uv: { sub: ['run'], valueOpts: ['--with', '--python', '-p', '--project', '--directory'] },
+  pipenv: { sub: ['run'], valueOpts: [] },
+};
+
+/** The command a package runner runs, or the command itself. */
+function throughRunner(cmd: SimpleCommand): SimpleCommand {
+  const runner = Object.hasOwn(RUNNERS, cmd.name) ? RUNNERS[cmd.name] : undefined;
+  if (!runner) return cmd;
+  let i = 0;
+  const skipOptions = () => {
+    while (i < cmd.args.length && cmd.args[i].startsWith('-')) i += runner.valueOpts.includes(cmd.args[i]) ? 2 : 1;
+  };
+  skipOptions();
+  if (runner.sub) {
+    if (!runner.sub.includes(cmd.args[i] ?? '')) return cmd;
+    i++;
+    skipOptions();
+  }
+  const inner = cmd.args[i];
+  if (!inner) return cmd;
+  return { ...cmd, name: inner.replace(/^.*\//, '').replace(/^(.+)@[^@/]*$/, '$1'), args: cmd.args.slice(i + 1) };
+}
+
 function matchesPath(path: Word[], operands: string[]): boolean {
   return path.every((w, i) => {
     const o = operands[i];
@@ -176,7 +211,8 @@ function matchesPath(path: Word[], operands: string[]): boolean {
 }
 
 /** What a command tears down, or null. `text` is the whole tool call (for `$(docker ps -aq)`). */
-export function serviceTeardown(cmd: SimpleCommand, text: string): Teardown | null {
+export function serviceTeardown(command: SimpleCommand, text: string): Teardown | null {
+  const cmd = throughRunner(command);
   const tool = toolOf(cmd);
   const rows = BY_TOOL.get(tool) ?? BY_TOOL.get(tool.replace(/\.(sh|bat|cmd)$/, ''));
   if (!rows) return null;
@@ -193,7 +229,7 @@ export function serviceTeardown(cmd: SimpleCommand, text: string): Teardown | nu
 
 // ---- HTTP DELETE on search indexes --------------------------------------------------------------
 
-const ES_PATH = /(^|\/)(_all|\*|[^/?]*\*[^/?]*)(\/?$|\?)|\/_delete_by_query\b|\/_data_stream\/|\/_index_template\//;
+const ES_PATH = /(^|\/)(_all|\*|[^/?]*\*[^/?]*)(\/?$|\?|\/_delete_by_query)|\/_delete_by_query\b|\/_data_stream\/|\/_index_template\//;
 const ES_HOST = /(^|[.-])(elastic(search)?|opensearch|es|kibana)([.-]|$)|\.es\.|\.aws\.found\.io$|\.elastic-cloud\.com$|\.es\.amazonaws\.com$/;
 
 /**
@@ -206,7 +242,8 @@ export function searchIndexDeletion(cmd: SimpleCommand): Teardown | null {
   let urls: string[] = [];
   if (name === 'curl') {
     const method = [...optionValues(args, ['-X', '--request']), ...args.filter((a) => /^-XDELETE$/i.test(a)).map(() => 'DELETE')];
-    if (!method.some((m) => /^delete$/i.test(m))) return null;
+    const byQuery = args.some((a) => /\/_delete_by_query\b/.test(a)) && /match_all/.test(args.join(' '));
+    if (!byQuery && !method.some((m) => /^delete$/i.test(m))) return null;
     urls = args.filter((a) => /^(https?:\/\/)?[\w.-]+(:\d+)?\//i.test(a) && !a.startsWith('-'));
   } else if (name === 'http' || name === 'https' || name === 'xh') {
     const i = args.findIndex((a) => /^delete$/i.test(a));

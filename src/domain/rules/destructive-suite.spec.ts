@@ -71,7 +71,8 @@ const BLOCK: string[] = [
   // the machine itself
   ':(){ :|:& };:', 'kill -9 -1', 'mv ~ /tmp/old-home', 'sudo mv /etc /etc.bak', 'crontab -r', 'sudo iptables -F', 'sudo shutdown -h now',
   'sudo systemctl stop sshd', `awk 'BEGIN { system("rm -rf /") }'`, 'printf / | xargs rm -rf', 'parallel rm -rf {1} ::: /',
-  `python -c "__import__('os').system('rm -rf /')"`,
+  `python -c "__import__('os').system('rm -rf /')"`, 'npx prisma migrate reset --force', 'bundle exec rails db:drop', 'rm -rf $(pwd)', 'podman system reset',
+  'kubectl delete secret app-secrets', 'srm -r ~/secret',
 ];
 
 const ALLOW: string[] = [
@@ -122,7 +123,8 @@ const ALLOW: string[] = [
   'pip uninstall -y requests', 'brew uninstall wget', 'trash ~/old', 'docker network rm appnet', 'kubectl delete configmap -n dev',
   // the machine itself
   "awk '{print $1}' data.csv", `awk 'BEGIN { system("ls") }'`, 'kill -9 1234', 'kill %1', 'pkill -f vite', 'systemctl restart nginx', 'crontab -l',
-  'mv src/old.ts src/new.ts', 'printf x | xargs echo', 'parallel echo ::: a b', 'iptables -L -n', 'uptime',
+  'mv src/old.ts src/new.ts', 'printf x | xargs echo', 'parallel echo ::: a b', 'iptables -L -n', 'uptime', 'npx prisma generate', 'npx jest --watch',
+  'bundle exec rspec', 'uv run pytest', 'rm -rf "$(pwd)/dist"', 'kubectl get secret app-secrets',
 ];
 
 /** Findings that count as "flagged": destructive findings and world-writable modes at warning or critical. */

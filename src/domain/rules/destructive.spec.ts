@@ -315,3 +315,21 @@ test('single processes and services, cron listings and ordinary moves are not ma
     'mv src/a.ts src/b.ts', 'mv build/ dist/', 'mv ~/Downloads/file.zip .', 'shutdown -c', 'echo ":(){ :|:& };:"',
   ], DAMAGE), []);
 });
+
+test('package runners, $(pwd) and secure-delete tools do not hide destruction', async () => {
+  assert.deepEqual(await severities('npx prisma migrate reset --force', SQL), ['warning']);
+  assert.deepEqual(await severities('bundle exec rails db:drop', SQL), ['warning']);
+  assert.deepEqual(await severities('podman system reset', SQL), ['critical']);
+  assert.deepEqual(await severities(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"match_all":{}}}'`, SQL), ['critical']);
+  assert.deepEqual(await severities('terraform workspace delete prod', INFRA), ['critical']);
+  assert.equal((await hits(['rm -rf "$(pwd)"'], ROOT)).length, 1);
+  assert.deepEqual(await severities('srm -r ~/secret', DISK), ['critical']);
+});
+
+test('runners doing ordinary work, $(pwd)/sub paths and queries that do not match all are not destruction', async () => {
+  const drafts = await runRules([
+    cmd('npx prisma generate'), cmd('bundle exec rails db:migrate'), cmd('uv run python manage.py migrate'), cmd('rm -rf "$(pwd)/dist"'),
+    cmd(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"term":{"user":"x"}}}'`), cmd('terraform workspace list'), cmd('srm -r /tmp/scratch'),
+  ]);
+  assert.deepEqual([SQL, INFRA, ROOT, RM, DISK].flatMap((r) => only(drafts, r)), []);
+});

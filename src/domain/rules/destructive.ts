@@ -53,8 +53,13 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
 
 type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string } | { rule: 'root'; why: string } | null;
 
+/** `$(pwd)`, `` `pwd` ``, `$PWD`, `${PWD}`: the directory the command runs in. */
+const CWD_EXPANSION = /^(\$\(pwd\)|`pwd`|\$PWD|\$\{PWD\})(?=$|\/)/;
+
 function judgeRm(operand: string, dir: string | null, session: SessionFacts, noPreserveRoot: boolean): RmVerdict {
-  const info = locate(stripGlob(operand), dir, session);
+  const here = dir ?? session.cwd;
+  const path = here && CWD_EXPANSION.test(operand) ? operand.replace(CWD_EXPANSION, here) : operand;
+  const info = locate(stripGlob(path), dir, session);
   if (info.abs.includes('$') || info.abs.includes('`')) return null; // an unknown variable: we cannot tell where it points
   const abs = info.abs.replace(/\/+$/, '') || '/';
   const { cwd, home } = session;
@@ -236,7 +241,7 @@ export const diskWipe = meta({
   id: 'destructive/disk-wipe',
   severity: 'critical',
   title: 'Disk or device overwritten',
-  description: 'dd of=/dev/<disk>, mkfs/wipefs/blkdiscard on a block device, output redirected onto a disk device, or shred of files (outside /tmp): the data cannot be recovered.',
+  description: 'dd of=/dev/<disk>, mkfs/wipefs/blkdiscard on a block device, output redirected onto a disk device, or shred/srm/wipe of files (outside /tmp): the data cannot be recovered.',
   remediation: 'Verify which device or files were overwritten and restore from backup; never give an agent raw device access.',
 });
 
@@ -254,10 +259,10 @@ function diskWipeReason(cmd: SimpleCommand, dir: string | null, session: Session
   if ((name === 'sgdisk' && args.some((a) => /^(--zap-all|-Z)$/.test(a))) || (name === 'parted' && args.includes('mklabel'))) return `${name} rewrote a partition table`;
   const onDevice = cmd.redirects.find((r) => r.op.includes('>') && DISK_DEVICE.test(r.target));
   if (onDevice) return `output redirected onto ${onDevice.target}`;
-  if (name === 'shred') {
+  if (name === 'shred' || name === 'gshred' || name === 'srm' || name === 'wipe') {
     const files = parseArgs(args, ['-n', '-s', '--iterations', '--size']).operands;
     const kept = files.filter((f) => locate(f, dir, session).zone !== 'tmp');
-    if (kept.length > 0) return `shred destroyed ${kept.slice(0, 3).join(', ')}`;
+    if (kept.length > 0) return `${name} destroyed ${kept.slice(0, 3).join(', ')}`;
   }
   return null;
 }
