@@ -290,7 +290,7 @@ test('recursive chown/chmod of /, system directories or the whole home is critic
 });
 
 test('recursive chown/chmod of application directories, the tree or single files is not a system change', async () => {
-  assert.deepEqual(await hits(['sudo chown -R www-data:www-data /var/www/app', 'chown -R dev:dev .', 'chmod -R 755 dist', 'chown root /etc/app.conf', 'chmod -R 777 /', 'sudo chown -R dev /usr/local/lib/node_modules'], SYSPERM), []);
+  assert.deepEqual(await hits(['sudo chown -R www-data:www-data /var/www/app', 'chown -R dev:dev .', 'chmod -R 755 dist', 'chown root /etc/app.conf', 'chmod -R 777 /', 'sudo chown -R dev /usr/local/lib/node_modules', 'sudo chown -R $(whoami) /usr/local', 'sudo chown -R dev /opt'], SYSPERM), []);
 });
 
 // ---- depth: machine-level damage -------------------------------------------------------------------

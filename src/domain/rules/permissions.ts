@@ -89,12 +89,13 @@ const WORLD_SYMBOLIC = /(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/;
 
 /**
  * The operating system itself: `/`, the OS trees and the roots of home and var. Application trees
- * below (/var/www, /srv, /opt/app) are ordinary targets of chown/chmod and stay a warning.
+ * (/var/www, /srv, /opt, /usr/local — Homebrew's `chown -R $(whoami) /usr/local`) are ordinary
+ * targets of chown/chmod and stay a warning.
  */
 export function isCoreSystemPath(abs: string): boolean {
   const p = abs.replace(/\/+$/, '') || '/';
-  if (p === '/' || /^\/(var|home|Users|opt|srv|mnt|private|usr\/local)$/.test(p)) return true;
-  return /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|root|sys|proc|System|Library|Applications|var\/lib|var\/spool|private\/etc)(\/|$)/.test(p) && !/^\/usr\/local\/.+/.test(p);
+  if (p === '/' || /^\/(var|home|Users|private)$/.test(p)) return true;
+  return /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|root|sys|proc|System|Library|Applications|var\/lib|var\/spool|private\/etc)(\/|$)/.test(p) && !/^\/usr\/local(\/|$)/.test(p);
 }
 
 interface OpenedPath {
