@@ -148,3 +148,188 @@ test('evidence points at the event and quotes the command', async () => {
   assert.equal(drafts[0].evidence[0].index, 2);
   assert.match(drafts[0].evidence[0].excerpt, /rm -rf ~\/work\/other/);
 });
+
+// ---- depth: globs, wrappers, find/xargs, interpreters ---------------------------------------------
+
+const SYSPERM = 'destructive/system-permissions';
+
+test('rm -rf of *, .*, ./ and the cwd is a whole-tree warning; .. and ~/* are critical', async () => {
+  for (const c of ['rm -rf *', 'rm -rf .*', 'rm -rf ./', 'rm -rf ./*']) assert.equal((await hits([c], ROOT)).length, 1, c);
+  assert.deepEqual(await severities('rm -rf ..', RM), ['critical']);
+  assert.deepEqual(await severities('rm -rf ~/*', RM), ['critical']);
+  assert.deepEqual(await hits(['rm -rf src/*', 'rm -rf build/*', 'rm -rf ./dist/*'], ROOT), []);
+});
+
+test('rm behind busybox, env -, env -i, env -S, \\rm, command, nice, nohup, timeout, time, ionice, stdbuf, doas is still rm', async () => {
+  for (const c of ['busybox rm -rf /', 'env - rm -rf ~', 'env -i rm -rf /', 'env -S "rm -rf /"', '\\rm -rf ~', 'command rm -rf ~', 'nice -n 10 rm -rf /', 'nohup rm -rf ~ &', 'timeout 5 rm -rf /', 'time rm -rf ~', 'ionice -c3 rm -rf /', 'stdbuf -oL rm -rf ~', 'doas rm -rf /']) {
+    assert.deepEqual(await severities(c, RM), ['critical'], c);
+  }
+  assert.deepEqual(await hits(['busybox rm -rf dist', 'nice rm -rf node_modules', 'command -v rm', 'env -i PATH=/bin ls'], RM), []);
+});
+
+test('find -delete and find -exec rm outside the tree are critical; with a name filter a warning', async () => {
+  for (const c of ['find / -delete', 'find ~ -type f -delete', 'find /etc -exec rm -rf {} +', 'find ~ -mindepth 1 -exec rm -r {} \\;', "find ~ -exec sh -c 'rm -rf \"$1\"' _ {} \\;"]) {
+    assert.deepEqual(await severities(c, RM), ['critical'], c);
+  }
+  assert.deepEqual(await severities('find ~ -name "*.txt" -delete', RM), ['warning']);
+  assert.equal((await hits(['find . -delete'], ROOT)).length, 1);
+});
+
+test('find deletions inside the tree, in /tmp, or that only print are not reported', async () => {
+  const drafts = await runRules([
+    cmd("find . -name '*.pyc' -delete"), cmd('find . -name __pycache__ -type d -exec rm -rf {} +'), cmd('find /tmp -name "*.tmp" -delete'),
+    cmd('find . -name -delete -print'), cmd('find . -exec echo -delete \\; -print'), cmd('find ~ -name "*.log" -print'), cmd('find / -name passwd'),
+  ]);
+  assert.deepEqual([...only(drafts, RM), ...only(drafts, ROOT)], []);
+});
+
+test('xargs and parallel deletions are judged by what feeds them', async () => {
+  for (const c of ['find / | xargs rm -rf', 'echo / | xargs rm -rf', 'ls ~ | xargs rm -rf', 'parallel rm -rf ::: ~ /etc', 'find ~ -type d | xargs -0 rm -rf']) {
+    assert.deepEqual(await severities(c, RM), ['critical'], c);
+  }
+  assert.deepEqual(await hits(['find . -name "*.orig" | xargs rm -rf', 'echo dist build | xargs rm -rf', 'ls *.log | xargs rm', 'git branch --merged | xargs git branch -d', 'cat list.txt | xargs rm -rf'], RM), []);
+});
+
+test('interpreter one-liners and heredocs that delete outside the tree are critical', async () => {
+  for (const c of [
+    `python -c "import shutil; shutil.rmtree('/')"`, `python3 -c 'import os; os.system("rm -rf ~")'`, `node -e "require('child_process').execSync('rm -rf /')"`,
+    `node -e "fs.rmSync('/', {recursive:true})"`, `ruby -e 'FileUtils.rm_rf("/")'`, `perl -e 'system("rm -rf /")'`,
+    'python3 <<EOF\nimport subprocess\nsubprocess.run(["rm","-rf","/"])\nEOF', 'bash -c "$(cat <<EOF\nrm -rf /\nEOF\n)"', 'sh <<EOF\nrm -rf /\nEOF',
+    'python3 <<< "import shutil; shutil.rmtree(\'/etc\')"',
+  ]) {
+    assert.deepEqual(await severities(c, RM), ['critical'], c);
+  }
+});
+
+test('interpreter one-liners that print, compute or clean build output are not deletions', async () => {
+  assert.deepEqual(await hits([
+    "python -c 'print(1)'", `python -c "print('rm -rf /')"`, `python3 -c "import shutil; shutil.rmtree('build')"`, `node -e "fs.rmSync('dist', {recursive: true})"`,
+    'python3 <<EOF\nprint("shutil.rmtree(\'/\')")\nEOF', `node -e 'console.log(\`rm -rf \${x}\`)'`, `ruby -e 'FileUtils.rm_rf("tmp/cache")'`, `python3 -c "import os; os.remove('/etc/hosts.bak')"`,
+  ], RM), []);
+});
+
+test('git commands run from an interpreter are judged like typed ones', async () => {
+  const drafts = await runRules([cmd(`python3 -c "import subprocess; subprocess.run(['git', 'reset', '--hard'])"`)]);
+  assert.equal(only(drafts, DISCARD).length, 1);
+  assert.deepEqual(only(await runRules([cmd(`python3 -c "import subprocess; subprocess.run(['git', 'status'])"`)]), DISCARD), []);
+});
+
+// ---- depth: git --------------------------------------------------------------------------------
+
+test('checkout -f, switch --discard-changes/-f, reset --merge, worktree remove --force, filter-branch/-repo, git rm of the tree discard work', async () => {
+  for (const c of ['git checkout -f main', 'git checkout --force develop', 'git switch --discard-changes main', 'git switch -f main', 'git reset --merge', 'git worktree remove --force ../wt', 'git filter-branch --tree-filter "rm x" HEAD', 'git filter-repo --path secrets --invert-paths', 'git rm -rf .', 'git reflog expire --expire=now --all', 'git gc --prune=now', 'git clean -fdx', 'git stash clear']) {
+    assert.deepEqual(await severities(c, DISCARD), ['warning'], c);
+  }
+});
+
+test('branch creation, plain switches, worktree removal without --force and analysis runs are not discards', async () => {
+  assert.deepEqual(await hits(['git checkout -b feature', 'git switch main', 'git switch -c fix', 'git worktree remove ../wt', 'git filter-repo --analyze', 'git rm --cached -r .', 'git gc', 'git reflog', 'git reset --keep HEAD~1'], DISCARD), []);
+});
+
+test('deleting the default branch on the remote is critical; deleting other remote branches is not reported', async () => {
+  assert.deepEqual(await severities('git push origin --delete main', PUSH), ['critical']);
+  assert.deepEqual(await severities('git push origin :master', PUSH), ['critical']);
+  assert.deepEqual(await hits(['git push origin --delete feature/old', 'git push origin :fix/typo', 'git push -d origin topic'], PUSH), []);
+});
+
+// ---- depth: cloud, clusters, services, data stores ---------------------------------------------------
+
+test('cloud resource deletion is critical: aws, gcloud, gsutil, az, platforms, gh', async () => {
+  for (const c of [
+    'aws ec2 terminate-instances --instance-ids i-1', 'aws rds delete-db-instance --db-instance-identifier prod', 'aws rds delete-db-cluster --db-cluster-identifier c',
+    'aws dynamodb delete-table --table-name t', 'aws iam delete-role --role-name r', 'aws lambda delete-function --function-name f', 'aws ecr delete-repository --repository-name r',
+    'aws --profile prod s3 rb s3://b --force', 'gcloud sql instances delete db', 'gcloud compute instances delete vm', 'gcloud storage rm -r gs://b', 'gsutil -m rm -r gs://b', 'gsutil rb gs://b',
+    'az group delete -n rg', 'az vm delete -g rg -n vm', 'heroku apps:destroy -a app', 'fly apps destroy app', 'gh repo delete o/r --yes', 'gh secret delete TOKEN', 'kubectl delete namespace prod',
+    'kubectl delete deployments --all', 'kubectl delete pvc data-0', 'docker system prune -a --volumes',
+  ]) {
+    assert.deepEqual(await severities(c, INFRA), ['critical'], c);
+  }
+});
+
+test('local or reversible teardown is a warning: docker prune -a, every container, helm outside prod, a single deployment, gh release', async () => {
+  for (const c of ['docker system prune -af', 'docker rm -f $(docker ps -aq)', 'docker ps -aq | xargs docker rm -f', 'helm uninstall api', 'kubectl delete deployment api', 'gh release delete v1 --yes', 'kubectl delete -f k8s/']) {
+    assert.deepEqual(await severities(c, INFRA), ['warning'], c);
+  }
+  assert.deepEqual(await severities('kubectl delete deployment api -n production', INFRA), ['critical']);
+});
+
+test('reads, routine single-item deletes and plans are not infrastructure teardown', async () => {
+  assert.deepEqual(await hits([
+    'aws s3 ls', 'aws s3 rm s3://b/one.txt', 'aws sqs delete-message --queue-url q --receipt-handle r', 'aws s3api delete-object --bucket b --key k', 'aws dynamodb delete-item --table-name t --key k',
+    'aws ec2 delete-tags --resources i-1 --tags Key=a', 'gcloud config configurations delete old', 'gsutil rm gs://b/one.txt', 'docker rm web', 'docker image prune', 'kubectl delete pod api-1',
+    'gh secret list', 'gh release create v1', 'terraform plan -destroy', 'helm list', 'az vm list', 'fly apps list',
+  ], INFRA), []);
+});
+
+test('data stores destroyed without SQL are reported under destructive-sql', async () => {
+  for (const c of [
+    'curl -X DELETE "http://localhost:9200/_all"', 'curl -XDELETE https://search.example.com:9200/orders', 'kafka-topics --bootstrap-server k:9092 --delete --topic t', 'rpk topic delete t',
+    'vault kv delete secret/app', 'vault kv metadata delete secret/app', 'vault secrets disable kv', 'firebase firestore:delete --all-collections', 'docker volume rm pgdata', 'docker compose down -v',
+    'supabase db reset --linked', 'RAILS_ENV=production rails db:drop', 'heroku pg:reset DATABASE_URL', 'docker exec -it db psql -c "DROP DATABASE app"', 'cqlsh -e "DROP KEYSPACE app"',
+  ]) {
+    assert.deepEqual(await severities(c, SQL), ['critical'], c);
+  }
+  for (const c of ['rails db:drop', 'prisma migrate reset --force', 'supabase db reset', 'curl -X DELETE localhost:9200/logs-2024', 'python manage.py flush --noinput', 'php artisan migrate:fresh']) {
+    assert.deepEqual(await severities(c, SQL), ['warning'], c);
+  }
+});
+
+test('ordinary REST deletes, index reads, topic listing, secret reads and migrations are not data destruction', async () => {
+  assert.deepEqual(await hits([
+    'curl -X DELETE https://api.example.com/users/42', 'curl localhost:9200/_cat/indices', 'kafka-topics --list --bootstrap-server k:9092', 'vault kv get secret/app', 'vault kv put secret/app a=b',
+    'docker volume ls', 'docker compose down', 'rails db:migrate', 'prisma migrate dev', 'supabase start', 'python manage.py migrate', 'psql -c "DELETE FROM t WHERE id = 1"', 'psql -c "ALTER TABLE t DROP CONSTRAINT c"',
+  ], SQL), []);
+});
+
+// ---- depth: system permissions -------------------------------------------------------------------
+
+test('recursive chown/chmod of /, system directories or the whole home is critical', async () => {
+  for (const c of ['chown -R nobody /', 'sudo chown -R dev:dev /usr', 'chmod -R 000 /usr/bin', 'chgrp -R staff /etc', 'chown -R dev ~']) {
+    assert.deepEqual(await severities(c, SYSPERM), ['critical'], c);
+  }
+});
+
+test('recursive chown/chmod of application directories, the tree or single files is not a system change', async () => {
+  assert.deepEqual(await hits(['sudo chown -R www-data:www-data /var/www/app', 'chown -R dev:dev .', 'chmod -R 755 dist', 'chown root /etc/app.conf', 'chmod -R 777 /', 'sudo chown -R dev /usr/local/lib/node_modules', 'sudo chown -R $(whoami) /usr/local', 'sudo chown -R dev /opt'], SYSPERM), []);
+});
+
+// ---- depth: machine-level damage -------------------------------------------------------------------
+
+const DAMAGE = 'destructive/system-damage';
+
+test('fork bombs, kill -9 -1 and moving /, home or OS directories away are critical', async () => {
+  for (const c of [':(){ :|:& };:', 'kill -9 -1', 'kill -KILL -1', 'mv / /dev/null', 'mv ~ /tmp/old-home', 'sudo mv /etc /etc.bak', 'mv notes.txt /dev/null']) {
+    assert.deepEqual(await severities(c, DAMAGE), ['critical'], c);
+  }
+});
+
+test('shutting down, flushing the firewall, crontab -r and stopping sshd are warnings', async () => {
+  for (const c of ['sudo shutdown -h now', 'reboot', 'systemctl poweroff', 'sudo iptables -F', 'nft flush ruleset', 'ufw disable', 'crontab -r', 'sudo systemctl stop sshd', 'systemctl disable ssh.service']) {
+    assert.deepEqual(await severities(c, DAMAGE), ['warning'], c);
+  }
+});
+
+test('single processes and services, cron listings and ordinary moves are not machine damage', async () => {
+  assert.deepEqual(await hits([
+    'kill -9 1234', 'kill -1 1234', 'kill %1', 'pkill -f "node server"', 'systemctl restart nginx', 'systemctl stop myapp', 'crontab -l', 'iptables -L',
+    'mv src/a.ts src/b.ts', 'mv build/ dist/', 'mv ~/Downloads/file.zip .', 'shutdown -c', 'echo ":(){ :|:& };:"',
+  ], DAMAGE), []);
+});
+
+test('package runners, $(pwd) and secure-delete tools do not hide destruction', async () => {
+  assert.deepEqual(await severities('npx prisma migrate reset --force', SQL), ['warning']);
+  assert.deepEqual(await severities('bundle exec rails db:drop', SQL), ['warning']);
+  assert.deepEqual(await severities('podman system reset', SQL), ['critical']);
+  assert.deepEqual(await severities(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"match_all":{}}}'`, SQL), ['critical']);
+  assert.deepEqual(await severities('terraform workspace delete prod', INFRA), ['critical']);
+  assert.equal((await hits(['rm -rf "$(pwd)"'], ROOT)).length, 1);
+  assert.deepEqual(await severities('srm -r ~/secret', DISK), ['critical']);
+});
+
+test('runners doing ordinary work, $(pwd)/sub paths and queries that do not match all are not destruction', async () => {
+  const drafts = await runRules([
+    cmd('npx prisma generate'), cmd('bundle exec rails db:migrate'), cmd('uv run python manage.py migrate'), cmd('rm -rf "$(pwd)/dist"'),
+    cmd(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"term":{"user":"x"}}}'`), cmd('terraform workspace list'), cmd('srm -r /tmp/scratch'),
+  ]);
+  assert.deepEqual([SQL, INFRA, ROOT, RM, DISK].flatMap((r) => only(drafts, r)), []);
+});

@@ -7,6 +7,8 @@ import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { isCoreSystemPath } from './permissions.ts';
+import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
 
@@ -35,8 +37,10 @@ export const rmWorktreeRoot = meta({
   remediation: 'Check that nothing uncommitted was lost; re-clone if the .git directory was removed.',
 });
 
+/** `dir/*`, `dir/.*`, `*`, `.*` delete the directory's contents: judged as the directory itself. */
 function stripGlob(p: string): string {
-  const s = p.replace(/(\/\.?\*)+$/, '').replace(/\/+$/, '');
+  if (p === '*' || p === '.*' || p === '.[!.]*' || p === '..?*') return '.';
+  const s = p.replace(/(\/(\.?\*|\.\[!.\]\*))+$/, '').replace(/\/+$/, '');
   return s === '' && p.startsWith('/') ? '/' : s === '' ? '.' : s;
 }
 
@@ -49,8 +53,13 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
 
 type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string } | { rule: 'root'; why: string } | null;
 
+/** `$(pwd)`, `` `pwd` ``, `$PWD`, `${PWD}`: the directory the command runs in. */
+const CWD_EXPANSION = /^(\$\(pwd\)|`pwd`|\$PWD|\$\{PWD\})(?=$|\/)/;
+
 function judgeRm(operand: string, dir: string | null, session: SessionFacts, noPreserveRoot: boolean): RmVerdict {
-  const info = locate(stripGlob(operand), dir, session);
+  const here = dir ?? session.cwd;
+  const path = here && CWD_EXPANSION.test(operand) ? operand.replace(CWD_EXPANSION, here) : operand;
+  const info = locate(stripGlob(path), dir, session);
   if (info.abs.includes('$') || info.abs.includes('`')) return null; // an unknown variable: we cannot tell where it points
   const abs = info.abs.replace(/\/+$/, '') || '/';
   const { cwd, home } = session;
@@ -68,15 +77,147 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   return { rule: 'out', severity: 'critical', why: info.zone === 'home' ? 'a directory in the home folder outside the working tree' : 'a path outside the working tree' };
 }
 
-function checkRm(loc: Located, event: NormEvent, facts: EventFacts, ctx: RuleContext): void {
-  const { cmd, dir } = loc;
-  if (cmd.name !== 'rm') return;
+/** Words that stand for input, not paths: GNU parallel's ":::" separators and xargs/find's "{}". */
+const PLACEHOLDER = /^(:::+|::::|\{\}|\{\.\}|\{\/\}|\{\/\.\}|\{\/\/\}|\{#\}|\{\d+\})$/;
+
+/** Paths one command deletes recursively, and whether a filter picks only some files under them. */
+interface Deletion {
+  targets: string[];
+  /** `find . -name '*.pyc' -delete`: only matching files go, so the tree itself is not lost. */
+  selective: boolean;
+}
+
+/** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
+function rmDeletion(cmd: SimpleCommand): Deletion | null {
+  if (cmd.name !== 'rm') return null;
   const { short, long, operands } = parseArgs(cmd.args);
-  if (!short.has('r') && !short.has('R') && !long.has('--recursive')) return;
-  const noPreserveRoot = long.has('--no-preserve-root');
-  for (const operand of operands) {
-    const v = judgeRm(operand, dir, ctx.session, noPreserveRoot);
+  if (!short.has('r') && !short.has('R') && !long.has('--recursive')) return null;
+  return { targets: operands.filter((o) => !PLACEHOLDER.test(o)), selective: false };
+}
+
+const FIND_VALUE_TESTS = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-newer',
+  '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-size', '-user', '-group', '-uid', '-gid', '-perm',
+  '-links', '-inum', '-samefile', '-used', '-fstype', '-context', '-newermt', '-newerct', '-newerat',
+]);
+const FIND_VALUE_OPTIONS = new Set(['-type', '-xtype', '-maxdepth', '-mindepth', '-printf', '-fprint', '-fprintf', '-fls', '-regextype', '-D', '-O']);
+const FIND_UNFILTERED = new Set(['-empty']);
+const DELETERS = new Set(['rm', 'unlink', 'shred', 'srm']);
+
+/**
+ * `find ROOTS … -delete` or `-exec rm … {} ;|+`: what it deletes. Selective when a name/time/size
+ * test limits the matches (`-type d` alone does not: every directory still goes).
+ */
+export function findDeletion(cmd: SimpleCommand): Deletion | null {
+  if (cmd.name !== 'find' && cmd.name !== 'gfind' && cmd.name !== 'fd' && cmd.name !== 'fdfind') return null;
+  if (cmd.name === 'fd' || cmd.name === 'fdfind') return fdDeletion(cmd.args);
+  const args = cmd.args;
+  let i = 0;
+  while (i < args.length && /^-[HLP]$/.test(args[i])) i++;
+  const roots: string[] = [];
+  while (i < args.length && !args[i].startsWith('-') && args[i] !== '(' && args[i] !== '!' && args[i] !== '\\(') roots.push(args[i++]);
+  let deletes = false;
+  let selective = false;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (FIND_VALUE_TESTS.has(a)) {
+      selective = true;
+      i++;
+    } else if (FIND_VALUE_OPTIONS.has(a)) {
+      i++;
+    } else if (a === '-delete') {
+      deletes = true;
+    } else if (a === '-exec' || a === '-execdir' || a === '-ok' || a === '-okdir') {
+      const end = args.findIndex((x, k) => k > i && (x === ';' || x === '+' || x === '\\;'));
+      const inner = args.slice(i + 1, end < 0 ? args.length : end);
+      if (execDeletes(inner)) deletes = true;
+      i = end < 0 ? args.length : end;
+    } else if (FIND_UNFILTERED.has(a)) {
+      selective = true;
+    }
+  }
+  return deletes ? { targets: roots.length > 0 ? roots : ['.'], selective } : null;
+}
+
+/** `-exec rm -rf {} +`, `-exec sh -c 'rm -r "$1"' _ {} \;`: the command find runs deletes. */
+function execDeletes(inner: string[]): boolean {
+  const prog = (inner[0] ?? '').replace(/^.*\//, '');
+  if (DELETERS.has(prog)) return true;
+  if (/^(sh|bash|zsh|dash)$/.test(prog)) return inner.some((w) => /(^|[;&|\s])(rm|unlink|shred)\s/.test(w));
+  return false;
+}
+
+/** `fd PATTERN [PATH] -x rm -rf` / `-X rm`: fd's exec flags. */
+function fdDeletion(args: string[]): Deletion | null {
+  const at = args.findIndex((a) => a === '-x' || a === '-X' || a === '--exec' || a === '--exec-batch');
+  if (at < 0 || !execDeletes(args.slice(at + 1))) return null;
+  const before = args.slice(0, at);
+  const positional = parseArgs(before, ['-e', '--extension', '-t', '--type', '-d', '--max-depth', '-E', '--exclude', '-S', '--size', '-g', '--glob']).operands;
+  const filtered = before.some((a) => /^(-e|--extension|-g|--glob|-S|--size|--changed-within|--changed-before)(=|$)/.test(a));
+  // fd's first positional is a pattern; "." (or none) matches everything
+  return { targets: [positional[1] ?? '.'], selective: filtered || (positional.length > 0 && positional[0] !== '.' && positional[0] !== '') };
+}
+
+/**
+ * `find … | xargs rm -rf`, `echo a b | xargs rm -r`, `ls | parallel rm -rf`: the paths an rm run by
+ * xargs/parallel receives come from the commands feeding its pipeline. Unknown feeders give none.
+ */
+function fedTargets(index: number, all: Located[]): Deletion | null {
+  const { cmd } = all[index];
+  const out: Deletion = { targets: [], selective: false };
+  for (let k = index - 1; k >= 0 && k >= index - cmd.pipeIndex; k--) {
+    const feeder = all[k].cmd;
+    if (feeder.pipeLength !== cmd.pipeLength) break;
+    if (feeder.name === 'find' || feeder.name === 'gfind') {
+      const roots = findRoots(feeder.args);
+      out.targets.push(...roots.targets);
+      out.selective ||= roots.selective;
+    } else if (feeder.name === 'echo' || feeder.name === 'printf') {
+      out.targets.push(...feeder.args.filter((a) => !a.startsWith('-')).flatMap((a) => a.split(/\s+/)).filter((a) => a && !a.includes('%')));
+    } else if (feeder.name === 'ls') {
+      const ops = parseArgs(feeder.args).operands;
+      out.targets.push(...(ops.length > 0 ? ops : ['.']));
+    }
+  }
+  return out.targets.length > 0 ? out : null;
+}
+
+/** The starting points of a find and whether it filters (for find piped into xargs). */
+function findRoots(args: string[]): Deletion {
+  let i = 0;
+  while (i < args.length && /^-[HLP]$/.test(args[i])) i++;
+  const targets: string[] = [];
+  while (i < args.length && !args[i].startsWith('-') && args[i] !== '(' && args[i] !== '!') targets.push(args[i++]);
+  const selective = args.slice(i).some((a) => FIND_VALUE_TESTS.has(a) || FIND_UNFILTERED.has(a));
+  return { targets: targets.length > 0 ? targets : ['.'], selective };
+}
+
+function deletionOf(index: number, all: Located[]): Deletion | null {
+  const { cmd } = all[index];
+  const found = findDeletion(cmd);
+  if (found) return found;
+  const rm = rmDeletion(cmd);
+  if (!rm) return null;
+  const viaInput = cmd.wrappers.includes('xargs') || cmd.wrappers.includes('parallel');
+  if (!viaInput || cmd.pipeIndex === 0) return rm;
+  const fed = fedTargets(index, all);
+  return fed ? { targets: [...rm.targets, ...fed.targets], selective: fed.selective } : rm;
+}
+
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext): void {
+  const { cmd, dir } = all[index];
+  const deletion = deletionOf(index, all);
+  if (!deletion) return;
+  const noPreserveRoot = cmd.args.includes('--no-preserve-root');
+  for (const operand of deletion.targets) {
+    let v = judgeRm(operand, dir, ctx.session, noPreserveRoot);
     if (!v) continue;
+    // A filtered find deletes some files under the path, not the path: in the tree that is
+    // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".
+    if (deletion.selective) {
+      if (v.rule === 'root') continue;
+      v = { ...v, severity: 'warning', why: `files matching a filter under ${v.why}` };
+    }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);
     if (v.rule === 'root') {
       ctx.report({ rule: rmWorktreeRoot.id, detail: `\`${quoted}\` deleted ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
@@ -84,7 +225,7 @@ function checkRm(loc: Located, event: NormEvent, facts: EventFacts, ctx: RuleCon
       ctx.report({
         rule: rmOutsideWorktree.id,
         severity: v.severity,
-        title: v.severity === 'warning' ? 'Recursive delete of a cache or build directory outside the working tree' : undefined,
+        title: v.severity === 'warning' ? 'Recursive delete of a cache, build directory or filtered files outside the working tree' : undefined,
         detail: `\`${quoted}\` recursively deleted ${v.why} (${safe(operand, facts, QUOTE_MAX)}).`,
         evidence: [evidence(event, cmd.text, facts)],
         key: v.severity,
@@ -100,7 +241,7 @@ export const diskWipe = meta({
   id: 'destructive/disk-wipe',
   severity: 'critical',
   title: 'Disk or device overwritten',
-  description: 'dd of=/dev/<disk>, mkfs/wipefs/blkdiscard on a block device, output redirected onto a disk device, or shred of files (outside /tmp): the data cannot be recovered.',
+  description: 'dd of=/dev/<disk>, mkfs/wipefs/blkdiscard on a block device, output redirected onto a disk device, or shred/srm/wipe of files (outside /tmp): the data cannot be recovered.',
   remediation: 'Verify which device or files were overwritten and restore from backup; never give an agent raw device access.',
 });
 
@@ -118,11 +259,93 @@ function diskWipeReason(cmd: SimpleCommand, dir: string | null, session: Session
   if ((name === 'sgdisk' && args.some((a) => /^(--zap-all|-Z)$/.test(a))) || (name === 'parted' && args.includes('mklabel'))) return `${name} rewrote a partition table`;
   const onDevice = cmd.redirects.find((r) => r.op.includes('>') && DISK_DEVICE.test(r.target));
   if (onDevice) return `output redirected onto ${onDevice.target}`;
-  if (name === 'shred') {
+  if (name === 'shred' || name === 'gshred' || name === 'srm' || name === 'wipe') {
     const files = parseArgs(args, ['-n', '-s', '--iterations', '--size']).operands;
     const kept = files.filter((f) => locate(f, dir, session).zone !== 'tmp');
-    if (kept.length > 0) return `shred destroyed ${kept.slice(0, 3).join(', ')}`;
+    if (kept.length > 0) return `${name} destroyed ${kept.slice(0, 3).join(', ')}`;
   }
+  return null;
+}
+
+// ---- recursive ownership/mode changes of the system ------------------------------------------------
+
+export const systemPermissions = meta({
+  id: 'destructive/system-permissions',
+  severity: 'critical',
+  title: 'Ownership or modes of system directories changed recursively',
+  description: 'chown/chgrp/chmod -R of /, a system directory (/etc, /usr, /var, /bin …) or the whole home directory: sudo, ssh and package managers refuse to work afterwards and the original modes cannot be recovered. World-writable modes (chmod -R 777 /) are permissions/world-writable, critical there; paths inside the working tree, /tmp and single non-recursive files are not reported.',
+  remediation: 'Restore ownership and modes from a package database (rpm --setperms/--setugids, reinstalling packages) or rebuild the machine; never give agents root on a machine that matters.',
+});
+
+/** chown/chgrp/chmod -R on /, system directories or home itself: what was changed, or null. */
+function systemPermissionsReason(loc: Located, session: SessionFacts): string | null {
+  const { cmd, dir } = loc;
+  if (cmd.name !== 'chown' && cmd.name !== 'chgrp' && cmd.name !== 'chmod') return null;
+  const { short, long, operands } = parseArgs(cmd.args, ['--reference', '--from']);
+  if (!short.has('R') && !long.has('--recursive')) return null;
+  const [spec, ...paths] = operands;
+  if (cmd.name === 'chmod' && spec && WORLD_WRITABLE_MODE(spec)) return null; // permissions/world-writable's case
+  for (const path of paths) {
+    const info = locate(stripGlob(path), dir, session);
+    const abs = info.abs.replace(/\/+$/, '') || '/';
+    if (info.zone === 'root' || abs === '/') return `${cmd.name} -R ${spec} on the filesystem root`;
+    if (info.zone !== 'worktree' && isCoreSystemPath(abs)) return `${cmd.name} -R ${spec} on the system directory ${abs}`;
+    if (session.cwd && session.home && abs === session.home.replace(/\/+$/, '')) return `${cmd.name} -R ${spec} on the whole home directory`;
+  }
+  return null;
+}
+
+/** The modes permissions/world-writable reports (kept in step with its own test). */
+function WORLD_WRITABLE_MODE(mode: string): boolean {
+  return /^0?[0-7]?[0-7][0-7][2367]$/.test(mode) || /(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/.test(mode);
+}
+
+// ---- machine-level damage ------------------------------------------------------------------------
+
+export const systemDamage = meta({
+  id: 'destructive/system-damage',
+  severity: 'critical',
+  title: 'Machine disabled or system state destroyed',
+  description: 'The agent took the machine down or destroyed system state: a fork bomb, kill -9 -1 (every process of the user), mv of /, the home directory or an OS directory (the same as deleting it; also mv … /dev/null). Shutting down or rebooting, flushing the firewall (iptables -F, nft flush ruleset, ufw disable), removing every cron job (crontab -r) and stopping or disabling sshd/networking are warnings. Restarting a single service, killing one process and crontab -l are not reported.',
+  remediation: 'Check the machine\'s state (uptime, firewall rules, crontab from backup, moved directories) and restore it; run agents in a disposable container or VM.',
+});
+
+const POWER = /^(shutdown|reboot|halt|poweroff)$/;
+const CRITICAL_UNITS = /^(ssh|sshd|openssh-server|network|networking|NetworkManager|systemd-networkd|systemd-resolved|docker|containerd|firewalld|ufw)(\.service)?$/;
+
+/** The process ids a kill addresses: `kill -9 -1` → ["-1"], `kill -1 1234` (SIGHUP) → ["1234"]. */
+function killPids(args: string[]): string[] {
+  if (args[0] === '-s' || args[0] === '-n' || args[0] === '--signal') return args.slice(2);
+  if (args[0] === '--') return args.slice(1);
+  if (args.length > 1 && /^-\w+$/.test(args[0])) return args.slice(1).filter((a) => a !== '--');
+  return args;
+}
+
+/** What a command does to the machine itself, or null. */
+function systemDamageReason(loc: Located, raw: string, session: SessionFacts): { severity: 'critical' | 'warning'; why: string } | null {
+  const { cmd, dir } = loc;
+  const { name, args } = cmd;
+  if (/:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/.test(raw) && name === ':') return { severity: 'critical', why: 'a fork bomb exhausted the machine\'s processes' };
+  if (name === 'kill' && killPids(args).includes('-1')) return { severity: 'critical', why: 'kill … -1 signalled every process the user may signal' };
+  if (name === 'mv') {
+    const { operands } = parseArgs(args, ['-t', '--target-directory', '-S', '--suffix']);
+    const moved = operands.slice(0, -1).map((o) => locate(o, dir, session));
+    const vital = moved.find((i) => { const abs = i.abs.replace(/\/+$/, '') || '/'; return abs === '/' || (!!session.home && abs === session.home.replace(/\/+$/, '')) || (i.zone !== 'worktree' && isCoreSystemPath(abs) && (abs.split('/').length <= 2 || /^\/(usr\/(bin|sbin|lib|lib64|share)|var\/lib)$/.test(abs))); });
+    if (vital) return { severity: 'critical', why: `mv moved ${vital.abs} away (as good as deleting it)` };
+    const dest = operands[operands.length - 1];
+    if (operands.length >= 2 && dest === '/dev/null') return { severity: 'critical', why: 'mv onto /dev/null destroyed the moved files' };
+  }
+  if (POWER.test(name) && !args.includes('-c') && !args.includes('--help')) return { severity: 'warning', why: `${name} took the machine down` };
+  if ((name === 'init' || name === 'telinit') && /^[06]$/.test(args[0] ?? '')) return { severity: 'warning', why: `init ${args[0]} took the machine down` };
+  if (name === 'systemctl') {
+    const ops = args.filter((a) => !a.startsWith('-'));
+    if (/^(poweroff|reboot|halt|kexec|rescue|emergency)$/.test(ops[0] ?? '')) return { severity: 'warning', why: `systemctl ${ops[0]} took the machine down` };
+    if (/^(stop|disable|mask|kill)$/.test(ops[0] ?? '') && ops.slice(1).some((u) => CRITICAL_UNITS.test(u))) return { severity: 'warning', why: `systemctl ${ops[0]} ${ops.slice(1).join(' ')} cut off remote access or networking` };
+  }
+  if ((name === 'iptables' || name === 'ip6tables') && args.some((a) => a === '-F' || a === '--flush' || a === '-X')) return { severity: 'warning', why: 'the firewall rules were flushed' };
+  if (name === 'nft' && args[0] === 'flush' && args[1] === 'ruleset') return { severity: 'warning', why: 'the firewall ruleset was flushed' };
+  if (name === 'ufw' && args[0] === 'disable') return { severity: 'warning', why: 'the firewall was disabled' };
+  if (name === 'crontab' && parseArgs(args, ['-u']).short.has('r')) return { severity: 'warning', why: 'every cron job of the user was removed (crontab -r)' };
   return null;
 }
 
@@ -136,15 +359,21 @@ export const destructiveSql = meta({
   remediation: 'Check which database was affected and restore the data from a backup; give agents credentials without DROP/DELETE rights on shared databases.',
 });
 
-const SQL_CLIENTS = new Set(['psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'sqlcmd', 'clickhouse-client', 'clickhouse', 'duckdb', 'cockroach', 'mysqlsh', 'pgcli', 'mycli', 'litecli', 'usql', 'mongo', 'mongosh', 'redis-cli']);
+const SQL_CLIENTS = new Set([
+  'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'sqlcmd', 'clickhouse-client', 'clickhouse', 'duckdb', 'cockroach', 'mysqlsh',
+  'pgcli', 'mycli', 'litecli', 'usql', 'mongo', 'mongosh', 'redis-cli', 'valkey-cli', 'keydb-cli', 'cqlsh', 'snowsql', 'bq', 'trino',
+  'presto', 'sqlplus', 'vsql', 'isql', 'turso', 'wrangler', 'supabase', 'neonctl', 'psql.exe',
+]);
 const SQL_ARG_OPTS = ['-c', '--command', '-e', '--execute', '-Q', '-q', '--query', '--eval', '--sql'];
 
 /** The first destructive statement in a SQL (or mongo/redis) text, as written, or null. */
 export function findDestructiveSql(sql: string): string | null {
   const clean = sql.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
   for (const stmt of clean.split(';')) {
-    const drop = /\bDROP\s+(TABLE|DATABASE|SCHEMA)\b(\s+IF\s+EXISTS)?(\s+[\w."`[\]]+)?/i.exec(stmt);
+    const drop = /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLLECTION)\b(\s+IF\s+EXISTS)?(\s+[\w."`[\]]+)?/i.exec(stmt);
     if (drop) return drop[0].trim();
+    const column = /\bALTER\s+TABLE\s+[\w."`[\]]+\s+DROP\s+(COLUMN\s+)?[\w."`[\]]+/i.exec(stmt);
+    if (column && !/\bDROP\s+(CONSTRAINT|INDEX|DEFAULT|NOT\s+NULL)\b/i.test(column[0])) return column[0].trim();
     const trunc = /\bTRUNCATE\s+(TABLE\s+)?[\w."`[\]]+/i.exec(stmt);
     if (trunc) return trunc[0].trim();
     const del = /\bDELETE\s+FROM\s+[\w."`[\]]+/i.exec(stmt);
@@ -168,7 +397,8 @@ function sqlTexts(loc: Located, all: Located[], raw: string, sqlFiles: Map<strin
   const { cmd, dir } = loc;
   const out = optionValues(cmd.args, SQL_ARG_OPTS);
   if (cmd.name.startsWith('sqlite') || cmd.name === 'duckdb' || cmd.name === 'litecli') out.push(...parseArgs(cmd.args, ['-cmd', '-separator']).operands.slice(1));
-  if (cmd.name === 'redis-cli') out.push(parseArgs(cmd.args, ['-h', '-p', '-a', '-n', '-u']).operands.join(' '));
+  if (cmd.name === 'bq' || cmd.name === 'turso' || cmd.name === 'wrangler') out.push(parseArgs(cmd.args, ['--project_id', '--location', '--format']).operands.join(' '));
+  if (cmd.name === 'redis-cli' || cmd.name === 'valkey-cli' || cmd.name === 'keydb-cli') out.push(parseArgs(cmd.args, ['-h', '-p', '-a', '-n', '-u']).operands.join(' '));
   if (cmd.text.includes('<<')) out.push(...heredocBodies(raw));
   // `echo "DROP …" | psql`: what feeds the client through a pipe.
   if (cmd.pipeIndex > 0) {
@@ -197,37 +427,9 @@ export const infraDestroy = meta({
   id: 'destructive/infra-destroy',
   severity: 'critical',
   title: 'Infrastructure torn down',
-  description: 'kubectl delete namespace (or --all across namespaces), terraform/tofu/pulumi/cdk destroy, terraform apply -destroy, cloud stack or bucket deletion. helm uninstall is critical in a prod-looking context (prod, production, live) and a warning elsewhere. Plans (terraform plan -destroy) are not reported.',
+  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy; aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune, removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
   remediation: 'Confirm which environment was affected and recreate it from code/backups; never give agents production credentials.',
 });
-
-const PROD_RE = /\b(prod|production|prd|live)\b/i;
-
-function infraReason(cmd: SimpleCommand): { why: string; severity: 'critical' | 'warning' } | null {
-  const { name, args } = cmd;
-  const ops = args.filter((a) => !a.startsWith('-'));
-  if (name === 'kubectl' || name === 'oc') {
-    if (ops[0] !== 'delete') return null;
-    if (/^(ns|namespaces?)(\/|$)/.test(ops[1] ?? '')) return { why: `kubectl delete ${ops[1]} ${ops[2] ?? ''}`.trim(), severity: 'critical' };
-    if (args.includes('--all') && (args.includes('-A') || args.includes('--all-namespaces'))) return { why: 'kubectl delete --all across all namespaces', severity: 'critical' };
-    return null;
-  }
-  if ((name === 'terraform' || name === 'tofu' || name === 'terragrunt') && (ops[0] === 'destroy' || (ops[0] === 'apply' && args.includes('-destroy')))) {
-    return { why: `${name} ${ops[0] === 'destroy' ? 'destroy' : 'apply -destroy'}`, severity: 'critical' };
-  }
-  if ((name === 'pulumi' || name === 'cdk' || name === 'cdktf') && ops[0] === 'destroy') return { why: `${name} destroy`, severity: 'critical' };
-  if ((name === 'serverless' || name === 'sls') && ops[0] === 'remove') return { why: `${name} remove`, severity: 'critical' };
-  if (name === 'aws') {
-    if (ops[0] === 'cloudformation' && ops[1] === 'delete-stack') return { why: 'aws cloudformation delete-stack', severity: 'critical' };
-    if (ops[0] === 's3' && (ops[1] === 'rb' || (ops[1] === 'rm' && args.includes('--recursive')))) return { why: `aws s3 ${ops[1]}`, severity: 'critical' };
-  }
-  if (name === 'gcloud' && ops.includes('delete') && (ops[0] === 'projects' || ops.includes('clusters') || ops.includes('instances'))) return { why: `gcloud ${ops.slice(0, 3).join(' ')}`, severity: 'critical' };
-  if (name === 'az' && ops[0] === 'group' && ops[1] === 'delete') return { why: 'az group delete', severity: 'critical' };
-  if (name === 'helm' && (ops[0] === 'uninstall' || ops[0] === 'delete' || ops[0] === 'del')) {
-    return { why: `helm ${ops[0]} ${ops[1] ?? ''}`.trim(), severity: PROD_RE.test(args.join(' ')) ? 'critical' : 'warning' };
-  }
-  return null;
-}
 
 // ---- git: force push and discarded work --------------------------------------------------------
 
@@ -235,14 +437,14 @@ export const forcePush = meta({
   id: 'destructive/force-push',
   severity: 'critical',
   title: 'Force push to the default branch',
-  description: 'git push --force / -f / --force-with-lease / +refspec / --mirror. Critical when the target is main, master or trunk (history others depend on is rewritten); a warning for other branches.',
+  description: 'git push --force / -f / --force-with-lease / +refspec / --mirror. Critical when the target is main, master or trunk (history others depend on is rewritten); a warning for other branches. Deleting main/master/trunk on the remote (push --delete, :main) is critical too; deleting other remote branches is routine and not reported.',
   remediation: 'Check the remote history (reflog on the server or a colleague\'s clone) and restore the overwritten commits; protect the default branch against force pushes.',
 });
 export const gitDiscard = meta({
   id: 'destructive/git-discard',
   severity: 'warning',
   title: 'Git command discarded work',
-  description: 'git reset --hard, git clean -f, git branch -D, git checkout/restore of the whole tree, git stash drop/clear: uncommitted or unmerged work can be lost. Restoring single files (git checkout -- package-lock.json) and dry runs are not reported.',
+  description: 'git reset --hard/--merge, git clean -f, git branch -D, git checkout/restore of the whole tree, git checkout -f / git switch --discard-changes, git stash drop/clear, git worktree remove --force, git rm of the whole tree, history rewrites (filter-branch, filter-repo) and dropping recovery points (reflog expire, gc --prune=now): uncommitted or unmerged work can be lost. Restoring single files (git checkout -- package-lock.json), creating branches and dry runs are not reported.',
   remediation: 'Check whether anything uncommitted was lost (git reflog, git fsck --lost-found for stashes).',
 });
 
@@ -261,25 +463,48 @@ function forcePushTarget(args: string[], current: string | null): { forced: bool
   return { forced, branch: dst === 'HEAD' ? current : dst.replace(/^refs\/heads\//, '') };
 }
 
+interface GitDiscard {
+  sub: string;
+  /** What is lost, shown in the finding and used to merge findings of one kind. */
+  why: string;
+  when: (p: ReturnType<typeof parseArgs>, args: string[]) => boolean;
+}
+
+const wholeTree = (p: ReturnType<typeof parseArgs>) => p.operands.some((o) => WHOLE_TREE.has(o));
+const forced = (p: ReturnType<typeof parseArgs>) => p.short.has('f') || p.long.has('--force');
+
+/** Git commands that throw away uncommitted, stashed or unmerged work, or rewrite local history. */
+const GIT_DISCARDS: GitDiscard[] = [
+  { sub: 'reset', why: 'git reset --hard', when: (p) => p.long.has('--hard') },
+  { sub: 'reset', why: 'git reset --merge', when: (p) => p.long.has('--merge') },
+  { sub: 'clean', why: 'git clean -f', when: (p) => forced(p) && !p.short.has('n') && !p.long.has('--dry-run') },
+  { sub: 'branch', why: 'git branch -D', when: (p) => p.short.has('D') || ((p.short.has('d') || p.long.has('--delete')) && forced(p)) },
+  { sub: 'checkout', why: 'git checkout of the whole tree', when: (p) => wholeTree(p) && !p.short.has('b') && !p.short.has('B') },
+  { sub: 'checkout', why: 'git checkout --force', when: (p) => forced(p) && !wholeTree(p) },
+  { sub: 'switch', why: 'git switch --discard-changes', when: (p) => forced(p) || p.long.has('--discard-changes') },
+  { sub: 'restore', why: 'git restore of the whole tree', when: (p) => wholeTree(p) && !(p.long.has('--staged') && !p.long.has('--worktree') && !p.short.has('W')) },
+  { sub: 'stash', why: 'git stash drop', when: (p) => p.operands[0] === 'drop' },
+  { sub: 'stash', why: 'git stash clear', when: (p) => p.operands[0] === 'clear' },
+  { sub: 'worktree', why: 'git worktree remove --force', when: (p) => (p.operands[0] === 'remove' || p.operands[0] === 'rm') && forced(p) },
+  { sub: 'filter-branch', why: 'git filter-branch (history rewritten)', when: () => true },
+  { sub: 'filter-repo', why: 'git filter-repo (history rewritten)', when: (p) => !p.long.has('--analyze') && !p.long.has('--dry-run') },
+  { sub: 'rm', why: 'git rm of the whole tree', when: (p) => wholeTree(p) && !p.long.has('--cached') && !p.short.has('n') && !p.long.has('--dry-run') },
+  { sub: 'reflog', why: 'git reflog expire (recovery points dropped)', when: (p, args) => p.operands[0] === 'expire' && args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)) },
+  { sub: 'gc', why: 'git gc --prune=now (unreachable commits dropped)', when: (_p, args) => args.some((a) => /^--prune=(now|all)$/.test(a)) },
+];
+
 function discardReason(sub: string, args: string[]): string | null {
-  const { short, long, operands } = parseArgs(args, ['-e', '--exclude', '-m', '--message']);
-  switch (sub) {
-    case 'reset':
-      return long.has('--hard') ? 'git reset --hard' : null;
-    case 'clean':
-      return (short.has('f') || long.has('--force')) && !short.has('n') && !long.has('--dry-run') ? 'git clean -f' : null;
-    case 'branch':
-      return short.has('D') || ((short.has('d') || long.has('--delete')) && (short.has('f') || long.has('--force'))) ? 'git branch -D' : null;
-    case 'checkout':
-      return operands.some((o) => WHOLE_TREE.has(o)) && !short.has('b') && !short.has('B') ? 'git checkout of the whole tree' : null;
-    case 'restore':
-      if (long.has('--staged') && !long.has('--worktree') && !short.has('W')) return null;
-      return operands.some((o) => WHOLE_TREE.has(o)) ? 'git restore of the whole tree' : null;
-    case 'stash':
-      return operands[0] === 'drop' || operands[0] === 'clear' ? `git stash ${operands[0]}` : null;
-    default:
-      return null;
-  }
+  const parsed = parseArgs(args, ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source']);
+  for (const d of GIT_DISCARDS) if (d.sub === sub && d.when(parsed, args)) return d.why;
+  return null;
+}
+
+/** Branches a push deletes on the remote (`--delete main`, `-d main`, `:main`). */
+function pushDeletes(args: string[]): string[] {
+  const { short, long, operands } = parseArgs(args, ['--repo', '-o', '--push-option', '--receive-pack', '--exec']);
+  const refs = operands.slice(1);
+  const deleted = short.has('d') || long.has('--delete') ? refs : refs.filter((r) => r.startsWith(':')).map((r) => r.slice(1));
+  return deleted.map((r) => r.replace(/^refs\/heads\//, ''));
 }
 
 /** Follows the branch the agent is on (session metadata, then checkout -b / switch). */
@@ -299,15 +524,31 @@ const SQL_FILES_MAX = 100;
 
 export const DESTRUCTIVE_RULES: Rule[] = [
   {
-    metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe],
+    metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage],
     create(ctx) {
       return {
         onEvent(event, facts) {
           const fx = effectsOf(event, facts, ctx.session);
-          for (const loc of fx.commands) {
-            checkRm(loc, event, facts, ctx);
+          const damaged = new Set<string>();
+          for (const [i, loc] of fx.commands.entries()) {
+            checkRm(i, fx.commands, event, facts, ctx);
             const why = diskWipeReason(loc.cmd, loc.dir, ctx.session);
             if (why) ctx.report({ rule: diskWipe.id, detail: `${why}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+            const damage = event.kind === 'tool_call' && event.input.type === 'command' ? systemDamageReason(loc, event.input.command, ctx.session) : null;
+            // a fork bomb is several `:` commands: one finding per kind of damage per call
+            if (damage && !damaged.has(damage.why)) {
+              damaged.add(damage.why);
+              ctx.report({
+                rule: systemDamage.id,
+                severity: damage.severity,
+                title: damage.severity === 'warning' ? 'Machine shut down or system service state changed' : undefined,
+                detail: `${capitalise(damage.why)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
+                evidence: [evidence(event, loc.cmd.text, facts)],
+                key: damage.why,
+              });
+            }
+            const broke = systemPermissionsReason(loc, ctx.session);
+            if (broke) ctx.report({ rule: systemPermissions.id, detail: `${capitalise(broke)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
           }
         },
       };
@@ -326,10 +567,24 @@ export const DESTRUCTIVE_RULES: Rule[] = [
             if (stmt) setCapped(sqlFiles, w.abs, stmt, SQL_FILES_MAX);
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
+          const raw = event.input.command;
           for (const loc of fx.commands) {
-            const stmt = destructiveCommandSql(loc, fx.commands, event.input.command, sqlFiles, ctx.session);
-            if (!stmt) continue;
-            ctx.report({ rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, loc.cmd.text.includes('<<') ? event.input.command : loc.cmd.text, facts)] });
+            const stmt = destructiveCommandSql(loc, fx.commands, raw, sqlFiles, ctx.session);
+            const excerpt = loc.cmd.text.includes('<<') ? raw : loc.cmd.text;
+            if (stmt) {
+              ctx.report({ rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, excerpt, facts)] });
+              continue;
+            }
+            const t = dataTeardown(loc.cmd, raw);
+            if (!t) continue;
+            ctx.report({
+              rule: destructiveSql.id,
+              severity: t.severity,
+              title: t.severity === 'warning' ? 'Development database or data store reset' : undefined,
+              detail: `${capitalise(t.what)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
+              evidence: [evidence(event, excerpt, facts)],
+              key: t.severity,
+            });
           }
         },
       };
@@ -340,16 +595,18 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     create(ctx) {
       return {
         onEvent(event, facts) {
+          if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
+          const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
-            const r = infraReason(cmd);
-            if (!r) continue;
+            const t = serviceTeardown(cmd, raw);
+            if (!t || t.family !== 'infra') continue;
             ctx.report({
               rule: infraDestroy.id,
-              severity: r.severity,
-              title: r.severity === 'warning' ? 'Helm release uninstalled' : undefined,
-              detail: `${r.why}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
+              severity: t.severity,
+              title: t.severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
+              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
               evidence: [evidence(event, cmd.text, facts)],
-              key: r.severity,
+              key: t.severity,
             });
           }
         },
@@ -364,7 +621,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
         onEvent(event, facts) {
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
-            const git = gitSubcommand(cmd);
+            const git = gitSubcommand(cmd) ?? (cmd.name === 'git-filter-repo' ? { sub: 'filter-repo', args: cmd.args } : null);
             if (!git) continue;
             if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch);
             const why = discardReason(git.sub, git.args);
@@ -377,10 +634,45 @@ export const DESTRUCTIVE_RULES: Rule[] = [
   },
 ];
 
+const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context'];
+
+/** `docker exec -it db psql -c …`, `kubectl exec pod -- mysql -e …`: the client run in the container. */
+function containerExec(cmd: SimpleCommand): SimpleCommand | null {
+  if (!['docker', 'podman', 'kubectl', 'oc'].includes(cmd.name)) return null;
+  const at = cmd.args.indexOf('exec');
+  if (at < 0 || cmd.args.slice(0, at).some((a) => !a.startsWith('-'))) return null;
+  const rest = cmd.args.slice(at + 1);
+  const dashes = rest.indexOf('--');
+  let argv: string[];
+  if (dashes >= 0) {
+    argv = rest.slice(dashes + 1);
+  } else {
+    let i = 0;
+    while (i < rest.length && rest[i].startsWith('-')) i += EXEC_VALUE_OPTS.includes(rest[i]) ? 2 : 1;
+    argv = rest.slice(i + 1); // after the container name
+  }
+  if (argv.length === 0) return null;
+  const name = argv[0].replace(/^.*\//, '');
+  return { ...cmd, name, args: argv.slice(1), redirects: cmd.redirects, pipeIndex: cmd.pipeIndex };
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A data store destroyed without SQL: table rows for rails/prisma/kafka/vault/volumes, search index DELETEs. */
+function dataTeardown(cmd: SimpleCommand, raw: string): Teardown | null {
+  const t = serviceTeardown(cmd, raw);
+  if (t?.family === 'data') return t;
+  return searchIndexDeletion(cmd);
+}
+
 function destructiveCommandSql(loc: Located, all: Located[], raw: string, sqlFiles: Map<string, string>, session: SessionFacts): string | null {
   const { cmd, dir } = loc;
   if (cmd.name === 'dropdb') return `dropdb ${cmd.args.filter((a) => !a.startsWith('-')).pop() ?? ''}`.trim();
   if (cmd.name === 'mysqladmin' && /^drop$/i.test(cmd.args.find((a) => !a.startsWith('-')) ?? '')) return 'mysqladmin drop';
+  const inner = containerExec(cmd);
+  if (inner) return destructiveCommandSql({ cmd: inner, dir }, [], raw, sqlFiles, session);
   if (!SQL_CLIENTS.has(cmd.name) || throwawayDb(cmd, dir, session)) return null;
   for (const text of sqlTexts(loc, all, raw, sqlFiles, session)) {
     const stmt = findDestructiveSql(text);
@@ -390,6 +682,17 @@ function destructiveCommandSql(loc: Located, all: Located[], raw: string, sqlFil
 }
 
 function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null): void {
+  const deletedDefault = pushDeletes(args).find((b) => DEFAULT_BRANCHES.has(b));
+  if (deletedDefault) {
+    ctx.report({
+      rule: forcePush.id,
+      title: 'Default branch deleted on the remote',
+      detail: `The push deleted ${deletedDefault}, the default branch, on the remote: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'default',
+    });
+    return;
+  }
   const { forced, branch } = forcePushTarget(args, current);
   if (!forced) return;
   const onDefault = branch !== null && DEFAULT_BRANCHES.has(branch);

@@ -105,3 +105,16 @@ test('ordinary modes and /tmp are fine', async () => {
   const drafts = await runRules([cmd('chmod +x scripts/run.sh'), cmd('chmod 755 bin/cli'), cmd('chmod 644 README.md'), cmd('chmod 777 /tmp/build.sock'), cmd('chmod u+w file')]);
   assert.deepEqual(only(drafts, WORLD), []);
 });
+
+test('world-writable modes on /, system directories or the whole home recursively are critical', async () => {
+  for (const c of ['chmod -R 777 /', 'sudo chmod -R 777 /etc', 'chmod 777 /etc/passwd', 'chmod -R a+w ~', 'chmod -R 0777 /usr']) {
+    assert.deepEqual(only(await runRules([cmd(c)]), WORLD).map(severityOf), ['critical'], c);
+  }
+});
+
+test('world-writable modes on application directories stay a warning; /tmp and ordinary modes nothing', async () => {
+  assert.deepEqual(only(await runRules([cmd('sudo chmod -R 777 /var/www/html')]), WORLD).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([cmd('chmod 777 ~/project-notes.txt')]), WORLD).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([cmd('sudo chmod -R 777 /usr/local')]), WORLD).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([cmd('chmod -R 755 /usr/local/lib/app'), cmd('chmod 1777 /tmp/shared')]), WORLD), []);
+});

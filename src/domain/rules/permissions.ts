@@ -47,7 +47,7 @@ export const worldWritable = meta({
   id: 'permissions/world-writable',
   severity: 'warning',
   title: 'Files made world-writable',
-  description: 'chmod 777 / 666 / o+w / a+w (also recursive): any user or process on the machine can change these files. Paths under /tmp are not reported.',
+  description: 'chmod 777 / 666 / o+w / a+w (also recursive): any user or process on the machine can change these files. Critical on / and system directories (/etc, /usr, /var …) and recursively on the home directory: the machine is open to every local user and sudo/ssh stop working. Paths under /tmp are not reported.',
   remediation: 'Restore tighter modes (755/644) and find out why write access for everyone seemed necessary.',
 });
 
@@ -87,16 +87,39 @@ function persistentCommand(cmd: SimpleCommand): string | null {
 const WORLD_NUMERIC = /^0?[0-7]?[0-7][0-7][2367]$/;
 const WORLD_SYMBOLIC = /(^|,)[ugo]*[ao][ugo]*[+=][rwxXst]*w/;
 
-function worldWritableTargets(loc: Located, ctx: RuleContext): string[] {
+/**
+ * The operating system itself: `/`, the OS trees and the roots of home and var. Application trees
+ * (/var/www, /srv, /opt, /usr/local — Homebrew's `chown -R $(whoami) /usr/local`) are ordinary
+ * targets of chown/chmod and stay a warning.
+ */
+export function isCoreSystemPath(abs: string): boolean {
+  const p = abs.replace(/\/+$/, '') || '/';
+  if (p === '/' || /^\/(var|home|Users|private)$/.test(p)) return true;
+  return /^\/(etc|usr|bin|sbin|lib|lib32|lib64|libx32|boot|root|sys|proc|System|Library|Applications|var\/lib|var\/spool|private\/etc)(\/|$)/.test(p) && !/^\/usr\/local(\/|$)/.test(p);
+}
+
+interface OpenedPath {
+  path: string;
+  /** `/`, a system directory, or the whole home directory recursively: the machine itself. */
+  system: boolean;
+}
+
+function worldWritableTargets(loc: Located, ctx: RuleContext): OpenedPath[] {
   const { cmd } = loc;
   if (cmd.name !== 'chmod') return [];
-  const { operands } = parseArgs(cmd.args, ['--reference']);
+  const { short, long, operands } = parseArgs(cmd.args, ['--reference']);
+  const recursive = short.has('R') || long.has('--recursive');
   const [mode, ...files] = operands;
   if (!mode || !(WORLD_NUMERIC.test(mode) || WORLD_SYMBOLIC.test(mode))) return [];
-  return files.filter((f) => {
-    const zone = locate(f, loc.dir, ctx.session).zone;
-    return zone !== 'tmp' && zone !== 'device';
-  });
+  const home = ctx.session.home?.replace(/\/+$/, '');
+  const out: OpenedPath[] = [];
+  for (const f of files) {
+    const info = locate(f.replace(/(\/\*)+$/, '') || '/', loc.dir, ctx.session);
+    if (info.zone === 'tmp' || info.zone === 'device') continue;
+    const system = isCoreSystemPath(info.abs) || (recursive && !!ctx.session.cwd && !!home && info.abs.replace(/\/+$/, '') === home);
+    out.push({ path: f, system });
+  }
+  return out;
 }
 
 // ---- posture --------------------------------------------------------------------------------
@@ -216,5 +239,14 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc
   const installed = persistentCommand(cmd);
   if (installed) ctx.report({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name });
   const open = worldWritableTargets(loc, ctx);
-  if (open.length > 0) ctx.report({ rule: worldWritable.id, detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` made ${open.slice(0, 3).join(', ')} writable by everyone.`, evidence: [evidence(event, cmd.text, facts)] });
+  if (open.length === 0) return;
+  const system = open.some((o) => o.system);
+  ctx.report({
+    rule: worldWritable.id,
+    severity: system ? 'critical' : 'warning',
+    title: system ? 'System directories made world-writable' : undefined,
+    detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` made ${open.slice(0, 3).map((o) => o.path).join(', ')} writable by everyone${system ? ': the machine is open to every local user and tools such as sudo and ssh refuse to work' : ''}.`,
+    evidence: [evidence(event, cmd.text, facts)],
+    key: system ? 'system' : 'other',
+  });
 }

@@ -242,6 +242,44 @@ describe('parseShell', () => {
     });
   });
 
+  describe('wrappers and interpreters (destructive depth)', () => {
+    it('env -, env -i, busybox, \\rm, command, nice, ionice, stdbuf, doas, time all unwrap to rm', () => {
+      for (const src of ['env - rm -rf /', 'env -i rm -rf /', 'busybox rm -rf /', '\\rm -rf /', 'command rm -rf /', 'nice -n 5 rm -rf /', 'ionice -c3 rm -rf /', 'stdbuf -o0 rm -rf /', 'doas rm -rf /', 'time rm -rf /', 'setsid rm -rf /', 'gtimeout 5 rm -rf /']) {
+        const rm = find(src, 'rm');
+        assert.deepEqual(rm.args, ['-rf', '/'], src);
+      }
+    });
+    it('busybox without an applet, and command -v, run nothing', () => {
+      assert.deepEqual(names('busybox --list'), ['busybox']);
+      assert.deepEqual(names('command -v rm'), ['command']);
+    });
+    it('parallel keeps its ::: inputs as arguments of the command it runs', () => {
+      const rm = find('parallel -j4 rm -rf ::: a b', 'rm');
+      assert.deepEqual([rm.args, rm.wrappers], [['-rf', ':::', 'a', 'b'], ['parallel']]);
+    });
+    it('bash -c "$(cat <<EOF … EOF)" runs the heredoc body', () => {
+      const rm = find('bash -c "$(cat <<EOF\nrm -rf /\nEOF\n)"', 'rm');
+      assert.equal(rm.nested, 'shell-c');
+      assert.ok(!names('bash -c "$(cat <<EOF\nrm -rf /\nEOF\n)"').some((n) => n.includes('EOF')));
+    });
+    it('python -c, node -e and heredocs fed to interpreters yield the commands and deletions they perform', () => {
+      const py = find(`python3 -c 'import os; os.system("rm -rf ~")'`, 'rm');
+      assert.deepEqual([py.args, py.nested], [['-rf', '~'], 'interpreter']);
+      const tree = find(`python -c "import shutil; shutil.rmtree('/')"`, 'rm');
+      assert.deepEqual(tree.args, ['-rf', '--', '/']);
+      const heredoc = find('python3 <<EOF\nimport subprocess\nsubprocess.run(["git","reset","--hard"])\nEOF', 'git');
+      assert.deepEqual([heredoc.args, heredoc.nested], [['reset', '--hard'], 'interpreter']);
+      assert.deepEqual(find(`node -e "require('child_process').execSync('rm -rf /')"`, 'rm').args, ['-rf', '/']);
+      assert.deepEqual(find('python3 <<< "import os; os.system(\'rm -rf /\')"', 'rm').args, ['-rf', '/']);
+    });
+    it('interpreter programs that print or compute add no commands; script files are not read', () => {
+      assert.deepEqual(names(`python -c 'print("rm -rf /")'`), ['python']);
+      assert.deepEqual(names('python3 <<EOF\nprint(1)\nEOF'), ['python3']);
+      assert.deepEqual(names('python3 cleanup.py -c "rm -rf /"'), ['python3']);
+      assert.deepEqual(names(`node -e 'console.log(1)'`), ['node']);
+    });
+  });
+
   describe('cache', () => {
     it('returns the same frozen result for the same source', () => {
       const a = parseShell('git status --short');

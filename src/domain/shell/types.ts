@@ -26,10 +26,11 @@ export interface SimpleCommand {
   pipeLength: number;
   /**
    * Came from inside $(…) / backticks / <(…) ("substitution"), a `bash -c`/`sh -c`/`su -c` string
-   * or a heredoc/herestring fed to a shell ("shell-c"), or `eval` arguments ("eval"); the innermost
-   * reason wins.
+   * or a heredoc/herestring fed to a shell ("shell-c"), `eval` arguments ("eval"), or what an
+   * interpreter program runs or deletes ("interpreter": `python -c "os.system('…')"`, a
+   * `shutil.rmtree('/x')` becomes `rm -rf -- /x`; see interpreters.ts); the innermost reason wins.
    */
-  nested: 'substitution' | 'shell-c' | 'eval' | null;
+  nested: 'substitution' | 'shell-c' | 'eval' | 'interpreter' | null;
 }
 
 export interface ParsedShell {

@@ -15,6 +15,10 @@ interface WrapperSpec {
   noExec?: string[];
   /** `-10` is an option (nice's old syntax). */
   numericOptions?: boolean;
+  /** A lone "-" is an option (`env -`, the same as `env -i`), not the command. */
+  dashOption?: boolean;
+  /** Only these first words make the wrapper run a command (`busybox rm`, not `busybox --list`). */
+  applets?: RegExp;
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -29,12 +33,29 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     withValue: ['-u', '-C', '-S'],
     longWithValue: ['--unset', '--chdir', '--split-string'],
     assignments: true,
+    dashOption: true,
   },
   timeout: { withValue: ['-k', '-s'], longWithValue: ['--kill-after', '--signal'], positional: 1 },
+  gtimeout: { withValue: ['-k', '-s'], longWithValue: ['--kill-after', '--signal'], positional: 1 },
   xargs: {
     withValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'],
     longWithValue: ['--max-lines', '--max-args', '--max-procs', '--max-chars', '--delimiter', '--eof', '--arg-file', '--replace', '--process-slot-var'],
   },
+  // GNU parallel: the command comes first, its inputs after ":::" (kept as arguments).
+  parallel: {
+    withValue: ['-j', '-S', '-I', '-n', '-N', '-a', '-d', '-E', '--jobs', '--sshlogin', '--arg-file', '--delimiter', '--joblog', '--results', '--tmpdir', '--workdir', '--timeout', '--retries', '--delay'],
+    longWithValue: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--joblog', '--results', '--tmpdir', '--workdir', '--timeout', '--retries', '--delay', '--colsep', '--tag-string'],
+  },
+  busybox: { applets: /^[a-z][\w.-]*$/ },
+  setsid: {},
+  unbuffer: {},
+  chronic: {},
+  nocache: {},
+  caffeinate: { withValue: ['-t', '-w'] },
+  chrt: { positional: 1 },
+  taskset: { positional: 1 },
+  pkexec: { longWithValue: ['--user'] },
+  runuser: { withValue: ['-u', '-g', '-G'], longWithValue: ['--user', '--group'] },
   nohup: {},
   nice: { withValue: ['-n'], longWithValue: ['--adjustment'], numericOptions: true },
   time: { withValue: ['-f', '-o'], longWithValue: ['--format', '--output'] },
@@ -93,6 +114,10 @@ function skipOptions(argv: string[], spec: WrapperSpec): Step | null {
       i++;
       break;
     }
+    if (a === '-' && spec.dashOption) {
+      i++;
+      continue;
+    }
     if (!a.startsWith('-') || a === '-') break;
     const consumed = optionLength(argv, i, spec, step);
     if (consumed === NO_EXEC) return null;
@@ -103,6 +128,7 @@ function skipOptions(argv: string[], spec: WrapperSpec): Step | null {
   }
   i += spec.positional ?? 0;
   if (i >= argv.length && step.split.length === 0) return null;
+  if (spec.applets && !spec.applets.test(argv[i] ?? '')) return null;
   step.commandAt = Math.min(i, argv.length);
   return step;
 }

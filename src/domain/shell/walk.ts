@@ -6,6 +6,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { ParsedShell, Redirect, SimpleCommand } from './types.ts';
 import { wordValue } from './words.ts';
 import { programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
+import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, type InterpreterAction } from './interpreters.ts';
 
 type Nested = SimpleCommand['nested'];
 
@@ -204,14 +205,36 @@ class Walker {
     this.nestedScripts(name, args, redirects, ctx);
   }
 
-  /** Scripts hidden in arguments or stdin: bash -c '…', eval …, bash <<EOF … EOF. */
+  /** Scripts hidden in arguments or stdin: bash -c '…', eval …, bash <<EOF … EOF, python -c '…'. */
   private nestedScripts(name: string, args: string[], redirects: RawRedirect[], ctx: Ctx): void {
+    const stdin = () => redirects.find((r) => r.stdin !== undefined && r.stdin.trim() !== '')?.stdin ?? null;
     const script = shellCommandString(name, args);
-    if (script !== null) return this.reparse(script, 'shell-c', ctx);
-    if (name === 'eval' && args.length > 0) return this.reparse(args.join(' '), 'eval', ctx);
+    if (script !== null) return this.reparse(catHeredoc(script) ?? script, 'shell-c', ctx);
+    if (name === 'eval' && args.length > 0) return this.reparse(catHeredoc(args.join(' ')) ?? args.join(' '), 'eval', ctx);
     if (readsStdin(name, args)) {
-      const stdin = redirects.find((r) => r.stdin !== undefined && r.stdin.trim() !== '');
-      if (stdin?.stdin) this.reparse(stdin.stdin, 'shell-c', ctx);
+      const body = stdin();
+      if (body) this.reparse(body, 'shell-c', ctx);
+      return;
+    }
+    const lang = interpreterLanguage(name);
+    if (!lang) return;
+    const inline = inlineProgram(lang, args);
+    const program = inline !== null ? (catHeredoc(inline) ?? inline) : interpreterReadsStdin(lang, args) ? stdin() : null;
+    if (program) this.interpreted(interpreterActions(lang, program), ctx);
+  }
+
+  /** What an interpreter program runs and deletes, as commands the rules judge like any other. */
+  private interpreted(actions: InterpreterAction[], ctx: Ctx): void {
+    if (actions.length === 0) return;
+    if (ctx.reparseDepth >= this.opts.maxReparseDepth) {
+      this.out.hadErrors = true;
+      return;
+    }
+    const inner: Ctx = { nested: 'interpreter', reparseDepth: ctx.reparseDepth + 1 };
+    for (const a of actions) {
+      if (a.kind === 'shell') this.reparse(a.script, 'interpreter', ctx);
+      else if (a.kind === 'argv') this.emit(a.argv, [], [], a.source, inner);
+      else this.emit(['rm', a.recursive ? '-rf' : '-f', '--', a.path], [], [], a.source, inner);
     }
   }
 
@@ -255,6 +278,15 @@ function assignmentText(node: Node): string {
   const value = node.childForFieldName('value');
   const op = node.children.find((c) => c && (c.type === '=' || c.type === '+='))?.type ?? '=';
   return name + op + (value ? wordValue(value).value : '');
+}
+
+/**
+ * `"$(cat <<EOF … EOF)"` given to `bash -c`, `eval` or `python -c`: the shell substitutes the
+ * heredoc's body, so that body is the script. Null for anything else.
+ */
+export function catHeredoc(script: string): string | null {
+  const m = /^\s*\$\(\s*cat\s*<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*\n?\s*\)\s*$/.exec(script);
+  return m ? m[3] : null;
 }
 
 /** Every simple command in the tree rooted at `root`. */

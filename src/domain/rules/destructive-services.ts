@@ -1,0 +1,271 @@
+// Cloud, cluster and service teardown as data: one row per tool and subcommand path, read like
+// the catalogue ("aws rds delete-db-instance → critical: a database instance deleted"). The
+// destructive rules (infra-destroy for resources, destructive-sql for data stores) look a simple
+// command up here. A row matches when its `path` is a prefix of the command's positional words
+// (option values removed with the tool's `valueOpts`), and its `when`/`unless` hold.
+import type { SimpleCommand } from '../shell/types.ts';
+import { hostOfUrl, isLocalHost, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
+
+export type Severity = 'critical' | 'warning';
+/** infra: a cloud/cluster/service resource (infra-destroy); data: a database or data store (destructive-sql). */
+export type Family = 'infra' | 'data';
+
+export interface Teardown {
+  family: Family;
+  severity: Severity;
+  /** What was destroyed, for the finding's detail ("EC2 instances terminated"). */
+  what: string;
+}
+
+interface View extends ParsedArgs {
+  args: string[];
+  /** The whole tool call's text: `docker rm -f $(docker ps -aq)` is judged by its substitution. */
+  text: string;
+  assignments: string[];
+}
+
+type Word = string | RegExp;
+
+interface Row {
+  tools: string[];
+  path: Word[];
+  family: Family;
+  severity: Severity | ((v: View) => Severity);
+  what: string;
+  when?: (v: View) => boolean;
+  unless?: (v: View) => boolean;
+}
+
+const PROD = /\b(prod|production|prd|live)\b/i;
+const has = (...flags: string[]) => (v: View) => flags.some((f) => (f.startsWith('--') ? v.long.has(f) : v.short.has(f.slice(1))) || v.args.includes(f));
+const prodOr = (otherwise: Severity) => (v: View): Severity => (PROD.test(v.args.join(' ')) || v.assignments.some((a) => /^(RAILS_ENV|RACK_ENV|NODE_ENV|APP_ENV|MIX_ENV)=prod/i.test(a)) ? 'critical' : otherwise);
+
+/** Options whose next word is their value, per tool, so values are not taken for subcommands. */
+const VALUE_OPTS: Record<string, string[]> = {
+  aws: ['--profile', '--region', '--output', '--endpoint-url', '--query', '--cli-input-json', '--color', '--ca-bundle', '--cli-read-timeout', '--cli-connect-timeout'],
+  gcloud: ['--project', '--zone', '--region', '--format', '--account', '--configuration', '--verbosity', '--impersonate-service-account', '--billing-project'],
+  gsutil: ['-o', '-h', '-u', '-p'],
+  az: ['--subscription', '--output', '-o', '--query'],
+  kubectl: ['-n', '--namespace', '--context', '--cluster', '--kubeconfig', '-l', '--selector', '-o', '--output', '--field-selector', '--grace-period', '--timeout', '-s', '--server', '--user', '--as', '--cascade'],
+  oc: ['-n', '--namespace', '--context', '--kubeconfig', '-l', '--selector', '-o', '--output'],
+  helm: ['-n', '--namespace', '--kube-context', '--kubeconfig', '--timeout'],
+  docker: ['-H', '--host', '--context', '-c', '--config', '--log-level', '-f', '--filter', '-p', '--project-name', '--file', '--env-file', '--project-directory'],
+  podman: ['--url', '--connection', '-c', '--filter', '-f'],
+  'docker-compose': ['-f', '--file', '-p', '--project-name', '--env-file', '--project-directory'],
+  vault: ['-address', '-namespace', '-mount', '-format', '-output-curl-string'],
+  gh: ['-R', '--repo', '-e', '--env', '-o', '--org', '-a', '--app'],
+  glab: ['-R', '--repo', '-g', '--group'],
+  fly: ['-a', '--app', '-c', '--config', '-o', '--org', '-r', '--region'],
+  flyctl: ['-a', '--app', '-c', '--config', '-o', '--org', '-r', '--region'],
+  heroku: ['-a', '--app', '-r', '--remote'],
+  doctl: ['-t', '--access-token', '--context', '-o', '--output', '--format'],
+  firebase: ['-P', '--project', '--config'],
+  supabase: ['--workdir', '--project-ref', '--db-url', '-p', '--password'],
+  terraform: ['-var', '-var-file', '-target', '-chdir', '-state', '-lock-timeout', '-parallelism'],
+  tofu: ['-var', '-var-file', '-target', '-chdir', '-state'],
+  pulumi: ['-s', '--stack', '-C', '--cwd'],
+  rpk: ['-X', '--brokers', '--profile'],
+  'kafka-topics': ['--bootstrap-server', '--zookeeper', '--topic', '--command-config'],
+  rails: ['-e', '--environment'],
+  rake: ['-f', '--rakefile', '-C', '--directory'],
+  prisma: ['--schema'],
+  vercel: ['--scope', '--token', '-t', '-S', '--cwd', '-A', '--local-config'],
+  netlify: ['--site', '--auth'],
+};
+
+/** AWS calls that delete single messages, rows, objects or tags: day-to-day work, not teardown. */
+const AWS_ROUTINE = /^(delete|remove)-(message(-batch)?|object|objects|item|tags?|.*-tags|.*-tagging|attributes|alarms|.*-attributes|object-tagging|.*-policy-version|login-profile)$/;
+const AWS_DESTROY = /^(delete|terminate|deregister|purge|remove)-|^schedule-key-deletion$|^disable-key$/;
+
+const K8S_STORAGE = /^(pvc|pv|persistentvolumeclaims?|persistentvolumes?|crds?|customresourcedefinitions?(\.apiextensions\.k8s\.io)?|storageclass(es)?|sc)(\/.*)?$/;
+const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|ingress(es)?|ing|secrets?)(\/.*)?$/;
+const ALL_CONTAINERS = /docker\s+(?:container\s+)?(?:ps|ls)\b[^|)`]*\s-(?:[a-z]*a[a-z]*|-all)\b|podman\s+ps\b[^|)`]*\s-[a-z]*a/;
+const ALL_IMAGES = /docker\s+images?\b[^|)`]*-[a-z]*q|docker\s+image\s+ls\b[^|)`]*-[a-z]*q/;
+const RAILS_DB = /^db:(drop|reset|purge|truncate_all|migrate:reset|schema:load|seed:replant|setup)(:[\w:]+)?$/;
+
+const ROWS: Row[] = [
+  // ---- Kubernetes / Helm
+  { tools: ['kubectl', 'oc'], path: ['delete', /^(ns|namespaces?)(\/.*)?$/], family: 'infra', severity: 'critical', what: 'a Kubernetes namespace and everything in it deleted' },
+  { tools: ['kubectl', 'oc'], path: ['delete'], when: has('--all', '-A', '--all-namespaces'), family: 'infra', severity: 'critical', what: 'every resource of a kind deleted (--all)' },
+  { tools: ['kubectl', 'oc'], path: ['delete', K8S_STORAGE], family: 'infra', severity: 'critical', what: 'persistent volumes, claims or resource definitions (and their data) deleted' },
+  { tools: ['kubectl', 'oc'], path: ['delete', K8S_WORKLOAD], family: 'infra', severity: prodOr('warning'), what: 'a Kubernetes workload or service deleted' },
+  { tools: ['kubectl', 'oc'], path: ['delete'], when: has('-f', '--filename', '-k', '--kustomize'), family: 'infra', severity: prodOr('warning'), what: 'every resource of a manifest deleted' },
+  { tools: ['helm'], path: [/^(uninstall|delete|del|un)$/], family: 'infra', severity: prodOr('warning'), what: 'a Helm release uninstalled' },
+  // ---- infrastructure as code
+  { tools: ['terraform', 'tofu', 'terragrunt'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'the whole stack destroyed' },
+  { tools: ['terraform', 'tofu', 'terragrunt'], path: ['apply'], when: has('-destroy', '--destroy'), family: 'infra', severity: 'critical', what: 'the whole stack destroyed (apply -destroy)' },
+  { tools: ['terragrunt'], path: [/^run-all$/, 'destroy'], family: 'infra', severity: 'critical', what: 'every stack destroyed (run-all destroy)' },
+  { tools: ['terraform', 'tofu'], path: ['state', 'rm'], family: 'infra', severity: 'warning', what: 'resources dropped from the Terraform state' },
+  { tools: ['terraform', 'tofu'], path: ['workspace', 'delete'], family: 'infra', severity: prodOr('warning'), what: 'a Terraform workspace (and its state) deleted' },
+  { tools: ['pulumi'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'the whole stack destroyed' },
+  { tools: ['pulumi'], path: ['stack', 'rm'], family: 'infra', severity: 'critical', what: 'a Pulumi stack removed' },
+  { tools: ['cdk', 'cdktf'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'the whole stack destroyed' },
+  { tools: ['serverless', 'sls'], path: ['remove'], family: 'infra', severity: 'critical', what: 'the deployed service removed' },
+  // ---- AWS
+  { tools: ['aws'], path: ['s3', 'rb'], family: 'infra', severity: 'critical', what: 'an S3 bucket deleted' },
+  { tools: ['aws'], path: ['s3', 'rm'], when: has('--recursive'), family: 'infra', severity: 'critical', what: 'S3 objects deleted recursively' },
+  { tools: ['aws'], path: [/^[a-z0-9-]+$/, AWS_DESTROY], unless: (v) => AWS_ROUTINE.test(v.operands[1] ?? ''), family: 'infra', severity: 'critical', what: 'an AWS resource deleted or terminated' },
+  // ---- Google Cloud
+  { tools: ['gcloud'], path: [], when: (v) => v.operands.includes('delete') && !/^(config|auth|components|topic)$/.test(v.operands[0] ?? ''), family: 'infra', severity: 'critical', what: 'a Google Cloud resource deleted' },
+  { tools: ['gcloud'], path: ['storage', 'rm'], when: has('-r', '-R', '--recursive', '--all-versions'), family: 'infra', severity: 'critical', what: 'Cloud Storage objects deleted recursively' },
+  { tools: ['gsutil'], path: ['rm'], when: has('-r', '-R', '-a'), family: 'infra', severity: 'critical', what: 'Cloud Storage objects deleted recursively' },
+  { tools: ['gsutil'], path: ['rb'], family: 'infra', severity: 'critical', what: 'a Cloud Storage bucket deleted' },
+  // ---- Azure, DigitalOcean and platforms
+  { tools: ['az'], path: [], when: (v) => v.operands.some((o) => /^delete(-batch)?$/.test(o)) && !/^(config|account|extension|cache|tag|lock)$/.test(v.operands[0] ?? ''), family: 'infra', severity: 'critical', what: 'an Azure resource deleted' },
+  { tools: ['doctl'], path: [], when: (v) => v.operands.slice(1).some((o) => /^(delete|rm|d)$/.test(o)), family: 'infra', severity: 'critical', what: 'a DigitalOcean resource deleted' },
+  { tools: ['fly', 'flyctl'], path: [/^(apps?|volumes?|vol|postgres|pg|machines?|m|mpg|redis|tigris|storage)$/, /^(destroy|delete|rm|remove)$/], family: 'infra', severity: 'critical', what: 'a Fly.io app, volume or database destroyed' },
+  { tools: ['fly', 'flyctl'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'a Fly.io app destroyed' },
+  { tools: ['heroku'], path: [/^(apps:destroy|destroy|addons:destroy|addons:remove)$/], family: 'infra', severity: 'critical', what: 'a Heroku app or add-on destroyed' },
+  { tools: ['heroku'], path: [/^pg:reset$/], family: 'data', severity: 'critical', what: 'a Heroku Postgres database reset' },
+  { tools: ['vercel'], path: [/^(rm|remove)$/], family: 'infra', severity: 'critical', what: 'a Vercel deployment or project removed' },
+  { tools: ['vercel'], path: [/^projects?$/, /^(rm|remove)$/], family: 'infra', severity: 'critical', what: 'a Vercel project removed' },
+  { tools: ['netlify'], path: ['sites:delete'], family: 'infra', severity: 'critical', what: 'a Netlify site deleted' },
+  { tools: ['railway'], path: [/^(delete|down)$/], family: 'infra', severity: 'warning', what: 'a Railway project or deployment removed' },
+  // ---- containers
+  { tools: ['docker', 'podman'], path: ['system', 'prune'], family: 'infra', severity: (v) => (v.long.has('--volumes') ? 'critical' : 'warning'), what: 'unused containers, images and networks pruned' },
+  { tools: ['podman'], path: ['system', 'reset'], family: 'data', severity: 'critical', what: 'every Podman container, image and volume deleted' },
+  { tools: ['docker', 'podman'], path: ['volume', /^(rm|remove|prune)$/], family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
+  { tools: ['docker', 'podman'], path: [/^(compose|container)$/, 'down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
+  { tools: ['docker-compose', 'podman-compose'], path: ['down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
+  { tools: ['docker', 'podman'], path: [/^(rm|container)$/], when: (v) => ALL_CONTAINERS.test(v.text), family: 'infra', severity: 'warning', what: 'every container removed' },
+  { tools: ['docker', 'podman'], path: [/^(rmi|image)$/], when: (v) => ALL_IMAGES.test(v.text), family: 'infra', severity: 'warning', what: 'every image removed' },
+  { tools: ['docker', 'podman'], path: [/^(image|container)$/, 'prune'], when: has('-a', '--all'), family: 'infra', severity: 'warning', what: 'all unused images or stopped containers pruned' },
+  // ---- secrets and source hosting
+  { tools: ['vault'], path: ['kv', /^(delete|destroy)$/], family: 'data', severity: 'critical', what: 'Vault secrets deleted' },
+  { tools: ['vault'], path: ['kv', 'metadata', 'delete'], family: 'data', severity: 'critical', what: 'Vault secrets and all their versions deleted' },
+  { tools: ['vault'], path: ['delete'], family: 'data', severity: 'critical', what: 'a Vault path deleted' },
+  { tools: ['vault'], path: ['secrets', 'disable'], family: 'data', severity: 'critical', what: 'a Vault secrets engine and all its secrets removed' },
+  { tools: ['vault'], path: [/^(auth|policy|audit)$/, /^(disable|delete)$/], family: 'infra', severity: 'warning', what: 'Vault auth, policy or audit configuration removed' },
+  { tools: ['gh'], path: ['repo', 'delete'], family: 'infra', severity: 'critical', what: 'a GitHub repository deleted' },
+  { tools: ['gh'], path: ['secret', /^(delete|remove)$/], family: 'infra', severity: 'critical', what: 'a GitHub Actions secret deleted' },
+  { tools: ['gh'], path: [/^(release|variable|ssh-key|gpg-key|issue|environment|label)$/, /^(delete|remove)$/], family: 'infra', severity: 'warning', what: 'a GitHub release, variable, key or issue deleted' },
+  { tools: ['gh'], path: ['api'], when: (v) => optionValues(v.args, ['-X', '--method']).some((m) => /^delete$/i.test(m)), family: 'infra', severity: 'warning', what: 'a GitHub API DELETE request' },
+  { tools: ['glab'], path: ['repo', 'delete'], family: 'infra', severity: 'critical', what: 'a GitLab project deleted' },
+  { tools: ['glab'], path: [/^(variable|release)$/, 'delete'], family: 'infra', severity: 'warning', what: 'a GitLab variable or release deleted' },
+  // ---- message brokers, Firebase, application frameworks
+  { tools: ['kafka-topics', 'kafka-topics.sh'], path: [], when: has('--delete'), family: 'data', severity: 'critical', what: 'Kafka topics (and their messages) deleted' },
+  { tools: ['kafka-delete-records', 'kafka-delete-records.sh'], path: [], family: 'data', severity: 'critical', what: 'Kafka records deleted' },
+  { tools: ['kafka-consumer-groups', 'kafka-consumer-groups.sh'], path: [], when: has('--delete', '--delete-offsets'), family: 'data', severity: 'warning', what: 'Kafka consumer groups or offsets deleted' },
+  { tools: ['rpk'], path: ['topic', /^(delete|rm)$/], family: 'data', severity: 'critical', what: 'Kafka topics (and their messages) deleted' },
+  { tools: ['firebase'], path: ['firestore:delete'], when: has('--all-collections', '-r', '--recursive'), family: 'data', severity: 'critical', what: 'Firestore collections deleted' },
+  { tools: ['firebase'], path: [/^(database:remove|firestore:databases:delete)$/], family: 'data', severity: 'critical', what: 'a Firebase database deleted' },
+  { tools: ['rails', 'rake'], path: [RAILS_DB], family: 'data', severity: prodOr('warning'), what: 'the application database dropped or reset' },
+  { tools: ['prisma'], path: ['migrate', 'reset'], family: 'data', severity: prodOr('warning'), what: 'the database reset (all data deleted)' },
+  { tools: ['prisma'], path: ['db', 'push'], when: has('--force-reset', '--accept-data-loss'), family: 'data', severity: prodOr('warning'), what: 'the database reset or columns dropped by db push' },
+  { tools: ['supabase'], path: ['db', 'reset'], family: 'data', severity: (v) => (v.long.has('--linked') || v.long.has('--db-url') ? 'critical' : 'warning'), what: 'the Supabase database reset' },
+  { tools: ['supabase'], path: [/^projects?$/, 'delete'], family: 'infra', severity: 'critical', what: 'a Supabase project deleted' },
+  { tools: ['php'], path: ['artisan', /^(migrate:fresh|migrate:reset|db:wipe)$/], family: 'data', severity: prodOr('warning'), what: 'the application database wiped' },
+  { tools: ['python', 'python3'], path: [/(^|\/)manage\.py$/, /^(flush|reset_db|sqlflush)$/], family: 'data', severity: prodOr('warning'), what: 'the Django database emptied' },
+  { tools: ['sequelize', 'sequelize-cli'], path: [/^db:drop$/], family: 'data', severity: prodOr('warning'), what: 'the database dropped' },
+  { tools: ['mongo', 'mongosh'], path: [], when: (v) => /dropDatabase\s*\(/.test(v.text), family: 'data', severity: 'critical', what: 'a MongoDB database dropped' },
+];
+
+const BY_TOOL = new Map<string, Row[]>();
+for (const row of ROWS) for (const t of row.tools) BY_TOOL.set(t, [...(BY_TOOL.get(t) ?? []), row]);
+
+/** The tool name a row is filed under: `kafka-topics.sh` and `/opt/kafka/bin/kafka-topics.sh` alike. */
+function toolOf(cmd: SimpleCommand): string {
+  if (cmd.name === 'bin/rails' || cmd.name === 'rails') return 'rails';
+  if (/^python[\d.]*$/.test(cmd.name)) return 'python';
+  return cmd.name;
+}
+
+/** Package runners that run another tool: `npx prisma …`, `bundle exec rails …`, `uv run python manage.py …`. */
+const RUNNERS: Record<string, { sub?: string[]; valueOpts: string[] }> = {
+  npx: { valueOpts: ['-p', '--package', '-c', '--call'] },
+  bunx: { valueOpts: [] },
+  pnpx: { valueOpts: [] },
+  bundle: { sub: ['exec'], valueOpts: [] },
+  pnpm: { sub: ['exec', 'dlx'], valueOpts: ['-C', '--dir', '--filter', '-F'] },
+  yarn: { sub: ['exec', 'dlx', 'run'], valueOpts: ['--cwd'] },
+  bun: { sub: ['x', 'run'], valueOpts: ['--cwd'] },
+  poetry: { sub: ['run'], valueOpts: ['-C', '--directory'] },
+  uv: { sub: ['run'], valueOpts: ['--with', '--python', '-p', '--project', '--directory'] },
+  pipenv: { sub: ['run'], valueOpts: [] },
+};
+
+/** The command a package runner runs, or the command itself. */
+function throughRunner(cmd: SimpleCommand): SimpleCommand {
+  const runner = Object.hasOwn(RUNNERS, cmd.name) ? RUNNERS[cmd.name] : undefined;
+  if (!runner) return cmd;
+  let i = 0;
+  const skipOptions = () => {
+    while (i < cmd.args.length && cmd.args[i].startsWith('-')) i += runner.valueOpts.includes(cmd.args[i]) ? 2 : 1;
+  };
+  skipOptions();
+  if (runner.sub) {
+    if (!runner.sub.includes(cmd.args[i] ?? '')) return cmd;
+    i++;
+    skipOptions();
+  }
+  const inner = cmd.args[i];
+  if (!inner) return cmd;
+  return { ...cmd, name: inner.replace(/^.*\//, '').replace(/^(.+)@[^@/]*$/, '$1'), args: cmd.args.slice(i + 1) };
+}
+
+function matchesPath(path: Word[], operands: string[]): boolean {
+  return path.every((w, i) => {
+    const o = operands[i];
+    return o !== undefined && (typeof w === 'string' ? o === w : w.test(o));
+  });
+}
+
+/** What a command tears down, or null. `text` is the whole tool call (for `$(docker ps -aq)`). */
+export function serviceTeardown(command: SimpleCommand, text: string): Teardown | null {
+  const cmd = throughRunner(command);
+  const tool = toolOf(cmd);
+  const rows = BY_TOOL.get(tool) ?? BY_TOOL.get(tool.replace(/\.(sh|bat|cmd)$/, ''));
+  if (!rows) return null;
+  const parsed = parseArgs(cmd.args, VALUE_OPTS[tool.replace(/\.(sh|bat)$/, '')] ?? []);
+  const view: View = { ...parsed, args: cmd.args, text, assignments: cmd.assignments };
+  for (const row of rows) {
+    if (!matchesPath(row.path, parsed.operands)) continue;
+    if (row.when && !row.when(view)) continue;
+    if (row.unless?.(view)) continue;
+    return { family: row.family, severity: typeof row.severity === 'function' ? row.severity(view) : row.severity, what: row.what };
+  }
+  return null;
+}
+
+// ---- HTTP DELETE on search indexes --------------------------------------------------------------
+
+const ES_PATH = /(^|\/)(_all|\*|[^/?]*\*[^/?]*)(\/?$|\?|\/_delete_by_query)|\/_delete_by_query\b|\/_data_stream\/|\/_index_template\//;
+const ES_HOST = /(^|[.-])(elastic(search)?|opensearch|es|kibana)([.-]|$)|\.es\.|\.aws\.found\.io$|\.elastic-cloud\.com$|\.es\.amazonaws\.com$/;
+
+/**
+ * `curl -X DELETE http://host:9200/<index>` (also httpie/xh `DELETE url`): an Elasticsearch or
+ * OpenSearch index deleted. Generic REST DELETEs of one record are not reported; an index on a
+ * local development node is a warning, `_all`, wildcards and remote clusters critical.
+ */
+export function searchIndexDeletion(cmd: SimpleCommand): Teardown | null {
+  const { name, args } = cmd;
+  let urls: string[] = [];
+  if (name === 'curl') {
+    const method = [...optionValues(args, ['-X', '--request']), ...args.filter((a) => /^-XDELETE$/i.test(a)).map(() => 'DELETE')];
+    const byQuery = args.some((a) => /\/_delete_by_query\b/.test(a)) && /match_all/.test(args.join(' '));
+    if (!byQuery && !method.some((m) => /^delete$/i.test(m))) return null;
+    urls = args.filter((a) => /^(https?:\/\/)?[\w.-]+(:\d+)?\//i.test(a) && !a.startsWith('-'));
+  } else if (name === 'http' || name === 'https' || name === 'xh') {
+    const i = args.findIndex((a) => /^delete$/i.test(a));
+    if (i < 0) return null;
+    urls = args.slice(i + 1, i + 2);
+  } else {
+    return null;
+  }
+  for (const raw of urls) {
+    const url = /^https?:\/\//i.test(raw) ? raw : `http://${raw}`;
+    const host = hostOfUrl(url);
+    if (!host) continue;
+    const port = /^https?:\/\/[^/]*:(\d+)/i.exec(url)?.[1];
+    const path = url.replace(/^https?:\/\/[^/]*/i, '');
+    const isSearch = port === '9200' || port === '9243' || ES_HOST.test(host) || /\/_(delete_by_query|data_stream|index_template|alias)/.test(path);
+    if (!isSearch || path === '' || path === '/') continue;
+    const everything = ES_PATH.test(path);
+    return {
+      family: 'data',
+      severity: everything || !isLocalHost(host) ? 'critical' : 'warning',
+      what: everything ? 'every Elasticsearch/OpenSearch index matching a wildcard deleted' : `the Elasticsearch/OpenSearch index ${path.replace(/^\/|\?.*$/g, '')} deleted`,
+    };
+  }
+  return null;
+}

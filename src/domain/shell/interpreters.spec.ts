@@ -1,0 +1,106 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, type InterpreterAction } from './interpreters.ts';
+
+const brief = (a: InterpreterAction) => (a.kind === 'shell' ? `shell:${a.script}` : a.kind === 'argv' ? `argv:${a.argv.join(' ')}` : `delete:${a.recursive ? 'r:' : ''}${a.path}`);
+const acts = (lang: Parameters<typeof interpreterActions>[0], code: string) => interpreterActions(lang, code).map(brief);
+
+test('interpreter names map to their language; other programs are not interpreters', () => {
+  assert.equal(interpreterLanguage('python3.12'), 'python');
+  assert.equal(interpreterLanguage('node'), 'node');
+  assert.equal(interpreterLanguage('bun'), 'node');
+  assert.equal(interpreterLanguage('ruby'), 'ruby');
+  assert.equal(interpreterLanguage('perl'), 'perl');
+  assert.equal(interpreterLanguage('php'), 'php');
+  assert.equal(interpreterLanguage('pythonista'), null);
+  assert.equal(interpreterLanguage('bash'), null);
+});
+
+test('the inline program is found after -c / -e / --eval / -r and clusters ending in the flag', () => {
+  assert.equal(inlineProgram('python', ['-c', 'print(1)']), 'print(1)');
+  assert.equal(inlineProgram('python', ['-Bc', 'x']), 'x');
+  assert.equal(inlineProgram('node', ['--eval=1+1']), '1+1');
+  assert.equal(inlineProgram('perl', ['-MFile::Path', '-e', 'rmtree("/x")']), 'rmtree("/x")');
+  assert.equal(inlineProgram('perl', ['-ne', 'print']), 'print');
+  assert.equal(inlineProgram('php', ['-r', 'echo 1;']), 'echo 1;');
+  assert.equal(inlineProgram('python', ['script.py', '-c', 'x']), null, 'after a script file -c belongs to the script');
+  assert.equal(inlineProgram('node', ['server.js']), null);
+});
+
+test('stdin programs: no script argument or "-"; a script file or -m module reads no program from stdin', () => {
+  assert.equal(interpreterReadsStdin('python', []), true);
+  assert.equal(interpreterReadsStdin('python', ['-']), true);
+  assert.equal(interpreterReadsStdin('python', ['-u']), true);
+  assert.equal(interpreterReadsStdin('python', ['app.py']), false);
+  assert.equal(interpreterReadsStdin('python', ['-m', 'http.server']), false);
+  assert.equal(interpreterReadsStdin('node', ['-e', 'x']), false);
+});
+
+test('python: os.system, subprocess lists and shell strings, shutil.rmtree, os.remove, pathlib', () => {
+  assert.deepEqual(acts('python', 'import os; os.system("rm -rf ~")'), ['shell:rm -rf ~']);
+  assert.deepEqual(acts('python', 'import subprocess\nsubprocess.run(["rm","-rf","/"])'), ['argv:rm -rf /']);
+  assert.deepEqual(acts('python', "subprocess.call('rm -rf /', shell=True)"), ['shell:rm -rf /']);
+  assert.deepEqual(acts('python', "subprocess.check_output('git status')"), ['argv:git status']);
+  assert.deepEqual(acts('python', "import shutil; shutil.rmtree('/')"), ['delete:r:/']);
+  assert.deepEqual(acts('python', "__import__('shutil').rmtree('/etc')"), ['delete:r:/etc']);
+  assert.deepEqual(acts('python', "shutil.rmtree(os.path.expanduser('~'))"), ['delete:r:~']);
+  assert.deepEqual(acts('python', "shutil.rmtree(os.path.expanduser('~') + '/Documents')"), ['delete:r:~/Documents']);
+  assert.deepEqual(acts('python', "os.remove('/etc/passwd')"), ['delete:/etc/passwd']);
+  assert.deepEqual(acts('python', "from pathlib import Path; Path('/etc/hosts').unlink()"), ['delete:/etc/hosts']);
+});
+
+test('python: unknown arguments stay unknown, and harmless programs do nothing', () => {
+  assert.deepEqual(acts('python', 'shutil.rmtree(target)'), ['delete:r:$?']);
+  assert.deepEqual(acts('python', 'os.system("rm -rf " + path)'), ['shell:rm -rf $?']);
+  assert.deepEqual(acts('python', 'print("rm -rf /")'), []);
+  assert.deepEqual(acts('python', 'import asyncio; asyncio.run(main())'), []);
+  assert.deepEqual(acts('python', 're.sub("a", "b", s); x.remove(1)'), []);
+});
+
+test('node: execSync/exec command lines, spawn argv lists, fs.rmSync with and without recursive', () => {
+  assert.deepEqual(acts('node', "require('child_process').execSync('rm -rf /')"), ['shell:rm -rf /']);
+  assert.deepEqual(acts('node', "const {spawnSync} = require('child_process'); spawnSync('rm', ['-rf', '/'])"), ['argv:rm -rf /']);
+  assert.deepEqual(acts('node', "fs.rmSync('/', {recursive:true})"), ['delete:r:/']);
+  assert.deepEqual(acts('node', "require('fs').rmSync(require('os').homedir(), { recursive: true, force: true })"), ['delete:r:~']);
+  assert.deepEqual(acts('node', "fs.unlinkSync('/etc/hosts')"), ['delete:/etc/hosts']);
+  assert.deepEqual(acts('node', 'await $`rm -rf ${dir}`'), ['shell:rm -rf $?']);
+});
+
+test('node: regex .exec, template literals and console output are not commands', () => {
+  assert.deepEqual(acts('node', "/a/.exec('rm -rf /')"), []);
+  assert.deepEqual(acts('node', 'console.log(`rm -rf ${x}`)'), []);
+  assert.deepEqual(acts('node', "console.log('fs.rmSync')"), []);
+});
+
+test('ruby, perl and php: system with and without parentheses, backticks, qx, FileUtils, rmtree, unlink', () => {
+  assert.deepEqual(acts('ruby', 'FileUtils.rm_rf("/")'), ['delete:r:/']);
+  assert.deepEqual(acts('ruby', 'require "fileutils"; FileUtils.rm_rf "/etc"'), ['delete:r:/etc']);
+  assert.deepEqual(acts('ruby', 'system("rm", "-rf", "/")'), ['argv:rm -rf /']);
+  assert.deepEqual(acts('ruby', '`rm -rf ~`'), ['shell:rm -rf ~']);
+  assert.deepEqual(acts('ruby', 'File.delete(ENV["HOME"])'), ['delete:~']);
+  assert.deepEqual(acts('perl', 'system("rm -rf /")'), ['shell:rm -rf /']);
+  assert.deepEqual(acts('perl', 'system "rm -rf /"; print 1'), ['shell:rm -rf /']);
+  assert.deepEqual(acts('perl', 'my $x = qx{rm -rf /etc}'), ['shell:rm -rf /etc']);
+  assert.deepEqual(acts('perl', 'use File::Path; rmtree("/home")'), ['delete:r:/home']);
+  assert.deepEqual(acts('perl', 'unlink "/etc/passwd"'), ['delete:/etc/passwd']);
+  assert.deepEqual(acts('php', 'shell_exec("rm -rf /");'), ['shell:rm -rf /']);
+  assert.deepEqual(acts('ruby', 'puts 1'), []);
+  assert.deepEqual(acts('perl', 'print "system(1)"'), [], 'a call whose argument is not a string runs nothing we can read');
+});
+
+test('hostile programs are bounded: huge input and thousands of calls stay linear and capped', () => {
+  const many = 'os.system("rm -rf /x");'.repeat(10_000);
+  assert.equal(interpreterActions('python', many).length, 64);
+  const open = 'os.system(' + '('.repeat(50_000);
+  assert.deepEqual(interpreterActions('python', open), [], 'an unclosed call has no readable argument');
+});
+
+test('calls written inside strings or comments are text, not calls', () => {
+  assert.deepEqual(acts('python', `print("shutil.rmtree('/')")`), []);
+  assert.deepEqual(acts('python', "# os.system('rm -rf /')\nprint(1)"), []);
+  assert.deepEqual(acts('python', '"""\nos.system("rm -rf /")\n"""'), []);
+  assert.deepEqual(acts('node', "// execSync('rm -rf /')\nconsole.log(1)"), []);
+  assert.deepEqual(acts('node', "/* fs.rmSync('/', {recursive: true}) */"), []);
+  assert.deepEqual(acts('ruby', 'puts "FileUtils.rm_rf(\'/\')" # FileUtils.rm_rf("/")'), []);
+  assert.deepEqual(acts('python', `x = "a"; shutil.rmtree('/etc')`), ['delete:r:/etc'], 'a real call after a string still counts');
+});
