@@ -257,8 +257,8 @@ class ExposureTracker {
   what = '';
 
   fromOutput(event: NormEvent, facts: EventFacts): void {
+    // Every hit is a recognised format or a value labelled as a credential (see secrets/detect.ts).
     for (const h of facts.secrets) {
-      if (h.confidence !== 'high') continue;
       addCapped(this.values, h.value, VALUES_MAX);
       this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts);
     }

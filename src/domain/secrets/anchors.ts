@@ -6,6 +6,8 @@
 // and the scan got twice as slow.) The regexes are deliberately looser than the detectors (a
 // superset): they decide where to look, not what to report.
 
+import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
+
 /** Length of every key. */
 export const KEY_LENGTH = 4;
 
@@ -18,6 +20,8 @@ export interface Anchor {
   keyOffset: number;
   /** Sticky (`y`) regex, run with lastIndex = anchor start. */
   verify: RegExp;
+  /** The table rule this anchor stands for (token rules are run only in windows of their anchors). */
+  rule?: TokenRule;
 }
 
 /**
@@ -55,7 +59,7 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * Value part of `keyword = value`: up to 24 more name characters, quotes (maybe JSON-escaped),
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
-const ASSIGNED = String.raw`[A-Za-z0-9_.-]{0,24}[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}[^\s"'\x60\\]{12}`;
+const ASSIGNED = String.raw`[A-Za-z0-9_.-]{0,24}[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}[^\s"'\x60\\<]{12}`;
 
 const PROVIDERS: Anchor[] = [
   anchor('github', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 0, 'gh[pousr]_[A-Za-z0-9_]{20}'),
@@ -97,6 +101,73 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-private-key', ['te_k', 'te-k', 'teke'].flatMap(caseVariants), 5, 'private[_-]?key' + ASSIGNED, 'i'),
   anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED, 'i'),
   anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED, 'i'),
+  // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.
+  anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}[^\s"'\x60\\]{8}`, 'i'),
+  // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
+  anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
+  // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.
+  anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),
+  // `--password secret` (a flag and a separate value).
+  anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),
 ];
 
-export const ANCHORS: readonly Anchor[] = [...PROVIDERS, ...KEYWORDS];
+// ---- anchors of the token table ---------------------------------------------------------------
+
+const HEX_CHARS = [...'0123456789abcdef'];
+const DIGITS = [...'0123456789'];
+const TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.~'];
+
+/** What may precede the short literals that are keyed inside a token rather than at its start. */
+const BEFORE: Record<string, string[]> = { '-us': HEX_CHARS, ':AA': DIGITS, 'Q~': DIGITS };
+/** What follows a 2-character literal (the key needs 4 characters). */
+const AFTER_TWO: Record<string, string[]> = { 'Q~': TOKEN_CHARS, SK: [...HEX_CHARS, ...'ABCDEF'] };
+
+/**
+ * How good a key's last pair is as a stopping point (higher = rarer in logs): the scan stops
+ * wherever some key's last two characters occur, and lowercase pairs are everywhere in prose.
+ */
+function pairScore(a: string, b: string): number {
+  if (!/[A-Za-z0-9]/.test(b)) return 3;
+  if (/[0-9]/.test(b) || /[^A-Za-z0-9]/.test(a)) return 2;
+  if (/[A-Z]/.test(b) !== /[A-Z]/.test(a)) return 1;
+  return 0;
+}
+
+/** Keys for a literal prefix, and where the first key starts relative to the prefix. */
+function keysOf(prefix: string): { keys: string[]; keyOffset: number } {
+  if (prefix.length >= KEY_LENGTH) {
+    let best = 0;
+    for (let s = 1; s + KEY_LENGTH <= prefix.length; s++) {
+      const end = s + KEY_LENGTH;
+      if (pairScore(prefix[end - 2], prefix[end - 1]) > pairScore(prefix[best + KEY_LENGTH - 2], prefix[best + KEY_LENGTH - 1])) best = s;
+    }
+    return { keys: [prefix.slice(best, best + KEY_LENGTH)], keyOffset: best };
+  }
+  const before = BEFORE[prefix] ?? SEPARATORS;
+  if (prefix.length === 3) return { keys: before.map((c) => c + prefix), keyOffset: -1 };
+  const after = AFTER_TWO[prefix];
+  if (prefix.length === 2 && after) return { keys: before.flatMap((c) => after.map((d) => c + prefix + d)), keyOffset: -1 };
+  throw new Error(`token prefix "${prefix}" is too short for the prefilter`);
+}
+
+function tokenAnchors(rule: TokenRule): Anchor[] {
+  // With `at`, the literal sits inside the token and only its neighbourhood is confirmed here;
+  // otherwise the whole token must match at the literal (cheap: it runs only where keys occur).
+  const verify = new RegExp(rule.at ?? rule.pattern, 'y');
+  // Prefixes keyed at the same offset share one anchor (the verifier is the same).
+  const byOffset = new Map<number, Set<string>>();
+  for (const prefix of rule.prefixes) {
+    const { keys, keyOffset } = keysOf(prefix);
+    const set = byOffset.get(keyOffset) ?? new Set<string>();
+    for (const key of keys) set.add(key);
+    byOffset.set(keyOffset, set);
+  }
+  return [...byOffset].map(([keyOffset, keys]) => {
+    for (const key of keys) if (key.length !== KEY_LENGTH) throw new Error(`anchor ${rule.id}: bad key "${key}"`);
+    return { name: `token:${rule.id}`, keys: [...keys], keyOffset, verify, rule };
+  });
+}
+
+export const TOKEN_ANCHORS: readonly Anchor[] = TOKEN_RULES.flatMap(tokenAnchors);
+
+export const ANCHORS: readonly Anchor[] = [...PROVIDERS, ...KEYWORDS, ...TOKEN_ANCHORS];
