@@ -59,7 +59,7 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * Value part of `keyword = value`: up to 24 more name characters, quotes (maybe JSON-escaped),
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
-const ASSIGNED = String.raw`[A-Za-z0-9_.-]{0,24}[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}[^\s"'\x60\\<]{12}`;
+const ASSIGNED = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12})?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}[^\s"'\x60\\<]{12}`;
 
 const PROVIDERS: Anchor[] = [
   anchor('github', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 0, 'gh[pousr]_[A-Za-z0-9_]{20}'),

@@ -90,7 +90,8 @@ export function hasPlaceholderBody(value: string): boolean {
   const body = value.replace(/^[A-Za-z0-9]{2,10}[_.-](?:(?:live|test|prod|pat|api\d*|oat|proj|svcacct|admin|v1|pt|st|sa|ct)[_.-])?/, '');
   if (body.length === 0) return true;
   if (isPlaceholder(body) || isSequential(body)) return true;
-  // words only: "my-bot-token", "super_secret_value"
+  // words (and plain numbers) only: "my-bot-token", "hugs-and-kisses-2019"; a real body has a
+  // random part that mixes cases and digits.
   const parts = body.split(/[^A-Za-z0-9]+/).filter((p) => p.length > 0);
-  return parts.length >= 2 && parts.every((p) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(p)) && !/[0-9]/.test(body);
+  return parts.length >= 2 && parts.every((p) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+)$/.test(p)) && parts.some((p) => /^[A-Za-z]{3,}$/.test(p));
 }

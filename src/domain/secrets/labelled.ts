@@ -106,6 +106,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const provider = providerMatch(name, text, at);
   if (provider) return provider;
   if (LOOSE_OPERATORS.has(operator) && !xml) return null;
+  // `<apiToken>value</apiToken>`, not `user:<password>@host`.
+  if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) return null;
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
