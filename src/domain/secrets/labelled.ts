@@ -48,8 +48,22 @@ const NOT_A_SECRET_NAME =
   /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
 
 /** Names that merely contain a credential word as part of another word. */
-const NOT_A_SECRET_WORD =
-  /tokeniz|amz-|amz_|(?:page|cursor|continuation|next|sync|csrf|xsrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir|public|publishable|pub|sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|api_?version|access_?(?:level|type|mode|control|ibility|or|log|point|ed|ible|es)|author|authority|authenticat|authori[sz]|oauth_?(?:url|endpoint|callback|redirect|scope)|keyboard|keyframe|keyword|keystore|keytab|keychain|keypress|keydown|keyup|monkey|turkey|donkey|hockey|whiskey|jockey|passport|passage|passenger|passive|passthrough|bypass|compass|password_?(?:policy|reset|hash|hint|rules|strength|confirm|field|input|label|prompt|less|min|max|length|changed|expired?|required))/i;
+const NOT_A_SECRET_WORD = new RegExp(
+  [
+    'tokeniz', 'amz[-_]',
+    // tokens that are not credentials
+    '(?:page|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
+    // keys that are not credentials: data structure keys, public keys, key metadata
+    '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
+    'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',
+    'access[_.-]?(?:level|type|mode|control|ibility|or|log|point|ed|ible|es)',
+    'author(?!i[sz]ation)', 'authenticat', 'oauth[_.-]?(?:url|endpoint|callback|redirect|scope)',
+    'keyboard|keyframe|keyword|keystore|keytab|keychain|keypress|keydown|keyup|monkey|turkey|donkey|hockey|whiskey|jockey',
+    'passport|passage|passenger|passive|passthrough|bypass|compass|passphrase[_.-]?(?:hint|prompt)',
+    'password[_.-]?(?:policy|reset|hash|hint|rules|strength|confirm|field|input|label|prompt|less|min|max|length|changed|expired?|required)',
+  ].join('|'),
+  'i',
+);
 
 /** Values that announce a scheme; the credential is the word after them. */
 const SCHEMES = /^(?:bearer|basic|token|digest|apikey|api-key|sso-key|key)$/i;

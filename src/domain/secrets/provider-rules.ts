@@ -203,7 +203,6 @@ export const TOKEN_RULES: TokenRule[] = [
   t('linear', 'Linear', 'Linear API key', ['lin_api_'], 'lin_api_[A-Za-z0-9]{40}', { entropy: 3 }),
   t('notion', 'Notion', 'Notion integration token', ['ntn_'], 'ntn_[0-9]{11}[A-Za-z0-9]{35}', { entropy: 3.5 }),
   t('figma', 'Figma', 'Figma access token', ['figd_'], 'figd_[A-Za-z0-9_-]{40}', { entropy: 3 }),
-  t('airtable-pat', 'Airtable', 'Airtable personal access token', ['pat'], String.raw`pat[A-Za-z0-9]{14}\.${HEX}{64}`, { entropy: 3.5 }),
   t('mapbox-secret', 'Mapbox', 'Mapbox secret token', ['sk.eyJ'], String.raw`sk\.eyJ[A-Za-z0-9_-]{60,}\.[A-Za-z0-9_-]{22}`, { entropy: 3.5 }),
   t('shopify-partner', 'Shopify', 'Shopify partner token', ['prtapi_'], `prtapi_${HEX}{32}`, { entropy: 3 }),
 ];
@@ -221,7 +220,9 @@ const k = (id: string, provider: string, label: string, keywords: string[], valu
 export const KEYWORD_RULES: KeywordRule[] = [
   k('adafruit', 'Adafruit', 'Adafruit IO key', ['adafruit'], '[a-z0-9_-]{32}', { entropy: 3 }),
   k('adobe-client-id', 'Adobe', 'Adobe client ID', ['adobe'], `${HEX}{32}`, { entropy: 2.5 }),
-  k('airtable-key', 'Airtable', 'Airtable API key', ['airtable'], '(?:key)?[a-z0-9]{14,17}', { entropy: 3 }),
+  // Airtable PATs (`pat` + 14 + `.` + 64 hex) are found by name: a 3-letter `pat` key would stop
+  // the prefilter at every "at" in the text.
+  k('airtable-key', 'Airtable', 'Airtable API key', ['airtable'], String.raw`pat[a-z0-9]{14}\.[a-f0-9]{64}|(?:key)?[a-z0-9]{14,17}`, { entropy: 3 }),
   k('algolia', 'Algolia', 'Algolia API key', ['algolia'], '[a-z0-9]{32}', { entropy: 3 }),
   k('alibaba-secret', 'Alibaba', 'Alibaba Cloud secret key', ['alibaba', 'aliyun'], '[a-z0-9]{30}', { entropy: 3 }),
   k('asana', 'Asana', 'Asana client secret', ['asana'], '[0-9]{16}|[a-z0-9]{32}', { entropy: 2.5 }),
@@ -294,7 +295,7 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('zendesk', 'Zendesk', 'Zendesk API token', ['zendesk'], '[a-z0-9]{40}', { entropy: 3 }),
   k('railway', 'Railway', 'Railway token', ['railway'], UUID, { entropy: 3 }),
   k('render-keyword', 'Render', 'Render API key', ['render_api'], '[a-z0-9_]{32,}', { entropy: 3 }),
-  k('segment', 'Segment', 'Segment write key', ['segment'], '[a-z0-9]{32}', { entropy: 3.5 }),
+  k('segment', 'Segment', 'Segment write key', ['segment_write', 'segmentwrite', 'segment_key', 'segment_token', 'segment_api'], '[a-z0-9]{32}', { entropy: 3.5 }),
   k('algolia-admin', 'Algolia', 'Algolia admin key', ['algolia_admin'], `${HEX}{32}`, { entropy: 3 }),
   k('firebase-server', 'Google', 'Firebase server key', ['fcm_server', 'firebase_server'], String.raw`AAAA[a-z0-9_-]{7}:[a-z0-9_-]{140}`, { entropy: 3.5 }),
 ];

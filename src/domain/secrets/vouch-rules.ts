@@ -109,7 +109,8 @@ export function looksRandom(value: string): boolean {
   if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[()]/.test(value)) return false;
   // property chains and dotted names (config.api_key, a.b.c) are code, not values
-  if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value)) return false;
+  // (each part a name, maybe with a short number: a random part like "ZC9Ecf4M5g9o" is no name)
+  if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value) && value.split('.').every((p) => /^[A-Za-z_$-]+\d{0,3}$|^[a-z][a-z0-9_]*$|^[A-Z][A-Z0-9_]*$/.test(p))) return false;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return false;
   if (/^[\d.:_/-]+[A-Za-z]{0,2}$/.test(value)) return false; // dates, versions, numbers with units
   if (/^[A-Za-z_$-]+\d{0,4}$/.test(value)) return false; // identifiers with a small number suffix
