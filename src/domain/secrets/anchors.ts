@@ -59,7 +59,14 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * Value part of `keyword = value`: up to 24 more name characters, quotes (maybe JSON-escaped),
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
-const ASSIGNED = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12})?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}[^\s"'\x60\\<]{12}`;
+const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12})?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}`;
+const ASSIGNED = OPERATOR + String.raw`[^\s"'\x60\\<]{12}`;
+/**
+ * The same for names whose values are opaque tokens: those always carry a digit (UUIDs, hex,
+ * base62), while code (`thread_key: thread_key`, `csrfToken = document.querySelector…`) does not.
+ * Passwords may be letters only, so their anchors use ASSIGNED.
+ */
+const ASSIGNED_OPAQUE = OPERATOR + String.raw`(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\<]{12}`;
 
 const PROVIDERS: Anchor[] = [
   anchor('github', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 0, 'gh[pousr]_[A-Za-z0-9_]{20}'),
@@ -92,17 +99,17 @@ const PROVIDERS: Anchor[] = [
 
 /** `password = "…"`, `"api_key": "…"`, `GITHUB_TOKEN=…`: keyword, assignment, 12+ value chars. */
 const KEYWORDS: Anchor[] = [
-  anchor('kw-token', caseVariants('toke'), 0, 'token' + ASSIGNED, 'i'),
-  anchor('kw-secret', caseVariants('secr'), 0, 'secret' + ASSIGNED, 'i'),
+  anchor('kw-token', caseVariants('toke'), 0, 'token' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-secret', caseVariants('secr'), 0, 'secret' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-password', caseVariants('assw'), 1, 'passw(?:or)?d' + ASSIGNED, 'i'),
   anchor('kw-pwd', afterSeparator('pwd').flatMap((k) => caseVariants(k)), -1, 'pwd' + ASSIGNED, 'i'),
-  anchor('kw-api-key', ['pi_k', 'pi-k', 'pike'].flatMap(caseVariants), 1, 'api[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-access-key', ['ss_k', 'ss-k', 'sske'].flatMap(caseVariants), 4, 'access[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-private-key', ['te_k', 'te-k', 'teke'].flatMap(caseVariants), 5, 'private[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED, 'i'),
+  anchor('kw-api-key', ['pi_k', 'pi-k', 'pike'].flatMap(caseVariants), 1, 'api[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-access-key', ['ss_k', 'ss-k', 'sske'].flatMap(caseVariants), 4, 'access[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-private-key', ['te_k', 'te-k', 'teke'].flatMap(caseVariants), 5, 'private[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED_OPAQUE, 'i'),
   // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.
-  anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}[^\s"'\x60\\]{8}`, 'i'),
+  anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
   // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.

@@ -16,7 +16,7 @@ describe('mightContainSecret', () => {
     for (const text of [
       'hooks.slack.com/services/T000/B000/XXXX',
       'postgres://u:p4ss@db/x',
-      'aws_secret_access_key=abcdefghijklmnop',
+      'aws_secret_access_key=abc1defghijklmnop',
       'password: "abcdefghijklmnop"',
       'PWD=abcdefghijklmnop',
       'SG.abcdefghijklmnopqr.abcdefghijklmnopqrst',
