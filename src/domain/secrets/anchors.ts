@@ -7,6 +7,7 @@
 // superset): they decide where to look, not what to report.
 
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
+import { pairCost } from './pair-frequency.ts';
 
 /** Length of every key. */
 export const KEY_LENGTH = 4;
@@ -125,36 +126,34 @@ const DIGITS = [...'0123456789'];
 const TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.~'];
 
 /** What may precede the short literals that are keyed inside a token rather than at its start. */
-const BEFORE: Record<string, string[]> = { '-us': HEX_CHARS, ':AA': DIGITS, 'Q~': DIGITS };
-/** What follows a 2-character literal (the key needs 4 characters). */
-const AFTER_TWO: Record<string, string[]> = { 'Q~': TOKEN_CHARS, SK: [...HEX_CHARS, ...'ABCDEF'] };
+const BEFORE: Record<string, string[]> = { ':AA': DIGITS, 'Q~': DIGITS };
 
-/**
- * How good a key's last pair is as a stopping point (higher = rarer in logs): the scan stops
- * wherever some key's last two characters occur, and lowercase pairs are everywhere in prose.
- */
-function pairScore(a: string, b: string): number {
-  if (!/[A-Za-z0-9]/.test(b)) return 3;
-  if (/[0-9]/.test(b) || /[^A-Za-z0-9]/.test(a)) return 2;
-  if (/[A-Z]/.test(b) !== /[A-Z]/.test(a)) return 1;
-  return 0;
-}
+/** What may follow a short literal when the key is the literal plus the next character. */
+const AFTER: Record<string, string[]> = { '-us': DIGITS, 'Q~': TOKEN_CHARS, SK: [...HEX_CHARS, ...'ABCDEF'] };
 
 /** Keys for a literal prefix, and where the first key starts relative to the prefix. */
-function keysOf(prefix: string): { keys: string[]; keyOffset: number } {
+function keysOf(prefix: string, atTokenStart: boolean): { keys: string[]; keyOffset: number } {
   if (prefix.length >= KEY_LENGTH) {
+    // The window whose last pair is rarest in logs: the scan stops wherever a key's pair occurs.
     let best = 0;
-    for (let s = 1; s + KEY_LENGTH <= prefix.length; s++) {
-      const end = s + KEY_LENGTH;
-      if (pairScore(prefix[end - 2], prefix[end - 1]) > pairScore(prefix[best + KEY_LENGTH - 2], prefix[best + KEY_LENGTH - 1])) best = s;
+    let bestCost = Infinity;
+    for (let s = 0; s + KEY_LENGTH <= prefix.length; s++) {
+      const cost = pairCost(prefix.slice(s + KEY_LENGTH - 2, s + KEY_LENGTH));
+      if (cost < bestCost) [best, bestCost] = [s, cost];
     }
+    // A token starts after a separator, so "separator + first three characters" is a key too,
+    // and its last pair (`hp` of `shpat_`) may be rarer than any pair inside the prefix.
+    if (atTokenStart && pairCost(prefix.slice(1, 3)) < bestCost) return { keys: SEPARATORS.map((c) => c + prefix.slice(0, 3)), keyOffset: -1 };
     return { keys: [prefix.slice(best, best + KEY_LENGTH)], keyOffset: best };
   }
   const before = BEFORE[prefix] ?? SEPARATORS;
-  if (prefix.length === 3) return { keys: before.map((c) => c + prefix), keyOffset: -1 };
-  const after = AFTER_TWO[prefix];
+  const after = AFTER[prefix];
   if (prefix.length === 2 && after) return { keys: before.flatMap((c) => after.map((d) => c + prefix + d)), keyOffset: -1 };
-  throw new Error(`token prefix "${prefix}" is too short for the prefilter`);
+  if (prefix.length !== 3) throw new Error(`token prefix "${prefix}" is too short for the prefilter`);
+  // A 3-character literal is keyed with the character before it (one stopping pair: the
+  // literal's own last two), unless it is only recognisable with the character after it.
+  if (after) return { keys: after.map((d) => prefix + d), keyOffset: 0 };
+  return { keys: before.map((c) => c + prefix), keyOffset: -1 };
 }
 
 function tokenAnchors(rule: TokenRule): Anchor[] {
@@ -164,7 +163,7 @@ function tokenAnchors(rule: TokenRule): Anchor[] {
   // Prefixes keyed at the same offset share one anchor (the verifier is the same).
   const byOffset = new Map<number, Set<string>>();
   for (const prefix of rule.prefixes) {
-    const { keys, keyOffset } = keysOf(prefix);
+    const { keys, keyOffset } = keysOf(prefix, rule.at === undefined);
     const set = byOffset.get(keyOffset) ?? new Set<string>();
     for (const key of keys) set.add(key);
     byOffset.set(keyOffset, set);

@@ -70,7 +70,7 @@ describe('findAnchors', () => {
     const hits = findAnchors(text);
     const names = hits.map((h) => h.anchor.name);
     assert.deepEqual(names.filter((n) => !n.startsWith('token:')), ['stripe', 'github']);
-    assert.deepEqual(names.filter((n) => n.startsWith('token:')), ['token:stripe', 'token:github-pat']);
+    assert.deepEqual([...new Set(names.filter((n) => n.startsWith('token:')))], ['token:stripe', 'token:github-pat']);
     assert.equal(hits.find((h) => h.anchor.name === 'github')!.offset, text.indexOf('ghp_'));
   });
   it('caps the number of anchors on hostile input', () => {

@@ -95,7 +95,6 @@ export const TOKEN_RULES: TokenRule[] = [
   t('docker-hub', 'Docker', 'Docker Hub access token', ['dckr_pat_', 'dckr_oat_'], 'dckr_(?:pat|oat)_[A-Za-z0-9_-]{27,40}', { entropy: 3 }),
   t('jfrog-api-key', 'JFrog', 'Artifactory API key', ['AKCp'], 'AKCp[A-Za-z0-9]{69}', { entropy: 4 }),
   t('jfrog-reference', 'JFrog', 'Artifactory reference token', ['cmVmd'], 'cmVmd[A-Za-z0-9]{59}', { entropy: 4 }),
-  t('harness', 'Harness', 'Harness access token', ['pat.', 'sat.'], String.raw`[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`, { entropy: 3 }),
   t('scalingo', 'Scalingo', 'Scalingo API token', ['tk-us-'], 'tk-us-[A-Za-z0-9_-]{48}', { entropy: 3 }),
   t('readme', 'ReadMe', 'ReadMe API key', ['rdme_'], 'rdme_[a-z0-9]{70}', { entropy: 3 }),
   t('prefect', 'Prefect', 'Prefect API key', ['pnu_'], 'pnu_[A-Za-z0-9]{36}', { entropy: 3 }),
@@ -128,7 +127,6 @@ export const TOKEN_RULES: TokenRule[] = [
   t('supabase', 'Supabase', 'Supabase access token', ['sbp_'], `sbp_(?:oauth_)?${HEX}{40}`, { entropy: 3 }),
   t('supabase-secret', 'Supabase', 'Supabase secret key', ['sb_secret_'], 'sb_secret_[A-Za-z0-9_-]{31,}', { entropy: 3 }),
   t('netlify', 'Netlify', 'Netlify access token', ['nfp_'], 'nfp_[A-Za-z0-9]{36}', { entropy: 3 }),
-  t('render', 'Render', 'Render API key', ['rnd_'], 'rnd_[A-Za-z0-9]{32}', { entropy: 3 }),
   t('vercel', 'Vercel', 'Vercel token', ['vcp_', 'vci_', 'vca_', 'vcr_', 'vck_'], 'vc[pikra]_[A-Za-z0-9]{24,}', { entropy: 3 }),
   t('databricks', 'Databricks', 'Databricks token', ['dapi'], `dapi${HEX}{32}(?:-\\d)?`, { entropy: 3 }),
   t('dynatrace', 'Dynatrace', 'Dynatrace API token', ['dt0c01.'], String.raw`dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}`, { entropy: 4 }),
@@ -177,7 +175,6 @@ export const TOKEN_RULES: TokenRule[] = [
   t('brevo', 'Brevo', 'Brevo (Sendinblue) API key', ['xkeysib-', 'xsmtpsib-'], `x(?:keysib|smtpsib)-${HEX}{64}-[A-Za-z0-9]{16}`, { entropy: 3 }),
   t('mailchimp', 'Mailchimp', 'Mailchimp API key', ['-us'], `${HEX}{32}-us\\d{1,2}`, { at: String.raw`-us\d`, entropy: 3 }),
   t('mailgun', 'Mailgun', 'Mailgun API key', ['key-'], `key-${HEX}{32}`, { entropy: 3, confidence: 'medium' }),
-  t('resend', 'Resend', 'Resend API key', ['re_'], 're_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}', { entropy: 3.5 }),
   t('postman', 'Postman', 'Postman API key', ['PMAK-'], `PMAK-${HEX}{24}-${HEX}{34}`, { ci: true, entropy: 3 }),
   t('twilio-api-key', 'Twilio', 'Twilio API key', ['SK'], `SK${HEX}{32}`, { entropy: 3, confidence: 'medium' }),
   // --- payments and commerce ---
@@ -190,14 +187,13 @@ export const TOKEN_RULES: TokenRule[] = [
   t('duffel', 'Duffel', 'Duffel API token', ['duffel_live_', 'duffel_test_'], 'duffel_(?:live|test)_[A-Za-z0-9_=-]{43}', { entropy: 3 }),
   t('easypost', 'EasyPost', 'EasyPost API key', ['EZAK', 'EZTK'], 'EZ[AT]K[A-Za-z0-9]{54}', { entropy: 3 }),
   t('flutterwave', 'Flutterwave', 'Flutterwave secret key', ['FLWSECK_TEST-', 'FLWSECK-'], `FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}(?:-X)?`, { entropy: 3 }),
-  t('paypal-braintree', 'PayPal', 'Braintree access token', ['access_token$production$', 'access_token$sandbox$'], String.raw`access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`, { entropy: 3 }),
+  t('paypal-braintree', 'PayPal', 'Braintree access token', ['$production$', '$sandbox$'], String.raw`access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`, { at: String.raw`\$(?:production|sandbox)\$[0-9a-z]{16}\$`, entropy: 3 }),
   t('adobe-client-secret', 'Adobe', 'Adobe client secret', ['p8e-'], 'p8e-[A-Za-z0-9]{32}', { entropy: 3 }),
   t('facebook-page', 'Facebook', 'Facebook access token', ['EAAM', 'EAAC'], 'EAA[MC][A-Za-z0-9]{100,}', { entropy: 4 }),
   t('hubspot-pat', 'HubSpot', 'HubSpot private app token', ['pat-na1-', 'pat-eu1-'], `pat-(?:na|eu)1-${UUID}`, { entropy: 3 }),
   t('intra42', 'Intra42', '42 School client secret', ['s-s4t2ud-', 's-s4t2af-'], `s-s4t2(?:ud|af)-${HEX}{64}`, { entropy: 3 }),
   t('maxmind', 'MaxMind', 'MaxMind license key', ['_mmk'], '[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk', { at: '_mmk', entropy: 4 }),
   t('settlemint', 'SettleMint', 'SettleMint token', ['sm_aat_', 'sm_pat_', 'sm_sat_'], 'sm_[aps]at_[A-Za-z0-9]{16}', { entropy: 3 }),
-  t('frameio', 'Frame.io', 'Frame.io API token', ['fio-u-'], 'fio-u-[A-Za-z0-9_=-]{64}', { entropy: 3 }),
   t('typeform', 'Typeform', 'Typeform API token', ['tfp_'], 'tfp_[A-Za-z0-9_.=-]{59}', { entropy: 3 }),
   t('contentful', 'Contentful', 'Contentful personal access token', ['CFPAT-'], 'CFPAT-[A-Za-z0-9_-]{43}', { entropy: 3 }),
   t('linear', 'Linear', 'Linear API key', ['lin_api_'], 'lin_api_[A-Za-z0-9]{40}', { entropy: 3 }),
@@ -218,6 +214,12 @@ const k = (id: string, provider: string, label: string, keywords: string[], valu
 });
 
 export const KEYWORD_RULES: KeywordRule[] = [
+  // Formats whose prefixes would stop the prefilter too often (`re_`, `rnd_`, `pat.`, `fio-u-`
+  // end in pairs that fill every log): found where they are named.
+  k('resend', 'Resend', 'Resend API key', ['resend'], 're_[a-z0-9]{8}_[a-z0-9]{24}', { entropy: 3 }),
+  k('render', 'Render', 'Render API key', ['render'], 'rnd_[a-z0-9]{32}', { entropy: 3 }),
+  k('harness', 'Harness', 'Harness access token', ['harness'], String.raw`[ps]at\.[a-z0-9_-]{22}\.[a-z0-9]{24}\.[a-z0-9]{20}`, { entropy: 3 }),
+  k('frameio', 'Frame.io', 'Frame.io API token', ['frameio', 'frame_io', 'frame-io'], 'fio-u-[a-z0-9_=-]{64}', { entropy: 3 }),
   k('adafruit', 'Adafruit', 'Adafruit IO key', ['adafruit'], '[a-z0-9_-]{32}', { entropy: 3 }),
   k('adobe-client-id', 'Adobe', 'Adobe client ID', ['adobe'], `${HEX}{32}`, { entropy: 2.5 }),
   // Airtable PATs (`pat` + 14 + `.` + 64 hex) are found by name: a 3-letter `pat` key would stop
@@ -294,7 +296,6 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('yandex', 'Yandex', 'Yandex key', ['yandex'], String.raw`t1\.[a-z0-9_-]+={0,2}\.[a-z0-9_-]{86}={0,2}|AQVN[a-z0-9_-]{35,38}|YC[a-z0-9_-]{38}`, { entropy: 3 }),
   k('zendesk', 'Zendesk', 'Zendesk API token', ['zendesk'], '[a-z0-9]{40}', { entropy: 3 }),
   k('railway', 'Railway', 'Railway token', ['railway'], UUID, { entropy: 3 }),
-  k('render-keyword', 'Render', 'Render API key', ['render_api'], '[a-z0-9_]{32,}', { entropy: 3 }),
   k('segment', 'Segment', 'Segment write key', ['segment_write', 'segmentwrite', 'segment_key', 'segment_token', 'segment_api'], '[a-z0-9]{32}', { entropy: 3.5 }),
   k('algolia-admin', 'Algolia', 'Algolia admin key', ['algolia_admin'], `${HEX}{32}`, { entropy: 3 }),
   k('firebase-server', 'Google', 'Firebase server key', ['fcm_server', 'firebase_server'], String.raw`AAAA[a-z0-9_-]{7}:[a-z0-9_-]{140}`, { entropy: 3.5 }),
