@@ -255,12 +255,18 @@ class ExposureTracker {
   readonly paths = new Set<string>();
   first: EvidenceItem | null = null;
   what = '';
+  /**
+   * A recognised token, a credential file or an environment dump was exposed. Only such an
+   * exposure supports the weaker inferences (a later upload, a request built from variables);
+   * a value known only by its label (`password: …`) counts when that very value travels.
+   */
+  strong = false;
 
   fromOutput(event: NormEvent, facts: EventFacts): void {
+    // Every hit is a recognised format or a value labelled as a credential (see secrets/detect.ts).
     for (const h of facts.secrets) {
-      if (h.confidence !== 'high') continue;
       addCapped(this.values, h.value, VALUES_MAX);
-      this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts);
+      this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts, h.confidence === 'high');
     }
   }
 
@@ -268,15 +274,17 @@ class ExposureTracker {
     for (const r of sensitiveReads(fx)) {
       addCapped(this.paths, r.abs, VALUES_MAX);
       if (r.path.length >= 4) addCapped(this.paths, r.path, VALUES_MAX);
-      this.note(event, `${sensitiveLabel(r.sensitive!)} was read (${r.path})`, r.cmd?.text ?? describeCall(fx.call!), facts);
+      this.note(event, `${sensitiveLabel(r.sensitive!)} was read (${r.path})`, r.cmd?.text ?? describeCall(fx.call!), facts, true);
     }
     for (const loc of fx.commands) {
-      if (envDumpOf(loc, fx.commands)) this.note(event, 'the environment was dumped', loc.cmd.text, facts);
+      if (envDumpOf(loc, fx.commands)) this.note(event, 'the environment was dumped', loc.cmd.text, facts, true);
     }
   }
 
-  private note(event: NormEvent, what: string, excerpt: string, facts: EventFacts): void {
-    if (this.first) return;
+  private note(event: NormEvent, what: string, excerpt: string, facts: EventFacts, strong: boolean): void {
+    // The first strong exposure replaces a weak one as the evidence shown.
+    if (this.first && (this.strong || !strong)) return;
+    this.strong ||= strong;
     this.first = evidence(event, excerpt, facts, this.values);
     this.what = what;
   }
@@ -323,7 +331,7 @@ function checkNetwork(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
 
 function reportUpload(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {
   const sensitive = files.filter((f) => f !== '(stdin)' && f !== '(piped data)' && locate(f, loc.dir, ctx.session).sensitive !== null);
-  const afterSecret = flow.first !== null;
+  const afterSecret = flow.strong;
   const critical = sensitive.length > 0 || afterSecret;
   const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : '';
   report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}`, loc.cmd.text, {
@@ -338,7 +346,7 @@ function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
   const text = loc.cmd.text;
   // A credential read inside this very command ($(cat ~/.aws/credentials)) is the strongest link.
   const strong = readsHere || ((flow.first !== null) && flow.carries(text));
-  const viaVariable = flow.first !== null && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc);
+  const viaVariable = flow.strong && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc);
   if (!strong && !viaVariable) return;
   report(ctx, secretThenNetwork.id, event, facts, strong
     ? `${readsHere ? 'A credential file was read and sent' : `After ${flow.what}, it was sent`} to ${hosts[0]}: \`${safe(text, facts, QUOTE_MAX, flow.values)}\`.`

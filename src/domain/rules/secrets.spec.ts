@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, prompt, ran, read, runRules, say, severityOf, write } from './testing.ts';
+import { fake, randomString } from '../secrets/test-helpers.ts';
 
 // Realistic-looking but random tokens (never real credentials).
 const GH = 'ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d';
@@ -117,5 +118,71 @@ test('reading one variable or filtering for harmless ones is not a dump', async 
 test('a result without a matching call still reports its secret', async () => {
   const c = read('config/prod.yml');
   const drafts = await runRules(answered(c, { output: `stripe_key: ${STRIPE}` }));
+  assert.equal(only(drafts, OUTPUT).length, 1);
+});
+
+// ---- issue 7: every recognised credential, wherever it appears --------------------------------
+
+const HEXS = '0123456789abcdef';
+const UUID = `${randomString(8, HEXS, 91)}-${randomString(4, HEXS, 92)}-4${randomString(3, HEXS, 93)}-8${randomString(3, HEXS, 94)}-${randomString(12, HEXS, 95)}`;
+const AWS_ID = 'AKIA' + randomString(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 96);
+
+test('a JWT, a Stripe test key and a labelled UUID printed by a tool are each a warning finding', async () => {
+  const drafts = await runRules([
+    ...ran('cat .env', { output: `SESSION=${fake.jwt()}\nSTRIPE_KEY=sk_test_${randomString(30, undefined, 97)}\nRAILWAY_TOKEN=${UUID}\n` }),
+  ]);
+  assert.deepEqual(only(drafts, OUTPUT).map(severityOf), ['warning', 'warning', 'warning']);
+});
+
+test('a UUID printed without a credential label is not a finding', async () => {
+  const drafts = await runRules([...ran('cat deploy.json', { output: `{"deployment_id": "${UUID}", "status": "ok"}` })]);
+  assert.deepEqual(only(drafts, OUTPUT), []);
+});
+
+test('an api-key printed from .env and then pasted into curl is critical', async () => {
+  const url = `https://rpc.example.io/v2?api-key=${UUID}`;
+  const drafts = await runRules([...ran('grep RPC .env', { output: `RPC_URL=${url}` }), cmd(`curl -s "${url}" -d '{"id":1}'`)]);
+  assert.deepEqual(only(drafts, OUTPUT).map(severityOf), ['critical']);
+  assert.ok(drafts.every((d) => !JSON.stringify(d).includes(UUID)), 'never repeated raw');
+});
+
+test('an S3 presigned URL is not an exposed AWS key; the bare access key id is', async () => {
+  const presigned = `https://b.s3.amazonaws.com/r.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=${AWS_ID}%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Signature=${randomString(64, HEXS, 98)}`;
+  assert.deepEqual(only(await runRules([...ran('aws s3 presign s3://b/r.pdf', { output: presigned })]), OUTPUT), []);
+  assert.equal(only(await runRules([...ran('cat ~/.aws/config', { output: `aws_access_key_id = ${AWS_ID}` })]), OUTPUT).length, 1);
+});
+
+test('a Firebase web config key is public; the same key elsewhere is a finding', async () => {
+  const key = 'AIza' + randomString(35, undefined, 99);
+  const firebase = `const firebaseConfig = {\n  apiKey: "${key}",\n  authDomain: "demo.firebaseapp.com",\n  projectId: "demo",\n};\n`;
+  assert.deepEqual(only(await runRules([write('src/firebase.ts', firebase)]), INPUT), []);
+  assert.deepEqual(only(await runRules([write('server/maps.ts', `const MAPS_KEY = "${key}";\n`)]), INPUT).map(severityOf), ['critical']);
+});
+
+test('Slack placeholders and image URLs containing xoxo are not tokens; a real bot token is', async () => {
+  const drafts = await runRules([
+    write('.env.sample.local', 'SLACK_BOT_TOKEN=xoxb-my-bot-token\nSLACK_APP_TOKEN=xoxb-your-token\n'),
+    write('README.md', '![hugs](https://cdn.example.com/img/xoxo-hugs-and-kisses-2019.png)\n'),
+  ]);
+  assert.deepEqual(only(drafts, INPUT), []);
+  assert.equal(only(await runRules([write('.env', `SLACK_BOT_TOKEN=${fake.slackBot()}\n`)]), INPUT).length, 1);
+});
+
+test('a provider token written by the agent is critical; a keyword-labelled password is a warning', async () => {
+  const drafts = await runRules([
+    write('config/ci.env', `GITLAB_RUNNER_TOKEN=glrt-${randomString(20, undefined, 100)}\n`),
+    write('config/db.yml', `password: "${fake.password()}"\n`),
+  ]);
+  assert.deepEqual(only(drafts, INPUT).map(severityOf), ['critical', 'warning']);
+});
+
+test('a token in the session instructions (Codex approved commands) is reported as exposed', async () => {
+  const drafts = await runRules([{ kind: 'system', subtype: 'developer', text: `Approved command prefixes:\n- RAILWAY_TOKEN='${UUID}' railway up\n- npm test` }]);
+  assert.deepEqual(only(drafts, OUTPUT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([{ kind: 'system', subtype: 'developer', text: 'Approved command prefixes:\n- railway up\n- npm test' }]), OUTPUT), []);
+});
+
+test('one finding per credential even when two detectors recognise it', async () => {
+  const drafts = await runRules([...ran('cat a.env', { output: `GH=${GH}` }), ...ran('cat b.json', { output: `{"token": "${GH}"}` })]);
   assert.equal(only(drafts, OUTPUT).length, 1);
 });

@@ -28,7 +28,7 @@ export const inToolOutput = meta({
   id: 'secrets/in-tool-output',
   severity: 'warning',
   title: 'Secret exposed in tool output',
-  description: 'A credential with a recognised format was printed by a tool (or repeated by the agent) and is now in the model\'s context. Critical when the same value later appears in a network command or fetched URL: it was sent out. Entropy-only matches in output are ignored (outputs are full of hashes and ids).',
+  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL: it was sent out. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
   remediation: 'Rotate the credential; keep credentials out of files and outputs the agent can read.',
 });
 export const sensitiveFileRead = meta({
@@ -108,8 +108,12 @@ interface OutputSecret {
   sent: EvidenceItem | null;
 }
 
+/**
+ * One finding per credential, whichever detector recognised it (two detectors may label the same
+ * value differently). The masked form plus the length tells values apart without holding them.
+ */
 function secretKey(hit: SecretHit): string {
-  return `${hit.ruleId}:${hit.masked}`;
+  return `${hit.masked}:${hit.value.length}`;
 }
 
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
@@ -129,7 +133,7 @@ export const SECRETS_RULES: Rule[] = [
           else if (event.kind === 'tool_call') {
             inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs);
             markSent(ctx, event, facts, outputs);
-          } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking') {
+          } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt);
           }
         },
@@ -200,19 +204,37 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
 }
 
 function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: Set<string>): void {
-  const text = event.kind === 'tool_result' ? event.output : 'text' in event ? event.text : '';
+  const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : 'text' in event ? event.text : '';
   for (const hit of facts.secrets) {
-    // Entropy-only matches in outputs would flag every hash and id; repeats of inputs are already reported.
-    if (hit.confidence !== 'high' || seen.has(hit.value) || fromPrompt.has(hit.value)) continue;
+    // Every hit is a recognised format or a labelled value (detection drops bare high-entropy
+    // strings); repeats of inputs are already reported.
+    if (seen.has(hit.value) || fromPrompt.has(hit.value)) continue;
     const key = secretKey(hit);
     let s = outputs.get(key);
     if (!s) {
       if (outputs.size >= OUTPUT_SECRETS_MAX) continue;
-      const where = event.kind === 'tool_result' ? `the output of ${facts.call ? `\`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool'}` : "the agent's reply";
+      const where = whereShown(event, facts);
       s = { hit, evidence: [], where, sent: null };
       outputs.set(key, s);
     }
     if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
+  }
+}
+
+function whereShown(event: NormEvent, facts: EventFacts): string {
+  switch (event.kind) {
+    case 'tool_result':
+      return `the output of ${facts.call ? `\`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool'}`;
+    case 'system':
+      return "the session's system/developer instructions";
+    case 'error':
+      return 'an error message';
+    case 'compaction':
+      return 'a context summary';
+    case 'thinking':
+      return "the agent's reasoning";
+    default:
+      return "the agent's reply";
   }
 }
 

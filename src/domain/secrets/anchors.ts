@@ -6,6 +6,9 @@
 // and the scan got twice as slow.) The regexes are deliberately looser than the detectors (a
 // superset): they decide where to look, not what to report.
 
+import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
+import { pairCost } from './pair-frequency.ts';
+
 /** Length of every key. */
 export const KEY_LENGTH = 4;
 
@@ -18,6 +21,8 @@ export interface Anchor {
   keyOffset: number;
   /** Sticky (`y`) regex, run with lastIndex = anchor start. */
   verify: RegExp;
+  /** The table rule this anchor stands for (token rules are run only in windows of their anchors). */
+  rule?: TokenRule;
 }
 
 /**
@@ -55,7 +60,14 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * Value part of `keyword = value`: up to 24 more name characters, quotes (maybe JSON-escaped),
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
-const ASSIGNED = String.raw`[A-Za-z0-9_.-]{0,24}[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}[^\s"'\x60\\]{12}`;
+const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12})?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}`;
+const ASSIGNED = OPERATOR + String.raw`[^\s"'\x60\\<]{12}`;
+/**
+ * The same for names whose values are opaque tokens: those always carry a digit (UUIDs, hex,
+ * base62), while code (`thread_key: thread_key`, `csrfToken = document.querySelector…`) does not.
+ * Passwords may be letters only, so their anchors use ASSIGNED.
+ */
+const ASSIGNED_OPAQUE = OPERATOR + String.raw`(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\<]{12}`;
 
 const PROVIDERS: Anchor[] = [
   anchor('github', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 0, 'gh[pousr]_[A-Za-z0-9_]{20}'),
@@ -88,15 +100,80 @@ const PROVIDERS: Anchor[] = [
 
 /** `password = "…"`, `"api_key": "…"`, `GITHUB_TOKEN=…`: keyword, assignment, 12+ value chars. */
 const KEYWORDS: Anchor[] = [
-  anchor('kw-token', caseVariants('toke'), 0, 'token' + ASSIGNED, 'i'),
-  anchor('kw-secret', caseVariants('secr'), 0, 'secret' + ASSIGNED, 'i'),
+  anchor('kw-token', caseVariants('toke'), 0, 'token' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-secret', caseVariants('secr'), 0, 'secret' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-password', caseVariants('assw'), 1, 'passw(?:or)?d' + ASSIGNED, 'i'),
   anchor('kw-pwd', afterSeparator('pwd').flatMap((k) => caseVariants(k)), -1, 'pwd' + ASSIGNED, 'i'),
-  anchor('kw-api-key', ['pi_k', 'pi-k', 'pike'].flatMap(caseVariants), 1, 'api[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-access-key', ['ss_k', 'ss-k', 'sske'].flatMap(caseVariants), 4, 'access[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-private-key', ['te_k', 'te-k', 'teke'].flatMap(caseVariants), 5, 'private[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED, 'i'),
-  anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED, 'i'),
+  anchor('kw-api-key', ['pi_k', 'pi-k', 'pike'].flatMap(caseVariants), 1, 'api[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-access-key', ['ss_k', 'ss-k', 'sske'].flatMap(caseVariants), 4, 'access[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-private-key', ['te_k', 'te-k', 'teke'].flatMap(caseVariants), 5, 'private[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED_OPAQUE, 'i'),
+  // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.
+  anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
+  // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
+  anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
+  // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.
+  anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),
+  // `--password secret` (a flag and a separate value).
+  anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),
 ];
 
-export const ANCHORS: readonly Anchor[] = [...PROVIDERS, ...KEYWORDS];
+// ---- anchors of the token table ---------------------------------------------------------------
+
+const HEX_CHARS = [...'0123456789abcdef'];
+const DIGITS = [...'0123456789'];
+const TOKEN_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.~'];
+
+/** What may precede the short literals that are keyed inside a token rather than at its start. */
+const BEFORE: Record<string, string[]> = { ':AA': DIGITS, 'Q~': DIGITS };
+
+/** What may follow a short literal when the key is the literal plus the next character. */
+const AFTER: Record<string, string[]> = { '-us': DIGITS, 'Q~': TOKEN_CHARS, SK: [...HEX_CHARS, ...'ABCDEF'] };
+
+/** Keys for a literal prefix, and where the first key starts relative to the prefix. */
+function keysOf(prefix: string, atTokenStart: boolean): { keys: string[]; keyOffset: number } {
+  if (prefix.length >= KEY_LENGTH) {
+    // The window whose last pair is rarest in logs: the scan stops wherever a key's pair occurs.
+    let best = 0;
+    let bestCost = Infinity;
+    for (let s = 0; s + KEY_LENGTH <= prefix.length; s++) {
+      const cost = pairCost(prefix.slice(s + KEY_LENGTH - 2, s + KEY_LENGTH));
+      if (cost < bestCost) [best, bestCost] = [s, cost];
+    }
+    // A token starts after a separator, so "separator + first three characters" is a key too,
+    // and its last pair (`hp` of `shpat_`) may be rarer than any pair inside the prefix.
+    if (atTokenStart && pairCost(prefix.slice(1, 3)) < bestCost) return { keys: SEPARATORS.map((c) => c + prefix.slice(0, 3)), keyOffset: -1 };
+    return { keys: [prefix.slice(best, best + KEY_LENGTH)], keyOffset: best };
+  }
+  const before = BEFORE[prefix] ?? SEPARATORS;
+  const after = AFTER[prefix];
+  if (prefix.length === 2 && after) return { keys: before.flatMap((c) => after.map((d) => c + prefix + d)), keyOffset: -1 };
+  if (prefix.length !== 3) throw new Error(`token prefix "${prefix}" is too short for the prefilter`);
+  // A 3-character literal is keyed with the character before it (one stopping pair: the
+  // literal's own last two), unless it is only recognisable with the character after it.
+  if (after) return { keys: after.map((d) => prefix + d), keyOffset: 0 };
+  return { keys: before.map((c) => c + prefix), keyOffset: -1 };
+}
+
+function tokenAnchors(rule: TokenRule): Anchor[] {
+  // With `at`, the literal sits inside the token and only its neighbourhood is confirmed here;
+  // otherwise the whole token must match at the literal (cheap: it runs only where keys occur).
+  const verify = new RegExp(rule.at ?? rule.pattern, 'y');
+  // Prefixes keyed at the same offset share one anchor (the verifier is the same).
+  const byOffset = new Map<number, Set<string>>();
+  for (const prefix of rule.prefixes) {
+    const { keys, keyOffset } = keysOf(prefix, rule.at === undefined);
+    const set = byOffset.get(keyOffset) ?? new Set<string>();
+    for (const key of keys) set.add(key);
+    byOffset.set(keyOffset, set);
+  }
+  return [...byOffset].map(([keyOffset, keys]) => {
+    for (const key of keys) if (key.length !== KEY_LENGTH) throw new Error(`anchor ${rule.id}: bad key "${key}"`);
+    return { name: `token:${rule.id}`, keys: [...keys], keyOffset, verify, rule };
+  });
+}
+
+export const TOKEN_ANCHORS: readonly Anchor[] = TOKEN_RULES.flatMap(tokenAnchors);
+
+export const ANCHORS: readonly Anchor[] = [...PROVIDERS, ...KEYWORDS, ...TOKEN_ANCHORS];

@@ -6,7 +6,11 @@ import type { SecretHit } from './types.ts';
 import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts';
 import { secretlintCandidates } from './secretlint.ts';
 import { vouchCandidates, type Candidate } from './vouch-rules.ts';
-import { isDocumentationExample, isRepetitive } from './filters.ts';
+import { hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
+import { tokenCandidates } from './tokens.ts';
+import { commandLineCandidates, labelledCandidates } from './labelled.ts';
+import { notASecretInContext } from './context.ts';
+import type { TokenRule } from './provider-rules.ts';
 import { maskSecret } from './mask-value.ts';
 
 export { mightContainSecret };
@@ -63,6 +67,7 @@ interface Window {
   start: number;
   end: number;
   rules: Set<string>;
+  tokens: Set<TokenRule>;
 }
 
 /** Every secret in `text`, one hit per distinct value, in order of first appearance. */
@@ -80,6 +85,9 @@ async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretH
     const slice = neutralizeEscapes(text.slice(w.start, w.end));
     for (const c of await secretlintInPieces(slice, [...w.rules])) candidates.push(shift(c, w.start));
     for (const c of vouchCandidates(slice)) candidates.push(shift(c, w.start));
+    for (const c of tokenCandidates(slice, w.tokens)) candidates.push(shift(c, w.start));
+    for (const c of labelledCandidates(slice)) candidates.push(shift(c, w.start));
+    for (const c of commandLineCandidates(slice)) candidates.push(shift(c, w.start));
   }
   return finalize(candidates, text);
 }
@@ -112,8 +120,9 @@ function windowsAround(anchors: AnchorHit[], text: string): Window[] {
     if (last && start <= last.end) {
       last.end = Math.max(last.end, end);
       for (const r of rules) last.rules.add(r);
+      if (anchor.rule) last.tokens.add(anchor.rule);
     } else {
-      windows.push({ start, end, rules: new Set(rules) });
+      windows.push({ start, end, rules: new Set(rules), tokens: new Set(anchor.rule ? [anchor.rule] : []) });
     }
   }
   return windows;
@@ -161,7 +170,7 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
   const seen = new Set<string>();
   for (const c of [...candidates].sort(rank)) {
     const value = text.slice(c.start, c.end);
-    if (seen.has(value) || rejected(c, value)) continue;
+    if (seen.has(value) || rejected(c, value) || notASecretInContext(c, value, text)) continue;
     const at = insertionPoint(kept, c.start);
     const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
     if (overlaps) continue;
@@ -187,5 +196,8 @@ function rejected(c: Candidate, value: string): boolean {
   if (value.length < 8 || value.length > MAX_VALUE) return true;
   if (isDocumentationExample(value)) return true;
   // Private keys were checked for a random body; other tokens must not be "xxxx…" fillers.
-  return c.ruleId.endsWith('private-key') || c.ruleId.endsWith('privatekey') ? false : isRepetitive(value) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value);
+  if (c.ruleId.endsWith('private-key') || c.ruleId.endsWith('privatekey')) return false;
+  if (isRepetitive(value) || isSequential(value) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value)) return true;
+  // A vendor prefix followed by words ("xoxb-my-bot-token") is documentation, not a token.
+  return c.ruleId.startsWith('secretlint/') || c.ruleId.startsWith('token/') ? hasPlaceholderBody(value) : false;
 }

@@ -90,3 +90,13 @@ describe('maskText', () => {
     assert.equal(await maskText('hello world'), 'hello world');
   });
 });
+
+describe('maskKnown: percent-encoded spellings', () => {
+  it('masks a base64 secret where it appears URL-encoded, and leaves other text alone', () => {
+    const secret = 'Ab3/dE5+fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5b=';
+    const text = `curl "https://x.example/cb?sig=${encodeURIComponent(secret)}&v=1" # and raw: ${secret}`;
+    const masked = maskKnown(text, [secret]);
+    assert.ok(!masked.includes(secret) && !masked.includes(encodeURIComponent(secret)), masked);
+    assert.ok(masked.includes('&v=1'));
+  });
+});

@@ -108,12 +108,16 @@ function buildMasker(values: string[]): Masker {
 
 /**
  * A secret found in a raw JSON log line carries escapes (`\n` in a private key); the same secret
- * in a parsed field carries real newlines. Both spellings must be masked wherever they appear.
+ * in a parsed field carries real newlines, and in a URL it may be percent-encoded. Every spelling
+ * must be masked wherever it appears.
  */
 function spellings(value: string): string[] {
   const out = [value];
   const escaped = JSON.stringify(value).slice(1, -1);
   if (escaped !== value) out.push(escaped);
+  // A key with `/`, `+` or `=` (AWS secrets, base64 tokens) also travels percent-encoded in URLs.
+  const encoded = encodeURIComponent(value);
+  if (encoded !== value && encoded !== escaped) out.push(encoded);
   if (value.includes('\\')) {
     try {
       const unescaped = JSON.parse(`"${value.replace(/"/g, '\\"')}"`) as string;

@@ -20,6 +20,11 @@ interface Tables {
   head: Uint8Array;
   /** A key's 4 bytes (big-endian int) → anchors that use it. */
   byKey: Map<number, Anchor[]>;
+  /**
+   * 1 where some key's 4-byte code hashes to: rejects most windows whose first pair begins a key
+   * with a multiply and an array read instead of a Map lookup (there are ~1,700 keys).
+   */
+  bloom: Uint8Array;
 }
 
 const TABLES = buildTables(ANCHORS);
@@ -28,6 +33,7 @@ function buildTables(anchors: readonly Anchor[]): Tables {
   const shift = new Uint8Array(1 << 16).fill(MAX_SHIFT);
   const head = new Uint8Array(1 << 16);
   const byKey = new Map<number, Anchor[]>();
+  const bloom = new Uint8Array(1 << 16);
   for (const anchor of anchors) {
     for (const key of anchor.keys) {
       for (let end = 1; end < KEY_LENGTH; end++) {
@@ -36,12 +42,17 @@ function buildTables(anchors: readonly Anchor[]): Tables {
       }
       head[((key.charCodeAt(0) & 0xff) << 8) | (key.charCodeAt(1) & 0xff)] = 1;
       const code = keyCode(key);
+      bloom[bloomSlot(code)] = 1;
       const list = byKey.get(code) ?? [];
       if (!list.includes(anchor)) list.push(anchor);
       byKey.set(code, list);
     }
   }
-  return { shift, head, byKey };
+  return { shift, head, byKey, bloom };
+}
+
+function bloomSlot(code: number): number {
+  return Math.imul(code, 0x9e3779b1) >>> 16;
 }
 
 function keyCode(key: string): number {
@@ -78,7 +89,7 @@ function scanChunk(text: string, from: number, to: number, visit: Visit): boolea
   b.fill(0x20, 0, padding);
   b.write(text.slice(from - ctx, to), padding, 'latin1');
   const base = from - ctx - padding; // text offset of b[0]
-  const { shift, head, byKey } = TABLES;
+  const { shift, head, byKey, bloom } = TABLES;
   let i = MAX_SHIFT;
   while (i < length) {
     const s = shift[(b[i - 1] << 8) | b[i]];
@@ -87,8 +98,11 @@ function scanChunk(text: string, from: number, to: number, visit: Visit): boolea
       continue;
     }
     if (head[(b[i - 3] << 8) | b[i - 2]] === 1) {
-      const list = byKey.get(((b[i - 3] << 24) | (b[i - 2] << 16) | (b[i - 1] << 8) | b[i]) >>> 0);
-      if (list !== undefined && confirm(text, base + i - MAX_SHIFT, list, visit)) return true;
+      const code = ((b[i - 3] << 24) | (b[i - 2] << 16) | (b[i - 1] << 8) | b[i]) >>> 0;
+      if (bloom[Math.imul(code, 0x9e3779b1) >>> 16] === 1) {
+        const list = byKey.get(code);
+        if (list !== undefined && confirm(text, base + i - MAX_SHIFT, list, visit)) return true;
+      }
     }
     i++;
   }

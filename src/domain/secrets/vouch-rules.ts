@@ -1,7 +1,7 @@
 // Vouch's own detectors, for what secretlint's recommended preset does not cover or covers too
 // narrowly: private key blocks (also truncated ones), JWTs, Stripe live keys, OpenAI/Anthropic keys
-// in their current formats, Google API keys, passwords in URLs, and generic `KEY=value`
-// assignments whose value looks random. Each returns candidates with offsets into the text it
+// in their current formats, Google API keys and passwords in URLs (keyword-labelled values are
+// found by labelled.ts, provider tokens by the table in provider-rules.ts). Each returns candidates with offsets into the text it
 // was given; filtering (placeholders, documentation examples) happens in detect.ts.
 import { maxEntropy, shannonEntropy } from './entropy.ts';
 import { isPlaceholder, isTrivialPassword } from './filters.ts';
@@ -99,27 +99,6 @@ export function credentialPart(m: RegExpExecArray, ruleId: string, label: string
   return { ruleId, label, start, end: start + password.length, confidence: 'high' };
 }
 
-// keyword [more name] [quote] = or : [quote] value. The key may be JSON-escaped (\"key\": \"v\").
-const ASSIGNMENT = new RegExp(
-  String.raw`(?<![A-Za-z0-9])([A-Za-z0-9_.-]{0,40}?(?:token|secret|passw(?:or)?d|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[_-]?key|credentials?)[A-Za-z0-9_.-]{0,24})` +
-    String.raw`[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}([^\s"'\x60\\<>]{12,200})`,
-  'gi',
-);
-
-/** Names that contain a keyword but hold metadata, not the secret itself. */
-const NOT_A_SECRET_NAME =
-  /(?:name|id|ids|type|file|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|header|prefix|format|expiry|expires?(?:_at|_in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param)$|^(?:old)?pwd$|tokeniz|(?:page|cursor|continuation|next)[_.-]?token|csrf|xsrf/i;
-
-function assignments(text: string): Candidate[] {
-  return each(ASSIGNMENT, text, (m) => {
-    const name = m[1];
-    const value = m[2].replace(/[,;)\]}]+$/, '');
-    if (NOT_A_SECRET_NAME.test(name.replace(/["'\\]/g, '')) || !looksRandom(value)) return null;
-    const start = m.index + m[0].length - m[2].length;
-    return { ruleId: 'vouch/generic-assignment', label: 'High-entropy secret assignment', start, end: start + value.length, confidence: 'medium' };
-  });
-}
-
 /**
  * A value worth reporting: long enough, mixes letters and digits (words, numbers and
  * identifiers don't), is not code or a path or a URL, and is close to as random as its length
@@ -130,7 +109,8 @@ export function looksRandom(value: string): boolean {
   if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[()]/.test(value)) return false;
   // property chains and dotted names (config.api_key, a.b.c) are code, not values
-  if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value)) return false;
+  // (each part a name, maybe with a short number: a random part like "ZC9Ecf4M5g9o" is no name)
+  if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value) && value.split('.').every((p) => /^[A-Za-z_$-]+\d{0,3}$|^[a-z][a-z0-9_]*$|^[A-Z][A-Z0-9_]*$/.test(p))) return false;
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return false;
   if (/^[\d.:_/-]+[A-Za-z]{0,2}$/.test(value)) return false; // dates, versions, numbers with units
   if (/^[A-Za-z_$-]+\d{0,4}$/.test(value)) return false; // identifiers with a small number suffix
@@ -159,7 +139,8 @@ function awsSecrets(text: string): Candidate[] {
   });
 }
 
-const DETECTORS: Detector[] = [privateKeys, jwts, providers, awsSecrets, credentialUrls, assignments];
+// Keyword-labelled values (`KEY=value`) are found by labelled.ts.
+const DETECTORS: Detector[] = [privateKeys, jwts, providers, awsSecrets, credentialUrls];
 
 /** All vouch candidates in `text` (unfiltered for documentation examples; see detect.ts). */
 export function vouchCandidates(text: string): Candidate[] {

@@ -1,0 +1,203 @@
+// Keyword-labelled credentials: a value that is a credential because of the name it is given —
+// `HEROKU_API_KEY=<uuid>`, `"client_secret": "…"`, `?api-key=<uuid>` in a URL, `<slackToken>…`,
+// `Authorization: Bearer …`, `curl -u user:pass`, `--password …`. The value itself may be as
+// plain as a UUID; what makes it a finding is the label, so the label is read carefully (names
+// of metadata such as `token_type`, `secret_name`, `max_tokens` are not labels) and the value
+// must not be a stand-in (`${TOKEN}`, `<your-key>`, `changeme`, `xxxx`).
+import { KEYWORD_RULES, type KeywordRule } from './provider-rules.ts';
+import type { Candidate } from './vouch-rules.ts';
+import { looksRandom } from './vouch-rules.ts';
+import { shannonEntropy } from './entropy.ts';
+import { isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+
+interface CompiledKeywordRule {
+  rule: KeywordRule;
+  value: RegExp;
+}
+
+const COMPILED: CompiledKeywordRule[] = KEYWORD_RULES.map((rule) => ({
+  rule,
+  value: new RegExp(`(?:${rule.value})(?=[\\x60'"\\s;\\\\<,)&\\]}|]|$)`, rule.ci ? 'iy' : 'y'),
+}));
+
+/** Generic credential words; a name must contain one (or a provider keyword) to label a value. */
+const GENERIC_WORDS = ['token', 'secret', 'passwd', 'password', 'pwd', 'apikey', 'api_key', 'api-key', 'api.key', 'access_key', 'accesskey', 'access-key', 'private_key', 'privatekey', 'credential', 'creds', 'auth', 'key', 'pass', 'bearer'];
+
+const PROVIDER_WORDS = [...new Set(KEYWORD_RULES.flatMap((r) => r.keywords))];
+
+const WORDS = [...new Set([...GENERIC_WORDS, ...PROVIDER_WORDS])].sort((a, b) => b.length - a.length);
+const WORD_RE = new RegExp(WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+
+const IDENT_CHAR = /[A-Za-z0-9_.$-]/;
+const MAX_NAME = 80;
+
+/**
+ * After the name: an optional type (`var xToken string = …`), closing quotes, the operator, and
+ * what may sit between operator and value (quotes, a YAML block indicator, a line break).
+ */
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?[ \t"'\\]{0,6}(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)(?:\\*["'`]|[ \t\r\n=|>]){0,8}/y;
+
+/** The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). */
+const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,400}/y;
+
+/** Operators that may label a value only when the value has a provider's exact shape. */
+const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
+
+/** Names that contain a credential word but name metadata, not the secret. */
+const NOT_A_SECRET_NAME =
+  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
+
+/** Names that merely contain a credential word as part of another word. */
+const NOT_A_SECRET_WORD = new RegExp(
+  [
+    'tokeniz', 'amz[-_]',
+    // tokens that are not credentials
+    '(?:page|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
+    // keys that are not credentials: data structure keys, public keys, key metadata
+    '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
+    'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',
+    'access[_.-]?(?:level|type|mode|control|ibility|or|log|point|ed|ible|es)',
+    'author(?!i[sz]ation)', 'authenticat', 'oauth[_.-]?(?:url|endpoint|callback|redirect|scope)',
+    'keyboard|keyframe|keyword|keystore|keytab|keychain|keypress|keydown|keyup|monkey|turkey|donkey|hockey|whiskey|jockey',
+    'passport|passage|passenger|passive|passthrough|bypass|compass|passphrase[_.-]?(?:hint|prompt)',
+    'password[_.-]?(?:policy|reset|hash|hint|rules|strength|confirm|field|input|label|prompt|less|min|max|length|changed|expired?|required)',
+  ].join('|'),
+  'i',
+);
+
+/** Values that announce a scheme; the credential is the word after them. */
+const SCHEMES = /^(?:bearer|basic|token|digest|apikey|api-key|sso-key|key)$/i;
+
+export function labelledCandidates(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  let resumeAt = 0;
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(text); m !== null; m = WORD_RE.exec(text)) {
+    if (m.index < resumeAt) continue;
+    const { start, end } = identifierAround(text, m.index, m.index + m[0].length);
+    resumeAt = end;
+    WORD_RE.lastIndex = end;
+    const c = labelledValue(text, start, end);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+function identifierAround(text: string, from: number, to: number): { start: number; end: number } {
+  let start = from;
+  while (start > 0 && from - start < MAX_NAME && IDENT_CHAR.test(text[start - 1])) start--;
+  let end = to;
+  while (end < text.length && end - to < MAX_NAME && IDENT_CHAR.test(text[end])) end++;
+  // A name does not end in a dot or dash (`token.` at the end of a sentence).
+  while (end > to && /[.-]/.test(text[end - 1])) end--;
+  return { start, end };
+}
+
+function labelledValue(text: string, start: number, end: number): Candidate | null {
+  const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
+  AFTER_NAME.lastIndex = end;
+  const op = AFTER_NAME.exec(text);
+  if (!op) return null;
+  const operator = op[1];
+  const xml = operator === '>' && text[start - 1] === '<';
+  let at = end + op[0].length;
+  VALUE.lastIndex = at;
+  let v = VALUE.exec(text);
+  if (!v) return null;
+  let value = v[0];
+  // `Authorization: Bearer <token>`: the scheme word is not the credential, the next word is.
+  if (SCHEMES.test(value) && /^[ \t]+\S/.test(text.slice(at + value.length, at + value.length + 2))) {
+    at += value.length;
+    while (text[at] === ' ' || text[at] === '\t') at++;
+    VALUE.lastIndex = at;
+    v = VALUE.exec(text);
+    if (!v) return null;
+    value = v[0];
+  }
+  const name = rawName.toLowerCase();
+  const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
+  if (!header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name))) return null;
+  const provider = providerMatch(name, text, at);
+  if (provider) return provider;
+  if (LOOSE_OPERATORS.has(operator) && !xml) return null;
+  // `<apiToken>value</apiToken>`, not `user:<password>@host`.
+  if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
+  value = value.replace(/[.,;:)\]}]+$/, '');
+  if (!isCredentialValue(header ? 'authorization_token' : name, value)) return null;
+  return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+
+function providerMatch(name: string, text: string, at: number): Candidate | null {
+  for (const { rule, value } of COMPILED) {
+    if (!rule.keywords.some((k) => name.includes(k))) continue;
+    value.lastIndex = at;
+    const m = value.exec(text);
+    if (!m) continue;
+    if (!/[0-9]/.test(m[0]) && !/-/.test(m[0])) continue; // opaque values always carry digits
+    if (isPlaceholder(m[0]) || isSequential(m[0]) || shannonEntropy(m[0]) < (rule.entropy ?? 3)) continue;
+    return { ruleId: `vouch/${rule.id}`, label: rule.label, start: at, end: at + m[0].length, confidence: 'high' };
+  }
+  return null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PASSWORD_NAME = /pass(?:w(?:or)?d)?(?![a-z])|pwd/;
+/** Names whose word is a credential only as a whole segment (`auth`, `pass`, `key`, `bearer`). */
+const STRONG_NAME = /token|secret|passw|pwd|api[_.-]?key|apikey|access[_.-]?key|accesskey|private[_.-]?key|privatekey|credential|creds/;
+const SEGMENT_NAME = /(?:^|[^a-z])(?:auth|pass|bearer)$|(?:^|[^a-z])_?auth(?:[^a-z]|$)|key$/;
+
+function isCredentialValue(name: string, value: string): boolean {
+  if (value.length < 8 || value.length > 400) return false;
+  const strong = STRONG_NAME.test(name);
+  if (!strong && !SEGMENT_NAME.test(name)) return false;
+  if (isPlaceholder(value) || isSequential(value) || /^(?:true|false|null|none|nil|undefined|required|optional|string|number|bool|boolean|int)$/i.test(value)) return false;
+  if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
+  if (UUID.test(value)) return strong || /key$/.test(name);
+  if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return isPassword(value);
+  if (isOrdinaryBase64Text(value)) return false;
+  return looksRandom(value);
+}
+
+/** A password worth reporting: not a default, mixes character classes, not a plain word. */
+function isPassword(value: string): boolean {
+  if (isTrivialPassword(value, '')) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
+  return classes >= 2 && shannonEntropy(value) >= 2.5 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
+}
+
+function labelFor(name: string): string {
+  if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return 'Password';
+  if (/secret/.test(name)) return 'Secret';
+  if (/token|bearer/.test(name)) return 'Token';
+  if (/key/.test(name)) return 'API key';
+  return 'Credential';
+}
+
+// ---- command-line credentials -------------------------------------------------------------------
+
+/** `curl -u user:password`, `--user user:password` (also quoted). */
+const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{1,100}):([^\s"']{3,200})\1(?=\s|$)/g;
+/** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
+const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
+
+export function commandLineCandidates(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  if (/curl/i.test(text)) {
+    CURL_USER.lastIndex = 0;
+    for (let m = CURL_USER.exec(text); m !== null; m = CURL_USER.exec(text)) {
+      const [, , user, password] = m;
+      if (isTrivialPassword(password, user) || password.startsWith('$') || /^[<[{]/.test(user)) continue;
+      const start = m.index + m[0].length - password.length - m[1].length;
+      out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
+    }
+  }
+  PASSWORD_FLAG.lastIndex = 0;
+  for (let m = PASSWORD_FLAG.exec(text); m !== null; m = PASSWORD_FLAG.exec(text)) {
+    const value = m[2];
+    if (value.startsWith('$') || value.startsWith('-') || !isPassword(value) || isPlaceholder(value)) continue;
+    const start = m.index + m[0].length - value.length - m[1].length;
+    out.push({ ruleId: 'vouch/password-flag', label: 'Password in a command line', start, end: start + value.length, confidence: 'medium' });
+  }
+  return out;
+}

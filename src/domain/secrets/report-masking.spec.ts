@@ -1,0 +1,52 @@
+// End to end through the analyser: a credential that is only a credential because of its label
+// (a UUID after `?api-key=`) is found where a tool prints it, escalates when it is pasted into a
+// network call, and is masked everywhere in the report — timeline, findings, narrative.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from '../analyze.ts';
+import { randomString } from './test-helpers.ts';
+
+const HEX = '0123456789abcdef';
+const KEY = `${randomString(8, HEX, 71)}-${randomString(4, HEX, 72)}-4${randomString(3, HEX, 73)}-9${randomString(3, HEX, 74)}-${randomString(12, HEX, 75)}`;
+const RPC = `https://mainnet.rpc.example.io/v2?api-key=${KEY}`;
+
+let n = 0;
+function record(role: 'user' | 'assistant', content: unknown): string {
+  n++;
+  return JSON.stringify({
+    type: role, uuid: `u${n}`, parentUuid: n > 1 ? `u${n - 1}` : null, sessionId: 's1', cwd: '/home/dev/wallet', timestamp: `2026-01-02T10:00:${String(n).padStart(2, '0')}.000Z`,
+    message: role === 'assistant' ? { role, model: 'claude-sonnet-4-5', content } : { role, content },
+  });
+}
+const bash = (id: string, command: string) => record('assistant', [{ type: 'tool_use', id, name: 'Bash', input: { command } }]);
+const output = (id: string, text: string) => record('user', [{ type: 'tool_result', tool_use_id: id, content: text }]);
+
+function log(): string {
+  n = 0;
+  const lines = [
+    record('user', 'Check why the balance query fails'),
+    bash('t1', 'cat .env'),
+    output('t1', `NODE_ENV=production\nRPC_URL=${RPC}\n`),
+  ];
+  for (let i = 0; i < 10; i++) {
+    lines.push(bash(`c${i}`, `curl -s -X POST "${RPC}" -H 'content-type: application/json' -d '{"method":"getBalance","id":${i}}'`));
+    lines.push(output(`c${i}`, '{"error":"rate limited"}'));
+  }
+  lines.push(record('assistant', [{ type: 'text', text: `The endpoint ${RPC} rate-limits us.` }]));
+  return lines.join('\n') + '\n';
+}
+
+test('an api-key UUID printed from .env and pasted into curl is a critical finding and never appears in the report', async () => {
+  const r = await analyzeText(log());
+  const json = JSON.stringify(r);
+  assert.ok(!json.includes(KEY), 'the key appears nowhere in the report');
+  assert.ok(!json.includes(KEY.slice(4, 28)), 'not even its middle');
+  const secrets = r.findings.filter((f) => f.rule === 'secrets/in-tool-output');
+  assert.equal(secrets.length, 1, 'one finding for the one credential');
+  assert.equal(secrets[0].severity, 'critical');
+});
+
+test('the same URL without an api-key parameter raises no secret finding', async () => {
+  const r = await analyzeText(log().replaceAll(`?api-key=${KEY}`, '/public'));
+  assert.deepEqual(r.findings.filter((f) => f.category === 'secrets' && f.rule !== 'secrets/sensitive-file-read').map((f) => f.rule), []);
+});
