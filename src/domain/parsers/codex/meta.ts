@@ -96,12 +96,29 @@ export function metaFromSettings(ctx: Ctx, p: Obj): void {
   });
 }
 
-/** world_state (2026): the model in use and the local environment's cwd. */
+/** world_state (2026): the model in use, the local environment's cwd, the approved commands. */
 export function worldState(ctx: Ctx, p: Obj): void {
   const state = obj(p.state) ?? {};
   const envs = obj(obj(state.environments)?.environments);
   const local = envs ? obj(envs.local) : undefined;
   ctx.st.updateMeta(ctx, { model: text(state.model), cwd: local ? text(local.cwd) : undefined });
+  approvedCommands(ctx, obj(state.permissions)?.approved_command_prefixes);
+}
+
+/**
+ * The command prefixes the person approved for the session ("always allow"), one per line. They
+ * are what the agent may run unasked — and people paste credentials into them
+ * (`RAILWAY_TOKEN='…' railway up`) — so they become a system event the rules read.
+ */
+function approvedCommands(ctx: Ctx, prefixes: unknown): void {
+  if (!Array.isArray(prefixes)) return;
+  const lines = prefixes
+    .map((prefix) => (Array.isArray(prefix) ? prefix.filter((w): w is string => typeof w === 'string').join(' ') : typeof prefix === 'string' ? prefix : ''))
+    .filter((line) => line.length > 0);
+  const body = lines.join('\n');
+  if (body === '' || body === ctx.st.approvedCommands) return;
+  ctx.st.approvedCommands = body;
+  emitSystem(ctx, 'approved-commands', body);
 }
 
 /** Legacy line 1: {id, timestamp, instructions, git}. The instructions reappear as a user message. */

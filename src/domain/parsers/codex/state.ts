@@ -55,6 +55,8 @@ export class CodexState {
   execTurnOpen = false;
   /** Rollouts: the id of the main session, to notice a second session appended to the file. */
   mainSessionId: string | undefined;
+  /** world_state repeats the approved command prefixes every turn: emitted again only when they change. */
+  approvedCommands = '';
 
   get model(): string | undefined {
     return this.meta.model;
