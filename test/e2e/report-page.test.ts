@@ -3,19 +3,17 @@
 // strict CSP (the stylesheet applies, no CSP violation is reported, no script runs).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { buildTestApp, stubReport } from '../helpers/app.ts';
+import { browserSkip, launchChromium } from '../helpers/browser.ts';
 import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 
 // The bits of the browser's DOM used inside page.evaluate() (the project compiles without lib.dom).
 declare const document: { styleSheets: Iterable<{ cssRules: { length: number } }>; cookie: string };
 
-const CHROMIUM = '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install -y chromium)`;
+const skip = browserSkip();
 
 let t: TestApp;
 let alice: TestAccount;
@@ -27,7 +25,7 @@ before(async () => {
   t = await buildTestApp();
   alice = await t.account();
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
+import { HttpProblem } from '../problem.ts';
 
 interface Asset {
   body: Buffer;
@@ -38,7 +39,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 export const assetRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (req, reply) => {
     const asset = ASSETS.get(req.params.name);
-    if (!asset) return reply.callNotFound();
+    if (!asset) throw new HttpProblem(404, 'not_found', 'There is no such asset.');
     return reply.type(asset.type).header('cache-control', IMMUTABLE).send(asset.body);
   });
   // Browsers ask for /favicon.ico whatever the page says; an SVG answers them all.

@@ -63,22 +63,20 @@ function TopBar({ user, current }: { user?: WebUser | null; current?: NavKey }) 
         Vouch
       </a>
       {user && (
-        <nav aria-label="Main">
+        <nav class="mainnav" aria-label="Main">
           <ul class="topnav">
             <NavLink id="sessions" current={current} />
             <li class="group" aria-hidden="true">Settings:</li>
             {SETTINGS.map((id) => <NavLink key={id} id={id} current={current} />)}
           </ul>
+          <div class="account">
+            <span class="who">{user.email}</span>
+            <form class="inline" method="post" action="/logout">
+              <CsrfField token={user.csrfToken} />
+              <button type="submit">Sign out</button>
+            </form>
+          </div>
         </nav>
-      )}
-      {user && (
-        <div class="account">
-          <span class="who">{user.email}</span>
-          <form class="inline" method="post" action="/logout">
-            <CsrfField token={user.csrfToken} />
-            <button type="submit">Sign out</button>
-          </form>
-        </div>
       )}
     </header>
   );

@@ -32,6 +32,8 @@ export interface UploadFormOptions {
   metrics: Metrics;
   /** Text fields accepted besides agent and repo (the API accepts none). */
   extraFields?: readonly string[];
+  /** An empty text field counts as not sent (an HTML form's "any" choice); the API refuses it. */
+  emptyMeansAbsent?: boolean;
 }
 
 /** A display-safe file name: no directories, no control characters, bounded length. */
@@ -140,8 +142,10 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
   const overBudget = byteBudget(req, opts.maxBytes + OVERHEAD_BYTES);
   try {
     for await (const part of req.parts()) {
-      if (part.type === 'field') onField(state, part.fieldname, String(part.value ?? ''), part.valueTruncated, opts.extraFields ?? []);
-      else if (acceptFilePart(state, part.fieldname, part.filename)) await storeFile(state, part, opts);
+      if (part.type === 'field') {
+        const value = String(part.value ?? '');
+        if (!(opts.emptyMeansAbsent && value === '')) onField(state, part.fieldname, value, part.valueTruncated, opts.extraFields ?? []);
+      } else if (acceptFilePart(state, part.fieldname, part.filename)) await storeFile(state, part, opts);
       else part.file.resume(); // drain what we will not keep
       if (state.problem && overBudget()) break;
     }

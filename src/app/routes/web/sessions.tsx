@@ -89,7 +89,7 @@ async function sendList(req: FastifyRequest, reply: FastifyReply, user: WebUser,
 /** A refused upload, told in the words of the API's problem (and its field errors). */
 function uploadNotice(p: HttpProblem): Notice {
   const details = (p.errors ?? []).map((e) => `${e.pointer.replace(/^\/body\//, '')} ${e.detail}`);
-  return { kind: 'error', text: `The upload was refused: ${p.message}`, details };
+  return { kind: 'error', text: details.length > 0 ? 'The upload was refused:' : `The upload was refused: ${p.message}`, details };
 }
 
 function refusedStatus(error: unknown): HttpProblem {
@@ -122,7 +122,7 @@ const sessionRoutes: FastifyPluginAsync = async (plain) => {
     }
     let form;
     try {
-      form = await readUploadForm(req, { logStore, maxBytes: config.maxUploadBytes, metrics, extraFields: [CSRF_FIELD] });
+      form = await readUploadForm(req, { logStore, maxBytes: config.maxUploadBytes, metrics, extraFields: [CSRF_FIELD], emptyMeansAbsent: true });
     } catch (error) {
       metrics.uploads.inc({ result: error instanceof HttpProblem ? 'rejected' : 'aborted' });
       const p = refusedStatus(error);

@@ -17,11 +17,12 @@ import type { TimelineQuery } from './report-timeline.tsx';
 const R = 42;
 const CIRCUMFERENCE = 2 * Math.PI * R;
 
-/** The trust score as a ring: the coloured arc is the score's share of 100. */
-export function Gauge({ score }: { score: number }) {
+/** The trust score as a ring: the arc is the score's share of 100, in the outcome's colour. */
+export function Gauge({ score, outcome }: { score: number; outcome?: string }) {
+  const band = outcome ? outcome.toLowerCase() : scoreBand(score);
   const filled = (Math.max(0, Math.min(100, score)) / 100) * CIRCUMFERENCE;
   return (
-    <svg class={`gauge gauge-${scoreBand(score)}`} width={110} height={110} viewBox="0 0 110 110" role="img" aria-label={`Trust score ${score} of 100`}>
+    <svg class={`gauge gauge-${band}`} width={110} height={110} viewBox="0 0 110 110" role="img" aria-label={`Trust score ${score} of 100`}>
       <circle class="track" cx={55} cy={55} r={R} />
       <circle class="value" cx={55} cy={55} r={R} stroke-dasharray={`${filled.toFixed(1)} ${CIRCUMFERENCE.toFixed(1)}`} transform="rotate(-90 55 55)" />
       <text x={55} y={62} text-anchor="middle">{score}</text>
@@ -34,7 +35,7 @@ function Verdict({ report, session }: { report: Report; session: Session }) {
   const agent = report.agent ? AGENT_LABELS[report.agent] ?? report.agent : 'Unknown agent';
   return (
     <section class={`verdict verdict-${report.outcome.toLowerCase()}`} aria-label="Verdict">
-      <Gauge score={report.trust_score} />
+      <Gauge score={report.trust_score} outcome={report.outcome} />
       <div>
         <OutcomeBadge outcome={report.outcome} />
         <h1>{report.headline}</h1>

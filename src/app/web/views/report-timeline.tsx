@@ -1,4 +1,4 @@
-// The report's timeline, paged on the server (a 1,000-step session is a few pages, not a
+// The report's timeline (kind icons are plain text symbols: no emoji font needed), paged on the server (a 1,000-step session is a few pages, not a
 // 30,000-pixel page), with filters by kind and "only entries with findings" as query
 // parameters (a GET form: works without JavaScript). Long outputs are collapsed.
 import type { Finding, Report, TimelineEntry, TimelineKind } from '../../../domain/model/report.ts';
@@ -8,18 +8,18 @@ import { Pager, Time, formatDuration } from '../components.tsx';
 export const TIMELINE_PAGE = 200;
 
 export const KINDS: { kind: TimelineKind; label: string; icon: string }[] = [
-  { kind: 'prompt', label: 'Prompts', icon: '💬' },
-  { kind: 'message', label: 'Messages', icon: '🤖' },
-  { kind: 'thinking', label: 'Thinking', icon: '💭' },
-  { kind: 'command', label: 'Commands', icon: '⌨️' },
-  { kind: 'file_read', label: 'File reads', icon: '📖' },
-  { kind: 'file_write', label: 'File writes', icon: '📝' },
-  { kind: 'file_edit', label: 'File edits', icon: '✏️' },
-  { kind: 'tool_call', label: 'Other tools', icon: '🔧' },
-  { kind: 'web', label: 'Web', icon: '🌐' },
-  { kind: 'subagent', label: 'Subagents', icon: '🧩' },
-  { kind: 'system', label: 'System', icon: '⚙️' },
-  { kind: 'error', label: 'Errors', icon: '⛔' },
+  { kind: 'prompt', label: 'Prompts', icon: '»' },
+  { kind: 'message', label: 'Messages', icon: '¶' },
+  { kind: 'thinking', label: 'Thinking', icon: '…' },
+  { kind: 'command', label: 'Commands', icon: '$' },
+  { kind: 'file_read', label: 'File reads', icon: '≡' },
+  { kind: 'file_write', label: 'File writes', icon: '+' },
+  { kind: 'file_edit', label: 'File edits', icon: '✎' },
+  { kind: 'tool_call', label: 'Other tools', icon: '⚙' },
+  { kind: 'web', label: 'Web', icon: '⊕' },
+  { kind: 'subagent', label: 'Subagents', icon: '⇉' },
+  { kind: 'system', label: 'System', icon: '·' },
+  { kind: 'error', label: 'Errors', icon: '✖' },
 ];
 const ICON = new Map(KINDS.map((k) => [k.kind as string, k]));
 
@@ -60,12 +60,12 @@ const COLLAPSE_CHARS = 400;
 const COLLAPSE_LINES = 8;
 
 function Detail({ text, truncatedFrom }: { text: string; truncatedFrom?: number }) {
-  const clean = stripAnsi(text);
+  const clean = stripAnsi(text).trimEnd();
   const lines = clean.split('\n').length;
   const note = truncatedFrom ? <p class="small muted">Shortened in the report: {truncatedFrom.toLocaleString('en')} characters in the log.</p> : null;
-  if (clean.length <= COLLAPSE_CHARS && lines <= COLLAPSE_LINES) return <div><pre>{clean}</pre>{note}</div>;
+  if (clean.length <= COLLAPSE_CHARS && lines <= COLLAPSE_LINES) return <div class="detail"><pre>{clean}</pre>{note}</div>;
   return (
-    <details>
+    <details class="detail">
       <summary>Show {lines > 1 ? `${lines} lines` : `${clean.length.toLocaleString('en')} characters`}</summary>
       <pre>{clean}</pre>
       {note}
