@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/vouch.mjs', import.meta.url));
+import { BIN } from '../helpers/cli.ts';
 const FIXTURES = fileURLToPath(new URL('../../../shared/conformance/fixtures/', import.meta.url));
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
 
