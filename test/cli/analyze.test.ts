@@ -210,3 +210,15 @@ test('many logs: a missing path is reported and exits 4 after the others are ana
   assert.equal(vouch(['analyze', dir, '--format', 'html']).code, 3);
   assert.equal(vouch(['analyze', dir, '-']).code, 3);
 });
+
+test('--jobs sets how many logs are analysed at once; anything but 1-256 is a usage error', () => {
+  const dir = batchDir();
+  const one = vouch(['analyze', dir, '--jobs', '1', '--format', 'jsonl']);
+  assert.equal(one.code, 2);
+  assert.equal(one.stdout.trim().split('\n').length, 3);
+  for (const bad of ['0', '1.5', 'many']) {
+    const r = vouch(['analyze', dir, '--jobs', bad]);
+    assert.equal(r.code, 3, bad);
+    assert.match(r.stderr, /--jobs/);
+  }
+});

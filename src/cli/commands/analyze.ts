@@ -5,7 +5,7 @@
 // code of them all.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import v8 from 'node:v8';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
 import { EXIT, exitCodeFor, type FailOn } from '../exit-codes.ts';
@@ -46,7 +46,8 @@ export function registerAnalyze(program: Command): void {
 
 function positiveInt(v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new CliError(`--jobs must be a whole number from 1 to 256, not ${v}`, EXIT.USAGE);
+  // Commander reports it as a usage error (exit code 3).
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('a whole number from 1 to 256');
   return n;
 }
 
