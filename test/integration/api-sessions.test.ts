@@ -270,14 +270,17 @@ describe('the rest of the surface', () => {
     assert.equal(up.statusCode, 202, up.body);
     await t.analyzeAll();
     assert.equal((await as(alice, 'GET', '/v1/sessions')).statusCode, 200);
+    // One more upload, left queued: the queue gauges must show it.
+    assert.equal((await t.upload(alice.apiKey)).statusCode, 202);
     const res = await t.app.inject({ url: '/metrics' });
     assert.equal(res.statusCode, 200);
     const after = await read();
     assert.ok(after.bytes - before.bytes >= Buffer.byteLength(content), `upload bytes grew by ${after.bytes - before.bytes}, the file has ${Buffer.byteLength(content)}`);
-    assert.equal(after.accepted - before.accepted, 1);
-    assert.ok(after.analysed - before.analysed >= 1, 'the analysis of this upload is counted');
+    assert.equal(after.accepted - before.accepted, 2);
+    assert.ok(after.analysed - before.analysed >= 1, 'the analysis of the first upload is counted');
     assert.equal(after.listed - before.listed, 1);
-    assert.match(after.body, /^vouch_queue_depth\{kind="analyze"\} \d+$/m);
+    assert.ok(value(after.body, 'vouch_queue_depth{kind="analyze"}') >= 1, 'the queued upload is in the queue depth');
+    assert.ok(value(after.body, 'vouch_queue_oldest_age_seconds{kind="analyze"}') >= 0);
     assert.match(after.body, /^vouch_queue_oldest_age_seconds\{kind="analyze"\} [\d.e-]+$/m);
     assert.ok(!after.body.includes('ses_'), 'no ids in label values');
   });
