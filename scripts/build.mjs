@@ -4,7 +4,8 @@
 //  - dynamic `import()`s stay lazy exactly as written (a command loads only what it uses);
 //  - dist/ mirrors src/ at the same depth, so `new URL('../../package.json', import.meta.url)` and
 //    `createRequire(import.meta.url)` resolve the same files from dist as from src;
-//  - nothing needs a loader hook at run time (bin/vouch.mjs and the analysis workers load dist).
+//  - nothing needs a loader hook at run time (bin/vouch.mjs and the analysis workers load dist);
+//  - packages made of hundreds of tiny modules (kysely) are pre-bundled into dist/vendor/.
 // Relative `.ts`/`.tsx` import specifiers are rewritten to `.js`; packages stay external imports.
 // Files in src that are not code (assets, .mjs) are copied as they are; tests (*.spec.ts,
 // *.testing.ts) and READMEs are left out. Source maps are linked so stack traces name src/ lines.
@@ -12,7 +13,7 @@
 // rebuilds only when a source is newer (test/helpers/cli.ts runs it before spawning the CLI).
 import { build } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -31,17 +32,40 @@ function sourceFiles() {
     .filter((f) => statSync(join(srcDir, f)).isFile());
 }
 
+/**
+ * Packages shipped as hundreds of small ES modules, pre-bundled into one file each under
+ * dist/vendor/: kysely's ~290 files cost more to resolve and load than everything else an admin
+ * command does. Our imports of them are pointed at the bundle (one instance, still lazy).
+ */
+const VENDORED = ['kysely'];
+
 /** Marks every import external; relative TypeScript specifiers point at the compiled `.js`. */
 const externalImports = {
   name: 'external-imports',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
+      if (VENDORED.includes(args.path)) {
+        const rel = relative(dirname(args.importer), join(srcDir, 'vendor', `${args.path}.js`)).split(sep).join('/');
+        return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
+      }
       const path = args.path.startsWith('.') ? args.path.replace(/\.tsx?$/, '.js') : args.path;
       return { path, external: true };
     });
   },
 };
+
+async function buildVendored(outdir) {
+  await build({
+    entryPoints: Object.fromEntries(VENDORED.map((name) => [name, fileURLToPath(import.meta.resolve(name))])),
+    outdir: join(outdir, 'vendor'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.18',
+    logLevel: 'warning',
+  });
+}
 
 /** The newest modification time among the sources (and this script): what the stamp records. */
 export function newestSourceMtime() {
@@ -73,6 +97,7 @@ export async function buildDist({ quiet = false } = {}) {
     jsxImportSource: 'preact',
     logLevel: 'warning',
   });
+  await buildVendored(next);
   for (const f of assets) {
     mkdirSync(dirname(join(next, f)), { recursive: true });
     cpSync(join(srcDir, f), join(next, f));
