@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.scratch/**', 'data/**', 'coverage/**', '**/*.wasm'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist.*/**', '.scratch/**', 'data/**', 'coverage/**', '**/*.wasm'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-// The `vouch` executable. The code is TypeScript run through tsx's loader, so a checkout works
-// after `npm install` with no build step; the same loader is handed to worker threads.
-import { register } from 'tsx/esm/api';
+// The `vouch` executable. It runs the compiled build in dist/ (made by `npm install` through the
+// `prepare` script, or `npm run build`): plain JavaScript, no loader hooks, so it starts fast.
+// Source maps point stack traces at the TypeScript in src/.
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write('vouch: the compiled build is missing (dist/); run `npm run build` (npm install does it)\n');
+  process.exit(6);
+}
+process.setSourceMapsEnabled(true);
+const { main } = await import(entry.href);
 await main(process.argv);

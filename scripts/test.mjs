@@ -1,17 +1,31 @@
 #!/usr/bin/env node
-// `npm test`: every tier of the test suite, in order, each with node's test runner via tsx.
-//   1. unit       src/**/*.spec.ts(x)             (pure domain code, no I/O)
-//   1b. cli       test/cli/**/*.test.ts           (the vouch command as a user runs it)
-//   2. sqlite     test/integration/**/*.test.ts   (real HTTP app, embedded SQLite)
-//   3. postgres   test/integration/**/*.test.ts   (the same files on a fresh PostgreSQL database)
-//   4. e2e        test/e2e/**/*.test.ts           (a real Chromium driven by playwright-core)
-// Prints one closing line "tests: N passed, N failed" over all tiers; exits non-zero on any failure.
-// Select tiers with arguments: `npm test -- unit sqlite`.
+// `npm test`: every tier of the test suite with node's test runner (TypeScript through tsx).
+//   unit      src/**/*.spec.ts                (pure domain code, no I/O)
+//   cli       test/cli/**/*.test.ts           (the built `vouch` command as a user runs it)
+//   sqlite    test/integration/**/*.test.ts   (real HTTP app, embedded SQLite)
+//   postgres  test/integration/**/*.test.ts   (the same files on fresh PostgreSQL databases)
+//   e2e       test/e2e/**/*.test.ts           (a real Chromium driven by playwright-core)
+//
+// First it compiles src/ into dist/ (scripts/build.mjs, ~1 s), so the CLI and browser tiers run
+// the current source, never a stale build. Then the tiers run side by side in LANES: each tier
+// has its own data directories or databases, and most of their time is spent waiting on I/O
+// (servers, PostgreSQL, a browser), so running them concurrently shortens `npm test` even on two
+// cores. Each tier's output is printed whole when it ends (no interleaving).
+//
+// Counts come from each tier's TAP stream: passed, failed (failures + cancelled), skipped (skips +
+// todos). The closing line is `tests: N passed, N failed, N skipped`. A skipped test hides what it
+// did not check, so with CI=true every skip counts as a failure (e.g. the browser tier without
+// Chromium). Exit code non-zero on any failure, or if a tier's runner itself failed.
+//
+// Select tiers with arguments: `npm test -- unit sqlite`. `--serial` runs the tiers one by one.
 import { spawn } from 'node:child_process';
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildDist } from './build.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const TIERS = {
   unit: { dir: 'src', suffix: ['.spec.ts', '.spec.tsx'], env: {} },
   cli: { dir: 'test/cli', suffix: '.test.ts', env: {} },
@@ -19,6 +33,10 @@ const TIERS = {
   postgres: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'postgres' } },
   e2e: { dir: 'test/e2e', suffix: '.test.ts', env: {} },
 };
+// Tiers in one lane run one after the other; lanes run at the same time. The CPU-bound tiers
+// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own.
+const LANES = [['unit', 'cli'], ['sqlite'], ['postgres'], ['e2e']];
+const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 function filesOf(dir, suffix) {
   const abs = join(root, dir);
@@ -30,37 +48,81 @@ function filesOf(dir, suffix) {
     .sort();
 }
 
-function runTier(name, files, env) {
+/** Totals from the summary comments a TAP stream ends with (`# pass 12`, `# skipped 1`, …). */
+export function tapCounts(tap) {
+  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+  return { pass: count('pass'), fail: count('fail') + count('cancelled'), skip: count('skipped') + count('todo'), found: /^# tests \d+$/m.test(tap) };
+}
+
+/** Runs one tier: spec output (human) buffered for printing, TAP to a file for the counts. */
+function runTier(name, files, env, scratch) {
+  const tapFile = join(scratch, `${name}.tap`);
+  const started = Date.now();
   return new Promise((resolve) => {
-    console.log(`\n=== ${name}: ${files.length} files ===`);
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let tail = '';
-    child.stdout.on('data', (d) => {
-      process.stdout.write(d);
-      tail = (tail + d).slice(-4000);
-    });
+    const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000'];
+    args.push('--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`);
+    const child = spawn(process.execPath, [...args, ...files], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => out.push(d));
     child.on('close', (code) => {
-      const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tail)?.[1] ?? 0);
-      resolve({ name, pass: count('pass'), fail: count('fail') + (code !== 0 && count('fail') === 0 ? 1 : 0), code });
+      const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '';
+      const c = tapCounts(tap);
+      // A runner that died without a summary, or exited non-zero with no failed test, is a failure too.
+      const runnerFailed = !c.found || (code !== 0 && c.fail === 0);
+      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString() });
     });
   });
 }
 
-const wanted = process.argv.slice(2).filter((a) => a in TIERS);
-const tiers = wanted.length > 0 ? wanted : Object.keys(TIERS);
-const results = [];
-for (const name of tiers) {
-  const { dir, suffix, env } = TIERS[name];
-  const files = filesOf(dir, suffix);
-  if (files.length === 0) continue;
-  results.push(await runTier(name, files, env));
+function report(r) {
+  process.stdout.write(`\n=== ${r.name} (${r.seconds} s) ===\n${r.output}`);
+  process.stdout.write(`--- ${r.name}: ${r.pass} passed, ${r.fail} failed, ${r.skip} skipped\n`);
 }
-const pass = results.reduce((s, r) => s + r.pass, 0);
-const fail = results.reduce((s, r) => s + r.fail, 0);
-console.log('\n' + results.map((r) => `${r.name}: ${r.pass} passed, ${r.fail} failed`).join('\n'));
-console.log(`tests: ${pass} passed, ${fail} failed`);
-process.exit(fail > 0 || results.some((r) => r.code !== 0) ? 1 : 0);
+
+async function main() {
+  const args = process.argv.slice(2);
+  const wanted = args.filter((a) => a in TIERS);
+  const unknown = args.filter((a) => !(a in TIERS) && a !== '--serial');
+  if (unknown.length > 0) {
+    console.error(`unknown tier(s): ${unknown.join(', ')}; tiers are ${Object.keys(TIERS).join(', ')}`);
+    process.exit(2);
+  }
+  const selected = new Set(wanted.length > 0 ? wanted : Object.keys(TIERS));
+  const lanes = args.includes('--serial') ? [[...selected]] : LANES.map((lane) => lane.filter((t) => selected.has(t))).filter((l) => l.length > 0);
+
+  await buildDist({ quiet: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'vouch-test-'));
+  const results = [];
+  const started = Date.now();
+  try {
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (const name of lane) {
+          const { dir, suffix, env } = TIERS[name];
+          const files = filesOf(dir, suffix);
+          if (files.length === 0) continue;
+          console.log(`… ${name}: ${files.length} files`);
+          const r = await runTier(name, files, env, scratch);
+          report(r);
+          results.push(r);
+        }
+      }),
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const sum = (k) => results.reduce((s, r) => s + r[k], 0);
+  const pass = sum('pass');
+  const skip = sum('skip');
+  const fail = sum('fail') + (ci ? skip : 0);
+  const order = Object.keys(TIERS);
+  results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  console.log('\n' + results.map((r) => `${r.name}: ${r.pass} passed, ${r.fail} failed, ${r.skip} skipped (${r.seconds} s)`).join('\n'));
+  if (ci && skip > 0) console.log(`CI=true: the ${skip} skipped test(s) count as failures`);
+  console.log(`wall time ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(`tests: ${pass} passed, ${fail} failed, ${skip} skipped`);
+  process.exit(fail > 0 ? 1 : 0);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();

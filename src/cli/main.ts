@@ -1,5 +1,7 @@
-// The `vouch` command line (PRODUCT.md §8). Server roles are loaded lazily so that quick
-// commands (admin, upload) do not pay for the HTTP app.
+// The `vouch` command line (PRODUCT.md §8). Everything a command needs beyond commander is
+// imported when that command runs (the HTTP app, the database, the analyser), so that
+// `vouch --help` loads almost nothing and `vouch analyze` never loads the server.
+import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { registerAnalyze } from './commands/analyze.ts';
@@ -12,6 +14,7 @@ import { EXIT } from './exit-codes.ts';
 function buildProgram(): Command {
   const program = new Command('vouch')
     .description('How far to trust what an AI coding agent did, from its session log.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError();
 
@@ -37,6 +40,11 @@ function buildProgram(): Command {
   registerHooks(program);
   registerGithubAction(program);
   return program;
+}
+
+/** The same path from src/cli/ and from dist/cli/ (the build keeps the depth). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<void> {

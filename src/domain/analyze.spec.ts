@@ -111,12 +111,19 @@ test('hostile input: empty, blank, binary, BOM + CRLF, junk, deep nesting, trunc
   assert.ok(junk.findings.some((f) => /truncat/i.test(f.title + f.detail)), 'the cut-off last line is reported');
 });
 
-test('invalid UTF-8 is decoded, counted and reported, not fatal', async () => {
+test('invalid UTF-8 is decoded (U+FFFD), counted and reported, not fatal', async () => {
   const cc = readFileSync(join(FIXTURES, 'claude-code.jsonl'));
-  const bad = Buffer.concat([cc, Buffer.from('{"type":"summary","summary":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n')]);
-  const r = await analyzeStream([bad]);
+  const prompt = (text: Buffer) => Buffer.concat([Buffer.from('{"type":"user","uuid":"u-bad","sessionId":"s","message":{"role":"user","content":"caf'), text, Buffer.from(' au lait"}}\n')]);
+  const r = await analyzeStream([Buffer.concat([cc, prompt(Buffer.from([0xc3, 0x28]))])]);
   assert.equal(r.agent, 'claude-code');
+  assert.equal(r.stats.skipped_lines, 0, 'the line is decoded, not skipped');
+  assert.ok(r.timeline.some((e) => `${e.summary} ${e.detail ?? ''}`.includes('caf\uFFFD( au lait')), 'the prompt reached the timeline with U+FFFD in place of the bad byte');
+  const finding = r.findings.find((f) => f.rule === 'coverage/invalid-utf8');
+  assert.equal(finding?.detail, '1 line with invalid UTF-8.');
   assertWellFormed(r);
+  // A correctly encoded U+FFFD in the log is text, not an encoding error.
+  const ok = await analyzeStream([Buffer.concat([cc, prompt(Buffer.from('\uFFFD', 'utf8'))])]);
+  assert.ok(!ok.findings.some((f) => f.rule === 'coverage/invalid-utf8'));
 });
 
 test('lines over the cap are skipped while streaming and reported', async () => {

@@ -2,12 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, chmodSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/vouch.mjs', import.meta.url));
+import { BIN } from '../helpers/cli.ts';
 const FIXTURES = fileURLToPath(new URL('../../../shared/conformance/fixtures/', import.meta.url));
 const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
 
@@ -31,6 +31,22 @@ writeFileSync(blocked, [
   { type: 'user', uuid: 'u2', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '' }] } },
 ].map((r) => JSON.stringify(r)).join('\n') + '\n');
 
+// Only warnings: the final message claims the tests pass, but no run passed after the edit.
+const warnOnly = join(tmp, 'warn-only.jsonl');
+writeFileSync(warnOnly, [
+  { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:00.000Z', message: { role: 'user', content: 'fix the date test' } },
+  { type: 'assistant', uuid: 'a1', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Edit', input: { file_path: '/home/dev/app/src/date.ts', old_string: 'getMonth()', new_string: 'getMonth() + 1' } }] } },
+  { type: 'user', uuid: 'u2', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'The file has been updated.' }] } },
+  { type: 'assistant', uuid: 'a2', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:03.000Z', message: { id: 'm2', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Fixed: all tests pass now.' }] } },
+].map((r) => JSON.stringify(r)).join('\n') + '\n');
+// Markup in a command: the HTML report must show it as text.
+const markup = join(tmp, 'markup.jsonl');
+writeFileSync(markup, [
+  { type: 'user', uuid: 'u1', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:00.000Z', message: { role: 'user', content: 'print a banner' } },
+  { type: 'assistant', uuid: 'a1', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'echo "<script>alert(1)</script><img src=x onerror=alert(2)>" && rm -rf ~/' } }] } },
+  { type: 'user', uuid: 'u2', sessionId: 's', cwd: '/home/dev/app', timestamp: '2025-01-01T10:00:02.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '<b>done</b>' }] } },
+].map((r) => JSON.stringify(r)).join('\n') + '\n');
+
 test('json output is the report object, exit code follows the outcome', () => {
   const ok = vouch(['analyze', clean, '--format', 'json']);
   const report = JSON.parse(ok.stdout);
@@ -49,20 +65,48 @@ test('text output is a readable summary without colour when not a TTY', () => {
   assert.ok(!r.stdout.includes('\u001b['), 'no ANSI colour when piped');
 });
 
-test('html output is one self-contained, escaped page', () => {
-  const r = vouch(['analyze', blocked, '--format', 'html']);
+test('html output is one self-contained page with the log\'s markup escaped', () => {
+  const r = vouch(['analyze', markup, '--format', 'html']);
   assert.match(r.stdout, /^<!doctype html>/);
-  assert.ok(!/<script|<link|src="http/i.test(r.stdout), 'no scripts or external assets');
+  assert.ok(!/<script|<link|<img|src="http/i.test(r.stdout), 'no scripts, images or external assets, not even from the log');
+  assert.match(r.stdout, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/, 'the command is shown as text');
   assert.match(r.stdout, /rm -rf ~\//);
 });
 
-test('sarif output is SARIF 2.1.0 with a result per finding', () => {
-  const r = vouch(['analyze', blocked, '--format', 'sarif']);
+test('sarif output is SARIF 2.1.0 with one result per finding of the report, at the file name', () => {
+  const report = JSON.parse(vouch(['analyze', markup, '--format', 'json']).stdout);
+  const r = vouch(['analyze', markup, '--format', 'sarif']);
   const sarif = JSON.parse(r.stdout);
   assert.equal(sarif.version, '2.1.0');
-  assert.ok(sarif.runs[0].results.length > 0);
-  assert.ok(sarif.runs[0].results.some((x: { level: string }) => x.level === 'error'));
-  assert.ok(sarif.runs[0].tool.driver.rules.length > 0);
+  assert.equal(r.code, 2);
+  const results = sarif.runs[0].results as { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[];
+  assert.deepEqual(results.map((x) => x.ruleId), report.findings.map((f: { rule: string }) => f.rule));
+  assert.deepEqual(results.map((x) => x.level), report.findings.map((f: { severity: string }) => ({ critical: 'error', warning: 'warning', info: 'note' })[f.severity]));
+  for (const x of results) assert.equal(x.locations[0].physicalLocation.artifactLocation.uri, 'markup.jsonl');
+  assert.deepEqual(sarif.runs[0].tool.driver.rules.map((x: { id: string }) => x.id).sort(), [...new Set(report.findings.map((f: { rule: string }) => f.rule))].sort());
+});
+
+test('sarif --repo-root gives the log path relative to the repository; a log outside it is a usage error', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'vouch-repo-'));
+  mkdirSync(join(repo, 'agent logs'));
+  const log = join(repo, 'agent logs', 'run 1.jsonl');
+  writeFileSync(log, readFileSync(blocked));
+  const r = vouch(['analyze', log, '--format', 'sarif', '--repo-root', repo]);
+  const uris = JSON.parse(r.stdout).runs[0].results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0].physicalLocation.artifactLocation.uri);
+  assert.ok(uris.length > 0);
+  assert.deepEqual([...new Set(uris)], ['agent%20logs/run%201.jsonl']);
+  const outside = vouch(['analyze', blocked, '--format', 'sarif', '--repo-root', repo]);
+  assert.equal(outside.code, 3);
+  assert.match(outside.stderr, /not inside --repo-root/);
+  const named = vouch(['analyze', blocked, '--format', 'sarif', '--sarif-artifact-uri', 'logs/ci.jsonl']);
+  assert.equal(JSON.parse(named.stdout).runs[0].artifacts[0].location.uri, 'logs/ci.jsonl');
+});
+
+test('text output names session-level evidence "session", never "#-1"', () => {
+  const r = vouch(['analyze', clean]);
+  assert.match(r.stdout, /Models used/);
+  assert.match(r.stdout, /^ +session claude-sonnet-4-5$/m);
+  assert.ok(!r.stdout.includes('#-1'));
 });
 
 test('reads standard input with -', () => {
@@ -71,7 +115,15 @@ test('reads standard input with -', () => {
 });
 
 test('--fail-on critical ignores warnings; --fail-on warning ignores info', () => {
+  const warned = vouch(['analyze', warnOnly, '--format', 'json']);
+  const report = JSON.parse(warned.stdout);
+  assert.deepEqual([report.findings_count.critical, report.findings_count.warning > 0], [0, true], 'the fixture has warnings and no critical finding');
+  assert.equal(warned.code, 1, 'without --fail-on a warning means Review');
+  assert.equal(vouch(['analyze', warnOnly, '--fail-on', 'critical', '--format', 'json']).code, 0);
+  assert.equal(vouch(['analyze', warnOnly, '--fail-on', 'warning', '--format', 'json']).code, 1);
   assert.equal(vouch(['analyze', blocked, '--fail-on', 'critical', '--format', 'json']).code, 2);
+  const cleanReport = JSON.parse(vouch(['analyze', clean, '--format', 'json']).stdout);
+  assert.ok(cleanReport.findings_count.info > 0, 'the clean fixture has info findings');
   assert.equal(vouch(['analyze', clean, '--fail-on', 'warning', '--format', 'json']).code, 0);
 });
 
@@ -79,9 +131,9 @@ test('usage and I/O errors have their own exit codes and a clear message', () =>
   const missing = vouch(['analyze', join(tmp, 'nope.jsonl')]);
   assert.equal(missing.code, 4);
   assert.match(missing.stderr, /no such file/);
-  const dir = vouch(['analyze', tmp]);
-  assert.equal(dir.code, 4);
-  assert.match(dir.stderr, /directory/);
+  const empty = vouch(['analyze', mkdtempSync(join(tmpdir(), 'vouch-empty-'))]);
+  assert.equal(empty.code, 4);
+  assert.match(empty.stderr, /no logs/);
   const badFormat = vouch(['analyze', clean, '--format', 'pdf']);
   assert.equal(badFormat.code, 3);
   const badAgent = vouch(['analyze', clean, '--agent', 'copilot']);
@@ -102,4 +154,71 @@ test('every corpus file analyses from the command line', () => {
   }
   const t = vouch(['analyze', join(FIXTURES, 'terminal.log'), '--format', 'json']);
   assert.equal(JSON.parse(t.stdout).format, 'plain-text');
+});
+
+// Many logs at once: a directory tree and files, one process, the worst exit code.
+function batchDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vouch-batch-'));
+  mkdirSync(join(dir, 'project-a'));
+  mkdirSync(join(dir, '.hidden'));
+  writeFileSync(join(dir, 'project-a', 'clean.jsonl'), readFileSync(clean));
+  writeFileSync(join(dir, 'project-a', 'warn.jsonl'), readFileSync(warnOnly));
+  writeFileSync(join(dir, 'blocked.jsonl'), readFileSync(blocked));
+  writeFileSync(join(dir, 'notes.md'), '# not a log');
+  writeFileSync(join(dir, '.hidden', 'skipped.jsonl'), readFileSync(blocked));
+  return dir;
+}
+
+test('a directory: every log in it (recursively, not hidden ones) in a summary table, worst first, worst exit code', () => {
+  const dir = batchDir();
+  const r = vouch(['analyze', dir]);
+  assert.equal(r.code, 2, r.stderr);
+  const rows = r.stdout.split('\n').filter((l) => /^(Blocked|Review|Clear)\b/.test(l));
+  assert.deepEqual(rows.map((l) => l.split(/\s+/)[0]), ['Blocked', 'Review', 'Clear']);
+  assert.match(rows[0], /blocked\.jsonl$/);
+  assert.match(r.stdout, /3 logs: 1 Blocked, 1 Review, 1 Clear/);
+  assert.ok(!r.stdout.includes('skipped.jsonl') && !r.stdout.includes('notes.md'));
+  assert.equal(r.stderr, '', 'no progress bar when stderr is not a terminal');
+});
+
+test('--format jsonl prints one report per line with its file; the exit code is the worst (Review here)', () => {
+  const dir = batchDir();
+  const r = vouch(['analyze', join(dir, 'project-a'), join(dir, 'project-a', 'clean.jsonl'), '--format', 'jsonl']);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; outcome: string; trust_score: number });
+  assert.equal(lines.length, 2, 'clean.jsonl named twice (in its directory and as an argument) is analysed once');
+  assert.deepEqual(lines.map((l) => l.file).sort(), [join(dir, 'project-a', 'clean.jsonl'), join(dir, 'project-a', 'warn.jsonl')]);
+  assert.deepEqual(lines.map((l) => l.outcome).sort(), ['Clear', 'Review']);
+  for (const l of lines) assert.equal(typeof l.trust_score, 'number');
+  assert.equal(r.code, 1);
+  assert.equal(vouch(['analyze', join(dir, 'project-a'), '--format', 'jsonl', '--fail-on', 'critical']).code, 0);
+});
+
+test('several logs in sarif make one run with an artifact per log, relative to --repo-root', () => {
+  const dir = batchDir();
+  const r = vouch(['analyze', dir, '--format', 'sarif', '--repo-root', dir]);
+  const run = JSON.parse(r.stdout).runs;
+  assert.equal(run.length, 1);
+  assert.deepEqual(run[0].artifacts.map((a: { location: { uri: string } }) => a.location.uri).sort(), ['blocked.jsonl', 'project-a/clean.jsonl', 'project-a/warn.jsonl']);
+});
+
+test('many logs: a missing path is reported and exits 4 after the others are analysed; html and stdin are refused', () => {
+  const dir = batchDir();
+  const r = vouch(['analyze', dir, join(dir, 'nope.jsonl'), '--format', 'jsonl']);
+  assert.equal(r.code, 4);
+  assert.match(r.stderr, /nope\.jsonl: no such file/);
+  assert.equal(r.stdout.trim().split('\n').length, 3);
+  assert.equal(vouch(['analyze', dir, '--format', 'html']).code, 3);
+  assert.equal(vouch(['analyze', dir, '-']).code, 3);
+});
+
+test('--jobs sets how many logs are analysed at once; anything but 1-256 is a usage error', () => {
+  const dir = batchDir();
+  const one = vouch(['analyze', dir, '--jobs', '1', '--format', 'jsonl']);
+  assert.equal(one.code, 2);
+  assert.equal(one.stdout.trim().split('\n').length, 3);
+  for (const bad of ['0', '1.5', 'many']) {
+    const r = vouch(['analyze', dir, '--jobs', bad]);
+    assert.equal(r.code, 3, bad);
+    assert.match(r.stderr, /--jobs/);
+  }
 });

@@ -6,11 +6,10 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/vouch.mjs', import.meta.url));
+import { BIN } from '../helpers/cli.ts';
 
 interface Run {
   code: number;

@@ -133,9 +133,16 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
       const processor = createAnalyzeProcessor({ db: t.db, logStore, analyzer, publicUrl: config.publicUrl, metrics });
       const runner = createJobRunner({ db: t.db, owner: 'test', processors: { [ANALYZE_JOB]: processor }, pollMs: 10, leaseMs: 5000 });
       runner.start();
-      const deadline = Date.now() + 20_000;
-      while ((await countJobs(t.db, { kind: ANALYZE_JOB })) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // Waits on the condition (no analyze job left); a job still there after the deadline is a
+      // failure of the test, never a silent return with the work undone.
+      const deadline = Date.now() + 60_000;
+      let left = await countJobs(t.db, { kind: ANALYZE_JOB });
+      while (left > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+        left = await countJobs(t.db, { kind: ANALYZE_JOB });
+      }
       await runner.stop();
+      if (left > 0) throw new Error(`analyzeAll: ${left} analyze job(s) still queued after 60 s (a processor that never finishes?)`);
     },
     async close() {
       await app.close();

@@ -3,10 +3,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { buildTestApp, multipart, uploadForm } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { countJobs } from '../../src/adapters/jobs/index.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const LIMIT = 4096;
 let t: TestApp;
@@ -222,15 +222,17 @@ describe('a client that disconnects mid-upload', () => {
         `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 1000000\r\n\r\n${head}`,
     );
     socket.write('x'.repeat(2000));
-    // Wait until the server is storing the upload, then vanish.
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline) {
+    // Wait until the server is storing the upload (a temp file, or the PostgreSQL upload row),
+    // then vanish; the test fails if storing never starts (it would prove nothing).
+    await waitFor(async () => {
       const s = await t.stored();
-      if (s.tempFiles > before.tempFiles || s.logs > before.logs) break;
-      await sleep(10);
-    }
+      return s.tempFiles > before.tempFiles || s.logs > before.logs;
+    }, 'the server to start storing the upload');
     socket.destroy();
-    await sleep(300);
+    await waitFor(async () => {
+      const s = await t.stored();
+      return s.tempFiles === before.tempFiles && s.logs === before.logs;
+    }, 'the aborted upload to be cleaned up');
     const s = await t.stored();
     assert.equal(s.sessions, before.sessions, 'no session');
     assert.equal(s.tempFiles, before.tempFiles, 'no temp file');

@@ -44,7 +44,9 @@ interface Task {
   sourceError?: Error;
 }
 
-const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
+// Compiled (dist/): the worker is plain JavaScript. From source (tests under tsx): a worker thread
+// does not inherit the tsx loader of the main thread, so a small .mjs registers it first.
+const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./worker-entry.mjs', import.meta.url) : new URL('./worker.js', import.meta.url);
 
 const RESPAWN_MAX_DELAY_MS = 30_000;
 const LOAD_TIMEOUT_MS = 60_000;

@@ -8,25 +8,16 @@
 //   vouch admin test-webhook --account ID --webhook ID
 //
 // The CLI entry wires them with registerAdminWebhookCommands(adminCommand, openContext).
+//
+// The services are imported when a command runs, so that registering the commands (every `vouch`
+// start) loads nothing but commander.
 import type { Command } from 'commander';
 import type { Db } from '../../adapters/db/database.ts';
-import { getAccount } from '../../adapters/db/repositories/accounts.ts';
-import { createSsrfPolicy } from '../../adapters/outbound/ssrf.ts';
 import type { Resolver } from '../../adapters/outbound/ssrf.ts';
 import type { Config } from '../../config.ts';
-import {
-  addWebhook,
-  generateWhsecSecret,
-  listAttempts,
-  listDeliveries,
-  listWebhooks,
-  redeliver,
-  sendTestEvent,
-  WebhookConflictError,
-  WebhookNotFoundError,
-  WebhookValidationError,
-} from '../../services/webhooks/index.ts';
 import { EXIT } from '../exit-codes.ts';
+
+const services = () => import('../../services/webhooks/index.ts');
 
 export interface AdminWebhookContext {
   db: Db;
@@ -49,6 +40,7 @@ async function runAdmin<T>(name: string, handler: Handler<T>, ctx: AdminWebhookC
     out.write(JSON.stringify(await handler(ctx, opts)) + '\n');
     return 0;
   } catch (e) {
+    const { WebhookValidationError, WebhookNotFoundError, WebhookConflictError } = await services();
     const refused = e instanceof WebhookValidationError || e instanceof WebhookNotFoundError || e instanceof WebhookConflictError || e instanceof AdminRefusal;
     err.write(`vouch admin ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
     return refused ? EXIT.USAGE : EXIT.INTERNAL;
@@ -56,6 +48,7 @@ async function runAdmin<T>(name: string, handler: Handler<T>, ctx: AdminWebhookC
 }
 
 async function requireAccount(db: Db, accountId: string): Promise<void> {
+  const { getAccount } = await import('../../adapters/db/repositories/accounts.ts');
   if (!(await getAccount(db.kysely, accountId))) throw new AdminRefusal(`no account ${accountId}`);
 }
 
@@ -70,6 +63,7 @@ export interface AddWebhookOptions {
 const addHandler: Handler<AddWebhookOptions> = async (ctx, o) => {
   if (o.secret !== undefined && o.generateSecret) throw new AdminRefusal('give --secret or --generate-secret, not both');
   await requireAccount(ctx.db, o.account);
+  const [{ addWebhook, generateWhsecSecret }, { createSsrfPolicy }] = await Promise.all([services(), import('../../adapters/outbound/ssrf.ts')]);
   const secret = o.generateSecret ? generateWhsecSecret() : o.secret;
   const policy = createSsrfPolicy(ctx.config.webhooks.allowCidrs);
   const hook = await addWebhook(ctx.db.kysely, { accountId: o.account, url: o.url, secret, shape: o.shape }, { policy, resolver: ctx.resolver });
@@ -79,20 +73,22 @@ const addHandler: Handler<AddWebhookOptions> = async (ctx, o) => {
 
 const listHandler: Handler<{ account: string }> = async (ctx, o) => {
   await requireAccount(ctx.db, o.account);
+  const { listWebhooks } = await services();
   return { webhooks: await listWebhooks(ctx.db.kysely, o.account) };
 };
 
 const deliveriesHandler: Handler<{ account: string; webhook: string; limit?: number }> = async (ctx, o) => {
+  const { listAttempts, listDeliveries } = await services();
   const deliveries = await listDeliveries(ctx.db.kysely, o.account, o.webhook, { limit: o.limit });
   const withAttempts = [];
   for (const d of deliveries) withAttempts.push({ ...d, attempts: await listAttempts(ctx.db.kysely, o.account, d.id) });
   return { webhook_id: o.webhook, deliveries: withAttempts };
 };
 
-const redeliverHandler: Handler<{ account: string; delivery: string }> = async (ctx, o) => redeliver(ctx.db.kysely, o.account, o.delivery);
+const redeliverHandler: Handler<{ account: string; delivery: string }> = async (ctx, o) => (await services()).redeliver(ctx.db.kysely, o.account, o.delivery);
 
 const testHandler: Handler<{ account: string; webhook: string }> = async (ctx, o) =>
-  sendTestEvent(ctx.db.kysely, o.account, o.webhook, { publicUrl: ctx.config.publicUrl });
+  (await services()).sendTestEvent(ctx.db.kysely, o.account, o.webhook, { publicUrl: ctx.config.publicUrl });
 
 export const adminAddWebhook = (ctx: AdminWebhookContext, o: AddWebhookOptions) => runAdmin('add-webhook', addHandler, ctx, o);
 export const adminListWebhooks = (ctx: AdminWebhookContext, o: { account: string }) => runAdmin('list-webhooks', listHandler, ctx, o);

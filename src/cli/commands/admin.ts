@@ -1,13 +1,11 @@
 // `vouch admin …`: operator commands over the same configuration and database as the server.
 // Each prints exactly one JSON object on stdout; errors go to stderr with a non-zero exit.
+// What the commands need (database, services, argon2) is imported when one of them runs, so that
+// `vouch --help` and `vouch analyze` never load it.
 import type { Command } from 'commander';
 import { ConfigError } from '../../config.ts';
-import { getAccount } from '../../adapters/db/repositories/accounts.ts';
-import { AccountInputError, createAccount } from '../../services/accounts.ts';
-import { issueApiKey, revokeApiKeyValue } from '../../services/keys.ts';
 import { registerAdminWebhookCommands } from './admin-webhooks.ts';
 import { EXIT } from '../exit-codes.ts';
-import { openRuntime } from '../runtime.ts';
 import type { Runtime } from '../runtime.ts';
 
 /** A refusal the operator can fix (bad input, unknown id): exit code USAGE, message only. */
@@ -17,10 +15,11 @@ async function withRuntime(name: string, body: (rt: Runtime) => Promise<object>)
   let rt: Runtime | undefined;
   try {
     // Quiet logs: stdout carries exactly one JSON object.
-    rt = await openRuntime({ logLevel: 'silent' });
+    rt = await (await import('../runtime.ts')).openRuntime({ logLevel: 'silent' });
     const result = await body(rt);
     process.stdout.write(JSON.stringify(result) + '\n');
   } catch (error) {
+    const { AccountInputError } = await import('../../services/accounts.ts');
     const refused = error instanceof Refusal || error instanceof AccountInputError || error instanceof ConfigError;
     process.stderr.write(`vouch admin ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = refused ? EXIT.USAGE : EXIT.INTERNAL;
@@ -40,6 +39,7 @@ export function registerAdmin(program: Command): void {
     .option('--name <name>', 'organisation name (default: the email domain)')
     .action((o: { email: string; password: string; name?: string }) =>
       withRuntime('create-account', async ({ db }) => {
+        const { createAccount } = await import('../../services/accounts.ts');
         const created = await createAccount(db, { email: o.email, password: o.password, name: o.name });
         return { account_id: created.accountId, api_key: created.apiKey };
       }),
@@ -52,6 +52,7 @@ export function registerAdmin(program: Command): void {
     .option('--name <name>', 'a name to recognise the key by', 'cli')
     .action((o: { account: string; name: string }) =>
       withRuntime('create-key', async ({ db }) => {
+        const [{ getAccount }, { issueApiKey }] = await Promise.all([import('../../adapters/db/repositories/accounts.ts'), import('../../services/keys.ts')]);
         if (!(await getAccount(db.kysely, o.account))) throw new Refusal(`no account ${o.account}`);
         const key = await issueApiKey(db.kysely, o.account, o.name);
         return { api_key: key.key };
@@ -64,13 +65,14 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--key <key>', 'the API key to revoke')
     .action((o: { key: string }) =>
       withRuntime('revoke-key', async ({ db }) => {
+        const { revokeApiKeyValue } = await import('../../services/keys.ts');
         if (!(await revokeApiKeyValue(db.kysely, o.key))) throw new Refusal('no active API key matches (unknown, or already revoked)');
         return { revoked: true };
       }),
     );
 
   registerAdminWebhookCommands(admin, async () => {
-    const rt = await openRuntime({ logLevel: 'silent' });
+    const rt = await (await import('../runtime.ts')).openRuntime({ logLevel: 'silent' });
     return { db: rt.db, config: rt.config };
   });
 }

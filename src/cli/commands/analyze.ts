@@ -1,81 +1,178 @@
-// `vouch analyze FILE|- [--agent ID] [--format text|json|html|sarif|markdown] [--fail-on warning|critical]`
-// Analyses a log locally (no server, no account) and exits 0 Clear, 1 Review, 2 Blocked.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { Option, type Command } from 'commander';
+// `vouch analyze FILE|DIR|- … [--agent ID] [--format text|json|jsonl|html|sarif|markdown] [--fail-on warning|critical]`
+// Analyses logs locally (no server, no account). One log: its report, exit 0 Clear, 1 Review,
+// 2 Blocked. Several logs or a directory: all of them across all cores (worker threads), a
+// progress bar on a terminal, a summary table (or one JSON report per line), and the worst exit
+// code of them all.
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import v8 from 'node:v8';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
 import { EXIT, exitCodeFor, type FailOn } from '../exit-codes.ts';
+import { CliError, openLog } from '../analyze/input.ts';
+import type { Analysed } from '../analyze/summary.ts';
 
-export type Format = 'text' | 'json' | 'html' | 'sarif' | 'markdown';
-// 256 KiB reads keep Buffer memory flat (4 MiB reads let ~100 MB of chunks pile up before GC).
-const READ_CHUNK = 256 * 1024;
+export { CliError } from '../analyze/input.ts';
 
-export class CliError extends Error {
-  constructor(message: string, readonly exitCode: number) {
-    super(message);
-  }
+export type Format = 'text' | 'json' | 'jsonl' | 'html' | 'sarif' | 'markdown';
+
+export interface AnalyzeOptions {
+  agent?: AgentId;
+  format: Format;
+  failOn?: FailOn;
+  /** SARIF: locations are the log's path relative to this directory (the repository root). */
+  repoRoot?: string;
+  /** SARIF, one log: the artifact URI exactly as given. */
+  sarifArtifactUri?: string;
+  /** Many logs: analyses at once (default: one per core). */
+  jobs?: number;
 }
 
 export function registerAnalyze(program: Command): void {
   program
     .command('analyze')
-    .description('analyse a session log locally; exit code 0 Clear, 1 Review, 2 Blocked')
-    .argument('<file>', 'the log file, or - for standard input')
+    .description('analyse session logs locally; exit code 0 Clear, 1 Review, 2 Blocked (the worst over several logs)')
+    .argument('<paths...>', 'log files, directories of logs (.jsonl, .json, .log, searched recursively), or - for standard input')
     .addOption(new Option('--agent <id>', 'agent hint (breaks ties only)').choices([...AGENT_IDS]))
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'html', 'sarif', 'markdown']).default('text'))
+    .addOption(new Option('--format <format>', 'output format (jsonl: one report per line; markdown: a CI / pull-request summary)').choices(['text', 'json', 'jsonl', 'html', 'sarif', 'markdown']).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit non-zero only for findings of this severity or worse').choices(['warning', 'critical']))
-    .action(async (file: string, opts: { agent?: AgentId; format: Format; failOn?: FailOn }) => {
-      process.exitCode = await runAnalyze(file, opts);
+    .option('--repo-root <dir>', 'SARIF: give log locations relative to this repository root (as code scanning expects)')
+    .option('--sarif-artifact-uri <uri>', 'SARIF, one log: the artifact URI to report (default: the file name)')
+    .addOption(new Option('--jobs <n>', 'several logs: analyses at once (default: one per CPU core)').argParser(positiveInt))
+    .action(async (paths: string[], opts: AnalyzeOptions) => {
+      process.exitCode = await runAnalyzeCommand(paths, opts);
     });
 }
 
-export async function runAnalyze(file: string, opts: { agent?: AgentId; format: Format; failOn?: FailOn }): Promise<number> {
+function positiveInt(v: string): number {
+  const n = Number(v);
+  // Commander reports it as a usage error (exit code 3).
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('a whole number from 1 to 256');
+  return n;
+}
+
+export async function runAnalyzeCommand(paths: string[], opts: AnalyzeOptions): Promise<number> {
+  useBaselineWasmCompiler();
   try {
-    const source = await openInput(file);
+    if (paths.length === 1 && !(await isDirectory(paths[0]))) return await runAnalyze(paths[0], opts);
+    return await runMany(paths, opts);
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+/** One log, analysed on this thread (no worker start-up to pay for). */
+export async function runAnalyze(file: string, opts: AnalyzeOptions): Promise<number> {
+  try {
+    useBaselineWasmCompiler();
+    const uri = artifactUri(file, opts);
+    const source = await openLog(file);
     // Loaded here, not at the top: every other vouch command starts without the analyser.
     const { analyzeStream } = await import('../../domain/analyze.ts');
     const report = await analyzeStream(source, { agentHint: opts.agent ?? null, filename: file === '-' ? undefined : basename(file) });
-    process.stdout.write(await render(report, opts.format, file));
+    process.stdout.write(await render(report, opts.format, uri));
     return exitCodeFor(report, opts.failOn);
   } catch (e) {
-    const code = e instanceof CliError ? e.exitCode : EXIT.INTERNAL;
-    process.stderr.write(`vouch analyze: ${e instanceof Error ? e.message : String(e)}\n`);
-    return code;
+    return fail(e);
   }
 }
 
-async function render(report: Report, format: Format, file: string): Promise<string> {
+async function runMany(paths: string[], opts: AnalyzeOptions): Promise<number> {
+  if (paths.includes('-')) throw new CliError('standard input (-) can only be analysed alone', EXIT.USAGE);
+  if (opts.format === 'html') throw new CliError('--format html renders one log; use text, json, jsonl or sarif for several', EXIT.USAGE);
+  if (opts.sarifArtifactUri) throw new CliError('--sarif-artifact-uri names one log; use --repo-root for several', EXIT.USAGE);
+  const { collectLogs } = await import('../analyze/collect.ts');
+  const { files, unreadable } = await collectLogs(paths);
+  for (const u of unreadable) process.stderr.write(`vouch analyze: ${u.path}: ${u.reason}\n`);
+  if (files.length === 0) throw new CliError(`no logs (.jsonl, .json, .log) found in ${paths.join(', ')}`, EXIT.INPUT);
+  const uris = new Map(files.map((f) => [f, artifactUri(f, opts)])); // refuses files outside --repo-root before any work
+  const { analyzeMany, worstExitCode } = await import('../analyze/batch.ts');
+  const jsonl = (row: Analysed) => process.stdout.write(JSON.stringify('report' in row ? { file: row.file, ...row.report } : { file: row.file, error: row.error }) + '\n');
+  const rows = await analyzeMany(files, { agent: opts.agent, failOn: opts.failOn, concurrency: opts.jobs, onResult: opts.format === 'jsonl' ? jsonl : undefined });
+  for (const r of rows) if (!('report' in r)) process.stderr.write(`vouch analyze: ${r.file}: ${r.error}\n`);
+  process.stdout.write(await renderMany(rows, opts.format, uris));
+  const worst = worstExitCode(rows, opts.failOn);
+  return unreadable.length > 0 ? Math.max(worst, EXIT.INPUT) : worst;
+}
+
+async function renderMany(rows: Analysed[], format: Format, uris: Map<string, string>): Promise<string> {
+  const done = rows.filter((r): r is Extract<Analysed, { report: Report }> => 'report' in r);
+  switch (format) {
+    case 'jsonl':
+      return ''; // streamed as each log finished
+    case 'json':
+      return JSON.stringify(rows.map((r) => ('report' in r ? { file: r.file, ...r.report } : { file: r.file, error: r.error })), null, 2) + '\n';
+    case 'markdown': {
+      const { renderReportMarkdown } = await import('../../domain/render/markdown.ts');
+      // Several summaries share one comment's room (GitHub: 65,536 characters).
+      const maxChars = Math.floor(60_000 / Math.max(1, done.length));
+      return done.map((r) => renderReportMarkdown(r.report, { source: uris.get(r.file), maxChars })).join('\n---\n\n');
+    }
+    case 'sarif': {
+      const { renderSarifLog } = await import('../../domain/render/sarif.ts');
+      return JSON.stringify(renderSarifLog(done.map((r) => ({ report: r.report, artifactUri: uris.get(r.file) }))), null, 2) + '\n';
+    }
+    default:
+      return (await import('../analyze/summary.ts')).summaryTable(rows, { color: colour() });
+  }
+}
+
+async function render(report: Report, format: Format, uri: string): Promise<string> {
   switch (format) {
     case 'json':
       return JSON.stringify(report, null, 2) + '\n';
+    case 'jsonl':
+      return JSON.stringify(report) + '\n';
     case 'html':
       return (await import('../../domain/render/html.ts')).renderReportHtml(report);
     case 'sarif':
-      return JSON.stringify((await import('../../domain/render/sarif.ts')).renderSarif(report, file === '-' ? 'stdin' : basename(file)), null, 2) + '\n';
+      return JSON.stringify((await import('../../domain/render/sarif.ts')).renderSarif(report, { artifactUri: uri }), null, 2) + '\n';
     case 'markdown':
-      return (await import('../../domain/render/markdown.ts')).renderReportMarkdown(report, { source: file === '-' ? 'stdin' : basename(file) });
+      return (await import('../../domain/render/markdown.ts')).renderReportMarkdown(report, { source: uri });
     default:
-      return (await import('../../domain/render/text.ts')).renderReportText(report, { color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR });
+      return (await import('../../domain/render/text.ts')).renderReportText(report, { color: colour() });
   }
 }
 
-async function openInput(file: string): Promise<AsyncIterable<Uint8Array>> {
-  if (file === '-') return process.stdin;
-  let info;
-  try {
-    info = await stat(file);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file}: ${code ?? e}`, EXIT.INPUT);
-  }
-  if (info.isDirectory()) throw new CliError(`${file} is a directory; give a log file`, EXIT.INPUT);
-  const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
-  // Surface open errors (EACCES) as a clear message before analysis starts.
-  await new Promise<void>((resolve, reject) => {
-    stream.once('open', () => resolve());
-    stream.once('error', (e: NodeJS.ErrnoException) => reject(new CliError(`cannot read ${file}: ${e.code ?? e.message}`, EXIT.INPUT)));
-  });
-  return stream;
+/**
+ * The SARIF artifact URI of a log: `--sarif-artifact-uri` as given; else its path relative to
+ * `--repo-root` (code scanning places alerts by repository path); else its file name.
+ * Path segments are percent-encoded (a URI reference may not contain spaces).
+ */
+export function artifactUri(file: string, opts: Pick<AnalyzeOptions, 'repoRoot' | 'sarifArtifactUri'>): string {
+  if (opts.sarifArtifactUri) return opts.sarifArtifactUri;
+  if (file === '-') return 'stdin';
+  if (!opts.repoRoot) return encodeURIComponent(basename(file));
+  const rel = relative(resolve(opts.repoRoot), resolve(file));
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new CliError(`${file} is not inside --repo-root ${opts.repoRoot}`, EXIT.USAGE);
+  return rel.split(sep).map(encodeURIComponent).join('/');
+}
+
+function fail(e: unknown): number {
+  process.stderr.write(`vouch analyze: ${e instanceof Error ? e.message : String(e)}\n`);
+  return e instanceof CliError ? e.exitCode : EXIT.INTERNAL;
+}
+
+function colour(): boolean {
+  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  if (path === '-') return false;
+  const { stat } = await import('node:fs/promises');
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false, // a missing file is reported by the single-log path, with its exit code
+  );
+}
+
+/**
+ * tree-sitter's WebAssembly is compiled twice by default: quickly (Liftoff), then optimised
+ * (TurboFan) on background threads, which a short-lived process waits for at exit — 2-3 s of the
+ * 3-4 s a one-file `vouch analyze` took. Liftoff alone parses the shell commands of even a
+ * 1.5 MB log faster than waiting for TurboFan. V8 flags are process-wide (worker threads too),
+ * so only the CLI sets this; the long-running server keeps the default.
+ */
+function useBaselineWasmCompiler(): void {
+  v8.setFlagsFromString('--liftoff-only');
 }

@@ -2,113 +2,26 @@
 // finding the log. install writes the agent's own hook configuration (see cli/hooks/agents.ts);
 // the agent then runs `vouch hooks run <agent>` when a session ends, which queues the log and
 // uploads it in the background to VOUCH_API_URL with the repo and branch of the working tree.
-import { execFile } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
+// Only commander is loaded here: the work lives in cli/hooks/actions.ts, imported when it runs.
 import { Argument, Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
-import { EXIT } from '../exit-codes.ts';
-import { hookCommand, type HookEnv, type HookScope } from '../hooks/agents.ts';
-import { describeKey, loadCredentials, saveCredentials } from '../hooks/credentials.ts';
-import { flushQueue } from '../hooks/flush.ts';
-import { hookState, installHook, uninstallHook } from '../hooks/install.ts';
-import { HookQueue, hooksDir } from '../hooks/queue.ts';
-import { readBoundedStdin, runHook, startDetachedFlush } from '../hooks/run.ts';
-import { SettingsError } from '../hooks/settings-merge.ts';
+import type { ScopeOptions } from '../hooks/actions.ts';
 
-interface ScopeOptions {
-  project?: boolean;
-  user?: boolean;
-}
-
-function projectDir(): Promise<string> {
-  return new Promise((resolve) => {
-    execFile('git', ['rev-parse', '--show-toplevel'], { timeout: 2000 }, (error, stdout) => resolve(error ? process.cwd() : stdout.trim() || process.cwd()));
-  });
-}
-
-async function hookEnv(): Promise<HookEnv> {
-  return { home: process.env.HOME ?? homedir(), projectDir: await projectDir(), codexHome: process.env.CODEX_HOME };
-}
-
-const scopeOf = (o: ScopeOptions): HookScope => (o.project ? 'project' : 'user');
-const binPath = () => realpathSync(process.argv[1]);
+const actions = () => import('../hooks/actions.ts');
 const agentArgument = () => new Argument('<agent>', 'claude-code, codex or gemini-cli').choices([...AGENT_IDS]);
-
-function fail(error: unknown): number {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`vouch hooks: ${message}\n`);
-  return error instanceof SettingsError ? EXIT.INPUT : EXIT.INTERNAL;
-}
-
-async function install(agent: AgentId, o: ScopeOptions): Promise<number> {
-  if (o.project && o.user) return (process.stderr.write('vouch hooks: choose --project or --user, not both\n'), EXIT.USAGE);
-  try {
-    const root = hooksDir();
-    const result = await installHook(agent, scopeOf(o), await hookEnv(), hookCommand(process.execPath, binPath(), agent));
-    let credentials = 'no VOUCH_API_KEY in this environment: set it (and VOUCH_API_URL) where the agent runs, or install again with it set';
-    if (process.env.VOUCH_API_KEY) {
-      const apiUrl = process.env.VOUCH_API_URL ?? 'http://localhost:8080';
-      const file = await saveCredentials(root, apiUrl, process.env.VOUCH_API_KEY);
-      credentials = `uploads go to ${apiUrl} with key ${describeKey(process.env.VOUCH_API_KEY)} (saved in ${file}, readable only by you)`;
-    }
-    process.stdout.write(`${result.changed ? 'Installed' : 'Already installed'}: ${agent} hook in ${result.file}\n${credentials}\n`);
-    return EXIT.CLEAR;
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-async function uninstall(agent: AgentId, o: ScopeOptions): Promise<number> {
-  try {
-    const result = await uninstallHook(agent, scopeOf(o), await hookEnv());
-    process.stdout.write(`${result.changed ? 'Removed' : 'Not installed'}: ${agent} hook in ${result.file}\n`);
-    return EXIT.CLEAR;
-  } catch (error) {
-    return fail(error);
-  }
-}
-
-async function status(agent: AgentId | undefined, o: { json?: boolean }): Promise<number> {
-  const env = await hookEnv();
-  const root = hooksDir();
-  const agents = agent ? [agent] : [...AGENT_IDS];
-  const installs = [];
-  for (const a of agents) for (const scope of ['user', 'project'] as const) installs.push(await hookState(a, scope, env));
-  const queue = new HookQueue(root);
-  const pending = (await queue.list()).filter(({ entry }) => agents.includes(entry.agent));
-  const failed = (await queue.failed()).filter(({ entry }) => agents.includes(entry.agent));
-  const creds = await loadCredentials(root);
-  const view = {
-    hooks: installs,
-    api: creds ? { url: creds.apiUrl, key: describeKey(creds.apiKey), source: creds.source } : null,
-    queue: pending.map(({ key, entry }) => ({ key, agent: entry.agent, transcript: entry.transcript, attempts: entry.attempts, last_error: entry.last_error })),
-    given_up: failed.map(({ key, entry }) => ({ key, agent: entry.agent, transcript: entry.transcript, attempts: entry.attempts, last_error: entry.last_error })),
-  };
-  if (o.json) {
-    process.stdout.write(JSON.stringify(view) + '\n');
-    return EXIT.CLEAR;
-  }
-  const lines = installs.map((s) => `${s.agent.padEnd(12)} ${s.scope.padEnd(8)} ${s.problem ? `unreadable: ${s.problem}` : s.installed ? 'installed' : 'not installed'}  ${s.file}`);
-  lines.push(view.api ? `server: ${view.api.url} (key ${view.api.key}, from ${view.api.source})` : 'server: no API key configured (VOUCH_API_KEY)');
-  lines.push(`waiting to upload: ${view.queue.length}${view.queue.map((q) => `\n  ${q.agent} ${q.transcript}${q.attempts ? ` — ${q.attempts} failed attempt(s): ${q.last_error}` : ''}`).join('')}`);
-  if (view.given_up.length) lines.push(`given up: ${view.given_up.length}${view.given_up.map((q) => `\n  ${q.agent} ${q.transcript}: ${q.last_error}`).join('')}`);
-  process.stdout.write(lines.join('\n') + '\n');
-  return EXIT.CLEAR;
-}
+const scopeOptions = (c: Command) =>
+  c.addOption(new Option('--user', "the user's configuration (default)")).addOption(new Option('--project', "this repository's configuration"));
 
 export function registerHooks(program: Command): void {
   const hooks = program.command('hooks').description("check every agent session automatically: the agent's own session-end hook uploads its log");
-  const scopeOptions = (c: Command) =>
-    c.addOption(new Option('--user', "the user's configuration (default)")).addOption(new Option('--project', "this repository's configuration"));
   scopeOptions(hooks.command('install').description("add the upload hook to the agent's configuration").addArgument(agentArgument())).action(
     async (agent: AgentId, o: ScopeOptions) => {
-      process.exitCode = await install(agent, o);
+      process.exitCode = await (await actions()).install(agent, o);
     },
   );
   scopeOptions(hooks.command('uninstall').description("remove the upload hook from the agent's configuration").addArgument(agentArgument())).action(
     async (agent: AgentId, o: ScopeOptions) => {
-      process.exitCode = await uninstall(agent, o);
+      process.exitCode = await (await actions()).uninstall(agent, o);
     },
   );
   hooks
@@ -117,7 +30,7 @@ export function registerHooks(program: Command): void {
     .addArgument(new Argument('[agent]').choices([...AGENT_IDS]))
     .option('--json', 'one JSON object')
     .action(async (agent: AgentId | undefined, o: { json?: boolean }) => {
-      process.exitCode = await status(agent, o);
+      process.exitCode = await (await actions()).status(agent, o);
     });
   hooks
     .command('run')
@@ -125,15 +38,12 @@ export function registerHooks(program: Command): void {
     .addArgument(agentArgument())
     .argument('[payload]', "Codex notify's JSON argument")
     .action(async (agent: AgentId, payload: string | undefined) => {
-      const text = payload ?? (await readBoundedStdin(process.stdin));
-      await runHook({ agent, root: hooksDir(), payloadText: text, env: process.env, startFlush: () => startDetachedFlush(process.execPath, binPath(), process.env) });
-      process.exitCode = 0; // never fail the agent's session end
+      process.exitCode = await (await actions()).run(agent, payload); // always 0: never fail the agent
     });
   hooks
     .command('flush')
     .description('(internal) upload the queued sessions now')
     .action(async () => {
-      const result = await flushQueue({ root: hooksDir() });
-      process.exitCode = result.failed.length > 0 ? EXIT.REMOTE : EXIT.CLEAR;
+      process.exitCode = await (await actions()).flush();
     });
 }

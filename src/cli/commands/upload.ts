@@ -11,7 +11,6 @@ import { Option } from 'commander';
 import type { Command } from 'commander';
 import { AGENT_IDS } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
-import { renderReportText } from '../../domain/render/text.ts';
 import { ConfigError, loadClientConfig } from '../../config.ts';
 import { EXIT, outcomeExit } from '../exit-codes.ts';
 
@@ -140,7 +139,7 @@ export async function runUpload(file: string, o: UploadOptions): Promise<number>
       return EXIT.CLEAR;
     }
     const report = await waitForReport(apiUrl, apiKey, session.id, o.timeout);
-    process.stdout.write(o.format === 'json' ? JSON.stringify(report) + '\n' : `${renderReportText(report)}\nReport: ${session.report_url}\n`);
+    process.stdout.write(o.format === 'json' ? JSON.stringify(report) + '\n' : `${(await import('../../domain/render/text.ts')).renderReportText(report)}\nReport: ${session.report_url}\n`);
     return outcomeExit(report.outcome);
   } catch (error) {
     const code = error instanceof UploadError ? error.exitCode : error instanceof ConfigError ? EXIT.USAGE : EXIT.INTERNAL;

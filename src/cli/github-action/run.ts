@@ -130,10 +130,10 @@ export async function runGithubAction(env: NodeJS.ProcessEnv, log: (line: string
     await appendFile(env.GITHUB_STEP_SUMMARY, sections.join('\n---\n\n'));
   }
   if (inputs.sarif) {
-    const { renderSarif } = await import('../../domain/render/sarif.ts');
-    const runs = results.flatMap((r) => (renderSarif(r.report, r.file) as { runs: unknown[] }).runs);
-    const first = renderSarif(results[0].report, results[0].file) as Record<string, unknown>;
-    await writeFile(join(workspace, inputs.sarif), JSON.stringify({ ...first, runs }, null, 2) + '\n');
+    const { renderSarifLog } = await import('../../domain/render/sarif.ts');
+    // The logs' paths in the workspace are their repository paths: code scanning places alerts there.
+    const sarif = renderSarifLog(results.map((r) => ({ report: r.report, artifactUri: r.file })));
+    await writeFile(join(workspace, inputs.sarif), JSON.stringify(sarif, null, 2) + '\n');
   }
   return exitFor(results, inputs.failOn);
 }

@@ -6,6 +6,7 @@ import { gemini } from './gemini.ts';
 import { GeminiDocumentParser } from './gemini/recording.ts';
 import { shellExitCode } from './gemini/tools.ts';
 import { countKinds, drive, ofKind, sampleOf, type Driven } from './gemini/drive.testing.ts';
+import { countWork } from './work-counter.testing.ts';
 import type { EventSink, NormEvent } from '../model/events.ts';
 import { SHARED } from '../../../test/helpers/shared.ts';
 
@@ -405,18 +406,23 @@ describe('gemini: hostile input never throws', () => {
     assert.equal(out.skips.length, 1);
   });
 
-  test('adversarial upsert logs stay linear', () => {
-    const sink: EventSink = { emit: () => {}, skip: () => {} };
-    const parser = gemini.create('gemini-jsonl');
-    const started = Date.now();
-    for (let i = 0; i < 20_000; i++) parser.record!({ id: `old${i}`, type: 'info', content: 'x' }, i + 1, sink);
-    for (let i = 0; i < 100_000; i++) {
-      parser.record!({ id: `m${i}`, type: 'info', content: 'x' }, i + 1, sink);
-      parser.record!({ $rewindTo: `m${i}` }, i + 1, sink);
-      parser.record!({ $set: { messages: [{ id: `old${i % 20_000}` }] } }, i + 1, sink);
-    }
-    parser.end(sink);
-    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  test('adversarial upsert logs stay linear: 4× the records cost at most 5× the work', () => {
+    const adversarial = (n: number) => () => {
+      const sink: EventSink = { emit: () => {}, skip: () => {} };
+      const parser = gemini.create('gemini-jsonl');
+      const old = 1_000;
+      for (let i = 0; i < old; i++) parser.record!({ id: `old${i}`, type: 'info', content: 'x' }, i + 1, sink);
+      for (let i = 0; i < n; i++) {
+        parser.record!({ id: `m${i}`, type: 'info', content: 'x' }, i + 1, sink);
+        parser.record!({ $rewindTo: `m${i}` }, i + 1, sink);
+        parser.record!({ $set: { messages: [{ id: `old${i % old}` }] } }, i + 1, sink);
+      }
+      parser.end(sink);
+    };
+    const small = countWork(adversarial(5_000));
+    const large = countWork(adversarial(20_000));
+    assert.ok(small > 5_000, `the probe sees the parser's work (${small})`);
+    assert.ok(large <= 5 * small, `work grew ${(large / small).toFixed(1)}× for 4× the input (quadratic would be ~16×)`);
   });
 
   test('detect() on odd samples', () => {

@@ -10,6 +10,11 @@ export interface TextOptions {
 const CODES = { red: 31, yellow: 33, blue: 34, green: 32, dim: 2, bold: 1 } as const;
 type Style = keyof typeof CODES;
 
+/** `#12` for a timeline step; evidence about the whole session (index -1) has no step number. */
+function evidenceRef(index: number): string {
+  return index >= 0 ? `#${index}` : 'session';
+}
+
 export function renderReportText(report: Report, opts: TextOptions = {}): string {
   const paint = (style: Style, s: string) => (opts.color ? `\u001b[${CODES[style]}m${s}\u001b[0m` : s);
   const sevStyle: Record<Severity, Style> = { critical: 'red', warning: 'yellow', info: 'blue' };
@@ -26,7 +31,7 @@ export function renderReportText(report: Report, opts: TextOptions = {}): string
   for (const f of report.findings) {
     lines.push(`  ${paint(sevStyle[f.severity], f.severity.padEnd(8))} ${f.title} ${paint('dim', `[${f.rule}]`)}`);
     for (const e of f.evidence.slice(0, opts.evidencePerFinding ?? 2)) {
-      lines.push(`           ${paint('dim', `#${e.timeline_index}`)} ${e.excerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
+      lines.push(`           ${paint('dim', evidenceRef(e.timeline_index))} ${e.excerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
     }
   }
   const s = report.stats;

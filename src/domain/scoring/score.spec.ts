@@ -27,17 +27,32 @@ test('diminishing returns: each further finding costs less, but always something
   assert.ok(100 - one > one - two && one - two > two - three && two - three > 0, `${one} ${two} ${three}`);
 });
 
-test('many warnings drive the score below 80 and then 50, never below 0', () => {
-  const many = Array.from({ length: 40 }, () => ({ severity: 'warning' as const }));
-  const s = trustScore(many);
-  assert.ok(s >= 0 && s < 80, String(s));
-  const crits = Array.from({ length: 40 }, () => ({ severity: 'critical' as const }));
-  assert.equal(trustScore(crits), 0);
+const warnings = (n: number, weight = 1) => Array.from({ length: n }, () => ({ severity: 'warning' as const, weight }));
+const criticals = (n: number) => Array.from({ length: n }, () => ({ severity: 'critical' as const }));
+
+test('plain warnings drive the score below 80 (from the third) but never below 60', () => {
+  assert.deepEqual([1, 2, 3, 10, 40].map((n) => trustScore(warnings(n))), [90, 83, 77, 62, 60]);
+  assert.equal(trustScore(warnings(1000)), 60, 'the decay bounds the total penalty of equal warnings at 40');
 });
 
-test('a low score alone decides the outcome when findings are only info', () => {
-  assert.equal(outcomeOf(45, [{ severity: 'info' }]), 'Blocked');
-  assert.equal(outcomeOf(70, [{ severity: 'info' }]), 'Review');
+test('criticals drive the score below 50 (from the second) and down to 0, never below', () => {
+  assert.deepEqual([1, 2].map((n) => trustScore(criticals(n))), [65, 39]);
+  assert.equal(trustScore(criticals(40)), 0);
+});
+
+test('the score alone blocks: heavy warnings below 50 are Blocked without any critical finding', () => {
+  const heavy = warnings(4, 2);
+  assert.equal(trustScore(heavy), 45);
+  assert.equal(outcomeOf(trustScore(heavy), heavy), 'Blocked');
+  const three = warnings(3, 2);
+  assert.equal(trustScore(three), 54);
+  assert.equal(outcomeOf(trustScore(three), three), 'Review', 'at 54 the warnings make it Review, not Blocked');
+});
+
+test('info findings never move the score, so alone they can never make the outcome worse than Clear', () => {
+  const infos = Array.from({ length: 1000 }, () => ({ severity: 'info' as const, weight: 5, occurrences: 100 }));
+  assert.equal(trustScore(infos), 100);
+  assert.equal(outcomeOf(trustScore(infos), infos), 'Clear');
 });
 
 test('rule weight and merged occurrences raise the penalty, capped at +50 %', () => {

@@ -4,7 +4,6 @@
 // detectors on about a kilobyte.
 import type { SecretHit } from './types.ts';
 import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts';
-import { secretlintCandidates } from './secretlint.ts';
 import { vouchCandidates, type Candidate } from './vouch-rules.ts';
 import { hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
 import { tokenCandidates } from './tokens.ts';
@@ -96,8 +95,13 @@ function shift(c: Candidate, by: number): Candidate {
   return { ...c, start: c.start + by, end: c.end + by };
 }
 
+// secretlint (~250 ms to load) is imported when the first window needs it, not at start-up:
+// most logs, and every `vouch` command but analyze, never do.
+const loadSecretlint = () => import('./secretlint.ts');
+
 async function secretlintInPieces(text: string, rules: string[]): Promise<Candidate[]> {
   if (rules.length === 0) return [];
+  const { secretlintCandidates } = await loadSecretlint();
   if (text.length <= SECRETLINT_PIECE) return secretlintCandidates(text, rules);
   const out: Candidate[] = [];
   for (let start = 0; start < text.length; ) {

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// `npm run build` (also run by `npm install` through `prepare`, and by `npm test` first):
+// compiles src/**/*.ts(x) to dist/**/*.js with esbuild, one output file per source file, so that
+//  - dynamic `import()`s stay lazy exactly as written (a command loads only what it uses);
+//  - dist/ mirrors src/ at the same depth, so `new URL('../../package.json', import.meta.url)` and
+//    `createRequire(import.meta.url)` resolve the same files from dist as from src;
+//  - nothing needs a loader hook at run time (bin/vouch.mjs and the analysis workers load dist);
+//  - packages made of hundreds of tiny modules (kysely) are pre-bundled into dist/vendor/.
+// Relative `.ts`/`.tsx` import specifiers are rewritten to `.js`; packages stay external imports.
+// Files in src that are not code (assets, .mjs) are copied as they are; tests (*.spec.ts,
+// *.testing.ts) and READMEs are left out. Source maps are linked so stack traces name src/ lines.
+// A stamp (dist/.build-stamp) records the newest source mtime it was built from: `--if-stale`
+// rebuilds only when a source is newer (test/helpers/cli.ts runs it before spawning the CLI).
+import { build } from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const srcDir = join(root, 'src');
+const outDir = join(root, 'dist');
+
+const isTest = (f) => /\.(spec|testing)\.tsx?$/.test(f) || f.endsWith('test-helpers.ts');
+const isCode = (f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts');
+const isSkipped = (f) => /(^|\/)README\.md$/.test(f);
+
+/** Every file under src, relative to it. */
+function sourceFiles() {
+  return readdirSync(srcDir, { recursive: true })
+    .map(String)
+    .filter((f) => statSync(join(srcDir, f)).isFile());
+}
+
+/**
+ * Packages shipped as hundreds of small ES modules, pre-bundled into one file each under
+ * dist/vendor/: kysely's ~290 files cost more to resolve and load than everything else an admin
+ * command does. Our imports of them are pointed at the bundle (one instance, still lazy).
+ */
+const VENDORED = ['kysely'];
+
+/** Marks every import external; relative TypeScript specifiers point at the compiled `.js`. */
+const externalImports = {
+  name: 'external-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (VENDORED.includes(args.path)) {
+        const rel = relative(dirname(args.importer), join(srcDir, 'vendor', `${args.path}.js`)).split(sep).join('/');
+        return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
+      }
+      const path = args.path.startsWith('.') ? args.path.replace(/\.tsx?$/, '.js') : args.path;
+      return { path, external: true };
+    });
+  },
+};
+
+async function buildVendored(outdir) {
+  await build({
+    entryPoints: Object.fromEntries(VENDORED.map((name) => [name, fileURLToPath(import.meta.resolve(name))])),
+    outdir: join(outdir, 'vendor'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.18',
+    logLevel: 'warning',
+  });
+}
+
+/** The newest modification time among the sources (and this script): what the stamp records. */
+export function newestSourceMtime() {
+  let newest = statSync(fileURLToPath(import.meta.url)).mtimeMs;
+  for (const f of sourceFiles()) newest = Math.max(newest, statSync(join(srcDir, f)).mtimeMs);
+  return newest;
+}
+
+export async function buildDist({ quiet = false } = {}) {
+  const started = performance.now();
+  const files = sourceFiles().filter((f) => !isTest(f) && !isSkipped(f));
+  const code = files.filter(isCode);
+  const assets = files.filter((f) => !isCode(f));
+  const stamp = newestSourceMtime();
+  // Built aside and swapped in, so that a process running from dist/ never sees half a build.
+  const next = `${outDir}.next-${process.pid}`;
+  rmSync(next, { recursive: true, force: true });
+  await build({
+    entryPoints: code.map((f) => join(srcDir, f)),
+    outdir: next,
+    outbase: srcDir,
+    bundle: true, // needed for the plugin to see imports; every import is external, so one file in, one out
+    plugins: [externalImports],
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.18',
+    sourcemap: 'linked',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    logLevel: 'warning',
+  });
+  await buildVendored(next);
+  for (const f of assets) {
+    mkdirSync(dirname(join(next, f)), { recursive: true });
+    cpSync(join(srcDir, f), join(next, f));
+  }
+  writeFileSync(join(next, '.build-stamp'), String(stamp));
+  const old = `${outDir}.old-${process.pid}`;
+  if (existsSync(outDir)) renameSync(outDir, old);
+  renameSync(next, outDir);
+  rmSync(old, { recursive: true, force: true });
+  if (!quiet) {
+    const ms = Math.round(performance.now() - started);
+    process.stderr.write(`vouch build: ${code.length} modules, ${assets.length} assets → ${relative(root, outDir)}/ in ${ms} ms\n`);
+  }
+}
+
+/** True when dist/ was built from the sources as they are now. */
+export function isFresh() {
+  try {
+    return Number(readFileSync(join(outDir, '.build-stamp'), 'utf8')) >= newestSourceMtime();
+  } catch {
+    return false;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // --if-stale: do nothing when dist/ is up to date (tests call this before spawning the CLI).
+  if (!(process.argv.includes('--if-stale') && isFresh())) await buildDist({ quiet: process.argv.includes('--quiet') });
+}

@@ -1,0 +1,67 @@
+// Wrapper commands (sudo, env, timeout, xargs …) are seen through to the command they run, with
+// their own options skipped by each wrapper's syntax; and shells' -c scripts are found.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isShell, programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
+
+test('sudo -u bob env A=1 timeout 5 rm -rf x is an rm, with every wrapper, its arguments and the assignment', () => {
+  const u = unwrap(['sudo', '-u', 'bob', 'env', 'A=1', 'timeout', '5', 'rm', '-rf', 'x']);
+  assert.deepEqual(u.argv, ['rm', '-rf', 'x']);
+  assert.deepEqual(u.wrappers, ['sudo', 'env', 'timeout']);
+  assert.deepEqual(u.wrapperArgs, [['-u', 'bob'], ['A=1'], ['5']]);
+  assert.deepEqual(u.assignments, ['A=1']);
+});
+
+test('option values are skipped, attached or separate, short or long', () => {
+  assert.deepEqual(unwrap(['sudo', '-ubob', 'rm', 'x']).argv, ['rm', 'x']);
+  assert.deepEqual(unwrap(['sudo', '--user', 'bob', 'rm', 'x']).argv, ['rm', 'x']);
+  assert.deepEqual(unwrap(['sudo', '--user=bob', '-E', 'rm', 'x']).argv, ['rm', 'x']);
+  assert.deepEqual(unwrap(['timeout', '-k', '5', '10s', 'make']).argv, ['make']);
+  assert.deepEqual(unwrap(['xargs', '-n', '1', '-I', '{}', 'rm', '{}']).argv, ['rm', '{}']);
+  assert.deepEqual(unwrap(['nice', '-10', 'tar', 'c']).argv, ['tar', 'c']);
+  assert.deepEqual(unwrap(['/usr/bin/sudo', '--', 'rm', 'x']).argv, ['rm', 'x']);
+});
+
+test('env -S splits its string into the command', () => {
+  assert.deepEqual(unwrap(['env', '-S', 'rm -rf /tmp/x']).argv, ['rm', '-rf', '/tmp/x']);
+});
+
+test('a wrapper that runs nothing is the command itself', () => {
+  for (const argv of [['sudo', '-l'], ['sudo', '-v'], ['command', '-v', 'rm'], ['env'], ['env', 'A=1'], ['timeout', '5'], ['sudo']]) {
+    const u = unwrap(argv);
+    assert.deepEqual(u.argv, argv, argv.join(' '));
+    assert.deepEqual(u.wrappers, []);
+  }
+});
+
+test('ordinary commands are left alone; the wrapper chain is bounded', () => {
+  assert.deepEqual(unwrap(['git', 'push', '--force']).argv, ['git', 'push', '--force']);
+  assert.deepEqual(unwrap([]).argv, []);
+  const deep = unwrap([...Array.from({ length: 100 }, () => 'nohup'), 'ls']);
+  assert.equal(deep.wrappers.length, 32, 'at most 32 wrappers are peeled (hostile input)');
+});
+
+test('programName takes the last path segment, but not of a trailing slash', () => {
+  assert.equal(programName('/usr/bin/rm'), 'rm');
+  assert.equal(programName('rm'), 'rm');
+  assert.equal(programName('dir/'), 'dir/');
+});
+
+test('shellCommandString finds -c scripts (also in clusters and after -o value), and nothing else', () => {
+  assert.equal(shellCommandString('bash', ['-c', 'rm -rf ~']), 'rm -rf ~');
+  assert.equal(shellCommandString('bash', ['-lc', 'make test']), 'make test');
+  assert.equal(shellCommandString('sh', ['-o', 'pipefail', '-ec', 'x']), 'x');
+  assert.equal(shellCommandString('su', ['bob', '-c', 'id']), 'id');
+  assert.equal(shellCommandString('su', ['--command=id']), 'id');
+  assert.equal(shellCommandString('bash', ['script.sh']), null, 'a script file is not a command string');
+  assert.equal(shellCommandString('bash', ['-l']), null);
+  assert.equal(shellCommandString('python', ['-c', 'print(1)']), null, 'not a shell');
+});
+
+test('isShell and readsStdin: a shell without a script operand reads stdin', () => {
+  assert.ok(isShell('bash') && isShell('zsh') && !isShell('python'));
+  assert.equal(readsStdin('bash', []), true);
+  assert.equal(readsStdin('sh', ['-e', '-x']), true);
+  assert.equal(readsStdin('bash', ['install.sh']), false);
+  assert.equal(readsStdin('cat', []), false);
+});
