@@ -22,8 +22,6 @@ const TABLES = [
   'accounts', 'users', 'api_keys', 'web_sessions', 'sessions', 'reports', 'log_uploads', 'log_chunks',
   'jobs', 'webhooks', 'deliveries', 'delivery_attempts', 'idempotency_keys', 'invitations', 'rate_limits',
 ];
-/** Every migration, in the order they apply (the same names on both dialects). */
-const MIGRATIONS = Object.keys(buildMigrations('sqlite')).sort();
 
 async function tableNames(t: Awaited<ReturnType<typeof createTestDb>>): Promise<string[]> {
   const tables = await t.db.kysely.introspection.getTables();
