@@ -57,7 +57,7 @@ async function freshGithubFiles(): Promise<Record<string, string>> {
   return github;
 }
 
-test('a glob of logs: worst outcome and its score as outputs, one summary section per log, SARIF with a run per log, exit 2 for a critical finding', async () => {
+test('a glob of logs: worst outcome and its score as outputs, one summary section per log, SARIF with an artifact per log, exit 2 for a critical finding', async () => {
   const env = await freshGithubFiles();
   const r = await action({ ...env, INPUT_LOG: 'agent-logs/**/*.jsonl', 'INPUT_FAIL-ON': 'critical', INPUT_SARIF: 'vouch.sarif' });
   assert.equal(r.code, 2, r.stdout + r.stderr);
@@ -72,9 +72,10 @@ test('a glob of logs: worst outcome and its score as outputs, one summary sectio
   assert.match(summary, /agent-logs\/codex\.jsonl/);
   assert.match(summary, /destructive\/rm-outside-worktree/);
   assert.doesNotMatch(summary, /notes\.md/, 'the glob picks only .jsonl files');
-  const sarif = JSON.parse(await readFile(join(workspace, 'vouch.sarif'), 'utf8')) as { version: string; runs: unknown[] };
+  const sarif = JSON.parse(await readFile(join(workspace, 'vouch.sarif'), 'utf8')) as { version: string; runs: Array<{ artifacts: Array<{ location: { uri: string } }> }> };
   assert.equal(sarif.version, '2.1.0');
-  assert.equal(sarif.runs.length, 2);
+  assert.equal(sarif.runs.length, 1, 'one run of the tool');
+  assert.deepEqual(sarif.runs[0].artifacts.map((a) => a.location.uri).sort(), ['agent-logs/codex.jsonl', 'agent-logs/nested/blocked.jsonl'], 'an artifact per log, at its repository path');
 });
 
 test('fail-on never exits 0 with the same outputs; fail-on warning fails on a warnings-only log', async () => {

@@ -74,6 +74,8 @@ describe('dashboard in a browser', { skip }, () => {
     await Promise.all([page.waitForURL(/\/r\/ses_/), page.click('button:has-text("Upload and analyse")')]);
     const id = new URL(page.url()).pathname.split('/')[2];
     assert.match((await page.textContent('main')) ?? '', /Analysing/, 'the progress notice while analysing');
+    // Leave the notice at once: its self-refresh would otherwise race the navigation below.
+    await page.goto('about:blank');
 
     await t.analyzeAll(analyzer);
     await page.goto(`${base}/`);

@@ -47,7 +47,7 @@ test('the summary admits what it could not read: skipped lines, plain-text trans
   assert.match(n.summary, /^Claude Code worked through 2 prompts\. /);
   assert.match(n.summary, /It used 2 subagents and its context was compacted 1 time\./);
   assert.match(n.summary, /3 lines of the log could not be understood, so this report is incomplete\./);
-  assert.match(n.summary, /plain-text transcript, analysed heuristically with lower confidence\./);
+  assert.match(n.summary, /terminal output rather than a structured session record, analysed heuristically with lower confidence\./);
 });
 
 test('durations read as seconds, minutes, or hours and minutes', () => {
