@@ -4,7 +4,7 @@
 // Inputs are generated at run time from the corpus (nothing big is committed): a 200 MB Claude
 // Code log and a 100 MB Codex log (corpus files repeated, each repetition varied: see
 // `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
-// (default 3: median and spread), `--only claude|codex`, `--prepare` (generate and print the
+// (default 3: median and spread), `--only claude|codex|huge`, `--prepare` (generate and print the
 // paths). For each input, in separate child processes so peak RSS is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
 //   analysis  — the full `analyzeStream` (parse, facts, rules, report)
@@ -165,13 +165,18 @@ async function child(mode: string, file: string): Promise<void> {
   }
   const loadedRssMb = process.memoryUsage().rss / MB;
   const t0 = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
   const count = analyze ? await analysis(file, analyze) : await baseline(file);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, loadedRssMb, count }) + '\n');
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  process.stdout.write(JSON.stringify({ seconds, cpuSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024, loadedRssMb, count }) + '\n');
 }
 
 interface Pass {
   seconds: number;
+  /** CPU time of the process (all threads, user + system): what the pass cost on a shared machine. */
+  cpuSeconds: number;
   maxRssMb: number;
   loadedRssMb: number;
   count: number;
@@ -218,11 +223,13 @@ function bench(label: string, file: string, runs: number): void {
   const bRate = spread(rounds.map((r) => size / r.base.seconds));
   const aRate = spread(rounds.map((r) => size / r.full.seconds));
   const ratio = spread(rounds.map((r) => r.base.seconds / r.full.seconds));
+  const cpuRatio = spread(rounds.map((r) => r.base.cpuSeconds / r.full.cpuSeconds));
+  const aCpuRate = spread(rounds.map((r) => size / r.full.cpuSeconds));
   const bPeak = spread(rounds.map((r) => r.base.maxRssMb));
   const aPeak = spread(rounds.map((r) => r.full.maxRssMb));
   const loaded = spread(rounds.map((r) => r.full.loadedRssMb));
   console.log(
-    `${label.padEnd(18)} ${size.toFixed(0).padStart(5)} MB | baseline ${fmt(bRate, 1)} MB/s | analysis ${fmt(aRate, 1)} MB/s | ratio ${fmt(ratio, 3, '×')} | peak RSS baseline ${fmt(bPeak, 0)} MB, analysis ${fmt(aPeak, 0)} MB (loaded ${loaded.median.toFixed(0)} MB) | ${rounds[0].full.count} events`,
+    `${label.padEnd(18)} ${size.toFixed(0).padStart(5)} MB | baseline ${fmt(bRate, 1)} MB/s | analysis ${fmt(aRate, 1)} MB/s | ratio ${fmt(ratio, 3, '×')} | CPU-time ratio ${fmt(cpuRatio, 3, '×')} (analysis ${fmt(aCpuRate, 1)} MB per CPU-s) | peak RSS baseline ${fmt(bPeak, 0)} MB, analysis ${fmt(aPeak, 0)} MB (loaded ${loaded.median.toFixed(0)} MB) | ${rounds[0].full.count} events`,
   );
 }
 
@@ -235,14 +242,15 @@ async function main(): Promise<void> {
   const runs = option(args, '--runs', 3);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
   const inputs: [string, string][] = [];
-  if (!only || only === 'claude') inputs.push([`claude-code ${claudeMb} MB`, await generate(`claude-${claudeMb}mb-v3.jsonl`, 'claude-code', claudeMb * MB)]);
-  if (!only || only === 'codex') inputs.push([`codex ${codexMb} MB`, await generate(`codex-${codexMb}mb-v3.jsonl`, 'codex', codexMb * MB)]);
-  if (args.includes('--huge')) inputs.push(['claude-code 1 GB', await generate('claude-1024mb-v3.jsonl', 'claude-code', 1024 * MB)]);
+  if (only !== 'huge' && (!only || only === 'claude')) inputs.push([`claude-code ${claudeMb} MB`, await generate(`claude-${claudeMb}mb-v3.jsonl`, 'claude-code', claudeMb * MB)]);
+  if (only !== 'huge' && (!only || only === 'codex')) inputs.push([`codex ${codexMb} MB`, await generate(`codex-${codexMb}mb-v3.jsonl`, 'codex', codexMb * MB)]);
+  if (args.includes('--huge') || only === 'huge') inputs.push(['claude-code 1 GB', await generate('claude-1024mb-v3.jsonl', 'claude-code', 1024 * MB)]);
   if (args.includes('--prepare')) {
     for (const [label, file] of inputs) console.log(`${label}: ${file}`);
     return;
   }
-  console.log(`median of ${runs} runs (min–max); ratio = analysis MB/s ÷ baseline MB/s of the same round`);
+  console.log(`median of ${runs} runs (min–max); ratio = analysis MB/s ÷ baseline MB/s of the same round (wall clock);`);
+  console.log('CPU-time ratio = the same with CPU seconds: steadier than wall time when the machine is shared');
   for (const [label, file] of inputs) bench(label, file, runs);
   console.log('target: analysis ≥ 0.33× baseline, analysis peak RSS ≤ 150 MB at any size');
 }
