@@ -4,7 +4,7 @@
 // Inputs are generated at run time from the corpus (nothing big is committed): a 200 MB Claude
 // Code log and a 100 MB Codex log (corpus files repeated, each repetition varied: see
 // `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
-// (default 3: median and spread), `--only claude|codex|huge`, `--prepare` (generate and print the
+// (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`, `--prepare` (generate and print the
 // paths). For each input, in separate child processes so peak RSS is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
 //   analysis  — the full `analyzeStream` (parse, facts, rules, report)
@@ -182,9 +182,16 @@ interface Pass {
   count: number;
 }
 
+/** `--analysis-flags "…"`: Node/V8 flags for the analysis children only (to try runtime settings). */
+const ANALYSIS_FLAGS = (() => {
+  const i = process.argv.indexOf('--analysis-flags');
+  return i === -1 ? [] : (process.argv[i + 1] ?? '').split(/\s+/).filter(Boolean);
+})();
+
 function measure(mode: string, file: string): Pass {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', mode, file], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const flags = mode === 'analysis' ? ANALYSIS_FLAGS : [];
+  const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', self, '--child', mode, file], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Pass;
 }
