@@ -2,8 +2,10 @@
 // same run. Not a test: it prints figures.
 //
 // Inputs are generated at run time from the corpus (nothing big is committed): a 200 MB Claude
-// Code log and a 100 MB Codex log (corpus files repeated). For each input, in separate child
-// processes so peak RSS is the pass's own:
+// Code log and a 100 MB Codex log (corpus files repeated, each repetition varied: see
+// `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
+// (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`, `--prepare` (generate and print the
+// paths). For each input, in separate child processes so peak RSS is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
 //   analysis  — the full `analyzeStream` (parse, facts, rules, report)
 // `--huge` adds a 1 GB Claude Code log to check that peak RSS stays flat whatever the size.
@@ -20,18 +22,76 @@ const MB = 1024 * 1024;
 const CHUNK = 4 * MB;
 
 /**
- * One copy of the corpus per repetition, with its ids rewritten so that each copy reads as a
- * distinct session (the parsers deduplicate records they have already seen: a plain repetition
- * would measure the dedupe path, not the analysis). UUIDs get the repetition in their last group;
- * tool-use / message / call / request ids get a suffix.
+ * One copy of the corpus per repetition, varied so that no repetition repeats the previous one:
+ * - ids rewritten so that each copy reads as a distinct session (the parsers deduplicate records
+ *   they have already seen: a plain repetition would measure the dedupe path, not the analysis).
+ *   UUIDs get the repetition in their last group; tool-use / message / call / request ids a suffix;
+ * - every shell command given a trailing ` # r<k>` comment (same meaning, different text), so the
+ *   shell-parse and path caches see new commands on every copy, as a long real log would. That
+ *   includes `bash -lc` argv arrays and the JSON-in-a-string arguments of Codex's function calls.
  */
 const UUID = /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{4}([0-9a-f]{8})\b/gi;
 const PREFIXED_ID = /\b((?:toolu|srvtoolu|msg|call|req|fc|rs|resp)_[A-Za-z0-9]{6,})/g;
+const SHELL_KEYS = new Set(['command', 'cmd']);
+const SHELLS = new Set(['bash', 'sh', 'zsh', '/bin/bash', '/bin/sh', '/bin/zsh', '/usr/bin/bash']);
 
 function repetition(text: string, rep: number): string {
   if (rep === 0) return text;
   const hex = (rep % 0x10000).toString(16).padStart(4, '0');
-  return text.replace(UUID, `$1${hex}$2`).replace(PREFIXED_ID, `$1r${rep}`);
+  const lines = text.split('\n').map((line) => varyCommands(line, ` # r${rep}`));
+  return lines.join('\n').replace(UUID, `$1${hex}$2`).replace(PREFIXED_ID, `$1r${rep}`);
+}
+
+/** The line with every shell command in it suffixed by `tag`; lines without one unchanged. */
+function varyCommands(line: string, tag: string): string {
+  if (!line.includes('"command') && !line.includes('"cmd') && !line.includes('\\"command') && !line.includes('\\"cmd')) return line;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  return vary(value, tag) ? JSON.stringify(value) : line;
+}
+
+/** Rewrites commands in place; true when something changed. */
+function vary(node: unknown, tag: string): boolean {
+  if (Array.isArray(node)) return node.reduce<boolean>((changed, item) => vary(item, tag) || changed, false);
+  if (node === null || typeof node !== 'object') return false;
+  const obj = node as Record<string, unknown>;
+  let changed = false;
+  for (const [key, v] of Object.entries(obj)) {
+    if (SHELL_KEYS.has(key) && typeof v === 'string' && v.length > 0) {
+      obj[key] = v + tag;
+      changed = true;
+    } else if (SHELL_KEYS.has(key) && isShellArgv(v)) {
+      v[v.length - 1] += tag;
+      changed = true;
+    } else if (typeof v === 'string' && (v.startsWith('{"') || v.startsWith('{ "'))) {
+      // Codex's function-call `arguments` (and the like): JSON inside a string.
+      const inner = tryParse(v);
+      if (inner !== undefined && vary(inner, tag)) {
+        obj[key] = JSON.stringify(inner);
+        changed = true;
+      }
+    } else if (typeof v === 'object' && vary(v, tag)) {
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/** `["bash", "-lc", "script"]`: the script is the last element. Plain argv arrays are left alone. */
+function isShellArgv(v: unknown): v is string[] {
+  return Array.isArray(v) && v.length >= 3 && SHELLS.has(String(v[0])) && /^-l?c$/.test(String(v[v.length - 2])) && typeof v[v.length - 1] === 'string';
+}
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 async function generate(name: string, dir: string, bytes: number): Promise<string> {
@@ -105,46 +165,101 @@ async function child(mode: string, file: string): Promise<void> {
   }
   const loadedRssMb = process.memoryUsage().rss / MB;
   const t0 = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
   const count = analyze ? await analysis(file, analyze) : await baseline(file);
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, loadedRssMb, count }) + '\n');
+  const cpu = process.cpuUsage(cpu0);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  process.stdout.write(JSON.stringify({ seconds, cpuSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024, loadedRssMb, count }) + '\n');
 }
 
 interface Pass {
   seconds: number;
+  /** CPU time of the process (all threads, user + system): what the pass cost on a shared machine. */
+  cpuSeconds: number;
   maxRssMb: number;
   loadedRssMb: number;
   count: number;
 }
 
+/** `--analysis-flags "…"`: Node/V8 flags for the analysis children only (to try runtime settings). */
+const ANALYSIS_FLAGS = (() => {
+  const i = process.argv.indexOf('--analysis-flags');
+  return i === -1 ? [] : (process.argv[i + 1] ?? '').split(/\s+/).filter(Boolean);
+})();
+
 function measure(mode: string, file: string): Pass {
   const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--child', mode, file], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const flags = mode === 'analysis' ? ANALYSIS_FLAGS : [];
+  const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', self, '--child', mode, file], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Pass;
+}
+
+/** The median and the spread (min–max) of some figures. */
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+function spread(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+function fmt(s: Spread, digits: number, unit = ''): string {
+  return `${s.median.toFixed(digits)}${unit} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+}
+
+function option(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  const v = i === -1 ? NaN : Number(args[i + 1]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/**
+ * Per input: one discarded baseline pass (warms the page cache and the disk), then `runs` rounds
+ * of baseline + analysis, each pass in its own child process. Ratios are taken per round (the
+ * baseline of the same moment), so a machine that gets busier mid-run skews both sides alike.
+ */
+function bench(label: string, file: string, runs: number): void {
+  const size = statSync(file).size / MB;
+  measure('baseline', file);
+  const rounds = Array.from({ length: runs }, () => ({ base: measure('baseline', file), full: measure('analysis', file) }));
+  const bRate = spread(rounds.map((r) => size / r.base.seconds));
+  const aRate = spread(rounds.map((r) => size / r.full.seconds));
+  const ratio = spread(rounds.map((r) => r.base.seconds / r.full.seconds));
+  const cpuRatio = spread(rounds.map((r) => r.base.cpuSeconds / r.full.cpuSeconds));
+  const aCpuRate = spread(rounds.map((r) => size / r.full.cpuSeconds));
+  const bPeak = spread(rounds.map((r) => r.base.maxRssMb));
+  const aPeak = spread(rounds.map((r) => r.full.maxRssMb));
+  const loaded = spread(rounds.map((r) => r.full.loadedRssMb));
+  console.log(
+    `${label.padEnd(18)} ${size.toFixed(0).padStart(5)} MB | baseline ${fmt(bRate, 1)} MB/s | analysis ${fmt(aRate, 1)} MB/s | ratio ${fmt(ratio, 3, '×')} | CPU-time ratio ${fmt(cpuRatio, 3, '×')} (analysis ${fmt(aCpuRate, 1)} MB per CPU-s) | peak RSS baseline ${fmt(bPeak, 0)} MB, analysis ${fmt(aPeak, 0)} MB (loaded ${loaded.median.toFixed(0)} MB) | ${rounds[0].full.count} events`,
+  );
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args[0] === '--child') return child(args[1], args[2]);
-  const inputs: [string, string][] = [
-    ['claude-code 200 MB', await generate('claude-200mb-v2.jsonl', 'claude-code', 200 * MB)],
-    ['codex 100 MB', await generate('codex-100mb-v2.jsonl', 'codex', 100 * MB)],
-  ];
-  if (args.includes('--huge')) inputs.push(['claude-code 1 GB', await generate('claude-1gb-v2.jsonl', 'claude-code', 1024 * MB)]);
-  if (args.includes('--prepare')) return;
-  console.log('input                 size   baseline MB/s  analysis MB/s  ratio   peak RSS (baseline / analysis)  analysis RSS: loaded → peak (+growth)');
-  for (const [label, file] of inputs) {
-    const size = statSync(file).size / MB;
-    const base = measure('baseline', file);
-    const full = measure('analysis', file);
-    const bRate = size / base.seconds;
-    const aRate = size / full.seconds;
-    console.log(
-      `${label.padEnd(20)} ${size.toFixed(0).padStart(5)}  ${bRate.toFixed(1).padStart(13)}  ${aRate.toFixed(1).padStart(13)}  ${(aRate / bRate).toFixed(3).padStart(5)}×  ${`${base.maxRssMb.toFixed(0)} MB / ${full.maxRssMb.toFixed(0)} MB`.padEnd(31)}  ${full.loadedRssMb.toFixed(0)} → ${full.maxRssMb.toFixed(0)} MB (+${(full.maxRssMb - full.loadedRssMb).toFixed(0)} MB), ${full.count} events`,
-    );
+  // `--mb N`: inputs scaled to N MB (Claude Code) and N/2 MB (Codex) while iterating.
+  const claudeMb = option(args, '--mb', 200);
+  const codexMb = Math.max(1, Math.round(claudeMb / 2));
+  const runs = option(args, '--runs', 3);
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+  const inputs: [string, string][] = [];
+  if (only !== 'huge' && (!only || only === 'claude')) inputs.push([`claude-code ${claudeMb} MB`, await generate(`claude-${claudeMb}mb-v3.jsonl`, 'claude-code', claudeMb * MB)]);
+  if (only !== 'huge' && (!only || only === 'codex')) inputs.push([`codex ${codexMb} MB`, await generate(`codex-${codexMb}mb-v3.jsonl`, 'codex', codexMb * MB)]);
+  if (args.includes('--huge') || only === 'huge') inputs.push(['claude-code 1 GB', await generate('claude-1024mb-v3.jsonl', 'claude-code', 1024 * MB)]);
+  if (args.includes('--prepare')) {
+    for (const [label, file] of inputs) console.log(`${label}: ${file}`);
+    return;
   }
-  console.log('target: analysis ≥ 0.25× baseline (stretch 0.33×), analysis peak RSS ≤ 150 MB at any size');
+  console.log(`median of ${runs} runs (min–max); ratio = analysis MB/s ÷ baseline MB/s of the same round (wall clock);`);
+  console.log('CPU-time ratio = the same with CPU seconds: steadier than wall time when the machine is shared');
+  for (const [label, file] of inputs) bench(label, file, runs);
+  console.log('target: analysis ≥ 0.33× baseline, analysis peak RSS ≤ 150 MB at any size');
 }
 
 await main();

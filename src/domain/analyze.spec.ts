@@ -141,3 +141,13 @@ test('the timeline is capped on huge logs and evidence still resolves', async ()
   assert.ok((r.stats.timeline_omitted ?? 0) > 0);
   assertWellFormed(r);
 });
+
+test('a step past the timeline cap that a finding points at is built exactly as it would be within the cap', async () => {
+  const log = readFileSync(join(CORPUS, 'claude-code', 'cc09-v2.1.33-compaction-bash-heavy-19-errors-mcp.jsonl'), 'utf8');
+  const capped = await analyzeText(log, { timelineCap: 20 });
+  const full = await analyzeText(log);
+  const promoted = capped.timeline.filter((e) => e.index >= 20);
+  assert.ok(promoted.length > 0, 'the log has findings past the 20th step');
+  for (const entry of promoted) assert.deepEqual(entry, full.timeline.find((e) => e.index === entry.index));
+  assert.deepEqual(capped.findings, full.findings);
+});

@@ -261,8 +261,22 @@ export function isCiConfigFile(p: string): boolean {
   );
 }
 
+const TEST_FILE_CACHE_MAX = 4_096;
+const testFileCache = new Map<string, boolean>();
+
 /** Test code and fixtures, in the conventions of the common ecosystems. */
 export function isTestFile(p: string): boolean {
+  // Asked for the same few paths over and over (every write, every claim): a bounded memo.
+  let known = testFileCache.get(p);
+  if (known === undefined) {
+    known = isTestFileUncached(p);
+    if (testFileCache.size >= TEST_FILE_CACHE_MAX) testFileCache.delete(testFileCache.keys().next().value as string);
+    testFileCache.set(p, known);
+  }
+  return known;
+}
+
+function isTestFileUncached(p: string): boolean {
   const n = normalize(p.trim().replace(/\\/g, '/'));
   const lower = n.toLowerCase();
   const b = basename(n);

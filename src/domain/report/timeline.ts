@@ -15,12 +15,29 @@ const OPEN_CALLS_MAX = 5_000;
 /** Replaces secrets in a text before it is stored (the analyser supplies it per event). */
 export type Masker = (text: string) => string;
 
+/**
+ * A step past the cap: kept in the ring as what is needed to build it (its event, its result and
+ * their maskers), built only if a finding pins it. Most steps of a huge log are never shown, so
+ * their summaries, bounded details and masked outputs are never computed.
+ */
+interface Deferred {
+  index: number;
+  event: NormEvent;
+  mask: Masker;
+  results: { result: ToolResultEvent; mask: Masker }[];
+  /** Built already: a step with a long text is built at once, so the ring never pins big texts. */
+  entry?: TimelineEntry;
+}
+
+/** Texts longer than this (in all) are not kept for later: the step is built (bounded) at once. */
+const DEFER_MAX_CHARS = 16 * 1024;
+
 export class TimelineBuilder {
   readonly entries: TimelineEntry[] = [];
   /** Entries numbered past the cap that were never promoted. */
   omitted = 0;
   private nextIndex = 0;
-  private readonly ring: TimelineEntry[] = [];
+  private readonly ring: Deferred[] = [];
   /** Entries past the cap that were promoted into the report, by timeline index. */
   private readonly promoted = new Map<number, TimelineEntry>();
   /** event index → timeline index (-1: the event has no entry of its own). */
@@ -32,12 +49,18 @@ export class TimelineBuilder {
   /** Adds (or merges) the event; returns its timeline index or -1. */
   add(event: NormEvent, mask: Masker): number {
     if (event.kind === 'tool_result') return this.mapEvent(event.index, this.mergeResult(event, mask));
-    const entry = entryFor(event, mask);
-    if (!entry) return this.mapEvent(event.index, -1);
-    entry.index = this.nextIndex++;
-    this.store(entry);
+    if (!hasEntry(event)) return this.mapEvent(event.index, -1);
+    const index = this.nextIndex++;
+    if (index >= this.cap) {
+      this.defer({ index, event, mask, results: [] });
+      if (event.kind === 'tool_call') this.rememberCall(event.callId, index);
+      return this.mapEvent(event.index, index);
+    }
+    const entry = entryFor(event, mask)!;
+    entry.index = index;
+    this.entries.push(entry);
     if (event.kind === 'tool_call') this.rememberCall(event.callId, entry);
-    return this.mapEvent(event.index, entry.index);
+    return this.mapEvent(event.index, index);
   }
 
   /** The timeline index an event maps to (a result maps to its call's entry). */
@@ -48,9 +71,10 @@ export class TimelineBuilder {
   /** Make sure the entry is in the report (a finding points at it). */
   pin(timelineIndex: number): void {
     if (timelineIndex < this.cap) return;
-    const i = this.ring.findIndex((e) => e.index === timelineIndex);
+    const i = this.ring.findIndex((d) => d.index === timelineIndex);
     if (i === -1) return;
-    const [entry] = this.ring.splice(i, 1);
+    const [deferred] = this.ring.splice(i, 1);
+    const entry = build(deferred);
     this.entries.push(entry);
     this.promoted.set(entry.index, entry);
     this.omitted--;
@@ -68,26 +92,24 @@ export class TimelineBuilder {
     return this.entries;
   }
 
+  /** An entry of the report (within the cap, or promoted); steps still in the ring are not. */
   private find(timelineIndex: number): TimelineEntry | undefined {
     if (timelineIndex < 0) return undefined;
     if (timelineIndex < this.cap) return this.entries[timelineIndex];
-    // Past the cap: only promoted entries and the ring can match. (Scanning the entry list here
-    // made every late tool result cost O(cap + promoted) on long logs.)
-    return this.promoted.get(timelineIndex) ?? this.ring.find((e) => e.index === timelineIndex);
+    // Past the cap: only promoted entries can match. (Scanning the entry list here made every
+    // late tool result cost O(cap + promoted) on long logs.)
+    return this.promoted.get(timelineIndex);
   }
 
-  private store(entry: TimelineEntry): void {
-    if (entry.index < this.cap) {
-      this.entries.push(entry);
-      return;
-    }
+  private defer(d: Deferred): void {
+    if (textSize(d.event) > DEFER_MAX_CHARS) d.entry = build(d);
     this.omitted++;
-    this.ring.push(entry);
+    this.ring.push(d);
     if (this.ring.length > RING_SIZE) this.ring.shift();
   }
 
-  private rememberCall(callId: string, entry: TimelineEntry): void {
-    this.openCalls.set(callId, entry.index < this.cap ? entry : entry.index);
+  private rememberCall(callId: string, entry: TimelineEntry | number): void {
+    this.openCalls.set(callId, entry);
     if (this.openCalls.size > OPEN_CALLS_MAX) {
       const oldest = this.openCalls.keys().next().value;
       if (oldest !== undefined) this.openCalls.delete(oldest);
@@ -97,16 +119,32 @@ export class TimelineBuilder {
   private mergeResult(result: ToolResultEvent, mask: Masker): number {
     const open = this.openCalls.get(result.callId);
     this.openCalls.delete(result.callId);
-    const entry = typeof open === 'number' ? this.find(open) : open;
     if (open === undefined) {
       // A result whose call we never saw (cut log, or a format that records only results).
+      const index = this.nextIndex++;
+      if (index >= this.cap) {
+        this.defer({ index, event: result, mask, results: [] });
+        return index;
+      }
       const orphan = resultEntry(result, mask);
-      orphan.index = this.nextIndex++;
-      this.store(orphan);
-      return orphan.index;
+      orphan.index = index;
+      this.entries.push(orphan);
+      return index;
     }
-    if (entry) applyResult(entry, result, mask);
-    return typeof open === 'number' ? open : open.index;
+    if (typeof open !== 'number') {
+      applyResult(open, result, mask);
+      return open.index;
+    }
+    const entry = this.promoted.get(open);
+    if (entry) {
+      applyResult(entry, result, mask);
+      return open;
+    }
+    const d = this.ring.find((x) => x.index === open);
+    if (d && !d.entry && result.output.length > DEFER_MAX_CHARS) d.entry = build(d);
+    if (d?.entry) applyResult(d.entry, result, mask);
+    else d?.results.push({ result, mask });
+    return open;
   }
 
   private mapEvent(eventIndex: number, timelineIndex: number): number {
@@ -117,6 +155,68 @@ export class TimelineBuilder {
     }
     if (eventIndex >= 0) this.eventMap[eventIndex] = timelineIndex;
     return timelineIndex;
+  }
+}
+
+/** The kinds of event that have a timeline entry of their own (see `entryFor`). */
+const ENTRY_KINDS: ReadonlySet<NormEvent['kind']> = new Set<NormEvent['kind']>([
+  'prompt', 'message', 'thinking', 'tool_call', 'compaction', 'subagent_start', 'subagent_end', 'system', 'error', 'interrupt',
+]);
+
+function hasEntry(event: NormEvent): boolean {
+  return ENTRY_KINDS.has(event.kind);
+}
+
+/** A deferred step, built as it would have been when it happened. */
+function build(d: Deferred): TimelineEntry {
+  if (d.entry) return d.entry;
+  const entry = d.event.kind === 'tool_result' ? resultEntry(d.event, d.mask) : entryFor(d.event, d.mask)!;
+  entry.index = d.index;
+  for (const r of d.results) applyResult(entry, r.result, r.mask);
+  d.results = [];
+  return entry;
+}
+
+/** Roughly how many characters of text a deferred step would keep alive. */
+function textSize(event: NormEvent): number {
+  switch (event.kind) {
+    case 'prompt':
+    case 'message':
+    case 'thinking':
+    case 'system':
+    case 'error':
+      return event.text.length;
+    case 'compaction':
+      return event.summary?.length ?? 0;
+    case 'tool_result':
+      return event.output.length;
+    case 'tool_call':
+      return inputSize(event.input);
+    default:
+      return 0;
+  }
+}
+
+function inputSize(input: ToolCallEvent['input']): number {
+  switch (input.type) {
+    case 'command':
+      return input.command.length;
+    case 'file_write':
+      return input.content.length;
+    case 'file_edit':
+      return input.edits.reduce((n, e) => n + e.oldText.length + e.newText.length, 0);
+    case 'patch':
+      return input.files.reduce((n, f) => n + f.added.length, 0);
+    case 'subagent':
+      return input.prompt.length;
+    case 'web_fetch':
+      return (input.prompt?.length ?? 0) + input.url.length;
+    case 'mcp':
+    case 'other':
+      // Arguments of any shape: assume big rather than walk them.
+      return DEFER_MAX_CHARS + 1;
+    default:
+      return 0;
   }
 }
 

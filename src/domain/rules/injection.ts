@@ -268,16 +268,18 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
 
 function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts): Pending | null {
   const text = event.output;
+  const inj = findInjection(text);
+  const hidden = findHidden(text);
+  // Nothing found, the usual case: the quoted call is not worth building.
+  if (!inj && !hidden) return null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   const asked = facts.call ? describeCall(facts.call).toLowerCase() : '';
   let found: Pending | null = null;
-  const inj = findInjection(text);
   if (inj && !asked.includes(text.slice(inj.start, inj.end).toLowerCase().split(/\s+/).slice(0, 2).join(' '))) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
   }
-  const hidden = findHidden(text);
   if (hidden) {
     const decoded = hidden.tagText ? ` Hidden text: "${safe(hidden.tagText, facts, 120)}".` : '';
     const ev = { index: event.index, excerpt: safe(visible(around(hidden.scanned, hidden.first, hidden.first + 1)), facts) };

@@ -181,3 +181,13 @@ test('raising thresholds or numbers in unrelated files is fine', async () => {
   ]);
   assert.deepEqual(only(drafts, COVERAGE), []);
 });
+
+test('the claim screen lets every kind of claim through, in any case, and stops text with no claim word', () => {
+  const claims: [string, string][] = [
+    ['ALL TESTS ARE GREEN.', 'test'], ['12 passed', 'test'], ['No type errors', 'build'], ['TSC is clean.', 'build'],
+    ['The typecheck is clean.', 'build'], ['It is production-ready.', 'works'], ['I verified that the page loads.', 'works'],
+    ['The feature is fully functional.', 'works'], ['All set.', 'done'], ['Implemented the parser.', 'done'],
+  ];
+  for (const [text, kind] of claims) assert.equal(findClaim(text)?.kind, kind, text);
+  assert.equal(findClaim('Here is the summary of the repository layout and its modules.'), null);
+});

@@ -97,8 +97,15 @@ interface FoundClaim {
   sentence: string;
 }
 
+/**
+ * A word every claim pattern above contains: one scan of the whole text before the sentence by
+ * sentence battery (most messages claim nothing). Keep it in step with CLAIMS.
+ */
+const CLAIM_SCREEN = /pass|green|succe|build|compil|check|tsc|lint|error|work|fix|resolv|verif|functional|production|done|complet|finish|implement|all\s+set/i;
+
 /** The strongest success claim in a message, sentence by sentence. */
 export function findClaim(text: string): FoundClaim | null {
+  if (!CLAIM_SCREEN.test(text)) return null;
   let best: FoundClaim | null = null;
   const order: Claim[] = ['test', 'build', 'works', 'done'];
   for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {

@@ -57,10 +57,21 @@ const OPEN_MAX = 2_000;
 const COMMANDS_MAX = 500;
 const RETRY_FINDINGS_MAX = 10;
 
+const FINGERPRINT_MAX = 4_000;
+
 function fingerprint(call: ToolCallEvent): string {
   const i = call.input;
-  const body = i.type === 'command' ? i.command.trim() : JSON.stringify(i);
-  return clip(`${call.name}\u0000${body}`, 4_000);
+  const body = i.type === 'command' ? i.command.trim() : JSON.stringify(i, shortStrings);
+  return clip(`${call.name}\u0000${body}`, FINGERPRINT_MAX);
+}
+
+/**
+ * Cuts long strings (a written file's content) before they are serialised: the fingerprint keeps
+ * only its first FINGERPRINT_MAX characters, and a string cut to that many characters serialises
+ * to at least as many, so the kept prefix — and whether it is clipped — is exactly the same.
+ */
+function shortStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.length > FINGERPRINT_MAX ? value.slice(0, FINGERPRINT_MAX) : value;
 }
 
 function failed(r: ToolResultEvent): boolean {

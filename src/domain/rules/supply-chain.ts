@@ -6,7 +6,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
-import { basename, countMatches, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { basename, countMatches, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const installFromUrl = meta({
   id: 'supply-chain/install-from-url',
@@ -238,24 +238,27 @@ export const SUPPLY_CHAIN_RULES: Rule[] = [
 ];
 
 function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand): void {
-  const quoted = safe(cmd.text, facts, QUOTE_MAX);
-  const ev = [evidence(event, cmd.text, facts)];
+  // The quote and the evidence are built only when something is reported: most commands are not.
+  let quotedText: string | undefined;
+  let ev: EvidenceItem[] | undefined;
+  const quoted = () => (quotedText ??= safe(cmd.text, facts, QUOTE_MAX));
+  const evidenceOf = () => (ev ??= [evidence(event, cmd.text, facts)]);
   const install = installOf(cmd);
   for (const spec of install?.specs ?? []) {
     if (isRemoteSpec(install!.eco, spec)) {
-      ctx.report({ rule: installFromUrl.id, detail: `Installed ${safe(spec, facts, QUOTE_MAX)} from outside the registry: \`${quoted}\`.`, evidence: ev, key: spec });
+      ctx.report({ rule: installFromUrl.id, detail: `Installed ${safe(spec, facts, QUOTE_MAX)} from outside the registry: \`${quoted()}\`.`, evidence: evidenceOf(), key: spec });
       continue;
     }
     const eco = install!.eco;
     const name = eco === 'cargo' ? null : packageName(eco, spec);
     const target = name && eco !== 'cargo' ? typosquatOf(eco, name) : null;
-    if (target) ctx.report({ rule: typosquat.id, detail: `Installed "${name}", which looks like a misspelling of the popular package "${target}": \`${quoted}\`.`, evidence: ev, key: name! });
+    if (target) ctx.report({ rule: typosquat.id, detail: `Installed "${name}", which looks like a misspelling of the popular package "${target}": \`${quoted()}\`.`, evidence: evidenceOf(), key: name! });
   }
   for (const reg of registryOverrides(cmd)) {
-    ctx.report({ rule: registryOverride.id, detail: `Packages fetched from or configured to ${safe(reg, facts, QUOTE_MAX)}: \`${quoted}\`.`, evidence: ev, key: hostOfUrl(reg) ?? reg });
+    ctx.report({ rule: registryOverride.id, detail: `Packages fetched from or configured to ${safe(reg, facts, QUOTE_MAX)}: \`${quoted()}\`.`, evidence: evidenceOf(), key: hostOfUrl(reg) ?? reg });
   }
   const pub = publication(cmd);
-  if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted}\`.`, evidence: ev, key: pub });
+  if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub });
 }
 
 function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp): void {
