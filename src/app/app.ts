@@ -41,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.decorate('deps', deps);
   app.decorateRequest('caller', null);
+  app.decorateRequest('apiKeyHash', null);
   app.decorateRequest('webUser', null);
   app.decorateRequest('cspNonce', '');
 

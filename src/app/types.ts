@@ -36,8 +36,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
   }
+  interface FastifyContextConfig {
+    /**
+     * The route checks the bearer key inside its own database read (services/keyed-reads.ts)
+     * and calls acceptKeyHolder / throws invalidKey itself: api-auth does not look the key up.
+     */
+    keyCheckedByRoute?: boolean;
+  }
   interface FastifyRequest {
     caller: ApiCaller | null;
+    /** sha256 of the well-formed bearer key presented to a /v1 route (the rate-limit key). */
+    apiKeyHash: string | null;
     webUser: WebUser | null;
     /** A fresh nonce per request for the Content-Security-Policy of HTML pages. */
     cspNonce: string;
