@@ -1,11 +1,11 @@
 // The session list and the report, read with the API-key check in the same statement
 // (adapters/db/repositories/keyed-reads.ts): what GET /v1/sessions and GET /v1/sessions/{id}/report
 // serve. Same answers as session-list.ts / sessions.ts findReport, one round trip fewer.
-import { findReportForKey, listSessionsForKey } from '../adapters/db/repositories/keyed-reads.ts';
+import { findKeyHolder, findReportForKey, listSessionsForKey } from '../adapters/db/repositories/keyed-reads.ts';
 import type { KeyHolder } from '../adapters/db/repositories/keyed-reads.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ListQuery } from './session-list.ts';
-import { VIEW_COLUMNS } from './sessions.ts';
+import { VIEW_COLUMNS, isSessionId } from './sessions.ts';
 import type { ReportState, SessionViewRow } from './sessions.ts';
 import { recentTotal, rememberTotal } from './session-totals.ts';
 
@@ -57,6 +57,9 @@ export async function listSessionPageForKey(db: DbExecutor, keyHash: string, q: 
 
 /** GET /v1/sessions/{id}/report for the holder of the key: null state when there is no such session. */
 export async function findReportForKeyHolder(db: DbExecutor, keyHash: string, id: string): Promise<{ holder: KeyHolder | null; state: ReportState | null }> {
+  // An id that cannot exist (and may hold bytes PostgreSQL refuses, such as NUL) is not sent to
+  // the sessions table: only the key is checked, and the answer is "no such session".
+  if (!isSessionId(id)) return { holder: await findKeyHolder(db, keyHash), state: null };
   const read = await findReportForKey(db, keyHash, id);
   if (!read.holder) return { holder: null, state: null };
   const { holder, session } = read;

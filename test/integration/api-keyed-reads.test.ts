@@ -83,7 +83,7 @@ describe('reads with the key check in the same statement', () => {
 
   test('a key revoked between two requests is refused on the very next list, page past the end and report', async () => {
     const second = await issueApiKey(t.db.kysely, alice.accountId, 'revoked-next');
-    const urls = ['/v1/sessions?limit=2', '/v1/sessions?page=50', `/v1/sessions/${aliceSession}/report`, '/v1/sessions/ses_00000000000000000000000000/report'];
+    const urls = ['/v1/sessions?limit=2', '/v1/sessions?page=50', `/v1/sessions/${aliceSession}/report`, '/v1/sessions/ses_00000000000000000000000000/report', '/v1/sessions/not%00an-id/report'];
     for (const url of urls) assert.notEqual((await get(url, second.key)).statusCode, 401, `${url} with the live key`);
     assert.equal(await revokeApiKeyValue(t.db.kysely, second.key), true);
     for (const url of urls) {
