@@ -4,10 +4,11 @@
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLogger } from './logger.ts';
+import { lazyChildLogger } from './lazy-logger.ts';
 import type { AppDeps, RegisteredRoute } from './types.ts';
 import { registerExternalPlugins } from './plugins/external/index.ts';
 import problemDetails, { sendProblem } from './plugins/app/problem-details.ts';
-import responseHeaders, { newRequestId } from './plugins/app/response-headers.ts';
+import responseHeaders, { defaultHeaders, newRequestId } from './plugins/app/response-headers.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
 import requestLog from './plugins/app/request-log.ts';
 import apiAuth from './plugins/app/api-auth.ts';
@@ -21,9 +22,10 @@ import { clientErrorHandler } from './client-errors.ts';
 
 export { createLogger };
 
-function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstance' | 'logger'> {
+function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstance' | 'logger' | 'childLoggerFactory'> {
   if (deps.logger === false) return { logger: false };
-  return { loggerInstance: deps.logger ?? createLogger(deps.config.logLevel) };
+  // The per-request child logger is created only when a request writes a line (lazy-logger.ts).
+  return { loggerInstance: deps.logger ?? createLogger(deps.config.logLevel), childLoggerFactory: lazyChildLogger };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -41,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Errors raised before routing (a malformed URL) still get a problem body and a Request-Id.
     frameworkErrors: (error, req, reply) => {
       reply.header('request-id', req.id);
+      reply.headers(defaultHeaders(req.url, deps.config.publicUrl.startsWith('https:')));
       return sendProblem(req, reply, toProblem(error));
     },
     // …and so do requests that Node's HTTP parser refuses (oversized headers, bad Content-Length).
@@ -55,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     for (const method of ([] as string[]).concat(r.method)) routes.push({ method, url: r.url, hidden: r.schema?.hide === true });
   });
   app.decorateRequest('caller', null);
+  app.decorateRequest('apiKeyHash', null);
   app.decorateRequest('webUser', null);
   app.decorateRequest('cspNonce', '');
 

@@ -45,8 +45,17 @@ declare module 'fastify' {
     deps: AppDeps;
     registeredRoutes: readonly RegisteredRoute[];
   }
+  interface FastifyContextConfig {
+    /**
+     * The route checks the bearer key inside its own database read (services/keyed-reads.ts)
+     * and calls acceptKeyHolder / throws invalidKey itself: api-auth does not look the key up.
+     */
+    keyCheckedByRoute?: boolean;
+  }
   interface FastifyRequest {
     caller: ApiCaller | null;
+    /** sha256 of the well-formed bearer key presented to a /v1 route (the rate-limit key). */
+    apiKeyHash: string | null;
     webUser: WebUser | null;
     /** A fresh nonce per request for the Content-Security-Policy of HTML pages. */
     cspNonce: string;

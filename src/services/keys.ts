@@ -47,6 +47,23 @@ export async function authenticateApiKey(db: DbExecutor, presented: string): Pro
   return { accountId: row.account_id, keyId: row.id };
 }
 
+/** The owner of the active key with this hash (the presented key already checked well formed). */
+export async function authenticateKeyHash(db: DbExecutor, hash: string): Promise<KeyOwner | null> {
+  const row = await findActiveApiKeyByHash(db, hash);
+  if (!row) return null;
+  noteKeyUse(db, row.id);
+  return { accountId: row.account_id, keyId: row.id };
+}
+
+/**
+ * Records that a key was used, without making the request wait: touchApiKey writes at most
+ * once a minute per key (so `last_used_at` is exact to the minute), and a failure to record it
+ * must not refuse a valid key.
+ */
+export function noteKeyUse(db: DbExecutor, keyId: string): void {
+  touchApiKey(db, keyId).catch(() => undefined);
+}
+
 /** True when a live key was revoked; false when it was unknown or already revoked. */
 export async function revokeApiKeyValue(db: DbExecutor, presented: string): Promise<boolean> {
   return revokeApiKeyByHash(db, hashApiKey(presented));

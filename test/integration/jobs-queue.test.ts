@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import type { Db } from '../../src/adapters/db/database.ts';
 import {
-  claimJob, completeJob, countJobs, enqueueJob, failJob, getJob, releaseJob, renewLease, retryJob,
+  claimJob, claimJobs, completeJob, countJobs, enqueueJob, failJob, getJob, releaseJob, renewLease, retryJob,
 } from '../../src/adapters/jobs/queue.ts';
 import { isoAfter, nowIso } from '../../src/services/ids.ts';
 import { createTestDb } from '../helpers/db.ts';
@@ -26,13 +26,16 @@ if (process.env.VOUCH_CLAIM_CHILD) {
   await new Promise((resolve) => process.stdin.once('data', resolve));
   await Promise.all(
     Array.from({ length: loops }, async (_, loop) => {
-      for (;;) {
-        const job = await claimJob(db, { owner: `child-${process.pid}-${loop}`, kinds: ['race'], leaseMs: 60_000 });
-        if (!job) return;
-        claimed.push(job.id);
-        await db.kysely.transaction().execute(async (trx) => {
-          if (!(await completeJob(trx, job.id, job.leaseOwner))) throw new Error(`lost ${job.id}`);
-        });
+      const batch = Number(process.env.VOUCH_CHILD_BATCH ?? '1');
+      for (let round = 0; ; round++) {
+        const jobs = await claimJobs(db, { owner: `child-${process.pid}-${loop}-${round}`, kinds: ['race'], leaseMs: 60_000 }, batch);
+        if (jobs.length === 0) return;
+        for (const job of jobs) {
+          claimed.push(job.id);
+          await db.kysely.transaction().execute(async (trx) => {
+            if (!(await completeJob(trx, job.id, job.leaseOwner))) throw new Error(`lost ${job.id}`);
+          });
+        }
       }
     }),
   );
@@ -154,8 +157,11 @@ interface Claimer {
   result: Promise<string[]>;
 }
 
-function startClaimer(loops: number): Claimer {
-  const env = { ...process.env, VOUCH_CLAIM_CHILD: '1', VOUCH_CHILD_DB_URL: t.databaseUrl ?? '', VOUCH_CHILD_DATA_DIR: t.dataDir, VOUCH_CHILD_LOOPS: String(loops) };
+function startClaimer(loops: number, batch = 1): Claimer {
+  const env = {
+    ...process.env, VOUCH_CLAIM_CHILD: '1', VOUCH_CHILD_DB_URL: t.databaseUrl ?? '', VOUCH_CHILD_DATA_DIR: t.dataDir,
+    VOUCH_CHILD_LOOPS: String(loops), VOUCH_CHILD_BATCH: String(batch),
+  };
   const child = spawn(process.execPath, ['--import', 'tsx', SELF], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -176,14 +182,14 @@ function startClaimer(loops: number): Claimer {
   return { ready, result, go: () => child.stdin.end('go\n') };
 }
 
-test('concurrent claimers in two processes never get the same job', async () => {
+async function raceClaimers(batch: number): Promise<void> {
   const ids = new Set<string>();
   await t.db.kysely.transaction().execute(async (trx) => {
     for (let i = 0; i < 400; i++) ids.add((await enqueueJob(trx, { kind: 'race', payload: i }))!);
   });
   // Two processes, each with several concurrent claim loops (concurrent connections on PostgreSQL).
   const loops = t.db.dialect === 'postgres' ? 4 : 1;
-  const claimers = [startClaimer(loops), startClaimer(loops)];
+  const claimers = [startClaimer(loops, batch), startClaimer(loops, batch)];
   await Promise.all(claimers.map((c) => c.ready));
   for (const c of claimers) c.go();
   const [a, b] = await Promise.all(claimers.map((c) => c.result));
@@ -192,4 +198,27 @@ test('concurrent claimers in two processes never get the same job', async () => 
   assert.equal(all.length, ids.size, 'every job was claimed');
   assert.ok(a.length > 0 && b.length > 0, `both processes got work (${a.length}/${b.length})`);
   assert.equal(await countJobs(t.db, { kind: 'race' }), 0);
+}
+
+test('concurrent claimers in two processes never get the same job', () => raceClaimers(1));
+
+test('concurrent batch claimers (up to 7 jobs a statement) in two processes never get the same job', () => raceClaimers(7));
+
+test('a batch claim takes the longest-waiting due jobs, up to the limit, each fenced on its own', async () => {
+  const t0 = Date.now();
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push((await enqueueJob(t.db.kysely, { kind: 'deliver', payload: i, runAt: nowIso(t0 - 5000 + i) }))!);
+  const notDue = await enqueueJob(t.db.kysely, { kind: 'deliver', payload: 'later', runAt: nowIso(t0 + 60_000) });
+  const first = await claimJobs(t.db, { owner: 'batch-1', kinds: ['deliver'], leaseMs: 30_000, now: t0 }, 3);
+  assert.deepEqual(first.map((j) => j.id), ids.slice(0, 3), 'the three oldest, in order');
+  assert.ok(first.every((j) => j.attempts === 1 && j.leaseOwner === 'batch-1'));
+  const rest = await claimJobs(t.db, { owner: 'batch-2', kinds: ['deliver'], leaseMs: 30_000, now: t0 }, 10);
+  assert.deepEqual(rest.map((j) => j.id), ids.slice(3), 'only the due, unleased ones');
+  assert.ok(!rest.some((j) => j.id === notDue));
+  assert.deepEqual(await claimJobs(t.db, { owner: 'batch-3', kinds: ['deliver'], leaseMs: 30_000, now: t0 }, 10), []);
+  // Completing one job of a batch leaves the others leased.
+  assert.equal(await completeJob(t.db.kysely, first[0].id, 'batch-1'), true);
+  assert.equal(await completeJob(t.db.kysely, first[0].id, 'batch-1'), false);
+  assert.equal((await getJob(t.db, first[1].id))?.lease_owner, 'batch-1');
+  assert.deepEqual(await claimJobs(t.db, { owner: 'w', kinds: ['deliver'], leaseMs: 1000 }, 0), [], 'a limit of 0 claims nothing');
 });

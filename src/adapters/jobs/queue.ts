@@ -99,12 +99,22 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims the due job that has waited longest, or returns undefined. One statement: an UPDATE of
- * the row picked by a subquery. SQLite runs it under its single write lock; PostgreSQL skips
- * rows another claimer has locked, so concurrent claimers never get the same job.
+ * Claims the due job that has waited longest, or returns undefined (claimJobs with limit 1).
  */
 export async function claimJob(db: Db, opts: ClaimOptions): Promise<ClaimedJob | undefined> {
-  if (opts.kinds.length === 0) return undefined;
+  return (await claimJobs(db, opts, 1))[0];
+}
+
+/**
+ * Claims up to `limit` due jobs, longest waiting first, in ONE statement: an UPDATE of the rows
+ * picked by a subquery. A runner with several free slots fills them with one round trip
+ * instead of one per job. SQLite runs it under its single write lock; PostgreSQL skips rows
+ * another claimer has locked (FOR UPDATE SKIP LOCKED), so concurrent claimers never get the
+ * same job. The jobs of one claim share its owner (`opts.owner`, unique per claim statement):
+ * every fenced change names the job id as well, so a shared owner fences each job alone.
+ */
+export async function claimJobs(db: Db, opts: ClaimOptions, limit: number): Promise<ClaimedJob[]> {
+  if (opts.kinds.length === 0 || limit < 1) return [];
   const nowMs = opts.now ?? Date.now();
   const now = nowIso(nowMs);
   let pick = db.kysely
@@ -116,19 +126,21 @@ export async function claimJob(db: Db, opts: ClaimOptions): Promise<ClaimedJob |
     .where('kind', 'in', [...opts.kinds])
     .orderBy('run_at')
     .orderBy('id')
-    .limit(1);
+    .limit(limit);
   if (db.dialect === 'postgres') pick = pick.forUpdate().skipLocked();
-  const row = await db.kysely
+  const rows = await db.kysely
     .updateTable('jobs')
     .set((eb) => ({
       lease_owner: opts.owner,
       lease_expires_at: isoAfter(opts.leaseMs, nowMs),
       attempts: eb('attempts', '+', 1),
     }))
-    .where('id', '=', pick)
+    .where('id', 'in', pick)
     .returningAll()
-    .executeTakeFirst();
-  return row ? toClaimed(row) : undefined;
+    .execute();
+  // RETURNING gives no order: run them in the order they waited.
+  rows.sort((x, y) => (x.run_at === y.run_at ? (x.id < y.id ? -1 : 1) : x.run_at < y.run_at ? -1 : 1));
+  return rows.map(toClaimed);
 }
 
 /** Extends the lease; false when it is no longer ours. */

@@ -11,7 +11,7 @@
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { isoAfter } from '../../services/ids.ts';
-import { LeaseLostError, claimJob, completeJob, failJob, releaseJob, renewLease, retryJob } from './queue.ts';
+import { LeaseLostError, claimJobs, completeJob, failJob, releaseJob, renewLease, retryJob } from './queue.ts';
 import type { ClaimedJob } from './queue.ts';
 
 export type JobOutcome = { type: 'done' } | { type: 'retry'; runAt: string; error: string } | { type: 'dead'; error: string };
@@ -168,7 +168,7 @@ class Runner implements JobRunner {
       let claimed = false;
       if (this.#running.size < this.#concurrency) {
         try {
-          claimed = await this.#claimOne();
+          claimed = await this.#claimBatch();
         } catch (error) {
           this.#log.error({ err: message(error) }, 'job claim failed');
           await this.#sleep(CLAIM_ERROR_DELAY_MS);
@@ -180,18 +180,23 @@ class Runner implements JobRunner {
     }
   }
 
-  async #claimOne(): Promise<boolean> {
-    const job = await claimJob(this.#db, {
+  /** Fills every free slot with one claim statement (claimJobs); false when nothing was due. */
+  async #claimBatch(): Promise<boolean> {
+    const jobs = await claimJobs(this.#db, {
       owner: `${this.#owner}#${++this.#claimSeq}`,
       kinds: [...this.#processors.keys()],
       leaseMs: this.#leaseMs,
-    });
-    if (!this.#active && job) {
-      // stop() began while claiming: hand it straight back.
-      await releaseJob(this.#db, job.id, job.leaseOwner);
+    }, this.#concurrency - this.#running.size);
+    if (!this.#active) {
+      // stop() began while claiming: hand them straight back.
+      for (const job of jobs) await releaseJob(this.#db, job.id, job.leaseOwner);
       return false;
     }
-    if (!job) return false;
+    for (const job of jobs) this.#start(job);
+    return jobs.length > 0;
+  }
+
+  #start(job: ClaimedJob): void {
     const controller = new AbortController();
     const running: Running = { job, controller, done: Promise.resolve() };
     running.done = this.#execute(job, controller).finally(() => {
@@ -199,7 +204,6 @@ class Runner implements JobRunner {
       this.nudge(); // a slot is free
     });
     this.#running.set(job.id, running);
-    return true;
   }
 
   #sleep(ms: number): Promise<void> {

@@ -1,5 +1,6 @@
 // Sessions (one uploaded log and its analysis). Every read and write that an account can cause
 // carries the account id in the query itself: another account's session is simply not found.
+import type { Expression } from 'kysely';
 import { nowIso } from '../../../services/ids.ts';
 import type { NewSession, Session, SessionStatus } from '../schema.ts';
 import { affected } from './executor.ts';
@@ -30,8 +31,14 @@ export interface SessionPage {
   total: number;
 }
 
+/**
+ * The account: its id, or a scalar subquery yielding it (the account of a presented API key,
+ * so that the key check travels in the same statement as the read: keyed-reads.ts).
+ */
+export type AccountRef = string | Expression<string | null>;
+
 /** The account's sessions matching the filters, as a query to select from (tenant scope included). */
-export function sessionsMatching(db: DbExecutor, accountId: string, f: SessionFilters) {
+export function sessionsMatching(db: DbExecutor, accountId: AccountRef, f: SessionFilters) {
   let q = db.selectFrom('sessions').where('account_id', '=', accountId);
   if (f.repo !== undefined) q = q.where('repo', '=', f.repo);
   if (f.agent !== undefined) q = q.where('agent', '=', f.agent);
@@ -60,7 +67,7 @@ export async function listSessions(
 }
 
 /** How many of the account's sessions match the filters. */
-export async function countSessions(db: DbExecutor, accountId: string, filters: SessionFilters): Promise<number> {
+export async function countSessions(db: DbExecutor, accountId: AccountRef, filters: SessionFilters): Promise<number> {
   const row = await sessionsMatching(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -8,8 +8,10 @@
 import type { FastifyRequest } from 'fastify';
 import { sharedPlugin } from '../../plugin.ts';
 import { HttpProblem } from '../../problem.ts';
-import { authenticateApiKey } from '../../../services/keys.ts';
-import { KEY_PATTERN } from '../../../services/key-format.ts';
+import { hashApiKey } from '../../../adapters/db/repositories/api-keys.ts';
+import { authenticateKeyHash, noteKeyUse } from '../../../services/keys.ts';
+import type { KeyOwner } from '../../../services/keys.ts';
+import { KEY_PATTERN, isWellFormedKey } from '../../../services/key-format.ts';
 
 const REALM = 'Bearer realm="vouch"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -18,6 +20,26 @@ const CREDENTIAL_PARAMS = new Set(['access_token', 'api_key', 'apikey', 'key', '
 function unauthorized(detail: string, error?: 'invalid_token' | 'invalid_request'): HttpProblem {
   const challenge = error ? `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"` : REALM;
   return new HttpProblem(401, 'unauthorized', detail, { headers: { 'www-authenticate': challenge } });
+}
+
+/** The 401 for a key that is well formed but unknown or revoked. */
+export function invalidKey(): HttpProblem {
+  return unauthorized('The API key is not valid (unknown, revoked or mistyped).', 'invalid_token');
+}
+
+/**
+ * For routes with `config.keyCheckedByRoute`: the hash of the presented key, to look it up in
+ * the route's own read. Set by the hook below before the handler runs.
+ */
+export function presentedKeyHash(req: FastifyRequest): string {
+  if (req.apiKeyHash === null) throw new Error('key-checked route reached without a presented key');
+  return req.apiKeyHash;
+}
+
+/** For routes with `config.keyCheckedByRoute`: the read found the key active; this is its owner. */
+export function acceptKeyHolder(req: FastifyRequest, owner: KeyOwner): void {
+  req.caller = owner;
+  noteKeyUse(req.server.deps.db.kysely, owner.keyId);
 }
 
 function credentialInQuery(req: FastifyRequest): boolean {
@@ -49,7 +71,9 @@ export default sharedPlugin('api-auth', async (app) => {
   const limiter = app.createRateLimit({
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
-    keyGenerator: (req) => req.caller?.keyId ?? req.ip,
+    // Per key, by its hash: known before any lookup, so routes that check the key inside
+    // their own read are counted like the others.
+    keyGenerator: (req) => req.apiKeyHash ?? req.ip,
   });
   const windowSeconds = Math.ceil(config.rateLimit.windowMs / 1000);
 
@@ -57,9 +81,16 @@ export default sharedPlugin('api-auth', async (app) => {
     if (credentialInQuery(req)) {
       throw unauthorized('API keys are accepted only in the Authorization header, never in the URL. Revoke a key that was sent in a URL.', 'invalid_request');
     }
-    const owner = await authenticateApiKey(db.kysely, presentedKey(req));
-    if (!owner) throw unauthorized('The API key is not valid (unknown, revoked or mistyped).', 'invalid_token');
-    req.caller = owner;
+    const presented = presentedKey(req);
+    // The checksum rejects typos and random strings without touching the database.
+    if (!isWellFormedKey(presented)) throw invalidKey();
+    req.apiKeyHash = hashApiKey(presented);
+    // Routes that read with the key check joined in look the key up themselves (one round trip).
+    if (req.routeOptions.config.keyCheckedByRoute !== true) {
+      const owner = await authenticateKeyHash(db.kysely, req.apiKeyHash);
+      if (!owner) throw invalidKey();
+      req.caller = owner;
+    }
 
     const state = await limiter(req);
     if (state.isAllowed) return; // an allow-listed caller (none are configured today)

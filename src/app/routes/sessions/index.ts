@@ -7,11 +7,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Session } from '../../../adapters/db/schema.ts';
 import { LogNotFoundError } from '../../../adapters/logstore/index.ts';
-import { acceptUpload, findReport, findSession, idempotencyKeyProblem, removeSession, sessionView } from '../../../services/sessions.ts';
+import { acceptUpload, findSession, idempotencyKeyProblem, removeSession, sessionView } from '../../../services/sessions.ts';
 import type { SessionView } from '../../../services/sessions.ts';
 import { maskedLog } from '../../../services/session-log.ts';
 import { redactStoredLog } from '../../../services/log-redaction.ts';
-import { listSessionPage } from '../../../services/session-list.ts';
+import { findReportForKeyHolder, listSessionPageForKey } from '../../../services/keyed-reads.ts';
+import { acceptKeyHolder, invalidKey, presentedKeyHash } from '../../plugins/app/api-auth.ts';
 import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
 import { readUploadForm } from './upload-form.ts';
 import {
@@ -111,6 +112,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/', {
+    config: { keyCheckedByRoute: true },
     schema: {
       operationId: 'listSessions',
       tags: ['sessions'],
@@ -133,10 +135,12 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       created_after: instantOrProblem(query.created_after, 'created_after'),
       created_before: instantOrProblem(query.created_before, 'created_before'),
     };
-    const { rows, total } = await listSessionPage(db.kysely, caller(req).accountId, {
+    const { holder, rows, total } = await listSessionPageForKey(db.kysely, presentedKeyHash(req), {
       repo: q.repo, agent: q.agent, outcome: q.outcome, status: q.status,
       createdAfter: q.created_after, createdBefore: q.created_before, limit: q.limit, page: q.page,
     });
+    if (!holder) throw invalidKey();
+    acceptKeyHolder(req, holder);
     reply.header('link', pageLinks(config.publicUrl, q, total));
     return { data: rows.map((r) => sessionView(r, config.publicUrl)), page: q.page, limit: q.limit, total, has_more: q.page * q.limit < total };
   });
@@ -156,6 +160,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/:id/report', {
+    config: { keyCheckedByRoute: true },
     schema: {
       operationId: 'getSessionReport',
       tags: ['sessions'],
@@ -170,7 +175,9 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       },
     },
   }, async (req, reply) => {
-    const found = await findReport(db.kysely, caller(req).accountId, req.params.id);
+    const { holder, state: found } = await findReportForKeyHolder(db.kysely, presentedKeyHash(req), req.params.id);
+    if (!holder) throw invalidKey();
+    acceptKeyHolder(req, holder);
     if (!found) throw notFound('session');
     if (found.state === 'analyzing') {
       return reply.code(202).header('retry-after', '1').send({ session_id: req.params.id, status: 'analyzing' as const });
