@@ -94,6 +94,15 @@ describe('reads with the key check in the same statement', () => {
     assert.equal((await get('/v1/sessions?limit=2', alice.apiKey)).statusCode, 200, 'the account\'s other key keeps working');
   });
 
+  test('a dead key is refused with 401 even when the query is invalid: the key is checked before the input is judged', async () => {
+    const dead = await issueApiKey(t.db.kysely, alice.accountId, 'dead');
+    assert.equal(await revokeApiKeyValue(t.db.kysely, dead.key), true);
+    for (const url of ['/v1/sessions?limit=abc', '/v1/sessions?page=0x10', '/v1/sessions/not-an-id/report']) {
+      assert.equal((await get(url, dead.key)).statusCode, 401, url);
+    }
+    assert.equal((await get('/v1/sessions?limit=abc', alice.apiKey)).statusCode, 422, 'a live key gets the validation answer');
+  });
+
   test('an empty account lists an empty page with a live key', async () => {
     const empty = await t.account();
     const res = await get('/v1/sessions', empty.apiKey);

@@ -97,7 +97,7 @@ describe(`without Redis, on ${testBackend()}`, () => {
     test('PostgreSQL mode: two API instances share one limit through the rate_limits table', async () => {
       const alice = await pair.first.account();
       assert.deepEqual(await exhaust(pair, alice), [200, 200, 200, 429, 429]);
-      const rows = await pair.first.db.kysely.selectFrom('rate_limits').select(['key', 'hits']).where('key', 'like', '%key_%').execute();
+      const rows = await pair.first.db.kysely.selectFrom('rate_limits').select(['key', 'hits']).execute();
       assert.ok(rows.some((r) => Number(r.hits) === MAX + 2), 'one row counted every request of the key');
     });
   } else {

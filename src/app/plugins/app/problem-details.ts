@@ -7,6 +7,8 @@ import { sharedPlugin } from '../../plugin.ts';
 import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
 import { sendErrorPage } from '../../web/error-page.tsx';
 import { loadWebUser } from '../../web/session-cookie.ts';
+import { authenticateKeyHash } from '../../../services/keys.ts';
+import { invalidKey } from './api-auth.ts';
 
 export function wantsHtml(req: FastifyRequest): boolean {
   const path = req.url.split('?')[0];
@@ -90,13 +92,18 @@ export default sharedPlugin('problem-details', async (app) => {
     table.add(route.url, ([] as string[]).concat(route.method));
   });
 
-  app.setErrorHandler((err, req, reply) => {
+  app.setErrorHandler(async (err, req, reply) => {
     // A client that went away mid-request is routine, not a fault of ours: no stack, no error.
     if (clientWentAway(req)) {
       req.log.info({ code: (err as { code?: string }).code }, 'client closed the connection before the answer');
       return sendProblem(req, reply, new HttpProblem(400, 'bad_request', 'The client closed the connection.'));
     }
-    const p = toProblem(err);
+    let p = toProblem(err);
+    // Routes that check the key inside their own read (one round trip) validate their input
+    // first; a refused request there must still answer 401 for a dead key, as everywhere else.
+    if (p.status < 500 && p.status !== 401 && p.status !== 429 && req.apiKeyHash && !req.caller && req.routeOptions.config.keyCheckedByRoute === true) {
+      if (!(await authenticateKeyHash(app.deps.db.kysely, req.apiKeyHash))) p = invalidKey();
+    }
     // Client mistakes are routine; only server faults deserve the stack in the log.
     if (p.status >= 500) req.log.error({ err }, 'request failed');
     else req.log.info({ code: p.code, status: p.status }, 'request refused');
