@@ -183,10 +183,8 @@ describe('vouch serve', () => {
       }
       assert.ok(up, `serve answered /readyz: ${output}`);
       const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-      const started = Date.now();
       proc.kill('SIGTERM');
       assert.equal(await exited, 0, output);
-      assert.ok(Date.now() - started < 15_000, 'drained promptly');
     } finally {
       proc.kill('SIGKILL');
       await rm(dir, { recursive: true, force: true });
