@@ -37,7 +37,7 @@ import { insertSession } from '../src/adapters/db/repositories/sessions.ts';
 import type { Report } from '../src/domain/model/report.ts';
 import { createAccount } from '../src/services/accounts.ts';
 import { issueApiKey } from '../src/services/keys.ts';
-import { newId, nowIso } from '../src/services/ids.ts';
+import { newId, nowIso } from '../src/kernel/ids.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ACCOUNTS = 4;

@@ -51,7 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   logRef.current = app.log;
   app.decorate('deps', deps);
-  // Every route as registered (method, URL, schema): for the OpenAPI coverage test and the 405 table.
+  // Every route as registered (method, URL, schema): for the OpenAPI coverage test.
   const routes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', routes);
   app.addHook('onRoute', (r) => {

@@ -1,7 +1,6 @@
 // The `vouch` command line (PRODUCT.md §8). Everything a command needs beyond commander is
 // imported when that command runs (the HTTP app, the database, the analyser), so that
 // `vouch --help` loads almost nothing and `vouch analyze` never loads the server.
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { registerAnalyze } from './commands/analyze.ts';
@@ -10,6 +9,7 @@ import { registerUpload } from './commands/upload.ts';
 import { registerHooks } from './commands/hooks.ts';
 import { registerGithubAction } from './commands/github-action.ts';
 import { EXIT } from './exit-codes.ts';
+import { packageVersion } from '../kernel/version.ts';
 
 function buildProgram(): Command {
   const program = new Command('vouch')
@@ -40,11 +40,6 @@ function buildProgram(): Command {
   registerHooks(program);
   registerGithubAction(program);
   return program;
-}
-
-/** The same path from src/cli/ and from dist/cli/ (the build keeps the depth). */
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<void> {

@@ -5,7 +5,8 @@ import { findKeyHolder, findReportForKey, listSessionsForKey } from '../adapters
 import type { KeyHolder } from '../adapters/db/repositories/keyed-reads.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ListQuery } from './session-list.ts';
-import { VIEW_COLUMNS, isSessionId } from './sessions.ts';
+import { LIST_COLUMNS } from '../adapters/db/repositories/sessions.ts';
+import { isSessionId, reportState } from './sessions.ts';
 import type { ReportState, SessionViewRow } from './sessions.ts';
 import { recentTotal, rememberTotal } from './session-totals.ts';
 
@@ -36,7 +37,7 @@ export async function listSessionPageForKey(db: DbExecutor, keyHash: string, q: 
   const filterKey = JSON.stringify(filters);
   const known = accountOfKey.get(keyHash);
   const cached = known === undefined ? undefined : recentTotal(known, filterKey);
-  const read = await listSessionsForKey(db, keyHash, filters, { columns: VIEW_COLUMNS, limit, offset, count: cached === undefined });
+  const read = await listSessionsForKey(db, keyHash, filters, { columns: LIST_COLUMNS, limit, offset, count: cached === undefined });
   const { holder, rows } = read;
   if (!holder) return { holder, rows: [], total: 0 };
   rememberAccount(keyHash, holder.accountId);
@@ -63,8 +64,5 @@ export async function findReportForKeyHolder(db: DbExecutor, keyHash: string, id
   const read = await findReportForKey(db, keyHash, id);
   if (!read.holder) return { holder: null, state: null };
   const { holder, session } = read;
-  if (!session) return { holder, state: null };
-  if (session.status === 'failed') return { holder, state: { state: 'failed', reason: session.failure_reason ?? 'the analysis failed' } };
-  // complete without a report row cannot happen (one transaction); treat it as still running.
-  return { holder, state: session.status === 'complete' && session.body !== null ? { state: 'complete', json: session.body } : { state: 'analyzing' } };
+  return { holder, state: session ? reportState(session) : null };
 }

@@ -3,8 +3,8 @@
 import { findActiveApiKeyByHash, getApiKey, hashApiKey, insertApiKey, listApiKeys, revokeApiKey, revokeApiKeyByHash, touchApiKey } from '../adapters/db/repositories/api-keys.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ApiKey } from '../adapters/db/schema.ts';
-import { newId, nowIso } from './ids.ts';
-import { generateKey, isWellFormedKey } from './key-format.ts';
+import { newId, nowIso } from '../kernel/ids.ts';
+import { generateKey, isWellFormedKey } from '../kernel/key-format.ts';
 
 export interface IssuedKey {
   id: string;

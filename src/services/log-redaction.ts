@@ -9,9 +9,8 @@
 // a second call finds nothing left to mask and answers 0.
 import { createHash } from 'node:crypto';
 import type { Db } from '../adapters/db/database.ts';
-import { LogNotFoundError } from '../adapters/logstore/index.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
-import { maskedLog } from './session-log.ts';
+import { maskedLog, openStoredLog } from './session-log.ts';
 import type { Masker } from './session-log.ts';
 import { findSession } from './sessions.ts';
 
@@ -55,13 +54,8 @@ export async function redactStoredLog(db: Db, logStore: LogStore, accountId: str
   const session = await findSession(db.kysely, accountId, sessionId);
   if (!session) return { kind: 'not_found' };
   if (session.status === 'analyzing') return { kind: 'analyzing' };
-  let source: AsyncIterable<Uint8Array>;
-  try {
-    source = await logStore.open(session.id);
-  } catch (error) {
-    if (error instanceof LogNotFoundError) return { kind: 'no_log' };
-    throw error;
-  }
+  const source = await openStoredLog(logStore, session.id);
+  if (!source) return { kind: 'no_log' };
   const { maskKnown } = await import('../domain/secrets/mask.ts');
   const { masker, count } = countingMasker(detect ?? (await defaultDetector()), maskKnown);
   const original = createHash('sha256');

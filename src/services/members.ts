@@ -11,7 +11,7 @@ import { getAccount, isUniqueViolation, normalizeEmail, findUserByEmail } from '
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import * as repo from '../adapters/db/repositories/members.ts';
 import { emailProblem } from './accounts.ts';
-import { isoAfter, newId, nowIso } from './ids.ts';
+import { isoAfter, newId, nowIso } from '../kernel/ids.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 /** Three days: long enough to reach a teammate over a weekend, short enough to not linger. */

@@ -2,8 +2,8 @@
 // can build several apps side by side). The HTTP app records requests and upload bytes; the
 // analysis worker records durations; queue depth and age are read from the jobs table on scrape.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { sql } from 'kysely';
 import type { Db } from '../adapters/db/database.ts';
+import { queueStatsByKind } from '../adapters/jobs/queue.ts';
 
 export interface Metrics {
   registry: Registry;
@@ -123,17 +123,10 @@ interface QueueStat {
 async function queueStats(db: Db): Promise<QueueStat[]> {
   const now = new Date().toISOString();
   try {
-    const rows = await db.kysely
-      .selectFrom('jobs')
-      .select(['kind', sql<number>`count(*)`.as('depth')])
-      .select(sql<string | null>`min(case when run_at <= ${now} then run_at end)`.as('oldest_due'))
-      .where('dead_at', 'is', null)
-      .groupBy('kind')
-      .execute();
-    return rows.map((r) => ({
+    return (await queueStatsByKind(db, now)).map((r) => ({
       kind: r.kind,
-      depth: Number(r.depth),
-      oldestAgeSeconds: r.oldest_due ? Math.max(0, (Date.parse(now) - Date.parse(r.oldest_due)) / 1000) : 0,
+      depth: r.depth,
+      oldestAgeSeconds: r.oldestDue ? Math.max(0, (Date.parse(now) - Date.parse(r.oldestDue)) / 1000) : 0,
     }));
   } catch {
     // A scrape must not fail because the database is briefly unreachable; /readyz reports that.

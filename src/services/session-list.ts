@@ -6,9 +6,8 @@
 //   - otherwise a total counted very recently for the same account and filters is reused
 //     (session-totals.ts says how recent, and how writes invalidate it).
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
-import { countSessions, sessionsMatching } from '../adapters/db/repositories/sessions.ts';
+import { countSessions, listSessions } from '../adapters/db/repositories/sessions.ts';
 import type { SessionFilters } from '../adapters/db/repositories/sessions.ts';
-import { VIEW_COLUMNS } from './sessions.ts';
 import { recentTotal, rememberTotal } from './session-totals.ts';
 import type { SessionViewRow } from './sessions.ts';
 
@@ -21,7 +20,7 @@ export interface ListQuery extends SessionFilters {
 export async function listSessionPage(db: DbExecutor, accountId: string, q: ListQuery): Promise<{ rows: SessionViewRow[]; total: number }> {
   const { limit, page, ...filters } = q;
   const offset = (page - 1) * limit;
-  const rows = await sessionsMatching(db, accountId, filters).select(VIEW_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  const rows = await listSessions(db, accountId, filters, { limit, offset });
   // A page that is not full is the end of the list (a page past the end says nothing).
   if (rows.length > 0 && rows.length < limit) return { rows, total: offset + rows.length };
   if (rows.length === 0 && offset === 0) return { rows, total: 0 };

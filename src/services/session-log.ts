@@ -1,8 +1,26 @@
 // The stored log as served by GET /v1/sessions/{id}/log: streamed line by line through the
 // secret masker, so a secret in the log never leaves the service unmasked and memory stays
 // bounded by the longest line. A line too long to mask safely is withheld, not sent raw.
+import type { LogStore } from '../adapters/logstore/types.ts';
+import { LogNotFoundError } from '../adapters/logstore/types.ts';
 
 export type Masker = (text: string) => Promise<string>;
+
+/** The stored log of a session, or null when it has none (never stored, or already swept). */
+export async function openStoredLog(logStore: LogStore, sessionId: string): Promise<AsyncIterable<Uint8Array> | null> {
+  try {
+    return await logStore.open(sessionId);
+  } catch (error) {
+    if (error instanceof LogNotFoundError) return null;
+    throw error;
+  }
+}
+
+/** The stored log with every detected secret masked, or null when the session has none. */
+export async function openMaskedLog(logStore: LogStore, sessionId: string, mask: Masker): Promise<AsyncGenerator<Buffer> | null> {
+  const source = await openStoredLog(logStore, sessionId);
+  return source && maskedLog(source, mask);
+}
 
 export const MASK_LINE_MAX = 32 * 1024 * 1024;
 const OUTPUT_BATCH = 64 * 1024;

@@ -1,8 +1,9 @@
 // What the dashboard's sessions list shows beyond the API's session view: each session's
 // headline (so rows are told apart by what happened, not only by repo) and the trust score over
 // time per repository (the sparklines). Both read only small, bounded amounts of data.
-import { sql } from 'kysely';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
+import { reportPrefixes } from '../adapters/db/repositories/reports.ts';
+import { recentScores } from '../adapters/db/repositories/sessions.ts';
 
 /**
  * The report's headline sits near the start of the stored JSON (the report object's key order
@@ -28,13 +29,7 @@ export function headlineFromPrefix(prefix: string): string | null {
 export async function headlinesOf(db: DbExecutor, accountId: string, sessionIds: string[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   if (sessionIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('reports')
-    .select(['session_id', sql<string>`substr(body, 1, ${sql.lit(HEADLINE_PREFIX_CHARS)})`.as('head')])
-    .where('account_id', '=', accountId)
-    .where('session_id', 'in', sessionIds)
-    .execute();
-  for (const r of rows) {
+  for (const r of await reportPrefixes(db, accountId, sessionIds, HEADLINE_PREFIX_CHARS)) {
     const headline = headlineFromPrefix(r.head);
     if (headline) out.set(r.session_id, headline);
   }
@@ -76,15 +71,6 @@ export function groupTrends(rows: { repo: string | null; trust_score: number | n
 
 /** Trust over time for the account's most recently active repositories. */
 export async function trustTrends(db: DbExecutor, accountId: string, opts: TrendOptions = {}): Promise<RepoTrend[]> {
-  const rows = await db
-    .selectFrom('sessions')
-    .select(['repo', 'trust_score', 'created_at'])
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'complete')
-    .where('repo', 'is not', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(opts.window ?? 400)
-    .execute();
+  const rows = await recentScores(db, accountId, opts.window ?? 400);
   return groupTrends(rows, opts.repos ?? 6, opts.pointsPerRepo ?? 30);
 }

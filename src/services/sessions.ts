@@ -5,13 +5,14 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../adapters/db/database.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { findIdempotencyKey, insertIdempotencyKey } from '../adapters/db/repositories/idempotency.ts';
-import { deleteSession, getSession, insertSession } from '../adapters/db/repositories/sessions.ts';
-import type { Session, SessionStatus } from '../adapters/db/schema.ts';
+import { deleteSession, findSessionReport, getSession, insertSession } from '../adapters/db/repositories/sessions.ts';
+import type { SessionListRow } from '../adapters/db/repositories/sessions.ts';
+import type { Session } from '../adapters/db/schema.ts';
 import { enqueueJob } from '../adapters/jobs/queue.ts';
 import type { LogStore, UploadSink } from '../adapters/logstore/index.ts';
 import { AGENT_IDS } from '../domain/model/events.ts';
 import type { AgentId } from '../domain/model/events.ts';
-import { newId, nowIso } from './ids.ts';
+import { newId, nowIso } from '../kernel/ids.ts';
 import { invalidateSessionTotals } from './session-totals.ts';
 
 export const ANALYZE_JOB = 'analyze';
@@ -62,34 +63,21 @@ export function isSessionId(id: string): boolean {
 
 // ---- the public view of a session ----
 
-export interface SessionView {
-  id: string;
-  status: SessionStatus;
-  agent: string | null;
-  repo: string | null;
-  branch: string | null;
-  filename: string;
-  size_bytes: number;
-  sha256: string;
-  created_at: string;
-  completed_at: string | null;
-  trust_score: number | null;
-  outcome: string | null;
+/**
+ * What the services hand out about a session: the stored columns a session view is made of
+ * (lists select only these; a single read may carry more, which callers do not see).
+ */
+export type SessionViewRow = SessionListRow;
+
+/** The public view of a session (GET /v1/sessions…): derived from the row, never re-declared. */
+export interface SessionView extends Omit<SessionViewRow, 'findings_critical' | 'findings_warning' | 'findings_info'> {
   findings_count: { critical: number; warning: number; info: number } | null;
   report_url: string;
-  failure_reason: string | null;
 }
 
 export function reportUrl(publicUrl: string, sessionId: string): string {
   return `${publicUrl}/r/${sessionId}`;
 }
-
-/** The columns a SessionView is made of (lists select only these). */
-export const VIEW_COLUMNS = [
-  'id', 'status', 'agent', 'repo', 'branch', 'filename', 'size_bytes', 'sha256', 'created_at', 'completed_at',
-  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason',
-] as const;
-export type SessionViewRow = Pick<Session, (typeof VIEW_COLUMNS)[number]>;
 
 export function sessionView(row: SessionViewRow, publicUrl: string): SessionView {
   const complete = row.status === 'complete';
@@ -130,9 +118,9 @@ export interface AcceptUploadInput {
 }
 
 export type AcceptUploadResult =
-  | { kind: 'created'; session: Session }
+  | { kind: 'created'; session: SessionViewRow }
   /** Same key, same content: the session the first request created. */
-  | { kind: 'replayed'; session: Session }
+  | { kind: 'replayed'; session: SessionViewRow }
   /** Same key, different content: refused, nothing stored. */
   | { kind: 'key_reused' };
 
@@ -217,7 +205,7 @@ export async function acceptUpload(db: Db, input: AcceptUploadInput): Promise<Ac
 
 // ---- reads ----
 
-export async function findSession(db: DbExecutor, accountId: string, id: string): Promise<Session | null> {
+export async function findSession(db: DbExecutor, accountId: string, id: string): Promise<SessionViewRow | null> {
   if (!isSessionId(id)) return null;
   return (await getSession(db, accountId, id)) ?? null;
 }
@@ -227,27 +215,18 @@ export type ReportState =
   | { state: 'analyzing' }
   | { state: 'failed'; reason: string };
 
-/**
- * The stored report as JSON text (served as is), or why there is none. Null: no such session.
- * One query (session state and report body together): this is the hot read of CI pipelines
- * polling for their result. (A repository candidate, like the list queries.)
- * The report is joined on the id parameter, not on sessions.id: on PostgreSQL sessions.id is
- * `collate "C"` and reports.session_id is not, and comparing the two columns cannot use the
- * unique index on reports.session_id (a scan of every report).
- */
-export async function findReport(db: DbExecutor, accountId: string, id: string): Promise<ReportState | null> {
-  if (!isSessionId(id)) return null;
-  const row = await db
-    .selectFrom('sessions')
-    .leftJoin('reports', (join) => join.on('reports.session_id', '=', id).on('reports.account_id', '=', accountId))
-    .select(['sessions.status', 'sessions.failure_reason', 'reports.body'])
-    .where('sessions.id', '=', id)
-    .where('sessions.account_id', '=', accountId)
-    .executeTakeFirst();
-  if (!row) return null;
+/** What a session's status and stored report body say about its report. */
+export function reportState(row: { status: string; failure_reason: string | null; body: string | null }): ReportState {
   if (row.status === 'failed') return { state: 'failed', reason: row.failure_reason ?? 'the analysis failed' };
   // complete without a report row cannot happen (one transaction); treat it as still running.
   return row.status === 'complete' && row.body !== null ? { state: 'complete', json: row.body } : { state: 'analyzing' };
+}
+
+/** The stored report as JSON text (served as is), or why there is none. Null: no such session. */
+export async function findReport(db: DbExecutor, accountId: string, id: string): Promise<ReportState | null> {
+  if (!isSessionId(id)) return null;
+  const row = await findSessionReport(db, accountId, id);
+  return row ? reportState(row) : null;
 }
 
 /** Removes the session (its report and idempotency keys cascade) and then its stored log. */

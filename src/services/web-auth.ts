@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { findUserByEmail, getUser } from '../adapters/db/repositories/accounts.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { createWebSession, deleteWebSession, findValidWebSession, hashSessionToken } from '../adapters/db/repositories/web-sessions.ts';
-import { isoAfter, nowIso } from './ids.ts';
+import { isoAfter, nowIso } from '../kernel/ids.ts';
 import { verifyPassword } from './passwords.ts';
 
 export interface SignedIn {

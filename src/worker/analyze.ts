@@ -14,7 +14,7 @@ import { AnalysisError } from '../adapters/analysis-pool/index.ts';
 import type { Analyzer } from '../adapters/analysis-pool/index.ts';
 import type { AgentId } from '../domain/model/events.ts';
 import type { Report } from '../domain/model/report.ts';
-import { newId, nowIso } from '../services/ids.ts';
+import { newId, nowIso } from '../kernel/ids.ts';
 import type { Metrics } from '../services/metrics.ts';
 import { isAgentId, reportUrl } from '../services/sessions.ts';
 import { invalidateSessionTotals } from '../services/session-totals.ts';

@@ -14,23 +14,22 @@
 // a new attempt with the SAME delivery id (X-Service-Delivery / webhook-id), so receivers must
 // de-duplicate on it. A retry waiting for its run_at is only a row: it survives crashes and is
 // sent once, by whichever worker claims it.
-import { readFileSync } from 'node:fs';
 import type { Db } from '../adapters/db/database.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
-import { recordAttemptEnd, recordAttemptStart, updateDelivery } from '../adapters/db/repositories/webhooks.ts';
+import { closeInterruptedAttempts, failPendingDelivery, getDeliveryWithTarget, recordAttemptEnd, recordAttemptStart, updateDelivery } from '../adapters/db/repositories/webhooks.ts';
 import { LeaseLostError, renewLease } from '../adapters/jobs/queue.ts';
 import type { ClaimedJob } from '../adapters/jobs/queue.ts';
 import type { JobContext, JobLogger, Processor } from '../adapters/jobs/runner.ts';
 import { createOutboundClient, createSsrfPolicy } from '../adapters/outbound/index.ts';
 import type { OutboundClient, OutboundResult, Resolver } from '../adapters/outbound/index.ts';
 import type { Config } from '../config.ts';
-import { isoAfter, nowIso } from '../services/ids.ts';
+import { isoAfter, nowIso } from '../kernel/ids.ts';
+import { packageVersion } from '../kernel/version.ts';
 import { autoDisableIfFailing } from '../services/webhooks/auto-disable.ts';
 import { parseDeliverPayload } from '../services/webhooks/deliver-job.ts';
 import type { DeliverJobPayload } from '../services/webhooks/deliver-job.ts';
 import { retryDelayAfter } from '../services/webhooks/schedule.ts';
 import { attemptHeaders } from '../services/webhooks/signing.ts';
-import { closeInterruptedAttempts, getDeliveryWithTarget } from '../services/webhooks/store.ts';
 
 export interface DeliverDeps {
   db: Db;
@@ -63,13 +62,6 @@ const silent: JobLogger = { info() {}, warn() {}, error() {} };
  * SSRF policy: …"). The delivery fails at once instead of running through the retry schedule.
  */
 export const PERMANENT_FAILURES: ReadonlySet<string> = new Set(['ssrf_refused']);
-
-let cachedVersion: string | undefined;
-/** The package version, read once (package.json is the single source of it). */
-export function packageVersion(): string {
-  cachedVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  return cachedVersion;
-}
 
 /** Fails the transaction unless this worker still holds the job (and extends the lease). */
 async function fence(trx: DbExecutor, job: ClaimedJob, leaseMs: number): Promise<void> {
@@ -184,7 +176,7 @@ async function exhausted(deps: DeliverDeps, job: ClaimedJob, error: string, ctx:
     const now = nowIso();
     if (typeof id === 'string') {
       await closeInterruptedAttempts(trx, id, now);
-      await trx.updateTable('deliveries').set({ status: 'failed', updated_at: now }).where('id', '=', id).where('status', '=', 'pending').execute();
+      await failPendingDelivery(trx, id, now);
     }
     await ctx.fail(trx, error);
   });

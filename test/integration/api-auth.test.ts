@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { revokeApiKeyValue } from '../../src/services/keys.ts';
-import { generateKey } from '../../src/services/key-format.ts';
+import { generateKey } from '../../src/kernel/key-format.ts';
 
 let t: TestApp;
 let alice: TestAccount;

@@ -109,7 +109,7 @@ describe('listing', () => {
     assert.equal(await total(), 4, 'an upload through this process is counted at once');
     // Another process (e.g. a second API instance) inserts directly: the cached total may lag.
     const row = await t.db.kysely.selectFrom('sessions').selectAll().where('account_id', '=', carol.accountId).executeTakeFirstOrThrow();
-    const { newId } = await import('../../src/services/ids.ts');
+    const { newId } = await import('../../src/kernel/ids.ts');
     await t.db.kysely.insertInto('sessions').values({ ...row, id: newId('ses') }).execute();
     // The list-total cache lives one second: wait on the condition (the bound only ends a hung test).
     await waitFor(async () => (await total()) === 5, 'the total to count the other process\'s session', 60_000);

@@ -13,7 +13,7 @@ import type { LogStore, UploadSink } from '../../src/adapters/logstore/index.ts'
 import { createAccountWithUser } from '../../src/adapters/db/repositories/accounts.ts';
 import { deleteSession, insertSession } from '../../src/adapters/db/repositories/sessions.ts';
 import type { DbExecutor } from '../../src/adapters/db/repositories/executor.ts';
-import { newId, nowIso } from '../../src/services/ids.ts';
+import { newId, nowIso } from '../../src/kernel/ids.ts';
 
 let t: TestDb;
 let store: LogStore;

@@ -10,16 +10,17 @@ import {
   findActiveApiKeyByHash, hashApiKey, insertApiKey, listApiKeys, revokeApiKey, revokeApiKeyByHash, touchApiKey,
 } from '../../src/adapters/db/repositories/api-keys.ts';
 import {
-  deleteSession, getSession, insertSession, listSessions, markSessionComplete, markSessionFailed,
+  countSessions, deleteSession, findSessionReport, getSession, insertSession, listSessions, markSessionComplete, markSessionFailed,
 } from '../../src/adapters/db/repositories/sessions.ts';
-import { getReportBySession, insertReport } from '../../src/adapters/db/repositories/reports.ts';
+import { insertReport } from '../../src/adapters/db/repositories/reports.ts';
+import type { SessionFilters } from '../../src/adapters/db/repositories/sessions.ts';
 import { findIdempotencyKey, insertIdempotencyKey } from '../../src/adapters/db/repositories/idempotency.ts';
 import { createWebSession, deleteWebSession, findValidWebSession } from '../../src/adapters/db/repositories/web-sessions.ts';
 import {
   getDelivery, insertDelivery, insertWebhook, listAttempts, listDeliveries, listEnabledWebhooks, recordAttemptEnd,
   recordAttemptStart, updateDelivery, updateWebhook,
 } from '../../src/adapters/db/repositories/webhooks.ts';
-import { isoAfter, newId, nowIso } from '../../src/services/ids.ts';
+import { isoAfter, newId, nowIso } from '../../src/kernel/ids.ts';
 
 let t: TestDb;
 before(async () => {
@@ -32,6 +33,11 @@ after(async () => {
 async function account(email: string): Promise<string> {
   const { account } = await createAccountWithUser(t.db.kysely, { name: email, email, passwordHash: 'argon2-hash' });
   return account.id;
+}
+
+/** A page of the account's sessions with the total, as the list endpoint composes them. */
+async function page(accountId: string, filters: SessionFilters, at: { limit: number; offset: number }) {
+  return { rows: await listSessions(t.db.kysely, accountId, filters, at), total: await countSessions(t.db.kysely, accountId, filters) };
 }
 
 function sessionRow(accountId: string, over: Partial<NewSession> = {}): NewSession {
@@ -93,7 +99,7 @@ test('sessions: another account\'s session is not found, updated or deleted', as
   assert.equal(await markSessionComplete(t.db.kysely, completion), false);
   assert.equal(await markSessionFailed(t.db.kysely, { accountId: b, sessionId: row.id, reason: 'x' }), false);
   assert.equal(await deleteSession(t.db.kysely, b, row.id), false);
-  assert.equal((await listSessions(t.db.kysely, b, {}, { limit: 10, offset: 0 })).total, 0);
+  assert.equal((await page(b, {}, { limit: 10, offset: 0 })).total, 0);
   assert.equal((await getSession(t.db.kysely, a, row.id))?.status, 'analyzing');
 });
 
@@ -113,19 +119,19 @@ test('sessions: list is newest first with stable ties, pages and counts the tota
     await insertSession(t.db.kysely, row);
   }
   const expected = [...ids].reverse();
-  const all = await listSessions(t.db.kysely, a, {}, { limit: 100, offset: 0 });
+  const all = await page(a, {}, { limit: 100, offset: 0 });
   assert.equal(all.total, 8);
   assert.deepEqual(all.rows.map((r) => r.id), expected);
   const pages: string[] = [];
   for (let offset = 0; offset < 8; offset += 3) {
-    const page = await listSessions(t.db.kysely, a, {}, { limit: 3, offset });
-    assert.equal(page.total, 8);
-    pages.push(...page.rows.map((r) => r.id));
+    const one = await page(a, {}, { limit: 3, offset });
+    assert.equal(one.total, 8);
+    pages.push(...one.rows.map((r) => r.id));
   }
   assert.deepEqual(pages, expected, 'pages concatenate to the full list');
-  const past = await listSessions(t.db.kysely, a, {}, { limit: 3, offset: 30 });
+  const past = await page(a, {}, { limit: 3, offset: 30 });
   assert.deepEqual(past, { rows: [], total: 8 });
-  const api = await listSessions(t.db.kysely, a, { repo: 'acme/api' }, { limit: 2, offset: 0 });
+  const api = await page(a, { repo: 'acme/api' }, { limit: 2, offset: 0 });
   assert.equal(api.total, 5);
   assert.deepEqual(api.rows.map((r) => r.id), expected.slice(0, 2));
   assert.ok(api.rows.every((r) => r.repo === 'acme/api'));
@@ -148,7 +154,7 @@ test('sessions: filters by agent, outcome, status and date range', async () => {
     true,
   );
   assert.equal(await markSessionFailed(t.db.kysely, { accountId: a, sessionId: rows[1].id, reason: 'analysis timed out' }), true);
-  const ids = async (f: Parameters<typeof listSessions>[2]) => (await listSessions(t.db.kysely, a, f, { limit: 50, offset: 0 })).rows.map((r) => r.id);
+  const ids = async (f: SessionFilters) => (await page(a, f, { limit: 50, offset: 0 })).rows.map((r) => r.id);
   assert.deepEqual(await ids({ agent: 'codex' }), [rows[2].id, rows[0].id]);
   assert.deepEqual(await ids({ outcome: 'Blocked' }), [rows[0].id]);
   assert.deepEqual(await ids({ status: 'failed' }), [rows[1].id]);
@@ -180,10 +186,12 @@ test('reports: found by session within the account only; deleting the session re
   await insertSession(t.db.kysely, row);
   const reportId = newId('rep');
   await insertReport(t.db.kysely, { id: reportId, session_id: row.id, account_id: a, analyzer_version: '1', body: '{"x":1}', created_at: nowIso() });
-  assert.equal((await getReportBySession(t.db.kysely, a, row.id))?.body, '{"x":1}');
-  assert.equal(await getReportBySession(t.db.kysely, b, row.id), undefined);
+  assert.equal((await findSessionReport(t.db.kysely, a, row.id))?.body, '{"x":1}');
+  assert.equal(await findSessionReport(t.db.kysely, b, row.id), undefined);
   assert.equal(await deleteSession(t.db.kysely, a, row.id), true);
-  assert.equal(await getReportBySession(t.db.kysely, a, row.id), undefined);
+  assert.equal(await findSessionReport(t.db.kysely, a, row.id), undefined);
+  const reports = await t.db.kysely.selectFrom('reports').select('id').where('id', '=', reportId).execute();
+  assert.deepEqual(reports, [], 'the report went with its session');
 });
 
 test('api keys: found by hash while active, revoked by hash or by id within the account', async () => {

@@ -9,7 +9,7 @@ import type { Db } from '../../src/adapters/db/database.ts';
 import {
   claimJob, claimJobs, completeJob, countJobs, enqueueJob, failJob, getJob, releaseJob, renewLease, retryJob,
 } from '../../src/adapters/jobs/queue.ts';
-import { isoAfter, nowIso } from '../../src/services/ids.ts';
+import { isoAfter, nowIso } from '../../src/kernel/ids.ts';
 import { createTestDb } from '../helpers/db.ts';
 import type { TestDb } from '../helpers/db.ts';
 

@@ -10,7 +10,7 @@ import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { affected } from '../db/repositories/executor.ts';
 import type { Job } from '../db/schema.ts';
-import { isoAfter, newId, nowIso } from '../../services/ids.ts';
+import { isoAfter, newId, nowIso } from '../../kernel/ids.ts';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -209,6 +209,26 @@ export async function countJobs(db: Db | DbExecutor, opts: { kind?: string; dead
   if (opts.kind !== undefined) q = q.where('kind', '=', opts.kind);
   const row = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+export interface KindStat {
+  kind: string;
+  /** Live jobs (waiting or running). */
+  depth: number;
+  /** run_at of the oldest live job due at `now`, or null when none is due. */
+  oldestDue: string | null;
+}
+
+/** Depth and oldest due job per kind, in one grouped query (read by the metrics on scrape). */
+export async function queueStatsByKind(db: Db | DbExecutor, now: string): Promise<KindStat[]> {
+  const rows = await executor(db)
+    .selectFrom('jobs')
+    .select(['kind', sql<number>`count(*)`.as('depth')])
+    .select(sql<string | null>`min(case when run_at <= ${now} then run_at end)`.as('oldest_due'))
+    .where('dead_at', 'is', null)
+    .groupBy('kind')
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, depth: Number(r.depth), oldestDue: r.oldest_due }));
 }
 
 function executor(db: Db | DbExecutor): DbExecutor {

@@ -10,7 +10,7 @@
 //     onExhausted hook records the failure (e.g. marks the session failed), then the job is dead.
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
-import { isoAfter } from '../../services/ids.ts';
+import { isoAfter } from '../../kernel/ids.ts';
 import { LeaseLostError, claimJobs, completeJob, failJob, releaseJob, renewLease, retryJob } from './queue.ts';
 import type { ClaimedJob } from './queue.ts';
 

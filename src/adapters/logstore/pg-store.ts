@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
-import { newId, nowIso } from '../../services/ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { LogNotFoundError } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
 

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { resolveWebSession } from '../../services/web-auth.ts';
-import type { Db } from '../../adapters/db/database.ts';
+import type { AppDeps } from '../types.ts';
 
 export function cookieNames(config: Config): { session: string; loginCsrf: string } {
   const prefix = config.secureCookies ? '__Host-' : '';
@@ -27,7 +27,7 @@ export function clearCookie(reply: FastifyReply, config: Config, name: string): 
 }
 
 /** Resolves req.webUser from the session cookie (an expired or unknown cookie is no user). */
-export async function loadWebUser(req: FastifyRequest, config: Config, db: Db): Promise<void> {
+export async function loadWebUser(req: FastifyRequest, config: Config, db: AppDeps['db']): Promise<void> {
   const token = req.cookies[cookieNames(config).session];
   if (!token) return;
   const s = await resolveWebSession(db.kysely, token);

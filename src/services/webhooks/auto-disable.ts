@@ -3,8 +3,8 @@
 // at least `windowMs` old (default 24 h), the webhook is disabled and the reason recorded, so the
 // account sees why it stopped (the dashboard shows disabled_reason; enabling clears it).
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
-import { nowIso } from '../ids.ts';
-import { firstFailureSince, lastDeliveredAt } from './store.ts';
+import { disableWebhook, firstFailureSince, lastDeliveredAt } from '../../adapters/db/repositories/webhooks.ts';
+import { nowIso } from '../../kernel/ids.ts';
 
 export const DEFAULT_AUTO_DISABLE_AFTER_MS = 24 * 3600_000;
 
@@ -27,11 +27,5 @@ export async function autoDisableIfFailing(trx: DbExecutor, webhookId: string, o
   if (since === null || nowMs - Date.parse(since) < windowMs) return false;
   const last = opts.lastError ? ` Last error: ${opts.lastError.slice(0, 300)}` : '';
   const reason = `Disabled automatically at ${nowIso(nowMs)}: every delivery failed for ${describe(windowMs)} (since ${since}).${last}`;
-  const r = await trx
-    .updateTable('webhooks')
-    .set({ enabled: 0, disabled_reason: reason })
-    .where('id', '=', webhookId)
-    .where('enabled', '=', 1)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows ?? 0n) > 0;
+  return disableWebhook(trx, webhookId, reason);
 }

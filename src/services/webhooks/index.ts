@@ -13,6 +13,7 @@ export {
   getWebhook,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,
+  registryDeps,
   removeWebhook,
   setWebhookEnabled,
   toView,
@@ -21,7 +22,7 @@ export {
 export type { AddWebhookInput, EditWebhookInput, RegistryDeps, SecretChange, WebhookView } from './registry.ts';
 export { attemptsPerSeries, DEFAULT_RETRY_DELAYS_MS, parseRetryDelays, retryDelayAfter } from './schedule.ts';
 export { buildPayload, isShape, serializePayload, SHAPES } from './shapes.ts';
-export type { CompletedReport, CompletedSession, EventInput, FindingsCount, ShapeA, ShapeB, ShapeC } from './shapes.ts';
+export type { CompletedReport, CompletedSession, EventInput, FindingsCount, ShapeA, ShapeB, ShapeC, WebhookShape } from './shapes.ts';
 export {
   attemptHeaders,
   EVENT_ANALYSIS_COMPLETE,

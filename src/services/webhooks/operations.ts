@@ -8,7 +8,7 @@
 import * as repo from '../../adapters/db/repositories/webhooks.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
 import type { Delivery, DeliveryAttempt } from '../../adapters/db/schema.ts';
-import { nowIso } from '../ids.ts';
+import { nowIso } from '../../kernel/ids.ts';
 import { enqueueDeliverJob } from './deliver-job.ts';
 import { WebhookConflictError, WebhookNotFoundError } from './errors.ts';
 import { enqueueDelivery } from './outbox.ts';
@@ -61,17 +61,7 @@ export async function listAttempts(db: DbExecutor, accountId: string, deliveryId
 export async function listAttemptsOf(db: DbExecutor, accountId: string, deliveryIds: readonly string[]): Promise<Map<string, AttemptView[]>> {
   const out = new Map<string, AttemptView[]>(deliveryIds.map((id) => [id, []]));
   if (deliveryIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('delivery_attempts as a')
-    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
-    .selectAll('a')
-    .where('d.account_id', '=', accountId)
-    .where('a.delivery_id', 'in', [...deliveryIds])
-    .orderBy('a.delivery_id')
-    .orderBy('a.attempt_no')
-    .orderBy('a.started_at')
-    .orderBy('a.id')
-    .execute();
+  const rows = await repo.listAttemptsOfDeliveries(db, accountId, deliveryIds);
   for (const { delivery_id, ...rest } of rows) out.get(delivery_id)?.push(rest);
   return out;
 }

@@ -4,7 +4,7 @@
 import * as repo from '../../adapters/db/repositories/webhooks.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
 import type { WebhookShape } from '../../adapters/db/schema.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { enqueueDeliverJob } from './deliver-job.ts';
 import { serializePayload } from './shapes.ts';
 import type { EventInput } from './shapes.ts';

@@ -8,11 +8,10 @@ import type { Resolver, SsrfPolicy } from '../../adapters/outbound/ssrf.ts';
 import * as repo from '../../adapters/db/repositories/webhooks.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
 import type { Webhook, WebhookShape } from '../../adapters/db/schema.ts';
-import { newId, nowIso } from '../ids.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
 import { WebhookNotFoundError, WebhookValidationError } from './errors.ts';
 import { isShape } from './shapes.ts';
 import { maskSecret } from './signing.ts';
-import { countWebhooks } from './store.ts';
 
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 const MAX_URL_LENGTH = 2048;
@@ -29,6 +28,11 @@ export interface RegistryDeps {
   /** The SSRF policy (config.webhooks.allowCidrs); strict (no exceptions) when omitted. */
   policy?: SsrfPolicy;
   resolver?: Resolver;
+}
+
+/** The registry's dependencies for a configured allow-list (config.webhooks.allowCidrs). */
+export function registryDeps(allowCidrs: Parameters<typeof createSsrfPolicy>[0]): RegistryDeps {
+  return { policy: createSsrfPolicy(allowCidrs) };
 }
 
 /** What the dashboard and the admin CLI show: the secret never in full. */
@@ -86,7 +90,7 @@ export async function addWebhook(db: DbExecutor, input: AddWebhookInput, deps: R
   const shape = validateShape(input.shape);
   const secret = validateSecret(input.secret);
   const url = await validateWebhookUrl(input.url, deps);
-  if ((await countWebhooks(db, input.accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+  if ((await repo.countWebhooks(db, input.accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
     throw new WebhookValidationError(`an account can have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks`);
   }
   const row: Webhook = {

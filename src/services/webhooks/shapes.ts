@@ -4,6 +4,8 @@
 import type { WebhookShape } from '../../adapters/db/schema.ts';
 import { EVENT_ANALYSIS_COMPLETE } from './signing.ts';
 
+export type { WebhookShape };
+
 export const SHAPES: readonly WebhookShape[] = ['A', 'B', 'C'];
 
 export interface FindingsCount {

@@ -1,5 +1,5 @@
 // Accounts and their users (dashboard sign-in).
-import { newId, nowIso } from '../../../services/ids.ts';
+import { newId, nowIso } from '../../../kernel/ids.ts';
 import type { Account, User } from '../schema.ts';
 import type { DbExecutor } from './executor.ts';
 
@@ -45,10 +45,6 @@ export async function findUserByEmail(db: DbExecutor, email: string): Promise<Us
 
 export async function getUser(db: DbExecutor, id: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
-export async function updateUserPasswordHash(db: DbExecutor, userId: string, passwordHash: string): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
 }
 
 /** True when `error` is a unique-constraint violation (SQLite or PostgreSQL). */

@@ -1,6 +1,6 @@
 // API keys. Only the sha256 of a key is stored; lookups hash the presented key first.
 import { createHash } from 'node:crypto';
-import { nowIso } from '../../../services/ids.ts';
+import { nowIso } from '../../../kernel/ids.ts';
 import type { ApiKey, NewApiKey } from '../schema.ts';
 import { affected } from './executor.ts';
 import type { DbExecutor } from './executor.ts';

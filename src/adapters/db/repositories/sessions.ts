@@ -1,7 +1,7 @@
 // Sessions (one uploaded log and its analysis). Every read and write that an account can cause
 // carries the account id in the query itself: another account's session is simply not found.
 import type { Expression } from 'kysely';
-import { nowIso } from '../../../services/ids.ts';
+import { nowIso } from '../../../kernel/ids.ts';
 import type { NewSession, Session, SessionStatus } from '../schema.ts';
 import { affected } from './executor.ts';
 import type { DbExecutor } from './executor.ts';
@@ -25,12 +25,6 @@ export interface SessionFilters {
   createdBefore?: string;
 }
 
-export interface SessionPage {
-  rows: Session[];
-  /** All sessions matching the filters, ignoring limit/offset. */
-  total: number;
-}
-
 /**
  * The account: its id, or a scalar subquery yielding it (the account of a presented API key,
  * so that the key check travels in the same statement as the read: keyed-reads.ts).
@@ -49,27 +43,59 @@ export function sessionsMatching(db: DbExecutor, accountId: AccountRef, f: Sessi
   return q;
 }
 
-/** Newest first (`created_at desc, id desc`), so pages are stable while new sessions arrive. */
-export async function listSessions(
-  db: DbExecutor,
-  accountId: string,
-  filters: SessionFilters,
-  page: { limit: number; offset: number },
-): Promise<SessionPage> {
-  const rows = await sessionsMatching(db, accountId, filters)
-    .selectAll()
+/** The columns of a session as lists and the API show it (not the internal ones). */
+export const LIST_COLUMNS = [
+  'id', 'status', 'agent', 'repo', 'branch', 'filename', 'size_bytes', 'sha256', 'created_at', 'completed_at',
+  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason',
+] as const;
+export type SessionListRow = Pick<Session, (typeof LIST_COLUMNS)[number]>;
+
+/** One page, newest first (`created_at desc, id desc`), so pages are stable while new sessions arrive. */
+export async function listSessions(db: DbExecutor, accountId: string, filters: SessionFilters, page: { limit: number; offset: number }): Promise<SessionListRow[]> {
+  return sessionsMatching(db, accountId, filters)
+    .select(LIST_COLUMNS)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(page.limit)
     .offset(page.offset)
     .execute();
-  return { rows, total: await countSessions(db, accountId, filters) };
 }
 
 /** How many of the account's sessions match the filters. */
 export async function countSessions(db: DbExecutor, accountId: AccountRef, filters: SessionFilters): Promise<number> {
   const row = await sessionsMatching(db, accountId, filters).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Scores of the account's most recent complete sessions that name a repo, newest first. */
+export async function recentScores(db: DbExecutor, accountId: string, limit: number): Promise<Pick<Session, 'repo' | 'trust_score' | 'created_at'>[]> {
+  return db
+    .selectFrom('sessions')
+    .select(['repo', 'trust_score', 'created_at'])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'complete')
+    .where('repo', 'is not', null)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * A session's state with its stored report's JSON (null until there is one), in one query: the
+ * hot read of CI pipelines polling for their result. The report is joined on the id parameter,
+ * not on sessions.id: on PostgreSQL sessions.id is `collate "C"` and reports.session_id is not,
+ * and comparing the two columns cannot use the unique index on reports.session_id (a scan of
+ * every report).
+ */
+export async function findSessionReport(db: DbExecutor, accountId: string, id: string): Promise<{ status: SessionStatus; failure_reason: string | null; body: string | null } | undefined> {
+  return db
+    .selectFrom('sessions')
+    .leftJoin('reports', (join) => join.on('reports.session_id', '=', id).on('reports.account_id', '=', accountId))
+    .select(['sessions.status', 'sessions.failure_reason', 'reports.body'])
+    .where('sessions.id', '=', id)
+    .where('sessions.account_id', '=', accountId)
+    .executeTakeFirst();
 }
 
 export interface SessionCompletion {

@@ -1,7 +1,7 @@
 // Dashboard sign-in sessions. The row id is the sha256 of the cookie token, so a database
 // leak does not hand out valid cookies.
 import { createHash } from 'node:crypto';
-import { nowIso } from '../../../services/ids.ts';
+import { nowIso } from '../../../kernel/ids.ts';
 import type { NewWebSession, WebSession } from '../schema.ts';
 import type { DbExecutor } from './executor.ts';
 

@@ -1,6 +1,8 @@
 // Webhooks, deliveries and delivery attempts: storage only. Delivery logic (signing, retries,
-// SSRF) lives in services/webhooks and the deliver worker.
-import { newId } from '../../../services/ids.ts';
+// SSRF, when to disable) lives in services/webhooks and the deliver worker.
+// Same portable rules as every repository: ISO text timestamps, 0/1 booleans, one query text
+// for both dialects.
+import { newId } from '../../../kernel/ids.ts';
 import type { Delivery, DeliveryAttempt, DeliveryStatus, NewDelivery, NewWebhook, Webhook, WebhookUpdate } from '../schema.ts';
 import { affected } from './executor.ts';
 import type { DbExecutor } from './executor.ts';
@@ -17,6 +19,15 @@ export async function listWebhooks(db: DbExecutor, accountId: string): Promise<W
   return db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).orderBy('created_at').orderBy('id').execute();
 }
 
+export async function countWebhooks(db: DbExecutor, accountId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function listEnabledWebhooks(db: DbExecutor, accountId: string): Promise<Webhook[]> {
   return db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).where('enabled', '=', 1).orderBy('created_at').orderBy('id').execute();
 }
@@ -30,6 +41,12 @@ export async function updateWebhook(db: DbExecutor, accountId: string, id: strin
 /** Deletes the webhook with its deliveries and attempts. */
 export async function deleteWebhook(db: DbExecutor, accountId: string, id: string): Promise<boolean> {
   const r = await db.deleteFrom('webhooks').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/** Disables an enabled webhook with the reason shown to the account; false when it was not enabled. */
+export async function disableWebhook(db: DbExecutor, id: string, reason: string): Promise<boolean> {
+  const r = await db.updateTable('webhooks').set({ enabled: 0, disabled_reason: reason }).where('id', '=', id).where('enabled', '=', 1).executeTakeFirst();
   return affected(r) > 0;
 }
 
@@ -53,6 +70,53 @@ export async function updateDelivery(
   return affected(r) > 0;
 }
 
+export interface DeliveryWithTarget {
+  delivery: Delivery;
+  webhook: Pick<Webhook, 'id' | 'url' | 'secret' | 'enabled' | 'account_id'>;
+}
+
+/** A delivery with the webhook it goes to (one query); undefined when either is gone. */
+export async function getDeliveryWithTarget(db: DbExecutor, deliveryId: string): Promise<DeliveryWithTarget | undefined> {
+  const row = await db
+    .selectFrom('deliveries as d')
+    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .selectAll('d')
+    .select(['w.url as w_url', 'w.secret as w_secret', 'w.enabled as w_enabled', 'w.account_id as w_account_id'])
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { w_url, w_secret, w_enabled, w_account_id, ...delivery } = row;
+  return { delivery, webhook: { id: delivery.webhook_id, url: w_url, secret: w_secret, enabled: w_enabled, account_id: w_account_id } };
+}
+
+/** Marks a delivery failed if it is still pending (a delivery given up on). */
+export async function failPendingDelivery(db: DbExecutor, id: string, at: string): Promise<void> {
+  await db.updateTable('deliveries').set({ status: 'failed', updated_at: at }).where('id', '=', id).where('status', '=', 'pending').execute();
+}
+
+/** When the webhook last had a delivery accepted (max updated_at of delivered rows), or null. */
+export async function lastDeliveredAt(db: DbExecutor, webhookId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.max('updated_at').as('at'))
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'delivered')
+    .executeTakeFirst();
+  return (row?.at as string | null | undefined) ?? null;
+}
+
+/** The oldest failed delivery created after `since` (all of them when null). */
+export async function firstFailureSince(db: DbExecutor, webhookId: string, since: string | null): Promise<string | null> {
+  let q = db
+    .selectFrom('deliveries')
+    .select((eb) => eb.fn.min('created_at').as('at'))
+    .where('webhook_id', '=', webhookId)
+    .where('status', '=', 'failed');
+  if (since !== null) q = q.where('created_at', '>', since);
+  const row = await q.executeTakeFirst();
+  return (row?.at as string | null | undefined) ?? null;
+}
+
 /** Newest first. Scoped to an account when one is given. */
 export async function listDeliveries(db: DbExecutor, webhookId: string, limit: number, accountId?: string): Promise<Delivery[]> {
   let q = db.selectFrom('deliveries').selectAll().where('webhook_id', '=', webhookId);
@@ -65,6 +129,20 @@ export async function recordAttemptStart(db: DbExecutor, a: { deliveryId: string
   const id = newId('att');
   await db.insertInto('delivery_attempts').values({ id, delivery_id: a.deliveryId, attempt_no: a.attemptNo, started_at: a.startedAt }).execute();
   return id;
+}
+
+/**
+ * Attempts left without an end by a worker that died mid-attempt: closed as "interrupted" (the
+ * receiver may or may not have seen them) before the next attempt starts.
+ */
+export async function closeInterruptedAttempts(db: DbExecutor, deliveryId: string, at: string): Promise<number> {
+  const r = await db
+    .updateTable('delivery_attempts')
+    .set({ finished_at: at, error_class: 'interrupted', error: 'the worker stopped during this attempt; the receiver may have received it' })
+    .where('delivery_id', '=', deliveryId)
+    .where('finished_at', 'is', null)
+    .executeTakeFirst();
+  return affected(r);
 }
 
 export interface AttemptEnd {
@@ -94,4 +172,19 @@ export async function recordAttemptEnd(db: DbExecutor, attemptId: string, e: Att
 /** In attempt order. */
 export async function listAttempts(db: DbExecutor, deliveryId: string): Promise<DeliveryAttempt[]> {
   return db.selectFrom('delivery_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt_no').orderBy('started_at').orderBy('id').execute();
+}
+
+/** The attempts of these deliveries of the account, ordered by delivery, then attempt order. */
+export async function listAttemptsOfDeliveries(db: DbExecutor, accountId: string, deliveryIds: readonly string[]): Promise<DeliveryAttempt[]> {
+  return db
+    .selectFrom('delivery_attempts as a')
+    .innerJoin('deliveries as d', 'd.id', 'a.delivery_id')
+    .selectAll('a')
+    .where('d.account_id', '=', accountId)
+    .where('a.delivery_id', 'in', [...deliveryIds])
+    .orderBy('a.delivery_id')
+    .orderBy('a.attempt_no')
+    .orderBy('a.started_at')
+    .orderBy('a.id')
+    .execute();
 }

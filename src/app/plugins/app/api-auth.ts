@@ -6,12 +6,12 @@
 // - The limit is counted per key (not per IP: CI fleets share addresses), and every answer says
 //   where the caller stands with RateLimit-Policy / RateLimit (draft-ietf-httpapi-ratelimit-headers).
 import type { FastifyRequest } from 'fastify';
-import { sharedPlugin } from '../../plugin.ts';
+import fp from 'fastify-plugin';
 import { HttpProblem } from '../../problem.ts';
 import { hashApiKey } from '../../../adapters/db/repositories/api-keys.ts';
 import { authenticateKeyHash, noteKeyUse } from '../../../services/keys.ts';
 import type { KeyOwner } from '../../../services/keys.ts';
-import { KEY_PATTERN, isWellFormedKey } from '../../../services/key-format.ts';
+import { KEY_PATTERN, isWellFormedKey } from '../../../kernel/key-format.ts';
 
 const REALM = 'Bearer realm="vouch"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -66,7 +66,7 @@ function presentedKey(req: FastifyRequest): string {
   return m[1];
 }
 
-export default sharedPlugin('api-auth', async (app) => {
+export default fp(async (app) => {
   const { db, config } = app.deps;
   const limiter = app.createRateLimit({
     max: config.rateLimit.max,
@@ -102,4 +102,4 @@ export default sharedPlugin('api-auth', async (app) => {
       });
     }
   });
-});
+}, { name: 'api-auth', fastify: '5.x', dependencies: ['problem-details'] });

@@ -3,14 +3,14 @@
 // once per (method, route, status) instead, by one string key. The set is bounded by the routes
 // and methods Fastify accepts (unmatched URLs share the 'unmatched' route).
 import type { Counter, Histogram } from 'prom-client';
-import { sharedPlugin } from '../../plugin.ts';
+import fp from 'fastify-plugin';
 
 interface Series {
   requests: ReturnType<Counter<'method' | 'route' | 'status'>['labels']>;
   duration: ReturnType<Histogram<'method' | 'route'>['labels']>;
 }
 
-export default sharedPlugin('metrics', async (app) => {
+export default fp(async (app) => {
   const { metrics } = app.deps;
   const series = new Map<string, Series>();
   const seriesFor = (method: string, route: string, status: number): Series => {
@@ -31,4 +31,4 @@ export default sharedPlugin('metrics', async (app) => {
     s.duration.observe(reply.elapsedTime / 1000);
     done();
   });
-});
+}, { name: 'metrics', fastify: '5.x' });

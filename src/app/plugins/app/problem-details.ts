@@ -2,8 +2,8 @@
 // routes (404) and known paths with the wrong method (405 with Allow). A browser navigating the
 // dashboard (any path outside /v1, with text/html in Accept) gets the same status as an HTML page
 // in the dashboard layout instead (web/error-page.tsx); /v1 always answers problem+json.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sharedPlugin } from '../../plugin.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import fp from 'fastify-plugin';
 import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
 import { sendErrorPage } from '../../web/error-page.tsx';
 import { loadWebUser } from '../../web/session-cookie.ts';
@@ -62,36 +62,20 @@ function clientWentAway(req: FastifyRequest): boolean {
   return req.raw.readableAborted || req.raw.socket?.destroyed === true;
 }
 
-/** Route templates turned into matchers, to tell "no such path" (404) from "wrong method" (405). */
-class RouteTable {
-  private readonly routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
-
-  add(url: string, methods: string[]): void {
-    let entry = this.routes.get(url);
-    if (!entry) {
-      const source = url
-        .split('/')
-        .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg === '*' ? '.*' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('/');
-      entry = { pattern: new RegExp(`^${source}/?$`), methods: new Set() };
-      this.routes.set(url, entry);
-    }
-    for (const m of methods) entry.methods.add(m);
-  }
-
-  allowed(path: string): string[] {
-    const out = new Set<string>();
-    for (const { pattern, methods } of this.routes.values()) if (pattern.test(path)) methods.forEach((m) => out.add(m));
-    return [...out].sort();
-  }
+/**
+ * The methods that have a route at this path, asked of Fastify's own router (the same matching
+ * as routing: parameters, wildcards, trailing slash): they tell "no such path" (404) from
+ * "wrong method" (405, with Allow). Fastify itself answers 404 for both (fastify#862).
+ * The router refuses a parameter longer than maxParamLength (GET answers 414); for the methods
+ * of such a path, each segment is cut to that length, as a parameter would have to be.
+ */
+function allowedMethods(app: FastifyInstance, path: string): string[] {
+  const max = app.initialConfig.routerOptions?.maxParamLength ?? app.initialConfig.maxParamLength ?? 100;
+  const url = path.split('/').map((segment) => segment.slice(0, max)).join('/');
+  return app.supportedMethods.filter((method) => app.findRoute({ method: method as HTTPMethods, url }) !== null).sort();
 }
 
-export default sharedPlugin('problem-details', async (app) => {
-  const table = new RouteTable();
-  app.addHook('onRoute', (route) => {
-    table.add(route.url, ([] as string[]).concat(route.method));
-  });
-
+export default fp(async (app) => {
   app.setErrorHandler(async (err, req, reply) => {
     // A client that went away mid-request is routine, not a fault of ours: no stack, no error.
     if (clientWentAway(req)) {
@@ -112,7 +96,7 @@ export default sharedPlugin('problem-details', async (app) => {
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    const allowed = table.allowed(path);
+    const allowed = allowedMethods(app, path);
     if (allowed.length > 0) {
       const p = new HttpProblem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}.`, {
         headers: { allow: allowed.join(', ') },
@@ -122,4 +106,4 @@ export default sharedPlugin('problem-details', async (app) => {
     const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path;
     return sendProblem(req, reply, new HttpProblem(404, 'not_found', `There is nothing at ${req.method} ${shown}.`));
   });
-});
+}, { name: 'problem-details', fastify: '5.x' });

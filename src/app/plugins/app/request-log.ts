@@ -5,16 +5,16 @@
 // VOUCH_LOG_LEVEL=debug to see every request). Client errors are already logged at info by the
 // error handler ("request refused"). The req/res serializers of logger.ts apply: method, route,
 // redacted URL, ip and status only — never headers, keys or bodies.
-import { sharedPlugin } from '../../plugin.ts';
+import fp from 'fastify-plugin';
 
 /** A request slower than this is logged at info whatever its outcome. */
 export const SLOW_REQUEST_MS = 1000;
 
-export default sharedPlugin('request-log', async (app) => {
+export default fp(async (app) => {
   app.addHook('onResponse', (req, reply, done) => {
     const elapsed = reply.elapsedTime;
     const level = reply.statusCode >= 500 || elapsed >= SLOW_REQUEST_MS ? 'info' : 'debug';
     req.log[level]({ req, res: reply, responseTime: elapsed }, 'request completed');
     done();
   });
-});
+}, { name: 'request-log', fastify: '5.x' });

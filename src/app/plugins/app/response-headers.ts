@@ -2,7 +2,7 @@
 // user's report can be matched to our logs) and conservative security headers. HTML pages set
 // their own nonce-based CSP; everything else gets one that allows nothing.
 import { randomBytes } from 'node:crypto';
-import { sharedPlugin } from '../../plugin.ts';
+import fp from 'fastify-plugin';
 
 // A random per-process prefix and a counter: unique across processes and restarts, and cheap
 // (no random bytes per request). Request ids identify, they do not authorise.
@@ -35,7 +35,7 @@ const PLAIN_HTTPS = { ...PLAIN, 'strict-transport-security': 'max-age=31536000' 
 const API = { ...PLAIN, 'cache-control': 'no-store' };
 const API_HTTPS = { ...PLAIN_HTTPS, 'cache-control': 'no-store' };
 
-export default sharedPlugin('response-headers', async (app) => {
+export default fp(async (app) => {
   const https = app.deps.config.publicUrl.startsWith('https:');
   // A callback-style hook: an async hook costs a promise per request.
   app.addHook('onRequest', (req, reply, done) => {
@@ -43,4 +43,4 @@ export default sharedPlugin('response-headers', async (app) => {
     reply.headers(defaultHeaders(req.url, https));
     done();
   });
-});
+}, { name: 'response-headers', fastify: '5.x' });

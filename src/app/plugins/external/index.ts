@@ -7,7 +7,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { HttpProblem } from '../../problem.ts';
-import { ANALYZER_VERSION } from '../../../domain/version.ts';
+import { packageVersion } from '../../../kernel/version.ts';
 import { FIELD_VALUE_MAX_BYTES } from '../../routes/sessions/upload-form.ts';
 import { REPO_PATTERN } from '../../routes/sessions/schemas.ts';
 import { REPO_MAX } from '../../../services/sessions.ts';
@@ -49,7 +49,7 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
       openapi: '3.1.0',
       info: {
         title: 'Vouch API',
-        version: ANALYZER_VERSION,
+        version: packageVersion(),
         description: 'Upload AI coding-agent session logs and read their trust reports. Errors are RFC 9457 problem details; '
           + `each \`code\` is explained at ${config.publicUrl}/problems/<code>.`,
         // An SPDX LicenseRef: the package is UNLICENSED (proprietary, all rights reserved).

@@ -5,11 +5,9 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Session } from '../../../adapters/db/schema.ts';
-import { LogNotFoundError } from '../../../adapters/logstore/index.ts';
 import { acceptUpload, findSession, idempotencyKeyProblem, removeSession, sessionView } from '../../../services/sessions.ts';
-import type { SessionView } from '../../../services/sessions.ts';
-import { maskedLog } from '../../../services/session-log.ts';
+import type { SessionView, SessionViewRow } from '../../../services/sessions.ts';
+import { openMaskedLog } from '../../../services/session-log.ts';
 import { redactStoredLog } from '../../../services/log-redaction.ts';
 import { findReportForKeyHolder, listSessionPageForKey } from '../../../services/keyed-reads.ts';
 import { acceptKeyHolder, invalidKey, presentedKeyHash } from '../../plugins/app/api-auth.ts';
@@ -40,7 +38,7 @@ function idempotencyKey(req: FastifyRequest): string | null {
 }
 
 /** The response of the upload that created a session, reconstructed for a replay. */
-function firstResponse(session: Session, publicUrl: string): SessionView {
+function firstResponse(session: SessionViewRow, publicUrl: string): SessionView {
   return sessionView({ ...session, status: 'analyzing', completed_at: null, failure_reason: null }, publicUrl);
 }
 
@@ -200,13 +198,12 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   }, async (req, reply) => {
     const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
     if (!session) throw notFound('session');
-    const source = await logStore.open(session.id).catch((error: unknown) => {
-      throw error instanceof LogNotFoundError ? notFound('stored log for this session') : error;
-    });
+    const log = await openMaskedLog(logStore, session.id, await loadMasker());
+    if (!log) throw notFound('stored log for this session');
     return reply
       .type('text/plain; charset=utf-8')
       .header('content-disposition', `attachment; filename="${session.id}.log"`)
-      .send(Readable.from(maskedLog(source, await loadMasker())));
+      .send(Readable.from(log));
   });
 
   app.post('/:id/log/redact', {

@@ -5,11 +5,15 @@
 // the cap, whose connection is closed once the answer is out.
 import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import type { LogStore, UploadSink } from '../../../adapters/logstore/index.ts';
+import type { AppDeps } from '../../types.ts';
 import type { Metrics } from '../../../services/metrics.ts';
 import { hasAcceptedExtension, isAgentId, repoProblem, ACCEPTED_EXTENSIONS } from '../../../services/sessions.ts';
+import type { AcceptUploadInput } from '../../../services/sessions.ts';
 import type { AgentId } from '../../../domain/model/events.ts';
 import { HttpProblem, toProblem, validationFailed } from '../../problem.ts';
+
+/** Where the file goes while it arrives: what acceptUpload commits or aborts. */
+type UploadSink = AcceptUploadInput['sink'];
 
 export const FIELD_VALUE_MAX_BYTES = 4096;
 const FIELDS = new Set(['agent', 'repo', 'branch']);
@@ -27,7 +31,7 @@ export interface ReceivedUpload {
 }
 
 export interface UploadFormOptions {
-  logStore: LogStore;
+  logStore: AppDeps['logStore'];
   maxBytes: number;
   metrics: Metrics;
   /** Text fields accepted besides agent and repo (the API accepts none). */

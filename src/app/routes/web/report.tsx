@@ -8,9 +8,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Report, TimelineKind } from '../../../domain/model/report.ts';
 import { renderSarif } from '../../../domain/render/sarif.ts';
-import { LogNotFoundError } from '../../../adapters/logstore/index.ts';
 import { findReport, findSession } from '../../../services/sessions.ts';
-import { maskedLog } from '../../../services/session-log.ts';
+import { openMaskedLog } from '../../../services/session-log.ts';
 import { redactStoredLog } from '../../../services/log-redaction.ts';
 import { CSRF_FIELD, csrfTokensMatch } from '../../web/csrf.ts';
 import { sendPage } from '../../web/page.tsx';
@@ -101,19 +100,14 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
     if (!user) return toLogin(req, reply);
     const session = await findSession(db.kysely, user.accountId, req.params.id);
     if (!session) return notFound(reply, user);
-    let source: AsyncIterable<Uint8Array>;
-    try {
-      source = await logStore.open(session.id);
-    } catch (error) {
-      if (error instanceof LogNotFoundError) return notFound(reply, user);
-      throw error;
-    }
     const { maskText } = await import('../../../domain/secrets/mask.ts');
+    const log = await openMaskedLog(logStore, session.id, maskText);
+    if (!log) return notFound(reply, user);
     return reply
       .type('text/plain; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${session.id}.log"`)
-      .send(Readable.from(maskedLog(source, maskText)));
+      .send(Readable.from(log));
   });
 
   app.post('/r/:id/redact', { schema: { hide: true, params: Params, body: RedactBody } }, async (req, reply) => {

@@ -4,8 +4,7 @@
 import type { WebUser } from '../../types.ts';
 import type { AttemptView, DeliveryView, WebhookView } from '../../../services/webhooks/index.ts';
 import { buildPayload, SHAPES } from '../../../services/webhooks/shapes.ts';
-import type { EventInput } from '../../../services/webhooks/shapes.ts';
-import type { WebhookShape } from '../../../adapters/db/schema.ts';
+import type { EventInput, WebhookShape } from '../../../services/webhooks/shapes.ts';
 import { EmptyState, Flash, formatDuration, Table, Time } from '../components.tsx';
 import { CsrfField, Layout } from '../page.tsx';
 import { ConfirmPage, DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';

@@ -4,7 +4,7 @@
 // Everything from the log is text in JSX: escaped by the renderer, ANSI codes stripped.
 import type { CommandRecord, Finding, Report, Severity, TimelineEntry } from '../../../domain/model/report.ts';
 import { SEVERITIES } from '../../../domain/model/report.ts';
-import type { Session } from '../../../adapters/db/schema.ts';
+import type { SessionViewRow as Session } from '../../../services/sessions.ts';
 import type { WebUser } from '../../types.ts';
 import { stripAnsi } from '../../../domain/ansi.ts';
 import { CsrfField, Layout } from '../page.tsx';

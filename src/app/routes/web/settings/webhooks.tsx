@@ -2,10 +2,9 @@
 // the delivery log with redelivery. The services (services/webhooks) do the work and the checks
 // (SSRF policy at registration, tenant scoping); this module maps forms and errors to pages.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { createSsrfPolicy } from '../../../../adapters/outbound/ssrf.ts';
 import {
   addWebhook, editWebhook, generateWhsecSecret, getDelivery, getWebhook, isShape, listAttemptsOf, listDeliveries, listWebhooks,
-  redeliver, removeWebhook, sendTestEvent, setWebhookEnabled, toView, WebhookConflictError, WebhookNotFoundError, WebhookValidationError,
+  redeliver, registryDeps, removeWebhook, sendTestEvent, setWebhookEnabled, toView, WebhookConflictError, WebhookNotFoundError, WebhookValidationError,
 } from '../../../../services/webhooks/index.ts';
 import type { SecretChange, WebhookView } from '../../../../services/webhooks/index.ts';
 import { sendErrorPage } from '../../../web/error-page.tsx';
@@ -66,7 +65,7 @@ function refusal(reason: string): { errors?: WebhookFormErrors; problem?: string
 
 const webhookRoutes: FastifyPluginAsync = async (app) => {
   const { db, config } = app.deps;
-  const policy = createSsrfPolicy(config.webhooks.allowCidrs);
+  const deps = registryDeps(config.webhooks.allowCidrs);
   const member = (req: FastifyRequest) => req.webUser as WebUser; // the settings scope sent visitors away
   const notFound = (req: FastifyRequest, reply: FastifyReply, what = 'webhook') => sendErrorPage(req, reply, 404, { message: `There is no such ${what} in your account.` });
   const back = (reply: FastifyReply, id: string, done: string) => reply.redirect(`/settings/webhooks/${id}?done=${done}`, 303);
@@ -103,7 +102,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const { change, generated } = secretChange(values);
     let hook: WebhookView;
     try {
-      hook = await addWebhook(db.kysely, { accountId: user.accountId, url: values.url, shape: values.shape, secret: 'set' in change ? change.set : null }, { policy });
+      hook = await addWebhook(db.kysely, { accountId: user.accountId, url: values.url, shape: values.shape, secret: 'set' in change ? change.set : null }, deps);
     } catch (error) {
       if (error instanceof WebhookValidationError) return renderList(req, reply, 422, { values, ...refusal(error.reason) });
       throw error;
@@ -129,7 +128,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const { change, generated } = secretChange(values);
     let saved: WebhookView;
     try {
-      saved = await editWebhook(db.kysely, user.accountId, hook.id, { url: values.url, shape: values.shape, secret: change }, { policy });
+      saved = await editWebhook(db.kysely, user.accountId, hook.id, { url: values.url, shape: values.shape, secret: change }, deps);
     } catch (error) {
       if (error instanceof WebhookValidationError) return renderHook(req, reply, 422, hook, { values, ...refusal(error.reason) });
       if (error instanceof WebhookNotFoundError) return notFound(req, reply);
