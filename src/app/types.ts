@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../adapters/db/database.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
 import type { Metrics } from '../services/metrics.ts';
+import type { ResolvedWebSession } from '../services/web-auth.ts';
 
 export interface AppDeps {
   config: Config;
@@ -22,15 +23,8 @@ export interface ApiCaller {
   keyId: string;
 }
 
-/** The signed-in dashboard user of a web request. */
-export interface WebUser {
-  userId: string;
-  accountId: string;
-  email: string;
-  csrfToken: string;
-  /** sha256 of the cookie token: the web_sessions row id. */
-  sessionId: string;
-}
+/** The signed-in dashboard user of a web request: the web session its cookie resolved to. */
+export type WebUser = ResolvedWebSession;
 
 /** One route of the app as registered (HEAD routes included), for tests and documentation checks. */
 export interface RegisteredRoute {

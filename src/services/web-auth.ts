@@ -30,6 +30,7 @@ export async function signIn(db: DbExecutor, email: string, password: string, tt
 }
 
 export interface ResolvedWebSession {
+  /** sha256 of the cookie token: the web_sessions row id. */
   sessionId: string;
   userId: string;
   accountId: string;
