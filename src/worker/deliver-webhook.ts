@@ -1,13 +1,17 @@
 // The processor of `deliver` jobs: one HTTP attempt per run.
 //
-//   1. begin (one transaction, fenced by the job lease): settle the job if there is nothing to
+//   1. begin (one transaction, fenced by the job lease unless the claim is fresh): settle the job if there is nothing to
 //      send; otherwise close attempts a dead worker left open, write the attempt row (started_at)
 //      and bump the delivery's attempt_count — committed BEFORE the request is made;
 //   2. POST the stored bytes through the SSRF-guarded client (no transaction open meanwhile);
-//   3. finish (one transaction): write the attempt's result, then either mark the delivery
-//      delivered and complete the job, or reschedule the SAME job at now + delay, or mark the
-//      delivery failed (and maybe auto-disable the webhook) and complete the job. A refusal by
+//   3. finish (one transaction): settle the job first (complete it, or reschedule the SAME job
+//      at now + delay; fenced by the lease), then write the attempt's result and mark the
+//      delivery delivered, pending or failed (and maybe auto-disable the webhook). A refusal by
 //      the SSRF guard is final: the delivery fails without retries.
+//
+// Both transactions commit without waiting for PostgreSQL's WAL flush (adapters/db/durability.ts):
+// if the database server crashes and loses them, the job runs again and the receiver gets the
+// same delivery id once more — the at-least-once promise below, at a fraction of the disk flushes.
 //
 // Delivery is at-least-once. A worker that dies between 1 and 3 leaves the job leased; when the
 // lease expires another worker runs it again, closes the open attempt as "interrupted" and makes
@@ -15,6 +19,7 @@
 // de-duplicate on it. A retry waiting for its run_at is only a row: it survives crashes and is
 // sent once, by whichever worker claims it.
 import type { Db } from '../adapters/db/database.ts';
+import { commitWithoutFlushWait } from '../adapters/db/durability.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { closeInterruptedAttempts, failPendingDelivery, getDeliveryWithTarget, recordAttemptEnd, recordAttemptStart, updateDelivery } from '../adapters/db/repositories/webhooks.ts';
 import { LeaseLostError, renewLease } from '../adapters/jobs/queue.ts';
@@ -68,9 +73,20 @@ async function fence(trx: DbExecutor, job: ClaimedJob, leaseMs: number): Promise
   if (!(await renewLease(trx, job.id, job.leaseOwner, leaseMs))) throw new LeaseLostError(job.id);
 }
 
+/**
+ * A claim made moments ago holds for most of its lease (the claim set it with this process's
+ * clock, and the runner renews it while the job runs): no other worker can hold the job yet, so
+ * the fence statement is needed only when the claim has aged.
+ */
+function claimIsFresh(job: ClaimedJob, leaseMs: number): boolean {
+  return Date.parse(job.leaseExpiresAt) - Date.now() > leaseMs / 2;
+}
+
 async function begin(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPayload, ctx: JobContext): Promise<Begin> {
   return deps.db.kysely.transaction().execute(async (trx): Promise<Begin> => {
-    await fence(trx, job, deps.leaseMs);
+    // Attempt bookkeeping is redone if lost (the job runs again with the same delivery id).
+    await commitWithoutFlushWait(deps.db, trx);
+    if (!claimIsFresh(job, deps.leaseMs)) await fence(trx, job, deps.leaseMs);
     const target = await getDeliveryWithTarget(trx, payload.delivery_id);
     const now = nowIso();
     if (!target) {
@@ -107,30 +123,36 @@ function attemptEnd(result: OutboundResult) {
   };
 }
 
+type Settlement = { status: 'delivered' } | { status: 'retry'; delay: number } | { status: 'failed'; permanent: boolean };
+
+/** What an attempt's result means for the delivery: decided before any write. */
+function settle(deps: DeliverDeps, payload: DeliverJobPayload, a: Attempt, result: OutboundResult): Settlement {
+  if (result.ok) return { status: 'delivered' };
+  // A target the SSRF policy refuses will be refused again: retrying only delays the verdict.
+  const permanent = PERMANENT_FAILURES.has(result.errorClass ?? '');
+  const delay = permanent ? null : retryDelayAfter(a.attemptNo - payload.series_start + 1, deps.retryDelaysMs);
+  return delay === null ? { status: 'failed', permanent } : { status: 'retry', delay };
+}
+
 /** Settles the delivery and the job after an attempt; returns what happened, for the log. */
-async function finish(deps: DeliverDeps, job: ClaimedJob, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobContext): Promise<string> {
+async function finish(deps: DeliverDeps, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobContext): Promise<string> {
+  const outcome = settle(deps, payload, a, result);
   return deps.db.kysely.transaction().execute(async (trx) => {
-    // Lock the job row first, as begin() does, so both transactions take locks in one order.
-    await fence(trx, job, deps.leaseMs);
+    await commitWithoutFlushWait(deps.db, trx);
+    // The job first: settling it is fenced by the lease (nothing is written when the job is no
+    // longer ours) and locks the job row before the delivery's, in the order begin() takes them.
+    if (outcome.status === 'retry') await ctx.retry(trx, isoAfter(outcome.delay), `attempt ${a.attemptNo}: ${result.error}`);
+    else await ctx.complete(trx);
     await recordAttemptEnd(trx, a.attemptId, attemptEnd(result));
     const now = nowIso();
-    if (result.ok) {
-      await updateDelivery(trx, payload.delivery_id, { status: 'delivered', updated_at: now });
-      await ctx.complete(trx);
-      return 'delivered';
-    }
-    // A target the SSRF policy refuses will be refused again: retrying only delays the verdict.
-    const permanent = PERMANENT_FAILURES.has(result.errorClass ?? '');
-    const delay = permanent ? null : retryDelayAfter(a.attemptNo - payload.series_start + 1, deps.retryDelaysMs);
-    if (delay !== null) {
+    if (outcome.status === 'retry') {
       await updateDelivery(trx, payload.delivery_id, { updated_at: now });
-      await ctx.retry(trx, isoAfter(delay), `attempt ${a.attemptNo}: ${result.error}`);
-      return `retry in ${delay} ms`;
+      return `retry in ${outcome.delay} ms`;
     }
-    await updateDelivery(trx, payload.delivery_id, { status: 'failed', updated_at: now });
-    await ctx.complete(trx);
+    await updateDelivery(trx, payload.delivery_id, { status: outcome.status, updated_at: now });
+    if (outcome.status === 'delivered') return 'delivered';
     const disabled = await autoDisableIfFailing(trx, a.webhookId, { windowMs: deps.autoDisableAfterMs, lastError: result.error });
-    const why = permanent ? `failed without retries (${result.error})` : 'failed';
+    const why = outcome.permanent ? `failed without retries (${result.error})` : 'failed';
     return disabled ? `${why}; webhook disabled automatically` : why;
   });
 }
@@ -155,7 +177,7 @@ async function run(deps: DeliverDeps, job: ClaimedJob, ctx: JobContext): Promise
   const result = await deps.client.post(a.url, headers, a.body, ctx.signal);
   const fields = { delivery_id: payload.delivery_id, webhook_id: a.webhookId, attempt: a.attemptNo, status: result.statusCode, latency_ms: result.latencyMs, error_class: result.errorClass };
   try {
-    const outcome = await finish(deps, job, payload, a, result, ctx);
+    const outcome = await finish(deps, payload, a, result, ctx);
     log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
   } catch (err) {
     // The job is no longer ours (shutdown, lost lease) or the database failed: keep this

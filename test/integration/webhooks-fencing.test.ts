@@ -1,0 +1,127 @@
+// The `deliver` processor writes nothing once its job belongs to another worker, on both
+// backends: an aged claim is checked before the attempt starts; a fresh claim is not re-checked
+// there (it cannot have been taken yet), but the attempt's settlement is always fenced. Also:
+// the flush-free commit of the delivery transactions is local to them.
+import { test, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { commitWithoutFlushWait } from '../../src/adapters/db/durability.ts';
+import { claimJob, completeJob, failJob, LeaseLostError, renewLease, retryJob } from '../../src/adapters/jobs/queue.ts';
+import type { ClaimedJob } from '../../src/adapters/jobs/queue.ts';
+import type { JobContext } from '../../src/adapters/jobs/runner.ts';
+import { createOutboundClient, createSsrfPolicy } from '../../src/adapters/outbound/index.ts';
+import type { OutboundClient } from '../../src/adapters/outbound/index.ts';
+import * as hooks from '../../src/services/webhooks/index.ts';
+import { createDeliverProcessor } from '../../src/worker/deliver-webhook.ts';
+import { createTestDb } from '../helpers/db.ts';
+import type { TestDb } from '../helpers/db.ts';
+import { completion, newAccount, Receiver } from './webhooks-helpers.ts';
+
+const LEASE_MS = 10_000;
+const policy = createSsrfPolicy('127.0.0.0/8');
+let t: TestDb;
+let client: OutboundClient;
+let rx: Receiver;
+
+before(async () => {
+  t = await createTestDb();
+  client = createOutboundClient({ policy, timeoutMs: 2_000 });
+  rx = await new Receiver(() => 200).start();
+});
+after(async () => {
+  await client.close();
+  await rx.close();
+  await t.cleanup();
+});
+beforeEach(async () => {
+  await t.db.kysely.deleteFrom('jobs').execute();
+  rx.hits.length = 0;
+});
+
+/** What the job runner hands a processor: settlements fenced by the job's lease. */
+function contextFor(job: ClaimedJob): JobContext {
+  const fenced = async (ok: Promise<boolean>) => {
+    if (!(await ok)) throw new LeaseLostError(job.id);
+  };
+  return {
+    signal: new AbortController().signal,
+    renewLease: () => renewLease(t.db, job.id, job.leaseOwner, LEASE_MS),
+    complete: (trx) => fenced(completeJob(trx, job.id, job.leaseOwner)),
+    retry: (trx, runAt, error) => fenced(retryJob(trx, job.id, job.leaseOwner, runAt, error)),
+    fail: (trx, error) => fenced(failJob(trx, job.id, job.leaseOwner, error)),
+  };
+}
+
+/** One pending delivery to the receiver, its job claimed by "w1" with a lease of `leaseMs`. */
+async function claimedDelivery(leaseMs: number): Promise<{ acc: string; id: string; job: ClaimedJob }> {
+  const acc = await newAccount(t.db.kysely);
+  await hooks.addWebhook(t.db.kysely, { accountId: acc, url: rx.url, shape: 'A' }, { policy });
+  const [id] = await t.db.kysely.transaction().execute((trx) => hooks.enqueueAnalysisComplete(trx, completion(acc)));
+  const job = await claimJob(t.db, { owner: 'w1', kinds: [hooks.DELIVER_JOB_KIND], leaseMs });
+  assert.ok(job, 'the delivery job was claimed');
+  return { acc, id, job };
+}
+
+async function stealLease(jobId: string): Promise<void> {
+  await t.db.kysely.updateTable('jobs').set({ lease_owner: 'thief' }).where('id', '=', jobId).execute();
+}
+
+async function leaseOwner(jobId: string): Promise<string | null | undefined> {
+  return (await t.db.kysely.selectFrom('jobs').select('lease_owner').where('id', '=', jobId).executeTakeFirst())?.lease_owner;
+}
+
+test('an aged claim taken over by another worker: no attempt is started and nothing is sent', async () => {
+  // Claimed with a lease far shorter than the processor's: less than half of it is left.
+  const { acc, id, job } = await claimedDelivery(1_000);
+  await stealLease(job.id);
+  const processor = createDeliverProcessor({ db: t.db, client, retryDelaysMs: [100], leaseMs: LEASE_MS });
+  await assert.rejects(processor.run(job, contextFor(job)), LeaseLostError);
+  assert.equal(rx.hits.length, 0, 'nothing was sent');
+  assert.deepEqual(await hooks.listAttempts(t.db.kysely, acc, id), [], 'no attempt row');
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'pending');
+  assert.equal(await leaseOwner(job.id), 'thief', 'the job is left to its new holder');
+});
+
+test('a fresh claim whose lease is taken during the request: the job is not settled, the delivery stays pending, the attempt keeps its result', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  const stealing: OutboundClient = {
+    ...client,
+    post: async (...args) => {
+      await stealLease(job.id);
+      return client.post(...args);
+    },
+  };
+  const processor = createDeliverProcessor({ db: t.db, client: stealing, retryDelaysMs: [100], leaseMs: LEASE_MS });
+  await assert.rejects(processor.run(job, contextFor(job)), LeaseLostError);
+  assert.equal(rx.hits.length, 1, 'the request was made');
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'pending', 'not marked delivered by a worker that lost the job');
+  assert.equal(await leaseOwner(job.id), 'thief', 'the job was neither completed nor rescheduled');
+  const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
+  assert.deepEqual(attempts.map((a) => a.status_code), [200], 'the attempt records what the receiver answered');
+});
+
+test('a fresh claim that stays ours: delivered, the job completed', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  const processor = createDeliverProcessor({ db: t.db, client, retryDelaysMs: [100], leaseMs: LEASE_MS });
+  await processor.run(job, contextFor(job));
+  assert.equal(rx.hits.length, 1);
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'delivered');
+  assert.equal(await leaseOwner(job.id), undefined, 'the job row is gone');
+});
+
+test('commitWithoutFlushWait is local to its transaction (PostgreSQL: synchronous_commit off inside, on after; SQLite: the transaction commits)', async () => {
+  await t.db.kysely.transaction().execute(async (trx) => {
+    await commitWithoutFlushWait(t.db, trx);
+    if (t.db.dialect === 'postgres') {
+      const { rows } = await sql<{ v: string }>`select current_setting('synchronous_commit') as v`.execute(trx);
+      assert.equal(rows[0].v, 'off');
+    }
+    await trx.insertInto('jobs').values({ id: 'job_durability', kind: 'x', payload: '{}', attempts: 0, max_attempts: 1, run_at: new Date().toISOString(), created_at: new Date().toISOString() }).execute();
+  });
+  assert.ok(await t.db.kysely.selectFrom('jobs').select('id').where('id', '=', 'job_durability').executeTakeFirst(), 'the write committed');
+  if (t.db.dialect === 'postgres') {
+    // Every pooled connection is back to the server default.
+    const settings = await Promise.all(Array.from({ length: 4 }, () => sql<{ v: string }>`select current_setting('synchronous_commit') as v`.execute(t.db.kysely)));
+    assert.deepEqual(settings.map((s) => s.rows[0].v), ['on', 'on', 'on', 'on']);
+  }
+});
