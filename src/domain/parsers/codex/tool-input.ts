@@ -3,7 +3,7 @@
 // (0.60+), `exec_command` {cmd} + `write_stdin` (unified exec), `apply_patch`, `update_plan`,
 // `view_image`, MCP tools as `<server>__<tool>` (or a `namespace` field), and a few others.
 import type { PatchFile, ToolInput } from '../../model/events.ts';
-import { isObj, str, text, tryJson, type Obj } from './json.ts';
+import { isObj, str, text, tryJson, type Obj } from '../shared/values.ts';
 import { looksLikePatch, parseApplyPatch, patchFromScript, withDir } from './apply-patch.ts';
 import { argvToCommand } from './shell-words.ts';
 

@@ -1,7 +1,7 @@
 // Gemini CLI tool calls → normalised ToolInput, and tool responses → result facts (output, exit
 // code, error, denial). Shared by the chat-recording formats and stream-json.
 import type { ToolInput } from '../../model/events.ts';
-import { arr, obj, safeJson, str, text, type Obj } from './values.ts';
+import { arr, obj, safeJson, str, text, type Obj } from '../shared/values.ts';
 
 const SHELL_TOOLS = new Set(['run_shell_command', 'shell']);
 const SEARCH_TOOLS = new Set(['glob', 'grep_search', 'search_file_content', 'grep', 'list_directory', 'ls']);
@@ -207,7 +207,7 @@ export function rawFromRecording(status: string | undefined, result: unknown, di
 }
 
 /** One functionResponse.response: `{output}` or `{error}` (string, or an object with message). */
-export function collectResponse(response: Obj | null, outputs: string[], errors: string[]): void {
+export function collectResponse(response: Obj | undefined, outputs: string[], errors: string[]): void {
   if (!response) return;
   const out = response.output ?? response.llmContent;
   if (typeof out === 'string') outputs.push(out);
