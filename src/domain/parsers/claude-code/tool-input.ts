@@ -1,7 +1,8 @@
 // Claude Code tool_use inputs → the normalised ToolInput. A call whose input lacks the fields a
 // kind needs (hostile or future shapes) falls back to `other`, so no information is invented.
 import type { ToolInput } from '../../model/events.ts';
-import { obj, str, type Obj } from '../shared/values.ts';
+import { replacement, searchOf, splitMcpName, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { obj, str, text, type Obj } from '../shared/values.ts';
 
 /** Tool names that start a subagent (Task up to 2.1.x, Agent later). */
 export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
@@ -82,9 +83,7 @@ function writeInput(input: Obj): ToolInput | undefined {
 function editInput(input: Obj): ToolInput | undefined {
   const path = filePath(input);
   if (path === undefined) return undefined;
-  const oldText = str(input.old_string) ?? '';
-  const newText = str(input.new_string) ?? '';
-  return { type: 'file_edit', path, edits: [{ oldText, newText }] };
+  return { type: 'file_edit', path, edits: [replacement(input)] };
 }
 
 function multiEditInput(input: Obj): ToolInput | undefined {
@@ -95,7 +94,7 @@ function multiEditInput(input: Obj): ToolInput | undefined {
     if (edits.length >= MAX_EDITS) break;
     const e = obj(raw);
     if (!e) continue;
-    edits.push({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' });
+    edits.push(replacement(e));
   }
   return { type: 'file_edit', path, edits };
 }
@@ -109,9 +108,7 @@ function notebookEditInput(input: Obj): ToolInput | undefined {
 
 function webFetchInput(input: Obj): ToolInput | undefined {
   const url = str(input.url);
-  if (url === undefined) return undefined;
-  const prompt = str(input.prompt);
-  return prompt === undefined ? { type: 'web_fetch', url } : { type: 'web_fetch', url, prompt };
+  return url === undefined ? undefined : webFetchOf(url, str(input.prompt));
 }
 
 function webSearchInput(input: Obj): ToolInput | undefined {
@@ -123,10 +120,7 @@ function subagentInput(input: Obj): ToolInput | undefined {
   const description = str(input.description);
   const prompt = str(input.prompt);
   if (description === undefined && prompt === undefined) return undefined;
-  const out: Extract<ToolInput, { type: 'subagent' }> = { type: 'subagent', description: description ?? '', prompt: prompt ?? '' };
-  const agentType = str(input.subagent_type);
-  if (agentType) out.agentType = agentType;
-  return out;
+  return subagentOf(description ?? '', prompt ?? '', text(input.subagent_type));
 }
 
 function searchInput(input: Obj): ToolInput | undefined {
@@ -134,13 +128,10 @@ function searchInput(input: Obj): ToolInput | undefined {
   const path = str(input.path);
   if (pattern === undefined && path === undefined) return undefined;
   // LS has only a path: an empty pattern means "list everything there".
-  return path === undefined ? { type: 'search', pattern: pattern ?? '' } : { type: 'search', pattern: pattern ?? '', path };
+  return searchOf(pattern ?? '', path);
 }
 
 /** `mcp__<server>__<tool>`; server names may contain single underscores and dashes. */
 function mcpInput(name: string, args: unknown): ToolInput {
-  const rest = name.slice('mcp__'.length);
-  const cut = rest.indexOf('__');
-  if (cut <= 0) return { type: 'mcp', server: rest, tool: '', args };
-  return { type: 'mcp', server: rest.slice(0, cut), tool: rest.slice(cut + 2), args };
+  return { type: 'mcp', ...splitMcpName(name.slice('mcp__'.length)), args };
 }
