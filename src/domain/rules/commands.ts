@@ -1,6 +1,7 @@
 // Reading simple commands: flags and operands, git subcommands, test/build commands, the hosts a
 // command talks to. Pure helpers over the parsed argv; no rule state lives here.
 import type { SimpleCommand } from '../shell/types.ts';
+import { anyOperand, CommandTable, type Positional, type Row } from './command-table.ts';
 
 export interface ParsedArgs {
   /** Single-letter flags from clusters like "-rf" (before any "--"). */
@@ -151,37 +152,34 @@ function pythonKind(args: string[]): CheckKind | null {
   return null;
 }
 
+interface Toolchain extends Row<Positional> {
+  kind: CheckKind;
+}
+
+const TEST_TARGET = anyOperand(/^(test|tests|check|unit|e2e)$/);
+
+/** Language toolchains and task runners: tool → subcommand (or target) → test run or build. */
+export const TOOLCHAINS = new CommandTable<Positional, Toolchain>([
+  { tools: ['go'], path: ['test'], kind: 'test' },
+  { tools: ['go'], path: [/^(build|vet)$/], kind: 'build' },
+  { tools: ['cargo'], path: [/^(test|nextest)$/], kind: 'test' },
+  { tools: ['cargo'], path: [/^(build|check|clippy)$/], kind: 'build' },
+  // Maven and Gradle take several goals or tasks; a test goal anywhere makes it a test run.
+  { tools: ['mvn', 'mvnw', 'gradle', 'gradlew'], path: [], when: anyOperand(/^(test|verify|check)$/), kind: 'test' },
+  { tools: ['mvn', 'mvnw', 'gradle', 'gradlew'], path: [], when: anyOperand(/^(package|install|build|compile|assemble)$/), kind: 'build' },
+  { tools: ['make', 'just', 'task'], path: [], when: TEST_TARGET, kind: 'test' },
+  // The default target is the build.
+  { tools: ['make', 'just', 'task'], path: [], when: (v) => (v.operands[0] ?? '') === '', kind: 'build' },
+  { tools: ['make', 'just', 'task'], path: [/^(build|all|compile)$/], kind: 'build' },
+  { tools: ['dotnet', 'swift', 'bazel', 'mix', 'zig'], path: ['test'], kind: 'test' },
+  { tools: ['dotnet', 'swift', 'bazel', 'mix', 'zig'], path: [/^(build|check)$/], kind: 'build' },
+  { tools: ['rake', 'bundle'], path: [], when: anyOperand(/^(test|spec|rspec)$/), kind: 'test' },
+  { tools: ['composer'], path: ['test'], kind: 'test' },
+]);
+
+/** `ops`: the command's words that are not options (`make -j4 test` → ["test"]). */
 function toolchainKind(name: string, ops: string[]): CheckKind | null {
-  const sub = ops[0] ?? '';
-  switch (name) {
-    case 'go':
-      return sub === 'test' ? 'test' : sub === 'build' || sub === 'vet' ? 'build' : null;
-    case 'cargo':
-      return sub === 'test' || sub === 'nextest' ? 'test' : sub === 'build' || sub === 'check' || sub === 'clippy' ? 'build' : null;
-    case 'mvn':
-    case 'mvnw':
-    case 'gradle':
-    case 'gradlew':
-      return ops.some((o) => o === 'test' || o === 'verify' || o === 'check') ? 'test' : ops.some((o) => /^(package|install|build|compile|assemble)$/.test(o)) ? 'build' : null;
-    case 'make':
-    case 'just':
-    case 'task':
-      return ops.some((o) => /^(test|tests|check|unit|e2e)$/.test(o)) ? 'test' : sub === '' || /^(build|all|compile)$/.test(sub) ? 'build' : null;
-    case 'dotnet':
-    case 'swift':
-    case 'deno':
-    case 'bazel':
-    case 'mix':
-    case 'zig':
-      return sub === 'test' ? 'test' : sub === 'build' || sub === 'check' ? 'build' : null;
-    case 'rake':
-    case 'bundle':
-      return ops.some((o) => o === 'test' || o === 'spec' || o === 'rspec') ? 'test' : null;
-    case 'composer':
-      return sub === 'test' ? 'test' : null;
-    default:
-      return null;
-  }
+  return TOOLCHAINS.match(name, () => ({ operands: ops }))?.row.kind ?? null;
 }
 
 // ---- network --------------------------------------------------------------------------------

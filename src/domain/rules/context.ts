@@ -11,7 +11,6 @@ export const models = meta({
   title: 'Models used',
   description: 'The models that answered in this session, as the log records them.',
   remediation: 'None needed; context for the reader.',
-  weight: 0,
 });
 export const usageCost = meta({
   id: 'context/usage-cost',
@@ -19,7 +18,6 @@ export const usageCost = meta({
   title: 'Tokens and estimated cost',
   description: 'Token counts summed from the log, and a cost ESTIMATE from public list prices per model family (USD per million tokens, as of 2025; no discounts, batch or regional pricing). Models not in the table are counted but not priced.',
   remediation: 'None needed; check the provider\'s billing for real costs.',
-  weight: 0,
 });
 export const filesChanged = meta({
   id: 'context/files-changed',
@@ -27,7 +25,6 @@ export const filesChanged = meta({
   title: 'Files changed',
   description: 'How many files the agent created, edited or deleted, and the most-changed ones.',
   remediation: 'None needed; review the diff of these files.',
-  weight: 0,
 });
 export const commandsRun = meta({
   id: 'context/commands',
@@ -35,7 +32,6 @@ export const commandsRun = meta({
   title: 'Commands run',
   description: 'How many shell commands the agent ran and how many failed.',
   remediation: 'None needed; the timeline lists every command with its exit code.',
-  weight: 0,
 });
 export const networkHosts = meta({
   id: 'context/network-hosts',
@@ -43,7 +39,6 @@ export const networkHosts = meta({
   title: 'Network hosts contacted',
   description: 'Remote hosts named by curl/wget/ssh/scp/nc commands, git remote URLs and web fetches (package registries contacted implicitly by installs are not listed).',
   remediation: 'Check that every host is expected.',
-  weight: 0,
 });
 
 // ---- prices -----------------------------------------------------------------------------------

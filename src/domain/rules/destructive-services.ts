@@ -4,6 +4,7 @@
 // command up here. A row matches when its `path` is a prefix of the command's positional words
 // (option values removed with the tool's `valueOpts`), and its `when`/`unless` hold.
 import type { SimpleCommand } from '../shell/types.ts';
+import { CommandTable, type Row as TableRow } from './command-table.ts';
 import { hostOfUrl, isLocalHost, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 
 export type Severity = 'critical' | 'warning';
@@ -24,16 +25,10 @@ interface View extends ParsedArgs {
   assignments: string[];
 }
 
-type Word = string | RegExp;
-
-interface Row {
-  tools: string[];
-  path: Word[];
+interface Row extends TableRow<View> {
   family: Family;
   severity: Severity | ((v: View) => Severity);
   what: string;
-  when?: (v: View) => boolean;
-  unless?: (v: View) => boolean;
 }
 
 const PROD = /\b(prod|production|prd|live)\b/i;
@@ -83,7 +78,7 @@ const ALL_CONTAINERS = /docker\s+(?:container\s+)?(?:ps|ls)\b[^|)`]*\s-(?:[a-z]*
 const ALL_IMAGES = /docker\s+images?\b[^|)`]*-[a-z]*q|docker\s+image\s+ls\b[^|)`]*-[a-z]*q/;
 const RAILS_DB = /^db:(drop|reset|purge|truncate_all|migrate:reset|schema:load|seed:replant|setup)(:[\w:]+)?$/;
 
-const ROWS: Row[] = [
+export const TEARDOWNS = new CommandTable<View, Row>([
   // ---- Kubernetes / Helm
   { tools: ['kubectl', 'oc'], path: ['delete', /^(ns|namespaces?)(\/.*)?$/], family: 'infra', severity: 'critical', what: 'a Kubernetes namespace and everything in it deleted' },
   { tools: ['kubectl', 'oc'], path: ['delete'], when: has('--all', '-A', '--all-namespaces'), family: 'infra', severity: 'critical', what: 'every resource of a kind deleted (--all)' },
@@ -158,10 +153,8 @@ const ROWS: Row[] = [
   { tools: ['python', 'python3'], path: [/(^|\/)manage\.py$/, /^(flush|reset_db|sqlflush)$/], family: 'data', severity: prodOr('warning'), what: 'the Django database emptied' },
   { tools: ['sequelize', 'sequelize-cli'], path: [/^db:drop$/], family: 'data', severity: prodOr('warning'), what: 'the database dropped' },
   { tools: ['mongo', 'mongosh'], path: [], when: (v) => /dropDatabase\s*\(/.test(v.text), family: 'data', severity: 'critical', what: 'a MongoDB database dropped' },
-];
+]);
 
-const BY_TOOL = new Map<string, Row[]>();
-for (const row of ROWS) for (const t of row.tools) BY_TOOL.set(t, [...(BY_TOOL.get(t) ?? []), row]);
 
 /** The tool name a row is filed under: `kafka-topics.sh` and `/opt/kafka/bin/kafka-topics.sh` alike. */
 function toolOf(cmd: SimpleCommand): string {
@@ -203,28 +196,17 @@ function throughRunner(cmd: SimpleCommand): SimpleCommand {
   return { ...cmd, name: inner.replace(/^.*\//, '').replace(/^(.+)@[^@/]*$/, '$1'), args: cmd.args.slice(i + 1) };
 }
 
-function matchesPath(path: Word[], operands: string[]): boolean {
-  return path.every((w, i) => {
-    const o = operands[i];
-    return o !== undefined && (typeof w === 'string' ? o === w : w.test(o));
-  });
-}
-
 /** What a command tears down, or null. `text` is the whole tool call (for `$(docker ps -aq)`). */
 export function serviceTeardown(command: SimpleCommand, text: string): Teardown | null {
   const cmd = throughRunner(command);
   const tool = toolOf(cmd);
-  const rows = BY_TOOL.get(tool) ?? BY_TOOL.get(tool.replace(/\.(sh|bat|cmd)$/, ''));
+  const rows = TEARDOWNS.rowsOf(tool) ?? TEARDOWNS.rowsOf(tool.replace(/\.(sh|bat|cmd)$/, ''));
   if (!rows) return null;
   const parsed = parseArgs(cmd.args, VALUE_OPTS[tool.replace(/\.(sh|bat)$/, '')] ?? []);
   const view: View = { ...parsed, args: cmd.args, text, assignments: cmd.assignments };
-  for (const row of rows) {
-    if (!matchesPath(row.path, parsed.operands)) continue;
-    if (row.when && !row.when(view)) continue;
-    if (row.unless?.(view)) continue;
-    return { family: row.family, severity: typeof row.severity === 'function' ? row.severity(view) : row.severity, what: row.what };
-  }
-  return null;
+  const row = TEARDOWNS.first(rows, view);
+  if (!row) return null;
+  return { family: row.family, severity: typeof row.severity === 'function' ? row.severity(view) : row.severity, what: row.what };
 }
 
 // ---- HTTP DELETE on search indexes --------------------------------------------------------------

@@ -5,7 +5,8 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
-import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
+import { CommandTable, type Row } from './command-table.ts';
+import { gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
@@ -463,40 +464,48 @@ function forcePushTarget(args: string[], current: string | null): { forced: bool
   return { forced, branch: dst === 'HEAD' ? current : dst.replace(/^refs\/heads\//, '') };
 }
 
-interface GitDiscard {
-  sub: string;
-  /** What is lost, shown in the finding and used to merge findings of one kind. */
-  why: string;
-  when: (p: ReturnType<typeof parseArgs>, args: string[]) => boolean;
+interface GitView extends ParsedArgs {
+  /** The words after the subcommand, as written (`--expire=now` is judged by its value). */
+  args: string[];
 }
 
-const wholeTree = (p: ReturnType<typeof parseArgs>) => p.operands.some((o) => WHOLE_TREE.has(o));
-const forced = (p: ReturnType<typeof parseArgs>) => p.short.has('f') || p.long.has('--force');
+interface GitDiscard extends Row<GitView> {
+  /** What is lost, shown in the finding and used to merge findings of one kind. */
+  why: string;
+}
 
-/** Git commands that throw away uncommitted, stashed or unmerged work, or rewrite local history. */
-const GIT_DISCARDS: GitDiscard[] = [
-  { sub: 'reset', why: 'git reset --hard', when: (p) => p.long.has('--hard') },
-  { sub: 'reset', why: 'git reset --merge', when: (p) => p.long.has('--merge') },
-  { sub: 'clean', why: 'git clean -f', when: (p) => forced(p) && !p.short.has('n') && !p.long.has('--dry-run') },
-  { sub: 'branch', why: 'git branch -D', when: (p) => p.short.has('D') || ((p.short.has('d') || p.long.has('--delete')) && forced(p)) },
-  { sub: 'checkout', why: 'git checkout of the whole tree', when: (p) => wholeTree(p) && !p.short.has('b') && !p.short.has('B') },
-  { sub: 'checkout', why: 'git checkout --force', when: (p) => forced(p) && !wholeTree(p) },
-  { sub: 'switch', why: 'git switch --discard-changes', when: (p) => forced(p) || p.long.has('--discard-changes') },
-  { sub: 'restore', why: 'git restore of the whole tree', when: (p) => wholeTree(p) && !(p.long.has('--staged') && !p.long.has('--worktree') && !p.short.has('W')) },
-  { sub: 'stash', why: 'git stash drop', when: (p) => p.operands[0] === 'drop' },
-  { sub: 'stash', why: 'git stash clear', when: (p) => p.operands[0] === 'clear' },
-  { sub: 'worktree', why: 'git worktree remove --force', when: (p) => (p.operands[0] === 'remove' || p.operands[0] === 'rm') && forced(p) },
-  { sub: 'filter-branch', why: 'git filter-branch (history rewritten)', when: () => true },
-  { sub: 'filter-repo', why: 'git filter-repo (history rewritten)', when: (p) => !p.long.has('--analyze') && !p.long.has('--dry-run') },
-  { sub: 'rm', why: 'git rm of the whole tree', when: (p) => wholeTree(p) && !p.long.has('--cached') && !p.short.has('n') && !p.long.has('--dry-run') },
-  { sub: 'reflog', why: 'git reflog expire (recovery points dropped)', when: (p, args) => p.operands[0] === 'expire' && args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)) },
-  { sub: 'gc', why: 'git gc --prune=now (unreachable commits dropped)', when: (_p, args) => args.some((a) => /^--prune=(now|all)$/.test(a)) },
-];
+const wholeTree = (p: GitView) => p.operands.some((o) => WHOLE_TREE.has(o));
+const forced = (p: GitView) => p.short.has('f') || p.long.has('--force');
+const dryRun = (p: GitView) => p.short.has('n') || p.long.has('--dry-run');
 
-function discardReason(sub: string, args: string[]): string | null {
-  const parsed = parseArgs(args, ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source']);
-  for (const d of GIT_DISCARDS) if (d.sub === sub && d.when(parsed, args)) return d.why;
-  return null;
+/**
+ * Git commands that throw away uncommitted, stashed or unmerged work, or rewrite local history:
+ * git subcommand → path → flags → what is lost.
+ */
+export const GIT_DISCARDS = new CommandTable<GitView, GitDiscard>([
+  { tools: ['reset'], path: [], when: (p) => p.long.has('--hard'), why: 'git reset --hard' },
+  { tools: ['reset'], path: [], when: (p) => p.long.has('--merge'), why: 'git reset --merge' },
+  { tools: ['clean'], path: [], when: forced, unless: (p) => dryRun(p), why: 'git clean -f' },
+  { tools: ['branch'], path: [], when: (p) => p.short.has('D') || ((p.short.has('d') || p.long.has('--delete')) && forced(p)), why: 'git branch -D' },
+  { tools: ['checkout'], path: [], when: wholeTree, unless: (p) => p.short.has('b') || p.short.has('B'), why: 'git checkout of the whole tree' },
+  { tools: ['checkout'], path: [], when: forced, unless: wholeTree, why: 'git checkout --force' },
+  { tools: ['switch'], path: [], when: (p) => forced(p) || p.long.has('--discard-changes'), why: 'git switch --discard-changes' },
+  { tools: ['restore'], path: [], when: wholeTree, unless: (p) => p.long.has('--staged') && !p.long.has('--worktree') && !p.short.has('W'), why: 'git restore of the whole tree' },
+  { tools: ['stash'], path: ['drop'], why: 'git stash drop' },
+  { tools: ['stash'], path: ['clear'], why: 'git stash clear' },
+  { tools: ['worktree'], path: [/^(remove|rm)$/], when: forced, why: 'git worktree remove --force' },
+  { tools: ['filter-branch'], path: [], why: 'git filter-branch (history rewritten)' },
+  { tools: ['filter-repo'], path: [], unless: (p) => p.long.has('--analyze') || p.long.has('--dry-run'), why: 'git filter-repo (history rewritten)' },
+  { tools: ['rm'], path: [], when: wholeTree, unless: (p) => p.long.has('--cached') || dryRun(p), why: 'git rm of the whole tree' },
+  { tools: ['reflog'], path: ['expire'], when: (p) => p.args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)), why: 'git reflog expire (recovery points dropped)' },
+  { tools: ['gc'], path: [], when: (p) => p.args.some((a) => /^--prune=(now|all)$/.test(a)), why: 'git gc --prune=now (unreachable commits dropped)' },
+]);
+
+const DISCARD_VALUE_OPTS = ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source'];
+
+/** What a git subcommand with these arguments throws away, or null. */
+export function discardReason(sub: string, args: string[]): string | null {
+  return GIT_DISCARDS.match(sub, () => ({ ...parseArgs(args, DISCARD_VALUE_OPTS), args }))?.row.why ?? null;
 }
 
 /** Branches a push deletes on the remote (`--delete main`, `-d main`, `:main`). */

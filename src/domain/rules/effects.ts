@@ -6,6 +6,7 @@ import type { NormEvent, ToolCallEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, SessionFacts } from './types.ts';
 import { classifyPath, resolvePath } from '../paths.ts';
+import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, isLocalHost, networkTargets, optionValues, parseArgs } from './commands.ts';
 
 export type PathInfo = ReturnType<typeof classifyPath>;
@@ -171,7 +172,32 @@ interface CmdWrite {
   added: string;
 }
 
-function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
+interface WriteView extends Positional {
+  cmd: SimpleCommand;
+  args: string[];
+  /** The heredoc bodies of the tool call: what `tee` writes. */
+  heredoc: string;
+}
+
+interface Writer extends Row<WriteView> {
+  writes: (v: WriteView) => CmdWrite[];
+}
+
+const written = (kind: FileOp['kind'], added = '') => (path: string): CmdWrite => ({ path, kind, added });
+
+/** Commands that write files named in their arguments: tool → the files written. */
+export const WRITERS = new CommandTable<WriteView, Writer>([
+  { tools: ['tee'], path: [], writes: (v) => parseArgs(v.args).operands.map(written('write', v.heredoc)) },
+  // A remote destination (`host:path`) is not a local write.
+  { tools: ['cp', 'mv', 'install', 'ln', 'rsync'], path: [], writes: (v) => [destinationOf(v.args)].filter((d): d is string => !!d && !/^[^/\s]*[a-z0-9]:/i.test(d)).map(written('write')) },
+  { tools: ['touch'], path: [], writes: (v) => parseArgs(v.args, ['-d', '-t', '-r']).operands.map(written('create')) },
+  { tools: ['sed', 'perl'], path: [], writes: (v) => inPlaceEdits(v.cmd) },
+  { tools: ['dd'], path: [], writes: (v) => [v.args.find((a) => a.startsWith('of='))?.slice(3)].filter((f) => f !== undefined).map(written('write')) },
+  { tools: ['curl'], path: [], writes: (v) => optionValues(v.args, ['-o', '--output']).filter((f) => f !== '-').map(written('write')) },
+  { tools: ['wget'], path: [], writes: (v) => optionValues(v.args, ['-O', '--output-document']).filter((f) => f !== '-').map(written('write')) },
+]);
+
+export function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
   const out: CmdWrite[] = [];
   const echoed = cmd.name === 'echo' || cmd.name === 'printf' ? cmd.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ') : heredoc;
   for (const r of cmd.redirects) {
@@ -179,23 +205,8 @@ function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
     if (/^&?\d*-?$/.test(r.target) || r.target.startsWith('&')) continue; // 2>&1 and friends
     out.push({ path: r.target, kind: 'write', added: echoed });
   }
-  const { name, args } = cmd;
-  if (name === 'tee') {
-    for (const p of parseArgs(args).operands) out.push({ path: p, kind: 'write', added: heredoc });
-  } else if (name === 'cp' || name === 'mv' || name === 'install' || name === 'ln' || name === 'rsync') {
-    const dest = destinationOf(args);
-    if (dest && !/^[^/\s]*[a-z0-9]:/i.test(dest)) out.push({ path: dest, kind: 'write', added: '' });
-  } else if (name === 'touch') {
-    for (const p of parseArgs(args, ['-d', '-t', '-r']).operands) out.push({ path: p, kind: 'create', added: '' });
-  } else if (name === 'sed' || name === 'perl') {
-    out.push(...inPlaceEdits(cmd));
-  } else if (name === 'dd') {
-    const of = args.find((a) => a.startsWith('of='));
-    if (of) out.push({ path: of.slice(3), kind: 'write', added: '' });
-  } else if (name === 'curl' || name === 'wget') {
-    const files = optionValues(args, name === 'curl' ? ['-o', '--output'] : ['-O', '--output-document']);
-    for (const f of files) if (f !== '-') out.push({ path: f, kind: 'write', added: '' });
-  }
+  const found = WRITERS.match(cmd.name, () => ({ cmd, args: cmd.args, heredoc, operands: cmd.args }));
+  if (found) out.push(...found.row.writes(found.view));
   return out;
 }
 

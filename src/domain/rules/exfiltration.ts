@@ -4,6 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { ParsedShell, SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { effectsOf, locate, type Effects, type Located } from './effects.ts';
 import {
   FETCHERS, INTERPRETERS, RAW_SOCKETS, hostMatches, hostOfUrl, isLocalHost, networkTargets, optionValues,
@@ -83,46 +84,81 @@ function fedByStdin(cmd: SimpleCommand): boolean {
   return cmd.pipeIndex > 0 || cmd.redirects.some((r) => r.op === '<');
 }
 
+interface UploadView extends Positional {
+  loc: Located;
+  /** Every command of the tool call (what a pipeline feeds in). */
+  all: Located[];
+  args: string[];
+}
+
+interface Upload extends Row<UploadView> {
+  /** The local files the command sends. */
+  files: (v: UploadView) => string[];
+}
+
+/**
+ * Upload commands: tool → subcommand → the local files sent. Paths are matched against the words
+ * as written (`aws s3 cp`, `rclone copy`).
+ */
+export const UPLOADS = new CommandTable<UploadView, Upload>([
+  { tools: ['curl'], path: [], files: curlUploads },
+  { tools: ['wget'], path: [], files: (v) => optionValues(v.args, ['--post-file', '--body-file']) },
+  { tools: ['scp', 'rsync'], path: [], files: remoteCopySources },
+  { tools: [...RAW_SOCKETS, 'ssh'], path: [], files: (v) => (!fedByStdin(v.loc.cmd) || parseArgs(v.args, ['-p']).short.has('l') ? [] : orPiped(stdinFiles(v))) },
+  { tools: ['aws'], path: ['s3', /^(cp|sync|mv)$/], files: s3Upload },
+  { tools: ['gsutil'], path: [], when: (v) => /^(cp|rsync|mv)$/.test(v.args.find((a) => !a.startsWith('-')) ?? ''), files: storageUpload },
+  { tools: ['rclone'], path: [/^(copy|sync|move|copyto)$/], files: storageUpload },
+]);
+
 /** Local files an upload command sends (empty when it is not an upload). */
 export function uploadFiles(loc: Located, all: Located[]): string[] {
-  const { cmd } = loc;
-  const { name, args } = cmd;
-  const stdinFiles = () => [...cmd.redirects.filter((r) => r.op === '<').map((r) => r.target), ...feederFiles(loc, all)];
-  if (name === 'curl') {
-    const files: string[] = [];
-    for (const v of optionValues(args, ['-d', '--data', '--data-binary', '--data-urlencode', '--data-ascii', '--json'])) {
-      const m = /^(?:[\w.-]*)@(.+)$/.exec(v);
-      if (m) files.push(...(m[1] === '-' ? stdinFiles().concat(cmd.pipeIndex > 0 ? ['(stdin)'] : []) : [m[1]]));
-    }
-    for (const v of optionValues(args, ['-F', '--form'])) {
-      const m = /^[^=]+=[@<]([^;]+)/.exec(v);
-      if (m) files.push(m[1]);
-    }
-    for (const v of optionValues(args, ['-T', '--upload-file'])) files.push(...(v === '-' || v === '.' ? [...stdinFiles(), '(stdin)'] : [v]));
-    return files;
+  const { args } = loc.cmd;
+  const found = UPLOADS.match(loc.cmd.name, () => ({ loc, all, args, operands: args }));
+  return found ? found.row.files(found.view) : [];
+}
+
+/** Files redirected into the command or fed to it by a pipeline. */
+function stdinFiles(v: UploadView): string[] {
+  return [...v.loc.cmd.redirects.filter((r) => r.op === '<').map((r) => r.target), ...feederFiles(v.loc, v.all)];
+}
+
+function orPiped(files: string[]): string[] {
+  return files.length > 0 ? files : ['(piped data)'];
+}
+
+function curlUploads(v: UploadView): string[] {
+  const { args } = v;
+  const files: string[] = [];
+  for (const d of optionValues(args, ['-d', '--data', '--data-binary', '--data-urlencode', '--data-ascii', '--json'])) {
+    const m = /^(?:[\w.-]*)@(.+)$/.exec(d);
+    if (m) files.push(...(m[1] === '-' ? stdinFiles(v).concat(v.loc.cmd.pipeIndex > 0 ? ['(stdin)'] : []) : [m[1]]));
   }
-  if (name === 'wget') return optionValues(args, ['--post-file', '--body-file']);
-  if (name === 'scp' || name === 'rsync') {
-    const { operands } = parseArgs(args, ['-i', '-P', '-o', '-e', '-F', '--exclude', '--include', '-S', '-J', '-l', '-c']);
-    const remote = (o: string) => /^(?:[^@/\s]+@)?[a-z0-9][a-z0-9.-]+:(?!\/\/)/i.test(o);
-    const dest = operands[operands.length - 1];
-    return operands.length >= 2 && dest && remote(dest) ? operands.slice(0, -1).filter((o) => !remote(o)) : [];
+  for (const f of optionValues(args, ['-F', '--form'])) {
+    const m = /^[^=]+=[@<]([^;]+)/.exec(f);
+    if (m) files.push(m[1]);
   }
-  if (RAW_SOCKETS.has(name) || name === 'ssh') {
-    if (!fedByStdin(cmd) || parseArgs(args, ['-p']).short.has('l')) return [];
-    const files = stdinFiles();
-    return files.length > 0 ? files : ['(piped data)'];
-  }
-  if (name === 'aws' && args[0] === 's3' && /^(cp|sync|mv)$/.test(args[1] ?? '')) {
-    const ops = parseArgs(args.slice(2), ['--profile', '--region', '--exclude', '--include', '--acl']).operands;
-    return ops.length >= 2 && /^s3:\/\//.test(ops[ops.length - 1]) && !/^s3:\/\//.test(ops[0]) ? [ops[0]] : [];
-  }
-  if ((name === 'gsutil' && /^(cp|rsync|mv)$/.test(args.find((a) => !a.startsWith('-')) ?? '')) || (name === 'rclone' && /^(copy|sync|move|copyto)$/.test(args[0] ?? ''))) {
-    const ops = parseArgs(args, ['-h', '-o']).operands.slice(1);
-    const dest = ops[ops.length - 1] ?? '';
-    return ops.length >= 2 && /^[\w-]+:/.test(dest) && !/^[\w-]+:/.test(ops[0]) ? [ops[0]] : [];
-  }
-  return [];
+  for (const t of optionValues(args, ['-T', '--upload-file'])) files.push(...(t === '-' || t === '.' ? [...stdinFiles(v), '(stdin)'] : [t]));
+  return files;
+}
+
+/** scp/rsync: the local sources when the destination is remote. */
+function remoteCopySources(v: UploadView): string[] {
+  const { operands } = parseArgs(v.args, ['-i', '-P', '-o', '-e', '-F', '--exclude', '--include', '-S', '-J', '-l', '-c']);
+  const remote = (o: string) => /^(?:[^@/\s]+@)?[a-z0-9][a-z0-9.-]+:(?!\/\/)/i.test(o);
+  const dest = operands[operands.length - 1];
+  return operands.length >= 2 && dest && remote(dest) ? operands.slice(0, -1).filter((o) => !remote(o)) : [];
+}
+
+function s3Upload(v: UploadView): string[] {
+  const ops = parseArgs(v.args.slice(2), ['--profile', '--region', '--exclude', '--include', '--acl']).operands;
+  return ops.length >= 2 && /^s3:\/\//.test(ops[ops.length - 1]) && !/^s3:\/\//.test(ops[0]) ? [ops[0]] : [];
+}
+
+/** gsutil/rclone: the local source when the destination is a remote (`gs://…`, `remote:path`). */
+function storageUpload(v: UploadView): string[] {
+  const ops = parseArgs(v.args, ['-h', '-o']).operands.slice(1);
+  const dest = ops[ops.length - 1] ?? '';
+  return ops.length >= 2 && /^[\w-]+:/.test(dest) && !/^[\w-]+:/.test(ops[0]) ? [ops[0]] : [];
 }
 
 /** Files that a pipeline feeds into this command (`cat f | nc …`, `tar c dir | ssh …`). */

@@ -33,6 +33,29 @@ test('every rule id is documented in the README catalogue', () => {
   for (const m of metas) assert.ok(readme.includes(`\`${m.id}\``), `README misses ${m.id}`);
 });
 
+/** The catalogue table's rows: rule id → the "default" column (its first word is the severity). */
+function catalogueRows(): Map<string, string> {
+  const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+  const rows = new Map<string, string>();
+  for (const line of readme.split('\n')) {
+    const m = /^\| `([a-z-]+\/[a-z0-9-]+)` \| ([^|]+) \|/.exec(line);
+    if (!m) continue;
+    assert.ok(!rows.has(m[1]), `README lists ${m[1]} twice`);
+    rows.set(m[1], m[2].trim());
+  }
+  return rows;
+}
+
+test('the catalogue\'s default severity is each meta\'s severity, and it lists exactly the registered rules', () => {
+  const rows = catalogueRows();
+  for (const m of metas) {
+    const cell = rows.get(m.id);
+    assert.ok(cell !== undefined, `the README table has no row for ${m.id}`);
+    assert.equal(/^(critical|warning|info)\b/.exec(cell)?.[1], m.severity, `${m.id}: README says "${cell}", the meta ${m.severity}`);
+  }
+  for (const id of rows.keys()) assert.ok(RULE_METAS.has(id), `the README table lists ${id}, which no rule registers`);
+});
+
 test('every rule id is named in full, quoted, by the spec of its own category', () => {
   // A substring (the short name) is no proof: 'sudo' appears in specs of other rules too.
   for (const m of metas) {

@@ -5,6 +5,7 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
+import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
 import { basename, countMatches, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
@@ -130,20 +131,40 @@ function registryLines(w: FileOp): string[] {
 
 // ---- publication --------------------------------------------------------------------------------
 
-function publication(cmd: SimpleCommand): string | null {
+interface PublishView extends Positional {
+  tool: string;
+  args: string[];
+}
+
+interface Publication extends Row<PublishView> {
+  /** The publishing command as the finding names it. */
+  what: string | ((v: PublishView) => string);
+}
+
+/** Package publications: tool → subcommand path → what was published (irreversible for others). */
+export const PUBLICATIONS = new CommandTable<PublishView, Publication>([
+  { tools: ['npm', 'pnpm', 'bun'], path: [/^(publish|unpublish)$/], what: (v) => `${v.tool} ${v.operands[0]}` },
+  { tools: ['yarn'], path: ['publish'], what: 'yarn publish' },
+  { tools: ['yarn'], path: ['npm', 'publish'], what: 'yarn publish' },
+  // `cargo publish -n` is cargo's dry run.
+  { tools: ['cargo'], path: ['publish'], unless: (v) => v.args.includes('-n'), what: 'cargo publish' },
+  { tools: ['twine'], path: ['upload'], what: 'twine upload' },
+  { tools: ['python'], path: [], when: (v) => v.args.slice(0, 3).join(' ') === '-m twine upload', what: 'twine upload' },
+  { tools: ['poetry', 'uv', 'flit', 'hatch', 'vsce', 'ovsx'], path: ['publish'], what: (v) => `${v.tool} publish` },
+  { tools: ['gem'], path: ['push'], what: 'gem push' },
+  { tools: ['dotnet'], path: ['nuget', 'push'], what: 'dotnet nuget push' },
+  { tools: ['pod'], path: ['trunk', 'push'], what: 'pod trunk push' },
+]);
+
+/** The publishing command (`npm publish`, `twine upload` …), or null; a dry run publishes nothing. */
+export function publication(cmd: SimpleCommand): string | null {
   const { name, args } = cmd;
-  if (args.includes('--dry-run') || (name === 'cargo' && args.includes('-n'))) return null;
-  const ops = args.filter((a) => !a.startsWith('-'));
-  if ((name === 'npm' || name === 'pnpm' || name === 'bun') && (ops[0] === 'publish' || ops[0] === 'unpublish')) return `${name} ${ops[0]}`;
-  if (name === 'yarn' && (ops[0] === 'publish' || (ops[0] === 'npm' && ops[1] === 'publish'))) return 'yarn publish';
-  if (name === 'cargo' && ops[0] === 'publish') return 'cargo publish';
-  if (name === 'twine' && ops[0] === 'upload') return 'twine upload';
-  if (/^python[\d.]*$/.test(name) && args[0] === '-m' && args[1] === 'twine' && args[2] === 'upload') return 'twine upload';
-  if ((name === 'poetry' || name === 'uv' || name === 'flit' || name === 'hatch' || name === 'vsce' || name === 'ovsx') && ops[0] === 'publish') return `${name} publish`;
-  if (name === 'gem' && ops[0] === 'push') return 'gem push';
-  if (name === 'dotnet' && ops[0] === 'nuget' && ops[1] === 'push') return 'dotnet nuget push';
-  if (name === 'pod' && ops[0] === 'trunk' && ops[1] === 'push') return 'pod trunk push';
-  return null;
+  if (args.includes('--dry-run')) return null;
+  const tool = /^python[\d.]*$/.test(name) ? 'python' : name;
+  const found = PUBLICATIONS.match(tool, () => ({ tool: name, args, operands: args.filter((a) => !a.startsWith('-')) }));
+  if (!found) return null;
+  const { row, view } = found;
+  return typeof row.what === 'function' ? row.what(view) : row.what;
 }
 
 // ---- typosquats ---------------------------------------------------------------------------------

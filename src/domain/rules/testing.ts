@@ -137,10 +137,6 @@ export function say(text: string, model?: string, agentId?: string): EventInput 
   return { ...base, kind: 'message', text, model, agentId };
 }
 
-export function think(text: string): EventInput {
-  return { ...base, kind: 'thinking', text };
-}
-
 export function read(path: string, o: CallOptions = {}): ToolCallEvent {
   return call({ type: 'file_read', path }, 'Read', o);
 }

@@ -13,7 +13,10 @@ export interface RuleMeta {
   title: string;
   description: string;
   remediation: string;
-  /** Score weight multiplier (1 = normal for its severity). See scoring/. */
+  /**
+   * Score weight multiplier (1 = normal for its severity; see scoring/). Only coverage findings
+   * that say the file could not be vouched for use it; info costs nothing whatever its weight.
+   */
   weight?: number;
 }
 

@@ -66,9 +66,7 @@ export function describeCall(call: ToolCallEvent): string {
     case 'command':
       return i.command;
     case 'file_read':
-      return `${call.name} ${i.path}`;
     case 'file_write':
-      return `${call.name} ${i.path}`;
     case 'file_edit':
       return `${call.name} ${i.path}`;
     case 'patch':

@@ -170,10 +170,6 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'busy
 /** Shell options that take the next word as their value (so it is not the script). */
 const SHELL_OPTS_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
 
-export function isShell(name: string): boolean {
-  return SHELLS.has(name);
-}
-
 /**
  * The script a shell runs from its arguments, if any: `bash -c 'x'`, `bash -lc 'x'`,
  * `sh -ec 'x'`, `su bob -c 'x'`. Returns null when the shell reads a file or stdin.

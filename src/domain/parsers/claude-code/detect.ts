@@ -6,7 +6,7 @@
 // - foreign: shapes that belong to Codex (`payload` envelopes, `record_type`, dotted exec events)
 //   or Gemini CLI (`projectHash`, `$set`, type gemini, stream-json `init` without subtype…).
 import type { DetectSample, Detection } from '../../ingest/types.ts';
-import { asObj, asStr, type Obj } from './values.ts';
+import { obj, str, type Obj } from '../shared/values.ts';
 
 type Vote = 'transcript' | 'transcript-strong' | 'weak' | 'stream' | 'stream-strong' | 'foreign' | 'none';
 
@@ -28,7 +28,7 @@ export function detectClaudeCode(sample: DetectSample): Detection | null {
   const tally = { transcript: 0, 'transcript-strong': 0, weak: 0, stream: 0, 'stream-strong': 0, foreign: 0, none: 0 };
   let objects = 0;
   for (const value of sample.values) {
-    const rec = asObj(value);
+    const rec = obj(value);
     if (!rec) continue;
     objects++;
     tally[vote(rec)]++;
@@ -49,13 +49,13 @@ export function detectClaudeCode(sample: DetectSample): Detection | null {
 
 function vote(rec: Obj): Vote {
   if (isForeign(rec)) return 'foreign';
-  const type = asStr(rec.type);
+  const type = str(rec.type);
   if (!type) return 'none';
   if (typeof rec.session_id === 'string' && rec.sessionId === undefined) return streamVote(rec, type);
   if (CONVERSATION.has(type)) {
     const threaded = typeof rec.sessionId === 'string' || 'parentUuid' in rec || 'isSidechain' in rec;
     if (threaded) return typeof rec.uuid === 'string' ? 'transcript-strong' : 'transcript';
-    return asObj(rec.message) ? 'weak' : 'none';
+    return obj(rec.message) ? 'weak' : 'none';
   }
   if (TRANSCRIPT_META.has(type)) {
     const distinctive = type === 'file-history-snapshot' || (type === 'summary' && 'leafUuid' in rec);
@@ -66,7 +66,7 @@ function vote(rec: Obj): Vote {
 
 function streamVote(rec: Obj, type: string): Vote {
   if (type === 'system') return rec.subtype === 'init' ? 'stream-strong' : 'stream';
-  if (type === 'assistant' || type === 'user') return asObj(rec.message) ? 'stream' : 'none';
+  if (type === 'assistant' || type === 'user') return obj(rec.message) ? 'stream' : 'none';
   if (type === 'result') return typeof rec.subtype === 'string' || 'is_error' in rec ? 'stream' : 'none';
   return type === 'stream_event' ? 'stream' : 'none';
 }
@@ -74,7 +74,7 @@ function streamVote(rec: Obj, type: string): Vote {
 function isForeign(rec: Obj): boolean {
   if ('payload' in rec && typeof rec.timestamp === 'string') return true; // Codex envelope
   if ('record_type' in rec || 'projectHash' in rec || '$set' in rec || '$rewindTo' in rec) return true;
-  const type = asStr(rec.type);
+  const type = str(rec.type);
   if (type === undefined) return 'instructions' in rec && 'id' in rec; // legacy Codex first line
   return FOREIGN_TYPES.has(type) || type.includes('.');
 }

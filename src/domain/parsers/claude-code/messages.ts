@@ -4,7 +4,8 @@
 // it tells whether a block was already seen, merges usage, and emits ONE usage event per message
 // when the thread moves on to another message (or at the end).
 import type { EventSink, UsageEvent } from '../../model/events.ts';
-import { asCount, boundedAdd, type Obj } from './values.ts';
+import type { Obj } from '../shared/values.ts';
+import { boundedAdd, count } from './values.ts';
 
 interface OpenMessage {
   id: string;
@@ -82,10 +83,10 @@ export class MessageAssembler {
 }
 
 function fillUsage(base: UsageEvent, usage: Obj): UsageEvent {
-  base.input = asCount(usage.input_tokens);
-  base.output = asCount(usage.output_tokens);
-  base.cacheRead = asCount(usage.cache_read_input_tokens);
-  base.cacheWrite = asCount(usage.cache_creation_input_tokens);
+  base.input = count(usage.input_tokens);
+  base.output = count(usage.output_tokens);
+  base.cacheRead = count(usage.cache_read_input_tokens);
+  base.cacheWrite = count(usage.cache_creation_input_tokens);
   return base;
 }
 

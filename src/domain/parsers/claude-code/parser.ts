@@ -12,7 +12,8 @@ import { systemOutcome } from './system.ts';
 import { SUBAGENT_TOOLS, toolInput } from './tool-input.ts';
 import { resultFacts } from './tool-result.ts';
 import { classifyUserText } from './user-text.ts';
-import { asId, asNum, asObj, asStr, boundedAdd, boundedSet, isoTime, textOf, type Obj } from './values.ts';
+import { num, obj, str, text, type Obj } from '../shared/values.ts';
+import { boundedAdd, boundedSet, isoTime, textOf } from './values.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 
 /** Where an event comes from: its line, time and thread (undefined = main thread). */
@@ -125,9 +126,9 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private dispatch(value: unknown, line: number, sink: EventSink): void {
-    const rec = asObj(value);
+    const rec = obj(value);
     if (!rec) return sink.skip(line, 'not a JSON object');
-    const type = asStr(rec.type);
+    const type = str(rec.type);
     if (!type) return sink.skip(line, 'record without a type');
     // A compact boundary waits one record for its summary; anything else releases it.
     if (this.pendingCompaction && !(type === 'user' && rec.isCompactSummary === true)) this.flushCompaction(sink);
@@ -155,11 +156,11 @@ export class ClaudeCodeParser implements LogParser {
   private onMetadata(rec: Obj, type: string, ctx: Ctx): void {
     switch (type) {
       case 'summary':
-        return this.title('summary', asStr(rec.summary), ctx);
+        return this.title('summary', str(rec.summary), ctx);
       case 'custom-title':
-        return this.title('custom-title', asStr(rec.customTitle), ctx);
+        return this.title('custom-title', str(rec.customTitle), ctx);
       case 'ai-title':
-        return this.title('ai-title', asStr(rec.aiTitle), ctx);
+        return this.title('ai-title', str(rec.aiTitle), ctx);
       case 'pr-link':
         return this.emit(ctx, { kind: 'system', subtype: 'pr-link', text: prLinkText(rec) });
       case 'worktree-state':
@@ -187,7 +188,7 @@ export class ClaudeCodeParser implements LogParser {
     let agentId: string | undefined;
     if (rec.isSidechain === true) agentId = this.sidechainAgent(rec, line, at, sink);
     else {
-      const parentCall = asId(rec.parent_tool_use_id);
+      const parentCall = text(rec.parent_tool_use_id);
       if (parentCall !== undefined) agentId = this.startedAgent(parentCall, parentCall, line, at, sink);
     }
     return { line, at, agentId, sink };
@@ -197,7 +198,7 @@ export class ClaudeCodeParser implements LogParser {
     const id = this.subagents.sidechainAgent(rec, line);
     if (this.subagents.begin(id)) {
       // An inline sidechain names no Task call: its first prompt is the Task's prompt.
-      const text = rec.type === 'user' ? textOf(asObj(rec.message)?.content) : '';
+      const text = rec.type === 'user' ? textOf(obj(rec.message)?.content) : '';
       const callId = this.subagents.linkByPrompt(text, id);
       this.emitStart(id, callId, { line, at, agentId: undefined, sink });
     }
@@ -220,13 +221,13 @@ export class ClaudeCodeParser implements LogParser {
 
   /** Emit session_meta when a field first appears or changes (not on every line). */
   private trackMeta(rec: Obj, line: number, at: string | null, sink: EventSink): void {
-    let changed = this.setMeta('sessionId', asId(rec.sessionId) ?? asId(rec.session_id));
-    changed = this.setMeta('cwd', asId(rec.cwd) ?? asId(rec.relocatedCwd)) || changed;
-    changed = this.setMeta('branch', asId(rec.gitBranch)) || changed;
-    changed = this.setMeta('agentVersion', asId(rec.version) ?? asId(rec.claude_code_version)) || changed;
-    changed = this.setMeta('permissionMode', asId(rec.permissionMode)) || changed;
+    let changed = this.setMeta('sessionId', text(rec.sessionId) ?? text(rec.session_id));
+    changed = this.setMeta('cwd', text(rec.cwd) ?? text(rec.relocatedCwd)) || changed;
+    changed = this.setMeta('branch', text(rec.gitBranch)) || changed;
+    changed = this.setMeta('agentVersion', text(rec.version) ?? text(rec.claude_code_version)) || changed;
+    changed = this.setMeta('permissionMode', text(rec.permissionMode)) || changed;
     // The stream-json header names the model before any message does.
-    if (rec.subtype === 'init' && rec.type === 'system') changed = this.setMeta('model', asId(rec.model)) || changed;
+    if (rec.subtype === 'init' && rec.type === 'system') changed = this.setMeta('model', text(rec.model)) || changed;
     if (changed) this.emitMeta({ line, at, agentId: undefined, sink });
   }
 
@@ -250,7 +251,7 @@ export class ClaudeCodeParser implements LogParser {
   // ---- user records: prompts and tool results ----
 
   private onUser(rec: Obj, ctx: Ctx): void {
-    const message = asObj(rec.message);
+    const message = obj(rec.message);
     if (!message) return ctx.sink.skip(ctx.line, 'user record without a message');
     const content = message.content;
     if (typeof content === 'string') return this.userText(content, rec.isMeta === true, rec.isCompactSummary === true, ctx);
@@ -258,14 +259,14 @@ export class ClaudeCodeParser implements LogParser {
     let text = '';
     let structured = rec.toolUseResult !== undefined ? rec.toolUseResult : rec.tool_use_result;
     for (const raw of content) {
-      const block = asObj(raw);
+      const block = obj(raw);
       if (block?.type === 'tool_result') {
         // The record-level structured result describes its (single) tool_result block.
         this.toolResult(block, structured, rec, ctx);
         structured = undefined;
         continue;
       }
-      const piece = typeof raw === 'string' ? raw : block?.type === 'image' ? '[image]' : asStr(block?.text) ?? '';
+      const piece = typeof raw === 'string' ? raw : block?.type === 'image' ? '[image]' : str(block?.text) ?? '';
       if (piece !== '') text = text === '' ? piece : `${text}\n${piece}`;
     }
     if (text !== '') this.userText(text, rec.isMeta === true, rec.isCompactSummary === true, ctx);
@@ -300,7 +301,7 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private toolResult(block: Obj, structured: unknown, rec: Obj, ctx: Ctx): void {
-    const given = asId(block.tool_use_id) ?? asId(rec.sourceToolUseID);
+    const given = text(block.tool_use_id) ?? text(rec.sourceToolUseID);
     if (given !== undefined) {
       if (this.answered.has(given)) return;
       boundedAdd(this.answered, given, MAX_ANSWERED);
@@ -347,21 +348,21 @@ export class ClaudeCodeParser implements LogParser {
   // ---- assistant records: text, thinking, tool calls, usage ----
 
   private onAssistant(rec: Obj, ctx: Ctx): void {
-    const message = asObj(rec.message);
+    const message = obj(rec.message);
     if (!message) return ctx.sink.skip(ctx.line, 'assistant record without a message');
     const content = message.content;
-    const usage = asObj(message.usage);
+    const usage = obj(message.usage);
     const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
     if (!Array.isArray(blocks) && !usage) return ctx.sink.skip(ctx.line, 'assistant message without content');
-    const model = asId(message.model);
+    const model = text(message.model);
     // Subagents often run a smaller model; they set the session's model only in a standalone file.
     if (model !== undefined && model !== '<synthetic>' && (ctx.agentId === undefined || !this.mainSeen)) this.setModel(model, ctx);
     if (ctx.agentId === undefined) this.mainSeen = true;
-    const msgId = asId(message.id) ?? asId(rec.requestId);
+    const msgId = text(message.id) ?? text(rec.requestId);
     const thread = ctx.agentId ?? '';
     if (Array.isArray(blocks)) {
       const apiError = rec.isApiErrorMessage === true;
-      for (const raw of blocks) this.assistantBlock(asObj(raw), msgId, thread, model, apiError, ctx);
+      for (const raw of blocks) this.assistantBlock(obj(raw), msgId, thread, model, apiError, ctx);
     }
     if (usage) {
       const base: UsageEvent = { kind: 'usage', index: -1, line: ctx.line, at: ctx.at, agentId: ctx.agentId, model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -371,9 +372,9 @@ export class ClaudeCodeParser implements LogParser {
 
   private assistantBlock(b: Obj | undefined, msgId: string | undefined, thread: string, model: string | undefined, apiError: boolean, ctx: Ctx): void {
     if (!b) return;
-    const type = asStr(b.type) ?? '';
+    const type = str(b.type) ?? '';
     if (type === 'text' || type === 'thinking') {
-      const text = asStr(type === 'text' ? b.text : b.thinking);
+      const text = str(type === 'text' ? b.text : b.thinking);
       if (!text || !NON_SPACE.test(text) || !this.messages.blockIsNew(thread, msgId, blockKey(type, text), ctx.sink)) return;
       if (type === 'thinking') return this.emit(ctx, { kind: 'thinking', text });
       // Claude Code writes API failures as assistant messages ("API Error: 529 …").
@@ -386,13 +387,13 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private toolCall(b: Obj, ctx: Ctx): void {
-    const given = asId(b.id);
+    const given = text(b.id);
     if (given !== undefined) {
       if (this.seenCalls.has(given)) return;
       boundedAdd(this.seenCalls, given, MAX_SEEN_CALLS);
     }
     const callId = given ?? this.synthId('call', ctx.line);
-    const name = asId(b.name) ?? 'unknown';
+    const name = text(b.name) ?? 'unknown';
     const input = toolInput(name, b.input);
     boundedSet(this.callNames, callId, name, MAX_PENDING_CALLS);
     if (input.type === 'subagent') this.subagents.noteTask(callId, input.prompt, input.description);
@@ -416,7 +417,7 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private onAttachment(rec: Obj, ctx: Ctx): void {
-    const a = asObj(rec.attachment);
+    const a = obj(rec.attachment);
     if (!a) return;
     switch (a.type) {
       case 'queued_command': {
@@ -426,13 +427,13 @@ export class ClaudeCodeParser implements LogParser {
         return;
       }
       case 'hook_blocking_error': {
-        const err = asObj(a.blockingError);
-        const text = asStr(err?.blockingError) ?? asStr(a.blockingError) ?? '';
-        const command = asStr(err?.command) ?? asStr(a.command);
+        const err = obj(a.blockingError);
+        const text = str(err?.blockingError) ?? str(a.blockingError) ?? '';
+        const command = str(err?.command) ?? str(a.command);
         return this.emit(ctx, { kind: 'system', subtype: 'hook_blocking_error', text: hookText(a, command, text) });
       }
       case 'hook_non_blocking_error':
-        return this.emit(ctx, { kind: 'system', subtype: 'hook_error', text: hookText(a, asStr(a.command), asStr(a.stderr) ?? '') });
+        return this.emit(ctx, { kind: 'system', subtype: 'hook_error', text: hookText(a, str(a.command), str(a.stderr) ?? '') });
       default:
         // Context the harness attached (files, memory, reminders, listings): not agent actions.
         return;
@@ -440,18 +441,18 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private onProgress(rec: Obj, ctx: Ctx): void {
-    const data = asObj(rec.data);
+    const data = obj(rec.data);
     // hook/bash/mcp progress are live UI updates; the final results arrive as tool_result.
     if (!data || data.type !== 'agent_progress') return;
-    const inner = asObj(data.message);
+    const inner = obj(data.message);
     if (!inner) return;
-    const uuid = asId(inner.uuid);
+    const uuid = text(inner.uuid);
     if (uuid !== undefined) {
       if (this.seenProgress.has(uuid)) return;
       boundedAdd(this.seenProgress, uuid, MAX_SEEN_PROGRESS);
     }
-    const callId = asId(rec.parentToolUseID);
-    const agentId = asId(data.agentId) ?? callId ?? 'subagent';
+    const callId = text(rec.parentToolUseID);
+    const agentId = text(data.agentId) ?? callId ?? 'subagent';
     this.startedAgent(agentId, callId, ctx.line, ctx.at, ctx.sink);
     const innerCtx: Ctx = { line: ctx.line, at: isoTime(inner.timestamp) ?? ctx.at, agentId, sink: ctx.sink };
     if (inner.type === 'user') this.onUser(inner, innerCtx);
@@ -463,8 +464,8 @@ export class ClaudeCodeParser implements LogParser {
     if (typeof rec.subtype !== 'string' && !('is_error' in rec) && !('duration_ms' in rec)) return;
     this.runOpen = false;
     this.runs = Math.max(this.runs, 1);
-    const subtype = asStr(rec.subtype) || 'result';
-    let text = asStr(rec.result) ?? '';
+    const subtype = str(rec.subtype) || 'result';
+    let text = str(rec.result) ?? '';
     const denials = Array.isArray(rec.permission_denials) ? rec.permission_denials.length : 0;
     if (denials > 0) text = `${text}${text ? '\n' : ''}(${denials} permission denial${denials === 1 ? '' : 's'})`;
     if (rec.is_error === true || subtype.startsWith('error')) return this.emit(ctx, { kind: 'error', text: `${subtype}: ${text}` });
@@ -500,20 +501,20 @@ function blockKey(type: string, text: string): string {
 }
 
 function hookText(a: Obj, command: string | undefined, detail: string): string {
-  const hook = asStr(a.hookName) ?? asStr(a.hookEvent) ?? 'hook';
+  const hook = str(a.hookName) ?? str(a.hookEvent) ?? 'hook';
   return `${hook}${command ? ` (${command})` : ''}${detail ? `: ${detail}` : ''}`;
 }
 
 function prLinkText(rec: Obj): string {
-  const url = asStr(rec.prUrl);
+  const url = str(rec.prUrl);
   if (url) return url;
-  const n = asNum(rec.prNumber);
+  const n = num(rec.prNumber);
   return n === undefined ? 'pull request' : `pull request #${n}`;
 }
 
 function worktreeText(rec: Obj): string {
-  const ws = asObj(rec.worktreeSession);
+  const ws = obj(rec.worktreeSession);
   if (!ws) return 'left worktree';
-  const branch = asStr(ws.worktreeBranch);
-  return `worktree ${asStr(ws.worktreePath) ?? '(unknown path)'}${branch ? ` on branch ${branch}` : ''}`;
+  const branch = str(ws.worktreeBranch);
+  return `worktree ${str(ws.worktreePath) ?? '(unknown path)'}${branch ? ` on branch ${branch}` : ''}`;
 }

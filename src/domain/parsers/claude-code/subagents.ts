@@ -7,7 +7,8 @@
 //   the Task result's toolUseResult names the agentId.
 // - stream-json: `parent_tool_use_id` on the subagent's messages.
 // All maps are bounded: state never grows with the log.
-import { asId, boundedAdd, boundedSet, type Obj } from './values.ts';
+import { text, type Obj } from '../shared/values.ts';
+import { boundedAdd, boundedSet } from './values.ts';
 
 // Sidechain record uuids remembered to thread later records onto their subagent.
 const MAX_UUIDS = 50_000;
@@ -29,9 +30,9 @@ export class Subagents {
 
   /** The subagent of a top-level `isSidechain` record; a record with no known parent is a root. */
   sidechainAgent(rec: Obj, line: number): string {
-    const uuid = asId(rec.uuid);
-    const parent = asId(rec.parentUuid);
-    let id = asId(rec.agentId) ?? (parent === undefined ? undefined : this.uuidAgent.get(parent));
+    const uuid = text(rec.uuid);
+    const parent = text(rec.parentUuid);
+    let id = text(rec.agentId) ?? (parent === undefined ? undefined : this.uuidAgent.get(parent));
     // A root's own uuid is the stable id of an inline sidechain that names no agent.
     id ??= uuid ?? `sidechain-${line}`;
     if (uuid !== undefined) boundedSet(this.uuidAgent, uuid, id, MAX_UUIDS);

@@ -3,7 +3,8 @@
 // stop_hook_summary, turn_duration, informational, session_start, api_refusal,
 // model_refusal_fallback; stream-json adds init, hook_response, status… Unknown subtypes are kept
 // as plain system events: they are the harness talking, never the agent acting.
-import { asNum, asObj, asStr, textOf, type Obj } from './values.ts';
+import { num, obj, str, type Obj } from '../shared/values.ts';
+import { textOf } from './values.ts';
 
 export type SystemOutcome =
   | { kind: 'compaction'; trigger?: string; preTokens?: number }
@@ -14,24 +15,24 @@ export type SystemOutcome =
 const MAX_LISTED = 20;
 
 export function systemOutcome(rec: Obj): SystemOutcome {
-  const subtype = asStr(rec.subtype) || 'system';
+  const subtype = str(rec.subtype) || 'system';
   switch (subtype) {
     case 'compact_boundary':
-      return compaction(asObj(rec.compactMetadata) ?? asObj(rec.compact_metadata), asStr(rec.trigger));
+      return compaction(obj(rec.compactMetadata) ?? obj(rec.compact_metadata), str(rec.trigger));
     case 'microcompact_boundary':
-      return compaction(asObj(rec.microcompactMetadata) ?? asObj(rec.microcompact_metadata), 'micro');
+      return compaction(obj(rec.microcompactMetadata) ?? obj(rec.microcompact_metadata), 'micro');
     case 'api_error':
     case 'error':
       return { kind: 'error', text: apiErrorText(rec) };
     case 'stop_hook_summary':
       return { kind: 'system', subtype, text: hookSummaryText(rec) };
     case 'turn_duration': {
-      const ms = asNum(rec.durationMs);
+      const ms = num(rec.durationMs);
       return { kind: 'system', subtype, text: ms === undefined ? '' : `turn took ${ms} ms` };
     }
     case 'api_refusal':
     case 'model_refusal_fallback':
-      return { kind: 'system', subtype, text: asStr(rec.apiRefusalExplanation) || contentText(rec) };
+      return { kind: 'system', subtype, text: str(rec.apiRefusalExplanation) || contentText(rec) };
     default:
       return { kind: 'system', subtype, text: contentText(rec) };
   }
@@ -39,15 +40,15 @@ export function systemOutcome(rec: Obj): SystemOutcome {
 
 function compaction(meta: Obj | undefined, fallbackTrigger: string | undefined): SystemOutcome {
   const out: Extract<SystemOutcome, { kind: 'compaction' }> = { kind: 'compaction' };
-  const trigger = (meta && asStr(meta.trigger)) || fallbackTrigger;
+  const trigger = (meta && str(meta.trigger)) || fallbackTrigger;
   if (trigger) out.trigger = trigger;
-  const preTokens = meta ? asNum(meta.preTokens) ?? asNum(meta.pre_tokens) : undefined;
+  const preTokens = meta ? num(meta.preTokens) ?? num(meta.pre_tokens) : undefined;
   if (preTokens !== undefined) out.preTokens = preTokens;
   return out;
 }
 
 function contentText(rec: Obj): string {
-  return textOf(rec.content) || asStr(rec.message) || '';
+  return textOf(rec.content) || str(rec.message) || '';
 }
 
 /** api_error shapes vary by version: error.message, error.formatted, error.error.error.message… */
@@ -60,25 +61,25 @@ export function apiErrorText(rec: Obj): string {
       parts.push(err);
       break;
     }
-    const o = asObj(err);
+    const o = obj(err);
     if (!o) break;
-    const message = asStr(o.message) || asStr(o.formatted);
+    const message = str(o.message) || str(o.formatted);
     if (message) parts.push(message);
-    const status = asNum(o.status);
+    const status = num(o.status);
     if (status) parts.push(`status ${status}`);
-    const type = asStr(o.type);
+    const type = str(o.type);
     if (type && type !== 'error' && !parts.includes(type)) parts.push(type);
     err = o.error;
   }
   const text = parts.length > 0 ? parts.join(' — ') : contentText(rec) || 'API error';
-  const attempt = asNum(rec.retryAttempt);
-  const max = asNum(rec.maxRetries);
+  const attempt = num(rec.retryAttempt);
+  const max = num(rec.maxRetries);
   return attempt && max ? `${text} (retry ${attempt}/${max})` : text;
 }
 
 function hookSummaryText(rec: Obj): string {
-  const commands = listed(rec.hookInfos, (h) => asStr(asObj(h)?.command));
-  const errors = listed(rec.hookErrors, (e) => asStr(e) ?? asStr(asObj(e)?.message));
+  const commands = listed(rec.hookInfos, (h) => str(obj(h)?.command));
+  const errors = listed(rec.hookErrors, (e) => str(e) ?? str(obj(e)?.message));
   let text = commands.length > 0 ? `hooks: ${commands.join('; ')}` : 'hooks ran';
   if (errors.length > 0) text += `; errors: ${errors.join('; ')}`;
   if (rec.preventedContinuation === true) text += '; prevented continuation';

@@ -1,7 +1,8 @@
 // Claude Code tool_use inputs → the normalised ToolInput. A call whose input lacks the fields a
 // kind needs (hostile or future shapes) falls back to `other`, so no information is invented.
 import type { ToolInput } from '../../model/events.ts';
-import { asObj, asStr, type Obj } from './values.ts';
+import { replacement, searchOf, splitMcpName, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { obj, str, text, type Obj } from '../shared/values.ts';
 
 /** Tool names that start a subagent (Task up to 2.1.x, Agent later). */
 export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
@@ -10,7 +11,7 @@ export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);
 const MAX_EDITS = 1000;
 
 export function toolInput(name: string, rawInput: unknown): ToolInput {
-  const input = asObj(rawInput);
+  const input = obj(rawInput);
   const other: ToolInput = { type: 'other', args: rawInput };
   if (!input) return name.startsWith('mcp__') ? mcpInput(name, rawInput) : other;
   const mapped = mapKnown(name, input);
@@ -51,11 +52,11 @@ function mapKnown(name: string, input: Obj): ToolInput | undefined {
 }
 
 function commandInput(input: Obj): ToolInput | undefined {
-  const command = asStr(input.command);
+  const command = str(input.command);
   if (command === undefined) return undefined;
   const out: Extract<ToolInput, { type: 'command' }> = { type: 'command', command };
   // The agent's own one-line explanation of the command; the model has no separate field for it.
-  const description = asStr(input.description);
+  const description = str(input.description);
   if (description) out.justification = description;
   if (input.run_in_background === true) out.background = true;
   // Newer builds let the model ask to run outside the sandbox: that is an escalation.
@@ -64,7 +65,7 @@ function commandInput(input: Obj): ToolInput | undefined {
 }
 
 function filePath(input: Obj): string | undefined {
-  return asStr(input.file_path) ?? asStr(input.notebook_path);
+  return str(input.file_path) ?? str(input.notebook_path);
 }
 
 function readInput(input: Obj): ToolInput | undefined {
@@ -74,7 +75,7 @@ function readInput(input: Obj): ToolInput | undefined {
 
 function writeInput(input: Obj): ToolInput | undefined {
   const path = filePath(input);
-  const content = asStr(input.content);
+  const content = str(input.content);
   if (path === undefined || content === undefined) return undefined;
   return { type: 'file_write', path, content };
 }
@@ -82,9 +83,7 @@ function writeInput(input: Obj): ToolInput | undefined {
 function editInput(input: Obj): ToolInput | undefined {
   const path = filePath(input);
   if (path === undefined) return undefined;
-  const oldText = asStr(input.old_string) ?? '';
-  const newText = asStr(input.new_string) ?? '';
-  return { type: 'file_edit', path, edits: [{ oldText, newText }] };
+  return { type: 'file_edit', path, edits: [replacement(input)] };
 }
 
 function multiEditInput(input: Obj): ToolInput | undefined {
@@ -93,9 +92,9 @@ function multiEditInput(input: Obj): ToolInput | undefined {
   const edits: { oldText: string; newText: string }[] = [];
   for (const raw of input.edits) {
     if (edits.length >= MAX_EDITS) break;
-    const e = asObj(raw);
+    const e = obj(raw);
     if (!e) continue;
-    edits.push({ oldText: asStr(e.old_string) ?? '', newText: asStr(e.new_string) ?? '' });
+    edits.push(replacement(e));
   }
   return { type: 'file_edit', path, edits };
 }
@@ -103,44 +102,36 @@ function multiEditInput(input: Obj): ToolInput | undefined {
 function notebookEditInput(input: Obj): ToolInput | undefined {
   const path = filePath(input);
   if (path === undefined) return undefined;
-  const newText = asStr(input.new_source) ?? '';
-  return { type: 'file_edit', path, edits: [{ oldText: asStr(input.old_source) ?? '', newText }] };
+  const newText = str(input.new_source) ?? '';
+  return { type: 'file_edit', path, edits: [{ oldText: str(input.old_source) ?? '', newText }] };
 }
 
 function webFetchInput(input: Obj): ToolInput | undefined {
-  const url = asStr(input.url);
-  if (url === undefined) return undefined;
-  const prompt = asStr(input.prompt);
-  return prompt === undefined ? { type: 'web_fetch', url } : { type: 'web_fetch', url, prompt };
+  const url = str(input.url);
+  return url === undefined ? undefined : webFetchOf(url, str(input.prompt));
 }
 
 function webSearchInput(input: Obj): ToolInput | undefined {
-  const query = asStr(input.query);
+  const query = str(input.query);
   return query === undefined ? undefined : { type: 'web_search', query };
 }
 
 function subagentInput(input: Obj): ToolInput | undefined {
-  const description = asStr(input.description);
-  const prompt = asStr(input.prompt);
+  const description = str(input.description);
+  const prompt = str(input.prompt);
   if (description === undefined && prompt === undefined) return undefined;
-  const out: Extract<ToolInput, { type: 'subagent' }> = { type: 'subagent', description: description ?? '', prompt: prompt ?? '' };
-  const agentType = asStr(input.subagent_type);
-  if (agentType) out.agentType = agentType;
-  return out;
+  return subagentOf(description ?? '', prompt ?? '', text(input.subagent_type));
 }
 
 function searchInput(input: Obj): ToolInput | undefined {
-  const pattern = asStr(input.pattern);
-  const path = asStr(input.path);
+  const pattern = str(input.pattern);
+  const path = str(input.path);
   if (pattern === undefined && path === undefined) return undefined;
   // LS has only a path: an empty pattern means "list everything there".
-  return path === undefined ? { type: 'search', pattern: pattern ?? '' } : { type: 'search', pattern: pattern ?? '', path };
+  return searchOf(pattern ?? '', path);
 }
 
 /** `mcp__<server>__<tool>`; server names may contain single underscores and dashes. */
 function mcpInput(name: string, args: unknown): ToolInput {
-  const rest = name.slice('mcp__'.length);
-  const cut = rest.indexOf('__');
-  if (cut <= 0) return { type: 'mcp', server: rest, tool: '', args };
-  return { type: 'mcp', server: rest.slice(0, cut), tool: rest.slice(cut + 2), args };
+  return { type: 'mcp', ...splitMcpName(name.slice('mcp__'.length)), args };
 }

@@ -3,7 +3,8 @@
 // Claude Code records no numeric exit code for Bash; it is recovered from the text
 // ("Exit code 128\n…") or, for a successful shell result, implied by the structured result.
 import { SUBAGENT_TOOLS } from './tool-input.ts';
-import { asId, asNum, asObj, asStr, textOf, type Obj } from './values.ts';
+import { num, obj, str, text, type Obj } from '../shared/values.ts';
+import { textOf } from './values.ts';
 
 export interface ResultFacts {
   output: string;
@@ -30,11 +31,11 @@ const DENIAL_PREFIXES = [
 const DENIAL_WINDOW = 2000;
 
 export function resultFacts(block: Obj, structured: unknown, name: string | undefined, denialKind: unknown): ResultFacts {
-  const tur = asObj(structured);
-  const turText = asStr(structured);
+  const tur = obj(structured);
+  const turText = str(structured);
   let output = textOf(block.content);
-  if (output === '') output = asStr(block.text) || (tur ? structuredOutput(tur) : '');
-  const denied = isDenial(output) || (turText !== undefined && isDenial(turText)) || asId(denialKind) !== undefined;
+  if (output === '') output = str(block.text) || (tur ? structuredOutput(tur) : '');
+  const denied = isDenial(output) || (turText !== undefined && isDenial(turText)) || text(denialKind) !== undefined;
   const interrupted = output.startsWith('[Request interrupted by user') || tur?.interrupted === true;
   let isError = block.is_error === true || tur?.is_error === true;
   let exitCode = denied ? null : exitCodeFromText(output) ?? (turText === undefined ? null : exitCodeFromText(turText));
@@ -43,7 +44,7 @@ export function resultFacts(block: Obj, structured: unknown, name: string | unde
   const facts: ResultFacts = { output, exitCode, isError, denied, interrupted };
   const durationMs = tur ? durationOf(tur) : undefined;
   if (durationMs !== undefined) facts.durationMs = durationMs;
-  const subagentId = tur && (name === undefined || SUBAGENT_TOOLS.has(name)) ? asId(tur.agentId) : undefined;
+  const subagentId = tur && (name === undefined || SUBAGENT_TOOLS.has(name)) ? text(tur.agentId) : undefined;
   if (subagentId !== undefined) facts.subagentId = subagentId;
   return facts;
 }
@@ -69,7 +70,7 @@ export function isDenial(text: string): boolean {
  * not to treat as failure (grep's "No matches found"), so the exact code is unknown.
  */
 function structuredExitCode(tur: Obj, name: string | undefined, failed: boolean): number | null {
-  const explicit = asNum(tur.exitCode) ?? asNum(tur.exit_code);
+  const explicit = num(tur.exitCode) ?? num(tur.exit_code);
   if (explicit !== undefined) return explicit;
   if (failed || !isShellResult(tur, name)) return null;
   if (tur.backgroundTaskId !== undefined || tur.returnCodeInterpretation !== undefined) return null;
@@ -84,21 +85,21 @@ function isShellResult(tur: Obj, name: string | undefined): boolean {
 
 /** Output recovered from the structured result when the tool_result block carried none. */
 function structuredOutput(tur: Obj): string {
-  const stdout = asStr(tur.stdout);
-  const stderr = asStr(tur.stderr);
+  const stdout = str(tur.stdout);
+  const stderr = str(tur.stderr);
   if (stdout !== undefined || stderr !== undefined) {
     if (!stdout) return stderr ?? '';
     return stderr ? `${stdout}\n${stderr}` : stdout;
   }
-  const file = asObj(tur.file);
-  const fileContent = file ? asStr(file.content) : undefined;
+  const file = obj(tur.file);
+  const fileContent = file ? str(file.content) : undefined;
   if (fileContent !== undefined) return fileContent;
-  return asStr(tur.result) ?? textOf(tur.content);
+  return str(tur.result) ?? textOf(tur.content);
 }
 
 function durationOf(tur: Obj): number | undefined {
-  const ms = asNum(tur.durationMs) ?? asNum(tur.totalDurationMs);
+  const ms = num(tur.durationMs) ?? num(tur.totalDurationMs);
   if (ms !== undefined) return ms;
-  const seconds = asNum(tur.durationSeconds);
+  const seconds = num(tur.durationSeconds);
   return seconds === undefined ? undefined : Math.round(seconds * 1000);
 }

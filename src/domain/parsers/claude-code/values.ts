@@ -1,27 +1,10 @@
-// Defensive readers for untrusted JSON records, and the bounded collections the parser keeps.
-// Every field of a record may be missing or of the wrong type, so nothing here throws.
-
-export type Obj = Record<string, unknown>;
-
-export function asObj(v: unknown): Obj | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-
-export function asStr(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** A string with at least one character (ids, names: an empty one is as good as none). */
-export function asId(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function asNum(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
+// Claude Code's own readers (token counts, timestamps, message content) and the bounded
+// collections the parser keeps. The type-checked readers every parser shares are in
+// ../shared/values.ts; like them, nothing here throws.
+import { obj, str } from '../shared/values.ts';
 
 /** A non-negative token count; anything else counts as 0. */
-export function asCount(v: unknown): number {
+export function count(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
@@ -50,10 +33,10 @@ export function textOf(content: unknown): string {
 
 function partText(part: unknown): string {
   if (typeof part === 'string') return part;
-  const p = asObj(part);
+  const p = obj(part);
   if (!p) return '';
   if (p.type === 'image') return '[image]';
-  return asStr(p.text) ?? '';
+  return str(p.text) ?? '';
 }
 
 /** Map.set that evicts the oldest entry once `cap` is reached, so hostile logs cannot grow state. */

@@ -5,7 +5,7 @@
 // None of these shapes occur in Claude Code or Gemini CLI logs (Gemini stream-json "message"
 // lines have a string `content`, which is why content must be an array here).
 import type { DetectSample, Detection } from '../../ingest/types.ts';
-import { isObj, type Obj } from './json.ts';
+import { isObj, type Obj } from '../shared/values.ts';
 import { isLegacyHead } from './meta.ts';
 
 const ENVELOPE_TYPES = new Set([

@@ -1,6 +1,6 @@
 // `codex exec --json` lines: thread.started {thread_id}, turn.started, item.started / updated /
 // completed {item}, turn.completed {usage}, turn.failed {error}, error {message}. No timestamps.
-import { obj, str, text, type Obj } from './json.ts';
+import { obj, str, text, type Obj } from '../shared/values.ts';
 import { FROM_ITEM_EVENT } from './mirror.ts';
 import type { Ctx } from './state.ts';
 import { emitError, emitErrorOrNotice, emitSystem, emitUsage, tokenCounts } from './emit.ts';

@@ -1,32 +1,6 @@
-// Defensive readers for untrusted JSON values: every field of a Codex record may be missing or of
-// the wrong type, so nothing here throws and nothing trusts a type it has not checked.
-
-export type Obj = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** A string with at least one character (empty strings carry no information in these logs). */
-export function text(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-export function int(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
-}
-
-export function obj(v: unknown): Obj | undefined {
-  return isObj(v) ? v : undefined;
-}
+// Codex's own readers (timestamps, content parts, durations). The type-checked readers every
+// parser shares are in ../shared/values.ts; like them, nothing here throws.
+import { isObj, num, str } from '../shared/values.ts';
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -39,19 +13,6 @@ export function isoTime(v: unknown): string | null {
   const ok = isDigit(v.charCodeAt(0)) && isDigit(v.charCodeAt(3)) && v.charCodeAt(4) === 45 && v.charCodeAt(7) === 45
     && (sep === 84 /* T */ || sep === 32) && isDigit(v.charCodeAt(11));
   return ok ? v : null;
-}
-
-/** JSON.parse for strings that look like an object or array; undefined when they are not JSON. */
-export function tryJson(raw: string): unknown {
-  let i = 0;
-  while (i < raw.length && raw.charCodeAt(i) <= 32) i++;
-  const c = raw.charCodeAt(i);
-  if (c !== 123 /* { */ && c !== 91 /* [ */) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

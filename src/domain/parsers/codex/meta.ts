@@ -1,7 +1,7 @@
 // Session facts: session_meta (id, cwd, git, version, originator, source incl. sub-agent spawns,
 // model provider), turn_context (model, approval policy, sandbox — one per turn, emitted only on
 // change), settings events, and the legacy first line {id, timestamp, instructions, git}.
-import { isObj, obj, text, type Obj } from './json.ts';
+import { isObj, obj, text, type Obj } from '../shared/values.ts';
 import type { Ctx } from './state.ts';
 import { emitSystem } from './emit.ts';
 import { RUN_START } from '../../model/runs.ts';

@@ -4,7 +4,8 @@
 // ResponseItems, `record_type` state lines, the legacy first line, exec --json events, and the
 // pre-0.44 exec --json lines {id, msg: <event_msg payload>}.
 import type { EventSink, FormatId, LogParser } from '../../model/events.ts';
-import { isObj, isoTime, str, type Obj } from './json.ts';
+import { isObj, str, type Obj } from '../shared/values.ts';
+import { isoTime } from './json.ts';
 import { CodexState, type Ctx } from './state.ts';
 import { responseItem } from './response-items.ts';
 import { eventMsg } from './event-msgs.ts';

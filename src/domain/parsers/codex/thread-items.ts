@@ -4,7 +4,8 @@
 // type is compared with case and underscores removed. A tool item is a call when first seen and a
 // result when completed; its id is the call id, so rollout copies join their function_call.
 import type { ToolInput } from '../../model/events.ts';
-import { durationMs, int, isObj, obj, partsText, str, text, type Obj } from './json.ts';
+import { int, isObj, obj, str, text, type Obj } from '../shared/values.ts';
+import { durationMs, partsText } from './json.ts';
 import { syntheticId, type Ctx } from './state.ts';
 import { changesToFiles, emitAssistant, emitErrorOrNotice, emitThinking, mcpResult, searchResultsText } from './emit.ts';
 import { emitUserText } from './user-text.ts';

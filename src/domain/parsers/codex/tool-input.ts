@@ -3,12 +3,12 @@
 // (0.60+), `exec_command` {cmd} + `write_stdin` (unified exec), `apply_patch`, `update_plan`,
 // `view_image`, MCP tools as `<server>__<tool>` (or a `namespace` field), and a few others.
 import type { PatchFile, ToolInput } from '../../model/events.ts';
-import { isObj, str, text, tryJson, type Obj } from './json.ts';
+import { markedMcpInput, searchOf, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { isObj, str, text, tryJson, type Obj } from '../shared/values.ts';
 import { looksLikePatch, parseApplyPatch, patchFromScript, withDir } from './apply-patch.ts';
 import { argvToCommand } from './shell-words.ts';
 
 type CommandInput = Extract<ToolInput, { type: 'command' }>;
-type SubagentInput = Extract<ToolInput, { type: 'subagent' }>;
 
 /** Function-call arguments are a JSON *string*; anything else is kept as it came. */
 export function decodeArgs(raw: unknown): unknown {
@@ -121,25 +121,18 @@ function pathInput(args: Obj, type: 'file_read', keys: string[]): ToolInput | nu
 
 function searchInput(args: Obj): ToolInput {
   const pattern = str(args.pattern) ?? str(args.query) ?? '';
-  const path = text(args.path);
-  return path === undefined ? { type: 'search', pattern } : { type: 'search', pattern, path };
+  return searchOf(pattern, text(args.path));
 }
 
 function subagentInput(args: Obj): ToolInput {
   const prompt = str(args.message) ?? str(args.prompt) ?? str(args.task) ?? '';
-  const input: SubagentInput = { type: 'subagent', description: str(args.description) ?? prompt.slice(0, 80), prompt };
-  const agentType = text(args.agent_type) ?? text(args.role);
-  if (agentType !== undefined) input.agentType = agentType;
-  return input;
+  return subagentOf(str(args.description) ?? prompt.slice(0, 80), prompt, text(args.agent_type) ?? text(args.role));
 }
 
 /** MCP tools are exposed to the model as `<server>__<tool>`; 2026 builds add a `namespace`. */
 function mcpInput(name: string, args: unknown, namespace?: string): ToolInput | null {
   if (namespace) return { type: 'mcp', server: namespace, tool: name, args };
-  const bare = name.startsWith('mcp__') ? name.slice(5) : name;
-  const sep = bare.indexOf('__');
-  if (sep <= 0 || sep + 2 >= bare.length) return null;
-  return { type: 'mcp', server: bare.slice(0, sep), tool: bare.slice(sep + 2), args };
+  return markedMcpInput(name, args);
 }
 
 /** Web search actions: search {query|queries}, open_page {url}, find_in_page {url, pattern}. */
@@ -148,8 +141,7 @@ export function webInput(action: unknown, fallbackQuery?: string): ToolInput {
   const kind = str(a.type) ?? '';
   const url = text(a.url);
   if (url !== undefined && kind !== 'search') {
-    const pattern = text(a.pattern);
-    return pattern === undefined ? { type: 'web_fetch', url } : { type: 'web_fetch', url, prompt: pattern };
+    return webFetchOf(url, text(a.pattern));
   }
   const queries = Array.isArray(a.queries) ? a.queries.filter((q): q is string => typeof q === 'string') : [];
   const query = text(a.query) ?? (queries.length ? queries.join(' | ') : undefined) ?? fallbackQuery ?? text(a.pattern) ?? '';

@@ -6,7 +6,8 @@
 //  - an array of {type:"input_text",text} parts, or one such object                   (2026)
 //  - plain text: "Plan updated", "apply_patch verification failed: …", "exec command rejected by user"
 // There is no is_error flag: errors come from the exit code, else from how the text starts.
-import { durationMs, int, isObj, partsText, tryJson } from './json.ts';
+import { int, isObj, tryJson } from '../shared/values.ts';
+import { durationMs, partsText } from './json.ts';
 
 export interface ParsedOutput {
   output: string;

@@ -2,7 +2,7 @@
 // (`uuid`, `message`, `sessionId` with a `type`) and Codex records (`payload`, `item`, `thread_id`)
 // are never claimed.
 import type { Detection, DetectSample } from '../../ingest/types.ts';
-import { obj, type Obj } from './values.ts';
+import { isObj, obj, type Obj } from '../shared/values.ts';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
@@ -24,7 +24,7 @@ function isMessageRecord(v: Obj): boolean {
 }
 
 function isPatch(v: Obj): boolean {
-  return obj(v.$set) !== null || typeof v.$rewindTo === 'string';
+  return isObj(v.$set) || typeof v.$rewindTo === 'string';
 }
 
 function detectJsonl(sample: DetectSample): Detection | null {

@@ -12,7 +12,8 @@
 // (their commands ran all the same), followed by a marker event saying the history changed.
 import type { EventSink } from '../../model/events.ts';
 import { MessageEmitter } from './messages.ts';
-import { arr, isoTime, obj, str, text, type Obj } from './values.ts';
+import { arr, obj, str, text, type Obj } from '../shared/values.ts';
+import { isoTime } from './values.ts';
 
 interface MessageSlot {
   kind: 'message';

@@ -1,7 +1,8 @@
 // One Gemini CLI MessageRecord → normalised events. Used for the JSONL chat recording and the
 // legacy JSON document, which share the record shape (chatRecordingTypes.ts).
 import type { EventSink, NormEvent, PromptEvent, ToolCallEvent } from '../../model/events.ts';
-import { arr, isoTime, num, obj, readParts, str, text, type Obj } from './values.ts';
+import { arr, num, obj, str, text, type Obj } from '../shared/values.ts';
+import { isoTime, readParts } from './values.ts';
 import { collectResponse, isShellTool, isSubagentTool, rawFromRecording, resultFacts, toolInput } from './tools.ts';
 import { splitUserText } from './user-text.ts';
 
@@ -166,11 +167,11 @@ export class MessageEmitter {
   private usage(raw: unknown, model: string | undefined, line: number, at: string | null): void {
     const t = obj(raw);
     if (!t) return;
-    const cached = num(t.cached);
+    const cached = num(t.cached) ?? 0;
     const draft = {
       kind: 'usage' as const,
-      input: Math.max(0, num(t.input) - cached) + num(t.tool),
-      output: num(t.output) + num(t.thoughts),
+      input: Math.max(0, (num(t.input) ?? 0) - cached) + (num(t.tool) ?? 0),
+      output: (num(t.output) ?? 0) + (num(t.thoughts) ?? 0),
       cacheRead: cached,
       cacheWrite: 0,
     };

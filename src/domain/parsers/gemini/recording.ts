@@ -2,7 +2,7 @@
 // pretty-printed JSON document (≈v0.3–v0.38). Both fold into a ChatHistory and emit at end().
 import type { EventSink, LogParser } from '../../model/events.ts';
 import { ChatHistory } from './history.ts';
-import { obj, type Obj } from './values.ts';
+import { obj, type Obj } from '../shared/values.ts';
 
 /** `session-….jsonl`: one record per line; buffered by design (see history.ts). */
 export class GeminiJsonlParser implements LogParser {

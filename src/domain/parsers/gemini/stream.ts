@@ -4,7 +4,8 @@
 import type { EventSink, LogParser, NormEvent } from '../../model/events.ts';
 import type { Draft } from './messages.ts';
 import { isShellTool, resultFacts, toolInput } from './tools.ts';
-import { isoTime, num, obj, readParts, safeJson, str, text, type Obj } from './values.ts';
+import { num, obj, safeJson, str, text, type Obj } from '../shared/values.ts';
+import { isoTime, readParts } from './values.ts';
 import { splitUserText } from './user-text.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 
@@ -176,10 +177,10 @@ export class GeminiStreamParser implements LogParser {
     }
     const stats = obj(v.stats);
     if (!stats) return;
-    const cached = num(stats.cached);
+    const cached = num(stats.cached) ?? 0;
     // `input` (when present) already excludes the cache; `input_tokens` includes it.
-    const input = typeof stats.input === 'number' ? num(stats.input) : Math.max(0, num(stats.input_tokens) - cached);
-    const output = num(stats.output_tokens);
+    const input = typeof stats.input === 'number' ? (num(stats.input) ?? 0) : Math.max(0, (num(stats.input_tokens) ?? 0) - cached);
+    const output = num(stats.output_tokens) ?? 0;
     if (input + output + cached === 0) return;
     const usage = { kind: 'usage' as const, input, output, cacheRead: cached, cacheWrite: 0 };
     this.emit(sink, this.model ? { ...usage, model: this.model } : usage, line, at);

@@ -1,7 +1,8 @@
 // Gemini CLI tool calls → normalised ToolInput, and tool responses → result facts (output, exit
 // code, error, denial). Shared by the chat-recording formats and stream-json.
 import type { ToolInput } from '../../model/events.ts';
-import { arr, obj, safeJson, str, text, type Obj } from './values.ts';
+import { markedMcpInput, replacement, searchOf, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { arr, obj, safeJson, str, text, type Obj } from '../shared/values.ts';
 
 const SHELL_TOOLS = new Set(['run_shell_command', 'shell']);
 const SEARCH_TOOLS = new Set(['glob', 'grep_search', 'search_file_content', 'grep', 'list_directory', 'ls']);
@@ -61,26 +62,17 @@ function manyPaths(a: Obj): string {
 }
 
 function editInput(a: Obj): ToolInput {
-  return {
-    type: 'file_edit',
-    path: filePath(a),
-    edits: [{ oldText: str(a.old_string) ?? '', newText: str(a.new_string) ?? '' }],
-  };
+  return { type: 'file_edit', path: filePath(a), edits: [replacement(a)] };
 }
 
 function searchInput(a: Obj): ToolInput {
-  const input: ToolInput = { type: 'search', pattern: str(a.pattern) ?? str(a.query) ?? '' };
-  const path = text(a.dir_path) ?? text(a.path) ?? text(a.directory);
-  if (path !== undefined) input.path = path;
-  return input;
+  return searchOf(str(a.pattern) ?? str(a.query) ?? '', text(a.dir_path) ?? text(a.path) ?? text(a.directory));
 }
 
 function subagentInput(name: string, a: Obj): ToolInput {
   const agentType = text(a.agent_name) ?? text(a.subagent_type) ?? (name === 'invoke_agent' ? undefined : name);
   const prompt = str(a.prompt) ?? str(a.task) ?? str(a.objective) ?? str(a.query) ?? '';
-  const input: ToolInput = { type: 'subagent', description: str(a.description) ?? agentType ?? '', prompt };
-  if (agentType !== undefined) input.agentType = agentType;
-  return input;
+  return subagentOf(str(a.description) ?? agentType ?? '', prompt, agentType);
 }
 
 // web_fetch takes a free-text prompt that embeds the URLs (up to 20); `url` in some builds.
@@ -89,9 +81,7 @@ const URL_IN_TEXT = /https?:\/\/[^\s<>"'`]+/i;
 function fetchInput(a: Obj): ToolInput {
   const prompt = str(a.prompt);
   const url = text(a.url) ?? (prompt !== undefined ? firstUrl(prompt) : undefined) ?? '';
-  const input: ToolInput = { type: 'web_fetch', url };
-  if (prompt !== undefined) input.prompt = prompt;
-  return input;
+  return webFetchOf(url, prompt);
 }
 
 /** The first http(s) URL in a text, without the sentence punctuation that follows it. */
@@ -106,11 +96,8 @@ export function firstUrl(s: string): string | undefined {
  * forms can be told apart from built-ins.
  */
 function mcpInput(name: string, args: unknown): ToolInput | null {
-  const bare = name.startsWith('mcp__') ? name.slice(5) : name;
-  const sep = bare.indexOf('__');
-  if (sep > 0 && sep < bare.length - 2) {
-    return { type: 'mcp', server: bare.slice(0, sep), tool: bare.slice(sep + 2), args };
-  }
+  const marked = markedMcpInput(name, args);
+  if (marked) return marked;
   if (name.startsWith('mcp_') && !name.startsWith('mcp__')) {
     const rest = name.slice(4);
     const cut = rest.indexOf('_');
@@ -207,7 +194,7 @@ export function rawFromRecording(status: string | undefined, result: unknown, di
 }
 
 /** One functionResponse.response: `{output}` or `{error}` (string, or an object with message). */
-export function collectResponse(response: Obj | null, outputs: string[], errors: string[]): void {
+export function collectResponse(response: Obj | undefined, outputs: string[], errors: string[]): void {
   if (!response) return;
   const out = response.output ?? response.llmContent;
   if (typeof out === 'string') outputs.push(out);

@@ -1,43 +1,12 @@
-// Defensive readers for Gemini CLI records. Every field of a record may be missing or of the
-// wrong type, so nothing here trusts a shape: each helper answers "absent" instead of throwing.
-
-export type Obj = Record<string, unknown>;
-
-export function obj(v: unknown): Obj | null {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null;
-}
-
-export function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
-
-/** A non-empty string, or undefined. */
-export function text(v: unknown): string | undefined {
-  return typeof v === 'string' && v.length > 0 ? v : undefined;
-}
-
-export function arr(v: unknown): unknown[] {
-  return Array.isArray(v) ? v : [];
-}
-
-export function num(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
-}
+// Gemini CLI's own readers (timestamps, PartListUnion content). The type-checked readers every
+// parser shares are in ../shared/values.ts; like them, nothing here throws.
+import { obj, str, type Obj } from '../shared/values.ts';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 /** An ISO-8601 timestamp, or null (the event model only carries ISO times). */
 export function isoTime(v: unknown): string | null {
   return typeof v === 'string' && v.length <= 64 && ISO_TIME.test(v) ? v : null;
-}
-
-/** JSON text of a value for display; never throws (cycles cannot occur, depth can). */
-export function safeJson(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? '';
-  } catch {
-    return '';
-  }
 }
 
 /** What a Gemini `PartListUnion` (string | Part | (string | Part)[]) holds. */

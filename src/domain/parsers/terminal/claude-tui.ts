@@ -12,6 +12,7 @@
 // "Claude Code v2.x" header. Display names differ from the API names (Update = Edit, Search =
 // Grep, …); calls get the API names so rules and reports read the same as for JSONL logs.
 import type { EventSink, LogParser, SessionMetaEvent, ToolInput } from '../../model/events.ts';
+import { searchOf, subagentOf } from '../shared/tool-input.ts';
 import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
@@ -288,15 +289,14 @@ function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
     case 'Grep':
     case 'Glob': {
       const pattern = namedArg(args, 'pattern') ?? unquote(args);
-      const path = namedArg(args, 'path');
-      return path ? { type: 'search', pattern, path } : { type: 'search', pattern };
+      return searchOf(pattern, namedArg(args, 'path') || undefined);
     }
     case 'WebFetch':
       return { type: 'web_fetch', url: namedArg(args, 'url') ?? unquote(args) };
     case 'WebSearch':
       return { type: 'web_search', query: namedArg(args, 'query') ?? unquote(args) };
     case 'Task':
-      return { type: 'subagent', description: args, prompt: args, ...(tool.display !== 'Task' ? { agentType: tool.display } : {}) };
+      return subagentOf(args, args, tool.display !== 'Task' ? tool.display : undefined);
     default:
       return { type: 'other', args };
   }
