@@ -26,8 +26,6 @@ export type FormatId =
   | 'codex-exec-text'
   | 'plain-text';
 
-export type Actor = 'user' | 'assistant' | 'system' | 'tool';
-
 interface EventBase {
   index: number;
   line: number;
@@ -172,8 +170,6 @@ export type NormEvent =
   | SystemEvent
   | ErrorEvent
   | InterruptEvent;
-
-export type EventKind = NormEvent['kind'];
 
 /** Where parsers send events and diagnostics. */
 export interface EventSink {
