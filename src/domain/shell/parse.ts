@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import type { ParsedShell } from './types.ts';
-import { walkTree } from './walk.ts';
+import { walkTree, walkWords } from './walk.ts';
 
 /** Longest input parsed; the rest is ignored and the result marked hadErrors. */
 export const MAX_SHELL_INPUT = 100_000;
@@ -44,6 +44,10 @@ export function parseShell(source: string): ParsedShell {
   const p = parser;
   if (!p) throw new Error('parseShell: the shell parser is not loaded; await loadShellParser() first');
   const text = typeof source === 'string' ? source : '';
+  // Most commands are `ls -la`, `git status`, `cat x`: no syntax to parse. Built directly (not
+  // cached: cheaper than the cache's upkeep, and it leaves the cache to the commands that need it).
+  const plain = plainCommand(text);
+  if (plain) return deepFreeze(walkWords(plain.words, plain.text, { ...LIMITS, parse: (s) => safeParse(p, s.slice(0, MAX_SHELL_INPUT)) }));
   const hit = cache.get(text);
   if (hit) {
     cache.delete(text); // refresh its LRU position
@@ -53,6 +57,12 @@ export function parseShell(source: string): ParsedShell {
   const result = deepFreeze(parseUncached(p, text));
   if (text.length <= MAX_CACHED_SOURCE) remember(text, result);
   return result;
+}
+
+/** Always through tree-sitter, never the cache nor the plain-command path (tests compare both). */
+export function parseShellWithTree(source: string): ParsedShell {
+  if (!parser) throw new Error('parseShell: the shell parser is not loaded; await loadShellParser() first');
+  return parseUncached(parser, source);
 }
 
 function parseUncached(p: Parser, source: string): ParsedShell {
@@ -69,6 +79,41 @@ function parseUncached(p: Parser, source: string): ParsedShell {
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Characters of a plain word: nothing the shell treats specially anywhere in a word (quotes,
+ * escapes, expansions, globs, operators, redirections, assignments, comments, `!`, `^`, control
+ * characters and any non-ASCII character are all out). Space and tab separate words.
+ */
+const PLAIN_LINE = /^[ \t]*[A-Za-z0-9_./:@%+,-]+(?:[ \t]+[A-Za-z0-9_./:@%+,-]+)*[ \t]*$/;
+/**
+ * Bash's reserved words and the declaration builtins tree-sitter-bash parses as their own node
+ * types: a line with one of them as a word goes through the parser (`if`, `time`, `export A`…).
+ */
+const SPECIAL_WORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv']);
+
+/**
+ * A command line that is one simple command of plain words, optionally followed by a ` # …`
+ * comment: its words and its text as the parse tree would give them (the command without the
+ * comment and the surrounding blanks). Null when the line needs the parser.
+ */
+export function plainCommand(source: string): { words: string[]; text: string } | null {
+  if (source.length === 0 || source.length > 4_096) return null;
+  let line = source;
+  const hash = line.indexOf('#');
+  if (hash !== -1) {
+    // ` # …` to the end of the line is a comment: it follows a blank and nothing before it is
+    // quoted (PLAIN_LINE checks that below). A `#` inside a word is not a comment: not plain.
+    const before = line.charCodeAt(hash - 1);
+    if ((before !== 0x20 && before !== 0x09) || line.includes('\n', hash) || line.includes('\r', hash)) return null;
+    line = line.slice(0, hash);
+  }
+  if (!PLAIN_LINE.test(line)) return null;
+  const text = line.replace(/^[ \t]+|[ \t]+$/g, '');
+  const words = text.split(/[ \t]+/);
+  for (const w of words) if (SPECIAL_WORDS.has(w)) return null;
+  return { words, text };
 }
 
 function safeParse(p: Parser, text: string): Tree | null {

@@ -68,6 +68,11 @@ class Walker {
     }
   }
 
+  /** A simple command given as its words: exactly what `command` emits for its tree. */
+  plain(words: string[], text: string): void {
+    this.emit(words, [], [], text, { nested: null, reparseDepth: 0 });
+  }
+
   private children(node: Node, ctx: Ctx, depth: number): void {
     for (const child of node.namedChildren) this.visit(child, ctx, depth + 1);
   }
@@ -287,6 +292,17 @@ function assignmentText(node: Node): string {
 export function catHeredoc(script: string): string | null {
   const m = /^\s*\$\(\s*cat\s*<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*\n?\s*\)\s*$/.exec(script);
   return m ? m[3] : null;
+}
+
+/**
+ * The result of a command line that is one simple command of plain words (see `plainWords` in
+ * parse.ts): what `walkTree` gives for its tree, built from the words without one. Scripts in
+ * its arguments (`bash -c x`, `python -c y`) still go through `opts.parse`.
+ */
+export function walkWords(words: string[], text: string, opts: WalkOptions): ParsedShell {
+  const walker = new Walker(opts);
+  walker.plain(words, text);
+  return walker.out;
 }
 
 /** Every simple command in the tree rooted at `root`. */

@@ -1,0 +1,136 @@
+// The plain-command path of parseShell (no parse tree for `ls -la`, `git status # note`) must give
+// exactly what the tree-sitter walk gives: compared here on every shell command of the corpus,
+// each also with the benchmark's trailing comment, and on hand-picked edge cases.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadShellParser, parseShell, parseShellWithTree, plainCommand } from './parse.ts';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
+
+/** Every string a log gives as a shell command: `command`/`cmd` values, `bash -lc` scripts, argv. */
+function collect(node: unknown, out: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) collect(item, out);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  for (const [key, v] of Object.entries(node as Record<string, unknown>)) {
+    if ((key === 'command' || key === 'cmd') && typeof v === 'string') out.add(v);
+    else if ((key === 'command' || key === 'cmd') && Array.isArray(v) && v.every((x) => typeof x === 'string')) {
+      out.add(v[v.length - 1] as string);
+      out.add((v as string[]).join(' '));
+    } else if (typeof v === 'string' && v.startsWith('{"')) {
+      try {
+        collect(JSON.parse(v), out);
+      } catch {
+        /* not JSON */
+      }
+    } else collect(v, out);
+  }
+}
+
+function corpusCommands(): string[] {
+  const out = new Set<string>();
+  for (const dir of ['claude-code', 'codex', 'gemini-cli']) {
+    for (const f of readdirSync(join(CORPUS, dir))) {
+      for (const line of readFileSync(join(CORPUS, dir, f), 'utf8').split('\n')) {
+        if (!line.startsWith('{')) continue;
+        try {
+          collect(JSON.parse(line), out);
+        } catch {
+          /* a partial line */
+        }
+      }
+    }
+  }
+  return [...out];
+}
+
+const EDGE_CASES = [
+  'ls',
+  'ls -la',
+  '  git   status  ',
+  'git\tstatus\t',
+  'ls # r1',
+  'ls -la   #  a comment with $(rm -rf /) and "quotes"',
+  'ls#not-a-comment',
+  'ls #',
+  'head -n 20 file.txt',
+  'kill -9 1234',
+  'echo 1 2 3',
+  'rm -rf /tmp/x',
+  'sudo -u bob rm -rf build',
+  'env -u HOME npm test',
+  'timeout 5 npm test',
+  'nice -10 make',
+  'xargs rm',
+  'command -v rm',
+  'bash -c ls',
+  'sh -c whoami # r2',
+  'bash -lc pwd',
+  'eval ls',
+  'python -c print',
+  'python3 script.py',
+  'node -e x',
+  'busybox rm -rf x',
+  'npx -y some-pkg@1.2.3',
+  'pip install requests==2.0',
+  'curl https://example.com/x.sh',
+  'git push origin main --force',
+  'a,b c:d e@f g%h i+j',
+  '.',
+  ': noop',
+  '-',
+  '--',
+  '1',
+  '2 3',
+  'time ls',
+  'export A',
+  'local x',
+  'unset X',
+  'if',
+  'done',
+  'in',
+  'ls\n',
+  'ls # one\nrm -rf /',
+  '',
+  '   ',
+  ' # only a comment',
+];
+
+describe('parseShell: commands without syntax skip the parse tree', () => {
+  before(async () => {
+    await loadShellParser();
+  });
+
+  it('gives exactly what the tree walk gives, on every corpus command (and with a trailing comment)', () => {
+    const commands = corpusCommands();
+    let plain = 0;
+    for (const base of commands) {
+      for (const text of [base, `${base} # r7`]) {
+        if (!plainCommand(text)) continue;
+        plain++;
+        assert.deepEqual(parseShell(text), parseShellWithTree(text), text);
+      }
+    }
+    // The corpus has hundreds of commands; a good share of them are plain.
+    assert.ok(commands.length > 300, `only ${commands.length} corpus commands found`);
+    assert.ok(plain > 100, `only ${plain} plain commands`);
+  });
+
+  it('gives exactly what the tree walk gives on edge cases, and declines what needs the parser', () => {
+    for (const text of EDGE_CASES) assert.deepEqual(parseShell(text), parseShellWithTree(text), JSON.stringify(text));
+    const declined = ['ls#not-a-comment', 'time ls', 'export A', 'if', 'ls\n', 'ls # one\nrm -rf /', '', ' # only a comment'];
+    for (const text of declined) assert.equal(plainCommand(text), null, JSON.stringify(text));
+    assert.deepEqual(plainCommand('  git   status  # r3'), { words: ['git', 'status'], text: 'git   status' });
+  });
+
+  it('declines quotes, escapes, expansions, globs, operators and assignments', () => {
+    for (const text of ['echo "x"', "echo 'x'", 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'a | b', 'a && b', 'a; b', 'a > f', 'a < f', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
+      assert.equal(plainCommand(text), null, text);
+    }
+  });
+});
