@@ -3,7 +3,7 @@
 // would count in the peak RSS): `node bench/analyze-child.mjs <baseline|analysis> <file> [code]`.
 // `code` is the compiled tree to load the analyser from (default: dist/ next to bench/); a path
 // ending in `/src` loads the sources instead (run the child with `--import tsx` then).
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -46,6 +46,13 @@ async function loadAnalyzer(code) {
   return import(pathToFileURL(resolve(dir, file)).href);
 }
 
+async function tune(code) {
+  const dir = resolve(code ?? fileURLToPath(new URL('../dist', import.meta.url)));
+  const file = resolve(dir, dir.endsWith('/src') ? 'adapters/analysis-pool/v8-flags.ts' : 'adapters/analysis-pool/v8-flags.js');
+  if (existsSync(file)) return (await import(pathToFileURL(file).href)).tuneForAnalysis();
+  (await import('node:v8')).setFlagsFromString('--liftoff-only');
+}
+
 /**
  * Prints {seconds, cpuSeconds, maxRssMb, loadedRssMb, count}. The analyser's code is loaded (and
  * the shell parser's wasm initialised) before the clock starts: throughput is per MB, and loading
@@ -56,6 +63,9 @@ async function main() {
   const [mode, file, code] = process.argv.slice(2);
   let analyze = null;
   if (mode !== 'baseline') {
+    // The V8 settings `vouch analyze` applies (unless BENCH_NO_TUNING is set), so the pass
+    // measures what the CLI does; trees from before v8-flags.ts existed: the CLI's --liftoff-only.
+    if (!process.env.BENCH_NO_TUNING) await tune(code);
     const mod = await loadAnalyzer(code);
     await mod.analyzeStream([]);
     analyze = mod.analyzeStream;

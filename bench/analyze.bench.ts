@@ -21,7 +21,6 @@ import { fileURLToPath } from 'node:url';
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
 const OUT = join(tmpdir(), 'vouch-bench');
 const MB = 1024 * 1024;
-const CHUNK = 4 * MB;
 
 /**
  * One copy of the corpus per repetition, varied so that no repetition repeats the previous one:
