@@ -81,39 +81,89 @@ function parseUncached(p: Parser, source: string): ParsedShell {
   }
 }
 
-/**
- * Characters of a plain word: nothing the shell treats specially anywhere in a word (quotes,
- * escapes, expansions, globs, operators, redirections, assignments, comments, `!`, `^`, control
- * characters and any non-ASCII character are all out). Space and tab separate words.
- */
-const PLAIN_LINE = /^[ \t]*[A-Za-z0-9_./:@%+,-]+(?:[ \t]+[A-Za-z0-9_./:@%+,-]+)*[ \t]*$/;
+/** Characters of a plain word: nothing the shell treats specially anywhere in a word. */
+const PLAIN = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,-=') PLAIN[c.charCodeAt(0)] = 1;
 /**
  * Bash's reserved words and the declaration builtins tree-sitter-bash parses as their own node
  * types: a line with one of them as a word goes through the parser (`if`, `time`, `export A`…).
  */
 const SPECIAL_WORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function', 'time', 'coproc', 'declare', 'typeset', 'export', 'readonly', 'local', 'unset', 'unsetenv']);
 
+const TAB = 0x09;
+const SPACE = 0x20;
+const SQ = 0x27;
+const DQ = 0x22;
+const HASH = 0x23;
+
 /**
  * A command line that is one simple command of plain words, optionally followed by a ` # …`
- * comment: its words and its text as the parse tree would give them (the command without the
- * comment and the surrounding blanks). Null when the line needs the parser.
+ * comment: its words (unquoted) and its text as the parse tree would give them (the command
+ * without the comment and the surrounding blanks). Null when the line needs the parser.
+ *
+ * A plain word is made of the characters in PLAIN, 'single-quoted' text without a newline, and
+ * "double-quoted" text without `$`, backquotes, backslashes, `!` or a newline: its value is then
+ * the text without the quotes. `=` is allowed after the first word only (before it, it would be
+ * an assignment). Everything else — expansions, escapes, globs, operators, redirections,
+ * braces, `~`, non-ASCII — needs the parser.
  */
 export function plainCommand(source: string): { words: string[]; text: string } | null {
-  if (source.length === 0 || source.length > 4_096) return null;
-  let line = source;
-  const hash = line.indexOf('#');
-  if (hash !== -1) {
-    // ` # …` to the end of the line is a comment: it follows a blank and nothing before it is
-    // quoted (PLAIN_LINE checks that below). A `#` inside a word is not a comment: not plain.
-    const before = line.charCodeAt(hash - 1);
-    if ((before !== 0x20 && before !== 0x09) || line.includes('\n', hash) || line.includes('\r', hash)) return null;
-    line = line.slice(0, hash);
+  const n = source.length;
+  if (n === 0 || n > 4_096) return null;
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let raw = 0; // where the current word starts in the source
+  let first = -1;
+  let last = -1;
+  const end = (at: number): boolean => {
+    if (!inWord) return true;
+    if (SPECIAL_WORDS.has(word) || SPECIAL_WORDS.has(source.slice(raw, at))) return false;
+    if (words.length === 0 && source.slice(raw, at).includes('=')) return false;
+    words.push(word);
+    last = at;
+    word = '';
+    inWord = false;
+    return true;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = source.charCodeAt(i);
+    if (c === SPACE || c === TAB) {
+      if (!end(i)) return null;
+      continue;
+    }
+    if (!inWord) {
+      if (c === HASH) {
+        // ` # …` to the end of the line: a comment (it starts a word, outside quotes).
+        if (i === 0 || source.includes('\n', i) || source.includes('\r', i)) return null;
+        break;
+      }
+      inWord = true;
+      raw = i;
+      if (first === -1) first = i;
+    }
+    if (c < 128 && PLAIN[c] === 1) {
+      word += source[i];
+    } else if (c === SQ) {
+      const close = source.indexOf("'", i + 1);
+      if (close === -1) return null;
+      const body = source.slice(i + 1, close);
+      if (body.includes('\n')) return null;
+      word += body;
+      i = close;
+    } else if (c === DQ) {
+      const close = source.indexOf('"', i + 1);
+      if (close === -1) return null;
+      const body = source.slice(i + 1, close);
+      if (/[$`\\!\n]/.test(body)) return null;
+      word += body;
+      i = close;
+    } else {
+      return null;
+    }
   }
-  if (!PLAIN_LINE.test(line)) return null;
-  const text = line.replace(/^[ \t]+|[ \t]+$/g, '');
-  const words = text.split(/[ \t]+/);
-  for (const w of words) if (SPECIAL_WORDS.has(w)) return null;
-  return { words, text };
+  if (!end(n) || words.length === 0) return null;
+  return { words, text: source.slice(first, last) };
 }
 
 function safeParse(p: Parser, text: string): Tree | null {

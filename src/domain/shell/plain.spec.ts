@@ -99,6 +99,30 @@ const EDGE_CASES = [
   '',
   '   ',
   ' # only a comment',
+  'echo "x"',
+  "echo 'x'",
+  'echo "a #b"',
+  "echo 'a # b' # r1",
+  'git commit -m "fix: a thing (really)"',
+  "grep -rn 'foo|bar' src",
+  'echo ""',
+  "'' x",
+  '"ls" -la',
+  '"if" x',
+  "'time' ls",
+  'make CC=gcc',
+  'x --opt=1 a=b',
+  'echo "a"b\'c\'',
+  "echo 'it''s'",
+  'echo "unclosed',
+  "echo 'a\\b $HOME `x`'",
+  'echo "a b"   "c"  # r2',
+  'bash -c "ls -la"',
+  "bash -lc 'git status' # r4",
+  'sh -c "rm -rf /tmp/x"',
+  "python -c 'import os; os.system(\"rm -rf /\")'",
+  'eval "ls -la"',
+  'rg "TODO" --type ts',
 ];
 
 describe('parseShell: commands without syntax skip the parse tree', () => {
@@ -128,8 +152,8 @@ describe('parseShell: commands without syntax skip the parse tree', () => {
     assert.deepEqual(plainCommand('  git   status  # r3'), { words: ['git', 'status'], text: 'git   status' });
   });
 
-  it('declines quotes, escapes, expansions, globs, operators and assignments', () => {
-    for (const text of ['echo "x"', "echo 'x'", 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'a | b', 'a && b', 'a; b', 'a > f', 'a < f', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
+  it('declines expansions and escapes in quotes, escapes, expansions, globs, operators and assignments', () => {
+    for (const text of ['echo "$x"', 'echo "a\\"b"', 'echo "!x"', 'echo "a\nb"', "echo 'a\nb'", 'A="1" b', 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'a | b', 'a && b', 'a; b', 'a > f', 'a < f', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
       assert.equal(plainCommand(text), null, text);
     }
   });
