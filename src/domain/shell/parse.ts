@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
 import type { ParsedShell } from './types.ts';
-import { walkTree, walkWords } from './walk.ts';
+import { walkTree, walkWords, type PlainCommand } from './walk.ts';
 
 /** Longest input parsed; the rest is ignored and the result marked hadErrors. */
 export const MAX_SHELL_INPUT = 100_000;
@@ -44,10 +44,11 @@ export function parseShell(source: string): ParsedShell {
   const p = parser;
   if (!p) throw new Error('parseShell: the shell parser is not loaded; await loadShellParser() first');
   const text = typeof source === 'string' ? source : '';
-  // Most commands are `ls -la`, `git status`, `cat x`: no syntax to parse. Built directly (not
-  // cached: cheaper than the cache's upkeep, and it leaves the cache to the commands that need it).
-  const plain = plainCommand(text);
-  if (plain) return deepFreeze(walkWords(plain.words, plain.text, { ...LIMITS, parse: (s) => safeParse(p, s.slice(0, MAX_SHELL_INPUT)) }));
+  // Many commands are `ls -la`, `git status`, `cd x && npm test`: nothing that needs a parse
+  // tree. Built directly (not cached: cheaper than the cache's upkeep, and it leaves the cache
+  // to the commands that need it).
+  const plain = plainCommands(text);
+  if (plain) return deepFreeze(walkWords(plain, { ...LIMITS, parse: (s) => safeParse(p, s.slice(0, MAX_SHELL_INPUT)) }));
   const hit = cache.get(text);
   if (hit) {
     cache.delete(text); // refresh its LRU position
@@ -95,41 +96,70 @@ const SPACE = 0x20;
 const SQ = 0x27;
 const DQ = 0x22;
 const HASH = 0x23;
+const AMP = 0x26;
+const BAR = 0x7c;
+const SEMI = 0x3b;
 
 /**
- * A command line that is one simple command of plain words, optionally followed by a ` # …`
- * comment: its words (unquoted) and its text as the parse tree would give them (the command
- * without the comment and the surrounding blanks). Null when the line needs the parser.
+ * A command line made of simple commands of plain words joined by `&&`, `||`, `;` and `|`,
+ * optionally followed by a ` # …` comment: per pipeline, its commands' words (unquoted) and texts
+ * as the parse tree would give them (each command without the blanks around it). Null when the
+ * line needs the parser.
  *
  * A plain word is made of the characters in PLAIN, 'single-quoted' text without a newline, and
  * "double-quoted" text without `$`, backquotes, backslashes, `!` or a newline: its value is then
- * the text without the quotes. `=` is allowed after the first word only (before it, it would be
- * an assignment). Everything else — expansions, escapes, globs, operators, redirections,
- * braces, `~`, non-ASCII — needs the parser.
+ * the text without the quotes. `=` is allowed after a command's first word only (before it, it
+ * would be an assignment). Everything else — expansions, escapes, globs, redirections, `&`, `|&`,
+ * `;;`, braces, `~`, newlines, non-ASCII, an empty command — needs the parser.
  */
-export function plainCommand(source: string): { words: string[]; text: string } | null {
+export function plainCommands(source: string): PlainCommand[][] | null {
   const n = source.length;
   if (n === 0 || n > 4_096) return null;
-  const words: string[] = [];
+  const list: PlainCommand[][] = [];
+  let pipeline: PlainCommand[] = [];
+  let words: string[] = [];
   let word = '';
   let inWord = false;
   let raw = 0; // where the current word starts in the source
-  let first = -1;
-  let last = -1;
-  const end = (at: number): boolean => {
+  let first = -1; // where the current command starts
+  let last = -1; // where its last word ends
+  const endWord = (at: number): boolean => {
     if (!inWord) return true;
-    if (SPECIAL_WORDS.has(word) || SPECIAL_WORDS.has(source.slice(raw, at))) return false;
-    if (words.length === 0 && source.slice(raw, at).includes('=')) return false;
+    const rawWord = source.slice(raw, at);
+    if (SPECIAL_WORDS.has(word) || SPECIAL_WORDS.has(rawWord)) return false;
+    if (words.length === 0 && rawWord.includes('=')) return false;
     words.push(word);
     last = at;
     word = '';
     inWord = false;
     return true;
   };
+  const endCommand = (): boolean => {
+    if (words.length === 0) return false;
+    pipeline.push({ words, text: source.slice(first, last) });
+    words = [];
+    first = -1;
+    return true;
+  };
   for (let i = 0; i < n; i++) {
     const c = source.charCodeAt(i);
     if (c === SPACE || c === TAB) {
-      if (!end(i)) return null;
+      if (!endWord(i)) return null;
+      continue;
+    }
+    if (c === AMP || c === BAR || c === SEMI) {
+      const next = source.charCodeAt(i + 1);
+      // `&&`, `||`, `|` and `;` only: `&` (background), `|&` and `;;` go to the parser.
+      if (c === AMP && next !== AMP) return null;
+      if (c === BAR && next === AMP) return null;
+      if (c === SEMI && next === SEMI) return null;
+      if (!endWord(i) || !endCommand()) return null;
+      const pipe = c === BAR && next !== BAR; // `|` joins stages; `&&`, `||`, `;` end a pipeline
+      if (!pipe) {
+        list.push(pipeline);
+        pipeline = [];
+      }
+      if (c !== SEMI && next === c) i++;
       continue;
     }
     if (!inWord) {
@@ -162,8 +192,9 @@ export function plainCommand(source: string): { words: string[]; text: string } 
       return null;
     }
   }
-  if (!end(n) || words.length === 0) return null;
-  return { words, text: source.slice(first, last) };
+  if (!endWord(n) || !endCommand()) return null;
+  list.push(pipeline);
+  return list;
 }
 
 function safeParse(p: Parser, text: string): Tree | null {

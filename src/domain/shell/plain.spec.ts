@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadShellParser, parseShell, parseShellWithTree, plainCommand } from './parse.ts';
+import { loadShellParser, parseShell, parseShellWithTree, plainCommands } from './parse.ts';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
 
@@ -123,6 +123,32 @@ const EDGE_CASES = [
   "python -c 'import os; os.system(\"rm -rf /\")'",
   'eval "ls -la"',
   'rg "TODO" --type ts',
+  'cd x && npm test',
+  'a | b | c',
+  'a || b; c',
+  'a|b',
+  'a&&b||c;d',
+  'cat f | head -5 && echo ok # r3',
+  'bash -c "x" | y',
+  'a | bash -c "ls | wc -l" | c',
+  'cat f | python -c "print(1)"',
+  'echo ls | bash',
+  'echo ls | sh -s',
+  'sudo rm -rf x | tee log',
+  'cd /tmp; rm -rf build && make',
+  'git add . && git commit -m "msg; with | ops && inside"',
+  'a &',
+  'a & b',
+  'a |& b',
+  'a ;; b',
+  'a;',
+  '; a',
+  'a && && b',
+  'a | | b',
+  'a ||',
+  '| a',
+  'time a | b',
+  'a | export X',
 ];
 
 describe('parseShell: commands without syntax skip the parse tree', () => {
@@ -135,7 +161,7 @@ describe('parseShell: commands without syntax skip the parse tree', () => {
     let plain = 0;
     for (const base of commands) {
       for (const text of [base, `${base} # r7`]) {
-        if (!plainCommand(text)) continue;
+        if (!plainCommands(text)) continue;
         plain++;
         assert.deepEqual(parseShell(text), parseShellWithTree(text), text);
       }
@@ -147,14 +173,15 @@ describe('parseShell: commands without syntax skip the parse tree', () => {
 
   it('gives exactly what the tree walk gives on edge cases, and declines what needs the parser', () => {
     for (const text of EDGE_CASES) assert.deepEqual(parseShell(text), parseShellWithTree(text), JSON.stringify(text));
-    const declined = ['ls#not-a-comment', 'time ls', 'export A', 'if', 'ls\n', 'ls # one\nrm -rf /', '', ' # only a comment'];
-    for (const text of declined) assert.equal(plainCommand(text), null, JSON.stringify(text));
-    assert.deepEqual(plainCommand('  git   status  # r3'), { words: ['git', 'status'], text: 'git   status' });
+    const declined = ['ls#not-a-comment', 'time ls', 'export A', 'if', 'ls\n', 'ls # one\nrm -rf /', '', ' # only a comment', 'a &', 'a |& b', 'a ;; b', 'a;', 'a && && b', '| a', 'a | export X'];
+    for (const text of declined) assert.equal(plainCommands(text), null, JSON.stringify(text));
+    assert.deepEqual(plainCommands('  git   status  # r3'), [[{ words: ['git', 'status'], text: 'git   status' }]]);
+    assert.deepEqual(plainCommands('cd x&&a | b "c d" ;e'), [[{ words: ['cd', 'x'], text: 'cd x' }], [{ words: ['a'], text: 'a' }, { words: ['b', 'c d'], text: 'b "c d"' }], [{ words: ['e'], text: 'e' }]]);
   });
 
-  it('declines expansions and escapes in quotes, escapes, expansions, globs, operators and assignments', () => {
-    for (const text of ['echo "$x"', 'echo "a\\"b"', 'echo "!x"', 'echo "a\nb"', "echo 'a\nb'", 'A="1" b', 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'a | b', 'a && b', 'a; b', 'a > f', 'a < f', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
-      assert.equal(plainCommand(text), null, text);
+  it('declines expansions and escapes in quotes, escapes, expansions, globs, redirections and assignments', () => {
+    for (const text of ['echo "$x"', 'echo "a\\"b"', 'echo "!x"', 'echo "a\nb"', "echo 'a\nb'", 'A="1" b', 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'a > f', 'a < f', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
+      assert.equal(plainCommands(text), null, text);
     }
   });
 });
