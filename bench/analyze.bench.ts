@@ -6,7 +6,7 @@
 // `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
 // (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`,
 // `--prepare` (generate and print the paths), `--code DIR` (the compiled tree to analyse with,
-// default dist/, rebuilt first when stale), `--source` (src/ under tsx instead). For each input,
+// default dist/, rebuilt first when stale), `--compare DIR` (a second tree in the same rounds), `--source` (src/ under tsx instead). For each input,
 // in separate plain-JavaScript child processes (bench/analyze-child.mjs, no loader) so peak RSS
 // is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
@@ -140,10 +140,20 @@ const CODE_DIR = (() => {
   return fileURLToPath(new URL(process.argv.includes('--source') ? '../src' : '../dist', import.meta.url));
 })();
 
-function measure(mode: string, file: string): Pass {
+/**
+ * `--compare DIR`: a second compiled tree (e.g. a copy of an older dist/) analysed in every round
+ * too, against the same baseline, so that before/after come from the same moments of a shared
+ * machine.
+ */
+const COMPARE_DIR = (() => {
+  const i = process.argv.indexOf('--compare');
+  return i === -1 ? null : resolve(process.argv[i + 1]);
+})();
+
+function measure(mode: string, file: string, code = CODE_DIR): Pass {
   const childScript = fileURLToPath(new URL('./analyze-child.mjs', import.meta.url));
-  const flags = mode === 'analysis' ? [...ANALYSIS_FLAGS, ...(CODE_DIR.endsWith('/src') ? ['--import', 'tsx'] : [])] : [];
-  const r = spawnSync(process.execPath, [...flags, childScript, mode, file, CODE_DIR], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const flags = mode === 'analysis' ? [...ANALYSIS_FLAGS, ...(code.endsWith('/src') ? ['--import', 'tsx'] : [])] : [];
+  const r = spawnSync(process.execPath, [...flags, childScript, mode, file, code], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Pass;
 }
@@ -178,7 +188,16 @@ function option(args: string[], name: string, fallback: number): number {
 function bench(label: string, file: string, runs: number): void {
   const size = statSync(file).size / MB;
   measure('baseline', file);
-  const rounds = Array.from({ length: runs }, () => ({ base: measure('baseline', file), full: measure('analysis', file) }));
+  const rounds = Array.from({ length: runs }, () => {
+    const base = measure('baseline', file);
+    const full = measure('analysis', file);
+    return { base, full, other: COMPARE_DIR ? measure('analysis', file, COMPARE_DIR) : null };
+  });
+  report(label, size, rounds.map((r) => ({ base: r.base, full: r.full })));
+  if (COMPARE_DIR) report(`  vs ${COMPARE_DIR.split('/').pop()}`, size, rounds.map((r) => ({ base: r.base, full: r.other! })));
+}
+
+function report(label: string, size: number, rounds: { base: Pass; full: Pass }[]): void {
   const bRate = spread(rounds.map((r) => size / r.base.seconds));
   const aRate = spread(rounds.map((r) => size / r.full.seconds));
   const ratio = spread(rounds.map((r) => r.base.seconds / r.full.seconds));
