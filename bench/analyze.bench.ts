@@ -4,22 +4,23 @@
 // Inputs are generated at run time from the corpus (nothing big is committed): a 200 MB Claude
 // Code log and a 100 MB Codex log (corpus files repeated, each repetition varied: see
 // `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
-// (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`, `--prepare` (generate and print the
-// paths). For each input, in separate child processes so peak RSS is the pass's own:
+// (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`,
+// `--prepare` (generate and print the paths), `--code DIR` (the compiled tree to analyse with,
+// default dist/, rebuilt first when stale), `--compare DIR` (a second tree in the same rounds), `--source` (src/ under tsx instead). For each input,
+// in separate plain-JavaScript child processes (bench/analyze-child.mjs, no loader) so peak RSS
+// is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
-//   analysis  — the full `analyzeStream` (parse, facts, rules, report)
+//   analysis  — the full `analyzeStream` (parse, facts, rules, report) from the compiled build
 // `--huge` adds a 1 GB Claude Code log to check that peak RSS stays flat whatever the size.
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
 const OUT = join(tmpdir(), 'vouch-bench');
 const MB = 1024 * 1024;
-const CHUNK = 4 * MB;
 
 /**
  * One copy of the corpus per repetition, varied so that no repetition repeats the previous one:
@@ -114,65 +115,6 @@ async function generate(name: string, dir: string, bytes: number): Promise<strin
   return file;
 }
 
-/** The baseline: split lines and JSON.parse each, nothing else. */
-async function baseline(file: string): Promise<number> {
-  const fh = await open(file);
-  const buf = Buffer.allocUnsafe(CHUNK);
-  let carry: Buffer = Buffer.alloc(0);
-  let records = 0;
-  for (;;) {
-    const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
-    if (bytesRead === 0) break;
-    const data = carry.length > 0 ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
-    let pos = 0;
-    for (let nl = data.indexOf(10, pos); nl !== -1; nl = data.indexOf(10, pos)) {
-      if (nl > pos) {
-        try {
-          JSON.parse(data.toString('utf8', pos, nl));
-          records++;
-        } catch {
-          /* counted as nothing */
-        }
-      }
-      pos = nl + 1;
-    }
-    carry = Buffer.from(data.subarray(pos));
-  }
-  await fh.close();
-  return records;
-}
-
-async function analysis(file: string, analyzeStream: AnalyzeStream): Promise<number> {
-  // Read as `vouch analyze` reads (256 KiB): smaller reads keep Buffer memory flat.
-  const report = await analyzeStream(createReadStream(file, { highWaterMark: 256 * 1024 }));
-  return report.stats.events;
-}
-
-type AnalyzeStream = (typeof import('../src/domain/analyze.ts'))['analyzeStream'];
-
-/**
- * Child mode: run one pass and print {seconds, maxRssMb, loadedRssMb, count}. The analyser's
- * code is loaded (and the shell parser's wasm initialised) before the clock starts: throughput is
- * per MB, and loading is a fixed cost the baseline does not pay either. `loadedRssMb` is the RSS
- * once everything is loaded, so the pass's own growth is maxRssMb − loadedRssMb.
- */
-async function child(mode: string, file: string): Promise<void> {
-  let analyze: AnalyzeStream | null = null;
-  if (mode !== 'baseline') {
-    const mod = await import('../src/domain/analyze.ts');
-    await mod.analyzeStream([]);
-    analyze = mod.analyzeStream;
-  }
-  const loadedRssMb = process.memoryUsage().rss / MB;
-  const t0 = process.hrtime.bigint();
-  const cpu0 = process.cpuUsage();
-  const count = analyze ? await analysis(file, analyze) : await baseline(file);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const cpu = process.cpuUsage(cpu0);
-  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  process.stdout.write(JSON.stringify({ seconds, cpuSeconds, maxRssMb: process.resourceUsage().maxRSS / 1024, loadedRssMb, count }) + '\n');
-}
-
 interface Pass {
   seconds: number;
   /** CPU time of the process (all threads, user + system): what the pass cost on a shared machine. */
@@ -188,10 +130,30 @@ const ANALYSIS_FLAGS = (() => {
   return i === -1 ? [] : (process.argv[i + 1] ?? '').split(/\s+/).filter(Boolean);
 })();
 
-function measure(mode: string, file: string): Pass {
-  const self = fileURLToPath(import.meta.url);
-  const flags = mode === 'analysis' ? ANALYSIS_FLAGS : [];
-  const r = spawnSync(process.execPath, [...flags, '--import', 'tsx', self, '--child', mode, file], { encoding: 'utf8', maxBuffer: 16 * MB });
+/**
+ * `--code DIR`: the compiled tree the analysis children load (default dist/, built first by
+ * `npm run bench`); `--source`: load src/ through tsx instead (the loader's memory then counts).
+ */
+const CODE_DIR = (() => {
+  const i = process.argv.indexOf('--code');
+  if (i !== -1) return resolve(process.argv[i + 1]);
+  return fileURLToPath(new URL(process.argv.includes('--source') ? '../src' : '../dist', import.meta.url));
+})();
+
+/**
+ * `--compare DIR`: a second compiled tree (e.g. a copy of an older dist/) analysed in every round
+ * too, against the same baseline, so that before/after come from the same moments of a shared
+ * machine.
+ */
+const COMPARE_DIR = (() => {
+  const i = process.argv.indexOf('--compare');
+  return i === -1 ? null : resolve(process.argv[i + 1]);
+})();
+
+function measure(mode: string, file: string, code = CODE_DIR): Pass {
+  const childScript = fileURLToPath(new URL('./analyze-child.mjs', import.meta.url));
+  const flags = mode === 'analysis' ? [...ANALYSIS_FLAGS, ...(code.endsWith('/src') ? ['--import', 'tsx'] : [])] : [];
+  const r = spawnSync(process.execPath, [...flags, childScript, mode, file, code], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Pass;
 }
@@ -226,7 +188,16 @@ function option(args: string[], name: string, fallback: number): number {
 function bench(label: string, file: string, runs: number): void {
   const size = statSync(file).size / MB;
   measure('baseline', file);
-  const rounds = Array.from({ length: runs }, () => ({ base: measure('baseline', file), full: measure('analysis', file) }));
+  const rounds = Array.from({ length: runs }, () => {
+    const base = measure('baseline', file);
+    const full = measure('analysis', file);
+    return { base, full, other: COMPARE_DIR ? measure('analysis', file, COMPARE_DIR) : null };
+  });
+  report(label, size, rounds.map((r) => ({ base: r.base, full: r.full })));
+  if (COMPARE_DIR) report(`  vs ${COMPARE_DIR.split('/').pop()}`, size, rounds.map((r) => ({ base: r.base, full: r.other! })));
+}
+
+function report(label: string, size: number, rounds: { base: Pass; full: Pass }[]): void {
   const bRate = spread(rounds.map((r) => size / r.base.seconds));
   const aRate = spread(rounds.map((r) => size / r.full.seconds));
   const ratio = spread(rounds.map((r) => r.base.seconds / r.full.seconds));
@@ -242,7 +213,6 @@ function bench(label: string, file: string, runs: number): void {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args[0] === '--child') return child(args[1], args[2]);
   // `--mb N`: inputs scaled to N MB (Claude Code) and N/2 MB (Codex) while iterating.
   const claudeMb = option(args, '--mb', 200);
   const codexMb = Math.max(1, Math.round(claudeMb / 2));
@@ -256,6 +226,13 @@ async function main(): Promise<void> {
     for (const [label, file] of inputs) console.log(`${label}: ${file}`);
     return;
   }
+  if (process.argv.indexOf('--code') === -1 && !CODE_DIR.endsWith('/src')) {
+    // The default tree is dist/: make sure it is built from the sources as they are now.
+    const build = fileURLToPath(new URL('../scripts/build.mjs', import.meta.url));
+    const r = spawnSync(process.execPath, [build, '--if-stale', '--quiet'], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('npm run build failed');
+  }
+  console.log(`analysis code: ${CODE_DIR}`);
   console.log(`median of ${runs} runs (min–max); ratio = analysis MB/s ÷ baseline MB/s of the same round (wall clock);`);
   console.log('CPU-time ratio = the same with CPU seconds: steadier than wall time when the machine is shared');
   for (const [label, file] of inputs) bench(label, file, runs);

@@ -13,7 +13,7 @@ import { ruleFailed } from './rules/coverage.ts';
 import { loadShellParser, parseShell } from './shell/parse.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
 import { maskKnown } from './secrets/mask.ts';
-import { textsOf } from './event-texts.ts';
+import { onlyText, textsOf } from './event-texts.ts';
 import { guessHome, resolvePath } from './paths.ts';
 import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
 import { Tally } from './report/tally.ts';
@@ -335,6 +335,8 @@ class AnalysisRun {
 
 /** The texts of an event that the cheap prefilter says may hold a secret, or null when none does. */
 function secretCandidates(event: NormEvent): string[] | null {
+  const one = onlyText(event);
+  if (one !== undefined) return one && mightContainSecret(one) ? [one] : null;
   let out: string[] | null = null;
   for (const text of textsOf(event)) {
     if (!text || !mightContainSecret(text)) continue;

@@ -3,21 +3,31 @@
 import type { NormEvent, ToolInput } from './model/events.ts';
 
 export function textsOf(event: NormEvent): string[] {
+  const one = onlyText(event);
+  if (one !== undefined) return one === null ? [] : [one];
+  return event.kind === 'tool_call' ? inputTexts(event.input) : [];
+}
+
+/**
+ * The event's one text when it has exactly one (or null when it has none), undefined when it may
+ * have several: the analyser's per-event path checks a single text without allocating a list.
+ */
+export function onlyText(event: NormEvent): string | null | undefined {
   switch (event.kind) {
     case 'prompt':
     case 'message':
     case 'thinking':
     case 'error':
     case 'system':
-      return [event.text];
+      return event.text;
     case 'tool_result':
-      return [event.output];
+      return event.output;
     case 'compaction':
-      return event.summary ? [event.summary] : [];
+      return event.summary ? event.summary : null;
     case 'tool_call':
-      return inputTexts(event.input);
+      return event.input.type === 'command' ? event.input.command : undefined;
     default:
-      return [];
+      return null;
   }
 }
 

@@ -4,7 +4,7 @@
 // progress bar on a terminal, a summary table (or one JSON report per line), and the worst exit
 // code of them all.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import v8 from 'node:v8';
+import { tuneForAnalysis } from '../../adapters/analysis-pool/v8-flags.ts';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
@@ -171,8 +171,9 @@ async function isDirectory(path: string): Promise<boolean> {
  * (TurboFan) on background threads, which a short-lived process waits for at exit — 2-3 s of the
  * 3-4 s a one-file `vouch analyze` took. Liftoff alone parses the shell commands of even a
  * 1.5 MB log faster than waiting for TurboFan. V8 flags are process-wide (worker threads too),
- * so only the CLI sets this; the long-running server keeps the default.
+ * so only the CLI sets this; the long-running server keeps the default. The same settings bound
+ * the old generation's garbage (peak RSS): see adapters/analysis-pool/v8-flags.ts.
  */
 function useBaselineWasmCompiler(): void {
-  v8.setFlagsFromString('--liftoff-only');
+  tuneForAnalysis();
 }

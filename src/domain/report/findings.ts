@@ -42,20 +42,18 @@ export class FindingCollector {
       return;
     }
     const key = `${draft.rule}\u0000${draft.key ?? ''}`;
-    const evidence = draft.evidence.map((e) => {
-      const ti = this.timeline.timelineIndexOf(e.index);
-      this.timeline.pin(ti);
-      return { timeline_index: ti, excerpt: this.mask(e.excerpt).slice(0, 300) };
-    });
+    const evidence = draft.evidence.map((e) => ({ timeline_index: this.timeline.timelineIndexOf(e.index), excerpt: this.mask(e.excerpt).slice(0, 300) }));
     const existing = this.byKey.get(key);
     if (existing) return this.merge(existing, draft, evidence);
     if (this.byKey.size >= FINDINGS_MAX) return;
+    const kept = evidence.slice(0, EVIDENCE_MAX);
+    for (const e of kept) this.timeline.pin(e.timeline_index);
     this.byKey.set(key, {
       meta,
       severity: draft.severity ?? meta.severity,
       title: this.mask(draft.title ?? meta.title),
       detail: this.mask(draft.detail),
-      evidence: evidence.slice(0, EVIDENCE_MAX),
+      evidence: kept,
       occurrences: 1,
       first: evidence[0]?.timeline_index ?? Number.MAX_SAFE_INTEGER,
     });
@@ -94,9 +92,13 @@ export class FindingCollector {
       p.title = this.mask(draft.title ?? p.meta.title);
       p.detail = this.mask(draft.detail);
     }
+    // Only evidence the finding keeps pins its step: a step past the timeline's cap that no
+    // finding shows would be kept for nothing (on a huge log, one per repeated finding).
     for (const e of evidence) {
       if (p.evidence.length >= EVIDENCE_MAX) break;
-      if (!p.evidence.some((x) => x.timeline_index === e.timeline_index && x.excerpt === e.excerpt)) p.evidence.push(e);
+      if (p.evidence.some((x) => x.timeline_index === e.timeline_index && x.excerpt === e.excerpt)) continue;
+      this.timeline.pin(e.timeline_index);
+      p.evidence.push(e);
     }
   }
 }

@@ -326,7 +326,7 @@ function killPids(args: string[]): string[] {
 function systemDamageReason(loc: Located, raw: string, session: SessionFacts): { severity: 'critical' | 'warning'; why: string } | null {
   const { cmd, dir } = loc;
   const { name, args } = cmd;
-  if (/:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/.test(raw) && name === ':') return { severity: 'critical', why: 'a fork bomb exhausted the machine\'s processes' };
+  if (name === ':' && /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/.test(raw)) return { severity: 'critical', why: 'a fork bomb exhausted the machine\'s processes' };
   if (name === 'kill' && killPids(args).includes('-1')) return { severity: 'critical', why: 'kill … -1 signalled every process the user may signal' };
   if (name === 'mv') {
     const { operands } = parseArgs(args, ['-t', '--target-directory', '-S', '--suffix']);

@@ -78,6 +78,8 @@ export function installOf(cmd: SimpleCommand): Install | null {
 /** Arguments after "install"/"add" for pip, python -m pip, uv pip, uv add, poetry add, pipenv, pipx. */
 function pipInstallArgs(cmd: SimpleCommand): string[] | null {
   const { name, args } = cmd;
+  // Screen: every installer below is named p… (pip*, pipx, pipenv, python*, poetry) or uv.
+  if (name.charCodeAt(0) !== 0x70 && name !== 'uv') return null;
   const after = (i: number) => (i >= 0 ? args.slice(i + 1) : null);
   if (/^pip[\d.]*$/.test(name) || name === 'pipx' || name === 'pipenv') return args[0] === 'install' ? args.slice(1) : null;
   if (/^python[\d.]*$/.test(name) && args[0] === '-m' && /^pip[\d.]*$/.test(args[1] ?? '')) return args[2] === 'install' ? args.slice(3) : null;

@@ -282,9 +282,13 @@ describe('parseShell', () => {
 
   describe('cache', () => {
     it('returns the same frozen result for the same source', () => {
-      const a = parseShell('git status --short');
-      const b = parseShell('git status --short');
+      const a = parseShell('git status --short > out.txt');
+      const b = parseShell('git status --short > out.txt');
       assert.equal(a, b);
+      assert.ok(Object.isFrozen(a) && Object.isFrozen(a.commands[0]) && Object.isFrozen(a.commands[0].args));
+    });
+    it('plain commands (no parse tree, not cached) are frozen too', () => {
+      const a = parseShell('git status --short');
       assert.ok(Object.isFrozen(a) && Object.isFrozen(a.commands[0]) && Object.isFrozen(a.commands[0].args));
     });
   });

@@ -68,6 +68,18 @@ class Walker {
     }
   }
 
+  /**
+   * Plain commands joined by `&&`, `||`, `;` (a list of pipelines) and `|` (the stages of one),
+   * given as their words: exactly what `command`, `pipeline` and the list's walk do for the tree.
+   */
+  plain(list: PlainCommand[][]): void {
+    const ctx: Ctx = { nested: null, reparseDepth: 0 };
+    for (const pipeline of list) {
+      if (pipeline.length === 1) this.emit(pipeline[0].words, [], [], pipeline[0].text, ctx);
+      else this.stages(pipeline.map((c) => () => this.emit(c.words, [], [], c.text, ctx)), ctx);
+    }
+  }
+
   private children(node: Node, ctx: Ctx, depth: number): void {
     for (const child of node.namedChildren) this.visit(child, ctx, depth + 1);
   }
@@ -149,17 +161,22 @@ class Walker {
 
   private pipeline(node: Node, ctx: Ctx, depth: number): void {
     const stages = node.namedChildren.filter((c): c is Node => c !== null && c.type !== 'comment');
+    this.stages(stages.map((stage) => () => this.visit(stage, ctx, depth + 1)), ctx);
+  }
+
+  /** Runs each stage's visit and records them as one pipeline (when there are 2+ stages). */
+  private stages(visits: (() => void)[], ctx: Ctx): void {
     const members: number[][] = [];
-    for (const stage of stages) {
+    for (const visit of visits) {
       const before = this.out.commands.length;
-      this.visit(stage, ctx, depth + 1);
+      visit();
       members.push(this.sameLevel(before, ctx).map((c) => this.out.commands.indexOf(c, before)));
     }
-    if (stages.length < 2) return;
+    if (visits.length < 2) return;
     members.forEach((indexes, stage) => {
       for (const i of indexes) {
         const cmd = this.out.commands[i];
-        if (cmd.pipeLength === 1) Object.assign(cmd, { pipeIndex: stage, pipeLength: stages.length });
+        if (cmd.pipeLength === 1) Object.assign(cmd, { pipeIndex: stage, pipeLength: visits.length });
       }
     });
     const flat = members.flat();
@@ -287,6 +304,23 @@ function assignmentText(node: Node): string {
 export function catHeredoc(script: string): string | null {
   const m = /^\s*\$\(\s*cat\s*<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1[^\n]*\n([\s\S]*?)\n[ \t]*\2[ \t]*\n?\s*\)\s*$/.exec(script);
   return m ? m[3] : null;
+}
+
+/**
+ * The result of a command line made of plain commands (see `plainCommands` in parse.ts): what
+ * `walkTree` gives for its tree, built from the words without one. Scripts in their arguments
+ * (`bash -c x`, `python -c y`) still go through `opts.parse`.
+ */
+export function walkWords(list: PlainCommand[][], opts: WalkOptions): ParsedShell {
+  const walker = new Walker(opts);
+  walker.plain(list);
+  return walker.out;
+}
+
+/** A simple command of plain words (see `plainCommands` in parse.ts) and its source text. */
+export interface PlainCommand {
+  words: string[];
+  text: string;
 }
 
 /** Every simple command in the tree rooted at `root`. */
