@@ -57,10 +57,12 @@ export function tapCounts(tap) {
 /** Runs one tier: spec output (human) buffered for printing, TAP to a file for the counts. */
 function runTier(name, files, env, scratch) {
   const tapFile = join(scratch, `${name}.tap`);
+  const timingsFile = join(scratch, `${name}.timings`);
   const started = Date.now();
   return new Promise((resolve) => {
     const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000'];
     args.push('--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`);
+    args.push(`--test-reporter=${join(root, 'scripts/test-timings.mjs')}`, `--test-reporter-destination=${timingsFile}`);
     const child = spawn(process.execPath, [...args, ...files], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -70,14 +72,27 @@ function runTier(name, files, env, scratch) {
       const c = tapCounts(tap);
       // A runner that died without a summary, or exited non-zero with no failed test, is a failure too.
       const runnerFailed = !c.found || (code !== 0 && c.fail === 0);
-      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString() });
+      const slowest = slowestFiles(timingsFile);
+      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString(), slowest });
     });
   });
+}
+
+/** The files whose tests took longest (summed top-level test durations), slowest first. */
+function slowestFiles(timingsFile, count = 5) {
+  if (!existsSync(timingsFile)) return [];
+  return readFileSync(timingsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count);
 }
 
 function report(r) {
   process.stdout.write(`\n=== ${r.name} (${r.seconds} s) ===\n${r.output}`);
   process.stdout.write(`--- ${r.name}: ${r.pass} passed, ${r.fail} failed, ${r.skip} skipped\n`);
+  if (r.slowest.length > 0) process.stdout.write(`--- ${r.name}, slowest files: ${r.slowest.map((f) => `${relative(root, f.file)} ${(f.ms / 1000).toFixed(1)} s`).join(', ')}\n`);
 }
 
 async function main() {
