@@ -8,10 +8,13 @@
 // of BENCH_RUNS rounds (default 10, after one warm-up round that fills the OS file cache), the
 // spread (min–max), and the ratio of its median to the floor's median.
 //
+// On Linux it also prints the CPU time of each command (user + system, children's times from
+// /proc/self/stat, 10 ms ticks): other processes on the machine disturb it far less than wall time.
+//
 // `--baseline DIR` also runs another checkout's build (e.g. `git worktree add /tmp/base main`
 // and `npm run build` there) in the same rounds: before/after figures under the same load.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,20 +35,38 @@ function smallLog(): string {
   return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 }
 
-/** Wall milliseconds of one run; exit codes 0-2 are verdicts, anything else is a broken command. */
-function time(args: string[], env: NodeJS.ProcessEnv = {}): number {
+/** CPU milliseconds used by the children this process has waited for (Linux), else null. */
+function childrenCpuMs(): number | null {
+  try {
+    // Fields after the command name: cutime and cstime are the 14th and 15th (clock ticks, 100/s).
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+interface Sample {
+  wall: number;
+  cpu: number | null;
+}
+
+/** One run; exit codes 0-2 are verdicts, anything else is a broken command. */
+function time(args: string[], env: NodeJS.ProcessEnv = {}): Sample {
+  const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const wall = Number(process.hrtime.bigint() - started) / 1e6;
+  const cpuAfter = childrenCpuMs();
   if (r.status !== 0 && r.status !== 1 && r.status !== 2) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  return { wall, cpu: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
 }
 
 interface Case {
   name: string;
   /** Target wall time in ms on this machine (issue 9), when there is one. */
   target: number | null;
-  run: (round: number) => number;
+  run: (round: number) => Sample;
 }
 
 function casesFor(label: string, root: string, scratch: string, log: string): Case[] {
@@ -89,20 +110,25 @@ function main(): void {
       ...(baseline ? casesFor('baseline', baseline, scratch, log) : []),
       ...casesFor(baseline ? 'this' : '', ROOT, scratch, log),
     ];
-    const samples = cases.map(() => [] as number[]);
+    const samples = cases.map(() => [] as Sample[]);
     for (let round = -1; round < RUNS; round++) {
       cases.forEach((c, k) => {
-        const ms = c.run(round);
-        if (round >= 0) samples[k].push(ms); // round -1 warms the file cache and the data dirs
+        const sample = c.run(round);
+        if (round >= 0) samples[k].push(sample); // round -1 warms the file cache and the data dirs
       });
     }
-    const floor = median(samples[0].sort((a, b) => a - b));
-    console.log(`vouch start-up: ${RUNS} interleaved rounds (log: ${smallLog().length} bytes); median wall, spread (min–max), median ÷ floor median`);
+    const sorted = (k: number, key: keyof Sample) => samples[k].map((x) => x[key] ?? NaN).sort((a, b) => a - b);
+    const floorWall = median(sorted(0, 'wall'));
+    const floorCpu = median(sorted(0, 'cpu'));
+    console.log(`vouch start-up: ${RUNS} interleaved rounds (log: ${smallLog().length} bytes)`);
+    console.log(`${''.padEnd(46)} wall: median (min–max), ÷ floor     CPU user+sys: median (min–max), ÷ floor`);
     cases.forEach((c, k) => {
-      const xs = samples[k].sort((a, b) => a - b);
-      const m = median(xs);
+      const wall = sorted(k, 'wall');
+      const cpu = sorted(k, 'cpu');
+      const m = median(wall);
       const verdict = c.target === null ? '' : `  ${m <= c.target ? '✓' : '✗'} target ≤ ${c.target / 1000} s`;
-      console.log(`${c.name.padEnd(46)} ${s(m)} s  (${s(xs[0])}–${s(xs.at(-1)!)})  ${(m / floor).toFixed(2)}×${verdict}`);
+      const cpuText = Number.isNaN(cpu[0]) ? '' : `   ${s(median(cpu))} s (${s(cpu[0])}–${s(cpu.at(-1)!)}) ${(median(cpu) / floorCpu).toFixed(2)}×`;
+      console.log(`${c.name.padEnd(46)} ${s(m)} s (${s(wall[0])}–${s(wall.at(-1)!)}) ${(m / floorWall).toFixed(2)}×${cpuText}${verdict}`);
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
