@@ -17,9 +17,12 @@
 // did not check, so with CI=true every skip counts as a failure (e.g. the browser tier without
 // Chromium). Exit code non-zero on any failure, or if a tier's runner itself failed.
 //
+// Each tier also prints its five slowest files (their tests' summed durations) and starts its
+// files longest first, by the durations of the last run on this machine.
+//
 // Select tiers with arguments: `npm test -- unit sqlite`. `--serial` runs the tiers one by one.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +51,35 @@ function filesOf(dir, suffix) {
     .sort();
 }
 
+// How long each file's tests took in the last run on this machine (from scripts/test-timings.mjs),
+// kept outside the checkout so every clone on the machine shares it. A tier starts its longest
+// files first: with files run two at a time, a long file started last would otherwise run alone
+// at the end while the other slot idles. Files never timed count as the longest (they may be).
+const DURATIONS_FILE = join(tmpdir(), 'vouch-test-durations.json');
+
+function readDurations() {
+  try {
+    return JSON.parse(readFileSync(DURATIONS_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+function longestFirst(tier, files, durations) {
+  const known = (f) => durations[`${tier} ${f}`] ?? Infinity;
+  return [...files].sort((a, b) => known(b) - known(a) || a.localeCompare(b));
+}
+
+function saveDurations(results) {
+  const durations = readDurations();
+  for (const r of results) for (const f of r.timings) durations[`${r.name} ${relative(root, f.file)}`] = f.ms;
+  try {
+    writeFileSync(DURATIONS_FILE, JSON.stringify(durations));
+  } catch {
+    // Only an ordering hint: a read-only temp directory costs nothing but the order.
+  }
+}
+
 /** Totals from the summary comments a TAP stream ends with (`# pass 12`, `# skipped 1`, …). */
 export function tapCounts(tap) {
   const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
@@ -57,10 +89,12 @@ export function tapCounts(tap) {
 /** Runs one tier: spec output (human) buffered for printing, TAP to a file for the counts. */
 function runTier(name, files, env, scratch) {
   const tapFile = join(scratch, `${name}.tap`);
+  const timingsFile = join(scratch, `${name}.timings`);
   const started = Date.now();
   return new Promise((resolve) => {
     const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000'];
     args.push('--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`);
+    args.push(`--test-reporter=${join(root, 'scripts/test-timings.mjs')}`, `--test-reporter-destination=${timingsFile}`);
     const child = spawn(process.execPath, [...args, ...files], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     child.stdout.on('data', (d) => out.push(d));
@@ -70,14 +104,26 @@ function runTier(name, files, env, scratch) {
       const c = tapCounts(tap);
       // A runner that died without a summary, or exited non-zero with no failed test, is a failure too.
       const runnerFailed = !c.found || (code !== 0 && c.fail === 0);
-      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString() });
+      const timings = fileTimings(timingsFile);
+      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString(), timings });
     });
   });
+}
+
+/** Each file's summed top-level test durations, slowest first. */
+function fileTimings(timingsFile) {
+  if (!existsSync(timingsFile)) return [];
+  return readFileSync(timingsFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => b.ms - a.ms);
 }
 
 function report(r) {
   process.stdout.write(`\n=== ${r.name} (${r.seconds} s) ===\n${r.output}`);
   process.stdout.write(`--- ${r.name}: ${r.pass} passed, ${r.fail} failed, ${r.skip} skipped\n`);
+  if (r.timings.length > 0) process.stdout.write(`--- ${r.name}, slowest files: ${r.timings.slice(0, 5).map((f) => `${relative(root, f.file)} ${(f.ms / 1000).toFixed(1)} s`).join(', ')}\n`);
 }
 
 async function main() {
@@ -95,12 +141,13 @@ async function main() {
   const scratch = mkdtempSync(join(tmpdir(), 'vouch-test-'));
   const results = [];
   const started = Date.now();
+  const durations = readDurations();
   try {
     await Promise.all(
       lanes.map(async (lane) => {
         for (const name of lane) {
           const { dir, suffix, env } = TIERS[name];
-          const files = filesOf(dir, suffix);
+          const files = longestFirst(name, filesOf(dir, suffix), durations);
           if (files.length === 0) continue;
           console.log(`… ${name}: ${files.length} files`);
           const r = await runTier(name, files, env, scratch);
@@ -112,6 +159,7 @@ async function main() {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  saveDurations(results);
   const sum = (k) => results.reduce((s, r) => s + r[k], 0);
   const pass = sum('pass');
   const skip = sum('skip');

@@ -30,7 +30,7 @@ function buildProgram(): Command {
     .command('migrate')
     .description('apply database migrations (serve and worker also do it on start)')
     .action(async () => {
-      const rt = await (await import('./runtime.ts')).openRuntime({ logLevel: 'silent' });
+      const rt = await (await import('./runtime.ts')).openStore();
       await rt.db.close();
       process.stdout.write(JSON.stringify({ migrated: true, database: rt.db.dialect }) + '\n');
     });

@@ -1,12 +1,14 @@
 // Opens the database: SQLite (embedded default, one file under the data directory) or
 // PostgreSQL (DATABASE_URL, scale-out mode). Everything above this module sees one Kysely API.
+// Each driver is imported when its database is opened (pg alone is some 40 modules): a SQLite
+// command never loads pg, a PostgreSQL one never loads the native SQLite binding.
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SelectQueryNode, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { buildMigrations } from './migrations/index.ts';
 import type { DialectName } from './migrations/types.ts';
 import type { Database } from './schema.ts';
@@ -124,7 +126,8 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(dataDir: string): Kysely<Database> {
+async function openSqlite(dataDir: string): Promise<Kysely<Database>> {
+  const { default: BetterSqlite3 } = await import('better-sqlite3');
   mkdirSync(dataDir, { recursive: true });
   const file = new BetterSqlite3(join(dataDir, SQLITE_FILENAME));
   // busy_timeout first: switching to WAL itself may have to wait for another process.
@@ -137,12 +140,14 @@ function openSqlite(dataDir: string): Kysely<Database> {
 
 // int8 (COUNT(*), bigint columns) arrives as a string by default; our values fit in a double.
 const INT8_OID = 20;
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format as 'text');
-  },
-};
+function pgTypesOf(types: typeof pg.types) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === INT8_OID && format !== 'binary') return (value: string) => Number(value);
+      return types.getTypeParser(oid, format as 'text');
+    },
+  };
+}
 
 /** Named (server-side prepared) statements kept per PostgreSQL connection, at most. */
 const PG_NAMED_STATEMENTS_MAX = 500;
@@ -159,38 +164,42 @@ type QueryFn = (...args: unknown[]) => unknown;
  * (a hash), so equal texts share one statement. Anything else (writes, DDL, transaction
  * control, cursors) goes through unchanged. A statement that PostgreSQL refuses to reuse after
  * a schema change is run unnamed from then on.
+ * (Defined once pg is loaded: the class extends pg's.)
  */
-class PreparingClient extends pg.Client {
-  readonly #names = new Map<string, string | null>();
+function preparingClientOf(Client: typeof pg.Client): typeof pg.Client {
+  return class PreparingClient extends Client {
+    readonly #names = new Map<string, string | null>();
 
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    const plain = (this.query as QueryFn).bind(this);
-    this.query = ((...args: unknown[]) => {
-      const [text, values] = args;
-      if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || !/^\s*select\b/i.test(text)) return plain(...args);
-      const name = this.#nameFor(text);
-      if (name === null) return plain(text, values);
-      return (plain({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
-        if ((error as { code?: string }).code !== PG_FEATURE_NOT_SUPPORTED) throw error;
-        this.#names.set(text, null);
-        return plain(text, values);
-      });
-    }) as typeof this.query;
-  }
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      const plain = (this.query as QueryFn).bind(this);
+      this.query = ((...args: unknown[]) => {
+        const [text, values] = args;
+        if (args.length !== 2 || typeof text !== 'string' || !Array.isArray(values) || !/^\s*select\b/i.test(text)) return plain(...args);
+        const name = this.#nameFor(text);
+        if (name === null) return plain(text, values);
+        return (plain({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
+          if ((error as { code?: string }).code !== PG_FEATURE_NOT_SUPPORTED) throw error;
+          this.#names.set(text, null);
+          return plain(text, values);
+        });
+      }) as typeof this.query;
+    }
 
-  #nameFor(text: string): string | null {
-    const known = this.#names.get(text);
-    if (known !== undefined) return known;
-    if (this.#names.size >= PG_NAMED_STATEMENTS_MAX) return null;
-    const name = `vouch_${createHash('sha1').update(text).digest('hex')}`;
-    this.#names.set(text, name);
-    return name;
-  }
+    #nameFor(text: string): string | null {
+      const known = this.#names.get(text);
+      if (known !== undefined) return known;
+      if (this.#names.size >= PG_NAMED_STATEMENTS_MAX) return null;
+      const name = `vouch_${createHash('sha1').update(text).digest('hex')}`;
+      this.#names.set(text, name);
+      return name;
+    }
+  };
 }
 
-function openPostgres(url: string, poolSize: number): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes as pg.CustomTypesConfig, Client: PreparingClient });
+async function openPostgres(url: string, poolSize: number): Promise<Kysely<Database>> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypesOf(pg.types) as pg.CustomTypesConfig, Client: preparingClientOf(pg.Client) });
   // An idle client losing its connection (server restart) must not crash the process; the
   // pool replaces it and the next query reports any lasting problem.
   pool.on('error', () => {});
@@ -232,8 +241,8 @@ export function dialectOf(databaseUrl: string | undefined): DialectName {
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Db> {
   const dialect = dialectOf(opts.databaseUrl);
   const kysely = dialect === 'postgres'
-    ? openPostgres(opts.databaseUrl as string, opts.poolSize ?? 10)
-    : openSqlite(opts.dataDir);
+    ? await openPostgres(opts.databaseUrl as string, opts.poolSize ?? 10)
+    : await openSqlite(opts.dataDir);
   let closed = false;
   return {
     kysely,

@@ -6,16 +6,16 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config.ts';
 import { registerAdminWebhookCommands } from './admin-webhooks.ts';
 import { EXIT } from '../exit-codes.ts';
-import type { Runtime } from '../runtime.ts';
+import type { Store } from '../runtime.ts';
 
 /** A refusal the operator can fix (bad input, unknown id): exit code USAGE, message only. */
 class Refusal extends Error {}
 
-async function withRuntime(name: string, body: (rt: Runtime) => Promise<object>): Promise<void> {
-  let rt: Runtime | undefined;
+async function withRuntime(name: string, body: (rt: Store) => Promise<object>): Promise<void> {
+  let rt: Store | undefined;
   try {
-    // Quiet logs: stdout carries exactly one JSON object.
-    rt = await (await import('../runtime.ts')).openRuntime({ logLevel: 'silent' });
+    // No logger: stdout carries exactly one JSON object.
+    rt = await (await import('../runtime.ts')).openStore();
     const result = await body(rt);
     process.stdout.write(JSON.stringify(result) + '\n');
   } catch (error) {
@@ -72,7 +72,7 @@ export function registerAdmin(program: Command): void {
     );
 
   registerAdminWebhookCommands(admin, async () => {
-    const rt = await (await import('../runtime.ts')).openRuntime({ logLevel: 'silent' });
+    const rt = await (await import('../runtime.ts')).openStore();
     return { db: rt.db, config: rt.config };
   });
 }
