@@ -12,7 +12,7 @@ import { affected } from '../db/repositories/executor.ts';
 import type { Job } from '../db/schema.ts';
 import { isoAfter, newId, nowIso } from '../../kernel/ids.ts';
 
-export const DEFAULT_MAX_ATTEMPTS = 5;
+const DEFAULT_MAX_ATTEMPTS = 5;
 
 export interface EnqueueOptions {
   kind: string;
