@@ -310,7 +310,8 @@ async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | nu
 }
 
 async function stopProcess(server: Server | undefined): Promise<void> {
-  if (!server || server.proc.exitCode !== null) return;
+  // A process stopped by a signal has signalCode set and exitCode null: it has exited too.
+  if (!server || server.proc.exitCode !== null || server.proc.signalCode !== null) return;
   const exited = new Promise((r) => server.proc.once('exit', r));
   server.proc.kill('SIGTERM');
   await exited;
