@@ -42,6 +42,9 @@ export class Tally {
   private runEnd: number | null = null;
   private earlierRunsMs = 0;
   private timed = false;
+  /** The last timestamp parsed: a record's events share one, so most events parse none. */
+  private lastAt = '';
+  private lastTime = NaN;
 
   /** `displayPath` turns an absolute path into the form shown in the report (relative to cwd). */
   add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string): void {
@@ -201,7 +204,11 @@ export class Tally {
 
   private trackTime(at: string | null, timesRun: boolean): void {
     if (!at) return;
-    const t = Date.parse(at);
+    if (at !== this.lastAt) {
+      this.lastAt = at;
+      this.lastTime = Date.parse(at);
+    }
+    const t = this.lastTime;
     if (timesRun && Number.isFinite(t)) {
       this.timed = true;
       if (this.runStart === null || t < this.runStart) this.runStart = t;

@@ -2,8 +2,32 @@
 
 /** Collapse whitespace and cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 160): string {
+  if (isOneLine(text, max)) return text;
   const flat = (text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+/**
+ * True when oneLine would return `text` unchanged: short enough, printable ASCII, no leading,
+ * trailing or doubled space (most summaries: it spares them the regex and its copies). Anything
+ * else, any non-ASCII character included (some are whitespace to `\s`), takes the general path.
+ */
+function isOneLine(text: string, max: number): boolean {
+  const n = text.length;
+  if (n > max || n === 0) return false;
+  let prevSpace = true; // a leading space is not "one line"
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (prevSpace) return false;
+      prevSpace = true;
+    } else if (c < 0x20 || c > 0x7e) {
+      return false;
+    } else {
+      prevSpace = false;
+    }
+  }
+  return !prevSpace;
 }
 
 /**

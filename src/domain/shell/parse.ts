@@ -3,8 +3,8 @@
 // commands many times) and frozen, since cached objects are shared between callers.
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
-import type { ParsedShell } from './types.ts';
-import { walkTree, walkWords, type PlainCommand } from './walk.ts';
+import type { ParsedShell, Redirect } from './types.ts';
+import { walkTree, walkWords, type PlainCommand, type PlainStatement } from './walk.ts';
 
 /** Longest input parsed; the rest is ignored and the result marked hadErrors. */
 export const MAX_SHELL_INPUT = 100_000;
@@ -99,47 +99,88 @@ const HASH = 0x23;
 const AMP = 0x26;
 const BAR = 0x7c;
 const SEMI = 0x3b;
+const GT = 0x3e;
+const LT = 0x3c;
+const ZERO = 0x30;
+const NINE = 0x39;
 
 /**
- * A command line made of simple commands of plain words joined by `&&`, `||`, `;` and `|`,
- * optionally followed by a ` # …` comment: per pipeline, its commands' words (unquoted) and texts
- * as the parse tree would give them (each command without the blanks around it). Null when the
+ * A command line made of simple commands of plain words joined by `&&`, `||`, `;` and `|`, with
+ * simple redirections, optionally followed by a ` # …` comment: per statement (what `;` or the
+ * end separates), its pipelines, their commands' words (unquoted) and texts as the parse tree
+ * would give them (each command without the blanks around it), and the redirects. Null when the
  * line needs the parser.
  *
  * A plain word is made of the characters in PLAIN, 'single-quoted' text without a newline, and
  * "double-quoted" text without `$`, backquotes, backslashes, `!` or a newline: its value is then
  * the text without the quotes. `=` is allowed after a command's first word only (before it, it
- * would be an assignment). Everything else — expansions, escapes, globs, redirections, `&`, `|&`,
- * `;;`, braces, `~`, newlines, non-ASCII, an empty command — needs the parser.
+ * would be an assignment). Everything else — expansions, escapes, globs, `&`, `|&`, `;;`, braces,
+ * `~`, newlines, non-ASCII, an empty command — needs the parser.
+ *
+ * A simple redirection is `>`, `>>`, `>|`, `<`, `&>`, `&>>` (optionally after a descriptor's
+ * digits: `2>`) to a plain word, or `>&`/`<&` to a descriptor's digits (`2>&1`, `>&2`), after
+ * the command's last word. tree-sitter-bash attaches a redirection after a statement's later
+ * command to everything before it in the statement (`a && b 2>&1` redirects both), so it is
+ * accepted on a statement's first command (its own) or its last (the statement's); one on a
+ * command in between needs the parser.
  */
-export function plainCommands(source: string): PlainCommand[][] | null {
+export function plainCommands(source: string): PlainStatement[] | null {
   const n = source.length;
   if (n === 0 || n > 4_096) return null;
-  const list: PlainCommand[][] = [];
+  const statements: PlainStatement[] = [];
+  let statement: PlainStatement = { pipelines: [], redirects: [] };
+  let commands = 0; // commands so far in this statement
   let pipeline: PlainCommand[] = [];
   let words: string[] = [];
+  let redirects: Redirect[] = [];
+  let op: string | null = null; // a redirection waiting for its target word
   let word = '';
   let inWord = false;
   let raw = 0; // where the current word starts in the source
   let first = -1; // where the current command starts
-  let last = -1; // where its last word ends
+  let lastWord = -1; // where its last word ends
+  let last = -1; // where its last word or redirection ends
   const endWord = (at: number): boolean => {
     if (!inWord) return true;
     const rawWord = source.slice(raw, at);
     if (SPECIAL_WORDS.has(word) || SPECIAL_WORDS.has(rawWord)) return false;
-    if (words.length === 0 && rawWord.includes('=')) return false;
-    words.push(word);
+    if (op !== null) {
+      if ((op.endsWith('>&') || op.endsWith('<&')) && !isDigits(rawWord)) return false;
+      redirects.push({ op, target: word });
+      op = null;
+    } else {
+      // After a redirection, tree-sitter takes further words as more targets (`a >f b`).
+      if (redirects.length > 0) return false;
+      if (words.length === 0 && rawWord.includes('=')) return false;
+      words.push(word);
+      lastWord = at;
+    }
     last = at;
     word = '';
     inWord = false;
     return true;
   };
-  const endCommand = (): boolean => {
-    if (words.length === 0) return false;
-    pipeline.push({ words, text: source.slice(first, last) });
+  /** `endsStatement`: followed by `;` or the end, not by `&&`, `||` or `|`. */
+  const endCommand = (endsStatement: boolean): boolean => {
+    if (words.length === 0 || op !== null) return false;
+    if (redirects.length === 0 || commands === 0) {
+      pipeline.push({ words, text: source.slice(first, last), redirects });
+    } else if (endsStatement) {
+      pipeline.push({ words, text: source.slice(first, lastWord), redirects: [] });
+      statement.redirects = redirects;
+    } else {
+      return false;
+    }
+    commands++;
     words = [];
+    redirects = [];
     first = -1;
     return true;
+  };
+  const endStatement = (): void => {
+    statements.push(statement);
+    statement = { pipelines: [], redirects: [] };
+    commands = 0;
   };
   for (let i = 0; i < n; i++) {
     const c = source.charCodeAt(i);
@@ -147,25 +188,35 @@ export function plainCommands(source: string): PlainCommand[][] | null {
       if (!endWord(i)) return null;
       continue;
     }
+    if (!inWord && op === null && first !== -1) {
+      const redirect = redirectOperator(source, i);
+      if (redirect) {
+        if (words.length === 0) return null; // before the command's name: the parser
+        op = redirect;
+        i += redirect.length - 1;
+        continue;
+      }
+    }
     if (c === AMP || c === BAR || c === SEMI) {
       const next = source.charCodeAt(i + 1);
       // `&&`, `||`, `|` and `;` only: `&` (background), `|&` and `;;` go to the parser.
       if (c === AMP && next !== AMP) return null;
       if (c === BAR && next === AMP) return null;
       if (c === SEMI && next === SEMI) return null;
-      if (!endWord(i) || !endCommand()) return null;
+      if (!endWord(i) || !endCommand(c === SEMI)) return null;
       const pipe = c === BAR && next !== BAR; // `|` joins stages; `&&`, `||`, `;` end a pipeline
       if (!pipe) {
-        list.push(pipeline);
+        statement.pipelines.push(pipeline);
         pipeline = [];
       }
+      if (c === SEMI) endStatement();
       if (c !== SEMI && next === c) i++;
       continue;
     }
     if (!inWord) {
       if (c === HASH) {
         // ` # …` to the end of the line: a comment (it starts a word, outside quotes).
-        if (i === 0 || source.includes('\n', i) || source.includes('\r', i)) return null;
+        if (i === 0 || op !== null || source.includes('\n', i) || source.includes('\r', i)) return null;
         break;
       }
       inWord = true;
@@ -192,9 +243,39 @@ export function plainCommands(source: string): PlainCommand[][] | null {
       return null;
     }
   }
-  if (!endWord(n) || !endCommand()) return null;
-  list.push(pipeline);
-  return list;
+  if (!endWord(n) || !endCommand(true)) return null;
+  statement.pipelines.push(pipeline);
+  endStatement();
+  return statements;
+}
+
+/**
+ * The simple redirection operator at `i` (descriptor digits included: `2>&`), or null: `>`,
+ * `>>`, `>|`, `>&`, `<`, `<&`, `&>`, `&>>`. `<<`, `<<<`, `<>`, `>(`, `<(` and the rest: null.
+ */
+function redirectOperator(source: string, i: number): string | null {
+  let j = i;
+  while (j < source.length && source.charCodeAt(j) >= ZERO && source.charCodeAt(j) <= NINE) j++;
+  const c = source.charCodeAt(j);
+  const next = source.charCodeAt(j + 1);
+  let end: number;
+  if (c === GT) end = next === GT || next === BAR || next === AMP ? j + 2 : j + 1;
+  else if (c === LT) end = next === AMP ? j + 2 : next === LT || next === GT ? -1 : j + 1;
+  else if (c === AMP && j === i && next === GT) end = source.charCodeAt(j + 2) === GT ? j + 3 : j + 2;
+  else return null;
+  if (end === -1) return null;
+  const after = source.charCodeAt(end);
+  if (after === GT || after === LT || after === AMP || after === BAR || after === 0x28 /* ( */) return null;
+  return source.slice(i, end);
+}
+
+function isDigits(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < ZERO || c > NINE) return false;
+  }
+  return true;
 }
 
 function safeParse(p: Parser, text: string): Tree | null {

@@ -149,6 +149,89 @@ const EDGE_CASES = [
   '| a',
   'time a | b',
   'a | export X',
+  // simple redirections
+  'a 2>&1',
+  'a >&2',
+  'a > f',
+  'a >> f',
+  'a 2> f',
+  'a < f',
+  'a &> f',
+  'a &>> f',
+  'a >| f',
+  'a 1>f',
+  'a 10>f',
+  'a 3>&1',
+  'a <&0',
+  'a>f',
+  'a 2 >f',
+  'a x>f',
+  'a > "f g"',
+  "a >'x'",
+  'a 2>f"x"',
+  'a >f=1',
+  'a > f > g',
+  'a >f 2>&1',
+  'a > f # c',
+  'a 2>/dev/null # r3',
+  'npm test 2>&1 | tail -20',
+  'npm test 2>&1 | tail -20 # r1',
+  'a 2>&1 | b',
+  'a | b 2>&1',
+  'a | b 2>&1 # r2',
+  'a | b | c >f',
+  'a >f && b',
+  'a && b >f',
+  'a && b >f # r5',
+  'a >f && b >g',
+  'a 2>&1 | b 2>&1',
+  'cd x && npm test 2>&1',
+  'cd x && npm test 2>&1 | tail -5',
+  'a | b && c 2>&1',
+  'a && b | c >f',
+  'a || b 2>/dev/null; c',
+  'a; b >f',
+  'a >f; b',
+  'a >f;b',
+  'a >>f;b',
+  'a >f&& b',
+  'a >f||b',
+  'a >f|b',
+  'x; a && b >f; c >g',
+  'bash -c x >f',
+  'bash -c "a; b" 2>&1',
+  'bash -c x && bash -c y 2>&1',
+  'a && bash -c "b | c" >f',
+  'python -c print 2>&1',
+  'bash < f',
+  'sh < script.sh',
+  'cat f >> ~/.bashrc',
+  'echo x > /etc/passwd',
+  'a 2>&1 b',
+  'a >f b',
+  '>f a',
+  '2>f a',
+  'a > if',
+  'a > f\nb',
+  'a && b >f && c',
+  'a | b >f | c',
+  'a 2>&1 | b 2>&1 && c >f',
+  'a >& f',
+  'a 2>&-',
+  'a <> f',
+  'a &>',
+  'a >',
+  'a > ; b',
+  'a > # x',
+  'a > f# x',
+  'a << EOF',
+  'a <<< x',
+  'a <(b)',
+  'a >(b)',
+  'a > $f',
+  'a &>&1',
+  'a >>> f',
+  'a >&2 3',
 ];
 
 describe('parseShell: commands without syntax skip the parse tree', () => {
@@ -175,12 +258,25 @@ describe('parseShell: commands without syntax skip the parse tree', () => {
     for (const text of EDGE_CASES) assert.deepEqual(parseShell(text), parseShellWithTree(text), JSON.stringify(text));
     const declined = ['ls#not-a-comment', 'time ls', 'export A', 'if', 'ls\n', 'ls # one\nrm -rf /', '', ' # only a comment', 'a &', 'a |& b', 'a ;; b', 'a;', 'a && && b', '| a', 'a | export X'];
     for (const text of declined) assert.equal(plainCommands(text), null, JSON.stringify(text));
-    assert.deepEqual(plainCommands('  git   status  # r3'), [[{ words: ['git', 'status'], text: 'git   status' }]]);
-    assert.deepEqual(plainCommands('cd x&&a | b "c d" ;e'), [[{ words: ['cd', 'x'], text: 'cd x' }], [{ words: ['a'], text: 'a' }, { words: ['b', 'c d'], text: 'b "c d"' }], [{ words: ['e'], text: 'e' }]]);
+    const cmd = (words: string[], text: string, redirects: { op: string; target: string }[] = []) => ({ words, text, redirects });
+    assert.deepEqual(plainCommands('  git   status  # r3'), [{ pipelines: [[cmd(['git', 'status'], 'git   status')]], redirects: [] }]);
+    assert.deepEqual(plainCommands('cd x&&a | b "c d" ;e'), [
+      { pipelines: [[cmd(['cd', 'x'], 'cd x')], [cmd(['a'], 'a'), cmd(['b', 'c d'], 'b "c d"')]], redirects: [] },
+      { pipelines: [[cmd(['e'], 'e')]], redirects: [] },
+    ]);
+  });
+
+  it('takes simple redirections on a statement\'s first or last command, and declines the rest', () => {
+    const cmd = (words: string[], text: string, redirects: { op: string; target: string }[] = []) => ({ words, text, redirects });
+    assert.deepEqual(plainCommands('npm test 2>&1 | tail -5 >out'), [
+      { pipelines: [[cmd(['npm', 'test'], 'npm test 2>&1', [{ op: '2>&', target: '1' }]), cmd(['tail', '-5'], 'tail -5')]], redirects: [{ op: '>', target: 'out' }] },
+    ]);
+    const declined = ['a && b >f && c', 'a | b >f | c', 'a >f b', '>f a', 'a >& f', 'a 2>&-', 'a <> f', 'a >', 'a > # x', 'a << EOF', 'a <<< x', 'a <(b)', 'a >(b)', 'a > $f', 'a > if', 'a>f', 'a &>&1'];
+    for (const text of declined) assert.equal(plainCommands(text), null, JSON.stringify(text));
   });
 
   it('declines expansions and escapes in quotes, escapes, expansions, globs, redirections and assignments', () => {
-    for (const text of ['echo "$x"', 'echo "a\\"b"', 'echo "!x"', 'echo "a\nb"', "echo 'a\nb'", 'A="1" b', 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'a > f', 'a < f', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
+    for (const text of ['echo "$x"', 'echo "a\\"b"', 'echo "!x"', 'echo "a\nb"', "echo 'a\nb'", 'A="1" b', 'echo \\x', 'echo $HOME', 'ls *.ts', 'ls a?', 'ls [ab]', 'A=1 b', '(a)', '{ a; }', 'echo `x`', 'ls ~', '! a', 'echo é']) {
       assert.equal(plainCommands(text), null, text);
     }
   });

@@ -70,14 +70,24 @@ class Walker {
 
   /**
    * Plain commands joined by `&&`, `||`, `;` (a list of pipelines) and `|` (the stages of one),
-   * given as their words: exactly what `command`, `pipeline` and the list's walk do for the tree.
+   * given as their words: exactly what `command`, `redirected`, `pipeline` and the list's walk do
+   * for the tree. A statement's own redirects apply, as in `redirected`, to each of its commands.
    */
-  plain(list: PlainCommand[][]): void {
+  plain(statements: PlainStatement[]): void {
     const ctx: Ctx = { nested: null, reparseDepth: 0 };
-    for (const pipeline of list) {
-      if (pipeline.length === 1) this.emit(pipeline[0].words, [], [], pipeline[0].text, ctx);
-      else this.stages(pipeline.map((c) => () => this.emit(c.words, [], [], c.text, ctx)), ctx);
+    for (const statement of statements) {
+      const before = this.out.commands.length;
+      for (const pipeline of statement.pipelines) {
+        if (pipeline.length === 1) this.plainCommand(pipeline[0], ctx);
+        else this.stages(pipeline.map((c) => () => this.plainCommand(c, ctx)), ctx);
+      }
+      if (statement.redirects.length === 0) continue;
+      for (const cmd of this.sameLevel(before, ctx)) cmd.redirects.push(...statement.redirects.map((r) => ({ op: r.op, target: r.target })));
     }
+  }
+
+  private plainCommand(c: PlainCommand, ctx: Ctx): void {
+    this.emit(c.words, [], c.redirects.length === 0 ? [] : c.redirects.map((r) => ({ op: r.op, target: r.target, embedded: [] })), c.text, ctx);
   }
 
   private children(node: Node, ctx: Ctx, depth: number): void {
@@ -311,9 +321,9 @@ export function catHeredoc(script: string): string | null {
  * `walkTree` gives for its tree, built from the words without one. Scripts in their arguments
  * (`bash -c x`, `python -c y`) still go through `opts.parse`.
  */
-export function walkWords(list: PlainCommand[][], opts: WalkOptions): ParsedShell {
+export function walkWords(statements: PlainStatement[], opts: WalkOptions): ParsedShell {
   const walker = new Walker(opts);
-  walker.plain(list);
+  walker.plain(statements);
   return walker.out;
 }
 
@@ -321,6 +331,14 @@ export function walkWords(list: PlainCommand[][], opts: WalkOptions): ParsedShel
 export interface PlainCommand {
   words: string[];
   text: string;
+  /** Its own simple redirections (`2>&1`, `> f`), their targets unquoted; the text includes them. */
+  redirects: Redirect[];
+}
+
+/** Pipelines joined by `&&`/`||` up to a `;`, and the redirects after its last command. */
+export interface PlainStatement {
+  pipelines: PlainCommand[][];
+  redirects: Redirect[];
 }
 
 /** Every simple command in the tree rooted at `root`. */
