@@ -187,7 +187,9 @@ interface Server {
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/vouch.mjs'), 'serve'], {
+  // BENCH_SERVER_NODE_ARGS: extra Node flags for the server only (e.g. "--cpu-prof --cpu-prof-dir=prof").
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/vouch.mjs'), 'serve'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', VOUCH_ROLE: 'api', VOUCH_LOG_LEVEL: 'info', VOUCH_RATE_LIMIT_MAX: '1000000000', VOUCH_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

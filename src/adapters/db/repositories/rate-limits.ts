@@ -2,6 +2,8 @@
 // statement per hit: insert the key's window, or add one to it — or start a new window when
 // the stored one has ended. Atomic on both dialects (INSERT … ON CONFLICT DO UPDATE).
 import { sql } from 'kysely';
+import type { Db } from '../database.ts';
+import { commitWithoutFlushWait } from '../durability.ts';
 import type { DbExecutor } from './executor.ts';
 
 export interface RateLimitHit {
@@ -25,6 +27,20 @@ export async function hitRateLimit(db: DbExecutor, key: string, windowMs: number
     .returning(['hits', 'reset_at_ms'])
     .executeTakeFirstOrThrow();
   return { hits: Number(row.hits), resetAtMs: Number(row.reset_at_ms) };
+}
+
+/**
+ * Counts one hit for a request. A counter is worth no disk flush: on PostgreSQL the hit commits
+ * without waiting for the WAL flush (otherwise every API request waits for one, which caps the
+ * whole API at the disk's flush rate). A database crash can forget the last few hundred
+ * milliseconds of hits — it forgives a few requests, nothing more.
+ */
+export async function countRateLimitHit(db: Db, key: string, windowMs: number): Promise<RateLimitHit> {
+  if (db.dialect !== 'postgres') return hitRateLimit(db.kysely, key, windowMs);
+  return db.kysely.transaction().execute(async (trx) => {
+    await commitWithoutFlushWait(db, trx);
+    return hitRateLimit(trx, key, windowMs);
+  });
 }
 
 /** Reads a window without counting a hit (zero when there is none, or it has ended). */

@@ -1,6 +1,7 @@
 // Where the rate-limit counters live, so that every API process counts against ONE limit:
 //   - Redis when VOUCH_REDIS_URL is set (@fastify/rate-limit's own Redis store, one Lua call);
-//   - otherwise the database in PostgreSQL mode (rate_limits table, one upsert per request);
+//   - otherwise the database in PostgreSQL mode (rate_limits table, one upsert per request,
+//     committed without waiting for the disk: see countRateLimitHit);
 //   - otherwise (SQLite mode: one process serves the API) in process memory.
 // A shared store that fails (Redis or the database briefly unreachable) lets requests through
 // and logs a warning: the limit protects the service, it must not take it down.
@@ -8,7 +9,7 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db } from '../../../adapters/db/database.ts';
-import { hitRateLimit, readRateLimit } from '../../../adapters/db/repositories/rate-limits.ts';
+import { countRateLimitHit, readRateLimit } from '../../../adapters/db/repositories/rate-limits.ts';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** What child() really receives: the route's merged limit options, with the route itself. */
@@ -28,7 +29,7 @@ function databaseStoreClass(db: Db, log: FastifyBaseLogger) {
     constructor(_options: unknown, private readonly prefix = 'rl:') {}
 
     incr(key: string, cb: Callback, timeWindow: number): void {
-      hitRateLimit(db.kysely, this.prefix + key, timeWindow).then(answer(cb), failed(cb));
+      countRateLimitHit(db, this.prefix + key, timeWindow).then(answer(cb), failed(cb));
     }
 
     read(key: string, cb: Callback): void {
