@@ -5,23 +5,20 @@
 // Without Chromium the tests are skipped locally, and fail under CI=true.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { createJobRunner } from '../../src/adapters/jobs/index.ts';
 import type { JobRunner } from '../../src/adapters/jobs/index.ts';
 import { createWebhookDelivery } from '../../src/worker/deliver-webhook.ts';
 import type { WebhookDelivery } from '../../src/worker/deliver-webhook.ts';
 import { buildTestApp } from '../helpers/app.ts';
+import { browserSkip, launchChromium } from '../helpers/browser.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver, until } from '../integration/webhooks-helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
-const missing = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install -y chromium)`;
-// In CI a missing browser is a failure, never a silent skip.
-const skip = missing && process.env.CI !== 'true' ? missing : false;
+// A missing Chromium skips locally and throws under CI=true: never a silent skip in CI.
+const skip = browserSkip();
 
 let t: TestApp;
 let base: string;
@@ -31,14 +28,13 @@ let delivery: WebhookDelivery;
 const receivers: Receiver[] = [];
 
 before(async () => {
-  if (missing && process.env.CI === 'true') throw new Error(`CI=true and ${missing}`);
   if (skip) return;
   t = await buildTestApp({ VOUCH_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8', VOUCH_WEBHOOK_RETRY_DELAYS_MS: '50' });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   delivery = createWebhookDelivery(t.db, t.config, { version: '0.0.0-e2e' });
   runner = createJobRunner({ db: t.db, owner: 'e2e', processors: { deliver: delivery.processor }, pollMs: 20, leaseMs: 5000 });
   runner.start();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  browser = await launchChromium();
   await mkdir(ARTIFACTS, { recursive: true });
 });
 after(async () => {

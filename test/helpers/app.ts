@@ -4,8 +4,9 @@
 // stub by default (fast, deterministic), or anything implementing Analyzer.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app/app.ts';
+import { buildApp, createLogger } from '../../src/app/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/adapters/db/database.ts';
@@ -94,6 +95,18 @@ export function uploadForm(input: UploadInput = {}): FormData {
     form.append('file', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), input.filename ?? 'session.jsonl');
   }
   return form;
+}
+
+/** A logger at `level` whose lines (JSON text) are kept in `lines`, for tests that read the log. */
+export function capturedLogger(level: string): { logger: FastifyBaseLogger; lines: string[] } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger(level, sink), lines };
 }
 
 export async function buildTestApp(env: Record<string, string> = {}, opts: { logger?: FastifyBaseLogger } = {}): Promise<TestApp> {

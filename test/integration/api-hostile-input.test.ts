@@ -5,26 +5,20 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { Writable } from 'node:stream';
-import { buildTestApp } from '../helpers/app.ts';
+import { buildTestApp, capturedLogger } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
-import { createLogger } from '../../src/app/app.ts';
 import { PROBLEM_CODES } from '../../src/app/problem.ts';
 import { PROBLEM_DOCS } from '../../src/app/problem-catalog.ts';
 
 let t: TestApp;
 let alice: TestAccount;
 let port: number;
-const lines: string[] = [];
+let lines: string[] = [];
 
 before(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  t = await buildTestApp({}, { logger: createLogger('debug', sink) });
+  const captured = capturedLogger('debug');
+  lines = captured.lines;
+  t = await buildTestApp({}, { logger: captured.logger });
   alice = await t.account();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as net.AddressInfo).port;

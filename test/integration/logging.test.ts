@@ -1,23 +1,17 @@
 // The logs never contain API keys, passwords, cookies or log content, whatever the request.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { buildTestApp, multipart, uploadForm } from '../helpers/app.ts';
+import { buildTestApp, capturedLogger, multipart, uploadForm } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
-import { createLogger } from '../../src/app/app.ts';
 
 let t: TestApp;
 let alice: TestAccount;
-const lines: string[] = [];
+let lines: string[] = [];
 
 before(async () => {
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  t = await buildTestApp({}, { logger: createLogger('trace', sink) });
+  const captured = capturedLogger('trace');
+  lines = captured.lines;
+  t = await buildTestApp({}, { logger: captured.logger });
   alice = await t.account();
 });
 after(() => t.close());
