@@ -52,7 +52,7 @@ function positiveInt(v: string): number {
 }
 
 export async function runAnalyzeCommand(paths: string[], opts: AnalyzeOptions): Promise<number> {
-  useBaselineWasmCompiler();
+  tuneForAnalysis(); // V8 flags for an analysing process: see analysis-pool/v8-flags.ts
   try {
     if (paths.length === 1 && !(await isDirectory(paths[0]))) return await runAnalyze(paths[0], opts);
     return await runMany(paths, opts);
@@ -64,7 +64,7 @@ export async function runAnalyzeCommand(paths: string[], opts: AnalyzeOptions): 
 /** One log, analysed on this thread (no worker start-up to pay for). */
 export async function runAnalyze(file: string, opts: AnalyzeOptions): Promise<number> {
   try {
-    useBaselineWasmCompiler();
+    tuneForAnalysis();
     const uri = artifactUri(file, opts);
     const source = await openLog(file);
     // Loaded here, not at the top: every other vouch command starts without the analyser.
@@ -164,16 +164,4 @@ async function isDirectory(path: string): Promise<boolean> {
     (s) => s.isDirectory(),
     () => false, // a missing file is reported by the single-log path, with its exit code
   );
-}
-
-/**
- * tree-sitter's WebAssembly is compiled twice by default: quickly (Liftoff), then optimised
- * (TurboFan) on background threads, which a short-lived process waits for at exit — 2-3 s of the
- * 3-4 s a one-file `vouch analyze` took. Liftoff alone parses the shell commands of even a
- * 1.5 MB log faster than waiting for TurboFan. V8 flags are process-wide (worker threads too),
- * so only the CLI sets this; the long-running server keeps the default. The same settings bound
- * the old generation's garbage (peak RSS): see adapters/analysis-pool/v8-flags.ts.
- */
-function useBaselineWasmCompiler(): void {
-  tuneForAnalysis();
 }
