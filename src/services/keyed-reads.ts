@@ -4,6 +4,7 @@
 import { findKeyHolder, findReportForKey, listSessionsForKey } from '../adapters/db/repositories/keyed-reads.ts';
 import type { KeyHolder } from '../adapters/db/repositories/keyed-reads.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
+import { totalFromPage, totalWithPage } from './session-list.ts';
 import type { ListQuery } from './session-list.ts';
 import { LIST_COLUMNS } from '../adapters/db/repositories/sessions.ts';
 import { isSessionId, reportState } from './sessions.ts';
@@ -42,9 +43,8 @@ export async function listSessionPageForKey(db: DbExecutor, keyHash: string, q: 
   if (!holder) return { holder, rows: [], total: 0 };
   rememberAccount(keyHash, holder.accountId);
   if (read.total !== undefined) rememberTotal(holder.accountId, filterKey, read.total);
-  // A page that is not full is the end of the list; an empty first page is an empty list.
-  if (rows.length > 0 && rows.length < limit) return { holder, rows, total: offset + rows.length };
-  if (rows.length === 0 && offset === 0) return { holder, rows, total: 0 };
+  const proven = totalFromPage(rows.length, offset, limit);
+  if (proven !== undefined) return { holder, rows, total: proven };
   let total = read.total ?? cached ?? recentTotal(holder.accountId, filterKey);
   if (total === undefined) {
     // An empty page past the end carries no count: ask for one (rare).
@@ -52,8 +52,7 @@ export async function listSessionPageForKey(db: DbExecutor, keyHash: string, q: 
     total = again.total ?? 0;
     rememberTotal(holder.accountId, filterKey, total);
   }
-  // A stale total must not contradict the page in hand.
-  return { holder, rows, total: rows.length > 0 ? Math.max(total, offset + rows.length) : total };
+  return { holder, rows, total: totalWithPage(total, rows.length, offset) };
 }
 
 /** GET /v1/sessions/{id}/report for the holder of the key: null state when there is no such session. */

@@ -16,20 +16,33 @@ export interface ListQuery extends SessionFilters {
   page: number;
 }
 
+/**
+ * The total a page proves by itself, without counting: a page that is not full ends the list; an
+ * empty first page is an empty list. Undefined when only a count can tell (a full page, or an
+ * empty page past the end).
+ */
+export function totalFromPage(rows: number, offset: number, limit: number): number | undefined {
+  if (rows > 0 && rows < limit) return offset + rows;
+  if (rows === 0 && offset === 0) return 0;
+  return undefined;
+}
+
+/** A counted (possibly slightly stale) total that does not contradict the page in hand. */
+export function totalWithPage(counted: number, rows: number, offset: number): number {
+  return rows > 0 ? Math.max(counted, offset + rows) : counted;
+}
 
 export async function listSessionPage(db: DbExecutor, accountId: string, q: ListQuery): Promise<{ rows: SessionViewRow[]; total: number }> {
   const { limit, page, ...filters } = q;
   const offset = (page - 1) * limit;
   const rows = await listSessions(db, accountId, filters, { limit, offset });
-  // A page that is not full is the end of the list (a page past the end says nothing).
-  if (rows.length > 0 && rows.length < limit) return { rows, total: offset + rows.length };
-  if (rows.length === 0 && offset === 0) return { rows, total: 0 };
+  const proven = totalFromPage(rows.length, offset, limit);
+  if (proven !== undefined) return { rows, total: proven };
   const key = JSON.stringify(filters);
   let total = recentTotal(accountId, key);
   if (total === undefined) {
     total = await countSessions(db, accountId, filters);
     rememberTotal(accountId, key, total);
   }
-  // A stale total must not contradict the page in hand.
-  return { rows, total: rows.length > 0 ? Math.max(total, offset + rows.length) : total };
+  return { rows, total: totalWithPage(total, rows.length, offset) };
 }
