@@ -51,17 +51,19 @@ export async function authenticateApiKey(db: DbExecutor, presented: string): Pro
 export async function authenticateKeyHash(db: DbExecutor, hash: string): Promise<KeyOwner | null> {
   const row = await findActiveApiKeyByHash(db, hash);
   if (!row) return null;
-  noteKeyUse(db, row.id);
+  await noteKeyUse(db, row.id);
   return { accountId: row.account_id, keyId: row.id };
 }
 
 /**
- * Records that a key was used, without making the request wait: touchApiKey writes at most
- * once a minute per key (so `last_used_at` is exact to the minute), and a failure to record it
- * must not refuse a valid key.
+ * Records that a key was used. touchApiKey writes at most once a minute per key (so
+ * `last_used_at` is exact to the minute and only one request a minute waits for a write), and
+ * the write is awaited so that a page read after the request shows it (read-your-writes; a
+ * fire-and-forget write raced the next read on PostgreSQL). A failure to record it must not
+ * refuse a valid key.
  */
-export function noteKeyUse(db: DbExecutor, keyId: string): void {
-  touchApiKey(db, keyId).catch(() => undefined);
+export async function noteKeyUse(db: DbExecutor, keyId: string): Promise<void> {
+  await touchApiKey(db, keyId).catch(() => false);
 }
 
 /** True when a live key was revoked; false when it was unknown or already revoked. */

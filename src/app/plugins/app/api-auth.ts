@@ -37,9 +37,9 @@ export function presentedKeyHash(req: FastifyRequest): string {
 }
 
 /** For routes with `config.keyCheckedByRoute`: the read found the key active; this is its owner. */
-export function acceptKeyHolder(req: FastifyRequest, owner: KeyOwner): void {
+export async function acceptKeyHolder(req: FastifyRequest, owner: KeyOwner): Promise<void> {
   req.caller = owner;
-  noteKeyUse(req.server.deps.db.kysely, owner.keyId);
+  await noteKeyUse(req.server.deps.db.kysely, owner.keyId);
 }
 
 function credentialInQuery(req: FastifyRequest): boolean {

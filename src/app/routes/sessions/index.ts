@@ -138,7 +138,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       createdAfter: q.created_after, createdBefore: q.created_before, limit: q.limit, page: q.page,
     });
     if (!holder) throw invalidKey();
-    acceptKeyHolder(req, holder);
+    await acceptKeyHolder(req, holder);
     reply.header('link', pageLinks(config.publicUrl, q, total));
     return { data: rows.map((r) => sessionView(r, config.publicUrl)), page: q.page, limit: q.limit, total, has_more: q.page * q.limit < total };
   });
@@ -175,7 +175,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   }, async (req, reply) => {
     const { holder, state: found } = await findReportForKeyHolder(db.kysely, presentedKeyHash(req), req.params.id);
     if (!holder) throw invalidKey();
-    acceptKeyHolder(req, holder);
+    await acceptKeyHolder(req, holder);
     if (!found) throw notFound('session');
     if (found.state === 'analyzing') {
       return reply.code(202).header('retry-after', '1').send({ session_id: req.params.id, status: 'analyzing' as const });
