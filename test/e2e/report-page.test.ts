@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { buildTestApp, stubReport } from '../helpers/app.ts';
-import { browserSkip, launchChromium } from '../helpers/browser.ts';
+import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium } from '../helpers/browser.ts';
 import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 
@@ -32,7 +32,7 @@ after(async () => {
   await t?.close();
 });
 
-test('sign in from the report link and see the report', { skip }, async () => {
+test('sign in from the report link and see the report', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const id = (await t.upload(alice.apiKey, { fields: { repo: 'acme/e2e' } })).json().id;
   await t.analyzeAll();
   const stub = stubReport();
@@ -70,7 +70,7 @@ test('sign in from the report link and see the report', { skip }, async () => {
   await context.close();
 });
 
-test('a real analysis renders under the CSP without violations', { skip }, async () => {
+test('a real analysis renders under the CSP without violations', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const log = await readFile(new URL('../../../shared/conformance/fixtures/claude-code.jsonl', import.meta.url));
   const id = (await t.upload(alice.apiKey, { content: log, fields: { agent: 'claude-code' } })).json().id;
   await t.analyzeAll(inProcessAnalyzer());
@@ -92,7 +92,7 @@ test('a real analysis renders under the CSP without violations', { skip }, async
   await context.close();
 });
 
-test('a member of another account gets a 404 page', { skip }, async () => {
+test('a member of another account gets a 404 page', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const id = (await t.upload(alice.apiKey)).json().id;
   const bob = await t.account();
   const page = await browser.newPage();

@@ -12,7 +12,7 @@ import type { JobRunner } from '../../src/adapters/jobs/index.ts';
 import { createWebhookDelivery } from '../../src/worker/deliver-webhook.ts';
 import type { WebhookDelivery } from '../../src/worker/deliver-webhook.ts';
 import { buildTestApp } from '../helpers/app.ts';
-import { browserSkip, launchChromium } from '../helpers/browser.ts';
+import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium } from '../helpers/browser.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver, until } from '../integration/webhooks-helpers.ts';
 
@@ -84,7 +84,7 @@ async function apiList(key: string): Promise<number> {
 declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): { textContent: string | null } | null };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
-test('sign up, create a key and copy it, upload with it, revoke it: the API refuses it', { skip }, async () => {
+test('sign up, create a key and copy it, upload with it, revoke it: the API refuses it', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const { page, violations } = await newPage();
   await signUp(page, `e2e-keys-${Date.now()}@example.test`);
   assert.match((await page.textContent('main')) ?? '', /Your account is ready/);
@@ -128,7 +128,7 @@ test('sign up, create a key and copy it, upload with it, revoke it: the API refu
   await page.context().close();
 });
 
-test('add a webhook, send a test event, see the delivery in the log, redeliver it', { skip }, async () => {
+test('add a webhook, send a test event, see the delivery in the log, redeliver it', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const rx = await new Receiver(() => ({ status: 200, body: 'ok from the e2e receiver' })).start();
   receivers.push(rx);
   const { page, violations } = await newPage();
@@ -166,7 +166,7 @@ test('add a webhook, send a test event, see the delivery in the log, redeliver i
   await page.context().close();
 });
 
-test('invite a teammate: the link sets their password; removing them signs them out', { skip }, async () => {
+test('invite a teammate: the link sets their password; removing them signs them out', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const owner = await newPage();
   await signUp(owner.page, `e2e-owner-${Date.now()}@example.test`);
   await owner.page.click('nav a:has-text("Members")');

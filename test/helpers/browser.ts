@@ -13,6 +13,13 @@ export function browserSkip(): false | string {
   return `${CHROMIUM} is not installed (apt-get install -y chromium)`;
 }
 
+/**
+ * Each browser test's own time-out: a guard against a hang, not a speed check. Without it a
+ * stuck browser call runs into the file's --test-timeout (300 s), which cancels the whole file
+ * and reports it by its path, hiding which test hung and skipping the rest.
+ */
+export const BROWSER_TEST_TIMEOUT_MS = 120_000;
+
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 }
