@@ -1,6 +1,7 @@
 // The per-key rate limit holds across API processes: two app instances on one database share
 // one count — through Redis when VOUCH_REDIS_URL is set (127.0.0.1:6379 in tests), through the
-// rate_limits table in PostgreSQL mode. In SQLite mode (one API process by design) counters are
+// rate_limits table in PostgreSQL mode (hits added in batches far from the limit, one by one
+// near it: rate-limit-batch.ts). In SQLite mode (one API process by design) counters are
 // kept in process, as documented.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,3 +111,32 @@ describe(`without Redis, on ${testBackend()}`, () => {
     });
   }
 });
+
+if (testBackend() === 'postgres') {
+  describe('PostgreSQL mode, far from the limit', () => {
+    let t: TestApp;
+    before(async () => {
+      t = await buildTestApp({ VOUCH_RATE_LIMIT_MAX: '1000', VOUCH_RATE_LIMIT_WINDOW_MS: '60000' });
+    });
+    after(() => t.close());
+
+    test('every request is counted (remaining goes down one by one) and the table catches up with all of them', async () => {
+      const alice = await t.account();
+      const remaining: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await list(t.app, alice);
+        assert.equal(res.statusCode, 200);
+        remaining.push(Number(/r=(\d+)/.exec(String(res.headers.ratelimit))?.[1]));
+      }
+      assert.deepEqual(remaining, Array.from({ length: 20 }, (_, i) => 999 - i));
+      // Hits far from the limit are added in the background, every 100 ms: wait for the last add.
+      let stored = 0;
+      while (stored < 20) {
+        await new Promise((r) => setTimeout(r, 20));
+        const rows = await t.db.kysely.selectFrom('rate_limits').select('hits').execute();
+        stored = Math.max(0, ...rows.map((r) => Number(r.hits)));
+      }
+      assert.equal(stored, 20);
+    });
+  });
+}

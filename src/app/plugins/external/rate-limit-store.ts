@@ -1,7 +1,8 @@
 // Where the rate-limit counters live, so that every API process counts against ONE limit:
 //   - Redis when VOUCH_REDIS_URL is set (@fastify/rate-limit's own Redis store, one Lua call);
-//   - otherwise the database in PostgreSQL mode (rate_limits table, one upsert per request,
-//     committed without waiting for the disk: see countRateLimitHit);
+//   - otherwise the database in PostgreSQL mode (rate_limits table). Hits are added in batches
+//     while a key is far from its limit, and one by one near it (rate-limit-batch.ts), so that
+//     most requests make no write and every refusal is decided on the exact shared count;
 //   - otherwise (SQLite mode: one process serves the API) in process memory.
 // A shared store that fails (Redis or the database briefly unreachable) lets requests through
 // and logs a warning: the limit protects the service, it must not take it down.
@@ -9,7 +10,8 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db } from '../../../adapters/db/database.ts';
-import { countRateLimitHit, readRateLimit } from '../../../adapters/db/repositories/rate-limits.ts';
+import { addRateLimitHits, readRateLimit } from '../../../adapters/db/repositories/rate-limits.ts';
+import { BatchedCounter } from './rate-limit-batch.ts';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** What child() really receives: the route's merged limit options, with the route itself. */
@@ -19,7 +21,7 @@ interface RouteLimit {
 
 export type RateLimitBackend = 'redis' | 'database' | 'memory';
 
-function databaseStoreClass(db: Db, log: FastifyBaseLogger) {
+function databaseStoreClass(db: Db, log: FastifyBaseLogger, counter: BatchedCounter) {
   const answer = (cb: Callback) => (r: { hits: number; resetAtMs: number }) => cb(null, { current: r.hits, ttl: Math.max(0, r.resetAtMs - Date.now()) });
   const failed = (cb: Callback) => (err: Error) => {
     log.warn({ err: err.message }, 'rate-limit counter unavailable; request let through');
@@ -28,12 +30,14 @@ function databaseStoreClass(db: Db, log: FastifyBaseLogger) {
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {
     constructor(_options: unknown, private readonly prefix = 'rl:') {}
 
-    incr(key: string, cb: Callback, timeWindow: number): void {
-      countRateLimitHit(db, this.prefix + key, timeWindow).then(answer(cb), failed(cb));
+    incr(key: string, cb: Callback, timeWindow: number, max: number): void {
+      counter.hit(this.prefix + key, timeWindow, max).then(answer(cb), failed(cb));
     }
 
     read(key: string, cb: Callback): void {
-      readRateLimit(db.kysely, this.prefix + key).then(answer(cb), failed(cb));
+      const known = counter.peek(this.prefix + key);
+      if (known) answer(cb)(known);
+      else readRateLimit(db.kysely, this.prefix + key).then(answer(cb), failed(cb));
     }
 
     /** Routes with their own limit (sign-in) count under their own keys, as the built-in stores do. */
@@ -69,7 +73,12 @@ export function rateLimitStore(opts: { redisUrl: string | null; db: Db; log: Fas
     };
   }
   if (opts.db.dialect === 'postgres') {
-    return { backend: 'database', options: { store: databaseStoreClass(opts.db, opts.log), skipOnError: true }, close: async () => {} };
+    const { db, log } = opts;
+    const counter = new BatchedCounter({
+      add: (key, add, windowMs) => addRateLimitHits(db, key, windowMs, add),
+      onError: (err) => log.warn({ err: err.message }, 'rate-limit counter unavailable; hits kept to add later'),
+    });
+    return { backend: 'database', options: { store: databaseStoreClass(db, log, counter), skipOnError: true }, close: () => counter.close() };
   }
   return { backend: 'memory', options: {}, close: async () => {} };
 }
