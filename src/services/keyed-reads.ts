@@ -10,6 +10,7 @@ import { LIST_COLUMNS } from '../adapters/db/repositories/sessions.ts';
 import { isSessionId, reportState } from './sessions.ts';
 import type { ReportState, SessionViewRow } from './sessions.ts';
 import { recentTotal, rememberTotal } from './session-totals.ts';
+import { keepReport, keptReport } from './report-cache.ts';
 
 export type { KeyHolder };
 
@@ -55,13 +56,22 @@ export async function listSessionPageForKey(db: DbExecutor, keyHash: string, q: 
   return { holder, rows, total: totalWithPage(total, rows.length, offset) };
 }
 
-/** GET /v1/sessions/{id}/report for the holder of the key: null state when there is no such session. */
+/**
+ * GET /v1/sessions/{id}/report for the holder of the key: null state when there is no such
+ * session. The key and the session are read every time; the report text comes from
+ * report-cache.ts when the session's report is the one kept there.
+ */
 export async function findReportForKeyHolder(db: DbExecutor, keyHash: string, id: string): Promise<{ holder: KeyHolder | null; state: ReportState | null }> {
   // An id that cannot exist (and may hold bytes PostgreSQL refuses, such as NUL) is not sent to
   // the sessions table: only the key is checked, and the answer is "no such session".
   if (!isSessionId(id)) return { holder: await findKeyHolder(db, keyHash), state: null };
-  const read = await findReportForKey(db, keyHash, id);
+  const kept = keptReport(id);
+  const read = await findReportForKey(db, keyHash, id, kept?.reportId);
   if (!read.holder) return { holder: null, state: null };
   const { holder, session } = read;
-  return { holder, state: session ? reportState(session) : null };
+  if (!session) return { holder, state: null };
+  let body = session.body;
+  if (body === null && kept && session.report_id === kept.reportId) body = kept.json;
+  else if (body !== null && session.report_id !== null) keepReport(id, session.report_id, body);
+  return { holder, state: reportState({ ...session, body }) };
 }

@@ -6,6 +6,7 @@ import type { KyselyPlugin } from 'kysely';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { hashApiKey } from '../../src/adapters/db/repositories/api-keys.ts';
+import { findReportForKey } from '../../src/adapters/db/repositories/keyed-reads.ts';
 import { findReportForKeyHolder, listSessionPageForKey } from '../../src/services/keyed-reads.ts';
 import { issueApiKey, revokeApiKeyValue } from '../../src/services/keys.ts';
 
@@ -22,6 +23,21 @@ before(async () => {
 after(() => t.close());
 
 const get = (url: string, key: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
+
+/** The result rows of every statement a block of code runs, captured by a Kysely plugin. */
+function resultRecorder(): { plugin: KyselyPlugin; rows: Record<string, unknown>[][] } {
+  const rows: Record<string, unknown>[][] = [];
+  return {
+    plugin: {
+      transformQuery: (args) => args.node,
+      async transformResult(args) {
+        rows.push(args.result.rows as Record<string, unknown>[]);
+        return args.result;
+      },
+    },
+    rows,
+  };
+}
 
 /**
  * The statements a block of code runs, counted by a Kysely plugin on their results
@@ -109,5 +125,56 @@ describe('reads with the key check in the same statement', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().total, 0);
     assert.deepEqual(res.json().data, []);
+  });
+});
+
+describe('reports are read once, then served from memory while the session keeps that report', () => {
+  test('the read skips the body when the caller holds the session\'s report, and carries it otherwise', async () => {
+    const hash = hashApiKey(alice.apiKey);
+    const full = await findReportForKey(t.db.kysely, hash, aliceSession);
+    assert.ok(full.holder && full.session, 'found');
+    const { report_id: reportId, body } = full.session;
+    assert.ok(reportId && body, 'a complete session has its report');
+    const known = await findReportForKey(t.db.kysely, hash, aliceSession, reportId);
+    assert.equal(known.holder && known.session?.body, null, 'the held report is not read again');
+    assert.equal(known.holder && known.session?.report_id, reportId);
+    const other = await findReportForKey(t.db.kysely, hash, aliceSession, 'rep_00000000000000000000000000');
+    assert.equal(other.holder && other.session?.body, body, 'another report id held: the body comes with the read');
+  });
+
+  test('a second request for a report gets the same bytes, with no body read from the database', async () => {
+    const id = (await t.upload(alice.apiKey, { fields: { repo: 'acme/kept' } })).json().id;
+    await t.analyzeAll();
+    const first = await get(`/v1/sessions/${id}/report`, alice.apiKey);
+    assert.equal(first.statusCode, 200);
+    const recorder = resultRecorder();
+    const read = await findReportForKeyHolder(t.db.kysely.withPlugin(recorder.plugin), hashApiKey(alice.apiKey), id);
+    assert.equal(read.state?.state, 'complete');
+    assert.equal(read.state?.state === 'complete' && read.state.json, first.body, 'the same JSON text');
+    assert.equal(recorder.rows.length, 1, 'still one statement, the key check included');
+    assert.equal(recorder.rows[0][0].body, null, 'the body was not read');
+    const second = await get(`/v1/sessions/${id}/report`, alice.apiKey);
+    assert.equal(second.body, first.body);
+  });
+
+  test('a kept report is never served to a revoked key or for a deleted session', async () => {
+    const key = await issueApiKey(t.db.kysely, alice.accountId, 'kept-then-revoked');
+    const id = (await t.upload(alice.apiKey, { fields: { repo: 'acme/kept' } })).json().id;
+    await t.analyzeAll();
+    assert.equal((await get(`/v1/sessions/${id}/report`, key.key)).statusCode, 200);
+    assert.equal((await get(`/v1/sessions/${id}/report`, key.key)).statusCode, 200, 'now kept');
+    assert.equal(await revokeApiKeyValue(t.db.kysely, key.key), true);
+    assert.equal((await get(`/v1/sessions/${id}/report`, key.key)).statusCode, 401);
+    const del = await t.app.inject({ method: 'DELETE', url: `/v1/sessions/${id}`, headers: { authorization: `Bearer ${alice.apiKey}` } });
+    assert.equal(del.statusCode, 204);
+    assert.equal((await get(`/v1/sessions/${id}/report`, alice.apiKey)).statusCode, 404);
+  });
+
+  test('another account never gets a report kept for its owner', async () => {
+    const id = (await t.upload(alice.apiKey, { fields: { repo: 'acme/kept' } })).json().id;
+    await t.analyzeAll();
+    assert.equal((await get(`/v1/sessions/${id}/report`, alice.apiKey)).statusCode, 200);
+    const mallory = await t.account();
+    assert.equal((await get(`/v1/sessions/${id}/report`, mallory.apiKey)).statusCode, 404);
   });
 });

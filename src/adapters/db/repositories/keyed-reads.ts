@@ -7,6 +7,7 @@
 // The key is given by its sha256 (api-keys.ts). An active key's account is a scalar subquery;
 // PostgreSQL and SQLite both evaluate an uncorrelated scalar subquery once per statement, and
 // the sessions indexes on (account_id, …) still drive the read.
+import { sql } from 'kysely';
 import type { Expression } from 'kysely';
 import type { DbExecutor } from './executor.ts';
 import { sessionsMatching } from './sessions.ts';
@@ -72,7 +73,7 @@ export async function listSessionsForKey<C extends keyof Session>(
 export type KeyedReport =
   | { holder: null }
   | { holder: KeyHolder; session: null }
-  | { holder: KeyHolder; session: { status: string; failure_reason: string | null; body: string | null } };
+  | { holder: KeyHolder; session: { status: string; failure_reason: string | null; report_id: string | null; body: string | null } };
 
 /**
  * A session's state and stored report, read together with the key: no row at all means the key
@@ -80,18 +81,24 @@ export type KeyedReport =
  * report is joined on the id parameter (not on sessions.id: on PostgreSQL sessions.id is
  * `collate "C"` and reports.session_id is not, and comparing the columns cannot use the
  * unique index on reports.session_id).
+ *
+ * `knownReportId`: the caller already holds that report's text (reports never change), so the
+ * body comes back null when the session's report is that one — tens of KB not read or sent.
  */
-export async function findReportForKey(db: DbExecutor, keyHash: string, sessionId: string): Promise<KeyedReport> {
+export async function findReportForKey(db: DbExecutor, keyHash: string, sessionId: string, knownReportId?: string): Promise<KeyedReport> {
   const row = await db
     .selectFrom('api_keys as k')
     .leftJoin('sessions as s', (join) => join.on('s.id', '=', sessionId).onRef('s.account_id', '=', 'k.account_id'))
     .leftJoin('reports as r', (join) => join.on('r.session_id', '=', sessionId).onRef('r.account_id', '=', 'k.account_id'))
-    .select(['k.id as key_id', 'k.account_id as key_account', 's.status', 's.failure_reason', 'r.body'])
+    .select(['k.id as key_id', 'k.account_id as key_account', 's.status', 's.failure_reason', 's.report_id'])
+    .select((eb) => (knownReportId === undefined
+      ? eb.ref('r.body')
+      : eb.case().when('s.report_id', '=', knownReportId).then(sql<string | null>`null`).else(eb.ref('r.body')).end()).as('body'))
     .where('k.hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return { holder: null };
   const holder = { keyId: row.key_id, accountId: row.key_account };
   if (row.status === null || row.status === undefined) return { holder, session: null };
-  return { holder, session: { status: row.status, failure_reason: row.failure_reason ?? null, body: row.body ?? null } };
+  return { holder, session: { status: row.status, failure_reason: row.failure_reason ?? null, report_id: row.report_id ?? null, body: row.body ?? null } };
 }
