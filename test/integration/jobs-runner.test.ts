@@ -32,7 +32,8 @@ function runner(processors: Record<string, Processor | ProcessorFn>, over: Parti
   return r;
 }
 
-async function until(cond: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+/** Waits for a condition; the deadline is a guard against a hang, not a speed check. */
+async function until(cond: () => Promise<boolean> | boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
@@ -180,11 +181,13 @@ test('a processor that lost its lease cannot complete: its transaction rolls bac
 test('the lease is renewed while a long job runs, so nobody else can claim it', async () => {
   let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const r = runner({ analyze: async () => gate }, { leaseMs: 150 });
+  // Renewed every leaseMs / 3 = 200 ms: a slow renewal on a loaded machine still lands in time.
+  const r = runner({ analyze: async () => gate }, { leaseMs: 600 });
   const id = (await enqueueJob(t.db.kysely, { kind: 'analyze', payload: {} }))!;
   await until(async () => Boolean((await getJob(t.db, id))?.lease_owner));
+  // Twice the lease in all: the job outlives its first lease only by renewals.
   for (let i = 0; i < 6; i++) {
-    await sleep(100);
+    await sleep(200);
     assert.equal(await claimJob(t.db, { owner: 'other', kinds: ['analyze'], leaseMs: 1000 }), undefined, 'still leased');
   }
   release();
@@ -238,7 +241,8 @@ test('nudge polls at once instead of waiting for the poll interval', async () =>
   await sleep(50); // the runner is now asleep for a minute
   const id = (await enqueueJob(t.db.kysely, { kind: 'analyze', payload: {} }))!;
   r.nudge();
-  await until(() => done.includes(id), 2_000);
+  // Far sooner than the minute-long poll; the guard only stops a hang.
+  await until(() => done.includes(id), 30_000);
   await r.stop();
 });
 

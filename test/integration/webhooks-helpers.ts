@@ -49,7 +49,8 @@ export class Receiver {
   }
 }
 
-export async function until(cond: () => Promise<boolean> | boolean, ms = 10_000, what = 'condition'): Promise<void> {
+// The deadline guards against a hang; it is not a speed check.
+export async function until(cond: () => Promise<boolean> | boolean, ms = 30_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`${what} not reached within ${ms} ms`);
