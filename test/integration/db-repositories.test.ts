@@ -2,6 +2,7 @@
 // web sessions, webhooks/deliveries/attempts. Runs on SQLite and PostgreSQL (VOUCH_TEST_DB).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { createTestDb } from '../helpers/db.ts';
 import type { TestDb } from '../helpers/db.ts';
 import type { NewSession } from '../../src/adapters/db/schema.ts';
@@ -292,4 +293,20 @@ test('webhooks: enabled ones listed per account; deliveries and attempts recorde
   assert.deepEqual(attempts.map((x) => [x.id, x.attempt_no, x.status_code]), [[att1, 1, 500], [att2, 2, null]]);
   assert.equal(attempts[1].finished_at, null, 'an attempt in flight is visible before it ends');
   assert.equal((await getDelivery(t.db.kysely, d1))?.attempt_count, 2);
+});
+
+test('rows come back as objects keyed by column name (aliases, NULLs, numbers), also after a column is added under a cached select *', async () => {
+  await sql`create table row_shape (a text, b integer)`.execute(t.db.kysely);
+  try {
+    await sql`insert into row_shape (a, b) values ('x', 1), (null, 2)`.execute(t.db.kysely);
+    const aliased = await sql<{ first: string | null; n: number }>`select a as first, b as n from row_shape order by b`.execute(t.db.kysely);
+    assert.deepEqual(aliased.rows, [{ first: 'x', n: 1 }, { first: null, n: 2 }]);
+    const all = sql<Record<string, unknown>>`select * from row_shape order by b`;
+    assert.deepEqual((await all.execute(t.db.kysely)).rows, [{ a: 'x', b: 1 }, { a: null, b: 2 }]);
+    await sql`alter table row_shape add column c text`.execute(t.db.kysely);
+    assert.deepEqual((await all.execute(t.db.kysely)).rows, [{ a: 'x', b: 1, c: null }, { a: null, b: 2, c: null }], 'the same statement text sees the new column');
+    assert.deepEqual((await sql`select * from row_shape where b > 5`.execute(t.db.kysely)).rows, [], 'no rows: an empty list');
+  } finally {
+    await sql`drop table row_shape`.execute(t.db.kysely);
+  }
 });
