@@ -10,8 +10,14 @@ function sharedCounter() {
   const clock = { now: 1_000_000 };
   const rows = new Map<string, SharedCount>();
   const calls: number[] = [];
+  /** Adds begun, paused or not. */
+  const started: number[] = [];
   let failing = false;
+  let paused: Promise<void> | null = null;
+  let resume = () => {};
   const add: AddHits = async (key, n, windowMs) => {
+    started.push(n);
+    if (paused) await paused;
     if (failing) throw new Error('database unreachable');
     calls.push(n);
     const row = rows.get(key);
@@ -20,9 +26,17 @@ function sharedCounter() {
     return { ...next };
   };
   return {
-    clock, rows, calls, add,
+    clock, rows, calls, started, add,
     fail(on: boolean) {
       failing = on;
+    },
+    /** Adds wait until resume() (an add in flight, as on a slow database). */
+    pause() {
+      paused = new Promise((r) => (resume = r));
+    },
+    resume() {
+      paused = null;
+      resume();
     },
     process(syncMs = 100, onError?: (e: Error) => void) {
       // No background timer: what is added, and when, follows the test's clock alone.
@@ -125,4 +139,39 @@ test('peek answers from a fresh read only', async () => {
   shared.clock.now += 100;
   assert.equal(p.peek('k'), undefined);
   await p.close();
+});
+
+test('while an add is in flight, hits answered here still count it: the count never goes down', async () => {
+  const shared = sharedCounter();
+  const p = shared.process(60_000);
+  const seen: number[] = [];
+  for (let i = 0; i < 4; i++) seen.push((await p.hit('k', WINDOW, 1000)).hits);
+  shared.pause();
+  const flushing = p.flush(); // sends the 3 pending hits, and waits
+  seen.push((await p.hit('k', WINDOW, 1000)).hits);
+  assert.equal(p.peek('k')?.hits, 5);
+  shared.resume();
+  await flushing;
+  seen.push((await p.hit('k', WINDOW, 1000)).hits);
+  assert.deepEqual(seen, [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(shared.calls, [1, 3]);
+  await p.close();
+  assert.equal(shared.rows.get('k')?.hits, 6);
+});
+
+test('a hit that must be added waits for the add in flight, so adds of one key answer in order', async () => {
+  const shared = sharedCounter();
+  const p = shared.process(100);
+  await p.hit('k', WINDOW, 1000);
+  await p.hit('k', WINDOW, 1000);
+  shared.pause();
+  const flushing = p.flush();
+  shared.clock.now += 100; // the read is now stale: the next hit must be added
+  const next = p.hit('k', WINDOW, 1000);
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(shared.started, [1, 1], 'the first hit and the flush; the new hit waits for the flush');
+  shared.resume();
+  await flushing;
+  assert.deepEqual(await next, { hits: 3, resetAtMs: shared.rows.get('k')?.resetAtMs });
+  assert.deepEqual(shared.calls, [1, 1, 1]);
 });

@@ -8,6 +8,8 @@
 // returns — so the hits that decide a refusal are always counted exactly, across processes. A
 // timer also adds pending hits every `syncMs`, so other processes see them even when this one
 // goes quiet. What a process has not yet added is at most half a limit, for at most `syncMs`.
+// A key has one add in flight at a time, and the hits in it still count in what this process
+// answers, so the count a client sees never goes down within a window.
 
 export interface SharedCount {
   /** Hits in the current window, the added ones included. */
@@ -22,11 +24,20 @@ export type AddHits = (key: string, add: number, windowMs: number) => Promise<Sh
 interface KeyState {
   /** The shared count as last returned (this process's added hits included). */
   known: number;
-  /** Hits answered here and not yet added to the shared counter. */
+  /** Hits answered here and not yet sent to the shared counter. */
   pending: number;
+  /** Hits sent in the add that has not answered yet. */
+  inflight: number;
+  /** That add, while it runs: one add at a time per key, so answers come back in order. */
+  busy: Promise<void> | null;
   resetAtMs: number;
   windowMs: number;
   readAtMs: number;
+}
+
+/** What this process knows the count to be: the shared count plus its own hits not yet in it. */
+function estimate(s: KeyState): number {
+  return s.known + s.inflight + s.pending;
 }
 
 export interface BatchedCounterOptions {
@@ -61,23 +72,17 @@ export class BatchedCounter {
 
   /** Counts one hit of `key` against a limit of `max` per `windowMs`. */
   async hit(key: string, windowMs: number, max: number): Promise<SharedCount> {
-    const now = this.#now();
-    const s = this.#live(key, now);
-    if (s && now - s.readAtMs < this.#syncMs && s.known + s.pending + 1 <= max / 2) {
-      s.pending += 1;
-      this.#schedule();
-      return { hits: s.known + s.pending, resetAtMs: s.resetAtMs };
-    }
-    const add = (s?.pending ?? 0) + 1;
-    if (s) s.pending = 0;
-    try {
-      const r = await this.#add(key, add, windowMs);
-      this.#learn(key, r, windowMs, now);
-      return r;
-    } catch (err) {
-      // This hit is let through by the caller; the others stay pending for the next add.
-      if (s && this.#keys.get(key) === s) s.pending += add - 1;
-      throw err;
+    for (;;) {
+      const now = this.#now();
+      const s = this.#live(key, now);
+      if (s && now - s.readAtMs < this.#syncMs && estimate(s) + 1 <= max / 2) {
+        s.pending += 1;
+        this.#schedule();
+        return { hits: estimate(s), resetAtMs: s.resetAtMs };
+      }
+      if (!s?.busy) return this.#addNow(key, s, windowMs, 1);
+      // Wait for the add in flight, then decide again (the count it brings may change the answer).
+      await s.busy;
     }
   }
 
@@ -86,10 +91,10 @@ export class BatchedCounter {
     const now = this.#now();
     const s = this.#live(key, now);
     if (!s || now - s.readAtMs >= this.#syncMs) return undefined;
-    return { hits: s.known + s.pending, resetAtMs: s.resetAtMs };
+    return { hits: estimate(s), resetAtMs: s.resetAtMs };
   }
 
-  /** Adds every pending hit now (the timer's work; also on close). */
+  /** Adds every pending hit now (the timer's work; also on close). Failures go to onError. */
   async flush(): Promise<void> {
     const now = this.#now();
     const work: Promise<void>[] = [];
@@ -99,18 +104,47 @@ export class BatchedCounter {
         this.#keys.delete(key);
         continue;
       }
-      if (s.pending === 0) continue;
-      const add = s.pending;
-      s.pending = 0;
-      work.push(this.#add(key, add, s.windowMs).then(
-        (r) => this.#learn(key, r, s.windowMs, now),
-        (err: Error) => {
-          if (this.#keys.get(key) === s) s.pending += add;
-          this.#onError(err);
-        },
-      ));
+      if (s.pending > 0 || s.busy) work.push(this.#flushKey(key, s));
     }
     await Promise.all(work);
+  }
+
+  async #flushKey(key: string, s: KeyState): Promise<void> {
+    while (s.busy) await s.busy;
+    if (s.pending === 0 || this.#keys.get(key) !== s) return;
+    await this.#addNow(key, s, s.windowMs, 0).catch((err: Error) => this.#onError(err));
+  }
+
+  /**
+   * Sends the key's pending hits plus `extra` new ones to the shared counter and learns the count
+   * it answers. On failure the pending hits stay pending (the `extra` ones are the caller's).
+   */
+  async #addNow(key: string, s: KeyState | undefined, windowMs: number, extra: number): Promise<SharedCount> {
+    const add = (s?.pending ?? 0) + extra;
+    const readAtMs = this.#now();
+    let done = () => {};
+    if (s) {
+      s.pending = 0;
+      s.inflight += add;
+      s.busy = new Promise<void>((resolve) => (done = resolve));
+    }
+    try {
+      const r = await this.#add(key, add, windowMs);
+      if (s) s.inflight -= add;
+      this.#learn(key, r, windowMs, readAtMs);
+      return r;
+    } catch (err) {
+      if (s) {
+        s.inflight -= add;
+        if (this.#keys.get(key) === s) s.pending += add - extra;
+      }
+      throw err;
+    } finally {
+      if (s) {
+        s.busy = null;
+        done();
+      }
+    }
   }
 
   /** Stops the timer and adds what is pending. */
@@ -134,11 +168,11 @@ export class BatchedCounter {
     if (!s || r.resetAtMs > s.resetAtMs) {
       // A new window (or a first read): what is pending belonged to the old one, if any.
       if (!s && this.#keys.size >= KEYS_MAX) this.#keys.clear();
-      this.#keys.set(key, { known: r.hits, pending: 0, resetAtMs: r.resetAtMs, windowMs, readAtMs });
+      this.#keys.set(key, { known: r.hits, pending: 0, inflight: 0, busy: null, resetAtMs: r.resetAtMs, windowMs, readAtMs });
       return;
     }
     if (r.resetAtMs < s.resetAtMs) return; // an answer about a window already left behind
-    // Adds may answer out of order; within one window the count only grows.
+    // A first-hit add of another request may answer late; within one window the count only grows.
     s.known = Math.max(s.known, r.hits);
     s.readAtMs = Math.max(s.readAtMs, readAtMs);
   }
