@@ -65,13 +65,19 @@ async function signUp(page: Page, email: string): Promise<void> {
   await Promise.all([page.waitForURL(`${base}/settings/api-keys?done=welcome`), page.click('main button[type=submit]')]);
 }
 
-/** Full-page screenshots at a desktop and a phone width. */
+/**
+ * Whole-page screenshots at a desktop and a phone width. The viewport is made as tall as the page
+ * (up to 3,000 px) instead of asking for a full-page capture, which is a known way for headless
+ * Chromium to hang (see dashboard.test.ts).
+ */
 async function screenshots(page: Page, name: string): Promise<void> {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 1, `${name} at ${width} px has no horizontal scroll (overflow ${overflow} px)`);
-    await page.screenshot({ path: new URL(`${name}-${width}.png`, ARTIFACTS).pathname, fullPage: true });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width, height: Math.min(Math.max(height, 900), 3_000) });
+    await page.screenshot({ path: new URL(`${name}-${width}.png`, ARTIFACTS).pathname });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -81,7 +87,7 @@ async function apiList(key: string): Promise<number> {
 }
 
 // The browser's DOM, as far as page.evaluate() uses it (the project compiles without lib.dom).
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number }; querySelector(s: string): { textContent: string | null } | null };
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number; scrollHeight: number }; querySelector(s: string): { textContent: string | null } | null };
 declare const navigator: { clipboard: { readText(): Promise<string> } };
 
 test('sign up, create a key and copy it, upload with it, revoke it: the API refuses it', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
