@@ -4,7 +4,7 @@ import { findActiveApiKeyByHash, getApiKey, hashApiKey, insertApiKey, listApiKey
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ApiKey } from '../adapters/db/schema.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
-import { generateKey, isWellFormedKey } from '../kernel/key-format.ts';
+import { generateKey } from '../kernel/key-format.ts';
 
 export interface IssuedKey {
   id: string;
@@ -34,17 +34,6 @@ export async function issueApiKey(db: DbExecutor, accountId: string, name = 'def
 export interface KeyOwner {
   accountId: string;
   keyId: string;
-}
-
-/** The account a presented key belongs to, or null for a malformed, unknown or revoked key. */
-export async function authenticateApiKey(db: DbExecutor, presented: string): Promise<KeyOwner | null> {
-  // The checksum rejects typos and random strings without touching the database.
-  if (!isWellFormedKey(presented)) return null;
-  const row = await findActiveApiKeyByHash(db, hashApiKey(presented));
-  if (!row) return null;
-  // Bookkeeping only: a failure to record last use must not refuse a valid key.
-  await touchApiKey(db, row.id).catch(() => undefined);
-  return { accountId: row.account_id, keyId: row.id };
 }
 
 /** The owner of the active key with this hash (the presented key already checked well formed). */

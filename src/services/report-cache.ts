@@ -8,7 +8,6 @@
 //
 // Bounded by total text length (least recently used dropped first).
 export const REPORT_CACHE_MAX_CHARS = 32 * 1024 * 1024;
-const MAX_CHARS = REPORT_CACHE_MAX_CHARS;
 
 interface Kept {
   reportId: string;
@@ -29,13 +28,13 @@ export function keptReport(sessionId: string): Kept | undefined {
   return hit;
 }
 
-/** Text held in all, for tests and metrics. */
+/** Text held in all (what the bound applies to). */
 export function keptChars(): number {
   return chars;
 }
 
 export function keepReport(sessionId: string, reportId: string, json: string): void {
-  if (json.length > MAX_CHARS / 8) return; // a giant report would evict everything else
+  if (json.length > REPORT_CACHE_MAX_CHARS / 8) return; // a giant report would evict everything else
   const old = kept.get(sessionId);
   if (old) {
     chars -= old.json.length;
@@ -44,7 +43,7 @@ export function keepReport(sessionId: string, reportId: string, json: string): v
   kept.set(sessionId, { reportId, json });
   chars += json.length;
   for (const [id, k] of kept) {
-    if (chars <= MAX_CHARS) break;
+    if (chars <= REPORT_CACHE_MAX_CHARS) break;
     kept.delete(id);
     chars -= k.json.length;
   }

@@ -43,13 +43,6 @@ export async function addRateLimitHits(db: Db, key: string, windowMs: number, ad
   });
 }
 
-/** Reads a window without counting a hit (zero when there is none, or it has ended). */
-export async function readRateLimit(db: DbExecutor, key: string, nowMs: number = Date.now()): Promise<RateLimitHit> {
-  const row = await db.selectFrom('rate_limits').select(['hits', 'reset_at_ms']).where('key', '=', key).executeTakeFirst();
-  if (!row || Number(row.reset_at_ms) <= nowMs) return { hits: 0, resetAtMs: nowMs };
-  return { hits: Number(row.hits), resetAtMs: Number(row.reset_at_ms) };
-}
-
 /** Removes windows that have ended (the sweeper). */
 export async function deleteEndedRateLimits(db: DbExecutor, nowMs: number = Date.now()): Promise<number> {
   const r = await db.deleteFrom('rate_limits').where('reset_at_ms', '<=', nowMs).executeTakeFirst();

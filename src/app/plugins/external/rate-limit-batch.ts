@@ -86,14 +86,6 @@ export class BatchedCounter {
     }
   }
 
-  /** The key's current count as this process knows it, without counting a hit (undefined: ask the store). */
-  peek(key: string): SharedCount | undefined {
-    const now = this.#now();
-    const s = this.#live(key, now);
-    if (!s || now - s.readAtMs >= this.#syncMs) return undefined;
-    return { hits: estimate(s), resetAtMs: s.resetAtMs };
-  }
-
   /** Adds every pending hit now (the timer's work; also on close). Failures go to onError. */
   async flush(): Promise<void> {
     const now = this.#now();

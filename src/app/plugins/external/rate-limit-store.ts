@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Db } from '../../../adapters/db/database.ts';
-import { addRateLimitHits, readRateLimit } from '../../../adapters/db/repositories/rate-limits.ts';
+import { addRateLimitHits } from '../../../adapters/db/repositories/rate-limits.ts';
 import { BatchedCounter } from './rate-limit-batch.ts';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
@@ -32,12 +32,6 @@ function databaseStoreClass(db: Db, log: FastifyBaseLogger, counter: BatchedCoun
 
     incr(key: string, cb: Callback, timeWindow: number, max: number): void {
       counter.hit(this.prefix + key, timeWindow, max).then(answer(cb), failed(cb));
-    }
-
-    read(key: string, cb: Callback): void {
-      const known = counter.peek(this.prefix + key);
-      if (known) answer(cb)(known);
-      else readRateLimit(db.kysely, this.prefix + key).then(answer(cb), failed(cb));
     }
 
     /** Routes with their own limit (sign-in) count under their own keys, as the built-in stores do. */
