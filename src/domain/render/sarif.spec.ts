@@ -4,10 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import formats from 'ajv-formats';
 import { analyzeText } from '../analyze.ts';
 import { RULE_METAS } from '../rules/index.ts';
+import { sarifSchemaErrors } from '../../../test/helpers/sarif-schema.ts';
 import { automationId, FINGERPRINT_KEY, renderSarif, renderSarifLog, ruleDescriptor } from './sarif.ts';
 
 interface SarifResult {
@@ -28,14 +27,8 @@ interface SarifLog {
   runs: { tool: { driver: { rules: SarifRule[] } }; automationDetails: { id: string }; artifacts: { location: { uri: string } }[]; results: SarifResult[] }[];
 }
 
-// The schema is draft-04; read as draft-07 it means the same for every keyword it uses. One of its
-// patterns (language tags) is not a valid `u`-mode regex, hence unicodeRegExp: false.
-const schema = JSON.parse(readFileSync(new URL('../../../test/fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-const { id, $schema: _draft, ...rest } = schema;
-const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-(formats as unknown as { default: (a: Ajv) => void }).default(ajv);
-const validate = ajv.compile({ ...rest, $id: String(id) });
+const validate = (sarif: unknown) => sarifSchemaErrors(sarif) === null;
+const errorsOf = (sarif: unknown) => sarifSchemaErrors(sarif) ?? '';
 
 const FIXTURES = new URL('../../../../shared/conformance/fixtures/', import.meta.url);
 const line = (o: object) => JSON.stringify(o);
@@ -54,9 +47,10 @@ async function sarifOf(text: string, artifactUri = 'logs/session.jsonl'): Promis
 test('the output of real logs of every agent validates against the SARIF 2.1.0 schema', async () => {
   for (const name of ['claude-code.jsonl', 'codex.jsonl', 'gemini-cli.jsonl', 'terminal.log']) {
     const sarif = await sarifOf(readFileSync(new URL(name, FIXTURES), 'utf8'), `agent-logs/${name}`);
-    assert.ok(validate(sarif), `${name}: ${ajv.errorsText(validate.errors)}`);
+    assert.ok(validate(sarif), `${name}: ${errorsOf(sarif)}`);
   }
-  assert.ok(validate(await sarifOf(claude(dangerous))), ajv.errorsText(validate.errors));
+  const dangerousSarif = await sarifOf(claude(dangerous));
+  assert.ok(validate(dangerousSarif), errorsOf(dangerousSarif));
 });
 
 test('the schema check is not vacuous: a result without a message is refused', async () => {
@@ -163,7 +157,7 @@ test('automationDetails.id: vouch/<category>/ — the category given, else the o
   assert.equal((renderSarifLog(two) as unknown as SarifLog).runs[0].automationDetails.id, 'vouch/logs/');
   const sarif = renderSarifLog(two, { category: 'agent-logs/' });
   assert.equal((sarif as unknown as SarifLog).runs[0].automationDetails.id, 'vouch/agent-logs/');
-  assert.ok(validate(sarif), ajv.errorsText(validate.errors));
+  assert.ok(validate(sarif), errorsOf(sarif));
 });
 
 test('non-security categories are not tagged security; markdown in catalogue text is escaped', () => {
@@ -181,7 +175,7 @@ test('several logs make one run: an artifact per log, results pointing at their 
   const a = await analyzeText(claude(dangerous));
   const b = await analyzeText(claude([prompt('u1', 'clean up'), bash('a1', 't1', 'rm -rf /etc'), result('u2', 't1', '')]));
   const sarif = renderSarifLog([{ report: a, artifactUri: 'a.jsonl' }, { report: b, artifactUri: 'b.jsonl' }]) as unknown as SarifLog;
-  assert.ok(validate(sarif), ajv.errorsText(validate.errors));
+  assert.ok(validate(sarif), errorsOf(sarif));
   assert.equal(sarif.runs.length, 1);
   assert.deepEqual(sarif.runs[0].artifacts.map((x) => x.location.uri), ['a.jsonl', 'b.jsonl']);
   assert.equal(sarif.runs[0].results.length, a.findings.length + b.findings.length);
