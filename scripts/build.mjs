@@ -12,14 +12,14 @@
 // A stamp (dist/.build-stamp) records the newest source mtime it was built from: `--if-stale`
 // rebuilds only when a source is newer (test/helpers/cli.ts runs it before spawning the CLI).
 //
-// `--action` (npm run build:action) builds the GitHub Action instead: src/cli/github-action/entry.ts
+// `--action [--outdir=DIR]` (npm run build:action) builds the GitHub Action instead: src/cli/github-action/entry.ts
 // and everything it imports, node_modules included, bundled into ONE file, dist-action/index.mjs,
 // with the two WebAssembly files it loads beside it and the licences of the bundled packages —
 // so `uses:` runs it with no install. dist-action/ is not committed on main: the release script
 // (scripts/release-action.mjs) builds it into the release commit. See docs/integrations.md.
 import { build } from 'esbuild';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -83,6 +83,14 @@ export function newestSourceMtime() {
   return newest;
 }
 
+/** Replaces `dir` by the finished build in `next` with two renames: a reader never sees half a build. */
+function swapIn(next, dir) {
+  const old = `${dir}.old-${process.pid}`;
+  if (existsSync(dir)) renameSync(dir, old);
+  renameSync(next, dir);
+  rmSync(old, { recursive: true, force: true });
+}
+
 export async function buildDist({ quiet = false } = {}) {
   const started = performance.now();
   const files = sourceFiles().filter((f) => !isTest(f) && !isSkipped(f));
@@ -112,10 +120,7 @@ export async function buildDist({ quiet = false } = {}) {
     cpSync(join(srcDir, f), join(next, f));
   }
   writeFileSync(join(next, '.build-stamp'), String(stamp));
-  const old = `${outDir}.old-${process.pid}`;
-  if (existsSync(outDir)) renameSync(outDir, old);
-  renameSync(next, outDir);
-  rmSync(old, { recursive: true, force: true });
+  swapIn(next, outDir);
   if (!quiet) {
     const ms = Math.round(performance.now() - started);
     process.stderr.write(`vouch build: ${code.length} modules, ${assets.length} assets → ${relative(root, outDir)}/ in ${ms} ms\n`);
@@ -184,10 +189,7 @@ export async function buildAction({ outdir = ACTION_DIR, quiet = false } = {}) {
   cpSync(fileURLToPath(import.meta.resolve('web-tree-sitter/tree-sitter.wasm')), join(next, 'tree-sitter.wasm'));
   cpSync(join(root, 'node_modules', 'tree-sitter-bash', 'tree-sitter-bash.wasm'), join(next, 'tree-sitter-bash.wasm'));
   writeFileSync(join(next, 'THIRD-PARTY-LICENSES.txt'), licenceNotices(Object.keys(result.metafile.inputs)));
-  const old = `${outdir}.old-${process.pid}`;
-  if (existsSync(outdir)) renameSync(outdir, old);
-  renameSync(next, outdir);
-  rmSync(old, { recursive: true, force: true });
+  swapIn(next, outdir);
   if (!quiet) {
     const ms = Math.round(performance.now() - started);
     const kb = Math.round(statSync(join(outdir, 'index.mjs')).size / 1024);
@@ -197,7 +199,8 @@ export async function buildAction({ outdir = ACTION_DIR, quiet = false } = {}) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const quiet = process.argv.includes('--quiet');
-  if (process.argv.includes('--action')) await buildAction({ quiet });
+  const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length);
+  if (process.argv.includes('--action')) await buildAction({ quiet, ...(outdir ? { outdir: resolve(outdir) } : {}) });
   // --if-stale: do nothing when dist/ is up to date (tests call this before spawning the CLI).
   else if (!(process.argv.includes('--if-stale') && isFresh())) await buildDist({ quiet });
 }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { git, runNode, scratchRepository } from '../helpers/action-release.ts';
+import { git, runNode, scratchRepository } from '../helpers/checkout.ts';
 
 let repo: string;
 before(() => {

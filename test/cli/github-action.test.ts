@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { BIN, ROOT } from '../helpers/cli.ts';
 import { FIXTURES_DIR } from '../helpers/shared.ts';
-import { exportTree, readActionMetadata, runNode, scratchRepository, type ActionMetadata } from '../helpers/action-release.ts';
+import { exportTree, readActionMetadata, runNode, scratchRepository, type ActionMetadata } from '../helpers/checkout.ts';
 import { sarifSchemaErrors } from '../helpers/sarif-schema.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';

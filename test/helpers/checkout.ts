@@ -1,7 +1,7 @@
-// The GitHub Action as `uses:` gets it: this checkout's files (committed or not, as they are now)
-// committed into a scratch repository, released there by the real release script
-// (scripts/release-action.mjs: bundle built, release commit, tags), and the release tag exported
-// with `git archive` into an empty folder — what the runner downloads. No node_modules, no dist/.
+// Copies of this checkout for the tests that release or pack it: its files as they are now
+// (committed or not, what git does not ignore), with node_modules linked for the build — in a
+// plain folder (npm pack) or a scratch git repository (the Action's release script, whose tags
+// are then exported with `git archive`, as the runner downloads them).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,20 +19,26 @@ export function runNode(cwd: string, args: string[]): string {
   return execFileSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** A scratch repository holding this checkout's current files in one commit (node_modules linked, for the build). */
-export function scratchRepository(): string {
-  const repo = mkdtempSync(join(tmpdir(), 'vouch-release-repo-'));
-  git(repo, ['init', '--quiet', '--initial-branch=main']);
+/** This checkout's current files (what git does not ignore) in a new folder, node_modules linked. */
+export function copyCheckout(prefix = 'vouch-checkout-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   const files = git(ROOT, ['ls-files', '--cached', '--others', '--exclude-standard', '-z']).split('\0').filter(Boolean);
   for (const f of files) {
-    mkdirSync(dirname(join(repo, f)), { recursive: true });
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
     try {
-      cpSync(join(ROOT, f), join(repo, f));
+      cpSync(join(ROOT, f), join(dir, f));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // deleted but not yet committed
     }
   }
-  symlinkSync(join(ROOT, 'node_modules'), join(repo, 'node_modules'));
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** A scratch repository holding this checkout's current files in one commit. */
+export function scratchRepository(): string {
+  const repo = copyCheckout('vouch-release-repo-');
+  git(repo, ['init', '--quiet', '--initial-branch=main']);
   git(repo, ['add', '-A']);
   git(repo, ['commit', '--quiet', '-m', 'source']);
   return repo;
