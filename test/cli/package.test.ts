@@ -46,28 +46,50 @@ function vouch(args: string[], env: Record<string, string> = {}): Promise<{ code
   });
 }
 
-before(() => {
-  work = mkdtempSync(join(tmpdir(), 'vouch-package-'));
-  const checkout = copyCheckout('vouch-pack-src-');
-  try {
-    const out = execFileSync(NPM, ['pack', '--json', '--pack-destination', work], { cwd: checkout, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-    packed = (JSON.parse(out) as Packed[])[0];
-  } finally {
-    rmSync(checkout, { recursive: true, force: true });
-  }
-  app = join(work, 'app');
-  execFileSync('mkdir', ['-p', app, join(work, 'home')]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-vouch', private: true, type: 'module' }));
-  // Install scripts run (better-sqlite3 builds its binding when no prebuilt one can be fetched).
-  execFileSync(NPM, ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], {
-    cwd: app,
-    encoding: 'utf8',
-    env: { ...process.env, JOBS: 'max', npm_config_loglevel: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  vouchBin = join(app, 'node_modules', 'vouch', 'bin', 'vouch.mjs');
-});
+/**
+ * better-sqlite3's install script (prebuild-install) fetches a prebuilt binding, which an offline
+ * machine cannot, and then compiles one: minutes of C++. An offline site gives prebuild-install a
+ * folder of prebuilt bindings instead (its `local-prebuilds` setting); here that folder holds the
+ * binding this checkout already built, packed the way prebuild-install unpacks it. Should npm pick
+ * another better-sqlite3 version, the name does not match and it compiles: slower, still right.
+ */
+function localPrebuilds(): string {
+  const dir = join(work, 'prebuilds');
+  const sqlite = join(ROOT, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(join(sqlite, 'package.json'), 'utf8')) as { version: string };
+  execFileSync('mkdir', ['-p', dir]);
+  const name = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
+  execFileSync('tar', ['-czf', join(dir, name), '-C', sqlite, 'build/Release/better_sqlite3.node']);
+  return dir;
+}
+
+// Packing builds dist/ and the declarations, installing may compile a binding: minutes on a busy
+// machine, past the test runner's per-test default (a safety net here, not a measurement).
+before(
+  () => {
+    work = mkdtempSync(join(tmpdir(), 'vouch-package-'));
+    const checkout = copyCheckout('vouch-pack-src-');
+    try {
+      const out = execFileSync(NPM, ['pack', '--json', '--pack-destination', work], { cwd: checkout, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+      packed = (JSON.parse(out) as Packed[])[0];
+    } finally {
+      rmSync(checkout, { recursive: true, force: true });
+    }
+    app = join(work, 'app');
+    execFileSync('mkdir', ['-p', app, join(work, 'home')]);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'uses-vouch', private: true, type: 'module' }));
+    // Install scripts run, as for a user (tree-sitter-bash finds its shipped prebuilt binding).
+    execFileSync(NPM, ['install', '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund', join(work, packed.filename)], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { ...process.env, JOBS: 'max', npm_config_loglevel: 'error', npm_config_better_sqlite3_local_prebuilds: localPrebuilds() },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    vouchBin = join(app, 'node_modules', 'vouch', 'bin', 'vouch.mjs');
+  },
+  { timeout: 30 * 60_000 },
+);
 after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball ships bin/, dist/, types/, README and package.json only: no sources, tests, specs, scripts or dev loaders', () => {
