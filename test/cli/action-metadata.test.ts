@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ function validate(text: string): { code: number; errors: ValidatorError[]; outpu
   const dir = mkdtempSync(join(tmpdir(), 'vouch-action-yml-'));
   writeFileSync(join(dir, 'action.yml'), text);
   const r = spawnSync(process.execPath, [VALIDATOR, join(dir, 'action.yml')], { encoding: 'utf8' });
+  rmSync(dir, { recursive: true, force: true });
   const errors = r.status === 0 ? [] : ((JSON.parse(r.stderr) as { errors: ValidatorError[] }).errors ?? []);
   return { code: r.status ?? 1, errors, output: r.stdout + r.stderr };
 }

@@ -84,6 +84,8 @@ class CodeScanningStandIn {
 let release: string;
 let action: ActionMetadata;
 let workspace: string;
+/** The runner's files of each step (output, summary), removed at the end. */
+let runnerFiles: string;
 const codeScanning = new CodeScanningStandIn();
 
 before(async () => {
@@ -95,6 +97,7 @@ before(async () => {
   action = readActionMetadata(release);
   await codeScanning.start();
   workspace = await mkdtemp(join(tmpdir(), 'vouch-action-ws-'));
+  runnerFiles = await mkdtemp(join(tmpdir(), 'vouch-action-gh-'));
   await mkdir(join(workspace, 'agent-logs', 'nested'), { recursive: true });
   await copyFile(join(FIXTURES_DIR, 'codex.jsonl'), join(workspace, 'agent-logs', 'codex.jsonl'));
   await writeFile(join(workspace, 'agent-logs', 'nested', 'blocked.jsonl'), destructiveLog());
@@ -106,6 +109,7 @@ before(async () => {
 after(async () => {
   await codeScanning.stop();
   await rm(workspace, { recursive: true, force: true });
+  await rm(runnerFiles, { recursive: true, force: true });
   await rm(release, { recursive: true, force: true });
 });
 
@@ -115,7 +119,7 @@ interface GithubFiles {
 }
 
 async function githubFiles(): Promise<GithubFiles> {
-  const dir = await mkdtemp(join(tmpdir(), 'vouch-action-gh-'));
+  const dir = await mkdtemp(join(runnerFiles, 'step-'));
   const files = { output: join(dir, 'output'), summary: join(dir, 'summary.md') };
   await writeFile(files.output, '');
   await writeFile(files.summary, '');
