@@ -51,7 +51,7 @@ const LAYERS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'dist.*/**', '.scratch/**', 'data/**', 'coverage/**', '**/*.wasm'] },
+  { ignores: ['node_modules/**', 'dist/**', 'dist.*/**', 'dist-action/**', 'dist-action.*/**', 'types/**', '.scratch/**', 'data/**', 'coverage/**', '**/*.wasm'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

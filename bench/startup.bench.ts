@@ -11,6 +11,9 @@
 // On Linux it also prints the CPU time of each command (user + system, children's times from
 // /proc/self/stat, 10 ms ticks): other processes on the machine disturb it far less than wall time.
 //
+// It also times the GitHub Action's bundle (dist-action/index.mjs, built here) analysing the same
+// log as the runner would start it.
+//
 // `--baseline DIR` also runs another checkout's build (e.g. `git worktree add /tmp/base main`
 // and `npm run build` there) in the same rounds: before/after figures under the same load.
 import { spawnSync } from 'node:child_process';
@@ -88,6 +91,15 @@ function casesFor(label: string, root: string, scratch: string, log: string): Ca
   ];
 }
 
+/** The GitHub Action as the runner starts it: its bundle, inputs as INPUT_*, the workspace as working directory. */
+function actionCase(scratch: string, log: string): Case {
+  const outdir = join(scratch, 'dist-action');
+  const built = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--action', '--quiet', `--outdir=${outdir}`], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(1);
+  const env = { GITHUB_WORKSPACE: scratch, INPUT_LOG: log, 'INPUT_FAIL-ON': 'never' };
+  return { name: 'GitHub Action bundle, small.jsonl', target: null, run: () => time([join(outdir, 'index.mjs')], env) };
+}
+
 function build(root: string): void {
   const built = spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--if-stale'], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(1);
@@ -109,6 +121,7 @@ function main(): void {
       { name: 'node -e 0 (floor)', target: null, run: () => time(['-e', '0']) },
       ...(baseline ? casesFor('baseline', baseline, scratch, log) : []),
       ...casesFor(baseline ? 'this' : '', ROOT, scratch, log),
+      actionCase(scratch, log),
     ];
     const samples = cases.map(() => [] as Sample[]);
     for (let round = -1; round < RUNS; round++) {

@@ -199,6 +199,16 @@ test('several logs in sarif make one run with an artifact per log, relative to -
   const run = JSON.parse(r.stdout).runs;
   assert.equal(run.length, 1);
   assert.deepEqual(run[0].artifacts.map((a: { location: { uri: string } }) => a.location.uri).sort(), ['blocked.jsonl', 'project-a/clean.jsonl', 'project-a/warn.jsonl']);
+  assert.equal(run[0].automationDetails.id, 'vouch/logs/', 'the repository root itself: the default category');
+});
+
+test('sarif category: the paths given (relative to --repo-root), or --sarif-category; so two uploads for one commit keep apart', () => {
+  const dir = batchDir();
+  const id = (args: string[]) => JSON.parse(vouch(['analyze', ...args, '--format', 'sarif']).stdout).runs[0].automationDetails.id as string;
+  assert.equal(id([join(dir, 'project-a'), '--repo-root', dir]), 'vouch/project-a/');
+  assert.equal(id([join(dir, 'project-a'), join(dir, 'blocked.jsonl'), '--repo-root', dir]), 'vouch/project-a,blocked.jsonl/');
+  assert.equal(id([join(dir, 'blocked.jsonl'), '--repo-root', dir]), 'vouch/blocked.jsonl/', 'one log: its artifact path');
+  assert.equal(id([join(dir, 'project-a'), '--sarif-category', 'nightly agents']), 'vouch/nightly agents/');
 });
 
 test('many logs: a missing path is reported and exits 4 after the others are analysed; html and stdin are refused', () => {

@@ -24,6 +24,8 @@ export interface AnalyzeOptions {
   repoRoot?: string;
   /** SARIF, one log: the artifact URI exactly as given. */
   sarifArtifactUri?: string;
+  /** SARIF: the code-scanning category (`automationDetails.id` vouch/<category>/); default: the paths given. */
+  sarifCategory?: string;
   /** Many logs: analyses at once (default: one per core). */
   jobs?: number;
 }
@@ -38,6 +40,7 @@ export function registerAnalyze(program: Command): void {
     .addOption(new Option('--fail-on <severity>', 'exit non-zero only for findings of this severity or worse').choices(['warning', 'critical']))
     .option('--repo-root <dir>', 'SARIF: give log locations relative to this repository root (as code scanning expects)')
     .option('--sarif-artifact-uri <uri>', 'SARIF, one log: the artifact URI to report (default: the file name)')
+    .option('--sarif-category <name>', 'SARIF: code-scanning category, so uploads of different logs for one commit do not replace each other (default: the paths given)')
     .addOption(new Option('--jobs <n>', 'several logs: analyses at once (default: one per CPU core)').argParser(positiveInt))
     .action(async (paths: string[], opts: AnalyzeOptions) => {
       process.exitCode = await runAnalyzeCommand(paths, opts);
@@ -70,7 +73,7 @@ export async function runAnalyze(file: string, opts: AnalyzeOptions): Promise<nu
     // Loaded here, not at the top: every other vouch command starts without the analyser.
     const { analyzeStream } = await import('../../domain/analyze.ts');
     const report = await analyzeStream(source, { agentHint: opts.agent ?? null, filename: file === '-' ? undefined : basename(file) });
-    process.stdout.write(await render(report, opts.format, uri));
+    process.stdout.write(await render(report, opts.format, uri, opts.sarifCategory));
     return exitCodeFor(report, opts.failOn);
   } catch (e) {
     return fail(e);
@@ -90,12 +93,12 @@ async function runMany(paths: string[], opts: AnalyzeOptions): Promise<number> {
   const jsonl = (row: Analysed) => process.stdout.write(JSON.stringify('report' in row ? { file: row.file, ...row.report } : { file: row.file, error: row.error }) + '\n');
   const rows = await analyzeMany(files, { agent: opts.agent, failOn: opts.failOn, concurrency: opts.jobs, onResult: opts.format === 'jsonl' ? jsonl : undefined });
   for (const r of rows) if (!('report' in r)) process.stderr.write(`vouch analyze: ${r.file}: ${r.error}\n`);
-  process.stdout.write(await renderMany(rows, opts.format, uris));
+  process.stdout.write(await renderMany(rows, opts.format, uris, opts.sarifCategory ?? sarifCategoryOf(paths, opts)));
   const worst = worstExitCode(rows, opts.failOn);
   return unreadable.length > 0 ? Math.max(worst, EXIT.INPUT) : worst;
 }
 
-async function renderMany(rows: Analysed[], format: Format, uris: Map<string, string>): Promise<string> {
+async function renderMany(rows: Analysed[], format: Format, uris: Map<string, string>, category: string): Promise<string> {
   const done = rows.filter((r): r is Extract<Analysed, { report: Report }> => 'report' in r);
   switch (format) {
     case 'jsonl':
@@ -110,14 +113,14 @@ async function renderMany(rows: Analysed[], format: Format, uris: Map<string, st
     }
     case 'sarif': {
       const { renderSarifLog } = await import('../../domain/render/sarif.ts');
-      return JSON.stringify(renderSarifLog(done.map((r) => ({ report: r.report, artifactUri: uris.get(r.file) }))), null, 2) + '\n';
+      return JSON.stringify(renderSarifLog(done.map((r) => ({ report: r.report, artifactUri: uris.get(r.file) })), { category }), null, 2) + '\n';
     }
     default:
       return (await import('../analyze/summary.ts')).summaryTable(rows, { color: colour() });
   }
 }
 
-async function render(report: Report, format: Format, uri: string): Promise<string> {
+async function render(report: Report, format: Format, uri: string, category: string | undefined): Promise<string> {
   switch (format) {
     case 'json':
       return JSON.stringify(report, null, 2) + '\n';
@@ -126,7 +129,7 @@ async function render(report: Report, format: Format, uri: string): Promise<stri
     case 'html':
       return (await import('../../domain/render/html.ts')).renderReportHtml(report);
     case 'sarif':
-      return JSON.stringify((await import('../../domain/render/sarif.ts')).renderSarif(report, { artifactUri: uri }), null, 2) + '\n';
+      return JSON.stringify((await import('../../domain/render/sarif.ts')).renderSarif(report, { artifactUri: uri, category }), null, 2) + '\n';
     case 'markdown':
       return (await import('../../domain/render/markdown.ts')).renderReportMarkdown(report, { source: uri });
     default:
@@ -146,6 +149,20 @@ export function artifactUri(file: string, opts: Pick<AnalyzeOptions, 'repoRoot' 
   const rel = relative(resolve(opts.repoRoot), resolve(file));
   if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new CliError(`${file} is not inside --repo-root ${opts.repoRoot}`, EXIT.USAGE);
   return rel.split(sep).map(encodeURIComponent).join('/');
+}
+
+/**
+ * The default SARIF category of several logs: the paths as given (relative to --repo-root when
+ * inside it), so the same command on the next commit replaces this analysis and another command
+ * (other logs) keeps its own.
+ */
+export function sarifCategoryOf(paths: string[], opts: Pick<AnalyzeOptions, 'repoRoot'>): string {
+  const shown = paths.map((p) => {
+    if (!opts.repoRoot) return p;
+    const rel = relative(resolve(opts.repoRoot), resolve(p));
+    return rel.startsWith('..') || isAbsolute(rel) ? p : rel.split(sep).join('/') || '.';
+  });
+  return shown.join(',');
 }
 
 function fail(e: unknown): number {

@@ -4,14 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv';
-import formats from 'ajv-formats';
 import { analyzeText } from '../analyze.ts';
 import { RULE_METAS } from '../rules/index.ts';
-import { FINGERPRINT_KEY, renderSarif, renderSarifLog, ruleDescriptor } from './sarif.ts';
+import { sarifSchemaErrors } from '../../../test/helpers/sarif-schema.ts';
+import { automationId, FINGERPRINT_KEY, renderSarif, renderSarifLog, ruleDescriptor } from './sarif.ts';
 
 interface SarifResult {
   ruleId: string;
+  properties: Record<string, unknown>;
   level: string;
   locations: { physicalLocation: { artifactLocation: { uri: string; index: number }; region: { startLine: number } } }[];
   relatedLocations?: { physicalLocation: { region: { startLine: number } } }[];
@@ -21,20 +21,14 @@ interface SarifRule {
   id: string;
   fullDescription: { text: string };
   help: { text: string; markdown: string };
-  properties: { tags: string[]; 'security-severity': string; precision: string };
+  properties: { tags: string[]; 'security-severity'?: string; precision: string };
 }
 interface SarifLog {
-  runs: { tool: { driver: { rules: SarifRule[] } }; artifacts: { location: { uri: string } }[]; results: SarifResult[] }[];
+  runs: { tool: { driver: { rules: SarifRule[] } }; automationDetails: { id: string }; artifacts: { location: { uri: string } }[]; results: SarifResult[] }[];
 }
 
-// The schema is draft-04; read as draft-07 it means the same for every keyword it uses. One of its
-// patterns (language tags) is not a valid `u`-mode regex, hence unicodeRegExp: false.
-const schema = JSON.parse(readFileSync(new URL('../../../test/fixtures/sarif/sarif-2.1.0-rtm.5.json', import.meta.url), 'utf8')) as Record<string, unknown>;
-const { id, $schema: _draft, ...rest } = schema;
-const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-(formats as unknown as { default: (a: Ajv) => void }).default(ajv);
-const validate = ajv.compile({ ...rest, $id: String(id) });
+const validate = (sarif: unknown) => sarifSchemaErrors(sarif) === null;
+const errorsOf = (sarif: unknown) => sarifSchemaErrors(sarif) ?? '';
 
 const FIXTURES = new URL('../../../../shared/conformance/fixtures/', import.meta.url);
 const line = (o: object) => JSON.stringify(o);
@@ -53,9 +47,10 @@ async function sarifOf(text: string, artifactUri = 'logs/session.jsonl'): Promis
 test('the output of real logs of every agent validates against the SARIF 2.1.0 schema', async () => {
   for (const name of ['claude-code.jsonl', 'codex.jsonl', 'gemini-cli.jsonl', 'terminal.log']) {
     const sarif = await sarifOf(readFileSync(new URL(name, FIXTURES), 'utf8'), `agent-logs/${name}`);
-    assert.ok(validate(sarif), `${name}: ${ajv.errorsText(validate.errors)}`);
+    assert.ok(validate(sarif), `${name}: ${errorsOf(sarif)}`);
   }
-  assert.ok(validate(await sarifOf(claude(dangerous))), ajv.errorsText(validate.errors));
+  const dangerousSarif = await sarifOf(claude(dangerous));
+  assert.ok(validate(dangerousSarif), errorsOf(dangerousSarif));
 });
 
 test('the schema check is not vacuous: a result without a message is refused', async () => {
@@ -114,14 +109,15 @@ test('fingerprints differ between findings: different rules, and the same rule o
   assert.notEqual(a.partialFingerprints[FINGERPRINT_KEY], b.partialFingerprints[FINGERPRINT_KEY]);
 });
 
-test('rules carry security-severity mapped from our severities, tags, precision and help from the catalogue', async () => {
+test('rules carry tags, precision and help from the catalogue; security-severity mapped from our severities on security rules', async () => {
   const sarif = await sarifOf(claude(dangerous));
   const rules = sarif.runs[0].tool.driver.rules;
   assert.ok(rules.length > 0);
   for (const r of rules) {
     const meta = RULE_METAS.get(r.id);
     assert.ok(meta, r.id);
-    assert.equal(r.properties['security-severity'], { critical: '9.0', warning: '5.5', info: '2.0' }[meta.severity]);
+    if (r.properties.tags.includes('security')) assert.equal(r.properties['security-severity'], { critical: '9.0', warning: '5.5', info: '2.0' }[meta.severity], r.id);
+    else assert.equal(r.properties['security-severity'], undefined, r.id);
     assert.equal(r.properties.precision, { critical: 'high', warning: 'medium', info: 'low' }[meta.severity]);
     assert.ok(r.properties.tags.includes(meta.category));
     assert.equal(r.fullDescription.text, meta.description);
@@ -130,6 +126,38 @@ test('rules carry security-severity mapped from our severities, tags, precision 
   }
   const rm = rules.find((r) => r.id === 'destructive/rm-outside-worktree');
   assert.deepEqual(rm?.properties.tags, ['security', 'destructive']);
+  assert.equal(rm?.properties['security-severity'], '9.0');
+});
+
+test('security-severity only where GitHub reads it: every security-tagged rule of the catalogue has one, no other rule or its results', async () => {
+  const metas = [...RULE_METAS.values()];
+  const security = metas.filter((m) => (ruleDescriptor(m.id, m) as unknown as SarifRule).properties.tags.includes('security'));
+  const other = metas.filter((m) => !security.includes(m));
+  assert.ok(security.length > 0 && other.length > 0, 'the catalogue has both kinds');
+  for (const m of security) assert.match(String((ruleDescriptor(m.id, m) as unknown as SarifRule).properties['security-severity']), /^\d\.\d$/, m.id);
+  for (const m of other) assert.ok(!('security-severity' in (ruleDescriptor(m.id, m) as unknown as SarifRule).properties), m.id);
+  // A log with findings of both kinds: results follow their rule.
+  const sarif = await sarifOf(readFileSync(new URL('claude-code.jsonl', FIXTURES), 'utf8'));
+  const run = sarif.runs[0];
+  const tagsOf = new Map(run.tool.driver.rules.map((r) => [r.id, r.properties.tags]));
+  const kinds = new Set(run.results.map((r) => tagsOf.get(r.ruleId)?.includes('security')));
+  for (const r of run.results) assert.equal('security-severity' in r.properties, tagsOf.get(r.ruleId)?.includes('security') === true, r.ruleId);
+  assert.ok(kinds.has(false), 'the fixture has a non-security finding, so the negative case is checked');
+});
+
+test('automationDetails.id: vouch/<category>/ — the category given, else the one log, else "logs"; ./ and trailing slashes dropped', async () => {
+  assert.equal(automationId('agent-logs/**/*.jsonl'), 'vouch/agent-logs/**/*.jsonl/');
+  assert.equal(automationId('./agent-logs/'), 'vouch/agent-logs/');
+  assert.equal(automationId('  '), 'vouch/logs/');
+  assert.equal(automationId('.'), 'vouch/logs/', 'the repository root');
+  const report = await analyzeText(claude(dangerous));
+  assert.equal((renderSarif(report, { artifactUri: 'ci/run.jsonl' }) as unknown as SarifLog).runs[0].automationDetails.id, 'vouch/ci/run.jsonl/');
+  assert.equal((renderSarif(report, { artifactUri: 'ci/run.jsonl', category: 'nightly' }) as unknown as SarifLog).runs[0].automationDetails.id, 'vouch/nightly/');
+  const two = [{ report, artifactUri: 'a.jsonl' }, { report, artifactUri: 'b.jsonl' }];
+  assert.equal((renderSarifLog(two) as unknown as SarifLog).runs[0].automationDetails.id, 'vouch/logs/');
+  const sarif = renderSarifLog(two, { category: 'agent-logs/' });
+  assert.equal((sarif as unknown as SarifLog).runs[0].automationDetails.id, 'vouch/agent-logs/');
+  assert.ok(validate(sarif), errorsOf(sarif));
 });
 
 test('non-security categories are not tagged security; markdown in catalogue text is escaped', () => {
@@ -147,7 +175,7 @@ test('several logs make one run: an artifact per log, results pointing at their 
   const a = await analyzeText(claude(dangerous));
   const b = await analyzeText(claude([prompt('u1', 'clean up'), bash('a1', 't1', 'rm -rf /etc'), result('u2', 't1', '')]));
   const sarif = renderSarifLog([{ report: a, artifactUri: 'a.jsonl' }, { report: b, artifactUri: 'b.jsonl' }]) as unknown as SarifLog;
-  assert.ok(validate(sarif), ajv.errorsText(validate.errors));
+  assert.ok(validate(sarif), errorsOf(sarif));
   assert.equal(sarif.runs.length, 1);
   assert.deepEqual(sarif.runs[0].artifacts.map((x) => x.location.uri), ['a.jsonl', 'b.jsonl']);
   assert.equal(sarif.runs[0].results.length, a.findings.length + b.findings.length);

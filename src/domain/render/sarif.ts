@@ -7,8 +7,14 @@
 // - `partialFingerprints` come from the rule and the first evidence excerpt (masked, whitespace
 //   collapsed) — never from ids, indexes, line numbers or times — so the same finding in the same
 //   log keeps one alert across uploads and analyser versions, and lines moving do not duplicate it;
-// - rules carry `security-severity` (critical 9.0, warning 5.5, info 2.0: GitHub's critical,
-//   medium and low bands), `tags`, `precision` and help text from the rule catalogue.
+// - rules carry `tags`, `precision` and help text from the rule catalogue; those tagged `security`
+//   (and their results) also carry `security-severity` (critical 9.0, warning 5.5, info 2.0:
+//   GitHub's critical, medium and low bands) — GitHub reads it only on security rules, and a
+//   score on a rule about, say, test integrity would rank it among the vulnerabilities;
+// - `run.automationDetails.id` is `vouch/<category>/`: code scanning keeps one analysis per tool
+//   and category for a commit, so uploads of different logs (two workflow steps, a matrix) need
+//   different categories or each replaces the last. The category should name the invocation (the
+//   `log` input, the directory given), not the files found, so the next run replaces this one.
 import type { Evidence, Finding, Report, Severity } from '../model/report.ts';
 import type { RuleMeta } from '../rules/types.ts';
 import { RULE_METAS } from '../rules/index.ts';
@@ -20,6 +26,17 @@ export const FINGERPRINT_KEY = 'vouchFinding/v1';
 export interface SarifOptions {
   /** Where the log is, as code scanning should show it: relative to the repository root, `/`-separated. */
   artifactUri?: string;
+  /** See SarifLogOptions.category; default: the artifact URI. */
+  category?: string;
+}
+
+export interface SarifLogOptions {
+  /**
+   * What this upload covers, stable from run to run (e.g. the glob or directory the logs came
+   * from): `run.automationDetails.id` becomes `vouch/<category>/`. Default: the one log's artifact
+   * URI, or `logs` for several.
+   */
+  category?: string;
 }
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { critical: 'error', warning: 'warning', info: 'note' };
@@ -33,6 +50,8 @@ const PRECISION: Record<Severity, 'high' | 'medium' | 'low'> = { critical: 'high
 /** Categories about what an agent can do to a system or its secrets (GitHub's "security" filter). */
 const SECURITY_CATEGORIES = new Set(['destructive', 'secrets', 'exfiltration', 'injection', 'permissions', 'supply-chain', 'scope']);
 
+const isSecurityCategory = (category: string) => SECURITY_CATEGORIES.has(category);
+
 type Sarif = Record<string, unknown>;
 
 export interface SarifEntry {
@@ -43,8 +62,21 @@ export interface SarifEntry {
 
 /** One log's report as a SARIF log. `opts` may be the artifact URI alone (older callers). */
 export function renderSarif(report: Report, opts: SarifOptions | string = {}): Sarif {
-  const { artifactUri } = typeof opts === 'string' ? { artifactUri: opts } : opts;
-  return renderSarifLog([{ report, artifactUri }]);
+  const { artifactUri, category } = typeof opts === 'string' ? { artifactUri: opts, category: undefined } : opts;
+  return renderSarifLog([{ report, artifactUri }], { category });
+}
+
+/**
+ * `vouch/<category>/`. The trailing slash makes all of it the category (SARIF: the part after the
+ * last `/` would be a run id, which code scanning ignores); `./` prefixes and trailing slashes of
+ * a path are dropped so `./logs/` and `logs` are one category.
+ */
+export function automationId(category: string): string {
+  const clean = category
+    .trim()
+    .replace(/^(\.(\/+|$))+/, '')
+    .replace(/\/+$/, '');
+  return `vouch/${clean || 'logs'}/`;
 }
 
 /**
@@ -52,7 +84,7 @@ export function renderSarif(report: Report, opts: SarifOptions | string = {}): S
  * in an upload): one artifact per log, the rules used by any of them, every result pointing at
  * its log's artifact. Each log's score and outcome are kept in its artifact's properties.
  */
-export function renderSarifLog(entries: SarifEntry[]): Sarif {
+export function renderSarifLog(entries: SarifEntry[], opts: SarifLogOptions = {}): Sarif {
   const ruleIds = [...new Set(entries.flatMap((e) => e.report.findings.map((f) => f.rule)))];
   const artifacts = entries.map((e) => ({
     location: { uri: e.artifactUri ?? 'session.jsonl' },
@@ -62,12 +94,14 @@ export function renderSarifLog(entries: SarifEntry[]): Sarif {
   const results = entries.flatMap((e, artifactIndex) => resultsOf(e.report, artifacts[artifactIndex].location.uri, artifactIndex, ruleIds));
   const version = entries[0]?.report.analyzer_version ?? '0.0.0';
   const single = entries.length === 1 ? { properties: artifacts[0].properties } : {};
+  const category = opts.category ?? (entries.length === 1 ? artifacts[0].location.uri : 'logs');
   return {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
     runs: [
       {
         tool: { driver: { name: 'Vouch', ...(semver(version) ? { semanticVersion: version } : {}), version, rules: ruleIds.map((id) => ruleDescriptor(id, RULE_METAS.get(id))) } },
+        automationDetails: { id: automationId(category) },
         artifacts,
         results,
         ...single,
@@ -111,8 +145,8 @@ export function ruleDescriptor(id: string, meta: RuleMeta | undefined): Sarif {
     },
     defaultConfiguration: { level: LEVEL[severity] },
     properties: {
-      tags: SECURITY_CATEGORIES.has(category) ? ['security', category] : [category],
-      'security-severity': SECURITY_SEVERITY[severity],
+      tags: isSecurityCategory(category) ? ['security', category] : [category],
+      ...(isSecurityCategory(category) ? { 'security-severity': SECURITY_SEVERITY[severity] } : {}),
       precision: PRECISION[severity],
       category,
     },
@@ -135,7 +169,7 @@ function result(f: Finding, ruleIndex: number, artifact: { uri: string; index: n
     locations: [location(lines[0]?.line ?? 1)],
     ...(related.length > 0 ? { relatedLocations: related } : {}),
     partialFingerprints: { [FINGERPRINT_KEY]: print },
-    properties: { severity: f.severity, 'security-severity': SECURITY_SEVERITY[f.severity], category: f.category, evidence: f.evidence },
+    properties: { severity: f.severity, ...(isSecurityCategory(f.category) ? { 'security-severity': SECURITY_SEVERITY[f.severity] } : {}), category: f.category, evidence: f.evidence },
   };
 }
 

@@ -1,8 +1,8 @@
 // Shell command parsing with tree-sitter-bash (WebAssembly). Load once with `loadShellParser()`,
 // then `parseShell()` is synchronous. Results are cached by source text (agents repeat the same
 // commands many times) and frozen, since cached objects are shared between callers.
-import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { bashGrammarPath } from './grammar.ts';
 import type { ParsedShell, Redirect } from './types.ts';
 import { walkTree, walkWords, type PlainCommand, type PlainStatement } from './walk.ts';
 
@@ -32,8 +32,7 @@ export async function loadShellParser(): Promise<void> {
 
 async function createParser(): Promise<Parser> {
   await Parser.init();
-  const wasm = createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm');
-  const language = await Language.load(wasm);
+  const language = await Language.load(bashGrammarPath());
   const p = new Parser();
   p.setLanguage(language);
   return p;
