@@ -1,7 +1,8 @@
 // Accounts: one organisation, its first user (dashboard sign-in) and its first API key, created
 // together in one transaction so a half-made account never exists.
 import type { Db } from '../adapters/db/database.ts';
-import { createAccountWithUser, isUniqueViolation, normalizeEmail } from '../adapters/db/repositories/accounts.ts';
+import { createAccountWithUser, getAccount, isUniqueViolation, normalizeEmail } from '../adapters/db/repositories/accounts.ts';
+import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { recordAudit } from './audit.ts';
 import { issueApiKey } from './keys.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
@@ -85,4 +86,9 @@ export async function createAccount(db: Db, input: NewAccountInput): Promise<Cre
 export async function signUpAccount(db: Db, input: NewAccountInput, ip: string | null = null): Promise<{ accountId: string; userId: string }> {
   const { accountId, userId } = await create(db, input, false, ip);
   return { accountId, userId };
+}
+
+/** The account's display name (emails and pages name it). */
+export async function accountName(db: DbExecutor, accountId: string): Promise<string> {
+  return (await getAccount(db, accountId))?.name ?? 'your team';
 }
