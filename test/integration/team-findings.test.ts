@@ -63,7 +63,11 @@ describe('4. forms posted from another site', () => {
 
   test('login CSRF: a page on another port plants the cookie and posts valid credentials: refused, no session', async () => {
     const before = await sessionsOf(t);
-    for (const headers of [{ origin: 'http://vouch.test:8081' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' }]) {
+    const attempts = [
+      { origin: 'http://vouch.test:8081' }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'none' },
+      { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' }, { 'sec-fetch-site': 'same-site', origin: 'http://vouch.test' },
+    ];
+    for (const headers of attempts) {
       const res = await postLogin(t, { email: alice.email, password: alice.password }, headers);
       assert.equal(res.statusCode, 403, JSON.stringify(headers));
       assert.equal(cookiesOf(res).vouch_session, undefined, 'no session cookie');
@@ -72,7 +76,11 @@ describe('4. forms posted from another site', () => {
   });
 
   test('the same form from Vouch\'s own pages works (Origin of the public URL or of the Host, Sec-Fetch-Site same-origin)', async () => {
-    for (const headers of [{ origin: 'http://vouch.test' }, { origin: 'http://localhost:3000', host: 'localhost:3000' }, { 'sec-fetch-site': 'same-origin' }, {}]) {
+    const own = [
+      { origin: 'http://vouch.test' }, { origin: 'http://localhost:3000', host: 'localhost:3000' }, { 'sec-fetch-site': 'same-origin' },
+      { 'sec-fetch-site': 'same-origin', origin: 'null' }, {},
+    ];
+    for (const headers of own) {
       const res = await postLogin(t, { email: alice.email, password: alice.password }, headers);
       assert.equal(res.statusCode, 303, JSON.stringify(headers));
     }
