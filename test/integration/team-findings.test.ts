@@ -63,7 +63,7 @@ describe('4. forms posted from another site', () => {
 
   test('login CSRF: a page on another port plants the cookie and posts valid credentials: refused, no session', async () => {
     const before = await sessionsOf(t);
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { origin: 'http://vouch.test:8081' }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'none' },
       { 'sec-fetch-site': 'cross-site', origin: 'http://evil.example' }, { 'sec-fetch-site': 'same-site', origin: 'http://vouch.test' },
     ];
@@ -76,7 +76,7 @@ describe('4. forms posted from another site', () => {
   });
 
   test('the same form from Vouch\'s own pages works (Origin of the public URL or of the Host, Sec-Fetch-Site same-origin)', async () => {
-    const own = [
+    const own: Record<string, string>[] = [
       { origin: 'http://vouch.test' }, { origin: 'http://localhost:3000', host: 'localhost:3000' }, { 'sec-fetch-site': 'same-origin' },
       { 'sec-fetch-site': 'same-origin', origin: 'null' }, {},
     ];
