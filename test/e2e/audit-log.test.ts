@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium, signInAs } from '../helpers/browser.ts';
+import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium, screenshots, signInAs } from '../helpers/browser.ts';
 import { addMember } from '../helpers/teams.ts';
 
 const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
@@ -31,9 +31,6 @@ after(async () => {
   await t?.close();
 });
 
-// The browser's DOM, as far as page.evaluate() uses it (the project compiles without lib.dom).
-declare const document: { documentElement: { scrollWidth: number; clientWidth: number; scrollHeight: number } };
-
 async function newPage(): Promise<{ page: Page; violations: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
@@ -44,17 +41,6 @@ async function newPage(): Promise<{ page: Page; violations: string[] }> {
   return { page, violations };
 }
 
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 1, `${name} at ${width} px has no horizontal scroll (overflow ${overflow} px)`);
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.setViewportSize({ width, height: Math.min(Math.max(height, 900), 3_000) });
-    await page.screenshot({ path: new URL(`${name}-${width}.png`, ARTIFACTS).pathname });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test('an owner\'s actions appear in Settings → Audit log, filtered and exported; a member cannot open it', { skip, timeout: BROWSER_TEST_TIMEOUT_MS }, async () => {
   const { page, violations } = await newPage();
@@ -86,7 +72,7 @@ test('an owner\'s actions appear in Settings → Audit log, filtered and exporte
   assert.ok(text.includes('127.0.0.1'), 'and the source address');
   assert.ok(text.includes('teammate@example.test'), 'and the target');
   assert.ok(!(await page.content()).includes(key), 'never the key');
-  await screenshots(page, 'audit-log');
+  await screenshots(page, 'audit-log', ARTIFACTS);
 
   await page.selectOption('select[name=action]', 'key.revoked');
   await Promise.all([page.waitForURL(/action=key\.revoked/), page.click('form.filters button[type=submit]')]);
@@ -124,7 +110,7 @@ test('the removal page shows what a member\'s removal will revoke before it is c
   await signInAs(ownerPage, base, owner, '/settings/members');
   await ownerPage.click(`a[aria-label="Remove ${admin.email}"]`);
   assert.match((await ownerPage.textContent('main')) ?? '', /1 API key they created: Admin laptop/);
-  await screenshots(ownerPage, 'remove-member');
+  await screenshots(ownerPage, 'remove-member', ARTIFACTS);
   await Promise.all([ownerPage.waitForURL(/done=removed/), ownerPage.click('button:has-text("Remove, revoke their keys")')]);
   assert.match((await ownerPage.textContent('main')) ?? '', /The member was removed/);
 });
