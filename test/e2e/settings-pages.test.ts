@@ -173,13 +173,13 @@ test('invite a teammate: the link sets their password; removing them signs them 
   assert.match((await mate.page.textContent('main')) ?? '', new RegExp(mateEmail.replace(/[.]/g, '\\.')));
   await mate.page.fill('input[name=password]', 'the teammate password');
   await Promise.all([mate.page.waitForURL(`${base}/`), mate.page.click('main button[type=submit]')]);
-  await mate.page.goto(`${base}/settings/api-keys`);
-  assert.equal(new URL(mate.page.url()).pathname, '/settings/api-keys', 'the teammate is in');
+  await mate.page.goto(`${base}/settings/account`);
+  assert.equal(new URL(mate.page.url()).pathname, '/settings/account', 'the teammate is in');
 
   await owner.page.reload();
   await owner.page.click(`a[aria-label="Remove ${mateEmail}"]`);
-  await Promise.all([owner.page.waitForURL(`${base}/settings/members?done=removed`), owner.page.click('button:has-text("Remove member")')]);
-  await mate.page.goto(`${base}/settings/api-keys`);
+  await Promise.all([owner.page.waitForURL(`${base}/settings/members?done=removed`), owner.page.click('button:has-text("Remove, revoke their keys")')]);
+  await mate.page.goto(`${base}/settings/account`);
   assert.equal(new URL(mate.page.url()).pathname, '/login', 'their session ended at once');
   assert.deepEqual([...owner.violations, ...mate.violations], []);
   await owner.page.context().close();
