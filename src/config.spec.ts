@@ -75,3 +75,9 @@ test('shared rate limits and the sweeper: defaults, values and refusals', () => 
     return true;
   });
 });
+
+test('VOUCH_SMTP_URL: unset means no email; an smtp(s) URL is taken with a From default; anything else is refused without echoing it', () => {
+  assert.equal(loadConfig({}).smtp, null);
+  assert.deepEqual(loadConfig({ VOUCH_SMTP_URL: 'smtp://u:p@mail.example:587', VOUCH_PUBLIC_URL: 'https://vouch.example' }).smtp, { url: 'smtp://u:p@mail.example:587', from: 'Vouch <vouch@vouch.example>' });
+  assert.throws(() => loadConfig({ VOUCH_SMTP_URL: 'http://secret-pass@x' }), (e: Error) => /VOUCH_SMTP_URL must be/.test(e.message) && !e.message.includes('secret-pass'));
+});

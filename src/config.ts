@@ -22,7 +22,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Passed to Fastify's trustProxy: only true behind a reverse proxy that sets X-Forwarded-For. */
   trustProxy: boolean;
-  rateLimit: { max: number; windowMs: number; loginMax: number };
+  /**
+   * loginMax: sign-in, sign-up, invitation and reset posts per client address, together;
+   * webhookActionsMax: test events and redeliveries per account, together (both per window).
+   */
+  rateLimit: { max: number; windowMs: number; loginMax: number; webhookActionsMax: number };
   /** Shared rate-limit counters in Redis (redis:// or rediss://); else PostgreSQL, else in-process. */
   redisUrl: string | null;
   /** The worker's periodic clean-up: expired sign-ins, old idempotency keys, ended rate-limit windows. */
@@ -34,6 +38,8 @@ export interface Config {
   /** `open`: anyone can create an account at /signup; `closed`: only operators (vouch admin) and invitations. */
   signup: 'open' | 'closed';
   shutdownTimeoutMs: number;
+  /** Invitation and reset links are also emailed when set (smtp:// or smtps://); else only shown to copy. */
+  smtp: { url: string; from: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +139,14 @@ function readRedisUrl(r: Reader): string | null {
   return v;
 }
 
+function readSmtp(r: Reader, publicUrl: string): Config['smtp'] {
+  const url = r.raw('VOUCH_SMTP_URL');
+  if (url === undefined) return null;
+  // Do not echo the value: it may carry a password.
+  if (!/^smtps?:\/\/[^/]/i.test(url)) r.problems.push('VOUCH_SMTP_URL must be an smtp:// or smtps:// URL');
+  return { url, from: r.string('VOUCH_SMTP_FROM', `Vouch <vouch@${new URL(publicUrl).hostname}>`) };
+}
+
 function readDatabaseUrl(r: Reader): string | null {
   const v = r.raw('DATABASE_URL');
   if (v === undefined) return null;
@@ -163,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
       max: r.int('VOUCH_RATE_LIMIT_MAX', 1200, 1),
       windowMs: r.int('VOUCH_RATE_LIMIT_WINDOW_MS', 60_000, 1000),
       loginMax: r.int('VOUCH_LOGIN_RATE_LIMIT_MAX', 20, 1),
+      webhookActionsMax: r.int('VOUCH_WEBHOOK_ACTION_RATE_LIMIT_MAX', 10, 1),
     },
     redisUrl: readRedisUrl(r),
     sweep: {
@@ -187,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     webSessionTtlMs: r.int('VOUCH_WEB_SESSION_TTL_MS', 12 * 3600_000, 60_000),
     signup: r.oneOf('VOUCH_SIGNUP', ['open', 'closed'] as const, 'open'),
     shutdownTimeoutMs: r.int('VOUCH_SHUTDOWN_TIMEOUT_MS', 20_000, 0),
+    smtp: readSmtp(r, publicUrl),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

@@ -15,10 +15,12 @@ import apiAuth from './plugins/app/api-auth.ts';
 import healthRoutes from './routes/health.ts';
 import sessionsRoutes from './routes/sessions/index.ts';
 import webRoutes from './routes/web/index.ts';
+import auditEventRoutes, { AUDIT_COMPONENTS } from './routes/audit-events/index.ts';
 import problemPages from './routes/problems.ts';
 import { API_COMPONENTS, REPORT_COMPONENTS } from './routes/sessions/schemas.ts';
 import { toProblem } from './problem.ts';
 import { clientErrorHandler } from './client-errors.ts';
+import { createSmtpMailer } from '../adapters/mail/index.ts';
 
 export { createLogger };
 
@@ -50,6 +52,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: (error, socket) => clientErrorHandler(logRef.current, deps.config.publicUrl, error, socket),
   });
   logRef.current = app.log;
+  if (deps.mailer === undefined) {
+    const mailer = deps.config.smtp ? createSmtpMailer(deps.config.smtp) : null;
+    deps = { ...deps, mailer };
+    if (mailer) app.addHook('onClose', () => mailer.close());
+  }
   app.decorate('deps', deps);
   // Every route as registered (method, URL, schema): for the OpenAPI coverage test.
   const routes: RegisteredRoute[] = [];
@@ -67,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(responseHeaders);
   await app.register(metricsPlugin);
   await app.register(requestLog);
-  for (const schema of [...REPORT_COMPONENTS, ...API_COMPONENTS]) app.addSchema(schema);
+  for (const schema of [...REPORT_COMPONENTS, ...API_COMPONENTS, ...AUDIT_COMPONENTS]) app.addSchema(schema);
 
   await app.register(healthRoutes);
   await app.register(problemPages);
@@ -75,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (v1) => {
     await v1.register(apiAuth);
     await v1.register(sessionsRoutes, { prefix: '/sessions' });
+    await v1.register(auditEventRoutes, { prefix: '/audit-events' });
   }, { prefix: '/v1' });
   await app.register(webRoutes);
   return app;

@@ -4,7 +4,16 @@ import type { Config } from '../config.ts';
 import type { Db } from '../adapters/db/database.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
 import type { Metrics } from '../services/metrics.ts';
+import type { Mailer } from '../services/notifications.ts';
 import type { ResolvedWebSession } from '../services/web-auth.ts';
+import type { Action } from '../services/roles.ts';
+
+/**
+ * Who may use a dashboard route: anyone (`public`), any signed-in member (`signed-in`), or the
+ * members whose role allows an action (services/roles.ts). Every route outside /v1 and the
+ * operator endpoints declares one; routes/web/access.ts enforces it.
+ */
+export type Access = 'public' | 'signed-in' | Action;
 
 export interface AppDeps {
   config: Config;
@@ -15,12 +24,16 @@ export interface AppDeps {
   onJobEnqueued?: () => void;
   /** A pino logger, `false` for none (tests), or unset for JSON logs at config.logLevel. */
   logger?: FastifyBaseLogger | false;
+  /** Sends invitation and reset emails; made from config.smtp when unset (null: links are only shown). */
+  mailer?: Mailer | null;
 }
 
 /** The caller of a /v1 request, once its bearer key checked out. */
 export interface ApiCaller {
   accountId: string;
   keyId: string;
+  /** prefix…last 4 of the key (how the audit log names it); unset on key-checked reads. */
+  label?: string;
 }
 
 /** The signed-in dashboard user of a web request: the web session its cookie resolved to. */
@@ -45,6 +58,8 @@ declare module 'fastify' {
      * and calls acceptKeyHolder / throws invalidKey itself: api-auth does not look the key up.
      */
     keyCheckedByRoute?: boolean;
+    /** Dashboard routes: who may use it (routes/web/access.ts refuses a route without it). */
+    access?: Access;
   }
   interface FastifyRequest {
     caller: ApiCaller | null;

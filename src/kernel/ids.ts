@@ -6,7 +6,7 @@
 // sort in the order they were made (the sessions list relies on this for stable paging).
 import { randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'acc' | 'usr' | 'key' | 'ses' | 'rep' | 'wh' | 'dlv' | 'job' | 'att' | 'upl' | 'inv';
+export type IdPrefix = 'acc' | 'usr' | 'key' | 'ses' | 'rep' | 'wh' | 'dlv' | 'job' | 'att' | 'upl' | 'inv' | 'aud' | 'pwr';
 
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const RANDOM_MAX = (1n << 80n) - 1n;

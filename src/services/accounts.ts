@@ -1,7 +1,9 @@
 // Accounts: one organisation, its first user (dashboard sign-in) and its first API key, created
 // together in one transaction so a half-made account never exists.
 import type { Db } from '../adapters/db/database.ts';
-import { createAccountWithUser, isUniqueViolation, normalizeEmail } from '../adapters/db/repositories/accounts.ts';
+import { createAccountWithUser, getAccount, isUniqueViolation, normalizeEmail } from '../adapters/db/repositories/accounts.ts';
+import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
+import { recordAudit } from './audit.ts';
 import { issueApiKey } from './keys.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
@@ -51,7 +53,7 @@ function checkInput(input: NewAccountInput): void {
   if (input.name && /[\u0000-\u001f\u007f]/.test(input.name)) throw new AccountInputError('the account name contains control characters');
 }
 
-async function create(db: Db, input: NewAccountInput, withKey: boolean): Promise<{ accountId: string; userId: string; apiKey: string | null }> {
+async function create(db: Db, input: NewAccountInput, withKey: boolean, ip: string | null): Promise<{ accountId: string; userId: string; apiKey: string | null }> {
   checkInput(input);
   // Hashed before the transaction: argon2 takes tens of milliseconds, the write lock should not.
   const passwordHash = await hashPassword(input.password);
@@ -59,7 +61,10 @@ async function create(db: Db, input: NewAccountInput, withKey: boolean): Promise
   try {
     return await db.kysely.transaction().execute(async (trx) => {
       const { account, user } = await createAccountWithUser(trx, { name, email: input.email, passwordHash });
-      const key = withKey ? await issueApiKey(trx, account.id, 'default') : null;
+      // Sign-up: the founder acts; the operator's CLI: the operator.
+      const ctx = withKey ? { actor: { type: 'operator' as const }, ip } : { actor: { type: 'user' as const, id: user.id, label: user.email }, ip };
+      await recordAudit(trx, account.id, ctx, 'account.created', { type: 'account', id: account.id, label: name }, { owner: user.email });
+      const key = withKey ? await issueApiKey(trx, account.id, 'default', ctx) : null;
       return { accountId: account.id, userId: user.id, apiKey: key?.key ?? null };
     });
   } catch (error) {
@@ -70,7 +75,7 @@ async function create(db: Db, input: NewAccountInput, withKey: boolean): Promise
 
 /** An account with its first user and a first API key (operator command, tests). */
 export async function createAccount(db: Db, input: NewAccountInput): Promise<CreatedAccount> {
-  const created = await create(db, input, true);
+  const created = await create(db, input, true, null);
   return { accountId: created.accountId, userId: created.userId, apiKey: created.apiKey as string };
 }
 
@@ -78,7 +83,12 @@ export async function createAccount(db: Db, input: NewAccountInput): Promise<Cre
  * Dashboard sign-up: an account and its first user, without an API key — the new member
  * creates keys on the API keys page, where a key is shown once to the person who asked for it.
  */
-export async function signUpAccount(db: Db, input: NewAccountInput): Promise<{ accountId: string; userId: string }> {
-  const { accountId, userId } = await create(db, input, false);
+export async function signUpAccount(db: Db, input: NewAccountInput, ip: string | null = null): Promise<{ accountId: string; userId: string }> {
+  const { accountId, userId } = await create(db, input, false, ip);
   return { accountId, userId };
+}
+
+/** The account's display name (emails and pages name it). */
+export async function accountName(db: DbExecutor, accountId: string): Promise<string> {
+  return (await getAccount(db, accountId))?.name ?? 'your team';
 }

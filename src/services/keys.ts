@@ -1,10 +1,18 @@
 // API keys: issue, authenticate, revoke. Validity is read from the database on every request
 // (no cache), so a revocation takes effect on the very next request, in every process.
-import { findActiveApiKeyByHash, getApiKey, hashApiKey, insertApiKey, listApiKeys, revokeApiKey, revokeApiKeyByHash, touchApiKey } from '../adapters/db/repositories/api-keys.ts';
+// Each key records the member who created it (offboarding revokes or transfers a removed
+// member's keys); creating, revoking and the first use are written to the audit log.
+import {
+  findActiveApiKeyByHash, findApiKeyByHash, getApiKey, hashApiKey, insertApiKey, listApiKeys, listLiveKeysCreatedBy, markFirstUse, revokeApiKey,
+  touchDue, touchLastUsed,
+} from '../adapters/db/repositories/api-keys.ts';
+import { inTransaction } from '../adapters/db/repositories/executor.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ApiKey } from '../adapters/db/schema.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
 import { generateKey } from '../kernel/key-format.ts';
+import { OPERATOR, recordAudit } from './audit.ts';
+import type { AuditContext } from './audit.ts';
 
 export interface IssuedKey {
   id: string;
@@ -14,19 +22,35 @@ export interface IssuedKey {
   last4: string;
 }
 
-export async function issueApiKey(db: DbExecutor, accountId: string, name = 'default'): Promise<IssuedKey> {
+/** The member a key or webhook is recorded as made by. */
+export interface Creator {
+  id: string;
+  email: string;
+}
+
+export function keyDisplay(k: Pick<ApiKey, 'prefix' | 'last4'>): string {
+  return `${k.prefix}…${k.last4}`;
+}
+
+/** The audit context of a member acting from the dashboard. */
+export function creatorOf(ctx: AuditContext): Creator | null {
+  return ctx.actor.type === 'user' ? { id: ctx.actor.id, email: ctx.actor.label } : null;
+}
+
+/**
+ * Issues a key in its own transaction with its audit event (or in the caller's transaction).
+ * The creator is the member in `audit` (null for the operator's CLI: shown as "unknown").
+ */
+export async function issueApiKey(db: DbExecutor, accountId: string, name = 'default', audit: AuditContext = OPERATOR): Promise<IssuedKey> {
   const g = generateKey();
   const id = newId('key');
-  await insertApiKey(db, {
-    id,
-    account_id: accountId,
-    name,
-    prefix: g.prefix,
-    last4: g.last4,
-    hash: hashApiKey(g.key),
-    created_at: nowIso(),
-    last_used_at: null,
-    revoked_at: null,
+  const creator = creatorOf(audit);
+  await inTransaction(db, async (trx) => {
+    await insertApiKey(trx, {
+      id, account_id: accountId, name, prefix: g.prefix, last4: g.last4, hash: hashApiKey(g.key), created_at: nowIso(),
+      last_used_at: null, revoked_at: null, created_by: creator?.id ?? null, created_by_email: creator?.email ?? null,
+    });
+    await recordAudit(trx, accountId, audit, 'key.created', { type: 'key', id, label: keyDisplay(g) }, { name });
   });
   return { id, key: g.key, prefix: g.prefix, last4: g.last4 };
 }
@@ -34,30 +58,38 @@ export async function issueApiKey(db: DbExecutor, accountId: string, name = 'def
 export interface KeyOwner {
   accountId: string;
   keyId: string;
+  /** prefix…last 4: how the audit log names the key. */
+  label?: string;
 }
 
 /** The owner of the active key with this hash (the presented key already checked well formed). */
-export async function authenticateKeyHash(db: DbExecutor, hash: string): Promise<KeyOwner | null> {
+export async function authenticateKeyHash(db: DbExecutor, hash: string, ip: string | null = null): Promise<KeyOwner | null> {
   const row = await findActiveApiKeyByHash(db, hash);
   if (!row) return null;
-  await noteKeyUse(db, row.id);
-  return { accountId: row.account_id, keyId: row.id };
+  await noteKeyUse(db, row.id, ip);
+  return { accountId: row.account_id, keyId: row.id, label: keyDisplay(row) };
 }
 
 /**
- * Records that a key was used. touchApiKey writes at most once a minute per key (so
- * `last_used_at` is exact to the minute and only one request a minute waits for a write), and
- * the write is awaited so that a page read after the request shows it (read-your-writes; a
- * fire-and-forget write raced the next read on PostgreSQL). A failure to record it must not
- * refuse a valid key.
+ * Records that a key was used: `last_used_at`, written at most once a minute per key (so only
+ * one request a minute waits for a write), and on the very first use an audit event, in the
+ * same transaction. The write is awaited so that a page read after the request shows it
+ * (read-your-writes). A failure to record it must not refuse a valid key.
  */
-export async function noteKeyUse(db: DbExecutor, keyId: string): Promise<void> {
-  await touchApiKey(db, keyId).catch(() => false);
+export async function noteKeyUse(db: DbExecutor, keyId: string, ip: string | null = null, now: number = Date.now()): Promise<void> {
+  if (!touchDue(keyId, now)) return;
+  await inTransaction(db, async (trx) => {
+    const first = await markFirstUse(trx, keyId, now);
+    if (!first) return void (await touchLastUsed(trx, keyId, now));
+    const label = keyDisplay(first);
+    await recordAudit(trx, first.account_id, { actor: { type: 'key', id: first.id, label }, ip }, 'key.first_used', { type: 'key', id: first.id, label });
+  }).catch(() => undefined);
 }
 
-/** True when a live key was revoked; false when it was unknown or already revoked. */
+/** True when a live key was revoked; false when it was unknown or already revoked (operator CLI). */
 export async function revokeApiKeyValue(db: DbExecutor, presented: string): Promise<boolean> {
-  return revokeApiKeyByHash(db, hashApiKey(presented));
+  const row = await findApiKeyByHash(db, hashApiKey(presented));
+  return row ? revokeKeyById(db, row.account_id, row.id, OPERATOR) : false;
 }
 
 export const KEY_NAME_MAX = 100;
@@ -80,11 +112,14 @@ export interface KeyView {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The member who created it; null when not known (shown as "unknown"). */
+  created_by: string | null;
+  created_by_email: string | null;
 }
 
 function toKeyView(k: ApiKey): KeyView {
-  const { id, name, prefix, last4, created_at, last_used_at, revoked_at } = k;
-  return { id, name, prefix, last4, created_at, last_used_at, revoked_at };
+  const { id, name, prefix, last4, created_at, last_used_at, revoked_at, created_by, created_by_email } = k;
+  return { id, name, prefix, last4, created_at, last_used_at, revoked_at, created_by, created_by_email };
 }
 
 /** Live keys first (newest first), then revoked ones. */
@@ -98,7 +133,20 @@ export async function findKey(db: DbExecutor, accountId: string, keyId: string):
   return row && toKeyView(row);
 }
 
-/** Revokes a key of this account by id. False when it is unknown here or already revoked. */
-export async function revokeKeyById(db: DbExecutor, accountId: string, keyId: string): Promise<boolean> {
-  return revokeApiKey(db, accountId, keyId);
+/** The live keys a member created: what their removal revokes. */
+export async function liveKeysCreatedBy(db: DbExecutor, accountId: string, userId: string): Promise<KeyView[]> {
+  return (await listLiveKeysCreatedBy(db, accountId, userId)).map(toKeyView);
+}
+
+/**
+ * Revokes a key of this account by id, with its audit event, in one transaction (or the
+ * caller's). False when it is unknown here or already revoked.
+ */
+export async function revokeKeyById(db: DbExecutor, accountId: string, keyId: string, audit: AuditContext = OPERATOR, details: Record<string, string> = {}): Promise<boolean> {
+  return inTransaction(db, async (trx) => {
+    const row = await getApiKey(trx, accountId, keyId);
+    if (!row || !(await revokeApiKey(trx, accountId, keyId))) return false;
+    await recordAudit(trx, accountId, audit, 'key.revoked', { type: 'key', id: row.id, label: keyDisplay(row) }, { name: row.name, ...details });
+    return true;
+  });
 }

@@ -13,6 +13,8 @@ import type { LogStore } from '../adapters/logstore/index.ts';
 import { maskedLog, openStoredLog } from './session-log.ts';
 import type { Masker } from './session-log.ts';
 import { findSession } from './sessions.ts';
+import { OPERATOR, recordAudit } from './audit.ts';
+import type { AuditContext } from './audit.ts';
 
 export type RedactResult =
   | { kind: 'redacted'; redacted: number }
@@ -50,7 +52,7 @@ async function* hashing(source: AsyncIterable<Uint8Array>, hash: ReturnType<type
   }
 }
 
-export async function redactStoredLog(db: Db, logStore: LogStore, accountId: string, sessionId: string, detect?: LineDetector): Promise<RedactResult> {
+export async function redactStoredLog(db: Db, logStore: LogStore, accountId: string, sessionId: string, detect?: LineDetector, audit: AuditContext = OPERATOR): Promise<RedactResult> {
   const session = await findSession(db.kysely, accountId, sessionId);
   if (!session) return { kind: 'not_found' };
   if (session.status === 'analyzing') return { kind: 'analyzing' };
@@ -68,9 +70,10 @@ export async function redactStoredLog(db: Db, logStore: LogStore, accountId: str
   }
   if (sink.sha256Hex() === original.digest('hex')) {
     await sink.abort();
+    await recordAudit(db.kysely, accountId, audit, 'log.redacted', { type: 'session', id: session.id, label: session.filename }, { secrets_masked: 0 });
     return { kind: 'redacted', redacted: 0 };
   }
   // No abort() after this point: once the swap may have happened, the sink's bytes are the log.
-  await logStore.replace(session.id, sink);
+  await logStore.replace(session.id, sink, (trx) => recordAudit(trx, accountId, audit, 'log.redacted', { type: 'session', id: session.id, label: session.filename }, { secrets_masked: count() }));
   return { kind: 'redacted', redacted: count() };
 }

@@ -14,6 +14,8 @@ import { AGENT_IDS } from '../domain/model/events.ts';
 import type { AgentId } from '../domain/model/events.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
 import { invalidateSessionTotals } from './session-totals.ts';
+import { OPERATOR, recordAudit } from './audit.ts';
+import type { AuditContext } from './audit.ts';
 
 export const ANALYZE_JOB = 'analyze';
 export const ACCEPTED_EXTENSIONS = ['.jsonl', '.log', '.txt'] as const;
@@ -230,9 +232,14 @@ export async function findReport(db: DbExecutor, accountId: string, id: string):
 }
 
 /** Removes the session (its report and idempotency keys cascade) and then its stored log. */
-export async function removeSession(db: Db, logStore: LogStore, accountId: string, id: string): Promise<boolean> {
+export async function removeSession(db: Db, logStore: LogStore, accountId: string, id: string, audit: AuditContext = OPERATOR): Promise<boolean> {
   if (!isSessionId(id)) return false;
-  const removed = await deleteSession(db.kysely, accountId, id);
+  const removed = await db.kysely.transaction().execute(async (trx) => {
+    const session = await getSession(trx, accountId, id);
+    if (!session || !(await deleteSession(trx, accountId, id))) return false;
+    await recordAudit(trx, accountId, audit, 'log.deleted', { type: 'session', id, label: session.filename }, { repo: session.repo, size_bytes: session.size_bytes });
+    return true;
+  });
   if (removed) invalidateSessionTotals(accountId);
   // If this fails the log is an orphan without a session row, which the sweep removes later.
   if (removed) await logStore.delete(id).catch(() => undefined);

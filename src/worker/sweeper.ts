@@ -4,17 +4,22 @@
 //   - idempotency keys older than VOUCH_IDEMPOTENCY_RETENTION_MS (a retry after that creates a
 //     new session instead of replaying the first answer);
 //   - rate-limit windows that have ended (PostgreSQL-shared counters);
-//   - stored-log data that interrupted uploads left behind (log store).
+//   - stored-log data that interrupted uploads left behind (log store);
+//   - password-reset links past their expiry, and sign-in backoff counters idle for a day.
 // Every worker process sweeps; the deletes are idempotent, so concurrent sweeps are harmless.
 import type { Db } from '../adapters/db/database.ts';
 import { deleteIdempotencyKeysBefore } from '../adapters/db/repositories/idempotency.ts';
 import { deleteEndedRateLimits } from '../adapters/db/repositories/rate-limits.ts';
 import { deleteExpiredWebSessions } from '../adapters/db/repositories/web-sessions.ts';
+import { deleteExpiredResets } from '../adapters/db/repositories/password-resets.ts';
+import { deleteStaleThrottles } from '../adapters/db/repositories/sign-in-throttle.ts';
 import type { JobLogger } from '../adapters/jobs/runner.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
 
 /** Far above the longest upload: only truly abandoned temp data is removed. */
 export const ORPHAN_AGE_MS = 6 * 3600_000;
+/** A sign-in backoff counter untouched this long is forgotten (the longest backoff is 15 minutes). */
+export const THROTTLE_IDLE_MS = 24 * 3600_000;
 
 export interface SweepDeps {
   db: Db;
@@ -27,6 +32,8 @@ export interface SweepResult {
   idempotencyKeys: number;
   rateLimitWindows: number;
   orphanUploads: number;
+  passwordResets: number;
+  signInThrottles: number;
 }
 
 export async function sweepOnce(deps: SweepDeps, nowMs: number = Date.now()): Promise<SweepResult> {
@@ -37,6 +44,8 @@ export async function sweepOnce(deps: SweepDeps, nowMs: number = Date.now()): Pr
     idempotencyKeys: await deleteIdempotencyKeysBefore(deps.db.kysely, cutoff),
     rateLimitWindows: await deleteEndedRateLimits(deps.db.kysely, nowMs),
     orphanUploads: await deps.logStore.sweepOrphans(ORPHAN_AGE_MS),
+    passwordResets: await deleteExpiredResets(deps.db.kysely, now),
+    signInThrottles: await deleteStaleThrottles(deps.db.kysely, new Date(nowMs - THROTTLE_IDLE_MS).toISOString()),
   };
 }
 

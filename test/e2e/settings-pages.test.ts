@@ -12,7 +12,7 @@ import type { JobRunner } from '../../src/adapters/jobs/index.ts';
 import { createWebhookDelivery } from '../../src/worker/deliver-webhook.ts';
 import type { WebhookDelivery } from '../../src/worker/deliver-webhook.ts';
 import { buildTestApp } from '../helpers/app.ts';
-import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium } from '../helpers/browser.ts';
+import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium, screenshots } from '../helpers/browser.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { Receiver, until } from '../integration/webhooks-helpers.ts';
 
@@ -65,22 +65,6 @@ async function signUp(page: Page, email: string): Promise<void> {
   await Promise.all([page.waitForURL(`${base}/settings/api-keys?done=welcome`), page.click('main button[type=submit]')]);
 }
 
-/**
- * Whole-page screenshots at a desktop and a phone width. The viewport is made as tall as the page
- * (up to 3,000 px) instead of asking for a full-page capture, which is a known way for headless
- * Chromium to hang (see dashboard.test.ts).
- */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 1, `${name} at ${width} px has no horizontal scroll (overflow ${overflow} px)`);
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.setViewportSize({ width, height: Math.min(Math.max(height, 900), 3_000) });
-    await page.screenshot({ path: new URL(`${name}-${width}.png`, ARTIFACTS).pathname });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 async function apiList(key: string): Promise<number> {
   return (await fetch(`${base}/v1/sessions`, { headers: { authorization: `Bearer ${key}` } })).status;
@@ -114,7 +98,7 @@ test('sign up, create a key and copy it, upload with it, revoke it: the API refu
 
   await page.goto(`${base}/settings/api-keys`);
   assert.ok(!((await page.content()).includes(key)), 'the key is not shown again');
-  await screenshots(page, 'api-keys');
+  await screenshots(page, 'api-keys', ARTIFACTS);
 
   await page.click('a[aria-label="Revoke the key GitHub Actions"]');
   assert.match((await page.textContent('h1')) ?? '', /Revoke this API key\?/);
@@ -125,7 +109,7 @@ test('sign up, create a key and copy it, upload with it, revoke it: the API refu
   assert.equal(missing?.status(), 404);
   assert.match((await page.textContent('h1')) ?? '', /Page not found/);
   assert.equal(await page.locator('nav a:has-text("API keys")').count(), 1, 'the error page keeps the navigation');
-  await screenshots(page, 'not-found');
+  await screenshots(page, 'not-found', ARTIFACTS);
 
   await Promise.all([page.waitForURL(`${base}/login`), page.click('.account button:has-text("Sign out")')]);
   await page.goto(`${base}/settings/api-keys`);
@@ -156,7 +140,7 @@ test('add a webhook, send a test event, see the delivery in the log, redeliver i
   await page.click('.delivery > summary');
   assert.match((await page.textContent('.delivery')) ?? '', /Accepted: the receiver answered HTTP 200/);
   assert.match((await page.textContent('.delivery')) ?? '', /ok from the e2e receiver/);
-  await screenshots(page, 'webhook');
+  await screenshots(page, 'webhook', ARTIFACTS);
 
   await page.click('.delivery button:has-text("Redeliver")');
   await until(() => rx.hits.length === 2, 15_000, 'the redelivery reached the receiver');
@@ -167,7 +151,7 @@ test('add a webhook, send a test event, see the delivery in the log, redeliver i
   }, 15_000, 'the log shows the second attempt');
 
   await page.click('nav a:has-text("Webhooks")');
-  await screenshots(page, 'webhooks');
+  await screenshots(page, 'webhooks', ARTIFACTS);
   assert.deepEqual(violations, []);
   await page.context().close();
 });
@@ -181,7 +165,7 @@ test('invite a teammate: the link sets their password; removing them signs them 
   await owner.page.click('button:has-text("Create invitation link")');
   const link = await owner.page.inputValue('#invite-link');
   assert.match(link, /\/invite\/[A-Za-z0-9_-]{40,}$/);
-  await screenshots(owner.page, 'members');
+  await screenshots(owner.page, 'members', ARTIFACTS);
 
   // The public URL of the test app is http://vouch.test: open the same path on the test server.
   const mate = await newPage();
@@ -189,13 +173,13 @@ test('invite a teammate: the link sets their password; removing them signs them 
   assert.match((await mate.page.textContent('main')) ?? '', new RegExp(mateEmail.replace(/[.]/g, '\\.')));
   await mate.page.fill('input[name=password]', 'the teammate password');
   await Promise.all([mate.page.waitForURL(`${base}/`), mate.page.click('main button[type=submit]')]);
-  await mate.page.goto(`${base}/settings/api-keys`);
-  assert.equal(new URL(mate.page.url()).pathname, '/settings/api-keys', 'the teammate is in');
+  await mate.page.goto(`${base}/settings/account`);
+  assert.equal(new URL(mate.page.url()).pathname, '/settings/account', 'the teammate is in');
 
   await owner.page.reload();
   await owner.page.click(`a[aria-label="Remove ${mateEmail}"]`);
-  await Promise.all([owner.page.waitForURL(`${base}/settings/members?done=removed`), owner.page.click('button:has-text("Remove member")')]);
-  await mate.page.goto(`${base}/settings/api-keys`);
+  await Promise.all([owner.page.waitForURL(`${base}/settings/members?done=removed`), owner.page.click('button:has-text("Remove, revoke their keys")')]);
+  await mate.page.goto(`${base}/settings/account`);
   assert.equal(new URL(mate.page.url()).pathname, '/login', 'their session ended at once');
   assert.deepEqual([...owner.violations, ...mate.violations], []);
   await owner.page.context().close();

@@ -31,3 +31,24 @@ export async function signInAs(page: Page, base: string, who: { email: string; p
   await page.fill('input[name=password]', who.password);
   await Promise.all([page.waitForURL((u) => u.pathname === next.split('?')[0]), page.click('main button[type=submit]')]);
 }
+
+// The browser's DOM, as far as screenshots() uses it (the project compiles without lib.dom).
+declare const document: { documentElement: { scrollWidth: number; clientWidth: number; scrollHeight: number } };
+
+/**
+ * Whole-page screenshots at a desktop and a phone width, into `dir` as `<name>-<width>.png`,
+ * checking that neither width scrolls sideways. The viewport is made as tall as the page (up to
+ * 3,000 px) instead of asking for a full-page capture, which is a known way for headless Chromium
+ * to hang (see dashboard.test.ts).
+ */
+export async function screenshots(page: Page, name: string, dir: URL): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 1) throw new Error(`${name} at ${width} px scrolls sideways (overflow ${overflow} px)`);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width, height: Math.min(Math.max(height, 900), 3_000) });
+    await page.screenshot({ path: new URL(`${name}-${width}.png`, dir).pathname });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}

@@ -288,7 +288,7 @@ describe('the rest of the surface', () => {
     assert.equal(res.statusCode, 200);
     const doc = res.json();
     assert.equal(doc.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(doc.paths).sort(), ['/v1/sessions', '/v1/sessions/{id}', '/v1/sessions/{id}/log', '/v1/sessions/{id}/log/redact', '/v1/sessions/{id}/report']);
+    assert.deepEqual(Object.keys(doc.paths).sort(), ['/v1/audit-events', '/v1/sessions', '/v1/sessions/{id}', '/v1/sessions/{id}/log', '/v1/sessions/{id}/log/redact', '/v1/sessions/{id}/report']);
     assert.ok(doc.paths['/v1/sessions'].post.requestBody.content['multipart/form-data']);
     assert.deepEqual(doc.security, [{ bearerAuth: [] }]);
     assert.ok(doc.components.schemas.Session);

@@ -21,6 +21,7 @@ if (process.env.VOUCH_MIGRATE_CHILD) {
 const TABLES = [
   'accounts', 'users', 'api_keys', 'web_sessions', 'sessions', 'reports', 'log_uploads', 'log_chunks',
   'jobs', 'webhooks', 'deliveries', 'delivery_attempts', 'idempotency_keys', 'invitations', 'rate_limits',
+  'password_resets', 'audit_events', 'sign_in_throttle',
 ];
 
 async function tableNames(t: Awaited<ReturnType<typeof createTestDb>>): Promise<string[]> {
@@ -81,4 +82,31 @@ test('ping reports a reachable database, and false once closed', async () => {
 
 test('a DATABASE_URL that is not PostgreSQL is refused', async () => {
   await assert.rejects(openDatabase({ databaseUrl: 'mysql://x@y/z', dataDir: '/nonexistent' }), /postgres/);
+});
+
+test('0005_team_accounts on existing data: founders become owners, other users admins, keys and webhooks get no creator', async () => {
+  const { Migrator } = await import('kysely');
+  const t = await createTestDb({ migrate: false });
+  try {
+    const all = buildMigrations(t.db.dialect);
+    const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0005'));
+    await new Migrator({ db: t.db.kysely, provider: { getMigrations: async () => before } }).migrateToLatest();
+    const now = new Date().toISOString();
+    await sql`insert into accounts (id, name, created_at) values ('acc_01AAAAAAAAAAAAAAAAAAAAAAAA', 'old', ${now})`.execute(t.db.kysely);
+    for (const [id, email] of [['usr_01AAAAAAAAAAAAAAAAAAAAAAA1', 'founder@x.test'], ['usr_01AAAAAAAAAAAAAAAAAAAAAAA2', 'second@x.test']]) {
+      await sql`insert into users (id, account_id, email, password_hash, created_at) values (${id}, 'acc_01AAAAAAAAAAAAAAAAAAAAAAAA', ${email}, 'h', ${now})`.execute(t.db.kysely);
+    }
+    await sql`insert into api_keys (id, account_id, name, prefix, last4, hash, created_at) values ('key_01AAAAAAAAAAAAAAAAAAAAAAAA', 'acc_01AAAAAAAAAAAAAAAAAAAAAAAA', 'k', 'vk_ab', 'wxyz', 'hash', ${now})`.execute(t.db.kysely);
+    await sql`insert into webhooks (id, account_id, url, shape, created_at) values ('wh_01AAAAAAAAAAAAAAAAAAAAAAAA', 'acc_01AAAAAAAAAAAAAAAAAAAAAAAA', 'https://example.com/', 'A', ${now})`.execute(t.db.kysely);
+    await t.db.migrate();
+    const users = await t.db.kysely.selectFrom('users').select(['email', 'role']).orderBy('id').execute();
+    assert.deepEqual(users, [{ email: 'founder@x.test', role: 'owner' }, { email: 'second@x.test', role: 'admin' }]);
+    const key = await t.db.kysely.selectFrom('api_keys').select(['created_by', 'created_by_email']).executeTakeFirstOrThrow();
+    assert.deepEqual(key, { created_by: null, created_by_email: null });
+    const hook = await t.db.kysely.selectFrom('webhooks').select(['created_by', 'created_by_email']).executeTakeFirstOrThrow();
+    assert.deepEqual(hook, { created_by: null, created_by_email: null });
+    for (const table of ['audit_events', 'password_resets', 'sign_in_throttle']) assert.ok((await tableNames(t)).includes(table));
+  } finally {
+    await t.cleanup();
+  }
 });

@@ -88,3 +88,27 @@ test('the workers sweep periodically at VOUCH_SWEEP_INTERVAL_MS', async () => {
   }
   assert.deepEqual(await webSessions('sweep3-'), []);
 });
+
+test('the sweep forgets expired reset links and idle sign-in backoff counters, and keeps live ones', async () => {
+  const t2 = await buildTestApp();
+  try {
+    const a = await t2.account();
+    const user = await t2.db.kysely.selectFrom('users').select('id').where('account_id', '=', a.accountId).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    for (const [id, expires] of [['pwr_old', now - 1000], ['pwr_live', now + 3_600_000]] as const) {
+      await t2.db.kysely.insertInto('password_resets').values({ id, account_id: a.accountId, user_id: user.id, token_hash: id, created_by: null, created_at: iso(now - 5000), expires_at: iso(expires), used_at: null }).execute();
+    }
+    await t2.db.kysely.insertInto('sign_in_throttle').values([
+      { email_hash: 'idle', failures: 7, blocked_until: iso(now - 2 * 86_400_000), updated_at: iso(now - 2 * 86_400_000) },
+      { email_hash: 'recent', failures: 7, blocked_until: iso(now + 60_000), updated_at: iso(now - 1000) },
+    ]).execute();
+    const r = await sweepOnce({ db: t2.db, logStore: t2.logStore, idempotencyRetentionMs: t2.config.sweep.idempotencyRetentionMs }, now);
+    assert.equal(r.passwordResets, 1);
+    assert.equal(r.signInThrottles, 1);
+    assert.deepEqual((await t2.db.kysely.selectFrom('password_resets').select('id').execute()).map((x) => x.id), ['pwr_live']);
+    assert.deepEqual((await t2.db.kysely.selectFrom('sign_in_throttle').select('email_hash').execute()).map((x) => x.email_hash), ['recent']);
+  } finally {
+    await t2.close();
+  }
+});

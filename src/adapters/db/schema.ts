@@ -24,7 +24,11 @@ export interface UsersTable {
   /** argon2id PHC string. */
   password_hash: string;
   created_at: IsoTime;
+  /** What the user may do in the account (services/roles.ts); 0005_team_accounts. */
+  role: ColumnType<UserRole, UserRole | undefined, UserRole>;
 }
+
+export type UserRole = 'owner' | 'admin' | 'member';
 
 export interface ApiKeysTable {
   id: string; // key_…
@@ -38,6 +42,9 @@ export interface ApiKeysTable {
   created_at: IsoTime;
   last_used_at: IsoTime | null;
   revoked_at: IsoTime | null;
+  /** The member who created it (kept after their removal); null when not known (before 0005, operator CLI). */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebSessionsTable {
@@ -137,6 +144,9 @@ export interface WebhooksTable {
   enabled: number;
   disabled_reason: string | null;
   created_at: IsoTime;
+  /** The member who added it (kept after their removal); null when not known. */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -183,6 +193,50 @@ export interface InvitationsTable {
   expires_at: IsoTime;
   /** Set once, by the one successful use. */
   accepted_at: IsoTime | null;
+  /** The role the new member gets (member or admin). */
+  role: ColumnType<UserRole, UserRole | undefined, UserRole>;
+}
+
+/** A one-time link, issued by an owner, that lets a member choose a new password. */
+export interface PasswordResetsTable {
+  id: string; // pwr_…
+  account_id: string;
+  user_id: string;
+  /** sha256 hex of the link's token; unique. */
+  token_hash: string;
+  created_by: string | null;
+  created_at: IsoTime;
+  expires_at: IsoTime;
+  used_at: IsoTime | null;
+}
+
+/**
+ * One security-relevant event of an account (services/audit.ts). Labels are what a person
+ * recognises (an email, a key's prefix…last 4, a webhook's origin), never a secret.
+ */
+export interface AuditEventsTable {
+  id: string; // aud_…
+  account_id: string;
+  occurred_at: IsoTime;
+  action: string;
+  /** user | key | operator | anonymous */
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  source_ip: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  /** JSON object text: what changed (names and counts, never values of secrets). */
+  details: string;
+}
+
+/** Consecutive failed sign-ins per email (sha256 of the normalised email), for the backoff. */
+export interface SignInThrottleTable {
+  email_hash: string;
+  failures: number;
+  blocked_until: IsoTime | null;
+  updated_at: IsoTime;
 }
 
 export interface IdempotencyKeysTable {
@@ -217,6 +271,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   invitations: InvitationsTable;
   rate_limits: RateLimitsTable;
+  password_resets: PasswordResetsTable;
+  audit_events: AuditEventsTable;
+  sign_in_throttle: SignInThrottleTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -238,3 +295,6 @@ export type NewDelivery = Insertable<DeliveriesTable>;
 export type DeliveryAttempt = Selectable<DeliveryAttemptsTable>;
 export type IdempotencyKey = Selectable<IdempotencyKeysTable>;
 export type Invitation = Selectable<InvitationsTable>;
+export type PasswordReset = Selectable<PasswordResetsTable>;
+export type AuditEvent = Selectable<AuditEventsTable>;
+export type NewAuditEvent = Insertable<AuditEventsTable>;

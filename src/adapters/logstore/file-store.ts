@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import { existingSessionIds } from '../db/repositories/sessions.ts';
+import type { DbExecutor } from '../db/repositories/executor.ts';
 import { LogNotFoundError, assertSafeId } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
 
@@ -132,8 +133,13 @@ export class FileLogStore implements LogStore {
 
   // commit() fsyncs the new file and renames it over the old one: rename(2) replaces atomically,
   // so a reader sees the old log or the new one, never a mix, and an open reader keeps the old.
-  async replace(sessionId: string, sink: UploadSink): Promise<void> {
-    await sink.commit(this.db.kysely, sessionId);
+  async replace(sessionId: string, sink: UploadSink, alongside?: (trx: DbExecutor) => Promise<void>): Promise<void> {
+    if (!alongside) return sink.commit(this.db.kysely, sessionId);
+    // The rename is the last step of the transaction: if it fails, the rows written alongside roll back.
+    await this.db.kysely.transaction().execute(async (trx) => {
+      await alongside(trx);
+      await sink.commit(trx, sessionId);
+    });
   }
 
   async delete(sessionId: string): Promise<void> {

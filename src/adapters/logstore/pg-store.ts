@@ -108,10 +108,11 @@ export class ChunkLogStore implements LogStore {
   // The new chunks are all written (under an upload row no session points at) before this
   // transaction; inside it the old upload goes (its chunks cascade) and the new one takes its
   // place. An interruption before the commit leaves the old log and an orphan for the sweep.
-  async replace(sessionId: string, sink: UploadSink): Promise<void> {
+  async replace(sessionId: string, sink: UploadSink, alongside?: (trx: DbExecutor) => Promise<void>): Promise<void> {
     await this.db.kysely.transaction().execute(async (trx) => {
       await trx.deleteFrom('log_uploads').where('session_id', '=', sessionId).execute();
       await sink.commit(trx, sessionId);
+      await alongside?.(trx);
     });
   }
 

@@ -25,8 +25,9 @@ export interface LogStore {
    * Makes a fully written upload the new stored log of a session that has one, replacing it
    * in one step: until the swap the old log is intact (an interruption leaves it, and an
    * orphan upload for the sweep); after it only the new one exists. For rewrites (redaction).
+   * `alongside` runs in the same database transaction as the swap (the audit event of it).
    */
-  replace(sessionId: string, sink: UploadSink): Promise<void>;
+  replace(sessionId: string, sink: UploadSink, alongside?: (trx: DbExecutor) => Promise<void>): Promise<void>;
   /** Removes the stored log of a session; no error when there is none. */
   delete(sessionId: string): Promise<void>;
   /**

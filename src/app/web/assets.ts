@@ -37,13 +37,13 @@ export function assetUrl(name: AssetName): string {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export const assetRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (req, reply) => {
+  app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true }, config: { access: 'public' as const } }, async (req, reply) => {
     const asset = ASSETS.get(req.params.name);
     if (!asset) throw new HttpProblem(404, 'not_found', 'There is no such asset.');
     return reply.type(asset.type).header('cache-control', IMMUTABLE).send(asset.body);
   });
   // Browsers ask for /favicon.ico whatever the page says; an SVG answers them all.
-  app.get('/favicon.ico', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/favicon.ico', { schema: { hide: true }, config: { access: 'public' as const } }, async (_req, reply) => {
     const icon = ASSETS.get('favicon.svg') as Asset;
     return reply.type(icon.type).header('cache-control', 'public, max-age=86400').send(icon.body);
   });

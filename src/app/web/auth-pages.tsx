@@ -128,3 +128,40 @@ export function SignOutPage({ user }: { user: WebUser }) {
     </Layout>
   );
 }
+
+export interface ResetProps {
+  csrf: string;
+  token: string;
+  email: string;
+  accountName: string;
+  error?: string;
+}
+
+/** The page of an owner-issued password-reset link. */
+export function ResetPasswordPage({ csrf, token, email, accountName, error }: ResetProps) {
+  return (
+    <Layout title="Choose a new password" narrow>
+      <SettingsAssets />
+      <h1>Choose a new password</h1>
+      <p class="lede">For <strong>{email}</strong> in {accountName}. This link works once; every session signed in with the old password ends.</p>
+      <form method="post" action={`/reset/${token}`}>
+        <CsrfField token={csrf} />
+        <input type="hidden" name="email" value={email} autocomplete="username" />
+        <Field label="New password" name="password" type="password" autocomplete="new-password" required minLength={PASSWORD_MIN}
+          hint={`At least ${PASSWORD_MIN} characters.`} error={error} />
+        <button type="submit" class="primary">Set password and sign in</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function InvalidResetPage() {
+  return (
+    <Layout title="Link not valid" narrow>
+      <SettingsAssets />
+      <h1>This password-reset link cannot be used</h1>
+      <p>The link is mistyped, was already used, was replaced by a newer one, or has expired. Ask an owner of your account for a new one.</p>
+      <p><a class="button" href="/login">Sign in</a></p>
+    </Layout>
+  );
+}

@@ -12,6 +12,8 @@ import type { FastifyReply } from 'fastify';
 import type { WebUser } from '../types.ts';
 import { assetUrl } from './assets.ts';
 import { CSRF_FIELD } from './csrf.ts';
+import { can } from '../../services/roles.ts';
+import type { Action } from '../../services/roles.ts';
 
 export function newNonce(): string {
   return randomBytes(16).toString('base64');
@@ -39,9 +41,12 @@ export const NAV = {
   members: { href: '/settings/members', label: 'Members' },
   'api-keys': { href: '/settings/api-keys', label: 'API keys' },
   webhooks: { href: '/settings/webhooks', label: 'Webhooks' },
+  audit: { href: '/settings/audit-log', label: 'Audit log' },
+  account: { href: '/settings/account', label: 'Account' },
 } as const;
 export type NavKey = keyof typeof NAV;
-const SETTINGS: NavKey[] = ['members', 'api-keys', 'webhooks'];
+/** The settings entries, each shown only to the roles that may open it. */
+const SETTINGS: [NavKey, Action][] = [['members', 'members.read'], ['api-keys', 'keys.manage'], ['webhooks', 'webhooks.manage'], ['audit', 'audit.read'], ['account', 'account.self']];
 
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;
@@ -67,7 +72,7 @@ function TopBar({ user, current }: { user?: WebUser | null; current?: NavKey }) 
           <ul class="topnav">
             <NavLink id="sessions" current={current} />
             <li class="group" aria-hidden="true">Settings:</li>
-            {SETTINGS.map((id) => <NavLink key={id} id={id} current={current} />)}
+            {SETTINGS.filter(([, action]) => can(user.role, action)).map(([id]) => <NavLink key={id} id={id} current={current} />)}
           </ul>
           <div class="account">
             <span class="who">{user.email}</span>

@@ -31,12 +31,16 @@ export async function loadWebUser(req: FastifyRequest, config: Config, db: AppDe
   const token = req.cookies[cookieNames(config).session];
   if (!token) return;
   const s = await resolveWebSession(db.kysely, token);
-  if (s) req.webUser = { userId: s.userId, accountId: s.accountId, email: s.email, csrfToken: s.csrfToken, sessionId: s.sessionId };
+  if (s) req.webUser = s;
 }
 
-/** A `next` target that stays on this site: a local path, never `//host` or `/\host`. */
+/**
+ * A `next` target that stays on this site: a local path of printable ASCII (what a Location
+ * header can carry), never `//host` or `/\host`. Anything else is `/`: a crafted non-ASCII
+ * `next` once made sign-in fail after the session was created.
+ */
 export function safeNext(next: unknown): string {
   if (typeof next !== 'string' || next.length > 2000) return '/';
-  if (!/^\/(?![/\\])/.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return '/';
+  if (!/^\/(?![/\\])[\x21-\x7e]*$/.test(next)) return '/';
   return next;
 }

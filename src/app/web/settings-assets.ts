@@ -20,7 +20,7 @@ export function settingsAssetUrl(name: SettingsAsset): string {
 }
 
 export const settingsAssetRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { name: string } }>('/static/:name', { schema: { hide: true } }, async (req, reply) => {
+  app.get<{ Params: { name: string } }>('/static/:name', { schema: { hide: true }, config: { access: 'public' as const } }, async (req, reply) => {
     const file = FILES.get(req.params.name as SettingsAsset);
     if (!file) return reply.callNotFound();
     return reply.type(file.type).header('cache-control', 'public, max-age=31536000, immutable').send(file.body);

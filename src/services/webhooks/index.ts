@@ -9,7 +9,9 @@ export { getDelivery, listAttempts, listAttemptsOf, listDeliveries, redeliver, s
 export type { AttemptView, DeliveryView, RedeliverResult } from './operations.ts';
 export {
   addWebhook,
+  disableWebhooksOf,
   editWebhook,
+  liveWebhooksCreatedBy,
   getWebhook,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,

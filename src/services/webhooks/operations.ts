@@ -14,6 +14,9 @@ import { WebhookConflictError, WebhookNotFoundError } from './errors.ts';
 import { enqueueDelivery } from './outbox.ts';
 import { getWebhook } from './registry.ts';
 import type { EventInput } from './shapes.ts';
+import { OPERATOR, recordAudit, webhookLabel } from '../audit.ts';
+import type { AuditContext } from '../audit.ts';
+import { inTransaction } from '../../adapters/db/repositories/executor.ts';
 
 export interface DeliveryView {
   id: string;
@@ -77,8 +80,8 @@ export interface RedeliverResult {
  * 1 + retries attempts. Refused while a series is still pending, or when the webhook is disabled.
  * `db` must be the root database handle (this opens its own transaction).
  */
-export async function redeliver(db: DbExecutor, accountId: string, deliveryId: string): Promise<RedeliverResult> {
-  return db.transaction().execute(async (trx) => {
+export async function redeliver(db: DbExecutor, accountId: string, deliveryId: string, audit: AuditContext = OPERATOR): Promise<RedeliverResult> {
+  return inTransaction(db, async (trx) => {
     const d = await repo.getDelivery(trx, deliveryId, accountId);
     if (!d) throw new WebhookNotFoundError('delivery', deliveryId);
     if (d.status === 'pending') throw new WebhookConflictError(`delivery ${deliveryId} is still pending: wait for its attempts to finish`);
@@ -89,6 +92,7 @@ export async function redeliver(db: DbExecutor, accountId: string, deliveryId: s
     if (!(await enqueueDeliverJob(trx, { delivery_id: d.id, series_start: next }))) {
       throw new WebhookConflictError(`delivery ${deliveryId} already has a queued series`);
     }
+    await recordAudit(trx, accountId, audit, 'webhook.redelivered', { type: 'webhook', id: hook.id, label: webhookLabel(hook.url) }, { delivery: d.id, next_attempt: next });
     return { delivery_id: d.id, next_attempt: next };
   });
 }
@@ -116,12 +120,13 @@ export function testEvent(accountId: string, publicUrl: string): EventInput {
  * Queues a test delivery (event `analysis.complete`, the only kind there is, with sample values)
  * through the normal path: recorded, signed, retried and listed like any other delivery.
  */
-export async function sendTestEvent(db: DbExecutor, accountId: string, webhookId: string, opts: { publicUrl?: string } = {}): Promise<{ delivery_id: string }> {
-  return db.transaction().execute(async (trx) => {
+export async function sendTestEvent(db: DbExecutor, accountId: string, webhookId: string, opts: { publicUrl?: string } = {}, audit: AuditContext = OPERATOR): Promise<{ delivery_id: string }> {
+  return inTransaction(db, async (trx) => {
     const hook = await getWebhook(trx, accountId, webhookId);
     if (hook.enabled !== 1) throw new WebhookConflictError(`webhook ${hook.id} is disabled: enable it before sending a test event`);
     const event = testEvent(accountId, opts.publicUrl ?? 'http://localhost:8080');
     const id = await enqueueDelivery(trx, { webhookId: hook.id, accountId, shape: hook.shape }, event, null);
+    await recordAudit(trx, accountId, audit, 'webhook.test_sent', { type: 'webhook', id: hook.id, label: webhookLabel(hook.url) }, { delivery: id });
     return { delivery_id: id };
   });
 }

@@ -4,6 +4,7 @@ import type { Migration } from 'kysely';
 import { initial } from './0001_initial.ts';
 import { dashboard } from './0003_dashboard.ts';
 import { rateLimits } from './0004_rate_limits.ts';
+import { teamAccounts } from './0005_team_accounts.ts';
 import { columnTypes } from './types.ts';
 import type { DialectName } from './types.ts';
 
@@ -13,5 +14,6 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
     '0001_initial': initial(t),
     '0003_dashboard': dashboard(t),
     '0004_rate_limits': rateLimits(),
+    '0005_team_accounts': teamAccounts(t),
   };
 }

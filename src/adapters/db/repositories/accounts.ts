@@ -16,7 +16,7 @@ export function normalizeEmail(email: string): string {
 }
 
 /**
- * Creates an account and its first user. Run it inside a transaction when more rows belong
+ * Creates an account and its first user, its owner. Run it inside a transaction when more rows belong
  * with it (e.g. a first API key). A duplicate email fails on the unique constraint; use
  * isUniqueViolation() to tell that apart.
  */
@@ -29,6 +29,7 @@ export async function createAccountWithUser(db: DbExecutor, input: NewAccountWit
     email: normalizeEmail(input.email),
     password_hash: input.passwordHash,
     created_at: createdAt,
+    role: 'owner',
   };
   await db.insertInto('accounts').values(account).execute();
   await db.insertInto('users').values(user).execute();

@@ -50,12 +50,28 @@ const TOUCH_INTERVAL_MS = 60_000;
 // write lock on every API request. The SQL condition covers other processes.
 const recentlyTouched = new Map<string, number>();
 
-/** Records use of a key, at most once a minute per key. True when a write happened. */
-export async function touchApiKey(db: DbExecutor, keyId: string, now: number = Date.now()): Promise<boolean> {
+/** True when this process has not recorded a use of the key within the last minute (and notes it now). */
+export function touchDue(keyId: string, now: number = Date.now()): boolean {
   const last = recentlyTouched.get(keyId);
   if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return false;
   if (recentlyTouched.size > 10_000) recentlyTouched.clear();
   recentlyTouched.set(keyId, now);
+  return true;
+}
+
+/** Sets last_used_at on a key never used before; the key when this was its first use. */
+export async function markFirstUse(db: DbExecutor, keyId: string, now: number = Date.now()): Promise<Pick<ApiKey, 'id' | 'account_id' | 'prefix' | 'last4'> | undefined> {
+  return db
+    .updateTable('api_keys')
+    .set({ last_used_at: nowIso(now) })
+    .where('id', '=', keyId)
+    .where('last_used_at', 'is', null)
+    .returning(['id', 'account_id', 'prefix', 'last4'])
+    .executeTakeFirst();
+}
+
+/** Records use of a key, at most once a minute per key (by the SQL condition). True when a write happened. */
+export async function touchLastUsed(db: DbExecutor, keyId: string, now: number = Date.now()): Promise<boolean> {
   const r = await db
     .updateTable('api_keys')
     .set({ last_used_at: nowIso(now) })
@@ -63,4 +79,26 @@ export async function touchApiKey(db: DbExecutor, keyId: string, now: number = D
     .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', nowIso(now - TOUCH_INTERVAL_MS))]))
     .executeTakeFirst();
   return affected(r) > 0;
+}
+
+/** Records use of a key, at most once a minute per key. True when a write happened. */
+export async function touchApiKey(db: DbExecutor, keyId: string, now: number = Date.now()): Promise<boolean> {
+  if (!touchDue(keyId, now)) return false;
+  return touchLastUsed(db, keyId, now);
+}
+
+/** The live keys a member created (offboarding). */
+export async function listLiveKeysCreatedBy(db: DbExecutor, accountId: string, userId: string): Promise<ApiKey[]> {
+  return db.selectFrom('api_keys').selectAll().where('account_id', '=', accountId).where('created_by', '=', userId).where('revoked_at', 'is', null).orderBy('id').execute();
+}
+
+/** Hands a member's keys (live or not) to another member. */
+export async function reassignKeys(db: DbExecutor, accountId: string, from: string, to: { id: string; email: string }): Promise<number> {
+  const r = await db.updateTable('api_keys').set({ created_by: to.id, created_by_email: to.email }).where('account_id', '=', accountId).where('created_by', '=', from).executeTakeFirst();
+  return affected(r);
+}
+
+/** The key with this hash, revoked or not (the operator's revoke-key command). */
+export async function findApiKeyByHash(db: DbExecutor, hash: string): Promise<ApiKey | undefined> {
+  return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
 }

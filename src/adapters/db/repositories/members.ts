@@ -2,7 +2,7 @@
 // scoped to an account, except the lookup of an invitation by its token hash (the link is the
 // credential) and the one-time claim of an invitation.
 import { createHash } from 'node:crypto';
-import type { Invitation, User } from '../schema.ts';
+import type { Invitation, User, UserRole } from '../schema.ts';
 import { affected } from './executor.ts';
 import type { DbExecutor } from './executor.ts';
 
@@ -80,4 +80,37 @@ export async function deletePendingInvitationsFor(db: DbExecutor, accountId: str
 export async function deletePendingInvitation(db: DbExecutor, accountId: string, id: string): Promise<boolean> {
   const r = await db.deleteFrom('invitations').where('id', '=', id).where('account_id', '=', accountId).where('accepted_at', 'is', null).executeTakeFirst();
   return affected(r) > 0;
+}
+
+export async function setUserRole(db: DbExecutor, accountId: string, userId: string, role: UserRole): Promise<boolean> {
+  const r = await db.updateTable('users').set({ role }).where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+  return affected(r) > 0;
+}
+
+export async function countOwners(db: DbExecutor, accountId: string): Promise<number> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('account_id', '=', accountId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function updateUserPassword(db: DbExecutor, userId: string, passwordHash: string): Promise<boolean> {
+  const r = await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/** The pending invitations a member sent (offboarding). */
+export async function listPendingInvitationsBy(db: DbExecutor, accountId: string, userId: string, now: string): Promise<Invitation[]> {
+  return db.selectFrom('invitations').selectAll().where('account_id', '=', accountId).where('invited_by', '=', userId)
+    .where('accepted_at', 'is', null).where('expires_at', '>', now).orderBy('id').execute();
+}
+
+/** Withdraws every pending invitation a member sent; the number withdrawn. */
+export async function deletePendingInvitationsBy(db: DbExecutor, accountId: string, userId: string): Promise<number> {
+  const r = await db.deleteFrom('invitations').where('account_id', '=', accountId).where('invited_by', '=', userId).where('accepted_at', 'is', null).executeTakeFirst();
+  return affected(r);
+}
+
+/** Hands a member's pending invitations to another member. */
+export async function reassignInvitations(db: DbExecutor, accountId: string, from: string, to: string): Promise<number> {
+  const r = await db.updateTable('invitations').set({ invited_by: to }).where('account_id', '=', accountId).where('invited_by', '=', from).where('accepted_at', 'is', null).executeTakeFirst();
+  return affected(r);
 }

@@ -26,3 +26,11 @@ export async function deleteExpiredWebSessions(db: DbExecutor, now: string = now
   const r = await db.deleteFrom('web_sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** Ends every session of a user, except `keep` (the one making the request) when given. */
+export async function deleteUserWebSessions(db: DbExecutor, userId: string, keep?: string): Promise<number> {
+  let q = db.deleteFrom('web_sessions').where('user_id', '=', userId);
+  if (keep !== undefined) q = q.where('id', '!=', keep);
+  const r = await q.executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

@@ -188,3 +188,14 @@ export async function listAttemptsOfDeliveries(db: DbExecutor, accountId: string
     .orderBy('a.id')
     .execute();
 }
+
+/** The enabled webhooks a member added (offboarding). */
+export async function listEnabledWebhooksCreatedBy(db: DbExecutor, accountId: string, userId: string): Promise<Webhook[]> {
+  return db.selectFrom('webhooks').selectAll().where('account_id', '=', accountId).where('created_by', '=', userId).where('enabled', '=', 1).orderBy('id').execute();
+}
+
+/** Hands a member's webhooks to another member. */
+export async function reassignWebhooks(db: DbExecutor, accountId: string, from: string, to: { id: string; email: string }): Promise<number> {
+  const r = await db.updateTable('webhooks').set({ created_by: to.id, created_by_email: to.email }).where('account_id', '=', accountId).where('created_by', '=', from).executeTakeFirst();
+  return affected(r);
+}

@@ -39,7 +39,7 @@ export function presentedKeyHash(req: FastifyRequest): string {
 /** For routes with `config.keyCheckedByRoute`: the read found the key active; this is its owner. */
 export async function acceptKeyHolder(req: FastifyRequest, owner: KeyOwner): Promise<void> {
   req.caller = owner;
-  await noteKeyUse(req.server.deps.db.kysely, owner.keyId);
+  await noteKeyUse(req.server.deps.db.kysely, owner.keyId, req.ip);
 }
 
 function credentialInQuery(req: FastifyRequest): boolean {
@@ -87,7 +87,7 @@ export default fp(async (app) => {
     req.apiKeyHash = hashApiKey(presented);
     // Routes that read with the key check joined in look the key up themselves (one round trip).
     if (req.routeOptions.config.keyCheckedByRoute !== true) {
-      const owner = await authenticateKeyHash(db.kysely, req.apiKeyHash);
+      const owner = await authenticateKeyHash(db.kysely, req.apiKeyHash, req.ip);
       if (!owner) throw invalidKey();
       req.caller = owner;
     }

@@ -56,7 +56,7 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
         license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
       },
       servers: [{ url: config.publicUrl, description: 'This service' }],
-      tags: [{ name: 'sessions', description: 'Session logs and their trust reports' }],
+      tags: [{ name: 'sessions', description: 'Session logs and their trust reports' }, { name: 'audit', description: 'The account\'s audit log' }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: vk_…' } } },
       security: [{ bearerAuth: [] }],
     },

@@ -9,6 +9,7 @@ import { acceptUpload, findSession, idempotencyKeyProblem, removeSession, sessio
 import type { SessionView, SessionViewRow } from '../../../services/sessions.ts';
 import { openMaskedLog } from '../../../services/session-log.ts';
 import { redactStoredLog } from '../../../services/log-redaction.ts';
+import type { AuditContext } from '../../../services/audit.ts';
 import { findReportForKeyHolder, listSessionPageForKey } from '../../../services/keyed-reads.ts';
 import { acceptKeyHolder, invalidKey, presentedKeyHash } from '../../plugins/app/api-auth.ts';
 import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
@@ -18,7 +19,7 @@ import {
   commonErrors, emptyResponse, jsonResponse, problemResponse, sessionErrors, textResponse,
 } from './schemas.ts';
 import type { ListQuery } from './schemas.ts';
-import { listQueryChecks, instantOrProblem } from './list-query.ts';
+import { listQueryChecks, instantOrProblem, pageLinks } from './list-query.ts';
 
 // The secret detector is heavy (rule sets): loaded on first use, not at startup.
 const loadMasker = async () => (await import('../../../domain/secrets/mask.ts')).maskText;
@@ -26,6 +27,12 @@ const loadMasker = async () => (await import('../../../domain/secrets/mask.ts'))
 const caller = (req: FastifyRequest) => {
   if (!req.caller) throw new Error('sessions route reached without an authenticated caller');
   return req.caller;
+};
+
+/** The audit context of the key making this request. */
+const keyContext = (req: FastifyRequest): AuditContext => {
+  const { keyId, label } = caller(req);
+  return { actor: { type: 'key', id: keyId, label: label ?? keyId }, ip: req.ip };
 };
 
 function idempotencyKey(req: FastifyRequest): string | null {
@@ -51,21 +58,6 @@ function requireMultipart(req: FastifyRequest, _reply: FastifyReply, done: (err?
 }
 
 type Paged = ListQuery & { limit: number; page: number };
-
-/** Link header (RFC 8288) with first/prev/next/last, keeping the filters of the request. */
-function pageLinks(base: string, q: Paged, total: number): string {
-  const last = Math.max(1, Math.ceil(total / q.limit));
-  const url = (page: number) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'page') params.set(k, String(v));
-    params.set('page', String(page));
-    return `<${base}/v1/sessions?${params}>`;
-  };
-  const links = [`${url(1)}; rel="first"`, `${url(last)}; rel="last"`];
-  if (q.page > 1) links.push(`${url(Math.min(q.page - 1, last))}; rel="prev"`);
-  if (q.page < last) links.push(`${url(q.page + 1)}; rel="next"`);
-  return links.join(', ');
-}
 
 const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -139,7 +131,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     });
     if (!holder) throw invalidKey();
     await acceptKeyHolder(req, holder);
-    reply.header('link', pageLinks(config.publicUrl, q, total));
+    reply.header('link', pageLinks(`${config.publicUrl}/v1/sessions`, q, total));
     return { data: rows.map((r) => sessionView(r, config.publicUrl)), page: q.page, limit: q.limit, total, has_more: q.page * q.limit < total };
   });
 
@@ -220,7 +212,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       },
     },
   }, async (req) => {
-    const result = await redactStoredLog(db, logStore, caller(req).accountId, req.params.id);
+    const result = await redactStoredLog(db, logStore, caller(req).accountId, req.params.id, undefined, keyContext(req));
     if (result.kind === 'not_found') throw notFound('session');
     if (result.kind === 'no_log') throw notFound('stored log for this session');
     if (result.kind === 'analyzing') throw new HttpProblem(409, 'analysis_running', 'The session is still being analysed; redact its log once the analysis has finished.');
@@ -236,7 +228,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       response: { 204: emptyResponse('Deleted'), ...sessionErrors },
     },
   }, async (req, reply) => {
-    if (!(await removeSession(db, logStore, caller(req).accountId, req.params.id))) throw notFound('session');
+    if (!(await removeSession(db, logStore, caller(req).accountId, req.params.id, keyContext(req)))) throw notFound('session');
     return reply.code(204).send(null);
   });
 };

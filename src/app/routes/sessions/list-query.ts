@@ -22,7 +22,7 @@ function decimalProblem(name: string, value: unknown): FieldError | null {
   return null;
 }
 
-/** preValidation hook of GET /v1/sessions. */
+/** preValidation hook of the paged lists (GET /v1/sessions, GET /v1/audit-events). */
 export function listQueryChecks(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
   const query = (req.query ?? {}) as Record<string, unknown>;
   const errors = Object.keys(RANGES).map((name) => decimalProblem(name, query[name])).filter((e): e is FieldError => e !== null);
@@ -40,4 +40,19 @@ export function instantOrProblem(value: string | undefined, name: string): strin
     throw validationFailed([{ pointer: `/query/${name}`, detail: 'must be a real instant (RFC 3339; second 60, a leap second, cannot be used)' }]);
   }
   return new Date(ms).toISOString();
+}
+
+/** Link header (RFC 8288) with first/prev/next/last of a paged list at `url`, keeping the filters of the request. */
+export function pageLinks(url: string, q: { limit: number; page: number } & Record<string, unknown>, total: number): string {
+  const last = Math.max(1, Math.ceil(total / q.limit));
+  const link = (page: number) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(q)) if (v !== undefined && k !== 'page') params.set(k, String(v));
+    params.set('page', String(page));
+    return `<${url}?${params}>`;
+  };
+  const links = [`${link(1)}; rel="first"`, `${link(last)}; rel="last"`];
+  if (q.page > 1) links.push(`${link(Math.min(q.page - 1, last))}; rel="prev"`);
+  if (q.page < last) links.push(`${link(q.page + 1)}; rel="next"`);
+  return links.join(', ');
 }

@@ -1,18 +1,22 @@
-// Sign-in, sign-up, invitations and sign-out. The signed-out forms are protected by a
-// double-submit CSRF token (there is no session yet to hold one); sign-out uses the session's
-// own token and, without it, answers an HTML 403 page. Sign-in, sign-up and invitation posts are
-// rate limited per client address; a failed sign-in never says whether the email exists
-// (see docs/decisions.md for what sign-up says about an email in use).
+// Sign-in, sign-up, invitations, password-reset links and sign-out. The signed-out forms are
+// protected by a double-submit CSRF token (there is no session yet to hold one) and, like every
+// dashboard form, by the cross-site check of access.ts; sign-out uses the session's own token
+// and, without it, answers an HTML 403 page. Sign-in, sign-up, invitation and reset posts share
+// ONE per-address limit; sign-in also backs off per email (services/web-auth.ts). A failed
+// sign-in never says whether the email exists (see docs/security.md for sign-up).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { signIn, signOut } from '../../../services/web-auth.ts';
+import { signIn, signOut, memberContext, startWebSession } from '../../../services/web-auth.ts';
 import { AccountInputError, EmailTakenError, emailProblem, signUpAccount } from '../../../services/accounts.ts';
-import { acceptInvitation, MemberInputError, openInvitation } from '../../../services/members.ts';
+import { acceptInvitation, MemberInputError, openInvitation, openPasswordReset, usePasswordReset } from '../../../services/members.ts';
 import { passwordProblem } from '../../../services/passwords.ts';
+import { attemptLimiter } from '../../web/attempt-limit.ts';
 import { CSRF_FIELD, csrfTokensMatch, newCsrfToken } from '../../web/csrf.ts';
 import { field, formFields } from '../../web/form.ts';
 import type { FormFields } from '../../web/form.ts';
 import { sendCsrfRefused } from '../../web/error-page.tsx';
-import { InvalidInvitePage, InvitePage, LoginPage, SignOutPage, SignUpClosedPage, SignUpPage } from '../../web/auth-pages.tsx';
+import {
+  InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage,
+} from '../../web/auth-pages.tsx';
 import type { SignUpProps } from '../../web/auth-pages.tsx';
 import { sendPage } from '../../web/page.tsx';
 import { clearCookie, cookieNames, safeNext, setLoginCsrfCookie, setSessionCookie } from '../../web/session-cookie.ts';
@@ -57,11 +61,18 @@ function signUpErrors(email: string, password: string, name: string): SignUpProp
   return Object.keys(errors).length ? errors : null;
 }
 
+const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
+const capitalise = (s: string) => `${s[0].toUpperCase()}${s.slice(1)}.`;
+
 const authRoutes: FastifyPluginAsync = async (app) => {
   const { config, db } = app.deps;
   const names = cookieNames(config);
-  const attemptLimit = { rateLimit: { max: config.rateLimit.loginMax, timeWindow: config.rateLimit.windowMs } };
-  const opts = { schema: { hide: true } };
+  const opts = { schema: { hide: true }, config: { access: 'public' as const } };
+  // One limit per client address, shared by every way in (sign-in, sign-up, invitation, reset).
+  const limitAttempts = attemptLimiter(app, {
+    max: config.rateLimit.loginMax, windowMs: config.rateLimit.windowMs, key: (req) => `web-auth:${req.ip}`, message: 'Too many sign-in attempts from this address.',
+  });
+  const limited = { ...opts, preHandler: limitAttempts };
 
   app.get<{ Querystring: { next?: string } }>('/login', opts, async (req, reply) => {
     const next = safeNext(req.query.next);
@@ -69,17 +80,22 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     return renderLogin(req, reply, 200, { next });
   });
 
-  app.post('/login', { ...opts, config: attemptLimit }, async (req, reply) => {
+  app.post('/login', limited, async (req, reply) => {
     const f = formFields(req.body);
     const next = safeNext(f.next);
     const email = field(f, 'email', 320);
     if (!formTokenOk(req, f)) return renderLogin(req, reply, 403, { next, email, error: 'The form expired. Please sign in again.' });
-    const signedIn = await signIn(db.kysely, email, field(f, 'password', 4096, true), config.webSessionTtlMs);
-    if (!signedIn) {
+    const result = await signIn(db.kysely, email, field(f, 'password', 4096, true), config.webSessionTtlMs, req.ip);
+    if (result.kind === 'backoff') {
+      req.log.info('sign-in refused: backoff after repeated failures');
+      reply.header('retry-after', String(Math.ceil(result.retryAfterMs / 1000)));
+      return renderLogin(req, reply, 429, { next, email, error: `Too many failed sign-ins with this email. Try again in ${minutes(result.retryAfterMs)} minute${minutes(result.retryAfterMs) === 1 ? '' : 's'}.` });
+    }
+    if (result.kind === 'refused') {
       req.log.info('sign-in refused');
       return renderLogin(req, reply, 401, { next, email, error: 'The email or the password is not correct.' });
     }
-    await startSession(req, reply, signedIn);
+    await startSession(req, reply, result);
     return reply.redirect(next, 303);
   });
 
@@ -89,7 +105,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     return renderSignUp(req, reply, 200, { values: { name: '', email: '' }, errors: {} });
   });
 
-  app.post('/signup', { ...opts, config: attemptLimit }, async (req, reply) => {
+  app.post('/signup', limited, async (req, reply) => {
     if (config.signup !== 'open') return sendPage(reply, <SignUpClosedPage />, 404);
     const f = formFields(req.body);
     const values = { name: field(f, 'name', 200), email: field(f, 'email', 320) };
@@ -97,21 +113,20 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     if (!formTokenOk(req, f)) return renderSignUp(req, reply, 403, { values, errors: { form: 'The form expired. Please submit it again.' } });
     const errors = signUpErrors(values.email, password, values.name);
     if (errors) return renderSignUp(req, reply, 422, { values, errors });
+    let created;
     try {
-      await signUpAccount(db, { email: values.email, password, name: values.name });
+      created = await signUpAccount(db, { email: values.email, password, name: values.name }, req.ip);
     } catch (error) {
       if (error instanceof EmailTakenError) {
         // Deliberately the wording of a failed sign-in's neighbour: it does not confirm whose
-        // email it is, and says what the owner should do (docs/decisions.md, "Sign-up").
+        // email it is, and says what the owner should do (docs/security.md, "Enumeration").
         req.log.info('sign-up refused: email in use');
         return renderSignUp(req, reply, 422, { values, errors: { email: 'This email cannot be used for a new account. If it is yours, sign in instead, or ask your team for an invitation.' } });
       }
       if (error instanceof AccountInputError) return renderSignUp(req, reply, 422, { values, errors: { form: error.message } });
       throw error;
     }
-    const signedIn = await signIn(db.kysely, values.email, password, config.webSessionTtlMs);
-    if (!signedIn) throw new Error('a just-created user could not sign in');
-    await startSession(req, reply, signedIn);
+    await startSession(req, reply, await startWebSession(db.kysely, { id: created.userId, account_id: created.accountId }, config.webSessionTtlMs));
     return reply.redirect('/settings/api-keys?done=welcome', 303);
   });
 
@@ -121,7 +136,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     return sendPage(reply, <InvitePage csrf={issueFormToken(req, reply)} token={req.params.token} email={inv.email} accountName={inv.accountName} />);
   });
 
-  app.post<{ Params: { token: string } }>('/invite/:token', { ...opts, config: attemptLimit }, async (req, reply) => {
+  app.post<{ Params: { token: string } }>('/invite/:token', limited, async (req, reply) => {
     const f = formFields(req.body);
     if (!formTokenOk(req, f)) return sendCsrfRefused(req, reply);
     const token = req.params.token;
@@ -135,15 +150,36 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     if (weak) return again(422, `Choose another password: ${weak}.`);
     let accepted;
     try {
-      accepted = await acceptInvitation(db, token, password);
+      accepted = await acceptInvitation(db, token, password, req.ip);
     } catch (error) {
-      if (error instanceof MemberInputError) return again(409, `${error.message[0].toUpperCase()}${error.message.slice(1)}.`);
+      if (error instanceof MemberInputError) return again(409, capitalise(error.message));
       throw error;
     }
     if (!accepted) return sendPage(reply, <InvalidInvitePage />, 404);
-    const signedIn = await signIn(db.kysely, accepted.email, password, config.webSessionTtlMs);
-    if (!signedIn) throw new Error('a just-created member could not sign in');
-    await startSession(req, reply, signedIn);
+    await startSession(req, reply, await startWebSession(db.kysely, { id: accepted.userId, account_id: accepted.accountId }, config.webSessionTtlMs));
+    return reply.redirect('/', 303);
+  });
+
+  app.get<{ Params: { token: string } }>('/reset/:token', opts, async (req, reply) => {
+    const r = await openPasswordReset(db.kysely, req.params.token);
+    if (!r) return sendPage(reply, <InvalidResetPage />, 404);
+    return sendPage(reply, <ResetPasswordPage csrf={issueFormToken(req, reply)} token={req.params.token} email={r.email} accountName={r.accountName} />);
+  });
+
+  app.post<{ Params: { token: string } }>('/reset/:token', limited, async (req, reply) => {
+    const f = formFields(req.body);
+    if (!formTokenOk(req, f)) return sendCsrfRefused(req, reply);
+    const token = req.params.token;
+    const password = field(f, 'password', 4096, true);
+    const weak = passwordProblem(password);
+    if (weak) {
+      const r = await openPasswordReset(db.kysely, token);
+      if (!r) return sendPage(reply, <InvalidResetPage />, 404);
+      return sendPage(reply, <ResetPasswordPage csrf={issueFormToken(req, reply)} token={token} email={r.email} accountName={r.accountName} error={`Choose another password: ${weak}.`} />, 422);
+    }
+    const used = await usePasswordReset(db, token, password, req.ip, config.webSessionTtlMs);
+    if (!used) return sendPage(reply, <InvalidResetPage />, 404);
+    await startSession(req, reply, used);
     return reply.redirect('/', 303);
   });
 
@@ -155,7 +191,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
   app.post('/logout', opts, async (req, reply) => {
     if (req.webUser) {
       if (!csrfTokensMatch(req.webUser.csrfToken, formFields(req.body)[CSRF_FIELD])) return sendCsrfRefused(req, reply);
-      await signOut(db.kysely, req.webUser.sessionId);
+      await signOut(db.kysely, req.webUser.sessionId, { accountId: req.webUser.accountId, ctx: memberContext(req.webUser, req.ip) });
     }
     clearCookie(reply, config, names.session);
     return reply.redirect('/login', 303);

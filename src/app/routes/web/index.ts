@@ -1,7 +1,8 @@
-// The server-rendered part: static assets, sign-in/out, the sessions list, report pages. Everything here knows the
-// signed-in user (req.webUser) from the session cookie; grows into the dashboard.
+// The server-rendered part: static assets, sign-in/out, the sessions list, report pages, settings. Everything here
+// knows the signed-in user (req.webUser) from the session cookie, and every route declares who may use it (access.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { loadWebUser } from '../../web/session-cookie.ts';
+import { enforceAccess } from './access.ts';
 import { assetRoutes } from '../../web/assets.ts';
 import authRoutes from './auth.tsx';
 import settingsRoutes from './settings/index.ts';
@@ -14,6 +15,7 @@ const webRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', async (req) => {
     await loadWebUser(req, config, db);
   });
+  enforceAccess(app);
   await app.register(assetRoutes);
   await app.register(settingsAssetRoutes);
   await app.register(authRoutes);

@@ -11,6 +11,7 @@ import { renderSarif } from '../../../domain/render/sarif.ts';
 import { findReport, findSession } from '../../../services/sessions.ts';
 import { openMaskedLog } from '../../../services/session-log.ts';
 import { redactStoredLog } from '../../../services/log-redaction.ts';
+import { memberContext } from '../../../services/web-auth.ts';
 import { CSRF_FIELD, csrfTokensMatch } from '../../web/csrf.ts';
 import { sendPage } from '../../web/page.tsx';
 import { FailedPage, ProgressPage, ReportNotFound, ReportPage } from '../../web/views/report-page.tsx';
@@ -66,14 +67,14 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
     return { user, session, json: found.json };
   }
 
-  app.get('/r/:id', { schema: { hide: true, params: Params, querystring: ReportQuery } }, async (req, reply) => {
+  app.get('/r/:id', { schema: { hide: true, params: Params, querystring: ReportQuery }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const r = await loadReport(req, req.params.id, reply);
     if ('sent' in r) return r.sent;
     const report = JSON.parse(r.json) as Report;
     return sendPage(reply, <ReportPage user={r.user} session={r.session} report={report} q={timelineQuery(req.query)} notice={redactedNotice(req.query.redacted)} />);
   });
 
-  app.get('/r/:id/report.json', { schema: { hide: true, params: Params } }, async (req, reply) => {
+  app.get('/r/:id/report.json', { schema: { hide: true, params: Params }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const r = await loadReport(req, req.params.id, reply, false);
     if ('sent' in r) return r.sent;
     return reply
@@ -84,7 +85,7 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
       .send(r.json);
   });
 
-  app.get('/r/:id/report.sarif', { schema: { hide: true, params: Params } }, async (req, reply) => {
+  app.get('/r/:id/report.sarif', { schema: { hide: true, params: Params }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const r = await loadReport(req, req.params.id, reply, false);
     if ('sent' in r) return r.sent;
     const sarif = renderSarif(JSON.parse(r.json) as Report, r.session.filename);
@@ -95,7 +96,7 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
       .send(JSON.stringify(sarif, null, 2));
   });
 
-  app.get('/r/:id/log', { schema: { hide: true, params: Params } }, async (req, reply) => {
+  app.get('/r/:id/log', { schema: { hide: true, params: Params }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const user = req.webUser;
     if (!user) return toLogin(req, reply);
     const session = await findSession(db.kysely, user.accountId, req.params.id);
@@ -110,7 +111,7 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
       .send(Readable.from(log));
   });
 
-  app.post('/r/:id/redact', { schema: { hide: true, params: Params, body: RedactBody } }, async (req, reply) => {
+  app.post('/r/:id/redact', { schema: { hide: true, params: Params, body: RedactBody }, config: { access: 'logs.redact_delete' } }, async (req, reply) => {
     const user = req.webUser;
     if (!user) return toLogin(req, reply);
     const session = await findSession(db.kysely, user.accountId, req.params.id);
@@ -119,7 +120,7 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
       // Expired form or no confirmation: back to the report, where the action can be confirmed again.
       return reply.redirect(`/r/${session.id}#redact`, 303);
     }
-    const result = await redactStoredLog(db, logStore, user.accountId, session.id);
+    const result = await redactStoredLog(db, logStore, user.accountId, session.id, undefined, memberContext(user, req.ip));
     if (result.kind !== 'redacted') return reply.redirect(`/r/${session.id}`, 303);
     return reply.redirect(`/r/${session.id}?redacted=${result.redacted}#redact`, 303);
   });

@@ -100,7 +100,7 @@ const sessionRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
   const { config, db, logStore, metrics } = app.deps;
 
-  app.get('/', { schema: { hide: true, querystring: ListQuery } }, async (req, reply) => {
+  app.get('/', { schema: { hide: true, querystring: ListQuery }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const user = req.webUser;
     if (!user) return toLogin(req, reply);
     const list = parseListQuery(req.query);
@@ -108,12 +108,12 @@ const sessionRoutes: FastifyPluginAsync = async (plain) => {
     return sendList(req, reply, user, list, notice, list.errors.length ? 422 : 200);
   });
 
-  app.get('/sessions', { schema: { hide: true } }, async (req, reply) => {
+  app.get('/sessions', { schema: { hide: true }, config: { access: 'public' } }, async (req, reply) => {
     const q = req.url.indexOf('?');
     return reply.redirect(q >= 0 ? `/${req.url.slice(q)}` : '/', 301);
   });
 
-  app.post('/sessions', { schema: { hide: true } }, async (req, reply) => {
+  app.post('/sessions', { schema: { hide: true }, config: { access: 'sessions.upload' } }, async (req, reply) => {
     const user = req.webUser;
     if (!user) return reply.redirect('/login', 303);
     const empty = parseListQuery({});

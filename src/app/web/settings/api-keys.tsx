@@ -2,9 +2,10 @@
 // revoke after a confirmation step.
 import type { WebUser } from '../../types.ts';
 import type { KeyView } from '../../../services/keys.ts';
+import { keyDisplay } from '../../../services/keys.ts';
 import { EmptyState, Table, Time } from '../components.tsx';
 import { CsrfField, Layout } from '../page.tsx';
-import { ConfirmPage, DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';
+import { ConfirmPage, Creator, DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';
 
 const DONE = {
   welcome: ['ok', 'Your account is ready. Create an API key to upload session logs from CI or the command line.'],
@@ -12,9 +13,7 @@ const DONE = {
   'already-revoked': ['info', 'That key was already revoked.'],
 } as const;
 
-export function keyDisplay(k: Pick<KeyView, 'prefix' | 'last4'>): string {
-  return `${k.prefix}…${k.last4}`;
-}
+export { keyDisplay } from '../../../services/keys.ts';
 
 export interface ApiKeysProps {
   user: WebUser;
@@ -32,6 +31,7 @@ function KeyRow({ k }: { k: KeyView }) {
       <td data-label="Name">{k.name}</td>
       <td data-label="Key"><code>{keyDisplay(k)}</code></td>
       <td data-label="Created"><Time iso={k.created_at} /></td>
+      <td data-label="Created by"><Creator email={k.created_by_email} /></td>
       <td data-label="Last used">{k.last_used_at ? <Time iso={k.last_used_at} /> : <span class="muted">never</span>}</td>
       <td data-label="Status">
         {k.revoked_at
@@ -49,7 +49,7 @@ export function ApiKeysPage({ user, keys, done, created, name, error }: ApiKeysP
       <h1>API keys</h1>
       <p class="lede">
         Keys let CI jobs and the <code>vouch upload</code> command send session logs to this account
-        (<code>Authorization: Bearer &lt;key&gt;</code>). Every member of the account sees and manages the same keys.
+        (<code>Authorization: Bearer &lt;key&gt;</code>). A key acts for the whole account; owners and admins manage them, and removing a member revokes the keys they created.
       </p>
       <DoneFlash code={done} messages={DONE} />
       {created && (
@@ -68,7 +68,7 @@ export function ApiKeysPage({ user, keys, done, created, name, error }: ApiKeysP
       {keys.length === 0
         ? <EmptyState title="No keys yet"><p>Create one above to start uploading.</p></EmptyState>
         : (
-          <Table head={['Name', 'Key', 'Created', 'Last used', 'Status']} caption="API keys" class="keys cards">
+          <Table head={['Name', 'Key', 'Created', 'Created by', 'Last used', 'Status']} caption="API keys" class="keys cards">
             {keys.map((k) => <KeyRow key={k.id} k={k} />)}
           </Table>
         )}
@@ -79,7 +79,7 @@ export function ApiKeysPage({ user, keys, done, created, name, error }: ApiKeysP
 export function RevokeKeyPage({ user, k }: { user: WebUser; k: KeyView }) {
   return (
     <ConfirmPage user={user} current="api-keys" title="Revoke this API key?" action={`/settings/api-keys/${k.id}/revoke`} button="Revoke key" cancelHref="/settings/api-keys">
-      <p class="what"><strong>{k.name}</strong> · <code>{keyDisplay(k)}</code> · created <Time iso={k.created_at} /></p>
+      <p class="what"><strong>{k.name}</strong> · <code>{keyDisplay(k)}</code> · created <Time iso={k.created_at} /> by <Creator email={k.created_by_email} /></p>
       <p>Anything still using this key (CI jobs, the command line) will be refused from its next request. This cannot be undone; create a new key to replace it.</p>
     </ConfirmPage>
   );

@@ -98,3 +98,8 @@ export function InputField({ label, name, type = 'text', value, hint, error, id,
     </div>
   );
 }
+
+/** Who created a key or webhook: their email, or "unknown" (made before creators were recorded, or by the operator). */
+export function Creator({ email }: { email: string | null }) {
+  return email ? <>{email}</> : <span class="muted" title="Created before Vouch recorded creators, or by the operator's command line">unknown</span>;
+}

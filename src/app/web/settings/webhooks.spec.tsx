@@ -25,7 +25,7 @@ test('an attempt without an end is in progress, not a failure', () => {
 });
 
 test('the webhook form previews every shape and escapes what was typed', () => {
-  const user: WebUser = { userId: 'usr_1', accountId: 'acc_1', email: 'a@example.test', csrfToken: 'tok', sessionId: 's' };
+  const user: WebUser = { userId: 'usr_1', accountId: 'acc_1', email: 'a@example.test', csrfToken: 'tok', sessionId: 's', role: 'owner' };
   const event = { accountId: 'acc_1', session: { id: 'ses_1', agent: 'codex', repo: 'acme/x', branch: null }, report: { report_id: 'rep_1', trust_score: 90, outcome: 'Clear', headline: 'h', reason: 'r', summary: 's', findings_count: { critical: 0, warning: 0, info: 0 } }, reportUrl: 'http://x/r/ses_1' };
   const html = renderToString(<WebhookForm user={user} action="/settings/webhooks" values={{ ...EMPTY_FORM, url: '"><script>x</script>' }} errors={{}} editing={false} previewEvent={event} submit="Add" />);
   assert.ok(!html.includes('<script>x'));

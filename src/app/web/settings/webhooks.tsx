@@ -7,7 +7,7 @@ import { buildPayload, SHAPES } from '../../../services/webhooks/shapes.ts';
 import type { EventInput, WebhookShape } from '../../../services/webhooks/shapes.ts';
 import { EmptyState, Flash, formatDuration, Table, Time } from '../components.tsx';
 import { CsrfField, Layout } from '../page.tsx';
-import { ConfirmPage, DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';
+import { ConfirmPage, Creator, DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';
 
 const DONE = {
   created: ['ok', 'Webhook added. It receives an event each time an analysis completes; send a test event to try it.'],
@@ -88,7 +88,11 @@ function ShapeChoices({ value, error, event }: { value: WebhookShape; error?: st
   );
 }
 
-function SecretChoices({ mode, secret, error, existing, editing }: { mode: SecretMode; secret: string; error?: string; existing?: string | null; editing: boolean }) {
+/**
+ * The secret choices. A secret typed into "Own secret" is never rendered back into the page (not
+ * even after a validation error elsewhere in the form): the member types it again.
+ */
+function SecretChoices({ mode, typed, error, existing, editing }: { mode: SecretMode; typed: boolean; error?: string; existing?: string | null; editing: boolean }) {
   const choice = (value: SecretMode, title: string, text: string) => (
     <label class="choice">
       <input type="radio" name="secret_mode" value={value} checked={mode === value} />
@@ -102,8 +106,8 @@ function SecretChoices({ mode, secret, error, existing, editing }: { mode: Secre
       {choice('generate', 'Generate a new whsec_ secret', 'Shown once after saving. Works with the Standard Webhooks libraries and X-Service-Signature.')}
       {choice('custom', 'Use my own secret', 'Type it below; it signs X-Service-Signature (and webhook-signature) exactly as entered.')}
       {choice('none', editing && existing ? 'Remove the secret' : 'No secret', 'Deliveries are not signed; a receiver cannot check they came from Vouch.')}
-      <InputField label="Own secret" name="secret" type="password" value={secret} maxLength={512} autocomplete="off" error={error}
-        hint="Only used with “Use my own secret”." />
+      <InputField label="Own secret" name="secret" type="password" value="" maxLength={512} autocomplete="off" error={error}
+        hint={typed ? 'Only used with “Use my own secret”. The secret you typed is not sent back to your browser: type it again.' : 'Only used with “Use my own secret”.'} />
     </fieldset>
   );
 }
@@ -115,7 +119,7 @@ export function WebhookForm({ user, action, values, errors, existingSecret, edit
       <InputField label="Payload URL" name="url" type="url" value={values.url} required maxLength={2048} placeholder="https://example.com/hooks/vouch" error={errors.url}
         hint="Vouch POSTs JSON here when an analysis completes. Only public internet addresses are accepted." />
       <ShapeChoices value={values.shape} error={errors.shape} event={previewEvent} />
-      <SecretChoices mode={values.secretMode} secret={values.secret} error={errors.secret} existing={existingSecret} editing={editing} />
+      <SecretChoices mode={values.secretMode} typed={values.secret.length > 0} error={errors.secret} existing={existingSecret} editing={editing} />
       <p class="actions"><button type="submit" class="primary">{submit}</button></p>
     </form>
   );
@@ -152,7 +156,7 @@ export function WebhooksPage({ user, hooks, publicUrl, done, values, errors, pro
       {hooks.length === 0
         ? <EmptyState title="No webhooks yet"><p>Add one below to be told when an analysis completes.</p></EmptyState>
         : (
-          <Table head={['URL', 'Shape', 'State', 'Secret', 'Added']} caption="Webhooks" class="hooks cards">
+          <Table head={['URL', 'Shape', 'State', 'Secret', 'Added', 'Added by']} caption="Webhooks" class="hooks cards">
             {hooks.map((h) => (
               <tr key={h.id}>
                 <td data-label="URL" class="url"><a href={`/settings/webhooks/${h.id}`}>{h.url}</a></td>
@@ -160,6 +164,7 @@ export function WebhooksPage({ user, hooks, publicUrl, done, values, errors, pro
                 <td data-label="State"><StateBadge hook={h} />{!h.enabled && h.disabled_reason && <span class="why small muted"> {h.disabled_reason}</span>}</td>
                 <td data-label="Secret">{h.secret_masked ? <code>{h.secret_masked}</code> : <span class="muted">none</span>}</td>
                 <td data-label="Added"><Time iso={h.created_at} /></td>
+                <td data-label="Added by"><Creator email={h.created_by_email} /></td>
               </tr>
             ))}
           </Table>
@@ -295,7 +300,7 @@ export function WebhookPage({ user, hook, deliveries, attempts, publicUrl, done,
       {!hook.enabled && (
         <Flash kind="warn"><strong>Disabled.</strong> {hook.disabled_reason ?? 'No deliveries are made to it.'}</Flash>
       )}
-      <p class="muted small">Shape {hook.shape} · secret {hook.secret_masked ? <code>{hook.secret_masked}</code> : 'none (unsigned)'} · added <Time iso={hook.created_at} /></p>
+      <p class="muted small">Shape {hook.shape} · secret {hook.secret_masked ? <code>{hook.secret_masked}</code> : 'none (unsigned)'} · added <Time iso={hook.created_at} /> by <Creator email={hook.created_by_email} /></p>
       <div class="actions">
         <form method="post" action={`${base}/test`} class="inline">
           <CsrfField token={user.csrfToken} />

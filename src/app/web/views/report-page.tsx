@@ -2,6 +2,7 @@
 // reason), a contents bar, findings by severity with evidence linked to the timeline, the
 // paged timeline, files with their edits, commands, stats, downloads and the redact action.
 // Everything from the log is text in JSX: escaped by the renderer, ANSI codes stripped.
+import { can } from '../../../services/roles.ts';
 import type { CommandRecord, Finding, Report, Severity, TimelineEntry } from '../../../domain/model/report.ts';
 import { SEVERITIES } from '../../../domain/model/report.ts';
 import type { SessionViewRow as Session } from '../../../services/sessions.ts';
@@ -234,6 +235,9 @@ function Redact({ user, sessionId }: { user: WebUser; sessionId: string }) {
       <p>
         <a href={`/r/${sessionId}/log`}>Download the stored log</a> <span class="muted small">(every detected secret masked)</span>
       </p>
+      {!can(user.role, 'logs.redact_delete')
+        ? <p class="muted small">Owners and admins can redact the stored log.</p>
+        : (
       <details class="panel danger-zone">
         <summary>Redact the stored log…</summary>
         <p>Rewrites the stored log with every secret the analysis detected masked, as in this report. The original bytes are gone afterwards: this cannot be undone.</p>
@@ -243,6 +247,7 @@ function Redact({ user, sessionId }: { user: WebUser; sessionId: string }) {
           <p><button type="submit" class="danger">Redact the stored log</button></p>
         </form>
       </details>
+        )}
     </section>
   );
 }

@@ -1,7 +1,9 @@
-// Settings → API keys. Creating answers the page itself with the new key (never a redirect: the
-// key must not land in a URL or in history); revoking goes through a confirmation page.
+// Settings → API keys (owners and admins). Creating answers the page itself with the new key
+// (never a redirect: the key must not land in a URL or in history); revoking goes through a
+// confirmation page. Each key records who created it; both actions are in the audit log.
 import type { FastifyPluginAsync } from 'fastify';
 import { findKey, issueApiKey, keyNameProblem, listKeys, revokeKeyById } from '../../../../services/keys.ts';
+import { memberContext } from '../../../../services/web-auth.ts';
 import { sendErrorPage } from '../../../web/error-page.tsx';
 import { field, formFields } from '../../../web/form.ts';
 import { sendPage } from '../../../web/page.tsx';
@@ -9,11 +11,11 @@ import { ApiKeysPage, RevokeKeyPage } from '../../../web/settings/api-keys.tsx';
 import type { WebUser } from '../../../types.ts';
 
 type IdParams = { Params: { id: string } };
-const opts = { schema: { hide: true } };
+const opts = { schema: { hide: true }, config: { access: 'keys.manage' as const } };
 
 const apiKeyRoutes: FastifyPluginAsync = async (app) => {
   const { db } = app.deps;
-  const member = (u: WebUser | null) => u as WebUser; // the settings scope sent visitors away
+  const member = (u: WebUser | null) => u as WebUser; // access.ts sent visitors away
 
   app.get<{ Querystring: { done?: string } }>('/', opts, async (req, reply) => {
     const user = member(req.webUser);
@@ -28,7 +30,7 @@ const apiKeyRoutes: FastifyPluginAsync = async (app) => {
       const keys = await listKeys(db.kysely, user.accountId);
       return sendPage(reply, <ApiKeysPage user={user} keys={keys} name={name} error={`${problem[0].toUpperCase()}${problem.slice(1)}.`} />, 422);
     }
-    const issued = await issueApiKey(db.kysely, user.accountId, name);
+    const issued = await issueApiKey(db.kysely, user.accountId, name, memberContext(user, req.ip));
     req.log.info({ key_id: issued.id }, 'API key created from the dashboard');
     const keys = await listKeys(db.kysely, user.accountId);
     return sendPage(reply, <ApiKeysPage user={user} keys={keys} created={{ name, key: issued.key }} />);
@@ -46,7 +48,7 @@ const apiKeyRoutes: FastifyPluginAsync = async (app) => {
     const user = member(req.webUser);
     const k = await findKey(db.kysely, user.accountId, req.params.id);
     if (!k) return sendErrorPage(req, reply, 404, { message: 'There is no such API key in your account.' });
-    const revoked = await revokeKeyById(db.kysely, user.accountId, k.id);
+    const revoked = await revokeKeyById(db.kysely, user.accountId, k.id, memberContext(user, req.ip));
     if (revoked) req.log.info({ key_id: k.id }, 'API key revoked from the dashboard');
     return reply.redirect(`/settings/api-keys?done=${revoked ? 'revoked' : 'already-revoked'}`, 303);
   });

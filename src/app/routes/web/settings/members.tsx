@@ -1,10 +1,18 @@
-// Settings → Members: list, invite (the link is shown once in the answer to the POST), withdraw
-// an invitation, remove a member after a confirmation step (their web sessions end at once).
+// Settings → Members: list (everyone), invite and withdraw (owners, admins), change roles and
+// issue reset links (owners), remove after a page that says what the removal will revoke,
+// disable and withdraw — or transfer (owners). The services re-check the acting member's role
+// inside each transaction; a refusal there is the same 403 page as access.ts answers.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  getMember, inviteMember, listInvitations, listMembers, MemberInputError, MemberNotFoundError, removeMember, revokeInvitation,
+  changeRole, getMember, inviteMember, issuePasswordReset, listInvitations, listMembers, MemberForbiddenError, MemberInputError, MemberNotFoundError,
+  offboardingPlan, removeMember, revokeInvitation,
 } from '../../../../services/members.ts';
-import type { IssuedInvitation } from '../../../../services/members.ts';
+import type { ActingMember } from '../../../../services/members.ts';
+import { accountName } from '../../../../services/accounts.ts';
+import { sendInvitationMail, sendResetMail } from '../../../../services/notifications.ts';
+import { canRemove, isRole } from '../../../../services/roles.ts';
+import type { Action } from '../../../../services/roles.ts';
+import { memberContext } from '../../../../services/web-auth.ts';
 import { sendErrorPage } from '../../../web/error-page.tsx';
 import { field, formFields } from '../../../web/form.ts';
 import { sendPage } from '../../../web/page.tsx';
@@ -13,12 +21,15 @@ import type { MembersProps } from '../../../web/settings/members.tsx';
 import type { WebUser } from '../../../types.ts';
 
 type IdParams = { Params: { id: string } };
-const opts = { schema: { hide: true } };
+const route = (access: Action) => ({ schema: { hide: true }, config: { access } });
 const capitalise = (s: string) => `${s[0].toUpperCase()}${s.slice(1)}.`;
 
 const memberRoutes: FastifyPluginAsync = async (app) => {
   const { db, config } = app.deps;
-  const member = (req: FastifyRequest) => req.webUser as WebUser; // the settings scope sent visitors away
+  const member = (req: FastifyRequest) => req.webUser as WebUser; // access.ts sent visitors away
+  const acting = (req: FastifyRequest): ActingMember => ({ userId: member(req).userId, role: member(req).role, ctx: memberContext(member(req), req.ip) });
+  const mailError = (req: FastifyRequest) => (error: unknown) => req.log.warn({ err: error }, 'email not sent');
+  const nameOf = (accountId: string) => accountName(db.kysely, accountId);
 
   async function render(req: FastifyRequest, reply: FastifyReply, status: number, view: Omit<MembersProps, 'user' | 'members' | 'invitations'>) {
     const user = member(req);
@@ -27,56 +38,98 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
   }
 
   const notFound = (req: FastifyRequest, reply: FastifyReply, what: string) => sendErrorPage(req, reply, 404, { message: `There is no such ${what} in your account.` });
+  const forbidden = (req: FastifyRequest, reply: FastifyReply, error: MemberForbiddenError) =>
+    sendErrorPage(req, reply, 403, { title: 'Your role does not allow this', message: capitalise(error.message) });
 
-  app.get<{ Querystring: { done?: string } }>('/', opts, async (req, reply) => render(req, reply, 200, { done: req.query.done }));
+  /** The refusals every member action can meet, as pages; anything else is rethrown. */
+  async function refused(req: FastifyRequest, reply: FastifyReply, error: unknown, what = 'member') {
+    if (error instanceof MemberNotFoundError) return notFound(req, reply, what);
+    if (error instanceof MemberForbiddenError) return forbidden(req, reply, error);
+    if (error instanceof MemberInputError) return render(req, reply, 409, { problem: capitalise(error.message) });
+    throw error;
+  }
 
-  app.post('/invite', opts, async (req, reply) => {
+  app.get<{ Querystring: { done?: string } }>('/', route('members.read'), async (req, reply) => render(req, reply, 200, { done: req.query.done }));
+
+  app.post('/invite', route('members.invite'), async (req, reply) => {
     const user = member(req);
-    const email = field(formFields(req.body), 'email', 320);
-    let invited: IssuedInvitation;
+    const f = formFields(req.body);
+    const email = field(f, 'email', 320);
+    const role = field(f, 'role', 20) || 'member';
+    if (!isRole(role)) return render(req, reply, 422, { email, error: 'Choose a role: member or admin.' });
+    let invited;
     try {
-      invited = await inviteMember(db, user.accountId, user.userId, email);
+      invited = await inviteMember(db, user.accountId, acting(req), email, role);
     } catch (error) {
       if (error instanceof MemberInputError) return render(req, reply, 422, { email, error: capitalise(error.message) });
-      throw error;
+      return refused(req, reply, error);
     }
     req.log.info({ invitation_id: invited.id }, 'member invited');
-    return render(req, reply, 200, { invited: { ...invited, link: `${config.publicUrl}/invite/${invited.token}` } });
+    const link = `${config.publicUrl}/invite/${invited.token}`;
+    const mail = await sendInvitationMail(app.deps.mailer ?? null, {
+      to: invited.email, link, accountName: await nameOf(user.accountId), invitedBy: user.email, expiresAt: invited.expires_at, hasAccount: invited.emailHasAccount,
+    }, mailError(req));
+    // The same answer whatever the email (docs/security.md, "Enumeration"): a link, and whether it was emailed.
+    return render(req, reply, 200, { invited: { email: invited.email, role: invited.role, link, expires_at: invited.expires_at, mail } });
   });
 
-  app.post<IdParams>('/invitations/:id/withdraw', opts, async (req, reply) => {
+  app.post<IdParams>('/invitations/:id/withdraw', route('members.invite'), async (req, reply) => {
     try {
-      await revokeInvitation(db.kysely, member(req).accountId, req.params.id);
+      await revokeInvitation(db.kysely, member(req).accountId, req.params.id, memberContext(member(req), req.ip));
     } catch (error) {
-      if (error instanceof MemberNotFoundError) return notFound(req, reply, 'pending invitation');
-      throw error;
+      return refused(req, reply, error, 'pending invitation');
     }
     return reply.redirect('/settings/members?done=withdrawn', 303);
   });
 
-  app.get<IdParams>('/:id/remove', opts, async (req, reply) => {
+  app.get<IdParams>('/:id/remove', route('members.remove'), async (req, reply) => {
     const user = member(req);
     try {
       const m = await getMember(db.kysely, user.accountId, req.params.id);
-      if (m.id === user.userId) return render(req, reply, 409, { problem: 'You cannot remove yourself; ask another member to do it.' });
-      return sendPage(reply, <RemoveMemberPage user={user} m={m} />);
+      if (m.id === user.userId) return render(req, reply, 409, { problem: 'You cannot remove yourself; ask an owner to do it.' });
+      if (!canRemove(user.role, m.role)) throw new MemberForbiddenError(`an ${user.role} cannot remove an ${m.role}`);
+      const [plan, all] = await Promise.all([offboardingPlan(db.kysely, user.accountId, m.id), listMembers(db.kysely, user.accountId)]);
+      return sendPage(reply, <RemoveMemberPage user={user} plan={plan} others={all.filter((o) => o.id !== m.id)} />);
     } catch (error) {
-      if (error instanceof MemberNotFoundError) return notFound(req, reply, 'member');
-      throw error;
+      return refused(req, reply, error);
     }
   });
 
-  app.post<IdParams>('/:id/remove', opts, async (req, reply) => {
-    const user = member(req);
+  app.post<IdParams>('/:id/remove', route('members.remove'), async (req, reply) => {
+    const transferTo = field(formFields(req.body), 'transfer_to', 100) || undefined;
     try {
-      const removed = await removeMember(db, user.accountId, user.userId, req.params.id);
-      req.log.info({ user_id: removed.id }, 'member removed');
+      const removed = await removeMember(db, member(req).accountId, acting(req), req.params.id, { transferTo });
+      req.log.info({ user_id: removed.member.id, keys_revoked: removed.keysRevoked, webhooks_disabled: removed.webhooksDisabled }, 'member removed');
+      return reply.redirect(`/settings/members?done=${removed.transferredTo ? 'transferred' : 'removed'}`, 303);
     } catch (error) {
-      if (error instanceof MemberNotFoundError) return notFound(req, reply, 'member');
-      if (error instanceof MemberInputError) return render(req, reply, 409, { problem: capitalise(error.message) });
-      throw error;
+      return refused(req, reply, error);
     }
-    return reply.redirect('/settings/members?done=removed', 303);
+  });
+
+  app.post<IdParams>('/:id/role', route('members.roles'), async (req, reply) => {
+    const role = field(formFields(req.body), 'role', 20);
+    if (!isRole(role)) return render(req, reply, 422, { problem: 'Choose a role: owner, admin or member.' });
+    try {
+      await changeRole(db, member(req).accountId, acting(req), req.params.id, role);
+    } catch (error) {
+      return refused(req, reply, error);
+    }
+    return reply.redirect('/settings/members?done=role', 303);
+  });
+
+  app.post<IdParams>('/:id/reset-link', route('members.reset_password'), async (req, reply) => {
+    const user = member(req);
+    let issued;
+    try {
+      issued = await issuePasswordReset(db, user.accountId, acting(req), req.params.id);
+    } catch (error) {
+      return refused(req, reply, error);
+    }
+    const link = `${config.publicUrl}/reset/${issued.token}`;
+    const mail = await sendResetMail(app.deps.mailer ?? null, {
+      to: issued.email, link, accountName: await nameOf(user.accountId), issuedBy: user.email, expiresAt: issued.expires_at,
+    }, mailError(req));
+    return render(req, reply, 200, { reset: { email: issued.email, link, expires_at: issued.expires_at, mail } });
   });
 };
 

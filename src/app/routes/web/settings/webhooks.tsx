@@ -13,9 +13,11 @@ import { sendPage } from '../../../web/page.tsx';
 import { DeleteWebhookPage, WebhookPage, WebhooksPage } from '../../../web/settings/webhooks.tsx';
 import type { SecretMode, WebhookFormErrors, WebhookFormValues, WebhookPageProps } from '../../../web/settings/webhooks.tsx';
 import type { WebUser } from '../../../types.ts';
+import { memberContext } from '../../../../services/web-auth.ts';
+import { attemptLimiter } from '../../../web/attempt-limit.ts';
 
 type IdParams = { Params: { id: string } };
-const opts = { schema: { hide: true } };
+const opts = { schema: { hide: true }, config: { access: 'webhooks.manage' as const } };
 const DELIVERIES_SHOWN = 50;
 const MODES: SecretMode[] = ['none', 'generate', 'custom', 'keep'];
 
@@ -66,7 +68,13 @@ function refusal(reason: string): { errors?: WebhookFormErrors; problem?: string
 const webhookRoutes: FastifyPluginAsync = async (app) => {
   const { db, config } = app.deps;
   const deps = registryDeps(config.webhooks.allowCidrs);
-  const member = (req: FastifyRequest) => req.webUser as WebUser; // the settings scope sent visitors away
+  const member = (req: FastifyRequest) => req.webUser as WebUser; // access.ts sent visitors away
+  const audit = (req: FastifyRequest) => memberContext(member(req), req.ip);
+  // Test events and redeliveries POST to a URL of the member's choosing: one limit per account for both.
+  const sendLimit = attemptLimiter(app, {
+    max: config.rateLimit.webhookActionsMax, windowMs: config.rateLimit.windowMs, key: (req) => `webhook-sends:${member(req).accountId}`,
+    message: 'Too many test events and redeliveries for this account.',
+  });
   const notFound = (req: FastifyRequest, reply: FastifyReply, what = 'webhook') => sendErrorPage(req, reply, 404, { message: `There is no such ${what} in your account.` });
   const back = (reply: FastifyReply, id: string, done: string) => reply.redirect(`/settings/webhooks/${id}?done=${done}`, 303);
 
@@ -102,7 +110,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const { change, generated } = secretChange(values);
     let hook: WebhookView;
     try {
-      hook = await addWebhook(db.kysely, { accountId: user.accountId, url: values.url, shape: values.shape, secret: 'set' in change ? change.set : null }, deps);
+      hook = await addWebhook(db.kysely, { accountId: user.accountId, url: values.url, shape: values.shape, secret: 'set' in change ? change.set : null }, deps, audit(req));
     } catch (error) {
       if (error instanceof WebhookValidationError) return renderList(req, reply, 422, { values, ...refusal(error.reason) });
       throw error;
@@ -128,7 +136,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const { change, generated } = secretChange(values);
     let saved: WebhookView;
     try {
-      saved = await editWebhook(db.kysely, user.accountId, hook.id, { url: values.url, shape: values.shape, secret: change }, deps);
+      saved = await editWebhook(db.kysely, user.accountId, hook.id, { url: values.url, shape: values.shape, secret: change }, deps, audit(req));
     } catch (error) {
       if (error instanceof WebhookValidationError) return renderHook(req, reply, 422, hook, { values, ...refusal(error.reason) });
       if (error instanceof WebhookNotFoundError) return notFound(req, reply);
@@ -141,7 +149,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
   for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
     app.post<IdParams>(`/:id/${action}`, opts, async (req, reply) => {
       try {
-        await setWebhookEnabled(db.kysely, member(req).accountId, req.params.id, enabled);
+        await setWebhookEnabled(db.kysely, member(req).accountId, req.params.id, enabled, audit(req));
       } catch (error) {
         if (error instanceof WebhookNotFoundError) return notFound(req, reply);
         throw error;
@@ -150,11 +158,11 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     });
   }
 
-  app.post<IdParams>('/:id/test', opts, async (req, reply) => {
+  app.post<IdParams>('/:id/test', { ...opts, preHandler: sendLimit }, async (req, reply) => {
     const hook = await findHook(req, req.params.id);
     if (!hook) return notFound(req, reply);
     try {
-      await sendTestEvent(db.kysely, member(req).accountId, hook.id, { publicUrl: config.publicUrl });
+      await sendTestEvent(db.kysely, member(req).accountId, hook.id, { publicUrl: config.publicUrl }, audit(req));
     } catch (error) {
       if (error instanceof WebhookConflictError) return renderHook(req, reply, 409, hook, { problem: 'The webhook is disabled: enable it before sending a test event.' });
       throw error;
@@ -163,14 +171,14 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     return back(reply, hook.id, 'tested');
   });
 
-  app.post<{ Params: { id: string; dlv: string } }>('/:id/deliveries/:dlv/redeliver', opts, async (req, reply) => {
+  app.post<{ Params: { id: string; dlv: string } }>('/:id/deliveries/:dlv/redeliver', { ...opts, preHandler: sendLimit }, async (req, reply) => {
     const user = member(req);
     const hook = await findHook(req, req.params.id);
     if (!hook) return notFound(req, reply);
     try {
       const d = await getDelivery(db.kysely, user.accountId, req.params.dlv);
       if (d.webhook_id !== hook.id) return notFound(req, reply, 'delivery');
-      await redeliver(db.kysely, user.accountId, d.id);
+      await redeliver(db.kysely, user.accountId, d.id, audit(req));
     } catch (error) {
       if (error instanceof WebhookNotFoundError) return notFound(req, reply, 'delivery');
       if (error instanceof WebhookConflictError) {
@@ -191,7 +199,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<IdParams>('/:id/delete', opts, async (req, reply) => {
     try {
-      await removeWebhook(db.kysely, member(req).accountId, req.params.id);
+      await removeWebhook(db.kysely, member(req).accountId, req.params.id, audit(req));
     } catch (error) {
       if (error instanceof WebhookNotFoundError) return notFound(req, reply);
       throw error;
