@@ -220,6 +220,8 @@ export function isAgentInstructionFile(p: string): boolean {
     /^(?:claude|claude\.local|agents|agent|gemini)\.md$/.test(b) ||
     /(?:^|\/)\.claude\/(?:settings(?:\.local)?\.json|hooks|commands|agents)(?:\/|$)/.test(n) ||
     /(?:^|\/)\.claude\.json$/.test(n) ||
+    // Claude Code's memory of a project, read back into every later session
+    /(?:^|\/)\.claude\/projects\/[^/]+\/memory\//.test(n) ||
     /(?:^|\/)\.codex\/(?:config\.toml|instructions\.md)$/.test(n) ||
     /(?:^|\/)\.gemini\/(?:settings\.json|commands(?:\/|$))/.test(n) ||
     /(?:^|\/)\.mcp\.json$/.test(n) ||

@@ -70,7 +70,7 @@ export interface ThinkingEvent extends EventBase {
 }
 
 export type ToolInput =
-  | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean }
+  | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean; prefixRule?: string[] }
   | { type: 'file_read'; path: string }
   | { type: 'file_write'; path: string; content: string }
   | { type: 'file_edit'; path: string; edits: { oldText: string; newText: string }[] }

@@ -66,6 +66,17 @@ const VALUE_OPTS: Record<string, string[]> = {
   prisma: ['--schema'],
   vercel: ['--scope', '--token', '-t', '-S', '--cwd', '-A', '--local-config'],
   netlify: ['--site', '--auth'],
+  rclone: ['--config', '--filter', '--include', '--exclude', '--max-age', '--min-age', '--transfers', '--checkers', '--log-file', '--backup-dir', '--bwlimit'],
+  restic: ['-r', '--repo', '--password-file', '--keep-last', '--keep-daily', '--keep-weekly', '--keep-monthly', '--keep-yearly', '--keep-hourly', '--keep-within', '--tag', '--host', '--path', '--cache-dir'],
+  borg: ['-a', '--glob-archives', '--keep-last', '--keep-daily', '--keep-weekly', '--keep-monthly', '--keep-yearly', '--keep-within', '--prefix', '--repo'],
+  velero: ['-n', '--namespace', '--selector', '-l', '--name', '--kubeconfig'],
+  doppler: ['-p', '--project', '-c', '--config', '--token', '--scope'],
+  op: ['--vault', '--account', '--format'],
+  infisical: ['--env', '--path', '--projectId', '--token'],
+  rabbitmqctl: ['-p', '--vhost', '-n', '--node'],
+  rabbitmqadmin: ['-H', '--host', '-P', '--port', '-V', '--vhost', '-u', '--username', '-p', '--password'],
+  nats: ['-s', '--server', '--context', '--creds', '--user', '--password'],
+  circleci: ['--token', '--host'],
 };
 
 /** AWS calls that delete single messages, rows, objects or tags: day-to-day work, not teardown. */
@@ -153,7 +164,37 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['python', 'python3'], path: [/(^|\/)manage\.py$/, /^(flush|reset_db|sqlflush)$/], family: 'data', severity: prodOr('warning'), what: 'the Django database emptied' },
   { tools: ['sequelize', 'sequelize-cli'], path: [/^db:drop$/], family: 'data', severity: prodOr('warning'), what: 'the database dropped' },
   { tools: ['mongo', 'mongosh'], path: [], when: (v) => /dropDatabase\s*\(/.test(v.text), family: 'data', severity: 'critical', what: 'a MongoDB database dropped' },
+  // ---- backups: the recovery points themselves
+  { tools: ['rclone'], path: [/^(purge|delete)$/], family: 'data', severity: 'critical', what: 'files on an rclone remote deleted' },
+  { tools: ['rclone'], path: [/^(deletefile|rmdir|rmdirs|cleanup)$/], family: 'data', severity: 'warning', what: 'a file or directory on an rclone remote deleted' },
+  { tools: ['rclone'], path: [/^(sync|move|moveto|bisync)$/], when: (v) => REMOTE_PATH.test(v.operands[2] ?? v.operands[1] ?? ''), family: 'data', severity: 'warning', what: 'files on the rclone destination that the source lacks deleted (sync), or the source removed (move)' },
+  { tools: ['restic'], path: ['forget'], family: 'data', severity: 'critical', what: 'backup snapshots forgotten (restic forget)' },
+  { tools: ['restic'], path: ['prune'], family: 'data', severity: 'warning', what: 'backup data pruned (restic prune)' },
+  { tools: ['borg', 'borgbackup'], path: [/^(delete|rdelete|repo-delete)$/], family: 'data', severity: 'critical', what: 'backup archives or the repository deleted (borg delete)' },
+  { tools: ['borg', 'borgbackup'], path: ['prune'], family: 'data', severity: 'warning', what: 'backup archives pruned (borg prune)' },
+  { tools: ['velero'], path: ['backup', /^(delete|del|rm)$/], family: 'data', severity: 'critical', what: 'cluster backups deleted (velero backup delete)' },
+  { tools: ['velero'], path: [/^(restore|schedule|snapshot|snapshot-location|backup-location)$/, /^(delete|del|rm)$/], family: 'data', severity: 'warning', what: 'a Velero restore, schedule or snapshot deleted' },
+  { tools: ['aws'], path: ['s3', 'sync'], when: (v) => has('--delete')(v) && /^s3:\/\//.test(v.operands[3] ?? ''), family: 'data', severity: 'warning', what: 'objects in the bucket that the source lacks deleted (s3 sync --delete)' },
+  // ---- secrets managers
+  { tools: ['doppler'], path: [/^(secrets?)$/, /^(delete|rm|remove)$/], family: 'data', severity: 'critical', what: 'Doppler secrets deleted' },
+  { tools: ['doppler'], path: [/^(configs?|environments?|projects?)$/, /^(delete|rm|remove)$/], family: 'data', severity: 'critical', what: 'a Doppler project, environment or config (and its secrets) deleted' },
+  { tools: ['op'], path: ['vault', /^(delete|rm|remove)$/], family: 'data', severity: 'critical', what: 'a 1Password vault (and every item in it) deleted' },
+  { tools: ['op'], path: [/^(item|document|user|group|connect)$/, /^(delete|rm|remove)$/], family: 'data', severity: 'warning', what: 'a 1Password item, document, user or group deleted' },
+  { tools: ['infisical'], path: [/^(secrets?)$/, /^(delete|rm)$/], family: 'data', severity: 'critical', what: 'Infisical secrets deleted' },
+  // ---- message queues
+  { tools: ['rabbitmqctl'], path: [/^(delete_vhost|reset|force_reset)$/], family: 'data', severity: 'critical', what: 'a RabbitMQ virtual host or node state (and its queues) deleted' },
+  { tools: ['rabbitmqctl'], path: [/^(delete_queue|purge_queue|delete_user|clear_permissions|delete_exchange)$/], family: 'data', severity: 'warning', what: 'a RabbitMQ queue, its messages, a user or permissions removed' },
+  { tools: ['rabbitmqadmin'], path: [/^(delete|purge)$/], family: 'data', severity: 'warning', what: 'a RabbitMQ queue, exchange or its messages deleted' },
+  { tools: ['nats'], path: [/^(stream|str|s)$/, /^(rm|delete|del|purge)$/], family: 'data', severity: 'critical', what: 'a NATS JetStream stream (and its messages) deleted or purged' },
+  { tools: ['nats'], path: [/^(consumer|con|c|kv|object|obj)$/, /^(rm|delete|del|purge)$/], family: 'data', severity: 'warning', what: 'a NATS consumer, key-value or object store entry deleted' },
+  // ---- CI systems and cluster nodes
+  { tools: ['circleci'], path: [/^(context|orb|namespace|pipeline)$/, /^(delete|remove-secret)$/], family: 'infra', severity: 'warning', what: 'a CircleCI context, secret, orb or namespace deleted' },
+  { tools: ['gitlab-runner'], path: ['unregister'], family: 'infra', severity: 'warning', what: 'GitLab runners unregistered' },
+  { tools: ['kubectl', 'oc'], path: ['drain'], family: 'infra', severity: prodOr('warning'), what: 'a Kubernetes node drained (its pods evicted)' },
 ]);
+
+/** rclone's `remote:path` (not a Windows drive letter, not a local path). */
+const REMOTE_PATH = /^[\w-]{2,}:/;
 
 
 /** The tool name a row is filed under: `kafka-topics.sh` and `/opt/kafka/bin/kafka-topics.sh` alike. */
@@ -240,6 +281,8 @@ export function searchIndexDeletion(cmd: SimpleCommand): Teardown | null {
     if (!host) continue;
     const port = /^https?:\/\/[^/]*:(\d+)/i.exec(url)?.[1];
     const path = url.replace(/^https?:\/\/[^/]*/i, '');
+    const hosted = searchServiceIndex(host, port, path);
+    if (hosted) return { family: 'data', severity: isLocalHost(host) ? 'warning' : 'critical', what: hosted };
     const isSearch = port === '9200' || port === '9243' || ES_HOST.test(host) || /\/_(delete_by_query|data_stream|index_template|alias)/.test(path);
     if (!isSearch || path === '' || path === '/') continue;
     const everything = ES_PATH.test(path);
@@ -249,5 +292,18 @@ export function searchIndexDeletion(cmd: SimpleCommand): Teardown | null {
       what: everything ? 'every Elasticsearch/OpenSearch index matching a wildcard deleted' : `the Elasticsearch/OpenSearch index ${path.replace(/^\/|\?.*$/g, '')} deleted`,
     };
   }
+  return null;
+}
+
+/**
+ * Other search services' index deletions: Meilisearch (`:7700/indexes/<uid>`), Algolia
+ * (`*.algolia.net/1/indexes/<name>`), Typesense (`:8108/collections/<name>`). Deleting one
+ * document (`…/documents/<id>`) is not an index.
+ */
+function searchServiceIndex(host: string, port: string | undefined, path: string): string | null {
+  const clean = path.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  if ((port === '7700' || /meili/.test(host)) && /^\/indexes\/[^/]+$/.test(clean)) return `the Meilisearch index ${clean.slice('/indexes/'.length)} deleted`;
+  if (/(^|\.)algolia(net)?\.(net|com|io)$/.test(host) && /^\/1\/indexes\/[^/]+$/.test(clean)) return `the Algolia index ${clean.slice('/1/indexes/'.length)} deleted`;
+  if ((port === '8108' || /typesense/.test(host)) && /^\/collections\/[^/]+$/.test(clean)) return `the Typesense collection ${clean.slice('/collections/'.length)} deleted`;
   return null;
 }

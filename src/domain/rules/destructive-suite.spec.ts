@@ -39,7 +39,7 @@ const BLOCK: string[] = [
   'git clean -fdx', 'git clean -fd', 'git clean -f', 'git branch -D feature', 'git branch --delete --force old', 'git stash drop',
   'git stash clear', 'git worktree remove --force ../wt', 'git filter-branch --tree-filter "rm -f secrets" HEAD', 'git filter-repo --path secrets --invert-paths',
   'git push --force origin main', 'git push -f origin master', 'git push origin +main', 'git push --mirror origin', 'git push origin --delete main',
-  'git push origin :master', 'git push --force-with-lease origin feature/x', 'git rm -rf .', 'git reflog expire --expire=now --all', 'git gc --prune=now',
+  'git push origin :master', 'git push --force origin feature/x', 'git rm -rf .', 'git reflog expire --expire=now --all', 'git gc --prune=now',
   // disks, permissions
   'dd if=/dev/zero of=/dev/sda', 'mkfs.ext4 /dev/sdb1', 'wipefs -a /dev/nvme0n1', 'shred -u ~/notes.txt', 'chmod -R 777 /', 'sudo chmod -R 777 /etc',
   'chown -R nobody /', 'sudo chown -R dev:dev /usr', 'chmod -R 000 /usr/bin', 'chmod 777 /etc/passwd', 'chmod -R a+w ~',
@@ -73,6 +73,11 @@ const BLOCK: string[] = [
   'sudo systemctl stop sshd', `awk 'BEGIN { system("rm -rf /") }'`, 'printf / | xargs rm -rf', 'parallel rm -rf {1} ::: /',
   `python -c "__import__('os').system('rm -rf /')"`, 'npx prisma migrate reset --force', 'bundle exec rails db:drop', 'rm -rf $(pwd)', 'podman system reset',
   'kubectl delete secret app-secrets', 'srm -r ~/secret',
+  // single files restored over changes the agent did not make; backups, secrets managers, queues, search services
+  'git checkout -- package-lock.json', 'git restore src/app.ts', 'git checkout HEAD~1 -- src/a.ts', 'git rm -f src/old.ts',
+  'rclone purge remote:backups', 'rsync -a --delete ./ /mnt/backup/', 'restic forget --keep-last 1 --prune', 'borg delete ::archive-2024',
+  'velero backup delete nightly --confirm', 'doppler secrets delete API_KEY', 'op vault delete Engineering', 'nats stream purge ORDERS',
+  'rabbitmqctl delete_vhost /prod', 'curl -X DELETE http://localhost:7700/indexes/movies', 'aws s3 sync ./empty s3://backups --delete',
 ];
 
 const ALLOW: string[] = [
@@ -94,11 +99,11 @@ const ALLOW: string[] = [
   `python -c "import json,sys; print(json.load(sys.stdin))"`, `ruby -e 'FileUtils.rm_rf("tmp/cache")'`, 'python3 scripts/cleanup.py', 'node -p "process.version"',
   `python3 -c "import re; re.sub('a', 'b', 'c')"`, `perl -ne 'print if /error/' app.log`, `python -c "import asyncio; asyncio.run(main())"`,
   // git
-  'git checkout -b feature', 'git checkout main', 'git switch main', 'git switch -c fix/typo', 'git checkout -- package-lock.json', 'git restore --staged .',
-  'git restore src/app.ts', 'git reset --soft HEAD~1', 'git reset HEAD file.ts', 'git reset', 'git clean -n', 'git clean -nd', 'git clean --dry-run -fd',
+  'git checkout -b feature', 'git checkout main', 'git switch main', 'git switch -c fix/typo', 'git push --force-with-lease', 'git restore --staged .',
+  'git push --force-with-lease origin feature/x', 'git reset --soft HEAD~1', 'git reset HEAD file.ts', 'git reset', 'git clean -n', 'git clean -nd', 'git clean --dry-run -fd',
   'git branch -d merged-branch', 'git stash', 'git stash list', 'git stash pop', 'git stash apply', 'git push origin main', 'git push -u origin feature/x',
   'git push origin --delete feature/old', 'git push --tags', 'git worktree remove ../wt', 'git worktree add ../wt main', 'git fetch --prune', 'git gc',
-  'git rm --cached secrets.env', 'git rm old.ts', 'git log --oneline', 'git diff', 'git status', 'git rebase main', 'git merge feature', 'git checkout HEAD~1 -- src/a.ts',
+  'git rm --cached secrets.env', 'git rm old.ts', 'git log --oneline', 'git diff', 'git status', 'git rebase main', 'git merge feature', 'git checkout --ours src/a.ts',
   'git filter-repo --analyze', 'git reflog', 'git commit -am "fix"', 'git cherry-pick abc123', 'git branch -m old new', 'git tag -d v0.1',
   // disks, permissions
   'dd if=/dev/zero of=./disk.img bs=1M count=10', 'dd if=big.bin of=/dev/null', 'mkfs.ext4 ./disk.img', 'shred -u /tmp/key.tmp', 'chmod +x scripts/run.sh',
@@ -125,6 +130,8 @@ const ALLOW: string[] = [
   "awk '{print $1}' data.csv", `awk 'BEGIN { system("ls") }'`, 'kill -9 1234', 'kill %1', 'pkill -f vite', 'systemctl restart nginx', 'crontab -l',
   'mv src/old.ts src/new.ts', 'printf x | xargs echo', 'parallel echo ::: a b', 'iptables -L -n', 'uptime', 'npx prisma generate', 'npx jest --watch',
   'bundle exec rspec', 'uv run pytest', 'rm -rf "$(pwd)/dist"', 'kubectl get secret app-secrets',
+  'srm notes.txt', 'shred -u ./key.pem', 'rsync -a --delete src/ dist/', 'rclone copy ./dist remote:site', 'rclone ls remote:backups',
+  'restic snapshots', 'borg list ::', 'doppler secrets get API_KEY', 'op item get Login', 'nats stream ls', 'curl http://localhost:7700/indexes',
 ];
 
 /** Findings that count as "flagged": destructive findings and world-writable modes at warning or critical. */

@@ -61,13 +61,13 @@ test('rm -rf of the whole tree or its .git is a warning', async () => {
 });
 
 test('dd onto a disk, mkfs on a device and shred are critical', async () => {
-  for (const c of ['dd if=/dev/zero of=/dev/sda bs=1M', 'sudo mkfs.ext4 /dev/nvme0n1p1', 'shred -u ~/notes.txt', 'wipefs -a /dev/sdb', 'cat image.iso > /dev/sdc']) {
+  for (const c of ['dd if=/dev/zero of=/dev/sda bs=1M', 'sudo mkfs.ext4 /dev/nvme0n1p1', 'shred -n 3 /dev/sdb', 'wipefs -a /dev/sdb', 'cat image.iso > /dev/sdc']) {
     assert.deepEqual(await severities(c, DISK), ['critical'], c);
   }
 });
 
-test('dd into files, /dev/null and shred under /tmp are fine', async () => {
-  assert.deepEqual(await hits(['dd if=/dev/zero of=./disk.img bs=1M count=10', 'dd if=big.bin of=/dev/null', 'mkfs.ext4 ./disk.img', 'shred -u /tmp/key.tmp'], DISK), []);
+test('dd into files, /dev/null, and shred/srm of single files in /tmp or the tree are fine', async () => {
+  assert.deepEqual(await hits(['dd if=/dev/zero of=./disk.img bs=1M count=10', 'dd if=big.bin of=/dev/null', 'mkfs.ext4 ./disk.img', 'shred -u /tmp/key.tmp', 'srm notes.txt', 'srm -f ./old-key.pem'], DISK), []);
 });
 
 test('destructive SQL sent to a database client is critical', async () => {
@@ -115,11 +115,17 @@ test('plans and single-resource deletes are not infrastructure teardown', async 
 test('force pushes to the default branch are critical, elsewhere a warning', async () => {
   assert.deepEqual(await severities('git push --force origin main', PUSH), ['critical']);
   assert.deepEqual(await severities('git push origin +master', PUSH), ['critical']);
-  assert.deepEqual(await severities('git push --force-with-lease origin feature/login', PUSH), ['warning']);
+  assert.deepEqual(await severities('git push --force origin feature/login', PUSH), ['warning']);
   const onMaster = await runRules([sessionMeta({ branch: 'master' }), cmd('git push -f')]);
   assert.deepEqual(only(onMaster, PUSH).map(severityOf), ['critical']);
   const switched = await runRules([sessionMeta({ branch: 'main' }), cmd('git checkout -b fix/typo'), cmd('git push -f')]);
   assert.deepEqual(only(switched, PUSH).map(severityOf), ['warning']);
+});
+
+test('a force push with lease is context (info), whatever the branch: git refuses it when someone else pushed', async () => {
+  for (const c of ['git push --force-with-lease origin main', 'git push --force-with-lease', 'git push -f --force-with-lease origin feature/x', 'git push --force-with-lease=refs/heads/main --force-if-includes']) {
+    assert.deepEqual(await severities(c, PUSH), ['info'], c);
+  }
 });
 
 test('ordinary pushes are not force pushes', async () => {
@@ -138,7 +144,7 @@ test('git commands that discard work are a warning, merged per kind', async () =
 
 test('safe git commands are not discards', async () => {
   assert.deepEqual(await hits([
-    'git reset --soft HEAD~1', 'git reset HEAD file.ts', 'git clean -n', 'git checkout -- package-lock.json',
+    'git reset --soft HEAD~1', 'git reset HEAD file.ts', 'git clean -n', 'git checkout --theirs package-lock.json',
     'git restore --staged .', 'git branch -d merged-branch', 'git checkout -b new-feature', 'git stash list',
   ], DISCARD), []);
 });
@@ -152,6 +158,10 @@ test('evidence points at the event and quotes the command', async () => {
 // ---- depth: globs, wrappers, find/xargs, interpreters ---------------------------------------------
 
 const SYSPERM = 'destructive/system-permissions';
+
+test('deleting a working tree that lives in temp space is not reported', async () => {
+  assert.deepEqual(await hits(['rm -rf /tmp/scratch-123', 'rm -rf .', 'rm -rf .git'], ROOT, { cwd: '/tmp/scratch-123' }), []);
+});
 
 test('rm -rf of *, .*, ./ and the cwd is a whole-tree warning; .. and ~/* are critical', async () => {
   for (const c of ['rm -rf *', 'rm -rf .*', 'rm -rf ./', 'rm -rf ./*']) assert.equal((await hits([c], ROOT)).length, 1, c);
@@ -323,7 +333,9 @@ test('package runners, $(pwd) and secure-delete tools do not hide destruction', 
   assert.deepEqual(await severities(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"match_all":{}}}'`, SQL), ['critical']);
   assert.deepEqual(await severities('terraform workspace delete prod', INFRA), ['critical']);
   assert.equal((await hits(['rm -rf "$(pwd)"'], ROOT)).length, 1);
-  assert.deepEqual(await severities('srm -r ~/secret', DISK), ['critical']);
+  assert.deepEqual(await severities('srm -r ~/secret', RM), ['critical']);
+  assert.deepEqual(await severities('shred -u ~/notes.txt', DISK), ['warning']);
+  assert.deepEqual(await severities('shred /etc/shadow', DISK), ['critical']);
 });
 
 test('runners doing ordinary work, $(pwd)/sub paths and queries that do not match all are not destruction', async () => {
@@ -332,4 +344,83 @@ test('runners doing ordinary work, $(pwd)/sub paths and queries that do not matc
     cmd(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"term":{"user":"x"}}}'`), cmd('terraform workspace list'), cmd('srm -r /tmp/scratch'),
   ]);
   assert.deepEqual([SQL, INFRA, ROOT, RM, DISK].flatMap((r) => only(drafts, r)), []);
+});
+
+// ---- issue 15: discarded work, consent, guard classes ----------------------------------------------
+
+test('restoring single files over changes the agent did not make is a warning', async () => {
+  for (const c of ['git checkout -- src/config.ts', 'git restore README.md', 'git checkout HEAD~1 -- src/a.ts', 'git checkout main a.ts b.ts']) {
+    const drafts = await hits([c], DISCARD);
+    assert.deepEqual(drafts.map(severityOf), ['warning'], c);
+    assert.match(drafts[0].detail, /had not changed in this session/, c);
+  }
+});
+
+test('restoring a file the agent edited itself undoes its own work and is not reported', async () => {
+  const drafts = await runRules([write('/home/dev/project/src/a.ts', 'x'), cmd('git checkout -- src/a.ts'), cmd('sed -i s/a/b/ src/b.ts'), cmd('git restore src/b.ts')]);
+  assert.deepEqual(only(drafts, DISCARD), []);
+});
+
+test('git status showing a file modified before the agent touched it makes its restore a warning, even after the agent edited it', async () => {
+  const drafts = await runRules([...ran('git status --short', { output: ' M src/a.ts\n?? notes.md\n' }), write('/home/dev/project/src/a.ts', 'y'), cmd('git restore src/a.ts')]);
+  const found = only(drafts, DISCARD);
+  assert.deepEqual(found.map(severityOf), ['warning']);
+  assert.match(found[0].detail, /git showed as modified before the agent changed it/);
+});
+
+test('after commands whose file changes the log cannot list (installs, formatters, scripts) a restore is not reported', async () => {
+  for (const before of ['npm install', 'prettier --write .', 'python scripts/gen.py', 'git pull']) {
+    assert.deepEqual(await hits([before, 'git checkout -- package-lock.json'], DISCARD), [], before);
+  }
+});
+
+test('a restore of a file the user named, or a dictated git command, is info "as requested"', async () => {
+  const named = only(await runRules([{ kind: 'prompt', text: 'full schema should not be updated ever, it is a snapshot' }, cmd('git checkout main -- apps/api/src/migrations/1700000000000-FullSchema.ts')]), DISCARD);
+  assert.deepEqual(named.map(severityOf), ['info']);
+  assert.match(named[0].title ?? '', /as requested/);
+  const dictated = only(await runRules([{ kind: 'prompt', text: 'please run `git reset --hard origin/main`' }, cmd('git reset --hard origin/main')]), DISCARD);
+  assert.deepEqual(dictated.map(severityOf), ['info']);
+  const other = only(await runRules([{ kind: 'prompt', text: 'fix the login page' }, cmd('git reset --hard origin/main')]), DISCARD);
+  assert.deepEqual(other.map(severityOf), ['warning']);
+});
+
+test('a command the lead agent dictated to a subagent is one level lower, and says so', async () => {
+  const drafts = await runRules([
+    { kind: 'tool_call', callId: 't1', name: 'Task', input: { type: 'subagent', description: 'cleanup', prompt: 'Run exactly: git push --force origin main' } },
+    { kind: 'subagent_start', subagentId: 'sub1', description: 'cleanup' },
+    { ...cmd('git push --force origin main'), agentId: 'sub1' },
+  ]);
+  const push = only(drafts, PUSH);
+  assert.deepEqual(push.map(severityOf), ['warning']);
+  assert.match(push[0].detail, /lead agent's Task prompt asked for it/);
+});
+
+test('git rm -f, update-ref -d and read-tree --reset -u discard work', async () => {
+  for (const c of ['git rm -f src/main.rs', 'git update-ref -d refs/heads/main', 'git read-tree --reset -u HEAD']) assert.deepEqual(await severities(c, DISCARD), ['warning'], c);
+  assert.deepEqual(await hits(['git rm --cached -f a.ts', 'git update-ref refs/heads/x HEAD', 'git read-tree HEAD'], DISCARD), []);
+});
+
+test('xargs/parallel shells with placeholders and parallel with commands as inputs are judged by their inputs', async () => {
+  for (const c of ["echo / | xargs -I{} bash -c 'rm -rf {}'", "echo ~ | xargs -I% sh -c 'rm -rf %'", "parallel bash -c 'rm -rf {}' ::: /", "parallel ::: 'rm -rf /'"]) {
+    assert.deepEqual(await severities(c, RM), ['critical'], c);
+  }
+  assert.deepEqual(await hits(["parallel bash -c 'rm -rf {}' ::: build dist", "parallel ::: 'echo ok' 'true'", "echo build | xargs -I{} sh -c 'rm -rf {}'"], RM), []);
+});
+
+test('env -S with assignments in the split string still runs the command', async () => {
+  assert.deepEqual(await severities("env -S 'PATH=/usr/bin' git reset --hard", DISCARD), ['warning']);
+});
+
+test('rsync --delete to a destination outside the tree or on a remote host is a warning; inside the tree it is routine', async () => {
+  for (const c of ['rsync -a --delete ./ /mnt/backup/', 'rsync -av --delete-after src/ user@host:/srv/app/', 'rsync -a --remove-source-files ~/photos/ /mnt/nas/']) {
+    assert.deepEqual(await severities(c, RM), ['warning'], c);
+  }
+  assert.deepEqual(await hits(['rsync -a --delete src/ dist/', 'rsync -a --delete ./build/ /tmp/out/', 'rsync -av src/ /mnt/backup/'], RM), []);
+});
+
+test('Meilisearch, Algolia and Typesense index deletions are data destruction; one document is not', async () => {
+  assert.deepEqual(await severities("curl -X DELETE 'http://localhost:7700/indexes/movies'", SQL), ['warning']);
+  assert.deepEqual(await severities("curl -X DELETE 'https://APPID-dsn.algolia.net/1/indexes/products'", SQL), ['critical']);
+  assert.deepEqual(await severities('curl -X DELETE http://search.internal:8108/collections/books', SQL), ['critical']);
+  assert.deepEqual(await hits(["curl -X DELETE 'http://localhost:7700/indexes/movies/documents/42'", 'curl http://localhost:7700/indexes'], SQL), []);
 });

@@ -9,7 +9,10 @@ import { CommandTable, type Row } from './command-table.ts';
 import { gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
+import { classifyPath } from '../paths.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
+import { asRequested, DictatedCommands, dictates, namesFile, RequestLog, whoAsked, type Asker } from './requests.ts';
+import { WorkLog } from './worklog.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
 
@@ -27,7 +30,7 @@ export const rmOutsideWorktree = meta({
   id: 'destructive/rm-outside-worktree',
   severity: 'critical',
   title: 'Recursive delete outside the working tree',
-  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive) targeted /, the home directory, system directories or another project. Caches and build output outside the tree are reported as a warning; anything under /tmp is ignored.',
+  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
   remediation: 'Check what was deleted and restore it from backup or version control; run agents in a sandbox or container that cannot reach these paths.',
 });
 export const rmWorktreeRoot = meta({
@@ -68,6 +71,8 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   if (info.zone === 'tmp' || info.zone === 'unknown') return null;
   if (home && abs === home.replace(/\/+$/, '')) return { rule: 'out', severity: 'critical', why: 'the home directory' };
   if (info.zone === 'worktree') {
+    // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
+    if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
     return null;
   }
@@ -90,7 +95,7 @@ interface Deletion {
 
 /** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
 function rmDeletion(cmd: SimpleCommand): Deletion | null {
-  if (cmd.name !== 'rm') return null;
+  if (cmd.name !== 'rm' && cmd.name !== 'srm' && cmd.name !== 'wipe') return null;
   const { short, long, operands } = parseArgs(cmd.args);
   if (!short.has('r') && !short.has('R') && !long.has('--recursive')) return null;
   return { targets: operands.filter((o) => !PLACEHOLDER.test(o)), selective: false };
@@ -199,10 +204,67 @@ function deletionOf(index: number, all: Located[]): Deletion | null {
   if (found) return found;
   const rm = rmDeletion(cmd);
   if (!rm) return null;
-  const viaInput = cmd.wrappers.includes('xargs') || cmd.wrappers.includes('parallel');
-  if (!viaInput || cmd.pipeIndex === 0) return rm;
-  const fed = fedTargets(index, all);
-  return fed ? { targets: [...rm.targets, ...fed.targets], selective: fed.selective } : rm;
+  // `xargs -I{} bash -c 'rm -rf {}'`, `parallel sh -c 'rm -r {}' ::: …`: the rm runs in a shell
+  // that xargs/parallel starts, and its inputs stand for the placeholder.
+  const at = cmd.nested === 'shell-c' ? launcherOf(index, all) : index;
+  const via = all[at].cmd;
+  if (!via.wrappers.includes('xargs') && !via.wrappers.includes('parallel')) return rm;
+  const token = replaceToken(via);
+  const own = rm.targets.filter((t) => t !== token && !t.includes('{}'));
+  const inputs = at === index ? [] : parallelInputs(via);
+  const fed = via.pipeIndex > 0 ? fedTargets(at, all) : null;
+  const targets = [...own, ...inputs, ...(fed?.targets ?? [])];
+  return { targets, selective: fed?.selective ?? false };
+}
+
+/** The xargs/parallel-launched shell a `-c` script's command came from (else the command itself). */
+function launcherOf(index: number, all: Located[]): number {
+  for (let k = index - 1; k >= 0; k--) {
+    const c = all[k].cmd;
+    if (c.nested === all[index].cmd.nested) continue;
+    return /^(sh|bash|zsh|dash|ksh)$/.test(c.name) && (c.wrappers.includes('xargs') || c.wrappers.includes('parallel')) ? k : index;
+  }
+  return index;
+}
+
+/** xargs' `-I tok` / `--replace=tok` (default `{}`): the word replaced by each input. */
+function replaceToken(cmd: SimpleCommand): string {
+  const at = cmd.wrappers.indexOf('xargs');
+  const args = at >= 0 ? (cmd.wrapperArgs?.[at] ?? []) : [];
+  return optionValues(args, ['-I', '--replace'])[0] || '{}';
+}
+
+/** GNU parallel's inputs given after `:::` on its command line. */
+function parallelInputs(cmd: SimpleCommand): string[] {
+  const at = cmd.args.indexOf(':::');
+  return at < 0 ? [] : cmd.args.slice(at + 1).filter((a) => !/^:::+$/.test(a));
+}
+
+const RSYNC_DELETES = /^--(delete(-before|-during|-delay|-after|-excluded|-missing-args)?|del|remove-source-files)$/;
+
+/**
+ * `rsync --delete SRC DEST`: whatever DEST holds that SRC lacks is deleted — with a wrong or
+ * empty source, the whole backup. A warning when DEST is a remote host or outside the tree
+ * (mirroring build output inside the tree or /tmp is routine); --remove-source-files deletes
+ * the sources instead.
+ */
+function syncDeletion(loc: Located, session: SessionFacts): string | null {
+  const { cmd, dir } = loc;
+  if (cmd.name !== 'rsync') return null;
+  const flag = cmd.args.find((a) => RSYNC_DELETES.test(a.split('=')[0]));
+  if (!flag) return null;
+  const { operands } = parseArgs(cmd.args, ['-e', '--rsh', '--exclude', '--include', '--filter', '-f', '--exclude-from', '--include-from', '--files-from', '--backup-dir', '--suffix', '--chmod', '--chown', '--timeout', '--port', '--log-file', '--password-file', '--rsync-path', '-T', '--temp-dir', '--partial-dir', '--bwlimit', '--max-size', '--min-size', '--compare-dest', '--copy-dest', '--link-dest']);
+  if (operands.length < 2) return null;
+  const removesSources = flag === '--remove-source-files';
+  const targets = removesSources ? operands.slice(0, -1) : operands.slice(-1);
+  for (const t of targets) {
+    const remote = /^(?:[^@/\s]+@)?[a-z0-9][a-z0-9.-]*:(?!\/\/)/i.test(t) || t.startsWith('rsync://');
+    const zone = remote ? 'remote' : locate(t, dir, session).zone;
+    if (zone === 'worktree' || zone === 'tmp' || zone === 'unknown') continue;
+    const where = remote ? `on the remote ${t}` : `in ${t}`;
+    return removesSources ? `rsync --remove-source-files deleted the sources ${where} after copying` : `rsync ${flag.split('=')[0]} deleted files ${where} that the source lacks`;
+  }
+  return null;
 }
 
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext): void {
@@ -242,29 +304,49 @@ export const diskWipe = meta({
   id: 'destructive/disk-wipe',
   severity: 'critical',
   title: 'Disk or device overwritten',
-  description: 'dd of=/dev/<disk>, mkfs/wipefs/blkdiscard on a block device, output redirected onto a disk device, or shred/srm/wipe of files (outside /tmp): the data cannot be recovered.',
+  description: 'dd of=/dev/<disk>, mkfs/wipefs/blkdiscard on a block device, output redirected onto a disk device, shred of a device: the data cannot be recovered. shred/srm/wipe of single files is a warning outside the working tree (critical for system files) and not reported inside the tree or under /tmp; a recursive srm/wipe is judged like rm -r.',
   remediation: 'Verify which device or files were overwritten and restore from backup; never give an agent raw device access.',
 });
 
 const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|mapper\/|loop|dm-|sr)/;
 const FORMATTERS = /^(mkfs(\..+)?|mke2fs|mkswap|wipefs|blkdiscard|newfs(_.+)?|mkdosfs|mkntfs)$/;
 
-function diskWipeReason(cmd: SimpleCommand, dir: string | null, session: SessionFacts): string | null {
+interface Wipe {
+  why: string;
+  severity: 'critical' | 'warning';
+}
+
+function diskWipeReason(cmd: SimpleCommand, dir: string | null, session: SessionFacts): Wipe | null {
   const { name, args } = cmd;
+  const critical = (why: string): Wipe => ({ why, severity: 'critical' });
   if (name === 'dd') {
     const of = args.find((a) => a.startsWith('of='))?.slice(3);
-    if (of && DISK_DEVICE.test(of)) return `dd wrote directly to ${of}`;
+    if (of && DISK_DEVICE.test(of)) return critical(`dd wrote directly to ${of}`);
   }
-  if (FORMATTERS.test(name) && args.some((a) => DISK_DEVICE.test(a))) return `${name} on ${args.find((a) => DISK_DEVICE.test(a))}`;
-  if (name === 'diskutil' && /^(eraseDisk|eraseVolume|partitionDisk|zeroDisk|secureErase)$/.test(args[0] ?? '')) return `diskutil ${args[0]}`;
-  if ((name === 'sgdisk' && args.some((a) => /^(--zap-all|-Z)$/.test(a))) || (name === 'parted' && args.includes('mklabel'))) return `${name} rewrote a partition table`;
+  if (FORMATTERS.test(name) && args.some((a) => DISK_DEVICE.test(a))) return critical(`${name} on ${args.find((a) => DISK_DEVICE.test(a))}`);
+  if (name === 'diskutil' && /^(eraseDisk|eraseVolume|partitionDisk|zeroDisk|secureErase)$/.test(args[0] ?? '')) return critical(`diskutil ${args[0]}`);
+  if ((name === 'sgdisk' && args.some((a) => /^(--zap-all|-Z)$/.test(a))) || (name === 'parted' && args.includes('mklabel'))) return critical(`${name} rewrote a partition table`);
   const onDevice = cmd.redirects.find((r) => r.op.includes('>') && DISK_DEVICE.test(r.target));
-  if (onDevice) return `output redirected onto ${onDevice.target}`;
-  if (name === 'shred' || name === 'gshred' || name === 'srm' || name === 'wipe') {
-    const files = parseArgs(args, ['-n', '-s', '--iterations', '--size']).operands;
-    const kept = files.filter((f) => locate(f, dir, session).zone !== 'tmp');
-    if (kept.length > 0) return `${name} destroyed ${kept.slice(0, 3).join(', ')}`;
-  }
+  if (onDevice) return critical(`output redirected onto ${onDevice.target}`);
+  if (name === 'shred' || name === 'gshred' || name === 'srm' || name === 'wipe') return shredded(cmd, dir, session);
+  return null;
+}
+
+/**
+ * shred/srm/wipe of files: overwritten beyond recovery. A device is a disk wipe; a recursive
+ * srm/wipe is judged like rm -r (above); single files inside the tree or under /tmp are what the
+ * tools are for; elsewhere a warning, critical for system files.
+ */
+function shredded(cmd: SimpleCommand, dir: string | null, session: SessionFacts): Wipe | null {
+  if (cmd.name !== 'shred' && cmd.name !== 'gshred' && rmDeletion(cmd)) return null;
+  const files = parseArgs(cmd.args, ['-n', '-s', '--iterations', '--size']).operands;
+  const zones = files.map((f) => ({ f, zone: locate(f, dir, session).zone }));
+  const device = zones.find((z) => z.zone === 'device' && DISK_DEVICE.test(locate(z.f, dir, session).abs));
+  if (device) return { why: `${cmd.name} overwrote the device ${device.f}`, severity: 'critical' };
+  const system = zones.filter((z) => z.zone === 'system' || z.zone === 'root');
+  if (system.length > 0) return { why: `${cmd.name} destroyed the system files ${system.slice(0, 3).map((z) => z.f).join(', ')}`, severity: 'critical' };
+  const outside = zones.filter((z) => z.zone === 'home' || z.zone === 'other');
+  if (outside.length > 0) return { why: `${cmd.name} destroyed ${outside.slice(0, 3).map((z) => z.f).join(', ')} outside the working tree beyond recovery`, severity: 'warning' };
   return null;
 }
 
@@ -438,30 +520,32 @@ export const forcePush = meta({
   id: 'destructive/force-push',
   severity: 'critical',
   title: 'Force push to the default branch',
-  description: 'git push --force / -f / --force-with-lease / +refspec / --mirror. Critical when the target is main, master or trunk (history others depend on is rewritten); a warning for other branches. Deleting main/master/trunk on the remote (push --delete, :main) is critical too; deleting other remote branches is routine and not reported.',
+  description: 'git push --force / -f / +refspec / --mirror. Critical when the target is main, master or trunk (history others depend on is rewritten); a warning for other branches. Deleting main/master/trunk on the remote (push --delete, :main) is critical too; deleting other remote branches is routine and not reported. --force-with-lease is info on any branch: git refuses it when the remote moved since the agent fetched, so nobody else\'s commits can be lost.',
   remediation: 'Check the remote history (reflog on the server or a colleague\'s clone) and restore the overwritten commits; protect the default branch against force pushes.',
 });
 export const gitDiscard = meta({
   id: 'destructive/git-discard',
   severity: 'warning',
   title: 'Git command discarded work',
-  description: 'git reset --hard/--merge, git clean -f, git branch -D, git checkout/restore of the whole tree, git checkout -f / git switch --discard-changes, git stash drop/clear, git worktree remove --force, git rm of the whole tree, history rewrites (filter-branch, filter-repo) and dropping recovery points (reflog expire, gc --prune=now): uncommitted or unmerged work can be lost. Restoring single files (git checkout -- package-lock.json), creating branches and dry runs are not reported.',
+  description: 'git reset --hard/--merge, git clean -f, git branch -D, git checkout/restore of the whole tree, git checkout -f / git switch --discard-changes, git stash drop/clear, git worktree remove --force, git rm of the whole tree or git rm -f, git update-ref -d, git read-tree --reset -u, history rewrites (filter-branch, filter-repo) and dropping recovery points (reflog expire, gc --prune=now): uncommitted or unmerged work can be lost. Restoring named files (git checkout -- f, git checkout <ref> -- f, git restore f) is reported when it overwrote changes the agent did not make: files git showed as modified before the agent touched them, or files the agent never changed while nothing it ran could have changed them (after installs, formatters or scripts there is no evidence either way). Restoring its own edits, creating branches, resolving conflicts (--ours/--theirs) and dry runs are not reported; a restore of a file the request named, or a dictated command, is info "as requested".',
   remediation: 'Check whether anything uncommitted was lost (git reflog, git fsck --lost-found for stashes).',
 });
 
 const DEFAULT_BRANCHES = new Set(['main', 'master', 'trunk']);
 const WHOLE_TREE = new Set(['.', ':/', '*', './', ':/*']);
 
-function forcePushTarget(args: string[], current: string | null): { forced: boolean; branch: string | null } {
+function forcePushTarget(args: string[], current: string | null): { forced: boolean; leased: boolean; branch: string | null } {
   const { short, long, operands } = parseArgs(args, ['--repo', '-o', '--push-option', '--receive-pack', '--exec']);
   const refspecs = operands.slice(1);
   const plus = refspecs.some((r) => r.startsWith('+'));
+  // With a lease git checks the remote ref first, also when --force or +refspec is given too.
+  const leased = long.has('--force-with-lease') && !long.has('--mirror');
   const forced = short.has('f') || long.has('--force') || long.has('--force-with-lease') || long.has('--mirror') || plus;
-  if (!forced) return { forced, branch: null };
-  if (refspecs.length === 0) return { forced, branch: current };
+  if (!forced) return { forced, leased: false, branch: null };
+  if (refspecs.length === 0) return { forced, leased, branch: current };
   const r = refspecs[0].replace(/^\+/, '');
   const dst = r.includes(':') ? r.slice(r.indexOf(':') + 1) : r;
-  return { forced, branch: dst === 'HEAD' ? current : dst.replace(/^refs\/heads\//, '') };
+  return { forced, leased, branch: dst === 'HEAD' ? current : dst.replace(/^refs\/heads\//, '') };
 }
 
 interface GitView extends ParsedArgs {
@@ -472,9 +556,38 @@ interface GitView extends ParsedArgs {
 interface GitDiscard extends Row<GitView> {
   /** What is lost, shown in the finding and used to merge findings of one kind. */
   why: string;
+  /**
+   * For discards of named files (`git checkout -- f`, `git restore f`): the files. Restoring a
+   * file the agent changed itself undoes its own work and is not reported (see the rule).
+   */
+  files?: (v: GitView) => string[];
 }
 
 const wholeTree = (p: GitView) => p.operands.some((o) => WHOLE_TREE.has(o));
+const FROM_FILE = '(the paths listed in a file)';
+
+/**
+ * The files `git checkout` overwrites from the index or a commit: the paths after `--`, or the
+ * words after the first when there are several (`git checkout main a.ts b.ts`). A single word
+ * may be a branch, and resolving a conflict (--ours/--theirs/--merge/--conflict) or picking
+ * hunks (-p) is not throwing work away.
+ */
+function checkoutFiles(p: GitView): string[] {
+  if (p.short.has('b') || p.short.has('B') || p.long.has('--orphan') || p.long.has('--ours') || p.long.has('--theirs') || p.short.has('m') || p.long.has('--merge') || p.long.has('--conflict') || p.short.has('p') || p.long.has('--patch')) return [];
+  if (p.long.has('--pathspec-from-file')) return [FROM_FILE];
+  const dashes = p.args.indexOf('--');
+  if (dashes >= 0) return p.args.slice(dashes + 1);
+  return p.operands.length >= 2 ? p.operands.slice(1) : [];
+}
+
+/** The files `git restore` overwrites in the working tree (not with --staged alone, not -p). */
+function restoreFiles(p: GitView): string[] {
+  if (p.long.has('--staged') && !p.long.has('--worktree') && !p.short.has('W')) return [];
+  if (p.short.has('S') && !p.short.has('W') && !p.long.has('--worktree')) return [];
+  if (p.short.has('p') || p.long.has('--patch') || p.long.has('--help') || p.short.has('h')) return [];
+  if (p.long.has('--pathspec-from-file')) return [FROM_FILE];
+  return p.operands;
+}
 const forced = (p: GitView) => p.short.has('f') || p.long.has('--force');
 const dryRun = (p: GitView) => p.short.has('n') || p.long.has('--dry-run');
 
@@ -491,21 +604,38 @@ export const GIT_DISCARDS = new CommandTable<GitView, GitDiscard>([
   { tools: ['checkout'], path: [], when: forced, unless: wholeTree, why: 'git checkout --force' },
   { tools: ['switch'], path: [], when: (p) => forced(p) || p.long.has('--discard-changes'), why: 'git switch --discard-changes' },
   { tools: ['restore'], path: [], when: wholeTree, unless: (p) => p.long.has('--staged') && !p.long.has('--worktree') && !p.short.has('W'), why: 'git restore of the whole tree' },
+  { tools: ['checkout'], path: [], when: (p) => checkoutFiles(p).length > 0, why: 'git checkout of files', files: checkoutFiles },
+  { tools: ['restore'], path: [], when: (p) => restoreFiles(p).length > 0, why: 'git restore of files', files: restoreFiles },
   { tools: ['stash'], path: ['drop'], why: 'git stash drop' },
   { tools: ['stash'], path: ['clear'], why: 'git stash clear' },
   { tools: ['worktree'], path: [/^(remove|rm)$/], when: forced, why: 'git worktree remove --force' },
   { tools: ['filter-branch'], path: [], why: 'git filter-branch (history rewritten)' },
   { tools: ['filter-repo'], path: [], unless: (p) => p.long.has('--analyze') || p.long.has('--dry-run'), why: 'git filter-repo (history rewritten)' },
   { tools: ['rm'], path: [], when: wholeTree, unless: (p) => p.long.has('--cached') || dryRun(p), why: 'git rm of the whole tree' },
+  { tools: ['rm'], path: [], when: forced, unless: (p) => p.long.has('--cached') || dryRun(p), why: 'git rm -f (files with uncommitted changes removed)' },
+  { tools: ['update-ref'], path: [], when: (p) => p.short.has('d') || p.long.has('--delete'), why: 'git update-ref -d (a ref deleted)' },
+  { tools: ['read-tree'], path: [], when: (p) => p.long.has('--reset') && p.short.has('u'), why: 'git read-tree --reset -u (the working tree reset)' },
   { tools: ['reflog'], path: ['expire'], when: (p) => p.args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)), why: 'git reflog expire (recovery points dropped)' },
   { tools: ['gc'], path: [], when: (p) => p.args.some((a) => /^--prune=(now|all)$/.test(a)), why: 'git gc --prune=now (unreachable commits dropped)' },
 ]);
 
-const DISCARD_VALUE_OPTS = ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source'];
+const DISCARD_VALUE_OPTS = ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source', '--conflict', '--pathspec-from-file'];
+
+export interface Discard {
+  why: string;
+  /** The named files it overwrites, for discards of single files. */
+  files?: string[];
+}
 
 /** What a git subcommand with these arguments throws away, or null. */
+export function discardOf(sub: string, args: string[]): Discard | null {
+  const found = GIT_DISCARDS.match(sub, () => ({ ...parseArgs(args, DISCARD_VALUE_OPTS), args }));
+  if (!found) return null;
+  return found.row.files ? { why: found.row.why, files: found.row.files(found.view) } : { why: found.row.why };
+}
+
 export function discardReason(sub: string, args: string[]): string | null {
-  return GIT_DISCARDS.match(sub, () => ({ ...parseArgs(args, DISCARD_VALUE_OPTS), args }))?.row.why ?? null;
+  return discardOf(sub, args)?.why ?? null;
 }
 
 /** Branches a push deletes on the remote (`--delete main`, `-d main`, `:main`). */
@@ -534,15 +664,41 @@ const SQL_FILES_MAX = 100;
 export const DESTRUCTIVE_RULES: Rule[] = [
   {
     metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage],
-    create(ctx) {
+    create(outer) {
+      const dictated = new DictatedCommands([rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage]);
+      let current: { event: NormEvent; text: string } | null = null;
+      // Every finding of this rule is about one command: lowered when the request dictated it.
+      const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       return {
         onEvent(event, facts) {
+          dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           const damaged = new Set<string>();
           for (const [i, loc] of fx.commands.entries()) {
+            current = { event, text: loc.cmd.text };
             checkRm(i, fx.commands, event, facts, ctx);
-            const why = diskWipeReason(loc.cmd, loc.dir, ctx.session);
-            if (why) ctx.report({ rule: diskWipe.id, detail: `${why}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+            const synced = syncDeletion(loc, ctx.session);
+            if (synced) {
+              ctx.report({
+                rule: rmOutsideWorktree.id,
+                severity: 'warning',
+                title: 'Files deleted at a sync destination outside the working tree',
+                detail: `${capitalise(synced)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
+                evidence: [evidence(event, loc.cmd.text, facts)],
+                key: 'sync',
+              });
+            }
+            const wipe = diskWipeReason(loc.cmd, loc.dir, ctx.session);
+            if (wipe) {
+              ctx.report({
+                rule: diskWipe.id,
+                severity: wipe.severity,
+                title: wipe.severity === 'warning' ? 'Files destroyed beyond recovery' : undefined,
+                detail: `${capitalise(wipe.why)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
+                evidence: [evidence(event, loc.cmd.text, facts)],
+                key: wipe.severity,
+              });
+            }
             const damage = event.kind === 'tool_call' && event.input.type === 'command' ? systemDamageReason(loc, event.input.command, ctx.session) : null;
             // a fork bomb is several `:` commands: one finding per kind of damage per call
             if (damage && !damaged.has(damage.why)) {
@@ -565,11 +721,15 @@ export const DESTRUCTIVE_RULES: Rule[] = [
   },
   {
     metas: [destructiveSql],
-    create(ctx) {
+    create(outer) {
       // SQL files the agent wrote that hold destructive statements: running them later is execution.
       const sqlFiles = new Map<string, string>();
+      const dictated = new DictatedCommands([destructiveSql]);
+      let current: { event: NormEvent; text: string } | null = null;
+      const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       return {
         onEvent(event, facts) {
+          dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const w of fx.writes) {
             const stmt = w.added && /\.(sql|psql|mysql)$/i.test(w.path) ? findDestructiveSql(w.added) : null;
@@ -578,6 +738,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const loc of fx.commands) {
+            current = { event, text: loc.cmd.text };
             const stmt = destructiveCommandSql(loc, fx.commands, raw, sqlFiles, ctx.session);
             const excerpt = loc.cmd.text.includes('<<') ? raw : loc.cmd.text;
             if (stmt) {
@@ -602,21 +763,23 @@ export const DESTRUCTIVE_RULES: Rule[] = [
   {
     metas: [infraDestroy],
     create(ctx) {
+      const dictated = new DictatedCommands([infraDestroy]);
       return {
         onEvent(event, facts) {
+          dictated.onEvent(event);
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
             const t = serviceTeardown(cmd, raw);
             if (!t || t.family !== 'infra') continue;
-            ctx.report({
+            ctx.report(dictated.adjust(event, cmd.text, {
               rule: infraDestroy.id,
               severity: t.severity,
               title: t.severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
               detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
               evidence: [evidence(event, cmd.text, facts)],
               key: t.severity,
-            });
+            }));
           }
         },
       };
@@ -626,17 +789,22 @@ export const DESTRUCTIVE_RULES: Rule[] = [
     metas: [forcePush, gitDiscard],
     create(ctx) {
       let branch: string | null = null;
+      const work = new WorkLog(ctx.session);
+      const requests = new RequestLog();
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
-          for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
+          for (const { cmd, dir } of effectsOf(event, facts, ctx.session).commands) {
             const git = gitSubcommand(cmd) ?? (cmd.name === 'git-filter-repo' ? { sub: 'filter-repo', args: cmd.args } : null);
             if (!git) continue;
-            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch);
-            const why = discardReason(git.sub, git.args);
-            if (why) ctx.report({ rule: gitDiscard.id, detail: `${why}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: why });
+            const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
+            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked);
+            const discard = discardOf(git.sub, git.args);
+            if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
           }
+          work.onEvent(event, facts);
         },
       };
     },
@@ -690,10 +858,14 @@ function destructiveCommandSql(loc: Located, all: Located[], raw: string, sqlFil
   return null;
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null): void {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null): void {
+  const report = (draft: Parameters<RuleContext['report']>[0]) => {
+    const asked = dictated();
+    ctx.report(asked ? asRequested(draft, forcePush, asked, 'the command was dictated word for word') : draft);
+  };
   const deletedDefault = pushDeletes(args).find((b) => DEFAULT_BRANCHES.has(b));
   if (deletedDefault) {
-    ctx.report({
+    report({
       rule: forcePush.id,
       title: 'Default branch deleted on the remote',
       detail: `The push deleted ${deletedDefault}, the default branch, on the remote: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
@@ -702,10 +874,23 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     });
     return;
   }
-  const { forced, branch } = forcePushTarget(args, current);
+  const { forced, leased, branch } = forcePushTarget(args, current);
+  if (leased) {
+    // --force-with-lease refuses when the remote moved since the agent last fetched: nobody
+    // else's commits can be lost. The rewrite is worth knowing, not a finding to act on.
+    report({
+      rule: forcePush.id,
+      severity: 'info',
+      title: 'Force push with lease',
+      detail: `Force push with lease to ${branch ? `branch ${branch}` : 'the current branch'} (refused by git if someone else had pushed): \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'lease',
+    });
+    return;
+  }
   if (!forced) return;
   const onDefault = branch !== null && DEFAULT_BRANCHES.has(branch);
-  ctx.report({
+  report({
     rule: forcePush.id,
     severity: onDefault ? 'critical' : 'warning',
     title: onDefault ? undefined : 'Force push',
@@ -715,4 +900,44 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     evidence: [evidence(event, cmd.text, facts)],
     key: onDefault ? 'default' : 'other',
   });
+}
+
+/**
+ * A git discard. Whole-tree discards are reported as they are. A restore of named files is about
+ * whose changes it threw away: the agent's own edits of this session (not reported), changes git
+ * showed before the agent touched the files (someone's uncommitted work: a warning), or changes
+ * from before the session when the agent ran nothing that could have made them (a warning too).
+ * After commands whose file changes the log cannot list (installs, formatters, scripts) a restore
+ * has no evidence either way and is not reported. Files the request named are "as requested".
+ */
+function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, dir: string | null, discard: Discard, work: WorkLog, requests: RequestLog, dictatedBy: () => Asker | null): void {
+  const quoted = `\`${safe(cmd.text, facts, QUOTE_MAX)}\``;
+  let draft: Parameters<RuleContext['report']>[0] = { rule: gitDiscard.id, detail: `${discard.why}: ${quoted}.`, evidence: [evidence(event, cmd.text, facts)], key: discard.why };
+  if (discard.files) {
+    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs }));
+    const before = files.filter((x) => x.abs !== null && work.dirtyBefore.has(x.abs));
+    const others = files.filter((x) => x.abs === null || !work.touched.has(x.abs));
+    if (before.length === 0 && (others.length === 0 || work.unlisted)) return;
+    const shown = (before.length > 0 ? before : others).map((x) => x.f);
+    draft = {
+      ...draft,
+      title: 'Changes the agent did not make were discarded',
+      detail: before.length > 0
+        ? `${quoted} overwrote ${list(shown)}, which git showed as modified before the agent changed ${shown.length === 1 ? 'it' : 'them'}: those uncommitted changes are gone.`
+        : `${quoted} overwrote ${list(shown)}, which the agent had not changed in this session: any uncommitted changes in ${shown.length === 1 ? 'it' : 'them'} from before the session are gone.`,
+      key: 'files',
+    };
+    const named = whoAsked(requests.for(event), (t) => shown.every((f) => f !== FROM_FILE && namesFile(t, f)));
+    if (named) {
+      ctx.report(asRequested(draft, gitDiscard, named, 'the request named the restored file'));
+      return;
+    }
+  }
+  const dictated = dictatedBy();
+  ctx.report(dictated ? asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word') : draft);
+}
+
+function list(files: string[]): string {
+  const shown = files.slice(0, 3).join(', ');
+  return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
 }

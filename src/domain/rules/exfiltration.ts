@@ -12,6 +12,8 @@ import {
 } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { Outcomes } from './outcome.ts';
+import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
 
 export const remoteCodeExecution = meta({
   id: 'exfiltration/remote-code-execution',
@@ -238,36 +240,70 @@ const VALUES_MAX = 100;
 export const EXFILTRATION_RULES: Rule[] = [
   {
     metas: [remoteCodeExecution],
-    create(ctx) {
+    create(outer) {
       const downloaded = new Map<string, string>();
+      const requests = new RequestLog();
+      const outcomes = new Outcomes(outer, [remoteCodeExecution]);
+      let current: { event: NormEvent; text: string; url: string | null } | null = null;
+      // Code that ran was fetched first: a failed download ran nothing. An installer the user asked
+      // for (the tool's own site) or a dictated command is the user's choice: a warning.
+      const ctx: RuleContext = {
+        session: outer.session,
+        report: (d) => {
+          if (!current) return outer.report(d);
+          const { event, text, url } = current;
+          const asked = whoAsked(requests.for(event), (t) => dictates(t, text) || (url !== null && requestedInstaller(t, url) !== null));
+          outcomes.report(event, 'network', asked ? asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', 'warning') : d);
+        },
+      };
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
+          outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           const rce = facts.shell ? rceInShell(facts.shell) : null;
+          if (rce) current = { event, text: rce.cmd.text, url: networkTargets(rce.cmd).find((t) => t.url)?.url ?? null };
           if (rce) report(ctx, remoteCodeExecution.id, event, facts, `Remote code execution: ${rce.why}: \`${safe(rce.cmd.text, facts, QUOTE_MAX)}\`.`, describeCall(fx.call!));
           for (const loc of fx.commands) {
             const url = rce ? null : runsDownloaded(loc, downloaded, ctx.session);
+            if (url) current = { event, text: loc.cmd.text, url };
             if (url) report(ctx, remoteCodeExecution.id, event, facts, `A script downloaded from ${safe(url, facts, QUOTE_MAX)} was executed: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, loc.cmd.text);
             for (const d of downloads(loc, ctx.session)) {
               downloaded.set(d.abs, d.url);
               if (downloaded.size > DOWNLOADS_MAX) downloaded.delete(downloaded.keys().next().value as string);
             }
           }
+          current = null;
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },
   },
   {
     metas: [upload, dropSite, secretThenNetwork],
-    create(ctx) {
+    create(outer) {
       const flow = new ExposureTracker();
+      const requests = new RequestLog();
+      const outcomes = new Outcomes(outer, [upload, dropSite, secretThenNetwork]);
+      let current: NormEvent | null = null;
+      // Every finding here says data left the machine: a refused connection sent nothing.
+      const ctx: Consenting = { session: outer.session, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
+          outcomes.onEvent(event);
           if (event.kind === 'tool_result') return flow.fromOutput(event, facts);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
+          current = event;
           checkNetwork(ctx, event, facts, fx, flow);
+          current = null;
           flow.fromCall(event, facts, fx);
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },
@@ -333,7 +369,7 @@ class ExposureTracker {
   }
 }
 
-function checkNetwork(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, flow: ExposureTracker): void {
+function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, flow: ExposureTracker): void {
   const sameEventReads = sensitiveReads(fx);
   for (const n of fx.net) {
     if (n.local || n.cmd) continue;
@@ -354,7 +390,9 @@ function checkNetwork(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     if (drop) {
       const collector = COLLECTORS.includes(drop);
       const sent = collector || files.length > 0 || sendsData(loc);
-      report(ctx, dropSite.id, event, facts, `${sent ? 'Data was sent to' : 'The agent downloaded from'} ${drop}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.`, loc.cmd.text, { severity: sent ? 'critical' : 'warning', title: sent ? undefined : 'Anonymous paste host contacted', key: drop });
+      const asked = whoAsked(ctx.requests(), (t) => dictates(t, loc.cmd.text) || asksTransfer(t, hosts, files));
+      const draftCtx = asked ? consented(ctx, dropSite, asked) : ctx;
+      report(draftCtx, dropSite.id, event, facts, `${sent ? 'Data was sent to' : 'The agent downloaded from'} ${drop}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.`, loc.cmd.text, { severity: sent ? 'critical' : 'warning', title: sent ? undefined : 'Anonymous paste host contacted', key: drop });
       continue;
     }
     if (files.length > 0) {
@@ -365,7 +403,22 @@ function checkNetwork(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
   }
 }
 
-function reportUpload(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {
+/** The rule context of the network rules, with the requests that stand behind the current call. */
+interface Consenting extends RuleContext {
+  requests(): Request[];
+}
+
+/**
+ * A context whose reports are "as requested": a transfer the user asked for (or dictated) is a
+ * warning, never critical — what left the machine still deserves a look.
+ */
+function consented(ctx: Consenting, m: typeof upload, asked: Asker): Consenting {
+  return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', 'warning')) };
+}
+
+function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {
+  const asked = whoAsked(outer.requests(), (t) => dictates(t, loc.cmd.text) || asksTransfer(t, hosts, files));
+  const ctx = asked ? consented(outer, upload, asked) : outer;
   const sensitive = files.filter((f) => f !== '(stdin)' && f !== '(piped data)' && locate(f, loc.dir, ctx.session).sensitive !== null);
   const afterSecret = flow.strong;
   const critical = sensitive.length > 0 || afterSecret;

@@ -13,13 +13,17 @@ import { CI_RULES } from './ci.ts';
 import { RELIABILITY_RULES } from './reliability.ts';
 import { COVERAGE_RULES } from './coverage.ts';
 import { CONTEXT_RULES } from './context.ts';
+import { EXPOSURE_RULES } from './exposure.ts';
+import { CIRCUMVENTION_RULES } from './circumvention.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
   ...SECRETS_RULES,
   ...EXFILTRATION_RULES,
+  ...EXPOSURE_RULES,
   ...INJECTION_RULES,
   ...PERMISSIONS_RULES,
+  ...CIRCUMVENTION_RULES,
   ...INTEGRITY_RULES,
   ...SUPPLY_CHAIN_RULES,
   ...SCOPE_RULES,

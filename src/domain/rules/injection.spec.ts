@@ -140,3 +140,16 @@ test('requestNamesFile: exact names, loose spellings, and nothing else', () => {
   assert.equal(requestNamesFile('use the cloud', '/p/CLAUDE.md'), false);
   assert.equal(requestNamesFile('', '/p/CLAUDE.md'), false);
 });
+
+test('a write to Claude Code project memory is an instruction-file change: unrequested a warning, after "remember …" as requested', async () => {
+  const path = '/home/dev/.claude/projects/-home-dev-project/memory/MEMORY.md';
+  assert.deepEqual(only(await runRules([prompt('fix the login bug'), write(path, '- use pnpm')]), CONFIG).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('remember that we always use pnpm here'), write(path, '- use pnpm')]), CONFIG).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('fix the login bug'), write('/home/dev/.gemini/GEMINI.md', '- x')]), CONFIG).map(severityOf), ['warning']);
+});
+
+test('instruction files named by sound or run-together letters count as requested ("Update CloudMD", "the agents file")', async () => {
+  assert.deepEqual(only(await runRules([prompt('Update CloudMD with the new build steps'), write('CLAUDE.md', '# x')]), CONFIG).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('add this to the agents file'), write('AGENTS.md', '# x')]), CONFIG).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('ask the agents to review it'), write('AGENTS.md', '# x')]), CONFIG).map(severityOf), ['warning']);
+});

@@ -3,6 +3,7 @@
 // such text, and edits to the files that instruct the agent in every future session.
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import { namesFile } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
@@ -187,7 +188,7 @@ export const INJECTION_RULES: Rule[] = [
           if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000);
           for (const w of effectsOf(event, facts, ctx.session).writes) {
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
-            const asked = requested.has(w.abs) || requestNamesFile(lastPrompt, w.path);
+            const asked = requested.has(w.abs) || requestNamesFile(lastPrompt, w.path) || namesFile(lastPrompt, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(lastPrompt));
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             ctx.report({
               rule: agentConfigEdit.id,
@@ -254,6 +255,12 @@ export function requestNamesFile(prompt: string, path: string): boolean {
   // A name that is no common word ("cursor rules", "mcp") names the file on its own.
   if (!f.md) patterns.push(`\\b(?:${f.name})\\b`);
   return new RegExp(patterns.join('|'), 'i').test(text);
+}
+
+/** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
+const ASKS_TO_REMEMBER = /\b(remember|memori[sz]e|keep in mind for (later|next time)|save (this|that) for (later|next time))\b/i;
+function isMemoryFile(abs: string): boolean {
+  return /\/\.claude\/projects\/[^/]+\/memory\//.test(abs);
 }
 
 /** Skip outputs that would only echo the agent's own words: its files, instruction files, its search term. */

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, read, runRules, sessionMeta, severityOf, write } from './testing.ts';
+import { cmd, edit, only, prompt, ran, read, result, runRules, sessionMeta, severityOf, write } from './testing.ts';
 
 const BYPASS = 'permissions/approval-bypass';
 const ESCALATED = 'permissions/escalated-command';
@@ -84,7 +84,7 @@ test('dotfiles inside the repository and read-only checks are not persistence', 
 });
 
 test('writing agent settings is a warning', async () => {
-  const drafts = await runRules([edit('.claude/settings.local.json', '"allow": []', '"allow": ["Bash(*)"]'), cmd('echo \'approval_policy = "never"\' >> ~/.codex/config.toml')]);
+  const drafts = await runRules([edit('.claude/settings.local.json', '"allow": []', '"allow": ["Bash(npm test:*)"]'), cmd('echo \'approval_policy = "never"\' >> ~/.codex/config.toml')]);
   const hits = only(drafts, SETTINGS);
   assert.equal(hits.length, 2);
   assert.ok(hits.every((d) => severityOf(d) === 'warning'));
@@ -117,4 +117,85 @@ test('world-writable modes on application directories stay a warning; /tmp and o
   assert.deepEqual(only(await runRules([cmd('chmod 777 ~/project-notes.txt')]), WORLD).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([cmd('sudo chmod -R 777 /usr/local')]), WORLD).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([cmd('chmod -R 755 /usr/local/lib/app'), cmd('chmod 1777 /tmp/shared')]), WORLD), []);
+});
+
+// ---- issue 15: broad approval rules, consent, outcome ------------------------------------------------
+
+const BROAD = 'permissions/broad-approval-rule';
+
+test('saving an approval rule for a whole shell or interpreter is a broad approval rule, not a plain settings change', async () => {
+  const drafts = await runRules([
+    edit('.claude/settings.json', '"allow": []', '"allow": ["Bash(git status:*)", "Bash(python3:*)"]'),
+    write('/home/dev/.codex/rules/default.rules', 'prefix_rule(pattern=["pwsh.exe", "-Command"], decision="allow")\n'),
+    edit('.gemini/settings.json', '{}', '{"tools": {"allowed": ["run_shell_command"]}}'),
+  ]);
+  const found = only(drafts, BROAD);
+  assert.equal(found.length, 3);
+  assert.ok(found.every((d) => severityOf(d) === 'warning'));
+  assert.match(found[0].detail, /Bash\(python3:\*\)/);
+  assert.deepEqual(only(drafts, SETTINGS), []);
+});
+
+test('narrow approval rules are not broad: a specific command prefix', async () => {
+  const drafts = await runRules([
+    edit('.claude/settings.json', '"allow": []', '"allow": ["Bash(npm run test:*)", "Bash(git diff:*)"]'),
+    write('/home/dev/.codex/rules/default.rules', 'prefix_rule(pattern=["cargo", "test"], decision="allow")\n'),
+  ]);
+  assert.deepEqual(only(drafts, BROAD), []);
+});
+
+test('a Codex prefix_rule proposal for a shell is a broad approval rule once approved; refused, an attempted info', async () => {
+  const call = { ...cmd('pwsh.exe -Command "Get-ChildItem"', { escalated: true }), callId: 'p1' };
+  call.input = { ...call.input, prefixRule: ['pwsh.exe', '-Command'] } as typeof call.input;
+  const approved = only(await runRules([call, result('p1', { exitCode: 0, output: 'ok' })]), BROAD);
+  assert.deepEqual(approved.map(severityOf), ['warning']);
+  const call2 = { ...call, callId: 'p2' };
+  const refused = only(await runRules([call2, result('p2', { denied: true })]), BROAD);
+  assert.deepEqual(refused.map(severityOf), ['info']);
+  assert.match(refused[0].title ?? '', /attempted/);
+  const narrow = { ...call, callId: 'p3', input: { ...call.input, prefixRule: ['npm', 'run', 'dev'] } };
+  assert.deepEqual(only(await runRules([narrow, result('p3', { exitCode: 0 })]), BROAD), []);
+});
+
+test('a shell rc file the user named is persistence "as requested" (info); unnamed it stays critical', async () => {
+  const named = only(await runRules([prompt('add alias ll="ls -la" to my ~/.zshrc'), cmd('echo \'alias ll="ls -la"\' >> ~/.zshrc')]), PERSIST);
+  assert.deepEqual(named.map(severityOf), ['info']);
+  assert.match(named[0].title ?? '', /as requested/);
+  const unnamed = only(await runRules([prompt('fix the build'), cmd('echo \'export PATH=$PATH:/opt/x\' >> ~/.zshrc')]), PERSIST);
+  assert.deepEqual(unnamed.map(severityOf), ['critical']);
+});
+
+test('a write the sandbox refused is an attempted info; a dictated sudo is info; a write with no result says so', async () => {
+  const refused = only(await runRules([...ran('echo x >> ~/.bashrc', { exitCode: 1, output: 'bash: /home/dev/.bashrc: Read-only file system' })]), PERSIST);
+  assert.deepEqual(refused.map(severityOf), ['info']);
+  assert.match(refused[0].detail, /Read-only file system/);
+  const dictated = only(await runRules([prompt('please run sudo apt-get install -y jq'), cmd('sudo apt-get install -y jq')]), SUDO);
+  assert.deepEqual(dictated.map(severityOf), ['info']);
+  const unanswered = only(await runRules([cmd('echo x >> ~/.bashrc')]), PERSIST);
+  assert.match(unanswered[0].detail, /result is not in the log/);
+});
+
+const WORKAROUND = 'permissions/refusal-worked-around';
+
+test('an edit refused, then the same file changed through the shell without a new prompt, is a warning', async () => {
+  const e = { ...edit('/home/dev/project/src/app.ts', 'a', 'b'), callId: 'e1' };
+  const drafts = await runRules([e, result('e1', { denied: true, output: "The user doesn't want to proceed with this tool use." }), cmd("cat <<'EOF' > src/app.ts\nb\nEOF")]);
+  const found = only(drafts, WORKAROUND);
+  assert.deepEqual(found.map(severityOf), ['warning']);
+  assert.match(found[0].detail, /was refused/);
+  const sandboxed = { ...write('/home/dev/project/config.yml', 'x: 1'), callId: 'w1' };
+  const viaSed = only(await runRules([sandboxed, result('w1', { isError: true, output: 'EACCES: permission denied' }), cmd("sed -i 's/x: 0/x: 1/' config.yml")]), WORKAROUND);
+  assert.equal(viaSed.length, 1);
+});
+
+test('ordinary edit errors, same-tool retries and changes after a new prompt are not workarounds', async () => {
+  const a = { ...edit('/home/dev/project/src/a.ts', 'x', 'y'), callId: 'a1' };
+  const b = { ...edit('/home/dev/project/src/b.ts', 'x', 'y'), callId: 'b1' };
+  const c = { ...edit('/home/dev/project/src/c.ts', 'x', 'y'), callId: 'c1' };
+  const drafts = await runRules([
+    a, result('a1', { isError: true, output: 'File has not been read yet. Read it first before writing to it.' }), cmd("sed -i 's/x/y/' src/a.ts"),
+    b, result('b1', { denied: true }), edit('/home/dev/project/src/b.ts', 'x', 'y'),
+    c, result('c1', { denied: true }), prompt('ok, go ahead and change it with sed'), cmd("sed -i 's/x/y/' src/c.ts"),
+  ]);
+  assert.deepEqual(only(drafts, WORKAROUND), []);
 });

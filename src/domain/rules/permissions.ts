@@ -2,7 +2,9 @@
 // that outlives the session (shell rc files, cron, systemd, launchd, authorized_keys).
 import type { AgentId, NormEvent, SessionMetaEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
-import type { EventFacts, Rule, RuleContext } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
+import { Outcomes } from './outcome.ts';
+import { asRequested, dictates, namesPath, RequestLog, whoAsked, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
@@ -42,6 +44,13 @@ export const agentSettingsWrite = meta({
   title: 'Agent permission settings changed',
   description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set. An agent widening its own permissions deserves a look.',
   remediation: 'Review the settings diff, especially allow-lists, hooks and sandbox/approval modes.',
+});
+export const broadApproval = meta({
+  id: 'permissions/broad-approval-rule',
+  severity: 'warning',
+  title: 'Broad approval rule saved for later sessions',
+  description: 'The agent saved a permission rule that approves a whole shell or interpreter for every later session: Claude Code "Bash", "Bash(*)" or "Bash(python:*)" in settings allow-lists or defaultMode bypassPermissions, a Codex prefix_rule such as ["bash"] or ["pwsh.exe", "-Command"] (written to ~/.codex/rules or approved from a call\'s prefix_rule), Gemini tools.allowed "run_shell_command" or approval mode yolo. Any command can then run unasked. Narrow rules (["npm", "run", "test"], "Bash(git status:*)") are not reported; a refused proposal is an attempted info.',
+  remediation: 'Remove the rule from the settings file (or ~/.codex/rules/*.rules); approve specific commands instead of whole interpreters.',
 });
 export const worldWritable = meta({
   id: 'permissions/world-writable',
@@ -122,6 +131,12 @@ function worldWritableTargets(loc: Located, ctx: RuleContext): OpenedPath[] {
   return out;
 }
 
+/** The rule context with the requests behind an event and findings that wait for their result. */
+interface Judged extends RuleContext {
+  requests(event: NormEvent): Request[];
+  outcomes: Outcomes;
+}
+
 // ---- posture --------------------------------------------------------------------------------
 
 interface Posture {
@@ -183,18 +198,31 @@ export const PERMISSIONS_RULES: Rule[] = [
     },
   },
   {
-    metas: [escalatedCommand, sudo, persistence, agentSettingsWrite, worldWritable],
-    create(ctx) {
+    metas: [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable],
+    create(outer) {
+      const requests = new RequestLog();
+      // What these findings claim (a file written, a command run as root) waits for the result.
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]) };
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
+          ctx.outcomes.onEvent(event);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           if (event.input.type === 'command' && event.input.escalated) {
             const why = event.input.justification ? ` Justification: "${safe(event.input.justification, facts, QUOTE_MAX)}".` : '';
             ctx.report({ rule: escalatedCommand.id, detail: `\`${safe(event.input.command, facts, QUOTE_MAX)}\` ran with escalated permissions.${why}`, evidence: [evidence(event, event.input.command, facts)] });
           }
+          // Codex: a prefix the agent asked the user to approve for good, if it approves any code.
+          if (event.input.type === 'command' && event.input.prefixRule && isBroadPrefix(event.input.prefixRule)) {
+            const rule = `[${event.input.prefixRule.map((w) => JSON.stringify(w)).join(', ')}]`;
+            ctx.outcomes.report(event, 'run', { rule: broadApproval.id, detail: `The agent proposed the prefix rule ${safe(rule, facts, QUOTE_MAX)} for later sessions with \`${safe(event.input.command, facts, QUOTE_MAX)}\`; approved, it lets any command run unasked.`, evidence: [evidence(event, event.input.command, facts)], key: rule });
+          }
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
           for (const loc of fx.commands) checkCommand(ctx, event, facts, loc);
+        },
+        finish() {
+          ctx.outcomes.finish();
         },
       };
     },
@@ -222,31 +250,86 @@ function postureExcerpt(e: SessionMetaEvent): string {
   return safe(parts.join(', ') || 'session settings');
 }
 
-function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, call: string): void {
+function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp, call: string): void {
   const excerpt = (w.cmd?.text ?? call) + (w.added ? `: ${w.added}` : '');
   const what = persistentTarget(w);
+  const report = (d: FindingDraft, m: typeof persistence) => {
+    const asked = whoAsked(ctx.requests(event), (t) => namesPath(t, w.abs, ctx.session.home) || (w.cmd !== undefined && dictates(t, w.cmd.text)));
+    ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d);
+  };
   if (what) {
-    ctx.report({ rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs });
+    report({ rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, persistence);
+    return;
+  }
+  const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : [];
+  if (broad.length > 0) {
+    report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} for every later session: any command can run unasked.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
-    ctx.report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs });
+    report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, agentSettingsWrite);
   }
 }
 
-function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located): void {
+// ---- broad approval rules ------------------------------------------------------------------------
+
+/** Shells and interpreters: approving one approves every command. */
+const ANY_CODE = /^(bash|sh|zsh|dash|fish|ksh|pwsh|pwsh\.exe|powershell|powershell\.exe|cmd|cmd\.exe|python[\d.]*|python[\d.]*\.exe|py|node|deno|bun|ruby|perl|php|eval|exec|sudo|env|xargs|nohup|osascript|wsl|wsl\.exe)$/i;
+
+/** Settings files that hold approval rules (also Codex's ~/.codex/rules/*.rules). */
+export function isApprovalRulesFile(p: string): boolean {
+  return isAgentSettingsFile(p) || /(^|\/)\.codex\/rules\/[^/]+\.rules$/.test(p);
+}
+
+/** A command prefix that approves arbitrary code: ["bash"], ["pwsh.exe", "-Command"], ["python3", "-c"]. */
+export function isBroadPrefix(prefix: string[]): boolean {
+  const [first, second] = prefix.map((w) => w.trim().replace(/^.*[\\/]/, ''));
+  if (!first || !ANY_CODE.test(first)) return false;
+  return second === undefined || /^(-c|-lc|-ic|-e|-Command|-EncodedCommand|-File|\/c|\/k|-|-m|--eval|-p|-x)$/i.test(second);
+}
+
+/**
+ * Broad approvals in text added to a settings or rules file: Claude allow entries for the whole
+ * shell tool or an interpreter (`"Bash"`, `"Bash(*)"`, `"Bash(python3:*)"`), bypassPermissions as the
+ * default mode, Codex `prefix_rule(pattern=[…])` / approval "never" with full access, Gemini's shell
+ * tool allowed whole or yolo mode.
+ */
+export function broadApprovals(added: string): string[] {
+  if (!added) return [];
+  const text = added.length > 200_000 ? added.slice(0, 200_000) : added;
+  const out: string[] = [];
+  for (const m of text.matchAll(/"((?:Bash|Shell|PowerShell|run_shell_command|ShellTool)(?:\(([^)"]*)\))?)"/g)) {
+    const inner = (m[2] ?? '').trim();
+    const words = inner.replace(/:\*$|\s\*$/, '').split(/\s+/).filter(Boolean);
+    if (inner === '' || /^\*?(:\*)?$/.test(inner) || isBroadPrefix(words)) out.push(m[1]);
+  }
+  if (/"defaultMode"\s*:\s*"bypassPermissions"/.test(text)) out.push('defaultMode: bypassPermissions');
+  if (/"(approvalMode|approval-mode)"\s*:\s*"yolo"|"yolo"\s*:\s*true/.test(text)) out.push('approval mode yolo');
+  if (/approval_policy\s*=\s*"never"/.test(text) && /sandbox_mode\s*=\s*"danger-full-access"/.test(text)) out.push('approval_policy "never" with sandbox "danger-full-access"');
+  for (const m of text.matchAll(/prefix_rule\s*\([^)]*?pattern\s*=\s*\[([^\]]*)\]/g)) {
+    const words = [...m[1].matchAll(/["']([^"']*)["']/g)].map((w) => w[1]);
+    if (isBroadPrefix(words)) out.push(`[${words.map((w) => JSON.stringify(w)).join(', ')}]`);
+  }
+  return [...new Set(out)];
+}
+
+function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located): void {
   const { cmd } = loc;
+  const mine = (d: FindingDraft, m: typeof sudo) => {
+    const asked = whoAsked(ctx.requests(event), (t) => dictates(t, cmd.text));
+    return asked ? asRequested(d, m, asked, 'the command was dictated word for word') : d;
+  };
   const root = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
-  if (root) ctx.report({ rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)] });
+  if (root) ctx.outcomes.report(event, 'run', mine({ rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)] }, sudo));
   const installed = persistentCommand(cmd);
-  if (installed) ctx.report({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name });
+  if (installed) ctx.outcomes.report(event, 'write', mine({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name }, persistence));
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;
   const system = open.some((o) => o.system);
-  ctx.report({
+  ctx.outcomes.report(event, 'write', mine({
     rule: worldWritable.id,
     severity: system ? 'critical' : 'warning',
     title: system ? 'System directories made world-writable' : undefined,
     detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` made ${open.slice(0, 3).map((o) => o.path).join(', ')} writable by everyone${system ? ': the machine is open to every local user and tools such as sudo and ssh refuse to work' : ''}.`,
     evidence: [evidence(event, cmd.text, facts)],
     key: system ? 'system' : 'other',
-  });
+  }, worldWritable));
 }

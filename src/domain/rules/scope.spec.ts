@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, read, runRules, search, severityOf, write } from './testing.ts';
+import { cmd, edit, only, prompt, ran, read, runRules, search, severityOf, write } from './testing.ts';
 
 const WRITE = 'scope/write-outside-worktree';
 const READ = 'scope/read-outside-worktree';
@@ -61,4 +61,22 @@ test('system files, tool caches, credentials and the tree itself are not out-of-
     read('/home/dev/.ssh/id_rsa'), cmd('cat ~/.cargo/registry/src/x/lib.rs'), read('/usr/include/stdio.h'),
   ]);
   assert.deepEqual(only(drafts, READ), []);
+});
+
+// ---- issue 15: paths the user named, refused writes -------------------------------------------------
+
+test('a path outside the tree that the user named (or a directory holding it) is info "as requested"', async () => {
+  const named = only(await runRules([prompt('save the summary to ~/Documents/notes/summary.md'), write('/home/dev/Documents/notes/summary.md', '# x')]), WRITE);
+  assert.deepEqual(named.map(severityOf), ['info']);
+  assert.match(named[0].title ?? '', /as requested/);
+  const dir = only(await runRules([prompt('put the export in ~/Desktop/exports please'), cmd('cp out.csv ~/Desktop/exports/')]), WRITE);
+  assert.deepEqual(dir.map(severityOf), ['info']);
+  const other = only(await runRules([prompt('fix the tests'), write('/home/dev/Documents/notes/summary.md', '# x')]), WRITE);
+  assert.deepEqual(other.map(severityOf), ['warning']);
+});
+
+test('a write outside the tree that the sandbox refused is an attempted info, never "wrote"', async () => {
+  const drafts = only(await runRules([...ran('touch ~/.rustup/tmp/perm_test', { exitCode: 1, output: "touch: cannot touch '/home/dev/.rustup/tmp/perm_test': Operation not permitted" })]), WRITE);
+  assert.deepEqual(drafts.map(severityOf), ['info']);
+  assert.match(drafts[0].detail, /nothing was written/);
 });

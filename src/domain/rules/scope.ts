@@ -2,7 +2,9 @@
 // the system or other projects, and reading around other people's or projects' files. Only judged
 // when the session's working directory is known (Gemini logs do not record it).
 import type { NormEvent } from '../model/events.ts';
-import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
+import { Outcomes } from './outcome.ts';
+import { asRequested, dictates, namesPath, RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -13,7 +15,7 @@ export const writeOutside = meta({
   id: 'scope/write-outside-worktree',
   severity: 'warning',
   title: 'Files changed outside the working tree',
-  description: 'The agent wrote, edited, moved or deleted files outside the project directory: in the home directory, other projects or system paths (tool writes, redirects, tee, cp/mv, sed -i, curl -o …, including after a cd). /tmp and /dev/null are fine; the agent\'s own state (~/.claude/plans …) is ignored; persistence files, agent settings and instruction files are reported by their own rules.',
+  description: 'The agent wrote, edited, moved or deleted files outside the project directory: in the home directory, other projects or system paths (tool writes, redirects, tee, cp/mv, sed -i, curl -o …, including after a cd). /tmp and /dev/null are fine; the agent\'s own state (~/.claude/plans …) is ignored; persistence files, agent settings and instruction files are reported by their own rules. A path (or a directory holding it) the request named, or a dictated command, is info "as requested"; a write the sandbox or file permissions refused (Read-only file system, Operation not permitted) or a refused call is an "attempted" info.',
   remediation: 'Review the changes outside the project; run agents with a sandbox limited to the working tree.',
 });
 export const readOutside = meta({
@@ -75,14 +77,26 @@ const READ_PATHS_MAX = 200;
 export const SCOPE_RULES: Rule[] = [
   {
     metas: [writeOutside],
-    create(ctx) {
+    create(outer) {
+      const requests = new RequestLog();
+      const outcomes = new Outcomes(outer, [writeOutside]);
       return {
         onEvent(event, facts) {
-          const fx = effectsOf(event, facts, ctx.session);
+          requests.onEvent(event);
+          outcomes.onEvent(event);
+          const fx = effectsOf(event, facts, outer.session);
           for (const w of [...fx.writes, ...fx.deletes]) {
-            if (!outsideWrite(w, ctx.session)) continue;
-            reportWrite(ctx, event, facts, w, w.cmd?.text ?? describeCall(fx.call!));
+            if (!outsideWrite(w, outer.session)) continue;
+            const excerpt = w.cmd?.text ?? describeCall(fx.call!);
+            // A path the user named, or a command they dictated, is theirs; a refused write wrote nothing.
+            const named = requests.asked(event, `path:${w.abs}`, (t) => namesPath(t, w.abs, outer.session.home));
+            const asked = named ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
+            const draft = writeDraft(outer, event, facts, w, excerpt);
+            outcomes.report(event, 'write', asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : draft);
           }
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },
@@ -126,12 +140,12 @@ export const SCOPE_RULES: Rule[] = [
   },
 ];
 
-function reportWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): void {
+function writeDraft(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): FindingDraft {
   const verb = w.kind === 'delete' ? 'Deleted' : w.kind === 'create' ? 'Created' : w.kind === 'edit' ? 'Edited' : 'Wrote';
-  ctx.report({
+  return {
     rule: writeOutside.id,
     detail: `${verb} ${safe(w.abs, facts, QUOTE_MAX)} outside the working tree.`,
     evidence: [evidence(event, excerpt, facts)],
     key: area(w.abs, ctx.session),
-  });
+  };
 }

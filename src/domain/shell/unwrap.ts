@@ -94,6 +94,8 @@ export function unwrap(argv: string[]): Unwrapped {
     result.wrapperArgs.push(result.argv.slice(1, step.commandAt));
     result.assignments.push(...step.assignments);
     result.argv = [...step.split, ...result.argv.slice(step.commandAt)];
+    // `env -S 'PATH=/x cmd'`: assignments inside the split string come before its command.
+    while (step.split.length > 0 && result.argv.length > 1 && ASSIGNMENT.test(result.argv[0])) result.assignments.push(result.argv.shift()!);
   }
   return result;
 }
@@ -134,6 +136,7 @@ function skipOptions(argv: string[], spec: WrapperSpec): Step | null {
 }
 
 const NO_EXEC = -1;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** How many words the option at argv[i] uses (1, or 2 when its value is the next word), or NO_EXEC. */
 function optionLength(argv: string[], i: number, spec: WrapperSpec, step: Step): number {

@@ -229,6 +229,11 @@ class Walker {
       pipeLength: 1,
       nested: ctx.nested,
     });
+    // `parallel ::: 'cmd one' 'cmd two'`: with no command of its own, parallel runs its inputs.
+    if ((name === ':::' || name === '::::') && u.wrappers.includes('parallel')) {
+      for (const input of args.filter((a) => !/^:::+$/.test(a))) this.reparse(input, 'shell-c', ctx);
+      return;
+    }
     this.nestedScripts(name, args, redirects, ctx);
   }
 

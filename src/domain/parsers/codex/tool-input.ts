@@ -57,11 +57,13 @@ function applyPatchInput(args: unknown): ToolInput {
 }
 
 /** Escalation is requested with `with_escalated_permissions` or `sandbox_permissions: "require_escalated"`. */
-function escalation(args: Obj): { escalated?: true; justification?: string } {
-  const out: { escalated?: true; justification?: string } = {};
+function escalation(args: Obj): { escalated?: true; justification?: string; prefixRule?: string[] } {
+  const out: { escalated?: true; justification?: string; prefixRule?: string[] } = {};
   if (args.with_escalated_permissions === true || args.sandbox_permissions === 'require_escalated') out.escalated = true;
   const why = text(args.justification);
   if (why !== undefined) out.justification = why;
+  // A command prefix the agent asks the user to approve for good (Codex `prefix_rule`).
+  if (Array.isArray(args.prefix_rule) && args.prefix_rule.length > 0 && args.prefix_rule.every((w) => typeof w === 'string')) out.prefixRule = (args.prefix_rule as string[]).slice(0, 20);
   return out;
 }
 

@@ -1,0 +1,73 @@
+// Refusals worked around: an edit the user, the permission mode (plan mode) or the sandbox refused,
+// then the same file changed anyway through another tool — `cat <<EOF > file`, `sed -i`, a
+// script. The refusal was the guardrail doing its job; going around it is the agent overriding
+// the user. A new prompt in between may have allowed it, so the window closes there.
+import type { NormEvent, ToolCallEvent } from '../model/events.ts';
+import type { Rule } from './types.ts';
+import { effectsOf } from './effects.ts';
+import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+
+export const refusalWorkedAround = meta({
+  id: 'permissions/refusal-worked-around',
+  severity: 'warning',
+  title: 'Refused edit made through another tool',
+  description: 'A file edit was refused — denied at the permission prompt, rejected in plan mode, or blocked by the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script). Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
+  remediation: 'Review the change against what the user refused, and revert it if it was not wanted.',
+});
+
+/** Tool errors that are a refusal, not a mistake: the call was not allowed. */
+const REFUSED = /permission|not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b|plan mode|not allowed|user (rejected|denied|declined)|doesn't want to (proceed|make)|rejected by|blocked by|sandbox/i;
+
+interface Refused {
+  /** The refused call's tool name. */
+  tool: string;
+  evidence: EvidenceItem;
+}
+
+const REFUSED_MAX = 200;
+
+export const CIRCUMVENTION_RULES: Rule[] = [
+  {
+    metas: [refusalWorkedAround],
+    create(ctx) {
+      const pending = new Map<string, ToolCallEvent>();
+      const refused = new Map<string, Refused>();
+      return {
+        onEvent(event: NormEvent, facts) {
+          if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
+            refused.clear();
+            return;
+          }
+          if (event.kind === 'tool_result') {
+            const call = pending.get(event.callId);
+            pending.delete(event.callId);
+            if (!call || !(event.denied || (event.isError && REFUSED.test(event.output.slice(0, 2_000))))) return;
+            for (const w of effectsOf(call, { secrets: [] }, ctx.session).writes) {
+              refused.set(w.abs, { tool: call.name, evidence: evidence(call, describeCall(call), facts) });
+              if (refused.size > REFUSED_MAX) refused.delete(refused.keys().next().value as string);
+            }
+            return;
+          }
+          if (event.kind !== 'tool_call') return;
+          const fx = effectsOf(event, facts, ctx.session);
+          if (fx.writes.length > 0) {
+            pending.set(event.callId, event);
+            if (pending.size > REFUSED_MAX) pending.delete(pending.keys().next().value as string);
+          }
+          for (const w of fx.writes) {
+            const r = refused.get(w.abs);
+            if (!r || r.tool === event.name) continue;
+            refused.delete(w.abs);
+            const how = w.cmd ? `\`${safe(w.cmd.text, facts, QUOTE_MAX)}\`` : `${event.name}`;
+            ctx.report({
+              rule: refusalWorkedAround.id,
+              detail: `The ${r.tool} edit of ${safe(w.path, facts, QUOTE_MAX)} was refused; the agent then changed it with ${how} without a new go-ahead from the user.`,
+              evidence: [r.evidence, evidence(event, w.cmd?.text ?? describeCall(event), facts)],
+              key: w.abs,
+            });
+          }
+        },
+      };
+    },
+  },
+];

@@ -1,0 +1,94 @@
+// What a call's result says about its effect. A finding that claims an effect — data was sent,
+// a file was written, a command ran — waits for the call's result: a refused connection
+// (`curl: (7) Failed to connect`, `Could not resolve host`) sent nothing, a sandbox-refused write
+// (`Read-only file system`, `Operation not permitted`) wrote nothing, a call the user or a policy
+// refused never ran. Those become an "attempted" info that says why. A call whose result never
+// appears keeps its severity and says "result not in the log". Bounded: at most 200 calls wait.
+import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { FindingDraft, RuleContext } from './types.ts';
+import { clip, oneLine } from './util.ts';
+
+/** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
+export type Effect = 'network' | 'write' | 'run';
+
+const NETWORK_REFUSED = /curl: \((6|7|28|35|52|56)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|ssh: Could not resolve hostname[^\n]*|unable to resolve host address[^\n]*|getaddrinfo (ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Connection timed out[^\n]*|lost connection[^\n]*/i;
+const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*|Permission denied[^\n]*|\bEROFS\b[^\n]*|\bEACCES\b[^\n]*|\bEPERM\b[^\n]*|sandbox (denied|blocked)[^\n]*|blocked by (the )?sandbox[^\n]*/i;
+
+const WAITING_MAX = 200;
+
+interface Waiting {
+  drafts: { draft: FindingDraft; effect: Effect }[];
+}
+
+type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: string };
+
+/** Why the result shows the effect did not happen, or null. */
+export function refusal(result: ToolResultEvent, effect: Effect): { why: string; line: string | null } | null {
+  if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null };
+  const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
+  const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
+  if (effect === 'network') {
+    // A pipeline's exit code is its last stage's: curl's own error line is the evidence.
+    const m = NETWORK_REFUSED.exec(output);
+    if (m && (failed || /^curl: \(\d+\)/m.test(output) || /\bwget\b.*failed/i.test(output))) return { why: 'the connection failed, so nothing was sent or received', line: m[0] };
+  } else if (effect === 'write') {
+    const m = WRITE_REFUSED.exec(output);
+    if (m && failed) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0] };
+  }
+  return null;
+}
+
+export class Outcomes {
+  private readonly waiting = new Map<string, Waiting>();
+
+  constructor(private readonly ctx: RuleContext, private readonly metas: readonly Meta[]) {}
+
+  /** Reports `draft` once the result of `event` (a tool call) is known; other events report now. */
+  report(event: NormEvent, effect: Effect, draft: FindingDraft): void {
+    if (event.kind !== 'tool_call') {
+      this.ctx.report(draft);
+      return;
+    }
+    const w = this.waiting.get(event.callId) ?? { drafts: [] };
+    w.drafts.push({ draft, effect });
+    this.waiting.set(event.callId, w);
+    if (this.waiting.size > WAITING_MAX) {
+      const [oldest, first] = this.waiting.entries().next().value as [string, Waiting];
+      this.waiting.delete(oldest);
+      for (const d of first.drafts) this.ctx.report(d.draft);
+    }
+  }
+
+  onEvent(event: NormEvent): void {
+    if (event.kind !== 'tool_result') return;
+    const w = this.waiting.get(event.callId);
+    if (!w) return;
+    this.waiting.delete(event.callId);
+    for (const { draft, effect } of w.drafts) {
+      const r = refusal(event, effect);
+      this.ctx.report(r ? this.attempted(draft, r, event) : draft);
+    }
+  }
+
+  /** Calls never answered: the finding stands, and says the log does not show what happened. */
+  finish(): void {
+    for (const w of this.waiting.values()) {
+      for (const { draft } of w.drafts) this.ctx.report({ ...draft, detail: `${draft.detail} The result is not in the log.` });
+    }
+    this.waiting.clear();
+  }
+
+  private attempted(draft: FindingDraft, r: { why: string; line: string | null }, result: ToolResultEvent): FindingDraft {
+    const meta = this.metas.find((m) => m.id === draft.rule);
+    const title = draft.title ?? meta?.title ?? draft.rule;
+    const quoted = r.line ? ` (\`${clip(oneLine(r.line), 120)}\`)` : '';
+    return {
+      ...draft,
+      severity: 'info',
+      title: `${title} (attempted)`,
+      detail: `${draft.detail} Attempted only: ${r.why}${quoted}.`,
+      evidence: [...draft.evidence, ...(r.line ? [{ index: result.index, excerpt: clip(oneLine(r.line)) }] : [])],
+      key: `${draft.key ?? draft.rule} (attempted)`,
+    };
+  }
+}

@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { asksTransfer, dictates, namesFile, namesPath, requestedInstaller, soundsAlike, words } from './requests.ts';
+
+test('names match by normalised letters and by sound, with a cue for one-word names', () => {
+  const yes: [string, string][] = [
+    ['Update CloudMD with the new build steps', 'CLAUDE.md'], ['update the agents file', 'AGENTS.md'], ['please update your gemini md', 'GEMINI.md'],
+    ['full schema should not be updated ever', 'apps/api/src/migrations/1700000000000-FullSchema.ts'], ['restore the docker file from main', 'Dockerfile'],
+    ['update package.json', 'package.json'], ['update the readme file', 'README.md'],
+  ];
+  const no: [string, string][] = [
+    ['ask the agents to review', 'AGENTS.md'], ['cloud config is broken', 'CLAUDE.md'], ['fix the login page', 'src/index.ts'], ['the readme is stale', 'README.md'],
+  ];
+  for (const [r, p] of yes) assert.equal(namesFile(r, p), true, `${r} → ${p}`);
+  for (const [r, p] of no) assert.equal(namesFile(r, p), false, `${r} → ${p}`);
+  assert.deepEqual(words('FullSchema.ts'), ['full', 'schema', 'ts']);
+  assert.equal(soundsAlike('cloudmd', 'claudemd'), true);
+  assert.equal(soundsAlike('cloud', 'crowd'), false);
+});
+
+test('paths match as written, with ~ for home, or through a named directory two levels down', () => {
+  assert.equal(namesPath('add this alias to ~/.zshrc', '/home/dev/.zshrc', '/home/dev'), true);
+  assert.equal(namesPath('save the notes in ~/Documents/notes please', '/home/dev/Documents/notes/a.md', '/home/dev'), true);
+  assert.equal(namesPath('look in ~ for it', '/home/dev/x/a.md', '/home/dev'), false);
+  assert.equal(namesPath('edit /etc/hosts', '/etc/hosts', '/home/dev'), true);
+  assert.equal(namesPath('check /etc', '/etc/hosts.allow', '/home/dev'), false);
+});
+
+test('a command is dictated when the request holds it word for word (quotes aside), never a one-word command', () => {
+  assert.equal(dictates('please run `rm -rf ~/old-builds` now', 'rm -rf ~/old-builds'), true);
+  assert.equal(dictates('run git push --force origin "main"', "git push --force origin main"), true);
+  assert.equal(dictates('run git push --force origin main-2', 'git push --force origin main'), false);
+  assert.equal(dictates('just run make', 'make'), false);
+  assert.equal(dictates('fix it', 'rm -rf build'), false);
+});
+
+test("installers: the requested tool's own site or project; transfers: the host or the file named with a verb", () => {
+  assert.equal(requestedInstaller('install bun please', 'https://bun.sh/install'), 'bun');
+  assert.equal(requestedInstaller('set up nvm', 'https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/install.sh'), 'nvm');
+  assert.equal(requestedInstaller('install uv', 'https://astral.sh/uv/install.sh'), 'uv');
+  assert.equal(requestedInstaller('fix the tests', 'https://bun.sh/install'), null);
+  assert.equal(requestedInstaller('install docker', 'https://evil.example.com/docker.sh'), null);
+  assert.equal(asksTransfer('upload the build to files.example.com', ['files.example.com'], []), true);
+  assert.equal(asksTransfer('copy the .env to the server', ['10.0.0.5'], ['.env']), true);
+  assert.equal(asksTransfer('fix it', ['x.example.com'], ['.env']), false);
+});

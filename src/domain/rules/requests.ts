@@ -1,0 +1,389 @@
+// What the user asked for — the consent side of a finding. A rule that sees the agent do
+// something notable asks here whether the request behind it covers the act: the command dictated
+// word for word, the file or path named (spelled loosely, as speech-to-text writes it: "CloudMD"
+// for CLAUDE.md), the host a transfer went to, the tool whose official installer ran. The
+// request is the user's last prompts or, inside a subagent, the prompt its lead agent gave it.
+// Matching is by normalised letters and by sound (Double Metaphone keys plus a small edit
+// distance), never by spelling alone, and always needs positive evidence in the request text.
+import { doubleMetaphone } from 'double-metaphone';
+import type { NormEvent } from '../model/events.ts';
+import { editDistance } from './supply-chain.ts';
+import { basename } from './util.ts';
+
+/** Who asked: the person at the keyboard, or the lead agent that launched a subagent. */
+export type Asker = 'user' | 'lead-agent';
+
+export interface Request {
+  text: string;
+  by: Asker;
+}
+
+const PROMPTS_KEPT = 3;
+const PROMPT_MAX = 10_000;
+const SUBAGENTS_MAX = 200;
+const ANSWERS_MAX = 1_000;
+
+/**
+ * The requests in force, per thread: the user's last prompts for the main thread (a request
+ * often spans "add X to CLAUDE.md" then "go ahead"), and for a subagent the prompt its Task call
+ * gave it. Bounded: three prompts and the prompts of at most 200 subagents.
+ */
+export class RequestLog {
+  private readonly prompts: string[] = [];
+  /** Task prompts by description, until the subagent's start event links them to its id. */
+  private readonly byDescription = new Map<string, string>();
+  private readonly byAgent = new Map<string, string>();
+  private lastTask: string | null = null;
+  /** Answers about the requests in force (per file, per path), forgotten when they change. */
+  private readonly answers = new Map<string, Asker | null>();
+
+  onEvent(event: NormEvent): void {
+    if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
+      this.prompts.push(event.text.slice(0, PROMPT_MAX));
+      if (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
+      this.answers.clear();
+    } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
+      const text = event.input.prompt.slice(0, PROMPT_MAX);
+      this.lastTask = text;
+      remember(this.byDescription, event.input.description, text);
+    } else if (event.kind === 'subagent_start' && event.description) {
+      const text = this.byDescription.get(event.description);
+      if (text) remember(this.byAgent, event.subagentId, text);
+    }
+  }
+
+  /**
+   * whoAsked(for(event), test), remembered under `key` for main-thread events until the requests
+   * change: a session writes the same paths again and again.
+   */
+  asked(event: NormEvent, key: string, test: (text: string) => boolean): Asker | null {
+    if (event.agentId !== undefined) return whoAsked(this.for(event), test);
+    const known = this.answers.get(key);
+    if (known !== undefined) return known;
+    const answer = whoAsked(this.for(event), test);
+    if (this.answers.size >= ANSWERS_MAX) this.answers.delete(this.answers.keys().next().value as string);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  /** The requests that stand behind this event: the user's, and for a subagent its lead's. */
+  for(event: NormEvent): Request[] {
+    const out: Request[] = this.prompts.map((text) => ({ text, by: 'user' as const }));
+    if (event.agentId !== undefined) {
+      const lead = this.byAgent.get(event.agentId) ?? this.lastTask;
+      if (lead) out.push({ text: lead, by: 'lead-agent' });
+    }
+    return out;
+  }
+}
+
+function remember(map: Map<string, string>, key: string, value: string): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > SUBAGENTS_MAX) map.delete(map.keys().next().value as string);
+}
+
+/** The first request for which `test` holds (user requests first), or null. */
+export function whoAsked(requests: Request[], test: (text: string) => boolean): Asker | null {
+  for (const r of requests) if (r.by === 'user' && test(r.text)) return 'user';
+  for (const r of requests) if (r.by === 'lead-agent' && test(r.text)) return 'lead-agent';
+  return null;
+}
+
+// ---- words ----------------------------------------------------------------------------------------
+
+/** Lower-case letter/digit words, camelCase split ("FullSchema.ts" → full, schema, ts). */
+export function words(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .match(/[a-z0-9]+/g) ?? [];
+}
+
+const WORDS_MAX = 16;
+const wordsOf = new Map<string, string[]>();
+
+/** words() of a request, kept for the few prompts in force (every file is checked against them). */
+function requestWords(request: string): string[] {
+  let w = wordsOf.get(request);
+  if (w === undefined) {
+    w = words(request);
+    if (wordsOf.size >= WORDS_MAX) wordsOf.delete(wordsOf.keys().next().value as string);
+    wordsOf.set(request, w);
+  }
+  return w;
+}
+
+/**
+ * Letters grouped by how a word can start with the same sound (c/k/q, g/j, s/z/x, f/p(h), v/w,
+ * vowels): a cheap first test before the edit distance and the sound keys.
+ */
+const ONSET_GROUPS: Record<string, string> = { e: 'a', i: 'a', o: 'a', u: 'a', y: 'a', c: 'k', q: 'k', j: 'g', z: 's', x: 's', p: 'f', w: 'v' };
+
+function onset(word: string): string {
+  const c = word.charAt(0);
+  return ONSET_GROUPS[c] ?? c;
+}
+
+function sounds(letters: string): string[] {
+  const [a, b] = doubleMetaphone(letters);
+  return a === b ? [a] : [a, b];
+}
+
+/** Two spellings of one name: the same sound key and at most one edit in four letters. */
+export function soundsAlike(heard: string, name: string): boolean {
+  if (heard === name) return true;
+  if (name.length < 5 || heard.length < 4) return false;
+  if (onset(heard) !== onset(name)) return false;
+  const max = Math.max(1, Math.floor(name.length / 4));
+  if (Math.abs(heard.length - name.length) > max) return false;
+  // The edit distance is the cheap test, the sound key the telling one: in that order.
+  if (editDistance(heard, name, max) > max) return false;
+  const keys = sounds(name);
+  return sounds(heard).some((k) => k !== '' && keys.includes(k));
+}
+
+// ---- names and paths ---------------------------------------------------------------------------
+
+/** Words after a bare name that say it is a file ("the agents file", "gemini instructions"). */
+const FILE_WORDS = new Set(['file', 'files', 'instructions', 'instruction', 'config', 'configuration', 'rules', 'memory', 'guidelines', 'settings', 'script', 'doc', 'docs']);
+/** Names that are everyday words or agent names: said alone they name no file. */
+const NEEDS_CUE_MAX_LETTERS = 7;
+
+interface Name {
+  /** The stem's letters and digits ("fullschema", "claude"). */
+  stem: string;
+  /** The stem with its extension ("claudemd", "packagejson"). */
+  full: string;
+  ext: string;
+  /** Number of words in the stem: one-word names need a cue ("md", "file"). */
+  parts: number;
+}
+
+function nameOf(path: string): Name | null {
+  const base = basename(path).replace(/^\.+/, '');
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+  const stemWords = words(dot > 0 ? base.slice(0, dot) : base).filter((w) => !/^\d+$/.test(w));
+  if (stemWords.length === 0) return null;
+  const stem = stemWords.join('');
+  return { stem, full: stem + ext.replace(/[^a-z0-9]/g, ''), ext, parts: stemWords.length };
+}
+
+/**
+ * Does the request name this file? Its basename anywhere (any case); its name in loose spelling
+ * — words run together or apart ("full schema" for 1700000000000-FullSchema.ts), misheard
+ * ("CloudMD" for CLAUDE.md) — where a one-word name of up to seven letters also needs its
+ * extension or a word for a file next to it ("the agents file", not "the agents").
+ */
+export function namesFile(request: string, path: string): boolean {
+  if (!request) return false;
+  const base = basename(path).toLowerCase();
+  const lower = request.toLowerCase();
+  if (base.length >= 3 && lower.includes(base)) return true;
+  const name = nameOf(path);
+  if (!name || name.stem.length < 3) return false;
+  const heard = requestWords(request);
+  const cueNeeded = name.parts === 1 && name.stem.length <= NEEDS_CUE_MAX_LETTERS;
+  const span = name.parts + 2;
+  for (let i = 0; i < heard.length; i++) {
+    let joined = '';
+    for (let n = 1; n <= span && i + n <= heard.length; n++) {
+      joined += heard[i + n - 1];
+      if (joined.length > name.full.length + 3) break;
+      if (name.ext && soundsAlike(joined, name.full)) return true;
+      if (!soundsAlike(joined, name.stem)) continue;
+      if (!cueNeeded) return true;
+      const next = heard[i + n];
+      if (next !== undefined && (FILE_WORDS.has(next) || next === name.ext)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Does the request name this path or a directory holding it (`~/.zshrc`, "put it in
+ * ~/Documents/notes", `/etc/hosts`)? Directories count from two levels below / or home, so "~"
+ * or "/etc" alone name nothing in particular; the file's own name counts when written out with
+ * its dot or dash (".zshrc", "settings.json"), never by sound: outside the tree nothing loose.
+ */
+export function namesPath(request: string, abs: string, home: string | null): boolean {
+  if (!request) return false;
+  const text = request.includes('\\') ? request.replace(/\\/g, '/') : request;
+  const forms = (p: string): string[] => {
+    const out = [p];
+    if (home && (p === home || p.startsWith(home + '/'))) {
+      const rel = p.slice(home.length).replace(/^\//, '');
+      out.push(`~/${rel}`, `$HOME/${rel}`);
+    }
+    return out;
+  };
+  const parts = abs.split('/').filter(Boolean);
+  const homeDepth = home ? home.split('/').filter(Boolean).length : 0;
+  for (let n = parts.length; n >= 2; n--) {
+    const p = '/' + parts.slice(0, n).join('/');
+    const depth = home && p.startsWith(home + '/') ? n - homeDepth : n;
+    if (n < parts.length && depth < 2) break;
+    if (forms(p).some((f) => containsPath(text, f))) return true;
+  }
+  // Outside the tree a loose spelling excuses nothing: the file's own name, as written.
+  const base = basename(abs).toLowerCase();
+  return base.length >= 4 && /[._-]/.test(base) && containsPath(text.toLowerCase(), base);
+}
+
+/** `text` mentions `p` as a whole path (not as the start of a longer one). */
+function containsPath(text: string, p: string): boolean {
+  let at = text.indexOf(p);
+  while (at >= 0) {
+    const after = text[at + p.length];
+    if (after === undefined || !/[\w.-]/.test(after)) return true;
+    at = text.indexOf(p, at + 1);
+  }
+  return false;
+}
+
+// ---- commands ------------------------------------------------------------------------------------
+
+/** Quotes, backticks and whitespace runs do not change what a dictated command says. */
+function normaliseCommand(text: string): string {
+  return text.replace(/[‘’“”'"`]/g, '').replace(/\s+/g, ' ').trim().replace(/;$/, '').toLowerCase();
+}
+
+// The same few prompts are checked against every command a rule reports: normalise each once.
+const NORMALISED_MAX = 16;
+const normalised = new Map<string, string>();
+
+function normalisedRequest(request: string): string {
+  let n = normalised.get(request);
+  if (n === undefined) {
+    n = normaliseCommand(request);
+    if (normalised.size >= NORMALISED_MAX) normalised.delete(normalised.keys().next().value as string);
+    normalised.set(request, n);
+  }
+  return n;
+}
+
+/**
+ * Did the request dictate this command word for word (quoting aside)? Commands of a single word
+ * or under eight characters are too common to attribute.
+ */
+export function dictates(request: string, command: string): boolean {
+  if (command.length < 8) return false;
+  const c = normaliseCommand(command);
+  if (c.length < 8 || !c.includes(' ')) return false;
+  const r = normalisedRequest(request);
+  const at = r.indexOf(c);
+  if (at < 0) return false;
+  const before = r[at - 1];
+  const after = r[at + c.length];
+  return (before === undefined || !/[\w-]/.test(before)) && (after === undefined || !/[\w/-]/.test(after));
+}
+
+// ---- transfers and installers ----------------------------------------------------------------------
+
+const TRANSFER_VERB = /\b(upload|send|sent|push|copy|scp|rsync|sync|deploy|post|transfer|share|publish|put|back ?up|backup|move|serve|expose)\b/i;
+
+/**
+ * Did the request ask for this transfer? It names the destination host, or it asks to send,
+ * upload, copy … and names the file that went.
+ */
+export function asksTransfer(request: string, hosts: string[], files: string[]): boolean {
+  if (!request) return false;
+  const lower = request.toLowerCase();
+  if (hosts.some((h) => h.length >= 4 && !/^rclone remote$/.test(h) && lower.includes(h.toLowerCase()))) return true;
+  if (!TRANSFER_VERB.test(request)) return false;
+  return files.some((f) => !f.startsWith('(') && namesFile(request, f));
+}
+
+const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgrade|update|bootstrap)\b/i;
+
+/**
+ * The tool whose official installer this URL is, when the request asks to install that tool:
+ * the tool's name (as the request says it) is part of the installer's host or of its project
+ * path on a code host (`bun.sh/install` for bun, `raw.githubusercontent.com/nvm-sh/nvm/…` for
+ * nvm, `astral.sh/uv/install.sh` for uv). Null otherwise.
+ */
+export function requestedInstaller(request: string, url: string): string | null {
+  if (!request || !INSTALL_VERB.test(request)) return null;
+  const m = /^[a-z]+:\/\/([^/?#:]+)(?::\d+)?([^?#]*)/i.exec(url);
+  if (!m) return null;
+  const host = m[1].toLowerCase();
+  const pathWords = m[2].toLowerCase().split('/').filter(Boolean);
+  const codeHost = /(^|\.)(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org)$/.test(host);
+  const owned = new Set<string>([
+    ...host.split('.').slice(0, -1).flatMap((label) => [label, ...label.split('-')]),
+    ...(codeHost ? pathWords.slice(0, 2).flatMap((s) => [s, ...s.split(/[-_.]/)]) : pathWords.slice(0, 1)),
+  ].map((w) => w.replace(/[^a-z0-9]/g, '')).filter((w) => w.length >= 2 && !/^(www|get|install|sh|raw|cdn|dl|download|releases?|main|master|static)$/.test(w)));
+  const asked = words(request);
+  for (let i = 0; i < asked.length; i++) {
+    const w = asked[i];
+    if (w.length < 2 || !owned.has(w)) continue;
+    // The tool is named near an install verb ("install bun", "set up nvm and node").
+    const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
+    if (INSTALL_VERB.test(near)) return w;
+  }
+  return null;
+}
+
+// ---- findings the request covers ---------------------------------------------------------------------
+
+type Severity = 'critical' | 'warning' | 'info';
+
+interface Draftish {
+  rule: string;
+  severity?: Severity;
+  title?: string;
+  detail: string;
+  key?: string;
+}
+
+const LOWER: Record<Severity, Severity> = { critical: 'warning', warning: 'info', info: 'info' };
+
+/**
+ * A finding the request covers. What the user dictated or named is theirs, not the agent's
+ * initiative: the finding stays as context, at info, titled "(as requested)". What a lead agent
+ * dictated to its subagent is still the session's own choice: one level lower, and it says so.
+ * `floor` keeps a severity the request cannot remove (a transfer the user asked for stays a
+ * warning: what left the machine still needs a look).
+ */
+export function asRequested<D extends Draftish>(draft: D, meta: { severity: Severity; title: string }, asker: Asker, what: string, floor: Severity = 'info'): D {
+  const current = draft.severity ?? meta.severity;
+  const lowered = asker === 'user' ? 'info' : LOWER[current];
+  const rank = { info: 0, warning: 1, critical: 2 };
+  const severity = rank[lowered] < rank[floor] ? (rank[current] < rank[floor] ? current : floor) : lowered;
+  const by = asker === 'user' ? 'the user asked for it' : "the lead agent's Task prompt asked for it";
+  // Its own key: a requested instance never merges into (or softens) an unrequested one.
+  const key = `${draft.key ?? draft.rule} (as requested)`;
+  return { ...draft, severity, key, title: `${draft.title ?? meta.title} (as requested)`, detail: `${draft.detail} ${capital(what)}: ${by}.` };
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/**
+ * A rule's view of consent for commands: it follows the requests, and reports a draft about a
+ * command lowered "as requested" when the request dictated that command word for word.
+ */
+export class DictatedCommands {
+  readonly requests = new RequestLog();
+
+  constructor(private readonly metas: readonly { id: string; severity: Severity; title: string }[]) {}
+
+  onEvent(event: NormEvent): void {
+    this.requests.onEvent(event);
+  }
+
+  /** Who dictated `command` (as the event's thread sees the requests), or null. */
+  askedBy(event: NormEvent, command: string): Asker | null {
+    return whoAsked(this.requests.for(event), (t) => dictates(t, command));
+  }
+
+  /** The draft, lowered when `command` was dictated; `floor` as in asRequested. */
+  adjust<D extends Draftish>(event: NormEvent, command: string, draft: D, floor: Severity = 'info'): D {
+    const asker = this.askedBy(event, command);
+    const meta = asker ? this.metas.find((m) => m.id === draft.rule) : undefined;
+    return asker && meta ? asRequested(draft, meta, asker, 'the command was dictated word for word', floor) : draft;
+  }
+}

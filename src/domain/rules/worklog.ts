@@ -1,0 +1,119 @@
+// Whose changes are in the working tree: the files the agent itself wrote this session, the
+// files git showed as modified before the agent touched them (changes someone made before the
+// session), and whether the agent ran commands that change files nobody can list from the log
+// (installs, formatters, scripts). A rule that judges a discard asks here whether it threw away
+// the agent's own work or someone else's.
+import type { NormEvent } from '../model/events.ts';
+import type { SimpleCommand } from '../shell/types.ts';
+import type { EventFacts, SessionFacts } from './types.ts';
+import { effectsOf, locate } from './effects.ts';
+import { gitSubcommand, parseArgs } from './commands.ts';
+import { addCapped } from './util.ts';
+
+const FILES_MAX = 5_000;
+
+/** Package managers' subcommands that rewrite manifests and lockfiles. */
+const INSTALLS: Record<string, RegExp> = {
+  npm: /^(i|install|ci|add|uninstall|remove|rm|un|update|up|upgrade|dedupe|audit|pkg|init|version)$/,
+  pnpm: /^(i|install|add|remove|rm|un|uninstall|update|up|upgrade|dedupe|import)$/,
+  yarn: /^(install|add|remove|upgrade|up|dedupe|import)$/,
+  bun: /^(i|install|add|remove|rm|update|upgrade)$/,
+  pip: /^(install|uninstall)$/,
+  pip3: /^(install|uninstall)$/,
+  uv: /^(add|remove|lock|sync|pip|init)$/,
+  poetry: /^(add|remove|lock|install|update|init)$/,
+  cargo: /^(add|remove|rm|update|build|b|check|c|fix|fmt|clippy|generate-lockfile|init|new)$/,
+  go: /^(get|mod|fmt|generate|work)$/,
+  bundle: /^(install|add|update|lock|remove)$/,
+  composer: /^(install|require|remove|update)$/,
+  gem: /^(install)$/,
+  dotnet: /^(add|remove|restore|build|format|new)$/,
+  mix: /^(deps\.get|deps\.update|format)$/,
+  swift: /^(package|build)$/,
+};
+/** Tools that rewrite the files they are given (or the whole tree) when asked to fix or format. */
+const FORMATTERS = /^(prettier|eslint|biome|black|isort|ruff|autopep8|yapf|gofmt|goimports|rustfmt|clang-format|dprint|stylelint|rubocop|standardrb|swiftformat|ktlint|terraform|shfmt|php-cs-fixer|pre-commit|lint-staged|husky)$/;
+/** Git commands that change working-tree files wholesale (their content is not in the log). */
+const GIT_REWRITES = /^(pull|merge|rebase|cherry-pick|revert|am|apply|stash|checkout|switch|reset|restore|submodule|subtree)$/;
+/** Programs that run code which may write anything: scripts, task runners, generators. */
+const RUNNERS = /^(make|just|task|rake|gradle|gradlew|mvn|bazel|cmake|ninja|meson|npx|bunx|pnpx|deno|tsx|ts-node|protoc|buf|sqlc|openapi-generator|prisma|alembic|sh|bash|zsh|python\d*(\.\d+)?|node|ruby|perl|php|patch)$/;
+
+/** A command whose file changes the log cannot list. */
+export function writesUnlistedFiles(cmd: SimpleCommand): boolean {
+  const { name, args } = cmd;
+  const first = args.find((a) => !a.startsWith('-')) ?? '';
+  if (Object.hasOwn(INSTALLS, name)) return INSTALLS[name].test(first);
+  if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && /^(run|run-script|exec|x|dlx)$/.test(first)) return true;
+  if (name === 'yarn' && first === '') return true; // bare `yarn` installs
+  if (FORMATTERS.test(name)) return true;
+  if (RUNNERS.test(name) || name.startsWith('./') || /\.(sh|py|js|mjs|ts|rb|pl)$/.test(name)) return true;
+  const git = gitSubcommand(cmd);
+  if (!git || !GIT_REWRITES.test(git.sub)) return false;
+  // Restoring named files changes just those files, which the restore itself names.
+  return !(git.sub === 'restore' || (git.sub === 'checkout' && git.args.includes('--')));
+}
+
+/** Paths `git status` (short or long form) or a worktree `git diff` lists as changed. */
+export function changedPathsIn(output: string, cmd: SimpleCommand): string[] {
+  const git = gitSubcommand(cmd);
+  if (!git) return [];
+  const out: string[] = [];
+  if (git.sub === 'status') {
+    for (const line of output.split('\n').slice(0, 2_000)) {
+      const short = /^[ MADRCU?!][MADRCU ] (?:.+ -> )?(.+)$/.exec(line);
+      const long = /^\t(?:modified|deleted|both modified|typechange):\s+(.+)$/.exec(line);
+      const path = short?.[1] ?? long?.[1];
+      if (path && !/^\?\?/.test(line)) out.push(path.trim().replace(/^"(.*)"$/, '$1'));
+    }
+  } else if (git.sub === 'diff') {
+    // Only a diff of the working tree against the index or HEAD shows uncommitted changes.
+    const { operands } = parseArgs(git.args.slice(0, git.args.includes('--') ? git.args.indexOf('--') : undefined));
+    if (operands.length > 0 && !(operands.length === 1 && operands[0] === 'HEAD')) return [];
+    if (git.args.some((a) => a === '--cached' || a === '--staged')) return [];
+    for (const m of output.slice(0, 2_000_000).matchAll(/^diff --git a\/(\S+) b\//gm)) out.push(m[1]);
+  }
+  return out;
+}
+
+export class WorkLog {
+  /** Files the agent wrote, edited or deleted (absolute). */
+  readonly touched = new Set<string>();
+  /** Files git showed as modified before the agent touched them. */
+  readonly dirtyBefore = new Set<string>();
+  /** The agent ran a command that changes files the log does not list. */
+  unlisted = false;
+  private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
+
+  constructor(private readonly session: SessionFacts) {}
+
+  /** Record what the event shows; call after the rule judged it. */
+  onEvent(event: NormEvent, facts: EventFacts): void {
+    if (event.kind === 'tool_result') {
+      const calls = this.calls.get(event.callId);
+      this.calls.delete(event.callId);
+      if (!calls || event.denied || !event.output) return;
+      for (const { cmd, dir } of calls) {
+        for (const p of changedPathsIn(event.output, cmd)) {
+          const abs = locate(p, dir, this.session).abs;
+          if (!this.touched.has(abs)) addCapped(this.dirtyBefore, abs, FILES_MAX);
+        }
+      }
+      return;
+    }
+    if (event.kind !== 'tool_call') return;
+    const fx = effectsOf(event, facts, this.session);
+    for (const loc of fx.commands) {
+      const { cmd } = loc;
+      if (!this.unlisted && writesUnlistedFiles(cmd)) this.unlisted = true;
+      const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
+      if (sub === 'status' || sub === 'diff') {
+        const list = this.calls.get(event.callId) ?? [];
+        list.push({ cmd, dir: loc.dir });
+        this.calls.set(event.callId, list);
+        if (this.calls.size > 100) this.calls.delete(this.calls.keys().next().value as string);
+      }
+    }
+    for (const f of fx.writes) addCapped(this.touched, f.abs, FILES_MAX);
+    for (const f of fx.deletes) addCapped(this.touched, f.abs, FILES_MAX);
+  }
+}
