@@ -13,7 +13,10 @@ const inputs = goldenInputs();
 test('the golden file covers exactly the corpus and the fixtures, with a why for every finding', () => {
   assert.deepEqual(Object.keys(golden.files).sort(), inputs.map((i) => i.name).sort());
   for (const [name, entry] of Object.entries(golden.files)) {
-    for (const [rule, f] of Object.entries(entry.findings)) assert.ok(f.why.trim().length >= 20, `${name}: ${rule} needs a why`);
+    for (const [rule, f] of Object.entries(entry.findings)) {
+      assert.ok(f.why.trim().length >= 20, `${name}: ${rule} needs a why`);
+      assert.ok(f.verdict === undefined || f.verdict === 'justified' || f.verdict === 'wrong', `${name}: ${rule} verdict`);
+    }
     if (entry.outcome === 'Clear') assert.deepEqual(entry.findings, {}, `${name}: Clear with findings`);
   }
 });

@@ -67,7 +67,9 @@ test('a shell-prompt transcript still counts as a (low-confidence) log, not as "
   assert.ok(!rules(r).includes('coverage/not-a-session-log'), r.headline);
   assert.ok(rules(r).includes('coverage/low-confidence'));
   assert.equal(r.confidence, 'low');
-  assert.equal(r.outcome, 'Clear');
+  // …but with no prompt in it, what the agent was asked is unknown: never Clear (issue 15).
+  assert.ok(rules(r).includes('coverage/little-understood'));
+  assert.equal(r.outcome, 'Review');
 });
 
 test('a real agent log is a session log (negative case for the not-a-log finding)', async () => {

@@ -20,6 +20,7 @@ export type FormatId =
   | 'codex-exec-json'
   | 'gemini-jsonl'
   | 'gemini-json'
+  | 'gemini-history'
   | 'gemini-stream-json'
   | 'claude-code-tui'
   | 'gemini-cli-tui'

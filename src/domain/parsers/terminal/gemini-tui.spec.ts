@@ -131,3 +131,23 @@ describe('gemini-cli-tui: smaller cases', () => {
     assert.equal(ofKind(out.events, 'tool_result')[0].output, 'a.txt');
   });
 });
+
+describe('gemini-cli-tui: npm run-script banners are not prompts', () => {
+  const capture = [
+    '  ▝▜▄     Gemini CLI v0.34.0-nightly.20260304',
+    'Tips for getting started:',
+    '',
+    '> @google/gemini-cli@0.34.0-nightly.20260304.28af4e127 test:all_evals',
+    '> cross-env RUN_EVALS=1 vitest run --config evals/vitest.config.ts',
+    '',
+    '> 帮我修复构建错误',
+    '',
+    '✦ I will run the build.',
+  ].join('\n') + '\n';
+
+  test('"> pkg@version script" and the command under it are output; a prompt in any language is a prompt', () => {
+    const out = run(capture);
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['帮我修复构建错误']);
+  });
+});

@@ -25,6 +25,8 @@ const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|
 export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘✖\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
 const MCP_TOOL_LINE = /^([✔✓x✗✘✖\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
 const PROMPT = /^>\s(.*)$/;
+// `npm run x` prints "> pkg@1.2.3 x" then "> the script's command": npm's banner, not a prompt.
+const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+$/;
 const ASSISTANT = /^✦\s?(.*)$/;
 const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|\(esc to cancel/;
@@ -53,6 +55,8 @@ export class GeminiTuiParser implements LogParser {
   /** Width of the open box's inner text (from its top border), to tell wrapped lines. */
   private boxWidth = 0;
   private lastFooter = '';
+  /** The previous line was npm's "> pkg@version script" banner: this "> …" line is its command. */
+  private afterNpmBanner = false;
   private readonly calls = new CallEmitter('gemini-tui');
 
   text(raw: string, line: number, sink: EventSink): void {
@@ -125,7 +129,9 @@ export class GeminiTuiParser implements LogParser {
     if (SPINNER.test(h) || ART.test(h)) return;
     const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
     if (footer) return this.footer(h, footer, line, sink);
-    const prompt = PROMPT.exec(h);
+    const npmCommand = this.afterNpmBanner;
+    this.afterNpmBanner = NPM_BANNER.test(h);
+    const prompt = this.afterNpmBanner || npmCommand ? null : PROMPT.exec(h);
     if (prompt) return this.open('prompt', line, s.slice(2), sink);
     const said = ASSISTANT.exec(h);
     if (said) return this.open('message', line, s.replace(/^✦\s?/, ''), sink);
