@@ -16,6 +16,7 @@ interface Parsed {
   skips: { line: number; reason: string }[];
   missing: { id: string; line: number }[];
   missingBeforeEnd: number;
+  metadata: { line: number; type: string }[];
 }
 
 function sampleOf(lines: string[]): DetectSample {
@@ -32,11 +33,12 @@ function tryJson(line: string): unknown {
 }
 
 function parseValues(values: unknown[], format: 'claude-code-transcript' | 'claude-code-stream-json' = 'claude-code-transcript'): Parsed {
-  const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0 };
+  const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
   const sink = {
     emit: (e: NormEvent) => out.events.push(e),
     skip: (line: number, reason: string) => out.skips.push({ line, reason }),
     missingSubagent: (id: string, line: number) => out.missing.push({ id, line }),
+    unknownMetadata: (line: number, type: string) => out.metadata.push({ line, type }),
   };
   const parser = claudeCode.create(format);
   values.forEach((v, i) => parser.record?.(v, i + 1, sink));
@@ -193,6 +195,7 @@ describe('claude-code parse: corpus', () => {
     it(`${key}: zero skips and a sensible event stream`, () => {
       const p = parseCorpus(key);
       assert.deepEqual(p.skips, []);
+      assert.deepEqual(p.metadata, [], 'every record type of the corpus is known');
       const want = EXPECTED[key];
       const calls = ofKind(p.events, 'tool_call');
       const results = ofKind(p.events, 'tool_result');
@@ -481,6 +484,8 @@ describe('claude-code parse: results and records', () => {
     ]);
     assert.deepEqual(p.skips.map((s) => s.line), [6]);
     assert.ok(p.skips[0].reason.includes('future-action'));
+    // The unknown record with nothing an agent does in it is reported as metadata, not dropped.
+    assert.deepEqual(p.metadata, [{ line: 5, type: 'future-metadata' }]);
   });
 });
 

@@ -415,9 +415,10 @@ describe('gemini: stream-json', () => {
     assert.equal(ofKind(out.events, 'session_meta')[0].sessionId, 'st-1');
   });
 
-  test('an unfinished reply is flushed at end; unknown events are skipped', () => {
-    const out = drive(gemini, jsonl({ type: 'init', session_id: 'x' }, { type: 'wat' }, { type: 'message', role: 'assistant', content: 'half', delta: true }));
+  test('an unfinished reply is flushed at end; unknown events: metadata, or skipped when they may hold an action', () => {
+    const out = drive(gemini, jsonl({ type: 'init', session_id: 'x' }, { type: 'wat', command: 'rm -rf x' }, { type: 'message', role: 'assistant', content: 'half', delta: true }, { type: 'heartbeat', seq: 3 }));
     assert.deepEqual(out.skips.map((s) => s.line), [2]);
+    assert.deepEqual(out.metadata, [{ line: 4, type: 'heartbeat' }]);
     assert.equal(ofKind(out.events, 'message')[0].text, 'half');
   });
 });

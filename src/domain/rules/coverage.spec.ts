@@ -112,3 +112,11 @@ test('a heuristic read that places a small share of the lines is a warning; a st
   assert.match(d[0].detail, /only 2 % of the 100 lines/);
   assert.deepEqual(only(await coverage({ lowConfidence: false, totalLines: 100 }, evts), 'coverage/little-understood'), []);
 });
+
+test('records of unknown types with no action in them are one info finding naming the types; none without them', async () => {
+  const d = await coverage({ unknownMetadata: [{ type: 'token_usage_record', line: 4, count: 40 }, { type: 'ai-title', line: 2, count: 1 }] });
+  assert.deepEqual(ruleIds(d), ['coverage/unknown-metadata']);
+  assert.equal(severityOf(d[0]), 'info');
+  assert.match(d[0].detail, /41 records of a type Vouch does not know.*"token_usage_record" \(line 4, ×40\), "ai-title" \(line 2\)/);
+  assert.deepEqual(await coverage({ unknownMetadata: [] }), []);
+});

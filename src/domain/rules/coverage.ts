@@ -99,6 +99,13 @@ export const littleUnderstood = meta({
 });
 /** Below this share of the lines placed in prompts, replies, tool calls and results, little was understood. */
 export const UNDERSTOOD_MIN_SHARE = 0.25;
+export const unknownMetadata = meta({
+  id: 'coverage/unknown-metadata',
+  severity: 'info',
+  title: 'Metadata Vouch does not know',
+  description: 'Records of a type no parser knows yet (agents add bookkeeping records every few releases), holding no tool call, message, prompt or file change: metadata, so nothing the agent did was missed. Unknown records that look like actions are skipped lines instead (a warning).',
+  remediation: 'Nothing to do; report the record type to the Vouch maintainers if it should be read.',
+});
 export const hintConflict = meta({
   id: 'coverage/hint-conflict',
   severity: 'info',
@@ -209,7 +216,7 @@ export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, littleUnderstood, hintConflict, severalRuns,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns,
     ],
     create(ctx) {
       const seen = new Understood();
@@ -241,6 +248,11 @@ export const COVERAGE_RULES: Rule[] = [
             ctx.report({ rule: lowConfidence.id, detail: 'This is terminal output, not a structured session record: findings rest on heuristics and may miss things.', evidence: [] });
             const little = seen.littleUnderstood(ing.totalLines);
             if (little) ctx.report({ rule: littleUnderstood.id, detail: little, evidence: [] });
+          }
+          if (ing.unknownMetadata.length > 0) {
+            const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);
+            const types = ing.unknownMetadata.slice(0, 5).map((k) => `"${k.type}" (line ${k.line}${k.count > 1 ? `, ×${k.count}` : ''})`).join(', ');
+            ctx.report({ rule: unknownMetadata.id, detail: `${plural(total, 'record')} of a type Vouch does not know, with no tool call, message or file change in them: ${types}.`, evidence: [] });
           }
           if (ing.hintConflict) ctx.report({ rule: hintConflict.id, detail: `The upload said "${ing.agentHint ?? 'unknown'}", but the content is ${ctx.session.agent ?? 'a different format'} (${ctx.session.format}).`, evidence: [] });
         },

@@ -67,6 +67,8 @@ export interface IngestFacts {
   truncatedTail: boolean;
   /** Looks like a binary file (NUL bytes in most lines). */
   binary: boolean;
+  /** Records of types no parser knows that hold no action (metadata): per type, its first line and count (≤ 20 types). */
+  unknownMetadata: { type: string; line: number; count: number }[];
   /** Subagent transcripts the log references that are not in this file. */
   missingSubagents: { id: string; line: number }[];
   /** The agent hint given by the uploader, and whether it contradicted the detected format. */

@@ -15,6 +15,7 @@ import { classifyUserText } from './user-text.ts';
 import { num, obj, str, text, type Obj } from '../shared/values.ts';
 import { boundedAdd, boundedSet, isoTime, textOf } from './values.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** Where an event comes from: its line, time and thread (undefined = main thread). */
 interface Ctx {
@@ -50,11 +51,6 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
 
 /** stream-json system records that only drive the live UI (request status, thinking-token estimates). */
 const STREAM_PLUMBING_SUBTYPES: ReadonlySet<string> = new Set(['status', 'thinking_tokens']);
-
-/** An unknown record holding one of these may hide agent activity, so it is reported as skipped. */
-const CONTENT_KEYS = [
-  'message', 'content', 'toolUseResult', 'tool_use_result', 'input', 'output', 'command', 'prompt', 'payload', 'data', 'text',
-];
 
 export class ClaudeCodeParser implements LogParser {
   readonly agent = 'claude-code' as const;
@@ -181,11 +177,9 @@ export class ClaudeCodeParser implements LogParser {
     }
   }
 
+  /** A new record type: metadata (info) unless something in it looks like an action (shared rule). */
   private onUnknown(rec: Obj, type: string, ctx: Ctx): void {
-    for (const key of CONTENT_KEYS) {
-      if (key in rec) return ctx.sink.skip(ctx.line, `unknown Claude Code record type "${type.slice(0, 40)}"`);
-    }
-    // A new bare metadata record (ids, names, flags): nothing in it can be an agent action.
+    reportUnknownRecord(ctx.sink, ctx.line, 'Claude Code', type, rec);
   }
 
   // ---- threads and session metadata ----

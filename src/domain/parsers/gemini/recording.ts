@@ -4,6 +4,7 @@ import type { EventSink, LogParser } from '../../model/events.ts';
 import { ChatHistory } from './history.ts';
 import { emitContentHistory, isContentHistory } from './content-history.ts';
 import { obj, type Obj } from '../shared/values.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** `session-….jsonl`: one record per line; buffered by design (see history.ts). */
 export class GeminiJsonlParser implements LogParser {
@@ -22,7 +23,7 @@ export class GeminiJsonlParser implements LogParser {
     else if (typeof rec.id === 'string') this.history.add(rec, line);
     // The metadata line; a one-line legacy document (metadata + messages) lands here too.
     else if (typeof rec.sessionId === 'string') this.history.setMeta(rec, line);
-    else sink.skip(line, 'unrecognised Gemini record');
+    else reportUnknownRecord(sink, line, 'Gemini', typeof rec.type === 'string' ? rec.type : undefined, rec);
   }
 
   end(sink: EventSink): void {
