@@ -151,3 +151,39 @@ describe('gemini-cli-tui: npm run-script banners are not prompts', () => {
     assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['帮我修复构建错误']);
   });
 });
+
+describe('gemini-cli-tui: older builds (0.1.x) box the person\'s message', () => {
+  const capture = [
+    '╭──────────────────────────────────────────────╮',
+    '│  > Behebe den Fehler in der Anmeldung und     │',
+    '│    führe die Tests aus                        │',
+    '╰──────────────────────────────────────────────╯',
+    '',
+    '✦ Ich lese zuerst die Datei.',
+    '╭──────────────────────────────────────────────╮',
+    '│ ✔  ReadFile src/login.ts                      │',
+    '╰──────────────────────────────────────────────╯',
+    '╭──────────────────────────────────────────────╮',
+    '│ ✔  Shell npm test (Run the tests)            │',
+    '│                                              │',
+    '│    12 passing                                │',
+    '╰──────────────────────────────────────────────╯',
+    '╭──────────────────────────────────────────────╮',
+    '│ > git push --force                            │',
+    '╰──────────────────────────────────────────────╯',
+    '~/app (main*)   no sandbox (see /docs)   gemini-2.5-pro (97% context left)',
+  ].join('\n') + '\n';
+
+  test('the boxed message is the prompt, wrapped lines joined; the tools are calls', () => {
+    const out = run(capture);
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['Behebe den Fehler in der Anmeldung und\nführe die Tests aus']);
+    assert.deepEqual(calls(out.events).map((c) => c.name), ['read_file', 'run_shell_command']);
+  });
+
+  test('text typed into the input box (one column of padding) and never sent is not a prompt', () => {
+    const out = run(capture);
+    assert.ok(!ofKind(out.events, 'prompt').some((p) => p.text.includes('git push')));
+    assert.ok(!commands(out.events).includes('git push --force'));
+  });
+});

@@ -25,6 +25,7 @@ const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|
 export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘✖\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
 const MCP_TOOL_LINE = /^([✔✓x✗✘✖\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
 const PROMPT = /^>\s(.*)$/;
+const BOXED_PROMPT = /^ >\s\S/;
 // `npm run x` prints "> pkg@1.2.3 x" then "> the script's command": npm's banner, not a prompt.
 const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+$/;
 const ASSISTANT = /^✦\s?(.*)$/;
@@ -111,6 +112,14 @@ export class GeminiTuiParser implements LogParser {
       return;
     }
     if (this.mode === 'tool' && this.tool) return this.tool.body.add(text.replace(/^ {1,4}/, ''));
+    // Older builds (0.1.x) box the person's message: "│  > text  │" (two columns of padding; the
+    // input box below has one, so a half-typed message there is not taken for a prompt).
+    if (this.mode === 'prompt') return this.block?.add(text.replace(/^ {1,4}/, ''));
+    if (this.mode === 'box' && (this.block?.empty ?? true) && BOXED_PROMPT.test(text) && !/^>\s+Type your message/.test(t)) {
+      this.mode = 'prompt';
+      this.block = new TextBlock(line);
+      return this.block.add(t.replace(/^>\s?/, ''));
+    }
     // Not a tool box: the input box, a confirmation dialog, the session summary.
     if (/^>\s+Type your message/.test(t)) return;
     (this.block ??= new TextBlock(line)).add(t);
