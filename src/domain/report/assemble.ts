@@ -37,10 +37,12 @@ export function assembleReport(input: AssembleInput): Report {
   // Runs appended in one file are timed one by one: the gap between them is not session time.
   const durationMs = tally.activeDurationMs();
   const publicFindings = findings.map(({ occurrences: _o, weight: _w, ...f }) => f);
+  // A log that ends on its own export is complete: that call's result can never be in it.
+  const cutOff = input.incomplete && input.incomplete.kind !== 'own-export' ? { ...input.incomplete, kind: input.incomplete.kind } : null;
   const narrative = writeNarrative({
     outcome, score, findings: publicFindings, stats,
     agentLabel: detection.agent ? AGENT_LABEL[detection.agent] : 'The agent',
-    models: h.models, durationMs, lowConfidence: ingest.lowConfidence, incomplete: input.incomplete?.reason ?? null,
+    models: h.models, durationMs, lowConfidence: ingest.lowConfidence, incomplete: cutOff?.reason ?? null,
   });
   const report: Report = {
     session_id: null,
@@ -59,7 +61,7 @@ export function assembleReport(input: AssembleInput): Report {
     started_at: h.startedAt,
     ended_at: h.endedAt,
     duration_ms: durationMs,
-    incomplete: input.incomplete ? { reason: input.incomplete.kind, detail: input.incomplete.reason } : null,
+    incomplete: cutOff ? { reason: cutOff.kind, detail: cutOff.reason } : null,
     trust_score: score,
     outcome,
     ...narrative,

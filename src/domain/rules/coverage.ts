@@ -50,7 +50,7 @@ export const incomplete = meta({
   id: 'coverage/incomplete',
   severity: 'info',
   title: 'The session ends before the run finished',
-  description: 'The log stops before the agent\'s run was over: a headless run without its closing record (`result`, `turn.completed`), or a last tool call that never got a result. What happened afterwards is not in the log. Ending on an unanswered tool call is a warning: the outcome of that action is unknown.',
+  description: 'The log stops before the agent\'s run was over: a headless run without its closing record (`result`, `turn.completed`), or a last tool call that never got a result. What happened afterwards is not in the log. Ending on an unanswered tool call is a warning: the outcome of that action is unknown. A last call that exports this very log (it names the session id, or copies out of the agent\'s session folder) is info: its result can never be in the log it was writing.',
   remediation: 'Upload the log again once the run has finished, or check what the last action did.',
 });
 export const severalRuns = meta({
@@ -209,7 +209,8 @@ function reportIncomplete(ctx: RuleContext, ing: IngestFacts): void {
   const evidence = inc.eventIndex === undefined ? [] : [{ index: inc.eventIndex, excerpt: inc.reason }];
   // A last action without a result: its outcome is unknown, so a person must look (never Clear).
   const severity = inc.kind === 'unanswered-call' ? 'warning' as const : 'info' as const;
-  ctx.report({ rule: incomplete.id, severity, ...(severity === 'warning' ? { title: 'The log ends in the middle of an action' } : {}), detail: inc.reason, evidence });
+  const title = inc.kind === 'unanswered-call' ? 'The log ends in the middle of an action' : inc.kind === 'own-export' ? 'The log ends with its own export' : undefined;
+  ctx.report({ rule: incomplete.id, severity, ...(title ? { title } : {}), detail: inc.reason, evidence });
 }
 
 export const COVERAGE_RULES: Rule[] = [

@@ -85,8 +85,9 @@ export interface IngestFacts {
 
 export interface IncompleteRun {
   /** `unanswered-call`: the log ends on a tool call with no result; `no-closing-record`: a
-   *  headless run lacks its final record (`result`, `turn.completed`). */
-  kind: 'unanswered-call' | 'no-closing-record';
+   *  headless run lacks its final record (`result`, `turn.completed`); `own-export`: the only
+   *  unanswered calls export this very log (their result cannot be in it), so the run is complete. */
+  kind: 'unanswered-call' | 'no-closing-record' | 'own-export';
   reason: string;
   /** The event to point at as evidence (the unanswered call, or the parser's notice). */
   eventIndex?: number;
