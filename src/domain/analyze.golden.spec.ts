@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { analyzeStream } from './analyze.ts';
 import { GOLDEN_FILE, compareVerdict, goldenInputs, verdictOf, type GoldenFile } from './golden.testing.ts';
+import { reviewFindings } from './review.ts';
 
 const golden = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8')) as GoldenFile;
 const inputs = goldenInputs();
@@ -25,8 +26,12 @@ for (const input of inputs) {
   test(`golden: ${input.name}`, async () => {
     const expected = golden.files[input.name];
     assert.ok(expected, `${input.name} is missing from ${GOLDEN_FILE}`);
-    const actual = verdictOf(await analyzeStream([readFileSync(input.path)]));
+    const report = await analyzeStream([readFileSync(input.path)]);
+    const actual = verdictOf(report);
     assert.deepEqual(compareVerdict(expected, actual), [], actual.titles.join('\n'));
+    // `npm run review`: every warning and critical finding has a committed verdict.
+    const review = reviewFindings([{ log: input.name, report }], golden.files);
+    assert.deepEqual(review.findings.filter((f) => f.verdict === 'unreviewed').map((f) => f.rule), []);
   });
 }
 
