@@ -109,6 +109,10 @@ describe('gemini-cli-tui: smaller cases', () => {
     assert.deepEqual(shellInput('echo $(date) (Print the date.)'), { type: 'command', command: 'echo $(date)' });
     assert.deepEqual(shellInput('(cd app && make)'), { type: 'command', command: '(cd app && make)' });
     assert.deepEqual(shellInput('ls [in src]'), { type: 'command', command: 'ls', workdir: 'src' });
+    // Newer builds name the directory in full; a path the screen cut short is no directory.
+    assert.deepEqual(shellInput('cd frontend && npm run build [current working directory /home/project/cafe-sg]'), { type: 'command', command: 'cd frontend && npm run build', workdir: '/home/project/cafe-sg' });
+    assert.deepEqual(shellInput('npm run build [current working directory /private/var/folders/bf/…'), { type: 'command', command: 'npm run build' });
+    assert.deepEqual(shellInput('npm run build [current working directory /private/var/folders/bf/…]'), { type: 'command', command: 'npm run build' });
   });
 
   test('a box without its bottom border ends at the next text outside it', () => {

@@ -260,16 +260,24 @@ function geminiInput(tool: OpenTool, output: string): ToolInput {
   }
 }
 
-/** "npm test [in app] (Run the unit tests)": the command, its directory, its description. */
+/**
+ * "npm test [in app] (Run the unit tests)", or in newer builds "npm test [current working
+ * directory /home/u/app] (…)": the command, its directory, its description. A directory the
+ * screen cut short ("/private/var/…") is not a directory: it is left out.
+ */
 export function shellInput(d: string): ToolInput {
   let rest = d;
   if (rest.endsWith(')')) {
     const open = descriptionStart(rest);
     if (open > 0) rest = rest.slice(0, open).trimEnd();
   }
-  const dir = /\s\[in ([^\]]+)\]$/.exec(rest);
+  const dir = /\s\[(?:in|current working directory) ([^\]]+)\]$/.exec(rest);
   if (dir) rest = rest.slice(0, dir.index);
-  return { type: 'command', command: rest, ...(dir ? { workdir: dir[1] } : {}) };
+  // The box cut the line inside the bracket: "npm run build [current working directory /priv…".
+  const cut = dir ? null : /\s\[(?:in|current working directory) [^\]]*(?:…|\.\.\.)$/.exec(rest);
+  if (cut) rest = rest.slice(0, cut.index);
+  const workdir = dir && !dir[1].endsWith('…') && !dir[1].endsWith('...') ? dir[1] : undefined;
+  return { type: 'command', command: rest, ...(workdir ? { workdir } : {}) };
 }
 
 /** Where the trailing " (description)" starts: its "(" balances the final ")" and follows a space. */
