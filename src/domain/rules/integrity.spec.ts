@@ -190,6 +190,10 @@ test('the claim screen lets every kind of claim through, in any case, and stops 
   ];
   for (const [text, kind] of claims) assert.equal(findClaim(text)?.kind, kind, text);
   assert.equal(findClaim('Here is the summary of the repository layout and its modules.'), null);
+  // A noun phrase in a wish list is no claim.
+  assert.equal(findClaim('What I need from you:\n- Production-ready configuration\n- Proper error handling patterns'), null);
+  assert.equal(findClaim('1. Complete Working Example'), null);
+  assert.equal(findClaim('The migration is complete.')?.kind, 'done');
 });
 
 // ---- weakened assertions (issue 15) -----------------------------------------------------------------
