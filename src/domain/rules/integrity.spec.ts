@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, write } from './testing.ts';
-import { findClaim, loweredThresholds } from './integrity.ts';
+import { findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
 
 const CONTRA = 'integrity/claim-contradicted';
 const UNVERIFIED = 'integrity/claim-unverified';
@@ -255,6 +255,15 @@ test('a whole-file rewrite of a test file is compared with the file as the sessi
   assert.deepEqual(only(claude, WEAK).map(severityOf), ['warning']);
   const viaCat = await runRules([...ran('cat src/cart.test.ts', { output: before }), write('src/cart.test.ts', after)]);
   assert.deepEqual(only(viaCat, WEAK).map(severityOf), ['warning']);
+});
+
+test('Codex-style shell edits weaken assertions too: sed -i s/// and a heredoc rewrite of a file the session showed', async () => {
+  const sed = await runRules([cmd("sed -i 's/expect(total(cart)).toBe(42)/expect(total(cart)).toBeDefined()/' src/cart.test.ts")], { agent: 'codex', format: 'codex-rollout' });
+  assert.deepEqual(only(sed, WEAK).map(severityOf), ['warning']);
+  const before = 'def test_total():\n    assert total([20, 22]) == 42\n';
+  const heredoc = await runRules([...ran('cat tests/test_cart.py', { output: before }), cmd("cat > tests/test_cart.py <<'EOF'\ndef test_total():\n    assert total([20, 22])\nEOF")], { agent: 'codex', format: 'codex-rollout' });
+  assert.deepEqual(only(heredoc, WEAK).map(severityOf), ['warning']);
+  assert.deepEqual(sedSubstitution('s|a\\.b|c|g'), { removed: 'a.b', added: 'c' });
 });
 
 test('strengthened, renamed, restructured or equivalent assertions are not weakening', async () => {

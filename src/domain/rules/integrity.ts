@@ -502,9 +502,11 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: TestContents)
     if (!isTest(w)) continue;
     const skips = added(w, SKIP_MARKERS);
     if (skips > 0) out.push({ what: `${plural(skips, 'skip/focus marker')} added to ${w.path}` });
-    // A whole-file write shows no removed text: compare with the file as the session last showed it.
-    const removed = w.removed || (w.kind === 'write' && w.via === 'tool' ? contents.get(w.abs) : '');
-    const assertion = assertionChange(w.path, removed, w.added);
+    // A whole-file write (Write, write_file, `cat > f <<EOF`) shows no removed text: compare with
+    // the file as the session last showed it. `sed -i 's/old/new/'` removes and adds its pattern.
+    const sub = w.via === 'command' && w.kind === 'edit' && w.cmd?.name === 'sed' ? sedSubstitution(w.added) : null;
+    const removed = w.removed || (w.kind === 'write' && w.added ? contents.get(w.abs) : '') || (sub?.removed ?? '');
+    const assertion = assertionChange(w.path, removed, sub ? sub.added : w.added);
     if (assertion) out.push(assertion);
   }
   // Renames, and tests the agent itself created in this session, are not lost tests.
@@ -588,7 +590,7 @@ class TestContents {
     }
     for (const w of fx.writes) {
       if (!isTest(w)) continue;
-      if (w.kind === 'write' || w.kind === 'create') this.set(w.abs, w.via === 'tool' ? w.added : '');
+      if (w.kind === 'write' || w.kind === 'create') this.set(w.abs, w.added);
       else if (i.type === 'file_edit') this.set(w.abs, applyEdits(this.get(w.abs), i.edits));
       else this.files.delete(w.abs);
     }
@@ -611,6 +613,17 @@ class TestContents {
     }
     setCapped(this.files, abs, text, CONTENTS_FILES_MAX);
   }
+}
+
+/** `s/old/new/flags` scripts of `sed -i` (any delimiter), as removed and added text. */
+export function sedSubstitution(script: string): { removed: string; added: string } | null {
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const m of script.matchAll(/(?:^|[;\n]\s*)(?:\d+|\/[^/]*\/)?\s*s([^\w\s\\])((?:\\.|(?!\1).)*)\1((?:\\.|(?!\1).)*)\1[gIip\d]*/g)) {
+    removed.push(m[2].replace(/\\(.)/g, '$1'));
+    added.push(m[3].replace(/\\(.)/g, '$1'));
+  }
+  return removed.length > 0 ? { removed: removed.join('\n'), added: added.join('\n') } : null;
 }
 
 /** The file after an Edit/MultiEdit, when every old string is found in what the session showed. */
