@@ -173,10 +173,13 @@ interface Instructions {
   /** Text that only addresses agents (no injection): only scripts and dialling commands link. */
   strict: boolean;
   key: string;
+  /** Tool calls still watched: instructions followed much later are not tied to the passage. */
+  callsLeft: number;
 }
 
 const INSTRUCTIONS_MAX = 10;
 const INSTRUCTION_WINDOW = 2_000;
+const INSTRUCTION_CALLS = 100;
 
 export const INJECTION_RULES: Rule[] = [
   {
@@ -308,7 +311,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   const inj = findInjection(text);
   const hidden = findHidden(text);
   // Nothing found, the usual case: the quoted call is not worth building.
-  if (!inj && !hidden) return addressed(event, facts);
+  if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   const asked = facts.call ? describeCall(facts.call).toLowerCase() : '';
   let found: Pending | null = null;
@@ -328,19 +331,30 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   const at = inj ? inj.start : hidden!.first;
   const passage = inj ? text.slice(Math.max(0, at - INSTRUCTION_WINDOW), inj.end + INSTRUCTION_WINDOW) : `${hidden!.tagText}\n${hidden!.scanned.slice(Math.max(0, at - INSTRUCTION_WINDOW), at + INSTRUCTION_WINDOW)}`;
   const named = namedIn(passage);
-  const instructions = isEmpty(named) ? null : { what: found.what, evidence: found.evidence, named, strict: false, key: found.key };
+  const instructions = isEmpty(named) ? null : { what: found.what, evidence: found.evidence, named, strict: false, key: found.key, callsLeft: INSTRUCTION_CALLS };
   return { pending: found, instructions };
 }
 
+/** Outputs that show a document (a fetched page, a file read or printed): where notes to agents live. */
+function readsContent(call: EventFacts['call']): boolean {
+  if (!call) return false;
+  const t = call.input.type;
+  if (t === 'web_fetch' || t === 'file_read' || t === 'mcp') return true;
+  return t === 'command' && /\b(?:cat|head|less|more|curl|wget|sed|bat|type|Get-Content)\b/.test(call.input.command);
+}
+
+const ADDRESSED_SCAN_MAX = 200_000;
+
 /** Text that speaks to AI agents and names a script or host: kept, to see whether the agent obeys. */
 function addressed(event: ToolResultEvent, facts: EventFacts): { pending: null; instructions: Instructions | null } | null {
-  const at = addressedToAgents(event.output);
+  const text = event.output.length > ADDRESSED_SCAN_MAX ? event.output.slice(0, ADDRESSED_SCAN_MAX) : event.output;
+  const at = addressedToAgents(text);
   if (at < 0) return null;
-  const named = namedIn(event.output.slice(Math.max(0, at - 200), at + INSTRUCTION_WINDOW));
+  const named = namedIn(text.slice(Math.max(0, at - 200), at + INSTRUCTION_WINDOW));
   if (named.scripts.length === 0 && named.commands.length === 0) return null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
-  const ev = { index: event.index, excerpt: safe(around(event.output, at, at + 40), facts) };
-  return { pending: null, instructions: { what: `instructions addressed to AI agents in ${source}`, evidence: ev, named, strict: true, key: String(event.index) } };
+  const ev = { index: event.index, excerpt: safe(around(text, at, at + 40), facts) };
+  return { pending: null, instructions: { what: `instructions addressed to AI agents in ${source}`, evidence: ev, named, strict: true, key: String(event.index), callsLeft: INSTRUCTION_CALLS } };
 }
 
 /** Reports actions linked to earlier instructions; each instruction passage is reported once. */
@@ -352,7 +366,7 @@ function checkFollowed(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' 
     const link = followedLink(ins.named, fx, raw, ins.strict);
     // The user named it: following the user, not the page.
     if (!link || userNamed(lastPrompt, fx, link)) {
-      left.push(ins);
+      if (ins.callsLeft > 1) left.push({ ...ins, callsLeft: ins.callsLeft - 1 });
       continue;
     }
     ctx.report({

@@ -110,9 +110,10 @@ export function followedLink(named: Named, fx: Effects, raw: string, strict = fa
     if (u) return `contacted the named URL ${u}`;
     if (named.hosts.includes(n.host)) return `contacted the named host ${n.host}`;
   }
-  const text = norm(raw);
-  const remote = fx.net.some((n) => !n.local);
-  for (const c of named.commands) if ((!strict || remote) && text.includes(c)) return `ran the named command \`${c}\``;
+  if (named.commands.length > 0 && (!strict || fx.net.some((n) => !n.local))) {
+    const text = norm(raw.length > 20_000 ? raw.slice(0, 20_000) : raw);
+    for (const c of named.commands) if (text.includes(c)) return `ran the named command \`${c}\``;
+  }
   for (const { cmd } of fx.commands) {
     const script = [cmd.name, ...cmd.args].map((a) => a.split('/').pop() ?? a).find((a) => named.scripts.includes(a));
     if (script) return `ran the named script ${script}`;

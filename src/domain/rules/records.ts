@@ -100,17 +100,17 @@ export const RECORDS_RULES: Rule[] = [
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
-          const isCheck = fx.commands.some((l) => checkKind(l.cmd) !== null);
-          if (isCheck && !(event.input.type === 'command' && event.input.background)) {
+          if (event.input.type === 'command' && !event.input.background && fx.commands.some((l) => checkKind(l.cmd) !== null)) {
             const piped = fx.commands.some((l) => l.cmd.pipeLength > 1 && l.cmd.pipeIndex < l.cmd.pipeLength - 1);
             setCapped(open, event.callId, { reliable: !piped }, 200);
           }
           for (const w of fx.writes) {
-            if (w.zone === 'worktree' && !DOC_FILE.test(w.path) && !isRecord(w)) {
+            const record = isRecord(w);
+            if (!record && w.zone === 'worktree' && !DOC_FILE.test(w.path)) {
               codeEdits++;
               lastEdit = event.index;
             }
-            if (!isRecord(w)) continue;
+            if (!record) continue;
             const what = passingEdit(w.removed, w.added);
             if (!what) continue;
             const failing = lastFailed !== null && lastFailed.index > lastEdit;
