@@ -15,7 +15,7 @@ const WEAK = new RegExp([
   String.raw`\bassert\.ok\s*\(`,
   // Python
   String.raw`\bassert(?:IsNotNone|IsInstance|True)\s*\(`,
-  String.raw`^[ \t]*assert[ \t]+(?![^\n]*(?:==|!=|<=|>=|<|>|\bin\b|\bis\b))[^\n,]+$`,
+  String.raw`^[ \t]*assert[ \t]+(?![^\n]*(?:==|!=|<=|>=|<|>|\bin\b|\bis\b))[^\n]+$`,
   String.raw`^[ \t]*assert[ \t]+[^\n]*\bis\s+not\s+None\s*$`,
   // Java/Kotlin/C#
   String.raw`\bassertNotNull\s*\(`,
@@ -24,6 +24,9 @@ const WEAK = new RegExp([
   String.raw`\b(?:assert|require)\.(?:NotNil|NotEmpty|True|NoError)\s*\(`,
   // Rust
   String.raw`\bassert!\s*\([^,\n]*\.is_(?:some|ok)\(\)\s*\)`,
+  // assertpy / hamcrest
+  String.raw`\.(?:is_not_none|is_true|is_not_empty)\s*\(\s*\)`,
+  String.raw`\b(?:not_none|is_not\s*\(\s*none\s*\(\s*\)\s*\))`,
 ].join('|'), 'gm');
 
 /** Comparisons with an expected value. */
@@ -43,7 +46,13 @@ const STRONG = new RegExp([
   // Go (testify), Rust, Ruby minitest
   String.raw`\b(?:assert|require)\.(?:Equal|EqualValues|Exactly|ErrorIs|ErrorContains|Contains|Len|JSONEq)\s*\(`,
   String.raw`\bassert_(?:eq|ne|equal|match|includes|raises)!?\s*[(\s]`,
+  // assertpy / hamcrest
+  String.raw`\.(?:is_equal_to|is_length|contains_only|is_less_than|is_greater_than)\s*\(`,
+  String.raw`\b(?:equal_to|has_length|contains_exactly|has_entries|close_to)\s*\(`,
 ].join('|'), 'gm');
+
+/** An \`expect(…)\` left without a matcher: it checks nothing. */
+const DANGLING = /^[ \t]*(?:await[ \t]+)?expect\s*\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)[ \t]*;?[ \t]*$/gm;
 
 /** Any assertion at all (a superset of both lists, for "more assertions were added than removed"). */
 const ANY_ASSERTION = /\bassert\w*!?\s*[(.\s]|\bexpect\s*\(|\.should\b|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\brequire\.\w+\s*\(|\bself\.assert\w+\s*\(|\bAssert\.\w+\s*\(/gm;
@@ -88,5 +97,9 @@ export function weakenedAssertions(removed: string, added: string): AssertionCha
   if (strongLost <= 0) return null;
   if (countMatches(added, ANY_ASSERTION) > countMatches(removed, ANY_ASSERTION)) return null;
   const weakGained = Math.max(0, countMatches(added, WEAK) - countMatches(removed, WEAK));
+  // A comparison lost with no weaker check in its place is only judged when what is left plainly
+  // checks nothing (a bare `expect(x)`): other rewrites may use forms this list does not know
+  // (`if got != want { t.Errorf(…) }`).
+  if (weakGained === 0 && countMatches(added, DANGLING) <= countMatches(removed, DANGLING)) return null;
   return { strongLost, weakGained, before: first(STRONG, removed, added), after: weakGained > 0 ? first(WEAK, added, removed) : null };
 }

@@ -30,8 +30,10 @@ export function probeFailure(output: string): ProbeFailure | null {
   return null;
 }
 
-/** Programs whose failures are about a service named in their arguments. */
-const SERVICE_TOOLS = new Set(['systemctl', 'service', 'docker', 'podman', 'kubectl', 'pg_isready', 'redis-cli', 'psql', 'mysql', 'mongosh', 'nc', 'ping', 'curl', 'wget', 'http', 'ssh', 'telnet', 'dig', 'nslookup', 'host']);
+/** Programs whose failures are about a service named in their arguments (unit, container, resource). */
+const SERVICE_TOOLS = new Set(['systemctl', 'service', 'docker', 'podman', 'kubectl']);
+/** Subcommands and words of those tools that name no service. */
+const TOOL_WORDS = /^(?:status|start|stop|restart|reload|enable|disable|is-active|is-enabled|show|ps|logs|exec|inspect|get|describe|pods?|services?|deployments?|run|sh|bash|compose|container|image|images|up|down|top|port|rollout|svc|deploy|all|--user)$/;
 
 /**
  * The names a claim would use for what the probe checked: remote and local hosts, ports, and the
@@ -48,14 +50,13 @@ export function probeSubjects(fx: Effects): string[] {
   }
   for (const { cmd } of fx.commands) {
     if (!SERVICE_TOOLS.has(cmd.name)) continue;
-    for (const a of cmd.args) {
+    // Values of options (`-n staging`, `--namespace x`) are not what was probed.
+    const values = new Set(cmd.args.flatMap((a, i) => (/^-{1,2}[a-z-]+$/i.test(a) && i + 1 < cmd.args.length ? [i + 1] : [])));
+    for (const [i, a] of cmd.args.entries()) {
+      if (values.has(i)) continue;
       if (a.startsWith('-') || a.length < 3 || /[/=:@]/.test(a)) continue;
-      if (/^(?:status|start|stop|restart|is-active|ps|logs|exec|inspect|get|describe|pods?|services?|deployments?|run|sh|bash)$/.test(a)) continue;
+      if (TOOL_WORDS.test(a)) continue;
       out.add(a.toLowerCase().replace(/\.service$/, ''));
-    }
-    for (const a of cmd.args) {
-      const port = /^(?:-p|--port=?)?(\d{2,5})$/.exec(a)?.[1];
-      if (port && Number(port) >= 20) out.add(port);
     }
   }
   return [...out].filter((s) => s.length >= 2).slice(0, 20);
