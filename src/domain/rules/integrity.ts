@@ -93,8 +93,12 @@ const CLAIMS: [Claim, RegExp][] = [
 
 /** Sentences that hedge, negate or describe a failure are not claims of success. */
 const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+verify|still|except|but\s+\d+|however)\b|n't\b/i;
-/** A sentence that reports a current failure (not one the agent fixed): the reply was open about it. */
-const FAILURE_REPORT = /\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail|\b(?:still|currently)\s+(?:fail|failing|broken)|\b(?:fails|failing|failed)\b|\bpre-existing\s+(?:failures?|errors?)|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bbroken\b/i;
+/**
+ * A sentence that reports a current failure (not one the agent fixed): the reply was open about it.
+ * Present tense or a count ("the build fails", "2 tests failed"); a narrated past failure ("the
+ * test failed because …") followed by "all tests pass" is still a claim.
+ */
+const FAILURE_REPORT = /\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail(?:s|ed|ing)?\b|\b(?:still|currently)\s+(?:fail|fails|failing|broken|red)\b|\b(?:is|are|remains?|keeps?)\s+(?:still\s+)?failing\b|\bfails\b|\bpre-existing\s+(?:failures?|errors?)|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bdoes(?:n't|\s+not)\s+pass\b|\bbroken\b/i;
 const FIXED = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|address(?:ed)?|(?:0|no|zero)\s+(?:\w+\s+)?(?:fail|error))/i;
 
 /** Whether some sentence of the reply reports a failure that is still there. */
