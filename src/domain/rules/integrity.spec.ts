@@ -373,6 +373,7 @@ test('records ticked after passing work, task lists, requested ticks and failed 
     [...ran('npm test', { exitCode: 1, output: '1 failed' }), edit('TODO.md', '- [ ] exports CSV', '- [x] exports CSV')],
     [edit('docs/review.md', '- Input validation: FAIL', '- Input validation: FAIL (see #12)')],
     [edit('src/review.ts', "status: 'FAIL'", "status: 'PASS'")],
+    [write('docs/review-notes.md', '# Review\n- [ ] naming\n- [ ] errors'), edit('docs/review-notes.md', '- [ ] naming', '- [x] naming')],
   ];
   for (const events of cases) assert.deepEqual(only(await runRules(events), RECORD), [], JSON.stringify(events.at(-1)));
   const asked = await runRules([prompt('tick the items in docs/acceptance.md that are done'), edit('docs/acceptance.md', '- [ ] exports CSV', '- [x] exports CSV')]);
