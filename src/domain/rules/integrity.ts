@@ -588,7 +588,8 @@ class TestContents {
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
     const i = event.input;
-    if (i.type === 'file_read' || (i.type === 'command' && fx.commands.length === 1)) {
+    // A read tool or a plain `cat` shows the file; grep/sed/head show parts with their own prefixes.
+    if (i.type === 'file_read' || (i.type === 'command' && fx.commands.length === 1 && fx.commands[0].cmd.name === 'cat')) {
       const r = fx.reads.length === 1 ? fx.reads[0] : null;
       if (r && isTest(r)) setCapped(this.reads, event.callId, r.abs, CONTENTS_FILES_MAX);
     }
