@@ -35,7 +35,7 @@ const MAX_NAME = 80;
  * After the name: an optional type (`var xToken string = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?[ \t"'\\]{0,6}(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)(?:\\*["'`]|[ \t\r\n=|>]){0,8}/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 /** The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). */
 const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,400}/y;
@@ -45,7 +45,7 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 
 /** Names that contain a credential word but name metadata, not the secret. */
 const NOT_A_SECRET_NAME =
-  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
+  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
 
 /** Names that merely contain a credential word as part of another word. */
 const NOT_A_SECRET_WORD = new RegExp(
@@ -98,7 +98,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   AFTER_NAME.lastIndex = end;
   const op = AFTER_NAME.exec(text);
   if (!op) return null;
-  const operator = op[1];
+  const operator = op[2];
+  if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
   const xml = operator === '>' && text[start - 1] === '<';
   let at = end + op[0].length;
   VALUE.lastIndex = at;
@@ -120,11 +121,38 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const provider = providerMatch(name, text, at);
   if (provider) return provider;
   if (LOOSE_OPERATORS.has(operator) && !xml) return null;
+  if (isIdentifierKeyName(name)) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) return null;
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+
+/**
+ * `${POSTGRES_PASSWORD:-postgres}`, `${API_KEY?missing}`: the name is read, not assigned; the
+ * default after `:-` is a template's fallback, not a value someone set.
+ */
+function isReference(text: string, start: number): boolean {
+  return text[start - 1] === '{' && text[start - 2] === '$';
+}
+
+/**
+ * `X_PASSWORD= next-word`: in a shell (and an env file) `NAME=` followed by a space assigns the
+ * empty string; what follows is another word, never the value. A value never spans whitespace.
+ */
+function emptyShellAssignment(before: string, operator: string, after: string): boolean {
+  return operator === '=' && before === '' && /^[ \t]/.test(after) && !/["'`]/.test(after);
+}
+
+/** Identifier names: `key`, `file_key`, `styleKey`, `*_id`, `hash`, `sha`, `digest`, `etag`, `nonce`. */
+const CREDENTIAL_KEY_QUALIFIER =
+  /(?:api|access|secret|private|client|app|master|encryption|enc|signing|sign|license|licence|service|server|admin|auth|session|crypt|crypto|hmac|jwt|webhook|account|consumer|developer|subscription|integration|install|deploy|write|read|ingest|ingestion|management|root|partner|merchant|live|prod|production|shared|cipher|aes|rsa|ssh_private|bot|app_secret|sdk|mapbox|license)[_.-]?key$/;
+
+function isIdentifierKeyName(name: string): boolean {
+  if (!/key$/.test(name) || STRONG_NAME.test(name)) return false;
+  if (CREDENTIAL_KEY_QUALIFIER.test(name)) return false;
+  return !PROVIDER_WORDS.some((w) => name.includes(w));
 }
 
 function providerMatch(name: string, text: string, at: number): Candidate | null {

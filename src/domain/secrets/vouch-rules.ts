@@ -81,7 +81,7 @@ const providers: Detector = (text) => [
 ];
 
 /** scheme://user:password@host — the reported value is the password (or the token user of x-oauth-basic). */
-export const CREDENTIAL_URL = /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/([^\s/:@"'<>\\]{1,100}):([^\s/@"'<>\\]{1,200})@(?=[^\s/@"'<>\\])/g;
+export const CREDENTIAL_URL = /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/([^\s/:@"'<>\\]{0,100}):([^\s/@"'<>\\]{1,200})@(?=[^\s/@"'<>\\])/g;
 
 function credentialUrls(text: string): Candidate[] {
   return each(CREDENTIAL_URL, text, (m) => credentialPart(m, 'vouch/credential-url', 'Password in URL'));
