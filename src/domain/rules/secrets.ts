@@ -105,6 +105,7 @@ interface OutputSecret {
   hit: SecretHit;
   evidence: EvidenceItem[];
   where: string;
+  source: string;
   sent: EvidenceItem | null;
 }
 
@@ -114,6 +115,29 @@ interface OutputSecret {
  */
 function secretKey(hit: SecretHit): string {
   return `${hit.masked}:${hit.value.length}`;
+}
+
+/**
+ * One credential is one cause, wherever it showed up (typed into the prompt, then written into a
+ * file by the agent: one finding with both places in evidence, not two).
+ */
+function credentialCause(hit: SecretHit): { id: string; summary: string } {
+  return { id: `credential:${secretKey(hit)}`, summary: `${hit.label} ${hit.masked} appeared in several places (each is in the evidence).` };
+}
+
+/**
+ * Values known only by their label (`"api_key": …`) that one tool printed are one cause: a tool
+ * whose output lists seventeen labelled values is one thing to look at, not seventeen.
+ */
+function shownCause(hit: SecretHit, source: string): { id: string; summary: string } {
+  if (hit.confidence === 'high') return credentialCause(hit);
+  return { id: `shown:${hit.label}:${source}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) appeared in ${source}.` };
+}
+
+/** Where a shown value came from, as a cause: one tool (by name), or the kind of text. */
+function sourceOf(event: NormEvent, facts: EventFacts): string {
+  if (event.kind === 'tool_result') return facts.call ? `the output of ${safe(facts.call.name, facts, QUOTE_MAX)}` : 'tool output';
+  return whereShown(event, facts);
 }
 
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
@@ -176,6 +200,7 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
       detail: `${hit.label} ${hit.masked} was written into ${event.synthetic ? 'text injected into the prompt' : 'the prompt'}.`,
       evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }],
       key: secretKey(hit),
+      cause: credentialCause(hit),
     });
   }
 }
@@ -199,6 +224,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}.`,
       evidence: [evidence(event, describeCall(event), facts)],
       key: secretKey(hit),
+      cause: credentialCause(hit),
     });
   }
 }
@@ -214,7 +240,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
     if (!s) {
       if (outputs.size >= OUTPUT_SECRETS_MAX) continue;
       const where = whereShown(event, facts);
-      s = { hit, evidence: [], where, sent: null };
+      s = { hit, evidence: [], where, source: sourceOf(event, facts), sent: null };
       outputs.set(key, s);
     }
     if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
@@ -261,5 +287,6 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
       : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.`,
     evidence: s.sent ? [...s.evidence, s.sent] : s.evidence,
     key: secretKey(hit),
+    cause: s.sent ? credentialCause(hit) : shownCause(hit, s.source),
   });
 }
