@@ -8,6 +8,7 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isTestFile } from '../paths.ts';
+import { isIssuerHost } from '../secrets/issuers.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
@@ -64,9 +65,33 @@ export function sensitiveLabel(kind: string): string {
   return SENSITIVE_LABELS[kind] ?? `a sensitive file (${kind.replace(/-/g, ' ')})`;
 }
 
-/** Reads of credential files (the paths module decides what is sensitive). */
+/**
+ * Reads of credential files (the paths module decides what is sensitive) whose contents were
+ * shown: `grep -c KEY .env`, `grep KEY .env | wc -l` or `grep -q …` print a count or nothing, never
+ * a value (issue 15, class 3), so they are not secret reads.
+ */
 export function sensitiveReads(fx: Effects): FileOp[] {
-  return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path));
+  return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && printsOnlyACount(r.cmd, fx.commands)));
+}
+
+/** Flags of grep/rg that print a count, file names or nothing instead of the matching lines. */
+const GREP_NO_LINES = /^-(?:[a-zA-Z]*[cqlL][a-zA-Z]*)$|^--(?:count|quiet|silent|files-with-matches|files-without-match)$/;
+
+function countsOnly(cmd: SimpleCommand): boolean {
+  if (cmd.name === 'wc') return true;
+  if (/^(grep|egrep|fgrep|rg)$/.test(cmd.name)) return cmd.args.some((a) => GREP_NO_LINES.test(a));
+  return cmd.name === 'test' || cmd.name === '[';
+}
+
+/** Does the pipeline of `cmd` (from `cmd` on) print only a count, or nothing at all? */
+export function printsOnlyACount(cmd: SimpleCommand, all: Located[]): boolean {
+  const at = all.findIndex((l) => l.cmd === cmd);
+  const stages = [cmd];
+  for (let i = at + 1; at >= 0 && i < all.length && all[i].cmd.pipeIndex === stages.length + cmd.pipeIndex; i++) stages.push(all[i].cmd);
+  const last = stages[stages.length - 1];
+  if (last.pipeIndex < last.pipeLength - 1) return false; // a stage we could not follow: assume shown
+  if (last.redirects.some((r) => (r.op === '>' || r.op === '&>') && r.target === '/dev/null')) return true;
+  return stages.some(countsOnly);
 }
 
 const CREDENTIALISH = /key|token|secret|pass|pwd|cred|auth|aws|api|gh_|github|npm|session|cookie|private/i;
@@ -95,6 +120,30 @@ function readsEnvironFile(cmd: SimpleCommand): boolean {
   return targets.some((a) => /^\/proc\/[^/]+\/environ$/.test(a));
 }
 
+/** Path segments and query values (8+ characters) of the URLs in a text, userinfo excluded. */
+export function urlIdentifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\bhttps?:\/\/[^\s"'<>`]+/g)) {
+    let url: URL;
+    try {
+      url = new URL(m[0]);
+    } catch {
+      continue;
+    }
+    for (const seg of url.pathname.split('/')) if (seg.length >= 8) out.push(decodeURIComponentSafe(seg));
+    for (const [name, value] of url.searchParams) if (value.length >= 8 && !/token|secret|key|pass|auth|sig|cred/i.test(name)) out.push(value);
+  }
+  return out;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 // ---- the rules ------------------------------------------------------------------------------
 
 const PROMPT_SECRETS_MAX = 200;
@@ -107,6 +156,8 @@ interface OutputSecret {
   where: string;
   source: string;
   sent: EvidenceItem | null;
+  /** The issuer's host it was then used with (not an exfiltration), if any. */
+  usedWithIssuer?: string;
 }
 
 /**
@@ -151,10 +202,17 @@ export const SECRETS_RULES: Rule[] = [
       const fromPrompt = new Set<string>();
       const seenInInput = new Set<string>();
       const outputs = new Map<string, OutputSecret>();
+      const typedInUrls = new Set<string>();
+      const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
       return {
-        onEvent(event, facts) {
-          if (event.kind === 'prompt') promptSecrets(ctx, event, facts, fromPrompt);
-          else if (event.kind === 'tool_call') {
+        onEvent(event, rawFacts) {
+          const facts = identifiers(rawFacts);
+          if (event.kind === 'prompt') {
+            // A value from a URL the user typed (a design's file key, a share id) is an identifier
+            // the user handed over: labelled or not, later uses of it are not credentials.
+            for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
+            promptSecrets(ctx, event, facts, fromPrompt);
+          } else if (event.kind === 'tool_call') {
             inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs);
             markSent(ctx, event, facts, outputs);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
@@ -264,14 +322,21 @@ function whereShown(event: NormEvent, facts: EventFacts): string {
   }
 }
 
-/** A secret first seen in output that reappears in a network call has been sent out. */
+/**
+ * A secret first seen in output that reappears in a network call has been sent out — unless
+ * every remote host of the call is the service that issued it (a GitHub token used against
+ * api.github.com): that is the credential doing its job, noted but not an escalation.
+ */
 function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, outputs: Map<string, OutputSecret>): void {
   if (outputs.size === 0) return;
   const fx = effectsOf(event, facts, ctx.session);
-  if (!fx.net.some((n) => !n.local)) return;
+  const hosts = fx.net.filter((n) => !n.local).map((n) => n.host);
+  if (hosts.length === 0) return;
   const text = describeCall(event);
   for (const s of outputs.values()) {
-    if (!s.sent && text.includes(s.hit.value)) s.sent = evidence(event, text, facts, [s.hit.value]);
+    if (s.sent || !text.includes(s.hit.value)) continue;
+    if (hosts.every((h) => isIssuerHost(s.hit, h))) s.usedWithIssuer ??= hosts[0];
+    else s.sent = evidence(event, text, facts, [s.hit.value]);
   }
 }
 
@@ -284,7 +349,7 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
     title: s.sent ? 'Secret from tool output sent over the network' : undefined,
     detail: s.sent
       ? `${hit.label} ${hit.masked} appeared in ${s.where} and was then sent to a remote host.`
-      : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.`,
+      : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.${s.usedWithIssuer ? ` It was then used only with the service that issued it (${s.usedWithIssuer}): not sent elsewhere.` : ''}`,
     evidence: s.sent ? [...s.evidence, s.sent] : s.evidence,
     key: secretKey(hit),
     cause: s.sent ? credentialCause(hit) : shownCause(hit, s.source),
