@@ -75,3 +75,17 @@ test('the same labelled value with no URL the user typed is reported', async () 
   const drafts = await runRules([prompt('Implement the hero section'), cmd(`export DESIGN_TOKEN=${id}`)]);
   assert.equal(only(drafts, INPUT).length, 1);
 });
+
+test('a credential-file read or environment dump the user dictated or named is theirs: info "as requested"', async () => {
+  const dictated = await runRules([prompt('Run `grep DATABASE_URL .env` and tell me which host it points at'), cmd('grep DATABASE_URL .env')]);
+  assert.deepEqual(only(dictated, READ).map(severityOf), ['info']);
+  const named = await runRules([prompt('Check my .env file for the Stripe settings'), cmd('cat .env')]);
+  assert.deepEqual(only(named, READ).map(severityOf), ['info']);
+  const dump = await runRules([prompt('please run `env | sort` so we can see what is set'), cmd('env | sort')]);
+  assert.deepEqual(only(dump, 'secrets/env-dump').map(severityOf), ['info']);
+});
+
+test('a credential-file read nobody asked for stays a warning', async () => {
+  const drafts = await runRules([prompt('Fix the failing login test'), cmd('cat .env')]);
+  assert.deepEqual(only(drafts, READ).map(severityOf), ['warning']);
+});

@@ -9,6 +9,7 @@ import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts
 import { parseArgs } from './commands.ts';
 import { isTestFile } from '../paths.ts';
 import { isIssuerHost } from '../secrets/issuers.ts';
+import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
@@ -228,20 +229,32 @@ export const SECRETS_RULES: Rule[] = [
   {
     metas: [sensitiveFileRead, envDump],
     create(ctx) {
+      // A command the user (or a lead agent) dictated word for word, or a read of the file the
+      // request named ("show me what is in .env"), is theirs: "as requested".
+      const dictated = new DictatedCommands([sensitiveFileRead, envDump]);
       return {
         onEvent(event, facts) {
+          dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const r of sensitiveReads(fx)) {
-            ctx.report({
+            const draft = {
               rule: sensitiveFileRead.id,
               detail: `Read ${sensitiveLabel(r.sensitive!)} (${safe(r.path, facts, QUOTE_MAX)})${r.cmd ? ` with \`${safe(r.cmd.text, facts, QUOTE_MAX)}\`` : ''}.`,
               evidence: [evidence(event, r.cmd?.text ?? describeCall(fx.call!), facts)],
               key: r.abs,
-            });
+            };
+            if (r.cmd && dictated.askedBy(event, r.cmd.text)) {
+              ctx.report(dictated.adjust(event, r.cmd.text, draft));
+              continue;
+            }
+            const named = whoAsked(dictated.requests.for(event), (t) => namesFile(t, r.abs));
+            ctx.report(named ? asRequested(draft, sensitiveFileRead, named, 'the request named this file') : draft);
           }
           for (const loc of fx.commands) {
             const dump = envDumpOf(loc, fx.commands);
-            if (dump) ctx.report({ rule: envDump.id, detail: `The environment was dumped with ${dump}.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+            // The whole command line, so a dictated `env | sort` counts (its stages alone are too short to attribute).
+            const line = fx.call?.input.type === 'command' ? fx.call.input.command : loc.cmd.text;
+            if (dump) ctx.report(dictated.adjust(event, line, { rule: envDump.id, detail: `The environment was dumped with ${dump}.`, evidence: [evidence(event, loc.cmd.text, facts)] }));
           }
         },
       };
