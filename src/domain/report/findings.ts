@@ -6,6 +6,12 @@ import type { FindingDraft, RuleMeta } from '../rules/types.ts';
 import type { TimelineBuilder } from './timeline.ts';
 
 const EVIDENCE_MAX = 10;
+const EXCERPT_MAX = 300;
+
+/** Cut with a marker: the final masking pass recognises what a cut left of a secret by the "…". */
+function clipMarked(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
 const FINDINGS_MAX = 500;
 const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
@@ -47,7 +53,7 @@ export class FindingCollector {
     }
     const member = `${draft.rule}\u0000${draft.key ?? ''}`;
     const key = draft.cause ? `\u0001cause\u0000${draft.cause.id}` : member;
-    const evidence = draft.evidence.map((e) => ({ timeline_index: this.timeline.timelineIndexOf(e.index), excerpt: this.mask(e.excerpt).slice(0, 300) }));
+    const evidence = draft.evidence.map((e) => ({ timeline_index: this.timeline.timelineIndexOf(e.index), excerpt: clipMarked(this.mask(e.excerpt), EXCERPT_MAX) }));
     const existing = this.byKey.get(key);
     if (existing) return this.merge(existing, meta, member, draft, evidence);
     if (this.byKey.size >= FINDINGS_MAX) return;
