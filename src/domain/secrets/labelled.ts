@@ -206,6 +206,8 @@ function labelFor(name: string): string {
 
 /** `curl -u user:password`, `--user user:password` (also quoted). */
 const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{1,100}):([^\s"']{3,200})\1(?=\s|$)/g;
+/** `curl -u <token>:` — a token as the user name and an empty password (SonarQube, Mailgun, Stripe …). */
+const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{16,200}):\1(?=\s|$)/g;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
@@ -218,6 +220,13 @@ export function commandLineCandidates(text: string): Candidate[] {
       if (isTrivialPassword(password, user) || password.startsWith('$') || /^[<[{]/.test(user)) continue;
       const start = m.index + m[0].length - password.length - m[1].length;
       out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
+    }
+    CURL_TOKEN_USER.lastIndex = 0;
+    for (let m = CURL_TOKEN_USER.exec(text); m !== null; m = CURL_TOKEN_USER.exec(text)) {
+      const token = m[2];
+      if (!looksRandom(token)) continue;
+      const start = m.index + m[0].length - token.length - 1 - m[1].length;
+      out.push({ ruleId: 'vouch/curl-token-user', label: 'Token in a command line', start, end: start + token.length, confidence: 'medium' });
     }
   }
   PASSWORD_FLAG.lastIndex = 0;
