@@ -28,7 +28,7 @@ export type LineDetector = (text: string) => Promise<string[]>;
 
 const defaultDetector = async (): Promise<LineDetector> => {
   const { detectSecrets } = await import('../domain/secrets/detect.ts');
-  return async (text) => (await detectSecrets(text)).map((h) => h.value);
+  return async (text) => (await detectSecrets(text, { maskable: true })).map((h) => h.value);
 };
 
 /** A masker for maskedLog that also counts the distinct secrets it masked, line by line. */

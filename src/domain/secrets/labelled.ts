@@ -9,6 +9,7 @@ import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
 import { isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
   rule: KeywordRule;
@@ -125,7 +126,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
-  if (!isCredentialValue(header ? 'authorization_token' : name, value)) return null;
+  if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
+    return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
+  }
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
 
@@ -184,6 +187,24 @@ function isCredentialValue(name: string, value: string): boolean {
   if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return isPassword(value);
   if (isOrdinaryBase64Text(value)) return false;
   return looksRandom(value);
+}
+
+/**
+ * A value under a secret-bearing name that is not evidence enough for a finding but must not be
+ * shown either (`JWT_SECRET=acme-jwt-signing-2024`, `password: Winter2024`): it is masked
+ * wherever it appears. Never stand-ins, references, defaults, paths or plain words — masking
+ * replaces every occurrence of the literal, so "production" or "postgres" must never qualify.
+ */
+function maskable(name: string, value: string): boolean {
+  if (value.length < 8 || value.length > 400 || !STRONG_NAME.test(name)) return false;
+  if (isPlaceholder(value) || isTrivialPassword(value, '') || isDemoDefault(value) || isSequential(value)) return false;
+  if (/^(?:true|false|null|none|nil|undefined|required|optional)$/i.test(value)) return false;
+  if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^[\d.:_/-]+$/.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
+  if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
+  // A plain word (any case) is not masked; a value mixing digits, symbols or inner capitals is.
+  return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]/.test(value);
 }
 
 /** A password worth reporting: not a default, mixes character classes, not a plain word. */

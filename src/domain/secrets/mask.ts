@@ -64,7 +64,7 @@ function replaceIndexed(text: string, masker: Masker): string {
 
 /** Detects secrets in `text` and masks them (for raw logs and other text no report covers). */
 export async function maskText(text: string): Promise<string> {
-  const hits = await detectSecrets(text);
+  const hits = await detectSecrets(text, { maskable: true });
   return hits.length === 0 ? text : maskKnown(text, hits.map((h) => h.value));
 }
 

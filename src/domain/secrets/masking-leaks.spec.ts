@@ -66,3 +66,28 @@ test('fragments of a known secret at a cut are masked; other text is left alone'
   const short = `id ${secret.slice(0, 5)}…`;
   assert.equal(maskFragments(short, [secret]), short);
 });
+
+test('a value in a secret-labelled position that is no evidence for a finding is still masked everywhere', async () => {
+  const weak = `acme-jwt-signing-${randomString(4, '0123456789', 503)}`;
+  n = 0;
+  const text = [
+    record('user', 'Start the API locally'),
+    bash('t1', 'cat .env.local'),
+    output('t1', `PORT=3000\nJWT_SECRET=${weak}\n`),
+    record('assistant', [{ type: 'text', text: `The server signs tokens with ${weak}.` }]),
+  ].join('\n') + '\n';
+  const report = await analyzeText(text);
+  assert.deepEqual(report.findings.filter((f) => f.rule === 'secrets/in-tool-output'), [], 'no finding: words and a number are no evidence of a credential');
+  for (const [where, out] of [['JSON', JSON.stringify(report)], ['HTML', renderReportHtml(report)], ['Markdown', renderReportMarkdown(report)], ['SARIF', JSON.stringify(renderSarif(report))], ['text', renderReportText(report)]]) {
+    assert.ok(!out.includes(weak), `${where}: the labelled value appears raw`);
+  }
+});
+
+test('mask-only values are never plain words, defaults or references', async () => {
+  const { detectSecrets } = await import('./detect.ts');
+  for (const text of ['JWT_SECRET=production', 'DB_PASSWORD=postgres', 'API_TOKEN=${API_TOKEN}', 'password: changeme', 'SECRET_KEY=config.secret_key', 'token: ./tokens/dev.json', 'ADMIN_PASSWORD=admin123']) {
+    assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => h.value), [], text);
+  }
+  assert.deepEqual((await detectSecrets('JWT_SECRET=acme-jwt-signing-2024', { maskable: true })).map((h) => [h.value, h.maskOnly]), [['acme-jwt-signing-2024', true]]);
+  assert.deepEqual(await detectSecrets('JWT_SECRET=acme-jwt-signing-2024'), [], 'not returned unless asked for');
+});

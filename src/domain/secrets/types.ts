@@ -12,4 +12,10 @@ export interface SecretHit {
   start: number;
   end: number;
   confidence: 'high' | 'medium';
+  /**
+   * A value in a secret-labelled position that is not evidence enough for a finding
+   * (`JWT_SECRET=acme-jwt-signing-2024`): masked wherever it appears, never reported.
+   * Only returned when detectSecrets is asked for maskable values.
+   */
+  maskOnly?: true;
 }

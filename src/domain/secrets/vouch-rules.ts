@@ -12,6 +12,8 @@ export interface Candidate {
   start: number;
   end: number;
   confidence: 'high' | 'medium';
+  /** Masked, never reported (see SecretHit.maskOnly). */
+  maskOnly?: true;
 }
 
 type Detector = (text: string) => Candidate[];
