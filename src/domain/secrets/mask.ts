@@ -62,6 +62,25 @@ function replaceIndexed(text: string, masker: Masker): string {
   return out.join('');
 }
 
+/** maskKnown with the values prepared once, for masking many texts (every line of a log). */
+export function knownMasker(values: Iterable<string>): (text: string) => string {
+  const masker = maskerFor(values);
+  if (!masker) return (text) => text;
+  return (text) => {
+    if (text.length === 0) return text;
+    if (masker.re) {
+      masker.re.lastIndex = 0;
+      return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+    }
+    return replaceIndexed(text, masker);
+  };
+}
+
+/** The values to mask in `text`: findings' secrets and mask-only values (a log's first pass). */
+export async function maskableValues(text: string): Promise<string[]> {
+  return (await detectSecrets(text, { maskable: true })).map((h) => h.value);
+}
+
 /** Detects secrets in `text` and masks them (for raw logs and other text no report covers). */
 export async function maskText(text: string): Promise<string> {
   const hits = await detectSecrets(text, { maskable: true });
