@@ -16,21 +16,21 @@ export const inPrompt = meta({
   id: 'secrets/in-prompt',
   severity: 'critical',
   title: 'Secret typed into a prompt',
-  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. Entropy-only matches are reported as a warning.',
+  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. A provider format is critical; a value known only by its secret-bearing name (`password: …`, `Authorization: Bearer …`) is a warning. Entropy alone is never evidence; identifiers (`key`, `*_id`, hashes, UUIDs, values from a URL the user typed) are not credentials.',
   remediation: 'Rotate the credential; give agents secrets through environment variables or a secret manager, never in the prompt.',
 });
 export const inToolInput = meta({
   id: 'secrets/in-tool-input',
   severity: 'critical',
   title: 'Secret hard-coded by the agent',
-  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or entropy-only matches are a warning.',
+  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or known only by their name are a warning. One credential is one finding wherever it appears (prompt, files, outputs).',
   remediation: 'Rotate the credential, remove it from the files and the git history, and reference it through the environment instead.',
 });
 export const inToolOutput = meta({
   id: 'secrets/in-tool-output',
   severity: 'warning',
   title: 'Secret exposed in tool output',
-  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL: it was sent out. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
+  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL to a host other than the service that issued it (a GitHub token used with api.github.com is the token doing its job). Labelled values printed by one tool are one finding. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
   remediation: 'Rotate the credential; keep credentials out of files and outputs the agent can read.',
 });
 export const sensitiveFileRead = meta({

@@ -1,7 +1,7 @@
 // What secret detection gives the rules.
 
 export interface SecretHit {
-  /** Detection rule id, e.g. "secretlint/github", "entropy/generic", "vouch/private-key". */
+  /** Detection rule id, e.g. "secretlint/github", "token/sonar-token", "vouch/private-key". */
   ruleId: string;
   /** Human label: "GitHub token", "AWS access key", "Private key", "High-entropy string". */
   label: string;
