@@ -321,12 +321,15 @@ class AnalysisRun {
   private async secretsIn(candidates: string[]): Promise<SecretHit[]> {
     let hits: SecretHit[] | null = null;
     for (const text of candidates) {
-      const found = await detectSecrets(text);
+      // Mask-only values (a secret-labelled value that is no evidence for a finding) are masked
+      // everywhere in the report, and never handed to the rules.
+      const found = await detectSecrets(text, { maskable: true });
       if (found.length === 0) continue;
-      hits ??= [];
       for (const h of found) {
-        hits.push(h);
         if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(h.value);
+        if (h.maskOnly) continue;
+        hits ??= [];
+        hits.push(h);
       }
     }
     return hits ?? [];

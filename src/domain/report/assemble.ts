@@ -8,7 +8,7 @@ import type { DetectResult } from '../ingest/detect.ts';
 import type { CollectedFinding } from './findings.ts';
 import type { Tally } from './tally.ts';
 import type { TimelineBuilder } from './timeline.ts';
-import { maskKnown } from '../secrets/mask.ts';
+import { fragmentMasker, maskKnown } from '../secrets/mask.ts';
 import { outcomeOf, trustScore } from '../scoring/score.ts';
 import { writeNarrative } from './narrative.ts';
 import { ANALYZER_VERSION } from '../version.ts';
@@ -81,10 +81,14 @@ function countBySeverity(findings: { severity: 'critical' | 'warning' | 'info' }
   return c;
 }
 
-/** Replace every known secret literal in every string of the object (a fresh copy). */
+/**
+ * Replace every known secret literal in every string of the object (a fresh copy), and what a
+ * cut left of one (an excerpt clipped in the middle of a secret detected elsewhere in the session).
+ */
 function maskDeep<T>(value: T, secrets: Set<string>): T {
+  const fragments = fragmentMasker(secrets);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return maskKnown(v, secrets);
+    if (typeof v === 'string') return fragments(maskKnown(v, secrets));
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};

@@ -33,6 +33,14 @@ export interface FindingDraft {
    * capped). Default key: the rule id (one finding per rule per session).
    */
   key?: string;
+  /**
+   * What caused the finding, across rules and keys (issue 15, "one cause, many findings"): drafts
+   * with the same cause id become one finding — the most severe leads, every occurrence counts
+   * once in it and its evidence is kept — so the score sees the cause once. `summary` is the
+   * finding's detail once drafts of more than one rule or key share it ("17 values labelled
+   * `key` in the output of get_styles"); a lone draft keeps its own detail.
+   */
+  cause?: { id: string; summary: string };
 }
 
 /** Facts the analyser computed once per event and shares with every rule. */
