@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +73,7 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
   const cases = [
     { agent: 'claude-code', file: '.claude/settings.json', before: CLAUDE_SETTINGS, event: 'SessionEnd' },
     { agent: 'gemini-cli', file: '.gemini/settings.json', before: GEMINI_SETTINGS, event: 'SessionEnd' },
-    { agent: 'codex', file: '.codex/hooks.json', before: CODEX_HOOKS, event: 'Stop' },
+    { agent: 'codex', file: '.codex/hooks.json', before: CODEX_HOOKS, event: 'SessionEnd' },
   ] as const;
 
   for (const c of cases) {
@@ -101,23 +101,79 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
 
       const removed = await vouch(['hooks', 'uninstall', c.agent], env);
       assert.equal(removed.code, 0, removed.stderr);
-      assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), c.before);
+      assert.equal(await readFile(path, 'utf8'), original, 'the original bytes are back');
     });
   }
 
-  test('a malformed or commented configuration is refused with a clear message and left byte for byte', async () => {
+  // The shapes a re-serialising install used to damage (issue 16): each must come back byte for byte.
+  const shapes = {
+    '4-space': '{\n    "model": "opus",\n    "hooks": {\n        "PreToolUse": []\n    }\n}\n',
+    CRLF: '{\r\n  "model": "opus",\r\n  "hooks": {}\r\n}\r\n',
+    BOM: '\uFEFF{\n  "model": "opus"\n}\n',
+    'big numbers': '{\n  "limit": 12345678901234567890,\n  "ratio": 1.0\n}\n',
+    commented: '{\n  // keep my theme\n  "ui": { "theme": "GitHub" }, /* and this */\n  "general": { "vimMode": true }, // trailing\n}\n',
+    inline: '{"ui":{"theme":"GitHub"},"hooks":{}}',
+  };
+  for (const [shape, original] of Object.entries(shapes)) {
+    test(`a ${shape} file: install keeps it (plus our entry), uninstall gives back the exact bytes`, async () => {
+      const path = join(home, '.gemini', 'settings.json');
+      await mkdir(join(path, '..'), { recursive: true });
+      await rm(`${path}.vouch-backup`, { force: true });
+      await writeFile(path, original);
+      const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const installed = await readFile(path, 'utf8');
+      assert.match(installed, /vouch\.mjs hooks run gemini-cli/);
+      assert.equal(await readFile(`${path}.vouch-backup`, 'utf8'), original);
+      assert.equal((await vouch(['hooks', 'uninstall', 'gemini-cli'], env)).code, 0);
+      assert.equal(await readFile(path, 'utf8'), original);
+    });
+  }
+
+  test('the first backup is never overwritten: install, uninstall, edit, install again keeps the very first original', async () => {
+    const path = join(home, '.claude', 'settings.json');
+    await mkdir(join(path, '..'), { recursive: true });
+    await rm(`${path}.vouch-backup`, { force: true });
+    const first = '{\n  "model": "opus"\n}\n';
+    await writeFile(path, first);
+    await vouch(['hooks', 'install', 'claude-code'], env);
+    await vouch(['hooks', 'uninstall', 'claude-code'], env);
+    const edited = '{\n  "model": "sonnet"\n}\n';
+    await writeFile(path, edited);
+    await vouch(['hooks', 'install', 'claude-code'], env);
+    assert.equal(await readFile(`${path}.vouch-backup`, 'utf8'), first);
+    await vouch(['hooks', 'uninstall', 'claude-code'], env);
+    assert.equal(await readFile(path, 'utf8'), edited, "uninstall gives back the state before this install, the user's edit included");
+  });
+
+  test('an edit by the user after install survives uninstall: only our entry goes', async () => {
+    const path = join(home, '.claude', 'settings.json');
+    await writeFile(path, '{\n  "model": "opus"\n}\n');
+    await vouch(['hooks', 'install', 'claude-code'], env);
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"opus"', '"sonnet"'));
+    await vouch(['hooks', 'uninstall', 'claude-code'], env);
+    assert.equal(await readFile(path, 'utf8'), '{\n  "model": "sonnet"\n}\n');
+  });
+
+  test('a malformed or non-UTF-8 configuration is refused with a clear message and left byte for byte', async () => {
     const path = join(home, '.gemini', 'settings.json');
     await mkdir(join(path, '..'), { recursive: true });
-    for (const broken of ['{ "ui": { "theme": "GitHub" }, ', '{\n  // keep my theme\n  "ui": { "theme": "GitHub" }\n}\n']) {
+    for (const broken of ['{ "ui": { "theme": "GitHub" }, ', '{ "ui": { "theme": "GitHub" } ']) {
       await writeFile(path, broken);
       const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
       assert.equal(r.code, 4);
       assert.match(r.stderr, /settings\.json is not valid JSON.*nothing was changed/s);
       assert.equal(await readFile(path, 'utf8'), broken);
     }
+    const latin1 = Buffer.from('{"ui": {"theme": "Caf\xe9"}}', 'latin1');
+    await writeFile(path, latin1);
+    const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
+    assert.equal(r.code, 4);
+    assert.match(r.stderr, /not UTF-8 text.*Nothing was changed/s);
+    assert.ok((await readFile(path)).equals(latin1));
   });
 
-  test('install into a home without configuration creates the file with only the hook', async () => {
+  test('install into a home without configuration creates the file with only the hook; uninstall removes it and its folder again', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'vouch-hooks-fresh-'));
     try {
       const r = await vouch(['hooks', 'install', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' });
@@ -126,6 +182,8 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
       const settings = JSON.parse(await readFile(join(fresh, '.claude', 'settings.json'), 'utf8')) as { hooks: { SessionEnd: unknown[] } };
       assert.deepEqual(Object.keys(settings), ['hooks']);
       assert.equal(settings.hooks.SessionEnd.length, 1);
+      assert.equal((await vouch(['hooks', 'uninstall', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' })).code, 0);
+      assert.deepEqual(await readdir(fresh).then((n) => n.filter((x) => x !== '.vouch')), [], 'no settings.json, no backup, no .claude folder left');
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }

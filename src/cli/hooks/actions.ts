@@ -5,7 +5,8 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import { EXIT } from '../exit-codes.ts';
-import { hookCommand, type HookEnv, type HookScope } from './agents.ts';
+import type { HookEnv, HookScope } from './agents.ts';
+import { chooseLaunch } from './launcher.ts';
 import { describeKey, loadCredentials, saveCredentials } from './credentials.ts';
 import { flushQueue } from './flush.ts';
 import { hookState, installHook, uninstallHook } from './install.ts';
@@ -41,7 +42,10 @@ export async function install(agent: AgentId, o: ScopeOptions): Promise<number> 
   if (o.project && o.user) return (process.stderr.write('vouch hooks: choose --project or --user, not both\n'), EXIT.USAGE);
   try {
     const root = hooksDir();
-    const result = await installHook(agent, scopeOf(o), await hookEnv(), hookCommand(process.execPath, binPath(), agent));
+    const scope = scopeOf(o);
+    const { launch, warning } = await chooseLaunch(scope, { node: process.execPath, bin: binPath() });
+    const result = await installHook(root, agent, 'upload', scope, await hookEnv(), launch);
+    if (warning) process.stderr.write(`vouch hooks: ${warning}\n`);
     let credentials = 'no VOUCH_API_KEY in this environment: set it (and VOUCH_API_URL) where the agent runs, or install again with it set';
     if (process.env.VOUCH_API_KEY) {
       const apiUrl = process.env.VOUCH_API_URL ?? 'http://localhost:8080';
@@ -57,7 +61,7 @@ export async function install(agent: AgentId, o: ScopeOptions): Promise<number> 
 
 export async function uninstall(agent: AgentId, o: ScopeOptions): Promise<number> {
   try {
-    const result = await uninstallHook(agent, scopeOf(o), await hookEnv());
+    const result = await uninstallHook(hooksDir(), agent, 'upload', scopeOf(o), await hookEnv());
     process.stdout.write(`${result.changed ? 'Removed' : 'Not installed'}: ${agent} hook in ${result.file}\n`);
     return EXIT.CLEAR;
   } catch (error) {
@@ -70,7 +74,7 @@ export async function status(agent: AgentId | undefined, o: { json?: boolean }):
   const root = hooksDir();
   const agents = agent ? [agent] : [...AGENT_IDS];
   const installs = [];
-  for (const a of agents) for (const scope of ['user', 'project'] as const) installs.push(await hookState(a, scope, env));
+  for (const a of agents) for (const scope of ['user', 'project'] as const) installs.push(await hookState(a, 'upload', scope, env));
   const queue = new HookQueue(root);
   const pending = (await queue.list()).filter(({ entry }) => agents.includes(entry.agent));
   const failed = (await queue.failed()).filter(({ entry }) => agents.includes(entry.agent));

@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { appendFile, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HOOK_AGENTS } from './agents.ts';
+import { settleMsFor } from './agents.ts';
 import { loadCredentials } from './credentials.ts';
 import { gitInfo } from './git-info.ts';
 import { HookQueue, type QueueEntry } from './queue.ts';
@@ -33,7 +33,7 @@ const ACCEPTED = new Set(['.jsonl', '.log', '.txt']);
 /** Settle time per agent; VOUCH_HOOK_SETTLE_MS overrides it (tests, impatient users). */
 function settleMs(entry: QueueEntry, env: NodeJS.ProcessEnv): number {
   const override = Number(env.VOUCH_HOOK_SETTLE_MS);
-  return env.VOUCH_HOOK_SETTLE_MS !== undefined && Number.isFinite(override) && override >= 0 ? override : HOOK_AGENTS[entry.agent].settleMs;
+  return env.VOUCH_HOOK_SETTLE_MS !== undefined && Number.isFinite(override) && override >= 0 ? override : settleMsFor(entry.agent, entry.event);
 }
 
 /** The same file content from the same session is one upload, however often it is retried. */

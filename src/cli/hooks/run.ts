@@ -53,7 +53,7 @@ export async function runHook(i: RunHookInput): Promise<void> {
     const codexSessions = join(i.env.CODEX_HOME ?? join(i.env.HOME ?? homedir(), '.codex'), 'sessions');
     const p = await resolvePayload(i.agent, raw, codexSessions);
     await new HookQueue(i.root).put({
-      agent: i.agent, transcript: p.transcript, cwd: p.cwd, session_id: p.sessionId,
+      agent: i.agent, transcript: p.transcript, cwd: p.cwd, session_id: p.sessionId, event: p.event,
       updated_at: Date.now(), attempts: 0, last_error: null, last_attempt_at: null,
     });
   } catch (error) {
