@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +24,9 @@ interface Run {
   stderr: string;
 }
 
-function vouch(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
+function vouch(args: string[], env: Record<string, string>, stdin?: string, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -306,5 +307,105 @@ describe('a session end of each agent uploads its log to a running Vouch', () =>
     assert.equal(run.stdout + run.stderr, '');
     const log = await readFile(join(home, '.vouch', 'hooks', 'hook.log'), 'utf8');
     assert.match(log, /claude-code hook: the transcript \/nonexistent\/x\.jsonl is not a readable file/);
+  });
+});
+
+describe('vouch hooks status says whether each installed hook will run, and why not', () => {
+  let home: string;
+  let project: string;
+  let env: Record<string, string>;
+  type Status = { hooks: Array<{ agent: string; scope: string; via: string; installed: boolean; will_run: boolean; why_not: string | null; todo: string | null }>; api: { reachable: boolean; key_valid: boolean | null; problem: string | null } | null };
+  const status = async (agent: string, extra: Record<string, string> = {}) => JSON.parse((await vouch(['hooks', 'status', agent, '--json', ...(extra.VOUCH_API_KEY ? [] : ['--offline'])], { ...env, ...extra }, undefined, project)).stdout) as Status;
+  const user = (s: Status) => s.hooks.find((h) => h.scope === 'user' && h.via === 'hooks')!;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), 'vouch-hooks-status-'));
+    project = join(home, 'src', 'app');
+    await mkdir(project, { recursive: true });
+    await git(project, ['init', '-q', '-b', 'main']);
+    env = { HOME: home, VOUCH_API_KEY: '', VOUCH_HOOKS_DIR: join(home, '.vouch', 'hooks') };
+  });
+  after(() => rm(home, { recursive: true, force: true }));
+
+  test('not installed is "not installed", never "will run"', async () => {
+    const s = user(await status('claude-code'));
+    assert.equal(s.installed, false);
+    assert.equal(s.will_run, false);
+  });
+
+  test('claude-code: disableAllHooks in the project settings means installed but will not run', async () => {
+    assert.equal((await vouch(['hooks', 'install', 'claude-code'], env, undefined, project)).code, 0);
+    assert.equal(user(await status('claude-code')).will_run, true);
+    await mkdir(join(project, '.claude'), { recursive: true });
+    await writeFile(join(project, '.claude', 'settings.json'), '{ "disableAllHooks": true }\n');
+    const s = user(await status('claude-code'));
+    assert.equal(s.installed, true);
+    assert.equal(s.will_run, false);
+    assert.match(s.why_not!, /"disableAllHooks": true in .*\.claude\/settings\.json/);
+    const text = (await vouch(['hooks', 'status', 'claude-code', '--offline'], env, undefined, project)).stdout;
+    assert.match(text, /installed but will not run: hooks are disabled/);
+  });
+
+  test('gemini-cli: an untrusted folder (folder trust is on by default) means will not run; trusting it fixes that', async () => {
+    const r = await vouch(['hooks', 'install', 'gemini-cli'], env, undefined, project);
+    assert.match(r.stdout, /It will not run yet: .* is not a trusted folder/);
+    assert.match(user(await status('gemini-cli')).why_not!, /not a trusted folder/);
+    await writeFile(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    assert.equal(user(await status('gemini-cli')).will_run, true);
+    await writeFile(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [home]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' }));
+    assert.match(user(await status('gemini-cli')).why_not!, /DO_NOT_TRUST/);
+  });
+
+  test('codex: untrusted until config.toml holds the hash Codex computes; a changed command is no longer trusted', async () => {
+    const r = await vouch(['hooks', 'install', 'codex'], env, undefined, project);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /It will not run yet: the hook is not trusted yet\.\nTo do: .*Trust all and continue.*--dangerously-bypass-hook-trust/);
+    const hooksJson = join(home, '.codex', 'hooks.json');
+    const command = (JSON.parse(await readFile(hooksJson, 'utf8')) as { hooks: { SessionEnd: Array<{ hooks: Array<{ command: string }> }> } }).hooks.SessionEnd[0].hooks[0].command;
+    // What Codex writes when the user chooses "Trust all": sha256 of the sorted, compact identity.
+    const identity = JSON.stringify({ async: false, command, timeout: 3, type: 'command' });
+    const hash = 'sha256:' + createHash('sha256').update(`{"event_name":"session_end","hooks":[${identity}]}`).digest('hex');
+    const config = `model = "gpt-5-codex"\n\n[hooks.state."${hooksJson}:session_end:0:0"]\ntrusted_hash = "${hash}"\n`;
+    await writeFile(join(home, '.codex', 'config.toml'), config);
+    const trusted = user(await status('codex'));
+    assert.equal(trusted.will_run, true, JSON.stringify(trusted));
+    // The command changes (e.g. Vouch now on PATH): Codex no longer trusts it.
+    await writeFile(join(home, '.codex', 'config.toml'), config.replace(hash, 'sha256:' + '0'.repeat(64)));
+    const changed = user(await status('codex'));
+    assert.equal(changed.will_run, false);
+    assert.match(changed.why_not!, /no longer trusted/);
+  });
+
+  test('codex --via notify chains to an existing notify program and gives it back on uninstall', async () => {
+    const file = join(home, '.codex', 'config.toml');
+    const original = '# mine\nnotify = ["notify-send", "Codex"]\nmodel = "o3"\n\n[tui]\nnotifications = true\n';
+    await writeFile(file, original);
+    const r = await vouch(['hooks', 'install', 'codex', '--via', 'notify'], env, undefined, project);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /your notify program still runs after Vouch's: notify-send Codex/);
+    const text = await readFile(file, 'utf8');
+    assert.match(text, /^# mine\nnotify = \[".*", "hooks", "run", "codex", "--then", "\[\\"notify-send\\",\\"Codex\\"\]"\]\nmodel = "o3"\n\n\[tui\]\nnotifications = true\n$/);
+    const s = await status('codex');
+    assert.ok(s.hooks.some((h) => h.via === 'notify' && h.installed && h.will_run));
+    assert.equal((await vouch(['hooks', 'uninstall', 'codex', '--via', 'notify'], env, undefined, project)).code, 0);
+    assert.equal(await readFile(file, 'utf8'), original);
+  });
+
+  test('server: an unreachable server and a refused key are each reported', async () => {
+    const down = await status('claude-code', { VOUCH_API_KEY: 'vk_live_abcdefghijklmnop', VOUCH_API_URL: 'http://127.0.0.1:9' });
+    assert.equal(down.api!.reachable, false);
+    assert.match(down.api!.problem!, /cannot reach http:\/\/127\.0\.0\.1:9/);
+    const t = await buildTestApp();
+    try {
+      const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const refused = await status('claude-code', { VOUCH_API_KEY: 'vk_live_abcdefghijklmnop', VOUCH_API_URL: base });
+      assert.equal(refused.api!.reachable, true);
+      assert.equal(refused.api!.key_valid, false);
+      const account = await t.account();
+      const ok = await status('claude-code', { VOUCH_API_KEY: account.apiKey, VOUCH_API_URL: base });
+      assert.equal(ok.api!.key_valid, true);
+    } finally {
+      await t.close();
+    }
   });
 });
