@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
-import { FIXTURES_DIR } from '../helpers/shared.ts';
+import { CORPUS_DIR, FIXTURES_DIR } from '../helpers/shared.ts';
 import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/vouch.mjs', import.meta.url));
@@ -407,5 +407,114 @@ describe('vouch hooks status says whether each installed hook will run, and why 
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('portable hook commands, vanished logs, Claude subagent transcripts', () => {
+  let t: TestApp;
+  let alice: TestAccount;
+  let base: string;
+  let home: string;
+  let project: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    t = await buildTestApp();
+    alice = await t.account();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    home = await mkdtemp(join(tmpdir(), 'vouch-hooks-portable-'));
+    project = join(home, 'src', 'team-app');
+    await mkdir(project, { recursive: true });
+    await git(project, ['init', '-q', '-b', 'main']);
+    await git(project, ['remote', 'add', 'origin', 'https://github.com/acme/team-app.git']);
+    env = { HOME: home, VOUCH_API_URL: base, VOUCH_API_KEY: alice.apiKey, VOUCH_HOOK_SETTLE_MS: '0' };
+  });
+  after(async () => {
+    await t.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  test('--project writes `npx --no-install vouch` and nothing machine-specific (no node path, no checkout path, no home)', async () => {
+    for (const [agent, file] of [['codex', '.codex/hooks.json'], ['gemini-cli', '.gemini/settings.json'], ['claude-code', '.claude/settings.local.json']] as const) {
+      const r = await vouch(['hooks', 'install', agent, '--project'], env, undefined, project);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '', 'no absolute-path warning');
+      const text = await readFile(join(project, file), 'utf8');
+      assert.match(text, new RegExp(`"command": "npx --no-install vouch hooks run ${agent}"`));
+      assert.ok(!text.includes(process.execPath) && !text.includes(BIN) && !text.includes(home), text);
+      assert.deepEqual((await readdir(join(project, file, '..'))).filter((n) => n.includes('vouch')), [], 'no backup or temp file in the repository');
+    }
+  });
+
+  test('a user install names `vouch` when a global install puts it on PATH, and the absolute paths (with a warning) only when not', async () => {
+    const bin = join(home, 'global-bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'vouch'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const onPath = await vouch(['hooks', 'install', 'claude-code'], { ...env, PATH: `${bin}:${process.env.PATH}` }, undefined, project);
+    assert.equal(onPath.stderr, '');
+    assert.match(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), /"command": "vouch hooks run claude-code"/);
+    const gemini = await vouch(['hooks', 'install', 'gemini-cli'], { ...env, PATH: '/usr/bin:/bin' }, undefined, project);
+    assert.match(gemini.stderr, /vouch is not on PATH, so the hook names .* it breaks if either moves/);
+  });
+
+  test('a queued log that no longer exists is dropped at the next flush, not retried', async () => {
+    const log = join(home, 'gone.jsonl');
+    await copyFile(join(FIXTURES_DIR, 'gemini-cli.jsonl'), log);
+    const down = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' };
+    await vouch(['hooks', 'run', 'gemini-cli'], down, JSON.stringify({ session_id: 'gone-1', transcript_path: log, cwd: project }));
+    type Status = { queue: Array<{ transcript: string; attempts: number }>; given_up: unknown[] };
+    let s: Status = { queue: [], given_up: [] };
+    for (let i = 0; i < 300; i++) {
+      s = JSON.parse((await vouch(['hooks', 'status', '--json', '--offline'], down)).stdout) as Status;
+      if (s.queue.some((q) => q.transcript === log && q.attempts >= 1)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(s.queue.some((q) => q.transcript === log), 'queued after the failed upload');
+    await rm(log);
+    const flushed = await vouch(['hooks', 'flush'], env);
+    assert.equal(flushed.code, 0, flushed.stderr);
+    s = JSON.parse((await vouch(['hooks', 'status', '--json', '--offline'], env)).stdout) as Status;
+    assert.ok(!s.queue.some((q) => q.transcript === log), 'no longer queued');
+    assert.deepEqual(s.given_up, []);
+    assert.match(await readFile(join(home, '.vouch', 'hooks', 'hook.log'), 'utf8'), /dropped gemini-cli .*gone\.jsonl: the file no longer exists/);
+  });
+
+  test("claude-code: the session's subagent transcripts (<session>/subagents/agent-*.jsonl) are uploaded with it as one report", async () => {
+    const agentLines = await readFile(join(CORPUS_DIR, 'claude-code', 'cc04-v2.1.39-subagent-file-agent-a2898e3.jsonl'), 'utf8');
+    const sid = '4d5611e5-241a-462a-8d15-5122611a9569';
+    const at = (s: number) => `2026-02-11T10:00:${String(s).padStart(2, '0')}.000Z`;
+    const main = [
+      { type: 'user', sessionId: sid, uuid: 'u1', parentUuid: null, timestamp: at(1), cwd: project, version: '2.1.39', message: { role: 'user', content: 'Explore the repository thoroughly' } },
+      { type: 'assistant', sessionId: sid, uuid: 'a1', parentUuid: 'u1', timestamp: at(2), message: { role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Task', input: { description: 'Explore', prompt: 'Very thorough exploration', subagent_type: 'Explore' } }] } },
+      { type: 'user', sessionId: sid, uuid: 'u2', parentUuid: 'a1', timestamp: at(50), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Done exploring.' }] }, toolUseResult: { status: 'completed', agentId: 'a2898e3', content: [{ type: 'text', text: 'Done exploring.' }] } },
+      { type: 'assistant', sessionId: sid, uuid: 'a2', parentUuid: 'u2', timestamp: at(51), message: { role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'The exploration is complete.' }] } },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const dir = join(home, '.claude', 'projects', '-src-team-app');
+    await mkdir(join(dir, sid, 'subagents'), { recursive: true });
+    const alone = join(dir, 'alone.jsonl');
+    await writeFile(alone, main);
+    await writeFile(join(dir, `${sid}.jsonl`), main);
+    await writeFile(join(dir, sid, 'subagents', 'agent-a2898e3.jsonl'), agentLines);
+
+    const report = async (file: string, name: string, session: string) => {
+      await vouch(['hooks', 'run', 'claude-code'], env, JSON.stringify({ session_id: session, transcript_path: file, cwd: project, hook_event_name: 'SessionEnd' }));
+      let hit: { id: string } | undefined;
+      for (let i = 0; i < 600 && !hit; i++) {
+        const res = await t.app.inject({ method: 'GET', url: '/v1/sessions?limit=100', headers: { authorization: `Bearer ${alice.apiKey}` } });
+        hit = (res.json() as { data: Array<{ id: string; filename: string }> }).data.find((x) => x.filename === name);
+        if (!hit) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(hit, `${name} uploaded`);
+      await t.analyzeAll(inProcessAnalyzer());
+      const res = await t.app.inject({ method: 'GET', url: `/v1/sessions/${hit.id}/report`, headers: { authorization: `Bearer ${alice.apiKey}` } });
+      return res.json() as { findings: Array<{ rule: string }>; stats: { subagents: number; lines: number; skipped_lines: number } };
+    };
+    const without = await report(alone, 'alone.jsonl', 'alone-1');
+    assert.ok(without.findings.some((f) => f.rule === 'coverage/missing-subagents'), 'alone, the session names a subagent transcript it lacks');
+    const withAgents = await report(join(dir, `${sid}.jsonl`), `${sid}.jsonl`, sid);
+    assert.ok(!withAgents.findings.some((f) => f.rule === 'coverage/missing-subagents'), JSON.stringify(withAgents.findings.map((f) => f.rule)));
+    assert.equal(withAgents.stats.lines, 4 + agentLines.trimEnd().split('\n').length, 'one report over the session and its subagent');
+    assert.equal(withAgents.stats.skipped_lines, 0);
+    assert.ok(withAgents.stats.subagents >= 1);
   });
 });

@@ -69,7 +69,7 @@ export async function runHook(i: RunHookInput): Promise<void> {
 
 /** Runs `vouch hooks flush` in its own process group, with no stdio tied to the agent. */
 export function startDetachedFlush(nodePath: string, binPath: string, env: NodeJS.ProcessEnv): void {
-  const child = spawn(nodePath, [binPath, 'hooks', 'flush'], { detached: true, stdio: 'ignore', env });
+  const child = spawn(nodePath, [binPath, 'hooks', 'flush'], { detached: true, stdio: 'ignore', env, windowsHide: true });
   child.on('error', () => {});
   child.unref();
 }
