@@ -139,6 +139,12 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
     assert.ok(report.stats.commands >= 1, 'the scripted shell command is in the report');
   }
 
+  /** The hook never ran: it queues before the agent exits, so an empty hooks folder after exit is proof. */
+  async function assertHookDidNotRun(s: Setup, diag: () => string) {
+    const queued = await readdir(join(s.home, '.vouch', 'hooks', 'queue')).catch(() => [] as string[]);
+    assert.deepEqual(queued.filter((n) => n.endsWith('.json')), [], `the hook ran although status said it would not\n${diag()}`);
+  }
+
   const cleanup = async (s: Setup) => {
     await s.standIn.close();
     // VOUCH_AGENTS_KEEP=1 keeps the temporary HOME (logs, configs) to look at a failure.
@@ -154,7 +160,19 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
       assert.equal(installed.code, 0, installed.stderr);
       assert.equal(installed.stderr, '', 'vouch is on PATH: no absolute-path warning');
       const env = { ...s.env, ANTHROPIC_BASE_URL: s.standIn.url, ANTHROPIC_API_KEY: 'sk-ant-stand-in', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1' };
-      const r = await run(claude, ['-p', 'List the folder, then write hello.txt.', '--allowedTools', 'Bash,Write', '--model', 'claude-sonnet-4-5'], { env, cwd: s.project });
+      const args = ['-p', 'List the folder, then write hello.txt.', '--allowedTools', 'Bash,Write', '--model', 'claude-sonnet-4-5'];
+      // First with every hook disabled by the project: status must say so, and Claude must not run it.
+      await mkdir(join(s.project, '.claude'), { recursive: true });
+      await writeFile(join(s.project, '.claude', 'settings.json'), '{ "disableAllHooks": true }\n');
+      const disabled = JSON.parse((await vouch(s, ['hooks', 'status', 'claude-code', '--json', '--offline'])).stdout) as { hooks: Array<{ scope: string; will_run: boolean; why_not: string | null }> };
+      assert.match(disabled.hooks.find((h) => h.scope === 'user')!.why_not ?? '', /disableAllHooks/);
+      const off = await run(claude, args, { env, cwd: s.project });
+      assert.equal(off.code, 0, off.stderr);
+      await assertHookDidNotRun(s, () => `claude: ${off.stdout}\n${off.stderr}`);
+      await rm(join(s.project, '.claude'), { recursive: true });
+      await rm(join(s.project, 'hello.txt'), { force: true });
+      await rm(join(s.home, '.claude', 'projects'), { recursive: true, force: true });
+      const r = await run(claude, args, { env, cwd: s.project });
       const diag = () => `claude exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}\nrequests: ${s.standIn.requests.map((q) => q.path).join(', ')}`;
       assert.equal(r.code, 0, diag());
       assert.equal(await readFile(join(s.project, 'hello.txt'), 'utf8'), s.script.content, diag());
@@ -194,6 +212,12 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
       const installed = await run(process.execPath, [BIN, 'hooks', 'install', 'codex'], { env, cwd: s.project });
       assert.equal(installed.code, 0, installed.stderr);
       assert.match(installed.stdout, /It will not run yet: the hook is not trusted yet/);
+      // Untrusted, `codex exec` skips the hook silently, as status says.
+      const untrusted = await run(codex, ['exec', '--skip-git-repo-check', 'List the folder, then write hello.txt.'], { env, cwd: s.project });
+      assert.equal(untrusted.code, 0, untrusted.stderr.slice(-2000));
+      await assertHookDidNotRun(s, () => untrusted.stderr.slice(-2000));
+      await rm(join(s.project, 'hello.txt'), { force: true });
+      await rm(join(codexHome, 'sessions'), { recursive: true, force: true });
       // Trust it the way Codex's "Trust all" does: the state key and hash Vouch computes must be
       // the ones Codex checks, or the hook below never runs.
       const hooksJson = join(codexHome, 'hooks.json');
