@@ -72,16 +72,19 @@ export const CODEX_SESSION_END_SINCE = [0, 171, 0] as const;
 
 const uploadWords = (agent: AgentId) => ['hooks', 'run', agent];
 
-function commandLine(launch: Launch, words: string[], platform: NodeJS.Platform): string {
-  const quote = platform === 'win32' ? powershellQuote : shellQuote;
+/** The shell an agent runs a hook command through on Windows (POSIX sh everywhere else). */
+type WindowsShell = 'powershell' | 'cmd';
+
+function commandLine(launch: Launch, words: string[], platform: NodeJS.Platform, windowsShell: WindowsShell): string {
+  const quote = platform !== 'win32' ? shellQuote : windowsShell === 'cmd' ? cmdQuote : powershellQuote;
   const program = quote(launch.program);
   // PowerShell runs a quoted program path only behind the call operator.
-  const head = platform === 'win32' && program.startsWith("'") ? `& ${program}` : program;
+  const head = platform === 'win32' && windowsShell === 'powershell' && program.startsWith("'") ? `& ${program}` : program;
   return [head, ...[...launch.args, ...words].map(quote)].join(' ');
 }
 
-function commandHandler(launch: Launch, words: string[], timeout: number, env: HookEnv, extra: Partial<HookHandler> = {}): HookHandler {
-  return { type: 'command', command: commandLine(launch, words, env.platform ?? process.platform), timeout, ...extra };
+function commandHandler(launch: Launch, words: string[], timeout: number, env: HookEnv, windowsShell: WindowsShell, extra: Partial<HookHandler> = {}): HookHandler {
+  return { type: 'command', command: commandLine(launch, words, env.platform ?? process.platform, windowsShell), timeout, ...extra };
 }
 
 export function versionAtLeast(version: string | null | undefined, min: readonly number[]): boolean {
@@ -106,7 +109,7 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
         handler: (launch, agent, _event, env) =>
           (env.platform ?? process.platform) === 'win32'
             ? { type: 'command', command: launch.program, args: [...launch.args, ...uploadWords(agent)], timeout: HOOK_TIMEOUT_SECONDS }
-            : commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS, env),
+            : commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS, env, 'powershell'),
       },
     },
   },
@@ -120,7 +123,8 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
         event: (env) => (versionAtLeast(env.agentVersion, CODEX_SESSION_END_SINCE) ? 'SessionEnd' : 'Stop'),
         events: ['SessionEnd', 'Stop'],
         words: uploadWords,
-        handler: (launch, agent, event, env) => commandHandler(launch, uploadWords(agent), event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT : HOOK_TIMEOUT_SECONDS, env),
+        // Codex runs hook commands with `cmd.exe /C` on Windows (codex-rs hooks command_runner).
+        handler: (launch, agent, event, env) => commandHandler(launch, uploadWords(agent), event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT : HOOK_TIMEOUT_SECONDS, env, 'cmd'),
       },
     },
   },
@@ -134,7 +138,7 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
         event: () => 'SessionEnd',
         events: ['SessionEnd'],
         words: uploadWords,
-        handler: (launch, agent, _event, env) => commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS * 1000, env, { name: 'vouch-upload' }),
+        handler: (launch, agent, _event, env) => commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS * 1000, env, 'powershell', { name: 'vouch-upload' }),
       },
     },
   },
@@ -160,4 +164,9 @@ export function shellQuote(word: string): string {
 /** PowerShell: single quotes are literal; a single quote inside is doubled. */
 export function powershellQuote(word: string): string {
   return /^[\w%+=:,./\\-]+$/.test(word) ? word : `'${word.replace(/'/g, "''")}'`;
+}
+
+/** cmd.exe: a word with spaces or special characters in double quotes (Windows paths hold no `"`). */
+export function cmdQuote(word: string): string {
+  return /^[\w+=:,./\\-]+$/.test(word) ? word : `"${word}"`;
 }

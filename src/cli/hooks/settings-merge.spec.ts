@@ -114,7 +114,7 @@ test('our handler is recognised by its tail and the word vouch, in shell and exe
   assert.ok(!isVouchHandler({ command: 'echo hooks run claude-code' }, 'claude-code'), 'must name vouch');
 });
 
-test('commands: POSIX quoting, PowerShell quoting with the call operator, Claude exec form on Windows', () => {
+test('commands: POSIX quoting; on Windows PowerShell quoting with the call operator (Gemini), cmd quoting (Codex), Claude exec form', () => {
   assert.equal(shellQuote("/home/o'neil/vouch"), `'/home/o'\\''neil/vouch'`);
   assert.equal(shellQuote('/usr/bin/node'), '/usr/bin/node');
   assert.equal(powershellQuote("C:\\Users\\o'neil\\vouch.mjs"), "'C:\\Users\\o''neil\\vouch.mjs'");
@@ -123,6 +123,7 @@ test('commands: POSIX quoting, PowerShell quoting with the call operator, Claude
   assert.equal(HOOK_AGENTS['gemini-cli'].kinds.upload.handler(abs, 'gemini-cli', 'SessionEnd', win).command, "& 'C:\\Program Files\\nodejs\\node.exe' C:\\vouch\\bin\\vouch.mjs hooks run gemini-cli");
   assert.deepEqual(HOOK_AGENTS['claude-code'].kinds.upload.handler(abs, 'claude-code', 'SessionEnd', win), { type: 'command', command: abs.program, args: [abs.args[0], 'hooks', 'run', 'claude-code'], timeout: 10 });
   assert.equal(HOOK_AGENTS.codex.kinds.upload.handler({ program: 'npx', args: ['--no-install', 'vouch'] }, 'codex', 'SessionEnd', ENV).command, 'npx --no-install vouch hooks run codex');
+  assert.equal(HOOK_AGENTS.codex.kinds.upload.handler(abs, 'codex', 'SessionEnd', win).command, '"C:\\Program Files\\nodejs\\node.exe" C:\\vouch\\bin\\vouch.mjs hooks run codex', 'Codex runs cmd.exe /C on Windows');
 });
 
 test('codex: SessionEnd (3 s) from 0.171, Stop before it or when the version is unknown-old', () => {
