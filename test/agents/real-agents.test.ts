@@ -238,6 +238,59 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
     }
   });
 
+  test(`codex ${AGENTS.codex.version} --via notify: no trust step, and the user's own notify program still runs`, async () => {
+    const codex = installAgent('codex');
+    const s = await setup('codex-notify');
+    try {
+      const codexHome = join(s.home, '.codex');
+      await mkdir(codexHome, { recursive: true });
+      const theirs = join(s.home, 'their-notify.sh');
+      const seen = join(s.home, 'their-notify.out');
+      await writeFile(theirs, `#!/bin/sh\nprintf '%s' "$1" > "${seen}"\n`);
+      await chmod(theirs, 0o755);
+      const config = [
+        `notify = ["${theirs}"]`,
+        'model = "gpt-5.5"',
+        'model_provider = "stand-in"',
+        'approval_policy = "never"',
+        'sandbox_mode = "danger-full-access"',
+        '',
+        '[model_providers.stand-in]',
+        'name = "Stand-in"',
+        `base_url = "${s.standIn.url}/v1"`,
+        'env_key = "STAND_IN_API_KEY"',
+        'wire_api = "responses"',
+        '',
+        `[projects."${s.project}"]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n');
+      await writeFile(join(codexHome, 'config.toml'), config);
+      const env = { ...s.env, CODEX_HOME: codexHome, STAND_IN_API_KEY: 'stand-in' };
+      const installed = await run(process.execPath, [BIN, 'hooks', 'install', 'codex', '--via', 'notify'], { env, cwd: s.project });
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.match(installed.stdout, /your notify program still runs after Vouch's/);
+      const r = await run(codex, ['exec', '--skip-git-repo-check', 'List the folder, then write hello.txt.'], { env, cwd: s.project });
+      const diag = () => `codex exit ${r.code}\nstderr: ${r.stderr.slice(-3000)}`;
+      assert.equal(r.code, 0, diag());
+      const transcript = (await filesUnder(join(codexHome, 'sessions'))).find((f) => /rollout-.*\.jsonl$/.test(f));
+      assert.ok(transcript, diag());
+      const { report } = await reportFor(s, transcript.split('/').pop()!, diag);
+      await assertFullyRead(report, transcript, 'codex');
+      // Their program got the same JSON argument (it runs detached, after Vouch queued the session).
+      let payload = '';
+      for (let i = 0; i < 300 && !payload; i++) {
+        payload = await readFile(seen, 'utf8').catch(() => '');
+        if (!payload) await new Promise((res) => setTimeout(res, 100));
+      }
+      assert.equal((JSON.parse(payload) as { type: string }).type, 'agent-turn-complete');
+      assert.equal((await run(process.execPath, [BIN, 'hooks', 'uninstall', 'codex'], { env, cwd: s.project })).code, 0);
+      assert.equal(await readFile(join(codexHome, 'config.toml'), 'utf8'), config, 'their notify line is back, byte for byte');
+    } finally {
+      await cleanup(s);
+    }
+  });
+
   test(`gemini-cli ${AGENTS['gemini-cli'].version}: SessionEnd hook in a trusted folder uploads the session`, async () => {
     const gemini = installAgent('gemini-cli');
     const s = await setup('gemini');
