@@ -191,7 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     redisUrl: readRedisUrl(r),
     sweep: {
-      intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 15 * 60_000, 10),
+      intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 5 * 60_000, 10),
       idempotencyRetentionMs: r.int('VOUCH_IDEMPOTENCY_RETENTION_MS', 24 * 3600_000, 1000),
     },
     analysis: {

@@ -12,6 +12,7 @@ import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rat
 import type { Db } from '../../../adapters/db/database.ts';
 import { addRateLimitHits } from '../../../adapters/db/repositories/rate-limits.ts';
 import { BatchedCounter } from './rate-limit-batch.ts';
+import { OutageLog } from '../../../kernel/faults.ts';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** What child() really receives: the route's merged limit options, with the route itself. */
@@ -57,7 +58,14 @@ export function rateLimitStore(opts: { redisUrl: string | null; db: Db; log: Fas
       connectTimeout: 2_000,
       enableOfflineQueue: true,
     });
-    redis.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'redis connection error'));
+    // Without this listener a Redis outage would kill the process ('error' unhandled). ioredis
+    // reconnects by itself (backing off up to 2 s) and reports every failed try: logged once
+    // per outage; requests meanwhile are let through unlimited (skipOnError).
+    const outages = new OutageLog();
+    redis.on('error', (err: Error) => {
+      if (outages.note({ kind: 'unavailable', dependency: 'redis' })) opts.log.error({ err: err.message }, 'redis unavailable: rate limits are not enforced until it is back');
+    });
+    redis.on('ready', () => opts.log.info('redis connection ready'));
     return {
       backend: 'redis',
       options: { redis, nameSpace: 'vouch-rate-limit:', skipOnError: true },
