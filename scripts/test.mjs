@@ -5,6 +5,9 @@
 //   sqlite    test/integration/**/*.test.ts   (real HTTP app, embedded SQLite)
 //   postgres  test/integration/**/*.test.ts   (the same files on fresh PostgreSQL databases)
 //   e2e       test/e2e/**/*.test.ts           (a real Chromium driven by playwright-core)
+//   faults    test/faults/**/*.test.ts        (real faults: a throwaway PostgreSQL cluster restarted
+//                                             and stopped, Redis stopped, a full tmpfs, slow clients,
+//                                             kill -9; needs PostgreSQL's initdb/pg_ctl and redis-server)
 //
 // First it compiles src/ into dist/ (scripts/build.mjs, ~1 s), so the CLI and browser tiers run
 // the current source, never a stale build. Then the tiers run side by side in LANES: each tier
@@ -35,10 +38,12 @@ const TIERS = {
   sqlite: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'sqlite' } },
   postgres: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'postgres' } },
   e2e: { dir: 'test/e2e', suffix: '.test.ts', env: {} },
+  faults: { dir: 'test/faults', suffix: '.test.ts', env: {} },
 };
 // Tiers in one lane run one after the other; lanes run at the same time. The CPU-bound tiers
-// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own.
-const LANES = [['unit', 'cli'], ['sqlite'], ['postgres'], ['e2e']];
+// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own. The
+// fault tier mostly waits (on outages it causes) and follows the SQLite tier, the shortest.
+const LANES = [['unit', 'cli'], ['sqlite', 'faults'], ['postgres'], ['e2e']];
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 function filesOf(dir, suffix) {

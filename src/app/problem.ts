@@ -63,12 +63,14 @@ export class HttpProblem extends Error {
   readonly errors?: FieldError[];
   readonly headers: Record<string, string>;
   readonly extensions: Record<string, unknown>;
+  /** The dependency fault this problem answers (never sent; for logging once per outage). */
+  readonly fault?: Fault;
 
   constructor(
     status: number,
     code: string,
     detail: string,
-    opts: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown>; fault?: Fault } = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';
@@ -77,6 +79,7 @@ export class HttpProblem extends Error {
     this.errors = opts.errors;
     this.headers = opts.headers ?? {};
     this.extensions = opts.extensions ?? {};
+    this.fault = opts.fault;
   }
 }
 
@@ -178,9 +181,9 @@ function codeForStatus(status: number): string {
 export function faultProblem(fault: Fault): HttpProblem {
   const headers = { 'retry-after': String(FAULT_RETRY_AFTER_S) };
   if (fault.kind === 'storage_full') {
-    return new HttpProblem(507, 'insufficient_storage', `The service has no storage space left for this request right now; nothing was kept. Retry after ${FAULT_RETRY_AFTER_S} s or later.`, { headers });
+    return new HttpProblem(507, 'insufficient_storage', `The service has no storage space left for this request right now; nothing was kept. Retry after ${FAULT_RETRY_AFTER_S} s or later.`, { headers, fault });
   }
-  return new HttpProblem(503, 'service_unavailable', `The service cannot reach a system it depends on right now. Retry after ${FAULT_RETRY_AFTER_S} s.`, { headers });
+  return new HttpProblem(503, 'service_unavailable', `The service cannot reach a system it depends on right now. Retry after ${FAULT_RETRY_AFTER_S} s.`, { headers, fault });
 }
 
 /** Any thrown value → an HttpProblem. Messages of server errors are never passed to the client. */

@@ -6,9 +6,11 @@
 //      VOUCH_BODY_RATE_WINDOW_MS is cut: 408 request_timeout, connection closed. Only the
 //      client's slowness counts: while bytes that arrived wait for us to read them (the handler
 //      is busy, e.g. writing to a slow store), the window does not count against the client.
-//   2. An answer sent before the body was read (a 401 from the key check, a 415) closes the
-//      connection (`Connection: close`) instead of reading and discarding the rest of a body
-//      nobody wants, at whatever pace the client sends it.
+//   2. An answer sent before a large body was read (a 401 from the key check, a 415, a 503)
+//      closes the connection (`Connection: close`) instead of reading and discarding the rest
+//      of a body nobody wants. Smaller bodies are still read to their end (at the rate above):
+//      closing while a client is still writing makes many clients fail with EPIPE before they
+//      read the answer, which matters more for a 503 worth retrying than a few KiB of reading.
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -18,6 +20,15 @@ import { problemResponse } from '../../client-errors.ts';
 function hasBody(req: FastifyRequest): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** An unread body up to this size is drained after an early answer rather than cut. */
+const DRAIN_MAX_BYTES = 1024 * 1024;
+
+/** The declared body size; a chunked body of unknown size counts as large. */
+function declaredLength(req: FastifyRequest): number {
+  const length = Number(req.headers['content-length'] ?? 0);
+  return req.headers['transfer-encoding'] !== undefined ? Infinity : Number.isFinite(length) ? length : 0;
 }
 
 /** Bytes received but not yet consumed by us: the server, not the client, is behind. */
@@ -51,6 +62,6 @@ export default fp(async (app) => {
   });
 
   app.addHook('onSend', async (req, reply) => {
-    if (hasBody(req) && !req.raw.complete) reply.header('connection', 'close');
+    if (!req.raw.complete && declaredLength(req) > DRAIN_MAX_BYTES) reply.header('connection', 'close');
   });
 }, { name: 'body-timeouts', fastify: '5.x' });

@@ -97,7 +97,7 @@ export default fp(async (app) => {
     }
     // A dependency's outage is logged at error level once, when it starts; the requests it
     // fails meanwhile only at info (each still has its request-log line).
-    const fault = classifyFault(err);
+    const fault = classifyFault(err) ?? p.fault;
     if (fault) {
       if (outages.note(fault)) req.log.error({ err, fault }, `${fault.dependency} ${fault.kind === 'storage_full' ? 'out of space' : 'unavailable'}: answering ${p.status} until it recovers`);
       else req.log.info({ fault, status: p.status }, 'request refused: dependency fault');
