@@ -26,13 +26,15 @@ const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get('/healthz', { schema: hide }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: hide }, async (_req, reply) => {
-    if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' } });
+    if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' }, fault: { kind: 'unavailable', dependency: 'database' } });
     if (config.minFreeDiskBytes > 0) {
       const free = await freeDiskBytes(config.dataDir);
       if (free !== null && free < config.minFreeDiskBytes) {
         throw new HttpProblem(503, 'not_ready', 'The data directory has less free space than VOUCH_MIN_FREE_DISK_BYTES.', {
           headers: { 'retry-after': '5' },
           extensions: { free_bytes: free, min_free_bytes: config.minFreeDiskBytes },
+          // Logged like the outage it is (once, not per probe): see problem-details.ts.
+          fault: { kind: 'storage_full', dependency: 'disk' },
         });
       }
     }
