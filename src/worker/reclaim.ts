@@ -1,6 +1,7 @@
 // On start, an embedded (SQLite) process takes back at once the jobs that a dead process of
 // this machine held, instead of waiting out their leases (VOUCH_JOB_LEASE_MS, 30 s): after a
-// crash or `kill -9` and a restart, analyses and webhooks resume immediately.
+// crash or `kill -9` and a restart, analyses and webhooks resume immediately. It also removes
+// the temp files of uploads those processes were receiving (their names carry the pid).
 // Why this is safe only for SQLite: the database is a file on this machine, so every process
 // that can hold a lease on it runs here, and "host:pid" in lease_owner names it exactly; a pid
 // that no longer exists cannot be working on anything. (A pid reused by an unrelated process
@@ -8,6 +9,8 @@
 // machines, or in containers that share a host name: their leases are left to expire.
 import type { Db } from '../adapters/db/database.ts';
 import { activeLeases, expireLeases } from '../adapters/jobs/queue.ts';
+import { FileLogStore } from '../adapters/logstore/file-store.ts';
+import type { LogStore } from '../adapters/logstore/index.ts';
 
 /** The pid in a lease owner `<host>:<pid>:<runner>#<claim>` written by a process on `host`, or null. */
 export function leaseHolderPid(owner: string, host: string): number | null {
@@ -16,7 +19,7 @@ export function leaseHolderPid(owner: string, host: string): number | null {
   return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
 }
 
-function processExists(pid: number): boolean {
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -34,4 +37,9 @@ export async function reclaimLeasesOfDeadProcesses(db: Db, host: string, alive: 
     return pid !== null && pid !== process.pid && !alive(pid);
   });
   return expireLeases(db, dead.map((l) => l.id));
+}
+
+/** Removes the temp uploads that dead processes were receiving (SQLite mode's file store). */
+export async function removeUploadsOfDeadProcesses(logStore: LogStore, alive: (pid: number) => boolean = processExists): Promise<number> {
+  return logStore instanceof FileLogStore ? logStore.removeTempsOfGoneWriters((pid) => !alive(pid)) : 0;
 }

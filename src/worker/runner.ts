@@ -16,7 +16,7 @@ import { DELIVER_JOB_KIND } from '../services/webhooks/index.ts';
 import { createAnalyzeProcessor } from './analyze.ts';
 import { createWebhookDelivery } from './deliver-webhook.ts';
 import { orphanAgeMs, startSweeper } from './sweeper.ts';
-import { reclaimLeasesOfDeadProcesses } from './reclaim.ts';
+import { reclaimLeasesOfDeadProcesses, removeUploadsOfDeadProcesses } from './reclaim.ts';
 import type { SweepResult } from './sweeper.ts';
 
 export interface Workers {
@@ -60,9 +60,10 @@ export function startWorkers(deps: WorkerDeps): Workers {
   let stopped = false;
   // Jobs a crashed process of this machine held are taken back first (reclaim.ts), so the
   // runners' first claim finds them; a failure here only means waiting for their leases.
-  const started = reclaimLeasesOfDeadProcesses(db, hostname())
+  const reclaim = async () => ({ jobs: await reclaimLeasesOfDeadProcesses(db, hostname()), uploads: await removeUploadsOfDeadProcesses(deps.logStore) });
+  const started = reclaim()
     .then(
-      (n) => n > 0 && log.info({ jobs: n }, 'took back the jobs of a process that died'),
+      (n) => (n.jobs > 0 || n.uploads > 0) && log.info({ jobs: n.jobs, temp_uploads: n.uploads }, 'took back the jobs and removed the temp uploads of processes that died'),
       (err: unknown) => log.warn({ err: String(err) }, 'could not take back the jobs of dead processes; their leases will expire'),
     )
     .then(() => {
