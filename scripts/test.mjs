@@ -8,6 +8,9 @@
 //   agents    test/agents/**/*.test.ts        (the real Claude Code, Codex and Gemini CLIs, pinned in
 //                                              scripts/agents.mjs and installed from the npm registry
 //                                              into ~/.cache/vouch-agents, against a local model stand-in)
+//   faults    test/faults/**/*.test.ts        (real faults: a throwaway PostgreSQL cluster restarted
+//                                             and stopped, Redis stopped, a full tmpfs, slow clients,
+//                                             kill -9; needs PostgreSQL's initdb/pg_ctl and redis-server)
 //
 // First it compiles src/ into dist/ (scripts/build.mjs, ~1 s), so the CLI and browser tiers run
 // the current source, never a stale build. Then the tiers run side by side in LANES: each tier
@@ -40,10 +43,13 @@ const TIERS = {
   e2e: { dir: 'test/e2e', suffix: '.test.ts', env: {} },
   // A cold cache installs the three CLIs first (~1 minute on a fast link): a generous per-test limit.
   agents: { dir: 'test/agents', suffix: '.test.ts', env: {}, timeoutMs: 900_000 },
+  faults: { dir: 'test/faults', suffix: '.test.ts', env: {} },
 };
 // Tiers in one lane run one after the other; lanes run at the same time. The CPU-bound tiers
-// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own.
-const LANES = [['unit', 'cli'], ['sqlite'], ['postgres'], ['e2e'], ['agents']];
+// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own. The
+// fault tier mostly waits (on outages it causes) and follows the SQLite tier, the shortest; the
+// real agents follow the browser tier.
+const LANES = [['unit', 'cli'], ['sqlite', 'faults'], ['postgres'], ['e2e', 'agents']];
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 function filesOf(dir, suffix) {

@@ -17,7 +17,7 @@ const DOCS: Omit<ProblemDoc, 'title'>[] = [
   { code: 'forbidden', statuses: [403], meaning: 'The request is understood but not allowed (for example a dashboard form whose CSRF token expired).', fix: 'Reload the page and submit again; for the API, use a key of the account that owns the resource.' },
   { code: 'not_found', statuses: [404], meaning: 'Nothing exists at this path for your account. Another account\'s session is reported exactly like a missing one.', fix: 'Check the id (sessions are `ses_` + 26 characters) and the key\'s account.' },
   { code: 'method_not_allowed', statuses: [405], meaning: 'The path exists but not with this HTTP method.', fix: 'Use one of the methods in the `Allow` header.' },
-  { code: 'request_timeout', statuses: [408], meaning: 'The request headers or body did not arrive in time.', fix: 'Retry; check the network between the client and the service.' },
+  { code: 'request_timeout', statuses: [408], meaning: 'The request did not arrive in time: its headers took longer than 60 s, the whole request longer than VOUCH_REQUEST_TIMEOUT_MS (default 10 min), or its body arrived slower than VOUCH_MIN_BODY_BYTES_PER_SEC (default 1 KiB/s) over VOUCH_BODY_RATE_WINDOW_MS (default 15 s). The connection is closed; nothing of the request was kept.', fix: 'Retry; check the network between the client and the service.' },
   { code: 'conflict', statuses: [409], meaning: 'The request conflicts with the current state of the resource.', fix: 'Read the resource again and retry with its current state.' },
   { code: 'analysis_failed', statuses: [409], meaning: 'The analysis of this session failed for good after its retries; `reason` says why.', fix: 'Read `reason`. Upload the log again if it was truncated; report the request_id otherwise.' },
   { code: 'analysis_running', statuses: [409], meaning: 'The session is still being analysed, and this action (redacting its stored log) needs the analysis to have finished.', fix: 'Wait until GET /v1/sessions/{id}/report answers 200 (or the webhook arrives), then retry.' },
@@ -34,7 +34,9 @@ const DOCS: Omit<ProblemDoc, 'title'>[] = [
   { code: 'rate_limited', statuses: [429], meaning: 'This key sent more requests than its quota in the current window (RateLimit-Policy says the quota).', fix: 'Wait for `Retry-After` seconds; spread requests out.' },
   { code: 'headers_too_large', statuses: [431], meaning: 'The request headers are larger than the server accepts.', fix: 'Send fewer or smaller headers (cookies are the usual cause).' },
   { code: 'internal_error', statuses: [500], meaning: 'The service failed to complete the request. Nothing about the failure is shown.', fix: 'Retry later; quote the request_id when reporting it.' },
-  { code: 'not_ready', statuses: [503], meaning: 'The service cannot reach its database (GET /readyz).', fix: 'Operators: check the database connection.' },
+  { code: 'not_ready', statuses: [503], meaning: 'GET /readyz: the service cannot reach its database, or the data directory has less free space than VOUCH_MIN_FREE_DISK_BYTES.', fix: 'Operators: check the database connection and the free space of VOUCH_DATA_DIR.' },
+  { code: 'service_unavailable', statuses: [503], meaning: 'A system the service depends on (its database, object store) could not be reached for this request: a restart or an outage. The request itself was fine, and nothing of it was kept.', fix: 'Retry the same request after `Retry-After` seconds (uploads with the same Idempotency-Key are safe to retry).' },
+  { code: 'insufficient_storage', statuses: [507], meaning: 'The service ran out of storage space (disk or quota) while handling the request. The request itself was fine, and nothing of it was kept.', fix: 'Retry later (`Retry-After`); operators: free space in VOUCH_DATA_DIR or the database.' },
 ];
 
 export const PROBLEM_DOCS: ReadonlyMap<string, ProblemDoc> = new Map(DOCS.map((d) => [d.code, { ...d, title: titleFor(d.code) }]));

@@ -1,17 +1,44 @@
-// Operator endpoints, without authentication: liveness, readiness (the database answers) and
-// Prometheus metrics. They reveal nothing about any account.
+// Operator endpoints, without authentication: liveness, readiness and Prometheus metrics. They
+// reveal nothing about any account.
+// Readiness: the database answers, and the data directory's file system has at least
+// VOUCH_MIN_FREE_DISK_BYTES free, so that a load balancer stops sending uploads to a node that
+// would answer them 507. A data directory that does not exist (PostgreSQL mode, where nothing
+// is written there) is not checked.
+import { statfs } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpProblem } from '../problem.ts';
 
+/** Bytes an unprivileged process can still write on the file system holding `dir`; null when `dir` does not exist. */
+export async function freeDiskBytes(dir: string): Promise<number | null> {
+  try {
+    const s = await statfs(dir);
+    return s.bavail * s.bsize;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 const healthRoutes: FastifyPluginAsync = async (app) => {
-  const { db, metrics } = app.deps;
+  const { db, metrics, config } = app.deps;
   const hide = { hide: true };
 
   app.get('/healthz', { schema: hide }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: hide }, async () => {
-    if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.');
-    return { status: 'ready' };
+  app.get('/readyz', { schema: hide }, async (_req, reply) => {
+    if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' }, fault: { kind: 'unavailable', dependency: 'database' } });
+    if (config.minFreeDiskBytes > 0) {
+      const free = await freeDiskBytes(config.dataDir);
+      if (free !== null && free < config.minFreeDiskBytes) {
+        throw new HttpProblem(503, 'not_ready', 'The data directory has less free space than VOUCH_MIN_FREE_DISK_BYTES.', {
+          headers: { 'retry-after': '5' },
+          extensions: { free_bytes: free, min_free_bytes: config.minFreeDiskBytes },
+          // Logged like the outage it is (once, not per probe): see problem-details.ts.
+          fault: { kind: 'storage_full', dependency: 'disk' },
+        });
+      }
+    }
+    return reply.send({ status: 'ready' });
   });
 
   app.get('/metrics', { schema: hide }, async (_req, reply) => {

@@ -71,7 +71,9 @@ class FormState {
   async discard(): Promise<void> {
     const sink = this.sink;
     this.sink = null;
-    await sink?.abort();
+    // The store may be what failed (database gone, disk full): what it cannot remove now, the
+    // sweep removes later; the answer must report the first failure, not this one.
+    await sink?.abort().catch(() => undefined);
   }
 }
 
@@ -110,7 +112,11 @@ async function storeFile(state: FormState, part: { filename: string; file: Async
   }
 }
 
-/** Client-caused parser errors (busboy's messages are plain) become 400s; the rest keep theirs. */
+/**
+ * Client-caused parser errors (busboy's messages are plain) become 400s; the rest keep theirs,
+ * among them a dependency's failure while storing (503, or 507 for a full disk): toProblem
+ * classifies those, and they are never blamed on the client.
+ */
 function parseProblem(error: unknown): HttpProblem {
   const p = toProblem(error);
   if (p.status !== 500) return p;
