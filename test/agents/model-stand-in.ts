@@ -159,6 +159,7 @@ export async function startStandIn(script: Script): Promise<StandIn> {
     void readBody(req).then((body) => {
       const path = req.url ?? '/';
       requests.push({ path: `${req.method} ${path}`, body });
+      // VOUCH_STAND_IN_DEBUG=1 prints each request and the tools it declares (to adapt to a new agent version).
       if (process.env.VOUCH_STAND_IN_DEBUG) console.error('stand-in', req.method, path, JSON.stringify(((body as Obj | null)?.tools as Obj[] | undefined)?.map((t) => t.name ?? Object.keys(t))));
       const b = (body ?? {}) as Obj;
       if (req.method === 'POST' && /\/v1\/messages(\?|$)/.test(path)) return anthropic(b, res, script);

@@ -301,6 +301,11 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
       const installed = await vouch(s, ['hooks', 'install', 'gemini-cli']);
       assert.equal(installed.code, 0, installed.stderr);
       assert.match(installed.stdout, /It will not run yet: .* is not a trusted folder/);
+      // Untrusted, as status says: a headless run refuses to start (exit 55) and no hook runs.
+      // (`--skip-trust` or GEMINI_CLI_TRUST_WORKSPACE=true would run it, hook included.)
+      const refused = await run(gemini, ['-p', 'List the folder, then write hello.txt.', '--yolo', '-m', 'gemini-2.5-flash'], { env: { ...s.env, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: s.standIn.url, GEMINI_CLI_NO_RELAUNCH: 'true' }, cwd: s.project });
+      assert.equal(refused.code, 55, refused.stderr.slice(-1000));
+      await assertHookDidNotRun(s, () => refused.stderr.slice(-1000));
       await writeFile(join(geminiDir, 'trustedFolders.json'), JSON.stringify({ [s.project]: 'TRUST_FOLDER' }, null, 2));
       const status = JSON.parse((await vouch(s, ['hooks', 'status', 'gemini-cli', '--json', '--offline'])).stdout) as { hooks: Array<{ scope: string; will_run: boolean }> };
       assert.equal(status.hooks.find((h) => h.scope === 'user')!.will_run, true);

@@ -376,6 +376,18 @@ describe('vouch hooks status says whether each installed hook will run, and why 
     assert.match(changed.why_not!, /no longer trusted/);
   });
 
+  test("codex: an older Vouch's per-turn Stop entry moves to SessionEnd on install; the user's own Stop hook stays", async () => {
+    const file = join(home, '.codex', 'hooks.json');
+    const old = JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'python3 ~/.codex/notify.py', timeout: 5 }] }, { hooks: [{ type: 'command', command: '/usr/bin/node /opt/vouch/bin/vouch.mjs hooks run codex', timeout: 10 }] }] } }, null, 2) + '\n';
+    await writeFile(file, old);
+    assert.equal((await vouch(['hooks', 'install', 'codex'], env, undefined, project)).code, 0);
+    const hooks = (JSON.parse(await readFile(file, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>> }).hooks;
+    assert.deepEqual(hooks.Stop.flatMap((g) => g.hooks.map((h) => h.command)), ['python3 ~/.codex/notify.py']);
+    assert.equal(hooks.SessionEnd.length, 1);
+    assert.equal(hooks.SessionEnd[0].hooks[0].timeout, 3);
+    assert.match(hooks.SessionEnd[0].hooks[0].command, /hooks run codex$/);
+  });
+
   test('codex --via notify chains to an existing notify program and gives it back on uninstall', async () => {
     const file = join(home, '.codex', 'config.toml');
     const original = '# mine\nnotify = ["notify-send", "Codex"]\nmodel = "o3"\n\n[tui]\nnotifications = true\n';

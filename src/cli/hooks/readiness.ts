@@ -42,7 +42,7 @@ export function geminiBlocker(folder: string, folderTrustOn: boolean, rules: Rec
   if (trusted === true) return null;
   return {
     why: trusted === false ? `${folder} is marked DO_NOT_TRUST in ${rulesFile}: Gemini CLI runs no hooks there` : `${folder} is not a trusted folder: Gemini CLI runs no hooks there (folder trust is on)`,
-    todo: `start gemini in ${folder} and choose "Trust folder" (or /permissions); headless runs need --skip-trust or a trusted folder`,
+    todo: `start gemini in ${folder} and choose "Trust folder" (or /permissions); a headless run there exits 55 unless given --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true, which run the hook too`,
   };
 }
 

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { parseToml, removeTopLevelKey, setTopLevelKey } from './toml-edit.ts';
 import { chainedNotify, hasVouchNotify, withoutVouchNotify, withVouchNotify } from './codex-notify.ts';
 import { codexEventLabel, codexHookHash, codexHookKey, codexTrust } from './codex-trust.ts';
@@ -57,7 +58,7 @@ test("codex trust: the state key and hash Codex computes, and each state read fr
   assert.equal(key, '/home/me/.codex/hooks.json:session_end:1:0');
   // The canonical identity: sorted keys, compact JSON, sha256 (computed independently here).
   const hash = codexHookHash('Stop', { command: 'vouch hooks run codex', timeout: 10 });
-  const expected = 'sha256:' + require_sha('{"event_name":"stop","hooks":[{"async":false,"command":"vouch hooks run codex","timeout":10,"type":"command"}]}');
+  const expected = 'sha256:' + sha256('{"event_name":"stop","hooks":[{"async":false,"command":"vouch hooks run codex","timeout":10,"type":"command"}]}');
   assert.equal(hash, expected);
   assert.equal(codexHookHash('SessionEnd', { command: 'x', timeout: 10 }), codexHookHash('SessionEnd', { command: 'x', timeout: 3 }), 'SessionEnd timeouts clamp to 3 s');
   const toml = (h: string, extra = '') => `[hooks.state."${key}"]\ntrusted_hash = "${h}"\n${extra}`;
@@ -68,7 +69,6 @@ test("codex trust: the state key and hash Codex computes, and each state read fr
   assert.equal(codexTrust(toml(hash, 'enabled = false\n'), key, hash).trust, 'disabled');
 });
 
-import { createHash } from 'node:crypto';
-function require_sha(s: string): string {
+function sha256(s: string): string {
   return createHash('sha256').update(s).digest('hex');
 }
