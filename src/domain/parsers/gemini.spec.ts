@@ -162,6 +162,23 @@ describe('gemini: the real corpus', () => {
     assert.equal(other?.denied, false, 'a real error stays a failure');
   });
 
+  test('a /chat save checkpoint wrapping the history ({history, authType}) reads the same, events on their entry lines', () => {
+    const history = [
+      { role: 'user', parts: [{ text: 'run the tests' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'npm test' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: 'Output: ok' } } }] },
+    ];
+    const out = drive(gemini, JSON.stringify({ history, authType: 'oauth-personal' }, null, 2));
+    assert.deepEqual(out.skips, []);
+    assert.equal(out.detection?.format, 'gemini-history');
+    assert.deepEqual(countKinds(out.events), { prompt: 1, tool_call: 1, tool_result: 1 });
+    assert.deepEqual(out.events.map((e) => e.line), [3, 11, 25]);
+  });
+
+  test('a legacy chat recording (sessionId, messages) is still gemini-json, not a history', () => {
+    assert.equal(gemini.detect(sampleOf(corpus('gemini-cli', 'gm05')))?.format, 'gemini-json');
+  });
+
   test('a JSON array of OpenAI-style chat messages is not a Gemini history', () => {
     const chat = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
     assert.equal(gemini.detect(sampleOf(JSON.stringify(chat, null, 2))), null);
