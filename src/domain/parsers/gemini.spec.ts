@@ -495,6 +495,23 @@ describe('gemini: hostile input never throws', () => {
     assert.ok(large <= 5 * small, `work grew ${(large / small).toFixed(1)}× for 4× the input (quadratic would be ~16×)`);
   });
 
+  test('Content[] history with junk entries: every bad entry skipped with a reason, nothing thrown', () => {
+    const junk = [
+      { role: 'user', parts: [{ text: 'go' }] },
+      null, 5, 'str', { role: 'user' }, { role: 'alien', parts: [] }, { role: 'model', parts: 'no' },
+      { role: 'model', parts: [null, 7, { functionCall: 5 }, { functionCall: { name: 9, args: 'x' } }, { text: 7 }, { text: 'ok', thought: 'yes' }] },
+      { role: 'user', parts: [{ functionResponse: { id: 5, name: null, response: 'str' } }, { functionResponse: { response: { error: { message: 'boom' } } } }] },
+      { role: 'user', parts: [{ text: deep(3000) }, { functionResponse: { response: { output: deep(3000) } } }] },
+    ];
+    const out = drive(gemini, JSON.stringify(junk, null, 2), 'gemini-history');
+    assert.deepEqual(out.skips.map((s) => s.reason), [
+      'Gemini history entry without parts', 'Gemini history entry without parts', 'Gemini history entry without parts',
+      'Gemini history entry without parts', 'Gemini history entry with an unknown role "alien"', 'Gemini history entry without parts',
+    ]);
+    assert.equal(ofKind(out.events, 'tool_call').length, 1);
+    assert.ok(ofKind(out.events, 'tool_result').length >= 2);
+  });
+
   test('detect() on odd samples', () => {
     assert.doesNotThrow(() => gemini.detect({ lines: ['{', '"sessionId"'], values: [undefined, undefined] }));
     assert.equal(gemini.detect({ lines: ['x'], values: [deep(50)] }), null);
