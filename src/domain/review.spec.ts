@@ -39,3 +39,10 @@ test('no findings at all is a share of 1; the text lists verdicts, the wrong one
   assert.match(text, /== Judged wrong \(1\)\n {2}corpus\/a\.jsonl reliability\/failing-retry \[warning\]: A fix-and-rerun loop/);
   assert.match(text, /2 warning\/critical findings: 1 justified, 1 wrong, 0 without a verdict\.\nShare justified: 50\.0 %\n$/);
 });
+
+test('a filtered list (only the wrong ones) keeps the totals and the share of the whole review', () => {
+  const all = reviewFindings([{ log: 'corpus/a.jsonl', report: report([finding('destructive/force-push', 'critical'), finding('reliability/failing-retry', 'warning')]) }], book);
+  const text = formatReview({ ...all, findings: all.findings.filter((f) => f.verdict !== 'justified') });
+  assert.doesNotMatch(text, /destructive\/force-push/);
+  assert.match(text, /2 warning\/critical findings: 1 justified, 1 wrong, 0 without a verdict\.\nShare justified: 50\.0 %/);
+});

@@ -62,7 +62,10 @@ export function reviewFindings(reports: { log: string; report: Report }[], book:
   return { findings, justified, wrong: count('wrong'), unreviewed: count('unreviewed'), share: findings.length === 0 ? 1 : justified / findings.length };
 }
 
-/** The review as text: every finding with its evidence and verdict, then the wrong ones, then the share. */
+/**
+ * The review as text: every finding in `summary.findings` with its evidence and verdict, then the
+ * wrong ones, then the counts and share (from the counts, so a filtered list keeps the totals).
+ */
 export function formatReview(summary: ReviewSummary): string {
   const out: string[] = [];
   let log = '';
@@ -80,7 +83,7 @@ export function formatReview(summary: ReviewSummary): string {
     out.push('', `== Judged wrong (${wrong.length})`);
     for (const f of wrong) out.push(`  ${f.log} ${f.rule} [${f.severity}]: ${f.why ?? ''}`);
   }
-  const total = summary.findings.length;
+  const total = summary.justified + summary.wrong + summary.unreviewed;
   out.push(
     '',
     `${total} warning/critical findings: ${summary.justified} justified, ${summary.wrong} wrong, ${summary.unreviewed} without a verdict.`,

@@ -162,6 +162,23 @@ describe('gemini: the real corpus', () => {
     assert.equal(other?.denied, false, 'a real error stays a failure');
   });
 
+  test('a /chat save checkpoint wrapping the history ({history, authType}) reads the same, events on their entry lines', () => {
+    const history = [
+      { role: 'user', parts: [{ text: 'run the tests' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'npm test' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: 'Output: ok' } } }] },
+    ];
+    const out = drive(gemini, JSON.stringify({ history, authType: 'oauth-personal' }, null, 2));
+    assert.deepEqual(out.skips, []);
+    assert.equal(out.detection?.format, 'gemini-history');
+    assert.deepEqual(countKinds(out.events), { prompt: 1, tool_call: 1, tool_result: 1 });
+    assert.deepEqual(out.events.map((e) => e.line), [3, 11, 25]);
+  });
+
+  test('a legacy chat recording (sessionId, messages) is still gemini-json, not a history', () => {
+    assert.equal(gemini.detect(sampleOf(corpus('gemini-cli', 'gm05')))?.format, 'gemini-json');
+  });
+
   test('a JSON array of OpenAI-style chat messages is not a Gemini history', () => {
     const chat = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
     assert.equal(gemini.detect(sampleOf(JSON.stringify(chat, null, 2))), null);
@@ -476,6 +493,23 @@ describe('gemini: hostile input never throws', () => {
     const large = countWork(adversarial(20_000));
     assert.ok(small > 5_000, `the probe sees the parser's work (${small})`);
     assert.ok(large <= 5 * small, `work grew ${(large / small).toFixed(1)}× for 4× the input (quadratic would be ~16×)`);
+  });
+
+  test('Content[] history with junk entries: every bad entry skipped with a reason, nothing thrown', () => {
+    const junk = [
+      { role: 'user', parts: [{ text: 'go' }] },
+      null, 5, 'str', { role: 'user' }, { role: 'alien', parts: [] }, { role: 'model', parts: 'no' },
+      { role: 'model', parts: [null, 7, { functionCall: 5 }, { functionCall: { name: 9, args: 'x' } }, { text: 7 }, { text: 'ok', thought: 'yes' }] },
+      { role: 'user', parts: [{ functionResponse: { id: 5, name: null, response: 'str' } }, { functionResponse: { response: { error: { message: 'boom' } } } }] },
+      { role: 'user', parts: [{ text: deep(3000) }, { functionResponse: { response: { output: deep(3000) } } }] },
+    ];
+    const out = drive(gemini, JSON.stringify(junk, null, 2), 'gemini-history');
+    assert.deepEqual(out.skips.map((s) => s.reason), [
+      'Gemini history entry without parts', 'Gemini history entry without parts', 'Gemini history entry without parts',
+      'Gemini history entry without parts', 'Gemini history entry with an unknown role "alien"', 'Gemini history entry without parts',
+    ]);
+    assert.equal(ofKind(out.events, 'tool_call').length, 1);
+    assert.ok(ofKind(out.events, 'tool_result').length >= 2);
   });
 
   test('detect() on odd samples', () => {

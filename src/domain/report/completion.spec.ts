@@ -13,6 +13,8 @@ test('isOwnExport: the session id in the command, or a copy out of any agent\'s 
     'cat ~/.codex/archived_sessions/rollout-x.jsonl > dev_history/exported-session.jsonl',
     'Copy-Item C:\\Users\\me\\.gemini\\tmp\\abc123\\chats\\session-2026-01-01T23-35-1d310a63.json Archives\\',
     `tar czf session.tgz ${SID}`,
+    'cp "$CODEX_HOME/sessions/2026/01/02/rollout-x.jsonl" exports/',
+    'rsync -a ${CLAUDE_CONFIG_DIR}/projects/-repo/ backup/',
   ]) assert.ok(isOwnExport(call(c), SID), c);
 });
 

@@ -15,7 +15,8 @@ const CALL_TEXT_MAX = 120;
 
 // Where the agents keep their session logs (Claude Code ~/.claude/projects/…/<id>.jsonl, Codex
 // ~/.codex/sessions|archived_sessions/…/rollout-*.jsonl, Gemini CLI ~/.gemini/tmp/<project>/chats/).
-const SESSION_FOLDER = /[/\\]\.claude[/\\]projects[/\\]|[/\\]\.codex[/\\](?:archived_)?sessions[/\\]|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b/;
+// (also through the variables that move them: $CLAUDE_CONFIG_DIR, $CODEX_HOME).
+const SESSION_FOLDER = /(?:[/\\]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects[/\\]|(?:[/\\]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions[/\\]|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b/;
 // Reading a file out to somewhere else: a copy, an archive, a redirect.
 const COPY_VERB = /(?:^|[\s;&|(])(?:cp|rsync|scp|cat|tee|tar|zip|gzip|jq|install|ln|Copy-Item|copy|xcopy|robocopy)\b|>/;
 

@@ -13,18 +13,22 @@ export function detectGemini(sample: DetectSample): Detection | null {
 
 /**
  * A Gemini API conversation history (`Content[]`): a JSON array of `{role: "user"|"model",
- * parts: [...]}`, pretty-printed (first line "[") or on one line. `role: "model"` and `parts`
+ * parts: [...]}`, pretty-printed (first line "[") or on one line, bare or as the `history` of a
+ * `/chat save` checkpoint. `role: "model"` and `parts`
  * are the Gemini API's own spelling (OpenAI and Anthropic say "assistant" and "content").
  */
 function detectHistory(sample: DetectSample): Detection | null {
   const first = sample.values[0];
-  if (Array.isArray(first)) {
-    const entry = obj(first[0]);
+  const history = Array.isArray(first) ? first : obj(first) && Array.isArray(obj(first)?.history) ? obj(first)?.history as unknown[] : undefined;
+  if (history) {
+    const entry = obj(history[0]);
     return entry && (entry.role === 'user' || entry.role === 'model') && Array.isArray(entry.parts) ? { format: 'gemini-history', score: 0.9 } : null;
   }
   const head = sample.lines[0]?.trim() ?? '';
-  if (head !== '[' && !head.startsWith('[{')) return null;
   const raw = sample.lines.join('\n');
+  // A `/chat save` checkpoint of newer builds wraps the history: {"history": [...], "authType": …}.
+  const wrapped = head === '{' && /"history"\s*:\s*\[/.test(raw) && !/"sessionId"\s*:/.test(raw);
+  if (head !== '[' && !head.startsWith('[{') && !wrapped) return null;
   if (!/"role"\s*:\s*"(?:user|model)"/.test(raw) || !/"parts"\s*:\s*\[/.test(raw)) return null;
   // The CLI's own preamble, or a model turn, makes it unmistakable; a bare user turn is likely.
   return /"role"\s*:\s*"model"|<session_context>|This is the Gemini CLI/.test(raw) ? { format: 'gemini-history', score: 0.9 } : { format: 'gemini-history', score: 0.7 };

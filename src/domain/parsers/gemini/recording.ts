@@ -57,6 +57,7 @@ export class GeminiDocumentParser implements LogParser {
   readonly agent = 'gemini-cli' as const;
   /** Lines where a top-level array entry opens ("  {" in a 2-space pretty-printed array). */
   private entryLines: number[] = [];
+  private nestedEntryLines: number[] = [];
   private chunks: string[] = [];
   private size = 0;
   private firstLine = 0;
@@ -86,7 +87,11 @@ export class GeminiDocumentParser implements LogParser {
     this.kept++;
     this.lastLine = line;
     this.noteId(chunk, line);
-    if (chunk.length <= 4 && chunk.trimEnd() === '  {' && this.entryLines.length < MAX_ENTRY_LINES) this.entryLines.push(line);
+    if (chunk.length <= 6 && this.format === 'gemini-history' && this.entryLines.length + this.nestedEntryLines.length < MAX_ENTRY_LINES) {
+      const opener = chunk.trimEnd();
+      if (opener === '  {') this.entryLines.push(line);
+      else if (opener === '    {') this.nestedEntryLines.push(line);
+    }
   }
 
   end(sink: EventSink): void {
@@ -94,11 +99,14 @@ export class GeminiDocumentParser implements LogParser {
     const body = this.chunks.join('\n');
     this.chunks = [];
     const doc = parseDocument(body, this.firstLine, this.lastLine, sink);
-    if (isContentHistory(doc)) {
-      const entries = this.entryLines;
+    const contents = isContentHistory(doc) ? doc : this.format === 'gemini-history' && isContentHistory(obj(doc)?.history) ? obj(doc)?.history as unknown[] : undefined;
+    if (contents) {
+      // A wrapped history is indented one level deeper: its entries open on "    {" lines.
+      const entries = contents === doc ? this.entryLines : this.nestedEntryLines;
       const first = this.firstLine;
       this.entryLines = [];
-      return emitContentHistory(doc, (i) => entries[i] ?? first, sink);
+      this.nestedEntryLines = [];
+      return emitContentHistory(contents, (i) => entries[i] ?? first, sink);
     }
     const rec = obj(doc);
     if (!rec) {
