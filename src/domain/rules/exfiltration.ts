@@ -10,7 +10,7 @@ import {
   FETCHERS, INTERPRETERS, RAW_SOCKETS, hostMatches, hostOfUrl, isLocalHost, networkTargets, optionValues,
   parseArgs, readsProgramFromStdin,
 } from './commands.ts';
-import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
+import { envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
@@ -296,7 +296,7 @@ export const EXFILTRATION_RULES: Rule[] = [
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
-          if (event.kind === 'prompt') return flow.fromUser(facts);
+          if (event.kind === 'prompt') return flow.fromUser(event.text, facts);
           if (event.kind === 'tool_result') return flow.fromOutput(event, facts);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
@@ -341,8 +341,10 @@ class ExposureTracker {
    */
   strong = false;
 
-  fromUser(facts: EventFacts): void {
+  fromUser(text: string, facts: EventFacts): void {
     for (const h of facts.secrets) addCapped(this.fromUserValues, h.value, VALUES_MAX);
+    // Values from a URL the user typed are identifiers the user handed over (see secrets.ts).
+    for (const part of urlIdentifiers(text)) addCapped(this.fromUserValues, part, VALUES_MAX);
   }
 
   fromOutput(event: NormEvent, facts: EventFacts): void {
