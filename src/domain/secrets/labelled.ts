@@ -203,8 +203,10 @@ function maskable(name: string, value: string): boolean {
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^[\d.:_/-]+$/.test(value)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
   if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
-  // A plain word (any case) is not masked; a value mixing digits, symbols or inner capitals is.
-  return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]/.test(value);
+  if (value.includes('/')) return false; // paths and git refs (`origin/fix-token-usage`)
+  // Plain words, also joined (`signed-token`), are not masked; a value with a digit, a symbol
+  // other than a joiner, or an inner capital is.
+  return /[0-9]/.test(value) || /[^A-Za-z0-9._-]/.test(value) || /[a-z][A-Z]/.test(value);
 }
 
 /** A password worth reporting: not a default, mixes character classes, not a plain word. */
