@@ -76,3 +76,13 @@ test('two different services stay two persistence findings', async () => {
   ]);
   assert.equal(collect(drafts).filter((f) => f.rule === 'permissions/persistence').length, 2);
 });
+
+test('labelled values written into one file by one call are one finding; provider tokens stay one finding each', async () => {
+  const passwords = Array.from({ length: 5 }, (_, i) => `Pw-${randomString(14, undefined, 960 + i)}`);
+  const env = passwords.map((p, i) => `SERVICE_${i}_PASSWORD=${p}`).join('\n');
+  const labelled = await runRules([write('deploy/.env.production', `${env}\n`)]);
+  assert.equal(labelled.filter((d) => d.rule === 'secrets/in-tool-input').length, 5);
+  assert.equal(collect(labelled).filter((f) => f.rule === 'secrets/in-tool-input').length, 1);
+  const tokens = await runRules([write('deploy/.env.production', `GITHUB_TOKEN=${fake.githubClassic()}\nSTRIPE_KEY=${fake.stripeLive()}\n`)]);
+  assert.equal(collect(tokens).filter((f) => f.rule === 'secrets/in-tool-input').length, 2);
+});
