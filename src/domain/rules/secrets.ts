@@ -173,7 +173,7 @@ function secretKey(hit: SecretHit): string {
  * One credential is one cause, wherever it showed up (typed into the prompt, then written into a
  * file by the agent: one finding with both places in evidence, not two).
  */
-function credentialCause(hit: SecretHit): { id: string; summary: string } {
+export function credentialCause(hit: SecretHit): { id: string; summary: string } {
   return { id: `credential:${secretKey(hit)}`, summary: `${hit.label} ${hit.masked} appeared in several places (each is in the evidence).` };
 }
 
