@@ -91,3 +91,11 @@ test('mask-only values are never plain words, defaults or references', async () 
   assert.deepEqual((await detectSecrets('JWT_SECRET=acme-jwt-signing-2024', { maskable: true })).map((h) => [h.value, h.maskOnly]), [['acme-jwt-signing-2024', true]]);
   assert.deepEqual(await detectSecrets('JWT_SECRET=acme-jwt-signing-2024'), [], 'not returned unless asked for');
 });
+
+test('with many known values, fragments at marked cuts are still masked', () => {
+  const values = Array.from({ length: 100 }, (_, i) => `tok_${randomString(32, undefined, 600 + i)}`);
+  const mask = fragmentMasker(values);
+  const cut = `sent ${values[57].slice(0, 18)}…`;
+  assert.ok(!mask(cut).includes(values[57].slice(0, 18)));
+  assert.equal(mask('no cut here at all'), 'no cut here at all');
+});
