@@ -10,7 +10,7 @@ import {
   FETCHERS, INTERPRETERS, RAW_SOCKETS, hostMatches, hostOfUrl, isLocalHost, networkTargets, optionValues,
   parseArgs, readsProgramFromStdin,
 } from './commands.ts';
-import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
+import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
@@ -296,7 +296,7 @@ export const EXFILTRATION_RULES: Rule[] = [
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
-          if (event.kind === 'prompt') return flow.fromUser(facts);
+          if (event.kind === 'prompt') return flow.fromUser(event.text, facts);
           if (event.kind === 'tool_result') return flow.fromOutput(event, facts);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
@@ -313,13 +313,14 @@ export const EXFILTRATION_RULES: Rule[] = [
   },
 ];
 
-function report(ctx: RuleContext, rule: string, event: NormEvent, facts: EventFacts, detail: string, excerpt: string, extra: Partial<{ severity: 'critical' | 'warning'; title: string; key: string; more: EvidenceItem[] }> = {}): void {
+function report(ctx: RuleContext, rule: string, event: NormEvent, facts: EventFacts, detail: string, excerpt: string, extra: Partial<{ severity: 'critical' | 'warning'; title: string; key: string; more: EvidenceItem[]; cause: { id: string; summary: string } }> = {}): void {
   ctx.report({
     rule,
     detail,
     severity: extra.severity,
     title: extra.title,
     key: extra.key,
+    cause: extra.cause,
     evidence: [...(extra.more ?? []), evidence(event, excerpt, facts)],
   });
 }
@@ -341,8 +342,10 @@ class ExposureTracker {
    */
   strong = false;
 
-  fromUser(facts: EventFacts): void {
+  fromUser(text: string, facts: EventFacts): void {
     for (const h of facts.secrets) addCapped(this.fromUserValues, h.value, VALUES_MAX);
+    // Values from a URL the user typed are identifiers the user handed over (see secrets.ts).
+    for (const part of urlIdentifiers(text)) addCapped(this.fromUserValues, part, VALUES_MAX);
   }
 
   fromOutput(event: NormEvent, facts: EventFacts): void {
@@ -383,6 +386,18 @@ class ExposureTracker {
   }
 
   /**
+   * The credential this text carries, when it carries a known value (not only a file path): its
+   * cause is the credential's, so "printed, then sent" is one finding with the output rule's.
+   */
+  causeOf(text: string): { id: string; summary: string } | undefined {
+    for (const v of this.values) {
+      const hit = text.includes(v) ? this.hits.get(v) : undefined;
+      if (hit) return credentialCause(hit);
+    }
+    return undefined;
+  }
+
+  /**
    * Does this text carry exposed secrets only to the services that issued them (a GitHub token
    * read from a file, used against api.github.com)? Then nothing left for anywhere new.
    */
@@ -409,7 +424,7 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
       const collector = hostMatches(n.host, COLLECTORS) !== null;
       report(ctx, dropSite.id, event, facts, `The agent fetched ${safe(n.url ?? n.host, facts, QUOTE_MAX)} (${drop}).`, describeCall(event), { severity: collector ? 'critical' : 'warning', key: drop });
     } else if (n.url && flow.carries(n.url) && !flow.onlyToIssuers(n.url, [n.host])) {
-      report(ctx, secretThenNetwork.id, event, facts, `After ${flow.what}, a fetched URL carried it to ${n.host}.`, describeCall(event), { more: flow.first ? [flow.first] : [] });
+      report(ctx, secretThenNetwork.id, event, facts, `After ${flow.what}, a fetched URL carried it to ${n.host}.`, describeCall(event), { more: flow.first ? [flow.first] : [], cause: flow.causeOf(n.url) });
     }
   }
   for (const loc of fx.commands) {
@@ -476,5 +491,6 @@ function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     title: strong ? undefined : 'Request with variables after a secret was read',
     key: strong ? 'strong' : 'variable',
     more: flow.first && !readsHere ? [flow.first] : [],
+    cause: strong && !readsHere ? flow.causeOf(text) : undefined,
   });
 }

@@ -89,3 +89,13 @@ test('a credential-file read nobody asked for stays a warning', async () => {
   const drafts = await runRules([prompt('Fix the failing login test'), cmd('cat .env')]);
   assert.deepEqual(only(drafts, READ).map(severityOf), ['warning']);
 });
+
+test('a value from a URL the user typed, printed labelled and then sent to the service, is not exfiltration', async () => {
+  const id = randomString(22, undefined, 402);
+  const drafts = await runRules([
+    prompt(`Export the frames of https://www.figma.com/design/${id}/Landing-Page`),
+    ...ran('cat figma.json', { output: `{"design_token": "${id}"}` }),
+    cmd(`curl -s -X POST -d '{"file":"${id}"}' https://api.figma.com/v1/files/${id}/export`),
+  ]);
+  assert.deepEqual([...only(drafts, OUTPUT), ...only(drafts, EXFIL)], []);
+});

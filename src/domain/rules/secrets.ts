@@ -173,7 +173,7 @@ function secretKey(hit: SecretHit): string {
  * One credential is one cause, wherever it showed up (typed into the prompt, then written into a
  * file by the agent: one finding with both places in evidence, not two).
  */
-function credentialCause(hit: SecretHit): { id: string; summary: string } {
+export function credentialCause(hit: SecretHit): { id: string; summary: string } {
   return { id: `credential:${secretKey(hit)}`, summary: `${hit.label} ${hit.masked} appeared in several places (each is in the evidence).` };
 }
 
@@ -295,7 +295,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}.`,
       evidence: [evidence(event, describeCall(event), facts)],
       key: secretKey(hit),
-      cause: credentialCause(hit),
+      // A provider token is its own cause (each one must be rotated); values known only by their
+      // labels that one call put somewhere (an .env with ten passwords) are one.
+      cause: hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` },
     });
   }
 }

@@ -116,7 +116,8 @@ const KEYWORDS: Anchor[] = [
   // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,
   // `bundle config enterprise.contribsys.com …` (Sidekiq), `-Dsonar.login=…`, `snyk auth <uuid>`.
   anchor('kw-contribsys', caseVariants('ribs'), 4, 'contribsys', 'i'),
-  anchor('kw-sonar-login', caseVariants('sona'), 0, String.raw`sonar[._-]?(?:login|password)["']?\s*[=:]`, 'i'),
+  // Keyed on "nar" + the separator: the pairs `r.`, `r_`, `rL` are rare in logs, `na` of "sona" is not.
+  anchor('kw-sonar-login', ['nar.', 'nar_', 'nar-', 'NAR_', 'NAR.', 'narL', 'narP'], 2, String.raw`sonar(?:[._-]?(?:login|password))["']?\s*[=:]`, 'i'),
   anchor('kw-snyk-cli', caseVariants('snyk'), 0, String.raw`snyk\s+(?:auth|config\s+set\s+api=)`, 'i'),
   // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.
   anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),

@@ -70,6 +70,10 @@ describe('class 2: template syntax is not a value', () => {
   it('a YAML block scalar still carries its value to the next line', async () => {
     assert.ok((await values(`client_secret: |\n  ${OPAQUE}\n`)).includes(OPAQUE));
   });
+  it('a YAML plain scalar continued on the next, indented line is a value (`:` only)', async () => {
+    assert.ok((await values(`client_secret:\n  ${OPAQUE}\n`)).includes(OPAQUE));
+    assert.deepEqual(await values(`client_secret=\n  ${OPAQUE}\n`), []);
+  });
   it('a quoted value after `NAME= ` is still a value', async () => {
     assert.ok((await values(`API_TOKEN= "${OPAQUE}"`)).includes(OPAQUE));
   });

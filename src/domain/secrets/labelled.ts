@@ -38,6 +38,8 @@ const MAX_NAME = 80;
  */
 const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
+const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
+
 /** The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). */
 const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,400}/y;
 
@@ -103,6 +105,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
   const xml = operator === '>' && text[start - 1] === '<';
   let at = end + op[0].length;
+  // YAML continues a plain scalar on the next, more indented line (`password:\n  value`); `=` and
+  // the other operators never reach past the line break.
+  if (operator === ':' && !/\n/.test(op[0])) at += YAML_NEXT_LINE.exec(text.slice(at, at + 80))?.[0].length ?? 0;
   VALUE.lastIndex = at;
   let v = VALUE.exec(text);
   if (!v) return null;
@@ -203,8 +208,10 @@ function maskable(name: string, value: string): boolean {
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^[\d.:_/-]+$/.test(value)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
   if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
-  // A plain word (any case) is not masked; a value mixing digits, symbols or inner capitals is.
-  return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]/.test(value);
+  if (value.includes('/')) return false; // paths and git refs (`origin/fix-token-usage`)
+  // Plain words, also joined (`signed-token`), are not masked; a value with a digit, a symbol
+  // other than a joiner, or an inner capital is.
+  return /[0-9]/.test(value) || /[^A-Za-z0-9._-]/.test(value) || /[a-z][A-Z]/.test(value);
 }
 
 /** A password worth reporting: not a default, mixes character classes, not a plain word. */

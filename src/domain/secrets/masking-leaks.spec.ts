@@ -85,9 +85,17 @@ test('a value in a secret-labelled position that is no evidence for a finding is
 
 test('mask-only values are never plain words, defaults or references', async () => {
   const { detectSecrets } = await import('./detect.ts');
-  for (const text of ['JWT_SECRET=production', 'DB_PASSWORD=postgres', 'API_TOKEN=${API_TOKEN}', 'password: changeme', 'SECRET_KEY=config.secret_key', 'token: ./tokens/dev.json', 'ADMIN_PASSWORD=admin123']) {
+  for (const text of ['JWT_SECRET=production', 'DB_PASSWORD=postgres', 'API_TOKEN=${API_TOKEN}', 'password: changeme', 'SECRET_KEY=config.secret_key', 'token: ./tokens/dev.json', 'ADMIN_PASSWORD=admin123', 'token: signed-token', 'secret_branch: refs/heads/20260206-secrets-redaction']) {
     assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => h.value), [], text);
   }
   assert.deepEqual((await detectSecrets('JWT_SECRET=acme-jwt-signing-2024', { maskable: true })).map((h) => [h.value, h.maskOnly]), [['acme-jwt-signing-2024', true]]);
   assert.deepEqual(await detectSecrets('JWT_SECRET=acme-jwt-signing-2024'), [], 'not returned unless asked for');
+});
+
+test('with many known values, fragments at marked cuts are still masked', () => {
+  const values = Array.from({ length: 100 }, (_, i) => `tok_${randomString(32, undefined, 600 + i)}`);
+  const mask = fragmentMasker(values);
+  const cut = `sent ${values[57].slice(0, 18)}…`;
+  assert.ok(!mask(cut).includes(values[57].slice(0, 18)));
+  assert.equal(mask('no cut here at all'), 'no cut here at all');
 });
