@@ -568,15 +568,15 @@ function clip(s: string): string {
 
 // ---- test file contents -------------------------------------------------------------------------
 
-const CONTENTS_FILES_MAX = 50;
-const CONTENT_MAX = 200_000;
+const CONTENTS_FILES_MAX = 20;
+const CONTENT_MAX = 100_000;
 /** Line-number gutters of read tools (`     12→`, `    12\t`). */
 const GUTTER = /^ *\d+(?:→|\t)/gm;
 
 /**
  * The text of test files as the session last showed it (a read tool's output, a `cat`, the agent's
- * own write or edit), so a whole-file rewrite can be compared with what it replaced. Bounded: a few
- * dozen files, 200 kB each.
+ * own write or edit), so a whole-file rewrite can be compared with what it replaced. Bounded: 20
+ * files, 100 kB each.
  */
 class TestContents {
   private readonly files = new Map<string, string>();

@@ -25,7 +25,8 @@ export function probeFailure(output: string): ProbeFailure | null {
     if (!m) continue;
     const start = text.lastIndexOf('\n', m.index) + 1;
     const end = text.indexOf('\n', m.index);
-    return { kind, line: text.slice(start, end < 0 ? undefined : end).trim().slice(0, 240) };
+    // A flat copy: a slice would keep the whole output alive while the failure is remembered.
+    return { kind, line: (' ' + text.slice(start, end < 0 ? undefined : end).trim().slice(0, 240)).slice(1) };
   }
   return null;
 }
