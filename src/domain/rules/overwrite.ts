@@ -21,10 +21,16 @@ export const fileOverwritten = meta({
 });
 
 const FILES_MAX = 2_000;
-const KNOWN_MAX = 100;
+const KNOWN_MAX = 30;
 const LINES_MAX = 500;
 /** Outputs longer than this are not remembered (a config file is far smaller). */
-const SHOWN_MAX_CHARS = 100_000;
+const SHOWN_MAX_CHARS = 50_000;
+
+/** A file's text as the session showed it; its lines are hashed only if the file is overwritten. */
+interface Shown {
+  text: string;
+  gutter: boolean;
+}
 const OPEN_MAX = 100;
 /** Line-number gutters of read tools (`     12→`, `    12\t`). */
 const GUTTER = /^ *\d+(?:→|\t)/;
@@ -90,7 +96,7 @@ export const OVERWRITE_RULES: Rule[] = [
     metas: [fileOverwritten],
     create(ctx) {
       /** Files whose text the session showed (a set of its lines), before the agent wrote them. */
-      const shown = new Map<string, Set<number>>();
+      const shown = new Map<string, Shown>();
       /** Files git showed as modified before the agent touched them. */
       const dirty = new Set<string>();
       /** Files the agent wrote, edited or backed up. */
@@ -145,14 +151,14 @@ export const OVERWRITE_RULES: Rule[] = [
 function onResult(
   ctx: RuleContext, event: NormEvent & { kind: 'tool_result' },
   reads: Map<string, { abs: string; gutter: boolean }>, statuses: Map<string, { cmd: SimpleCommand; dir: string | null }[]>,
-  shown: Map<string, Set<number>>, dirty: Set<string>, own: Set<string>,
+  shown: Map<string, Shown>, dirty: Set<string>, own: Set<string>,
 ): void {
   const read = reads.get(event.callId);
   reads.delete(event.callId);
   const status = statuses.get(event.callId);
   statuses.delete(event.callId);
   if (event.isError || event.denied || !event.output) return;
-  if (read && !own.has(read.abs) && !shown.has(read.abs) && event.output.length <= SHOWN_MAX_CHARS) setCapped(shown, read.abs, lineSet(event.output, read.gutter), KNOWN_MAX);
+  if (read && !own.has(read.abs) && !shown.has(read.abs) && event.output.length <= SHOWN_MAX_CHARS) setCapped(shown, read.abs, { text: event.output, gutter: read.gutter }, KNOWN_MAX);
   for (const { cmd, dir } of status ?? []) {
     for (const p of changedPathsIn(event.output, cmd)) {
       const abs = locate(p, dir, ctx.session).abs;
@@ -162,11 +168,13 @@ function onResult(
 }
 
 /** Why overwriting this file discards content, or null when nothing says it does. */
-function judge(w: FileOp, shown: Map<string, Set<number>>, dirty: Set<string>, own: Set<string>, backedUp: Set<string>): string | null {
+function judge(w: FileOp, shown: Map<string, Shown>, dirty: Set<string>, own: Set<string>, backedUp: Set<string>): string | null {
   if (own.has(w.abs) || backedUp.has(w.abs)) return null;
   if (dirty.has(w.abs)) return 'git showed it modified before the agent touched it: those uncommitted changes are gone';
-  const old = shown.get(w.abs);
-  if (!old || old.size < 3 || !w.added) return null;
+  const seen = shown.get(w.abs);
+  if (!seen || !w.added) return null;
+  const old = lineSet(seen.text, seen.gutter);
+  if (old.size < 3) return null;
   const share = kept(old, w.added);
   if (share >= 0.5) return null;
   return `the new text keeps ${Math.round(share * 100)} % of the ${old.size} lines the session showed`;
