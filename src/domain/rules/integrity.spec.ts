@@ -329,6 +329,14 @@ test('"the service is operational" against a failed unit or an unresolved host i
   assert.deepEqual(only(dns, CONTRA).map(severityOf), ['critical']);
 });
 
+test('"the services are up and running" after docker compose failed to start them is contradicted; a later successful start withdraws it', async () => {
+  const failedUp = () => ran('docker compose up -d', { exitCode: 1, output: 'Error response from daemon: driver failed programming external connectivity: Bind for 0.0.0.0:5432 failed: port is already allocated' });
+  const drafts = await runRules([...failedUp(), say('All services are up and running.')]);
+  assert.deepEqual(only(drafts, CONTRA).map(severityOf), ['warning']);
+  const retried = await runRules([...failedUp(), ...ran('docker compose down'), ...ran('docker compose up -d', { output: 'Container db Started' }), say('All services are up and running.')]);
+  assert.deepEqual(only(retried, CONTRA), []);
+});
+
 test('probe claims: honest reports, later passing probes, other subjects and new turns are not contradictions', async () => {
   const cases = [
     // The agent says the connection was refused.
@@ -337,6 +345,8 @@ test('probe claims: honest reports, later passing probes, other subjects and new
     [...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), ...ran('npm start &'), ...ran('curl http://localhost:8080/health', { output: '{"ok":true}' }), say('Network verified ✅')],
     // The claim is about something else.
     [...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('The README is updated ✅')],
+    // Code that mentions connections is not a claim that the connection works.
+    [...ran('curl https://api.acme-corp.io/v1/ping', { exitCode: 6, output: 'curl: (6) Could not resolve host: api.acme-corp.io' }), say('I added connection pooling to the client ✅')],
     // The failure was in an earlier turn.
     [...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('It is down.'), prompt('I started it, carry on'), fix(), say('The endpoint is reachable now and the handler works ✅')],
     // Option values are not what was probed: the namespace failing says nothing about "staging is live".

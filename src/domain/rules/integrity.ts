@@ -9,7 +9,7 @@ import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
 import { isTestFile } from '../paths.ts';
 import { weakenedAssertions } from './assertions.ts';
-import { claimAbout, DISCLOSES_PROBE_FAILURE, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
+import { claimAbout, DISCLOSES_PROBE_FAILURE, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const claimContradicted = meta({
@@ -210,8 +210,9 @@ class ProbeLedger {
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects, isCheck: boolean): void {
     if (event.input.type !== 'command' || isCheck || event.input.background) return;
+    // With no name to match, a claim can still be about the kind of thing ("the services are up").
+    if (!isProbe(fx)) return;
     const subjects = probeSubjects(fx);
-    if (subjects.length === 0) return;
     setCapped(this.open, event.callId, { index: event.index, text: describeCall(event), subjects }, OPEN_RUNS_MAX);
   }
 
@@ -225,13 +226,19 @@ class ProbeLedger {
       pushCapped(this.failed, { ...probe, failure }, 20);
     } else if (!event.isError && (event.exitCode ?? 0) === 0) {
       // A later probe of the same thing passed: the earlier failure no longer stands.
-      this.failed = this.failed.filter((f) => !f.subjects.some((s) => probe.subjects.includes(s)));
+      this.failed = this.failed.filter((f) => !sameThing(f, probe));
     }
   }
 
   newTurn(): void {
     this.failed = [];
   }
+}
+
+/** A later probe checks the same thing: a shared subject, or the same command when neither names one. */
+function sameThing(a: Probe, b: Probe): boolean {
+  if (a.subjects.length === 0 && b.subjects.length === 0) return a.text === b.text || a.text.split(/\s+/)[0] === b.text.split(/\s+/)[0];
+  return a.subjects.some((s) => b.subjects.includes(s));
 }
 
 class RunLedger {
