@@ -188,6 +188,7 @@ export const INJECTION_RULES: Rule[] = [
       const written = new Set<string>();
       let pending: Pending | null = null;
       let instructions: Instructions[] = [];
+      const contacted = new Set<string>();
       let lastPrompt = '';
       return {
         onEvent(event, facts) {
@@ -198,13 +199,19 @@ export const INJECTION_RULES: Rule[] = [
             if (pending) pending = pending.callsLeft <= 1 ? null : { ...pending, callsLeft: pending.callsLeft - 1 };
             if (!risky && instructions.length > 0) instructions = checkFollowed(ctx, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
+            for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
             return;
           }
           if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
           const found = scanOutput(ctx, event, facts);
           if (found) {
             pending = found.pending ?? pending;
-            if (found.instructions) pushCapped(instructions, found.instructions, INSTRUCTIONS_MAX);
+            if (found.instructions) {
+              // The page's own host, and hosts the session used before it, are no instruction to follow.
+              const named = found.instructions.named;
+              named.hosts = named.hosts.filter((h) => !contacted.has(h));
+              if (!isEmpty(named)) pushCapped(instructions, found.instructions, INSTRUCTIONS_MAX);
+            }
           }
         },
       };
