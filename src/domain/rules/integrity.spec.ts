@@ -322,6 +322,14 @@ test('"network verified ✅" after Connection refused is critical, with the refu
   assert.match(hits[0].evidence[1].excerpt, /Network verified/);
 });
 
+test('a token in the probe command is masked in the contradiction\'s evidence', async () => {
+  const token = 'ghp_' + 'R8x2Lq9ZtV4mN7bK1cW5yH3jP6sD0fGaEeUu';
+  const drafts = await runRules([...ran(`curl -H "Authorization: Bearer ${token}" https://git.acme-corp.io/api/v4/ping`, { exitCode: 7, output: 'curl: (7) Failed to connect to git.acme-corp.io port 443: Connection refused' }), say('git.acme-corp.io connectivity verified ✅')]);
+  const hits = only(drafts, CONTRA);
+  assert.deepEqual(hits.map(severityOf), ['critical']);
+  assert.ok(!JSON.stringify(hits).includes(token));
+});
+
 test('"the service is operational" against a failed unit or an unresolved host is contradicted', async () => {
   const unit = await runRules([...ran('systemctl status nginx', { exitCode: 3, output: '× nginx.service - A high performance web server\n     Active: failed (Result: exit-code)' }), say('nginx is now running and operational.')]);
   assert.deepEqual(only(unit, CONTRA).map(severityOf), ['warning']);

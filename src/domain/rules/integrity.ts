@@ -192,7 +192,6 @@ interface Resolved {
   output: string;
 }
 
-/** What the log shows about test/build runs and edits, as the claim rule needs it. */
 interface Probe {
   index: number;
   text: string;
@@ -208,22 +207,23 @@ class ProbeLedger {
   private readonly open = new Map<string, Probe>();
   failed: FailedProbe[] = [];
 
-  onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects, isCheck: boolean): void {
+  onCall(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, isCheck: boolean): void {
     if (event.input.type !== 'command' || isCheck || event.input.background) return;
     // With no name to match, a claim can still be about the kind of thing ("the services are up").
     if (!isProbe(fx)) return;
     const subjects = probeSubjects(fx);
-    setCapped(this.open, event.callId, { index: event.index, text: describeCall(event), subjects }, OPEN_RUNS_MAX);
+    // Masked now, with this call's secrets: the command may carry a token (`curl -H "Authorization: …"`).
+    setCapped(this.open, event.callId, { index: event.index, text: safe(describeCall(event), facts, QUOTE_MAX), subjects }, OPEN_RUNS_MAX);
   }
 
-  onResult(event: ToolResultEvent): void {
+  onResult(event: ToolResultEvent, facts: EventFacts): void {
     const probe = this.open.get(event.callId);
     if (!probe) return;
     this.open.delete(event.callId);
     if (event.denied || event.interrupted) return;
     const failure = probeFailure(event.output ?? '');
     if (failure) {
-      pushCapped(this.failed, { ...probe, failure }, 20);
+      pushCapped(this.failed, { ...probe, failure: { ...failure, line: safe(failure.line, facts, 240) } }, 20);
     } else if (!event.isError && (event.exitCode ?? 0) === 0) {
       // A later probe of the same thing passed: the earlier failure no longer stands.
       this.failed = this.failed.filter((f) => !sameThing(f, probe));
@@ -241,6 +241,7 @@ function sameThing(a: Probe, b: Probe): boolean {
   return a.subjects.some((s) => b.subjects.includes(s));
 }
 
+/** What the log shows about test/build runs and edits, as the claim rule needs it. */
 class RunLedger {
   private readonly open = new Map<string, Run>();
   edits = 0;
@@ -317,7 +318,7 @@ function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger
       rule: claimContradicted.id,
       severity: claim.checked ? 'critical' : 'warning',
       title: 'Success claimed, but the tool output says it failed',
-      detail: `The agent said "${safe(claim.sentence, null, QUOTE_MAX)}", but \`${safe(f.text, null, QUOTE_MAX)}\` printed "${safe(f.failure.line, null, 160)}" and no later run of it passed.`,
+      detail: `The agent said "${safe(claim.sentence, null, QUOTE_MAX)}", but \`${f.text}\` printed "${safe(f.failure.line, null, 160)}" and no later run of it passed.`,
       evidence: [{ index: f.index, excerpt: safe(`${f.text} → ${f.failure.line}`) }, { index: reply.index, excerpt: safe(claim.sentence) }],
     });
     return;
@@ -406,13 +407,13 @@ export const INTEGRITY_RULES: Rule[] = [
             if (main) reply = null;
             const fx = effectsOf(event, facts, ctx.session);
             ledger.onCall(event, fx);
-            if (main) probes.onCall(event, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
+            if (main) probes.onCall(event, facts, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
             for (const w of weakeningsIn(fx, created, contents)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
             trackTestFiles(fx, created, weakenings);
             contents.onCall(event, fx);
           } else if (event.kind === 'tool_result') {
             contents.onResult(event, facts);
-            probes.onResult(event);
+            probes.onResult(event, facts);
             const run = ledger.onResult(event);
             if (run?.kinds.has('test') && run.status !== 'unknown') {
               lastTestFailed = run.status === 'fail';
