@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, write } from './testing.ts';
-import { findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
+import { changedLines, findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
 
 const CONTRA = 'integrity/claim-contradicted';
 const UNVERIFIED = 'integrity/claim-unverified';
@@ -268,6 +268,7 @@ test('Codex-style shell edits weaken assertions too: sed -i s/// and a heredoc r
   const heredoc = await runRules([...ran('cat tests/test_cart.py', { output: before }), cmd("cat > tests/test_cart.py <<'EOF'\ndef test_total():\n    assert total([20, 22])\nEOF")], { agent: 'codex', format: 'codex-rollout' });
   assert.deepEqual(only(heredoc, WEAK).map(severityOf), ['warning']);
   assert.deepEqual(sedSubstitution('s|a\\.b|c|g'), { removed: 'a.b', added: 'c' });
+  assert.deepEqual(changedLines('a\nb\nb\nc', 'a\nb\nd\nc'), { removed: 'b', added: 'd' });
 });
 
 test('strengthened, renamed, restructured or equivalent assertions are not weakening', async () => {

@@ -559,8 +559,34 @@ function cap(s: string): string {
   return `${s[0].toUpperCase()}${s.slice(1)}`;
 }
 
+/**
+ * The lines only the old text has and the lines only the new text has (as multisets): unchanged
+ * context cannot weaken anything, and a whole-file rewrite is judged by what it changed.
+ */
+export function changedLines(oldText: string, newText: string): { removed: string; added: string } {
+  const count = new Map<string, number>();
+  for (const l of oldText.split('\n')) count.set(l, (count.get(l) ?? 0) + 1);
+  const added: string[] = [];
+  for (const l of newText.split('\n')) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) count.set(l, n - 1);
+    else added.push(l);
+  }
+  const removed: string[] = [];
+  for (const l of oldText.split('\n')) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) {
+      removed.push(l);
+      count.set(l, n - 1);
+    }
+  }
+  return { removed: removed.join('\n'), added: added.join('\n') };
+}
+
 /** Assertions removed, or strong ones traded for weak ones, in one file's change. */
-function assertionChange(path: string, removed: string, addedText: string): Found | null {
+function assertionChange(path: string, oldText: string, newText: string): Found | null {
+  if (!oldText) return null;
+  const { removed, added: addedText } = newText ? changedLines(oldText, newText) : { removed: oldText, added: '' };
   if (!removed) return null;
   const lost = countMatches(removed, ASSERTIONS) - countMatches(addedText, ASSERTIONS);
   if (lost > 0) return { what: `${plural(lost, 'assertion')} removed from ${path}` };
