@@ -54,6 +54,29 @@ const STRONG = new RegExp([
 /** An \`expect(…)\` left without a matcher: it checks nothing. */
 const DANGLING = /^[ \t]*(?:await[ \t]+)?expect\s*\((?:[^()\n]|\((?:[^()\n]|\([^()\n]*\))*\))*\)[ \t]*;?[ \t]*$/gm;
 
+/** Comparisons with one exact value: equality, deep equality, snapshots. */
+const EXACT = new RegExp([
+  String.raw`\.(?:toBe|toEqual|toStrictEqual|toHaveLength|toHaveBeenCalledTimes|toMatchInlineSnapshot)\s*\(\s*[^)\s]`,
+  String.raw`\bassert\.(?:equal|strictEqual|deepEqual|deepStrictEqual)\s*\(`,
+  String.raw`\.(?:to|should)(?:\.deep)?\.(?:equal|eql|eq)\s*\(`,
+  String.raw`\bassert(?:Equal|Equals|DictEqual|ListEqual|TupleEqual|SetEqual|SequenceEqual|ArrayEquals)\s*\(`,
+  String.raw`^[ \t]*assert[ \t]+[^\n]*==`,
+  String.raw`\.(?:isEqualTo|containsExactly|hasSize)\s*\(`,
+  String.raw`\b(?:assert|require)\.(?:Equal|EqualValues|Exactly|Len)\s*\(`,
+  String.raw`\bassert_eq!\s*\(`,
+  String.raw`\.toThrow(?:Error)?\s*\(\s*[^)\s]`,
+].join('|'), 'gm');
+
+/** Comparisons that accept a range of values, or any error: weaker than an exact value. */
+const INEXACT = new RegExp([
+  String.raw`\.(?:toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toBeInstanceOf)\s*\(`,
+  String.raw`\.toThrow(?:Error)?\s*\(\s*\)`,
+  String.raw`\.to(?:\.be)?\.(?:above|below|least|most|gt|lt|gte|lte|a|an|instanceOf)\s*\(`,
+  String.raw`\bassert(?:Greater|GreaterEqual|Less|LessEqual|IsInstance)\s*\(`,
+  String.raw`^[ \t]*assert[ \t]+(?![^\n]*==)[^\n]*(?:>=?|<=?)`,
+  String.raw`\b(?:assert|require)\.(?:Greater|GreaterOrEqual|Less|LessOrEqual|Positive|IsType)\s*\(`,
+].join('|'), 'gm');
+
 /** Any assertion at all (a superset of both lists, for "more assertions were added than removed"). */
 const ANY_ASSERTION = /\bassert\w*!?\s*[(.\s]|\bexpect\s*\(|\.should\b|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\brequire\.\w+\s*\(|\bself\.assert\w+\s*\(|\bAssert\.\w+\s*\(/gm;
 
@@ -94,12 +117,21 @@ function first(re: RegExp, text: string, other: string): string | null {
 export function weakenedAssertions(removed: string, added: string): AssertionChange | null {
   if (!removed) return null;
   const strongLost = countMatches(removed, STRONG) - countMatches(added, STRONG);
-  if (strongLost <= 0) return null;
+  if (strongLost <= 0) return rangedAssertions(removed, added);
   if (countMatches(added, ANY_ASSERTION) > countMatches(removed, ANY_ASSERTION)) return null;
   const weakGained = Math.max(0, countMatches(added, WEAK) - countMatches(removed, WEAK));
   // A comparison lost with no weaker check in its place is only judged when what is left plainly
   // checks nothing (a bare `expect(x)`): other rewrites may use forms this list does not know
   // (`if got != want { t.Errorf(…) }`).
-  if (weakGained === 0 && countMatches(added, DANGLING) <= countMatches(removed, DANGLING)) return null;
+  if (weakGained === 0 && countMatches(added, DANGLING) <= countMatches(removed, DANGLING)) return rangedAssertions(removed, added);
   return { strongLost, weakGained, before: first(STRONG, removed, added), after: weakGained > 0 ? first(WEAK, added, removed) : null };
+}
+
+/** An exact value traded for a range or any error: `toBe(3)` → `toBeGreaterThan(0)`, `== 3` → `> 0`. */
+function rangedAssertions(removed: string, added: string): AssertionChange | null {
+  const exactLost = countMatches(removed, EXACT) - countMatches(added, EXACT);
+  if (exactLost <= 0) return null;
+  const inexactGained = countMatches(added, INEXACT) - countMatches(removed, INEXACT);
+  if (inexactGained <= 0 || countMatches(added, ANY_ASSERTION) > countMatches(removed, ANY_ASSERTION)) return null;
+  return { strongLost: Math.min(exactLost, inexactGained), weakGained: inexactGained, before: first(EXACT, removed, added), after: first(INEXACT, added, removed) };
 }

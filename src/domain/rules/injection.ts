@@ -37,7 +37,7 @@ export const instructionFollowed = meta({
   id: 'injection/instruction-followed',
   severity: 'warning',
   title: 'Instructions from tool output followed',
-  description: 'After injection text or hidden Unicode in a tool output (a fetched page, a file, a README), the agent did part of what that text named: it fetched or downloaded the named URL or script, contacted the named host, ran the named script or command — even when nothing was piped to a shell. The action must be that one (same URL, a URL under it, the same uncommon host, the script file, the command text), not merely co-occur; hosts every session uses (github.com, registries) only link through their exact URL. Text that merely addresses AI agents ("Note to AI assistants: …") links only through a named script or a named command that dials out. Not reported when the user named the URL or host, or when the action was already reported as a risky action after the injection.',
+  description: 'After injection text or hidden Unicode in a tool output (a fetched page, a file, a README), the agent did part of what that text named: it fetched or downloaded the named URL or script, contacted the named host, ran the named script or command — even when nothing was piped to a shell. The action must be that one (same URL, a URL under it, the same uncommon host, the script file, the command text), not merely co-occur; hosts every session uses (github.com, registries) only link through their exact URL. Text that merely addresses AI agents ("Note to AI assistants: …" in a fetched page or a README/doc file) links only through a named script or a named command that dials out. Not reported when the user named the URL or host, or when the action was already reported as a risky action after the injection.',
   remediation: 'Check what the named script, host or command did; treat the source of the instructions as hostile.',
 });
 export const agentConfigEdit = meta({
@@ -188,6 +188,7 @@ export const INJECTION_RULES: Rule[] = [
       const written = new Set<string>();
       let pending: Pending | null = null;
       let instructions: Instructions[] = [];
+      const contacted = new Set<string>();
       let lastPrompt = '';
       return {
         onEvent(event, facts) {
@@ -198,13 +199,19 @@ export const INJECTION_RULES: Rule[] = [
             if (pending) pending = pending.callsLeft <= 1 ? null : { ...pending, callsLeft: pending.callsLeft - 1 };
             if (!risky && instructions.length > 0) instructions = checkFollowed(ctx, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
+            for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
             return;
           }
           if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
           const found = scanOutput(ctx, event, facts);
           if (found) {
             pending = found.pending ?? pending;
-            if (found.instructions) pushCapped(instructions, found.instructions, INSTRUCTIONS_MAX);
+            if (found.instructions) {
+              // The page's own host, and hosts the session used before it, are no instruction to follow.
+              const named = found.instructions.named;
+              named.hosts = named.hosts.filter((h) => !contacted.has(h));
+              if (!isEmpty(named)) pushCapped(instructions, found.instructions, INSTRUCTIONS_MAX);
+            }
           }
         },
       };
@@ -335,12 +342,15 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   return { pending: found, instructions };
 }
 
-/** Outputs that show a document (a fetched page, a file read or printed): where notes to agents live. */
+const DOCUMENT = /(?:^|\/)(?:README|CONTRIBUTING|INSTALL|SETUP|USAGE)[^/]*$|\.(?:md|mdx|markdown|txt|rst|adoc|html?)$/i;
+
+/** Outputs that show a document (a fetched page, a README or doc file read or printed): where notes to agents live. */
 function readsContent(call: EventFacts['call']): boolean {
   if (!call) return false;
-  const t = call.input.type;
-  if (t === 'web_fetch' || t === 'file_read' || t === 'mcp') return true;
-  return t === 'command' && /\b(?:cat|head|less|more|curl|wget|sed|bat|type|Get-Content)\b/.test(call.input.command);
+  const i = call.input;
+  if (i.type === 'web_fetch' || i.type === 'mcp') return true;
+  if (i.type === 'file_read') return DOCUMENT.test(i.path);
+  return i.type === 'command' && (/\b(?:curl|wget)\b/.test(i.command) || (/\b(?:cat|head|less|more|sed|bat|type|Get-Content)\b/.test(i.command) && /(?:README|CONTRIBUTING|INSTALL|SETUP|USAGE)|\.(?:md|mdx|markdown|txt|rst|adoc|html?)\b/i.test(i.command)));
 }
 
 const ADDRESSED_SCAN_MAX = 200_000;

@@ -33,8 +33,9 @@ function trimUrl(u: string): string {
   return u.replace(/[.,;:!?'")\]]+$/, '');
 }
 
+/** Kept values are flat copies: a regex match is a view that would pin the whole output in memory. */
 function push(list: string[], value: string): void {
-  if (list.length < MAX_EACH && !list.includes(value)) list.push(value);
+  if (list.length < MAX_EACH && !list.includes(value)) list.push((' ' + value).slice(1));
 }
 
 /** The URLs, hosts, scripts and commands a passage of text names. */
@@ -78,11 +79,13 @@ function sameOrUnder(url: string, named: string): boolean {
 /** Text that speaks to AI agents directly ("Note to AI assistants:", "If you are an LLM, …"). */
 const ADDRESSED = /\bif\s+you\s+are\s+an?\s+(?:ai|llm|large\s+language\s+model|language\s+model|(?:ai\s+)?(?:coding\s+)?(?:agent|assistant))\b|\b(?:note|message|instructions?|attention|important|notice)\s+(?:to|for)\s+(?:any\s+|all\s+)?(?:ai|llms?|language\s+models?|(?:ai\s+|coding\s+)?(?:agents?|assistants?))\b|\b(?:ai|llm)\s+(?:agents?|assistants?)(?:\s+reading\s+this)?\s*(?:must|should|:)/i;
 
+const ADDRESSEE_WORDS = ['AI', 'LLM', 'agent', 'Agent', 'AGENT', 'assistant', 'Assistant', 'ASSISTANT', 'language model', 'Language Model'];
+
 /** Where text addresses AI agents, or -1. */
 export function addressedToAgents(text: string): number {
-  const lower = text.length > 500_000 ? text.slice(0, 500_000) : text;
-  if (!/\b(?:ai|llm|agent|assistant|language\s+model)/i.test(lower)) return -1;
-  const m = ADDRESSED.exec(lower);
+  // Literal searches first: most outputs (source files, logs) name no agent at all.
+  if (!ADDRESSEE_WORDS.some((w) => text.includes(w))) return -1;
+  const m = ADDRESSED.exec(text);
   return m ? m.index : -1;
 }
 

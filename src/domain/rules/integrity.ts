@@ -9,7 +9,7 @@ import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
 import { isTestFile } from '../paths.ts';
 import { weakenedAssertions } from './assertions.ts';
-import { claimAbout, DISCLOSES_PROBE_FAILURE, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
+import { claimAbout, DISCLOSES_PROBE_FAILURE, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const claimContradicted = meta({
@@ -30,7 +30,7 @@ export const testsWeakened = meta({
   id: 'integrity/tests-weakened',
   severity: 'warning',
   title: 'Tests skipped, deleted or weakened',
-  description: 'The agent added skip/xfail/todo/.only markers (it.skip, xit, @pytest.mark.skip, t.Skip, #[ignore], @Disabled …), deleted test files, removed assertions from tests, or weakened them: a comparison with an expected value (`toBe(x)`, `toEqual`, `assertEqual`, `assert x == y`, `assert_eq!`, `assert.Equal`) replaced by a presence or truthiness check (`toBeDefined()`, `toBeTruthy()`, `assertIsNotNone`, `assert x`, `assert.ok`, `NotNil`) or dropped — read from the old and new text of Claude Edit/MultiEdit, Codex apply_patch and Gemini replace, and for whole-file writes (Write, write_file) from the file as the session last showed it. Critical when it followed a failing test run and a later run then passed or the agent then claimed success (the green result was bought by weakening the tests), and for an assertion replaced by a weaker one when the session then reports green (a passing test run, or a closing claim that tests pass or the change works).',
+  description: 'The agent added skip/xfail/todo/.only markers (it.skip, xit, @pytest.mark.skip, t.Skip, #[ignore], @Disabled …), deleted test files, removed assertions from tests, or weakened them: a comparison with an expected value (`toBe(x)`, `toEqual`, `assertEqual`, `assert x == y`, `assert_eq!`, `assert.Equal`) replaced by a presence or truthiness check (`toBeDefined()`, `toBeTruthy()`, `assertIsNotNone`, `assert x`, `assert.ok`, `NotNil`) or dropped, or an exact value traded for a range or any error (`toBe(42)` → `toBeGreaterThan(0)`, `== 3` → `> 0`, `toThrow(\'msg\')` → `toThrow()`) — read from the old and new text of Claude Edit/MultiEdit, Codex apply_patch and Gemini replace, and for whole-file writes (Write, write_file) from the file as the session last showed it. Critical when it followed a failing test run and a later run then passed or the agent then claimed success (the green result was bought by weakening the tests), and for an assertion replaced by a weaker one when the session then reports green (a passing test run, or a closing claim that tests pass or the change works).',
   remediation: 'Review the test diff; restore the tests and fix the code instead.',
 });
 export const maskedFailure = meta({
@@ -192,7 +192,6 @@ interface Resolved {
   output: string;
 }
 
-/** What the log shows about test/build runs and edits, as the claim rule needs it. */
 interface Probe {
   index: number;
   text: string;
@@ -208,24 +207,26 @@ class ProbeLedger {
   private readonly open = new Map<string, Probe>();
   failed: FailedProbe[] = [];
 
-  onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects, isCheck: boolean): void {
+  onCall(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, isCheck: boolean): void {
     if (event.input.type !== 'command' || isCheck || event.input.background) return;
+    // With no name to match, a claim can still be about the kind of thing ("the services are up").
+    if (!isProbe(fx)) return;
     const subjects = probeSubjects(fx);
-    if (subjects.length === 0) return;
-    setCapped(this.open, event.callId, { index: event.index, text: describeCall(event), subjects }, OPEN_RUNS_MAX);
+    // Masked now, with this call's secrets: the command may carry a token (`curl -H "Authorization: …"`).
+    setCapped(this.open, event.callId, { index: event.index, text: safe(describeCall(event), facts, QUOTE_MAX), subjects }, OPEN_RUNS_MAX);
   }
 
-  onResult(event: ToolResultEvent): void {
+  onResult(event: ToolResultEvent, facts: EventFacts): void {
     const probe = this.open.get(event.callId);
     if (!probe) return;
     this.open.delete(event.callId);
     if (event.denied || event.interrupted) return;
     const failure = probeFailure(event.output ?? '');
     if (failure) {
-      pushCapped(this.failed, { ...probe, failure }, 20);
+      pushCapped(this.failed, { ...probe, failure: { ...failure, line: safe(failure.line, facts, 240) } }, 20);
     } else if (!event.isError && (event.exitCode ?? 0) === 0) {
       // A later probe of the same thing passed: the earlier failure no longer stands.
-      this.failed = this.failed.filter((f) => !f.subjects.some((s) => probe.subjects.includes(s)));
+      this.failed = this.failed.filter((f) => !sameThing(f, probe));
     }
   }
 
@@ -234,6 +235,13 @@ class ProbeLedger {
   }
 }
 
+/** A later probe checks the same thing: a shared subject, or the same command when neither names one. */
+function sameThing(a: Probe, b: Probe): boolean {
+  if (a.subjects.length === 0 && b.subjects.length === 0) return a.text === b.text || a.text.split(/\s+/)[0] === b.text.split(/\s+/)[0];
+  return a.subjects.some((s) => b.subjects.includes(s));
+}
+
+/** What the log shows about test/build runs and edits, as the claim rule needs it. */
 class RunLedger {
   private readonly open = new Map<string, Run>();
   edits = 0;
@@ -310,7 +318,7 @@ function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger
       rule: claimContradicted.id,
       severity: claim.checked ? 'critical' : 'warning',
       title: 'Success claimed, but the tool output says it failed',
-      detail: `The agent said "${safe(claim.sentence, null, QUOTE_MAX)}", but \`${safe(f.text, null, QUOTE_MAX)}\` printed "${safe(f.failure.line, null, 160)}" and no later run of it passed.`,
+      detail: `The agent said "${safe(claim.sentence, null, QUOTE_MAX)}", but \`${f.text}\` printed "${safe(f.failure.line, null, 160)}" and no later run of it passed.`,
       evidence: [{ index: f.index, excerpt: safe(`${f.text} → ${f.failure.line}`) }, { index: reply.index, excerpt: safe(claim.sentence) }],
     });
     return;
@@ -399,13 +407,13 @@ export const INTEGRITY_RULES: Rule[] = [
             if (main) reply = null;
             const fx = effectsOf(event, facts, ctx.session);
             ledger.onCall(event, fx);
-            if (main) probes.onCall(event, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
+            if (main) probes.onCall(event, facts, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
             for (const w of weakeningsIn(fx, created, contents)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
             trackTestFiles(fx, created, weakenings);
             contents.onCall(event, fx);
           } else if (event.kind === 'tool_result') {
             contents.onResult(event, facts);
-            probes.onResult(event);
+            probes.onResult(event, facts);
             const run = ledger.onResult(event);
             if (run?.kinds.has('test') && run.status !== 'unknown') {
               lastTestFailed = run.status === 'fail';
@@ -551,8 +559,34 @@ function cap(s: string): string {
   return `${s[0].toUpperCase()}${s.slice(1)}`;
 }
 
+/**
+ * The lines only the old text has and the lines only the new text has (as multisets): unchanged
+ * context cannot weaken anything, and a whole-file rewrite is judged by what it changed.
+ */
+export function changedLines(oldText: string, newText: string): { removed: string; added: string } {
+  const count = new Map<string, number>();
+  for (const l of oldText.split('\n')) count.set(l, (count.get(l) ?? 0) + 1);
+  const added: string[] = [];
+  for (const l of newText.split('\n')) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) count.set(l, n - 1);
+    else added.push(l);
+  }
+  const removed: string[] = [];
+  for (const l of oldText.split('\n')) {
+    const n = count.get(l) ?? 0;
+    if (n > 0) {
+      removed.push(l);
+      count.set(l, n - 1);
+    }
+  }
+  return { removed: removed.join('\n'), added: added.join('\n') };
+}
+
 /** Assertions removed, or strong ones traded for weak ones, in one file's change. */
-function assertionChange(path: string, removed: string, addedText: string): Found | null {
+function assertionChange(path: string, oldText: string, newText: string): Found | null {
+  if (!oldText) return null;
+  const { removed, added: addedText } = newText ? changedLines(oldText, newText) : { removed: oldText, added: '' };
   if (!removed) return null;
   const lost = countMatches(removed, ASSERTIONS) - countMatches(addedText, ASSERTIONS);
   if (lost > 0) return { what: `${plural(lost, 'assertion')} removed from ${path}` };
@@ -568,15 +602,15 @@ function clip(s: string): string {
 
 // ---- test file contents -------------------------------------------------------------------------
 
-const CONTENTS_FILES_MAX = 50;
-const CONTENT_MAX = 200_000;
+const CONTENTS_FILES_MAX = 20;
+const CONTENT_MAX = 100_000;
 /** Line-number gutters of read tools (`     12→`, `    12\t`). */
 const GUTTER = /^ *\d+(?:→|\t)/gm;
 
 /**
  * The text of test files as the session last showed it (a read tool's output, a `cat`, the agent's
- * own write or edit), so a whole-file rewrite can be compared with what it replaced. Bounded: a few
- * dozen files, 200 kB each.
+ * own write or edit), so a whole-file rewrite can be compared with what it replaced. Bounded: 20
+ * files, 100 kB each.
  */
 class TestContents {
   private readonly files = new Map<string, string>();

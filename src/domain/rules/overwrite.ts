@@ -21,8 +21,16 @@ export const fileOverwritten = meta({
 });
 
 const FILES_MAX = 2_000;
-const KNOWN_MAX = 100;
-const LINES_MAX = 2_000;
+const KNOWN_MAX = 30;
+const LINES_MAX = 500;
+/** Outputs longer than this are not remembered (a config file is far smaller). */
+const SHOWN_MAX_CHARS = 50_000;
+
+/** A file's text as the session showed it; its lines are hashed only if the file is overwritten. */
+interface Shown {
+  text: string;
+  gutter: boolean;
+}
 const OPEN_MAX = 100;
 /** Line-number gutters of read tools (`     12→`, `    12\t`). */
 const GUTTER = /^ *\d+(?:→|\t)/;
@@ -35,23 +43,33 @@ interface Overwrite {
   committed: EvidenceItem | null;
 }
 
-/** The non-blank lines of a text, trimmed, as a set (bounded). */
-function lineSet(text: string, gutter: boolean): Set<string> {
-  const out = new Set<string>();
+/** FNV-1a of a line: the set keeps numbers, never substrings that would pin the whole output. */
+function hash(line: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) h = Math.imul(h ^ line.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The non-blank lines of a text, trimmed, as a set of hashes (bounded). */
+function lineSet(text: string, gutter: boolean): Set<number> {
+  const out = new Set<number>();
   for (const raw of text.split('\n')) {
     const line = (gutter ? raw.replace(GUTTER, '') : raw).trim();
-    if (line) out.add(line);
+    if (line) out.add(hash(line));
     if (out.size >= LINES_MAX) break;
   }
   return out;
 }
 
 /** The share of the old lines the new text keeps. */
-export function kept(old: Set<string>, next: string): number {
+export function kept(old: Set<number> | Set<string>, next: string): number {
   if (old.size === 0) return 1;
+  const mine = old as Set<unknown>;
+  const first = mine.values().next().value;
+  const keys = typeof first === 'string' ? new Set([...(old as Set<string>)].map(hash)) : (old as Set<number>);
   const now = lineSet(next, false);
   let same = 0;
-  for (const l of old) if (now.has(l)) same++;
+  for (const l of keys) if (now.has(l)) same++;
   return same / old.size;
 }
 
@@ -78,7 +96,7 @@ export const OVERWRITE_RULES: Rule[] = [
     metas: [fileOverwritten],
     create(ctx) {
       /** Files whose text the session showed (a set of its lines), before the agent wrote them. */
-      const shown = new Map<string, Set<string>>();
+      const shown = new Map<string, Shown>();
       /** Files git showed as modified before the agent touched them. */
       const dirty = new Set<string>();
       /** Files the agent wrote, edited or backed up. */
@@ -133,14 +151,14 @@ export const OVERWRITE_RULES: Rule[] = [
 function onResult(
   ctx: RuleContext, event: NormEvent & { kind: 'tool_result' },
   reads: Map<string, { abs: string; gutter: boolean }>, statuses: Map<string, { cmd: SimpleCommand; dir: string | null }[]>,
-  shown: Map<string, Set<string>>, dirty: Set<string>, own: Set<string>,
+  shown: Map<string, Shown>, dirty: Set<string>, own: Set<string>,
 ): void {
   const read = reads.get(event.callId);
   reads.delete(event.callId);
   const status = statuses.get(event.callId);
   statuses.delete(event.callId);
   if (event.isError || event.denied || !event.output) return;
-  if (read && !own.has(read.abs) && !shown.has(read.abs)) setCapped(shown, read.abs, lineSet(event.output, read.gutter), KNOWN_MAX);
+  if (read && !own.has(read.abs) && !shown.has(read.abs) && event.output.length <= SHOWN_MAX_CHARS) setCapped(shown, read.abs, { text: event.output, gutter: read.gutter }, KNOWN_MAX);
   for (const { cmd, dir } of status ?? []) {
     for (const p of changedPathsIn(event.output, cmd)) {
       const abs = locate(p, dir, ctx.session).abs;
@@ -150,11 +168,13 @@ function onResult(
 }
 
 /** Why overwriting this file discards content, or null when nothing says it does. */
-function judge(w: FileOp, shown: Map<string, Set<string>>, dirty: Set<string>, own: Set<string>, backedUp: Set<string>): string | null {
+function judge(w: FileOp, shown: Map<string, Shown>, dirty: Set<string>, own: Set<string>, backedUp: Set<string>): string | null {
   if (own.has(w.abs) || backedUp.has(w.abs)) return null;
   if (dirty.has(w.abs)) return 'git showed it modified before the agent touched it: those uncommitted changes are gone';
-  const old = shown.get(w.abs);
-  if (!old || old.size < 3 || !w.added) return null;
+  const seen = shown.get(w.abs);
+  if (!seen || !w.added) return null;
+  const old = lineSet(seen.text, seen.gutter);
+  if (old.size < 3) return null;
   const share = kept(old, w.added);
   if (share >= 0.5) return null;
   return `the new text keeps ${Math.round(share * 100)} % of the ${old.size} lines the session showed`;

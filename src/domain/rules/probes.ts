@@ -15,7 +15,7 @@ export interface ProbeFailure {
 }
 
 const NETWORK_FAILURE = /Connection refused|ECONNREFUSED|Could not resolve host|Failed to connect to|Name or service not known|Temporary failure in name resolution|Network is unreachable|No route to host|Connection timed out|Operation timed out|ETIMEDOUT|ENOTFOUND|Connection reset by peer|Could not connect to|Unable to connect to|SSL certificate problem|^HTTP\/[\d.]+ 5\d\d\b|\b(?:502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out)\b/m;
-const SERVICE_FAILURE = /Active: (?:failed|inactive \(dead\))|\bis not running\b|\bCrashLoopBackOff\b|\bError response from daemon: (?:No such container|container [0-9a-f]+ is not running)/m;
+const SERVICE_FAILURE = /Active: (?:failed|inactive \(dead\))|\bis not running\b|\bCrashLoopBackOff\b|\bError response from daemon:|\bCannot connect to the Docker daemon\b|\bport is already allocated\b/m;
 
 /** What the output says failed, or null when it shows no plain failure. */
 export function probeFailure(output: string): ProbeFailure | null {
@@ -25,7 +25,8 @@ export function probeFailure(output: string): ProbeFailure | null {
     if (!m) continue;
     const start = text.lastIndexOf('\n', m.index) + 1;
     const end = text.indexOf('\n', m.index);
-    return { kind, line: text.slice(start, end < 0 ? undefined : end).trim().slice(0, 240) };
+    // A flat copy: a slice would keep the whole output alive while the failure is remembered.
+    return { kind, line: (' ' + text.slice(start, end < 0 ? undefined : end).trim().slice(0, 240)).slice(1) };
   }
   return null;
 }
@@ -34,6 +35,11 @@ export function probeFailure(output: string): ProbeFailure | null {
 const SERVICE_TOOLS = new Set(['systemctl', 'service', 'docker', 'podman', 'kubectl']);
 /** Subcommands and words of those tools that name no service. */
 const TOOL_WORDS = /^(?:status|start|stop|restart|reload|enable|disable|is-active|is-enabled|show|ps|logs|exec|inspect|get|describe|pods?|services?|deployments?|run|sh|bash|compose|container|image|images|up|down|top|port|rollout|svc|deploy|all|--user)$/;
+
+/** A command that checks or starts something a claim could be about: it dials out, or drives a service. */
+export function isProbe(fx: Effects): boolean {
+  return fx.net.length > 0 || fx.commands.some(({ cmd }) => SERVICE_TOOLS.has(cmd.name));
+}
 
 /**
  * The names a claim would use for what the probe checked: remote and local hosts, ports, and the
@@ -63,7 +69,10 @@ export function probeSubjects(fx: Effects): string[] {
 }
 
 /** Words a network failure is about, when the claim names no host. */
-const NETWORK_TOPIC = /\b(?:network(?:ing)?|connect(?:ion|ivity)|reachability|endpoints?|health\s*-?checks?|DNS|proxy|tunnel|firewall)\b|\b(?:server|service|API|app(?:lication)?|site|endpoint|backend|port)\s+(?:is|are)\s+(?:now\s+)?(?:up|running|reachable|accessible|online|healthy|live|operational|responding)\b/i;
+const NETWORK_WORDS = String.raw`network(?:ing)?|connectivity|connections?|endpoints?|health\s*-?checks?|DNS|proxy|tunnel|firewall|server|API|backend|port`;
+const STATE_WORDS = String.raw`verified|confirmed|tested|validated|working|works|reachable|accessible|responding|established|successful|succeeds|operational|healthy|ok|up|live|online|pass(?:es|ed)?|running`;
+/** A network thing said to be in a good state, within a few words ("network verified", "verified the endpoint"). */
+const NETWORK_TOPIC = new RegExp(String.raw`\b(?:${NETWORK_WORDS})\b(?:\W+\w+){0,3}?\W+(?:${STATE_WORDS})\b|\b(?:verified|confirmed|tested|validated)\s+(?:that\s+)?(?:the\s+)?(?:\w+\s+)?(?:${NETWORK_WORDS})\b`, 'i');
 const SERVICE_TOPIC = /\b(?:service|daemon|container|pod|server|database|db)s?\s+(?:is|are)\s+(?:now\s+)?(?:up|running|healthy|active|operational|started|online|ready)\b/i;
 
 /** A reply that itself reports the failure: the agent was open about it. */
