@@ -11,7 +11,7 @@
 //      of a body nobody wants. Smaller bodies are still read to their end (at the rate above):
 //      closing while a client is still writing makes many clients fail with EPIPE before they
 //      read the answer, which matters more for a 503 worth retrying than a few KiB of reading.
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '../../problem.ts';
@@ -41,8 +41,9 @@ export default fp(async (app) => {
   const minPerWindow = Math.ceil((minBodyBytesPerSec * bodyRateWindowMs) / 1000);
 
   app.addHook('onRequest', async (req, reply) => {
-    if (minPerWindow === 0 || !hasBody(req)) return;
     const socket = req.raw.socket;
+    // Requests injected in-process (tests, light-my-request) have no real socket to watch.
+    if (minPerWindow === 0 || !hasBody(req) || !(socket instanceof Socket)) return;
     let last = socket.bytesRead;
     const timer = setInterval(() => {
       if (req.raw.complete || socket.destroyed) return clearInterval(timer);
