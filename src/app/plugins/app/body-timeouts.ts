@@ -41,9 +41,11 @@ export default fp(async (app) => {
   const minPerWindow = Math.ceil((minBodyBytesPerSec * bodyRateWindowMs) / 1000);
 
   app.addHook('onRequest', async (req, reply) => {
+    if (minPerWindow === 0 || !hasBody(req)) return;
     const socket = req.raw.socket;
-    // Requests injected in-process (tests, light-my-request) have no real socket to watch.
-    if (minPerWindow === 0 || !hasBody(req) || !(socket instanceof Socket)) return;
+    // An injected request (light-my-request: tests, app.inject) has a stand-in socket with no byte
+    // counts and nothing to cut; only a network socket can trickle.
+    if (!(socket instanceof Socket)) return;
     let last = socket.bytesRead;
     const timer = setInterval(() => {
       if (req.raw.complete || socket.destroyed) return clearInterval(timer);
