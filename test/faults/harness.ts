@@ -12,7 +12,20 @@ import { BIN } from '../helpers/cli.ts';
 
 const PG_BIN = process.env.VOUCH_FAULTS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
+// Ports handed out by this process: a process started now may bind its port only later (it
+// waits for its database), and must not find it taken by one started meanwhile.
+const handedOut = new Set<number>();
+
 export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await unusedPort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+async function unusedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };

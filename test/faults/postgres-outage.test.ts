@@ -4,8 +4,10 @@
 // (503 → same request after a pause; a refused connection → the other API process), and a
 // webhook receiver that fails one first attempt in five. During the run: `pg_ctl restart -m
 // fast`, a stop of VOUCH_FAULTS_PG_DOWN_MS (15 s), `kill -9` of a worker and of an API process
-// (each replaced, as a supervisor would).
-// Checked: no vouch process exits on its own; clients see only 202 or 503 (never 500 or another
+// (each replaced, as a supervisor would), and a third API process started while the database
+// is stopped.
+// Checked: no vouch process exits on its own (the one started during the stop comes up once the
+// database is back); clients see only 202 or 503 (never 500 or another
 // status, never a hang), and connection errors only from the API process that was killed; every
 // upload is accepted once (one session per idempotency key, the same id on every replay);
 // every session gets its report, and exactly one webhook delivery id, which is delivered; the
@@ -128,7 +130,10 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
       }
       outcomes.push(outcome);
       if ('status' in outcome && outcome.status === 202) return;
-      if (('status' in outcome && outcome.status !== 503) || ('error' in outcome && outcome.error === 'hang')) return; // a failure: recorded, asserted below
+      if (('status' in outcome && outcome.status !== 503) || ('error' in outcome && outcome.error === 'hang')) {
+        t.diagnostic(`upload ${i}: ${JSON.stringify(outcome)}`);
+        return; // a failure: recorded, asserted below
+      }
       await sleep(500);
     }
   }
@@ -145,6 +150,8 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
     await waitFor(() => acceptedCount() >= UPLOADS * 0.4, '40 % of uploads accepted', 120_000);
     pg.stop();
     const stoppedAt = Date.now();
+    // A process started while the database is down waits for it instead of exiting.
+    const late = startVouch('api-3-started-during-outage', 'serve', { ...env, VOUCH_ROLE: 'api' });
     await sleep(PG_DOWN_MS);
     pg.start();
     const back = Date.now();
@@ -152,6 +159,7 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
     t.diagnostic(`PostgreSQL stopped for ${back - stoppedAt} ms`);
     await waitFor(() => acceptedCount() > before, 'an upload accepted after PostgreSQL came back', 120_000, 20);
     t.diagnostic(`first upload accepted ${Date.now() - back} ms after PostgreSQL came back`);
+    procs.push(await late);
     await waitFor(() => acceptedCount() >= UPLOADS * 0.6, '60 % of uploads accepted', 120_000);
     await workers[0].kill9();
     workers[0] = await startVouch('worker-1b', 'worker', env);
@@ -165,7 +173,12 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
     api[1] = replacement;
   }
 
-  await Promise.all([...Array.from({ length: CLIENTS }, client), faults()]);
+  // On a failure, say what each process was doing: the run's only witnesses.
+  const explained = faults().catch((error: unknown) => {
+    const states = procs.map((p) => `${p.name}: ${p.unexpectedExit ? `EXITED ${JSON.stringify(p.unexpectedExit)}` : 'running'}\n${p.output().slice(-1500)}`);
+    throw new Error(`${String(error)}\n${states.join('\n---\n')}`);
+  });
+  await Promise.all([...Array.from({ length: CLIENTS }, client), explained]);
 
   const bad = outcomes.filter((o) => ('status' in o ? o.status !== 202 && o.status !== 503 : o.error === 'hang' || o.port !== killedApiPort));
   assert.deepEqual(bad, [], 'clients saw only 202 or 503, and connection errors only from the killed API process');

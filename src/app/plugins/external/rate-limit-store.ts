@@ -22,10 +22,15 @@ interface RouteLimit {
 
 export type RateLimitBackend = 'redis' | 'database' | 'memory';
 
+// A database outage fails every counter call (and every batch flush, each 100 ms): warned
+// once per outage, the outage itself being logged at error level by the failing requests.
+const counterOutages = new OutageLog();
+const DATABASE_DOWN = { kind: 'unavailable', dependency: 'database' } as const;
+
 function databaseStoreClass(db: Db, log: FastifyBaseLogger, counter: BatchedCounter) {
   const answer = (cb: Callback) => (r: { hits: number; resetAtMs: number }) => cb(null, { current: r.hits, ttl: Math.max(0, r.resetAtMs - Date.now()) });
   const failed = (cb: Callback) => (err: Error) => {
-    log.warn({ err: err.message }, 'rate-limit counter unavailable; request let through');
+    if (counterOutages.note(DATABASE_DOWN)) log.warn({ err: err.message }, 'rate-limit counter unavailable; requests let through');
     cb(err);
   };
   return class DatabaseRateLimitStore implements FastifyRateLimitStore {
@@ -87,7 +92,9 @@ export function rateLimitStore(opts: { redisUrl: string | null; db: Db; log: Fas
     const { db, log } = opts;
     const counter = new BatchedCounter({
       add: (key, add, windowMs) => addRateLimitHits(db, key, windowMs, add),
-      onError: (err) => log.warn({ err: err.message }, 'rate-limit counter unavailable; hits kept to add later'),
+      onError: (err) => {
+        if (counterOutages.note(DATABASE_DOWN)) log.warn({ err: err.message }, 'rate-limit counter unavailable; hits kept to add later');
+      },
     });
     return { backend: 'database', options: { store: databaseStoreClass(db, log, counter), skipOnError: true }, close: () => counter.close() };
   }

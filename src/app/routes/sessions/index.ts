@@ -77,6 +77,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
         413: problemResponse('payload_too_large: the file is larger than VOUCH_MAX_UPLOAD_BYTES (nothing is kept)'),
         415: problemResponse('unsupported_media_type (not multipart/form-data) or unsupported_file_type (not .jsonl, .log or .txt)'),
         422: problemResponse('validation_failed, invalid_agent, missing_file, duplicate_file, empty_file or idempotency_key_reused'),
+        507: problemResponse('insufficient_storage: the service ran out of storage space; nothing was kept; retry after Retry-After', HEADERS.retryAfter),
         ...commonErrors,
       },
     },

@@ -168,6 +168,7 @@ export const commonErrors = {
   400: problemResponse('bad_request or malformed_body: the request could not be parsed (bad percent-encoding, Content-Length or body)'),
   401: problemResponse('unauthorized: no, a malformed, an unknown or a revoked API key', HEADERS.wwwAuthenticate, true),
   429: problemResponse('rate_limited: the per-key quota is used up', HEADERS.retryAfter),
+  503: problemResponse('service_unavailable: the database (or object store) is unreachable right now; retry the same request after Retry-After', HEADERS.retryAfter),
 };
 
 /** Errors of operations on one session (the id is in the path). */
