@@ -59,6 +59,28 @@ export function parseShell(source: string): ParsedShell {
   return result;
 }
 
+/**
+ * The parse of a command line without loading the WebAssembly parser, or null when the line
+ * needs it: `vouch guard` judges most calls (`ls`, `git status`, `npm test`) without paying for
+ * tree-sitter, and loads it only for a line the plain path cannot read (or that nests a script).
+ * Once the parser is loaded this is parseShell.
+ */
+export function parseShellWithoutTree(source: string): ParsedShell | null {
+  if (parser) return parseShell(source);
+  const text = typeof source === 'string' ? source : '';
+  const plain = plainCommands(text);
+  if (!plain) return null;
+  let needsTree = false;
+  const result = walkWords(plain, {
+    ...LIMITS,
+    parse: () => {
+      needsTree = true;
+      return null;
+    },
+  });
+  return needsTree ? null : deepFreeze(result);
+}
+
 /** Always through tree-sitter, never the cache nor the plain-command path (tests compare both). */
 export function parseShellWithTree(source: string): ParsedShell {
   if (!parser) throw new Error('parseShell: the shell parser is not loaded; await loadShellParser() first');
