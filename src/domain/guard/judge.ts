@@ -11,7 +11,17 @@ import type { Severity } from '../model/report.ts';
 import type { EventFacts, FindingDraft, IngestFacts, Rule, SessionFacts } from '../rules/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { ParsedShell } from '../shell/types.ts';
-import { RULES, RULE_METAS } from '../rules/index.ts';
+import type { RuleMeta } from '../rules/types.ts';
+import { DESTRUCTIVE_RULES } from '../rules/destructive.ts';
+import { SECRETS_RULES } from '../rules/secrets.ts';
+import { EXFILTRATION_RULES } from '../rules/exfiltration.ts';
+import { EXPOSURE_RULES } from '../rules/exposure.ts';
+import { INJECTION_RULES } from '../rules/injection.ts';
+import { PERMISSIONS_RULES } from '../rules/permissions.ts';
+import { CIRCUMVENTION_RULES } from '../rules/circumvention.ts';
+import { SUPPLY_CHAIN_RULES } from '../rules/supply-chain.ts';
+import { SCOPE_RULES } from '../rules/scope.ts';
+import { CI_RULES } from '../rules/ci.ts';
 import { effectsOf } from '../rules/effects.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { loadShellParser, parseShell, parseShellWithoutTree } from '../shell/parse.ts';
@@ -23,10 +33,19 @@ import { actionFor, commandAllowed, pathAllowed, type GuardPolicy, type RuleActi
 import { GUARD_DENIAL_MARK, oneLine, type GuardDecision, type PendingCall } from './payload.ts';
 import { secretsCarried, type GuardSession } from './session.ts';
 
-/** Categories whose rules judge what a session did as a whole (claims, retries, coverage), not one call. */
 const SUMMARY_MAX = 300;
-const NOT_FOR_ONE_CALL = new Set(['integrity', 'reliability', 'coverage', 'context']);
-const GUARD_RULES: Rule[] = RULES.filter((r) => !r.metas.every((m) => NOT_FOR_ONE_CALL.has(m.category)));
+
+/**
+ * The catalogue's rules that can judge one call (rules/index.ts has them all). Left out — and
+ * not even loaded, to keep the hook fast — are those that judge a session as a whole: claims
+ * against test runs (integrity), retries and failure rates (reliability), what the log let Vouch
+ * read (coverage) and the session summary (context).
+ */
+const GUARD_RULES: Rule[] = [
+  ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
+  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...CI_RULES,
+];
+const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));
 
 export interface JudgedFinding {
   rule: string;
@@ -70,6 +89,7 @@ async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: s
   const prompts = context.filter((e) => e.kind === 'prompt');
   const meta: NormEvent = { kind: 'session_meta', index: -1, line: 0, at: null, cwd: cwd ?? undefined, branch: session.branch ?? undefined };
   const withContext = await runOver([meta, ...context, ...shown, call], cwd);
+  if (!context.some((e) => e.kind === 'tool_call')) return withContext; // nothing earlier to merge into
   const alone = await runOver([meta, ...prompts, ...shown, call], cwd);
   return [...withContext, ...alone];
 }

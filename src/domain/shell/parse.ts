@@ -1,7 +1,7 @@
 // Shell command parsing with tree-sitter-bash (WebAssembly). Load once with `loadShellParser()`,
 // then `parseShell()` is synchronous. Results are cached by source text (agents repeat the same
 // commands many times) and frozen, since cached objects are shared between callers.
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 import { bashGrammarPath } from './grammar.ts';
 import type { ParsedShell, Redirect } from './types.ts';
 import { walkTree, walkWords, type PlainCommand, type PlainStatement } from './walk.ts';
@@ -30,7 +30,10 @@ export async function loadShellParser(): Promise<void> {
   }
 }
 
+// web-tree-sitter itself (150 KB of JavaScript) is imported here, not at the top: `vouch guard`
+// reads most commands without it (parseShellWithoutTree) and must not pay for loading it.
 async function createParser(): Promise<Parser> {
+  const { Language, Parser } = await import('web-tree-sitter');
   await Parser.init();
   const language = await Language.load(bashGrammarPath());
   const p = new Parser();
