@@ -60,7 +60,7 @@ async function decideAndAnswer(agent: AgentId, io: GuardIo): Promise<'done'> {
   const { parsePendingCall, formatAnswer } = await import('../../domain/guard/payload.ts');
   let pending: PendingCall;
   try {
-    pending = parsePendingCall(agent, JSON.parse(raw));
+    pending = { ...parsePendingCall(agent, JSON.parse(raw)), home: io.env.HOME ?? homedir() };
   } catch (e) {
     io.stderr(`vouch guard: ${e instanceof Error ? e.message : String(e)}; allowing the call\n`);
     return 'done';

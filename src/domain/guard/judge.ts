@@ -70,17 +70,18 @@ export interface Judgement {
 export async function judge(pending: PendingCall, session: GuardSession, policy: GuardPolicy): Promise<Judgement> {
   const cwd = pending.cwd ?? session.cwd;
   const call = { ...pending.call };
-  const drafts = await findingsOnCall(call, session, cwd);
+  const home = pending.home ?? (cwd ? guessHome(cwd) : null);
+  const drafts = await findingsOnCall(call, session, cwd, home);
   const facts = await factsFor(call);
   const findings = dedupe(drafts).map((d) => judged(d, policy)).filter((f) => f.action !== 'off');
-  const sessionFacts = sessionFactsFor(cwd, pending);
+  const sessionFacts = sessionFactsFor(cwd, home, pending);
   const wouldBe = decide(findings, policy, call, facts, sessionFacts);
   const decision = policy.mode === 'dry-run' ? 'allow' : wouldBe.decision;
   const summary = clip(maskKnown(describeCall(call), facts.secrets.map((h) => h.value)), SUMMARY_MAX);
   return { decision, wouldBe: wouldBe.decision, reason: reasonFor(decision, wouldBe, policy), findings, summary };
 }
 
-async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: string | null): Promise<FindingDraft[]> {
+async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: string | null, home: string | null): Promise<FindingDraft[]> {
   // The pending call stands last; stored copies of it (the agent may have written it to the
   // transcript before asking) are left out.
   const context = session.events.filter((e) => !(e.kind === 'tool_call' && e.callId === call.callId) && !(e.kind === 'tool_result' && e.callId === call.callId));
@@ -88,19 +89,19 @@ async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: s
   const shown: NormEvent[] = carried.map((text, i) => ({ kind: 'tool_result', index: -1, line: 0, at: null, callId: `vouch-guard-seen-${i}`, output: text, exitCode: 0, isError: false, denied: false }) satisfies ToolResultEvent);
   const prompts = context.filter((e) => e.kind === 'prompt');
   const meta: NormEvent = { kind: 'session_meta', index: -1, line: 0, at: null, cwd: cwd ?? undefined, branch: session.branch ?? undefined };
-  const withContext = await runOver([meta, ...context, ...shown, call], cwd);
+  const withContext = await runOver([meta, ...context, ...shown, call], cwd, home);
   if (!context.some((e) => e.kind === 'tool_call')) return withContext; // nothing earlier to merge into
-  const alone = await runOver([meta, ...prompts, ...shown, call], cwd);
+  const alone = await runOver([meta, ...prompts, ...shown, call], cwd, home);
   return [...withContext, ...alone];
 }
 
 /** Runs the guard's rules over the events; returns the drafts with evidence on the last one. */
-async function runOver(events: NormEvent[], cwd: string | null): Promise<FindingDraft[]> {
+async function runOver(events: NormEvent[], cwd: string | null, home: string | null): Promise<FindingDraft[]> {
   const ingest: IngestFacts = {
     skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
     missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: events.length,
   };
-  const sessionFacts: SessionFacts = { agent: null, format: 'claude-code-transcript', cwd, home: cwd ? guessHome(cwd) : null, ingest };
+  const sessionFacts: SessionFacts = { agent: null, format: 'claude-code-transcript', cwd, home, ingest };
   const drafts: FindingDraft[] = [];
   const handlers = GUARD_RULES.map((r) => r.create({ session: sessionFacts, report: (d) => drafts.push(d) }));
   const calls = new Map<string, ToolCallEvent>();
@@ -135,9 +136,9 @@ async function shellOf(command: string): Promise<ParsedShell> {
   return parseShell(command);
 }
 
-function sessionFactsFor(cwd: string | null, pending: PendingCall): SessionFacts {
+function sessionFactsFor(cwd: string | null, home: string | null, pending: PendingCall): SessionFacts {
   return {
-    agent: pending.agent, format: 'claude-code-transcript', cwd, home: cwd ? guessHome(cwd) : null,
+    agent: pending.agent, format: 'claude-code-transcript', cwd, home,
     ingest: {
       skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
       missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: 0,

@@ -30,6 +30,8 @@ export interface PendingCall {
   sessionId: string | null;
   transcriptPath: string | null;
   cwd: string | null;
+  /** The user's home directory when the caller knows it (the hook runs as the user); else guessed from cwd. */
+  home?: string | null;
   toolName: string;
   call: ToolCallEvent;
 }
