@@ -30,7 +30,8 @@ import { maskKnown } from '../secrets/mask.ts';
 import { describeCall } from '../rules/util.ts';
 import { guessHome } from '../paths.ts';
 import { actionFor, commandAllowed, pathAllowed, type GuardPolicy, type RuleAction } from './policy.ts';
-import { GUARD_DENIAL_MARK, oneLine, type GuardDecision, type PendingCall } from './payload.ts';
+import { oneLine, type GuardDecision, type PendingCall } from './payload.ts';
+import { GUARD_DENIAL_MARK } from './mark.ts';
 import { secretsCarried, type GuardSession } from './session.ts';
 
 const SUMMARY_MAX = 300;

@@ -36,8 +36,7 @@ export interface PendingCall {
   call: ToolCallEvent;
 }
 
-/** The words the guard's reasons start with: the analyser recognises a call the guard denied by them. */
-export const GUARD_DENIAL_MARK = 'Vouch guard denied this';
+export { GUARD_DENIAL_MARK } from './mark.ts';
 
 export class PayloadError extends Error {}
 
