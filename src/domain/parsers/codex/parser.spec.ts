@@ -222,3 +222,11 @@ describe('codex: image attachments', () => {
     assert.deepEqual(ofKind(r.events, 'prompt').map((p) => p.text), ['what is this?']);
   });
 });
+
+test('codex 0.171 token_usage_record lines are understood and add no tokens (event_msg token_count carries them)', () => {
+  const meta = { timestamp: '2026-11-28T05:47:02.014Z', type: 'session_meta', payload: { id: '01a220b1-53d9-7de0-9b7c-1b086aa2cba5', timestamp: '2026-11-28T05:47:01.985Z', cwd: '/src/app', cli_version: '0.171.0' } };
+  const record = { timestamp: '2026-11-28T05:47:02.108Z', ordinal: 10, type: 'token_usage_record', payload: { thread_id: '01a220b1-53d9-7de0-9b7c-1b086aa2cba5', turn_id: 't1', session_id: '01a220b1-53d9-7de0-9b7c-1b086aa2cba5', root_turn_id: 't1' } };
+  const r = run(jsonl(meta, record));
+  assert.deepEqual(r.skips, []);
+  assert.equal(ofKind(r.events, 'usage').length, 0);
+});

@@ -14,8 +14,10 @@ import { emitCompaction } from './emit.ts';
 import { FROM_RESPONSE_ITEM } from './mirror.ts';
 import { EXEC_TYPES, closeExecRun, execEvent } from './exec-json.ts';
 
-// 2026 multi-agent bookkeeping lines: understood, nothing for the rules.
-const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_communication_metadata']);
+// 2026 multi-agent bookkeeping lines: understood, nothing for the rules. `token_usage_record`
+// (Codex 0.171, after each model response) repeats what the event_msg token_count beside it
+// carries: counting both would double the tokens.
+const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record']);
 
 export class CodexParser implements LogParser {
   readonly agent = 'codex' as const;
