@@ -152,3 +152,35 @@ test('transcript: read incrementally (offset kept per session); context from it 
     s.done();
   }
 });
+
+test('vouch hooks install <agent> --guard: each agent\'s pre-tool event, shown by status, removed by uninstall --guard (the upload hook untouched)', async () => {
+  const s = scratch();
+  try {
+    const run = (args: string[]) => spawnSync(process.execPath, [BIN, 'hooks', ...args], { cwd: s.project, env: { ...process.env, HOME: s.home, CODEX_HOME: join(s.home, '.codex') }, encoding: 'utf8' });
+    const events: Record<string, [string, string]> = {
+      'claude-code': [join(s.home, '.claude', 'settings.json'), 'PreToolUse'],
+      codex: [join(s.home, '.codex', 'hooks.json'), 'PreToolUse'],
+      'gemini-cli': [join(s.home, '.gemini', 'settings.json'), 'BeforeTool'],
+    };
+    for (const [agent, [file, event]] of Object.entries(events)) {
+      assert.equal(run(['install', agent]).status, 0);
+      const installed = run(['install', agent, '--guard']);
+      assert.equal(installed.status, 0, installed.stderr);
+      assert.match(installed.stdout, new RegExp(`Installed: ${agent} guard`));
+      const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, Array<{ matcher?: string; hooks: Array<{ command: string; timeout: number }> }>> };
+      const [group] = settings.hooks[event];
+      assert.equal(group.matcher, undefined, 'no matcher: every tool call is judged');
+      assert.match(group.hooks[0].command, new RegExp(`vouch\\.mjs guard ${agent}$`));
+      assert.equal(group.hooks[0].timeout, agent === 'gemini-cli' ? 10_000 : 10);
+      const status = JSON.parse(run(['status', agent, '--json', '--offline']).stdout) as { hooks: Array<{ kind: string; scope: string; installed: boolean; events: string[] }> };
+      assert.deepEqual(status.hooks.filter((h) => h.scope === 'user').map((h) => [h.kind, h.installed, h.events]), [['upload', true, status.hooks[0].events], ['guard', true, [event]]]);
+      assert.equal(run(['uninstall', agent, '--guard']).status, 0);
+      const after = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, unknown> };
+      assert.equal(after.hooks[event], undefined);
+      assert.ok(Object.keys(after.hooks).length === 1, 'the upload hook stays');
+    }
+    assert.equal(run(['install', 'codex', '--guard', '--via', 'notify']).status, 3, 'usage error: notify runs after a turn, too late to stop a call');
+  } finally {
+    s.done();
+  }
+});
