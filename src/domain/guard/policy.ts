@@ -49,9 +49,15 @@ export const DEFAULT_DENY: ReadonlySet<string> = new Set([
  */
 export const DENY_AT_WARNING: ReadonlySet<string> = new Set(['permissions/broad-approval-rule']);
 
-/** Warnings a person should see before the call runs (asked, not denied). */
+/**
+ * Warnings a person should see before the call runs (asked, not denied). Not asked by default:
+ * ordinary uploads (`scp`/`rsync`/`aws s3 cp` of project files: deploys, a warning afterwards) and
+ * requests that only send shell variables (`-H "Authorization: $TOKEN"`: how APIs are called) —
+ * asking before each would teach people to click yes.
+ */
+const NOT_ASKED: ReadonlySet<string> = new Set(['exfiltration/upload', 'exfiltration/secret-then-network']);
 export const DEFAULT_ASK: ReadonlySet<string> = new Set([
-  ...DEFAULT_DENY,
+  ...[...DEFAULT_DENY].filter((rule) => !NOT_ASKED.has(rule)),
   'destructive/git-discard', 'destructive/rm-worktree-root',
   'permissions/agent-settings-write', 'supply-chain/publish', 'secrets/in-tool-input',
 ]);
