@@ -185,6 +185,35 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
     }
   });
 
+  test(`claude-code ${AGENTS['claude-code'].version} with the guard: a scripted destructive command is denied, the model gets the reason, the command never runs`, async () => {
+    const claude = installAgent('claude-code');
+    const s = await setup('claude-guard');
+    // A directory the scripted command would delete: outside the working tree and outside temp
+    // space, so the guard's rules judge it (under /tmp they leave deletions alone).
+    const canary = `/srv/vouch-guard-canary-${process.pid}-${Date.now()}`;
+    await mkdir(canary, { recursive: true });
+    try {
+      s.script.command = `rm -rf ${canary}`;
+      const installed = await vouch(s, ['hooks', 'install', 'claude-code', '--guard']);
+      assert.equal(installed.code, 0, installed.stderr);
+      const env = { ...s.env, ANTHROPIC_BASE_URL: s.standIn.url, ANTHROPIC_API_KEY: 'sk-ant-stand-in', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1' };
+      const r = await run(claude, ['-p', 'Clean up, then write hello.txt.', '--allowedTools', 'Bash,Write', '--model', 'claude-sonnet-4-5'], { env, cwd: s.project });
+      const diag = () => `claude exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}\nrequests: ${s.standIn.requests.map((q) => q.path).join(', ')}`;
+      assert.equal(r.code, 0, diag());
+      const readdirOk = await readdir(canary).then(() => true, () => false);
+      assert.ok(readdirOk, `the guarded command ran: ${canary} is gone\n${diag()}`);
+      const sentBack = JSON.stringify(s.standIn.requests.map((q) => q.body));
+      assert.match(sentBack, /Vouch guard denied this: Recursive delete outside the working tree/, `the model never got the denial\n${diag()}`);
+      const journal = (await readFile(join(s.home, '.vouch', 'guard', 'journal.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { decision: string; call: string });
+      assert.ok(journal.some((e) => e.decision === 'deny' && e.call === s.script.command), JSON.stringify(journal));
+      // The rest of the session went on: the scripted file write was allowed.
+      assert.equal(await readFile(join(s.project, 'hello.txt'), 'utf8'), s.script.content, diag());
+    } finally {
+      await rm(canary, { recursive: true, force: true });
+      await cleanup(s);
+    }
+  });
+
   test(`codex ${AGENTS.codex.version}: SessionEnd hook, trusted with the hash Vouch computes, uploads the session`, async () => {
     const codex = installAgent('codex');
     const s = await setup('codex');
