@@ -162,3 +162,11 @@ test('payloads that are not a pending tool call are refused precisely', () => {
   const odd = parsePendingCall('claude-code', { tool_name: 'Bash', tool_input: 'not an object' });
   assert.equal(odd.call.input.type, 'other');
 });
+
+test('the guard runs every rule module of the catalogue except those that judge a whole session', async () => {
+  const { RULES } = await import('../rules/index.ts');
+  const { GUARD_RULES } = await import('./judge.ts');
+  const wholeSession = new Set(['integrity', 'reliability', 'coverage', 'context']);
+  const expected = RULES.filter((r) => !r.metas.every((m) => wholeSession.has(m.category)));
+  assert.deepEqual(new Set(GUARD_RULES), new Set(expected), 'a new rule module must be added to GUARD_RULES (or to the whole-session list, with a reason)');
+});

@@ -42,7 +42,7 @@ const SUMMARY_MAX = 300;
  * against test runs (integrity), retries and failure rates (reliability), what the log let Vouch
  * read (coverage) and the session summary (context).
  */
-const GUARD_RULES: Rule[] = [
+export const GUARD_RULES: Rule[] = [
   ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
   ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...CI_RULES,
 ];
