@@ -34,6 +34,12 @@ function buildProgram(): Command {
       await rt.db.close();
       process.stdout.write(JSON.stringify({ migrated: true, database: rt.db.dialect }) + '\n');
     });
+  // bin/vouch.mjs runs `vouch guard` without this program (start-up cost); listed here for --help.
+  program
+    .command('guard')
+    .description("(run by the agent before each tool call) judge the pending call on stdin: deny, ask or allow in the agent's format")
+    .argument('<agent>', 'claude-code, codex or gemini-cli')
+    .action(async (agent: string) => (await import('./guard/entry.ts')).guardMain([agent]));
   registerAnalyze(program);
   registerUpload(program);
   registerAdmin(program);

@@ -20,6 +20,7 @@ import { Tally } from './report/tally.ts';
 import { FindingCollector } from './report/findings.ts';
 import { assembleReport } from './report/assemble.ts';
 import { CompletionTracker } from './report/completion.ts';
+import { PreventionGate } from './report/prevented.ts';
 
 export interface AnalyzeOptions {
   /** The uploader's agent hint: breaks ties only. */
@@ -89,6 +90,8 @@ class AnalysisRun {
   /** Per handler (same order as `rules`): its failure, once it has thrown. */
   private readonly failures: (RuleFailure | undefined)[];
   private readonly completion = new CompletionTracker();
+  /** Holds findings on a call until its result shows whether `vouch guard` prevented it. */
+  private readonly prevention: PreventionGate;
   private readonly sink: EventSink;
   private lastLineFailed = false;
 
@@ -102,7 +105,8 @@ class AnalysisRun {
     this.timeline = new TimelineBuilder(opts.timelineCap ?? DEFAULT_TIMELINE_CAP);
     this.rules = opts.rules ?? RULES;
     this.findings = new FindingCollector(metasOf(this.rules), this.timeline, (t) => this.maskAll(t));
-    const ctx: RuleContext = { session: this.session, report: (d) => this.findings.add(d) };
+    this.prevention = new PreventionGate((d) => this.findings.add(d), (rule) => RULE_METAS.get(rule));
+    const ctx: RuleContext = { session: this.session, report: (d) => this.prevention.report(d) };
     this.handlers = this.rules.map((r) => r.create(ctx));
     this.failures = this.rules.map(() => undefined);
     this.sink = {
@@ -143,6 +147,7 @@ class AnalysisRun {
         this.ruleFailed(i, 'finish', e, null);
       }
     });
+    this.prevention.finish();
     this.reportRuleFailures();
     return assembleReport({
       detection: this.detection!,
@@ -289,6 +294,7 @@ class AnalysisRun {
 
   private conclude(event: NormEvent, secrets: SecretHit[]): void {
     const facts = this.factsFor(event, secrets);
+    this.prevention.observe(event, facts.call);
     const eventMask = facts.secrets.length > 0 ? (t: string) => maskKnown(t, facts.secrets.map((s) => s.value)) : identity;
     const timelineIndex = this.timeline.add(event, eventMask);
     this.tally.add(event, timelineIndex, (p) => this.displayPath(p));

@@ -185,6 +185,35 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
     }
   });
 
+  test(`claude-code ${AGENTS['claude-code'].version} with the guard: a scripted destructive command is denied, the model gets the reason, the command never runs`, async () => {
+    const claude = installAgent('claude-code');
+    const s = await setup('claude-guard');
+    // A directory the scripted command would delete: outside the working tree and outside temp
+    // space, so the guard's rules judge it (under /tmp they leave deletions alone).
+    const canary = `/srv/vouch-guard-canary-${process.pid}-${Date.now()}`;
+    await mkdir(canary, { recursive: true });
+    try {
+      s.script.command = `rm -rf ${canary}`;
+      const installed = await vouch(s, ['hooks', 'install', 'claude-code', '--guard']);
+      assert.equal(installed.code, 0, installed.stderr);
+      const env = { ...s.env, ANTHROPIC_BASE_URL: s.standIn.url, ANTHROPIC_API_KEY: 'sk-ant-stand-in', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_ERROR_REPORTING: '1' };
+      const r = await run(claude, ['-p', 'Clean up, then write hello.txt.', '--allowedTools', 'Bash,Write', '--model', 'claude-sonnet-4-5'], { env, cwd: s.project });
+      const diag = () => `claude exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}\nrequests: ${s.standIn.requests.map((q) => q.path).join(', ')}`;
+      assert.equal(r.code, 0, diag());
+      const readdirOk = await readdir(canary).then(() => true, () => false);
+      assert.ok(readdirOk, `the guarded command ran: ${canary} is gone\n${diag()}`);
+      const sentBack = JSON.stringify(s.standIn.requests.map((q) => q.body));
+      assert.match(sentBack, /Vouch guard denied this: Recursive delete outside the working tree/, `the model never got the denial\n${diag()}`);
+      const journal = (await readFile(join(s.home, '.vouch', 'guard', 'journal.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { decision: string; call: string });
+      assert.ok(journal.some((e) => e.decision === 'deny' && e.call === s.script.command), JSON.stringify(journal));
+      // The rest of the session went on: the scripted file write was allowed.
+      assert.equal(await readFile(join(s.project, 'hello.txt'), 'utf8'), s.script.content, diag());
+    } finally {
+      await rm(canary, { recursive: true, force: true });
+      await cleanup(s);
+    }
+  });
+
   test(`codex ${AGENTS.codex.version}: SessionEnd hook, trusted with the hash Vouch computes, uploads the session`, async () => {
     const codex = installAgent('codex');
     const s = await setup('codex');
@@ -319,6 +348,73 @@ describe('the real agent CLIs fire the hook, and Vouch reads every line of their
       const { report } = await reportFor(s, transcript.split('/').pop()!.replace(/\.json$/, '.json.txt'), diag);
       await assertFullyRead(report, transcript, 'gemini-cli');
     } finally {
+      await cleanup(s);
+    }
+  });
+  /** A directory the scripted command would delete: outside the tree and outside temp space (the rules leave /tmp alone). */
+  async function canaryDir(): Promise<string> {
+    const canary = `/srv/vouch-guard-canary-${process.pid}-${Date.now()}`;
+    await mkdir(canary, { recursive: true });
+    return canary;
+  }
+
+  async function assertStopped(s: Setup, canary: string, diag: () => string) {
+    assert.ok(await readdir(canary).then(() => true, () => false), `the guarded command ran: ${canary} is gone\n${diag()}`);
+    assert.match(JSON.stringify(s.standIn.requests.map((q) => q.body)), /Vouch guard denied this: Recursive delete outside the working tree/, `the model never got the denial\n${diag()}`);
+    const journal = (await readFile(join(s.home, '.vouch', 'guard', 'journal.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { decision: string; call: string });
+    assert.ok(journal.some((e) => e.decision === 'deny' && e.call === s.script.command), JSON.stringify(journal));
+  }
+
+  test(`gemini-cli ${AGENTS['gemini-cli'].version} with the guard: the scripted destructive command is denied in BeforeTool and never runs`, async () => {
+    const gemini = installAgent('gemini-cli');
+    const s = await setup('gemini-guard');
+    const canary = await canaryDir();
+    try {
+      s.script.command = `rm -rf ${canary}`;
+      const geminiDir = join(s.home, '.gemini');
+      await mkdir(geminiDir, { recursive: true });
+      await writeFile(join(geminiDir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, privacy: { usageStatisticsEnabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }, null, 2) + '\n');
+      await writeFile(join(geminiDir, 'trustedFolders.json'), JSON.stringify({ [s.project]: 'TRUST_FOLDER' }, null, 2));
+      const installed = await vouch(s, ['hooks', 'install', 'gemini-cli', '--guard']);
+      assert.equal(installed.code, 0, installed.stderr);
+      const env = { ...s.env, GEMINI_API_KEY: 'stand-in', GOOGLE_GEMINI_BASE_URL: s.standIn.url, GEMINI_CLI_NO_RELAUNCH: 'true' };
+      const r = await run(gemini, ['-p', 'Clean up, then write hello.txt.', '--yolo', '-m', 'gemini-2.5-flash'], { env, cwd: s.project });
+      const diag = () => `gemini exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr.slice(-4000)}\nrequests: ${s.standIn.requests.map((q) => q.path).join(', ')}`;
+      assert.equal(r.code, 0, diag());
+      await assertStopped(s, canary, diag);
+    } finally {
+      await rm(canary, { recursive: true, force: true });
+      await cleanup(s);
+    }
+  });
+
+  test(`codex ${AGENTS.codex.version} with the guard: the scripted destructive command is denied in PreToolUse (hook trusted) and never runs`, async () => {
+    const codex = installAgent('codex');
+    const s = await setup('codex-guard');
+    const canary = await canaryDir();
+    try {
+      s.script.command = `rm -rf ${canary}`;
+      const codexHome = join(s.home, '.codex');
+      await mkdir(codexHome, { recursive: true });
+      const config = [
+        'model = "gpt-5.5"', 'model_provider = "stand-in"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"', '',
+        '[model_providers.stand-in]', 'name = "Stand-in"', `base_url = "${s.standIn.url}/v1"`, 'env_key = "STAND_IN_API_KEY"', 'wire_api = "responses"', '',
+        `[projects."${s.project}"]`, 'trust_level = "trusted"', '',
+      ].join('\n');
+      const env = { ...s.env, CODEX_HOME: codexHome, STAND_IN_API_KEY: 'stand-in' };
+      const installed = await run(process.execPath, [BIN, 'hooks', 'install', 'codex', '--guard'], { env, cwd: s.project });
+      assert.equal(installed.code, 0, installed.stderr);
+      const hooksJson = join(codexHome, 'hooks.json');
+      const hook = (JSON.parse(await readFile(hooksJson, 'utf8')) as { hooks: { PreToolUse: Array<{ hooks: Array<{ command: string; timeout: number }> }> } }).hooks.PreToolUse[0].hooks[0];
+      await writeFile(join(codexHome, 'config.toml'), `${config}\n[hooks.state."${codexHookKey(hooksJson, 'PreToolUse', 0, 0)}"]\ntrusted_hash = "${codexHookHash('PreToolUse', hook)}"\n`);
+      const status = JSON.parse((await run(process.execPath, [BIN, 'hooks', 'status', 'codex', '--json', '--offline'], { env, cwd: s.project })).stdout) as { hooks: Array<{ kind: string; scope: string; will_run: boolean }> };
+      assert.equal(status.hooks.find((h) => h.scope === 'user' && h.kind === 'guard')!.will_run, true, JSON.stringify(status));
+      const r = await run(codex, ['exec', '--skip-git-repo-check', 'Clean up, then write hello.txt.'], { env, cwd: s.project });
+      const diag = () => `codex exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr.slice(-4000)}\nrequests: ${s.standIn.requests.map((q) => q.path).join(', ')}`;
+      assert.equal(r.code, 0, diag());
+      await assertStopped(s, canary, diag);
+    } finally {
+      await rm(canary, { recursive: true, force: true });
       await cleanup(s);
     }
   });

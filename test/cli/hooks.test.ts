@@ -97,8 +97,8 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
       assert.match(again.stdout, /^Already installed: /);
       assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), after1);
 
-      const status = JSON.parse((await vouch(['hooks', 'status', c.agent, '--json'], env)).stdout) as { hooks: Array<{ scope: string; installed: boolean }> };
-      assert.deepEqual(status.hooks.map((h) => [h.scope, h.installed]), [['user', true], ['project', false]]);
+      const status = JSON.parse((await vouch(['hooks', 'status', c.agent, '--json'], env)).stdout) as { hooks: Array<{ kind: string; scope: string; installed: boolean }> };
+      assert.deepEqual(status.hooks.map((h) => [h.kind, h.scope, h.installed]), [['upload', 'user', true], ['guard', 'user', false], ['upload', 'project', false], ['guard', 'project', false]]);
 
       const removed = await vouch(['hooks', 'uninstall', c.agent], env);
       assert.equal(removed.code, 0, removed.stderr);

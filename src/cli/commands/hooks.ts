@@ -13,7 +13,8 @@ const scopeOptions = (c: Command) =>
   c
     .addOption(new Option('--user', "the user's configuration (default)"))
     .addOption(new Option('--project', "this repository's configuration (commands name `npx --no-install vouch`, nothing machine-specific)"))
-    .addOption(new Option('--via <how>', 'codex: a hooks.json hook (default; Codex asks you to trust it) or its notify program (chains to an existing one)').choices(['hooks', 'notify']));
+    .addOption(new Option('--via <how>', 'codex: a hooks.json hook (default; Codex asks you to trust it) or its notify program (chains to an existing one)').choices(['hooks', 'notify']))
+    .addOption(new Option('--guard', 'the guard instead: a pre-tool hook running `vouch guard <agent>`, which denies or asks before a dangerous call runs'));
 
 export function registerHooks(program: Command): void {
   const hooks = program.command('hooks').description("check every agent session automatically: the agent's own session-end hook uploads its log");

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import { EXIT } from '../exit-codes.ts';
-import type { HookEnv, HookScope } from './agents.ts';
+import { HOOK_KINDS, type HookEnv, type HookKind, type HookScope } from './agents.ts';
 import { chainedNotify, hasVouchNotify, withoutVouchNotify, withVouchNotify } from './codex-notify.ts';
 import { codexHookHash, codexHookKey, codexTrust } from './codex-trust.ts';
 import { describeKey, loadCredentials, saveCredentials } from './credentials.ts';
@@ -24,7 +24,11 @@ export interface ScopeOptions {
   project?: boolean;
   user?: boolean;
   via?: 'hooks' | 'notify';
+  /** The guard (pre-tool hook, `vouch guard <agent>`) instead of the upload hook. */
+  guard?: boolean;
 }
+
+const kindOf = (o: ScopeOptions): HookKind => (o.guard ? 'guard' : 'upload');
 
 function capture(cmd: string, args: string[], cwd?: string): Promise<string | null> {
   return new Promise((resolve) => {
@@ -61,6 +65,8 @@ async function readText(file: string): Promise<string | null> {
 export async function install(agent: AgentId, o: ScopeOptions): Promise<number> {
   if (o.project && o.user) return (process.stderr.write('vouch hooks: choose --project or --user, not both\n'), EXIT.USAGE);
   if (o.via === 'notify' && agent !== 'codex') return (process.stderr.write('vouch hooks: --via notify is for codex only\n'), EXIT.USAGE);
+  if (o.via === 'notify' && o.guard) return (process.stderr.write("vouch hooks: the guard is a hooks.json PreToolUse hook; Codex's notify program runs after a turn, too late to stop a call\n"), EXIT.USAGE);
+  const kind = kindOf(o);
   try {
     const root = hooksDir();
     const scope = scopeOf(o);
@@ -72,7 +78,7 @@ export async function install(agent: AgentId, o: ScopeOptions): Promise<number> 
       file = codexConfigFile(scope, env);
       changed = await applyInstall(root, file, scope, 'upload', { edit: (text) => withVouchNotify(text, launch, file) });
     } else {
-      ({ file, changed } = await installHook(root, agent, 'upload', scope, env, launch));
+      ({ file, changed } = await installHook(root, agent, kind, scope, env, launch));
     }
     if (warning) process.stderr.write(`vouch hooks: ${warning}\n`);
     let credentials = 'no VOUCH_API_KEY in this environment: set it (and VOUCH_API_URL) where the agent runs, or install again with it set';
@@ -81,16 +87,18 @@ export async function install(agent: AgentId, o: ScopeOptions): Promise<number> 
       const saved = await saveCredentials(root, apiUrl, process.env.VOUCH_API_KEY);
       credentials = `uploads go to ${apiUrl} with key ${describeKey(process.env.VOUCH_API_KEY)} (saved in ${saved}, readable only by you)`;
     }
-    const lines = [`${changed ? 'Installed' : 'Already installed'}: ${agent} ${o.via === 'notify' ? 'notify program' : 'hook'} in ${file}`];
+    const what = o.via === 'notify' ? 'notify program' : kind === 'guard' ? 'guard (pre-tool hook: vouch guard judges every tool call before it runs)' : 'hook';
+    const lines = [`${changed ? 'Installed' : 'Already installed'}: ${agent} ${what} in ${file}`];
     if (o.via === 'notify') {
       const chain = chainedNotify((parseToml(await readText(file), file).notify as string[]) ?? []);
       if (chain) lines.push(`your notify program still runs after Vouch's: ${chain.join(' ')}`);
     } else {
-      const check = await readinessOf(await hookState(agent, 'upload', scope, env), env);
+      const check = await readinessOf(await hookState(agent, kind, scope, env), env);
       if (check) lines.push(`It will not run yet: ${check.why}.`, `To do: ${check.todo}.`);
     }
     if (scope === 'project' && agent === 'gemini-cli') lines.push('Gemini CLI warns about project-level hooks on start; it runs them only in a trusted folder.');
-    lines.push(credentials);
+    if (kind === 'guard') lines.push('Policy: .vouch/guard.toml (project) and ~/.vouch/guard.toml (user); decisions are journaled in ~/.vouch/guard/journal.jsonl.');
+    else lines.push(credentials);
     process.stdout.write(lines.join('\n') + '\n');
     return EXIT.CLEAR;
   } catch (error) {
@@ -103,15 +111,16 @@ export async function uninstall(agent: AgentId, o: ScopeOptions): Promise<number
     const root = hooksDir();
     const scope = scopeOf(o);
     const env = await hookEnv(agent);
-    const results = [await uninstallHook(root, agent, 'upload', scope, env)];
-    if (agent === 'codex') {
+    const kind = kindOf(o);
+    const results = [await uninstallHook(root, agent, kind, scope, env)];
+    if (agent === 'codex' && kind === 'upload') {
       const file = codexConfigFile(scope, env);
       if (hasVouchNotify(await readText(file), file) || o.via === 'notify') {
         const r = await applyUninstall(root, file, 'upload', { edit: (text) => withoutVouchNotify(text, file) });
         results.push({ agent, scope, file, event: 'notify', ...r });
       }
     }
-    for (const r of results) process.stdout.write(`${r.changed ? (r.restored ? 'Removed (file restored to its original bytes)' : 'Removed') : 'Not installed'}: ${agent} ${r.event === 'notify' ? 'notify program' : 'hook'} in ${r.file}\n`);
+    for (const r of results) process.stdout.write(`${r.changed ? (r.restored ? 'Removed (file restored to its original bytes)' : 'Removed') : 'Not installed'}: ${agent} ${r.event === 'notify' ? 'notify program' : kind === 'guard' ? 'guard' : 'hook'} in ${r.file}\n`);
     return EXIT.CLEAR;
   } catch (error) {
     return fail(error);
@@ -191,13 +200,15 @@ export async function status(agent: AgentId | undefined, o: { json?: boolean; of
   for (const a of agents) {
     const env = await hookEnv(a);
     for (const scope of ['user', 'project'] as const) {
-      const s = await hookState(a, 'upload', scope, env);
-      const blocker = s.problem ? null : await readinessOf(s, env).catch((e: unknown) => ({ why: `could not check: ${e instanceof Error ? e.message : String(e)}`, todo: 'fix the file named' }));
-      hooks.push({ agent: a, scope, via: 'hooks', file: s.file, installed: s.installed, events: s.entries.map((e) => e.event), will_run: s.installed && !blocker, why_not: blocker?.why ?? null, todo: blocker?.todo ?? null, problem: s.problem });
+      for (const kind of HOOK_KINDS) {
+        const s = await hookState(a, kind, scope, env);
+        const blocker = s.problem ? null : await readinessOf(s, env).catch((e: unknown) => ({ why: `could not check: ${e instanceof Error ? e.message : String(e)}`, todo: 'fix the file named' }));
+        hooks.push({ agent: a, kind, scope, via: 'hooks', file: s.file, installed: s.installed, events: s.entries.map((e) => e.event), will_run: s.installed && !blocker, why_not: blocker?.why ?? null, todo: blocker?.todo ?? null, problem: s.problem });
+      }
       if (a === 'codex') {
         const file = codexConfigFile(scope, env);
         const text = await readText(file).catch(() => null);
-        if (hasVouchNotify(text, file)) hooks.push({ agent: a, scope, via: 'notify', file, installed: true, events: ['notify'], will_run: true, why_not: null, todo: null, problem: null });
+        if (hasVouchNotify(text, file)) hooks.push({ agent: a, kind: 'upload' as HookKind, scope, via: 'notify', file, installed: true, events: ['notify'], will_run: true, why_not: null, todo: null, problem: null });
       }
     }
   }
@@ -220,7 +231,7 @@ export async function status(agent: AgentId | undefined, o: { json?: boolean; of
   }
   const lines = hooks.map((h) => {
     const state = h.problem ? `unreadable: ${h.problem}` : !h.installed ? 'not installed' : h.will_run ? `installed (${h.events.join(', ')})` : `installed but will not run: ${h.why_not}\n${' '.repeat(22)}to do: ${h.todo}`;
-    return `${h.agent.padEnd(12)} ${h.scope.padEnd(8)} ${state}  ${h.file}`;
+    return `${h.agent.padEnd(12)} ${h.kind.padEnd(7)} ${h.scope.padEnd(8)} ${state}  ${h.file}`;
   });
   if (!api) lines.push('server: no API key configured (VOUCH_API_KEY)');
   else lines.push(`server: ${api.url} (key ${api.key}, from ${api.source}): ${api.problem ?? 'reachable, key accepted'}`);

@@ -14,14 +14,16 @@
 //   <repo>/.gemini/settings.json); stdin has `session_id`, `transcript_path`, `cwd`; its timeout
 //   is in milliseconds and stdout must stay empty or JSON. Hooks run only in trusted folders.
 //
-// Each agent has a table of hook KINDS. Today there is one, `upload` (session end → queue the
-// log); the guard (a pre-tool hook) will be a second kind with its own events and command tail,
-// installed, removed and reported by the same code.
+// Each agent has a table of hook KINDS: `upload` (session end → queue the log) and `guard` (the
+// pre-tool hook → `vouch guard <agent>` judges the pending call: Claude Code and Codex
+// `PreToolUse`, Gemini CLI `BeforeTool`; no matcher, so every tool call is judged), installed,
+// removed and reported by the same code.
 import { join } from 'node:path';
 import type { AgentId } from '../../domain/model/events.ts';
 
 export type HookScope = 'user' | 'project';
-export type HookKind = 'upload';
+export type HookKind = 'upload' | 'guard';
+export const HOOK_KINDS: readonly HookKind[] = ['upload', 'guard'];
 
 export interface HookHandler {
   type: 'command';
@@ -71,6 +73,9 @@ export const CODEX_SESSION_END_TIMEOUT = 3;
 export const CODEX_SESSION_END_SINCE = [0, 171, 0] as const;
 
 const uploadWords = (agent: AgentId) => ['hooks', 'run', agent];
+const guardWords = (agent: AgentId) => ['guard', agent];
+/** The guard answers in well under a second; past its own budget (2.5 s) it allows. */
+const GUARD_TIMEOUT_SECONDS = 10;
 
 /** The shell an agent runs a hook command through on Windows (POSIX sh everywhere else). */
 type WindowsShell = 'powershell' | 'cmd';
@@ -111,6 +116,16 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
             ? { type: 'command', command: launch.program, args: [...launch.args, ...uploadWords(agent)], timeout: HOOK_TIMEOUT_SECONDS }
             : commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS, env, 'powershell'),
       },
+      guard: {
+        kind: 'guard',
+        event: () => 'PreToolUse',
+        events: ['PreToolUse'],
+        words: guardWords,
+        handler: (launch, agent, _event, env) =>
+          (env.platform ?? process.platform) === 'win32'
+            ? { type: 'command', command: launch.program, args: [...launch.args, ...guardWords(agent)], timeout: GUARD_TIMEOUT_SECONDS }
+            : commandHandler(launch, guardWords(agent), GUARD_TIMEOUT_SECONDS, env, 'powershell'),
+      },
     },
   },
   codex: {
@@ -126,6 +141,13 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
         // Codex runs hook commands with `cmd.exe /C` on Windows (codex-rs hooks command_runner).
         handler: (launch, agent, event, env) => commandHandler(launch, uploadWords(agent), event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT : HOOK_TIMEOUT_SECONDS, env, 'cmd'),
       },
+      guard: {
+        kind: 'guard',
+        event: () => 'PreToolUse',
+        events: ['PreToolUse'],
+        words: guardWords,
+        handler: (launch, agent, _event, env) => commandHandler(launch, guardWords(agent), GUARD_TIMEOUT_SECONDS, env, 'cmd'),
+      },
     },
   },
   'gemini-cli': {
@@ -139,6 +161,13 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
         events: ['SessionEnd'],
         words: uploadWords,
         handler: (launch, agent, _event, env) => commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS * 1000, env, 'powershell', { name: 'vouch-upload' }),
+      },
+      guard: {
+        kind: 'guard',
+        event: () => 'BeforeTool',
+        events: ['BeforeTool'],
+        words: guardWords,
+        handler: (launch, agent, _event, env) => commandHandler(launch, guardWords(agent), GUARD_TIMEOUT_SECONDS * 1000, env, 'powershell', { name: 'vouch-guard' }),
       },
     },
   },

@@ -3,7 +3,7 @@
 // script. The refusal was the guardrail doing its job; going around it is the agent overriding
 // the user. A new prompt in between may have allowed it, so the window closes there.
 import type { NormEvent, ToolCallEvent } from '../model/events.ts';
-import type { Rule } from './types.ts';
+import type { FindingDraft, Rule } from './types.ts';
 import { effectsOf } from './effects.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
@@ -11,7 +11,7 @@ export const refusalWorkedAround = meta({
   id: 'permissions/refusal-worked-around',
   severity: 'warning',
   title: 'Refused edit made through another tool',
-  description: 'A file edit was refused — denied at the permission prompt, rejected in plan mode, or blocked by the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script). Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
+  description: 'A file edit was refused — denied at the permission prompt, rejected in plan mode, or blocked by the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script); or `vouch guard` denied a call and, before the user said anything else, a later call did the same thing to the same target another way (the same rule\'s finding for the same path, host or branch), at the severity of what was done. Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
   remediation: 'Review the change against what the user refused, and revert it if it was not wanted.',
 });
 
@@ -25,6 +25,26 @@ interface Refused {
 }
 
 const REFUSED_MAX = 200;
+
+/**
+ * The finding for a guard denial worked around (the analyser's prevention gate, report/prevented.ts,
+ * matches the denied finding and the later one by rule and target).
+ */
+export function guardDenialWorkedAround(deniedCall: string, denied: FindingDraft, done: FindingDraft, what: string): FindingDraft {
+  const later = done.evidence[0];
+  return {
+    rule: refusalWorkedAround.id,
+    severity: done.severity === 'critical' ? 'critical' : 'warning',
+    title: 'Guard denial worked around',
+    detail: `Vouch guard denied \`${clipText(deniedCall)}\`; before the user said anything else the agent did the same (${what}) another way${later ? `: \`${clipText(later.excerpt)}\`` : ''}.`,
+    evidence: [...denied.evidence.slice(0, 1), ...(later ? [later] : [])],
+    key: `guard:${denied.rule}:${denied.key ?? ''}`,
+  };
+}
+
+function clipText(text: string): string {
+  return text.length > QUOTE_MAX ? text.slice(0, QUOTE_MAX - 1) + '…' : text;
+}
 
 export const CIRCUMVENTION_RULES: Rule[] = [
   {

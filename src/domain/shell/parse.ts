@@ -1,7 +1,7 @@
 // Shell command parsing with tree-sitter-bash (WebAssembly). Load once with `loadShellParser()`,
 // then `parseShell()` is synchronous. Results are cached by source text (agents repeat the same
 // commands many times) and frozen, since cached objects are shared between callers.
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 import { bashGrammarPath } from './grammar.ts';
 import type { ParsedShell, Redirect } from './types.ts';
 import { walkTree, walkWords, type PlainCommand, type PlainStatement } from './walk.ts';
@@ -30,7 +30,10 @@ export async function loadShellParser(): Promise<void> {
   }
 }
 
+// web-tree-sitter itself (150 KB of JavaScript) is imported here, not at the top: `vouch guard`
+// reads most commands without it (parseShellWithoutTree) and must not pay for loading it.
 async function createParser(): Promise<Parser> {
+  const { Language, Parser } = await import('web-tree-sitter');
   await Parser.init();
   const language = await Language.load(bashGrammarPath());
   const p = new Parser();
@@ -57,6 +60,28 @@ export function parseShell(source: string): ParsedShell {
   const result = deepFreeze(parseUncached(p, text));
   if (text.length <= MAX_CACHED_SOURCE) remember(text, result);
   return result;
+}
+
+/**
+ * The parse of a command line without loading the WebAssembly parser, or null when the line
+ * needs it: `vouch guard` judges most calls (`ls`, `git status`, `npm test`) without paying for
+ * tree-sitter, and loads it only for a line the plain path cannot read (or that nests a script).
+ * Once the parser is loaded this is parseShell.
+ */
+export function parseShellWithoutTree(source: string): ParsedShell | null {
+  if (parser) return parseShell(source);
+  const text = typeof source === 'string' ? source : '';
+  const plain = plainCommands(text);
+  if (!plain) return null;
+  let needsTree = false;
+  const result = walkWords(plain, {
+    ...LIMITS,
+    parse: () => {
+      needsTree = true;
+      return null;
+    },
+  });
+  return needsTree ? null : deepFreeze(result);
 }
 
 /** Always through tree-sitter, never the cache nor the plain-command path (tests compare both). */

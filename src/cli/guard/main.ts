@@ -1,0 +1,242 @@
+// `vouch guard <agent>`: the pre-tool hook. The agent pipes the pending call on stdin; the guard
+// answers deny / ask / allow in the agent's own format (domain/guard/payload.ts) and appends the
+// decision to the journal. bin/vouch.mjs starts this module directly — no commander, no CLI —
+// and everything judging needs (rules, shell parser, transcript parsers) is imported only when
+// the call needs it.
+//
+// It never blocks work by its own fault: an invalid policy, a crash, or a decision that takes
+// longer than its budget (VOUCH_GUARD_BUDGET_MS, default 2500) answers allow and says why on
+// stderr. Files (VOUCH_GUARD_DIR, default ~/.vouch/guard): sessions/<digest>.json per session
+// (transcript offset and context, see domain/guard/session.ts) and journal.jsonl.
+import { appendFile, mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { AgentId } from '../../domain/model/events.ts';
+import type { GuardPolicy } from '../../domain/guard/policy.ts';
+import type { GuardSession } from '../../domain/guard/session.ts';
+import type { PendingCall } from '../../domain/guard/payload.ts';
+
+const AGENTS: readonly AgentId[] = ['claude-code', 'codex', 'gemini-cli'];
+const DEFAULT_BUDGET_MS = 2_500;
+/** Transcript bytes absorbed per call at most; the rest waits for the next call. */
+const TRANSCRIPT_CHUNK = 4 * 1024 * 1024;
+const STDIN_MAX = 8 * 1024 * 1024;
+
+export interface GuardIo {
+  env: NodeJS.ProcessEnv;
+  stdin: AsyncIterable<Buffer | string>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  now: () => Date;
+}
+
+/** Runs one guard decision; resolves to the exit code. Never rejects. */
+export async function runGuard(args: string[], io: GuardIo): Promise<number> {
+  const agent = args[0] as AgentId;
+  if (!AGENTS.includes(agent)) {
+    io.stderr(`vouch guard: name the agent: vouch guard ${AGENTS.join('|')} (allowing the call)\n`);
+    return 0;
+  }
+  const budget = Number(io.env.VOUCH_GUARD_BUDGET_MS) > 0 ? Number(io.env.VOUCH_GUARD_BUDGET_MS) : DEFAULT_BUDGET_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const overtime = new Promise<'overtime'>((resolve) => {
+    timer = setTimeout(() => resolve('overtime'), budget);
+  });
+  try {
+    const outcome = await Promise.race([decideAndAnswer(agent, io), overtime]);
+    if (outcome === 'overtime') io.stderr(`vouch guard: no decision within ${budget} ms; allowing the call\n`);
+    return 0;
+  } catch (e) {
+    io.stderr(`vouch guard: internal error, allowing the call: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 0;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function decideAndAnswer(agent: AgentId, io: GuardIo): Promise<'done'> {
+  const raw = await readStdin(io.stdin);
+  const { parsePendingCall, formatAnswer } = await import('../../domain/guard/payload.ts');
+  let pending: PendingCall;
+  try {
+    pending = { ...parsePendingCall(agent, JSON.parse(raw)), home: io.env.HOME ?? homedir() };
+  } catch (e) {
+    io.stderr(`vouch guard: ${e instanceof Error ? e.message : String(e)}; allowing the call\n`);
+    return 'done';
+  }
+  if (!mayNeedJudging(pending)) return 'done';
+  const dir = guardDir(io.env);
+  const policy = await loadPolicy(pending.cwd, io);
+  const [{ judge }, session] = await Promise.all([import('../../domain/guard/judge.ts'), loadSession(dir, pending)]);
+  await readTranscript(session, pending);
+  const verdict = await judge(pending, session, policy);
+  const answer = formatAnswer(agent, verdict.decision, verdict.reason);
+  io.stdout(answer.stdout);
+  // The answer is out first: the journal and the state are bookkeeping the agent need not wait for.
+  await Promise.all([
+    saveSession(dir, pending, session).catch((e) => io.stderr(`vouch guard: could not save the session state: ${String(e)}\n`)),
+    verdict.findings.length > 0 || verdict.decision !== 'allow'
+      ? appendJournal(dir, {
+          at: io.now().toISOString(), agent, session: pending.sessionId, cwd: pending.cwd, tool: pending.toolName, call: verdict.summary,
+          decision: verdict.decision, wouldBe: verdict.wouldBe, mode: policy.mode, reason: verdict.reason,
+          findings: verdict.findings.map((f) => ({ rule: f.rule, severity: f.severity, action: f.action })),
+        }).catch((e) => io.stderr(`vouch guard: could not write the journal: ${String(e)}\n`))
+      : undefined,
+  ]);
+  return 'done';
+}
+
+/**
+ * Reads, searches and listings change nothing and send nothing: no rule the policy can act on
+ * flags them, so they are answered without loading the rules.
+ */
+function mayNeedJudging(p: PendingCall): boolean {
+  const t = p.call.input.type;
+  return !(t === 'file_read' || t === 'search' || t === 'web_search');
+}
+
+export function guardDir(env: NodeJS.ProcessEnv): string {
+  return env.VOUCH_GUARD_DIR ?? join(env.HOME ?? homedir(), '.vouch', 'guard');
+}
+
+async function readStdin(stdin: AsyncIterable<Buffer | string>): Promise<string> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += b.length;
+    if (size > STDIN_MAX) throw new Error(`the hook input is over ${STDIN_MAX} bytes`);
+    parts.push(b);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+// ---- policy ----------------------------------------------------------------------------------
+
+/** The user's and the project's policy, merged; an invalid file is left out and named on stderr. */
+export async function loadPolicy(cwd: string | null, io: Pick<GuardIo, 'env' | 'stderr'>): Promise<GuardPolicy> {
+  const { parsePolicy, mergePolicies, PolicyError } = await import('../../domain/guard/policy.ts');
+  const files = [join(io.env.HOME ?? homedir(), '.vouch', 'guard.toml')];
+  const project = cwd ? await projectPolicyFile(cwd) : null;
+  if (project && project !== files[0]) files.push(project);
+  const layers = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8').catch(() => null);
+    if (text === null) continue;
+    try {
+      layers.push(parsePolicy(text, file));
+    } catch (e) {
+      if (!(e instanceof PolicyError)) throw e;
+      // A broken policy must not block work, nor silently weaken the other file: the guard runs
+      // on the defaults plus the valid file, and says so.
+      io.stderr(`vouch guard: ignoring an invalid policy: ${e.message}\n`);
+    }
+  }
+  return mergePolicies(...layers);
+}
+
+/** `.vouch/guard.toml` in the working directory or the nearest parent, up to the repository root. */
+async function projectPolicyFile(cwd: string): Promise<string | null> {
+  for (let dir = cwd, i = 0; i < 40; i++) {
+    const file = join(dir, '.vouch', 'guard.toml');
+    if (await exists(file)) return file;
+    if (await exists(join(dir, '.git'))) return null;
+    const up = dirname(dir);
+    if (up === dir) return null;
+    dir = up;
+  }
+  return null;
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(() => true, () => false);
+}
+
+// ---- session state ---------------------------------------------------------------------------
+
+function sessionFile(dir: string, p: PendingCall): string | null {
+  const key = p.sessionId ?? p.transcriptPath;
+  if (!key) return null;
+  return join(dir, 'sessions', `${p.agent}-${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+}
+
+async function loadSession(dir: string, p: PendingCall): Promise<GuardSession> {
+  const { sessionFromJson, emptySession } = await import('../../domain/guard/session.ts');
+  const file = sessionFile(dir, p);
+  if (!file) return emptySession();
+  const text = await readFile(file, 'utf8').catch(() => null);
+  if (text === null) return emptySession();
+  try {
+    return sessionFromJson(JSON.parse(text));
+  } catch {
+    return emptySession();
+  }
+}
+
+async function saveSession(dir: string, p: PendingCall, session: GuardSession): Promise<void> {
+  const file = sessionFile(dir, p);
+  if (!file) return;
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, JSON.stringify(session), { mode: 0o600 });
+  await rename(tmp, file);
+}
+
+async function appendJournal(dir: string, entry: Record<string, unknown>): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await appendFile(join(dir, 'journal.jsonl'), JSON.stringify(entry) + '\n', { mode: 0o600 });
+}
+
+// ---- transcript ------------------------------------------------------------------------------
+
+/** The transcript's format when it is a JSON-lines log the guard can read incrementally. */
+function transcriptFormat(p: PendingCall) {
+  if (!p.transcriptPath) return null;
+  if (p.agent === 'claude-code') return 'claude-code-transcript' as const;
+  if (p.agent === 'codex') return 'codex-rollout' as const;
+  // Gemini CLI records a chat as one JSON document rewritten on every turn (no offset to keep);
+  // only a JSON-lines recording is read.
+  return p.transcriptPath.endsWith('.jsonl') ? ('gemini-jsonl' as const) : null;
+}
+
+/** Absorbs the transcript lines written since the last call (complete lines only). */
+async function readTranscript(session: GuardSession, p: PendingCall): Promise<void> {
+  const format = transcriptFormat(p);
+  if (!format || !p.transcriptPath) return;
+  const size = await stat(p.transcriptPath).then((s) => s.size, () => -1);
+  if (size < 0) return;
+  if (session.transcriptPath !== p.transcriptPath || size < session.offset) {
+    const { emptySession } = await import('../../domain/guard/session.ts');
+    Object.assign(session, emptySession(), { transcriptPath: p.transcriptPath });
+  }
+  if (size === session.offset) return;
+  const length = Math.min(size - session.offset, TRANSCRIPT_CHUNK);
+  const handle = await open(p.transcriptPath, 'r');
+  let bytes: Buffer;
+  try {
+    bytes = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(bytes, 0, length, session.offset);
+    bytes = bytes.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  const end = bytes.lastIndexOf(0x0a);
+  if (end < 0) return;
+  const lines = bytes.subarray(0, end).toString('utf8').split('\n');
+  session.offset += end + 1;
+  const { eventsOfLines } = await import('../../domain/guard/transcript.ts');
+  const events = eventsOfLines(format, lines);
+  const [{ detectSecrets }, { absorb }, { textsOf }] = await Promise.all([
+    import('../../domain/secrets/detect.ts'),
+    import('../../domain/guard/session.ts'),
+    import('../../domain/event-texts.ts'),
+  ]);
+  const secrets = [];
+  for (const e of events) {
+    const hits = [];
+    for (const t of textsOf(e)) if (t) hits.push(...(await detectSecrets(t)));
+    secrets.push(hits);
+  }
+  absorb(session, events, secrets);
+}

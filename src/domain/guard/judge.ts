@@ -1,0 +1,208 @@
+// The guard's judgement of one pending tool call: the analyser's own rule catalogue runs over the
+// session so far (session.ts) followed by the pending call, and the findings that point at the
+// pending call decide — through the policy — deny, ask or allow, with a one-line reason.
+//
+// Two passes: with the context (what the user asked, secrets seen, files read, the branch) and
+// the pending call alone behind the prompts. Rules keep one finding per key, so a command tried
+// again after a denial would be merged into the stored attempt's finding and never reach the
+// pending call; the second pass sees it afresh. Findings of either pass count.
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { Severity } from '../model/report.ts';
+import type { EventFacts, FindingDraft, IngestFacts, Rule, SessionFacts } from '../rules/types.ts';
+import type { SecretHit } from '../secrets/types.ts';
+import type { ParsedShell } from '../shell/types.ts';
+import type { RuleMeta } from '../rules/types.ts';
+import { DESTRUCTIVE_RULES } from '../rules/destructive.ts';
+import { SECRETS_RULES } from '../rules/secrets.ts';
+import { EXFILTRATION_RULES } from '../rules/exfiltration.ts';
+import { EXPOSURE_RULES } from '../rules/exposure.ts';
+import { INJECTION_RULES } from '../rules/injection.ts';
+import { PERMISSIONS_RULES } from '../rules/permissions.ts';
+import { CIRCUMVENTION_RULES } from '../rules/circumvention.ts';
+import { SUPPLY_CHAIN_RULES } from '../rules/supply-chain.ts';
+import { SCOPE_RULES } from '../rules/scope.ts';
+import { CI_RULES } from '../rules/ci.ts';
+import { effectsOf } from '../rules/effects.ts';
+import { detectSecrets } from '../secrets/detect.ts';
+import { loadShellParser, parseShell, parseShellWithoutTree } from '../shell/parse.ts';
+import { textsOf } from '../event-texts.ts';
+import { maskKnown } from '../secrets/mask.ts';
+import { describeCall } from '../rules/util.ts';
+import { guessHome } from '../paths.ts';
+import { actionFor, commandAllowed, pathAllowed, type GuardPolicy, type RuleAction } from './policy.ts';
+import { oneLine, type GuardDecision, type PendingCall } from './payload.ts';
+import { GUARD_DENIAL_MARK } from './mark.ts';
+import { secretsCarried, type GuardSession } from './session.ts';
+
+const SUMMARY_MAX = 300;
+
+/**
+ * The catalogue's rules that can judge one call (rules/index.ts has them all). Left out — and
+ * not even loaded, to keep the hook fast — are those that judge a session as a whole: claims
+ * against test runs (integrity), retries and failure rates (reliability), what the log let Vouch
+ * read (coverage) and the session summary (context).
+ */
+export const GUARD_RULES: Rule[] = [
+  ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
+  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...CI_RULES,
+];
+const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));
+
+export interface JudgedFinding {
+  rule: string;
+  severity: Severity;
+  title: string;
+  detail: string;
+  action: RuleAction;
+}
+
+export interface Judgement {
+  decision: GuardDecision;
+  /** One line, shown by the agent (and to the model for a deny). */
+  reason: string;
+  /** What the policy would have done in enforce mode (dry-run answers allow). */
+  wouldBe: GuardDecision;
+  findings: JudgedFinding[];
+  /** The call in a reviewer's words, secrets masked, clipped: what the journal and the report quote. */
+  summary: string;
+}
+
+/** Judges the pending call. Never throws on input; the caller still fails open on any error. */
+export async function judge(pending: PendingCall, session: GuardSession, policy: GuardPolicy): Promise<Judgement> {
+  const cwd = pending.cwd ?? session.cwd;
+  const call = { ...pending.call };
+  const home = pending.home ?? (cwd ? guessHome(cwd) : null);
+  const drafts = await findingsOnCall(call, session, cwd, home);
+  const facts = await factsFor(call);
+  const findings = dedupe(drafts).map((d) => judged(d, policy)).filter((f) => f.action !== 'off');
+  const sessionFacts = sessionFactsFor(cwd, home, pending);
+  const wouldBe = decide(findings, policy, call, facts, sessionFacts);
+  const decision = policy.mode === 'dry-run' ? 'allow' : wouldBe.decision;
+  const summary = clip(maskKnown(describeCall(call), facts.secrets.map((h) => h.value)), SUMMARY_MAX);
+  return { decision, wouldBe: wouldBe.decision, reason: reasonFor(decision, wouldBe, policy), findings, summary };
+}
+
+async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: string | null, home: string | null): Promise<FindingDraft[]> {
+  // The pending call stands last; stored copies of it (the agent may have written it to the
+  // transcript before asking) are left out.
+  const context = session.events.filter((e) => !(e.kind === 'tool_call' && e.callId === call.callId) && !(e.kind === 'tool_result' && e.callId === call.callId));
+  const carried = secretsCarried(session, textsOf(call));
+  const shown: NormEvent[] = carried.map((text, i) => ({ kind: 'tool_result', index: -1, line: 0, at: null, callId: `vouch-guard-seen-${i}`, output: text, exitCode: 0, isError: false, denied: false }) satisfies ToolResultEvent);
+  const prompts = context.filter((e) => e.kind === 'prompt');
+  const meta: NormEvent = { kind: 'session_meta', index: -1, line: 0, at: null, cwd: cwd ?? undefined, branch: session.branch ?? undefined };
+  const withContext = await runOver([meta, ...context, ...shown, call], cwd, home);
+  if (!context.some((e) => e.kind === 'tool_call')) return withContext; // nothing earlier to merge into
+  const alone = await runOver([meta, ...prompts, ...shown, call], cwd, home);
+  return [...withContext, ...alone];
+}
+
+/** Runs the guard's rules over the events; returns the drafts with evidence on the last one. */
+async function runOver(events: NormEvent[], cwd: string | null, home: string | null): Promise<FindingDraft[]> {
+  const ingest: IngestFacts = {
+    skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
+    missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: events.length,
+  };
+  const sessionFacts: SessionFacts = { agent: null, format: 'claude-code-transcript', cwd, home, ingest };
+  const drafts: FindingDraft[] = [];
+  const handlers = GUARD_RULES.map((r) => r.create({ session: sessionFacts, report: (d) => drafts.push(d) }));
+  const calls = new Map<string, ToolCallEvent>();
+  const last = events.length - 1;
+  for (const [i, e] of events.entries()) {
+    const event = { ...e, index: i, line: i + 1 } as NormEvent;
+    const facts = await factsFor(event, calls);
+    for (const h of handlers) safely(() => h.onEvent(event, facts));
+  }
+  for (const h of handlers) safely(() => h.finish?.());
+  return drafts.filter((d) => d.evidence.some((ev) => ev.index === last));
+}
+
+async function factsFor(event: NormEvent, calls = new Map<string, ToolCallEvent>()): Promise<EventFacts> {
+  const secrets: SecretHit[] = [];
+  for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text)));
+  const facts: EventFacts = { secrets };
+  if (event.kind === 'tool_call') {
+    if (event.input.type === 'command') facts.shell = await shellOf(event.input.command);
+    calls.set(event.callId, event);
+  } else if (event.kind === 'tool_result') {
+    facts.call = calls.get(event.callId);
+  }
+  return facts;
+}
+
+/** The parsed command, loading tree-sitter only for a line the plain path cannot read. */
+async function shellOf(command: string): Promise<ParsedShell> {
+  const plain = parseShellWithoutTree(command);
+  if (plain) return plain;
+  await loadShellParser();
+  return parseShell(command);
+}
+
+function sessionFactsFor(cwd: string | null, home: string | null, pending: PendingCall): SessionFacts {
+  return {
+    agent: pending.agent, format: 'claude-code-transcript', cwd, home,
+    ingest: {
+      skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
+      missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: 0,
+    },
+  };
+}
+
+function dedupe(drafts: FindingDraft[]): FindingDraft[] {
+  const seen = new Set<string>();
+  return drafts.filter((d) => {
+    const k = `${d.rule}\u0000${severityOf(d)}\u0000${d.detail}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function severityOf(d: FindingDraft): Severity {
+  return d.severity ?? RULE_METAS.get(d.rule)?.severity ?? 'warning';
+}
+
+function judged(d: FindingDraft, policy: GuardPolicy): JudgedFinding {
+  const severity = severityOf(d);
+  const title = d.title ?? RULE_METAS.get(d.rule)?.title ?? d.rule;
+  return { rule: d.rule, severity, title, detail: d.detail, action: actionFor(policy, d.rule, severity) };
+}
+
+interface Decided {
+  decision: GuardDecision;
+  by: JudgedFinding | null;
+  allowListed: 'command' | 'paths' | null;
+}
+
+function decide(findings: JudgedFinding[], policy: GuardPolicy, call: ToolCallEvent, facts: EventFacts, session: SessionFacts): Decided {
+  const by = findings.find((f) => f.action === 'deny') ?? findings.find((f) => f.action === 'ask') ?? null;
+  if (!by) return { decision: 'allow', by: null, allowListed: null };
+  if (call.input.type === 'command' && commandAllowed(policy, call.input.command)) return { decision: 'allow', by, allowListed: 'command' };
+  const fx = effectsOf(call, facts, session);
+  const touched = [...fx.writes, ...fx.deletes];
+  if (touched.length > 0 && fx.net.length === 0 && touched.every((op) => pathAllowed(policy, op.abs, session.home))) {
+    return { decision: 'allow', by, allowListed: 'paths' };
+  }
+  return { decision: by.action === 'deny' ? 'deny' : 'ask', by, allowListed: null };
+}
+
+function reasonFor(decision: GuardDecision, d: Decided, policy: GuardPolicy): string {
+  if (!d.by) return 'Vouch guard: no finding on this call.';
+  const detail = d.by.detail.replace(/\s*The result is not in the log\.?/g, '');
+  const what = `${d.by.title}: ${detail} [${d.by.rule}]`;
+  if (d.allowListed) return oneLine(`Vouch guard allowed this (${d.allowListed === 'command' ? 'the command is on the allow-list' : 'every path it changes is on the allow-list'}): ${what}`);
+  if (policy.mode === 'dry-run') return oneLine(`Vouch guard (dry run) would ${d.decision}: ${what}`);
+  if (decision === 'deny') return oneLine(`${GUARD_DENIAL_MARK}: ${what}`);
+  return oneLine(`Vouch guard asks: ${what}`);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // A rule bug must not decide a call; the other rules still judge it.
+  }
+}

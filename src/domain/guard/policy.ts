@@ -1,0 +1,164 @@
+// The guard's policy: what a finding of each rule turns into before the call runs. Two files,
+// merged — `~/.vouch/guard.toml` (the user's) first, then `.vouch/guard.toml` (the project's),
+// whose settings win key by key and whose allow-lists add to the user's:
+//
+//   mode = "enforce"            # or "dry-run": decide and record, never deny or ask
+//   [rules]                     # per rule id: deny | ask | allow | off
+//   "destructive/git-discard" = "allow"
+//   [categories]                # per category, below a rule's own setting
+//   supply-chain = "ask"
+//   [allow]
+//   commands = ["rm -rf ./dist", "git push --force origin gh-pages", "make clean*"]
+//   paths = ["/srv/scratch"]    # writes and deletes under these paths are fine
+//
+// Without settings the guard denies what a single call decides and cannot be taken back
+// (DEFAULT_DENY, at critical severity) and asks about the warnings of DEFAULT_ASK; everything
+// else is allowed and recorded. `allow` records the finding in the journal; `off` ignores it.
+import { parse as parseToml } from 'smol-toml';
+import type { Severity } from '../model/report.ts';
+
+export type RuleAction = 'deny' | 'ask' | 'allow' | 'off';
+const ACTIONS: readonly RuleAction[] = ['deny', 'ask', 'allow', 'off'];
+
+export interface GuardPolicy {
+  mode: 'enforce' | 'dry-run';
+  rules: Record<string, RuleAction>;
+  categories: Record<string, RuleAction>;
+  allowCommands: string[];
+  allowPaths: string[];
+  /** Where the settings came from, for the journal and `vouch guard --explain`. */
+  sources: string[];
+}
+
+/**
+ * Critical findings that one call decides: destroying data outside the tree or history on a
+ * shared branch, running downloaded code, sending credentials out, and switching off the agent's
+ * own safety settings (or planting code that runs in later shells).
+ */
+export const DEFAULT_DENY: ReadonlySet<string> = new Set([
+  'destructive/rm-outside-worktree', 'destructive/disk-wipe', 'destructive/destructive-sql', 'destructive/infra-destroy',
+  'destructive/force-push', 'destructive/system-permissions', 'destructive/system-damage',
+  'exfiltration/remote-code-execution', 'exfiltration/upload', 'exfiltration/drop-site', 'exfiltration/secret-then-network',
+  'exfiltration/files-served', 'injection/risky-action-after-injection',
+  'permissions/broad-approval-rule', 'permissions/persistence', 'permissions/world-writable',
+]);
+
+/**
+ * Denied at warning too: a saved rule that approves a whole shell or bypasses permissions for
+ * every later session switches the agent's own safety settings off.
+ */
+export const DENY_AT_WARNING: ReadonlySet<string> = new Set(['permissions/broad-approval-rule']);
+
+/**
+ * Warnings a person should see before the call runs (asked, not denied). Not asked by default:
+ * ordinary uploads (`scp`/`rsync`/`aws s3 cp` of project files: deploys, a warning afterwards) and
+ * requests that only send shell variables (`-H "Authorization: $TOKEN"`: how APIs are called) —
+ * asking before each would teach people to click yes.
+ */
+const NOT_ASKED: ReadonlySet<string> = new Set(['exfiltration/upload', 'exfiltration/secret-then-network']);
+export const DEFAULT_ASK: ReadonlySet<string> = new Set([
+  ...[...DEFAULT_DENY].filter((rule) => !NOT_ASKED.has(rule)),
+  'destructive/git-discard', 'destructive/rm-worktree-root',
+  'permissions/agent-settings-write', 'supply-chain/publish', 'secrets/in-tool-input',
+]);
+
+export function defaultPolicy(): GuardPolicy {
+  return { mode: 'enforce', rules: {}, categories: {}, allowCommands: [], allowPaths: [], sources: [] };
+}
+
+export class PolicyError extends Error {}
+
+/** One policy file's settings; throws PolicyError naming the file and the first problem. */
+export function parsePolicy(text: string, source: string): Partial<GuardPolicy> {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    throw new PolicyError(`${source}: not valid TOML (${firstLine(e)})`);
+  }
+  const known = new Set(['mode', 'rules', 'categories', 'allow']);
+  for (const key of Object.keys(doc)) if (!known.has(key)) throw new PolicyError(`${source}: unknown setting "${key}"`);
+  const out: Partial<GuardPolicy> = { sources: [source] };
+  if (doc.mode !== undefined) {
+    if (doc.mode !== 'enforce' && doc.mode !== 'dry-run') throw new PolicyError(`${source}: mode must be "enforce" or "dry-run"`);
+    out.mode = doc.mode;
+  }
+  out.rules = actionTable(doc.rules, 'rules', source, (k) => /^[a-z-]+\/[a-z0-9-]+$/.test(k));
+  out.categories = actionTable(doc.categories, 'categories', source, (k) => /^[a-z-]+$/.test(k));
+  const allow = doc.allow ?? {};
+  if (!isTable(allow)) throw new PolicyError(`${source}: [allow] must be a table`);
+  for (const key of Object.keys(allow)) if (key !== 'commands' && key !== 'paths') throw new PolicyError(`${source}: unknown setting "allow.${key}"`);
+  out.allowCommands = stringList(allow.commands, 'allow.commands', source);
+  out.allowPaths = stringList(allow.paths, 'allow.paths', source);
+  return out;
+}
+
+/** The user's policy, then the project's on top (later wins per key; allow-lists add up). */
+export function mergePolicies(...layers: Partial<GuardPolicy>[]): GuardPolicy {
+  const merged = defaultPolicy();
+  for (const l of layers) {
+    if (l.mode) merged.mode = l.mode;
+    Object.assign(merged.rules, l.rules);
+    Object.assign(merged.categories, l.categories);
+    merged.allowCommands.push(...(l.allowCommands ?? []));
+    merged.allowPaths.push(...(l.allowPaths ?? []));
+    merged.sources.push(...(l.sources ?? []));
+  }
+  return merged;
+}
+
+/** What a finding of this rule at this severity becomes. Info never stops anything. */
+export function actionFor(policy: GuardPolicy, rule: string, severity: Severity): RuleAction {
+  if (severity === 'info') return 'allow';
+  const own = policy.rules[rule] ?? policy.categories[rule.slice(0, rule.indexOf('/'))];
+  if (own) return own;
+  if ((severity === 'critical' && DEFAULT_DENY.has(rule)) || DENY_AT_WARNING.has(rule)) return 'deny';
+  if (DEFAULT_ASK.has(rule)) return 'ask';
+  return 'allow';
+}
+
+/**
+ * Whether the command is on the allow-list: an entry matches the whole command (blanks
+ * collapsed), and a trailing `*` matches any rest ("make clean*").
+ */
+export function commandAllowed(policy: GuardPolicy, command: string): boolean {
+  const text = command.replace(/\s+/g, ' ').trim();
+  return policy.allowCommands.some((entry) => {
+    const e = entry.replace(/\s+/g, ' ').trim();
+    return e.endsWith('*') ? text.startsWith(e.slice(0, -1)) : text === e;
+  });
+}
+
+/** Whether an absolute path is inside one of the allowed paths (`~/` is the home directory). */
+export function pathAllowed(policy: GuardPolicy, abs: string, home: string | null): boolean {
+  return policy.allowPaths.some((entry) => {
+    const base = (entry.startsWith('~/') && home ? home + entry.slice(1) : entry).replace(/\/+$/, '');
+    return base.startsWith('/') && (abs === base || abs.startsWith(base + '/'));
+  });
+}
+
+function actionTable(v: unknown, name: string, source: string, validKey: (k: string) => boolean): Record<string, RuleAction> {
+  if (v === undefined) return {};
+  if (!isTable(v)) throw new PolicyError(`${source}: [${name}] must be a table`);
+  const out: Record<string, RuleAction> = {};
+  for (const [k, a] of Object.entries(v)) {
+    if (!validKey(k)) throw new PolicyError(`${source}: "${k}" in [${name}] is not a ${name === 'rules' ? 'rule id (category/name)' : 'category'}`);
+    if (typeof a !== 'string' || !ACTIONS.includes(a as RuleAction)) throw new PolicyError(`${source}: ${name}."${k}" must be one of ${ACTIONS.join(', ')}`);
+    out[k] = a as RuleAction;
+  }
+  return out;
+}
+
+function stringList(v: unknown, name: string, source: string): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' || x.trim() === '')) throw new PolicyError(`${source}: ${name} must be a list of non-empty strings`);
+  return v as string[];
+}
+
+function isTable(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0].slice(0, 200);
+}

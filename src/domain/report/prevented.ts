@@ -1,0 +1,109 @@
+// Calls the guard prevented (`vouch guard` denied them before they ran; the agent logged the
+// denial as the call's result) are not scored as if they had run: a finding whose evidence is
+// only such calls becomes an info, "Prevented: …", that quotes the call and says the guard
+// denied it. Findings on a call are held until its result shows whether it ran (most rules
+// report a command when they see it); a call whose result never comes keeps its findings.
+//
+// Working around a denial: rules keep one finding per target (a path, a host, a branch), so a
+// later call that draws the same rule's finding for the same target did what the guard refused,
+// by another route (`rm -rf ~/x` denied, then `python -c "shutil.rmtree(...)"`). Before the user
+// says anything else, that is `permissions/refusal-worked-around` (circumvention.ts) at the
+// severity of what was done.
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { FindingDraft } from '../rules/types.ts';
+import type { Severity } from '../model/report.ts';
+import { describeCall } from '../rules/util.ts';
+import { isGuardDenial } from '../guard/mark.ts';
+import { guardDenialWorkedAround } from '../rules/circumvention.ts';
+
+const OPEN_MAX = 5_000;
+const QUOTE_MAX = 200;
+
+export class PreventionGate {
+  private readonly open = new Map<number, ToolCallEvent>();
+  private readonly held = new Map<number, FindingDraft[]>();
+  private readonly prevented = new Map<number, string>();
+  /** Rule and target of each finding the guard prevented since the user's last prompt. */
+  private readonly refused = new Map<string, { what: string; draft: FindingDraft }>();
+
+  constructor(
+    private readonly sink: (draft: FindingDraft) => void,
+    private readonly metaOf: (rule: string) => { title: string; severity: Severity } | undefined,
+  ) {}
+
+  /** Before the rules see the event: tracks calls, marks the guard's denials as refusals. */
+  observe(event: NormEvent, call: ToolCallEvent | undefined): void {
+    if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
+      this.refused.clear();
+      return;
+    }
+    if (event.kind === 'tool_call') {
+      this.open.set(event.index, event);
+      if (this.open.size > OPEN_MAX) this.release(this.open.keys().next().value as number);
+      return;
+    }
+    if (event.kind !== 'tool_result' || !call) return;
+    if (isGuardDenial(event)) {
+      (event as ToolResultEvent).denied = true;
+      this.prevented.set(call.index, describeCall(call));
+    }
+    this.release(call.index);
+  }
+
+  report(draft: FindingDraft): void {
+    const indices = draft.evidence.map((e) => e.index);
+    if (indices.length === 0) return this.sink(draft);
+    if (indices.every((i) => this.prevented.has(i))) return this.sink(this.asPrevented(draft, indices[0]));
+    const waiting = indices.filter((i) => this.open.has(i));
+    if (waiting.length > 0 && indices.every((i) => this.open.has(i) || this.prevented.has(i))) {
+      const at = Math.max(...waiting);
+      const list = this.held.get(at) ?? [];
+      list.push(draft);
+      this.held.set(at, list);
+      return;
+    }
+    this.pass(draft);
+  }
+
+  /** A finding on calls that ran (or whose result is unknown): checked against earlier denials. */
+  private pass(draft: FindingDraft): void {
+    this.sink(draft);
+    if (draft.rule === 'permissions/refusal-worked-around') return;
+    const earlier = this.refused.get(targetOf(draft));
+    if (!earlier) return;
+    this.refused.delete(targetOf(draft));
+    const meta = this.metaOf(draft.rule);
+    this.sink(guardDenialWorkedAround(earlier.what, earlier.draft, { ...draft, severity: draft.severity ?? meta?.severity }, draft.title ?? meta?.title ?? draft.rule));
+  }
+
+  /** At the end: findings on calls that never got a result stand as they are. */
+  finish(): void {
+    for (const index of [...this.held.keys()]) this.release(index);
+  }
+
+  private release(index: number): void {
+    this.open.delete(index);
+    const list = this.held.get(index);
+    this.held.delete(index);
+    for (const d of list ?? []) this.report(d);
+  }
+
+  private asPrevented(draft: FindingDraft, index: number): FindingDraft {
+    const what = this.prevented.get(index) ?? '';
+    this.refused.set(targetOf(draft), { what, draft });
+    if (this.refused.size > OPEN_MAX) this.refused.delete(this.refused.keys().next().value as string);
+    const quoted = what.length > QUOTE_MAX ? what.slice(0, QUOTE_MAX - 1) + '…' : what;
+    const title = draft.title ?? this.metaOf(draft.rule)?.title ?? draft.rule;
+    return {
+      ...draft,
+      severity: 'info',
+      title: `Prevented: ${title}`,
+      detail: `prevented: \`${quoted}\` — guard denied it. ${draft.detail}`,
+      key: `${draft.key ?? draft.rule} (prevented)`,
+    };
+  }
+}
+
+function targetOf(draft: FindingDraft): string {
+  return `${draft.rule}\u0000${draft.key ?? ''}`;
+}
