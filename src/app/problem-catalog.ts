@@ -34,7 +34,8 @@ const DOCS: Omit<ProblemDoc, 'title'>[] = [
   { code: 'rate_limited', statuses: [429], meaning: 'This key sent more requests than its quota in the current window (RateLimit-Policy says the quota).', fix: 'Wait for `Retry-After` seconds; spread requests out.' },
   { code: 'headers_too_large', statuses: [431], meaning: 'The request headers are larger than the server accepts.', fix: 'Send fewer or smaller headers (cookies are the usual cause).' },
   { code: 'internal_error', statuses: [500], meaning: 'The service failed to complete the request. Nothing about the failure is shown.', fix: 'Retry later; quote the request_id when reporting it.' },
-  { code: 'not_ready', statuses: [503], meaning: 'The service cannot reach its database (GET /readyz).', fix: 'Operators: check the database connection.' },
+  { code: 'not_ready', statuses: [503], meaning: 'The service cannot reach its database or its log store (GET /readyz; `checks` says which).', fix: 'Operators: check the database connection and the log store (bucket, endpoint, credentials).' },
+  { code: 'storage_unavailable', statuses: [503], meaning: 'The log store (e.g. the object-storage bucket) could not be reached or refused the upload. Nothing was recorded: no session, no partial log.', fix: 'Retry the same upload after `Retry-After` seconds (with the same Idempotency-Key, if you sent one). Operators: check the bucket, its endpoint and credentials.' },
 ];
 
 export const PROBLEM_DOCS: ReadonlyMap<string, ProblemDoc> = new Map(DOCS.map((d) => [d.code, { ...d, title: titleFor(d.code) }]));

@@ -1,6 +1,7 @@
 // RFC 9457 problem details: the one shape of every error the HTTP app returns. Routes throw an
 // HttpProblem; anything else thrown (Fastify's own errors, plugin errors, bugs) is translated
 // by toProblem() so that a client never sees a stack trace or an HTML error page.
+import { LogStoreUnavailableError } from '../adapters/logstore/types.ts';
 
 export interface FieldError {
   /** JSON Pointer into the request: "/query/limit", "/body/repo", "/headers/idempotency-key". */
@@ -43,6 +44,7 @@ const TITLES: Record<string, string> = {
   analysis_failed: 'Analysis failed',
   analysis_running: 'Analysis still running',
   not_ready: 'Not ready',
+  storage_unavailable: 'Log storage unavailable',
   internal_error: 'Internal server error',
 };
 
@@ -167,8 +169,19 @@ function codeForStatus(status: number): string {
 }
 
 /** Any thrown value → an HttpProblem. Messages of server errors are never passed to the client. */
+/** Seconds a client should wait before retrying what the log store could not do. */
+export const STORAGE_RETRY_AFTER_S = 30;
+
+/** The log store failed (unreachable, refusing): 503 with Retry-After. */
+export function storageProblem(): HttpProblem {
+  return new HttpProblem(503, 'storage_unavailable', 'The log store could not be reached; nothing was recorded or changed. Retry after the Retry-After delay.', {
+    headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) },
+  });
+}
+
 export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
+  if (err instanceof LogStoreUnavailableError) return storageProblem();
   const e = (err ?? {}) as FastifyLikeError;
   // A path id that cannot exist is "not found", exactly like a well-formed id that does not.
   if (Array.isArray(e.validation) && e.validationContext === 'params') return notFound();

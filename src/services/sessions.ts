@@ -157,6 +157,7 @@ function newSessionRow(input: AcceptUploadInput, id: string): Session {
     report_id: null,
     failure_reason: null,
     idempotency_key: input.idempotencyKey,
+    log_expired_at: null,
   };
 }
 

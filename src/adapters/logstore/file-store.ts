@@ -4,9 +4,9 @@
 // commit() fsyncs the file, renames it into logs/ and fsyncs the directory, so once the
 // session row is committed the log survives a crash too.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import { existingSessionIds } from '../db/repositories/sessions.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
@@ -71,6 +71,9 @@ class FileUploadSink implements UploadSink {
     this.#size += chunk.byteLength;
   }
 
+  // The bytes are on disk already; commit() fsyncs them together with the rename.
+  async finish(): Promise<void> {}
+
   async commit(_trx: unknown, sessionId: string): Promise<void> {
     assertSafeId(sessionId);
     const handle = this.#handle;
@@ -94,6 +97,7 @@ class FileUploadSink implements UploadSink {
 }
 
 export class FileLogStore implements LogStore {
+  readonly kind = 'file';
   readonly uploadsDir: string;
   readonly logsDir: string;
 
@@ -103,6 +107,11 @@ export class FileLogStore implements LogStore {
   ) {
     this.uploadsDir = join(dataDir, 'uploads');
     this.logsDir = join(dataDir, 'logs');
+  }
+
+  /** The data directory is there and writable (a missing uploads/ is made on the first upload). */
+  async ping(): Promise<boolean> {
+    return access(dirname(this.uploadsDir), constants.W_OK).then(() => true, () => false);
   }
 
   logPath(sessionId: string): string {
