@@ -172,6 +172,20 @@ export async function retryJob(trx: DbExecutor, jobId: string, owner: string, ru
 }
 
 /**
+ * Runs again at `runAt` WITHOUT counting this attempt: the job could not even start because
+ * something outside it was down (the log store). False when the lease was lost.
+ */
+export async function postponeJob(trx: DbExecutor, jobId: string, owner: string, runAt: string, error: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('jobs')
+    .set({ lease_owner: null, lease_expires_at: null, run_at: runAt, last_error: error, attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/**
  * Gives up for good: the job is kept (dead_at, last_error) for inspection and never claimed
  * again; its dedupe key is freed so the same work can be queued anew. False when the lease was lost.
  */

@@ -11,10 +11,15 @@
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { isoAfter } from '../../kernel/ids.ts';
-import { LeaseLostError, claimJobs, completeJob, failJob, releaseJob, renewLease, retryJob } from './queue.ts';
+import { LeaseLostError, claimJobs, completeJob, failJob, postponeJob, releaseJob, renewLease, retryJob } from './queue.ts';
 import type { ClaimedJob } from './queue.ts';
 
-export type JobOutcome = { type: 'done' } | { type: 'retry'; runAt: string; error: string } | { type: 'dead'; error: string };
+export type JobOutcome =
+  | { type: 'done' }
+  | { type: 'retry'; runAt: string; error: string }
+  /** Again at runAt, the attempt not counted: a dependency (the log store) was down, not the job. */
+  | { type: 'postpone'; runAt: string; error: string }
+  | { type: 'dead'; error: string };
 
 export interface JobContext {
   /** Aborted when the lease is lost or the runner stops without waiting for this job. */
@@ -286,6 +291,7 @@ class Runner implements JobRunner {
     const kysely = this.#db.kysely;
     if (outcome.type === 'done') await completeJob(kysely, job.id, job.leaseOwner);
     else if (outcome.type === 'retry') await retryJob(kysely, job.id, job.leaseOwner, outcome.runAt, outcome.error);
+    else if (outcome.type === 'postpone') await postponeJob(kysely, job.id, job.leaseOwner, outcome.runAt, outcome.error);
     else await failJob(kysely, job.id, job.leaseOwner, outcome.error);
   }
 
