@@ -72,7 +72,7 @@ export function isSessionId(id: string): boolean {
 export type SessionViewRow = SessionListRow;
 
 /** The public view of a session (GET /v1/sessions…): derived from the row, never re-declared. */
-export interface SessionView extends Omit<SessionViewRow, 'findings_critical' | 'findings_warning' | 'findings_info'> {
+export interface SessionView extends Omit<SessionViewRow, 'findings_critical' | 'findings_warning' | 'findings_info' | 'log_expired_at'> {
   findings_count: { critical: number; warning: number; info: number } | null;
   report_url: string;
 }

@@ -46,7 +46,7 @@ export function sessionsMatching(db: DbExecutor, accountId: AccountRef, f: Sessi
 /** The columns of a session as lists and the API show it (not the internal ones). */
 export const LIST_COLUMNS = [
   'id', 'status', 'agent', 'repo', 'branch', 'filename', 'size_bytes', 'sha256', 'created_at', 'completed_at',
-  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason',
+  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason', 'log_expired_at',
 ] as const;
 export type SessionListRow = Pick<Session, (typeof LIST_COLUMNS)[number]>;
 

@@ -191,6 +191,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
     if (!session) throw notFound('session');
     const log = await openMaskedLog(logStore, session.id, await loadMasker());
+    if (!log && session.log_expired_at) throw new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${session.log_expired_at}; the report is kept.`);
     if (!log) throw notFound('stored log for this session');
     return reply
       .type('text/plain; charset=utf-8')
