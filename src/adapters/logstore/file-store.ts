@@ -8,7 +8,6 @@ import { access, constants, mkdir, open, readdir, rename, stat, unlink } from 'n
 import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import { existingSessionIds } from '../db/repositories/sessions.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { LogNotFoundError, assertSafeId } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
@@ -182,6 +181,13 @@ export class FileLogStore implements LogStore {
     return old.length;
   }
 
+  // The store's own read of the sessions table (as the chunk and S3 stores do), not a repository's.
+  async #existingSessions(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.kysely.selectFrom('sessions').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   // A log file without a session row: its transaction rolled back after the rename, or the
   // process died in between, or the session was deleted before its log.
   async #sweepLogs(cutoff: number): Promise<number> {
@@ -189,7 +195,7 @@ export class FileLogStore implements LogStore {
     let removed = 0;
     for (let i = 0; i < old.length; i += 500) {
       const batch = old.slice(i, i + 500).map((n) => n.slice(0, -LOG_SUFFIX.length));
-      const existing = await existingSessionIds(this.db.kysely, batch);
+      const existing = await this.#existingSessions(batch);
       for (const id of batch.filter((b) => !existing.has(b))) {
         await unlinkQuietly(join(this.logsDir, id + LOG_SUFFIX));
         removed++;

@@ -160,10 +160,3 @@ export async function deleteSession(db: DbExecutor, accountId: string, id: strin
   const r = await db.deleteFrom('sessions').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   return affected(r) > 0;
 }
-
-/** Whether a session row exists, any account: for the log store's orphan sweep only. */
-export async function existingSessionIds(db: DbExecutor, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
-}
