@@ -5,6 +5,12 @@
 //   sqlite    test/integration/**/*.test.ts   (real HTTP app, embedded SQLite)
 //   postgres  test/integration/**/*.test.ts   (the same files on fresh PostgreSQL databases)
 //   e2e       test/e2e/**/*.test.ts           (a real Chromium driven by playwright-core)
+//   agents    test/agents/**/*.test.ts        (the real Claude Code, Codex and Gemini CLIs, pinned in
+//                                              scripts/agents.mjs and installed from the npm registry
+//                                              into ~/.cache/vouch-agents, against a local model stand-in)
+//   faults    test/faults/**/*.test.ts        (real faults: a throwaway PostgreSQL cluster restarted
+//                                             and stopped, Redis stopped, a full tmpfs, slow clients,
+//                                             kill -9; needs PostgreSQL's initdb/pg_ctl and redis-server)
 //
 // First it compiles src/ into dist/ (scripts/build.mjs, ~1 s), so the CLI and browser tiers run
 // the current source, never a stale build. Then the tiers run side by side in LANES: each tier
@@ -35,10 +41,15 @@ const TIERS = {
   sqlite: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'sqlite' } },
   postgres: { dir: 'test/integration', suffix: '.test.ts', env: { VOUCH_TEST_DB: 'postgres' } },
   e2e: { dir: 'test/e2e', suffix: '.test.ts', env: {} },
+  // A cold cache installs the three CLIs first (~1 minute on a fast link): a generous per-test limit.
+  agents: { dir: 'test/agents', suffix: '.test.ts', env: {}, timeoutMs: 900_000 },
+  faults: { dir: 'test/faults', suffix: '.test.ts', env: {} },
 };
 // Tiers in one lane run one after the other; lanes run at the same time. The CPU-bound tiers
-// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own.
-const LANES = [['unit', 'cli'], ['sqlite'], ['postgres'], ['e2e']];
+// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own. The
+// fault tier mostly waits (on outages it causes) and follows the SQLite tier, the shortest; the
+// real agents follow the browser tier.
+const LANES = [['unit', 'cli'], ['sqlite', 'faults'], ['postgres'], ['e2e', 'agents']];
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 function filesOf(dir, suffix) {
@@ -87,12 +98,12 @@ export function tapCounts(tap) {
 }
 
 /** Runs one tier: spec output (human) buffered for printing, TAP to a file for the counts. */
-function runTier(name, files, env, scratch) {
+function runTier(name, files, env, scratch, timeoutMs = 300_000) {
   const tapFile = join(scratch, `${name}.tap`);
   const timingsFile = join(scratch, `${name}.timings`);
   const started = Date.now();
   return new Promise((resolve) => {
-    const args = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000'];
+    const args = ['--import', 'tsx', '--test', '--test-concurrency=2', `--test-timeout=${timeoutMs}`];
     args.push('--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tapFile}`);
     args.push(`--test-reporter=${join(root, 'scripts/test-timings.mjs')}`, `--test-reporter-destination=${timingsFile}`);
     const child = spawn(process.execPath, [...args, ...files], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -146,11 +157,11 @@ async function main() {
     await Promise.all(
       lanes.map(async (lane) => {
         for (const name of lane) {
-          const { dir, suffix, env } = TIERS[name];
+          const { dir, suffix, env, timeoutMs } = TIERS[name];
           const files = longestFirst(name, filesOf(dir, suffix), durations);
           if (files.length === 0) continue;
           console.log(`… ${name}: ${files.length} files`);
-          const r = await runTier(name, files, env, scratch);
+          const r = await runTier(name, files, env, scratch, timeoutMs);
           report(r);
           results.push(r);
         }

@@ -86,7 +86,7 @@ test('client configuration for vouch upload', () => {
 test('shared rate limits and the sweeper: defaults, values and refusals', () => {
   const d = loadConfig({});
   assert.equal(d.redisUrl, null);
-  assert.deepEqual(d.sweep, { intervalMs: 900_000, idempotencyRetentionMs: 86_400_000 });
+  assert.deepEqual(d.sweep, { intervalMs: 300_000, idempotencyRetentionMs: 86_400_000 });
   const c = loadConfig({ VOUCH_REDIS_URL: 'redis://:pw@cache:6379/2', VOUCH_SWEEP_INTERVAL_MS: '60000', VOUCH_IDEMPOTENCY_RETENTION_MS: '3600000' });
   assert.equal(c.redisUrl, 'redis://:pw@cache:6379/2');
   assert.deepEqual(c.sweep, { intervalMs: 60_000, idempotencyRetentionMs: 3_600_000 });

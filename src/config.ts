@@ -38,6 +38,16 @@ export interface Config {
   /** `open`: anyone can create an account at /signup; `closed`: only operators (vouch admin) and invitations. */
   signup: 'open' | 'closed';
   shutdownTimeoutMs: number;
+  /**
+   * Bounds on every connection (docs/decisions.md, "Timeouts"): requestTimeoutMs for receiving
+   * a whole request, headers included (0 disables); a body slower than minBodyBytesPerSec over
+   * any window of bodyRateWindowMs is cut with 408 (0 disables).
+   */
+  http: { requestTimeoutMs: number; minBodyBytesPerSec: number; bodyRateWindowMs: number };
+  /** /readyz answers 503 while the data directory's file system has less free space (0: not checked). */
+  minFreeDiskBytes: number;
+  /** How long a starting process waits for an unreachable database before giving up. */
+  databaseStartupTimeoutMs: number;
   /** Invitation and reset links are also emailed when set (smtp:// or smtps://); else only shown to copy. */
   smtp: { url: string; from: string } | null;
   logStore: LogStoreConfig;
@@ -233,7 +243,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     redisUrl: readRedisUrl(r),
     sweep: {
-      intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 15 * 60_000, 10),
+      intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 5 * 60_000, 10),
       idempotencyRetentionMs: r.int('VOUCH_IDEMPOTENCY_RETENTION_MS', 24 * 3600_000, 1000),
     },
     analysis: {
@@ -254,6 +264,13 @@ export function loadConfig(env: Env = process.env): Config {
     webSessionTtlMs: r.int('VOUCH_WEB_SESSION_TTL_MS', 12 * 3600_000, 60_000),
     signup: r.oneOf('VOUCH_SIGNUP', ['open', 'closed'] as const, 'open'),
     shutdownTimeoutMs: r.int('VOUCH_SHUTDOWN_TIMEOUT_MS', 20_000, 0),
+    http: {
+      requestTimeoutMs: r.int('VOUCH_REQUEST_TIMEOUT_MS', 600_000, 0),
+      minBodyBytesPerSec: r.int('VOUCH_MIN_BODY_BYTES_PER_SEC', 1024, 0),
+      bodyRateWindowMs: r.int('VOUCH_BODY_RATE_WINDOW_MS', 15_000, 100),
+    },
+    minFreeDiskBytes: r.int('VOUCH_MIN_FREE_DISK_BYTES', 268_435_456, 0),
+    databaseStartupTimeoutMs: r.int('VOUCH_DB_STARTUP_TIMEOUT_MS', 120_000, 0),
     smtp: readSmtp(r, publicUrl),
     logStore: readLogStore(r),
   };

@@ -11,6 +11,7 @@ import problemDetails, { sendProblem } from './plugins/app/problem-details.ts';
 import responseHeaders, { defaultHeaders, newRequestId } from './plugins/app/response-headers.ts';
 import metricsPlugin from './plugins/app/metrics.ts';
 import requestLog from './plugins/app/request-log.ts';
+import bodyTimeouts from './plugins/app/body-timeouts.ts';
 import apiAuth from './plugins/app/api-auth.ts';
 import healthRoutes from './routes/health.ts';
 import sessionsRoutes from './routes/sessions/index.ts';
@@ -41,6 +42,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // The whole request (headers and body) must arrive within this; Node answers 408 otherwise
+    // (through clientErrorHandler below). Headers alone keep Node's 60 s. See body-timeouts.ts.
+    requestTimeout: deps.config.http.requestTimeoutMs,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     // Errors raised before routing (a malformed URL) still get a problem body and a Request-Id.
     frameworkErrors: (error, req, reply) => {
@@ -74,6 +78,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(responseHeaders);
   await app.register(metricsPlugin);
   await app.register(requestLog);
+  await app.register(bodyTimeouts);
   for (const schema of [...REPORT_COMPONENTS, ...API_COMPONENTS, ...AUDIT_COMPONENTS]) app.addSchema(schema);
 
   await app.register(healthRoutes);

@@ -33,7 +33,11 @@ export function clientErrorProblem(error: ClientError): HttpProblem {
 }
 
 export function clientErrorResponse(error: ClientError, publicUrl: string, requestId = newRequestId()): string {
-  const p = clientErrorProblem(error);
+  return problemResponse(clientErrorProblem(error), publicUrl, requestId);
+}
+
+/** A whole HTTP/1.1 response carrying a problem, for writing straight to a socket that is then closed. */
+export function problemResponse(p: HttpProblem, publicUrl: string, requestId: string): string {
   const body = JSON.stringify(problemBody(p, requestId, publicUrl));
   return [
     `HTTP/1.1 ${p.status} ${STATUS_CODES[p.status]}`,
@@ -52,6 +56,13 @@ export function clientErrorHandler(log: FastifyBaseLogger | undefined, publicUrl
   // A reset or half-sent request (the client went away) has nobody left to answer.
   if (error.code === 'ECONNRESET' || error.code === 'HPE_INVALID_EOF_STATE' || socket.destroyed) {
     log?.debug({ code: error.code }, 'client closed the connection mid-request');
+    socket.destroy();
+    return;
+  }
+  // The request was already answered (a 401 sent before its body arrived) and Node's request
+  // timeout fired while the body still trickled in: a second response would corrupt the first.
+  if ((socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    log?.debug({ code: error.code }, 'connection closed after its answer: the request never finished arriving');
     socket.destroy();
     return;
   }

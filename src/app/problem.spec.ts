@@ -52,3 +52,16 @@ test('an over-long path segment is 414 uri_too_long and the path is not echoed',
   assert.deepEqual([p.status, p.code], [414, 'uri_too_long']);
   assert.ok(!p.message.includes('aaaa'));
 });
+
+test('dependency faults are never the client\'s: 503 service_unavailable / 507 insufficient_storage, Retry-After, no internal message', () => {
+  const lost = toProblem(new Error('Connection terminated unexpectedly'));
+  assert.equal(lost.status, 503);
+  assert.equal(lost.code, 'service_unavailable');
+  assert.equal(lost.headers['retry-after'], '5');
+  assert.doesNotMatch(lost.message, /terminated/);
+  const full = toProblem(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+  assert.equal(full.status, 507);
+  assert.equal(full.code, 'insufficient_storage');
+  assert.equal(full.headers['retry-after'], '5');
+  assert.doesNotMatch(full.message, /ENOSPC|device/);
+});

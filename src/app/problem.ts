@@ -1,7 +1,8 @@
 // RFC 9457 problem details: the one shape of every error the HTTP app returns. Routes throw an
 // HttpProblem; anything else thrown (Fastify's own errors, plugin errors, bugs) is translated
 // by toProblem() so that a client never sees a stack trace or an HTML error page.
-import { LogStoreUnavailableError } from '../adapters/logstore/types.ts';
+import { FAULT_RETRY_AFTER_S, classifyFault } from '../kernel/faults.ts';
+import type { Fault } from '../kernel/faults.ts';
 
 export interface FieldError {
   /** JSON Pointer into the request: "/query/limit", "/body/repo", "/headers/idempotency-key". */
@@ -44,7 +45,8 @@ const TITLES: Record<string, string> = {
   analysis_failed: 'Analysis failed',
   analysis_running: 'Analysis still running',
   not_ready: 'Not ready',
-  storage_unavailable: 'Log storage unavailable',
+  service_unavailable: 'Service unavailable',
+  insufficient_storage: 'Insufficient storage',
   internal_error: 'Internal server error',
 };
 
@@ -61,12 +63,14 @@ export class HttpProblem extends Error {
   readonly errors?: FieldError[];
   readonly headers: Record<string, string>;
   readonly extensions: Record<string, unknown>;
+  /** The dependency fault this problem answers (never sent; for logging once per outage). */
+  readonly fault?: Fault;
 
   constructor(
     status: number,
     code: string,
     detail: string,
-    opts: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown> } = {},
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: Record<string, unknown>; fault?: Fault } = {},
   ) {
     super(detail);
     this.name = 'HttpProblem';
@@ -75,6 +79,7 @@ export class HttpProblem extends Error {
     this.errors = opts.errors;
     this.headers = opts.headers ?? {};
     this.extensions = opts.extensions ?? {};
+    this.fault = opts.fault;
   }
 }
 
@@ -168,20 +173,24 @@ function codeForStatus(status: number): string {
   return status >= 500 ? 'internal_error' : 'bad_request';
 }
 
-/** Any thrown value → an HttpProblem. Messages of server errors are never passed to the client. */
-/** Seconds a client should wait before retrying what the log store could not do. */
-export const STORAGE_RETRY_AFTER_S = 30;
-
-/** The log store failed (unreachable, refusing): 503 with Retry-After. */
-export function storageProblem(): HttpProblem {
-  return new HttpProblem(503, 'storage_unavailable', 'The log store could not be reached; nothing was recorded or changed. Retry after the Retry-After delay.', {
-    headers: { 'retry-after': String(STORAGE_RETRY_AFTER_S) },
-  });
+/**
+ * The answer to a dependency's failure: never the client's fault, never the internal message.
+ * 503 while something we depend on is unreachable; 507 when storage ran out. Both say when to
+ * retry: the request itself was fine. Nothing half-written is kept (the upload path aborts).
+ */
+export function faultProblem(fault: Fault): HttpProblem {
+  const headers = { 'retry-after': String(FAULT_RETRY_AFTER_S) };
+  if (fault.kind === 'storage_full') {
+    return new HttpProblem(507, 'insufficient_storage', `The service has no storage space left for this request right now; nothing was kept. Retry after ${FAULT_RETRY_AFTER_S} s or later.`, { headers, fault });
+  }
+  return new HttpProblem(503, 'service_unavailable', `The service cannot reach a system it depends on right now. Retry after ${FAULT_RETRY_AFTER_S} s.`, { headers, fault });
 }
 
+/** Any thrown value → an HttpProblem. Messages of server errors are never passed to the client. */
 export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
-  if (err instanceof LogStoreUnavailableError) return storageProblem();
+  const fault = classifyFault(err);
+  if (fault) return faultProblem(fault);
   const e = (err ?? {}) as FastifyLikeError;
   // A path id that cannot exist is "not found", exactly like a well-formed id that does not.
   if (Array.isArray(e.validation) && e.validationContext === 'params') return notFound();

@@ -43,6 +43,7 @@ interface RuleFailure {
 }
 
 const SKIP_SAMPLES_MAX = 20;
+const MAX_UNKNOWN_METADATA_TYPES = 20;
 const OPEN_CALLS_MAX = 5_000;
 const KNOWN_SECRETS_MAX = 10_000;
 // Big reads (the CLI reads 4 MiB at a time) are fed in slices of this size, so the events of one
@@ -94,7 +95,7 @@ class AnalysisRun {
   constructor(private readonly opts: AnalyzeOptions) {
     this.ingest = {
       skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
-      missingSubagents: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false,
+      missingSubagents: [], unknownMetadata: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false,
       unrecognisedJson: false, incomplete: null, totalLines: 0,
     };
     this.session = { agent: opts.agentHint ?? null, format: 'plain-text', cwd: null, home: null, ingest: this.ingest };
@@ -110,6 +111,7 @@ class AnalysisRun {
       missingSubagent: (id, line) => {
         if (this.ingest.missingSubagents.length < 100) this.ingest.missingSubagents.push({ id, line });
       },
+      unknownMetadata: (line, type) => this.unknownMetadata(line, type),
     };
     this.splitter = new LineSplitter({
       maxLineBytes: opts.maxLineBytes,
@@ -235,6 +237,15 @@ class AnalysisRun {
     safely(() => parser.record!(value, info.line, this.sink), (e) => this.skip(info.line, `parser error: ${e}`));
   }
 
+  /** Counted per type (20 types at most; records of further types are added to the last type's count). */
+  private unknownMetadata(line: number, type: string): void {
+    const known = this.ingest.unknownMetadata;
+    const entry = known.find((k) => k.type === type);
+    if (entry) entry.count++;
+    else if (known.length < MAX_UNKNOWN_METADATA_TYPES) known.push({ type, line, count: 1 });
+    else known[known.length - 1].count++;
+  }
+
   private skip(line: number, reason: string): void {
     this.ingest.skippedLines++;
     if (this.ingest.skippedSamples.length < SKIP_SAMPLES_MAX) this.ingest.skippedSamples.push({ line, reason });
@@ -310,12 +321,15 @@ class AnalysisRun {
   private async secretsIn(candidates: string[]): Promise<SecretHit[]> {
     let hits: SecretHit[] | null = null;
     for (const text of candidates) {
-      const found = await detectSecrets(text);
+      // Mask-only values (a secret-labelled value that is no evidence for a finding) are masked
+      // everywhere in the report, and never handed to the rules.
+      const found = await detectSecrets(text, { maskable: true });
       if (found.length === 0) continue;
-      hits ??= [];
       for (const h of found) {
-        hits.push(h);
         if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(h.value);
+        if (h.maskOnly) continue;
+        hits ??= [];
+        hits.push(h);
       }
     }
     return hits ?? [];

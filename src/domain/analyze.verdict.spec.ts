@@ -67,7 +67,9 @@ test('a shell-prompt transcript still counts as a (low-confidence) log, not as "
   assert.ok(!rules(r).includes('coverage/not-a-session-log'), r.headline);
   assert.ok(rules(r).includes('coverage/low-confidence'));
   assert.equal(r.confidence, 'low');
-  assert.equal(r.outcome, 'Clear');
+  // …but with no prompt in it, what the agent was asked is unknown: never Clear (issue 15).
+  assert.ok(rules(r).includes('coverage/little-understood'));
+  assert.equal(r.outcome, 'Review');
 });
 
 test('a real agent log is a session log (negative case for the not-a-log finding)', async () => {
@@ -137,4 +139,25 @@ test('a structured log whose lines are mostly unreadable says so in the headline
   const r = await analyzeText(good + '{"type":"user","message":\n'.repeat(5));
   assert.equal(r.outcome, 'Review');
   assert.match(r.headline, /^Review: Most of the log could not be read/);
+});
+
+test('format drift: a current Codex rollout with a token_usage_record per response stays Clear (metadata is info)', async () => {
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2026-11-01T10:00:00.000Z', type, payload });
+  const rollout = [
+    line('session_meta', { id: 's1', cwd: '/repo', cli_version: '0.171.0', originator: 'codex_cli_rs', source: 'cli' }),
+    line('event_msg', { type: 'user_message', message: 'What does src/index.ts export?' }),
+    line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'One constant, x.' }] }),
+    line('token_usage_record', { response_id: 'resp_1', thread_id: 's1', usage: { input_tokens: 900, output_tokens: 12, total_tokens: 912 } }),
+    line('quota_snapshot', { plan: 'pro', used_percent: 3 }),
+  ].join('\n') + '\n';
+  const r = await analyzeText(rollout);
+  assert.equal(r.agent, 'codex');
+  assert.equal(r.outcome, 'Clear', r.headline);
+  assert.equal(r.stats.skipped_lines, 0);
+  assert.deepEqual(r.findings.filter((f) => f.rule === 'coverage/unknown-metadata').map((f) => f.severity), ['info']);
+  // The same rollout with an unknown record that carries a command: what it did was not checked.
+  const withAction = rollout + line('remote_exec', { command: 'rm -rf /srv/data' }) + '\n';
+  const w = await analyzeText(withAction);
+  assert.equal(w.outcome, 'Review');
+  assert.ok(rules(w).includes('coverage/skipped-lines'));
 });

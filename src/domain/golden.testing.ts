@@ -13,7 +13,13 @@ const CORPUS_DIRS = ['claude-code', 'codex', 'gemini-cli'];
 
 export interface GoldenFinding {
   severity: Exclude<Severity, 'info'>;
-  /** One line: why this finding is right for this log (read from the log, not from the rule). */
+  /**
+   * The committed review of this finding: `justified` (the default when absent) or `wrong` (a
+   * false alarm or wrong severity that is still produced; kept pinned so a change is noticed, and
+   * counted against the share `npm run review` prints).
+   */
+  verdict?: 'justified' | 'wrong';
+  /** One line read from the log: why the finding is right, or for `wrong`, why it is wrong. */
   why: string;
 }
 

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../adapters/db/database.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
-import { maskedLog, openStoredLog } from './session-log.ts';
+import { maskedLog, openStoredLog, secretValuesOf } from './session-log.ts';
 import type { Masker } from './session-log.ts';
 import { findSession } from './sessions.ts';
 import { OPERATOR, recordAudit } from './audit.ts';
@@ -28,7 +28,7 @@ export type LineDetector = (text: string) => Promise<string[]>;
 
 const defaultDetector = async (): Promise<LineDetector> => {
   const { detectSecrets } = await import('../domain/secrets/detect.ts');
-  return async (text) => (await detectSecrets(text)).map((h) => h.value);
+  return async (text) => (await detectSecrets(text, { maskable: true })).map((h) => h.value);
 };
 
 /** A masker for maskedLog that also counts the distinct secrets it masked, line by line. */
@@ -59,7 +59,11 @@ export async function redactStoredLog(db: Db, logStore: LogStore, accountId: str
   const source = await openStoredLog(logStore, session.id);
   if (!source) return { kind: 'no_log' };
   const { maskKnown } = await import('../domain/secrets/mask.ts');
-  const { masker, count } = countingMasker(detect ?? (await defaultDetector()), maskKnown);
+  // Two passes, as GET /log: every value detected anywhere in the log is masked on every line.
+  const lineDetect = detect ?? (await defaultDetector());
+  const first = await openStoredLog(logStore, session.id);
+  const everywhere = first ? await secretValuesOf(first, lineDetect) : [];
+  const { masker, count } = countingMasker(async (text) => everywhere.filter((v) => text.includes(v)), maskKnown);
   const original = createHash('sha256');
   const sink = await logStore.beginUpload();
   try {

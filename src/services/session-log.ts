@@ -22,6 +22,36 @@ export async function openMaskedLog(logStore: LogStore, sessionId: string, mask:
   return source && maskedLog(source, mask);
 }
 
+/** How many distinct secret values a download remembers from its first pass. */
+export const LOG_SECRETS_MAX = 10_000;
+
+/**
+ * Every secret value detected anywhere in the log: the first pass of a masked download, so a
+ * value recognised on one line (`DB_PASSWORD=…`) is masked on every other line too (a bare echo of
+ * it), as the report does. Lines too long to mask are withheld anyway and not read here.
+ */
+export async function secretValuesOf(source: AsyncIterable<Uint8Array>, detect: (text: string) => Promise<string[]>, maxLine = MASK_LINE_MAX): Promise<string[]> {
+  const values = new Set<string>();
+  const line = new LineBuffer(maxLine);
+  const take = async () => {
+    const { text } = line.take();
+    if (text === null) return;
+    for (const v of await detect(text)) if (values.size < LOG_SECRETS_MAX) values.add(v);
+  };
+  for await (const chunk of source) {
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let start = 0;
+    for (let nl = bytes.indexOf(NEWLINE, start); nl >= 0; nl = bytes.indexOf(NEWLINE, start)) {
+      line.add(bytes.subarray(start, nl));
+      await take();
+      start = nl + 1;
+    }
+    if (start < bytes.length) line.add(bytes.subarray(start));
+  }
+  if (!line.empty) await take();
+  return [...values];
+}
+
 export const MASK_LINE_MAX = 32 * 1024 * 1024;
 const OUTPUT_BATCH = 64 * 1024;
 const NEWLINE = 0x0a;

@@ -189,7 +189,16 @@ async function createInOneTransaction(db: Db, input: AcceptUploadInput, hash: st
 
 export async function acceptUpload(db: Db, input: AcceptUploadInput): Promise<AcceptUploadResult> {
   const hash = requestHash(input);
-  const earlier = await replayOrRefuse(db, input, hash);
+  // A failure here (the database went away, the disk is full) must not leave the upload
+  // behind, nor be replaced by a failure of the clean-up itself (the sweep retries that).
+  const discard = () => input.sink.abort().catch(() => undefined);
+  let earlier: AcceptUploadResult | null;
+  try {
+    earlier = await replayOrRefuse(db, input, hash);
+  } catch (error) {
+    await discard();
+    throw error;
+  }
   if (earlier) {
     await input.sink.abort();
     return earlier;
@@ -199,7 +208,7 @@ export async function acceptUpload(db: Db, input: AcceptUploadInput): Promise<Ac
     invalidateSessionTotals(input.accountId);
     return { kind: 'created', session };
   } catch (error) {
-    await input.sink.abort();
+    await discard();
     // A concurrent request with the same key committed first: answer as a retry would be answered.
     if (error instanceof KeyTaken) return (await replayOrRefuse(db, input, hash)) ?? { kind: 'key_reused' };
     throw error;

@@ -7,8 +7,8 @@ import { insertReport } from '../adapters/db/repositories/reports.ts';
 import { getSession, markSessionComplete, markSessionFailed } from '../adapters/db/repositories/sessions.ts';
 import type { Session } from '../adapters/db/schema.ts';
 import type { ClaimedJob } from '../adapters/jobs/queue.ts';
-import type { JobContext, JobLogger, JobOutcome, Processor } from '../adapters/jobs/runner.ts';
-import { LogNotFoundError, LogStoreUnavailableError } from '../adapters/logstore/index.ts';
+import type { JobContext, JobLogger, Processor } from '../adapters/jobs/runner.ts';
+import { LogNotFoundError } from '../adapters/logstore/index.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
 import { AnalysisError } from '../adapters/analysis-pool/index.ts';
 import type { Analyzer } from '../adapters/analysis-pool/index.ts';
@@ -32,15 +32,6 @@ export interface AnalyzeDeps {
 
 /** Retries after a crash or timeout; the attempt count itself is the job's max_attempts. */
 export const ANALYZE_BACKOFF_MS = [1_000, 5_000, 30_000] as const;
-
-/**
- * The log store was down: the job waits and runs again without spending an attempt (the log is
- * fine, only unreachable), after half the job's age — 2 s, then growing — at most 5 minutes.
- */
-export function storageBackoffMs(job: Pick<ClaimedJob, 'createdAt'>, nowMs = Date.now()): number {
-  const age = Math.max(0, nowMs - Date.parse(job.createdAt));
-  return Math.min(300_000, Math.max(2_000, Math.round(age / 2)));
-}
 
 /** A failure that no retry can fix: the session fails at once. */
 class PermanentFailure extends Error {}
@@ -118,7 +109,7 @@ async function failForGood(deps: AnalyzeDeps, job: ClaimedJob, reason: string, c
   deps.log?.warn({ session_id: p?.sessionId, job_id: job.id, reason }, 'analysis failed for good');
 }
 
-async function run(deps: AnalyzeDeps, job: ClaimedJob, ctx: JobContext): Promise<JobOutcome | void> {
+async function run(deps: AnalyzeDeps, job: ClaimedJob, ctx: JobContext): Promise<void> {
   try {
     const payload = parsePayload(job.payload);
     const session = await getSession(deps.db.kysely, payload.accountId, payload.sessionId);
@@ -127,11 +118,6 @@ async function run(deps: AnalyzeDeps, job: ClaimedJob, ctx: JobContext): Promise
     await store(deps, session, report, ctx);
     deps.log?.info({ session_id: session.id, job_id: job.id, outcome: report.outcome }, 'analysis complete');
   } catch (error) {
-    if (error instanceof LogStoreUnavailableError) {
-      const delay = storageBackoffMs(job);
-      deps.log?.warn({ job_id: job.id, retry_in_ms: delay, err: error.message }, 'log store unavailable; analysis postponed');
-      return { type: 'postpone', runAt: nowIso(Date.now() + delay), error: error.message };
-    }
     if (!(error instanceof PermanentFailure)) throw error; // the runner retries, then onExhausted
     await failForGood(deps, job, error.message, ctx);
   }

@@ -15,7 +15,8 @@ import { ANALYZE_JOB } from '../services/sessions.ts';
 import { DELIVER_JOB_KIND } from '../services/webhooks/index.ts';
 import { createAnalyzeProcessor } from './analyze.ts';
 import { createWebhookDelivery } from './deliver-webhook.ts';
-import { startSweeper } from './sweeper.ts';
+import { orphanAgeMs, startSweeper } from './sweeper.ts';
+import { reclaimLeasesOfDeadProcesses, removeUploadsOfDeadProcesses } from './reclaim.ts';
 import type { SweepResult } from './sweeper.ts';
 
 export interface Workers {
@@ -54,15 +55,31 @@ export function startWorkers(deps: WorkerDeps): Workers {
   const deliver = createJobRunner({ ...common, owner: `${owner}:deliver`, concurrency: config.jobs.deliverConcurrency, processors: { [DELIVER_JOB_KIND]: delivery.processor } });
   const sweeper = startSweeper({
     db, logStore: deps.logStore, log, intervalMs: config.sweep.intervalMs, idempotencyRetentionMs: config.sweep.idempotencyRetentionMs, onSwept: deps.onSwept,
+    orphanAgeMs: orphanAgeMs(config.http.requestTimeoutMs),
   });
-  analyze.start();
-  deliver.start();
+  let stopped = false;
+  // Jobs a crashed process of this machine held are taken back first (reclaim.ts), so the
+  // runners' first claim finds them; a failure here only means waiting for their leases.
+  const reclaim = async () => ({ jobs: await reclaimLeasesOfDeadProcesses(db, hostname()), uploads: await removeUploadsOfDeadProcesses(deps.logStore) });
+  const started = reclaim()
+    .then(
+      (n) => (n.jobs > 0 || n.uploads > 0) && log.info({ jobs: n.jobs, temp_uploads: n.uploads }, 'took back the jobs and removed the temp uploads of processes that died'),
+      (err: unknown) => log.warn({ err: String(err) }, 'could not take back the jobs of dead processes; their leases will expire'),
+    )
+    .then(() => {
+      if (stopped) return;
+      analyze.start();
+      deliver.start();
+    });
+
   return {
     nudge() {
       analyze.nudge();
       deliver.nudge();
     },
     async stop() {
+      stopped = true;
+      await started;
       await sweeper.stop();
       await Promise.all([analyze.stop(), deliver.stop()]);
       await Promise.all([analyzer.close(), delivery.close()]);

@@ -18,8 +18,20 @@ import type { JobLogger } from '../adapters/jobs/runner.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
 import { expireLogs } from '../services/retention.ts';
 
-/** Far above the longest upload: only truly abandoned temp data is removed. */
+/** Without a bound on how long an upload may take (VOUCH_REQUEST_TIMEOUT_MS=0): far above the longest upload. */
 export const ORPHAN_AGE_MS = 6 * 3600_000;
+/** Added to the request timeout: clocks of API and worker processes, the commit after the last byte. */
+export const ORPHAN_MARGIN_MS = 2 * 60_000;
+
+/**
+ * How old an interrupted upload must be before the sweep removes it. No request lives longer
+ * than VOUCH_REQUEST_TIMEOUT_MS (Node cuts it), so an upload begun longer ago than that, plus a
+ * margin, cannot be in progress any more: with the default 10 min, orphans go after 12 min
+ * instead of 6 h, and an upload still arriving is never touched.
+ */
+export function orphanAgeMs(requestTimeoutMs: number): number {
+  return requestTimeoutMs > 0 ? requestTimeoutMs + ORPHAN_MARGIN_MS : ORPHAN_AGE_MS;
+}
 /** A sign-in backoff counter untouched this long is forgotten (the longest backoff is 15 minutes). */
 export const THROTTLE_IDLE_MS = 24 * 3600_000;
 
@@ -27,6 +39,8 @@ export interface SweepDeps {
   db: Db;
   logStore: LogStore;
   idempotencyRetentionMs: number;
+  /** Interrupted uploads older than this are removed (orphanAgeMs()); default ORPHAN_AGE_MS. */
+  orphanAgeMs?: number;
 }
 
 export interface SweepResult {
@@ -46,7 +60,7 @@ export async function sweepOnce(deps: SweepDeps, nowMs: number = Date.now()): Pr
     webSessions: await deleteExpiredWebSessions(deps.db.kysely, now),
     idempotencyKeys: await deleteIdempotencyKeysBefore(deps.db.kysely, cutoff),
     rateLimitWindows: await deleteEndedRateLimits(deps.db.kysely, nowMs),
-    orphanUploads: await deps.logStore.sweepOrphans(ORPHAN_AGE_MS),
+    orphanUploads: await deps.logStore.sweepOrphans(deps.orphanAgeMs ?? ORPHAN_AGE_MS),
     expiredLogs: await expireLogs(deps.db, deps.logStore, nowMs),
     passwordResets: await deleteExpiredResets(deps.db.kysely, now),
     signInThrottles: await deleteStaleThrottles(deps.db.kysely, new Date(nowMs - THROTTLE_IDLE_MS).toISOString()),

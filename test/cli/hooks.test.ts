@@ -6,13 +6,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
-import { FIXTURES_DIR } from '../helpers/shared.ts';
+import { CORPUS_DIR, FIXTURES_DIR } from '../helpers/shared.ts';
 import { inProcessAnalyzer } from '../../src/adapters/analysis-pool/index.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/vouch.mjs', import.meta.url));
@@ -23,9 +24,9 @@ interface Run {
   stderr: string;
 }
 
-function vouch(args: string[], env: Record<string, string>, stdin?: string): Promise<Run> {
+function vouch(args: string[], env: Record<string, string>, stdin?: string, cwd?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -73,7 +74,7 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
   const cases = [
     { agent: 'claude-code', file: '.claude/settings.json', before: CLAUDE_SETTINGS, event: 'SessionEnd' },
     { agent: 'gemini-cli', file: '.gemini/settings.json', before: GEMINI_SETTINGS, event: 'SessionEnd' },
-    { agent: 'codex', file: '.codex/hooks.json', before: CODEX_HOOKS, event: 'Stop' },
+    { agent: 'codex', file: '.codex/hooks.json', before: CODEX_HOOKS, event: 'SessionEnd' },
   ] as const;
 
   for (const c of cases) {
@@ -101,23 +102,79 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
 
       const removed = await vouch(['hooks', 'uninstall', c.agent], env);
       assert.equal(removed.code, 0, removed.stderr);
-      assert.deepEqual(JSON.parse(await readFile(path, 'utf8')), c.before);
+      assert.equal(await readFile(path, 'utf8'), original, 'the original bytes are back');
     });
   }
 
-  test('a malformed or commented configuration is refused with a clear message and left byte for byte', async () => {
+  // The shapes a re-serialising install used to damage (issue 16): each must come back byte for byte.
+  const shapes = {
+    '4-space': '{\n    "model": "opus",\n    "hooks": {\n        "PreToolUse": []\n    }\n}\n',
+    CRLF: '{\r\n  "model": "opus",\r\n  "hooks": {}\r\n}\r\n',
+    BOM: '\uFEFF{\n  "model": "opus"\n}\n',
+    'big numbers': '{\n  "limit": 12345678901234567890,\n  "ratio": 1.0\n}\n',
+    commented: '{\n  // keep my theme\n  "ui": { "theme": "GitHub" }, /* and this */\n  "general": { "vimMode": true }, // trailing\n}\n',
+    inline: '{"ui":{"theme":"GitHub"},"hooks":{}}',
+  };
+  for (const [shape, original] of Object.entries(shapes)) {
+    test(`a ${shape} file: install keeps it (plus our entry), uninstall gives back the exact bytes`, async () => {
+      const path = join(home, '.gemini', 'settings.json');
+      await mkdir(join(path, '..'), { recursive: true });
+      await rm(`${path}.vouch-backup`, { force: true });
+      await writeFile(path, original);
+      const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const installed = await readFile(path, 'utf8');
+      assert.match(installed, /vouch\.mjs hooks run gemini-cli/);
+      assert.equal(await readFile(`${path}.vouch-backup`, 'utf8'), original);
+      assert.equal((await vouch(['hooks', 'uninstall', 'gemini-cli'], env)).code, 0);
+      assert.equal(await readFile(path, 'utf8'), original);
+    });
+  }
+
+  test('the first backup is never overwritten: install, uninstall, edit, install again keeps the very first original', async () => {
+    const path = join(home, '.claude', 'settings.json');
+    await mkdir(join(path, '..'), { recursive: true });
+    await rm(`${path}.vouch-backup`, { force: true });
+    const first = '{\n  "model": "opus"\n}\n';
+    await writeFile(path, first);
+    await vouch(['hooks', 'install', 'claude-code'], env);
+    await vouch(['hooks', 'uninstall', 'claude-code'], env);
+    const edited = '{\n  "model": "sonnet"\n}\n';
+    await writeFile(path, edited);
+    await vouch(['hooks', 'install', 'claude-code'], env);
+    assert.equal(await readFile(`${path}.vouch-backup`, 'utf8'), first);
+    await vouch(['hooks', 'uninstall', 'claude-code'], env);
+    assert.equal(await readFile(path, 'utf8'), edited, "uninstall gives back the state before this install, the user's edit included");
+  });
+
+  test('an edit by the user after install survives uninstall: only our entry goes', async () => {
+    const path = join(home, '.claude', 'settings.json');
+    await writeFile(path, '{\n  "model": "opus"\n}\n');
+    await vouch(['hooks', 'install', 'claude-code'], env);
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"opus"', '"sonnet"'));
+    await vouch(['hooks', 'uninstall', 'claude-code'], env);
+    assert.equal(await readFile(path, 'utf8'), '{\n  "model": "sonnet"\n}\n');
+  });
+
+  test('a malformed or non-UTF-8 configuration is refused with a clear message and left byte for byte', async () => {
     const path = join(home, '.gemini', 'settings.json');
     await mkdir(join(path, '..'), { recursive: true });
-    for (const broken of ['{ "ui": { "theme": "GitHub" }, ', '{\n  // keep my theme\n  "ui": { "theme": "GitHub" }\n}\n']) {
+    for (const broken of ['{ "ui": { "theme": "GitHub" }, ', '{ "ui": { "theme": "GitHub" } ']) {
       await writeFile(path, broken);
       const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
       assert.equal(r.code, 4);
       assert.match(r.stderr, /settings\.json is not valid JSON.*nothing was changed/s);
       assert.equal(await readFile(path, 'utf8'), broken);
     }
+    const latin1 = Buffer.from('{"ui": {"theme": "Caf\xe9"}}', 'latin1');
+    await writeFile(path, latin1);
+    const r = await vouch(['hooks', 'install', 'gemini-cli'], env);
+    assert.equal(r.code, 4);
+    assert.match(r.stderr, /not UTF-8 text.*Nothing was changed/s);
+    assert.ok((await readFile(path)).equals(latin1));
   });
 
-  test('install into a home without configuration creates the file with only the hook', async () => {
+  test('install into a home without configuration creates the file with only the hook; uninstall removes it and its folder again', async () => {
     const fresh = await mkdtemp(join(tmpdir(), 'vouch-hooks-fresh-'));
     try {
       const r = await vouch(['hooks', 'install', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' });
@@ -126,6 +183,8 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
       const settings = JSON.parse(await readFile(join(fresh, '.claude', 'settings.json'), 'utf8')) as { hooks: { SessionEnd: unknown[] } };
       assert.deepEqual(Object.keys(settings), ['hooks']);
       assert.equal(settings.hooks.SessionEnd.length, 1);
+      assert.equal((await vouch(['hooks', 'uninstall', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' })).code, 0);
+      assert.deepEqual(await readdir(fresh).then((n) => n.filter((x) => x !== '.vouch')), [], 'no settings.json, no backup, no .claude folder left');
     } finally {
       await rm(fresh, { recursive: true, force: true });
     }
@@ -248,5 +307,214 @@ describe('a session end of each agent uploads its log to a running Vouch', () =>
     assert.equal(run.stdout + run.stderr, '');
     const log = await readFile(join(home, '.vouch', 'hooks', 'hook.log'), 'utf8');
     assert.match(log, /claude-code hook: the transcript \/nonexistent\/x\.jsonl is not a readable file/);
+  });
+});
+
+describe('vouch hooks status says whether each installed hook will run, and why not', () => {
+  let home: string;
+  let project: string;
+  let env: Record<string, string>;
+  type Status = { hooks: Array<{ agent: string; scope: string; via: string; installed: boolean; will_run: boolean; why_not: string | null; todo: string | null }>; api: { reachable: boolean; key_valid: boolean | null; problem: string | null } | null };
+  const status = async (agent: string, extra: Record<string, string> = {}) => JSON.parse((await vouch(['hooks', 'status', agent, '--json', ...(extra.VOUCH_API_KEY ? [] : ['--offline'])], { ...env, ...extra }, undefined, project)).stdout) as Status;
+  const user = (s: Status) => s.hooks.find((h) => h.scope === 'user' && h.via === 'hooks')!;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), 'vouch-hooks-status-'));
+    project = join(home, 'src', 'app');
+    await mkdir(project, { recursive: true });
+    await git(project, ['init', '-q', '-b', 'main']);
+    env = { HOME: home, VOUCH_API_KEY: '', VOUCH_HOOKS_DIR: join(home, '.vouch', 'hooks') };
+  });
+  after(() => rm(home, { recursive: true, force: true }));
+
+  test('not installed is "not installed", never "will run"', async () => {
+    const s = user(await status('claude-code'));
+    assert.equal(s.installed, false);
+    assert.equal(s.will_run, false);
+  });
+
+  test('claude-code: disableAllHooks in the project settings means installed but will not run', async () => {
+    assert.equal((await vouch(['hooks', 'install', 'claude-code'], env, undefined, project)).code, 0);
+    assert.equal(user(await status('claude-code')).will_run, true);
+    await mkdir(join(project, '.claude'), { recursive: true });
+    await writeFile(join(project, '.claude', 'settings.json'), '{ "disableAllHooks": true }\n');
+    const s = user(await status('claude-code'));
+    assert.equal(s.installed, true);
+    assert.equal(s.will_run, false);
+    assert.match(s.why_not!, /"disableAllHooks": true in .*\.claude\/settings\.json/);
+    const text = (await vouch(['hooks', 'status', 'claude-code', '--offline'], env, undefined, project)).stdout;
+    assert.match(text, /installed but will not run: hooks are disabled/);
+  });
+
+  test('gemini-cli: an untrusted folder (folder trust is on by default) means will not run; trusting it fixes that', async () => {
+    const r = await vouch(['hooks', 'install', 'gemini-cli'], env, undefined, project);
+    assert.match(r.stdout, /It will not run yet: .* is not a trusted folder/);
+    assert.match(user(await status('gemini-cli')).why_not!, /not a trusted folder/);
+    await writeFile(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [project]: 'TRUST_FOLDER' }));
+    assert.equal(user(await status('gemini-cli')).will_run, true);
+    await writeFile(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [home]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' }));
+    assert.match(user(await status('gemini-cli')).why_not!, /DO_NOT_TRUST/);
+  });
+
+  test('codex: untrusted until config.toml holds the hash Codex computes; a changed command is no longer trusted', async () => {
+    const r = await vouch(['hooks', 'install', 'codex'], env, undefined, project);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /It will not run yet: the hook is not trusted yet\.\nTo do: .*Trust all and continue.*--dangerously-bypass-hook-trust/);
+    const hooksJson = join(home, '.codex', 'hooks.json');
+    const command = (JSON.parse(await readFile(hooksJson, 'utf8')) as { hooks: { SessionEnd: Array<{ hooks: Array<{ command: string }> }> } }).hooks.SessionEnd[0].hooks[0].command;
+    // What Codex writes when the user chooses "Trust all": sha256 of the sorted, compact identity.
+    const identity = JSON.stringify({ async: false, command, timeout: 3, type: 'command' });
+    const hash = 'sha256:' + createHash('sha256').update(`{"event_name":"session_end","hooks":[${identity}]}`).digest('hex');
+    const config = `model = "gpt-5-codex"\n\n[hooks.state."${hooksJson}:session_end:0:0"]\ntrusted_hash = "${hash}"\n`;
+    await writeFile(join(home, '.codex', 'config.toml'), config);
+    const trusted = user(await status('codex'));
+    assert.equal(trusted.will_run, true, JSON.stringify(trusted));
+    // The command changes (e.g. Vouch now on PATH): Codex no longer trusts it.
+    await writeFile(join(home, '.codex', 'config.toml'), config.replace(hash, 'sha256:' + '0'.repeat(64)));
+    const changed = user(await status('codex'));
+    assert.equal(changed.will_run, false);
+    assert.match(changed.why_not!, /no longer trusted/);
+  });
+
+  test('codex --via notify chains to an existing notify program and gives it back on uninstall', async () => {
+    const file = join(home, '.codex', 'config.toml');
+    const original = '# mine\nnotify = ["notify-send", "Codex"]\nmodel = "o3"\n\n[tui]\nnotifications = true\n';
+    await writeFile(file, original);
+    const r = await vouch(['hooks', 'install', 'codex', '--via', 'notify'], env, undefined, project);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /your notify program still runs after Vouch's: notify-send Codex/);
+    const text = await readFile(file, 'utf8');
+    assert.match(text, /^# mine\nnotify = \[".*", "hooks", "run", "codex", "--then", "\[\\"notify-send\\",\\"Codex\\"\]"\]\nmodel = "o3"\n\n\[tui\]\nnotifications = true\n$/);
+    const s = await status('codex');
+    assert.ok(s.hooks.some((h) => h.via === 'notify' && h.installed && h.will_run));
+    assert.equal((await vouch(['hooks', 'uninstall', 'codex', '--via', 'notify'], env, undefined, project)).code, 0);
+    assert.equal(await readFile(file, 'utf8'), original);
+  });
+
+  test('server: an unreachable server and a refused key are each reported', async () => {
+    const down = await status('claude-code', { VOUCH_API_KEY: 'vk_live_abcdefghijklmnop', VOUCH_API_URL: 'http://127.0.0.1:9' });
+    assert.equal(down.api!.reachable, false);
+    assert.match(down.api!.problem!, /cannot reach http:\/\/127\.0\.0\.1:9/);
+    const t = await buildTestApp();
+    try {
+      const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const refused = await status('claude-code', { VOUCH_API_KEY: 'vk_live_abcdefghijklmnop', VOUCH_API_URL: base });
+      assert.equal(refused.api!.reachable, true);
+      assert.equal(refused.api!.key_valid, false);
+      const account = await t.account();
+      const ok = await status('claude-code', { VOUCH_API_KEY: account.apiKey, VOUCH_API_URL: base });
+      assert.equal(ok.api!.key_valid, true);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('portable hook commands, vanished logs, Claude subagent transcripts', () => {
+  let t: TestApp;
+  let alice: TestAccount;
+  let base: string;
+  let home: string;
+  let project: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    t = await buildTestApp();
+    alice = await t.account();
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    home = await mkdtemp(join(tmpdir(), 'vouch-hooks-portable-'));
+    project = join(home, 'src', 'team-app');
+    await mkdir(project, { recursive: true });
+    await git(project, ['init', '-q', '-b', 'main']);
+    await git(project, ['remote', 'add', 'origin', 'https://github.com/acme/team-app.git']);
+    env = { HOME: home, VOUCH_API_URL: base, VOUCH_API_KEY: alice.apiKey, VOUCH_HOOK_SETTLE_MS: '0' };
+  });
+  after(async () => {
+    await t.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  test('--project writes `npx --no-install vouch` and nothing machine-specific (no node path, no checkout path, no home)', async () => {
+    for (const [agent, file] of [['codex', '.codex/hooks.json'], ['gemini-cli', '.gemini/settings.json'], ['claude-code', '.claude/settings.local.json']] as const) {
+      const r = await vouch(['hooks', 'install', agent, '--project'], env, undefined, project);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '', 'no absolute-path warning');
+      const text = await readFile(join(project, file), 'utf8');
+      assert.match(text, new RegExp(`"command": "npx --no-install vouch hooks run ${agent}"`));
+      assert.ok(!text.includes(process.execPath) && !text.includes(BIN) && !text.includes(home), text);
+      assert.deepEqual((await readdir(join(project, file, '..'))).filter((n) => n.includes('vouch')), [], 'no backup or temp file in the repository');
+    }
+  });
+
+  test('a user install names `vouch` when a global install puts it on PATH, and the absolute paths (with a warning) only when not', async () => {
+    const bin = join(home, 'global-bin');
+    await mkdir(bin, { recursive: true });
+    await writeFile(join(bin, 'vouch'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const onPath = await vouch(['hooks', 'install', 'claude-code'], { ...env, PATH: `${bin}:${process.env.PATH}` }, undefined, project);
+    assert.equal(onPath.stderr, '');
+    assert.match(await readFile(join(home, '.claude', 'settings.json'), 'utf8'), /"command": "vouch hooks run claude-code"/);
+    const gemini = await vouch(['hooks', 'install', 'gemini-cli'], { ...env, PATH: '/usr/bin:/bin' }, undefined, project);
+    assert.match(gemini.stderr, /vouch is not on PATH, so the hook names .* it breaks if either moves/);
+  });
+
+  test('a queued log that no longer exists is dropped at the next flush, not retried', async () => {
+    const log = join(home, 'gone.jsonl');
+    await copyFile(join(FIXTURES_DIR, 'gemini-cli.jsonl'), log);
+    const down = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' };
+    await vouch(['hooks', 'run', 'gemini-cli'], down, JSON.stringify({ session_id: 'gone-1', transcript_path: log, cwd: project }));
+    type Status = { queue: Array<{ transcript: string; attempts: number }>; given_up: unknown[] };
+    let s: Status = { queue: [], given_up: [] };
+    for (let i = 0; i < 300; i++) {
+      s = JSON.parse((await vouch(['hooks', 'status', '--json', '--offline'], down)).stdout) as Status;
+      if (s.queue.some((q) => q.transcript === log && q.attempts >= 1)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(s.queue.some((q) => q.transcript === log), 'queued after the failed upload');
+    await rm(log);
+    const flushed = await vouch(['hooks', 'flush'], env);
+    assert.equal(flushed.code, 0, flushed.stderr);
+    s = JSON.parse((await vouch(['hooks', 'status', '--json', '--offline'], env)).stdout) as Status;
+    assert.ok(!s.queue.some((q) => q.transcript === log), 'no longer queued');
+    assert.deepEqual(s.given_up, []);
+    assert.match(await readFile(join(home, '.vouch', 'hooks', 'hook.log'), 'utf8'), /dropped gemini-cli .*gone\.jsonl: the file no longer exists/);
+  });
+
+  test("claude-code: the session's subagent transcripts (<session>/subagents/agent-*.jsonl) are uploaded with it as one report", async () => {
+    const agentLines = await readFile(join(CORPUS_DIR, 'claude-code', 'cc04-v2.1.39-subagent-file-agent-a2898e3.jsonl'), 'utf8');
+    const sid = '4d5611e5-241a-462a-8d15-5122611a9569';
+    const at = (s: number) => `2026-02-11T10:00:${String(s).padStart(2, '0')}.000Z`;
+    const main = [
+      { type: 'user', sessionId: sid, uuid: 'u1', parentUuid: null, timestamp: at(1), cwd: project, version: '2.1.39', message: { role: 'user', content: 'Explore the repository thoroughly' } },
+      { type: 'assistant', sessionId: sid, uuid: 'a1', parentUuid: 'u1', timestamp: at(2), message: { role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Task', input: { description: 'Explore', prompt: 'Very thorough exploration', subagent_type: 'Explore' } }] } },
+      { type: 'user', sessionId: sid, uuid: 'u2', parentUuid: 'a1', timestamp: at(50), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Done exploring.' }] }, toolUseResult: { status: 'completed', agentId: 'a2898e3', content: [{ type: 'text', text: 'Done exploring.' }] } },
+      { type: 'assistant', sessionId: sid, uuid: 'a2', parentUuid: 'u2', timestamp: at(51), message: { role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'The exploration is complete.' }] } },
+    ].map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const dir = join(home, '.claude', 'projects', '-src-team-app');
+    await mkdir(join(dir, sid, 'subagents'), { recursive: true });
+    const alone = join(dir, 'alone.jsonl');
+    await writeFile(alone, main);
+    await writeFile(join(dir, `${sid}.jsonl`), main);
+    await writeFile(join(dir, sid, 'subagents', 'agent-a2898e3.jsonl'), agentLines);
+
+    const report = async (file: string, name: string, session: string) => {
+      await vouch(['hooks', 'run', 'claude-code'], env, JSON.stringify({ session_id: session, transcript_path: file, cwd: project, hook_event_name: 'SessionEnd' }));
+      let hit: { id: string } | undefined;
+      for (let i = 0; i < 600 && !hit; i++) {
+        const res = await t.app.inject({ method: 'GET', url: '/v1/sessions?limit=100', headers: { authorization: `Bearer ${alice.apiKey}` } });
+        hit = (res.json() as { data: Array<{ id: string; filename: string }> }).data.find((x) => x.filename === name);
+        if (!hit) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(hit, `${name} uploaded`);
+      await t.analyzeAll(inProcessAnalyzer());
+      const res = await t.app.inject({ method: 'GET', url: `/v1/sessions/${hit.id}/report`, headers: { authorization: `Bearer ${alice.apiKey}` } });
+      return res.json() as { findings: Array<{ rule: string }>; stats: { subagents: number; lines: number; skipped_lines: number } };
+    };
+    const without = await report(alone, 'alone.jsonl', 'alone-1');
+    assert.ok(without.findings.some((f) => f.rule === 'coverage/missing-subagents'), 'alone, the session names a subagent transcript it lacks');
+    const withAgents = await report(join(dir, `${sid}.jsonl`), `${sid}.jsonl`, sid);
+    assert.ok(!withAgents.findings.some((f) => f.rule === 'coverage/missing-subagents'), JSON.stringify(withAgents.findings.map((f) => f.rule)));
+    assert.equal(withAgents.stats.lines, 4 + agentLines.trimEnd().split('\n').length, 'one report over the session and its subagent');
+    assert.equal(withAgents.stats.skipped_lines, 0);
+    assert.ok(withAgents.stats.subagents >= 1);
   });
 });

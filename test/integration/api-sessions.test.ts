@@ -185,6 +185,17 @@ describe('one session, its report and its log', () => {
     assert.ok(res.body.includes('plain line'));
   });
 
+  test('log: a value detected on one line is masked on every line (issue 15: masked everywhere)', async () => {
+    const password = 'Qv7-' + 'Rt2Lm9Xc4Nb8Kp3W';
+    const content = `{"type":"user","text":"DB_PASSWORD=${password}"}\n{"type":"user","text":"connecting as app with ${password}"}\n`;
+    const id = (await t.upload(alice.apiKey, { content })).json().id;
+    const res = await as(alice, 'GET', `/v1/sessions/${id}/log`);
+    assert.equal(res.statusCode, 200);
+    assert.ok(!res.body.includes(password), 'the bare repeat on the second line is masked too');
+    assert.equal(res.body.split('\n').length, 3, 'same number of lines');
+    assert.ok(res.body.includes('connecting as app with'));
+  });
+
   test('delete: 204, then 404 everywhere, and the stored log is gone', async () => {
     const id = (await t.upload(alice.apiKey)).json().id;
     assert.equal((await as(bob, 'DELETE', `/v1/sessions/${id}`)).statusCode, 404, 'not by another account');

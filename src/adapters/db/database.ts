@@ -34,6 +34,12 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** PostgreSQL pool size (default 10). */
   poolSize?: number;
+  /**
+   * Told when a PostgreSQL connection fails outside any query (the server restarted or went
+   * away). The process keeps running either way: the statement on that connection fails, the
+   * pool drops the connection and opens new ones on demand.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export const SQLITE_FILENAME = 'vouch.db';
@@ -122,8 +128,10 @@ function rowObjects<R>(stmt: BetterSqlite3.Statement, parameters: unknown[]): R[
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   readonly #connection: CachingSqliteConnection;
+  readonly #database: BetterSqlite3.Database;
   constructor(database: BetterSqlite3.Database) {
     super({ database });
+    this.#database = database;
     this.#connection = new CachingSqliteConnection(database);
   }
   override async acquireConnection(): Promise<DatabaseConnection> {
@@ -133,6 +141,13 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+  // SQLite rolls a transaction back by itself after some errors (SQLITE_FULL, SQLITE_IOERR):
+  // a ROLLBACK then fails with "cannot rollback - no transaction is active", and Kysely would
+  // throw that instead of the error that mattered (the disk is full).
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (!this.#database.inTransaction) return;
+    await super.rollbackTransaction(connection);
   }
 }
 
@@ -187,12 +202,17 @@ type QueryFn = (...args: unknown[]) => unknown;
  * a schema change is run unnamed from then on.
  * (Defined once pg is loaded: the class extends pg's.)
  */
-function preparingClientOf(Client: typeof pg.Client): typeof pg.Client {
+function preparingClientOf(Client: typeof pg.Client, onConnectionError: (error: Error) => void): typeof pg.Client {
   return class PreparingClient extends Client {
     readonly #names = new Map<string, string | null>();
 
     constructor(config?: string | pg.ClientConfig) {
       super(config);
+      // pg emits 'error' on a client whose connection dies, even while it is checked out and
+      // running a query (which fails with the same error). The pool listens only while the
+      // client is idle: without this listener a server restart kills the process. The pool
+      // drops the dead client on release (it is no longer queryable).
+      this.on('error', onConnectionError);
       const plain = (this.query as QueryFn).bind(this);
       this.query = ((...args: unknown[]) => {
         const [text, values] = args;
@@ -218,10 +238,21 @@ function preparingClientOf(Client: typeof pg.Client): typeof pg.Client {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Kysely<Database>> {
+/** How long a statement waits for a new PostgreSQL connection before failing (503 upstream). */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+async function openPostgres(url: string, poolSize: number, onConnectionError: (error: Error) => void): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypesOf(pg.types) as pg.CustomTypesConfig, Client: preparingClientOf(pg.Client) });
-  // An idle client losing its connection (server restart) must not crash the process; the
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    types: pgTypesOf(pg.types) as pg.CustomTypesConfig,
+    Client: preparingClientOf(pg.Client, onConnectionError),
+    // A server that accepts TCP but never answers (a partition) must fail statements, not hang them.
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
+  // An idle client losing its connection is reported by the client's own listener (above); the
   // pool replaces it and the next query reports any lasting problem.
   pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
@@ -262,7 +293,7 @@ export function dialectOf(databaseUrl: string | undefined): DialectName {
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Db> {
   const dialect = dialectOf(opts.databaseUrl);
   const kysely = dialect === 'postgres'
-    ? await openPostgres(opts.databaseUrl as string, opts.poolSize ?? 10)
+    ? await openPostgres(opts.databaseUrl as string, opts.poolSize ?? 10, opts.onConnectionError ?? (() => {}))
     : await openSqlite(opts.dataDir);
   let closed = false;
   return {

@@ -172,20 +172,6 @@ export async function retryJob(trx: DbExecutor, jobId: string, owner: string, ru
 }
 
 /**
- * Runs again at `runAt` WITHOUT counting this attempt: the job could not even start because
- * something outside it was down (the log store). False when the lease was lost.
- */
-export async function postponeJob(trx: DbExecutor, jobId: string, owner: string, runAt: string, error: string): Promise<boolean> {
-  const r = await trx
-    .updateTable('jobs')
-    .set({ lease_owner: null, lease_expires_at: null, run_at: runAt, last_error: error, attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end` })
-    .where('id', '=', jobId)
-    .where('lease_owner', '=', owner)
-    .executeTakeFirst();
-  return affected(r) > 0;
-}
-
-/**
  * Gives up for good: the job is kept (dead_at, last_error) for inspection and never claimed
  * again; its dedupe key is freed so the same work can be queued anew. False when the lease was lost.
  */
@@ -211,6 +197,53 @@ export async function releaseJob(db: Db | DbExecutor, jobId: string, owner: stri
     .where('lease_owner', '=', owner)
     .executeTakeFirst();
   return affected(r) > 0;
+}
+
+/**
+ * Runs the job again at `runAt` without counting the interrupted run as an attempt, recording
+ * why: for runs cut short by an outage of a dependency (database, storage), which say nothing
+ * about the job itself. False when the lease was lost.
+ */
+export async function deferJob(db: Db | DbExecutor, jobId: string, owner: string, runAt: string, error: string): Promise<boolean> {
+  const r = await executor(db)
+    .updateTable('jobs')
+    .set({
+      lease_owner: null, lease_expires_at: null, run_at: runAt, last_error: error,
+      attempts: sql<number>`case when attempts > 0 then attempts - 1 else 0 end`,
+    })
+    .where('id', '=', jobId)
+    .where('lease_owner', '=', owner)
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/**
+ * Makes the leases of these jobs expire now, so that they can be claimed at once instead of
+ * when their lease runs out (their holder is known to be dead). The claimed attempt stays
+ * counted, as for any lease that expired. Returns how many jobs were still leased.
+ */
+export async function expireLeases(db: Db | DbExecutor, jobIds: readonly string[], nowMs = Date.now()): Promise<number> {
+  if (jobIds.length === 0) return 0;
+  const now = nowIso(nowMs);
+  const r = await executor(db)
+    .updateTable('jobs')
+    .set({ lease_expires_at: now })
+    .where('id', 'in', [...jobIds])
+    .where('lease_expires_at', '>', now)
+    .executeTakeFirst();
+  return affected(r);
+}
+
+/** Jobs whose lease has not expired yet, with their owner (to find those of dead processes). */
+export async function activeLeases(db: Db | DbExecutor, nowMs = Date.now()): Promise<{ id: string; owner: string }[]> {
+  const rows = await executor(db)
+    .selectFrom('jobs')
+    .select(['id', 'lease_owner'])
+    .where('dead_at', 'is', null)
+    .where('lease_owner', 'is not', null)
+    .where('lease_expires_at', '>', nowIso(nowMs))
+    .execute();
+  return rows.map((r) => ({ id: r.id, owner: r.lease_owner ?? '' }));
 }
 
 export async function getJob(db: Db | DbExecutor, jobId: string): Promise<Job | undefined> {

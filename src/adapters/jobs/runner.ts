@@ -11,15 +11,12 @@
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { isoAfter } from '../../kernel/ids.ts';
-import { LeaseLostError, claimJobs, completeJob, failJob, postponeJob, releaseJob, renewLease, retryJob } from './queue.ts';
+import { OutageLog, classifyFault } from '../../kernel/faults.ts';
+import type { Fault } from '../../kernel/faults.ts';
+import { LeaseLostError, claimJobs, completeJob, deferJob, failJob, releaseJob, renewLease, retryJob } from './queue.ts';
 import type { ClaimedJob } from './queue.ts';
 
-export type JobOutcome =
-  | { type: 'done' }
-  | { type: 'retry'; runAt: string; error: string }
-  /** Again at runAt, the attempt not counted: a dependency (the log store) was down, not the job. */
-  | { type: 'postpone'; runAt: string; error: string }
-  | { type: 'dead'; error: string };
+export type JobOutcome = { type: 'done' } | { type: 'retry'; runAt: string; error: string } | { type: 'dead'; error: string };
 
 export interface JobContext {
   /** Aborted when the lease is lost or the runner stops without waiting for this job. */
@@ -77,6 +74,10 @@ export interface JobRunner {
 
 export const DEFAULT_BACKOFF_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000, 600_000];
 const CLAIM_ERROR_DELAY_MS = 1_000;
+/** A job cut short by an outage runs again after this, without spending an attempt. */
+export const OUTAGE_RETRY_MS = 5_000;
+/** How often handing such a job back is tried while the outage lasts (within its lease). */
+const DEFER_TRY_MS = 1_000;
 
 const silentLog: JobLogger = { info() {}, warn() {}, error() {} };
 
@@ -115,6 +116,7 @@ class Runner implements JobRunner {
   #claimSeq = 0;
   #wake: (() => void) | undefined;
   #nudged = false;
+  readonly #outages = new OutageLog();
 
   constructor(opts: JobRunnerOptions) {
     this.#db = opts.db;
@@ -175,7 +177,9 @@ class Runner implements JobRunner {
         try {
           claimed = await this.#claimBatch();
         } catch (error) {
-          this.#log.error({ err: message(error) }, 'job claim failed');
+          // An outage fails every poll: logged once when it starts, not every second.
+          const fault = classifyFault(error);
+          if (!fault || this.#outages.note(fault)) this.#log.error({ err: message(error), fault }, 'job claim failed');
           await this.#sleep(CLAIM_ERROR_DELAY_MS);
           continue;
         }
@@ -236,7 +240,8 @@ class Runner implements JobRunner {
         await this.#runOnce(processor, job, controller);
       }
     } catch (error) {
-      this.#log.error({ job_id: job.id, kind: job.kind, err: message(error) }, 'job bookkeeping failed; the lease will expire and the job will run again');
+      const fault = classifyFault(error);
+      if (!fault || this.#outages.note(fault)) this.#log.error({ job_id: job.id, kind: job.kind, err: message(error) }, 'job bookkeeping failed; the lease will expire and the job will run again');
     } finally {
       clearInterval(renewal);
     }
@@ -281,7 +286,7 @@ class Runner implements JobRunner {
         this.#log.warn({ job_id: job.id, kind: job.kind }, 'job lease lost; its transaction was rolled back');
         return;
       }
-      await this.#failedAttempt(processor, job, message(error), controller);
+      await this.#failedAttempt(processor, job, error, controller);
       return;
     }
     if (!settled.value) await this.#apply(job, outcome ?? { type: 'done' });
@@ -291,13 +296,18 @@ class Runner implements JobRunner {
     const kysely = this.#db.kysely;
     if (outcome.type === 'done') await completeJob(kysely, job.id, job.leaseOwner);
     else if (outcome.type === 'retry') await retryJob(kysely, job.id, job.leaseOwner, outcome.runAt, outcome.error);
-    else if (outcome.type === 'postpone') await postponeJob(kysely, job.id, job.leaseOwner, outcome.runAt, outcome.error);
     else await failJob(kysely, job.id, job.leaseOwner, outcome.error);
   }
 
   // A thrown error. The processor's transaction (if any) rolled back, so the job is still ours
   // unless the lease was lost, in which case every statement below changes nothing.
-  async #failedAttempt(processor: Processor, job: ClaimedJob, error: string, controller: AbortController): Promise<void> {
+  async #failedAttempt(processor: Processor, job: ClaimedJob, thrown: unknown, controller: AbortController): Promise<void> {
+    const error = message(thrown);
+    const fault = classifyFault(thrown);
+    if (fault) {
+      await this.#defer(job, error, fault, controller);
+      return;
+    }
     if (job.attempts < job.maxAttempts) {
       const delay = backoff(processor, job.attempts);
       this.#log.warn({ job_id: job.id, kind: job.kind, attempt: job.attempts, retry_in_ms: delay, err: error }, 'job failed; will retry');
@@ -305,6 +315,26 @@ class Runner implements JobRunner {
       return;
     }
     await this.#exhausted(processor, job, error, controller);
+  }
+
+  /**
+   * The run was cut short by a dependency's outage (database unreachable, disk full): that says
+   * nothing about the job, so it goes back to the queue without spending an attempt, with the
+   * real error recorded. The outage may also fail this hand-back: it is tried again every
+   * second while the lease lasts; past that the lease expires and the next claim counts.
+   */
+  async #defer(job: ClaimedJob, error: string, fault: Fault, controller: AbortController): Promise<void> {
+    if (this.#outages.note(fault)) this.#log.error({ job_id: job.id, kind: job.kind, err: error, fault }, 'job interrupted by an outage; it runs again without spending an attempt');
+    const until = Date.now() + this.#leaseMs;
+    while (!controller.signal.aborted) {
+      try {
+        await deferJob(this.#db.kysely, job.id, job.leaseOwner, isoAfter(OUTAGE_RETRY_MS), error);
+        return;
+      } catch (deferError) {
+        if (Date.now() + DEFER_TRY_MS >= until || !this.#active) throw deferError;
+        await new Promise((r) => setTimeout(r, DEFER_TRY_MS));
+      }
+    }
   }
 
   async #exhausted(processor: Processor, job: ClaimedJob, error: string, controller: AbortController): Promise<void> {

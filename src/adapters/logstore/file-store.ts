@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
@@ -14,6 +15,21 @@ import type { LogStore, UploadSink } from './types.ts';
 
 const READ_CHUNK = 1024 * 1024;
 const TEMP_PREFIX = 'tmp-';
+
+// This machine, in temp upload names: a data directory shared by containers (other host names,
+// other pid namespaces) must not read another container's pid as one of ours.
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+/**
+ * The pid of the process of this machine that writes a temp upload, from its name
+ * (`tmp-<host tag>-<pid>-<random>`), or null (another machine's, or an older name). At start,
+ * temp uploads of processes that no longer exist are removed at once (worker/reclaim.ts)
+ * instead of after the orphan age.
+ */
+export function tempUploadPid(name: string): number | null {
+  const m = /^tmp-([0-9a-f]{8})-(\d+)-[0-9a-f]+$/.exec(name);
+  return m && m[1] === HOST_TAG ? Number(m[2]) : null;
+}
 const LOG_SUFFIX = '.log';
 
 async function unlinkQuietly(path: string): Promise<void> {
@@ -121,7 +137,7 @@ export class FileLogStore implements LogStore {
   async beginUpload(): Promise<UploadSink> {
     await mkdir(this.uploadsDir, { recursive: true });
     await mkdir(this.logsDir, { recursive: true });
-    const tempPath = join(this.uploadsDir, TEMP_PREFIX + randomBytes(12).toString('hex'));
+    const tempPath = join(this.uploadsDir, `${TEMP_PREFIX}${HOST_TAG}-${process.pid}-${randomBytes(12).toString('hex')}`);
     const handle = await open(tempPath, 'wx');
     return new FileUploadSink(tempPath, handle, this.logsDir);
   }
@@ -152,6 +168,25 @@ export class FileLogStore implements LogStore {
 
   async delete(sessionId: string): Promise<void> {
     await unlinkQuietly(this.logPath(sessionId));
+  }
+
+  /** Removes the temp uploads of writers that are gone (`isGone(pid)`); returns how many. */
+  async removeTempsOfGoneWriters(isGone: (pid: number) => boolean): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.uploadsDir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw error;
+    }
+    let removed = 0;
+    for (const name of names) {
+      const pid = tempUploadPid(name);
+      if (pid === null || pid === process.pid || !isGone(pid)) continue;
+      await unlinkQuietly(join(this.uploadsDir, name));
+      removed++;
+    }
+    return removed;
   }
 
   async sweepOrphans(olderThanMs: number): Promise<number> {

@@ -1,5 +1,6 @@
 // Where uploaded logs are kept. Uploads are streamed: neither side ever holds a whole log.
 import type { DbExecutor } from '../db/repositories/executor.ts';
+import { DependencyError } from '../../kernel/faults.ts';
 
 export interface UploadSink {
   /**
@@ -56,12 +57,13 @@ export class LogNotFoundError extends Error {
 }
 
 /**
- * The store cannot be reached or refused to work (network, 5xx, throttling): a transient fault.
- * The API answers 503 with Retry-After; the worker retries the job with backoff.
+ * The store cannot be reached or refused to work (network, 5xx, throttling, credentials): a
+ * dependency fault (kernel/faults.ts), so the API answers 503 service_unavailable with
+ * Retry-After and the job runner defers the job without spending an attempt.
  */
-export class LogStoreUnavailableError extends Error {
+export class LogStoreUnavailableError extends DependencyError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super({ kind: 'unavailable', dependency: 'object_store' }, message, options);
     this.name = 'LogStoreUnavailableError';
   }
 }

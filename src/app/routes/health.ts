@@ -1,22 +1,52 @@
-// Operator endpoints, without authentication: liveness, readiness (the database and the log
-// store answer) and Prometheus metrics. They reveal nothing about any account.
+// Operator endpoints, without authentication: liveness, readiness and Prometheus metrics. They
+// reveal nothing about any account.
+// Readiness: the database answers, the log store answers (the bucket, with VOUCH_LOG_STORE=s3://…),
+// and the data directory's file system has at least
+// VOUCH_MIN_FREE_DISK_BYTES free, so that a load balancer stops sending uploads to a node that
+// would answer them 507. A data directory that does not exist (PostgreSQL mode, where nothing
+// is written there) is not checked.
+import { statfs } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpProblem } from '../problem.ts';
 
+/** Bytes an unprivileged process can still write on the file system holding `dir`; null when `dir` does not exist. */
+export async function freeDiskBytes(dir: string): Promise<number | null> {
+  try {
+    const s = await statfs(dir);
+    return s.bavail * s.bsize;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 const healthRoutes: FastifyPluginAsync = async (app) => {
-  const { db, logStore, metrics } = app.deps;
+  const { db, logStore, metrics, config } = app.deps;
   const hide = { hide: true };
 
   app.get('/healthz', { schema: hide }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: hide }, async () => {
-    const [database, store] = await Promise.all([db.ping(), logStore.ping()]);
-    const checks = { database: database ? 'ok' : 'unreachable', log_store: { kind: logStore.kind, status: store ? 'ok' : 'unreachable' } };
-    if (!database || !store) {
-      const down = [database ? null : 'the database', store ? null : `the log store (${logStore.kind})`].filter(Boolean).join(' and ');
-      throw new HttpProblem(503, 'not_ready', `Not reachable: ${down}.`, { extensions: { checks } });
+  app.get('/readyz', { schema: hide }, async (_req, reply) => {
+    if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' }, fault: { kind: 'unavailable', dependency: 'database' } });
+    if (!(await logStore.ping())) {
+      throw new HttpProblem(503, 'not_ready', `The log store (${logStore.kind}) is not reachable.`, {
+        headers: { 'retry-after': '5' },
+        extensions: { log_store: logStore.kind },
+        fault: { kind: 'unavailable', dependency: logStore.kind === 's3' ? 'object_store' : logStore.kind === 'database' ? 'database' : 'disk' },
+      });
     }
-    return { status: 'ready', checks };
+    if (config.minFreeDiskBytes > 0) {
+      const free = await freeDiskBytes(config.dataDir);
+      if (free !== null && free < config.minFreeDiskBytes) {
+        throw new HttpProblem(503, 'not_ready', 'The data directory has less free space than VOUCH_MIN_FREE_DISK_BYTES.', {
+          headers: { 'retry-after': '5' },
+          extensions: { free_bytes: free, min_free_bytes: config.minFreeDiskBytes },
+          // Logged like the outage it is (once, not per probe): see problem-details.ts.
+          fault: { kind: 'storage_full', dependency: 'disk' },
+        });
+      }
+    }
+    return reply.send({ status: 'ready' });
   });
 
   app.get('/metrics', { schema: hide }, async (_req, reply) => {

@@ -10,7 +10,10 @@ import type { ScopeOptions } from '../hooks/actions.ts';
 const actions = () => import('../hooks/actions.ts');
 const agentArgument = () => new Argument('<agent>', 'claude-code, codex or gemini-cli').choices([...AGENT_IDS]);
 const scopeOptions = (c: Command) =>
-  c.addOption(new Option('--user', "the user's configuration (default)")).addOption(new Option('--project', "this repository's configuration"));
+  c
+    .addOption(new Option('--user', "the user's configuration (default)"))
+    .addOption(new Option('--project', "this repository's configuration (commands name `npx --no-install vouch`, nothing machine-specific)"))
+    .addOption(new Option('--via <how>', 'codex: a hooks.json hook (default; Codex asks you to trust it) or its notify program (chains to an existing one)').choices(['hooks', 'notify']));
 
 export function registerHooks(program: Command): void {
   const hooks = program.command('hooks').description("check every agent session automatically: the agent's own session-end hook uploads its log");
@@ -26,10 +29,11 @@ export function registerHooks(program: Command): void {
   );
   hooks
     .command('status')
-    .description('where the hook is installed, the server it uploads to, and uploads waiting or given up')
+    .description('where the hook is installed and whether it will run (and if not, why and what to do), the server and key, uploads waiting or given up')
     .addArgument(new Argument('[agent]').choices([...AGENT_IDS]))
     .option('--json', 'one JSON object')
-    .action(async (agent: AgentId | undefined, o: { json?: boolean }) => {
+    .option('--offline', 'do not contact the server')
+    .action(async (agent: AgentId | undefined, o: { json?: boolean; offline?: boolean }) => {
       process.exitCode = await (await actions()).status(agent, o);
     });
   hooks
@@ -37,8 +41,9 @@ export function registerHooks(program: Command): void {
     .description('(run by the agent) queue the session that just ended and upload it in the background')
     .addArgument(agentArgument())
     .argument('[payload]', "Codex notify's JSON argument")
-    .action(async (agent: AgentId, payload: string | undefined) => {
-      process.exitCode = await (await actions()).run(agent, payload); // always 0: never fail the agent
+    .option('--then <argv>', 'codex notify: the JSON argv of the notify program to run after (it gets the same argument)')
+    .action(async (agent: AgentId, payload: string | undefined, o: { then?: string }) => {
+      process.exitCode = await (await actions()).run(agent, payload, o); // always 0: never fail the agent
     });
   hooks
     .command('flush')

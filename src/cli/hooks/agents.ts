@@ -1,83 +1,172 @@
-// Where each agent keeps the hook configuration that runs a program when a session (or, for
-// Codex, a turn) ends, and what that program receives. Checked against the agents' own docs:
+// Where each agent keeps its hook configuration, which events Vouch hooks into, and what the
+// agent hands the hook. Checked against the agents' sources and real runs (docs/integrations.md):
 // - Claude Code: `hooks.SessionEnd` in settings.json (user: ~/.claude/settings.json; project:
-//   .claude/settings.local.json, the uncommitted one, because the command names a path on this
-//   machine); the payload on stdin has `session_id`, `transcript_path`, `cwd`, `reason`.
-// - Codex CLI: `hooks.Stop` in hooks.json (~/.codex/hooks.json or <repo>/.codex/hooks.json);
-//   Stop runs at the end of every turn with `session_id`, `transcript_path` (the rollout file),
-//   `cwd`. Codex has no session-end event, so uploads wait for a quiet period (settleMs).
-//   The older `notify` program gets a JSON argument with `thread-id` instead; `hooks run codex`
-//   accepts both and finds the rollout under ~/.codex/sessions from the thread id.
+//   .claude/settings.local.json, the uncommitted one); stdin has `session_id`,
+//   `transcript_path`, `cwd`, `hook_event_name`, `reason`. `disableAllHooks: true` turns every
+//   hook off.
+// - Codex CLI: `hooks.SessionEnd` in hooks.json (~/.codex/hooks.json or <repo>/.codex/hooks.json)
+//   from 0.171; `Stop` (every turn, so uploads wait for a quiet period) for older versions.
+//   SessionEnd's timeout is clamped to 3 s: the hook queues and detaches at once. A hook runs
+//   only once the user trusted it: Codex records `[hooks.state."<hooks.json>:<event>:<group>:<handler>"]
+//   trusted_hash` in config.toml (see codex-trust.ts). The older `notify` program gets a JSON
+//   argument with `thread-id` instead; `hooks run codex` accepts both.
 // - Gemini CLI: `hooks.SessionEnd` in settings.json (~/.gemini/settings.json or
-//   <repo>/.gemini/settings.json); stdin has `session_id`, `transcript_path` (the chat
-//   recording), `cwd`; its timeout is in milliseconds and stdout must stay empty or JSON.
+//   <repo>/.gemini/settings.json); stdin has `session_id`, `transcript_path`, `cwd`; its timeout
+//   is in milliseconds and stdout must stay empty or JSON. Hooks run only in trusted folders.
+//
+// Each agent has a table of hook KINDS. Today there is one, `upload` (session end → queue the
+// log); the guard (a pre-tool hook) will be a second kind with its own events and command tail,
+// installed, removed and reported by the same code.
 import { join } from 'node:path';
 import type { AgentId } from '../../domain/model/events.ts';
 
 export type HookScope = 'user' | 'project';
+export type HookKind = 'upload';
 
 export interface HookHandler {
   type: 'command';
   command: string;
+  /** Claude Code's exec form (no shell): used on Windows, where its shell would be PowerShell. */
+  args?: string[];
   timeout: number;
   name?: string;
-}
-
-export interface AgentHookSpec {
-  agent: AgentId;
-  /** The hook event that fires when the log is complete enough to upload. */
-  event: string;
-  /** Wait this long after the last event of a session before uploading it (0: at once). */
-  settleMs: number;
-  settingsFile(scope: HookScope, env: HookEnv): string;
-  handler(command: string): HookHandler;
 }
 
 export interface HookEnv {
   home: string;
   projectDir: string;
   codexHome?: string;
+  /** The agent's version when known (`codex --version`): picks the event for older versions. */
+  agentVersion?: string | null;
+  platform?: NodeJS.Platform;
+}
+
+export interface HookKindSpec {
+  kind: HookKind;
+  /** The event to install into, for this agent version. */
+  event(env: HookEnv): string;
+  /** Every event this kind may have been installed into (uninstall and status look at all). */
+  events: readonly string[];
+  /** The `vouch …` words after the launcher; also how a configured command is recognised as ours. */
+  words(agent: AgentId): string[];
+  handler(launch: Launch, agent: AgentId, event: string, env: HookEnv): HookHandler;
+}
+
+export interface AgentHookSpec {
+  agent: AgentId;
+  settingsFile(scope: HookScope, env: HookEnv): string;
+  kinds: Record<HookKind, HookKindSpec>;
+}
+
+/** How the hook starts Vouch: a program and the arguments before `hooks …`. */
+export interface Launch {
+  program: string;
+  args: string[];
 }
 
 const HOOK_TIMEOUT_SECONDS = 10;
+/** Codex clamps SessionEnd hooks to 1–3 s; asking for 3 keeps the trust hash stable. */
+export const CODEX_SESSION_END_TIMEOUT = 3;
+/** The first Codex release with a SessionEnd hook event. */
+export const CODEX_SESSION_END_SINCE = [0, 171, 0] as const;
+
+const uploadWords = (agent: AgentId) => ['hooks', 'run', agent];
+
+/** The shell an agent runs a hook command through on Windows (POSIX sh everywhere else). */
+type WindowsShell = 'powershell' | 'cmd';
+
+function commandLine(launch: Launch, words: string[], platform: NodeJS.Platform, windowsShell: WindowsShell): string {
+  const quote = platform !== 'win32' ? shellQuote : windowsShell === 'cmd' ? cmdQuote : powershellQuote;
+  const program = quote(launch.program);
+  // PowerShell runs a quoted program path only behind the call operator.
+  const head = platform === 'win32' && windowsShell === 'powershell' && program.startsWith("'") ? `& ${program}` : program;
+  return [head, ...[...launch.args, ...words].map(quote)].join(' ');
+}
+
+function commandHandler(launch: Launch, words: string[], timeout: number, env: HookEnv, windowsShell: WindowsShell, extra: Partial<HookHandler> = {}): HookHandler {
+  return { type: 'command', command: commandLine(launch, words, env.platform ?? process.platform, windowsShell), timeout, ...extra };
+}
+
+export function versionAtLeast(version: string | null | undefined, min: readonly number[]): boolean {
+  const m = /(\d+)\.(\d+)\.(\d+)/.exec(version ?? '');
+  if (!m) return true; // unknown (not installed here yet): assume a current version
+  const v = [Number(m[1]), Number(m[2]), Number(m[3])];
+  for (let i = 0; i < 3; i++) if (v[i] !== min[i]) return v[i] > min[i];
+  return true;
+}
 
 export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
   'claude-code': {
     agent: 'claude-code',
-    event: 'SessionEnd',
-    settleMs: 0,
     settingsFile: (scope, env) =>
       scope === 'user' ? join(env.home, '.claude', 'settings.json') : join(env.projectDir, '.claude', 'settings.local.json'),
-    handler: (command) => ({ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }),
+    kinds: {
+      upload: {
+        kind: 'upload',
+        event: () => 'SessionEnd',
+        events: ['SessionEnd'],
+        words: uploadWords,
+        handler: (launch, agent, _event, env) =>
+          (env.platform ?? process.platform) === 'win32'
+            ? { type: 'command', command: launch.program, args: [...launch.args, ...uploadWords(agent)], timeout: HOOK_TIMEOUT_SECONDS }
+            : commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS, env, 'powershell'),
+      },
+    },
   },
   codex: {
     agent: 'codex',
-    event: 'Stop',
-    settleMs: 90_000,
     settingsFile: (scope, env) =>
       scope === 'user' ? join(env.codexHome ?? join(env.home, '.codex'), 'hooks.json') : join(env.projectDir, '.codex', 'hooks.json'),
-    handler: (command) => ({ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }),
+    kinds: {
+      upload: {
+        kind: 'upload',
+        event: (env) => (versionAtLeast(env.agentVersion, CODEX_SESSION_END_SINCE) ? 'SessionEnd' : 'Stop'),
+        events: ['SessionEnd', 'Stop'],
+        words: uploadWords,
+        // Codex runs hook commands with `cmd.exe /C` on Windows (codex-rs hooks command_runner).
+        handler: (launch, agent, event, env) => commandHandler(launch, uploadWords(agent), event === 'SessionEnd' ? CODEX_SESSION_END_TIMEOUT : HOOK_TIMEOUT_SECONDS, env, 'cmd'),
+      },
+    },
   },
   'gemini-cli': {
     agent: 'gemini-cli',
-    event: 'SessionEnd',
-    settleMs: 0,
     settingsFile: (scope, env) =>
       scope === 'user' ? join(env.home, '.gemini', 'settings.json') : join(env.projectDir, '.gemini', 'settings.json'),
-    handler: (command) => ({ type: 'command', name: 'vouch-upload', command, timeout: HOOK_TIMEOUT_SECONDS * 1000 }),
+    kinds: {
+      upload: {
+        kind: 'upload',
+        event: () => 'SessionEnd',
+        events: ['SessionEnd'],
+        words: uploadWords,
+        handler: (launch, agent, _event, env) => commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS * 1000, env, 'powershell', { name: 'vouch-upload' }),
+      },
+    },
   },
 };
 
-/** The command line written into the agent's configuration; `hooks run <agent>` marks it as ours. */
-export function hookCommand(nodePath: string, binPath: string, agent: AgentId): string {
-  return `${shellQuote(nodePath)} ${shellQuote(binPath)} hooks run ${agent}`;
+/** Wait this long after the last report of a session before uploading it: a per-turn event needs a quiet period. */
+export function settleMsFor(agent: AgentId, event: string | null | undefined): number {
+  if (agent !== 'codex') return 0;
+  return event === 'SessionEnd' ? 0 : 90_000; // Stop and notify fire after every turn
 }
 
-/** Whether a configured command is the one Vouch installed for this agent (any install path). */
-export function isVouchHookCommand(command: unknown, agent: AgentId): boolean {
-  return typeof command === 'string' && /vouch/.test(command) && command.trimEnd().endsWith(`hooks run ${agent}`);
+/** Whether a configured handler is the one Vouch installed for this agent and kind (any launcher, any path). */
+export function isVouchHandler(handler: { command?: unknown; args?: unknown }, agent: AgentId, kind: HookKind = 'upload'): boolean {
+  const tail = HOOK_AGENTS[agent].kinds[kind].words(agent).join(' ');
+  const line = typeof handler.command === 'string' ? [handler.command, ...(Array.isArray(handler.args) ? handler.args.map(String) : [])].join(' ') : null;
+  return line !== null && /vouch/.test(line) && line.trimEnd().endsWith(tail);
 }
 
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** PowerShell: single quotes are literal; a single quote inside is doubled. */
+export function powershellQuote(word: string): string {
+  return /^[\w%+=:,./\\-]+$/.test(word) ? word : `'${word.replace(/'/g, "''")}'`;
+}
+
+/** cmd.exe: a word with spaces or special characters in double quotes (Windows paths hold no `"`). */
+export function cmdQuote(word: string): string {
+  return /^[\w+=:,./\\-]+$/.test(word) ? word : `"${word}"`;
 }

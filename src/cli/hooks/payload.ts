@@ -10,6 +10,8 @@ export interface HookPayload {
   transcript: string;
   cwd: string | null;
   sessionId: string | null;
+  /** `hook_event_name`, or `notify` for Codex's notify program (which fires after every turn). */
+  event: string | null;
 }
 
 export class PayloadError extends Error {}
@@ -56,5 +58,6 @@ export async function resolvePayload(agent: AgentId, raw: Record<string, unknown
   if (!transcript) throw new PayloadError('the hook input names no transcript file');
   const info = await stat(transcript).catch(() => null);
   if (!info?.isFile()) throw new PayloadError(`the transcript ${transcript} is not a readable file`);
-  return { transcript, cwd, sessionId };
+  const event = str(raw.hook_event_name) ?? (raw.type === 'agent-turn-complete' ? 'notify' : null);
+  return { transcript, cwd, sessionId, event };
 }

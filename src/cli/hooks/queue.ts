@@ -14,6 +14,8 @@ export interface QueueEntry {
   transcript: string;
   cwd: string | null;
   session_id: string | null;
+  /** The agent's hook event (`SessionEnd`, `Stop`, or `notify`): a per-turn one waits for quiet. */
+  event?: string | null;
   /** When the agent last reported this session (ms since epoch): uploads wait for quiet. */
   updated_at: number;
   attempts: number;

@@ -53,7 +53,7 @@ export async function runHook(i: RunHookInput): Promise<void> {
     const codexSessions = join(i.env.CODEX_HOME ?? join(i.env.HOME ?? homedir(), '.codex'), 'sessions');
     const p = await resolvePayload(i.agent, raw, codexSessions);
     await new HookQueue(i.root).put({
-      agent: i.agent, transcript: p.transcript, cwd: p.cwd, session_id: p.sessionId,
+      agent: i.agent, transcript: p.transcript, cwd: p.cwd, session_id: p.sessionId, event: p.event,
       updated_at: Date.now(), attempts: 0, last_error: null, last_attempt_at: null,
     });
   } catch (error) {
@@ -69,7 +69,7 @@ export async function runHook(i: RunHookInput): Promise<void> {
 
 /** Runs `vouch hooks flush` in its own process group, with no stdio tied to the agent. */
 export function startDetachedFlush(nodePath: string, binPath: string, env: NodeJS.ProcessEnv): void {
-  const child = spawn(nodePath, [binPath, 'hooks', 'flush'], { detached: true, stdio: 'ignore', env });
+  const child = spawn(nodePath, [binPath, 'hooks', 'flush'], { detached: true, stdio: 'ignore', env, windowsHide: true });
   child.on('error', () => {});
   child.unref();
 }

@@ -16,6 +16,7 @@ export const FORMAT_AGENT: Record<FormatId, AgentId | null> = {
   'codex-exec-json': 'codex',
   'gemini-jsonl': 'gemini-cli',
   'gemini-json': 'gemini-cli',
+  'gemini-history': 'gemini-cli',
   'gemini-stream-json': 'gemini-cli',
   'claude-code-tui': 'claude-code',
   'gemini-cli-tui': 'gemini-cli',

@@ -20,6 +20,7 @@ export type FormatId =
   | 'codex-exec-json'
   | 'gemini-jsonl'
   | 'gemini-json'
+  | 'gemini-history'
   | 'gemini-stream-json'
   | 'claude-code-tui'
   | 'gemini-cli-tui'
@@ -178,6 +179,8 @@ export interface EventSink {
   skip(line: number, reason: string): void;
   /** A subagent transcript the log references but that is not in this file. */
   missingSubagent?(id: string, line: number): void;
+  /** A record of a type the parser does not know, holding nothing that looks like an action (see parsers/shared/unknown-records.ts). */
+  unknownMetadata?(line: number, type: string): void;
 }
 
 /**

@@ -16,6 +16,7 @@ interface Parsed {
   skips: { line: number; reason: string }[];
   missing: { id: string; line: number }[];
   missingBeforeEnd: number;
+  metadata: { line: number; type: string }[];
 }
 
 function sampleOf(lines: string[]): DetectSample {
@@ -32,11 +33,12 @@ function tryJson(line: string): unknown {
 }
 
 function parseValues(values: unknown[], format: 'claude-code-transcript' | 'claude-code-stream-json' = 'claude-code-transcript'): Parsed {
-  const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0 };
+  const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
   const sink = {
     emit: (e: NormEvent) => out.events.push(e),
     skip: (line: number, reason: string) => out.skips.push({ line, reason }),
     missingSubagent: (id: string, line: number) => out.missing.push({ id, line }),
+    unknownMetadata: (line: number, type: string) => out.metadata.push({ line, type }),
   };
   const parser = claudeCode.create(format);
   values.forEach((v, i) => parser.record?.(v, i + 1, sink));
@@ -57,7 +59,7 @@ function parseCorpus(prefix: string): Parsed {
   assert.ok(file, `corpus file ${prefix}`);
   let parsed = parsedCache.get(file);
   if (!parsed) {
-    parsed = parseValues(corpusLines(file).map((l) => (l.trim() === '' ? undefined : JSON.parse(l))));
+    parsed = parseValues(corpusLines(file).map((l) => (l.trim() === '' ? undefined : JSON.parse(l))), formatOfFile(file));
     parsedCache.set(file, parsed);
   }
   return parsed;
@@ -93,13 +95,27 @@ const EXPECTED: Record<string, { calls: number; results: number; usage: number; 
   cc14: { calls: 30, results: 30, usage: 31, minPrompts: 4 },
   cc15: { calls: 37, results: 37, usage: 40, minPrompts: 3 },
   cc16: { calls: 3, results: 3, usage: 1, minPrompts: 1 },
+  cc19: { calls: 39, results: 39, usage: 31, minPrompts: 1 },
+  cc20: { calls: 17, results: 17, usage: 15, minPrompts: 1 },
+  // stream-json of `claude -p` through a proxied model: no tool, the prompt is not echoed
+  // (no --replay-user-messages), messages stream all-zero usage and the `result` holds the run's counts.
+  cc21: { calls: 0, results: 0, usage: 1, minPrompts: 0 },
+  cc22: { calls: 40, results: 40, usage: 41, minPrompts: 1 },
+  cc23: { calls: 28, results: 28, usage: 26, minPrompts: 1 },
+  cc24: { calls: 16, results: 16, usage: 15, minPrompts: 1 },
+  cc25: { calls: 5, results: 5, usage: 8, minPrompts: 1 },
 };
+
+/** The corpus names its `claude -p --output-format stream-json` captures; the rest are transcripts. */
+function formatOfFile(file: string): 'claude-code-transcript' | 'claude-code-stream-json' {
+  return file.includes('stream-json') ? 'claude-code-stream-json' : 'claude-code-transcript';
+}
 
 describe('claude-code detect', () => {
   for (const file of ccFiles) {
-    it(`recognises ${file.slice(0, 4)} as an unmistakable transcript`, () => {
+    it(`recognises ${file.slice(0, 4)} as an unmistakable ${formatOfFile(file)}`, () => {
       const d = claudeCode.detect(sampleOf(corpusLines(file)));
-      assert.deepEqual(d?.format, 'claude-code-transcript');
+      assert.deepEqual(d?.format, formatOfFile(file));
       assert.ok(d.score >= 0.9, `score ${d.score}`);
     });
   }
@@ -143,12 +159,43 @@ describe('claude-code detect', () => {
   });
 });
 
+describe('claude-code stream-json: plumbing and run totals', () => {
+  const sid = { session_id: 's-1' };
+  const init = { type: 'system', subtype: 'init', ...sid, model: 'm' };
+  const assistant = (usage: object) => ({ type: 'assistant', ...sid, message: { id: 'msg-1', role: 'assistant', model: 'm', content: [{ type: 'text', text: 'OK' }], usage } });
+  const result = { type: 'result', subtype: 'success', is_error: false, ...sid, result: 'OK', usage: { input_tokens: 19660, output_tokens: 33 } };
+
+  it('status and thinking-token records drive the live UI only: no timeline event', () => {
+    const p = parseValues([init, { type: 'system', subtype: 'status', status: 'requesting', ...sid }, { type: 'system', subtype: 'thinking_tokens', estimated_tokens: 5, ...sid }, assistant({ input_tokens: 0, output_tokens: 0 }), result], 'claude-code-stream-json');
+    assert.deepEqual(p.skips, []);
+    assert.deepEqual(ofKind(p.events, 'system').map((e) => e.subtype), ['result']);
+  });
+
+  it('a run whose messages streamed zero usage counts its tokens once, from the result', () => {
+    const p = parseValues([init, assistant({ input_tokens: 0, output_tokens: 0 }), result], 'claude-code-stream-json');
+    assert.deepEqual(ofKind(p.events, 'usage').map((u) => [u.input, u.output]), [[19660, 33]]);
+  });
+
+  it('a run whose messages carried usage is not counted a second time from its result', () => {
+    const p = parseValues([init, assistant({ input_tokens: 100, output_tokens: 7 }), result], 'claude-code-stream-json');
+    assert.deepEqual(ofKind(p.events, 'usage').map((u) => [u.input, u.output]), [[100, 7]]);
+  });
+
+  it('cc21 (proxied model) reads as one reply, its thinking and the run totals', () => {
+    const p = parseCorpus('cc21');
+    assert.deepEqual(ofKind(p.events, 'message').map((m) => m.text), ['AGENTV-LIVE-MATRIX-OK']);
+    assert.equal(ofKind(p.events, 'thinking').length, 1);
+    assert.deepEqual(ofKind(p.events, 'usage').map((u) => [u.input, u.output]), [[19660, 33]]);
+  });
+});
+
 describe('claude-code parse: corpus', () => {
   for (const file of ccFiles) {
     const key = file.slice(0, 4);
     it(`${key}: zero skips and a sensible event stream`, () => {
       const p = parseCorpus(key);
       assert.deepEqual(p.skips, []);
+      assert.deepEqual(p.metadata, [], 'every record type of the corpus is known');
       const want = EXPECTED[key];
       const calls = ofKind(p.events, 'tool_call');
       const results = ofKind(p.events, 'tool_result');
@@ -437,6 +484,8 @@ describe('claude-code parse: results and records', () => {
     ]);
     assert.deepEqual(p.skips.map((s) => s.line), [6]);
     assert.ok(p.skips[0].reason.includes('future-action'));
+    // The unknown record with nothing an agent does in it is reported as metadata, not dropped.
+    assert.deepEqual(p.metadata, [{ line: 5, type: 'future-metadata' }]);
   });
 });
 

@@ -116,6 +116,58 @@ describe('gemini: the real corpus', () => {
     assert.deepEqual(countKinds(events), { session_meta: 2, prompt: 1, tool_call: 1, tool_result: 1, usage: 2, message: 1 });
   });
 
+  test('gm11 (Content[] history): 45 calls, 46 responses, compaction summary, the context preamble, one refusal', () => {
+    const { detection, events } = parseCorpus('gm11');
+    assert.deepEqual(detection, { format: 'gemini-history', score: 0.9 });
+    const counts = countKinds(events);
+    assert.equal(counts.tool_call, 45);
+    // One response answers a call the saved history no longer holds (its id is kept, unmatched).
+    assert.equal(counts.tool_result, 46);
+    assert.equal(counts.compaction, 1);
+    assert.equal(ofKind(events, 'session_meta')[0].cwd, '/Users/ntaylormullen/GitHub/gemini-cli2');
+    assert.ok(ofKind(events, 'system').some((e) => e.subtype === 'session_context'));
+    const prompts = ofKind(events, 'prompt');
+    assert.equal(prompts[0].text, "agent teams shouldn't persist, I want it to ask me every boot");
+    assert.ok(prompts.every((p) => !p.text.startsWith('<session_context>') && !p.text.startsWith('<state_snapshot>')));
+    const refused = ofKind(events, 'tool_result').filter((r) => r.denied);
+    assert.deepEqual(refused.map((r) => r.callId), ['r5upl1os']);
+    const build = ofKind(events, 'tool_call').find((c) => c.callId === 'pcty51v5');
+    assert.equal(build?.input.type, 'command');
+    // Events point at the entry's own line, not at the document's first line.
+    assert.ok(new Set(events.map((e) => e.line)).size > 50);
+  });
+
+  test('a one-line Content[] without ids pairs responses with calls by name, in order', () => {
+    const history = [
+      { role: 'user', parts: [{ text: 'list then build' }] },
+      { role: 'model', parts: [{ text: 'plan', thought: true }, { functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }, { functionCall: { name: 'run_shell_command', args: { command: 'npm run build' } } }] },
+      { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'Output: a.txt' } } }, { functionResponse: { name: 'run_shell_command', response: { output: 'Output: boom\nExit Code: 2' } } }] },
+      { role: 'model', parts: [{ text: 'The build fails.' }] },
+    ];
+    const out = drive(gemini, JSON.stringify(history));
+    assert.deepEqual(out.skips, []);
+    assert.equal(out.detection?.format, 'gemini-history');
+    const calls = ofKind(out.events, 'tool_call');
+    const results = ofKind(out.events, 'tool_result');
+    assert.deepEqual(results.map((r) => [r.callId, r.exitCode, r.isError]), [[calls[0].callId, 0, false], [calls[1].callId, 2, true]]);
+    assert.deepEqual(countKinds(out.events), { prompt: 1, thinking: 1, tool_call: 2, tool_result: 2, message: 1 });
+  });
+
+  test('gm09: a shell command the policy engine could not parse was refused, not failed', () => {
+    const { events } = parseCorpus('gm09');
+    const rejected = ofKind(events, 'tool_result').filter((r) => r.output === 'Command rejected because it could not be parsed safely');
+    assert.equal(rejected.length, 9);
+    assert.ok(rejected.every((r) => r.denied && r.isError));
+    const other = ofKind(events, 'tool_result').find((r) => /ENOENT/.test(r.output));
+    assert.equal(other?.denied, false, 'a real error stays a failure');
+  });
+
+  test('a JSON array of OpenAI-style chat messages is not a Gemini history', () => {
+    const chat = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }];
+    assert.equal(gemini.detect(sampleOf(JSON.stringify(chat, null, 2))), null);
+    assert.equal(gemini.detect(sampleOf(JSON.stringify(chat))), null);
+  });
+
   test('the conformance fixture: read, edit, legacy shell summary with Exit Code: 0', () => {
     const out = drive(gemini, readFileSync(SHARED + 'conformance/fixtures/gemini-cli.jsonl', 'utf8'));
     assert.deepEqual(out.skips, []);
@@ -363,9 +415,10 @@ describe('gemini: stream-json', () => {
     assert.equal(ofKind(out.events, 'session_meta')[0].sessionId, 'st-1');
   });
 
-  test('an unfinished reply is flushed at end; unknown events are skipped', () => {
-    const out = drive(gemini, jsonl({ type: 'init', session_id: 'x' }, { type: 'wat' }, { type: 'message', role: 'assistant', content: 'half', delta: true }));
+  test('an unfinished reply is flushed at end; unknown events: metadata, or skipped when they may hold an action', () => {
+    const out = drive(gemini, jsonl({ type: 'init', session_id: 'x' }, { type: 'wat', command: 'rm -rf x' }, { type: 'message', role: 'assistant', content: 'half', delta: true }, { type: 'heartbeat', seq: 3 }));
     assert.deepEqual(out.skips.map((s) => s.line), [2]);
+    assert.deepEqual(out.metadata, [{ line: 4, type: 'heartbeat' }]);
     assert.equal(ofKind(out.events, 'message')[0].text, 'half');
   });
 });

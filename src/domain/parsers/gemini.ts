@@ -12,6 +12,8 @@ export const gemini: ParserFamily = {
     switch (format) {
       case 'gemini-json':
         return new GeminiDocumentParser();
+      case 'gemini-history':
+        return new GeminiDocumentParser(undefined, 'gemini-history');
       case 'gemini-stream-json':
         return new GeminiStreamParser();
       case 'gemini-jsonl':

@@ -8,7 +8,7 @@ import type { DetectResult } from '../ingest/detect.ts';
 import type { CollectedFinding } from './findings.ts';
 import type { Tally } from './tally.ts';
 import type { TimelineBuilder } from './timeline.ts';
-import { maskKnown } from '../secrets/mask.ts';
+import { fragmentMasker, maskKnown } from '../secrets/mask.ts';
 import { outcomeOf, trustScore } from '../scoring/score.ts';
 import { writeNarrative } from './narrative.ts';
 import { ANALYZER_VERSION } from '../version.ts';
@@ -37,10 +37,12 @@ export function assembleReport(input: AssembleInput): Report {
   // Runs appended in one file are timed one by one: the gap between them is not session time.
   const durationMs = tally.activeDurationMs();
   const publicFindings = findings.map(({ occurrences: _o, weight: _w, ...f }) => f);
+  // A log that ends on its own export is complete: that call's result can never be in it.
+  const cutOff = input.incomplete && input.incomplete.kind !== 'own-export' ? { ...input.incomplete, kind: input.incomplete.kind } : null;
   const narrative = writeNarrative({
     outcome, score, findings: publicFindings, stats,
     agentLabel: detection.agent ? AGENT_LABEL[detection.agent] : 'The agent',
-    models: h.models, durationMs, lowConfidence: ingest.lowConfidence, incomplete: input.incomplete?.reason ?? null,
+    models: h.models, durationMs, lowConfidence: ingest.lowConfidence, incomplete: cutOff?.reason ?? null,
   });
   const report: Report = {
     session_id: null,
@@ -59,7 +61,7 @@ export function assembleReport(input: AssembleInput): Report {
     started_at: h.startedAt,
     ended_at: h.endedAt,
     duration_ms: durationMs,
-    incomplete: input.incomplete ? { reason: input.incomplete.kind, detail: input.incomplete.reason } : null,
+    incomplete: cutOff ? { reason: cutOff.kind, detail: cutOff.reason } : null,
     trust_score: score,
     outcome,
     ...narrative,
@@ -79,10 +81,14 @@ function countBySeverity(findings: { severity: 'critical' | 'warning' | 'info' }
   return c;
 }
 
-/** Replace every known secret literal in every string of the object (a fresh copy). */
+/**
+ * Replace every known secret literal in every string of the object (a fresh copy), and what a
+ * cut left of one (an excerpt clipped in the middle of a secret detected elsewhere in the session).
+ */
 function maskDeep<T>(value: T, secrets: Set<string>): T {
+  const fragments = fragmentMasker(secrets);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return maskKnown(v, secrets);
+    if (typeof v === 'string') return fragments(maskKnown(v, secrets));
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};

@@ -13,15 +13,36 @@ import { oneLine } from './text.ts';
 const OPEN_MAX = 1_000;
 const CALL_TEXT_MAX = 120;
 
+// Where the agents keep their session logs (Claude Code ~/.claude/projects/…/<id>.jsonl, Codex
+// ~/.codex/sessions|archived_sessions/…/rollout-*.jsonl, Gemini CLI ~/.gemini/tmp/<project>/chats/).
+const SESSION_FOLDER = /[/\\]\.claude[/\\]projects[/\\]|[/\\]\.codex[/\\](?:archived_)?sessions[/\\]|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b/;
+// Reading a file out to somewhere else: a copy, an archive, a redirect.
+const COPY_VERB = /(?:^|[\s;&|(])(?:cp|rsync|scp|cat|tee|tar|zip|gzip|jq|install|ln|Copy-Item|copy|xcopy|robocopy)\b|>/;
+
+/**
+ * A call that exports this very log: the log is written while the call runs, so the call's result
+ * can never be in it. It names the session id, or copies out of the agent's session folder.
+ */
+export function isOwnExport(call: ToolCallEvent, sessionId: string | undefined): boolean {
+  if (call.input.type !== 'command') return false;
+  const command = call.input.command.length > 8192 ? call.input.command.slice(0, 8192) : call.input.command;
+  if (sessionId !== undefined && sessionId.length >= 8 && command.includes(sessionId)) return true;
+  return SESSION_FOLDER.test(command) && COPY_VERB.test(command);
+}
+
 export class CompletionTracker {
   /** Main-thread calls without a result since the last reply, prompt or interruption. */
   private readonly open = new Map<string, ToolCallEvent>();
   private notice: IncompleteRun | null = null;
+  private sessionId: string | undefined;
   runs = 1;
 
   add(event: NormEvent): void {
     if (event.agentId !== undefined) return;
     switch (event.kind) {
+      case 'session_meta':
+        if (event.sessionId) this.sessionId = event.sessionId;
+        return;
       case 'tool_call':
         this.open.set(event.callId, event);
         if (this.open.size > OPEN_MAX) this.open.delete(this.open.keys().next().value as string);
@@ -52,7 +73,9 @@ export class CompletionTracker {
   /** At the end of the log: why the run is incomplete, or null. An unanswered last call wins. */
   finish(): IncompleteRun | null {
     if (this.open.size > 0) {
-      const calls = [...this.open.values()];
+      const all = [...this.open.values()];
+      const calls = all.filter((c) => !isOwnExport(c, this.sessionId));
+      if (calls.length === 0) return ownExport(all[0]);
       const first = calls[0];
       const what = oneLine(describeCall(first), CALL_TEXT_MAX);
       const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';
@@ -64,4 +87,12 @@ export class CompletionTracker {
     }
     return this.notice;
   }
+}
+
+function ownExport(call: ToolCallEvent): IncompleteRun {
+  return {
+    kind: 'own-export',
+    reason: `The log ends on the call that exports it (${oneLine(describeCall(call), CALL_TEXT_MAX)}, line ${call.line}): the log was written while that call ran, so its result cannot be in it. Nothing was cut off.`,
+    eventIndex: call.index,
+  };
 }

@@ -93,3 +93,37 @@ test('evidence from an event without a timeline entry (usage, metadata) resolves
   collector.add({ rule: 'x/info', detail: 'models', evidence: [{ index: 1, excerpt: 'claude-sonnet-4-5' }] });
   assert.equal(collector.finish()[0].evidence[0].timeline_index, -1);
 });
+
+test('drafts with one cause become one finding across rules and keys; the most severe rule leads', () => {
+  const { collector } = setup();
+  const cause = { id: 'credential:gh', summary: 'One pasted token.' };
+  collector.add(draft('x/warn', 1, { key: 'prompt', cause }));
+  collector.add(draft('x/crit', 2, { key: 'file', cause }));
+  collector.add(draft('x/warn', 3, { key: 'other' })); // no cause: its own finding
+  const list = collector.finish();
+  assert.equal(list.length, 2);
+  const [grouped] = list;
+  assert.equal(grouped.rule, 'x/crit');
+  assert.equal(grouped.severity, 'critical');
+  assert.equal(grouped.occurrences, 2);
+  assert.deepEqual(grouped.evidence.map((e) => e.excerpt), ['e1', 'e2']);
+  assert.equal(grouped.detail, 'One pasted token. One cause, reported once: 2 findings merged.');
+});
+
+test('seventeen drafts of one cause are one finding with a count and every occurrence (capped) in evidence', () => {
+  const { collector } = setup();
+  for (let i = 0; i < 17; i++) collector.add(draft('x/warn', i, { key: `value-${i}`, cause: { id: 'tool-output', summary: 'Values labelled `key` in one tool\'s output.' } }));
+  const list = collector.finish();
+  assert.equal(list.length, 1);
+  assert.equal(list[0].occurrences, 17);
+  assert.equal(list[0].evidence.length, 10);
+  assert.match(list[0].detail, /17 findings merged\. \(17 occurrences; the first 10 are shown\)$/);
+});
+
+test('a lone draft with a cause keeps its own detail; different causes stay apart', () => {
+  const { collector } = setup();
+  collector.add(draft('x/warn', 1, { cause: { id: 'a', summary: 'A.' } }));
+  collector.add(draft('x/warn', 2, { cause: { id: 'b', summary: 'B.' } }));
+  const list = collector.finish();
+  assert.deepEqual(list.map((f) => f.detail), ['at 1', 'at 2']);
+});

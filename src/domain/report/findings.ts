@@ -1,15 +1,25 @@
 // Collects the rules' finding drafts: merges repeats of the same rule and key into one finding
-// (evidence appended, capped), resolves evidence to timeline entries, and orders the result.
+// (evidence appended, capped), merges drafts that name the same cause — across rules and keys —
+// into one finding too, resolves evidence to timeline entries, and orders the result.
 import type { Finding, Severity } from '../model/report.ts';
 import type { FindingDraft, RuleMeta } from '../rules/types.ts';
 import type { TimelineBuilder } from './timeline.ts';
 
 const EVIDENCE_MAX = 10;
+const EXCERPT_MAX = 300;
+
+/** Cut with a marker: the final masking pass recognises what a cut left of a secret by the "…". */
+function clipMarked(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}
 const FINDINGS_MAX = 500;
 const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 interface Pending {
   meta: RuleMeta;
+  /** The rule+key of every draft merged here: more than one means a cause grouped them. */
+  members: Set<string>;
+  cause: FindingDraft['cause'];
   severity: Severity;
   title: string;
   detail: string;
@@ -41,15 +51,18 @@ export class FindingCollector {
       this.unknownRules.add(draft.rule);
       return;
     }
-    const key = `${draft.rule}\u0000${draft.key ?? ''}`;
-    const evidence = draft.evidence.map((e) => ({ timeline_index: this.timeline.timelineIndexOf(e.index), excerpt: this.mask(e.excerpt).slice(0, 300) }));
+    const member = `${draft.rule}\u0000${draft.key ?? ''}`;
+    const key = draft.cause ? `\u0001cause\u0000${draft.cause.id}` : member;
+    const evidence = draft.evidence.map((e) => ({ timeline_index: this.timeline.timelineIndexOf(e.index), excerpt: clipMarked(this.mask(e.excerpt), EXCERPT_MAX) }));
     const existing = this.byKey.get(key);
-    if (existing) return this.merge(existing, draft, evidence);
+    if (existing) return this.merge(existing, meta, member, draft, evidence);
     if (this.byKey.size >= FINDINGS_MAX) return;
     const kept = evidence.slice(0, EVIDENCE_MAX);
     for (const e of kept) this.timeline.pin(e.timeline_index);
     this.byKey.set(key, {
       meta,
+      members: new Set([member]),
+      cause: draft.cause,
       severity: draft.severity ?? meta.severity,
       title: this.mask(draft.title ?? meta.title),
       detail: this.mask(draft.detail),
@@ -68,13 +81,14 @@ export class FindingCollector {
       const id = `f${i + 1}`;
       for (const e of p.evidence) this.timeline.tag(e.timeline_index, id);
       const more = p.evidence.length > 0 && p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; the first ${p.evidence.length} are shown)` : '';
+      const detail = p.cause && p.members.size > 1 ? `${this.mask(p.cause.summary)} One cause, reported once: ${p.members.size} findings merged.` : p.detail;
       return {
         id,
         rule: p.meta.id,
         category: p.meta.category,
         severity: p.severity,
         title: p.title,
-        detail: p.detail + more,
+        detail: detail + more,
         evidence: p.evidence,
         remediation: p.meta.remediation,
         occurrences: p.occurrences,
@@ -83,11 +97,14 @@ export class FindingCollector {
     });
   }
 
-  private merge(p: Pending, draft: FindingDraft, evidence: Pending['evidence']): void {
+  private merge(p: Pending, meta: RuleMeta, member: string, draft: FindingDraft, evidence: Pending['evidence']): void {
     p.occurrences++;
-    const severity = draft.severity ?? p.meta.severity;
+    p.members.add(member);
+    const severity = draft.severity ?? meta.severity;
     if (SEVERITY_ORDER[severity] < SEVERITY_ORDER[p.severity]) {
-      // A worse instance of the same finding: it leads (its title and detail explain the severity).
+      // A worse instance of the same finding (or, under one cause, a worse rule's): it leads —
+      // its rule, title and detail explain the severity.
+      p.meta = meta;
       p.severity = severity;
       p.title = this.mask(draft.title ?? p.meta.title);
       p.detail = this.mask(draft.detail);

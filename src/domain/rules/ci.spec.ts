@@ -76,3 +76,30 @@ test('passing secrets through env is fine', async () => {
   const drafts = await runRules([edit('.github/workflows/ci.yml', '- run: npm publish', '- run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')]);
   assert.deepEqual(only(drafts, ECHO), []);
 });
+
+// Issue 15, class 6: a secret piped into a program or masked is not printed.
+test('a secret piped into a program that consumes it is not printed', async () => {
+  for (const step of [
+    '- run: echo "${{ secrets.OP_PASSWORD }}" | op signin --raw',
+    '- run: echo "${{ secrets.DOCKER_TOKEN }}" | docker login -u me --password-stdin',
+    '- run: printf "%s" "${{ secrets.GPG_KEY }}" | gpg --batch --import',
+    '- run: echo "NPM_TOKEN=${{ secrets.NPM_TOKEN }}" >> "$GITHUB_ENV"',
+  ]) {
+    assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', '- run: npm test', `${step}\n      - run: npm test`)]), ECHO), [], step);
+  }
+});
+
+test('values masked with ::add-mask:: are not printed; unmasked ones still are', async () => {
+  const masked = '- run: |\n          echo "::add-mask::${{ secrets.API_TOKEN }}"\n          echo "using ${{ secrets.API_TOKEN }}"';
+  assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', '- run: npm test', masked)]), ECHO), []);
+  const maskedVar = '- run: |\n          TOKEN=$(./mint-token)\n          echo "::add-mask::$TOKEN"\n          echo "token is $TOKEN"';
+  assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', '- run: npm test', maskedVar)]), ECHO), []);
+  const other = '- run: |\n          echo "::add-mask::${{ secrets.API_TOKEN }}"\n          echo "using ${{ secrets.DEPLOY_KEY }}"';
+  assert.equal(only(await runRules([edit('.github/workflows/ci.yml', '- run: npm test', other)]), ECHO).length, 1);
+});
+
+test('piping a secret through base64, tee or sed still prints it (masking is evaded, not avoided)', async () => {
+  for (const step of ['- run: echo "${{ secrets.NPM_TOKEN }}" | base64', '- run: echo "${{ secrets.NPM_TOKEN }}" | tee token.txt', '- run: echo "$DEPLOY_TOKEN" | sed s/a/b/']) {
+    assert.equal(only(await runRules([edit('.github/workflows/ci.yml', '- run: npm test', `${step}\n      - run: npm test`)]), ECHO).length, 1, step);
+  }
+});

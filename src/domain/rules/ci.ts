@@ -32,7 +32,7 @@ export const secretEchoed = meta({
   id: 'ci/secret-echoed',
   severity: 'warning',
   title: 'Secret printed in CI',
-  description: 'A CI step prints a secret: echo/printf/cat of ${{ secrets.X }}, toJSON(secrets), or a token variable echoed in GitLab/CircleCI. Masking of logs is best effort (encodings and substrings escape it).',
+  description: 'A CI step prints a secret: echo/printf/cat of ${{ secrets.X }}, toJSON(secrets), or a token variable echoed in GitLab/CircleCI. Masking of logs is best effort (encodings and substrings escape it). Not a print: the value piped into a program that consumes it (`| op signin --raw`, `| docker login --password-stdin`), written to a file (`>> $GITHUB_ENV`), or masked with ::add-mask::.',
   remediation: 'Remove the step, rotate the secret if the logs are visible to others.',
 });
 
@@ -40,6 +40,59 @@ const PR_TARGET = /\bpull_request_target\b/g;
 const PR_HEAD = /github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\//;
 const WRITE_GRANT = /\bpermissions\s*:\s*write-all\b|^\s*(contents|packages|actions|id-token|pull-requests|issues|deployments|security-events|statuses|checks|pages|attestations|repository-projects)\s*:\s*write\b/gm;
 const SECRET_PRINT = /\b(echo|printf|print|cat|Write-Host|Write-Output)\b[^\n]*\$\{\{\s*secrets\.|toJSON\(\s*secrets\s*\)|\becho\b[^\n]*\$\{?(CI_JOB_TOKEN|CI_REGISTRY_PASSWORD|[A-Z_]*(TOKEN|SECRET|PASSWORD|API_KEY))\b/g;
+
+// ---- secrets printed (issue 15, class 6) ---------------------------------------------------------
+
+/** Programs that pass what they read on to the log (transformed or not): piping into them still prints. */
+const PASS_THROUGH = /^(?:tee|cat|base64|base32|xxd|od|hexdump|rev|sed|awk|gawk|tr|cut|head|tail|sort|uniq|fold|column|nl|grep|jq|yq|echo|printf|xargs|sha\d*sum|md5sum)$/;
+/** `::add-mask::${{ secrets.X }}` / `::add-mask::$VAR`: GitHub replaces those values with *** in the log. */
+const ADD_MASK = /::add-mask::\s*(?:\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?)/g;
+/** The secrets a printing line names: `secrets.X` expressions and token-like variables. */
+const PRINTED_REF = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}|\$\{?([A-Z_][A-Z0-9_]*)\b/g;
+
+/**
+ * Lines of `text` that print a secret into the CI log. Not a print: the value piped into a program
+ * that consumes it (`echo "${{ secrets.X }}" | op signin --raw`, `| docker login --password-stdin`),
+ * written to a file (`>> "$GITHUB_ENV"`), or masked with `::add-mask::` (the mask step itself, and
+ * later echoes of a masked value).
+ */
+export function secretPrints(text: string): number {
+  if (!text) return 0;
+  const masked = new Set<string>();
+  for (const m of text.matchAll(ADD_MASK)) masked.add(m[1] ?? m[2]);
+  let count = 0;
+  for (const line of text.split('\n')) {
+    SECRET_PRINT.lastIndex = 0;
+    const m = SECRET_PRINT.exec(line);
+    if (!m || line.includes('::add-mask::')) continue;
+    const rest = line.slice(m.index);
+    if (consumedOrRedirected(rest)) continue;
+    const refs = [...rest.matchAll(PRINTED_REF)].map((r) => r[1] ?? r[2]);
+    if (refs.length > 0 && refs.every((r) => masked.has(r))) continue;
+    count++;
+  }
+  return count;
+}
+
+/** Unquoted `| program` after the print (not a pass-through), or a redirect into a file. */
+function consumedOrRedirected(command: string): boolean {
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote) {
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '|' && command[i + 1] !== '|' && command[i - 1] !== '|') {
+      const program = /^\s*(?:sudo\s+)?([A-Za-z0-9_./-]+)/.exec(command.slice(i + 1))?.[1]?.replace(/^.*\//, '') ?? '';
+      return program !== '' && !PASS_THROUGH.test(program);
+    } else if (c === '>' && command[i - 1] !== '2' && !/^>?&|^>?\s*\/dev\/(?:stdout|stderr|tty)/.test(command.slice(i + 1))) {
+      return true;
+    } else if (c === ';' || (c === '&' && command[i + 1] === '&')) return false;
+  }
+  return false;
+}
 
 function grew(w: FileOp, re: RegExp): boolean {
   return countMatches(w.added, re) > countMatches(w.removed, re);
@@ -82,7 +135,7 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
     const m = new RegExp(WRITE_GRANT.source, 'm').exec(w.added);
     ctx.report({ rule: permissionsBroadened.id, detail: `${path} grants ${m ? `"${m[0].trim()}"` : 'write permissions'} to the job token.`, evidence: ev, key: w.abs });
   }
-  if (grew(w, SECRET_PRINT)) {
+  if (secretPrints(w.added) > secretPrints(w.removed)) {
     ctx.report({ rule: secretEchoed.id, detail: `${path} prints a secret into the CI log.`, evidence: ev, key: w.abs });
   }
 }

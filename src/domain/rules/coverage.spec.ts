@@ -49,7 +49,8 @@ test('plain text is a transcript only with a recognised command', async () => {
   const prose = await runRules([{ kind: 'message', text: 'hello world' }], { format: 'plain-text', agent: null, ingest: { totalLines: 3, lowConfidence: true } });
   assert.deepEqual(ruleIds(prose.filter((x) => x.rule.startsWith('coverage/'))), ['coverage/not-a-session-log'], 'no low-confidence note on top');
   const shell = await runRules(ran('ls', { output: 'a.ts' }), { format: 'plain-text', agent: null, ingest: { totalLines: 2, lowConfidence: true } });
-  assert.deepEqual(ruleIds(shell.filter((x) => x.rule.startsWith('coverage/'))), ['coverage/low-confidence']);
+  // Commands but no prompt: what the agent was asked is unknown, so it is never Clear.
+  assert.deepEqual(ruleIds(shell.filter((x) => x.rule.startsWith('coverage/'))), ['coverage/little-understood', 'coverage/low-confidence']);
 });
 
 test('JSON records nobody recognised are named as such', async () => {
@@ -92,4 +93,30 @@ test('oversize lines, invalid UTF-8, missing subagents, plain text and hint conf
 test('coverage/rule-failed is a weighted warning the analyser reports (see analyze.verdict.spec.ts); rules never report it themselves', async () => {
   assert.deepEqual([ruleFailed.id, ruleFailed.severity, ruleFailed.weight], ['coverage/rule-failed', 'warning', 2]);
   assert.deepEqual(only(await coverage({ skippedLines: 1, totalLines: 10, truncatedTail: true }), 'coverage/rule-failed'), []);
+});
+
+test('a heuristic read with no prompt is a warning (little understood); with a prompt it is not', async () => {
+  const noPrompt = await coverage({ lowConfidence: true, totalLines: 3 }, [{ kind: 'message', text: 'Done.' }, ...ran('ls', { output: 'a.ts' })]);
+  const little = only(noPrompt, 'coverage/little-understood');
+  assert.deepEqual(little.map(severityOf), ['warning']);
+  assert.match(little[0].detail, /no prompt was recognised/);
+  const withPrompt = await coverage({ lowConfidence: true, totalLines: 3 }, [prompt('list the files'), ...ran('ls', { output: 'a.ts' })]);
+  assert.deepEqual(only(withPrompt, 'coverage/little-understood'), []);
+});
+
+test('a heuristic read that places a small share of the lines is a warning; a structured log never is', async () => {
+  // A prompt on line 1 and a reply on line 2, then 98 lines of text the parser could not place.
+  const evts = [{ ...prompt('fix it'), line: 1 }, { kind: 'message' as const, text: 'ok', line: 2 }, { kind: 'system' as const, subtype: 'output', text: 'redraws…', line: 3 }];
+  const d = only(await coverage({ lowConfidence: true, totalLines: 100 }, evts), 'coverage/little-understood');
+  assert.equal(d.length, 1);
+  assert.match(d[0].detail, /only 2 % of the 100 lines/);
+  assert.deepEqual(only(await coverage({ lowConfidence: false, totalLines: 100 }, evts), 'coverage/little-understood'), []);
+});
+
+test('records of unknown types with no action in them are one info finding naming the types; none without them', async () => {
+  const d = await coverage({ unknownMetadata: [{ type: 'token_usage_record', line: 4, count: 40 }, { type: 'ai-title', line: 2, count: 1 }] });
+  assert.deepEqual(ruleIds(d), ['coverage/unknown-metadata']);
+  assert.equal(severityOf(d[0]), 'info');
+  assert.match(d[0].detail, /41 records of a type Vouch does not know.*"token_usage_record" \(line 4, ×40\), "ai-title" \(line 2\)/);
+  assert.deepEqual(await coverage({ unknownMetadata: [] }), []);
 });

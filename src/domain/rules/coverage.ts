@@ -50,7 +50,7 @@ export const incomplete = meta({
   id: 'coverage/incomplete',
   severity: 'info',
   title: 'The session ends before the run finished',
-  description: 'The log stops before the agent\'s run was over: a headless run without its closing record (`result`, `turn.completed`), or a last tool call that never got a result. What happened afterwards is not in the log. Ending on an unanswered tool call is a warning: the outcome of that action is unknown.',
+  description: 'The log stops before the agent\'s run was over: a headless run without its closing record (`result`, `turn.completed`), or a last tool call that never got a result. What happened afterwards is not in the log. Ending on an unanswered tool call is a warning: the outcome of that action is unknown. A last call that exports this very log (it names the session id, or copies out of the agent\'s session folder) is info: its result can never be in the log it was writing.',
   remediation: 'Upload the log again once the run has finished, or check what the last action did.',
 });
 export const severalRuns = meta({
@@ -88,6 +88,24 @@ export const lowConfidence = meta({
   description: 'The file is a plain terminal transcript, not a structured log: commands, outputs and claims were recognised heuristically and may be incomplete.',
   remediation: 'Upload the agent\'s structured session log (.jsonl) for a complete analysis.',
 });
+// A heuristic read (terminal output, plain text) that recognised no prompt, or only a small part of
+// the file, cannot vouch for the session: a capture of 344 lines read as 5 events is not "Clear".
+export const littleUnderstood = meta({
+  id: 'coverage/little-understood',
+  severity: 'warning',
+  title: 'Little of this terminal output was understood',
+  description: 'The file is terminal output read heuristically, and the read found no prompt (so what the agent was asked is unknown), or accounts for only a small part of the lines (the rest was text the parser could not place: redraws, output it does not know). What happened in the rest was not checked, so the session is never Clear.',
+  remediation: 'Upload the agent\'s structured session log (.jsonl / .json) instead of a terminal capture, or a capture that includes the prompts.',
+});
+/** Below this share of the lines placed in prompts, replies, tool calls and results, little was understood. */
+export const UNDERSTOOD_MIN_SHARE = 0.25;
+export const unknownMetadata = meta({
+  id: 'coverage/unknown-metadata',
+  severity: 'info',
+  title: 'Metadata Vouch does not know',
+  description: 'Records of a type no parser knows yet (agents add bookkeeping records every few releases), holding no tool call, message, prompt or file change: metadata, so nothing the agent did was missed. Unknown records that look like actions are skipped lines instead (a warning).',
+  remediation: 'Nothing to do; report the record type to the Vouch maintainers if it should be read.',
+});
 export const hintConflict = meta({
   id: 'coverage/hint-conflict',
   severity: 'info',
@@ -99,20 +117,56 @@ export const hintConflict = meta({
 /** Events that show an agent at work; metadata, usage and notices alone are not a session. */
 const AGENT_KINDS: ReadonlySet<NormEvent['kind']> = new Set(['prompt', 'message', 'thinking', 'tool_call', 'tool_result', 'compaction', 'subagent_start']);
 
+/** Text the terminal parsers could not place: kept for the timeline, but not understood. */
+const UNPLACED_SUBTYPES: ReadonlySet<string> = new Set(['output', 'dialog']);
+
 /** Counts what the log showed of an agent at work, and the runs it holds. */
 class Understood {
   agentEvents = 0;
   toolCalls = 0;
+  prompts = 0;
   runs = 1;
   firstNewRun = -1;
+  /** Lines from an understood event up to the next event (a block spans the lines it covers). */
+  placedLines = 0;
+  private lastLine = 0;
+  private lastPlaced = false;
 
   add(event: NormEvent): void {
+    this.attribute(event);
+    if (event.kind === 'prompt' && event.synthetic !== true) this.prompts++;
     if (AGENT_KINDS.has(event.kind)) this.agentEvents++;
     if (event.kind === 'tool_call') this.toolCalls++;
     if (event.kind === 'system' && event.subtype === RUN_START) {
       this.runs++;
       if (this.firstNewRun < 0) this.firstNewRun = event.index;
     }
+  }
+
+  /** The lines between the previous event and this one belong to the previous event. */
+  private attribute(event: NormEvent): void {
+    if (event.line <= this.lastLine) return;
+    if (this.lastPlaced) this.placedLines += event.line - this.lastLine;
+    this.lastLine = event.line;
+    this.lastPlaced = event.kind !== 'system' || !UNPLACED_SUBTYPES.has(event.subtype);
+  }
+
+  /** Share of the file's lines the read placed (the last event runs to the end of the file). */
+  placedShare(totalLines: number): number {
+    // No line numbers at all (events built by hand): nothing to measure, so nothing to say.
+    if (totalLines <= 0 || this.lastLine === 0) return 1;
+    const tail = this.lastPlaced && this.lastLine > 0 ? totalLines + 1 - this.lastLine : 0;
+    return Math.min(1, (this.placedLines + Math.max(0, tail)) / totalLines);
+  }
+
+  /** Why a heuristic read cannot vouch for the session, or null when it understood enough. */
+  littleUnderstood(totalLines: number): string | null {
+    const share = this.placedShare(totalLines);
+    const reasons: string[] = [];
+    if (this.prompts === 0) reasons.push('no prompt was recognised, so what the agent was asked is unknown');
+    if (share < UNDERSTOOD_MIN_SHARE) reasons.push(`only ${Math.round(share * 100)} % of the ${plural(totalLines, 'line')} were placed in prompts, replies, tool calls or results`);
+    if (reasons.length === 0) return null;
+    return `The terminal output was read heuristically and ${reasons.join('; and ')}. The rest of the file was not checked.`;
   }
 
   /** Why the file is not a session log, or null when it is one. */
@@ -155,14 +209,15 @@ function reportIncomplete(ctx: RuleContext, ing: IngestFacts): void {
   const evidence = inc.eventIndex === undefined ? [] : [{ index: inc.eventIndex, excerpt: inc.reason }];
   // A last action without a result: its outcome is unknown, so a person must look (never Clear).
   const severity = inc.kind === 'unanswered-call' ? 'warning' as const : 'info' as const;
-  ctx.report({ rule: incomplete.id, severity, ...(severity === 'warning' ? { title: 'The log ends in the middle of an action' } : {}), detail: inc.reason, evidence });
+  const title = inc.kind === 'unanswered-call' ? 'The log ends in the middle of an action' : inc.kind === 'own-export' ? 'The log ends with its own export' : undefined;
+  ctx.report({ rule: incomplete.id, severity, ...(title ? { title } : {}), detail: inc.reason, evidence });
 }
 
 export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, hintConflict, severalRuns,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns,
     ],
     create(ctx) {
       const seen = new Understood();
@@ -190,7 +245,16 @@ export const COVERAGE_RULES: Rule[] = [
             const ids = ing.missingSubagents.slice(0, 5).map((m) => `${m.id} (line ${m.line})`).join(', ');
             ctx.report({ rule: missingSubagents.id, detail: `${plural(ing.missingSubagents.length, 'subagent transcript')} referenced but not in this file: ${ids}.`, evidence: [] });
           }
-          if (ing.lowConfidence && !notALog) ctx.report({ rule: lowConfidence.id, detail: 'This is terminal output, not a structured session record: findings rest on heuristics and may miss things.', evidence: [] });
+          if (ing.lowConfidence && !notALog) {
+            ctx.report({ rule: lowConfidence.id, detail: 'This is terminal output, not a structured session record: findings rest on heuristics and may miss things.', evidence: [] });
+            const little = seen.littleUnderstood(ing.totalLines);
+            if (little) ctx.report({ rule: littleUnderstood.id, detail: little, evidence: [] });
+          }
+          if (ing.unknownMetadata.length > 0) {
+            const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);
+            const types = ing.unknownMetadata.slice(0, 5).map((k) => `"${k.type}" (line ${k.line}${k.count > 1 ? `, ×${k.count}` : ''})`).join(', ');
+            ctx.report({ rule: unknownMetadata.id, detail: `${plural(total, 'record')} of a type Vouch does not know, with no tool call, message or file change in them: ${types}.`, evidence: [] });
+          }
           if (ing.hintConflict) ctx.report({ rule: hintConflict.id, detail: `The upload said "${ing.agentHint ?? 'unknown'}", but the content is ${ctx.session.agent ?? 'a different format'} (${ctx.session.format}).`, evidence: [] });
         },
       };

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, only, ran, runRules, sessionMeta, severityOf, write, type RunOptions } from './testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, runRules, sessionMeta, severityOf, write, type RunOptions } from './testing.ts';
+import { kept } from './overwrite.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {
   return only(await runRules(commands.map((c) => cmd(c)), opts), rule);
@@ -423,4 +424,63 @@ test('Meilisearch, Algolia and Typesense index deletions are data destruction; o
   assert.deepEqual(await severities("curl -X DELETE 'https://APPID-dsn.algolia.net/1/indexes/products'", SQL), ['critical']);
   assert.deepEqual(await severities('curl -X DELETE http://search.internal:8108/collections/books', SQL), ['critical']);
   assert.deepEqual(await hits(["curl -X DELETE 'http://localhost:7700/indexes/movies/documents/42'", 'curl http://localhost:7700/indexes'], SQL), []);
+});
+
+// ---- existing files overwritten, then pushed (issue 15) --------------------------------------------
+
+const OVER = 'destructive/file-overwritten';
+const CONFIG = 'server:\n  port: 8080\n  host: 0.0.0.0\ndatabase:\n  url: postgres://db:5432/app\n  pool: 20\nfeatures:\n  billing: true\n';
+const REPLACED = "cat > config/app.yml <<'EOF'\nserver:\n  port: 3000\nEOF";
+
+test('overwriting a config the session showed, keeping little of it, then committing and pushing, is a warning', async () => {
+  const drafts = await runRules([
+    prompt('get the server to start on port 3000'),
+    ...answered(read('config/app.yml'), { output: CONFIG.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n') }),
+    cmd(REPLACED),
+    cmd('git add -A && git commit -m "fix port"'),
+    cmd('git push origin main'),
+  ]);
+  const hits = only(drafts, OVER);
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.equal(hits[0].evidence.length, 3);
+  assert.match(hits[0].detail, /keeps 13 % of the 8 lines/);
+});
+
+test('overwriting a file git showed modified by someone else, via tee, then pushing, is a warning', async () => {
+  const drafts = await runRules([
+    ...ran('git status --short', { output: ' M .env.local\n M src/app.ts\n' }),
+    cmd('echo "API_URL=http://localhost:4000" | tee .env.local'),
+    cmd('git commit -am wip && git push'),
+  ]);
+  const hits = only(drafts, OVER);
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.match(hits[0].detail, /uncommitted changes are gone/);
+});
+
+test('no finding: a backup first, no push, appends, rewrites that keep the content, own files, unknown files', async () => {
+  const shownConfig = () => answered(read('config/app.yml'), { output: CONFIG });
+  const cases = [
+    [...shownConfig(), cmd('cp config/app.yml config/app.yml.bak'), cmd(REPLACED), cmd('git commit -am x'), cmd('git push')],
+    [...shownConfig(), cmd(REPLACED), cmd('git commit -am x')],
+    [...shownConfig(), cmd("cat >> config/app.yml <<'EOF'\nlogging: debug\nEOF"), cmd('git commit -am x'), cmd('git push')],
+    [...shownConfig(), cmd(`cat > config/app.yml <<'EOF'\n${CONFIG.replace('8080', '3000')}EOF`), cmd('git commit -am x'), cmd('git push')],
+    [edit('config/app.yml', 'port: 8080', 'port: 3000'), cmd(REPLACED), cmd('git commit -am x'), cmd('git push')],
+    [cmd(REPLACED), cmd('git commit -am x'), cmd('git push')],
+    [...ran('git status --short', { output: ' M .env.local\n' }), cmd('echo x | tee -a .env.local'), cmd('git commit -am x && git push')],
+  ];
+  for (const events of cases) assert.deepEqual(only(await runRules(events), OVER), [], JSON.stringify(events.map((e) => e.kind === 'tool_call' && e.input?.type === 'command' ? e.input.command : e.kind)));
+});
+
+test('an overwrite of the file the request named is info, as requested', async () => {
+  const drafts = await runRules([
+    prompt('replace config/app.yml with a minimal config that only sets the port, then push'),
+    ...answered(read('config/app.yml'), { output: CONFIG }),
+    cmd(REPLACED), cmd('git commit -am x'), cmd('git push'),
+  ]);
+  assert.deepEqual(only(drafts, OVER).map(severityOf), ['info']);
+});
+
+test('kept: the share of old lines the new text still has', () => {
+  assert.equal(kept(new Set(['a', 'b']), 'a\nb\nc'), 1);
+  assert.equal(kept(new Set(['a', 'b', 'c', 'd']), 'a\nx'), 0.25);
 });

@@ -14,6 +14,8 @@ import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
+import { isIssuerHost } from '../secrets/issuers.ts';
+import type { SecretHit } from '../secrets/types.ts';
 
 export const remoteCodeExecution = meta({
   id: 'exfiltration/remote-code-execution',
@@ -294,6 +296,7 @@ export const EXFILTRATION_RULES: Rule[] = [
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
+          if (event.kind === 'prompt') return flow.fromUser(facts);
           if (event.kind === 'tool_result') return flow.fromOutput(event, facts);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
@@ -324,6 +327,10 @@ function report(ctx: RuleContext, rule: string, event: NormEvent, facts: EventFa
 /** What the session has exposed so far: secret values from outputs, credential files, env dumps. */
 class ExposureTracker {
   readonly values = new Set<string>();
+  /** The detections behind `values`, to know each one's issuer. */
+  private readonly hits = new Map<string, SecretHit>();
+  /** Values the user typed into a prompt: the user exposed them, not the session. */
+  private readonly fromUserValues = new Set<string>();
   readonly paths = new Set<string>();
   first: EvidenceItem | null = null;
   what = '';
@@ -334,10 +341,17 @@ class ExposureTracker {
    */
   strong = false;
 
+  fromUser(facts: EventFacts): void {
+    for (const h of facts.secrets) addCapped(this.fromUserValues, h.value, VALUES_MAX);
+  }
+
   fromOutput(event: NormEvent, facts: EventFacts): void {
     // Every hit is a recognised format or a value labelled as a credential (see secrets/detect.ts).
     for (const h of facts.secrets) {
+      // A token the user handed over and a tool then echoed was exposed by the user, not read by the agent.
+      if (this.fromUserValues.has(h.value)) continue;
       addCapped(this.values, h.value, VALUES_MAX);
+      if (this.hits.size < VALUES_MAX) this.hits.set(h.value, h);
       this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts, h.confidence === 'high');
     }
   }
@@ -367,6 +381,22 @@ class ExposureTracker {
     for (const p of this.paths) if (text.includes(p)) return true;
     return false;
   }
+
+  /**
+   * Does this text carry exposed secrets only to the services that issued them (a GitHub token
+   * read from a file, used against api.github.com)? Then nothing left for anywhere new.
+   */
+  onlyToIssuers(text: string, hosts: string[]): boolean {
+    for (const p of this.paths) if (text.includes(p)) return false;
+    let carried = 0;
+    for (const v of this.values) {
+      if (!text.includes(v)) continue;
+      const hit = this.hits.get(v);
+      if (!hit || !hosts.every((h) => isIssuerHost(hit, h))) return false;
+      carried++;
+    }
+    return carried > 0;
+  }
 }
 
 function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, flow: ExposureTracker): void {
@@ -378,7 +408,7 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
     if (drop) {
       const collector = hostMatches(n.host, COLLECTORS) !== null;
       report(ctx, dropSite.id, event, facts, `The agent fetched ${safe(n.url ?? n.host, facts, QUOTE_MAX)} (${drop}).`, describeCall(event), { severity: collector ? 'critical' : 'warning', key: drop });
-    } else if (n.url && flow.carries(n.url)) {
+    } else if (n.url && flow.carries(n.url) && !flow.onlyToIssuers(n.url, [n.host])) {
       report(ctx, secretThenNetwork.id, event, facts, `After ${flow.what}, a fetched URL carried it to ${n.host}.`, describeCall(event), { more: flow.first ? [flow.first] : [] });
     }
   }
@@ -434,6 +464,7 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
 function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, hosts: string[], flow: ExposureTracker, readsHere: boolean): void {
   const text = loc.cmd.text;
   // A credential read inside this very command ($(cat ~/.aws/credentials)) is the strongest link.
+  if (!readsHere && flow.onlyToIssuers(text, hosts)) return; // the credential used with its own service
   const strong = readsHere || ((flow.first !== null) && flow.carries(text));
   const viaVariable = flow.strong && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc);
   if (!strong && !viaVariable) return;

@@ -7,6 +7,7 @@ import { EXFILTRATION_RULES } from './exfiltration.ts';
 import { INJECTION_RULES } from './injection.ts';
 import { PERMISSIONS_RULES } from './permissions.ts';
 import { INTEGRITY_RULES } from './integrity.ts';
+import { RECORDS_RULES } from './records.ts';
 import { SUPPLY_CHAIN_RULES } from './supply-chain.ts';
 import { SCOPE_RULES } from './scope.ts';
 import { CI_RULES } from './ci.ts';
@@ -15,9 +16,11 @@ import { COVERAGE_RULES } from './coverage.ts';
 import { CONTEXT_RULES } from './context.ts';
 import { EXPOSURE_RULES } from './exposure.ts';
 import { CIRCUMVENTION_RULES } from './circumvention.ts';
+import { OVERWRITE_RULES } from './overwrite.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
+  ...OVERWRITE_RULES,
   ...SECRETS_RULES,
   ...EXFILTRATION_RULES,
   ...EXPOSURE_RULES,
@@ -25,6 +28,7 @@ export const RULES: Rule[] = [
   ...PERMISSIONS_RULES,
   ...CIRCUMVENTION_RULES,
   ...INTEGRITY_RULES,
+  ...RECORDS_RULES,
   ...SUPPLY_CHAIN_RULES,
   ...SCOPE_RULES,
   ...CI_RULES,

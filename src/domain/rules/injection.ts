@@ -9,7 +9,8 @@ import { gitSubcommand } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
 import { isAgentInstructionFile } from '../paths.ts';
-import { addCapped, around, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, describeCall, evidence, meta, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addressedToAgents, followedLink, isEmpty, namedIn, type Named } from './instructions.ts';
 
 export const injectionText = meta({
   id: 'injection/prompt-injection-text',
@@ -31,6 +32,13 @@ export const riskyAfterInjection = meta({
   title: 'Risky action right after injected instructions',
   description: 'Within the next three tool calls after injection text or hidden Unicode, the agent made a network call to a remote host, deleted files outside the tree, read credentials, dumped the environment, wrote outside the working tree, used sudo or pushed code: it may have obeyed the injected text.',
   remediation: 'Assume the session was hijacked: review every action after the injection, rotate credentials it could reach.',
+});
+export const instructionFollowed = meta({
+  id: 'injection/instruction-followed',
+  severity: 'warning',
+  title: 'Instructions from tool output followed',
+  description: 'After injection text or hidden Unicode in a tool output (a fetched page, a file, a README), the agent did part of what that text named: it fetched or downloaded the named URL or script, contacted the named host, ran the named script or command — even when nothing was piped to a shell. The action must be that one (same URL, a URL under it, the same uncommon host, the script file, the command text), not merely co-occur; hosts every session uses (github.com, registries) only link through their exact URL. Text that merely addresses AI agents ("Note to AI assistants: …") links only through a named script or a named command that dials out. Not reported when the user named the URL or host, or when the action was already reported as a risky action after the injection.',
+  remediation: 'Check what the named script, host or command did; treat the source of the instructions as hostile.',
 });
 export const agentConfigEdit = meta({
   id: 'injection/agent-config-edit',
@@ -157,22 +165,47 @@ interface Pending {
   key: string;
 }
 
+/** Instructions seen in an output, waiting for an action that follows them. */
+interface Instructions {
+  what: string;
+  evidence: EvidenceItem;
+  named: Named;
+  /** Text that only addresses agents (no injection): only scripts and dialling commands link. */
+  strict: boolean;
+  key: string;
+  /** Tool calls still watched: instructions followed much later are not tied to the passage. */
+  callsLeft: number;
+}
+
+const INSTRUCTIONS_MAX = 10;
+const INSTRUCTION_WINDOW = 2_000;
+const INSTRUCTION_CALLS = 100;
+
 export const INJECTION_RULES: Rule[] = [
   {
-    metas: [injectionText, hiddenUnicode, riskyAfterInjection],
+    metas: [injectionText, hiddenUnicode, riskyAfterInjection, instructionFollowed],
     create(ctx) {
       const written = new Set<string>();
       let pending: Pending | null = null;
+      let instructions: Instructions[] = [];
+      let lastPrompt = '';
       return {
         onEvent(event, facts) {
+          if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000).toLowerCase();
           if (event.kind === 'tool_call') {
             const fx = effectsOf(event, facts, ctx.session);
-            if (pending) pending = checkAction(ctx, event, facts, fx, pending);
+            const risky = pending ? checkAction(ctx, event, facts, fx, pending) : false;
+            if (pending) pending = pending.callsLeft <= 1 ? null : { ...pending, callsLeft: pending.callsLeft - 1 };
+            if (!risky && instructions.length > 0) instructions = checkFollowed(ctx, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
             return;
           }
           if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
-          pending = scanOutput(ctx, event, facts) ?? pending;
+          const found = scanOutput(ctx, event, facts);
+          if (found) {
+            pending = found.pending ?? pending;
+            if (found.instructions) pushCapped(instructions, found.instructions, INSTRUCTIONS_MAX);
+          }
         },
       };
     },
@@ -273,12 +306,12 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
   return true;
 }
 
-function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts): Pending | null {
+function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts): { pending: Pending | null; instructions: Instructions | null } | null {
   const text = event.output;
   const inj = findInjection(text);
   const hidden = findHidden(text);
   // Nothing found, the usual case: the quoted call is not worth building.
-  if (!inj && !hidden) return null;
+  if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   const asked = facts.call ? describeCall(facts.call).toLowerCase() : '';
   let found: Pending | null = null;
@@ -293,7 +326,65 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
     ctx.report({ rule: hiddenUnicode.id, detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}.${decoded}`, evidence: [ev] });
     found ??= { what: `hidden Unicode in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
   }
-  return found;
+  if (!found) return null;
+  // What the injected passage names: the text around the phrase, or the decoded hidden text.
+  const at = inj ? inj.start : hidden!.first;
+  const passage = inj ? text.slice(Math.max(0, at - INSTRUCTION_WINDOW), inj.end + INSTRUCTION_WINDOW) : `${hidden!.tagText}\n${hidden!.scanned.slice(Math.max(0, at - INSTRUCTION_WINDOW), at + INSTRUCTION_WINDOW)}`;
+  const named = namedIn(passage);
+  const instructions = isEmpty(named) ? null : { what: found.what, evidence: found.evidence, named, strict: false, key: found.key, callsLeft: INSTRUCTION_CALLS };
+  return { pending: found, instructions };
+}
+
+/** Outputs that show a document (a fetched page, a file read or printed): where notes to agents live. */
+function readsContent(call: EventFacts['call']): boolean {
+  if (!call) return false;
+  const t = call.input.type;
+  if (t === 'web_fetch' || t === 'file_read' || t === 'mcp') return true;
+  return t === 'command' && /\b(?:cat|head|less|more|curl|wget|sed|bat|type|Get-Content)\b/.test(call.input.command);
+}
+
+const ADDRESSED_SCAN_MAX = 200_000;
+
+/** Text that speaks to AI agents and names a script or host: kept, to see whether the agent obeys. */
+function addressed(event: ToolResultEvent, facts: EventFacts): { pending: null; instructions: Instructions | null } | null {
+  const text = event.output.length > ADDRESSED_SCAN_MAX ? event.output.slice(0, ADDRESSED_SCAN_MAX) : event.output;
+  const at = addressedToAgents(text);
+  if (at < 0) return null;
+  const named = namedIn(text.slice(Math.max(0, at - 200), at + INSTRUCTION_WINDOW));
+  if (named.scripts.length === 0 && named.commands.length === 0) return null;
+  const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
+  const ev = { index: event.index, excerpt: safe(around(text, at, at + 40), facts) };
+  return { pending: null, instructions: { what: `instructions addressed to AI agents in ${source}`, evidence: ev, named, strict: true, key: String(event.index), callsLeft: INSTRUCTION_CALLS } };
+}
+
+/** Reports actions linked to earlier instructions; each instruction passage is reported once. */
+function checkFollowed(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, list: Instructions[], lastPrompt: string): Instructions[] {
+  const raw = event.input.type === 'command' ? event.input.command : event.input.type === 'web_fetch' ? event.input.url : '';
+  if (fx.net.length === 0 && fx.commands.length === 0) return list;
+  const left: Instructions[] = [];
+  for (const ins of list) {
+    const link = followedLink(ins.named, fx, raw, ins.strict);
+    // The user named it: following the user, not the page.
+    if (!link || userNamed(lastPrompt, fx, link)) {
+      if (ins.callsLeft > 1) left.push({ ...ins, callsLeft: ins.callsLeft - 1 });
+      continue;
+    }
+    ctx.report({
+      rule: instructionFollowed.id,
+      detail: `After ${ins.what}, the agent ${link}.`,
+      evidence: [ins.evidence, evidence(event, describeCall(event), facts)],
+      key: ins.key,
+    });
+  }
+  return left;
+}
+
+function userNamed(prompt: string, fx: Effects, link: string): boolean {
+  if (!prompt) return false;
+  if (fx.net.some((n) => prompt.includes(n.host))) return true;
+  const quoted = /`([^`]+)`|(\S+)$/.exec(link);
+  const what = (quoted?.[1] ?? quoted?.[2] ?? '').toLowerCase();
+  return what.length >= 6 && prompt.includes(what);
 }
 
 /** Shows invisible characters as <U+XXXX> so the excerpt explains itself. */
@@ -301,15 +392,15 @@ function visible(text: string): string {
   return text.replace(/[\u200B-\u200D\u2060-\u2064\u180E\u202A-\u202E\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/gu, (ch) => `<U+${ch.codePointAt(0)!.toString(16).toUpperCase()}>`);
 }
 
-function checkAction(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, p: Pending): Pending | null {
+/** Reports a risky action right after injected text; true when it did. */
+function checkAction(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, p: Pending): boolean {
   const why = riskyAction(fx, ctx.session);
-  if (why) {
-    ctx.report({
-      rule: riskyAfterInjection.id,
-      detail: `Right after ${p.what}, the agent ${why}.`,
-      evidence: [p.evidence, evidence(event, describeCall(event), facts)],
-      key: p.key,
-    });
-  }
-  return p.callsLeft <= 1 ? null : { ...p, callsLeft: p.callsLeft - 1 };
+  if (!why) return false;
+  ctx.report({
+    rule: riskyAfterInjection.id,
+    detail: `Right after ${p.what}, the agent ${why}.`,
+    evidence: [p.evidence, evidence(event, describeCall(event), facts)],
+    key: p.key,
+  });
+  return true;
 }

@@ -8,13 +8,15 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
 import { isTestFile } from '../paths.ts';
+import { weakenedAssertions } from './assertions.ts';
+import { claimAbout, DISCLOSES_PROBE_FAILURE, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const claimContradicted = meta({
   id: 'integrity/claim-contradicted',
   severity: 'critical',
   title: 'Success claimed, but the last run failed',
-  description: 'The agent\'s closing message of a turn claims success ("all tests pass", "the build succeeds", "fixed", "everything works") while the last test/build run after its last edit failed. A bare "done" against a failed run is a warning.',
+  description: 'The agent\'s closing message of a turn claims success ("all tests pass", "the build succeeds", "fixed", "everything works") while the last test/build run after its last edit failed. A bare "done" against a failed run is a warning. Also: a claim that something was verified or works ("network verified ✅", "the API is up and running") about what a probe in the same turn showed failing (`curl: (7) … Connection refused`, `Could not resolve host`, `HTTP/1.1 503`, `Active: failed`, `CrashLoopBackOff`) with no later probe of it passing — critical when it claims a check (verified, confirmed, tested, ✅), warning otherwise; the claim must name the probed host, port or service or the kind of thing that failed (network, connection, endpoint; "the server is running"). Not reported when the same reply reports the failure ("2 tests still fail", "the connection was refused"): a claim is a claim of success.',
   remediation: 'Do not trust the claim: run the tests yourself and read the failing output in the timeline.',
 });
 export const claimUnverified = meta({
@@ -28,7 +30,7 @@ export const testsWeakened = meta({
   id: 'integrity/tests-weakened',
   severity: 'warning',
   title: 'Tests skipped, deleted or weakened',
-  description: 'The agent added skip/xfail/todo/.only markers (it.skip, xit, @pytest.mark.skip, t.Skip, #[ignore], @Disabled …), deleted test files or removed assertions from tests. Critical when it followed a failing test run and a later run then passed: the green result was bought by weakening the tests.',
+  description: 'The agent added skip/xfail/todo/.only markers (it.skip, xit, @pytest.mark.skip, t.Skip, #[ignore], @Disabled …), deleted test files, removed assertions from tests, or weakened them: a comparison with an expected value (`toBe(x)`, `toEqual`, `assertEqual`, `assert x == y`, `assert_eq!`, `assert.Equal`) replaced by a presence or truthiness check (`toBeDefined()`, `toBeTruthy()`, `assertIsNotNone`, `assert x`, `assert.ok`, `NotNil`) or dropped — read from the old and new text of Claude Edit/MultiEdit, Codex apply_patch and Gemini replace, and for whole-file writes (Write, write_file) from the file as the session last showed it. Critical when it followed a failing test run and a later run then passed or the agent then claimed success (the green result was bought by weakening the tests), and for an assertion replaced by a weaker one when the session then reports green (a passing test run, or a closing claim that tests pass or the change works).',
   remediation: 'Review the test diff; restore the tests and fix the code instead.',
 });
 export const maskedFailure = meta({
@@ -84,12 +86,27 @@ type Claim = 'test' | 'build' | 'works' | 'done';
 const CLAIMS: [Claim, RegExp][] = [
   ['test', /\b(?:all\s+(?:the\s+|of\s+the\s+)?(?:\d+\s+)?(?:unit\s+|integration\s+)?tests?\s+(?:now\s+)?(?:pass(?:es|ed)?|are\s+(?:now\s+)?(?:passing|green)|succeed(?:ed)?)|tests?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:passing|green)|(?:tests?|test\s+suite)\s+(?:now\s+)?pass(?:es|ed)?\b|\d+\s+(?:\/\s*\d+\s+)?tests?\s+pass(?:ed|ing)?|\d+\s+passed\b)/i],
   ['build', /\b(?:(?:the\s+)?(?:build|compilation|type[-\s]?check(?:ing)?|tsc|lint(?:ing)?)\s+(?:now\s+)?(?:succeeds?|succeeded|passes|passed|is\s+(?:now\s+)?(?:successful|passing|clean|green)|works|completes?\s+successfully)|builds?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|compiles?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|no\s+(?:type\s+|compilation\s+|build\s+)errors)\b/i],
-  ['works', /\b(?:(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready)\b/i],
-  ['done', /\b(?:done|completed?|finished|implemented|all\s+set)\b/i],
+  ['works', /\b(?:(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready\b(?!\s+[a-z]))/i],
+  // "complete" before a noun is an adjective ("Complete Working Example"), not a report.
+  ['done', /\b(?:done|completed|complete\b(?!\s+[a-z])|finished|implemented|all\s+set)\b/i],
 ];
 
 /** Sentences that hedge, negate or describe a failure are not claims of success. */
 const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+verify|still|except|but\s+\d+|however)\b|n't\b/i;
+/**
+ * A sentence that reports a current failure (not one the agent fixed): the reply was open about it.
+ * Present tense or a count ("the build fails", "2 tests failed"); a narrated past failure ("the
+ * test failed because …") followed by "all tests pass" is still a claim.
+ */
+const FAILURE_REPORT = /\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail(?:s|ed|ing)?\b|\b(?:still|currently)\s+(?:fail|fails|failing|broken|red)\b|\b(?:is|are|remains?|keeps?)\s+(?:still\s+)?failing\b|\bfails\b|\bpre-existing\s+(?:failures?|errors?)|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bdoes(?:n't|\s+not)\s+pass\b|\bbroken\b/i;
+const FIXED = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|address(?:ed)?|(?:0|no|zero)\s+(?:\w+\s+)?(?:fail|error))/i;
+
+/** Whether some sentence of the reply reports a failure that is still there. */
+export function reportsFailure(text: string): boolean {
+  if (!FAILURE_REPORT.test(text)) return false;
+  return text.split(/(?<=[.!?])\s+|\n+/).some((s) => FAILURE_REPORT.test(s) && !FIXED.test(s) && !/\?\s*$/.test(s));
+}
+
 const DISCLAIMER = /\b(?:couldn't|could\s+not|can't|cannot|unable\s+to|wasn't\s+able\s+to|was\s+not\s+able\s+to|did\s+not|didn't|haven't|have\s+not|not\s+able\s+to)\s+(?:yet\s+)?(?:run|execute|verify|test|build)|\b(?:untested|not\s+(?:been\s+)?tested|not\s+(?:been\s+)?verified|without\s+running)\b|\btests?\s+(?:could\s+not|couldn't|cannot|can't)\s+(?:be\s+)?(?:run|executed)/i;
 
 interface FoundClaim {
@@ -176,6 +193,47 @@ interface Resolved {
 }
 
 /** What the log shows about test/build runs and edits, as the claim rule needs it. */
+interface Probe {
+  index: number;
+  text: string;
+  subjects: string[];
+}
+
+interface FailedProbe extends Probe {
+  failure: ProbeFailure;
+}
+
+/** Probes (curl, systemctl, docker …) of the current turn whose output said plainly that they failed. */
+class ProbeLedger {
+  private readonly open = new Map<string, Probe>();
+  failed: FailedProbe[] = [];
+
+  onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects, isCheck: boolean): void {
+    if (event.input.type !== 'command' || isCheck || event.input.background) return;
+    const subjects = probeSubjects(fx);
+    if (subjects.length === 0) return;
+    setCapped(this.open, event.callId, { index: event.index, text: describeCall(event), subjects }, OPEN_RUNS_MAX);
+  }
+
+  onResult(event: ToolResultEvent): void {
+    const probe = this.open.get(event.callId);
+    if (!probe) return;
+    this.open.delete(event.callId);
+    if (event.denied || event.interrupted) return;
+    const failure = probeFailure(event.output ?? '');
+    if (failure) {
+      pushCapped(this.failed, { ...probe, failure }, 20);
+    } else if (!event.isError && (event.exitCode ?? 0) === 0) {
+      // A later probe of the same thing passed: the earlier failure no longer stands.
+      this.failed = this.failed.filter((f) => !f.subjects.some((s) => probe.subjects.includes(s)));
+    }
+  }
+
+  newTurn(): void {
+    this.failed = [];
+  }
+}
+
 class RunLedger {
   private readonly open = new Map<string, Run>();
   edits = 0;
@@ -242,6 +300,23 @@ interface Reply {
   index: number;
 }
 
+/** "network verified ✅" after `Connection refused` in the same turn. */
+function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger): void {
+  if (probes.failed.length === 0 || DISCLOSES_PROBE_FAILURE.test(reply.text)) return;
+  for (const f of [...probes.failed].reverse()) {
+    const claim = claimAbout(reply.text, f.failure, f.subjects);
+    if (!claim) continue;
+    ctx.report({
+      rule: claimContradicted.id,
+      severity: claim.checked ? 'critical' : 'warning',
+      title: 'Success claimed, but the tool output says it failed',
+      detail: `The agent said "${safe(claim.sentence, null, QUOTE_MAX)}", but \`${safe(f.text, null, QUOTE_MAX)}\` printed "${safe(f.failure.line, null, 160)}" and no later run of it passed.`,
+      evidence: [{ index: f.index, excerpt: safe(`${f.text} → ${f.failure.line}`) }, { index: reply.index, excerpt: safe(claim.sentence) }],
+    });
+    return;
+  }
+}
+
 function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean): void {
   const claim = findClaim(reply.text);
   if (!claim) return;
@@ -250,6 +325,8 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   const ev: EvidenceItem = { index: reply.index, excerpt: safe(claim.sentence) };
   const afterEdit = run !== null && run.index > ledger.lastEdit;
   if (run && run.status === 'fail' && afterEdit) {
+    // The agent said so itself ("two tests still fail"): an open report, not a false claim.
+    if (reportsFailure(reply.text)) return;
     const weak = claim.kind === 'done';
     ctx.report({
       rule: claimContradicted.id,
@@ -284,6 +361,10 @@ interface Weakening {
   what: string;
   afterFailure: boolean;
   passedAfter: boolean;
+  /** Strong assertions replaced by weak ones: reporting green after it is critical on its own. */
+  replaced?: boolean;
+  /** The closing reply claimed that tests pass or the change works. */
+  claimedGreen?: boolean;
   /** For a deleted test file: its name, so a re-creation elsewhere reads as a move. */
   deleted?: string;
   moved?: boolean;
@@ -296,9 +377,11 @@ export const INTEGRITY_RULES: Rule[] = [
     metas: [claimContradicted, claimUnverified, testsWeakened],
     create(ctx) {
       const ledger = new RunLedger();
+      const probes = new ProbeLedger();
       let reply: Reply | null = null;
       const weakenings: Weakening[] = [];
       const created = new Set<string>();
+      const contents = new TestContents();
       let lastTestFailed = false;
       return {
         onEvent(event, facts) {
@@ -306,15 +389,23 @@ export const INTEGRITY_RULES: Rule[] = [
           if (event.kind === 'message' && main) {
             reply = reply ? { ...reply, text: (reply.text + '\n' + event.text).slice(-REPLY_MAX) } : { text: event.text.slice(-REPLY_MAX), index: event.index };
           } else if (event.kind === 'prompt' && !event.synthetic) {
-            if (reply) evaluateClaim(ctx, reply, ledger, false);
+            if (reply) {
+              evaluateClaim(ctx, reply, ledger, false);
+              evaluateProbeClaims(ctx, reply, probes);
+            }
             reply = null;
+            probes.newTurn();
           } else if (event.kind === 'tool_call') {
             if (main) reply = null;
             const fx = effectsOf(event, facts, ctx.session);
             ledger.onCall(event, fx);
-            for (const w of weakeningsIn(fx, created)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
+            if (main) probes.onCall(event, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
+            for (const w of weakeningsIn(fx, created, contents)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
             trackTestFiles(fx, created, weakenings);
+            contents.onCall(event, fx);
           } else if (event.kind === 'tool_result') {
+            contents.onResult(event, facts);
+            probes.onResult(event);
             const run = ledger.onResult(event);
             if (run?.kinds.has('test') && run.status !== 'unknown') {
               lastTestFailed = run.status === 'fail';
@@ -323,8 +414,13 @@ export const INTEGRITY_RULES: Rule[] = [
           }
         },
         finish() {
-          if (reply) evaluateClaim(ctx, reply, ledger, true);
-          for (const w of weakenings) if (!w.moved) reportWeakening(ctx, w);
+          if (reply) {
+            evaluateClaim(ctx, reply, ledger, true);
+            evaluateProbeClaims(ctx, reply, probes);
+          }
+          const claim = reply ? findClaim(reply.text) : null;
+          const green = claim !== null && claim.kind !== 'done' && !DISCLAIMER.test(reply!.text);
+          for (const w of weakenings) if (!w.moved) reportWeakening(ctx, { ...w, claimedGreen: green });
         },
       };
     },
@@ -402,14 +498,20 @@ function isTest(f: FileOp): boolean {
   return isTestFile(f.abs) || isTestFile(f.path);
 }
 
-function weakeningsIn(fx: Effects, created: Set<string>): Pick<Weakening, 'what' | 'deleted'>[] {
-  const out: Pick<Weakening, 'what' | 'deleted'>[] = [];
+type Found = Pick<Weakening, 'what' | 'deleted' | 'replaced'>;
+
+function weakeningsIn(fx: Effects, created: Set<string>, contents: TestContents): Found[] {
+  const out: Found[] = [];
   for (const w of fx.writes) {
     if (!isTest(w)) continue;
     const skips = added(w, SKIP_MARKERS);
     if (skips > 0) out.push({ what: `${plural(skips, 'skip/focus marker')} added to ${w.path}` });
-    const lost = countMatches(w.removed, ASSERTIONS) - countMatches(w.added, ASSERTIONS);
-    if (w.removed && lost > 0) out.push({ what: `${plural(lost, 'assertion')} removed from ${w.path}` });
+    // A whole-file write (Write, write_file, `cat > f <<EOF`) shows no removed text: compare with
+    // the file as the session last showed it. `sed -i 's/old/new/'` removes and adds its pattern.
+    const sub = w.via === 'command' && w.kind === 'edit' && w.cmd?.name === 'sed' ? sedSubstitution(w.added) : null;
+    const removed = w.removed || (w.kind === 'write' && w.added ? contents.get(w.abs) : '') || (sub?.removed ?? '');
+    const assertion = assertionChange(w.path, removed, sub ? sub.added : w.added);
+    if (assertion) out.push(assertion);
   }
   // Renames, and tests the agent itself created in this session, are not lost tests.
   for (const d of fx.deletes) {
@@ -431,14 +533,113 @@ function trackTestFiles(fx: Effects, created: Set<string>, weakenings: Weakening
 }
 
 function reportWeakening(ctx: RuleContext, w: Weakening): void {
-  const bought = w.afterFailure && w.passedAfter;
+  const green = w.passedAfter || !!w.claimedGreen;
+  const bought = w.afterFailure && green;
+  const critical = bought || (!!w.replaced && green);
+  const then = w.passedAfter ? 'the next run passed' : 'the agent then claimed success';
+  const detail = bought ? `After a failing test run, ${w.what}; ${then}.` : critical ? `${cap(w.what)}; ${then}.` : `${cap(w.what)}.`;
   ctx.report({
     rule: testsWeakened.id,
-    severity: bought ? 'critical' : 'warning',
-    title: bought ? 'Tests weakened to turn a failing run green' : undefined,
-    detail: bought ? `After a failing test run, ${w.what}; the next run passed.` : `${w.what[0].toUpperCase()}${w.what.slice(1)}.`,
+    severity: critical ? 'critical' : 'warning',
+    title: bought ? 'Tests weakened to turn a failing run green' : critical ? 'Assertions weakened, then reported green' : undefined,
+    detail,
     evidence: [w.ev],
   });
+}
+
+function cap(s: string): string {
+  return `${s[0].toUpperCase()}${s.slice(1)}`;
+}
+
+/** Assertions removed, or strong ones traded for weak ones, in one file's change. */
+function assertionChange(path: string, removed: string, addedText: string): Found | null {
+  if (!removed) return null;
+  const lost = countMatches(removed, ASSERTIONS) - countMatches(addedText, ASSERTIONS);
+  if (lost > 0) return { what: `${plural(lost, 'assertion')} removed from ${path}` };
+  const weak = weakenedAssertions(removed, addedText);
+  if (!weak) return null;
+  if (weak.after) return { what: `${plural(weak.strongLost, 'assertion')} weakened in ${path} (\`${clip(weak.before ?? '')}\` → \`${clip(weak.after)}\`)`, replaced: true };
+  return { what: `${plural(weak.strongLost, 'expected-value check')} dropped from ${path}${weak.before ? ` (\`${clip(weak.before)}\`)` : ''}`, replaced: true };
+}
+
+function clip(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+}
+
+// ---- test file contents -------------------------------------------------------------------------
+
+const CONTENTS_FILES_MAX = 50;
+const CONTENT_MAX = 200_000;
+/** Line-number gutters of read tools (`     12→`, `    12\t`). */
+const GUTTER = /^ *\d+(?:→|\t)/gm;
+
+/**
+ * The text of test files as the session last showed it (a read tool's output, a `cat`, the agent's
+ * own write or edit), so a whole-file rewrite can be compared with what it replaced. Bounded: a few
+ * dozen files, 200 kB each.
+ */
+class TestContents {
+  private readonly files = new Map<string, string>();
+  private readonly reads = new Map<string, string>();
+
+  get(abs: string): string {
+    return this.files.get(abs) ?? '';
+  }
+
+  onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
+    const i = event.input;
+    // A read tool or a plain `cat` shows the file; grep/sed/head show parts with their own prefixes.
+    if (i.type === 'file_read' || (i.type === 'command' && fx.commands.length === 1 && fx.commands[0].cmd.name === 'cat')) {
+      const r = fx.reads.length === 1 ? fx.reads[0] : null;
+      if (r && isTest(r)) setCapped(this.reads, event.callId, r.abs, CONTENTS_FILES_MAX);
+    }
+    for (const w of fx.writes) {
+      if (!isTest(w)) continue;
+      if (w.kind === 'write' || w.kind === 'create') this.set(w.abs, w.added);
+      else if (i.type === 'file_edit') this.set(w.abs, applyEdits(this.get(w.abs), i.edits));
+      else this.files.delete(w.abs);
+    }
+  }
+
+  onResult(event: ToolResultEvent, facts: EventFacts): void {
+    const abs = this.reads.get(event.callId);
+    if (abs === undefined) return;
+    this.reads.delete(event.callId);
+    if (event.isError || event.denied || !event.output) return;
+    const call = facts.call;
+    const raw = call && call.input.type === 'file_read' ? event.output.replace(GUTTER, '') : event.output;
+    this.set(abs, raw);
+  }
+
+  private set(abs: string, text: string): void {
+    if (!text || text.length > CONTENT_MAX) {
+      this.files.delete(abs);
+      return;
+    }
+    setCapped(this.files, abs, text, CONTENTS_FILES_MAX);
+  }
+}
+
+/** `s/old/new/flags` scripts of `sed -i` (any delimiter), as removed and added text. */
+export function sedSubstitution(script: string): { removed: string; added: string } | null {
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const m of script.matchAll(/(?:^|[;\n]\s*)(?:\d+|\/[^/]*\/)?\s*s([^\w\s\\])((?:\\.|(?!\1).)*)\1((?:\\.|(?!\1).)*)\1[gIip\d]*/g)) {
+    removed.push(m[2].replace(/\\(.)/g, '$1'));
+    added.push(m[3].replace(/\\(.)/g, '$1'));
+  }
+  return removed.length > 0 ? { removed: removed.join('\n'), added: added.join('\n') } : null;
+}
+
+/** The file after an Edit/MultiEdit, when every old string is found in what the session showed. */
+function applyEdits(text: string, edits: { oldText: string; newText: string }[]): string {
+  let out = text;
+  for (const e of edits) {
+    const at = out.indexOf(e.oldText);
+    if (!text || at < 0) return '';
+    out = out.slice(0, at) + e.newText + out.slice(at + e.oldText.length);
+  }
+  return out;
 }
 
 function hookBypass(loc: Located): string | null {

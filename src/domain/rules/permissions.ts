@@ -83,6 +83,17 @@ export function persistentTarget(w: FileOp): string | null {
   return isShellRcFile(w.abs) ? 'a shell startup file' : null;
 }
 
+/**
+ * The service a persistence step belongs to (issue 15, one cause): the unit file, its timer and
+ * `systemctl enable --now` of it are one service installed, so one finding. Keyed on the unit or
+ * job name without its type suffix (`vouch-sync.service`, `vouch-sync.timer` → `vouch-sync`).
+ */
+export function serviceCause(nameOrPath: string, what: string): { id: string; summary: string } | undefined {
+  const base = nameOrPath.replace(/\/+$/, '').replace(/^.*\//, '').replace(/\.(service|timer|socket|path|target|plist)$/, '');
+  if (!base || base.startsWith('-')) return undefined;
+  return { id: `persistence:${base}`, summary: `${what} "${base}" was installed to run on its own (every step is in the evidence).` };
+}
+
 /** Commands that install persistence without a visible file write. */
 function persistentCommand(cmd: SimpleCommand): string | null {
   const { name, args } = cmd;
@@ -91,6 +102,15 @@ function persistentCommand(cmd: SimpleCommand): string | null {
   if (name === 'systemctl' && operands[0] === 'enable') return `systemd unit ${operands.slice(1).join(' ')} enabled`;
   if (name === 'launchctl' && /^(load|bootstrap|enable|submit)$/.test(operands[0] ?? '')) return `launchd job loaded (launchctl ${operands[0]})`;
   return null;
+}
+
+/** `systemctl enable --now x.service`, `launchctl load ~/Library/LaunchAgents/x.plist`: the service named. */
+function commandServiceCause(cmd: SimpleCommand): { id: string; summary: string } | undefined {
+  const operands = parseArgs(cmd.args, ['-u']).operands;
+  if (operands.length !== 2) return undefined; // one verb and one unit: several units are several causes
+  if (cmd.name === 'systemctl') return serviceCause(operands[1], 'A systemd service');
+  if (cmd.name === 'launchctl') return serviceCause(operands[1], 'A launchd job');
+  return undefined;
 }
 
 const WORLD_NUMERIC = /^0?[0-7]?[0-7][0-7][2367]$/;
@@ -258,7 +278,8 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d);
   };
   if (what) {
-    report({ rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, persistence);
+    const cause = /systemd|launchd/.test(what) ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;
+    report({ rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause }, persistence);
     return;
   }
   const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : [];
@@ -320,7 +341,7 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   const root = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
   if (root) ctx.outcomes.report(event, 'run', mine({ rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)] }, sudo));
   const installed = persistentCommand(cmd);
-  if (installed) ctx.outcomes.report(event, 'write', mine({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name }, persistence));
+  if (installed) ctx.outcomes.report(event, 'write', mine({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause: commandServiceCause(cmd) }, persistence));
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;
   const system = open.some((o) => o.system);

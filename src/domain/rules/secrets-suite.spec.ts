@@ -38,10 +38,13 @@ interface Positive {
   name: string;
   /** The credential is recognisable on its own (printed bare by `… token` commands). */
   bare?: boolean;
+  /** The credential in its own context (a CLI argument, a header, a URL) instead of `NAME=value`. */
+  text?: (value: string) => string;
 }
 
 const tok = (provider: string, name: string, make: (g: Gen) => string): Positive => ({ provider, name, make, bare: true });
 const kw = (provider: string, name: string, make: (g: Gen) => string): Positive => ({ provider, name, make });
+const ctx = (provider: string, make: (g: Gen) => string, text: (value: string) => string): Positive => ({ provider, name: provider, make, text });
 
 const POSITIVES: Positive[] = [
   tok('GitHub', 'GITHUB_TOKEN', (g) => 'ghp_' + g.s(36)),
@@ -204,6 +207,28 @@ const POSITIVES: Positive[] = [
   kw('Generic', 'SESSION_SECRET', (g) => g.s(48, ALNUM + '+/')),
   kw('Generic', 'client_secret', (g) => g.s(40, B64URL)),
   kw('Generic', 'x-api-key', (g) => g.s(32)),
+  // Issue 15: the held-out scanner suite missed these formats and contexts.
+  tok('age', 'SOPS_AGE_KEY', (g) => 'age-secret-key-1' + g.s(58, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l')),
+  ctx('Snyk', (g) => g.uuid(), (v) => `snyk auth ${v}`),
+  ctx('Snyk', (g) => g.uuid(), (v) => `snyk config set api=${v}`),
+  tok('SonarQube', 'SONAR_TOKEN', (g) => 'squ_' + g.s(40, HEX)),
+  tok('SonarQube', 'SONAR_PROJECT_TOKEN', (g) => 'sqp_' + g.s(40, HEX)),
+  ctx('SonarQube', (g) => 'sqa_' + g.s(40, HEX), (v) => `mvn sonar:sonar -Dsonar.login=${v}`),
+  ctx('SonarQube', (g) => g.s(40, HEX), (v) => `sonar.login=${v}`),
+  tok('Anthropic', 'ANTHROPIC_ADMIN_KEY', (g) => 'sk-ant-admin01-' + g.s(93, B64URL) + 'AA'),
+  tok('Anthropic', 'CLAUDE_KEY', (g) => 'sk-ant-api03-' + g.s(64, B64URL)),
+  ctx('Anthropic', (g) => 'sk-ant-api03-' + g.s(93, B64URL) + 'AA', (v) => `curl https://api.anthropic.com/v1/messages -H "x-api-key: ${v}" -H "anthropic-version: 2023-06-01"`),
+  ctx('Generic', (g) => g.s(40, HEX), (v) => `curl -u ${v}: https://sonarcloud.io/api/projects/search`),
+  ctx('Generic', (g) => g.s(12) + '-' + g.s(6), (v) => `curl --user "deploy:${v}" https://registry.example.com/v2/_catalog`),
+  ctx('Generic', (g) => g.s(32), (v) => `curl -H 'X-Api-Key: ${v}' https://api.example.com/v1/items`),
+  ctx('Generic', (g) => g.s(20, B64URL), (v) => `curl --header "PRIVATE-TOKEN: ${v}" https://gitlab.example.com/api/v4/projects`),
+  ctx('Generic', (g) => Buffer.from(`ci:${g.s(16)}`).toString('base64'), (v) => `curl -H "Authorization: Basic ${v}" https://jenkins.example.com/api/json`),
+  ctx('Sidekiq', (g) => `${g.s(8, HEX)}:${g.s(8, HEX)}`, (v) => `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=${v}`),
+  ctx('Sidekiq', (g) => `${g.s(8, HEX)}:${g.s(8, HEX)}`, (v) => `bundle config --local enterprise.contribsys.com ${v}`),
+  ctx('Sidekiq', (g) => `${g.s(8, HEX)}:${g.s(8, HEX)}`, (v) => `source "https://${v}@gems.contribsys.com/" do`),
+  kw('Sumo Logic', 'SUMOLOGIC_ACCESS_KEY', (g) => g.s(64)),
+  tok('Facebook', 'FB_PAGE_TOKEN', (g) => 'EAAB' + g.s(160)),
+  kw('Facebook', 'FACEBOOK_APP_SECRET', (g) => g.s(32, HEX)),
 ];
 
 interface Lookalike {
@@ -300,6 +325,27 @@ function lookalikes(): Lookalike[] {
     l('word password', 'password: correcthorsebatterystaple'),
     l('ssh host key fingerprint', `ED25519 key fingerprint is SHA256:${g.s(43, ALNUM + '+/')}.`),
     l('ruby secret_key_base reference', 'secret_key_base: <%= ENV["SECRET_KEY_BASE"] %>'),
+    // Issue 15, classes 1 and 2: identifiers and template syntax.
+    l('style key (40 hex) in tool JSON', `{"styles":[{"key":"${g.s(40, HEX)}","name":"Heading/H1","style_type":"TEXT"}]}`),
+    l('component key', `"componentKey": "${g.s(40, HEX)}"`),
+    l('design file key', `{"file_key": "${g.s(22)}", "node_id": "12:34"}`),
+    l('cache key', `cache_key=${g.s(32, HEX)}`),
+    l('etag', `ETag: W/"${g.s(32, HEX)}"`),
+    l('nonce', `"nonce": "${g.s(24, B64URL)}"`),
+    l('content digest', `"digest": "sha256:${g.s(64, HEX)}"`),
+    l('token hash column', `token_hash: ${g.s(64, HEX)}`),
+    l('compose default', 'POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-postgres}'),
+    l('compose required variable', '- API_TOKEN=${API_TOKEN:?API_TOKEN must be set}'),
+    l('empty assignment then next line', `DB_PASSWORD=
+DB_HOST=db-${g.s(12, LOWER + DIGIT)}.internal`),
+    l('empty shell assignment', `API_TOKEN= ./scripts/run-${g.s(12, LOWER + DIGIT)}.sh`),
+    l('local demo database', 'MONGO_URL=mongodb://admin:admin123@localhost:27017/app'),
+    l('local demo database (postgres)', 'DATABASE_URL=postgresql://app:postgres@127.0.0.1:5432/app_dev'),
+    l('Snyk org id', `snyk test --org=${g.uuid()}`),
+    l('Sonar project key', 'sonar.projectKey=acme_payments-service'),
+    l('Sidekiq docs', 'source "https://gems.contribsys.com/" do'),
+    l('curl with variable credentials', 'curl -u "$SONAR_TOKEN:" https://sonarcloud.io/api/projects/search'),
+    l('Sumo Logic access id (an identifier, like an AWS key id without its secret)', `SUMO_ACCESS_ID=su${g.s(12)}`),
   ];
 }
 
@@ -321,7 +367,7 @@ function eventsFor(position: Position, text: string, i: number) {
     case 'prompt':
       return [prompt(`Deploy the service with this configuration:\n${text}`)];
     case 'command':
-      return [cmd(`${text.includes('\n') ? `cat > /tmp/deploy.env <<'EOF'\n${text}\nEOF` : text.startsWith('curl') ? text : `echo '${text.replace(/'/g, '')}' >> .env.production`}`)];
+      return [cmd(`${text.includes('\n') ? `cat > /tmp/deploy.env <<'EOF'\n${text}\nEOF` : /^(?:curl|snyk|bundle|mvn) /.test(text) ? text : `echo '${text.replace(/'/g, '')}' >> .env.production`}`)];
     case 'written':
       return [write(i % 2 === 0 ? 'config/production.env' : 'src/settings.ts', i % 2 === 0 ? `${text}\n` : `// service settings\n${text}\n`)];
     case 'printed':
@@ -331,6 +377,7 @@ function eventsFor(position: Position, text: string, i: number) {
 
 /** How the credential appears: assigned to its name, or bare (a `… token` command's output). */
 function positiveText(p: Positive, value: string, position: Position, i: number): string {
+  if (p.text) return p.text(value);
   if (p.bare && position === 'printed' && i % 3 === 0) return value;
   if (p.bare && position === 'prompt' && i % 3 === 1) return `use ${value} for the deploy`;
   const forms = [`${p.name}=${value}`, `${p.name.toLowerCase()}: "${value}"`, `"${p.name}": "${value}",`, `export ${p.name}='${value}'`];
@@ -390,6 +437,7 @@ describe('secrets suite: labelled credentials and look-alikes', () => {
         if (drafts.length > 0) alarms.push(`${l.why} (${position}): ${drafts[0].detail}`);
       }
     }
+    if (process.env.VOUCH_SUITE_VERBOSE) console.log({ lookalikes: all.length * 3, alarms });
     assert.ok(alarms.length <= Math.floor(all.length * 3 * 0.03), `${alarms.length} false alarms:\n${alarms.join('\n')}`);
   });
 });

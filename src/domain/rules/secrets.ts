@@ -8,27 +8,29 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isTestFile } from '../paths.ts';
+import { isIssuerHost } from '../secrets/issuers.ts';
+import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
   id: 'secrets/in-prompt',
   severity: 'critical',
   title: 'Secret typed into a prompt',
-  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. Entropy-only matches are reported as a warning.',
+  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. A provider format is critical; a value known only by its secret-bearing name (`password: …`, `Authorization: Bearer …`) is a warning. Entropy alone is never evidence; identifiers (`key`, `*_id`, hashes, UUIDs, values from a URL the user typed) are not credentials.',
   remediation: 'Rotate the credential; give agents secrets through environment variables or a secret manager, never in the prompt.',
 });
 export const inToolInput = meta({
   id: 'secrets/in-tool-input',
   severity: 'critical',
   title: 'Secret hard-coded by the agent',
-  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or entropy-only matches are a warning.',
+  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or known only by their name are a warning. One credential is one finding wherever it appears (prompt, files, outputs).',
   remediation: 'Rotate the credential, remove it from the files and the git history, and reference it through the environment instead.',
 });
 export const inToolOutput = meta({
   id: 'secrets/in-tool-output',
   severity: 'warning',
   title: 'Secret exposed in tool output',
-  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL: it was sent out. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
+  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL to a host other than the service that issued it (a GitHub token used with api.github.com is the token doing its job). Labelled values printed by one tool are one finding. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
   remediation: 'Rotate the credential; keep credentials out of files and outputs the agent can read.',
 });
 export const sensitiveFileRead = meta({
@@ -64,9 +66,33 @@ export function sensitiveLabel(kind: string): string {
   return SENSITIVE_LABELS[kind] ?? `a sensitive file (${kind.replace(/-/g, ' ')})`;
 }
 
-/** Reads of credential files (the paths module decides what is sensitive). */
+/**
+ * Reads of credential files (the paths module decides what is sensitive) whose contents were
+ * shown: `grep -c KEY .env`, `grep KEY .env | wc -l` or `grep -q …` print a count or nothing, never
+ * a value (issue 15, class 3), so they are not secret reads.
+ */
 export function sensitiveReads(fx: Effects): FileOp[] {
-  return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path));
+  return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && printsOnlyACount(r.cmd, fx.commands)));
+}
+
+/** Flags of grep/rg that print a count, file names or nothing instead of the matching lines. */
+const GREP_NO_LINES = /^-(?:[a-zA-Z]*[cqlL][a-zA-Z]*)$|^--(?:count|quiet|silent|files-with-matches|files-without-match)$/;
+
+function countsOnly(cmd: SimpleCommand): boolean {
+  if (cmd.name === 'wc') return true;
+  if (/^(grep|egrep|fgrep|rg)$/.test(cmd.name)) return cmd.args.some((a) => GREP_NO_LINES.test(a));
+  return cmd.name === 'test' || cmd.name === '[';
+}
+
+/** Does the pipeline of `cmd` (from `cmd` on) print only a count, or nothing at all? */
+export function printsOnlyACount(cmd: SimpleCommand, all: Located[]): boolean {
+  const at = all.findIndex((l) => l.cmd === cmd);
+  const stages = [cmd];
+  for (let i = at + 1; at >= 0 && i < all.length && all[i].cmd.pipeIndex === stages.length + cmd.pipeIndex; i++) stages.push(all[i].cmd);
+  const last = stages[stages.length - 1];
+  if (last.pipeIndex < last.pipeLength - 1) return false; // a stage we could not follow: assume shown
+  if (last.redirects.some((r) => (r.op === '>' || r.op === '&>') && r.target === '/dev/null')) return true;
+  return stages.some(countsOnly);
 }
 
 const CREDENTIALISH = /key|token|secret|pass|pwd|cred|auth|aws|api|gh_|github|npm|session|cookie|private/i;
@@ -95,6 +121,30 @@ function readsEnvironFile(cmd: SimpleCommand): boolean {
   return targets.some((a) => /^\/proc\/[^/]+\/environ$/.test(a));
 }
 
+/** Path segments and query values (8+ characters) of the URLs in a text, userinfo excluded. */
+export function urlIdentifiers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\bhttps?:\/\/[^\s"'<>`]+/g)) {
+    let url: URL;
+    try {
+      url = new URL(m[0]);
+    } catch {
+      continue;
+    }
+    for (const seg of url.pathname.split('/')) if (seg.length >= 8) out.push(decodeURIComponentSafe(seg));
+    for (const [name, value] of url.searchParams) if (value.length >= 8 && !/token|secret|key|pass|auth|sig|cred/i.test(name)) out.push(value);
+  }
+  return out;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 // ---- the rules ------------------------------------------------------------------------------
 
 const PROMPT_SECRETS_MAX = 200;
@@ -105,7 +155,10 @@ interface OutputSecret {
   hit: SecretHit;
   evidence: EvidenceItem[];
   where: string;
+  source: string;
   sent: EvidenceItem | null;
+  /** The issuer's host it was then used with (not an exfiltration), if any. */
+  usedWithIssuer?: string;
 }
 
 /**
@@ -114,6 +167,29 @@ interface OutputSecret {
  */
 function secretKey(hit: SecretHit): string {
   return `${hit.masked}:${hit.value.length}`;
+}
+
+/**
+ * One credential is one cause, wherever it showed up (typed into the prompt, then written into a
+ * file by the agent: one finding with both places in evidence, not two).
+ */
+function credentialCause(hit: SecretHit): { id: string; summary: string } {
+  return { id: `credential:${secretKey(hit)}`, summary: `${hit.label} ${hit.masked} appeared in several places (each is in the evidence).` };
+}
+
+/**
+ * Values known only by their label (`"api_key": …`) that one tool printed are one cause: a tool
+ * whose output lists seventeen labelled values is one thing to look at, not seventeen.
+ */
+function shownCause(hit: SecretHit, source: string): { id: string; summary: string } {
+  if (hit.confidence === 'high') return credentialCause(hit);
+  return { id: `shown:${hit.label}:${source}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) appeared in ${source}.` };
+}
+
+/** Where a shown value came from, as a cause: one tool (by name), or the kind of text. */
+function sourceOf(event: NormEvent, facts: EventFacts): string {
+  if (event.kind === 'tool_result') return facts.call ? `the output of ${safe(facts.call.name, facts, QUOTE_MAX)}` : 'tool output';
+  return whereShown(event, facts);
 }
 
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
@@ -127,10 +203,17 @@ export const SECRETS_RULES: Rule[] = [
       const fromPrompt = new Set<string>();
       const seenInInput = new Set<string>();
       const outputs = new Map<string, OutputSecret>();
+      const typedInUrls = new Set<string>();
+      const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
       return {
-        onEvent(event, facts) {
-          if (event.kind === 'prompt') promptSecrets(ctx, event, facts, fromPrompt);
-          else if (event.kind === 'tool_call') {
+        onEvent(event, rawFacts) {
+          const facts = identifiers(rawFacts);
+          if (event.kind === 'prompt') {
+            // A value from a URL the user typed (a design's file key, a share id) is an identifier
+            // the user handed over: labelled or not, later uses of it are not credentials.
+            for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
+            promptSecrets(ctx, event, facts, fromPrompt);
+          } else if (event.kind === 'tool_call') {
             inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs);
             markSent(ctx, event, facts, outputs);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
@@ -146,20 +229,32 @@ export const SECRETS_RULES: Rule[] = [
   {
     metas: [sensitiveFileRead, envDump],
     create(ctx) {
+      // A command the user (or a lead agent) dictated word for word, or a read of the file the
+      // request named ("show me what is in .env"), is theirs: "as requested".
+      const dictated = new DictatedCommands([sensitiveFileRead, envDump]);
       return {
         onEvent(event, facts) {
+          dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const r of sensitiveReads(fx)) {
-            ctx.report({
+            const draft = {
               rule: sensitiveFileRead.id,
               detail: `Read ${sensitiveLabel(r.sensitive!)} (${safe(r.path, facts, QUOTE_MAX)})${r.cmd ? ` with \`${safe(r.cmd.text, facts, QUOTE_MAX)}\`` : ''}.`,
               evidence: [evidence(event, r.cmd?.text ?? describeCall(fx.call!), facts)],
               key: r.abs,
-            });
+            };
+            if (r.cmd && dictated.askedBy(event, r.cmd.text)) {
+              ctx.report(dictated.adjust(event, r.cmd.text, draft));
+              continue;
+            }
+            const named = whoAsked(dictated.requests.for(event), (t) => namesFile(t, r.abs));
+            ctx.report(named ? asRequested(draft, sensitiveFileRead, named, 'the request named this file') : draft);
           }
           for (const loc of fx.commands) {
             const dump = envDumpOf(loc, fx.commands);
-            if (dump) ctx.report({ rule: envDump.id, detail: `The environment was dumped with ${dump}.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+            // The whole command line, so a dictated `env | sort` counts (its stages alone are too short to attribute).
+            const line = fx.call?.input.type === 'command' ? fx.call.input.command : loc.cmd.text;
+            if (dump) ctx.report(dictated.adjust(event, line, { rule: envDump.id, detail: `The environment was dumped with ${dump}.`, evidence: [evidence(event, loc.cmd.text, facts)] }));
           }
         },
       };
@@ -176,6 +271,7 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
       detail: `${hit.label} ${hit.masked} was written into ${event.synthetic ? 'text injected into the prompt' : 'the prompt'}.`,
       evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }],
       key: secretKey(hit),
+      cause: credentialCause(hit),
     });
   }
 }
@@ -199,6 +295,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}.`,
       evidence: [evidence(event, describeCall(event), facts)],
       key: secretKey(hit),
+      cause: credentialCause(hit),
     });
   }
 }
@@ -214,7 +311,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
     if (!s) {
       if (outputs.size >= OUTPUT_SECRETS_MAX) continue;
       const where = whereShown(event, facts);
-      s = { hit, evidence: [], where, sent: null };
+      s = { hit, evidence: [], where, source: sourceOf(event, facts), sent: null };
       outputs.set(key, s);
     }
     if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
@@ -238,14 +335,21 @@ function whereShown(event: NormEvent, facts: EventFacts): string {
   }
 }
 
-/** A secret first seen in output that reappears in a network call has been sent out. */
+/**
+ * A secret first seen in output that reappears in a network call has been sent out — unless
+ * every remote host of the call is the service that issued it (a GitHub token used against
+ * api.github.com): that is the credential doing its job, noted but not an escalation.
+ */
 function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, outputs: Map<string, OutputSecret>): void {
   if (outputs.size === 0) return;
   const fx = effectsOf(event, facts, ctx.session);
-  if (!fx.net.some((n) => !n.local)) return;
+  const hosts = fx.net.filter((n) => !n.local).map((n) => n.host);
+  if (hosts.length === 0) return;
   const text = describeCall(event);
   for (const s of outputs.values()) {
-    if (!s.sent && text.includes(s.hit.value)) s.sent = evidence(event, text, facts, [s.hit.value]);
+    if (s.sent || !text.includes(s.hit.value)) continue;
+    if (hosts.every((h) => isIssuerHost(s.hit, h))) s.usedWithIssuer ??= hosts[0];
+    else s.sent = evidence(event, text, facts, [s.hit.value]);
   }
 }
 
@@ -258,8 +362,9 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
     title: s.sent ? 'Secret from tool output sent over the network' : undefined,
     detail: s.sent
       ? `${hit.label} ${hit.masked} appeared in ${s.where} and was then sent to a remote host.`
-      : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.`,
+      : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.${s.usedWithIssuer ? ` It was then used only with the service that issued it (${s.usedWithIssuer}): not sent elsewhere.` : ''}`,
     evidence: s.sent ? [...s.evidence, s.sent] : s.evidence,
     key: secretKey(hit),
+    cause: s.sent ? credentialCause(hit) : shownCause(hit, s.source),
   });
 }

@@ -33,6 +33,14 @@ export interface FindingDraft {
    * capped). Default key: the rule id (one finding per rule per session).
    */
   key?: string;
+  /**
+   * What caused the finding, across rules and keys (issue 15, "one cause, many findings"): drafts
+   * with the same cause id become one finding — the most severe leads, every occurrence counts
+   * once in it and its evidence is kept — so the score sees the cause once. `summary` is the
+   * finding's detail once drafts of more than one rule or key share it ("17 values labelled
+   * `key` in the output of get_styles"); a lone draft keeps its own detail.
+   */
+  cause?: { id: string; summary: string };
 }
 
 /** Facts the analyser computed once per event and shares with every rule. */
@@ -67,6 +75,8 @@ export interface IngestFacts {
   truncatedTail: boolean;
   /** Looks like a binary file (NUL bytes in most lines). */
   binary: boolean;
+  /** Records of types no parser knows that hold no action (metadata): per type, its first line and count (≤ 20 types). */
+  unknownMetadata: { type: string; line: number; count: number }[];
   /** Subagent transcripts the log references that are not in this file. */
   missingSubagents: { id: string; line: number }[];
   /** The agent hint given by the uploader, and whether it contradicted the detected format. */
@@ -83,8 +93,9 @@ export interface IngestFacts {
 
 export interface IncompleteRun {
   /** `unanswered-call`: the log ends on a tool call with no result; `no-closing-record`: a
-   *  headless run lacks its final record (`result`, `turn.completed`). */
-  kind: 'unanswered-call' | 'no-closing-record';
+   *  headless run lacks its final record (`result`, `turn.completed`); `own-export`: the only
+   *  unanswered calls export this very log (their result cannot be in it), so the run is complete. */
+  kind: 'unanswered-call' | 'no-closing-record' | 'own-export';
   reason: string;
   /** The event to point at as evidence (the unanswered call, or the parser's notice). */
   eventIndex?: number;

@@ -113,6 +113,11 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
+  // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,
+  // `bundle config enterprise.contribsys.com …` (Sidekiq), `-Dsonar.login=…`, `snyk auth <uuid>`.
+  anchor('kw-contribsys', caseVariants('ribs'), 4, 'contribsys', 'i'),
+  anchor('kw-sonar-login', caseVariants('sona'), 0, String.raw`sonar[._-]?(?:login|password)["']?\s*[=:]`, 'i'),
+  anchor('kw-snyk-cli', caseVariants('snyk'), 0, String.raw`snyk\s+(?:auth|config\s+set\s+api=)`, 'i'),
   // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.
   anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),
   // `--password secret` (a flag and a separate value).
@@ -159,7 +164,7 @@ function keysOf(prefix: string, atTokenStart: boolean): { keys: string[]; keyOff
 function tokenAnchors(rule: TokenRule): Anchor[] {
   // With `at`, the literal sits inside the token and only its neighbourhood is confirmed here;
   // otherwise the whole token must match at the literal (cheap: it runs only where keys occur).
-  const verify = new RegExp(rule.at ?? rule.pattern, 'y');
+  const verify = new RegExp(rule.at ?? rule.pattern, rule.ci ? 'yi' : 'y');
   // Prefixes keyed at the same offset share one anchor (the verifier is the same).
   const byOffset = new Map<number, Set<string>>();
   for (const prefix of rule.prefixes) {

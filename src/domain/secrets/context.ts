@@ -9,6 +9,10 @@
 //   `messagingSenderId`…): Google documents these keys as public identifiers shipped to every
 //   browser; access is controlled by security rules. Decision: not reported (at most worth an
 //   info note, which would only add noise).
+// - Demo defaults against a local service (`mongodb://admin:admin123@localhost:27017`,
+//   `redis://:password1@127.0.0.1`): a well-known default word (with at most a few digits or a
+//   `!`) in a URL whose host is this machine is a development setup, not a credential. Decision:
+//   not reported (the same password against a remote host is).
 import type { Candidate } from './vouch-rules.ts';
 
 const AWS_KEY_ID = /^(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}$/;
@@ -16,7 +20,17 @@ const PRESIGNED_BEFORE = /(?:X-Amz-Credential=|AWSAccessKeyId=|x-amz-credential=
 const FIREBASE_CONTEXT = /authDomain|firebaseapp\.com|messagingSenderId|firebaseConfig|storageBucket|initializeApp\(|firebase/i;
 const FIREBASE_REACH = 600;
 
+const LOCAL_AFTER = /^@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?![A-Za-z0-9.-])/;
+const DEMO_WORDS = /^(?:password|passwd|pass|secret|postgres|postgresql|root|admin|administrator|mysql|mariadb|user|guest|test|testing|example|changeme|default|letmein|mongo|mongodb|redis|rabbitmq|dev|development|local|demo|qwerty|welcome|minio|minioadmin|keycloak|neo4j|elastic|clickhouse|sa|app|docker)$/i;
+
+/** `admin123`, `Password1!`, `postgres`: a demo default word with a short suffix. */
+export function isDemoDefault(value: string): boolean {
+  const word = value.replace(/[0-9!@#]{0,6}$/, '');
+  return word.length >= 2 && DEMO_WORDS.test(word);
+}
+
 export function notASecretInContext(c: Candidate, value: string, text: string): boolean {
+  if (LOCAL_AFTER.test(text.slice(c.end, c.end + 40)) && isDemoDefault(value)) return true;
   if (AWS_KEY_ID.test(value)) return PRESIGNED_BEFORE.test(text.slice(Math.max(0, c.start - 20), c.start));
   if (value.startsWith('AIza')) {
     const around = text.slice(Math.max(0, c.start - FIREBASE_REACH), Math.min(text.length, c.end + FIREBASE_REACH));

@@ -69,13 +69,25 @@ interface Window {
   tokens: Set<TokenRule>;
 }
 
+export interface DetectOptions {
+  /**
+   * Also return values in secret-labelled positions that are not evidence enough for a finding
+   * (`maskOnly: true`): for masking, never for reporting.
+   */
+  maskable?: boolean;
+}
+
 /** Every secret in `text`, one hit per distinct value, in order of first appearance. */
-export function detectSecrets(text: string): Promise<SecretHit[]> {
+export function detectSecrets(text: string, opts: DetectOptions = {}): Promise<SecretHit[]> {
   if (typeof text !== 'string' || text.length === 0) return Promise.resolve([]);
   const anchors = findAnchors(text);
   // Not an async function: the common case (no anchor) costs no extra promise machinery.
   if (anchors.length === 0) return Promise.resolve([]);
-  return detectAround(text, anchors);
+  return opts.maskable ? detectAround(text, anchors) : detectAround(text, anchors).then(withoutMaskOnly);
+}
+
+function withoutMaskOnly(hits: SecretHit[]): SecretHit[] {
+  return hits.some((h) => h.maskOnly) ? hits.filter((h) => !h.maskOnly) : hits;
 }
 
 async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretHit[]> {
@@ -162,6 +174,7 @@ export function neutralizeEscapes(s: string): string {
 
 /** Priority when two detectors report the same place: high confidence, secretlint, longest. */
 function rank(a: Candidate, b: Candidate): number {
+  if (!a.maskOnly !== !b.maskOnly) return a.maskOnly ? 1 : -1; // evidence first, mask-only values last
   if (a.confidence !== b.confidence) return a.confidence === 'high' ? -1 : 1;
   const sa = a.ruleId.startsWith('secretlint/') ? 0 : 1;
   const sb = b.ruleId.startsWith('secretlint/') ? 0 : 1;

@@ -9,6 +9,7 @@ import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
 import { isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
   rule: KeywordRule;
@@ -35,7 +36,7 @@ const MAX_NAME = 80;
  * After the name: an optional type (`var xToken string = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?[ \t"'\\]{0,6}(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)(?:\\*["'`]|[ \t\r\n=|>]){0,8}/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 /** The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). */
 const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,400}/y;
@@ -45,7 +46,7 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 
 /** Names that contain a credential word but name metadata, not the secret. */
 const NOT_A_SECRET_NAME =
-  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
+  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
 
 /** Names that merely contain a credential word as part of another word. */
 const NOT_A_SECRET_WORD = new RegExp(
@@ -98,7 +99,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   AFTER_NAME.lastIndex = end;
   const op = AFTER_NAME.exec(text);
   if (!op) return null;
-  const operator = op[1];
+  const operator = op[2];
+  if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
   const xml = operator === '>' && text[start - 1] === '<';
   let at = end + op[0].length;
   VALUE.lastIndex = at;
@@ -120,11 +122,40 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const provider = providerMatch(name, text, at);
   if (provider) return provider;
   if (LOOSE_OPERATORS.has(operator) && !xml) return null;
+  if (isIdentifierKeyName(name)) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
-  if (!isCredentialValue(header ? 'authorization_token' : name, value)) return null;
+  if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
+    return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
+  }
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+
+/**
+ * `${POSTGRES_PASSWORD:-postgres}`, `${API_KEY?missing}`: the name is read, not assigned; the
+ * default after `:-` is a template's fallback, not a value someone set.
+ */
+function isReference(text: string, start: number): boolean {
+  return text[start - 1] === '{' && text[start - 2] === '$';
+}
+
+/**
+ * `X_PASSWORD= next-word`: in a shell (and an env file) `NAME=` followed by a space assigns the
+ * empty string; what follows is another word, never the value. A value never spans whitespace.
+ */
+function emptyShellAssignment(before: string, operator: string, after: string): boolean {
+  return operator === '=' && before === '' && /^[ \t]/.test(after) && !/["'`]/.test(after);
+}
+
+/** Identifier names: `key`, `file_key`, `styleKey`, `*_id`, `hash`, `sha`, `digest`, `etag`, `nonce`. */
+const CREDENTIAL_KEY_QUALIFIER =
+  /(?:api|access|secret|private|client|app|master|encryption|enc|signing|sign|license|licence|service|server|admin|auth|session|crypt|crypto|hmac|jwt|webhook|account|consumer|developer|subscription|integration|install|deploy|write|read|ingest|ingestion|management|root|partner|merchant|live|prod|production|shared|cipher|aes|rsa|ssh_private|bot|app_secret|sdk|mapbox|license)[_.-]?key$/;
+
+function isIdentifierKeyName(name: string): boolean {
+  if (!/key$/.test(name) || STRONG_NAME.test(name)) return false;
+  if (CREDENTIAL_KEY_QUALIFIER.test(name)) return false;
+  return !PROVIDER_WORDS.some((w) => name.includes(w));
 }
 
 function providerMatch(name: string, text: string, at: number): Candidate | null {
@@ -158,6 +189,24 @@ function isCredentialValue(name: string, value: string): boolean {
   return looksRandom(value);
 }
 
+/**
+ * A value under a secret-bearing name that is not evidence enough for a finding but must not be
+ * shown either (`JWT_SECRET=acme-jwt-signing-2024`, `password: Winter2024`): it is masked
+ * wherever it appears. Never stand-ins, references, defaults, paths or plain words — masking
+ * replaces every occurrence of the literal, so "production" or "postgres" must never qualify.
+ */
+function maskable(name: string, value: string): boolean {
+  if (value.length < 8 || value.length > 400 || !STRONG_NAME.test(name)) return false;
+  if (isPlaceholder(value) || isTrivialPassword(value, '') || isDemoDefault(value) || isSequential(value)) return false;
+  if (/^(?:true|false|null|none|nil|undefined|required|optional)$/i.test(value)) return false;
+  if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^[\d.:_/-]+$/.test(value)) return false;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
+  if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
+  // A plain word (any case) is not masked; a value mixing digits, symbols or inner capitals is.
+  return /[0-9]/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z][A-Z]/.test(value);
+}
+
 /** A password worth reporting: not a default, mixes character classes, not a plain word. */
 function isPassword(value: string): boolean {
   if (isTrivialPassword(value, '')) return false;
@@ -178,6 +227,8 @@ function labelFor(name: string): string {
 
 /** `curl -u user:password`, `--user user:password` (also quoted). */
 const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{1,100}):([^\s"']{3,200})\1(?=\s|$)/g;
+/** `curl -u <token>:` — a token as the user name and an empty password (SonarQube, Mailgun, Stripe …). */
+const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{16,200}):\1(?=\s|$)/g;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
@@ -190,6 +241,13 @@ export function commandLineCandidates(text: string): Candidate[] {
       if (isTrivialPassword(password, user) || password.startsWith('$') || /^[<[{]/.test(user)) continue;
       const start = m.index + m[0].length - password.length - m[1].length;
       out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
+    }
+    CURL_TOKEN_USER.lastIndex = 0;
+    for (let m = CURL_TOKEN_USER.exec(text); m !== null; m = CURL_TOKEN_USER.exec(text)) {
+      const token = m[2];
+      if (!looksRandom(token)) continue;
+      const start = m.index + m[0].length - token.length - 1 - m[1].length;
+      out.push({ ruleId: 'vouch/curl-token-user', label: 'Token in a command line', start, end: start + token.length, confidence: 'medium' });
     }
   }
   PASSWORD_FLAG.lastIndex = 0;

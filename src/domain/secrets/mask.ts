@@ -62,9 +62,28 @@ function replaceIndexed(text: string, masker: Masker): string {
   return out.join('');
 }
 
+/** maskKnown with the values prepared once, for masking many texts (every line of a log). */
+export function knownMasker(values: Iterable<string>): (text: string) => string {
+  const masker = maskerFor(values);
+  if (!masker) return (text) => text;
+  return (text) => {
+    if (text.length === 0) return text;
+    if (masker.re) {
+      masker.re.lastIndex = 0;
+      return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+    }
+    return replaceIndexed(text, masker);
+  };
+}
+
+/** The values to mask in `text`: findings' secrets and mask-only values (a log's first pass). */
+export async function maskableValues(text: string): Promise<string[]> {
+  return (await detectSecrets(text, { maskable: true })).map((h) => h.value);
+}
+
 /** Detects secrets in `text` and masks them (for raw logs and other text no report covers). */
 export async function maskText(text: string): Promise<string> {
-  const hits = await detectSecrets(text);
+  const hits = await detectSecrets(text, { maskable: true });
   return hits.length === 0 ? text : maskKnown(text, hits.map((h) => h.value));
 }
 
@@ -131,4 +150,74 @@ function spellings(value: string): string[] {
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// ---- fragments (issue 15: an excerpt cut in the middle of a secret) ------------------------------
+
+/** Shortest fragment of a known secret that is masked where a cut left it. */
+const MIN_FRAGMENT = 6;
+/** How far from a cut a fragment may reach (a long secret's cut-off head or tail). */
+const FRAGMENT_REACH = 512;
+const CUT = '…';
+
+/**
+ * Masks what a cut left of a known secret: an excerpt clipped in the middle of one ends with its
+ * head ("…sk-ant-api03-AbCd…") or starts with its tail, which literal masking cannot recognise.
+ * Cuts are marked with "…" (every clip in the report does that); the text's own start and end count
+ * as cuts too. Only fragments of at least six characters that touch a cut are replaced.
+ */
+export function maskFragments(text: string, values: Iterable<string>): string {
+  return fragmentMasker(values)(text);
+}
+
+/** maskFragments with the values prepared once, for masking many texts (a whole report). */
+export function fragmentMasker(values: Iterable<string>): (text: string) => string {
+  const list = [...new Set(values)].filter((v) => typeof v === 'string' && v.length > MIN_FRAGMENT);
+  return list.length === 0 ? (text) => text : (text) => (text.length < MIN_FRAGMENT ? text : maskCuts(text, list));
+}
+
+function maskCuts(text: string, list: string[]): string {
+  const cuts = [0, text.length];
+  for (let i = text.indexOf(CUT); i >= 0; i = text.indexOf(CUT, i + 1)) cuts.push(i, i + 1);
+  const spans: { start: number; end: number; masked: string }[] = [];
+  for (const at of cuts) {
+    for (const v of list) {
+      const head = headBefore(text, at, v);
+      if (head > 0) spans.push({ start: at - head, end: at, masked: maskSecret(v) });
+      const tail = tailAfter(text, at, v);
+      if (tail > 0) spans.push({ start: at, end: at + tail, masked: maskSecret(v) });
+    }
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  let out = '';
+  let copied = 0;
+  for (const s of spans) {
+    if (s.start < copied) continue;
+    out += text.slice(copied, s.start) + s.masked;
+    copied = s.end;
+  }
+  return out + text.slice(copied);
+}
+
+/** Length of the longest proper head of `v` that ends at `at` (0 if shorter than the minimum). */
+function headBefore(text: string, at: number, v: string): number {
+  const first = v.slice(0, MIN_FRAGMENT);
+  const from = Math.max(0, at - Math.min(v.length - 1, FRAGMENT_REACH));
+  for (let p = text.indexOf(first, from); p >= 0 && p <= at - MIN_FRAGMENT; p = text.indexOf(first, p + 1)) {
+    const k = at - p;
+    if (k < v.length && text.startsWith(v.slice(0, k), p)) return k;
+  }
+  return 0;
+}
+
+/** Length of the longest proper tail of `v` that starts at `at` (0 if shorter than the minimum). */
+function tailAfter(text: string, at: number, v: string): number {
+  const probe = text.slice(at, at + MIN_FRAGMENT);
+  if (probe.length < MIN_FRAGMENT) return 0;
+  // The first place the probe occurs in v (after its first character) gives the longest tail.
+  for (let j = v.indexOf(probe, Math.max(1, v.length - FRAGMENT_REACH)); j >= 0; j = v.indexOf(probe, j + 1)) {
+    if (text.startsWith(v.slice(j), at)) return v.length - j;
+  }
+  return 0;
 }

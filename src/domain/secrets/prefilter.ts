@@ -147,7 +147,7 @@ export function findAnchors(text: string, limit = 1_000_000): AnchorHit[] {
 // `scheme://user:password@host` is found from its "@", which is rare enough that a native
 // `includes` rules most texts out at memory speed; the regex then runs only where it can match.
 // Led by the literal "://" so V8 can skip through the text instead of testing every position.
-const CREDENTIAL_URL = /:\/\/[^\s/:@"'<>\\]{1,100}:[^\s/@"'<>\\]{1,200}@/g;
+const CREDENTIAL_URL = /:\/\/[^\s/:@"'<>\\]{0,100}:[^\s/@"'<>\\]{1,200}@/g;
 
 const CREDENTIAL_URL_ANCHOR: Anchor = {
   name: 'credential-url',

@@ -141,12 +141,15 @@ export const TOKEN_RULES: TokenRule[] = [
   t('doppler', 'Doppler', 'Doppler token', ['dp.pt.', 'dp.st.', 'dp.sa.', 'dp.ct.', 'dp.scim.', 'dp.audit.'], String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}`, { entropy: 3 }),
   t('onepassword-service-account', '1Password', '1Password service account token', ['ops_eyJ'], `ops_eyJ[${B64}]{100,}={0,3}`, { entropy: 4 }),
   t('onepassword-secret-key', '1Password', '1Password secret key', ['A3-'], 'A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}', { entropy: 3.5 }),
-  t('age-secret-key', 'age', 'age secret key', ['AGE-SECRET-KEY-1'], 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}'),
+  // Bech32 may be written in either case (`age-keygen` prints upper case; configs lower-case it).
+  t('age-secret-key', 'age', 'age secret key', ['AGE-SECRET-KEY-1', 'age-secret-key-1'], 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}', { ci: true }),
+  // SonarQube 9.5+ tokens: user (squ_), project analysis (sqp_), global analysis (sqa_) + 40 hex.
+  t('sonar-token', 'SonarQube', 'SonarQube token', ['squ_', 'sqp_', 'sqa_'], 'sq[apu]_[a-f0-9]{40}', { entropy: 3 }),
   t('clickhouse-cloud', 'ClickHouse', 'ClickHouse Cloud API secret', ['4b1d'], '4b1d[A-Za-z0-9]{38}', { entropy: 3.5 }),
   t('kubernetes-bootstrap', 'Kubernetes', 'Kubernetes service account token', ['eyJhbGciOiJSUzI1NiIsImtpZCI6'], String.raw`eyJhbGciOiJSUzI1NiIsImtpZCI6[A-Za-z0-9_-]{20,}\.eyJ[A-Za-z0-9_-]{40,}\.[A-Za-z0-9_-]{40,}`, { entropy: 4, confidence: 'high' }),
   // --- AI providers ---
   t('openai', 'OpenAI', 'OpenAI API key', ['T3BlbkFJ'], '(?:sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,74})T3BlbkFJ[A-Za-z0-9_-]{20,74}', { at: 'T3BlbkFJ[A-Za-z0-9_-]{20}', entropy: 3 }),
-  t('anthropic', 'Anthropic', 'Anthropic API key', ['sk-ant-'], 'sk-ant-(?:api|admin|oat|ort)\\d{2}-[A-Za-z0-9_-]{80,}', { entropy: 3.5 }),
+  t('anthropic', 'Anthropic', 'Anthropic API key', ['sk-ant-'], 'sk-ant-(?:api|admin|oat|ort|sid)\\d{2}-[A-Za-z0-9_-]{32,}', { entropy: 3.5 }),
   t('groq', 'Groq', 'Groq API key', ['gsk_'], 'gsk_[A-Za-z0-9]{48,52}', { entropy: 3.5 }),
   t('xai', 'xAI', 'xAI API key', ['xai-'], 'xai-[A-Za-z0-9]{70,90}', { entropy: 3.5 }),
   t('perplexity', 'Perplexity', 'Perplexity API key', ['pplx-'], 'pplx-[A-Za-z0-9]{48}', { entropy: 3.5 }),
@@ -189,7 +192,8 @@ export const TOKEN_RULES: TokenRule[] = [
   t('flutterwave', 'Flutterwave', 'Flutterwave secret key', ['FLWSECK_TEST-', 'FLWSECK-'], `FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}(?:-X)?`, { entropy: 3 }),
   t('paypal-braintree', 'PayPal', 'Braintree access token', ['$production$', '$sandbox$'], String.raw`access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`, { at: String.raw`\$(?:production|sandbox)\$[0-9a-z]{16}\$`, entropy: 3 }),
   t('adobe-client-secret', 'Adobe', 'Adobe client secret', ['p8e-'], 'p8e-[A-Za-z0-9]{32}', { entropy: 3 }),
-  t('facebook-page', 'Facebook', 'Facebook access token', ['EAAM', 'EAAC'], 'EAA[MC][A-Za-z0-9]{100,}', { entropy: 4 }),
+  // Graph API access tokens: "EAA" + the token type's letter (page/app M, C; user and Marketing API tokens B, G) + 100+ characters.
+  t('facebook-page', 'Facebook', 'Facebook access token', ['EAAM', 'EAAC', 'EAAB', 'EAAG'], 'EAA[MCBG][A-Za-z0-9]{100,}', { entropy: 4 }),
   t('hubspot-pat', 'HubSpot', 'HubSpot private app token', ['pat-na1-', 'pat-eu1-'], `pat-(?:na|eu)1-${UUID}`, { entropy: 3 }),
   t('intra42', 'Intra42', '42 School client secret', ['s-s4t2ud-', 's-s4t2af-'], `s-s4t2(?:ud|af)-${HEX}{64}`, { entropy: 3 }),
   t('maxmind', 'MaxMind', 'MaxMind license key', ['_mmk'], '[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk', { at: '_mmk', entropy: 4 }),

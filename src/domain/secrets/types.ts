@@ -1,7 +1,7 @@
 // What secret detection gives the rules.
 
 export interface SecretHit {
-  /** Detection rule id, e.g. "secretlint/github", "entropy/generic", "vouch/private-key". */
+  /** Detection rule id, e.g. "secretlint/github", "token/sonar-token", "vouch/private-key". */
   ruleId: string;
   /** Human label: "GitHub token", "AWS access key", "Private key", "High-entropy string". */
   label: string;
@@ -12,4 +12,10 @@ export interface SecretHit {
   start: number;
   end: number;
   confidence: 'high' | 'medium';
+  /**
+   * A value in a secret-labelled position that is not evidence enough for a finding
+   * (`JWT_SECRET=acme-jwt-signing-2024`): masked wherever it appears, never reported.
+   * Only returned when detectSecrets is asked for maskable values.
+   */
+  maskOnly?: true;
 }

@@ -12,6 +12,8 @@ export interface Candidate {
   start: number;
   end: number;
   confidence: 'high' | 'medium';
+  /** Masked, never reported (see SecretHit.maskOnly). */
+  maskOnly?: true;
 }
 
 type Detector = (text: string) => Candidate[];
@@ -70,7 +72,7 @@ function decodeBase64Url(s: string): string {
 
 const STRIPE = new RegExp(B + '[sr]k_live_[A-Za-z0-9]{20,247}(?![A-Za-z0-9])', 'g');
 const OPENAI = new RegExp(B + String.raw`sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{48})(?![A-Za-z0-9_-])`, 'g');
-const ANTHROPIC = new RegExp(B + String.raw`sk-ant-(?:api|admin|oat|ort)\d{2}-[A-Za-z0-9_-]{80,}(?![A-Za-z0-9_-])`, 'g');
+const ANTHROPIC = new RegExp(B + String.raw`sk-ant-(?:api|admin|oat|ort|sid)\d{2}-[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])`, 'g');
 const GOOGLE = new RegExp(B + 'AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])', 'g');
 
 const providers: Detector = (text) => [
@@ -81,7 +83,7 @@ const providers: Detector = (text) => [
 ];
 
 /** scheme://user:password@host — the reported value is the password (or the token user of x-oauth-basic). */
-export const CREDENTIAL_URL = /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/([^\s/:@"'<>\\]{1,100}):([^\s/@"'<>\\]{1,200})@(?=[^\s/@"'<>\\])/g;
+export const CREDENTIAL_URL = /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/([^\s/:@"'<>\\]{0,100}):([^\s/@"'<>\\]{1,200})@(?=[^\s/@"'<>\\])/g;
 
 function credentialUrls(text: string): Candidate[] {
   return each(CREDENTIAL_URL, text, (m) => credentialPart(m, 'vouch/credential-url', 'Password in URL'));
@@ -91,6 +93,10 @@ function credentialUrls(text: string): Candidate[] {
 export function credentialPart(m: RegExpExecArray, ruleId: string, label: string): Candidate | null {
   const [, user, password] = m;
   const userStart = m.index + m[0].indexOf('://') + 3;
+  // Sidekiq Enterprise's gem source: user and password (8 hex each) are one credential.
+  if (/^(?:enterprise|gems)\.contribsys\.com/i.test(m.input.slice(m.index + m[0].length))) {
+    return { ruleId: 'vouch/sidekiq', label: 'Sidekiq Enterprise credentials', start: userStart, end: userStart + user.length + 1 + password.length, confidence: 'high' };
+  }
   if (password === 'x-oauth-basic') {
     return { ruleId, label: 'Token in URL', start: userStart, end: userStart + user.length, confidence: 'high' };
   }
@@ -139,8 +145,27 @@ function awsSecrets(text: string): Candidate[] {
   });
 }
 
+// Credentials handed to a CLI as an argument, where no variable name labels them: `snyk auth
+// <uuid>`, `snyk config set api=<uuid>`, Sidekiq Enterprise's `bundle config
+// enterprise.contribsys.com <user:pass>` and its gem source URL (user and password together are the
+// credential, 8 hex each).
+const UUID_RE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const SNYK_CLI = new RegExp(String.raw`\bsnyk\s+(?:auth|config\s+set\s+api=)\s*["']?(${UUID_RE})(?![0-9a-f-])`, 'gi');
+const SIDEKIQ = /\b(?:(?:enterprise|gems)\.contribsys\.com[\s"'=:]+|https?:\/\/)([a-f0-9]{8}:[a-f0-9]{8})(?![a-f0-9])(?:@(?:enterprise|gems)\.contribsys\.com|(?=[\s"']|$))/gi;
+
+function cliCredentials(text: string): Candidate[] {
+  const group = (ruleId: string, label: string) => (m: RegExpExecArray): Candidate => {
+    const start = m.index + m[0].indexOf(m[1]);
+    return { ruleId, label, start, end: start + m[1].length, confidence: 'high' };
+  };
+  return [
+    ...(/snyk/i.test(text) ? each(SNYK_CLI, text, group('vouch/snyk-cli', 'Snyk API token')) : []),
+    ...(/contribsys/i.test(text) ? each(SIDEKIQ, text, (m) => (/https?:\/\//i.test(m[0]) && !/contribsys/i.test(m[0]) ? null : group('vouch/sidekiq', 'Sidekiq Enterprise credentials')(m))) : []),
+  ];
+}
+
 // Keyword-labelled values (`KEY=value`) are found by labelled.ts.
-const DETECTORS: Detector[] = [privateKeys, jwts, providers, awsSecrets, credentialUrls];
+const DETECTORS: Detector[] = [privateKeys, jwts, providers, awsSecrets, credentialUrls, cliCredentials];
 
 /** All vouch candidates in `text` (unfiltered for documentation examples; see detect.ts). */
 export function vouchCandidates(text: string): Candidate[] {

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
+import { OutageLog, classifyFault } from '../../../kernel/faults.ts';
 import { sendErrorPage } from '../../web/error-page.tsx';
 import { loadWebUser } from '../../web/session-cookie.ts';
 import { authenticateKeyHash } from '../../../services/keys.ts';
@@ -76,6 +77,7 @@ function allowedMethods(app: FastifyInstance, path: string): string[] {
 }
 
 export default fp(async (app) => {
+  const outages = new OutageLog();
   app.setErrorHandler(async (err, req, reply) => {
     // A client that went away mid-request is routine, not a fault of ours: no stack, no error.
     if (clientWentAway(req)) {
@@ -86,7 +88,20 @@ export default fp(async (app) => {
     // Routes that check the key inside their own read (one round trip) validate their input
     // first; a refused request there must still answer 401 for a dead key, as everywhere else.
     if (p.status < 500 && p.status !== 401 && p.status !== 429 && req.apiKeyHash && !req.caller && req.routeOptions.config.keyCheckedByRoute === true) {
-      if (!(await authenticateKeyHash(app.deps.db.kysely, req.apiKeyHash))) p = invalidKey();
+      try {
+        if (!(await authenticateKeyHash(app.deps.db.kysely, req.apiKeyHash))) p = invalidKey();
+      } catch (lookupError) {
+        err = lookupError as typeof err; // the database went away meanwhile: answer for that
+        p = toProblem(err);
+      }
+    }
+    // A dependency's outage is logged at error level once, when it starts; the requests it
+    // fails meanwhile only at info (each still has its request-log line).
+    const fault = classifyFault(err) ?? p.fault;
+    if (fault) {
+      if (outages.note(fault)) req.log.error({ err, fault }, `${fault.dependency} ${fault.kind === 'storage_full' ? 'out of space' : 'unavailable'}: answering ${p.status} until it recovers`);
+      else req.log.info({ fault, status: p.status }, 'request refused: dependency fault');
+      return sendProblem(req, reply, p);
     }
     // Client mistakes are routine; only server faults deserve the stack in the log.
     if (p.status >= 500) req.log.error({ err }, 'request failed');

@@ -12,6 +12,7 @@ import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rat
 import type { Db } from '../../../adapters/db/database.ts';
 import { addRateLimitHits } from '../../../adapters/db/repositories/rate-limits.ts';
 import { BatchedCounter } from './rate-limit-batch.ts';
+import { OutageLog } from '../../../kernel/faults.ts';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** What child() really receives: the route's merged limit options, with the route itself. */
@@ -52,12 +53,28 @@ export interface RateLimitStoreOptions {
 export function rateLimitStore(opts: { redisUrl: string | null; db: Db; log: FastifyBaseLogger }): RateLimitStoreOptions {
   if (opts.redisUrl) {
     const redis = new Redis(opts.redisUrl, {
-      // Fail fast instead of queueing requests behind a reconnecting client.
+      // Fail fast instead of queueing requests behind a reconnecting client. Until the first
+      // connection, calls wait for it (the first requests after start are counted too); once
+      // connected, the offline queue is switched off (below): while Redis is away every counter
+      // call fails at once and the request goes through (skipOnError), rather than waiting
+      // seconds for reconnection tries. A Redis that hangs: 1 s at most.
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
+      commandTimeout: 1_000,
       enableOfflineQueue: true,
     });
-    redis.on('error', (err: Error) => opts.log.warn({ err: err.message }, 'redis connection error'));
+    // Without this listener a Redis outage would kill the process ('error' unhandled). ioredis
+    // reconnects by itself (backing off up to 2 s) and reports every failed try: logged once
+    // per outage; requests meanwhile are let through unlimited (skipOnError).
+    const outages = new OutageLog();
+    redis.on('error', (err: Error) => {
+      if (outages.note({ kind: 'unavailable', dependency: 'redis' })) opts.log.error({ err: err.message }, 'redis unavailable: rate limits are not enforced until it is back');
+    });
+    redis.on('ready', () => {
+      // ioredis reads this option on every command.
+      redis.options.enableOfflineQueue = false;
+      opts.log.info('redis connection ready');
+    });
     return {
       backend: 'redis',
       options: { redis, nameSpace: 'vouch-rate-limit:', skipOnError: true },

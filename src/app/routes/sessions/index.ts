@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { acceptUpload, findSession, idempotencyKeyProblem, removeSession, sessionView } from '../../../services/sessions.ts';
 import type { SessionView, SessionViewRow } from '../../../services/sessions.ts';
-import { openMaskedLog } from '../../../services/session-log.ts';
+import { openMaskedLog, openStoredLog, secretValuesOf } from '../../../services/session-log.ts';
 import { redactStoredLog } from '../../../services/log-redaction.ts';
 import type { AuditContext } from '../../../services/audit.ts';
 import { findReportForKeyHolder, listSessionPageForKey } from '../../../services/keyed-reads.ts';
@@ -22,7 +22,7 @@ import type { ListQuery } from './schemas.ts';
 import { listQueryChecks, instantOrProblem, pageLinks } from './list-query.ts';
 
 // The secret detector is heavy (rule sets): loaded on first use, not at startup.
-const loadMasker = async () => (await import('../../../domain/secrets/mask.ts')).maskText;
+const loadMasking = () => import('../../../domain/secrets/mask.ts');
 
 const caller = (req: FastifyRequest) => {
   if (!req.caller) throw new Error('sessions route reached without an authenticated caller');
@@ -190,8 +190,13 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   }, async (req, reply) => {
     const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
     if (!session) throw notFound('session');
-    const log = await openMaskedLog(logStore, session.id, await loadMasker());
-    if (!log && session.log_expired_at) throw new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${session.log_expired_at}; the report is kept.`);
+    // Two passes: every value detected anywhere in the log is masked on every line.
+    const first = await openStoredLog(logStore, session.id);
+    if (!first && session.log_expired_at) throw new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${session.log_expired_at}; the report is kept.`);
+    if (!first) throw notFound('stored log for this session');
+    const { knownMasker, maskableValues } = await loadMasking();
+    const mask = knownMasker(await secretValuesOf(first, maskableValues));
+    const log = await openMaskedLog(logStore, session.id, async (text) => mask(text));
     if (!log) throw notFound('stored log for this session');
     return reply
       .type('text/plain; charset=utf-8')

@@ -71,7 +71,9 @@ class FormState {
   async discard(): Promise<void> {
     const sink = this.sink;
     this.sink = null;
-    await sink?.abort();
+    // The store may be what failed (database gone, disk full): what it cannot remove now, the
+    // sweep removes later; the answer must report the first failure, not this one.
+    await sink?.abort().catch(() => undefined);
   }
 }
 
@@ -110,9 +112,13 @@ async function storeFile(state: FormState, part: { filename: string; file: Async
   }
 }
 
-/** Client-caused parser errors (busboy's messages are plain) become 400s; the rest keep theirs. */
+/**
+ * Client-caused parser errors (busboy's messages are plain) become 400s; the rest keep theirs,
+ * among them a dependency's failure while storing (503, or 507 for a full disk): toProblem
+ * classifies those, and they are never blamed on the client.
+ */
 function parseProblem(error: unknown): HttpProblem {
-  const p = toProblem(error); // (a log store fault is already a 503 storage_unavailable)
+  const p = toProblem(error); // (a log store fault is a 503 service_unavailable)
   if (p.status !== 500) return p;
   const message = error instanceof Error ? error.message : 'unreadable body';
   return new HttpProblem(400, 'malformed_body', `The multipart body could not be read: ${message}.`);
@@ -166,7 +172,7 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
     const extra = new Map([...state.fields].filter(([name]) => !FIELDS.has(name)));
     // The log must be complete in the store before any row says it exists.
     await state.sink.finish().catch((error: unknown) => {
-      throw toProblem(error); // a log store fault: 503 storage_unavailable
+      throw toProblem(error); // a log store fault: 503 service_unavailable
     });
     return { sink: state.sink, filename: state.filename, ...fields, extra };
   } catch (problem) {

@@ -15,6 +15,7 @@ import { classifyUserText } from './user-text.ts';
 import { num, obj, str, text, type Obj } from '../shared/values.ts';
 import { boundedAdd, boundedSet, isoTime, textOf } from './values.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** Where an event comes from: its line, time and thread (undefined = main thread). */
 interface Ctx {
@@ -48,10 +49,8 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'tool_progress', 'auth_status', 'rate_limit_event', 'permission-mode', 'relocated',
 ]);
 
-/** An unknown record holding one of these may hide agent activity, so it is reported as skipped. */
-const CONTENT_KEYS = [
-  'message', 'content', 'toolUseResult', 'tool_use_result', 'input', 'output', 'command', 'prompt', 'payload', 'data', 'text',
-];
+/** stream-json system records that only drive the live UI (request status, thinking-token estimates). */
+const STREAM_PLUMBING_SUBTYPES: ReadonlySet<string> = new Set(['status', 'thinking_tokens']);
 
 export class ClaudeCodeParser implements LogParser {
   readonly agent = 'claude-code' as const;
@@ -72,6 +71,8 @@ export class ClaudeCodeParser implements LogParser {
   /** stream-json runs: `system/init` headers seen, and whether the current run still lacks its `result`. */
   private runs = 0;
   private runOpen = false;
+  /** The current run's assistant messages carried token counts (else its `result` holds them). */
+  private runUsage = false;
   readonly format: FormatId;
 
   constructor(format: FormatId) {
@@ -113,6 +114,7 @@ export class ClaudeCodeParser implements LogParser {
     }
     this.runs++;
     this.runOpen = true;
+    this.runUsage = false;
   }
 
   /** The run so far ends here: without its `result` record it was cut off. */
@@ -175,11 +177,9 @@ export class ClaudeCodeParser implements LogParser {
     }
   }
 
+  /** A new record type: metadata (info) unless something in it looks like an action (shared rule). */
   private onUnknown(rec: Obj, type: string, ctx: Ctx): void {
-    for (const key of CONTENT_KEYS) {
-      if (key in rec) return ctx.sink.skip(ctx.line, `unknown Claude Code record type "${type.slice(0, 40)}"`);
-    }
-    // A new bare metadata record (ids, names, flags): nothing in it can be an agent action.
+    reportUnknownRecord(ctx.sink, ctx.line, 'Claude Code', type, rec);
   }
 
   // ---- threads and session metadata ----
@@ -364,6 +364,7 @@ export class ClaudeCodeParser implements LogParser {
       const apiError = rec.isApiErrorMessage === true;
       for (const raw of blocks) this.assistantBlock(obj(raw), msgId, thread, model, apiError, ctx);
     }
+    if (usage && hasTokens(usage)) this.runUsage = true;
     if (usage) {
       const base: UsageEvent = { kind: 'usage', index: -1, line: ctx.line, at: ctx.at, agentId: ctx.agentId, model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
       this.messages.addUsage(thread, msgId, usage, base, ctx.sink);
@@ -405,6 +406,7 @@ export class ClaudeCodeParser implements LogParser {
   private onSystem(rec: Obj, ctx: Ctx): void {
     // The stream-json session header holds only metadata (read by trackMeta), and opens a run.
     if (rec.subtype === 'init') return this.runHeader(ctx);
+    if (this.isStream && STREAM_PLUMBING_SUBTYPES.has(str(rec.subtype) ?? '')) return;
     const out = systemOutcome(rec);
     if (out.kind === 'compaction') {
       this.flushCompaction(ctx.sink);
@@ -468,8 +470,20 @@ export class ClaudeCodeParser implements LogParser {
     let text = str(rec.result) ?? '';
     const denials = Array.isArray(rec.permission_denials) ? rec.permission_denials.length : 0;
     if (denials > 0) text = `${text}${text ? '\n' : ''}(${denials} permission denial${denials === 1 ? '' : 's'})`;
+    this.runTotals(obj(rec.usage), ctx);
     if (rec.is_error === true || subtype.startsWith('error')) return this.emit(ctx, { kind: 'error', text: `${subtype}: ${text}` });
     this.emit(ctx, { kind: 'system', subtype: 'result', text });
+  }
+
+  /**
+   * A run whose messages carried no token counts (proxied models report zeros while streaming)
+   * still spent what its `result` totals: counted once, from there.
+   */
+  private runTotals(usage: Obj | undefined, ctx: Ctx): void {
+    if (!usage || this.runUsage || !hasTokens(usage)) return;
+    this.runUsage = true;
+    const base: UsageEvent = { kind: 'usage', index: -1, line: ctx.line, at: ctx.at, agentId: undefined, model: this.meta.model, input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    this.messages.addUsage('', undefined, usage, base, ctx.sink);
   }
 
   private title(subtype: string, text: string | undefined, ctx: Ctx): void {
@@ -492,6 +506,10 @@ export class ClaudeCodeParser implements LogParser {
 }
 
 const NON_SPACE = /\S/;
+
+function hasTokens(usage: Obj): boolean {
+  return ['input_tokens', 'output_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'].some((k) => (num(usage[k]) ?? 0) > 0);
+}
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

@@ -129,3 +129,27 @@ test('an interactive transcript that ends on a Bash call with no result is incom
   assert.match(r.incomplete?.detail ?? '', /deploy\.sh staging.*line 2/);
   assert.notEqual(r.outcome, 'Clear');
 });
+
+test('a transcript that ends on the export of this very log is complete: the export is info, not "cut off"', async () => {
+  const exports = [
+    `cp ~/.claude/projects/-home-dev-shop/${SID}.jsonl docs/session-log.jsonl`,
+    'mkdir -p logs && cp "$(ls -t ~/.claude/projects/-home-dev-shop/*.jsonl | head -1)" logs/',
+    `claude export ${SID} > transcript.md`,
+  ];
+  for (const command of exports) {
+    const r = await analyzeText(jsonl([user(at(0), 'save this session into the repo'), assistant(at(0, 4), [bash('toolu_10', command)])]));
+    assert.equal(r.incomplete, null, command);
+    const f = r.findings.find((x) => x.rule === 'coverage/incomplete');
+    assert.equal(f?.severity, 'info', command);
+    assert.equal(f?.title, 'The log ends with its own export');
+    assert.match(f?.detail ?? '', /exports it/);
+    // (Copying the transcript into the tree is judged by its own rule, exfiltration/session-log-published.)
+  }
+});
+
+test('a last call that merely lists the session folder, or deletes from it, is still cut off (negative case)', async () => {
+  for (const command of ['ls ~/.claude/projects/-home-dev-shop/', 'rm -rf ~/.codex/sessions/2026', './scripts/deploy.sh staging']) {
+    const r = await analyzeText(jsonl([user(at(0), 'tidy up'), assistant(at(0, 4), [bash('toolu_11', command)])]));
+    assert.equal(r.incomplete?.reason, 'unanswered-call', command);
+  }
+});

@@ -10,7 +10,7 @@ import { isLegacyHead } from './meta.ts';
 
 const ENVELOPE_TYPES = new Set([
   'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
-  'inter_agent_communication', 'inter_agent_communication_metadata',
+  'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record',
 ]);
 const EXEC_TYPES = new Set([
   'thread.started', 'turn.started', 'turn.completed', 'turn.failed', 'item.started', 'item.updated', 'item.completed',

@@ -10,6 +10,8 @@ export interface Run {
   events: NormEvent[];
   skips: { line: number; reason: string }[];
   missing: string[];
+  /** Records of unknown types that hold no action: (line, type). */
+  metadata: { line: number; type: string }[];
 }
 
 function parseLine(line: string): unknown {
@@ -32,11 +34,12 @@ export function jsonl(...records: unknown[]): string {
 /** Parses `text` as `format`, or as whatever the Codex family detects (rollout if nothing). */
 export function run(text: string, format?: FormatId): Run {
   const detection = codex.detect(sample(text));
-  const out: Run = { detection, events: [], skips: [], missing: [] };
+  const out: Run = { detection, events: [], skips: [], missing: [], metadata: [] };
   const sink: EventSink = {
     emit: (e) => out.events.push(e),
     skip: (line, reason) => out.skips.push({ line, reason }),
     missingSubagent: (id) => out.missing.push(id),
+    unknownMetadata: (line, type) => out.metadata.push({ line, type }),
   };
   const parser = codex.create(format ?? detection?.format ?? 'codex-rollout');
   text.split('\n').forEach((raw, i) => {

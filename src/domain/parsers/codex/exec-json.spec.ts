@@ -70,9 +70,15 @@ describe('codex exec --json', () => {
     assert.deepEqual(ofKind(r.events, 'error').map((e) => e.text), ['command timed out', 'stream disconnected before completion', 'fatal: reconnect failed']);
   });
 
-  test('unknown item types and event types are skipped, not fatal', () => {
-    const odd = run(jsonl({ type: 'thread.started', thread_id: 't' }, { type: 'item.completed', item: { id: 'x', type: 'hologram' } }, { type: 'thread.exploded' }), 'codex-exec-json');
-    assert.deepEqual(odd.skips.map((s) => s.line), [2, 3]);
+  test('unknown item or event types: skipped when they may hold an action, metadata when not; never fatal', () => {
+    const odd = run(jsonl(
+      { type: 'thread.started', thread_id: 't' },
+      { type: 'item.completed', item: { id: 'x', type: 'hologram', command: 'rm -rf build' } },
+      { type: 'thread.exploded' },
+      { type: 'item.completed', item: { id: 'y', type: 'hologram' } },
+    ), 'codex-exec-json');
+    assert.deepEqual(odd.skips.map((s) => s.line), [2]);
+    assert.deepEqual(odd.metadata.map((m) => m.line), [3, 4]);
   });
 });
 

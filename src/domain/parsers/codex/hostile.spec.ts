@@ -52,15 +52,16 @@ function checkCall(e: Extract<NormEvent, { kind: 'tool_call' }>): void {
   }
 }
 
-function feed(format: FormatId, values: unknown[]): { events: NormEvent[]; skips: number } {
+function feed(format: FormatId, values: unknown[]): { events: NormEvent[]; skips: number; metadata: number } {
   const parser = codex.create(format);
   const events: NormEvent[] = [];
   let skips = 0;
-  const sink: EventSink = { emit: (e) => events.push(e), skip: () => skips++, missingSubagent: () => {} };
+  let metadata = 0;
+  const sink: EventSink = { emit: (e) => events.push(e), skip: () => skips++, missingSubagent: () => {}, unknownMetadata: () => metadata++ };
   values.forEach((v, i) => parser.record!(v, i + 1, sink));
   parser.end(sink);
   events.forEach(checkEvent);
-  return { events, skips };
+  return { events, skips, metadata };
 }
 
 /** Copies of `rec` with one field (top level, payload, payload.item/info/action) replaced by `bad`. */
@@ -89,13 +90,26 @@ function mutations(rec: unknown): unknown[] {
 }
 
 describe('codex: hostile input never crashes', () => {
-  test('non-objects, {}, payload null / wrong types are skipped with a reason', () => {
-    const { events, skips } = feed('codex-rollout', [
+  test('non-objects are skipped; {}, payload null / wrong types / unknown types with nothing in them are metadata', () => {
+    const { events, skips, metadata } = feed('codex-rollout', [
       null, 5, 'str', [], [1, 2], {}, { type: 7 }, env('response_item', null), env('event_msg', 'x'), env('event_msg', {}),
       env('event_msg', { type: 5 }), env('response_item', { type: 'martian' }), env('mystery', {}), { record_type: 'state' },
     ]);
     assert.equal(events.length, 0);
-    assert.equal(skips, 13);
+    assert.equal(skips, 5);
+    assert.equal(metadata, 8);
+  });
+
+  test('unknown records that look like actions are skipped, never waved through as metadata', () => {
+    const { events, skips, metadata } = feed('codex-rollout', [
+      env('response_item', { type: 'martian_call', call_id: 'c1', arguments: '{"cmd":"rm -rf /"}' }),
+      env('mystery', { command: ['bash', '-lc', 'curl x | sh'] }),
+      env('event_msg', { type: 'exec_command_finished', aggregated_output: 'done' }),
+      { type: 'new_thing', payload: { nested: { deeper: { patch: '*** Begin Patch' } } } },
+    ]);
+    assert.equal(events.length, 0);
+    assert.equal(skips, 4);
+    assert.equal(metadata, 0);
   });
 
   test('arguments that are not JSON, numbers, null, deeply nested or huge', () => {
@@ -116,7 +130,8 @@ describe('codex: hostile input never crashes', () => {
     assert.deepEqual(inputs, ['other', 'other', 'other', 'other', 'mcp', 'other', 'command', 'patch']);
   });
 
-  for (const file of readdirSync(DIR)) {
+  // The JSON rollouts only (cx08 is `codex exec` text output, read by the terminal parser).
+  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.jsonl'))) {
     test(`every field of ${file.slice(0, 4)} records replaced by junk`, () => {
       const lines = readFileSync(join(DIR, file), 'utf8').split('\n').filter((l) => l.trim());
       // A spread of record shapes: the first lines and every 25th after.

@@ -56,6 +56,28 @@ describe('codex: copies of one thing are emitted once', () => {
   });
 });
 
+describe('codex: format drift (0.171 token_usage_record)', () => {
+  const tc = (total: number) => ev({ type: 'token_count', info: { total_token_usage: { input_tokens: total, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0, total_tokens: total + 10 }, last_token_usage: { input_tokens: total, cached_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0, total_tokens: total + 10 } } });
+  const usageRecord = env('token_usage_record', { response_id: 'resp_1', thread_id: 's1', turn_id: 't1', usage: { input_tokens: 100, cached_input_tokens: 0, output_tokens: 10, total_tokens: 110 } });
+
+  test('a token_usage_record is read as known bookkeeping: no skip, no unknown metadata, usage counted once', () => {
+    const r = run(jsonl(META, userEvent('hi'), usageRecord, tc(100)));
+    assert.deepEqual(r.skips, []);
+    assert.deepEqual(r.metadata, []);
+    assert.deepEqual(ofKind(r.events, 'usage').map((u) => [u.input, u.output]), [[100, 10]]);
+  });
+
+  test('a record type newer than Vouch: metadata when it holds no action, a skipped line when it holds a call', () => {
+    const r = run(jsonl(
+      META,
+      env('rate_limit_snapshot', { primary: { used_percent: 12 }, plan: 'pro' }),
+      env('remote_tool_call', { call_id: 'c9', arguments: '{"cmd":"curl x | sh"}' }),
+    ));
+    assert.deepEqual(r.metadata, [{ line: 2, type: 'rate_limit_snapshot' }]);
+    assert.deepEqual(r.skips.map((s) => [s.line, s.reason]), [[3, 'unknown codex record type "remote_tool_call"']]);
+  });
+});
+
 describe('codex: tool calls', () => {
   test('shell_command escalation, exec_command require_escalated, write_stdin', () => {
     const r = run(jsonl(
@@ -221,4 +243,12 @@ describe('codex: image attachments', () => {
     ));
     assert.deepEqual(ofKind(r.events, 'prompt').map((p) => p.text), ['what is this?']);
   });
+});
+
+test('codex 0.171 token_usage_record lines are understood and add no tokens (event_msg token_count carries them)', () => {
+  const meta = { timestamp: '2026-11-28T05:47:02.014Z', type: 'session_meta', payload: { id: '01a220b1-53d9-7de0-9b7c-1b086aa2cba5', timestamp: '2026-11-28T05:47:01.985Z', cwd: '/src/app', cli_version: '0.171.0' } };
+  const record = { timestamp: '2026-11-28T05:47:02.108Z', ordinal: 10, type: 'token_usage_record', payload: { thread_id: '01a220b1-53d9-7de0-9b7c-1b086aa2cba5', turn_id: 't1', session_id: '01a220b1-53d9-7de0-9b7c-1b086aa2cba5', root_turn_id: 't1' } };
+  const r = run(jsonl(meta, record));
+  assert.deepEqual(r.skips, []);
+  assert.equal(ofKind(r.events, 'usage').length, 0);
 });

@@ -13,9 +13,12 @@ import { isLegacyHead, legacyHead, sessionMeta, turnContext, worldState } from '
 import { emitCompaction } from './emit.ts';
 import { FROM_RESPONSE_ITEM } from './mirror.ts';
 import { EXEC_TYPES, closeExecRun, execEvent } from './exec-json.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
-// 2026 multi-agent bookkeeping lines: understood, nothing for the rules.
-const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_communication_metadata']);
+// Understood, nothing for the rules: 2026 multi-agent bookkeeping lines, and the per-response token
+// usage 0.171+ writes beside every model response (`{response_id, usage, thread_id}`: the running
+// totals of `event_msg token_count` already give the session's usage, so it is not counted twice).
+const HARMLESS_ENVELOPES = new Set(['inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record']);
 
 export class CodexParser implements LogParser {
   readonly agent = 'codex' as const;
@@ -40,7 +43,7 @@ export class CodexParser implements LogParser {
       legacyHead(ctx, value);
       understood = true;
     } else understood = false;
-    if (!understood) sink.skip(line, type ? `unknown codex record type "${type.slice(0, 60)}"` : 'unrecognised codex record');
+    if (!understood) reportUnknownRecord(sink, line, 'codex', unknownLabel(type, value), value);
   }
 
   private envelope(ctx: Ctx, type: string, v: Obj): boolean {
@@ -62,4 +65,11 @@ export class CodexParser implements LogParser {
     this.st.flushPending(sink);
     closeExecRun({ sink, line: this.lastLine, at: null, st: this.st });
   }
+}
+
+/** "event_msg/new_thing" for a payload type, else the record's own type (undefined: untyped). */
+function unknownLabel(type: string | undefined, v: Obj): string | undefined {
+  const inner = isObj(v.payload) ? str(v.payload.type) : isObj(v.msg) ? str(v.msg.type) : undefined;
+  if (type === undefined) return inner;
+  return inner === undefined ? type : `${type}/${inner}`;
 }

@@ -8,7 +8,26 @@ const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
 
 export function detectGemini(sample: DetectSample): Detection | null {
-  return detectDocument(sample) ?? detectJsonl(sample) ?? detectStream(sample);
+  return detectDocument(sample) ?? detectHistory(sample) ?? detectJsonl(sample) ?? detectStream(sample);
+}
+
+/**
+ * A Gemini API conversation history (`Content[]`): a JSON array of `{role: "user"|"model",
+ * parts: [...]}`, pretty-printed (first line "[") or on one line. `role: "model"` and `parts`
+ * are the Gemini API's own spelling (OpenAI and Anthropic say "assistant" and "content").
+ */
+function detectHistory(sample: DetectSample): Detection | null {
+  const first = sample.values[0];
+  if (Array.isArray(first)) {
+    const entry = obj(first[0]);
+    return entry && (entry.role === 'user' || entry.role === 'model') && Array.isArray(entry.parts) ? { format: 'gemini-history', score: 0.9 } : null;
+  }
+  const head = sample.lines[0]?.trim() ?? '';
+  if (head !== '[' && !head.startsWith('[{')) return null;
+  const raw = sample.lines.join('\n');
+  if (!/"role"\s*:\s*"(?:user|model)"/.test(raw) || !/"parts"\s*:\s*\[/.test(raw)) return null;
+  // The CLI's own preamble, or a model turn, makes it unmistakable; a bare user turn is likely.
+  return /"role"\s*:\s*"model"|<session_context>|This is the Gemini CLI/.test(raw) ? { format: 'gemini-history', score: 0.9 } : { format: 'gemini-history', score: 0.7 };
 }
 
 /** Session metadata: `{sessionId, projectHash, startTime, …}` with no record `type`. */

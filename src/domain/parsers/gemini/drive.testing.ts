@@ -8,6 +8,8 @@ export interface Driven {
   events: NormEvent[];
   skips: { line: number; reason: string }[];
   missing: { id: string; line: number }[];
+  /** Records of unknown types that hold no action: (line, type). */
+  metadata: { line: number; type: string }[];
 }
 
 export function sampleOf(content: string): DetectSample {
@@ -33,13 +35,14 @@ function tryJson(line: string): unknown {
 /** Detect with `family` (or use `format`), then parse every line as the analyser does. */
 export function drive(family: ParserFamily, content: string, format?: FormatId): Driven {
   const detection = family.detect(sampleOf(content));
-  const out: Driven = { detection, events: [], skips: [], missing: [] };
+  const out: Driven = { detection, events: [], skips: [], missing: [], metadata: [] };
   const chosen = format ?? detection?.format;
   if (!chosen) return out;
   const sink: EventSink = {
     emit: (e) => out.events.push(e),
     skip: (line, reason) => out.skips.push({ line, reason }),
     missingSubagent: (id, line) => out.missing.push({ id, line }),
+    unknownMetadata: (line, type) => out.metadata.push({ line, type }),
   };
   const parser = family.create(chosen);
   const lines = content.split('\n');

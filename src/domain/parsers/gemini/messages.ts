@@ -5,6 +5,7 @@ import { arr, num, obj, str, text, type Obj } from '../shared/values.ts';
 import { isoTime, readParts } from './values.ts';
 import { collectResponse, isShellTool, isSubagentTool, rawFromRecording, resultFacts, toolInput } from './tools.ts';
 import { splitUserText } from './user-text.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 // Gemini CLI inlines @file references after this marker; what follows was not typed by a person.
 const FILE_MARKER = '--- Content from referenced files ---';
@@ -46,7 +47,7 @@ export class MessageEmitter {
       case 'error':
         return this.emit({ kind: 'error', text: readParts(rec.content).text }, line, at);
       default:
-        this.sink.skip(line, `unknown Gemini message type ${JSON.stringify(String(rec.type).slice(0, 40))}`);
+        reportUnknownRecord(this.sink, line, 'Gemini message', String(rec.type), rec);
     }
   }
 

@@ -2,7 +2,9 @@
 // pretty-printed JSON document (≈v0.3–v0.38). Both fold into a ChatHistory and emit at end().
 import type { EventSink, LogParser } from '../../model/events.ts';
 import { ChatHistory } from './history.ts';
+import { emitContentHistory, isContentHistory } from './content-history.ts';
 import { obj, type Obj } from '../shared/values.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** `session-….jsonl`: one record per line; buffered by design (see history.ts). */
 export class GeminiJsonlParser implements LogParser {
@@ -21,7 +23,7 @@ export class GeminiJsonlParser implements LogParser {
     else if (typeof rec.id === 'string') this.history.add(rec, line);
     // The metadata line; a one-line legacy document (metadata + messages) lands here too.
     else if (typeof rec.sessionId === 'string') this.history.setMeta(rec, line);
-    else sink.skip(line, 'unrecognised Gemini record');
+    else reportUnknownRecord(sink, line, 'Gemini', typeof rec.type === 'string' ? rec.type : undefined, rec);
   }
 
   end(sink: EventSink): void {
@@ -48,10 +50,13 @@ const ID_KEY = /^"id"\s*:\s*"([^"\\]{1,200})"/;
  * `session-….json`: ONE pretty-printed JSON document, handed over line by line. Lines are
  * accumulated and parsed at end(); while accumulating, the line where each `"id"` first appears
  * is remembered so that events point at their message (or tool call) instead of line 1.
+ * The same reader takes a Gemini API conversation history (`Content[]`, format gemini-history):
+ * there the line where each top-level entry opens is remembered instead.
  */
 export class GeminiDocumentParser implements LogParser {
-  readonly format = 'gemini-json' as const;
   readonly agent = 'gemini-cli' as const;
+  /** Lines where a top-level array entry opens ("  {" in a 2-space pretty-printed array). */
+  private entryLines: number[] = [];
   private chunks: string[] = [];
   private size = 0;
   private firstLine = 0;
@@ -61,7 +66,10 @@ export class GeminiDocumentParser implements LogParser {
   private idLines = new Map<string, number>();
 
   /** `capChars` is overridable for tests only. */
-  constructor(private readonly capChars = DOCUMENT_CAP_CHARS) {}
+  constructor(
+    private readonly capChars = DOCUMENT_CAP_CHARS,
+    readonly format: 'gemini-json' | 'gemini-history' = 'gemini-json',
+  ) {}
 
   text(chunk: string, line: number, sink: EventSink): void {
     if (this.overflowed) {
@@ -78,6 +86,7 @@ export class GeminiDocumentParser implements LogParser {
     this.kept++;
     this.lastLine = line;
     this.noteId(chunk, line);
+    if (chunk.length <= 4 && chunk.trimEnd() === '  {' && this.entryLines.length < MAX_ENTRY_LINES) this.entryLines.push(line);
   }
 
   end(sink: EventSink): void {
@@ -85,6 +94,12 @@ export class GeminiDocumentParser implements LogParser {
     const body = this.chunks.join('\n');
     this.chunks = [];
     const doc = parseDocument(body, this.firstLine, this.lastLine, sink);
+    if (isContentHistory(doc)) {
+      const entries = this.entryLines;
+      const first = this.firstLine;
+      this.entryLines = [];
+      return emitContentHistory(doc, (i) => entries[i] ?? first, sink);
+    }
     const rec = obj(doc);
     if (!rec) {
       if (doc !== undefined) sink.skip(this.firstLine, 'Gemini JSON document is not an object');
@@ -114,6 +129,9 @@ export class GeminiDocumentParser implements LogParser {
     sink.skip(line, OVERSIZE);
   }
 }
+
+/** Entry lines remembered (beyond this, events point at the document's first line). */
+const MAX_ENTRY_LINES = 1_000_000;
 
 const OVERSIZE = 'Gemini JSON document larger than 256 MiB: not analysed';
 

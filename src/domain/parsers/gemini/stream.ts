@@ -8,6 +8,7 @@ import { num, obj, safeJson, str, text, type Obj } from '../shared/values.ts';
 import { isoTime, readParts } from './values.ts';
 import { splitUserText } from './user-text.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
+import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** An assistant reply longer than this keeps its start only (the rest is counted). */
 const MAX_REPLY_CHARS = 16 * 1024 * 1024;
@@ -58,7 +59,7 @@ export class GeminiStreamParser implements LogParser {
       case 'result':
         return this.result(v, line, at, sink);
       default:
-        sink.skip(line, 'unknown Gemini stream event');
+        reportUnknownRecord(sink, line, 'Gemini stream', str(v.type), v);
     }
   }
 

@@ -127,8 +127,11 @@ export interface ResultFacts {
   interrupted?: boolean;
 }
 
-// "User did not allow tool call" (confirmation refused) and "Tool execution denied by policy."
-const DENIED = /did not allow|denied by policy|not allowed by policy|rejected by (?:the )?user|user rejected/i;
+// "User did not allow tool call" (confirmation refused), "Tool execution denied by policy.",
+// "[Operation Cancelled] Reason: User denied execution." and the policy engine's refusal to run a
+// shell command it cannot parse ("Command rejected because it could not be parsed safely"): in
+// each the tool never ran, so it is a refusal, not a failure of the agent's command.
+const DENIED = /did not allow|denied by policy|not allowed by policy|rejected by (?:the )?user|user rejected|user denied|rejected because it could not be parsed safely/i;
 
 export function resultFacts(raw: RawResult, shell: boolean): ResultFacts {
   const { status, output, errorText } = raw;

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { detectFormat } from '../../ingest/detect.ts';
 import { FAMILIES } from '../index.ts';
 import { sampleOf } from '../gemini/drive.testing.ts';
@@ -32,6 +32,32 @@ describe('terminal detection: each dialect wins over plain text when its markers
   test('Codex output without its header is still recognised from its sections', () => {
     const text = "user\nfix it\ncodex\nLooking.\nexec\nbash -lc ls in /repo succeeded in 5ms:\na.txt\ntokens used\n1,024\n";
     assert.deepEqual(detectTerminal(sampleOf(text)), { format: 'codex-exec-text', score: 0.5 });
+  });
+});
+
+describe('terminal detection: Gemini CLI captures without tool boxes in their first lines', () => {
+  const corpusHead = (prefix: string) => {
+    const dir = SHARED + 'corpus/gemini-cli/';
+    const file = readdirSync(dir).find((f) => f.startsWith(prefix))!;
+    return readFileSync(dir + file, 'utf8');
+  };
+
+  test('gm10 starts mid-reply: "✦ text" and its two-column gutter are the Gemini TUI', () => {
+    assert.deepEqual(formatOf(corpusHead('gm10')), { format: 'gemini-cli-tui', agent: 'gemini-cli', agentDetected: true, hintConflict: false });
+  });
+
+  test('gm12 (raw PTY stream): the ANSI-art banner "Gemini CLI v0.34.0-nightly" with its tips', () => {
+    assert.equal(formatOf(corpusHead('gm12')).format, 'gemini-cli-tui');
+  });
+
+  test('the banner with the input box, in any language of the prompt typed after it', () => {
+    const text = '  ▝▜▄     Gemini CLI v0.1.9\n    ▝▜▄\nTips for getting started:\n1. Ask coding questions\n> 修复登录页面的错误\n';
+    assert.deepEqual(detectTerminal(sampleOf(text)), { format: 'gemini-cli-tui', score: 0.8 });
+  });
+
+  test('a short "✦" paragraph, or prose naming "Gemini CLI v0.34", is not a capture', () => {
+    assert.equal(detectTerminal(sampleOf('✦ Fast and small\n  really\n  it is\nThe end.\n')), null);
+    assert.equal(detectTerminal(sampleOf('We upgraded to Gemini CLI v0.34.0 last week.\nIt works.\n')), null);
   });
 });
 

@@ -43,20 +43,39 @@ function isClaudeTool(text: string): boolean {
   return (m !== null && CLAUDE_TOOLS.has(m[1])) || /^[\w.-]+ - [\w.-]+ \(MCP\)\(/.test(text);
 }
 
+/** The start-up banner: ANSI-art logo, then "Gemini CLI v0.34.0-nightly…" on the same line. */
+export const GEMINI_BANNER = /^[\s▝▜▄▗▟▀▘▙▛▌▐█░▒▓]*Gemini CLI v\d+\.\d+/;
+
 function geminiScore(lines: string[]): Detection | null {
   let tools = 0;
   let said = 0;
   let borders = 0;
   let footer = false;
+  let banner = false;
+  let ui = 0;
+  // Lines indented by the two-column gutter under a "✦" reply, before anything else breaks the run.
+  let gutter = 0;
+  let inReply = false;
   for (const l of lines) {
     if (l.startsWith('│')) {
       const inner = l.slice(1).replace(/│\s*$/, '').trim();
       if (GEMINI_TOOL_LINE.test(inner) || /^[✔✓x✗✘✖\-o⊷?]\s+[\w.-]+ \([\w.-]+ MCP Server\)/.test(inner)) tools++;
     } else if (/^[╭╰]─+[╮╯]$/.test(l)) borders++;
-    else if (/^✦\s\S/.test(l)) said++;
-    else if (/\(\d{1,3}% context left\)/.test(l)) footer = true;
+    else if (/^✦\s\S/.test(l)) {
+      said++;
+      inReply = true;
+      continue;
+    } else if (/\(\d{1,3}% context left\)/.test(l)) footer = true;
+    else if (GEMINI_BANNER.test(l)) banner = true;
+    else if (/^\s*>\s+Type your message or @path\/to\/file|^\s*\S.*\s{2,}(?:no sandbox|sandbox-exec|docker)\b|^Tips for getting started:$/.test(l)) ui++;
+    if (inReply && /^ {2,}\S/.test(l)) gutter++;
+    else inReply = false;
   }
-  const score = tools >= 1 && (said >= 1 || footer) ? 0.8 : tools >= 2 || (tools >= 1 && borders >= 2) ? 0.65 : said >= 2 && footer ? 0.5 : 0;
+  let score = tools >= 1 && (said >= 1 || footer || banner) ? 0.8 : tools >= 2 || (tools >= 1 && borders >= 2) ? 0.65 : said >= 2 && footer ? 0.5 : 0;
+  // The banner names the program; with its screen furniture around it, unmistakably a capture.
+  if (banner) score = Math.max(score, ui > 0 || said > 0 || footer ? 0.8 : 0.6);
+  // A capture that starts mid-reply: "✦ text" and a long run of lines in the reply's gutter.
+  if (said >= 1 && gutter >= 8) score = Math.max(score, 0.55);
   return score > 0 ? { format: 'gemini-cli-tui', score } : null;
 }
 

@@ -109,6 +109,10 @@ describe('gemini-cli-tui: smaller cases', () => {
     assert.deepEqual(shellInput('echo $(date) (Print the date.)'), { type: 'command', command: 'echo $(date)' });
     assert.deepEqual(shellInput('(cd app && make)'), { type: 'command', command: '(cd app && make)' });
     assert.deepEqual(shellInput('ls [in src]'), { type: 'command', command: 'ls', workdir: 'src' });
+    // Newer builds name the directory in full; a path the screen cut short is no directory.
+    assert.deepEqual(shellInput('cd frontend && npm run build [current working directory /home/project/cafe-sg]'), { type: 'command', command: 'cd frontend && npm run build', workdir: '/home/project/cafe-sg' });
+    assert.deepEqual(shellInput('npm run build [current working directory /private/var/folders/bf/…'), { type: 'command', command: 'npm run build' });
+    assert.deepEqual(shellInput('npm run build [current working directory /private/var/folders/bf/…]'), { type: 'command', command: 'npm run build' });
   });
 
   test('a box without its bottom border ends at the next text outside it', () => {
@@ -129,5 +133,61 @@ describe('gemini-cli-tui: smaller cases', () => {
     const out = run(box('✔  Shell ls (List.)', '   a.txt'), 'gemini-cli-tui');
     assert.deepEqual(commands(out.events), ['ls']);
     assert.equal(ofKind(out.events, 'tool_result')[0].output, 'a.txt');
+  });
+});
+
+describe('gemini-cli-tui: npm run-script banners are not prompts', () => {
+  const capture = [
+    '  ▝▜▄     Gemini CLI v0.34.0-nightly.20260304',
+    'Tips for getting started:',
+    '',
+    '> @google/gemini-cli@0.34.0-nightly.20260304.28af4e127 test:all_evals',
+    '> cross-env RUN_EVALS=1 vitest run --config evals/vitest.config.ts',
+    '',
+    '> 帮我修复构建错误',
+    '',
+    '✦ I will run the build.',
+  ].join('\n') + '\n';
+
+  test('"> pkg@version script" and the command under it are output; a prompt in any language is a prompt', () => {
+    const out = run(capture);
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['帮我修复构建错误']);
+  });
+});
+
+describe('gemini-cli-tui: older builds (0.1.x) box the person\'s message', () => {
+  const capture = [
+    '╭──────────────────────────────────────────────╮',
+    '│  > Behebe den Fehler in der Anmeldung und     │',
+    '│    führe die Tests aus                        │',
+    '╰──────────────────────────────────────────────╯',
+    '',
+    '✦ Ich lese zuerst die Datei.',
+    '╭──────────────────────────────────────────────╮',
+    '│ ✔  ReadFile src/login.ts                      │',
+    '╰──────────────────────────────────────────────╯',
+    '╭──────────────────────────────────────────────╮',
+    '│ ✔  Shell npm test (Run the tests)            │',
+    '│                                              │',
+    '│    12 passing                                │',
+    '╰──────────────────────────────────────────────╯',
+    '╭──────────────────────────────────────────────╮',
+    '│ > git push --force                            │',
+    '╰──────────────────────────────────────────────╯',
+    '~/app (main*)   no sandbox (see /docs)   gemini-2.5-pro (97% context left)',
+  ].join('\n') + '\n';
+
+  test('the boxed message is the prompt, wrapped lines joined; the tools are calls', () => {
+    const out = run(capture);
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['Behebe den Fehler in der Anmeldung und\nführe die Tests aus']);
+    assert.deepEqual(calls(out.events).map((c) => c.name), ['read_file', 'run_shell_command']);
+  });
+
+  test('text typed into the input box (one column of padding) and never sent is not a prompt', () => {
+    const out = run(capture);
+    assert.ok(!ofKind(out.events, 'prompt').some((p) => p.text.includes('git push')));
+    assert.ok(!commands(out.events).includes('git push --force'));
   });
 });

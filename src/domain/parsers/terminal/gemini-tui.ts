@@ -25,6 +25,9 @@ const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|
 export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘✖\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
 const MCP_TOOL_LINE = /^([✔✓x✗✘✖\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
 const PROMPT = /^>\s(.*)$/;
+const BOXED_PROMPT = /^ >\s\S/;
+// `npm run x` prints "> pkg@1.2.3 x" then "> the script's command": npm's banner, not a prompt.
+const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+$/;
 const ASSISTANT = /^✦\s?(.*)$/;
 const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|\(esc to cancel/;
@@ -53,6 +56,8 @@ export class GeminiTuiParser implements LogParser {
   /** Width of the open box's inner text (from its top border), to tell wrapped lines. */
   private boxWidth = 0;
   private lastFooter = '';
+  /** The previous line was npm's "> pkg@version script" banner: this "> …" line is its command. */
+  private afterNpmBanner = false;
   private readonly calls = new CallEmitter('gemini-tui');
 
   text(raw: string, line: number, sink: EventSink): void {
@@ -107,6 +112,14 @@ export class GeminiTuiParser implements LogParser {
       return;
     }
     if (this.mode === 'tool' && this.tool) return this.tool.body.add(text.replace(/^ {1,4}/, ''));
+    // Older builds (0.1.x) box the person's message: "│  > text  │" (two columns of padding; the
+    // input box below has one, so a half-typed message there is not taken for a prompt).
+    if (this.mode === 'prompt') return this.block?.add(text.replace(/^ {1,4}/, ''));
+    if (this.mode === 'box' && (this.block?.empty ?? true) && BOXED_PROMPT.test(text) && !/^>\s+Type your message/.test(t)) {
+      this.mode = 'prompt';
+      this.block = new TextBlock(line);
+      return this.block.add(t.replace(/^>\s?/, ''));
+    }
     // Not a tool box: the input box, a confirmation dialog, the session summary.
     if (/^>\s+Type your message/.test(t)) return;
     (this.block ??= new TextBlock(line)).add(t);
@@ -125,7 +138,9 @@ export class GeminiTuiParser implements LogParser {
     if (SPINNER.test(h) || ART.test(h)) return;
     const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
     if (footer) return this.footer(h, footer, line, sink);
-    const prompt = PROMPT.exec(h);
+    const npmCommand = this.afterNpmBanner;
+    this.afterNpmBanner = NPM_BANNER.test(h);
+    const prompt = this.afterNpmBanner || npmCommand ? null : PROMPT.exec(h);
     if (prompt) return this.open('prompt', line, s.slice(2), sink);
     const said = ASSISTANT.exec(h);
     if (said) return this.open('message', line, s.replace(/^✦\s?/, ''), sink);
@@ -245,16 +260,24 @@ function geminiInput(tool: OpenTool, output: string): ToolInput {
   }
 }
 
-/** "npm test [in app] (Run the unit tests)": the command, its directory, its description. */
+/**
+ * "npm test [in app] (Run the unit tests)", or in newer builds "npm test [current working
+ * directory /home/u/app] (…)": the command, its directory, its description. A directory the
+ * screen cut short ("/private/var/…") is not a directory: it is left out.
+ */
 export function shellInput(d: string): ToolInput {
   let rest = d;
   if (rest.endsWith(')')) {
     const open = descriptionStart(rest);
     if (open > 0) rest = rest.slice(0, open).trimEnd();
   }
-  const dir = /\s\[in ([^\]]+)\]$/.exec(rest);
+  const dir = /\s\[(?:in|current working directory) ([^\]]+)\]$/.exec(rest);
   if (dir) rest = rest.slice(0, dir.index);
-  return { type: 'command', command: rest, ...(dir ? { workdir: dir[1] } : {}) };
+  // The box cut the line inside the bracket: "npm run build [current working directory /priv…".
+  const cut = dir ? null : /\s\[(?:in|current working directory) [^\]]*(?:…|\.\.\.)$/.exec(rest);
+  if (cut) rest = rest.slice(0, cut.index);
+  const workdir = dir && !dir[1].endsWith('…') && !dir[1].endsWith('...') ? dir[1] : undefined;
+  return { type: 'command', command: rest, ...(workdir ? { workdir } : {}) };
 }
 
 /** Where the trailing " (description)" starts: its "(" balances the final ")" and follows a space. */

@@ -1,0 +1,131 @@
+// Gemini API conversation history, `Content[]`: what Gemini CLI keeps in memory and sends to the
+// model (`GeminiChat.getHistory()`), saved to a file by `/chat save`-style tooling or by hand:
+//   [{"role": "user", "parts": [{"text": "<session_context>…"}]},
+//    {"role": "model", "parts": [{"text": "…", "thought": true}, {"functionCall": {"id", "name", "args"}}]},
+//    {"role": "user", "parts": [{"functionResponse": {"id", "name", "response": {"output"} | {"error"}}}]}, …]
+// No timestamps, no tokens, no statuses: only the turns. A `<state_snapshot>` user turn is the
+// summary `/compress` put in place of the earlier history. The document is read whole by
+// GeminiDocumentParser (recording.ts), which hands the parsed array here.
+import type { EventSink } from '../../model/events.ts';
+import { MessageEmitter } from './messages.ts';
+import { isShellTool, rawFromRecording, resultFacts, toolInput } from './tools.ts';
+import { splitUserText } from './user-text.ts';
+import { arr, obj, str, text, type Obj } from '../shared/values.ts';
+import { readParts } from './values.ts';
+
+const SNAPSHOT = '<state_snapshot>';
+/** Calls remembered while awaiting their response; the oldest is forgotten beyond this. */
+const MAX_OPEN_CALLS = 10_000;
+
+/** True when `doc` is a Content[]: an array of `{role, parts[]}` with at least one entry. */
+export function isContentHistory(doc: unknown): doc is unknown[] {
+  if (!Array.isArray(doc) || doc.length === 0) return false;
+  const first = obj(doc[0]);
+  return first !== undefined && typeof first.role === 'string' && Array.isArray(first.parts);
+}
+
+/**
+ * Emits the events of a Content[] history. `lineOf(i)` is the line where entry i starts
+ * (pretty-printed files), so findings point at the turn rather than at line 1.
+ */
+export function emitContentHistory(doc: unknown[], lineOf: (i: number) => number, sink: EventSink): void {
+  new ContentHistoryReader(sink).read(doc, lineOf);
+}
+
+class ContentHistoryReader {
+  private readonly out: MessageEmitter;
+  /** Call id → tool name, for calls whose response has not come yet (in order: unnamed ids match FIFO). */
+  private readonly open = new Map<string, string>();
+  private synthIds = 0;
+  private metaSent = false;
+
+  constructor(private readonly sink: EventSink) {
+    this.out = new MessageEmitter(sink);
+  }
+
+  read(doc: unknown[], lineOf: (i: number) => number): void {
+    doc.forEach((raw, i) => {
+      const line = lineOf(i);
+      const entry = obj(raw);
+      if (!entry || !Array.isArray(entry.parts)) return this.sink.skip(line, 'Gemini history entry without parts');
+      if (entry.role === 'model') return this.model(entry, line);
+      if (entry.role === 'user') return this.user(entry, line);
+      this.sink.skip(line, `Gemini history entry with an unknown role ${JSON.stringify(String(entry.role).slice(0, 40))}`);
+    });
+  }
+
+  private model(entry: Obj, line: number): void {
+    for (const raw of arr(entry.parts)) {
+      const part = obj(raw);
+      if (!part) continue;
+      const call = obj(part.functionCall);
+      if (call) {
+        this.call(call, line);
+        continue;
+      }
+      const t = str(part.text);
+      if (t === undefined || t.trim() === '') continue;
+      this.out.emit(part.thought === true ? { kind: 'thinking', text: t } : { kind: 'message', text: t }, line, null);
+    }
+  }
+
+  private call(call: Obj, line: number): void {
+    const name = text(call.name) ?? 'unknown';
+    const callId = text(call.id) ?? `gemini-history-${line}-${++this.synthIds}`;
+    if (this.open.size >= MAX_OPEN_CALLS) this.open.delete(this.open.keys().next().value as string);
+    this.open.set(callId, name);
+    this.out.emit({ kind: 'tool_call', callId, name, input: toolInput(name, call.args) }, line, null);
+  }
+
+  private user(entry: Obj, line: number): void {
+    const content = readParts(entry.parts);
+    for (const response of content.responses) this.response(response, line);
+    const body = content.text;
+    if (body.trim() === '') return;
+    if (body.trimStart().startsWith(SNAPSHOT)) {
+      // `/compress` replaced the earlier turns with this summary: a compaction, not a request.
+      return this.out.emit({ kind: 'compaction', trigger: 'compress', summary: body }, line, null);
+    }
+    const parts = splitUserText(body);
+    for (const n of parts.notices) {
+      if (n.subtype === 'session_context') this.meta(body, line);
+      this.out.emit({ kind: 'system', subtype: n.subtype, text: n.text }, line, null);
+    }
+    const typed = parts.notices.length > 0 ? parts.typed : body;
+    // A tool-response turn that also carries text: the harness wrote it, not the person.
+    if (typed.trim()) this.out.emit({ kind: 'prompt', text: typed, synthetic: content.responses.length > 0 }, line, null);
+  }
+
+  private response(response: Obj, line: number): void {
+    const given = text(response.id);
+    const name = text(response.name);
+    // An id answers its own call (even one the history no longer holds); without ids, order does.
+    const callId = given ?? this.oldestNamed(name) ?? `gemini-history-${line}-${++this.synthIds}`;
+    const calledAs = this.open.get(callId) ?? name;
+    this.open.delete(callId);
+    const raw = rawFromRecording(undefined, [{ functionResponse: response }], undefined);
+    // No status in a history: a response without an error is a completed call.
+    // "[Operation Cancelled] Reason: User denied execution." is how a refused or cancelled call answers.
+    raw.status = raw.errorText === null ? 'success' : raw.errorText.startsWith('[Operation Cancelled]') ? 'cancelled' : 'error';
+    const facts = resultFacts(raw, isShellTool(calledAs ?? ''));
+    this.out.emit(calledAs === undefined ? { kind: 'tool_result', callId, ...facts } : { kind: 'tool_result', callId, name: calledAs, ...facts }, line, null);
+  }
+
+  /** The oldest open call of this tool (histories from older builds carry no call ids). */
+  private oldestNamed(name: string | undefined): string | undefined {
+    if (name === undefined) return undefined;
+    for (const [id, n] of this.open) if (n === name) return id;
+    return undefined;
+  }
+
+  /** The working directory the `<session_context>` preamble names, once. */
+  private meta(body: string, line: number): void {
+    if (this.metaSent) return;
+    this.metaSent = true;
+    const head = body.slice(0, 16 * 1024);
+    const dir = /Workspace Directories:\**\s*\n\s*-\s+(\S[^\n]*)/.exec(head)?.[1]
+      ?? /(?:working (?:in the )?directory|current working directory)[^:\n/]*:?\s*(\/\S+|[A-Za-z]:\\\S+)/i.exec(head)?.[1];
+    const cwd = dir?.trim().replace(/[.,;]$/, '');
+    if (cwd) this.out.emit({ kind: 'session_meta', cwd }, line, null);
+  }
+}

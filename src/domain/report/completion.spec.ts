@@ -1,0 +1,41 @@
+// The log's own capture (issue 15, class 8): a last call that exports this very log is not "cut off".
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NormEvent, ToolCallEvent } from '../model/events.ts';
+import { CompletionTracker, isOwnExport } from './completion.ts';
+
+const call = (command: string, index = 1): ToolCallEvent => ({ kind: 'tool_call', index, line: index + 1, at: null, callId: `c${index}`, name: 'shell', input: { type: 'command', command } });
+const SID = '019a7fa9-a846-7393-8d7a-9997d08b0096';
+
+test('isOwnExport: the session id in the command, or a copy out of any agent\'s session folder', () => {
+  for (const c of [
+    `cp ~/.codex/sessions/2025/11/13/rollout-2025-11-13T16-00-16-${SID}.jsonl .codex/sessions/`,
+    'cat ~/.codex/archived_sessions/rollout-x.jsonl > dev_history/exported-session.jsonl',
+    'Copy-Item C:\\Users\\me\\.gemini\\tmp\\abc123\\chats\\session-2026-01-01T23-35-1d310a63.json Archives\\',
+    `tar czf session.tgz ${SID}`,
+  ]) assert.ok(isOwnExport(call(c), SID), c);
+});
+
+test('isOwnExport: reading or deleting the folder, other files, short ids and non-commands are not exports', () => {
+  for (const c of ['ls ~/.claude/projects/', 'rm -rf ~/.codex/sessions/2025', 'cp notes.md docs/', 'grep -r 1d31 src']) {
+    assert.ok(!isOwnExport(call(c), SID), c);
+  }
+  assert.ok(!isOwnExport(call('echo abc'), 'abc'), 'an id shorter than 8 characters never matches');
+  const write: ToolCallEvent = { ...call('x'), input: { type: 'file_write', path: `/repo/${SID}.jsonl`, content: '' } };
+  assert.ok(!isOwnExport(write, SID));
+});
+
+test('CompletionTracker: own export alone → own-export; with another unanswered call → that call is cut off', () => {
+  const meta: NormEvent = { kind: 'session_meta', index: 0, line: 1, at: null, sessionId: SID };
+  const only = new CompletionTracker();
+  only.add(meta);
+  only.add(call(`cp ~/.codex/sessions/2025/11/13/rollout-${SID}.jsonl logs/`));
+  assert.equal(only.finish()?.kind, 'own-export');
+  const mixed = new CompletionTracker();
+  mixed.add(meta);
+  mixed.add(call('./deploy.sh prod', 1));
+  mixed.add(call(`cp ~/.codex/sessions/2025/11/13/rollout-${SID}.jsonl logs/`, 2));
+  const inc = mixed.finish();
+  assert.equal(inc?.kind, 'unanswered-call');
+  assert.match(inc?.reason ?? '', /deploy\.sh prod/);
+});

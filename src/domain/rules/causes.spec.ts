@@ -1,0 +1,78 @@
+// Issue 15, class 7 ("one cause, many findings"): drafts of the rules that share a cause reach the
+// report as one finding with a count and every occurrence in evidence, and the score sees it once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { NormEvent } from '../model/events.ts';
+import type { FindingDraft } from './types.ts';
+import { RULE_METAS } from './index.ts';
+import { FindingCollector, type CollectedFinding } from '../report/findings.ts';
+import { TimelineBuilder } from '../report/timeline.ts';
+import { trustScore } from '../scoring/score.ts';
+import { answered, cmd, prompt, ran, read, runRules, write } from './testing.ts';
+import { fake, randomString } from '../secrets/test-helpers.ts';
+
+function collect(drafts: FindingDraft[]): CollectedFinding[] {
+  const timeline = new TimelineBuilder();
+  const last = Math.max(0, ...drafts.flatMap((d) => d.evidence.map((e) => e.index)));
+  for (let i = 0; i <= last; i++) timeline.add({ kind: 'prompt', index: i, line: i + 1, at: null, text: `p${i}` } as NormEvent, (t) => t);
+  const collector = new FindingCollector(RULE_METAS, timeline, (t) => t);
+  for (const d of drafts) collector.add(d);
+  return collector.finish().filter((f) => f.severity !== 'info');
+}
+
+test('one pasted token, typed into the prompt and written into a file by the agent, is one finding', async () => {
+  const token = fake.githubClassic();
+  const drafts = await runRules([prompt(`Put my token ${token} in .env as GITHUB_TOKEN`), write('.env', `GITHUB_TOKEN=${token}\n`)]);
+  assert.equal(drafts.filter((d) => d.rule.startsWith('secrets/')).length, 2, 'two rules saw it');
+  const findings = collect(drafts).filter((f) => f.rule.startsWith('secrets/'));
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0].severity, 'critical');
+  assert.equal(findings[0].evidence.length, 2);
+  assert.match(findings[0].detail, /2 findings merged/);
+});
+
+test('two different tokens stay two findings', async () => {
+  const drafts = await runRules([prompt(`Tokens: ${fake.githubClassic()} and ${fake.stripeLive()}`)]);
+  assert.equal(collect(drafts).length, 2);
+});
+
+test('seventeen labelled values printed by one tool are one finding, and the score sees it once', async () => {
+  const values = Array.from({ length: 17 }, (_, i) => randomString(32, undefined, 900 + i));
+  const output = JSON.stringify({ items: values.map((v, i) => ({ name: `svc-${i}`, api_key: v })) }, null, 1);
+  const drafts = await runRules([...ran('cat services.json', { output })]);
+  assert.equal(drafts.filter((d) => d.rule === 'secrets/in-tool-output').length, 17);
+  const findings = collect(drafts);
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0].occurrences, 17);
+  assert.match(findings[0].detail, /the output of Bash/);
+  assert.ok(trustScore(findings) >= 80, `one warning costs at most 15 points, got ${trustScore(findings)}`);
+});
+
+test('labelled values from two calls of one tool are one cause; from another tool, another', async () => {
+  const [a, b, c] = [950, 951, 952].map((seed) => randomString(32, undefined, seed));
+  const sameTool = await runRules([...ran('cat a.json', { output: `{"api_key": "${a}"}` }), ...ran('cat b.json', { output: `{"api_key": "${b}"}` })]);
+  assert.equal(collect(sameTool).length, 1);
+  const twoTools = await runRules([...ran('cat a.json', { output: `{"api_key": "${a}"}` }), ...answered(read('c.json'), { output: `{"api_key": "${c}"}` })]);
+  assert.equal(collect(twoTools).length, 2);
+});
+
+test('a systemd unit, its timer and `systemctl enable` of it are one persistence finding', async () => {
+  const drafts = await runRules([
+    write('/home/dev/.config/systemd/user/sync-agent.service', '[Service]\nExecStart=/usr/bin/sync\n'),
+    write('/home/dev/.config/systemd/user/sync-agent.timer', '[Timer]\nOnCalendar=hourly\n'),
+    cmd('systemctl --user enable --now sync-agent.timer'),
+  ]);
+  assert.equal(drafts.filter((d) => d.rule === 'permissions/persistence').length, 3);
+  const findings = collect(drafts).filter((f) => f.rule === 'permissions/persistence');
+  assert.equal(findings.length, 1);
+  assert.equal(findings[0].evidence.length, 3);
+  assert.match(findings[0].detail, /"sync-agent"/);
+});
+
+test('two different services stay two persistence findings', async () => {
+  const drafts = await runRules([
+    write('/home/dev/.config/systemd/user/one.service', '[Service]\nExecStart=/bin/true\n'),
+    write('/home/dev/.config/systemd/user/two.service', '[Service]\nExecStart=/bin/true\n'),
+  ]);
+  assert.equal(collect(drafts).filter((f) => f.rule === 'permissions/persistence').length, 2);
+});

@@ -1,0 +1,79 @@
+// Where a credential belongs (issue 15, class 3: provenance). A GitHub token sent to
+// api.github.com is the token doing its job, not the token leaving: the service that issued it
+// already has it. Only a recognised provider format names its issuer; a value known by its label
+// (`password: …`) has no issuer, so every host is "elsewhere" for it.
+import type { SecretHit } from './types.ts';
+
+/** Provider slug (the detection rule id's first word) → the domains of the service that issued it. */
+const ISSUERS: Record<string, string[]> = {
+  github: ['github.com', 'githubusercontent.com', 'ghcr.io', 'githubcopilot.com'],
+  gitlab: ['gitlab.com'],
+  bitbucket: ['bitbucket.org', 'api.bitbucket.org'],
+  atlassian: ['atlassian.net', 'atlassian.com'],
+  npm: ['npmjs.org', 'npmjs.com'],
+  pypi: ['pypi.org'],
+  rubygems: ['rubygems.org'],
+  nuget: ['nuget.org'],
+  docker: ['docker.io', 'docker.com'],
+  openai: ['openai.com'],
+  anthropic: ['anthropic.com'],
+  groq: ['groq.com'],
+  xai: ['x.ai'],
+  perplexity: ['perplexity.ai'],
+  replicate: ['replicate.com'],
+  huggingface: ['huggingface.co', 'hf.co'],
+  deepseek: ['deepseek.com'],
+  tavily: ['tavily.com'],
+  firecrawl: ['firecrawl.dev'],
+  pinecone: ['pinecone.io'],
+  langsmith: ['langchain.com'],
+  slack: ['slack.com'],
+  discord: ['discord.com', 'discordapp.com'],
+  telegram: ['telegram.org'],
+  stripe: ['stripe.com'],
+  sendgrid: ['sendgrid.com'],
+  mailgun: ['mailgun.net'],
+  twilio: ['twilio.com'],
+  shopify: ['myshopify.com', 'shopify.com'],
+  aws: ['amazonaws.com'],
+  google: ['googleapis.com', 'google.com'],
+  vercel: ['vercel.com'],
+  netlify: ['netlify.com'],
+  supabase: ['supabase.co', 'supabase.com'],
+  digitalocean: ['digitalocean.com'],
+  cloudflare: ['cloudflare.com'],
+  heroku: ['heroku.com'],
+  flyio: ['fly.io'],
+  sentry: ['sentry.io'],
+  grafana: ['grafana.net', 'grafana.com'],
+  doppler: ['doppler.com'],
+  pulumi: ['pulumi.com'],
+  circleci: ['circleci.com'],
+  buildkite: ['buildkite.com'],
+  linear: ['linear.app'],
+  notion: ['notion.com', 'notion.so'],
+  figma: ['figma.com'],
+  databricks: ['databricks.com', 'azuredatabricks.net'],
+  newrelic: ['newrelic.com', 'nr-data.net'],
+  datadog: ['datadoghq.com', 'datadoghq.eu'],
+  snyk: ['snyk.io'],
+  sonar: ['sonarcloud.io'],
+  sumologic: ['sumologic.com'],
+  facebook: ['facebook.com'],
+};
+
+/** The provider slug of a hit: `token/github-pat` → github, `secretlint/slack` → slack. */
+function providerOf(hit: SecretHit): string {
+  return hit.ruleId.replace(/^[a-z]+\//, '').split('-')[0];
+}
+
+/** Domains of the service that issued this credential (empty when the format names none). */
+export function issuerDomains(hit: SecretHit): string[] {
+  return ISSUERS[providerOf(hit)] ?? [];
+}
+
+/** Is `host` the credential's own issuer (the domain or a subdomain of it)? */
+export function isIssuerHost(hit: SecretHit, host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return issuerDomains(hit).some((d) => h === d || h.endsWith(`.${d}`));
+}

@@ -1,0 +1,103 @@
+// Clients that send their body a trickle at a time, over real sockets to a real `vouch serve`
+// (embedded SQLite), with a minimum body rate of 1 KiB/s over 1 s windows:
+//   - an authenticated upload that trickles is answered 408 request_timeout and its
+//     connection closed, and nothing of it is kept (no temp file, no session);
+//   - an unauthenticated request that declares a large body gets its 401 and the server closes
+//     the connection, without waiting for the body;
+//   - many such connections at once do not stop /healthz from answering, and all are closed.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../../src/adapters/db/database.ts';
+import { createAccount } from '../../src/services/accounts.ts';
+import { startVouch, waitFor } from './harness.ts';
+import type { VouchProcess } from './harness.ts';
+
+let dir: string;
+let serve: VouchProcess;
+let apiKey: string;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'vouch-faults-slow-'));
+  const db = await openDatabase({ dataDir: dir });
+  await db.migrate();
+  apiKey = (await createAccount(db, { email: 'slow@example.test', password: 'correct horse battery staple' })).apiKey;
+  await db.close();
+  serve = await startVouch('serve', 'serve', { VOUCH_DATA_DIR: dir, DATABASE_URL: '', VOUCH_MIN_BODY_BYTES_PER_SEC: '1024', VOUCH_BODY_RATE_WINDOW_MS: '1000', VOUCH_ANALYSIS_POOL_SIZE: '1' });
+});
+
+after(async () => {
+  await serve?.kill9();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface SlowClient {
+  socket: Socket;
+  received: () => string;
+  closed: Promise<void>;
+  stop(): void;
+}
+
+/** Sends `head` at once, then `each` bytes of filler every `everyMs` until the server closes the socket. */
+function slowClient(port: number, head: string, each = 1, everyMs = 200): SlowClient {
+  const socket = connect(port, '127.0.0.1');
+  let data = '';
+  socket.on('data', (d) => (data += d.toString()));
+  socket.on('error', () => {}); // the server's reset is one of the expected endings
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
+  socket.write(head);
+  const timer = setInterval(() => {
+    if (!socket.destroyed && socket.writable) socket.write('x'.repeat(each));
+  }, everyMs);
+  void closed.then(() => clearInterval(timer));
+  return { socket, received: () => data, closed, stop: () => { clearInterval(timer); socket.destroy(); } };
+}
+
+const BOUNDARY = 'faultboundary';
+function uploadHead(authorization: string | null, contentLength: number): string {
+  const preamble = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.jsonl"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return [
+    'POST /v1/sessions HTTP/1.1', 'Host: 127.0.0.1', `Content-Type: multipart/form-data; boundary=${BOUNDARY}`, `Content-Length: ${contentLength}`,
+    ...(authorization ? [`Authorization: ${authorization}`] : []), '', preamble,
+  ].join('\r\n');
+}
+
+test('an authenticated upload slower than the minimum rate is cut: 408 request_timeout, connection closed, nothing kept', async () => {
+  const c = slowClient(serve.port!, uploadHead(`Bearer ${apiKey}`, 100_000), 10, 300); // ~33 bytes/s
+  await waitFor(async () => { await Promise.race([c.closed, new Promise((r) => setTimeout(r, 100))]); return c.socket.destroyed; }, 'the server to close the slow upload', 60_000);
+  const answer = c.received();
+  assert.match(answer, /^HTTP\/1\.1 408 /, answer);
+  assert.match(answer, /"code":"request_timeout"/);
+  assert.match(answer, /slower than 1024 bytes\/s/);
+  await waitFor(() => readdirSync(join(dir, 'uploads')).length === 0, 'the partial upload to be removed', 30_000);
+  const db = await openDatabase({ dataDir: dir });
+  try {
+    assert.equal((await db.kysely.selectFrom('sessions').select('id').execute()).length, 0, 'no session was created');
+  } finally {
+    await db.close();
+  }
+});
+
+test('an unauthenticated request declaring a large body gets 401 and the server closes the connection without waiting for the body', async () => {
+  const c = slowClient(serve.port!, uploadHead(null, 10_000_000), 1, 200);
+  await waitFor(async () => { await Promise.race([c.closed, new Promise((r) => setTimeout(r, 100))]); return c.socket.destroyed; }, 'the server to close the connection', 60_000);
+  assert.match(c.received(), /^HTTP\/1\.1 401 /);
+  assert.match(c.received(), /connection: close/i);
+});
+
+test('50 trickling connections at once: /healthz keeps answering, and every one of them is closed by the server', async () => {
+  const clients = Array.from({ length: 50 }, (_, i) => slowClient(serve.port!, uploadHead(i % 2 === 0 ? `Bearer ${apiKey}` : null, 5_000_000), 1, 500));
+  try {
+    const health = await fetch(`http://127.0.0.1:${serve.port}/healthz`, { signal: AbortSignal.timeout(30_000) });
+    assert.equal(health.status, 200);
+    await waitFor(() => clients.every((c) => c.socket.destroyed), 'the server to close all 50 connections', 90_000);
+    for (const c of clients) assert.match(c.received(), /^HTTP\/1\.1 (401|408) /, c.received().slice(0, 200));
+  } finally {
+    for (const c of clients) c.stop();
+  }
+  assert.equal(serve.unexpectedExit, null);
+});
