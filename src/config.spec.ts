@@ -54,6 +54,29 @@ test('every bad value is reported at once, and passwords are not echoed', () => 
   }
 });
 
+test('VOUCH_LOG_STORE: each mode keeps its own store by default; file, database/postgres or an s3:// bucket when set', () => {
+  assert.deepEqual(loadConfig({}).logStore, { kind: 'default' });
+  assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'file' }).logStore, { kind: 'file' });
+  assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'postgres' }).logStore, { kind: 'database' });
+  assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'database' }).logStore, { kind: 'database' });
+  assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 's3://vouch-logs' }).logStore, {
+    kind: 's3', bucket: 'vouch-logs', prefix: '', endpoint: null, region: null, forcePathStyle: false,
+  });
+  assert.deepEqual(
+    loadConfig({ VOUCH_LOG_STORE: 's3://vouch-logs/prod/eu/', VOUCH_S3_ENDPOINT: 'http://minio:9000', AWS_REGION: 'eu-west-1', VOUCH_S3_FORCE_PATH_STYLE: 'true' }).logStore,
+    { kind: 's3', bucket: 'vouch-logs', prefix: 'prod/eu/', endpoint: 'http://minio:9000', region: 'eu-west-1', forcePathStyle: true },
+  );
+  assert.equal((loadConfig({ VOUCH_LOG_STORE: 's3://b-1', AWS_DEFAULT_REGION: 'us-east-2' }).logStore as { region: string }).region, 'us-east-2');
+});
+
+test('a bad VOUCH_LOG_STORE, bucket or endpoint is refused with what is expected', () => {
+  assert.throws(() => loadConfig({ VOUCH_LOG_STORE: 'redis' }), /VOUCH_LOG_STORE must be file, database \(or postgres\), or s3:\/\/<bucket>/);
+  assert.throws(() => loadConfig({ VOUCH_LOG_STORE: 's3://Bad_Bucket' }), /valid bucket name/);
+  assert.throws(() => loadConfig({ VOUCH_LOG_STORE: 's3://' }), /valid bucket name/);
+  assert.throws(() => loadConfig({ VOUCH_LOG_STORE: 's3://logs', VOUCH_S3_ENDPOINT: 'minio:9000' }), /VOUCH_S3_ENDPOINT must be an http\(s\) URL/);
+  assert.throws(() => loadConfig({ VOUCH_LOG_STORE: 's3://logs', VOUCH_S3_FORCE_PATH_STYLE: 'maybe' }), /VOUCH_S3_FORCE_PATH_STYLE must be true or false/);
+});
+
 test('client configuration for vouch upload', () => {
   assert.deepEqual(loadClientConfig({ VOUCH_API_URL: 'http://h:1/', VOUCH_API_KEY: 'k' }), { apiUrl: 'http://h:1', apiKey: 'k' });
   assert.equal(loadClientConfig({}).apiKey, null);

@@ -50,7 +50,29 @@ export interface Config {
   databaseStartupTimeoutMs: number;
   /** Invitation and reset links are also emailed when set (smtp:// or smtps://); else only shown to copy. */
   smtp: { url: string; from: string } | null;
+  logStore: LogStoreConfig;
 }
+
+/**
+ * Where uploaded logs are kept (VOUCH_LOG_STORE). `default` keeps each mode's own: files under
+ * the data directory with SQLite, chunks in the database with PostgreSQL.
+ */
+export type LogStoreConfig =
+  | { kind: 'default' }
+  | { kind: 'file' }
+  | { kind: 'database' }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** Key prefix, '' or ending in '/'. */
+      prefix: string;
+      /** VOUCH_S3_ENDPOINT (MinIO, Ceph, R2…); null: AWS's own endpoint for the region. */
+      endpoint: string | null;
+      /** AWS_REGION / AWS_DEFAULT_REGION; null: the SDK's chain (~/.aws/config…) decides. */
+      region: string | null;
+      /** VOUCH_S3_FORCE_PATH_STYLE: bucket in the path, not the host name (most self-hosted servers). */
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -157,6 +179,36 @@ function readSmtp(r: Reader, publicUrl: string): Config['smtp'] {
   return { url, from: r.string('VOUCH_SMTP_FROM', `Vouch <vouch@${new URL(publicUrl).hostname}>`) };
 }
 
+// S3 bucket names: 3-63 lower-case letters, digits, dots and hyphens.
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function readS3(r: Reader, url: string): LogStoreConfig {
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  const bucket = m?.[1] ?? '';
+  if (!BUCKET.test(bucket)) r.problems.push(`VOUCH_LOG_STORE must be s3://<bucket>[/<prefix>] with a valid bucket name (got ${JSON.stringify(url)})`);
+  const prefix = (m?.[2] ?? '').replace(/^\/+|\/+$/g, '');
+  const endpoint = r.raw('VOUCH_S3_ENDPOINT') ?? null;
+  if (endpoint !== null && !/^https?:\/\/[^/\s]+/i.test(endpoint)) r.problems.push(`VOUCH_S3_ENDPOINT must be an http(s) URL (got ${JSON.stringify(endpoint)})`);
+  return {
+    kind: 's3',
+    bucket,
+    prefix: prefix === '' ? '' : `${prefix}/`,
+    endpoint,
+    region: r.raw('AWS_REGION') ?? r.raw('AWS_DEFAULT_REGION') ?? null,
+    forcePathStyle: r.bool('VOUCH_S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+function readLogStore(r: Reader): LogStoreConfig {
+  const v = r.raw('VOUCH_LOG_STORE');
+  if (v === undefined || v === 'default') return { kind: 'default' };
+  if (v === 'file') return { kind: 'file' };
+  if (v === 'database' || v === 'postgres') return { kind: 'database' };
+  if (/^s3:\/\//i.test(v)) return readS3(r, v);
+  r.problems.push(`VOUCH_LOG_STORE must be file, database (or postgres), or s3://<bucket>[/<prefix>] (got ${JSON.stringify(v)})`);
+  return { kind: 'default' };
+}
+
 function readDatabaseUrl(r: Reader): string | null {
   const v = r.raw('DATABASE_URL');
   if (v === undefined) return null;
@@ -220,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     minFreeDiskBytes: r.int('VOUCH_MIN_FREE_DISK_BYTES', 268_435_456, 0),
     databaseStartupTimeoutMs: r.int('VOUCH_DB_STARTUP_TIMEOUT_MS', 120_000, 0),
     smtp: readSmtp(r, publicUrl),
+    logStore: readLogStore(r),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

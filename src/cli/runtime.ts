@@ -60,7 +60,7 @@ export async function openStore(config: Config = loadConfig(), opts: OpenStoreOp
     await db.close();
     throw error;
   }
-  return { config, db, logStore: createLogStore(db, config.dataDir) };
+  return { config, db, logStore: createLogStore(db, config.dataDir, config.logStore) };
 }
 
 /** The store plus the process logger (pino and its ~30 modules, so only serve and worker). */

@@ -72,7 +72,7 @@ export function isSessionId(id: string): boolean {
 export type SessionViewRow = SessionListRow;
 
 /** The public view of a session (GET /v1/sessions…): derived from the row, never re-declared. */
-export interface SessionView extends Omit<SessionViewRow, 'findings_critical' | 'findings_warning' | 'findings_info'> {
+export interface SessionView extends Omit<SessionViewRow, 'findings_critical' | 'findings_warning' | 'findings_info' | 'log_expired_at'> {
   findings_count: { critical: number; warning: number; info: number } | null;
   report_url: string;
 }
@@ -157,6 +157,7 @@ function newSessionRow(input: AcceptUploadInput, id: string): Session {
     report_id: null,
     failure_reason: null,
     idempotency_key: input.idempotencyKey,
+    log_expired_at: null,
   };
 }
 

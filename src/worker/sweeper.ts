@@ -5,6 +5,7 @@
 //     new session instead of replaying the first answer);
 //   - rate-limit windows that have ended (PostgreSQL-shared counters);
 //   - stored-log data that interrupted uploads left behind (log store);
+//   - stored logs older than their account's retention period (the session and report stay);
 //   - password-reset links past their expiry, and sign-in backoff counters idle for a day.
 // Every worker process sweeps; the deletes are idempotent, so concurrent sweeps are harmless.
 import type { Db } from '../adapters/db/database.ts';
@@ -15,6 +16,7 @@ import { deleteExpiredResets } from '../adapters/db/repositories/password-resets
 import { deleteStaleThrottles } from '../adapters/db/repositories/sign-in-throttle.ts';
 import type { JobLogger } from '../adapters/jobs/runner.ts';
 import type { LogStore } from '../adapters/logstore/index.ts';
+import { expireLogs } from '../services/retention.ts';
 
 /** Without a bound on how long an upload may take (VOUCH_REQUEST_TIMEOUT_MS=0): far above the longest upload. */
 export const ORPHAN_AGE_MS = 6 * 3600_000;
@@ -46,6 +48,7 @@ export interface SweepResult {
   idempotencyKeys: number;
   rateLimitWindows: number;
   orphanUploads: number;
+  expiredLogs: number;
   passwordResets: number;
   signInThrottles: number;
 }
@@ -58,6 +61,7 @@ export async function sweepOnce(deps: SweepDeps, nowMs: number = Date.now()): Pr
     idempotencyKeys: await deleteIdempotencyKeysBefore(deps.db.kysely, cutoff),
     rateLimitWindows: await deleteEndedRateLimits(deps.db.kysely, nowMs),
     orphanUploads: await deps.logStore.sweepOrphans(deps.orphanAgeMs ?? ORPHAN_AGE_MS),
+    expiredLogs: await expireLogs(deps.db, deps.logStore, nowMs),
     passwordResets: await deleteExpiredResets(deps.db.kysely, now),
     signInThrottles: await deleteStaleThrottles(deps.db.kysely, new Date(nowMs - THROTTLE_IDLE_MS).toISOString()),
   };

@@ -83,6 +83,21 @@ describe('vouch admin', () => {
     assert.ok(ssrf.stderr.length > 0, 'the reason is on stderr');
   });
 
+  test('retention: shows the period (null = for ever), sets days or forever, refuses a bad value or account', async () => {
+    const created = oneJson(await vouch(['admin', 'create-account', '--email', 'retention@example.test', '--password', 'correct horse battery staple'], env));
+    const account = String(created.account_id);
+    assert.deepEqual(oneJson(await vouch(['admin', 'retention', '--account', account], env)), { account_id: account, retention_days: null });
+    assert.deepEqual(oneJson(await vouch(['admin', 'retention', '--account', account, '--set', '90'], env)), { account_id: account, retention_days: 90 });
+    assert.deepEqual(oneJson(await vouch(['admin', 'retention', '--account', account], env)), { account_id: account, retention_days: 90 });
+    assert.deepEqual(oneJson(await vouch(['admin', 'retention', '--account', account, '--set', 'forever'], env)), { account_id: account, retention_days: null });
+    const zero = await vouch(['admin', 'retention', '--account', account, '--set', '0'], env);
+    assert.equal(zero.code, 3);
+    assert.match(zero.stderr, /whole number of days from 1 to 3650/);
+    const unknown = await vouch(['admin', 'retention', '--account', 'acc_nope', '--set', '30'], env);
+    assert.equal(unknown.code, 3);
+    assert.match(unknown.stderr, /no account acc_nope/);
+  });
+
   test('a bad configuration is a clear usage error', async () => {
     const r = await vouch(['admin', 'create-key', '--account', 'acc_x'], { ...env, VOUCH_MAX_UPLOAD_BYTES: 'lots' });
     assert.equal(r.code, 3);

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 import type { Config } from '../../src/config.ts';
 import type { Db } from '../../src/adapters/db/database.ts';
 import { createLogStore } from '../../src/adapters/logstore/index.ts';
+import { S3_TEST_CREDENTIALS } from './s3.ts';
 import type { LogStore } from '../../src/adapters/logstore/index.ts';
 import { countJobs, createJobRunner } from '../../src/adapters/jobs/index.ts';
 import type { Analyzer } from '../../src/adapters/analysis-pool/index.ts';
@@ -118,7 +119,8 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
     VOUCH_JOB_POLL_MS: '20',
     ...env,
   });
-  const logStore = createLogStore(t.db, t.dataDir);
+  // An s3:// store (env from startTestS3().env()) signs with the test server's keys.
+  const logStore = createLogStore(t.db, t.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS });
   const metrics = createMetrics({ db: t.db, defaultMetrics: false });
   const app = await buildApp({ config, db: t.db, logStore, metrics, logger: opts.logger ?? false });
   await app.ready();
@@ -135,6 +137,10 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
     },
     async stored() {
       const sessions = Number((await t.db.kysely.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+      if (logStore.kind === 's3') {
+        const rows = await t.db.kysely.selectFrom('log_objects').select('state').execute();
+        return { sessions, tempFiles: rows.filter((r) => r.state !== 'committed').length, logs: rows.filter((r) => r.state === 'committed').length };
+      }
       if (t.db.dialect === 'postgres') {
         const logs = Number((await t.db.kysely.selectFrom('log_uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
         return { sessions, tempFiles: 0, logs };

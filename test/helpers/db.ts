@@ -37,7 +37,8 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new, empty PostgreSQL database (whatever VOUCH_TEST_DB says), and how to drop it. */
+export async function createPgDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `vouch_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl());

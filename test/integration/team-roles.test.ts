@@ -55,6 +55,7 @@ const MATRIX: Record<string, Entry> = {
   'POST /settings/webhooks/:id/deliveries/:dlv/redeliver': ADMIN,
   'GET /settings/webhooks/:id/delete': ADMIN, 'POST /settings/webhooks/:id/delete': ADMIN,
   'GET /settings/audit-log': ADMIN, 'GET /settings/audit-log/export.jsonl': ADMIN,
+  'GET /settings/retention': ADMIN, 'POST /settings/retention': { kind: 'dashboard', rule: 'owner+admin', body: { days: '365' } },
   'GET /settings/account': ALL,
   'POST /settings/account/password': { kind: 'dashboard', rule: 'all', body: { current: 'wrong password', password: 'another password 1' } },
   'POST /settings/account/sign-out-everywhere': ALL,

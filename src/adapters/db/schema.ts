@@ -14,6 +14,8 @@ export interface AccountsTable {
   id: string; // acc_…
   name: string;
   created_at: IsoTime;
+  /** Logs older than this many days are deleted by the sweeper; null keeps them for ever. */
+  log_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface UsersTable {
@@ -82,6 +84,8 @@ export interface SessionsTable {
   report_id: string | null;
   failure_reason: string | null;
   idempotency_key: string | null;
+  /** When retention deleted the stored log (the session and its report stay); null: not deleted. */
+  log_expired_at: ColumnType<IsoTime | null, IsoTime | null | undefined, IsoTime | null>;
 }
 
 export interface ReportsTable {
@@ -103,6 +107,19 @@ export interface ReportsTable {
 export interface LogUploadsTable {
   id: string; // upl_…
   session_id: string | null;
+  created_at: IsoTime;
+  committed_at: IsoTime | null;
+}
+
+/** The object-storage log store's record of each object (migration 0006 says why). */
+export type LogObjectState = 'pending' | 'committed' | 'removing';
+export interface LogObjectsTable {
+  id: string; // upl_…
+  object_key: string;
+  session_id: string | null;
+  state: LogObjectState;
+  size_bytes: number | null;
+  sha256: string | null;
   created_at: IsoTime;
   committed_at: IsoTime | null;
 }
@@ -264,6 +281,7 @@ export interface Database {
   reports: ReportsTable;
   log_uploads: LogUploadsTable;
   log_chunks: LogChunksTable;
+  log_objects: LogObjectsTable;
   jobs: JobsTable;
   webhooks: WebhooksTable;
   deliveries: DeliveriesTable;

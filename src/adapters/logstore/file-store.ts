@@ -4,12 +4,11 @@
 // commit() fsyncs the file, renames it into logs/ and fsyncs the directory, so once the
 // session row is committed the log survives a crash too.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import { existingSessionIds } from '../db/repositories/sessions.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { LogNotFoundError, assertSafeId } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
@@ -87,6 +86,9 @@ class FileUploadSink implements UploadSink {
     this.#size += chunk.byteLength;
   }
 
+  // The bytes are on disk already; commit() fsyncs them together with the rename.
+  async finish(): Promise<void> {}
+
   async commit(_trx: unknown, sessionId: string): Promise<void> {
     assertSafeId(sessionId);
     const handle = this.#handle;
@@ -110,6 +112,7 @@ class FileUploadSink implements UploadSink {
 }
 
 export class FileLogStore implements LogStore {
+  readonly kind = 'file';
   readonly uploadsDir: string;
   readonly logsDir: string;
 
@@ -119,6 +122,11 @@ export class FileLogStore implements LogStore {
   ) {
     this.uploadsDir = join(dataDir, 'uploads');
     this.logsDir = join(dataDir, 'logs');
+  }
+
+  /** The data directory is there and writable (a missing uploads/ is made on the first upload). */
+  async ping(): Promise<boolean> {
+    return access(dirname(this.uploadsDir), constants.W_OK).then(() => true, () => false);
   }
 
   logPath(sessionId: string): string {
@@ -208,6 +216,13 @@ export class FileLogStore implements LogStore {
     return old.length;
   }
 
+  // The store's own read of the sessions table (as the chunk and S3 stores do), not a repository's.
+  async #existingSessions(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db.kysely.selectFrom('sessions').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
   // A log file without a session row: its transaction rolled back after the rename, or the
   // process died in between, or the session was deleted before its log.
   async #sweepLogs(cutoff: number): Promise<number> {
@@ -215,7 +230,7 @@ export class FileLogStore implements LogStore {
     let removed = 0;
     for (let i = 0; i < old.length; i += 500) {
       const batch = old.slice(i, i + 500).map((n) => n.slice(0, -LOG_SUFFIX.length));
-      const existing = await existingSessionIds(this.db.kysely, batch);
+      const existing = await this.#existingSessions(batch);
       for (const id of batch.filter((b) => !existing.has(b))) {
         await unlinkQuietly(join(this.logsDir, id + LOG_SUFFIX));
         removed++;

@@ -53,6 +53,9 @@ class ChunkUploadSink implements UploadSink {
     this.#pendingBytes = rest.byteLength;
   }
 
+  // The last partial chunk is written inside the session transaction, by commit().
+  async finish(): Promise<void> {}
+
   async commit(trx: DbExecutor, sessionId: string): Promise<void> {
     if (this.#state !== 'open') throw new Error(`upload already ${this.#state}`);
     if (this.#pendingBytes > 0) await this.#flush(trx, this.#pendingBytes);
@@ -77,7 +80,13 @@ class ChunkUploadSink implements UploadSink {
 }
 
 export class ChunkLogStore implements LogStore {
+  readonly kind = 'database';
   constructor(private readonly db: Db) {}
+
+  /** The chunks live in the database, which readiness checks on its own. */
+  async ping(): Promise<boolean> {
+    return this.db.ping();
+  }
 
   async beginUpload(): Promise<UploadSink> {
     const id = newId('upl');

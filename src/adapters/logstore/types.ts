@@ -1,7 +1,14 @@
 // Where uploaded logs are kept. Uploads are streamed: neither side ever holds a whole log.
 import type { DbExecutor } from '../db/repositories/executor.ts';
+import { DependencyError } from '../../kernel/faults.ts';
 
 export interface UploadSink {
+  /**
+   * All bytes are written: makes them durable in the store (the object store finishes its
+   * upload here). Call it before the session transaction, so a storage failure surfaces before
+   * anything is recorded; commit() calls it too if it was not. Idempotent.
+   */
+  finish(): Promise<void>;
   /** Appends bytes. Await each call before the next. */
   write(chunk: Uint8Array): Promise<void>;
   /** Bytes written so far. */
@@ -18,6 +25,10 @@ export interface UploadSink {
 }
 
 export interface LogStore {
+  /** Which store this is (readiness and logs say it). */
+  readonly kind: 'file' | 'database' | 's3';
+  /** Readiness: the store can be used now. Never throws. */
+  ping(): Promise<boolean>;
   beginUpload(): Promise<UploadSink>;
   /** The stored log, streamed in chunks. Throws LogNotFoundError when there is none. */
   open(sessionId: string): Promise<AsyncIterable<Uint8Array>>;
@@ -42,6 +53,26 @@ export class LogNotFoundError extends Error {
   constructor(readonly sessionId: string) {
     super(`no stored log for session ${sessionId}`);
     this.name = 'LogNotFoundError';
+  }
+}
+
+/**
+ * The store cannot be reached or refused to work (network, 5xx, throttling, credentials): a
+ * dependency fault (kernel/faults.ts), so the API answers 503 service_unavailable with
+ * Retry-After and the job runner defers the job without spending an attempt.
+ */
+export class LogStoreUnavailableError extends DependencyError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super({ kind: 'unavailable', dependency: 'object_store' }, message, options);
+    this.name = 'LogStoreUnavailableError';
+  }
+}
+
+/** The bytes read back are not the bytes stored (size or sha256 differ). */
+export class LogIntegrityError extends Error {
+  constructor(readonly sessionId: string, detail: string) {
+    super(`the stored log of session ${sessionId} failed its integrity check: ${detail}`);
+    this.name = 'LogIntegrityError';
   }
 }
 

@@ -1,6 +1,7 @@
 // Operator endpoints, without authentication: liveness, readiness and Prometheus metrics. They
 // reveal nothing about any account.
-// Readiness: the database answers, and the data directory's file system has at least
+// Readiness: the database answers, the log store answers (the bucket, with VOUCH_LOG_STORE=s3://…),
+// and the data directory's file system has at least
 // VOUCH_MIN_FREE_DISK_BYTES free, so that a load balancer stops sending uploads to a node that
 // would answer them 507. A data directory that does not exist (PostgreSQL mode, where nothing
 // is written there) is not checked.
@@ -20,13 +21,20 @@ export async function freeDiskBytes(dir: string): Promise<number | null> {
 }
 
 const healthRoutes: FastifyPluginAsync = async (app) => {
-  const { db, metrics, config } = app.deps;
+  const { db, logStore, metrics, config } = app.deps;
   const hide = { hide: true };
 
   app.get('/healthz', { schema: hide }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: hide }, async (_req, reply) => {
     if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' }, fault: { kind: 'unavailable', dependency: 'database' } });
+    if (!(await logStore.ping())) {
+      throw new HttpProblem(503, 'not_ready', `The log store (${logStore.kind}) is not reachable.`, {
+        headers: { 'retry-after': '5' },
+        extensions: { log_store: logStore.kind },
+        fault: { kind: 'unavailable', dependency: logStore.kind === 's3' ? 'object_store' : logStore.kind === 'database' ? 'database' : 'disk' },
+      });
+    }
     if (config.minFreeDiskBytes > 0) {
       const free = await freeDiskBytes(config.dataDir);
       if (free !== null && free < config.minFreeDiskBytes) {

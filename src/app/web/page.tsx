@@ -42,11 +42,12 @@ export const NAV = {
   'api-keys': { href: '/settings/api-keys', label: 'API keys' },
   webhooks: { href: '/settings/webhooks', label: 'Webhooks' },
   audit: { href: '/settings/audit-log', label: 'Audit log' },
+  retention: { href: '/settings/retention', label: 'Retention' },
   account: { href: '/settings/account', label: 'Account' },
 } as const;
 export type NavKey = keyof typeof NAV;
 /** The settings entries, each shown only to the roles that may open it. */
-const SETTINGS: [NavKey, Action][] = [['members', 'members.read'], ['api-keys', 'keys.manage'], ['webhooks', 'webhooks.manage'], ['audit', 'audit.read'], ['account', 'account.self']];
+const SETTINGS: [NavKey, Action][] = [['members', 'members.read'], ['api-keys', 'keys.manage'], ['webhooks', 'webhooks.manage'], ['audit', 'audit.read'], ['retention', 'retention.manage'], ['account', 'account.self']];
 
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;

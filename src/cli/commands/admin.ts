@@ -29,7 +29,7 @@ async function withRuntime(name: string, body: (rt: Store) => Promise<object>): 
 }
 
 export function registerAdmin(program: Command): void {
-  const admin = program.command('admin').description('operator commands (accounts, API keys, webhooks); print one JSON object');
+  const admin = program.command('admin').description('operator commands (accounts, API keys, webhooks, retention); print one JSON object');
 
   admin
     .command('create-account')
@@ -68,6 +68,27 @@ export function registerAdmin(program: Command): void {
         const { revokeApiKeyValue } = await import('../../services/keys.ts');
         if (!(await revokeApiKeyValue(db.kysely, o.key))) throw new Refusal('no active API key matches (unknown, or already revoked)');
         return { revoked: true };
+      }),
+    );
+
+  admin
+    .command('retention')
+    .description('show or set how long an account keeps stored logs; prints {"account_id", "retention_days"} (null: for ever)')
+    .requiredOption('--account <id>', 'account id')
+    .option('--set <days>', 'a number of days (1-3650), or "forever"')
+    .action((o: { account: string; set?: string }) =>
+      withRuntime('retention', async ({ db }) => {
+        const { getLogRetention, parseRetention, retentionProblem, setLogRetention } = await import('../../services/retention.ts');
+        const { getAccount } = await import('../../adapters/db/repositories/accounts.ts');
+        if (!(await getAccount(db.kysely, o.account))) throw new Refusal(`no account ${o.account}`);
+        if (o.set !== undefined) {
+          const days = parseRetention(o.set);
+          const problem = retentionProblem(days);
+          if (problem) throw new Refusal(`--set ${problem}`);
+          const { OPERATOR } = await import('../../services/audit.ts');
+          await setLogRetention(db, o.account, days, OPERATOR);
+        }
+        return { account_id: o.account, retention_days: await getLogRetention(db, o.account) };
       }),
     );
 

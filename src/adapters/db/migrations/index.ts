@@ -5,6 +5,7 @@ import { initial } from './0001_initial.ts';
 import { dashboard } from './0003_dashboard.ts';
 import { rateLimits } from './0004_rate_limits.ts';
 import { teamAccounts } from './0005_team_accounts.ts';
+import { logStorage } from './0006_log_storage.ts';
 import { columnTypes } from './types.ts';
 import type { DialectName } from './types.ts';
 
@@ -15,5 +16,6 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
     '0003_dashboard': dashboard(t),
     '0004_rate_limits': rateLimits(),
     '0005_team_accounts': teamAccounts(t),
+    '0006_log_storage': logStorage(t),
   };
 }

@@ -22,7 +22,7 @@ export function normalizeEmail(email: string): string {
  */
 export async function createAccountWithUser(db: DbExecutor, input: NewAccountWithUser): Promise<{ account: Account; user: User }> {
   const createdAt = nowIso();
-  const account: Account = { id: newId('acc'), name: input.name, created_at: createdAt };
+  const account: Account = { id: newId('acc'), name: input.name, created_at: createdAt, log_retention_days: null };
   const user: User = {
     id: newId('usr'),
     account_id: account.id,

@@ -46,7 +46,7 @@ export function sessionsMatching(db: DbExecutor, accountId: AccountRef, f: Sessi
 /** The columns of a session as lists and the API show it (not the internal ones). */
 export const LIST_COLUMNS = [
   'id', 'status', 'agent', 'repo', 'branch', 'filename', 'size_bytes', 'sha256', 'created_at', 'completed_at',
-  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason',
+  'trust_score', 'outcome', 'findings_critical', 'findings_warning', 'findings_info', 'failure_reason', 'log_expired_at',
 ] as const;
 export type SessionListRow = Pick<Session, (typeof LIST_COLUMNS)[number]>;
 
@@ -159,11 +159,4 @@ export async function markSessionFailed(
 export async function deleteSession(db: DbExecutor, accountId: string, id: string): Promise<boolean> {
   const r = await db.deleteFrom('sessions').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   return affected(r) > 0;
-}
-
-/** Whether a session row exists, any account: for the log store's orphan sweep only. */
-export async function existingSessionIds(db: DbExecutor, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('sessions').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
 }

@@ -193,6 +193,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     if (!session) throw notFound('session');
     // Two passes: every value detected anywhere in the log is masked on every line.
     const first = await openStoredLog(logStore, session.id);
+    if (!first && session.log_expired_at) throw new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${session.log_expired_at}; the report is kept.`);
     if (!first) throw notFound('stored log for this session');
     const { knownMasker, maskableValues } = await loadMasking();
     const mask = knownMasker(await secretValuesOf(first, maskableValues));

@@ -118,7 +118,7 @@ async function storeFile(state: FormState, part: { filename: string; file: Async
  * classifies those, and they are never blamed on the client.
  */
 function parseProblem(error: unknown): HttpProblem {
-  const p = toProblem(error);
+  const p = toProblem(error); // (a log store fault is a 503 service_unavailable)
   if (p.status !== 500) return p;
   const message = error instanceof Error ? error.message : 'unreadable body';
   return new HttpProblem(400, 'malformed_body', `The multipart body could not be read: ${message}.`);
@@ -170,6 +170,10 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
     const fields = checkFields(state);
     if (state.sink.size === 0) throw fieldError('file', 'is empty', 'empty_file');
     const extra = new Map([...state.fields].filter(([name]) => !FIELDS.has(name)));
+    // The log must be complete in the store before any row says it exists.
+    await state.sink.finish().catch((error: unknown) => {
+      throw toProblem(error); // a log store fault: 503 service_unavailable
+    });
     return { sink: state.sink, filename: state.filename, ...fields, extra };
   } catch (problem) {
     await state.discard();

@@ -228,7 +228,15 @@ function Stats({ report }: { report: Report }) {
   );
 }
 
-function Redact({ user, sessionId }: { user: WebUser; sessionId: string }) {
+function Redact({ user, sessionId, expiredAt }: { user: WebUser; sessionId: string; expiredAt: string | null }) {
+  if (expiredAt) {
+    return (
+      <section id="redact" aria-labelledby="redact-h">
+        <h2 id="redact-h">Stored log</h2>
+        <p>The stored log was deleted by this account's retention setting on <Time iso={expiredAt} />. This report was kept.</p>
+      </section>
+    );
+  }
   return (
     <section id="redact" aria-labelledby="redact-h">
       <h2 id="redact-h">Stored log</h2>
@@ -272,7 +280,7 @@ export function ReportPage({ user, session, report, q, notice }: ReportView) {
       <Files report={report} sessionId={session.id} />
       <Commands report={report} sessionId={session.id} />
       <Stats report={report} />
-      <Redact user={user} sessionId={session.id} />
+      <Redact user={user} sessionId={session.id} expiredAt={session.log_expired_at} />
     </Layout>
   );
 }

@@ -1,0 +1,345 @@
+// Object-storage mode (VOUCH_LOG_STORE=s3://bucket/prefix): each stored log is one object in an
+// S3-compatible bucket, its bookkeeping a `log_objects` row in the database.
+//
+// Consistency without a distributed transaction — the row always outlives its object:
+//   1. beginUpload() inserts the row as `pending` BEFORE any byte goes to the bucket;
+//   2. the bytes stream to the bucket as a multipart upload while they arrive (memory stays at
+//      a few parts, whatever the size of the log); finish() completes the object;
+//   3. commit() marks the row `committed` for the session INSIDE the session's transaction, so
+//      the session row and "its log exists" appear together or not at all;
+//   4. removal marks the row `removing` (the session no longer sees a log), deletes the object,
+//      and only then deletes the row.
+// A crash anywhere leaves a row that says what to do: `pending` older than the sweep threshold
+// (never committed: its object, if any, is removed), `committed` without a session (the session
+// was deleted: removed), or `removing` (finish the removal). The sweeper does exactly that, so no
+// object is ever left without a row, and no session ever points at a log that is not complete.
+//
+// Checksums: each request is covered in transit by TLS (or SigV4's payload hash over plain HTTP);
+// we record the sha256 and size of the whole log on the row and check both on every read.
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import type { Db } from '../db/database.ts';
+import type { DbExecutor } from '../db/repositories/executor.ts';
+import { newId, nowIso } from '../../kernel/ids.ts';
+import { LogIntegrityError, LogNotFoundError, LogStoreUnavailableError } from './types.ts';
+import type { LogStore, UploadSink } from './types.ts';
+
+export interface S3StoreOptions {
+  bucket: string;
+  /** '' or ending in '/'. */
+  prefix: string;
+  endpoint: string | null;
+  region: string | null;
+  forcePathStyle: boolean;
+  /** Multipart part size (min 5 MiB); memory per upload is about partSize × (queueSize + 1). */
+  partSize?: number;
+  queueSize?: number;
+  /** Explicit credentials (tests); else the SDK's chain: AWS_ACCESS_KEY_ID…, profiles, instance roles. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+// 5 MiB (S3's minimum part) × 2 parts in flight: ~15 MiB of buffers per upload (bench:logstore
+// measures what a 1 GB upload adds to the API process), up to 48 GiB per object (10,000 parts).
+export const PART_BYTES = 5 * 1024 * 1024;
+const QUEUE_SIZE = 2;
+/** What write() gathers before handing bytes to the multipart upload. */
+const BLOCK_BYTES = 1024 * 1024;
+/** How many removals one sweep does at most (the next sweep goes on). */
+const SWEEP_BATCH = 1000;
+
+const NOT_FOUND = new Set(['NoSuchKey', 'NotFound']);
+
+function isNotFound(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } } | null;
+  return NOT_FOUND.has(e?.name ?? '') || e?.$metadata?.httpStatusCode === 404;
+}
+
+/** Any failure of the bucket (network, 5xx, throttling, credentials, missing bucket) is the store being unavailable. */
+export function storeFault(error: unknown, doing: string): LogStoreUnavailableError {
+  if (error instanceof LogStoreUnavailableError) return error;
+  const e = error as { name?: string; code?: string; message?: string } | null;
+  const what = [e?.name, e?.code].filter((x) => x && x !== 'Error').join('/') || 'error';
+  return new LogStoreUnavailableError(`the log store (object storage) failed while ${doing}: ${what}: ${e?.message ?? String(error)}`, { cause: error });
+}
+
+export function createS3Client(o: S3StoreOptions): S3Client {
+  return new S3Client({
+    endpoint: o.endpoint ?? undefined,
+    // A self-hosted endpoint usually ignores the region, but the SDK needs one to sign.
+    region: o.region ?? (o.endpoint ? 'us-east-1' : undefined),
+    forcePathStyle: o.forcePathStyle,
+    credentials: o.credentials,
+    maxAttempts: 3,
+    // No extra CRC32 per request (the SDK's default): each part is already covered by TLS, or by
+    // the SigV4 payload hash over plain HTTP, and the whole log by our sha256, checked on every
+    // read. The CRC32 is computed in JavaScript and doubled the API's CPU per uploaded GB.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Fail fast when the store is unreachable (the upload answers 503); an idle socket mid-transfer is a fault too.
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 120_000 },
+  });
+}
+
+interface ObjectRow {
+  id: string;
+  object_key: string;
+}
+
+class S3UploadSink implements UploadSink {
+  #hash = createHash('sha256');
+  #size = 0;
+  #state: 'open' | 'finishing' | 'finished' | 'committed' | 'aborted' = 'open';
+  // The bytes flow through this stream into the multipart upload; its buffer is what bounds memory.
+  #body = new PassThrough({ highWaterMark: BLOCK_BYTES });
+  #block = Buffer.allocUnsafe(BLOCK_BYTES);
+  #blockFill = 0;
+  #upload: Upload;
+  #done: Promise<void>;
+  #finishing: Promise<void> | undefined;
+
+  constructor(
+    private readonly store: S3LogStore,
+    readonly uploadId: string,
+    readonly objectKey: string,
+  ) {
+    this.#upload = new Upload({
+      client: store.client,
+      params: { Bucket: store.bucket, Key: objectKey, Body: this.#body, ContentType: 'application/octet-stream' },
+      partSize: store.partSize,
+      queueSize: store.queueSize,
+      leavePartsOnError: false,
+    });
+    this.#done = this.#upload.done().then(
+      () => undefined,
+      (error: unknown) => {
+        throw storeFault(error, 'storing an upload');
+      },
+    );
+    this.#done.catch(() => {}); // observed by write()/finish(); abort() settles it
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  sha256Hex(): string {
+    return this.#hash.copy().digest('hex');
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    if (this.#state !== 'open') throw new Error(`upload already ${this.#state}`);
+    this.#hash.update(chunk);
+    this.#size += chunk.byteLength;
+    // Copied into 1 MiB blocks (the caller may reuse its buffer once write() resolves): a few
+    // large allocations instead of one per network chunk keep the garbage collector quiet.
+    for (let offset = 0; offset < chunk.byteLength; ) {
+      const n = Math.min(BLOCK_BYTES - this.#blockFill, chunk.byteLength - offset);
+      this.#block.set(chunk.subarray(offset, offset + n), this.#blockFill);
+      this.#blockFill += n;
+      offset += n;
+      if (this.#blockFill === BLOCK_BYTES) await this.#push();
+    }
+  }
+
+  /** Hands the filled part of the block to the upload, waiting while it is behind. */
+  async #push(): Promise<void> {
+    const block = this.#block.subarray(0, this.#blockFill);
+    this.#block = Buffer.allocUnsafe(BLOCK_BYTES);
+    this.#blockFill = 0;
+    if (block.byteLength === 0 || this.#body.write(block)) return;
+    // Backpressure: wait until the upload took the bytes, or failed (then it never will).
+    const drained = once(this.#body, 'drain');
+    await Promise.race([drained, this.#done.then(() => drained)]);
+  }
+
+  finish(): Promise<void> {
+    if (this.#state === 'aborted') return Promise.reject(new Error('upload already aborted'));
+    this.#finishing ??= (async () => {
+      this.#state = 'finishing';
+      await this.#push();
+      this.#body.end();
+      await this.#done;
+      this.#state = 'finished';
+    })();
+    return this.#finishing;
+  }
+
+  async commit(trx: DbExecutor, sessionId: string): Promise<void> {
+    await this.finish();
+    if (this.#state !== 'finished') throw new Error(`upload already ${this.#state}`);
+    const r = await trx
+      .updateTable('log_objects')
+      .set({ state: 'committed', session_id: sessionId, size_bytes: this.#size, sha256: this.sha256Hex(), committed_at: nowIso() })
+      .where('id', '=', this.uploadId)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    // Not pending any more only if the orphan sweep took it: the object is (being) removed.
+    if (Number(r.numUpdatedRows) !== 1) throw new Error(`upload ${this.uploadId} no longer exists (swept as an orphan?)`);
+    this.#state = 'committed';
+  }
+
+  async abort(): Promise<void> {
+    this.#state = 'aborted';
+    this.#body.destroy();
+    await this.#upload.abort().catch(() => {});
+    await this.#done.catch(() => {}); // settled: no part or object is still being written
+    await this.store.remove([{ id: this.uploadId, object_key: this.objectKey }], 'pending');
+  }
+}
+
+export class S3LogStore implements LogStore {
+  readonly kind = 's3';
+  readonly client: S3Client;
+  readonly bucket: string;
+  readonly partSize: number;
+  readonly queueSize: number;
+  readonly #prefix: string;
+
+  constructor(
+    private readonly db: Db,
+    options: S3StoreOptions,
+  ) {
+    this.client = createS3Client(options);
+    this.bucket = options.bucket;
+    this.#prefix = options.prefix;
+    this.partSize = options.partSize ?? PART_BYTES;
+    this.queueSize = options.queueSize ?? QUEUE_SIZE;
+  }
+
+  /** Readiness: the bucket answers and these credentials may use it. */
+  async ping(): Promise<boolean> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async beginUpload(): Promise<UploadSink> {
+    const id = newId('upl');
+    const key = `${this.#prefix}${id}.log`;
+    // Recorded before any byte is written: whatever happens next, the sweeper knows of the object.
+    await this.db.kysely.insertInto('log_objects').values({ id, object_key: key, session_id: null, state: 'pending', size_bytes: null, sha256: null, created_at: nowIso(), committed_at: null }).execute();
+    return new S3UploadSink(this, id, key);
+  }
+
+  async open(sessionId: string): Promise<AsyncIterable<Uint8Array>> {
+    const row = await this.db.kysely
+      .selectFrom('log_objects')
+      .select(['object_key', 'size_bytes', 'sha256'])
+      .where('session_id', '=', sessionId)
+      .where('state', '=', 'committed')
+      .executeTakeFirst();
+    if (!row) throw new LogNotFoundError(sessionId);
+    let body: Readable;
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: row.object_key }));
+      body = r.Body as Readable;
+      if (r.ContentLength !== undefined && row.size_bytes !== null && r.ContentLength !== Number(row.size_bytes)) {
+        body.destroy();
+        throw new LogIntegrityError(sessionId, `the object has ${r.ContentLength} bytes, ${row.size_bytes} were stored`);
+      }
+    } catch (error) {
+      if (error instanceof LogIntegrityError) throw error;
+      // A committed row whose object is gone: the bucket lost it (or someone deleted it by hand).
+      if (isNotFound(error)) throw new LogIntegrityError(sessionId, `object ${row.object_key} is missing from the bucket`);
+      throw storeFault(error, 'reading a log');
+    }
+    return verified(body, sessionId, Number(row.size_bytes), row.sha256);
+  }
+
+  // The new object is complete before the transaction; inside it the old row is marked for
+  // removal and the new one committed (with `alongside`); after it the old object goes. A crash
+  // after the commit leaves the old row `removing`, which the sweeper finishes.
+  async replace(sessionId: string, sink: UploadSink, alongside?: (trx: DbExecutor) => Promise<void>): Promise<void> {
+    await sink.finish();
+    const old = await this.db.kysely.transaction().execute(async (trx) => {
+      const rows = await markRemoving(trx, sessionId);
+      await sink.commit(trx, sessionId);
+      await alongside?.(trx);
+      return rows;
+    });
+    await this.remove(old, 'removing');
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const rows = await markRemoving(this.db.kysely, sessionId);
+    await this.remove(rows, 'removing');
+  }
+
+  /**
+   * Deletes the objects, then their rows (marked `removing` first when they are `pending`). An
+   * object the store cannot delete now keeps its `removing` row, for the sweeper; the log is no
+   * longer readable either way. Returns how many were removed completely.
+   */
+  async remove(rows: ObjectRow[], from: 'pending' | 'removing'): Promise<number> {
+    let removed = 0;
+    for (const row of rows) {
+      if (from === 'pending') {
+        await this.db.kysely.updateTable('log_objects').set({ state: 'removing' }).where('id', '=', row.id).where('state', '=', 'pending').execute();
+      }
+      try {
+        await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: row.object_key }));
+      } catch (error) {
+        if (!isNotFound(error)) continue; // left for the next sweep
+      }
+      await this.db.kysely.deleteFrom('log_objects').where('id', '=', row.id).where('state', '=', 'removing').execute();
+      removed++;
+    }
+    return removed;
+  }
+
+  async sweepOrphans(olderThanMs: number): Promise<number> {
+    const cutoff = nowIso(Date.now() - olderThanMs);
+    // Never committed (the process died, or the session transaction rolled back), or committed
+    // to a session that was deleted since: mark for removal.
+    await this.db.kysely
+      .updateTable('log_objects')
+      .set({ state: 'removing', session_id: null })
+      .where('created_at', '<', cutoff)
+      .where((eb) =>
+        eb.or([
+          eb('state', '=', 'pending'),
+          eb.and([
+            eb('state', '=', 'committed'),
+            eb.not(eb.exists(eb.selectFrom('sessions').select('sessions.id').whereRef('sessions.id', '=', 'log_objects.session_id'))),
+          ]),
+        ]),
+      )
+      .execute();
+    const rows = await this.db.kysely.selectFrom('log_objects').select(['id', 'object_key']).where('state', '=', 'removing').orderBy('id').limit(SWEEP_BATCH).execute();
+    return this.remove(rows, 'removing');
+  }
+}
+
+async function markRemoving(db: DbExecutor, sessionId: string): Promise<ObjectRow[]> {
+  return db
+    .updateTable('log_objects')
+    .set({ state: 'removing', session_id: null })
+    .where('session_id', '=', sessionId)
+    .returning(['id', 'object_key'])
+    .execute();
+}
+
+/** The object's bytes as they arrive, checked against the stored size and sha256 at the end. */
+async function* verified(body: Readable, sessionId: string, size: number, sha256: string | null): AsyncGenerator<Uint8Array> {
+  const hash = createHash('sha256');
+  let seen = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      seen += chunk.byteLength;
+      yield chunk;
+    }
+  } catch (error) {
+    throw storeFault(error, 'reading a log');
+  }
+  if (seen !== size) throw new LogIntegrityError(sessionId, `read ${seen} bytes, ${size} were stored`);
+  const actual = hash.digest('hex');
+  if (sha256 !== null && actual !== sha256) throw new LogIntegrityError(sessionId, `sha256 ${actual} differs from the stored ${sha256}`);
+}

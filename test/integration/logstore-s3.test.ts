@@ -1,0 +1,113 @@
+// The log store contract on an S3 bucket (a real s3rver over HTTP), with the database of
+// VOUCH_TEST_DB for the bookkeeping; then what only the object store does: every object has a
+// row, checksums verified on read, redaction writes a new object, small parts bound memory.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { createTestDb } from '../helpers/db.ts';
+import type { TestDb } from '../helpers/db.ts';
+import { startTestS3, S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
+import type { TestS3 } from '../helpers/s3.ts';
+import { createLogStore, LogIntegrityError } from '../../src/adapters/logstore/index.ts';
+import type { LogStore } from '../../src/adapters/logstore/index.ts';
+import { createAccountWithUser } from '../../src/adapters/db/repositories/accounts.ts';
+import { insertSession } from '../../src/adapters/db/repositories/sessions.ts';
+import { newId, nowIso } from '../../src/kernel/ids.ts';
+import { logStoreContract } from './logstore-contract.ts';
+
+let s3: TestS3;
+let t: TestDb;
+let store: LogStore;
+const PREFIX = 'contract/';
+
+/** Objects in the bucket that no log_objects row knows of: must always be none. */
+async function orphanObjects(): Promise<string[]> {
+  const rows = new Set((await t.db.kysely.selectFrom('log_objects').select('object_key').execute()).map((r) => r.object_key));
+  return (await s3.keys(PREFIX)).filter((k) => !rows.has(k));
+}
+
+logStoreContract(async () => {
+  s3 = await startTestS3();
+  t = await createTestDb();
+  // 5 MiB parts (the S3 minimum) so the multi-MiB contract uploads take the multipart path.
+  store = createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: 5 * 1024 * 1024 });
+  return {
+    t,
+    store,
+    async leftovers() {
+      const rows = await t.db.kysely.selectFrom('log_objects').select('id').where('state', '!=', 'committed').execute();
+      const committed = await t.db.kysely.selectFrom('log_objects').select('id').where('state', '=', 'committed').execute();
+      return rows.length + (await orphanObjects()).length + Math.max(0, (await s3.keys(PREFIX)).length - committed.length);
+    },
+    async storedLogCount() {
+      const objects = (await s3.keys(PREFIX)).length;
+      const rows = (await t.db.kysely.selectFrom('log_objects').select('id').execute()).length;
+      assert.equal(objects, rows, 'one object per row');
+      return objects;
+    },
+    async ageEverythingExcept(fresh) {
+      const freshId = (fresh as unknown as { uploadId: string }).uploadId;
+      await t.db.kysely.updateTable('log_objects').set({ created_at: new Date(Date.now() - 2 * 3600_000).toISOString() }).where('id', '!=', freshId).execute();
+    },
+    async cleanup() {
+      await t.cleanup();
+      await s3.stop();
+    },
+  };
+});
+
+async function committedUpload(bytes: Buffer): Promise<string> {
+  const accountId = (await createAccountWithUser(t.db.kysely, { name: 's3', email: `s3-${newId('usr')}@example.test`, passwordHash: 'h' })).account.id;
+  const sink = await store.beginUpload();
+  await sink.write(bytes);
+  const id = newId('ses');
+  await t.db.kysely.transaction().execute(async (trx) => {
+    await insertSession(trx, {
+      id, account_id: accountId, status: 'analyzing', agent_hint: null, agent: null, repo: null, branch: null,
+      filename: 'x.jsonl', size_bytes: sink.size, sha256: sink.sha256Hex(), created_at: nowIso(), completed_at: null,
+      trust_score: null, outcome: null, findings_critical: null, findings_warning: null, findings_info: null,
+      report_id: null, failure_reason: null, idempotency_key: null,
+    });
+    await sink.commit(trx, id);
+  });
+  return id;
+}
+
+async function readAll(id: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const c of await store.open(id)) parts.push(Buffer.from(c));
+  return Buffer.concat(parts);
+}
+
+test('S3: a committed log is one object under the prefix, recorded with its size and sha256; no object without a row', async () => {
+  const id = await committedUpload(Buffer.from('{"a":1}\n'));
+  const row = await t.db.kysely.selectFrom('log_objects').selectAll().where('session_id', '=', id).executeTakeFirstOrThrow();
+  assert.equal(row.state, 'committed');
+  assert.equal(Number(row.size_bytes), 8);
+  assert.match(row.sha256 ?? '', /^[0-9a-f]{64}$/);
+  assert.ok(row.object_key.startsWith(PREFIX), row.object_key);
+  assert.ok((await s3.keys(PREFIX)).includes(row.object_key));
+  assert.deepEqual(await orphanObjects(), []);
+});
+
+test('S3: an object changed behind our back fails the read with LogIntegrityError (size, then sha256)', async () => {
+  const id = await committedUpload(Buffer.from('original content\n'));
+  const { object_key: key } = await t.db.kysely.selectFrom('log_objects').select('object_key').where('session_id', '=', id).executeTakeFirstOrThrow();
+  await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: 'shorter\n' }));
+  await assert.rejects(readAll(id), LogIntegrityError);
+  await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: 'ORIGINAL CONTENT\n' })); // same size
+  await assert.rejects(readAll(id), (e: unknown) => e instanceof LogIntegrityError && /sha256/.test(e.message));
+});
+
+test('S3: replacing a log (redaction) writes a new object and removes the old one', async () => {
+  const id = await committedUpload(Buffer.from('secret line\n'));
+  const oldKey = (await t.db.kysely.selectFrom('log_objects').select('object_key').where('session_id', '=', id).executeTakeFirstOrThrow()).object_key;
+  const sink = await store.beginUpload();
+  await sink.write(Buffer.from('[redacted]\n'));
+  await store.replace(id, sink);
+  const newKey = (await t.db.kysely.selectFrom('log_objects').select('object_key').where('session_id', '=', id).executeTakeFirstOrThrow()).object_key;
+  assert.notEqual(newKey, oldKey);
+  const keys = await s3.keys(PREFIX);
+  assert.ok(keys.includes(newKey) && !keys.includes(oldKey));
+  assert.equal((await readAll(id)).toString(), '[redacted]\n');
+});
