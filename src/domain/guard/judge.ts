@@ -96,12 +96,18 @@ async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: s
   return [...withContext, ...alone];
 }
 
+/** What the guard knows of its input: the events it built itself, all read. */
+function cleanIngest(totalLines: number): IngestFacts {
+  return {
+    skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
+    missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null,
+    unknownMetadata: [], totalLines,
+  };
+}
+
 /** Runs the guard's rules over the events; returns the drafts with evidence on the last one. */
 async function runOver(events: NormEvent[], cwd: string | null, home: string | null): Promise<FindingDraft[]> {
-  const ingest: IngestFacts = {
-    skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
-    missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: events.length,
-  };
+  const ingest = cleanIngest(events.length);
   const sessionFacts: SessionFacts = { agent: null, format: 'claude-code-transcript', cwd, home, ingest };
   const drafts: FindingDraft[] = [];
   const handlers = GUARD_RULES.map((r) => r.create({ session: sessionFacts, report: (d) => drafts.push(d) }));
@@ -140,10 +146,7 @@ async function shellOf(command: string): Promise<ParsedShell> {
 function sessionFactsFor(cwd: string | null, home: string | null, pending: PendingCall): SessionFacts {
   return {
     agent: pending.agent, format: 'claude-code-transcript', cwd, home,
-    ingest: {
-      skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
-      missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: 0,
-    },
+    ingest: cleanIngest(0),
   };
 }
 
