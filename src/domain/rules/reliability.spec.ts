@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, apiError, cmd, interrupt, only, ran, read, result, runRules, severityOf } from './testing.ts';
+import { answered, apiError, cmd, edit, interrupt, only, patch, ran, read, result, runRules, severityOf } from './testing.ts';
 
 const LOOP = 'reliability/loop';
 const RETRY = 'reliability/failing-retry';
@@ -42,6 +42,40 @@ test('different failing commands, or two failures, are not retries', async () =>
     ...ran('npx tsc --noEmit', { exitCode: 2 }), ...ran('pytest', { exitCode: 1 }),
   ]);
   assert.deepEqual(only(drafts, RETRY), []);
+});
+
+test('the same failure after an unrelated read, with timings that differ, is still an unchanged retry', async () => {
+  const drafts = await runRules([
+    ...ran('./gradlew test', { exitCode: 1, output: 'FAILURE: Build failed with an exception.\nBUILD FAILED in 3s' }),
+    ...answered(read('build.gradle.kts'), { output: 'plugins {}' }),
+    ...ran('./gradlew test', { exitCode: 1, output: 'FAILURE: Build failed with an exception.\nBUILD FAILED in 41s' }),
+    ...ran('./gradlew test', { exitCode: 1, output: 'FAILURE: Build failed with an exception.\nBUILD FAILED in 2s' }),
+  ]);
+  const hits = only(drafts, RETRY).filter((d) => d.key === './gradlew test');
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.match(hits[0].detail, /3 times the same way/);
+  // The command's own output file is not a change between its runs.
+  const logged = await runRules(times(3, () => ran('npm test > test.log', { exitCode: 1, output: '' })));
+  assert.deepEqual(only(logged, RETRY).map(severityOf), ['warning']);
+});
+
+test('a fix-and-rerun loop is iteration: files edited between runs, or a different failure each run', async () => {
+  const edited = await runRules([
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+    edit('src/main/kotlin/GetTodo.kt', 'val x', 'val x: Int'),
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+    patch([{ path: 'src/test/kotlin/TodoTest.kt', op: 'update', removed: 'a', added: 'b' }]),
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+    ...ran("sed -i 's/a/b/' src/main/kotlin/GetTodo.kt"),
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+  ]);
+  assert.deepEqual(only(edited, RETRY), []);
+  const differing = await runRules([
+    ...ran('pnpm test -- --run', { exitCode: 1, output: "MISSING DEPENDENCY Cannot find dependency 'jsdom'" }),
+    ...ran('pnpm test -- --run', { exitCode: 1, output: 'ReferenceError: beforeEach is not defined' }),
+    ...ran('pnpm test -- --run', { exitCode: 1, output: "AssertionError: expected null to be 'reset failed'" }),
+  ]);
+  assert.deepEqual(only(differing, RETRY), []);
 });
 
 test('more than 30% of ten or more calls failing is a warning', async () => {
