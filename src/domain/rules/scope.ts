@@ -29,9 +29,10 @@ export const readOutside = meta({
 const AGENT_STATE = /\/\.claude\/(plans|todos|projects|shell-snapshots|statsig|ide)\/|\/\.codex\/(sessions|log|archived_sessions)\/|\/\.gemini\/tmp\//;
 /**
  * The agent's own skills, commands, subagents, prompts, plugins and global instructions (relative
- * to home): reading them is the agent reading its own equipment, not the user's other work.
+ * to home), the folders themselves and skill collections one level down (~/.agents/superpowers/skills):
+ * reading them is the agent reading its own equipment, not the user's other work.
  */
-const AGENT_OWN_FILES = /^\.(?:codex|agents|claude|gemini)\/(?:skills|commands|agents|prompts|plugins|extensions)\/|^\.(?:claude\/claude|codex\/agents|gemini\/gemini)\.md$/i;
+const AGENT_OWN_FILES = /^\.(?:codex|agents|claude|gemini)\/(?:[^/]+\/)?(?:skills|commands|agents|prompts|plugins|extensions)(?:\/|$)|^\.(?:claude\/claude|codex\/agents|gemini\/gemini)\.md$/i;
 const TOOL_CACHES = /^(\.npm|\.cache|\.cargo|\.rustup|\.pyenv|\.nvm|\.m2|\.gradle|\.local\/lib|\.local\/share\/(pnpm|virtualenvs)|go\/pkg|\.pnpm-store|\.yarn|\.bun|\.deno|Library\/Caches|\.vscode\/extensions|\.cursor\/extensions)(\/|$)/;
 
 function relativeToHome(abs: string, session: SessionFacts): string | null {
