@@ -108,3 +108,19 @@ test('API errors are info', async () => {
   assert.deepEqual(only(await runRules([apiError('API Error: 529 overloaded')]), API).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules(ran('curl https://api.example.com || echo "api error"')), API), []);
 });
+
+test('searches with no match, false tests and diffs with differences are answers, not failed calls', async () => {
+  const drafts = await runRules([
+    ...times(6, (i) => ran(`cat f${i}`)),
+    ...ran('rg --files | rg speckit', { exitCode: 1, isError: true }), ...ran('grep -q TODO src/a.ts', { exitCode: 1 }),
+    ...ran('[ -f dist/x.js ]', { exitCode: 1 }), ...ran('diff a b', { exitCode: 1, output: '< x\n---\n> y' }),
+    ...times(3, () => ran('git diff --exit-code', { exitCode: 1, output: 'diff --git a/x b/x' })),
+  ]);
+  assert.deepEqual(only(drafts, RATE), []);
+  assert.deepEqual(only(drafts, RETRY), []);
+  const errors = await runRules([
+    ...times(6, (i) => ran(`cat f${i}`)),
+    ...times(4, (i) => ran(`grep -r x missing${i}/`, { exitCode: 2, output: 'grep: missing/: No such file or directory' })),
+  ]);
+  assert.deepEqual(only(errors, RATE).map(severityOf), ['warning']);
+});

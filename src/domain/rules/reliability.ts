@@ -4,7 +4,9 @@
 // that the end result was reached deliberately.
 import { effectsOf } from './effects.ts';
 import { failureExcerpt } from './excerpt-window.ts';
+import { answerExit } from './exit-status.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { ParsedShell } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { clip, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -26,7 +28,7 @@ export const highFailureRate = meta({
   id: 'reliability/high-failure-rate',
   severity: 'warning',
   title: 'Many tool calls failed',
-  description: 'More than 30 % of at least 10 tool calls failed (error or non-zero exit). Calls the user refused are not counted as failures.',
+  description: 'More than 30 % of at least 10 tool calls failed (error or non-zero exit). Calls the user refused are not counted as failures, nor is exit status 1 that answers a question: grep/rg with no match, a false `test`/`[ ]`, diff/cmp/`git diff --exit-code` finding differences, `which` finding nothing.',
   remediation: 'Skim the failures in the timeline: a result reached through many failed attempts needs a closer review.',
 });
 export const interrupted = meta({
@@ -125,7 +127,7 @@ export const RELIABILITY_RULES: Rule[] = [
               endStreak(ctx, streak);
               streak = pollish ? null : { fp, count: 1, failures: 0, results: 0, first: evidence(event, describeCall(event), facts), command: event.input.type === 'command' };
             }
-            setCapped(open, event.callId, { fp, event, secrets: facts.secrets.map((h) => h.value) }, OPEN_MAX);
+            setCapped(open, event.callId, { fp, event, shell: facts.shell, secrets: facts.secrets.map((h) => h.value) }, OPEN_MAX);
             const fx = effectsOf(event, facts, ctx.session);
             if (fx.writes.length > 0 || fx.deletes.length > 0) noteChange(retries, fp);
           } else if (event.kind === 'tool_result') {
@@ -133,7 +135,8 @@ export const RELIABILITY_RULES: Rule[] = [
             open.delete(event.callId);
             if (event.denied) return;
             results++;
-            const bad = failed(event);
+            // grep/rg with no match, a false `test`, diff finding differences: an answer, not a failure.
+            const bad = failed(event) && !(call?.event.input.type === 'command' && answerExit(call.event.input.command, call.shell, event));
             if (bad) {
               failures++;
               pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${failureExcerpt(event.output)}`, facts, call?.secrets), 5);
@@ -195,6 +198,7 @@ function endStreak(ctx: RuleContext, s: Streak | null): void {
 interface OpenCall {
   fp: string;
   event: ToolCallEvent;
+  shell: ParsedShell | undefined;
   /** Secrets found in the call itself, to mask when it is quoted next to its result. */
   secrets: string[];
 }
