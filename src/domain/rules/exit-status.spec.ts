@@ -19,11 +19,17 @@ test('exit 1 that answers a question is not a failure: no match, a false test, d
   assert.equal(judge('which terraform', 1), 'a test that was false');
   assert.equal(judge('diff -u a.json b.json', 1, '--- a.json\n+++ b.json\n-x\n+y'), 'differences found');
   assert.equal(judge('git diff --exit-code', 1, 'diff --git a/x b/x'), 'differences found');
+  // The harness's own framing is not an error printed by the command.
+  assert.equal(judge('grep -rn legacyFlag src', 1, 'Error: Exit code 1'), 'no match');
+  assert.equal(judge('rg speckit', 1, 'failed in sandbox: '), 'no match');
+  assert.equal(judge('grep -q x f', 1, 'Command: grep -q x f\nDirectory: (root)\nStdout: (empty)\nStderr: (empty)\nError: (none)\nExit Code: 1\nSignal: (none)'), 'no match');
 });
 
 test('real failures stay failures: errors, exit 2, an earlier command that may have failed', () => {
   assert.equal(judge('grep -r foo missing/', 2, 'grep: missing/: No such file or directory'), null);
   assert.equal(judge('rg foo', 1, 'rg: error parsing regex'), null);
+  assert.equal(judge('grep -q x f', 1, 'Error: Exit code 1\ngrep: f: No such file or directory'), null);
+  assert.equal(judge('grep -q x f', 1, 'Command: grep -q x f\nStdout: (empty)\nStderr: grep: f: Permission denied\nError: (none)\nExit Code: 1'), null);
   assert.equal(judge('cd nowhere && grep -q x f', 1, 'bash: cd: nowhere: No such file or directory'), null);
   assert.equal(judge('cd nowhere && diff a b', 1, 'bash: cd: nowhere: No such file or directory'), null);
   assert.equal(judge('npm test && grep -q ok out.log', 1), null);

@@ -49,8 +49,15 @@ function answerKind(cmd: SimpleCommand): string | null {
   return null;
 }
 
+/**
+ * What the agents' harnesses wrap around a command's output, not the command's own words: Claude
+ * Code's `Error: Exit code 1`, Codex's `failed in sandbox:`, Gemini CLI's `Command:`/`Directory:`/
+ * `Stdout: (empty)`/`Error: (none)`/`Exit Code: 1` frame.
+ */
+const HARNESS_FRAME = /^\s*(?:Error:\s*)?Exit code \d+\s*$|^\s*failed in sandbox:\s*|^(?:Command|Directory|Background PIDs|Process Group PGID|Signal): .*$|^(?:Stdout|Stderr): \(empty\)\s*$|^(?:Error: \(none\)|Exit Code: \d+)\s*$/gim;
+
 function quiet(result: ToolResultEvent): boolean {
-  return !ERROR_TEXT.test(result.output.slice(0, 4_000));
+  return !ERROR_TEXT.test(result.output.slice(0, 4_000).replace(HARNESS_FRAME, ''));
 }
 
 /** `powershell -Command '<script>'`: the script, whose simple pipelines read like a POSIX shell's. */
