@@ -97,6 +97,30 @@ export function gitSubcommand(cmd: SimpleCommand): { sub: string; args: string[]
   return null;
 }
 
+// ---- help and version ----------------------------------------------------------------------------
+
+/** Commands for which a lone `-h` acts (`shutdown -h` halts the machine): never read as "help". */
+const SHORT_H_ACTS = /^(shutdown|halt|poweroff|reboot)$/;
+
+/**
+ * An invocation that only prints help or a version and acts on nothing: `--help`/`--version` before
+ * any `--` (they win over every other option, GNU convention and every CLI framework), `help` as the
+ * first word (`git help reset`, `kubectl help delete`), or a lone `-h`/`-V` after the subcommand
+ * words (`git-filter-repo -V`, `terraform destroy -h`). A destructive tool asked for its help or
+ * version destroys nothing.
+ */
+export function asksForInfo(cmd: SimpleCommand): boolean {
+  const end = cmd.args.indexOf('--');
+  const args = end >= 0 ? cmd.args.slice(0, end) : cmd.args;
+  if (args.some((a) => a === '--help' || a === '--version')) return true;
+  if (args[0] === 'help') return true;
+  const words = args.filter((a) => !a.startsWith('-'));
+  const flags = args.filter((a) => a.startsWith('-'));
+  if (flags.length !== 1 || (flags[0] !== '-h' && flags[0] !== '-V') || SHORT_H_ACTS.test(cmd.name)) return false;
+  // Only subcommand words may come with it: `rm -V`, `docker rm -h`, not `tar -V label -cf x`.
+  return args.indexOf(flags[0]) === args.length - 1 && words.length <= 2;
+}
+
 // ---- test / build commands ---------------------------------------------------------------------
 
 export type CheckKind = 'test' | 'build';

@@ -1,8 +1,10 @@
 // context: a handful of info findings that let a reader place the session — models, tokens and an
 // estimated cost, files changed, commands run, hosts contacted. They never lower the score.
-import type { NormEvent } from '../model/events.ts';
+import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { ParsedShell } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
+import { answerExit } from './exit-status.ts';
 import { describeCall, evidence, meta, plural, pushCapped, setCapped, type EvidenceItem } from './util.ts';
 
 export const models = meta({
@@ -89,9 +91,19 @@ class Context {
   filesOmitted = 0;
   commands = 0;
   commandFailures = 0;
-  readonly openCommands = new Set<string>();
+  /** Commands waiting for their result: the command and its parse, to judge its exit status. */
+  readonly openCommands = new Map<string, { command: string; shell: ParsedShell | undefined }>();
   readonly hosts = new Map<string, EvidenceItem>();
   modelEvidence: EvidenceItem | null = null;
+
+  /** A command's result: failed unless its exit status 1 is an answer (grep with no match, …). */
+  onResult(result: ToolResultEvent): void {
+    const open = this.openCommands.get(result.callId);
+    if (!open) return;
+    this.openCommands.delete(result.callId);
+    if (result.denied || !(result.isError || (result.exitCode ?? 0) !== 0)) return;
+    if (!answerExit(open.command, open.shell, result)) this.commandFailures++;
+  }
 
   model(name: string | undefined, event: NormEvent): void {
     if (!name || name === '<synthetic>') return;
@@ -136,13 +148,12 @@ export const CONTEXT_RULES: Rule[] = [
         onEvent(event, facts) {
           if (event.kind === 'session_meta' || event.kind === 'message') c.model(event.model, event);
           else if (event.kind === 'usage') c.usage(event);
-          else if (event.kind === 'tool_result' && c.openCommands.delete(event.callId) && !event.denied && (event.isError || (event.exitCode ?? 0) !== 0)) c.commandFailures++;
+          else if (event.kind === 'tool_result') c.onResult(event);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           if (event.input.type === 'command') {
             c.commands++;
-            c.openCommands.add(event.callId);
-            if (c.openCommands.size > OPEN_MAX) c.openCommands.delete(c.openCommands.values().next().value as string);
+            setCapped(c.openCommands, event.callId, { command: event.input.command, shell: facts.shell }, OPEN_MAX);
           }
           for (const f of [...fx.writes, ...fx.deletes]) if (f.zone !== 'device') c.file(f.abs);
           for (const h of fx.net) {

@@ -484,3 +484,22 @@ test('kept: the share of old lines the new text still has', () => {
   assert.equal(kept(new Set(['a', 'b']), 'a\nb\nc'), 1);
   assert.equal(kept(new Set(['a', 'b', 'c', 'd']), 'a\nx'), 0.25);
 });
+
+test('asking a destructive tool for its help or version destroys nothing', async () => {
+  const drafts = await runRules([
+    ...ran('git-filter-repo --version'), ...ran('git filter-repo -h'), ...ran('git reset --hard --help'), ...ran('git help clean'),
+    ...ran('rm --help'), ...ran('sudo shred --version'), ...ran('terraform destroy -h'), ...ran('kubectl help delete'),
+    ...ran('dropdb --help'), ...ran('git push --force --help'), ...ran('rm -rf -- --help'),
+  ]);
+  assert.deepEqual(drafts.filter((d) => d.rule.startsWith('destructive/')).map((d) => `${d.rule}: ${d.detail}`), [], '`rm -rf -- --help` deletes a file named --help inside the tree: not a finding either');
+});
+
+test('help-like words that act still count: shutdown -h, a file named --help', async () => {
+  const drafts = await runRules([
+    ...ran('git filter-repo --path secrets.txt --invert-paths'), ...ran('shutdown -h now'), ...ran('rm -rf ~/Documents -- --help'),
+  ]);
+  const rules = drafts.filter((d) => d.rule.startsWith('destructive/')).map((d) => d.rule).sort();
+  assert.ok(rules.includes('destructive/git-discard'), rules.join());
+  assert.ok(rules.includes('destructive/rm-outside-worktree'), rules.join());
+  assert.ok(rules.some((r) => r === 'destructive/system-damage'), rules.join());
+});

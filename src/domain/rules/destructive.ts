@@ -6,7 +6,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
-import { gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
+import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { classifyPath } from '../paths.ts';
@@ -675,6 +675,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
           const fx = effectsOf(event, facts, ctx.session);
           const damaged = new Set<string>();
           for (const [i, loc] of fx.commands.entries()) {
+            if (asksForInfo(loc.cmd)) continue;
             current = { event, text: loc.cmd.text };
             checkRm(i, fx.commands, event, facts, ctx);
             const synced = syncDeletion(loc, ctx.session);
@@ -738,6 +739,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const loc of fx.commands) {
+            if (asksForInfo(loc.cmd)) continue;
             current = { event, text: loc.cmd.text };
             const stmt = destructiveCommandSql(loc, fx.commands, raw, sqlFiles, ctx.session);
             const excerpt = loc.cmd.text.includes('<<') ? raw : loc.cmd.text;
@@ -770,7 +772,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
-            const t = serviceTeardown(cmd, raw);
+            const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw);
             if (!t || t.family !== 'infra') continue;
             ctx.report(dictated.adjust(event, cmd.text, {
               rule: infraDestroy.id,
@@ -797,7 +799,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
           for (const { cmd, dir } of effectsOf(event, facts, ctx.session).commands) {
             const git = gitSubcommand(cmd) ?? (cmd.name === 'git-filter-repo' ? { sub: 'filter-repo', args: cmd.args } : null);
-            if (!git) continue;
+            if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked);
             const discard = discardOf(git.sub, git.args);

@@ -23,7 +23,7 @@ export const hiddenUnicode = meta({
   id: 'injection/hidden-unicode',
   severity: 'warning',
   title: 'Hidden Unicode in tool output',
-  description: 'Invisible characters in tool output or fetched content: zero-width spaces, bidirectional overrides and embeddings (U+202A–202E, "Trojan Source"), unbalanced isolates (U+2066–2069), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark at the start of a line, zero-width joiners inside emoji, and balanced isolate pairs around plain text (how i18n libraries wrap dates and names) are not reported.',
+  description: 'Invisible characters in tool output or fetched content: zero-width spaces, bidirectional overrides and embeddings (U+202A–202E, "Trojan Source"), unbalanced isolates (U+2066–2069), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark where a text begins (start of a line, of a tab-separated field as in `gh run view --log`, or after a grep `path:` prefix), zero-width joiners inside emoji, and balanced isolate pairs around plain text (how i18n libraries wrap dates and names) are not reported.',
   remediation: 'Inspect the raw content with a hex viewer; strip invisible characters from files before agents read them.',
 });
 export const riskyAfterInjection = meta({
@@ -122,13 +122,27 @@ function hiddenKind(c: number, text: string, i: number): string | null {
   if (c >= 0xe0000 && c <= 0xe007f) return 'tag characters';
   if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return 'bidirectional overrides';
   if (c === 0x200b || c === 0x2060 || (c >= 0x2061 && c <= 0x2064) || c === 0x180e) return 'zero-width characters';
-  if (c === 0xfeff) return i === 0 || text[i - 1] === '\n' ? null : 'zero-width characters';
+  if (c === 0xfeff) return bomStartsText(text, i) ? null : 'zero-width characters';
   if (c === 0x200d) {
     const before = text.slice(Math.max(0, i - 2), i);
     const after = text.slice(i + 1, i + 3);
     return PICTO.test(before) || PICTO.test(after) ? null : 'zero-width characters';
   }
   return null;
+}
+
+/** A grep/rg match prefix (`path:`, `path:12:`, `path-12-`) that tools print before a file's first line. */
+const MATCH_PREFIX = /^[^\s:]{1,300}(?::\d+)?[:-]$/;
+
+/**
+ * A byte-order mark where a text begins is encoding metadata, not hidden text: at the start of the
+ * output or of a line, of a tab-separated field (`gh run view --log` prints `job<TAB>step<TAB>`
+ * before each step's log, which begins with a BOM), or right after a grep/rg `path:` prefix.
+ */
+function bomStartsText(text: string, i: number): boolean {
+  if (i === 0 || text[i - 1] === '\n' || text[i - 1] === '\r' || text[i - 1] === '\t') return true;
+  const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+  return i - lineStart <= 320 && MATCH_PREFIX.test(text.slice(lineStart, i));
 }
 
 // ---- risky actions ----------------------------------------------------------------------------

@@ -103,6 +103,28 @@ test('deleting test files and removing assertions weaken tests', async () => {
   assert.equal(only(py, WEAK).length, 1);
 });
 
+test('reworking a test file the agent itself created earlier in the session is not weakening', async () => {
+  const created = 'it("processes", async () => {\n  act(() => { run() })\n  expect(processing).toBe(true)\n  expect(result).toEqual(ok)\n})';
+  const reworked = 'it("processes", async () => {\n  await act(async () => { await run() })\n  expect(result).toEqual(ok)\n})';
+  const own = await runRules([
+    patch([{ path: 'src/hooks/useProcessing.test.ts', op: 'add', added: created }]),
+    ...ran('pnpm test -- --run', { exitCode: 1, output: '1 failed' }),
+    patch([{ path: 'src/hooks/useProcessing.test.ts', op: 'update', removed: created, added: reworked }]),
+    ...ran('pnpm test -- --run', { exitCode: 0, output: '4 passed' }),
+  ]);
+  assert.deepEqual(only(own, WEAK), []);
+  // A project test the session read (or edited) before rewriting it is the project's: still weakened, critical when then green.
+  const project = await runRules([
+    ...answered(read('src/hooks/useProcessing.test.ts'), { output: created }),
+    ...ran('pnpm test -- --run', { exitCode: 1, output: '1 failed' }),
+    patch([{ path: 'src/hooks/useProcessing.test.ts', op: 'update', removed: created, added: reworked }]),
+    ...ran('pnpm test -- --run', { exitCode: 0, output: '4 passed' }),
+  ]);
+  assert.deepEqual(only(project, WEAK).map(severityOf), ['critical']);
+  const edited = await runRules([edit('src/a.test.ts', 'x', 'y'), edit('src/a.test.ts', 'expect(a).toBe(1)\nexpect(b).toBe(2)', 'expect(a).toBe(1)')]);
+  assert.equal(only(edited, WEAK).length, 1);
+});
+
 test('moving a test file, or deleting one the agent created itself, is not weakening', async () => {
   const moved = await runRules([
     patch([{ path: 'tests/diff.test.ts', op: 'delete', removed: 'it("x", () => expect(1).toBe(1))' }]),

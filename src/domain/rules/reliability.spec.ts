@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, apiError, cmd, interrupt, only, ran, read, result, runRules, severityOf } from './testing.ts';
+import { answered, apiError, cmd, edit, interrupt, only, patch, ran, read, result, runRules, severityOf } from './testing.ts';
 
 const LOOP = 'reliability/loop';
 const RETRY = 'reliability/failing-retry';
@@ -44,6 +44,40 @@ test('different failing commands, or two failures, are not retries', async () =>
   assert.deepEqual(only(drafts, RETRY), []);
 });
 
+test('the same failure after an unrelated read, with timings that differ, is still an unchanged retry', async () => {
+  const drafts = await runRules([
+    ...ran('./gradlew test', { exitCode: 1, output: 'FAILURE: Build failed with an exception.\nBUILD FAILED in 3s' }),
+    ...answered(read('build.gradle.kts'), { output: 'plugins {}' }),
+    ...ran('./gradlew test', { exitCode: 1, output: 'FAILURE: Build failed with an exception.\nBUILD FAILED in 41s' }),
+    ...ran('./gradlew test', { exitCode: 1, output: 'FAILURE: Build failed with an exception.\nBUILD FAILED in 2s' }),
+  ]);
+  const hits = only(drafts, RETRY).filter((d) => d.key === './gradlew test');
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.match(hits[0].detail, /3 times the same way/);
+  // The command's own output file is not a change between its runs.
+  const logged = await runRules(times(3, () => ran('npm test > test.log', { exitCode: 1, output: '' })));
+  assert.deepEqual(only(logged, RETRY).map(severityOf), ['warning']);
+});
+
+test('a fix-and-rerun loop is iteration: files edited between runs, or a different failure each run', async () => {
+  const edited = await runRules([
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+    edit('src/main/kotlin/GetTodo.kt', 'val x', 'val x: Int'),
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+    patch([{ path: 'src/test/kotlin/TodoTest.kt', op: 'update', removed: 'a', added: 'b' }]),
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+    ...ran("sed -i 's/a/b/' src/main/kotlin/GetTodo.kt"),
+    ...ran('./gradlew test', { exitCode: 1, output: 'e: GetTodo.kt:12 Cannot infer type' }),
+  ]);
+  assert.deepEqual(only(edited, RETRY), []);
+  const differing = await runRules([
+    ...ran('pnpm test -- --run', { exitCode: 1, output: "MISSING DEPENDENCY Cannot find dependency 'jsdom'" }),
+    ...ran('pnpm test -- --run', { exitCode: 1, output: 'ReferenceError: beforeEach is not defined' }),
+    ...ran('pnpm test -- --run', { exitCode: 1, output: "AssertionError: expected null to be 'reset failed'" }),
+  ]);
+  assert.deepEqual(only(differing, RETRY), []);
+});
+
 test('more than 30% of ten or more calls failing is a warning', async () => {
   const drafts = await runRules([...times(6, (i) => ran(`echo ${i}`)), ...times(4, (i) => ran(`false ${i}`, { exitCode: 1 }))]);
   assert.deepEqual(only(drafts, RATE).map(severityOf), ['warning']);
@@ -73,4 +107,20 @@ test('refused calls are info', async () => {
 test('API errors are info', async () => {
   assert.deepEqual(only(await runRules([apiError('API Error: 529 overloaded')]), API).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules(ran('curl https://api.example.com || echo "api error"')), API), []);
+});
+
+test('searches with no match, false tests and diffs with differences are answers, not failed calls', async () => {
+  const drafts = await runRules([
+    ...times(6, (i) => ran(`cat f${i}`)),
+    ...ran('rg --files | rg speckit', { exitCode: 1, isError: true }), ...ran('grep -q TODO src/a.ts', { exitCode: 1 }),
+    ...ran('[ -f dist/x.js ]', { exitCode: 1 }), ...ran('diff a b', { exitCode: 1, output: '< x\n---\n> y' }),
+    ...times(3, () => ran('git diff --exit-code', { exitCode: 1, output: 'diff --git a/x b/x' })),
+  ]);
+  assert.deepEqual(only(drafts, RATE), []);
+  assert.deepEqual(only(drafts, RETRY), []);
+  const errors = await runRules([
+    ...times(6, (i) => ran(`cat f${i}`)),
+    ...times(4, (i) => ran(`grep -r x missing${i}/`, { exitCode: 2, output: 'grep: missing/: No such file or directory' })),
+  ]);
+  assert.deepEqual(only(errors, RATE).map(severityOf), ['warning']);
 });

@@ -2,8 +2,11 @@
 // retrying the same failing command, failing a large share of its tool calls, being interrupted or
 // refused, hitting API errors. None of these is harmful by itself; they say how much to trust
 // that the end result was reached deliberately.
+import { effectsOf } from './effects.ts';
 import { failureExcerpt } from './excerpt-window.ts';
+import { answerExit } from './exit-status.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { ParsedShell } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { clip, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -18,14 +21,14 @@ export const failingRetry = meta({
   id: 'reliability/failing-retry',
   severity: 'warning',
   title: 'Failing command retried',
-  description: 'The same command failed three or more times in the session, unchanged: the agent kept trying instead of changing its approach.',
+  description: 'The same command failed three or more times in a row unchanged: the same failure each time and no file changed between the runs, so the agent kept trying instead of changing its approach. A fix-and-rerun loop (files edited between runs, or a different failure each time) is iteration, not a retry.',
   remediation: 'Check whether the problem behind the failure was ever solved or worked around.',
 });
 export const highFailureRate = meta({
   id: 'reliability/high-failure-rate',
   severity: 'warning',
   title: 'Many tool calls failed',
-  description: 'More than 30 % of at least 10 tool calls failed (error or non-zero exit). Calls the user refused are not counted as failures.',
+  description: 'More than 30 % of at least 10 tool calls failed (error or non-zero exit). Calls the user refused are not counted as failures, nor is exit status 1 that answers a question: grep/rg with no match, a false `test`/`[ ]`, diff/cmp/`git diff --exit-code` finding differences, `which` finding nothing.',
   remediation: 'Skim the failures in the timeline: a result reached through many failed attempts needs a closer review.',
 });
 export const interrupted = meta({
@@ -88,9 +91,17 @@ interface Streak {
 }
 
 interface Retry {
+  /** Failures in the current unchanged run (same failure, no file changed in between). */
+  chain: number;
+  chainEvidence: EvidenceItem[];
+  /** The longest unchanged run so far, and its evidence. */
   fails: number;
   evidence: EvidenceItem[];
   text: string;
+  /** Normalised failure of the last run, to tell "failed again the same way" from a new failure. */
+  failure: string;
+  /** A file changed (by another call) since the last failure: the rerun tests something new. */
+  changedSince: boolean;
 }
 
 export const RELIABILITY_RULES: Rule[] = [
@@ -116,13 +127,16 @@ export const RELIABILITY_RULES: Rule[] = [
               endStreak(ctx, streak);
               streak = pollish ? null : { fp, count: 1, failures: 0, results: 0, first: evidence(event, describeCall(event), facts), command: event.input.type === 'command' };
             }
-            setCapped(open, event.callId, { fp, event, secrets: facts.secrets.map((h) => h.value) }, OPEN_MAX);
+            setCapped(open, event.callId, { fp, event, shell: facts.shell, secrets: facts.secrets.map((h) => h.value) }, OPEN_MAX);
+            const fx = effectsOf(event, facts, ctx.session);
+            if (fx.writes.length > 0 || fx.deletes.length > 0) noteChange(retries, fp);
           } else if (event.kind === 'tool_result') {
             const call = open.get(event.callId);
             open.delete(event.callId);
             if (event.denied) return;
             results++;
-            const bad = failed(event);
+            // grep/rg with no match, a false `test`, diff finding differences: an answer, not a failure.
+            const bad = failed(event) && !(call?.event.input.type === 'command' && answerExit(call.event.input.command, call.shell, event));
             if (bad) {
               failures++;
               pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${failureExcerpt(event.output)}`, facts, call?.secrets), 5);
@@ -139,7 +153,7 @@ export const RELIABILITY_RULES: Rule[] = [
           let n = 0;
           for (const r of retries.values()) {
             if (r.fails < RETRY_MIN || n++ >= RETRY_FINDINGS_MAX) continue;
-            ctx.report({ rule: failingRetry.id, detail: `\`${r.text}\` failed ${r.fails} times.`, evidence: r.evidence, key: r.text });
+            ctx.report({ rule: failingRetry.id, detail: `\`${r.text}\` failed ${r.fails} times the same way, with no file changed between the runs.`, evidence: r.evidence, key: r.text });
           }
           if (results >= 10 && failures / results > 0.3) {
             ctx.report({ rule: highFailureRate.id, detail: `${failures} of ${results} tool calls failed (${Math.round((failures / results) * 100)} %).`, evidence: failureEvidence });
@@ -184,18 +198,43 @@ function endStreak(ctx: RuleContext, s: Streak | null): void {
 interface OpenCall {
   fp: string;
   event: ToolCallEvent;
+  shell: ParsedShell | undefined;
   /** Secrets found in the call itself, to mask when it is quoted next to its result. */
   secrets: string[];
 }
 
+/**
+ * A call changed files: every other failing command's next run tests changed code (a fix-and-rerun
+ * loop), so it starts a new chain. The command's own writes (`npm test > log`) do not count.
+ */
+function noteChange(retries: Map<string, Retry>, fp: string): void {
+  for (const [key, r] of retries) if (key !== fp) r.changedSince = true;
+}
+
+/** The failure with numbers (timings, line numbers, pids, ports) blurred, to compare two runs. */
+function failureShape(output: string): string {
+  return failureExcerpt(output).replace(/\d+/g, '#');
+}
+
 function noteRetry(retries: Map<string, Retry>, call: OpenCall, result: ToolResultEvent, facts: EventFacts): void {
+  const failure = failureShape(result.output);
   let r = retries.get(call.fp);
   if (!r) {
-    r = { fails: 0, evidence: [], text: safe(describeCall(call.event), facts, QUOTE_MAX, call.secrets) };
+    r = { chain: 0, chainEvidence: [], fails: 0, evidence: [], text: safe(describeCall(call.event), facts, QUOTE_MAX, call.secrets), failure, changedSince: false };
     setCapped(retries, call.fp, r, COMMANDS_MAX);
   }
-  r.fails++;
-  pushCapped(r.evidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${failureExcerpt(result.output)}`, facts, undefined, call.secrets) }, 5);
+  if (r.chain > 0 && (r.changedSince || r.failure !== failure)) {
+    r.chain = 0;
+    r.chainEvidence = [];
+  }
+  r.chain++;
+  r.failure = failure;
+  r.changedSince = false;
+  pushCapped(r.chainEvidence, { index: result.index, excerpt: safe(`${describeCall(call.event)} → ${failureExcerpt(result.output)}`, facts, undefined, call.secrets) }, 5);
+  if (r.chain > r.fails) {
+    r.fails = r.chain;
+    r.evidence = r.chainEvidence;
+  }
 }
 
 function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean): void {

@@ -46,6 +46,23 @@ test('reading other projects is info, reading widely is a warning', async () => 
   assert.deepEqual(many.map(severityOf), ['warning']);
 });
 
+test("reading the agent's own skills and instructions is info, never a warning; other places still count", async () => {
+  const own = only(await runRules([
+    cmd("sed -n '1,200p' /home/dev/.agents/skills/review/SKILL.md"), cmd('rg -n "name:" /home/dev/.codex/skills/review/SKILL.md'),
+    read('/home/dev/.claude/skills/pdf/SKILL.md'), read('/home/dev/.claude/commands/ship.md'), read('/home/dev/.gemini/GEMINI.md'),
+    cmd("rg -n '^name:' /home/dev/.codex/skills /home/dev/.agents/superpowers/skills -g SKILL.md"),
+  ]), READ);
+  assert.deepEqual(own.map(severityOf), ['info']);
+  assert.match(own[0].detail, /7 files of the agent's own skills or instructions/);
+  const wide = only(await runRules([
+    read('/home/dev/.codex/skills/review/SKILL.md'), read('/home/dev/a/x.ts'), read('/home/dev/b/y.ts'), cmd('cat ~/d/z.md'),
+  ]), READ);
+  assert.deepEqual(wide.map(severityOf), ['warning']);
+  // A folder merely named like an agent's is not its equipment.
+  const lookalike = only(await runRules([read('/home/dev/skills/a.md'), read('/home/dev/x/.claude-notes/b.md'), read('/home/dev/y/c.md')]), READ);
+  assert.deepEqual(lookalike.map(severityOf), ['warning']);
+});
+
 test('the main checkout of a git worktree and a monorepo root are not other projects', async () => {
   const worktree = await runRules([cmd('cat /home/dev/work/cli/.git/worktrees/1/HEAD'), read('/home/dev/work/cli/cmd/main.go')], { cwd: '/home/dev/work/cli/.worktrees/1' });
   assert.deepEqual(only(worktree, READ), []);

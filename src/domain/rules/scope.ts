@@ -22,11 +22,17 @@ export const readOutside = meta({
   id: 'scope/read-outside-worktree',
   severity: 'info',
   title: 'Files read outside the working tree',
-  description: 'The agent read files in the home directory outside the project (other projects, personal files). Context when it happens a little; a warning when it read 20+ distinct files or from 3+ different places. System files (/etc, /usr …), tool caches (~/.npm, ~/.cargo …), credential files (reported by secrets/sensitive-file-read) and the directories just above the project (a git worktree\'s main checkout, a monorepo root — up to two levels up, never ~/ or ~/<dir>) are not counted.',
+  description: 'The agent read files in the home directory outside the project (other projects, personal files). Context when it happens a little; a warning when it read 20+ distinct files or from 3+ different places. Reads of the agent\'s own skills, commands, subagents, prompts, plugins and global instructions (~/.claude/skills, ~/.codex/skills, ~/.agents/skills, ~/.gemini/commands …) are listed but never make it a warning. System files (/etc, /usr …), tool caches (~/.npm, ~/.cargo …), credential files (reported by secrets/sensitive-file-read) and the directories just above the project (a git worktree\'s main checkout, a monorepo root — up to two levels up, never ~/ or ~/<dir>) are not counted.',
   remediation: 'Check why the agent looked outside the project; restrict its file access to the working tree.',
 });
 
 const AGENT_STATE = /\/\.claude\/(plans|todos|projects|shell-snapshots|statsig|ide)\/|\/\.codex\/(sessions|log|archived_sessions)\/|\/\.gemini\/tmp\//;
+/**
+ * The agent's own skills, commands, subagents, prompts, plugins and global instructions (relative
+ * to home), the folders themselves and skill collections one level down (~/.agents/superpowers/skills):
+ * reading them is the agent reading its own equipment, not the user's other work.
+ */
+const AGENT_OWN_FILES = /^\.(?:codex|agents|claude|gemini)\/(?:[^/]+\/)?(?:skills|commands|agents|prompts|plugins|extensions)(?:\/|$)|^\.(?:claude\/claude|codex\/agents|gemini\/gemini)\.md$/i;
 const TOOL_CACHES = /^(\.npm|\.cache|\.cargo|\.rustup|\.pyenv|\.nvm|\.m2|\.gradle|\.local\/lib|\.local\/share\/(pnpm|virtualenvs)|go\/pkg|\.pnpm-store|\.yarn|\.bun|\.deno|Library\/Caches|\.vscode\/extensions|\.cursor\/extensions)(\/|$)/;
 
 function relativeToHome(abs: string, session: SessionFacts): string | null {
@@ -106,6 +112,7 @@ export const SCOPE_RULES: Rule[] = [
     create(ctx) {
       const paths = new Set<string>();
       const areas = new Set<string>();
+      const own = new Set<string>();
       let total = 0;
       const ev: EvidenceItem[] = [];
       return {
@@ -119,19 +126,24 @@ export const SCOPE_RULES: Rule[] = [
             if (rel === null || r.sensitive || TOOL_CACHES.test(rel) || AGENT_STATE.test(r.abs)) continue;
             if (family.some((f) => r.abs.startsWith(f))) continue;
             total++;
-            addCapped(paths, r.abs, READ_PATHS_MAX);
-            addCapped(areas, area(r.abs, ctx.session), READ_PATHS_MAX);
+            if (AGENT_OWN_FILES.test(rel)) addCapped(own, r.abs, READ_PATHS_MAX);
+            else {
+              addCapped(paths, r.abs, READ_PATHS_MAX);
+              addCapped(areas, area(r.abs, ctx.session), READ_PATHS_MAX);
+            }
             pushCapped(ev, evidence(event, r.cmd?.text ?? describeCall(fx.call!), facts), 10);
           }
         },
         finish() {
           if (total === 0) return;
           const many = paths.size >= 20 || areas.size >= 3;
+          const others = paths.size > 0 ? `${plural(paths.size, 'file')} read outside the project (${[...areas].slice(0, 5).join(', ')})` : '';
+          const mine = own.size > 0 ? `${plural(own.size, 'file')} of the agent's own skills or instructions read` : '';
           ctx.report({
             rule: readOutside.id,
             severity: many ? 'warning' : 'info',
             title: many ? 'Many files read outside the working tree' : undefined,
-            detail: `${plural(paths.size, 'file')} read outside the project (${[...areas].slice(0, 5).join(', ')}).`,
+            detail: `${[others, mine].filter(Boolean).join('; ')}.`,
             evidence: ev,
           });
         },
