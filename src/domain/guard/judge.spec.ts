@@ -166,7 +166,10 @@ test('payloads that are not a pending tool call are refused precisely', () => {
 test('the guard runs every rule module of the catalogue except those that judge a whole session', async () => {
   const { RULES } = await import('../rules/index.ts');
   const { GUARD_RULES } = await import('./judge.ts');
+  const { OVERWRITE_RULES } = await import('../rules/overwrite.ts');
   const wholeSession = new Set(['integrity', 'reliability', 'coverage', 'context']);
-  const expected = RULES.filter((r) => !r.metas.every((m) => wholeSession.has(m.category)));
+  // An overwrite is judged on the sequence overwrite → commit → push, with the file's earlier text.
+  const sequences = new Set(OVERWRITE_RULES);
+  const expected = RULES.filter((r) => !sequences.has(r) && !r.metas.every((m) => wholeSession.has(m.category)));
   assert.deepEqual(new Set(GUARD_RULES), new Set(expected), 'a new rule module must be added to GUARD_RULES (or to the whole-session list, with a reason)');
 });

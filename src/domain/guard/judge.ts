@@ -40,7 +40,8 @@ const SUMMARY_MAX = 300;
  * The catalogue's rules that can judge one call (rules/index.ts has them all). Left out — and
  * not even loaded, to keep the hook fast — are those that judge a session as a whole: claims
  * against test runs (integrity), retries and failure rates (reliability), what the log let Vouch
- * read (coverage) and the session summary (context).
+ * read (coverage), the session summary (context), and files overwritten then pushed (overwrite: a
+ * sequence of overwrite, commit and push judged with the file's earlier text).
  */
 export const GUARD_RULES: Rule[] = [
   ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
