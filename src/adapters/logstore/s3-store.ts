@@ -45,7 +45,7 @@ export interface S3StoreOptions {
 // 5 MiB (S3's minimum part) × 2 parts in flight: ~15 MiB of buffers per upload (bench:logstore
 // measures what a 1 GB upload adds to the API process), up to 48 GiB per object (10,000 parts).
 export const PART_BYTES = 5 * 1024 * 1024;
-const QUEUE_SIZE = 2;
+export const QUEUE_SIZE = 2;
 /** What write() gathers before handing bytes to the multipart upload. */
 const BLOCK_BYTES = 1024 * 1024;
 /** How many removals one sweep does at most (the next sweep goes on). */
