@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { createS3Client, PART_BYTES, QUEUE_SIZE } from '../src/adapters/logstore/s3-store.ts';
@@ -146,6 +146,7 @@ async function rawIntoS3rver(endpoint: string, file: string, mode: 'multipart' |
   }
   const seconds = (performance.now() - started) / 1000;
   const s3rverCpuPerGb = (cpuSeconds(s3rverPid) - s3cpu0) / (UPLOAD_BYTES / GB);
+  await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })); // keep the disk from filling
   client.destroy();
   return { mbps: UPLOAD_BYTES / MB / seconds, growth: 0, cpuPerGb: 0, s3rverCpuPerGb };
 }
@@ -183,7 +184,6 @@ async function main(): Promise<void> {
       }
       results.rawMultipart.push(await rawIntoS3rver(s3.endpoint, file, 'multipart', s3rverPid));
       results.rawPut.push(await rawIntoS3rver(s3.endpoint, file, 'put', s3rverPid));
-      rmSync(join(work, 's3', BUCKET), { recursive: true, force: true }); // s3rver's objects and parts
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const fileMbps = median(results.file.map((r) => r.mbps));
