@@ -7,6 +7,9 @@
 // the API process's CPU seconds per GB for each store: the part of the cost that is Vouch's own
 // (on this 2-core machine s3rver, the API and the client share the CPU; s3rver writes each part,
 // then copies the parts into the object on completion, which a real bucket does not charge us).
+// In the same run, a second baseline without Vouch: the same bytes sent from this process straight
+// into s3rver (multipart with the store's part size and queue, and one streamed PutObject) — what
+// s3rver itself takes in on this machine, the ceiling for any S3 store measured here.
 // Not a test: it prints a table and exits 1 when a target is missed.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
