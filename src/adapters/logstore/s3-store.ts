@@ -55,6 +55,8 @@ export interface S3StoreOptions {
 export const PART_BYTES = 8 * 1024 * 1024;
 export const QUEUE_SIZE = 4;
 const CONTENT_TYPE = 'application/octet-stream';
+/** The first buffer of an upload, grown as the log turns out larger. */
+const FIRST_BUFFER_BYTES = 256 * 1024;
 /** How many removals one sweep does at most (the next sweep goes on). */
 const SWEEP_BATCH = 1000;
 
@@ -140,14 +142,26 @@ class S3UploadSink implements UploadSink {
     this.#hash.update(chunk);
     this.#size += chunk.byteLength;
     // Copied (the caller may reuse its buffer once write() resolves) into the part being filled.
+    const { partSize } = this.store;
     for (let offset = 0; offset < chunk.byteLength; ) {
       this.#part ??= await this.#takeBuffer();
-      const n = Math.min(this.#part.byteLength - this.#fill, chunk.byteLength - offset);
+      const n = Math.min(partSize - this.#fill, chunk.byteLength - offset);
+      if (this.#fill + n > this.#part.byteLength) this.#grow(Math.min(partSize, Math.max(2 * this.#part.byteLength, this.#fill + n)));
       this.#part.set(chunk.subarray(offset, offset + n), this.#fill);
       this.#fill += n;
       offset += n;
-      if (this.#fill === this.#part.byteLength) this.#sendPart();
+      if (this.#fill === partSize) this.#sendPart();
     }
+  }
+
+  /**
+   * Only the first buffer grows (doubling, up to a part): most logs are a few MB, and many small
+   * uploads at once must not each hold a whole part. Once a log fills a part, every buffer is a part.
+   */
+  #grow(bytes: number): void {
+    const bigger = Buffer.allocUnsafeSlow(bytes);
+    (this.#part as Buffer).copy(bigger, 0, 0, this.#fill);
+    this.#part = bigger;
   }
 
   /** A free part buffer; waits while `queueSize` parts are in flight and the pool is used up. */
@@ -158,7 +172,7 @@ class S3UploadSink implements UploadSink {
       if (free) return free;
       if (this.#buffers <= this.store.queueSize) {
         this.#buffers++;
-        return Buffer.allocUnsafeSlow(this.store.partSize);
+        return Buffer.allocUnsafeSlow(this.#buffers === 1 ? Math.min(FIRST_BUFFER_BYTES, this.store.partSize) : this.store.partSize);
       }
       await Promise.race(this.#inFlight);
     }
@@ -185,6 +199,14 @@ class S3UploadSink implements UploadSink {
     this.#inFlight.add(sending);
   }
 
+  /** Drops the buffers once no part is in flight any more: the sink may live on until the commit. */
+  #release(): void {
+    if (this.#inFlight.size > 0) return;
+    this.#free = [];
+    this.#part = undefined;
+    this.#fill = 0;
+  }
+
   /** Waits for every part in flight; throws the first failure. */
   async #settle(): Promise<void> {
     while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
@@ -209,6 +231,8 @@ class S3UploadSink implements UploadSink {
         }
       } catch (error) {
         throw storeFault(error, 'storing an upload');
+      } finally {
+        this.#release();
       }
       this.#state = 'finished';
     })();
@@ -233,6 +257,7 @@ class S3UploadSink implements UploadSink {
     this.#state = 'aborted';
     await this.#finishing?.catch(() => {});
     await this.#settle().catch(() => {}); // settled: no part is still being written
+    this.#release();
     const multipartId = await this.#multipartId?.catch(() => undefined);
     // Without this the parts would stay in the bucket, invisible, until a lifecycle rule expires them.
     if (multipartId) await this.store.client.send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.objectKey, UploadId: multipartId })).catch(() => {});
