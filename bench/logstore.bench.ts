@@ -8,18 +8,18 @@
 // (on this 2-core machine s3rver, the API and the client share the CPU; s3rver writes each part,
 // then copies the parts into the object on completion, which a real bucket does not charge us).
 // In the same run, a second baseline without Vouch: the same bytes sent from this process straight
-// into s3rver (multipart with the store's part size and queue, and one streamed PutObject) — what
+// into s3rver (multipart with the store's part size and queue, parts read from the file, with the
+// time of s3rver's CompleteMultipartUpload; and one streamed PutObject) — what
 // s3rver itself takes in on this machine, the ceiling for any S3 store measured here.
 // Not a test: it prints a table and exits 1 when a target is missed.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdtempSync, openAsBlob, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
-import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { openDatabase } from '../src/adapters/db/database.ts';
 import { createS3Client, PART_BYTES, QUEUE_SIZE } from '../src/adapters/logstore/s3-store.ts';
 import { createAccount } from '../src/services/accounts.ts';
@@ -109,6 +109,8 @@ interface Round {
   cpuPerGb: number;
   /** s3rver's CPU seconds per GB during the upload (0 for the file store, which does not use it). */
   s3rverCpuPerGb: number;
+  /** Raw multipart only: seconds s3rver took to answer CompleteMultipartUpload (it copies every part into the object). */
+  completeSeconds?: number;
 }
 
 const GB = 1024 * MB;
@@ -142,16 +144,41 @@ async function rawIntoS3rver(endpoint: string, file: string, mode: 'multipart' |
   const key = `raw/${mode}-${Date.now()}`;
   const s3cpu0 = cpuSeconds(s3rverPid);
   const started = performance.now();
-  if (mode === 'multipart') {
-    await new Upload({ client, params: { Bucket: BUCKET, Key: key, Body: createReadStream(file, { highWaterMark: MB }) }, partSize: PART_BYTES, queueSize: QUEUE_SIZE }).done();
-  } else {
-    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: createReadStream(file), ContentLength: UPLOAD_BYTES }));
-  }
+  let completeSeconds: number | undefined;
+  if (mode === 'multipart') completeSeconds = await rawMultipart(client, file, key);
+  else await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: createReadStream(file), ContentLength: UPLOAD_BYTES }));
   const seconds = (performance.now() - started) / 1000;
   const s3rverCpuPerGb = (cpuSeconds(s3rverPid) - s3cpu0) / (UPLOAD_BYTES / GB);
   await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })); // keep the disk from filling
   client.destroy();
-  return { mbps: UPLOAD_BYTES / MB / seconds, growth: 0, cpuPerGb: 0, s3rverCpuPerGb };
+  return { mbps: UPLOAD_BYTES / MB / seconds, growth: 0, cpuPerGb: 0, s3rverCpuPerGb, completeSeconds };
+}
+
+/** The file as a multipart upload with the store's part size and queue; returns the seconds CompleteMultipartUpload took. */
+async function rawMultipart(client: ReturnType<typeof createS3Client>, file: string, key: string): Promise<number> {
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }));
+  const fd = openSync(file, 'r');
+  const parts: { PartNumber: number; ETag?: string }[] = [];
+  const inFlight = new Set<Promise<void>>();
+  try {
+    for (let offset = 0, n = 1; offset < UPLOAD_BYTES; offset += PART_BYTES, n++) {
+      const body = Buffer.allocUnsafe(Math.min(PART_BYTES, UPLOAD_BYTES - offset));
+      readSync(fd, body, 0, body.length, offset);
+      const PartNumber = n;
+      const sending: Promise<void> = client
+        .send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))
+        .then((r) => void parts.push({ PartNumber, ETag: r.ETag }))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+      if (inFlight.size >= QUEUE_SIZE) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  } finally {
+    closeSync(fd);
+  }
+  const started = performance.now();
+  await client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts: parts.sort((a, b) => a.PartNumber - b.PartNumber) } }));
+  return (performance.now() - started) / 1000;
 }
 
 async function main(): Promise<void> {
@@ -203,7 +230,8 @@ async function main(): Promise<void> {
     console.log(`  s3rver CPU per GB: through the S3 store ${s3rverCpu(results.s3)} s`);
     for (const [name, label] of [['rawMultipart', `raw multipart, ${PART_BYTES / MB} MiB × ${QUEUE_SIZE}`], ['rawPut', 'raw PutObject stream']] as const) {
       const mbps = median(results[name].map((r) => r.mbps));
-      console.log(`  baseline without Vouch, same bytes into s3rver (${label}): ${mbps.toFixed(1)} MB/s = ${(mbps / fileMbps).toFixed(2)}× file, S3 store ${(s3Mbps / mbps).toFixed(2)}× of it, s3rver CPU ${s3rverCpu(results[name])} s/GB (rounds: ${results[name].map((r) => r.mbps.toFixed(1)).join(', ')})`);
+      const complete = name === 'rawMultipart' ? `, of which CompleteMultipartUpload ${results[name].map((r) => r.completeSeconds?.toFixed(1)).join(', ')} s` : '';
+      console.log(`  baseline without Vouch, same bytes into s3rver (${label}): ${mbps.toFixed(1)} MB/s = ${(mbps / fileMbps).toFixed(2)}× file, S3 store ${(s3Mbps / mbps).toFixed(2)}× of it, s3rver CPU ${s3rverCpu(results[name])} s/GB (rounds: ${results[name].map((r) => r.mbps.toFixed(1)).join(', ')}${complete})`);
     }
     console.log(`  ratio S3/file ${ratio.toFixed(2)}× (target ≥ 0.8×) · S3 RSS growth ${s3Growth.toFixed(0)} MB (target < 100 MB)`);
     if (ratio < 0.8 || s3Growth >= 100) process.exitCode = 1;
