@@ -7,15 +7,21 @@
 // the API process's CPU seconds per GB for each store: the part of the cost that is Vouch's own
 // (on this 2-core machine s3rver, the API and the client share the CPU; s3rver writes each part,
 // then copies the parts into the object on completion, which a real bucket does not charge us).
+// In the same run, a second baseline without Vouch: the same bytes sent from this process straight
+// into s3rver (multipart with the store's part size and queue, parts read from the file, with the
+// time of s3rver's CompleteMultipartUpload; and one streamed PutObject) — what
+// s3rver itself takes in on this machine, the ceiling for any S3 store measured here.
 // Not a test: it prints a table and exits 1 when a target is missed.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdtempSync, openAsBlob, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import net from 'node:net';
+import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { openDatabase } from '../src/adapters/db/database.ts';
+import { createS3Client, PART_BYTES, QUEUE_SIZE } from '../src/adapters/logstore/s3-store.ts';
 import { createAccount } from '../src/services/accounts.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -97,8 +103,21 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-async function upload(server: { proc: ChildProcess; base: string }, key: string, file: string): Promise<{ mbps: number; growth: number; cpuPerGb: number }> {
+interface Round {
+  mbps: number;
+  growth: number;
+  cpuPerGb: number;
+  /** s3rver's CPU seconds per GB during the upload (0 for the file store, which does not use it). */
+  s3rverCpuPerGb: number;
+  /** Raw multipart only: seconds s3rver took to answer CompleteMultipartUpload (it copies every part into the object). */
+  completeSeconds?: number;
+}
+
+const GB = 1024 * MB;
+
+async function upload(server: { proc: ChildProcess; base: string }, key: string, file: string, s3rverPid: number): Promise<Round> {
   const pid = server.proc.pid as number;
+  const s3cpu0 = cpuSeconds(s3rverPid);
   const baseline = rssMb(pid);
   const cpu0 = cpuSeconds(pid);
   let peak = baseline;
@@ -111,11 +130,59 @@ async function upload(server: { proc: ChildProcess; base: string }, key: string,
   clearInterval(sampler);
   peak = Math.max(peak, rssMb(pid));
   if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  const cpuPerGb = (cpuSeconds(pid) - cpu0) / (UPLOAD_BYTES / (1024 * MB));
-  return { mbps: UPLOAD_BYTES / MB / seconds, growth: peak - baseline, cpuPerGb };
+  const cpuPerGb = (cpuSeconds(pid) - cpu0) / (UPLOAD_BYTES / GB);
+  return { mbps: UPLOAD_BYTES / MB / seconds, growth: peak - baseline, cpuPerGb, s3rverCpuPerGb: (cpuSeconds(s3rverPid) - s3cpu0) / (UPLOAD_BYTES / GB) };
+}
+
+/**
+ * Second baseline, without Vouch: the same bytes from the file straight into s3rver with the same
+ * SDK client settings — as a multipart upload with the store's part size and queue, and as one
+ * streamed PutObject. What s3rver itself takes in on this machine bounds what any S3 store can reach here.
+ */
+async function rawIntoS3rver(endpoint: string, file: string, mode: 'multipart' | 'put', s3rverPid: number): Promise<Round> {
+  const client = createS3Client({ bucket: BUCKET, prefix: '', endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const key = `raw/${mode}-${Date.now()}`;
+  const s3cpu0 = cpuSeconds(s3rverPid);
+  const started = performance.now();
+  let completeSeconds: number | undefined;
+  if (mode === 'multipart') completeSeconds = await rawMultipart(client, file, key);
+  else await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: createReadStream(file), ContentLength: UPLOAD_BYTES }));
+  const seconds = (performance.now() - started) / 1000;
+  const s3rverCpuPerGb = (cpuSeconds(s3rverPid) - s3cpu0) / (UPLOAD_BYTES / GB);
+  await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })); // keep the disk from filling
+  client.destroy();
+  return { mbps: UPLOAD_BYTES / MB / seconds, growth: 0, cpuPerGb: 0, s3rverCpuPerGb, completeSeconds };
+}
+
+/** The file as a multipart upload with the store's part size and queue; returns the seconds CompleteMultipartUpload took. */
+async function rawMultipart(client: ReturnType<typeof createS3Client>, file: string, key: string): Promise<number> {
+  const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }));
+  const fd = openSync(file, 'r');
+  const parts: { PartNumber: number; ETag?: string }[] = [];
+  const inFlight = new Set<Promise<void>>();
+  try {
+    for (let offset = 0, n = 1; offset < UPLOAD_BYTES; offset += PART_BYTES, n++) {
+      const body = Buffer.allocUnsafe(Math.min(PART_BYTES, UPLOAD_BYTES - offset));
+      readSync(fd, body, 0, body.length, offset);
+      const PartNumber = n;
+      const sending: Promise<void> = client
+        .send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))
+        .then((r) => void parts.push({ PartNumber, ETag: r.ETag }))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+      if (inFlight.size >= QUEUE_SIZE) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  } finally {
+    closeSync(fd);
+  }
+  const started = performance.now();
+  await client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts: parts.sort((a, b) => a.PartNumber - b.PartNumber) } }));
+  return (performance.now() - started) / 1000;
 }
 
 async function main(): Promise<void> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true'; // the raw baseline's client, in this process
   const work = mkdtempSync(join(tmpdir(), 'vouch-bench-logstore-'));
   const children: ChildProcess[] = [];
   try {
@@ -126,7 +193,8 @@ async function main(): Promise<void> {
       file: { VOUCH_LOG_STORE: 'file' },
       s3: { VOUCH_LOG_STORE: `s3://${BUCKET}/bench`, VOUCH_S3_ENDPOINT: s3.endpoint, VOUCH_S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
     };
-    const results: Record<string, { mbps: number; growth: number; cpuPerGb: number }[]> = { file: [], s3: [] };
+    const results: Record<string, Round[]> = { file: [], s3: [], rawMultipart: [], rawPut: [] };
+    const s3rverPid = s3.proc.pid as number;
     for (const [name, env] of Object.entries(stores)) {
       const dataDir = join(work, name);
       const db = await openDatabase({ dataDir });
@@ -139,11 +207,13 @@ async function main(): Promise<void> {
       for (const [name, env] of Object.entries(stores)) {
         const server = await startServer(env);
         children.push(server.proc);
-        await upload(server, env.KEY, file).then((r) => results[name].push(r));
+        await upload(server, env.KEY, file, s3rverPid).then((r) => results[name].push(r));
         server.proc.kill('SIGTERM');
         await new Promise((r) => server.proc.once('exit', r));
         rmSync(join(env.VOUCH_DATA_DIR, 'logs'), { recursive: true, force: true }); // keep the disk from filling
       }
+      results.rawMultipart.push(await rawIntoS3rver(s3.endpoint, file, 'multipart', s3rverPid));
+      results.rawPut.push(await rawIntoS3rver(s3.endpoint, file, 'put', s3rverPid));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const fileMbps = median(results.file.map((r) => r.mbps));
@@ -156,6 +226,13 @@ async function main(): Promise<void> {
     const cpuFile = median(results.file.map((r) => r.cpuPerGb));
     const cpuS3 = median(results.s3.map((r) => r.cpuPerGb));
     console.log(`  API process CPU per GB: file ${cpuFile.toFixed(1)} s, S3 ${cpuS3.toFixed(1)} s (S3/file ${(cpuS3 / cpuFile).toFixed(2)}×)`);
+    const s3rverCpu = (rs: Round[]) => median(rs.map((r) => r.s3rverCpuPerGb)).toFixed(1);
+    console.log(`  s3rver CPU per GB: through the S3 store ${s3rverCpu(results.s3)} s`);
+    for (const [name, label] of [['rawMultipart', `raw multipart, ${PART_BYTES / MB} MiB × ${QUEUE_SIZE}`], ['rawPut', 'raw PutObject stream']] as const) {
+      const mbps = median(results[name].map((r) => r.mbps));
+      const complete = name === 'rawMultipart' ? `, of which CompleteMultipartUpload ${results[name].map((r) => r.completeSeconds?.toFixed(1)).join(', ')} s` : '';
+      console.log(`  baseline without Vouch, same bytes into s3rver (${label}): ${mbps.toFixed(1)} MB/s = ${(mbps / fileMbps).toFixed(2)}× file, S3 store ${(s3Mbps / mbps).toFixed(2)}× of it, s3rver CPU ${s3rverCpu(results[name])} s/GB (rounds: ${results[name].map((r) => r.mbps.toFixed(1)).join(', ')}${complete})`);
+    }
     console.log(`  ratio S3/file ${ratio.toFixed(2)}× (target ≥ 0.8×) · S3 RSS growth ${s3Growth.toFixed(0)} MB (target < 100 MB)`);
     if (ratio < 0.8 || s3Growth >= 100) process.exitCode = 1;
   } finally {

@@ -1,6 +1,7 @@
 // The log store contract on an S3 bucket (a real s3rver over HTTP), with the database of
 // VOUCH_TEST_DB for the bookkeeping; then what only the object store does: every object has a
 // row, checksums verified on read, redaction writes a new object, small parts bound memory.
+import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
@@ -56,10 +57,10 @@ logStoreContract(async () => {
   };
 });
 
-async function committedUpload(bytes: Buffer): Promise<string> {
+async function committedUpload(bytes: Buffer, into: LogStore = store, writeSize = bytes.length): Promise<string> {
   const accountId = (await createAccountWithUser(t.db.kysely, { name: 's3', email: `s3-${newId('usr')}@example.test`, passwordHash: 'h' })).account.id;
-  const sink = await store.beginUpload();
-  await sink.write(bytes);
+  const sink = await into.beginUpload();
+  for (let at = 0; at < bytes.length; at += writeSize) await sink.write(bytes.subarray(at, at + writeSize));
   const id = newId('ses');
   await t.db.kysely.transaction().execute(async (trx) => {
     await insertSession(trx, {
@@ -110,4 +111,27 @@ test('S3: replacing a log (redaction) writes a new object and removes the old on
   const keys = await s3.keys(PREFIX);
   assert.ok(keys.includes(newKey) && !keys.includes(oldKey));
   assert.equal((await readAll(id)).toString(), '[redacted]\n');
+});
+
+// 5 MiB parts, one in flight: a pool of two part buffers, so 4 parts reuse each buffer while
+// the other is being sent; writes of 3 MiB + 1 byte straddle every part boundary.
+const PART = 5 * 1024 * 1024;
+function smallPoolStore(): LogStore {
+  return createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: PART, queueSize: 1 });
+}
+
+test('S3: a log of several parts, through a reused pool of part buffers, reads back byte for byte', async () => {
+  const bytes = randomBytes(3 * PART + 12345);
+  const id = await committedUpload(bytes, smallPoolStore(), 3 * 1024 * 1024 + 1);
+  assert.ok((await readAll(id)).equals(bytes));
+  assert.deepEqual(await orphanObjects(), []);
+});
+
+test('S3: aborting an upload after parts were sent leaves no object and no row', async () => {
+  const before = await s3.keys(PREFIX);
+  const sink = await smallPoolStore().beginUpload();
+  await sink.write(randomBytes(2 * PART + 10));
+  await sink.abort();
+  assert.deepEqual(await s3.keys(PREFIX), before);
+  assert.equal(await t.db.kysely.selectFrom('log_objects').select('id').where('id', '=', (sink as unknown as { uploadId: string }).uploadId).executeTakeFirst(), undefined);
 });

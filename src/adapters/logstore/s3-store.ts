@@ -17,11 +17,18 @@
 // Checksums: each request is covered in transit by TLS (or SigV4's payload hash over plain HTTP);
 // we record the sha256 and size of the whole log on the row and check both on every read.
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { PassThrough } from 'node:stream';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
@@ -35,19 +42,21 @@ export interface S3StoreOptions {
   endpoint: string | null;
   region: string | null;
   forcePathStyle: boolean;
-  /** Multipart part size (min 5 MiB); memory per upload is about partSize × (queueSize + 1). */
+  /** Multipart part size (min 5 MiB); the buffers of one upload are exactly partSize × (queueSize + 1). */
   partSize?: number;
   queueSize?: number;
   /** Explicit credentials (tests); else the SDK's chain: AWS_ACCESS_KEY_ID…, profiles, instance roles. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-// 5 MiB (S3's minimum part) × 2 parts in flight: ~15 MiB of buffers per upload (bench:logstore
-// measures what a 1 GB upload adds to the API process), up to 48 GiB per object (10,000 parts).
-export const PART_BYTES = 5 * 1024 * 1024;
-const QUEUE_SIZE = 2;
-/** What write() gathers before handing bytes to the multipart upload. */
-const BLOCK_BYTES = 1024 * 1024;
+// 8 MiB parts, 4 in flight: a pool of 5 part buffers, 40 MiB per upload however large the log
+// (bench:logstore: a 1 GB upload adds ~80 MB to the API's RSS, at s3rver's own multipart intake
+// rate), up to 78 GiB per object (10,000 parts).
+export const PART_BYTES = 8 * 1024 * 1024;
+export const QUEUE_SIZE = 4;
+const CONTENT_TYPE = 'application/octet-stream';
+/** The first buffer of an upload, grown as the log turns out larger. */
+const FIRST_BUFFER_BYTES = 256 * 1024;
 /** How many removals one sweep does at most (the next sweep goes on). */
 const SWEEP_BATCH = 1000;
 
@@ -89,38 +98,35 @@ interface ObjectRow {
   object_key: string;
 }
 
+/**
+ * A multipart upload fed by write(): the bytes are copied once, straight into a part buffer; a
+ * full part is sent while the next one fills, up to `queueSize` parts in flight. The buffers are
+ * a fixed pool of queueSize + 1 parts, reused, so memory is bounded and the garbage collector has
+ * nothing to do per part (lib-storage's Upload, used before, re-gathered a stream into a new
+ * Buffer per part: two copies and a part's worth of garbage each time). A log smaller than one
+ * part is a single PutObject.
+ */
 class S3UploadSink implements UploadSink {
   #hash = createHash('sha256');
   #size = 0;
   #state: 'open' | 'finishing' | 'finished' | 'committed' | 'aborted' = 'open';
-  // The bytes flow through this stream into the multipart upload; its buffer is what bounds memory.
-  #body = new PassThrough({ highWaterMark: BLOCK_BYTES });
-  #block = Buffer.allocUnsafe(BLOCK_BYTES);
-  #blockFill = 0;
-  #upload: Upload;
-  #done: Promise<void>;
+  #free: Buffer[] = [];
+  #buffers = 0;
+  #part: Buffer | undefined;
+  #fill = 0;
+  #multipartId: Promise<string> | undefined;
+  #partNumber = 0;
+  #sent: { PartNumber: number; ETag: string | undefined }[] = [];
+  #inFlight = new Set<Promise<void>>();
+  /** The first failure of a part upload: every later write() or finish() throws it. */
+  #failure: LogStoreUnavailableError | undefined;
   #finishing: Promise<void> | undefined;
 
   constructor(
     private readonly store: S3LogStore,
     readonly uploadId: string,
     readonly objectKey: string,
-  ) {
-    this.#upload = new Upload({
-      client: store.client,
-      params: { Bucket: store.bucket, Key: objectKey, Body: this.#body, ContentType: 'application/octet-stream' },
-      partSize: store.partSize,
-      queueSize: store.queueSize,
-      leavePartsOnError: false,
-    });
-    this.#done = this.#upload.done().then(
-      () => undefined,
-      (error: unknown) => {
-        throw storeFault(error, 'storing an upload');
-      },
-    );
-    this.#done.catch(() => {}); // observed by write()/finish(); abort() settles it
-  }
+  ) {}
 
   get size(): number {
     return this.#size;
@@ -132,37 +138,102 @@ class S3UploadSink implements UploadSink {
 
   async write(chunk: Uint8Array): Promise<void> {
     if (this.#state !== 'open') throw new Error(`upload already ${this.#state}`);
+    if (this.#failure) throw this.#failure;
     this.#hash.update(chunk);
     this.#size += chunk.byteLength;
-    // Copied into 1 MiB blocks (the caller may reuse its buffer once write() resolves): a few
-    // large allocations instead of one per network chunk keep the garbage collector quiet.
+    // Copied (the caller may reuse its buffer once write() resolves) into the part being filled.
+    const { partSize } = this.store;
     for (let offset = 0; offset < chunk.byteLength; ) {
-      const n = Math.min(BLOCK_BYTES - this.#blockFill, chunk.byteLength - offset);
-      this.#block.set(chunk.subarray(offset, offset + n), this.#blockFill);
-      this.#blockFill += n;
+      this.#part ??= await this.#takeBuffer();
+      const n = Math.min(partSize - this.#fill, chunk.byteLength - offset);
+      if (this.#fill + n > this.#part.byteLength) this.#grow(Math.min(partSize, Math.max(2 * this.#part.byteLength, this.#fill + n)));
+      this.#part.set(chunk.subarray(offset, offset + n), this.#fill);
+      this.#fill += n;
       offset += n;
-      if (this.#blockFill === BLOCK_BYTES) await this.#push();
+      if (this.#fill === partSize) this.#sendPart();
     }
   }
 
-  /** Hands the filled part of the block to the upload, waiting while it is behind. */
-  async #push(): Promise<void> {
-    const block = this.#block.subarray(0, this.#blockFill);
-    this.#block = Buffer.allocUnsafe(BLOCK_BYTES);
-    this.#blockFill = 0;
-    if (block.byteLength === 0 || this.#body.write(block)) return;
-    // Backpressure: wait until the upload took the bytes, or failed (then it never will).
-    const drained = once(this.#body, 'drain');
-    await Promise.race([drained, this.#done.then(() => drained)]);
+  /**
+   * Only the first buffer grows (doubling, up to a part): most logs are a few MB, and many small
+   * uploads at once must not each hold a whole part. Once a log fills a part, every buffer is a part.
+   */
+  #grow(bytes: number): void {
+    const bigger = Buffer.allocUnsafeSlow(bytes);
+    (this.#part as Buffer).copy(bigger, 0, 0, this.#fill);
+    this.#part = bigger;
+  }
+
+  /** A free part buffer; waits while `queueSize` parts are in flight and the pool is used up. */
+  async #takeBuffer(): Promise<Buffer> {
+    for (;;) {
+      if (this.#failure) throw this.#failure;
+      const free = this.#free.pop();
+      if (free) return free;
+      if (this.#buffers <= this.store.queueSize) {
+        this.#buffers++;
+        return Buffer.allocUnsafeSlow(this.#buffers === 1 ? Math.min(FIRST_BUFFER_BYTES, this.store.partSize) : this.store.partSize);
+      }
+      await Promise.race(this.#inFlight);
+    }
+  }
+
+  /** Starts uploading the filled part; its buffer returns to the pool when the request settled. */
+  #sendPart(): void {
+    const buffer = this.#part as Buffer;
+    const body = buffer.subarray(0, this.#fill);
+    const partNumber = ++this.#partNumber;
+    this.#part = undefined;
+    this.#fill = 0;
+    this.#multipartId ??= this.store.client.send(new CreateMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.objectKey, ContentType: CONTENT_TYPE })).then((r) => r.UploadId as string);
+    const sending = this.#multipartId
+      .then((id) => this.store.client.send(new UploadPartCommand({ Bucket: this.store.bucket, Key: this.objectKey, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.byteLength })))
+      .then(
+        (r) => void this.#sent.push({ PartNumber: partNumber, ETag: r.ETag }),
+        (error: unknown) => void (this.#failure ??= storeFault(error, 'storing an upload')),
+      )
+      .finally(() => {
+        this.#inFlight.delete(sending);
+        this.#free.push(buffer);
+      });
+    this.#inFlight.add(sending);
+  }
+
+  /** Drops the buffers once no part is in flight any more: the sink may live on until the commit. */
+  #release(): void {
+    if (this.#inFlight.size > 0) return;
+    this.#free = [];
+    this.#part = undefined;
+    this.#fill = 0;
+  }
+
+  /** Waits for every part in flight; throws the first failure. */
+  async #settle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
+    if (this.#failure) throw this.#failure;
   }
 
   finish(): Promise<void> {
     if (this.#state === 'aborted') return Promise.reject(new Error('upload already aborted'));
     this.#finishing ??= (async () => {
       this.#state = 'finishing';
-      await this.#push();
-      this.#body.end();
-      await this.#done;
+      const { bucket } = this.store;
+      try {
+        if (this.#multipartId === undefined) {
+          // Smaller than one part: one request.
+          const body = (this.#part ?? Buffer.alloc(0)).subarray(0, this.#fill);
+          await this.store.client.send(new PutObjectCommand({ Bucket: bucket, Key: this.objectKey, Body: body, ContentLength: body.byteLength, ContentType: CONTENT_TYPE }));
+        } else {
+          if (this.#fill > 0) this.#sendPart();
+          await this.#settle();
+          const parts = [...this.#sent].sort((a, b) => a.PartNumber - b.PartNumber);
+          await this.store.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: this.objectKey, UploadId: await this.#multipartId, MultipartUpload: { Parts: parts } }));
+        }
+      } catch (error) {
+        throw storeFault(error, 'storing an upload');
+      } finally {
+        this.#release();
+      }
       this.#state = 'finished';
     })();
     return this.#finishing;
@@ -184,9 +255,12 @@ class S3UploadSink implements UploadSink {
 
   async abort(): Promise<void> {
     this.#state = 'aborted';
-    this.#body.destroy();
-    await this.#upload.abort().catch(() => {});
-    await this.#done.catch(() => {}); // settled: no part or object is still being written
+    await this.#finishing?.catch(() => {});
+    await this.#settle().catch(() => {}); // settled: no part is still being written
+    this.#release();
+    const multipartId = await this.#multipartId?.catch(() => undefined);
+    // Without this the parts would stay in the bucket, invisible, until a lifecycle rule expires them.
+    if (multipartId) await this.store.client.send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.objectKey, UploadId: multipartId })).catch(() => {});
     await this.store.remove([{ id: this.uploadId, object_key: this.objectKey }], 'pending');
   }
 }
