@@ -71,13 +71,15 @@ async function decideAndAnswer(agent: AgentId, io: GuardIo): Promise<'done'> {
   const dir = guardDir(io.env);
   const policy = await loadPolicy(pending.cwd, io);
   const [{ judge }, session] = await Promise.all([import('../../domain/guard/judge.ts'), loadSession(dir, pending)]);
+  const stored = JSON.stringify(session);
   await readTranscript(session, pending);
   const verdict = await judge(pending, session, policy);
   const answer = formatAnswer(agent, verdict.decision, verdict.reason);
   io.stdout(answer.stdout);
   // The answer is out first: the journal and the state are bookkeeping the agent need not wait for.
   await Promise.all([
-    saveSession(dir, pending, session).catch((e) => io.stderr(`vouch guard: could not save the session state: ${String(e)}\n`)),
+    // Judging reads the state and never changes it: only new transcript lines do.
+    JSON.stringify(session) === stored ? undefined : saveSession(dir, pending, session).catch((e) => io.stderr(`vouch guard: could not save the session state: ${String(e)}\n`)),
     verdict.findings.length > 0 || verdict.decision !== 'allow'
       ? appendJournal(dir, {
           at: io.now().toISOString(), agent, session: pending.sessionId, cwd: pending.cwd, tool: pending.toolName, call: verdict.summary,
