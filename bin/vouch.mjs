@@ -4,21 +4,17 @@
 import { existsSync } from 'node:fs';
 
 // `vouch guard <agent>` is an agent's pre-tool hook, run before every tool call: it skips the
-// CLI (commander and the command modules) and loads only what judging the call needs. V8 would
-// otherwise compile the shell grammar's WebAssembly (1.3 MB) with its optimising tier on
+// CLI (commander and the command modules) and runs dist/guard.cjs, everything judging one call
+// needs in one file (scripts/build.mjs), through V8's code cache (bin/guard-loader.mjs).
+// V8 would otherwise compile the shell grammar's WebAssembly (1.3 MB) with its optimising tier on
 // background threads — ~0.4 s of CPU the process waits for at exit; the baseline compiler alone
 // parses a command line in well under a millisecond.
 if (process.argv[2] === 'guard') {
   const { setFlagsFromString } = await import('node:v8');
   setFlagsFromString('--liftoff-only');
-  const guard = new URL('../dist/cli/guard/entry.js', import.meta.url);
-  if (!existsSync(guard)) {
-    process.stderr.write('vouch guard: the compiled build is missing (dist/); allowing the call\n');
-    process.exit(0);
-  }
   try {
-    const { guardMain } = await import(guard.href);
-    await guardMain(process.argv.slice(3));
+    const { runGuardBundle } = await import('./guard-loader.mjs');
+    await runGuardBundle(process.argv.slice(3));
   } catch (error) {
     // A broken install must never block the agent: the guard fails open and says why.
     process.stderr.write(`vouch guard: ${error instanceof Error ? error.message : String(error)}; allowing the call\n`);

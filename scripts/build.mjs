@@ -76,6 +76,30 @@ async function buildVendored(outdir) {
   });
 }
 
+/**
+ * dist/guard.cjs: `vouch guard` and everything judging one call needs, in one minified CommonJS
+ * file, which bin/guard-loader.mjs runs through `vm.Script` with V8's code cache (Node 20 caches
+ * no ES module code). The lazy imports stay lazy: esbuild wraps each module it bundles in an
+ * initialiser run at first use, and V8 compiles a function only when it first runs. web-tree-sitter
+ * stays outside (required when a command line needs the grammar); `import.meta.url` is the
+ * bundle's URL, passed in by the loader.
+ */
+async function buildGuardBundle(outdir) {
+  await build({
+    entryPoints: [join(srcDir, 'cli', 'guard', 'entry.ts')],
+    outfile: join(outdir, 'guard.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20.18',
+    minify: true, // less to read, and to parse when the code cache is missing or stale
+    external: ['web-tree-sitter'],
+    supported: { 'dynamic-import': false }, // import('web-tree-sitter') → require(): a vm.Script has no module loader
+    define: { 'import.meta.url': '__vouchModuleUrl' },
+    logLevel: 'warning',
+  });
+}
+
 /** The newest modification time among the sources (and this script): what the stamp records. */
 export function newestSourceMtime() {
   let newest = statSync(fileURLToPath(import.meta.url)).mtimeMs;
@@ -115,6 +139,7 @@ export async function buildDist({ quiet = false } = {}) {
     logLevel: 'warning',
   });
   await buildVendored(next);
+  await buildGuardBundle(next);
   for (const f of assets) {
     mkdirSync(dirname(join(next, f)), { recursive: true });
     cpSync(join(srcDir, f), join(next, f));

@@ -120,6 +120,36 @@ test('fails open: garbage on stdin, an unknown agent, an exhausted budget — ex
   }
 });
 
+test('code cache: the first call saves V8\'s cache of dist/guard.cjs, later calls use it; a corrupt or disabled cache changes no decision', () => {
+  const s = scratch();
+  try {
+    const cacheDir = join(s.guardDir, 'code-cache');
+    const deny = (env: NodeJS.ProcessEnv = {}) => {
+      const r = guard('claude-code', claudeBash(s.project, 'rm -rf /etc'), s.home, env);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny');
+      return r;
+    };
+    deny({ VOUCH_GUARD_CODE_CACHE: 'off' });
+    assert.equal(readdirSync(s.guardDir).includes('code-cache'), false, 'VOUCH_GUARD_CODE_CACHE=off writes no cache');
+    deny();
+    const [file] = readdirSync(cacheDir);
+    assert.match(file, /^guard-\d+-\d+-v\d+\.\d+\.\d+-\w+\.bin$/);
+    const saved = readFileSync(join(cacheDir, file));
+    assert.ok(saved.length > 10_000, `a real cache, not an empty file (${saved.length} bytes)`);
+    deny(); // served from the cache
+    assert.deepEqual(readFileSync(join(cacheDir, file)), saved, 'an accepted cache is not rewritten');
+    writeFileSync(join(cacheDir, file), Buffer.alloc(saved.length, 7)); // V8 rejects it
+    const afterCorrupt = deny();
+    assert.equal(afterCorrupt.stderr, '');
+    assert.notDeepEqual(readFileSync(join(cacheDir, file)), Buffer.alloc(saved.length, 7), 'a rejected cache is rewritten');
+    const allowed = guard('claude-code', claudeBash(s.project, 'ls -la'), s.home);
+    assert.equal(allowed.stdout, '');
+  } finally {
+    s.done();
+  }
+});
+
 test('transcript: read incrementally (offset kept per session); context from it decides (a secret read earlier, then sent)', () => {
   const s = scratch();
   try {

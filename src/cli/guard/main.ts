@@ -8,7 +8,9 @@
 // longer than its budget (VOUCH_GUARD_BUDGET_MS, default 2500) answers allow and says why on
 // stderr. Files (VOUCH_GUARD_DIR, default ~/.vouch/guard): sessions/<digest>.json per session
 // (transcript offset and context, see domain/guard/session.ts) and journal.jsonl.
-import { appendFile, mkdir, open, readFile, rename, stat, writeFile } from 'node:fs/promises';
+// Synchronous file calls: one short-lived process per decision with nothing else to overlap, and
+// node:fs/promises would load ~20 more of Node's internal modules (file handles, streams, readline).
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -69,13 +71,15 @@ async function decideAndAnswer(agent: AgentId, io: GuardIo): Promise<'done'> {
   const dir = guardDir(io.env);
   const policy = await loadPolicy(pending.cwd, io);
   const [{ judge }, session] = await Promise.all([import('../../domain/guard/judge.ts'), loadSession(dir, pending)]);
+  const stored = JSON.stringify(session);
   await readTranscript(session, pending);
   const verdict = await judge(pending, session, policy);
   const answer = formatAnswer(agent, verdict.decision, verdict.reason);
   io.stdout(answer.stdout);
   // The answer is out first: the journal and the state are bookkeeping the agent need not wait for.
   await Promise.all([
-    saveSession(dir, pending, session).catch((e) => io.stderr(`vouch guard: could not save the session state: ${String(e)}\n`)),
+    // Judging reads the state and never changes it: only new transcript lines do.
+    JSON.stringify(session) === stored ? undefined : saveSession(dir, pending, session).catch((e) => io.stderr(`vouch guard: could not save the session state: ${String(e)}\n`)),
     verdict.findings.length > 0 || verdict.decision !== 'allow'
       ? appendJournal(dir, {
           at: io.now().toISOString(), agent, session: pending.sessionId, cwd: pending.cwd, tool: pending.toolName, call: verdict.summary,
@@ -122,7 +126,7 @@ export async function loadPolicy(cwd: string | null, io: Pick<GuardIo, 'env' | '
   if (project && project !== files[0]) files.push(project);
   const layers = [];
   for (const file of files) {
-    const text = await readFile(file, 'utf8').catch(() => null);
+    const text = readOrNull(file);
     if (text === null) continue;
     try {
       layers.push(parsePolicy(text, file));
@@ -140,8 +144,8 @@ export async function loadPolicy(cwd: string | null, io: Pick<GuardIo, 'env' | '
 async function projectPolicyFile(cwd: string): Promise<string | null> {
   for (let dir = cwd, i = 0; i < 40; i++) {
     const file = join(dir, '.vouch', 'guard.toml');
-    if (await exists(file)) return file;
-    if (await exists(join(dir, '.git'))) return null;
+    if (existsSync(file)) return file;
+    if (existsSync(join(dir, '.git'))) return null;
     const up = dirname(dir);
     if (up === dir) return null;
     dir = up;
@@ -149,8 +153,12 @@ async function projectPolicyFile(cwd: string): Promise<string | null> {
   return null;
 }
 
-async function exists(p: string): Promise<boolean> {
-  return stat(p).then(() => true, () => false);
+function readOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 // ---- session state ---------------------------------------------------------------------------
@@ -165,7 +173,7 @@ async function loadSession(dir: string, p: PendingCall): Promise<GuardSession> {
   const { sessionFromJson, emptySession } = await import('../../domain/guard/session.ts');
   const file = sessionFile(dir, p);
   if (!file) return emptySession();
-  const text = await readFile(file, 'utf8').catch(() => null);
+  const text = readOrNull(file);
   if (text === null) return emptySession();
   try {
     return sessionFromJson(JSON.parse(text));
@@ -177,15 +185,15 @@ async function loadSession(dir: string, p: PendingCall): Promise<GuardSession> {
 async function saveSession(dir: string, p: PendingCall, session: GuardSession): Promise<void> {
   const file = sessionFile(dir, p);
   if (!file) return;
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${process.pid}`;
-  await writeFile(tmp, JSON.stringify(session), { mode: 0o600 });
-  await rename(tmp, file);
+  writeFileSync(tmp, JSON.stringify(session), { mode: 0o600 });
+  renameSync(tmp, file);
 }
 
 async function appendJournal(dir: string, entry: Record<string, unknown>): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  await appendFile(join(dir, 'journal.jsonl'), JSON.stringify(entry) + '\n', { mode: 0o600 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  appendFileSync(join(dir, 'journal.jsonl'), JSON.stringify(entry) + '\n', { mode: 0o600 });
 }
 
 // ---- transcript ------------------------------------------------------------------------------
@@ -200,11 +208,19 @@ function transcriptFormat(p: PendingCall) {
   return p.transcriptPath.endsWith('.jsonl') ? ('gemini-jsonl' as const) : null;
 }
 
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return -1;
+  }
+}
+
 /** Absorbs the transcript lines written since the last call (complete lines only). */
 async function readTranscript(session: GuardSession, p: PendingCall): Promise<void> {
   const format = transcriptFormat(p);
   if (!format || !p.transcriptPath) return;
-  const size = await stat(p.transcriptPath).then((s) => s.size, () => -1);
+  const size = sizeOf(p.transcriptPath);
   if (size < 0) return;
   if (session.transcriptPath !== p.transcriptPath || size < session.offset) {
     const { emptySession } = await import('../../domain/guard/session.ts');
@@ -212,14 +228,13 @@ async function readTranscript(session: GuardSession, p: PendingCall): Promise<vo
   }
   if (size === session.offset) return;
   const length = Math.min(size - session.offset, TRANSCRIPT_CHUNK);
-  const handle = await open(p.transcriptPath, 'r');
+  const fd = openSync(p.transcriptPath, 'r');
   let bytes: Buffer;
   try {
     bytes = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(bytes, 0, length, session.offset);
-    bytes = bytes.subarray(0, bytesRead);
+    bytes = bytes.subarray(0, readSync(fd, bytes, 0, length, session.offset));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   const end = bytes.lastIndexOf(0x0a);
   if (end < 0) return;
