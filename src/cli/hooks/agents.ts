@@ -100,6 +100,13 @@ export function versionAtLeast(version: string | null | undefined, min: readonly
   return true;
 }
 
+/** Claude Code: the exec form (program + args) on Windows, where its command form runs PowerShell. */
+function claudeHandler(launch: Launch, words: string[], timeout: number, env: HookEnv): HookHandler {
+  return (env.platform ?? process.platform) === 'win32'
+    ? { type: 'command', command: launch.program, args: [...launch.args, ...words], timeout }
+    : commandHandler(launch, words, timeout, env, 'powershell');
+}
+
 export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
   'claude-code': {
     agent: 'claude-code',
@@ -111,20 +118,14 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
         event: () => 'SessionEnd',
         events: ['SessionEnd'],
         words: uploadWords,
-        handler: (launch, agent, _event, env) =>
-          (env.platform ?? process.platform) === 'win32'
-            ? { type: 'command', command: launch.program, args: [...launch.args, ...uploadWords(agent)], timeout: HOOK_TIMEOUT_SECONDS }
-            : commandHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS, env, 'powershell'),
+        handler: (launch, agent, _event, env) => claudeHandler(launch, uploadWords(agent), HOOK_TIMEOUT_SECONDS, env),
       },
       guard: {
         kind: 'guard',
         event: () => 'PreToolUse',
         events: ['PreToolUse'],
         words: guardWords,
-        handler: (launch, agent, _event, env) =>
-          (env.platform ?? process.platform) === 'win32'
-            ? { type: 'command', command: launch.program, args: [...launch.args, ...guardWords(agent)], timeout: GUARD_TIMEOUT_SECONDS }
-            : commandHandler(launch, guardWords(agent), GUARD_TIMEOUT_SECONDS, env, 'powershell'),
+        handler: (launch, agent, _event, env) => claudeHandler(launch, guardWords(agent), GUARD_TIMEOUT_SECONDS, env),
       },
     },
   },
