@@ -12,6 +12,7 @@ import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { LogNotFoundError, assertSafeId } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
+import { CountingSink } from './counting-sink.ts';
 
 const READ_CHUNK = 1024 * 1024;
 const TEMP_PREFIX = 'tmp-';
@@ -57,9 +58,7 @@ async function writeAll(handle: FileHandle, chunk: Uint8Array): Promise<void> {
   }
 }
 
-class FileUploadSink implements UploadSink {
-  #hash = createHash('sha256');
-  #size = 0;
+class FileUploadSink extends CountingSink implements UploadSink {
   #handle: FileHandle | undefined;
   #finalPath: string | undefined;
 
@@ -68,22 +67,14 @@ class FileUploadSink implements UploadSink {
     handle: FileHandle,
     private readonly logsDir: string,
   ) {
+    super();
     this.#handle = handle;
-  }
-
-  get size(): number {
-    return this.#size;
-  }
-
-  sha256Hex(): string {
-    return this.#hash.copy().digest('hex');
   }
 
   async write(chunk: Uint8Array): Promise<void> {
     if (!this.#handle) throw new Error('upload already committed or aborted');
     await writeAll(this.#handle, chunk);
-    this.#hash.update(chunk);
-    this.#size += chunk.byteLength;
+    this.count(chunk);
   }
 
   // The bytes are on disk already; commit() fsyncs them together with the rename.

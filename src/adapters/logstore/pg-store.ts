@@ -1,18 +1,16 @@
 // PostgreSQL mode: no local disk. An upload is a log_uploads row plus 1 MiB log_chunks rows,
 // written as the bytes arrive (memory stays bounded by one chunk). commit() attaches the upload
 // to the session inside the session's transaction, so the log and the row appear together.
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/repositories/executor.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { LogNotFoundError } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
+import { CountingSink } from './counting-sink.ts';
 
 export const CHUNK_BYTES = 1024 * 1024;
 
-class ChunkUploadSink implements UploadSink {
-  #hash = createHash('sha256');
-  #size = 0;
+class ChunkUploadSink extends CountingSink implements UploadSink {
   #seq = 0;
   #pending: Buffer[] = [];
   #pendingBytes = 0;
@@ -21,20 +19,13 @@ class ChunkUploadSink implements UploadSink {
   constructor(
     private readonly db: Db,
     readonly uploadId: string,
-  ) {}
-
-  get size(): number {
-    return this.#size;
-  }
-
-  sha256Hex(): string {
-    return this.#hash.copy().digest('hex');
+  ) {
+    super();
   }
 
   async write(chunk: Uint8Array): Promise<void> {
     if (this.#state !== 'open') throw new Error(`upload already ${this.#state}`);
-    this.#hash.update(chunk);
-    this.#size += chunk.byteLength;
+    this.count(chunk);
     // Copied: the caller may reuse its buffer once write() resolves, and up to a chunk's worth
     // of bytes stays pending here until the next flush.
     this.#pending.push(Buffer.from(chunk));

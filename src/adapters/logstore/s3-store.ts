@@ -34,6 +34,7 @@ import type { DbExecutor } from '../db/repositories/executor.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { LogIntegrityError, LogNotFoundError, LogStoreUnavailableError } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
+import { CountingSink } from './counting-sink.ts';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -106,9 +107,7 @@ interface ObjectRow {
  * Buffer per part: two copies and a part's worth of garbage each time). A log smaller than one
  * part is a single PutObject.
  */
-class S3UploadSink implements UploadSink {
-  #hash = createHash('sha256');
-  #size = 0;
+class S3UploadSink extends CountingSink implements UploadSink {
   #state: 'open' | 'finishing' | 'finished' | 'committed' | 'aborted' = 'open';
   #free: Buffer[] = [];
   #buffers = 0;
@@ -126,21 +125,14 @@ class S3UploadSink implements UploadSink {
     private readonly store: S3LogStore,
     readonly uploadId: string,
     readonly objectKey: string,
-  ) {}
-
-  get size(): number {
-    return this.#size;
-  }
-
-  sha256Hex(): string {
-    return this.#hash.copy().digest('hex');
+  ) {
+    super();
   }
 
   async write(chunk: Uint8Array): Promise<void> {
     if (this.#state !== 'open') throw new Error(`upload already ${this.#state}`);
     if (this.#failure) throw this.#failure;
-    this.#hash.update(chunk);
-    this.#size += chunk.byteLength;
+    this.count(chunk);
     // Copied (the caller may reuse its buffer once write() resolves) into the part being filled.
     const { partSize } = this.store;
     for (let offset = 0; offset < chunk.byteLength; ) {
@@ -244,7 +236,7 @@ class S3UploadSink implements UploadSink {
     if (this.#state !== 'finished') throw new Error(`upload already ${this.#state}`);
     const r = await trx
       .updateTable('log_objects')
-      .set({ state: 'committed', session_id: sessionId, size_bytes: this.#size, sha256: this.sha256Hex(), committed_at: nowIso() })
+      .set({ state: 'committed', session_id: sessionId, size_bytes: this.size, sha256: this.sha256Hex(), committed_at: nowIso() })
       .where('id', '=', this.uploadId)
       .where('state', '=', 'pending')
       .executeTakeFirst();
