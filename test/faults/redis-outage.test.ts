@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { createAccount } from '../../src/services/accounts.ts';
-import { RedisServer, errorLines, sleep, startVouch } from './harness.ts';
+import { RedisServer, errorLines, sleep, startVouch, waitFor } from './harness.ts';
 import type { VouchProcess } from './harness.ts';
 
 const QUOTA = 30;
@@ -53,7 +53,12 @@ test('Redis killed and restarted: requests answered meanwhile, one error line, t
   await sleep(3_000); // several reconnection tries of the client, each reported by ioredis
   assert.equal(serve.unexpectedExit, null);
 
+  // The client reconnects on its own backoff (up to 2 s between tries): the limit can only be
+  // enforced once it has, which it logs. Counting requests from the restart instead raced it.
+  const readyLines = () => serve.output().split('\n').filter((l) => l.includes('redis connection ready')).length;
+  const readyBefore = readyLines();
   await redis.start();
+  await waitFor(() => readyLines() > readyBefore, 'the Redis client to reconnect', 30_000);
   const afterwards: number[] = [];
   for (let i = 0; i < QUOTA * 3 && !afterwards.includes(429); i++) afterwards.push(await list());
   assert.ok(afterwards.includes(429), `the limit is enforced again once Redis is back: ${afterwards.join(',')}`);
