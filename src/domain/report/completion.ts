@@ -8,7 +8,7 @@ import type { NormEvent, ToolCallEvent } from '../model/events.ts';
 import type { IncompleteRun } from '../rules/types.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../model/runs.ts';
 import { describeCall } from '../rules/util.ts';
-import { oneLine } from './text.ts';
+import { oneLine } from './strings.ts';
 
 const OPEN_MAX = 1_000;
 const CALL_TEXT_MAX = 120;

@@ -3,7 +3,7 @@
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import { RUN_START } from '../model/runs.ts';
 import type { CommandRecord, FileTouch, ReportStats } from '../model/report.ts';
-import { oneLine } from './text.ts';
+import { oneLine } from './strings.ts';
 
 const FILES_MAX = 5_000;
 const COMMANDS_MAX = 5_000;

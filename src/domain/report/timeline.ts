@@ -4,7 +4,7 @@
 // when a finding points at them, so evidence always resolves.
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { TimelineEntry, TimelineKind } from '../model/report.ts';
-import { bounded, detach, oneLine } from './text.ts';
+import { bounded, detach, oneLine } from './strings.ts';
 
 export const DEFAULT_TIMELINE_CAP = 10_000;
 const DETAIL_MAX = 2_000;

@@ -5,7 +5,7 @@
 // pre-0.44 exec --json lines {id, msg: <event_msg payload>}.
 import type { EventSink, FormatId, LogParser } from '../../model/events.ts';
 import { isObj, str, type Obj } from '../shared/values.ts';
-import { isoTime } from './json.ts';
+import { isoTime } from './values.ts';
 import { CodexState, type Ctx } from './state.ts';
 import { responseItem } from './response-items.ts';
 import { eventMsg } from './event-msgs.ts';
