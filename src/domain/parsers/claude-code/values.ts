@@ -8,13 +8,6 @@ export function count(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
 }
 
-// Only the shape is checked (cheap); composite fixtures put placeholders like "[trimmed]" here.
-const ISO_PREFIX = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
-
-export function isoTime(v: unknown): string | null {
-  return typeof v === 'string' && v.length <= 40 && ISO_PREFIX.test(v) ? v : null;
-}
-
 /**
  * The readable text of a message `content`: a string, or an array of parts where text parts
  * (and bare strings) count and images become a marker. Anything else yields ''.
