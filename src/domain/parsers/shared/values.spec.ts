@@ -15,9 +15,6 @@ test('isoOrSpacedTime (Codex) also takes the space-separated form and a time cut
 });
 
 test('basename: the last segment of any path form, trailing separators ignored', () => {
-  assert.equal(basename('/bin/bash'), 'bash');
-  assert.equal(basename('bash'), 'bash');
-  assert.equal(basename('C:\\Tools\\bash.exe'), 'bash.exe');
-  assert.equal(basename('/home/dev/.claude/'), '.claude');
-  assert.equal(basename(''), '');
+  const cases: [string, string][] = [['/bin/bash', 'bash'], ['bash', 'bash'], ['C:\\Tools\\bash.exe', 'bash.exe'], ['/home/dev/.claude/', '.claude'], ['', '']];
+  for (const [path, base] of cases) assert.equal(basename(path), base, path);
 });
