@@ -145,33 +145,39 @@ const CLAUDE_MANAGED: Partial<Record<NodeJS.Platform, string>> = {
 
 /** Why an installed hook will not run, or null. */
 async function readinessOf(s: InstallState, env: HookEnv): Promise<Blocker | null> {
-  if (!s.installed) return null;
-  if (s.agent === 'claude-code') {
+  return s.installed ? READINESS[s.agent](s, env) : null;
+}
+
+/** What can keep each agent's installed hook from running: one check per agent with hooks. */
+const READINESS: Record<HookAgentId, (s: InstallState, env: HookEnv) => Promise<Blocker | null>> = {
+  async 'claude-code'(_s, env) {
     const files = [CLAUDE_MANAGED[process.platform], join(env.home, '.claude', 'settings.json'), join(env.projectDir, '.claude', 'settings.json'), join(env.projectDir, '.claude', 'settings.local.json')].filter((f): f is string => !!f);
     return claudeHooksDisabled(await Promise.all(files.map(async (file) => ({ file, settings: await jsonFile(file) }))));
-  }
-  if (s.agent === 'gemini-cli') {
+  },
+  async 'gemini-cli'(_s, env) {
     const user = await jsonFile(join(env.home, '.gemini', 'settings.json'));
     const folderTrust = ((user?.security as Record<string, unknown> | undefined)?.folderTrust as Record<string, unknown> | undefined)?.enabled;
     const rulesFile = process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(env.home, '.gemini', 'trustedFolders.json');
     return geminiBlocker(env.projectDir, folderTrust !== false, await jsonFile(rulesFile), rulesFile);
-  }
+  },
   // Codex: each of our hooks.json entries must be trusted (user config.toml holds the trust state).
-  const config = await readText(join(codexHome(env), 'config.toml')).catch(() => null);
-  if (s.scope === 'project') {
-    const projects = parseToml(config, 'config.toml').projects as Record<string, { trust_level?: unknown }> | undefined;
-    if (projects?.[env.projectDir]?.trust_level !== 'trusted') return { why: `Codex does not load ${env.projectDir}/.codex at all: the project is not trusted`, todo: `open codex in ${env.projectDir} and trust the project` };
-  }
-  const paths = [s.file, (() => { try { return realpathSync(s.file); } catch { return s.file; } })()];
-  for (const e of s.entries) {
-    const hash = codexHookHash(e.event, { command: String(e.value.command), timeout: typeof e.value.timeout === 'number' ? e.value.timeout : undefined, async: e.value.async === true, statusMessage: typeof e.value.statusMessage === 'string' ? e.value.statusMessage : undefined });
-    const states = paths.map((p) => codexTrust(config, codexHookKey(p, e.event, e.group, e.handler), hash).trust);
-    const best = states.includes('trusted') ? 'trusted' : states.find((t) => t !== 'untrusted') ?? 'untrusted';
-    const blocker = codexBlocker(best);
-    if (blocker) return blocker;
-  }
-  return null;
-}
+  async codex(s, env) {
+    const config = await readText(join(codexHome(env), 'config.toml')).catch(() => null);
+    if (s.scope === 'project') {
+      const projects = parseToml(config, 'config.toml').projects as Record<string, { trust_level?: unknown }> | undefined;
+      if (projects?.[env.projectDir]?.trust_level !== 'trusted') return { why: `Codex does not load ${env.projectDir}/.codex at all: the project is not trusted`, todo: `open codex in ${env.projectDir} and trust the project` };
+    }
+    const paths = [s.file, (() => { try { return realpathSync(s.file); } catch { return s.file; } })()];
+    for (const e of s.entries) {
+      const hash = codexHookHash(e.event, { command: String(e.value.command), timeout: typeof e.value.timeout === 'number' ? e.value.timeout : undefined, async: e.value.async === true, statusMessage: typeof e.value.statusMessage === 'string' ? e.value.statusMessage : undefined });
+      const states = paths.map((p) => codexTrust(config, codexHookKey(p, e.event, e.group, e.handler), hash).trust);
+      const best = states.includes('trusted') ? 'trusted' : states.find((t) => t !== 'untrusted') ?? 'untrusted';
+      const blocker = codexBlocker(best);
+      if (blocker) return blocker;
+    }
+    return null;
+  },
+};
 
 interface ServerCheck {
   url: string;
