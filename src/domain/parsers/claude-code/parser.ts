@@ -13,7 +13,9 @@ import { SUBAGENT_TOOLS, toolInput } from './tool-input.ts';
 import { resultFacts } from './tool-result.ts';
 import { classifyUserText } from './user-text.ts';
 import { num, obj, str, text, type Obj } from '../shared/values.ts';
-import { boundedAdd, boundedSet, isoTime, textOf } from './values.ts';
+import { textOf } from './values.ts';
+import { boundedAdd, boundedSet } from '../../bounded.ts';
+import { isoTime } from '../shared/values.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
