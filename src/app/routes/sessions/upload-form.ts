@@ -5,8 +5,7 @@
 // the cap, whose connection is closed once the answer is out.
 import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../types.ts';
-import type { Metrics } from '../../../services/metrics.ts';
+import type { Metrics, Services } from '../../../services/index.ts';
 import { hasAcceptedExtension, isAgentId, repoProblem, ACCEPTED_EXTENSIONS } from '../../../services/sessions.ts';
 import type { AcceptUploadInput } from '../../../services/sessions.ts';
 import type { AgentId } from '../../../domain/model/events.ts';
@@ -31,7 +30,8 @@ export interface ReceivedUpload {
 }
 
 export interface UploadFormOptions {
-  logStore: AppDeps['logStore'];
+  /** Where the upload is written as it arrives (the sessions service's log store). */
+  uploads: Services['sessions']['logStore'];
   maxBytes: number;
   metrics: Metrics;
   /** Text fields accepted besides agent and repo (the API accepts none). */
@@ -101,7 +101,7 @@ function acceptFilePart(state: FormState, fieldname: string, filename: string): 
 }
 
 async function storeFile(state: FormState, part: { filename: string; file: AsyncIterable<Buffer> & { truncated?: boolean } }, opts: UploadFormOptions): Promise<void> {
-  state.sink = await opts.logStore.beginUpload();
+  state.sink = await opts.uploads.beginUpload();
   state.filename = cleanFilename(part.filename);
   for await (const chunk of part.file) {
     opts.metrics.uploadBytes.inc(chunk.length);
