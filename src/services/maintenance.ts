@@ -10,7 +10,6 @@
 // Every worker process sweeps; the deletes are idempotent, so concurrent sweeps are harmless.
 import type { Db } from '../adapters/db/database.ts';
 import { activeLeases, expireLeases } from '../adapters/jobs/queue.ts';
-import { FileLogStore } from '../adapters/logstore/file-store.ts';
 import { deleteIdempotencyKeysBefore } from '../adapters/db/repositories/idempotency.ts';
 import { deleteEndedRateLimits } from '../adapters/db/repositories/rate-limits.ts';
 import { deleteExpiredWebSessions } from '../adapters/db/repositories/web-sessions.ts';
@@ -107,7 +106,7 @@ export async function reclaimLeasesOfDeadProcesses(db: Db, host: string, alive: 
 
 /** Removes the temp uploads that dead processes were receiving (SQLite mode's file store). */
 export async function removeUploadsOfDeadProcesses(logStore: LogStore, alive: (pid: number) => boolean = processExists): Promise<number> {
-  return logStore instanceof FileLogStore ? logStore.removeTempsOfGoneWriters((pid) => !alive(pid)) : 0;
+  return logStore.removeTempsOfGoneWriters ? logStore.removeTempsOfGoneWriters((pid) => !alive(pid)) : 0;
 }
 
 export interface MaintenanceDeps {

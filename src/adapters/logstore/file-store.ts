@@ -9,7 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import type { DbExecutor } from '../db/repositories/executor.ts';
+import type { DbExecutor } from '../db/schema.ts';
 import { LogNotFoundError, assertSafeId } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
 import { CountingSink } from './counting-sink.ts';

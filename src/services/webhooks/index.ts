@@ -15,7 +15,6 @@ export {
   getWebhook,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,
-  registryDeps,
   removeWebhook,
   setWebhookEnabled,
   toView,
