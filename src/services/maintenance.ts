@@ -1,5 +1,6 @@
-// Housekeeping use cases of the worker. The sweep (worker/sweeper.ts runs it on a timer): rows that only matter for a while are deleted once they
-// stopped mattering, so tables do not grow for ever.
+// Housekeeping use cases of the worker. The sweep (worker/sweeper.ts runs it on a timer): rows
+// that only matter for a while are deleted once they stopped mattering, so tables do not grow
+// for ever.
 //   - web sessions (sign-in cookies) past their expiry;
 //   - idempotency keys older than VOUCH_IDEMPOTENCY_RETENTION_MS (a retry after that creates a
 //     new session instead of replaying the first answer);
