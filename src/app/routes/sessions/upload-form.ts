@@ -68,12 +68,12 @@ class FormState {
     this.problem ??= p;
   }
 
-  async discard(): Promise<void> {
+  async discard(log: FastifyRequest['log']): Promise<void> {
     const sink = this.sink;
     this.sink = null;
     // The store may be what failed (database gone, disk full): what it cannot remove now, the
     // sweep removes later; the answer must report the first failure, not this one.
-    await sink?.abort().catch(() => undefined);
+    await sink?.abort().catch((error: unknown) => log.debug({ err: String(error) }, 'could not discard a refused upload; the sweep removes it'));
   }
 }
 
@@ -160,7 +160,7 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
       if (state.problem && overBudget()) break;
     }
   } catch (error) {
-    await state.discard();
+    await state.discard(req.log);
     if (req.raw.readableAborted || req.socket.destroyed) throw error; // the client went away: nobody to answer
     throw state.problem ?? parseProblem(error);
   }
@@ -176,7 +176,7 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
     });
     return { sink: state.sink, filename: state.filename, ...fields, extra };
   } catch (problem) {
-    await state.discard();
+    await state.discard(req.log);
     if (overBudget()) (problem as HttpProblem).headers.connection = 'close';
     throw problem;
   }
