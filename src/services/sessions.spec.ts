@@ -4,10 +4,16 @@ import { recordingLog, serviceFixture } from '../../test/helpers/services.ts';
 import type { ServiceFixture } from '../../test/helpers/services.ts';
 import { hasAcceptedExtension, idempotencyKeyProblem, isAgentId, isSessionId, repoProblem, reportUrl } from './sessions.ts';
 
+// What the sessions service logs (its dropped errors at debug level) is kept for the checks below.
 const log = recordingLog();
 let f: ServiceFixture;
-before(async () => (f = await serviceFixture({ log })));
-after(() => f.close());
+before(async () => {
+  const opened = await serviceFixture({ log });
+  f = opened;
+});
+after(async () => {
+  await f.close();
+});
 
 test('an upload becomes a session being analysed, with its log stored and an analyze job queued', async () => {
   const a = await f.account();
