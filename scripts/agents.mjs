@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 // Pinned versions (scripts/agents.mjs bump rewrites these lines).
 export const AGENTS = {
-  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.197', bin: 'claude' },
+  'claude-code': { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   codex: { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
   'gemini-cli': { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
 };

@@ -4,6 +4,6 @@
 export { analyzeStream, analyzeText } from './domain/analyze.ts';
 export type { AnalyzeOptions } from './domain/analyze.ts';
 export type { Report } from './domain/model/report.ts';
-export { renderReportText } from './domain/render/text.ts';
+export { renderReportText } from './domain/render/terminal.ts';
 export { renderReportHtml } from './domain/render/html.ts';
 export { renderSarif } from './domain/render/sarif.ts';

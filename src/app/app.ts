@@ -17,7 +17,7 @@ import healthRoutes from './routes/health.ts';
 import sessionsRoutes from './routes/sessions/index.ts';
 import webRoutes from './routes/web/index.ts';
 import auditEventRoutes, { AUDIT_COMPONENTS } from './routes/audit-events/index.ts';
-import problemPages from './routes/problems.ts';
+import problemPages from './routes/problems.tsx';
 import { API_COMPONENTS, REPORT_COMPONENTS } from './routes/sessions/schemas.ts';
 import { toProblem } from './problem.ts';
 import { clientErrorHandler } from './client-errors.ts';

@@ -10,6 +10,7 @@ import { registerHooks } from './commands/hooks.ts';
 import { registerGithubAction } from './commands/github-action.ts';
 import { EXIT } from './exit-codes.ts';
 import { packageVersion } from '../kernel/version.ts';
+import { HOOK_AGENT_IDS } from '../domain/agents.ts';
 
 function buildProgram(): Command {
   const program = new Command('vouch')
@@ -38,7 +39,7 @@ function buildProgram(): Command {
   program
     .command('guard')
     .description("(run by the agent before each tool call) judge the pending call on stdin: deny, ask or allow in the agent's format")
-    .argument('<agent>', 'claude-code, codex or gemini-cli')
+    .argument('<agent>', HOOK_AGENT_IDS.join(', '))
     .action(async (agent: string) => (await import('./guard/entry.ts')).guardMain([agent]));
   registerAnalyze(program);
   registerUpload(program);

@@ -208,8 +208,11 @@ function lowerNormal(p: string): string {
   return normalize(p.trim()).toLowerCase();
 }
 
-function basename(p: string): string {
-  return p.slice(p.lastIndexOf('/') + 1);
+/** The last segment of a path in any form (`/` or `\\` separators; trailing separators ignored). */
+export function basename(p: string): string {
+  const trimmed = p.replace(/[/\\]+$/, '');
+  const i = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  return i >= 0 ? trimmed.slice(i + 1) : trimmed;
 }
 
 /** Files that steer a coding agent: its instructions, settings, hooks, MCP servers. */

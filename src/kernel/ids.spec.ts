@@ -39,3 +39,15 @@ test('timestamps are ISO-8601 UTC with milliseconds', () => {
   assert.equal(isoAfter(1500, 0), '1970-01-01T00:00:01.500Z');
   assert.match(nowIso(), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 });
+
+test('ids made before the ulid package and after it have one format: the same pattern, the same decoded time', async () => {
+  const { isValid, decodeTime: libDecodeTime } = await import('ulid');
+  const older = 'ses_01JD8Z6Q3N7V2K4T9W5X1Y0ABC'; // an id of the hand-written generator
+  const newer = newId('ses');
+  for (const id of [older, newer]) {
+    assert.match(id, /^ses_[0-9A-HJKMNP-TV-Z]{26}$/); // the path-id check of the API (routes/sessions/schemas.ts)
+    assert.ok(isValid(id.slice(4)));
+    assert.equal(libDecodeTime(id.slice(4)), decodeTime(id.slice(4)));
+  }
+  assert.ok(older < newer, 'a new id sorts after every older one');
+});

@@ -6,45 +6,32 @@
 // report is not the one kept here (session-reads.ts, for a key). That saves reading and shipping tens of KB
 // per request — the most expensive part of the read on PostgreSQL.
 //
-// Bounded by total text length (least recently used dropped first).
+// Bounded by total text length (least recently used dropped first): an lru-cache sized by the
+// JSON text's length.
+import { LRUCache } from 'lru-cache';
+
 export const REPORT_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+/** A giant report would evict everything else: not kept. */
+const ENTRY_MAX_CHARS = REPORT_CACHE_MAX_CHARS / 8;
 
 interface Kept {
   reportId: string;
   json: string;
 }
 
-const kept = new Map<string, Kept>();
-let chars = 0;
+const kept = new LRUCache<string, Kept>({ maxSize: REPORT_CACHE_MAX_CHARS, maxEntrySize: ENTRY_MAX_CHARS, sizeCalculation: (k) => Math.max(1, k.json.length) });
 
 /** The report kept for this session, if any (its report id must still match the database's). */
 export function keptReport(sessionId: string): Kept | undefined {
-  const hit = kept.get(sessionId);
-  if (hit) {
-    // Most recently used at the end.
-    kept.delete(sessionId);
-    kept.set(sessionId, hit);
-  }
-  return hit;
+  return kept.get(sessionId);
 }
 
 /** Text held in all (what the bound applies to). */
 export function keptChars(): number {
-  return chars;
+  return kept.calculatedSize;
 }
 
 export function keepReport(sessionId: string, reportId: string, json: string): void {
-  if (json.length > REPORT_CACHE_MAX_CHARS / 8) return; // a giant report would evict everything else
-  const old = kept.get(sessionId);
-  if (old) {
-    chars -= old.json.length;
-    kept.delete(sessionId);
-  }
+  if (json.length > ENTRY_MAX_CHARS) return;
   kept.set(sessionId, { reportId, json });
-  chars += json.length;
-  for (const [id, k] of kept) {
-    if (chars <= REPORT_CACHE_MAX_CHARS) break;
-    kept.delete(id);
-    chars -= k.json.length;
-  }
 }

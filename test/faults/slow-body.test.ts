@@ -4,6 +4,9 @@
 //     connection closed, and nothing of it is kept (no temp file, no session);
 //   - an unauthenticated request that declares a large body gets its 401 and the server closes
 //     the connection, without waiting for the body;
+//   - the close after such an early answer lingers: a client still writing its body is not reset
+//     (reset connections make fetch/undici fail with EPIPE before it reads the answer); what it
+//     still sends is read and discarded until it stops, then the connection is closed;
 //   - many such connections at once do not stop /healthz from answering, and all are closed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,6 +90,35 @@ test('an unauthenticated request declaring a large body gets 401 and the server 
   await waitFor(async () => { await Promise.race([c.closed, new Promise((r) => setTimeout(r, 100))]); return c.socket.destroyed; }, 'the server to close the connection', 60_000);
   assert.match(c.received(), /^HTTP\/1\.1 401 /);
   assert.match(c.received(), /connection: close/i);
+});
+
+test('the close after an early answer lingers: a client still writing is not reset, reads the whole answer, and is closed once it stops', async () => {
+  // allowHalfOpen: like an HTTP client, keep sending after the server's FIN (its answer is done).
+  const socket = connect({ port: serve.port!, host: '127.0.0.1', allowHalfOpen: true });
+  let data = '';
+  let failure: Error | null = null;
+  socket.on('data', (d) => (data += d.toString()));
+  socket.on('error', (e) => (failure = e));
+  const closed = new Promise<void>((r) => socket.once('close', () => r()));
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  const write = () => new Promise<void>((resolve, reject) => socket.write(chunk, (e) => (e ? reject(e) : resolve())));
+  socket.write(uploadHead(null, 10_000_000));
+  // Keep writing the body until the whole answer (headers and its JSON problem body) is in.
+  await waitFor(async () => {
+    await write();
+    return /^HTTP\/1\.1 401 [^]*\r\n\r\n\{[^]*\}$/.test(data);
+  }, 'the 401 answer while the body is still being sent', 60_000, 20);
+  assert.match(data, /connection: close/i);
+  // Another MiB after the answer, a chunk every 20 ms: each write is taken, nothing is reset.
+  for (let i = 0; i < 16; i++) {
+    await write();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.equal(failure, null, 'no reset while the client was still writing');
+  assert.equal(socket.destroyed, false);
+  socket.end();
+  await closed;
+  assert.equal(failure, null);
 });
 
 test('50 trickling connections at once: /healthz keeps answering, and every one of them is closed by the server', async () => {

@@ -15,6 +15,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildTestApp, stubAnalyzer, stubReport } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { AnalysisError } from '../../src/adapters/analysis-pool/index.ts';
+import { AGENT_IDS } from '../../src/domain/agents.ts';
 
 const REDOCLY = fileURLToPath(new URL('../../node_modules/@redocly/cli/bin/cli.js', import.meta.url));
 // ajv-formats is CommonJS with a default export; under ESM its function may sit one level down.
@@ -90,6 +91,21 @@ describe('the document', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('every agent enum in the document is the agent registry, in its order', () => {
+    const enums: unknown[][] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) return v.forEach(walk);
+      if (!v || typeof v !== 'object') return;
+      const e = (v as { enum?: unknown }).enum;
+      if (Array.isArray(e) && e.some((x) => typeof x === 'string' && AGENT_IDS.some((a) => a === x))) enums.push(e);
+      Object.values(v).forEach(walk);
+    };
+    walk(doc);
+    // The upload form's hint (documented by hand) and the reports' and sessions' agent (from the schemas).
+    assert.ok(enums.length >= 2, `agent enums found: ${enums.length}`);
+    for (const e of enums) assert.deepEqual(e, [...AGENT_IDS]);
   });
 
   test('every /v1 route the app registers is documented, and every documented operation is a route', () => {

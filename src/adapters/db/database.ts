@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { CompiledQuery, Kysely, Migrator, PostgresDialect, SelectQueryNode, SqliteDialect, SqliteDriver, sql } from 'kysely';
 import type { DatabaseConnection, Driver, QueryResult } from 'kysely';
 import type pg from 'pg';
@@ -58,7 +59,7 @@ const STATEMENT_CACHE_SIZE = 256;
  */
 class CachingSqliteConnection implements DatabaseConnection {
   readonly #db: BetterSqlite3.Database;
-  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #statements = new LRUCache<string, BetterSqlite3.Statement>({ max: STATEMENT_CACHE_SIZE });
 
   constructor(db: BetterSqlite3.Database) {
     this.#db = db;
@@ -66,16 +67,10 @@ class CachingSqliteConnection implements DatabaseConnection {
 
   #prepare(text: string): BetterSqlite3.Statement {
     let stmt = this.#statements.get(text);
-    if (stmt) {
-      // Move to the most recent end.
-      this.#statements.delete(text);
-    } else {
+    if (!stmt) {
       stmt = this.#db.prepare(text);
-      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
-        this.#statements.delete(this.#statements.keys().next().value as string);
-      }
+      this.#statements.set(text, stmt);
     }
-    this.#statements.set(text, stmt);
     return stmt;
   }
 

@@ -4,8 +4,6 @@
 //   this site can set and echoed in the form; a cross-site form cannot know it.
 // Either way the comparison is constant-time.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { html } from './html.ts';
-import type { SafeHtml } from './html.ts';
 
 export const CSRF_FIELD = '_csrf';
 
@@ -18,8 +16,4 @@ export function csrfTokensMatch(expected: string | undefined | null, given: unkn
   const a = Buffer.from(expected);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-export function csrfField(token: string): SafeHtml {
-  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }

@@ -133,7 +133,7 @@ async function render(report: Report, format: Format, uri: string, category: str
     case 'markdown':
       return (await import('../../domain/render/markdown.ts')).renderReportMarkdown(report, { source: uri });
     default:
-      return (await import('../../domain/render/text.ts')).renderReportText(report, { color: colour() });
+      return (await import('../../domain/render/terminal.ts')).renderReportText(report, { color: colour() });
   }
 }
 

@@ -4,11 +4,11 @@
 // uploads it in the background to VOUCH_API_URL with the repo and branch of the working tree.
 // Only commander is loaded here: the work lives in cli/hooks/actions.ts, imported when it runs.
 import { Argument, Option, type Command } from 'commander';
-import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
+import { HOOK_AGENT_IDS, type HookAgentId } from '../../domain/agents.ts';
 import type { ScopeOptions } from '../hooks/actions.ts';
 
 const actions = () => import('../hooks/actions.ts');
-const agentArgument = () => new Argument('<agent>', 'claude-code, codex or gemini-cli').choices([...AGENT_IDS]);
+const agentArgument = () => new Argument('<agent>', HOOK_AGENT_IDS.join(', ')).choices([...HOOK_AGENT_IDS]);
 const scopeOptions = (c: Command) =>
   c
     .addOption(new Option('--user', "the user's configuration (default)"))
@@ -19,22 +19,22 @@ const scopeOptions = (c: Command) =>
 export function registerHooks(program: Command): void {
   const hooks = program.command('hooks').description("check every agent session automatically: the agent's own session-end hook uploads its log");
   scopeOptions(hooks.command('install').description("add the upload hook to the agent's configuration").addArgument(agentArgument())).action(
-    async (agent: AgentId, o: ScopeOptions) => {
+    async (agent: HookAgentId, o: ScopeOptions) => {
       process.exitCode = await (await actions()).install(agent, o);
     },
   );
   scopeOptions(hooks.command('uninstall').description("remove the upload hook from the agent's configuration").addArgument(agentArgument())).action(
-    async (agent: AgentId, o: ScopeOptions) => {
+    async (agent: HookAgentId, o: ScopeOptions) => {
       process.exitCode = await (await actions()).uninstall(agent, o);
     },
   );
   hooks
     .command('status')
     .description('where the hook is installed and whether it will run (and if not, why and what to do), the server and key, uploads waiting or given up')
-    .addArgument(new Argument('[agent]').choices([...AGENT_IDS]))
+    .addArgument(new Argument('[agent]').choices([...HOOK_AGENT_IDS]))
     .option('--json', 'one JSON object')
     .option('--offline', 'do not contact the server')
-    .action(async (agent: AgentId | undefined, o: { json?: boolean; offline?: boolean }) => {
+    .action(async (agent: HookAgentId | undefined, o: { json?: boolean; offline?: boolean }) => {
       process.exitCode = await (await actions()).status(agent, o);
     });
   hooks
@@ -43,7 +43,7 @@ export function registerHooks(program: Command): void {
     .addArgument(agentArgument())
     .argument('[payload]', "Codex notify's JSON argument")
     .option('--then <argv>', 'codex notify: the JSON argv of the notify program to run after (it gets the same argument)')
-    .action(async (agent: AgentId, payload: string | undefined, o: { then?: string }) => {
+    .action(async (agent: HookAgentId, payload: string | undefined, o: { then?: string }) => {
       process.exitCode = await (await actions()).run(agent, payload, o); // always 0: never fail the agent
     });
   hooks

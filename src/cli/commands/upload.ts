@@ -139,7 +139,7 @@ export async function runUpload(file: string, o: UploadOptions): Promise<number>
       return EXIT.CLEAR;
     }
     const report = await waitForReport(apiUrl, apiKey, session.id, o.timeout);
-    process.stdout.write(o.format === 'json' ? JSON.stringify(report) + '\n' : `${(await import('../../domain/render/text.ts')).renderReportText(report)}\nReport: ${session.report_url}\n`);
+    process.stdout.write(o.format === 'json' ? JSON.stringify(report) + '\n' : `${(await import('../../domain/render/terminal.ts')).renderReportText(report)}\nReport: ${session.report_url}\n`);
     return outcomeExit(report.outcome);
   } catch (error) {
     const code = error instanceof UploadError ? error.exitCode : error instanceof ConfigError ? EXIT.USAGE : EXIT.INTERNAL;

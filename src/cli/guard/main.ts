@@ -14,12 +14,11 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSyn
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { AgentId } from '../../domain/model/events.ts';
+import { HOOK_AGENT_IDS, liveTranscriptFormat, type HookAgentId } from '../../domain/agents.ts';
 import type { GuardPolicy } from '../../domain/guard/policy.ts';
 import type { GuardSession } from '../../domain/guard/session.ts';
 import type { PendingCall } from '../../domain/guard/payload.ts';
 
-const AGENTS: readonly AgentId[] = ['claude-code', 'codex', 'gemini-cli'];
 const DEFAULT_BUDGET_MS = 2_500;
 /** Transcript bytes absorbed per call at most; the rest waits for the next call. */
 const TRANSCRIPT_CHUNK = 4 * 1024 * 1024;
@@ -35,9 +34,9 @@ export interface GuardIo {
 
 /** Runs one guard decision; resolves to the exit code. Never rejects. */
 export async function runGuard(args: string[], io: GuardIo): Promise<number> {
-  const agent = args[0] as AgentId;
-  if (!AGENTS.includes(agent)) {
-    io.stderr(`vouch guard: name the agent: vouch guard ${AGENTS.join('|')} (allowing the call)\n`);
+  const agent = args[0] as HookAgentId;
+  if (!HOOK_AGENT_IDS.includes(agent)) {
+    io.stderr(`vouch guard: name the agent: vouch guard ${HOOK_AGENT_IDS.join('|')} (allowing the call)\n`);
     return 0;
   }
   const budget = Number(io.env.VOUCH_GUARD_BUDGET_MS) > 0 ? Number(io.env.VOUCH_GUARD_BUDGET_MS) : DEFAULT_BUDGET_MS;
@@ -57,7 +56,7 @@ export async function runGuard(args: string[], io: GuardIo): Promise<number> {
   }
 }
 
-async function decideAndAnswer(agent: AgentId, io: GuardIo): Promise<'done'> {
+async function decideAndAnswer(agent: HookAgentId, io: GuardIo): Promise<'done'> {
   const raw = await readStdin(io.stdin);
   const { parsePendingCall, formatAnswer } = await import('../../domain/guard/payload.ts');
   let pending: PendingCall;
@@ -201,11 +200,7 @@ async function appendJournal(dir: string, entry: Record<string, unknown>): Promi
 /** The transcript's format when it is a JSON-lines log the guard can read incrementally. */
 function transcriptFormat(p: PendingCall) {
   if (!p.transcriptPath) return null;
-  if (p.agent === 'claude-code') return 'claude-code-transcript' as const;
-  if (p.agent === 'codex') return 'codex-rollout' as const;
-  // Gemini CLI records a chat as one JSON document rewritten on every turn (no offset to keep);
-  // only a JSON-lines recording is read.
-  return p.transcriptPath.endsWith('.jsonl') ? ('gemini-jsonl' as const) : null;
+  return liveTranscriptFormat(p.agent, p.transcriptPath);
 }
 
 function sizeOf(file: string): number {

@@ -5,7 +5,7 @@ import { execFile, spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
+import { HOOK_AGENT_IDS, type HookAgentId } from '../../domain/agents.ts';
 import { EXIT } from '../exit-codes.ts';
 import { HOOK_KINDS, type HookEnv, type HookKind, type HookScope } from './agents.ts';
 import { chainedNotify, hasVouchNotify, withoutVouchNotify, withVouchNotify } from './codex-notify.ts';
@@ -40,7 +40,7 @@ async function projectDir(): Promise<string> {
   return (await capture('git', ['rev-parse', '--show-toplevel'])) ?? process.cwd();
 }
 
-async function hookEnv(agent?: AgentId): Promise<HookEnv> {
+async function hookEnv(agent?: HookAgentId): Promise<HookEnv> {
   const home = process.env.HOME ?? homedir();
   // Codex before 0.171 has no SessionEnd: the installed version picks the event.
   const agentVersion = agent === 'codex' ? await capture('codex', ['--version']) : null;
@@ -62,7 +62,7 @@ async function readText(file: string): Promise<string | null> {
   return asText(await readBytes(file), file);
 }
 
-export async function install(agent: AgentId, o: ScopeOptions): Promise<number> {
+export async function install(agent: HookAgentId, o: ScopeOptions): Promise<number> {
   if (o.project && o.user) return (process.stderr.write('vouch hooks: choose --project or --user, not both\n'), EXIT.USAGE);
   if (o.via === 'notify' && agent !== 'codex') return (process.stderr.write('vouch hooks: --via notify is for codex only\n'), EXIT.USAGE);
   if (o.via === 'notify' && o.guard) return (process.stderr.write("vouch hooks: the guard is a hooks.json PreToolUse hook; Codex's notify program runs after a turn, too late to stop a call\n"), EXIT.USAGE);
@@ -106,7 +106,7 @@ export async function install(agent: AgentId, o: ScopeOptions): Promise<number> 
   }
 }
 
-export async function uninstall(agent: AgentId, o: ScopeOptions): Promise<number> {
+export async function uninstall(agent: HookAgentId, o: ScopeOptions): Promise<number> {
   try {
     const root = hooksDir();
     const scope = scopeOf(o);
@@ -145,33 +145,39 @@ const CLAUDE_MANAGED: Partial<Record<NodeJS.Platform, string>> = {
 
 /** Why an installed hook will not run, or null. */
 async function readinessOf(s: InstallState, env: HookEnv): Promise<Blocker | null> {
-  if (!s.installed) return null;
-  if (s.agent === 'claude-code') {
+  return s.installed ? READINESS[s.agent](s, env) : null;
+}
+
+/** What can keep each agent's installed hook from running: one check per agent with hooks. */
+const READINESS: Record<HookAgentId, (s: InstallState, env: HookEnv) => Promise<Blocker | null>> = {
+  async 'claude-code'(_s, env) {
     const files = [CLAUDE_MANAGED[process.platform], join(env.home, '.claude', 'settings.json'), join(env.projectDir, '.claude', 'settings.json'), join(env.projectDir, '.claude', 'settings.local.json')].filter((f): f is string => !!f);
     return claudeHooksDisabled(await Promise.all(files.map(async (file) => ({ file, settings: await jsonFile(file) }))));
-  }
-  if (s.agent === 'gemini-cli') {
+  },
+  async 'gemini-cli'(_s, env) {
     const user = await jsonFile(join(env.home, '.gemini', 'settings.json'));
     const folderTrust = ((user?.security as Record<string, unknown> | undefined)?.folderTrust as Record<string, unknown> | undefined)?.enabled;
     const rulesFile = process.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(env.home, '.gemini', 'trustedFolders.json');
     return geminiBlocker(env.projectDir, folderTrust !== false, await jsonFile(rulesFile), rulesFile);
-  }
+  },
   // Codex: each of our hooks.json entries must be trusted (user config.toml holds the trust state).
-  const config = await readText(join(codexHome(env), 'config.toml')).catch(() => null);
-  if (s.scope === 'project') {
-    const projects = parseToml(config, 'config.toml').projects as Record<string, { trust_level?: unknown }> | undefined;
-    if (projects?.[env.projectDir]?.trust_level !== 'trusted') return { why: `Codex does not load ${env.projectDir}/.codex at all: the project is not trusted`, todo: `open codex in ${env.projectDir} and trust the project` };
-  }
-  const paths = [s.file, (() => { try { return realpathSync(s.file); } catch { return s.file; } })()];
-  for (const e of s.entries) {
-    const hash = codexHookHash(e.event, { command: String(e.value.command), timeout: typeof e.value.timeout === 'number' ? e.value.timeout : undefined, async: e.value.async === true, statusMessage: typeof e.value.statusMessage === 'string' ? e.value.statusMessage : undefined });
-    const states = paths.map((p) => codexTrust(config, codexHookKey(p, e.event, e.group, e.handler), hash).trust);
-    const best = states.includes('trusted') ? 'trusted' : states.find((t) => t !== 'untrusted') ?? 'untrusted';
-    const blocker = codexBlocker(best);
-    if (blocker) return blocker;
-  }
-  return null;
-}
+  async codex(s, env) {
+    const config = await readText(join(codexHome(env), 'config.toml')).catch(() => null);
+    if (s.scope === 'project') {
+      const projects = parseToml(config, 'config.toml').projects as Record<string, { trust_level?: unknown }> | undefined;
+      if (projects?.[env.projectDir]?.trust_level !== 'trusted') return { why: `Codex does not load ${env.projectDir}/.codex at all: the project is not trusted`, todo: `open codex in ${env.projectDir} and trust the project` };
+    }
+    const paths = [s.file, (() => { try { return realpathSync(s.file); } catch { return s.file; } })()];
+    for (const e of s.entries) {
+      const hash = codexHookHash(e.event, { command: String(e.value.command), timeout: typeof e.value.timeout === 'number' ? e.value.timeout : undefined, async: e.value.async === true, statusMessage: typeof e.value.statusMessage === 'string' ? e.value.statusMessage : undefined });
+      const states = paths.map((p) => codexTrust(config, codexHookKey(p, e.event, e.group, e.handler), hash).trust);
+      const best = states.includes('trusted') ? 'trusted' : states.find((t) => t !== 'untrusted') ?? 'untrusted';
+      const blocker = codexBlocker(best);
+      if (blocker) return blocker;
+    }
+    return null;
+  },
+};
 
 interface ServerCheck {
   url: string;
@@ -193,9 +199,9 @@ async function checkServer(apiUrl: string, apiKey: string): Promise<Pick<ServerC
   }
 }
 
-export async function status(agent: AgentId | undefined, o: { json?: boolean; offline?: boolean }): Promise<number> {
+export async function status(agent: HookAgentId | undefined, o: { json?: boolean; offline?: boolean }): Promise<number> {
   const root = hooksDir();
-  const agents = agent ? [agent] : [...AGENT_IDS];
+  const agents = agent ? [agent] : [...HOOK_AGENT_IDS];
   const hooks = [];
   for (const a of agents) {
     const env = await hookEnv(a);
@@ -255,7 +261,7 @@ function startChained(argv: string[], payload: string): void {
 }
 
 /** `hooks run`: the payload from Codex notify's argument or from stdin; never fails the agent. */
-export async function run(agent: AgentId, payload: string | undefined, o: { then?: string } = {}): Promise<number> {
+export async function run(agent: HookAgentId, payload: string | undefined, o: { then?: string } = {}): Promise<number> {
   const text = payload ?? (await readBoundedStdin(process.stdin));
   await runHook({ agent, root: hooksDir(), payloadText: text, env: process.env, startFlush: () => startDetachedFlush(process.execPath, binPath(), process.env) });
   if (o.then && payload !== undefined) {

@@ -19,7 +19,7 @@
 // `PreToolUse`, Gemini CLI `BeforeTool`; no matcher, so every tool call is judged), installed,
 // removed and reported by the same code.
 import { join } from 'node:path';
-import type { AgentId } from '../../domain/model/events.ts';
+import type { HookAgentId } from '../../domain/agents.ts';
 
 export type HookScope = 'user' | 'project';
 export type HookKind = 'upload' | 'guard';
@@ -50,12 +50,12 @@ export interface HookKindSpec {
   /** Every event this kind may have been installed into (uninstall and status look at all). */
   events: readonly string[];
   /** The `vouch …` words after the launcher; also how a configured command is recognised as ours. */
-  words(agent: AgentId): string[];
-  handler(launch: Launch, agent: AgentId, event: string, env: HookEnv): HookHandler;
+  words(agent: HookAgentId): string[];
+  handler(launch: Launch, agent: HookAgentId, event: string, env: HookEnv): HookHandler;
 }
 
 export interface AgentHookSpec {
-  agent: AgentId;
+  agent: HookAgentId;
   settingsFile(scope: HookScope, env: HookEnv): string;
   kinds: Record<HookKind, HookKindSpec>;
 }
@@ -72,8 +72,8 @@ export const CODEX_SESSION_END_TIMEOUT = 3;
 /** The first Codex release with a SessionEnd hook event. */
 export const CODEX_SESSION_END_SINCE = [0, 171, 0] as const;
 
-const uploadWords = (agent: AgentId) => ['hooks', 'run', agent];
-const guardWords = (agent: AgentId) => ['guard', agent];
+const uploadWords = (agent: HookAgentId) => ['hooks', 'run', agent];
+const guardWords = (agent: HookAgentId) => ['guard', agent];
 /** The guard answers in well under a second; past its own budget (2.5 s) it allows. */
 const GUARD_TIMEOUT_SECONDS = 10;
 
@@ -107,7 +107,8 @@ function claudeHandler(launch: Launch, words: string[], timeout: number, env: Ho
     : commandHandler(launch, words, timeout, env, 'powershell');
 }
 
-export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
+/** One hook table per agent with hooks (the agent registry's `hooks: true`). */
+export const HOOK_AGENTS: Record<HookAgentId, AgentHookSpec> = {
   'claude-code': {
     agent: 'claude-code',
     settingsFile: (scope, env) =>
@@ -175,13 +176,13 @@ export const HOOK_AGENTS: Record<AgentId, AgentHookSpec> = {
 };
 
 /** Wait this long after the last report of a session before uploading it: a per-turn event needs a quiet period. */
-export function settleMsFor(agent: AgentId, event: string | null | undefined): number {
+export function settleMsFor(agent: HookAgentId, event: string | null | undefined): number {
   if (agent !== 'codex') return 0;
   return event === 'SessionEnd' ? 0 : 90_000; // Stop and notify fire after every turn
 }
 
 /** Whether a configured handler is the one Vouch installed for this agent and kind (any launcher, any path). */
-export function isVouchHandler(handler: { command?: unknown; args?: unknown }, agent: AgentId, kind: HookKind = 'upload'): boolean {
+export function isVouchHandler(handler: { command?: unknown; args?: unknown }, agent: HookAgentId, kind: HookKind = 'upload'): boolean {
   const tail = HOOK_AGENTS[agent].kinds[kind].words(agent).join(' ');
   const line = typeof handler.command === 'string' ? [handler.command, ...(Array.isArray(handler.args) ? handler.args.map(String) : [])].join(' ') : null;
   return line !== null && /vouch/.test(line) && line.trimEnd().endsWith(tail);

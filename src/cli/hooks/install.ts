@@ -9,12 +9,12 @@
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { AgentId } from '../../domain/model/events.ts';
+import type { HookAgentId } from '../../domain/agents.ts';
 import { HOOK_AGENTS, isVouchHandler, type HookEnv, type HookKind, type HookScope, type Launch } from './agents.ts';
 import { parseSettings, SettingsError, vouchHandlerPositions, withoutVouchHook, withVouchHook } from './settings-merge.ts';
 
 export interface HookChange {
-  agent: AgentId;
+  agent: HookAgentId;
   scope: HookScope;
   file: string;
   event: string | null;
@@ -178,7 +178,7 @@ function isEmptyObject(text: string): boolean {
 
 // ---- hooks.json / settings.json ------------------------------------------------------------------
 
-export async function installHook(root: string, agent: AgentId, kind: HookKind, scope: HookScope, env: HookEnv, launch: Launch): Promise<HookChange> {
+export async function installHook(root: string, agent: HookAgentId, kind: HookKind, scope: HookScope, env: HookEnv, launch: Launch): Promise<HookChange> {
   const spec = HOOK_AGENTS[agent];
   const k = spec.kinds[kind];
   const file = spec.settingsFile(scope, env);
@@ -196,7 +196,7 @@ export async function installHook(root: string, agent: AgentId, kind: HookKind, 
   return { agent, scope, file, event, changed };
 }
 
-export async function uninstallHook(root: string, agent: AgentId, kind: HookKind, scope: HookScope, env: HookEnv): Promise<HookChange> {
+export async function uninstallHook(root: string, agent: HookAgentId, kind: HookKind, scope: HookScope, env: HookEnv): Promise<HookChange> {
   const spec = HOOK_AGENTS[agent];
   const k = spec.kinds[kind];
   const file = spec.settingsFile(scope, env);
@@ -210,7 +210,7 @@ export async function uninstallHook(root: string, agent: AgentId, kind: HookKind
 }
 
 export interface InstallState {
-  agent: AgentId;
+  agent: HookAgentId;
   scope: HookScope;
   file: string;
   installed: boolean;
@@ -220,7 +220,7 @@ export interface InstallState {
   problem: string | null;
 }
 
-export async function hookState(agent: AgentId, kind: HookKind, scope: HookScope, env: HookEnv): Promise<InstallState> {
+export async function hookState(agent: HookAgentId, kind: HookKind, scope: HookScope, env: HookEnv): Promise<InstallState> {
   const spec = HOOK_AGENTS[agent];
   const file = spec.settingsFile(scope, env);
   const isOurs = (h: Record<string, unknown>) => isVouchHandler(h, agent, kind);

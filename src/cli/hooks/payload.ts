@@ -4,7 +4,7 @@
 // path, so the rollout file is looked up by that id. Anything else is refused with a reason.
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AgentId } from '../../domain/model/events.ts';
+import type { HookAgentId } from '../../domain/agents.ts';
 
 export interface HookPayload {
   transcript: string;
@@ -50,7 +50,7 @@ export async function findCodexRollout(sessionsDir: string, threadId: string, ma
   return null;
 }
 
-export async function resolvePayload(agent: AgentId, raw: Record<string, unknown>, codexSessionsDir: string): Promise<HookPayload> {
+export async function resolvePayload(agent: HookAgentId, raw: Record<string, unknown>, codexSessionsDir: string): Promise<HookPayload> {
   const cwd = str(raw.cwd);
   let transcript = str(raw.transcript_path);
   const sessionId = str(raw.session_id) ?? str(raw['thread-id']) ?? str(raw.thread_id);

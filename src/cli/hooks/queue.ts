@@ -7,10 +7,10 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'nod
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentId } from '../../domain/model/events.ts';
+import type { HookAgentId } from '../../domain/agents.ts';
 
 export interface QueueEntry {
-  agent: AgentId;
+  agent: HookAgentId;
   transcript: string;
   cwd: string | null;
   session_id: string | null;
@@ -41,7 +41,7 @@ export class HookQueue {
   }
 
   /** One file per (agent, session): the session id when the agent gives one, else the path. */
-  static key(agent: AgentId, sessionId: string | null, transcript: string): string {
+  static key(agent: HookAgentId, sessionId: string | null, transcript: string): string {
     const id = sessionId && /^[\w.-]{1,100}$/.test(sessionId) ? sessionId : createHash('sha256').update(transcript).digest('hex').slice(0, 24);
     return `${agent}-${id}`;
   }

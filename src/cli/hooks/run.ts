@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentId } from '../../domain/model/events.ts';
+import type { HookAgentId } from '../../domain/agents.ts';
 import { HookQueue } from './queue.ts';
 import { hookLog } from './flush.ts';
 import { parsePayloadText, resolvePayload } from './payload.ts';
@@ -38,7 +38,7 @@ export function readBoundedStdin(stdin: NodeJS.ReadableStream & { isTTY?: boolea
 }
 
 export interface RunHookInput {
-  agent: AgentId;
+  agent: HookAgentId;
   root: string;
   /** The stdin payload, or Codex notify's JSON argument. */
   payloadText: string;

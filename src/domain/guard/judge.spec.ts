@@ -9,7 +9,7 @@ import { absorb, emptySession, type GuardSession } from './session.ts';
 import { mergePolicies, parsePolicy } from './policy.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { textsOf } from '../event-texts.ts';
-import { cmd, prompt, result } from '../rules/testing.ts';
+import { cmd, prompt, result } from '../rules/harness.testing.ts';
 import type { NormEvent } from '../model/events.ts';
 
 const CWD = '/home/dev/project';

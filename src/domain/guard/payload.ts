@@ -16,6 +16,7 @@
 //   `hook_event_name`, `timestamp`, `tool_name` (run_shell_command, write_file, replace, …),
 //   `tool_input`. Answer `{"decision":"deny"|"ask","reason":"…"}`; the reason of a deny is sent
 //   to the model as the tool's error.
+import type { HookAgentId } from '../agents.ts';
 import type { AgentId, ToolCallEvent, ToolInput } from '../model/events.ts';
 import { toolInput as claudeToolInput } from '../parsers/claude-code/tool-input.ts';
 import { toolInput as geminiToolInput } from '../parsers/gemini/tools.ts';
@@ -41,7 +42,7 @@ export { GUARD_DENIAL_MARK } from './mark.ts';
 export class PayloadError extends Error {}
 
 /** The pending call in an agent's hook payload; throws PayloadError when it is not one. */
-export function parsePendingCall(agent: AgentId, raw: unknown): PendingCall {
+export function parsePendingCall(agent: HookAgentId, raw: unknown): PendingCall {
   const p = obj(raw);
   if (!p) throw new PayloadError('the hook input is not a JSON object');
   const toolName = str(p.tool_name);
@@ -63,13 +64,20 @@ export function parsePendingCall(agent: AgentId, raw: unknown): PendingCall {
   };
 }
 
-function inputOf(agent: AgentId, toolName: string, rawInput: unknown): ToolInput {
-  switch (agent) {
-    case 'claude-code':
-      return claudeToolInput(toolName, rawInput);
-    case 'gemini-cli':
-      return geminiToolInput(toolName, rawInput);
-    case 'codex': {
+/** An agent's hook dialect: how its pending call's input reads, and how it wants a deny or an ask said. */
+interface HookDialect {
+  toolInput(toolName: string, rawInput: unknown): ToolInput;
+  answer(decision: 'deny' | 'ask', reason: string): unknown;
+}
+
+/** One dialect per agent with hooks (the agent registry's `hooks: true`). */
+const DIALECTS: Record<HookAgentId, HookDialect> = {
+  'claude-code': {
+    toolInput: claudeToolInput,
+    answer: (decision, reason) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason } }),
+  },
+  codex: {
+    toolInput(toolName, rawInput) {
       const input = obj(rawInput);
       const command = input ? str(input.command) : undefined;
       // Codex names its shell tools "Bash" for hooks (Claude-compatible) and hands apply_patch's
@@ -77,8 +85,20 @@ function inputOf(agent: AgentId, toolName: string, rawInput: unknown): ToolInput
       if (toolName === 'Bash' && command !== undefined) return { type: 'command', command, workdir: str(input?.workdir) };
       if (toolName === 'apply_patch' && command !== undefined) return patchInput(command);
       return codexToolInput(toolName, rawInput);
-    }
-  }
+    },
+    answer: (decision, reason) =>
+      decision === 'deny'
+        ? { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } }
+        : { systemMessage: `${reason} (Codex hooks cannot ask; the call goes on to Codex's own approval)` },
+  },
+  'gemini-cli': {
+    toolInput: geminiToolInput,
+    answer: (decision, reason) => ({ decision, reason }),
+  },
+};
+
+function inputOf(agent: HookAgentId, toolName: string, rawInput: unknown): ToolInput {
+  return DIALECTS[agent].toolInput(toolName, rawInput);
 }
 
 /** What the hook prints and its exit code. */
@@ -88,19 +108,9 @@ export interface HookAnswer {
 }
 
 /** The agent's own answer format for a decision and its one-line reason. */
-export function formatAnswer(agent: AgentId, decision: GuardDecision, reason: string): HookAnswer {
-  const line = oneLine(reason);
+export function formatAnswer(agent: HookAgentId, decision: GuardDecision, reason: string): HookAnswer {
   if (decision === 'allow') return { stdout: '', exitCode: 0 };
-  switch (agent) {
-    case 'claude-code':
-      return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: line } });
-    case 'codex':
-      return decision === 'deny'
-        ? json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: line } })
-        : json({ systemMessage: `${line} (Codex hooks cannot ask; the call goes on to Codex's own approval)` });
-    case 'gemini-cli':
-      return json({ decision, reason: line });
-  }
+  return json(DIALECTS[agent].answer(decision, oneLine(reason)));
 }
 
 function json(value: unknown): HookAnswer {

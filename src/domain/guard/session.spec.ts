@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NormEvent } from '../model/events.ts';
 import { absorb, digest, emptySession, secretsCarried, sessionFromJson } from './session.ts';
-import { cmd, prompt, result } from '../rules/testing.ts';
+import { cmd, prompt, result } from '../rules/harness.testing.ts';
 import { eventsOfLines } from './transcript.ts';
 
 test('the window keeps the last three prompts while older calls make room', () => {

@@ -1,31 +1,13 @@
 // Format detection: every parser family looks at the first lines and says how sure it is.
 // The content decides; the uploader's agent hint only breaks ties between unsure candidates.
-import type { AgentId, FormatId } from '../model/events.ts';
+import { FORMAT_AGENT, type AgentId } from '../agents.ts';
+import type { FormatId } from '../model/events.ts';
 import type { DetectSample, Detection, ParserFamily } from './types.ts';
 
 export const SAMPLE_MAX_LINES = 50;
 export const SAMPLE_MAX_BYTES = 64 * 1024;
 /** At or above this score a detection is unmistakable and a contradicting hint is overruled. */
 const CERTAIN = 0.9;
-
-export const FORMAT_AGENT: Record<FormatId, AgentId | null> = {
-  'claude-code-transcript': 'claude-code',
-  'claude-code-stream-json': 'claude-code',
-  'codex-rollout': 'codex',
-  'codex-legacy': 'codex',
-  'codex-exec-json': 'codex',
-  'gemini-jsonl': 'gemini-cli',
-  'gemini-json': 'gemini-cli',
-  'gemini-history': 'gemini-cli',
-  'gemini-stream-json': 'gemini-cli',
-  'claude-code-tui': 'claude-code',
-  'gemini-cli-tui': 'gemini-cli',
-  'codex-exec-text': 'codex',
-  'plain-text': null,
-};
-
-/** Formats read by heuristics from text meant for a human (terminal output): lower confidence. */
-export const LOW_CONFIDENCE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['plain-text', 'claude-code-tui', 'gemini-cli-tui', 'codex-exec-text']);
 
 export interface DetectResult {
   format: FormatId;

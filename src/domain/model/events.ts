@@ -8,24 +8,11 @@
 // - Text fields hold the full text the log recorded; truncation happens only when the report is
 //   built, so rules see everything.
 
-export type AgentId = 'claude-code' | 'codex' | 'gemini-cli';
-export const AGENT_IDS: readonly AgentId[] = ['claude-code', 'codex', 'gemini-cli'];
+import type { AgentId, FormatId } from '../agents.ts';
 
-/** The concrete format a log was recognised as (finer than the agent). */
-export type FormatId =
-  | 'claude-code-transcript'
-  | 'claude-code-stream-json'
-  | 'codex-rollout'
-  | 'codex-legacy'
-  | 'codex-exec-json'
-  | 'gemini-jsonl'
-  | 'gemini-json'
-  | 'gemini-history'
-  | 'gemini-stream-json'
-  | 'claude-code-tui'
-  | 'gemini-cli-tui'
-  | 'codex-exec-text'
-  | 'plain-text';
+// Agents and their formats are declared once, in the agent registry (../agents.ts).
+export type { AgentId, FormatId } from '../agents.ts';
+export { AGENT_IDS } from '../agents.ts';
 
 interface EventBase {
   index: number;

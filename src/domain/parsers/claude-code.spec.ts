@@ -487,6 +487,35 @@ describe('claude-code parse: results and records', () => {
     // The unknown record with nothing an agent does in it is reported as metadata, not dropped.
     assert.deepEqual(p.metadata, [{ line: 5, type: 'future-metadata' }]);
   });
+
+  // Shapes as Claude Code 2.1.332 writes them (seen in the agents tier's fresh logs).
+  const SHAPE = { type: 'api-request-shape', sessionId: 's', shapeHash: 'h1', version: '2.1.332', shape: { system: [{ type: 'text', text: 'You are a Claude agent' }], tools: [] } };
+  const REQUEST = { type: 'api-request', sessionId: 's', id: 'r1', version: '2.1.332', shapeHash: 'h1', params: { model: 'claude-sonnet-4-5', max_tokens: 32000 }, tail: ['b1'] };
+  const blob = (content: unknown, role = 'user') => ({ type: 'api-request-blob', sessionId: 's', hash: 'b1', message: { role, content } });
+  const bash = (id: string) => rec('assistant', { message: msg('msg_' + id, [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }], 1) });
+  const answer = (id: string) => rec('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'a.txt' }] } });
+
+  it('2.1.3xx request bookkeeping: shapes, requests, tool lists and cost totals are known and emit nothing', () => {
+    const p = parseValues([SHAPE, REQUEST, { type: 'tools-used', tools: ['Bash'], sessionId: 's' }, { type: 'cost-state', sessionId: 's', totalCostUSD: 0.01 }]);
+    assert.deepEqual(p.skips, []);
+    assert.deepEqual(p.metadata, []);
+    assert.deepEqual(p.events, []);
+  });
+
+  it('2.1.3xx request blobs: a copy of an answered result or of the prompt adds nothing', () => {
+    const p = parseValues([bash('t1'), answer('t1'), blob([{ type: 'text', text: '<system-reminder>env</system-reminder>' }, { type: 'text', text: 'List the folder.' }, { type: 'tool_result', tool_use_id: 't1', content: 'a.txt' }])]);
+    assert.deepEqual(p.skips, []);
+    assert.equal(p.events.filter((e) => e.kind === 'tool_result').length, 1, 'the result once, from its user record');
+    assert.equal(p.events.filter((e) => e.kind === 'prompt').length, 0, 'the copied prompt text is not a second prompt');
+  });
+
+  it('2.1.3xx request blobs: a result no record answered is read from the blob; other shapes are skipped, said so', () => {
+    const p = parseValues([bash('t2'), blob([{ type: 'tool_result', tool_use_id: 't2', content: 'secret.txt' }]), blob([{ type: 'tool_use', id: 'x', name: 'Bash', input: {} }]), blob([{ type: 'text', text: 'hi' }], 'assistant')]);
+    const results = p.events.filter((e): e is ToolResultEvent => e.kind === 'tool_result');
+    assert.deepEqual(results.map((r) => [r.callId, r.name, r.output]), [['t2', 'Bash', 'secret.txt']]);
+    assert.deepEqual(p.skips.map((s) => s.line), [3, 4]);
+    assert.ok(p.skips.every((s) => s.reason.includes('api-request-blob')));
+  });
 });
 
 // `claude -p --output-format stream-json --verbose`, with a Task subagent (parent_tool_use_id).

@@ -1,7 +1,7 @@
 // Puts the report object together from what the analyser collected, scores it, writes the
 // narrative, and runs the final masking pass: no secret detected anywhere in the log may
 // appear unmasked anywhere in the report.
-import type { AgentId } from '../model/events.ts';
+import { agentLabel } from '../agents.ts';
 import type { Report } from '../model/report.ts';
 import type { IncompleteRun, IngestFacts } from '../rules/types.ts';
 import type { DetectResult } from '../ingest/detect.ts';
@@ -26,8 +26,6 @@ export interface AssembleInput {
   runs: number;
 }
 
-const AGENT_LABEL: Record<AgentId, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', 'gemini-cli': 'Gemini CLI' };
-
 export function assembleReport(input: AssembleInput): Report {
   const { detection, ingest, tally, findings } = input;
   const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline, runs: input.runs };
@@ -41,7 +39,7 @@ export function assembleReport(input: AssembleInput): Report {
   const cutOff = input.incomplete && input.incomplete.kind !== 'own-export' ? { ...input.incomplete, kind: input.incomplete.kind } : null;
   const narrative = writeNarrative({
     outcome, score, findings: publicFindings, stats,
-    agentLabel: detection.agent ? AGENT_LABEL[detection.agent] : 'The agent',
+    agentLabel: detection.agent ? agentLabel(detection.agent) : 'The agent',
     models: h.models, durationMs, lowConfidence: ingest.lowConfidence, incomplete: cutOff?.reason ?? null,
   });
   const report: Report = {

@@ -8,7 +8,8 @@ import type { NormEvent, ToolCallEvent } from '../model/events.ts';
 import type { IncompleteRun } from '../rules/types.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../model/runs.ts';
 import { describeCall } from '../rules/util.ts';
-import { oneLine } from './text.ts';
+import { oneLine } from './strings.ts';
+import { boundedSet } from '../bounded.ts';
 
 const OPEN_MAX = 1_000;
 const CALL_TEXT_MAX = 120;
@@ -45,8 +46,7 @@ export class CompletionTracker {
         if (event.sessionId) this.sessionId = event.sessionId;
         return;
       case 'tool_call':
-        this.open.set(event.callId, event);
-        if (this.open.size > OPEN_MAX) this.open.delete(this.open.keys().next().value as string);
+        boundedSet(this.open, event.callId, event, OPEN_MAX);
         return;
       case 'tool_result':
         this.open.delete(event.callId);

@@ -1,7 +1,7 @@
 // Headline, reason and summary: written so that a person who reads only them knows what
 // happened and why the outcome is what it is.
 import type { Finding, Outcome, ReportStats } from '../model/report.ts';
-import { oneLine, plural } from './text.ts';
+import { oneLine, plural } from './strings.ts';
 
 export interface NarrativeInput {
   outcome: Outcome;

@@ -15,6 +15,7 @@ import type { Severity } from '../model/report.ts';
 import { describeCall } from '../rules/util.ts';
 import { isGuardDenial } from '../guard/mark.ts';
 import { guardDenialWorkedAround } from '../rules/circumvention.ts';
+import { boundedSet } from '../bounded.ts';
 
 const OPEN_MAX = 5_000;
 const QUOTE_MAX = 200;
@@ -90,8 +91,7 @@ export class PreventionGate {
 
   private asPrevented(draft: FindingDraft, index: number): FindingDraft {
     const what = this.prevented.get(index) ?? '';
-    this.refused.set(targetOf(draft), { what, draft });
-    if (this.refused.size > OPEN_MAX) this.refused.delete(this.refused.keys().next().value as string);
+    boundedSet(this.refused, targetOf(draft), { what, draft }, OPEN_MAX);
     const quoted = what.length > QUOTE_MAX ? what.slice(0, QUOTE_MAX - 1) + '…' : what;
     const title = draft.title ?? this.metaOf(draft.rule)?.title ?? draft.rule;
     return {

@@ -3,7 +3,8 @@
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import { RUN_START } from '../model/runs.ts';
 import type { CommandRecord, FileTouch, ReportStats } from '../model/report.ts';
-import { oneLine } from './text.ts';
+import { oneLine } from './strings.ts';
+import { boundedSet } from '../bounded.ts';
 
 const FILES_MAX = 5_000;
 const COMMANDS_MAX = 5_000;
@@ -133,8 +134,7 @@ export class Tally {
           ? { timeline_index: timelineIndex, command: oneLine(input.command, COMMAND_TEXT_MAX), exit_code: null }
           : null;
         if (record) this.commands.push(record);
-        this.openCommands.set(call.callId, record);
-        if (this.openCommands.size > COMMANDS_MAX) this.openCommands.delete(this.openCommands.keys().next().value as string);
+        boundedSet(this.openCommands, call.callId, record, COMMANDS_MAX);
         return;
       }
       case 'file_read':

@@ -4,7 +4,8 @@
 // when a finding points at them, so evidence always resolves.
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { TimelineEntry, TimelineKind } from '../model/report.ts';
-import { bounded, detach, oneLine } from './text.ts';
+import { bounded, detach, oneLine } from './strings.ts';
+import { boundedSet } from '../bounded.ts';
 
 export const DEFAULT_TIMELINE_CAP = 10_000;
 const DETAIL_MAX = 2_000;
@@ -109,11 +110,7 @@ export class TimelineBuilder {
   }
 
   private rememberCall(callId: string, entry: TimelineEntry | number): void {
-    this.openCalls.set(callId, entry);
-    if (this.openCalls.size > OPEN_CALLS_MAX) {
-      const oldest = this.openCalls.keys().next().value;
-      if (oldest !== undefined) this.openCalls.delete(oldest);
-    }
+    boundedSet(this.openCalls, callId, entry, OPEN_CALLS_MAX);
   }
 
   private mergeResult(result: ToolResultEvent, mask: Masker): number {

@@ -8,7 +8,7 @@ import { RULE_METAS } from './index.ts';
 import { FindingCollector, type CollectedFinding } from '../report/findings.ts';
 import { TimelineBuilder } from '../report/timeline.ts';
 import { trustScore } from '../scoring/score.ts';
-import { answered, cmd, prompt, ran, read, runRules, write } from './testing.ts';
+import { answered, cmd, prompt, ran, read, runRules, write } from './harness.testing.ts';
 import { fake, randomString } from '../secrets/test-helpers.ts';
 
 function collect(drafts: FindingDraft[]): CollectedFinding[] {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, patch, read, runRules, severityOf, write } from './testing.ts';
+import { cmd, edit, only, patch, read, runRules, severityOf, write } from './harness.testing.ts';
 
 const EDITED = 'ci/config-edited';
 const PRT = 'ci/pull-request-target';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, fetchUrl, only, ran, read, runRules, say, sessionMeta, severityOf, usage, write } from './testing.ts';
+import { cmd, edit, fetchUrl, only, ran, read, runRules, say, sessionMeta, severityOf, usage, write } from './harness.testing.ts';
 import { priceOf } from './context.ts';
 
 test('models used are listed once each', async () => {

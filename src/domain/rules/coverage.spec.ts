@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IngestFacts } from './types.ts';
-import { only, prompt, ran, runRules, ruleIds, severityOf } from './testing.ts';
+import { only, prompt, ran, runRules, ruleIds, severityOf } from './harness.testing.ts';
 import { notASessionLog, ruleFailed } from './coverage.ts';
 
 const events = [prompt('hello')];

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, runRules, sessionMeta, severityOf, write, type RunOptions } from './testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, runRules, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
 import { kept } from './overwrite.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, fetchUrl, only, prompt, ran, read, runRules, severityOf } from './testing.ts';
+import { answered, cmd, fetchUrl, only, prompt, ran, read, runRules, severityOf } from './harness.testing.ts';
 
 const GH = 'ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d';
 const RCE = 'exfiltration/remote-code-execution';

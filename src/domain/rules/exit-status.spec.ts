@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadShellParser, parseShell } from '../shell/parse.ts';
 import { answerExit } from './exit-status.ts';
-import { result } from './testing.ts';
+import { result } from './harness.testing.ts';
 
 await loadShellParser();
 

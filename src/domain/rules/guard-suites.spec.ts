@@ -14,7 +14,7 @@
 // ≤ 1 % flagged).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, runRules, severityOf } from './testing.ts';
+import { cmd, runRules, severityOf } from './harness.testing.ts';
 import type { FindingDraft } from './types.ts';
 
 const BLOCK: string[] = [

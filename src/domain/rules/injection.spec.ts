@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, fetchUrl, only, prompt, ran, read, runRules, search, severityOf, write } from './testing.ts';
+import { answered, cmd, edit, fetchUrl, only, prompt, ran, read, runRules, search, severityOf, write } from './harness.testing.ts';
 import { requestNamesFile } from './injection.ts';
 
 const TEXT = 'injection/prompt-injection-text';

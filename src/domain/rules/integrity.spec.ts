@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, write } from './testing.ts';
+import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
 import { changedLines, findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
 
 const CONTRA = 'integrity/claim-contradicted';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, prompt, ran, read, result, runRules, sessionMeta, severityOf, write } from './testing.ts';
+import { cmd, edit, only, prompt, ran, read, result, runRules, sessionMeta, severityOf, write } from './harness.testing.ts';
 
 const BYPASS = 'permissions/approval-bypass';
 const ESCALATED = 'permissions/escalated-command';

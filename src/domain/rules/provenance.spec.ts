@@ -1,7 +1,7 @@
 // Issue 15, class 3: where each secret came from, whether its value was shown, and where it went.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, only, prompt, ran, runRules, severityOf } from './testing.ts';
+import { answered, cmd, only, prompt, ran, runRules, severityOf } from './harness.testing.ts';
 import { fake, randomString } from '../secrets/test-helpers.ts';
 
 const GH = fake.githubClassic();

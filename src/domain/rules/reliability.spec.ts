@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, apiError, cmd, edit, interrupt, only, patch, ran, read, result, runRules, severityOf } from './testing.ts';
+import { answered, apiError, cmd, edit, interrupt, only, patch, ran, read, result, runRules, severityOf } from './harness.testing.ts';
 
 const LOOP = 'reliability/loop';
 const RETRY = 'reliability/failing-retry';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, prompt, ran, read, runRules, search, severityOf, write } from './testing.ts';
+import { cmd, edit, only, prompt, ran, read, runRules, search, severityOf, write } from './harness.testing.ts';
 
 const WRITE = 'scope/write-outside-worktree';
 const READ = 'scope/read-outside-worktree';

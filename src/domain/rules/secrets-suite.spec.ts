@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FindingDraft } from './types.ts';
-import { cmd, prompt, ran, runRules, write } from './testing.ts';
+import { cmd, prompt, ran, runRules, write } from './harness.testing.ts';
 import { rng } from '../secrets/test-helpers.ts';
 
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, runRules, say, severityOf, write } from './testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, runRules, say, severityOf, write } from './harness.testing.ts';
 import { fake, randomString } from '../secrets/test-helpers.ts';
 
 // Realistic-looking but random tokens (never real credentials).

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, runRules, severityOf, write } from './testing.ts';
+import { cmd, edit, only, runRules, severityOf, write } from './harness.testing.ts';
 import { editDistance, typosquatOf } from './supply-chain.ts';
 
 const URL_INSTALL = 'supply-chain/install-from-url';

@@ -132,11 +132,7 @@ export function countMatches(text: string, re: RegExp): number {
   return n;
 }
 
-export function basename(p: string): string {
-  const trimmed = p.replace(/[/\\]+$/, '');
-  const i = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
-  return i >= 0 ? trimmed.slice(i + 1) : trimmed;
-}
+export { basename } from '../paths.ts';
 
 /** A rule meta whose category is the id's prefix ("destructive/rm-rf" → destructive). */
 export function meta(m: Omit<RuleMeta, 'category'>): RuleMeta {

@@ -111,6 +111,9 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED_OPAQUE, 'i'),
   // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.
   anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
+  // The same with a space before the operator (`encryption_key = "…"`, Python, TOML, INI): keyed
+  // on "ey =", whose pair ` =` is rarer in logs than "key " would be, so the scan stops seldom.
+  anchor('kw-key-spaced', ['ey =', 'EY =', 'ey :', 'EY :'], 1, String.raw`key[ \t]{1,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
   // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,

@@ -67,6 +67,12 @@ describe('detectSecrets: positives', () => {
       await assertFinds(text, v, /labelled/);
     }
   });
+  it('a name ending in a credential key, with spaces around the operator (Python, TOML, INI)', async () => {
+    const v = fake.genericValue();
+    for (const text of [`encryption_key = "${v}"`, `SIGNING_KEY = '${v}'`, `webhook_key : ${v}`, `master_key := "${v}"`]) {
+      await assertFinds(text, v, /labelled/);
+    }
+  });
   it('a token right after a JSON \\n escape (raw log lines)', async () => {
     await assertFinds(`{"content":"token below\\n${fake.githubClassic()}\\n"}`, fake.githubClassic());
     await assertFinds(`{"content":"key:\\n${fake.anthropic()}\\tok"}`, fake.anthropic());
@@ -104,6 +110,7 @@ describe('detectSecrets: negatives (no crying wolf)', () => {
     'token usage counters': '{"usage":{"input_tokens":12345678901234,"output_tokens":512,"cache_read_input_tokens":99}}',
     'paths and URLs as values': 'PWD=/home/alex/workspace/project-1\nsecret_file: /etc/app/secret-42.yaml\ntoken_url=https://auth.example.com/oauth2/token',
     'words with digits': 'password_policy: min12chars\nTOKEN=token2024',
+    'identifier keys, spaced': `cache_key = "a9Zq8vN3kLp2Xw9Rt5Yb"\nprimary_key = "user_id_2024"\nkey = "3f9a1c2e7b4d5f60718293a4b5c6d7e8f9012345"\nsort_key : created_at_2`,
     'names made of words': 'branch.20260206-secrets-redaction.merge=refs/heads/20260206-secrets-redaction\nSECRET_NAME=my-app-prod-2024',
   };
   for (const [name, text] of Object.entries(negatives)) {

@@ -6,7 +6,7 @@ import { analyzeText } from '../analyze.ts';
 import { renderReportHtml } from '../render/html.ts';
 import { renderReportMarkdown } from '../render/markdown.ts';
 import { renderSarif } from '../render/sarif.ts';
-import { renderReportText } from '../render/text.ts';
+import { renderReportText } from '../render/terminal.ts';
 import { fragmentMasker, maskFragments } from './mask.ts';
 import { randomString } from './test-helpers.ts';
 

@@ -1,6 +1,7 @@
 // Shell command parsing with tree-sitter-bash (WebAssembly). Load once with `loadShellParser()`,
 // then `parseShell()` is synchronous. Results are cached by source text (agents repeat the same
 // commands many times) and frozen, since cached objects are shared between callers.
+import { LRUCache } from 'lru-cache';
 import type { Parser, Tree } from 'web-tree-sitter';
 import { bashGrammarPath } from './grammar.ts';
 import type { ParsedShell, Redirect } from './types.ts';
@@ -16,7 +17,7 @@ const LIMITS = { maxReparseDepth: 4, maxTreeDepth: 400, maxCommands: 5_000 };
 
 let parser: Parser | null = null;
 let loading: Promise<Parser> | null = null;
-const cache = new Map<string, ParsedShell>();
+const cache = new LRUCache<string, ParsedShell>({ max: CACHE_ENTRIES });
 
 /** Loads web-tree-sitter and the bash grammar. Idempotent; concurrent calls share one load. */
 export async function loadShellParser(): Promise<void> {
@@ -52,13 +53,9 @@ export function parseShell(source: string): ParsedShell {
   const plain = plainCommands(text);
   if (plain) return deepFreeze(walkWords(plain, { ...LIMITS, parse: (s) => safeParse(p, s.slice(0, MAX_SHELL_INPUT)) }));
   const hit = cache.get(text);
-  if (hit) {
-    cache.delete(text); // refresh its LRU position
-    cache.set(text, hit);
-    return hit;
-  }
+  if (hit) return hit; // least recently used entries are dropped past CACHE_ENTRIES
   const result = deepFreeze(parseUncached(p, text));
-  if (text.length <= MAX_CACHED_SOURCE) remember(text, result);
+  if (text.length <= MAX_CACHED_SOURCE) cache.set(text, result);
   return result;
 }
 
@@ -312,11 +309,6 @@ function safeParse(p: Parser, text: string): Tree | null {
 
 function failed(): ParsedShell {
   return { commands: [], pipelines: [], hasHeredoc: false, hadErrors: true };
-}
-
-function remember(text: string, result: ParsedShell): void {
-  cache.set(text, result);
-  if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
 }
 
 function deepFreeze<T>(value: T): T {

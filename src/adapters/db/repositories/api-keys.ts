@@ -1,5 +1,6 @@
 // API keys. Only the sha256 of a key is stored; lookups hash the presented key first.
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { nowIso } from '../../../kernel/ids.ts';
 import type { ApiKey, NewApiKey } from '../schema.ts';
 import { affected } from './executor.ts';
@@ -47,14 +48,14 @@ export async function revokeApiKey(db: DbExecutor, accountId: string, keyId: str
 
 const TOUCH_INTERVAL_MS = 60_000;
 // Keys touched recently by this process: skips even the UPDATE, which on SQLite would take the
-// write lock on every API request. The SQL condition covers other processes.
-const recentlyTouched = new Map<string, number>();
+// write lock on every API request. The SQL condition covers other processes. Bounded: the keys
+// used least recently are forgotten first (forgetting one costs one conditional UPDATE).
+const recentlyTouched = new LRUCache<string, number>({ max: 10_000 });
 
 /** True when this process has not recorded a use of the key within the last minute (and notes it now). */
 export function touchDue(keyId: string, now: number = Date.now()): boolean {
   const last = recentlyTouched.get(keyId);
   if (last !== undefined && now - last < TOUCH_INTERVAL_MS) return false;
-  if (recentlyTouched.size > 10_000) recentlyTouched.clear();
   recentlyTouched.set(keyId, now);
   return true;
 }

@@ -6,11 +6,15 @@
 //      VOUCH_BODY_RATE_WINDOW_MS is cut: 408 request_timeout, connection closed. Only the
 //      client's slowness counts: while bytes that arrived wait for us to read them (the handler
 //      is busy, e.g. writing to a slow store), the window does not count against the client.
-//   2. An answer sent before a large body was read (a 401 from the key check, a 415, a 503)
-//      closes the connection (`Connection: close`) instead of reading and discarding the rest
-//      of a body nobody wants. Smaller bodies are still read to their end (at the rate above):
-//      closing while a client is still writing makes many clients fail with EPIPE before they
-//      read the answer, which matters more for a 503 worth retrying than a few KiB of reading.
+//   2. An answer sent before a large body was read (a 401 from the key check, a 415, a 503, a
+//      507) closes the connection (`Connection: close`) instead of reading the whole of a body
+//      nobody wants, but closes it the way a web server's "lingering close" does: our side of
+//      the connection is ended (FIN) and what the client still sends is read and discarded for
+//      up to LINGER_MS, then the socket is destroyed. Node's own close destroys the socket as
+//      soon as the answer is written; with unread bytes in the kernel's buffer that resets the
+//      connection, and a client still writing its body (fetch/undici, most HTTP libraries)
+//      fails with EPIPE before it reads the answer: a 503 or 507 worth retrying never arrives.
+//      Smaller bodies are still read to their end (at the rate above).
 import { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -29,6 +33,25 @@ const DRAIN_MAX_BYTES = 1024 * 1024;
 function declaredLength(req: FastifyRequest): number {
   const length = Number(req.headers['content-length'] ?? 0);
   return req.headers['transfer-encoding'] !== undefined ? Infinity : Number.isFinite(length) ? length : 0;
+}
+
+/** How long a connection closed before its body was read keeps reading (and discarding) it. */
+const LINGER_MS = 5_000;
+
+/**
+ * Replaces this socket's close-after-answer (Node's `destroySoon`, which the HTTP server calls
+ * once a `Connection: close` answer is written) with a lingering close: end our side, discard the
+ * rest of the body until the client stops (it closes) or LINGER_MS passes, then destroy.
+ */
+function lingerOnClose(req: FastifyRequest, socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    req.raw.unpipe(); // a body parser that stopped reading would hold the stream paused
+    req.raw.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 /** Bytes received but not yet consumed by us: the server, not the client, is behind. */
@@ -65,6 +88,8 @@ export default fp(async (app) => {
   });
 
   app.addHook('onSend', async (req, reply) => {
-    if (!req.raw.complete && declaredLength(req) > DRAIN_MAX_BYTES) reply.header('connection', 'close');
+    if (req.raw.complete || declaredLength(req) <= DRAIN_MAX_BYTES) return;
+    reply.header('connection', 'close');
+    if (req.raw.socket instanceof Socket) lingerOnClose(req, req.raw.socket);
   });
 }, { name: 'body-timeouts', fastify: '5.x' });

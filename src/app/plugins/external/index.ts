@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import { HttpProblem } from '../../problem.ts';
 import { packageVersion } from '../../../kernel/version.ts';
+import { AGENT_IDS } from '../../../domain/agents.ts';
 import { FIELD_VALUE_MAX_BYTES } from '../../routes/sessions/upload-form.ts';
 import { REPO_PATTERN } from '../../routes/sessions/schemas.ts';
 import { REPO_MAX } from '../../../services/sessions.ts';
@@ -22,7 +23,7 @@ const MULTIPART_BODY = {
         required: ['file'],
         properties: {
           file: { type: 'string', format: 'binary', description: 'The session log (.jsonl, .log or .txt; the format is detected from the content)' },
-          agent: { type: 'string', enum: ['claude-code', 'codex', 'gemini-cli'], description: 'Hint: the agent that wrote the log' },
+          agent: { type: 'string', enum: [...AGENT_IDS], description: 'Hint: the agent that wrote the log' },
           repo: { type: 'string', minLength: 1, maxLength: REPO_MAX, pattern: REPO_PATTERN, description: 'Repository name', examples: ['acme/api'] },
           branch: { type: 'string', minLength: 1, maxLength: REPO_MAX, pattern: REPO_PATTERN, description: 'Branch name; wins over the branch the log records', examples: ['feature/login'] },
         },

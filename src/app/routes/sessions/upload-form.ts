@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Metrics, Services } from '../../../services/index.ts';
 import { hasAcceptedExtension, isAgentId, repoProblem, ACCEPTED_EXTENSIONS } from '../../../services/sessions.ts';
 import type { AcceptUploadInput } from '../../../services/sessions.ts';
-import type { AgentId } from '../../../domain/model/events.ts';
+import { AGENT_IDS, type AgentId } from '../../../domain/agents.ts';
 import { HttpProblem, toProblem, validationFailed } from '../../problem.ts';
 
 /** Where the file goes while it arrives: what acceptUpload commits or aborts. */
@@ -136,7 +136,7 @@ function byteBudget(req: FastifyRequest, budget: number): () => boolean {
 function checkFields(state: FormState): { agentHint: AgentId | null; repo: string | null; branch: string | null } {
   const agent = state.fields.get('agent');
   if (agent !== undefined && !isAgentId(agent)) {
-    throw fieldError('agent', 'must be exactly one of claude-code, codex, gemini-cli', 'invalid_agent');
+    throw fieldError('agent', `must be exactly one of ${AGENT_IDS.join(', ')}`, 'invalid_agent');
   }
   const repo = state.fields.get('repo');
   const problem = repo === undefined ? null : repoProblem(repo);

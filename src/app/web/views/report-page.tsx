@@ -11,7 +11,7 @@ import { stripAnsi } from '../../../domain/ansi.ts';
 import { CsrfField, Layout } from '../page.tsx';
 import { EmptyState, Flash, OutcomeBadge, SeverityBadge, Table, Time, formatBytes, formatDuration, scoreBand } from '../components.tsx';
 import type { FlashKind } from '../components.tsx';
-import { AGENT_LABELS } from './sessions-page.tsx';
+import { agentName } from './sessions-page.tsx';
 import { TimelineSection, entryHref } from './report-timeline.tsx';
 import type { TimelineQuery } from './report-timeline.tsx';
 
@@ -33,7 +33,7 @@ export function Gauge({ score, outcome }: { score: number; outcome?: string }) {
 }
 
 function Verdict({ report, session }: { report: Report; session: Session }) {
-  const agent = report.agent ? AGENT_LABELS[report.agent] ?? report.agent : 'Unknown agent';
+  const agent = report.agent ? agentName(report.agent) : 'Unknown agent';
   return (
     <section class={`verdict verdict-${report.outcome.toLowerCase()}`} aria-label="Verdict">
       <Gauge score={report.trust_score} outcome={report.outcome} />

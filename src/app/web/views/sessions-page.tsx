@@ -3,13 +3,16 @@
 import type { WebUser } from '../../types.ts';
 import type { SessionViewRow } from '../../../services/sessions.ts';
 import type { RepoTrend } from '../../../services/session-overview.ts';
-import { AGENT_IDS } from '../../../domain/model/events.ts';
+import { AGENT_IDS, agentLabel, isAgentId } from '../../../domain/agents.ts';
 import { Layout, CsrfField } from '../page.tsx';
 import { EmptyState, Field, Flash, Pager, Score, SelectField, StatusBadge, Table, Time } from '../components.tsx';
 import type { FlashKind } from '../components.tsx';
 import { Sparkline } from './sparkline.tsx';
 
-export const AGENT_LABELS: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex CLI', 'gemini-cli': 'Gemini CLI' };
+/** An agent id as people know it (the registry's label); an id the registry does not know, as it is. */
+export function agentName(agent: string): string {
+  return isAgentId(agent) ? agentLabel(agent) : agent;
+}
 
 export interface ListFilters {
   repo?: string;
@@ -70,7 +73,7 @@ function Filters({ filters, limit }: { filters: ListFilters; limit: number }) {
   return (
     <form class="filters" method="get" action="/" role="search" aria-label="Filter sessions">
       <Field label="Repository" name="repo" type="text" value={filters.repo ?? ''} placeholder="acme/api" maxLength={200} />
-      <SelectField label="Agent" name="agent" value={filters.agent} options={[['', 'Any agent'], ...AGENT_IDS.map((a): [string, string] => [a, AGENT_LABELS[a] ?? a])]} />
+      <SelectField label="Agent" name="agent" value={filters.agent} options={[['', 'Any agent'], ...AGENT_IDS.map((a): [string, string] => [a, agentLabel(a)])]} />
       <SelectField label="Outcome" name="outcome" value={filters.outcome} options={[['', 'Any outcome'], ['Clear', 'Clear'], ['Review', 'Review'], ['Blocked', 'Blocked']]} />
       <SelectField label="Status" name="status" value={filters.status} options={[['', 'Any status'], ['complete', 'Complete'], ['analyzing', 'Analysing'], ['failed', 'Failed']]} />
       {limit !== 20 && <input type="hidden" name="limit" value={String(limit)} />}
@@ -98,7 +101,7 @@ function SessionRow({ row, headline }: { row: SessionViewRow; headline?: string 
         <a href={`/r/${row.id}`}>{title}</a>
         <div class="sub">{row.repo ?? 'no repository'} · {row.filename}</div>
       </td>
-      <td data-label="Agent">{row.agent ? AGENT_LABELS[row.agent] ?? row.agent : <span class="muted">unknown</span>}</td>
+      <td data-label="Agent">{row.agent ? agentName(row.agent) : <span class="muted">unknown</span>}</td>
       <td data-label="Outcome"><StatusBadge status={row.status} outcome={row.outcome} /></td>
       <td class="num" data-label="Trust"><Score value={row.status === 'complete' ? row.trust_score : null} /></td>
       <td data-label="Findings"><FindingCounts row={row} /></td>
@@ -116,7 +119,7 @@ function UploadForm({ user, repo }: { user: WebUser; repo?: string }) {
         <Field label="Log file" name="file" type="file" accept=".jsonl,.log,.txt" required hint="A .jsonl, .log or .txt session log of Claude Code, Codex CLI or Gemini CLI." />
         <div class="filters">
           <Field label="Repository (optional)" name="repo" type="text" value={repo ?? ''} placeholder="acme/api" maxLength={200} id="up-repo" />
-          <SelectField label="Agent" name="agent" options={[['', 'Detect automatically'], ...AGENT_IDS.map((a): [string, string] => [a, AGENT_LABELS[a] ?? a])]} />
+          <SelectField label="Agent" name="agent" options={[['', 'Detect automatically'], ...AGENT_IDS.map((a): [string, string] => [a, agentLabel(a)])]} />
         </div>
         <button type="submit" class="primary">Upload and analyse</button>
       </form>

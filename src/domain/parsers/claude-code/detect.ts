@@ -14,7 +14,7 @@ const CONVERSATION: ReadonlySet<string> = new Set(['user', 'assistant', 'system'
 
 const TRANSCRIPT_META: ReadonlySet<string> = new Set([
   'summary', 'file-history-snapshot', 'queue-operation', 'permission-mode', 'custom-title', 'ai-title',
-  'agent-name', 'last-prompt', 'pr-link', 'worktree-state',
+  'agent-name', 'last-prompt', 'pr-link', 'worktree-state', 'api-request-shape', 'api-request-blob', 'api-request',
 ]);
 
 /** Top-level record types Claude Code never writes but Codex or Gemini CLI do. */

@@ -5,7 +5,8 @@
 // when the thread moves on to another message (or at the end).
 import type { EventSink, UsageEvent } from '../../model/events.ts';
 import type { Obj } from '../shared/values.ts';
-import { boundedAdd, count } from './values.ts';
+import { count } from './values.ts';
+import { boundedAdd } from '../../bounded.ts';
 
 interface OpenMessage {
   id: string;

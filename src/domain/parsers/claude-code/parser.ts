@@ -13,7 +13,9 @@ import { SUBAGENT_TOOLS, toolInput } from './tool-input.ts';
 import { resultFacts } from './tool-result.ts';
 import { classifyUserText } from './user-text.ts';
 import { num, obj, str, text, type Obj } from '../shared/values.ts';
-import { boundedAdd, boundedSet, isoTime, textOf } from './values.ts';
+import { textOf } from './values.ts';
+import { boundedAdd, boundedSet } from '../../bounded.ts';
+import { isoTime } from '../shared/values.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
@@ -47,6 +49,14 @@ const IGNORED_TYPES: ReadonlySet<string> = new Set([
   'file-history-snapshot', 'agent-name', 'last-prompt', 'mode', 'frame-link', 'bridge-session', 'atis-latch',
   'started', 'stream_event', 'control_request', 'control_response', 'control_cancel_request', 'keep_alive',
   'tool_progress', 'auth_status', 'rate_limit_event', 'permission-mode', 'relocated',
+  // 2.1.3xx request bookkeeping: `api-request-shape` holds Claude Code's own system prompt and tool
+  // definitions (by hash), `api-request` the request's parameters (model, betas, token limits)
+  // and the hashes of the messages it sent; neither holds anything the agent did or was told.
+  'api-request-shape', 'api-request',
+  // 2.1.3xx running totals: `tools-used` lists the tool names called so far (the calls themselves
+  // are in the assistant records), `cost-state` the session's cost, durations and token counts
+  // (Vouch counts its own from the messages).
+  'tools-used', 'cost-state',
 ]);
 
 /** stream-json system records that only drive the live UI (request status, thinking-token estimates). */
@@ -171,9 +181,34 @@ export class ClaudeCodeParser implements LogParser {
         return this.onQueue(rec, ctx);
       case 'result':
         return this.onResult(rec, ctx);
+      case 'api-request-blob':
+        return this.onRequestBlob(rec, type, ctx);
       default:
         if (IGNORED_TYPES.has(type)) return;
         return this.onUnknown(rec, type, ctx);
+    }
+  }
+
+  /**
+   * `api-request-blob` (2.1.3xx): a content-addressed copy of a user-role message as it was sent
+   * to the model — the prompt, Claude Code's context reminders, tool results — each of which the
+   * log also records as its own user/attachment record. A copy adds nothing; a tool result that
+   * no record answered yet is read here, so nothing is vouched for unread; any other shape is an
+   * unknown record (skipped, said so).
+   */
+  private onRequestBlob(rec: Obj, type: string, ctx: Ctx): void {
+    const message = obj(rec.message);
+    const content = message?.content;
+    if (message?.role !== 'user' || !(typeof content === 'string' || Array.isArray(content))) return this.onUnknown(rec, type, ctx);
+    if (typeof content === 'string') return;
+    for (const raw of content) {
+      const block = obj(raw);
+      if (block?.type === 'tool_result') {
+        const id = text(block.tool_use_id);
+        if (id === undefined || !this.answered.has(id)) this.toolResult(block, undefined, rec, ctx);
+      } else if (!(typeof raw === 'string' || block?.type === 'text' || block?.type === 'image' || block?.type === 'document')) {
+        return this.onUnknown(rec, type, ctx);
+      }
     }
   }
 

@@ -8,7 +8,7 @@
 // - stream-json: `parent_tool_use_id` on the subagent's messages.
 // All maps are bounded: state never grows with the log.
 import { text, type Obj } from '../shared/values.ts';
-import { boundedAdd, boundedSet } from './values.ts';
+import { boundedAdd, boundedSet } from '../../bounded.ts';
 
 // Sidechain record uuids remembered to thread later records onto their subagent.
 const MAX_UUIDS = 50_000;

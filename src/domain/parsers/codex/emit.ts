@@ -1,7 +1,7 @@
 // Small emitters shared by the rollout, legacy and exec-json handlers.
 import type { PatchFile } from '../../model/events.ts';
 import { isObj, num, obj, str, text, type Obj } from '../shared/values.ts';
-import { partsText } from './json.ts';
+import { partsText } from './values.ts';
 import type { Ctx } from './state.ts';
 
 export function emitAssistant(ctx: Ctx, body: string, source: number): void {

@@ -4,7 +4,7 @@
 // approvals, guardian verdicts, spawned sub-agents). Returns false for unknown types (→ skipped).
 import type { ToolInput } from '../../model/events.ts';
 import { int, obj, str, text, type Obj } from '../shared/values.ts';
-import { durationMs, partsText } from './json.ts';
+import { durationMs, partsText } from './values.ts';
 import { FROM_EVENT_MSG, FROM_ITEM_EVENT } from './mirror.ts';
 import { syntheticId, type Ctx } from './state.ts';
 import { changesToFiles, emitAssistant, emitCompaction, emitError, emitErrorOrNotice, emitSystem, emitThinking, emitUsage, mcpResult, searchResultsText, tokenCounts } from './emit.ts';

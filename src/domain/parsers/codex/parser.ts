@@ -5,7 +5,7 @@
 // pre-0.44 exec --json lines {id, msg: <event_msg payload>}.
 import type { EventSink, FormatId, LogParser } from '../../model/events.ts';
 import { isObj, str, type Obj } from '../shared/values.ts';
-import { isoTime } from './json.ts';
+import { isoOrSpacedTime } from '../shared/values.ts';
 import { CodexState, type Ctx } from './state.ts';
 import { responseItem } from './response-items.ts';
 import { eventMsg } from './event-msgs.ts';
@@ -39,7 +39,7 @@ export class CodexParser implements LogParser {
     else if ('record_type' in value) understood = true;
     else if (isObj(value.msg) && typeof value.msg.type === 'string') understood = eventMsg(ctx, value.msg);
     else if (isLegacyHead(value)) {
-      ctx.at = isoTime(value.timestamp);
+      ctx.at = isoOrSpacedTime(value.timestamp);
       legacyHead(ctx, value);
       understood = true;
     } else understood = false;
@@ -49,7 +49,7 @@ export class CodexParser implements LogParser {
   private envelope(ctx: Ctx, type: string, v: Obj): boolean {
     const p = v.payload;
     if (!isObj(p)) return false;
-    ctx.at = isoTime(v.timestamp);
+    ctx.at = isoOrSpacedTime(v.timestamp);
     switch (type) {
       case 'response_item': return responseItem(ctx, p);
       case 'event_msg': return eventMsg(ctx, p);

@@ -1,7 +1,7 @@
 // ResponseItems: what the model saw and said. In rollouts they are `response_item` payloads; in
 // the legacy format they are bare lines. Returns false when the item type is unknown (→ skipped).
 import { isObj, str, text, tryJson, type Obj } from '../shared/values.ts';
-import { partsText } from './json.ts';
+import { partsText } from './values.ts';
 import { FROM_RESPONSE_ITEM } from './mirror.ts';
 import { syntheticId, type Ctx } from './state.ts';
 import { commandInput, decodeArgs, patchInput, toolInput, webInput } from './tool-input.ts';

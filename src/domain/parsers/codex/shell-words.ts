@@ -1,15 +1,11 @@
 // Turning Codex's command representations into one command string for the shell parser:
 // argv arrays (["bash","-lc","<script>"] → the script; others quoted and joined) and the
 // `codex exec --json` string form ("/bin/bash -lc 'ls -la'" → "ls -la").
+import { basename } from '../../paths.ts';
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 const SHELL_C_FLAG = /^-[a-z]*c[a-z]*$/;
 const SAFE_WORD = /^[A-Za-z0-9_\-+=.,/:@%^]+$/;
-
-function basename(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i < 0 ? p : p.slice(i + 1);
-}
 
 /** POSIX single-quoting, so that joined argv re-parses into the same words. */
 export function quoteWord(w: string): string {

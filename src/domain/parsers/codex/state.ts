@@ -7,6 +7,7 @@ import type { EventSink, SessionMetaEvent, ToolInput, ToolResultEvent } from '..
 import { MirrorSet } from './mirror.ts';
 import type { ParsedOutput } from './tool-output.ts';
 import type { TokenCounts } from './emit.ts';
+import { boundedSet } from '../../bounded.ts';
 
 /** Where the record being handled sits: events take their line and time from it. */
 export interface Ctx {
@@ -86,8 +87,7 @@ export class CodexState {
     let info = this.calls.get(callId);
     if (!info) {
       info = { name: name ?? '', callEmitted: false, outputExpected: false, resultEmitted: false };
-      this.calls.set(callId, info);
-      if (this.calls.size > MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
+      boundedSet(this.calls, callId, info, MAX_CALLS);
     } else if (name && !info.name) info.name = name;
     return info;
   }

@@ -5,7 +5,7 @@
 // result when completed; its id is the call id, so rollout copies join their function_call.
 import type { ToolInput } from '../../model/events.ts';
 import { int, isObj, obj, str, text, type Obj } from '../shared/values.ts';
-import { durationMs, partsText } from './json.ts';
+import { durationMs, partsText } from './values.ts';
 import { syntheticId, type Ctx } from './state.ts';
 import { changesToFiles, emitAssistant, emitErrorOrNotice, emitThinking, mcpResult, searchResultsText } from './emit.ts';
 import { emitUserText } from './user-text.ts';

@@ -7,7 +7,7 @@
 //  - plain text: "Plan updated", "apply_patch verification failed: …", "exec command rejected by user"
 // There is no is_error flag: errors come from the exit code, else from how the text starts.
 import { int, isObj, tryJson } from '../shared/values.ts';
-import { durationMs, partsText } from './json.ts';
+import { durationMs, partsText } from './values.ts';
 
 export interface ParsedOutput {
   output: string;

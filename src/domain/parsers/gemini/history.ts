@@ -13,7 +13,7 @@
 import type { EventSink } from '../../model/events.ts';
 import { MessageEmitter } from './messages.ts';
 import { arr, obj, str, text, type Obj } from '../shared/values.ts';
-import { isoTime } from './values.ts';
+import { isoTime } from '../shared/values.ts';
 
 interface MessageSlot {
   kind: 'message';

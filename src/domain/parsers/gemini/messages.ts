@@ -2,7 +2,8 @@
 // legacy JSON document, which share the record shape (chatRecordingTypes.ts).
 import type { EventSink, NormEvent, PromptEvent, ToolCallEvent } from '../../model/events.ts';
 import { arr, num, obj, str, text, type Obj } from '../shared/values.ts';
-import { isoTime, readParts } from './values.ts';
+import { readParts } from './values.ts';
+import { isoTime } from '../shared/values.ts';
 import { collectResponse, isShellTool, isSubagentTool, rawFromRecording, resultFacts, toolInput } from './tools.ts';
 import { splitUserText } from './user-text.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';

@@ -2,13 +2,6 @@
 // parser shares are in ../shared/values.ts; like them, nothing here throws.
 import { obj, str, type Obj } from '../shared/values.ts';
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-
-/** An ISO-8601 timestamp, or null (the event model only carries ISO times). */
-export function isoTime(v: unknown): string | null {
-  return typeof v === 'string' && v.length <= 64 && ISO_TIME.test(v) ? v : null;
-}
-
 /** What a Gemini `PartListUnion` (string | Part | (string | Part)[]) holds. */
 export interface PartsContent {
   /** Text parts (not marked `thought`), joined as Gemini CLI joins them: with nothing. */

@@ -55,3 +55,30 @@ export function safeJson(v: unknown): string {
     return '';
   }
 }
+
+// ---- timestamps: the event model carries only ISO-8601 times. Only the shape is checked (cheap);
+// composite fixtures put placeholders like "[trimmed]" where a time was.
+
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d/;
+
+/** `YYYY-MM-DDThh:mm…` (at most 64 characters), else null: Claude Code and Gemini CLI records. */
+export function isoTime(v: unknown): string | null {
+  return typeof v === 'string' && v.length <= 64 && ISO_TIME.test(v) ? v : null;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * `YYYY-MM-DDThh…` or `YYYY-MM-DD hh…` (a space for the T), else null: Codex records. A rule of
+ * its own, not isoTime's: it takes the space-separated form and any length, and is read by char
+ * codes (rollouts are the largest logs and every record has a time).
+ */
+export function isoOrSpacedTime(v: unknown): string | null {
+  if (typeof v !== 'string' || v.length < 13) return null;
+  const sep = v.charCodeAt(10);
+  const ok = isDigit(v.charCodeAt(0)) && isDigit(v.charCodeAt(3)) && v.charCodeAt(4) === 45 && v.charCodeAt(7) === 45
+    && (sep === 84 /* T */ || sep === 32) && isDigit(v.charCodeAt(11));
+  return ok ? v : null;
+}

@@ -2,7 +2,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText } from '../../analyze.ts';
-import { LOW_CONFIDENCE_FORMATS } from '../../ingest/detect.ts';
+import { LOW_CONFIDENCE_FORMATS } from '../../agents.ts';
 import { FAKE_SECRETS, fixture } from './fixtures.testing.ts';
 
 const alarms = (r: { findings: { severity: string; rule: string }[] }) =>

@@ -8,8 +8,6 @@ import { ClaudeTuiParser } from './claude-tui.ts';
 import { GeminiTuiParser } from './gemini-tui.ts';
 import { CodexExecTextParser } from './codex-exec.ts';
 
-export const TERMINAL_FORMATS: readonly FormatId[] = ['claude-code-tui', 'gemini-cli-tui', 'codex-exec-text'];
-
 export const terminal: ParserFamily = {
   detect: detectTerminal,
   create(format: FormatId): LogParser {

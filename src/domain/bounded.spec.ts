@@ -2,7 +2,7 @@
 // the oldest entry one insert at a time does, across the rebuilds that keep eviction cheap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { boundedAdd, boundedSet } from './values.ts';
+import { boundedAdd, boundedSet } from './bounded.ts';
 
 /** The plain rule: evict the oldest entry when a new key arrives at capacity. */
 function reference(keys: string[], cap: number): string[] {

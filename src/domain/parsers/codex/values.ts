@@ -1,19 +1,7 @@
-// Codex's own readers (timestamps, content parts, durations). The type-checked readers every
+// Codex's own readers (content parts, durations); its timestamps are read by
+// ../shared/values.ts isoOrSpacedTime. The type-checked readers every
 // parser shares are in ../shared/values.ts; like them, nothing here throws.
 import { isObj, num, str } from '../shared/values.ts';
-
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
-}
-
-/** The record's time when it looks like ISO-8601 (YYYY-MM-DDThh…); anything else ("[trimmed]") is null. */
-export function isoTime(v: unknown): string | null {
-  if (typeof v !== 'string' || v.length < 13) return null;
-  const sep = v.charCodeAt(10);
-  const ok = isDigit(v.charCodeAt(0)) && isDigit(v.charCodeAt(3)) && v.charCodeAt(4) === 45 && v.charCodeAt(7) === 45
-    && (sep === 84 /* T */ || sep === 32) && isDigit(v.charCodeAt(11));
-  return ok ? v : null;
-}
 
 /**
  * Text of a content value: a string, or an array of parts ({text}, {type:"input_text",text},

@@ -1,7 +1,7 @@
 // oneLine's fast path (text already on one line) must give what the general path gives.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { oneLine } from './text.ts';
+import { oneLine } from './strings.ts';
 
 /** The general path alone, as oneLine was written before its fast path. */
 function reference(text: string, max = 160): string {

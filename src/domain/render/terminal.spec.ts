@@ -1,7 +1,7 @@
 // The terminal summary: outcome, findings with evidence references, stats; colour only on request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderReportText } from './text.ts';
+import { renderReportText } from './terminal.ts';
 import { hostileReport } from './report-fixture.testing.ts';
 
 test('outcome, score, headline, reason, summary and counts, without colour by default', () => {

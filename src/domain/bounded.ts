@@ -1,0 +1,48 @@
+// Bounded collections for state that a hostile or huge log could otherwise grow without end:
+// the oldest entry goes once the cap is reached (insertion order; a repeated key keeps its place).
+// Every parser and report builder that keeps "open" items (calls awaiting a result, commands
+// awaiting an exit code, …) bounds them with these.
+
+/**
+ * Evictions since a collection was last compacted. V8 leaves a deleted entry's slot in place
+ * until the table is rebuilt, and finding the oldest live entry walks over those slots: evicting
+ * one entry per insert from a full collection gets slower the longer it runs. Rebuilding the
+ * collection after `cap / 2` evictions (same entries, same order) keeps each eviction O(1)
+ * amortised.
+ */
+const evictions = new WeakMap<object, number>();
+
+function evicted(collection: Map<unknown, unknown> | Set<unknown>, cap: number): boolean {
+  const n = (evictions.get(collection) ?? 0) + 1;
+  const compact = n >= Math.max(16, cap / 2);
+  evictions.set(collection, compact ? 0 : n);
+  return compact;
+}
+
+/** Map.set that evicts the oldest entry once `cap` is reached, so hostile logs cannot grow state. */
+export function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, cap: number): void {
+  if (!map.has(key) && map.size >= cap) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+    if (evicted(map, cap)) {
+      const entries = [...map];
+      map.clear();
+      for (const [k, v] of entries) map.set(k, v);
+    }
+  }
+  map.set(key, value);
+}
+
+/** Set.add with the same eviction rule as boundedSet. */
+export function boundedAdd<K>(set: Set<K>, key: K, cap: number): void {
+  if (!set.has(key) && set.size >= cap) {
+    const oldest = set.values().next();
+    if (!oldest.done) set.delete(oldest.value);
+    if (evicted(set, cap)) {
+      const keys = [...set];
+      set.clear();
+      for (const k of keys) set.add(k);
+    }
+  }
+  set.add(key);
+}
