@@ -22,7 +22,8 @@ import { createAccountWithUser } from '../src/adapters/db/repositories/accounts.
 import { countJobs, createJobRunner } from '../src/adapters/jobs/index.ts';
 import { createOutboundClient, createSsrfPolicy } from '../src/adapters/outbound/index.ts';
 import { addWebhook, DELIVER_JOB_KIND, enqueueAnalysisComplete } from '../src/services/webhooks/index.ts';
-import { createDeliverProcessor } from '../src/worker/deliver-webhook.ts';
+import { deliveryService } from '../src/services/webhooks/delivery.ts';
+import { deliverProcessor } from '../src/worker/deliver-webhook.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
     owner: 'bench',
     concurrency: CONCURRENCY,
     pollMs: 20,
-    processors: { [DELIVER_JOB_KIND]: createDeliverProcessor({ db, client, retryDelaysMs: [1000, 2000, 3000], leaseMs: 30_000, version: 'bench' }) },
+    processors: { [DELIVER_JOB_KIND]: deliverProcessor(deliveryService({ db, client, retryDelaysMs: [1000, 2000, 3000], leaseMs: 30_000, version: 'bench' })) },
   });
   const t0 = performance.now();
   runner.start();

@@ -55,7 +55,10 @@ test('every bad value is reported at once, and passwords are not echoed', () => 
 });
 
 test('VOUCH_LOG_STORE: each mode keeps its own store by default; file, database/postgres or an s3:// bucket when set', () => {
-  assert.deepEqual(loadConfig({}).logStore, { kind: 'default' });
+  assert.deepEqual(loadConfig({}).logStore, { kind: 'file' }, 'embedded mode (no DATABASE_URL): files');
+  assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'default' }).logStore, { kind: 'file' });
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db.example/vouch' }).logStore, { kind: 'database' }, 'PostgreSQL mode: chunks in the database');
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://db.example/vouch', VOUCH_LOG_STORE: 'file' }).logStore, { kind: 'file' }, 'set, it wins over the mode');
   assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'file' }).logStore, { kind: 'file' });
   assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'postgres' }).logStore, { kind: 'database' });
   assert.deepEqual(loadConfig({ VOUCH_LOG_STORE: 'database' }).logStore, { kind: 'database' });

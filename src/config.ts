@@ -54,11 +54,11 @@ export interface Config {
 }
 
 /**
- * Where uploaded logs are kept (VOUCH_LOG_STORE). `default` keeps each mode's own: files under
- * the data directory with SQLite, chunks in the database with PostgreSQL.
+ * Where uploaded logs are kept (VOUCH_LOG_STORE), always resolved here: unset (or `default`), each
+ * mode keeps its own — files under the data directory without DATABASE_URL, chunks in the
+ * database with it. The log store adapter builds what this says and never looks at the dialect.
  */
 export type LogStoreConfig =
-  | { kind: 'default' }
   | { kind: 'file' }
   | { kind: 'database' }
   | {
@@ -199,14 +199,15 @@ function readS3(r: Reader, url: string): LogStoreConfig {
   };
 }
 
-function readLogStore(r: Reader): LogStoreConfig {
+function readLogStore(r: Reader, databaseUrl: string | null): LogStoreConfig {
   const v = r.raw('VOUCH_LOG_STORE');
-  if (v === undefined || v === 'default') return { kind: 'default' };
+  const modeDefault: LogStoreConfig = databaseUrl ? { kind: 'database' } : { kind: 'file' };
+  if (v === undefined || v === 'default') return modeDefault;
   if (v === 'file') return { kind: 'file' };
   if (v === 'database' || v === 'postgres') return { kind: 'database' };
   if (/^s3:\/\//i.test(v)) return readS3(r, v);
   r.problems.push(`VOUCH_LOG_STORE must be file, database (or postgres), or s3://<bucket>[/<prefix>] (got ${JSON.stringify(v)})`);
-  return { kind: 'default' };
+  return modeDefault;
 }
 
 function readDatabaseUrl(r: Reader): string | null {
@@ -224,13 +225,14 @@ export function loadConfig(env: Env = process.env): Config {
   const port = r.int('PORT', 8080, 0, 65535);
   const publicUrl = readPublicUrl(r, port);
   const poolSize = r.int('VOUCH_ANALYSIS_POOL_SIZE', defaultPoolSize(), 1, 64);
+  const databaseUrl = readDatabaseUrl(r);
   const config: Config = {
     host: r.string('HOST', '127.0.0.1'),
     port,
     publicUrl,
     secureCookies: publicUrl.startsWith('https:'),
     dataDir: resolve(r.string('VOUCH_DATA_DIR', './data')),
-    databaseUrl: readDatabaseUrl(r),
+    databaseUrl,
     role: r.oneOf<Role>('VOUCH_ROLE', ['all', 'api'], 'all'),
     maxUploadBytes: r.int('VOUCH_MAX_UPLOAD_BYTES', 268_435_456, 1),
     logLevel: r.oneOf<LogLevel>('VOUCH_LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
@@ -272,7 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
     minFreeDiskBytes: r.int('VOUCH_MIN_FREE_DISK_BYTES', 268_435_456, 0),
     databaseStartupTimeoutMs: r.int('VOUCH_DB_STARTUP_TIMEOUT_MS', 120_000, 0),
     smtp: readSmtp(r, publicUrl),
-    logStore: readLogStore(r),
+    logStore: readLogStore(r, databaseUrl),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

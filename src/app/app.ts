@@ -5,7 +5,7 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLogger } from './logger.ts';
 import { lazyChildLogger } from './lazy-logger.ts';
-import type { AppDeps, RegisteredRoute } from './types.ts';
+import type { AppDeps, AppOptions, RegisteredRoute } from './types.ts';
 import { registerExternalPlugins } from './plugins/external/index.ts';
 import problemDetails, { sendProblem } from './plugins/app/problem-details.ts';
 import responseHeaders, { defaultHeaders, newRequestId } from './plugins/app/response-headers.ts';
@@ -21,7 +21,6 @@ import problemPages from './routes/problems.tsx';
 import { API_COMPONENTS, REPORT_COMPONENTS } from './routes/sessions/schemas.ts';
 import { toProblem } from './problem.ts';
 import { clientErrorHandler } from './client-errors.ts';
-import { createSmtpMailer } from '../adapters/mail/index.ts';
 
 export { createLogger };
 
@@ -31,7 +30,10 @@ function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstanc
   return { loggerInstance: deps.logger ?? createLogger(deps.config.logLevel), childLoggerFactory: lazyChildLogger };
 }
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { services } = options;
+  if (!services.metrics) throw new Error('buildApp: the services were wired without metrics');
+  const deps: AppDeps = { ...options, config: services.config, metrics: services.metrics };
   // The parser-error handler runs on the server, before any request object exists: it logs
   // through the app's logger, known once the app is built.
   const logRef: { current?: FastifyBaseLogger } = {};
@@ -56,11 +58,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler: (error, socket) => clientErrorHandler(logRef.current, deps.config.publicUrl, error, socket),
   });
   logRef.current = app.log;
-  if (deps.mailer === undefined) {
-    const mailer = deps.config.smtp ? createSmtpMailer(deps.config.smtp) : null;
-    deps = { ...deps, mailer };
-    if (mailer) app.addHook('onClose', () => mailer.close());
-  }
   app.decorate('deps', deps);
   // Every route as registered (method, URL, schema): for the OpenAPI coverage test.
   const routes: RegisteredRoute[] = [];

@@ -1,10 +1,7 @@
 // What the HTTP app is built from, and what it adds to Fastify's request/instance types.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import type { Db } from '../adapters/db/database.ts';
-import type { LogStore } from '../adapters/logstore/index.ts';
-import type { Metrics } from '../services/metrics.ts';
-import type { Mailer } from '../services/notifications.ts';
+import type { Metrics, Services } from '../services/index.ts';
 import type { ResolvedWebSession } from '../services/web-auth.ts';
 import type { Action } from '../services/roles.ts';
 
@@ -15,17 +12,19 @@ import type { Action } from '../services/roles.ts';
  */
 export type Access = 'public' | 'signed-in' | Action;
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  logStore: LogStore;
-  metrics: Metrics;
+/** What buildApp() is given: the service objects from the composition root (src/root/). */
+export interface AppOptions {
+  services: Services;
   /** Called after an upload committed its analyze job, to wake a job runner in this process. */
   onJobEnqueued?: () => void;
   /** A pino logger, `false` for none (tests), or unset for JSON logs at config.logLevel. */
   logger?: FastifyBaseLogger | false;
-  /** Sends invitation and reset emails; made from config.smtp when unset (null: links are only shown). */
-  mailer?: Mailer | null;
+}
+
+/** What routes and plugins read from `app.deps`: the options, with the configuration and metrics at hand. */
+export interface AppDeps extends AppOptions {
+  config: Config;
+  metrics: Metrics;
 }
 
 /** The caller of a /v1 request, once its bearer key checked out. */
@@ -54,8 +53,9 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     /**
-     * The route checks the bearer key inside its own database read (services/keyed-reads.ts)
-     * and calls acceptKeyHolder / throws invalidKey itself: api-auth does not look the key up.
+     * The route checks the bearer key inside its own database read (the sessions service's
+     * `list`/`report` for a key) and calls acceptKeyHolder / throws invalidKey itself, also when
+     * its input is refused (checkedInput): api-auth does not look the key up.
      */
     keyCheckedByRoute?: boolean;
     /** Dashboard routes: who may use it (routes/web/access.ts refuses a route without it). */

@@ -22,18 +22,18 @@ function buildProgram(): Command {
   program
     .command('serve')
     .description('API + dashboard, and analysis/webhook workers unless VOUCH_ROLE=api')
-    .action(async () => (await import('./commands/serve.ts')).runServe());
+    .action(async () => (await import('../root/serve.ts')).runServe());
   program
     .command('worker')
     .description('analysis and webhook workers only (scale-out)')
-    .action(async () => (await import('./commands/serve.ts')).runWorker());
+    .action(async () => (await import('../root/serve.ts')).runWorker());
   program
     .command('migrate')
     .description('apply database migrations (serve and worker also do it on start)')
     .action(async () => {
-      const rt = await (await import('./runtime.ts')).openStore();
-      await rt.db.close();
-      process.stdout.write(JSON.stringify({ migrated: true, database: rt.db.dialect }) + '\n');
+      const services = await (await import('../root/open.ts')).openServices(undefined, { metrics: false });
+      await services.close();
+      process.stdout.write(JSON.stringify({ migrated: true, database: services.health.databaseDialect }) + '\n');
     });
   // bin/vouch.mjs runs `vouch guard` without this program (start-up cost); listed here for --help.
   program

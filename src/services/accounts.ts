@@ -92,3 +92,8 @@ export async function signUpAccount(db: Db, input: NewAccountInput, ip: string |
 export async function accountName(db: DbExecutor, accountId: string): Promise<string> {
   return (await getAccount(db, accountId))?.name ?? 'your team';
 }
+
+/** Whether an account with this id exists (the admin commands refuse unknown ones). */
+export async function accountExists(db: DbExecutor, accountId: string): Promise<boolean> {
+  return (await getAccount(db, accountId)) !== undefined;
+}

@@ -10,8 +10,13 @@ import { inTransaction } from '../adapters/db/repositories/executor.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ApiKey } from '../adapters/db/schema.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
+
+/** The sha256 by which a presented key is looked up (and counted by the rate limit). */
+export { hashApiKey };
 import { generateKey } from '../kernel/key-format.ts';
 import { OPERATOR, recordAudit } from './audit.ts';
+import { silentLog } from './ports.ts';
+import type { Log } from './ports.ts';
 import type { AuditContext } from './audit.ts';
 
 export interface IssuedKey {
@@ -63,10 +68,10 @@ export interface KeyOwner {
 }
 
 /** The owner of the active key with this hash (the presented key already checked well formed). */
-export async function authenticateKeyHash(db: DbExecutor, hash: string, ip: string | null = null): Promise<KeyOwner | null> {
+export async function authenticateKeyHash(db: DbExecutor, hash: string, ip: string | null = null, log: Log = silentLog): Promise<KeyOwner | null> {
   const row = await findActiveApiKeyByHash(db, hash);
   if (!row) return null;
-  await noteKeyUse(db, row.id, ip);
+  await noteKeyUse(db, row.id, ip, Date.now(), log);
   return { accountId: row.account_id, keyId: row.id, label: keyDisplay(row) };
 }
 
@@ -76,14 +81,14 @@ export async function authenticateKeyHash(db: DbExecutor, hash: string, ip: stri
  * same transaction. The write is awaited so that a page read after the request shows it
  * (read-your-writes). A failure to record it must not refuse a valid key.
  */
-export async function noteKeyUse(db: DbExecutor, keyId: string, ip: string | null = null, now: number = Date.now()): Promise<void> {
+export async function noteKeyUse(db: DbExecutor, keyId: string, ip: string | null = null, now: number = Date.now(), log: Log = silentLog): Promise<void> {
   if (!touchDue(keyId, now)) return;
   await inTransaction(db, async (trx) => {
     const first = await markFirstUse(trx, keyId, now);
     if (!first) return void (await touchLastUsed(trx, keyId, now));
     const label = keyDisplay(first);
     await recordAudit(trx, first.account_id, { actor: { type: 'key', id: first.id, label }, ip }, 'key.first_used', { type: 'key', id: first.id, label });
-  }).catch(() => undefined);
+  }).catch((error: unknown) => log.debug({ key_id: keyId, err: String(error) }, 'could not record the use of an API key; the key is accepted anyway'));
 }
 
 /** True when a live key was revoked; false when it was unknown or already revoked (operator CLI). */

@@ -3,7 +3,7 @@
 // the session deletes it): the text of report R is the same in every process, forever. So the
 // hot read (a CI pipeline polling GET /v1/sessions/{id}/report) still checks the key and the
 // session in the database on every request, but asks for the body only when the session's
-// report is not the one kept here (keyed-reads.ts). That saves reading and shipping tens of KB
+// report is not the one kept here (session-reads.ts, for a key). That saves reading and shipping tens of KB
 // per request — the most expensive part of the read on PostgreSQL.
 //
 // Bounded by total text length (least recently used dropped first): an lru-cache sized by the

@@ -1,4 +1,4 @@
-// Recently counted list totals, per account and filter set (see session-list.ts). A total is
+// Recently counted list totals, per account and filter set (see session-reads.ts). A total is
 // reused for up to TOTAL_TTL_MS. Every write this process makes to an account's sessions
 // (upload, delete, analysis result) drops that account's totals at once, so a client always
 // sees its own writes; a write made through another process shows within TOTAL_TTL_MS.

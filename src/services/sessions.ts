@@ -16,6 +16,8 @@ import { newId, nowIso } from '../kernel/ids.ts';
 import { invalidateSessionTotals } from './session-totals.ts';
 import { OPERATOR, recordAudit } from './audit.ts';
 import type { AuditContext } from './audit.ts';
+import { silentLog } from './ports.ts';
+import type { Log } from './ports.ts';
 
 export const ANALYZE_JOB = 'analyze';
 export const ACCEPTED_EXTENSIONS = ['.jsonl', '.log', '.txt'] as const;
@@ -187,11 +189,11 @@ async function createInOneTransaction(db: Db, input: AcceptUploadInput, hash: st
   });
 }
 
-export async function acceptUpload(db: Db, input: AcceptUploadInput): Promise<AcceptUploadResult> {
+export async function acceptUpload(db: Db, input: AcceptUploadInput, log: Log = silentLog): Promise<AcceptUploadResult> {
   const hash = requestHash(input);
   // A failure here (the database went away, the disk is full) must not leave the upload
   // behind, nor be replaced by a failure of the clean-up itself (the sweep retries that).
-  const discard = () => input.sink.abort().catch(() => undefined);
+  const discard = () => input.sink.abort().catch((error: unknown) => log.debug({ err: String(error) }, 'could not discard a refused upload; the sweep removes it'));
   let earlier: AcceptUploadResult | null;
   try {
     earlier = await replayOrRefuse(db, input, hash);
@@ -242,7 +244,7 @@ export async function findReport(db: DbExecutor, accountId: string, id: string):
 }
 
 /** Removes the session (its report and idempotency keys cascade) and then its stored log. */
-export async function removeSession(db: Db, logStore: LogStore, accountId: string, id: string, audit: AuditContext = OPERATOR): Promise<boolean> {
+export async function removeSession(db: Db, logStore: LogStore, accountId: string, id: string, audit: AuditContext = OPERATOR, log: Log = silentLog): Promise<boolean> {
   if (!isSessionId(id)) return false;
   const removed = await db.kysely.transaction().execute(async (trx) => {
     const session = await getSession(trx, accountId, id);
@@ -252,6 +254,6 @@ export async function removeSession(db: Db, logStore: LogStore, accountId: strin
   });
   if (removed) invalidateSessionTotals(accountId);
   // If this fails the log is an orphan without a session row, which the sweep removes later.
-  if (removed) await logStore.delete(id).catch(() => undefined);
+  if (removed) await logStore.delete(id).catch((error: unknown) => log.debug({ session_id: id, err: String(error) }, 'could not delete the stored log of a deleted session; the sweep removes it'));
   return removed;
 }

@@ -22,7 +22,8 @@ import { Receiver, until } from '../integration/webhooks-helpers.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import type { Db } from '../../src/adapters/db/database.ts';
 import { createAccount } from '../../src/services/accounts.ts';
-import { addWebhook, registryDeps } from '../../src/services/webhooks/registry.ts';
+import { addWebhook } from '../../src/services/webhooks/registry.ts';
+import { createSsrfPolicy } from '../../src/adapters/outbound/ssrf.ts';
 import { analyzeText } from '../../src/domain/analyze.ts';
 
 const CORPUS = new URL('../../../shared/corpus/', import.meta.url);
@@ -81,7 +82,7 @@ before(async () => {
   apiKey = (await createAccount(db, { email: 'scale@example.test', password: 'scale-out password' })).apiKey;
   receiver = await new Receiver().start();
   const accountId = (await db.kysely.selectFrom('accounts').select('id').executeTakeFirstOrThrow()).id;
-  await addWebhook(db.kysely, { accountId, url: receiver.url }, registryDeps(['127.0.0.0/8']));
+  await addWebhook(db.kysely, { accountId, url: receiver.url }, { policy: createSsrfPolicy(['127.0.0.0/8']) });
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
     const proc = await start(['serve'], { VOUCH_ROLE: 'api', PORT: String(port), HOST: '127.0.0.1', VOUCH_PUBLIC_URL: `http://127.0.0.1:${port}` });

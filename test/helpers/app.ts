@@ -17,10 +17,10 @@ import { countJobs, createJobRunner } from '../../src/adapters/jobs/index.ts';
 import type { Analyzer } from '../../src/adapters/analysis-pool/index.ts';
 import type { Report } from '../../src/domain/model/report.ts';
 import { createAccount } from '../../src/services/accounts.ts';
-import { createMetrics } from '../../src/services/metrics.ts';
-import type { Metrics } from '../../src/services/metrics.ts';
+import type { Metrics, Services } from '../../src/services/index.ts';
 import { ANALYZE_JOB } from '../../src/services/sessions.ts';
-import { createAnalyzeProcessor } from '../../src/worker/analyze.ts';
+import { wireServices } from '../../src/root/open.ts';
+import { createAnalyzeProcessor } from './processors.ts';
 import { createTestDb } from './db.ts';
 
 export const PUBLIC_URL = 'http://vouch.test';
@@ -42,6 +42,8 @@ export interface UploadInput {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The service objects the app was built with (the composition root's, over this database). */
+  services: Services;
   db: Db;
   logStore: LogStore;
   config: Config;
@@ -121,12 +123,13 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
   });
   // An s3:// store (env from startTestS3().env()) signs with the test server's keys.
   const logStore = createLogStore(t.db, t.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS });
-  const metrics = createMetrics({ db: t.db, defaultMetrics: false });
-  const app = await buildApp({ config, db: t.db, logStore, metrics, logger: opts.logger ?? false });
+  const services = await wireServices(config, t.db, { logStore, metrics: { defaultMetrics: false }, analyzer: stubAnalyzer });
+  const metrics = services.metrics as Metrics;
+  const app = await buildApp({ services, logger: opts.logger ?? false });
   await app.ready();
 
   return {
-    app, db: t.db, logStore, config, metrics, dataDir: t.dataDir,
+    app, services, db: t.db, logStore, config, metrics, dataDir: t.dataDir,
     async account(email = `user${++accounts}-${Date.now()}@example.test`) {
       const a = await createAccount(t.db, { email, password: PASSWORD });
       return { accountId: a.accountId, apiKey: a.apiKey, email, password: PASSWORD };
@@ -165,6 +168,7 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
     },
     async close() {
       await app.close();
+      await services.close();
       await t.cleanup();
     },
   };

@@ -6,8 +6,8 @@ import type { KyselyPlugin } from 'kysely';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { hashApiKey } from '../../src/adapters/db/repositories/api-keys.ts';
-import { findReportForKey } from '../../src/adapters/db/repositories/keyed-reads.ts';
-import { findReportForKeyHolder, listSessionPageForKey } from '../../src/services/keyed-reads.ts';
+import { findReportForKey } from '../../src/adapters/db/repositories/sessions.ts';
+import { listForKey, reportForKey } from '../../src/services/session-reads.ts';
 import { issueApiKey, revokeApiKeyValue } from '../../src/services/keys.ts';
 
 let t: TestApp;
@@ -62,28 +62,28 @@ describe('reads with the key check in the same statement', () => {
     const counter = statementCounter();
     const db = t.db.kysely.withPlugin(counter.plugin);
     const hash = hashApiKey(alice.apiKey);
-    const first = await listSessionPageForKey(db, hash, { repo: 'acme/keyed', limit: 2, page: 1 });
+    const first = await listForKey(db, hash, { repo: 'acme/keyed', limit: 2, page: 1 });
     assert.equal(first.holder?.accountId, alice.accountId);
     assert.equal(first.rows.length, 2);
     assert.equal(first.total, 3);
     assert.equal(counter.count(), 1, 'page, total and key check in one statement');
-    await listSessionPageForKey(db, hash, { repo: 'acme/keyed', limit: 2, page: 1 });
+    await listForKey(db, hash, { repo: 'acme/keyed', limit: 2, page: 1 });
     assert.equal(counter.count(), 2, 'the second read is one statement too');
   });
 
   test('a report is one statement, the key check included', async () => {
     const counter = statementCounter();
-    const read = await findReportForKeyHolder(t.db.kysely.withPlugin(counter.plugin), hashApiKey(alice.apiKey), aliceSession);
+    const read = await reportForKey(t.db.kysely.withPlugin(counter.plugin), hashApiKey(alice.apiKey), aliceSession);
     assert.equal(read.holder?.accountId, alice.accountId);
     assert.equal(read.state?.state, 'complete');
     assert.equal(counter.count(), 1);
   });
 
   test('an unknown key reads nothing, even for an existing session', async () => {
-    const read = await findReportForKeyHolder(t.db.kysely, hashApiKey('vk_not_issued'), aliceSession);
+    const read = await reportForKey(t.db.kysely, hashApiKey('vk_not_issued'), aliceSession);
     assert.equal(read.holder, null);
     assert.equal(read.state, null);
-    const list = await listSessionPageForKey(t.db.kysely, hashApiKey('vk_not_issued'), { limit: 20, page: 1 });
+    const list = await listForKey(t.db.kysely, hashApiKey('vk_not_issued'), { limit: 20, page: 1 });
     assert.equal(list.holder, null);
     assert.deepEqual(list.rows, []);
   });
@@ -148,7 +148,7 @@ describe('reports are read once, then served from memory while the session keeps
     const first = await get(`/v1/sessions/${id}/report`, alice.apiKey);
     assert.equal(first.statusCode, 200);
     const recorder = resultRecorder();
-    const read = await findReportForKeyHolder(t.db.kysely.withPlugin(recorder.plugin), hashApiKey(alice.apiKey), id);
+    const read = await reportForKey(t.db.kysely.withPlugin(recorder.plugin), hashApiKey(alice.apiKey), id);
     assert.equal(read.state?.state, 'complete');
     assert.equal(read.state?.state === 'complete' && read.state.json, first.body, 'the same JSON text');
     assert.equal(recorder.rows.length, 1, 'still one statement, the key check included');

@@ -9,9 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app/app.ts';
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import type { Db } from '../../src/adapters/db/database.ts';
-import { createLogStore } from '../../src/adapters/logstore/index.ts';
 import { loadConfig } from '../../src/config.ts';
-import { createMetrics } from '../../src/services/metrics.ts';
+import { wireServices } from '../../src/root/open.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { testBackend } from '../helpers/db.ts';
@@ -31,7 +30,7 @@ async function pairOn(env: Record<string, string>): Promise<Pair> {
   // One process may hold only one handle on a SQLite file: the second app then shares it.
   const db: Db = first.config.databaseUrl ? await openDatabase({ databaseUrl: first.config.databaseUrl, dataDir: first.dataDir }) : first.db;
   const config = loadConfig({ ...envOf(first), ...env });
-  const second = await buildApp({ config, db, logStore: createLogStore(db, first.dataDir), metrics: createMetrics({ defaultMetrics: false }), logger: false });
+  const second = await buildApp({ services: await wireServices(config, db, { metrics: { defaultMetrics: false }, mailer: null }), logger: false });
   await second.ready();
   return {
     first,

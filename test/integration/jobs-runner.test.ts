@@ -4,8 +4,8 @@
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createJobRunner } from '../../src/adapters/jobs/runner.ts';
-import type { JobRunner, JobRunnerOptions, Processor, ProcessorFn } from '../../src/adapters/jobs/runner.ts';
+import { createJobRunner } from '../../src/adapters/jobs/job-runner.ts';
+import type { JobRunner, JobRunnerOptions, Processor, ProcessorFn } from '../../src/adapters/jobs/job-runner.ts';
 import { claimJob, countJobs, enqueueJob, getJob, LeaseLostError } from '../../src/adapters/jobs/queue.ts';
 import type { ClaimedJob } from '../../src/adapters/jobs/queue.ts';
 import { createAccountWithUser, getAccount } from '../../src/adapters/db/repositories/accounts.ts';

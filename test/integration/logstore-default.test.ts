@@ -5,10 +5,13 @@ import { join } from 'node:path';
 import { createTestDb } from '../helpers/db.ts';
 import { createLogStore } from '../../src/adapters/logstore/index.ts';
 import { logStoreContract } from './logstore-contract.ts';
+import { loadConfig } from '../../src/config.ts';
 
 logStoreContract(async () => {
   const t = await createTestDb();
-  const store = createLogStore(t.db, t.dataDir);
+  // The store the configuration of this mode names when VOUCH_LOG_STORE is unset.
+  const { logStore } = loadConfig({ VOUCH_DATA_DIR: t.dataDir, ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}) });
+  const store = createLogStore(t.db, t.dataDir, logStore);
   const pg = t.db.dialect === 'postgres';
   return {
     t,

@@ -9,8 +9,8 @@ import type { TestApp, TestAccount } from '../helpers/app.ts';
 import { startTestS3 } from '../helpers/s3.ts';
 import type { TestS3 } from '../helpers/s3.ts';
 import { waitFor } from '../helpers/wait.ts';
-import { createAnalyzeProcessor } from '../../src/worker/analyze.ts';
-import { createJobRunner } from '../../src/adapters/jobs/runner.ts';
+import { createAnalyzeProcessor } from '../helpers/processors.ts';
+import { createJobRunner } from '../../src/adapters/jobs/job-runner.ts';
 import { ANALYZE_JOB } from '../../src/services/sessions.ts';
 
 let s3: TestS3;

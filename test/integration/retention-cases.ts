@@ -7,7 +7,7 @@ import { buildTestApp } from '../helpers/app.ts';
 import type { TestApp, TestAccount } from '../helpers/app.ts';
 import { signInAs } from '../helpers/web-forms.ts';
 import { auditRows, signedInMember } from '../helpers/teams.ts';
-import { sweepOnce } from '../../src/worker/sweeper.ts';
+import { sweepOnce } from '../../src/services/maintenance.ts';
 import { LogNotFoundError } from '../../src/adapters/logstore/index.ts';
 
 const LOG = '{"type":"user","message":{"role":"user","content":"hi"},"timestamp":"2025-01-01T00:00:00Z","sessionId":"s1"}\n';

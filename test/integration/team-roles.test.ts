@@ -13,7 +13,8 @@ import type { TestMember } from '../helpers/teams.ts';
 import { issueApiKey } from '../../src/services/keys.ts';
 import { changeRole, inviteMember, issuePasswordReset, MemberForbiddenError, MemberInputError, removeMember } from '../../src/services/members.ts';
 import type { ActingMember } from '../../src/services/members.ts';
-import { addWebhook, registryDeps, sendTestEvent } from '../../src/services/webhooks/index.ts';
+import { addWebhook, sendTestEvent } from '../../src/services/webhooks/index.ts';
+import { createSsrfPolicy } from '../../src/adapters/outbound/ssrf.ts';
 import type { Role } from '../../src/services/roles.ts';
 
 type Who = 'owner' | 'admin' | 'member';
@@ -84,7 +85,7 @@ before(async () => {
 });
 after(() => t.close());
 
-const policy = () => registryDeps(['127.0.0.0/8']);
+const policy = () => ({ policy: createSsrfPolicy(['127.0.0.0/8']) });
 
 /** A fresh object of the right kind for each path parameter, in `accountId`'s account. */
 async function fill(url: string, accountId: string, apiKey: string): Promise<string> {

@@ -3,7 +3,7 @@
 import { openDatabase } from '../../src/adapters/db/database.ts';
 import { createJobRunner } from '../../src/adapters/jobs/index.ts';
 import { createOutboundClient, createSsrfPolicy } from '../../src/adapters/outbound/index.ts';
-import { createDeliverProcessor } from '../../src/worker/deliver-webhook.ts';
+import { createDeliverProcessor } from '../helpers/processors.ts';
 
 const env = process.env;
 const db = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir: env.VOUCH_DATA_DIR ?? '.' });

@@ -13,7 +13,7 @@ import { createJobRunner, getJob } from '../../src/adapters/jobs/index.ts';
 import type { JobRunner } from '../../src/adapters/jobs/index.ts';
 import { createOutboundClient, createSsrfPolicy } from '../../src/adapters/outbound/index.ts';
 import * as hooks from '../../src/services/webhooks/index.ts';
-import { createDeliverProcessor } from '../../src/worker/deliver-webhook.ts';
+import { createDeliverProcessor } from '../helpers/processors.ts';
 import { createTestDb } from '../helpers/db.ts';
 import type { TestDb } from '../helpers/db.ts';
 import { completion, newAccount, Receiver, until } from './webhooks-helpers.ts';

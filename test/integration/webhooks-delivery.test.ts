@@ -10,7 +10,7 @@ import type { JobRunner } from '../../src/adapters/jobs/index.ts';
 import { createOutboundClient, createSsrfPolicy } from '../../src/adapters/outbound/index.ts';
 import type { OutboundClient } from '../../src/adapters/outbound/index.ts';
 import * as hooks from '../../src/services/webhooks/index.ts';
-import { createDeliverProcessor } from '../../src/worker/deliver-webhook.ts';
+import { createDeliverProcessor } from '../helpers/processors.ts';
 import { verifyServiceSignature, verifyStandardWebhook, parseAnalysisComplete } from '../../src/webhooks-receiver/index.ts';
 import { createTestDb } from '../helpers/db.ts';
 import type { TestDb } from '../helpers/db.ts';

@@ -7,9 +7,10 @@ import { buildTestApp, stubAnalyzer } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { createWebSession } from '../../src/adapters/db/repositories/web-sessions.ts';
 import { hitRateLimit } from '../../src/adapters/db/repositories/rate-limits.ts';
-import { startWorkers } from '../../src/worker/runner.ts';
-import { sweepOnce } from '../../src/worker/sweeper.ts';
-import type { SweepResult } from '../../src/worker/sweeper.ts';
+import { startWorkers } from '../../src/worker/start-workers.ts';
+import { wireServices } from '../../src/root/open.ts';
+import { sweepOnce } from '../../src/services/maintenance.ts';
+import type { SweepResult } from '../../src/services/maintenance.ts';
 
 const HOUR = 3600_000;
 let t: TestApp;
@@ -71,10 +72,9 @@ test('the workers sweep periodically at VOUCH_SWEEP_INTERVAL_MS', async () => {
   await webSession(who, 'sweep3-expired', new Date(Date.now() - 1000));
   const swept: SweepResult[] = [];
   let wake: () => void = () => {};
-  const workers = startWorkers({
-    config: { ...t.config, sweep: { ...t.config.sweep, intervalMs: 20 } },
-    db: t.db, logStore: t.logStore, analyzer: stubAnalyzer,
-    log: { info() {}, warn() {}, error() {} },
+  const services = await wireServices({ ...t.config, sweep: { ...t.config.sweep, intervalMs: 20 } }, t.db, { logStore: t.logStore, analyzer: stubAnalyzer, metrics: false });
+  const workers = startWorkers(services, {
+    log: { debug() {}, info() {}, warn() {}, error() {} },
     onSwept: (r) => {
       swept.push(r);
       wake();
@@ -85,6 +85,7 @@ test('the workers sweep periodically at VOUCH_SWEEP_INTERVAL_MS', async () => {
     while (swept.length < 2) await new Promise<void>((resolve) => (wake = resolve));
   } finally {
     await workers.stop();
+    await services.close();
   }
   assert.deepEqual(await webSessions('sweep3-'), []);
 });

@@ -5,7 +5,7 @@
 //   - booleans: integer 0/1;
 //   - bytes: Uint8Array (blob / bytea);
 //   - JSON: text.
-import type { ColumnType, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Insertable, Kysely, Selectable, Updateable } from 'kysely';
 
 /** ISO-8601 UTC timestamp with milliseconds, as produced by nowIso(). */
 export type IsoTime = string;
@@ -316,3 +316,6 @@ export type Invitation = Selectable<InvitationsTable>;
 export type PasswordReset = Selectable<PasswordResetsTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;
 export type NewAuditEvent = Insertable<AuditEventsTable>;
+
+/** The database or a transaction: what every query runs on (repositories, and the stores that own tables). */
+export type DbExecutor = Kysely<Database>;

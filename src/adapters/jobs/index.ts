@@ -1,2 +1,2 @@
 export * from './queue.ts';
-export * from './runner.ts';
+export * from './job-runner.ts';

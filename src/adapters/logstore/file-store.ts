@@ -9,7 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Db } from '../db/database.ts';
-import type { DbExecutor } from '../db/repositories/executor.ts';
+import type { DbExecutor } from '../db/schema.ts';
 import { LogNotFoundError, assertSafeId } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';
 import { CountingSink } from './counting-sink.ts';
@@ -24,7 +24,7 @@ const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 
 /**
  * The pid of the process of this machine that writes a temp upload, from its name
  * (`tmp-<host tag>-<pid>-<random>`), or null (another machine's, or an older name). At start,
- * temp uploads of processes that no longer exist are removed at once (worker/reclaim.ts)
+ * temp uploads of processes that no longer exist are removed at once (services/maintenance.ts)
  * instead of after the orphan age.
  */
 export function tempUploadPid(name: string): number | null {

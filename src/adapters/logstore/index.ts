@@ -1,5 +1,6 @@
-// Picks the log store the configuration names (VOUCH_LOG_STORE); by default each database mode
-// keeps its own: files next to the SQLite database, chunks in PostgreSQL (no local disk).
+// Builds the log store the configuration names (VOUCH_LOG_STORE, resolved by config.ts: unset,
+// each database mode keeps its own, files next to the SQLite database or chunks in PostgreSQL).
+// The choice is the configuration's alone: the dialect of the database is not looked at here.
 import type { Db } from '../db/database.ts';
 import type { LogStoreConfig } from '../../config.ts';
 import { FileLogStore } from './file-store.ts';
@@ -11,7 +12,8 @@ import type { LogStore } from './types.ts';
 export type { LogStore, UploadSink } from './types.ts';
 export { LogIntegrityError, LogNotFoundError, LogStoreUnavailableError } from './types.ts';
 
-export function createLogStore(db: Db, dataDir: string, choice: LogStoreConfig = { kind: 'default' }, s3Extra: Partial<S3StoreOptions> = {}): LogStore {
+/** The store the configuration names (config.ts resolved VOUCH_LOG_STORE, its default included). */
+export function createLogStore(db: Db, dataDir: string, choice: LogStoreConfig, s3Extra: Partial<S3StoreOptions> = {}): LogStore {
   switch (choice.kind) {
     case 'file':
       return new FileLogStore(db, dataDir);
@@ -19,7 +21,5 @@ export function createLogStore(db: Db, dataDir: string, choice: LogStoreConfig =
       return new ChunkLogStore(db);
     case 's3':
       return new S3LogStore(db, { ...choice, ...s3Extra });
-    case 'default':
-      return db.dialect === 'postgres' ? new ChunkLogStore(db) : new FileLogStore(db, dataDir);
   }
 }

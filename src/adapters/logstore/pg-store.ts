@@ -2,7 +2,7 @@
 // written as the bytes arrive (memory stays bounded by one chunk). commit() attaches the upload
 // to the session inside the session's transaction, so the log and the row appear together.
 import type { Db } from '../db/database.ts';
-import type { DbExecutor } from '../db/repositories/executor.ts';
+import type { DbExecutor } from '../db/schema.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { LogNotFoundError } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';

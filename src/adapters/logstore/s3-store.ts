@@ -30,7 +30,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { Db } from '../db/database.ts';
-import type { DbExecutor } from '../db/repositories/executor.ts';
+import type { DbExecutor } from '../db/schema.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { LogIntegrityError, LogNotFoundError, LogStoreUnavailableError } from './types.ts';
 import type { LogStore, UploadSink } from './types.ts';

@@ -1,5 +1,5 @@
 // Where uploaded logs are kept. Uploads are streamed: neither side ever holds a whole log.
-import type { DbExecutor } from '../db/repositories/executor.ts';
+import type { DbExecutor } from '../db/schema.ts';
 import { DependencyError } from '../../kernel/faults.ts';
 
 export interface UploadSink {
@@ -30,6 +30,11 @@ export interface LogStore {
   /** Readiness: the store can be used now. Never throws. */
   ping(): Promise<boolean>;
   beginUpload(): Promise<UploadSink>;
+  /**
+   * Stores that write temp files on this machine (the file store): removes those of the writers
+   * `isGone` names (processes that died), returning how many. Others do not have it.
+   */
+  removeTempsOfGoneWriters?(isGone: (pid: number) => boolean): Promise<number>;
   /** The stored log, streamed in chunks. Throws LogNotFoundError when there is none. */
   open(sessionId: string): Promise<AsyncIterable<Uint8Array>>;
   /**

@@ -21,18 +21,19 @@ export async function freeDiskBytes(dir: string): Promise<number | null> {
 }
 
 const healthRoutes: FastifyPluginAsync = async (app) => {
-  const { db, logStore, metrics, config } = app.deps;
+  const { services, metrics, config } = app.deps;
   const hide = { hide: true };
 
   app.get('/healthz', { schema: hide }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: hide }, async (_req, reply) => {
-    if (!(await db.ping())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' }, fault: { kind: 'unavailable', dependency: 'database' } });
-    if (!(await logStore.ping())) {
-      throw new HttpProblem(503, 'not_ready', `The log store (${logStore.kind}) is not reachable.`, {
+    if (!(await services.health.databaseReachable())) throw new HttpProblem(503, 'not_ready', 'The database is not reachable.', { headers: { 'retry-after': '5' }, fault: { kind: 'unavailable', dependency: 'database' } });
+    if (!(await services.health.logStoreReachable())) {
+      const kind = services.health.logStoreKind;
+      throw new HttpProblem(503, 'not_ready', `The log store (${kind}) is not reachable.`, {
         headers: { 'retry-after': '5' },
-        extensions: { log_store: logStore.kind },
-        fault: { kind: 'unavailable', dependency: logStore.kind === 's3' ? 'object_store' : logStore.kind === 'database' ? 'database' : 'disk' },
+        extensions: { log_store: kind },
+        fault: { kind: 'unavailable', dependency: kind === 's3' ? 'object_store' : kind === 'database' ? 'database' : 'disk' },
       });
     }
     if (config.minFreeDiskBytes > 0) {

@@ -2,7 +2,6 @@
 // Behind https the cookies are Secure and use the __Host- prefix (bound to this host, path /).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import { resolveWebSession } from '../../services/web-auth.ts';
 import type { AppDeps } from '../types.ts';
 
 export function cookieNames(config: Config): { session: string; loginCsrf: string } {
@@ -27,10 +26,10 @@ export function clearCookie(reply: FastifyReply, config: Config, name: string): 
 }
 
 /** Resolves req.webUser from the session cookie (an expired or unknown cookie is no user). */
-export async function loadWebUser(req: FastifyRequest, config: Config, db: AppDeps['db']): Promise<void> {
+export async function loadWebUser(req: FastifyRequest, config: Config, services: AppDeps['services']): Promise<void> {
   const token = req.cookies[cookieNames(config).session];
   if (!token) return;
-  const s = await resolveWebSession(db.kysely, token);
+  const s = await services.webAuth.resolveWebSession(token);
   if (s) req.webUser = s;
 }
 

@@ -3,7 +3,7 @@
 // neither stall the others nor take the process down (it fails alone, with its reason).
 import { availableParallelism } from 'node:os';
 import { basename } from 'node:path';
-import type { Analyzer } from '../../adapters/analysis-pool/index.ts';
+import type { LocalAnalyzer } from '../../root/local-analysis.ts';
 import type { AgentId } from '../../domain/model/events.ts';
 import { EXIT, exitCodeFor, type FailOn } from '../exit-codes.ts';
 import { createProgress } from './progress.ts';
@@ -22,9 +22,9 @@ export interface BatchOptions {
 }
 
 export async function analyzeMany(files: string[], opts: BatchOptions = {}): Promise<Analysed[]> {
-  const { createAnalysisPool } = await import('../../adapters/analysis-pool/index.ts');
+  const { createLocalAnalyzer } = await import('../../root/local-analysis.ts');
   const size = Math.max(1, Math.min(files.length, opts.concurrency ?? availableParallelism()));
-  const pool = createAnalysisPool({ size, timeoutMs: opts.timeoutMs ?? 300_000 });
+  const pool = await createLocalAnalyzer({ size, timeoutMs: opts.timeoutMs ?? 300_000 });
   const progress = createProgress(files.length);
   try {
     // The pool queues what exceeds its size; all logs are handed over at once.
@@ -42,7 +42,7 @@ export async function analyzeMany(files: string[], opts: BatchOptions = {}): Pro
   }
 }
 
-async function analyzeOne(pool: Analyzer, file: string, opts: BatchOptions): Promise<Analysed> {
+async function analyzeOne(pool: LocalAnalyzer, file: string, opts: BatchOptions): Promise<Analysed> {
   try {
     const source = await openLog(file);
     const report = await pool.analyze(source, { agentHint: opts.agent ?? null, filename: basename(file) });

@@ -12,20 +12,15 @@
 // The services are imported when a command runs, so that registering the commands (every `vouch`
 // start) loads nothing but commander.
 import type { Command } from 'commander';
-import type { Db } from '../../adapters/db/database.ts';
-import type { Resolver } from '../../adapters/outbound/ssrf.ts';
-import type { Config } from '../../config.ts';
+import type { Services } from '../../services/index.ts';
 import { EXIT } from '../exit-codes.ts';
 
 const services = () => import('../../services/webhooks/index.ts');
 
 export interface AdminWebhookContext {
-  db: Db;
-  config: Pick<Config, 'webhooks' | 'publicUrl'>;
+  services: Pick<Services, 'accounts' | 'webhooks' | 'close'>;
   out?: { write(text: string): unknown };
   err?: { write(text: string): unknown };
-  /** Tests inject a resolver; the default is the system's. */
-  resolver?: Resolver;
 }
 
 type Handler<T> = (ctx: AdminWebhookContext, opts: T) => Promise<object>;
@@ -47,9 +42,8 @@ async function runAdmin<T>(name: string, handler: Handler<T>, ctx: AdminWebhookC
   }
 }
 
-async function requireAccount(db: Db, accountId: string): Promise<void> {
-  const { getAccount } = await import('../../adapters/db/repositories/accounts.ts');
-  if (!(await getAccount(db.kysely, accountId))) throw new AdminRefusal(`no account ${accountId}`);
+async function requireAccount(ctx: AdminWebhookContext, accountId: string): Promise<void> {
+  if (!(await ctx.services.accounts.accountExists(accountId))) throw new AdminRefusal(`no account ${accountId}`);
 }
 
 export interface AddWebhookOptions {
@@ -62,33 +56,30 @@ export interface AddWebhookOptions {
 
 const addHandler: Handler<AddWebhookOptions> = async (ctx, o) => {
   if (o.secret !== undefined && o.generateSecret) throw new AdminRefusal('give --secret or --generate-secret, not both');
-  await requireAccount(ctx.db, o.account);
-  const [{ addWebhook, generateWhsecSecret }, { createSsrfPolicy }] = await Promise.all([services(), import('../../adapters/outbound/ssrf.ts')]);
+  await requireAccount(ctx, o.account);
+  const { generateWhsecSecret } = await services();
   const secret = o.generateSecret ? generateWhsecSecret() : o.secret;
-  const policy = createSsrfPolicy(ctx.config.webhooks.allowCidrs);
-  const hook = await addWebhook(ctx.db.kysely, { accountId: o.account, url: o.url, secret, shape: o.shape }, { policy, resolver: ctx.resolver });
+  const hook = await ctx.services.webhooks.addWebhook({ accountId: o.account, url: o.url, secret, shape: o.shape });
   // A generated secret is shown this once; afterwards only masked.
   return { webhook_id: hook.id, url: hook.url, shape: hook.shape, enabled: hook.enabled, secret: o.generateSecret ? secret : hook.secret_masked };
 };
 
 const listHandler: Handler<{ account: string }> = async (ctx, o) => {
-  await requireAccount(ctx.db, o.account);
-  const { listWebhooks } = await services();
-  return { webhooks: await listWebhooks(ctx.db.kysely, o.account) };
+  await requireAccount(ctx, o.account);
+  return { webhooks: await ctx.services.webhooks.listWebhooks(o.account) };
 };
 
 const deliveriesHandler: Handler<{ account: string; webhook: string; limit?: number }> = async (ctx, o) => {
-  const { listAttempts, listDeliveries } = await services();
-  const deliveries = await listDeliveries(ctx.db.kysely, o.account, o.webhook, { limit: o.limit });
+  const { webhooks } = ctx.services;
+  const deliveries = await webhooks.listDeliveries(o.account, o.webhook, { limit: o.limit });
   const withAttempts = [];
-  for (const d of deliveries) withAttempts.push({ ...d, attempts: await listAttempts(ctx.db.kysely, o.account, d.id) });
+  for (const d of deliveries) withAttempts.push({ ...d, attempts: await webhooks.listAttempts(o.account, d.id) });
   return { webhook_id: o.webhook, deliveries: withAttempts };
 };
 
-const redeliverHandler: Handler<{ account: string; delivery: string }> = async (ctx, o) => (await services()).redeliver(ctx.db.kysely, o.account, o.delivery);
+const redeliverHandler: Handler<{ account: string; delivery: string }> = async (ctx, o) => ctx.services.webhooks.redeliver(o.account, o.delivery);
 
-const testHandler: Handler<{ account: string; webhook: string }> = async (ctx, o) =>
-  (await services()).sendTestEvent(ctx.db.kysely, o.account, o.webhook, { publicUrl: ctx.config.publicUrl });
+const testHandler: Handler<{ account: string; webhook: string }> = async (ctx, o) => ctx.services.webhooks.sendTestEvent(o.account, o.webhook);
 
 export const adminAddWebhook = (ctx: AdminWebhookContext, o: AddWebhookOptions) => runAdmin('add-webhook', addHandler, ctx, o);
 export const adminListWebhooks = (ctx: AdminWebhookContext, o: { account: string }) => runAdmin('list-webhooks', listHandler, ctx, o);
@@ -98,13 +89,13 @@ export const adminRedeliver = (ctx: AdminWebhookContext, o: { account: string; d
 export const adminTestWebhook = (ctx: AdminWebhookContext, o: { account: string; webhook: string }) => runAdmin('test-webhook', testHandler, ctx, o);
 
 /**
- * Adds the five subcommands to `vouch admin`. `open` gives the database and configuration (and
+ * Adds the five subcommands to `vouch admin`. `open` gives the services (and
  * is called once per command); `close` runs after the command, whatever its result.
  */
 export function registerAdminWebhookCommands(
   admin: Command,
   open: () => Promise<AdminWebhookContext>,
-  close: (ctx: AdminWebhookContext) => Promise<void> = (ctx) => ctx.db.close(),
+  close: (ctx: AdminWebhookContext) => Promise<void> = (ctx) => ctx.services.close(),
 ): void {
   const action = <T>(run: (ctx: AdminWebhookContext, o: T) => Promise<number>) => async (o: T) => {
     const ctx = await open();

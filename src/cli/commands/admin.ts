@@ -6,17 +6,22 @@ import type { Command } from 'commander';
 import { ConfigError } from '../../config.ts';
 import { registerAdminWebhookCommands } from './admin-webhooks.ts';
 import { EXIT } from '../exit-codes.ts';
-import type { Store } from '../runtime.ts';
+import type { Services } from '../../services/index.ts';
 
 /** A refusal the operator can fix (bad input, unknown id): exit code USAGE, message only. */
 class Refusal extends Error {}
 
-async function withRuntime(name: string, body: (rt: Store) => Promise<object>): Promise<void> {
-  let rt: Store | undefined;
+/** The services over the server's configuration and database: what every admin command runs on. */
+export async function openAdminServices(): Promise<Services> {
+  // No logger, no metrics: stdout carries exactly one JSON object.
+  return (await import('../../root/open.ts')).openServices(undefined, { metrics: false });
+}
+
+async function withRuntime(name: string, body: (services: Services) => Promise<object>): Promise<void> {
+  let services: Services | undefined;
   try {
-    // No logger: stdout carries exactly one JSON object.
-    rt = await (await import('../runtime.ts')).openStore();
-    const result = await body(rt);
+    services = await openAdminServices();
+    const result = await body(services);
     process.stdout.write(JSON.stringify(result) + '\n');
   } catch (error) {
     const { AccountInputError } = await import('../../services/accounts.ts');
@@ -24,7 +29,7 @@ async function withRuntime(name: string, body: (rt: Store) => Promise<object>): 
     process.stderr.write(`vouch admin ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = refused ? EXIT.USAGE : EXIT.INTERNAL;
   } finally {
-    await rt?.db.close();
+    await services?.close();
   }
 }
 
@@ -38,9 +43,8 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--password <password>', 'password of the first user (at least 8 characters)')
     .option('--name <name>', 'organisation name (default: the email domain)')
     .action((o: { email: string; password: string; name?: string }) =>
-      withRuntime('create-account', async ({ db }) => {
-        const { createAccount } = await import('../../services/accounts.ts');
-        const created = await createAccount(db, { email: o.email, password: o.password, name: o.name });
+      withRuntime('create-account', async ({ accounts }) => {
+        const created = await accounts.createAccount({ email: o.email, password: o.password, name: o.name });
         return { account_id: created.accountId, api_key: created.apiKey };
       }),
     );
@@ -51,10 +55,9 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--account <id>', 'account id')
     .option('--name <name>', 'a name to recognise the key by', 'cli')
     .action((o: { account: string; name: string }) =>
-      withRuntime('create-key', async ({ db }) => {
-        const [{ getAccount }, { issueApiKey }] = await Promise.all([import('../../adapters/db/repositories/accounts.ts'), import('../../services/keys.ts')]);
-        if (!(await getAccount(db.kysely, o.account))) throw new Refusal(`no account ${o.account}`);
-        const key = await issueApiKey(db.kysely, o.account, o.name);
+      withRuntime('create-key', async ({ accounts, keys }) => {
+        if (!(await accounts.accountExists(o.account))) throw new Refusal(`no account ${o.account}`);
+        const key = await keys.issueApiKey(o.account, o.name);
         return { api_key: key.key };
       }),
     );
@@ -64,9 +67,8 @@ export function registerAdmin(program: Command): void {
     .description('revoke an API key (refused from the next request on); prints {"revoked": true}')
     .requiredOption('--key <key>', 'the API key to revoke')
     .action((o: { key: string }) =>
-      withRuntime('revoke-key', async ({ db }) => {
-        const { revokeApiKeyValue } = await import('../../services/keys.ts');
-        if (!(await revokeApiKeyValue(db.kysely, o.key))) throw new Refusal('no active API key matches (unknown, or already revoked)');
+      withRuntime('revoke-key', async ({ keys }) => {
+        if (!(await keys.revokeApiKeyValue(o.key))) throw new Refusal('no active API key matches (unknown, or already revoked)');
         return { revoked: true };
       }),
     );
@@ -77,23 +79,19 @@ export function registerAdmin(program: Command): void {
     .requiredOption('--account <id>', 'account id')
     .option('--set <days>', 'a number of days (1-3650), or "forever"')
     .action((o: { account: string; set?: string }) =>
-      withRuntime('retention', async ({ db }) => {
-        const { getLogRetention, parseRetention, retentionProblem, setLogRetention } = await import('../../services/retention.ts');
-        const { getAccount } = await import('../../adapters/db/repositories/accounts.ts');
-        if (!(await getAccount(db.kysely, o.account))) throw new Refusal(`no account ${o.account}`);
+      withRuntime('retention', async ({ accounts, retention }) => {
+        const { parseRetention, retentionProblem } = await import('../../services/retention.ts');
+        if (!(await accounts.accountExists(o.account))) throw new Refusal(`no account ${o.account}`);
         if (o.set !== undefined) {
           const days = parseRetention(o.set);
           const problem = retentionProblem(days);
           if (problem) throw new Refusal(`--set ${problem}`);
           const { OPERATOR } = await import('../../services/audit.ts');
-          await setLogRetention(db, o.account, days, OPERATOR);
+          await retention.setLogRetention(o.account, days, OPERATOR);
         }
-        return { account_id: o.account, retention_days: await getLogRetention(db, o.account) };
+        return { account_id: o.account, retention_days: await retention.getLogRetention(o.account) };
       }),
     );
 
-  registerAdminWebhookCommands(admin, async () => {
-    const rt = await (await import('../runtime.ts')).openStore();
-    return { db: rt.db, config: rt.config };
-  });
+  registerAdminWebhookCommands(admin, async () => ({ services: await openAdminServices() }));
 }

@@ -4,7 +4,7 @@
 // progress bar on a terminal, a summary table (or one JSON report per line), and the worst exit
 // code of them all.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import { tuneForAnalysis } from '../../adapters/analysis-pool/v8-flags.ts';
+import { tuneForAnalysis } from '../../root/local-analysis.ts';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';

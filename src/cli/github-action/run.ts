@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tuneForAnalysis } from '../../adapters/analysis-pool/v8-flags.ts';
+import { tuneForAnalysis } from '../../root/local-analysis.ts';
 import type { Outcome, Report } from '../../domain/model/report.ts';
 import { renderReportMarkdown } from '../../domain/render/markdown.ts';
 import { sendLog, waitForReport } from '../commands/upload.ts';

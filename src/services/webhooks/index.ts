@@ -1,5 +1,5 @@
 // Webhooks: registration, payload shapes, signing, the outbox, and the tenant-scoped
-// operations the dashboard and the admin CLI call. Sending is src/worker/deliver-webhook.ts.
+// operations the dashboard and the admin CLI call; sending is delivery.ts (the deliver job's use case).
 export { autoDisableIfFailing, DEFAULT_AUTO_DISABLE_AFTER_MS } from './auto-disable.ts';
 export { DELIVER_JOB_KIND, enqueueDeliverJob, parseDeliverPayload } from './deliver-job.ts';
 export type { DeliverJobPayload } from './deliver-job.ts';
@@ -15,7 +15,6 @@ export {
   getWebhook,
   listWebhooks,
   MAX_WEBHOOKS_PER_ACCOUNT,
-  registryDeps,
   removeWebhook,
   setWebhookEnabled,
   toView,

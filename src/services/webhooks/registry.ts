@@ -33,11 +33,6 @@ export interface RegistryDeps {
   resolver?: Resolver;
 }
 
-/** The registry's dependencies for a configured allow-list (config.webhooks.allowCidrs). */
-export function registryDeps(allowCidrs: Parameters<typeof createSsrfPolicy>[0]): RegistryDeps {
-  return { policy: createSsrfPolicy(allowCidrs) };
-}
-
 /** What the dashboard and the admin CLI show: the secret never in full. */
 export interface WebhookView {
   id: string;

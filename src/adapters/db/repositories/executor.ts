@@ -1,9 +1,9 @@
 // Every repository function takes the database or a transaction (a Transaction is a Kysely),
 // so callers compose several repository calls into one transaction.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../schema.ts';
+import type { Transaction } from 'kysely';
+import type { Database, DbExecutor } from '../schema.ts';
 
-export type DbExecutor = Kysely<Database>;
+export type { DbExecutor };
 
 /** Rows touched by an UPDATE/DELETE result, on both dialects. */
 export function affected(result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }): number {

@@ -8,8 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '../../problem.ts';
-import { hashApiKey } from '../../../adapters/db/repositories/api-keys.ts';
-import { authenticateKeyHash, noteKeyUse } from '../../../services/keys.ts';
+import { hashApiKey } from '../../../services/keys.ts';
 import type { KeyOwner } from '../../../services/keys.ts';
 import { KEY_PATTERN, isWellFormedKey } from '../../../kernel/key-format.ts';
 
@@ -39,7 +38,24 @@ export function presentedKeyHash(req: FastifyRequest): string {
 /** For routes with `config.keyCheckedByRoute`: the read found the key active; this is its owner. */
 export async function acceptKeyHolder(req: FastifyRequest, owner: KeyOwner): Promise<void> {
   req.caller = owner;
-  await noteKeyUse(req.server.deps.db.kysely, owner.keyId, req.ip);
+  await req.server.deps.services.keys.noteKeyUse(owner.keyId, req.ip);
+}
+
+/**
+ * For routes with `config.keyCheckedByRoute` (and `attachValidation`): `check` checks their
+ * input (req.validationError included) before their keyed read. A refused input is answered 401 all the same when the key is
+ * unknown or revoked (as on every other route, where the key is checked first); otherwise with
+ * the refusal.
+ */
+export async function checkedInput<T>(req: FastifyRequest, check: () => T): Promise<T> {
+  try {
+    return check();
+  } catch (refusal) {
+    const owner = await req.server.deps.services.keys.authenticateKeyHash(presentedKeyHash(req), req.ip);
+    if (!owner) throw invalidKey();
+    req.caller = owner;
+    throw refusal;
+  }
 }
 
 function credentialInQuery(req: FastifyRequest): boolean {
@@ -67,7 +83,7 @@ function presentedKey(req: FastifyRequest): string {
 }
 
 export default fp(async (app) => {
-  const { db, config } = app.deps;
+  const { services, config } = app.deps;
   const limiter = app.createRateLimit({
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
@@ -87,7 +103,7 @@ export default fp(async (app) => {
     req.apiKeyHash = hashApiKey(presented);
     // Routes that read with the key check joined in look the key up themselves (one round trip).
     if (req.routeOptions.config.keyCheckedByRoute !== true) {
-      const owner = await authenticateKeyHash(db.kysely, req.apiKeyHash, req.ip);
+      const owner = await services.keys.authenticateKeyHash(req.apiKeyHash, req.ip);
       if (!owner) throw invalidKey();
       req.caller = owner;
     }

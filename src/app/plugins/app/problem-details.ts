@@ -8,8 +8,6 @@ import { HttpProblem, problemBody, toProblem } from '../../problem.ts';
 import { OutageLog, classifyFault } from '../../../kernel/faults.ts';
 import { sendErrorPage } from '../../web/error-page.tsx';
 import { loadWebUser } from '../../web/session-cookie.ts';
-import { authenticateKeyHash } from '../../../services/keys.ts';
-import { invalidKey } from './api-auth.ts';
 
 export function wantsHtml(req: FastifyRequest): boolean {
   const path = req.url.split('?')[0];
@@ -36,8 +34,8 @@ function pageText(p: HttpProblem): { title?: string; message?: string } {
  */
 async function sendHtmlProblem(req: FastifyRequest, reply: FastifyReply, p: HttpProblem): Promise<void> {
   if (!req.webUser) {
-    const { config, db } = req.server.deps;
-    await loadWebUser(req, config, db).catch(() => undefined);
+    const { config, services } = req.server.deps;
+    await loadWebUser(req, config, services).catch((error: unknown) => req.log.debug({ err: String(error) }, 'error page: could not read the session cookie; the page goes without navigation'));
   }
   sendErrorPage(req, reply, p.status, pageText(p));
 }
@@ -84,17 +82,7 @@ export default fp(async (app) => {
       req.log.info({ code: (err as { code?: string }).code }, 'client closed the connection before the answer');
       return sendProblem(req, reply, new HttpProblem(400, 'bad_request', 'The client closed the connection.'));
     }
-    let p = toProblem(err);
-    // Routes that check the key inside their own read (one round trip) validate their input
-    // first; a refused request there must still answer 401 for a dead key, as everywhere else.
-    if (p.status < 500 && p.status !== 401 && p.status !== 429 && req.apiKeyHash && !req.caller && req.routeOptions.config.keyCheckedByRoute === true) {
-      try {
-        if (!(await authenticateKeyHash(app.deps.db.kysely, req.apiKeyHash))) p = invalidKey();
-      } catch (lookupError) {
-        err = lookupError as typeof err; // the database went away meanwhile: answer for that
-        p = toProblem(err);
-      }
-    }
+    const p = toProblem(err);
     // A dependency's outage is logged at error level once, when it starts; the requests it
     // fails meanwhile only at info (each still has its request-log line).
     const fault = classifyFault(err) ?? p.fault;

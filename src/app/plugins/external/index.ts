@@ -79,7 +79,7 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
   });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  const store = rateLimitStore({ redisUrl: config.redisUrl, db: app.deps.db, log: app.log });
+  const store = rateLimitStore({ redisUrl: config.redisUrl, counters: app.deps.services.rateLimits, log: app.log });
   app.addHook('onClose', () => store.close());
   await app.register(rateLimit, {
     ...store.options,

@@ -9,8 +9,7 @@
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { Db } from '../../../adapters/db/database.ts';
-import { addRateLimitHits } from '../../../adapters/db/repositories/rate-limits.ts';
+import type { RateLimitService } from '../../../services/rate-limits.ts';
 import { BatchedCounter } from './rate-limit-batch.ts';
 import { OutageLog } from '../../../kernel/faults.ts';
 
@@ -27,7 +26,7 @@ export type RateLimitBackend = 'redis' | 'database' | 'memory';
 const counterOutages = new OutageLog();
 const DATABASE_DOWN = { kind: 'unavailable', dependency: 'database' } as const;
 
-function databaseStoreClass(db: Db, log: FastifyBaseLogger, counter: BatchedCounter) {
+function databaseStoreClass(log: FastifyBaseLogger, counter: BatchedCounter) {
   const answer = (cb: Callback) => (r: { hits: number; resetAtMs: number }) => cb(null, { current: r.hits, ttl: Math.max(0, r.resetAtMs - Date.now()) });
   const failed = (cb: Callback) => (err: Error) => {
     if (counterOutages.note(DATABASE_DOWN)) log.warn({ err: err.message }, 'rate-limit counter unavailable; requests let through');
@@ -55,7 +54,7 @@ export interface RateLimitStoreOptions {
   close(): Promise<void>;
 }
 
-export function rateLimitStore(opts: { redisUrl: string | null; db: Db; log: FastifyBaseLogger }): RateLimitStoreOptions {
+export function rateLimitStore(opts: { redisUrl: string | null; counters: RateLimitService; log: FastifyBaseLogger }): RateLimitStoreOptions {
   if (opts.redisUrl) {
     const redis = new Redis(opts.redisUrl, {
       // Fail fast instead of queueing requests behind a reconnecting client. Until the first
@@ -88,15 +87,15 @@ export function rateLimitStore(opts: { redisUrl: string | null; db: Db; log: Fas
       },
     };
   }
-  if (opts.db.dialect === 'postgres') {
-    const { db, log } = opts;
+  if (opts.counters.shared) {
+    const { counters, log } = opts;
     const counter = new BatchedCounter({
-      add: (key, add, windowMs) => addRateLimitHits(db, key, windowMs, add),
+      add: (key, add, windowMs) => counters.add(key, windowMs, add),
       onError: (err) => {
         if (counterOutages.note(DATABASE_DOWN)) log.warn({ err: err.message }, 'rate-limit counter unavailable; hits kept to add later');
       },
     });
-    return { backend: 'database', options: { store: databaseStoreClass(db, log, counter), skipOnError: true }, close: () => counter.close() };
+    return { backend: 'database', options: { store: databaseStoreClass(log, counter), skipOnError: true }, close: () => counter.close() };
   }
   return { backend: 'memory', options: {}, close: async () => {} };
 }

@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
-import { AUDIT_ACTIONS, listAuditPage } from '../../../services/audit.ts';
+import { AUDIT_ACTIONS } from '../../../services/audit.ts';
 import type { AuditAction } from '../../../services/audit.ts';
 import { Nullable, StringEnum } from '../sessions/report-schemas.ts';
 import { LIMIT_DEFAULT, PAGE_MAX, commonErrors, jsonResponse, problemResponse, HEADERS } from '../sessions/schemas.ts';
@@ -62,7 +62,7 @@ type AuditQuery = Static<typeof AuditQuerySchema>;
 
 const auditEventRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, db } = app.deps;
+  const { config, services } = app.deps;
 
   app.get('/', {
     schema: {
@@ -83,7 +83,7 @@ const auditEventRoutes: FastifyPluginAsync = async (plain) => {
     const q = { ...query, limit: query.limit ?? LIMIT_DEFAULT, page: query.page ?? 1 };
     const accountId = req.caller?.accountId;
     if (!accountId) throw new Error('audit route reached without an authenticated caller');
-    const { rows, total } = await listAuditPage(db.kysely, accountId, {
+    const { rows, total } = await services.audit.listAuditPage(accountId, {
       action: q.action, actorId: q.actor_id, targetId: q.target_id,
       after: instantOrProblem(q.occurred_after, 'occurred_after'), before: instantOrProblem(q.occurred_before, 'occurred_before'),
       limit: q.limit, page: q.page,

@@ -5,13 +5,11 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { acceptUpload, findSession, idempotencyKeyProblem, removeSession, sessionView } from '../../../services/sessions.ts';
+import { idempotencyKeyProblem, sessionView } from '../../../services/sessions.ts';
 import type { SessionView, SessionViewRow } from '../../../services/sessions.ts';
-import { openMaskedLog, openStoredLog, secretValuesOf } from '../../../services/session-log.ts';
-import { redactStoredLog } from '../../../services/log-redaction.ts';
+import { secretValuesOf } from '../../../services/session-log.ts';
 import type { AuditContext } from '../../../services/audit.ts';
-import { findReportForKeyHolder, listSessionPageForKey } from '../../../services/keyed-reads.ts';
-import { acceptKeyHolder, invalidKey, presentedKeyHash } from '../../plugins/app/api-auth.ts';
+import { acceptKeyHolder, checkedInput, invalidKey, presentedKeyHash } from '../../plugins/app/api-auth.ts';
 import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
 import { readUploadForm } from './upload-form.ts';
 import {
@@ -19,7 +17,7 @@ import {
   commonErrors, emptyResponse, jsonResponse, problemResponse, sessionErrors, textResponse,
 } from './schemas.ts';
 import type { ListQuery } from './schemas.ts';
-import { listQueryChecks, instantOrProblem, pageLinks } from './list-query.ts';
+import { deferredQueryProblem, instantOrProblem, listQueryChecksDeferred, pageLinks } from './list-query.ts';
 
 // The secret detector is heavy (rule sets): loaded on first use, not at startup.
 const loadMasking = () => import('../../../domain/secrets/mask.ts');
@@ -61,7 +59,7 @@ type Paged = ListQuery & { limit: number; page: number };
 
 const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, db, logStore, metrics } = app.deps;
+  const { config, services, metrics } = app.deps;
 
   app.post('/', {
     onRequest: requireMultipart,
@@ -86,12 +84,12 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     const key = idempotencyKey(req);
     let form;
     try {
-      form = await readUploadForm(req, { logStore, maxBytes: config.maxUploadBytes, metrics });
+      form = await readUploadForm(req, { uploads: services.sessions.logStore, maxBytes: config.maxUploadBytes, metrics });
     } catch (error) {
       metrics.uploads.inc({ result: error instanceof HttpProblem ? 'rejected' : 'aborted' });
       throw error;
     }
-    const result = await acceptUpload(db, { accountId, ...form, idempotencyKey: key, maxAttempts: config.analysis.maxAttempts });
+    const result = await services.sessions.acceptUpload({ accountId, ...form, idempotencyKey: key, maxAttempts: config.analysis.maxAttempts });
     if (result.kind === 'key_reused') {
       metrics.uploads.inc({ result: 'rejected' });
       throw new HttpProblem(422, 'idempotency_key_reused', 'This Idempotency-Key was already used for a different upload; use a new key for a new upload.');
@@ -104,6 +102,8 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
 
   app.get('/', {
     config: { keyCheckedByRoute: true },
+    attachValidation: true,
+    preValidation: listQueryChecksDeferred,
     schema: {
       operationId: 'listSessions',
       tags: ['sessions'],
@@ -115,18 +115,21 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
         ...commonErrors,
       },
     },
-    preValidation: listQueryChecks,
   }, async (req, reply) => {
-    // (The type provider does not see through the enum schemas: the shape is the validated one.)
-    const query = req.query as ListQuery;
-    const q: Paged = {
-      ...query,
-      limit: query.limit ?? LIMIT_DEFAULT,
-      page: query.page ?? 1,
-      created_after: instantOrProblem(query.created_after, 'created_after'),
-      created_before: instantOrProblem(query.created_before, 'created_before'),
-    };
-    const { holder, rows, total } = await listSessionPageForKey(db.kysely, presentedKeyHash(req), {
+    const q: Paged = await checkedInput(req, () => {
+      const problem = deferredQueryProblem(req) ?? req.validationError;
+      if (problem) throw problem;
+      // (The type provider does not see through the enum schemas: the shape is the validated one.)
+      const query = req.query as ListQuery;
+      return {
+        ...query,
+        limit: query.limit ?? LIMIT_DEFAULT,
+        page: query.page ?? 1,
+        created_after: instantOrProblem(query.created_after, 'created_after'),
+        created_before: instantOrProblem(query.created_before, 'created_before'),
+      };
+    });
+    const { holder, rows, total } = await services.sessions.list({ keyHash: presentedKeyHash(req) }, {
       repo: q.repo, agent: q.agent, outcome: q.outcome, status: q.status,
       createdAfter: q.created_after, createdBefore: q.created_before, limit: q.limit, page: q.page,
     });
@@ -145,13 +148,14 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       response: { 200: jsonResponse('The session', Type.Ref('Session')), ...sessionErrors },
     },
   }, async (req) => {
-    const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
+    const session = await services.sessions.findSession(caller(req).accountId, req.params.id);
     if (!session) throw notFound('session');
     return sessionView(session, config.publicUrl);
   });
 
   app.get('/:id/report', {
     config: { keyCheckedByRoute: true },
+    attachValidation: true,
     schema: {
       operationId: 'getSessionReport',
       tags: ['sessions'],
@@ -166,7 +170,10 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       },
     },
   }, async (req, reply) => {
-    const { holder, state: found } = await findReportForKeyHolder(db.kysely, presentedKeyHash(req), req.params.id);
+    await checkedInput(req, () => {
+      if (req.validationError) throw req.validationError;
+    });
+    const { holder, state: found } = await services.sessions.report({ keyHash: presentedKeyHash(req) }, req.params.id);
     if (!holder) throw invalidKey();
     await acceptKeyHolder(req, holder);
     if (!found) throw notFound('session');
@@ -189,15 +196,15 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       response: { 200: textResponse('The log as uploaded, line by line, with every detected secret masked', HEADERS.contentDisposition), ...sessionErrors },
     },
   }, async (req, reply) => {
-    const session = await findSession(db.kysely, caller(req).accountId, req.params.id);
+    const session = await services.sessions.findSession(caller(req).accountId, req.params.id);
     if (!session) throw notFound('session');
     // Two passes: every value detected anywhere in the log is masked on every line.
-    const first = await openStoredLog(logStore, session.id);
+    const first = await services.sessions.openStoredLog(session.id);
     if (!first && session.log_expired_at) throw new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${session.log_expired_at}; the report is kept.`);
     if (!first) throw notFound('stored log for this session');
     const { knownMasker, maskableValues } = await loadMasking();
     const mask = knownMasker(await secretValuesOf(first, maskableValues));
-    const log = await openMaskedLog(logStore, session.id, async (text) => mask(text));
+    const log = await services.sessions.openMaskedLog(session.id, async (text) => mask(text));
     if (!log) throw notFound('stored log for this session');
     return reply
       .type('text/plain; charset=utf-8')
@@ -219,7 +226,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       },
     },
   }, async (req) => {
-    const result = await redactStoredLog(db, logStore, caller(req).accountId, req.params.id, undefined, keyContext(req));
+    const result = await services.sessions.redactStoredLog(caller(req).accountId, req.params.id, keyContext(req));
     if (result.kind === 'not_found') throw notFound('session');
     if (result.kind === 'no_log') throw notFound('stored log for this session');
     if (result.kind === 'analyzing') throw new HttpProblem(409, 'analysis_running', 'The session is still being analysed; redact its log once the analysis has finished.');
@@ -235,7 +242,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
       response: { 204: emptyResponse('Deleted'), ...sessionErrors },
     },
   }, async (req, reply) => {
-    if (!(await removeSession(db, logStore, caller(req).accountId, req.params.id, keyContext(req)))) throw notFound('session');
+    if (!(await services.sessions.removeSession(caller(req).accountId, req.params.id, keyContext(req)))) throw notFound('session');
     return reply.code(204).send(null);
   });
 };

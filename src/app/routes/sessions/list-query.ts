@@ -6,6 +6,7 @@
 //   second), which the date-time format accepts but a JavaScript Date cannot represent.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { validationFailed } from '../../problem.ts';
+import type { HttpProblem } from '../../problem.ts';
 import type { FieldError } from '../../problem.ts';
 import { PAGE_MAX } from './schemas.ts';
 
@@ -24,9 +25,30 @@ function decimalProblem(name: string, value: unknown): FieldError | null {
 
 /** preValidation hook of the paged lists (GET /v1/sessions, GET /v1/audit-events). */
 export function listQueryChecks(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  done(rawQueryProblem(req));
+}
+
+function rawQueryProblem(req: FastifyRequest): HttpProblem | undefined {
   const query = (req.query ?? {}) as Record<string, unknown>;
   const errors = Object.keys(RANGES).map((name) => decimalProblem(name, query[name])).filter((e): e is FieldError => e !== null);
-  done(errors.length > 0 ? validationFailed(errors) : undefined);
+  return errors.length > 0 ? validationFailed(errors) : undefined;
+}
+
+const deferred = new WeakMap<FastifyRequest, HttpProblem>();
+
+/**
+ * The same check for a route that checks the key inside its own read (api-auth.ts
+ * checkedInput): the problem is kept for the handler, which answers it after the key.
+ */
+export function listQueryChecksDeferred(req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  const problem = rawQueryProblem(req);
+  if (problem) deferred.set(req, problem);
+  done();
+}
+
+/** The problem listQueryChecksDeferred found in the raw query, if any. */
+export function deferredQueryProblem(req: FastifyRequest): HttpProblem | undefined {
+  return deferred.get(req);
 }
 
 /**

@@ -5,8 +5,7 @@
 // the cap, whose connection is closed once the answer is out.
 import { basename } from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../types.ts';
-import type { Metrics } from '../../../services/metrics.ts';
+import type { Metrics, Services } from '../../../services/index.ts';
 import { hasAcceptedExtension, isAgentId, repoProblem, ACCEPTED_EXTENSIONS } from '../../../services/sessions.ts';
 import type { AcceptUploadInput } from '../../../services/sessions.ts';
 import { AGENT_IDS, type AgentId } from '../../../domain/agents.ts';
@@ -31,7 +30,8 @@ export interface ReceivedUpload {
 }
 
 export interface UploadFormOptions {
-  logStore: AppDeps['logStore'];
+  /** Where the upload is written as it arrives (the sessions service's log store). */
+  uploads: Services['sessions']['logStore'];
   maxBytes: number;
   metrics: Metrics;
   /** Text fields accepted besides agent and repo (the API accepts none). */
@@ -68,12 +68,12 @@ class FormState {
     this.problem ??= p;
   }
 
-  async discard(): Promise<void> {
+  async discard(log: FastifyRequest['log']): Promise<void> {
     const sink = this.sink;
     this.sink = null;
     // The store may be what failed (database gone, disk full): what it cannot remove now, the
     // sweep removes later; the answer must report the first failure, not this one.
-    await sink?.abort().catch(() => undefined);
+    await sink?.abort().catch((error: unknown) => log.debug({ err: String(error) }, 'could not discard a refused upload; the sweep removes it'));
   }
 }
 
@@ -101,7 +101,7 @@ function acceptFilePart(state: FormState, fieldname: string, filename: string): 
 }
 
 async function storeFile(state: FormState, part: { filename: string; file: AsyncIterable<Buffer> & { truncated?: boolean } }, opts: UploadFormOptions): Promise<void> {
-  state.sink = await opts.logStore.beginUpload();
+  state.sink = await opts.uploads.beginUpload();
   state.filename = cleanFilename(part.filename);
   for await (const chunk of part.file) {
     opts.metrics.uploadBytes.inc(chunk.length);
@@ -160,7 +160,7 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
       if (state.problem && overBudget()) break;
     }
   } catch (error) {
-    await state.discard();
+    await state.discard(req.log);
     if (req.raw.readableAborted || req.socket.destroyed) throw error; // the client went away: nobody to answer
     throw state.problem ?? parseProblem(error);
   }
@@ -176,7 +176,7 @@ export async function readUploadForm(req: FastifyRequest, opts: UploadFormOption
     });
     return { sink: state.sink, filename: state.filename, ...fields, extra };
   } catch (problem) {
-    await state.discard();
+    await state.discard(req.log);
     if (overBudget()) (problem as HttpProblem).headers.connection = 'close';
     throw problem;
   }

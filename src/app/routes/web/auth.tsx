@@ -5,9 +5,9 @@
 // ONE per-address limit; sign-in also backs off per email (services/web-auth.ts). A failed
 // sign-in never says whether the email exists (see docs/security.md for sign-up).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { signIn, signOut, memberContext, startWebSession } from '../../../services/web-auth.ts';
-import { AccountInputError, EmailTakenError, emailProblem, signUpAccount } from '../../../services/accounts.ts';
-import { acceptInvitation, MemberInputError, openInvitation, openPasswordReset, usePasswordReset } from '../../../services/members.ts';
+import { memberContext } from '../../../services/web-auth.ts';
+import { AccountInputError, EmailTakenError, emailProblem } from '../../../services/accounts.ts';
+import { MemberInputError } from '../../../services/members.ts';
 import { passwordProblem } from '../../../services/passwords.ts';
 import { attemptLimiter } from '../../web/attempt-limit.ts';
 import { CSRF_FIELD, csrfTokensMatch, newCsrfToken } from '../../web/csrf.ts';
@@ -34,9 +34,9 @@ function formTokenOk(req: FastifyRequest, f: FormFields): boolean {
 
 /** Starts a web session for a user who just proved who they are, replacing any older cookie. */
 async function startSession(req: FastifyRequest, reply: FastifyReply, signedIn: { token: string }): Promise<void> {
-  const { config, db } = req.server.deps;
+  const { config, services } = req.server.deps;
   // A new token at every sign-in: a cookie planted before sign-in is never promoted.
-  if (req.webUser) await signOut(db.kysely, req.webUser.sessionId);
+  if (req.webUser) await services.webAuth.signOut(req.webUser.sessionId);
   setSessionCookie(reply, config, signedIn.token);
   clearCookie(reply, config, cookieNames(config).loginCsrf);
 }
@@ -65,7 +65,7 @@ const minutes = (ms: number) => Math.max(1, Math.ceil(ms / 60_000));
 const capitalise = (s: string) => `${s[0].toUpperCase()}${s.slice(1)}.`;
 
 const authRoutes: FastifyPluginAsync = async (app) => {
-  const { config, db } = app.deps;
+  const { config, services } = app.deps;
   const names = cookieNames(config);
   const opts = { schema: { hide: true }, config: { access: 'public' as const } };
   // One limit per client address, shared by every way in (sign-in, sign-up, invitation, reset).
@@ -85,7 +85,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     const next = safeNext(f.next);
     const email = field(f, 'email', 320);
     if (!formTokenOk(req, f)) return renderLogin(req, reply, 403, { next, email, error: 'The form expired. Please sign in again.' });
-    const result = await signIn(db.kysely, email, field(f, 'password', 4096, true), config.webSessionTtlMs, req.ip);
+    const result = await services.webAuth.signIn(email, field(f, 'password', 4096, true), config.webSessionTtlMs, req.ip);
     if (result.kind === 'backoff') {
       req.log.info('sign-in refused: backoff after repeated failures');
       reply.header('retry-after', String(Math.ceil(result.retryAfterMs / 1000)));
@@ -115,7 +115,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     if (errors) return renderSignUp(req, reply, 422, { values, errors });
     let created;
     try {
-      created = await signUpAccount(db, { email: values.email, password, name: values.name }, req.ip);
+      created = await services.accounts.signUpAccount({ email: values.email, password, name: values.name }, req.ip);
     } catch (error) {
       if (error instanceof EmailTakenError) {
         // Deliberately the wording of a failed sign-in's neighbour: it does not confirm whose
@@ -126,12 +126,12 @@ const authRoutes: FastifyPluginAsync = async (app) => {
       if (error instanceof AccountInputError) return renderSignUp(req, reply, 422, { values, errors: { form: error.message } });
       throw error;
     }
-    await startSession(req, reply, await startWebSession(db.kysely, { id: created.userId, account_id: created.accountId }, config.webSessionTtlMs));
+    await startSession(req, reply, await services.webAuth.startWebSession({ id: created.userId, account_id: created.accountId }, config.webSessionTtlMs));
     return reply.redirect('/settings/api-keys?done=welcome', 303);
   });
 
   app.get<{ Params: { token: string } }>('/invite/:token', opts, async (req, reply) => {
-    const inv = await openInvitation(db.kysely, req.params.token);
+    const inv = await services.members.openInvitation(req.params.token);
     if (!inv) return sendPage(reply, <InvalidInvitePage />, 404);
     return sendPage(reply, <InvitePage csrf={issueFormToken(req, reply)} token={req.params.token} email={inv.email} accountName={inv.accountName} />);
   });
@@ -142,7 +142,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     const token = req.params.token;
     const password = field(f, 'password', 4096, true);
     const again = async (status: number, error: string) => {
-      const inv = await openInvitation(db.kysely, token);
+      const inv = await services.members.openInvitation(token);
       if (!inv) return sendPage(reply, <InvalidInvitePage />, 404);
       return sendPage(reply, <InvitePage csrf={issueFormToken(req, reply)} token={token} email={inv.email} accountName={inv.accountName} error={error} />, status);
     };
@@ -150,18 +150,18 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     if (weak) return again(422, `Choose another password: ${weak}.`);
     let accepted;
     try {
-      accepted = await acceptInvitation(db, token, password, req.ip);
+      accepted = await services.members.acceptInvitation(token, password, req.ip);
     } catch (error) {
       if (error instanceof MemberInputError) return again(409, capitalise(error.message));
       throw error;
     }
     if (!accepted) return sendPage(reply, <InvalidInvitePage />, 404);
-    await startSession(req, reply, await startWebSession(db.kysely, { id: accepted.userId, account_id: accepted.accountId }, config.webSessionTtlMs));
+    await startSession(req, reply, await services.webAuth.startWebSession({ id: accepted.userId, account_id: accepted.accountId }, config.webSessionTtlMs));
     return reply.redirect('/', 303);
   });
 
   app.get<{ Params: { token: string } }>('/reset/:token', opts, async (req, reply) => {
-    const r = await openPasswordReset(db.kysely, req.params.token);
+    const r = await services.members.openPasswordReset(req.params.token);
     if (!r) return sendPage(reply, <InvalidResetPage />, 404);
     return sendPage(reply, <ResetPasswordPage csrf={issueFormToken(req, reply)} token={req.params.token} email={r.email} accountName={r.accountName} />);
   });
@@ -173,11 +173,11 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     const password = field(f, 'password', 4096, true);
     const weak = passwordProblem(password);
     if (weak) {
-      const r = await openPasswordReset(db.kysely, token);
+      const r = await services.members.openPasswordReset(token);
       if (!r) return sendPage(reply, <InvalidResetPage />, 404);
       return sendPage(reply, <ResetPasswordPage csrf={issueFormToken(req, reply)} token={token} email={r.email} accountName={r.accountName} error={`Choose another password: ${weak}.`} />, 422);
     }
-    const used = await usePasswordReset(db, token, password, req.ip, config.webSessionTtlMs);
+    const used = await services.members.usePasswordReset(token, password, req.ip, config.webSessionTtlMs);
     if (!used) return sendPage(reply, <InvalidResetPage />, 404);
     await startSession(req, reply, used);
     return reply.redirect('/', 303);
@@ -191,7 +191,7 @@ const authRoutes: FastifyPluginAsync = async (app) => {
   app.post('/logout', opts, async (req, reply) => {
     if (req.webUser) {
       if (!csrfTokensMatch(req.webUser.csrfToken, formFields(req.body)[CSRF_FIELD])) return sendCsrfRefused(req, reply);
-      await signOut(db.kysely, req.webUser.sessionId, { accountId: req.webUser.accountId, ctx: memberContext(req.webUser, req.ip) });
+      await services.webAuth.signOut(req.webUser.sessionId, { accountId: req.webUser.accountId, ctx: memberContext(req.webUser, req.ip) });
     }
     clearCookie(reply, config, names.session);
     return reply.redirect('/login', 303);

@@ -11,9 +11,9 @@ import reportRoutes from './report.tsx';
 import sessionRoutes from './sessions.tsx';
 
 const webRoutes: FastifyPluginAsync = async (app) => {
-  const { config, db } = app.deps;
+  const { config, services } = app.deps;
   app.addHook('onRequest', async (req) => {
-    await loadWebUser(req, config, db);
+    await loadWebUser(req, config, services);
   });
   enforceAccess(app);
   await app.register(assetRoutes);

@@ -8,9 +8,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Report, TimelineKind } from '../../../domain/model/report.ts';
 import { renderSarif } from '../../../domain/render/sarif.ts';
-import { findReport, findSession } from '../../../services/sessions.ts';
-import { openMaskedLog } from '../../../services/session-log.ts';
-import { redactStoredLog } from '../../../services/log-redaction.ts';
 import { memberContext } from '../../../services/web-auth.ts';
 import { CSRF_FIELD, csrfTokensMatch } from '../../web/csrf.ts';
 import { sendPage } from '../../web/page.tsx';
@@ -53,15 +50,15 @@ function redactedNotice(raw: string | undefined): ReportView['notice'] {
 
 const reportRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, logStore } = app.deps;
+  const { services } = app.deps;
 
   /** The signed-in member's complete report, or the reply already sent (sign-in, 404, progress). */
   async function loadReport(req: FastifyRequest, id: string, reply: FastifyReply, pages = true) {
     const user = req.webUser;
     if (!user) return { sent: toLogin(req, reply) };
-    const session = await findSession(db.kysely, user.accountId, id);
+    const session = await services.sessions.findSession(user.accountId, id);
     if (!session) return { sent: notFound(reply, user) };
-    const found = await findReport(db.kysely, user.accountId, session.id);
+    const found = await services.sessions.report({ accountId: user.accountId }, session.id);
     if (!found || found.state === 'analyzing') return { sent: pages ? sendPage(reply, <ProgressPage user={user} session={session} />) : notFound(reply, user) };
     if (found.state === 'failed') return { sent: pages ? sendPage(reply, <FailedPage user={user} session={session} reason={found.reason} />) : notFound(reply, user) };
     return { user, session, json: found.json };
@@ -99,10 +96,10 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
   app.get('/r/:id/log', { schema: { hide: true, params: Params }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const user = req.webUser;
     if (!user) return toLogin(req, reply);
-    const session = await findSession(db.kysely, user.accountId, req.params.id);
+    const session = await services.sessions.findSession(user.accountId, req.params.id);
     if (!session) return notFound(reply, user);
     const { maskText } = await import('../../../domain/secrets/mask.ts');
-    const log = await openMaskedLog(logStore, session.id, maskText);
+    const log = await services.sessions.openMaskedLog(session.id, maskText);
     if (!log) return notFound(reply, user);
     return reply
       .type('text/plain; charset=utf-8')
@@ -114,13 +111,13 @@ const reportRoutes: FastifyPluginAsync = async (plain) => {
   app.post('/r/:id/redact', { schema: { hide: true, params: Params, body: RedactBody }, config: { access: 'logs.redact_delete' } }, async (req, reply) => {
     const user = req.webUser;
     if (!user) return toLogin(req, reply);
-    const session = await findSession(db.kysely, user.accountId, req.params.id);
+    const session = await services.sessions.findSession(user.accountId, req.params.id);
     if (!session) return notFound(reply, user);
     if (!csrfTokensMatch(user.csrfToken, req.body[CSRF_FIELD]) || req.body.confirm !== 'yes') {
       // Expired form or no confirmation: back to the report, where the action can be confirmed again.
       return reply.redirect(`/r/${session.id}#redact`, 303);
     }
-    const result = await redactStoredLog(db, logStore, user.accountId, session.id, undefined, memberContext(user, req.ip));
+    const result = await services.sessions.redactStoredLog(user.accountId, session.id, memberContext(user, req.ip));
     if (result.kind !== 'redacted') return reply.redirect(`/r/${session.id}`, 303);
     return reply.redirect(`/r/${session.id}?redacted=${result.redacted}#redact`, 303);
   });

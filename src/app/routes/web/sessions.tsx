@@ -4,9 +4,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { acceptUpload, isAgentId, repoProblem } from '../../../services/sessions.ts';
-import { listSessionPage } from '../../../services/session-list.ts';
-import { headlinesOf, trustTrends } from '../../../services/session-overview.ts';
+import { isAgentId, repoProblem } from '../../../services/sessions.ts';
 import { HttpProblem, toProblem } from '../../problem.ts';
 import { readUploadForm } from '../sessions/upload-form.ts';
 import { CSRF_FIELD, csrfTokensMatch } from '../../web/csrf.ts';
@@ -75,13 +73,13 @@ export function parseListQuery(q: RawQuery): ParsedList {
 type Notice = SessionsView['notice'];
 
 async function sendList(req: FastifyRequest, reply: FastifyReply, user: WebUser, list: ParsedList, notice: Notice, status = 200, uploadRepo?: string): Promise<FastifyReply> {
-  const { db } = req.server.deps;
+  const { services } = req.server.deps;
   const { filters, page, limit } = list;
   const [{ rows, total }, trends] = await Promise.all([
-    listSessionPage(db.kysely, user.accountId, { ...filters, limit, page }),
-    trustTrends(db.kysely, user.accountId),
+    services.sessions.list({ accountId: user.accountId }, { ...filters, limit, page }),
+    services.sessions.trustTrends(user.accountId),
   ]);
-  const headlines = await headlinesOf(db.kysely, user.accountId, rows.filter((r) => r.status === 'complete').map((r) => r.id));
+  const headlines = await services.sessions.headlinesOf(user.accountId, rows.filter((r) => r.status === 'complete').map((r) => r.id));
   const view: SessionsView = { user, filters, page, limit, total, rows, headlines, trends, notice, uploadRepo };
   return sendPage(reply, <SessionsPage {...view} />, status);
 }
@@ -98,7 +96,7 @@ function refusedStatus(error: unknown): HttpProblem {
 
 const sessionRoutes: FastifyPluginAsync = async (plain) => {
   const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-  const { config, db, logStore, metrics } = app.deps;
+  const { config, services, metrics } = app.deps;
 
   app.get('/', { schema: { hide: true, querystring: ListQuery }, config: { access: 'sessions.read' } }, async (req, reply) => {
     const user = req.webUser;
@@ -122,7 +120,7 @@ const sessionRoutes: FastifyPluginAsync = async (plain) => {
     }
     let form;
     try {
-      form = await readUploadForm(req, { logStore, maxBytes: config.maxUploadBytes, metrics, extraFields: [CSRF_FIELD], emptyMeansAbsent: true });
+      form = await readUploadForm(req, { uploads: services.sessions.logStore, maxBytes: config.maxUploadBytes, metrics, extraFields: [CSRF_FIELD], emptyMeansAbsent: true });
     } catch (error) {
       metrics.uploads.inc({ result: error instanceof HttpProblem ? 'rejected' : 'aborted' });
       const p = refusedStatus(error);
@@ -136,7 +134,7 @@ const sessionRoutes: FastifyPluginAsync = async (plain) => {
       metrics.uploads.inc({ result: 'rejected' });
       return sendList(req, reply, user, empty, { kind: 'error', text: 'The form expired. Please choose the file and upload again.' }, 403, upload.repo ?? '');
     }
-    const result = await acceptUpload(db, { accountId: user.accountId, ...upload, idempotencyKey: null, maxAttempts: config.analysis.maxAttempts });
+    const result = await services.sessions.acceptUpload({ accountId: user.accountId, ...upload, idempotencyKey: null, maxAttempts: config.analysis.maxAttempts });
     if (result.kind !== 'created') throw new Error('an upload without an idempotency key cannot be a replay');
     metrics.uploads.inc({ result: 'accepted' });
     app.deps.onJobEnqueued?.();

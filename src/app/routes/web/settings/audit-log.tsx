@@ -2,9 +2,8 @@
 // export of everything the filters select, streamed in batches (services/audit.ts).
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
-import { exportAuditJsonl, isAuditAction, listAuditPage } from '../../../../services/audit.ts';
+import { isAuditAction } from '../../../../services/audit.ts';
 import type { AuditFilters } from '../../../../services/audit.ts';
-import { listMembers } from '../../../../services/members.ts';
 import { sendPage } from '../../../web/page.tsx';
 import { AuditLogPage } from '../../../web/settings/audit-log.tsx';
 import type { AuditFilterValues } from '../../../web/settings/audit-log.tsx';
@@ -57,15 +56,15 @@ export function parseAuditQuery(q: RawQuery): { values: AuditFilterValues; filte
 }
 
 const auditRoutes: FastifyPluginAsync = async (app) => {
-  const { db } = app.deps;
+  const { services } = app.deps;
   const member = (u: WebUser | null) => u as WebUser; // access.ts sent visitors away
 
   app.get<{ Querystring: RawQuery }>('/', opts, async (req, reply) => {
     const user = member(req.webUser);
     const { values, filters, page, errors } = parseAuditQuery(req.query ?? {});
     const [{ rows, total }, members] = await Promise.all([
-      listAuditPage(db.kysely, user.accountId, { ...filters, limit: PAGE_SIZE, page }),
-      listMembers(db.kysely, user.accountId),
+      services.audit.listAuditPage(user.accountId, { ...filters, limit: PAGE_SIZE, page }),
+      services.members.listMembers(user.accountId),
     ]);
     const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
     return sendPage(reply, <AuditLogPage user={user} rows={rows} members={members} filters={values} page={page} pageCount={pageCount} total={total} errors={errors} />, errors.length ? 422 : 200);
@@ -79,7 +78,7 @@ const auditRoutes: FastifyPluginAsync = async (app) => {
       .type('application/x-ndjson; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="vouch-audit-${day}.jsonl"`)
-      .send(Readable.from(exportAuditJsonl(db.kysely, user.accountId, filters)));
+      .send(Readable.from(services.audit.exportAuditJsonl(user.accountId, filters)));
   });
 };
 

@@ -3,13 +3,8 @@
 // disable and withdraw — or transfer (owners). The services re-check the acting member's role
 // inside each transaction; a refusal there is the same 403 page as access.ts answers.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  changeRole, getMember, inviteMember, issuePasswordReset, listInvitations, listMembers, MemberForbiddenError, MemberInputError, MemberNotFoundError,
-  offboardingPlan, removeMember, revokeInvitation,
-} from '../../../../services/members.ts';
+import { MemberForbiddenError, MemberInputError, MemberNotFoundError } from '../../../../services/members.ts';
 import type { ActingMember } from '../../../../services/members.ts';
-import { accountName } from '../../../../services/accounts.ts';
-import { sendInvitationMail, sendResetMail } from '../../../../services/notifications.ts';
 import { canRemove, isRole } from '../../../../services/roles.ts';
 import type { Action } from '../../../../services/roles.ts';
 import { memberContext } from '../../../../services/web-auth.ts';
@@ -25,15 +20,15 @@ const route = (access: Action) => ({ schema: { hide: true }, config: { access } 
 const capitalise = (s: string) => `${s[0].toUpperCase()}${s.slice(1)}.`;
 
 const memberRoutes: FastifyPluginAsync = async (app) => {
-  const { db, config } = app.deps;
+  const { services, config } = app.deps;
   const member = (req: FastifyRequest) => req.webUser as WebUser; // access.ts sent visitors away
   const acting = (req: FastifyRequest): ActingMember => ({ userId: member(req).userId, role: member(req).role, ctx: memberContext(member(req), req.ip) });
   const mailError = (req: FastifyRequest) => (error: unknown) => req.log.warn({ err: error }, 'email not sent');
-  const nameOf = (accountId: string) => accountName(db.kysely, accountId);
+  const nameOf = (accountId: string) => services.accounts.accountName(accountId);
 
   async function render(req: FastifyRequest, reply: FastifyReply, status: number, view: Omit<MembersProps, 'user' | 'members' | 'invitations'>) {
     const user = member(req);
-    const [members, invitations] = await Promise.all([listMembers(db.kysely, user.accountId), listInvitations(db.kysely, user.accountId)]);
+    const [members, invitations] = await Promise.all([services.members.listMembers(user.accountId), services.members.listInvitations(user.accountId)]);
     return sendPage(reply, <MembersPage user={user} members={members} invitations={invitations} {...view} />, status);
   }
 
@@ -59,14 +54,14 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
     if (!isRole(role)) return render(req, reply, 422, { email, error: 'Choose a role: member or admin.' });
     let invited;
     try {
-      invited = await inviteMember(db, user.accountId, acting(req), email, role);
+      invited = await services.members.inviteMember(user.accountId, acting(req), email, role);
     } catch (error) {
       if (error instanceof MemberInputError) return render(req, reply, 422, { email, error: capitalise(error.message) });
       return refused(req, reply, error);
     }
     req.log.info({ invitation_id: invited.id }, 'member invited');
     const link = `${config.publicUrl}/invite/${invited.token}`;
-    const mail = await sendInvitationMail(app.deps.mailer ?? null, {
+    const mail = await services.notifications.sendInvitationMail({
       to: invited.email, link, accountName: await nameOf(user.accountId), invitedBy: user.email, expiresAt: invited.expires_at, hasAccount: invited.emailHasAccount,
     }, mailError(req));
     // The same answer whatever the email (docs/security.md, "Enumeration"): a link, and whether it was emailed.
@@ -75,7 +70,7 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<IdParams>('/invitations/:id/withdraw', route('members.invite'), async (req, reply) => {
     try {
-      await revokeInvitation(db.kysely, member(req).accountId, req.params.id, memberContext(member(req), req.ip));
+      await services.members.revokeInvitation(member(req).accountId, req.params.id, memberContext(member(req), req.ip));
     } catch (error) {
       return refused(req, reply, error, 'pending invitation');
     }
@@ -85,10 +80,10 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
   app.get<IdParams>('/:id/remove', route('members.remove'), async (req, reply) => {
     const user = member(req);
     try {
-      const m = await getMember(db.kysely, user.accountId, req.params.id);
+      const m = await services.members.getMember(user.accountId, req.params.id);
       if (m.id === user.userId) return render(req, reply, 409, { problem: 'You cannot remove yourself; ask an owner to do it.' });
       if (!canRemove(user.role, m.role)) throw new MemberForbiddenError(`an ${user.role} cannot remove an ${m.role}`);
-      const [plan, all] = await Promise.all([offboardingPlan(db.kysely, user.accountId, m.id), listMembers(db.kysely, user.accountId)]);
+      const [plan, all] = await Promise.all([services.members.offboardingPlan(user.accountId, m.id), services.members.listMembers(user.accountId)]);
       return sendPage(reply, <RemoveMemberPage user={user} plan={plan} others={all.filter((o) => o.id !== m.id)} />);
     } catch (error) {
       return refused(req, reply, error);
@@ -98,7 +93,7 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
   app.post<IdParams>('/:id/remove', route('members.remove'), async (req, reply) => {
     const transferTo = field(formFields(req.body), 'transfer_to', 100) || undefined;
     try {
-      const removed = await removeMember(db, member(req).accountId, acting(req), req.params.id, { transferTo });
+      const removed = await services.members.removeMember(member(req).accountId, acting(req), req.params.id, { transferTo });
       req.log.info({ user_id: removed.member.id, keys_revoked: removed.keysRevoked, webhooks_disabled: removed.webhooksDisabled }, 'member removed');
       return reply.redirect(`/settings/members?done=${removed.transferredTo ? 'transferred' : 'removed'}`, 303);
     } catch (error) {
@@ -110,7 +105,7 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
     const role = field(formFields(req.body), 'role', 20);
     if (!isRole(role)) return render(req, reply, 422, { problem: 'Choose a role: owner, admin or member.' });
     try {
-      await changeRole(db, member(req).accountId, acting(req), req.params.id, role);
+      await services.members.changeRole(member(req).accountId, acting(req), req.params.id, role);
     } catch (error) {
       return refused(req, reply, error);
     }
@@ -121,12 +116,12 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
     const user = member(req);
     let issued;
     try {
-      issued = await issuePasswordReset(db, user.accountId, acting(req), req.params.id);
+      issued = await services.members.issuePasswordReset(user.accountId, acting(req), req.params.id);
     } catch (error) {
       return refused(req, reply, error);
     }
     const link = `${config.publicUrl}/reset/${issued.token}`;
-    const mail = await sendResetMail(app.deps.mailer ?? null, {
+    const mail = await services.notifications.sendResetMail({
       to: issued.email, link, accountName: await nameOf(user.accountId), issuedBy: user.email, expiresAt: issued.expires_at,
     }, mailError(req));
     return render(req, reply, 200, { reset: { email: issued.email, link, expires_at: issued.expires_at, mail } });

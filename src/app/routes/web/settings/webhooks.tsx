@@ -2,10 +2,7 @@
 // the delivery log with redelivery. The services (services/webhooks) do the work and the checks
 // (SSRF policy at registration, tenant scoping); this module maps forms and errors to pages.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  addWebhook, editWebhook, generateWhsecSecret, getDelivery, getWebhook, isShape, listAttemptsOf, listDeliveries, listWebhooks,
-  redeliver, registryDeps, removeWebhook, sendTestEvent, setWebhookEnabled, toView, WebhookConflictError, WebhookNotFoundError, WebhookValidationError,
-} from '../../../../services/webhooks/index.ts';
+import { generateWhsecSecret, isShape, toView, WebhookConflictError, WebhookNotFoundError, WebhookValidationError } from '../../../../services/webhooks/index.ts';
 import type { SecretChange, WebhookView } from '../../../../services/webhooks/index.ts';
 import { sendErrorPage } from '../../../web/error-page.tsx';
 import { field, formFields } from '../../../web/form.ts';
@@ -66,8 +63,7 @@ function refusal(reason: string): { errors?: WebhookFormErrors; problem?: string
 }
 
 const webhookRoutes: FastifyPluginAsync = async (app) => {
-  const { db, config } = app.deps;
-  const deps = registryDeps(config.webhooks.allowCidrs);
+  const { services, config } = app.deps;
   const member = (req: FastifyRequest) => req.webUser as WebUser; // access.ts sent visitors away
   const audit = (req: FastifyRequest) => memberContext(member(req), req.ip);
   // Test events and redeliveries POST to a URL of the member's choosing: one limit per account for both.
@@ -80,21 +76,21 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
 
   async function renderList(req: FastifyRequest, reply: FastifyReply, status: number, view: { done?: string; values?: WebhookFormValues; errors?: WebhookFormErrors; problem?: string }) {
     const user = member(req);
-    const hooks = await listWebhooks(db.kysely, user.accountId);
+    const hooks = await services.webhooks.listWebhooks(user.accountId);
     return sendPage(reply, <WebhooksPage user={user} hooks={hooks} publicUrl={config.publicUrl} {...view} />, status);
   }
 
   async function renderHook(req: FastifyRequest, reply: FastifyReply, status: number, hook: WebhookView, view: Partial<WebhookPageProps>) {
     const user = member(req);
-    const deliveries = await listDeliveries(db.kysely, user.accountId, hook.id, { limit: DELIVERIES_SHOWN });
-    const attempts = await listAttemptsOf(db.kysely, user.accountId, deliveries.map((d) => d.id));
+    const deliveries = await services.webhooks.listDeliveries(user.accountId, hook.id, { limit: DELIVERIES_SHOWN });
+    const attempts = await services.webhooks.listAttemptsOf(user.accountId, deliveries.map((d) => d.id));
     return sendPage(reply, <WebhookPage user={user} hook={hook} deliveries={deliveries} attempts={attempts} publicUrl={config.publicUrl} {...view} />, status);
   }
 
   /** The webhook of this account, or undefined (another account's id looks like no id at all). */
   async function findHook(req: FastifyRequest, id: string): Promise<WebhookView | undefined> {
     try {
-      return toView(await getWebhook(db.kysely, member(req).accountId, id));
+      return toView(await services.webhooks.getWebhook(member(req).accountId, id));
     } catch (error) {
       if (error instanceof WebhookNotFoundError) return undefined;
       throw error;
@@ -110,7 +106,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const { change, generated } = secretChange(values);
     let hook: WebhookView;
     try {
-      hook = await addWebhook(db.kysely, { accountId: user.accountId, url: values.url, shape: values.shape, secret: 'set' in change ? change.set : null }, deps, audit(req));
+      hook = await services.webhooks.addWebhook({ accountId: user.accountId, url: values.url, shape: values.shape, secret: 'set' in change ? change.set : null }, audit(req));
     } catch (error) {
       if (error instanceof WebhookValidationError) return renderList(req, reply, 422, { values, ...refusal(error.reason) });
       throw error;
@@ -136,7 +132,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const { change, generated } = secretChange(values);
     let saved: WebhookView;
     try {
-      saved = await editWebhook(db.kysely, user.accountId, hook.id, { url: values.url, shape: values.shape, secret: change }, deps, audit(req));
+      saved = await services.webhooks.editWebhook(user.accountId, hook.id, { url: values.url, shape: values.shape, secret: change }, audit(req));
     } catch (error) {
       if (error instanceof WebhookValidationError) return renderHook(req, reply, 422, hook, { values, ...refusal(error.reason) });
       if (error instanceof WebhookNotFoundError) return notFound(req, reply);
@@ -149,7 +145,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
   for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
     app.post<IdParams>(`/:id/${action}`, opts, async (req, reply) => {
       try {
-        await setWebhookEnabled(db.kysely, member(req).accountId, req.params.id, enabled, audit(req));
+        await services.webhooks.setWebhookEnabled(member(req).accountId, req.params.id, enabled, audit(req));
       } catch (error) {
         if (error instanceof WebhookNotFoundError) return notFound(req, reply);
         throw error;
@@ -162,7 +158,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const hook = await findHook(req, req.params.id);
     if (!hook) return notFound(req, reply);
     try {
-      await sendTestEvent(db.kysely, member(req).accountId, hook.id, { publicUrl: config.publicUrl }, audit(req));
+      await services.webhooks.sendTestEvent(member(req).accountId, hook.id, audit(req));
     } catch (error) {
       if (error instanceof WebhookConflictError) return renderHook(req, reply, 409, hook, { problem: 'The webhook is disabled: enable it before sending a test event.' });
       throw error;
@@ -176,9 +172,9 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
     const hook = await findHook(req, req.params.id);
     if (!hook) return notFound(req, reply);
     try {
-      const d = await getDelivery(db.kysely, user.accountId, req.params.dlv);
+      const d = await services.webhooks.getDelivery(user.accountId, req.params.dlv);
       if (d.webhook_id !== hook.id) return notFound(req, reply, 'delivery');
-      await redeliver(db.kysely, user.accountId, d.id, audit(req));
+      await services.webhooks.redeliver(user.accountId, d.id, audit(req));
     } catch (error) {
       if (error instanceof WebhookNotFoundError) return notFound(req, reply, 'delivery');
       if (error instanceof WebhookConflictError) {
@@ -199,7 +195,7 @@ const webhookRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<IdParams>('/:id/delete', opts, async (req, reply) => {
     try {
-      await removeWebhook(db.kysely, member(req).accountId, req.params.id, audit(req));
+      await services.webhooks.removeWebhook(member(req).accountId, req.params.id, audit(req));
     } catch (error) {
       if (error instanceof WebhookNotFoundError) return notFound(req, reply);
       throw error;

@@ -2,12 +2,12 @@
 // SIGTERM/SIGINT drain: stop accepting connections, let requests in flight finish, let running
 // jobs finish within VOUCH_SHUTDOWN_TIMEOUT_MS and hand the rest back to the queue. A second
 // signal, or the deadline passing, exits at once: the queue makes that safe.
-import { buildApp } from '../../app/app.ts';
-import { createMetrics } from '../../services/metrics.ts';
-import { startWorkers } from '../../worker/runner.ts';
-import type { Workers } from '../../worker/runner.ts';
-import { openRuntime } from '../runtime.ts';
-import type { Runtime } from '../runtime.ts';
+// Part of the composition root: it gives the services to the two entry points it starts.
+import { buildApp } from '../app/app.ts';
+import { startWorkers } from '../worker/start-workers.ts';
+import type { Workers } from '../worker/start-workers.ts';
+import { openRuntime } from './open.ts';
+import type { Runtime } from './open.ts';
 
 type Stop = () => Promise<void>;
 
@@ -24,7 +24,7 @@ function onShutdown(rt: Runtime, stop: Stop): void {
     const deadline = setTimeout(() => {
       rt.log.error('shutdown deadline passed: exiting');
       process.exit(1);
-    }, rt.config.shutdownTimeoutMs + 5_000);
+    }, rt.services.config.shutdownTimeoutMs + 5_000);
     deadline.unref();
     stop().then(
       () => process.exit(0),
@@ -40,26 +40,26 @@ function onShutdown(rt: Runtime, stop: Stop): void {
 
 export async function runServe(): Promise<void> {
   const rt = await openRuntime();
-  const { config, db, logStore, log } = rt;
-  const metrics = createMetrics({ db });
+  const { services, log } = rt;
+  const { config } = services;
   let workers: Workers | null = null;
-  const app = await buildApp({ config, db, logStore, metrics, logger: log, onJobEnqueued: () => workers?.nudge() });
+  const app = await buildApp({ services, logger: log, onJobEnqueued: () => workers?.nudge() });
   await app.listen({ host: config.host, port: config.port });
-  if (config.role === 'all') workers = startWorkers({ config, db, logStore, log, metrics });
-  log.info({ role: config.role, public_url: config.publicUrl, database: db.dialect }, 'vouch serving');
+  if (config.role === 'all') workers = startWorkers(services, { log });
+  log.info({ role: config.role, public_url: config.publicUrl, database: services.health.databaseDialect }, 'vouch serving');
   onShutdown(rt, async () => {
     await Promise.all([app.close(), workers?.stop()]);
-    await db.close();
+    await services.close();
   });
 }
 
 export async function runWorker(): Promise<void> {
   const rt = await openRuntime();
-  const { config, db, logStore, log } = rt;
-  const workers = startWorkers({ config, db, logStore, log, metrics: createMetrics({ db }) });
-  log.info({ database: db.dialect, pool: config.analysis.poolSize }, 'vouch worker running');
+  const { services, log } = rt;
+  const workers = startWorkers(services, { log });
+  log.info({ database: services.health.databaseDialect, pool: services.config.analysis.poolSize }, 'vouch worker running');
   onShutdown(rt, async () => {
     await workers.stop();
-    await db.close();
+    await services.close();
   });
 }

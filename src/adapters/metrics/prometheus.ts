@@ -2,33 +2,31 @@
 // can build several apps side by side). The HTTP app records requests and upload bytes; the
 // analysis worker records durations; queue depth and age are read from the jobs table on scrape.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../adapters/db/database.ts';
-import { queueStatsByKind } from '../adapters/jobs/queue.ts';
+import type { Db } from '../db/database.ts';
+import { queueStatsByKind } from '../jobs/queue.ts';
 
-export interface Metrics {
-  registry: Registry;
-  httpRequests: Counter<'method' | 'route' | 'status'>;
-  httpDuration: Histogram<'method' | 'route'>;
-  uploadBytes: Counter;
-  uploads: Counter<'result'>;
-  analysisDuration: Histogram<'result'>;
+/** What createMetrics builds (services/ports.ts `Metrics` is the services' view of it). */
+export type PrometheusMetrics = ReturnType<typeof createMetrics>;
+
+interface Debug {
+  debug(obj: object, msg?: string): void;
 }
 
-export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean } = {}): Metrics {
+export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean; log?: Debug } = {}) {
   const registry = new Registry();
   if (opts.defaultMetrics !== false) {
     collectDefaultMetrics({ register: registry, prefix: 'vouch_' });
     renameTotalGauges(registry);
   }
-  const metrics: Metrics = {
+  const metrics = {
     registry,
-    httpRequests: new Counter({
+    httpRequests: new Counter<'method' | 'route' | 'status'>({
       name: 'vouch_http_requests_total',
       help: 'HTTP requests by method, route template and status code',
       labelNames: ['method', 'route', 'status'],
       registers: [registry],
     }),
-    httpDuration: new Histogram({
+    httpDuration: new Histogram<'method' | 'route'>({
       name: 'vouch_http_request_duration_seconds',
       help: 'HTTP request duration by method and route template',
       labelNames: ['method', 'route'],
@@ -40,13 +38,13 @@ export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean } = {}):
       help: 'Bytes of session logs received (accepted or not)',
       registers: [registry],
     }),
-    uploads: new Counter({
+    uploads: new Counter<'result'>({
       name: 'vouch_uploads_total',
       help: 'Upload attempts by result (accepted, replayed, rejected, aborted)',
       labelNames: ['result'],
       registers: [registry],
     }),
-    analysisDuration: new Histogram({
+    analysisDuration: new Histogram<'result'>({
       name: 'vouch_analysis_duration_seconds',
       help: 'Time to analyse one stored log, by result (complete, error, timeout)',
       labelNames: ['result'],
@@ -54,7 +52,7 @@ export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean } = {}):
       registers: [registry],
     }),
   };
-  if (opts.db) registerQueueGauges(registry, opts.db);
+  if (opts.db) registerQueueGauges(registry, opts.db, opts.log);
   return metrics;
 }
 
@@ -88,10 +86,10 @@ function renameTotalGauges(registry: Registry): void {
 }
 
 /** Depth and age of the oldest runnable job per kind, read at scrape time (one grouped query). */
-function registerQueueGauges(registry: Registry, db: Db): void {
+function registerQueueGauges(registry: Registry, db: Db, log?: Debug): void {
   let pending: Promise<QueueStat[]> | null = null;
   // Both gauges are collected on the same scrape; share one query between them.
-  const read = () => (pending ??= queueStats(db).finally(() => setTimeout(() => (pending = null), 0)));
+  const read = () => (pending ??= queueStats(db, log).finally(() => setTimeout(() => (pending = null), 0)));
   new Gauge({
     name: 'vouch_queue_depth',
     help: 'Jobs waiting or running, by kind',
@@ -120,7 +118,7 @@ interface QueueStat {
   oldestAgeSeconds: number;
 }
 
-async function queueStats(db: Db): Promise<QueueStat[]> {
+async function queueStats(db: Db, log?: Debug): Promise<QueueStat[]> {
   const now = new Date().toISOString();
   try {
     return (await queueStatsByKind(db, now)).map((r) => ({
@@ -128,8 +126,9 @@ async function queueStats(db: Db): Promise<QueueStat[]> {
       depth: r.depth,
       oldestAgeSeconds: r.oldestDue ? Math.max(0, (Date.parse(now) - Date.parse(r.oldestDue)) / 1000) : 0,
     }));
-  } catch {
+  } catch (error) {
     // A scrape must not fail because the database is briefly unreachable; /readyz reports that.
+    log?.debug({ err: String(error) }, 'queue gauges: could not read the jobs table; reporting no queue for this scrape');
     return [];
   }
 }

@@ -3,8 +3,8 @@
 // (`_seconds`, `_bytes`), and every metric has help text.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Db } from '../adapters/db/database.ts';
-import { createMetrics, RENAMED_DEFAULT_GAUGES } from './metrics.ts';
+import type { Db } from '../db/database.ts';
+import { createMetrics, RENAMED_DEFAULT_GAUGES } from './prometheus.ts';
 
 interface Family {
   name: string;

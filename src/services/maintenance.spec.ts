@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { leaseHolderPid } from './reclaim.ts';
-import { orphanAgeMs, ORPHAN_AGE_MS } from './sweeper.ts';
+import { leaseHolderPid, orphanAgeMs, ORPHAN_AGE_MS } from './maintenance.ts';
 
 test('a lease owner names its process only for this host: host:pid:runner#claim', () => {
   assert.equal(leaseHolderPid('box:4242:analyze#7', 'box'), 4242);
