@@ -19,30 +19,35 @@ function evicted(collection: Map<unknown, unknown> | Set<unknown>, cap: number):
   return compact;
 }
 
+/** Rebuilds a collection with the same entries in the same order (drops V8's deleted slots). */
+function compact<K, V>(collection: Map<K, V> | Set<K>): void {
+  if (collection instanceof Map) {
+    const entries = [...collection];
+    collection.clear();
+    for (const [k, v] of entries) collection.set(k, v);
+  } else {
+    const keys = [...collection];
+    collection.clear();
+    for (const k of keys) collection.add(k);
+  }
+}
+
+/** Makes room for `key`: when it is new and the collection is full, the oldest entry goes. */
+function makeRoom<K, V>(collection: Map<K, V> | Set<K>, key: K, cap: number): void {
+  if (collection.has(key) || collection.size < cap) return;
+  const oldest = collection.keys().next();
+  if (!oldest.done) collection.delete(oldest.value);
+  if (evicted(collection, cap)) compact(collection);
+}
+
 /** Map.set that evicts the oldest entry once `cap` is reached, so hostile logs cannot grow state. */
 export function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, cap: number): void {
-  if (!map.has(key) && map.size >= cap) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-    if (evicted(map, cap)) {
-      const entries = [...map];
-      map.clear();
-      for (const [k, v] of entries) map.set(k, v);
-    }
-  }
+  makeRoom(map, key, cap);
   map.set(key, value);
 }
 
 /** Set.add with the same eviction rule as boundedSet. */
 export function boundedAdd<K>(set: Set<K>, key: K, cap: number): void {
-  if (!set.has(key) && set.size >= cap) {
-    const oldest = set.values().next();
-    if (!oldest.done) set.delete(oldest.value);
-    if (evicted(set, cap)) {
-      const keys = [...set];
-      set.clear();
-      for (const k of keys) set.add(k);
-    }
-  }
+  makeRoom(set, key, cap);
   set.add(key);
 }
