@@ -1,7 +1,8 @@
 // How a service module turns its use-case functions (each taking the database, or the log store,
 // as its first argument, so that services can compose them inside one transaction) into the
 // methods of its service object: the first argument is bound once, by the composition root
-// (src/root/services.ts), and callers pass plain arguments only.
+// (createServices in services/index.ts, called by src/root/open.ts), and callers pass plain
+// arguments only.
 
 type UseCase<E> = (first: E, ...rest: never[]) => unknown;
 
