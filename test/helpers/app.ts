@@ -122,7 +122,7 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
     ...env,
   });
   // An s3:// store (env from startTestS3().env()) signs with the test server's keys.
-  const logStore = createLogStore(t.db, t.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS });
+  const logStore = await createLogStore(t.db, t.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS });
   const services = await wireServices(config, t.db, { logStore, metrics: { defaultMetrics: false }, analyzer: stubAnalyzer });
   const metrics = services.metrics as Metrics;
   const app = await buildApp({ services, logger: opts.logger ?? false });

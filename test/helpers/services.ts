@@ -52,7 +52,7 @@ export async function serviceFixture(opts: { env?: Record<string, string>; analy
     ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}),
     ...opts.env,
   });
-  const logStore = createLogStore(t.db, t.dataDir, config.logStore);
+  const logStore = await createLogStore(t.db, t.dataDir, config.logStore);
   const services = await wireServices(config, t.db, { logStore, analyzer: opts.analyzer ?? stubAnalyzer, resolver: opts.resolver, log: opts.log, metrics: false, mailer: null });
   return {
     services, db: t.db, logStore, config,

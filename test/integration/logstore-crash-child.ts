@@ -14,7 +14,7 @@ import { S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
 const env = process.env;
 const config = loadConfig(env);
 const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir });
-const store = createLogStore(db, config.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS, partSize: 5 * 1024 * 1024 }) as S3LogStore;
+const store = await createLogStore(db, config.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS, partSize: 5 * 1024 * 1024 }) as S3LogStore;
 const STOP_AT = env.STOP_AT ?? '';
 let sessionId = env.SESSION_ID ?? newId('ses');
 

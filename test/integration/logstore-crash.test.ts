@@ -31,7 +31,7 @@ const children: ChildProcess[] = [];
 before(async () => {
   s3 = await startTestS3();
   t = await createTestDb();
-  store = createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS });
+  store = await createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS });
   accountId = (await createAccountWithUser(t.db.kysely, { name: 'crash', email: 'crash@example.test', passwordHash: 'h' })).account.id;
 });
 after(async () => {

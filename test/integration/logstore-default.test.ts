@@ -11,7 +11,7 @@ logStoreContract(async () => {
   const t = await createTestDb();
   // The store the configuration of this mode names when VOUCH_LOG_STORE is unset.
   const { logStore } = loadConfig({ VOUCH_DATA_DIR: t.dataDir, ...(t.databaseUrl ? { DATABASE_URL: t.databaseUrl } : {}) });
-  const store = createLogStore(t.db, t.dataDir, logStore);
+  const store = await createLogStore(t.db, t.dataDir, logStore);
   const pg = t.db.dialect === 'postgres';
   return {
     t,

@@ -31,7 +31,7 @@ logStoreContract(async () => {
   s3 = await startTestS3();
   t = await createTestDb();
   // 5 MiB parts (the S3 minimum) so the multi-MiB contract uploads take the multipart path.
-  store = createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: 5 * 1024 * 1024 });
+  store = await createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: 5 * 1024 * 1024 });
   return {
     t,
     store,
@@ -116,20 +116,20 @@ test('S3: replacing a log (redaction) writes a new object and removes the old on
 // 5 MiB parts, one in flight: a pool of two part buffers, so 4 parts reuse each buffer while
 // the other is being sent; writes of 3 MiB + 1 byte straddle every part boundary.
 const PART = 5 * 1024 * 1024;
-function smallPoolStore(): LogStore {
+function smallPoolStore(): Promise<LogStore> {
   return createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: PART, queueSize: 1 });
 }
 
 test('S3: a log of several parts, through a reused pool of part buffers, reads back byte for byte', async () => {
   const bytes = randomBytes(3 * PART + 12345);
-  const id = await committedUpload(bytes, smallPoolStore(), 3 * 1024 * 1024 + 1);
+  const id = await committedUpload(bytes, await smallPoolStore(), 3 * 1024 * 1024 + 1);
   assert.ok((await readAll(id)).equals(bytes));
   assert.deepEqual(await orphanObjects(), []);
 });
 
 test('S3: aborting an upload after parts were sent leaves no object and no row', async () => {
   const before = await s3.keys(PREFIX);
-  const sink = await smallPoolStore().beginUpload();
+  const sink = await (await smallPoolStore()).beginUpload();
   await sink.write(randomBytes(2 * PART + 10));
   await sink.abort();
   assert.deepEqual(await s3.keys(PREFIX), before);
