@@ -8,8 +8,9 @@
 // (on this 2-core machine s3rver, the API and the client share the CPU; s3rver writes each part,
 // then copies the parts into the object on completion, which a real bucket does not charge us).
 // In the same run, a second baseline without Vouch: the same bytes sent from this process straight
-// into s3rver (multipart with the store's part size and queue, parts read from the file, with the
-// time of s3rver's CompleteMultipartUpload; and one streamed PutObject) — what
+// into s3rver, read from the file — as segment objects with the store's part size and queue (the
+// store's own layout), as a multipart upload of the same parts (with the time of s3rver's
+// CompleteMultipartUpload, which rewrites the whole object), and as one streamed PutObject: what
 // s3rver itself takes in on this machine, the ceiling for any S3 store measured here.
 // Not a test: it prints a table and exits 1 when a target is missed.
 import { spawn } from 'node:child_process';
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import net from 'node:net';
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import { openDatabase } from '../src/adapters/db/database.ts';
-import { createS3Client, PART_BYTES, QUEUE_SIZE } from '../src/adapters/logstore/s3-store.ts';
+import { createS3Client, PART_BYTES, QUEUE_SIZE, segmentKey } from '../src/adapters/logstore/s3-store.ts';
 import { createAccount } from '../src/services/accounts.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -139,19 +140,42 @@ async function upload(server: { proc: ChildProcess; base: string }, key: string,
  * SDK client settings — as a multipart upload with the store's part size and queue, and as one
  * streamed PutObject. What s3rver itself takes in on this machine bounds what any S3 store can reach here.
  */
-async function rawIntoS3rver(endpoint: string, file: string, mode: 'multipart' | 'put', s3rverPid: number): Promise<Round> {
+async function rawIntoS3rver(endpoint: string, file: string, mode: 'segments' | 'multipart' | 'put', s3rverPid: number): Promise<Round> {
   const client = createS3Client({ bucket: BUCKET, prefix: '', endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   const key = `raw/${mode}-${Date.now()}`;
   const s3cpu0 = cpuSeconds(s3rverPid);
   const started = performance.now();
   let completeSeconds: number | undefined;
   if (mode === 'multipart') completeSeconds = await rawMultipart(client, file, key);
+  else if (mode === 'segments') await rawSegments(client, file, key);
   else await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: key, Body: createReadStream(file), ContentLength: UPLOAD_BYTES }));
   const seconds = (performance.now() - started) / 1000;
   const s3rverCpuPerGb = (cpuSeconds(s3rverPid) - s3cpu0) / (UPLOAD_BYTES / GB);
-  await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key })); // keep the disk from filling
+  for (let n = 1; n <= (mode === 'segments' ? Math.ceil(UPLOAD_BYTES / PART_BYTES) : 1); n++) {
+    await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: segmentKey(key, n) })); // keep the disk from filling
+  }
   client.destroy();
   return { mbps: UPLOAD_BYTES / MB / seconds, growth: 0, cpuPerGb: 0, s3rverCpuPerGb, completeSeconds };
+}
+
+/** The file as segment objects (the store's layout), with the store's part size and queue. */
+async function rawSegments(client: ReturnType<typeof createS3Client>, file: string, key: string): Promise<void> {
+  const fd = openSync(file, 'r');
+  const inFlight = new Set<Promise<unknown>>();
+  try {
+    for (let offset = 0, n = 1; offset < UPLOAD_BYTES; offset += PART_BYTES, n++) {
+      const body = Buffer.allocUnsafe(Math.min(PART_BYTES, UPLOAD_BYTES - offset));
+      readSync(fd, body, 0, body.length, offset);
+      const sending: Promise<unknown> = client
+        .send(new PutObjectCommand({ Bucket: BUCKET, Key: segmentKey(key, n), Body: body, ContentLength: body.length }))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+      if (inFlight.size >= QUEUE_SIZE) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The file as a multipart upload with the store's part size and queue; returns the seconds CompleteMultipartUpload took. */
@@ -193,7 +217,7 @@ async function main(): Promise<void> {
       file: { VOUCH_LOG_STORE: 'file' },
       s3: { VOUCH_LOG_STORE: `s3://${BUCKET}/bench`, VOUCH_S3_ENDPOINT: s3.endpoint, VOUCH_S3_FORCE_PATH_STYLE: 'true', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' },
     };
-    const results: Record<string, Round[]> = { file: [], s3: [], rawMultipart: [], rawPut: [] };
+    const results: Record<string, Round[]> = { file: [], s3: [], rawSegments: [], rawMultipart: [], rawPut: [] };
     const s3rverPid = s3.proc.pid as number;
     for (const [name, env] of Object.entries(stores)) {
       const dataDir = join(work, name);
@@ -212,6 +236,7 @@ async function main(): Promise<void> {
         await new Promise((r) => server.proc.once('exit', r));
         rmSync(join(env.VOUCH_DATA_DIR, 'logs'), { recursive: true, force: true }); // keep the disk from filling
       }
+      results.rawSegments.push(await rawIntoS3rver(s3.endpoint, file, 'segments', s3rverPid));
       results.rawMultipart.push(await rawIntoS3rver(s3.endpoint, file, 'multipart', s3rverPid));
       results.rawPut.push(await rawIntoS3rver(s3.endpoint, file, 'put', s3rverPid));
     }
@@ -228,7 +253,7 @@ async function main(): Promise<void> {
     console.log(`  API process CPU per GB: file ${cpuFile.toFixed(1)} s, S3 ${cpuS3.toFixed(1)} s (S3/file ${(cpuS3 / cpuFile).toFixed(2)}×)`);
     const s3rverCpu = (rs: Round[]) => median(rs.map((r) => r.s3rverCpuPerGb)).toFixed(1);
     console.log(`  s3rver CPU per GB: through the S3 store ${s3rverCpu(results.s3)} s`);
-    for (const [name, label] of [['rawMultipart', `raw multipart, ${PART_BYTES / MB} MiB × ${QUEUE_SIZE}`], ['rawPut', 'raw PutObject stream']] as const) {
+    for (const [name, label] of [['rawSegments', `raw segments as the store writes them, ${PART_BYTES / MB} MiB × ${QUEUE_SIZE}`], ['rawMultipart', `raw multipart, ${PART_BYTES / MB} MiB × ${QUEUE_SIZE}`], ['rawPut', 'raw PutObject stream']] as const) {
       const mbps = median(results[name].map((r) => r.mbps));
       const complete = name === 'rawMultipart' ? `, of which CompleteMultipartUpload ${results[name].map((r) => r.completeSeconds?.toFixed(1)).join(', ')} s` : '';
       console.log(`  baseline without Vouch, same bytes into s3rver (${label}): ${mbps.toFixed(1)} MB/s = ${(mbps / fileMbps).toFixed(2)}× file, S3 store ${(s3Mbps / mbps).toFixed(2)}× of it, s3rver CPU ${s3rverCpu(results[name])} s/GB (rounds: ${results[name].map((r) => r.mbps.toFixed(1)).join(', ')}${complete})`);

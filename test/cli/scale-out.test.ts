@@ -151,7 +151,7 @@ test('two APIs and two workers on PostgreSQL + S3: 200 uploads, 200 reports as t
   assert.deepEqual([...new Set(sessions)].sort(), uploaded.map((u) => u.id).sort(), 'one webhook per session, for every session');
   assert.equal((await db.kysely.selectFrom('sessions').select('id').where('status', '!=', 'complete').execute()).length, 0, '0 lost or failed');
   // The logs are in the bucket, none on any machine's disk.
-  assert.equal((await s3.keys('scale/')).length, UPLOADS);
+  assert.equal((await s3.logKeys('scale/')).length, UPLOADS);
   for (const d of dirs) assert.deepEqual((await readdir(d)).filter((n) => n === 'logs' || n === 'uploads'), [], `no log on the disk of ${d}`);
 });
 

@@ -12,6 +12,11 @@ import type { LogStoreConfig } from '../../src/config.ts';
 /** s3rver accepts any key pair that it was told about; these are its defaults. */
 export const S3_TEST_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+/** The log an object belongs to: its key without a segment number (s3-store.ts, segmentKey). */
+export function logKeyOf(objectKey: string): string {
+  return objectKey.replace(/\.\d{6}$/, '');
+}
+
 export interface TestS3 {
   endpoint: string;
   bucket: string;
@@ -21,6 +26,8 @@ export interface TestS3 {
   env(prefix?: string): Record<string, string>;
   /** Every object key in the bucket (under `prefix`). */
   keys(prefix?: string): Promise<string[]>;
+  /** The keys of the logs whose objects are in the bucket (under `prefix`): one per log, however many segments. */
+  logKeys(prefix?: string): Promise<string[]>;
   client: S3Client;
   /** Takes the server down (connections refused on its port) until resume(). */
   pause(): Promise<void>;
@@ -37,6 +44,16 @@ export async function startTestS3(): Promise<TestS3> {
   const bucket = `vouch-test-${randomBytes(4).toString('hex')}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
+  async function keys(prefix = ''): Promise<string[]> {
+    const out: string[] = [];
+    let token: string | undefined;
+    do {
+      const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
+      out.push(...(r.Contents ?? []).map((o) => o.Key ?? ''));
+      token = r.IsTruncated ? r.NextContinuationToken : undefined;
+    } while (token);
+    return out.sort();
+  }
   const storeConfig = (prefix = '') => ({ kind: 's3' as const, bucket, prefix, endpoint, region: 'us-east-1', forcePathStyle: true });
   return {
     endpoint,
@@ -52,16 +69,8 @@ export async function startTestS3(): Promise<TestS3> {
       AWS_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     }),
-    async keys(prefix = '') {
-      const out: string[] = [];
-      let token: string | undefined;
-      do {
-        const r = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }));
-        out.push(...(r.Contents ?? []).map((o) => o.Key ?? ''));
-        token = r.IsTruncated ? r.NextContinuationToken : undefined;
-      } while (token);
-      return out.sort();
-    },
+    keys,
+    logKeys: async (prefix = '') => [...new Set((await keys(prefix)).map(logKeyOf))].sort(),
     async pause() {
       await server?.close();
       server = null;

@@ -12,9 +12,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createTestDb } from '../helpers/db.ts';
 import type { TestDb } from '../helpers/db.ts';
-import { startTestS3, S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
+import { logKeyOf, startTestS3, S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
 import type { TestS3 } from '../helpers/s3.ts';
 import { createLogStore, LogNotFoundError } from '../../src/adapters/logstore/index.ts';
+import { segmentKey } from '../../src/adapters/logstore/s3-store.ts';
 import type { LogStore } from '../../src/adapters/logstore/index.ts';
 import { createAccountWithUser } from '../../src/adapters/db/repositories/accounts.ts';
 import { insertSession } from '../../src/adapters/db/repositories/sessions.ts';
@@ -71,24 +72,25 @@ async function assertConsistent(): Promise<void> {
   const rows = await t.db.kysely.selectFrom('log_objects').selectAll().execute();
   const known = new Set(rows.map((r) => r.object_key));
   const objects = await s3.keys(PREFIX);
-  assert.deepEqual(objects.filter((k) => !known.has(k)), [], 'no object without a row');
+  assert.deepEqual(objects.filter((k) => !known.has(logKeyOf(k))), [], 'no object without a row');
   const sessions = await t.db.kysely.selectFrom('sessions').select(['id', 'size_bytes', 'sha256']).execute();
   for (const s of sessions) {
     const row = rows.find((r) => r.session_id === s.id && r.state === 'committed');
     assert.ok(row, `session ${s.id} has a committed log`);
-    assert.ok(objects.includes(row.object_key), `the object of session ${s.id} exists`);
+    const segments = Array.from({ length: row.segments ?? 1 }, (_, i) => segmentKey(row.object_key, i + 1));
+    assert.deepEqual(objects.filter((k) => logKeyOf(k) === row.object_key), segments, `every segment of the log of session ${s.id} exists, and no other`);
     let n = 0;
     for await (const c of await store.open(s.id)) n += c.byteLength; // size and sha256 are verified by the read
     assert.ok(n > 0);
   }
 }
 
-/** After the sweep: exactly one object per committed row, nothing else. */
+/** After the sweep: exactly the objects of the committed rows, nothing else. */
 async function assertSwept(): Promise<void> {
   await store.sweepOrphans(0);
   const rows = await t.db.kysely.selectFrom('log_objects').selectAll().execute();
   assert.deepEqual(rows.filter((r) => r.state !== 'committed').map((r) => r.state), [], 'no pending or removing row left');
-  assert.deepEqual(await s3.keys(PREFIX), rows.map((r) => r.object_key).sort(), 'the bucket holds exactly the committed logs');
+  assert.deepEqual(await s3.logKeys(PREFIX), rows.map((r) => r.object_key).sort(), 'the bucket holds exactly the committed logs');
   await assertConsistent();
 }
 
@@ -114,6 +116,8 @@ test('killed right after the session transaction committed: the session has its 
   let n = 0;
   for await (const c of await store.open(id)) n += c.byteLength;
   assert.equal(n, 11 * 1024 * 1024);
+  const row = await t.db.kysely.selectFrom('log_objects').select('segments').where('session_id', '=', id).executeTakeFirstOrThrow();
+  assert.equal(row.segments, 3, '11 MiB in 5 MiB segments');
 });
 
 async function committedSession(content: string): Promise<string> {

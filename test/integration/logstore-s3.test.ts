@@ -1,15 +1,17 @@
 // The log store contract on an S3 bucket (a real s3rver over HTTP), with the database of
 // VOUCH_TEST_DB for the bookkeeping; then what only the object store does: every object has a
-// row, checksums verified on read, redaction writes a new object, small parts bound memory.
+// row, a large log is a run of segment objects, checksums verified on read, redaction writes a
+// new object, small parts bound memory.
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createTestDb } from '../helpers/db.ts';
 import type { TestDb } from '../helpers/db.ts';
-import { startTestS3, S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
+import { logKeyOf, startTestS3, S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
 import type { TestS3 } from '../helpers/s3.ts';
 import { createLogStore, LogIntegrityError } from '../../src/adapters/logstore/index.ts';
+import { segmentKey } from '../../src/adapters/logstore/s3-store.ts';
 import type { LogStore } from '../../src/adapters/logstore/index.ts';
 import { createAccountWithUser } from '../../src/adapters/db/repositories/accounts.ts';
 import { insertSession } from '../../src/adapters/db/repositories/sessions.ts';
@@ -24,13 +26,13 @@ const PREFIX = 'contract/';
 /** Objects in the bucket that no log_objects row knows of: must always be none. */
 async function orphanObjects(): Promise<string[]> {
   const rows = new Set((await t.db.kysely.selectFrom('log_objects').select('object_key').execute()).map((r) => r.object_key));
-  return (await s3.keys(PREFIX)).filter((k) => !rows.has(k));
+  return (await s3.keys(PREFIX)).filter((k) => !rows.has(logKeyOf(k)));
 }
 
 logStoreContract(async () => {
   s3 = await startTestS3();
   t = await createTestDb();
-  // 5 MiB parts (the S3 minimum) so the multi-MiB contract uploads take the multipart path.
+  // 5 MiB segments, so the multi-MiB contract uploads are stored as several objects.
   store = await createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: 5 * 1024 * 1024 });
   return {
     t,
@@ -38,13 +40,13 @@ logStoreContract(async () => {
     async leftovers() {
       const rows = await t.db.kysely.selectFrom('log_objects').select('id').where('state', '!=', 'committed').execute();
       const committed = await t.db.kysely.selectFrom('log_objects').select('id').where('state', '=', 'committed').execute();
-      return rows.length + (await orphanObjects()).length + Math.max(0, (await s3.keys(PREFIX)).length - committed.length);
+      return rows.length + (await orphanObjects()).length + Math.max(0, (await s3.logKeys(PREFIX)).length - committed.length);
     },
     async storedLogCount() {
-      const objects = (await s3.keys(PREFIX)).length;
+      const logs = (await s3.logKeys(PREFIX)).length;
       const rows = (await t.db.kysely.selectFrom('log_objects').select('id').execute()).length;
-      assert.equal(objects, rows, 'one object per row');
-      return objects;
+      assert.equal(logs, rows, 'the objects of one log per row');
+      return logs;
     },
     async ageEverythingExcept(fresh) {
       const freshId = (fresh as unknown as { uploadId: string }).uploadId;
@@ -80,10 +82,11 @@ async function readAll(id: string): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-test('S3: a committed log is one object under the prefix, recorded with its size and sha256; no object without a row', async () => {
+test('S3: a committed log under one segment is one object under the prefix, recorded with its size and sha256; no object without a row', async () => {
   const id = await committedUpload(Buffer.from('{"a":1}\n'));
   const row = await t.db.kysely.selectFrom('log_objects').selectAll().where('session_id', '=', id).executeTakeFirstOrThrow();
   assert.equal(row.state, 'committed');
+  assert.equal(row.segments, 1);
   assert.equal(Number(row.size_bytes), 8);
   assert.match(row.sha256 ?? '', /^[0-9a-f]{64}$/);
   assert.ok(row.object_key.startsWith(PREFIX), row.object_key);
@@ -120,14 +123,52 @@ function smallPoolStore(): Promise<LogStore> {
   return createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, partSize: PART, queueSize: 1 });
 }
 
-test('S3: a log of several parts, through a reused pool of part buffers, reads back byte for byte', async () => {
+test('S3: a log of several parts is that many segment objects, written through a reused pool of part buffers, and reads back byte for byte', async () => {
   const bytes = randomBytes(3 * PART + 12345);
   const id = await committedUpload(bytes, await smallPoolStore(), 3 * 1024 * 1024 + 1);
+  const row = await t.db.kysely.selectFrom('log_objects').select(['object_key', 'segments']).where('session_id', '=', id).executeTakeFirstOrThrow();
+  assert.equal(row.segments, 4);
+  const segments = [1, 2, 3, 4].map((n) => segmentKey(row.object_key, n));
+  assert.deepEqual((await s3.keys(PREFIX)).filter((k) => logKeyOf(k) === row.object_key), segments);
+  const sizes = await Promise.all(segments.map(async (Key) => (await s3.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key }))).ContentLength));
+  assert.deepEqual(sizes, [PART, PART, PART, 12345]);
   assert.ok((await readAll(id)).equals(bytes));
   assert.deepEqual(await orphanObjects(), []);
 });
 
-test('S3: aborting an upload after parts were sent leaves no object and no row', async () => {
+test('S3: a log of exactly two parts is two segments, and an empty log is one empty object', async () => {
+  const two = await committedUpload(randomBytes(2 * PART), await smallPoolStore(), PART);
+  const twoRow = await t.db.kysely.selectFrom('log_objects').select('segments').where('session_id', '=', two).executeTakeFirstOrThrow();
+  assert.equal(twoRow.segments, 2);
+  assert.equal((await readAll(two)).length, 2 * PART);
+  const empty = await committedUpload(Buffer.alloc(0));
+  const emptyRow = await t.db.kysely.selectFrom('log_objects').select(['object_key', 'segments']).where('session_id', '=', empty).executeTakeFirstOrThrow();
+  assert.equal(emptyRow.segments, 1);
+  assert.ok((await s3.keys(PREFIX)).includes(emptyRow.object_key));
+  assert.equal((await readAll(empty)).length, 0);
+});
+
+test('S3: a missing middle segment fails the read with LogIntegrityError naming it; a reader that stops early gets what it read', async () => {
+  const bytes = randomBytes(3 * PART);
+  const id = await committedUpload(bytes, await smallPoolStore(), PART);
+  const { object_key: key } = await t.db.kysely.selectFrom('log_objects').select('object_key').where('session_id', '=', id).executeTakeFirstOrThrow();
+  const first: Buffer[] = [];
+  for await (const c of await store.open(id)) {
+    first.push(Buffer.from(c));
+    break; // the next segment, already asked for, is released
+  }
+  assert.ok(bytes.subarray(0, first[0].length).equals(first[0]));
+  await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: segmentKey(key, 2) }));
+  await assert.rejects(readAll(id), (e: unknown) => e instanceof LogIntegrityError && e.message.includes('segment 2 of 3'));
+});
+
+test('S3: a row written before segments (no count: one object at its key) still reads', async () => {
+  const id = await committedUpload(Buffer.from('{"legacy":true}\n'));
+  await t.db.kysely.updateTable('log_objects').set({ segments: null }).where('session_id', '=', id).execute();
+  assert.equal((await readAll(id)).toString(), '{"legacy":true}\n');
+});
+
+test('S3: aborting an upload after segments were sent leaves no object and no row', async () => {
   const before = await s3.keys(PREFIX);
   const sink = await (await smallPoolStore()).beginUpload();
   await sink.write(randomBytes(2 * PART + 10));

@@ -122,6 +122,8 @@ export interface LogObjectsTable {
   sha256: string | null;
   created_at: IsoTime;
   committed_at: IsoTime | null;
+  /** Segment objects of the committed log (s3-store.ts); null: one, at object_key. */
+  segments: number | null;
 }
 
 export interface LogChunksTable {

@@ -1,34 +1,36 @@
-// Object-storage mode (VOUCH_LOG_STORE=s3://bucket/prefix): each stored log is one object in an
-// S3-compatible bucket, its bookkeeping a `log_objects` row in the database.
+// Object-storage mode (VOUCH_LOG_STORE=s3://bucket/prefix): each stored log is a run of segment
+// objects in an S3-compatible bucket, its bookkeeping a `log_objects` row in the database.
 //
-// Consistency without a distributed transaction — the row always outlives its object:
+// Segments, not a multipart upload: a log is cut into parts of `partSize` (8 MiB) as it arrives,
+// and each part is its own object, PUT while the next one fills: `<prefix><upload id>.log`, then
+// `….log.000002`, `….log.000003`, … A log under one part is one object, as it always was.
+//   - Every byte in the bucket is a listable object under the log's key, so the sweeper finds
+//     what a crash left by listing that prefix. The parts of an unfinished multipart upload are
+//     invisible to listing (and s3rver, like several S3-compatible servers, cannot list uploads).
+//   - No completion step: servers that assemble the parts into one object on completion (s3rver
+//     rewrites the whole log) make the upload wait as long again; AWS S3 does not, so there the
+//     two cost the same (one request per 8 MiB either way).
+//   - No 10,000-part limit, no Content-MD5 / checksum headers needed from the server.
+//
+// Consistency without a distributed transaction — the row always outlives its objects:
 //   1. beginUpload() inserts the row as `pending` BEFORE any byte goes to the bucket;
-//   2. the bytes stream to the bucket as a multipart upload while they arrive (memory stays at
-//      a few parts, whatever the size of the log); finish() completes the object;
-//   3. commit() marks the row `committed` for the session INSIDE the session's transaction, so
-//      the session row and "its log exists" appear together or not at all;
-//   4. removal marks the row `removing` (the session no longer sees a log), deletes the object,
-//      and only then deletes the row.
+//   2. the segments stream to the bucket while the bytes arrive (memory stays at a few parts,
+//      whatever the size of the log); finish() waits for the last one;
+//   3. commit() marks the row `committed` for the session, with its segment count, INSIDE the
+//      session's transaction, so the session row and "its log exists" appear together or not at all;
+//   4. removal marks the row `removing` (the session no longer sees a log), deletes every object
+//      under the log's key, and only then deletes the row.
 // A crash anywhere leaves a row that says what to do: `pending` older than the sweep threshold
-// (never committed: its object, if any, is removed), `committed` without a session (the session
+// (never committed: its objects, if any, are removed), `committed` without a session (the session
 // was deleted: removed), or `removing` (finish the removal). The sweeper does exactly that, so no
 // object is ever left without a row, and no session ever points at a log that is not complete.
 //
 // Checksums: each request is covered in transit by TLS (or SigV4's payload hash over plain HTTP);
-// we record the sha256 and size of the whole log on the row and check both on every read.
+// we record the sha256, size and segment count of the whole log on the row and check all three
+// on every read.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Db } from '../db/database.ts';
 import type { DbExecutor } from '../db/schema.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
@@ -43,16 +45,15 @@ export interface S3StoreOptions {
   endpoint: string | null;
   region: string | null;
   forcePathStyle: boolean;
-  /** Multipart part size (min 5 MiB); the buffers of one upload are exactly partSize × (queueSize + 1). */
+  /** Segment size; the buffers of one upload are at most partSize × (queueSize + 1). */
   partSize?: number;
   queueSize?: number;
   /** Explicit credentials (tests); else the SDK's chain: AWS_ACCESS_KEY_ID…, profiles, instance roles. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-// 8 MiB parts, 4 in flight: a pool of 5 part buffers, 40 MiB per upload however large the log
-// (bench:logstore: a 1 GB upload adds ~80 MB to the API's RSS, at s3rver's own multipart intake
-// rate), up to 78 GiB per object (10,000 parts).
+// 8 MiB segments, 4 in flight: a pool of 5 part buffers, 40 MiB per upload however large the log
+// (bench:logstore: a 1 GB upload adds ~70 MB to the API's RSS).
 export const PART_BYTES = 8 * 1024 * 1024;
 export const QUEUE_SIZE = 4;
 const CONTENT_TYPE = 'application/octet-stream';
@@ -60,6 +61,17 @@ const CONTENT_TYPE = 'application/octet-stream';
 const FIRST_BUFFER_BYTES = 256 * 1024;
 /** How many removals one sweep does at most (the next sweep goes on). */
 const SWEEP_BATCH = 1000;
+/** Segment objects deleted at once when a log is removed. */
+const DELETE_CONCURRENCY = 8;
+
+/**
+ * The key of segment `n` (from 1) of the log stored at `objectKey`: the first is the log's own
+ * key, the others follow it with a zero-padded number, so all of them, and only them, are listed
+ * under the prefix `objectKey` (upload ids are unique and of one length).
+ */
+export function segmentKey(objectKey: string, n: number): string {
+  return n === 1 ? objectKey : `${objectKey}.${String(n).padStart(6, '0')}`;
+}
 
 const NOT_FOUND = new Set(['NoSuchKey', 'NotFound']);
 
@@ -100,12 +112,11 @@ interface ObjectRow {
 }
 
 /**
- * A multipart upload fed by write(): the bytes are copied once, straight into a part buffer; a
- * full part is sent while the next one fills, up to `queueSize` parts in flight. The buffers are
- * a fixed pool of queueSize + 1 parts, reused, so memory is bounded and the garbage collector has
- * nothing to do per part (lib-storage's Upload, used before, re-gathered a stream into a new
- * Buffer per part: two copies and a part's worth of garbage each time). A log smaller than one
- * part is a single PutObject.
+ * An upload of segments fed by write(): the bytes are copied once, straight into a part buffer;
+ * a full part is PUT as the next segment while the next one fills, up to `queueSize` in flight.
+ * The buffers are a fixed pool of queueSize + 1 parts, reused, so memory is bounded and the
+ * garbage collector has nothing to do per part (lib-storage's Upload, used before, re-gathered a
+ * stream into a new Buffer per part: two copies and a part's worth of garbage each time).
  */
 class S3UploadSink extends CountingSink implements UploadSink {
   #state: 'open' | 'finishing' | 'finished' | 'committed' | 'aborted' = 'open';
@@ -113,11 +124,10 @@ class S3UploadSink extends CountingSink implements UploadSink {
   #buffers = 0;
   #part: Buffer | undefined;
   #fill = 0;
-  #multipartId: Promise<string> | undefined;
-  #partNumber = 0;
-  #sent: { PartNumber: number; ETag: string | undefined }[] = [];
+  /** Segments started so far (the last one is number #segments). */
+  #segments = 0;
   #inFlight = new Set<Promise<void>>();
-  /** The first failure of a part upload: every later write() or finish() throws it. */
+  /** The first failure of a segment upload: every later write() or finish() throws it. */
   #failure: LogStoreUnavailableError | undefined;
   #finishing: Promise<void> | undefined;
 
@@ -142,7 +152,7 @@ class S3UploadSink extends CountingSink implements UploadSink {
       this.#part.set(chunk.subarray(offset, offset + n), this.#fill);
       this.#fill += n;
       offset += n;
-      if (this.#fill === partSize) this.#sendPart();
+      if (this.#fill === partSize) this.#sendSegment();
     }
   }
 
@@ -170,23 +180,22 @@ class S3UploadSink extends CountingSink implements UploadSink {
     }
   }
 
-  /** Starts uploading the filled part; its buffer returns to the pool when the request settled. */
-  #sendPart(): void {
-    const buffer = this.#part as Buffer;
+  /** Starts uploading the filled part as the next segment; its buffer returns to the pool when the request settled. */
+  #sendSegment(): void {
+    const buffer = this.#part ?? Buffer.alloc(0);
     const body = buffer.subarray(0, this.#fill);
-    const partNumber = ++this.#partNumber;
+    const key = segmentKey(this.objectKey, ++this.#segments);
     this.#part = undefined;
     this.#fill = 0;
-    this.#multipartId ??= this.store.client.send(new CreateMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.objectKey, ContentType: CONTENT_TYPE })).then((r) => r.UploadId as string);
-    const sending = this.#multipartId
-      .then((id) => this.store.client.send(new UploadPartCommand({ Bucket: this.store.bucket, Key: this.objectKey, UploadId: id, PartNumber: partNumber, Body: body, ContentLength: body.byteLength })))
+    const sending = this.store.client
+      .send(new PutObjectCommand({ Bucket: this.store.bucket, Key: key, Body: body, ContentLength: body.byteLength, ContentType: CONTENT_TYPE }))
       .then(
-        (r) => void this.#sent.push({ PartNumber: partNumber, ETag: r.ETag }),
+        () => {},
         (error: unknown) => void (this.#failure ??= storeFault(error, 'storing an upload')),
       )
       .finally(() => {
         this.#inFlight.delete(sending);
-        this.#free.push(buffer);
+        if (buffer.byteLength > 0) this.#free.push(buffer);
       });
     this.#inFlight.add(sending);
   }
@@ -209,18 +218,10 @@ class S3UploadSink extends CountingSink implements UploadSink {
     if (this.#state === 'aborted') return Promise.reject(new Error('upload already aborted'));
     this.#finishing ??= (async () => {
       this.#state = 'finishing';
-      const { bucket } = this.store;
       try {
-        if (this.#multipartId === undefined) {
-          // Smaller than one part: one request.
-          const body = (this.#part ?? Buffer.alloc(0)).subarray(0, this.#fill);
-          await this.store.client.send(new PutObjectCommand({ Bucket: bucket, Key: this.objectKey, Body: body, ContentLength: body.byteLength, ContentType: CONTENT_TYPE }));
-        } else {
-          if (this.#fill > 0) this.#sendPart();
-          await this.#settle();
-          const parts = [...this.#sent].sort((a, b) => a.PartNumber - b.PartNumber);
-          await this.store.client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: this.objectKey, UploadId: await this.#multipartId, MultipartUpload: { Parts: parts } }));
-        }
+        // The last, partial segment; an empty log is one empty object.
+        if (this.#fill > 0 || this.#segments === 0) this.#sendSegment();
+        await this.#settle();
       } catch (error) {
         throw storeFault(error, 'storing an upload');
       } finally {
@@ -236,7 +237,7 @@ class S3UploadSink extends CountingSink implements UploadSink {
     if (this.#state !== 'finished') throw new Error(`upload already ${this.#state}`);
     const r = await trx
       .updateTable('log_objects')
-      .set({ state: 'committed', session_id: sessionId, size_bytes: this.size, sha256: this.sha256Hex(), committed_at: nowIso() })
+      .set({ state: 'committed', session_id: sessionId, size_bytes: this.size, sha256: this.sha256Hex(), segments: this.#segments, committed_at: nowIso() })
       .where('id', '=', this.uploadId)
       .where('state', '=', 'pending')
       .executeTakeFirst();
@@ -248,11 +249,8 @@ class S3UploadSink extends CountingSink implements UploadSink {
   async abort(): Promise<void> {
     this.#state = 'aborted';
     await this.#finishing?.catch(() => {});
-    await this.#settle().catch(() => {}); // settled: no part is still being written
+    await this.#settle().catch(() => {}); // settled: no segment is still being written
     this.#release();
-    const multipartId = await this.#multipartId?.catch(() => undefined);
-    // Without this the parts would stay in the bucket, invisible, until a lifecycle rule expires them.
-    if (multipartId) await this.store.client.send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: this.objectKey, UploadId: multipartId })).catch(() => {});
     await this.store.remove([{ id: this.uploadId, object_key: this.objectKey }], 'pending');
   }
 }
@@ -297,30 +295,39 @@ export class S3LogStore implements LogStore {
   async open(sessionId: string): Promise<AsyncIterable<Uint8Array>> {
     const row = await this.db.kysely
       .selectFrom('log_objects')
-      .select(['object_key', 'size_bytes', 'sha256'])
+      .select(['object_key', 'size_bytes', 'sha256', 'segments'])
       .where('session_id', '=', sessionId)
       .where('state', '=', 'committed')
       .executeTakeFirst();
     if (!row) throw new LogNotFoundError(sessionId);
-    let body: Readable;
-    try {
-      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: row.object_key }));
-      body = r.Body as Readable;
-      if (r.ContentLength !== undefined && row.size_bytes !== null && r.ContentLength !== Number(row.size_bytes)) {
-        body.destroy();
-        throw new LogIntegrityError(sessionId, `the object has ${r.ContentLength} bytes, ${row.size_bytes} were stored`);
-      }
-    } catch (error) {
-      if (error instanceof LogIntegrityError) throw error;
-      // A committed row whose object is gone: the bucket lost it (or someone deleted it by hand).
-      if (isNotFound(error)) throw new LogIntegrityError(sessionId, `object ${row.object_key} is missing from the bucket`);
-      throw storeFault(error, 'reading a log');
+    const count = row.segments ?? 1;
+    const size = Number(row.size_bytes);
+    // The first segment is asked for here, so that an unreachable store or a missing object
+    // fails open() itself, before the caller has answered anything.
+    const first = await this.#segment(sessionId, row.object_key, 1, count);
+    if (count === 1 && first.length !== undefined && row.size_bytes !== null && first.length !== size) {
+      first.body.destroy();
+      throw new LogIntegrityError(sessionId, `the object has ${first.length} bytes, ${size} were stored`);
     }
-    return verified(body, sessionId, Number(row.size_bytes), row.sha256);
+    const next = (n: number) => this.#segment(sessionId, row.object_key, n, count).then((s) => s.body);
+    return verified(segmentBodies(first.body, count, next), sessionId, size, row.sha256);
   }
 
-  // The new object is complete before the transaction; inside it the old row is marked for
-  // removal and the new one committed (with `alongside`); after it the old object goes. A crash
+  /** GETs segment `n` of `count`; a missing one is an integrity failure (the row says it exists). */
+  async #segment(sessionId: string, objectKey: string, n: number, count: number): Promise<{ body: Readable; length: number | undefined }> {
+    const key = segmentKey(objectKey, n);
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { body: r.Body as Readable, length: r.ContentLength };
+    } catch (error) {
+      // A committed row whose object is gone: the bucket lost it (or someone deleted it by hand).
+      if (isNotFound(error)) throw new LogIntegrityError(sessionId, `object ${key} (segment ${n} of ${count}) is missing from the bucket`);
+      throw storeFault(error, 'reading a log');
+    }
+  }
+
+  // The new log is complete before the transaction; inside it the old row is marked for
+  // removal and the new one committed (with `alongside`); after it the old objects go. A crash
   // after the commit leaves the old row `removing`, which the sweeper finishes.
   async replace(sessionId: string, sink: UploadSink, alongside?: (trx: DbExecutor) => Promise<void>): Promise<void> {
     await sink.finish();
@@ -339,9 +346,10 @@ export class S3LogStore implements LogStore {
   }
 
   /**
-   * Deletes the objects, then their rows (marked `removing` first when they are `pending`). An
-   * object the store cannot delete now keeps its `removing` row, for the sweeper; the log is no
-   * longer readable either way. Returns how many were removed completely.
+   * Deletes the objects of each row (every segment under its key), then the row (marked
+   * `removing` first when it is `pending`). A row whose objects the store cannot delete now
+   * stays `removing`, for the sweeper; the log is no longer readable either way. Returns how many
+   * were removed completely.
    */
   async remove(rows: ObjectRow[], from: 'pending' | 'removing'): Promise<number> {
     let removed = 0;
@@ -350,14 +358,40 @@ export class S3LogStore implements LogStore {
         await this.db.kysely.updateTable('log_objects').set({ state: 'removing' }).where('id', '=', row.id).where('state', '=', 'pending').execute();
       }
       try {
-        await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: row.object_key }));
-      } catch (error) {
-        if (!isNotFound(error)) continue; // left for the next sweep
+        await this.#deleteObjectsOf(row.object_key);
+      } catch {
+        continue; // left for the next sweep
       }
       await this.db.kysely.deleteFrom('log_objects').where('id', '=', row.id).where('state', '=', 'removing').execute();
       removed++;
     }
     return removed;
+  }
+
+  /**
+   * Deletes every object listed under the log's key: the segments a committed log has, and the
+   * ones an interrupted upload got to write (its row does not know how many). One DeleteObject
+   * each, some at once: DeleteObjects would need a Content-MD5 or checksum header that
+   * S3-compatible servers do not all accept from the current SDK.
+   */
+  async #deleteObjectsOf(objectKey: string): Promise<void> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: objectKey, ContinuationToken: token }));
+      const keys = (page.Contents ?? []).map((o) => o.Key as string);
+      for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
+        await Promise.all(keys.slice(i, i + DELETE_CONCURRENCY).map((key) => this.#deleteObject(key)));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  async #deleteObject(key: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
   }
 
   async sweepOrphans(olderThanMs: number): Promise<number> {
@@ -392,17 +426,45 @@ async function markRemoving(db: DbExecutor, sessionId: string): Promise<ObjectRo
     .execute();
 }
 
-/** The object's bytes as they arrive, checked against the stored size and sha256 at the end. */
-async function* verified(body: Readable, sessionId: string, size: number, sha256: string | null): AsyncGenerator<Uint8Array> {
+/**
+ * The bodies of segments 1..count in order. While one streams, the next is already asked for:
+ * one round trip to the store hidden per segment. A body not read to its end is destroyed.
+ */
+async function* segmentBodies(first: Readable, count: number, get: (n: number) => Promise<Readable>): AsyncGenerator<Uint8Array> {
+  let next: Promise<Readable> | undefined;
+  try {
+    let body = first;
+    for (let n = 1; ; n++) {
+      if (n < count) {
+        next = get(n + 1);
+        next.catch(() => {}); // awaited below; not an unhandled rejection if the reader stops first
+      }
+      try {
+        yield* body as AsyncIterable<Buffer>;
+      } finally {
+        body.destroy();
+      }
+      if (!next) return;
+      body = await next;
+      next = undefined;
+    }
+  } finally {
+    void next?.then((b) => b.destroy(), () => {});
+  }
+}
+
+/** The log's bytes as they arrive, checked against the stored size and sha256 at the end. */
+async function* verified(bodies: AsyncIterable<Uint8Array>, sessionId: string, size: number, sha256: string | null): AsyncGenerator<Uint8Array> {
   const hash = createHash('sha256');
   let seen = 0;
   try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
+    for await (const chunk of bodies) {
       hash.update(chunk);
       seen += chunk.byteLength;
       yield chunk;
     }
   } catch (error) {
+    if (error instanceof LogIntegrityError || error instanceof LogStoreUnavailableError) throw error;
     throw storeFault(error, 'reading a log');
   }
   if (seen !== size) throw new LogIntegrityError(sessionId, `read ${seen} bytes, ${size} were stored`);

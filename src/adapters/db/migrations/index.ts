@@ -6,6 +6,7 @@ import { dashboard } from './0003_dashboard.ts';
 import { rateLimits } from './0004_rate_limits.ts';
 import { teamAccounts } from './0005_team_accounts.ts';
 import { logStorage } from './0006_log_storage.ts';
+import { logSegments } from './0007_log_segments.ts';
 import { columnTypes } from './types.ts';
 import type { DialectName } from './types.ts';
 
@@ -17,5 +18,6 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
     '0004_rate_limits': rateLimits(),
     '0005_team_accounts': teamAccounts(t),
     '0006_log_storage': logStorage(t),
+    '0007_log_segments': logSegments(),
   };
 }
