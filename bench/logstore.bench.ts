@@ -158,17 +158,15 @@ async function rawIntoS3rver(endpoint: string, file: string, mode: 'segments' | 
   return { mbps: UPLOAD_BYTES / MB / seconds, growth: 0, cpuPerGb: 0, s3rverCpuPerGb, completeSeconds };
 }
 
-/** The file as segment objects (the store's layout), with the store's part size and queue. */
-async function rawSegments(client: ReturnType<typeof createS3Client>, file: string, key: string): Promise<void> {
+/** Sends the file in parts of the store's size, `QUEUE_SIZE` at once, each read from the file just before. */
+async function sendParts(file: string, send: (body: Buffer, partNumber: number) => Promise<unknown>): Promise<void> {
   const fd = openSync(file, 'r');
   const inFlight = new Set<Promise<unknown>>();
   try {
     for (let offset = 0, n = 1; offset < UPLOAD_BYTES; offset += PART_BYTES, n++) {
       const body = Buffer.allocUnsafe(Math.min(PART_BYTES, UPLOAD_BYTES - offset));
       readSync(fd, body, 0, body.length, offset);
-      const sending: Promise<unknown> = client
-        .send(new PutObjectCommand({ Bucket: BUCKET, Key: segmentKey(key, n), Body: body, ContentLength: body.length }))
-        .finally(() => inFlight.delete(sending));
+      const sending: Promise<unknown> = send(body, n).finally(() => inFlight.delete(sending));
       inFlight.add(sending);
       if (inFlight.size >= QUEUE_SIZE) await Promise.race(inFlight);
     }
@@ -178,28 +176,19 @@ async function rawSegments(client: ReturnType<typeof createS3Client>, file: stri
   }
 }
 
+/** The file as segment objects (the store's layout), with the store's part size and queue. */
+async function rawSegments(client: ReturnType<typeof createS3Client>, file: string, key: string): Promise<void> {
+  await sendParts(file, (body, n) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: segmentKey(key, n), Body: body, ContentLength: body.length })));
+}
+
 /** The file as a multipart upload with the store's part size and queue; returns the seconds CompleteMultipartUpload took. */
 async function rawMultipart(client: ReturnType<typeof createS3Client>, file: string, key: string): Promise<number> {
   const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: key }));
-  const fd = openSync(file, 'r');
   const parts: { PartNumber: number; ETag?: string }[] = [];
-  const inFlight = new Set<Promise<void>>();
-  try {
-    for (let offset = 0, n = 1; offset < UPLOAD_BYTES; offset += PART_BYTES, n++) {
-      const body = Buffer.allocUnsafe(Math.min(PART_BYTES, UPLOAD_BYTES - offset));
-      readSync(fd, body, 0, body.length, offset);
-      const PartNumber = n;
-      const sending: Promise<void> = client
-        .send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }))
-        .then((r) => void parts.push({ PartNumber, ETag: r.ETag }))
-        .finally(() => inFlight.delete(sending));
-      inFlight.add(sending);
-      if (inFlight.size >= QUEUE_SIZE) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
-  } finally {
-    closeSync(fd);
-  }
+  await sendParts(file, async (body, PartNumber) => {
+    const r = await client.send(new UploadPartCommand({ Bucket: BUCKET, Key: key, UploadId, PartNumber, Body: body, ContentLength: body.length }));
+    parts.push({ PartNumber, ETag: r.ETag });
+  });
   const started = performance.now();
   await client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts: parts.sort((a, b) => a.PartNumber - b.PartNumber) } }));
   return (performance.now() - started) / 1000;
