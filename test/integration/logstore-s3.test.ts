@@ -12,6 +12,7 @@ import { logKeyOf, startTestS3, S3_TEST_CREDENTIALS } from '../helpers/s3.ts';
 import type { TestS3 } from '../helpers/s3.ts';
 import { createLogStore, LogIntegrityError } from '../../src/adapters/logstore/index.ts';
 import { segmentKey } from '../../src/adapters/logstore/s3-store.ts';
+import type { S3LogStore } from '../../src/adapters/logstore/s3-store.ts';
 import type { LogStore } from '../../src/adapters/logstore/index.ts';
 import { createAccountWithUser } from '../../src/adapters/db/repositories/accounts.ts';
 import { insertSession } from '../../src/adapters/db/repositories/sessions.ts';
@@ -160,6 +161,36 @@ test('S3: a missing middle segment fails the read with LogIntegrityError naming 
   assert.ok(bytes.subarray(0, first[0].length).equals(first[0]));
   await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: segmentKey(key, 2) }));
   await assert.rejects(readAll(id), (e: unknown) => e instanceof LogIntegrityError && e.message.includes('segment 2 of 3'));
+});
+
+test('S3: the next segment is asked for once the last MiB of the current one is being read, not before', async () => {
+  const bytes = randomBytes(2 * PART);
+  const id = await committedUpload(bytes, await smallPoolStore(), PART);
+  const client = (store as S3LogStore).client;
+  const gets: string[] = [];
+  const send = client.send.bind(client);
+  client.send = ((command: { constructor: { name: string }; input: { Key?: string } }, ...rest: unknown[]) => {
+    if (command.constructor.name === 'GetObjectCommand') gets.push(command.input.Key ?? '');
+    return (send as (...a: unknown[]) => unknown)(command, ...rest);
+  }) as typeof client.send;
+  try {
+    let read = 0;
+    /** For each chunk: the bytes read with it, and the GETs sent when it arrived. */
+    const seenAt: { read: number; gets: number }[] = [];
+    for await (const c of await store.open(id)) {
+      read += c.byteLength;
+      seenAt.push({ read, gets: gets.length });
+    }
+    assert.equal(read, 2 * PART);
+    const { object_key: key } = await t.db.kysely.selectFrom('log_objects').select('object_key').where('session_id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(gets, [segmentKey(key, 1), segmentKey(key, 2)]);
+    // While more than 1 MiB of segment 1 was left to read, only segment 1 had been asked for;
+    assert.ok(seenAt.filter((s) => s.read < PART - 1024 * 1024).every((s) => s.gets === 1));
+    // segment 2 was asked for before segment 1 had been read to its end.
+    assert.ok(seenAt.some((s) => s.read < PART && s.gets === 2));
+  } finally {
+    client.send = send;
+  }
 });
 
 test('S3: a row written before segments (no count: one object at its key) still reads', async () => {

@@ -61,6 +61,8 @@ const CONTENT_TYPE = 'application/octet-stream';
 const FIRST_BUFFER_BYTES = 256 * 1024;
 /** How many removals one sweep does at most (the next sweep goes on). */
 const SWEEP_BATCH = 1000;
+/** How much of a segment is left to read when the next one is asked for. */
+const PREFETCH_BYTES = 1024 * 1024;
 /** Segment objects deleted at once when a log is removed. */
 const DELETE_CONCURRENCY = 8;
 
@@ -309,12 +311,12 @@ export class S3LogStore implements LogStore {
       first.body.destroy();
       throw new LogIntegrityError(sessionId, `the object has ${first.length} bytes, ${size} were stored`);
     }
-    const next = (n: number) => this.#segment(sessionId, row.object_key, n, count).then((s) => s.body);
-    return verified(segmentBodies(first.body, count, next), sessionId, size, row.sha256);
+    const get = (n: number) => this.#segment(sessionId, row.object_key, n, count);
+    return verified(segmentBodies(first, count, get), sessionId, size, row.sha256);
   }
 
   /** GETs segment `n` of `count`; a missing one is an integrity failure (the row says it exists). */
-  async #segment(sessionId: string, objectKey: string, n: number, count: number): Promise<{ body: Readable; length: number | undefined }> {
+  async #segment(sessionId: string, objectKey: string, n: number, count: number): Promise<Segment> {
     const key = segmentKey(objectKey, n);
     try {
       const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -426,30 +428,45 @@ async function markRemoving(db: DbExecutor, sessionId: string): Promise<ObjectRo
     .execute();
 }
 
+interface Segment {
+  body: Readable;
+  /** Content-Length, when the store sent one. */
+  length: number | undefined;
+}
+
 /**
- * The bodies of segments 1..count in order. While one streams, the next is already asked for:
- * one round trip to the store hidden per segment. A body not read to its end is destroyed.
+ * The bodies of segments 1..count in order. The next segment is asked for while the last MiB of
+ * the current one is read, which hides the store's round trip without leaving a response unread
+ * for long: a slow reader (a download to a slow client) would otherwise hold it past the
+ * client's idle timeout. A body not read to its end is destroyed.
  */
-async function* segmentBodies(first: Readable, count: number, get: (n: number) => Promise<Readable>): AsyncGenerator<Uint8Array> {
-  let next: Promise<Readable> | undefined;
+async function* segmentBodies(first: Segment, count: number, get: (n: number) => Promise<Segment>): AsyncGenerator<Uint8Array> {
+  let next: Promise<Segment> | undefined;
+  const ask = (n: number) => {
+    const asked = get(n);
+    asked.catch(() => {}); // awaited below; not an unhandled rejection if the reader stops first
+    return asked;
+  };
   try {
-    let body = first;
+    let segment = first;
     for (let n = 1; ; n++) {
-      if (n < count) {
-        next = get(n + 1);
-        next.catch(() => {}); // awaited below; not an unhandled rejection if the reader stops first
-      }
+      let left = segment.length ?? 0;
       try {
-        yield* body as AsyncIterable<Buffer>;
+        for await (const chunk of segment.body as AsyncIterable<Buffer>) {
+          left -= chunk.byteLength;
+          if (n < count && !next && left <= PREFETCH_BYTES) next = ask(n + 1);
+          yield chunk;
+        }
       } finally {
-        body.destroy();
+        segment.body.destroy();
       }
-      if (!next) return;
-      body = await next;
+      if (n >= count) return;
+      const following = next ?? ask(n + 1);
       next = undefined;
+      segment = await following;
     }
   } finally {
-    void next?.then((b) => b.destroy(), () => {});
+    void next?.then((s) => s.body.destroy(), () => {});
   }
 }
 
