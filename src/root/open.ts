@@ -72,7 +72,7 @@ export async function wireServices(config: Config, db: Db, opts: WireOptions = {
   const services = createServices({
     config,
     db,
-    logStore: opts.logStore ?? await createLogStore(db, config.dataDir, config.logStore),
+    logStore: opts.logStore ?? await createLogStore(db, config.dataDir, config.logStore, log ? { log } : {}),
     analyzer: opts.analyzer ?? lazyAnalyzer(config),
     outbound: lazyOutbound(config, opts.resolver),
     webhookTargets: { policy: createSsrfPolicy(config.webhooks.allowCidrs), resolver: opts.resolver },

@@ -199,6 +199,27 @@ test('S3: a row written before segments (no count: one object at its key) still 
   assert.equal((await readAll(id)).toString(), '{"legacy":true}\n');
 });
 
+test('S3: a removal the store refuses keeps the row `removing`, is logged at debug level, and the sweep finishes it', async () => {
+  const lines: { obj: object; msg?: string }[] = [];
+  const logged = await createLogStore(t.db, t.dataDir, s3.storeConfig(PREFIX), { credentials: S3_TEST_CREDENTIALS, log: { debug: (obj, msg) => void lines.push({ obj, msg }) } });
+  const id = await committedUpload(Buffer.from('{"a":1}\n'), logged);
+  const { id: uploadId } = await t.db.kysely.selectFrom('log_objects').select('id').where('session_id', '=', id).executeTakeFirstOrThrow();
+  await s3.pause();
+  try {
+    await logged.delete(id);
+  } finally {
+    await s3.resume();
+  }
+  const row = await t.db.kysely.selectFrom('log_objects').select('state').where('id', '=', uploadId).executeTakeFirstOrThrow();
+  assert.equal(row.state, 'removing');
+  assert.equal(lines.length, 1);
+  assert.deepEqual(Object.keys(lines[0].obj).sort(), ['err', 'upload_id']);
+  assert.equal((lines[0].obj as { upload_id: string }).upload_id, uploadId);
+  await logged.sweepOrphans(60_000);
+  assert.equal(await t.db.kysely.selectFrom('log_objects').select('id').where('id', '=', uploadId).executeTakeFirst(), undefined);
+  assert.deepEqual(await orphanObjects(), []);
+});
+
 test('S3: aborting an upload after segments were sent leaves no object and no row', async () => {
   const before = await s3.keys(PREFIX);
   const sink = await (await smallPoolStore()).beginUpload();

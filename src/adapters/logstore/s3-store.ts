@@ -50,6 +50,8 @@ export interface S3StoreOptions {
   queueSize?: number;
   /** Explicit credentials (tests); else the SDK's chain: AWS_ACCESS_KEY_ID…, profiles, instance roles. */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Where a removal the store refused is noted (pino's shape); the sweeper retries it either way. */
+  log?: { debug(obj: object, msg?: string): void };
 }
 
 // 8 MiB segments, 4 in flight: a pool of 5 part buffers, 40 MiB per upload however large the log
@@ -264,6 +266,7 @@ export class S3LogStore implements LogStore {
   readonly partSize: number;
   readonly queueSize: number;
   readonly #prefix: string;
+  readonly #log: S3StoreOptions['log'];
 
   constructor(
     private readonly db: Db,
@@ -274,6 +277,7 @@ export class S3LogStore implements LogStore {
     this.#prefix = options.prefix;
     this.partSize = options.partSize ?? PART_BYTES;
     this.queueSize = options.queueSize ?? QUEUE_SIZE;
+    this.#log = options.log;
   }
 
   /** Readiness: the bucket answers and these credentials may use it. */
@@ -361,8 +365,9 @@ export class S3LogStore implements LogStore {
       }
       try {
         await this.#deleteObjectsOf(row.object_key);
-      } catch {
-        continue; // left for the next sweep
+      } catch (error) {
+        this.#log?.debug({ upload_id: row.id, err: error instanceof Error ? error.message : String(error) }, 'log objects not removed now; the sweeper retries');
+        continue;
       }
       await this.db.kysely.deleteFrom('log_objects').where('id', '=', row.id).where('state', '=', 'removing').execute();
       removed++;
