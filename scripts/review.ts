@@ -1,14 +1,19 @@
 // `npm run review`: every warning and critical finding Vouch reports on the real-log corpus
 // (../shared/corpus), with its evidence and the verdict committed for it in
-// src/domain/analyze.golden.json (justified, or wrong and why), then the share justified.
-// Exits 1 when a finding has no committed verdict (a new finding nobody has judged yet).
+// src/domain/analyze.golden.json (justified, or wrong and why), then the share justified; then the
+// labeled set (../shared/corpus/labeled): each finding matched to the reviewers' verdict, the
+// precision, the outcomes that disagree, and the misses they listed.
+// Exits 1 when a corpus finding has no committed verdict (a new finding nobody has judged yet).
 //
-//   npm run review            # the whole review
-//   npm run review -- --wrong # only the findings judged wrong, and the share
-import { readFileSync } from 'node:fs';
+//   npm run review            # the whole review (labeled: only findings not justified as judged)
+//   npm run review -- --wrong # only the corpus findings judged wrong, and the share
+//   npm run review -- --all   # the labeled set's justified findings too
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { analyzeStream } from '../src/domain/analyze.ts';
 import { GOLDEN_FILE, goldenInputs, type GoldenFile } from '../src/domain/golden.testing.ts';
-import { formatReview, reviewFindings } from '../src/domain/review.ts';
+import { formatLabeledReview, formatReview, reviewFindings, reviewLabeled, type LabelSet } from '../src/domain/review.ts';
 
 const golden = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8')) as GoldenFile;
 const reports = [];
@@ -19,3 +24,13 @@ const summary = reviewFindings(reports, golden.files);
 const shown = process.argv.includes('--wrong') ? { ...summary, findings: summary.findings.filter((f) => f.verdict !== 'justified') } : summary;
 process.stdout.write(formatReview(shown));
 if (summary.unreviewed > 0) process.exitCode = 1;
+
+const LABELED = fileURLToPath(new URL('../../shared/corpus/labeled/', import.meta.url));
+if (existsSync(join(LABELED, 'labels.json')) && !process.argv.includes('--wrong')) {
+  const labels = JSON.parse(readFileSync(join(LABELED, 'labels.json'), 'utf8')) as LabelSet;
+  const labeled = [];
+  for (const log of readdirSync(join(LABELED, 'logs')).sort()) {
+    labeled.push({ log, report: await analyzeStream([readFileSync(join(LABELED, 'logs', log))]) });
+  }
+  process.stdout.write(formatLabeledReview(reviewLabeled(labeled, labels), { all: process.argv.includes('--all') }));
+}

@@ -96,3 +96,121 @@ function short(s: string): string {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > EXCERPT_CHARS ? `${one.slice(0, EXCERPT_CHARS - 1)}…` : one;
 }
+
+// ---- the labeled set (../shared/corpus/labeled) -----------------------------------------------
+// Real logs with a reviewer's verdict on every warning/critical finding of an earlier release, and
+// on each log's outcome. A current finding is matched to a label by log, rule and evidence lines
+// (any line in common, or neither side has lines); an unmatched finding has no verdict yet.
+
+export type LabelVerdict = 'justified' | 'arguable' | 'wrong';
+
+export interface LabeledFinding {
+  log: string;
+  rule: string;
+  severity: Exclude<Severity, 'info'>;
+  evidence_lines: number[];
+  verdict: LabelVerdict;
+  reason: string;
+}
+
+export interface LabeledOutcome {
+  log: string;
+  /** "Review (77)": the outcome and score that were judged. */
+  outcome_then: string;
+  /** `right`, `too harsh`, `too lenient`, or a note ("right level, wrong reason"). */
+  verdict: string;
+  misses: string;
+}
+
+export interface LabelSet {
+  analyzer_version_judged: string;
+  findings: LabeledFinding[];
+  outcomes: LabeledOutcome[];
+}
+
+export interface LabeledReview {
+  findings: (ReviewedFinding & { label: LabelVerdict | 'unlabeled'; lines: number[]; severityThen: string | null })[];
+  justified: number;
+  /** Labeled wrong and still raised (at any warning/critical severity). */
+  wrongStillRaised: number;
+  unlabeled: number;
+  outcomes: { log: string; then: string; now: string; label: string; right: boolean }[];
+  outcomesRight: number;
+  /** Logs with misses listed: the misses and the current warning/critical rules, for a person to check. */
+  misses: { log: string; misses: string; now: string[] }[];
+  share: number;
+}
+
+const RANK: Record<string, number> = { Clear: 0, Review: 1, Blocked: 2 };
+
+/** Whether the current outcome agrees with the reviewer's verdict on the judged one. */
+export function outcomeRight(then: string, verdict: string, now: string): boolean {
+  const was = RANK[then.split(/\s/)[0]] ?? -1;
+  const is = RANK[now] ?? -1;
+  if (verdict.startsWith('too harsh')) return is < was;
+  if (verdict.startsWith('too lenient')) return is > was;
+  // "right", "right (by accident)", "right level, wrong reason": the level was right.
+  return is === was;
+}
+
+export function reviewLabeled(reports: { log: string; report: Report }[], labels: LabelSet): LabeledReview {
+  const findings: LabeledReview['findings'] = [];
+  const outcomes: LabeledReview['outcomes'] = [];
+  const misses: LabeledReview['misses'] = [];
+  const byLog = new Map<string, LabeledFinding[]>();
+  for (const f of labels.findings) byLog.set(f.log, [...(byLog.get(f.log) ?? []), f]);
+  for (const { log, report } of reports) {
+    const lineOf = new Map(report.timeline.map((t) => [t.index, t.line ?? null]));
+    const now: string[] = [];
+    for (const f of report.findings) {
+      if (f.severity === 'info') continue;
+      now.push(`${f.severity} ${f.rule}`);
+      const lines = [...new Set(f.evidence.map((e) => lineOf.get(e.timeline_index)).filter((l): l is number => typeof l === 'number'))].sort((a, b) => a - b);
+      const label = (byLog.get(log) ?? []).find((l) => l.rule === f.rule && (l.evidence_lines.length === 0 && lines.length === 0 || l.evidence_lines.some((x) => lines.includes(x))));
+      const verdict: Verdict | 'unreviewed' = label ? (label.verdict === 'justified' && label.severity === f.severity ? 'justified' : 'wrong') : 'unreviewed';
+      findings.push({
+        log, rule: f.rule, severity: f.severity, title: f.title, detail: f.detail,
+        evidence: f.evidence.slice(0, EVIDENCE_SHOWN).map((e) => ({ line: lineOf.get(e.timeline_index) ?? null, excerpt: short(e.excerpt) })),
+        verdict, why: label?.reason ?? null, label: label?.verdict ?? 'unlabeled', lines, severityThen: label?.severity ?? null,
+      });
+    }
+    const o = labels.outcomes.find((x) => x.log === log);
+    if (o) {
+      outcomes.push({ log, then: o.outcome_then, now: `${report.outcome} (${report.trust_score})`, label: o.verdict, right: outcomeRight(o.outcome_then, o.verdict, report.outcome) });
+      if (o.misses && !/^none\b/i.test(o.misses.trim())) misses.push({ log, misses: o.misses, now });
+    }
+  }
+  const justified = findings.filter((f) => f.label === 'justified' && f.severity === f.severityThen).length;
+  return {
+    findings, justified,
+    wrongStillRaised: findings.filter((f) => f.label === 'wrong').length,
+    unlabeled: findings.filter((f) => f.label === 'unlabeled').length,
+    outcomes, outcomesRight: outcomes.filter((o) => o.right).length, misses,
+    share: findings.length === 0 ? 1 : justified / findings.length,
+  };
+}
+
+export function formatLabeledReview(r: LabeledReview, opts: { all?: boolean } = {}): string {
+  const out: string[] = ['', '=== The labeled set (../shared/corpus/labeled): reviewers\' verdicts on real logs'];
+  for (const f of r.findings) {
+    if (!opts.all && f.label === 'justified' && f.severity === f.severityThen) continue;
+    const sev = f.severityThen && f.severityThen !== f.severity ? ` (judged at ${f.severityThen})` : '';
+    out.push(`  ${f.log} [${f.severity}] ${f.rule} lines ${f.lines.join(',') || '-'}: ${f.label.toUpperCase()}${sev}`, `    ${short(f.detail)}`);
+    if (f.why) out.push(`    reviewer: ${short(f.why)}`);
+  }
+  const wrongOutcomes = r.outcomes.filter((o) => !o.right);
+  if (wrongOutcomes.length > 0) {
+    out.push('', '  Outcomes that disagree with the reviewers:');
+    for (const o of wrongOutcomes) out.push(`    ${o.log}: now ${o.now}; judged ${o.then} → ${o.label}`);
+  }
+  if (r.misses.length > 0) {
+    out.push('', '  Misses the reviewers listed (check each against the findings now raised):');
+    for (const m of r.misses) out.push(`    ${m.log}: ${short(m.misses)}`, `      now: ${m.now.join('; ') || 'no warning/critical finding'}`);
+  }
+  out.push(
+    '',
+    `  ${r.findings.length} warning/critical findings: ${r.justified} justified at the judged severity, ${r.wrongStillRaised} labeled wrong still raised, ${r.unlabeled} without a label.`,
+    `  Precision (justified / all): ${(r.share * 100).toFixed(1)} %; outcomes right: ${r.outcomesRight} / ${r.outcomes.length} (${((r.outcomesRight / Math.max(1, r.outcomes.length)) * 100).toFixed(1)} %)`,
+  );
+  return out.join('\n') + '\n';
+}
