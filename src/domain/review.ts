@@ -100,7 +100,7 @@ function short(s: string): string {
 // ---- the labeled set (../shared/corpus/labeled) -----------------------------------------------
 // Real logs with a reviewer's verdict on every warning/critical finding of an earlier release, and
 // on each log's outcome. A current finding is matched to a label by log, rule and evidence lines
-// (any line in common, or neither side has lines); an unmatched finding has no verdict yet.
+// (any line in common, or the label has none: a finding about the whole session); an unmatched finding has no verdict yet.
 
 export type LabelVerdict = 'justified' | 'arguable' | 'wrong';
 
@@ -166,7 +166,7 @@ export function reviewLabeled(reports: { log: string; report: Report }[], labels
       if (f.severity === 'info') continue;
       now.push(`${f.severity} ${f.rule}`);
       const lines = [...new Set(f.evidence.map((e) => lineOf.get(e.timeline_index)).filter((l): l is number => typeof l === 'number'))].sort((a, b) => a - b);
-      const label = (byLog.get(log) ?? []).find((l) => l.rule === f.rule && (l.evidence_lines.length === 0 && lines.length === 0 || l.evidence_lines.some((x) => lines.includes(x))));
+      const label = (byLog.get(log) ?? []).find((l) => l.rule === f.rule && (l.evidence_lines.length === 0 || l.evidence_lines.some((x) => lines.includes(x))));
       const verdict: Verdict | 'unreviewed' = label ? (label.verdict === 'justified' && label.severity === f.severity ? 'justified' : 'wrong') : 'unreviewed';
       findings.push({
         log, rule: f.rule, severity: f.severity, title: f.title, detail: f.detail,

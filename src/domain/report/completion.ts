@@ -29,7 +29,42 @@ export function isOwnExport(call: ToolCallEvent, sessionId: string | undefined):
   if (call.input.type !== 'command') return false;
   const command = call.input.command.length > 8192 ? call.input.command.slice(0, 8192) : call.input.command;
   if (sessionId !== undefined && sessionId.length >= 8 && command.includes(sessionId)) return true;
+  if (EXPORT_SCRIPT.test(command)) return true;
   return SESSION_FOLDER.test(command) && COPY_VERB.test(command);
+}
+
+// A script whose name says it exports the session (`export-session.sh`, `save_session.py`): the
+// skills that publish a transcript run one as their last step, and the log is what it writes.
+const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:session|transcript|conversation)s?(?:\.(?:sh|bash|py|js|mjs|ps1))?(?=["'\s]|$)/i;
+
+// Steps whose effect stays in the working tree and can be checked there: a call that ends the log
+// unanswered with only such steps leaves nothing outside to look at (issue 25: severity from
+// consequence). Anything else — a push, a download, an install, a deletion, sudo, a script — might
+// have changed what nobody can see from the log.
+const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|wc|grep|rg|find|fd|sed|awk|sort|uniq|cut|tr|diff|stat|file|which|true|false|test|\[|nl|less|more|tree|jq|Get-Content|Get-ChildItem|Select-Object|Select-String|Test-Path|Write-Output|Write-Host|type)$/;
+const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
+
+/** Whether an unanswered call could have changed something outside the working tree. */
+export function isConsequential(call: ToolCallEvent): boolean {
+  const i = call.input;
+  if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
+  if (i.type === 'file_write' || i.type === 'file_edit') return /^(?:\/|~|[A-Za-z]:[\\/]|\.\.)/.test(i.path) && !/^\/tmp\//.test(i.path);
+  if (i.type !== 'command') return true;
+  const text = i.command.length > 4096 ? i.command.slice(0, 4096) : i.command;
+  if (/\bsudo\b|\$\(|`|>\s*(?:\/|~)(?!tmp\/|dev\/null)/.test(text)) return true;
+  for (const step of text.split(/&&|\|\||[;|\n]/)) {
+    const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').split(/\s+/).filter(Boolean);
+    if (words.length === 0) continue;
+    const name = words[0].replace(/^.*[\\/]/, '');
+    if (name === 'git') {
+      const sub = words.slice(1).find((w) => !w.startsWith('-'));
+      if (sub && LOCAL_GIT.test(sub) && !(sub === 'remote' && /\b(?:add|set-url|remove)\b/.test(step))) continue;
+      return true;
+    }
+    if (!LOCAL_PROGRAMS.test(name)) return true;
+    if (name === 'sed' && /\s-i/.test(step) && /\s(?:\/|~)(?!tmp\/)/.test(step)) return true;
+  }
+  return false;
 }
 
 export class CompletionTracker {
@@ -77,13 +112,18 @@ export class CompletionTracker {
       const all = [...this.open.values()];
       const calls = all.filter((c) => !isOwnExport(c, this.sessionId));
       if (calls.length === 0) return ownExport(all[0]);
-      const first = calls[0];
+      const weighty = calls.filter(isConsequential);
+      const first = weighty[0] ?? calls[0];
       const what = oneLine(describeCall(first), CALL_TEXT_MAX);
       const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';
+      const unknown = weighty.length > 0
+        ? 'The run was cut off; what the call did is unknown.'
+        : 'The run was cut off there; the call only works inside the working tree, so its effect can be checked in the tree itself.';
       return {
         kind: 'unanswered-call',
-        reason: `The log ends on a tool call that never got a result: ${what}${others} (line ${first.line}). The run was cut off; what the call did is unknown.`,
+        reason: `The log ends on a tool call that never got a result: ${what}${others} (line ${first.line}). ${unknown}`,
         eventIndex: first.index,
+        consequential: weighty.length > 0,
       };
     }
     return this.notice;

@@ -26,7 +26,11 @@ interface Pending {
   evidence: { timeline_index: number; excerpt: string }[];
   occurrences: number;
   first: number;
+  posture: boolean;
 }
+
+/** Categories whose findings are risks a skipped approval let through (not coverage, reliability, context …). */
+const RISK_CATEGORIES = new Set(['destructive', 'secrets', 'exfiltration', 'injection', 'permissions', 'supply-chain', 'scope', 'ci']);
 
 export interface CollectedFinding extends Finding {
   occurrences: number;
@@ -69,11 +73,13 @@ export class FindingCollector {
       evidence: kept,
       occurrences: 1,
       first: evidence[0]?.timeline_index ?? Number.MAX_SAFE_INTEGER,
+      posture: draft.posture === true,
     });
   }
 
   /** Final list: ordered by severity, then by where it first happened; ids f1, f2, …. */
   finish(): CollectedFinding[] {
+    this.raisePostures();
     const list = [...this.byKey.values()].sort(
       (a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.first - b.first || a.meta.id.localeCompare(b.meta.id),
     );
@@ -95,6 +101,31 @@ export class FindingCollector {
         weight: p.meta.weight ?? 1,
       };
     });
+  }
+
+  /**
+   * A posture finding (approvals skipped) is info by itself; risky findings after it are what it
+   * let through unasked, so it becomes a warning that names them. Its own evidence may already
+   * hold risky calls the posture rule saw (code from outside the project run unasked).
+   */
+  private raisePostures(): void {
+    for (const p of this.byKey.values()) {
+      if (!p.posture) continue;
+      const start = p.evidence[0]?.timeline_index ?? 0;
+      const risky = [...this.byKey.values()].filter((o) => !o.posture && o.severity !== 'info' && RISK_CATEGORIES.has(o.meta.category) && o.first >= start);
+      const own = p.evidence.length > 1;
+      if (risky.length === 0 && !own) continue;
+      p.severity = 'warning';
+      const names = risky.slice(0, 3).map((o) => o.title.toLowerCase());
+      const let_ = names.length > 0 ? ` It let these through without asking anyone: ${names.join('; ')}${risky.length > 3 ? ` and ${risky.length - 3} more` : ''}.` : '';
+      p.detail = `${p.detail}${let_}`;
+      for (const o of risky) {
+        const e = o.evidence[0];
+        if (!e || p.evidence.length >= EVIDENCE_MAX || p.evidence.some((x) => x.timeline_index === e.timeline_index)) continue;
+        this.timeline.pin(e.timeline_index);
+        p.evidence.push(e);
+      }
+    }
   }
 
   private merge(p: Pending, meta: RuleMeta, member: string, draft: FindingDraft, evidence: Pending['evidence']): void {

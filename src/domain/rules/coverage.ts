@@ -207,8 +207,10 @@ function reportIncomplete(ctx: RuleContext, ing: IngestFacts): void {
   const inc = ing.incomplete;
   if (!inc) return;
   const evidence = inc.eventIndex === undefined ? [] : [{ index: inc.eventIndex, excerpt: inc.reason }];
-  // A last action without a result: its outcome is unknown, so a person must look (never Clear).
-  const severity = inc.kind === 'unanswered-call' ? 'warning' as const : 'info' as const;
+  // A last action without a result that could have reached beyond the tree (a push, a download, a
+  // deletion, a script): its outcome is unknown, so a person must look. A local step (a commit, a
+  // file written in the tree) can be checked in the tree: context, not a warning.
+  const severity = inc.kind === 'unanswered-call' && inc.consequential !== false ? 'warning' as const : 'info' as const;
   const title = inc.kind === 'unanswered-call' ? 'The log ends in the middle of an action' : inc.kind === 'own-export' ? 'The log ends with its own export' : undefined;
   ctx.report({ rule: incomplete.id, severity, ...(title ? { title } : {}), detail: inc.reason, evidence });
 }

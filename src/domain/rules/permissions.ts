@@ -196,23 +196,34 @@ export const PERMISSIONS_RULES: Rule[] = [
   {
     metas: [approvalBypass],
     create(ctx) {
+      // Posture is context (issue 25): info by itself, a warning once something risky ran under it.
+      // The risky findings of other rules raise it in the collector; what this rule sees itself is
+      // code from outside the project (a skill's or a download's script) run with nobody asked.
       const posture: Posture = { approval: null, sandbox: null, mode: null, flags: new Set() };
-      const reported = new Set<string>();
+      let found: { draft: FindingDraft; risky: { index: number; excerpt: string }[] } | null = null;
       return {
-        onEvent(event) {
-          if (event.kind !== 'session_meta') return;
-          updatePosture(posture, event);
-          const v = postureVerdict(posture, ctx.session.agent);
-          if (!v || reported.has(v.key)) return;
-          reported.add(v.key);
-          ctx.report({
-            rule: approvalBypass.id,
-            severity: v.severity,
-            title: v.severity === 'warning' ? 'Agent ran with reduced safety settings' : undefined,
-            detail: `${v.why}.`,
-            evidence: [{ index: event.index, excerpt: postureExcerpt(event) }],
-            key: v.key,
-          });
+        onEvent(event, facts) {
+          if (event.kind === 'session_meta') {
+            updatePosture(posture, event);
+            const v = postureVerdict(posture, ctx.session.agent);
+            if (!v || found) return;
+            found = {
+              draft: { rule: approvalBypass.id, severity: 'info', detail: `${v.why}.`, evidence: [{ index: event.index, excerpt: postureExcerpt(event) }], key: 'posture', posture: true },
+              risky: [],
+            };
+            return;
+          }
+          if (!found || event.kind !== 'tool_call' || found.risky.length >= 5) return;
+          for (const loc of effectsOf(event, facts, ctx.session).commands) {
+            const script = foreignScript(loc, ctx);
+            if (script) found.risky.push({ index: event.index, excerpt: safe(loc.cmd.text, facts, QUOTE_MAX) });
+          }
+        },
+        finish() {
+          if (!found) return;
+          const { draft, risky } = found;
+          const ran = risky.length > 0 ? ` Under it, code from outside the project ran with nobody asked: \`${risky[0].excerpt}\`${risky.length > 1 ? ` and ${risky.length - 1} more` : ''}.` : '';
+          ctx.report({ ...draft, detail: draft.detail + ran, evidence: [...draft.evidence, ...risky] });
         },
       };
     },
@@ -248,6 +259,21 @@ export const PERMISSIONS_RULES: Rule[] = [
     },
   },
 ];
+
+const INTERPRETERS = /^(bash|sh|zsh|dash|ksh|fish|pwsh|powershell|python[\d.]*|node|deno|bun|ruby|perl|php)$/;
+
+/**
+ * A script from outside the project and outside temp space that a command runs (`bash
+ * ~/.claude/skills/x/export.sh`, `python3 /opt/tool/run.py`, `~/bin/deploy`): code nobody in this
+ * session read. System programs on the PATH are not scripts of this kind.
+ */
+function foreignScript(loc: Located, ctx: RuleContext): string | null {
+  const { cmd } = loc;
+  const operand = INTERPRETERS.test(cmd.name) ? parseArgs(cmd.args, []).operands[0] : cmd.name.includes('/') ? cmd.name : undefined;
+  if (!operand || !/[/\\]/.test(operand) || !/\.(sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$|^[~.]/.test(operand)) return null;
+  const info = locate(operand, loc.dir, ctx.session);
+  return info.zone === 'home' || info.zone === 'other' ? info.abs : null;
+}
 
 function updatePosture(p: Posture, e: SessionMetaEvent): void {
   p.approval = norm(e.approvalPolicy) ?? p.approval;

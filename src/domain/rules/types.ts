@@ -41,6 +41,13 @@ export interface FindingDraft {
    * `key` in the output of get_styles"); a lone draft keeps its own detail.
    */
   cause?: { id: string; summary: string };
+  /**
+   * Context that is info by itself and a warning once something risky ran under it (issue 25,
+   * "posture is context"): a permission mode that skips approvals. The collector raises it when
+   * another finding of a risk category at warning or worse comes after it, quoting those as what
+   * it let through unasked.
+   */
+  posture?: true;
 }
 
 /** Facts the analyser computed once per event and shares with every rule. */
@@ -99,6 +106,8 @@ export interface IncompleteRun {
   reason: string;
   /** The event to point at as evidence (the unanswered call, or the parser's notice). */
   eventIndex?: number;
+  /** `unanswered-call`: one of the calls could have changed something outside the working tree. */
+  consequential?: boolean;
 }
 
 export interface RuleContext {
