@@ -244,11 +244,14 @@ export const INJECTION_RULES: Rule[] = [
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
             const asked = requested.has(w.abs) || requestNamesFile(lastPrompt, w.path) || namesFile(lastPrompt, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(lastPrompt));
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
+            // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
+            // a note is context, unless what it says reads like an injected instruction.
+            const memory = !asked && isMemoryFile(w.abs) && !findInjection(w.added) && !findHidden(w.added);
             ctx.report({
               rule: agentConfigEdit.id,
-              severity: asked ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : ''}.`,
+              severity: asked || memory ? 'info' : 'warning',
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(effectsOf(event, facts, ctx.session).call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: w.abs,
             });

@@ -328,6 +328,9 @@ export class ClaudeCodeParser implements LogParser {
     const text = textOf(rec.content);
     // Slash commands come back as <command-name> user records; plain text may never reappear.
     if (text === '' || text.startsWith('/')) return;
+    // The harness queues its own background-task records as JSON ({"task_id", "task_type": …}):
+    // a notice of the agent's own work, never words of the user (issue 25: harness texts).
+    if (isTaskRecord(text)) return this.emit(ctx, { kind: 'system', subtype: 'task_notification', text });
     boundedAdd(this.queued, text, MAX_QUEUED);
     // Background-task notices are queued like typed messages, but the harness wrote them.
     const what = classifyUserText(text, false, false);
@@ -570,4 +573,15 @@ function worktreeText(rec: Obj): string {
   if (!ws) return 'left worktree';
   const branch = str(ws.worktreeBranch);
   return `worktree ${str(ws.worktreePath) ?? '(unknown path)'}${branch ? ` on branch ${branch}` : ''}`;
+}
+
+/** `{"task_id":"aef001a","description":"…","task_type":"local_agent"}`: a queued background-task record. */
+function isTaskRecord(text: string): boolean {
+  if (!text.startsWith('{"task_id"') && !text.startsWith('{"task_type"')) return false;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && ('task_id' in v || 'task_type' in v);
+  } catch {
+    return false;
+  }
 }
