@@ -171,15 +171,33 @@ export const RELIABILITY_RULES: Rule[] = [
         counts[k]++;
         pushCapped(ev[k], { index: e.index, excerpt: safe(text) }, 10);
       };
+      // An interruption the user follows by sending the same request again is the user's own
+      // retry (a cancelled request resent), not a sign the agent went wrong: it is listed, but
+      // only the others make the finding a warning.
+      const resends = { lastPrompt: '', pending: 0, resent: 0 };
+      const interruptedHere = () => {
+        resends.pending++;
+      };
       return {
         onEvent(event, facts) {
-          if (event.kind === 'interrupt') note('interrupted', event, event.reason || 'interrupted');
-          else if (event.kind === 'tool_result' && event.interrupted) note('interrupted', event, `${facts.call ? describeCall(facts.call) + ': ' : ''}interrupted`);
+          if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
+            if (resends.pending > 0 && isResend(resends.lastPrompt, event.text)) resends.resent += resends.pending;
+            resends.pending = 0;
+            resends.lastPrompt = event.text.slice(0, 2_000);
+          }
+          if (event.kind === 'interrupt') {
+            note('interrupted', event, event.reason || 'interrupted');
+            interruptedHere();
+          } else if (event.kind === 'tool_result' && event.interrupted) {
+            note('interrupted', event, `${facts.call ? describeCall(facts.call) + ': ' : ''}interrupted`);
+            interruptedHere();
+          }
           if (event.kind === 'tool_result' && event.denied) note('denied', event, facts.call ? safe(describeCall(facts.call), facts) : event.output);
           if (event.kind === 'error' || (event.kind === 'system' && /api[_-]?error/i.test(event.subtype))) note('api', event, safe(event.text, facts));
         },
         finish() {
-          report(ctx, interrupted.id, counts.interrupted, ev.interrupted, 'turn interrupted', 'turns interrupted', counts.interrupted >= 3);
+          const resent = resends.resent > 0 ? ` ${resends.resent} of them the user followed by sending the same request again.` : '';
+          report(ctx, interrupted.id, counts.interrupted, ev.interrupted, 'turn interrupted', 'turns interrupted', counts.interrupted - resends.resent >= 3, resent);
           report(ctx, denied.id, counts.denied, ev.denied, 'tool call refused', 'tool calls refused', false);
           report(ctx, apiErrors.id, counts.api, ev.api, 'API error', 'API errors', false);
         },
@@ -237,7 +255,17 @@ function noteRetry(retries: Map<string, Retry>, call: OpenCall, result: ToolResu
   }
 }
 
-function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean): void {
+function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean, more = ''): void {
   if (n === 0) return;
-  ctx.report({ rule, severity: loud ? 'warning' : undefined, detail: `${plural(n, one, many)}.`, evidence: ev });
+  ctx.report({ rule, severity: loud ? 'warning' : undefined, detail: `${plural(n, one, many)}.${more}`, evidence: ev });
+}
+
+/** The same request sent again: one prompt begins with the other (whitespace and case aside). */
+export function isResend(before: string, after: string): boolean {
+  const norm = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase().slice(0, 200);
+  const a = norm(before);
+  const b = norm(after);
+  if (a.length < 8 || b.length < 8) return a === b && a !== '';
+  const n = Math.min(a.length, b.length, 80);
+  return a.slice(0, n) === b.slice(0, n);
 }
