@@ -28,6 +28,7 @@ export interface AssembleInput {
 
 export function assembleReport(input: AssembleInput): Report {
   const { detection, ingest, tally, findings } = input;
+  const files = tally.filesTouched(); // settles the changes still waiting for a result first
   const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline, runs: input.runs };
   const score = trustScore(findings);
   const outcome = outcomeOf(score, findings);
@@ -67,7 +68,7 @@ export function assembleReport(input: AssembleInput): Report {
     findings: publicFindings,
     timeline: input.timeline.finish(),
     stats,
-    files: tally.filesTouched(),
+    files,
     commands: tally.commandList(),
   };
   return input.knownSecrets.size > 0 ? maskDeep(report, input.knownSecrets) : report;

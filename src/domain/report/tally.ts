@@ -35,6 +35,8 @@ export class Tally {
   private readonly commands: CommandRecord[] = [];
   /** callId → command record (or null when the command list is full), until the result comes. */
   private readonly openCommands = new Map<string, CommandRecord | null>();
+  /** callId → file changes the call would make, kept until its result shows they happened. */
+  private readonly pendingTouches = new Map<string, { path: string; how: 'write' | 'edit' | 'delete' }[]>();
   private readonly subagents = new Set<string>();
   private readonly readPaths = new Set<string>();
   private readonly writtenPaths = new Set<string>();
@@ -87,6 +89,7 @@ export class Tally {
   }
 
   filesTouched(): FileTouch[] {
+    this.flushChanges();
     return [...this.files.values()];
   }
 
@@ -140,13 +143,13 @@ export class Tally {
       case 'file_read':
         return this.touch(displayPath(input.path), 'read');
       case 'file_write':
-        return this.touch(displayPath(input.path), 'write');
+        return this.change(call.callId, displayPath(input.path), 'write');
       case 'file_edit':
-        return this.touch(displayPath(input.path), 'edit');
+        return this.change(call.callId, displayPath(input.path), 'edit');
       case 'patch':
         for (const f of input.files) {
-          this.touch(displayPath(f.path), f.op === 'add' ? 'write' : f.op === 'delete' ? 'delete' : 'edit');
-          if (f.moveTo) this.touch(displayPath(f.moveTo), 'write');
+          this.change(call.callId, displayPath(f.path), f.op === 'add' ? 'write' : f.op === 'delete' ? 'delete' : 'edit');
+          if (f.moveTo) this.change(call.callId, displayPath(f.moveTo), 'write');
         }
         return;
       case 'subagent':
@@ -156,7 +159,32 @@ export class Tally {
     }
   }
 
+  /**
+   * "Files changed" lists changes that happened (issue 25): a change waits for its call's result,
+   * and a refused or failed call changed nothing. A call whose result never came keeps its change
+   * (what it did is unknown, and the report says so elsewhere).
+   */
+  private change(callId: string, path: string, how: 'write' | 'edit' | 'delete'): void {
+    const list = this.pendingTouches.get(callId) ?? [];
+    list.push({ path, how });
+    boundedSet(this.pendingTouches, callId, list, COMMANDS_MAX);
+  }
+
+  private settleChanges(r: ToolResultEvent): void {
+    const list = this.pendingTouches.get(r.callId);
+    if (!list) return;
+    this.pendingTouches.delete(r.callId);
+    if (r.denied || r.isError || r.interrupted) return;
+    for (const t of list) this.touch(t.path, t.how);
+  }
+
+  private flushChanges(): void {
+    for (const list of this.pendingTouches.values()) for (const t of list) this.touch(t.path, t.how);
+    this.pendingTouches.clear();
+  }
+
   private result(r: ToolResultEvent): void {
+    this.settleChanges(r);
     if (!this.openCommands.has(r.callId)) return;
     const record = this.openCommands.get(r.callId);
     this.openCommands.delete(r.callId);

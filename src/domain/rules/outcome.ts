@@ -16,17 +16,44 @@ const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*
 
 const WAITING_MAX = 200;
 
+/** A refusal line (permission, sandbox, read-only) that names the target path or its file name. */
+function namedRefusal(output: string, target: string): string | null {
+  const base = target.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '');
+  if (base.length < 3) return null;
+  for (const m of output.matchAll(/[^\n]*(?:operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS)[^\n]*/gi)) {
+    if (m[0].includes(base)) return m[0];
+  }
+  return null;
+}
+
 interface Waiting {
-  drafts: { draft: FindingDraft; effect: Effect }[];
+  drafts: { draft: FindingDraft; effect: Effect; target?: string }[];
 }
 
 type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: string };
 
-/** Why the result shows the effect did not happen, or null. */
-export function refusal(result: ToolResultEvent, effect: Effect): { why: string; line: string | null } | null {
+// The agents' own refusals, written as the call's result: a write refused because the file was not
+// read first (Claude Code), a path outside the workspace or under ignore patterns (Gemini CLI), a
+// sandbox rejection (Codex), a hook that blocked the call (all three).
+const HARNESS_REFUSED = /File has not been read yet[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
+// sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
+const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
+
+/** Why the result shows the effect did not happen, or null. `target`: the path or host the finding names. */
+export function refusal(result: ToolResultEvent, effect: Effect, target?: string): { why: string; line: string | null } | null {
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
+  const harness = HARNESS_REFUSED.exec(output);
+  if (harness && (failed || output.length < 2_000)) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0] };
+  const sudo = SUDO_STOPPED.exec(output);
+  if (sudo && failed) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };
+  if (effect === 'write' && target) {
+    // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
+    // `2>/dev/null || true` hid it from the exit code: that write did not happen.
+    const named = namedRefusal(output, target);
+    if (named) return { why: 'the write to this path was refused (sandbox or file permissions), so nothing was written there', line: named };
+  }
   if (effect === 'network') {
     // A pipeline's exit code is its last stage's: curl's own error line is the evidence.
     const m = NETWORK_REFUSED.exec(output);
@@ -44,13 +71,13 @@ export class Outcomes {
   constructor(private readonly ctx: RuleContext, private readonly metas: readonly Meta[]) {}
 
   /** Reports `draft` once the result of `event` (a tool call) is known; other events report now. */
-  report(event: NormEvent, effect: Effect, draft: FindingDraft): void {
+  report(event: NormEvent, effect: Effect, draft: FindingDraft, target?: string): void {
     if (event.kind !== 'tool_call') {
       this.ctx.report(draft);
       return;
     }
     const w = this.waiting.get(event.callId) ?? { drafts: [] };
-    w.drafts.push({ draft, effect });
+    w.drafts.push({ draft, effect, target });
     this.waiting.set(event.callId, w);
     if (this.waiting.size > WAITING_MAX) {
       const [oldest, first] = this.waiting.entries().next().value as [string, Waiting];
@@ -64,8 +91,8 @@ export class Outcomes {
     const w = this.waiting.get(event.callId);
     if (!w) return;
     this.waiting.delete(event.callId);
-    for (const { draft, effect } of w.drafts) {
-      const r = refusal(event, effect);
+    for (const { draft, effect, target } of w.drafts) {
+      const r = refusal(event, effect, target);
       this.ctx.report(r ? this.attempted(draft, r, event) : draft);
     }
   }
@@ -78,13 +105,18 @@ export class Outcomes {
     this.waiting.clear();
   }
 
+  /**
+   * An attempt that did not take effect is info; one that would have been critical, refused by a
+   * person, a sandbox, a hook or the harness, stays a warning that says so: someone tried.
+   */
   private attempted(draft: FindingDraft, r: { why: string; line: string | null }, result: ToolResultEvent): FindingDraft {
     const meta = this.metas.find((m) => m.id === draft.rule);
     const title = draft.title ?? meta?.title ?? draft.rule;
     const quoted = r.line ? ` (\`${clip(oneLine(r.line), 120)}\`)` : '';
+    const critical = (draft.severity ?? meta?.severity) === 'critical';
     return {
       ...draft,
-      severity: 'info',
+      severity: critical ? 'warning' : 'info',
       title: `${title} (attempted)`,
       detail: `${draft.detail} Attempted only: ${r.why}${quoted}.`,
       evidence: [...draft.evidence, ...(r.line ? [{ index: result.index, excerpt: clip(oneLine(r.line)) }] : [])],

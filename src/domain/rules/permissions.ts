@@ -301,7 +301,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   const what = persistentTarget(w);
   const report = (d: FindingDraft, m: typeof persistence) => {
     const asked = whoAsked(ctx.requests(event), (t) => namesPath(t, w.abs, ctx.session.home) || (w.cmd !== undefined && dictates(t, w.cmd.text)));
-    ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d);
+    ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d, w.abs);
   };
   if (what) {
     const cause = /systemd|launchd/.test(what) ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;

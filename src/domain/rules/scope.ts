@@ -98,7 +98,7 @@ export const SCOPE_RULES: Rule[] = [
             const named = requests.asked(event, `path:${w.abs}`, (t) => namesPath(t, w.abs, outer.session.home));
             const asked = named ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
             const draft = writeDraft(outer, event, facts, w, excerpt);
-            outcomes.report(event, 'write', asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : draft);
+            outcomes.report(event, 'write', asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : draft, w.abs);
           }
         },
         finish() {
