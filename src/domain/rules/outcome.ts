@@ -16,6 +16,13 @@ const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*
 
 const WAITING_MAX = 200;
 
+/** Why an effect did not happen. `refused`: a person, a policy, a sandbox or the harness stopped it (not a failure). */
+export interface Refusal {
+  why: string;
+  line: string | null;
+  refused?: boolean;
+}
+
 /** A refusal line (permission, sandbox, read-only) that names the target path or its file name. */
 function namedRefusal(output: string, target: string): string | null {
   const base = target.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '');
@@ -40,19 +47,19 @@ const HARNESS_REFUSED = /File has not been read yet[^\n]*|must be within one of 
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
 
 /** Why the result shows the effect did not happen, or null. `target`: the path or host the finding names. */
-export function refusal(result: ToolResultEvent, effect: Effect, target?: string): { why: string; line: string | null } | null {
-  if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null };
+export function refusal(result: ToolResultEvent, effect: Effect, target?: string): Refusal | null {
+  if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
   const harness = HARNESS_REFUSED.exec(output);
-  if (harness && (failed || output.length < 2_000)) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0] };
+  if (harness && (failed || output.length < 2_000)) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0], refused: true };
   const sudo = SUDO_STOPPED.exec(output);
   if (sudo && failed) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.
     const named = namedRefusal(output, target);
-    if (named) return { why: 'the write to this path was refused (sandbox or file permissions), so nothing was written there', line: named };
+    if (named) return { why: 'the write to this path was refused (sandbox or file permissions), so nothing was written there', line: named, refused: true };
   }
   if (effect === 'network') {
     // A pipeline's exit code is its last stage's: curl's own error line is the evidence.
@@ -60,7 +67,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     if (m && (failed || /^curl: \(\d+\)/m.test(output) || /\bwget\b.*failed/i.test(output))) return { why: 'the connection failed, so nothing was sent or received', line: m[0] };
   } else if (effect === 'write') {
     const m = WRITE_REFUSED.exec(output);
-    if (m && failed) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0] };
+    if (m && failed) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0], refused: true };
   }
   return null;
 }
@@ -109,11 +116,11 @@ export class Outcomes {
    * An attempt that did not take effect is info; one that would have been critical, refused by a
    * person, a sandbox, a hook or the harness, stays a warning that says so: someone tried.
    */
-  private attempted(draft: FindingDraft, r: { why: string; line: string | null }, result: ToolResultEvent): FindingDraft {
+  private attempted(draft: FindingDraft, r: Refusal, result: ToolResultEvent): FindingDraft {
     const meta = this.metas.find((m) => m.id === draft.rule);
     const title = draft.title ?? meta?.title ?? draft.rule;
     const quoted = r.line ? ` (\`${clip(oneLine(r.line), 120)}\`)` : '';
-    const critical = (draft.severity ?? meta?.severity) === 'critical';
+    const critical = r.refused === true && (draft.severity ?? meta?.severity) === 'critical';
     return {
       ...draft,
       severity: critical ? 'warning' : 'info',

@@ -1,6 +1,6 @@
 // permissions: the agent ran without its safety rails, raised its privileges, or planted something
 // that outlives the session (shell rc files, cron, systemd, launchd, authorized_keys).
-import type { AgentId, NormEvent, SessionMetaEvent } from '../model/events.ts';
+import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes } from './outcome.ts';
@@ -234,10 +234,12 @@ export const PERMISSIONS_RULES: Rule[] = [
       const requests = new RequestLog();
       // What these findings claim (a file written, a command run as root) waits for the result.
       const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]) };
+      const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           ctx.outcomes.onEvent(event);
+          proposals.onEvent(event);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           if (event.input.type === 'command' && event.input.escalated) {
@@ -247,13 +249,14 @@ export const PERMISSIONS_RULES: Rule[] = [
           // Codex: a prefix the agent asked the user to approve for good, if it approves any code.
           if (event.input.type === 'command' && event.input.prefixRule && isBroadPrefix(event.input.prefixRule)) {
             const rule = `[${event.input.prefixRule.map((w) => JSON.stringify(w)).join(', ')}]`;
-            ctx.outcomes.report(event, 'run', { rule: broadApproval.id, detail: `The agent proposed the prefix rule ${safe(rule, facts, QUOTE_MAX)} for later sessions with \`${safe(event.input.command, facts, QUOTE_MAX)}\`; approved, it lets any command run unasked.`, evidence: [evidence(event, event.input.command, facts)], key: rule });
+            proposals.propose(event, { rule: broadApproval.id, detail: `The agent proposed the prefix rule ${safe(rule, facts, QUOTE_MAX)} for later sessions with \`${safe(event.input.command, facts, QUOTE_MAX)}\``, evidence: [evidence(event, event.input.command, facts)], key: rule }, event.input.prefixRule);
           }
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
           for (const loc of fx.commands) checkCommand(ctx, event, facts, loc);
         },
         finish() {
           ctx.outcomes.finish();
+          proposals.finish();
         },
       };
     },
@@ -317,6 +320,67 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
 }
 
 // ---- broad approval rules ------------------------------------------------------------------------
+
+const PROPOSALS_MAX = 200;
+const SAVED_NOTICE = /^Approved command prefix(?:es)? saved:/;
+
+/**
+ * Whether a proposed prefix rule took effect (issue 25: did the action happen?). Codex records each
+ * rule it saves in a developer notice ("Approved command prefix saved: - [\"pwsh.exe\", \"-Command\"]"):
+ * a broad proposal that was saved is a warning; one the log shows answered but not saved (the call
+ * approved once, or a narrower rule saved) is info; one whose call never got an answer keeps its
+ * warning and says so; a refused one is an attempt.
+ */
+class PrefixProposals {
+  private readonly open = new Map<string, { event: ToolCallEvent; draft: FindingDraft; words: string; answered: boolean; denied: boolean; saved: number | null }>();
+
+  constructor(private readonly ctx: RuleContext) {}
+
+  propose(event: ToolCallEvent, draft: FindingDraft, prefix: string[]): void {
+    if (this.open.size >= PROPOSALS_MAX) return;
+    this.open.set(event.callId, { event, draft, words: prefixKey(prefix), answered: false, denied: false, saved: null });
+  }
+
+  onEvent(event: NormEvent): void {
+    if (event.kind === 'tool_result') {
+      const p = this.open.get(event.callId);
+      if (p) {
+        p.answered = true;
+        p.denied = event.denied;
+      }
+    } else if (event.kind === 'system' && SAVED_NOTICE.test(event.text)) {
+      for (const m of event.text.matchAll(/^- (\[.*\])\s*$/gm)) {
+        let words: unknown;
+        try {
+          words = JSON.parse(m[1]);
+        } catch {
+          continue;
+        }
+        if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) continue;
+        const key = prefixKey(words);
+        for (const p of this.open.values()) if (p.words === key && p.saved === null) p.saved = event.index;
+      }
+    }
+  }
+
+  finish(): void {
+    for (const p of this.open.values()) {
+      const d = p.draft;
+      if (p.saved !== null) {
+        this.ctx.report({ ...d, detail: `${d.detail}; it was saved: any command it covers now runs unasked.`, evidence: [...d.evidence, { index: p.saved, excerpt: 'Approved command prefix saved' }] });
+      } else if (!p.answered) {
+        this.ctx.report({ ...d, detail: `${d.detail}; approved, it would let any command run unasked. The result is not in the log.` });
+      } else {
+        this.ctx.report({ ...d, severity: 'info', title: 'Broad approval rule proposed, not saved', key: `${d.key ?? ''} (not saved)`, detail: `${d.detail}; the log shows no such rule saved${p.denied ? ' (the call was refused)' : ' (the call was approved once, or a narrower rule was saved)'}.` });
+      }
+    }
+    this.open.clear();
+  }
+}
+
+function prefixKey(words: string[]): string {
+  return JSON.stringify(words.map((w) => w.trim().replace(/^.*[\\/]/, '').toLowerCase()));
+}
 
 /** Shells and interpreters: approving one approves every command. */
 const ANY_CODE = /^(bash|sh|zsh|dash|fish|ksh|pwsh|pwsh\.exe|powershell|powershell\.exe|cmd|cmd\.exe|python[\d.]*|python[\d.]*\.exe|py|node|deno|bun|ruby|perl|php|eval|exec|sudo|env|xargs|nohup|osascript|wsl|wsl\.exe)$/i;
