@@ -5,8 +5,11 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
-import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
-import { parseArgs } from './commands.ts';
+import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
+import { isLocalHost, parseArgs } from './commands.ts';
+import { credentialCause, secretKey } from './secrets-cause.ts';
+import { SecretFlow } from './secret-flow.ts';
+export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
 import { isIssuerHost } from '../secrets/issuers.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
@@ -159,23 +162,10 @@ interface OutputSecret {
   sent: EvidenceItem | null;
   /** The issuer's host it was then used with (not an exfiltration), if any. */
   usedWithIssuer?: string;
+  /** A password in a URL to this machine or its private network: a development default. */
+  local?: boolean;
 }
 
-/**
- * One finding per credential, whichever detector recognised it (two detectors may label the same
- * value differently). The masked form plus the length tells values apart without holding them.
- */
-function secretKey(hit: SecretHit): string {
-  return `${hit.masked}:${hit.value.length}`;
-}
-
-/**
- * One credential is one cause, wherever it showed up (typed into the prompt, then written into a
- * file by the agent: one finding with both places in evidence, not two).
- */
-export function credentialCause(hit: SecretHit): { id: string; summary: string } {
-  return { id: `credential:${secretKey(hit)}`, summary: `${hit.label} ${hit.masked} appeared in several places (each is in the evidence).` };
-}
 
 /**
  * Values known only by their label (`"api_key": …`) that one tool printed are one cause: a tool
@@ -192,6 +182,22 @@ function sourceOf(event: NormEvent, facts: EventFacts): string {
   return whereShown(event, facts);
 }
 
+const PASSWORD_LABELS = /^(?:Password in URL|Password in a command line)$/;
+const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
+
+/**
+ * A password that only opens something on this machine or its private network: a database URL
+ * to localhost, `curl -u admin:pw http://localhost:8080`. A development default, not a credential
+ * that works anywhere else (issue 25: a warning only for a live-looking credential). `hosts`: the
+ * hosts the call dials, when the password is in a command.
+ */
+export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | null): boolean {
+  if (!PASSWORD_LABELS.test(hit.label)) return false;
+  const url = LOCAL_URL_HOST.exec(text.slice(Math.max(0, text.lastIndexOf(' ', hit.start) + 1), hit.end + 200));
+  if (url) return isLocalHost(url[1]);
+  return hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
+}
+
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
   return hit.confidence === 'high' && !lowStakes ? 'critical' : 'warning';
 }
@@ -202,6 +208,7 @@ export const SECRETS_RULES: Rule[] = [
     create(ctx) {
       const fromPrompt = new Set<string>();
       const seenInInput = new Set<string>();
+      const flow = new SecretFlow(ctx);
       const outputs = new Map<string, OutputSecret>();
       const typedInUrls = new Set<string>();
       const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
@@ -214,14 +221,17 @@ export const SECRETS_RULES: Rule[] = [
             for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
             promptSecrets(ctx, event, facts, fromPrompt);
           } else if (event.kind === 'tool_call') {
-            inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs);
+            inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs, flow);
             markSent(ctx, event, facts, outputs);
+            flow.onCall(event, facts);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
+            if (event.kind === 'tool_result') flow.onResult(event);
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt);
           }
         },
         finish() {
           for (const s of outputs.values()) reportOutputSecret(ctx, s);
+          flow.finish();
         },
       };
     },
@@ -276,9 +286,11 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
   }
 }
 
-function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: Set<string>, seen: Set<string>, outputs: Map<string, OutputSecret>): void {
+function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: Set<string>, seen: Set<string>, outputs: Map<string, OutputSecret>, flow: SecretFlow): void {
   const input = event.input;
   const intoFiles = input.type === 'file_write' || input.type === 'file_edit' || input.type === 'patch';
+  const fx = effectsOf(event, facts, ctx.session);
+  const text = describeCall(event);
   for (const hit of facts.secrets) {
     // Using a credential the user handed over is expected; one found in output and reused is
     // reported on the output finding (critical once it goes over the network). Files always count.
@@ -288,16 +300,27 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const intoFile = paths.length > 0;
     const lowStakes = intoFile && paths.every((p) => isTestFile(p) || /\.(example|sample|template)$|\.example\./i.test(p));
     const where = intoFile ? `written into ${paths.slice(0, 3).join(', ')}` : input.type === 'command' ? 'put into a command' : `passed to ${event.name}`;
+    const cause = hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` };
+    const evidenceHere = [evidence(event, text, facts)];
+    // Severity by where the value ends (issue 25, data flows): a scratch file outside the
+    // repository (temp space) holds it no longer than the machine does: context. A file in the
+    // working tree may be committed: a warning, critical once a push carries it (SecretFlow). A
+    // password that only opens something on this machine is a development default.
+    const located = paths.map((p) => locate(p, null, ctx.session));
+    const scratch = intoFile && located.every((l) => l.zone === 'tmp');
+    const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host));
+    if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree').map((l) => l.abs), hit, evidenceHere[0]);
+    const severity = scratch || local ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
     ctx.report({
       rule: inToolInput.id,
-      severity: inputSeverity(hit, lowStakes),
-      title: intoFile ? 'Secret written into a file' : undefined,
-      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}.`,
-      evidence: [evidence(event, describeCall(event), facts)],
-      key: secretKey(hit),
+      severity,
+      title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}.`,
+      evidence: evidenceHere,
+      key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
       // labels that one call put somewhere (an .env with ten passwords) are one.
-      cause: hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` },
+      cause: severity === 'info' ? undefined : cause,
     });
   }
 }
@@ -317,6 +340,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       outputs.set(key, s);
     }
     if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
+    if (s.evidence.length === 1) s.local = isLocalPassword(hit, text, null);
   }
 }
 
@@ -358,6 +382,10 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
 function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   const { hit } = s;
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
+  if (s.local && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Local development password shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}; it only opens a service on this machine or its private network.`, evidence: s.evidence, key: `${secretKey(hit)} (local)` });
+    return;
+  }
   ctx.report({
     rule: inToolOutput.id,
     severity: s.sent ? 'critical' : 'warning',

@@ -1,0 +1,104 @@
+// Secrets followed as data (issue 25, data flows): a credential the agent wrote into a file of the
+// working tree, then staged and committed, then pushed to a remote, left the machine with the
+// push. Each step is read from the commands (`git add`, `git commit`, `git push`, `gh repo create
+// --push`), and the push must have taken effect (its result is not a failure or a refusal). The
+// finding shares the credential's cause with the write, so the value is one finding whose
+// evidence is the whole path: written → committed → pushed.
+import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { SecretHit } from '../secrets/types.ts';
+import type { EventFacts, RuleContext } from './types.ts';
+import { effectsOf, type Located } from './effects.ts';
+import { parseArgs } from './commands.ts';
+import { credentialCause } from './secrets-cause.ts';
+import { evidence, type EvidenceItem } from './util.ts';
+
+const FILES_MAX = 500;
+
+interface Held {
+  hit: SecretHit;
+  path: string;
+  steps: EvidenceItem[];
+  staged: boolean;
+  committed: boolean;
+  pushed: boolean;
+}
+
+export class SecretFlow {
+  private readonly files = new Map<string, Held>();
+  /** callId → the files a push in that call would carry, until its result shows it happened. */
+  private readonly pushes = new Map<string, { held: Held[]; step: EvidenceItem }>();
+
+  constructor(private readonly ctx: RuleContext) {}
+
+  /** A secret written into files of the working tree (absolute paths). */
+  written(paths: string[], hit: SecretHit, step: EvidenceItem): void {
+    for (const path of paths) {
+      if (this.files.size >= FILES_MAX && !this.files.has(path)) return;
+      this.files.set(path, { hit, path, steps: [step], staged: false, committed: false, pushed: false });
+    }
+  }
+
+  onCall(event: ToolCallEvent, facts: EventFacts): void {
+    if (this.files.size === 0) return;
+    for (const loc of effectsOf(event, facts, this.ctx.session).commands) this.step(event, facts, loc);
+  }
+
+  /** The result of a call: a push that took effect carried its files out. */
+  onResult(event: ToolResultEvent): void {
+    const push = this.pushes.get(event.callId);
+    if (!push) return;
+    this.pushes.delete(event.callId);
+    const failed = event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0) || /\brejected\b|error: failed to push|fatal: /.test(event.output.slice(0, 20_000));
+    if (!failed) this.report(push.held, push.step, '');
+  }
+
+  /** Pushes whose result never came: reported, and the report says the log does not show it. */
+  finish(): void {
+    for (const push of this.pushes.values()) this.report(push.held, push.step, ' The result of the push is not in the log.');
+    this.pushes.clear();
+  }
+
+  private step(event: ToolCallEvent, facts: EventFacts, loc: Located): void {
+    const { cmd } = loc;
+    const { short, long, operands } = parseArgs(cmd.args, ['-m', '--message', '-C', '-F']);
+    const sub = cmd.name === 'git' ? operands[0] : cmd.name === 'gh' ? `${operands[0]} ${operands[1]}` : undefined;
+    const here = evidence(event, cmd.text, facts);
+    if (sub === 'add') {
+      const all = long.has('--all') || short.has('A') || short.has('u') || operands.length === 1;
+      const dir = loc.dir ?? this.ctx.session.cwd ?? '';
+      const targets = operands.slice(1).map((p) => (p.startsWith('/') ? p : `${dir}/${p}`.replace(/\/\.?$/, '').replace(/\/\.\//g, '/')));
+      for (const h of this.files.values()) {
+        if (all || targets.some((t) => h.path === t || h.path.startsWith(`${t}/`))) this.mark(h, 'staged', here);
+      }
+    } else if (sub === 'commit') {
+      const all = short.has('a') || long.has('--all');
+      for (const h of this.files.values()) if (h.staged || (all && !h.committed)) this.mark(h, 'committed', here);
+    } else if (sub === 'push' || (sub === 'repo create' && long.has('--push'))) {
+      const held = [...this.files.values()].filter((h) => h.committed && !h.pushed);
+      if (held.length === 0) return;
+      for (const h of held) h.pushed = true;
+      this.pushes.set(event.callId, { held, step: here });
+    }
+  }
+
+  private mark(h: Held, what: 'staged' | 'committed', step: EvidenceItem): void {
+    if (h[what]) return;
+    h[what] = true;
+    if (h.steps.length < 5) h.steps.push(step);
+  }
+
+  private report(held: Held[], push: EvidenceItem, unknown: string): void {
+    for (const h of held) {
+      this.ctx.report({
+        rule: 'secrets/in-tool-input',
+        severity: 'critical',
+        title: 'Secret committed and pushed',
+        detail: `${h.hit.label} ${h.hit.masked} was written into ${h.path}, committed and pushed to a remote: it has left this machine and must be rotated.${unknown}`,
+        evidence: [...h.steps, push],
+        key: `${h.hit.masked}:${h.hit.value.length}:pushed`,
+        cause: credentialCause(h.hit),
+      });
+    }
+  }
+}
+
