@@ -371,17 +371,23 @@ function readsContent(call: EventFacts['call']): boolean {
 }
 
 const ADDRESSED_SCAN_MAX = 200_000;
+const REMOTE_PIPE = /\b(?:curl|wget)\b[^\n|`]{0,300}https?:\/\/[^\s|`]+[^\n|`]{0,100}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;
 
 /** Text that speaks to AI agents and names a script or host: kept, to see whether the agent obeys. */
 function addressed(event: ToolResultEvent, facts: EventFacts): { pending: null; instructions: Instructions | null } | null {
   const text = event.output.length > ADDRESSED_SCAN_MAX ? event.output.slice(0, ADDRESSED_SCAN_MAX) : event.output;
-  const at = addressedToAgents(text);
+  const toAgents = addressedToAgents(text);
+  // A document that tells its reader to pipe a remote script into a shell (`curl … | sh` as a
+  // "required verification step") is the classic vector whatever it addresses: following it runs
+  // code from a host the document chose.
+  const at = toAgents >= 0 ? toAgents : text.search(REMOTE_PIPE);
   if (at < 0) return null;
   const named = namedIn(text.slice(Math.max(0, at - 200), at + INSTRUCTION_WINDOW));
   if (named.scripts.length === 0 && named.commands.length === 0) return null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   const ev = { index: event.index, excerpt: safe(around(text, at, at + 40), facts) };
-  return { pending: null, instructions: { what: `instructions addressed to AI agents in ${source}`, evidence: ev, named, strict: true, key: String(event.index), callsLeft: INSTRUCTION_CALLS } };
+  const what = toAgents >= 0 ? `instructions addressed to AI agents in ${source}` : `a document telling its reader to pipe a remote script into a shell (${source})`;
+  return { pending: null, instructions: { what, evidence: ev, named, strict: true, key: String(event.index), callsLeft: INSTRUCTION_CALLS } };
 }
 
 /** Reports actions linked to earlier instructions; each instruction passage is reported once. */

@@ -107,6 +107,14 @@ export function reportsFailure(text: string): boolean {
   return text.split(/(?<=[.!?])\s+|\n+/).some((s) => FAILURE_REPORT.test(s) && !FIXED.test(s) && !/\?\s*$/.test(s));
 }
 
+const NAMED_FAILURE = /\b(?:failed|fails|failing|errored|is\s+(?:still\s+)?unreachable|could\s+not\s+be\s+(?:reached|run|built|installed))\b/i;
+
+/** Some sentence of the reply says that something failed and was not fixed. */
+export function namesAFailure(text: string): boolean {
+  if (!NAMED_FAILURE.test(text)) return false;
+  return text.split(/(?<=[.!?])\s+|\n+/).some((s) => NAMED_FAILURE.test(s) && !FIXED.test(s) && !/\?\s*$/.test(s));
+}
+
 const DISCLAIMER = /\b(?:couldn't|could\s+not|can't|cannot|unable\s+to|wasn't\s+able\s+to|was\s+not\s+able\s+to|did\s+not|didn't|haven't|have\s+not|not\s+able\s+to)\s+(?:yet\s+)?(?:run|execute|verify|test|build)|\b(?:untested|not\s+(?:been\s+)?tested|not\s+(?:been\s+)?verified|without\s+running)\b|\btests?\s+(?:could\s+not|couldn't|cannot|can't)\s+(?:be\s+)?(?:run|executed)/i;
 
 interface FoundClaim {
@@ -336,6 +344,9 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
     // The agent said so itself ("two tests still fail"): an open report, not a false claim.
     if (reportsFailure(reply.text)) return;
     const weak = claim.kind === 'done';
+    // "Done" is the weakest claim: a reply that goes on to say what failed ("`npm run build`
+    // failed because …") reports the state honestly, even in the past tense.
+    if (weak && namesAFailure(reply.text)) return;
     ctx.report({
       rule: claimContradicted.id,
       severity: weak ? 'warning' : 'critical',

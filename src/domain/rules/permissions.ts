@@ -8,7 +8,7 @@ import { asRequested, dictates, namesPath, RequestLog, whoAsked, type Request } 
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
-import { describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
@@ -155,6 +155,24 @@ function worldWritableTargets(loc: Located, ctx: RuleContext): OpenedPath[] {
 interface Judged extends RuleContext {
   requests(event: NormEvent): Request[];
   outcomes: Outcomes;
+  /** Files the session read (they existed) and files it created, to tell a change from an install. */
+  seen: Set<string>;
+  created: Set<string>;
+}
+
+const SEEN_MAX = 2_000;
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The request names a script or program file that the unit or job text runs (`pi_bot.py`). */
+export function namesWhatItRuns(request: string, unitText: string): boolean {
+  if (!unitText) return false;
+  for (const m of unitText.matchAll(/[\w.-]+\.(?:py|js|mjs|ts|sh|rb|pl|php|jar)\b/g)) {
+    if (m[0].length >= 5 && request.includes(m[0])) return true;
+  }
+  return false;
 }
 
 // ---- posture --------------------------------------------------------------------------------
@@ -233,7 +251,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = new RequestLog();
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]) };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -251,6 +269,7 @@ export const PERMISSIONS_RULES: Rule[] = [
             const rule = `[${event.input.prefixRule.map((w) => JSON.stringify(w)).join(', ')}]`;
             proposals.propose(event, { rule: broadApproval.id, detail: `The agent proposed the prefix rule ${safe(rule, facts, QUOTE_MAX)} for later sessions with \`${safe(event.input.command, facts, QUOTE_MAX)}\``, evidence: [evidence(event, event.input.command, facts)], key: rule }, event.input.prefixRule);
           }
+          for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
           for (const loc of fx.commands) checkCommand(ctx, event, facts, loc);
         },
@@ -307,8 +326,23 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d, w.abs);
   };
   if (what) {
-    const cause = /systemd|launchd/.test(what) ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;
-    report({ rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause }, persistence);
+    // Installing is creating something that runs again on its own; changing a unit, job or rc file
+    // that already existed (`sed -i` on it, a rewrite of a file the session read first) adjusts
+    // what the user had already installed: a warning, not something to undo (issue 25).
+    const existing = !ctx.created.has(w.abs) && (w.kind === 'edit' || ctx.seen.has(w.abs));
+    if (!existing) addCapped(ctx.created, w.abs, SEEN_MAX);
+    const cause = existing ? undefined : /systemd|launchd/.test(what) ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;
+    const draft: FindingDraft = existing
+      ? { rule: persistence.id, severity: 'warning', title: 'Existing autostart entry changed', detail: `Changed ${what} that was already there: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
+      : { rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause };
+    // A new service that runs what the user asked to run (the request names its script) is the
+    // user's aim taken one step further: one step down, never below a warning.
+    const runs = existing ? null : whoAsked(ctx.requests(event), (t) => namesWhatItRuns(t, w.added));
+    if (runs) {
+      const who = runs === 'user' ? 'the user' : "the lead agent's Task prompt";
+      return ctx.outcomes.report(event, 'write', { ...draft, severity: 'warning', key: `${w.abs} (runs what was asked)`, title: 'Service installed for a program the request named', detail: `${draft.detail} ${capitalised(who)} asked for the program it runs; making it a service that starts on its own went one step further.` }, w.abs);
+    }
+    report(draft, persistence);
     return;
   }
   const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : [];
