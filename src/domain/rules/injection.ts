@@ -371,22 +371,33 @@ function readsContent(call: EventFacts['call']): boolean {
 }
 
 const ADDRESSED_SCAN_MAX = 200_000;
+// The framing that turns an install hint into an order: a "required verification" or a "security
+// policy" step a reader must run before going on. A README's "run `curl … | sh` to install pnpm"
+// has none of it and stays ordinary guidance.
+const COERCION = /\b(?:required|requires?|must|mandatory|security\s+polic(?:y|ies)|important|before\s+(?:you|modifying|running|continuing|proceeding|using)|verif(?:y|ication))\b/i;
+
+function coercedRemotePipe(text: string): number {
+  const at = text.search(REMOTE_PIPE);
+  if (at < 0) return -1;
+  return COERCION.test(text.slice(Math.max(0, at - 400), at + 400)) ? at : -1;
+}
+
 const REMOTE_PIPE = /\b(?:curl|wget)\b[^\n|`]{0,300}https?:\/\/[^\s|`]+[^\n|`]{0,100}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;
 
 /** Text that speaks to AI agents and names a script or host: kept, to see whether the agent obeys. */
 function addressed(event: ToolResultEvent, facts: EventFacts): { pending: null; instructions: Instructions | null } | null {
   const text = event.output.length > ADDRESSED_SCAN_MAX ? event.output.slice(0, ADDRESSED_SCAN_MAX) : event.output;
   const toAgents = addressedToAgents(text);
-  // A document that tells its reader to pipe a remote script into a shell (`curl … | sh` as a
+  // A document that orders its reader to pipe a remote script into a shell (`curl … | sh` as a
   // "required verification step") is the classic vector whatever it addresses: following it runs
   // code from a host the document chose.
-  const at = toAgents >= 0 ? toAgents : text.search(REMOTE_PIPE);
+  const at = toAgents >= 0 ? toAgents : coercedRemotePipe(text);
   if (at < 0) return null;
   const named = namedIn(text.slice(Math.max(0, at - 200), at + INSTRUCTION_WINDOW));
   if (named.scripts.length === 0 && named.commands.length === 0) return null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   const ev = { index: event.index, excerpt: safe(around(text, at, at + 40), facts) };
-  const what = toAgents >= 0 ? `instructions addressed to AI agents in ${source}` : `a document telling its reader to pipe a remote script into a shell (${source})`;
+  const what = toAgents >= 0 ? `instructions addressed to AI agents in ${source}` : `a document ordering its reader to pipe a remote script into a shell (${source})`;
   return { pending: null, instructions: { what, evidence: ev, named, strict: true, key: String(event.index), callsLeft: INSTRUCTION_CALLS } };
 }
 

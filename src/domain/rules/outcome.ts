@@ -43,12 +43,15 @@ type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: stri
 // read first (Claude Code), a path outside the workspace or under ignore patterns (Gemini CLI), a
 // sandbox rejection (Codex), a hook that blocked the call (all three).
 const HARNESS_REFUSED = /File has not been read yet[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
+const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
 
 /** Why the result shows the effect did not happen, or null. `target`: the path or host the finding names. */
 export function refusal(result: ToolResultEvent, effect: Effect, target?: string): Refusal | null {
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
+  // Gemini CLI records a call the user turned down at its confirmation prompt as cancelled.
+  if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
   const harness = HARNESS_REFUSED.exec(output);

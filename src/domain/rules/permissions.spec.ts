@@ -9,25 +9,34 @@ const PERSIST = 'permissions/persistence';
 const SETTINGS = 'permissions/agent-settings-write';
 const WORLD = 'permissions/world-writable';
 
-test('approvals and sandbox both off is a warning (the posture, not an action)', async () => {
+test('approvals and sandbox both off is posture: info, raised by what ran under it (evidence-model.spec.ts)', async () => {
   const claude = await runRules([sessionMeta({ flags: ['--dangerously-skip-permissions'] })]);
-  assert.deepEqual(only(claude, BYPASS).map(severityOf), ['warning']);
+  assert.deepEqual(only(claude, BYPASS).map(severityOf), ['info']);
+  assert.equal(only(claude, BYPASS)[0].posture, true);
   const mode = await runRules([sessionMeta({ permissionMode: 'bypassPermissions' })]);
-  assert.deepEqual(only(mode, BYPASS).map(severityOf), ['warning']);
+  assert.deepEqual(only(mode, BYPASS).map(severityOf), ['info']);
   const codex = await runRules([sessionMeta({ approvalPolicy: 'never', sandbox: 'danger-full-access' })], { agent: 'codex', format: 'codex-rollout' });
-  assert.deepEqual(only(codex, BYPASS).map(severityOf), ['warning']);
+  assert.deepEqual(only(codex, BYPASS).map(severityOf), ['info']);
 });
 
-test('reduced safety settings are a warning, reported once per posture', async () => {
+test('code from outside the project run under approvals off is evidence the posture names', async () => {
+  const ran = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), cmd('bash ~/.claude/skills/grant/export.sh .')]), BYPASS);
+  assert.equal(ran[0].evidence.length, 2);
+  assert.match(ran[0].detail, /code from outside the project ran with nobody asked/);
+  const inTree = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), cmd('bash scripts/build.sh')]), BYPASS);
+  assert.equal(inTree[0].evidence.length, 1);
+});
+
+test('reduced safety settings are posture (info), reported once', async () => {
   const full = await runRules([
     sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger-full-access' }),
     sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger-full-access' }),
     sessionMeta({ approvalPolicy: 'on-request', sandbox: 'danger_full_access' }),
   ], { agent: 'codex', format: 'codex-rollout' });
-  assert.deepEqual(only(full, BYPASS).map(severityOf), ['warning']);
+  assert.deepEqual(only(full, BYPASS).map(severityOf), ['info']);
   for (const fields of [{ flags: ['--yolo'] }, { flags: ['--approval-mode=yolo'] }, { approvalPolicy: 'yolo' }]) {
     const yolo = await runRules([sessionMeta(fields)], { agent: 'gemini-cli', format: 'gemini-jsonl' });
-    assert.deepEqual(only(yolo, BYPASS).map(severityOf), ['warning'], JSON.stringify(fields));
+    assert.deepEqual(only(yolo, BYPASS).map(severityOf), ['info'], JSON.stringify(fields));
   }
 });
 
@@ -144,15 +153,22 @@ test('narrow approval rules are not broad: a specific command prefix', async () 
   assert.deepEqual(only(drafts, BROAD), []);
 });
 
-test('a Codex prefix_rule proposal for a shell is a broad approval rule once approved; refused, an attempted info', async () => {
+test('a Codex prefix_rule proposal for a shell is a warning once Codex saved it; approved once or refused, info', async () => {
   const call = { ...cmd('pwsh.exe -Command "Get-ChildItem"', { escalated: true }), callId: 'p1' };
-  call.input = { ...call.input, prefixRule: ['pwsh.exe', '-Command'] } as typeof call.input;
-  const approved = only(await runRules([call, result('p1', { exitCode: 0, output: 'ok' })]), BROAD);
-  assert.deepEqual(approved.map(severityOf), ['warning']);
+  call.input = { ...call.input, prefixRule: ['C:\\Apps\\pwsh.exe', '-Command'] } as typeof call.input;
+  const saved = { kind: 'system' as const, subtype: 'developer', text: 'Approved command prefix saved:\n- ["C:\\\\Apps\\\\pwsh.exe", "-Command"]' };
+  const kept = only(await runRules([call, result('p1', { exitCode: 0, output: 'ok' }), saved]), BROAD);
+  assert.deepEqual(kept.map(severityOf), ['warning']);
+  assert.match(kept[0].detail, /it was saved/);
+  const once = only(await runRules([call, result('p1', { exitCode: 0, output: 'ok' })]), BROAD);
+  assert.deepEqual(once.map(severityOf), ['info']);
+  const narrower = { ...saved, text: 'Approved command prefix saved:\n- ["pwsh.exe", "-Command", "Get-ChildItem -Force"]' };
+  assert.deepEqual(only(await runRules([call, result('p1', { exitCode: 0 }), narrower]), BROAD).map(severityOf), ['info']);
   const call2 = { ...call, callId: 'p2' };
   const refused = only(await runRules([call2, result('p2', { denied: true })]), BROAD);
   assert.deepEqual(refused.map(severityOf), ['info']);
-  assert.match(refused[0].title ?? '', /attempted/);
+  assert.match(refused[0].detail, /refused/);
+  assert.match(only(await runRules([call]), BROAD)[0].detail, /result is not in the log/);
   const narrow = { ...call, callId: 'p3', input: { ...call.input, prefixRule: ['npm', 'run', 'dev'] } };
   assert.deepEqual(only(await runRules([narrow, result('p3', { exitCode: 0 })]), BROAD), []);
 });
@@ -165,9 +181,12 @@ test('a shell rc file the user named is persistence "as requested" (info); unnam
   assert.deepEqual(unnamed.map(severityOf), ['critical']);
 });
 
-test('a write the sandbox refused is an attempted info; a dictated sudo is info; a write with no result says so', async () => {
+test('a critical write the sandbox refused is an attempt that stays a warning; a dictated sudo is info; a write with no result says so', async () => {
   const refused = only(await runRules([...ran('echo x >> ~/.bashrc', { exitCode: 1, output: 'bash: /home/dev/.bashrc: Read-only file system' })]), PERSIST);
-  assert.deepEqual(refused.map(severityOf), ['info']);
+  assert.deepEqual(refused.map(severityOf), ['warning']);
+  assert.match(refused[0].title ?? '', /attempted/);
+  const failed = only(await runRules([...ran('sudo systemctl enable app', { exitCode: 1, output: 'sudo: a password is required' })]), SUDO);
+  assert.deepEqual(failed.map(severityOf), ['info']);
   assert.match(refused[0].detail, /Read-only file system/);
   const dictated = only(await runRules([prompt('please run sudo apt-get install -y jq'), cmd('sudo apt-get install -y jq')]), SUDO);
   assert.deepEqual(dictated.map(severityOf), ['info']);

@@ -18,15 +18,20 @@ export interface Request {
   by: Asker;
 }
 
-const PROMPTS_KEPT = 3;
+// Scope is what the user named at any point of the session, not only in the last message (issue
+// 25: "the user's words set the scope"): the last three prompts are kept whole, earlier ones (up
+// to 30 in all) by their first 2,000 characters, where what a request names is usually said.
+const PROMPTS_KEPT = 30;
+const PROMPTS_WHOLE = 3;
 const PROMPT_MAX = 10_000;
+const EARLIER_PROMPT_MAX = 2_000;
 const SUBAGENTS_MAX = 200;
 const ANSWERS_MAX = 1_000;
 
 /**
  * The requests in force, per thread: the user's last prompts for the main thread (a request
  * often spans "add X to CLAUDE.md" then "go ahead"), and for a subagent the prompt its Task call
- * gave it. Bounded: three prompts and the prompts of at most 200 subagents.
+ * gave it. Bounded: 30 prompts (the last three whole) and the prompts of at most 200 subagents.
  */
 export class RequestLog {
   private readonly prompts: string[] = [];
@@ -41,6 +46,8 @@ export class RequestLog {
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       this.prompts.push(event.text.slice(0, PROMPT_MAX));
       if (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
+      const older = this.prompts.length - PROMPTS_WHOLE - 1;
+      if (older >= 0) this.prompts[older] = this.prompts[older].slice(0, EARLIER_PROMPT_MAX);
       this.answers.clear();
     } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
       const text = event.input.prompt.slice(0, PROMPT_MAX);

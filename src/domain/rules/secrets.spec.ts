@@ -31,13 +31,13 @@ test('prompts without credentials (commit hashes, ids) are not findings', async 
   assert.deepEqual(only(drafts, PROMPT), []);
 });
 
-test('a secret in a command or a file written by the agent is critical', async () => {
+test('a secret in a command is critical; hard-coded into a tree file a warning until a push carries it', async () => {
   const drafts = await runRules([
     cmd(`curl -H "Authorization: token ${GH}" https://api.github.com/user`),
     write('src/billing/config.ts', `export const stripeKey = "${STRIPE}";\n`),
   ]);
   const hits = only(drafts, INPUT);
-  assert.deepEqual(hits.map(severityOf), ['critical', 'critical']);
+  assert.deepEqual(hits.map(severityOf), ['critical', 'warning']);
   assert.equal(hits[1].title, 'Secret written into a file');
   noRawSecret(drafts);
 });
@@ -156,7 +156,7 @@ test('a Firebase web config key is public; the same key elsewhere is a finding',
   const key = 'AIza' + randomString(35, undefined, 99);
   const firebase = `const firebaseConfig = {\n  apiKey: "${key}",\n  authDomain: "demo.firebaseapp.com",\n  projectId: "demo",\n};\n`;
   assert.deepEqual(only(await runRules([write('src/firebase.ts', firebase)]), INPUT), []);
-  assert.deepEqual(only(await runRules([write('server/maps.ts', `const MAPS_KEY = "${key}";\n`)]), INPUT).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([write('server/maps.ts', `const MAPS_KEY = "${key}";\n`)]), INPUT).map(severityOf), ['warning']);
 });
 
 test('Slack placeholders and image URLs containing xoxo are not tokens; a real bot token is', async () => {
@@ -168,12 +168,12 @@ test('Slack placeholders and image URLs containing xoxo are not tokens; a real b
   assert.equal(only(await runRules([write('.env', `SLACK_BOT_TOKEN=${fake.slackBot()}\n`)]), INPUT).length, 1);
 });
 
-test('a provider token written by the agent is critical; a keyword-labelled password is a warning', async () => {
+test('a provider token or a keyword-labelled password written into the tree is a warning (critical once pushed: evidence-model.spec.ts)', async () => {
   const drafts = await runRules([
     write('config/ci.env', `GITLAB_RUNNER_TOKEN=glrt-${randomString(20, undefined, 100)}\n`),
     write('config/db.yml', `password: "${fake.password()}"\n`),
   ]);
-  assert.deepEqual(only(drafts, INPUT).map(severityOf), ['critical', 'warning']);
+  assert.deepEqual(only(drafts, INPUT).map(severityOf), ['warning', 'warning']);
 });
 
 test('a token in the session instructions (Codex approved commands) is reported as exposed', async () => {

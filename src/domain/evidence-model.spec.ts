@@ -1,0 +1,145 @@
+// The evidence model (issue 25), end to end through the analyser on synthetic sessions written in
+// each agent's own format: effects (did the action take effect?), data flows (where did the
+// secret go?), posture as context, the user's words as scope, harness texts. Each mechanism has
+// a positive and a negative case per agent where the format can record it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from './analyze.ts';
+import { AGENTS, session, type Flavour, type Step } from './synthetic.testing.ts';
+import type { Report } from './model/report.ts';
+
+const TOKEN = 'ghp_' + 'Q7r8A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
+
+async function analyse(flavour: Flavour, steps: Step[], bypass = false): Promise<Report> {
+  return analyzeText(session(flavour, steps, { bypass }));
+}
+
+function severityOf(r: Report, rule: string): string[] {
+  return r.findings.filter((f) => f.rule === rule).map((f) => f.severity);
+}
+
+// ---- posture ------------------------------------------------------------------------------------
+
+for (const agent of ['claude-code', 'codex'] as const) {
+  test(`${agent}: approvals off is info by itself and never the reason for Review`, async () => {
+    const r = await analyse(agent, [{ prompt: 'list the files' }, { bash: 'ls -la', output: 'README.md' }, { say: 'Here they are.' }], true);
+    assert.deepEqual(severityOf(r, 'permissions/approval-bypass'), ['info']);
+    assert.equal(r.outcome, 'Clear');
+  });
+
+  test(`${agent}: approvals off becomes a warning naming the risky call it let through`, async () => {
+    const r = await analyse(agent, [{ prompt: 'set up the box' }, { bash: 'sudo apt-get install -y nginx', output: 'ok' }, { say: 'Installed.' }], true);
+    const f = r.findings.find((x) => x.rule === 'permissions/approval-bypass');
+    assert.equal(f?.severity, 'warning');
+    assert.match(f?.detail ?? '', /let these through without asking anyone: commands run as root/);
+  });
+}
+
+// ---- effects ------------------------------------------------------------------------------------
+
+for (const agent of AGENTS) {
+  test(`${agent}: a command the user refused did not take effect: running as root is an attempt`, async () => {
+    const refused = await analyse(agent, [{ prompt: 'restart the web server' }, { bash: 'sudo systemctl restart nginx', denied: true }]);
+    assert.deepEqual(severityOf(refused, 'permissions/sudo'), ['info']);
+    const done = await analyse(agent, [{ prompt: 'restart the web server' }, { bash: 'sudo systemctl restart nginx', output: '' }]);
+    assert.deepEqual(severityOf(done, 'permissions/sudo'), ['warning']);
+  });
+}
+
+// Gemini CLI's chat recordings hold no working directory, so "outside the tree" cannot be told there.
+for (const agent of ['claude-code', 'codex'] as const) {
+  test(`${agent}: a command the user refused did not take effect: the write outside the tree is an attempt`, async () => {
+    const refused = await analyse(agent, [{ prompt: 'note the date' }, { bash: 'echo hi >> /etc/motd', denied: true }]);
+    assert.deepEqual(severityOf(refused, 'scope/write-outside-worktree'), ['info']);
+    assert.match(refused.findings.find((f) => f.rule === 'scope/write-outside-worktree')?.title ?? '', /attempted/);
+    const done = await analyse(agent, [{ prompt: 'note the date' }, { bash: 'echo hi >> /etc/motd', output: '' }]);
+    assert.deepEqual(severityOf(done, 'scope/write-outside-worktree'), ['warning']);
+  });
+}
+
+for (const agent of AGENTS) {
+  test(`${agent}: sudo that wanted a password stopped the chain: nothing ran as root`, async () => {
+    const stopped = await analyse(agent, [{ prompt: 'mount the disk' }, { bash: 'sudo mkdir -p /mnt/x && sudo mount /dev/sdb1 /mnt/x', exit: 1, output: 'sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper' }]);
+    assert.ok(severityOf(stopped, 'permissions/sudo').every((s) => s === 'info'), JSON.stringify(severityOf(stopped, 'permissions/sudo')));
+    const ran = await analyse(agent, [{ prompt: 'mount the disk' }, { bash: 'sudo mkdir -p /mnt/x && sudo mount /dev/sdb1 /mnt/x', output: '' }]);
+    assert.ok(severityOf(ran, 'permissions/sudo').includes('warning'));
+  });
+
+  test(`${agent}: a last call left unanswered is a warning only when it could reach beyond the tree`, async () => {
+    const local = await analyse(agent, [{ prompt: 'commit it' }, { bash: 'git add . && git commit -m wip', unanswered: true }]);
+    assert.deepEqual(severityOf(local, 'coverage/incomplete'), ['info']);
+    const remote = await analyse(agent, [{ prompt: 'commit it' }, { bash: 'git add . && git commit -m wip && git push origin main', unanswered: true }]);
+    assert.deepEqual(severityOf(remote, 'coverage/incomplete'), ['warning']);
+  });
+}
+
+test('a write refused for this very path is an attempt even when `|| true` hid the exit code', async () => {
+  const r = await analyse('codex', [{ prompt: 'log the start' }, { bash: 'echo start >> ~/.tool/telemetry.jsonl 2>/dev/null || true', output: 'zsh:1: operation not permitted: /home/dev/.tool/telemetry.jsonl' }]);
+  assert.deepEqual(severityOf(r, 'scope/write-outside-worktree'), ['info']);
+  const other = await analyse('codex', [{ prompt: 'log the start' }, { bash: 'echo start >> ~/.tool/telemetry.jsonl 2>/dev/null || true', output: 'zsh:1: operation not permitted: /home/dev/.other/file' }]);
+  assert.deepEqual(severityOf(other, 'scope/write-outside-worktree'), ['warning']);
+});
+
+test('files changed lists only changes whose call took effect', async () => {
+  const r = await analyse('claude-code', [{ prompt: 'write the notes' }, { write: '/home/dev/project/a.md', content: 'a' }, { write: '/home/dev/project/b.md', content: 'b', failed: 'File has not been read yet. Read it first before writing to it.' }]);
+  assert.deepEqual(r.files.map((f) => f.path), ['a.md']);
+});
+
+// ---- data flows -----------------------------------------------------------------------------------
+
+for (const agent of ['claude-code', 'codex'] as const) {
+  test(`${agent}: a token in a scratch file is info, in a tree file a warning, pushed a critical with the whole path`, async () => {
+    const scratch = await analyse(agent, [{ prompt: 'try the API' }, { write: '/tmp/try.mjs', content: `const t = "${TOKEN}";` }]);
+    assert.deepEqual(severityOf(scratch, 'secrets/in-tool-input'), ['info']);
+    const tree = await analyse(agent, [{ prompt: 'add the client' }, { write: '/home/dev/project/client.mjs', content: `const t = "${TOKEN}";` }]);
+    assert.deepEqual(severityOf(tree, 'secrets/in-tool-input'), ['warning']);
+    const pushed = await analyse(agent, [
+      { prompt: 'add the client and ship it' },
+      { write: '/home/dev/project/client.mjs', content: `const t = "${TOKEN}";` },
+      { bash: 'git add . && git commit -m client && git push origin main', output: 'To github.com:me/app.git\n   1a2b3c..4d5e6f  main -> main' },
+    ]);
+    const f = pushed.findings.filter((x) => x.rule === 'secrets/in-tool-input');
+    assert.deepEqual(f.map((x) => x.severity), ['critical']);
+    assert.ok(f[0].evidence.length >= 2, 'the write and the push are both evidence');
+    const rejected = await analyse(agent, [
+      { prompt: 'add the client and ship it' },
+      { write: '/home/dev/project/client.mjs', content: `const t = "${TOKEN}";` },
+      { bash: 'git add . && git commit -m client && git push origin main', exit: 1, output: ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' },
+    ]);
+    assert.deepEqual(severityOf(rejected, 'secrets/in-tool-input'), ['warning']);
+  });
+}
+
+test('a password that only opens a service on this machine is a development default', async () => {
+  for (const agent of AGENTS) {
+    const local = await analyse(agent, [{ prompt: 'check the admin API' }, { bash: 'curl -u administrator:Secret123! http://localhost:8080/api/users', output: '[]' }]);
+    assert.ok(severityOf(local, 'secrets/in-tool-input').every((s) => s === 'info'), `${agent}: ${JSON.stringify(severityOf(local, 'secrets/in-tool-input'))}`);
+    const remote = await analyse(agent, [{ prompt: 'check the admin API' }, { bash: 'curl -u administrator:Secret123! https://api.example.com/users', output: '[]' }]);
+    assert.ok(severityOf(remote, 'secrets/in-tool-input').includes('warning'), `${agent}: ${JSON.stringify(severityOf(remote, 'secrets/in-tool-input'))}`);
+  }
+});
+
+// ---- the user's words ---------------------------------------------------------------------------
+
+for (const agent of ['claude-code', 'codex'] as const) {
+  test(`${agent}: a path the user named earlier in the session stays in scope`, async () => {
+    const named = await analyse(agent, [
+      { prompt: 'we will work on the nginx config at /etc/nginx/sites-available/app today' },
+      { say: 'Sure.' }, { prompt: 'first look around' }, { say: 'Looked.' }, { prompt: 'ok' }, { say: 'Ok.' }, { prompt: 'now change the port to 8081' },
+      { bash: "sed -i 's/8080/8081/' /etc/nginx/sites-available/app", output: '' },
+    ]);
+    assert.ok(severityOf(named, 'scope/write-outside-worktree').every((s) => s === 'info'));
+    const unnamed = await analyse(agent, [{ prompt: 'now change the port to 8081' }, { bash: "sed -i 's/8080/8081/' /etc/nginx/sites-available/app", output: '' }]);
+    assert.deepEqual(severityOf(unnamed, 'scope/write-outside-worktree'), ['warning']);
+  });
+}
+
+// ---- interruptions ------------------------------------------------------------------------------
+
+test('interruptions the user follows by resending the same request stay info', async () => {
+  const steps: Step[] = [];
+  for (let i = 0; i < 3; i++) steps.push({ prompt: 'add a dark mode toggle to the settings page' }, { bash: 'npm run build', denied: true });
+  steps.push({ prompt: 'add a dark mode toggle to the settings page' });
+  const r = await analyse('claude-code', steps);
+  assert.ok(!r.findings.some((f) => f.rule === 'reliability/interrupted' && f.severity === 'warning'));
+});
