@@ -28,7 +28,18 @@ export class SecretFlow {
   /** callId → the files a push in that call would carry, until its result shows it happened. */
   private readonly pushes = new Map<string, { held: Held[]; step: EvidenceItem }>();
 
+  /** Passwords this session used only with services on this machine (development defaults). */
+  private readonly localValues = new Set<string>();
+
   constructor(private readonly ctx: RuleContext) {}
+
+  markLocal(value: string): void {
+    if (this.localValues.size < FILES_MAX) this.localValues.add(value);
+  }
+
+  isLocal(value: string): boolean {
+    return this.localValues.has(value);
+  }
 
   /** A secret written into files of the working tree (absolute paths). */
   written(paths: string[], hit: SecretHit, step: EvidenceItem): void {

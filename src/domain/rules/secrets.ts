@@ -195,7 +195,10 @@ export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | 
   if (!PASSWORD_LABELS.test(hit.label)) return false;
   const url = LOCAL_URL_HOST.exec(text.slice(Math.max(0, text.lastIndexOf(' ', hit.start) + 1), hit.end + 200));
   if (url) return isLocalHost(url[1]);
-  return hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
+  if (hosts !== null && hosts.length > 0) return hosts.every(isLocalHost);
+  // A terminal capture may cut the command ("http://localhost…"): the URLs it still shows decide.
+  const shown = [...text.slice(0, 20_000).matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.-]+)/g)].map((m) => m[1].replace(/\.+$/, ''));
+  return hosts !== null && shown.length > 0 && shown.every(isLocalHost);
 }
 
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
@@ -308,7 +311,11 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // password that only opens something on this machine is a development default.
     const located = paths.map((p) => locate(p, null, ctx.session));
     const scratch = intoFile && located.every((l) => l.zone === 'tmp');
-    const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host));
+    // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
+    // value used only with local services earlier in the session is taken as the same use.
+    const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
+    const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host)) || (cut && flow.isLocal(hit.value));
+    if (local) flow.markLocal(hit.value);
     if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree').map((l) => l.abs), hit, evidenceHere[0]);
     const severity = scratch || local ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
     ctx.report({
