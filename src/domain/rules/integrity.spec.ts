@@ -428,3 +428,12 @@ test('records ticked after passing work, task lists, requested ticks and failed 
   const failed = edit('docs/acceptance.md', '- [ ] exports CSV', '- [x] exports CSV');
   assert.deepEqual(only(await runRules([failed, result(failed.callId, { isError: true, output: 'String to replace not found' })]), RECORD), []);
 });
+
+test('a whole-file rewrite keeps the suppressions the file already had: only new ones count', async () => {
+  const before = 'import os  # noqa: F401\nx = 1  # type: ignore\nflag == True  # noqa: E712\nglobal g  # noqa: PLW0603\ny = 2  # type: ignore\n';
+  const rewritten = before + 'z = 3\n';
+  const kept = await runRules([...answered(read('/home/dev/project/app.py'), { output: before }), write('/home/dev/project/app.py', rewritten)]);
+  assert.deepEqual(only(kept, 'integrity/suppression-added'), []);
+  const added = await runRules([...answered(read('/home/dev/project/app.py'), { output: 'x = 1\n' }), write('/home/dev/project/app.py', before)]);
+  assert.deepEqual(only(added, 'integrity/suppression-added').map(severityOf), ['warning']);
+});

@@ -401,7 +401,7 @@ export const INTEGRITY_RULES: Rule[] = [
       const weakenings: Weakening[] = [];
       const created = new Set<string>();
       const authored = new AuthoredTests();
-      const contents = new TestContents();
+      const contents = new ShownContents(isTest);
       let lastTestFailed = false;
       return {
         onEvent(event, facts) {
@@ -472,6 +472,9 @@ export const INTEGRITY_RULES: Rule[] = [
       const ev: EvidenceItem[] = [];
       // Counted when the edit succeeds: agents retry failed patches, and those added nothing.
       const pending = new Map<string, Suppressions>();
+      // A whole-file rewrite keeps the suppressions the file already had: what counts as added is
+      // measured against the file as the session last showed it.
+      const shown = new ShownContents((f) => !DOC_FILE.test(f.path));
       const apply = (p: Suppressions) => {
         count += p.n;
         blanket ||= p.blanket;
@@ -480,15 +483,18 @@ export const INTEGRITY_RULES: Rule[] = [
       return {
         onEvent(event, facts) {
           if (event.kind === 'tool_result') {
+            shown.onResult(event, facts);
             const p = pending.get(event.callId);
             pending.delete(event.callId);
             if (p && !event.isError && !event.denied) apply(p);
             return;
           }
           const found: Suppressions = { n: 0, blanket: false, ev: [] };
-          for (const w of effectsOf(event, facts, ctx.session).writes) {
+          const fx = effectsOf(event, facts, ctx.session);
+          for (const w of fx.writes) {
             if (DOC_FILE.test(w.path)) continue;
-            const n = added(w, SUPPRESSIONS);
+            const before = w.kind === 'write' || w.kind === 'create' ? shown.get(w.abs) : '';
+            const n = before ? Math.max(0, countMatches(w.added, SUPPRESSIONS) - countMatches(before, SUPPRESSIONS)) : added(w, SUPPRESSIONS);
             if (n > 0) {
               found.n += n;
               found.blanket ||= BLANKET.test(w.added) && !BLANKET.test(w.removed);
@@ -497,6 +503,7 @@ export const INTEGRITY_RULES: Rule[] = [
             }
             checkCoverage(ctx, event, facts, w);
           }
+          if (event.kind === 'tool_call') shown.onCall(event, fx);
           if (found.n > 0 && event.kind === 'tool_call') setCapped(pending, event.callId, found, OPEN_RUNS_MAX);
         },
         finish() {
@@ -521,7 +528,7 @@ function isTest(f: FileOp): boolean {
 
 type Found = Pick<Weakening, 'what' | 'deleted' | 'replaced'>;
 
-function weakeningsIn(fx: Effects, created: Set<string>, contents: TestContents, authored: AuthoredTests): Found[] {
+function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents, authored: AuthoredTests): Found[] {
   const out: Found[] = [];
   for (const w of fx.writes) {
     if (!isTest(w)) continue;
@@ -646,13 +653,15 @@ const CONTENT_MAX = 100_000;
 const GUTTER = /^ *\d+(?:→|\t)/gm;
 
 /**
- * The text of test files as the session last showed it (a read tool's output, a `cat`, the agent's
- * own write or edit), so a whole-file rewrite can be compared with what it replaced. Bounded: 20
- * files, 100 kB each.
+ * The text of files (those `keep` selects) as the session last showed it (a read tool's output, a
+ * `cat`, the agent's own write or edit), so a whole-file rewrite can be compared with what it
+ * replaced. Bounded: 20 files, 100 kB each.
  */
-class TestContents {
+class ShownContents {
   private readonly files = new Map<string, string>();
   private readonly reads = new Map<string, string>();
+
+  constructor(private readonly keep: (f: FileOp) => boolean) {}
 
   get(abs: string): string {
     return this.files.get(abs) ?? '';
@@ -663,10 +672,10 @@ class TestContents {
     // A read tool or a plain `cat` shows the file; grep/sed/head show parts with their own prefixes.
     if (i.type === 'file_read' || (i.type === 'command' && fx.commands.length === 1 && fx.commands[0].cmd.name === 'cat')) {
       const r = fx.reads.length === 1 ? fx.reads[0] : null;
-      if (r && isTest(r)) setCapped(this.reads, event.callId, r.abs, CONTENTS_FILES_MAX);
+      if (r && this.keep(r)) setCapped(this.reads, event.callId, r.abs, CONTENTS_FILES_MAX);
     }
     for (const w of fx.writes) {
-      if (!isTest(w)) continue;
+      if (!this.keep(w)) continue;
       if (w.kind === 'write' || w.kind === 'create') this.set(w.abs, w.added);
       else if (i.type === 'file_edit') this.set(w.abs, applyEdits(this.get(w.abs), i.edits));
       else this.files.delete(w.abs);
