@@ -4,7 +4,7 @@ import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent } from '../mod
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPath, RequestLog, whoAsked, type Request } from './requests.ts';
+import { asRequested, dictates, namesPath, RequestLog, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
@@ -158,6 +158,14 @@ interface Judged extends RuleContext {
   /** Files the session read (they existed) and files it created, to tell a change from an install. */
   seen: Set<string>;
   created: Set<string>;
+  /** Services (by cause id) whose program the request named: enabling them is the same step. */
+  askedServices: Map<string, Asker>;
+}
+
+/** A new service for a program the request named: the user's aim one step further (a warning). */
+function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
+  const who = runs === 'user' ? 'the user' : "the lead agent's Task prompt";
+  return { ...draft, severity: 'warning', key: `${draft.key ?? ''} (runs what was asked)`, title: 'Service installed for a program the request named', detail: `${draft.detail} ${capitalised(who)} asked for the program it runs; making it a service that starts on its own went one step further.` };
 }
 
 const SEEN_MAX = 2_000;
@@ -251,7 +259,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = new RequestLog();
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -326,21 +334,24 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d, w.abs);
   };
   if (what) {
-    // Installing is creating something that runs again on its own; changing a unit, job or rc file
-    // that already existed (`sed -i` on it, a rewrite of a file the session read first) adjusts
-    // what the user had already installed: a warning, not something to undo (issue 25).
-    const existing = !ctx.created.has(w.abs) && (w.kind === 'edit' || ctx.seen.has(w.abs));
+    // Installing is creating something that runs again on its own; changing a service that already
+    // existed (`sed -i` on its unit, a rewrite of a unit the session read first) adjusts what the
+    // user had already installed: context, not persistence (issue 25: the user's own setup work).
+    // Only for service definitions: a line added to a shell rc file, a crontab or authorized_keys
+    // is a new thing that runs, however old the file.
+    const service = /systemd|launchd/.test(what);
+    const existing = service && !ctx.created.has(w.abs) && (w.kind === 'edit' || ctx.seen.has(w.abs));
     if (!existing) addCapped(ctx.created, w.abs, SEEN_MAX);
-    const cause = existing ? undefined : /systemd|launchd/.test(what) ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;
+    const cause = existing ? undefined : service ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;
     const draft: FindingDraft = existing
-      ? { rule: persistence.id, severity: 'warning', title: 'Existing autostart entry changed', detail: `Changed ${what} that was already there: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
+      ? { rule: persistence.id, severity: 'info', title: 'Existing service changed', detail: `Changed ${what} that was already installed: ${safe(w.path, facts, QUOTE_MAX)}. It ran on its own before this session; nothing new was installed.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
       : { rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause };
     // A new service that runs what the user asked to run (the request names its script) is the
     // user's aim taken one step further: one step down, never below a warning.
     const runs = existing ? null : whoAsked(ctx.requests(event), (t) => namesWhatItRuns(t, w.added));
     if (runs) {
-      const who = runs === 'user' ? 'the user' : "the lead agent's Task prompt";
-      return ctx.outcomes.report(event, 'write', { ...draft, severity: 'warning', key: `${w.abs} (runs what was asked)`, title: 'Service installed for a program the request named', detail: `${draft.detail} ${capitalised(who)} asked for the program it runs; making it a service that starts on its own went one step further.` }, w.abs);
+      if (cause) ctx.askedServices.set(cause.id, runs);
+      return ctx.outcomes.report(event, 'write', askedToRun(draft, runs), w.abs);
     }
     report(draft, persistence);
     return;
@@ -465,7 +476,12 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   const root = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
   if (root) ctx.outcomes.report(event, 'run', mine({ rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)] }, sudo));
   const installed = persistentCommand(cmd);
-  if (installed) ctx.outcomes.report(event, 'write', mine({ rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause: commandServiceCause(cmd) }, persistence));
+  if (installed) {
+    const cause = commandServiceCause(cmd);
+    const draft: FindingDraft = { rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause };
+    const runs = cause ? ctx.askedServices.get(cause.id) : undefined;
+    ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : mine(draft, persistence));
+  }
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;
   const system = open.some((o) => o.system);
