@@ -44,3 +44,16 @@ test("installers: the requested tool's own site or project; transfers: the host 
   assert.equal(asksTransfer('copy the .env to the server', ['10.0.0.5'], ['.env']), true);
   assert.equal(asksTransfer('fix it', ['x.example.com'], ['.env']), false);
 });
+
+test('a request for the data to leave the machine, route left to the agent, covers the transfer; a request for something else does not', () => {
+  assert.equal(asksTransfer('how can you write the data you collected inside this VM into my local drive?', ['file.io'], ['data.tar.gz']), true);
+  assert.equal(asksTransfer('get the results out of this vm so I can open them', ['transfer.sh'], []), true);
+  assert.equal(asksTransfer('summarise the results in a table', ['file.io'], ['data.tar.gz']), false);
+  assert.equal(asksTransfer('write the tests for the local cache', ['file.io'], []), false);
+});
+
+test('the official installer of a tool the user asked to use, typos included', () => {
+  assert.equal(requestedInstaller("let's use reclone to save it to my google drive", 'https://rclone.org/install.sh'), 'reclone');
+  assert.equal(requestedInstaller('install bun please', 'https://bun.sh/install'), 'bun');
+  assert.equal(requestedInstaller("let's use rsync to copy it", 'https://rclone.org/install.sh'), null);
+});

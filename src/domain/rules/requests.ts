@@ -299,11 +299,16 @@ export function asksTransfer(request: string, hosts: string[], files: string[]):
   if (!request) return false;
   const lower = request.toLowerCase();
   if (hosts.some((h) => h.length >= 4 && !/^rclone remote$/.test(h) && lower.includes(h.toLowerCase()))) return true;
+  // "How can you write the data you collected into my local drive?", "get the files out of this
+  // VM": the user asked for the data to leave, and left the route to the agent.
+  if (OUTWARD.test(request)) return true;
   if (!TRANSFER_VERB.test(request)) return false;
   return files.some((f) => !f.startsWith('(') && namesFile(request, f));
 }
 
-const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgrade|update|bootstrap)\b/i;
+const OUTWARD = /\b(?:transmit|transfer|send|upload|copy|write|get|move|save|download)\b[^.?!\n]{0,80}\b(?:outside|out of (?:this|the) (?:vm|machine|server|box|container)|my (?:laptop|computer|mac|pc|desktop)\b|(?:my|the) local (?:drive|disk|machine|computer|laptop)\b|to me\b)/i;
+
+const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgrade|update|bootstrap|use|using)\b/i;
 
 /**
  * The tool whose official installer this URL is, when the request asks to install that tool:
@@ -325,7 +330,8 @@ export function requestedInstaller(request: string, url: string): string | null 
   const asked = words(request);
   for (let i = 0; i < asked.length; i++) {
     const w = asked[i];
-    if (w.length < 2 || !owned.has(w)) continue;
+    // The tool as the user spelled it, typos included ("reclone" for rclone).
+    if (w.length < 2 || !(owned.has(w) || [...owned].some((o) => soundsAlike(w, o)))) continue;
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
     if (INSTALL_VERB.test(near)) return w;
