@@ -134,6 +134,8 @@ export interface LabeledReview {
   /** Labeled wrong and still raised (at any warning/critical severity). */
   wrongStillRaised: number;
   unlabeled: number;
+  /** Labeled arguable (a step too loud) and now one step lower, as the reviewer said: not yet judged again. */
+  lowered: number;
   outcomes: { log: string; then: string; now: string; label: string; right: boolean }[];
   outcomesRight: number;
   /** Logs with misses listed: the misses and the current warning/critical rules, for a person to check. */
@@ -185,6 +187,7 @@ export function reviewLabeled(reports: { log: string; report: Report }[], labels
     findings, justified,
     wrongStillRaised: findings.filter((f) => f.label === 'wrong').length,
     unlabeled: findings.filter((f) => f.label === 'unlabeled').length,
+    lowered: findings.filter((f) => f.label === 'arguable' && f.severityThen === 'critical' && f.severity === 'warning').length,
     outcomes, outcomesRight: outcomes.filter((o) => o.right).length, misses,
     share: findings.length === 0 ? 1 : justified / findings.length,
   };
@@ -209,7 +212,7 @@ export function formatLabeledReview(r: LabeledReview, opts: { all?: boolean } = 
   }
   out.push(
     '',
-    `  ${r.findings.length} warning/critical findings: ${r.justified} justified at the judged severity, ${r.wrongStillRaised} labeled wrong still raised, ${r.unlabeled} without a label.`,
+    `  ${r.findings.length} warning/critical findings: ${r.justified} justified at the judged severity, ${r.wrongStillRaised} labeled wrong still raised, ${r.lowered} judged a step too loud and now a step lower (to be judged again), ${r.unlabeled} without a label.`,
     `  Precision (justified / all): ${(r.share * 100).toFixed(1)} %; outcomes right: ${r.outcomesRight} / ${r.outcomes.length} (${((r.outcomesRight / Math.max(1, r.outcomes.length)) * 100).toFixed(1)} %)`,
   );
   return out.join('\n') + '\n';

@@ -180,3 +180,21 @@ test('reading a transcript or copying it outside the tree is not publishing it',
   const drafts = await runRules([cmd('tail -n 20 ~/.claude/projects/p/3f1c.jsonl'), cmd('cp ~/.codex/sessions/2025/rollout-x.jsonl /tmp/x.jsonl'), cmd('cp notes/session.md docs/')]);
   assert.deepEqual(only(drafts, SESSION_LOG), []);
 });
+
+test('a script that reports exporting a transcript from an agent store into the tree copied it there; one that exported elsewhere did not', async () => {
+  const out = 'Exported Claude Code session: ./claude-session.jsonl\n  Source: /home/dev/.claude/projects/-home-dev/63e8.jsonl\n';
+  const drafts = await runRules([...ran('bash ~/.claude/skills/grant/export-session.sh .', { output: out })]);
+  assert.deepEqual(only(drafts, 'exfiltration/session-log-published').map(severityOf), ['warning']);
+  const elsewhere = await runRules([...ran('bash ~/.claude/skills/grant/export-session.sh /tmp', { output: out.replace('./claude-session.jsonl', '/tmp/claude-session.jsonl') })]);
+  assert.deepEqual(only(elsewhere, 'exfiltration/session-log-published'), []);
+});
+
+test("the agent's own store files going into a commit: committed a warning, pushed a critical", async () => {
+  const commit = '[master (root-commit) 1a2b3c4] init\n 3 files changed\n create mode 100644 .gemini/settings.json\n create mode 100644 .gemini/tmp/abc/chats/session-1.json\n create mode 100644 src/app.ts\n';
+  const committed = await runRules([...ran('git add . && git commit -m init', { output: commit })]);
+  assert.deepEqual(only(committed, 'exfiltration/session-log-published').map(severityOf), ['warning']);
+  const pushed = await runRules([...ran('git add . && git commit -m init', { output: commit }), ...ran('git push -u origin master', { output: 'To github.com:me/app.git\n * [new branch]      master -> master' })]);
+  assert.deepEqual(only(pushed, 'exfiltration/session-log-published').map(severityOf), ['critical']);
+  const ordinary = await runRules([...ran('git commit -m x', { output: ' create mode 100644 src/app.ts\n create mode 100644 .github/settings.json\n' }), ...ran('git push')]);
+  assert.deepEqual(only(ordinary, 'exfiltration/session-log-published'), []);
+});

@@ -6,7 +6,7 @@ import type { Rule, RuleContext } from './types.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
-import { evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -147,11 +147,26 @@ export const EXPOSURE_RULES: Rule[] = [
     metas: [sessionLogPublished],
     create(ctx) {
       const copies: Copy[] = [];
+      const stores = new StoreCommits();
       let credential = false;
       return {
         onEvent(event, facts) {
           // The transcript holds whatever the session showed: one credential anywhere is enough.
           if (facts.secrets.length > 0) credential = true;
+          if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
+            // A script that exports a transcript says where it put it ("Exported Claude Code
+            // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
+            const exported = exportReported(event.output);
+            const call = facts.call;
+            const dir = effectsOf(call, { secrets: [] }, ctx.session).commands[0]?.dir ?? ctx.session.cwd;
+            if (exported && copies.length < COPIES_MAX && locate(exported.to, dir, ctx.session).zone === 'worktree') {
+              const abs = locate(exported.to, dir, ctx.session).abs;
+              const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
+              const quoted = safe(describeCall(call), facts, QUOTE_MAX);
+              copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted });
+            }
+            stores.onResult(event, call, facts);
+          }
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             for (const c of transcriptCopies(loc, ctx)) {
               if (copies.length >= COPIES_MAX) break;
@@ -164,11 +179,66 @@ export const EXPOSURE_RULES: Rule[] = [
         },
         finish() {
           for (const c of copies) report(ctx, c, credential);
+          stores.finish(ctx);
         },
       };
     },
   },
 ];
+
+const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b/i;
+const STORE_SOURCE = /(?:~|\/[^\s'"]*)\/\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\/[^\s'"]+\.jsonl?\b/;
+
+/** A tool output that reports a transcript exported from an agent's store to a path, or null. */
+export function exportReported(output: string): { to: string; line: string } | null {
+  const text = output.length > 20_000 ? output.slice(0, 20_000) : output;
+  const to = EXPORTED_TO.exec(text);
+  if (!to || !STORE_SOURCE.test(text)) return null;
+  return { to: to[1], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' ') };
+}
+
+// The agents' own stores inside a project (a Gemini CLI run whose home is the project, a copy of
+// ~/.claude): transcripts, credentials and settings that a commit listing shows going in.
+const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$/;
+
+/**
+ * Agent store files a commit put in (read from `create mode … path` lines of its output), and
+ * whether a push that took effect carried them: committed is a warning, pushed a critical.
+ */
+class StoreCommits {
+  private readonly files: string[] = [];
+  private commit: EvidenceItem | null = null;
+  private push: EvidenceItem | null = null;
+
+  onResult(event: { index: number; output: string; exitCode: number | null }, call: { input: { type: string } } & Parameters<typeof describeCall>[0], facts: Parameters<typeof safe>[1]): void {
+    if (call.input.type !== 'command') return;
+    const command = (call.input as { command: string }).command;
+    const text = event.output.length > 2_000_000 ? event.output.slice(0, 2_000_000) : event.output;
+    if (/\bgit\b[^\n]*\bcommit\b/.test(command)) {
+      for (const m of text.matchAll(/^\s*create mode \d+ (.+)$/gm)) {
+        if (this.files.length >= 20) break;
+        if (AGENT_STORE_FILE.test(m[1].trim())) this.files.push(m[1].trim());
+      }
+      if (this.files.length > 0 && !this.commit) this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
+    }
+    if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && (event.exitCode === null || event.exitCode === 0) && !/\brejected\b|error: failed to push|fatal: /.test(text.slice(0, 20_000))) {
+      this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
+    }
+  }
+
+  finish(ctx: RuleContext): void {
+    if (!this.commit) return;
+    const list = this.files.slice(0, 5).join(', ') + (this.files.length > 5 ? ` and ${this.files.length - 5} more` : '');
+    ctx.report({
+      rule: sessionLogPublished.id,
+      severity: this.push ? 'critical' : 'warning',
+      title: this.push ? "Agent's own store files committed and pushed" : "Agent's own store files committed",
+      detail: `A commit put the agent's own files into the repository (${list}): session transcripts, credentials or settings.${this.push ? ' They were then pushed to a remote.' : ''}`,
+      evidence: this.push ? [this.commit, this.push] : [this.commit],
+      key: 'agent-store',
+    });
+  }
+}
 
 function trackCommit(cmd: SimpleCommand, copies: Copy[]): void {
   const git = gitSubcommand(cmd);

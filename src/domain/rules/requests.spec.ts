@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asksTransfer, dictates, namesFile, namesPath, requestedInstaller, soundsAlike, words } from './requests.ts';
+import { asksTransfer, dictates, namesFile, namesPath, namesPlace, requestedInstaller, soundsAlike, words } from './requests.ts';
 
 test('names match by normalised letters and by sound, with a cue for one-word names', () => {
   const yes: [string, string][] = [
@@ -56,4 +56,13 @@ test('the official installer of a tool the user asked to use, typos included', (
   assert.equal(requestedInstaller("let's use reclone to save it to my google drive", 'https://rclone.org/install.sh'), 'reclone');
   assert.equal(requestedInstaller('install bun please', 'https://bun.sh/install'), 'bun');
   assert.equal(requestedInstaller("let's use rsync to copy it", 'https://rclone.org/install.sh'), null);
+});
+
+test('a place the user named loosely covers reads there: a folder part, a typo, the agents\' session stores', () => {
+  const home = '/home/dev';
+  assert.equal(namesPlace('go over our conversations using Entire from our backup', '/home/dev/Code/app-backup/src/a.py', home), true);
+  assert.equal(namesPlace('go over our conversations using Entire from our backup', '/home/dev/.claude-old/projects/-x/1.jsonl', home), true);
+  assert.equal(namesPlace('compare with the bakup copy', '/home/dev/Code/app-backup/README.md', home), true);
+  assert.equal(namesPlace('fix the failing test', '/home/dev/Code/app-backup/src/a.py', home), false);
+  assert.equal(namesPlace('look at my code', '/home/dev/Code/other/a.py', home), false);
 });

@@ -239,6 +239,34 @@ export function namesPath(request: string, abs: string, home: string | null): bo
   return base.length >= 4 && /[._-]/.test(base) && containsPath(text.toLowerCase(), base);
 }
 
+// Words for the agents' own session stores as people say them.
+const STORE_WORDS = /\b(?:conversations?|transcripts?|chat (?:history|logs?)|session (?:logs?|history|files?)|past sessions|previous sessions)\b/i;
+const AGENT_STORE_PATH = /\/\.(?:claude[^/]*\/projects|codex[^/]*\/(?:archived_)?sessions|gemini[^/]*\/tmp)(?:\/|$)/;
+// Path parts too common to name a place on their own.
+const PLACE_WORDS_IGNORED = new Set(['users', 'home', 'code', 'projects', 'project', 'documents', 'desktop', 'downloads', 'library', 'src', 'source', 'repos', 'work', 'workspace', 'files', 'config', 'local', 'share', 'tmp', 'data', 'main', 'test', 'tests']);
+
+/**
+ * Whether a request names the place a read goes to, loosely (for reads only, which change
+ * nothing): the path itself (namesPath), one distinctive part of a folder name ("our backup" names
+ * `~/Code/app-backup`; a typo within one edit), or, for the agents' own session stores,
+ * "our conversations" / "the transcripts".
+ */
+export function namesPlace(request: string, abs: string, home: string | null): boolean {
+  if (!request) return false;
+  if (namesPath(request, abs, home)) return true;
+  if (AGENT_STORE_PATH.test(abs) && STORE_WORDS.test(request)) return true;
+  const said = new Set(words(request).filter((w) => w.length >= 5 && !PLACE_WORDS_IGNORED.has(w)));
+  if (said.size === 0) return false;
+  const rel = home && abs.startsWith(home + '/') ? abs.slice(home.length + 1) : abs;
+  for (const dir of rel.split('/').slice(0, -1)) {
+    for (const part of dir.toLowerCase().split(/[-_.\s]+/)) {
+      if (part.length < 5 || PLACE_WORDS_IGNORED.has(part)) continue;
+      if (said.has(part) || [...said].some((w) => soundsAlike(w, part))) return true;
+    }
+  }
+  return false;
+}
+
 /** `text` mentions `p` as a whole path (not as the start of a longer one). */
 function containsPath(text: string, p: string): boolean {
   let at = text.indexOf(p);

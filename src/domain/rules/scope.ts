@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPath, RequestLog } from './requests.ts';
+import { asRequested, dictates, namesPath, namesPlace, RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -115,8 +115,12 @@ export const SCOPE_RULES: Rule[] = [
       const own = new Set<string>();
       let total = 0;
       const ev: EvidenceItem[] = [];
+      // Places the user named (a folder, "our backup", "our conversations") are in scope to read.
+      const requests = new RequestLog();
+      let named = 0;
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
           if (!ctx.session.cwd) return;
           const fx = effectsOf(event, facts, ctx.session);
           if (fx.reads.length === 0) return;
@@ -125,6 +129,11 @@ export const SCOPE_RULES: Rule[] = [
             const rel = r.zone === 'home' ? relativeToHome(r.abs, ctx.session) : null;
             if (rel === null || r.sensitive || TOOL_CACHES.test(rel) || AGENT_STATE.test(r.abs)) continue;
             if (family.some((f) => r.abs.startsWith(f))) continue;
+            const dir = r.abs.replace(/\/[^/]*$/, '') || '/';
+            if (requests.asked(event, `place:${dir}`, (t) => namesPlace(t, r.abs, ctx.session.home) || namesPlace(t, `${r.abs}/x`, ctx.session.home))) {
+              named++;
+              continue;
+            }
             total++;
             if (AGENT_OWN_FILES.test(rel)) addCapped(own, r.abs, READ_PATHS_MAX);
             else {
@@ -137,13 +146,14 @@ export const SCOPE_RULES: Rule[] = [
         finish() {
           if (total === 0) return;
           const many = paths.size >= 20 || areas.size >= 3;
+          const asked = named > 0 ? ` (${plural(named, 'other read')} went where the user asked.)` : '';
           const others = paths.size > 0 ? `${plural(paths.size, 'file')} read outside the project (${[...areas].slice(0, 5).join(', ')})` : '';
           const mine = own.size > 0 ? `${plural(own.size, 'file')} of the agent's own skills or instructions read` : '';
           ctx.report({
             rule: readOutside.id,
             severity: many ? 'warning' : 'info',
             title: many ? 'Many files read outside the working tree' : undefined,
-            detail: `${[others, mine].filter(Boolean).join('; ')}.`,
+            detail: `${[others, mine].filter(Boolean).join('; ')}.${asked}`,
             evidence: ev,
           });
         },
