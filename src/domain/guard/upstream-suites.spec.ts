@@ -9,8 +9,10 @@
 // finding (or world-writable modes) is at warning or critical. Targets: ≥ 97 % of block cases
 // stopped, ≤ 1 % of allow cases stopped, in both.
 //
-// A case safety-net runs in a temporary directory of its own (its `tmpDir`) runs here in
-// /tmp/upstream-case, with HOME there too when the upstream test sets HOME to it. A few cases are
+// A case safety-net runs in a directory of its own (its `tmpDir`, made with mkdtemp because the
+// test needs a real directory to stand for the project) runs here in /home/dev/sandbox, with HOME
+// there too when the upstream test sets HOME to it: Vouch treats a cwd under /tmp as a throwaway
+// checkout, which is not what those tests are about (what is inside or outside the cwd). A few cases are
 // documented exceptions (EXCEPTIONS below): a judgement call Vouch makes differently on purpose.
 // The figures are printed twice — exceptions counted as failures, and set aside — and the targets
 // are asserted with exceptions counted as failures.
@@ -36,7 +38,7 @@ interface Suite { project: string; commit: string; cases: UpstreamCase[]; skippe
 const PROJECTS = ['destructive_command_guard', 'claude-code-safety-net'];
 const CWD = '/home/dev/project';
 const HOME = '/home/dev';
-const TEMP_CWD = '/tmp/upstream-case';
+const OWN_CWD = '/home/dev/sandbox';
 
 function load(project: string): Suite {
   const url = new URL(`../../../test/fixtures/upstream/${project}/cases.json`, import.meta.url);
@@ -61,7 +63,7 @@ function exceptionFor(project: string, c: UpstreamCase): string | undefined {
 
 function where(c: UpstreamCase): { cwd: string; home: string } {
   if (c.cwd !== 'temp') return { cwd: CWD, home: HOME };
-  return { cwd: TEMP_CWD, home: c.env?.HOME === 'tmpDir' ? TEMP_CWD : HOME };
+  return { cwd: OWN_CWD, home: c.env?.HOME === 'tmpDir' ? OWN_CWD : HOME };
 }
 
 async function guardDecision(c: UpstreamCase): Promise<GuardDecision> {
@@ -95,7 +97,7 @@ function report(label: string, outcomes: Outcome[], detail: (o: Outcome) => stri
 }
 
 const suites = PROJECTS.map(load);
-const name = (o: Outcome) => `[${o.project}] ${JSON.stringify(o.c.command)}${o.c.cwd ? ' (in a temp dir)' : ''}${o.c.env ? ` env ${JSON.stringify(o.c.env)}` : ''}`;
+const name = (o: Outcome) => `[${o.project}] ${JSON.stringify(o.c.command)}${o.c.cwd ? ' (in its own dir)' : ''}${o.c.env ? ` env ${JSON.stringify(o.c.env)}` : ''}`;
 
 test('the vendored suites are whole: both projects, their licence beside them, the upstream commit named', () => {
   for (const s of suites) {
