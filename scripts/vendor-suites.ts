@@ -28,6 +28,8 @@ export interface GuardCase {
   expect: 'block' | 'allow';
   /** The case runs in a temporary directory of its own upstream (claude-code-safety-net's `tmpDir`). */
   cwd?: 'temp';
+  /** The upstream expression naming that directory (`tmpDir`, `repo`, `fixture.linkedWorktree`). */
+  cwdArg?: string;
   /** Environment switches the upstream test sets for this case (a mode of that guard). */
   env?: Record<string, string>;
 }
@@ -141,7 +143,7 @@ function safetyNet(dir: string): { cases: GuardCase[]; skipped: Skipped[] } {
           if (!commands) { skipped.push({ source: path, name, reason: `command computed at run time: ${first?.getText() ?? '(none)'}` }); return; }
           for (const command of commands) {
             const c: GuardCase = { source: path, name, command, expect };
-            if (cwdArg) c.cwd = 'temp';
+            if (cwdArg) Object.assign(c, { cwd: 'temp', cwdArg: cwdArg.getText() });
             if (Object.keys(env).length > 0) c.env = env;
             cases.push(c);
           }

@@ -10,6 +10,7 @@ import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } 
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { classifyPath } from '../paths.ts';
+import { unwrap } from '../shell/unwrap.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 import { asRequested, DictatedCommands, dictates, namesFile, RequestLog, whoAsked, type Asker } from './requests.ts';
 import { WorkLog } from './worklog.ts';
@@ -68,9 +69,13 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   const abs = info.abs.replace(/\/+$/, '') || '/';
   const { cwd, home } = session;
   if (info.zone === 'root' || abs === '/' || noPreserveRoot) return { rule: 'out', severity: 'critical', why: 'the filesystem root', system: true };
-  if (info.zone === 'tmp' || info.zone === 'unknown') return null;
+  // The home directory is a home wherever it lies (a CI or sandbox HOME under /tmp too).
   if (home && abs === home.replace(/\/+$/, '')) return { rule: 'out', severity: 'critical', why: 'the home directory' };
-  if (info.zone === 'worktree') {
+  if (info.zone === 'tmp' || info.zone === 'unknown') return null;
+  // A session run from the home directory itself has no working tree to speak of: everything in
+  // home is the user's, so it is judged as home, not as the tree.
+  const cwdIsHome = !!home && !!cwd && cwd.replace(/\/+$/, '') === home.replace(/\/+$/, '');
+  if (info.zone === 'worktree' && !cwdIsHome) {
     // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
@@ -153,7 +158,8 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
 }
 
 /** `-exec rm -rf {} +`, `-exec sh -c 'rm -r "$1"' _ {} \;`: the command find runs deletes. */
-function execDeletes(inner: string[]): boolean {
+function execDeletes(exec: string[]): boolean {
+  const inner = unwrap(exec).argv; // -exec env rm, -exec sudo rm, -exec busybox rm
   const prog = (inner[0] ?? '').replace(/^.*\//, '');
   if (DELETERS.has(prog)) return true;
   if (/^(sh|bash|zsh|dash)$/.test(prog)) return inner.some((w) => /(^|[;&|\s])(rm|unlink|shred)\s/.test(w));
@@ -550,8 +556,11 @@ function forcePushTarget(args: string[], current: string | null): { forced: bool
   const refspecs = operands.slice(1);
   const plus = refspecs.some((r) => r.startsWith('+'));
   // With a lease git checks the remote ref first, also when --force or +refspec is given too.
-  const leased = long.has('--force-with-lease') && !long.has('--mirror');
-  const forced = short.has('f') || long.has('--force') || long.has('--force-with-lease') || long.has('--mirror') || plus;
+  // `--force-with-lease-if-includes`: two flags run together — git refuses the word, the next try
+  // will not, and which of the two it keeps is unknown: judged as a plain force
+  const lease = long.has('--force-with-lease');
+  const leased = lease && !long.has('--mirror');
+  const forced = short.has('f') || long.has('--force') || lease || long.has('--mirror') || plus || [...long].some((o) => o.startsWith('--force-with-lease-'));
   if (!forced) return { forced, leased: false, branch: null };
   if (refspecs.length === 0) return { forced, leased, branch: current };
   const r = refspecs[0].replace(/^\+/, '');

@@ -13,7 +13,7 @@
 const UNICODE_DASHES = /^[\u2010-\u2015\u2212\uFE58\uFE63\uFF0D]+/;
 /** A word with `=` that is not a valid shell assignment (those never reach argv). */
 const ASSIGNMENT_LIKE = /^[^=/\s'"$`-][^=/\s'"$`]*=|^=/;
-const SHOUTED = /^-{0,2}[A-Z][A-Z-]*$/;
+const SHOUTED = /^-{0,2}[A-Z]{2,}[A-Z-]*$/;
 
 export function normalizeArgv(argv: string[]): string[] {
   let words = argv;
