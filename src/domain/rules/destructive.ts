@@ -280,6 +280,9 @@ function syncDeletion(loc: Located, session: SessionFacts): string | null {
   return null;
 }
 
+/** Backups and leftovers (`/etc/hosts.bak`, `nginx.conf.dpkg-old`, `x~`): removing one is tidying up. */
+const LEFTOVER = /(\.(bak|orig|old|save|swp|tmp|rej|dpkg-(old|dist|new|bak)|rpmnew|rpmsave|ucf-(old|dist))|~)$/;
+
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
@@ -289,7 +292,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     let v = judgeRm(operand, dir, ctx.session, noPreserveRoot);
     if (!v) continue;
     if (deletion.recursive === false) {
-      if (v.rule !== 'out' || !v.system) continue;
+      if (v.rule !== 'out' || !v.system || LEFTOVER.test(operand)) continue;
       v = { ...v, why: `${v.why} (files in it)` };
     }
     // A filtered find deletes some files under the path, not the path: in the tree that is
