@@ -81,7 +81,7 @@ describe('guard: shell semantics', () => {
 
   it('variables: set on the line, $TMPDIR, an empty variable before a slash, home wherever it lies', async () => {
     await check(
-      ['TMPDIR=/Users rm -rf $TMPDIR/x', 'TMPDIR= rm -rf $TMPDIR/etc', 'rm -rf $TMPDIR/../etc', 'D=/etc; rm -rf $D', 'export D=/var/lib; rm -rf "$D"', 'rm -rf ${TMPDIR}/../../srv'],
+      ['TMPDIR=/Users rm -rf $TMPDIR/x', 'HOME=/tmp/h rm -rf $HOME', 'TMPDIR= rm -rf $TMPDIR/etc', 'rm -rf $TMPDIR/../etc', 'D=/etc; rm -rf $D', 'export D=/var/lib; rm -rf "$D"', 'rm -rf ${TMPDIR}/../../srv'],
       ['rm -rf $TMPDIR/build', 'rm -rf "${TMPDIR}/cache"', 'D=/tmp/scratch; rm -rf $D', 'TMPDIR=/tmp/mine rm -rf $TMPDIR/x'],
     );
     // a home under /tmp is still the home; a session run from the home directory has no tree in it

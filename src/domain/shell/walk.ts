@@ -244,19 +244,27 @@ class Walker {
     }
     const u = unwrap(normalizeArgv(argv));
     const name = programName(u.argv[0]);
-    const args = expandKnown(u.argv.slice(1), [...assignments, ...u.assignments], this.vars);
-    this.out.commands.push({
-      name,
-      args,
-      wrappers: u.wrappers,
-      wrapperArgs: u.wrapperArgs,
-      assignments: [...assignments, ...u.assignments],
-      redirects: redirects.map(publicRedirect),
-      text,
-      pipeIndex: 0,
-      pipeLength: 1,
-      nested: ctx.nested,
-    });
+    const feeder = this.out.commands.at(-1);
+    const all = [...assignments, ...u.assignments];
+    // Bash expands `$X` before a prefix assignment `X=… cmd` applies, to the caller's X; the
+    // writer usually meant the assigned value. Both readings are judged when they differ:
+    // `TMPDIR=/Users rm -rf $TMPDIR/x` (meant) and `HOME=/tmp/h rm -rf $HOME` (run).
+    const args = expandKnown(u.argv.slice(1), all, this.vars);
+    const asRun = all.length > 0 ? expandKnown(u.argv.slice(1), [], this.vars) : args;
+    for (const words of asRun.join('\0') === args.join('\0') ? [args] : [args, asRun]) {
+      this.out.commands.push({
+        name,
+        args: words,
+        wrappers: u.wrappers,
+        wrapperArgs: u.wrapperArgs,
+        assignments: all,
+        redirects: redirects.map(publicRedirect),
+        text,
+        pipeIndex: 0,
+        pipeLength: 1,
+        nested: ctx.nested,
+      });
+    }
     // `parallel ::: 'cmd one' 'cmd two'`: with no command of its own, parallel runs its inputs.
     if ((name === ':::' || name === '::::') && u.wrappers.includes('parallel')) {
       for (const input of args.filter((a) => !/^:::+$/.test(a))) this.reparse(input, 'shell-c', ctx);
@@ -264,7 +272,7 @@ class Walker {
     }
     // `xargs bash -c`, `parallel bash -c ::: 'rm -rf /'`: the script is the input, known when
     // it is written on the line (echo/printf feeding the pipe, parallel's ::: arguments).
-    const fed = runtimeScript(name, args, u.wrappers, this.out.commands.length >= 2 ? this.out.commands[this.out.commands.length - 2] : undefined);
+    const fed = runtimeScript(name, args, u.wrappers, feeder);
     if (fed !== null) {
       for (const script of fed) this.reparse(script, 'shell-c', ctx);
       return;
