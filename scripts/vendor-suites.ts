@@ -3,6 +3,7 @@
 // suites as their authors wrote them, not against a hand-picked part.
 //
 //   node --import tsx scripts/vendor-suites.ts guard <destructive_command_guard.git> <claude-code-safety-net.git>
+//   node --import tsx scripts/vendor-suites.ts secrets <gitleaks.git>
 //
 // destructive_command_guard: every `[[case]]` of tests/corpus/**/*.toml (expected deny/allow) and
 // every line of tests/e2e/fixtures/commands/*.txt. claude-code-safety-net: every
@@ -16,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import ts from 'typescript';
+import { gitleaksCases, type SecretCase, type SecretSkip } from './vendor-gitleaks.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'test/fixtures/upstream');
@@ -179,6 +181,23 @@ function main(): void {
     }
     return;
   }
+  if (kind === 'secrets' && dirs.length === 1) {
+    const dir = dirs[0]!;
+    const cases: SecretCase[] = [];
+    const skipped: SecretSkip[] = [];
+    for (const path of files(dir, 'cmd/generate/config/rules').filter((p) => p.endsWith('.go') && !p.endsWith('_test.go'))) {
+      const r = gitleaksCases(path, show(dir, path));
+      cases.push(...r.cases);
+      skipped.push(...r.skipped);
+    }
+    // literal text base64-encoded: gitleaks' published examples, kept out of this repository's clear text
+    const encoded = cases.map((c) => ({ ...c, parts: c.parts.map((p) => (typeof p === 'string' ? { b64: Buffer.from(p).toString('base64') } : p)) }));
+    write('gitleaks', 'gitleaks/gitleaks', dir, { cases: encoded, skipped });
+    const tp = cases.filter((c) => c.kind === 'tp');
+    console.log(`gitleaks: ${tp.length} true positives (${tp.filter((c) => c.generated).length} generated), ${cases.length - tp.length} false positives, ${skipped.length} skipped`);
+    return;
+  }
+  console.error('usage: vendor-suites.ts secrets <gitleaks git dir>');
   console.error('usage: vendor-suites.ts guard <destructive_command_guard git dir> <claude-code-safety-net git dir>');
   process.exit(2);
 }
