@@ -290,7 +290,7 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('snyk', 'Snyk', 'Snyk API token', ['snyk'], UUID, { entropy: 3 }),
   k('sonar', 'SonarQube', 'SonarQube token', ['sonar'], '(?:sq[apu]_)?[a-z0-9=_-]{40}', { entropy: 3 }),
   k('squarespace', 'Squarespace', 'Squarespace API key', ['squarespace'], UUID, { entropy: 3 }),
-  k('sumologic', 'Sumo Logic', 'Sumo Logic key', ['sumo'], 'su[a-z0-9]{12}|[a-z0-9]{64}', { entropy: 3 }),
+  k('sumologic', 'Sumo Logic', 'Sumo Logic key', ['sumo'], 'su[A-Za-z0-9]{12}|[a-z0-9]{64}', { entropy: 3 }),
   k('telegram', 'Telegram', 'Telegram bot token', ['telegr'], String.raw`\d{5,16}:A[a-z0-9_-]{34}`, { entropy: 3 }),
   k('travisci', 'Travis CI', 'Travis CI token', ['travis'], '[a-z0-9]{22}', { entropy: 3 }),
   k('twilio', 'Twilio', 'Twilio auth token', ['twilio'], `SK${HEX}{32}|${HEX}{32}`, { entropy: 3 }),
