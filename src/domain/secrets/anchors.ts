@@ -124,6 +124,8 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-snyk-cli', caseVariants('snyk'), 0, String.raw`snyk\s+(?:auth|config\s+set\s+api=)`, 'i'),
   // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.
   anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),
+  // `kind: Secret` ending its line: a Kubernetes Secret manifest (kubernetes.ts reads its data).
+  anchor('kubernetes-secret', caseVariants('secr'), 0, String.raw`secret["']?[ \t]*(?:\r?\n|$)`, 'i'),
   // `--password secret` (a flag and a separate value).
   anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),
 ];
