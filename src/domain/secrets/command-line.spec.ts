@@ -28,3 +28,12 @@ it('leaves ordinary headers, variables, placeholders and versions alone', async 
   assert.deepEqual(await found('curl -H "X-Request-Id: 3fea6af1349166ea" https://x'), []);
   assert.deepEqual(await found('curl -u ":" https://x'), []);
 });
+
+it('finds NuGet.config cleartext passwords and creds = … assignments, not references or other keys', async () => {
+  const pass = randomString(16, undefined, 43);
+  assert.deepEqual(await values(`<packageSourceCredentials><feed><add key="Username" value="ci" /><add key="ClearTextPassword" value="${pass}" /></feed></packageSourceCredentials>`), [pass]);
+  assert.deepEqual(await values(`creds = ${randomString(30, undefined, 44)}`), [randomString(30, undefined, 44)]);
+  assert.deepEqual(await found('<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />'), []);
+  assert.deepEqual(await found('<add key="Username" value="build-agent-01" />'), []);
+  assert.deepEqual(await found('creds = getCredentials()'), []);
+});

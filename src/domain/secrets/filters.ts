@@ -16,6 +16,9 @@ const DOCUMENTATION_VALUES = new Set([
   'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY',
   // jwt.io's default token ("John Doe", secret "your-256-bit-secret").
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  // NuGet's documentation (nuget.config reference, packageSourceCredentials).
+  '33f!!lloppa',
+  'hal+9ooo_da!sY',
 ]);
 
 /** Words that mark a value as a stand-in, not a credential. */

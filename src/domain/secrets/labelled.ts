@@ -8,7 +8,7 @@ import { KEYWORD_RULES, type KeywordRule } from './provider-rules.ts';
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -246,8 +246,23 @@ const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{16,2
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
+/**
+ * NuGet.config's package source credentials: `<add key="ClearTextPassword" value="…" />` (the
+ * `Password` key holds a value encrypted for one machine's user: not reported).
+ */
+const NUGET_PASSWORD = /<add\s+key\s*=\s*"ClearTextPassword"\s+value\s*=\s*"([^"]{1,200})"/gi;
+
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
+  if (/<add\s/i.test(text)) {
+    NUGET_PASSWORD.lastIndex = 0;
+    for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {
+      const value = m[1];
+      if (/^(?:%\w+%|\$\(?\w+\)?|\$\{\w+\})$/.test(value) || value.length < 6 || isPlaceholder(value) || isDocumentationExample(value)) continue;
+      const start = m.index + m[0].length - value.length - 1;
+      out.push({ ruleId: 'vouch/nuget-password', label: 'Password in NuGet.config', start, end: start + value.length, confidence: 'medium' });
+    }
+  }
   if (/curl/i.test(text)) {
     CURL_USER.lastIndex = 0;
     for (let m = CURL_USER.exec(text); m !== null; m = CURL_USER.exec(text)) {
