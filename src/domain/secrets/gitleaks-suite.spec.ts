@@ -108,4 +108,4 @@ test('gitleaks suite whole: credentials caught, look-alikes flagged, raw values 
   assert.ok(rows.filter((r) => r.guard).length / rows.length <= FLOOR.guardLeaks, 'guard leak share rose');
 });
 
-const FLOOR = { caught: 0.895, lookAlikes: 0.079, reportLeaks: 0, guardLeaks: 0 };
+const FLOOR = { caught: 0.895, lookAlikes: 0.076, reportLeaks: 0, guardLeaks: 0 };
