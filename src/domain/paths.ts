@@ -114,10 +114,13 @@ export function resolvePath(p: string, cwd: string | null, home: string | null):
 
 const HOME_PREFIX = /^(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)(?=$|[\\/])/i;
 const PWD_PREFIX = /^(?:\$PWD|\$\{PWD\})(?=$|[\\/])/;
+/** `$TMPDIR` not set by the command line itself: the temp directory (`/tmp` when unset, in effect). */
+const TMPDIR_PREFIX = /^(?:\$TMPDIR|\$\{TMPDIR(?::?-\/tmp)?\})(?=$|\/)/;
 
 function expandVariables(p: string, cwd: string | null, home: string | null): string {
   if (home && HOME_PREFIX.test(p)) return home + p.replace(HOME_PREFIX, '');
   if (cwd && PWD_PREFIX.test(p)) return cwd + p.replace(PWD_PREFIX, '');
+  if (TMPDIR_PREFIX.test(p)) return '/tmp' + p.replace(TMPDIR_PREFIX, '');
   // ~bob/x → bob's home next to ours (/home/alex → /home/bob)
   const other = /^~([A-Za-z0-9._-]+)(?=$|\/)/.exec(p);
   if (home && other) {

@@ -145,6 +145,9 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['gh'], path: ['repo', 'delete'], family: 'infra', severity: 'critical', what: 'a GitHub repository deleted' },
   { tools: ['gh'], path: ['secret', /^(delete|remove)$/], family: 'infra', severity: 'critical', what: 'a GitHub Actions secret deleted' },
   { tools: ['gh'], path: [/^(release|variable|ssh-key|gpg-key|issue|environment|label)$/, /^(delete|remove)$/], family: 'infra', severity: 'warning', what: 'a GitHub release, variable, key or issue deleted' },
+  { tools: ['gh'], path: ['workflow', 'disable'], family: 'infra', severity: 'warning', what: 'a GitHub Actions workflow disabled (its checks stop running)' },
+  { tools: ['gh'], path: ['cache', /^(delete|rm)$/], family: 'infra', severity: 'warning', what: 'GitHub Actions caches deleted' },
+  { tools: ['gh'], path: ['run', 'delete'], family: 'infra', severity: 'warning', what: 'a GitHub Actions run (and its logs) deleted' },
   { tools: ['gh'], path: ['api'], when: (v) => optionValues(v.args, ['-X', '--method']).some((m) => /^delete$/i.test(m)), family: 'infra', severity: 'warning', what: 'a GitHub API DELETE request' },
   { tools: ['glab'], path: ['repo', 'delete'], family: 'infra', severity: 'critical', what: 'a GitLab project deleted' },
   { tools: ['glab'], path: [/^(variable|release)$/, 'delete'], family: 'infra', severity: 'warning', what: 'a GitLab variable or release deleted' },
@@ -165,9 +168,10 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['sequelize', 'sequelize-cli'], path: [/^db:drop$/], family: 'data', severity: prodOr('warning'), what: 'the database dropped' },
   { tools: ['mongo', 'mongosh'], path: [], when: (v) => /dropDatabase\s*\(/.test(v.text), family: 'data', severity: 'critical', what: 'a MongoDB database dropped' },
   // ---- backups: the recovery points themselves
-  { tools: ['rclone'], path: [/^(purge|delete)$/], family: 'data', severity: 'critical', what: 'files on an rclone remote deleted' },
-  { tools: ['rclone'], path: [/^(deletefile|rmdir|rmdirs|cleanup)$/], family: 'data', severity: 'warning', what: 'a file or directory on an rclone remote deleted' },
-  { tools: ['rclone'], path: [/^(sync|move|moveto|bisync)$/], when: (v) => REMOTE_PATH.test(v.operands[2] ?? v.operands[1] ?? ''), family: 'data', severity: 'warning', what: 'files on the rclone destination that the source lacks deleted (sync), or the source removed (move)' },
+  // rclone's --dry-run / -n only lists what it would do
+  { tools: ['rclone'], path: [/^(purge|delete)$/], unless: has('--dry-run', '-n'), family: 'data', severity: 'critical', what: 'files on an rclone remote deleted' },
+  { tools: ['rclone'], path: [/^(deletefile|rmdir|rmdirs|cleanup)$/], unless: has('--dry-run', '-n'), family: 'data', severity: 'warning', what: 'a file or directory on an rclone remote deleted' },
+  { tools: ['rclone'], path: [/^(sync|move|moveto|bisync)$/], when: (v) => REMOTE_PATH.test(v.operands[2] ?? v.operands[1] ?? ''), unless: has('--dry-run', '-n'), family: 'data', severity: 'warning', what: 'files on the rclone destination that the source lacks deleted (sync), or the source removed (move)' },
   { tools: ['restic'], path: ['forget'], family: 'data', severity: 'critical', what: 'backup snapshots forgotten (restic forget)' },
   { tools: ['restic'], path: ['prune'], family: 'data', severity: 'warning', what: 'backup data pruned (restic prune)' },
   { tools: ['borg', 'borgbackup'], path: [/^(delete|rdelete|repo-delete)$/], family: 'data', severity: 'critical', what: 'backup archives or the repository deleted (borg delete)' },

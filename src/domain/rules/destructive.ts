@@ -10,6 +10,7 @@ import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } 
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { classifyPath } from '../paths.ts';
+import { unwrap } from '../shell/unwrap.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 import { asRequested, DictatedCommands, dictates, namesFile, RequestLog, whoAsked, type Asker } from './requests.ts';
 import { WorkLog } from './worklog.ts';
@@ -55,7 +56,7 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
   return !!home && TOOL_CACHES_IN_HOME.some((c) => abs === `${home}/${c}` || abs.startsWith(`${home}/${c}/`));
 }
 
-type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string } | { rule: 'root'; why: string } | null;
+type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true } | { rule: 'root'; why: string } | null;
 
 /** `$(pwd)`, `` `pwd` ``, `$PWD`, `${PWD}`: the directory the command runs in. */
 const CWD_EXPANSION = /^(\$\(pwd\)|`pwd`|\$PWD|\$\{PWD\})(?=$|\/)/;
@@ -67,10 +68,14 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   if (info.abs.includes('$') || info.abs.includes('`')) return null; // an unknown variable: we cannot tell where it points
   const abs = info.abs.replace(/\/+$/, '') || '/';
   const { cwd, home } = session;
-  if (info.zone === 'root' || abs === '/' || noPreserveRoot) return { rule: 'out', severity: 'critical', why: 'the filesystem root' };
-  if (info.zone === 'tmp' || info.zone === 'unknown') return null;
+  if (info.zone === 'root' || abs === '/' || noPreserveRoot) return { rule: 'out', severity: 'critical', why: 'the filesystem root', system: true };
+  // The home directory is a home wherever it lies (a CI or sandbox HOME under /tmp too).
   if (home && abs === home.replace(/\/+$/, '')) return { rule: 'out', severity: 'critical', why: 'the home directory' };
-  if (info.zone === 'worktree') {
+  if (info.zone === 'tmp' || info.zone === 'unknown') return null;
+  // A session run from the home directory itself has no working tree to speak of: everything in
+  // home is the user's, so it is judged as home, not as the tree.
+  const cwdIsHome = !!home && !!cwd && cwd.replace(/\/+$/, '') === home.replace(/\/+$/, '');
+  if (info.zone === 'worktree' && !cwdIsHome) {
     // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
@@ -79,7 +84,7 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   // Without a known cwd every absolute path under home looks "outside": only the unmistakable cases count.
   if (!cwd && info.zone === 'home') return null;
   if (isRegenerable(abs, session)) return { rule: 'out', severity: 'warning', why: 'a cache or build directory outside the working tree' };
-  if (info.zone === 'system' || info.zone === 'device') return { rule: 'out', severity: 'critical', why: 'a system directory' };
+  if (info.zone === 'system' || info.zone === 'device') return { rule: 'out', severity: 'critical', why: 'a system directory', system: true };
   return { rule: 'out', severity: 'critical', why: info.zone === 'home' ? 'a directory in the home folder outside the working tree' : 'a path outside the working tree' };
 }
 
@@ -91,14 +96,21 @@ interface Deletion {
   targets: string[];
   /** `find . -name '*.pyc' -delete`: only matching files go, so the tree itself is not lost. */
   selective: boolean;
+  /**
+   * False for a plain `rm -f FILE` / `unlink` (also `os.remove`, `unlink glob(…)` in interpreters):
+   * only judged when it removes system files (`/etc/passwd`), where one file is enough damage.
+   */
+  recursive?: false;
 }
 
 /** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
 function rmDeletion(cmd: SimpleCommand): Deletion | null {
+  if (cmd.name === 'unlink') return { targets: cmd.args.filter((a) => a !== '--'), selective: false, recursive: false };
   if (cmd.name !== 'rm' && cmd.name !== 'srm' && cmd.name !== 'wipe') return null;
   const { short, long, operands } = parseArgs(cmd.args);
-  if (!short.has('r') && !short.has('R') && !long.has('--recursive')) return null;
-  return { targets: operands.filter((o) => !PLACEHOLDER.test(o)), selective: false };
+  const targets = operands.filter((o) => !PLACEHOLDER.test(o));
+  if (!short.has('r') && !short.has('R') && !long.has('--recursive')) return { targets, selective: false, recursive: false };
+  return { targets, selective: false };
 }
 
 const FIND_VALUE_TESTS = new Set([
@@ -146,7 +158,8 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
 }
 
 /** `-exec rm -rf {} +`, `-exec sh -c 'rm -r "$1"' _ {} \;`: the command find runs deletes. */
-function execDeletes(inner: string[]): boolean {
+function execDeletes(exec: string[]): boolean {
+  const inner = unwrap(exec).argv; // -exec env rm, -exec sudo rm, -exec busybox rm
   const prog = (inner[0] ?? '').replace(/^.*\//, '');
   if (DELETERS.has(prog)) return true;
   if (/^(sh|bash|zsh|dash)$/.test(prog)) return inner.some((w) => /(^|[;&|\s])(rm|unlink|shred)\s/.test(w));
@@ -214,7 +227,7 @@ function deletionOf(index: number, all: Located[]): Deletion | null {
   const inputs = at === index ? [] : parallelInputs(via);
   const fed = via.pipeIndex > 0 ? fedTargets(at, all) : null;
   const targets = [...own, ...inputs, ...(fed?.targets ?? [])];
-  return { targets, selective: fed?.selective ?? false };
+  return { targets, selective: fed?.selective ?? false, ...(rm.recursive === false ? { recursive: false as const } : {}) };
 }
 
 /** The xargs/parallel-launched shell a `-c` script's command came from (else the command itself). */
@@ -267,6 +280,9 @@ function syncDeletion(loc: Located, session: SessionFacts): string | null {
   return null;
 }
 
+/** Backups and leftovers (`/etc/hosts.bak`, `nginx.conf.dpkg-old`, `x~`): removing one is tidying up. */
+const LEFTOVER = /(\.(bak|orig|old|save|swp|tmp|rej|dpkg-(old|dist|new|bak)|rpmnew|rpmsave|ucf-(old|dist))|~)$/;
+
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
@@ -275,6 +291,10 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
   for (const operand of deletion.targets) {
     let v = judgeRm(operand, dir, ctx.session, noPreserveRoot);
     if (!v) continue;
+    if (deletion.recursive === false) {
+      if (v.rule !== 'out' || !v.system || LEFTOVER.test(operand)) continue;
+      v = { ...v, why: `${v.why} (files in it)` };
+    }
     // A filtered find deletes some files under the path, not the path: in the tree that is
     // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".
     if (deletion.selective) {
@@ -289,7 +309,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
         rule: rmOutsideWorktree.id,
         severity: v.severity,
         title: v.severity === 'warning' ? 'Recursive delete of a cache, build directory or filtered files outside the working tree' : undefined,
-        detail: `\`${quoted}\` recursively deleted ${v.why} (${safe(operand, facts, QUOTE_MAX)}).`,
+        detail: `\`${quoted}\` ${deletion.recursive === false ? 'deleted' : 'recursively deleted'} ${v.why} (${safe(operand, facts, QUOTE_MAX)}).`,
         evidence: [evidence(event, cmd.text, facts)],
         key: v.severity,
       });
@@ -539,8 +559,11 @@ function forcePushTarget(args: string[], current: string | null): { forced: bool
   const refspecs = operands.slice(1);
   const plus = refspecs.some((r) => r.startsWith('+'));
   // With a lease git checks the remote ref first, also when --force or +refspec is given too.
-  const leased = long.has('--force-with-lease') && !long.has('--mirror');
-  const forced = short.has('f') || long.has('--force') || long.has('--force-with-lease') || long.has('--mirror') || plus;
+  // `--force-with-lease-if-includes`: two flags run together — git refuses the word, the next try
+  // will not, and which of the two it keeps is unknown: judged as a plain force
+  const lease = long.has('--force-with-lease');
+  const leased = lease && !long.has('--mirror');
+  const forced = short.has('f') || long.has('--force') || lease || long.has('--mirror') || plus || [...long].some((o) => o.startsWith('--force-with-lease-'));
   if (!forced) return { forced, leased: false, branch: null };
   if (refspecs.length === 0) return { forced, leased, branch: current };
   const r = refspecs[0].replace(/^\+/, '');
@@ -619,7 +642,21 @@ export const GIT_DISCARDS = new CommandTable<GitView, GitDiscard>([
   { tools: ['gc'], path: [], when: (p) => p.args.some((a) => /^--prune=(now|all)$/.test(a)), why: 'git gc --prune=now (unreachable commits dropped)' },
 ]);
 
-const DISCARD_VALUE_OPTS = ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source', '--conflict', '--pathspec-from-file'];
+const DISCARD_VALUE_OPTS = ['-e', '--exclude', '-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source', '--conflict', '--pathspec-from-file', '-U', '--unified', '--inter-hunk-context'];
+/**
+ * Options whose value is optional: the next word is theirs only when it is one of these values
+ * (`git checkout --track direct main`, `--recurse-submodules checkout`), else it is an operand.
+ */
+const DISCARD_OPTIONAL_VALUES: Record<string, readonly string[]> = {
+  '--track': ['direct', 'inherit'],
+  '-t': ['direct', 'inherit'],
+  '--recurse-submodules': ['checkout', 'on-demand', 'yes', 'no', 'true', 'false'],
+};
+
+function withoutOptionalValues(args: string[]): string[] {
+  const dashes = args.indexOf('--');
+  return args.filter((a, i) => !(i > 0 && (dashes < 0 || i < dashes) && DISCARD_OPTIONAL_VALUES[args[i - 1]]?.includes(a)));
+}
 
 export interface Discard {
   why: string;
@@ -629,7 +666,8 @@ export interface Discard {
 
 /** What a git subcommand with these arguments throws away, or null. */
 export function discardOf(sub: string, args: string[]): Discard | null {
-  const found = GIT_DISCARDS.match(sub, () => ({ ...parseArgs(args, DISCARD_VALUE_OPTS), args }));
+  const plain = withoutOptionalValues(args);
+  const found = GIT_DISCARDS.match(sub, () => ({ ...parseArgs(plain, DISCARD_VALUE_OPTS), args: plain }));
   if (!found) return null;
   return found.row.files ? { why: found.row.why, files: found.row.files(found.view) } : { why: found.row.why };
 }

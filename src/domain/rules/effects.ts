@@ -143,13 +143,20 @@ function commandEffects(raw: string, startDir: string | null, facts: EventFacts,
   const commands = facts.shell?.commands ?? [];
   const bodies = heredocBodies(raw);
   let dir = startDir;
+  // `$( cd ..; rm -rf build )`: a cd inside a substitution moves the commands after it in that
+  // substitution, not the rest of the line.
+  let subDir = dir;
   for (const cmd of commands) {
-    if ((cmd.name === 'cd' || cmd.name === 'pushd') && cmd.nested !== 'substitution') {
+    const inSub = cmd.nested === 'substitution';
+    if (cmd.name === 'cd' || cmd.name === 'pushd') {
       const to = cmd.args.find((a) => !a.startsWith('-'));
-      dir = to ? locate(to, dir, session).abs : session.home ?? dir;
+      const target = to ? locate(to, inSub ? subDir : dir, session).abs : session.home ?? dir;
+      if (inSub) subDir = target;
+      else dir = subDir = target;
       continue;
     }
-    fx.commands.push({ cmd, dir });
+    if (!inSub) subDir = dir;
+    fx.commands.push({ cmd, dir: inSub ? subDir : dir });
     const heredoc = cmd.text.includes('<<') ? bodies.join('\n') : '';
     for (const w of commandWrites(cmd, heredoc)) fx.writes.push(op(w.path, w.kind, w.added, '', dir, cmd));
     for (const r of commandReads(cmd)) fx.reads.push(op(r, 'read', '', '', dir, cmd));

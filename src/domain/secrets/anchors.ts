@@ -109,6 +109,9 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-private-key', ['te_k', 'te-k', 'teke'].flatMap(caseVariants), 5, 'private[_-]?key' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED_OPAQUE, 'i'),
+  anchor('kw-creds', caseVariants('reds'), 1, 'creds' + ASSIGNED_OPAQUE, 'i'),
+  // NuGet.config: `<add key="ClearTextPassword" value="…" />`
+  anchor('kw-nuget-password', caseVariants('assw'), 1, String.raw`passw(?:or)?d"\s+value\s*=\s*"`, 'i'),
   // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.
   anchor('kw-key', ['key=', 'KEY=', 'Key=', 'key:', 'KEY:', 'Key:', 'key"', 'KEY"', 'Key"', "key'", "KEY'", "Key'"], 0, String.raw`key[\s"'\\]{0,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // The same with a space before the operator (`encryption_key = "…"`, Python, TOML, INI): keyed
@@ -124,6 +127,8 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-snyk-cli', caseVariants('snyk'), 0, String.raw`snyk\s+(?:auth|config\s+set\s+api=)`, 'i'),
   // `curl -u user:pass`, `curl --user …`: the rest is decided by the curl detector.
   anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),
+  // `kind: Secret` ending its line: a Kubernetes Secret manifest (kubernetes.ts reads its data).
+  anchor('kubernetes-secret', caseVariants('secr'), 0, String.raw`secret["']?[ \t]*(?:\r?\n|$)`, 'i'),
   // `--password secret` (a flag and a separate value).
   anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),
 ];

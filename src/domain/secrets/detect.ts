@@ -8,6 +8,7 @@ import { vouchCandidates, type Candidate } from './vouch-rules.ts';
 import { hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
 import { tokenCandidates } from './tokens.ts';
 import { commandLineCandidates, labelledCandidates } from './labelled.ts';
+import { kubernetesSecretCandidates } from './kubernetes.ts';
 import { notASecretInContext } from './context.ts';
 import type { TokenRule } from './provider-rules.ts';
 import { maskSecret } from './mask-value.ts';
@@ -47,9 +48,11 @@ const SECRETLINT_RULES: Record<string, string[]> = {
 };
 
 /** Context kept before an anchor: the variable name of `AWS_SECRET_ACCESS_KEY=` and the like. */
-const BEFORE = 200;
-/** Context kept after an anchor; private keys and JWTs are long. */
-const AFTER: Record<string, number> = { 'private-key': 16_384, jwt: 8_192 };
+const DEFAULT_BEFORE = 200;
+/** A manifest's `data:` may come before its `kind: Secret`. */
+const BEFORE: Record<string, number> = { 'kubernetes-secret': 4_096 };
+/** Context kept after an anchor; private keys, JWTs and manifests are long. */
+const AFTER: Record<string, number> = { 'private-key': 16_384, jwt: 8_192, 'kubernetes-secret': 8_192 };
 const DEFAULT_AFTER = 1_024;
 /** How far a window edge may move to reach a token boundary instead of cutting a token. */
 const EDGE_SLACK = 4_096;
@@ -99,6 +102,7 @@ async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretH
     for (const c of tokenCandidates(slice, w.tokens)) candidates.push(shift(c, w.start));
     for (const c of labelledCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of commandLineCandidates(slice)) candidates.push(shift(c, w.start));
+    for (const c of kubernetesSecretCandidates(slice)) candidates.push(shift(c, w.start));
   }
   return finalize(candidates, text);
 }
@@ -129,7 +133,7 @@ async function secretlintInPieces(text: string, rules: string[]): Promise<Candid
 function windowsAround(anchors: AnchorHit[], text: string): Window[] {
   const windows: Window[] = [];
   for (const { offset, anchor } of anchors) {
-    const start = backToBoundary(text, Math.max(0, offset - BEFORE));
+    const start = backToBoundary(text, Math.max(0, offset - (BEFORE[anchor.name] ?? DEFAULT_BEFORE)));
     const end = forwardToBoundary(text, Math.min(text.length, offset + (AFTER[anchor.name] ?? DEFAULT_AFTER)));
     const rules = SECRETLINT_RULES[anchor.name] ?? [];
     const last = windows.at(-1);

@@ -6,6 +6,7 @@
 // AKIAIOSFODNN7EXAMPLE / wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY (and their siblings that end in
 // EXAMPLE/EXAMPLEKEY) and the jwt.io sample token are published in every tutorial; they grant
 // nothing, and agents paste them into tests and docs all the time.
+import { createHash } from 'node:crypto';
 import { shannonEntropy } from './entropy.ts';
 
 /** Exact values published as documentation examples. */
@@ -16,6 +17,9 @@ const DOCUMENTATION_VALUES = new Set([
   'je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY',
   // jwt.io's default token ("John Doe", secret "your-256-bit-secret").
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+  // NuGet's documentation (nuget.config reference, packageSourceCredentials).
+  '33f!!lloppa',
+  'hal+9ooo_da!sY',
 ]);
 
 /** Words that mark a value as a stand-in, not a credential. */
@@ -31,8 +35,32 @@ const DEFAULT_PASSWORDS = new Set([
   'test', 'example', 'changeme', 'default', 'letmein', 'pwd', 'mongo', 'redis', 'rabbitmq',
 ]);
 
+/**
+ * Google API keys published as examples in the Firebase SDKs' sources (firebase-android-sdk;
+ * gitleaks allowlists the same keys), by SHA-256: they are in every checkout of those SDKs and
+ * grant nothing, and this repository need not carry them in the clear.
+ */
+const PUBLISHED_GOOGLE_KEYS = new Set([
+  '2037abcaffb2b77785da716cf7ccff4ff4d00c4ea930db0167b7d71f50af7eb4',
+  '3f370c9dd8225c63b5c77de1f785edc9712958f18bb612d5fa2e0ae33aeca682',
+  'e4a5542bb7fd7b67e943c71ad29c34b5972c9840597e7eda53e666f44d5da0b9',
+  'a19f89ab3555eac10c40741f6df79ecf0935998f15569f8db9d67bce0181fff6',
+  '0b476bdf9acf2123d547b5ae76f1e59884d8ec9553ee0c47e9f31fd4768f3f3c',
+  'eb540d2b6ee2a0a47c5779bc8a0141784c6b753840d4c6f4e2428a6e86e9e0b1',
+  '37f8f09bdf12c2f2eae4ead7273a62ddb0c23459cbf902892f282b57f7ed6619',
+  '8731261cb72d86267a32a532ebd3df429e2144e5e4ced7e13568bc9e6c8fb1b1',
+  '49f777db995e8260da7ca9ffdf0c08d66f0453e97ec967018baf2cdfe3b582d0',
+  '27a9a42931dff7eb2f8434e20a9bce976ea364e7bee49187f19d5cfeca9c7045',
+  'dc0fcf046c61640cbd1e8b999ada3262d722c2ca4bf42dceac999020ffdbb614',
+  '4c98242dcadc8b29005c6b4aad526552d5ea1842149154c0694adeec75847583',
+  'ea9bb1082cf95663f5faca23b8b15ef2aa0fce0a5c6df9c32dcb85b2e0a4513d',
+  '3a8b61d0f636b007840c0d40ba12bcf48465dc054cdc1a68704a33521d84b665',
+  'a6c814bc555ae62c7bd8b58ec07bf559c7ed3a009976a1e0acc9cef0d4473b41',
+]);
+
 export function isDocumentationExample(value: string): boolean {
   if (DOCUMENTATION_VALUES.has(value)) return true;
+  if (value.startsWith('AIza') && PUBLISHED_GOOGLE_KEYS.has(createHash('sha256').update(value).digest('hex'))) return true;
   // AWS documentation keys all end this way; real keys are random base32/base64.
   return /EXAMPLE(?:KEY)?$/.test(value);
 }

@@ -8,7 +8,7 @@ import { KEYWORD_RULES, type KeywordRule } from './provider-rules.ts';
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -232,21 +232,43 @@ function labelFor(name: string): string {
 
 // ---- command-line credentials -------------------------------------------------------------------
 
-/** `curl -u user:password`, `--user user:password` (also quoted). */
-const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{1,100}):([^\s"']{3,200})\1(?=\s|$)/g;
+/** `curl -u user:password`, `--user user:password`, `-u ":password"`, `--user user:'password'`. */
+const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{0,100}):(["']?)([^\s"']{3,200})\3\1(?=\s|$)/g;
+/**
+ * `curl -H "X-Api-Token: …"`, `--header "Authorization: Api-Token …"`: a header whose name says
+ * it carries a credential, sent by the command (the generic labelled reader leaves a bare
+ * `Token: value` to prose, where it is often a field name).
+ */
+const CURL_HEADER = /(?:^|\s)(?:-H|--header)(?:=|[ \t]+)(["'])([A-Za-z][A-Za-z0-9-]{1,40}):[ \t]*(?:(?:bearer|basic|token|api-token|apikey|api-key|key)[ \t]+)?([^\s"']{8,400})\1/gi;
+const CREDENTIAL_HEADER = /^(?:(?:proxy-)?authorization|[a-z0-9-]*(?:token|api-?key|secret|password|passwd|auth)[a-z0-9-]*)$/i;
 /** `curl -u <token>:` — a token as the user name and an empty password (SonarQube, Mailgun, Stripe …). */
 const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{16,200}):\1(?=\s|$)/g;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
+/**
+ * NuGet.config's package source credentials: `<add key="ClearTextPassword" value="…" />` (the
+ * `Password` key holds a value encrypted for one machine's user: not reported).
+ */
+const NUGET_PASSWORD = /<add\s+key\s*=\s*"ClearTextPassword"\s+value\s*=\s*"([^"]{1,200})"/gi;
+
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
+  if (/<add\s/i.test(text)) {
+    NUGET_PASSWORD.lastIndex = 0;
+    for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {
+      const value = m[1];
+      if (/^(?:%\w+%|\$\(?\w+\)?|\$\{\w+\})$/.test(value) || value.length < 6 || isPlaceholder(value) || isDocumentationExample(value)) continue;
+      const start = m.index + m[0].length - value.length - 1;
+      out.push({ ruleId: 'vouch/nuget-password', label: 'Password in NuGet.config', start, end: start + value.length, confidence: 'medium' });
+    }
+  }
   if (/curl/i.test(text)) {
     CURL_USER.lastIndex = 0;
     for (let m = CURL_USER.exec(text); m !== null; m = CURL_USER.exec(text)) {
-      const [, , user, password] = m;
+      const [, , user, inner, password] = m;
       if (isTrivialPassword(password, user) || password.startsWith('$') || /^[<[{]/.test(user)) continue;
-      const start = m.index + m[0].length - password.length - m[1].length;
+      const start = m.index + m[0].length - password.length - m[1].length - inner.length;
       out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
     }
     CURL_TOKEN_USER.lastIndex = 0;
@@ -255,6 +277,14 @@ export function commandLineCandidates(text: string): Candidate[] {
       if (!looksRandom(token)) continue;
       const start = m.index + m[0].length - token.length - 1 - m[1].length;
       out.push({ ruleId: 'vouch/curl-token-user', label: 'Token in a command line', start, end: start + token.length, confidence: 'medium' });
+    }
+    CURL_HEADER.lastIndex = 0;
+    for (let m = CURL_HEADER.exec(text); m !== null; m = CURL_HEADER.exec(text)) {
+      const [, , header, value] = m;
+      if (!CREDENTIAL_HEADER.test(header) || /^(?:content|accept|user-agent|x-request-id)/i.test(header)) continue;
+      if (value.startsWith('$') || isPlaceholder(value) || isSequential(value) || !/[0-9]/.test(value) || !/[A-Za-z]/.test(value) || shannonEntropy(value) < 2.75) continue;
+      const start = m.index + m[0].length - value.length - 1;
+      out.push({ ruleId: 'vouch/curl-header', label: 'Credential in a request header', start, end: start + value.length, confidence: 'medium' });
     }
   }
   PASSWORD_FLAG.lastIndex = 0;

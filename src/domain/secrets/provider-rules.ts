@@ -98,7 +98,8 @@ export const TOKEN_RULES: TokenRule[] = [
   t('scalingo', 'Scalingo', 'Scalingo API token', ['tk-us-'], 'tk-us-[A-Za-z0-9_-]{48}', { entropy: 3 }),
   t('readme', 'ReadMe', 'ReadMe API key', ['rdme_'], 'rdme_[a-z0-9]{70}', { entropy: 3 }),
   t('prefect', 'Prefect', 'Prefect API key', ['pnu_'], 'pnu_[A-Za-z0-9]{36}', { entropy: 3 }),
-  t('infracost', 'Infracost', 'Infracost API key', ['ico-'], 'ico-[A-Za-z0-9]{32}', { entropy: 3 }),
+  // not the `.ico-<hash>` of a fingerprinted icon file name
+  t('infracost', 'Infracost', 'Infracost API key', ['ico-'], String.raw`(?<!\.)ico-[A-Za-z0-9]{32}`, { entropy: 3 }),
   t('defined-networking', 'Defined Networking', 'Defined Networking API key', ['dnkey-'], 'dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}', { entropy: 3 }),
   t('clojars', 'Clojars', 'Clojars deploy token', ['CLOJARS_'], 'CLOJARS_[A-Za-z0-9]{60}', { entropy: 3 }),
   t('rubygems', 'RubyGems', 'RubyGems API key', ['rubygems_'], `rubygems_${HEX}{48}`, { entropy: 3 }),
@@ -290,7 +291,7 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('snyk', 'Snyk', 'Snyk API token', ['snyk'], UUID, { entropy: 3 }),
   k('sonar', 'SonarQube', 'SonarQube token', ['sonar'], '(?:sq[apu]_)?[a-z0-9=_-]{40}', { entropy: 3 }),
   k('squarespace', 'Squarespace', 'Squarespace API key', ['squarespace'], UUID, { entropy: 3 }),
-  k('sumologic', 'Sumo Logic', 'Sumo Logic key', ['sumo'], 'su[a-z0-9]{12}|[a-z0-9]{64}', { entropy: 3 }),
+  k('sumologic', 'Sumo Logic', 'Sumo Logic key', ['sumo'], 'su[A-Za-z0-9]{12}|[a-z0-9]{64}', { entropy: 3 }),
   k('telegram', 'Telegram', 'Telegram bot token', ['telegr'], String.raw`\d{5,16}:A[a-z0-9_-]{34}`, { entropy: 3 }),
   k('travisci', 'Travis CI', 'Travis CI token', ['travis'], '[a-z0-9]{22}', { entropy: 3 }),
   k('twilio', 'Twilio', 'Twilio auth token', ['twilio'], `SK${HEX}{32}|${HEX}{32}`, { entropy: 3 }),

@@ -287,6 +287,8 @@ const CALLS: Record<Language, CallSpec[]> = {
     ...both(String.raw`(?<![\w$>:])(?:system|exec)`, runFirst),
     ...both(String.raw`\b(?:File::Path::)?(?:rmtree|remove_tree)`, pathList(true)),
     ...both(String.raw`(?<![\w$>:])unlink`, pathList(false)),
+    // unlink glob("/etc/*"), unlink(glob '/x/*'): every file the pattern matches
+    { re: /(?<![\w$>:])unlink\s*\(?\s*glob\s*(?:\(|(?=['"]))/g, make: pathList(false) },
   ],
   php: [
     { re: /(?<![\w$>:])(system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g, make: runFirst },
@@ -463,4 +465,16 @@ function readPerlQuote(code: string, i: number): Lit {
   const to = code.indexOf(close, from);
   const end = to < 0 ? code.length : to;
   return { value: code.slice(from, end), end: Math.min(code.length, end + 1) };
+}
+
+/** Programs whose command lines are what a destructive shell command looks like. */
+const SHELL_TEXT = /^\s*(?:sudo\s+)?(?:rm|git|find|dd|shred|mkfs(?:\.\w+)?|chmod|chown|truncate|kubectl|docker|terraform)\s+-{0,2}[\w/~.$]/;
+
+/**
+ * `node -e "rm -rf /"`, `perl -e "rm -rf /"`: shell text handed to an interpreter — a syntax error
+ * in the language, but plainly a command line the agent means to run (and will, one retry later,
+ * through a shell). Returned as a script to read, or null.
+ */
+export function shellText(program: string): string | null {
+  return !program.includes('\n') && SHELL_TEXT.test(program) ? program.trim() : null;
 }

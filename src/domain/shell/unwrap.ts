@@ -19,6 +19,11 @@ interface WrapperSpec {
   dashOption?: boolean;
   /** Only these first words make the wrapper run a command (`busybox rm`, not `busybox --list`). */
   applets?: RegExp;
+  /**
+   * `noExec` holds only for a single name: `command -v git` looks git up, but `command -V git
+   * reset --hard` is a command line written to run (the lookup flag a slip the next try drops).
+   */
+  lookupOneName?: boolean;
 }
 
 const WRAPPERS: Record<string, WrapperSpec> = {
@@ -30,16 +35,17 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   },
   doas: { withValue: ['-u', '-C'] },
   env: {
-    withValue: ['-u', '-C', '-S'],
-    longWithValue: ['--unset', '--chdir', '--split-string'],
+    withValue: ['-u', '-C', '-S', '-P', '-a'],
+    longWithValue: ['--unset', '--chdir', '--split-string', '--argv0'],
     assignments: true,
     dashOption: true,
   },
   timeout: { withValue: ['-k', '-s'], longWithValue: ['--kill-after', '--signal'], positional: 1 },
   gtimeout: { withValue: ['-k', '-s'], longWithValue: ['--kill-after', '--signal'], positional: 1 },
   xargs: {
-    withValue: ['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a'],
-    longWithValue: ['--max-lines', '--max-args', '--max-procs', '--max-chars', '--delimiter', '--eof', '--arg-file', '--replace', '--process-slot-var'],
+    // BSD's -J takes a value; GNU's --replace takes one only as --replace=R
+    withValue: ['-I', '-J', '-L', '-n', '-P', '-s', '-d', '-E', '-a'],
+    longWithValue: ['--max-lines', '--max-args', '--max-procs', '--max-chars', '--delimiter', '--eof', '--arg-file', '--process-slot-var'],
   },
   // GNU parallel: the command comes first, its inputs after ":::" (kept as arguments).
   parallel: {
@@ -59,7 +65,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
   nohup: {},
   nice: { withValue: ['-n'], longWithValue: ['--adjustment'], numericOptions: true },
   time: { withValue: ['-f', '-o'], longWithValue: ['--format', '--output'] },
-  command: { noExec: ['-v', '-V'] },
+  command: { noExec: ['-v', '-V'], lookupOneName: true },
   builtin: {},
   exec: { withValue: ['-a'] },
   stdbuf: { withValue: ['-i', '-o', '-e'], longWithValue: ['--input', '--output', '--error'] },
@@ -122,7 +128,15 @@ function skipOptions(argv: string[], spec: WrapperSpec): Step | null {
     }
     if (!a.startsWith('-') || a === '-') break;
     const consumed = optionLength(argv, i, spec, step);
-    if (consumed === NO_EXEC) return null;
+    if (consumed === NO_EXEC) {
+      if (!spec.lookupOneName) return null;
+      let k = i + 1;
+      while (k < argv.length && argv[k].startsWith('-') && argv[k] !== '--') k++;
+      if (argv[k] === '--') k++;
+      if (argv.length - k < 2) return null;
+      i = k;
+      break;
+    }
     i += consumed;
   }
   if (spec.assignments) {
@@ -157,7 +171,7 @@ function optionLength(argv: string[], i: number, spec: WrapperSpec, step: Step):
     if (!spec.withValue?.includes(opt)) continue;
     const attached = j < a.length - 1 ? a.slice(j + 1) : undefined;
     const value = attached ?? argv[i + 1];
-    if (opt === '-S' && value !== undefined) step.split.push(...value.split(/\s+/).filter(Boolean));
+    if (opt === '-S' && spec === WRAPPERS.env && value !== undefined) step.split.push(...value.split(/\s+/).filter(Boolean));
     return attached === undefined ? 2 : 1;
   }
   return 1;

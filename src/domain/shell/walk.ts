@@ -6,7 +6,9 @@ import type { Node, Tree } from 'web-tree-sitter';
 import type { ParsedShell, Redirect, SimpleCommand } from './types.ts';
 import { wordValue } from './words.ts';
 import { programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
-import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, type InterpreterAction } from './interpreters.ts';
+import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, shellText, type InterpreterAction } from './interpreters.ts';
+import { normalizeArgv } from './normalize.ts';
+import { expandKnown, remoteCommand, runtimeScript } from './runtime.ts';
 
 type Nested = SimpleCommand['nested'];
 
@@ -32,10 +34,14 @@ interface RawRedirect extends Redirect {
   stdin?: string;
   /** Nodes that may hold substitutions (targets, unquoted heredoc bodies). */
   embedded: Node[];
+  /** `cmd 2>/dev/null -- foo`: words after the target are the command's arguments again. */
+  extraArgs?: Node[];
 }
 
 class Walker {
   readonly out: ParsedShell = { commands: [], pipelines: [], hasHeredoc: false, hadErrors: false };
+  /** Variables the script sets (`X=/a; rm -rf $X`, `export X=…`), by name: their last literal value. */
+  private readonly vars = new Map<string, string>();
 
   constructor(private readonly opts: WalkOptions) {}
 
@@ -60,6 +66,9 @@ class Walker {
         return this.declaration(node, ctx, depth);
       case 'comment':
         return;
+      case 'variable_assignment':
+        this.remember([assignmentText(node)]);
+        return this.children(node, ctx, depth);
       case 'ERROR':
         this.out.hadErrors = true;
         return this.children(node, ctx, depth);
@@ -110,13 +119,23 @@ class Walker {
         argv.push(wordValue(field === 'name' ? (child.firstNamedChild ?? child) : child).value);
         embedded.push(child);
       } else if (child.type.endsWith('_redirect')) {
-        redirects.push(...this.redirect(child));
+        const rs = this.redirect(child);
+        for (const r of rs) for (const extra of r.extraArgs ?? []) {
+          argv.push(wordValue(extra).value);
+          embedded.push(extra);
+        }
+        redirects.push(...rs);
       } else if (child.type === 'ERROR') {
         this.out.hadErrors = true;
         embedded.push(child);
       }
     }
+    for (const r of outer) for (const extra of r.extraArgs ?? []) {
+      argv.push(wordValue(extra).value);
+      embedded.push(extra);
+    }
     redirects.push(...outer);
+    if (argv.length === 0) this.remember(assignments);
     this.emit(argv, assignments, redirects, textNode.text, ctx);
     for (const n of embedded) this.visit(n, ctx, depth + 1);
     for (const r of redirects) for (const n of r.embedded) this.visit(n, ctx, depth + 1);
@@ -205,7 +224,16 @@ class Walker {
       .filter((c): c is Node => c !== null)
       .map((c) => (c.type === 'variable_assignment' ? assignmentText(c) : wordValue(c).value));
     this.emit([keyword, ...args], [], [], node.text, ctx);
+    if (keyword === 'export' || keyword === 'declare' || keyword === 'typeset' || keyword === 'local' || keyword === 'readonly') this.remember(args.filter((a) => a.includes('=')));
     this.children(node, ctx, depth);
+  }
+
+  /** `X=value` on its own: later commands of the script see X. */
+  private remember(assignments: string[]): void {
+    for (const a of assignments) {
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=(.*)$/s.exec(a);
+      if (m && !/[$`]/.test(m[2])) this.vars.set(m[1], m[2]);
+    }
   }
 
   private emit(argv: string[], assignments: string[], redirects: RawRedirect[], text: string, ctx: Ctx): void {
@@ -214,26 +242,43 @@ class Walker {
       this.out.hadErrors = true;
       return;
     }
-    const u = unwrap(argv);
+    const u = unwrap(normalizeArgv(argv));
     const name = programName(u.argv[0]);
-    const args = u.argv.slice(1);
-    this.out.commands.push({
-      name,
-      args,
-      wrappers: u.wrappers,
-      wrapperArgs: u.wrapperArgs,
-      assignments: [...assignments, ...u.assignments],
-      redirects: redirects.map(publicRedirect),
-      text,
-      pipeIndex: 0,
-      pipeLength: 1,
-      nested: ctx.nested,
-    });
+    const feeder = this.out.commands.at(-1);
+    const all = [...assignments, ...u.assignments];
+    // Bash expands `$X` before a prefix assignment `X=… cmd` applies, to the caller's X; the
+    // writer usually meant the assigned value. Both readings are judged when they differ:
+    // `TMPDIR=/Users rm -rf $TMPDIR/x` (meant) and `HOME=/tmp/h rm -rf $HOME` (run).
+    const args = expandKnown(u.argv.slice(1), all, this.vars);
+    const asRun = all.length > 0 ? expandKnown(u.argv.slice(1), [], this.vars) : args;
+    for (const words of asRun.join('\0') === args.join('\0') ? [args] : [args, asRun]) {
+      this.out.commands.push({
+        name,
+        args: words,
+        wrappers: u.wrappers,
+        wrapperArgs: u.wrapperArgs,
+        assignments: all,
+        redirects: redirects.map(publicRedirect),
+        text,
+        pipeIndex: 0,
+        pipeLength: 1,
+        nested: ctx.nested,
+      });
+    }
     // `parallel ::: 'cmd one' 'cmd two'`: with no command of its own, parallel runs its inputs.
     if ((name === ':::' || name === '::::') && u.wrappers.includes('parallel')) {
       for (const input of args.filter((a) => !/^:::+$/.test(a))) this.reparse(input, 'shell-c', ctx);
       return;
     }
+    // `xargs bash -c`, `parallel bash -c ::: 'rm -rf /'`: the script is the input, known when
+    // it is written on the line (echo/printf feeding the pipe, parallel's ::: arguments).
+    const fed = runtimeScript(name, args, u.wrappers, feeder);
+    if (fed !== null) {
+      for (const script of fed) this.reparse(script, 'shell-c', ctx);
+      return;
+    }
+    const remote = remoteCommand(name, args);
+    if (remote !== null) return this.reparse(remote, 'shell-c', ctx);
     this.nestedScripts(name, args, redirects, ctx);
   }
 
@@ -252,7 +297,12 @@ class Walker {
     if (!lang) return;
     const inline = inlineProgram(lang, args);
     const program = inline !== null ? (catHeredoc(inline) ?? inline) : interpreterReadsStdin(lang, args) ? stdin() : null;
-    if (program) this.interpreted(interpreterActions(lang, program), ctx);
+    if (!program) return;
+    const actions = interpreterActions(lang, program);
+    // `node -e "rm -rf /"`: shell text handed to an interpreter, read as the command it spells
+    const text = actions.length === 0 ? shellText(program) : null;
+    if (text !== null) return this.reparse(text, 'interpreter', ctx);
+    this.interpreted(actions, ctx);
   }
 
   /** What an interpreter program runs and deletes, as commands the rules judge like any other. */
@@ -301,8 +351,9 @@ function fileRedirect(node: Node): RawRedirect {
   for (const child of node.children) {
     if (child && !child.isNamed) op += child.type;
   }
-  const target = destinations.map((d) => wordValue(d).value).join(' ');
-  return { op, target, embedded: destinations };
+  const [first, ...extra] = destinations;
+  const target = first ? wordValue(first).value : '';
+  return { op, target, embedded: first ? [first] : [], ...(extra.length > 0 ? { extraArgs: extra } : {}) };
 }
 
 function assignmentText(node: Node): string {

@@ -1,0 +1,39 @@
+// Credentials on curl command lines: user:password in its spellings, and request headers whose
+// name says they carry a credential — positive and look-alike cases.
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { detectSecrets } from './detect.ts';
+import { randomString } from './test-helpers.ts';
+
+const found = async (text: string) => (await detectSecrets(text)).map((h) => h.ruleId);
+const values = async (text: string) => (await detectSecrets(text)).map((h) => h.value);
+
+it('finds curl passwords with an empty user or a quoted password, and tokens in credential headers', async () => {
+  const pass = randomString(14, undefined, 41);
+  const token = randomString(32, undefined, 42);
+  assert.deepEqual(await found(`curl -u ":${pass}" https://localhost:9200`), ['vouch/curl-user']);
+  assert.deepEqual(await found(`curl --user kevin:'${pass}' -iX PATCH https://api.example.net`), ['vouch/curl-user']);
+  assert.deepEqual(await values(`curl -H "X-Api-Token: ${token}" https://api.example.net`), [token]);
+  assert.deepEqual(await values(`curl --header 'Authorization: Api-Token ${token}' https://api.example.net`), [token]);
+  assert.deepEqual(await found(`curl -X POST --header "Api-Token: Sk94HG7f6KB" https://api.example.net`), ['vouch/curl-header']);
+  assert.deepEqual(await found(`curl -H "Token: 3fea6af1349166ea" https://api.example.net`), ['vouch/curl-header']);
+});
+
+it('leaves ordinary headers, variables, placeholders and versions alone', async () => {
+  assert.deepEqual(await found('curl -H "Content-Type: application/json" -H "Accept: text/html" https://x'), []);
+  assert.deepEqual(await found('curl -H "X-Auth-Token: $TOKEN" https://x'), []);
+  assert.deepEqual(await found('curl -H "Authorization: Bearer ${API_KEY}" https://x'), []);
+  assert.deepEqual(await found('curl -H "X-Api-Key: your-api-key-here" https://x'), []);
+  assert.deepEqual(await found('curl -H "Token: v1.2.3" https://x'), []);
+  assert.deepEqual(await found('curl -H "X-Request-Id: 3fea6af1349166ea" https://x'), []);
+  assert.deepEqual(await found('curl -u ":" https://x'), []);
+});
+
+it('finds NuGet.config cleartext passwords and creds = … assignments, not references or other keys', async () => {
+  const pass = randomString(16, undefined, 43);
+  assert.deepEqual(await values(`<packageSourceCredentials><feed><add key="Username" value="ci" /><add key="ClearTextPassword" value="${pass}" /></feed></packageSourceCredentials>`), [pass]);
+  assert.deepEqual(await values(`creds = ${randomString(30, undefined, 44)}`), [randomString(30, undefined, 44)]);
+  assert.deepEqual(await found('<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />'), []);
+  assert.deepEqual(await found('<add key="Username" value="build-agent-01" />'), []);
+  assert.deepEqual(await found('creds = getCredentials()'), []);
+});

@@ -1,0 +1,64 @@
+// Commands whose text is only put together when they run: a variable the script set
+// (`X=/etc; rm -rf $X`), a shell started by xargs/parallel whose script is its input
+// (`echo 'rm -rf /' | xargs bash -c`, `parallel bash -c ::: 'rm -rf /'`), a command given to ssh
+// for the remote shell. Each is read back into the words or script it becomes, when those are
+// written on the line.
+import type { SimpleCommand } from './types.ts';
+import { shellCommandString } from './unwrap.ts';
+
+const SHELLS = /^(sh|bash|zsh|dash|ksh|mksh|ash)$/;
+const PLACEHOLDER = /^(\{\}|\{\.\}|\{\d+\}|:::+|::::)$/;
+
+/**
+ * `$X` / `${X}` replaced by the value a script gave X: an assignment before the command
+ * (`TMPDIR=/x rm -rf $TMPDIR/y`, read as meant — bash expands the word before the assignment
+ * applies, to whatever the caller's TMPDIR is, which the guard cannot know either) or an earlier
+ * `X=…` / `export X=…` of the same script. Other expansions stay as written.
+ */
+export function expandKnown(args: string[], assignments: string[], vars: ReadonlyMap<string, string>): string[] {
+  if (assignments.length === 0 && vars.size === 0) return args;
+  const values = new Map(vars);
+  for (const a of assignments) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(a);
+    if (m && !/[$`]/.test(m[2])) values.set(m[1], m[2]);
+  }
+  if (values.size === 0) return args;
+  return args.map((arg) => (arg.includes('$') ? arg.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (m, braced?: string, bare?: string) => values.get((braced ?? bare)!) ?? m) : arg));
+}
+
+/**
+ * The scripts a shell run by xargs/parallel executes when its `-c` script is missing or a
+ * placeholder: parallel's `:::` inputs, or the words echo/printf feed into the pipe. Null when
+ * this is not such a shell; an empty list when the input cannot be read.
+ */
+export function runtimeScript(name: string, args: string[], wrappers: string[], feeder: SimpleCommand | undefined): string[] | null {
+  if (!SHELLS.test(name) || !(wrappers.includes('xargs') || wrappers.includes('parallel'))) return null;
+  if (!args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) return null;
+  const script = shellCommandString(name, args);
+  if (script !== null && !PLACEHOLDER.test(script)) return null;
+  const sep = args.indexOf(':::');
+  if (sep >= 0) return args.slice(sep + 1).filter((a) => !/^:::+$/.test(a));
+  if (feeder && (feeder.name === 'echo' || feeder.name === 'printf') && feeder.nested === null) {
+    return feeder.args.filter((a) => !/^-[neE]+$/.test(a)).map((a) => a.replace(/\\n$/, ''));
+  }
+  return [];
+}
+
+const SSH_VALUE_OPTS = /^-[BbcDEeFIiJLlmOoPpQRSWw]$/;
+
+/** `ssh host 'git clean -f'`: the command the remote shell runs, or null (an interactive login). */
+export function remoteCommand(name: string, args: string[]): string | null {
+  if (name !== 'ssh') return null;
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-')) break;
+    if (SSH_VALUE_OPTS.test(a)) i++;
+  }
+  const rest = args.slice(i + 1);
+  return rest.length > 0 ? rest.join(' ') : null;
+}
