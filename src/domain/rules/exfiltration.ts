@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { isIssuerHost } from '../secrets/issuers.ts';
+import { homeHostOf, isIssuerHost, sameService } from '../secrets/issuers.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
 export const remoteCodeExecution = meta({
@@ -333,6 +333,8 @@ class ExposureTracker {
   /** Values the user typed into a prompt: the user exposed them, not the session. */
   private readonly fromUserValues = new Set<string>();
   readonly paths = new Set<string>();
+  /** Services the exposed values were seen configured for (a URL on their line), per value. */
+  private readonly homes = new Map<string, string>();
   first: EvidenceItem | null = null;
   what = '';
   /**
@@ -355,6 +357,9 @@ class ExposureTracker {
       if (this.fromUserValues.has(h.value)) continue;
       addCapped(this.values, h.value, VALUES_MAX);
       if (this.hits.size < VALUES_MAX) this.hits.set(h.value, h);
+      const text = event.kind === 'tool_result' ? event.output : '';
+      const home = text ? homeHostOf(text, h.start, h.end) : null;
+      if (home && this.homes.size < VALUES_MAX) this.homes.set(h.value, home);
       this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts, h.confidence === 'high');
     }
   }
@@ -407,10 +412,18 @@ class ExposureTracker {
     for (const v of this.values) {
       if (!text.includes(v)) continue;
       const hit = this.hits.get(v);
-      if (!hit || !hosts.every((h) => isIssuerHost(hit, h))) return false;
+      const home = this.homes.get(v);
+      if (!hit || !hosts.every((h) => isIssuerHost(hit, h) || (home !== undefined && sameService(h, home)))) return false;
       carried++;
     }
     return carried > 0;
+  }
+
+  /** Every host is a service the exposed values were seen configured for: a request built from variables reaches their own services. */
+  onlyToHomes(hosts: string[]): boolean {
+    if (this.homes.size === 0 || hosts.length === 0) return false;
+    const homes = [...this.homes.values()];
+    return hosts.every((h) => homes.some((home) => sameService(h, home)));
   }
 }
 
@@ -481,7 +494,7 @@ function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
   // A credential read inside this very command ($(cat ~/.aws/credentials)) is the strongest link.
   if (!readsHere && flow.onlyToIssuers(text, hosts)) return; // the credential used with its own service
   const strong = readsHere || ((flow.first !== null) && flow.carries(text));
-  const viaVariable = flow.strong && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc);
+  const viaVariable = flow.strong && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc) && !flow.onlyToHomes(hosts);
   if (!strong && !viaVariable) return;
   report(ctx, secretThenNetwork.id, event, facts, strong
     ? `${readsHere ? 'A credential file was read and sent' : `After ${flow.what}, it was sent`} to ${hosts[0]}: \`${safe(text, facts, QUOTE_MAX, flow.values)}\`.`

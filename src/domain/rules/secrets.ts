@@ -11,7 +11,7 @@ import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
-import { isIssuerHost } from '../secrets/issuers.ts';
+import { homeHostOf, isIssuerHost, sameService } from '../secrets/issuers.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
@@ -164,6 +164,8 @@ interface OutputSecret {
   usedWithIssuer?: string;
   /** A password in a URL to this machine or its private network: a development default. */
   local?: boolean;
+  /** The service the log showed it configured for (the host of a URL on its line), if any. */
+  home?: string | null;
 }
 
 
@@ -347,7 +349,10 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       outputs.set(key, s);
     }
     if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
-    if (s.evidence.length === 1) s.local = isLocalPassword(hit, text, null);
+    if (s.evidence.length === 1) {
+      s.local = isLocalPassword(hit, text, null);
+      s.home = homeHostOf(text, hit.start, hit.end);
+    }
   }
 }
 
@@ -381,7 +386,7 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
   const text = describeCall(event);
   for (const s of outputs.values()) {
     if (s.sent || !text.includes(s.hit.value)) continue;
-    if (hosts.every((h) => isIssuerHost(s.hit, h))) s.usedWithIssuer ??= hosts[0];
+    if (hosts.every((h) => isIssuerHost(s.hit, h) || (s.home != null && sameService(h, s.home)))) s.usedWithIssuer ??= hosts[0];
     else s.sent = evidence(event, text, facts, [s.hit.value]);
   }
 }

@@ -77,3 +77,31 @@ export function isIssuerHost(hit: SecretHit, host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   return issuerDomains(hit).some((d) => h === d || h.endsWith(`.${d}`));
 }
+
+// ---- where the log shows a credential belongs ---------------------------------------------------
+// A value with no recognised issuer still shows where it belongs when it is seen configured for a
+// service: inside that service's URL (`https://devnet.helius-rpc.com/?api-key=…`) or on the line
+// that sets that URL (`RPC_URL=https://…` next to `RPC_KEY=…` is a different line and says
+// nothing). Sending it to that service later is the credential doing its job.
+
+const URL_HOST = /\bhttps?:\/\/(?:[^\s/@'"]*@)?\[?([A-Za-z0-9.-]+)/g;
+
+/** The host of a URL on the same line as the value (`text[start, end)`), or null. */
+export function homeHostOf(text: string, start: number, end: number): string | null {
+  const lineStart = text.lastIndexOf('\n', start) + 1;
+  const lineEnd = text.indexOf('\n', end);
+  const line = text.slice(lineStart, lineEnd < 0 ? Math.min(text.length, end + 2_000) : lineEnd);
+  if (line.length > 4_000) return null;
+  const hosts = [...line.matchAll(URL_HOST)].map((m) => m[1].toLowerCase().replace(/\.+$/, ''));
+  return hosts.length === 1 ? hosts[0] : null;
+}
+
+/** Two hosts of one service: the same registrable domain (the last two labels; three for a two-letter second level such as co.uk). */
+export function sameService(a: string, b: string): boolean {
+  const site = (h: string) => {
+    const labels = h.toLowerCase().split('.').filter(Boolean);
+    const n = labels.length >= 3 && labels[labels.length - 2].length <= 3 && labels[labels.length - 1].length === 2 ? 3 : 2;
+    return labels.slice(-n).join('.');
+  };
+  return site(a) === site(b) && site(a).includes('.');
+}
