@@ -6,7 +6,7 @@ import type { DetectSample, Detection } from '../../ingest/types.ts';
 import { clean, head } from './text.ts';
 import { CLAUDE_TOOLS, RECORD, RESULT } from './claude-tui.ts';
 import { CODEX_BANNER } from './codex-exec.ts';
-import { GEMINI_TOOL_LINE } from './gemini-tui.ts';
+import { GEMINI_TOOL_LINE, unindentBox } from './gemini-tui.ts';
 
 const TIMESTAMP = /^\[\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?\]\s?/;
 
@@ -56,11 +56,12 @@ function geminiScore(lines: string[]): Detection | null {
   // Lines indented by the two-column gutter under a "✦" reply, before anything else breaks the run.
   let gutter = 0;
   let inReply = false;
-  for (const l of lines) {
+  for (const line of lines) {
+    const l = unindentBox(line);
     if (l.startsWith('│')) {
       const inner = l.slice(1).replace(/│\s*$/, '').trim();
       if (GEMINI_TOOL_LINE.test(inner) || /^[✔✓x✗✘✖\-o⊷?]\s+[\w.-]+ \([\w.-]+ MCP Server\)/.test(inner)) tools++;
-    } else if (/^[╭╰]─+[╮╯]$/.test(l)) borders++;
+    } else if (/^[╭╰]─+[╮╯\uFFFD]?$/.test(l)) borders++;
     else if (/^✦\s\S/.test(l)) {
       said++;
       inReply = true;

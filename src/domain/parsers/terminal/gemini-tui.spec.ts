@@ -191,3 +191,55 @@ describe('gemini-cli-tui: older builds (0.1.x) box the person\'s message', () =>
     assert.ok(!commands(out.events).includes('git push --force'));
   });
 });
+
+describe('gemini-cli-tui: early builds (0.1.x) draw the tool boxes one column in', () => {
+  const wide = (t: string) => ` │ ${t.padEnd(56)} │`;
+  const top = ` ╭${'─'.repeat(58)}╮`;
+  const bottom = ` ╰${'─'.repeat(58)}╯`;
+  const capture = [
+    ' ███            █████████  ██████████',
+    '░░░███         ███░░░░░███░░███░░░░░█',
+    '',
+    'Tips for getting started:',
+    '1. Ask questions, edit files, or run commands.',
+    '',
+    '> Räume die Zustandsmaschine auf',
+    '  und committe danach nur style.css',
+    '',
+    '✦ Ich prüfe zuerst den Stand.',
+    top, wide('✔  Shell git status'), wide(''), wide('   Changes not staged for commit:'), wide('     modified:   app.js'), bottom,
+    '✦ app.js verwerfe ich.',
+    top, wide('✔  Shell git restore app.js'), bottom,
+    top, wide('✔  Shell mkdir -p src/store [in shop-backend] (Create the…'), ` ╰${'─'.repeat(30)}\uFFFD`,
+    top, wide('x  Shell git push (Publish.)'), wide(''), wide('   error: failed to push some refs'), bottom,
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected as Gemini CLI terminal output', () => {
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+  });
+
+  test('the prompt at the margin is a prompt, its indented continuation joined', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['Räume die Zustandsmaschine auf\nund committe danach nur style.css']);
+  });
+
+  test('every boxed command is a call with its result, in order', () => {
+    assert.deepEqual(commands(out.events), ['git status', 'git restore app.js', 'mkdir -p src/store', 'git push']);
+    const restore = callWith(out.events, 'git restore');
+    assert.deepEqual([resultOf(out.events, restore)?.isError, resultOf(out.events, restore)?.output], [false, '']);
+    assert.match(resultOf(out.events, callWith(out.events, 'git status'))!.output, /modified: {3}app\.js/);
+    assert.equal(resultOf(out.events, callWith(out.events, 'git push'))!.isError, true);
+  });
+
+  test('a description the box cut short is dropped, the directory kept', () => {
+    const mkdir = callWith(out.events, 'mkdir');
+    assert.deepEqual(mkdir.input, { type: 'command', command: 'mkdir -p src/store', workdir: 'shop-backend' });
+  });
+});
+
+describe('gemini-cli-tui: look-alikes are not claimed', () => {
+  test('an indented tree drawing with ticks is not a capture', () => {
+    const text = ['Build report', ' ╭───────────────╮', ' │ ✔ lint passed │', ' │ ✔ unit passed │', ' ╰───────────────╯', 'All green.'].join('\n') + '\n';
+    assert.equal(run(text).detection?.format ?? 'plain-text', 'plain-text');
+  });
+});

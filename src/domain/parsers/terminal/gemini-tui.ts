@@ -64,13 +64,15 @@ export class GeminiTuiParser implements LogParser {
     const s = clean(raw);
     if (s.trim() === '') return;
     const h = head(s);
-    const c = h.charAt(0);
+    // Early builds (0.1.x) draw the tool boxes one column in from the margin: " ╭──╮", " │ ✔ …".
+    const box = unindentBox(s);
+    const c = box.charAt(0);
     if (c === '╭') {
-      this.boxWidth = s.length - 4;
+      this.boxWidth = box.length - 4;
       return this.boxOpen(sink, line);
     }
     if (c === '╰') return this.boxClose(sink);
-    if (c === '│') return this.boxLine(inner(s), line, sink);
+    if (c === '│') return this.boxLine(inner(box), line, sink);
     if (this.inBox) this.boxClose(sink); // a box whose bottom border was lost
     this.outside(s, h, line, sink);
   }
@@ -221,6 +223,14 @@ export class GeminiTuiParser implements LogParser {
   }
 }
 
+/** A box line drawn with a margin of one or two columns, from its border on; any other line as it is. */
+export function unindentBox(s: string): string {
+  if (s.charAt(0) !== ' ') return s;
+  const at = s.charAt(1) === ' ' ? 2 : 1;
+  return BOX_EDGE.has(s.charAt(at)) ? s.slice(at) : s;
+}
+const BOX_EDGE: ReadonlySet<string> = new Set(['╭', '│', '╰']);
+
 /** The text between a box's side borders. */
 function inner(s: string): string {
   let body = s.slice(1);
@@ -271,6 +281,9 @@ export function shellInput(d: string): ToolInput {
     const open = descriptionStart(rest);
     if (open > 0) rest = rest.slice(0, open).trimEnd();
   }
+  // The box cut the description: "mkdir -p src [in app] (Create the…": after the directory, it is one.
+  const cutDescription = /\]\s\([^()]*(?:…|\.\.\.)$/.exec(rest);
+  if (cutDescription) rest = rest.slice(0, cutDescription.index + 1);
   const dir = /\s\[(?:in|current working directory) ([^\]]+)\]$/.exec(rest);
   if (dir) rest = rest.slice(0, dir.index);
   // The box cut the line inside the bracket: "npm run build [current working directory /priv…".
