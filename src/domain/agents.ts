@@ -16,6 +16,11 @@ interface AgentSpec {
   formats: readonly string[];
   /** The agent's terminal output read as a log (heuristic, so lower confidence): one format per layout it prints. */
   terminalFormats: readonly string[];
+  /**
+   * Formats (among `formats`) that record only the person's prompts: the agent's actions are not
+   * in them, so a report on one never vouches for them (no Clear; see docs/report.md).
+   */
+  promptsOnlyFormats: readonly string[];
   /** Vouch installs hooks into the agent (upload at session end, guard before each tool call). */
   hooks: boolean;
   /** The transcript the guard reads incrementally while a session runs, or null when it reads none. */
@@ -27,6 +32,7 @@ export const AGENTS = {
     label: 'Claude Code',
     formats: ['claude-code-transcript', 'claude-code-stream-json'],
     terminalFormats: ['claude-code-tui'],
+    promptsOnlyFormats: [],
     hooks: true,
     liveTranscript: { format: 'claude-code-transcript' },
   },
@@ -35,12 +41,15 @@ export const AGENTS = {
     formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json'],
     // `codex exec`'s text output, and the interactive TUI (`>_ OpenAI Codex`, `› prompt`, `• Ran …`).
     terminalFormats: ['codex-exec-text', 'codex-tui'],
+    promptsOnlyFormats: [],
     hooks: true,
     liveTranscript: { format: 'codex-rollout' },
   },
   'gemini-cli': {
     label: 'Gemini CLI',
-    formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json'],
+    formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json', 'gemini-logs'],
+    // `logs.json` holds the person's prompts and nothing of what the agent did.
+    promptsOnlyFormats: ['gemini-logs'],
     terminalFormats: ['gemini-cli-tui'],
     hooks: true,
     // Gemini CLI records a chat as one JSON document rewritten on every turn (no offset to keep):
@@ -82,6 +91,9 @@ export const FORMAT_AGENT: Readonly<Record<FormatId, AgentId | null>> = (() => {
 
 /** The agents' terminal output: one parser family reads them all. */
 export const TERMINAL_FORMATS: readonly FormatId[] = AGENT_IDS.flatMap((a) => AGENTS[a].terminalFormats);
+
+/** Formats that hold the prompts and nothing of what the agent did (Gemini CLI's logs.json). */
+export const PROMPTS_ONLY_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(AGENT_IDS.flatMap((a) => AGENTS[a].promptsOnlyFormats as readonly FormatId[]));
 
 /** Formats read by heuristics from text meant for a human (terminal output): lower confidence. */
 export const LOW_CONFIDENCE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['plain-text', ...TERMINAL_FORMATS]);
