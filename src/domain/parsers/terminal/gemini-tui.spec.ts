@@ -243,3 +243,17 @@ describe('gemini-cli-tui: look-alikes are not claimed', () => {
     assert.equal(run(text).detection?.format ?? 'plain-text', 'plain-text');
   });
 });
+
+describe('gemini-cli-tui: a capture that starts mid-reply', () => {
+  test('the text in the reply\'s gutter before anything else is the agent\'s message', () => {
+    const text = ['  Step 3: the workspace module.', '', '   1. Create src/workspace.', '   2. Register it.', '╭──────────────────────────────╮', '│ ✔  Shell mkdir -p src/workspace │', '╰──────────────────────────────╯', '✦ Now the module file.'].join('\n') + '\n';
+    const out = run(text, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Step 3: the workspace module.\n 1. Create src/workspace.\n 2. Register it.', 'Now the module file.']);
+    assert.deepEqual(ofKind(out.events, 'system'), []);
+  });
+
+  test('an indented banner line at the start is not a message', () => {
+    const out = run('  ▝▜▄     Gemini CLI v0.34.0\n> hi\n', 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'message'), []);
+  });
+});

@@ -58,6 +58,8 @@ export class GeminiTuiParser implements LogParser {
   private lastFooter = '';
   /** The previous line was npm's "> pkg@version script" banner: this "> …" line is its command. */
   private afterNpmBanner = false;
+  /** A line has been read: a gutter line after it is no longer the capture's start. */
+  private started = false;
   private readonly calls = new CallEmitter('gemini-tui');
 
   text(raw: string, line: number, sink: EventSink): void {
@@ -67,6 +69,8 @@ export class GeminiTuiParser implements LogParser {
     // Early builds (0.1.x) draw the tool boxes one column in from the margin: " ╭──╮", " │ ✔ …".
     const box = unindentBox(s);
     const c = box.charAt(0);
+    const first = !this.started;
+    this.started = true;
     if (c === '╭') {
       this.boxWidth = box.length - 4;
       return this.boxOpen(sink, line);
@@ -74,7 +78,7 @@ export class GeminiTuiParser implements LogParser {
     if (c === '╰') return this.boxClose(sink);
     if (c === '│') return this.boxLine(inner(box), line, sink);
     if (this.inBox) this.boxClose(sink); // a box whose bottom border was lost
-    this.outside(s, h, line, sink);
+    this.outside(s, h, line, sink, first);
   }
 
   end(sink: EventSink): void {
@@ -136,7 +140,7 @@ export class GeminiTuiParser implements LogParser {
 
   // ── Outside boxes ─────────────────────────────────────────────────────────────────────────
 
-  private outside(s: string, h: string, line: number, sink: EventSink): void {
+  private outside(s: string, h: string, line: number, sink: EventSink, first: boolean): void {
     if (SPINNER.test(h) || ART.test(h)) return;
     const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
     if (footer) return this.footer(h, footer, line, sink);
@@ -159,6 +163,8 @@ export class GeminiTuiParser implements LogParser {
     if ((h.startsWith(' ') || h.startsWith('\t')) && this.block && (this.mode === 'prompt' || this.mode === 'message')) {
       return this.block.add(s.replace(/^ {1,2}/, ''));
     }
+    // A capture that starts mid-reply: text in the reply's two-column gutter before anything else.
+    if (first && /^ {2}\S/.test(h) && !/[▝▜▄▗▟▀▘▙▛▌▐█░▒▓]/.test(h)) return this.open('message', line, s.slice(2), sink);
     if (this.mode !== 'other') this.open('other', line, null, sink);
     this.block!.add(s);
   }
