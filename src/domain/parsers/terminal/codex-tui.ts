@@ -194,8 +194,9 @@ export class CodexTuiParser implements LogParser {
   private indented(s: string, line: number): void {
     const cell = this.cell;
     if (!cell) {
-      if (this.block) this.block.text.add(s.replace(/^ {1,2}/, ''));
-      return;
+      // Indented text with nothing open (the capture starts mid-cell): kept, as text not placed.
+      if (!this.block) this.openBlock('other', line, '');
+      return this.block!.text.add(s.replace(/^ {1,2}/, ''));
     }
     // "  │ more of the command", "  └ first output line", "    further output"
     const m = /^ {2}([│└↳]) ?(.*)$/.exec(s);
