@@ -65,7 +65,7 @@ interface OpenCell {
   /** Explored: "Read a, b" / "List x" / "Search q in p" / "Run cmd", wrapped lines joined. */
   items: string[];
   /** Patch: the files, their diff lines. */
-  files: { path: string; op: PatchFile['op']; moveTo?: string; removed: string[]; added: string[] }[];
+  files: { path: string; op: PatchFile['op']; moveTo?: string; removed: string[]; added: string[]; size: number }[];
   /** The output block ("└") has started: later indented lines are output, not command. */
   inOutput: boolean;
   /** The last command line filled the screen's width: the next "│" line continues it. */
@@ -240,7 +240,7 @@ export class CodexTuiParser implements LogParser {
   private exploreLine(cell: OpenCell, body: string): void {
     const t = body.trim();
     if (EXPLORE_ITEM.test(t)) cell.items.push(t);
-    else if (cell.items.length > 0) cell.items[cell.items.length - 1] += ' ' + t; // a wrapped item
+    else if (cell.items.length > 0 && cell.items[cell.items.length - 1].length < MAX_ARGUMENT_CHARS) cell.items[cell.items.length - 1] += ' ' + t; // a wrapped item
   }
 
   private patchLine(cell: OpenCell, mark: string | undefined, body: string): void {
@@ -252,9 +252,11 @@ export class CodexTuiParser implements LogParser {
     const file = cell.files[cell.files.length - 1];
     if (!file || t === '⋮') return;
     const diff = DIFF_LINE.exec(t);
-    if (!diff) return;
-    if (diff[2] === '+') file.added.push(diff[3]);
-    else if (diff[2] === '-') file.removed.push(diff[3]);
+    if (!diff || diff[2] === ' ') return;
+    // What a patch shows is kept up to the argument cap, as a command's lines are.
+    file.size += diff[3].length + 1;
+    if (file.size > MAX_ARGUMENT_CHARS) return;
+    (diff[2] === '+' ? file.added : file.removed).push(diff[3]);
   }
 
   // ── Closing ───────────────────────────────────────────────────────────────────────────────
@@ -351,7 +353,7 @@ export class CodexTuiParser implements LogParser {
 function patchFile(title: string, target: string): OpenCell['files'][number] {
   const op: PatchFile['op'] = title === 'Added' ? 'add' : title === 'Deleted' ? 'delete' : 'update';
   const rename = /^(.+?) → (.+)$/.exec(target);
-  return rename ? { path: rename[1], op, moveTo: rename[2], removed: [], added: [] } : { path: target, op, removed: [], added: [] };
+  return rename ? { path: rename[1], op, moveTo: rename[2], removed: [], added: [], size: 0 } : { path: target, op, removed: [], added: [], size: 0 };
 }
 
 /** "Read a.ts, b.ts" → one read each; "Search q in p" → a search; "List dir"; "Run cmd" → a command. */

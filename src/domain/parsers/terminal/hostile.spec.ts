@@ -65,6 +65,15 @@ describe('terminal parsers: huge input stays bounded', () => {
     assert.ok(call.input.type === 'command' && call.input.command.length <= 256 * 1024 + 100);
   });
 
+  test('a Codex TUI diff or exploration that never ends is kept up to the argument cap', () => {
+    const diff = run(`• Edited a.ts (+1 -0)\n${`    1 +${'z'.repeat(100)}\n`.repeat(5_000)}`, 'codex-tui');
+    const patch = calls(diff.events)[0];
+    assert.ok(patch.input.type === 'patch' && patch.input.files[0].added.length <= 256 * 1024);
+    const explored = run(`• Explored\n  └ Read a.ts\n${`         ${'w'.repeat(100)}\n`.repeat(5_000)}`, 'codex-tui');
+    const read = calls(explored.events)[0];
+    assert.ok(read.input.type === 'file_read' && read.input.path.length <= 256 * 1024 + 200);
+  });
+
   test('a codex command that never ends is cut into a call, not buffered forever', () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `echo ${i}`).join('\n');
     const out = run(`exec\n${lines}\n`, 'codex-exec-text');
