@@ -161,3 +161,12 @@ describe('codex-tui: look-alikes are not claimed', () => {
     assert.equal(detectTerminal(sampleOf(fixture('codex-exec.txt')))?.format, 'codex-exec-text');
   });
 });
+
+describe('codex-tui: web searches and warnings', () => {
+  test('"• Searched" is a web search with its query; "⚠" is a warning, not a message', () => {
+    const out = run('› look it up\n• Searched rust 2024 edition let chains\n⚠ `[features].web_search` is deprecated\n• Done.\n', 'codex-tui');
+    assert.deepEqual(calls(out.events).map((c) => c.input), [{ type: 'web_search', query: 'rust 2024 edition let chains' }]);
+    assert.deepEqual(ofKind(out.events, 'system').map((s) => s.subtype), ['warning']);
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Done.']);
+  });
+});

@@ -20,6 +20,8 @@
 //       12 +  return b
 //   • Updated Plan                                  the plan, "✔ done" / "□ open" steps
 //   • Called github.get_issue({"number":3})         an MCP tool call, its output under "└"
+//   • Searched rust 2024 edition changes            a web search
+//   ⚠ `[features].x` is deprecated                  a warning
 //   ✔ You approved codex to run git push this time  an approval; "✗ You canceled the request to run …" a refusal
 //   ■ Conversation interrupted - tell the model …   an interruption ("■ other text" an error)
 //   ─ Worked for 1m 02s ──────────────────────────  the end of a turn
@@ -33,8 +35,8 @@ import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode
 /** The session header's title line, inside its box. */
 export const CODEX_TUI_BANNER = /^│\s*>_ OpenAI Codex \(v(\d[\w.+-]*)\)/;
 /** The cell titles that start a tool call. */
-export const CODEX_TUI_TOOL = /^• (?:Ran|Running|You ran|Explored|Exploring|Edited|Added|Deleted|Updated Plan|Update Plan|Called|Calling|Change Approved)(?: |$)/;
-const TOOL_TITLE = /^• (Ran|Running|You ran|Explored|Exploring|Edited|Added|Deleted|Updated Plan|Update Plan|Called|Calling|Change Approved)(?: (.*))?$/;
+export const CODEX_TUI_TOOL = /^• (?:Ran|Running|You ran|Explored|Exploring|Edited|Added|Deleted|Updated Plan|Update Plan|Called|Calling|Change Approved|Searched)(?: |$)/;
+const TOOL_TITLE = /^• (Ran|Running|You ran|Explored|Exploring|Edited|Added|Deleted|Updated Plan|Update Plan|Called|Calling|Change Approved|Searched)(?: (.*))?$/;
 const PROMPT = /^[›▌] ?(.*)$/;
 const BULLET = /^• (.*)$/;
 /** 0.4x printed the agent's message as "> text"; "> Thinking" opened its reasoning. */
@@ -52,7 +54,7 @@ const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
 
-type Kind = 'Ran' | 'Explored' | 'Patch' | 'Plan' | 'Called';
+type Kind = 'Ran' | 'Explored' | 'Patch' | 'Plan' | 'Called' | 'Searched';
 
 interface OpenCell {
   kind: Kind;
@@ -158,6 +160,7 @@ export class CodexTuiParser implements LogParser {
     const refused = REFUSED.exec(h);
     if (refused) return this.refusal(refused[1], line, sink);
     if (APPROVED.test(h)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'approval', text: s });
+    if (h.startsWith('⚠ ')) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'warning', text: s.slice(2) });
     const usage = USAGE.exec(h);
     if (usage) return this.usage(usage, line, sink);
     const resume = RESUME.exec(h);
@@ -174,7 +177,8 @@ export class CodexTuiParser implements LogParser {
     const kind: Kind = title === 'Explored' || title === 'Exploring' ? 'Explored'
       : title === 'Edited' || title === 'Added' || title === 'Deleted' || title === 'Change Approved' ? 'Patch'
         : title === 'Updated Plan' || title === 'Update Plan' ? 'Plan'
-          : title === 'Called' || title === 'Calling' ? 'Called' : 'Ran';
+          : title === 'Called' || title === 'Calling' ? 'Called'
+            : title === 'Searched' ? 'Searched' : 'Ran';
     const cell: OpenCell = { kind, title, line, command: [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: 4 + title.length + rest.length >= WRAP_COLUMNS };
     if (kind === 'Patch') this.patchHeader(cell, title, rest);
     else if (rest !== '') cell.command.push(rest);
@@ -214,6 +218,8 @@ export class CodexTuiParser implements LogParser {
         return this.patchLine(cell, mark, body);
       case 'Plan':
         return cell.output.add(body);
+      case 'Searched':
+        return void pushArgument(cell.command, body.trim()); // a query the screen wrapped
     }
   }
 
@@ -290,6 +296,12 @@ export class CodexTuiParser implements LogParser {
       case 'Plan': {
         const callId = this.calls.call(sink, cell.line, null, 'update_plan', { type: 'other', args: cell.output.toString() });
         return this.calls.result(sink, callId, 'update_plan', cell.line, null, { output: '', exitCode: null, isError: false });
+      }
+      case 'Searched': {
+        const query = cell.command.join(' ').replace(/^for /, '').trim();
+        if (query === '') return;
+        const callId = this.calls.call(sink, cell.line, null, 'web_search', { type: 'web_search', query });
+        return this.calls.result(sink, callId, 'web_search', cell.line, null, { output: '', exitCode: null, isError: false });
       }
     }
   }
