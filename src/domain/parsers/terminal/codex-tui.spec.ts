@@ -170,3 +170,20 @@ describe('codex-tui: web searches and warnings', () => {
     assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Done.']);
   });
 });
+
+describe('codex-tui: wrapping and notes', () => {
+  test('a command wrapped after a "/" inside a path is joined without a space', () => {
+    const out = run(`• Ran cat ${'x'.repeat(50)} && cat /var/tmp/\n  │ report.txt\n  └ ok\n`, 'codex-tui');
+    assert.deepEqual(commands(out.events), [`cat ${'x'.repeat(50)} && cat /var/tmp/report.txt`]);
+  });
+
+  test('a read with a note in brackets reads the file, not the note', () => {
+    const out = run('• Explored\n  └ Read SKILL.md (debugging skill), notes.md\n', 'codex-tui');
+    assert.deepEqual(calls(out.events).map((c) => c.input), [{ type: 'file_read', path: 'SKILL.md' }, { type: 'file_read', path: 'notes.md' }]);
+  });
+
+  test('"• Hook failed" is a hook notice, not the agent\'s message', () => {
+    const out = run('• Hook failed\n  └ hook exited with code 1\n', 'codex-tui');
+    assert.deepEqual(out.events.map((e) => (e.kind === 'system' ? e.subtype : e.kind)), ['hook']);
+  });
+});

@@ -54,6 +54,7 @@ const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
 
+type BlockKind = 'prompt' | 'message' | 'thinking' | 'notice' | 'other';
 type Kind = 'Ran' | 'Explored' | 'Patch' | 'Plan' | 'Called' | 'Searched';
 
 interface OpenCell {
@@ -81,7 +82,7 @@ export class CodexTuiParser implements LogParser {
   readonly format = 'codex-tui' as const;
   readonly agent = 'codex' as const;
   private cell: OpenCell | null = null;
-  private block: { kind: 'prompt' | 'message' | 'thinking' | 'other'; text: TextBlock } | null = null;
+  private block: { kind: BlockKind; text: TextBlock } | null = null;
   private inHeader = false;
   private readonly calls = new CallEmitter('codex-tui');
 
@@ -144,6 +145,8 @@ export class CodexTuiParser implements LogParser {
 
   private marker(s: string, h: string, line: number, sink: EventSink): void {
     if (CHROME.test(h) || WORKED.test(h)) return;
+    // "• Hook failed" / "  └ hook exited with code 1": the person's hooks, not the agent.
+    if (/^• Hooks? \w/.test(h)) return this.openBlock('notice', line, s.slice(2));
     const tool = TOOL_TITLE.exec(h);
     if (tool) return this.openTool(tool[1], s.slice(2 + tool[1].length).trim(), line);
     const prompt = PROMPT.exec(h);
@@ -168,7 +171,7 @@ export class CodexTuiParser implements LogParser {
     this.openBlock('other', line, s);
   }
 
-  private openBlock(kind: 'prompt' | 'message' | 'thinking' | 'other', line: number, first: string): void {
+  private openBlock(kind: BlockKind, line: number, first: string): void {
     this.block = { kind, text: new TextBlock(line) };
     if (first.trim() !== '') this.block.text.add(first);
   }
@@ -228,7 +231,9 @@ export class CodexTuiParser implements LogParser {
       // A line the terminal wrapped goes on with a space; a line of a multi-line script is its own.
       const last = cell.command.length - 1;
       if (cell.wrapped && last >= 0) {
-        if (cell.command[last].length + body.length < MAX_ARGUMENT_CHARS) cell.command[last] += ' ' + body;
+        // The wrap may fall after a "/" inside a path ("/tmp/" | "x.signals"): no space there.
+        const joint = cell.command[last].endsWith('/') ? '' : ' ';
+        if (cell.command[last].length + body.length < MAX_ARGUMENT_CHARS) cell.command[last] += joint + body;
       } else pushArgument(cell.command, body);
       cell.wrapped = columns >= WRAP_COLUMNS;
       return;
@@ -276,6 +281,7 @@ export class CodexTuiParser implements LogParser {
       if (block.kind === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
       else if (block.kind === 'message') sink.emit({ kind: 'message', ...base, text });
       else if (block.kind === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
+      else if (block.kind === 'notice') sink.emit({ kind: 'system', ...base, subtype: 'hook', text });
       else sink.emit({ kind: 'system', ...base, subtype: 'output', text });
     }
     const cell = this.cell;
@@ -375,7 +381,8 @@ function exploredInputs(item: string): ToolInput[] {
   const rest = m[2].trim();
   switch (m[1]) {
     case 'Read':
-      return rest.split(', ').filter((p) => p !== '').map((path) => ({ type: 'file_read', path }));
+      // "Read SKILL.md (superpowers:debugging skill)": the note in brackets is not part of the name.
+      return rest.split(', ').map((p) => p.replace(/^(\S+) \([^()]*\)$/, '$1')).filter((p) => p !== '').map((path) => ({ type: 'file_read', path }));
     case 'Search': {
       const where = / in (\S+)$/.exec(rest);
       return [where ? { type: 'search', pattern: rest.slice(0, where.index), path: where[1] } : { type: 'search', pattern: rest }];
