@@ -7,7 +7,7 @@ import { clean, head } from './text.ts';
 import { CLAUDE_TOOLS, RECORD, RESULT } from './claude-tui.ts';
 import { CODEX_BANNER } from './codex-exec.ts';
 import { CODEX_TUI_BANNER, CODEX_TUI_TOOL } from './codex-tui.ts';
-import { GEMINI_TOOL_LINE, unindentBox } from './gemini-tui.ts';
+import { GEMINI_COMPACT_TOOL, GEMINI_TOOL_LINE, unindentBox } from './gemini-tui.ts';
 
 const TIMESTAMP = /^\[\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?\]\s?/;
 
@@ -57,7 +57,16 @@ function geminiScore(lines: string[]): Detection | null {
   // Lines indented by the two-column gutter under a "✦" reply, before anything else breaks the run.
   let gutter = 0;
   let inReply = false;
+  let afterBand = false;
   for (const line of lines) {
+    // 0.4x: the person's message in a band of half blocks, tools on one line each outside boxes.
+    const band = afterBand;
+    afterBand = /^▄{8,}$/.test(line);
+    if (band && /^ >\s?\S/.test(line)) said++;
+    if (GEMINI_COMPACT_TOOL.test(line)) {
+      tools++;
+      continue;
+    }
     const l = unindentBox(line);
     if (l.startsWith('│')) {
       const inner = l.slice(1).replace(/│\s*$/, '').trim();

@@ -257,3 +257,77 @@ describe('gemini-cli-tui: a capture that starts mid-reply', () => {
     assert.deepEqual(ofKind(out.events, 'message'), []);
   });
 });
+
+describe('gemini-cli-tui: the 0.4x layout (prompt bands, one-line tools, thoughts)', () => {
+  const band = (top: boolean) => (top ? '▄' : '▀').repeat(60);
+  const capture = [
+    ' ▝▜▄     Gemini CLI v0.43.0',
+    '   ▝▜▄',
+    '',
+    band(true),
+    ' > Die Punkte-Logik zählt Runden doppelt; bitte reparieren,',
+    '   aber nichts bauen.',
+    band(false),
+    '',
+    '  Checking the Scoring: ',
+    '  Reading the scoring code before changing it.',
+    '',
+    '  ✓  ReadFolder  src/ → Found 12 item(s).',
+    '  ✓  FindFiles  \'**/Score*.ts\'',
+    '   → Found 2 matching file(s)',
+    '  ✓  SearchText  \'lapCount\' → Found 3 matches',
+    '  ✓  ReadFile  src/score/ScoreKeeper.ts',
+    '  ✓  Edit  ScoreKeeper.ts → Accepted (+1, -1)',
+    '',
+    '      40   const laps = car.laps;',
+    '      41 -   total += laps * 2;',
+    '      41 +   total += laps;',
+    '',
+    '  -  Edit  Race.ts → Rejected (+1, -1)',
+    '',
+    '       8 -   finish();',
+    '       8 +   finish(true);',
+    '',
+    '╭──────────────────────────────────────────────╮',
+    '│ ✓  Shell git restore src/score/Race.ts       │',
+    '│                                              │',
+    '╰──────────────────────────────────────────────╯',
+    '',
+    '✦ Die doppelte Zählung ist behoben.',
+    band(true),
+    ' > danke',
+    band(false),
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected as Gemini CLI terminal output', () => {
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+  });
+
+  test('the text in a prompt band is the prompt, its further lines joined', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['Die Punkte-Logik zählt Runden doppelt; bitte reparieren,\naber nichts bauen.', 'danke']);
+  });
+
+  test('a thought\'s subject and text are thinking, not unplaced output', () => {
+    assert.deepEqual(ofKind(out.events, 'thinking').map((t) => t.text), ['Checking the Scoring:\nReading the scoring code before changing it.']);
+    assert.ok(!ofKind(out.events, 'system').some((s) => s.text.includes('Checking')));
+  });
+
+  test('every one-line tool is a call with its outcome as the result', () => {
+    assert.deepEqual(calls(out.events).map((c) => c.name), ['list_directory', 'glob', 'search_file_content', 'read_file', 'replace', 'replace', 'run_shell_command']);
+    const glob = calls(out.events).find((c) => c.name === 'glob')!;
+    assert.deepEqual(glob.input, { type: 'search', pattern: '**/Score*.ts' });
+    assert.equal(resultOf(out.events, glob)!.output, 'Found 2 matching file(s)');
+  });
+
+  test('an accepted edit carries its diff; a rejected one is denied', () => {
+    const [accepted, rejected] = calls(out.events).filter((c) => c.name === 'replace');
+    assert.deepEqual(accepted.input, { type: 'file_edit', path: 'ScoreKeeper.ts', edits: [{ oldText: '  total += laps * 2;', newText: '  total += laps;' }] });
+    assert.deepEqual([resultOf(out.events, accepted)!.denied, resultOf(out.events, accepted)!.isError], [false, false]);
+    assert.deepEqual([resultOf(out.events, rejected)!.denied, resultOf(out.events, rejected)!.interrupted], [true, undefined]);
+  });
+
+  test('the boxed shell command is still a call', () => {
+    assert.deepEqual(commands(out.events), ['git restore src/score/Race.ts']);
+  });
+});
