@@ -187,3 +187,36 @@ describe('codex-tui: wrapping and notes', () => {
     assert.deepEqual(out.events.map((e) => (e.kind === 'system' ? e.subtype : e.kind)), ['hook']);
   });
 });
+
+describe('codex-tui: the transcript view (ctrl+t) states exit statuses', () => {
+  const capture = [
+    '› run the migrations',
+    '',
+    '$ npm run migrate',
+    '> app@2.0.0 migrate',
+    'applied 3 migrations',
+    '✓ • 1.8s',
+    '',
+    '$ psql -c "drop table sessions_old"',
+    'ERROR:  permission denied for table sessions_old',
+    '✗ (1) • 120ms',
+    '',
+    '$ make deploy',
+    '    ENV=staging',
+    '• The deploy is still running.',
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected from its prompt and status lines', () => {
+    assert.equal(out.detection?.format, 'codex-tui');
+  });
+
+  test('"$ cmd" is a command; "✓ • 1.8s" exit 0, "✗ (1) • 120ms" exit 1, with their durations', () => {
+    assert.deepEqual(commands(out.events), ['npm run migrate', 'psql -c "drop table sessions_old"', 'make deploy\nENV=staging']);
+    const [ok, failed, open] = calls(out.events).map((c) => resultOf(out.events, c));
+    assert.deepEqual([ok?.exitCode, ok?.isError, ok?.durationMs, ok?.output], [0, false, 1800, '> app@2.0.0 migrate\napplied 3 migrations']);
+    assert.deepEqual([failed?.exitCode, failed?.isError, failed?.durationMs], [1, true, 120]);
+    assert.equal(open, undefined, 'a command cut off by the next cell has no status');
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['The deploy is still running.']);
+  });
+});

@@ -27,10 +27,12 @@
 //   ─ Worked for 1m 02s ──────────────────────────  the end of a turn
 //   Token usage: total=1,234 input=1,000 (+ 5,000 cached) output=234 (reasoning 64)
 //   To continue this session, run codex resume 0199…
-// The bullet's colour (green: exit 0, red: failed) is lost in a plain capture, so a command's exit
-// status is known only when its output states it.
+// The transcript view (ctrl+t) shows commands as "$ cmd", their output, then "✓ • 1.2s" or
+// "✗ (1) • 300ms" (exec_cell/render.rs transcript_lines).
+// The bullet's colour (green: exit 0, red: failed) is lost in a plain capture, so in the main view
+// a command's exit status is known only when its output states it.
 import type { EventSink, LogParser, PatchFile, ToolInput } from '../../model/events.ts';
-import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode } from './text.ts';
+import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, parseDuration, statedExitCode } from './text.ts';
 
 /** The session header's title line, inside its box. */
 export const CODEX_TUI_BANNER = /^│\s*>_ OpenAI Codex \(v(\d[\w.+-]*)\)/;
@@ -53,6 +55,19 @@ const CHROME = /\((?:\d+[hms] ?)+• [Ee]sc to interrupt\)|^\s*(?:To get started
 const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
+
+interface TranscriptExec {
+  command: string[];
+  output: TextBlock;
+  line: number;
+  lines: number;
+}
+
+/** The transcript view's command line and its closing status ("✓ • 1.2s", "✗ (127) • 5ms"). */
+const TRANSCRIPT_COMMAND = /^\$ \S/;
+const TRANSCRIPT_STATUS = /^(✓|✗)(?: \((-?\d+)\))? • (.+)$/;
+/** Output lines of a "$ cmd" read before it is taken as ended without its status line. */
+const MAX_TRANSCRIPT_OUTPUT_LINES = 2000;
 
 type BlockKind = 'prompt' | 'message' | 'thinking' | 'notice' | 'other';
 type Kind = 'Ran' | 'Explored' | 'Patch' | 'Plan' | 'Called' | 'Searched';
@@ -84,6 +99,8 @@ export class CodexTuiParser implements LogParser {
   private cell: OpenCell | null = null;
   private block: { kind: BlockKind; text: TextBlock } | null = null;
   private inHeader = false;
+  /** A "$ cmd" of the transcript view, waiting for its status line. */
+  private transcriptExec: TranscriptExec | null = null;
   private readonly calls = new CallEmitter('codex-tui');
 
   text(raw: string, line: number, sink: EventSink): void {
@@ -91,6 +108,7 @@ export class CodexTuiParser implements LogParser {
     if (s.trim() === '') return;
     const h = head(s);
     if (this.header(h, line, sink)) return;
+    if (this.transcriptExec && this.transcriptLine(s, h, line, sink)) return;
     if (COMPOSER_FOOTER.test(h)) return this.composerFooter();
     if (CHROME.test(h)) return;
     if (h.startsWith(' ') || h.startsWith('\t')) return this.indented(s, line);
@@ -98,6 +116,45 @@ export class CodexTuiParser implements LogParser {
     if (this.block?.kind === 'prompt' && h.startsWith('▌')) return this.block.text.add(s.replace(/^▌ ?/, ''));
     this.close(sink);
     this.marker(s, h, line, sink);
+  }
+
+  /**
+   * The transcript view (ctrl+t) prints a command as "$ cmd" (further lines four columns in), its
+   * output at the margin, then "✓ • 1.2s" or "✗ (1) • 300ms": the one place the TUI states an exit
+   * status. A new cell, or a long run without the status line, ends the command without one.
+   */
+  private transcriptLine(s: string, h: string, line: number, sink: EventSink): boolean {
+    const exec = this.transcriptExec!;
+    const status = TRANSCRIPT_STATUS.exec(h);
+    if (status) {
+      this.transcriptExec = null;
+      const exitCode = status[1] === '✓' ? 0 : status[2] !== undefined ? Number(status[2]) : null;
+      const durationMs = parseDuration(status[3]);
+      this.emitTranscriptExec(exec, sink, { exitCode, ...(durationMs !== undefined ? { durationMs } : {}) });
+      return true;
+    }
+    const ends = TOOL_TITLE.test(h) || PROMPT.test(h) || TRANSCRIPT_COMMAND.test(h) || WORKED.test(h) || BULLET.test(h) || exec.lines >= MAX_TRANSCRIPT_OUTPUT_LINES;
+    if (ends) {
+      this.transcriptExec = null;
+      this.emitTranscriptExec(exec, sink, null);
+      return false; // the line is read again as what it is
+    }
+    exec.lines++;
+    if (exec.output.empty && /^ {4}\S/.test(s)) pushArgument(exec.command, s.slice(4));
+    else exec.output.add(s);
+    return true;
+  }
+
+  private emitTranscriptExec(exec: TranscriptExec, sink: EventSink, status: { exitCode: number | null; durationMs?: number } | null): void {
+    const command = exec.command.join('\n').trim();
+    if (command === '') return;
+    const callId = this.calls.call(sink, exec.line, null, 'exec_command', { type: 'command', command });
+    if (!status) return;
+    const output = exec.output.empty ? '' : exec.output.toString();
+    const exitCode = status.exitCode ?? statedExitCode(output);
+    this.calls.result(sink, callId, 'exec_command', exec.line, null, {
+      output, exitCode, isError: exitCode !== null && exitCode !== 0, ...(status.durationMs !== undefined ? { durationMs: status.durationMs } : {}),
+    });
   }
 
   /**
@@ -111,6 +168,8 @@ export class CodexTuiParser implements LogParser {
 
   end(sink: EventSink): void {
     this.close(sink);
+    if (this.transcriptExec) this.emitTranscriptExec(this.transcriptExec, sink, null);
+    this.transcriptExec = null;
   }
 
   // ── The session header box ────────────────────────────────────────────────────────────────
@@ -149,6 +208,11 @@ export class CodexTuiParser implements LogParser {
     if (/^• Hooks? \w/.test(h)) return this.openBlock('notice', line, s.slice(2));
     const tool = TOOL_TITLE.exec(h);
     if (tool) return this.openTool(tool[1], s.slice(2 + tool[1].length).trim(), line);
+    const dollar = TRANSCRIPT_COMMAND.exec(h);
+    if (dollar) {
+      this.transcriptExec = { command: [s.slice(2)], output: new TextBlock(line), line, lines: 0 };
+      return;
+    }
     const prompt = PROMPT.exec(h);
     if (prompt) return this.openBlock('prompt', line, s.replace(/^[›▌] ?/, ''));
     const bullet = BULLET.exec(h);
