@@ -331,3 +331,11 @@ describe('gemini-cli-tui: the 0.4x layout (prompt bands, one-line tools, thought
     assert.deepEqual(commands(out.events), ['git restore src/score/Race.ts']);
   });
 });
+
+describe('gemini-cli-tui: the CLI started again in the same capture', () => {
+  test('the start-up tips after a session\'s work begin a new run', () => {
+    const text = ['Tips for getting started:', '1. Ask questions.', '> fix it', '✦ Fixed.', '> /quit', '╭────╮', '│ Agent powering down. Goodbye! │', '╰────╯', 'Tips for getting started:', '1. Ask questions.', '> now commit'].join('\n') + '\n';
+    const out = run(text, 'gemini-cli-tui');
+    assert.deepEqual(out.events.filter((e) => e.kind === 'prompt' || (e.kind === 'system' && e.subtype === 'run_start')).map((e) => (e.kind === 'prompt' ? e.text : 'run_start')), ['fix it', '/quit', 'run_start', 'now commit']);
+  });
+});

@@ -24,6 +24,7 @@
 //          12 +  new line
 // Shell commands keep their boxes.
 import type { EventSink, LogParser, ToolInput } from '../../model/events.ts';
+import { RUN_START } from '../../model/runs.ts';
 import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
@@ -82,6 +83,8 @@ export class GeminiTuiParser implements LogParser {
   private afterNpmBanner = false;
   /** The previous line was the top of a prompt band (0.4x): " > text" under it is the prompt. */
   private afterBand = false;
+  /** A prompt, reply or tool call has been read since the (last) start-up: a new start-up is a new run. */
+  private worked = false;
   /** A line has been read: a gutter line after it is no longer the capture's start. */
   private started = false;
   private readonly calls = new CallEmitter('gemini-tui');
@@ -174,6 +177,12 @@ export class GeminiTuiParser implements LogParser {
     }
     if (SPINNER.test(h) || ART.test(h)) return;
     if (this.compactLine(s, h, line, sink)) return;
+    // The start-up tips after a session's work: the CLI was started again in the same terminal.
+    if (/^Tips for getting started:$/.test(h) && this.worked) {
+      this.close(sink);
+      this.worked = false;
+      return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: RUN_START, text: 'Gemini CLI started again' });
+    }
     const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
     if (footer) return this.footer(h, footer, line, sink);
     const npmCommand = this.afterNpmBanner;
@@ -263,6 +272,7 @@ export class GeminiTuiParser implements LogParser {
     if (!block || block.empty) return;
     const text = block.toString();
     const base = { index: -1, line: block.line, at: null };
+    if (mode === 'prompt' || mode === 'message') this.worked = true;
     if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
     else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
     else if (mode === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
@@ -274,6 +284,7 @@ export class GeminiTuiParser implements LogParser {
     this.tool = null;
     if (!tool) return;
     const shown = tool.body.empty ? '' : tool.body.toString();
+    this.worked = true;
     const callId = this.calls.call(sink, tool.line, null, tool.name, geminiInput(tool, shown));
     const output = tool.outcome ? (shown ? `${tool.outcome}\n${shown}` : tool.outcome) : shown;
     // o / ⊷ / ?: pending, running or awaiting approval when the screen was captured — no result.
