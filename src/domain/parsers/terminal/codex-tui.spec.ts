@@ -220,3 +220,56 @@ describe('codex-tui: the transcript view (ctrl+t) states exit statuses', () => {
     assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['The deploy is still running.']);
   });
 });
+
+describe('codex-tui: the 2025 layout (0.1x–0.2x: section labels, "⚡ Ran command", "⎿")', () => {
+  const capture = [
+    '>_ You are using OpenAI Codex in ~/src/billing',
+    '',
+    ' To get started, describe a task or try one of these commands:',
+    '',
+    ' /diff - show git diff (including untracked files)',
+    'user',
+    'the invoice export drops the last row; find out why',
+    'and fix it',
+    '',
+    'thinking',
+    '**Looking at the exporter**',
+    '',
+    '⚡ Ran command cat src/export.ts',
+    '  ⎿ export function rows(all) {',
+    '      return all.slice(0, -1);',
+    '    ... +12 lines',
+    '',
+    'codex',
+    'The exporter slices off the last row. Fixing it.',
+    '',
+    '✏️ Applying patch',
+    '',
+    '✓ You approved codex to run git push this time',
+    '',
+    '⚡ Ran command git push',
+    '  ⎿ To github.com:acme/billing.git',
+    '',
+    '📋 Updated to do list [██████████] 2/2',
+    '  ⎿ ✔ Find the bug',
+    '    ✔ Fix it',
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected as the Codex TUI', () => {
+    assert.equal(out.detection?.format, 'codex-tui');
+  });
+
+  test('the "user" section is the prompt, "thinking" the reasoning, "codex" the reply, each running on at the margin', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['the invoice export drops the last row; find out why\nand fix it']);
+    assert.deepEqual(ofKind(out.events, 'thinking').map((t) => t.text), ['**Looking at the exporter**']);
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['The exporter slices off the last row. Fixing it.']);
+    assert.equal(ofKind(out.events, 'session_meta')[0].cwd, '~/src/billing');
+  });
+
+  test('"⚡ Ran command" is a command with the output under "⎿"; the plan is a call', () => {
+    assert.deepEqual(commands(out.events), ['cat src/export.ts', 'git push']);
+    assert.match(resultOf(out.events, callWith(out.events, 'cat src'))!.output, /^export function rows\(all\) \{\n {2}return all\.slice\(0, -1\);\n\.\.\. \+12 lines$/);
+    assert.ok(calls(out.events).some((c) => c.name === 'update_plan'));
+  });
+});

@@ -26,6 +26,9 @@
 //   ■ Conversation interrupted - tell the model …   an interruption ("■ other text" an error)
 //   ─ Worked for 1m 02s ──────────────────────────  the end of a turn
 //   Token usage: total=1,234 input=1,000 (+ 5,000 cached) output=234 (reasoning 64)
+// The 2025 builds (0.1x–0.2x) printed ">_ You are using OpenAI Codex in ~/app", "user" / "codex" /
+// "thinking" labels over text at the margin, "⚡ Ran command ls" with "  ⎿ output", "📋 Updated to
+// do list", "✏️ Applying patch" and "🌐 query" (history_cell.rs of that time).
 //   To continue this session, run codex resume 0199…
 // The transcript view (ctrl+t) shows commands as "$ cmd", their output, then "✓ • 1.2s" or
 // "✗ (1) • 300ms" (exec_cell/render.rs transcript_lines).
@@ -40,18 +43,23 @@ export const CODEX_TUI_BANNER = /^│\s*>_ OpenAI Codex \(v(\d[\w.+-]*)\)/;
 export const CODEX_TUI_TOOL = /^• (?:Ran|Running|You ran|Explored|Exploring|Edited|Added|Deleted|Updated Plan|Update Plan|Called|Calling|Change Approved|Searched)(?: |$)/;
 const TOOL_TITLE = /^• (Ran|Running|You ran|Explored|Exploring|Edited|Added|Deleted|Updated Plan|Update Plan|Called|Calling|Change Approved|Searched)(?: (.*))?$/;
 const PROMPT = /^[›▌] ?(.*)$/;
+/** 2025 layout (0.1x–0.2x): section labels on their own line, and emoji-titled cells. */
+const SECTION_LABEL = /^(user|codex|thinking)$/;
+const EARLY_TITLE = /^(⚡|📋|✏️?|🌐) ?(.*)$/u;
+/** What starts a new cell at the margin, in any layout (a 2025 section runs on until one). */
+const CELL_START = /^(?:[•›▌■⚠$]|⚡|📋|✏|🌐|[✔✓✗] You |─ Worked|Token usage:|To continue this session|>_ |patch approval decision:|(?:user|codex|thinking)$)/u;
 const BULLET = /^• (.*)$/;
 /** 0.4x printed the agent's message as "> text"; "> Thinking" opened its reasoning. */
 const OLD_MESSAGE = /^> ?(.*)$/;
 const WORKED = /^─ Worked for [\dhms ]+ ─*$|^─{8,}$/;
 const USAGE = /^Token usage: total=([\d,]+) input=([\d,]+)(?: \(\+ ?([\d,]+) cached\))? output=([\d,]+)/;
 const RESUME = /^To continue this session, run codex resume ([\w-]+)/;
-const APPROVED = /^✔ You approved codex to run (.+?)(?: this time| every time this session)?$/;
+const APPROVED = /^[✔✓] You approved codex to run (.+?)(?: this time| every time this session)?$/;
 const REFUSED = /^✗ You (?:canceled|cancelled|did not approve|denied)(?: the request to run| codex to run)? (.+?)(?: this time)?$/;
 /** The lines under the composer: its hints, the model and directory, the context left. */
 const COMPOSER_FOOTER = /^\s*(?:\? for shortcuts|⏎ send\b|\d{1,3}% context left)|^\s+[\w.-]+(?: [\w.-]+){0,3} · (?:~|\/|[A-Z]:\\)|context (?:\d{1,3}% )?(?:left|used)\s*$/i;
 /** Screen furniture: the status line ("Working (12s • esc to interrupt)"), the start-up hints. */
-const CHROME = /\((?:\d+[hms] ?)+• [Ee]sc to interrupt\)|^\s*(?:To get started, describe a task|\/\w+ - \w)/;
+const CHROME = /\((?:\d+[hms] ?)+• [Ee]sc to interrupt\)|^\s*(?:To get started, describe a task|\/\w+ - \w)|^⚙︎? Working$/;
 const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
@@ -88,6 +96,8 @@ interface OpenCell {
   inOutput: boolean;
   /** The last command line filled the screen's width: the next "│" line continues it. */
   wrapped: boolean;
+  /** A cell of the 2025 layout ("⚡ Ran command …"). */
+  early: boolean;
 }
 
 /** A command line this long on screen was most likely cut by the terminal's width (80+ columns). */
@@ -97,7 +107,8 @@ export class CodexTuiParser implements LogParser {
   readonly format = 'codex-tui' as const;
   readonly agent = 'codex' as const;
   private cell: OpenCell | null = null;
-  private block: { kind: BlockKind; text: TextBlock } | null = null;
+  /** `section`: opened by a 2025 "user" / "codex" / "thinking" label, so it runs on at the margin. */
+  private block: { kind: BlockKind; text: TextBlock; section: boolean } | null = null;
   private inHeader = false;
   /** A "$ cmd" of the transcript view, waiting for its status line. */
   private transcriptExec: TranscriptExec | null = null;
@@ -112,6 +123,12 @@ export class CodexTuiParser implements LogParser {
     if (COMPOSER_FOOTER.test(h)) return this.composerFooter();
     if (CHROME.test(h)) return;
     if (h.startsWith(' ') || h.startsWith('\t')) return this.indented(s, line);
+    if (!CELL_START.test(h)) {
+      // 2025 layout: a "user" / "codex" / "thinking" section runs on at the margin until the next
+      // cell, and a command's further lines follow "⚡ Ran command" at the margin too.
+      if (this.block?.section) return this.block.text.add(s);
+      if (this.cell?.early && this.cell.kind === 'Ran' && !this.cell.inOutput) return void pushArgument(this.cell.command, s);
+    }
     // 0.4x marks every line of the person's message with "▌".
     if (this.block?.kind === 'prompt' && h.startsWith('▌')) return this.block.text.add(s.replace(/^▌ ?/, ''));
     this.close(sink);
@@ -204,6 +221,13 @@ export class CodexTuiParser implements LogParser {
 
   private marker(s: string, h: string, line: number, sink: EventSink): void {
     if (CHROME.test(h) || WORKED.test(h)) return;
+    const label = SECTION_LABEL.exec(h);
+    if (label) return this.openBlock(label[1] === 'user' ? 'prompt' : label[1] === 'codex' ? 'message' : 'thinking', line, '', true);
+    const early = EARLY_TITLE.exec(h);
+    if (early) return this.openEarly(early[1], (early[2] ?? '').trim(), line);
+    const welcome = /^>_ You are using OpenAI Codex in (.+)$/.exec(h);
+    if (welcome) return sink.emit({ kind: 'session_meta', index: -1, line, at: null, cwd: welcome[1].trim() });
+    if (/^patch approval decision: /.test(h)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'approval', text: s });
     // "• Hook failed" / "  └ hook exited with code 1": the person's hooks, not the agent.
     if (/^• Hooks? \w/.test(h)) return this.openBlock('notice', line, s.slice(2));
     const tool = TOOL_TITLE.exec(h);
@@ -235,8 +259,8 @@ export class CodexTuiParser implements LogParser {
     this.openBlock('other', line, s);
   }
 
-  private openBlock(kind: BlockKind, line: number, first: string): void {
-    this.block = { kind, text: new TextBlock(line) };
+  private openBlock(kind: BlockKind, line: number, first: string, section = false): void {
+    this.block = { kind, text: new TextBlock(line), section };
     if (first.trim() !== '') this.block.text.add(first);
   }
 
@@ -246,10 +270,26 @@ export class CodexTuiParser implements LogParser {
         : title === 'Updated Plan' || title === 'Update Plan' ? 'Plan'
           : title === 'Called' || title === 'Calling' ? 'Called'
             : title === 'Searched' ? 'Searched' : 'Ran';
-    const cell: OpenCell = { kind, title, line, command: [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: 4 + title.length + rest.length >= WRAP_COLUMNS };
+    const cell: OpenCell = { kind, title, line, command: [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: 4 + title.length + rest.length >= WRAP_COLUMNS, early: false };
     if (kind === 'Patch') this.patchHeader(cell, title, rest);
     else if (rest !== '') cell.command.push(rest);
     this.cell = cell;
+  }
+
+  /** The 2025 layout's cells: "⚡ Ran command ls", "📋 Updated to do list", "✏️ Applying patch", "🌐 query". */
+  private openEarly(mark: string, rest: string, line: number): void {
+    if (mark === '🌐') {
+      this.cell = this.newCell('Searched', 'Searched', line, rest);
+      return;
+    }
+    const title = mark === '⚡' ? (/^Running command\b/.test(rest) ? 'Running' : 'Ran') : mark === '📋' ? 'Updated Plan' : 'Edited';
+    const cell = this.newCell(mark === '⚡' ? 'Ran' : mark === '📋' ? 'Plan' : 'Patch', title, line, mark === '⚡' ? rest.replace(/^R\w+ command ?/, '') : '');
+    cell.early = true;
+    this.cell = cell;
+  }
+
+  private newCell(kind: Kind, title: string, line: number, command: string): OpenCell {
+    return { kind, title, line, command: command ? [command] : [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: false, early: false };
   }
 
   /** "Edited src/a.ts (+1 -1)", "Added b.txt (+2 -0)", "Edited 2 files (+3 -1)" (the files follow under "└"). */
@@ -270,8 +310,9 @@ export class CodexTuiParser implements LogParser {
       return this.block!.text.add(s.replace(/^ {1,2}/, ''));
     }
     // "  │ more of the command", "  └ first output line", "    further output"
-    const m = /^ {2}([│└↳]) ?(.*)$/.exec(s);
-    const mark = m?.[1];
+    const m = /^ {2}([│└↳⎿]) ?(.*)$/.exec(s);
+    // The 2025 layout (0.1x–0.2x) hangs bodies on "⎿" where later builds use "└".
+    const mark = m?.[1] === '⎿' ? '└' : m?.[1];
     const body = m ? m[2] : s.replace(/^ {1,4}/, '');
     switch (cell.kind) {
       case 'Ran':
@@ -307,6 +348,8 @@ export class CodexTuiParser implements LogParser {
       if (cell.command.length === 0) return void cell.command.push(body);
       cell.inOutput = true;
     }
+    // 2025: "📖 package.json" / "📂 src" / "🔎 query in src" say what the command read, before its output.
+    if (!cell.inOutput && /^[📖📂🔎]/u.test(body.trim())) return;
     if (!cell.inOutput) return void pushArgument(cell.command, body.trim());
     if (body.trim() === '(no output)' && cell.output.empty) return;
     cell.output.add(body);

@@ -116,16 +116,18 @@ function codexTuiScore(lines: string[]): Detection | null {
   let bodies = 0;
   let turns = 0;
   let statuses = 0;
+  let labels = 0;
   for (const l of lines) {
-    if (CODEX_TUI_BANNER.test(l)) banner = true;
-    else if (CODEX_TUI_TOOL.test(l)) tools++;
-    else if (/^ {2}[└↳] \S/.test(l)) bodies++;
+    if (CODEX_TUI_BANNER.test(l) || /^>_ You are using OpenAI Codex in \S/.test(l)) banner = true;
+    else if (CODEX_TUI_TOOL.test(l) || /^(?:⚡ Ran command|📋 Updated to do list|✏\uFE0F? Applying patch)/u.test(l)) tools++;
+    else if (/^ {2}[└↳⎿] \S/.test(l)) bodies++;
+    else if (/^(?:user|codex|thinking)$/.test(l)) labels++;
     else if (/^(?:✓|✗ \(-?\d+\)) • [\d.]+(?:ms|s|m)\b/.test(l)) statuses++; // the transcript view's "$ cmd" … "✓ • 1.2s"
     else if (/^› \S/.test(l) || /^─ Worked for [\dhms ]+ ─/.test(l) || /^■ Conversation interrupted/.test(l) || /^Token usage: total=[\d,]+ input=/.test(l)) turns++;
   }
   const score = banner ? (tools + bodies + turns > 0 ? 0.85 : 0.6)
     : tools >= 2 && bodies >= 1 ? 0.7
-      : (tools >= 1 && bodies >= 1 && turns >= 1) || (statuses >= 1 && turns >= 1) ? 0.65
+      : (tools >= 1 && bodies >= 1 && (turns >= 1 || labels >= 1)) || (statuses >= 1 && turns >= 1) ? 0.65
         : statuses >= 2 ? 0.6
           : 0;
   return score > 0 ? { format: 'codex-tui', score } : null;
