@@ -19,6 +19,7 @@ const HOSTILE: [string, string][] = [
   ['a result before any call', '  ⎿  orphan\n│ orphan │\napply_patch(auto_approved=true) exited 0 in 1ms:\nSuccess.\n'],
   ['codex TUI cells without bodies or titles', '• Ran\n• Explored\n  └\n• Edited\n    1 +\n• Called\n  └ x\n• Updated Plan\n✗ You canceled the request to run\n■\n›\n▌\n> Thinking\n│ >_ OpenAI Codex (v\n╭──\nToken usage: total=1 input=x\n'],
   ['gemini 0.4x bands and one-line tools without content', '▄▄▄▄▄▄▄▄▄▄\n > \n▀▀▀▀▀▀▀▀▀▀\n  ✓  Edit  \n   → \n      1 +\n  ✓  ReadFile   → \n  x  Shell\n   → → →\n  Subject:\n'],
+  ['codex 2025 labels and emoji cells without content', 'user\ncodex\nthinking\n⚡ Ran command\n⚡\n  ⎿\n📋\n✏️\n🌐\n>_ You are using OpenAI Codex in \n$ \n✗ (x) • \n✓ • \n$ a\n'],
   ['a cell continued forever', '• Ran x\n' + '  │ y\n'.repeat(5_000) + '  └ z\n' + '    w\n'.repeat(5_000)],
   ['markers of all three mixed', fixture('gemini-cli-tui.txt').slice(0, 800) + fixture('codex-exec.txt').slice(0, 800) + fixture('claude-code-tui.txt').slice(0, 800) + fixture('codex-tui.txt').slice(0, 800)],
 ];
