@@ -20,7 +20,7 @@ test('the ids are the registry keys, in order; labels come from the entries', ()
 });
 
 test('every format belongs to the agent that declares it, plain text to none, and no format to two agents', () => {
-  const declared = AGENT_IDS.flatMap((a) => [...AGENTS[a].formats, ...(AGENTS[a].terminalFormat ? [AGENTS[a].terminalFormat] : [])]);
+  const declared = AGENT_IDS.flatMap((a) => [...AGENTS[a].formats, ...AGENTS[a].terminalFormats]);
   assert.equal(new Set(declared).size, declared.length, 'a format is declared once');
   assert.deepEqual(new Set(ALL_FORMATS), new Set([...declared, 'plain-text']));
   for (const a of AGENT_IDS) for (const f of AGENTS[a].formats) assert.equal(FORMAT_AGENT[f], a);
@@ -28,7 +28,7 @@ test('every format belongs to the agent that declares it, plain text to none, an
 });
 
 test('terminal formats and plain text are the lower-confidence formats', () => {
-  assert.deepEqual(new Set(TERMINAL_FORMATS), new Set(AGENT_IDS.map((a) => AGENTS[a].terminalFormat).filter((f) => f !== null)));
+  assert.deepEqual(new Set(TERMINAL_FORMATS), new Set(AGENT_IDS.flatMap((a) => AGENTS[a].terminalFormats)));
   assert.deepEqual(new Set(LOW_CONFIDENCE_FORMATS), new Set(['plain-text', ...TERMINAL_FORMATS]));
 });
 

@@ -14,8 +14,13 @@ interface AgentSpec {
   label: string;
   /** The formats of the agent's own machine-readable logs. */
   formats: readonly string[];
-  /** The agent's terminal output read as a log (heuristic, so lower confidence), or null. */
-  terminalFormat: string | null;
+  /** The agent's terminal output read as a log (heuristic, so lower confidence): one format per layout it prints. */
+  terminalFormats: readonly string[];
+  /**
+   * Formats (among `formats`) that record only the person's prompts: the agent's actions are not
+   * in them, so a report on one never vouches for them (no Clear; see docs/report.md).
+   */
+  promptsOnlyFormats: readonly string[];
   /** Vouch installs hooks into the agent (upload at session end, guard before each tool call). */
   hooks: boolean;
   /** The transcript the guard reads incrementally while a session runs, or null when it reads none. */
@@ -26,21 +31,26 @@ export const AGENTS = {
   'claude-code': {
     label: 'Claude Code',
     formats: ['claude-code-transcript', 'claude-code-stream-json'],
-    terminalFormat: 'claude-code-tui',
+    terminalFormats: ['claude-code-tui'],
+    promptsOnlyFormats: [],
     hooks: true,
     liveTranscript: { format: 'claude-code-transcript' },
   },
   codex: {
     label: 'Codex CLI',
     formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json'],
-    terminalFormat: 'codex-exec-text',
+    // `codex exec`'s text output, and the interactive TUI (`>_ OpenAI Codex`, `› prompt`, `• Ran …`).
+    terminalFormats: ['codex-exec-text', 'codex-tui'],
+    promptsOnlyFormats: [],
     hooks: true,
     liveTranscript: { format: 'codex-rollout' },
   },
   'gemini-cli': {
     label: 'Gemini CLI',
-    formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json'],
-    terminalFormat: 'gemini-cli-tui',
+    formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json', 'gemini-logs'],
+    // `logs.json` holds the person's prompts and nothing of what the agent did.
+    promptsOnlyFormats: ['gemini-logs'],
+    terminalFormats: ['gemini-cli-tui'],
     hooks: true,
     // Gemini CLI records a chat as one JSON document rewritten on every turn (no offset to keep):
     // only a JSON-lines recording is read.
@@ -51,7 +61,7 @@ export const AGENTS = {
 type Agents = typeof AGENTS;
 export type AgentId = keyof Agents;
 /** The concrete format a log was recognised as (finer than the agent). */
-export type FormatId = Agents[AgentId]['formats'][number] | NonNullable<Agents[AgentId]['terminalFormat']> | 'plain-text';
+export type FormatId = Agents[AgentId]['formats'][number] | Agents[AgentId]['terminalFormats'][number] | 'plain-text';
 /** The agents Vouch installs hooks into. */
 export type HookAgentId = { [A in AgentId]: Agents[A]['hooks'] extends true ? A : never }[AgentId];
 
@@ -73,14 +83,17 @@ export const FORMAT_AGENT: Readonly<Record<FormatId, AgentId | null>> = (() => {
   for (const agent of AGENT_IDS) {
     const spec = AGENTS[agent];
     for (const format of spec.formats) map[format] = agent;
-    if (spec.terminalFormat) map[spec.terminalFormat] = agent;
+    for (const format of spec.terminalFormats) map[format] = agent;
   }
   map['plain-text'] = null;
   return map as Record<FormatId, AgentId | null>;
 })();
 
 /** The agents' terminal output: one parser family reads them all. */
-export const TERMINAL_FORMATS: readonly FormatId[] = AGENT_IDS.flatMap((a) => (AGENTS[a].terminalFormat ? [AGENTS[a].terminalFormat] : []));
+export const TERMINAL_FORMATS: readonly FormatId[] = AGENT_IDS.flatMap((a) => AGENTS[a].terminalFormats);
+
+/** Formats that hold the prompts and nothing of what the agent did (Gemini CLI's logs.json). */
+export const PROMPTS_ONLY_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(AGENT_IDS.flatMap((a) => AGENTS[a].promptsOnlyFormats as readonly FormatId[]));
 
 /** Formats read by heuristics from text meant for a human (terminal output): lower confidence. */
 export const LOW_CONFIDENCE_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(['plain-text', ...TERMINAL_FORMATS]);

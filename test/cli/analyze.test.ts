@@ -232,3 +232,21 @@ test('--jobs sets how many logs are analysed at once; anything but 1-256 is a us
     assert.match(r.stderr, /--jobs/);
   }
 });
+
+test('a Codex TUI capture saved as .txt is read as the Codex TUI, named on the command line', () => {
+  const capture = join(tmp, 'capture.txt');
+  writeFileSync(capture, readFileSync(fileURLToPath(new URL('../fixtures/terminal/codex-tui.txt', import.meta.url))));
+  const r = vouch(['analyze', capture, '--format', 'json']);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual([report.format, report.agent, report.confidence], ['codex-tui', 'codex', 'low']);
+  assert.ok(report.stats.commands >= 4, `commands: ${report.stats.commands}`);
+});
+
+test('Gemini CLI\'s logs.json (prompts only) is Review at best and says why', () => {
+  const logs = join(tmp, 'logs.json');
+  writeFileSync(logs, JSON.stringify([{ sessionId: 's-1', messageId: 0, type: 'user', message: 'add a dark mode toggle', timestamp: '2025-07-14T09:12:03.511Z' }], null, 2) + '\n');
+  const r = vouch(['analyze', logs, '--format', 'json']);
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual([report.format, report.outcome, r.code], ['gemini-logs', 'Review', 1]);
+  assert.ok(report.findings.some((f: { rule: string; severity: string }) => f.rule === 'coverage/prompts-only' && f.severity === 'info'));
+});

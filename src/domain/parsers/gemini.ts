@@ -14,6 +14,8 @@ export const gemini: ParserFamily = {
         return new GeminiDocumentParser();
       case 'gemini-history':
         return new GeminiDocumentParser(undefined, 'gemini-history');
+      case 'gemini-logs':
+        return new GeminiDocumentParser(undefined, 'gemini-logs');
       case 'gemini-stream-json':
         return new GeminiStreamParser();
       case 'gemini-jsonl':

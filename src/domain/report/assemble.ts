@@ -1,7 +1,7 @@
 // Puts the report object together from what the analyser collected, scores it, writes the
 // narrative, and runs the final masking pass: no secret detected anywhere in the log may
 // appear unmasked anywhere in the report.
-import { agentLabel } from '../agents.ts';
+import { PROMPTS_ONLY_FORMATS, agentLabel } from '../agents.ts';
 import type { Report } from '../model/report.ts';
 import type { IncompleteRun, IngestFacts } from '../rules/types.ts';
 import type { DetectResult } from '../ingest/detect.ts';
@@ -31,7 +31,7 @@ export function assembleReport(input: AssembleInput): Report {
   const files = tally.filesTouched(); // settles the changes still waiting for a result first
   const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline, runs: input.runs };
   const score = trustScore(findings);
-  const outcome = outcomeOf(score, findings);
+  const outcome = outcomeOf(score, findings, { actionsSeen: !PROMPTS_ONLY_FORMATS.has(detection.format) });
   const h = tally.header;
   // Runs appended in one file are timed one by one: the gap between them is not session time.
   const durationMs = tally.activeDurationMs();

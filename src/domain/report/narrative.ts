@@ -45,8 +45,17 @@ function serious(findings: Finding[]): Finding[] {
   return warn.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }
 
+/** Info findings that keep a session from Clear by themselves: the log cannot show the agent's actions. */
+const CEILING = ['coverage/prompts-only'];
+
+function ceiling(outcome: Outcome, findings: Finding[]): Finding | undefined {
+  return outcome === 'Review' ? findings.find((f) => CEILING.includes(f.rule)) : undefined;
+}
+
 function headline({ outcome, findings, stats }: NarrativeInput): string {
   const top = serious(findings);
+  const limit = top.length === 0 ? ceiling(outcome, findings) : undefined;
+  if (limit) return oneLine(`Review: ${limit.title}`, HEADLINE_MAX);
   if (top.length === 0) {
     const work = stats.files_written > 0
       ? `${plural(stats.files_written, 'file')} changed, ${plural(stats.commands, 'command')} run`
@@ -76,6 +85,10 @@ function reason({ outcome, score, findings }: NarrativeInput): string {
   if (outcome === 'Review' && warn.length > 0) {
     return `A human should look before trusting the result: ${plural(warn.length, 'warning')} — ${titles(warn)}.`;
   }
+  const limit = ceiling(outcome, findings);
+  if (outcome === 'Review' && score >= 80 && limit) {
+    return `Review because this file cannot show what the agent did, so Vouch cannot vouch for it; nothing in what it does show needs attention. ${oneLine(limit.detail, 240)}`;
+  }
   if (outcome === 'Review') return `Review because the trust score is ${score}/100 (below 80).`;
   return `No critical findings and no warnings; the trust score is ${score}/100.`;
 }
@@ -91,7 +104,9 @@ function summary(input: NarrativeInput): string {
   const duration = durationMs !== null && durationMs > 0 ? ` over ${formatDuration(durationMs)}` : '';
   parts.push(`${agentLabel}${model} worked through ${plural(stats.prompts, 'prompt')}${duration}.`);
   const failed = stats.failed_commands > 0 ? ` (${stats.failed_commands} failed)` : '';
-  parts.push(
+  const promptsOnly = findings.some((f) => CEILING.includes(f.rule));
+  if (promptsOnly) parts.push('The file holds its prompts only: what it replied, ran and changed is not in it.');
+  else parts.push(
     `It made ${plural(stats.tool_calls, 'tool call')}, ran ${plural(stats.commands, 'command')}${failed}, read ${plural(stats.files_read, 'file')} and changed ${plural(stats.files_written, 'file')}.`,
   );
   if (stats.subagents > 0 || stats.compactions > 0) {
@@ -100,7 +115,7 @@ function summary(input: NarrativeInput): string {
   const c = countBy(findings);
   parts.push(
     c.critical + c.warning === 0
-      ? 'Vouch found nothing that needs attention.'
+      ? promptsOnly ? 'Vouch found nothing in the prompts that needs attention.' : 'Vouch found nothing that needs attention.'
       : `Vouch found ${plural(c.critical, 'critical issue')} and ${plural(c.warning, 'warning')}${c.info > 0 ? `, plus ${c.info} for context` : ''}.`,
   );
   if (input.incomplete) parts.push(input.incomplete);

@@ -120,3 +120,14 @@ test('records of unknown types with no action in them are one info finding namin
   assert.match(d[0].detail, /41 records of a type Vouch does not know.*"token_usage_record" \(line 4, ×40\), "ai-title" \(line 2\)/);
   assert.deepEqual(await coverage({ unknownMetadata: [] }), []);
 });
+
+test('a prompts-only format says what it cannot show as an info (never a warning); other formats never get it', async () => {
+  const prompts = [prompt('add a dark mode toggle'), prompt('now the tests')];
+  const d = await runRules(prompts, { format: 'gemini-logs', agent: 'gemini-cli', ingest: { totalLines: 16 } });
+  const info = only(d, 'coverage/prompts-only');
+  assert.deepEqual(info.map(severityOf), ['info']);
+  assert.match(info[0].detail, /^2 prompts read\. .*not in it/);
+  assert.deepEqual(d.filter((x) => severityOf(x) !== 'info').map((x) => x.rule), [], 'no warning for what the file was never meant to hold');
+  const other = await runRules(prompts, { format: 'gemini-jsonl', agent: 'gemini-cli', ingest: { totalLines: 16 } });
+  assert.deepEqual(only(other, 'coverage/prompts-only'), []);
+});

@@ -2,6 +2,7 @@
 // so (and is never Clear): lines skipped, the file cut off, not a log at all, a rule that failed,
 // a run that ended mid-action, subagent transcripts that are not in the file, a plain-text
 // transcript read heuristically, several runs appended in one file.
+import { PROMPTS_ONLY_FORMATS } from '../agents.ts';
 import type { NormEvent } from '../model/events.ts';
 import { RUN_START } from '../model/runs.ts';
 import type { IngestFacts, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -105,6 +106,15 @@ export const unknownMetadata = meta({
   title: 'Metadata Vouch does not know',
   description: 'Records of a type no parser knows yet (agents add bookkeeping records every few releases), holding no tool call, message, prompt or file change: metadata, so nothing the agent did was missed. Unknown records that look like actions are skipped lines instead (a warning).',
   remediation: 'Nothing to do; report the record type to the Vouch maintainers if it should be read.',
+});
+// Never vouch for what was not read, never cry wolf for what could not be read: a file of prompts
+// alone is judged on its prompts, says what it cannot show, and is never Clear (scoring/score.ts).
+export const promptsOnly = meta({
+  id: 'coverage/prompts-only',
+  severity: 'info',
+  title: 'Prompts only: what the agent did is not in this file',
+  description: 'The file records only what the person typed (Gemini CLI\'s logs.json): no reply, tool call, command or file change is in it. The prompts are checked (a secret pasted into one is reported); the agent\'s actions cannot be, so the session is never Clear, and nothing is reported as wrong for want of them.',
+  remediation: 'Upload the session\'s chat recording (Gemini CLI ~/.gemini/tmp/<project hash>/chats/session-*.json or .jsonl) to have what the agent did checked.',
 });
 export const hintConflict = meta({
   id: 'coverage/hint-conflict',
@@ -219,7 +229,7 @@ export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly,
     ],
     create(ctx) {
       const seen = new Understood();
@@ -251,6 +261,9 @@ export const COVERAGE_RULES: Rule[] = [
             ctx.report({ rule: lowConfidence.id, detail: 'This is terminal output, not a structured session record: findings rest on heuristics and may miss things.', evidence: [] });
             const little = seen.littleUnderstood(ing.totalLines);
             if (little) ctx.report({ rule: littleUnderstood.id, detail: little, evidence: [] });
+          }
+          if (PROMPTS_ONLY_FORMATS.has(ctx.session.format) && !notALog) {
+            ctx.report({ rule: promptsOnly.id, detail: `${plural(seen.prompts, 'prompt')} read. This file (${ctx.session.format}) holds only what the person typed: what the agent replied, ran and changed is not in it, so it was not checked.`, evidence: [] });
           }
           if (ing.unknownMetadata.length > 0) {
             const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);

@@ -60,3 +60,11 @@ test('rule weight and merged occurrences raise the penalty, capped at +50 %', ()
   assert.equal(findingPenalty({ severity: 'warning', occurrences: 3 }), 11);
   assert.equal(findingPenalty({ severity: 'warning', occurrences: 1000 }), 15);
 });
+
+test('a log that records none of the agent\'s actions (prompts only) is never Clear, and no worse than its findings make it', () => {
+  const none = { actionsSeen: false };
+  assert.equal(outcomeOf(100, [], none), 'Review');
+  assert.equal(outcomeOf(100, [{ severity: 'info' }], none), 'Review');
+  assert.equal(outcomeOf(65, [{ severity: 'critical' }], none), 'Blocked');
+  assert.equal(outcomeOf(100, [], { actionsSeen: true }), 'Clear');
+});

@@ -7,8 +7,8 @@
 // twenty small warnings do not outweigh one real problem, yet each finding still lowers the score.
 // The score is rounded and clamped to 0..100.
 //
-// Outcome: Blocked if any critical finding or score < 50; Review if any warning or score < 80;
-// else Clear. One critical finding alone leaves 65 — Blocked by the first rule, not by the score.
+// Outcome: Blocked if any critical finding or score < 50; Review if any warning, score < 80, or
+// a log that records none of the agent's actions (prompts only); else Clear. One critical finding alone leaves 65 — Blocked by the first rule, not by the score.
 import type { Finding, Outcome, Severity } from '../model/report.ts';
 
 export const BASE_PENALTY: Record<Severity, number> = { critical: 35, warning: 10, info: 0 };
@@ -35,8 +35,14 @@ export function trustScore(findings: Scored[]): number {
   return Math.max(0, Math.min(100, Math.round(100 - total)));
 }
 
-export function outcomeOf(score: number, findings: Pick<Finding, 'severity'>[]): Outcome {
+/** What the log can show: `actionsSeen: false` when it records prompts only (Gemini CLI's logs.json). */
+export interface Evidence {
+  actionsSeen: boolean;
+}
+
+/** A log with no record of the agent's actions is never Clear: Vouch does not vouch for what it did not read. */
+export function outcomeOf(score: number, findings: Pick<Finding, 'severity'>[], evidence: Evidence = { actionsSeen: true }): Outcome {
   if (findings.some((f) => f.severity === 'critical') || score < 50) return 'Blocked';
-  if (findings.some((f) => f.severity === 'warning') || score < 80) return 'Review';
+  if (findings.some((f) => f.severity === 'warning') || score < 80 || !evidence.actionsSeen) return 'Review';
   return 'Clear';
 }

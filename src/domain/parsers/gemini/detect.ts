@@ -1,4 +1,4 @@
-// Recognising the three Gemini CLI forms from the first lines of a log. Claude Code records
+// Recognising the Gemini CLI forms from the first lines of a log. Claude Code records
 // (`uuid`, `message`, `sessionId` with a `type`) and Codex records (`payload`, `item`, `thread_id`)
 // are never claimed.
 import type { Detection, DetectSample } from '../../ingest/types.ts';
@@ -8,7 +8,26 @@ const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
 
 export function detectGemini(sample: DetectSample): Detection | null {
-  return detectDocument(sample) ?? detectHistory(sample) ?? detectJsonl(sample) ?? detectStream(sample);
+  return detectDocument(sample) ?? detectPromptLog(sample) ?? detectHistory(sample) ?? detectJsonl(sample) ?? detectStream(sample);
+}
+
+/**
+ * The prompt log `logs.json`: a JSON array (pretty-printed, first line "[") of
+ * `{sessionId, messageId, type, message, timestamp}`. The five keys together are Gemini CLI's
+ * logger's own; Claude Code's records carry `uuid` and an object `message`.
+ */
+function detectPromptLog(sample: DetectSample): Detection | null {
+  const first = sample.values[0];
+  if (Array.isArray(first)) {
+    const e = obj(first[0]);
+    return e && typeof e.sessionId === 'string' && typeof e.messageId === 'number' && typeof e.message === 'string' && !('uuid' in e) ? { format: 'gemini-logs', score: 0.9 } : null;
+  }
+  const head = sample.lines[0]?.trim() ?? '';
+  if (head !== '[') return null;
+  const raw = sample.lines.join('\n');
+  const keys = [/"sessionId"\s*:\s*"/, /"messageId"\s*:\s*\d/, /"type"\s*:\s*"user"/, /"message"\s*:\s*"/];
+  if (!keys.every((k) => k.test(raw)) || /"uuid"\s*:/.test(raw)) return null;
+  return { format: 'gemini-logs', score: /"timestamp"\s*:\s*"/.test(raw) ? 0.9 : 0.75 };
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { EventSink, LogParser } from '../../model/events.ts';
 import { ChatHistory } from './history.ts';
 import { emitContentHistory, isContentHistory } from './content-history.ts';
+import { emitPromptLog, isPromptLog, salvagePromptLog } from './prompt-log.ts';
 import { obj, type Obj } from '../shared/values.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
@@ -69,7 +70,7 @@ export class GeminiDocumentParser implements LogParser {
   /** `capChars` is overridable for tests only. */
   constructor(
     private readonly capChars = DOCUMENT_CAP_CHARS,
-    readonly format: 'gemini-json' | 'gemini-history' = 'gemini-json',
+    readonly format: 'gemini-json' | 'gemini-history' | 'gemini-logs' = 'gemini-json',
   ) {}
 
   text(chunk: string, line: number, sink: EventSink): void {
@@ -87,7 +88,7 @@ export class GeminiDocumentParser implements LogParser {
     this.kept++;
     this.lastLine = line;
     this.noteId(chunk, line);
-    if (chunk.length <= 6 && this.format === 'gemini-history' && this.entryLines.length + this.nestedEntryLines.length < MAX_ENTRY_LINES) {
+    if (chunk.length <= 6 && this.format !== 'gemini-json' && this.entryLines.length + this.nestedEntryLines.length < MAX_ENTRY_LINES) {
       const opener = chunk.trimEnd();
       if (opener === '  {') this.entryLines.push(line);
       else if (opener === '    {') this.nestedEntryLines.push(line);
@@ -98,7 +99,15 @@ export class GeminiDocumentParser implements LogParser {
     if (this.overflowed || this.kept === 0) return;
     const body = this.chunks.join('\n');
     this.chunks = [];
-    const doc = parseDocument(body, this.firstLine, this.lastLine, sink);
+    const doc = parseDocument(body, this.firstLine, this.lastLine, sink, this.format === 'gemini-logs' ? salvagePromptLog : salvage);
+    if (this.format === 'gemini-logs') {
+      const entries = this.entryLines;
+      const first = this.firstLine;
+      this.entryLines = [];
+      if (isPromptLog(doc)) return emitPromptLog(doc, (i) => entries[i] ?? first, sink);
+      if (doc !== undefined) sink.skip(first, 'Gemini logs.json is not an array of prompt entries');
+      return;
+    }
     const contents = isContentHistory(doc) ? doc : this.format === 'gemini-history' && isContentHistory(obj(doc)?.history) ? obj(doc)?.history as unknown[] : undefined;
     if (contents) {
       // A wrapped history is indented one level deeper: its entries open on "    {" lines.
@@ -144,13 +153,13 @@ const MAX_ENTRY_LINES = 1_000_000;
 const OVERSIZE = 'Gemini JSON document larger than 256 MiB: not analysed';
 
 /** JSON.parse, falling back to the complete messages of a cut-off document. */
-function parseDocument(body: string, firstLine: number, lastLine: number, sink: EventSink): unknown {
+function parseDocument(body: string, firstLine: number, lastLine: number, sink: EventSink, rescue: (body: string) => unknown): unknown {
   try {
     return JSON.parse(body) as unknown;
   } catch {
-    const salvaged = salvage(body);
+    const salvaged = rescue(body);
     if (salvaged === undefined) sink.skip(firstLine, 'Gemini JSON document does not parse');
-    else sink.skip(lastLine, 'Gemini JSON document is cut off: the incomplete last message is lost');
+    else sink.skip(lastLine, 'Gemini JSON document is cut off: the incomplete last entry is lost');
     return salvaged;
   }
 }

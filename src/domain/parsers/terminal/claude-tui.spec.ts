@@ -167,3 +167,65 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual(commands(out.events), ['git push --force']);
   });
 });
+
+describe('claude-code-tui: the 2.1 layout (logo header, "❯", "●", folded reads, recaps, rejected writes)', () => {
+  const capture = [
+    ' ▐▛███▜▌   Claude Code v2.1.119',
+    '▝▜█████▛▘  Opus 4.7 · Claude Max',
+    '  ▘▘ ▝▝    /home/dev/shop',
+    '',
+    '❯ the checkout total is off by a cent; find out why      ',
+    '  and fix it      ',
+    '',
+    '● Explore(Find the rounding code)',
+    '  ⎿  Done (5 tool uses · 21.3k tokens · 31s)',
+    '',
+    '● Read 2 files (ctrl+o to expand)',
+    '',
+    '● Update(src/checkout/total.ts)',
+    '  ⎿  Added 1 line, removed 1 line',
+    '      10   const net = sum(lines);',
+    '      11 -  return round(round(net) * rate);',
+    '      11 +  return round(net * rate);',
+    '',
+    '● Write(.claude/agents/helper.md)',
+    '  ⎿  User rejected write to .claude/agents/helper.md',
+    '       1 ---',
+    '       2 name: helper',
+    '',
+    '● Bash(git push --force origin main)',
+    '  ⎿  Interrupted · What should Claude do instead?',
+    '',
+    '✻ Cooked for 2m 16s · done 08:17',
+    '',
+    '※ recap: Fixed the double rounding. (disable recaps in /config)',
+    '',
+    '❯ commit it',
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected, the header gives version, model and directory', () => {
+    assert.equal(out.detection?.format, 'claude-code-tui');
+    const meta = ofKind(out.events, 'session_meta')[0];
+    assert.deepEqual([meta.agentVersion, meta.model, meta.cwd], ['2.1.119', 'Opus 4.7', '/home/dev/shop']);
+  });
+
+  test('"❯" prompts keep their wrapped lines; the turn timer and the recap are not messages', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['the checkout total is off by a cent; find out why\nand fix it', 'commit it']);
+    assert.deepEqual(ofKind(out.events, 'message'), []);
+  });
+
+  test('"Added 1 line" edits carry their diff; a rejected write is denied and holds only the file\'s lines', () => {
+    const edit = calls(out.events).find((c) => c.input.type === 'file_edit')!;
+    assert.deepEqual(edit.input, { type: 'file_edit', path: 'src/checkout/total.ts', edits: [{ oldText: 'return round(round(net) * rate);', newText: 'return round(net * rate);' }] });
+    const write = calls(out.events).find((c) => c.input.type === 'file_write')!;
+    assert.ok(write.input.type === 'file_write');
+    assert.equal(write.input.content, '---\nname: helper');
+    assert.equal(resultOf(out.events, write)!.denied, true);
+  });
+
+  test('an interrupted call is interrupted, not failed or denied', () => {
+    const push = resultOf(out.events, callWith(out.events, 'git push'))!;
+    assert.deepEqual([push.interrupted, push.isError, push.denied], [true, false, false]);
+  });
+});

@@ -314,7 +314,8 @@ function unquote(s: string): string {
 /** "Wrote 12 lines to x" then the file, numbered ("  1 import …") in 1.x, plain in 2.x. */
 function writtenContent(result: string): string {
   const lines = result.split('\n');
-  if (/^(?:Wrote|Created|Updated|Overwrote) /.test(lines[0] ?? '')) lines.shift();
+  // "User rejected write to x" (2.x) shows what would have been written under it.
+  if (/^(?:Wrote|Created|Updated|Overwrote|User rejected write to) /.test(lines[0] ?? '')) lines.shift();
   return stripLineNumbers(lines).join('\n');
 }
 

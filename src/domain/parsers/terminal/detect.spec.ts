@@ -18,6 +18,7 @@ describe('terminal detection: each dialect wins over plain text when its markers
     ['gemini-cli-tui-destructive.txt', 'gemini-cli-tui', 'gemini-cli'],
     ['codex-exec.txt', 'codex-exec-text', 'codex'],
     ['codex-exec-legacy-destructive.txt', 'codex-exec-text', 'codex'],
+    ['codex-tui.txt', 'codex-tui', 'codex'],
   ] as const) {
     test(`${file} is ${format}, agent ${agent}, detected from the content`, () => {
       assert.deepEqual(formatOf(fixture(file)), { format, agent, agentDetected: true, hintConflict: false });

@@ -6,7 +6,8 @@ import type { DetectSample, Detection } from '../../ingest/types.ts';
 import { clean, head } from './text.ts';
 import { CLAUDE_TOOLS, RECORD, RESULT } from './claude-tui.ts';
 import { CODEX_BANNER } from './codex-exec.ts';
-import { GEMINI_TOOL_LINE } from './gemini-tui.ts';
+import { CODEX_TUI_BANNER, CODEX_TUI_TOOL } from './codex-tui.ts';
+import { GEMINI_COMPACT_TOOL, GEMINI_TOOL_LINE, unindentBox } from './gemini-tui.ts';
 
 const TIMESTAMP = /^\[\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?\]\s?/;
 
@@ -14,7 +15,7 @@ export function detectTerminal(sample: DetectSample): Detection | null {
   const json = sample.values.filter((v) => v !== null && typeof v === 'object').length;
   if (sample.lines.length > 0 && json * 2 > sample.lines.length) return null;
   const lines = sample.lines.map((l) => head(clean(l)));
-  const found = [claudeScore(lines), geminiScore(lines), codexScore(lines)]
+  const found = [claudeScore(lines), geminiScore(lines), codexScore(lines), codexTuiScore(lines)]
     .filter((d): d is Detection => d !== null)
     .sort((a, b) => b.score - a.score);
   return found[0] ?? null;
@@ -56,11 +57,21 @@ function geminiScore(lines: string[]): Detection | null {
   // Lines indented by the two-column gutter under a "✦" reply, before anything else breaks the run.
   let gutter = 0;
   let inReply = false;
-  for (const l of lines) {
+  let afterBand = false;
+  for (const line of lines) {
+    // 0.4x: the person's message in a band of half blocks, tools on one line each outside boxes.
+    const band = afterBand;
+    afterBand = /^▄{8,}$/.test(line);
+    if (band && /^ >\s?\S/.test(line)) said++;
+    if (GEMINI_COMPACT_TOOL.test(line)) {
+      tools++;
+      continue;
+    }
+    const l = unindentBox(line);
     if (l.startsWith('│')) {
       const inner = l.slice(1).replace(/│\s*$/, '').trim();
       if (GEMINI_TOOL_LINE.test(inner) || /^[✔✓x✗✘✖\-o⊷?]\s+[\w.-]+ \([\w.-]+ MCP Server\)/.test(inner)) tools++;
-    } else if (/^[╭╰]─+[╮╯]$/.test(l)) borders++;
+    } else if (/^[╭╰]─+[╮╯\uFFFD]?$/.test(l)) borders++;
     else if (/^✦\s\S/.test(l)) {
       said++;
       inReply = true;
@@ -92,4 +103,32 @@ function codexScore(lines: string[]): Detection | null {
   }
   const score = banner && header >= 2 ? 0.85 : banner ? 0.6 : header >= 3 && sections.size >= 2 ? 0.6 : sections.size >= 3 && sections.has('exec') ? 0.5 : 0;
   return score > 0 ? { format: 'codex-exec-text', score } : null;
+}
+
+/**
+ * The interactive Codex TUI: its header box ("│ >_ OpenAI Codex (v0.46.0)"), or its cells —
+ * "• Ran …" / "• Explored" / "• Edited …" titles with their "  └ " bodies, "› " messages and
+ * "─ Worked for 1m 02s ─" rules. A "•" bullet list in prose has no "└" under its items.
+ */
+function codexTuiScore(lines: string[]): Detection | null {
+  let banner = false;
+  let tools = 0;
+  let bodies = 0;
+  let turns = 0;
+  let statuses = 0;
+  let labels = 0;
+  for (const l of lines) {
+    if (CODEX_TUI_BANNER.test(l) || /^>_ You are using OpenAI Codex in \S/.test(l)) banner = true;
+    else if (CODEX_TUI_TOOL.test(l) || /^(?:⚡ Ran command|📋 Updated to do list|✏\uFE0F? Applying patch)/u.test(l)) tools++;
+    else if (/^ {2}[└↳⎿] \S/.test(l)) bodies++;
+    else if (/^(?:user|codex|thinking)$/.test(l)) labels++;
+    else if (/^(?:✓|✗ \(-?\d+\)) • [\d.]+(?:ms|s|m)\b/.test(l)) statuses++; // the transcript view's "$ cmd" … "✓ • 1.2s"
+    else if (/^› \S/.test(l) || /^─ Worked for [\dhms ]+ ─/.test(l) || /^■ Conversation interrupted/.test(l) || /^Token usage: total=[\d,]+ input=/.test(l)) turns++;
+  }
+  const score = banner ? (tools + bodies + turns > 0 ? 0.85 : 0.6)
+    : tools >= 2 && bodies >= 1 ? 0.7
+      : (tools >= 1 && bodies >= 1 && (turns >= 1 || labels >= 1)) || (statuses >= 1 && turns >= 1) ? 0.65
+        : statuses >= 2 ? 0.6
+          : 0;
+  return score > 0 ? { format: 'codex-tui', score } : null;
 }

@@ -52,3 +52,20 @@ describe('terminal output end to end: destructive sessions are blocked for the r
     assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.GITHUB), 'the token is masked');
   });
 });
+
+describe('terminal output end to end: the Codex TUI', () => {
+  const capture = (...cells: string[]) => ['╭──────────────────────────────╮', '│ >_ OpenAI Codex (v0.58.0)    │', '│ directory: /home/dev/app     │', '╰──────────────────────────────╯', '', ...cells].join('\n') + '\n';
+
+  test('a benign session: codex detected, its commands counted, no alarm', async () => {
+    const r = await analyzeText(capture('› run the tests', '', '• Ran npm test', '  └ 12 passing', '', '• All 12 tests pass.'));
+    assert.deepEqual([r.format, r.agent, r.agent_detected, r.confidence], ['codex-tui', 'codex', true, 'low']);
+    assert.equal(r.stats.commands, 1);
+    assert.deepEqual(alarms(r), []);
+  });
+
+  test('rm -rf ~ in a "• Ran" cell is judged like the same command in a rollout', async () => {
+    const r = await analyzeText(capture('› tidy up', '', '• Ran rm -rf ~', '  └ (no output)'));
+    assert.equal(r.outcome, 'Blocked');
+    assert.ok(alarms(r).includes('destructive/rm-outside-worktree'));
+  });
+});

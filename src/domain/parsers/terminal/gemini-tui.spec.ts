@@ -191,3 +191,151 @@ describe('gemini-cli-tui: older builds (0.1.x) box the person\'s message', () =>
     assert.ok(!commands(out.events).includes('git push --force'));
   });
 });
+
+describe('gemini-cli-tui: early builds (0.1.x) draw the tool boxes one column in', () => {
+  const wide = (t: string) => ` │ ${t.padEnd(56)} │`;
+  const top = ` ╭${'─'.repeat(58)}╮`;
+  const bottom = ` ╰${'─'.repeat(58)}╯`;
+  const capture = [
+    ' ███            █████████  ██████████',
+    '░░░███         ███░░░░░███░░███░░░░░█',
+    '',
+    'Tips for getting started:',
+    '1. Ask questions, edit files, or run commands.',
+    '',
+    '> Räume die Zustandsmaschine auf',
+    '  und committe danach nur style.css',
+    '',
+    '✦ Ich prüfe zuerst den Stand.',
+    top, wide('✔  Shell git status'), wide(''), wide('   Changes not staged for commit:'), wide('     modified:   app.js'), bottom,
+    '✦ app.js verwerfe ich.',
+    top, wide('✔  Shell git restore app.js'), bottom,
+    top, wide('✔  Shell mkdir -p src/store [in shop-backend] (Create the…'), ` ╰${'─'.repeat(30)}\uFFFD`,
+    top, wide('x  Shell git push (Publish.)'), wide(''), wide('   error: failed to push some refs'), bottom,
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected as Gemini CLI terminal output', () => {
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+  });
+
+  test('the prompt at the margin is a prompt, its indented continuation joined', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['Räume die Zustandsmaschine auf\nund committe danach nur style.css']);
+  });
+
+  test('every boxed command is a call with its result, in order', () => {
+    assert.deepEqual(commands(out.events), ['git status', 'git restore app.js', 'mkdir -p src/store', 'git push']);
+    const restore = callWith(out.events, 'git restore');
+    assert.deepEqual([resultOf(out.events, restore)?.isError, resultOf(out.events, restore)?.output], [false, '']);
+    assert.match(resultOf(out.events, callWith(out.events, 'git status'))!.output, /modified: {3}app\.js/);
+    assert.equal(resultOf(out.events, callWith(out.events, 'git push'))!.isError, true);
+  });
+
+  test('a description the box cut short is dropped, the directory kept', () => {
+    const mkdir = callWith(out.events, 'mkdir');
+    assert.deepEqual(mkdir.input, { type: 'command', command: 'mkdir -p src/store', workdir: 'shop-backend' });
+  });
+});
+
+describe('gemini-cli-tui: look-alikes are not claimed', () => {
+  test('an indented tree drawing with ticks is not a capture', () => {
+    const text = ['Build report', ' ╭───────────────╮', ' │ ✔ lint passed │', ' │ ✔ unit passed │', ' ╰───────────────╯', 'All green.'].join('\n') + '\n';
+    assert.equal(run(text).detection?.format ?? 'plain-text', 'plain-text');
+  });
+});
+
+describe('gemini-cli-tui: a capture that starts mid-reply', () => {
+  test('the text in the reply\'s gutter before anything else is the agent\'s message', () => {
+    const text = ['  Step 3: the workspace module.', '', '   1. Create src/workspace.', '   2. Register it.', '╭──────────────────────────────╮', '│ ✔  Shell mkdir -p src/workspace │', '╰──────────────────────────────╯', '✦ Now the module file.'].join('\n') + '\n';
+    const out = run(text, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Step 3: the workspace module.\n 1. Create src/workspace.\n 2. Register it.', 'Now the module file.']);
+    assert.deepEqual(ofKind(out.events, 'system'), []);
+  });
+
+  test('an indented banner line at the start is not a message', () => {
+    const out = run('  ▝▜▄     Gemini CLI v0.34.0\n> hi\n', 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'message'), []);
+  });
+});
+
+describe('gemini-cli-tui: the 0.4x layout (prompt bands, one-line tools, thoughts)', () => {
+  const band = (top: boolean) => (top ? '▄' : '▀').repeat(60);
+  const capture = [
+    ' ▝▜▄     Gemini CLI v0.43.0',
+    '   ▝▜▄',
+    '',
+    band(true),
+    ' > Die Punkte-Logik zählt Runden doppelt; bitte reparieren,',
+    '   aber nichts bauen.',
+    band(false),
+    '',
+    '  Checking the Scoring: ',
+    '  Reading the scoring code before changing it.',
+    '',
+    '  ✓  ReadFolder  src/ → Found 12 item(s).',
+    '  ✓  FindFiles  \'**/Score*.ts\'',
+    '   → Found 2 matching file(s)',
+    '  ✓  SearchText  \'lapCount\' → Found 3 matches',
+    '  ✓  ReadFile  src/score/ScoreKeeper.ts',
+    '  ✓  Edit  ScoreKeeper.ts → Accepted (+1, -1)',
+    '',
+    '      40   const laps = car.laps;',
+    '      41 -   total += laps * 2;',
+    '      41 +   total += laps;',
+    '',
+    '  -  Edit  Race.ts → Rejected (+1, -1)',
+    '',
+    '       8 -   finish();',
+    '       8 +   finish(true);',
+    '',
+    '╭──────────────────────────────────────────────╮',
+    '│ ✓  Shell git restore src/score/Race.ts       │',
+    '│                                              │',
+    '╰──────────────────────────────────────────────╯',
+    '',
+    '✦ Die doppelte Zählung ist behoben.',
+    band(true),
+    ' > danke',
+    band(false),
+  ].join('\n') + '\n';
+  const out = run(capture);
+
+  test('is detected as Gemini CLI terminal output', () => {
+    assert.equal(out.detection?.format, 'gemini-cli-tui');
+  });
+
+  test('the text in a prompt band is the prompt, its further lines joined', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['Die Punkte-Logik zählt Runden doppelt; bitte reparieren,\naber nichts bauen.', 'danke']);
+  });
+
+  test('a thought\'s subject and text are thinking, not unplaced output', () => {
+    assert.deepEqual(ofKind(out.events, 'thinking').map((t) => t.text), ['Checking the Scoring:\nReading the scoring code before changing it.']);
+    assert.ok(!ofKind(out.events, 'system').some((s) => s.text.includes('Checking')));
+  });
+
+  test('every one-line tool is a call with its outcome as the result', () => {
+    assert.deepEqual(calls(out.events).map((c) => c.name), ['list_directory', 'glob', 'search_file_content', 'read_file', 'replace', 'replace', 'run_shell_command']);
+    const glob = calls(out.events).find((c) => c.name === 'glob')!;
+    assert.deepEqual(glob.input, { type: 'search', pattern: '**/Score*.ts' });
+    assert.equal(resultOf(out.events, glob)!.output, 'Found 2 matching file(s)');
+  });
+
+  test('an accepted edit carries its diff; a rejected one is denied', () => {
+    const [accepted, rejected] = calls(out.events).filter((c) => c.name === 'replace');
+    assert.deepEqual(accepted.input, { type: 'file_edit', path: 'ScoreKeeper.ts', edits: [{ oldText: '  total += laps * 2;', newText: '  total += laps;' }] });
+    assert.deepEqual([resultOf(out.events, accepted)!.denied, resultOf(out.events, accepted)!.isError], [false, false]);
+    assert.deepEqual([resultOf(out.events, rejected)!.denied, resultOf(out.events, rejected)!.interrupted], [true, undefined]);
+  });
+
+  test('the boxed shell command is still a call', () => {
+    assert.deepEqual(commands(out.events), ['git restore src/score/Race.ts']);
+  });
+});
+
+describe('gemini-cli-tui: the CLI started again in the same capture', () => {
+  test('the start-up tips after a session\'s work begin a new run', () => {
+    const text = ['Tips for getting started:', '1. Ask questions.', '> fix it', '✦ Fixed.', '> /quit', '╭────╮', '│ Agent powering down. Goodbye! │', '╰────╯', 'Tips for getting started:', '1. Ask questions.', '> now commit'].join('\n') + '\n';
+    const out = run(text, 'gemini-cli-tui');
+    assert.deepEqual(out.events.filter((e) => e.kind === 'prompt' || (e.kind === 'system' && e.subtype === 'run_start')).map((e) => (e.kind === 'prompt' ? e.text : 'run_start')), ['fix it', '/quit', 'run_start', 'now commit']);
+  });
+});

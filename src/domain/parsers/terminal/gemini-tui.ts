@@ -11,7 +11,20 @@
 // Shell, ReadFile, WriteFile, Edit, ReadFolder, FindFiles, SearchText, ReadManyFiles,
 // GoogleSearch, WebFetch, Save Memory, WriteTodos; MCP tools as "tool (server MCP Server)".
 // The footer ("~/app (main*)  no sandbox  gemini-2.5-pro (97% context left)") gives the session.
+// Later builds (0.4x) set the person's message in a band of half blocks and list most tools on
+// one line each, outside any box, with their outcome after an arrow and an edit's diff under it:
+//   ▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄▄
+//    > fix the reward logic                         the prompt (its further lines three columns in)
+//   ▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀▀
+//     Fixing Reward Logic:                          a thought's subject, then its text
+//     ✓  ReadFile  src/reward.cs
+//     ✓  FindFiles  '**/IStage.cs' → Found 1 matching file(s)
+//     ✓  Edit  reward.cs → Accepted (+44, -35)      "Rejected" when the person refused it
+//          12 -  old line                           the diff
+//          12 +  new line
+// Shell commands keep their boxes.
 import type { EventSink, LogParser, ToolInput } from '../../model/events.ts';
+import { RUN_START } from '../../model/runs.ts';
 import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
@@ -25,6 +38,14 @@ const NAMES = [...GEMINI_TOOLS.keys()].map((n) => n.replace(' ', '\\s')).join('|
 export const GEMINI_TOOL_LINE = new RegExp(`^([✔✓x✗✘✖\\-o⊷?])\\s+(${NAMES})(?:\\s+(.*))?$`);
 const MCP_TOOL_LINE = /^([✔✓x✗✘✖\-o⊷?])\s+([\w.-]+) \(([\w.-]+) MCP Server\)(?:\s+(.*))?$/;
 const PROMPT = /^>\s(.*)$/;
+/** 0.4x: the person's message under a band of "▄", one column in. */
+const BAND_TOP = /^▄{8,}$/;
+const BAND_BOTTOM = /^▀{8,}$/;
+const BAND_PROMPT = /^ >\s?(.*)$/;
+/** 0.4x: "  ✓  ReadFile  path → outcome", a tool on one line outside any box. */
+export const GEMINI_COMPACT_TOOL = new RegExp(`^ {2}([✔✓x✗✘✖\\-o⊷?]) {2}(${NAMES})(?: {2}(.*?))?(?: → (.*))?$`);
+const COMPACT_OUTCOME = /^ {3}→ (.*)$/;
+const THOUGHT_SUBJECT = /^ {2}\S.{0,100}:\s*$/;
 const BOXED_PROMPT = /^ >\s\S/;
 // `npm run x` prints "> pkg@1.2.3 x" then "> the script's command": npm's banner, not a prompt.
 const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+$/;
@@ -33,7 +54,7 @@ const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|\(esc to cancel/;
 const ART = /^[\s░▒▓█▀▄▌▐]+$/;
 
-type Mode = 'none' | 'prompt' | 'message' | 'tool' | 'box' | 'other';
+type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool' | 'compact' | 'box' | 'other';
 
 interface OpenTool {
   glyph: string;
@@ -44,6 +65,8 @@ interface OpenTool {
   body: TextBlock;
   /** The header filled the box's width, so Gemini wrapped the description onto the next line. */
   wraps: boolean;
+  /** 0.4x one-line tools: the outcome after the arrow ("Accepted (+8, -1)", "Found 3 matches"). */
+  outcome?: string;
 }
 
 export class GeminiTuiParser implements LogParser {
@@ -58,21 +81,31 @@ export class GeminiTuiParser implements LogParser {
   private lastFooter = '';
   /** The previous line was npm's "> pkg@version script" banner: this "> …" line is its command. */
   private afterNpmBanner = false;
+  /** The previous line was the top of a prompt band (0.4x): " > text" under it is the prompt. */
+  private afterBand = false;
+  /** A prompt, reply or tool call has been read since the (last) start-up: a new start-up is a new run. */
+  private worked = false;
+  /** A line has been read: a gutter line after it is no longer the capture's start. */
+  private started = false;
   private readonly calls = new CallEmitter('gemini-tui');
 
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
     if (s.trim() === '') return;
     const h = head(s);
-    const c = h.charAt(0);
+    // Early builds (0.1.x) draw the tool boxes one column in from the margin: " ╭──╮", " │ ✔ …".
+    const box = unindentBox(s);
+    const c = box.charAt(0);
+    const first = !this.started;
+    this.started = true;
     if (c === '╭') {
-      this.boxWidth = s.length - 4;
+      this.boxWidth = box.length - 4;
       return this.boxOpen(sink, line);
     }
     if (c === '╰') return this.boxClose(sink);
-    if (c === '│') return this.boxLine(inner(s), line, sink);
+    if (c === '│') return this.boxLine(inner(box), line, sink);
     if (this.inBox) this.boxClose(sink); // a box whose bottom border was lost
-    this.outside(s, h, line, sink);
+    this.outside(s, h, line, sink, first);
   }
 
   end(sink: EventSink): void {
@@ -134,8 +167,22 @@ export class GeminiTuiParser implements LogParser {
 
   // ── Outside boxes ─────────────────────────────────────────────────────────────────────────
 
-  private outside(s: string, h: string, line: number, sink: EventSink): void {
+  private outside(s: string, h: string, line: number, sink: EventSink, first: boolean): void {
+    const band = this.afterBand;
+    this.afterBand = BAND_TOP.test(h);
+    if (this.afterBand || BAND_BOTTOM.test(h)) return this.close(sink);
+    if (band) {
+      const prompt = BAND_PROMPT.exec(h);
+      if (prompt) return this.open('prompt', line, prompt[1], sink);
+    }
     if (SPINNER.test(h) || ART.test(h)) return;
+    if (this.compactLine(s, h, line, sink)) return;
+    // The start-up tips after a session's work: the CLI was started again in the same terminal.
+    if (/^Tips for getting started:$/.test(h) && this.worked) {
+      this.close(sink);
+      this.worked = false;
+      return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: RUN_START, text: 'Gemini CLI started again' });
+    }
     const footer = h.includes('% context left)') ? FOOTER_MODEL.exec(h) : null;
     if (footer) return this.footer(h, footer, line, sink);
     const npmCommand = this.afterNpmBanner;
@@ -154,11 +201,39 @@ export class GeminiTuiParser implements LogParser {
       if (/^Request cancelled/i.test(text)) return sink.emit({ kind: 'interrupt', index: -1, line, at: null, reason: text });
       return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'info', text });
     }
-    if ((h.startsWith(' ') || h.startsWith('\t')) && this.block && (this.mode === 'prompt' || this.mode === 'message')) {
-      return this.block.add(s.replace(/^ {1,2}/, ''));
+    if ((h.startsWith(' ') || h.startsWith('\t')) && this.block && (this.mode === 'prompt' || this.mode === 'message' || this.mode === 'thinking')) {
+      // A prompt's further lines sit under its text: two columns in, three in a 0.4x band.
+      return this.block.add(s.replace(this.mode === 'prompt' ? /^ {1,3}/ : /^ {1,2}/, ''));
     }
+    if (THOUGHT_SUBJECT.test(h) && !first) return this.open('thinking', line, s.slice(2).trimEnd(), sink);
+    // A capture that starts mid-reply: text in the reply's two-column gutter before anything else.
+    if (first && /^ {2}\S/.test(h) && !/[▝▜▄▗▟▀▘▙▛▌▐█░▒▓]/.test(h)) return this.open('message', line, s.slice(2), sink);
     if (this.mode !== 'other') this.open('other', line, null, sink);
     this.block!.add(s);
+  }
+
+  /** 0.4x one-line tools: the tool line, its outcome line ("   → …") and an edit's diff under it. */
+  private compactLine(s: string, h: string, line: number, sink: EventSink): boolean {
+    const tool = GEMINI_COMPACT_TOOL.exec(h);
+    if (tool) {
+      this.openTool({ glyph: tool[1], name: GEMINI_TOOLS.get(tool[2].replace(/\s/, ' ')) ?? tool[2], description: tool[3] ?? '', wraps: false, ...(tool[4] ? { outcome: tool[4] } : {}) }, line, sink);
+      this.mode = 'compact';
+      this.inBox = false;
+      return true;
+    }
+    if (this.mode !== 'compact' || !this.tool) return false;
+    const outcome = COMPACT_OUTCOME.exec(h);
+    if (outcome && this.tool.body.empty) {
+      this.tool.outcome = this.tool.outcome ? `${this.tool.outcome} ${outcome[1]}` : outcome[1];
+      return true;
+    }
+    // The diff (or content) under an edit or a write sits four or more columns in.
+    if (/^ {4,}\S/.test(h)) {
+      this.tool.body.add(s.replace(/^ {1,4}/, ''));
+      return true;
+    }
+    this.close(sink);
+    return false;
   }
 
   /** "~/app (main*)   no sandbox (see /docs)   gemini-2.5-pro (97% context left)": columns apart by 2+ spaces. */
@@ -193,12 +268,14 @@ export class GeminiTuiParser implements LogParser {
     const block = this.block;
     this.mode = this.inBox ? 'box' : 'none';
     this.block = null;
-    if (mode === 'tool') return this.closeTool(sink);
+    if (mode === 'tool' || mode === 'compact') return this.closeTool(sink);
     if (!block || block.empty) return;
     const text = block.toString();
     const base = { index: -1, line: block.line, at: null };
+    if (mode === 'prompt' || mode === 'message') this.worked = true;
     if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
     else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
+    else if (mode === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
     else sink.emit({ kind: 'system', ...base, subtype: mode === 'box' ? 'dialog' : 'output', text });
   }
 
@@ -206,13 +283,15 @@ export class GeminiTuiParser implements LogParser {
     const tool = this.tool;
     this.tool = null;
     if (!tool) return;
-    const output = tool.body.empty ? '' : tool.body.toString();
-    const callId = this.calls.call(sink, tool.line, null, tool.name, geminiInput(tool, output));
+    const shown = tool.body.empty ? '' : tool.body.toString();
+    this.worked = true;
+    const callId = this.calls.call(sink, tool.line, null, tool.name, geminiInput(tool, shown));
+    const output = tool.outcome ? (shown ? `${tool.outcome}\n${shown}` : tool.outcome) : shown;
     // o / ⊷ / ?: pending, running or awaiting approval when the screen was captured — no result.
     if (tool.glyph === 'o' || tool.glyph === '⊷' || tool.glyph === '?') return;
     const failed = tool.glyph !== '✔' && tool.glyph !== '✓' && tool.glyph !== '-';
     const stated = statedExitCode(output);
-    const denied = /did not allow|denied by policy|rejected by (?:the )?user/i.test(output.slice(0, 500));
+    const denied = /did not allow|denied by policy|rejected by (?:the )?user/i.test(output.slice(0, 500)) || /^Rejected\b/.test(tool.outcome ?? '');
     this.calls.result(sink, callId, tool.name, tool.line, null, {
       // ✔ only says the tool ran: a shell command that exits non-zero is still a success for Gemini.
       output, exitCode: stated,
@@ -220,6 +299,14 @@ export class GeminiTuiParser implements LogParser {
     });
   }
 }
+
+/** A box line drawn with a margin of one or two columns, from its border on; any other line as it is. */
+export function unindentBox(s: string): string {
+  if (s.charAt(0) !== ' ') return s;
+  const at = s.charAt(1) === ' ' ? 2 : 1;
+  return BOX_EDGE.has(s.charAt(at)) ? s.slice(at) : s;
+}
+const BOX_EDGE: ReadonlySet<string> = new Set(['╭', '│', '╰']);
 
 /** The text between a box's side borders. */
 function inner(s: string): string {
@@ -271,6 +358,9 @@ export function shellInput(d: string): ToolInput {
     const open = descriptionStart(rest);
     if (open > 0) rest = rest.slice(0, open).trimEnd();
   }
+  // The box cut the description: "mkdir -p src [in app] (Create the…": after the directory, it is one.
+  const cutDescription = /\]\s\([^()]*(?:…|\.\.\.)$/.exec(rest);
+  if (cutDescription) rest = rest.slice(0, cutDescription.index + 1);
   const dir = /\s\[(?:in|current working directory) ([^\]]+)\]$/.exec(rest);
   if (dir) rest = rest.slice(0, dir.index);
   // The box cut the line inside the bracket: "npm run build [current working directory /priv…".
