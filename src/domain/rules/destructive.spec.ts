@@ -362,6 +362,14 @@ test('restoring a file the agent edited itself undoes its own work and is not re
   assert.deepEqual(only(drafts, DISCARD), []);
 });
 
+test('a file edited in an earlier run of the same log is not this run\'s own work: restoring it is a warning', async () => {
+  const newRun = { kind: 'system' as const, subtype: 'run_start', text: 'a new run' };
+  const drafts = await runRules([write('/home/dev/project/src/a.ts', 'x'), newRun, cmd('git restore src/a.ts')]);
+  assert.deepEqual(only(drafts, DISCARD).map(severityOf), ['warning']);
+  const sameRun = await runRules([write('/home/dev/project/src/a.ts', 'x'), cmd('git restore src/a.ts')]);
+  assert.deepEqual(only(sameRun, DISCARD), []);
+});
+
 test('git status showing a file modified before the agent touched it makes its restore a warning, even after the agent edited it', async () => {
   const drafts = await runRules([...ran('git status --short', { output: ' M src/a.ts\n?? notes.md\n' }), write('/home/dev/project/src/a.ts', 'y'), cmd('git restore src/a.ts')]);
   const found = only(drafts, DISCARD);

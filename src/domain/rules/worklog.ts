@@ -9,6 +9,7 @@ import type { EventFacts, SessionFacts } from './types.ts';
 import { effectsOf, locate } from './effects.ts';
 import { gitSubcommand, parseArgs } from './commands.ts';
 import { addCapped } from './util.ts';
+import { RUN_START } from '../model/runs.ts';
 
 const FILES_MAX = 5_000;
 
@@ -88,6 +89,13 @@ export class WorkLog {
 
   /** Record what the event shows; call after the rule judged it. */
   onEvent(event: NormEvent, facts: EventFacts): void {
+    // A new run in the same file (the agent quit and was started again) begins with the tree as
+    // the earlier run left it: what that run wrote is now work the new run found, not its own.
+    if (event.kind === 'system' && event.subtype === RUN_START) {
+      this.touched.clear();
+      this.unlisted = false;
+      return;
+    }
     if (event.kind === 'tool_result') {
       const calls = this.calls.get(event.callId);
       this.calls.delete(event.callId);
