@@ -33,6 +33,8 @@ export interface QueuedJob {
   maxAttempts: number;
   leaseOwner: string;
   leaseExpiresAt: string;
+  /** Why the previous run ended without finishing, if it recorded a reason. */
+  lastError?: string | null;
 }
 
 /**
