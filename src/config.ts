@@ -284,6 +284,19 @@ export function loadConfig(env: Env = process.env): Config {
 export interface ClientConfig {
   apiUrl: string;
   apiKey: string | null;
+  /** How long an upload keeps retrying while the server is unreachable or asks to wait (VOUCH_UPLOAD_RETRY_SECONDS). */
+  uploadRetryMs: number;
+}
+
+/** VOUCH_UPLOAD_RETRY_SECONDS (default 120): how long `vouch upload`, the hooks and the Action keep retrying an upload. */
+export const DEFAULT_UPLOAD_RETRY_SECONDS = 120;
+
+/** VOUCH_UPLOAD_RETRY_SECONDS in ms (the hooks and the Action, which need no API URL check); a bad value is a ConfigError. */
+export function uploadRetryMsOf(env: Env = process.env): number {
+  const r = new Reader(env);
+  const seconds = r.int('VOUCH_UPLOAD_RETRY_SECONDS', DEFAULT_UPLOAD_RETRY_SECONDS, 0, 86_400);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return seconds * 1000;
 }
 
 export function loadClientConfig(env: Env = process.env): ClientConfig {
@@ -296,5 +309,5 @@ export function loadClientConfig(env: Env = process.env): ClientConfig {
     r.problems.push(`VOUCH_API_URL must be an absolute http(s) URL (got ${JSON.stringify(apiUrl)})`);
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
-  return { apiUrl, apiKey: r.raw('VOUCH_API_KEY') ?? null };
+  return { apiUrl, apiKey: r.raw('VOUCH_API_KEY') ?? null, uploadRetryMs: uploadRetryMsOf(env) };
 }

@@ -269,7 +269,7 @@ describe('a session end of each agent uploads its log to a running Vouch', () =>
   });
 
   test('with the server down the upload is queued, shown by status, and sent at the next session end', async () => {
-    const downEnv = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' }; // discard port: nothing listens
+    const downEnv = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9', VOUCH_UPLOAD_RETRY_SECONDS: '0' }; // discard port: nothing listens
     const first = join(home, 'queued-first.jsonl');
     await copyFile(join(FIXTURES_DIR, 'claude-code.jsonl'), first);
     const payload = JSON.stringify({ session_id: 'queued-1', transcript_path: first, cwd: project });
@@ -472,7 +472,7 @@ describe('portable hook commands, vanished logs, Claude subagent transcripts', (
   test('a queued log that no longer exists is dropped at the next flush, not retried', async () => {
     const log = join(home, 'gone.jsonl');
     await copyFile(join(FIXTURES_DIR, 'gemini-cli.jsonl'), log);
-    const down = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' };
+    const down = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9', VOUCH_UPLOAD_RETRY_SECONDS: '0' };
     await vouch(['hooks', 'run', 'gemini-cli'], down, JSON.stringify({ session_id: 'gone-1', transcript_path: log, cwd: project }));
     type Status = { queue: Array<{ transcript: string; attempts: number }>; given_up: unknown[] };
     let s: Status = { queue: [], given_up: [] };
