@@ -29,6 +29,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number; loginMax: number; webhookActionsMax: number };
   /** Shared rate-limit counters in Redis (redis:// or rediss://); else PostgreSQL, else in-process. */
   redisUrl: string | null;
+  /** A Redis command slower than this skips the rate limit (fail open) until Redis answers again. */
+  redisTimeoutMs: number;
   /** The worker's periodic clean-up: expired sign-ins, old idempotency keys, ended rate-limit windows. */
   sweep: { intervalMs: number; idempotencyRetentionMs: number };
   analysis: { timeoutMs: number; poolSize: number; maxAttempts: number };
@@ -244,6 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhookActionsMax: r.int('VOUCH_WEBHOOK_ACTION_RATE_LIMIT_MAX', 10, 1),
     },
     redisUrl: readRedisUrl(r),
+    redisTimeoutMs: r.int('VOUCH_REDIS_TIMEOUT_MS', 50, 1, 60_000),
     sweep: {
       intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 5 * 60_000, 10),
       idempotencyRetentionMs: r.int('VOUCH_IDEMPOTENCY_RETENTION_MS', 24 * 3600_000, 1000),
