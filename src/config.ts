@@ -34,7 +34,8 @@ export interface Config {
   /** The worker's periodic clean-up: expired sign-ins, old idempotency keys, ended rate-limit windows. */
   sweep: { intervalMs: number; idempotencyRetentionMs: number };
   analysis: { timeoutMs: number; poolSize: number; maxAttempts: number };
-  jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number };
+  /** queues: which job queues a worker process runs (VOUCH_WORKER_QUEUES; both by default). */
+  jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number; queues: WorkerQueue[] };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; allowCidrs: string[] };
   webSessionTtlMs: number;
   /** `open`: anyone can create an account at /signup; `closed`: only operators (vouch admin) and invitations. */
@@ -141,6 +142,18 @@ class Reader {
   list(name: string): string[] {
     return (this.raw(name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   }
+}
+
+export const WORKER_QUEUES = ['analyze', 'deliver'] as const;
+export type WorkerQueue = (typeof WORKER_QUEUES)[number];
+
+/** VOUCH_WORKER_QUEUES: `analyze`, `deliver` or both (comma-separated); unset: both. */
+function readWorkerQueues(r: Reader): WorkerQueue[] {
+  const given = r.list('VOUCH_WORKER_QUEUES');
+  if (given.length === 0) return [...WORKER_QUEUES];
+  const unknown = given.filter((q) => !(WORKER_QUEUES as readonly string[]).includes(q));
+  if (unknown.length > 0) r.problems.push(`VOUCH_WORKER_QUEUES must list ${WORKER_QUEUES.join(' and/or ')} (got ${JSON.stringify(unknown.join(','))})`);
+  return WORKER_QUEUES.filter((q) => given.includes(q));
 }
 
 function defaultPoolSize(): number {
@@ -260,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: r.int('VOUCH_JOB_POLL_MS', 1000, 10),
       leaseMs: r.int('VOUCH_JOB_LEASE_MS', 30_000, 1000),
       deliverConcurrency: r.int('VOUCH_DELIVERY_CONCURRENCY', 4, 1, 256),
+      queues: readWorkerQueues(r),
     },
     webhooks: {
       timeoutMs: r.int('VOUCH_WEBHOOK_TIMEOUT_MS', 10_000, 1),

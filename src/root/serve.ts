@@ -57,7 +57,7 @@ export async function runWorker(): Promise<void> {
   const rt = await openRuntime();
   const { services, log } = rt;
   const workers = startWorkers(services, { log });
-  log.info({ database: services.health.databaseDialect, pool: services.config.analysis.poolSize }, 'vouch worker running');
+  log.info({ database: services.health.databaseDialect, pool: services.config.analysis.poolSize, queues: services.config.jobs.queues }, 'vouch worker running');
   onShutdown(rt, async () => {
     await workers.stop();
     await services.close();
