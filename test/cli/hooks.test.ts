@@ -102,6 +102,7 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
 
       const removed = await vouch(['hooks', 'uninstall', c.agent], env);
       assert.equal(removed.code, 0, removed.stderr);
+      assert.match(removed.stdout, /^Removed \(file restored to its original bytes\): /);
       assert.equal(await readFile(path, 'utf8'), original, 'the original bytes are back');
     });
   }
@@ -183,7 +184,9 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
       const settings = JSON.parse(await readFile(join(fresh, '.claude', 'settings.json'), 'utf8')) as { hooks: { SessionEnd: unknown[] } };
       assert.deepEqual(Object.keys(settings), ['hooks']);
       assert.equal(settings.hooks.SessionEnd.length, 1);
-      assert.equal((await vouch(['hooks', 'uninstall', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' })).code, 0);
+      const removed = await vouch(['hooks', 'uninstall', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' });
+      assert.equal(removed.code, 0);
+      assert.match(removed.stdout, /^Removed \(file deleted: Vouch had created it\): claude-code hook in /, 'says the file was deleted, not "restored"');
       assert.deepEqual(await readdir(fresh).then((n) => n.filter((x) => x !== '.vouch')), [], 'no settings.json, no backup, no .claude folder left');
     } finally {
       await rm(fresh, { recursive: true, force: true });
