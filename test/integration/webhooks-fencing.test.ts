@@ -146,6 +146,21 @@ test('an attempt left open by another run: the next claim waits for its result f
   assert.equal(delivery.status, 'pending', 'a retry is left: the interrupted attempt did not spend it');
 });
 
+test('an attempt the worker abandons (shutdown) on the last attempt of the budget: the delivery stays pending and is due again at once', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  const abandoning: OutboundClient = {
+    ...client,
+    post: async () => ({ ok: false, statusCode: null, latencyMs: 5, errorClass: 'interrupted', error: 'abandoned by the worker (shutdown or lost lease)', responseExcerpt: null }),
+  };
+  // No retries configured: a failed attempt would end the series.
+  const processor = createDeliverProcessor({ db: t.db, client: abandoning, retryDelaysMs: [], leaseMs: LEASE_MS });
+  await processor.run(job, contextFor(job));
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'pending');
+  const row = await t.db.kysely.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+  assert.equal(row.lease_owner, null);
+  assert.ok(Date.parse(row.run_at) <= Date.now(), 'due now');
+});
+
 test('a fresh claim that stays ours: delivered, the job completed', async () => {
   const { acc, id, job } = await claimedDelivery(LEASE_MS);
   const processor = createDeliverProcessor({ db: t.db, client, retryDelaysMs: [100], leaseMs: LEASE_MS });

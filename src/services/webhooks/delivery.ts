@@ -174,6 +174,9 @@ type Settlement = { status: 'delivered' } | { status: 'retry'; delay: number } |
 /** What an attempt's result means for the delivery: decided before any write. */
 function settle(deps: DeliveryDeps, payload: DeliverJobPayload, a: Attempt, result: OutboundResult): Settlement {
   if (result.ok) return { status: 'delivered' };
+  // Abandoned by this worker (shutdown, lost lease): it did not run its course, so it neither
+  // spends the budget nor waits a retry delay; the next worker sends it again.
+  if (result.errorClass === 'interrupted') return { status: 'retry', delay: 0 };
   // A target the SSRF policy refuses will be refused again: retrying only delays the verdict.
   const permanent = PERMANENT_FAILURES.has(result.errorClass ?? '');
   const delay = permanent ? null : retryDelayAfter(a.budgetUsed, deps.retryDelaysMs);
