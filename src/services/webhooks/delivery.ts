@@ -278,7 +278,8 @@ async function holdAnswer(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJo
       if (err instanceof AttemptClosedError) {
         const row = await getAttempt(deps.db.kysely, a.attemptId);
         // A commit whose acknowledgement was lost in the outage looks the same: then it is ours.
-        if (row && row.error_class !== 'interrupted') return 'result already recorded';
+        if (!row) return 'result discarded: the delivery no longer exists';
+        if (row.error_class !== 'interrupted') return 'result already recorded';
         return 'result discarded: the attempt was closed as interrupted meanwhile, the delivery is sent again';
       }
       if (!classifyFault(err)) throw err;
