@@ -81,14 +81,19 @@ test('a bad VOUCH_LOG_STORE, bucket or endpoint is refused with what is expected
 });
 
 test('client configuration for vouch upload', () => {
-  assert.deepEqual(loadClientConfig({ VOUCH_API_URL: 'http://h:1/', VOUCH_API_KEY: 'k' }), { apiUrl: 'http://h:1', apiKey: 'k' });
+  assert.deepEqual(loadClientConfig({ VOUCH_API_URL: 'http://h:1/', VOUCH_API_KEY: 'k' }), { apiUrl: 'http://h:1', apiKey: 'k', uploadRetryMs: 120_000 });
   assert.equal(loadClientConfig({}).apiKey, null);
+  assert.equal(loadClientConfig({ VOUCH_UPLOAD_RETRY_SECONDS: '0' }).uploadRetryMs, 0);
   assert.throws(() => loadClientConfig({ VOUCH_API_URL: 'nope' }), ConfigError);
+  assert.throws(() => loadClientConfig({ VOUCH_UPLOAD_RETRY_SECONDS: 'soon' }), ConfigError);
 });
 
 test('shared rate limits and the sweeper: defaults, values and refusals', () => {
   const d = loadConfig({});
   assert.equal(d.redisUrl, null);
+  assert.equal(d.redisTimeoutMs, 50);
+  assert.equal(loadConfig({ VOUCH_REDIS_TIMEOUT_MS: '200' }).redisTimeoutMs, 200);
+  assert.throws(() => loadConfig({ VOUCH_REDIS_TIMEOUT_MS: '0' }), ConfigError);
   assert.deepEqual(d.sweep, { intervalMs: 300_000, idempotencyRetentionMs: 86_400_000 });
   const c = loadConfig({ VOUCH_REDIS_URL: 'redis://:pw@cache:6379/2', VOUCH_SWEEP_INTERVAL_MS: '60000', VOUCH_IDEMPOTENCY_RETENTION_MS: '3600000' });
   assert.equal(c.redisUrl, 'redis://:pw@cache:6379/2');

@@ -29,10 +29,13 @@ export interface Config {
   rateLimit: { max: number; windowMs: number; loginMax: number; webhookActionsMax: number };
   /** Shared rate-limit counters in Redis (redis:// or rediss://); else PostgreSQL, else in-process. */
   redisUrl: string | null;
+  /** A Redis command slower than this skips the rate limit (fail open) until Redis answers again. */
+  redisTimeoutMs: number;
   /** The worker's periodic clean-up: expired sign-ins, old idempotency keys, ended rate-limit windows. */
   sweep: { intervalMs: number; idempotencyRetentionMs: number };
   analysis: { timeoutMs: number; poolSize: number; maxAttempts: number };
-  jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number };
+  /** queues: which job queues a worker process runs (VOUCH_WORKER_QUEUES; both by default). */
+  jobs: { pollMs: number; leaseMs: number; deliverConcurrency: number; queues: WorkerQueue[] };
   webhooks: { timeoutMs: number; retryDelaysMs: number[]; allowCidrs: string[] };
   webSessionTtlMs: number;
   /** `open`: anyone can create an account at /signup; `closed`: only operators (vouch admin) and invitations. */
@@ -141,6 +144,18 @@ class Reader {
   }
 }
 
+export const WORKER_QUEUES = ['analyze', 'deliver'] as const;
+export type WorkerQueue = (typeof WORKER_QUEUES)[number];
+
+/** VOUCH_WORKER_QUEUES: `analyze`, `deliver` or both (comma-separated); unset: both. */
+function readWorkerQueues(r: Reader): WorkerQueue[] {
+  const given = r.list('VOUCH_WORKER_QUEUES');
+  if (given.length === 0) return [...WORKER_QUEUES];
+  const unknown = given.filter((q) => !(WORKER_QUEUES as readonly string[]).includes(q));
+  if (unknown.length > 0) r.problems.push(`VOUCH_WORKER_QUEUES must list ${WORKER_QUEUES.join(' and/or ')} (got ${JSON.stringify(unknown.join(','))})`);
+  return WORKER_QUEUES.filter((q) => given.includes(q));
+}
+
 function defaultPoolSize(): number {
   return Math.max(1, availableParallelism() - 1);
 }
@@ -244,6 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhookActionsMax: r.int('VOUCH_WEBHOOK_ACTION_RATE_LIMIT_MAX', 10, 1),
     },
     redisUrl: readRedisUrl(r),
+    redisTimeoutMs: r.int('VOUCH_REDIS_TIMEOUT_MS', 50, 1, 60_000),
     sweep: {
       intervalMs: r.int('VOUCH_SWEEP_INTERVAL_MS', 5 * 60_000, 10),
       idempotencyRetentionMs: r.int('VOUCH_IDEMPOTENCY_RETENTION_MS', 24 * 3600_000, 1000),
@@ -257,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
       pollMs: r.int('VOUCH_JOB_POLL_MS', 1000, 10),
       leaseMs: r.int('VOUCH_JOB_LEASE_MS', 30_000, 1000),
       deliverConcurrency: r.int('VOUCH_DELIVERY_CONCURRENCY', 4, 1, 256),
+      queues: readWorkerQueues(r),
     },
     webhooks: {
       timeoutMs: r.int('VOUCH_WEBHOOK_TIMEOUT_MS', 10_000, 1),
@@ -284,6 +301,19 @@ export function loadConfig(env: Env = process.env): Config {
 export interface ClientConfig {
   apiUrl: string;
   apiKey: string | null;
+  /** How long an upload keeps retrying while the server is unreachable or asks to wait (VOUCH_UPLOAD_RETRY_SECONDS). */
+  uploadRetryMs: number;
+}
+
+/** VOUCH_UPLOAD_RETRY_SECONDS (default 120): how long `vouch upload`, the hooks and the Action keep retrying an upload. */
+export const DEFAULT_UPLOAD_RETRY_SECONDS = 120;
+
+/** VOUCH_UPLOAD_RETRY_SECONDS in ms (the hooks and the Action, which need no API URL check); a bad value is a ConfigError. */
+export function uploadRetryMsOf(env: Env = process.env): number {
+  const r = new Reader(env);
+  const seconds = r.int('VOUCH_UPLOAD_RETRY_SECONDS', DEFAULT_UPLOAD_RETRY_SECONDS, 0, 86_400);
+  if (r.problems.length > 0) throw new ConfigError(r.problems);
+  return seconds * 1000;
 }
 
 export function loadClientConfig(env: Env = process.env): ClientConfig {
@@ -296,5 +326,5 @@ export function loadClientConfig(env: Env = process.env): ClientConfig {
     r.problems.push(`VOUCH_API_URL must be an absolute http(s) URL (got ${JSON.stringify(apiUrl)})`);
   }
   if (r.problems.length > 0) throw new ConfigError(r.problems);
-  return { apiUrl, apiKey: r.raw('VOUCH_API_KEY') ?? null };
+  return { apiUrl, apiKey: r.raw('VOUCH_API_KEY') ?? null, uploadRetryMs: uploadRetryMsOf(env) };
 }

@@ -30,6 +30,12 @@ function loggerOptions(deps: AppDeps): Pick<FastifyServerOptions, 'loggerInstanc
   return { loggerInstance: deps.logger ?? createLogger(deps.config.logLevel), childLoggerFactory: lazyChildLogger };
 }
 
+/** Node's header timeout: the body-rate window, never longer than the whole-request limit (Node refuses that). */
+export function headerLimits(http: { requestTimeoutMs: number; bodyRateWindowMs: number }): { headersTimeout: number; connectionsCheckingInterval: number } {
+  const headersTimeout = http.requestTimeoutMs > 0 ? Math.min(http.bodyRateWindowMs, http.requestTimeoutMs) : http.bodyRateWindowMs;
+  return { headersTimeout, connectionsCheckingInterval: Math.min(1_000, headersTimeout) };
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { services } = options;
   if (!services.metrics) throw new Error('buildApp: the services were wired without metrics');
@@ -45,8 +51,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     // The whole request (headers and body) must arrive within this; Node answers 408 otherwise
-    // (through clientErrorHandler below). Headers alone keep Node's 60 s. See body-timeouts.ts.
+    // (through clientErrorHandler below). See body-timeouts.ts.
     requestTimeout: deps.config.http.requestTimeoutMs,
+    // The headers get the same bound as a stalled body: VOUCH_BODY_RATE_WINDOW_MS (15 s), checked
+    // every second (Node's defaults, 60 s checked every 30 s, held a silent socket 60–90 s).
+    http: headerLimits(deps.config.http),
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     // Errors raised before routing (a malformed URL) still get a problem body and a Request-Id.
     frameworkErrors: (error, req, reply) => {

@@ -50,6 +50,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
     registeredRoutes: readonly RegisteredRoute[];
+    /** How the rate-limit store is doing ("redis: ok", "redis: not answering …"), for /readyz. */
+    rateLimitStoreStatus: () => string;
   }
   interface FastifyContextConfig {
     /**

@@ -103,6 +103,8 @@ export interface Runtime {
 export interface OpenStoreOptions {
   /** Told about each failed attempt to reach the database at start, and the wait before the next. */
   onWait?: (error: unknown, retryInMs: number) => void;
+  /** Told every few seconds while another process holds the migration lock (bounded by VOUCH_DB_STARTUP_TIMEOUT_MS). */
+  onMigrationLockWait?: (waitedMs: number) => void;
   /** Told when an open connection to the database fails later (PostgreSQL restarted). */
   onConnectionError?: (error: Error) => void;
 }
@@ -119,7 +121,10 @@ async function migrateWhenReachable(db: Db, config: Config, opts: OpenStoreOptio
   const deadline = Date.now() + config.databaseStartupTimeoutMs;
   for (let attempt = 0; ; attempt++) {
     try {
-      await db.migrate();
+      await db.migrate({
+        lockTimeoutMs: config.databaseStartupTimeoutMs,
+        onLockWait: opts.onMigrationLockWait,
+      });
       return;
     } catch (error) {
       const wait = STARTUP_RETRY_MS[Math.min(attempt, STARTUP_RETRY_MS.length - 1)];
@@ -155,6 +160,7 @@ export async function openRuntime(): Promise<Runtime> {
   const services = await openServices(config, {
     log,
     onWait: (error, retryInMs) => log.warn({ err: String(error), retry_in_ms: retryInMs }, 'database not reachable yet; waiting'),
+    onMigrationLockWait: (waitedMs) => log.warn({ waited_ms: waitedMs, gives_up_after_ms: config.databaseStartupTimeoutMs }, 'waiting for the migration lock: another process is migrating the database'),
     // The failing statement reports the outage (once, error level); this only notes the connection.
     onConnectionError: (error) => {
       if (outages.note({ kind: 'unavailable', dependency: 'database' })) log.warn({ err: error.message }, 'database connection lost; the pool reconnects on demand');

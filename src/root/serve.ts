@@ -39,14 +39,20 @@ function onShutdown(rt: Runtime, stop: Stop): void {
 }
 
 export async function runServe(): Promise<void> {
+  const began = performance.now();
   const rt = await openRuntime();
   const { services, log } = rt;
   const { config } = services;
+  const opened = performance.now();
   let workers: Workers | null = null;
   const app = await buildApp({ services, logger: log, onJobEnqueued: () => workers?.nudge() });
+  const built = performance.now();
   await app.listen({ host: config.host, port: config.port });
   if (config.role === 'all') workers = startWorkers(services, { log });
-  log.info({ role: config.role, public_url: config.publicUrl, database: services.health.databaseDialect }, 'vouch serving');
+  // Where a slow start went: the database (reachable, migrated), building the app, or binding.
+  // performance.now() counts from the process's start: `load` is Node and the CLI's modules.
+  const startup_ms = { total: Math.round(performance.now()), load: Math.round(began), database: Math.round(opened - began), app: Math.round(built - opened), listen: Math.round(performance.now() - built) };
+  log.info({ role: config.role, public_url: config.publicUrl, database: services.health.databaseDialect, startup_ms }, 'vouch serving');
   onShutdown(rt, async () => {
     await Promise.all([app.close(), workers?.stop()]);
     await services.close();
@@ -57,7 +63,7 @@ export async function runWorker(): Promise<void> {
   const rt = await openRuntime();
   const { services, log } = rt;
   const workers = startWorkers(services, { log });
-  log.info({ database: services.health.databaseDialect, pool: services.config.analysis.poolSize }, 'vouch worker running');
+  log.info({ database: services.health.databaseDialect, pool: services.config.analysis.poolSize, queues: services.config.jobs.queues }, 'vouch worker running');
   onShutdown(rt, async () => {
     await workers.stop();
     await services.close();

@@ -21,7 +21,8 @@ export type RedactResult =
   | { kind: 'not_found' }
   /** The analysis is still reading the log: rewriting it now would race with it. */
   | { kind: 'analyzing' }
-  | { kind: 'no_log' };
+  /** expiredAt: when the account's retention deleted it, if that is why. */
+  | { kind: 'no_log'; expiredAt: string | null };
 
 /** Finds the secrets in one line of text (the service's detector by default). */
 export type LineDetector = (text: string) => Promise<string[]>;
@@ -57,7 +58,7 @@ export async function redactStoredLog(db: Db, logStore: LogStore, accountId: str
   if (!session) return { kind: 'not_found' };
   if (session.status === 'analyzing') return { kind: 'analyzing' };
   const source = await openStoredLog(logStore, session.id);
-  if (!source) return { kind: 'no_log' };
+  if (!source) return { kind: 'no_log', expiredAt: session.log_expired_at ?? null };
   const { maskKnown } = await import('../domain/secrets/mask.ts');
   // Two passes, as GET /log: every value detected anywhere in the log is masked on every line.
   const lineDetect = detect ?? (await defaultDetector());

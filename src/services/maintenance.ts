@@ -8,9 +8,12 @@
 //   - stored-log data that interrupted uploads left behind (log store);
 //   - stored logs older than their account's retention period (the session and report stay);
 //   - password-reset links past their expiry, and sign-in backoff counters idle for a day.
-// Every worker process sweeps; the deletes are idempotent, so concurrent sweeps are harmless.
+// Every worker process sweeps on its timer, but one at a time across the deployment (an
+// advisory lock in PostgreSQL): a worker whose turn comes while another sweeps skips this round,
+// so two workers never remove (and log) the same rows. The deletes are idempotent anyway.
 import type { Db } from '../adapters/db/database.ts';
 import { activeLeases, expireLeases } from '../adapters/jobs/queue.ts';
+import { unlessRunningElsewhere } from '../adapters/db/exclusive.ts';
 import { deleteIdempotencyKeysBefore } from '../adapters/db/repositories/idempotency.ts';
 import { deleteEndedRateLimits } from '../adapters/db/repositories/rate-limits.ts';
 import { deleteExpiredWebSessions } from '../adapters/db/repositories/web-sessions.ts';
@@ -52,6 +55,16 @@ export interface SweepResult {
   expiredLogs: number;
   passwordResets: number;
   signInThrottles: number;
+}
+
+/** The advisory lock key of the sweep ("vsw1"). */
+const SWEEP_LOCK = 0x76737731;
+
+const NOTHING_SWEPT: SweepResult = { webSessions: 0, idempotencyKeys: 0, rateLimitWindows: 0, orphanUploads: 0, expiredLogs: 0, passwordResets: 0, signInThrottles: 0 };
+
+/** One sweep, unless another process is sweeping right now (then nothing, this round). */
+export async function sweepIfNoneRunning(deps: SweepDeps, nowMs: number = Date.now()): Promise<SweepResult> {
+  return (await unlessRunningElsewhere(deps.db, SWEEP_LOCK, () => sweepOnce(deps, nowMs))) ?? { ...NOTHING_SWEPT };
 }
 
 export async function sweepOnce(deps: SweepDeps, nowMs: number = Date.now()): Promise<SweepResult> {
@@ -120,8 +133,8 @@ export interface MaintenanceDeps {
 
 export function maintenanceService(deps: MaintenanceDeps) {
   return {
-    /** One sweep of everything that expired (idempotent: concurrent sweeps are harmless). */
-    sweep: (nowMs: number = (deps.clock ?? Date).now()) => sweepOnce(deps, nowMs),
+    /** One sweep of everything that expired; skipped while another process sweeps. */
+    sweep: (nowMs: number = (deps.clock ?? Date).now()) => sweepIfNoneRunning(deps, nowMs),
     /** Takes back the jobs and removes the temp uploads of dead processes of `host` (SQLite only). */
     async reclaimDeadProcesses(host: string): Promise<{ jobs: number; uploads: number }> {
       return { jobs: await reclaimLeasesOfDeadProcesses(deps.db, host), uploads: await removeUploadsOfDeadProcesses(deps.logStore) };

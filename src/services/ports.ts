@@ -1,7 +1,7 @@
 // The services' own view of what the composition root (src/root/) plugs into them and of what a
 // job runner hands a use case. Entry points (app, worker, cli) name these types, never an
 // adapter's: the adapters satisfy them structurally, checked where the root wires them.
-import type { Counter, Histogram, Registry } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 
 /** A structured logger (pino's shape): what services and processors log through. */
@@ -22,6 +22,8 @@ export interface Metrics {
   uploadBytes: Counter;
   uploads: Counter<'result'>;
   analysisDuration: Histogram<'result'>;
+  /** 1 while the rate-limit store answers, 0 while requests skip it (Redis down or not answering). */
+  rateLimitStoreUp: Gauge;
 }
 
 /** A claimed job as a use case sees it. */
@@ -33,6 +35,8 @@ export interface QueuedJob {
   maxAttempts: number;
   leaseOwner: string;
   leaseExpiresAt: string;
+  /** Why the previous run ended without finishing, if it recorded a reason. */
+  lastError?: string | null;
 }
 
 /**

@@ -1,9 +1,13 @@
 // Starts the worker's job runners over the services: `analyze` (through the analysis service's
 // worker-thread pool) and `deliver` (webhooks). Two runners, so slow analyses never hold back
-// webhook deliveries. Also runs the sweeper (expired sign-ins, old idempotency keys, ended
-// rate-limit windows, what interrupted uploads left in the log store).
+// webhook deliveries; VOUCH_WORKER_QUEUES runs only one of them, so that an operator can run the
+// queues in separate processes (a worker killed in the middle of an analysis then takes no
+// webhook request down with it). On stop (SIGTERM) each runner lets its jobs finish within
+// VOUCH_SHUTDOWN_TIMEOUT_MS and hands the rest back to the queue. Also runs the sweeper
+// (expired sign-ins, old idempotency keys, ended rate-limit windows, what interrupted uploads
+// left in the log store).
 import { hostname } from 'node:os';
-import type { Log, Services, SweepResult } from '../services/index.ts';
+import type { JobRunner, Log, Services, SweepResult } from '../services/index.ts';
 import { ANALYZE_JOB } from '../services/sessions.ts';
 import { DELIVER_JOB_KIND } from '../services/webhooks/deliver-job.ts';
 import { analyzeProcessor } from './analyze.ts';
@@ -27,8 +31,10 @@ export function startWorkers(services: Services, opts: WorkerOptions): Workers {
   const { config } = services;
   const { log } = opts;
   const owner = `${hostname()}:${process.pid}`;
-  const analyze = services.jobs({ owner: `${owner}:analyze`, concurrency: config.analysis.poolSize, processors: { [ANALYZE_JOB]: analyzeProcessor(services.analysis) } });
-  const deliver = services.jobs({ owner: `${owner}:deliver`, concurrency: config.jobs.deliverConcurrency, processors: { [DELIVER_JOB_KIND]: deliverProcessor(services.deliveries) } });
+  const queues = new Set(config.jobs.queues);
+  const runners: JobRunner[] = [];
+  if (queues.has('analyze')) runners.push(services.jobs({ owner: `${owner}:analyze`, concurrency: config.analysis.poolSize, processors: { [ANALYZE_JOB]: analyzeProcessor(services.analysis) } }));
+  if (queues.has('deliver')) runners.push(services.jobs({ owner: `${owner}:deliver`, concurrency: config.jobs.deliverConcurrency, processors: { [DELIVER_JOB_KIND]: deliverProcessor(services.deliveries) } }));
   const sweeper = startSweeper(services.maintenance, { log, intervalMs: config.sweep.intervalMs, onSwept: opts.onSwept });
   let stopped = false;
   // Jobs a crashed process of this machine held are taken back first (maintenance service), so
@@ -40,20 +46,18 @@ export function startWorkers(services: Services, opts: WorkerOptions): Workers {
     )
     .then(() => {
       if (stopped) return;
-      analyze.start();
-      deliver.start();
+      for (const r of runners) r.start();
     });
 
   return {
     nudge() {
-      analyze.nudge();
-      deliver.nudge();
+      for (const r of runners) r.nudge();
     },
     async stop() {
       stopped = true;
       await started;
       await sweeper.stop();
-      await Promise.all([analyze.stop(), deliver.stop()]);
+      await Promise.all(runners.map((r) => r.stop()));
     },
   };
 }

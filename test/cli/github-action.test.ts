@@ -331,10 +331,10 @@ describe('the bundled action, run from the release tree', () => {
       });
     });
     const files = await githubFiles();
-    const r = await runAction({ log: 'other/clean.jsonl', 'api-url': `http://127.0.0.1:${closed}`, 'api-key': 'vk_test' }, files);
+    const r = await runAction({ log: 'other/clean.jsonl', 'api-url': `http://127.0.0.1:${closed}`, 'api-key': 'vk_test' }, files, { VOUCH_UPLOAD_RETRY_SECONDS: '0' });
     assert.equal(r.code, 5, r.stdout + r.stderr);
     assertNoTrace(r);
-    assert.match(r.stdout, /^::error title=Vouch::cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED$/m);
+    assert.match(r.stdout, /^::error title=Vouch::cannot reach http:\/\/127\.0\.0\.1:\d+: ECONNREFUSED; gave up after 1 try in \d+ s \(retrying for 0 s: --retry-for, VOUCH_UPLOAD_RETRY_SECONDS\)$/m);
   });
 
   test('file names and log text cannot start workflow commands of their own', async () => {

@@ -102,6 +102,7 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
 
       const removed = await vouch(['hooks', 'uninstall', c.agent], env);
       assert.equal(removed.code, 0, removed.stderr);
+      assert.match(removed.stdout, /^Removed \(file restored to its original bytes\): /);
       assert.equal(await readFile(path, 'utf8'), original, 'the original bytes are back');
     });
   }
@@ -183,7 +184,9 @@ describe('vouch hooks install / uninstall on existing configurations', () => {
       const settings = JSON.parse(await readFile(join(fresh, '.claude', 'settings.json'), 'utf8')) as { hooks: { SessionEnd: unknown[] } };
       assert.deepEqual(Object.keys(settings), ['hooks']);
       assert.equal(settings.hooks.SessionEnd.length, 1);
-      assert.equal((await vouch(['hooks', 'uninstall', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' })).code, 0);
+      const removed = await vouch(['hooks', 'uninstall', 'claude-code'], { HOME: fresh, VOUCH_API_KEY: '' });
+      assert.equal(removed.code, 0);
+      assert.match(removed.stdout, /^Removed \(file deleted: Vouch had created it\): claude-code hook in /, 'says the file was deleted, not "restored"');
       assert.deepEqual(await readdir(fresh).then((n) => n.filter((x) => x !== '.vouch')), [], 'no settings.json, no backup, no .claude folder left');
     } finally {
       await rm(fresh, { recursive: true, force: true });
@@ -269,7 +272,7 @@ describe('a session end of each agent uploads its log to a running Vouch', () =>
   });
 
   test('with the server down the upload is queued, shown by status, and sent at the next session end', async () => {
-    const downEnv = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' }; // discard port: nothing listens
+    const downEnv = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9', VOUCH_UPLOAD_RETRY_SECONDS: '0' }; // discard port: nothing listens
     const first = join(home, 'queued-first.jsonl');
     await copyFile(join(FIXTURES_DIR, 'claude-code.jsonl'), first);
     const payload = JSON.stringify({ session_id: 'queued-1', transcript_path: first, cwd: project });
@@ -472,7 +475,7 @@ describe('portable hook commands, vanished logs, Claude subagent transcripts', (
   test('a queued log that no longer exists is dropped at the next flush, not retried', async () => {
     const log = join(home, 'gone.jsonl');
     await copyFile(join(FIXTURES_DIR, 'gemini-cli.jsonl'), log);
-    const down = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9' };
+    const down = { ...env, VOUCH_API_URL: 'http://127.0.0.1:9', VOUCH_UPLOAD_RETRY_SECONDS: '0' };
     await vouch(['hooks', 'run', 'gemini-cli'], down, JSON.stringify({ session_id: 'gone-1', transcript_path: log, cwd: project }));
     type Status = { queue: Array<{ transcript: string; attempts: number }>; given_up: unknown[] };
     let s: Status = { queue: [], given_up: [] };

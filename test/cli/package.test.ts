@@ -108,6 +108,15 @@ test('the tarball ships bin/, dist/, types/, README and package.json only: no so
   assert.ok(packed.unpackedSize < 8 * 1024 * 1024, `unpacked ${packed.unpackedSize} bytes`);
 });
 
+test('README and docs/integrations.md state the packed size npm pack reports (within 15 %)', () => {
+  const mb = packed.size / 1e6;
+  for (const doc of ['README.md', 'docs/integrations.md']) {
+    const stated = /~(\d+(?:\.\d+)?) MB packed/.exec(readFileSync(join(ROOT, doc), 'utf8'));
+    assert.ok(stated, `${doc} states the packed size`);
+    assert.ok(Math.abs(Number(stated[1]) - mb) <= mb * 0.15, `${doc} says ~${stated[1]} MB packed; npm pack made ${mb.toFixed(2)} MB`);
+  }
+});
+
 test('installed with production dependencies only: no tsx or other dev tool, and nothing shipped imports one', () => {
   const modules = readdirSync(join(app, 'node_modules'));
   for (const dev of ['tsx', 'typescript', 'esbuild', 'eslint', 'playwright-core', '@action-validator', 'autocannon', '@redocly']) assert.ok(!modules.includes(dev), `${dev} is installed`);

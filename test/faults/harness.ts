@@ -148,6 +148,15 @@ export class RedisServer {
     if (proc.exitCode !== null) throw new Error(`redis-server exited: ${out}`);
   }
 
+  /** SIGSTOP: the server keeps its connections open but answers nothing (a hung Redis). */
+  pause(): void {
+    this.#proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.#proc?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const proc = this.#proc;
     this.#proc = null;

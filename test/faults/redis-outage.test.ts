@@ -4,6 +4,10 @@
 // limit lets them through rather than failing them: never a 500); the outage is logged at
 // error level once, not per request or per reconnection try; once Redis is back, the limit is
 // enforced again (429 past the quota).
+// Then Redis hangs (SIGSTOP: connections open, nothing answered): requests are answered without
+// waiting on it (each one used to take the client's 1 s command timeout), it is logged once at
+// error level naming Redis, /readyz (still 200) and /metrics say it is skipped, and after
+// SIGCONT the limit is enforced again.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -67,5 +71,50 @@ test('Redis killed and restarted: requests answered meanwhile, one error line, t
   const errors = errorLines(serve.output());
   assert.equal(errors.length, 1, `one error-level line for the outage: ${errors.map((e) => e.msg).join(' | ')}`);
   assert.match(String(errors[0].msg), /redis unavailable/);
+  assert.equal(serve.unexpectedExit, null);
+});
+
+async function timedList(): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const status = await list();
+  return { status, ms: performance.now() - started };
+}
+
+test('Redis hung (SIGSTOP): requests do not wait on it, it is logged once and shown by /readyz and /metrics; enforced again after SIGCONT', async () => {
+  const from = serve.output().length;
+  const errorsSince = () => errorLines(serve.output().slice(from));
+  // Baseline: the same requests with Redis answering.
+  const baseline: number[] = [];
+  for (let i = 0; i < 10; i++) baseline.push((await timedList()).ms);
+
+  redis.pause();
+  const during: { status: number; ms: number }[] = [];
+  try {
+    for (let i = 0; i < 20; i++) during.push(await timedList());
+    const ready = await fetch(`http://127.0.0.1:${serve.port}/readyz`);
+    const readyBody = (await ready.json()) as { checks?: { rate_limit_store?: string } };
+    const metrics = await (await fetch(`http://127.0.0.1:${serve.port}/metrics`)).text();
+    assert.equal(ready.status, 200, 'an optional store never makes the process unready');
+    assert.match(String(readyBody.checks?.rate_limit_store), /^redis: not answering/);
+    assert.match(metrics, /^vouch_rate_limit_store_up 0$/m);
+  } finally {
+    redis.resume();
+  }
+  assert.deepEqual([...new Set(during.map((d) => d.status))], [200]);
+  // Each request used to wait the Redis client's 1 s command timeout; now at most the first waits
+  // VOUCH_REDIS_TIMEOUT_MS (50 ms), then Redis is skipped.
+  const slowest = Math.max(...baseline);
+  const waited = during.filter((d) => d.ms >= 900);
+  assert.ok(waited.length <= 1, `requests that waited on the hung Redis: ${waited.length} of ${during.length} (baseline slowest ${slowest.toFixed(0)} ms; durations ${during.map((d) => d.ms.toFixed(0)).join(', ')})`);
+  const errors = errorsSince();
+  assert.equal(errors.length, 1, `one error-level line for the hang: ${errors.map((e) => e.msg).join(' | ')}`);
+  assert.match(String(errors[0].msg), /redis did not answer within 50 ms/);
+
+  await waitFor(() => serve.output().slice(from).includes('redis answers again'), 'Redis to be used again', 30_000);
+  const afterwards: number[] = [];
+  for (let i = 0; i < QUOTA * 3 && !afterwards.includes(429); i++) afterwards.push(await list());
+  assert.ok(afterwards.includes(429), `the limit is enforced again once Redis answers: ${afterwards.join(',')}`);
+  const metrics = await (await fetch(`http://127.0.0.1:${serve.port}/metrics`)).text();
+  assert.match(metrics, /^vouch_rate_limit_store_up 1$/m);
   assert.equal(serve.unexpectedExit, null);
 });

@@ -7,6 +7,7 @@
 //   - the close after such an early answer lingers: a client still writing its body is not reset
 //     (reset connections make fetch/undici fail with EPIPE before it reads the answer); what it
 //     still sends is read and discarded until it stops, then the connection is closed;
+//   - request headers that never end are cut by the same window as a stalled body;
 //   - many such connections at once do not stop /healthz from answering, and all are closed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,6 +120,26 @@ test('the close after an early answer lingers: a client still writing is not res
   socket.end();
   await closed;
   assert.equal(failure, null);
+});
+
+test('request headers that never end are cut by the same limit as a stalled body (VOUCH_BODY_RATE_WINDOW_MS), not Node\'s 60–90 s', async () => {
+  // Both clients start together: a body trickling below the minimum rate, and headers trickling
+  // a byte at a time without ever ending. Each is timed from its start to the server's close.
+  const timed = (c: SlowClient) => {
+    const started = performance.now();
+    return c.closed.then(() => performance.now() - started);
+  };
+  const body = slowClient(serve.port!, uploadHead(`Bearer ${apiKey}`, 100_000), 10, 300);
+  const headers = slowClient(serve.port!, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ', 1, 200);
+  try {
+    const [bodyMs, headersMs] = await Promise.all([timed(body), timed(headers)]);
+    assert.match(headers.received(), /^HTTP\/1\.1 408 /, headers.received());
+    // One limit for both (checked each second): the headers go within a few seconds of the body.
+    assert.ok(headersMs <= bodyMs * 3 + 3_000, `incomplete headers held ${Math.round(headersMs)} ms, a stalled body ${Math.round(bodyMs)} ms`);
+  } finally {
+    body.stop();
+    headers.stop();
+  }
 });
 
 test('50 trickling connections at once: /healthz keeps answering, and every one of them is closed by the server', async () => {

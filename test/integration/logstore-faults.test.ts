@@ -58,10 +58,13 @@ test('upload while the store is down: 503 service_unavailable with Retry-After, 
   await h.analyzeAll();
 });
 
-test('/readyz reports the log store: ready with it, 503 not_ready naming it without it', async () => {
+test('/readyz reports the log store: ready with it, 503 not_ready naming it without it; `checks` shows every dependency either way', async () => {
   const up = await h.app.inject({ method: 'GET', url: '/readyz' });
   assert.equal(up.statusCode, 200);
-  assert.deepEqual(up.json(), { status: 'ready' });
+  assert.equal(up.json().status, 'ready');
+  const { database, log_store, rate_limit_store } = up.json().checks;
+  assert.deepEqual({ database, log_store }, { database: 'ok', log_store: 's3: ok' });
+  assert.match(rate_limit_store, /^(memory|database): ok$/);
   await s3.pause();
   try {
     const down = await h.app.inject({ method: 'GET', url: '/readyz' });
@@ -69,6 +72,8 @@ test('/readyz reports the log store: ready with it, 503 not_ready naming it with
     assert.equal(down.headers['retry-after'], '5');
     assert.match(down.json().detail, /The log store \(s3\) is not reachable/);
     assert.equal(down.json().log_store, 's3');
+    assert.equal(down.json().checks.log_store, 's3: unreachable');
+    assert.equal(down.json().checks.database, 'ok');
   } finally {
     await s3.resume();
   }

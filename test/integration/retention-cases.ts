@@ -71,6 +71,9 @@ export function retentionCases(setup: () => Promise<{ env: Record<string, string
     const log = await t.app.inject({ url: `/v1/sessions/${old}/log`, headers: auth() });
     assert.equal(log.statusCode, 404);
     assert.match(log.json().detail, /deleted by the account's retention setting/);
+    const redact = await t.app.inject({ method: 'POST', url: `/v1/sessions/${old}/log/redact`, headers: auth() });
+    assert.equal(redact.statusCode, 404);
+    assert.match(redact.json().detail, /deleted by the account's retention setting at \d{4}-/, 'redacting a log retention deleted says why it is not found');
     assert.equal((await t.app.inject({ url: `/v1/sessions/${old}/report`, headers: auth() })).statusCode, 200, 'the report is kept');
     assert.equal((await t.app.inject({ url: `/v1/sessions/${old}`, headers: auth() })).json().status, 'complete', 'the session is kept');
     const page = await (await signInAs(t, acct)).get(`/r/${old}`);
@@ -83,6 +86,16 @@ export function retentionCases(setup: () => Promise<{ env: Record<string, string
     assert.equal(after.logs, before.logs - 1);
     assert.equal(after.tempFiles, 0);
     assert.equal((await sweepOnce({ db: t.db, logStore: t.logStore, idempotencyRetentionMs: DAY })).expiredLogs, 0, 'nothing twice');
+  });
+
+  test('retention: two sweeps at the same time report an expired log once, not once each', async () => {
+    await t.db.kysely.updateTable('accounts').set({ log_retention_days: 30 }).where('id', '=', acct.accountId).execute();
+    const old = await uploadedDaysAgo(45);
+    await t.analyzeAll();
+    const deps = { db: t.db, logStore: t.logStore, idempotencyRetentionMs: DAY };
+    const [a, b] = await Promise.all([sweepOnce(deps), sweepOnce(deps)]);
+    assert.equal(a.expiredLogs + b.expiredLogs, 1, `reported by both sweeps: ${a.expiredLogs} + ${b.expiredLogs}`);
+    await assert.rejects(t.logStore.open(old), LogNotFoundError);
   });
 
   test('retention: "keep for ever" deletes nothing, however old', async () => {

@@ -1,6 +1,7 @@
 // The `deliver` processor writes nothing once its job belongs to another worker, on both
 // backends: an aged claim is checked before the attempt starts; a fresh claim is not re-checked
-// there (it cannot have been taken yet), but the attempt's settlement is always fenced. Also:
+// there (it cannot have been taken yet), but the attempt's settlement is always fenced — by the
+// lease, or for an answer held past its lease, by its attempt being still open. Also:
 // the flush-free commit of the delivery transactions is local to them.
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,6 +37,7 @@ after(async () => {
 beforeEach(async () => {
   await t.db.kysely.deleteFrom('jobs').execute();
   rx.hits.length = 0;
+  rx.respond = () => 200;
 });
 
 /** What the job runner hands a processor: settlements fenced by the job's lease. */
@@ -82,7 +84,7 @@ test('an aged claim taken over by another worker: no attempt is started and noth
   assert.equal(await leaseOwner(job.id), 'thief', 'the job is left to its new holder');
 });
 
-test('a fresh claim whose lease is taken during the request: the job is not settled, the delivery stays pending, the attempt keeps its result', async () => {
+test('a fresh claim whose lease is taken during the request, its new holder not started yet: the receiver\'s answer is kept — delivered, the job removed', async () => {
   const { acc, id, job } = await claimedDelivery(LEASE_MS);
   const stealing: OutboundClient = {
     ...client,
@@ -91,13 +93,72 @@ test('a fresh claim whose lease is taken during the request: the job is not sett
       return client.post(...args);
     },
   };
-  const processor = createDeliverProcessor({ db: t.db, client: stealing, retryDelaysMs: [100], leaseMs: LEASE_MS });
-  await assert.rejects(processor.run(job, contextFor(job)), LeaseLostError);
+  const processor = createDeliverProcessor({ db: t.db, client: stealing, retryDelaysMs: [100], leaseMs: LEASE_MS, heldAnswerRetryMs: 10 });
+  await processor.run(job, contextFor(job));
   assert.equal(rx.hits.length, 1, 'the request was made');
-  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'pending', 'not marked delivered by a worker that lost the job');
-  assert.equal(await leaseOwner(job.id), 'thief', 'the job was neither completed nor rescheduled');
+  // The attempt was still open: nobody else sent the delivery since, so its answer stands.
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'delivered');
+  assert.equal(await leaseOwner(job.id), undefined, 'the job is gone: its new holder finds the delivery delivered and sends nothing');
   const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
   assert.deepEqual(attempts.map((a) => a.status_code), [200], 'the attempt records what the receiver answered');
+});
+
+test('a held answer whose attempt another run closed as interrupted meanwhile is discarded: nothing settled', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  const overtaken: OutboundClient = {
+    ...client,
+    post: async (...args) => {
+      await stealLease(job.id);
+      await t.db.kysely.updateTable('delivery_attempts').set({ finished_at: new Date().toISOString(), error_class: 'interrupted' }).where('delivery_id', '=', id).execute();
+      return client.post(...args);
+    },
+  };
+  const processor = createDeliverProcessor({ db: t.db, client: overtaken, retryDelaysMs: [100], leaseMs: LEASE_MS, heldAnswerRetryMs: 10 });
+  await processor.run(job, contextFor(job));
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'pending', 'left to the run that closed the attempt');
+  assert.equal(await leaseOwner(job.id), 'thief', 'the job was neither completed nor rescheduled');
+  const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
+  assert.deepEqual(attempts.map((a) => [a.status_code, a.error_class]), [[null, 'interrupted']]);
+});
+
+test('an attempt left open by another run: the next claim waits for its result first; the claim after that closes it as interrupted, sends, and the interrupted attempt spends no retry budget', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  // A run that started attempt 1 and never recorded its result (crashed, or still holding it).
+  await t.db.kysely.updateTable('deliveries').set({ attempt_count: 1 }).where('id', '=', id).execute();
+  await t.db.kysely.insertInto('delivery_attempts').values({ id: 'att_open', delivery_id: id, attempt_no: 1, started_at: new Date().toISOString() }).execute();
+  rx.respond = () => 500;
+  // One retry in the budget: had the interrupted attempt counted, the first real failure would end the series.
+  const processor = createDeliverProcessor({ db: t.db, client, retryDelaysMs: [100], leaseMs: LEASE_MS });
+  await processor.run(job, contextFor(job));
+  assert.equal(rx.hits.length, 0, 'nothing sent on first sight');
+  const waiting = await t.db.kysely.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+  assert.match(String(waiting.last_error), /waiting for the result of attempt 1/);
+  assert.ok(Date.parse(waiting.run_at) - Date.now() > 1_000, 'due after the grace period');
+
+  await t.db.kysely.updateTable('jobs').set({ run_at: new Date(0).toISOString() }).where('id', '=', job.id).execute();
+  const again = await claimJob(t.db, { owner: 'w2', kinds: [hooks.DELIVER_JOB_KIND], leaseMs: LEASE_MS });
+  assert.ok(again);
+  await processor.run(again, contextFor(again));
+  assert.equal(rx.hits.length, 1, 'sent once the grace period is over');
+  const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
+  assert.deepEqual(attempts.map((a) => [a.attempt_no, a.error_class, a.status_code]), [[1, 'interrupted', null], [2, 'http_status', 500]]);
+  const delivery = await hooks.getDelivery(t.db.kysely, acc, id);
+  assert.equal(delivery.status, 'pending', 'a retry is left: the interrupted attempt did not spend it');
+});
+
+test('an attempt the worker abandons (shutdown) on the last attempt of the budget: the delivery stays pending and is due again at once', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  const abandoning: OutboundClient = {
+    ...client,
+    post: async () => ({ ok: false, statusCode: null, latencyMs: 5, errorClass: 'interrupted', error: 'abandoned by the worker (shutdown or lost lease)', responseExcerpt: null }),
+  };
+  // No retries configured: a failed attempt would end the series.
+  const processor = createDeliverProcessor({ db: t.db, client: abandoning, retryDelaysMs: [], leaseMs: LEASE_MS });
+  await processor.run(job, contextFor(job));
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'pending');
+  const row = await t.db.kysely.selectFrom('jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+  assert.equal(row.lease_owner, null);
+  assert.ok(Date.parse(row.run_at) <= Date.now(), 'due now');
 });
 
 test('a fresh claim that stays ours: delivered, the job completed', async () => {

@@ -23,7 +23,7 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: DialectName;
   /** Apply pending migrations; safe when several processes start at once. */
-  migrate(): Promise<void>;
+  migrate(opts?: MigrateOptions): Promise<void>;
   close(): Promise<void>;
   /** True when a trivial query succeeds (for /readyz). */
   ping(): Promise<boolean>;
@@ -42,6 +42,17 @@ export interface OpenDatabaseOptions {
    */
   onConnectionError?: (error: Error) => void;
 }
+
+export interface MigrateOptions {
+  /** Told every few seconds while another process holds the migration lock (how long so far). */
+  onLockWait?: (waitedMs: number) => void;
+  /** Gives up waiting for that lock after this (default 120 s), with an error saying so. */
+  lockTimeoutMs?: number;
+}
+
+const LOCK_WAIT_REPORT_MS = 5_000;
+const LOCK_TRY_MS = 200;
+const LOCK_TIMEOUT_MS = 120_000;
 
 export const SQLITE_FILENAME = 'vouch.db';
 // Any constant works as long as nothing else in the database uses it.
@@ -260,17 +271,30 @@ async function runMigrator(db: Kysely<unknown>, dialect: DialectName): Promise<v
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
-async function migrate(kysely: Kysely<Database>, dialect: DialectName, dataDir: string): Promise<void> {
+async function migrate(kysely: Kysely<Database>, dialect: DialectName, dataDir: string, opts: MigrateOptions = {}): Promise<void> {
   if (dialect === 'sqlite') {
     // Kysely runs SQLite migrations outside any transaction: a lock file makes processes that
     // start together on a fresh data directory take turns.
-    await withFileLock(join(dataDir, MIGRATION_LOCK_FILE), () => runMigrator(kysely as Kysely<unknown>, dialect));
+    await withFileLock(join(dataDir, MIGRATION_LOCK_FILE), () => runMigrator(kysely as Kysely<unknown>, dialect), opts);
     return;
   }
   // One session-level advisory lock around the whole run, including the creation of the
-  // migrator's own bookkeeping tables, which Kysely does outside its lock.
+  // migrator's own bookkeeping tables, which Kysely does outside its lock. Tried, not waited
+  // for in the server: a start behind another process's migration is bounded and says so.
   await kysely.connection().execute(async (conn) => {
-    await sql`select pg_advisory_lock(${sql.lit(PG_MIGRATION_LOCK)})`.execute(conn);
+    const started = Date.now();
+    let reported = started;
+    for (;;) {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${sql.lit(PG_MIGRATION_LOCK)}) as locked`.execute(conn);
+      if (rows[0]?.locked) break;
+      const waited = Date.now() - started;
+      if (waited > (opts.lockTimeoutMs ?? LOCK_TIMEOUT_MS)) throw new Error(`gave up after ${waited} ms waiting for the migration lock: another process connected to this database is migrating it (or stuck doing so)`);
+      if (Date.now() - reported >= LOCK_WAIT_REPORT_MS) {
+        reported = Date.now();
+        opts.onLockWait?.(waited);
+      }
+      await new Promise((r) => setTimeout(r, LOCK_TRY_MS));
+    }
     try {
       await runMigrator(conn as Kysely<unknown>, dialect);
     } finally {
@@ -294,7 +318,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Db> {
   return {
     kysely,
     dialect,
-    migrate: () => migrate(kysely, dialect, opts.dataDir),
+    migrate: (m?: MigrateOptions) => migrate(kysely, dialect, opts.dataDir, m),
     async close() {
       if (closed) return;
       closed = true;

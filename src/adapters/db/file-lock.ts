@@ -9,14 +9,28 @@ const STALE_MS = 120_000;
 const WAIT_MS = 120_000;
 const POLL_MS = 50;
 
-export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + WAIT_MS;
+const REPORT_MS = 5_000;
+
+export interface FileLockWait {
+  /** Told every few seconds while another process holds the lock (how long so far). */
+  onLockWait?: (waitedMs: number) => void;
+  lockTimeoutMs?: number;
+}
+
+export async function withFileLock<T>(path: string, fn: () => Promise<T>, wait: FileLockWait = {}): Promise<T> {
+  const started = Date.now();
+  const deadline = started + (wait.lockTimeoutMs ?? WAIT_MS);
+  let reported = started;
   while (!tryAcquire(path)) {
     if (isStale(path)) {
       rmSync(path, { force: true });
       continue;
     }
     if (Date.now() > deadline) throw new Error(`timed out waiting for the lock ${path} (held by another process)`);
+    if (Date.now() - reported >= REPORT_MS) {
+      reported = Date.now();
+      wait.onLockWait?.(reported - started);
+    }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   try {

@@ -172,6 +172,30 @@ export async function retryJob(trx: DbExecutor, jobId: string, owner: string, ru
 }
 
 /**
+ * Deletes the job whoever holds it: for a worker that kept an attempt's answer through a
+ * database outage (its lease lapsed meanwhile) and records it once the database is back, in the
+ * transaction that proves the attempt was still its own to settle.
+ */
+export async function deleteJob(trx: DbExecutor, jobId: string): Promise<boolean> {
+  return affected(await trx.deleteFrom('jobs').where('id', '=', jobId).executeTakeFirst()) > 0;
+}
+
+/**
+ * Runs the job again at `runAt` unless another claim holds a live lease on it (then that claim
+ * runs it now): the held-answer counterpart of retryJob. False when left alone or gone.
+ */
+export async function rescheduleUnlessHeld(trx: DbExecutor, jobId: string, ownOwner: string, runAt: string, error: string, nowMs = Date.now()): Promise<boolean> {
+  const now = nowIso(nowMs);
+  const r = await trx
+    .updateTable('jobs')
+    .set({ lease_owner: null, lease_expires_at: null, run_at: runAt, last_error: error })
+    .where('id', '=', jobId)
+    .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', ownOwner), eb('lease_expires_at', '<', now)]))
+    .executeTakeFirst();
+  return affected(r) > 0;
+}
+
+/**
  * Gives up for good: the job is kept (dead_at, last_error) for inspection and never claimed
  * again; its dedupe key is freed so the same work can be queued anew. False when the lease was lost.
  */

@@ -44,6 +44,11 @@ export function createMetrics(opts: { db?: Db; defaultMetrics?: boolean; log?: D
       labelNames: ['result'],
       registers: [registry],
     }),
+    rateLimitStoreUp: new Gauge({
+      name: 'vouch_rate_limit_store_up',
+      help: '1 while the rate-limit store answers; 0 while requests skip it (Redis unreachable or not answering within VOUCH_REDIS_TIMEOUT_MS) and are not limited',
+      registers: [registry],
+    }),
     analysisDuration: new Histogram<'result'>({
       name: 'vouch_analysis_duration_seconds',
       help: 'Time to analyse one stored log, by result (complete, error, timeout)',

@@ -1,13 +1,18 @@
 // `vouch upload FILE`: sends a log to VOUCH_API_URL with VOUCH_API_KEY (for CI). The file is
-// streamed from disk. An Idempotency-Key makes the automatic retries of a failed connection
-// safe: the server answers a retry with the first session, never a second one. With --wait it
-// polls the report and exits like `vouch analyze` (0 Clear, 1 Review, 2 Blocked); problems
-// exit with 3 (usage), 4 (file unreadable), 5 (server refused or unreachable).
-import { randomUUID } from 'node:crypto';
-import { openAsBlob } from 'node:fs';
+// streamed from disk. Every upload carries an Idempotency-Key derived from what is sent (the
+// file's bytes, its name, the agent, repo and branch), so a retry — ours, or a later run's for
+// the same file — gets the first session back, never a second one, for as long as the server
+// remembers the key (VOUCH_IDEMPOTENCY_RETENTION_MS, 24 h by default). While the server is
+// unreachable or answers 408/429/5xx it keeps retrying for --retry-for seconds
+// (VOUCH_UPLOAD_RETRY_SECONDS, default 120), waiting as long as its Retry-After asks (else 1, 2,
+// 4, 8, 15 s…), with a line on stderr per wait. With --wait it polls the report and exits like
+// `vouch analyze` (0 Clear, 1 Review, 2 Blocked); problems exit with 3 (usage), 4 (file
+// unreadable), 5 (server refused or unreachable).
+import { createHash } from 'node:crypto';
+import { createReadStream, openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { AGENT_IDS } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
@@ -21,6 +26,8 @@ interface UploadOptions {
   wait?: boolean;
   format: 'text' | 'json';
   timeout: number;
+  /** Seconds to keep retrying (--retry-for); VOUCH_UPLOAD_RETRY_SECONDS when not given. */
+  retryFor?: number;
 }
 
 export class UploadError extends Error {
@@ -71,40 +78,75 @@ const retryAfterMs = (a: Answer, fallback: number) => {
   return Number.isFinite(s) && s > 0 ? Math.min(s, 60) * 1000 : fallback;
 };
 
+/** Answers worth retrying: the server is busy, restarting, or a dependency of it is down. */
+const retryable = (status: number) => status === 408 || status === 429 || status >= 500;
+
+/** The wait after the n-th failed try when the server gives no Retry-After: 1, 2, 4, 8, 15, 15 … s. */
+const backoffMs = (n: number) => Math.min(1000 * 2 ** (n - 1), 15_000);
+
+export const DEFAULT_UPLOAD_RETRY_MS = 120_000;
+
 export interface SendOptions {
   agent?: string;
   repo?: string;
   branch?: string;
-  /** Makes retries (ours, or a later run's) return the first session; random when not given. */
+  /** Makes retries (ours, or a later run's) return the first session; derived from what is sent when not given (uploadKey). */
   idempotencyKey?: string;
   /** The file name the server sees (its extension decides acceptance); the path's by default. */
   filename?: string;
   signal?: AbortSignal;
+  /** How long to keep retrying (default 2 min): the last try starts before this has passed. */
+  retryForMs?: number;
+  /** Told before each wait, e.g. "the server answered 503 …; retrying in 5 s". */
+  onWait?: (message: string) => void;
 }
 
-/** POSTs one log to /v1/sessions with up to three attempts; resolves with the 202 body. */
+/**
+ * The Idempotency-Key of an upload: a hash of everything the server compares when it replays
+ * a key (the bytes, the file name, agent, repo and branch), so the same upload always sends the
+ * same key and a different one never reuses it (which the server would refuse with 422).
+ */
+export async function uploadKey(file: string, o: Pick<SendOptions, 'agent' | 'repo' | 'branch' | 'filename'>): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify(['vouch-upload/1', o.filename ?? basename(file), o.agent ?? '', o.repo ?? '', o.branch ?? '']));
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return `vouch-upload-${hash.digest('hex').slice(0, 48)}`;
+}
+
+function seconds(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  return s >= 120 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
+}
+
+/** POSTs one log to /v1/sessions, retrying as described above; resolves with the 202 body. */
 export async function sendLog(apiUrl: string, key: string, file: string, o: SendOptions): Promise<{ id: string; report_url: string; status: string }> {
-  const idempotencyKey = o.idempotencyKey ?? randomUUID();
+  const idempotencyKey = o.idempotencyKey ?? (await uploadKey(file, o));
+  const retryForMs = o.retryForMs ?? DEFAULT_UPLOAD_RETRY_MS;
+  const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     const form = new FormData();
     if (o.agent) form.append('agent', o.agent);
     if (o.repo) form.append('repo', o.repo);
     if (o.branch) form.append('branch', o.branch);
     form.append('file', await openAsBlob(file), o.filename ?? basename(file));
-    let a: Answer;
+    let answer: Answer | null = null;
+    let failure = '';
     try {
-      a = await request(`${apiUrl}/v1/sessions`, { method: 'POST', body: form, signal: o.signal, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey } });
+      answer = await request(`${apiUrl}/v1/sessions`, { method: 'POST', body: form, signal: o.signal, headers: { authorization: `Bearer ${key}`, 'idempotency-key': idempotencyKey } });
     } catch (error) {
-      if (attempt >= 3) throw error;
-      await sleep(1000 * attempt);
-      continue;
+      if (!(error instanceof UploadError)) throw error;
+      failure = error.message; // unreachable: connection refused, reset, DNS …
     }
-    if (a.status === 202) return a.body as { id: string; report_url: string; status: string };
-    if ((a.status === 429 || a.status >= 500) && attempt < 3) {
-      await sleep(retryAfterMs(a, 1000 * attempt));
-      continue;
+    if (answer?.status === 202) return answer.body as { id: string; report_url: string; status: string };
+    if (answer && !retryable(answer.status)) throw refusal(answer, 'the upload');
+    if (answer) failure = `the server answered ${answer.status} (${problemText(answer)})`;
+    let waitMs = answer ? retryAfterMs(answer, backoffMs(attempt)) : backoffMs(attempt);
+    const left = retryForMs - (Date.now() - started);
+    if (left <= 0 || o.signal?.aborted) {
+      throw new UploadError(`${failure}; gave up after ${attempt} ${attempt === 1 ? 'try' : 'tries'} in ${seconds(Date.now() - started)} (retrying for ${seconds(retryForMs)}: --retry-for, VOUCH_UPLOAD_RETRY_SECONDS)`, EXIT.REMOTE);
     }
-    throw refusal(a, 'the upload');
+    waitMs = Math.min(waitMs, left);
+    o.onWait?.(`${failure}; retrying in ${seconds(waitMs)} (try ${attempt + 1}, giving up in ${seconds(left)})`);
+    await sleep(waitMs);
   }
 }
 
@@ -130,10 +172,11 @@ async function checkFile(file: string): Promise<void> {
 
 export async function runUpload(file: string, o: UploadOptions): Promise<number> {
   try {
-    const { apiUrl, apiKey } = loadClientConfig();
+    const { apiUrl, apiKey, uploadRetryMs } = loadClientConfig();
     if (!apiKey) throw new UploadError('VOUCH_API_KEY is not set', EXIT.USAGE);
     await checkFile(file);
-    const session = await sendLog(apiUrl, apiKey, file, o);
+    const retryForMs = o.retryFor !== undefined ? o.retryFor * 1000 : uploadRetryMs;
+    const session = await sendLog(apiUrl, apiKey, file, { ...o, retryForMs, onWait: (m) => process.stderr.write(`vouch upload: ${m}\n`) });
     if (!o.wait) {
       process.stdout.write(o.format === 'json' ? JSON.stringify(session) + '\n' : `Uploaded ${basename(file)}: session ${session.id} (${session.status})\nReport: ${session.report_url}\n`);
       return EXIT.CLEAR;
@@ -148,6 +191,11 @@ export async function runUpload(file: string, o: UploadOptions): Promise<number>
   }
 }
 
+function nonNegativeInt(v: string): number {
+  if (!/^\d+$/.test(v)) throw new InvalidArgumentError('a whole number of seconds');
+  return Number(v);
+}
+
 export function registerUpload(program: Command): void {
   program
     .command('upload')
@@ -159,6 +207,7 @@ export function registerUpload(program: Command): void {
     .option('--wait', 'wait for the report, print its summary and exit by its outcome')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .addOption(new Option('--timeout <seconds>', 'how long --wait waits').default(600).argParser((v) => Number.parseInt(v, 10)))
+    .addOption(new Option('--retry-for <seconds>', 'how long to keep retrying while the server is unreachable or asks to wait (default: VOUCH_UPLOAD_RETRY_SECONDS, else 120)').argParser(nonNegativeInt))
     .action(async (file: string, o: UploadOptions) => {
       process.exitCode = await runUpload(file, o);
     });

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { tuneForAnalysis } from '../../root/local-analysis.ts';
 import type { Outcome, Report } from '../../domain/model/report.ts';
 import { renderReportMarkdown } from '../../domain/render/markdown.ts';
+import { uploadRetryMsOf } from '../../config.ts';
 import { sendLog, waitForReport } from '../commands/upload.ts';
 import { EXIT } from '../exit-codes.ts';
 import { CodeScanningError, uploadTarget, type UploadTarget } from './code-scanning.ts';
@@ -34,10 +35,14 @@ async function analyseLocally(file: string, agent: ActionInputs['agent']): Promi
   return analyzeStream(createReadStream(file), { agentHint: agent, filename: basename(file) });
 }
 
-async function analyseOne(file: LogFile, i: ActionInputs, env: NodeJS.ProcessEnv): Promise<Analysed> {
+async function analyseOne(file: LogFile, i: ActionInputs, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Analysed> {
   if (!i.apiUrl || !i.apiKey) return { file, report: await analyseLocally(file.path, i.agent), reportUrl: null };
   const branch = env.GITHUB_HEAD_REF || env.GITHUB_REF_NAME || undefined;
-  const session = await sendLog(i.apiUrl, i.apiKey, file.path, { agent: i.agent ?? undefined, repo: i.repo ?? undefined, branch });
+  // Retried as `vouch upload` retries (Retry-After, VOUCH_UPLOAD_RETRY_SECONDS), with the same content-derived Idempotency-Key.
+  const session = await sendLog(i.apiUrl, i.apiKey, file.path, {
+    agent: i.agent ?? undefined, repo: i.repo ?? undefined, branch,
+    retryForMs: uploadRetryMsOf(env), onWait: (m) => log(plainLine(`${file.display}: ${m}`)),
+  });
   return { file, report: await waitForReport(i.apiUrl, i.apiKey, session.id, 600), reportUrl: session.report_url };
 }
 
@@ -100,7 +105,7 @@ export async function runGithubAction(env: NodeJS.ProcessEnv, log: (line: string
   const target = codeScanningTarget(inputs, env);
   const results: Analysed[] = [];
   for (const file of files) {
-    const r = await analyseOne(file, inputs, env);
+    const r = await analyseOne(file, inputs, env, log);
     results.push(r);
     log(plainLine(`${r.report.outcome} ${r.report.trust_score}/100 ${file.display} — ${r.report.headline}`));
   }

@@ -106,6 +106,12 @@ export async function install(agent: HookAgentId, o: ScopeOptions): Promise<numb
   }
 }
 
+
+/** What uninstall did to the file, in words: restored, deleted (Vouch had created it), or edited in place. */
+function removedHow(r: { restored?: boolean; deleted?: boolean }): string {
+  if (r.deleted) return 'Removed (file deleted: Vouch had created it)';
+  return r.restored ? 'Removed (file restored to its original bytes)' : 'Removed';
+}
 export async function uninstall(agent: HookAgentId, o: ScopeOptions): Promise<number> {
   try {
     const root = hooksDir();
@@ -120,7 +126,7 @@ export async function uninstall(agent: HookAgentId, o: ScopeOptions): Promise<nu
         results.push({ agent, scope, file, event: 'notify', ...r });
       }
     }
-    for (const r of results) process.stdout.write(`${r.changed ? (r.restored ? 'Removed (file restored to its original bytes)' : 'Removed') : 'Not installed'}: ${agent} ${r.event === 'notify' ? 'notify program' : kind === 'guard' ? 'guard' : 'hook'} in ${r.file}\n`);
+    for (const r of results) process.stdout.write(`${r.changed ? removedHow(r) : 'Not installed'}: ${agent} ${r.event === 'notify' ? 'notify program' : kind === 'guard' ? 'guard' : 'hook'} in ${r.file}\n`);
     return EXIT.CLEAR;
   } catch (error) {
     return fail(error);

@@ -11,6 +11,7 @@ import { settleMsFor } from './agents.ts';
 import { loadCredentials } from './credentials.ts';
 import { gitInfo } from './git-info.ts';
 import { HookQueue, type QueueEntry } from './queue.ts';
+import { uploadRetryMsOf } from '../../config.ts';
 import { sendLog } from '../commands/upload.ts';
 
 export interface FlushOptions {
@@ -18,7 +19,7 @@ export interface FlushOptions {
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-  /** Per-upload deadline (default 120 s). */
+  /** Per-upload deadline (default: the retry time, VOUCH_UPLOAD_RETRY_SECONDS, plus 120 s). */
   uploadTimeoutMs?: number;
 }
 
@@ -92,13 +93,16 @@ async function uploadEntry(entry: QueueEntry, o: FlushOptions, env: NodeJS.Proce
   const { repo, branch } = entry.cwd ? await gitInfo(entry.cwd) : { repo: null, branch: null };
   const { file, cleanup } = await uploadFile(entry, o.root);
   try {
+    const retryForMs = uploadRetryMsOf(env);
     const session = await sendLog(creds.apiUrl, creds.apiKey, file, {
       agent: entry.agent,
       repo: repo ?? undefined,
       branch: branch ?? undefined,
       idempotencyKey: await contentKey({ ...entry, transcript: file }),
       filename: uploadName(entry.transcript),
-      signal: AbortSignal.timeout(o.uploadTimeoutMs ?? 120_000),
+      signal: AbortSignal.timeout(o.uploadTimeoutMs ?? retryForMs + 120_000),
+      retryForMs,
+      onWait: (m) => void hookLog(o.root, `upload of ${entry.agent} ${basename(entry.transcript)}: ${m}`),
     });
     return session.id;
   } finally {

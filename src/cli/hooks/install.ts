@@ -19,8 +19,10 @@ export interface HookChange {
   file: string;
   event: string | null;
   changed: boolean;
-  /** Uninstall only: whether the file is back to its exact bytes from before the install (or gone again). */
+  /** Uninstall only: whether the file is back to its exact bytes from before the install. */
   restored?: boolean;
+  /** Uninstall only: the file was Vouch's own creation and is deleted again. */
+  deleted?: boolean;
 }
 
 /** What we know about a file we changed: enough to give its bytes back. */
@@ -128,12 +130,12 @@ export async function applyInstall(root: string, file: string, scope: HookScope,
  * kind of ours is in it; otherwise the in-place removal `e.edit` computes (deleting the file
  * only if Vouch created it and nothing but an empty object is left).
  */
-export async function applyUninstall(root: string, file: string, kind: HookKind, e: FileEdit): Promise<{ changed: boolean; restored: boolean }> {
+export async function applyUninstall(root: string, file: string, kind: HookKind, e: FileEdit): Promise<{ changed: boolean; restored: boolean; deleted: boolean }> {
   const bytes = await readBytes(file);
   const record = await loadRecord(root, file);
   if (bytes === null) {
     if (record) await dropRecord(root, file);
-    return { changed: false, restored: false };
+    return { changed: false, restored: false, deleted: false };
   }
   const text = asText(bytes, file);
   const untouched = record !== null && sha256(bytes) === record.after_sha256 && record.kinds.length === 1 && record.kinds[0] === kind;
@@ -146,10 +148,10 @@ export async function applyUninstall(root: string, file: string, kind: HookKind,
       await writeAtomically(file, Buffer.from(record.before, 'base64'), mode);
     }
     await dropRecord(root, file);
-    return { changed: true, restored: true };
+    return record.before === null ? { changed: true, restored: false, deleted: true } : { changed: true, restored: true, deleted: false };
   }
   const next = e.edit(text);
-  if (next === text || next === null) return { changed: false, restored: false };
+  if (next === text || next === null) return { changed: false, restored: false, deleted: false };
   const emptied = record?.before === null && isEmptyObject(next);
   if (emptied) {
     await rm(file, { force: true });
@@ -165,7 +167,7 @@ export async function applyUninstall(root: string, file: string, kind: HookKind,
       await saveRecord(root, record);
     }
   }
-  return { changed: true, restored: emptied };
+  return { changed: true, restored: false, deleted: emptied };
 }
 
 function isEmptyObject(text: string): boolean {

@@ -18,12 +18,23 @@
 // a new attempt with the SAME delivery id (X-Service-Delivery / webhook-id), so receivers must
 // de-duplicate on it. A retry waiting for its run_at is only a row: it survives crashes and is
 // sent once, by whichever worker claims it.
+//
+// A database outage is not a crash. A worker that got the receiver's answer while the database
+// was unreachable keeps it and records it once the database is back (holdAnswer), even if its
+// lease lapsed meanwhile; the worker that claims the job next finds the attempt still open and
+// first waits a grace period (answerGraceMs) for that answer instead of closing the attempt and
+// sending again. An attempt that never ran its course (closed as interrupted) does not count
+// against the retry budget: only attempts with a result do.
 import type { Db } from '../../adapters/db/database.ts';
 import { commitWithoutFlushWait } from '../../adapters/db/durability.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
-import { closeInterruptedAttempts, failPendingDelivery, getDeliveryWithTarget, recordAttemptEnd, recordAttemptStart, updateDelivery } from '../../adapters/db/repositories/webhooks.ts';
-import { LeaseLostError, renewLease } from '../../adapters/jobs/queue.ts';
+import {
+  closeInterruptedAttempts, countAnsweredAttempts, failPendingDelivery, findOpenAttempt, getAttempt, getDeliveryWithTarget,
+  recordAttemptEnd, recordAttemptEndIfOpen, recordAttemptStart, updateDelivery,
+} from '../../adapters/db/repositories/webhooks.ts';
+import { LeaseLostError, deleteJob, renewLease, rescheduleUnlessHeld } from '../../adapters/jobs/queue.ts';
 import type { OutboundClient, OutboundResult } from '../../adapters/outbound/index.ts';
+import { classifyFault } from '../../kernel/faults.ts';
 import { isoAfter, nowIso } from '../../kernel/ids.ts';
 import { packageVersion } from '../../kernel/version.ts';
 import type { JobControl, Log, QueuedJob } from '../ports.ts';
@@ -46,11 +57,15 @@ export interface DeliveryDeps {
   autoDisableAfterMs?: number;
   log?: Log;
   clock?: { now(): number };
+  /** How often a kept answer is offered to the database again during an outage (default 500 ms). */
+  heldAnswerRetryMs?: number;
 }
 
 interface Attempt {
   attemptId: string;
   attemptNo: number;
+  /** Attempts of this series that count against its budget, this one included. */
+  budgetUsed: number;
   webhookId: string;
   url: string;
   secret: string | null;
@@ -80,6 +95,22 @@ function claimIsFresh(job: QueuedJob, leaseMs: number, now: number): boolean {
   return Date.parse(job.leaseExpiresAt) - now > leaseMs / 2;
 }
 
+/**
+ * How long an attempt found open is left to the worker that made it before it is closed as
+ * interrupted and the delivery sent again: that worker may be alive, holding the receiver's
+ * answer through a database outage, and records it within a second of the database's return.
+ * 10 s, or the lease when shorter, at least 5 s (a busy machine). A crashed worker's delivery
+ * waits this long more.
+ */
+export function answerGraceMs(leaseMs: number): number {
+  return Math.min(Math.max(leaseMs, 5_000), 10_000);
+}
+
+/** The job's last_error while it waits for the answer of an open attempt (see begin). */
+function waitingFor(attemptId: string, attemptNo: number): string {
+  return `waiting for the result of attempt ${attemptNo} (${attemptId}), made by another run`;
+}
+
 async function begin(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayload, ctx: JobControl): Promise<Begin> {
   return deps.db.kysely.transaction().execute(async (trx): Promise<Begin> => {
     // Attempt bookkeeping is redone if lost (the job runs again with the same delivery id).
@@ -101,12 +132,29 @@ async function begin(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayl
       await ctx.complete(trx);
       return { send: false, why: 'webhook disabled' };
     }
-    // Only a delivery that already had attempts can have one left open by a dead worker.
-    if (delivery.attempt_count > 0) await closeInterruptedAttempts(trx, delivery.id, now);
+    // Only a delivery that already had attempts can have one left open by an earlier run.
+    if (delivery.attempt_count > 0) {
+      const open = await findOpenAttempt(trx, delivery.id);
+      if (open) {
+        const marker = waitingFor(open.id, open.attempt_no);
+        const grace = answerGraceMs(deps.leaseMs);
+        if (job.lastError !== marker) {
+          // First sight: its worker may be alive and about to record the answer.
+          await ctx.retry(trx, isoAfter(grace), marker);
+          return { send: false, why: `attempt ${open.attempt_no} has no result yet; its worker has ${grace} ms to record one` };
+        }
+        if ((await closeInterruptedAttempts(trx, delivery.id, now)) === 0) {
+          // Recorded meanwhile (we waited on its row lock): look again from the start.
+          await ctx.retry(trx, now, 'the open attempt got its result meanwhile');
+          return { send: false, why: `attempt ${open.attempt_no} got its result meanwhile` };
+        }
+      }
+    }
     const attemptNo = delivery.attempt_count + 1;
+    const budgetUsed = (await countAnsweredAttempts(trx, delivery.id, payload.series_start)) + 1;
     const attemptId = await recordAttemptStart(trx, { deliveryId: delivery.id, attemptNo, startedAt: now });
     await updateDelivery(trx, delivery.id, { attempt_count: attemptNo, updated_at: now });
-    return { send: true, attempt: { attemptId, attemptNo, webhookId: webhook.id, url: webhook.url, secret: webhook.secret, body: delivery.body } };
+    return { send: true, attempt: { attemptId, attemptNo, budgetUsed, webhookId: webhook.id, url: webhook.url, secret: webhook.secret, body: delivery.body } };
   });
 }
 
@@ -126,22 +174,29 @@ type Settlement = { status: 'delivered' } | { status: 'retry'; delay: number } |
 /** What an attempt's result means for the delivery: decided before any write. */
 function settle(deps: DeliveryDeps, payload: DeliverJobPayload, a: Attempt, result: OutboundResult): Settlement {
   if (result.ok) return { status: 'delivered' };
+  // Abandoned by this worker (shutdown, lost lease): it did not run its course, so it neither
+  // spends the budget nor waits a retry delay; the next worker sends it again.
+  if (result.errorClass === 'interrupted') return { status: 'retry', delay: 0 };
   // A target the SSRF policy refuses will be refused again: retrying only delays the verdict.
   const permanent = PERMANENT_FAILURES.has(result.errorClass ?? '');
-  const delay = permanent ? null : retryDelayAfter(a.attemptNo - payload.series_start + 1, deps.retryDelaysMs);
+  const delay = permanent ? null : retryDelayAfter(a.budgetUsed, deps.retryDelaysMs);
   return delay === null ? { status: 'failed', permanent } : { status: 'retry', delay };
 }
 
+/** How the job is settled after an attempt: fenced by the lease, or (a held answer) by the attempt being still open. */
+type SettleJob = (trx: DbExecutor, outcome: Settlement, error: string) => Promise<void>;
+
+/** The attempt was closed (as interrupted) before its held result could be recorded. */
+class AttemptClosedError extends Error {}
+
 /** Settles the delivery and the job after an attempt; returns what happened, for the log. */
-async function finish(deps: DeliveryDeps, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobControl): Promise<string> {
+async function finish(deps: DeliveryDeps, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, settleJob: SettleJob, onlyIfOpen: boolean): Promise<string> {
   const outcome = settle(deps, payload, a, result);
   return deps.db.kysely.transaction().execute(async (trx) => {
     await commitWithoutFlushWait(deps.db, trx);
-    // The job first: settling it is fenced by the lease (nothing is written when the job is no
-    // longer ours) and locks the job row before the delivery's, in the order begin() takes them.
-    if (outcome.status === 'retry') await ctx.retry(trx, isoAfter(outcome.delay), `attempt ${a.attemptNo}: ${result.error}`);
-    else await ctx.complete(trx);
-    await recordAttemptEnd(trx, a.attemptId, attemptEnd(result));
+    // The job first: it locks the job row before the delivery's, in the order begin() takes them.
+    await settleJob(trx, outcome, `attempt ${a.attemptNo}: ${result.error}`);
+    if (!(await recordAttemptEndIfOpen(trx, a.attemptId, attemptEnd(result), { onlyIfOpen }))) throw new AttemptClosedError();
     const now = nowIso();
     if (outcome.status === 'retry') {
       await updateDelivery(trx, payload.delivery_id, { updated_at: now });
@@ -174,16 +229,61 @@ async function deliver(deps: DeliveryDeps, job: QueuedJob, ctx: JobControl): Pro
   const headers = attemptHeaders({ deliveryId: payload.delivery_id, attemptNo: a.attemptNo, body: a.body, secret: a.secret, version: deps.version ?? packageVersion() });
   const result = await deps.client.post(a.url, headers, a.body, ctx.signal);
   const fields = { delivery_id: payload.delivery_id, webhook_id: a.webhookId, attempt: a.attemptNo, status: result.statusCode, latency_ms: result.latencyMs, error_class: result.errorClass };
+  const fenced: SettleJob = (trx, outcome, error) => (outcome.status === 'retry' ? ctx.retry(trx, isoAfter(outcome.delay), error) : ctx.complete(trx));
   try {
-    const outcome = await finish(deps, payload, a, result, ctx);
+    const outcome = await finish(deps, payload, a, result, fenced, false);
     log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
   } catch (err) {
+    if (err instanceof LeaseLostError || classifyFault(err)) {
+      // The database failed us (or the lease lapsed while it did): the answer is real, keep it.
+      const outcome = await holdAnswer(deps, job, payload, a, result, ctx, fields);
+      log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
+      return;
+    }
     // The job is no longer ours (shutdown, lost lease) or the database failed: keep this
     // attempt's result anyway. The job runs again (lease expiry or the runner's backoff) and
     // makes the next attempt — at-least-once, with the same delivery id.
     await recordAttemptEnd(deps.db.kysely, a.attemptId, attemptEnd(result)).catch((secondary: unknown) =>
       log.debug({ ...fields, err: String(secondary) }, 'could not record the attempt\'s result either; the next attempt closes it as interrupted'));
     throw err;
+  }
+}
+
+const isStopping = (signal: AbortSignal) => signal.aborted && !(signal.reason instanceof LeaseLostError);
+
+/**
+ * Records an attempt's result that could not be written when it came (the database was
+ * unreachable): tried again every heldAnswerRetryMs until the database takes it, without the
+ * lease (it lapses during an outage) but only while the attempt is still open — which begin()
+ * leaves it for answerGraceMs after the next claim. Gives up only when the worker stops, or
+ * when another run closed the attempt meanwhile (then the delivery is sent again).
+ */
+async function holdAnswer(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobControl, fields: object): Promise<string> {
+  const log = deps.log ?? silentLog;
+  const every = deps.heldAnswerRetryMs ?? 500;
+  log.warn(fields, 'webhook attempt answered while the database is unreachable; keeping the result until it is back');
+  const unfenced: SettleJob = async (trx, outcome, error) => {
+    if (outcome.status === 'retry') await rescheduleUnlessHeld(trx, job.id, job.leaseOwner, isoAfter(outcome.delay), error);
+    else await deleteJob(trx, job.id);
+  };
+  for (;;) {
+    if (isStopping(ctx.signal)) {
+      log.warn(fields, 'worker stopping with an unrecorded webhook result; the attempt will be closed as interrupted and sent again');
+      throw new Error('worker stopping with an unrecorded webhook result');
+    }
+    await new Promise((r) => setTimeout(r, every));
+    try {
+      return `${await finish(deps, payload, a, result, unfenced, true)} (recorded after the database came back)`;
+    } catch (err) {
+      if (err instanceof AttemptClosedError) {
+        const row = await getAttempt(deps.db.kysely, a.attemptId);
+        // A commit whose acknowledgement was lost in the outage looks the same: then it is ours.
+        if (!row) return 'result discarded: the delivery no longer exists';
+        if (row.error_class !== 'interrupted') return 'result already recorded';
+        return 'result discarded: the attempt was closed as interrupted meanwhile, the delivery is sent again';
+      }
+      if (!classifyFault(err)) throw err;
+    }
   }
 }
 

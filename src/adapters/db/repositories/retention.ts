@@ -1,4 +1,5 @@
 // Retention: each account's log retention period, and the sessions whose stored log it expires.
+import { affected } from './executor.ts';
 import type { DbExecutor } from './executor.ts';
 
 export async function getLogRetentionDays(db: DbExecutor, accountId: string): Promise<number | null | undefined> {
@@ -34,6 +35,8 @@ export async function sessionsPastRetention(db: DbExecutor, accountId: string, c
   return rows.map((r) => r.id);
 }
 
-export async function markLogExpired(db: DbExecutor, sessionId: string, at: string): Promise<void> {
-  await db.updateTable('sessions').set({ log_expired_at: at }).where('id', '=', sessionId).where('log_expired_at', 'is', null).execute();
+/** False when the session was marked already (another sweep got there first). */
+export async function markLogExpired(db: DbExecutor, sessionId: string, at: string): Promise<boolean> {
+  const r = await db.updateTable('sessions').set({ log_expired_at: at }).where('id', '=', sessionId).where('log_expired_at', 'is', null).executeTakeFirst();
+  return affected(r) > 0;
 }

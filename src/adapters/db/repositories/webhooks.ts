@@ -138,11 +138,36 @@ export async function recordAttemptStart(db: DbExecutor, a: { deliveryId: string
 export async function closeInterruptedAttempts(db: DbExecutor, deliveryId: string, at: string): Promise<number> {
   const r = await db
     .updateTable('delivery_attempts')
-    .set({ finished_at: at, error_class: 'interrupted', error: 'the worker stopped during this attempt; the receiver may have received it' })
+    .set({ finished_at: at, error_class: 'interrupted', error: 'no result was recorded for this attempt (its worker stopped, or could not reach the database in time); the receiver may have received it' })
     .where('delivery_id', '=', deliveryId)
     .where('finished_at', 'is', null)
     .executeTakeFirst();
   return affected(r);
+}
+
+/** The attempt of this delivery still without an end (at most one: attempts run one at a time), if any. */
+export async function findOpenAttempt(db: DbExecutor, deliveryId: string): Promise<Pick<DeliveryAttempt, 'id' | 'attempt_no'> | undefined> {
+  return db.selectFrom('delivery_attempts').select(['id', 'attempt_no']).where('delivery_id', '=', deliveryId).where('finished_at', 'is', null).orderBy('attempt_no').executeTakeFirst();
+}
+
+/**
+ * Attempts from `fromAttemptNo` on that ran their course (they have a result: an answer, a
+ * timeout, a refusal). Interrupted attempts are not counted: they spend no retry budget.
+ */
+export async function countAnsweredAttempts(db: DbExecutor, deliveryId: string, fromAttemptNo: number): Promise<number> {
+  const row = await db
+    .selectFrom('delivery_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('delivery_id', '=', deliveryId)
+    .where('attempt_no', '>=', fromAttemptNo)
+    .where('finished_at', 'is not', null)
+    .where((eb) => eb.or([eb('error_class', 'is', null), eb('error_class', '!=', 'interrupted')]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function getAttempt(db: DbExecutor, attemptId: string): Promise<DeliveryAttempt | undefined> {
+  return db.selectFrom('delivery_attempts').selectAll().where('id', '=', attemptId).executeTakeFirst();
 }
 
 export interface AttemptEnd {
@@ -155,7 +180,12 @@ export interface AttemptEnd {
 }
 
 export async function recordAttemptEnd(db: DbExecutor, attemptId: string, e: AttemptEnd): Promise<void> {
-  await db
+  await recordAttemptEndIfOpen(db, attemptId, e, { onlyIfOpen: false });
+}
+
+/** Writes the attempt's result; with onlyIfOpen, only while it has none (false when it had one, e.g. closed as interrupted). */
+export async function recordAttemptEndIfOpen(db: DbExecutor, attemptId: string, e: AttemptEnd, opts = { onlyIfOpen: true }): Promise<boolean> {
+  let q = db
     .updateTable('delivery_attempts')
     .set({
       finished_at: e.finishedAt,
@@ -165,8 +195,9 @@ export async function recordAttemptEnd(db: DbExecutor, attemptId: string, e: Att
       error: e.error,
       response_excerpt: e.responseExcerpt,
     })
-    .where('id', '=', attemptId)
-    .execute();
+    .where('id', '=', attemptId);
+  if (opts.onlyIfOpen) q = q.where('finished_at', 'is', null);
+  return affected(await q.executeTakeFirst()) > 0;
 }
 
 /** In attempt order. */

@@ -79,7 +79,13 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
   });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 16 * 1024 });
-  const store = rateLimitStore({ redisUrl: config.redisUrl, counters: app.deps.services.rateLimits, log: app.log });
+  const up = app.deps.metrics.rateLimitStoreUp;
+  const store = rateLimitStore({
+    redisUrl: config.redisUrl, redisTimeoutMs: config.redisTimeoutMs, counters: app.deps.services.rateLimits, log: app.log,
+    onAvailability: (ok) => up.set(ok ? 1 : 0),
+  });
+  up.set(1);
+  app.decorate('rateLimitStoreStatus', () => store.status());
   app.addHook('onClose', () => store.close());
   await app.register(rateLimit, {
     ...store.options,

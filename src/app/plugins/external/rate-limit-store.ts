@@ -5,13 +5,16 @@
 //     most requests make no write and every refusal is decided on the exact shared count;
 //   - otherwise (SQLite mode: one process serves the API) in process memory.
 // A shared store that fails (Redis or the database briefly unreachable) lets requests through
-// and logs a warning: the limit protects the service, it must not take it down.
+// and logs a warning: the limit protects the service, it must not take it down. A Redis that
+// does not answer within VOUCH_REDIS_TIMEOUT_MS is skipped the same way (redis-rate-limit-store.ts).
+// status() says how the store is doing, for /readyz.
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyRateLimitStore, RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { RateLimitService } from '../../../services/rate-limits.ts';
 import { BatchedCounter } from './rate-limit-batch.ts';
 import { OutageLog } from '../../../kernel/faults.ts';
+import { guardRedisStore } from './redis-rate-limit-store.ts';
 
 type Callback = Parameters<FastifyRateLimitStore['incr']>[1];
 /** What child() really receives: the route's merged limit options, with the route itself. */
@@ -51,10 +54,28 @@ export interface RateLimitStoreOptions {
   /** Options to spread into the @fastify/rate-limit registration. */
   options: Pick<RateLimitPluginOptions, 'redis' | 'nameSpace' | 'store' | 'skipOnError'>;
   backend: RateLimitBackend;
+  /** For /readyz: "ok", or why requests are not being limited. */
+  status(): string;
   close(): Promise<void>;
 }
 
-export function rateLimitStore(opts: { redisUrl: string | null; counters: RateLimitService; log: FastifyBaseLogger }): RateLimitStoreOptions {
+export interface RateLimitStoreInput {
+  redisUrl: string | null;
+  /** How long a Redis call may take before Redis is skipped (VOUCH_REDIS_TIMEOUT_MS). */
+  redisTimeoutMs?: number;
+  counters: RateLimitService;
+  log: FastifyBaseLogger;
+  /** Told whether the shared store answers (for the vouch_rate_limit_store_up gauge). */
+  onAvailability?: (up: boolean) => void;
+}
+
+const REDIS_STATUS = {
+  ok: 'ok',
+  unavailable: 'unavailable: requests are not rate-limited until it is back',
+  not_answering: 'not answering in time: skipped, requests are not rate-limited until it answers',
+} as const;
+
+export function rateLimitStore(opts: RateLimitStoreInput): RateLimitStoreOptions {
   if (opts.redisUrl) {
     const redis = new Redis(opts.redisUrl, {
       // Fail fast instead of queueing requests behind a reconnecting client. Until the first
@@ -72,17 +93,22 @@ export function rateLimitStore(opts: { redisUrl: string | null; counters: RateLi
     // per outage; requests meanwhile are let through unlimited (skipOnError).
     const outages = new OutageLog();
     redis.on('error', (err: Error) => {
+      opts.onAvailability?.(false);
       if (outages.note({ kind: 'unavailable', dependency: 'redis' })) opts.log.error({ err: err.message }, 'redis unavailable: rate limits are not enforced until it is back');
     });
     redis.on('ready', () => {
       // ioredis reads this option on every command.
       redis.options.enableOfflineQueue = false;
+      opts.onAvailability?.(true);
       opts.log.info('redis connection ready');
     });
+    const guarded = guardRedisStore(redis, { timeoutMs: opts.redisTimeoutMs ?? 50, nameSpace: 'vouch-rate-limit:', log: opts.log, onChange: (up) => opts.onAvailability?.(up) });
     return {
       backend: 'redis',
-      options: { redis, nameSpace: 'vouch-rate-limit:', skipOnError: true },
+      options: { store: guarded.Store, skipOnError: true },
+      status: () => `redis: ${REDIS_STATUS[guarded.state()]}`,
       close: async () => {
+        guarded.close();
         await redis.quit().catch(() => redis.disconnect());
       },
     };
@@ -95,7 +121,7 @@ export function rateLimitStore(opts: { redisUrl: string | null; counters: RateLi
         if (counterOutages.note(DATABASE_DOWN)) log.warn({ err: err.message }, 'rate-limit counter unavailable; hits kept to add later');
       },
     });
-    return { backend: 'database', options: { store: databaseStoreClass(log, counter), skipOnError: true }, close: () => counter.close() };
+    return { backend: 'database', options: { store: databaseStoreClass(log, counter), skipOnError: true }, status: () => 'database: ok', close: () => counter.close() };
   }
-  return { backend: 'memory', options: {}, close: async () => {} };
+  return { backend: 'memory', options: {}, status: () => 'memory: ok', close: async () => {} };
 }

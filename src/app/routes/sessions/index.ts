@@ -33,6 +33,11 @@ const keyContext = (req: FastifyRequest): AuditContext => {
   return { actor: { type: 'key', id: keyId, label: label ?? keyId }, ip: req.ip };
 };
 
+/** 404 for a log the account's retention deleted: says so, rather than a bare "not found". */
+function deletedByRetention(at: string): HttpProblem {
+  return new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${at}; the report is kept.`);
+}
+
 function idempotencyKey(req: FastifyRequest): string | null {
   const value = req.headers['idempotency-key'];
   if (value === undefined) return null;
@@ -200,7 +205,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
     if (!session) throw notFound('session');
     // Two passes: every value detected anywhere in the log is masked on every line.
     const first = await services.sessions.openStoredLog(session.id);
-    if (!first && session.log_expired_at) throw new HttpProblem(404, 'not_found', `The stored log of this session was deleted by the account's retention setting at ${session.log_expired_at}; the report is kept.`);
+    if (!first && session.log_expired_at) throw deletedByRetention(session.log_expired_at);
     if (!first) throw notFound('stored log for this session');
     const { knownMasker, maskableValues } = await loadMasking();
     const mask = knownMasker(await secretValuesOf(first, maskableValues));
@@ -228,7 +233,7 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   }, async (req) => {
     const result = await services.sessions.redactStoredLog(caller(req).accountId, req.params.id, keyContext(req));
     if (result.kind === 'not_found') throw notFound('session');
-    if (result.kind === 'no_log') throw notFound('stored log for this session');
+    if (result.kind === 'no_log') throw result.expiredAt ? deletedByRetention(result.expiredAt) : notFound('stored log for this session');
     if (result.kind === 'analyzing') throw new HttpProblem(409, 'analysis_running', 'The session is still being analysed; redact its log once the analysis has finished.');
     return { redacted: result.redacted };
   });
