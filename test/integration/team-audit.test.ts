@@ -64,7 +64,7 @@ describe('sign-in and passwords', () => {
     const page = await t.app.inject({ url: '/login' });
     const cookie = `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}`;
     const form = (password: string) => new URLSearchParams({ _csrf: csrfOf(page.body), email: alice.email, password, next: '/' }).toString();
-    const failed = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.7', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: form('a wrong guess 1') });
+    const failed = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.7', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie }, payload: form('a wrong guess 1') });
     assert.equal(failed.statusCode, 401);
     const f = await lastEvent('auth.sign_in_failed');
     assert.equal(f.actor_type, 'anonymous');
@@ -72,7 +72,7 @@ describe('sign-in and passwords', () => {
     assert.equal(f.target_id, ownerId);
     assert.equal(f.target_label, alice.email);
     assert.ok(!JSON.stringify(f).includes('a wrong guess'), 'the tried password is not kept');
-    const ok = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.8', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: form(alice.password) });
+    const ok = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.8', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie }, payload: form(alice.password) });
     assert.equal(ok.statusCode, 303);
     byMember(await lastEvent('auth.sign_in'), ownerId, '203.0.113.8');
   });

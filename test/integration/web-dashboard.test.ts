@@ -22,7 +22,7 @@ async function signIn(who: TestAccount): Promise<string> {
   const page = await t.app.inject({ url: '/login' });
   const res = await t.app.inject({
     method: 'POST', url: '/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `vouch_login_csrf=${cookieValue(page, 'vouch_login_csrf')}` },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: `vouch_login_csrf=${cookieValue(page, 'vouch_login_csrf')}` },
     payload: new URLSearchParams({ email: who.email, password: who.password, _csrf: csrfOf(page.body) }).toString(),
   });
   return `vouch_session=${cookieValue(res, 'vouch_session')}`;
@@ -120,7 +120,7 @@ describe('sessions list', () => {
 describe('upload form', () => {
   async function post(fields: Record<string, string>, input: Parameters<typeof uploadForm>[0] = {}, cookie = aliceCookie) {
     const { payload, headers } = await multipart(uploadForm({ ...input, fields }));
-    return t.app.inject({ method: 'POST', url: '/sessions', payload, headers: { ...headers, cookie } });
+    return t.app.inject({ method: 'POST', url: '/sessions', payload, headers: { ...headers, 'sec-fetch-site': 'same-origin', cookie } });
   }
 
   test('with the CSRF token: stored, and the browser goes to the report; empty selects mean "not given"', async () => {
@@ -228,7 +228,7 @@ describe('redact action', () => {
     const page = await get(`/r/${id}`);
     const csrf = csrfOf(page.body);
     const post = (fields: Record<string, string>, cookie = aliceCookie) =>
-      t.app.inject({ method: 'POST', url: `/r/${id}/redact`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+      t.app.inject({ method: 'POST', url: `/r/${id}/redact`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: new URLSearchParams(fields).toString() });
     const log = async () => (await t.app.inject({ url: `/r/${id}/log`, headers: { cookie: aliceCookie } })).body;
     const stored = async () => {
       const chunks: Buffer[] = [];
