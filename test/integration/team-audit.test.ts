@@ -218,8 +218,17 @@ describe('members', () => {
     assert.equal((await owner.post(`/settings/members/${m.userId}/role`, { role: 'admin' })).statusCode, 303);
     const r = await lastEvent('member.role_changed');
     byMember(r);
-    assert.deepEqual(JSON.parse(r.details), { from: 'member', to: 'admin' });
-    assert.equal((await owner.post(`/settings/members/${m.userId}/remove`, { transfer_to: heir.userId })).statusCode, 303);
+    assert.deepEqual(JSON.parse(r.details), { from: 'member', to: 'admin', keys_narrowed: 0, keys_revoked: 0, webhooks_disabled: 0, invitations_withdrawn: 0, reset_links_withdrawn: 0 });
+    // As an admin they make a key with every scope; back to member, it keeps what a member may give.
+    const key = await signInAs(t, m).then((b) => b.post('/settings/api-keys', { name: 'admin-era key' }));
+    assert.equal(key.statusCode, 200);
+    assert.equal((await owner.post(`/settings/members/${m.userId}/role`, { role: 'member' })).statusCode, 303);
+    const narrowed = await lastEvent('key.scopes_narrowed');
+    byMember(narrowed);
+    assert.deepEqual(JSON.parse(narrowed.details), {
+      name: 'admin-era key', from: 'sessions:read sessions:write sessions:delete logs:redact audit:read', to: 'sessions:read sessions:write', reason: `${m.email} became a member`,
+    });
+    assert.equal((await owner.post(`/settings/members/${m.userId}/remove`, { transfer_to: heir.userId })).statusCode, 200, 'the replacement key is shown');
     byMember(await lastEvent('member.resources_transferred'));
     const e = await lastEvent('member.removed');
     byMember(e);
