@@ -133,10 +133,16 @@ describe('upload form', () => {
     assert.equal(api.json().repo, 'acme/form');
   });
 
-  test('without or with a wrong CSRF token: 403, nothing stored', async () => {
+  test('without or with a wrong CSRF token: 403, nothing stored, no new form offered, and that cookie is signed out', async () => {
     const before = await t.stored();
-    assert.equal((await post({ _csrf: 'forged', repo: 'acme/x' })).statusCode, 403);
-    assert.equal((await post({ repo: 'acme/x' })).statusCode, 403);
+    for (const fields of [{ _csrf: 'forged', repo: 'acme/x' }, { repo: 'acme/x' }] as Record<string, string>[]) {
+      const cookie = await signIn(alice); // the refusal signs this cookie out: a fresh one each time
+      const res = await post(fields, {}, cookie);
+      assert.equal(res.statusCode, 403);
+      assert.doesNotMatch(res.body, /name="_csrf"/, 'no form to retry under this cookie');
+      assert.match(String(res.headers['set-cookie']), /vouch_session=;/);
+      assert.equal((await get('/', cookie)).statusCode, 303, 'the cookie no longer signs in');
+    }
     assert.deepEqual(await t.stored(), before);
   });
 
