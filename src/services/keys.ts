@@ -9,7 +9,7 @@ import {
   setKeyScopes, touchDue, touchLastUsed,
 } from '../adapters/db/repositories/api-keys.ts';
 import { findUserInAccount } from '../adapters/db/repositories/members.ts';
-import { inTransaction } from '../adapters/db/repositories/executor.ts';
+import { inTransaction, lockAccount } from '../adapters/db/repositories/executor.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ApiKey } from '../adapters/db/schema.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
@@ -78,6 +78,9 @@ export async function issueApiKey(
   const id = newId('key');
   const creator = opts.holder ?? creatorOf(audit);
   const granted = await inTransaction(db, async (trx) => {
+    // Serialised with role changes (which lock the account row too): a demotion committing
+    // meanwhile either sees this key and narrows it, or is seen here.
+    if (creator) await lockAccount(trx, accountId);
     const ceiling = await scopeCeiling(trx, accountId, creator);
     const wanted = parseScopes(formatScopes(scopes ?? ceiling));
     const beyond = wanted.filter((s) => !ceiling.includes(s));

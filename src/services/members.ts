@@ -145,6 +145,7 @@ export async function inviteMember(db: Db, accountId: string, actor: ActingMembe
   const email = normalizeEmail(rawEmail);
   const token = randomBytes(32).toString('base64url');
   return db.kysely.transaction().execute(async (trx) => {
+    await lockAccount(trx, accountId); // serialised with role changes, which withdraw what a new role could not send
     const myRole = await currentRole(trx, accountId, actor.userId);
     if (!invitableRoles(myRole).includes(role)) {
       throw new MemberForbiddenError(myRole === 'member' ? 'members cannot invite' : `an ${myRole} cannot invite an ${role}`);
