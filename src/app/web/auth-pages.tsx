@@ -105,7 +105,16 @@ export function InvitePage({ csrf, token, email, accountName, error }: InvitePro
 }
 
 /** After the invitation form when the address must be proved: the same page for any address. */
-export function CheckEmailPage({ email }: { email: string }) {
+export function CheckEmailPage({ email, failed = false }: { email: string; failed?: boolean }) {
+  if (failed) {
+    return (
+      <Layout title="The email could not be sent" narrow>
+        <SettingsAssets />
+        <h1>The email could not be sent</h1>
+        <p class="lede">Vouch could not send the message that confirms <strong>{email}</strong> is yours. Nothing was created; open the invitation link again later to retry.</p>
+      </Layout>
+    );
+  }
   return (
     <Layout title="Check your email" narrow>
       <SettingsAssets />

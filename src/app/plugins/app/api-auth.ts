@@ -43,7 +43,8 @@ export function insufficientScope(scope: Scope): HttpProblem {
 /** Refuses the request unless the key has the scope of its route. */
 function requireScope(req: FastifyRequest, owner: Pick<KeyOwner, 'scopes'>): void {
   const scope = req.routeOptions.config.scope;
-  if (!scope || !owner.scopes.includes(scope)) throw insufficientScope(scope ?? 'sessions:read');
+  if (!scope) throw new Error(`API route ${req.routeOptions.url ?? req.url} reached without a declared scope`);
+  if (!owner.scopes.includes(scope)) throw insufficientScope(scope);
 }
 
 const REALM = 'Bearer realm="vouch"';

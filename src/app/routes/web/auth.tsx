@@ -152,9 +152,9 @@ const authRoutes: FastifyPluginAsync = async (app) => {
       // The address must be proved before it is claimed; the answer is the same for any address.
       const proof = await services.members.requestInvitationProof(token, password);
       if (!proof) return sendPage(reply, <InvalidInvitePage />, 404);
-      await services.notifications.sendInvitationClaimMail({ to: proof.email, link: proof.claimToken && `${config.publicUrl}/join/${proof.claimToken}`, expiresAt: proof.expiresAt },
+      const mail = await services.notifications.sendInvitationClaimMail({ to: proof.email, link: proof.claimToken && `${config.publicUrl}/join/${proof.claimToken}`, expiresAt: proof.expiresAt },
         (error) => req.log.warn({ err: error }, 'email not sent'));
-      return sendPage(reply, <CheckEmailPage email={proof.email} />, 202);
+      return sendPage(reply, <CheckEmailPage email={proof.email} failed={mail === 'failed'} />, mail === 'failed' ? 503 : 202);
     }
     let accepted;
     try {
