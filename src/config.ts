@@ -24,9 +24,10 @@ export interface Config {
   trustProxy: boolean;
   /**
    * loginMax: sign-in, sign-up, invitation and reset posts per client address, together;
-   * webhookActionsMax: test events and redeliveries per account, together (both per window).
+   * webhookActionsMax: test events and redeliveries per account, together (both per window);
+   * invitationsMax: invitations made per account, and per client address, per invitationWindowMs.
    */
-  rateLimit: { max: number; windowMs: number; loginMax: number; webhookActionsMax: number };
+  rateLimit: { max: number; windowMs: number; loginMax: number; webhookActionsMax: number; invitationsMax: number; invitationWindowMs: number };
   /** Shared rate-limit counters in Redis (redis:// or rediss://); else PostgreSQL, else in-process. */
   redisUrl: string | null;
   /** A Redis command slower than this skips the rate limit (fail open) until Redis answers again. */
@@ -257,6 +258,8 @@ export function loadConfig(env: Env = process.env): Config {
       windowMs: r.int('VOUCH_RATE_LIMIT_WINDOW_MS', 60_000, 1000),
       loginMax: r.int('VOUCH_LOGIN_RATE_LIMIT_MAX', 20, 1),
       webhookActionsMax: r.int('VOUCH_WEBHOOK_ACTION_RATE_LIMIT_MAX', 10, 1),
+      invitationsMax: r.int('VOUCH_INVITATION_RATE_LIMIT_MAX', 20, 1),
+      invitationWindowMs: r.int('VOUCH_INVITATION_RATE_LIMIT_WINDOW_MS', 3_600_000, 1000),
     },
     redisUrl: readRedisUrl(r),
     redisTimeoutMs: r.int('VOUCH_REDIS_TIMEOUT_MS', 50, 1, 60_000),

@@ -29,6 +29,7 @@ const TITLES: Record<string, string> = {
   malformed_body: 'Malformed request body',
   unauthorized: 'Authentication required',
   forbidden: 'Forbidden',
+  insufficient_scope: 'Insufficient scope',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   conflict: 'Conflict',

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Metrics, Services } from '../services/index.ts';
 import type { ResolvedWebSession } from '../services/web-auth.ts';
 import type { Action } from '../services/roles.ts';
+import type { Scope } from '../services/scopes.ts';
 
 /**
  * Who may use a dashboard route: anyone (`public`), any signed-in member (`signed-in`), or the
@@ -33,6 +34,8 @@ export interface ApiCaller {
   keyId: string;
   /** prefix…last 4 of the key (how the audit log names it); unset on key-checked reads. */
   label?: string;
+  /** What the key may do (services/scopes.ts). */
+  scopes: Scope[];
 }
 
 /** The signed-in dashboard user of a web request: the web session its cookie resolved to. */
@@ -62,6 +65,8 @@ declare module 'fastify' {
     keyCheckedByRoute?: boolean;
     /** Dashboard routes: who may use it (routes/web/access.ts refuses a route without it). */
     access?: Access;
+    /** /v1 routes: the scope a key needs (plugins/app/api-auth.ts refuses a route without it). */
+    scope?: Scope;
   }
   interface FastifyRequest {
     caller: ApiCaller | null;

@@ -12,6 +12,8 @@ import type { AuditFilters } from '../adapters/db/repositories/audit-events.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
 import { KEY_PATTERN } from '../kernel/key-format.ts';
+import { TOKEN_RULES } from '../domain/secrets/provider-rules.ts';
+import { tokenCandidates } from '../domain/secrets/tokens.ts';
 
 /** Every event the log records, with the words the audit page uses for it. */
 export const AUDIT_ACTIONS = {
@@ -26,6 +28,7 @@ export const AUDIT_ACTIONS = {
   'key.created': 'API key created',
   'key.revoked': 'API key revoked',
   'key.first_used': 'API key used for the first time',
+  'key.scopes_narrowed': 'API key scopes narrowed',
   'webhook.created': 'Webhook added',
   'webhook.updated': 'Webhook changed',
   'webhook.enabled': 'Webhook enabled',
@@ -84,13 +87,47 @@ export function webhookLabel(url: string): string {
   }
 }
 
-// Shapes of credentials this service issues: an API key, a whsec_ secret, a bare random token.
-const SECRET_SHAPES = [KEY_PATTERN, /whsec_[A-Za-z0-9+/=]{20,}/, /^[A-Za-z0-9_-]{40,}$/];
+// Shapes of credentials this service issues (an API key, a whsec_ secret) and long random runs
+// (a bare token); with them, every provider token the secret detector's table knows (sk_live_…,
+// ghp_…, AKIA…, xoxb-…: domain/secrets/provider-rules.ts), wherever it sits in the text.
+const OWN_SHAPES = [new RegExp(KEY_PATTERN.source, 'g'), /whsec_[A-Za-z0-9+/=]{20,}/g, /[A-Za-z0-9_+/=-]{40,}/g];
 
 export const WITHHELD = '[withheld: shaped like a secret]';
+const WITHHELD_PART = '[withheld]';
+
+/** The [start, end) spans of `text` that look like a secret. */
+function secretSpans(text: string): [number, number][] {
+  const spans: [number, number][] = tokenCandidates(text, TOKEN_RULES).map((c) => [c.start, c.end]);
+  for (const re of OWN_SHAPES) {
+    for (const m of text.matchAll(re)) {
+      // A long run is a token only with letters and digits mixed (not a long word or a path of one kind).
+      if (re === OWN_SHAPES[2] && !(/\d/.test(m[0]) && /[A-Za-z]/.test(m[0]))) continue;
+      spans.push([m.index, m.index + m[0].length]);
+    }
+  }
+  return spans.sort((a, b) => a[0] - b[0]);
+}
+
+/**
+ * A text with every part shaped like a secret replaced by "[withheld]" (a key named "deploy
+ * sk_live_…" keeps "deploy"); a text that is nothing but a secret becomes WITHHELD.
+ */
+export function withholdSecrets(text: string): string {
+  const spans = secretSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end <= at) continue;
+    out += text.slice(at, Math.max(at, start)) + (start >= at ? WITHHELD_PART : '');
+    at = end;
+  }
+  out += text.slice(at);
+  return out.replace(/\[withheld\](?:\s*\[withheld\])+/g, WITHHELD_PART).trim() === WITHHELD_PART ? WITHHELD : out;
+}
 
 function withheld<T>(value: T): T | string {
-  return typeof value === 'string' && SECRET_SHAPES.some((re) => re.test(value)) ? WITHHELD : value;
+  return typeof value === 'string' ? withholdSecrets(value) : value;
 }
 
 function safeDetails(details: AuditDetails): AuditDetails {

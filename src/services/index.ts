@@ -19,10 +19,10 @@ import { authenticateKeyHash, findKey, issueApiKey, listKeys, noteKeyUse, revoke
 import { redactStoredLog } from './log-redaction.ts';
 import { maintenanceService, orphanAgeMs } from './maintenance.ts';
 import {
-  acceptInvitation, changeRole, getMember, inviteMember, issuePasswordReset, listInvitations, listMembers, offboardingPlan, openInvitation,
-  openPasswordReset, removeMember, revokeInvitation, usePasswordReset,
+  acceptInvitation, changeRole, confirmInvitation, getMember, inviteMember, issuePasswordReset, listInvitations, listMembers, offboardingPlan, openInvitation,
+  openInvitationClaim, openPasswordReset, removeMember, requestInvitationProof, revokeInvitation, usePasswordReset,
 } from './members.ts';
-import { sendInvitationMail, sendResetMail } from './notifications.ts';
+import { sendInvitationClaimMail, sendInvitationMail, sendResetMail } from './notifications.ts';
 import type { Mailer } from './notifications.ts';
 import type { JobRunnerFactory, Log, Metrics } from './ports.ts';
 import { silentLog } from './ports.ts';
@@ -121,10 +121,10 @@ export function createServices(deps: ServiceDeps) {
       sendTestEvent: (accountId: string, webhookId: string, audit?: AuditContext) => sendTestEvent(exec, accountId, webhookId, { publicUrl: config.publicUrl }, audit),
     },
     members: {
-      ...bindFirst(exec, { listMembers, getMember, listInvitations, revokeInvitation, openInvitation, offboardingPlan, openPasswordReset }),
-      ...bindFirst(db, { inviteMember, acceptInvitation, removeMember, changeRole, issuePasswordReset, usePasswordReset }),
+      ...bindFirst(exec, { listMembers, getMember, listInvitations, revokeInvitation, openInvitation, openInvitationClaim, offboardingPlan, openPasswordReset }),
+      ...bindFirst(db, { inviteMember, acceptInvitation, requestInvitationProof, confirmInvitation, removeMember, changeRole, issuePasswordReset, usePasswordReset }),
     },
-    notifications: bindFirst(deps.mailer ?? null, { sendInvitationMail, sendResetMail }),
+    notifications: bindFirst(deps.mailer ?? null, { sendInvitationMail, sendInvitationClaimMail, sendResetMail }),
     webAuth: bindFirst(exec, { signIn, resolveWebSession, signOut, signOutEverywhere, changePassword, startWebSession }),
     audit: bindFirst(exec, { listAuditPage, exportAuditJsonl }),
     retention: bindFirst(db, { getLogRetention, setLogRetention }),

@@ -34,6 +34,16 @@ test('a key of another account is not found there; names are checked', async () 
   assert.notEqual(keyNameProblem(''), null);
 });
 
+test('a key carries the scopes it was given (the operator\'s: every scope); the owner of a presented key includes them', async () => {
+  const a = await f.account();
+  const operator = await f.services.keys.issueApiKey(a.accountId, 'operator');
+  assert.deepEqual(operator.scopes, ['sessions:read', 'sessions:write', 'sessions:delete', 'logs:redact', 'audit:read']);
+  const reader = await f.services.keys.issueApiKey(a.accountId, 'reader', undefined, ['sessions:read', 'sessions:read']);
+  assert.deepEqual(reader.scopes, ['sessions:read']);
+  assert.deepEqual((await f.services.keys.authenticateKeyHash(hashApiKey(reader.key)))?.scopes, ['sessions:read']);
+  assert.deepEqual((await f.services.keys.findKey(a.accountId, reader.id))?.scopes, ['sessions:read']);
+});
+
 test('a failure to record a key\'s use is logged at debug level and does not refuse the key', async () => {
   const a = await f.account();
   const k = await f.services.keys.issueApiKey(a.accountId, 'touch');

@@ -2,11 +2,14 @@
 // (no cache), so a revocation takes effect on the very next request, in every process.
 // Each key records the member who created it (offboarding revokes or transfers a removed
 // member's keys); creating, revoking and the first use are written to the audit log.
+// Each key carries scopes (scopes.ts), chosen at creation within what its creator's role
+// allows, and narrowed when that role shrinks (narrowKeysOf).
 import {
   findActiveApiKeyByHash, findApiKeyByHash, getApiKey, hashApiKey, insertApiKey, listApiKeys, listLiveKeysCreatedBy, markFirstUse, revokeApiKey,
-  touchDue, touchLastUsed,
+  setKeyScopes, touchDue, touchLastUsed,
 } from '../adapters/db/repositories/api-keys.ts';
-import { inTransaction } from '../adapters/db/repositories/executor.ts';
+import { findUserInAccount } from '../adapters/db/repositories/members.ts';
+import { inTransaction, lockAccount } from '../adapters/db/repositories/executor.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import type { ApiKey } from '../adapters/db/schema.ts';
 import { newId, nowIso } from '../kernel/ids.ts';
@@ -18,9 +21,21 @@ import { OPERATOR, recordAudit } from './audit.ts';
 import { silentLog } from './ports.ts';
 import type { Log } from './ports.ts';
 import type { AuditContext } from './audit.ts';
+import { ALL_SCOPES, formatScopes, parseScopes, scopesAllowed, withinRole } from './scopes.ts';
+import type { Scope } from './scopes.ts';
+import type { Role } from './roles.ts';
+
+/** Scopes asked for a key that its creator may not give (or none at all). */
+export class KeyScopeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyScopeError';
+  }
+}
 
 export interface IssuedKey {
   id: string;
+  scopes: Scope[];
   /** Shown once to whoever asked for it; only its hash is kept. */
   key: string;
   prefix: string;
@@ -42,27 +57,50 @@ export function creatorOf(ctx: AuditContext): Creator | null {
   return ctx.actor.type === 'user' ? { id: ctx.actor.id, email: ctx.actor.label } : null;
 }
 
+/** The scopes `creator` may give a key, read in `db` (the operator, null: every scope). */
+async function scopeCeiling(db: DbExecutor, accountId: string, creator: Creator | null): Promise<Scope[]> {
+  if (!creator) return [...ALL_SCOPES];
+  const user = await findUserInAccount(db, accountId, creator.id);
+  return user ? scopesAllowed(user.role) : [];
+}
+
 /**
  * Issues a key in its own transaction with its audit event (or in the caller's transaction).
  * The creator is the member in `audit` (null for the operator's CLI: shown as "unknown").
+ * `scopes`: what the key may do; by default everything the creator may give. Asking for more
+ * than the creator's role allows (read again inside the transaction) throws KeyScopeError.
+ * `opts.holder`: the member the key is made for, when not the actor (a key replaced in a transfer).
  */
-export async function issueApiKey(db: DbExecutor, accountId: string, name = 'default', audit: AuditContext = OPERATOR): Promise<IssuedKey> {
+export async function issueApiKey(
+  db: DbExecutor, accountId: string, name = 'default', audit: AuditContext = OPERATOR, scopes?: readonly Scope[], opts: { holder?: Creator; details?: Record<string, string> } = {},
+): Promise<IssuedKey> {
   const g = generateKey();
   const id = newId('key');
-  const creator = creatorOf(audit);
-  await inTransaction(db, async (trx) => {
+  const creator = opts.holder ?? creatorOf(audit);
+  const granted = await inTransaction(db, async (trx) => {
+    // Serialised with role changes (which lock the account row too): a demotion committing
+    // meanwhile either sees this key and narrows it, or is seen here.
+    if (creator) await lockAccount(trx, accountId);
+    const ceiling = await scopeCeiling(trx, accountId, creator);
+    const wanted = parseScopes(formatScopes(scopes ?? ceiling));
+    const beyond = wanted.filter((s) => !ceiling.includes(s));
+    if (beyond.length > 0) throw new KeyScopeError(`your role cannot give a key ${beyond.join(', ')}`);
+    if (wanted.length === 0) throw new KeyScopeError('choose at least one scope for the key');
     await insertApiKey(trx, {
       id, account_id: accountId, name, prefix: g.prefix, last4: g.last4, hash: hashApiKey(g.key), created_at: nowIso(),
-      last_used_at: null, revoked_at: null, created_by: creator?.id ?? null, created_by_email: creator?.email ?? null,
+      last_used_at: null, revoked_at: null, created_by: creator?.id ?? null, created_by_email: creator?.email ?? null, scopes: formatScopes(wanted),
     });
-    await recordAudit(trx, accountId, audit, 'key.created', { type: 'key', id, label: keyDisplay(g) }, { name });
+    await recordAudit(trx, accountId, audit, 'key.created', { type: 'key', id, label: keyDisplay(g) }, { name, scopes: formatScopes(wanted), ...opts.details });
+    return wanted;
   });
-  return { id, key: g.key, prefix: g.prefix, last4: g.last4 };
+  return { id, key: g.key, prefix: g.prefix, last4: g.last4, scopes: granted };
 }
 
 export interface KeyOwner {
   accountId: string;
   keyId: string;
+  /** What the key may do on the API. */
+  scopes: Scope[];
   /** prefix…last 4: how the audit log names the key. */
   label?: string;
 }
@@ -72,7 +110,7 @@ export async function authenticateKeyHash(db: DbExecutor, hash: string, ip: stri
   const row = await findActiveApiKeyByHash(db, hash);
   if (!row) return null;
   await noteKeyUse(db, row.id, ip, Date.now(), log);
-  return { accountId: row.account_id, keyId: row.id, label: keyDisplay(row) };
+  return { accountId: row.account_id, keyId: row.id, label: keyDisplay(row), scopes: parseScopes(row.scopes) };
 }
 
 /**
@@ -120,11 +158,12 @@ export interface KeyView {
   /** The member who created it; null when not known (shown as "unknown"). */
   created_by: string | null;
   created_by_email: string | null;
+  scopes: Scope[];
 }
 
 function toKeyView(k: ApiKey): KeyView {
   const { id, name, prefix, last4, created_at, last_used_at, revoked_at, created_by, created_by_email } = k;
-  return { id, name, prefix, last4, created_at, last_used_at, revoked_at, created_by, created_by_email };
+  return { id, name, prefix, last4, created_at, last_used_at, revoked_at, created_by, created_by_email, scopes: parseScopes(k.scopes) };
 }
 
 /** Live keys first (newest first), then revoked ones. */
@@ -154,4 +193,34 @@ export async function revokeKeyById(db: DbExecutor, accountId: string, keyId: st
     await recordAudit(trx, accountId, audit, 'key.revoked', { type: 'key', id: row.id, label: keyDisplay(row) }, { name: row.name, ...details });
     return true;
   });
+}
+
+export interface NarrowedKeys {
+  /** Keys that lost some scopes and keep the rest. */
+  narrowed: number;
+  /** Keys left with no scope at all: revoked. */
+  revoked: number;
+}
+
+/**
+ * Brings the live keys `userId` created within what `role` allows (their new role after a
+ * demotion, or the role of the member they were handed to): a key keeps the scopes the role
+ * allows and loses the rest; a key left with none is revoked. Each change is in the audit log.
+ * Call it inside the transaction that changes the role.
+ */
+export async function narrowKeysOf(db: DbExecutor, accountId: string, userId: string, role: Role, audit: AuditContext, reason: string): Promise<NarrowedKeys> {
+  const out: NarrowedKeys = { narrowed: 0, revoked: 0 };
+  for (const k of await listLiveKeysCreatedBy(db, accountId, userId)) {
+    const had = parseScopes(k.scopes);
+    const kept = withinRole(had, role);
+    if (kept.length === had.length) continue;
+    if (kept.length === 0) {
+      if (await revokeKeyById(db, accountId, k.id, audit, { reason })) out.revoked++;
+      continue;
+    }
+    await setKeyScopes(db, accountId, k.id, formatScopes(kept));
+    await recordAudit(db, accountId, audit, 'key.scopes_narrowed', { type: 'key', id: k.id, label: keyDisplay(k) }, { name: k.name, from: formatScopes(had), to: formatScopes(kept), reason });
+    out.narrowed++;
+  }
+  return out;
 }

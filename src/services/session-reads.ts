@@ -11,13 +11,24 @@
 import type { Db } from '../adapters/db/database.ts';
 import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { LIST_COLUMNS, countSessions, findKeyHolder, findReportForKey, listSessions, listSessionsForKey } from '../adapters/db/repositories/sessions.ts';
-import type { KeyHolder, SessionFilters } from '../adapters/db/repositories/sessions.ts';
+import type { KeyHolder as StoredKeyHolder, SessionFilters } from '../adapters/db/repositories/sessions.ts';
+import { parseScopes } from './scopes.ts';
+import type { Scope } from './scopes.ts';
 import { findReport, findSession, isSessionId, reportState } from './sessions.ts';
 import type { ReportState, SessionViewRow } from './sessions.ts';
 import { recentTotal, rememberTotal } from './session-totals.ts';
 import { keepReport, keptReport } from './report-cache.ts';
 
-export type { KeyHolder };
+/** The holder of a key, as a keyed read found it: its account, and what the key may do. */
+export interface KeyHolder {
+  keyId: string;
+  accountId: string;
+  scopes: Scope[];
+}
+
+function holderOf(stored: StoredKeyHolder | null): KeyHolder | null {
+  return stored && { keyId: stored.keyId, accountId: stored.accountId, scopes: parseScopes(stored.scopes) };
+}
 
 export interface ListQuery extends SessionFilters {
   limit: number;
@@ -94,7 +105,8 @@ export async function listForKey(db: DbExecutor, keyHash: string, q: ListQuery):
   const known = accountOfKey.get(keyHash);
   const cached = known === undefined ? undefined : recentTotal(known, filterKey);
   const read = await listSessionsForKey(db, keyHash, filters, { columns: LIST_COLUMNS, limit, offset, count: cached === undefined });
-  const { holder, rows } = read;
+  const { rows } = read;
+  const holder = holderOf(read.holder);
   if (!holder) return { holder, rows: [], total: 0 };
   rememberAccount(keyHash, holder.accountId);
   if (read.total !== undefined) rememberTotal(holder.accountId, filterKey, read.total);
@@ -118,11 +130,12 @@ export async function listForKey(db: DbExecutor, keyHash: string, q: ListQuery):
 export async function reportForKey(db: DbExecutor, keyHash: string, id: string): Promise<KeyedReport> {
   // An id that cannot exist (and may hold bytes PostgreSQL refuses, such as NUL) is not sent to
   // the sessions table: only the key is checked, and the answer is "no such session".
-  if (!isSessionId(id)) return { holder: await findKeyHolder(db, keyHash), state: null };
+  if (!isSessionId(id)) return { holder: holderOf(await findKeyHolder(db, keyHash)), state: null };
   const kept = keptReport(id);
   const read = await findReportForKey(db, keyHash, id, kept?.reportId);
   if (!read.holder) return { holder: null, state: null };
-  const { holder, session } = read;
+  const { session } = read;
+  const holder = holderOf(read.holder) as KeyHolder;
   if (!session) return { holder, state: null };
   let body = session.body;
   if (body === null && kept && session.report_id === kept.reportId) body = kept.json;

@@ -13,6 +13,7 @@ import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { addFailure, blockUntil, clearThrottle, getThrottle, hashEmailForThrottle } from '../adapters/db/repositories/sign-in-throttle.ts';
 import { createWebSession, deleteUserWebSessions, deleteWebSession, findValidWebSession, hashSessionToken } from '../adapters/db/repositories/web-sessions.ts';
 import { updateUserPassword } from '../adapters/db/repositories/members.ts';
+import { deleteUnusedResetsOf } from '../adapters/db/repositories/password-resets.ts';
 import type { UserRole } from '../adapters/db/schema.ts';
 import { isoAfter, nowIso } from '../kernel/ids.ts';
 import { recordAudit } from './audit.ts';
@@ -127,22 +128,45 @@ export async function signOutEverywhere(db: DbExecutor, user: Pick<ResolvedWebSe
   });
 }
 
-export type ChangePasswordResult = { kind: 'changed'; otherSessionsEnded: number } | { kind: 'wrong_current' } | { kind: 'weak'; problem: string };
+export type ChangePasswordResult =
+  | { kind: 'changed'; otherSessionsEnded: number }
+  | { kind: 'wrong_current' }
+  | { kind: 'weak'; problem: string }
+  /** Too many wrong current passwords for this email: refused without checking, for `retryAfterMs`. */
+  | { kind: 'backoff'; retryAfterMs: number };
 
 /**
  * Changes the member's password after checking the current one; every other web session of
- * theirs ends in the same transaction (the one making the change stays signed in).
+ * theirs and every unused reset link for them end in the same transaction (the session making
+ * the change stays signed in). A wrong current password counts in the same per-email backoff as
+ * a failed sign-in (a stolen session must not become a password oracle), and is audited as one.
  */
 export async function changePassword(db: DbExecutor, user: ResolvedWebSession, current: string, next: string, ip: string | null): Promise<ChangePasswordResult> {
+  const emailHash = hashEmailForThrottle(normalizeEmail(user.email));
+  const throttle = await getThrottle(db, emailHash);
+  const now = Date.now();
+  if (throttle?.blocked_until && Date.parse(throttle.blocked_until) > now) return { kind: 'backoff', retryAfterMs: Date.parse(throttle.blocked_until) - now };
   const stored = await getUser(db, user.userId);
-  if (!stored || !(await verifyPassword(stored.password_hash, current))) return { kind: 'wrong_current' };
+  if (!stored || !(await verifyPassword(stored.password_hash, current))) {
+    await inTransaction(db, async (trx) => {
+      const failures = await addFailure(trx, emailHash, nowIso());
+      const wait = backoffMs(failures);
+      if (wait > 0) await blockUntil(trx, emailHash, isoAfter(wait));
+      await recordAudit(trx, user.accountId, memberContext(user, ip), 'auth.sign_in_failed', { type: 'user', id: user.userId, label: user.email }, {
+        consecutive_failures: failures, backoff_seconds: Math.ceil(wait / 1000), form: 'change_password',
+      });
+    });
+    return { kind: 'wrong_current' };
+  }
   const problem = passwordProblem(next);
   if (problem) return { kind: 'weak', problem };
   const passwordHash = await hashPassword(next); // outside the transaction (slow on purpose)
   return inTransaction(db, async (trx) => {
+    if (throttle) await clearThrottle(trx, emailHash);
     await updateUserPassword(trx, user.userId, passwordHash);
     const ended = await deleteUserWebSessions(trx, user.userId, user.sessionId);
-    await recordAudit(trx, user.accountId, memberContext(user, ip), 'auth.password_changed', { type: 'user', id: user.userId, label: user.email }, { other_sessions_ended: ended });
+    const links = await deleteUnusedResetsOf(trx, user.userId);
+    await recordAudit(trx, user.accountId, memberContext(user, ip), 'auth.password_changed', { type: 'user', id: user.userId, label: user.email }, { other_sessions_ended: ended, reset_links_withdrawn: links });
     return { kind: 'changed' as const, otherSessionsEnded: ended };
   });
 }

@@ -50,8 +50,14 @@ describe('vouch admin', () => {
 
     const key = await vouch(['admin', 'create-key', '--account', String(acct.account_id)], env);
     assert.equal(key.code, 0, key.stderr);
-    const { api_key } = oneJson(key);
+    const { api_key, scopes } = oneJson(key);
     assert.match(String(api_key), /^vk_/);
+    assert.deepEqual(scopes, ['sessions:read', 'sessions:write', 'sessions:delete', 'logs:redact', 'audit:read'], 'the operator\'s key: every scope');
+    const narrow = oneJson(await vouch(['admin', 'create-key', '--account', String(acct.account_id), '--scope', 'sessions:write'], env));
+    assert.deepEqual(narrow.scopes, ['sessions:write']);
+    const wrong = await vouch(['admin', 'create-key', '--account', String(acct.account_id), '--scope', 'admin:all'], env);
+    assert.equal(wrong.code, 3);
+    assert.match(wrong.stderr, /no scope "admin:all"/);
 
     const revoked = await vouch(['admin', 'revoke-key', '--key', String(api_key)], env);
     assert.deepEqual(oneJson(revoked), { revoked: true });

@@ -13,7 +13,7 @@ export function cookiesOf(res: Res): Record<string, string> {
 
 export const csrfOf = (html: string): string => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' };
+const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-site': 'same-origin' };
 
 /** A signed-in browser: its cookie, and the session's CSRF token. */
 export interface Browser {

@@ -110,3 +110,33 @@ test('0005_team_accounts on existing data: founders become owners, other users a
     await t.cleanup();
   }
 });
+
+test('0008_access_ends on existing keys: each gets what its creator\'s role allows (the operator\'s: everything)', async () => {
+  const { Migrator } = await import('kysely');
+  const t = await createTestDb({ migrate: false });
+  try {
+    const all = buildMigrations(t.db.dialect);
+    const before = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0008'));
+    await new Migrator({ db: t.db.kysely, provider: { getMigrations: async () => before } }).migrateToLatest();
+    const now = new Date().toISOString();
+    const acc = 'acc_01AAAAAAAAAAAAAAAAAAAAAAAA';
+    await sql`insert into accounts (id, name, created_at) values (${acc}, 'old', ${now})`.execute(t.db.kysely);
+    const users: [string, string][] = [['usr_01AAAAAAAAAAAAAAAAAAAAAAA1', 'owner'], ['usr_01AAAAAAAAAAAAAAAAAAAAAAA2', 'admin'], ['usr_01AAAAAAAAAAAAAAAAAAAAAAA3', 'member']];
+    for (const [id, role] of users) {
+      await sql`insert into users (id, account_id, email, password_hash, created_at, role) values (${id}, ${acc}, ${`${role}@x.test`}, 'h', ${now}, ${role})`.execute(t.db.kysely);
+    }
+    const keys: [string, string | null][] = [['key_1', users[0][0]], ['key_2', users[1][0]], ['key_3', users[2][0]], ['key_4', null], ['key_5', 'usr_gone']];
+    for (const [id, creator] of keys) {
+      await sql`insert into api_keys (id, account_id, name, prefix, last4, hash, created_at, created_by) values (${id}, ${acc}, 'k', 'vk_ab', 'wxyz', ${`hash-${id}`}, ${now}, ${creator})`.execute(t.db.kysely);
+    }
+    await t.db.migrate();
+    const scopes = await t.db.kysely.selectFrom('api_keys').select(['id', 'scopes']).orderBy('id').execute();
+    const every = 'sessions:read sessions:write sessions:delete logs:redact audit:read';
+    assert.deepEqual(scopes, [
+      { id: 'key_1', scopes: every }, { id: 'key_2', scopes: every }, { id: 'key_3', scopes: 'sessions:read sessions:write' },
+      { id: 'key_4', scopes: every }, { id: 'key_5', scopes: '' },
+    ]);
+  } finally {
+    await t.cleanup();
+  }
+});

@@ -26,7 +26,7 @@ test('keys, passwords, cookies and uploaded content stay out of the logs', async
   const page = await t.app.inject({ url: '/login' });
   const csrf = /name="_csrf" value="([^"]+)"/.exec(page.body)?.[1] ?? '';
   await t.app.inject({
-    method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `vouch_login_csrf=${csrf}` },
+    method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: `vouch_login_csrf=${csrf}` },
     payload: new URLSearchParams({ email: alice.email, password: 'WRONG-PASSWORD-55', _csrf: csrf }).toString(),
   });
   const all = lines.join('');

@@ -64,7 +64,7 @@ describe('sign-in and passwords', () => {
     const page = await t.app.inject({ url: '/login' });
     const cookie = `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}`;
     const form = (password: string) => new URLSearchParams({ _csrf: csrfOf(page.body), email: alice.email, password, next: '/' }).toString();
-    const failed = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.7', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: form('a wrong guess 1') });
+    const failed = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.7', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie }, payload: form('a wrong guess 1') });
     assert.equal(failed.statusCode, 401);
     const f = await lastEvent('auth.sign_in_failed');
     assert.equal(f.actor_type, 'anonymous');
@@ -72,7 +72,7 @@ describe('sign-in and passwords', () => {
     assert.equal(f.target_id, ownerId);
     assert.equal(f.target_label, alice.email);
     assert.ok(!JSON.stringify(f).includes('a wrong guess'), 'the tried password is not kept');
-    const ok = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.8', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: form(alice.password) });
+    const ok = await t.app.inject({ method: 'POST', url: '/login', remoteAddress: '203.0.113.8', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie }, payload: form(alice.password) });
     assert.equal(ok.statusCode, 303);
     byMember(await lastEvent('auth.sign_in'), ownerId, '203.0.113.8');
   });
@@ -218,8 +218,17 @@ describe('members', () => {
     assert.equal((await owner.post(`/settings/members/${m.userId}/role`, { role: 'admin' })).statusCode, 303);
     const r = await lastEvent('member.role_changed');
     byMember(r);
-    assert.deepEqual(JSON.parse(r.details), { from: 'member', to: 'admin' });
-    assert.equal((await owner.post(`/settings/members/${m.userId}/remove`, { transfer_to: heir.userId })).statusCode, 303);
+    assert.deepEqual(JSON.parse(r.details), { from: 'member', to: 'admin', keys_narrowed: 0, keys_revoked: 0, webhooks_disabled: 0, invitations_withdrawn: 0, reset_links_withdrawn: 0 });
+    // As an admin they make a key with every scope; back to member, it keeps what a member may give.
+    const key = await signInAs(t, m).then((b) => b.post('/settings/api-keys', { name: 'admin-era key' }));
+    assert.equal(key.statusCode, 200);
+    assert.equal((await owner.post(`/settings/members/${m.userId}/role`, { role: 'member' })).statusCode, 303);
+    const narrowed = await lastEvent('key.scopes_narrowed');
+    byMember(narrowed);
+    assert.deepEqual(JSON.parse(narrowed.details), {
+      name: 'admin-era key', from: 'sessions:read sessions:write sessions:delete logs:redact audit:read', to: 'sessions:read sessions:write', reason: `${m.email} became a member`,
+    });
+    assert.equal((await owner.post(`/settings/members/${m.userId}/remove`, { transfer_to: heir.userId })).statusCode, 200, 'the replacement key is shown');
     byMember(await lastEvent('member.resources_transferred'));
     const e = await lastEvent('member.removed');
     byMember(e);

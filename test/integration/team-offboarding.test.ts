@@ -1,7 +1,8 @@
 // Offboarding: keys and webhooks record who created them; removing a member revokes their keys
 // (the API refuses them at once), disables their webhooks (the next analysis delivers nothing to
 // them), withdraws their pending invitations (the links stop working) and ends their sessions —
-// after a page that says what will happen — or an owner transfers all of it to someone else first.
+// after a page that says what will happen. A transfer (owners) ends in the same state for the
+// removed person; the heir gets new keys and the webhooks (disabled) as far as their role allows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';
@@ -91,27 +92,64 @@ test('removing a member leaves them no working key, webhook, invitation or sessi
 
   const [event] = await auditRows(t, alice.accountId, 'member.removed');
   assert.ok(event);
-  assert.deepEqual(JSON.parse(event.details), { role: 'admin', keys_revoked: 1, webhooks_disabled: 1, invitations_withdrawn: 1, transferred_to: null });
+  assert.deepEqual(JSON.parse(event.details), { role: 'admin', keys_revoked: 1, webhooks_disabled: 1, invitations_withdrawn: 1, reset_links_withdrawn: 0, transferred_to: null });
   const revoked = (await auditRows(t, alice.accountId, 'key.revoked')).at(-1);
   assert.match(revoked?.details ?? '', /removed/);
 });
 
-test('an owner can transfer a member\'s keys, webhooks and invitations to another member first: they keep working', async () => {
+test('issue 26/2: "transfer and remove" leaves the removed person nothing that works; an admin heir gets new keys and the webhooks, disabled, to review', async () => {
   const admin = await busyAdmin();
   const heir = await signedInMember(t, alice.accountId, 'admin');
+  const page = await owner.get(`/settings/members/${admin.userId}/remove`);
+  assert.match(page.body, new RegExp(`${heir.email.replace(/[.+]/g, '\\$&')} \\(admin: gets new keys, gets the webhooks disabled\\)`), 'the page says what the transfer does for this heir');
   const res = await owner.post(`/settings/members/${admin.userId}/remove`, { transfer_to: heir.userId });
-  assert.equal(res.statusCode, 303);
-  assert.equal(res.headers.location, '/settings/members?done=transferred');
-  assert.equal((await t.app.inject({ url: '/v1/sessions', headers: { authorization: `Bearer ${admin.key}` } })).statusCode, 200, 'the key still works');
-  const key = await t.db.kysely.selectFrom('api_keys').selectAll().where('hash', '!=', '').where('created_by', '=', heir.userId).executeTakeFirstOrThrow();
+  assert.equal(res.statusCode, 200, 'the new key is answered in the page, never through a redirect');
+  const replacement = /id="key-[^"]+"[^>]*value="(vk_[^"]+)"/.exec(res.body)?.[1] as string;
+  assert.match(replacement, /^vk_/);
+
+  const sessionId = (await t.upload(alice.apiKey)).json().id;
+  assert.equal((await t.app.inject({ method: 'DELETE', url: `/v1/sessions/${sessionId}`, headers: { authorization: `Bearer ${admin.key}` } })).statusCode, 401, 'the removed person\'s key deletes nothing');
+  assert.equal((await t.app.inject({ url: '/v1/sessions', headers: { authorization: `Bearer ${admin.key}` } })).statusCode, 401);
+  assert.equal((await t.app.inject({ url: '/v1/sessions', headers: { authorization: `Bearer ${replacement}` } })).statusCode, 200, 'the heir\'s new key works');
+  const key = await t.db.kysely.selectFrom('api_keys').selectAll().where('created_by', '=', heir.userId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
   assert.equal(key.created_by_email, heir.email);
+  assert.equal(key.name, `laptop ${n}`);
+
   const hook = await t.db.kysely.selectFrom('webhooks').selectAll().where('id', '=', admin.hookId).executeTakeFirstOrThrow();
-  assert.equal(hook.enabled, 1);
+  assert.equal(hook.enabled, 0, 'their webhook receives nothing until the heir reviews it');
   assert.equal(hook.created_by, heir.userId);
-  assert.equal((await t.app.inject({ url: admin.invitePath })).statusCode, 200, 'the invitation still works');
+  await t.analyzeAll();
+  assert.equal((await t.db.kysely.selectFrom('deliveries').select('id').where('webhook_id', '=', admin.hookId).execute()).length, 0);
+
+  assert.equal((await t.app.inject({ url: admin.invitePath })).statusCode, 404, 'the invitation they made cannot bring them back');
   assert.equal((await admin.browser.get('/settings/members')).statusCode, 303, 'the removed member is signed out');
   const [moved] = await auditRows(t, alice.accountId, 'member.resources_transferred');
-  assert.deepEqual(JSON.parse(moved.details), { from: admin.email, keys: 1, webhooks: 1, invitations: 1 });
+  assert.deepEqual(JSON.parse(moved.details), { from: admin.email, keys_replaced: 1, webhooks_handed_over: 1 });
+});
+
+test('issue 26/2: a transfer to a member (who may neither see nor revoke keys) only revokes the keys and disables the webhooks', async () => {
+  const admin = await busyAdmin();
+  const heir = await signedInMember(t, alice.accountId, 'member');
+  const page = await owner.get(`/settings/members/${admin.userId}/remove`);
+  assert.match(page.body, /\(member: keys revoked, webhooks disabled\)/);
+  const res = await owner.post(`/settings/members/${admin.userId}/remove`, { transfer_to: heir.userId });
+  assert.equal(res.statusCode, 303);
+  assert.equal((await t.app.inject({ url: '/v1/sessions', headers: { authorization: `Bearer ${admin.key}` } })).statusCode, 401);
+  const held = await t.db.kysely.selectFrom('api_keys').select('id').where('created_by', '=', heir.userId).execute();
+  assert.equal(held.length, 0, 'no key is moved to a member');
+  const hook = await t.db.kysely.selectFrom('webhooks').selectAll().where('id', '=', admin.hookId).executeTakeFirstOrThrow();
+  assert.equal(hook.enabled, 0);
+  assert.equal(hook.created_by, admin.userId, 'a member cannot manage webhooks: nothing is handed to them');
+});
+
+test('issue 26/2: the reset links a removed owner issued stop working', async () => {
+  const leaving = await signedInMember(t, alice.accountId, 'owner');
+  const target = await signedInMember(t, alice.accountId, 'member');
+  const issued = await leaving.browser.post(`/settings/members/${target.userId}/reset-link`);
+  const resetPath = new URL(/id="reset-link"[^>]*value="([^"]+)"/.exec(issued.body)?.[1] as string).pathname;
+  assert.equal((await t.app.inject({ url: resetPath })).statusCode, 200);
+  assert.equal((await owner.post(`/settings/members/${leaving.userId}/remove`)).statusCode, 303);
+  assert.equal((await t.app.inject({ url: resetPath })).statusCode, 404, 'the link they issued is withdrawn with them');
 });
 
 test('only an owner may transfer; an admin removing a member revokes', async () => {

@@ -4,13 +4,13 @@
 // port), and without it the links are only shown to copy.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
 import { postSignedOutForm, signInAs } from '../helpers/web-forms.ts';
 import type { Browser } from '../helpers/web-forms.ts';
 import { addMember, signedInMember } from '../helpers/teams.ts';
+import { decoded, smtpServer } from '../helpers/smtp.ts';
+import type { Received } from '../helpers/smtp.ts';
 
 const shownLink = (html: string, id: string) => new RegExp(`id="${id}"[^>]*value="([^"]+)"`).exec(html)?.[1];
 const signedIn = async (b: Browser) => (await b.get('/settings/account')).statusCode === 200;
@@ -95,36 +95,6 @@ describe('passwords and sessions', () => {
   });
 });
 
-interface Received {
-  from: string;
-  to: string[];
-  body: string;
-}
-
-/** A real SMTP server on a free loopback port, keeping what it receives. */
-async function smtpServer(): Promise<{ port: number; mails: Received[]; close(): Promise<void> }> {
-  const mails: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      let body = '';
-      stream.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-/** The quoted-printable body of a message, decoded (soft line breaks and =XX). */
-const decoded = (body: string) => body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-
 describe('emails with VOUCH_SMTP_URL', () => {
   let t: TestApp;
   let smtp: Awaited<ReturnType<typeof smtpServer>>;
@@ -152,7 +122,7 @@ describe('emails with VOUCH_SMTP_URL', () => {
     assert.equal(mail.from, 'vouch@vouch.test');
     const text = decoded(mail.body);
     assert.ok(text.includes(link), 'with the link');
-    assert.match(text, /Subject: Join .* on Vouch/);
+    assert.match(text, /Subject: Invitation to a Vouch account/);
   });
 
   test('an invitation to an email with an account elsewhere: the same page for the inviter; the email tells its owner', async () => {

@@ -1,7 +1,10 @@
-// The role matrix: every route of the app (read from Fastify's own route list, so a new route
-// without an entry here fails this test) × every role → allowed / 403, plus a signed-out visitor
-// (sent to sign in) and a member of another account (404 for the ids of this one). Also: the
-// account always keeps an owner, also under concurrent demotions and removals.
+// The role × scope × route matrix: every route of the app (read from Fastify's own route list, so
+// a new route without an entry here fails this test). Dashboard routes × every role → allowed /
+// 403, plus a signed-out visitor (sent to sign in) and a member of another account (404 for the
+// ids of this one). /v1 routes × every scope → allowed only with the route's scope, else 403
+// insufficient_scope naming it; × every role → a key made by that role reaches exactly the routes
+// the role's dashboard actions allow, also after a demotion; and the OpenAPI document declares the
+// same scope per operation. Also: the account always keeps an owner, under concurrent changes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTestApp } from '../helpers/app.ts';
@@ -11,22 +14,24 @@ import type { Browser, Res } from '../helpers/web-forms.ts';
 import { addMember, signedInMember } from '../helpers/teams.ts';
 import type { TestMember } from '../helpers/teams.ts';
 import { issueApiKey } from '../../src/services/keys.ts';
-import { changeRole, inviteMember, issuePasswordReset, MemberForbiddenError, MemberInputError, removeMember } from '../../src/services/members.ts';
+import { changeRole, inviteMember, issuePasswordReset, MemberForbiddenError, MemberInputError, removeMember, requestInvitationProof } from '../../src/services/members.ts';
 import type { ActingMember } from '../../src/services/members.ts';
 import { addWebhook, sendTestEvent } from '../../src/services/webhooks/index.ts';
 import { createSsrfPolicy } from '../../src/adapters/outbound/ssrf.ts';
 import type { Role } from '../../src/services/roles.ts';
+import { ALL_SCOPES, scopesAllowed } from '../../src/services/scopes.ts';
+import type { Scope } from '../../src/services/scopes.ts';
 
 type Who = 'owner' | 'admin' | 'member';
 type Rule = 'all' | 'owner+admin' | 'owner';
 /** How a route is reached: the dashboard with a role, publicly, or the API with a bearer key. */
-type Entry = { kind: 'dashboard'; rule: Rule; body?: Record<string, string> } | { kind: 'public' } | { kind: 'api' };
+type Entry = { kind: 'dashboard'; rule: Rule; body?: Record<string, string> } | { kind: 'public' } | { kind: 'api'; scope: Scope };
 
 const ALL: Entry = { kind: 'dashboard', rule: 'all' };
 const ADMIN: Entry = { kind: 'dashboard', rule: 'owner+admin' };
 const OWNER: Entry = { kind: 'dashboard', rule: 'owner' };
 const PUBLIC: Entry = { kind: 'public' };
-const API: Entry = { kind: 'api' };
+const api = (scope: Scope): Entry => ({ kind: 'api', scope });
 
 /** Every route, by `METHOD url` as Fastify registered it. docs/security.md has the same table in words. */
 const MATRIX: Record<string, Entry> = {
@@ -34,9 +39,11 @@ const MATRIX: Record<string, Entry> = {
   'GET /assets/:name': PUBLIC, 'GET /favicon.ico': PUBLIC, 'GET /static/:name': PUBLIC,
   'GET /login': PUBLIC, 'POST /login': PUBLIC, 'GET /signup': PUBLIC, 'POST /signup': PUBLIC,
   'GET /invite/:token': PUBLIC, 'POST /invite/:token': PUBLIC, 'GET /reset/:token': PUBLIC, 'POST /reset/:token': PUBLIC,
+  'GET /join/:claim': PUBLIC, 'POST /join/:claim': PUBLIC,
   'GET /logout': PUBLIC, 'POST /logout': PUBLIC, 'GET /sessions': PUBLIC,
-  'POST /v1/sessions': API, 'GET /v1/sessions': API, 'GET /v1/sessions/:id': API, 'GET /v1/sessions/:id/report': API,
-  'GET /v1/sessions/:id/log': API, 'POST /v1/sessions/:id/log/redact': API, 'DELETE /v1/sessions/:id': API, 'GET /v1/audit-events': API,
+  'POST /v1/sessions': api('sessions:write'), 'GET /v1/sessions': api('sessions:read'), 'GET /v1/sessions/:id': api('sessions:read'),
+  'GET /v1/sessions/:id/report': api('sessions:read'), 'GET /v1/sessions/:id/log': api('sessions:read'),
+  'POST /v1/sessions/:id/log/redact': api('logs:redact'), 'DELETE /v1/sessions/:id': api('sessions:delete'), 'GET /v1/audit-events': api('audit:read'),
   'GET /': ALL, 'POST /sessions': ALL,
   'GET /r/:id': ALL, 'GET /r/:id/report.json': ALL, 'GET /r/:id/report.sarif': ALL, 'GET /r/:id/log': ALL,
   'POST /r/:id/redact': { kind: 'dashboard', rule: 'owner+admin', body: { confirm: 'yes' } },
@@ -73,7 +80,9 @@ let sessionId: string;
 let seq = 0;
 
 before(async () => {
-  t = await buildTestApp({ VOUCH_LOGIN_RATE_LIMIT_MAX: '100000', VOUCH_WEBHOOK_ACTION_RATE_LIMIT_MAX: '100000', VOUCH_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8' });
+  t = await buildTestApp({
+    VOUCH_LOGIN_RATE_LIMIT_MAX: '100000', VOUCH_WEBHOOK_ACTION_RATE_LIMIT_MAX: '100000', VOUCH_INVITATION_RATE_LIMIT_MAX: '100000', VOUCH_WEBHOOK_ALLOW_CIDRS: '127.0.0.0/8',
+  });
   alice = await t.account();
   bob = await t.account();
   bobBrowser = await signInAs(t, bob);
@@ -106,7 +115,10 @@ async function fill(url: string, accountId: string, apiKey: string): Promise<str
   } else if (url.startsWith('/r/')) ids.id = sessionId;
   else if (url.startsWith('/v1/sessions/')) ids.id = (await t.upload(apiKey)).json().id;
   else if (url.startsWith('/invite/')) ids.token = (await inviteMember(t.db, alice.accountId, owner, `joiner${++seq}@example.test`)).token;
-  else if (url.startsWith('/reset/')) ids.token = (await issuePasswordReset(t.db, alice.accountId, owner, (await addMember(t, alice.accountId, 'member')).userId)).token;
+  else if (url.startsWith('/join/')) {
+    const token = (await inviteMember(t.db, alice.accountId, owner, `claimer${++seq}@example.test`)).token;
+    ids.claim = (await requestInvitationProof(t.db, token, 'a claimer password'))?.claimToken as string;
+  } else if (url.startsWith('/reset/')) ids.token = (await issuePasswordReset(t.db, alice.accountId, owner, (await addMember(t, alice.accountId, 'member')).userId)).token;
   ids.name = url.startsWith('/static/') ? 'settings.css' : 'app.css';
   ids.code = 'not_found';
   return url.replace(/:([a-z]+)/g, (_m, name: string) => ids[name]);
@@ -160,7 +172,7 @@ describe('dashboard routes × roles', () => {
       }
       const visitor = method === 'GET'
         ? await t.app.inject({ url: await fill(url, alice.accountId, alice.apiKey) })
-        : await t.app.inject({ method, url: await fill(url, alice.accountId, alice.apiKey), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+        : await t.app.inject({ method, url: await fill(url, alice.accountId, alice.apiKey), headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: '' });
       assert.ok(isSignIn(visitor), `a visitor is sent to sign in (got ${visitor.statusCode})`);
       if (url.includes(':')) {
         const theirs = await asBrowser(bobBrowser, method, await fill(url, alice.accountId, alice.apiKey), entry);
@@ -176,27 +188,97 @@ describe('public and API routes', () => {
       if (entry.kind !== 'public') continue;
       const [method, url] = key.split(' ');
       const path = await fill(url, alice.accountId, alice.apiKey);
-      const res = method === 'GET' ? await t.app.inject({ url: path }) : await t.app.inject({ method, url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+      const res = method === 'GET' ? await t.app.inject({ url: path }) : await t.app.inject({ method, url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: '' });
       assert.doesNotMatch(res.body, /Your role does not allow this/, key);
       assert.ok(res.statusCode < 500, `${key}: ${res.statusCode}`);
       if (!url.startsWith('/logout')) assert.ok(!isSignIn(res) || url === '/login', `${key} needs no sign-in`);
     }
   });
 
-  test('API routes: the account\'s key is allowed whatever role made it, no key is 401, another account\'s ids are 404', async () => {
+  test('API routes without a key are 401, and another account\'s ids are 404', async () => {
     for (const [key, entry] of Object.entries(MATRIX)) {
       if (entry.kind !== 'api') continue;
       const [method, url] = key.split(' ');
       const path = await fill(url, alice.accountId, alice.apiKey);
-      const isUpload = key === 'POST /v1/sessions';
-      const send = async (apiKey?: string) => isUpload
-        ? t.upload(apiKey ?? '')
-        : t.app.inject({ method: method as 'GET', url: path, headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
-      const mine = await send(alice.apiKey);
-      assert.ok(mine.statusCode < 500 && mine.statusCode !== 401 && mine.statusCode !== 403 && mine.statusCode !== 404, `${key} with the account's key: ${mine.statusCode} ${mine.body.slice(0, 200)}`);
-      const none = isUpload ? await t.app.inject({ method: 'POST', url: '/v1/sessions' }) : await t.app.inject({ method: method as 'GET', url: path });
+      const none = await t.app.inject({ method: method as 'GET', url: path });
       assert.equal(none.statusCode, 401, `${key} without a key`);
-      if (url.includes(':id')) assert.equal((await send(bob.apiKey)).statusCode, 404, `${key} with another account's key`);
+      if (url.includes(':id')) assert.equal((await call(method, url, bob.apiKey)).statusCode, 404, `${key} with another account's key`);
+    }
+  });
+});
+
+const apiRoutes = () => Object.entries(MATRIX).filter((e): e is [string, Extract<Entry, { kind: 'api' }>] => e[1].kind === 'api');
+
+/** Calls an API route (the upload as multipart) with a key, on a fresh object of the account. */
+async function call(method: string, url: string, apiKey: string) {
+  if (method === 'POST' && url === '/v1/sessions') return t.upload(apiKey);
+  return t.app.inject({ method: method as 'GET', url: await fill(url, alice.accountId, alice.apiKey), headers: { authorization: `Bearer ${apiKey}` } });
+}
+
+const ok = (status: number) => status < 400 || status === 409; // a redaction still analysing is 409: allowed, not refused
+
+describe('issue 26/1: API routes × scopes × roles', () => {
+  test('every API route × every single scope: allowed only with its own scope; otherwise 403 insufficient_scope naming it', async () => {
+    const keyWith = new Map<Scope, string>();
+    for (const scope of ALL_SCOPES) keyWith.set(scope, (await issueApiKey(t.db.kysely, alice.accountId, `only ${scope}`, undefined, [scope])).key);
+    for (const [key, entry] of apiRoutes()) {
+      const [method, url] = key.split(' ');
+      for (const scope of ALL_SCOPES) {
+        const res = await call(method, url, keyWith.get(scope) as string);
+        if (scope === entry.scope) {
+          assert.ok(ok(res.statusCode), `${key} with ${scope}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+        } else {
+          assert.equal(res.statusCode, 403, `${key} with only ${scope}`);
+          const problem = res.json();
+          assert.equal(problem.code, 'insufficient_scope');
+          assert.equal(problem.required_scope, entry.scope);
+          assert.match(problem.detail, new RegExp(entry.scope));
+          assert.match(String(res.headers['www-authenticate']), new RegExp(`error="insufficient_scope", scope="${entry.scope}"`));
+        }
+      }
+    }
+  });
+
+  test('a key made on the dashboard by each role reaches exactly what the role may do there; a demoted admin\'s key loses the rest', async () => {
+    const keys = new Map<Role, { key: string; member: TestMember }>();
+    for (const role of ['owner', 'admin', 'member'] as Role[]) {
+      const m = await addMember(t, alice.accountId, role);
+      keys.set(role, { key: (await issueApiKey(t.db.kysely, alice.accountId, `${role}'s`, { actor: { type: 'user', id: m.userId, label: m.email }, ip: null })).key, member: m });
+    }
+    for (const [key, entry] of apiRoutes()) {
+      const [method, url] = key.split(' ');
+      for (const [role, { key: apiKey }] of keys) {
+        const res = await call(method, url, apiKey);
+        if (scopesAllowed(role).includes(entry.scope)) assert.ok(ok(res.statusCode), `${key} with a key of a ${role}: ${res.statusCode}`);
+        else assert.equal(res.statusCode, 403, `${key} with a key of a ${role}`);
+      }
+    }
+    // The admin becomes a member: their key keeps reading and uploading, and nothing else.
+    const admin = keys.get('admin') as { key: string; member: TestMember };
+    await changeRole(t.db, alice.accountId, owner, admin.member.userId, 'member');
+    for (const [key, entry] of apiRoutes()) {
+      const [method, url] = key.split(' ');
+      const res = await call(method, url, admin.key);
+      if (scopesAllowed('member').includes(entry.scope)) assert.ok(ok(res.statusCode), `${key} after the demotion: ${res.statusCode}`);
+      else assert.equal(res.statusCode, 403, `${key} after the demotion`);
+    }
+  });
+
+  test('a member cannot make a key with more than their role allows, even through the service', async () => {
+    const m = await addMember(t, alice.accountId, 'admin');
+    const ctx = { actor: { type: 'user' as const, id: m.userId, label: m.email }, ip: null };
+    await changeRole(t.db, alice.accountId, owner, m.userId, 'member');
+    await assert.rejects(issueApiKey(t.db.kysely, alice.accountId, 'too much', ctx, ['audit:read']), /cannot give a key audit:read/);
+    await assert.rejects(issueApiKey(t.db.kysely, alice.accountId, 'nothing', ctx, []), /at least one scope/);
+  });
+
+  test('the OpenAPI document declares, per operation, the scope the route requires', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { security?: { bearerAuth: string[] }[] }>> };
+    for (const [key, entry] of apiRoutes()) {
+      const [method, url] = key.split(' ');
+      const op = doc.paths[url.replace(/:([a-z]+)/g, '{$1}')]?.[method.toLowerCase()];
+      assert.ok(op, key);
+      assert.deepEqual(op.security, [{ bearerAuth: [entry.scope] }], key);
     }
   });
 });

@@ -77,7 +77,7 @@ describe('sign-up', () => {
   test('without the double-submit token nothing is created (403)', async () => {
     const email = freshEmail();
     const res = await t.app.inject({
-      method: 'POST', url: '/signup', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      method: 'POST', url: '/signup', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', accept: 'text/html' },
       payload: new URLSearchParams({ email, password: PASSWORD, _csrf: 'forged' }).toString(),
     });
     assert.equal(res.statusCode, 403);
@@ -91,7 +91,7 @@ describe('sign-up', () => {
       const page = await closed.app.inject({ url: '/signup', headers: { accept: 'text/html' } });
       assert.equal(page.statusCode, 404);
       assert.match(page.body, /Sign-up is closed/);
-      const post = await closed.app.inject({ method: 'POST', url: '/signup', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `email=x%40example.test&password=${encodeURIComponent(PASSWORD)}` });
+      const post = await closed.app.inject({ method: 'POST', url: '/signup', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: `email=x%40example.test&password=${encodeURIComponent(PASSWORD)}` });
       assert.equal(post.statusCode, 404);
       assert.ok(!(await closed.app.inject({ url: '/login' })).body.includes('href="/signup"'), 'the sign-in page does not offer it');
     } finally {
@@ -156,7 +156,7 @@ describe('error pages', () => {
   test('the sign-in limit: an HTML 429 page for a browser, with Retry-After', async () => {
     const s = await buildTestApp({ VOUCH_LOGIN_RATE_LIMIT_MAX: '1' });
     try {
-      const attempt = () => s.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, payload: 'email=x%40example.test&password=guessing1&_csrf=x' });
+      const attempt = () => s.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', accept: 'text/html' }, payload: 'email=x%40example.test&password=guessing1&_csrf=x' });
       assert.equal((await attempt()).statusCode, 403);
       const limited = await attempt();
       assert.equal(limited.statusCode, 429);

@@ -22,7 +22,7 @@ async function signIn(who: TestAccount): Promise<string> {
   const page = await t.app.inject({ url: '/login' });
   const res = await t.app.inject({
     method: 'POST', url: '/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `vouch_login_csrf=${cookieValue(page, 'vouch_login_csrf')}` },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: `vouch_login_csrf=${cookieValue(page, 'vouch_login_csrf')}` },
     payload: new URLSearchParams({ email: who.email, password: who.password, _csrf: csrfOf(page.body) }).toString(),
   });
   return `vouch_session=${cookieValue(res, 'vouch_session')}`;
@@ -120,7 +120,7 @@ describe('sessions list', () => {
 describe('upload form', () => {
   async function post(fields: Record<string, string>, input: Parameters<typeof uploadForm>[0] = {}, cookie = aliceCookie) {
     const { payload, headers } = await multipart(uploadForm({ ...input, fields }));
-    return t.app.inject({ method: 'POST', url: '/sessions', payload, headers: { ...headers, cookie } });
+    return t.app.inject({ method: 'POST', url: '/sessions', payload, headers: { ...headers, 'sec-fetch-site': 'same-origin', cookie } });
   }
 
   test('with the CSRF token: stored, and the browser goes to the report; empty selects mean "not given"', async () => {
@@ -133,10 +133,16 @@ describe('upload form', () => {
     assert.equal(api.json().repo, 'acme/form');
   });
 
-  test('without or with a wrong CSRF token: 403, nothing stored', async () => {
+  test('without or with a wrong CSRF token: 403, nothing stored, no new form offered, and that cookie is signed out', async () => {
     const before = await t.stored();
-    assert.equal((await post({ _csrf: 'forged', repo: 'acme/x' })).statusCode, 403);
-    assert.equal((await post({ repo: 'acme/x' })).statusCode, 403);
+    for (const fields of [{ _csrf: 'forged', repo: 'acme/x' }, { repo: 'acme/x' }] as Record<string, string>[]) {
+      const cookie = await signIn(alice); // the refusal signs this cookie out: a fresh one each time
+      const res = await post(fields, {}, cookie);
+      assert.equal(res.statusCode, 403);
+      assert.doesNotMatch(res.body, /name="_csrf"/, 'no form to retry under this cookie');
+      assert.match(String(res.headers['set-cookie']), /vouch_session=;/);
+      assert.equal((await get('/', cookie)).statusCode, 303, 'the cookie no longer signs in');
+    }
     assert.deepEqual(await t.stored(), before);
   });
 
@@ -228,7 +234,7 @@ describe('redact action', () => {
     const page = await get(`/r/${id}`);
     const csrf = csrfOf(page.body);
     const post = (fields: Record<string, string>, cookie = aliceCookie) =>
-      t.app.inject({ method: 'POST', url: `/r/${id}/redact`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+      t.app.inject({ method: 'POST', url: `/r/${id}/redact`, headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: new URLSearchParams(fields).toString() });
     const log = async () => (await t.app.inject({ url: `/r/${id}/log`, headers: { cookie: aliceCookie } })).body;
     const stored = async () => {
       const chunks: Buffer[] = [];

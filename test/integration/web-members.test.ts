@@ -47,7 +47,7 @@ async function openForm(path: string): Promise<(password?: string) => Promise<Re
   const cookie = `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}`;
   return (password = NEW_PASSWORD) =>
     t.app.inject({
-      method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie },
       payload: new URLSearchParams({ _csrf: csrfOf(page.body), password }).toString(),
     });
 }

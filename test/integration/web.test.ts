@@ -34,7 +34,7 @@ async function signIn(who: TestAccount, next = '/'): Promise<{ cookie: string; r
   const res = await t.app.inject({
     method: 'POST',
     url: '/login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `vouch_login_csrf=${csrfCookie}` },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: `vouch_login_csrf=${csrfCookie}` },
     payload: form({ email: who.email.toUpperCase(), password: who.password, _csrf: csrfOf(page.body), next }),
   });
   return { cookie: `vouch_session=${cookiesOf(res).vouch_session}`, res };
@@ -73,10 +73,10 @@ describe('sign-in', () => {
     const page = await t.app.inject({ url: '/login' });
     const cookie = `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}`;
     const post = (csrf: string, c = cookie) =>
-      t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: c }, payload: form({ email: alice.email, password: alice.password, _csrf: csrf }) });
+      t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: c }, payload: form({ email: alice.email, password: alice.password, _csrf: csrf }) });
     assert.equal((await post('forged')).statusCode, 403);
     assert.equal((await post(csrfOf(page.body), '')).statusCode, 403, 'the cookie half is required');
-    const missing = await t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, payload: form({ email: alice.email, password: alice.password }) });
+    const missing = await t.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie }, payload: form({ email: alice.email, password: alice.password }) });
     assert.equal(missing.statusCode, 403, 'a missing token is refused like a wrong one');
     for (const r of [await post('forged')]) assert.equal(cookiesOf(r).vouch_session, undefined);
   });
@@ -86,7 +86,7 @@ describe('sign-in', () => {
       const page = await t.app.inject({ url: '/login' });
       return t.app.inject({
         method: 'POST', url: '/login',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}` },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', cookie: `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}` },
         payload: form({ email, password, _csrf: csrfOf(page.body) }),
       });
     };
@@ -111,10 +111,10 @@ describe('sign-in', () => {
     const { cookie } = await signIn(alice);
     const home = await t.app.inject({ url: '/', headers: { cookie } });
     assert.equal(home.statusCode, 200);
-    const forged = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: 'nope' }) });
+    const forged = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: form({ _csrf: 'nope' }) });
     assert.equal(forged.statusCode, 403, 'refused with an HTML page (web-auth.test.ts checks it)');
     assert.equal((await t.app.inject({ url: '/', headers: { cookie } })).statusCode, 200, 'still signed in');
-    const out = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ _csrf: csrfOf(home.body) }) });
+    const out = await t.app.inject({ method: 'POST', url: '/logout', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: form({ _csrf: csrfOf(home.body) }) });
     assert.equal(out.statusCode, 303);
     assert.equal(out.headers.location, '/login');
     const after = await t.app.inject({ url: '/', headers: { cookie } });
@@ -208,7 +208,7 @@ describe('sign-in attempts are limited', () => {
     const s = await buildTestApp({ VOUCH_LOGIN_RATE_LIMIT_MAX: '2' });
     try {
       const attempt = () =>
-        s.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form({ email: 'x@example.test', password: 'guess-guess', _csrf: 'x' }) });
+        s.app.inject({ method: 'POST', url: '/login', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' }, payload: form({ email: 'x@example.test', password: 'guess-guess', _csrf: 'x' }) });
       assert.equal((await attempt()).statusCode, 403);
       assert.equal((await attempt()).statusCode, 403);
       const limited = await attempt();

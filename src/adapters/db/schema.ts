@@ -47,6 +47,8 @@ export interface ApiKeysTable {
   /** The member who created it (kept after their removal); null when not known (before 0005, operator CLI). */
   created_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_by_email: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the key may do on the API: scopes, space-separated (services/scopes.ts) — 0008. */
+  scopes: ColumnType<string, string | undefined, string>;
 }
 
 export interface WebSessionsTable {
@@ -214,6 +216,10 @@ export interface InvitationsTable {
   accepted_at: IsoTime | null;
   /** The role the new member gets (member or admin). */
   role: ColumnType<UserRole, UserRole | undefined, UserRole>;
+  /** An acceptance waiting for the email to be proved (0008): the emailed link's sha256, the chosen password's hash, until when. */
+  claim_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  claim_password_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  claim_expires_at: ColumnType<IsoTime | null, IsoTime | null | undefined, IsoTime | null>;
 }
 
 /** A one-time link, issued by an owner, that lets a member choose a new password. */

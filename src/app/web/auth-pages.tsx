@@ -104,6 +104,42 @@ export function InvitePage({ csrf, token, email, accountName, error }: InvitePro
   );
 }
 
+/** After the invitation form when the address must be proved: the same page for any address. */
+export function CheckEmailPage({ email, failed = false }: { email: string; failed?: boolean }) {
+  if (failed) {
+    return (
+      <Layout title="The email could not be sent" narrow>
+        <SettingsAssets />
+        <h1>The email could not be sent</h1>
+        <p class="lede">Vouch could not send the message that confirms <strong>{email}</strong> is yours. Nothing was created; open the invitation link again later to retry.</p>
+      </Layout>
+    );
+  }
+  return (
+    <Layout title="Check your email" narrow>
+      <SettingsAssets />
+      <h1>Check your email</h1>
+      <p class="lede">We sent a message to <strong>{email}</strong>. Open the link in it to confirm that the address is yours and finish joining.</p>
+      <p class="small">Nothing is created until then. The link works once; if the message does not arrive, open the invitation link again to send another.</p>
+    </Layout>
+  );
+}
+
+/** The emailed confirmation link: a button, so that a mail scanner fetching the link joins nobody. */
+export function ConfirmJoinPage({ csrf, claim, email }: { csrf: string; claim: string; email: string }) {
+  return (
+    <Layout title="Confirm and join" narrow>
+      <SettingsAssets />
+      <h1>Confirm and join</h1>
+      <p class="lede">This confirms that <strong>{email}</strong> is yours and signs you in with the password you chose.</p>
+      <form method="post" action={`/join/${claim}`}>
+        <CsrfField token={csrf} />
+        <button type="submit" class="primary">Confirm and sign in</button>
+      </form>
+    </Layout>
+  );
+}
+
 export function InvalidInvitePage() {
   return (
     <Layout title="Invitation not valid" narrow>

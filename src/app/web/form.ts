@@ -20,3 +20,11 @@ export function field(f: FormFields, name: string, max = 2000, keepSpaces = fals
   const v = f[name] ?? '';
   return (keepSpaces ? v : v.trim()).slice(0, max);
 }
+
+/** Every value of a field sent more than once (checkboxes), as strings, at most `max` of them. */
+export function fieldValues(body: unknown, name: string, max = 20): string[] {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [];
+  const value = (body as Record<string, unknown>)[name];
+  const all = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return all.filter((v): v is string => typeof v === 'string').slice(0, max);
+}

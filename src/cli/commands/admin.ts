@@ -7,6 +7,8 @@ import { ConfigError } from '../../config.ts';
 import { registerAdminWebhookCommands } from './admin-webhooks.ts';
 import { EXIT } from '../exit-codes.ts';
 import type { Services } from '../../services/index.ts';
+import { ALL_SCOPES, isScope } from '../../services/scopes.ts';
+import type { Scope } from '../../services/scopes.ts';
 
 /** A refusal the operator can fix (bad input, unknown id): exit code USAGE, message only. */
 class Refusal extends Error {}
@@ -51,14 +53,17 @@ export function registerAdmin(program: Command): void {
 
   admin
     .command('create-key')
-    .description('issue another API key for an account; prints {"api_key"}')
+    .description('issue another API key for an account (the operator\'s: every scope unless --scope narrows it); prints {"api_key", "scopes"}')
     .requiredOption('--account <id>', 'account id')
     .option('--name <name>', 'a name to recognise the key by', 'cli')
-    .action((o: { account: string; name: string }) =>
+    .option('--scope <scope...>', `only these scopes (${ALL_SCOPES.join(', ')})`)
+    .action((o: { account: string; name: string; scope?: string[] }) =>
       withRuntime('create-key', async ({ accounts, keys }) => {
+        const unknown = o.scope?.find((s) => !isScope(s));
+        if (unknown !== undefined) throw new Refusal(`no scope ${JSON.stringify(unknown)}; the scopes are ${ALL_SCOPES.join(', ')}`);
         if (!(await accounts.accountExists(o.account))) throw new Refusal(`no account ${o.account}`);
-        const key = await keys.issueApiKey(o.account, o.name);
-        return { api_key: key.key };
+        const key = await keys.issueApiKey(o.account, o.name, undefined, o.scope as Scope[] | undefined);
+        return { api_key: key.key, scopes: key.scopes };
       }),
     );
 

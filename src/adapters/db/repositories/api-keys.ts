@@ -103,3 +103,8 @@ export async function reassignKeys(db: DbExecutor, accountId: string, from: stri
 export async function findApiKeyByHash(db: DbExecutor, hash: string): Promise<ApiKey | undefined> {
   return db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
 }
+
+/** Replaces a key's scopes (a demotion narrows them). */
+export async function setKeyScopes(db: DbExecutor, accountId: string, keyId: string, scopes: string): Promise<void> {
+  await db.updateTable('api_keys').set({ scopes }).where('id', '=', keyId).where('account_id', '=', accountId).execute();
+}

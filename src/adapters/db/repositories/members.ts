@@ -109,8 +109,26 @@ export async function deletePendingInvitationsBy(db: DbExecutor, accountId: stri
   return affected(r);
 }
 
-/** Hands a member's pending invitations to another member. */
-export async function reassignInvitations(db: DbExecutor, accountId: string, from: string, to: string): Promise<number> {
-  const r = await db.updateTable('invitations').set({ invited_by: to }).where('account_id', '=', accountId).where('invited_by', '=', from).where('accepted_at', 'is', null).executeTakeFirst();
-  return affected(r);
+/** How many invitations of this account are waiting (a bound on what an account may have out). */
+export async function countPendingInvitations(db: DbExecutor, accountId: string, now: string): Promise<number> {
+  const row = await db.selectFrom('invitations').select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId).where('accepted_at', 'is', null).where('expires_at', '>', now).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A pending invitation of this account by id. */
+export async function findPendingInvitation(db: DbExecutor, accountId: string, id: string): Promise<Invitation | undefined> {
+  return db.selectFrom('invitations').selectAll().where('id', '=', id).where('account_id', '=', accountId).where('accepted_at', 'is', null).executeTakeFirst();
+}
+
+/** Records an acceptance that waits for its email to be proved (a newer one replaces it). */
+export async function setInvitationClaim(db: DbExecutor, id: string, claim: { tokenHash: string; passwordHash: string; expiresAt: string }): Promise<void> {
+  await db.updateTable('invitations').set({ claim_token_hash: claim.tokenHash, claim_password_hash: claim.passwordHash, claim_expires_at: claim.expiresAt })
+    .where('id', '=', id).where('accepted_at', 'is', null).execute();
+}
+
+/** The invitation whose emailed confirmation link this is, while both can still be used. */
+export async function findClaimableInvitation(db: DbExecutor, claimTokenHash: string, now: string): Promise<Invitation | undefined> {
+  return db.selectFrom('invitations').selectAll().where('claim_token_hash', '=', claimTokenHash).where('accepted_at', 'is', null)
+    .where('expires_at', '>', now).where('claim_expires_at', '>', now).executeTakeFirst();
 }

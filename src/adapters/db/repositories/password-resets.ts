@@ -31,3 +31,15 @@ export async function deleteExpiredResets(db: DbExecutor, now: string): Promise<
   const r = await db.deleteFrom('password_resets').where('expires_at', '<=', now).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/** Withdraws the unused links a member issued (their removal, or a role that may no longer issue them); how many. */
+export async function deletePendingResetsIssuedBy(db: DbExecutor, accountId: string, userId: string): Promise<number> {
+  const r = await db.deleteFrom('password_resets').where('account_id', '=', accountId).where('created_by', '=', userId).where('used_at', 'is', null).executeTakeFirst();
+  return affected(r);
+}
+
+/** Withdraws every unused link of a user (their own password just changed). */
+export async function deleteUnusedResetsOf(db: DbExecutor, userId: string): Promise<number> {
+  const r = await db.deleteFrom('password_resets').where('user_id', '=', userId).where('used_at', 'is', null).executeTakeFirst();
+  return affected(r);
+}

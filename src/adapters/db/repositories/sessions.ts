@@ -178,6 +178,8 @@ export async function deleteSession(db: DbExecutor, accountId: string, id: strin
 export interface KeyHolder {
   keyId: string;
   accountId: string;
+  /** The key's scopes as stored (space-separated). */
+  scopes: string;
 }
 
 function activeKey(db: DbExecutor, keyHash: string) {
@@ -191,8 +193,8 @@ function keyAccount(db: DbExecutor, keyHash: string): Expression<string | null> 
 
 /** The holder of an active key, alone: for reads that found no row to carry it. */
 export async function findKeyHolder(db: DbExecutor, keyHash: string): Promise<KeyHolder | null> {
-  const row = await activeKey(db, keyHash).select(['id', 'account_id']).executeTakeFirst();
-  return row ? { keyId: row.id, accountId: row.account_id } : null;
+  const row = await activeKey(db, keyHash).select(['id', 'account_id', 'scopes']).executeTakeFirst();
+  return row ? { keyId: row.id, accountId: row.account_id, scopes: row.scopes } : null;
 }
 
 export interface KeyedPage<C extends keyof Session> {
@@ -218,16 +220,17 @@ export async function listSessionsForKey<C extends keyof Session>(
   let q = sessionsMatching(db, account, filters)
     .select(page.columns as readonly (keyof Session)[])
     .select(activeKey(db, keyHash).select('id').as('key_id'))
+    .select(activeKey(db, keyHash).select('scopes').as('key_scopes'))
     .select('account_id as key_account');
   if (page.count) {
     q = q.select(sessionsMatching(db, keyAccount(db, keyHash), filters).select((eb) => eb.fn.countAll<number>().as('n')).as('total'));
   }
-  const rows = (await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute()) as unknown as (Pick<Session, C> & { key_id: string; key_account: string; total?: number | string })[];
+  const rows = (await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute()) as unknown as (Pick<Session, C> & { key_id: string; key_scopes: string; key_account: string; total?: number | string })[];
   if (rows.length === 0) return { holder: await findKeyHolder(db, keyHash), rows: [], total: undefined };
   const first = rows[0];
   const total = page.count ? Number(first.total) : undefined;
-  const clean = rows.map(({ key_id: _k, key_account: _a, total: _t, ...row }) => row as unknown as Pick<Session, C>);
-  return { holder: { keyId: first.key_id, accountId: first.key_account }, rows: clean, total };
+  const clean = rows.map(({ key_id: _k, key_scopes: _s, key_account: _a, total: _t, ...row }) => row as unknown as Pick<Session, C>);
+  return { holder: { keyId: first.key_id, accountId: first.key_account, scopes: first.key_scopes }, rows: clean, total };
 }
 
 export type KeyedReport =
@@ -250,7 +253,7 @@ export async function findReportForKey(db: DbExecutor, keyHash: string, sessionI
     .selectFrom('api_keys as k')
     .leftJoin('sessions as s', (join) => join.on('s.id', '=', sessionId).onRef('s.account_id', '=', 'k.account_id'))
     .leftJoin('reports as r', (join) => join.on('r.session_id', '=', sessionId).onRef('r.account_id', '=', 'k.account_id'))
-    .select(['k.id as key_id', 'k.account_id as key_account', 's.status', 's.failure_reason', 's.report_id'])
+    .select(['k.id as key_id', 'k.account_id as key_account', 'k.scopes as key_scopes', 's.status', 's.failure_reason', 's.report_id'])
     .select((eb) => (knownReportId === undefined
       ? eb.ref('r.body')
       : eb.case().when('s.report_id', '=', knownReportId).then(sql<string | null>`null`).else(eb.ref('r.body')).end()).as('body'))
@@ -258,7 +261,7 @@ export async function findReportForKey(db: DbExecutor, keyHash: string, sessionI
     .where('k.revoked_at', 'is', null)
     .executeTakeFirst();
   if (!row) return { holder: null };
-  const holder = { keyId: row.key_id, accountId: row.key_account };
+  const holder = { keyId: row.key_id, accountId: row.key_account, scopes: row.key_scopes };
   if (row.status === null || row.status === undefined) return { holder, session: null };
   return { holder, session: { status: row.status, failure_reason: row.failure_reason ?? null, report_id: row.report_id ?? null, body: row.body ?? null } };
 }

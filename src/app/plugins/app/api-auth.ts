@@ -5,12 +5,47 @@
 //   key was sent but is malformed, unknown or revoked (RFC 6750 §3).
 // - The limit is counted per key (not per IP: CI fleets share addresses), and every answer says
 //   where the caller stands with RateLimit-Policy / RateLimit (draft-ietf-httpapi-ratelimit-headers).
-import type { FastifyRequest } from 'fastify';
+// - Every /v1 route declares the one scope a key needs for it (`config.scope`, and the same in
+//   its OpenAPI `security`; a route without one fails at start-up). A valid key without it gets
+//   403 `insufficient_scope` naming the scope (RFC 6750 §3.1), before the route does anything.
+import type { FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpProblem } from '../../problem.ts';
 import { hashApiKey } from '../../../services/keys.ts';
 import type { KeyOwner } from '../../../services/keys.ts';
 import { KEY_PATTERN, isWellFormedKey } from '../../../kernel/key-format.ts';
+import { isScope, SCOPES } from '../../../services/scopes.ts';
+import type { Scope } from '../../../services/scopes.ts';
+
+/** A route's OpenAPI `security`: the bearer key, with the scope it needs. */
+export function needsScope(scope: Scope): { security: { bearerAuth: Scope[] }[] } {
+  return { security: [{ bearerAuth: [scope] }] };
+}
+
+/** The scope a /v1 route declares; start-up fails for a route without one, or one its OpenAPI does not state. */
+function declaredScope(route: Pick<RouteOptions, 'config' | 'method' | 'url' | 'schema'>): Scope {
+  const scope = (route.config as { scope?: unknown } | undefined)?.scope;
+  if (!isScope(scope)) throw new Error(`API route ${String(route.method)} ${route.url} declares no scope (config.scope)`);
+  const security = (route.schema as { security?: { bearerAuth?: string[] }[] } | undefined)?.security;
+  if (security?.[0]?.bearerAuth?.[0] !== scope) throw new Error(`API route ${String(route.method)} ${route.url}: its schema's security must be needsScope('${scope}')`);
+  return scope;
+}
+
+/** The 403 for a valid key that lacks the route's scope. */
+export function insufficientScope(scope: Scope): HttpProblem {
+  const detail = `This API key lacks the \`${scope}\` scope (${SCOPES[scope].toLowerCase()}). Create a key with it on Settings → API keys; a key never has more than its creator's role allows.`;
+  return new HttpProblem(403, 'insufficient_scope', detail, {
+    extensions: { required_scope: scope },
+    headers: { 'www-authenticate': `${REALM}, error="insufficient_scope", scope="${scope}"` },
+  });
+}
+
+/** Refuses the request unless the key has the scope of its route. */
+function requireScope(req: FastifyRequest, owner: Pick<KeyOwner, 'scopes'>): void {
+  const scope = req.routeOptions.config.scope;
+  if (!scope) throw new Error(`API route ${req.routeOptions.url ?? req.url} reached without a declared scope`);
+  if (!owner.scopes.includes(scope)) throw insufficientScope(scope);
+}
 
 const REALM = 'Bearer realm="vouch"';
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -39,6 +74,7 @@ export function presentedKeyHash(req: FastifyRequest): string {
 export async function acceptKeyHolder(req: FastifyRequest, owner: KeyOwner): Promise<void> {
   req.caller = owner;
   await req.server.deps.services.keys.noteKeyUse(owner.keyId, req.ip);
+  requireScope(req, owner);
 }
 
 /**
@@ -54,6 +90,7 @@ export async function checkedInput<T>(req: FastifyRequest, check: () => T): Prom
     const owner = await req.server.deps.services.keys.authenticateKeyHash(presentedKeyHash(req), req.ip);
     if (!owner) throw invalidKey();
     req.caller = owner;
+    requireScope(req, owner);
     throw refusal;
   }
 }
@@ -92,6 +129,7 @@ export default fp(async (app) => {
     keyGenerator: (req) => req.apiKeyHash ?? req.ip,
   });
   const windowSeconds = Math.ceil(config.rateLimit.windowMs / 1000);
+  app.addHook('onRoute', (route) => void declaredScope(route));
 
   app.addHook('onRequest', async (req, reply) => {
     if (credentialInQuery(req)) {
@@ -117,5 +155,9 @@ export default fp(async (app) => {
         headers: { 'retry-after': String(Math.max(1, state.ttlInSeconds)) },
       });
     }
+  });
+  // After the rate limit, so that refused calls count too; key-checked reads check it themselves.
+  app.addHook('onRequest', async (req) => {
+    if (req.caller && req.routeOptions.config.keyCheckedByRoute !== true) requireScope(req, req.caller);
   });
 }, { name: 'api-auth', fastify: '5.x', dependencies: ['problem-details'] });

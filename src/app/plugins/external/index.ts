@@ -13,6 +13,7 @@ import { FIELD_VALUE_MAX_BYTES } from '../../routes/sessions/upload-form.ts';
 import { REPO_PATTERN } from '../../routes/sessions/schemas.ts';
 import { REPO_MAX } from '../../../services/sessions.ts';
 import { rateLimitStore } from './rate-limit-store.ts';
+import { ALL_SCOPES, SCOPES } from '../../../services/scopes.ts';
 
 const MULTIPART_BODY = {
   required: true,
@@ -58,7 +59,17 @@ export async function registerExternalPlugins(app: FastifyInstance): Promise<voi
       },
       servers: [{ url: config.publicUrl, description: 'This service' }],
       tags: [{ name: 'sessions', description: 'Session logs and their trust reports' }, { name: 'audit', description: 'The account\'s audit log' }],
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: vk_…' } } },
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: vk_…. Each key carries scopes, chosen when it is created and never more than its creator\'s role allows; '
+              + 'every operation lists the one scope it needs in its `security` (a key without it gets 403 `insufficient_scope`, naming it in `required_scope`). Scopes: '
+              + ALL_SCOPES.map((s) => `\`${s}\` (${SCOPES[s].toLowerCase()})`).join(', ') + '.',
+          },
+        },
+      },
       security: [{ bearerAuth: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },

@@ -9,6 +9,7 @@ import { AUDIT_ACTIONS } from '../../../services/audit.ts';
 import type { AuditAction } from '../../../services/audit.ts';
 import { Nullable, StringEnum } from '../sessions/report-schemas.ts';
 import { LIMIT_DEFAULT, PAGE_MAX, commonErrors, jsonResponse, problemResponse, HEADERS } from '../sessions/schemas.ts';
+import { needsScope } from '../../plugins/app/api-auth.ts';
 import { instantOrProblem, listQueryChecks, pageLinks } from '../sessions/list-query.ts';
 
 const ACTIONS = Object.keys(AUDIT_ACTIONS) as AuditAction[];
@@ -65,8 +66,10 @@ const auditEventRoutes: FastifyPluginAsync = async (plain) => {
   const { config, services } = app.deps;
 
   app.get('/', {
+    config: { scope: 'audit:read' },
     schema: {
       operationId: 'listAuditEvents',
+      ...needsScope('audit:read'),
       tags: ['audit'],
       summary: 'The account\'s audit log, newest first',
       description: 'Sign-ins, API keys, webhooks, members and roles, redacted or deleted logs: who, when, from which address, on what. Events never hold a secret.',

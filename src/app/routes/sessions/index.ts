@@ -9,7 +9,7 @@ import { idempotencyKeyProblem, sessionView } from '../../../services/sessions.t
 import type { SessionView, SessionViewRow } from '../../../services/sessions.ts';
 import { secretValuesOf } from '../../../services/session-log.ts';
 import type { AuditContext } from '../../../services/audit.ts';
-import { acceptKeyHolder, checkedInput, invalidKey, presentedKeyHash } from '../../plugins/app/api-auth.ts';
+import { acceptKeyHolder, checkedInput, invalidKey, needsScope, presentedKeyHash } from '../../plugins/app/api-auth.ts';
 import { HttpProblem, notFound, validationFailed } from '../../problem.ts';
 import { readUploadForm } from './upload-form.ts';
 import {
@@ -67,9 +67,11 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   const { config, services, metrics } = app.deps;
 
   app.post('/', {
+    config: { scope: 'sessions:write' },
     onRequest: requireMultipart,
     schema: {
       operationId: 'uploadSession',
+      ...needsScope('sessions:write'),
       tags: ['sessions'],
       summary: 'Upload a session log for analysis',
       description: 'multipart/form-data with `file` (.jsonl, .log or .txt; the format is detected from the content), optional `agent`, `repo` and `branch` (the uploader\'s branch wins over the one the log records). The analysis runs in the background: poll the report or wait for the webhook.',
@@ -106,11 +108,12 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/', {
-    config: { keyCheckedByRoute: true },
+    config: { keyCheckedByRoute: true, scope: 'sessions:read' },
     attachValidation: true,
     preValidation: listQueryChecksDeferred,
     schema: {
       operationId: 'listSessions',
+      ...needsScope('sessions:read'),
       tags: ['sessions'],
       summary: 'List sessions, newest first',
       querystring: ListQuerySchema,
@@ -145,8 +148,10 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/:id', {
+    config: { scope: 'sessions:read' },
     schema: {
       operationId: 'getSession',
+      ...needsScope('sessions:read'),
       tags: ['sessions'],
       summary: 'One session',
       params: IdParamsSchema,
@@ -159,10 +164,11 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/:id/report', {
-    config: { keyCheckedByRoute: true },
+    config: { keyCheckedByRoute: true, scope: 'sessions:read' },
     attachValidation: true,
     schema: {
       operationId: 'getSessionReport',
+      ...needsScope('sessions:read'),
       tags: ['sessions'],
       summary: 'The report of a session',
       description: '200 once complete; 202 with Retry-After while analysing; 409 analysis_failed when the analysis failed.',
@@ -193,8 +199,10 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.get('/:id/log', {
+    config: { scope: 'sessions:read' },
     schema: {
       operationId: 'getSessionLog',
+      ...needsScope('sessions:read'),
       tags: ['sessions'],
       summary: 'The stored log, with secrets masked',
       params: IdParamsSchema,
@@ -218,8 +226,10 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.post('/:id/log/redact', {
+    config: { scope: 'logs:redact' },
     schema: {
       operationId: 'redactSessionLog',
+      ...needsScope('logs:redact'),
       tags: ['sessions'],
       summary: 'Redact the stored log: rewrite it with every detected secret masked',
       description: 'Masks, in the stored log itself, every secret the detector finds (the same masks as GET /log and the report). The rewrite is atomic; repeating it is harmless (`redacted: 0`). 409 while the session is still being analysed.',
@@ -239,8 +249,10 @@ const sessionsRoutes: FastifyPluginAsync = async (plain) => {
   });
 
   app.delete('/:id', {
+    config: { scope: 'sessions:delete' },
     schema: {
       operationId: 'deleteSession',
+      ...needsScope('sessions:delete'),
       tags: ['sessions'],
       summary: 'Delete a session, its report and its stored log',
       params: IdParamsSchema,

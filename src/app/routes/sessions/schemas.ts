@@ -167,6 +167,7 @@ export function problemResponse(description: string, headers: Headers = {}, befo
 export const commonErrors = {
   400: problemResponse('bad_request or malformed_body: the request could not be parsed (bad percent-encoding, Content-Length or body)'),
   401: problemResponse('unauthorized: no, a malformed, an unknown or a revoked API key', HEADERS.wwwAuthenticate, true),
+  403: problemResponse('insufficient_scope: the key lacks the scope this operation needs (`required_scope` names it; see `security`)', HEADERS.wwwAuthenticate),
   429: problemResponse('rate_limited: the per-key quota is used up', HEADERS.retryAfter),
   503: problemResponse('service_unavailable: the database (or object store) is unreachable right now; retry the same request after Retry-After', HEADERS.retryAfter),
 };

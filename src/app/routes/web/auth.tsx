@@ -15,7 +15,7 @@ import { field, formFields } from '../../web/form.ts';
 import type { FormFields } from '../../web/form.ts';
 import { sendCsrfRefused } from '../../web/error-page.tsx';
 import {
-  InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage,
+  CheckEmailPage, ConfirmJoinPage, InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage,
 } from '../../web/auth-pages.tsx';
 import type { SignUpProps } from '../../web/auth-pages.tsx';
 import { sendPage } from '../../web/page.tsx';
@@ -148,6 +148,14 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     };
     const weak = passwordProblem(password);
     if (weak) return again(422, `Choose another password: ${weak}.`);
+    if (config.smtp) {
+      // The address must be proved before it is claimed; the answer is the same for any address.
+      const proof = await services.members.requestInvitationProof(token, password);
+      if (!proof) return sendPage(reply, <InvalidInvitePage />, 404);
+      const mail = await services.notifications.sendInvitationClaimMail({ to: proof.email, link: proof.claimToken && `${config.publicUrl}/join/${proof.claimToken}`, expiresAt: proof.expiresAt },
+        (error) => req.log.warn({ err: error }, 'email not sent'));
+      return sendPage(reply, <CheckEmailPage email={proof.email} failed={mail === 'failed'} />, mail === 'failed' ? 503 : 202);
+    }
     let accepted;
     try {
       accepted = await services.members.acceptInvitation(token, password, req.ip);
@@ -157,6 +165,26 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     }
     if (!accepted) return sendPage(reply, <InvalidInvitePage />, 404);
     await startSession(req, reply, await services.webAuth.startWebSession({ id: accepted.userId, account_id: accepted.accountId }, config.webSessionTtlMs));
+    return reply.redirect('/', 303);
+  });
+
+  app.get<{ Params: { claim: string } }>('/join/:claim', opts, async (req, reply) => {
+    const claim = await services.members.openInvitationClaim(req.params.claim);
+    if (!claim) return sendPage(reply, <InvalidInvitePage />, 404);
+    return sendPage(reply, <ConfirmJoinPage csrf={issueFormToken(req, reply)} claim={req.params.claim} email={claim.email} />);
+  });
+
+  app.post<{ Params: { claim: string } }>('/join/:claim', limited, async (req, reply) => {
+    if (!formTokenOk(req, formFields(req.body))) return sendCsrfRefused(req, reply);
+    let joined;
+    try {
+      joined = await services.members.confirmInvitation(req.params.claim, req.ip);
+    } catch (error) {
+      if (error instanceof MemberInputError) return sendPage(reply, <InvalidInvitePage />, 404);
+      throw error;
+    }
+    if (!joined) return sendPage(reply, <InvalidInvitePage />, 404);
+    await startSession(req, reply, await services.webAuth.startWebSession({ id: joined.userId, account_id: joined.accountId }, config.webSessionTtlMs));
     return reply.redirect('/', 303);
   });
 

@@ -2,6 +2,7 @@
 // knows the signed-in user (req.webUser) from the session cookie, and every route declares who may use it (access.ts).
 import type { FastifyPluginAsync } from 'fastify';
 import { loadWebUser } from '../../web/session-cookie.ts';
+import { refusePlantedCookies } from '../../web/cookie-isolation.ts';
 import { enforceAccess } from './access.ts';
 import { assetRoutes } from '../../web/assets.ts';
 import authRoutes from './auth.tsx';
@@ -12,7 +13,9 @@ import sessionRoutes from './sessions.tsx';
 
 const webRoutes: FastifyPluginAsync = async (app) => {
   const { config, services } = app.deps;
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
+    // Two cookies of one name: one was planted by another site on this host (cookie-isolation.ts).
+    if (refusePlantedCookies(req, reply, config)) return reply;
     await loadWebUser(req, config, services);
   });
   enforceAccess(app);

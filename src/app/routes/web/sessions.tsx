@@ -13,6 +13,8 @@ import { SessionsPage } from '../../web/views/sessions-page.tsx';
 import type { ListFilters, SessionsView } from '../../web/views/sessions-page.tsx';
 import type { WebUser } from '../../types.ts';
 import { toLogin } from './guards.ts';
+import { sendErrorPage } from '../../web/error-page.tsx';
+import { clearCookie, cookieNames } from '../../web/session-cookie.ts';
 
 const ListQuery = Type.Object({
   repo: Type.Optional(Type.String({ maxLength: 1000 })),
@@ -132,7 +134,18 @@ const sessionRoutes: FastifyPluginAsync = async (plain) => {
     if (!csrfTokensMatch(user.csrfToken, extra.get(CSRF_FIELD))) {
       await upload.sink.abort();
       metrics.uploads.inc({ result: 'rejected' });
-      return sendList(req, reply, user, empty, { kind: 'error', text: 'The form expired. Please choose the file and upload again.' }, 403, upload.repo ?? '');
+      // The form was made for another sign-in than the cookie now carries: the cookie may have
+      // been replaced by another site on this host (docs/security.md, "Cookie isolation"). A
+      // new form under this cookie would send the retry to that account: sign this cookie out
+      // and offer no form; signing in again puts the member back in their own account.
+      req.log.info('upload refused: its form belongs to another sign-in; the cookie is signed out');
+      await services.webAuth.signOut(user.sessionId);
+      clearCookie(reply, config, cookieNames(config).session);
+      req.webUser = null;
+      return sendErrorPage(req, reply, 403, {
+        title: 'This upload form belongs to another sign-in',
+        message: 'Your sign-in changed after the page was loaded (another tab, or another site on this host replacing your cookie), so nothing was uploaded and this browser was signed out. Sign in again, check the email shown at the top, and upload again.',
+      });
     }
     const result = await services.sessions.acceptUpload({ accountId: user.accountId, ...upload, idempotencyKey: null, maxAttempts: config.analysis.maxAttempts });
     if (result.kind !== 'created') throw new Error('an upload without an idempotency key cannot be a replay');

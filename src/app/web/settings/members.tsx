@@ -1,7 +1,8 @@
 // Settings → Members: who is in the account and with which role, pending invitations, inviting,
 // role changes (owners), reset links (owners) and removal with its offboarding shown first.
 import type { WebUser } from '../../types.ts';
-import type { InvitationView, IssuedInvitation, MemberView, OffboardingPlan } from '../../../services/members.ts';
+import { handoverTo } from '../../../services/members.ts';
+import type { InvitationView, IssuedInvitation, MemberView, OffboardingPlan, ReplacementKey } from '../../../services/members.ts';
 import type { MailOutcome } from '../../../services/notifications.ts';
 import { can, canRemove, invitableRoles, ROLE_LABELS, ROLES } from '../../../services/roles.ts';
 import { keyDisplay } from '../../../services/keys.ts';
@@ -12,9 +13,9 @@ import { DoneFlash, InputField, Reveal, SettingsAssets } from './parts.tsx';
 
 const DONE = {
   removed: ['ok', 'The member was removed and signed out everywhere; what they created was revoked, disabled or withdrawn as shown.'],
-  transferred: ['ok', 'The member was removed and signed out everywhere; their keys, webhooks and invitations now belong to the member you chose.'],
+  transferred: ['ok', 'The member was removed and signed out everywhere; their keys were revoked, their webhooks disabled (handed over for review when the member you chose manages webhooks) and their invitations withdrawn.'],
   withdrawn: ['ok', 'The invitation was withdrawn; its link no longer works.'],
-  role: ['ok', 'The role was changed.'],
+  role: ['ok', 'The role was changed. What they made that the new role does not allow was narrowed, disabled or withdrawn (see the audit log).'],
 } as const;
 
 /** A link just made, shown once, with what became of its email. */
@@ -39,6 +40,8 @@ export interface MembersProps {
   error?: string;
   /** A problem with another action (removing yourself, the last owner). */
   problem?: string;
+  /** Keys made in a transfer in place of the removed member's (shown once). */
+  replacementKeys?: ReplacementKey[];
 }
 
 function MailNote({ outcome, email }: { outcome: MailOutcome; email: string }) {
@@ -120,7 +123,19 @@ function InviteForm({ user, email, error }: { user: WebUser; email?: string; err
   );
 }
 
-export function MembersPage({ user, members, invitations, done, invited, reset, email, error, problem }: MembersProps) {
+function ReplacementKeys({ keys }: { keys: ReplacementKey[] }) {
+  return (
+    <>
+      {keys.map((k) => (
+        <Reveal key={k.id} id={`key-${k.id}`} label={`New key "${k.name}" in place of ${k.replaces} (revoked). Copy it now and put it where the old key was used: it is shown only this once.`} value={k.key}>
+          <p class="small">Scopes: {k.scopes.join(', ')}.</p>
+        </Reveal>
+      ))}
+    </>
+  );
+}
+
+export function MembersPage({ user, members, invitations, done, invited, reset, email, error, problem, replacementKeys }: MembersProps) {
   const manages = can(user.role, 'members.invite');
   return (
     <Layout title="Members" user={user} current="members">
@@ -132,6 +147,7 @@ export function MembersPage({ user, members, invitations, done, invited, reset, 
       </p>
       <DoneFlash code={done} messages={DONE} />
       {problem && <Flash kind="error">{problem}</Flash>}
+      {replacementKeys && replacementKeys.length > 0 && <ReplacementKeys keys={replacementKeys} />}
       {invited && (
         <Reveal id="invite-link" label={`Invitation link for ${invited.email} (${ROLE_LABELS[invited.role].toLowerCase()}). Copy it now and send it to them: it is shown only this once.`} value={invited.link}>
           <p class="small">It works once, until <Time iso={invited.expires_at} />. Opening it lets them choose a password and join.</p>
@@ -192,6 +208,12 @@ function PlanList({ plan }: { plan: OffboardingPlan }) {
   );
 }
 
+/** What a transfer to this member does, in the words of the choice. */
+function transferLabel(o: MemberView): string {
+  const h = handoverTo(o.role);
+  return `${h.keys === 'replaced' ? 'gets new keys' : 'keys revoked'}, ${h.webhooks === 'handed_over' ? 'gets the webhooks disabled' : 'webhooks disabled'}`;
+}
+
 /** The removal page: what will happen, then the choice to revoke or (owners) transfer first. */
 export function RemoveMemberPage({ user, plan, others }: { user: WebUser; plan: OffboardingPlan; others: MemberView[] }) {
   const m = plan.member;
@@ -202,7 +224,7 @@ export function RemoveMemberPage({ user, plan, others }: { user: WebUser; plan: 
       <div class="confirm">
         <h1>Remove this member?</h1>
         <p class="what"><strong>{m.email}</strong> · {ROLE_LABELS[m.role]} · member since <Time iso={m.created_at} /></p>
-        <p>They are signed out at once and can no longer sign in. What they created keeps working only if it is transferred:</p>
+        <p>They are signed out at once and can no longer sign in. Nothing they made keeps working for them: their keys are revoked, their webhooks disabled, their pending invitations and the reset links they issued withdrawn.</p>
         <PlanList plan={plan} />
         <form method="post" action={`/settings/members/${m.id}/remove`} class="actions">
           <CsrfField token={user.csrfToken} />
@@ -213,11 +235,15 @@ export function RemoveMemberPage({ user, plan, others }: { user: WebUser; plan: 
           <form method="post" action={`/settings/members/${m.id}/remove`} class="panel transfer">
             <CsrfField token={user.csrfToken} />
             <h2>Or transfer them first</h2>
-            <p class="small">Their keys, webhooks and pending invitations go to the member you choose and keep working; then they are removed.</p>
+            <p class="small">
+              They know their keys' secrets, so their keys stop working either way. An owner or admin you choose gets a new key in place of each (same name, the scopes their role allows),
+              shown once on the next page to put where the old one was used, and receives their webhooks, disabled, to review and enable again.
+              A member may hold neither: their keys are only revoked and their webhooks only disabled. Invitations are withdrawn either way (they may hold the links).
+            </p>
             <div class="form-row">
               <div class="field">
                 <label for="f-transfer">Transfer to</label>
-                <select id="f-transfer" name="transfer_to">{others.map((o) => <option key={o.id} value={o.id}>{o.email} ({ROLE_LABELS[o.role].toLowerCase()})</option>)}</select>
+                <select id="f-transfer" name="transfer_to">{others.map((o) => <option key={o.id} value={o.id}>{o.email} ({ROLE_LABELS[o.role].toLowerCase()}: {transferLabel(o)})</option>)}</select>
               </div>
               <p class="actions"><button type="submit" class="danger">Transfer and remove</button></p>
             </div>

@@ -19,6 +19,11 @@ const accountRoutes: FastifyPluginAsync = async (app) => {
     const user = member(req.webUser);
     const f = formFields(req.body);
     const result = await services.webAuth.changePassword(user, field(f, 'current', 4096, true), field(f, 'password', 4096, true), req.ip);
+    if (result.kind === 'backoff') {
+      const minutes = Math.max(1, Math.ceil(result.retryAfterMs / 60_000));
+      reply.header('retry-after', String(Math.ceil(result.retryAfterMs / 1000)));
+      return sendPage(reply, <AccountPage user={user} errors={{ current: `Too many wrong passwords. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }} />, 429);
+    }
     if (result.kind === 'wrong_current') return sendPage(reply, <AccountPage user={user} errors={{ current: 'This is not your current password.' }} />, 422);
     if (result.kind === 'weak') return sendPage(reply, <AccountPage user={user} errors={{ next: `Choose another password: ${result.problem}.` }} />, 422);
     req.log.info({ other_sessions_ended: result.otherSessionsEnded }, 'password changed');

@@ -2,10 +2,12 @@
 // (never a redirect: the key must not land in a URL or in history); revoking goes through a
 // confirmation page. Each key records who created it; both actions are in the audit log.
 import type { FastifyPluginAsync } from 'fastify';
-import { keyNameProblem } from '../../../../services/keys.ts';
+import { KeyScopeError, keyNameProblem } from '../../../../services/keys.ts';
+import { isScope, scopesAllowed } from '../../../../services/scopes.ts';
+import type { Scope } from '../../../../services/scopes.ts';
 import { memberContext } from '../../../../services/web-auth.ts';
 import { sendErrorPage } from '../../../web/error-page.tsx';
-import { field, formFields } from '../../../web/form.ts';
+import { field, fieldValues, formFields } from '../../../web/form.ts';
 import { sendPage } from '../../../web/page.tsx';
 import { ApiKeysPage, RevokeKeyPage } from '../../../web/settings/api-keys.tsx';
 import type { WebUser } from '../../../types.ts';
@@ -24,16 +26,27 @@ const apiKeyRoutes: FastifyPluginAsync = async (app) => {
 
   app.post('/', opts, async (req, reply) => {
     const user = member(req.webUser);
-    const name = field(formFields(req.body), 'name', 200);
+    const f = formFields(req.body);
+    const name = field(f, 'name', 200);
+    // The page's form always says it lists scopes (every box unticked is then refused); a post
+    // without any gets what the member's role allows, as a key made without choosing.
+    const chosen = f.scopes_listed === '1' || fieldValues(req.body, 'scope').length > 0 ? fieldValues(req.body, 'scope') : undefined;
+    const again = async (error: { name?: string; scopes?: string }) =>
+      sendPage(reply, <ApiKeysPage user={user} keys={await services.keys.listKeys(user.accountId)} name={name} chosen={chosen?.filter(isScope)} error={error.name} scopeError={error.scopes} />, 422);
     const problem = keyNameProblem(name);
-    if (problem) {
-      const keys = await services.keys.listKeys(user.accountId);
-      return sendPage(reply, <ApiKeysPage user={user} keys={keys} name={name} error={`${problem[0].toUpperCase()}${problem.slice(1)}.`} />, 422);
+    if (problem) return again({ name: `${problem[0].toUpperCase()}${problem.slice(1)}.` });
+    const unknown = chosen?.find((s) => !isScope(s));
+    if (unknown !== undefined) return again({ scopes: `There is no scope ${JSON.stringify(unknown.slice(0, 40))}.` });
+    let issued;
+    try {
+      issued = await services.keys.issueApiKey(user.accountId, name, memberContext(user, req.ip), chosen as Scope[] | undefined);
+    } catch (error) {
+      if (error instanceof KeyScopeError) return again({ scopes: `${error.message[0].toUpperCase()}${error.message.slice(1)} (${user.role}s may give ${scopesAllowed(user.role).join(', ')}).` });
+      throw error;
     }
-    const issued = await services.keys.issueApiKey(user.accountId, name, memberContext(user, req.ip));
-    req.log.info({ key_id: issued.id }, 'API key created from the dashboard');
+    req.log.info({ key_id: issued.id, scopes: issued.scopes }, 'API key created from the dashboard');
     const keys = await services.keys.listKeys(user.accountId);
-    return sendPage(reply, <ApiKeysPage user={user} keys={keys} created={{ name, key: issued.key }} />);
+    return sendPage(reply, <ApiKeysPage user={user} keys={keys} created={{ name, key: issued.key, scopes: issued.scopes }} />);
   });
 
   app.get<IdParams>('/:id/revoke', opts, async (req, reply) => {

@@ -9,6 +9,7 @@ import { canRemove, isRole } from '../../../../services/roles.ts';
 import type { Action } from '../../../../services/roles.ts';
 import { memberContext } from '../../../../services/web-auth.ts';
 import { sendErrorPage } from '../../../web/error-page.tsx';
+import { attemptLimiter } from '../../../web/attempt-limit.ts';
 import { field, formFields } from '../../../web/form.ts';
 import { sendPage } from '../../../web/page.tsx';
 import { MembersPage, RemoveMemberPage } from '../../../web/settings/members.tsx';
@@ -25,6 +26,11 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
   const acting = (req: FastifyRequest): ActingMember => ({ userId: member(req).userId, role: member(req).role, ctx: memberContext(member(req), req.ip) });
   const mailError = (req: FastifyRequest) => (error: unknown) => req.log.warn({ err: error }, 'email not sent');
   const nameOf = (accountId: string) => services.accounts.accountName(accountId);
+  // Invitations send email: bounded per account and per client address (besides the cap on
+  // invitations waiting, members.ts), so no account can make Vouch an open relay.
+  const invitationLimits = { max: config.rateLimit.invitationsMax, windowMs: config.rateLimit.invitationWindowMs };
+  const perAccount = attemptLimiter(app, { ...invitationLimits, key: (req) => `invite-account:${member(req).accountId}`, message: 'This account made too many invitations.' });
+  const perAddress = attemptLimiter(app, { ...invitationLimits, key: (req) => `invite-address:${req.ip}`, message: 'Too many invitations from this address.' });
 
   async function render(req: FastifyRequest, reply: FastifyReply, status: number, view: Omit<MembersProps, 'user' | 'members' | 'invitations'>) {
     const user = member(req);
@@ -46,7 +52,7 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
 
   app.get<{ Querystring: { done?: string } }>('/', route('members.read'), async (req, reply) => render(req, reply, 200, { done: req.query.done }));
 
-  app.post('/invite', route('members.invite'), async (req, reply) => {
+  app.post('/invite', { ...route('members.invite'), preHandler: [perAddress, perAccount] }, async (req, reply) => {
     const user = member(req);
     const f = formFields(req.body);
     const email = field(f, 'email', 320);
@@ -70,7 +76,7 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
 
   app.post<IdParams>('/invitations/:id/withdraw', route('members.invite'), async (req, reply) => {
     try {
-      await services.members.revokeInvitation(member(req).accountId, req.params.id, memberContext(member(req), req.ip));
+      await services.members.revokeInvitation(member(req).accountId, acting(req), req.params.id);
     } catch (error) {
       return refused(req, reply, error, 'pending invitation');
     }
@@ -95,6 +101,8 @@ const memberRoutes: FastifyPluginAsync = async (app) => {
     try {
       const removed = await services.members.removeMember(member(req).accountId, acting(req), req.params.id, { transferTo });
       req.log.info({ user_id: removed.member.id, keys_revoked: removed.keysRevoked, webhooks_disabled: removed.webhooksDisabled }, 'member removed');
+      // New keys are answered in the page itself (never a redirect: a key must not land in a URL).
+      if (removed.replacementKeys.length > 0) return render(req, reply, 200, { done: 'transferred', replacementKeys: removed.replacementKeys });
       return reply.redirect(`/settings/members?done=${removed.transferredTo ? 'transferred' : 'removed'}`, 303);
     } catch (error) {
       return refused(req, reply, error);
