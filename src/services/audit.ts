@@ -42,6 +42,11 @@ export const AUDIT_ACTIONS = {
   'log.redacted': 'Stored log redacted',
   'log.deleted': 'Session and its log deleted',
   'retention.changed': 'Retention changed',
+  'sso.configured': 'Single sign-on configured',
+  'sso.updated': 'Single sign-on changed',
+  'sso.removed': 'Single sign-on removed',
+  'auth.sso_sign_in': 'Signed in with single sign-on',
+  'auth.sso_sign_in_failed': 'Single sign-on refused',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
@@ -65,7 +70,7 @@ export interface AuditContext {
 
 export const OPERATOR: AuditContext = { actor: { type: 'operator' }, ip: null };
 
-export type TargetType = 'account' | 'user' | 'key' | 'webhook' | 'invitation' | 'session' | 'delivery';
+export type TargetType = 'account' | 'user' | 'key' | 'webhook' | 'invitation' | 'session' | 'delivery' | 'sso_provider';
 
 export interface AuditTarget {
   type: TargetType;

@@ -7,6 +7,7 @@ import { rateLimits } from './0004_rate_limits.ts';
 import { teamAccounts } from './0005_team_accounts.ts';
 import { logStorage } from './0006_log_storage.ts';
 import { logSegments } from './0007_log_segments.ts';
+import { singleSignOn } from './0010_single_sign_on.ts';
 import { columnTypes } from './types.ts';
 import type { DialectName } from './types.ts';
 
@@ -19,5 +20,6 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
     '0005_team_accounts': teamAccounts(t),
     '0006_log_storage': logStorage(t),
     '0007_log_segments': logSegments(),
+    '0010_single_sign_on': singleSignOn(t),
   };
 }
