@@ -28,12 +28,20 @@ type Failure = { ok: false; reason: 'unreachable' | 'discovery' | 'denied' | 're
 
 const SCOPE = 'openid email profile';
 
-/** A short, log-safe description of an openid-client error: its code, the claim, the message. */
+/**
+ * A short, log-safe description of an openid-client error: each error of its cause chain (code,
+ * the claim that failed, message), and the provider's OAuth error when there is one.
+ */
 function describe(error: unknown): string {
-  const e = error as { code?: string; message?: string; cause?: { claim?: string } | unknown; error?: string; error_description?: string };
-  const claim = e.cause && typeof e.cause === 'object' && 'claim' in e.cause ? ` (${String((e.cause as { claim: unknown }).claim)})` : '';
-  const oauth = e.error ? ` [${e.error}${e.error_description ? `: ${e.error_description}` : ''}]` : '';
-  return `${e.code ?? (error as Error)?.name ?? 'Error'}${claim}: ${e.message ?? String(error)}${oauth}`.slice(0, 500);
+  const parts: string[] = [];
+  let e = error as { code?: string; name?: string; message?: string; cause?: unknown; error?: string; error_description?: string; claim?: string } | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
+    const claim = typeof e.claim === 'string' ? ` (${e.claim})` : '';
+    const oauth = e.error ? ` [${e.error}${e.error_description ? `: ${e.error_description}` : ''}]` : '';
+    if (e.message || e.code) parts.push(`${e.code ?? e.name ?? 'Error'}${claim}: ${e.message ?? ''}${oauth}`);
+    e = e.cause as typeof e;
+  }
+  return (parts.join(' <- ') || String(error)).slice(0, 500);
 }
 
 function failureOf(error: unknown, stage: 'discovery' | 'exchange'): Failure {
@@ -44,7 +52,7 @@ function failureOf(error: unknown, stage: 'discovery' | 'exchange'): Failure {
     return { ok: false, reason: network ? 'unreachable' : 'discovery', detail };
   }
   if (e.code === 'OAUTH_AUTHORIZATION_RESPONSE_ERROR') return { ok: false, reason: 'denied', detail };
-  if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED' || e.code === 'OAUTH_KEY_SELECTION_FAILED' || /signature|JWS|JWT|ID Token/i.test(detail)) {
+  if (/OAUTH_JWT_|OAUTH_KEY_SELECTION|signature|JWS|ID Token/i.test(detail)) {
     return { ok: false, reason: 'id_token', detail };
   }
   return { ok: false, reason: 'response', detail };
