@@ -45,6 +45,22 @@ export function LoginPage({ csrf, next, email, error, signupOpen, step = 'passwo
   );
 }
 
+/**
+ * On the way to the identity provider. A form of this site may not redirect to another origin
+ * (the Content-Security-Policy's form-action 'self'), so the email step answers this page, which
+ * moves on by itself (a Refresh header) or with the link.
+ */
+export function SsoContinuePage({ url }: { url: string }) {
+  return (
+    <Layout title="Continue to sign in" narrow>
+      <SettingsAssets />
+      <h1>Continue to your identity provider</h1>
+      <p>Your organisation signs in to Vouch with its identity provider.</p>
+      <p><a class="button primary" id="sso-continue" href={url}>Continue to sign in</a></p>
+    </Layout>
+  );
+}
+
 /** A single sign-on that could not be completed: what happened, and the way back. */
 export function SsoRefusedPage({ message }: { message: string }) {
   return (

@@ -15,7 +15,7 @@ import { field, formFields } from '../../web/form.ts';
 import type { FormFields } from '../../web/form.ts';
 import { sendCsrfRefused } from '../../web/error-page.tsx';
 import {
-  InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage,
+  InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage, SsoContinuePage,
 } from '../../web/auth-pages.tsx';
 import type { SignUpProps } from '../../web/auth-pages.tsx';
 import { sendPage } from '../../web/page.tsx';
@@ -114,7 +114,8 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     const begun = await services.sso.begin(email, next);
     if (begun.kind === 'redirect') {
       setSsoStateCookie(reply, config, begun.state);
-      return reply.redirect(begun.url, 303);
+      reply.header('refresh', `0;url=${begun.url}`);
+      return sendPage(reply, <SsoContinuePage url={begun.url} />);
     }
     if (begun.kind === 'unavailable') {
       return renderLogin(req, reply, 503, { next, email, error: 'Single sign-on for this email\'s domain is not available right now (the identity provider cannot be reached). Try again in a moment; owners can sign in with their password.' });
