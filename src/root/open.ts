@@ -12,7 +12,7 @@ import type { LogStore } from '../adapters/logstore/index.ts';
 import type { Analyzer } from '../adapters/analysis-pool/index.ts';
 import { createSsrfPolicy } from '../adapters/outbound/ssrf.ts';
 import type { OutboundClient, Resolver } from '../adapters/outbound/index.ts';
-import type { OidcRelyingParty } from '../services/ports.ts';
+import type { OidcRelyingParty, TxtResolver } from '../services/ports.ts';
 import { createJobRunner } from '../adapters/jobs/job-runner.ts';
 import { createSmtpMailer } from '../adapters/mail/index.ts';
 import { classifyFault } from '../kernel/faults.ts';
@@ -26,6 +26,8 @@ export interface WireOptions {
   analyzer?: Analyzer;
   /** Resolves webhook hosts (tests); default: the system's resolver. */
   resolver?: Resolver;
+  /** DNS TXT lookups for single sign-on domain verification (tests); default: node:dns. */
+  resolveTxt?: TxtResolver;
   /** Null: no email (links are only shown); default: SMTP when VOUCH_SMTP_URL is set. */
   mailer?: Mailer | null;
   /** Prometheus instruments: `false` for none (one-shot commands); `{ defaultMetrics: false }` in tests. */
@@ -96,6 +98,7 @@ export async function wireServices(config: Config, db: Db, opts: WireOptions = {
     analyzer: opts.analyzer ?? lazyAnalyzer(config),
     outbound: lazyOutbound(config, opts.resolver),
     oidc: lazyOidc(config, opts.resolver),
+    resolveTxt: opts.resolveTxt ?? (async (name) => (await import('node:dns/promises')).resolveTxt(name)),
     webhookTargets: { policy: createSsrfPolicy(config.webhooks.allowCidrs), resolver: opts.resolver },
     jobs: ({ owner, concurrency, processors }) => createJobRunner({
       db, owner, concurrency, processors, log, pollMs: config.jobs.pollMs, leaseMs: config.jobs.leaseMs, stopTimeoutMs: config.shutdownTimeoutMs,

@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = {
   'sso.configured': 'Single sign-on configured',
   'sso.updated': 'Single sign-on changed',
   'sso.removed': 'Single sign-on removed',
+  'sso.domain_verified': 'Single sign-on domain verified',
   'auth.sso_sign_in': 'Signed in with single sign-on',
   'auth.sso_sign_in_failed': 'Single sign-on refused',
 } as const;

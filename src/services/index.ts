@@ -24,7 +24,7 @@ import {
 } from './members.ts';
 import { sendInvitationMail, sendResetMail } from './notifications.ts';
 import type { Mailer } from './notifications.ts';
-import type { JobRunnerFactory, Log, Metrics, OidcRelyingParty } from './ports.ts';
+import type { JobRunnerFactory, Log, Metrics, OidcRelyingParty, TxtResolver } from './ports.ts';
 import { silentLog } from './ports.ts';
 import { rateLimitService } from './rate-limits.ts';
 import { getLogRetention, setLogRetention } from './retention.ts';
@@ -61,6 +61,8 @@ export interface ServiceDeps {
   webhookTargets: RegistryDeps;
   /** The OpenID Connect relying party single sign-on goes through (its requests pass the SSRF guard). */
   oidc: OidcRelyingParty;
+  /** DNS TXT lookups (single sign-on domain verification). */
+  resolveTxt: TxtResolver;
   /** Makes job runners over the queue. */
   jobs: JobRunnerFactory;
   clock?: { now(): number };
@@ -131,7 +133,7 @@ export function createServices(deps: ServiceDeps) {
     webAuth: bindFirst(exec, { signIn, resolveWebSession, signOut, signOutEverywhere, changePassword, startWebSession }),
     audit: bindFirst(exec, { listAuditPage, exportAuditJsonl }),
     retention: bindFirst(db, { getLogRetention, setLogRetention }),
-    sso: ssoService(exec, { sso: config.sso, publicUrl: config.publicUrl, webSessionTtlMs: config.webSessionTtlMs, oidc: deps.oidc, log }),
+    sso: ssoService(exec, { sso: config.sso, publicUrl: config.publicUrl, webSessionTtlMs: config.webSessionTtlMs, oidc: deps.oidc, resolveTxt: deps.resolveTxt, log }),
     rateLimits: rateLimitService(db),
     maintenance: maintenanceService({
       db,

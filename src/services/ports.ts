@@ -96,3 +96,6 @@ export interface OidcRelyingParty {
   complete(client: OidcClientRef, callbackUrl: URL, expected: Omit<OidcAuthorization, 'url'>): Promise<{ ok: true; claims: Record<string, unknown> } | OidcFailure>;
   close(): Promise<void>;
 }
+
+/** The TXT records of a DNS name (node:dns resolveTxt's shape: each record in its chunks). */
+export type TxtResolver = (name: string) => Promise<string[][]>;

@@ -17,6 +17,7 @@ import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium, signInAs } from '
 import { startTestProvider } from '../helpers/oidc-provider.ts';
 import type { TestProvider } from '../helpers/oidc-provider.ts';
 import { addMember, auditRows } from '../helpers/teams.ts';
+import { txtRecords } from '../helpers/txt-records.ts';
 
 const skip = browserSkip();
 
@@ -25,6 +26,7 @@ let base: string;
 let idp: TestProvider;
 let browser: Browser;
 let acme: TestAccount;
+const dns = txtRecords();
 
 async function freePort(): Promise<number> {
   const s = createServer();
@@ -42,7 +44,7 @@ before(async () => {
   t = await buildTestApp({
     VOUCH_PUBLIC_URL: base, VOUCH_SSO_SECRET_KEY: randomBytes(32).toString('base64'), VOUCH_SSO_ALLOW_CIDRS: '127.0.0.0/8',
     VOUCH_SSO_ALLOW_HTTP_LOOPBACK: 'true', VOUCH_LOGIN_RATE_LIMIT_MAX: '100000',
-  });
+  }, { resolveTxt: dns.resolve });
   await t.app.listen({ port, host: '127.0.0.1' });
   idp = await startTestProvider({ redirectUri: `${base}/sso/callback` });
   acme = await t.account('founder@acme.test');
@@ -85,6 +87,12 @@ test('an owner configures single sign-on; a new person signs in through the prov
   await Promise.all([page.waitForURL(`${base}/settings/sso?done=saved`), page.click('main form[action="/settings/sso"] button[type=submit]')]);
   assert.match((await page.textContent('main')) ?? '', /Single sign-on was saved/);
   assert.ok(!((await page.content()).includes(idp.clientSecret)), 'the secret is not shown again');
+  // The domain is used once verified: publish the TXT record the page shows, then Verify.
+  const [name, value] = await page.locator('#domains-title ~ table code').allTextContents();
+  assert.equal(name, '_vouch-challenge.acme.test');
+  dns.publish(name, value);
+  await Promise.all([page.waitForURL(`${base}/settings/sso?done=verified`), page.click('form[action="/settings/sso/verify"] button')]);
+  assert.match((await page.textContent('main')) ?? '', /The domain is verified/);
   await context.close();
 
   idp.people.set('ann', { email: 'ann@acme.test', groups: ['vouch-users'] });

@@ -13,6 +13,7 @@ import { startCraftedIdp } from '../helpers/crafted-idp.ts';
 import type { CraftedIdp, Defect } from '../helpers/crafted-idp.ts';
 import { auditRows, addMember, signedInMember } from '../helpers/teams.ts';
 import { cookiesOf, csrfOf, postSignedOutForm } from '../helpers/web-forms.ts';
+import { txtRecords } from '../helpers/txt-records.ts';
 import type { Res } from '../helpers/web-forms.ts';
 import { inviteMember, issuePasswordReset, MemberInputError } from '../../src/services/members.ts';
 import type { ActingMember } from '../../src/services/members.ts';
@@ -27,6 +28,17 @@ let idp: CraftedIdp;
 let acme: TestAccount; // its owner is owner@crafted.test; its provider covers crafted.test
 let other: TestAccount; // another account
 let owner: ActingMember;
+const dns = txtRecords();
+
+/** Publishes the TXT record of each listed domain of the account, and verifies them. */
+async function verifyDomains(accountId: string, ctx: ActingMember['ctx']): Promise<void> {
+  const view = await t.services.sso.getSettings(accountId);
+  for (const d of view?.domains ?? []) {
+    if (d.verified) continue;
+    dns.publish(d.record.name, d.record.value);
+    await t.services.sso.verifyDomain(accountId, d.domain, ctx);
+  }
+}
 
 const settings = (over: Partial<SsoSettingsInput> = {}): SsoSettingsInput => ({
   issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, domains: 'crafted.test', required: false, defaultRole: 'member',
@@ -37,13 +49,14 @@ before(async () => {
   t = await buildTestApp({
     VOUCH_SSO_SECRET_KEY: randomBytes(32).toString('hex'), VOUCH_SSO_ALLOW_CIDRS: '127.0.0.0/8', VOUCH_SSO_ALLOW_HTTP_LOOPBACK: 'true',
     VOUCH_SSO_SESSION_TTL_MS: String(SSO_TTL_MS), VOUCH_LOGIN_RATE_LIMIT_MAX: '100000',
-  });
+  }, { resolveTxt: dns.resolve });
   idp = await startCraftedIdp();
   acme = await t.account('owner@crafted.test');
   other = await t.account();
   const founder = await t.db.kysely.selectFrom('users').select(['id', 'email']).where('account_id', '=', acme.accountId).executeTakeFirstOrThrow();
   owner = { userId: founder.id, role: 'owner', ctx: { actor: { type: 'user', id: founder.id, label: founder.email }, ip: null } };
   await t.services.sso.saveSettings(acme.accountId, owner.ctx, settings());
+  await verifyDomains(acme.accountId, owner.ctx);
 });
 after(async () => {
   await t?.close();
@@ -157,10 +170,41 @@ describe('signing in', () => {
   });
 });
 
-describe('one account\'s provider', () => {
-  test('cannot be claimed by another account for the same domain', async () => {
-    await assert.rejects(t.services.sso.saveSettings(other.accountId, owner.ctx, settings()), (e: unknown) => e instanceof SsoInputError && /another Vouch account/.test(e.errors.domains ?? ''));
+describe('domains', () => {
+  test('a listed domain is used only once its DNS record is verified, and by one account only', async () => {
+    const otherOwner = { actor: { type: 'user' as const, id: 'x', label: other.email }, ip: null };
+    // A domain verified by acme cannot even be listed by another account.
+    await assert.rejects(t.services.sso.saveSettings(other.accountId, otherOwner, settings()), (e: unknown) => e instanceof SsoInputError && /another Vouch account/.test(e.errors.domains ?? ''));
+    // Both list shared.test; until verified, its emails get the password step.
+    await t.services.sso.saveSettings(other.accountId, otherOwner, settings({ domains: 'shared.test' }));
+    await t.services.sso.saveSettings(acme.accountId, owner.ctx, settings({ clientSecret: '', domains: 'crafted.test, shared.test' }));
+    const page = await t.app.inject({ url: '/login' });
+    const step = await t.app.inject({
+      method: 'POST', url: '/login', headers: { ...FORM, cookie: `vouch_login_csrf=${cookiesOf(page).vouch_login_csrf}` },
+      payload: new URLSearchParams({ _csrf: csrfOf(page.body), email: 'someone@shared.test', next: '/' }).toString(),
+    });
+    assert.equal(step.statusCode, 200);
+    assert.equal(step.headers.refresh, undefined, 'not sent to any provider');
+    assert.match(step.body, /name="password"/, 'the password step');
+    // Without the record: refused, with the record to publish in the message.
+    await assert.rejects(t.services.sso.verifyDomain(other.accountId, 'shared.test', otherOwner), (e: unknown) => e instanceof SsoInputError && /_vouch-challenge\.shared\.test/.test(e.errors.verify ?? ''));
+    // The other account publishes its record first and wins; acme's own record then cannot take it.
+    const theirs = (await t.services.sso.getSettings(other.accountId))?.domains.find((d) => d.domain === 'shared.test');
+    dns.publish(theirs?.record.name ?? '', theirs?.record.value ?? '');
+    await t.services.sso.verifyDomain(other.accountId, 'shared.test', otherOwner);
+    const ours = (await t.services.sso.getSettings(acme.accountId))?.domains.find((d) => d.domain === 'shared.test');
+    assert.notEqual(ours?.record.value, theirs?.record.value, 'each account has its own token');
+    dns.publish(ours?.record.name ?? '', ours?.record.value ?? '');
+    await assert.rejects(t.services.sso.verifyDomain(acme.accountId, 'shared.test', owner.ctx), (e: unknown) => e instanceof SsoInputError && /already verified by another/.test(e.errors.verify ?? ''));
+    const verified = await auditRows(t, other.accountId, 'sso.domain_verified');
+    assert.equal(JSON.parse(verified.at(-1)?.details ?? '{}').domain, 'shared.test');
+    assert.ok((await auditRows(t, acme.accountId, 'sso.updated')).length > 0, 'the change of domains is audited');
+    await t.services.sso.saveSettings(acme.accountId, owner.ctx, settings({ clientSecret: '' }));
+    assert.deepEqual((await t.services.sso.getSettings(acme.accountId))?.domains.map((d) => [d.domain, d.verified]), [['crafted.test', true]], 'a kept domain stays verified');
   });
+});
+
+describe('one account\'s provider', () => {
 
   test('never signs in an email of another domain, nor a person of another account', async () => {
     idp.person = { sub: 'sub-outsider', email: 'mallory@elsewhere.test' };
@@ -249,6 +293,16 @@ describe('group roles', () => {
     assert.match(refused.done.body, /does not place you in a group/);
     const userId = (await t.db.kysely.selectFrom('users').select('id').where('email', '=', 'gus@crafted.test').executeTakeFirstOrThrow()).id;
     assert.equal(await t.db.kysely.selectFrom('web_sessions').select('id').where('user_id', '=', userId).executeTakeFirst(), undefined, 'their sessions ended');
+  });
+});
+
+describe('removing single sign-on', () => {
+  test('unlinks the provider: its domains route nowhere and the removal is audited', async () => {
+    assert.equal(await t.services.sso.removeSettings(acme.accountId, owner.ctx), true);
+    assert.equal(await t.services.sso.getSettings(acme.accountId), null);
+    assert.equal((await t.db.kysely.selectFrom('sso_identities').selectAll().execute()).length, 0, 'no member is linked to it any more');
+    assert.equal(await t.services.sso.isCovered('ann@crafted.test'), false);
+    assert.equal(JSON.parse((await lastEvent('sso.removed'))?.details ?? '{}').issuer, idp.issuer);
   });
 });
 

@@ -58,7 +58,7 @@ const MATRIX: Record<string, Entry> = {
   'GET /settings/audit-log': ADMIN, 'GET /settings/audit-log/export.jsonl': ADMIN,
   'GET /settings/retention': ADMIN, 'POST /settings/retention': { kind: 'dashboard', rule: 'owner+admin', body: { days: '365' } },
   'GET /settings/sso': OWNER, 'POST /settings/sso': { kind: 'dashboard', rule: 'owner', body: { issuer: 'https://idp.invalid', client_id: 'matrix', client_secret: 'matrix secret', domains: 'matrix.invalid' } },
-  'POST /settings/sso/delete': OWNER,
+  'POST /settings/sso/verify': { kind: 'dashboard', rule: 'owner', body: { domain: 'matrix.invalid' } }, 'POST /settings/sso/delete': OWNER,
   'GET /settings/account': ALL,
   'POST /settings/account/password': { kind: 'dashboard', rule: 'all', body: { current: 'wrong password', password: 'another password 1' } },
   'POST /settings/account/sign-out-everywhere': ALL,

@@ -280,12 +280,16 @@ export interface SsoProvidersTable {
   updated_at: IsoTime;
 }
 
-/** An email domain covered by an account's provider; a domain belongs to one account only. */
+/** An email domain an account's provider covers once verified (by one account at most). */
 export interface SsoDomainsTable {
   /** Lower-cased. */
   domain: string;
-  provider_id: string;
   account_id: string;
+  provider_id: string;
+  /** The value of the DNS TXT record that proves the account controls the domain. */
+  token: string;
+  /** When the TXT record was found; null: listed, not used yet. */
+  verified_at: IsoTime | null;
 }
 
 /** A member's identity at the account's provider: the ID token's `sub`. */
@@ -378,6 +382,7 @@ export type NewAuditEvent = Insertable<AuditEventsTable>;
 export type SsoProvider = Selectable<SsoProvidersTable>;
 export type SsoLogin = Selectable<SsoLoginsTable>;
 export type SsoIdentity = Selectable<SsoIdentitiesTable>;
+export type SsoDomain = Selectable<SsoDomainsTable>;
 
 /** The database or a transaction: what every query runs on (repositories, and the stores that own tables). */
 export type DbExecutor = Kysely<Database>;

@@ -75,12 +75,12 @@ export function groupRulesOf(provider: Pick<SsoProvider, 'group_roles'>): GroupR
 }
 
 /**
- * The account's provider when it requires SSO for this email's domain (the email is covered by
- * it), else null. Only the account that lists a domain is affected: another account cannot
+ * The account's provider when it requires SSO for this email's domain (a domain it verified),
+ * else null. Only the account that lists a domain is affected: another account cannot
  * lock a domain's people out of theirs.
  */
 export async function requiringProvider(db: DbExecutor, accountId: string, email: string): Promise<SsoProvider | null> {
   const provider = await repo.findProviderOfAccount(db, accountId);
   if (!provider || !provider.required) return null;
-  return (await repo.listDomains(db, provider.id)).includes(domainOf(email)) ? provider : null;
+  return (await repo.listVerifiedDomains(db, provider.id)).includes(domainOf(email)) ? provider : null;
 }

@@ -2,16 +2,18 @@
 // issuer's discovery document first (a typo is caught at once, not at the next sign-in), seals
 // the client secret (secret-box.ts; it is never shown again), and records sso.configured /
 // sso.updated in the audit log in the same transaction; removing records sso.removed.
+import { randomBytes } from 'node:crypto';
+import { isUniqueViolation } from '../../adapters/db/repositories/accounts.ts';
 import { inTransaction, lockAccount } from '../../adapters/db/repositories/executor.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
 import * as repo from '../../adapters/db/repositories/sso.ts';
-import type { SsoProvider } from '../../adapters/db/schema.ts';
+import type { SsoDomain, SsoProvider } from '../../adapters/db/schema.ts';
 import { issuerProblem } from '../../adapters/oidc/issuer.ts';
 import type { SsoConfig } from '../../config.ts';
 import { newId, nowIso } from '../../kernel/ids.ts';
 import { recordAudit } from '../audit.ts';
 import type { AuditContext } from '../audit.ts';
-import type { OidcRelyingParty } from '../ports.ts';
+import type { OidcRelyingParty, TxtResolver } from '../ports.ts';
 import { isRole } from '../roles.ts';
 import type { Role } from '../roles.ts';
 import { groupRulesOf, parseDomains, parseGroupRoles } from './policy.ts';
@@ -25,6 +27,8 @@ export interface SsoDeps {
   /** The longest web session (VOUCH_WEB_SESSION_TTL_MS); SSO sessions are at most sso.sessionTtlMs too. */
   webSessionTtlMs: number;
   oidc: OidcRelyingParty;
+  /** Looks up the domain verification records. */
+  resolveTxt: TxtResolver;
 }
 
 export const redirectUriOf = (publicUrl: string): string => `${publicUrl}/sso/callback`;
@@ -37,7 +41,7 @@ export class SsoUnavailableError extends Error {
   }
 }
 
-export type SsoField = 'issuer' | 'client_id' | 'client_secret' | 'domains' | 'default_role' | 'groups' | 'form';
+export type SsoField = 'issuer' | 'client_id' | 'client_secret' | 'domains' | 'default_role' | 'groups' | 'verify' | 'form';
 
 /** The form cannot be saved as it is: a message per field. */
 export class SsoInputError extends Error {
@@ -47,12 +51,23 @@ export class SsoInputError extends Error {
   }
 }
 
+/** The DNS name of a domain's verification record, and the record's value. */
+export const verificationRecordName = (domain: string): string => `_vouch-challenge.${domain}`;
+export const verificationRecordValue = (token: string): string => `vouch-domain-verification=${token}`;
+
+export interface SsoDomainView {
+  domain: string;
+  verified: boolean;
+  /** The TXT record to publish: its name and value. */
+  record: { name: string; value: string };
+}
+
 /** The provider as the settings page shows it (the client secret never leaves the database). */
 export interface SsoSettingsView {
   id: string;
   issuer: string;
   client_id: string;
-  domains: string[];
+  domains: SsoDomainView[];
   required: boolean;
   default_role: Role;
   groups_claim: string | null;
@@ -75,7 +90,8 @@ export interface SsoSettingsInput {
   requireGroup: boolean;
 }
 
-function toView(p: SsoProvider, domains: string[]): SsoSettingsView {
+function toView(p: SsoProvider, rows: SsoDomain[]): SsoSettingsView {
+  const domains = rows.map((r) => ({ domain: r.domain, verified: r.verified_at !== null, record: { name: verificationRecordName(r.domain), value: verificationRecordValue(r.token) } }));
   return {
     id: p.id, issuer: p.issuer, client_id: p.client_id, domains, required: p.required === 1, default_role: p.default_role,
     groups_claim: p.groups_claim, group_roles: groupRulesOf(p), require_group: p.require_group === 1, updated_at: p.updated_at,
@@ -84,7 +100,7 @@ function toView(p: SsoProvider, domains: string[]): SsoSettingsView {
 
 export async function getSsoSettings(db: DbExecutor, accountId: string): Promise<SsoSettingsView | null> {
   const p = await repo.findProviderOfAccount(db, accountId);
-  return p ? toView(p, await repo.listDomains(db, p.id)) : null;
+  return p ? toView(p, await repo.listDomainRows(db, p.id)) : null;
 }
 
 interface Checked {
@@ -133,8 +149,8 @@ export async function saveSsoSettings(db: DbExecutor, deps: SsoDeps, accountId: 
   if (!key) throw new SsoUnavailableError();
   const existing = await repo.findProviderOfAccount(db, accountId);
   const c = check(input, deps, !existing);
-  const taken = await repo.domainsTakenElsewhere(db, accountId, c.domains);
-  if (taken.length > 0) throw new SsoInputError({ domains: `Already covered by another Vouch account: ${taken.join(', ')}. A domain signs in to one account only.` });
+  const taken = await repo.domainsVerifiedElsewhere(db, accountId, c.domains);
+  if (taken.length > 0) throw new SsoInputError({ domains: `Already verified by another Vouch account: ${taken.join(', ')}. A domain signs in to one account only.` });
   if (input.clientSecret || !existing || existing.issuer !== c.issuer) {
     // The discovery document answers for the issuer; the client's credentials are checked by the first sign-in.
     const probe = await deps.oidc.check({ issuer: c.issuer, clientId: c.clientId, clientSecret: input.clientSecret || 'unused' });
@@ -149,17 +165,17 @@ export async function saveSsoSettings(db: DbExecutor, deps: SsoDeps, accountId: 
   };
   return inTransaction(db, async (trx) => {
     await lockAccount(trx, accountId);
-    if ((await repo.domainsTakenElsewhere(trx, accountId, c.domains)).length > 0) throw new SsoInputError({ domains: 'Another Vouch account just listed one of these domains.' });
+
     if (existing) await repo.updateProvider(trx, accountId, id, fields);
     else await repo.insertProvider(trx, { id, account_id: accountId, created_at: now, client_secret_sealed: '', ...fields });
     const provider = { id, account_id: accountId };
-    await repo.replaceDomains(trx, provider, c.domains);
+    await repo.replaceDomains(trx, provider, c.domains, () => randomBytes(24).toString('base64url'));
     await recordAudit(trx, accountId, ctx, existing ? 'sso.updated' : 'sso.configured', { type: 'sso_provider', id, label: c.issuer }, {
       issuer: c.issuer, client_id: c.clientId, domains: c.domains.join(', '), required: input.required, default_role: c.defaultRole,
       groups_claim: c.groupsClaim, group_rules: Object.keys(c.rules).length, require_group: input.requireGroup, secret_changed: Boolean(input.clientSecret),
     });
     const saved = await repo.getProvider(trx, id);
-    return toView(saved as SsoProvider, c.domains);
+    return toView(saved as SsoProvider, await repo.listDomainRows(trx, id));
   });
 }
 
@@ -172,4 +188,35 @@ export async function removeSsoSettings(db: DbExecutor, accountId: string, ctx: 
     await recordAudit(trx, accountId, ctx, 'sso.removed', { type: 'sso_provider', id: p.id, label: p.issuer }, { issuer: p.issuer });
     return true;
   });
+}
+
+/**
+ * Verifies that the account controls a domain it listed: the TXT record
+ * `_vouch-challenge.<domain>` must hold `vouch-domain-verification=<token>`. Only then does the
+ * domain route emails to the provider, admit its people and (when required) refuse passwords.
+ * One account at most verifies a domain (checked again by a unique index).
+ */
+export async function verifySsoDomain(db: DbExecutor, deps: Pick<SsoDeps, 'resolveTxt'>, accountId: string, domain: string, ctx: AuditContext): Promise<void> {
+  const row = await repo.findDomainRow(db, accountId, domain.trim().toLowerCase());
+  if (!row) throw new SsoInputError({ verify: 'This domain is not listed for single sign-on.' });
+  if (row.verified_at) return;
+  let records: string[][];
+  try {
+    records = await deps.resolveTxt(verificationRecordName(row.domain));
+  } catch {
+    records = []; // NXDOMAIN, no TXT record, a resolver failure: not verified (yet)
+  }
+  if (!records.some((chunks) => chunks.join('') === verificationRecordValue(row.token))) {
+    throw new SsoInputError({ verify: `No TXT record ${verificationRecordName(row.domain)} with the value ${verificationRecordValue(row.token)} was found yet (DNS changes can take a while to appear).` });
+  }
+  try {
+    await inTransaction(db, async (trx) => {
+      if ((await repo.domainsVerifiedElsewhere(trx, accountId, [row.domain])).length > 0) throw new SsoInputError({ verify: `${row.domain} is already verified by another Vouch account.` });
+      await repo.markDomainVerified(trx, accountId, row.domain, nowIso());
+      await recordAudit(trx, accountId, ctx, 'sso.domain_verified', { type: 'sso_provider', id: row.provider_id, label: row.domain }, { domain: row.domain });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new SsoInputError({ verify: `${row.domain} is already verified by another Vouch account.` });
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@
 //   the state, exchanges the code with the verifier and checks the ID token (signature against
 //   the provider's keys, issuer, audience, expiry, nonce). Then, in one transaction:
 //     - the email must be verified (when the claim is present) and in one of the provider's
-//       domains: a provider cannot sign anybody into its account under another domain;
+//       verified domains: a provider cannot sign anybody into its account under another domain;
 //     - the member is found by subject, else by email in this account (and linked), else made
 //       (just in time) — never taken from another account;
 //     - with a groups mapping, the role follows the groups at every sign-in (the last owner
@@ -127,7 +127,7 @@ export async function completeSsoSignIn(db: DbExecutor, deps: SsoDeps & { log: L
   const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : '';
   if (!subject || !email || email.length > 254) return fail('no_email', MESSAGES.email, { subject });
   if (claims.email_verified === false) return fail('email_unverified', MESSAGES.email, { subject, email });
-  const domains = await repo.listDomains(db, provider.id);
+  const domains = await repo.listVerifiedDomains(db, provider.id);
   if (!domains.includes(domainOf(email))) return fail('domain', MESSAGES.email, { subject, email });
   const rules = groupRulesOf(provider);
   const mapped = provider.groups_claim ? roleFromGroups(rules, groupsOf(claims[provider.groups_claim])) : null;

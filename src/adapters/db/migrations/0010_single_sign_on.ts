@@ -4,12 +4,15 @@
 //   sso_providers   one per account: issuer, client id, the client secret encrypted at rest
 //                   (services/sso/secret-box.ts; the key comes from the environment), whether
 //                   SSO is required, the default role and the group → role mapping.
-//   sso_domains     a domain is covered by at most one account (primary key), so an email is
-//                   routed to one provider only.
+//   sso_domains     the email domains an account lists, each with a DNS verification token;
+//                   a domain is used (routing, sign-in, enforcement) only once verified, and is
+//                   verified by one account at most (a partial unique index), so an email is
+//                   routed to one provider only and nobody can claim another's domain.
 //   sso_identities  (provider, subject) → user: a member's identity at the provider, found again
 //                   by subject at the next sign-in. Deleted with the member or the provider.
 //   sso_logins      a sign-in between the redirect to the provider and its callback: the sha256
 //                   of `state` (the row id), the nonce and the PKCE verifier, for ten minutes.
+import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
 import type { ColumnTypes } from './types.ts';
 
@@ -33,14 +36,18 @@ async function providers(db: AnyDb, t: ColumnTypes): Promise<void> {
     .execute();
 }
 
-async function domains(db: AnyDb): Promise<void> {
+async function domains(db: AnyDb, t: ColumnTypes): Promise<void> {
   await db.schema
     .createTable('sso_domains')
-    .addColumn('domain', 'text', (c) => c.primaryKey())
-    .addColumn('provider_id', 'text', (c) => c.notNull().references('sso_providers.id').onDelete('cascade'))
+    .addColumn('domain', 'text', (c) => c.notNull())
     .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+    .addColumn('provider_id', 'text', (c) => c.notNull().references('sso_providers.id').onDelete('cascade'))
+    .addColumn('token', 'text', (c) => c.notNull())
+    .addColumn('verified_at', t.sortable)
+    .addPrimaryKeyConstraint('sso_domains_pk', ['domain', 'account_id'])
     .execute();
   await db.schema.createIndex('sso_domains_provider').on('sso_domains').column('provider_id').execute();
+  await db.schema.createIndex('sso_domains_verified').on('sso_domains').column('domain').unique().where(sql.ref('verified_at'), 'is not', null).execute();
 }
 
 async function identities(db: AnyDb, t: ColumnTypes): Promise<void> {
@@ -74,7 +81,7 @@ export function singleSignOn(t: ColumnTypes): Migration {
   return {
     async up(db: AnyDb) {
       await providers(db, t);
-      await domains(db);
+      await domains(db, t);
       await identities(db, t);
       await logins(db, t);
     },

@@ -2,7 +2,7 @@
 // sign-ins under way (0010_single_sign_on).
 import { createHash } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { SsoIdentity, SsoLogin, SsoProvider, SsoProvidersTable, SsoLoginsTable, UserRole } from '../schema.ts';
+import type { SsoDomain, SsoIdentity, SsoLogin, SsoProvider, SsoProvidersTable, SsoLoginsTable, UserRole } from '../schema.ts';
 import { affected } from './executor.ts';
 import type { DbExecutor } from './executor.ts';
 
@@ -38,27 +38,48 @@ export async function deleteProvider(db: DbExecutor, accountId: string, id: stri
   return affected(await db.deleteFrom('sso_providers').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst()) > 0;
 }
 
-export async function listDomains(db: DbExecutor, providerId: string): Promise<string[]> {
-  return (await db.selectFrom('sso_domains').select('domain').where('provider_id', '=', providerId).orderBy('domain').execute()).map((r) => r.domain);
+/** The domains a provider covers, verified or not. */
+export async function listDomainRows(db: DbExecutor, providerId: string): Promise<SsoDomain[]> {
+  return db.selectFrom('sso_domains').selectAll().where('provider_id', '=', providerId).orderBy('domain').execute();
 }
 
-/** The domains another account already covers, among `domains`. */
-export async function domainsTakenElsewhere(db: DbExecutor, accountId: string, domains: string[]): Promise<string[]> {
+/** The verified domains of a provider: the ones sign-in and enforcement use. */
+export async function listVerifiedDomains(db: DbExecutor, providerId: string): Promise<string[]> {
+  return (await db.selectFrom('sso_domains').select('domain').where('provider_id', '=', providerId).where('verified_at', 'is not', null).orderBy('domain').execute()).map((r) => r.domain);
+}
+
+/** The domains another account has verified, among `domains`. */
+export async function domainsVerifiedElsewhere(db: DbExecutor, accountId: string, domains: string[]): Promise<string[]> {
   if (domains.length === 0) return [];
-  return (await db.selectFrom('sso_domains').select('domain').where('domain', 'in', domains).where('account_id', '!=', accountId).execute()).map((r) => r.domain);
+  return (await db.selectFrom('sso_domains').select('domain').where('domain', 'in', domains).where('account_id', '!=', accountId).where('verified_at', 'is not', null).execute()).map((r) => r.domain);
 }
 
-export async function replaceDomains(db: DbExecutor, provider: { id: string; account_id: string }, domains: string[]): Promise<void> {
-  await db.deleteFrom('sso_domains').where('provider_id', '=', provider.id).execute();
-  if (domains.length > 0) {
-    await db.insertInto('sso_domains').values(domains.map((domain) => ({ domain, provider_id: provider.id, account_id: provider.account_id }))).execute();
+/**
+ * Makes the provider's domains exactly `domains`: the ones dropped are deleted, the new ones get
+ * `newToken()` and are unverified, the ones kept keep their token and verification.
+ */
+export async function replaceDomains(db: DbExecutor, provider: { id: string; account_id: string }, domains: string[], newToken: () => string): Promise<void> {
+  const kept = (await listDomainRows(db, provider.id)).map((r) => r.domain);
+  const dropped = kept.filter((d) => !domains.includes(d));
+  if (dropped.length > 0) await db.deleteFrom('sso_domains').where('provider_id', '=', provider.id).where('domain', 'in', dropped).execute();
+  const added = domains.filter((d) => !kept.includes(d));
+  if (added.length > 0) {
+    await db.insertInto('sso_domains').values(added.map((domain) => ({ domain, account_id: provider.account_id, provider_id: provider.id, token: newToken(), verified_at: null }))).execute();
   }
 }
 
-/** The provider covering an email domain, if any. */
+export async function findDomainRow(db: DbExecutor, accountId: string, domain: string): Promise<SsoDomain | undefined> {
+  return db.selectFrom('sso_domains').selectAll().where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst();
+}
+
+export async function markDomainVerified(db: DbExecutor, accountId: string, domain: string, at: string): Promise<boolean> {
+  return affected(await db.updateTable('sso_domains').set({ verified_at: at }).where('account_id', '=', accountId).where('domain', '=', domain).executeTakeFirst()) > 0;
+}
+
+/** The provider covering an email domain it verified, if any. */
 export async function findProviderForDomain(db: DbExecutor, domain: string): Promise<SsoProvider | undefined> {
   return db.selectFrom('sso_domains').innerJoin('sso_providers', 'sso_providers.id', 'sso_domains.provider_id')
-    .selectAll('sso_providers').where('sso_domains.domain', '=', domain).executeTakeFirst();
+    .selectAll('sso_providers').where('sso_domains.domain', '=', domain).where('sso_domains.verified_at', 'is not', null).executeTakeFirst();
 }
 
 export async function insertLogin(db: DbExecutor, row: Insertable<SsoLoginsTable>): Promise<void> {

@@ -8,7 +8,7 @@ import { Flash } from '../components.tsx';
 import { CsrfField, Layout } from '../page.tsx';
 import { DoneFlash, InputField as Field, SettingsAssets } from './parts.tsx';
 
-const DONE = { saved: ['ok', 'Single sign-on was saved.'], removed: ['ok', 'Single sign-on was removed: members sign in with passwords again.'] } as const;
+const DONE = { saved: ['ok', 'Single sign-on was saved.'], verified: ['ok', 'The domain is verified: its people now sign in with your identity provider.'], removed: ['ok', 'Single sign-on was removed: members sign in with passwords again.'] } as const;
 
 export interface SsoFormValues {
   issuer: string;
@@ -24,7 +24,7 @@ export interface SsoFormValues {
 export function valuesOf(v: SsoSettingsView | null): SsoFormValues {
   if (!v) return { issuer: '', client_id: '', domains: '', required: false, default_role: 'member', groups_claim: '', group_roles: '', require_group: false };
   return {
-    issuer: v.issuer, client_id: v.client_id, domains: v.domains.join(', '), required: v.required, default_role: v.default_role,
+    issuer: v.issuer, client_id: v.client_id, domains: v.domains.map((d) => d.domain).join(', '), required: v.required, default_role: v.default_role,
     groups_claim: v.groups_claim ?? '', group_roles: formatGroupRoles(v.group_roles), require_group: v.require_group,
   };
 }
@@ -96,6 +96,34 @@ export function SsoPage({ user, available, redirectUri, saved, values, errors = 
             hint="Removing someone from the groups at the provider then refuses their next sign-in and ends their Vouch sessions." />
           <p class="actions"><button type="submit" class="primary">Save</button></p>
         </form>
+      )}
+      {saved && (
+        <section class="panel" aria-labelledby="domains-title">
+          <h2 id="domains-title">Domains</h2>
+          <p>
+            A domain is used only once verified: publish its TXT record in your DNS, then press Verify. Until then its people sign in
+            with passwords, and nobody else can claim it from another account.
+          </p>
+          {errors.verify && <Flash kind="error">{errors.verify}</Flash>}
+          <table>
+            <thead><tr><th scope="col">Domain</th><th scope="col">Status</th><th scope="col">TXT record</th></tr></thead>
+            <tbody>
+              {saved.domains.map((d) => (
+                <tr key={d.domain}>
+                  <td>{d.domain}</td>
+                  <td>{d.verified ? 'Verified' : (
+                    <form method="post" action="/settings/sso/verify">
+                      <CsrfField token={user.csrfToken} />
+                      <input type="hidden" name="domain" value={d.domain} />
+                      <button type="submit">Verify</button>
+                    </form>
+                  )}</td>
+                  <td>{d.verified ? <span class="muted">—</span> : <><code>{d.record.name}</code> <code>{d.record.value}</code></>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
       )}
       {saved && (
         <form method="post" action="/settings/sso/delete" class="panel">

@@ -47,6 +47,17 @@ const ssoSettingsRoutes: FastifyPluginAsync = async (app) => {
     return reply.redirect('/settings/sso?done=saved', 303);
   });
 
+  app.post('/verify', opts, async (req, reply) => {
+    const user = member(req.webUser);
+    try {
+      await services.sso.verifyDomain(user.accountId, field(formFields(req.body), 'domain', 300), memberContext(user, req.ip));
+    } catch (error) {
+      if (error instanceof SsoInputError) return render(reply, user, 422, { errors: error.errors });
+      throw error;
+    }
+    return reply.redirect('/settings/sso?done=verified', 303);
+  });
+
   app.post('/delete', opts, async (req, reply) => {
     const user = member(req.webUser);
     await services.sso.removeSettings(user.accountId, memberContext(user, req.ip));
