@@ -69,9 +69,10 @@ function lazyOutbound(config: Config, resolver: Resolver | undefined): OutboundC
  * operator may trust an on-premises identity provider without trusting every private address.
  */
 function lazyOidc(config: Config, resolver: Resolver | undefined): OidcRelyingParty {
+  const policy = createSsrfPolicy(config.sso.allowCidrs, 'VOUCH_SSO_ALLOW_CIDRS'); // a typo stops the process now
   const rp = onFirstUse(async () => {
     const [{ createGuardedFetch }, { createOidcRelyingParty }] = await Promise.all([import('../adapters/outbound/guarded-fetch.ts'), import('../adapters/oidc/index.ts')]);
-    const fetch = createGuardedFetch({ policy: createSsrfPolicy(config.sso.allowCidrs), timeoutMs: config.sso.timeoutMs, resolver });
+    const fetch = createGuardedFetch({ policy, timeoutMs: config.sso.timeoutMs, resolver });
     return createOidcRelyingParty({ fetch, allowHttpLoopback: config.sso.allowHttpLoopback });
   });
   return {
