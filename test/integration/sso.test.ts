@@ -223,6 +223,13 @@ describe('one account\'s provider', () => {
     assert.equal(await t.db.kysely.selectFrom('web_sessions').select('id').where('user_id', '=', theirs.userId).executeTakeFirst(), undefined, 'no session for them');
   });
 
+  test('sign-up with an email of a verified domain is refused: its people join through the provider', async () => {
+    const res = await postSignedOutForm(t, '/signup', '/signup', { name: 'Side project', email: 'dev@crafted.test', password: 'a long enough password' });
+    assert.equal(res.statusCode, 422);
+    assert.match(res.body, /signs in to Vouch with single sign-on/);
+    assert.equal(await t.db.kysely.selectFrom('users').select('id').where('email', '=', 'dev@crafted.test').executeTakeFirst(), undefined);
+  });
+
   test('the client secret is sealed at rest and never shown', async () => {
     const row = await t.db.kysely.selectFrom('sso_providers').selectAll().where('account_id', '=', acme.accountId).executeTakeFirstOrThrow();
     assert.ok(!row.client_secret_sealed.includes(idp.clientSecret));
