@@ -6,6 +6,7 @@
 //
 // http:// issuers: refused, except on a loopback address when VOUCH_SSO_ALLOW_HTTP_LOOPBACK is
 // set (development and the tests' in-process provider). Everything else must be https.
+import { createHash } from 'node:crypto';
 import * as oidc from 'openid-client';
 import type { GuardedFetch } from '../outbound/guarded-fetch.ts';
 import { issuerProblem } from './issuer.ts';
@@ -58,10 +59,28 @@ function failureOf(error: unknown, stage: 'discovery' | 'exchange'): Failure {
   return { ok: false, reason: 'response', detail };
 }
 
+/** How long a discovered provider (and the key set openid-client caches with it) is reused. */
+export const DISCOVERY_TTL_MS = 5 * 60_000;
+const CACHE_MAX = 200;
+
 export function createOidcRelyingParty(options: OidcOptions) {
   const fetchImpl = ((url: string, init: Parameters<GuardedFetch['fetch']>[1]) => options.fetch.fetch(url, init)) as unknown as oidc.CustomFetch;
+  // A sign-in discovers twice (the redirect, the callback): reuse the configuration for a few
+  // minutes, keyed by everything it was built from (a changed secret is a new entry).
+  const cache = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
 
-  async function discover(client: ClientRef): Promise<oidc.Configuration> {
+  function discover(client: ClientRef): Promise<oidc.Configuration> {
+    const key = [client.issuer, client.clientId, createHash('sha256').update(client.clientSecret).digest('hex')].join('\n');
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < DISCOVERY_TTL_MS) return hit.config;
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    const config = discoverNow(client);
+    cache.set(key, { at: Date.now(), config });
+    config.catch(() => cache.delete(key)); // a failure is never reused
+    return config;
+  }
+
+  async function discoverNow(client: ClientRef): Promise<oidc.Configuration> {
     const problem = issuerProblem(client.issuer, options.allowHttpLoopback);
     if (problem) throw Object.assign(new Error(`the issuer ${problem}`), { code: 'VOUCH_ISSUER_REFUSED' });
     const insecure = new URL(client.issuer).protocol === 'http:';
@@ -77,7 +96,7 @@ export function createOidcRelyingParty(options: OidcOptions) {
   return {
     async check(client: ClientRef): Promise<{ ok: true } | Failure> {
       try {
-        await discover(client);
+        await discoverNow(client);
         return { ok: true };
       } catch (error) {
         return failureOf(error, 'discovery');
