@@ -13,13 +13,15 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { buildTestApp } from '../helpers/app.ts';
 import type { TestAccount, TestApp } from '../helpers/app.ts';
-import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium, signInAs } from '../helpers/browser.ts';
+import { mkdir } from 'node:fs/promises';
+import { BROWSER_TEST_TIMEOUT_MS, browserSkip, launchChromium, screenshots, signInAs } from '../helpers/browser.ts';
 import { startTestProvider } from '../helpers/oidc-provider.ts';
 import type { TestProvider } from '../helpers/oidc-provider.ts';
 import { addMember, auditRows } from '../helpers/teams.ts';
 import { txtRecords } from '../helpers/txt-records.ts';
 
 const skip = browserSkip();
+const ARTIFACTS = new URL('../../test-artifacts/', import.meta.url);
 
 let t: TestApp;
 let base: string;
@@ -88,8 +90,10 @@ test('an owner configures single sign-on; a new person signs in through the prov
   assert.match((await page.textContent('main')) ?? '', /Single sign-on was saved/);
   assert.ok(!((await page.content()).includes(idp.clientSecret)), 'the secret is not shown again');
   // The domain is used once verified: publish the TXT record the page shows, then Verify.
-  const [name, value] = await page.locator('#domains-title ~ table code').allTextContents();
+  const [name, value] = await page.locator('.sso-domains code').allTextContents();
   assert.equal(name, '_vouch-challenge.acme.test');
+  await mkdir(ARTIFACTS, { recursive: true });
+  await screenshots(page, 'settings-sso', ARTIFACTS); // also: neither width scrolls sideways
   dns.publish(name, value);
   await Promise.all([page.waitForURL(`${base}/settings/sso?done=verified`), page.click('form[action="/settings/sso/verify"] button')]);
   assert.match((await page.textContent('main')) ?? '', /The domain is verified/);

@@ -63,7 +63,7 @@ export function SsoPage({ user, available, redirectUri, saved, values, errors = 
       <section class="panel">
         <h2>Register Vouch at your provider</h2>
         <p>Create a web application (confidential client, authorization code flow) with this redirect URI, and the scopes <code>openid email profile</code>:</p>
-        <p><code id="redirect-uri">{redirectUri}</code></p>
+        <p class="sso-record"><code id="redirect-uri">{redirectUri}</code></p>
       </section>
       {available && (
         <form method="post" action="/settings/sso" class="panel">
@@ -105,24 +105,23 @@ export function SsoPage({ user, available, redirectUri, saved, values, errors = 
             with passwords, and nobody else can claim it from another account.
           </p>
           {errors.verify && <Flash kind="error">{errors.verify}</Flash>}
-          <table>
-            <thead><tr><th scope="col">Domain</th><th scope="col">Status</th><th scope="col">TXT record</th></tr></thead>
-            <tbody>
-              {saved.domains.map((d) => (
-                <tr key={d.domain}>
-                  <td>{d.domain}</td>
-                  <td>{d.verified ? 'Verified' : (
+          <ul class="sso-domains">
+            {saved.domains.map((d) => (
+              <li key={d.domain}>
+                <strong>{d.domain}</strong> — {d.verified ? 'verified' : 'not verified yet'}
+                {!d.verified && (
+                  <>
+                    <p class="sso-record">TXT record <code>{d.record.name}</code> with the value <code>{d.record.value}</code></p>
                     <form method="post" action="/settings/sso/verify">
                       <CsrfField token={user.csrfToken} />
                       <input type="hidden" name="domain" value={d.domain} />
-                      <button type="submit">Verify</button>
+                      <button type="submit">Verify {d.domain}</button>
                     </form>
-                  )}</td>
-                  <td>{d.verified ? <span class="muted">—</span> : <><code>{d.record.name}</code> <code>{d.record.value}</code></>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
         </section>
       )}
       {saved && (
