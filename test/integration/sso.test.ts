@@ -329,4 +329,11 @@ describe('Settings → Single sign-on', () => {
     assert.equal(bad.statusCode, 422);
     assert.match(bad.body, /must be https/);
   });
+
+  test('the settings are HTML pages for owners, not /v1 routes (API keys have no roles); the OpenAPI lists the SSO audit events', async () => {
+    const routes = t.app.registeredRoutes.filter((r) => r.url.includes('sso'));
+    assert.ok(routes.length > 0 && routes.every((r) => r.hidden && !r.url.startsWith('/v1')));
+    const doc = JSON.stringify((await t.app.inject({ url: '/v1/openapi.json' })).json());
+    for (const action of ['sso.configured', 'sso.updated', 'sso.removed', 'sso.domain_verified', 'auth.sso_sign_in', 'auth.sso_sign_in_failed']) assert.ok(doc.includes(`"${action}"`), action);
+  });
 });
