@@ -99,8 +99,14 @@ function withheld<T>(value: T): T | string {
   return typeof value === 'string' && SECRET_SHAPES.some((re) => re.test(value)) ? WITHHELD : value;
 }
 
+/**
+ * Details that are identifiers, never credentials, though they may look like one: an identity
+ * provider's subject (Entra ID's is 43 base64url characters) is what an investigation needs.
+ */
+const IDENTIFIERS = new Set(['subject']);
+
 function safeDetails(details: AuditDetails): AuditDetails {
-  return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, withheld(v)]));
+  return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, IDENTIFIERS.has(k) ? v : withheld(v)]));
 }
 
 const safeLabel = (label: string | null | undefined): string | null => (label == null ? null : (withheld(label) as string).slice(0, 300));

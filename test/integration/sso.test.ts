@@ -121,6 +121,11 @@ describe('signing in', () => {
     assert.equal(page.statusCode, 200);
     // The next sign-in finds the same member by subject.
     const again = await ssoFlow('ann@crafted.test');
+    // A subject shaped like a token (Entra ID's: 43 base64url characters) is recorded as it is.
+    const entraLike = 'AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ';
+    idp.person = { sub: entraLike, email: 'erin@crafted.test' };
+    assert.equal((await ssoFlow('erin@crafted.test')).done.statusCode, 303);
+    assert.equal(JSON.parse((await lastEvent('auth.sso_sign_in'))?.details ?? '{}').subject, entraLike);
     assert.equal(again.done.statusCode, 303);
     assert.equal(Number((await t.db.kysely.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('email', '=', 'ann@crafted.test').executeTakeFirstOrThrow()).n), 1);
   });
