@@ -112,3 +112,17 @@ test('VOUCH_SMTP_URL: unset means no email; an smtp(s) URL is taken with a From 
   assert.deepEqual(loadConfig({ VOUCH_SMTP_URL: 'smtp://u:p@mail.example:587', VOUCH_PUBLIC_URL: 'https://vouch.example' }).smtp, { url: 'smtp://u:p@mail.example:587', from: 'Vouch <vouch@vouch.example>' });
   assert.throws(() => loadConfig({ VOUCH_SMTP_URL: 'http://secret-pass@x' }), (e: Error) => /VOUCH_SMTP_URL must be/.test(e.message) && !e.message.includes('secret-pass'));
 });
+
+test('single sign-on: off without a key; the key is 32 bytes in hex or base64; sessions bounded at 12 h by default', () => {
+  const off = loadConfig({});
+  assert.equal(off.sso.secretKey, null);
+  assert.equal(off.sso.sessionTtlMs, 12 * 3600_000);
+  assert.equal(off.sso.allowHttpLoopback, false);
+  assert.deepEqual(off.sso.allowCidrs, []);
+  const hex = 'ab'.repeat(32);
+  assert.equal(loadConfig({ VOUCH_SSO_SECRET_KEY: hex }).sso.secretKey?.toString('hex'), hex);
+  const b64 = Buffer.alloc(32, 7).toString('base64');
+  assert.deepEqual(loadConfig({ VOUCH_SSO_SECRET_KEY: b64 }).sso.secretKey, Buffer.alloc(32, 7));
+  assert.throws(() => loadConfig({ VOUCH_SSO_SECRET_KEY: 'too short' }), /VOUCH_SSO_SECRET_KEY must be 32 random bytes/);
+  assert.throws(() => loadConfig({ VOUCH_SSO_SECRET_KEY: Buffer.alloc(16).toString('hex') }), /VOUCH_SSO_SECRET_KEY/);
+});

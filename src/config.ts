@@ -55,6 +55,21 @@ export interface Config {
   /** Invitation and reset links are also emailed when set (smtp:// or smtps://); else only shown to copy. */
   smtp: { url: string; from: string } | null;
   logStore: LogStoreConfig;
+  sso: SsoConfig;
+}
+
+/** Single sign-on (docs/security.md, "Single sign-on"). */
+export interface SsoConfig {
+  /** VOUCH_SSO_SECRET_KEY: 32 bytes that seal the providers' client secrets; null: SSO cannot be configured. */
+  secretKey: Buffer | null;
+  /** The longest web session of a member signed in through SSO (VOUCH_SSO_SESSION_TTL_MS, default 12 h). */
+  sessionTtlMs: number;
+  /** Private ranges an issuer may resolve to (VOUCH_SSO_ALLOW_CIDRS, an on-premises Keycloak); default none. */
+  allowCidrs: string[];
+  /** VOUCH_SSO_ALLOW_HTTP_LOOPBACK: accept http:// issuers on a loopback address (development, tests). */
+  allowHttpLoopback: boolean;
+  /** Deadline of each request to a provider (discovery, keys, token). */
+  timeoutMs: number;
 }
 
 /**
@@ -226,6 +241,26 @@ function readLogStore(r: Reader, databaseUrl: string | null): LogStoreConfig {
   return modeDefault;
 }
 
+/** 32 bytes, as 64 hex digits or base64 (44 characters). */
+function readSsoKey(r: Reader): Buffer | null {
+  const v = r.raw('VOUCH_SSO_SECRET_KEY');
+  if (v === undefined) return null;
+  const key = /^[0-9a-fA-F]{64}$/.test(v) ? Buffer.from(v, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(v) ? Buffer.from(v, 'base64') : null;
+  if (key?.length === 32) return key;
+  r.problems.push('VOUCH_SSO_SECRET_KEY must be 32 random bytes as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)');
+  return null;
+}
+
+function readSso(r: Reader): SsoConfig {
+  return {
+    secretKey: readSsoKey(r),
+    sessionTtlMs: r.int('VOUCH_SSO_SESSION_TTL_MS', 12 * 3600_000, 60_000),
+    allowCidrs: r.list('VOUCH_SSO_ALLOW_CIDRS'),
+    allowHttpLoopback: r.bool('VOUCH_SSO_ALLOW_HTTP_LOOPBACK', false),
+    timeoutMs: r.int('VOUCH_SSO_TIMEOUT_MS', 10_000, 100),
+  };
+}
+
 function readDatabaseUrl(r: Reader): string | null {
   const v = r.raw('DATABASE_URL');
   if (v === undefined) return null;
@@ -295,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseStartupTimeoutMs: r.int('VOUCH_DB_STARTUP_TIMEOUT_MS', 120_000, 0),
     smtp: readSmtp(r, publicUrl),
     logStore: readLogStore(r, databaseUrl),
+    sso: readSso(r),
   };
   if (r.problems.length > 0) throw new ConfigError(r.problems);
   return config;

@@ -8,7 +8,7 @@
 // seen and increments, so it cannot reorder ids either.
 import { monotonicFactory } from 'ulid';
 
-export type IdPrefix = 'acc' | 'usr' | 'key' | 'ses' | 'rep' | 'wh' | 'dlv' | 'job' | 'att' | 'upl' | 'inv' | 'aud' | 'pwr';
+export type IdPrefix = 'acc' | 'usr' | 'key' | 'ses' | 'rep' | 'wh' | 'dlv' | 'job' | 'att' | 'upl' | 'inv' | 'aud' | 'pwr' | 'sso';
 
 const monotonic = monotonicFactory();
 

@@ -12,6 +12,7 @@ import type { LogStore } from '../adapters/logstore/index.ts';
 import type { Analyzer } from '../adapters/analysis-pool/index.ts';
 import { createSsrfPolicy } from '../adapters/outbound/ssrf.ts';
 import type { OutboundClient, Resolver } from '../adapters/outbound/index.ts';
+import type { OidcRelyingParty, TxtResolver } from '../services/ports.ts';
 import { createJobRunner } from '../adapters/jobs/job-runner.ts';
 import { createSmtpMailer } from '../adapters/mail/index.ts';
 import { classifyFault } from '../kernel/faults.ts';
@@ -25,6 +26,8 @@ export interface WireOptions {
   analyzer?: Analyzer;
   /** Resolves webhook hosts (tests); default: the system's resolver. */
   resolver?: Resolver;
+  /** DNS TXT lookups for single sign-on domain verification (tests); default: node:dns. */
+  resolveTxt?: TxtResolver;
   /** Null: no email (links are only shown); default: SMTP when VOUCH_SMTP_URL is set. */
   mailer?: Mailer | null;
   /** Prometheus instruments: `false` for none (one-shot commands); `{ defaultMetrics: false }` in tests. */
@@ -60,6 +63,26 @@ function lazyOutbound(config: Config, resolver: Resolver | undefined): OutboundC
   return { post: async (...a) => (await client.get()).post(...a), close: client.close };
 }
 
+/**
+ * The OpenID Connect relying party, loaded (with openid-client) at the first SSO request. Its
+ * requests pass the SSRF guard with VOUCH_SSO_ALLOW_CIDRS, not the webhooks' allow-list: an
+ * operator may trust an on-premises identity provider without trusting every private address.
+ */
+function lazyOidc(config: Config, resolver: Resolver | undefined): OidcRelyingParty {
+  const policy = createSsrfPolicy(config.sso.allowCidrs, 'VOUCH_SSO_ALLOW_CIDRS'); // a typo stops the process now
+  const rp = onFirstUse(async () => {
+    const [{ createGuardedFetch }, { createOidcRelyingParty }] = await Promise.all([import('../adapters/outbound/guarded-fetch.ts'), import('../adapters/oidc/index.ts')]);
+    const fetch = createGuardedFetch({ policy, timeoutMs: config.sso.timeoutMs, resolver });
+    return createOidcRelyingParty({ fetch, allowHttpLoopback: config.sso.allowHttpLoopback });
+  });
+  return {
+    check: async (...a) => (await rp.get()).check(...a),
+    begin: async (...a) => (await rp.get()).begin(...a),
+    complete: async (...a) => (await rp.get()).complete(...a),
+    close: rp.close,
+  };
+}
+
 /** Builds the adapters over an open database and the services over them. */
 export async function wireServices(config: Config, db: Db, opts: WireOptions = {}): Promise<Services> {
   const log = opts.log;
@@ -75,6 +98,8 @@ export async function wireServices(config: Config, db: Db, opts: WireOptions = {
     logStore: opts.logStore ?? await createLogStore(db, config.dataDir, config.logStore, log ? { log } : {}),
     analyzer: opts.analyzer ?? lazyAnalyzer(config),
     outbound: lazyOutbound(config, opts.resolver),
+    oidc: lazyOidc(config, opts.resolver),
+    resolveTxt: opts.resolveTxt ?? (async (name) => (await import('node:dns/promises')).resolveTxt(name)),
     webhookTargets: { policy: createSsrfPolicy(config.webhooks.allowCidrs), resolver: opts.resolver },
     jobs: ({ owner, concurrency, processors }) => createJobRunner({
       db, owner, concurrency, processors, log, pollMs: config.jobs.pollMs, leaseMs: config.jobs.leaseMs, stopTimeoutMs: config.shutdownTimeoutMs,

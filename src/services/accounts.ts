@@ -6,6 +6,7 @@ import type { DbExecutor } from '../adapters/db/repositories/executor.ts';
 import { recordAudit } from './audit.ts';
 import { issueApiKey } from './keys.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
+import { isCovered } from './sso/sign-in.ts';
 
 export class AccountInputError extends Error {
   constructor(message: string) {
@@ -84,6 +85,11 @@ export async function createAccount(db: Db, input: NewAccountInput): Promise<Cre
  * creates keys on the API keys page, where a key is shown once to the person who asked for it.
  */
 export async function signUpAccount(db: Db, input: NewAccountInput, ip: string | null = null): Promise<{ accountId: string; userId: string }> {
+  // A domain an account verified for single sign-on joins that account through its provider: no
+  // side accounts that its identity provider does not govern.
+  if (await isCovered(db.kysely, input.email)) {
+    throw new AccountInputError('Your organisation signs in to Vouch with single sign-on: use Sign in with your work email instead of creating an account.');
+  }
   const { accountId, userId } = await create(db, input, false, ip);
   return { accountId, userId };
 }

@@ -45,6 +45,12 @@ export const AUDIT_ACTIONS = {
   'log.redacted': 'Stored log redacted',
   'log.deleted': 'Session and its log deleted',
   'retention.changed': 'Retention changed',
+  'sso.configured': 'Single sign-on configured',
+  'sso.updated': 'Single sign-on changed',
+  'sso.removed': 'Single sign-on removed',
+  'sso.domain_verified': 'Single sign-on domain verified',
+  'auth.sso_sign_in': 'Signed in with single sign-on',
+  'auth.sso_sign_in_failed': 'Single sign-on refused',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
@@ -68,7 +74,7 @@ export interface AuditContext {
 
 export const OPERATOR: AuditContext = { actor: { type: 'operator' }, ip: null };
 
-export type TargetType = 'account' | 'user' | 'key' | 'webhook' | 'invitation' | 'session' | 'delivery';
+export type TargetType = 'account' | 'user' | 'key' | 'webhook' | 'invitation' | 'session' | 'delivery' | 'sso_provider';
 
 export interface AuditTarget {
   type: TargetType;
@@ -130,8 +136,14 @@ function withheld<T>(value: T): T | string {
   return typeof value === 'string' ? withholdSecrets(value) : value;
 }
 
+/**
+ * Details that are identifiers, never credentials, though they may look like one: an identity
+ * provider's subject (Entra ID's is 43 base64url characters) is what an investigation needs.
+ */
+const IDENTIFIERS = new Set(['subject']);
+
 function safeDetails(details: AuditDetails): AuditDetails {
-  return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, withheld(v)]));
+  return Object.fromEntries(Object.entries(details).map(([k, v]) => [k, IDENTIFIERS.has(k) ? v : withheld(v)]));
 }
 
 const safeLabel = (label: string | null | undefined): string | null => (label == null ? null : (withheld(label) as string).slice(0, 300));

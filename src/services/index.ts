@@ -24,11 +24,12 @@ import {
 } from './members.ts';
 import { sendInvitationClaimMail, sendInvitationMail, sendResetMail } from './notifications.ts';
 import type { Mailer } from './notifications.ts';
-import type { JobRunnerFactory, Log, Metrics } from './ports.ts';
+import type { JobRunnerFactory, Log, Metrics, OidcRelyingParty, TxtResolver } from './ports.ts';
 import { silentLog } from './ports.ts';
 import { rateLimitService } from './rate-limits.ts';
 import { getLogRetention, setLogRetention } from './retention.ts';
 import { sessionsService } from './session-reads.ts';
+import { ssoService } from './sso/index.ts';
 import { acceptUpload, removeSession } from './sessions.ts';
 import type { AcceptUploadInput } from './sessions.ts';
 import { headlinesOf, trustTrends } from './session-overview.ts';
@@ -40,7 +41,7 @@ import { addWebhook, editWebhook, getWebhook, listWebhooks, removeWebhook, setWe
 import type { AddWebhookInput, EditWebhookInput, RegistryDeps } from './webhooks/registry.ts';
 import type { AuditContext } from './audit.ts';
 
-export type { JobControl, JobHandler, JobRunner, JobRunnerFactory, Log, Metrics, QueuedJob } from './ports.ts';
+export type { JobControl, JobHandler, JobRunner, JobRunnerFactory, Log, Metrics, OidcRelyingParty, QueuedJob } from './ports.ts';
 export type { SweepResult } from './maintenance.ts';
 export type { MaintenanceService } from './maintenance.ts';
 export type { AnalysisService } from './analysis.ts';
@@ -58,6 +59,10 @@ export interface ServiceDeps {
   outbound: OutboundClient;
   /** The SSRF policy (and, in tests, a resolver) a webhook URL must pass when it is registered. */
   webhookTargets: RegistryDeps;
+  /** The OpenID Connect relying party single sign-on goes through (its requests pass the SSRF guard). */
+  oidc: OidcRelyingParty;
+  /** DNS TXT lookups (single sign-on domain verification). */
+  resolveTxt: TxtResolver;
   /** Makes job runners over the queue. */
   jobs: JobRunnerFactory;
   clock?: { now(): number };
@@ -128,6 +133,7 @@ export function createServices(deps: ServiceDeps) {
     webAuth: bindFirst(exec, { signIn, resolveWebSession, signOut, signOutEverywhere, changePassword, startWebSession }),
     audit: bindFirst(exec, { listAuditPage, exportAuditJsonl }),
     retention: bindFirst(db, { getLogRetention, setLogRetention }),
+    sso: ssoService(exec, { sso: config.sso, publicUrl: config.publicUrl, webSessionTtlMs: config.webSessionTtlMs, oidc: deps.oidc, resolveTxt: deps.resolveTxt, log }),
     rateLimits: rateLimitService(db),
     maintenance: maintenanceService({
       db,
@@ -138,7 +144,7 @@ export function createServices(deps: ServiceDeps) {
     }),
     /** Stops what the services use: the analyser, the outbound connections, then the database. */
     async close(): Promise<void> {
-      await Promise.all([deps.analyzer.close(), deps.outbound.close()]);
+      await Promise.all([deps.analyzer.close(), deps.outbound.close(), deps.oidc.close()]);
       await deps.closeDatabase?.();
     },
   };

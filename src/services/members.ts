@@ -42,6 +42,14 @@ import type { Role } from './roles.ts';
 import { disableWebhooksOf, liveWebhooksCreatedBy } from './webhooks/registry.ts';
 import type { WebhookView } from './webhooks/registry.ts';
 import { clearSignInBackoff, startWebSession } from './web-auth.ts';
+import { domainOf, requiringProvider } from './sso/policy.ts';
+
+/** Refuses what SSO-required domains do without (docs/security.md, "Single sign-on"). */
+async function refuseIfSsoRequired(db: DbExecutor, accountId: string, email: string, what: string): Promise<void> {
+  if (await requiringProvider(db, accountId, email)) {
+    throw new MemberInputError(`this account requires single sign-on for ${domainOf(email)}: ${what}`);
+  }
+}
 import type { SignedIn } from './web-auth.ts';
 
 /** Three days: long enough to reach a teammate over a weekend, short enough to not linger. */
@@ -152,6 +160,7 @@ export async function inviteMember(db: Db, accountId: string, actor: ActingMembe
     }
     const existing = await findUserByEmail(trx, email);
     if (existing && existing.account_id === accountId) throw new MemberInputError(`${email} is already a member of this account`);
+    await refuseIfSsoRequired(trx, accountId, email, 'people there join by signing in with it, no invitation needed');
     await repo.deletePendingInvitationsFor(trx, accountId, email);
     if ((await repo.countPendingInvitations(trx, accountId, nowIso())) >= PENDING_INVITATIONS_MAX) {
       throw new MemberInputError(`this account already has ${PENDING_INVITATIONS_MAX} invitations waiting; withdraw some, or wait until they are used or expire`);
@@ -240,7 +249,9 @@ export async function acceptInvitation(db: Db, token: string, password: string, 
     return await db.kysely.transaction().execute(async (trx) => {
       const now = nowIso();
       const inv = await repo.findUsableInvitation(trx, checked.hash, now);
-      if (!inv || !(await repo.claimInvitation(trx, inv.id, now))) return null;
+      if (!inv) return null;
+      await refuseIfSsoRequired(trx, inv.account_id, inv.email, 'sign in with your company account instead of this invitation');
+      if (!(await repo.claimInvitation(trx, inv.id, now))) return null;
       return join(trx, inv, checked.passwordHash, now, ip);
     });
   } catch (error) {
@@ -305,7 +316,9 @@ export async function confirmInvitation(db: Db, claimToken: string, ip: string |
     return await db.kysely.transaction().execute(async (trx) => {
       const now = nowIso();
       const inv = await repo.findClaimableInvitation(trx, hash, now);
-      if (!inv?.claim_password_hash || !(await repo.claimInvitation(trx, inv.id, now))) return null;
+      if (!inv?.claim_password_hash) return null;
+      await refuseIfSsoRequired(trx, inv.account_id, inv.email, 'sign in with your company account instead of this invitation');
+      if (!(await repo.claimInvitation(trx, inv.id, now))) return null;
       return join(trx, inv, inv.claim_password_hash, now, ip);
     });
   } catch (error) {
@@ -505,6 +518,7 @@ export async function issuePasswordReset(db: Db, accountId: string, actor: Actin
   return db.kysely.transaction().execute(async (trx) => {
     if (!can(await currentRole(trx, accountId, actor.userId), 'members.reset_password')) throw new MemberForbiddenError('only owners can issue password-reset links');
     const member = await getMember(trx, accountId, userId);
+    if (member.role !== 'owner') await refuseIfSsoRequired(trx, accountId, member.email, `${member.email} signs in through the identity provider, not with a password`);
     await resets.deletePendingResetsFor(trx, accountId, userId);
     const row = { id: newId('pwr'), account_id: accountId, user_id: userId, token_hash: resets.hashResetToken(token), created_by: actor.userId, created_at: nowIso(), expires_at: isoAfter(ttlMs), used_at: null };
     await resets.insertPasswordReset(trx, row);
@@ -539,6 +553,8 @@ export async function usePasswordReset(db: Db, token: string, password: string, 
     if (!r || !(await resets.claimReset(trx, r.id, now))) return null;
     const user = await repo.findUserInAccount(trx, r.account_id, r.user_id);
     if (!user) return null;
+    // A link issued before SSO became required: the password would not be usable anyway.
+    if (user.role !== 'owner' && (await requiringProvider(trx, user.account_id, user.email))) return null;
     await repo.updateUserPassword(trx, user.id, passwordHash);
     const ended = await deleteUserWebSessions(trx, user.id);
     await clearSignInBackoff(trx, user.email);

@@ -68,3 +68,38 @@ export interface JobRunner {
 
 /** Makes a job runner over the queue (built by the composition root; the worker names the kinds). */
 export type JobRunnerFactory = (opts: { owner: string; concurrency: number; processors: Record<string, JobHandler> }) => JobRunner;
+
+/** An account's OpenID Connect client at its provider, as the relying party needs it. */
+export interface OidcClientRef {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/** A sign-in about to be sent to the provider: its URL and what the callback must match. */
+export interface OidcAuthorization {
+  url: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+/** Why the relying party refused (`detail` is for the log and the audit event, never shown). */
+export type OidcFailure = { ok: false; reason: 'unreachable' | 'discovery' | 'denied' | 'response' | 'id_token'; detail: string };
+
+/**
+ * The OpenID Connect relying party (adapters/oidc, over openid-client): authorization code flow
+ * with PKCE, `state` and `nonce`; the ID token is checked (issuer, audience, expiry, signature
+ * against the provider's JWKS, nonce) before its claims are returned. Results are values.
+ */
+export interface OidcRelyingParty {
+  /** Fetches the provider's discovery document (is the issuer usable?). */
+  check(client: OidcClientRef): Promise<{ ok: true } | OidcFailure>;
+  begin(client: OidcClientRef, redirectUri: string): Promise<({ ok: true } & OidcAuthorization) | OidcFailure>;
+  /** `callbackUrl`: the redirect URI with the provider's query parameters. */
+  complete(client: OidcClientRef, callbackUrl: URL, expected: Omit<OidcAuthorization, 'url'>): Promise<{ ok: true; claims: Record<string, unknown> } | OidcFailure>;
+  close(): Promise<void>;
+}
+
+/** The TXT records of a DNS name (node:dns resolveTxt's shape: each record in its chunks). */
+export type TxtResolver = (name: string) => Promise<string[][]>;

@@ -23,6 +23,7 @@ export const ACTIONS = {
   'retention.manage': 'Change how long logs are kept',
   'audit.read': 'Read and export the audit log',
   'account.self': 'Change one\'s own password, sign out everywhere',
+  'sso.manage': 'Configure single sign-on (provider, domains, whether it is required, group roles)',
 } as const;
 export type Action = keyof typeof ACTIONS;
 
@@ -43,6 +44,7 @@ const ALLOWED: Record<Action, readonly Role[]> = {
   'retention.manage': ADMIN_AND_UP,
   'audit.read': ADMIN_AND_UP,
   'account.self': EVERYONE,
+  'sso.manage': ['owner'],
 };
 
 export function isRole(value: unknown): value is Role {

@@ -19,6 +19,7 @@ import { isoAfter, nowIso } from '../kernel/ids.ts';
 import { recordAudit } from './audit.ts';
 import type { AuditContext } from './audit.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { requiringProvider } from './sso/policy.ts';
 
 export const BACKOFF_AFTER = 5;
 export const BACKOFF_BASE_MS = 30_000;
@@ -41,7 +42,9 @@ export type SignInResult =
   | ({ kind: 'ok' } & SignedIn)
   | { kind: 'refused' }
   /** Too many failures for this email: refused without checking the password, for `retryAfterMs`. */
-  | { kind: 'backoff'; retryAfterMs: number };
+  | { kind: 'backoff'; retryAfterMs: number }
+  /** The password was right, but the account requires single sign-on for this email (owners excepted: break-glass). */
+  | { kind: 'sso_required' };
 
 async function newWebSession(db: DbExecutor, user: { id: string; account_id: string }, ttlMs: number): Promise<SignedIn> {
   const token = randomBytes(32).toString('base64url');
@@ -78,10 +81,14 @@ export async function signIn(db: DbExecutor, email: string, password: string, tt
     });
     return { kind: 'refused' };
   }
+  // Checked after the password, so the answer says nothing to someone who does not know it.
+  // Owners keep password sign-in as the break-glass path when the provider is down or misconfigured.
+  const sso = await requiringProvider(db, user.account_id, user.email);
+  if (sso && user.role !== 'owner') return { kind: 'sso_required' };
   return inTransaction(db, async (trx) => {
     if (throttle) await clearThrottle(trx, emailHash);
     const signedIn = await newWebSession(trx, user, ttlMs);
-    await recordAudit(trx, user.account_id, { actor: { type: 'user', id: user.id, label: user.email }, ip }, 'auth.sign_in', { type: 'user', id: user.id, label: user.email });
+    await recordAudit(trx, user.account_id, { actor: { type: 'user', id: user.id, label: user.email }, ip }, 'auth.sign_in', { type: 'user', id: user.id, label: user.email }, sso ? { break_glass: true } : {});
     return { kind: 'ok' as const, ...signedIn };
   });
 }

@@ -18,6 +18,7 @@ import type { Analyzer } from '../../src/adapters/analysis-pool/index.ts';
 import type { Report } from '../../src/domain/model/report.ts';
 import { createAccount } from '../../src/services/accounts.ts';
 import type { Metrics, Services } from '../../src/services/index.ts';
+import type { TxtResolver } from '../../src/services/ports.ts';
 import { ANALYZE_JOB } from '../../src/services/sessions.ts';
 import { wireServices } from '../../src/root/open.ts';
 import { createAnalyzeProcessor } from './processors.ts';
@@ -112,7 +113,7 @@ export function capturedLogger(level: string): { logger: FastifyBaseLogger; line
   return { logger: createLogger(level, sink), lines };
 }
 
-export async function buildTestApp(env: Record<string, string> = {}, opts: { logger?: FastifyBaseLogger } = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, opts: { logger?: FastifyBaseLogger; resolveTxt?: TxtResolver } = {}): Promise<TestApp> {
   const t = await createTestDb();
   const config = loadConfig({
     VOUCH_DATA_DIR: t.dataDir,
@@ -123,7 +124,7 @@ export async function buildTestApp(env: Record<string, string> = {}, opts: { log
   });
   // An s3:// store (env from startTestS3().env()) signs with the test server's keys.
   const logStore = await createLogStore(t.db, t.dataDir, config.logStore, { credentials: S3_TEST_CREDENTIALS });
-  const services = await wireServices(config, t.db, { logStore, metrics: { defaultMetrics: false }, analyzer: stubAnalyzer });
+  const services = await wireServices(config, t.db, { logStore, metrics: { defaultMetrics: false }, analyzer: stubAnalyzer, resolveTxt: opts.resolveTxt });
   const metrics = services.metrics as Metrics;
   const app = await buildApp({ services, logger: opts.logger ?? false });
   await app.ready();

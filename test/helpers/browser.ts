@@ -26,7 +26,7 @@ export function launchChromium(): Promise<Browser> {
 
 /** Signs in through the form and waits for the page it leads to. */
 export async function signInAs(page: Page, base: string, who: { email: string; password: string }, next = '/'): Promise<void> {
-  await page.goto(`${base}/login?next=${encodeURIComponent(next)}`);
+  await page.goto(`${base}/login?method=password&next=${encodeURIComponent(next)}`);
   await page.fill('input[name=email]', who.email);
   await page.fill('input[name=password]', who.password);
   await Promise.all([page.waitForURL((u) => u.pathname === next.split('?')[0]), page.click('main button[type=submit]')]);

@@ -264,6 +264,63 @@ export interface SignInThrottleTable {
   updated_at: IsoTime;
 }
 
+/** An account's OpenID Connect provider (0010_single_sign_on; services/sso). */
+export interface SsoProvidersTable {
+  id: string; // sso_…
+  /** Unique: one provider per account. */
+  account_id: string;
+  issuer: string;
+  client_id: string;
+  /** The client secret sealed with VOUCH_SSO_SECRET_KEY (services/sso/secret-box.ts); never the secret itself. */
+  client_secret_sealed: string;
+  /** 0/1: password sign-in, resets and invitations are refused for the covered domains (owners keep a break-glass path). */
+  required: number;
+  default_role: UserRole;
+  /** The ID token claim holding the person's groups; null: roles are not taken from the provider. */
+  groups_claim: string | null;
+  /** JSON object text: group name → role. */
+  group_roles: string;
+  /** 0/1: with a mapping, a person in none of the mapped groups is refused. */
+  require_group: number;
+  created_at: IsoTime;
+  updated_at: IsoTime;
+}
+
+/** An email domain an account's provider covers once verified (by one account at most). */
+export interface SsoDomainsTable {
+  /** Lower-cased. */
+  domain: string;
+  account_id: string;
+  provider_id: string;
+  /** The value of the DNS TXT record that proves the account controls the domain. */
+  token: string;
+  /** When the TXT record was found; null: listed, not used yet. */
+  verified_at: IsoTime | null;
+}
+
+/** A member's identity at the account's provider: the ID token's `sub`. */
+export interface SsoIdentitiesTable {
+  user_id: string;
+  provider_id: string;
+  subject: string;
+  created_at: IsoTime;
+  last_sign_in_at: IsoTime;
+}
+
+/** A sign-in between the redirect to the provider and its callback. */
+export interface SsoLoginsTable {
+  /** sha256 hex of the `state` sent to the provider. */
+  id: string;
+  provider_id: string;
+  account_id: string;
+  nonce: string;
+  code_verifier: string;
+  /** Where to go after signing in (a local path). */
+  next: string;
+  created_at: IsoTime;
+  expires_at: IsoTime;
+}
+
 export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
@@ -300,6 +357,10 @@ export interface Database {
   password_resets: PasswordResetsTable;
   audit_events: AuditEventsTable;
   sign_in_throttle: SignInThrottleTable;
+  sso_providers: SsoProvidersTable;
+  sso_domains: SsoDomainsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_logins: SsoLoginsTable;
 }
 
 export type Account = Selectable<AccountsTable>;
@@ -324,6 +385,10 @@ export type Invitation = Selectable<InvitationsTable>;
 export type PasswordReset = Selectable<PasswordResetsTable>;
 export type AuditEvent = Selectable<AuditEventsTable>;
 export type NewAuditEvent = Insertable<AuditEventsTable>;
+export type SsoProvider = Selectable<SsoProvidersTable>;
+export type SsoLogin = Selectable<SsoLoginsTable>;
+export type SsoIdentity = Selectable<SsoIdentitiesTable>;
+export type SsoDomain = Selectable<SsoDomainsTable>;
 
 /** The database or a transaction: what every query runs on (repositories, and the stores that own tables). */
 export type DbExecutor = Kysely<Database>;

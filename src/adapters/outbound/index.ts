@@ -12,3 +12,5 @@ export {
   systemResolver,
 } from './ssrf.ts';
 export type { Cidr, HostVerdict, ResolvedAddress, Resolver, SsrfPolicy, UrlVerdict, Verdict } from './ssrf.ts';
+export { createGuardedFetch, ResponseTooLargeError } from './guarded-fetch.ts';
+export type { FetchInit, GuardedFetch, GuardedFetchOptions } from './guarded-fetch.ts';

@@ -51,7 +51,7 @@ export type HostVerdict = { ok: true; addresses: string[] } | { ok: false; reaso
  * Parses "10.0.0.0/8, 127.0.0.0/8,fd00::/8". An empty string means "no exceptions".
  * A malformed entry throws: a typo in a security setting must stop the process, not be ignored.
  */
-export function parseAllowCidrs(text: string | undefined): Cidr[] {
+export function parseAllowCidrs(text: string | undefined, setting = 'VOUCH_WEBHOOK_ALLOW_CIDRS'): Cidr[] {
   const out: Cidr[] = [];
   for (const raw of (text ?? '').split(',')) {
     const entry = raw.trim();
@@ -59,16 +59,16 @@ export function parseAllowCidrs(text: string | undefined): Cidr[] {
     try {
       out.push(ipaddr.parseCIDR(entry));
     } catch {
-      throw new Error(`VOUCH_WEBHOOK_ALLOW_CIDRS: "${entry}" is not a CIDR (expected e.g. 10.0.0.0/8 or fd00::/8)`);
+      throw new Error(`${setting}: "${entry}" is not a CIDR (expected e.g. 10.0.0.0/8 or fd00::/8)`);
     }
   }
   return out;
 }
 
 /** From the raw setting ("a,b"), its split form (config.webhooks.allowCidrs), or parsed CIDRs. */
-export function createSsrfPolicy(allowCidrs: string | readonly string[] | readonly Cidr[] = []): SsrfPolicy {
-  if (typeof allowCidrs === 'string') return { allowCidrs: parseAllowCidrs(allowCidrs) };
-  if (allowCidrs.every((c): c is string => typeof c === 'string')) return { allowCidrs: parseAllowCidrs(allowCidrs.join(',')) };
+export function createSsrfPolicy(allowCidrs: string | readonly string[] | readonly Cidr[] = [], setting?: string): SsrfPolicy {
+  if (typeof allowCidrs === 'string') return { allowCidrs: parseAllowCidrs(allowCidrs, setting) };
+  if (allowCidrs.every((c): c is string => typeof c === 'string')) return { allowCidrs: parseAllowCidrs(allowCidrs.join(','), setting) };
   return { allowCidrs: [...(allowCidrs as readonly Cidr[])] };
 }
 

@@ -13,9 +13,14 @@ export interface LoginProps {
   email?: string;
   error?: string;
   signupOpen: boolean;
+  /**
+   * `email`: the first step, the email alone (a domain with single sign-on goes to its provider);
+   * `password`: the email and the password.
+   */
+  step?: 'email' | 'password';
 }
 
-export function LoginPage({ csrf, next, email, error, signupOpen }: LoginProps) {
+export function LoginPage({ csrf, next, email, error, signupOpen, step = 'password' }: LoginProps) {
   return (
     <Layout title="Sign in" narrow>
       <SettingsAssets />
@@ -24,14 +29,46 @@ export function LoginPage({ csrf, next, email, error, signupOpen }: LoginProps) 
       <form method="post" action="/login">
         <CsrfField token={csrf} />
         <input type="hidden" name="next" value={next} />
-        <Field label="Email" name="email" type="email" autocomplete="username" required value={email ?? ''} />
-        <Field label="Password" name="password" type="password" autocomplete="current-password" required />
-        <button type="submit" class="primary">Sign in</button>
+        <Field label="Email" name="email" type="email" autocomplete="username" required value={email ?? ''}
+          hint={step === 'email' ? 'If your company signs in with its identity provider, you continue there.' : undefined} />
+        {step === 'password' && <Field label="Password" name="password" type="password" autocomplete="current-password" required />}
+        <button type="submit" class="primary">{step === 'email' ? 'Continue' : 'Sign in'}</button>
       </form>
       <p class="auth-links">
+        {step === 'email'
+          ? <><a href={`/login?method=password&next=${encodeURIComponent(next)}`}>Sign in with a password</a> (owners: also when single sign-on is required). </>
+          : <><a href={`/login?next=${encodeURIComponent(next)}`}>Sign in with single sign-on</a>. </>}
         {signupOpen ? <>New to Vouch? <a href="/signup">Create an account</a>. </> : null}
         Joining a team? Open the invitation link a member gave you.
       </p>
+    </Layout>
+  );
+}
+
+/**
+ * On the way to the identity provider. A form of this site may not redirect to another origin
+ * (the Content-Security-Policy's form-action 'self'), so the email step answers this page, which
+ * moves on by itself (a Refresh header) or with the link.
+ */
+export function SsoContinuePage({ url }: { url: string }) {
+  return (
+    <Layout title="Continue to sign in" narrow>
+      <SettingsAssets />
+      <h1>Continue to your identity provider</h1>
+      <p>Your organisation signs in to Vouch with its identity provider.</p>
+      <p><a class="button primary" id="sso-continue" href={url}>Continue to sign in</a></p>
+    </Layout>
+  );
+}
+
+/** A single sign-on that could not be completed: what happened, and the way back. */
+export function SsoRefusedPage({ message }: { message: string }) {
+  return (
+    <Layout title="Single sign-on refused" narrow>
+      <SettingsAssets />
+      <h1>Single sign-on did not sign you in</h1>
+      <Flash kind="error">{message}</Flash>
+      <p><a class="button" href="/login">Back to sign-in</a></p>
     </Layout>
   );
 }

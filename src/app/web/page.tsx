@@ -43,11 +43,12 @@ export const NAV = {
   webhooks: { href: '/settings/webhooks', label: 'Webhooks' },
   audit: { href: '/settings/audit-log', label: 'Audit log' },
   retention: { href: '/settings/retention', label: 'Retention' },
+  sso: { href: '/settings/sso', label: 'Single sign-on' },
   account: { href: '/settings/account', label: 'Account' },
 } as const;
 export type NavKey = keyof typeof NAV;
 /** The settings entries, each shown only to the roles that may open it. */
-const SETTINGS: [NavKey, Action][] = [['members', 'members.read'], ['api-keys', 'keys.manage'], ['webhooks', 'webhooks.manage'], ['audit', 'audit.read'], ['retention', 'retention.manage'], ['account', 'account.self']];
+const SETTINGS: [NavKey, Action][] = [['members', 'members.read'], ['api-keys', 'keys.manage'], ['webhooks', 'webhooks.manage'], ['audit', 'audit.read'], ['retention', 'retention.manage'], ['sso', 'sso.manage'], ['account', 'account.self']];
 
 export function CsrfField({ token }: { token: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={token} />;

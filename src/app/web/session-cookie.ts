@@ -13,8 +13,9 @@ function attributes(config: Config, maxAgeSeconds: number) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: config.secureCookies, path: '/', maxAge: maxAgeSeconds };
 }
 
-export function setSessionCookie(reply: FastifyReply, config: Config, token: string): void {
-  reply.setCookie(cookieNames(config).session, token, attributes(config, Math.floor(config.webSessionTtlMs / 1000)));
+/** `ttlMs`: the session's own lifetime when shorter than the default (single sign-on). */
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string, ttlMs = config.webSessionTtlMs): void {
+  reply.setCookie(cookieNames(config).session, token, attributes(config, Math.floor(ttlMs / 1000)));
 }
 
 export function setLoginCsrfCookie(reply: FastifyReply, config: Config, token: string): void {

@@ -8,6 +8,7 @@ import { teamAccounts } from './0005_team_accounts.ts';
 import { logStorage } from './0006_log_storage.ts';
 import { logSegments } from './0007_log_segments.ts';
 import { accessEnds } from './0008_access_ends.ts';
+import { singleSignOn } from './0010_single_sign_on.ts';
 import { columnTypes } from './types.ts';
 import type { DialectName } from './types.ts';
 
@@ -21,5 +22,6 @@ export function buildMigrations(dialect: DialectName): Record<string, Migration>
     '0006_log_storage': logStorage(t),
     '0007_log_segments': logSegments(),
     '0008_access_ends': accessEnds(t),
+    '0010_single_sign_on': singleSignOn(t),
   };
 }

@@ -15,11 +15,12 @@ import { field, formFields } from '../../web/form.ts';
 import type { FormFields } from '../../web/form.ts';
 import { sendCsrfRefused } from '../../web/error-page.tsx';
 import {
-  CheckEmailPage, ConfirmJoinPage, InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage,
+  CheckEmailPage, ConfirmJoinPage, InvalidInvitePage, InvalidResetPage, InvitePage, LoginPage, ResetPasswordPage, SignOutPage, SignUpClosedPage, SignUpPage, SsoContinuePage,
 } from '../../web/auth-pages.tsx';
 import type { SignUpProps } from '../../web/auth-pages.tsx';
 import { sendPage } from '../../web/page.tsx';
 import { clearCookie, cookieNames, safeNext, setLoginCsrfCookie, setSessionCookie } from '../../web/session-cookie.ts';
+import { setSsoStateCookie } from '../../web/sso-cookie.ts';
 
 /** A fresh double-submit token: set in the cookie now, rendered into the form by the caller. */
 function issueFormToken(req: FastifyRequest, reply: FastifyReply): string {
@@ -33,15 +34,15 @@ function formTokenOk(req: FastifyRequest, f: FormFields): boolean {
 }
 
 /** Starts a web session for a user who just proved who they are, replacing any older cookie. */
-async function startSession(req: FastifyRequest, reply: FastifyReply, signedIn: { token: string }): Promise<void> {
+export async function startSession(req: FastifyRequest, reply: FastifyReply, signedIn: { token: string; ttlMs?: number }): Promise<void> {
   const { config, services } = req.server.deps;
   // A new token at every sign-in: a cookie planted before sign-in is never promoted.
   if (req.webUser) await services.webAuth.signOut(req.webUser.sessionId);
-  setSessionCookie(reply, config, signedIn.token);
+  setSessionCookie(reply, config, signedIn.token, signedIn.ttlMs);
   clearCookie(reply, config, cookieNames(config).loginCsrf);
 }
 
-function renderLogin(req: FastifyRequest, reply: FastifyReply, status: number, view: { next: string; email?: string; error?: string }): FastifyReply {
+function renderLogin(req: FastifyRequest, reply: FastifyReply, status: number, view: { next: string; email?: string; error?: string; step?: 'email' | 'password' }): FastifyReply {
   const signupOpen = req.server.deps.config.signup === 'open';
   return sendPage(reply, <LoginPage csrf={issueFormToken(req, reply)} signupOpen={signupOpen} {...view} />, status);
 }
@@ -74,10 +75,13 @@ const authRoutes: FastifyPluginAsync = async (app) => {
   });
   const limited = { ...opts, preHandler: limitAttempts };
 
-  app.get<{ Querystring: { next?: string } }>('/login', opts, async (req, reply) => {
+  // Email first: GET /login asks for the email; a domain with single sign-on goes to its provider,
+  // any other gets the password step. `?method=password` asks for both at once (the break-glass
+  // path of owners when SSO is required, and password managers).
+  app.get<{ Querystring: { next?: string; method?: string } }>('/login', opts, async (req, reply) => {
     const next = safeNext(req.query.next);
     if (req.webUser) return reply.redirect(next, 303);
-    return renderLogin(req, reply, 200, { next });
+    return renderLogin(req, reply, 200, { next, step: req.query.method === 'password' ? 'password' : 'email' });
   });
 
   app.post('/login', limited, async (req, reply) => {
@@ -85,7 +89,12 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     const next = safeNext(f.next);
     const email = field(f, 'email', 320);
     if (!formTokenOk(req, f)) return renderLogin(req, reply, 403, { next, email, error: 'The form expired. Please sign in again.' });
+    if (f.password === undefined) return continueWithEmail(req, reply, email, next);
     const result = await services.webAuth.signIn(email, field(f, 'password', 4096, true), config.webSessionTtlMs, req.ip);
+    if (result.kind === 'sso_required') {
+      req.log.info('sign-in refused: single sign-on is required for this email');
+      return renderLogin(req, reply, 403, { next, email, step: 'email', error: 'Your organisation requires single sign-on for this email: continue with your identity provider. Passwords work here only for the account\'s owners.' });
+    }
     if (result.kind === 'backoff') {
       req.log.info('sign-in refused: backoff after repeated failures');
       reply.header('retry-after', String(Math.ceil(result.retryAfterMs / 1000)));
@@ -98,6 +107,21 @@ const authRoutes: FastifyPluginAsync = async (app) => {
     await startSession(req, reply, result);
     return reply.redirect(next, 303);
   });
+
+  /** The email step: to the provider when the domain has single sign-on, else the password step. */
+  async function continueWithEmail(req: FastifyRequest, reply: FastifyReply, email: string, next: string): Promise<FastifyReply> {
+    if (!email) return renderLogin(req, reply, 422, { next, step: 'email', error: 'Enter your email.' });
+    const begun = await services.sso.begin(email, next);
+    if (begun.kind === 'redirect') {
+      setSsoStateCookie(reply, config, begun.state);
+      reply.header('refresh', `0;url=${begun.url}`);
+      return sendPage(reply, <SsoContinuePage url={begun.url} />);
+    }
+    if (begun.kind === 'unavailable') {
+      return renderLogin(req, reply, 503, { next, email, error: 'Single sign-on for this email\'s domain is not available right now (the identity provider cannot be reached). Try again in a moment; owners can sign in with their password.' });
+    }
+    return renderLogin(req, reply, 200, { next, email, step: 'password' });
+  }
 
   app.get('/signup', opts, async (req, reply) => {
     if (config.signup !== 'open') return sendPage(reply, <SignUpClosedPage />, 404);

@@ -10,6 +10,7 @@ import settingsRoutes from './settings/index.ts';
 import { settingsAssetRoutes } from '../../web/settings-assets.ts';
 import reportRoutes from './report.tsx';
 import sessionRoutes from './sessions.tsx';
+import ssoRoutes from './sso.tsx';
 
 const webRoutes: FastifyPluginAsync = async (app) => {
   const { config, services } = app.deps;
@@ -22,6 +23,7 @@ const webRoutes: FastifyPluginAsync = async (app) => {
   await app.register(assetRoutes);
   await app.register(settingsAssetRoutes);
   await app.register(authRoutes);
+  await app.register(ssoRoutes);
   await app.register(settingsRoutes);
   await app.register(sessionRoutes);
   await app.register(reportRoutes);

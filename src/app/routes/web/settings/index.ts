@@ -1,4 +1,4 @@
-// Settings → Members, API keys, Webhooks, Audit log, Retention, Account: pages about the member's own
+// Settings → Members, API keys, Webhooks, Audit log, Retention, Single sign-on, Account: pages about the member's own
 // account. Who may open each page is declared on each route (access.ts sends visitors to sign in
 // and refuses roles); here every POST of the scope must carry the session's CSRF token, or gets
 // the HTML 403 page. Ids in URLs are always looked up within the member's account, so another
@@ -12,6 +12,7 @@ import apiKeyRoutes from './api-keys.tsx';
 import auditRoutes from './audit-log.tsx';
 import memberRoutes from './members.tsx';
 import retentionRoutes from './retention.tsx';
+import ssoSettingsRoutes from './sso.tsx';
 import webhookRoutes from './webhooks.tsx';
 
 const settingsRoutes: FastifyPluginAsync = async (app) => {
@@ -28,6 +29,7 @@ const settingsRoutes: FastifyPluginAsync = async (app) => {
   await app.register(webhookRoutes, { prefix: '/settings/webhooks' });
   await app.register(auditRoutes, { prefix: '/settings/audit-log' });
   await app.register(retentionRoutes, { prefix: '/settings/retention' });
+  await app.register(ssoSettingsRoutes, { prefix: '/settings/sso' });
   await app.register(accountRoutes, { prefix: '/settings/account' });
 };
 
