@@ -20,7 +20,8 @@ import type { ActingMember } from '../../src/services/members.ts';
 import { SsoInputError } from '../../src/services/sso/index.ts';
 import type { SsoSettingsInput } from '../../src/services/sso/index.ts';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' };
+// A browser's form post carries Fetch metadata (the dashboard refuses one without it: issue 26).
+const FORM = { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html', 'sec-fetch-site': 'same-origin' };
 const SSO_TTL_MS = 3_600_000;
 
 let t: TestApp;
