@@ -95,11 +95,11 @@ test('coverage/rule-failed is a weighted warning the analyser reports (see analy
   assert.deepEqual(only(await coverage({ skippedLines: 1, totalLines: 10, truncatedTail: true }), 'coverage/rule-failed'), []);
 });
 
-test('a heuristic read with no prompt is a warning (little understood); with a prompt it is not', async () => {
+test('a heuristic read with no prompt whose actions were read is an info (what was asked is unknown); with a prompt it is nothing', async () => {
   const noPrompt = await coverage({ lowConfidence: true, totalLines: 3 }, [{ kind: 'message', text: 'Done.' }, ...ran('ls', { output: 'a.ts' })]);
   const little = only(noPrompt, 'coverage/little-understood');
-  assert.deepEqual(little.map(severityOf), ['warning']);
-  assert.match(little[0].detail, /no prompt was recognised/);
+  assert.deepEqual(little.map(severityOf), ['info']);
+  assert.match(little[0].detail, /no prompt was recognised.*Its actions were read and judged/);
   const withPrompt = await coverage({ lowConfidence: true, totalLines: 3 }, [prompt('list the files'), ...ran('ls', { output: 'a.ts' })]);
   assert.deepEqual(only(withPrompt, 'coverage/little-understood'), []);
 });

@@ -95,7 +95,7 @@ export const littleUnderstood = meta({
   id: 'coverage/little-understood',
   severity: 'warning',
   title: 'Little of this terminal output was understood',
-  description: 'The file is terminal output read heuristically, and the read found no prompt (so what the agent was asked is unknown), or accounts for only a small part of the lines (the rest was text the parser could not place: redraws, output it does not know). What happened in the rest was not checked, so the session is never Clear.',
+  description: 'The file is terminal output read heuristically and accounts for only a small part of the lines (the rest was text the parser could not place: redraws, output it does not know): what happened in the rest was not checked, so the session is never Clear. A capture with no recognisable prompt but whose actions were read is an info (what the agent was asked is unknown).',
   remediation: 'Upload the agent\'s structured session log (.jsonl / .json) instead of a terminal capture, or a capture that includes the prompts.',
 });
 /** Below this share of the lines placed in prompts, replies, tool calls and results, little was understood. */
@@ -170,13 +170,18 @@ class Understood {
   }
 
   /** Why a heuristic read cannot vouch for the session, or null when it understood enough. */
-  littleUnderstood(totalLines: number): string | null {
+  littleUnderstood(totalLines: number): { detail: string; unread: boolean } | null {
     const share = this.placedShare(totalLines);
+    const unread = share < UNDERSTOOD_MIN_SHARE;
     const reasons: string[] = [];
     if (this.prompts === 0) reasons.push('no prompt was recognised, so what the agent was asked is unknown');
-    if (share < UNDERSTOOD_MIN_SHARE) reasons.push(`only ${Math.round(share * 100)} % of the ${plural(totalLines, 'line')} were placed in prompts, replies, tool calls or results`);
+    if (unread) reasons.push(`only ${Math.round(share * 100)} % of the ${plural(totalLines, 'line')} were placed in prompts, replies, tool calls or results`);
     if (reasons.length === 0) return null;
-    return `The terminal output was read heuristically and ${reasons.join('; and ')}. The rest of the file was not checked.`;
+    // Most of the file unplaced: what happened there was not checked (a warning). Only the prompt
+    // missing (a capture that starts mid-reply): the actions were read and judged; what was asked
+    // is unknown, which makes no finding milder (info).
+    const rest = unread ? ' The rest of the file was not checked.' : ' Its actions were read and judged.';
+    return { detail: `The terminal output was read heuristically and ${reasons.join('; and ')}.${rest}`, unread };
   }
 
   /** Why the file is not a session log, or null when it is one. */
@@ -260,7 +265,7 @@ export const COVERAGE_RULES: Rule[] = [
           if (ing.lowConfidence && !notALog) {
             ctx.report({ rule: lowConfidence.id, detail: 'This is terminal output, not a structured session record: findings rest on heuristics and may miss things.', evidence: [] });
             const little = seen.littleUnderstood(ing.totalLines);
-            if (little) ctx.report({ rule: littleUnderstood.id, detail: little, evidence: [] });
+            if (little) ctx.report({ rule: littleUnderstood.id, severity: little.unread ? 'warning' : 'info', ...(little.unread ? {} : { title: 'No prompt in this terminal output' }), detail: little.detail, evidence: [] });
           }
           if (PROMPTS_ONLY_FORMATS.has(ctx.session.format) && !notALog) {
             ctx.report({ rule: promptsOnly.id, detail: `${plural(seen.prompts, 'prompt')} read. This file (${ctx.session.format}) holds only what the person typed: what the agent replied, ran and changed is not in it, so it was not checked.`, evidence: [] });

@@ -283,7 +283,7 @@ function syncDeletion(loc: Located, session: SessionFacts): string | null {
 /** Backups and leftovers (`/etc/hosts.bak`, `nginx.conf.dpkg-old`, `x~`): removing one is tidying up. */
 const LEFTOVER = /(\.(bak|orig|old|save|swp|tmp|rej|dpkg-(old|dist|new|bak)|rpmnew|rpmsave|ucf-(old|dist))|~)$/;
 
-function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext): void {
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
@@ -302,19 +302,53 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       v = { ...v, severity: 'warning', why: `files matching a filter under ${v.why}` };
     }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);
+    // What the session itself made (a clone, a scratch directory) it may remove: its own work.
+    if (v.rule !== 'root' && !v.system && created?.covers(locate(operand, dir, ctx.session).abs)) {
+      ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
+      return;
+    }
     if (v.rule === 'root') {
-      ctx.report({ rule: rmWorktreeRoot.id, detail: `\`${quoted}\` deleted ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
+      ctx.report({ rule: rmWorktreeRoot.id, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
     } else {
       ctx.report({
         rule: rmOutsideWorktree.id,
         severity: v.severity,
         title: v.severity === 'warning' ? 'Recursive delete of a cache, build directory or filtered files outside the working tree' : undefined,
-        detail: `\`${quoted}\` ${deletion.recursive === false ? 'deleted' : 'recursively deleted'} ${v.why} (${safe(operand, facts, QUOTE_MAX)}).`,
+        detail: `\`${quoted}\` ${deletion.recursive === false ? 'deletes' : 'recursively deletes'} ${v.why} (${safe(operand, facts, QUOTE_MAX)}).`,
         evidence: [evidence(event, cmd.text, facts)],
         key: v.severity,
       });
     }
     return;
+  }
+}
+
+/**
+ * Directories the session created itself: `git clone URL [dir]`, `mkdir [-p] dir`. Bounded. A
+ * path that existed before cannot be told from the log, so only these count as the session's own.
+ */
+class CreatedPaths {
+  private readonly dirs = new Set<string>();
+
+  constructor(private readonly session: RuleContext['session']) {}
+
+  onCommand(loc: Located): void {
+    const { cmd, dir } = loc;
+    if (this.dirs.size >= 500) return;
+    const { operands } = parseArgs(cmd.args, ['-m', '--mode', '-b', '--branch', '--depth', '-o', '--origin', '-c', '--config', '--reference', '--template', '-j', '--jobs', '--filter']);
+    let made: string[] = [];
+    if (cmd.name === 'mkdir') made = operands;
+    else if (cmd.name === 'git' && operands[0] === 'clone' && operands[1]) made = [operands[2] ?? operands[1].replace(/\/+$/, '').replace(/\.git$/, '').replace(/^.*[/:]/, '')];
+    for (const m of made) {
+      const abs = locate(m, dir, this.session).abs.replace(/\/+$/, '');
+      if (abs.length > 1 && !/[$`*]/.test(abs)) this.dirs.add(abs);
+    }
+  }
+
+  covers(abs: string): boolean {
+    const p = abs.replace(/\/+$/, '');
+    for (const d of this.dirs) if (p === d || p.startsWith(d + '/')) return true;
+    return false;
   }
 }
 
@@ -707,6 +741,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
       let current: { event: NormEvent; text: string } | null = null;
       // Every finding of this rule is about one command: lowered when the request dictated it.
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
+      const created = new CreatedPaths(outer.session);
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
@@ -715,7 +750,8 @@ export const DESTRUCTIVE_RULES: Rule[] = [
           for (const [i, loc] of fx.commands.entries()) {
             if (asksForInfo(loc.cmd)) continue;
             current = { event, text: loc.cmd.text };
-            checkRm(i, fx.commands, event, facts, ctx);
+            checkRm(i, fx.commands, event, facts, ctx, created);
+            created.onCommand(loc);
             const synced = syncDeletion(loc, ctx.session);
             if (synced) {
               ctx.report({

@@ -15,6 +15,7 @@ import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, typ
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
 import { homeHostOf, isIssuerHost, sameService } from '../secrets/issuers.ts';
+import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
 export const remoteCodeExecution = meta({
@@ -209,6 +210,30 @@ function rceInShell(shell: ParsedShell): { cmd: SimpleCommand; why: string } | n
   return null;
 }
 
+// Download-and-execute in the other shells the agents use on Windows (issue 25, item 7):
+// PowerShell `iex (irm URL)`, `irm URL | iex`, `Invoke-Expression (New-Object Net.WebClient)
+// .DownloadString(URL)`, and any shell line handed to `cmd /c`, `powershell -c`, `pwsh -Command`.
+const PS_EXEC = /\b(?:iex|invoke-expression)\b/i;
+const PS_FETCH = /\b(?:irm|iwr|invoke-restmethod|invoke-webrequest|downloadstring|downloadfile|curl|wget|start-bitstransfer)\b[^|;]*?(https?:\/\/[^\s'"`)]+)/i;
+const HANDED_OVER = /^(?:cmd(?:\.exe)?\s+\/[ck]|(?:powershell|pwsh)(?:\.exe)?\s+(?:-NoProfile\s+|-ExecutionPolicy\s+\S+\s+)*-(?:c|command))\s+(.+)$/is;
+
+/** PowerShell running downloaded text, or a shell line handed to cmd/PowerShell that pipes a download into a shell. */
+function rceInOtherShells(shell: ParsedShell): { cmd: SimpleCommand; why: string } | null {
+  for (const c of shell.commands) {
+    const text = [c.name, ...c.args].join(' ');
+    if (text.length > 20_000) continue;
+    const fetched = PS_FETCH.exec(text);
+    const host = fetched ? hostOfUrl(fetched[1]) : null;
+    if (PS_EXEC.test(text) && host && !isLocalHost(host)) return { cmd: c, why: 'PowerShell ran downloaded code (Invoke-Expression of a download)' };
+    const inner = HANDED_OVER.exec(text)?.[1]?.replace(/^"(.*)"$/s, '$1');
+    if (inner && inner !== text) {
+      const nested = rceInShell(parseShell(inner));
+      if (nested) return { cmd: c, why: `${c.name} /c ${nested.why}` };
+    }
+  }
+  return null;
+}
+
 /** Files a command downloads (curl -o/-O, wget), by resolved path. */
 function downloads(loc: Located, session: SessionFacts): { abs: string; url: string }[] {
   const { cmd } = loc;
@@ -263,7 +288,7 @@ export const EXFILTRATION_RULES: Rule[] = [
           requests.onEvent(event);
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
-          const rce = facts.shell ? rceInShell(facts.shell) : null;
+          const rce = facts.shell ? rceInShell(facts.shell) ?? rceInOtherShells(facts.shell) : null;
           if (rce) current = { event, text: rce.cmd.text, url: networkTargets(rce.cmd).find((t) => t.url)?.url ?? null };
           if (rce) report(ctx, remoteCodeExecution.id, event, facts, `Remote code execution: ${rce.why}: \`${safe(rce.cmd.text, facts, QUOTE_MAX)}\`.`, describeCall(fx.call!));
           for (const loc of fx.commands) {

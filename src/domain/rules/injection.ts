@@ -121,8 +121,12 @@ export function findHidden(input: string): Hidden | null {
 function hiddenKind(c: number, text: string, i: number): string | null {
   if (c >= 0xe0000 && c <= 0xe007f) return 'tag characters';
   if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return 'bidirectional overrides';
+  // Beside an emoji a zero-width space or joiner is how pages and search snippets lay emoji out.
+  if (c === 0x200b && (PICTO.test(text.slice(Math.max(0, i - 2), i)) || PICTO.test(text.slice(i + 1, i + 3)))) return null;
   if (c === 0x200b || c === 0x2060 || (c >= 0x2061 && c <= 0x2064) || c === 0x180e) return 'zero-width characters';
-  if (c === 0xfeff) return bomStartsText(text, i) ? null : 'zero-width characters';
+  // A byte-order mark starts a file or a stream (PowerShell writes one after "Output: "): only
+  // one hidden inside a word is text made invisible.
+  if (c === 0xfeff) return bomStartsText(text, i) || afterLabel(text, i) ? null : 'zero-width characters';
   if (c === 0x200d) {
     const before = text.slice(Math.max(0, i - 2), i);
     const after = text.slice(i + 1, i + 3);
@@ -139,6 +143,12 @@ const MATCH_PREFIX = /^[^\s:]{1,300}(?::\d+)?[:-]$/;
  * output or of a line, of a tab-separated field (`gh run view --log` prints `job<TAB>step<TAB>`
  * before each step's log, which begins with a BOM), or right after a grep/rg `path:` prefix.
  */
+/** Right after a short label that starts its line (`Output: `, `stdout:`): where a stream begins. */
+function afterLabel(text: string, i: number): boolean {
+  const lineStart = text.lastIndexOf('\n', i - 1) + 1;
+  return i - lineStart <= 24 && /^\s*[\w -]{1,20}:\s*$/.test(text.slice(lineStart, i));
+}
+
 function bomStartsText(text: string, i: number): boolean {
   if (i === 0 || text[i - 1] === '\n' || text[i - 1] === '\r' || text[i - 1] === '\t') return true;
   const lineStart = text.lastIndexOf('\n', i - 1) + 1;

@@ -170,6 +170,34 @@ function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
 
 const SEEN_MAX = 2_000;
 
+/** `sudo -u name` / `sudo --user=name` with a user other than root. */
+function runsAsOtherUser(cmd: SimpleCommand): boolean {
+  const i = cmd.wrappers.indexOf('sudo');
+  const args = i >= 0 ? cmd.wrapperArgs?.[i] ?? [] : cmd.name === 'sudo' ? cmd.args : [];
+  const at = args.findIndex((a) => a === '-u' || a === '--user');
+  const user = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith('--user='))?.slice(7);
+  return user !== undefined && user !== 'root' && user !== '0' && user !== '#0';
+}
+
+const READ_PROGRAMS = /^(?:ls|cat|head|tail|less|more|grep|rg|stat|file|du|df|ps|ss|netstat|lsof|id|whoami|journalctl|dmesg|lsblk|blkid|fdisk|find|wc|tree|getfacl|nft|ufw|iptables|ip6tables|systemctl|docker|crictl|kubectl)$/;
+
+/** A command run as root that only reads: no option or subcommand that changes anything. */
+function readsOnly(cmd: SimpleCommand): boolean {
+  if (!READ_PROGRAMS.test(cmd.name) || cmd.redirects.some((r) => r.op === '>' || r.op === '>>')) return false;
+  const a = cmd.args;
+  switch (cmd.name) {
+    case 'find': return !a.some((x) => /^-(?:delete|exec|execdir|ok|okdir|fprint\w*)$/.test(x));
+    case 'fdisk': return a.includes('-l');
+    case 'iptables': case 'ip6tables': return a.some((x) => /^-(?:L|S|-list|-list-rules)$/.test(x)) && !a.some((x) => /^-(?:A|D|I|R|F|X|P|N|Z|-append|-delete|-insert|-flush)$/.test(x));
+    case 'nft': return a[0] === 'list';
+    case 'ufw': return a[0] === 'status';
+    case 'systemctl': return /^(?:status|is-active|is-enabled|is-failed|list-units|list-unit-files|list-timers|show|cat)$/.test(a.find((x) => !x.startsWith('-')) ?? '');
+    case 'docker': case 'crictl': return /^(?:ps|logs|inspect|images|info|version|stats|top)$/.test(a.find((x) => !x.startsWith('-')) ?? '');
+    case 'kubectl': return /^(?:get|describe|logs|top|version|explain)$/.test(a.find((x) => !x.startsWith('-')) ?? '');
+    default: return true;
+  }
+}
+
 function capitalised(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -473,8 +501,15 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const asked = whoAsked(ctx.requests(event), (t) => dictates(t, cmd.text));
     return asked ? asRequested(d, m, asked, 'the command was dictated word for word') : d;
   };
-  const root = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
-  if (root) ctx.outcomes.report(event, 'run', mine({ rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)] }, sudo));
+  const rooted = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
+  // `sudo -u postgres …` runs as another ordinary user: it lowers privilege, it does not take root.
+  const root = rooted && !runsAsOtherUser(cmd) ? rooted : null;
+  if (root) {
+    // Looking as root (listing firewall rules, reading a log, a service's status) changes nothing.
+    const readOnly = readsOnly(cmd);
+    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
+    ctx.outcomes.report(event, 'run', mine(draft, sudo));
+  }
   const installed = persistentCommand(cmd);
   if (installed) {
     const cause = commandServiceCause(cmd);

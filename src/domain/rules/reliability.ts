@@ -1,7 +1,9 @@
 // reliability: signs the agent was struggling rather than working — repeating the same call,
 // retrying the same failing command, failing a large share of its tool calls, being interrupted or
 // refused, hitting API errors. None of these is harmful by itself; they say how much to trust
-// that the end result was reached deliberately.
+// that the end result was reached deliberately. All are context (info) since analyser 0.4.0: on
+// every set of real logs reviewers judged, a struggling agent was not what a security lead had to
+// look at; what it did while struggling is judged by the other rules.
 import { effectsOf } from './effects.ts';
 import { failureExcerpt } from './excerpt-window.ts';
 import { answerExit } from './exit-status.ts';
@@ -12,21 +14,21 @@ import { clip, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe
 
 export const loop = meta({
   id: 'reliability/loop',
-  severity: 'warning',
+  severity: 'info',
   title: 'Agent repeated the same call',
   description: 'The same tool call with the same input ran three or more times in a row. Polling tools (BashOutput, write_stdin …), commands that sleep (waiting for CI), file reads and searches (their offsets and modes are not in the normalised input) and runs where every call failed (reported as failing-retry) are not counted.',
   remediation: 'Look at what the agent was waiting for or stuck on; the result after a loop deserves a closer check.',
 });
 export const failingRetry = meta({
   id: 'reliability/failing-retry',
-  severity: 'warning',
+  severity: 'info',
   title: 'Failing command retried',
   description: 'The same command failed three or more times in a row unchanged: the same failure each time and no file changed between the runs, so the agent kept trying instead of changing its approach. A fix-and-rerun loop (files edited between runs, or a different failure each time) is iteration, not a retry.',
   remediation: 'Check whether the problem behind the failure was ever solved or worked around.',
 });
 export const highFailureRate = meta({
   id: 'reliability/high-failure-rate',
-  severity: 'warning',
+  severity: 'info',
   title: 'Many tool calls failed',
   description: 'More than 30 % of at least 10 tool calls failed (error or non-zero exit). Calls the user refused are not counted as failures, nor is exit status 1 that answers a question: grep/rg with no match, a false `test`/`[ ]`, diff/cmp/`git diff --exit-code` finding differences, `which` finding nothing.',
   remediation: 'Skim the failures in the timeline: a result reached through many failed attempts needs a closer review.',
@@ -35,7 +37,7 @@ export const interrupted = meta({
   id: 'reliability/interrupted',
   severity: 'info',
   title: 'Turns interrupted',
-  description: 'The user interrupted the agent or a turn was aborted. A warning from three interruptions on.',
+  description: 'The user interrupted the agent or a turn was aborted (interruptions the user follows by resending the same request are listed as such).',
   remediation: 'Read what the user stopped: it often marks the moment the agent went off track.',
 });
 export const denied = meta({
@@ -257,7 +259,7 @@ function noteRetry(retries: Map<string, Retry>, call: OpenCall, result: ToolResu
 
 function report(ctx: RuleContext, rule: string, n: number, ev: EvidenceItem[], one: string, many: string, loud: boolean, more = ''): void {
   if (n === 0) return;
-  ctx.report({ rule, severity: loud ? 'warning' : undefined, detail: `${plural(n, one, many)}.${more}`, evidence: ev });
+  ctx.report({ rule, detail: `${plural(n, one, many)}.${more}${loud ? ' Many: worth a glance at what was stopped.' : ''}`, evidence: ev });
 }
 
 /** The same request sent again: one prompt begins with the other (whitespace and case aside). */

@@ -39,11 +39,22 @@ export class RequestLog {
   private readonly byDescription = new Map<string, string>();
   private readonly byAgent = new Map<string, string>();
   private lastTask: string | null = null;
+  /** The agent's last message or plan since the user last spoke. */
+  private proposal = '';
   /** Answers about the requests in force (per file, per path), forgotten when they change. */
   private readonly answers = new Map<string, Asker | null>();
 
   onEvent(event: NormEvent): void {
+    if (event.agentId === undefined && (event.kind === 'message' || (event.kind === 'tool_call' && isPlanApproval(event)))) {
+      // What the agent proposed last: a plan, or a question with its answer options.
+      this.proposal = (event.kind === 'message' ? event.text : planText(event)).slice(-PROMPT_MAX);
+      return;
+    }
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
+      // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
+      // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
+      if (this.proposal && AGREES.test(event.text.trim()) && event.text.length <= 200) this.prompts.push(this.proposal);
+      this.proposal = '';
       this.prompts.push(event.text.slice(0, PROMPT_MAX));
       if (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
@@ -82,6 +93,19 @@ export class RequestLog {
     }
     return out;
   }
+}
+
+const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|sí|si|claro|ja|genau|はい|네|좋아|好的?|是的?|fais[- ]le|applique)(?:\b|[\s,.!:]|$)/i;
+
+/** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
+function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {
+  return /^(?:ExitPlanMode|exit_plan_mode|update_plan)$/.test(event.name) && planText(event) !== '';
+}
+
+function planText(event: NormEvent): string {
+  if (event.kind !== 'tool_call' || event.input.type !== 'other') return '';
+  const args = event.input.args as { plan?: unknown } | null;
+  return typeof args?.plan === 'string' ? args.plan : '';
 }
 
 function remember(map: Map<string, string>, key: string, value: string): void {
@@ -243,7 +267,12 @@ export function namesPath(request: string, abs: string, home: string | null): bo
 const STORE_WORDS = /\b(?:conversations?|transcripts?|chat (?:history|logs?)|session (?:logs?|history|files?)|past sessions|previous sessions)\b/i;
 const AGENT_STORE_PATH = /\/\.(?:claude[^/]*\/projects|codex[^/]*\/(?:archived_)?sessions|gemini[^/]*\/tmp)(?:\/|$)/;
 // Path parts too common to name a place on their own.
-const PLACE_WORDS_IGNORED = new Set(['users', 'home', 'code', 'projects', 'project', 'documents', 'desktop', 'downloads', 'library', 'src', 'source', 'repos', 'work', 'workspace', 'files', 'config', 'local', 'share', 'tmp', 'data', 'main', 'test', 'tests']);
+const PLACE_WORDS_IGNORED = new Set([
+  'users', 'home', 'code', 'projects', 'project', 'documents', 'desktop', 'downloads', 'library', 'src', 'source', 'sources', 'repos', 'repository',
+  'work', 'workspace', 'workspaces', 'files', 'config', 'configs', 'local', 'share', 'tmp', 'data', 'main', 'test', 'tests', 'hooks', 'scripts',
+  'build', 'dist', 'assets', 'public', 'static', 'packages', 'modules', 'components', 'utils', 'vendor', 'settings', 'worktrees', 'backend',
+  'frontend', 'server', 'client', 'templates', 'plugins', 'skills', 'commands', 'agents', 'cache', 'logs', 'images', 'styles', 'models', 'views',
+]);
 
 /**
  * Whether a request names the place a read goes to, loosely (for reads only, which change
@@ -259,6 +288,7 @@ export function namesPlace(request: string, abs: string, home: string | null): b
   if (said.size === 0) return false;
   const rel = home && abs.startsWith(home + '/') ? abs.slice(home.length + 1) : abs;
   for (const dir of rel.split('/').slice(0, -1)) {
+    if (dir.startsWith('.')) continue; // .git, .config: the tools' own folders name no place
     for (const part of dir.toLowerCase().split(/[-_.\s]+/)) {
       if (part.length < 5 || PLACE_WORDS_IGNORED.has(part)) continue;
       if (said.has(part) || [...said].some((w) => soundsAlike(w, part))) return true;

@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPath, namesPlace, RequestLog } from './requests.ts';
+import { asRequested, dictates, namesPlace, RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -95,7 +95,10 @@ export const SCOPE_RULES: Rule[] = [
             if (!outsideWrite(w, outer.session)) continue;
             const excerpt = w.cmd?.text ?? describeCall(fx.call!);
             // A path the user named, or a command they dictated, is theirs; a refused write wrote nothing.
-            const named = requests.asked(event, `path:${w.abs}`, (t) => namesPath(t, w.abs, outer.session.home));
+            // A folder the user named, as written or by a distinctive part of its name ("a dedicated
+            // eiros repo" names ~/eiros-config): in a session launched from the home directory,
+            // scope is what the user asked, not the launch folder.
+            const named = requests.asked(event, `path:${w.abs}`, (t) => namesPlace(t, w.abs, outer.session.home));
             const asked = named ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
             const draft = writeDraft(outer, event, facts, w, excerpt);
             outcomes.report(event, 'write', asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : draft, w.abs);

@@ -4,9 +4,10 @@
 import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
-import type { EventFacts, Rule, RuleContext } from './types.ts';
+import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
 import { isLocalHost, parseArgs } from './commands.ts';
+import { Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
@@ -164,6 +165,8 @@ interface OutputSecret {
   usedWithIssuer?: string;
   /** A password in a URL to this machine or its private network: a development default. */
   local?: boolean;
+  /** The event that first showed it: values one output printed together are one finding. */
+  shownAt?: number;
   /** The service the log showed it configured for (the host of a URL on its line), if any. */
   home?: string | null;
 }
@@ -183,6 +186,8 @@ function sourceOf(event: NormEvent, facts: EventFacts): string {
   if (event.kind === 'tool_result') return facts.call ? `the output of ${safe(facts.call.name, facts, QUOTE_MAX)}` : 'tool output';
   return whereShown(event, facts);
 }
+
+const ENV_FILE = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$|(?:^|[\\/])[\w.-]+\.env$/;
 
 const PASSWORD_LABELS = /^(?:Password in URL|Password in a command line)$/;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
@@ -231,7 +236,7 @@ export const SECRETS_RULES: Rule[] = [
             flow.onCall(event, facts);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
             if (event.kind === 'tool_result') flow.onResult(event);
-            collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt);
+            collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session);
           }
         },
         finish() {
@@ -243,12 +248,22 @@ export const SECRETS_RULES: Rule[] = [
   },
   {
     metas: [sensitiveFileRead, envDump],
-    create(ctx) {
+    create(outer) {
       // A command the user (or a lead agent) dictated word for word, or a read of the file the
       // request named ("show me what is in .env"), is theirs: "as requested".
       const dictated = new DictatedCommands([sensitiveFileRead, envDump]);
+      // What a read put into the transcript needs the read to have run (a `sudo` that wanted a
+      // password, a refused call, printed nothing).
+      const outcomes = new Outcomes(outer, [sensitiveFileRead, envDump]);
+      let current: NormEvent | null = null;
+      const ctx: RuleContext = { session: outer.session, report: (d) => (current ? outcomes.report(current, 'run', d) : outer.report(d)) };
       return {
+        finish() {
+          outcomes.finish();
+        },
         onEvent(event, facts) {
+          outcomes.onEvent(event);
+          current = event.kind === 'tool_call' ? event : null;
           dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const r of sensitiveReads(fx)) {
@@ -278,15 +293,20 @@ export const SECRETS_RULES: Rule[] = [
 ];
 
 function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: Set<string>): void {
+  // One paste is one event (issue 25, item 9): every value in it shares one finding and one
+  // severity, the most serious value's.
+  const severity = facts.secrets.some((h) => inputSeverity(h, false) === 'critical') ? 'critical' : 'warning';
+  const labels = [...new Set(facts.secrets.map((h) => h.label.toLowerCase()))].slice(0, 3).join(', ');
+  const cause = facts.secrets.length > 1 ? { id: `pasted:${event.index}`, summary: `${plural(facts.secrets.length, 'credential')} (${labels}) were written into one prompt.` } : undefined;
   for (const hit of facts.secrets) {
     addCapped(fromPrompt, hit.value, PROMPT_SECRETS_MAX);
     ctx.report({
       rule: inPrompt.id,
-      severity: inputSeverity(hit, false),
+      severity,
       detail: `${hit.label} ${hit.masked} was written into ${event.synthetic ? 'text injected into the prompt' : 'the prompt'}.`,
       evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }],
       key: secretKey(hit),
-      cause: credentialCause(hit),
+      cause: cause ?? credentialCause(hit),
     });
   }
 }
@@ -313,18 +333,21 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // password that only opens something on this machine is a development default.
     const located = paths.map((p) => locate(p, null, ctx.session));
     const scratch = intoFile && located.every((l) => l.zone === 'tmp');
+    // The user pasted the value and it went where such values live (an env file): storing it is
+    // what the user handed it over for. A push of that file is still followed (SecretFlow).
+    const stored = intoFile && fromPrompt.has(hit.value) && paths.every((p) => ENV_FILE.test(p));
     // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
     // value used only with local services earlier in the session is taken as the same use.
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
     const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host)) || (cut && flow.isLocal(hit.value));
     if (local) flow.markLocal(hit.value);
     if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree').map((l) => l.abs), hit, evidenceHere[0]);
-    const severity = scratch || local ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
+    const severity = scratch || local || stored ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
     ctx.report({
       rule: inToolInput.id,
       severity,
       title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
-      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}.`,
+      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
@@ -334,7 +357,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
   }
 }
 
-function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: Set<string>): void {
+function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: Set<string>, session: SessionFacts): void {
   const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : 'text' in event ? event.text : '';
   for (const hit of facts.secrets) {
     // Every hit is a recognised format or a labelled value (detection drops bare high-entropy
@@ -345,15 +368,24 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
     if (!s) {
       if (outputs.size >= OUTPUT_SECRETS_MAX) continue;
       const where = whereShown(event, facts);
-      s = { hit, evidence: [], where, source: sourceOf(event, facts), sent: null };
+      s = { hit, evidence: [], where, source: sourceOf(event, facts), sent: null, shownAt: event.index };
       outputs.set(key, s);
     }
     if (s.evidence.length < EVIDENCE_PER_SECRET) s.evidence.push({ index: event.index, excerpt: safe(around(text, hit.start, hit.end), facts, undefined, [hit.value]) });
     if (s.evidence.length === 1) {
-      s.local = isLocalPassword(hit, text, null);
+      // A token minted by the agent's own request to a local service (a login test against
+      // localhost) is a development session, not a credential that works anywhere else.
+      s.local = isLocalPassword(hit, text, null) || (event.kind === 'tool_result' && fromLocalService(facts, session));
       s.home = homeHostOf(text, hit.start, hit.end);
     }
   }
+}
+
+function fromLocalService(facts: EventFacts, session: SessionFacts): boolean {
+  const call = facts.call;
+  if (!call || call.input.type !== 'command') return false;
+  const net = effectsOf(call, { secrets: [] }, session).net;
+  return net.length > 0 && net.every((n) => n.local);
 }
 
 function whereShown(event: NormEvent, facts: EventFacts): string {
@@ -395,7 +427,7 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   const { hit } = s;
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
   if (s.local && !s.sent) {
-    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Local development password shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}; it only opens a service on this machine or its private network.`, evidence: s.evidence, key: `${secretKey(hit)} (local)` });
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Local development credential shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}; it only opens a service on this machine or its private network.`, evidence: s.evidence, key: `${secretKey(hit)} (local)` });
     return;
   }
   ctx.report({
@@ -407,6 +439,6 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
       : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.${s.usedWithIssuer ? ` It was then used only with the service that issued it (${s.usedWithIssuer}): not sent elsewhere.` : ''}`,
     evidence: s.sent ? [...s.evidence, s.sent] : s.evidence,
     key: secretKey(hit),
-    cause: s.sent ? credentialCause(hit) : shownCause(hit, s.source),
+    cause: s.sent ? credentialCause(hit) : s.shownAt !== undefined && hit.confidence === 'high' ? { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` } : shownCause(hit, s.source),
   });
 }

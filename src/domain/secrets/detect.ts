@@ -189,9 +189,12 @@ function rank(a: Candidate, b: Candidate): number {
 function finalize(candidates: Candidate[], text: string): SecretHit[] {
   const kept: SecretHit[] = []; // sorted by start, pairwise disjoint
   const seen = new Set<string>();
-  for (const c of [...candidates].sort(rank)) {
-    const value = text.slice(c.start, c.end);
-    if (seen.has(value) || rejected(c, value) || notASecretInContext(c, value, text)) continue;
+  for (const found of [...candidates].sort(rank)) {
+    const value = text.slice(found.start, found.end);
+    if (seen.has(value) || rejected(found, value) || notASecretInContext(found, value, text)) continue;
+    // A value shown cut short (`LEFT(token, 20)` → "sk_live_51H8…", "abcd1234..."): a prefix is no
+    // usable credential, so it is masked but never reported (issue 25: never cry wolf).
+    const c = !found.maskOnly && cutShort(text, found.end) ? { ...found, maskOnly: true as const } : found;
     const at = insertionPoint(kept, c.start);
     const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
     if (overlaps) continue;
@@ -213,8 +216,18 @@ function insertionPoint(kept: SecretHit[], start: number): number {
   return lo;
 }
 
+/** The text right after a value marks it as cut short for display (an ellipsis). */
+function cutShort(text: string, end: number): boolean {
+  return text.startsWith('…', end) || text.startsWith('...', end);
+}
+
+// A constant's name where a value belongs (`TU_TOKEN_AQUI`, `YOUR_API_KEY`, `DB_PASSWORD_HERE`):
+// a placeholder in any language. Real tokens in capitals (AWS key ids) have no underscores.
+const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
+
 function rejected(c: Candidate, value: string): boolean {
   if (value.length < 8 || value.length > MAX_VALUE) return true;
+  if (CONSTANT_NAME.test(value) && !/\d{4,}/.test(value)) return true;
   if (isDocumentationExample(value)) return true;
   // Private keys were checked for a random body; other tokens must not be "xxxx…" fillers.
   if (c.ruleId.endsWith('private-key') || c.ruleId.endsWith('privatekey')) return false;
