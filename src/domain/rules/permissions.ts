@@ -170,6 +170,16 @@ function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
 
 const SEEN_MAX = 2_000;
 
+/** The request names the service as a word (`nginx`, `pm2-app`, `pi-bot`): three letters or more. */
+export function namesService(request: string, base: string): boolean {
+  if (base.length < 3 || base.startsWith('-')) return false;
+  const at = request.toLowerCase().indexOf(base.toLowerCase());
+  if (at < 0) return false;
+  const before = request.charAt(at - 1);
+  const after = request.charAt(at + base.length);
+  return !/[\w-]/.test(before) && !/[\w-]/.test(after);
+}
+
 /** `sudo -u name` / `sudo --user=name` with a user other than root. */
 function runsAsOtherUser(cmd: SimpleCommand): boolean {
   const i = cmd.wrappers.indexOf('sudo');
@@ -514,7 +524,10 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   if (installed) {
     const cause = commandServiceCause(cmd);
     const draft: FindingDraft = { rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause };
-    const runs = cause ? ctx.askedServices.get(cause.id) : undefined;
+    // A service the request named ("deploy it behind nginx", "keep the bot running with pm2"):
+    // enabling it is the user's own setup work taken one step further, not a foothold.
+    const base = cause?.id.replace(/^persistence:/, '');
+    const runs = cause ? ctx.askedServices.get(cause.id) ?? (base ? whoAsked(ctx.requests(event), (t) => namesService(t, base)) ?? undefined : undefined) : undefined;
     ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : mine(draft, persistence));
   }
   const open = worldWritableTargets(loc, ctx);
