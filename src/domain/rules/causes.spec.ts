@@ -31,9 +31,12 @@ test('one pasted token, typed into the prompt and written into a file by the age
   assert.match(findings[0].detail, /2 findings merged/);
 });
 
-test('two different tokens stay two findings', async () => {
-  const drafts = await runRules([prompt(`Tokens: ${fake.githubClassic()} and ${fake.stripeLive()}`)]);
-  assert.equal(collect(drafts).length, 2);
+test('two tokens in one paste are one finding (one event) with both as evidence; in two prompts, two findings', async () => {
+  const one = collect(await runRules([prompt(`Tokens: ${fake.githubClassic()} and ${fake.stripeLive()}`)]));
+  assert.equal(one.length, 1);
+  assert.match(one[0].detail, /2 credentials .* were written into one prompt/);
+  const two = collect(await runRules([prompt(`Token: ${fake.githubClassic()}`), prompt(`And: ${fake.stripeLive()}`)]));
+  assert.equal(two.length, 2);
 });
 
 test('seventeen labelled values printed by one tool are one finding, and the score sees it once', async () => {

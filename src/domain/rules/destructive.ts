@@ -9,6 +9,7 @@ import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
+import { effectGated } from './outcome.ts';
 import { classifyPath } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
@@ -733,7 +734,7 @@ function nextBranch(sub: string, args: string[], current: string | null): string
 
 const SQL_FILES_MAX = 100;
 
-export const DESTRUCTIVE_RULES: Rule[] = [
+export const DESTRUCTIVE_RULES: Rule[] = ([
   {
     metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage],
     create(outer) {
@@ -885,7 +886,7 @@ export const DESTRUCTIVE_RULES: Rule[] = [
       };
     },
   },
-];
+] as Rule[]).map(effectGated);
 
 const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context'];
 

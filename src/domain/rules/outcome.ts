@@ -5,7 +5,8 @@
 // refused never ran. Those become an "attempted" info that says why. A call whose result never
 // appears keeps its severity and says "result not in the log". Bounded: at most 200 calls wait.
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
-import type { FindingDraft, RuleContext } from './types.ts';
+import type { FindingDraft, Rule, RuleContext } from './types.ts';
+import { isGuardDenial } from '../guard/mark.ts';
 import { clip, oneLine } from './util.ts';
 
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
@@ -15,6 +16,37 @@ const NETWORK_REFUSED = /curl: \((6|7|22|28|35|52|56)\)[^\n]*|Could not resolve 
 const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*|Permission denied[^\n]*|\bEROFS\b[^\n]*|\bEACCES\b[^\n]*|\bEPERM\b[^\n]*|sandbox (denied|blocked)[^\n]*|blocked by (the )?sandbox[^\n]*/i;
 
 const WAITING_MAX = 200;
+
+/**
+ * A rule whose every finding claims that a command it saw did something (deleted, tore down,
+ * force-pushed, discarded): its findings wait for the command's result, and a refused command
+ * becomes an attempt (issue 25: did the action take effect?).
+ */
+export function effectGated(rule: Rule): Rule {
+  return {
+    metas: rule.metas,
+    create(outer) {
+      const outcomes = new Outcomes(outer, rule.metas);
+      let current: NormEvent | null = null;
+      const inner = rule.create({ session: outer.session, report: (d) => (current ? outcomes.report(current, 'run', d) : outer.report(d)) });
+      return {
+        onEvent(event, facts) {
+          outcomes.onEvent(event);
+          current = event.kind === 'tool_call' ? event : null;
+          try {
+            inner.onEvent(event, facts);
+          } finally {
+            current = null;
+          }
+        },
+        finish() {
+          inner.finish?.();
+          outcomes.finish();
+        },
+      };
+    },
+  };
+}
 
 /** Why an effect did not happen. `refused`: a person, a policy, a sandbox or the harness stopped it (not a failure). */
 export interface Refusal {
@@ -101,8 +133,11 @@ export class Outcomes {
     const w = this.waiting.get(event.callId);
     if (!w) return;
     this.waiting.delete(event.callId);
+    // A call `vouch guard` denied is the prevention gate's to report ("Prevented: …"), with the
+    // draft as the rule made it, so a later workaround of the same target is still recognised.
+    const guarded = isGuardDenial(event);
     for (const { draft, effect, target } of w.drafts) {
-      const r = refusal(event, effect, target);
+      const r = guarded ? null : refusal(event, effect, target);
       this.ctx.report(r ? this.attempted(draft, r, event) : draft);
     }
   }

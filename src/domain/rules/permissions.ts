@@ -12,9 +12,9 @@ import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe } from './util
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
-  severity: 'warning',
+  severity: 'info',
   title: 'Agent ran with approvals and sandbox off',
-  description: 'The session ran with no approval prompts and no sandbox: Claude Code --dangerously-skip-permissions / bypassPermissions mode, Codex approval "never" with sandbox "danger-full-access" (or --dangerously-bypass-approvals-and-sandbox). Every command ran unchecked with the user\'s full rights. Codex danger-full-access with approvals still on, and Gemini --yolo (whose sandbox state the log does not record), are warnings; approval "never" inside a sandbox is the normal non-interactive setup and is not reported.',
+  description: 'The session ran with no approval prompts and no sandbox: Claude Code --dangerously-skip-permissions / bypassPermissions mode, Codex approval "never" with sandbox "danger-full-access" (or --dangerously-bypass-approvals-and-sandbox). Context by itself; a warning once something risky ran under it (the finding names what). Every command ran unchecked with the user\'s full rights. Codex danger-full-access with approvals still on, and Gemini --yolo (whose sandbox state the log does not record), are warnings; approval "never" inside a sandbox is the normal non-interactive setup and is not reported.',
   remediation: 'Run unattended agents inside a container or VM, or keep the sandbox on; review every command of this session.',
 });
 export const escalatedCommand = meta({

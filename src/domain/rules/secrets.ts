@@ -219,11 +219,14 @@ export const SECRETS_RULES: Rule[] = [
       const fromPrompt = new Set<string>();
       const seenInInput = new Set<string>();
       const flow = new SecretFlow(ctx);
+      // A value "written into a file" needs the write to have happened (a refused Write wrote nothing).
+      const writes = new Outcomes(ctx, [inPrompt, inToolInput, inToolOutput]);
       const outputs = new Map<string, OutputSecret>();
       const typedInUrls = new Set<string>();
       const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
       return {
         onEvent(event, rawFacts) {
+          writes.onEvent(event);
           const facts = identifiers(rawFacts);
           if (event.kind === 'prompt') {
             // A value from a URL the user typed (a design's file key, a share id) is an identifier
@@ -231,7 +234,7 @@ export const SECRETS_RULES: Rule[] = [
             for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
             promptSecrets(ctx, event, facts, fromPrompt);
           } else if (event.kind === 'tool_call') {
-            inputSecrets(ctx, event, facts, fromPrompt, seenInInput, outputs, flow);
+            inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
             markSent(ctx, event, facts, outputs);
             flow.onCall(event, facts);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
@@ -242,6 +245,7 @@ export const SECRETS_RULES: Rule[] = [
         finish() {
           for (const s of outputs.values()) reportOutputSecret(ctx, s);
           flow.finish();
+          writes.finish();
         },
       };
     },
@@ -352,7 +356,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
       // labels that one call put somewhere (an .env with ten passwords) are one.
-      cause: severity === 'info' ? undefined : cause,
+      // A value stored where the user asked stays part of that value's one finding; a scratch copy
+      // or a local default is context of its own.
+      cause: scratch || local ? undefined : cause,
     });
   }
 }
@@ -379,6 +385,10 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       s.home = homeHostOf(text, hit.start, hit.end);
     }
   }
+}
+
+function isFileInput(event: NormEvent & { kind: 'tool_call' }): boolean {
+  return event.input.type === 'file_write' || event.input.type === 'file_edit' || event.input.type === 'patch';
 }
 
 function fromLocalService(facts: EventFacts, session: SessionFacts): boolean {

@@ -191,7 +191,7 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
   const seen = new Set<string>();
   for (const found of [...candidates].sort(rank)) {
     const value = text.slice(found.start, found.end);
-    if (seen.has(value) || rejected(found, value) || notASecretInContext(found, value, text)) continue;
+    if (seen.has(value) || rejected(found, value) || notASecretInContext(found, value, text) || variableReference(found, value, text)) continue;
     // A value shown cut short (`LEFT(token, 20)` → "sk_live_51H8…", "abcd1234..."): a prefix is no
     // usable credential, so it is masked but never reported (issue 25: never cry wolf).
     const c = !found.maskOnly && cutShort(text, found.end) ? { ...found, maskOnly: true as const } : found;
@@ -214,6 +214,21 @@ function insertionPoint(kept: SecretHit[], start: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+// A labelled value that is a name in code, not a literal: `password: newPassword,`,
+// `login(user, password=current_password)`, `Password: harborPass`. Identifier-shaped (a camel
+// hump or snake parts, letters only), unquoted, and either followed by code punctuation or naming
+// the very thing its label names. A literal is quoted, or has digits or symbols.
+const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+(?:_[a-z]+)+$/;
+const LABEL_WORD = /pass|secret|token|key|pwd|cred/i;
+
+function variableReference(c: Candidate, value: string, text: string): boolean {
+  if (c.ruleId !== 'vouch/labelled-secret' || !IDENTIFIER.test(value)) return false;
+  const before = text.charAt(c.start - 1);
+  if (before === '"' || before === "'" || before === '`') return false;
+  const next = text.slice(c.end, c.end + 40).trimStart().charAt(0);
+  return next === '' || /[,);}\]]/.test(next) || LABEL_WORD.test(value);
 }
 
 /** The text right after a value marks it as cut short for display (an ellipsis). */
