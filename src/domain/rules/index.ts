@@ -17,6 +17,7 @@ import { CONTEXT_RULES } from './context.ts';
 import { EXPOSURE_RULES } from './exposure.ts';
 import { CIRCUMVENTION_RULES } from './circumvention.ts';
 import { OVERWRITE_RULES } from './overwrite.ts';
+import { TRUST_RULES } from './trust-settings.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
@@ -26,6 +27,7 @@ export const RULES: Rule[] = [
   ...EXPOSURE_RULES,
   ...INJECTION_RULES,
   ...PERMISSIONS_RULES,
+  ...TRUST_RULES,
   ...CIRCUMVENTION_RULES,
   ...INTEGRITY_RULES,
   ...RECORDS_RULES,

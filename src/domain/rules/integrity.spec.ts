@@ -437,3 +437,14 @@ test('a whole-file rewrite keeps the suppressions the file already had: only new
   const added = await runRules([...answered(read('/home/dev/project/app.py'), { output: 'x = 1\n' }), write('/home/dev/project/app.py', before)]);
   assert.deepEqual(only(added, 'integrity/suppression-added').map(severityOf), ['warning']);
 });
+
+test('claims in figures and in other languages ("5/5 PASS", "24/24 통과", "テスト…合格") are test claims: unverified when no test ran after the edit', async () => {
+  for (const claim of ['Done. 5/5 PASS', '결과: 24/24 통과 ✅', 'テストはすべて合格しました', '12/12 réussis']) {
+    const drafts = await runRules([prompt('add the feature'), write('/home/dev/project/src/a.ts', 'export const a = 1;\n'), say(claim)]);
+    assert.equal(only(drafts, 'integrity/claim-unverified').length, 1, claim);
+    const verified = await runRules([prompt('add the feature'), write('/home/dev/project/src/a.ts', 'export const a = 1;\n'), ...ran('npm test', { exitCode: 0, output: '5 passing' }), say(claim)]);
+    assert.deepEqual(only(verified, 'integrity/claim-unverified'), [], claim);
+  }
+  const other = await runRules([prompt('add the feature'), write('/home/dev/project/src/a.ts', 'export const a = 1;\n'), say('Updated 5/5 files as asked.')]);
+  assert.deepEqual(only(other, 'integrity/claim-unverified'), []);
+});

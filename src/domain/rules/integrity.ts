@@ -84,7 +84,7 @@ export function runStatus(result: ToolResultEvent, exitCodeReliable: boolean): S
 type Claim = 'test' | 'build' | 'works' | 'done';
 
 const CLAIMS: [Claim, RegExp][] = [
-  ['test', /\b(?:all\s+(?:the\s+|of\s+the\s+)?(?:\d+\s+)?(?:unit\s+|integration\s+)?tests?\s+(?:now\s+)?(?:pass(?:es|ed)?|are\s+(?:now\s+)?(?:passing|green)|succeed(?:ed)?)|tests?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:passing|green)|(?:tests?|test\s+suite)\s+(?:now\s+)?pass(?:es|ed)?\b|\d+\s+(?:\/\s*\d+\s+)?tests?\s+pass(?:ed|ing)?|\d+\s+passed\b)/i],
+  ['test', /\b(?:all\s+(?:the\s+|of\s+the\s+)?(?:\d+\s+)?(?:unit\s+|integration\s+)?tests?\s+(?:now\s+)?(?:pass(?:es|ed)?|are\s+(?:now\s+)?(?:passing|green)|succeed(?:ed)?)|tests?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:passing|green)|(?:tests?|test\s+suite)\s+(?:now\s+)?pass(?:es|ed)?\b|\d+\s+(?:\/\s*\d+\s+)?tests?\s+pass(?:ed|ing)?|\d+\s+passed\b)|(?<![\w/])(\d+)\s*\/\s*\1\s*(?:PASS(?:ED)?\b|passed\b|통과|通过|通過|合格|成功|réussis?\b|bestanden\b|superad[oa]s\b|pasan\b|✅)|(?:テスト|테스트|测试|測試)[^。.\n]{0,20}(?:合格|通过|通過|통과|成功|パス)/i],
   ['build', /\b(?:(?:the\s+)?(?:build|compilation|type[-\s]?check(?:ing)?|tsc|lint(?:ing)?)\s+(?:now\s+)?(?:succeeds?|succeeded|passes|passed|is\s+(?:now\s+)?(?:successful|passing|clean|green)|works|completes?\s+successfully)|builds?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|compiles?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|no\s+(?:type\s+|compilation\s+|build\s+)errors)\b/i],
   ['works', /\b(?:(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready\b(?!\s+[a-z]))/i],
   // "complete" before a noun is an adjective ("Complete Working Example"), not a report.
@@ -126,7 +126,7 @@ interface FoundClaim {
  * A word every claim pattern above contains: one scan of the whole text before the sentence by
  * sentence battery (most messages claim nothing). Keep it in step with CLAIMS.
  */
-const CLAIM_SCREEN = /pass|green|succe|build|compil|check|tsc|lint|error|work|fix|resolv|verif|functional|production|done|complet|finish|implement|all\s+set/i;
+const CLAIM_SCREEN = /pass|green|succe|build|compil|check|tsc|lint|error|work|fix|resolv|verif|functional|production|done|complet|finish|implement|all\s+set|통과|通过|通過|合格|成功|réussi|bestanden|superad|pasan|パス|✅/i;
 
 /** The strongest success claim in a message, sentence by sentence. */
 export function findClaim(text: string): FoundClaim | null {
