@@ -48,13 +48,16 @@ export type SignInResult =
 
 async function newWebSession(db: DbExecutor, user: { id: string; account_id: string }, ttlMs: number): Promise<SignedIn> {
   const token = randomBytes(32).toString('base64url');
+  // One instant for both ends, so the session lasts exactly its bound (two clock reads a
+  // millisecond apart made it 1 ms longer than an SSO session may be).
+  const now = Date.now();
   await createWebSession(db, {
     id: hashSessionToken(token),
     user_id: user.id,
     account_id: user.account_id,
     csrf_token: randomBytes(32).toString('base64url'),
-    created_at: nowIso(),
-    expires_at: isoAfter(ttlMs),
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + ttlMs).toISOString(),
   });
   return { token, userId: user.id, accountId: user.account_id };
 }

@@ -98,12 +98,13 @@ function claimIsFresh(job: QueuedJob, leaseMs: number, now: number): boolean {
 /**
  * How long an attempt found open is left to the worker that made it before it is closed as
  * interrupted and the delivery sent again: that worker may be alive, holding the receiver's
- * answer through a database outage, and records it within a second of the database's return.
- * 10 s, or the lease when shorter, at least 5 s (a busy machine). A crashed worker's delivery
- * waits this long more.
+ * answer through a database outage, and records it within a second of the database's return —
+ * on a busy machine (a restarted database, reconnecting pools) several seconds, so 10 s whatever
+ * the lease (5 s let a duplicate through under load). A crashed worker's delivery waits this long
+ * more.
  */
-export function answerGraceMs(leaseMs: number): number {
-  return Math.min(Math.max(leaseMs, 5_000), 10_000);
+export function answerGraceMs(_leaseMs: number): number {
+  return 10_000;
 }
 
 /** The job's last_error while it waits for the answer of an open attempt (see begin). */
