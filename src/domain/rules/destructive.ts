@@ -7,7 +7,7 @@ import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
-import { basename, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { basename, capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated } from './outcome.ts';
 import { classifyPath } from '../paths.ts';
@@ -910,9 +910,6 @@ function containerExec(cmd: SimpleCommand): SimpleCommand | null {
   return { ...cmd, name, args: argv.slice(1), redirects: cmd.redirects, pipeIndex: cmd.pipeIndex };
 }
 
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
 
 /** A data store destroyed without SQL: table rows for rails/prisma/kafka/vault/volumes, search index DELETEs. */
 function dataTeardown(cmd: SimpleCommand, raw: string): Teardown | null {

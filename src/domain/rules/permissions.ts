@@ -8,7 +8,7 @@ import { asRequested, dictates, namesPath, RequestLog, whoAsked, type Asker, typ
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
-import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
@@ -165,7 +165,7 @@ interface Judged extends RuleContext {
 /** A new service for a program the request named: the user's aim one step further (a warning). */
 function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
   const who = runs === 'user' ? 'the user' : "the lead agent's Task prompt";
-  return { ...draft, severity: 'warning', key: `${draft.key ?? ''} (runs what was asked)`, title: 'Service installed for a program the request named', detail: `${draft.detail} ${capitalised(who)} asked for the program it runs; making it a service that starts on its own went one step further.` };
+  return { ...draft, severity: 'warning', key: `${draft.key ?? ''} (runs what was asked)`, title: 'Service installed for a program the request named', detail: `${draft.detail} ${capitalise(who)} asked for the program it runs; making it a service that starts on its own went one step further.` };
 }
 
 const SEEN_MAX = 2_000;
@@ -208,9 +208,6 @@ function readsOnly(cmd: SimpleCommand): boolean {
   }
 }
 
-function capitalised(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
 
 /** The request names a script or program file that the unit or job text runs (`pi_bot.py`). */
 export function namesWhatItRuns(request: string, unitText: string): boolean {

@@ -8,7 +8,7 @@
 import { doubleMetaphone } from 'double-metaphone';
 import type { NormEvent } from '../model/events.ts';
 import { editDistance } from './supply-chain.ts';
-import { basename } from './util.ts';
+import { basename, capitalise } from './util.ts';
 
 /** Who asked: the person at the keyboard, or the lead agent that launched a subagent. */
 export type Asker = 'user' | 'lead-agent';
@@ -426,12 +426,9 @@ export function asRequested<D extends Draftish>(draft: D, meta: { severity: Seve
   const by = asker === 'user' ? 'the user asked for it' : "the lead agent's Task prompt asked for it";
   // Its own key: a requested instance never merges into (or softens) an unrequested one.
   const key = `${draft.key ?? draft.rule} (as requested)`;
-  return { ...draft, severity, key, title: `${draft.title ?? meta.title} (as requested)`, detail: `${draft.detail} ${capital(what)}: ${by}.` };
+  return { ...draft, severity, key, title: `${draft.title ?? meta.title} (as requested)`, detail: `${draft.detail} ${capitalise(what)}: ${by}.` };
 }
 
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}
 
 /**
  * A rule's view of consent for commands: it follows the requests, and reports a draft about a

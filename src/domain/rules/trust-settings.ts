@@ -13,7 +13,7 @@ import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
 import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
-import { evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const trustSettings = meta({
   id: 'permissions/trust-settings',
@@ -91,11 +91,11 @@ export const TRUST_RULES: Rule[] = [
             const what = trustFile(w.abs, outer.session.home);
             if (what) judge(draft(event, facts, trustSettings.id, `Changed ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), trustSettings, text, w.abs);
             const weak = weakenedControl(w, event.input.type === 'command' ? event.input.command : '');
-            if (weak) judge({ ...draft(event, facts, controlWeakened.id, `${capital(weak.what)}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), severity: weak.critical ? 'critical' : 'warning' }, controlWeakened, text, w.abs);
+            if (weak) judge({ ...draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), severity: weak.critical ? 'critical' : 'warning' }, controlWeakened, text, w.abs);
           }
           for (const { cmd } of fx.commands) {
             const what = trustCommand(cmd);
-            if (what) judge(draft(event, facts, trustSettings.id, `${capital(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, cmd.text);
+            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, cmd.text);
           }
         },
         finish() {
@@ -110,6 +110,3 @@ function draft(event: NormEvent, facts: EventFacts, rule: string, detail: string
   return { rule, detail, evidence: [evidence(event, excerpt, facts)], key };
 }
 
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
-}

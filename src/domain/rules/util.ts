@@ -138,3 +138,8 @@ export { basename } from '../paths.ts';
 export function meta(m: Omit<RuleMeta, 'category'>): RuleMeta {
   return { category: m.id.slice(0, m.id.indexOf('/')) as Category, ...m };
 }
+
+/** The text with its first letter in capitals (a detail that starts with a quoted phrase). */
+export function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
