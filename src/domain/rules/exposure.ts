@@ -99,7 +99,7 @@ function transcriptCopies(loc: Located, ctx: RuleContext): { from: string; to: s
 }
 
 /** `git add` words that stage `path` (itself, a parent directory, `.`, -A/--all). */
-function stages(args: string[], rel: string): boolean {
+export function stages(args: string[], rel: string): boolean {
   const { short, long, operands } = parseArgs(args);
   if (short.has('A') || long.has('--all')) return true;
   return operands.some((o) => o === '.' || o === ':/' || rel === o.replace(/^\.\//, '').replace(/\/+$/, '') || rel.startsWith(o.replace(/^\.\//, '').replace(/\/+$/, '') + '/'));

@@ -9,6 +9,7 @@ import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, RuleContext } from './types.ts';
 import { effectsOf, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
+import { stages } from './exposure.ts';
 import { credentialCause } from './secrets-cause.ts';
 import { evidence, type EvidenceItem } from './util.ts';
 
@@ -75,11 +76,12 @@ export class SecretFlow {
     const sub = cmd.name === 'git' ? operands[0] : cmd.name === 'gh' ? `${operands[0]} ${operands[1]}` : undefined;
     const here = evidence(event, cmd.text, facts);
     if (sub === 'add') {
-      const all = long.has('--all') || short.has('A') || short.has('u') || operands.length === 1;
-      const dir = loc.dir ?? this.ctx.session.cwd ?? '';
-      const targets = operands.slice(1).map((p) => (p.startsWith('/') ? p : `${dir}/${p}`.replace(/\/\.?$/, '').replace(/\/\.\//g, '/')));
+      // The same reading of `git add` as the transcript-copy rule's (exposure.ts), plus -u.
+      const dir = (loc.dir ?? this.ctx.session.cwd ?? '').replace(/\/+$/, '');
+      const args = cmd.args.slice(cmd.args.indexOf('add') + 1);
       for (const h of this.files.values()) {
-        if (all || targets.some((t) => h.path === t || h.path.startsWith(`${t}/`))) this.mark(h, 'staged', here);
+        const rel = h.path.startsWith(`${dir}/`) ? h.path.slice(dir.length + 1) : h.path;
+        if (short.has('u') || stages(args, rel)) this.mark(h, 'staged', here);
       }
     } else if (sub === 'commit') {
       const all = short.has('a') || long.has('--all');
