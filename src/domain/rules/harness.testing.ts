@@ -157,6 +157,11 @@ export function fetchUrl(url: string, promptText?: string, o: CallOptions = {}):
   return call({ type: 'web_fetch', url, prompt: promptText }, 'WebFetch', o);
 }
 
+/** A Task call launching a subagent. */
+export function task(description: string, promptText: string, o: CallOptions = {}): ToolCallEvent {
+  return call({ type: 'subagent', description, prompt: promptText }, 'Task', o);
+}
+
 export function search(pattern: string, path?: string, o: CallOptions = {}): ToolCallEvent {
   return call({ type: 'search', pattern, path }, 'Grep', o);
 }

@@ -347,9 +347,8 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   // Nothing found, the usual case: the quoted call is not worth building.
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
-  const asked = facts.call ? describeCall(facts.call).toLowerCase() : '';
   let found: Pending | null = null;
-  if (inj && !asked.includes(text.slice(inj.start, inj.end).toLowerCase().split(/\s+/).slice(0, 2).join(' '))) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label)) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
@@ -367,6 +366,20 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   const named = namedIn(passage);
   const instructions = isEmpty(named) ? null : { what: found.what, evidence: found.evidence, named, strict: false, key: found.key, callsLeft: INSTRUCTION_CALLS };
   return { pending: found, instructions };
+}
+
+/**
+ * Whether a matched phrase is the agent's own words coming back: its search term or command (the
+ * phrase's first two words in the call), the prompt it gave a subagent, or a subagent's report
+ * telling the lead what not to tell the user (a subagent is the agent's own model relaying its
+ * brief; the pages it read are in its own transcript).
+ */
+function ownWords(call: EventFacts['call'], phrase: string, label: string): boolean {
+  if (!call) return false;
+  const head = phrase.toLowerCase().split(/\s+/).slice(0, 2).join(' ');
+  if (describeCall(call).toLowerCase().includes(head)) return true;
+  if (call.input.type !== 'subagent') return false;
+  return label === '"do not tell the user"' || call.input.prompt.toLowerCase().includes(head);
 }
 
 const DOCUMENT = /(?:^|\/)(?:README|CONTRIBUTING|INSTALL|SETUP|USAGE)[^/]*$|\.(?:md|mdx|markdown|txt|rst|adoc|html?)$/i;

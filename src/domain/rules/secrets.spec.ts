@@ -159,6 +159,17 @@ test('a Firebase web config key is public; the same key elsewhere is a finding',
   assert.deepEqual(only(await runRules([write('server/maps.ts', `const MAPS_KEY = "${key}";\n`)]), INPUT).map(severityOf), ['warning']);
 });
 
+test('a JWT with the anon role (Supabase anon key) or placeholder claims is a public client key; a service-role JWT is a finding', async () => {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const sig = randomString(43, undefined, 7);
+  const jwt = (claims: object) => `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}.${sig}`;
+  const anon = jwt({ iss: 'supabase', ref: 'qwhkjzbnfzqkxvmhrtyp', role: 'anon', iat: 1700000000, exp: 2000000000 });
+  const sample = jwt({ iss: 'supabase', ref: 'placeholder', role: 'service_role', iat: 1700000000 });
+  const service = jwt({ iss: 'supabase', ref: 'qwhkjzbnfzqkxvmhrtyp', role: 'service_role', iat: 1700000000, exp: 2000000000 });
+  assert.deepEqual(only(await runRules([write('src/lib/supabase.ts', `export const anonKey = "${anon}";\nexport const demo = "${sample}";\n`)]), INPUT), []);
+  assert.equal(only(await runRules([write('server/admin.ts', `const SERVICE_KEY = "${service}";\n`)]), INPUT).length, 1);
+});
+
 test('Slack placeholders and image URLs containing xoxo are not tokens; a real bot token is', async () => {
   const drafts = await runRules([
     write('.env.sample.local', 'SLACK_BOT_TOKEN=xoxb-my-bot-token\nSLACK_APP_TOKEN=xoxb-your-token\n'),

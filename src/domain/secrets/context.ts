@@ -13,6 +13,11 @@
 //   `redis://:password1@127.0.0.1`): a well-known default word (with at most a few digits or a
 //   `!`) in a URL whose host is this machine is a development setup, not a credential. Decision:
 //   not reported (the same password against a remote host is).
+// - Client keys that are JSON Web Tokens with the role `anon` (Supabase's anon key, PostgREST's
+//   anonymous role): shipped to every browser like Firebase's key; what they may read is decided
+//   by row-level security, and the service-role key (the secret one) has another role. Tokens
+//   whose claims are placeholders (`"ref":"placeholder"`, `"sub":"example"`) are samples.
+//   Decision: neither is reported.
 import type { Candidate } from './vouch-rules.ts';
 
 const AWS_KEY_ID = /^(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}$/;
@@ -32,9 +37,26 @@ export function isDemoDefault(value: string): boolean {
 export function notASecretInContext(c: Candidate, value: string, text: string): boolean {
   if (LOCAL_AFTER.test(text.slice(c.end, c.end + 40)) && isDemoDefault(value)) return true;
   if (AWS_KEY_ID.test(value)) return PRESIGNED_BEFORE.test(text.slice(Math.max(0, c.start - 20), c.start));
+  if (value.startsWith('eyJ')) return publicClientToken(value);
   if (value.startsWith('AIza')) {
     const around = text.slice(Math.max(0, c.start - FIREBASE_REACH), Math.min(text.length, c.end + FIREBASE_REACH));
     return FIREBASE_CONTEXT.test(around);
   }
   return false;
+}
+
+const ANON_ROLE = /"role"\s*:\s*"anon(?:ymous)?"/;
+const PLACEHOLDER_CLAIM = /"(?:ref|sub|iss|aud)"\s*:\s*"(?:placeholder|example|your[-_][a-z-]+|demo-project|project-ref)"/i;
+
+/** A JWT whose claims make it a public client key or a sample (see above). */
+export function publicClientToken(token: string): boolean {
+  const payload = token.split('.')[1];
+  if (!payload) return false;
+  let claims: string;
+  try {
+    claims = Buffer.from(payload, 'base64url').toString('utf8');
+  } catch {
+    return false;
+  }
+  return ANON_ROLE.test(claims) || PLACEHOLDER_CLAIM.test(claims);
 }

@@ -191,10 +191,12 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
   const seen = new Set<string>();
   for (const found of [...candidates].sort(rank)) {
     const value = text.slice(found.start, found.end);
-    if (seen.has(value) || rejected(found, value) || notASecretInContext(found, value, text) || variableReference(found, value, text)) continue;
+    if (seen.has(value) || rejected(found, value) || variableReference(found, value, text)) continue;
     // A value shown cut short (`LEFT(token, 20)` → "sk_live_51H8…", "abcd1234..."): a prefix is no
-    // usable credential, so it is masked but never reported (issue 25: never cry wolf).
-    const c = !found.maskOnly && cutShort(text, found.end) ? { ...found, maskOnly: true as const } : found;
+    // usable credential; a value public by design (context.ts) grants nothing secret. Both are
+    // masked — a report never shows what a detector matched — but never reported (issue 25).
+    const quiet = !found.maskOnly && (cutShort(text, found.end) || notASecretInContext(found, value, text));
+    const c = quiet ? { ...found, maskOnly: true as const } : found;
     const at = insertionPoint(kept, c.start);
     const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
     if (overlaps) continue;

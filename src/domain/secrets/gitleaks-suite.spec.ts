@@ -108,4 +108,5 @@ test('gitleaks suite whole: credentials caught, look-alikes flagged, raw values 
   assert.ok(rows.filter((r) => r.guard).length / rows.length <= FLOOR.guardLeaks, 'guard leak share rose');
 });
 
-const FLOOR = { caught: 0.895, lookAlikes: 0.076, reportLeaks: 0, guardLeaks: 0 };
+// caught: one case fewer than when vendored on purpose — the Supabase demo anon key is a public client key (secrets/context.ts)
+const FLOOR = { caught: 0.894, lookAlikes: 0.076, reportLeaks: 0, guardLeaks: 0 };
