@@ -177,7 +177,9 @@ function zoneOf(abs: string, cwd: string | null, home: string | null): PathZone 
 const SENSITIVE: [string, (p: string, base: string) => boolean][] = [
   ['env-file', (_p, b) => /^\.env(?:\..+)?$|^\.envrc$|\.env$/.test(b) && !/\.(?:example|sample|template|dist|defaults?)$/.test(b) && !/^\.env\.(?:example|sample|template)\./.test(b)],
   // ~/.ssh/* except public halves: a .pub or known_hosts file grants nothing.
-  ['ssh', (p, b) => /(?:^|\/)\.ssh(?:\/|$)/.test(p) && !/\.pub$|^known_hosts(?:\.old)?$/.test(b)],
+  // ~/.ssh/* except what holds no secret: public halves, known hosts, authorized (public) keys and
+  // the client config (host aliases and key *paths*, reviewers: "holds no keys").
+  ['ssh', (p, b) => /(?:^|\/)\.ssh(?:\/|$)/.test(p) && !/\.pub$|^known_hosts2?(?:\.old)?$|^authorized_keys2?$|^config$/.test(b)],
   ['private-key', (_p, b) => /^id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/.test(b) || /\.(?:pem|key|p12|pfx|ppk|jks|keystore)$/.test(b)],
   ['aws-credentials', (p) => /(?:^|\/)\.aws\/credentials$/.test(p)],
   ['gcloud-credentials', (p, b) => /(?:^|\/)\.config\/gcloud(?:\/|$)/.test(p) || b === 'application_default_credentials.json'],

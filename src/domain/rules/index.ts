@@ -18,11 +18,13 @@ import { EXPOSURE_RULES } from './exposure.ts';
 import { CIRCUMVENTION_RULES } from './circumvention.ts';
 import { OVERWRITE_RULES } from './overwrite.ts';
 import { TRUST_RULES } from './trust-settings.ts';
+import { CREDENTIAL_HUNT_RULES } from './credential-hunt.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
   ...OVERWRITE_RULES,
   ...SECRETS_RULES,
+  ...CREDENTIAL_HUNT_RULES,
   ...EXFILTRATION_RULES,
   ...EXPOSURE_RULES,
   ...INJECTION_RULES,

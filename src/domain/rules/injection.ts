@@ -90,6 +90,8 @@ interface Hidden {
   kinds: Set<string>;
   first: number;
   tagText: string;
+  /** A zero-width character between two letters: a word split to slip past a filter ("ig​nore"). */
+  splitsWord: boolean;
 }
 
 const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
@@ -101,6 +103,23 @@ const I18N_ISOLATE = /[\u2066-\u2068]([^\u2066-\u2069\u202A-\u202E\n]{0,200})\u2
 
 /** Invisible characters worth a look (see the rule description for what is excused). */
 export function findHidden(input: string): Hidden | null {
+  const h = scanHidden(input);
+  return h && hidesSomething(h) ? h : null;
+}
+
+/**
+ * Tag characters and bidirectional controls change what a reader sees at any count; zero-width
+ * characters hide text only in numbers (an encoding needs several) or inside a word (splitting a
+ * keyword past a filter). One or two between words — a zero-width space pasted into a tmux.conf, a
+ * BOM where a quoting bug made bash echo a Windows file — hide nothing.
+ */
+const ZERO_WIDTH_MIN = 3;
+function hidesSomething(h: Hidden): boolean {
+  return h.kinds.has('tag characters') || h.kinds.has('bidirectional overrides') || h.count >= ZERO_WIDTH_MIN || h.splitsWord;
+}
+const LETTER = /\p{L}/u;
+
+function scanHidden(input: string): Hidden | null {
   // Outputs can be megabytes: one regex pass decides whether the character loop is needed at all.
   if (!HIDDEN_CANDIDATE.test(input)) return null;
   const text = input.replace(I18N_ISOLATE, '$1');
@@ -110,8 +129,9 @@ export function findHidden(input: string): Hidden | null {
     if (c > 0xffff) i++;
     const kind = hiddenKind(c, text, i);
     if (!kind) continue;
-    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '' };
+    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false };
     h.count++;
+    if (kind === 'zero-width characters' && !h.splitsWord) h.splitsWord = LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '');
     h.kinds.add(kind);
     if (kind === 'tag characters' && h.tagText.length < 200 && c >= 0xe0020 && c <= 0xe007e) h.tagText += String.fromCharCode(c - 0xe0000);
   }

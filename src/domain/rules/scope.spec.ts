@@ -37,13 +37,14 @@ test('persistence and agent files are left to their own rules', async () => {
   assert.deepEqual(only(drafts, WRITE), []);
 });
 
-test('reading other projects is info, reading widely is a warning', async () => {
+test('reading other projects is info, and reading widely is still info (a read changes nothing)', async () => {
   const few = only(await runRules([read('/home/dev/other-app/README.md'), cmd('cat ~/notes/todo.txt')]), READ);
   assert.deepEqual(few.map(severityOf), ['info']);
   const many = only(await runRules([
     read('/home/dev/a/x.ts'), read('/home/dev/b/y.ts'), search('password', '/home/dev/c'), cmd('cat ~/d/z.md'),
   ]), READ);
-  assert.deepEqual(many.map(severityOf), ['warning']);
+  assert.deepEqual(many.map(severityOf), ['info']);
+  assert.match(many[0].detail, /4 files read outside the project/);
 });
 
 test("reading the agent's own skills and instructions is info, never a warning; other places still count", async () => {
@@ -57,10 +58,11 @@ test("reading the agent's own skills and instructions is info, never a warning; 
   const wide = only(await runRules([
     read('/home/dev/.codex/skills/review/SKILL.md'), read('/home/dev/a/x.ts'), read('/home/dev/b/y.ts'), cmd('cat ~/d/z.md'),
   ]), READ);
-  assert.deepEqual(wide.map(severityOf), ['warning']);
+  assert.deepEqual(wide.map(severityOf), ['info']);
+  assert.match(wide[0].detail, /3 files read outside the project/);
   // A folder merely named like an agent's is not its equipment.
   const lookalike = only(await runRules([read('/home/dev/skills/a.md'), read('/home/dev/x/.claude-notes/b.md'), read('/home/dev/y/c.md')]), READ);
-  assert.deepEqual(lookalike.map(severityOf), ['warning']);
+  assert.match(only(lookalike, READ)[0]?.detail ?? '', /3 files read outside the project/);
 });
 
 test('the main checkout of a git worktree and a monorepo root are not other projects', async () => {

@@ -22,7 +22,7 @@ export const readOutside = meta({
   id: 'scope/read-outside-worktree',
   severity: 'info',
   title: 'Files read outside the working tree',
-  description: 'The agent read files in the home directory outside the project (other projects, personal files). Context when it happens a little; a warning when it read 20+ distinct files or from 3+ different places. Reads of the agent\'s own skills, commands, subagents, prompts, plugins and global instructions (~/.claude/skills, ~/.codex/skills, ~/.agents/skills, ~/.gemini/commands …) are listed but never make it a warning. System files (/etc, /usr …), tool caches (~/.npm, ~/.cargo …), credential files (reported by secrets/sensitive-file-read) and the directories just above the project (a git worktree\'s main checkout, a monorepo root — up to two levels up, never ~/ or ~/<dir>) are not counted.',
+  description: 'The agent read files in the home directory outside the project (other projects, personal files). Always context (info), however many: reading is not a change, and reviewers judged "many reads outside the tree" wrong on every real log where it was a warning (a config backup, desktop customisation the user asked for); credential files are secrets/sensitive-file-read, and data that leaves is exfiltration\'s. Reads of the agent\'s own skills, commands, subagents, prompts, plugins and global instructions (~/.claude/skills, ~/.codex/skills, ~/.agents/skills, ~/.gemini/commands …) are listed but never make it a warning. System files (/etc, /usr …), tool caches (~/.npm, ~/.cargo …), credential files (reported by secrets/sensitive-file-read) and the directories just above the project (a git worktree\'s main checkout, a monorepo root — up to two levels up, never ~/ or ~/<dir>) are not counted.',
   remediation: 'Check why the agent looked outside the project; restrict its file access to the working tree.',
 });
 
@@ -148,14 +148,11 @@ export const SCOPE_RULES: Rule[] = [
         },
         finish() {
           if (total === 0) return;
-          const many = paths.size >= 20 || areas.size >= 3;
           const asked = named > 0 ? ` (${plural(named, 'other read')} went where the user asked.)` : '';
           const others = paths.size > 0 ? `${plural(paths.size, 'file')} read outside the project (${[...areas].slice(0, 5).join(', ')})` : '';
           const mine = own.size > 0 ? `${plural(own.size, 'file')} of the agent's own skills or instructions read` : '';
           ctx.report({
             rule: readOutside.id,
-            severity: many ? 'warning' : 'info',
-            title: many ? 'Many files read outside the working tree' : undefined,
             detail: `${[others, mine].filter(Boolean).join('; ')}.${asked}`,
             evidence: ev,
           });
