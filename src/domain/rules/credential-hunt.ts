@@ -23,7 +23,7 @@ export const credentialHunt = meta({
 /** Output of a refused authentication, in the words of common CLIs and HTTP APIs. */
 const AUTH_FAILURE = /\b401\b[^\n]{0,40}\b(?:unauthori[sz]ed|authentication)|\bunauthori[sz]ed\b|bad credentials|authentication (?:failed|failure|required)|(?:invalid|expired|revoked|missing)[ _-](?:api[ _-]?)?(?:key|token|credentials?)|(?:api[ _-]?key|token|credentials?) (?:is |was )?(?:invalid|expired|revoked|not (?:found|set|provided))|permission denied \(publickey|not logged in|you are not logged into|please (?:run|log ?in)[^\n]{0,30}\b(?:auth )?login|unable to locate credentials|no ?credential ?providers|could not read username|could not find (?:default )?credentials|requires authentication|login required/i;
 
-const SECRET_WORDS = /token|secret|passw(?:or)?d|passwd|api[_ -]?key|apikey|credential|\bauth\b|bearer|private[_ -]?key|id_rsa|id_ed25519|\.pem\b|\.env\b|ghp_|github_pat|gho_|xox[bp]|sk-|AKIA|glpat/i;
+const SECRET_WORDS = /token|secret|passw(?:or)?d|passwd|api[_ -]?key|apikey|credential|\bauth\b|bearer|private[_ -]?key|\bid_(?:\*|rsa|ed25519|ecdsa|dsa)|\.key\b|\.pem\b|\.env\b|ghp_|github_pat|gho_|xox[bp]|sk-|AKIA|glpat/i;
 const SEARCHERS = /^(?:grep|egrep|fgrep|rg|ag|ack|find|fd|locate|mdfind|git-grep)$/;
 const KEYCHAIN = /^(?:security|secret-tool)$/;
 const STORE = /\/\.(?:config|aws|docker|ssh|netrc|npmrc|kube|gnupg|azure|local\/share)(?:\/|$)|\/(?:Library\/Keychains|AppData)(?:\/|$)/;

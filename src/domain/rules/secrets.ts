@@ -189,7 +189,7 @@ function sourceOf(event: NormEvent, facts: EventFacts): string {
 
 const ENV_FILE = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$|(?:^|[\\/])[\w.-]+\.env$/;
 
-const PASSWORD_LABELS = /^(?:Password in URL|Password in a command line)$/;
+const PASSWORD_LABELS = /^Password in (?:URL|database URL|a command line)$/;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
 
 /**
@@ -199,13 +199,36 @@ const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
  * hosts the call dials, when the password is in a command.
  */
 export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | null): boolean {
-  if (!PASSWORD_LABELS.test(hit.label)) return false;
-  const url = LOCAL_URL_HOST.exec(text.slice(Math.max(0, text.lastIndexOf(' ', hit.start) + 1), hit.end + 200));
+  // A value known only by its label (a password, a secret in a .env, a JSON body's "password")
+  // that the same text also puts into a URL to this machine is that local service's password.
+  const password = PASSWORD_LABELS.test(hit.label);
+  if ((password || hit.confidence !== 'high') && usedLocally(hit.value, text)) return true;
+  if (!password) return hit.confidence !== 'high' && hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
+  const url = LOCAL_URL_HOST.exec(text.slice(wordStart(text, hit.start), hit.end + 200));
   if (url) return isLocalHost(url[1]);
   if (hosts !== null && hosts.length > 0) return hosts.every(isLocalHost);
   // A terminal capture may cut the command ("http://localhost…"): the URLs it still shows decide.
   const shown = [...text.slice(0, 20_000).matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.-]+)/g)].map((m) => m[1].replace(/\.+$/, ''));
   return hosts !== null && shown.length > 0 && shown.every(isLocalHost);
+}
+
+/** Where the whitespace-free word holding `at` begins (a URL's scheme, before its password). */
+function wordStart(text: string, at: number): number {
+  let i = at;
+  while (i > 0 && at - i < 400 && !/\s/.test(text[i - 1])) i--;
+  return i;
+}
+
+const LOCAL_SCAN_MAX = 100_000;
+
+/** Whether `value` appears as the password of a URL whose host is this machine (`…://user:VALUE@localhost`). */
+function usedLocally(value: string, text: string): boolean {
+  const scanned = text.length > LOCAL_SCAN_MAX ? text.slice(0, LOCAL_SCAN_MAX) : text;
+  for (let at = scanned.indexOf(`:${value}@`); at >= 0; at = scanned.indexOf(`:${value}@`, at + 1)) {
+    const host = /^@\[?([^\s/:\]?#]+)/.exec(scanned.slice(at + value.length + 1, at + value.length + 200));
+    if (host && isLocalHost(host[1])) return true;
+  }
+  return false;
 }
 
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {

@@ -187,11 +187,35 @@ function isCredentialValue(name: string, value: string): boolean {
   const strong = STRONG_NAME.test(name);
   if (!strong && !SEGMENT_NAME.test(name)) return false;
   if (isPlaceholder(value) || isSequential(value) || /^(?:true|false|null|none|nil|undefined|required|optional|string|number|bool|boolean|int)$/i.test(value)) return false;
-  if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
+  if (isWordName(value) || selfDescribedNonSecret(value)) return false;
+  if (/^[A-Za-z_][A-Za-z0-9_]*\(^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
   if (UUID.test(value)) return strong || /key$/.test(name);
   if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return isPassword(value);
   if (isOrdinaryBase64Text(value)) return false;
   return looksRandom(value);
+}
+
+/**
+ * Lower-case words joined by `-`, `_` or `.`, optionally an atom or symbol (`current-password`,
+ * `:current_password`, `new_token`): a name in code — an HTML autocomplete token, an Elixir atom,
+ * a field name — not a value anyone types as a secret.
+ */
+export function isWordName(value: string): boolean {
+  return /^:?[a-z]+(?:[-_.][a-z]+)+$/.test(value);
+}
+
+/** Segments that make a joined value describe itself as a stand-in (`spark_jwt_secret_2026_development_key_32chars`). */
+const STAND_IN_SEGMENT = /^(?:dev|development|local|localdev|test|testing|demo|sample|insecure|default|dummy|fake|mock|\d+chars?|notsecret|nonsecret|unsafe|sandbox)$/;
+
+/**
+ * A value of three or more word segments, one of which says it is for development or a
+ * stand-in: the author labelled it not-a-secret in the value itself. Random tokens have no such
+ * segments; passwords people choose are not built like identifiers.
+ */
+export function selfDescribedNonSecret(value: string): boolean {
+  const segments = value.toLowerCase().split(/[-_.]/);
+  // Words and short numbers only: a provider's test key (`FLWPUBK_TEST-<32 hex>-X`) has a random segment.
+  return segments.length >= 3 && segments.every((x) => /^(?:[a-z]{1,14}|\d{1,8}|\d+chars?)$/.test(x)) && segments.some((x) => STAND_IN_SEGMENT.test(x));
 }
 
 /**
