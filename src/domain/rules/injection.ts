@@ -90,7 +90,7 @@ interface Hidden {
   kinds: Set<string>;
   first: number;
   tagText: string;
-  /** A zero-width character between two letters: a word split to slip past a filter ("ig​nore"). */
+  /** A zero-width character between two letters: a word split to slip past a filter ("ig<U+200B>nore"). */
   splitsWord: boolean;
 }
 
