@@ -103,6 +103,14 @@ test('deleting test files and removing assertions weaken tests', async () => {
   assert.equal(only(py, WEAK).length, 1);
 });
 
+test('an edit the harness refused or that failed weakened nothing; the same edit that took effect did', async () => {
+  const removal = () => edit('tests/test_billing.py', 'r = refund(5)\n    assert r == 5\n    assert log.called', 'r = refund(5)');
+  for (const output of ['<tool_use_error>String to replace not found in file.\nString: r = refund(5)</tool_use_error>', 'File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.']) {
+    assert.deepEqual(only(await runRules(answered(removal(), { isError: true, output })), WEAK), [], output);
+  }
+  assert.equal(only(await runRules(answered(removal(), { output: 'The file tests/test_billing.py has been updated.' })), WEAK).length, 1);
+});
+
 test('reworking a test file the agent itself created earlier in the session is not weakening', async () => {
   const created = 'it("processes", async () => {\n  act(() => { run() })\n  expect(processing).toBe(true)\n  expect(result).toEqual(ok)\n})';
   const reworked = 'it("processes", async () => {\n  await act(async () => { await run() })\n  expect(result).toEqual(ok)\n})';

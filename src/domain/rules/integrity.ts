@@ -3,6 +3,7 @@
 // skipped, deleted or stripped of assertions, failures hidden with `|| true`, hooks skipped with
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
 import { failureExcerpt } from './excerpt-window.ts';
+import { refusal } from './outcome.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
@@ -387,6 +388,8 @@ interface Weakening {
   /** For a deleted test file: its name, so a re-creation elsewhere reads as a move. */
   deleted?: string;
   moved?: boolean;
+  /** The call that made it: a refused or failed edit weakened nothing. */
+  callId?: string;
 }
 
 const WEAKENINGS_MAX = 20;
@@ -420,11 +423,16 @@ export const INTEGRITY_RULES: Rule[] = [
             const fx = effectsOf(event, facts, ctx.session);
             ledger.onCall(event, fx);
             if (main) probes.onCall(event, facts, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
-            for (const w of weakeningsIn(fx, created, contents, authored)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false }, WEAKENINGS_MAX);
+            for (const w of weakeningsIn(fx, created, contents, authored)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false, callId: event.callId }, WEAKENINGS_MAX);
             trackTestFiles(fx, created, weakenings);
             authored.onCall(fx);
             contents.onCall(event, fx);
           } else if (event.kind === 'tool_result') {
+            // An edit the harness refused ("String to replace not found", "File has been modified
+            // since read") or that failed changed nothing: it weakened nothing (issue 25, effects).
+            if ((event.isError || refusal(event, 'write')) && facts.call && facts.call.input.type !== 'command') {
+              for (let i = weakenings.length - 1; i >= 0; i--) if (weakenings[i].callId === event.callId) weakenings.splice(i, 1);
+            }
             contents.onResult(event, facts);
             probes.onResult(event, facts);
             const run = ledger.onResult(event);

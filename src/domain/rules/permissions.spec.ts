@@ -187,6 +187,11 @@ test('a critical write the sandbox refused is an attempt that stays a warning; a
   assert.match(refused[0].title ?? '', /attempted/);
   const failed = only(await runRules([...ran('sudo systemctl enable app', { exitCode: 1, output: 'sudo: a password is required' })]), SUDO);
   assert.deepEqual(failed.map(severityOf), ['info']);
+  // through a pipe the exit status is the last stage's: sudo's own words in the output decide
+  const piped = only(await runRules([...ran('sudo pacman -S --noconfirm figlet 2>&1 | tail -3', { exitCode: 0, output: 'Please touch the FIDO authenticator.\nsudo: a terminal is required to read the password; either use the -S option\nsudo: a password is required' })]), SUDO);
+  assert.deepEqual(piped.map(severityOf), ['info']);
+  const ran_ = only(await runRules([...ran('sudo pacman -S --noconfirm figlet 2>&1 | tail -3', { exitCode: 0, output: 'installing figlet...' })]), SUDO);
+  assert.deepEqual(ran_.map(severityOf), ['warning']);
   assert.match(refused[0].detail, /Read-only file system/);
   const dictated = only(await runRules([prompt('please run sudo apt-get install -y jq'), cmd('sudo apt-get install -y jq')]), SUDO);
   assert.deepEqual(dictated.map(severityOf), ['info']);
