@@ -35,6 +35,15 @@ for (const agent of ['claude-code', 'codex'] as const) {
   });
 }
 
+test('codex: a posture that begins mid-session does not claim the risky calls made before it', async () => {
+  const before = session('codex', [{ prompt: 'set up the box' }, { bash: 'sudo apt-get install -y nginx', output: 'ok' }]);
+  const switched = JSON.stringify({ timestamp: '2026-05-01T11:00:00.000Z', type: 'turn_context', payload: { cwd: '/home/dev/project', approval_policy: 'never', sandbox_policy: { type: 'danger-full-access' }, model: 'gpt-5' } });
+  const after = JSON.stringify({ timestamp: '2026-05-01T11:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] } });
+  const r = await analyzeText(`${before}${switched}\n${after}\n`);
+  assert.deepEqual(severityOf(r, 'permissions/approval-bypass'), ['info']);
+  assert.deepEqual(severityOf(r, 'permissions/sudo'), ['warning']);
+});
+
 // ---- effects ------------------------------------------------------------------------------------
 
 for (const agent of AGENTS) {

@@ -26,6 +26,8 @@ interface Pending {
   evidence: { timeline_index: number; excerpt: string }[];
   occurrences: number;
   first: number;
+  /** The event index of its first evidence: where a posture began (its record is not in the timeline). */
+  firstEvent: number;
   posture: boolean;
 }
 
@@ -73,6 +75,7 @@ export class FindingCollector {
       evidence: kept,
       occurrences: 1,
       first: evidence[0]?.timeline_index ?? Number.MAX_SAFE_INTEGER,
+      firstEvent: draft.evidence[0]?.index ?? Number.MAX_SAFE_INTEGER,
       posture: draft.posture === true,
     });
   }
@@ -111,8 +114,10 @@ export class FindingCollector {
   private raisePostures(): void {
     for (const p of this.byKey.values()) {
       if (!p.posture) continue;
-      const start = p.evidence[0]?.timeline_index ?? 0;
-      const risky = [...this.byKey.values()].filter((o) => !o.posture && o.severity !== 'info' && RISK_CATEGORIES.has(o.meta.category) && o.first >= start);
+      // Only what happened after the posture began (Codex can switch to "never" mid-session): the
+      // posture record is often not in the timeline, so event indices decide.
+      const start = p.firstEvent;
+      const risky = [...this.byKey.values()].filter((o) => !o.posture && o.severity !== 'info' && RISK_CATEGORIES.has(o.meta.category) && o.firstEvent >= start);
       const own = p.evidence.length > 1;
       if (risky.length === 0 && !own) continue;
       p.severity = 'warning';
