@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, patch, read, runRules, severityOf, write } from './harness.testing.ts';
+import { answered, cmd, edit, only, patch, prompt, read, runRules, severityOf, write } from './harness.testing.ts';
 
 const EDITED = 'ci/config-edited';
 const PRT = 'ci/pull-request-target';
@@ -102,4 +102,24 @@ test('piping a secret through base64, tee or sed still prints it (masking is eva
   for (const step of ['- run: echo "${{ secrets.NPM_TOKEN }}" | base64', '- run: echo "${{ secrets.NPM_TOKEN }}" | tee token.txt', '- run: echo "$DEPLOY_TOKEN" | sed s/a/b/']) {
     assert.equal(only(await runRules([edit('.github/workflows/ci.yml', '- run: npm test', `${step}\n      - run: npm test`)]), ECHO).length, 1, step);
   }
+});
+
+const PAGES = 'name: pages\non: [push]\npermissions:\n  contents: read\n  pages: write\n  id-token: write\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/deploy-pages@v4\n';
+
+test('a new workflow stating the scopes it needs declares them (info); grants added to an existing workflow, or write-all, broaden it', async () => {
+  const created = await runRules(answered(patch([{ path: '.github/workflows/pages.yml', op: 'add', added: PAGES }]), { output: 'Success.' }));
+  assert.deepEqual(only(created, PERMS).map(severityOf), ['info']);
+  const broadened = await runRules(answered(edit('.github/workflows/ci.yml', 'permissions:\n  contents: read', 'permissions:\n  contents: write'), { output: 'ok' }));
+  assert.deepEqual(only(broadened, PERMS).map(severityOf), ['warning']);
+  const all = await runRules(answered(patch([{ path: '.github/workflows/x.yml', op: 'add', added: 'on: [push]\npermissions: write-all\njobs: {}\n' }]), { output: 'Success.' }));
+  assert.deepEqual(only(all, PERMS).map(severityOf), ['warning']);
+});
+
+test('CI work the request asked for is info; the same edit unasked is a warning; a refused edit is an attempt', async () => {
+  const asked = await runRules([prompt('Need GitHub Actions workflow to deploy to pages'), ...answered(patch([{ path: '.github/workflows/pages.yml', op: 'add', added: PAGES }]), { output: 'Success.' })]);
+  assert.deepEqual(only(asked, EDITED).map(severityOf), ['info']);
+  const unasked = await runRules([prompt('fix the login bug'), ...answered(edit('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), { output: 'ok' })]);
+  assert.deepEqual(only(unasked, EDITED).map(severityOf), ['warning']);
+  const refused = await runRules([prompt('fix the login bug'), ...answered(edit('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), { denied: true })]);
+  assert.deepEqual(only(refused, EDITED).map(severityOf), ['info']);
 });

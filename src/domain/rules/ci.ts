@@ -6,12 +6,14 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { isCiConfigFile } from '../paths.ts';
 import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { asRequested, namesFile, RequestLog, whoAsked } from './requests.ts';
+import { Outcomes } from './outcome.ts';
 
 export const ciEdited = meta({
   id: 'ci/config-edited',
   severity: 'warning',
   title: 'CI configuration changed',
-  description: 'The agent created, edited or deleted CI configuration (.github/workflows, .gitlab-ci.yml, .circleci, Jenkinsfile, azure-pipelines, buildkite, bitbucket-pipelines …). CI runs with the repository\'s secrets and deploy rights.',
+  description: 'The agent created, edited or deleted CI configuration (.github/workflows, .gitlab-ci.yml, .circleci, Jenkinsfile, azure-pipelines, buildkite, bitbucket-pipelines …). CI runs with the repository\'s secrets and deploy rights. Info when the request asked for CI work (a workflow, a pipeline, GitHub Actions, the file by name); an edit that did not take effect is an attempt.',
   remediation: 'Review the pipeline diff as carefully as code that handles credentials.',
 });
 export const dangerousTrigger = meta({
@@ -25,7 +27,7 @@ export const permissionsBroadened = meta({
   id: 'ci/permissions-broadened',
   severity: 'warning',
   title: 'CI token permissions broadened',
-  description: 'permissions: write-all, or new "<scope>: write" grants (contents, packages, actions, id-token, pull-requests …) were added to a workflow: the job token can now change the repository, publish or mint cloud credentials.',
+  description: 'permissions: write-all, or new "<scope>: write" grants (contents, packages, actions, id-token, pull-requests …) were added to an existing workflow: the job token can now change the repository, publish or mint cloud credentials. A new workflow declaring the scopes it needs (a Pages deploy\'s pages/id-token) is least privilege being stated, not broadened: info; write-all stays a warning.',
   remediation: 'Grant the least permission each job needs; keep write scopes in separate, trusted jobs.',
 });
 export const secretEchoed = meta({
@@ -98,17 +100,28 @@ function grew(w: FileOp, re: RegExp): boolean {
   return countMatches(w.added, re) > countMatches(w.removed, re);
 }
 
+const CI_WORDS = /\b(?:workflows?|pipelines?|github actions?|gh actions|actions? (?:workflow|file)|ci(?:\/cd)?|continuous integration|gitlab-ci|circleci|jenkinsfile|deploy (?:it )?to (?:github )?pages)\b/i;
+
 export const CI_RULES: Rule[] = [
   {
     metas: [ciEdited, dangerousTrigger, permissionsBroadened, secretEchoed],
-    create(ctx) {
+    create(outer) {
+      const requests = new RequestLog();
+      const outcomes = new Outcomes(outer, [ciEdited, dangerousTrigger, permissionsBroadened, secretEchoed]);
       return {
         onEvent(event, facts) {
-          const fx = effectsOf(event, facts, ctx.session);
+          requests.onEvent(event);
+          outcomes.onEvent(event);
+          const fx = effectsOf(event, facts, outer.session);
           for (const w of [...fx.writes, ...fx.deletes]) {
             if (w.zone !== 'worktree' || !(isCiConfigFile(w.abs) || isCiConfigFile(w.path))) continue;
+            const asked = whoAsked(requests.for(event), (t) => CI_WORDS.test(t) || namesFile(t, w.path));
+            const ctx: RuleContext = { session: outer.session, report: (d) => outcomes.report(event, 'write', d.rule === ciEdited.id && asked ? asRequested(d, ciEdited, asked, 'the request asked for CI work') : d, w.abs) };
             checkCi(ctx, event, facts, w, w.cmd?.text ?? describeCall(fx.call!));
           }
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },
@@ -133,7 +146,15 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   }
   if (grew(w, WRITE_GRANT)) {
     const m = new RegExp(WRITE_GRANT.source, 'm').exec(w.added);
-    ctx.report({ rule: permissionsBroadened.id, detail: `${path} grants ${m ? `"${m[0].trim()}"` : 'write permissions'} to the job token.`, evidence: ev, key: w.abs });
+    const declared = w.kind === 'create' && !/write-all/.test(w.added);
+    ctx.report({
+      rule: permissionsBroadened.id,
+      severity: declared ? 'info' : undefined,
+      title: declared ? 'CI token permissions declared by a new workflow' : undefined,
+      detail: `${path} grants ${m ? `"${m[0].trim()}"` : 'write permissions'} to the job token${declared ? ' (a new workflow stating the scopes it needs; nothing existing was broadened)' : ''}.`,
+      evidence: ev,
+      key: w.abs,
+    });
   }
   if (secretPrints(w.added) > secretPrints(w.removed)) {
     ctx.report({ rule: secretEchoed.id, detail: `${path} prints a secret into the CI log.`, evidence: ev, key: w.abs });
