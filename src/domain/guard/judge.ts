@@ -19,6 +19,7 @@ import { EXPOSURE_RULES } from '../rules/exposure.ts';
 import { INJECTION_RULES } from '../rules/injection.ts';
 import { PERMISSIONS_RULES } from '../rules/permissions.ts';
 import { TRUST_RULES } from '../rules/trust-settings.ts';
+import { CREDENTIAL_HUNT_RULES } from '../rules/credential-hunt.ts';
 import { CIRCUMVENTION_RULES } from '../rules/circumvention.ts';
 import { SUPPLY_CHAIN_RULES } from '../rules/supply-chain.ts';
 import { SCOPE_RULES } from '../rules/scope.ts';
@@ -46,7 +47,7 @@ const SUMMARY_MAX = 300;
  */
 export const GUARD_RULES: Rule[] = [
   ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
-  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...CI_RULES, ...TRUST_RULES,
+  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
 ];
 const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));
 

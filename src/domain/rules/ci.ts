@@ -115,7 +115,9 @@ export const CI_RULES: Rule[] = [
           const fx = effectsOf(event, facts, outer.session);
           for (const w of [...fx.writes, ...fx.deletes]) {
             if (w.zone !== 'worktree' || !(isCiConfigFile(w.abs) || isCiConfigFile(w.path))) continue;
-            const asked = whoAsked(requests.for(event), (t) => CI_WORDS.test(t) || namesFile(t, w.path));
+            // The user's own words: a plan the user waved through with "1" still leaves a new CI job
+            // for a human to look at (reviewers, labeled set).
+            const asked = whoAsked(requests.for(event).filter((r) => !r.agreed), (t) => CI_WORDS.test(t) || namesFile(t, w.path));
             const ctx: RuleContext = { session: outer.session, report: (d) => outcomes.report(event, 'write', d.rule === ciEdited.id && asked ? asRequested(d, ciEdited, asked, 'the request asked for CI work') : d, w.abs) };
             checkCi(ctx, event, facts, w, w.cmd?.text ?? describeCall(fx.call!));
           }

@@ -583,3 +583,12 @@ test('a replacement the request named is info; one that was refused did not take
   assert.deepEqual(only(refused, OUT).map(severityOf), ['info']);
   assert.match(only(refused, OUT)[0].detail, /Permission denied/);
 });
+
+test('removing one system configuration file (a site link) is a warning; one whose loss breaks the machine stays critical', async () => {
+  const link = only(await runRules(ran('rm -f /etc/nginx/sites-enabled/default')), 'destructive/rm-outside-worktree');
+  assert.deepEqual(link.map(severityOf), ['warning']);
+  assert.match(link[0].detail, /a system configuration file/);
+  for (const c of ['rm -f /etc/passwd', 'sudo rm /etc/sudoers', 'rm -f /usr/bin/python3', 'rm /etc/nginx/conf.d/*']) {
+    assert.deepEqual(only(await runRules(ran(c)), 'destructive/rm-outside-worktree').map(severityOf), ['critical'], c);
+  }
+});

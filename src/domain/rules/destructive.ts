@@ -284,6 +284,9 @@ function syncDeletion(loc: Located, session: SessionFacts): string | null {
 /** Backups and leftovers (`/etc/hosts.bak`, `nginx.conf.dpkg-old`, `x~`): removing one is tidying up. */
 const LEFTOVER = /(\.(bak|orig|old|save|swp|tmp|rej|dpkg-(old|dist|new|bak)|rpmnew|rpmsave|ucf-(old|dist))|~)$/;
 
+/** System files whose loss alone breaks logins, sudo, booting or every program. */
+const VITAL_FILE = /^\/(?:etc\/(?:passwd|shadow|group|gshadow|sudoers|fstab|hosts|resolv\.conf|ld\.so[^/]*|pam\.d(?:\/.*)?|ssh\/sshd_config|crypttab|inittab|nsswitch\.conf|login\.defs)|boot(?:\/.*)?|s?bin\/.+|usr\/s?bin\/.+|lib(?:32|64)?\/.+|usr\/lib(?:32|64)?\/.+|dev\/.+)$/;
+
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
@@ -294,7 +297,10 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     if (!v) continue;
     if (deletion.recursive === false) {
       if (v.rule !== 'out' || !v.system || LEFTOVER.test(operand)) continue;
-      v = { ...v, why: `${v.why} (files in it)` };
+      // One file: critical only where one file breaks the machine (accounts, sudo, boot, binaries);
+      // removing a site link or a service's config file is administration worth a look.
+      const vital = VITAL_FILE.test(locate(stripGlob(operand), dir, ctx.session).abs) || /[*?]/.test(operand);
+      v = vital ? { ...v, why: `${v.why} (files in it)` } : { ...v, severity: 'warning', why: 'a system configuration file' };
     }
     // A filtered find deletes some files under the path, not the path: in the tree that is
     // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".

@@ -16,6 +16,8 @@ export type Asker = 'user' | 'lead-agent';
 export interface Request {
   text: string;
   by: Asker;
+  /** A proposal of the agent's that the user agreed to ("1", "yes"), not the user's own words. */
+  agreed?: boolean;
 }
 
 // Scope is what the user named at any point of the session, not only in the last message (issue
@@ -35,6 +37,8 @@ const ANSWERS_MAX = 1_000;
  */
 export class RequestLog {
   private readonly prompts: string[] = [];
+  /** The kept prompts that are agreed proposals (the same strings, by identity of position). */
+  private readonly agreedAt: boolean[] = [];
   /** Task prompts by description, until the subagent's start event links them to its id. */
   private readonly byDescription = new Map<string, string>();
   private readonly byAgent = new Map<string, string>();
@@ -53,10 +57,9 @@ export class RequestLog {
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
-      if (this.proposal && AGREES.test(event.text.trim()) && event.text.length <= 200) this.prompts.push(this.proposal);
+      if (this.proposal && AGREES.test(event.text.trim()) && event.text.length <= 200) this.keep(this.proposal, true);
       this.proposal = '';
-      this.prompts.push(event.text.slice(0, PROMPT_MAX));
-      if (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
+      this.keep(event.text.slice(0, PROMPT_MAX), false);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
       if (older >= 0) this.prompts[older] = this.prompts[older].slice(0, EARLIER_PROMPT_MAX);
       this.answers.clear();
@@ -67,6 +70,15 @@ export class RequestLog {
     } else if (event.kind === 'subagent_start' && event.description) {
       const text = this.byDescription.get(event.description);
       if (text) remember(this.byAgent, event.subagentId, text);
+    }
+  }
+
+  private keep(text: string, agreed: boolean): void {
+    this.prompts.push(text);
+    this.agreedAt.push(agreed);
+    while (this.prompts.length > PROMPTS_KEPT) {
+      this.prompts.shift();
+      this.agreedAt.shift();
     }
   }
 
@@ -86,7 +98,7 @@ export class RequestLog {
 
   /** The requests that stand behind this event: the user's, and for a subagent its lead's. */
   for(event: NormEvent): Request[] {
-    const out: Request[] = this.prompts.map((text) => ({ text, by: 'user' as const }));
+    const out: Request[] = this.prompts.map((text, i) => (this.agreedAt[i] ? { text, by: 'user' as const, agreed: true } : { text, by: 'user' as const }));
     if (event.agentId !== undefined) {
       const lead = this.byAgent.get(event.agentId) ?? this.lastTask;
       if (lead) out.push({ text: lead, by: 'lead-agent' });
