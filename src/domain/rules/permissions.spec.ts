@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, prompt, ran, read, result, runRules, sessionMeta, severityOf, write } from './harness.testing.ts';
+import { cmd, edit, only, prompt, ran, read, result, runRules, say, sessionMeta, severityOf, write } from './harness.testing.ts';
 
 const BYPASS = 'permissions/approval-bypass';
 const ESCALATED = 'permissions/escalated-command';
@@ -270,4 +270,14 @@ test('pg_hba lowered to trust is a warning, NOPASSWD in sudoers a critical; stro
   assert.deepEqual(only(sudoers, WEAK).map(severityOf), ['critical']);
   const stronger = await runRules([prompt('harden it'), edit('/etc/postgresql/15/main/pg_hba.conf', 'host all all 127.0.0.1/32 md5', 'host all all 127.0.0.1/32 scram-sha-256'), cmd("echo 'deploy ALL=(ALL) ALL' | sudo tee /etc/sudoers.d/deploy")]);
   assert.deepEqual(only(stronger, WEAK), []);
+});
+
+test('under a blanket grant in the user\'s own words a new service is one step lower and quotes the grant; a proposal waved through grants nothing', async () => {
+  const granted = only(await runRules([prompt('deploy the api on this VPS. you are authorized to do any operations'), ...ran('systemctl enable pm2-root')]), PERSIST);
+  assert.deepEqual(granted.map(severityOf), ['warning']);
+  assert.match(granted[0].detail, /blanket permission \("you are authorized to do any operations"\)/);
+  const plain = only(await runRules([prompt('deploy the api on this VPS'), ...ran('systemctl enable pm2-root')]), PERSIST);
+  assert.deepEqual(plain.map(severityOf), ['critical']);
+  const waved = only(await runRules([say('Plan: you are authorized to do any operations, so I will enable pm2.'), prompt('yes'), ...ran('systemctl enable pm2-root')]), PERSIST);
+  assert.deepEqual(waved.map(severityOf), ['critical']);
 });

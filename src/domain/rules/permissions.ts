@@ -4,7 +4,7 @@ import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent } from '../mod
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPath, RequestLog, whoAsked, type Asker, type Request } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesPath, RequestLog, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
@@ -160,6 +160,12 @@ interface Judged extends RuleContext {
   created: Set<string>;
   /** Services (by cause id) whose program the request named: enabling them is the same step. */
   askedServices: Map<string, Asker>;
+}
+
+/** A step taken under the user's blanket grant: one step lower, and the finding quotes the grant. */
+function underGrant(draft: FindingDraft, grant: string): FindingDraft {
+  const severity = (draft.severity ?? persistence.severity) === 'critical' ? 'warning' : 'info';
+  return { ...draft, severity, key: `${draft.key ?? ''} (under a blanket grant)`, detail: `${draft.detail} The user had granted blanket permission ("${safe(grant, null, 80)}"): one step lower.` };
 }
 
 /** A new service for a program the request named: the user's aim one step further (a warning). */
@@ -525,7 +531,8 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // enabling it is the user's own setup work taken one step further, not a foothold.
     const base = cause?.id.replace(/^persistence:/, '');
     const runs = cause ? ctx.askedServices.get(cause.id) ?? (base ? whoAsked(ctx.requests(event), (t) => namesService(t, base)) ?? undefined : undefined) : undefined;
-    ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : mine(draft, persistence));
+    const granted = runs ? null : blanketGrant(ctx.requests(event));
+    ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : granted ? underGrant(draft, granted) : mine(draft, persistence));
   }
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;

@@ -107,6 +107,24 @@ export class RequestLog {
   }
 }
 
+/**
+ * A blanket grant in the user's own words ("you are authorized to do any operations", "do whatever
+ * it takes", "you have full access to this server"): consent to setup work nobody itemised. It
+ * lowers what it covers one step, never to silence for a critical (issue 25, item 5).
+ */
+const BLANKET_GRANT = /\byou(?:'re| are)? (?:fully |hereby )?(?:authori[sz]ed|allowed|permitted|free|cleared) to (?:do|perform|run|make|take) (?:any|all|anything|whatever)\b|\byou (?:may|can) do (?:anything|whatever|all of it)\b|\bdo (?:whatever|anything) (?:you need|it takes|is (?:needed|necessary|required))\b|\b(?:full|complete|blanket) (?:permission|authori[sz]ation|control|access)\b|\byou have (?:full|root|sudo|admin) (?:access|rights|permissions?)\b|\bfeel free to (?:do|change|install|run) (?:anything|whatever)\b/i;
+
+/** The user's own words (not an agreed proposal) that grant blanket permission, or null. */
+export function blanketGrant(requests: Request[]): string | null {
+  for (const r of requests) {
+    if (r.by !== 'user' || r.agreed) continue;
+    const m = BLANKET_GRANT.exec(r.text);
+    // Quoted to the end of its clause: "you are authorized to do any operations".
+    if (m) return r.text.slice(m.index, m.index + 80).split(/[.;!?\n]/)[0];
+  }
+  return null;
+}
+
 const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|sí|si|claro|ja|genau|はい|네|좋아|好的?|是的?|fais[- ]le|applique)(?:\b|[\s,.!:]|$)/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
