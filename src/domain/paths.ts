@@ -290,6 +290,8 @@ function isTestFileUncached(p: string): boolean {
   const n = normalize(p.trim().replace(/\\/g, '/'));
   const lower = n.toLowerCase();
   const b = basename(n);
+  // Prose is no test, wherever it lies: a spec-kit plan under specs/ mentions "assertions" too.
+  if (/\.(?:md|mdx|markdown|txt|rst|adoc)$/i.test(b)) return false;
   return (
     /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower) ||
     /\.(?:test|spec|e2e|cy)\.[a-z0-9]+$/i.test(b) ||

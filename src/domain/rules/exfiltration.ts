@@ -279,6 +279,10 @@ export const EXFILTRATION_RULES: Rule[] = [
         report: (d) => {
           if (!current) return outer.report(d);
           const { event, text, url } = current;
+          // The user gave this very script's URL (typed the command, any shell's spelling): their
+          // own act, context. An installer they asked for by name is their choice: a warning.
+          const own = url !== null && url.length >= 16 ? whoAsked(requests.for(event).filter((r) => !r.agreed), (t) => t.includes(url)) : null;
+          if (own) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, own, 'the request gave this script\'s URL'));
           const asked = whoAsked(requests.for(event), (t) => dictates(t, text) || (url !== null && requestedInstaller(t, url) !== null));
           outcomes.report(event, 'network', asked ? asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', 'warning') : d);
         },
@@ -289,7 +293,8 @@ export const EXFILTRATION_RULES: Rule[] = [
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           const rce = facts.shell ? rceInShell(facts.shell) ?? rceInOtherShells(facts.shell) : null;
-          if (rce) current = { event, text: rce.cmd.text, url: networkTargets(rce.cmd).find((t) => t.url)?.url ?? null };
+          // PowerShell's `iex (irm URL)` names its URL inside a script string: the first URL it shows.
+          if (rce) current = { event, text: rce.cmd.text, url: networkTargets(rce.cmd).find((t) => t.url)?.url ?? /https?:\/\/[^\s"'`)]+/.exec(rce.cmd.text)?.[0] ?? null };
           if (rce) report(ctx, remoteCodeExecution.id, event, facts, `Remote code execution: ${rce.why}: \`${safe(rce.cmd.text, facts, QUOTE_MAX)}\`.`, describeCall(fx.call!));
           for (const loc of fx.commands) {
             const url = rce ? null : runsDownloaded(loc, downloaded, ctx.session);

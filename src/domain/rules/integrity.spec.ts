@@ -111,6 +111,13 @@ test('an edit the harness refused or that failed weakened nothing; the same edit
   assert.equal(only(await runRules(answered(removal(), { output: 'The file tests/test_billing.py has been updated.' })), WEAK).length, 1);
 });
 
+test('a plan or doc under specs/ or tests/ is prose, not a test: editing it weakens nothing', async () => {
+  const plan = await runRules(answered(patch([{ path: 'specs/001-timer/plan.md', removed: '**Testing**: go test with testify-style assertions [NEEDS CLARIFICATION]\nassert timings', added: '**Testing**: go test' }]), { output: 'Success.' }));
+  assert.deepEqual(only(plan, WEAK), []);
+  const code = await runRules(answered(patch([{ path: 'specs/timer_spec.rb', removed: '  expect(t.elapsed).to eq(5)\n  expect(t.done).to be true', added: '' }]), { output: 'Success.' }));
+  assert.equal(only(code, WEAK).length, 1);
+});
+
 test('reworking a test file the agent itself created earlier in the session is not weakening', async () => {
   const created = 'it("processes", async () => {\n  act(() => { run() })\n  expect(processing).toBe(true)\n  expect(result).toEqual(ok)\n})';
   const reworked = 'it("processes", async () => {\n  await act(async () => { await run() })\n  expect(result).toEqual(ok)\n})';
