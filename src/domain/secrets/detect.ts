@@ -7,10 +7,10 @@ import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts'
 import { vouchCandidates, type Candidate } from './vouch-rules.ts';
 import { hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
 import { tokenCandidates } from './tokens.ts';
-import { commandLineCandidates, labelledCandidates } from './labelled.ts';
+import { commandLineCandidates, labelledCandidates, nearCandidates } from './labelled.ts';
 import { kubernetesSecretCandidates } from './kubernetes.ts';
 import { notASecretInContext } from './context.ts';
-import type { TokenRule } from './provider-rules.ts';
+import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { maskSecret } from './mask-value.ts';
 
 export { mightContainSecret };
@@ -102,6 +102,7 @@ async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretH
     for (const c of tokenCandidates(slice, w.tokens)) candidates.push(shift(c, w.start));
     for (const c of labelledCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of commandLineCandidates(slice)) candidates.push(shift(c, w.start));
+    for (const c of nearCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of kubernetesSecretCandidates(slice)) candidates.push(shift(c, w.start));
   }
   return finalize(candidates, text);
@@ -194,7 +195,7 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
     if (seen.has(value) || rejected(found, value) || notASecretInContext(found, value, text) || variableReference(found, value, text)) continue;
     // A value shown cut short (`LEFT(token, 20)` → "sk_live_51H8…", "abcd1234..."): a prefix is no
     // usable credential, so it is masked but never reported (issue 25: never cry wolf).
-    const c = !found.maskOnly && cutShort(text, found.end) ? { ...found, maskOnly: true as const } : found;
+    const c = !found.maskOnly && (cutShort(text, found.end) || offShapeSlack(found, value, text)) ? { ...found, maskOnly: true as const } : found;
     const at = insertionPoint(kept, c.start);
     const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
     if (overlaps) continue;
@@ -229,6 +230,20 @@ function variableReference(c: Candidate, value: string, text: string): boolean {
   if (before === '"' || before === "'" || before === '`') return false;
   const next = text.slice(c.end, c.end + 40).trimStart().charAt(0);
   return next === '' || /[,);}\]]/.test(next) || LABEL_WORD.test(value);
+}
+
+const SLACK_SHAPES = TOKEN_RULES.filter((r) => r.provider === 'Slack').map((r) => new RegExp(`^(?:${r.pattern})(?![A-Za-z0-9])`, r.ci ? 'i' : ''));
+
+/**
+ * secretlint's Slack rule takes any `xox?-…`; Slack's tokens have fixed layouts (the table's,
+ * after gitleaks: `xoxb-<10-13 digits>-…`, `xoxp-` with three numeric parts). Off those layouts
+ * (`xoxb-12345-abcd234`, `xoxp-1234-1234-1234-…`) it is a made-up or broken value: masked only.
+ */
+function offShapeSlack(c: Candidate, value: string, text: string): boolean {
+  if (c.ruleId !== 'secretlint/slack' || !/^(?:xox|xapp)/.test(value)) return false;
+  // secretlint may stop short of the token's end: the layout is checked on the text from its start
+  const from = text.slice(c.start, c.start + 400);
+  return !SLACK_SHAPES.some((re) => re.test(from));
 }
 
 /** The text right after a value marks it as cut short for display (an ellipsis). */
