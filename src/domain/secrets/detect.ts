@@ -232,7 +232,7 @@ function variableReference(c: Candidate, value: string, text: string): boolean {
   return next === '' || /[,);}\]]/.test(next) || LABEL_WORD.test(value);
 }
 
-const SLACK_SHAPES = TOKEN_RULES.filter((r) => r.provider === 'Slack').map((r) => new RegExp(`^(?:${r.pattern})(?![A-Za-z0-9])`, r.ci ? 'i' : ''));
+let slackShapes: RegExp[] | null = null;
 
 /**
  * secretlint's Slack rule takes any `xox?-…`; Slack's tokens have fixed layouts (the table's,
@@ -243,7 +243,8 @@ function offShapeSlack(c: Candidate, value: string, text: string): boolean {
   if (c.ruleId !== 'secretlint/slack' || !/^(?:xox|xapp)/.test(value)) return false;
   // secretlint may stop short of the token's end: the layout is checked on the text from its start
   const from = text.slice(c.start, c.start + 400);
-  return !SLACK_SHAPES.some((re) => re.test(from));
+  slackShapes ??= TOKEN_RULES.filter((r) => r.provider === 'Slack').map((r) => new RegExp(`^(?:${r.pattern})(?![A-Za-z0-9])`, r.ci ? 'i' : ''));
+  return !slackShapes.some((re) => re.test(from));
 }
 
 /** The text right after a value marks it as cut short for display (an ellipsis). */

@@ -151,10 +151,12 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
 }
 
 /** Token rules with a prefix long enough to say which vendor a value claims to be from. */
-const VENDOR_SHAPES = TOKEN_RULES.filter((r) => r.at === undefined && r.prefixes.every((p) => p.length >= 5)).map((r) => ({ prefixes: r.prefixes, whole: new RegExp(`^(?:${r.pattern})$`, 'i') }));
+let vendorShapes: Array<{ prefixes: string[]; whole: RegExp }> | null = null;
 
 export function offShapeVendorToken(value: string): boolean {
-  const claims = VENDOR_SHAPES.filter((r) => r.prefixes.some((p) => value.startsWith(p)));
+  // built on first use: the guard's start-up stays free of it
+  vendorShapes ??= TOKEN_RULES.filter((r) => r.at === undefined && r.prefixes.every((p) => p.length >= 5)).map((r) => ({ prefixes: r.prefixes, whole: new RegExp(`^(?:${r.pattern})$`, 'i') }));
+  const claims = vendorShapes.filter((r) => r.prefixes.some((p) => value.startsWith(p)));
   return claims.length > 0 && !claims.some((r) => r.whole.test(value));
 }
 
