@@ -197,8 +197,11 @@ function reasonFor(decision: GuardDecision, d: Decided, policy: GuardPolicy): st
   const what = `${d.by.title}: ${detail} [${d.by.rule}]`;
   if (d.allowListed) return oneLine(`Vouch guard allowed this (${d.allowListed === 'command' ? 'the command is on the allow-list' : 'every path it changes is on the allow-list'}): ${what}`);
   if (policy.mode === 'dry-run') return oneLine(`Vouch guard (dry run) would ${d.decision}: ${what}`);
-  if (decision === 'deny') return oneLine(`${GUARD_DENIAL_MARK}: ${what}`);
-  return oneLine(`Vouch guard asks: ${what}`);
+  // The rules describe what a call did, as a report reads it afterwards ("deleted", "overwrote");
+  // a refused call did nothing, so the reason says so before it says what the call would do.
+  const named = `${d.by.title} [${d.by.rule}]`;
+  if (decision === 'deny') return oneLine(`${GUARD_DENIAL_MARK}: ${named}. It did not run. Had it run: ${detail}`);
+  return oneLine(`Vouch guard asks: ${named}. It has not run yet. If it runs: ${detail}`);
 }
 
 function clip(text: string, max: number): string {

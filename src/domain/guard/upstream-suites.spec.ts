@@ -57,6 +57,7 @@ const TEMP = 'temp space: both guards let `rm -rf /tmp/x` run, and Vouch judges 
 const TREE = 'inside the working tree: Vouch lets recursive deletes there run (docs/integrations.md, "What the guard lets run")';
 const BUILD = 'build output in the working tree, rebuilt by the next build: Vouch lets it go (docs/integrations.md)';
 const FILTERED = 'a filtered find in the working tree removes the matching files, not the tree: routine cleanup';
+const UNPLACED = 'safety-net runs this test with no cwd and stops a relative delete it cannot place; Vouch does not stop on what it cannot place (a relative path in an unknown directory), and `.` or `~` it still places';
 const INPUT_OK = 'the input is `ok`: the shell runs a command named ok';
 const PARANOID = 'paranoid mode of that guard (opt-in): blocks every rm -rf in the cwd / every interpreter one-liner';
 const EXCEPTIONS: Array<{ project: string; expect: 'block' | 'allow'; command: string; env?: string; reason: string }> = [
@@ -72,13 +73,13 @@ const EXCEPTIONS: Array<{ project: string; expect: 'block' | 'allow'; command: s
   { project: DCG, expect: 'block', command: 'rm -rf ./build', reason: BUILD },
   { project: DCG, expect: 'block', command: 'rm -rf node_modules', reason: BUILD },
   { project: DCG, expect: 'block', command: 'rm -rf src', reason: TREE },
-  { project: SN, expect: 'block', command: 'rm -rf 7 > /dev/null', reason: TREE },
-  { project: SN, expect: 'block', command: 'rm -rf 123 >/dev/null', reason: TREE },
-  { project: SN, expect: 'block', command: 'rm -rf `pwd`/escape', reason: `\`pwd\`/escape is the cwd's escape: ${TREE}` },
+  { project: SN, expect: 'block', command: 'rm -rf 7 > /dev/null', reason: UNPLACED },
+  { project: SN, expect: 'block', command: 'rm -rf 123 >/dev/null', reason: UNPLACED },
+  { project: SN, expect: 'block', command: 'rm -rf `pwd`/escape', reason: `\`pwd\`/escape is inside the working directory: ${UNPLACED}` },
   { project: SN, expect: 'block', command: '$( cd ..; echo ok ) && rm -rf build', reason: `the cd runs in the substitution's subshell, so rm deletes the cwd's build: ${BUILD}` },
-  { project: SN, expect: 'block', command: 'find . -name "*.pyc" -delete', reason: FILTERED },
-  { project: SN, expect: 'block', command: 'busybox find . -name "*.pyc" -delete', reason: FILTERED },
-  { project: SN, expect: 'block', command: "find . -name '*.tmp' -exec rm -r --force {} \\;", reason: FILTERED },
+  { project: SN, expect: 'block', command: 'find . -name "*.pyc" -delete', reason: `${FILTERED} (here with the cwd unknown, as upstream runs it)` },
+  { project: SN, expect: 'block', command: 'busybox find . -name "*.pyc" -delete', reason: `${FILTERED} (here with the cwd unknown, as upstream runs it)` },
+  { project: SN, expect: 'block', command: "find . -name '*.tmp' -exec rm -r --force {} \\;", reason: `${FILTERED} (here with the cwd unknown, as upstream runs it)` },
   { project: DCG, expect: 'block', command: 'echo yes | rm -rf && echo done', reason: 'rm without an operand deletes nothing (rm reads no names from stdin)' },
   { project: DCG, expect: 'block', command: 'git reset\n--hard', reason: 'a line break ends the command: `git reset` (mixed: the files stay) and then a command named --hard' },
   { project: SN, expect: 'block', command: 'git clean -nf', reason: '-n makes it a dry run: nothing is deleted' },
@@ -106,8 +107,11 @@ function exceptionFor(project: string, c: UpstreamCase): string | undefined {
   return EXCEPTIONS.find((e) => e.project === project && e.expect === c.expect && e.command === c.command && (e.env === undefined || (c.env !== undefined && e.env in c.env)))?.reason;
 }
 
-function where(c: UpstreamCase): { cwd: string | null; home: string } {
-  if (c.cwd !== 'temp') return { cwd: CWD, home: HOME };
+function where(c: UpstreamCase, project: string): { cwd: string | null; home: string } {
+  // safety-net's assertBlocked/assertAllowed without a cwd run its analyser with none (the
+  // "cwd unknown" case), so Vouch judges them with none too; destructive_command_guard's cases
+  // name no directory and run in the project.
+  if (c.cwd !== 'temp') return { cwd: project === SN ? null : CWD, home: HOME };
   // HOME set to the test's directory: that directory is the home (here the real one, /home/dev)
   const own = c.env?.HOME === 'tmpDir' ? HOME : OWN_CWD;
   // a literal directory is that directory ('' is safety-net's "cwd unknown"); `repo` is a folder in tmpDir
@@ -116,14 +120,14 @@ function where(c: UpstreamCase): { cwd: string | null; home: string } {
   return { cwd: c.cwdArg === 'repo' ? `${own}/repo` : own, home: HOME };
 }
 
-async function guardDecision(c: UpstreamCase): Promise<GuardDecision> {
-  const { cwd, home } = where(c);
+async function guardDecision(project: string, c: UpstreamCase): Promise<GuardDecision> {
+  const { cwd, home } = where(c, project);
   const pending = { ...parsePendingCall('claude-code', { session_id: 's', cwd, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: c.command } }), home };
   return (await judge(pending, emptySession(), mergePolicies())).decision;
 }
 
-async function analyserFlags(c: UpstreamCase): Promise<boolean> {
-  const drafts = await runRules([cmd(c.command)], { cwd: where(c).cwd });
+async function analyserFlags(project: string, c: UpstreamCase): Promise<boolean> {
+  const drafts = await runRules([cmd(c.command)], { cwd: where(c, project).cwd });
   return drafts.some((d) => (d.rule.startsWith('destructive/') || d.rule === 'permissions/world-writable') && severityOf(d) !== 'info');
 }
 
@@ -186,7 +190,7 @@ test('upstream guard suites through `vouch guard`: ≥ 97 % of block cases stopp
   const decisions = new Map<Outcome, GuardDecision>();
   for (const s of suites) {
     for (const c of s.cases) {
-      const decision = await guardDecision(c);
+      const decision = await guardDecision(s.project, c);
       const o = { project: s.project, c, stopped: decision !== 'allow', exception: exceptionFor(s.project, c) };
       decisions.set(o, decision);
       outcomes.push(o);
@@ -201,7 +205,7 @@ test('upstream guard suites through `vouch guard`: ≥ 97 % of block cases stopp
 test('upstream guard suites through the analyser (one-call sessions): ≥ 97 % of block cases flagged, ≤ 1 % of allow cases', async () => {
   const outcomes: Outcome[] = [];
   for (const s of suites) {
-    for (const c of s.cases) outcomes.push({ project: s.project, c, stopped: await analyserFlags(c), exception: exceptionFor(s.project, c) });
+    for (const c of s.cases) outcomes.push({ project: s.project, c, stopped: await analyserFlags(s.project, c), exception: exceptionFor(s.project, c) });
   }
   targets(report('vouch analyze', outcomes, name));
 });

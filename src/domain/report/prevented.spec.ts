@@ -55,3 +55,45 @@ test('the same thing after a new prompt (the user may have allowed it) is not a 
   const userDenied = await analyzeText(log([user('clean up'), bash('t1', 'rm -rf ~'), outcome('t1', 'The user doesn\'t want to proceed with this tool use.', true)]));
   assert.ok(!userDenied.findings.some((f) => f.title.startsWith('Prevented')));
 });
+
+// Gemini CLI records no cwd, so the analyser cannot place `rm -rf ~/old-project` on its own; the
+// guard could (the hook gets the cwd). Its denial reaches the log as the call's error, in the
+// chat file's own shape (toolCalls[].result[].functionResponse.response.error, status "error").
+test('Gemini CLI: a denied call the log cannot place is still "Prevented", changed no file, and the reason says it did not run', async () => {
+  const { judge } = await import('../guard/judge.ts');
+  const { parsePendingCall } = await import('../guard/payload.ts');
+  const { emptySession } = await import('../guard/session.ts');
+  const { mergePolicies } = await import('../guard/policy.ts');
+  const command = 'rm -rf ~/old-project';
+  const pending = { ...parsePendingCall('gemini-cli', { session_id: 's', cwd: '/home/dev/project', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } }), home: '/home/dev' };
+  const j = await judge(pending, emptySession(), mergePolicies());
+  assert.equal(j.decision, 'deny');
+  assert.match(j.reason, /^Vouch guard denied this: Recursive delete outside the working tree \[destructive\/rm-outside-worktree\]\. It did not run\. Had it run: `rm -rf ~\/old-project` recursively deletes/);
+  assert.doesNotMatch(j.reason, /\b(?:deleted|removed)\b/);
+  const tokens = { input: 1, output: 1, cached: 0, thoughts: 0, tool: 0, total: 2 };
+  const call = (id: string, name: string, args: unknown, status: string, response: unknown, time: string) =>
+    ({ id, name, args, status, timestamp: time, displayName: name, description: '', renderOutputAsMarkdown: false, resultDisplay: '', result: [{ functionResponse: { id, name, response } }] });
+  const chat = {
+    sessionId: '3f1c2d4e-0000-4000-8000-000000000001', projectHash: 'a'.repeat(64), startTime: '2026-03-02T09:00:00.000Z', lastUpdated: '2026-03-02T09:00:09.000Z',
+    messages: [
+      { id: 'm1', timestamp: '2026-03-02T09:00:00.000Z', type: 'user', content: 'Clean up, then write hello.txt.' },
+      { id: 'm2', timestamp: '2026-03-02T09:00:02.000Z', type: 'gemini', content: '', model: 'gemini-2.5-flash', tokens, toolCalls: [call('run_shell_command-1', 'run_shell_command', { command }, 'error', { error: j.reason }, '2026-03-02T09:00:03.000Z')] },
+      { id: 'm3', timestamp: '2026-03-02T09:00:05.000Z', type: 'gemini', content: 'Writing hello.txt.', model: 'gemini-2.5-flash', tokens, toolCalls: [call('write_file-2', 'write_file', { file_path: '/home/dev/project/hello.txt', content: 'hello\n' }, 'success', { output: 'Successfully created and wrote to new file: /home/dev/project/hello.txt.' }, '2026-03-02T09:00:06.000Z')] },
+    ],
+  };
+  const r = await analyzeText(JSON.stringify(chat, null, 2));
+  assert.equal(r.agent, 'gemini-cli');
+  const p = r.findings.find((f) => f.rule === 'destructive/rm-outside-worktree');
+  assert.ok(p, JSON.stringify(r.findings.map((f) => f.rule)));
+  assert.equal(p.severity, 'info');
+  assert.match(p.title, /^Prevented: Recursive delete outside the working tree/);
+  assert.match(p.detail, /^prevented: `rm -rf ~\/old-project` — guard denied it\./);
+  const changed = r.findings.find((f) => f.rule === 'context/files-changed');
+  assert.ok(changed && !changed.detail.includes('old-project'), changed?.detail);
+  assert.ok(!r.files.some((f) => f.path.includes('old-project')));
+  assert.equal(r.commands.find((c) => c.command === command)?.exit_code, null);
+  // without the guard's denial (an ordinary error) nothing is "Prevented"
+  const failed = structuredClone(chat);
+  failed.messages[1].toolCalls![0].result[0].functionResponse.response = { error: 'rm: cannot remove: Permission denied' };
+  assert.ok(!(await analyzeText(JSON.stringify(failed))).findings.some((f) => f.title.startsWith('Prevented')));
+});

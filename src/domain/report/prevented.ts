@@ -13,7 +13,7 @@ import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.
 import type { FindingDraft } from '../rules/types.ts';
 import type { Severity } from '../model/report.ts';
 import { describeCall } from '../rules/util.ts';
-import { isGuardDenial } from '../guard/mark.ts';
+import { GUARD_DENIAL_MARK, isGuardDenial } from '../guard/mark.ts';
 import { guardDenialWorkedAround } from '../rules/circumvention.ts';
 import { boundedSet } from '../bounded.ts';
 
@@ -24,6 +24,8 @@ export class PreventionGate {
   private readonly open = new Map<number, ToolCallEvent>();
   private readonly held = new Map<number, FindingDraft[]>();
   private readonly prevented = new Map<number, string>();
+  /** The guard's own reason for each denial, and whether a rule's finding already reported it. */
+  private readonly denials = new Map<number, { reason: string; reported: boolean }>();
   /** Rule and target of each finding the guard prevented since the user's last prompt. */
   private readonly refused = new Map<string, { what: string; draft: FindingDraft }>();
 
@@ -47,6 +49,7 @@ export class PreventionGate {
     if (isGuardDenial(event)) {
       (event as ToolResultEvent).denied = true;
       this.prevented.set(call.index, describeCall(call));
+      boundedSet(this.denials, call.index, { reason: (event as ToolResultEvent).output, reported: false }, OPEN_MAX);
     }
     this.release(call.index);
   }
@@ -77,9 +80,35 @@ export class PreventionGate {
     this.sink(guardDenialWorkedAround(earlier.what, earlier.draft, { ...draft, severity: draft.severity ?? meta?.severity }, draft.title ?? meta?.title ?? draft.rule));
   }
 
-  /** At the end: findings on calls that never got a result stand as they are. */
+  /**
+   * At the end: findings on calls that never got a result stand as they are; a denial no rule
+   * could judge from the log (Gemini CLI records no cwd, so `rm -rf ~/x` cannot be placed) is
+   * still "Prevented: …", by the rule the guard named — the guard saw the cwd when it decided.
+   */
   finish(): void {
     for (const index of [...this.held.keys()]) this.release(index);
+    for (const [index, d] of this.denials) {
+      if (d.reported) continue;
+      const draft = this.fromReason(index, d.reason);
+      if (draft) this.sink(this.asPrevented(draft, index));
+    }
+  }
+
+  /** The rule and judgement the guard wrote into its denial (`… [destructive/rm-outside-worktree]`). */
+  private fromReason(index: number, reason: string): FindingDraft | null {
+    const at = reason.indexOf(GUARD_DENIAL_MARK);
+    const text = reason.slice(at + GUARD_DENIAL_MARK.length).replace(/^[:\s]+/, '');
+    const rule = /\[([a-z-]+\/[a-z0-9-]+)\]/.exec(text)?.[1];
+    if (!rule || !this.metaOf(rule)) return null;
+    // `Title [rule]. It did not run. Had it run: detail` (older guards: `Title: detail [rule]`)
+    const judged = /Had it run: (.*)$/s.exec(text)?.[1] ?? text.replace(/\s*\[[a-z-]+\/[a-z0-9-]+\]\s*/, ' ').trim();
+    const what = this.prevented.get(index) ?? '';
+    return {
+      rule,
+      detail: `The analyser cannot place this call from the log; the guard judged it when it was made: ${clip(judged, QUOTE_MAX * 2)}`,
+      evidence: [{ index, excerpt: clip(what, QUOTE_MAX) }],
+      key: `guard:${index}`,
+    };
   }
 
   private release(index: number): void {
@@ -90,6 +119,8 @@ export class PreventionGate {
   }
 
   private asPrevented(draft: FindingDraft, index: number): FindingDraft {
+    const denial = this.denials.get(index);
+    if (denial) denial.reported = true;
     const what = this.prevented.get(index) ?? '';
     boundedSet(this.refused, targetOf(draft), { what, draft }, OPEN_MAX);
     const quoted = what.length > QUOTE_MAX ? what.slice(0, QUOTE_MAX - 1) + '…' : what;
@@ -102,6 +133,10 @@ export class PreventionGate {
       key: `${draft.key ?? draft.rule} (prevented)`,
     };
   }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max - 1) + '…' : text;
 }
 
 function targetOf(draft: FindingDraft): string {

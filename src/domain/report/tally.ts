@@ -190,7 +190,8 @@ export class Tally {
     this.openCommands.delete(r.callId);
     const failed = r.isError || (r.exitCode !== null && r.exitCode !== 0);
     if (failed && !r.denied) this.stats.failed_commands++;
-    if (record) record.exit_code = r.exitCode ?? (failed ? 1 : r.denied ? null : 0);
+    // a refused call did not run: it has no exit status, whatever error the agent recorded for it
+    if (record) record.exit_code = r.denied ? null : r.exitCode ?? (failed ? 1 : 0);
   }
 
   private touch(path: string, how: 'read' | 'write' | 'edit' | 'delete'): void {

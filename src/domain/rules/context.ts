@@ -96,8 +96,32 @@ class Context {
   readonly hosts = new Map<string, EvidenceItem>();
   modelEvidence: EvidenceItem | null = null;
 
+  /** Paths a call writes or deletes, until its result says whether it ran. */
+  readonly pendingFiles = new Map<string, string[]>();
+
+  pending(callId: string, paths: string[]): void {
+    if (paths.length === 0) return;
+    this.pendingFiles.set(callId, paths);
+    if (this.pendingFiles.size <= OPEN_MAX) return;
+    // bounded: the oldest call still waiting counts as having run
+    const [oldest, first] = this.pendingFiles.entries().next().value as [string, string[]];
+    this.pendingFiles.delete(oldest);
+    for (const p of first) this.file(p);
+  }
+
+  /** Calls whose result never came: what they would change counts (the log does not say otherwise). */
+  flushPending(): void {
+    for (const paths of this.pendingFiles.values()) for (const p of paths) this.file(p);
+    this.pendingFiles.clear();
+  }
+
   /** A command's result: failed unless its exit status 1 is an answer (grep with no match, …). */
   onResult(result: ToolResultEvent): void {
+    const paths = this.pendingFiles.get(result.callId);
+    if (paths) {
+      this.pendingFiles.delete(result.callId);
+      if (!result.denied) for (const p of paths) this.file(p);
+    }
     const open = this.openCommands.get(result.callId);
     if (!open) return;
     this.openCommands.delete(result.callId);
@@ -155,13 +179,15 @@ export const CONTEXT_RULES: Rule[] = [
             c.commands++;
             setCapped(c.openCommands, event.callId, { command: event.input.command, shell: facts.shell }, OPEN_MAX);
           }
-          for (const f of [...fx.writes, ...fx.deletes]) if (f.zone !== 'device') c.file(f.abs);
+          // counted once the result shows the call ran: a refused call (the guard's denial) changed nothing
+          c.pending(event.callId, [...fx.writes, ...fx.deletes].filter((f) => f.zone !== 'device').map((f) => f.abs));
           for (const h of fx.net) {
             if (h.local || c.hosts.has(h.host)) continue;
             if (c.hosts.size < HOSTS_MAX) setCapped(c.hosts, h.host, evidence(event, h.cmd?.text ?? describeCall(event), facts), HOSTS_MAX);
           }
         },
         finish() {
+          c.flushPending();
           report(ctx, c);
         },
       };

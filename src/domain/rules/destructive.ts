@@ -10,7 +10,7 @@ import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } 
 import { basename, capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated } from './outcome.ts';
-import { classifyPath } from '../paths.ts';
+import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 import { asRequested, DictatedCommands, dictates, namesFile, RequestLog, whoAsked, type Asker } from './requests.ts';
@@ -57,7 +57,12 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
   return !!home && TOOL_CACHES_IN_HOME.some((c) => abs === `${home}/${c}` || abs.startsWith(`${home}/${c}/`));
 }
 
-type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true } | { rule: 'root'; why: string } | null;
+type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string } | null;
+
+const HOME_FOLDER: RmVerdict = { rule: 'out', severity: 'warning', why: 'a folder in the home directory that the log does not show to be the project', title: 'Recursive delete of a folder in the home directory' };
+
+/** `~`, `~user`, `$HOME`, `${HOME}` (quotes gone), maybe with a path below: group 1 the user, group 2 the path. */
+const HOME_WORD = /^(?:~([a-z_][a-z0-9_.-]*)?|\$HOME|\$\{HOME\})(?:\/+((?:[^/]+\/*)*?))?\/*$/;
 
 /** `$(pwd)`, `` `pwd` ``, `$PWD`, `${PWD}`: the directory the command runs in. */
 const CWD_EXPANSION = /^(\$\(pwd\)|`pwd`|\$PWD|\$\{PWD\})(?=$|\/)/;
@@ -65,13 +70,30 @@ const CWD_EXPANSION = /^(\$\(pwd\)|`pwd`|\$PWD|\$\{PWD\})(?=$|\/)/;
 function judgeRm(operand: string, dir: string | null, session: SessionFacts, noPreserveRoot: boolean): RmVerdict {
   const here = dir ?? session.cwd;
   const path = here && CWD_EXPANSION.test(operand) ? operand.replace(CWD_EXPANSION, here) : operand;
+  // `~` and `$HOME` are the home directory even where the log does not say which one it is
+  // (Gemini CLI records neither cwd nor home): judged by the words, not by a resolved path.
+  if (!session.home) {
+    const homeWord = HOME_WORD.exec(stripGlob(path));
+    if (homeWord && homeWord[2] === undefined) return { rule: 'out', severity: 'critical', why: homeWord[1] ? 'another user\'s home directory' : 'the home directory' };
+    if (homeWord && !session.cwd) {
+      const rel = homeWord[2].replace(/\/+$/, '');
+      const cache = REGENERABLE.has(basename(rel)) || TOOL_CACHES_IN_HOME.some((c) => rel === c || rel.startsWith(`${c}/`));
+      if (!cache && rel.split('/').length <= 2) return HOME_FOLDER;
+    }
+  }
   const info = locate(stripGlob(path), dir, session);
   if (info.abs.includes('$') || info.abs.includes('`')) return null; // an unknown variable: we cannot tell where it points
   const abs = info.abs.replace(/\/+$/, '') || '/';
   const { cwd, home } = session;
   if (info.zone === 'root' || abs === '/' || noPreserveRoot) return { rule: 'out', severity: 'critical', why: 'the filesystem root', system: true };
-  // The home directory is a home wherever it lies (a CI or sandbox HOME under /tmp too).
+  // The home directory is a home wherever it lies (a CI or sandbox HOME under /tmp too); without
+  // a known home, /home/<user>, /Users/<user> and /root are homes.
   if (home && abs === home.replace(/\/+$/, '')) return { rule: 'out', severity: 'critical', why: 'the home directory' };
+  if (!home && guessHome(abs) === abs) return { rule: 'out', severity: 'critical', why: 'a home directory' };
+  if (info.zone === 'unknown' && !cwd && dir === null && stripGlob(path) === '.') {
+    // No working directory in the log (Gemini CLI records none) or the hook: "." and "*" are still all of it.
+    return { rule: 'root', why: 'the whole working directory (the log does not record which one)' };
+  }
   if (info.zone === 'tmp' || info.zone === 'unknown') return null;
   // A session run from the home directory itself has no working tree to speak of: everything in
   // home is the user's, so it is judged as home, not as the tree.
@@ -82,8 +104,14 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
     return null;
   }
-  // Without a known cwd every absolute path under home looks "outside": only the unmistakable cases count.
-  if (!cwd && info.zone === 'home') return null;
+  // Without a known cwd every absolute path under home looks "outside": only the unmistakable cases
+  // count — a folder one or two levels below home (`~/projects`, `~/Documents/x`) holds more than
+  // any one project, so it is a warning even if the session ran inside it.
+  if (!cwd && info.zone === 'home') {
+    const base = home ?? guessHome(abs);
+    const depth = base ? abs.slice(base.replace(/\/+$/, '').length).split('/').filter(Boolean).length : Infinity;
+    return depth > 2 || isRegenerable(abs, session) ? null : HOME_FOLDER;
+  }
   if (isRegenerable(abs, session)) return { rule: 'out', severity: 'warning', why: 'a cache or build directory outside the working tree' };
   if (info.zone === 'system' || info.zone === 'device') return { rule: 'out', severity: 'critical', why: 'a system directory', system: true };
   return { rule: 'out', severity: 'critical', why: info.zone === 'home' ? 'a directory in the home folder outside the working tree' : 'a path outside the working tree' };
@@ -306,7 +334,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".
     if (deletion.selective) {
       if (v.rule === 'root') continue;
-      v = { ...v, severity: 'warning', why: `files matching a filter under ${v.why}` };
+      v = { ...v, severity: 'warning', why: `files matching a filter under ${v.why}`, title: undefined };
     }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
@@ -320,7 +348,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       ctx.report({
         rule: rmOutsideWorktree.id,
         severity: v.severity,
-        title: v.severity === 'warning' ? 'Recursive delete of a cache, build directory or filtered files outside the working tree' : undefined,
+        title: v.title ?? (v.severity === 'warning' ? 'Recursive delete of a cache, build directory or filtered files outside the working tree' : undefined),
         detail: `\`${quoted}\` ${deletion.recursive === false ? 'deletes' : 'recursively deletes'} ${v.why} (${safe(operand, facts, QUOTE_MAX)}).`,
         evidence: [evidence(event, cmd.text, facts)],
         key: v.severity,

@@ -62,6 +62,8 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  */
 const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12})?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}`;
 const ASSIGNED = OPERATOR + String.raw`[^\s"'\x60\\<]{12}`;
+/** Passwords are shorter than tokens (`password = "thisIsDog11"`): 8+ value characters. */
+const ASSIGNED_PASSWORD = OPERATOR + String.raw`[^\s"'\x60\\<]{8}`;
 /**
  * The same for names whose values are opaque tokens: those always carry a digit (UUIDs, hex,
  * base62), while code (`thread_key: thread_key`, `csrfToken = document.querySelector…`) does not.
@@ -102,7 +104,7 @@ const PROVIDERS: Anchor[] = [
 const KEYWORDS: Anchor[] = [
   anchor('kw-token', caseVariants('toke'), 0, 'token' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-secret', caseVariants('secr'), 0, 'secret' + ASSIGNED_OPAQUE, 'i'),
-  anchor('kw-password', caseVariants('assw'), 1, 'passw(?:or)?d' + ASSIGNED, 'i'),
+  anchor('kw-password', caseVariants('assw'), 1, 'passw(?:or)?d' + ASSIGNED_PASSWORD, 'i'),
   anchor('kw-pwd', afterSeparator('pwd').flatMap((k) => caseVariants(k)), -1, 'pwd' + ASSIGNED, 'i'),
   anchor('kw-api-key', ['pi_k', 'pi-k', 'pike'].flatMap(caseVariants), 1, 'api[_-]?key' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-access-key', ['ss_k', 'ss-k', 'sske'].flatMap(caseVariants), 4, 'access[_-]?key' + ASSIGNED_OPAQUE, 'i'),
@@ -121,6 +123,13 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
   // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,
   // `bundle config enterprise.contribsys.com …` (Sidekiq), `-Dsonar.login=…`, `snyk auth <uuid>`.
+  anchor('kw-auth', caseVariants('auth'), 0, 'auth' + ASSIGNED_OPAQUE, 'i'),
+  // providers whose credentials have a distinctive shape, read where they are named (labelled.ts)
+  anchor('kw-facebook', caseVariants('eboo'), 3, 'facebook', 'i'),
+  anchor('kw-telegram', caseVariants('egra'), 3, 'telegram', 'i'),
+  anchor('kw-sourcegraph', caseVariants('rceg'), 3, 'sourcegraph', 'i'),
+  anchor('kw-artifactory', caseVariants('tifa'), 2, 'artifactory', 'i'),
+  anchor('kw-sumo-access-id', caseVariants('sumo'), 0, String.raw`sumo[a-z]{0,8}[._-]?access[._-]?id`, 'i'),
   anchor('kw-contribsys', caseVariants('ribs'), 4, 'contribsys', 'i'),
   // Keyed on "nar" + the separator: the pairs `r.`, `r_`, `rL` are rare in logs, `na` of "sona" is not.
   anchor('kw-sonar-login', ['nar.', 'nar_', 'nar-', 'NAR_', 'NAR.', 'narL', 'narP'], 2, String.raw`sonar(?:[._-]?(?:login|password))["']?\s*[=:]`, 'i'),

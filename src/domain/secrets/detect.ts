@@ -7,10 +7,10 @@ import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts'
 import { vouchCandidates, type Candidate } from './vouch-rules.ts';
 import { hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
 import { tokenCandidates } from './tokens.ts';
-import { commandLineCandidates, labelledCandidates } from './labelled.ts';
+import { commandLineCandidates, labelledCandidates, nearCandidates } from './labelled.ts';
 import { kubernetesSecretCandidates } from './kubernetes.ts';
 import { notASecretInContext } from './context.ts';
-import type { TokenRule } from './provider-rules.ts';
+import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { maskSecret } from './mask-value.ts';
 
 export { mightContainSecret };
@@ -102,6 +102,7 @@ async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretH
     for (const c of tokenCandidates(slice, w.tokens)) candidates.push(shift(c, w.start));
     for (const c of labelledCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of commandLineCandidates(slice)) candidates.push(shift(c, w.start));
+    for (const c of nearCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of kubernetesSecretCandidates(slice)) candidates.push(shift(c, w.start));
   }
   return finalize(candidates, text);
@@ -193,9 +194,10 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
     const value = text.slice(found.start, found.end);
     if (seen.has(value) || rejected(found, value) || variableReference(found, value, text)) continue;
     // A value shown cut short (`LEFT(token, 20)` → "sk_live_51H8…", "abcd1234..."): a prefix is no
-    // usable credential; a value public by design (context.ts) grants nothing secret. Both are
-    // masked — a report never shows what a detector matched — but never reported (issue 25).
-    const quiet = !found.maskOnly && (cutShort(text, found.end) || notASecretInContext(found, value, text));
+    // usable credential; a value public by design (context.ts) grants nothing secret; a Slack-like
+    // value off Slack's layouts is no Slack token. All are masked — a report never shows what a
+    // detector matched — but never reported (issue 25: never cry wolf).
+    const quiet = !found.maskOnly && (cutShort(text, found.end) || notASecretInContext(found, value, text) || offShapeSlack(found, value, text));
     const c = quiet ? { ...found, maskOnly: true as const } : found;
     const at = insertionPoint(kept, c.start);
     const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
@@ -231,6 +233,21 @@ function variableReference(c: Candidate, value: string, text: string): boolean {
   if (before === '"' || before === "'" || before === '`') return false;
   const next = text.slice(c.end, c.end + 40).trimStart().charAt(0);
   return next === '' || /[,);}\]]/.test(next) || LABEL_WORD.test(value);
+}
+
+let slackShapes: RegExp[] | null = null;
+
+/**
+ * secretlint's Slack rule takes any `xox?-…`; Slack's tokens have fixed layouts (the table's,
+ * after gitleaks: `xoxb-<10-13 digits>-…`, `xoxp-` with three numeric parts). Off those layouts
+ * (`xoxb-12345-abcd234`, `xoxp-1234-1234-1234-…`) it is a made-up or broken value: masked only.
+ */
+function offShapeSlack(c: Candidate, value: string, text: string): boolean {
+  if (c.ruleId !== 'secretlint/slack' || !/^(?:xox|xapp)/.test(value)) return false;
+  // secretlint may stop short of the token's end: the layout is checked on the text from its start
+  const from = text.slice(c.start, c.start + 400);
+  slackShapes ??= TOKEN_RULES.filter((r) => r.provider === 'Slack').map((r) => new RegExp(`^(?:${r.pattern})(?![A-Za-z0-9])`, r.ci ? 'i' : ''));
+  return !slackShapes.some((re) => re.test(from));
 }
 
 /** The text right after a value marks it as cut short for display (an ellipsis). */

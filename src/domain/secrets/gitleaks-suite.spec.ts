@@ -108,5 +108,8 @@ test('gitleaks suite whole: credentials caught, look-alikes flagged, raw values 
   assert.ok(rows.filter((r) => r.guard).length / rows.length <= FLOOR.guardLeaks, 'guard leak share rose');
 });
 
-// caught: one case fewer than when vendored on purpose — the Supabase demo anon key is a public client key (secrets/context.ts)
-const FLOOR = { caught: 0.894, lookAlikes: 0.076, reportLeaks: 0, guardLeaks: 0 };
+// 0.1: 89.6 % caught, 7.3 % flagged; after gitleaks' rule semantics (provider-semantics.spec.ts)
+// 93.8 % and 2.5 %. What is left is mostly values Vouch treats as stand-ins on purpose (filters.ts:
+// `12345678-ABCD-…`, `…EXAMPLE…`, `QQQQ…`), texts gitleaks lists on both sides, and files
+// named by extension only (pkcs12): see docs/report.md, "What the scanner counts".
+const FLOOR = { caught: 0.935, lookAlikes: 0.026, reportLeaks: 0, guardLeaks: 0 };

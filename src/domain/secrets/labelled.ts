@@ -4,7 +4,7 @@
 // plain as a UUID; what makes it a finding is the label, so the label is read carefully (names
 // of metadata such as `token_type`, `secret_name`, `max_tokens` are not labels) and the value
 // must not be a stand-in (`${TOKEN}`, `<your-key>`, `changeme`, `xxxx`).
-import { KEYWORD_RULES, type KeywordRule } from './provider-rules.ts';
+import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.ts';
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
@@ -36,7 +36,7 @@ const MAX_NAME = 80;
  * After the name: an optional type (`var xToken string = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|[?+.]?=(?![=~])|=>|:(?![:/])|>|,|\(|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 
@@ -48,7 +48,7 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 
 /** Names that contain a credential word but name metadata, not the secret. */
 const NOT_A_SECRET_NAME =
-  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route)$/i;
+  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
 
 /** Names that merely contain a credential word as part of another word. */
 const NOT_A_SECRET_WORD = new RegExp(
@@ -123,10 +123,19 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   }
   const name = rawName.toLowerCase();
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
-  if (!header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name))) return null;
-  const provider = providerMatch(name, text, at);
+  // A provider named a few words before the name counts too (`"facebook access_token": …`).
+  const context = `${lineBefore(text, start)} ${name}`;
+  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name));
+  const provider = providerMatch(context, text, at, metadata);
   if (provider) return provider;
-  if (LOOSE_OPERATORS.has(operator) && !xml) return null;
+  if (metadata) return null;
+  if (KEYWORD_RULES.some((r) => r.exclusive && r.keywords.some((k) => name.includes(k)))) {
+    value = value.replace(/[.,;:)\]}]+$/, '');
+    return maskable(name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
+  }
+  // `getenv("api_token", "dafa7817-…")`: a quoted name and a quoted opaque value side by side.
+  const quotedPair = operator === ',' && /["']$/.test(op[1]) && /["']$/.test(op[3]) && /token|secret|key/.test(name) && (UUID.test(value) || looksRandom(value));
+  if (LOOSE_OPERATORS.has(operator) && !xml && !quotedPair) return null;
   if (isIdentifierKeyName(name)) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
@@ -134,7 +143,21 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
     return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
   }
+  // A vendor's prefix on a whole value (up to a quote or a space) of another shape
+  // (`sm_pat_hy19dq1iwp`, cut short or made up): not that vendor's credential, and nothing else
+  // either — masked, not reported. Letter case is not held against it.
+  if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+
+/** Token rules with a prefix long enough to say which vendor a value claims to be from. */
+let vendorShapes: Array<{ prefixes: string[]; whole: RegExp }> | null = null;
+
+export function offShapeVendorToken(value: string): boolean {
+  // built on first use: the guard's start-up stays free of it
+  vendorShapes ??= TOKEN_RULES.filter((r) => r.at === undefined && r.prefixes.every((p) => p.length >= 5)).map((r) => ({ prefixes: r.prefixes, whole: new RegExp(`^(?:${r.pattern})$`, 'i') }));
+  const claims = vendorShapes.filter((r) => r.prefixes.some((p) => value.startsWith(p)));
+  return claims.length > 0 && !claims.some((r) => r.whole.test(value));
 }
 
 /**
@@ -163,17 +186,60 @@ function isIdentifierKeyName(name: string): boolean {
   return !PROVIDER_WORDS.some((w) => name.includes(w));
 }
 
-function providerMatch(name: string, text: string, at: number): Candidate | null {
+/** Up to 40 characters of the line before a name, lower-cased (where a provider may be named). */
+function lineBefore(text: string, start: number): string {
+  const from = Math.max(0, start - 40);
+  const part = text.slice(from, start);
+  return part.slice(part.lastIndexOf('\n') + 1).toLowerCase();
+}
+
+/**
+ * A value of a provider's shape where the name names the provider. Under a metadata name
+ * (`…_id`) only providers whose ids are credentials count.
+ */
+function providerMatch(name: string, text: string, at: number, metadata = false): Candidate | null {
   for (const { rule, value } of COMPILED) {
+    if (metadata && !rule.idIsCredential) continue;
     if (!rule.keywords.some((k) => name.includes(k))) continue;
     value.lastIndex = at;
     const m = value.exec(text);
-    if (!m) continue;
-    if (!/[0-9]/.test(m[0]) && !/-/.test(m[0])) continue; // opaque values always carry digits
-    if (isPlaceholder(m[0]) || isSequential(m[0]) || shannonEntropy(m[0]) < (rule.entropy ?? 3)) continue;
+    if (!m || !providerValue(m[0], rule)) continue;
     return { ruleId: `vouch/${rule.id}`, label: rule.label, start: at, end: at + m[0].length, confidence: 'high' };
   }
   return null;
+}
+
+function providerValue(v: string, rule: KeywordRule): boolean {
+  // opaque values always carry digits (`thread_key: thread_key` is code), unless structured (`a:b`, UUIDs)
+  if (!/[0-9]/.test(v) && !/[-:|]/.test(v)) return false;
+  return !isPlaceholder(v) && !isSequential(v) && shannonEntropy(v) >= (rule.entropy ?? 3);
+}
+
+const NEAR_RULES = COMPILED.filter((c) => c.rule.near).map((c) => ({ ...c, anywhere: new RegExp(`(?<![A-Za-z0-9_|%:-])(?:${c.rule.value})(?=[\\x60'"\\s;\\<,)&\\]}|]|$)`, c.rule.ci ? 'gi' : 'g') }));
+const NEAR_REACH = 40;
+
+/**
+ * gitleaks' keyword semantics for distinctive shapes: the provider's name, then within a few
+ * words on the same line a value of its shape (`facebook 1308…|rho…`, `telegram bot: 5712…:A6n…`).
+ * Only structured values (with a `|` or `:` inside) are read this way; plain hex after a
+ * provider's name in prose may be anything (a commit, a checksum).
+ */
+export function nearCandidates(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  const lower = text.toLowerCase();
+  for (const { rule, anywhere } of NEAR_RULES) {
+    for (const k of rule.keywords) {
+      for (let i = lower.indexOf(k); i !== -1; i = lower.indexOf(k, i + k.length)) {
+        const stop = text.indexOf('\n', i);
+        const reach = text.slice(0, Math.min(stop === -1 ? text.length : stop, i + k.length + NEAR_REACH + 60));
+        anywhere.lastIndex = i + k.length;
+        const m = anywhere.exec(reach);
+        if (!m || m.index > i + k.length + NEAR_REACH || !/[|:]/.test(m[0]) || !providerValue(m[0], rule)) continue;
+        out.push({ ruleId: `vouch/${rule.id}`, label: rule.label, start: m.index, end: m.index + m[0].length, confidence: 'high' });
+      }
+    }
+  }
+  return out;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -240,7 +306,8 @@ function maskable(name: string, value: string): boolean {
 
 /** A password worth reporting: not a default, mixes character classes, not a plain word. */
 function isPassword(value: string): boolean {
-  if (isTrivialPassword(value, '')) return false;
+  // `admin123`, `Password1!`: demo defaults (short values reach here since passwords of 8+ open a window)
+  if (isTrivialPassword(value, '') || isDemoDefault(value)) return false;
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && shannonEntropy(value) >= 2.5 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
@@ -266,23 +333,29 @@ const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{0,100}):(["
 const CURL_HEADER = /(?:^|\s)(?:-H|--header)(?:=|[ \t]+)(["'])([A-Za-z][A-Za-z0-9-]{1,40}):[ \t]*(?:(?:bearer|basic|token|api-token|apikey|api-key|key)[ \t]+)?([^\s"']{8,400})\1/gi;
 const CREDENTIAL_HEADER = /^(?:(?:proxy-)?authorization|[a-z0-9-]*(?:token|api-?key|secret|password|passwd|auth)[a-z0-9-]*)$/i;
 /** `curl -u <token>:` — a token as the user name and an empty password (SonarQube, Mailgun, Stripe …). */
-const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{16,200}):\1(?=\s|$)/g;
+const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{12,200}):\1(?=\s|$)/g;
+/** `--user "user":"password"`: the two halves quoted apart (the shell joins them). */
+const CURL_USER_SPLIT = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["'])([^\s"':]{0,100})\1:(["'])([^\s"']{3,200})\3(?=\s|$)/g;
+/** `{name}`, `<name>`, `[name]`: a stand-in; `{3f9a-…}` with a random inside is a literal in braces. */
+const BRACKETED_WORD = /^[<[{][A-Za-z_ -]*[>\]}]?$/;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
 /**
  * NuGet.config's package source credentials: `<add key="ClearTextPassword" value="…" />` (the
- * `Password` key holds a value encrypted for one machine's user: not reported).
+ * `Password` key holds a value encrypted for one machine's user: not reported; gitleaks' own
+ * cases list `<add key="Password" value="CleartextPassword1" />` both as a find and as a look-alike).
  */
-const NUGET_PASSWORD = /<add\s+key\s*=\s*"ClearTextPassword"\s+value\s*=\s*"([^"]{1,200})"/gi;
+const NUGET_PASSWORD = /<add\s+key\s*=\s*"((?:ClearText)?Password)"\s+value\s*=\s*"([^"]{1,2000})"/gi;
 
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
   if (/<add\s/i.test(text)) {
     NUGET_PASSWORD.lastIndex = 0;
     for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {
-      const value = m[1];
+      const value = m[2];
       if (/^(?:%\w+%|\$\(?\w+\)?|\$\{\w+\})$/.test(value) || value.length < 6 || isPlaceholder(value) || isDocumentationExample(value)) continue;
+      if (!/^ClearText/i.test(m[1])) continue;
       const start = m.index + m[0].length - value.length - 1;
       out.push({ ruleId: 'vouch/nuget-password', label: 'Password in NuGet.config', start, end: start + value.length, confidence: 'medium' });
     }
@@ -291,8 +364,16 @@ export function commandLineCandidates(text: string): Candidate[] {
     CURL_USER.lastIndex = 0;
     for (let m = CURL_USER.exec(text); m !== null; m = CURL_USER.exec(text)) {
       const [, , user, inner, password] = m;
-      if (isTrivialPassword(password, user) || password.startsWith('$') || /^[<[{]/.test(user)) continue;
+      if (isTrivialPassword(password, user) || password.startsWith('$') || BRACKETED_WORD.test(user)) continue;
       const start = m.index + m[0].length - password.length - m[1].length - inner.length;
+      out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
+    }
+    CURL_USER_SPLIT.lastIndex = 0;
+    for (let m = CURL_USER_SPLIT.exec(text); m !== null; m = CURL_USER_SPLIT.exec(text)) {
+      const [, , user, , quoted] = m;
+      const password = quoted.replace(/^\{(.+)\}$/, '$1');
+      if (isTrivialPassword(password, user) || password.startsWith('$') || BRACKETED_WORD.test(user) || BRACKETED_WORD.test(quoted)) continue;
+      const start = m.index + m[0].length - 1 - quoted.length + (quoted.length - password.length) / 2;
       out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
     }
     CURL_TOKEN_USER.lastIndex = 0;

@@ -46,6 +46,19 @@ export interface KeywordRule {
   /** Value shape is case-insensitive. */
   ci?: boolean;
   entropy?: number;
+  /**
+   * The provider's credentials under its name always have this shape (gitleaks' rule semantics):
+   * a value of another shape under the name (`telegram_token = "8397:Am3…"`) is not one of its
+   * credentials, so the generic reading of the name does not report it either (it is masked).
+   */
+  exclusive?: boolean;
+  /** The provider's `…_id` is half of a key pair, not a public identifier (Sumo Logic's access ID). */
+  idIsCredential?: boolean;
+  /**
+   * The value may follow the name without an operator, a few words on (`facebook 1308…|rho…`,
+   * `telegram bot: 5712…:A6n…`): the shape alone is distinctive enough.
+   */
+  near?: boolean;
 }
 
 const HEX = '[a-f0-9]';
@@ -113,7 +126,7 @@ export const TOKEN_RULES: TokenRule[] = [
   t('google-oauth-secret', 'Google', 'Google OAuth client secret', ['GOCSPX-'], 'GOCSPX-[A-Za-z0-9_-]{28}', { entropy: 3.5 }),
   t('google-oauth-token', 'Google', 'Google OAuth access token', ['ya29.'], String.raw`ya29\.[A-Za-z0-9_-]{30,}`, { entropy: 3.5 }),
   t('google-refresh-token', 'Google', 'Google OAuth refresh token', ['1//0'], '1//0[A-Za-z0-9_-]{40,}', { entropy: 3.5 }),
-  t('azure-ad-client-secret', 'Microsoft', 'Azure AD client secret', ['Q~'], String.raw`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}`, { at: String.raw`Q~[A-Za-z0-9_~.-]{31}`, entropy: 3 }),
+  t('azure-ad-client-secret', 'Microsoft', 'Azure AD client secret', ['Q~'], String.raw`[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![~.-])`, { at: String.raw`Q~[A-Za-z0-9_~.-]{31}`, entropy: 3 }),
   t('azure-storage-key', 'Microsoft', 'Azure storage account key', ['AccountKey='], `AccountKey=[${B64}]{86}==`, { entropy: 4 }),
   t('azure-sas', 'Microsoft', 'Azure shared access signature', ['SharedAccessKey='], `SharedAccessKey=[${B64}]{43}=`, { entropy: 4 }),
   t('teams-webhook', 'Microsoft', 'Microsoft Teams webhook URL', ['webhook.office.com/webhookb2/'], String.raw`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-z0-9-]{36}@[a-z0-9-]{36}/IncomingWebhook/[a-z0-9]{32}/[a-z0-9-]{36}(?:/[A-Za-z0-9_-]+)?`, { ci: true, at: String.raw`webhook\.office\.com/webhookb2/` }),
@@ -183,6 +196,9 @@ export const TOKEN_RULES: TokenRule[] = [
   t('twilio-api-key', 'Twilio', 'Twilio API key', ['SK'], `SK${HEX}{32}`, { entropy: 3, confidence: 'medium' }),
   // --- payments and commerce ---
   t('stripe', 'Stripe', 'Stripe secret key', ['sk_live_', 'sk_test_', 'sk_prod_', 'rk_live_', 'rk_test_', 'rk_prod_'], '[rs]k_(?:live|test|prod)_[A-Za-z0-9]{10,247}', { entropy: 3 }),
+  t('settlemint-pat', 'SettleMint', 'SettleMint personal access token', ['sm_pat_'], 'sm_pat_[A-Za-z0-9]{16}', { entropy: 3 }),
+  t('settlemint-aat', 'SettleMint', 'SettleMint application access token', ['sm_aat_'], 'sm_aat_[A-Za-z0-9]{16}', { entropy: 3 }),
+  t('settlemint-sat', 'SettleMint', 'SettleMint service access token', ['sm_sat_'], 'sm_sat_[A-Za-z0-9]{16}', { entropy: 3 }),
   t('stripe-webhook', 'Stripe', 'Stripe webhook secret', ['whsec_'], 'whsec_[A-Za-z0-9]{32,}', { entropy: 3 }),
   t('square-access', 'Square', 'Square access token', ['sq0atp-', 'EAAA'], '(?:sq0atp-[A-Za-z0-9_-]{22,60}|EAAA[A-Za-z0-9_-]{60})', { entropy: 3 }),
   t('square-secret', 'Square', 'Square OAuth secret', ['sq0csp-'], 'sq0csp-[A-Za-z0-9_-]{43}', { entropy: 3 }),
@@ -252,7 +268,7 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('dropbox', 'Dropbox', 'Dropbox API token', ['dropbox'], String.raw`sl\.[a-z0-9_=-]{130,1100}|[a-z0-9]{11}AAAAAAAAAA[a-z0-9_=-]{43}|[a-z0-9]{15}`, { entropy: 3 }),
   k('elevenlabs', 'ElevenLabs', 'ElevenLabs API key', ['elevenlabs', 'xi_api_key', 'xi-api-key'], `(?:sk_)?${HEX}{32,48}`, { entropy: 3 }),
   k('etsy', 'Etsy', 'Etsy API key', ['etsy'], '[a-z0-9]{24}', { entropy: 3 }),
-  k('facebook-secret', 'Facebook', 'Facebook app secret', ['facebook', 'fb_app', 'fb_secret'], `${HEX}{32}|\\d{15,16}(?:\\||%7C)[a-z0-9_-]{27,40}`, { entropy: 3 }),
+  k('facebook-secret', 'Facebook', 'Facebook app secret', ['facebook', 'fb_app', 'fb_secret'], `${HEX}{32}|\\d{15,16}(?:\\||%7C)[a-z0-9_-]{27,40}`, { entropy: 3, near: true }),
   k('fastly', 'Fastly', 'Fastly API token', ['fastly'], '[a-z0-9=_-]{32}', { entropy: 3 }),
   k('finicity', 'Finicity', 'Finicity API key', ['finicity'], `${HEX}{32}|[a-z0-9]{20}`, { entropy: 3 }),
   k('finnhub', 'Finnhub', 'Finnhub API key', ['finnhub'], '[a-z0-9]{20}', { entropy: 3 }),
@@ -273,7 +289,7 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('mailgun-keyword', 'Mailgun', 'Mailgun key', ['mailgun'], `(?:key-|pubkey-)?${HEX}{32}|[a-h0-9]{32}-[a-h0-9]{8}-[a-h0-9]{8}`, { entropy: 3 }),
   k('mapbox', 'Mapbox', 'Mapbox token', ['mapbox'], String.raw`pk\.[a-z0-9]{60}\.[a-z0-9]{22}`, { entropy: 3 }),
   k('mattermost', 'Mattermost', 'Mattermost token', ['mattermost'], '[a-z0-9]{26}', { entropy: 3 }),
-  k('meraki', 'Cisco', 'Cisco Meraki API key', ['meraki'], `${HEX}{40}`, { entropy: 3 }),
+  k('meraki', 'Cisco', 'Cisco Meraki API key', ['meraki'], `${HEX}{40}`, { entropy: 3, ci: false, exclusive: true }),
   k('messagebird', 'MessageBird', 'MessageBird API key', ['messagebird', 'message_bird', 'message-bird'], `[a-z0-9]{25}|${UUID}`, { entropy: 3 }),
   k('mistral', 'Mistral', 'Mistral API key', ['mistral'], '[a-z0-9]{32}', { entropy: 3.5 }),
   k('netlify-keyword', 'Netlify', 'Netlify token', ['netlify'], '[a-z0-9=_-]{40,46}', { entropy: 3 }),
@@ -287,12 +303,13 @@ export const KEYWORD_RULES: KeywordRule[] = [
   k('rapidapi', 'RapidAPI', 'RapidAPI key', ['rapidapi'], '[a-z0-9_-]{50}', { entropy: 3 }),
   k('sendbird', 'Sendbird', 'Sendbird token', ['sendbird'], `${HEX}{40}|${UUID}`, { entropy: 3 }),
   k('sentry', 'Sentry', 'Sentry token', ['sentry'], `${HEX}{64}`, { entropy: 3 }),
+  k('sourcegraph-keyword', 'Sourcegraph', 'Sourcegraph access token', ['sourcegraph'], `${HEX}{40}`, { entropy: 3 }),
   k('sidekiq', 'Sidekiq', 'Sidekiq Enterprise credentials', ['bundle_enterprise__contribsys__com', 'bundle_gems__contribsys__com'], `${HEX}{8}:${HEX}{8}`, { entropy: 2.5 }),
   k('snyk', 'Snyk', 'Snyk API token', ['snyk'], UUID, { entropy: 3 }),
   k('sonar', 'SonarQube', 'SonarQube token', ['sonar'], '(?:sq[apu]_)?[a-z0-9=_-]{40}', { entropy: 3 }),
   k('squarespace', 'Squarespace', 'Squarespace API key', ['squarespace'], UUID, { entropy: 3 }),
-  k('sumologic', 'Sumo Logic', 'Sumo Logic key', ['sumo'], 'su[A-Za-z0-9]{12}|[a-z0-9]{64}', { entropy: 3 }),
-  k('telegram', 'Telegram', 'Telegram bot token', ['telegr'], String.raw`\d{5,16}:A[a-z0-9_-]{34}`, { entropy: 3 }),
+  k('sumologic', 'Sumo Logic', 'Sumo Logic key', ['sumo'], 'su[A-Za-z0-9]{12}|[a-z0-9]{64}', { entropy: 3, idIsCredential: true }),
+  k('telegram', 'Telegram', 'Telegram bot token', ['telegr'], String.raw`\d{5,16}:A[a-z0-9_-]{34}`, { entropy: 3, exclusive: true, near: true }),
   k('travisci', 'Travis CI', 'Travis CI token', ['travis'], '[a-z0-9]{22}', { entropy: 3 }),
   k('twilio', 'Twilio', 'Twilio auth token', ['twilio'], `SK${HEX}{32}|${HEX}{32}`, { entropy: 3 }),
   k('twitch', 'Twitch', 'Twitch API token', ['twitch'], '[a-z0-9]{30}', { entropy: 3 }),
