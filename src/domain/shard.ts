@@ -9,7 +9,6 @@ import type { Rule } from './rules/types.ts';
 const SECOND_THREAD = new Set([
   'scope/write-outside-worktree',
   'destructive/rm-outside-worktree',
-  'injection/prompt-injection-text',
   'integrity/claim-contradicted',
   'reliability/loop',
   'destructive/force-push',
