@@ -4,22 +4,23 @@ import { RULES } from './rules/index.ts';
 import { RuleShard } from './analyze.ts';
 import { secondThreadRules } from './shard.ts';
 import type { RemoteRules, ShardProgress } from './shard-types.ts';
+import type { Rule } from './rules/types.ts';
 
 /** `production`: the real split; `alternate`: every other rule; `all`: every rule on the shard. */
 export type Split = 'production' | 'alternate' | 'all';
 
-export function splitOf(split: Split): Set<number> {
-  if (split === 'production') return secondThreadRules(RULES);
-  return new Set(RULES.map((_, i) => i).filter((i) => split === 'all' || i % 2 === 1));
+export function splitOf(split: Split, rules: Rule[] = RULES): Set<number> {
+  if (split === 'production') return secondThreadRules(rules);
+  return new Set(rules.map((_, i) => i).filter((i) => split === 'all' || i % 2 === 1));
 }
 
 /**
  * The shard runs asynchronously behind the analyser (each push is queued), so the analyser's
  * report pass sometimes finds the shard behind it and sometimes level: both paths get exercised.
  */
-export function inProcessShard(split: Split): RemoteRules {
-  const rules = splitOf(split);
-  const shard = new RuleShard({}, rules);
+export function inProcessShard(split: Split, catalogue?: Rule[]): RemoteRules {
+  const rules = splitOf(split, catalogue);
+  const shard = new RuleShard({ rules: catalogue }, rules);
   const ready: ShardProgress[] = [];
   let chain: Promise<void> = Promise.resolve();
   let failure: unknown = null;
