@@ -290,7 +290,7 @@ async function upload(server: Server, key: string, file: string): Promise<{ mbps
   clearInterval(sampler);
   peak = Math.max(peak, rssMb(pid));
   if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  const { session_id: id } = (await res.json()) as { session_id: string };
+  const { id } = (await res.json()) as { id: string };
   return { mbps: UPLOAD_BYTES / MB / seconds, growth: peak - baseline, id };
 }
 
@@ -301,7 +301,7 @@ async function post(server: Server, key: string, file: string, name: string): Pr
   form.append('file', await openAsBlob(file), name);
   const res = await fetch(`${server.base}/v1/sessions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
   if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { session_id: string }).session_id;
+  return ((await res.json()) as { id: string }).id;
 }
 
 async function sessionStatus(server: Server, key: string, id: string): Promise<string> {

@@ -25,12 +25,12 @@ export const TWO_THREADS_MIN_BYTES = 16 * 1024 * 1024;
 
 /**
  * One log on this thread, with part of the rules on a second thread when the log is big enough
- * (`bytes`, when known) and `threads` allows it (`VOUCH_ANALYSIS_THREADS=1` turns it off). The
- * report is the same either way.
+ * (`bytes`, when known) on a machine of two cores or more. `VOUCH_ANALYSIS_THREADS=1` never uses
+ * a second thread, `=2` always does (whatever the size). The report is the same either way.
  */
-export async function analyzeLocalLog(source: AsyncIterable<Uint8Array>, opts: AnalysisOptions, bytes: number | null, threads = threadsAllowed()): Promise<Report> {
+export async function analyzeLocalLog(source: AsyncIterable<Uint8Array>, opts: AnalysisOptions, bytes: number | null): Promise<Report> {
   const { analyzeStream } = await import('../domain/analyze.ts');
-  if (threads < 2 || bytes === null || bytes < TWO_THREADS_MIN_BYTES) return analyzeStream(source, opts);
+  if (!twoThreads(bytes)) return analyzeStream(source, opts);
   const [{ startShardThread }, { secondThreadRules }, { RULES }] = await Promise.all([
     import('../adapters/analysis-pool/shard.ts'), import('../domain/shard.ts'), import('../domain/rules/index.ts'),
   ]);
@@ -42,7 +42,9 @@ export async function analyzeLocalLog(source: AsyncIterable<Uint8Array>, opts: A
   }
 }
 
-function threadsAllowed(): number {
-  const asked = Number(process.env.VOUCH_ANALYSIS_THREADS);
-  return Number.isInteger(asked) && asked >= 1 ? Math.min(asked, 2) : Math.min(availableParallelism(), 2);
+function twoThreads(bytes: number | null): boolean {
+  const asked = process.env.VOUCH_ANALYSIS_THREADS;
+  if (asked === '1') return false;
+  if (asked === '2') return true;
+  return availableParallelism() >= 2 && bytes !== null && bytes >= TWO_THREADS_MIN_BYTES;
 }
