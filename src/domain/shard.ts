@@ -9,10 +9,8 @@ import type { Rule } from './rules/types.ts';
 const SECOND_THREAD = new Set([
   'scope/write-outside-worktree',
   'destructive/rm-outside-worktree',
-  'integrity/claim-contradicted',
   'reliability/loop',
   'destructive/force-push',
-  'context/models',
   'ci/config-edited',
   'destructive/file-overwritten',
 ]);

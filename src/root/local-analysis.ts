@@ -1,7 +1,7 @@
 // Part of the composition root: the analyser of a local `vouch analyze` (and the GitHub Action),
 // which runs without a database. The CLI gets the worker-thread pool and the V8 settings of an
 // analysing process from here, never from the adapter itself.
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type { Analyzer, AnalysisOptions } from '../adapters/analysis-pool/index.ts';
 import type { Report } from '../domain/model/report.ts';
 
@@ -17,16 +17,19 @@ export async function createLocalAnalyzer(opts: { size: number; timeoutMs: numbe
 }
 
 /**
- * Logs at least this big are analysed on two threads when the machine has two cores: the second
- * thread costs ~0.2–0.4 s to start (loading the analyser and the shell grammar again) and ~40 MB,
- * which a small log would pay for nothing (docs/performance.md, "Two threads").
+ * Logs at least this big are analysed on two threads when a core is free: the second thread costs
+ * ~0.2–0.4 s to start (loading the analyser and the shell grammar again) and ~40 MB, which a
+ * small log would pay for nothing (docs/performance.md, "Two threads").
  */
 export const TWO_THREADS_MIN_BYTES = 16 * 1024 * 1024;
 
 /**
  * One log on this thread, with part of the rules on a second thread when the log is big enough
- * (`bytes`, when known) on a machine of two cores or more. `VOUCH_ANALYSIS_THREADS=1` never uses
- * a second thread, `=2` always does (whatever the size). The report is the same either way.
+ * (`bytes`, when known) and a core is free: the second thread repeats the reading and parsing
+ * (~35% more CPU time in all), which only pays where that core would otherwise idle; on a busy
+ * machine it would take CPU from other work and finish no sooner. `VOUCH_ANALYSIS_THREADS=1`
+ * never uses a second thread, `=2` always does (whatever the size or load). The report is the
+ * same either way.
  */
 export async function analyzeLocalLog(source: AsyncIterable<Uint8Array>, opts: AnalysisOptions, bytes: number | null): Promise<Report> {
   const { analyzeStream } = await import('../domain/analyze.ts');
@@ -46,5 +49,8 @@ function twoThreads(bytes: number | null): boolean {
   const asked = process.env.VOUCH_ANALYSIS_THREADS;
   if (asked === '1') return false;
   if (asked === '2') return true;
-  return availableParallelism() >= 2 && bytes !== null && bytes >= TWO_THREADS_MIN_BYTES;
+  if (bytes === null || bytes < TWO_THREADS_MIN_BYTES) return false;
+  // Free cores: the last minute's load average leaves one core for this thread and more than
+  // half of another for the second (on 2 cores: a load under 0.5).
+  return availableParallelism() - loadavg()[0] > 1.5;
 }

@@ -23,8 +23,12 @@ export interface ShardThread extends RemoteRules {
 // Compiled (dist/): plain JavaScript. From source (tests under tsx): a small .mjs registers tsx first.
 const ENTRY = import.meta.url.endsWith('.ts') ? new URL('./shard-worker-entry.mjs', import.meta.url) : new URL('./shard-worker.js', import.meta.url);
 
+// The worker's young generation, in MB: V8's default for a worker thread let the shard's peak RSS
+// reach ~195 MB on a 20 MB log; 4 MB keeps it at ~165 MB for the same CPU time (docs/performance.md).
+const SHARD_YOUNG_MB = 4;
+
 export function startShardThread(opts: AnalysisOptions, rules: ReadonlySet<number>): ShardThread {
-  const worker = new Worker(ENTRY, { execArgv: [] });
+  const worker = new Worker(ENTRY, { execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: SHARD_YOUNG_MB } });
   const { port1, port2 } = new MessageChannel();
   const ready: FromShard[] = [];
   let waiter: { resolve: (m: FromShard) => void; reject: (e: Error) => void } | null = null;
