@@ -1,16 +1,18 @@
 // `npm run bench`: analyser throughput and memory, as ratios against a baseline measured in the
 // same run. Not a test: it prints figures.
 //
-// Inputs are generated at run time from the corpus (nothing big is committed): a 200 MB Claude
-// Code log and a 100 MB Codex log (corpus files repeated, each repetition varied: see
-// `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
+// Inputs are generated afresh by every run from the corpus (bench/inputs.ts; nothing big is
+// committed, and they are deleted at the end): a 200 MB Claude Code log and a 100 MB Codex log
+// (corpus files repeated, each repetition varied, with a variation of its own per run). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
 // (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`,
-// `--prepare` (generate and print the paths), `--code DIR` (the compiled tree to analyse with,
+// `--prepare` (generate and print the paths, kept), `--single` (also one thread per round), `--code DIR` (the compiled tree to analyse with,
 // default dist/, rebuilt first when stale), `--compare DIR` (a second tree in the same rounds), `--source` (src/ under tsx instead). For each input,
 // in separate plain-JavaScript child processes (bench/analyze-child.mjs, no loader) so peak RSS
 // is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
-//   analysis  — the full `analyzeStream` (parse, facts, rules, report) from the compiled build
+//   analysis  — what `vouch analyze FILE` runs (root/local-analysis analyzeLocalLog: parse, facts,
+//               rules, report; on two threads when it decides so) from the compiled build
+// The targets of issue 30 (≥ 0.5× the baseline, wall clock; peak RSS ≤ 150 MB) are printed per input.
 // `--huge` adds a 1 GB Claude Code log to check that peak RSS stays flat whatever the size.
 import { spawnSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
