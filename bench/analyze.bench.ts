@@ -1,119 +1,25 @@
 // `npm run bench`: analyser throughput and memory, as ratios against a baseline measured in the
 // same run. Not a test: it prints figures.
 //
-// Inputs are generated at run time from the corpus (nothing big is committed): a 200 MB Claude
-// Code log and a 100 MB Codex log (corpus files repeated, each repetition varied: see
-// `repetition`). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
+// Inputs are generated afresh by every run from the corpus (bench/inputs.ts; nothing big is
+// committed, and they are deleted at the end): a 200 MB Claude Code log and a 100 MB Codex log
+// (corpus files repeated, each repetition varied, with a variation of its own per run). Options: `--mb N` (N MB Claude Code, N/2 MB Codex, for iterating), `--runs N`
 // (default 3: median and spread), `--only claude|codex|huge`, `--analysis-flags "--max-semi-space-size=2"`,
-// `--prepare` (generate and print the paths), `--code DIR` (the compiled tree to analyse with,
+// `--prepare` (generate and print the paths, kept), `--single` (also one thread per round), `--code DIR` (the compiled tree to analyse with,
 // default dist/, rebuilt first when stale), `--compare DIR` (a second tree in the same rounds), `--source` (src/ under tsx instead). For each input,
 // in separate plain-JavaScript child processes (bench/analyze-child.mjs, no loader) so peak RSS
 // is the pass's own:
 //   baseline  — a tuned pass that only splits lines and JSON.parses them (4 MiB reads, indexOf)
-//   analysis  — the full `analyzeStream` (parse, facts, rules, report) from the compiled build
+//   analysis  — what `vouch analyze FILE` runs (root/local-analysis analyzeLocalLog: parse, facts,
+//               rules, report; on two threads when it decides so) from the compiled build
+// The targets of issue 30 (≥ 0.5× the baseline, wall clock; peak RSS ≤ 150 MB) are printed per input.
 // `--huge` adds a 1 GB Claude Code log to check that peak RSS stays flat whatever the size.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-
-const CORPUS = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
-const OUT = join(tmpdir(), 'vouch-bench');
-const MB = 1024 * 1024;
-
-/**
- * One copy of the corpus per repetition, varied so that no repetition repeats the previous one:
- * - ids rewritten so that each copy reads as a distinct session (the parsers deduplicate records
- *   they have already seen: a plain repetition would measure the dedupe path, not the analysis).
- *   UUIDs get the repetition in their last group; tool-use / message / call / request ids a suffix;
- * - every shell command given a trailing ` # r<k>` comment (same meaning, different text), so the
- *   shell-parse and path caches see new commands on every copy, as a long real log would. That
- *   includes `bash -lc` argv arrays and the JSON-in-a-string arguments of Codex's function calls.
- */
-const UUID = /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-)[0-9a-f]{4}([0-9a-f]{8})\b/gi;
-const PREFIXED_ID = /\b((?:toolu|srvtoolu|msg|call|req|fc|rs|resp)_[A-Za-z0-9]{6,})/g;
-const SHELL_KEYS = new Set(['command', 'cmd']);
-const SHELLS = new Set(['bash', 'sh', 'zsh', '/bin/bash', '/bin/sh', '/bin/zsh', '/usr/bin/bash']);
-
-function repetition(text: string, rep: number): string {
-  if (rep === 0) return text;
-  const hex = (rep % 0x10000).toString(16).padStart(4, '0');
-  const lines = text.split('\n').map((line) => varyCommands(line, ` # r${rep}`));
-  return lines.join('\n').replace(UUID, `$1${hex}$2`).replace(PREFIXED_ID, `$1r${rep}`);
-}
-
-/** The line with every shell command in it suffixed by `tag`; lines without one unchanged. */
-function varyCommands(line: string, tag: string): string {
-  if (!line.includes('"command') && !line.includes('"cmd') && !line.includes('\\"command') && !line.includes('\\"cmd')) return line;
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return line;
-  }
-  return vary(value, tag) ? JSON.stringify(value) : line;
-}
-
-/** Rewrites commands in place; true when something changed. */
-function vary(node: unknown, tag: string): boolean {
-  if (Array.isArray(node)) return node.reduce<boolean>((changed, item) => vary(item, tag) || changed, false);
-  if (node === null || typeof node !== 'object') return false;
-  const obj = node as Record<string, unknown>;
-  let changed = false;
-  for (const [key, v] of Object.entries(obj)) {
-    if (SHELL_KEYS.has(key) && typeof v === 'string' && v.length > 0) {
-      obj[key] = v + tag;
-      changed = true;
-    } else if (SHELL_KEYS.has(key) && isShellArgv(v)) {
-      v[v.length - 1] += tag;
-      changed = true;
-    } else if (typeof v === 'string' && (v.startsWith('{"') || v.startsWith('{ "'))) {
-      // Codex's function-call `arguments` (and the like): JSON inside a string.
-      const inner = tryParse(v);
-      if (inner !== undefined && vary(inner, tag)) {
-        obj[key] = JSON.stringify(inner);
-        changed = true;
-      }
-    } else if (typeof v === 'object' && vary(v, tag)) {
-      changed = true;
-    }
-  }
-  return changed;
-}
-
-/** `["bash", "-lc", "script"]`: the script is the last element. Plain argv arrays are left alone. */
-function isShellArgv(v: unknown): v is string[] {
-  return Array.isArray(v) && v.length >= 3 && SHELLS.has(String(v[0])) && /^-l?c$/.test(String(v[v.length - 2])) && typeof v[v.length - 1] === 'string';
-}
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-async function generate(name: string, dir: string, bytes: number): Promise<string> {
-  const file = join(OUT, name);
-  if (existsSync(file) && statSync(file).size >= bytes) return file;
-  mkdirSync(OUT, { recursive: true });
-  const parts = readdirSync(join(CORPUS, dir)).filter((f) => f.endsWith('.jsonl')).sort().map((f) => readFileSync(join(CORPUS, dir, f), 'utf8'));
-  const out = createWriteStream(file);
-  let written = 0;
-  for (let rep = 0; written < bytes; rep++) {
-    for (const p of parts) {
-      const text = repetition(p, rep);
-      const data = text.endsWith('\n') ? text : text + '\n';
-      if (!out.write(data)) await new Promise<void>((r) => out.once('drain', () => r()));
-      written += Buffer.byteLength(data);
-      if (written >= bytes) break;
-    }
-  }
-  await new Promise<void>((r) => out.end(() => r()));
-  return file;
-}
+import { generate, generated, MB, RUN } from './inputs.ts';
 
 interface Pass {
   seconds: number;
@@ -150,10 +56,13 @@ const COMPARE_DIR = (() => {
   return i === -1 ? null : resolve(process.argv[i + 1]);
 })();
 
-function measure(mode: string, file: string, code = CODE_DIR): Pass {
+/** `--single`: also analyse on one thread in every round (VOUCH_ANALYSIS_THREADS=1), for comparison. */
+const SINGLE = process.argv.includes('--single');
+
+function measure(mode: string, file: string, code = CODE_DIR, env: NodeJS.ProcessEnv = {}): Pass {
   const childScript = fileURLToPath(new URL('./analyze-child.mjs', import.meta.url));
   const flags = mode === 'analysis' ? [...ANALYSIS_FLAGS, ...(code.endsWith('/src') ? ['--import', 'tsx'] : [])] : [];
-  const r = spawnSync(process.execPath, [...flags, childScript, mode, file, code], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const r = spawnSync(process.execPath, [...flags, childScript, mode, file, code], { encoding: 'utf8', maxBuffer: 16 * MB, env: { ...process.env, ...env } });
   if (r.status !== 0) throw new Error(`${mode} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Pass;
 }
@@ -191,13 +100,20 @@ function bench(label: string, file: string, runs: number): void {
   const rounds = Array.from({ length: runs }, () => {
     const base = measure('baseline', file);
     const full = measure('analysis', file);
-    return { base, full, other: COMPARE_DIR ? measure('analysis', file, COMPARE_DIR) : null };
+    const single = SINGLE ? measure('analysis', file, CODE_DIR, { VOUCH_ANALYSIS_THREADS: '1' }) : null;
+    return { base, full, single, other: COMPARE_DIR ? measure('analysis', file, COMPARE_DIR) : null };
   });
-  report(label, size, rounds.map((r) => ({ base: r.base, full: r.full })));
+  report(label, size, rounds.map((r) => ({ base: r.base, full: r.full })), true);
+  if (SINGLE) report('  one thread', size, rounds.map((r) => ({ base: r.base, full: r.single! })));
   if (COMPARE_DIR) report(`  vs ${COMPARE_DIR.split('/').pop()}`, size, rounds.map((r) => ({ base: r.base, full: r.other! })));
 }
 
-function report(label: string, size: number, rounds: { base: Pass; full: Pass }[]): void {
+// Issue 30's targets for `npm run bench`: at least half the reference's throughput (wall clock,
+// as a user waits for it), in at most 150 MB.
+const TARGET_RATIO = 0.5;
+const TARGET_RSS_MB = 150;
+
+function report(label: string, size: number, rounds: { base: Pass; full: Pass }[], verdict = false): void {
   const bRate = spread(rounds.map((r) => size / r.base.seconds));
   const aRate = spread(rounds.map((r) => size / r.full.seconds));
   const ratio = spread(rounds.map((r) => r.base.seconds / r.full.seconds));
@@ -209,6 +125,9 @@ function report(label: string, size: number, rounds: { base: Pass; full: Pass }[
   console.log(
     `${label.padEnd(18)} ${size.toFixed(0).padStart(5)} MB | baseline ${fmt(bRate, 1)} MB/s | analysis ${fmt(aRate, 1)} MB/s | ratio ${fmt(ratio, 3, '×')} | CPU-time ratio ${fmt(cpuRatio, 3, '×')} (analysis ${fmt(aCpuRate, 1)} MB per CPU-s) | peak RSS baseline ${fmt(bPeak, 0)} MB, analysis ${fmt(aPeak, 0)} MB (loaded ${loaded.median.toFixed(0)} MB) | ${rounds[0].full.count} events`,
   );
+  if (!verdict) return;
+  const ok = (b: boolean) => (b ? 'met' : 'NOT met');
+  console.log(`${''.padEnd(18)} target ≥ ${TARGET_RATIO}× (wall): ${ok(ratio.median >= TARGET_RATIO)}; peak RSS ≤ ${TARGET_RSS_MB} MB: ${ok(aPeak.median <= TARGET_RSS_MB)}`);
 }
 
 async function main(): Promise<void> {
@@ -219,24 +138,25 @@ async function main(): Promise<void> {
   const runs = option(args, '--runs', 3);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
   const inputs: [string, string][] = [];
-  if (only !== 'huge' && (!only || only === 'claude')) inputs.push([`claude-code ${claudeMb} MB`, await generate(`claude-${claudeMb}mb-v3.jsonl`, 'claude-code', claudeMb * MB)]);
-  if (only !== 'huge' && (!only || only === 'codex')) inputs.push([`codex ${codexMb} MB`, await generate(`codex-${codexMb}mb-v3.jsonl`, 'codex', codexMb * MB)]);
-  if (args.includes('--huge') || only === 'huge') inputs.push(['claude-code 1 GB', await generate('claude-1024mb-v3.jsonl', 'claude-code', 1024 * MB)]);
+  if (only !== 'huge' && (!only || only === 'claude')) inputs.push([`claude-code ${claudeMb} MB`, await generate(`claude-${claudeMb}mb.jsonl`, 'claude-code', claudeMb * MB)]);
+  if (only !== 'huge' && (!only || only === 'codex')) inputs.push([`codex ${codexMb} MB`, await generate(`codex-${codexMb}mb.jsonl`, 'codex', codexMb * MB)]);
+  if (args.includes('--huge') || only === 'huge') inputs.push(['claude-code 1 GB', await generate('claude-1024mb.jsonl', 'claude-code', 1024 * MB)]);
   if (args.includes('--prepare')) {
     for (const [label, file] of inputs) console.log(`${label}: ${file}`);
     return;
   }
+  process.on('exit', () => generated.forEach((f) => rmSync(f, { force: true })));
   if (process.argv.indexOf('--code') === -1 && !CODE_DIR.endsWith('/src')) {
     // The default tree is dist/: make sure it is built from the sources as they are now.
     const build = fileURLToPath(new URL('../scripts/build.mjs', import.meta.url));
     const r = spawnSync(process.execPath, [build, '--if-stale', '--quiet'], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error('npm run build failed');
   }
-  console.log(`analysis code: ${CODE_DIR}`);
+  console.log(`analysis code: ${CODE_DIR}; inputs generated for this run (variation ${RUN.toString(36)}); load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`median of ${runs} runs (min–max); ratio = analysis MB/s ÷ baseline MB/s of the same round (wall clock);`);
   console.log('CPU-time ratio = the same with CPU seconds: steadier than wall time when the machine is shared');
   for (const [label, file] of inputs) bench(label, file, runs);
-  console.log('target: analysis ≥ 0.33× baseline, analysis peak RSS ≤ 150 MB at any size');
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${availableParallelism()} cores)`);
 }
 
 await main();

@@ -14,7 +14,10 @@
 //   GET /v1/sessions/{id}/report          auth + the stored report JSON, any key's sessions
 // Each route is measured 3 times (rounds interleaved); the table shows the median and the
 // spread (min–max) of req/s, of the ratio to the same round's /healthz, and of p99.
-// Then a generated 100 MB log is uploaded while the server's RSS is sampled from /proc.
+// Then a generated 100 MB log is uploaded while the server's RSS is sampled from /proc. Last, the
+// same data is served by a process that also analyses (VOUCH_ROLE=all): GET /v1/sessions idle,
+// then while a realistic 100 MB Claude Code log (bench/inputs.ts) is analysed; target p99 ≤ 1.5×
+// the idle p99 (issue 30). BENCH_ANALYSIS_ROUNDS (default 3).
 // Targets: /healthz ≥ 0.7× bare Fastify; list and report ≥ 0.5× /healthz with p99 < 50 ms on
 // SQLite, ≥ 0.35× with p99 < 80 ms on PostgreSQL; RSS growth during the upload < 150 MB.
 // Not a test: it prints a table and exits 1 when a target is missed or PostgreSQL, asked for in
@@ -38,6 +41,7 @@ import type { Report } from '../src/domain/model/report.ts';
 import { createAccount } from '../src/services/accounts.ts';
 import { issueApiKey } from '../src/services/keys.ts';
 import { newId, nowIso } from '../src/kernel/ids.ts';
+import { generate, generated } from './inputs.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ACCOUNTS = 4;
@@ -68,6 +72,8 @@ interface Row {
   p99Target?: number;
   mbps?: number;
   rssGrowthMb?: number;
+  /** The ratio is a ceiling (p99 under load ÷ idle), not a floor. */
+  lowerIsBetter?: boolean;
   ok: boolean;
 }
 
@@ -190,7 +196,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   // BENCH_SERVER_NODE_ARGS: extra Node flags for the server only (e.g. "--cpu-prof --cpu-prof-dir=prof").
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const proc = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/vouch.mjs'), 'serve'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', VOUCH_ROLE: 'api', VOUCH_LOG_LEVEL: 'info', VOUCH_RATE_LIMIT_MAX: '1000000000', VOUCH_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) },
+    env: { ...process.env, VOUCH_ROLE: 'api', ...env, PORT: String(port), HOST: '127.0.0.1', VOUCH_LOG_LEVEL: 'info', VOUCH_RATE_LIMIT_MAX: '1000000000', VOUCH_MAX_UPLOAD_BYTES: String(2 * UPLOAD_BYTES) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -270,7 +276,7 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : 0;
 }
 
-async function upload(server: Server, key: string, file: string): Promise<{ mbps: number; growth: number }> {
+async function upload(server: Server, key: string, file: string): Promise<{ mbps: number; growth: number; id: string }> {
   const pid = server.proc.pid as number;
   const baseline = rssMb(pid);
   let peak = baseline;
@@ -284,8 +290,56 @@ async function upload(server: Server, key: string, file: string): Promise<{ mbps
   clearInterval(sampler);
   peak = Math.max(peak, rssMb(pid));
   if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
-  return { mbps: UPLOAD_BYTES / MB / seconds, growth: peak - baseline };
+  const { id } = (await res.json()) as { id: string };
+  return { mbps: UPLOAD_BYTES / MB / seconds, growth: peak - baseline, id };
 }
+
+/** POST a log; the new session's id. */
+async function post(server: Server, key: string, file: string, name: string): Promise<string> {
+  const form = new FormData();
+  form.append('repo', 'acme/big');
+  form.append('file', await openAsBlob(file), name);
+  const res = await fetch(`${server.base}/v1/sessions`, { method: 'POST', body: form, headers: { authorization: `Bearer ${key}` } });
+  if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function sessionStatus(server: Server, key: string, id: string): Promise<string> {
+  const res = await fetch(`${server.base}/v1/sessions/${id}`, { headers: { authorization: `Bearer ${key}` } });
+  return ((await res.json()) as { status?: string }).status ?? `HTTP ${res.status}`;
+}
+
+interface Busy {
+  idle: Load;
+  busy: Load;
+  /** The analysis was still running when the busy measurement ended (else it measured less). */
+  covered: boolean;
+}
+
+/**
+ * Issue 30: `GET /v1/sessions` while a 100 MB Claude Code log (generated from the corpus, varied)
+ * is analysed by the same server (VOUCH_ROLE=all, its analysis pool on the same 2 cores), against
+ * the same route just before with nothing to analyse. Per round: idle, upload, busy (the analysis
+ * must still be running when the busy window ends), then wait for the report before the next round.
+ */
+async function underAnalysis(server: Server, keys: string[], log: string): Promise<Busy[]> {
+  const list = listTargets(keys);
+  await load(server.base, list, 2);
+  const rounds: Busy[] = [];
+  for (let r = 0; r < ANALYSIS_ROUNDS; r++) {
+    const idle = await load(server.base, list);
+    const id = await post(server, keys[0], log, 'big-claude.jsonl');
+    const busy = await load(server.base, list);
+    const covered = (await sessionStatus(server, keys[0], id)) === 'analyzing';
+    console.log(`analysis round ${r + 1}: list p99 idle ${idle.p99} ms, while analysing ${busy.p99} ms (${(busy.p99 / idle.p99).toFixed(2)}×)${covered ? '' : ' — the analysis ended before the window did'}`);
+    rounds.push({ idle, busy, covered });
+    for (let i = 0; i < 1200 && (await sessionStatus(server, keys[0], id)) === 'analyzing'; i++) await sleep(250);
+  }
+  return rounds;
+}
+
+const ANALYSIS_ROUNDS = Number(process.env.BENCH_ANALYSIS_ROUNDS ?? 3);
+const ANALYSIS_TARGET = 1.5;
 
 async function pgDatabase(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const name = `vouch_bench_${randomBytes(4).toString('hex')}`;
@@ -325,7 +379,7 @@ const TARGETS = {
 } as const;
 const HEALTHZ_TARGET = 0.7;
 
-async function benchBackend(backend: 'sqlite' | 'postgres', file: string): Promise<Row[]> {
+async function benchBackend(backend: 'sqlite' | 'postgres', file: string, realistic: string): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vouch-bench-api-'));
   const pgDb = backend === 'postgres' ? await pgDatabase() : null;
   // Asked for and unreachable is a failure, not a skip: a green run must have measured it.
@@ -361,6 +415,12 @@ async function benchBackend(backend: 'sqlite' | 'postgres', file: string): Promi
     }
     await stopProcess(hello);
     const up = await upload(server, seeded.keys[0], file);
+    // The same data, served by a process that also analyses (its queued upload is analysed first).
+    await stopProcess(server);
+    server = await startServer({ VOUCH_DATA_DIR: dataDir, VOUCH_ROLE: 'all', ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) });
+    for (let i = 0; i < 1200 && (await sessionStatus(server, seeded.keys[0], up.id)) === 'analyzing'; i++) await sleep(250);
+    const analysing = await underAnalysis(server, seeded.keys, realistic);
+    const ratios = stat(analysing.map((a) => a.busy.p99 / a.idle.p99));
     const target = TARGETS[backend];
     const row = (what: string, pick: (x: (typeof rounds)[number]) => Load, base: ((x: (typeof rounds)[number]) => Load) | null, ratioTarget?: number, p99Target?: number): Row => {
       const ratio = base ? stat(rounds.map((x) => pick(x).rps / base(x).rps)) : undefined;
@@ -377,6 +437,11 @@ async function benchBackend(backend: 'sqlite' | 'postgres', file: string): Promi
       row('GET /v1/sessions (÷ /healthz)', (x) => x.list, (x) => x.health, target.ratio, target.p99),
       row('GET /v1/sessions/{id}/report (÷ /healthz)', (x) => x.report, (x) => x.health, target.ratio, target.p99),
       { backend, what: 'POST /v1/sessions 100 MB', mbps: up.mbps, rssGrowthMb: up.growth, ok: up.growth < 150 },
+      {
+        backend, what: 'GET /v1/sessions while analysing 100 MB (p99 ÷ idle p99)', rps: stat(analysing.map((a) => a.busy.rps)), ratio: ratios, ratioTarget: ANALYSIS_TARGET,
+        p99: stat(analysing.map((a) => a.busy.p99)), ok: analysing.every((a) => a.covered && a.busy.errors === 0) && ratios.median <= ANALYSIS_TARGET, lowerIsBetter: true,
+      },
+      { backend, what: '  the same, idle', rps: stat(analysing.map((a) => a.idle.rps)), p99: stat(analysing.map((a) => a.idle.p99)), ok: true },
     ];
   } finally {
     await stopProcess(hello);
@@ -392,7 +457,7 @@ function printTable(rows: Row[]): void {
   const spread = (x: Stat | undefined, d: number) => (x === undefined ? '' : `${f(x.median, d)} (${f(x.min, d)}–${f(x.max, d)})`);
   const table = rows.map((r) => ({
     backend: r.backend, route: r.what, 'req/s median (min–max)': spread(r.rps, 0),
-    ratio: spread(r.ratio, 2), 'ratio target': r.ratioTarget === undefined ? '' : `≥ ${r.ratioTarget}`,
+    ratio: spread(r.ratio, 2), 'ratio target': r.ratioTarget === undefined ? '' : `${r.lowerIsBetter ? '≤' : '≥'} ${r.ratioTarget}`,
     'p99 ms': spread(r.p99, 0), 'p99 target': r.p99Target === undefined ? '' : `< ${r.p99Target}`,
     'MB/s': f(r.mbps), 'RSS growth MB (<150)': f(r.rssGrowthMb), target: r.ok ? 'met' : 'MISSED',
   }));
@@ -402,10 +467,12 @@ function printTable(rows: Row[]): void {
 async function main(): Promise<void> {
   const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',') as ('sqlite' | 'postgres')[];
   const file = await logFile();
+  const realistic = await generate('api-claude-100mb.jsonl', 'claude-code', UPLOAD_BYTES);
+  process.on('exit', () => generated.forEach((f) => rmSync(f, { force: true })));
   const rows: Row[] = [];
   for (const b of backends) {
     try {
-      rows.push(...(await benchBackend(b, file)));
+      rows.push(...(await benchBackend(b, file, realistic)));
     } catch (error) {
       console.error(`${b}: ${error instanceof Error ? error.message : String(error)}`);
       rows.push({ backend: b, what: 'not measured', ok: false });

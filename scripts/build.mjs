@@ -30,9 +30,10 @@ export const ACTION_DIR = join(root, 'dist-action');
 
 const isTest = (f) => /\.(spec|testing)\.tsx?$/.test(f) || f.endsWith('test-helpers.ts');
 const isCode = (f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts');
-// READMEs, and the loader shim that lets worker threads run the TypeScript sources under tsx (the
+// READMEs, and the loader shims that let worker threads run the TypeScript sources under tsx (the
 // compiled pool starts dist's worker.js; a shipped copy would import tsx, a dev dependency).
-const isSkipped = (f) => /(^|\/)README\.md$/.test(f) || f === join('adapters', 'analysis-pool', 'worker-entry.mjs');
+const SHIMS = new Set(['worker-entry.mjs', 'shard-worker-entry.mjs'].map((f) => join('adapters', 'analysis-pool', f)));
+const isSkipped = (f) => /(^|\/)README\.md$/.test(f) || SHIMS.has(f);
 
 /** Every file under src, relative to it. */
 function sourceFiles() {

@@ -1,9 +1,17 @@
 // The analyser: a stream of bytes → the report object. Pure orchestration over the domain
 // modules (lines → detection → parser → facts → rules → report); the caller does the I/O.
 // Memory is bounded by the largest line plus the capped report, never by the file size.
+//
+// Two passes over each event (docs/performance.md, "Two threads"): the *rule pass* (parse, facts,
+// the rules' handlers) and the *report pass* (known secrets, the prevention gate, timeline, tally,
+// findings), which takes the drafts the rules reported for that event in catalogue order. On one
+// thread the report pass follows each event's rule pass at once. With `opts.remote`, part of the
+// catalogue runs on another thread over the same bytes (see shard.ts); the report pass then waits
+// until both sides are past an event and merges their drafts in catalogue order, so the report is
+// the same byte for byte whichever thread ran which rule.
 import type { AgentId, EventSink, LogParser, NormEvent, ToolCallEvent } from './model/events.ts';
 import type { Report } from './model/report.ts';
-import type { EventFacts, IngestFacts, Rule, RuleContext, RuleHandler, RuleMeta, SessionFacts } from './rules/types.ts';
+import type { EventFacts, FindingDraft, IngestFacts, Rule, RuleContext, RuleHandler, RuleMeta, SessionFacts } from './rules/types.ts';
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
 import { LOW_CONFIDENCE_FORMATS } from './agents.ts';
@@ -22,6 +30,10 @@ import { FindingCollector } from './report/findings.ts';
 import { assembleReport } from './report/assemble.ts';
 import { CompletionTracker } from './report/completion.ts';
 import { PreventionGate } from './report/prevented.ts';
+import { isGuardDenial } from './guard/mark.ts';
+import { FINISH, type RemoteRules, type RuleFailure, type ShardProgress, type TaggedDraft } from './shard-types.ts';
+
+export type { RemoteRules, ShardProgress, TaggedDraft } from './shard-types.ts';
 
 export interface AnalyzeOptions {
   /** The uploader's agent hint: breaks ties only. */
@@ -34,14 +46,8 @@ export interface AnalyzeOptions {
    * throws — and for embedding a subset; coverage rules should always be part of it.
    */
   rules?: Rule[];
-}
-
-/** A rule that raised an error: how often, and the first error (for the coverage finding). */
-interface RuleFailure {
-  count: number;
-  phase: 'onEvent' | 'finish';
-  message: string;
-  line: number | null;
+  /** Part of the catalogue (by position) runs elsewhere, over the same bytes: see shard.ts. */
+  remote?: RemoteRules;
 }
 
 const SKIP_SAMPLES_MAX = 20;
@@ -51,24 +57,77 @@ const KNOWN_SECRETS_MAX = 10_000;
 // Big reads (the CLI reads 4 MiB at a time) are fed in slices of this size, so the events of one
 // slice, not of a whole read, are alive at once: less young-generation garbage, lower peak RSS.
 const FEED_SLICE = 256 * 1024;
+// With a remote shard: events whose rule pass is done here but whose report pass waits for the
+// other thread. Past this many, reading stops until the other thread catches up (bounded memory).
+const PENDING_MAX = 2_048;
 
 /** Analyse a whole log given as a byte stream (file, upload, stdin). */
 export async function analyzeStream(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, opts: AnalyzeOptions = {}): Promise<Report> {
   await loadShellParser();
-  const run = new AnalysisRun(opts);
+  const run = new AnalysisRun(opts, 'report');
+  const remote = opts.remote;
   for await (const chunk of source) {
     for (let off = 0; off < chunk.byteLength; off += FEED_SLICE) {
       const piece = off === 0 && chunk.byteLength <= FEED_SLICE ? chunk : chunk.subarray(off, off + FEED_SLICE);
+      remote?.push(piece);
       const pending = run.push(piece);
       if (pending) await pending;
+      if (remote) await run.catchUp(PENDING_MAX);
     }
   }
   return run.finish();
 }
 
+/**
+ * The rule pass alone, for the rules at `ruleIndexes` (positions in the catalogue): what the
+ * other thread of a two-thread analysis runs. Each push returns the drafts its rules reported,
+ * tagged with their event and rule, and how many events are through; `finish` adds the drafts
+ * of the rules' finish() and their failures.
+ */
+export class RuleShard {
+  private readonly run: AnalysisRun;
+  private loaded = false;
+
+  constructor(opts: AnalyzeOptions, ruleIndexes: ReadonlySet<number>) {
+    this.run = new AnalysisRun({ ...opts, remote: undefined }, 'rules', ruleIndexes);
+  }
+
+  async push(chunk: Uint8Array): Promise<ShardProgress> {
+    if (!this.loaded) await this.load();
+    const pending = this.run.push(chunk);
+    if (pending) await pending;
+    return this.run.progress();
+  }
+
+  async finish(): Promise<ShardProgress> {
+    if (!this.loaded) await this.load();
+    return this.run.finishShard();
+  }
+
+  private async load(): Promise<void> {
+    await loadShellParser();
+    this.loaded = true;
+  }
+}
+
 /** Convenience for tests and small inputs. */
 export function analyzeText(text: string, opts: AnalyzeOptions = {}): Promise<Report> {
   return analyzeStream([Buffer.from(text, 'utf8')], opts);
+}
+
+/**
+ * `report`: the whole analysis (rule pass, then report pass); `rules`: the rule pass only, for the
+ * rules given, collecting their drafts for the thread that assembles the report (RuleShard).
+ */
+type RunMode = 'report' | 'rules';
+
+/** An event through the rule pass, waiting for its report pass (see PENDING_MAX). */
+interface PendingEvent {
+  event: NormEvent;
+  call: ToolCallEvent | undefined;
+  secrets: SecretHit[];
+  found: string[] | null;
+  drafts: TaggedDraft[] | null;
 }
 
 class AnalysisRun {
@@ -87,16 +146,36 @@ class AnalysisRun {
   private readonly tally = new Tally();
   private readonly findings: FindingCollector;
   private readonly rules: Rule[];
-  private readonly handlers: RuleHandler[];
-  /** Per handler (same order as `rules`): its failure, once it has thrown. */
+  /** The handlers this thread runs, with their rule's position in the catalogue. */
+  private readonly handlers: RuleHandler[] = [];
+  private readonly handlerRules: number[] = [];
+  /** Per rule (catalogue order): its failure, once it has thrown. */
   private readonly failures: (RuleFailure | undefined)[];
   private readonly completion = new CompletionTracker();
   /** Holds findings on a call until its result shows whether `vouch guard` prevented it. */
   private readonly prevention: PreventionGate;
   private readonly sink: EventSink;
   private lastLineFailed = false;
+  /** Where a draft being reported now comes from (the event or FINISH, and the rule). */
+  private reportingEvent = FINISH;
+  private reportingRule = 0;
+  private captured: TaggedDraft[] | null = null;
+  /** `rules` mode: drafts not yet handed out by progress(). */
+  private outbox: TaggedDraft[] = [];
+  // With a remote shard: events waiting for their report pass, the shard's drafts not yet
+  // merged (in event order), and how many events the shard is through.
+  private readonly pending: PendingEvent[] = [];
+  private pendingHead = 0;
+  private remoteDrafts: TaggedDraft[] = [];
+  private remoteHead = 0;
+  private remoteEvents = 0;
+  private remoteEnd: ShardProgress['end'] | undefined;
 
-  constructor(private readonly opts: AnalyzeOptions) {
+  constructor(
+    private readonly opts: AnalyzeOptions,
+    private readonly mode: RunMode,
+    ruleIndexes?: ReadonlySet<number>,
+  ) {
     this.ingest = {
       skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
       missingSubagents: [], unknownMetadata: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false,
@@ -107,8 +186,14 @@ class AnalysisRun {
     this.rules = opts.rules ?? RULES;
     this.findings = new FindingCollector(metasOf(this.rules), this.timeline, (t) => this.maskAll(t));
     this.prevention = new PreventionGate((d) => this.findings.add(d), (rule) => RULE_METAS.get(rule));
-    const ctx: RuleContext = { session: this.session, report: (d) => this.prevention.report(d) };
-    this.handlers = this.rules.map((r) => r.create(ctx));
+    const ctx: RuleContext = { session: this.session, report: (d) => this.capture(d) };
+    const remote = opts.remote?.rules;
+    this.rules.forEach((r, i) => {
+      const here = ruleIndexes ? ruleIndexes.has(i) : !remote?.has(i);
+      if (!here) return;
+      this.handlers.push(r.create(ctx));
+      this.handlerRules.push(i);
+    });
     this.failures = this.rules.map(() => undefined);
     this.sink = {
       emit: (e) => this.queue.push(e),
@@ -131,7 +216,8 @@ class AnalysisRun {
     return this.drain();
   }
 
-  async finish(): Promise<Report> {
+  /** The end of the log: everything up to the rules' finish() (both modes). */
+  private async endOfLog(): Promise<void> {
     this.splitter.end();
     if (!this.detection) this.decide();
     this.ingest.totalLines = this.splitter.lines;
@@ -141,13 +227,29 @@ class AnalysisRun {
     this.ingest.binary = this.looksBinary();
     await this.drain();
     this.ingest.incomplete = this.completion.finish();
-    this.handlers.forEach((h, i) => {
+    this.reportingEvent = FINISH;
+    this.handlers.forEach((h, k) => {
+      this.reportingRule = this.handlerRules[k];
       try {
         h.finish?.();
       } catch (e) {
-        this.ruleFailed(i, 'finish', e, null);
+        this.ruleFailed(this.handlerRules[k], 'finish', e, null);
       }
     });
+  }
+
+  async finish(): Promise<Report> {
+    await this.endOfLog();
+    const finishDrafts = this.takeCaptured();
+    const remote = this.opts.remote;
+    if (remote) {
+      remote.end();
+      while (!this.remoteEnd) this.absorb(await remote.next());
+      if (this.remoteEvents !== this.eventCount) throw new Error(`the analysis threads disagree: ${this.remoteEvents} events on one, ${this.eventCount} on the other`);
+      this.replayPending();
+      for (const f of this.remoteEnd.failures) this.failures[f.rule] = f.failure;
+    }
+    this.reportDrafts(finishDrafts, FINISH);
     this.prevention.finish();
     this.reportRuleFailures();
     return assembleReport({
@@ -161,6 +263,70 @@ class AnalysisRun {
       incomplete: this.ingest.incomplete,
       runs: this.completion.runs,
     });
+  }
+
+  // ---- two threads -----------------------------------------------------------------------------
+
+  /** `rules` mode: the drafts reported since the last call, and how many events are through. */
+  progress(): ShardProgress {
+    const drafts = this.outbox;
+    this.outbox = [];
+    return { events: this.eventCount, drafts };
+  }
+
+  /** `rules` mode, at the end of the log: the last drafts (finish() included) and the failures. */
+  async finishShard(): Promise<ShardProgress> {
+    await this.endOfLog();
+    const last = this.takeCaptured();
+    if (last) this.outbox.push(...last);
+    const failures: { rule: number; failure: RuleFailure }[] = [];
+    this.failures.forEach((failure, rule) => failure && failures.push({ rule, failure }));
+    return { ...this.progress(), end: { failures } };
+  }
+
+  /**
+   * Takes whatever the shard sent, runs the report pass as far as both threads are, and waits
+   * for the shard while more than `max` events wait for it.
+   */
+  async catchUp(max: number): Promise<void> {
+    const remote = this.opts.remote!;
+    for (let p = remote.poll(); p; p = remote.poll()) this.absorb(p);
+    this.replayPending();
+    while (this.pending.length - this.pendingHead > max) {
+      this.absorb(await remote.next());
+      this.replayPending();
+    }
+  }
+
+  private absorb(p: ShardProgress): void {
+    if (p.drafts.length > 0) {
+      if (this.remoteHead > 0) {
+        this.remoteDrafts = this.remoteDrafts.slice(this.remoteHead);
+        this.remoteHead = 0;
+      }
+      for (const d of p.drafts) this.remoteDrafts.push(d);
+    }
+    this.remoteEvents = p.events;
+    if (p.end) this.remoteEnd = p.end;
+  }
+
+  /** The report pass of every pending event the shard is through too. */
+  private replayPending(): void {
+    const pending = this.pending;
+    let i = this.pendingHead;
+    for (; i < pending.length && pending[i].event.index < this.remoteEvents; i++) {
+      const p = pending[i];
+      this.reportPass(p.event, p.call, p.secrets, p.found, p.drafts);
+    }
+    if (i === pending.length) {
+      pending.length = 0;
+      this.pendingHead = 0;
+    } else if (i > 1024) {
+      pending.splice(0, i);
+      this.pendingHead = 0;
+    } else {
+      this.pendingHead = i;
+    }
   }
 
   // ---- rule failures -------------------------------------------------------------------------
@@ -287,29 +453,80 @@ class AnalysisRun {
     }
     const candidates = secretCandidates(event);
     if (candidates === null) {
-      this.conclude(event, []);
+      this.conclude(event, [], null);
       return undefined;
     }
-    return this.secretsIn(candidates).then((secrets) => this.conclude(event, secrets));
+    return this.secretsIn(candidates).then(({ hits, found }) => this.conclude(event, hits, found));
   }
 
-  private conclude(event: NormEvent, secrets: SecretHit[]): void {
+  /** The rule pass of one event, then (on one thread) its report pass. */
+  private conclude(event: NormEvent, secrets: SecretHit[], found: string[] | null): void {
     const facts = this.factsFor(event, secrets);
-    this.prevention.observe(event, facts.call);
-    const eventMask = facts.secrets.length > 0 ? (t: string) => maskKnown(t, facts.secrets.map((s) => s.value)) : identity;
-    const timelineIndex = this.timeline.add(event, eventMask);
-    this.tally.add(event, timelineIndex, (p) => this.displayPath(p));
+    // The one thing the prevention gate changes that rules see: a result the guard denied.
+    if (event.kind === 'tool_result' && facts.call && isGuardDenial(event)) event.denied = true;
     this.completion.add(event);
     // A rule bug must never take the analysis down; it is recorded and reported (coverage).
     // Plain loop with an inlined try: no closure per handler per event on this hot path.
     const handlers = this.handlers;
+    const rules = this.handlerRules;
+    this.reportingEvent = event.index;
     for (let i = 0; i < handlers.length; i++) {
+      this.reportingRule = rules[i];
       try {
         handlers[i].onEvent(event, facts);
       } catch (e) {
-        this.ruleFailed(i, 'onEvent', e, event.line);
+        this.ruleFailed(rules[i], 'onEvent', e, event.line);
       }
     }
+    const drafts = this.takeCaptured();
+    if (this.mode === 'rules') {
+      if (drafts) for (const d of drafts) this.outbox.push(d);
+    } else if (this.opts.remote) {
+      this.pending.push({ event, call: facts.call, secrets, found, drafts });
+    } else {
+      this.reportPass(event, facts.call, secrets, found, drafts);
+    }
+  }
+
+  /**
+   * The report pass of one event, in event order: its secrets become known (masked everywhere
+   * from here on), the gate tracks calls and refusals, the timeline and tally take the event,
+   * then its drafts go through the gate to the findings in catalogue order.
+   */
+  private reportPass(event: NormEvent, call: ToolCallEvent | undefined, secrets: SecretHit[], found: string[] | null, drafts: TaggedDraft[] | null): void {
+    if (found) for (const v of found) if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(v);
+    this.prevention.observe(event, call);
+    const eventMask = secrets.length > 0 ? (t: string) => maskKnown(t, secrets.map((s) => s.value)) : identity;
+    const timelineIndex = this.timeline.add(event, eventMask);
+    this.tally.add(event, timelineIndex, (p) => this.displayPath(p));
+    this.reportDrafts(drafts, event.index);
+  }
+
+  /** This thread's drafts for an event (or FINISH) merged with the shard's, in catalogue order. */
+  private reportDrafts(local: TaggedDraft[] | null, event: number): void {
+    const remote = this.remoteDrafts;
+    let r = this.remoteHead;
+    if (r >= remote.length || remote[r].event !== event) {
+      if (local) for (const d of local) this.prevention.report(d.draft);
+      return;
+    }
+    let l = 0;
+    const n = local?.length ?? 0;
+    while (l < n || (r < remote.length && remote[r].event === event)) {
+      const takeRemote = r < remote.length && remote[r].event === event && (l >= n || remote[r].rule < local![l].rule);
+      this.prevention.report(takeRemote ? remote[r++].draft : local![l++].draft);
+    }
+    this.remoteHead = r;
+  }
+
+  private capture(draft: FindingDraft): void {
+    (this.captured ??= []).push({ event: this.reportingEvent, rule: this.reportingRule, draft });
+  }
+
+  private takeCaptured(): TaggedDraft[] | null {
+    const drafts = this.captured;
+    this.captured = null;
+    return drafts;
   }
 
   private factsFor(event: NormEvent, secrets: SecretHit[]): EventFacts {
@@ -325,21 +542,23 @@ class AnalysisRun {
     return facts;
   }
 
-  private async secretsIn(candidates: string[]): Promise<SecretHit[]> {
+  /** Secrets in the candidate texts: those the rules see, and every value to mask (in order). */
+  private async secretsIn(candidates: string[]): Promise<{ hits: SecretHit[]; found: string[] | null }> {
     let hits: SecretHit[] | null = null;
+    let values: string[] | null = null;
     for (const text of candidates) {
       // Mask-only values (a secret-labelled value that is no evidence for a finding) are masked
       // everywhere in the report, and never handed to the rules.
       const found = await detectSecrets(text, { maskable: true });
       if (found.length === 0) continue;
       for (const h of found) {
-        if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(h.value);
+        (values ??= []).push(h.value);
         if (h.maskOnly) continue;
         hits ??= [];
         hits.push(h);
       }
     }
-    return hits ?? [];
+    return { hits: hits ?? [], found: values };
   }
 
   private maskAll(text: string): string {

@@ -49,6 +49,8 @@ function onFirstUse<T extends { close(): Promise<void> }>(make: () => Promise<T>
 function lazyAnalyzer(config: Config): Analyzer {
   const pool = onFirstUse(async () => (await import('../adapters/analysis-pool/index.ts')).createAnalysisPool({
     size: config.analysis.poolSize, timeoutMs: config.analysis.timeoutMs, maxMemoryMb: 2048,
+    // The API answers first: analyses take the CPU its requests leave (issue 30).
+    background: true,
   }));
   return { analyze: async (...a) => (await pool.get()).analyze(...a), close: pool.close };
 }

@@ -250,3 +250,14 @@ test('Gemini CLI\'s logs.json (prompts only) is Review at best and says why', ()
   assert.deepEqual([report.format, report.outcome, r.code], ['gemini-logs', 'Review', 1]);
   assert.ok(report.findings.some((f: { rule: string; severity: string }) => f.rule === 'coverage/prompts-only' && f.severity === 'info'));
 });
+
+test('a log analysed on two threads (VOUCH_ANALYSIS_THREADS=2, as a big log is) prints the same report as on one', () => {
+  const log = join(CORPUS, 'claude-code', 'cc02-v2.1.38-task-subagent-planmode.jsonl');
+  const run = (threads: string) => spawnSync(process.execPath, [BIN, 'analyze', log, '--format', 'json'], { encoding: 'utf8', env: { ...process.env, VOUCH_ANALYSIS_THREADS: threads }, maxBuffer: 64 * 1024 * 1024 });
+  const two = run('2');
+  const one = run('1');
+  assert.equal(two.stderr, '');
+  assert.equal(two.status, one.status);
+  assert.ok(JSON.parse(two.stdout).findings.length > 0);
+  assert.equal(two.stdout, one.stdout);
+});

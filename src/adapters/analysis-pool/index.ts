@@ -30,6 +30,11 @@ export interface PoolOptions {
   timeoutMs: number;
   /** V8 old-space cap per worker; an analysis past it fails instead of taking the process down. */
   maxMemoryMb?: number;
+  /**
+   * The workers run at the lowest CPU priority (priority.ts): for a server, whose HTTP thread
+   * must answer first. A CLI run leaves it off (the analysis is what its user waits for).
+   */
+  background?: boolean;
   onEvent?: (event: string, detail: Record<string, unknown>) => void;
 }
 
@@ -67,6 +72,7 @@ class Slot {
     this.ready = false;
     const worker = new Worker(ENTRY, {
       execArgv: [],
+      workerData: { background: this.pool.opts.background === true },
       resourceLimits: this.pool.opts.maxMemoryMb ? { maxOldGenerationSizeMb: this.pool.opts.maxMemoryMb } : undefined,
     });
     worker.unref(); // an idle pool must not keep a CLI process alive

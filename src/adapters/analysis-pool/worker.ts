@@ -1,10 +1,12 @@
 // One analysis worker thread: runs analyzeStream over chunks pulled from the main thread.
 // One analysis at a time; the pool never sends a second `start` before `done`/`failed`.
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { analyzeStream } from '../../domain/analyze.ts';
+import { yieldCpuToOtherThreads } from './priority.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 
 if (!parentPort) throw new Error('analysis worker started outside a worker thread');
+if ((workerData as { background?: boolean } | null)?.background) yieldCpuToOtherThreads();
 const port = parentPort;
 const send = (msg: FromWorker) => port.postMessage(msg);
 

@@ -15,7 +15,7 @@ export class CliError extends Error {
   }
 }
 
-export async function openLog(file: string): Promise<AsyncIterable<Uint8Array>> {
+export async function openLog(file: string): Promise<AsyncIterable<Uint8Array> & { size?: number | null }> {
   if (file === '-') return process.stdin;
   let info;
   try {
@@ -25,7 +25,7 @@ export async function openLog(file: string): Promise<AsyncIterable<Uint8Array>> 
     throw new CliError(code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file}: ${code ?? e}`, EXIT.INPUT);
   }
   if (info.isDirectory()) throw new CliError(`${file} is a directory; give a log file`, EXIT.INPUT);
-  const stream = createReadStream(file, { highWaterMark: READ_CHUNK });
+  const stream = Object.assign(createReadStream(file, { highWaterMark: READ_CHUNK }), { size: info.isFile() ? info.size : null });
   // Surface open errors (EACCES) as a clear message before analysis starts.
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());

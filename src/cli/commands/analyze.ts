@@ -4,7 +4,7 @@
 // progress bar on a terminal, a summary table (or one JSON report per line), and the worst exit
 // code of them all.
 import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import { tuneForAnalysis } from '../../root/local-analysis.ts';
+import { analyzeLocalLog, tuneForAnalysis } from '../../root/local-analysis.ts';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AGENT_IDS, type AgentId } from '../../domain/model/events.ts';
 import type { Report } from '../../domain/model/report.ts';
@@ -70,9 +70,9 @@ export async function runAnalyze(file: string, opts: AnalyzeOptions): Promise<nu
     tuneForAnalysis();
     const uri = artifactUri(file, opts);
     const source = await openLog(file);
-    // Loaded here, not at the top: every other vouch command starts without the analyser.
-    const { analyzeStream } = await import('../../domain/analyze.ts');
-    const report = await analyzeStream(source, { agentHint: opts.agent ?? null, filename: file === '-' ? undefined : basename(file) });
+    // The analyser is loaded there, not at the top: every other vouch command starts without it.
+    // A big regular file is analysed on two threads (same report).
+    const report = await analyzeLocalLog(source, { agentHint: opts.agent ?? null, filename: file === '-' ? undefined : basename(file) }, source.size ?? null);
     process.stdout.write(await render(report, opts.format, uri, opts.sarifCategory));
     return exitCodeFor(report, opts.failOn);
   } catch (e) {
