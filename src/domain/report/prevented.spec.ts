@@ -59,16 +59,15 @@ test('the same thing after a new prompt (the user may have allowed it) is not a 
 // Gemini CLI records no cwd, so the analyser cannot place `rm -rf ~/old-project` on its own; the
 // guard could (the hook gets the cwd). Its denial reaches the log as the call's error, in the
 // chat file's own shape (toolCalls[].result[].functionResponse.response.error, status "error").
-test('Gemini CLI: a denied call the log cannot place is still "Prevented", changed no file, and the reason says it did not run', async () => {
+for (const command of ['rm -rf ~/old-project', 'rm -rf ~/dev/other-project/src']) test(`Gemini CLI: a denied \`${command}\` is "Prevented" (by the analyser's rule, or the guard's where the log cannot place it), changed no file, and the reason says it did not run`, async () => {
   const { judge } = await import('../guard/judge.ts');
   const { parsePendingCall } = await import('../guard/payload.ts');
   const { emptySession } = await import('../guard/session.ts');
   const { mergePolicies } = await import('../guard/policy.ts');
-  const command = 'rm -rf ~/old-project';
   const pending = { ...parsePendingCall('gemini-cli', { session_id: 's', cwd: '/home/dev/project', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command } }), home: '/home/dev' };
   const j = await judge(pending, emptySession(), mergePolicies());
   assert.equal(j.decision, 'deny');
-  assert.match(j.reason, /^Vouch guard denied this: Recursive delete outside the working tree \[destructive\/rm-outside-worktree\]\. It did not run\. Had it run: `rm -rf ~\/old-project` recursively deletes/);
+  assert.match(j.reason, /^Vouch guard denied this: Recursive delete outside the working tree \[destructive\/rm-outside-worktree\]\. It did not run\. Had it run: `rm -rf ~\/[a-z/-]+` recursively deletes/);
   assert.doesNotMatch(j.reason, /\b(?:deleted|removed)\b/);
   const tokens = { input: 1, output: 1, cached: 0, thoughts: 0, tool: 0, total: 2 };
   const call = (id: string, name: string, args: unknown, status: string, response: unknown, time: string) =>
@@ -86,11 +85,12 @@ test('Gemini CLI: a denied call the log cannot place is still "Prevented", chang
   const p = r.findings.find((f) => f.rule === 'destructive/rm-outside-worktree');
   assert.ok(p, JSON.stringify(r.findings.map((f) => f.rule)));
   assert.equal(p.severity, 'info');
-  assert.match(p.title, /^Prevented: Recursive delete outside the working tree/);
-  assert.match(p.detail, /^prevented: `rm -rf ~\/old-project` — guard denied it\./);
+  assert.match(p.title, /^Prevented: Recursive delete (?:outside the working tree|of a folder in the home directory)$/);
+  assert.ok(p.detail.startsWith(`prevented: \`${command}\` — guard denied it.`), p.detail);
+  if (command.includes('/dev/')) assert.match(p.detail, /the guard judged it when it was made: `rm -rf ~\/dev\/other-project\/src` recursively deletes a directory in the home folder outside the working tree/);
   const changed = r.findings.find((f) => f.rule === 'context/files-changed');
-  assert.ok(changed && !changed.detail.includes('old-project'), changed?.detail);
-  assert.ok(!r.files.some((f) => f.path.includes('old-project')));
+  assert.ok(changed && !changed.detail.includes('-project'), changed?.detail);
+  assert.ok(!r.files.some((f) => f.path.includes('-project')));
   assert.equal(r.commands.find((c) => c.command === command)?.exit_code, null);
   // without the guard's denial (an ordinary error) nothing is "Prevented"
   const failed = structuredClone(chat);
