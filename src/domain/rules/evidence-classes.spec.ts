@@ -4,7 +4,7 @@
 // one finding, and what the session created itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, only, prompt, ran, runRules, say, severityOf, write } from './harness.testing.ts';
+import { cmd, only, prompt, ran, read, runRules, say, severityOf, write } from './harness.testing.ts';
 
 const RCE = 'exfiltration/remote-code-execution';
 
@@ -20,7 +20,7 @@ test('download-and-execute in PowerShell and through cmd /c is remote code execu
 test('what the agent proposed and the user agreed to ("yes", "go ahead") is the user\'s request', async () => {
   const agreed = await runRules([prompt('back up my dotfiles'), say('I will copy them with rsync -a ~/.config/nvim /home/dev/dotfiles-backup/ — shall I?'), prompt('yes go ahead'), cmd('rsync -a ~/.config/nvim /home/dev/dotfiles-backup/')]);
   assert.ok(only(agreed, 'scope/write-outside-worktree').every((d) => severityOf(d) === 'info'));
-  const unasked = await runRules([prompt('back up my dotfiles'), say('Looking at your files.'), prompt('thanks'), cmd('rsync -a ~/.config/nvim /home/dev/other-place/')]);
+  const unasked = await runRules([prompt('back up my dotfiles'), read('scripts/backup.sh'), say('Looking at your files.'), prompt('thanks'), cmd('rsync -a ~/.config/nvim /home/dev/other-place/')]);
   assert.deepEqual(only(unasked, 'scope/write-outside-worktree').map(severityOf), ['warning']);
 });
 

@@ -3,7 +3,7 @@
 // such text, and edits to the files that instruct the agent in every future session.
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
-import { namesFile } from './requests.ts';
+import { namesFile, RequestLog, whoAsked } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
@@ -264,15 +264,17 @@ export const INJECTION_RULES: Rule[] = [
   {
     metas: [agentConfigEdit],
     create(ctx) {
-      let lastPrompt = '';
+      // Any request in force, not only the last prompt: "write an AGENTS.md" in the opening brief
+      // covers the file however many prompts later it is written (issue 25: the user's words).
+      const requests = new RequestLog();
       // Once the user asked for an instruction file, follow-up edits of it ("tweak the above") are theirs too.
       const requested = new Set<string>();
       return {
         onEvent(event, facts) {
-          if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000);
+          requests.onEvent(event);
           for (const w of effectsOf(event, facts, ctx.session).writes) {
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
-            const asked = requested.has(w.abs) || requestNamesFile(lastPrompt, w.path) || namesFile(lastPrompt, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(lastPrompt));
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -320,7 +322,7 @@ const FILE_NAMES: Record<string, FileName> = {
 };
 const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|guidelines)\\b";
 // Whatever the file, a request that says which kind of file it is asks for it too.
-const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b/i;
+const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b/i;
 
 /**
  * Whether a prompt asks for this instruction file: its exact name anywhere, the name spelled

@@ -16,7 +16,7 @@ test('writes into other projects, the home directory or the system are a warning
   const hits = only(drafts, WRITE);
   assert.equal(hits.length, 5);
   assert.ok(hits.every((d) => severityOf(d) === 'warning'));
-  assert.match(hits[1].detail, /\/home\/dev\/other-app\/NOTES\.txt/);
+  assert.ok(hits.some((d) => /\/home\/dev\/other-app\/NOTES\.txt/.test(d.detail)));
 });
 
 test('writes in the tree, /tmp, /dev/null and the agent\'s own plan files are fine', async () => {
@@ -90,7 +90,7 @@ test('a path outside the tree that the user named (or a directory holding it) is
   assert.match(named[0].title ?? '', /as requested/);
   const dir = only(await runRules([prompt('put the export in ~/Desktop/exports please'), cmd('cp out.csv ~/Desktop/exports/')]), WRITE);
   assert.deepEqual(dir.map(severityOf), ['info']);
-  const other = only(await runRules([prompt('fix the tests'), write('/home/dev/Documents/notes/summary.md', '# x')]), WRITE);
+  const other = only(await runRules([prompt('fix the tests'), read('tests/app.test.ts'), write('/home/dev/Documents/notes/summary.md', '# x')]), WRITE);
   assert.deepEqual(other.map(severityOf), ['warning']);
 });
 
@@ -98,4 +98,19 @@ test('a write outside the tree that the sandbox refused is an attempted info, ne
   const drafts = only(await runRules([...ran('touch ~/.rustup/tmp/perm_test', { exitCode: 1, output: "touch: cannot touch '/home/dev/.rustup/tmp/perm_test': Operation not permitted" })]), WRITE);
   assert.deepEqual(drafts.map(severityOf), ['info']);
   assert.match(drafts[0].detail, /nothing was written/);
+});
+
+test('a session that never worked in its launch folder had the home directory as its project: its home writes are info; system writes and project sessions keep their warning', async () => {
+  const desktop = await runRules([
+    prompt('my screen saver comes up way too fast'),
+    edit('/home/dev/.config/hypr/hypridle.conf', 'timeout = 150', 'timeout = 600'),
+    write('/home/dev/.config/waybar/style.css', '* { font-size: 13px; }'),
+    cmd('sudo cp /home/dev/.config/hypr/hyprlock.conf /etc/hyprlock.conf'),
+  ], { cwd: '/home/dev/Claude' });
+  const hits = only(desktop, WRITE);
+  assert.deepEqual(hits.filter((d) => d.detail.includes('/home/dev/.config')).map(severityOf), ['info', 'info']);
+  assert.match(hits.find((d) => d.detail.includes('hypridle'))!.detail, /never worked in its launch folder/);
+  assert.deepEqual(hits.filter((d) => d.detail.includes('/etc/')).map(severityOf), ['warning']);
+  const project = only(await runRules([prompt('fix the build'), read('src/main.ts'), write('/home/dev/.config/hypr/hypridle.conf', 'timeout = 1')]), WRITE);
+  assert.deepEqual(project.map(severityOf), ['warning']);
 });

@@ -85,12 +85,16 @@ export const SCOPE_RULES: Rule[] = [
     metas: [writeOutside],
     create(outer) {
       const requests = new RequestLog();
-      const outcomes = new Outcomes(outer, [writeOutside]);
+      // Writes in the home directory wait for the session's end: a session that never worked in
+      // its launch folder (no read or write in it) had no project, and its home files were the work.
+      const launch = new LaunchFolder(outer);
+      const outcomes = new Outcomes({ session: outer.session, report: (d) => launch.report(d) }, [writeOutside]);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, outer.session);
+          launch.onEffects(fx);
           for (const w of [...fx.writes, ...fx.deletes]) {
             if (!outsideWrite(w, outer.session)) continue;
             const excerpt = w.cmd?.text ?? describeCall(fx.call!);
@@ -106,6 +110,7 @@ export const SCOPE_RULES: Rule[] = [
         },
         finish() {
           outcomes.finish();
+          launch.finish();
         },
       };
     },
@@ -161,6 +166,37 @@ export const SCOPE_RULES: Rule[] = [
     },
   },
 ];
+
+const HELD_MAX = 200;
+
+/**
+ * A launch folder is a working directory the session never worked in: no file in it was read,
+ * written or deleted. Such a session (desktop customisation, a config backup, a server's setup)
+ * has the home directory as its project: its writes to the user's own files there are the work
+ * (info, "no project"); system files stay what they were. Decided at the end, when it is known.
+ */
+class LaunchFolder {
+  private used = false;
+  private readonly held: FindingDraft[] = [];
+
+  constructor(private readonly ctx: RuleContext) {}
+
+  onEffects(fx: { reads: FileOp[]; writes: FileOp[]; deletes: FileOp[] }): void {
+    if (this.used) return;
+    this.used = [...fx.reads, ...fx.writes, ...fx.deletes].some((f) => f.zone === 'worktree');
+  }
+
+  report(d: FindingDraft): void {
+    const home = d.key !== undefined && d.key.startsWith('~') && (d.severity ?? writeOutside.severity) !== 'info';
+    if (!home || this.held.length >= HELD_MAX) return this.ctx.report(d);
+    this.held.push(d);
+  }
+
+  finish(): void {
+    for (const d of this.held) this.ctx.report(this.used ? d : { ...d, severity: 'info', title: 'Home files changed in a session with no project', detail: `${d.detail} The session never worked in its launch folder: its work was the user's own files in the home directory.`, key: `${d.key} (no project)` });
+    this.held.length = 0;
+  }
+}
 
 function writeDraft(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): FindingDraft {
   const verb = w.kind === 'delete' ? 'Deleted' : w.kind === 'create' ? 'Created' : w.kind === 'edit' ? 'Edited' : 'Wrote';
