@@ -79,6 +79,10 @@ for (const agent of AGENTS) {
     assert.deepEqual(severityOf(local, 'coverage/incomplete'), ['info']);
     const remote = await analyse(agent, [{ prompt: 'commit it' }, { bash: 'git add . && git commit -m wip && git push origin main', unanswered: true }]);
     assert.deepEqual(severityOf(remote, 'coverage/incomplete'), ['warning']);
+    const login = await analyse(agent, [{ prompt: 'test the login' }, { bash: "curl -s -X POST http://127.0.0.1:9999/token -d '{}'", unanswered: true }]);
+    assert.deepEqual(severityOf(login, 'coverage/incomplete'), ['info']);
+    const api = await analyse(agent, [{ prompt: 'test the login' }, { bash: "curl -s -X POST https://api.example.com/token -d '{}'", unanswered: true }]);
+    assert.deepEqual(severityOf(api, 'coverage/incomplete'), ['warning']);
   });
 }
 

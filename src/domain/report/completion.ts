@@ -45,6 +45,12 @@ const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|
 const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
 
 /** Whether an unanswered call could have changed something outside the working tree. */
+/** Every URL in the step names this machine, and there is at least one. */
+function localOnly(step: string): boolean {
+  const hosts = [...step.matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.:-]+?)\]?(?::\d+)?(?=[/\s'"?#]|$)/g)].map((m) => m[1].toLowerCase());
+  return hosts.length > 0 && hosts.every((h) => h === 'localhost' || h === '127.0.0.1' || h === '0.0.0.0' || h === '::1' || h.endsWith('.localhost'));
+}
+
 export function isConsequential(call: ToolCallEvent): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
@@ -61,6 +67,8 @@ export function isConsequential(call: ToolCallEvent): boolean {
       if (sub && LOCAL_GIT.test(sub) && !(sub === 'remote' && /\b(?:add|set-url|remove)\b/.test(step))) continue;
       return true;
     }
+    // A request to this machine (a login test against localhost) reaches nothing beyond it.
+    if ((name === 'curl' || name === 'wget' || name === 'http' || name === 'xh') && localOnly(step)) continue;
     if (!LOCAL_PROGRAMS.test(name)) return true;
     if (name === 'sed' && /\s-i/.test(step) && /\s(?:\/|~)(?!tmp\/)/.test(step)) return true;
   }

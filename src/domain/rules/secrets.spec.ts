@@ -267,3 +267,9 @@ test('searches for credentials inside the project, without a failure before, lon
   const refused = await runRules([...fail(), ...ran('grep -r "token" ~/.config', { denied: true, output: 'The user rejected this tool call' })]);
   assert.deepEqual(only(refused, HUNT).map(severityOf).filter((s) => s !== 'info'), []);
 });
+
+test('a docstring or help text about a password field is prose, not its value; a value on its own stays', async () => {
+  const doc = '    Args:\n        username: Override config username if provided\n        password: Override config password if provided\n';
+  assert.deepEqual(only(await runRules(answered(read('cpolar/auth.py'), { output: doc })), OUTPUT), []);
+  assert.equal(only(await runRules(answered(read('deploy/app.yml'), { output: 'db:\n  password: Override7!\n  host: db.internal\n' })), OUTPUT).length, 1);
+});

@@ -96,6 +96,9 @@ function identifierAround(text: string, from: number, to: number): { start: numb
   return { start, end };
 }
 
+/** Two or more lower-case words after the value on its line: a sentence, not a value. */
+const PROSE_AFTER = /^[ \t]+[a-z]{2,}[ \t]+[a-z]{2,}\b/;
+
 function labelledValue(text: string, start: number, end: number): Candidate | null {
   const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
   AFTER_NAME.lastIndex = end;
@@ -140,6 +143,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
+  // `password: Override config password if provided` (a docstring, a help text): an unquoted
+  // word followed by more lower-case words on its line is prose about the field, not its value.
+  if (!header && !/["'`]$/.test(op[0]) && PROSE_AFTER.test(text.slice(at + value.length, at + value.length + 60))) return null;
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
     return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
   }
