@@ -2,6 +2,7 @@
 // a stuck worker (and the pool carries on), cancellation, and source errors.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createAnalysisPool, AnalysisError } from '../../src/adapters/analysis-pool/index.ts';
 import type { Analyzer } from '../../src/adapters/analysis-pool/index.ts';
@@ -74,4 +75,24 @@ test('after close, analyses are refused', async () => {
   const p = createAnalysisPool({ size: 1, timeoutMs: 1000 });
   await p.close();
   await rejectsWith(p.analyze(stalled(), {}), 'aborted');
+});
+
+test('a background pool thread lowers its own CPU priority to nice 19, the calling thread keeps its own (Linux)', { skip: process.platform !== 'linux' ? 'thread priorities are per thread on Linux only' : false }, async () => {
+  const { Worker } = await import('node:worker_threads');
+  const priority = new URL('../../src/adapters/analysis-pool/priority.ts', import.meta.url).href;
+  const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  const code = `import { register } from 'tsx/esm/api'; register();
+    const { readFileSync, readlinkSync } = await import('node:fs');
+    const { parentPort } = await import('node:worker_threads');
+    const { yieldCpuToOtherThreads } = await import(${JSON.stringify(priority)});
+    const lowered = yieldCpuToOtherThreads();
+    parentPort.postMessage({ lowered, stat: readFileSync('/proc/' + readlinkSync('/proc/thread-self') + '/stat', 'utf8') });`;
+  const mainBefore = niceOf(readFileSync('/proc/thread-self/stat', 'utf8'));
+  const worker = new Worker(code, { eval: true });
+  const msg = await new Promise<{ lowered: boolean; stat: string }>((resolve, reject) => worker.once('message', resolve).once('error', reject));
+  await worker.terminate();
+  assert.equal(msg.lowered, true);
+  assert.equal(niceOf(msg.stat), 19);
+  assert.notEqual(mainBefore, 19, 'run this test outside `nice -n 19`');
+  assert.equal(niceOf(readFileSync('/proc/thread-self/stat', 'utf8')), mainBefore);
 });
