@@ -79,8 +79,18 @@ const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied 
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
 
+/** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
+export const UNIT_ENABLE = '\u0000systemctl enable';
+const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
+
 /** Why the result shows the effect did not happen, or null. `target`: the path or host the finding names. */
 export function refusal(result: ToolResultEvent, effect: Effect, target?: string): Refusal | null {
+  // systemctl prints "Created symlink …" for every unit it enables; a SysV-backed unit that was
+  // enabled already only gets its state synchronised: nothing new will start on its own.
+  if (target === UNIT_ENABLE && !result.isError) {
+    const sync = SYSV_SYNC.exec(result.output.slice(0, 20_000));
+    if (sync && !/Created symlink/.test(result.output)) return { why: 'the unit was enabled already (systemctl only synchronised its state, no symlink was created), so nothing new starts on its own', line: sync[0] };
+  }
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
   // Gemini CLI records a call the user turned down at its confirmation prompt as cancelled.
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };

@@ -3,7 +3,7 @@
 import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
-import { Outcomes } from './outcome.ts';
+import { Outcomes, UNIT_ENABLE } from './outcome.ts';
 import { asRequested, blanketGrant, dictates, namesPath, RequestLog, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
@@ -532,7 +532,8 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const base = cause?.id.replace(/^persistence:/, '');
     const runs = cause ? ctx.askedServices.get(cause.id) ?? (base ? whoAsked(ctx.requests(event), (t) => namesService(t, base)) ?? undefined : undefined) : undefined;
     const granted = runs ? null : blanketGrant(ctx.requests(event));
-    ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : granted ? underGrant(draft, granted) : mine(draft, persistence));
+    const enable = cmd.name === 'systemctl' && cmd.args.includes('enable') ? UNIT_ENABLE : undefined;
+    ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : granted ? underGrant(draft, granted) : mine(draft, persistence), enable);
   }
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;
