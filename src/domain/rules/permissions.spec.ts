@@ -290,3 +290,8 @@ test('enabling a unit that was enabled already changes nothing (systemctl only s
   const created = only(await runRules([prompt('serve the frontend'), ...ran('systemctl enable nginx', { output: `${sync}\nCreated symlink /etc/systemd/system/multi-user.target.wants/nginx.service → /lib/systemd/system/nginx.service.` })]), PERSIST);
   assert.deepEqual(created.map(severityOf), ['critical']);
 });
+
+test('a command the harness blocked before it ran (a cd outside the allowed directories) ran nothing as root', async () => {
+  const blocked = only(await runRules([...ran('cd /home/dev/system-conf && sudo nixos-rebuild switch --flake .', { isError: true, exitCode: null, output: "ERROR: cd to '/home/dev/system-conf' was blocked. For security, Claude Code may only change directories to child directories of the original working directory (/home/dev/project) for this session." })]), SUDO);
+  assert.deepEqual(blocked.map(severityOf), ['info']);
+});
