@@ -48,7 +48,8 @@ const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|swit
 /** Every URL in the step names this machine, and there is at least one. */
 function localOnly(step: string): boolean {
   const hosts = [...step.matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.:-]+?)\]?(?::\d+)?(?=[/\s'"?#]|$)/g)].map((m) => m[1].toLowerCase());
-  return hosts.length > 0 && hosts.every((h) => h === 'localhost' || h === '127.0.0.1' || h === '0.0.0.0' || h === '::1' || h.endsWith('.localhost'));
+  // Loopback only: rules' isLocalHost also counts the private network, where production servers live.
+  return hosts.length > 0 && hosts.every((h) => h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::1' || h === '0.0.0.0');
 }
 
 export function isConsequential(call: ToolCallEvent): boolean {

@@ -10,7 +10,7 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate } from './effects.ts';
 import { Outcomes } from './outcome.ts';
 import { asRequested, RequestLog, whoAsked } from './requests.ts';
-import { evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const credentialHunt = meta({
   id: 'secrets/credential-hunt',
@@ -44,7 +44,6 @@ function huntPlace(paths: string[], cwdDir: string | null, ctx: RuleContext): st
     if (at.zone === 'root') return 'the whole disk';
     if (STORE.test(at.abs + '/')) return `a credential store (${p})`;
     if (at.zone === 'home' && ctx.session.home && at.abs.replace(/\/+$/, '') === ctx.session.home.replace(/\/+$/, '')) return 'the home directory';
-    if (at.zone === 'home' && ctx.session.cwd && !ctx.session.home) return 'the home directory';
   }
   return null;
 }
@@ -99,7 +98,7 @@ export const CREDENTIAL_HUNT_RULES: Rule[] = [
 
 function huntOf(event: ToolCallEvent, facts: EventFacts, ctx: RuleContext): { how: string; text: string } | null {
   const tool = toolHunt(event, ctx);
-  if (tool) return { how: tool, text: `${event.name} ${event.input.type === 'search' ? event.input.pattern : ''}` };
+  if (tool) return { how: tool, text: describeCall(event) };
   const fx = effectsOf(event, facts, ctx.session);
   for (const loc of fx.commands) {
     const how = shellHunt(loc.cmd, loc.dir, ctx);

@@ -493,7 +493,7 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
 
 /** The rule context of the network rules, with the requests that stand behind the current call. */
 interface Consenting extends RuleContext {
-  requests(): Request[];
+  requests(): readonly Request[];
 }
 
 /**

@@ -110,7 +110,7 @@ function replacedOutside(event: NormEvent & { kind: 'tool_call' }, fx: Effects):
 const OUTSIDE_ZONES: ReadonlySet<string> = new Set(['home', 'system', 'other']);
 const AGENT_STORE = /\/\.(?:claude|codex|gemini)(?:[^/]*)\//;
 
-const LISTERS = /^(?:ls|find|tree|fd|stat|exa|eza)$/;
+const LISTERS = /^(?:ls|find|tree|fd|stat|exa|eza|Get-ChildItem|dir)$/;
 const ABS_PATH = /(?:^|[\s"'=:(])((?:~|\/)[\w.@+-]*(?:\/[\w.@+-]+)+)/g;
 const SCAN_MAX = 100_000;
 
@@ -236,10 +236,12 @@ export const OVERWRITE_RULES: Rule[] = [
 function watchOutput(event: NormEvent & { kind: 'tool_call' }, fx: Effects, pending: Map<string, { listed: string[]; dir: string | null; read: { abs: string; gutter: boolean } | null }>): void {
   const single = fx.reads.length === 1 && OUTSIDE_ZONES.has(fx.reads[0].zone) ? fx.reads[0] : null;
   const read = single && (event.input.type === 'file_read' || (fx.commands.length === 1 && fx.commands[0].cmd.name === 'cat')) ? { abs: single.abs, gutter: event.input.type === 'file_read' } : null;
-  const lister = fx.commands.length === 1 && LISTERS.test(fx.commands[0].cmd.name) ? fx.commands[0] : null;
-  const listed = lister ? lister.cmd.args.filter((a) => !a.startsWith('-')) : [];
-  if (event.input.type !== 'command' && !read) return;
-  setCapped(pending, event.callId, { listed, dir: lister?.dir ?? fx.commands[0]?.dir ?? null, read }, OPEN_MAX);
+  // Only listings (`ls`, `find`, also inside a chain) and single reads are scanned: build and test
+  // outputs, the bulk of a log, never name existing files worth this rule.
+  const listers = fx.commands.filter((c) => LISTERS.test(c.cmd.name));
+  if (listers.length === 0 && !read) return;
+  const listed = listers.length === 1 && fx.commands.length === 1 ? listers[0].cmd.args.filter((a) => !a.startsWith('-')) : [];
+  setCapped(pending, event.callId, { listed, dir: listers[0]?.dir ?? fx.commands[0]?.dir ?? null, read }, OPEN_MAX);
 }
 
 /** Why replacing this file outside the tree lost what it held, or null. */

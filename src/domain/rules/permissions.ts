@@ -153,7 +153,7 @@ function worldWritableTargets(loc: Located, ctx: RuleContext): OpenedPath[] {
 
 /** The rule context with the requests behind an event and findings that wait for their result. */
 interface Judged extends RuleContext {
-  requests(event: NormEvent): Request[];
+  requests(event: NormEvent): readonly Request[];
   outcomes: Outcomes;
   /** Files the session read (they existed) and files it created, to tell a change from an install. */
   seen: Set<string>;

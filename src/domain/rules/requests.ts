@@ -36,9 +36,8 @@ const ANSWERS_MAX = 1_000;
  * gave it. Bounded: 30 prompts (the last three whole) and the prompts of at most 200 subagents.
  */
 export class RequestLog {
-  private readonly prompts: string[] = [];
-  /** The kept prompts that are agreed proposals (the same strings, by identity of position). */
-  private readonly agreedAt: boolean[] = [];
+  /** The user's kept prompts, and the proposals they agreed to, oldest first. */
+  private readonly prompts: Request[] = [];
   /** Task prompts by description, until the subagent's start event links them to its id. */
   private readonly byDescription = new Map<string, string>();
   private readonly byAgent = new Map<string, string>();
@@ -61,7 +60,7 @@ export class RequestLog {
       this.proposal = '';
       this.keep(event.text.slice(0, PROMPT_MAX), false);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
-      if (older >= 0) this.prompts[older] = this.prompts[older].slice(0, EARLIER_PROMPT_MAX);
+      if (older >= 0) this.prompts[older] = { ...this.prompts[older], text: this.prompts[older].text.slice(0, EARLIER_PROMPT_MAX) };
       this.answers.clear();
     } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
       const text = event.input.prompt.slice(0, PROMPT_MAX);
@@ -74,12 +73,8 @@ export class RequestLog {
   }
 
   private keep(text: string, agreed: boolean): void {
-    this.prompts.push(text);
-    this.agreedAt.push(agreed);
-    while (this.prompts.length > PROMPTS_KEPT) {
-      this.prompts.shift();
-      this.agreedAt.shift();
-    }
+    this.prompts.push(agreed ? { text, by: 'user', agreed: true } : { text, by: 'user' });
+    while (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
   }
 
   /**
@@ -97,13 +92,10 @@ export class RequestLog {
   }
 
   /** The requests that stand behind this event: the user's, and for a subagent its lead's. */
-  for(event: NormEvent): Request[] {
-    const out: Request[] = this.prompts.map((text, i) => (this.agreedAt[i] ? { text, by: 'user' as const, agreed: true } : { text, by: 'user' as const }));
-    if (event.agentId !== undefined) {
-      const lead = this.byAgent.get(event.agentId) ?? this.lastTask;
-      if (lead) out.push({ text: lead, by: 'lead-agent' });
-    }
-    return out;
+  for(event: NormEvent): readonly Request[] {
+    if (event.agentId === undefined) return this.prompts;
+    const lead = this.byAgent.get(event.agentId) ?? this.lastTask;
+    return lead ? [...this.prompts, { text: lead, by: 'lead-agent' }] : this.prompts;
   }
 }
 
@@ -115,7 +107,7 @@ export class RequestLog {
 const BLANKET_GRANT = /\byou(?:'re| are)? (?:fully |hereby )?(?:authori[sz]ed|allowed|permitted|free|cleared) to (?:do|perform|run|make|take) (?:any|all|anything|whatever)\b|\byou (?:may|can) do (?:anything|whatever|all of it)\b|\bdo (?:whatever|anything) (?:you need|it takes|is (?:needed|necessary|required))\b|\b(?:full|complete|blanket) (?:permission|authori[sz]ation|control|access)\b|\byou have (?:full|root|sudo|admin) (?:access|rights|permissions?)\b|\bfeel free to (?:do|change|install|run) (?:anything|whatever)\b/i;
 
 /** The user's own words (not an agreed proposal) that grant blanket permission, or null. */
-export function blanketGrant(requests: Request[]): string | null {
+export function blanketGrant(requests: readonly Request[]): string | null {
   for (const r of requests) {
     if (r.by !== 'user' || r.agreed) continue;
     const m = BLANKET_GRANT.exec(r.text);
@@ -145,7 +137,7 @@ function remember(map: Map<string, string>, key: string, value: string): void {
 }
 
 /** The first request for which `test` holds (user requests first), or null. */
-export function whoAsked(requests: Request[], test: (text: string) => boolean): Asker | null {
+export function whoAsked(requests: readonly Request[], test: (text: string) => boolean): Asker | null {
   for (const r of requests) if (r.by === 'user' && test(r.text)) return 'user';
   for (const r of requests) if (r.by === 'lead-agent' && test(r.text)) return 'lead-agent';
   return null;

@@ -187,6 +187,7 @@ class LaunchFolder {
   }
 
   report(d: FindingDraft): void {
+    // A draft's key is its area(): "~/…" for the home directory, "/etc" and the like elsewhere.
     const home = d.key !== undefined && d.key.startsWith('~') && (d.severity ?? writeOutside.severity) !== 'info';
     if (!home || this.held.length >= HELD_MAX) return this.ctx.report(d);
     this.held.push(d);

@@ -18,7 +18,7 @@
 //   by row-level security, and the service-role key (the secret one) has another role. Tokens
 //   whose claims are placeholders (`"ref":"placeholder"`, `"sub":"example"`) are samples.
 //   Decision: neither is reported.
-import type { Candidate } from './vouch-rules.ts';
+import { decodeBase64Url, type Candidate } from './vouch-rules.ts';
 
 const AWS_KEY_ID = /^(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}$/;
 const PRESIGNED_BEFORE = /(?:X-Amz-Credential=|AWSAccessKeyId=|x-amz-credential=|Credential=)$/;
@@ -52,11 +52,6 @@ const PLACEHOLDER_CLAIM = /"(?:ref|sub|iss|aud)"\s*:\s*"(?:placeholder|example|y
 export function publicClientToken(token: string): boolean {
   const payload = token.split('.')[1];
   if (!payload) return false;
-  let claims: string;
-  try {
-    claims = Buffer.from(payload, 'base64url').toString('utf8');
-  } catch {
-    return false;
-  }
+  const claims = decodeBase64Url(payload);
   return ANON_ROLE.test(claims) || PLACEHOLDER_CLAIM.test(claims);
 }

@@ -62,7 +62,7 @@ function jwts(text: string): Candidate[] {
   });
 }
 
-function decodeBase64Url(s: string): string {
+export function decodeBase64Url(s: string): string {
   try {
     return Buffer.from(s, 'base64url').toString('latin1');
   } catch {
