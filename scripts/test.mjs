@@ -97,6 +97,27 @@ export function tapCounts(tap) {
   return { pass: count('pass'), fail: count('fail') + count('cancelled'), skip: count('skipped') + count('todo'), found: /^# tests \d+$/m.test(tap) };
 }
 
+/**
+ * Each failed test of a TAP stream, with the lines of its YAML block that say why (error,
+ * expected/actual, location): printed again at the very end, so that the tail of a long CI log
+ * (often all a reader gets) names the failure and its reason, not only the totals.
+ */
+export function tapFailures(tap) {
+  const lines = tap.split('\n');
+  const failures = [];
+  for (let i = 0; i < lines.length; i++) {
+    const head = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
+    if (!head) continue;
+    const why = [];
+    for (let j = i + 1; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]) && why.length < 12; j++) {
+      if (/^\s*(error|expected|actual|operator|location|failureType):/.test(lines[j])) why.push(lines[j].trim().slice(0, 500));
+    }
+    // A parent reports "N subtests failed": its failing children already say why.
+    if (!why.some((w) => /subtests? failed/.test(w))) failures.push({ name: head[2], why });
+  }
+  return failures;
+}
+
 /** Runs one tier: spec output (human) buffered for printing, TAP to a file for the counts. */
 function runTier(name, files, env, scratch, timeoutMs = 300_000) {
   const tapFile = join(scratch, `${name}.tap`);
@@ -116,7 +137,7 @@ function runTier(name, files, env, scratch, timeoutMs = 300_000) {
       // A runner that died without a summary, or exited non-zero with no failed test, is a failure too.
       const runnerFailed = !c.found || (code !== 0 && c.fail === 0);
       const timings = fileTimings(timingsFile);
-      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString(), timings });
+      resolve({ name, ...c, fail: c.fail + (runnerFailed ? 1 : 0), code, seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(out).toString(), timings, failures: tapFailures(tap) });
     });
   });
 }
@@ -177,6 +198,9 @@ async function main() {
   const fail = sum('fail') + (ci ? skip : 0);
   const order = Object.keys(TIERS);
   results.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name));
+  for (const r of results) {
+    for (const f of r.failures) console.log(`\nFAILED (${r.name}): ${f.name}\n${f.why.map((w) => `  ${w}`).join('\n')}`);
+  }
   console.log('\n' + results.map((r) => `${r.name}: ${r.pass} passed, ${r.fail} failed, ${r.skip} skipped (${r.seconds} s)`).join('\n'));
   if (ci && skip > 0) console.log(`CI=true: the ${skip} skipped test(s) count as failures`);
   console.log(`wall time ${Math.round((Date.now() - started) / 1000)} s`);

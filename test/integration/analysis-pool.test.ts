@@ -77,7 +77,7 @@ test('after close, analyses are refused', async () => {
   await rejectsWith(p.analyze(stalled(), {}), 'aborted');
 });
 
-test('a background pool thread lowers its own CPU priority to nice 19, the calling thread keeps its own (Linux)', { skip: process.platform !== 'linux' ? 'thread priorities are per thread on Linux only' : false }, async () => {
+test('a background pool thread lowers its own CPU priority by 10 nice steps (not to 19, which starves it on a busy machine), the calling thread keeps its own (Linux)', { skip: process.platform !== 'linux' ? 'thread priorities are per thread on Linux only' : false }, async () => {
   const { Worker } = await import('node:worker_threads');
   const priority = new URL('../../src/adapters/analysis-pool/priority.ts', import.meta.url).href;
   const niceOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
@@ -92,7 +92,7 @@ test('a background pool thread lowers its own CPU priority to nice 19, the calli
   const msg = await new Promise<{ lowered: boolean; stat: string }>((resolve, reject) => worker.once('message', resolve).once('error', reject));
   await worker.terminate();
   assert.equal(msg.lowered, true);
-  assert.equal(niceOf(msg.stat), 19);
-  assert.notEqual(mainBefore, 19, 'run this test outside `nice -n 19`');
+  assert.ok(mainBefore <= 9, 'run this test at nice 9 or below, where a step of 10 stays above the floor');
+  assert.equal(niceOf(msg.stat), mainBefore + 10);
   assert.equal(niceOf(readFileSync('/proc/thread-self/stat', 'utf8')), mainBefore);
 });
