@@ -179,7 +179,7 @@ class AnalysisRun {
     this.ingest = {
       skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
       missingSubagents: [], unknownMetadata: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false,
-      unrecognisedJson: false, incomplete: null, totalLines: 0,
+      unrecognisedJson: false, incomplete: null, totalLines: 0, toolsNotRecorded: null,
     };
     this.session = { agent: opts.agentHint ?? null, format: 'plain-text', cwd: null, home: null, ingest: this.ingest };
     this.timeline = new TimelineBuilder(opts.timelineCap ?? DEFAULT_TIMELINE_CAP);
@@ -202,6 +202,9 @@ class AnalysisRun {
         if (this.ingest.missingSubagents.length < 100) this.ingest.missingSubagents.push({ id, line });
       },
       unknownMetadata: (line, type) => this.unknownMetadata(line, type),
+      toolsNotRecorded: (turns, line) => {
+        this.ingest.toolsNotRecorded = { turns, line };
+      },
     };
     this.splitter = new LineSplitter({
       maxLineBytes: opts.maxLineBytes,

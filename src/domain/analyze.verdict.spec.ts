@@ -162,3 +162,21 @@ test('format drift: a current Codex rollout with a token_usage_record per respon
   assert.equal(w.outcome, 'Review');
   assert.ok(rules(w).includes('coverage/skipped-lines'));
 });
+
+test('a Gemini recording that kept the replies and dropped the tool calls is Review, and says why; a chat of one answer stays Clear', async () => {
+  const message = (id: string, type: string, content: string) => ({ id, timestamp: '2025-10-01T10:00:00.000Z', type, content });
+  const doc = (...messages: object[]) => JSON.stringify({ sessionId: 'g-1', projectHash: 'ab'.repeat(32), startTime: '2025-10-01T10:00:00.000Z', lastUpdated: '2025-10-01T10:01:00.000Z', messages }, null, 2) + '\n';
+  const lost = await analyzeText(doc(
+    message('u1', 'user', 'rename the project in README.md and Cargo.toml'),
+    message('g1', 'gemini', 'Reading both files.'),
+    message('g2', 'gemini', 'README.md updated.'),
+    message('g3', 'gemini', 'Cargo.toml updated; cargo check passed.'),
+  ));
+  assert.equal(lost.outcome, 'Review');
+  assert.equal(lost.headline, "Review: The agent's tool calls are not in this file");
+  assert.match(lost.summary, /holds its prompts and replies but not its tool calls/);
+  assert.deepEqual(lost.findings.filter((f) => f.severity !== 'info').map((f) => f.rule), []);
+  const chat = await analyzeText(doc(message('u1', 'user', 'what does this project build?'), message('g1', 'gemini', 'A Tauri desktop app.')));
+  assert.equal(chat.outcome, 'Clear');
+  assert.ok(!rules(chat).includes('coverage/tools-not-recorded'));
+});

@@ -168,6 +168,11 @@ export interface EventSink {
   missingSubagent?(id: string, line: number): void;
   /** A record of a type the parser does not know, holding nothing that looks like an action (see parsers/shared/unknown-records.ts). */
   unknownMetadata?(line: number, type: string): void;
+  /**
+   * The log records no tool call, yet the model answered again and again with no prompt between
+   * its turns: the agent's tool calls happened but were not written (an old recording format).
+   */
+  toolsNotRecorded?(turns: number, line: number): void;
 }
 
 /**

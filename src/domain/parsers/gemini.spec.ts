@@ -80,6 +80,14 @@ describe('gemini: the real corpus', () => {
     assert.equal(counts.tool_call, undefined);
   });
 
+  test('gm03 replies 13 times to one prompt with no tool call recorded: the calls it answered are not in the file', () => {
+    assert.deepEqual(parseCorpus('gm03').toolsNotRecorded?.turns, 12);
+  });
+
+  test('gm13 (one question, one answer, no tool call) is a chat, not a recording that lost its calls', () => {
+    assert.equal(parseCorpus('gm13').toolsNotRecorded, null);
+  });
+
   test('gm04 (@file injection split off the typed request; one failed replace)', () => {
     const { events } = parseCorpus('gm04');
     const prompts = ofKind(events, 'prompt');
@@ -223,6 +231,28 @@ describe('gemini: detection', () => {
     assert.equal(gemini.detect(sampleOf(JSON.stringify({ ...META, messages: [] }, null, 2)))?.format, 'gemini-json');
     assert.equal(gemini.detect(sampleOf('{\n  "hello": 1\n}\n')), null);
     assert.equal(gemini.detect({ lines: [], values: [] }), null);
+  });
+});
+
+describe('gemini: replies whose tool calls the file does not hold', () => {
+  const legacy = (...messages: unknown[]) => JSON.stringify({ ...META, messages }, null, 2) + '\n';
+
+  test('model turns in a row with no call and no prompt between them, in both recording formats', () => {
+    const messages = [user('u1', 'rename the project'), gem('g1', { content: 'Reading Cargo.toml.' }), gem('g2', { content: 'Edited src/cli.rs.' }), gem('g3', { content: 'cargo check passed.' })];
+    for (const content of [legacy(...messages), jsonl(META, ...messages)]) {
+      const out = drive(gemini, content);
+      assert.deepEqual(out.skips, []);
+      assert.equal(out.toolsNotRecorded?.turns, 2);
+    }
+  });
+
+  test('a prompt between the turns, one lone extra turn, or any recorded call: nothing is missing', () => {
+    const chat = drive(gemini, jsonl(META, user('u1', 'what is this?'), gem('g1', { content: 'A CLI.' }), user('u2', 'and that?'), gem('g2', { content: 'Its tests.' })));
+    assert.equal(chat.toolsNotRecorded, null, 'a conversation: every reply follows a prompt');
+    const nudge = drive(gemini, jsonl(META, user('u1', 'explain'), gem('g1', { content: 'Part one.' }), gem('g2', { content: 'Part two.' })));
+    assert.equal(nudge.toolsNotRecorded, null, 'one extra turn may be the CLI asking the model to continue');
+    const recorded = drive(gemini, jsonl(META, user('u1', 'clean'), gem('g1', { toolCalls: [shell('c1', 'ls', 'Output: a')] }), gem('g2', { content: 'Listed.' }), gem('g3', { content: 'Done.' }), gem('g4', { content: 'Bye.' })));
+    assert.equal(recorded.toolsNotRecorded, null, 'a file that records calls is read as it is');
   });
 });
 

@@ -4,6 +4,7 @@
 import { PROMPTS_ONLY_FORMATS, agentLabel } from '../agents.ts';
 import type { Report } from '../model/report.ts';
 import type { IncompleteRun, IngestFacts } from '../rules/types.ts';
+import { ACTIONS_NOT_IN_LOG } from '../rules/coverage.ts';
 import type { DetectResult } from '../ingest/detect.ts';
 import type { CollectedFinding } from './findings.ts';
 import type { Tally } from './tally.ts';
@@ -31,7 +32,8 @@ export function assembleReport(input: AssembleInput): Report {
   const files = tally.filesTouched(); // settles the changes still waiting for a result first
   const stats = { ...tally.stats, skipped_lines: ingest.skippedLines, lines: ingest.totalLines, timeline_omitted: input.omittedTimeline, runs: input.runs };
   const score = trustScore(findings);
-  const outcome = outcomeOf(score, findings, { actionsSeen: !PROMPTS_ONLY_FORMATS.has(detection.format) });
+  const actionsSeen = !PROMPTS_ONLY_FORMATS.has(detection.format) && !findings.some((f) => ACTIONS_NOT_IN_LOG.includes(f.rule));
+  const outcome = outcomeOf(score, findings, { actionsSeen });
   const h = tally.header;
   // Runs appended in one file are timed one by one: the gap between them is not session time.
   const durationMs = tally.activeDurationMs();

@@ -1,6 +1,7 @@
 // Headline, reason and summary: written so that a person who reads only them knows what
 // happened and why the outcome is what it is.
 import type { Finding, Outcome, ReportStats } from '../model/report.ts';
+import { ACTIONS_NOT_IN_LOG } from '../rules/coverage.ts';
 import { oneLine, plural } from './strings.ts';
 
 export interface NarrativeInput {
@@ -45,11 +46,8 @@ function serious(findings: Finding[]): Finding[] {
   return warn.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }
 
-/** Info findings that keep a session from Clear by themselves: the log cannot show the agent's actions. */
-const CEILING = ['coverage/prompts-only'];
-
 function ceiling(outcome: Outcome, findings: Finding[]): Finding | undefined {
-  return outcome === 'Review' ? findings.find((f) => CEILING.includes(f.rule)) : undefined;
+  return outcome === 'Review' ? findings.find((f) => ACTIONS_NOT_IN_LOG.includes(f.rule)) : undefined;
 }
 
 function headline({ outcome, findings, stats }: NarrativeInput): string {
@@ -104,8 +102,10 @@ function summary(input: NarrativeInput): string {
   const duration = durationMs !== null && durationMs > 0 ? ` over ${formatDuration(durationMs)}` : '';
   parts.push(`${agentLabel}${model} worked through ${plural(stats.prompts, 'prompt')}${duration}.`);
   const failed = stats.failed_commands > 0 ? ` (${stats.failed_commands} failed)` : '';
-  const promptsOnly = findings.some((f) => CEILING.includes(f.rule));
+  const promptsOnly = findings.some((f) => f.rule === 'coverage/prompts-only');
+  const toolsMissing = findings.some((f) => f.rule === 'coverage/tools-not-recorded');
   if (promptsOnly) parts.push('The file holds its prompts only: what it replied, ran and changed is not in it.');
+  else if (toolsMissing) parts.push('The file holds its prompts and replies but not its tool calls: what it ran and changed is not in it.');
   else parts.push(
     `It made ${plural(stats.tool_calls, 'tool call')}, ran ${plural(stats.commands, 'command')}${failed}, read ${plural(stats.files_read, 'file')} and changed ${plural(stats.files_written, 'file')}.`,
   );
@@ -115,7 +115,7 @@ function summary(input: NarrativeInput): string {
   const c = countBy(findings);
   parts.push(
     c.critical + c.warning === 0
-      ? promptsOnly ? 'Vouch found nothing in the prompts that needs attention.' : 'Vouch found nothing that needs attention.'
+      ? promptsOnly ? 'Vouch found nothing in the prompts that needs attention.' : toolsMissing ? 'Vouch found nothing in the prompts and replies that needs attention.' : 'Vouch found nothing that needs attention.'
       : `Vouch found ${plural(c.critical, 'critical issue')} and ${plural(c.warning, 'warning')}${c.info > 0 ? `, plus ${c.info} for context` : ''}.`,
   );
   if (input.incomplete) parts.push(input.incomplete);

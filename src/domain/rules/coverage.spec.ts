@@ -121,6 +121,16 @@ test('records of unknown types with no action in them are one info finding namin
   assert.deepEqual(await coverage({ unknownMetadata: [] }), []);
 });
 
+test('replies whose tool calls the file does not hold are an info that says so; none when the parser saw nothing missing', async () => {
+  const events = [prompt('rename the project'), { kind: 'message' as const, role: 'assistant' as const, text: 'Edited.' }];
+  const d = await runRules(events, { format: 'gemini-json', agent: 'gemini-cli', ingest: { totalLines: 40, toolsNotRecorded: { turns: 5, line: 12 } } });
+  const info = only(d, 'coverage/tools-not-recorded');
+  assert.deepEqual(info.map(severityOf), ['info']);
+  assert.match(info[0].detail, /records no tool call, but the model answered 5 more times .*from line 12/);
+  assert.deepEqual(d.filter((x) => severityOf(x) !== 'info').map((x) => x.rule), [], 'no warning for what the file does not hold');
+  assert.deepEqual(only(await runRules(events, { format: 'gemini-json', agent: 'gemini-cli', ingest: { totalLines: 40 } }), 'coverage/tools-not-recorded'), []);
+});
+
 test('a prompts-only format says what it cannot show as an info (never a warning); other formats never get it', async () => {
   const prompts = [prompt('add a dark mode toggle'), prompt('now the tests')];
   const d = await runRules(prompts, { format: 'gemini-logs', agent: 'gemini-cli', ingest: { totalLines: 16 } });

@@ -116,6 +116,18 @@ export const promptsOnly = meta({
   description: 'The file records only what the person typed (Gemini CLI\'s logs.json): no reply, tool call, command or file change is in it. The prompts are checked (a secret pasted into one is reported); the agent\'s actions cannot be, so the session is never Clear, and nothing is reported as wrong for want of them.',
   remediation: 'Upload the session\'s chat recording (Gemini CLI ~/.gemini/tmp/<project hash>/chats/session-*.json or .jsonl) to have what the agent did checked.',
 });
+// The same principle for a recording that kept the model's replies and dropped its tool calls
+// (older Gemini CLI chat files): what was run and changed cannot be checked, so never Clear, and
+// nothing is reported as wrong for want of it.
+export const toolsNotRecorded = meta({
+  id: 'coverage/tools-not-recorded',
+  severity: 'info',
+  title: 'The agent\'s tool calls are not in this file',
+  description: 'The file records no tool call, yet the model answered several times in a row with no prompt between its answers, which the agent only does to hand it the results of tool calls. Those calls (commands, reads, edits) were not written to this file, so what the agent ran and changed was not checked, and the session is never Clear. Its replies and prompts are checked.',
+  remediation: 'Upload a recording from a Gemini CLI version that writes tool calls (toolCalls in each reply), or review the session by hand.',
+});
+/** Info findings that keep a session from Clear by themselves: the log cannot show the agent's actions. */
+export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded'];
 export const hintConflict = meta({
   id: 'coverage/hint-conflict',
   severity: 'info',
@@ -234,7 +246,7 @@ export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded,
     ],
     create(ctx) {
       const seen = new Understood();
@@ -269,6 +281,10 @@ export const COVERAGE_RULES: Rule[] = [
           }
           if (PROMPTS_ONLY_FORMATS.has(ctx.session.format) && !notALog) {
             ctx.report({ rule: promptsOnly.id, detail: `${plural(seen.prompts, 'prompt')} read. This file (${ctx.session.format}) holds only what the person typed: what the agent replied, ran and changed is not in it, so it was not checked.`, evidence: [] });
+          }
+          if (ing.toolsNotRecorded && !notALog) {
+            const { turns, line } = ing.toolsNotRecorded;
+            ctx.report({ rule: toolsNotRecorded.id, detail: `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`, evidence: [] });
           }
           if (ing.unknownMetadata.length > 0) {
             const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);

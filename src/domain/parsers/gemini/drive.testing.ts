@@ -10,6 +10,8 @@ export interface Driven {
   missing: { id: string; line: number }[];
   /** Records of unknown types that hold no action: (line, type). */
   metadata: { line: number; type: string }[];
+  /** What the parser said of tool calls the file does not record (turns, first line), if anything. */
+  toolsNotRecorded: { turns: number; line: number } | null;
 }
 
 export function sampleOf(content: string): DetectSample {
@@ -35,7 +37,7 @@ function tryJson(line: string): unknown {
 /** Detect with `family` (or use `format`), then parse every line as the analyser does. */
 export function drive(family: ParserFamily, content: string, format?: FormatId): Driven {
   const detection = family.detect(sampleOf(content));
-  const out: Driven = { detection, events: [], skips: [], missing: [], metadata: [] };
+  const out: Driven = { detection, events: [], skips: [], missing: [], metadata: [], toolsNotRecorded: null };
   const chosen = format ?? detection?.format;
   if (!chosen) return out;
   const sink: EventSink = {
@@ -43,6 +45,9 @@ export function drive(family: ParserFamily, content: string, format?: FormatId):
     skip: (line, reason) => out.skips.push({ line, reason }),
     missingSubagent: (id, line) => out.missing.push({ id, line }),
     unknownMetadata: (line, type) => out.metadata.push({ line, type }),
+    toolsNotRecorded: (turns, line) => {
+      out.toolsNotRecorded = { turns, line };
+    },
   };
   const parser = family.create(chosen);
   const lines = content.split('\n');

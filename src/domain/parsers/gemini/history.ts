@@ -106,6 +106,8 @@ export class ChatHistory {
       else this.emitMarker(emitter, slot);
     }
     if (this.summary) emitter.emit({ kind: 'system', subtype: 'summary', text: this.summary.text }, this.summary.line, null);
+    const unrecorded = unrecordedToolTurns(this.slots);
+    if (unrecorded) sink.toolsNotRecorded?.(unrecorded.turns, unrecorded.line);
   }
 
   private emitMeta(emitter: MessageEmitter, sessionId: string | undefined): void {
@@ -126,6 +128,35 @@ export class ChatHistory {
       emitter.emit({ kind: 'compaction', trigger: 'history-rewrite' }, slot.line, null);
     }
   }
+}
+
+/** Fewer unexplained turns than this may be the CLI's own "continue" nudge, not missing tool calls. */
+const UNRECORDED_TURNS_MIN = 2;
+
+/**
+ * Gemini CLI calls the model again within a turn only to hand it tool results; a new turn starts
+ * with the person's prompt. So a model message that follows a model message with no tool call and
+ * no prompt between them answered tool results the file does not hold: older recordings kept the
+ * replies and dropped the calls. Counted only when the file records no tool call at all (a log
+ * that records some is read as it is), and from two such turns on.
+ */
+export function unrecordedToolTurns(slots: readonly Slot[]): { turns: number; line: number } | null {
+  let turns = 0;
+  let line = 0;
+  let previous: Obj | null = null;
+  for (const slot of slots) {
+    if (slot.kind !== 'message') continue;
+    const type = str(slot.rec.type);
+    if (type === 'user') previous = null;
+    if (type !== 'gemini') continue;
+    if (arr(slot.rec.toolCalls).length > 0) return null;
+    if (previous) {
+      turns++;
+      if (line === 0) line = slot.line;
+    }
+    previous = slot.rec;
+  }
+  return turns >= UNRECORDED_TURNS_MIN ? { turns, line } : null;
 }
 
 const CWD_HINT_TOOLS = new Set(['write_file', 'replace', 'edit']);
