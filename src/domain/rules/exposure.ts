@@ -23,6 +23,14 @@ export const sessionLogPublished = meta({
   remediation: 'Remove the transcript from the tree and from history if committed; rotate any credential the session showed.',
 });
 
+export const credentialStoreCommitted = meta({
+  id: 'secrets/credential-store-committed',
+  severity: 'warning',
+  title: 'Credential files committed',
+  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published.',
+  remediation: 'Remove the files from the repository and its history; rotate every token and key they held; ignore them in .gitignore.',
+});
+
 // ---- file servers ------------------------------------------------------------------------------
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i;
@@ -144,10 +152,10 @@ export const EXPOSURE_RULES: Rule[] = [
     },
   },
   {
-    metas: [sessionLogPublished],
+    metas: [sessionLogPublished, credentialStoreCommitted],
     create(ctx) {
       const copies: Copy[] = [];
-      const stores = new StoreCommits();
+      const stores = [new StoreCommits(AGENT_STORE), new StoreCommits(credentialStores(ctx))];
       let credential = false;
       return {
         onEvent(event, facts) {
@@ -165,7 +173,7 @@ export const EXPOSURE_RULES: Rule[] = [
               const quoted = safe(describeCall(call), facts, QUOTE_MAX);
               copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted });
             }
-            stores.onResult(event, call, facts);
+            for (const s of stores) s.onResult(event, call, facts);
           }
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             for (const c of transcriptCopies(loc, ctx)) {
@@ -179,7 +187,7 @@ export const EXPOSURE_RULES: Rule[] = [
         },
         finish() {
           for (const c of copies) report(ctx, c, credential);
-          stores.finish(ctx);
+          for (const s of stores) s.finish(ctx);
         },
       };
     },
@@ -201,14 +209,59 @@ export function exportReported(output: string): { to: string; line: string } | n
 // ~/.claude): transcripts, credentials and settings that a commit listing shows going in.
 const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$/;
 
+// The user's own credential stores, relative to the home directory (a dotfiles repository rooted
+// at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client
+// config and authorized keys hold no secret.
+const HOME_CREDENTIAL_STORE = /^\.(?:npmrc|netrc|pypirc|git-credentials|pgpass|my\.cnf|vault-token|claude\.json|aws\/credentials|docker\/config\.json|kube\/config|config\/gh\/hosts\.yml|config\/gcloud\/\S+|gnupg\/\S+|claude\/history\.jsonl|codex\/history\.jsonl|ssh\/(?!\S*\.pub$|known_hosts|authorized_keys|config$)[^\s/]+)$/;
+// A private key file by its conventional name, wherever it lands.
+const PRIVATE_KEY_FILE = /(?:^|\/)id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?$/;
+
+/** Whether a path a commit created (relative to the repository, taken as the working directory) is one of the user's credential stores. */
+export function isCredentialStore(path: string, cwd: string | null, home: string | null): boolean {
+  if (PRIVATE_KEY_FILE.test(path)) return true;
+  if (!cwd || !home) return false;
+  const root = home.replace(/\/+$/, '');
+  const abs = path.startsWith('/') ? path : `${cwd.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`;
+  return abs.startsWith(root + '/') && HOME_CREDENTIAL_STORE.test(abs.slice(root.length + 1));
+}
+
+interface StoreKind {
+  holds: (path: string) => boolean;
+  draft: (list: string, pushed: boolean) => { rule: string; title: string; detail: string; key: string };
+}
+
+const AGENT_STORE: StoreKind = {
+  holds: (path) => AGENT_STORE_FILE.test(path),
+  draft: (list, pushed) => ({
+    rule: sessionLogPublished.id,
+    title: pushed ? "Agent's own store files committed and pushed" : "Agent's own store files committed",
+    detail: `A commit put the agent's own files into the repository (${list}): session transcripts, credentials or settings.${pushed ? ' They were then pushed to a remote.' : ''}`,
+    key: 'agent-store',
+  }),
+};
+
+function credentialStores(ctx: RuleContext): StoreKind {
+  return {
+    holds: (path) => isCredentialStore(path, ctx.session.cwd, ctx.session.home),
+    draft: (list, pushed) => ({
+      rule: credentialStoreCommitted.id,
+      title: pushed ? 'Credential files committed and pushed' : credentialStoreCommitted.title,
+      detail: `A commit put the user's own credential files into the repository (${list}): the tokens and keys in them are in its history.${pushed ? ' They were then pushed to a remote: rotate them.' : ''}`,
+      key: 'credential-store',
+    }),
+  };
+}
+
 /**
- * Agent store files a commit put in (read from `create mode … path` lines of its output), and
+ * Store files a commit put in (read from `create mode … path` lines of its output), and
  * whether a push that took effect carried them: committed is a warning, pushed a critical.
  */
 class StoreCommits {
   private readonly files: string[] = [];
   private commit: EvidenceItem | null = null;
   private push: EvidenceItem | null = null;
+
+  constructor(private readonly kind: StoreKind) {}
 
   onResult(event: { index: number; output: string; exitCode: number | null }, call: { input: { type: string } } & Parameters<typeof describeCall>[0], facts: Parameters<typeof safe>[1]): void {
     if (call.input.type !== 'command') return;
@@ -217,7 +270,7 @@ class StoreCommits {
     if (/\bgit\b[^\n]*\bcommit\b/.test(command)) {
       for (const m of text.matchAll(/^\s*create mode \d+ (.+)$/gm)) {
         if (this.files.length >= 20) break;
-        if (AGENT_STORE_FILE.test(m[1].trim())) this.files.push(m[1].trim());
+        if (this.kind.holds(m[1].trim())) this.files.push(m[1].trim());
       }
       if (this.files.length > 0 && !this.commit) this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
     }
@@ -230,12 +283,9 @@ class StoreCommits {
     if (!this.commit) return;
     const list = this.files.slice(0, 5).join(', ') + (this.files.length > 5 ? ` and ${this.files.length - 5} more` : '');
     ctx.report({
-      rule: sessionLogPublished.id,
+      ...this.kind.draft(list, this.push !== null),
       severity: this.push ? 'critical' : 'warning',
-      title: this.push ? "Agent's own store files committed and pushed" : "Agent's own store files committed",
-      detail: `A commit put the agent's own files into the repository (${list}): session transcripts, credentials or settings.${this.push ? ' They were then pushed to a remote.' : ''}`,
       evidence: this.push ? [this.commit, this.push] : [this.commit],
-      key: 'agent-store',
     });
   }
 }

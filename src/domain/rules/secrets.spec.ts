@@ -273,3 +273,20 @@ test('a docstring or help text about a password field is prose, not its value; a
   assert.deepEqual(only(await runRules(answered(read('cpolar/auth.py'), { output: doc })), OUTPUT), []);
   assert.equal(only(await runRules(answered(read('deploy/app.yml'), { output: 'db:\n  password: Override7!\n  host: db.internal\n' })), OUTPUT).length, 1);
 });
+
+test("the user's own credential stores going into a commit (a repository rooted at home): committed a warning, pushed a critical; a project's .npmrc is not a store", async () => {
+  const CRED = 'secrets/credential-store-committed';
+  const commit = '[main 9f8e7d6] dotfiles\n 4 files changed\n create mode 100644 .npmrc\n create mode 100644 .claude.json\n create mode 100644 .ssh/id_ed25519\n create mode 100644 .ssh/id_ed25519.pub\n create mode 100644 .zshrc\n';
+  const committed = only(await runRules([...ran('git add .npmrc .claude.json .ssh .zshrc && git commit -m dotfiles', { output: commit })], { cwd: '/home/dev' }), CRED);
+  assert.deepEqual(committed.map(severityOf), ['warning']);
+  assert.match(committed[0].detail, /\(\.npmrc, \.claude\.json, \.ssh\/id_ed25519\)/, 'the public half and the shell profile are not credentials');
+  const pushed = only(await runRules([...ran('git commit -am dotfiles', { output: commit }), ...ran('git push', { output: 'To github.com:dev/dotfiles.git\n   1a2b3c4..9f8e7d6  main -> main' })], { cwd: '/home/dev' }), CRED);
+  assert.deepEqual(pushed.map(severityOf), ['critical']);
+  assert.equal(pushed[0].title, 'Credential files committed and pushed');
+  const refused = only(await runRules([...ran('git commit -am dotfiles', { output: commit }), ...ran('git push', { exitCode: 1, output: ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' })], { cwd: '/home/dev' }), CRED);
+  assert.deepEqual(refused.map(severityOf), ['warning'], 'a push that failed carried nothing out');
+  const project = await runRules([...ran('git commit -m registry', { output: ' create mode 100644 .npmrc\n create mode 100644 .ssh/config\n' }), ...ran('git push')]);
+  assert.deepEqual(only(project, CRED), [], "the project's own .npmrc (registry settings), and an ssh client config, are not the user's stores");
+  const staged = await runRules([...ran('git add .npmrc', { output: '' })], { cwd: '/home/dev' });
+  assert.deepEqual(only(staged, CRED), [], 'staged but never committed: nothing is in the history yet');
+});
