@@ -2,7 +2,8 @@
 // role markers and hidden Unicode in tool output or fetched pages — risky actions right after
 // such text, and edits to the files that instruct the agent in every future session.
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
-import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
+import { Outcomes } from './outcome.ts';
 import { namesFile, RequestLog, whoAsked } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
@@ -229,6 +230,10 @@ export const INJECTION_RULES: Rule[] = [
   {
     metas: [injectionText, hiddenUnicode, riskyAfterInjection, instructionFollowed],
     create(ctx) {
+      // What the agent did after the injected text must have taken effect: a download that could
+      // not resolve its host fetched nothing (issue 25, effects). Refused or failed: an attempt.
+      const outcomes = new Outcomes(ctx, [injectionText, hiddenUnicode, riskyAfterInjection, instructionFollowed]);
+      const report: Reporter = (event, fx, draft) => outcomes.report(event, fx.net.length > 0 ? 'network' : 'run', draft);
       const written = new Set<string>();
       let pending: Pending | null = null;
       let instructions: Instructions[] = [];
@@ -236,12 +241,13 @@ export const INJECTION_RULES: Rule[] = [
       let lastPrompt = '';
       return {
         onEvent(event, facts) {
+          outcomes.onEvent(event);
           if (event.kind === 'prompt' && !event.synthetic) lastPrompt = event.text.slice(0, 10_000).toLowerCase();
           if (event.kind === 'tool_call') {
             const fx = effectsOf(event, facts, ctx.session);
-            const risky = pending ? checkAction(ctx, event, facts, fx, pending) : false;
+            const risky = pending ? checkAction(ctx, report, event, facts, fx, pending) : false;
             if (pending) pending = pending.callsLeft <= 1 ? null : { ...pending, callsLeft: pending.callsLeft - 1 };
-            if (!risky && instructions.length > 0) instructions = checkFollowed(ctx, event, facts, fx, instructions, lastPrompt);
+            if (!risky && instructions.length > 0) instructions = checkFollowed(report, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
             for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
             return;
@@ -257,6 +263,9 @@ export const INJECTION_RULES: Rule[] = [
               if (!isEmpty(named)) pushCapped(instructions, found.instructions, INSTRUCTIONS_MAX);
             }
           }
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },
@@ -447,7 +456,7 @@ function addressed(event: ToolResultEvent, facts: EventFacts): { pending: null; 
 }
 
 /** Reports actions linked to earlier instructions; each instruction passage is reported once. */
-function checkFollowed(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, list: Instructions[], lastPrompt: string): Instructions[] {
+function checkFollowed(report: Reporter, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, list: Instructions[], lastPrompt: string): Instructions[] {
   const raw = event.input.type === 'command' ? event.input.command : event.input.type === 'web_fetch' ? event.input.url : '';
   if (fx.net.length === 0 && fx.commands.length === 0) return list;
   const left: Instructions[] = [];
@@ -458,7 +467,7 @@ function checkFollowed(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' 
       if (ins.callsLeft > 1) left.push({ ...ins, callsLeft: ins.callsLeft - 1 });
       continue;
     }
-    ctx.report({
+    report(event, fx, {
       rule: instructionFollowed.id,
       detail: `After ${ins.what}, the agent ${link}.`,
       evidence: [ins.evidence, evidence(event, describeCall(event), facts)],
@@ -482,10 +491,13 @@ function visible(text: string): string {
 }
 
 /** Reports a risky action right after injected text; true when it did. */
-function checkAction(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, p: Pending): boolean {
+/** Reports a draft about what a call did, once its result shows whether it took effect. */
+type Reporter = (event: NormEvent & { kind: 'tool_call' }, fx: Effects, draft: FindingDraft) => void;
+
+function checkAction(ctx: RuleContext, report: Reporter, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, p: Pending): boolean {
   const why = riskyAction(fx, ctx.session);
   if (!why) return false;
-  ctx.report({
+  report(event, fx, {
     rule: riskyAfterInjection.id,
     detail: `Right after ${p.what}, the agent ${why}.`,
     evidence: [p.evidence, evidence(event, describeCall(event), facts)],

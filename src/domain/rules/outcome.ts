@@ -17,6 +17,22 @@ const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*
 
 const WAITING_MAX = 200;
 
+// curl's and wget's own exit codes for a transfer that never reached its host: curl 6 (host not
+// resolved), 7 (no connection), 28 (timed out), 35 (TLS handshake), 52 (empty reply), 56 (receive
+// failure); wget 4 (network failure). `curl -s` prints nothing, so the code is all the evidence.
+const CURL_UNREACHED = new Set([6, 7, 28, 35, 52, 56]);
+const WGET_UNREACHED = new Set([4]);
+
+/** The exit code of a command whose only network client is curl (or wget) that says the transfer never happened. */
+function unreachedExit(command: string | undefined, exitCode: number | null): string | null {
+  if (command === undefined || exitCode === null) return null;
+  const curl = /(?:^|[\s;&|(])curl\b/.test(command);
+  const wget = /(?:^|[\s;&|(])wget\b/.test(command);
+  if (curl && !wget && CURL_UNREACHED.has(exitCode)) return `curl exited ${exitCode}`;
+  if (wget && !curl && WGET_UNREACHED.has(exitCode)) return `wget exited ${exitCode}`;
+  return null;
+}
+
 /**
  * A rule whose every finding claims that a command it saw did something (deleted, tore down,
  * force-pushed, discarded): its findings wait for the command's result, and a refused command
@@ -67,6 +83,8 @@ function namedRefusal(output: string, target: string): string | null {
 
 interface Waiting {
   drafts: { draft: FindingDraft; effect: Effect; target?: string }[];
+  /** The call's command, when it was one: its exit code can say what did not happen. */
+  command?: string;
 }
 
 type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: string };
@@ -83,8 +101,11 @@ const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is requir
 export const UNIT_ENABLE = '\u0000systemctl enable';
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
 
-/** Why the result shows the effect did not happen, or null. `target`: the path or host the finding names. */
-export function refusal(result: ToolResultEvent, effect: Effect, target?: string): Refusal | null {
+/**
+ * Why the result shows the effect did not happen, or null. `target`: the path or host the finding
+ * names; `command`: the call's command line, whose network client's exit code can tell.
+ */
+export function refusal(result: ToolResultEvent, effect: Effect, target?: string, command?: string): Refusal | null {
   // systemctl prints "Created symlink …" for every unit it enables; a SysV-backed unit that was
   // enabled already only gets its state synchronised: nothing new will start on its own.
   if (target === UNIT_ENABLE && !result.isError) {
@@ -112,6 +133,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     // A pipeline's exit code is its last stage's: curl's own error line is the evidence.
     const m = NETWORK_REFUSED.exec(output);
     if (m && (failed || /^curl: \(\d+\)/m.test(output) || /\bwget\b.*failed/i.test(output))) return { why: 'the connection failed, so nothing was sent or received', line: m[0] };
+    const unreached = unreachedExit(command, result.exitCode);
+    if (unreached) return { why: `the transfer never reached its host (${unreached}: no connection), so nothing was sent or received`, line: null };
   } else if (effect === 'write') {
     const m = WRITE_REFUSED.exec(output);
     if (m && failed) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0], refused: true };
@@ -130,7 +153,7 @@ export class Outcomes {
       this.ctx.report(draft);
       return;
     }
-    const w = this.waiting.get(event.callId) ?? { drafts: [] };
+    const w = this.waiting.get(event.callId) ?? { drafts: [], ...(event.input.type === 'command' ? { command: event.input.command } : {}) };
     w.drafts.push({ draft, effect, target });
     this.waiting.set(event.callId, w);
     if (this.waiting.size > WAITING_MAX) {
@@ -149,7 +172,7 @@ export class Outcomes {
     // draft as the rule made it, so a later workaround of the same target is still recognised.
     const guarded = isGuardDenial(event);
     for (const { draft, effect, target } of w.drafts) {
-      const r = guarded ? null : refusal(event, effect, target);
+      const r = guarded ? null : refusal(event, effect, target, w.command);
       this.ctx.report(r ? this.attempted(draft, r, event) : draft);
     }
   }
