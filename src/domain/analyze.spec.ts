@@ -86,7 +86,7 @@ test('a secret is never repeated unmasked anywhere in the report', async () => {
   const json = JSON.stringify(r);
   assert.ok(!json.includes(token), 'the token appears nowhere');
   assert.ok(!json.includes(token.slice(4, 30)), 'not even its middle');
-  assert.ok(r.findings.some((f) => f.rule === 'secrets/in-prompt' && f.severity === 'warning'));
+  assert.ok(r.findings.some((f) => f.category === 'secrets' && f.severity === 'critical'));
 });
 
 test('hostile input: empty, blank, binary, BOM + CRLF, junk, deep nesting, truncated tail — no crash, counted', async () => {

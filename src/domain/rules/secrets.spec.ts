@@ -20,9 +20,9 @@ function noRawSecret(drafts: { title?: string; detail: string; evidence: { excer
   }
 }
 
-test('a token pasted into a prompt is a warning (it stays in the transcript), and never repeated unmasked', async () => {
+test('a token pasted into a prompt is critical, and never repeated unmasked', async () => {
   const drafts = await runRules([prompt(`Use my token ${GH} to open the PR`)]);
-  assert.deepEqual(only(drafts, PROMPT).map(severityOf), ['warning']);
+  assert.deepEqual(only(drafts, PROMPT).map(severityOf), ['critical']);
   noRawSecret(drafts);
 });
 

@@ -18,9 +18,9 @@ import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, saf
 
 export const inPrompt = meta({
   id: 'secrets/in-prompt',
-  severity: 'warning',
+  severity: 'critical',
   title: 'Secret typed into a prompt',
-  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. A warning, whatever its format: the person gave it on purpose and it went no further than the transcript (issue 25: seen in the transcript is a warning; pushed, published or sent is critical, reported where that happens). Entropy alone is never evidence; identifiers (`key`, `*_id`, hashes, UUIDs, values from a URL the user typed) are not credentials.',
+  description: 'A credential (token, key, password) appears in a prompt sent to the agent: it is now in the model provider\'s logs and in this session log. A provider format is critical; a value known only by its secret-bearing name (`password: …`, `Authorization: Bearer …`) is a warning. Entropy alone is never evidence; identifiers (`key`, `*_id`, hashes, UUIDs, values from a URL the user typed) are not credentials.',
   remediation: 'Rotate the credential; give agents secrets through environment variables or a secret manager, never in the prompt.',
 });
 export const inToolInput = meta({
@@ -320,9 +320,9 @@ export const SECRETS_RULES: Rule[] = [
 ];
 
 function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: Set<string>): void {
-  // One paste is one event (issue 25, item 9): every value in it shares one finding. A paste stays
-  // in the transcript: a warning (rotate it), never critical by itself.
-  const severity = 'warning';
+  // One paste is one event (issue 25, item 9): every value in it shares one finding and one
+  // severity, the most serious value's.
+  const severity = facts.secrets.some((h) => inputSeverity(h, false) === 'critical') ? 'critical' : 'warning';
   const labels = [...new Set(facts.secrets.map((h) => h.label.toLowerCase()))].slice(0, 3).join(', ');
   const cause = facts.secrets.length > 1 ? { id: `pasted:${event.index}`, summary: `${plural(facts.secrets.length, 'credential')} (${labels}) were written into one prompt.` } : undefined;
   for (const hit of facts.secrets) {
