@@ -197,7 +197,10 @@ function rceInShell(shell: ParsedShell): { cmd: SimpleCommand; why: string } | n
     const fetchAt = cmds.findIndex((c) => FETCHERS.has(c.name) && networkTargets(c).some((t) => !isLocalHost(t.host)));
     if (fetchAt < 0) continue;
     const runner = cmds.slice(fetchAt + 1).find(readsProgramFromStdin);
-    if (runner) return { cmd: cmds[fetchAt], why: `piped from ${cmds[fetchAt].name} into ${runner.name}` };
+    if (!runner) continue;
+    // Run as root (`| sudo bash`): said here, since permissions/sudo leaves this one event to this finding.
+    const root = runner.wrappers.find((w) => w === 'sudo' || w === 'doas');
+    return { cmd: cmds[fetchAt], why: `piped from ${cmds[fetchAt].name} into ${root ? `${root} ${runner.name}, as root` : runner.name}` };
   }
   for (const c of shell.commands) {
     const runsText = INTERPRETERS.has(c.name) || c.name === 'source' || c.name === '.' || c.name === 'eval' || /^python[\d.]+$/.test(c.name);

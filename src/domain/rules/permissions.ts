@@ -6,7 +6,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes, UNIT_ENABLE } from './outcome.ts';
 import { asRequested, blanketGrant, dictates, namesPath, RequestLog, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
-import { parseArgs } from './commands.ts';
+import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
 import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
@@ -320,7 +320,7 @@ export const PERMISSIONS_RULES: Rule[] = [
           }
           for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
-          for (const loc of fx.commands) checkCommand(ctx, event, facts, loc);
+          fx.commands.forEach((loc, i) => checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i)));
         },
         finish() {
           ctx.outcomes.finish();
@@ -508,7 +508,15 @@ export function broadApprovals(added: string): string[] {
   return [...new Set(out)];
 }
 
-function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located): void {
+/** `curl … | sudo bash`: the command at `i` runs, as its program, what a download earlier in its pipeline fetched. */
+function runsDownload(all: readonly Located[], i: number): boolean {
+  const { cmd } = all[i];
+  if (cmd.pipeIndex === 0 || !readsProgramFromStdin(cmd)) return false;
+  for (let k = i - 1; k >= 0 && k >= i - cmd.pipeIndex; k--) if (FETCHERS.has(all[k].cmd.name)) return true;
+  return false;
+}
+
+function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located, remoteProgram: boolean): void {
   const { cmd } = loc;
   const mine = (d: FindingDraft, m: typeof sudo) => {
     const asked = whoAsked(ctx.requests(event), (t) => dictates(t, cmd.text));
@@ -517,7 +525,9 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   const rooted = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
   // `sudo -u postgres …` runs as another ordinary user: it lowers privilege, it does not take root.
   const root = rooted && !runsAsOtherUser(cmd) ? rooted : null;
-  if (root) {
+  // A downloaded script run as root (`curl … | sudo bash`) is one event: the remote-code finding
+  // reports it and says it ran as root (issue 25, item 9: one event, one finding).
+  if (root && !remoteProgram) {
     // Looking as root (listing firewall rules, reading a log, a service's status) changes nothing.
     const readOnly = readsOnly(cmd);
     const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
