@@ -159,9 +159,17 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
 /** Token rules with a prefix long enough to say which vendor a value claims to be from. */
 let vendorShapes: Array<{ prefixes: string[]; whole: RegExp }> | null = null;
 
+// Vendors whose tokens announce themselves by structure rather than a leading prefix: a value with
+// that structure and another length is a garbled or invented copy (a chatbot's example, a cut
+// paste), not the vendor's credential. Telegram: `<bot id>:AA` + exactly 33 more characters.
+const STRUCTURED_SHAPES: Array<{ claims: RegExp; whole: RegExp }> = [
+  { claims: /^\d{8,10}:AA[A-Za-z0-9_-]+$/, whole: /^\d{8,10}:AA[A-Za-z0-9_-]{33}$/ },
+];
+
 export function offShapeVendorToken(value: string): boolean {
   // built on first use: the guard's start-up stays free of it
   vendorShapes ??= TOKEN_RULES.filter((r) => r.at === undefined && r.prefixes.every((p) => p.length >= 5)).map((r) => ({ prefixes: r.prefixes, whole: new RegExp(`^(?:${r.pattern})$`, 'i') }));
+  if (STRUCTURED_SHAPES.some((s) => s.claims.test(value) && !s.whole.test(value))) return true;
   const claims = vendorShapes.filter((r) => r.prefixes.some((p) => value.startsWith(p)));
   return claims.length > 0 && !claims.some((r) => r.whole.test(value));
 }

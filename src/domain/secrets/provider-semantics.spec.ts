@@ -85,6 +85,16 @@ describe('provider semantics (gitleaks rules read as Vouch detectors)', () => {
     assert.deepEqual(await reported(`SETTLEMINT_TOKEN := "${ok}"`), [ok]);
   });
 
+  it("a value with Telegram's structure and another length (a garbled or invented copy) is masked, not reported; the real shape is", async () => {
+    const TOKEN_CHARS = LOWER + 'ABCDEFGHXYZ_-';
+    const id = randomString(10, DIGITS, 80).replace(/^0/, '7');
+    const garbled = `${id}:AA${randomString(31, TOKEN_CHARS, 81)}`;
+    assert.deepEqual(await reported(`TOKEN = "${garbled}"`), []);
+    assert.deepEqual(await masked(`TOKEN = "${garbled}"`), [garbled]);
+    const real = `${id}:AA${randomString(33, TOKEN_CHARS, 82)}`;
+    assert.deepEqual(await reported(`TOKEN = "${real}"`), [real]);
+  });
+
   it("Slack's layouts: xoxb-/xoxp- values off them are masked, not reported", async () => {
     assert.deepEqual(await reported('xoxb-12345-abcd234'), []);
     const user = `xoxp-1234-1234-1234-${randomString(32, HEXL, 66)}`;
