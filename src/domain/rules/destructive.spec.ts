@@ -529,6 +529,17 @@ test('a file outside the tree that a listing showed, replaced whole by a heredoc
   assert.match(found[0].detail, /listed it but never showed its content/);
 });
 
+test('a long listing that showed the file empty (2 bytes, `{}`): replacing it lost nothing; one that showed it larger is a warning naming its size', async () => {
+  const dir = '/home/dev/.openclaw/agents/main/agent';
+  const listing = (size: number) => `${dir}:\ntotal 12\ndrwx------ 2 dev dev 4096 Feb 23 09:57 .\n-rw------- 1 dev dev ${String(size).padStart(4)} Feb 22 17:12 auth.json\n${dir}/auth.json\n`;
+  const write = `cat << EOF > ${dir}/auth.json\n{"instructions": "x"}\nEOF`;
+  const empty = await runRules([...ran('ls -laR /home/dev/.openclaw/agents/main/ && find /home/dev/.openclaw -name "*.json"', { output: listing(2) }), ...ran(write)]);
+  assert.deepEqual(only(empty, OUT), []);
+  const full = only(await runRules([...ran('ls -laR /home/dev/.openclaw/agents/main/ && find /home/dev/.openclaw -name "*.json"', { output: listing(1840) }), ...ran(write)]), OUT);
+  assert.deepEqual(full.map(severityOf), ['warning']);
+  assert.match(full[0].detail, /listed it \(1840 bytes\)/);
+});
+
 test('names listed by `ls` of a directory count as existing files of that directory', async () => {
   const drafts = await runRules([
     ...ran('ls ~/.config/app', { output: 'config.toml\nthemes\n' }),

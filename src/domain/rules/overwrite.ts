@@ -132,6 +132,35 @@ function pathsShown(output: string, listed: string[], dir: string | null, ctx: R
   return out;
 }
 
+// `ls -l` (also -la, -laR): mode, links, owner, group, size, date, name.
+const LONG_ENTRY = /^[-dlcbps][rwxsStT-]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(\d+)\s+\S+\s+\d+\s+[\d:]+\s+(.+?)\s*$/;
+// `ls -R` names each directory before its entries: "/home/u/.app/agent:".
+const DIR_HEADER = /^(\S.*):$/;
+
+/**
+ * Sizes a long listing gives for regular files, by absolute path (under the listed directory, or
+ * under the directory headers of a recursive listing). A file of two bytes or less held nothing
+ * worth keeping (`{}`, an empty line), so replacing it lost nothing.
+ */
+export function listedSizes(output: string, listed: string[], dir: string | null, ctx: RuleContext): Map<string, number> {
+  const sizes = new Map<string, number>();
+  const text = output.length > SCAN_MAX ? output.slice(0, SCAN_MAX) : output;
+  // One listed directory places the first entries; headers of a recursive listing place the rest.
+  let base = listed.length === 1 ? locate(listed[0], dir, ctx.session).abs.replace(/\/+$/, '') : null;
+  for (const line of text.split('\n', 5_000)) {
+    const header = DIR_HEADER.exec(line);
+    if (header) {
+      base = locate(header[1], dir, ctx.session).abs.replace(/\/+$/, '');
+      continue;
+    }
+    const entry = LONG_ENTRY.exec(line);
+    if (base !== null && entry && line.startsWith('-') && !entry[2].includes('/')) sizes.set(`${base}/${entry[2]}`, Number(entry[1]));
+  }
+  return sizes;
+}
+/** Up to this size a file held nothing a replacement could lose. */
+const EMPTY_FILE_BYTES = 2;
+
 export const OVERWRITE_RULES: Rule[] = [
   {
     metas: [fileOverwritten],
@@ -192,6 +221,8 @@ export const OVERWRITE_RULES: Rule[] = [
     create(ctx) {
       /** Files outside the tree the session showed to exist; with their text when it showed that. */
       const known = new Map<string, Shown | null>();
+      /** Sizes long listings gave (bytes), for files whose text the session never showed. */
+      const sizes = new Map<string, number>();
       const own = new Set<string>();
       const pending = new Map<string, { listed: string[]; dir: string | null; read: { abs: string; gutter: boolean } | null }>();
       const requests = new RequestLog();
@@ -206,12 +237,13 @@ export const OVERWRITE_RULES: Rule[] = [
             if (!p || event.isError || event.denied || !event.output) return;
             if (p.read && event.output.length <= SHOWN_MAX_CHARS) setCapped(known, p.read.abs, { text: event.output, gutter: p.read.gutter }, FILES_MAX);
             for (const abs of pathsShown(event.output, p.listed, p.dir, ctx)) if (!known.has(abs) && !own.has(abs)) setCapped(known, abs, null, FILES_MAX);
+            for (const [abs, size] of listedSizes(event.output, p.listed, p.dir, ctx)) if (!own.has(abs)) setCapped(sizes, abs, size, FILES_MAX);
             return;
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           for (const w of replacedOutside(event, fx)) {
-            const why = lostContent(w, known, own);
+            const why = lostContent(w, known, own, sizes.get(w.abs));
             if (!why) continue;
             const ev = evidence(event, w.cmd?.text ?? describeCall(event), facts);
             let draft: FindingDraft = { rule: outsideFileReplaced.id, detail: `\`${safe(ev.excerpt, null, QUOTE_MAX)}\` replaced ${safe(w.path, null, QUOTE_MAX)}, which existed before (${why}).`, evidence: [ev], key: w.abs };
@@ -245,10 +277,11 @@ function watchOutput(event: NormEvent & { kind: 'tool_call' }, fx: Effects, pend
 }
 
 /** Why replacing this file outside the tree lost what it held, or null. */
-function lostContent(w: FileOp, known: Map<string, Shown | null>, own: Set<string>): string | null {
+function lostContent(w: FileOp, known: Map<string, Shown | null>, own: Set<string>, size?: number): string | null {
   if (own.has(w.abs) || !known.has(w.abs)) return null;
   const seen = known.get(w.abs);
-  if (!seen) return 'the session listed it but never showed its content: what it held is gone';
+  if (!seen && size !== undefined && size <= EMPTY_FILE_BYTES) return null;
+  if (!seen) return `the session listed it${size !== undefined ? ` (${size} bytes)` : ''} but never showed its content: what it held is gone`;
   const old = lineSet(seen.text, seen.gutter);
   if (old.size < 2 || !w.added) return null;
   const share = kept(old, w.added);
