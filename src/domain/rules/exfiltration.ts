@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { homeHostOf, isIssuerHost, sameService } from '../secrets/issuers.ts';
+import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
@@ -446,7 +446,7 @@ class ExposureTracker {
       if (!text.includes(v)) continue;
       const hit = this.hits.get(v);
       const home = this.homes.get(v);
-      if (!hit || !hosts.every((h) => isIssuerHost(hit, h) || (home !== undefined && sameService(h, home)))) return false;
+      if (!hit || !hosts.every((h) => isIssuerHost(hit, h) || (home !== undefined && belongsTo(h, home)))) return false;
       carried++;
     }
     return carried > 0;
@@ -456,7 +456,7 @@ class ExposureTracker {
   onlyToHomes(hosts: string[]): boolean {
     if (this.homes.size === 0 || hosts.length === 0) return false;
     const homes = [...this.homes.values()];
-    return hosts.every((h) => homes.some((home) => sameService(h, home)));
+    return hosts.every((h) => homes.some((home) => belongsTo(h, home)));
   }
 }
 

@@ -290,3 +290,22 @@ test("the user's own credential stores going into a commit (a repository rooted 
   const staged = await runRules([...ran('git add .npmrc', { output: '' })], { cwd: '/home/dev' });
   assert.deepEqual(only(staged, CRED), [], 'staged but never committed: nothing is in the history yet');
 });
+
+test('a key the user typed in a prompt (no detector saw it in the prose) and then stored in .env as asked is info; an unrelated value stays a warning', async () => {
+  const key = '8388e4' + 'b2c71f9a0d5e' + '36b4a1c827b3';
+  const asked = only(await runRules([prompt('can i paste the API keys then you will input them'), prompt(`this is the NewsAPI key ${key}`), write('api/.env', `NEWS_API_KEY=${key}\n`)]), 'secrets/in-tool-input');
+  assert.deepEqual(asked.map(severityOf), ['info']);
+  assert.match(asked[0].detail, /the user pasted it to be stored there/);
+  const other = only(await runRules([prompt('set up the weather app'), write('api/.env', `NEWS_API_KEY=${key}\n`)]), 'secrets/in-tool-input');
+  assert.deepEqual(other.map(severityOf), ['warning']);
+});
+
+test('a value read from a file and written back into that same file (a whole .env rewritten) is info: it was stored there already', async () => {
+  const key = 'Zx9' + 'kQ2mW7pL4vB8' + 'nR3tY6cJ1hF5';
+  const env = `STRIPE_SECRET_KEY=${key}\nPORT=8000\n`;
+  const back = only(await runRules([...answered(read('api/.env'), { output: env }), write('api/.env', `${env}NEW_FLAG=1\n`)]), 'secrets/in-tool-input');
+  assert.deepEqual(back.map(severityOf), ['info']);
+  assert.match(back[0].detail, /in that file already/);
+  const copied = only(await runRules([...answered(read('api/.env'), { output: env }), write('src/config.ts', `export const STRIPE_SECRET_KEY = "${key}";\n`)]), 'secrets/in-tool-input');
+  assert.deepEqual(copied.map(severityOf), ['warning'], 'copied into a source file: a new place holds it');
+});

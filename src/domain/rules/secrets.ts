@@ -12,7 +12,7 @@ import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
-import { homeHostOf, isIssuerHost, sameService } from '../secrets/issuers.ts';
+import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
@@ -169,6 +169,8 @@ interface OutputSecret {
   shownAt?: number;
   /** The service the log showed it configured for (the host of a URL on its line), if any. */
   home?: string | null;
+  /** The files whose read first showed it (absolute paths): where it was stored already. */
+  readFrom?: string[];
 }
 
 
@@ -235,11 +237,43 @@ function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warnin
   return hit.confidence === 'high' && !lowStakes ? 'critical' : 'warning';
 }
 
+/**
+ * Values the user handed over: credentials found in a prompt, and any value that a prompt holds
+ * word for word though no detector saw it there ("this is the NewsAPI key 8388…": plain hex after
+ * a provider's name is not reported from prose). The user gave them to be used and stored; using
+ * them, or storing them in an env file, is the request carried out (issue 25: the user's words).
+ */
+class HandedOver {
+  private readonly values = new Set<string>();
+  private readonly prompts: string[] = [];
+
+  add(value: string): void {
+    addCapped(this.values, value, PROMPT_SECRETS_MAX);
+  }
+
+  /** A prompt's text, to look values up in later (the last 30, up to 20,000 characters each). */
+  typed(text: string): void {
+    this.prompts.push(text.length > TYPED_MAX_CHARS ? text.slice(0, TYPED_MAX_CHARS) : text);
+    if (this.prompts.length > TYPED_PROMPTS_MAX) this.prompts.shift();
+  }
+
+  has(value: string): boolean {
+    if (this.values.has(value)) return true;
+    if (value.length < TYPED_MIN_CHARS || !this.prompts.some((p) => p.includes(value))) return false;
+    this.add(value);
+    return true;
+  }
+}
+const TYPED_PROMPTS_MAX = 30;
+const TYPED_MAX_CHARS = 20_000;
+/** Shorter values could be in a prompt by chance. */
+const TYPED_MIN_CHARS = 12;
+
 export const SECRETS_RULES: Rule[] = [
   {
     metas: [inPrompt, inToolInput, inToolOutput],
     create(ctx) {
-      const fromPrompt = new Set<string>();
+      const fromPrompt = new HandedOver();
       const seenInInput = new Set<string>();
       const flow = new SecretFlow(ctx);
       // A value "written into a file" needs the write to have happened (a refused Write wrote nothing).
@@ -255,6 +289,7 @@ export const SECRETS_RULES: Rule[] = [
             // A value from a URL the user typed (a design's file key, a share id) is an identifier
             // the user handed over: labelled or not, later uses of it are not credentials.
             for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
+            if (!event.synthetic) fromPrompt.typed(event.text);
             promptSecrets(ctx, event, facts, fromPrompt);
           } else if (event.kind === 'tool_call') {
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
@@ -319,14 +354,14 @@ export const SECRETS_RULES: Rule[] = [
   },
 ];
 
-function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: Set<string>): void {
+function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: HandedOver): void {
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one
   // severity, the most serious value's.
   const severity = facts.secrets.some((h) => inputSeverity(h, false) === 'critical') ? 'critical' : 'warning';
   const labels = [...new Set(facts.secrets.map((h) => h.label.toLowerCase()))].slice(0, 3).join(', ');
   const cause = facts.secrets.length > 1 ? { id: `pasted:${event.index}`, summary: `${plural(facts.secrets.length, 'credential')} (${labels}) were written into one prompt.` } : undefined;
   for (const hit of facts.secrets) {
-    addCapped(fromPrompt, hit.value, PROMPT_SECRETS_MAX);
+    fromPrompt.add(hit.value);
     ctx.report({
       rule: inPrompt.id,
       severity,
@@ -338,7 +373,7 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
   }
 }
 
-function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: Set<string>, seen: Set<string>, outputs: Map<string, OutputSecret>, flow: SecretFlow): void {
+function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: HandedOver, seen: Set<string>, outputs: Map<string, OutputSecret>, flow: SecretFlow): void {
   const input = event.input;
   const intoFiles = input.type === 'file_write' || input.type === 'file_edit' || input.type === 'patch';
   const fx = effectsOf(event, facts, ctx.session);
@@ -363,18 +398,22 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // The user pasted the value and it went where such values live (an env file): storing it is
     // what the user handed it over for. A push of that file is still followed (SecretFlow).
     const stored = intoFile && fromPrompt.has(hit.value) && paths.every((p) => ENV_FILE.test(p));
+    // Written back into the file it was read from (a whole .env rewritten with one key added): it
+    // was stored there before the session; nothing new holds it.
+    const readFrom = outputs.get(secretKey(hit))?.readFrom ?? [];
+    const already = intoFile && located.every((l) => readFrom.includes(l.abs));
     // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
     // value used only with local services earlier in the session is taken as the same use.
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
     const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host)) || (cut && flow.isLocal(hit.value));
     if (local) flow.markLocal(hit.value);
     if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree').map((l) => l.abs), hit, evidenceHere[0]);
-    const severity = scratch || local || stored ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
+    const severity = scratch || local || stored || already ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
     ctx.report({
       rule: inToolInput.id,
       severity,
       title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
-      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}.`,
+      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}${already && !stored ? ' (it was in that file already: the session read it there)' : ''}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
@@ -386,7 +425,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
   }
 }
 
-function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: Set<string>, session: SessionFacts): void {
+function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: HandedOver, session: SessionFacts): void {
   const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : 'text' in event ? event.text : '';
   for (const hit of facts.secrets) {
     // Every hit is a recognised format or a labelled value (detection drops bare high-entropy
@@ -406,6 +445,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // localhost) is a development session, not a credential that works anywhere else.
       s.local = isLocalPassword(hit, text, null) || (event.kind === 'tool_result' && fromLocalService(facts, session));
       s.home = homeHostOf(text, hit.start, hit.end);
+      s.readFrom = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session).reads.map((r) => r.abs).slice(0, 20) : [];
     }
   }
 }
@@ -451,7 +491,7 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
   const text = describeCall(event);
   for (const s of outputs.values()) {
     if (s.sent || !text.includes(s.hit.value)) continue;
-    if (hosts.every((h) => isIssuerHost(s.hit, h) || (s.home != null && sameService(h, s.home)))) s.usedWithIssuer ??= hosts[0];
+    if (hosts.every((h) => isIssuerHost(s.hit, h) || (s.home != null && belongsTo(h, s.home)))) s.usedWithIssuer ??= hosts[0];
     else s.sent = evidence(event, text, facts, [s.hit.value]);
   }
 }

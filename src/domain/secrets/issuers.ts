@@ -86,14 +86,45 @@ export function isIssuerHost(hit: SecretHit, host: string): boolean {
 
 const URL_HOST = /\bhttps?:\/\/(?:[^\s/@'"]*@)?\[?([A-Za-z0-9.-]+)/g;
 
-/** The host of a URL on the same line as the value (`text[start, end)`), or null. */
+/**
+ * Where the value belongs, from its line (`text[start, end)`): the host of the one URL on it, or
+ * else the vendor its name names (`OPENWEATHER_API_KEY=…` → "openweather"); null when neither.
+ * Compare with belongsTo().
+ */
 export function homeHostOf(text: string, start: number, end: number): string | null {
   const lineStart = text.lastIndexOf('\n', start) + 1;
   const lineEnd = text.indexOf('\n', end);
   const line = text.slice(lineStart, lineEnd < 0 ? Math.min(text.length, end + 2_000) : lineEnd);
   if (line.length > 4_000) return null;
   const hosts = [...line.matchAll(URL_HOST)].map((m) => m[1].toLowerCase().replace(/\.+$/, ''));
-  return hosts.length === 1 ? hosts[0] : null;
+  if (hosts.length === 1) return hosts[0];
+  return hosts.length === 0 ? vendorOfName(text.slice(lineStart, start)) : null;
+}
+
+// Words of a variable name that say what kind of value it is, not whose.
+const GENERIC_NAME_WORDS = new Set(['api', 'key', 'keys', 'token', 'tokens', 'secret', 'secrets', 'client', 'id', 'access', 'auth', 'url', 'base', 'next', 'public', 'vite', 'react', 'app', 'env', 'password', 'pass', 'pwd', 'private', 'server', 'service', 'default', 'the', 'my', 'dev', 'prod', 'test', 'live', 'sk', 'pk', 'bearer', 'export', 'set', 'var', 'const', 'let', 'config', 'value']);
+const VENDOR_MIN = 5;
+
+/** The vendor a variable name just before a value names (`OPENWEATHER_API_KEY=`, `"spotifyClientSecret":`), or null. */
+function vendorOfName(before: string): string | null {
+  const name = /([A-Za-z][A-Za-z0-9_.-]{2,60})["']?\s*[:=]\s*["']?$/.exec(before.slice(-80))?.[1];
+  if (!name) return null;
+  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !GENERIC_NAME_WORDS.has(w));
+  const vendor = words.join('');
+  return vendor.length >= VENDOR_MIN && /^[a-z]/.test(vendor) ? `vendor:${vendor}` : null;
+}
+
+/**
+ * Is `host` the place a value's home (homeHostOf) points to: the same registrable domain as the
+ * host seen with it, or a domain whose name holds the vendor its variable named
+ * (api.openweathermap.org for OPENWEATHER_API_KEY)?
+ */
+export function belongsTo(host: string, home: string): boolean {
+  if (!home.startsWith('vendor:')) return sameService(host, home);
+  const vendor = home.slice('vendor:'.length);
+  const labels = host.toLowerCase().split('.').filter(Boolean);
+  const site = labels.length >= 2 ? labels[labels.length - 2] : '';
+  return site.length >= VENDOR_MIN && site.includes(vendor);
 }
 
 /** Two hosts of one service: the same registrable domain (the last two labels; three for a two-letter second level such as co.uk). */
