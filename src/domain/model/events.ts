@@ -103,6 +103,12 @@ export interface ToolResultEvent extends EventBase {
   denied: boolean;
   interrupted?: boolean;
   durationMs?: number;
+  /**
+   * The command was still running when this result was written, under this process id (Codex's
+   * unified exec: "Process running with session ID N"); a later call that polls that id
+   * (`write_stdin` with its `session_id`) gets its end and exit code.
+   */
+  runningAs?: string;
 }
 
 export interface UsageEvent extends EventBase {

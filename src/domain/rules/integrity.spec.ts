@@ -463,3 +463,18 @@ test('claims in figures and in other languages ("5/5 PASS", "24/24 통과", "テ
   const other = await runRules([prompt('add the feature'), write('/home/dev/project/src/a.ts', 'export const a = 1;\n'), say('Updated 5/5 files as asked.')]);
   assert.deepEqual(only(other, 'integrity/claim-unverified'), []);
 });
+
+test('a run still going when its call returned (Codex: "Process running with session ID") ends at the poll that reports its exit code', async () => {
+  const poll = (sid: number, callId: string) => ({ kind: 'tool_call' as const, callId, name: 'write_stdin', input: { type: 'other' as const, args: { session_id: sid, chars: '' } } });
+  const failedThenPassed = [
+    prompt('Fix the adder'), fix(),
+    ...ran('npm test', { exitCode: 1, output: 'FAIL src/parse.test.ts\nTests:       2 failed, 10 passed, 12 total' }),
+    cmd('npm test', { callId: 'rerun' }), { ...result('rerun', { exitCode: null }), runningAs: '16925' },
+    poll(16925, 'poll1'), { ...result('poll1', { exitCode: null }), runningAs: '16925' },
+    poll(16925, 'poll2'), result('poll2', { exitCode: 0, output: 'Tests:       12 passed, 12 total' }),
+    say('All tests pass now. The adder is fixed.'),
+  ];
+  assert.deepEqual(only(await runRules(failedThenPassed), CONTRA), [], 'the rerun passed: the claim stands');
+  const failedAgain = failedThenPassed.map((e) => (e.kind === 'tool_result' && e.callId === 'poll2' ? result('poll2', { exitCode: 1, output: 'Tests:       2 failed, 10 passed, 12 total' }) : e));
+  assert.deepEqual(only(await runRules(failedAgain), CONTRA).map(severityOf), ['critical']);
+});

@@ -253,12 +253,18 @@ function sameThing(a: Probe, b: Probe): boolean {
 /** What the log shows about test/build runs and edits, as the claim rule needs it. */
 class RunLedger {
   private readonly open = new Map<string, Run>();
+  /** Runs still going when their call returned, by process id (Codex: "Process running with session ID N"). */
+  private readonly running = new Map<string, Run>();
+  /** Calls that poll a running process (`write_stdin` with its session_id): call id → process id. */
+  private readonly polls = new Map<string, string>();
   edits = 0;
   lastEdit = -1;
   lastTest: Resolved | null = null;
   lastCheck: Resolved | null = null;
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
+    const polled = pollsProcess(event);
+    if (polled !== null && this.running.has(polled)) setCapped(this.polls, event.callId, polled, OPEN_RUNS_MAX);
     if (fx.writes.some(isCodeEdit) || fx.deletes.some((d) => d.zone === 'worktree')) {
       this.edits++;
       this.lastEdit = event.index;
@@ -277,9 +283,26 @@ class RunLedger {
 
   /** Returns the resolved run when this result closes a test/build call. */
   onResult(event: ToolResultEvent): (Resolved & { kinds: Set<CheckKind> }) | null {
+    const polled = this.polls.get(event.callId);
+    if (polled !== undefined) {
+      this.polls.delete(event.callId);
+      const run = this.running.get(polled);
+      // Still running at this poll: its end comes with a later one.
+      if (!run || event.runningAs !== undefined || (event.exitCode === null && !event.isError)) return null;
+      this.running.delete(polled);
+      return this.resolve(run, event);
+    }
     const run = this.open.get(event.callId);
     if (!run) return null;
     this.open.delete(event.callId);
+    if (event.runningAs !== undefined) {
+      setCapped(this.running, event.runningAs, run, OPEN_RUNS_MAX);
+      return null;
+    }
+    return this.resolve(run, event);
+  }
+
+  private resolve(run: Run, event: ToolResultEvent): Resolved & { kinds: Set<CheckKind> } {
     const r: Resolved = { index: run.index, status: runStatus(event, run.reliable), text: run.text, output: event.output ?? '' };
     this.lastCheck = r;
     if (run.kinds.has('test')) this.lastTest = r;
@@ -294,8 +317,17 @@ class RunLedger {
   /** A test/build call after the last edit whose result the log does not show (cut off, still running). */
   unresolvedAfterEdit(): boolean {
     for (const run of this.open.values()) if (run.index > this.lastEdit) return true;
+    for (const run of this.running.values()) if (run.index > this.lastEdit) return true;
     return false;
   }
+}
+
+/** The process a call polls: Codex's `write_stdin` with empty input and the run's session_id. */
+function pollsProcess(event: NormEvent & { kind: 'tool_call' }): string | null {
+  if (event.input.type !== 'other') return null;
+  const args = event.input.args as { session_id?: unknown } | null;
+  const id = args?.session_id;
+  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
 }
 
 function isCodeEdit(w: FileOp): boolean {

@@ -293,3 +293,22 @@ describe('parseShell', () => {
     });
   });
 });
+
+describe('commands inside a Nix development shell', () => {
+  before(async () => {
+    await loadShellParser();
+  });
+
+  it('nix develop/shell -c runs its words, nested shells included; nix-shell --run runs its script', () => {
+    assert.deepEqual(names("nix develop -c cargo test --manifest-path kernel/Cargo.toml"), ['nix', 'cargo']);
+    assert.deepEqual(names("nix develop .#ci --command bash -lc 'cargo fmt --all && npm run build'"), ['nix', 'bash', 'cargo', 'npm']);
+    assert.deepEqual(names('nix shell nixpkgs#jq -c jq . data.json'), ['nix', 'jq']);
+    assert.deepEqual(names("nix-shell --run 'make check'"), ['nix-shell', 'make']);
+  });
+
+  it('entering the shell runs nothing inside it', () => {
+    assert.deepEqual(names('nix develop'), ['nix']);
+    assert.deepEqual(names('nix-shell -p jq'), ['nix-shell']);
+    assert.deepEqual(names('nix build .#app'), ['nix']);
+  });
+});

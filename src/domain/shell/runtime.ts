@@ -62,3 +62,21 @@ export function remoteCommand(name: string, args: string[]): string | null {
   const rest = args.slice(i + 1);
   return rest.length > 0 ? rest.join(' ') : null;
 }
+
+/**
+ * The command a Nix development shell runs: `nix develop [flake] -c cmd args…` and
+ * `nix shell pkgs… --command cmd args…` give its words (`argv`); `nix-shell --run 'script'` and
+ * `--command 'script'` give a script (`script`). Null when the shell is only entered. Without
+ * this, everything run inside the project's Nix environment (its builds and tests) was invisible.
+ */
+export function devShellCommand(name: string, args: string[]): { argv: string[] } | { script: string } | null {
+  if (name === 'nix' && (args[0] === 'develop' || args[0] === 'shell')) {
+    const at = args.findIndex((a) => a === '-c' || a === '--command');
+    return at > 0 && at + 1 < args.length ? { argv: args.slice(at + 1) } : null;
+  }
+  if (name === 'nix-shell') {
+    const at = args.findIndex((a) => a === '--run' || a === '--command');
+    return at >= 0 && at + 1 < args.length ? { script: args[at + 1] } : null;
+  }
+  return null;
+}

@@ -8,7 +8,7 @@ import { wordValue } from './words.ts';
 import { programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
 import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, shellText, type InterpreterAction } from './interpreters.ts';
 import { normalizeArgv } from './normalize.ts';
-import { expandKnown, remoteCommand, runtimeScript } from './runtime.ts';
+import { devShellCommand, expandKnown, remoteCommand, runtimeScript } from './runtime.ts';
 
 type Nested = SimpleCommand['nested'];
 
@@ -279,6 +279,9 @@ class Walker {
     }
     const remote = remoteCommand(name, args);
     if (remote !== null) return this.reparse(remote, 'shell-c', ctx);
+    // `nix develop -c cargo test`, `nix-shell --run 'make check'`: the command inside the dev shell.
+    const inner = devShellCommand(name, args);
+    if (inner !== null) return 'argv' in inner ? this.emit(inner.argv, [], [], text, ctx) : this.reparse(inner.script, 'shell-c', ctx);
     this.nestedScripts(name, args, redirects, ctx);
   }
 

@@ -150,6 +150,7 @@ export class CodexState {
     };
     if (info.name) ev.name = info.name;
     if (out.interrupted) ev.interrupted = true;
+    if (out.runningAs !== undefined) ev.runningAs = out.runningAs;
     const ms = out.durationMs ?? end?.durationMs;
     if (ms !== undefined) ev.durationMs = ms;
     ctx.sink.emit(ev);

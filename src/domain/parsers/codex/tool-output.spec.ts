@@ -28,6 +28,8 @@ describe('Codex tool outputs', () => {
     const running = parseToolOutput('Wall time: 10.0 seconds\nProcess running with session ID 3\nOutput:\nserving on :3000');
     assert.equal(running.exitCode, null);
     assert.equal(running.isError, false);
+    assert.equal(running.runningAs, '3', 'the process id a later write_stdin polls');
+    assert.equal(done.runningAs, undefined);
   });
 
   test('a header-looking first line without the header block is plain text', () => {

@@ -13,6 +13,8 @@ export interface ParsedOutput {
   output: string;
   exitCode: number | null;
   durationMs?: number;
+  /** Still running under this process id ("Process running with session ID N"). */
+  runningAs?: string;
   isError: boolean;
   denied: boolean;
   interrupted: boolean;
@@ -24,6 +26,7 @@ interface Raw {
   durationMs?: number;
   /** An explicit success flag (FunctionCallOutputPayload.success) when the log has one. */
   success?: boolean;
+  runningAs?: string;
 }
 
 export function parseToolOutput(value: unknown): ParsedOutput {
@@ -57,7 +60,7 @@ function fromObject(o: Record<string, unknown>): Raw {
   return raw;
 }
 
-const HEADER = /^(?:Exit code: (-?\d+)|Process exited with code (-?\d+)|Wall time: ([\d.]+) seconds|Total output lines: \d+|Chunk ID: \S*|Original token count: \d+|Process running with session ID \S+)$/;
+const HEADER = /^(?:Exit code: (-?\d+)|Process exited with code (-?\d+)|Wall time: ([\d.]+) seconds|Total output lines: \d+|Chunk ID: \S*|Original token count: \d+|Process running with session ID (\S+))$/;
 
 /** The "Exit code: N\nWall time: …\nOutput:\n…" text form; null when `s` does not start that way. */
 function fromHeaders(s: string): Raw | null {
@@ -76,6 +79,7 @@ function fromHeaders(s: string): Raw | null {
     const code = m[1] ?? m[2];
     if (code !== undefined) raw.exitCode = Number(code);
     if (m[3] !== undefined) raw.durationMs = Math.round(Number(m[3]) * 1000);
+    if (m[4] !== undefined) raw.runningAs = m[4];
     if (end < 0) return raw;
     start = end + 1;
   }
@@ -100,6 +104,7 @@ function classify(raw: Raw): ParsedOutput {
   const isError = denied || interrupted || failedText || (exitCode !== null && exitCode !== 0);
   const out: ParsedOutput = { output: raw.output, exitCode, isError, denied, interrupted };
   if (raw.durationMs !== undefined) out.durationMs = raw.durationMs;
+  if (raw.runningAs !== undefined && exitCode === null) out.runningAs = raw.runningAs;
   return out;
 }
 
