@@ -478,3 +478,12 @@ test('a run still going when its call returned (Codex: "Process running with ses
   const failedAgain = failedThenPassed.map((e) => (e.kind === 'tool_result' && e.callId === 'poll2' ? result('poll2', { exitCode: 1, output: 'Tests:       2 failed, 10 passed, 12 total' }) : e));
   assert.deepEqual(only(await runRules(failedAgain), CONTRA).map(severityOf), ['critical']);
 });
+
+test('where the log records no working directory (Gemini CLI), a fix in the project under home after the failed build is the last edit: no contradiction', async () => {
+  const failed = () => ran('cd site && npm run build', { exitCode: 2, output: "src/main.tsx:3:17 - error TS5097: An import path can only end with a '.tsx' extension" });
+  const fixAfter = [prompt('the site shows a blank page'), edit('/home/dev/site/src/App.tsx', 'a', 'b'), ...failed(), edit('/home/dev/site/src/main.tsx', "import App from './App.tsx'", "import App from './App'"), say('I fixed the import error in main.tsx; the build passes now.')];
+  assert.deepEqual(only(await runRules(fixAfter, { cwd: null }), CONTRA), [], 'the edit came after the failed run');
+  assert.deepEqual(only(await runRules(fixAfter, { cwd: null }), UNVERIFIED).map(severityOf), ['warning'], 'not rebuilt since: unverified');
+  const noFix = [prompt('the site shows a blank page'), edit('/home/dev/site/src/App.tsx', 'a', 'b'), ...failed(), say('The build passes now.')];
+  assert.deepEqual(only(await runRules(noFix, { cwd: null }), CONTRA).map(severityOf), ['critical']);
+});

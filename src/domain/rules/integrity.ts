@@ -5,7 +5,7 @@
 import { failureExcerpt } from './excerpt-window.ts';
 import { refusal } from './outcome.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
-import type { EventFacts, Rule, RuleContext } from './types.ts';
+import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
 import { isTestFile } from '../paths.ts';
@@ -262,10 +262,13 @@ class RunLedger {
   lastTest: Resolved | null = null;
   lastCheck: Resolved | null = null;
 
+  /** The session, live: whether the log recorded a working directory decides what counts as code (isCodeEdit). */
+  constructor(private readonly session: SessionFacts) {}
+
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
     const polled = pollsProcess(event);
     if (polled !== null && this.running.has(polled)) setCapped(this.polls, event.callId, polled, OPEN_RUNS_MAX);
-    if (fx.writes.some(isCodeEdit) || fx.deletes.some((d) => d.zone === 'worktree')) {
+    if (fx.writes.some((w) => isCodeEdit(w, this.session.cwd !== null)) || fx.deletes.some((d) => d.zone === 'worktree')) {
       this.edits++;
       this.lastEdit = event.index;
     }
@@ -330,8 +333,14 @@ function pollsProcess(event: NormEvent & { kind: 'tool_call' }): string | null {
   return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
 }
 
-function isCodeEdit(w: FileOp): boolean {
-  return w.zone === 'worktree' && !DOC_FILE.test(w.path);
+/**
+ * An edit of the project's code. Where the log records no working directory (Gemini CLI's chat
+ * files), the project is wherever the agent edits in home or elsewhere outside system and temp
+ * space: /home/u/site/src/main.tsx is then the project's code too.
+ */
+function isCodeEdit(w: FileOp, cwdKnown: boolean): boolean {
+  if (DOC_FILE.test(w.path)) return false;
+  return w.zone === 'worktree' || (!cwdKnown && (w.zone === 'home' || w.zone === 'other'));
 }
 
 const MASK_AFTER = /^\s*(?:[^|;&]*?)(?:\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s*(?:$|[;&|)]))/;
@@ -430,7 +439,7 @@ export const INTEGRITY_RULES: Rule[] = [
   {
     metas: [claimContradicted, claimUnverified, testsWeakened],
     create(ctx) {
-      const ledger = new RunLedger();
+      const ledger = new RunLedger(ctx.session);
       const probes = new ProbeLedger();
       let reply: Reply | null = null;
       const weakenings: Weakening[] = [];
