@@ -177,3 +177,17 @@ describe('detectSecrets: long-running processes', () => {
     assert.equal(performance.getEntriesByType('mark').length, before);
   });
 });
+
+describe('paths after a credential-like name are where a value lives, not the value', () => {
+  it('rg/grep output of build files (`spl_token-<hash>.d:1:/Users/…/libspl_token-<hash>.so`), a key path under private_key:', async () => {
+    const hash = randomString(16, '0123456789abcdef', 90);
+    const rg = `./target/release/deps/spl_token-${hash}.d:1:/Users/dev/app/target/release/deps/libspl_token-${hash}.so: /Users/dev/.cargo/registry/src/index.crates.io-6f17d22bba15001f/spl-token-7.0.0/src/lib.rs`;
+    assert.deepEqual((await detectSecrets(rg)).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets('private_key: ~/.ssh/deploy/id_ed25519')).map((h) => h.value), []);
+  });
+
+  it('a random value under the same names is still a credential', async () => {
+    const value = randomString(28, 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789', 91);
+    assert.deepEqual((await detectSecrets(`SECRET_TOKEN=${value}`)).map((h) => h.value), [value]);
+  });
+});

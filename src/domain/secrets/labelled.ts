@@ -267,12 +267,23 @@ function isCredentialValue(name: string, value: string): boolean {
   const strong = STRONG_NAME.test(name);
   if (!strong && !SEGMENT_NAME.test(name)) return false;
   if (isPlaceholder(value) || isSequential(value) || /^(?:true|false|null|none|nil|undefined|required|optional|string|number|bool|boolean|int)$/i.test(value)) return false;
-  if (isWordName(value) || selfDescribedNonSecret(value)) return false;
+  if (isWordName(value) || selfDescribedNonSecret(value) || isFilePath(value)) return false;
   if (/^[A-Za-z_][A-Za-z0-9_]*\(^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
   if (UUID.test(value)) return strong || /key$/.test(name);
   if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return isPassword(value);
   if (isOrdinaryBase64Text(value)) return false;
   return looksRandom(value);
+}
+
+/**
+ * A file system path (`/Users/me/…/deps/libspl_token-87bd….so`, `~/.ssh/id_ed25519`, `./certs/key.pem`):
+ * where a value lives, not the value. Build outputs and listings put paths after names like
+ * `spl_token-….d:1:`; a key's path under `private_key:` is a pointer to the key, not the key.
+ */
+function isFilePath(value: string): boolean {
+  // grep -n / rg print `file:LINE:text`: the line number before a path is part of the listing.
+  const path = value.replace(/^\d+:/, '');
+  return /^(?:\/|~\/|\.{1,2}\/)[^\s]*\/[^\s/]+$/.test(path) && !/\/\//.test(path);
 }
 
 /**
