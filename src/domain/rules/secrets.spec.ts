@@ -309,3 +309,23 @@ test('a value read from a file and written back into that same file (a whole .en
   const copied = only(await runRules([...answered(read('api/.env'), { output: env }), write('src/config.ts', `export const STRIPE_SECRET_KEY = "${key}";\n`)]), 'secrets/in-tool-input');
   assert.deepEqual(copied.map(severityOf), ['warning'], 'copied into a source file: a new place holds it');
 });
+
+test('a credential file whose shown content holds no credential was read harmlessly (info); one that names a credential with a value, even redacted, stays a warning', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  const docker = only(await runRules([...ran('cat ~/.docker/config.json', { output: '{\n  "auths": {},\n  "credsStore": "desktop"\n}\n' })]), READ);
+  assert.deepEqual(docker.map(severityOf), ['info']);
+  assert.match(docker[0].detail, /holds no credential Vouch recognises/);
+  const ports = only(await runRules([...answered(read('.env'), { output: 'PORT=3000\nNODE_ENV=development\n' })]), READ);
+  assert.deepEqual(ports.map(severityOf), ['info']);
+  const redacted = only(await runRules([...answered(read('.env'), { output: 'UMLS_API_KEY=REDACTED\nGCP_REGION=europe-west4\n' })]), READ);
+  assert.deepEqual(redacted.map(severityOf), ['warning'], 'the copy was redacted; the session saw the key');
+  const unseen = only(await runRules([cmd('cat .env')]), READ);
+  assert.deepEqual(unseen.map(severityOf), ['warning'], 'no result in the log: what it showed is unknown');
+});
+
+test('sudoers holds no secret to read; one call reading two credential files is one finding', async () => {
+  assert.deepEqual(only(await runRules([...ran('sudo grep -r NOPASSWD /etc/sudoers /etc/sudoers.d', { output: '' })]), 'secrets/sensitive-file-read'), []);
+  const two = only(await runRules([...ran('cat ~/.npmrc ~/.netrc', { output: '//registry.npmjs.org/:_authToken=npm_' + 'a'.repeat(4) + 'Zx9kQ2mW7pL4vB8nR3tY6cJ1hF5dG0sA2qE\nmachine api.example.com login me password hunter2hunter2\n' })]), 'secrets/sensitive-file-read');
+  assert.equal(two.length, 2);
+  assert.ok(two.every((d) => d.cause?.id === two[0].cause?.id && d.cause !== undefined), 'one cause: reported once');
+});

@@ -1,10 +1,10 @@
 // secrets: credentials that ended up somewhere they should not be — typed into a prompt, put into
 // a command or a file by the agent, printed in tool output (and then sent out), plus reads of
 // credential files and environment dumps that put secrets into the model's context.
-import type { NormEvent } from '../model/events.ts';
+import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
-import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
 import { isLocalHost, parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
@@ -14,7 +14,7 @@ export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
-import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
   id: 'secrets/in-prompt',
@@ -76,8 +76,10 @@ export function sensitiveLabel(kind: string): string {
  * a value (issue 15, class 3), so they are not secret reads.
  */
 export function sensitiveReads(fx: Effects): FileOp[] {
-  return fx.reads.filter((r) => r.sensitive !== null && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && printsOnlyACount(r.cmd, fx.commands)));
+  return fx.reads.filter((r) => r.sensitive !== null && !NO_SECRET_KINDS.has(r.sensitive) && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && printsOnlyACount(r.cmd, fx.commands)));
 }
+// Sensitive to change, holding no secret to read: sudoers names who may run what as root.
+const NO_SECRET_KINDS: ReadonlySet<string> = new Set(['sudoers']);
 
 /** Flags of grep/rg that print a count, file names or nothing instead of the matching lines. */
 const GREP_NO_LINES = /^-(?:[a-zA-Z]*[cqlL][a-zA-Z]*)$|^--(?:count|quiet|silent|files-with-matches|files-without-match)$/;
@@ -317,13 +319,17 @@ export const SECRETS_RULES: Rule[] = [
       // What a read put into the transcript needs the read to have run (a `sudo` that wanted a
       // password, a refused call, printed nothing).
       const outcomes = new Outcomes(outer, [sensitiveFileRead, envDump]);
-      let current: NormEvent | null = null;
-      const ctx: RuleContext = { session: outer.session, report: (d) => (current ? outcomes.report(current, 'run', d) : outer.report(d)) };
+      // A read's finding also waits for what the read showed (ShownContent).
+      const shown = new ShownContent();
+      let current: (NormEvent & { kind: 'tool_call' }) | null = null;
+      const ctx: RuleContext = { session: outer.session, report: (d) => (current ? (d.rule === sensitiveFileRead.id ? shown.hold(current, d) : outcomes.report(current, 'run', d)) : outer.report(d)) };
       return {
         finish() {
+          shown.finish(outcomes);
           outcomes.finish();
         },
         onEvent(event, facts) {
+          if (event.kind === 'tool_result') shown.settle(event, facts, outcomes);
           outcomes.onEvent(event);
           current = event.kind === 'tool_call' ? event : null;
           dictated.onEvent(event);
@@ -353,6 +359,49 @@ export const SECRETS_RULES: Rule[] = [
     },
   },
 ];
+
+/**
+ * What a credential file's read put into the transcript, judged from the read's own output
+ * (issue 25: did the action take effect, what data went where). A read whose output the log
+ * shows, and in which no detector found a credential (Docker's config with `"auths": {}`, an
+ * .env of ports and placeholders), exposed none: info that says so. One command reading several
+ * such files is one finding. Calls with no output in the log keep their finding.
+ */
+class ShownContent {
+  private readonly held = new Map<string, { call: NormEvent & { kind: 'tool_call' }; drafts: FindingDraft[] }>();
+
+  hold(call: NormEvent & { kind: 'tool_call' }, draft: FindingDraft): void {
+    const h = this.held.get(call.callId) ?? { call, drafts: [] };
+    h.drafts.push(draft);
+    setCapped(this.held, call.callId, h, HELD_READS_MAX);
+  }
+
+  /** The read's result: passes its findings on, as they are or as reads that showed no credential. */
+  settle(result: ToolResultEvent, facts: EventFacts, outcomes: Outcomes): void {
+    const h = this.held.get(result.callId);
+    if (!h) return;
+    this.held.delete(result.callId);
+    const clean = !result.isError && !result.denied && result.output.trim().length > 0 && facts.secrets.length === 0 && !CREDENTIAL_ENTRY.test(result.output.slice(0, 200_000));
+    const cause = h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${plural(h.drafts.length, 'credential file')} read by one call (each is in the evidence).` } : undefined;
+    for (const d of h.drafts) {
+      const draft = clean
+        ? { ...d, severity: 'info' as const, title: 'Credential file read: no credential in what it showed', detail: `${d.detail} Its content, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
+        : { ...d, ...(cause ? { cause } : {}) };
+      outcomes.report(h.call, 'run', draft);
+    }
+  }
+
+  /** Reads whose result never came: their findings stand (Outcomes says the result is not in the log). */
+  finish(outcomes: Outcomes): void {
+    for (const h of this.held.values()) for (const d of h.drafts) outcomes.report(h.call, 'run', d);
+    this.held.clear();
+  }
+}
+const HELD_READS_MAX = 200;
+// An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
+// in a log whose copy was redacted, a short password no detector takes): the file held one.
+// Empty values (`"auths": {}`, `TOKEN=`) hold none.
+const CREDENTIAL_ENTRY = /[A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',{}[\]]/i;
 
 function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: HandedOver): void {
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one
