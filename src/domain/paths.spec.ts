@@ -60,6 +60,12 @@ describe('resolvePath', () => {
     assert.equal(resolvePath('c:\\Windows\\System32\\..\\win.ini', null, null), 'C:/Windows/win.ini');
     assert.equal(resolvePath('%USERPROFILE%\\.ssh\\id_ed25519', null, 'C:/Users/Pat'), 'C:/Users/Pat/.ssh/id_ed25519');
   });
+  it('Git Bash writes a Windows drive as /c/…: the same path when the session runs on Windows, a Unix path otherwise', () => {
+    assert.equal(resolvePath('/c/Users/Pat/repo/node_modules', 'c:\\Users\\Pat\\repo', null), 'C:/Users/Pat/repo/node_modules');
+    assert.equal(resolvePath('/d', 'C:\\Users\\Pat\\repo', null), 'D:/');
+    assert.equal(resolvePath('/c/Users/x', '/home/pat/repo', null), '/c/Users/x');
+    assert.equal(resolvePath('/etc/hosts', 'C:\\Users\\Pat\\repo', null), '/etc/hosts');
+  });
 });
 
 describe('classifyPath zones', () => {

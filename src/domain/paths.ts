@@ -106,6 +106,9 @@ export function resolvePath(p: string, cwd: string | null, home: string | null):
   const raw = p.trim();
   if (raw === '') return cwd ? normalize(cwd) : '.';
   const expanded = expandVariables(raw, cwd, home);
+  // Git Bash / MSYS on Windows writes C:\\x as /c/x: the same drive, when the session's cwd is a Windows path.
+  const msys = cwd && /^[A-Za-z]:/.test(cwd.trim()) ? /^\/([A-Za-z])(?=\/|$)/.exec(expanded) : null;
+  if (msys) return normalize(`${msys[1].toUpperCase()}:${expanded.slice(2) || '/'}`);
   if (isAbsolute(expanded)) return normalize(expanded);
   // "~/x" with no known home stays unresolved: "~" is not a directory in the cwd.
   if (cwd && isAbsolute(cwd.trim()) && !/^[~$%]/.test(expanded)) return join(cwd.trim(), expanded);

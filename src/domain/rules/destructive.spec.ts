@@ -595,10 +595,14 @@ test('a replacement the request named is info; one that was refused did not take
   assert.match(only(refused, OUT)[0].detail, /Permission denied/);
 });
 
-test('removing one system configuration file (a site link) is a warning; one whose loss breaks the machine stays critical', async () => {
-  const link = only(await runRules(ran('rm -f /etc/nginx/sites-enabled/default')), 'destructive/rm-outside-worktree');
-  assert.deepEqual(link.map(severityOf), ['warning']);
-  assert.match(link[0].detail, /a system configuration file/);
+test('removing one system configuration file is a warning titled as such; one whose loss breaks the machine stays critical', async () => {
+  const conf = only(await runRules(ran('rm -f /etc/nginx/conf.d/default.conf')), 'destructive/rm-outside-worktree');
+  assert.deepEqual(conf.map(severityOf), ['warning']);
+  assert.match(conf[0].detail, /a system configuration file/);
+  assert.equal(conf[0].title, 'System configuration file deleted');
+  const link = only(await runRules(ran('sudo rm -f /etc/nginx/sites-enabled/default')), 'destructive/rm-outside-worktree');
+  assert.deepEqual(link.map(severityOf), ['info'], 'a link in sites-enabled: the site is disabled, its configuration stays');
+  assert.deepEqual(only(await runRules(ran('sudo rm -f /etc/nginx/sites-available/default')), 'destructive/rm-outside-worktree').map(severityOf), ['warning']);
   for (const c of ['rm -f /etc/passwd', 'sudo rm /etc/sudoers', 'rm -f /usr/bin/python3', 'rm /etc/nginx/conf.d/*']) {
     assert.deepEqual(only(await runRules(ran(c)), 'destructive/rm-outside-worktree').map(severityOf), ['critical'], c);
   }

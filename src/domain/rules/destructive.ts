@@ -312,6 +312,10 @@ function syncDeletion(loc: Located, session: SessionFacts): string | null {
 /** Backups and leftovers (`/etc/hosts.bak`, `nginx.conf.dpkg-old`, `x~`): removing one is tidying up. */
 const LEFTOVER = /(\.(bak|orig|old|save|swp|tmp|rej|dpkg-(old|dist|new|bak)|rpmnew|rpmsave|ucf-(old|dist))|~)$/;
 
+// Debian's convention for nginx and Apache: `*-enabled/` holds links to `*-available/`; removing
+// one disables a site or module, the configuration itself stays (`a2dissite` does the same).
+const ENABLED_LINK = /^\/etc\/(?:nginx|apache2|httpd|php\/[^/]+\/[^/]+)\/(?:sites|conf|mods)-enabled\/[^/*?]+$/;
+
 /** System files whose loss alone breaks logins, sudo, booting or every program. */
 const VITAL_FILE = /^\/(?:etc\/(?:passwd|shadow|group|gshadow|sudoers|fstab|hosts|resolv\.conf|ld\.so[^/]*|pam\.d(?:\/.*)?|ssh\/sshd_config|crypttab|inittab|nsswitch\.conf|login\.defs)|boot(?:\/.*)?|s?bin\/.+|usr\/s?bin\/.+|lib(?:32|64)?\/.+|usr\/lib(?:32|64)?\/.+|dev\/.+)$/;
 
@@ -325,10 +329,15 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     if (!v) continue;
     if (deletion.recursive === false) {
       if (v.rule !== 'out' || !v.system || LEFTOVER.test(operand)) continue;
+      const abs = locate(stripGlob(operand), dir, ctx.session).abs;
+      if (ENABLED_LINK.test(abs)) {
+        ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Site or module disabled (its link removed)', detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` removed ${safe(operand, facts, QUOTE_MAX)}, a link in a *-enabled directory: the site or module is disabled, its configuration in *-available is untouched.`, evidence: [evidence(event, cmd.text, facts)], key: 'enabled-link' });
+        continue;
+      }
       // One file: critical only where one file breaks the machine (accounts, sudo, boot, binaries);
-      // removing a site link or a service's config file is administration worth a look.
-      const vital = VITAL_FILE.test(locate(stripGlob(operand), dir, ctx.session).abs) || /[*?]/.test(operand);
-      v = vital ? { ...v, why: `${v.why} (files in it)` } : { ...v, severity: 'warning', why: 'a system configuration file' };
+      // removing a service's config file is administration worth a look.
+      const vital = VITAL_FILE.test(abs) || /[*?]/.test(operand);
+      v = vital ? { ...v, why: `${v.why} (files in it)` } : { ...v, severity: 'warning', why: 'a system configuration file', title: 'System configuration file deleted' };
     }
     // A filtered find deletes some files under the path, not the path: in the tree that is
     // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".
