@@ -329,3 +329,13 @@ test('sudoers holds no secret to read; one call reading two credential files is 
   assert.equal(two.length, 2);
   assert.ok(two.every((d) => d.cause?.id === two[0].cause?.id && d.cause !== undefined), 'one cause: reported once');
 });
+
+test("a value first shown by the project's own seed, sample or template file is a published default: info when shown, info when copied; the same value first seen in a live .env stays a warning", async () => {
+  const pw = 'Cortex' + 'Build2024!x';
+  const seed = `-- Seed data\\n-- Passwords: ${pw} (bcrypt hash)\\nINSERT INTO users VALUES (1);\\n`;
+  const fromSeed = await runRules([...answered(read('server/scripts/seed.sql'), { output: `password: "${pw}"\\n${seed}` }), write('notes/memory.md', `password: "${pw}"\\n`)]);
+  assert.deepEqual(only(fromSeed, 'secrets/in-tool-output').map(severityOf), ['info']);
+  assert.deepEqual(only(fromSeed, 'secrets/in-tool-input').map(severityOf), ['info']);
+  const fromEnv = await runRules([...answered(read('server/.env'), { output: `DB_PASSWORD="${pw}"\\n` })]);
+  assert.deepEqual(only(fromEnv, 'secrets/in-tool-output').map(severityOf), ['warning']);
+});

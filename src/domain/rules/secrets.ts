@@ -173,7 +173,12 @@ interface OutputSecret {
   home?: string | null;
   /** The files whose read first showed it (absolute paths): where it was stored already. */
   readFrom?: string[];
+  /** First shown by a template, sample, seed or fixture file: a default the project publishes. */
+  published?: boolean;
 }
+
+// Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
+const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
 
 /**
@@ -449,8 +454,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const stored = intoFile && fromPrompt.has(hit.value) && paths.every((p) => ENV_FILE.test(p));
     // Written back into the file it was read from (a whole .env rewritten with one key added): it
     // was stored there before the session; nothing new holds it.
-    const readFrom = outputs.get(secretKey(hit))?.readFrom ?? [];
-    const already = intoFile && located.every((l) => readFrom.includes(l.abs));
+    const shownBefore = outputs.get(secretKey(hit));
+    const readFrom = shownBefore?.readFrom ?? [];
+    const already = intoFile && (located.every((l) => readFrom.includes(l.abs)) || shownBefore?.published === true);
     // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
     // value used only with local services earlier in the session is taken as the same use.
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
@@ -462,7 +468,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       rule: inToolInput.id,
       severity,
       title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
-      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}${already && !stored ? ' (it was in that file already: the session read it there)' : ''}.`,
+      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}${already && !stored ? (shownBefore?.published ? ' (a default the project\'s own template, sample or seed files carry)' : ' (it was in that file already: the session read it there)') : ''}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
@@ -495,6 +501,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       s.local = isLocalPassword(hit, text, null) || (event.kind === 'tool_result' && fromLocalService(facts, session));
       s.home = homeHostOf(text, hit.start, hit.end);
       s.readFrom = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session).reads.map((r) => r.abs).slice(0, 20) : [];
+      s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
     }
   }
 }
@@ -548,6 +555,10 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
 function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   const { hit } = s;
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
+  if (s.published && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Default from the project\'s own files shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a template, sample or seed file of the project carries it, so whoever has the project has it; showing it exposed nothing new.`, evidence: s.evidence, key: `${secretKey(hit)} (published)` });
+    return;
+  }
   if (s.local && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Local development credential shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}; it only opens a service on this machine or its private network.`, evidence: s.evidence, key: `${secretKey(hit)} (local)` });
     return;
