@@ -15,11 +15,15 @@ test('isOwnExport: the session id in the command, or a copy out of any agent\'s 
     `tar czf session.tgz ${SID}`,
     'cp "$CODEX_HOME/sessions/2026/01/02/rollout-x.jsonl" exports/',
     'rsync -a ${CLAUDE_CONFIG_DIR}/projects/-repo/ backup/',
+    '$latest = Get-ChildItem -Path "$env:USERPROFILE\\.codex\\sessions" -Recurse -Filter *.jsonl | Sort-Object LastWriteTime | Select-Object -Last 1; Copy-Item $latest.FullName .\\session.jsonl',
+    'mv /root/.claude /root/aos/.claude',
   ]) assert.ok(isOwnExport(call(c), SID), c);
+  const cell: ToolCallEvent = { ...call('x'), name: 'exec', input: { type: 'other', args: { input: 'const r = await tools.exec_command({"cmd":"bash /Users/me/.codex/skills/apply-grant/export-session.sh ."})' } } };
+  assert.ok(isOwnExport(cell, SID), "a code-mode cell that runs the skill's export script");
 });
 
 test('isOwnExport: reading or deleting the folder, other files, short ids and non-commands are not exports', () => {
-  for (const c of ['ls ~/.claude/projects/', 'rm -rf ~/.codex/sessions/2025', 'cp notes.md docs/', 'grep -r 1d31 src']) {
+  for (const c of ['ls ~/.claude/projects/', 'rm -rf ~/.codex/sessions/2025', 'cp notes.md docs/', 'grep -r 1d31 src', 'cat ~/.claude/settings.json', 'mv ~/.claude/settings.json.bak ~/.claude/settings.json']) {
     assert.ok(!isOwnExport(call(c), SID), c);
   }
   assert.ok(!isOwnExport(call('echo abc'), 'abc'), 'an id shorter than 8 characters never matches');

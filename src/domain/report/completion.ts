@@ -17,17 +17,21 @@ const CALL_TEXT_MAX = 120;
 // Where the agents keep their session logs (Claude Code ~/.claude/projects/…/<id>.jsonl, Codex
 // ~/.codex/sessions|archived_sessions/…/rollout-*.jsonl, Gemini CLI ~/.gemini/tmp/<project>/chats/).
 // (also through the variables that move them: $CLAUDE_CONFIG_DIR, $CODEX_HOME).
-const SESSION_FOLDER = /(?:[/\\]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects[/\\]|(?:[/\\]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions[/\\]|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b/;
-// Reading a file out to somewhere else: a copy, an archive, a redirect.
-const COPY_VERB = /(?:^|[\s;&|(])(?:cp|rsync|scp|cat|tee|tar|zip|gzip|jq|install|ln|Copy-Item|copy|xcopy|robocopy)\b|>/;
+// The folders themselves count too (`Get-ChildItem "$env:USERPROFILE\.codex\sessions"`), and so does
+// an agent's whole store moved or copied (`mv ~/.claude ~/backup/.claude`): the log is inside it.
+const SESSION_FOLDER = /(?:[/\\]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects(?:[/\\"']|$)|(?:[/\\]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions(?:[/\\"']|$)|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b|[/\\]\.(?:claude|codex|gemini)[/\\]?(?=\s|["']|$)/;
+// Reading a file out to somewhere else: a copy, a move, an archive, a redirect.
+const COPY_VERB = /(?:^|[\s;&|(])(?:cp|mv|rsync|scp|cat|tee|tar|zip|gzip|jq|install|ln|Copy-Item|Move-Item|copy|xcopy|robocopy)\b|>/;
 
 /**
  * A call that exports this very log: the log is written while the call runs, so the call's result
  * can never be in it. It names the session id, or copies out of the agent's session folder.
  */
 export function isOwnExport(call: ToolCallEvent, sessionId: string | undefined): boolean {
-  if (call.input.type !== 'command') return false;
-  const command = call.input.command.length > 8192 ? call.input.command.slice(0, 8192) : call.input.command;
+  // A command, or a tool whose arguments run one (Codex's code-mode `exec` cell calling exec_command).
+  const text = call.input.type === 'command' ? call.input.command : call.input.type === 'other' ? JSON.stringify(call.input.args ?? '') : null;
+  if (text === null) return false;
+  const command = text.length > 8192 ? text.slice(0, 8192) : text;
   if (sessionId !== undefined && sessionId.length >= 8 && command.includes(sessionId)) return true;
   if (EXPORT_SCRIPT.test(command)) return true;
   return SESSION_FOLDER.test(command) && COPY_VERB.test(command);
