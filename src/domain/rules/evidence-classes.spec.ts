@@ -24,6 +24,15 @@ test('what the agent proposed and the user agreed to ("yes", "go ahead") is the 
   assert.deepEqual(only(unasked, 'scope/write-outside-worktree').map(severityOf), ['warning']);
 });
 
+test('"now implement the plan", turns after the plan was written, agrees to that plan; a plan never agreed to grants nothing', async () => {
+  const plan = say('Below is a decision-complete plan.\n1. Write PLAN.md and AGENTS.md at the repo root.\n2. Scaffold the kernel.');
+  const CONFIG = 'injection/agent-config-edit';
+  const agreed = await runRules([prompt('design a 2d shell workspace'), plan, prompt('which model should I use?'), say('5.4 is the strongest; 5.4-mini is faster.'), prompt('OK, great. Now implement the plan.'), write('AGENTS.md', '# Agents\nRun the tests.')]);
+  assert.deepEqual(only(agreed, CONFIG).map(severityOf), ['info']);
+  const never = await runRules([prompt('design a 2d shell workspace'), plan, prompt('which model should I use?'), say('5.4 is the strongest.'), prompt('thanks, start with the kernel'), write('AGENTS.md', '# Agents\nRun the tests.')]);
+  assert.deepEqual(only(never, CONFIG).map(severityOf), ['warning']);
+});
+
 test('sudo -u another user is not root; sudo that only reads is info; sudo that changes things stays a warning', async () => {
   assert.deepEqual(only(await runRules([...ran('sudo -u postgres psql -c "select 1"')]), 'permissions/sudo'), []);
   assert.deepEqual(only(await runRules([...ran('sudo iptables -L -n')]), 'permissions/sudo').map(severityOf), ['info']);

@@ -63,7 +63,7 @@ const PATTERNS: { label: string; screen?: Screen; re: RegExp }[] = [
   { label: 'chat-template token', re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
   { label: 'fake SYSTEM header', screen: (t) => t.includes('SYSTEM'), re: /^[ \t]*#{1,6}[ \t]*SYSTEM(?:[ \t]+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE))?[ \t]*:?[ \t]*$/m },
   { label: 'fake tool/role tag', re: /<\/?(?:tool_result|function_results|function_calls|tool_use|system_prompt|assistant_response)>|<\/?antml:[a-z_]+>/i },
-  { label: '"do not tell the user"', screen: (_t, l) => /the\s+user/.test(l), re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify|let)\s+the\s+user\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
+  { label: '"do not tell the user"', screen: (_t, l) => /the\s+user/.test(l), re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+let\s+the\s+user\s+(?:know|see|notice|find\s+out|learn)\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
 ];
 
 interface Match {

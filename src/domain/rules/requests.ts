@@ -44,6 +44,8 @@ export class RequestLog {
   private lastTask: string | null = null;
   /** The agent's last message or plan since the user last spoke. */
   private proposal = '';
+  /** The agent's last plan, however many turns ago ("Now implement the plan" after a detour). */
+  private plan = '';
   /** Answers about the requests in force (per file, per path), forgotten when they change. */
   private readonly answers = new Map<string, Asker | null>();
 
@@ -51,12 +53,16 @@ export class RequestLog {
     if (event.agentId === undefined && (event.kind === 'message' || (event.kind === 'tool_call' && isPlanApproval(event)))) {
       // What the agent proposed last: a plan, or a question with its answer options.
       this.proposal = (event.kind === 'message' ? event.text : planText(event)).slice(-PROMPT_MAX);
+      if (event.kind === 'tool_call' || PLAN_MESSAGE.test(this.proposal.slice(0, 2_000))) this.plan = this.proposal;
       return;
     }
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
-      if (this.proposal && AGREES.test(event.text.trim()) && event.text.length <= 200) this.keep(this.proposal, true);
+      const agreed = this.proposal !== '' && AGREES.test(event.text.trim()) && event.text.length <= 200;
+      if (agreed) this.keep(this.proposal, true);
+      // "Implement the plan": the plan agreed to, even with other turns since it was written.
+      if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
       this.proposal = '';
       this.keep(event.text.slice(0, PROMPT_MAX), false);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
@@ -116,6 +122,11 @@ export function blanketGrant(requests: readonly Request[]): string | null {
   }
   return null;
 }
+
+/** A message that presents itself as the plan ("Below is a decision-complete plan", "## Plan"). */
+const PLAN_MESSAGE = /^#{1,3}\s*(?:implementation\s+)?plan\b|\b(?:here(?:'s| is)|below is)\s+(?:the|a|my)\s+(?:[\w-]+\s+){0,3}plan\b/im;
+/** The user's go-ahead for a plan in words of their own. */
+const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|proceed\s+with|start\s+(?:on|with)|follow|apply|build)\s+(?:the|this|that|your|our)\s+plan\b/i;
 
 const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|sí|si|claro|ja|genau|はい|네|좋아|好的?|是的?|fais[- ]le|applique)(?:\b|[\s,.!:]|$)/i;
 
