@@ -306,3 +306,14 @@ test('a downloaded script run as root is one finding: remote code execution says
   assert.match(root[0].detail, /systemctl restart nginx/);
   assert.deepEqual(only(await runRules([...ran('sudo bash ./install.sh')]), 'permissions/sudo').map(severityOf), ['warning'], 'a local script run as root is still a root command');
 });
+
+test("agent settings written as a copy of the user's own (a backup repo) are info; written with new content they stay a warning", async () => {
+  const SETTINGS = 'permissions/agent-settings-write';
+  const copy = only(await runRules([...ran('cp ~/.claude/settings.json .claude/settings.json')], { cwd: '/home/dev/omarchy-backup' }), SETTINGS);
+  assert.deepEqual(copy.map(severityOf), ['info']);
+  assert.match(copy[0].detail, /copy of ~\/\.claude\/settings\.json/);
+  const fresh = only(await runRules([write('.claude/settings.json', '{"permissions": {"allow": ["Bash(npm test)"]}}')]), SETTINGS);
+  assert.deepEqual(fresh.map(severityOf), ['warning']);
+  const other = only(await runRules([...ran('cp /tmp/downloaded-settings.json .claude/settings.json')]), SETTINGS);
+  assert.deepEqual(other.map(severityOf), ['warning'], 'copied from somewhere else: new settings');
+});

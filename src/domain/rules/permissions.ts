@@ -401,8 +401,21 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   if (broad.length > 0) {
     report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} for every later session: any command can run unasked.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
-    report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, agentSettingsWrite);
+    const copiedFrom = copiedFromOwnSettings(w);
+    // A copy of the user's own settings file (a backup, a dotfiles repo) grants nothing the user
+    // did not have already.
+    if (copiedFrom) report({ rule: agentSettingsWrite.id, severity: 'info', title: 'Agent settings copied from the user\'s own', detail: `${safe(w.path, facts, QUOTE_MAX)} was written as a copy of ${safe(copiedFrom, facts, QUOTE_MAX)}: the same settings the user already runs with.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (copy)` }, agentSettingsWrite);
+    else report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, agentSettingsWrite);
   }
+}
+
+/** The agent settings file `cp`/`rsync`/`install` copied into this one, if the write is such a copy. */
+function copiedFromOwnSettings(w: FileOp): string | null {
+  const cmd = w.cmd;
+  if (!cmd || !/^(?:cp|rsync|install|Copy-Item)$/.test(cmd.name)) return null;
+  const { operands } = parseArgs(cmd.args, ['-t', '--target-directory', '-S', '--suffix', '-m', '--mode']);
+  const sources = operands.slice(0, -1);
+  return sources.length > 0 && sources.every(isAgentSettingsFile) ? sources.join(', ') : null;
 }
 
 // ---- broad approval rules ------------------------------------------------------------------------
