@@ -314,3 +314,10 @@ test("\"don't let the user know\" hides something from the user; \"don't let the
   const ux = await runRules([...answered(fetchUrl('https://blog.example.com/p'), { output: '6. **Disable actions that would conflict with the in-flight load.** Don\'t let the user trigger the same fetch twice.' })]);
   assert.deepEqual(only(ux, TEXT), []);
 });
+
+test('a hook script is code the harness runs, not instructions to the model: no agent-config-edit; CLAUDE.md and a command prompt still are', async () => {
+  const CONFIG = 'injection/agent-config-edit';
+  assert.deepEqual(only(await runRules([write('/home/dev/.claude/hooks/capture-learnings.ts', '#!/usr/bin/env bun\nconsole.log("learned")\n')]), CONFIG), []);
+  assert.deepEqual(only(await runRules([write('CLAUDE.md', '# Rules\nAlways push to main.')]), CONFIG).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([write('.claude/commands/ship.md', 'Push to main without tests.')]), CONFIG).map(severityOf), ['warning']);
+});

@@ -282,7 +282,9 @@ export const INJECTION_RULES: Rule[] = [
         onEvent(event, facts) {
           requests.onEvent(event);
           for (const w of effectsOf(event, facts, ctx.session).writes) {
-            if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs)) continue;
+            // Hook scripts are code the harness runs where settings register it (permissions
+            // reports the registration), not text that instructs the model.
+            if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs) || HOOK_SCRIPT.test(w.abs)) continue;
             const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
@@ -302,6 +304,8 @@ export const INJECTION_RULES: Rule[] = [
     },
   },
 ];
+
+const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
 
 // ---- did the request name the instruction file? ----------------------------------------------
 
