@@ -25,7 +25,7 @@ import { maskKnown } from './secrets/mask.ts';
 import { onlyText, textsOf } from './event-texts.ts';
 import { guessHome, resolvePath } from './paths.ts';
 import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
-import { Tally } from './report/tally.ts';
+import { shellChanges, Tally, type ShellChange } from './report/tally.ts';
 import { FindingCollector } from './report/findings.ts';
 import { assembleReport } from './report/assemble.ts';
 import { CompletionTracker } from './report/completion.ts';
@@ -128,6 +128,7 @@ interface PendingEvent {
   secrets: SecretHit[];
   found: string[] | null;
   drafts: TaggedDraft[] | null;
+  changes: ShellChange[] | null;
 }
 
 class AnalysisRun {
@@ -319,7 +320,7 @@ class AnalysisRun {
     let i = this.pendingHead;
     for (; i < pending.length && pending[i].event.index < this.remoteEvents; i++) {
       const p = pending[i];
-      this.reportPass(p.event, p.call, p.secrets, p.found, p.drafts);
+      this.reportPass(p.event, p.call, p.secrets, p.found, p.drafts, p.changes);
     }
     if (i === pending.length) {
       pending.length = 0;
@@ -484,10 +485,13 @@ class AnalysisRun {
     const drafts = this.takeCaptured();
     if (this.mode === 'rules') {
       if (drafts) for (const d of drafts) this.outbox.push(d);
-    } else if (this.opts.remote) {
-      this.pending.push({ event, call: facts.call, secrets, found, drafts });
+      return;
+    }
+    const changes = shellChanges(event, facts, this.session);
+    if (this.opts.remote) {
+      this.pending.push({ event, call: facts.call, secrets, found, drafts, changes });
     } else {
-      this.reportPass(event, facts.call, secrets, found, drafts);
+      this.reportPass(event, facts.call, secrets, found, drafts, changes);
     }
   }
 
@@ -496,12 +500,12 @@ class AnalysisRun {
    * from here on), the gate tracks calls and refusals, the timeline and tally take the event,
    * then its drafts go through the gate to the findings in catalogue order.
    */
-  private reportPass(event: NormEvent, call: ToolCallEvent | undefined, secrets: SecretHit[], found: string[] | null, drafts: TaggedDraft[] | null): void {
+  private reportPass(event: NormEvent, call: ToolCallEvent | undefined, secrets: SecretHit[], found: string[] | null, drafts: TaggedDraft[] | null, changes: ShellChange[] | null): void {
     if (found) for (const v of found) if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(v);
     this.prevention.observe(event, call);
     const eventMask = secrets.length > 0 ? (t: string) => maskKnown(t, secrets.map((s) => s.value)) : identity;
     const timelineIndex = this.timeline.add(event, eventMask);
-    this.tally.add(event, timelineIndex, (p) => this.displayPath(p));
+    this.tally.add(event, timelineIndex, (p) => this.displayPath(p), changes);
     this.reportDrafts(drafts, event.index);
   }
 

@@ -180,3 +180,17 @@ test('a Gemini recording that kept the replies and dropped the tool calls is Rev
   assert.equal(chat.outcome, 'Clear');
   assert.ok(!rules(chat).includes('coverage/tools-not-recorded'));
 });
+
+test('files written through the shell are files changed: a heredoc, sed -i and PowerShell Set-Content are listed; a scratch file in /tmp and a failed write are not', async () => {
+  const r = await analyzeText(jsonl([
+    user(1, 'write the config and the notes'),
+    assistant(2, [bash('t1', "cat > config.yml <<'EOF'\nport: 8080\nEOF")]), user(3, [result('t1', '')]),
+    assistant(4, [bash('t2', "sed -i 's/8080/9090/' config.yml && echo done > /tmp/scratch.txt")]), user(5, [result('t2', 'done')]),
+    assistant(6, [bash('t3', "powershell.exe -NoLogo -Command \"$p = 'docs/notes.md'; Set-Content -Path $p -Value 'hello'\"")]), user(7, [result('t3', '')]),
+    assistant(8, [bash('t4', 'echo x > readonly/out.txt')]), user(9, [{ ...result('t4', 'bash: readonly/out.txt: Permission denied'), is_error: true }]),
+    assistant(10, [{ type: 'text', text: 'Written.' }]),
+  ]));
+  assert.deepEqual(r.files.map((f) => f.path).sort(), ['config.yml', 'docs/notes.md']);
+  assert.equal(r.stats.files_written, 2);
+  assert.match(r.headline, /2 files changed/);
+});

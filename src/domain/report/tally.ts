@@ -3,8 +3,35 @@
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import { RUN_START } from '../model/runs.ts';
 import type { CommandRecord, FileTouch, ReportStats } from '../model/report.ts';
+import type { EventFacts, SessionFacts } from '../rules/types.ts';
+import { effectsOf } from '../rules/effects.ts';
 import { oneLine } from './strings.ts';
 import { boundedSet } from '../bounded.ts';
+
+/** A file a shell command wrote (`cat > f`, `sed -i`, `tee`, `cp`, PowerShell's Set-Content …). */
+export interface ShellChange {
+  path: string;
+  how: 'write' | 'edit';
+}
+
+/**
+ * The files a command call writes, as the rules read them (effects.ts): what "Files changed" must
+ * list beside the write tools' files, or a session that edits through the shell (sed -i, heredocs,
+ * PowerShell) says "no files changed". Scratch files in temp space are left out. Null for other events.
+ */
+// A path as people write one: no line breaks, backticks or control characters (text a parse of
+// prose or a here-string turned into a redirect target is no file).
+const PLAIN_PATH = /^[^\n\r`\u0000-\u001f]{1,300}$/;
+
+export function shellChanges(event: NormEvent, facts: EventFacts, session: SessionFacts): ShellChange[] | null {
+  if (event.kind !== 'tool_call' || event.input.type !== 'command') return null;
+  const out: ShellChange[] = [];
+  for (const w of effectsOf(event, facts, session).writes) {
+    if (w.via !== 'command' || w.zone === 'tmp' || w.zone === 'device' || !PLAIN_PATH.test(w.path)) continue;
+    out.push({ path: w.abs, how: w.kind === 'edit' ? 'edit' : 'write' });
+  }
+  return out.length > 0 ? out : null;
+}
 
 const FILES_MAX = 5_000;
 const COMMANDS_MAX = 5_000;
@@ -50,7 +77,7 @@ export class Tally {
   private lastTime = NaN;
 
   /** `displayPath` turns an absolute path into the form shown in the report (relative to cwd). */
-  add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string): void {
+  add(event: NormEvent, timelineIndex: number, displayPath: (p: string) => string, changes: ShellChange[] | null = null): void {
     this.stats.events++;
     // A new run's first event (this marker) already belongs to the new run.
     if (event.kind === 'system' && event.subtype === RUN_START) this.closeRun();
@@ -80,6 +107,7 @@ export class Tally {
         this.trackSubagent(event.subagentId);
         return;
       case 'tool_call':
+        if (changes) for (const c of changes) this.change(event.callId, displayPath(c.path), c.how);
         return this.call(event, timelineIndex, displayPath);
       case 'tool_result':
         return this.result(event);

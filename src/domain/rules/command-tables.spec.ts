@@ -9,7 +9,7 @@ import type { CommandTable, Positional, Row } from './command-table.ts';
 import { checkKind, gitSubcommand, TOOLCHAINS } from './commands.ts';
 import { TEARDOWNS, serviceTeardown } from './destructive-services.ts';
 import { GIT_DISCARDS, discardReason } from './destructive.ts';
-import { commandWrites, heredocBodies, WRITERS } from './effects.ts';
+import { commandWrites, heredocBodies, powershellWrites, WRITERS } from './effects.ts';
 import { UPLOADS, uploadFiles } from './exfiltration.ts';
 import { PUBLICATIONS, publication } from './supply-chain.ts';
 
@@ -382,3 +382,22 @@ tableTest('teardowns', TEARDOWNS, (source) => {
   ['kubectl drain node-1 --ignore-daemonsets', 'infra warning'],
   ['kubectl cordon node-1', null],
 ]);
+
+test('PowerShell writers: Set-Content/Out-File/Add-Content targets (named or positional, variables resolved), New-Item files only, Copy-Item destinations', async () => {
+  await loadShellParser();
+  const writes = (script: string) => {
+    const vars = new Map<string, string>();
+    const out: string[] = [];
+    for (const c of parseShell(script).commands) {
+      if (/^\$\w+$/.test(c.name) && c.args[0] === '=' && c.args.length === 2) vars.set(c.name.toLowerCase(), c.args[1]);
+      out.push(...powershellWrites(c, vars).map((w) => `${w.kind}:${w.path}`));
+    }
+    return out;
+  };
+  assert.deepEqual(writes("Set-Content -Path 'a.md' -Value 'x'"), ['write:a.md']);
+  assert.deepEqual(writes("$p = 'docs/b.md'; Set-Content -Path $p -Value $c"), ['write:docs/b.md']);
+  assert.deepEqual(writes("'hi' | Out-File -Encoding utf8 c.txt; Add-Content d.log 'line'"), ['write:c.txt', 'edit:d.log']);
+  assert.deepEqual(writes('New-Item -ItemType Directory -Force -Path src; New-Item -ItemType File -Path src/e.ts'), ['create:src/e.ts']);
+  assert.deepEqual(writes('Copy-Item a.txt backup/a.txt; Get-Content a.txt'), ['write:backup/a.txt']);
+  assert.deepEqual(writes('Set-Content -Path $unknown -Value 1'), [], 'a variable the line never set names no file');
+});

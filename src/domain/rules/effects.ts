@@ -146,8 +146,11 @@ function commandEffects(raw: string, startDir: string | null, facts: EventFacts,
   // `$( cd ..; rm -rf build )`: a cd inside a substitution moves the commands after it in that
   // substitution, not the rest of the line.
   let subDir = dir;
+  // PowerShell variables the command line sets (`$path = 'x.md'; Set-Content -Path $path …`).
+  const psVars = new Map<string, string>();
   for (const cmd of commands) {
     const inSub = cmd.nested === 'substitution';
+    if (PS_VARIABLE.test(cmd.name) && cmd.args[0] === '=' && cmd.args.length === 2 && psVars.size < PS_VARS_MAX) psVars.set(cmd.name.toLowerCase(), cmd.args[1]);
     if (cmd.name === 'cd' || cmd.name === 'pushd') {
       const to = cmd.args.find((a) => !a.startsWith('-'));
       const target = to ? locate(to, inSub ? subDir : dir, session).abs : session.home ?? dir;
@@ -159,10 +162,61 @@ function commandEffects(raw: string, startDir: string | null, facts: EventFacts,
     fx.commands.push({ cmd, dir: inSub ? subDir : dir });
     const heredoc = cmd.text.includes('<<') ? bodies.join('\n') : '';
     for (const w of commandWrites(cmd, heredoc)) fx.writes.push(op(w.path, w.kind, w.added, '', dir, cmd));
+    for (const w of powershellWrites(cmd, psVars)) fx.writes.push(op(w.path, w.kind, w.added, '', dir, cmd));
     for (const r of commandReads(cmd)) fx.reads.push(op(r, 'read', '', '', dir, cmd));
     for (const d of commandDeletes(cmd)) fx.deletes.push(op(d, 'delete', '', '', dir, cmd));
     for (const t of networkTargets(cmd)) fx.net.push({ host: t.host, url: t.url, local: isLocalHost(t.host), cmd });
   }
+}
+
+const PS_VARIABLE = /^\$[A-Za-z_]\w*$/;
+const PS_VARS_MAX = 50;
+
+// PowerShell's file writers (names case-insensitive, aliases included): the file they write.
+const PS_CONTENT = new Set(['set-content', 'sc', 'add-content', 'ac', 'out-file']);
+const PS_COPY = new Set(['copy-item', 'cpi', 'copy', 'move-item', 'mi', 'move']);
+const PS_VALUE_OPTS = ['-path', '-literalpath', '-filepath', '-destination', '-value', '-encoding', '-itemtype', '-name', '-include', '-exclude', '-filter', '-inputobject', '-width', '-stream', '-delimiter'];
+
+/**
+ * Files a PowerShell cmdlet writes: `Set-Content -Path x -Value …` / `Add-Content` / `Out-File
+ * -FilePath x` (or the first positional argument), `New-Item -ItemType File x`, `Copy-Item a b`.
+ * Variables set earlier on the command line are resolved. Without these, a Windows session that
+ * wrote every file through PowerShell reported "no files changed".
+ */
+export function powershellWrites(cmd: SimpleCommand, vars: ReadonlyMap<string, string>): CmdWrite[] {
+  const name = cmd.name.toLowerCase();
+  const isContent = PS_CONTENT.has(name);
+  if (!isContent && name !== 'new-item' && name !== 'ni' && !PS_COPY.has(name)) return [];
+  const named = (opt: string[]): string | undefined => {
+    const at = cmd.args.findIndex((a) => opt.includes(a.toLowerCase()));
+    return at >= 0 ? cmd.args[at + 1] : undefined;
+  };
+  const positional: string[] = [];
+  for (let i = 0; i < cmd.args.length; i++) {
+    const a = cmd.args[i];
+    if (a.startsWith('-')) {
+      if (PS_VALUE_OPTS.includes(a.toLowerCase())) i++;
+      continue;
+    }
+    positional.push(a);
+  }
+  const resolve = (p: string | undefined) => (p === undefined ? undefined : PS_VARIABLE.test(p) ? vars.get(p.toLowerCase()) : p);
+  let target: string | undefined;
+  let kind: FileOp['kind'] = 'write';
+  if (isContent) {
+    target = resolve(named(['-path', '-literalpath', '-filepath']) ?? positional[0]);
+    if (name === 'add-content' || name === 'ac') kind = 'edit';
+  } else if (name === 'new-item' || name === 'ni') {
+    const type = named(['-itemtype'])?.toLowerCase();
+    if (type !== undefined && type !== 'file') return [];
+    target = resolve(named(['-path']) ?? positional[0]);
+    kind = 'create';
+  } else {
+    target = resolve(named(['-destination']) ?? positional[1]);
+  }
+  if (!target || /^\$|^@|[\n*?]/.test(target)) return [];
+  const value = named(['-value']);
+  return [{ path: target, kind, added: value && !PS_VARIABLE.test(value) ? value : '' }];
 }
 
 /** Heredoc bodies in a command string, in order (they are data, but data that is written). */

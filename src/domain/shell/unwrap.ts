@@ -193,6 +193,7 @@ const SHELL_OPTS_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--in
  */
 export function shellCommandString(name: string, args: string[]): string | null {
   if (name === 'su') return suCommand(args);
+  if (POWERSHELL.test(name)) return powershellCommand(args);
   if (!SHELLS.has(name)) return null;
   let sawC = false;
   for (let i = 0; i < args.length; i++) {
@@ -209,6 +210,20 @@ export function shellCommandString(name: string, args: string[]): string | null 
     return sawC ? a : null; // first operand: the script string after -c, else a script file
   }
   return null;
+}
+
+const POWERSHELL = /^(?:powershell|pwsh)(?:\.exe)?$/i;
+
+/**
+ * `powershell.exe -NoLogo -Command '<script>'`: the script (the words after -Command / -c), or
+ * null. It is read with the shell grammar, which fits PowerShell's commands and quoting except
+ * for the backtick, PowerShell's escape character (`n, ``): it runs nothing, so it is blanked
+ * rather than read as a command substitution.
+ */
+function powershellCommand(args: string[]): string | null {
+  const at = args.findIndex((a) => /^-(?:c|command|com|comm|comma|comman)$/i.test(a));
+  if (at < 0 || at + 1 >= args.length) return null;
+  return args.slice(at + 1).join(' ').replace(/`/g, ' ');
 }
 
 function suCommand(args: string[]): string | null {
