@@ -1,6 +1,7 @@
 // Exposure: the agent made local files reachable by others — a file server bound to every network
 // interface serving the home directory or the whole disk, or a copy of its own session
 // transcript (every prompt, output and secret of the session) placed in the working tree.
+import type { ToolCallEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
@@ -155,7 +156,7 @@ export const EXPOSURE_RULES: Rule[] = [
     metas: [sessionLogPublished, credentialStoreCommitted],
     create(ctx) {
       const copies: Copy[] = [];
-      const stores = [new StoreCommits(AGENT_STORE), new StoreCommits(credentialStores(ctx))];
+      const stores = [new StoreCommits(agentStores(ctx)), new StoreCommits(credentialStores(ctx))];
       let credential = false;
       return {
         onEvent(event, facts) {
@@ -175,6 +176,8 @@ export const EXPOSURE_RULES: Rule[] = [
             }
             for (const s of stores) s.onResult(event, call, facts);
           }
+          if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
+          if (event.kind === 'tool_call') for (const loc of effectsOf(event, facts, ctx.session).commands) for (const s of stores) s.onCall(event, loc, facts, ctx.session);
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             for (const c of transcriptCopies(loc, ctx)) {
               if (copies.length >= COPIES_MAX) break;
@@ -226,23 +229,46 @@ export function isCredentialStore(path: string, cwd: string | null, home: string
 }
 
 interface StoreKind {
+  /** A path a commit's listing shows (relative to the repository). */
   holds: (path: string) => boolean;
+  /** An absolute path `git add` was given that puts store files in (a store file, or a folder holding them). */
+  stages: (abs: string) => boolean;
   draft: (list: string, pushed: boolean) => { rule: string; title: string; detail: string; key: string };
+  what: string;
 }
 
-const AGENT_STORE: StoreKind = {
+/** The part of `abs` under the home directory, or null. */
+function underHome(abs: string, home: string | null): string | null {
+  if (!home) return null;
+  const root = home.replace(/\/+$/, '');
+  return abs.startsWith(root + '/') ? abs.slice(root.length + 1).replace(/\/+$/, '') : null;
+}
+
+// The agents' stores at home: the whole folder, or its transcripts and logins.
+const HOME_AGENT_STORE = /^\.(?:claude|codex|gemini)$|^\.claude\/(?:projects(?:\/|$)|\.credentials\.json$)|^\.codex\/(?:(?:archived_)?sessions(?:\/|$)|auth\.json$)|^\.gemini\/(?:tmp(?:\/|$)|oauth_creds\.json$)|^\.claude\.json$/;
+// Credential folders at home, staged whole.
+const HOME_CREDENTIAL_DIR = /^\.(?:ssh|aws|docker|kube|gnupg|config\/gh|config\/gcloud)$/;
+
+const agentStores = (ctx: RuleContext): StoreKind => ({
+  what: "the agent's own store files",
   holds: (path) => AGENT_STORE_FILE.test(path),
+  stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? ''),
   draft: (list, pushed) => ({
     rule: sessionLogPublished.id,
     title: pushed ? "Agent's own store files committed and pushed" : "Agent's own store files committed",
     detail: `A commit put the agent's own files into the repository (${list}): session transcripts, credentials or settings.${pushed ? ' They were then pushed to a remote.' : ''}`,
     key: 'agent-store',
   }),
-};
+});
 
 function credentialStores(ctx: RuleContext): StoreKind {
   return {
+    what: "the user's credential files",
     holds: (path) => isCredentialStore(path, ctx.session.cwd, ctx.session.home),
+    stages: (abs) => {
+      const rel = underHome(abs, ctx.session.home);
+      return rel !== null && (HOME_CREDENTIAL_STORE.test(rel) || HOME_CREDENTIAL_DIR.test(rel));
+    },
     draft: (list, pushed) => ({
       rule: credentialStoreCommitted.id,
       title: pushed ? 'Credential files committed and pushed' : credentialStoreCommitted.title,
@@ -260,8 +286,30 @@ class StoreCommits {
   private readonly files: string[] = [];
   private commit: EvidenceItem | null = null;
   private push: EvidenceItem | null = null;
+  /** Store paths `git add` named, by the call that staged them (until its result says it ran). */
+  private readonly staging = new Map<string, { paths: string[]; ev: EvidenceItem }>();
+  private staged: { paths: string[]; ev: EvidenceItem; answered: boolean } | null = null;
 
   constructor(private readonly kind: StoreKind) {}
+
+  /** `git add .npmrc .claude/`: store paths named for the next commit. */
+  onCall(event: ToolCallEvent, loc: Located, facts: Parameters<typeof safe>[1], session: RuleContext['session']): void {
+    const git = gitSubcommand(loc.cmd);
+    if (git?.sub !== 'add' || this.staged) return;
+    const paths = parseArgs(git.args).operands.filter((o) => this.kind.stages(locate(o, loc.dir, session).abs));
+    if (paths.length === 0) return;
+    const prior = this.staging.get(event.callId);
+    if (prior) prior.paths.push(...paths);
+    else if (this.staging.size < COPIES_MAX) this.staging.set(event.callId, { paths, ev: evidence(event, loc.cmd.text, facts) });
+  }
+
+  /** The staging call's result: refused or failed, nothing was staged. */
+  onStagingResult(result: { callId: string; denied: boolean; isError: boolean }): void {
+    const s = this.staging.get(result.callId);
+    if (!s) return;
+    this.staging.delete(result.callId);
+    if (!result.denied && !result.isError && !this.staged) this.staged = { ...s, answered: true };
+  }
 
   onResult(event: { index: number; output: string; exitCode: number | null }, call: { input: { type: string } } & Parameters<typeof describeCall>[0], facts: Parameters<typeof safe>[1]): void {
     if (call.input.type !== 'command') return;
@@ -280,6 +328,14 @@ class StoreCommits {
   }
 
   finish(ctx: RuleContext): void {
+    // A staging call the log never answered (the log ends on it) still put them on the way.
+    if (!this.staged) for (const s of this.staging.values()) this.staged ??= { ...s, answered: false };
+    if (!this.commit && this.staged) {
+      const { paths, ev, answered } = this.staged;
+      const d = this.kind.draft(paths.slice(0, 5).join(', '), false);
+      ctx.report({ ...d, severity: 'warning', title: `${d.title.replace(/ committed$/, '')} staged for a commit`, detail: `\`git add\` staged ${this.kind.what} (${paths.slice(0, 5).join(', ')}): the next commit puts them in the repository's history, and a push publishes them.${answered ? '' : ' The result is not in the log.'}`, evidence: [ev] });
+      return;
+    }
     if (!this.commit) return;
     const list = this.files.slice(0, 5).join(', ') + (this.files.length > 5 ? ` and ${this.files.length - 5} more` : '');
     ctx.report({

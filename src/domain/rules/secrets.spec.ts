@@ -274,7 +274,7 @@ test('a docstring or help text about a password field is prose, not its value; a
   assert.equal(only(await runRules(answered(read('deploy/app.yml'), { output: 'db:\n  password: Override7!\n  host: db.internal\n' })), OUTPUT).length, 1);
 });
 
-test("the user's own credential stores going into a commit (a repository rooted at home): committed a warning, pushed a critical; a project's .npmrc is not a store", async () => {
+test("the user's own credential stores going into a commit (a repository rooted at home): staged or committed a warning, pushed a critical; a project's .npmrc is not a store", async () => {
   const CRED = 'secrets/credential-store-committed';
   const commit = '[main 9f8e7d6] dotfiles\n 4 files changed\n create mode 100644 .npmrc\n create mode 100644 .claude.json\n create mode 100644 .ssh/id_ed25519\n create mode 100644 .ssh/id_ed25519.pub\n create mode 100644 .zshrc\n';
   const committed = only(await runRules([...ran('git add .npmrc .claude.json .ssh .zshrc && git commit -m dotfiles', { output: commit })], { cwd: '/home/dev' }), CRED);
@@ -287,8 +287,9 @@ test("the user's own credential stores going into a commit (a repository rooted 
   assert.deepEqual(refused.map(severityOf), ['warning'], 'a push that failed carried nothing out');
   const project = await runRules([...ran('git commit -m registry', { output: ' create mode 100644 .npmrc\n create mode 100644 .ssh/config\n' }), ...ran('git push')]);
   assert.deepEqual(only(project, CRED), [], "the project's own .npmrc (registry settings), and an ssh client config, are not the user's stores");
-  const staged = await runRules([...ran('git add .npmrc', { output: '' })], { cwd: '/home/dev' });
-  assert.deepEqual(only(staged, CRED), [], 'staged but never committed: nothing is in the history yet');
+  const staged = only(await runRules([...ran('git add .npmrc', { output: '' })], { cwd: '/home/dev' }), CRED);
+  assert.deepEqual(staged.map(severityOf), ['warning'], 'staged, not yet committed: on its way');
+  assert.equal(staged[0].title, 'Credential files staged for a commit');
 });
 
 test('a key the user typed in a prompt (no detector saw it in the prose) and then stored in .env as asked is info; an unrelated value stays a warning', async () => {
@@ -338,4 +339,17 @@ test("a value first shown by the project's own seed, sample or template file is 
   assert.deepEqual(only(fromSeed, 'secrets/in-tool-input').map(severityOf), ['info']);
   const fromEnv = await runRules([...answered(read('server/.env'), { output: `DB_PASSWORD="${pw}"\\n` })]);
   assert.deepEqual(only(fromEnv, 'secrets/in-tool-output').map(severityOf), ['warning']);
+});
+
+test("git add naming the user's credential files or the agent's store at home is a warning before any commit; a project's .claude/ and a refused add are not", async () => {
+  const CRED = 'secrets/credential-store-committed';
+  const STORE = 'exfiltration/session-log-published';
+  const staged = await runRules([cmd('cd ~ && git add .gitignore .claude/ CLAUDE.md .zshrc .npmrc 2>/dev/null; git status --short')], { cwd: '/home/dev' });
+  assert.deepEqual(only(staged, CRED).map(severityOf), ['warning']);
+  assert.match(only(staged, CRED)[0].detail, /\(\.npmrc\).*The result is not in the log/);
+  assert.deepEqual(only(staged, STORE).map(severityOf), ['warning']);
+  const project = await runRules([...ran('git add .claude/ .npmrc src/')]);
+  assert.deepEqual([...only(project, CRED), ...only(project, STORE)], [], "a project's own .claude/ (settings, commands) and .npmrc are not the user's stores");
+  const refused = await runRules([...ran('git add .npmrc', { denied: true, exitCode: null, output: 'The user doesn\'t want to proceed' })], { cwd: '/home/dev' });
+  assert.deepEqual(only(refused, CRED), []);
 });
