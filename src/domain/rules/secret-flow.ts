@@ -61,7 +61,9 @@ export class SecretFlow {
     if (!push) return;
     this.pushes.delete(event.callId);
     const failed = event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0) || /\brejected\b|error: failed to push|fatal: /.test(event.output.slice(0, 20_000));
-    if (!failed) this.report(push.held, push.step, '');
+    // A push that failed carried nothing: the next one (fixed remote, new credentials) still can.
+    if (failed) for (const h of push.held) h.pushed = false;
+    else this.report(push.held, push.step, '');
   }
 
   /** Pushes whose result never came: reported, and the report says the log does not show it. */

@@ -353,3 +353,19 @@ test("git add naming the user's credential files or the agent's store at home is
   const refused = await runRules([...ran('git add .npmrc', { denied: true, exitCode: null, output: 'The user doesn\'t want to proceed' })], { cwd: '/home/dev' });
   assert.deepEqual(only(refused, CRED), []);
 });
+
+test('a secret written into a repository elsewhere in home, committed, pushed after a failed first push: critical at the push that took effect', async () => {
+  const pw = 'We' + 'stb3rg-Passw0rd-2026!';
+  const events = [
+    write('/home/dev/eiros-config/users/flake.nix', `{ users.users.dev.password = "${pw}"; }\n`),
+    ...ran('cd /home/dev/eiros-config/users && git init && git add . && git commit -m init', { output: ' create mode 100644 flake.nix' }),
+    ...ran('cd /home/dev/eiros-config/users && git push', { exitCode: 128, output: "fatal: could not read Username for 'https://github.com': No such device or address" }),
+    ...ran('cd /home/dev/eiros-config/users && git remote set-url origin https://github.com/dev/eiros.git && git push', { output: 'To https://github.com/dev/eiros.git\n   bef316f..05b9219  master -> master' }),
+  ];
+  const found = only(await runRules(events, { cwd: '/home/dev/Claude' }), 'secrets/in-tool-input');
+  // The write (warning) and the push (critical): the push is what left the machine.
+  assert.deepEqual(found.map(severityOf).sort(), ['critical', 'warning']);
+  assert.equal(found.find((d) => severityOf(d) === 'critical')?.title, 'Secret committed and pushed');
+  const neverPushed = only(await runRules(events.slice(0, 6), { cwd: '/home/dev/Claude' }), 'secrets/in-tool-input');
+  assert.deepEqual(neverPushed.map(severityOf), ['warning'], 'the only push failed: it stayed on this machine');
+});

@@ -462,7 +462,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
     const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host)) || (cut && flow.isLocal(hit.value));
     if (local) flow.markLocal(hit.value);
-    if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree').map((l) => l.abs), hit, evidenceHere[0]);
+    // Followed wherever a repository may hold it: the tree, or a repository elsewhere in home (a
+    // session launched in one folder that works in ~/config-repo commits and pushes from there).
+    if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other').map((l) => l.abs), hit, evidenceHere[0]);
     const severity = scratch || local || stored || already ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
     ctx.report({
       rule: inToolInput.id,
