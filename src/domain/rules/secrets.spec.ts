@@ -366,6 +366,6 @@ test('a secret written into a repository elsewhere in home, committed, pushed af
   // The write (warning) and the push (critical): the push is what left the machine.
   assert.deepEqual(found.map(severityOf).sort(), ['critical', 'warning']);
   assert.equal(found.find((d) => severityOf(d) === 'critical')?.title, 'Secret committed and pushed');
-  const neverPushed = only(await runRules(events.slice(0, 6), { cwd: '/home/dev/Claude' }), 'secrets/in-tool-input');
+  const neverPushed = only(await runRules(events.slice(0, 5), { cwd: '/home/dev/Claude' }), 'secrets/in-tool-input');
   assert.deepEqual(neverPushed.map(severityOf), ['warning'], 'the only push failed: it stayed on this machine');
 });
