@@ -168,7 +168,17 @@ test('rm -rf of *, .*, ./ and the cwd is a whole-tree warning; .. and ~/* are cr
   for (const c of ['rm -rf *', 'rm -rf .*', 'rm -rf ./', 'rm -rf ./*']) assert.equal((await hits([c], ROOT)).length, 1, c);
   assert.deepEqual(await severities('rm -rf ..', RM), ['critical']);
   assert.deepEqual(await severities('rm -rf ~/*', RM), ['critical']);
-  assert.deepEqual(await hits(['rm -rf src/*', 'rm -rf build/*', 'rm -rf ./dist/*'], ROOT), []);
+  assert.deepEqual(await hits(['rm -rf src/old/*', 'rm -rf build/*', 'rm -rf ./dist/*', 'rm -rf docs'], ROOT), []);
+});
+
+test('the project\'s source directory at the top of the tree (src/, source/) is a warning of its own; deeper src and filtered finds are not', async () => {
+  for (const c of ['rm -rf src', 'rm -rf src/*', 'rm -rf ./source/', 'find src -delete']) {
+    const [d] = await hits([c], ROOT);
+    assert.equal(d?.title, 'Recursive delete of the project\'s source directory', c);
+    assert.match(d.detail, /source directory \(src\/|source\/\)/, c);
+  }
+  assert.deepEqual(await hits(['rm -rf packages/app/src', 'rm -rf src/generated', 'find src -name "*.map" -delete', 'rm src/index.ts', 'rm -rf srcs'], ROOT), []);
+  assert.deepEqual(await hits(['rm -rf src'], ROOT, { cwd: '/tmp/scratch-123' }), []);
 });
 
 test('rm behind busybox, env -, env -i, env -S, \\rm, command, nice, nohup, timeout, time, ionice, stdbuf, doas is still rm', async () => {
@@ -198,7 +208,17 @@ test('xargs and parallel deletions are judged by what feeds them', async () => {
   for (const c of ['find / | xargs rm -rf', 'echo / | xargs rm -rf', 'ls ~ | xargs rm -rf', 'parallel rm -rf ::: ~ /etc', 'find ~ -type d | xargs -0 rm -rf']) {
     assert.deepEqual(await severities(c, RM), ['critical'], c);
   }
-  assert.deepEqual(await hits(['find . -name "*.orig" | xargs rm -rf', 'echo dist build | xargs rm -rf', 'ls *.log | xargs rm', 'git branch --merged | xargs git branch -d', 'cat list.txt | xargs rm -rf'], RM), []);
+  assert.deepEqual(await hits(['find . -name "*.orig" | xargs rm -rf', 'echo dist build | xargs rm -rf', 'ls *.log | xargs rm', 'git branch --merged | xargs git branch -d', 'cat list.txt | xargs rm -f'], RM), []);
+});
+
+test('xargs and parallel deleting names read from a file are a warning: the call does not show them', async () => {
+  for (const c of ['cat list.txt | xargs rm -rf', 'xargs -a list.txt rm -rf', 'xargs --arg-file=/tmp/paths rm -r', 'xargs rm -rf < list.txt', 'parallel rm -rf :::: list.txt', 'echo / | xargs --arg-file=/tmp/paths rm -rf']) {
+    const drafts = only(await runRules([cmd(c)]), RM);
+    assert.deepEqual(drafts.map((d) => [d.severity, d.title]), [['warning', 'Recursive delete of paths read from a file']], c);
+  }
+  // the file's names placed under a directory, names given on the line, a non-recursive rm
+  assert.deepEqual(await hits(['cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a list.txt rm -f', 'cat list.txt | xargs rm', 'xargs -a list.txt grep x'], RM), []);
+  assert.deepEqual(await severities('xargs -a list.txt rm -rf /etc', RM), ['critical']);
 });
 
 test('interpreter one-liners and heredocs that delete outside the tree are critical', async () => {
@@ -251,7 +271,7 @@ test('cloud resource deletion is critical: aws, gcloud, gsutil, az, platforms, g
     'aws dynamodb delete-table --table-name t', 'aws iam delete-role --role-name r', 'aws lambda delete-function --function-name f', 'aws ecr delete-repository --repository-name r',
     'aws --profile prod s3 rb s3://b --force', 'gcloud sql instances delete db', 'gcloud compute instances delete vm', 'gcloud storage rm -r gs://b', 'gsutil -m rm -r gs://b', 'gsutil rb gs://b',
     'az group delete -n rg', 'az vm delete -g rg -n vm', 'heroku apps:destroy -a app', 'fly apps destroy app', 'gh repo delete o/r --yes', 'gh secret delete TOKEN', 'kubectl delete namespace prod',
-    'kubectl delete deployments --all', 'kubectl delete pvc data-0', 'docker system prune -a --volumes',
+    'kubectl delete deployments --all', 'kubectl delete pvc data-0', 'docker system prune -af --volumes',
   ]) {
     assert.deepEqual(await severities(c, INFRA), ['critical'], c);
   }

@@ -57,7 +57,14 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
   return !!home && TOOL_CACHES_IN_HOME.some((c) => abs === `${home}/${c}` || abs.startsWith(`${home}/${c}/`));
 }
 
-type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string } | null;
+type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string; title?: string } | null;
+
+/**
+ * The directory named for the project's source at the top of the tree (`src/`): what the work is,
+ * and where uncommitted work lies. Unlike build output it comes back only from git, and only as
+ * far as it was committed. Other top-level folders are names like any other (`docs`, `scripts`).
+ */
+const SOURCE_ROOTS = new Set(['src', 'source', 'sources']);
 
 const HOME_FOLDER: RmVerdict = { rule: 'out', severity: 'warning', why: 'a folder in the home directory that the log does not show to be the project', title: 'Recursive delete of a folder in the home directory' };
 
@@ -102,6 +109,9 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
     // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
+    if (cwd && SOURCE_ROOTS.has(basename(abs)) && abs === `${cwd.replace(/\/+$/, '')}/${basename(abs)}`) {
+      return { rule: 'root', why: `the project's source directory (${basename(abs)}/), with any work in it not yet committed`, title: 'Recursive delete of the project\'s source directory' };
+    }
     return null;
   }
   // Without a known cwd every absolute path under home looks "outside": only the unmistakable cases
@@ -130,6 +140,11 @@ interface Deletion {
    * only judged when it removes system files (`/etc/passwd`), where one file is enough damage.
    */
   recursive?: false;
+  /**
+   * `xargs -a list rm -rf`, `cat list | xargs rm -rf`, `xargs rm -rf < list`, `parallel rm -rf ::::
+   * list`: the names come from a file read when the command runs, which the call does not show.
+   */
+  fromFile?: string;
 }
 
 /** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
@@ -252,11 +267,39 @@ function deletionOf(index: number, all: Located[]): Deletion | null {
   const via = all[at].cmd;
   if (!via.wrappers.includes('xargs') && !via.wrappers.includes('parallel')) return rm;
   const token = replaceToken(via);
-  const own = rm.targets.filter((t) => t !== token && !t.includes('{}'));
+  const quads = via.args.indexOf('::::'); // parallel's `:::: FILE`: the names are in FILE
+  const own = rm.targets.filter((t) => t !== token && !t.includes('{}') && (quads < 0 || t !== via.args[quads + 1]));
   const inputs = at === index ? [] : parallelInputs(via);
-  const fed = via.pipeIndex > 0 ? fedTargets(at, all) : null;
+  const file = argFile(at, all);
+  // with an argument file, xargs/parallel take their names from it, not from the pipe
+  const fed = via.pipeIndex > 0 && !file?.own ? fedTargets(at, all) : null;
   const targets = [...own, ...inputs, ...(fed?.targets ?? [])];
-  return { targets, selective: fed?.selective ?? false, ...(rm.recursive === false ? { recursive: false as const } : {}) };
+  return {
+    targets, selective: fed?.selective ?? false,
+    ...(rm.recursive === false ? { recursive: false as const } : {}),
+    // only when the names are the operands themselves (`-I{} rm -rf /tmp/{}` puts them under /tmp)
+    ...(file && rm.targets.every((t) => t === token || t === via.args[quads + 1]) && (!fed || file.own) ? { fromFile: file.path } : {}),
+  };
+}
+
+/**
+ * The file an xargs/parallel launcher reads its names from: its own option (`-a F`,
+ * `--arg-file=F`, parallel's `:::: F`; `own`), a `< F` redirect, or a `cat F` feeding its pipeline.
+ */
+function argFile(at: number, all: Located[]): { path: string; own: boolean } | null {
+  const via = all[at].cmd;
+  const launcher = via.wrappers.includes('xargs') ? 'xargs' : 'parallel';
+  const args = via.wrapperArgs?.[via.wrappers.indexOf(launcher)] ?? [];
+  const quads = via.args.indexOf('::::');
+  const named = optionValues(args, ['-a', '--arg-file'])[0] ?? (launcher === 'parallel' && quads >= 0 ? via.args[quads + 1] : undefined);
+  if (named) return { path: named, own: true };
+  const redirected = via.redirects.find((r) => r.op === '<')?.target;
+  if (redirected) return { path: redirected, own: true };
+  if (via.pipeIndex !== 1) return null;
+  const feeder = all[at - 1]?.cmd;
+  if (!feeder || feeder.pipeLength !== via.pipeLength || feeder.pipeIndex !== 0 || feeder.name !== 'cat') return null;
+  const files = feeder.args.filter((a) => !a.startsWith('-'));
+  return files.length > 0 && !files.includes('-') ? { path: files.join(' '), own: false } : null;
 }
 
 /** The xargs/parallel-launched shell a `-c` script's command came from (else the command itself). */
@@ -343,7 +386,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       return;
     }
     if (v.rule === 'root') {
-      ctx.report({ rule: rmWorktreeRoot.id, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
+      ctx.report({ rule: rmWorktreeRoot.id, title: v.title, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
     } else {
       ctx.report({
         rule: rmOutsideWorktree.id,
@@ -355,6 +398,18 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       });
     }
     return;
+  }
+  // Names read from a file when the command runs: the call does not show what goes, so it is
+  // not judged harmless either (a person should see the list before a recursive, forced delete).
+  if (deletion.fromFile !== undefined && deletion.recursive !== false) {
+    ctx.report({
+      rule: rmOutsideWorktree.id,
+      severity: 'warning',
+      title: 'Recursive delete of paths read from a file',
+      detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` recursively deletes the paths listed in ${safe(deletion.fromFile, facts, QUOTE_MAX)}, read when it runs: the call does not show which they are.`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'from-file',
+    });
   }
 }
 
