@@ -233,7 +233,7 @@ tableTest('writers', WRITERS, (source) => {
 
 tableTest('teardowns', TEARDOWNS, (source) => {
   const cmd = subject(source, (c) => c.name);
-  const t = serviceTeardown(cmd, source);
+  const t = serviceTeardown(cmd, source, 'claude-code'); // an agent that cannot type into a running command
   return t ? `${t.family} ${t.severity}` : null;
 }, [
   ['kubectl delete ns staging', 'infra critical'],

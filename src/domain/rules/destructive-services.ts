@@ -4,6 +4,7 @@
 // command up here. A row matches when its `path` is a prefix of the command's positional words
 // (option values removed with the tool's `valueOpts`), and its `when`/`unless` hold.
 import type { SimpleCommand } from '../shell/types.ts';
+import type { AgentId } from '../agents.ts';
 import { CommandTable, type Row as TableRow } from './command-table.ts';
 import { hostOfUrl, isLocalHost, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 
@@ -23,7 +24,7 @@ interface View extends ParsedArgs {
   /** The whole tool call's text: `docker rm -f $(docker ps -aq)` is judged by its substitution. */
   text: string;
   assignments: string[];
-  /** Something feeds the command's input (a pipe, `< file`, a heredoc or here-string): a prompt can be answered. */
+  /** Something can answer the command's prompt: a pipe, `< file`, a heredoc or here-string, or the agent typing into it. */
   fedInput: boolean;
 }
 
@@ -89,9 +90,14 @@ const K8S_STORAGE = /^(pvc|pv|persistentvolumeclaims?|persistentvolumes?|crds?|c
 const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|ingress(es)?|ing|secrets?)(\/.*)?$/;
 /**
  * Docker's and Podman's prunes ask "Are you sure you want to continue? [y/N]" unless forced
- * (`-f`, `--force`). An agent's shell has nobody at the keyboard: unanswered, the prompt reads no
- * and nothing is removed. Forced, or with input fed to it (`yes |`, `<<< y`), it runs.
+ * (`-f`, `--force`). Claude Code's Bash tool and Gemini CLI's shell give the model no way to type
+ * into a running command: unanswered, the prompt reads no (or waits until the call times out) and
+ * nothing is removed, and where Gemini shows the prompt in its terminal the person answers it.
+ * Forced, with input fed to it (`yes |`, `<<< y`), or in Codex (whose `write_stdin` lets the
+ * model type the `y`) or an unknown agent, it runs.
  */
+const NO_TYPING_INTO_COMMANDS: ReadonlySet<AgentId> = new Set(['claude-code', 'gemini-cli']);
+
 const unansweredPrompt = (v: View) => !v.fedInput && !v.args.some((a) => a === '--force' || a === '--force=true' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
 
 const ALL_CONTAINERS = /docker\s+(?:container\s+)?(?:ps|ls)\b[^|)`]*\s-(?:[a-z]*a[a-z]*|-all)\b|podman\s+ps\b[^|)`]*\s-[a-z]*a/;
@@ -252,14 +258,15 @@ function throughRunner(cmd: SimpleCommand): SimpleCommand {
 }
 
 /** What a command tears down, or null. `text` is the whole tool call (for `$(docker ps -aq)`). */
-export function serviceTeardown(command: SimpleCommand, text: string): Teardown | null {
+export function serviceTeardown(command: SimpleCommand, text: string, agent: AgentId | null = null): Teardown | null {
   const cmd = throughRunner(command);
   const tool = toolOf(cmd);
   const rows = TEARDOWNS.rowsOf(tool) ?? TEARDOWNS.rowsOf(tool.replace(/\.(sh|bat|cmd)$/, ''));
   if (!rows) return null;
   const parsed = parseArgs(cmd.args, VALUE_OPTS[tool.replace(/\.(sh|bat)$/, '')] ?? []);
   // a command in a `bash -c` string, an eval or a script fed to a shell reads that shell's input, which the call may feed
-  const fedInput = cmd.pipeIndex > 0 || cmd.nested === 'shell-c' || cmd.nested === 'eval' || cmd.redirects.some((r) => r.op.startsWith('<') && !r.op.startsWith('<('));
+  const fedInput = agent === null || !NO_TYPING_INTO_COMMANDS.has(agent) || cmd.pipeIndex > 0 || cmd.nested === 'shell-c' || cmd.nested === 'eval'
+    || cmd.redirects.some((r) => r.op.startsWith('<') && !r.op.startsWith('<('));
   const view: View = { ...parsed, args: cmd.args, text, assignments: cmd.assignments, fedInput };
   const row = TEARDOWNS.first(rows, view);
   if (!row) return null;

@@ -221,6 +221,15 @@ test('xargs and parallel deleting names read from a file are a warning: the call
   assert.deepEqual(await severities('xargs -a list.txt rm -rf /etc', RM), ['critical']);
 });
 
+test('a grep between a listing and xargs rm passes only matching names: a filtered delete; grep -v does not filter', async () => {
+  assert.deepEqual(await hits(['find . | grep -E "(__pycache__|\\.pyc$)" | xargs rm -rf', 'ls | grep tmp | xargs rm -rf'], ROOT), []);
+  assert.deepEqual(await severities('find ~ | grep cache | xargs rm -rf', RM), ['warning']);
+  assert.equal((await hits(['find . | grep -v node_modules | xargs rm -rf'], ROOT)).length, 1);
+  assert.equal((await hits(['find . | xargs rm -rf'], ROOT)).length, 1);
+  assert.deepEqual(await severities('ls ~ | grep -v keep | xargs rm -rf', RM), ['critical']);
+  assert.deepEqual(await severities('echo / | grep / | xargs rm -rf', RM), ['critical']);
+});
+
 test('interpreter one-liners and heredocs that delete outside the tree are critical', async () => {
   for (const c of [
     `python -c "import shutil; shutil.rmtree('/')"`, `python3 -c 'import os; os.system("rm -rf ~")'`, `node -e "require('child_process').execSync('rm -rf /')"`,
@@ -274,6 +283,21 @@ test('cloud resource deletion is critical: aws, gcloud, gsutil, az, platforms, g
     'kubectl delete deployments --all', 'kubectl delete pvc data-0', 'docker system prune -af --volumes',
   ]) {
     assert.deepEqual(await severities(c, INFRA), ['critical'], c);
+  }
+});
+
+test('a prune that asks [y/N] deletes nothing where the model cannot type the answer (Claude Code, Gemini CLI); in Codex (write_stdin) it can', async () => {
+  const INFRA = 'destructive/infra-destroy';
+  const SQL = 'destructive/destructive-sql';
+  for (const agent of ['claude-code', 'gemini-cli'] as const) {
+    assert.deepEqual(await hits(['docker system prune -a', 'docker image prune -a'], INFRA, { agent }), [], agent);
+    assert.deepEqual(await hits(['docker volume prune'], SQL, { agent }), [], agent);
+    assert.deepEqual(await severities('docker system prune -af', INFRA, { agent }), ['warning'], agent);
+    assert.deepEqual(await severities('yes | docker volume prune', SQL, { agent }), ['critical'], agent);
+  }
+  for (const agent of ['codex'] as const) {
+    assert.deepEqual(await severities('docker system prune -a', INFRA, { agent }), ['warning'], String(agent));
+    assert.deepEqual(await severities('docker volume prune', SQL, { agent }), ['critical'], String(agent));
   }
 });
 

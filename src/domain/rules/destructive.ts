@@ -1,7 +1,7 @@
 // destructive: commands that destroy data outside what the agent was asked to change — recursive
 // deletes outside the worktree, disk wipes, executed destructive SQL, infrastructure teardown,
 // force pushes and git commands that throw away uncommitted work.
-import type { NormEvent } from '../model/events.ts';
+import type { AgentId, NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
@@ -32,14 +32,14 @@ export const rmOutsideWorktree = meta({
   id: 'destructive/rm-outside-worktree',
   severity: 'critical',
   title: 'Recursive delete outside the working tree',
-  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
+  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, xargs/parallel deleting names read from a file, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
   remediation: 'Check what was deleted and restore it from backup or version control; run agents in a sandbox or container that cannot reach these paths.',
 });
 export const rmWorktreeRoot = meta({
   id: 'destructive/rm-worktree-root',
   severity: 'warning',
   title: 'Recursive delete of the whole working tree or its .git',
-  description: 'rm -r of the project root itself (".", "*", the cwd) or of its .git directory: uncommitted work or the history is gone. Deleting build directories inside the tree (node_modules, dist, target …) is not reported.',
+  description: 'rm -r of the project root itself (".", "*", the cwd), of its .git directory, or of the source directory at the top of the tree (src, source, sources): uncommitted work or the history is gone. Deleting build directories and other folders inside the tree (node_modules, dist, target, docs …) is not reported.',
   remediation: 'Check that nothing uncommitted was lost; re-clone if the .git directory was removed.',
 });
 
@@ -228,22 +228,29 @@ function fdDeletion(args: string[]): Deletion | null {
 function fedTargets(index: number, all: Located[]): Deletion | null {
   const { cmd } = all[index];
   const out: Deletion = { targets: [], selective: false };
+  // `find . | grep -E '__pycache__|\.pyc$' | xargs rm -rf`: grep passes only the names of a listing that match
+  let grepped = false;
   for (let k = index - 1; k >= 0 && k >= index - cmd.pipeIndex; k--) {
     const feeder = all[k].cmd;
     if (feeder.pipeLength !== cmd.pipeLength) break;
-    if (feeder.name === 'find' || feeder.name === 'gfind') {
+    if (GREPS.has(feeder.name) && !parseArgs(feeder.args, ['-e', '-f', '--regexp', '--file', '-m', '--max-count']).short.has('v') && !feeder.args.includes('--invert-match')) {
+      grepped = true;
+    } else if (feeder.name === 'find' || feeder.name === 'gfind') {
       const roots = findRoots(feeder.args);
       out.targets.push(...roots.targets);
-      out.selective ||= roots.selective;
+      out.selective ||= roots.selective || grepped;
     } else if (feeder.name === 'echo' || feeder.name === 'printf') {
       out.targets.push(...feeder.args.filter((a) => !a.startsWith('-')).flatMap((a) => a.split(/\s+/)).filter((a) => a && !a.includes('%')));
     } else if (feeder.name === 'ls') {
       const ops = parseArgs(feeder.args).operands;
       out.targets.push(...(ops.length > 0 ? ops : ['.']));
+      out.selective ||= grepped;
     }
   }
   return out.targets.length > 0 ? out : null;
 }
+
+const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg']);
 
 /** The starting points of a find and whether it filters (for find piped into xargs). */
 function findRoots(args: string[]): Deletion {
@@ -654,7 +661,7 @@ export const infraDestroy = meta({
   id: 'destructive/infra-destroy',
   severity: 'critical',
   title: 'Infrastructure torn down',
-  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy; aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune, removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
+  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy; aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune -f (unforced, where the model cannot type the answer, it only asks), removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
   remediation: 'Confirm which environment was affected and recreate it from code/backups; never give agents production credentials.',
 });
 
@@ -911,7 +918,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               ctx.report({ rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, excerpt, facts)] });
               continue;
             }
-            const t = dataTeardown(loc.cmd, raw);
+            const t = dataTeardown(loc.cmd, raw, ctx.session.agent);
             if (!t) continue;
             ctx.report({
               rule: destructiveSql.id,
@@ -936,7 +943,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
-            const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw);
+            const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
             ctx.report(dictated.adjust(event, cmd.text, {
               rule: infraDestroy.id,
@@ -1001,8 +1008,8 @@ function containerExec(cmd: SimpleCommand): SimpleCommand | null {
 
 
 /** A data store destroyed without SQL: table rows for rails/prisma/kafka/vault/volumes, search index DELETEs. */
-function dataTeardown(cmd: SimpleCommand, raw: string): Teardown | null {
-  const t = serviceTeardown(cmd, raw);
+function dataTeardown(cmd: SimpleCommand, raw: string, agent: AgentId | null): Teardown | null {
+  const t = serviceTeardown(cmd, raw, agent);
   if (t?.family === 'data') return t;
   return searchIndexDeletion(cmd);
 }
