@@ -106,7 +106,7 @@ describe('guard: shell semantics', () => {
       [
         'xargs -a paths.txt rm -rf', 'xargs --arg-file=/tmp/paths rm -r', 'echo / | xargs --arg-file=/tmp/paths rm -rf', 'xargs rm -rf < doomed.txt',
         'cat doomed.txt | xargs rm -rf', 'cat a.txt b.txt | xargs -I{} rm -rf {}', 'cat list | xargs sudo rm -rf', 'parallel rm -rf :::: list.txt',
-        'xargs -a paths.txt rm -rf /home/dev/other',
+        'xargs -a paths.txt rm -rf /home/dev/other', 'sort -u doomed.txt | grep -v keep | xargs rm -rf',
       ],
       [
         'xargs -a paths.txt rm -f', 'cat list | xargs rm', 'cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a paths.txt cat', 'cat list | xargs grep -l x',

@@ -212,12 +212,15 @@ test('xargs and parallel deletions are judged by what feeds them', async () => {
 });
 
 test('xargs and parallel deleting names read from a file are a warning: the call does not show them', async () => {
-  for (const c of ['cat list.txt | xargs rm -rf', 'xargs -a list.txt rm -rf', 'xargs --arg-file=/tmp/paths rm -r', 'xargs rm -rf < list.txt', 'parallel rm -rf :::: list.txt', 'echo / | xargs --arg-file=/tmp/paths rm -rf']) {
+  for (const c of [
+    'cat list.txt | xargs rm -rf', 'xargs -a list.txt rm -rf', 'xargs --arg-file=/tmp/paths rm -r', 'xargs rm -rf < list.txt', 'parallel rm -rf :::: list.txt',
+    'echo / | xargs --arg-file=/tmp/paths rm -rf', 'sort -u list.txt | grep -v keep | xargs rm -rf', 'head -n 5 list.txt | xargs rm -rf', 'cat list | sed "s|^|/srv/|" | xargs rm -rf',
+  ]) {
     const drafts = only(await runRules([cmd(c)]), RM);
     assert.deepEqual(drafts.map((d) => [d.severity, d.title]), [['warning', 'Recursive delete of paths read from a file']], c);
   }
   // the file's names placed under a directory, names given on the line, a non-recursive rm
-  assert.deepEqual(await hits(['cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a list.txt rm -f', 'cat list.txt | xargs rm', 'xargs -a list.txt grep x'], RM), []);
+  assert.deepEqual(await hits(['cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a list.txt rm -f', 'cat list.txt | xargs rm', 'xargs -a list.txt grep x', 'cat | xargs rm -rf', 'echo a | cat | xargs rm -rf'], RM), []);
   assert.deepEqual(await severities('xargs -a list.txt rm -rf /etc', RM), ['critical']);
 });
 

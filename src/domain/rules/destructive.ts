@@ -302,12 +302,23 @@ function argFile(at: number, all: Located[]): { path: string; own: boolean } | n
   if (named) return { path: named, own: true };
   const redirected = via.redirects.find((r) => r.op === '<')?.target;
   if (redirected) return { path: redirected, own: true };
-  if (via.pipeIndex !== 1) return null;
-  const feeder = all[at - 1]?.cmd;
-  if (!feeder || feeder.pipeLength !== via.pipeLength || feeder.pipeIndex !== 0 || feeder.name !== 'cat') return null;
-  const files = feeder.args.filter((a) => !a.startsWith('-'));
+  // `cat list | xargs rm -rf`, `sort -u list | grep -v keep | xargs rm -rf`: a pipeline that starts
+  // by reading files and only filters or reshapes their lines on the way
+  if (via.pipeIndex < 1) return null;
+  const first = all[at - via.pipeIndex]?.cmd;
+  if (!first || first.pipeIndex !== 0 || first.pipeLength !== via.pipeLength || !LIST_READERS.has(first.name)) return null;
+  for (let k = at - via.pipeIndex + 1; k < at; k++) {
+    const stage = all[k].cmd;
+    if (stage.pipeLength !== via.pipeLength || !LINE_FILTERS.has(stage.name)) return null;
+  }
+  const files = parseArgs(first.args, ['-n', '-c', '-k', '-t', '-o', '-S', '-T', '--lines', '--bytes', '--key', '--field-separator', '--output']).operands;
   return files.length > 0 && !files.includes('-') ? { path: files.join(' '), own: false } : null;
 }
+
+/** Commands that print the lines of the files they are given. */
+const LIST_READERS = new Set(['cat', 'tac', 'sort', 'uniq', 'head', 'tail']);
+/** Commands that pass lines on, filtered or reshaped (the names still come from the file). */
+const LINE_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sort', 'uniq', 'head', 'tail', 'sed', 'tr', 'cut', 'awk', 'tac']);
 
 /** The xargs/parallel-launched shell a `-c` script's command came from (else the command itself). */
 function launcherOf(index: number, all: Located[]): number {
