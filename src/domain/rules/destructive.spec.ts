@@ -179,6 +179,9 @@ test('the project\'s source directory at the top of the tree (src/, source/) is 
   }
   assert.deepEqual(await hits(['rm -rf packages/app/src', 'rm -rf src/generated', 'find src -name "*.map" -delete', 'rm src/index.ts', 'rm -rf srcs'], ROOT), []);
   assert.deepEqual(await hits(['rm -rf src'], ROOT, { cwd: '/tmp/scratch-123' }), []);
+  // a source directory the session made itself (scaffolded, then started over) is its own work
+  assert.deepEqual(await hits(['mkdir -p src', 'rm -rf src'], ROOT), []);
+  assert.equal((await hits(['mkdir -p src/lib', 'rm -rf src'], ROOT)).length, 1);
 });
 
 test('rm behind busybox, env -, env -i, env -S, \\rm, command, nice, nohup, timeout, time, ionice, stdbuf, doas is still rm', async () => {

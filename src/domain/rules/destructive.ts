@@ -57,7 +57,7 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
   return !!home && TOOL_CACHES_IN_HOME.some((c) => abs === `${home}/${c}` || abs.startsWith(`${home}/${c}/`));
 }
 
-type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string; title?: string } | null;
+type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string; title?: string; part?: true } | null;
 
 /**
  * The directory named for the project's source at the top of the tree (`src/`): what the work is,
@@ -110,7 +110,7 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
     if (cwd && SOURCE_ROOTS.has(basename(abs)) && abs === `${cwd.replace(/\/+$/, '')}/${basename(abs)}`) {
-      return { rule: 'root', why: `the project's source directory (${basename(abs)}/), with any work in it not yet committed`, title: 'Recursive delete of the project\'s source directory' };
+      return { rule: 'root', why: `the project's source directory (${basename(abs)}/), with any work in it not yet committed`, title: 'Recursive delete of the project\'s source directory', part: true };
     }
     return null;
   }
@@ -399,7 +399,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
-    if (v.rule !== 'root' && !v.system && created?.covers(locate(operand, dir, ctx.session).abs)) {
+    if ((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(locate(operand, dir, ctx.session).abs)) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       return;
     }
