@@ -222,9 +222,11 @@ test('xargs and parallel deleting names read from a file are a warning: the call
     const drafts = only(await runRules([cmd(c)]), RM);
     assert.deepEqual(drafts.map((d) => [d.severity, d.title]), [['warning', 'Recursive delete of paths read from a file']], c);
   }
-  // the file's names placed under a directory, names given on the line, a non-recursive rm
+  // the file's names placed under a directory, a non-recursive rm, no file
   assert.deepEqual(await hits(['cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a list.txt rm -f', 'cat list.txt | xargs rm', 'xargs -a list.txt grep x', 'cat | xargs rm -rf', 'echo a | cat | xargs rm -rf'], RM), []);
   assert.deepEqual(await severities('xargs -a list.txt rm -rf /etc', RM), ['critical']);
+  // a name on the line as well: the file's names are still added after it
+  assert.deepEqual(only(await runRules([cmd('xargs -a list.txt rm -rf build')]), RM).map((d) => d.severity), ['warning']);
 });
 
 test('a grep between a listing and xargs rm passes only matching names: a filtered delete; grep -v does not filter', async () => {

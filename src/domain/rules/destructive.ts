@@ -275,7 +275,8 @@ function deletionOf(index: number, all: Located[]): Deletion | null {
   if (!via.wrappers.includes('xargs') && !via.wrappers.includes('parallel')) return rm;
   const token = replaceToken(via);
   const quads = via.args.indexOf('::::'); // parallel's `:::: FILE`: the names are in FILE
-  const own = rm.targets.filter((t) => t !== token && !t.includes('{}') && (quads < 0 || t !== via.args[quads + 1]));
+  const listed = quads >= 0 ? via.args[quads + 1] : undefined;
+  const own = rm.targets.filter((t) => t !== token && !t.includes('{}') && t !== listed);
   const inputs = at === index ? [] : parallelInputs(via);
   const file = argFile(at, all);
   // with an argument file, xargs/parallel take their names from it, not from the pipe
@@ -284,14 +285,15 @@ function deletionOf(index: number, all: Located[]): Deletion | null {
   return {
     targets, selective: fed?.selective ?? false,
     ...(rm.recursive === false ? { recursive: false as const } : {}),
-    // only when the names are the operands themselves (`-I{} rm -rf /tmp/{}` puts them under /tmp)
-    ...(file && rm.targets.every((t) => t === token || t === via.args[quads + 1]) && (!fed || file.own) ? { fromFile: file.path } : {}),
+    // not when each name goes into a path on the line (`-I{} rm -rf /tmp/{}` puts them under /tmp)
+    ...(file && !rm.targets.some((t) => t !== token && t.includes(token)) && (!fed || file.own) ? { fromFile: file.path } : {}),
   };
 }
 
 /**
  * The file an xargs/parallel launcher reads its names from: its own option (`-a F`,
- * `--arg-file=F`, parallel's `:::: F`; `own`), a `< F` redirect, or a `cat F` feeding its pipeline.
+ * `--arg-file=F`, parallel's `:::: F`) or a `< F` redirect (`own`: the pipe is not read), or a
+ * pipeline that starts by printing F's lines (`cat F |`, `sort -u F | grep … |`).
  */
 function argFile(at: number, all: Located[]): { path: string; own: boolean } | null {
   const via = all[at].cmd;
