@@ -173,3 +173,12 @@ test('the guard runs every rule module of the catalogue except those that judge 
   const expected = RULES.filter((r) => !sequences.has(r) && !r.metas.every((m) => wholeSession.has(m.category)));
   assert.deepEqual(new Set(GUARD_RULES), new Set(expected), 'a new rule module must be added to GUARD_RULES (or to the whole-session list, with a reason)');
 });
+
+test('an unforced prune runs where the model cannot type into the command (Claude Code, Gemini CLI), and is asked about in Codex, whose write_stdin can answer it', async () => {
+  for (const agent of ['claude-code', 'gemini-cli'] as const) {
+    assert.equal((await decide(agent, shellPayload(agent, 'docker system prune -a'))).decision, 'allow', agent);
+    assert.equal((await decide(agent, shellPayload(agent, 'docker system prune -af'))).decision, 'ask', agent);
+  }
+  assert.equal((await decide('codex', shellPayload('codex', 'docker system prune -a'))).decision, 'ask');
+  assert.equal((await decide('codex', shellPayload('codex', 'docker volume prune'))).decision, 'deny');
+});

@@ -6,7 +6,7 @@
 // the pending call alone behind the prompts. Rules keep one finding per key, so a command tried
 // again after a denial would be merged into the stored attempt's finding and never reach the
 // pending call; the second pass sees it afresh. Findings of either pass count.
-import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { AgentId, NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { Severity } from '../model/report.ts';
 import type { EventFacts, FindingDraft, IngestFacts, Rule, SessionFacts } from '../rules/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
@@ -75,7 +75,7 @@ export async function judge(pending: PendingCall, session: GuardSession, policy:
   const cwd = pending.cwd ?? session.cwd;
   const call = { ...pending.call };
   const home = pending.home ?? (cwd ? guessHome(cwd) : null);
-  const drafts = await findingsOnCall(call, session, cwd, home);
+  const drafts = await findingsOnCall(call, session, cwd, home, pending.agent);
   const facts = await factsFor(call);
   const findings = dedupe(drafts).map((d) => judged(d, policy)).filter((f) => f.action !== 'off');
   const sessionFacts = sessionFactsFor(cwd, home, pending);
@@ -85,7 +85,7 @@ export async function judge(pending: PendingCall, session: GuardSession, policy:
   return { decision, wouldBe: wouldBe.decision, reason: reasonFor(decision, wouldBe, policy), findings, summary };
 }
 
-async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: string | null, home: string | null): Promise<FindingDraft[]> {
+async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: string | null, home: string | null, agent: AgentId | null): Promise<FindingDraft[]> {
   // The pending call stands last; stored copies of it (the agent may have written it to the
   // transcript before asking) are left out.
   const context = session.events.filter((e) => !(e.kind === 'tool_call' && e.callId === call.callId) && !(e.kind === 'tool_result' && e.callId === call.callId));
@@ -93,9 +93,9 @@ async function findingsOnCall(call: ToolCallEvent, session: GuardSession, cwd: s
   const shown: NormEvent[] = carried.map((text, i) => ({ kind: 'tool_result', index: -1, line: 0, at: null, callId: `vouch-guard-seen-${i}`, output: text, exitCode: 0, isError: false, denied: false }) satisfies ToolResultEvent);
   const prompts = context.filter((e) => e.kind === 'prompt');
   const meta: NormEvent = { kind: 'session_meta', index: -1, line: 0, at: null, cwd: cwd ?? undefined, branch: session.branch ?? undefined };
-  const withContext = await runOver([meta, ...context, ...shown, call], cwd, home);
+  const withContext = await runOver([meta, ...context, ...shown, call], cwd, home, agent);
   if (!context.some((e) => e.kind === 'tool_call')) return withContext; // nothing earlier to merge into
-  const alone = await runOver([meta, ...prompts, ...shown, call], cwd, home);
+  const alone = await runOver([meta, ...prompts, ...shown, call], cwd, home, agent);
   return [...withContext, ...alone];
 }
 
@@ -109,9 +109,10 @@ function cleanIngest(totalLines: number): IngestFacts {
 }
 
 /** Runs the guard's rules over the events; returns the drafts with evidence on the last one. */
-async function runOver(events: NormEvent[], cwd: string | null, home: string | null): Promise<FindingDraft[]> {
+async function runOver(events: NormEvent[], cwd: string | null, home: string | null, agent: AgentId | null): Promise<FindingDraft[]> {
   const ingest = cleanIngest(events.length);
-  const sessionFacts: SessionFacts = { agent: null, format: 'claude-code-transcript', cwd, home, ingest };
+  // the agent that will run the call: what its tools can do matters (can it type into a prompt?)
+  const sessionFacts: SessionFacts = { agent, format: 'claude-code-transcript', cwd, home, ingest };
   const drafts: FindingDraft[] = [];
   const handlers = GUARD_RULES.map((r) => r.create({ session: sessionFacts, report: (d) => drafts.push(d) }));
   const calls = new Map<string, ToolCallEvent>();

@@ -101,6 +101,36 @@ describe('guard: shell semantics', () => {
       ['gh workflow list', 'gh cache list', 'gh run view 123', `curl 'http://localhost:9200/logs/_search'`, 'rclone sync /src remote:backups --dry-run', 'rclone delete remote:x -n'],
     ));
 
+  it('names read from a file when the command runs: xargs -a, --arg-file, < file, cat file |, parallel ::::', () =>
+    check(
+      [
+        'xargs -a paths.txt rm -rf', 'xargs --arg-file=/tmp/paths rm -r', 'echo / | xargs --arg-file=/tmp/paths rm -rf', 'xargs rm -rf < doomed.txt',
+        'cat doomed.txt | xargs rm -rf', 'cat a.txt b.txt | xargs -I{} rm -rf {}', 'cat list | xargs sudo rm -rf', 'parallel rm -rf :::: list.txt',
+        'xargs -a paths.txt rm -rf /home/dev/other', 'sort -u doomed.txt | grep -v keep | xargs rm -rf',
+      ],
+      [
+        'xargs -a paths.txt rm -f', 'cat list | xargs rm', 'cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a paths.txt cat', 'cat list | xargs grep -l x',
+        'find . -name "*.pyc" | xargs rm -rf', 'echo build dist | xargs rm -rf', 'parallel rm -rf ::: build dist',
+      ],
+    ));
+
+  it('a prune that asks for confirmation runs only when forced or answered', () =>
+    check(
+      [
+        'docker system prune -f', 'docker system prune --all --force', 'yes | docker system prune', 'docker system prune <<< y', 'echo y | docker volume prune',
+        'yes | bash -c "docker system prune"', 'podman volume prune -f', 'docker image prune -af',
+      ],
+      ['docker system prune', 'docker system prune -a', 'docker volume prune', 'docker image prune -a', 'podman system prune --filter until=24h'],
+    ));
+
+  it('the project\'s source directory at the top of the tree is asked about; other folders, deeper src and filtered finds are not', async () => {
+    for (const c of ['rm -rf src', 'rm -rf ./src/', 'rm -rf src/*', 'rm -rf /home/dev/project/src', 'find src -delete', 'rm -r source', 'sudo rm -rf sources']) {
+      assert.equal(await decide(c), 'ask', c);
+    }
+    await check([], ['rm -rf src/old', 'rm -rf packages/a/src', 'cd packages/a && rm -rf src', 'rm -rf docs', 'rm -rf node_modules', 'rm -rf ./build', 'find src -name "*.js" -delete', 'rm -rf srcs', 'rm src/index.ts']);
+    assert.equal(await decide('rm -rf src', '/tmp/scratch', '/home/dev'), 'allow'); // a checkout in temp space is throwaway
+  });
+
   it('git checkout options that take a value are not paths', () =>
     check(
       ['git checkout main src/a.ts', 'git checkout --track origin/main -- src/a.ts'],

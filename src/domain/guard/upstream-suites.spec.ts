@@ -54,7 +54,6 @@ function load(project: string): Suite {
 const DCG = 'destructive_command_guard';
 const SN = 'claude-code-safety-net';
 const TEMP = 'temp space: both guards let `rm -rf /tmp/x` run, and Vouch judges a delete by where it lands, whichever program makes it';
-const TREE = 'inside the working tree: Vouch lets recursive deletes there run (docs/integrations.md, "What the guard lets run")';
 const BUILD = 'build output in the working tree, rebuilt by the next build: Vouch lets it go (docs/integrations.md)';
 const FILTERED = 'a filtered find in the working tree removes the matching files, not the tree: routine cleanup';
 const UNPLACED = 'safety-net runs this test with no cwd and stops a relative delete it cannot place; Vouch does not stop on what it cannot place (a relative path in an unknown directory), and `.` or `~` it still places';
@@ -72,7 +71,6 @@ const EXCEPTIONS: Array<{ project: string; expect: 'block' | 'allow'; command: s
   { project: SN, expect: 'block', command: `cd /tmp && python -c "import os; os.system('rm -rf foo')"`, reason: `Vouch follows the cd: /tmp/foo is ${TEMP}` },
   { project: DCG, expect: 'block', command: 'rm -rf ./build', reason: BUILD },
   { project: DCG, expect: 'block', command: 'rm -rf node_modules', reason: BUILD },
-  { project: DCG, expect: 'block', command: 'rm -rf src', reason: TREE },
   { project: SN, expect: 'block', command: 'rm -rf 7 > /dev/null', reason: UNPLACED },
   { project: SN, expect: 'block', command: 'rm -rf 123 >/dev/null', reason: UNPLACED },
   { project: SN, expect: 'block', command: 'rm -rf `pwd`/escape', reason: `\`pwd\`/escape is inside the working directory: ${UNPLACED}` },
@@ -86,15 +84,12 @@ const EXCEPTIONS: Array<{ project: string; expect: 'block' | 'allow'; command: s
   { project: SN, expect: 'block', command: 'echo ok | xargs -I{} bash -c {}', reason: INPUT_OK },
   { project: SN, expect: 'block', command: 'echo ok | xargs bash -c', reason: INPUT_OK },
   { project: SN, expect: 'block', command: 'echo ok | parallel bash -c {}', reason: INPUT_OK },
-  { project: SN, expect: 'block', command: 'echo ok | xargs -a /tmp/paths rm -rf', reason: 'the paths come from a file at run time: Vouch cannot place them, and does not stop on what it cannot place' },
   { project: SN, expect: 'block', command: 'rm -rf build', env: 'SAFETY_NET_PARANOID_RM', reason: PARANOID },
   { project: SN, expect: 'block', command: 'rm -rf build', env: 'SAFETY_NET_PARANOID', reason: PARANOID },
   { project: SN, expect: 'block', command: `python -c "print('ok')"`, env: 'SAFETY_NET_PARANOID_INTERPRETERS', reason: PARANOID },
   { project: SN, expect: 'block', command: `python -c "print('ok')"`, env: 'SAFETY_NET_PARANOID', reason: PARANOID },
   // allow cases Vouch stops
   { project: SN, expect: 'allow', command: 'git reset --hard', env: 'SAFETY_NET_WORKTREE', reason: 'worktree mode (opt-in) lets a linked worktree be reset; the guard cannot see that a cwd is a linked worktree, and a reset there still loses its uncommitted work' },
-  { project: DCG, expect: 'allow', command: 'docker system prune', reason: 'upstream: "currently allowed - no docker pack yet", a gap of that guard, not a judgement' },
-  { project: DCG, expect: 'allow', command: 'docker system prune -a', reason: 'upstream: "currently allowed - no docker pack yet", a gap of that guard, not a judgement' },
   { project: DCG, expect: 'allow', command: 'kubectl delete namespace prod', reason: 'upstream: "currently allowed - no kubernetes pack yet", a gap of that guard, not a judgement' },
   { project: DCG, expect: 'allow', command: 'kubectl delete all --all', reason: 'upstream: "currently allowed - no kubernetes pack yet", a gap of that guard, not a judgement' },
   { project: SN, expect: 'allow', command: 'rm -r /some/path', reason: 'a recursive delete outside the tree: safety-net lets rm -r without -f by, since rm may prompt — nobody answers in an agent\'s shell, and rm asks nothing for writable files' },
@@ -135,15 +130,15 @@ interface Outcome { project: string; c: UpstreamCase; stopped: boolean; exceptio
 
 /**
  * The targets hold on the cases Vouch judges as the upstream does (the documented exceptions set
- * aside); with the exceptions counted as failures the figures may not fall below today's (94.2 %
- * stopped, 1.8 % of allow cases stopped), so the list cannot grow to pass the test.
+ * aside); with the exceptions counted as failures the figures may not fall below today's (94.6 %
+ * stopped, 1.4 % of allow cases stopped), so the list cannot grow to pass the test.
  */
 function targets(r: Rates): void {
   const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
   assert.ok(r.blockRateJudged >= 0.97, `block cases stopped ${pct(r.blockRateJudged)} (exceptions aside)`);
   assert.ok(r.allowRateJudged <= 0.01, `allow cases stopped ${pct(r.allowRateJudged)} (exceptions aside)`);
-  assert.ok(r.blockRate >= 0.94, `block cases stopped ${pct(r.blockRate)} with the exceptions counted`);
-  assert.ok(r.allowRate <= 0.018, `allow cases stopped ${pct(r.allowRate)} with the exceptions counted`);
+  assert.ok(r.blockRate >= 0.9458, `block cases stopped ${pct(r.blockRate)} with the exceptions counted`);
+  assert.ok(r.allowRate <= 0.0142, `allow cases stopped ${pct(r.allowRate)} with the exceptions counted`);
 }
 
 interface Rates { blockRate: number; allowRate: number; blockRateJudged: number; allowRateJudged: number }

@@ -233,7 +233,7 @@ tableTest('writers', WRITERS, (source) => {
 
 tableTest('teardowns', TEARDOWNS, (source) => {
   const cmd = subject(source, (c) => c.name);
-  const t = serviceTeardown(cmd, source);
+  const t = serviceTeardown(cmd, source, 'claude-code'); // an agent that cannot type into a running command
   return t ? `${t.family} ${t.severity}` : null;
 }, [
   ['kubectl delete ns staging', 'infra critical'],
@@ -286,7 +286,15 @@ tableTest('teardowns', TEARDOWNS, (source) => {
   ['railway down', 'infra warning'],
   ['railway up', null],
   ['docker system prune -f', 'infra warning'],
-  ['docker system prune --volumes', 'infra critical'],
+  ['docker system prune -af', 'infra warning'],
+  ['docker system prune <<< y', 'infra warning'],
+  ['docker system prune', null], // asks [y/N] and nobody answers in an agent's shell
+  ['docker system prune -a', null],
+  ['docker system prune --volumes --force', 'infra critical'],
+  ['docker system prune -af --volumes', 'infra critical'], // -f is --force here, not an option taking the next word
+  ['docker volume prune', null],
+  ['docker volume prune -f', 'data critical'],
+  ['podman volume prune < answers.txt', 'data critical'],
   ['podman system reset', 'data critical'],
   ['docker volume rm pgdata', 'data critical'],
   ['docker volume ls', null],
@@ -296,7 +304,8 @@ tableTest('teardowns', TEARDOWNS, (source) => {
   ['docker rm -f $(docker ps -aq)', 'infra warning'],
   ['docker rm web', null],
   ['docker rmi $(docker images -q)', 'infra warning'],
-  ['docker image prune -a', 'infra warning'],
+  ['docker image prune -a --force', 'infra warning'],
+  ['docker image prune -a', null],
   ['docker image prune', null],
   ['vault kv delete secret/app', 'data critical'],
   ['vault kv metadata delete secret/app', 'data critical'],

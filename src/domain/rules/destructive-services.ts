@@ -4,6 +4,7 @@
 // command up here. A row matches when its `path` is a prefix of the command's positional words
 // (option values removed with the tool's `valueOpts`), and its `when`/`unless` hold.
 import type { SimpleCommand } from '../shell/types.ts';
+import type { AgentId } from '../agents.ts';
 import { CommandTable, type Row as TableRow } from './command-table.ts';
 import { hostOfUrl, isLocalHost, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 
@@ -23,6 +24,8 @@ interface View extends ParsedArgs {
   /** The whole tool call's text: `docker rm -f $(docker ps -aq)` is judged by its substitution. */
   text: string;
   assignments: string[];
+  /** Something can answer the command's prompt: a pipe, `< file`, a heredoc or here-string, or the agent typing into it. */
+  fedInput: boolean;
 }
 
 interface Row extends TableRow<View> {
@@ -85,6 +88,18 @@ const AWS_DESTROY = /^(delete|terminate|deregister|purge|remove)-|^schedule-key-
 
 const K8S_STORAGE = /^(pvc|pv|persistentvolumeclaims?|persistentvolumes?|crds?|customresourcedefinitions?(\.apiextensions\.k8s\.io)?|storageclass(es)?|sc)(\/.*)?$/;
 const K8S_WORKLOAD = /^(deploy|deployments?(\.apps)?|statefulsets?|sts|daemonsets?|ds|services?|svc|nodes?|no|ingress(es)?|ing|secrets?)(\/.*)?$/;
+/**
+ * Docker's and Podman's prunes ask "Are you sure you want to continue? [y/N]" unless forced
+ * (`-f`, `--force`). Claude Code's Bash tool and Gemini CLI's shell give the model no way to type
+ * into a running command: unanswered, the prompt reads no (or waits until the call times out) and
+ * nothing is removed, and where Gemini shows the prompt in its terminal the person answers it.
+ * Forced, with input fed to it (`yes |`, `<<< y`), or in Codex (whose `write_stdin` lets the
+ * model type the `y`) or an unknown agent, it runs.
+ */
+const NO_TYPING_INTO_COMMANDS: ReadonlySet<AgentId> = new Set(['claude-code', 'gemini-cli']);
+
+const unansweredPrompt = (v: View) => !v.fedInput && !v.args.some((a) => a === '--force' || a === '--force=true' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
+
 const ALL_CONTAINERS = /docker\s+(?:container\s+)?(?:ps|ls)\b[^|)`]*\s-(?:[a-z]*a[a-z]*|-all)\b|podman\s+ps\b[^|)`]*\s-[a-z]*a/;
 const ALL_IMAGES = /docker\s+images?\b[^|)`]*-[a-z]*q|docker\s+image\s+ls\b[^|)`]*-[a-z]*q/;
 const RAILS_DB = /^db:(drop|reset|purge|truncate_all|migrate:reset|schema:load|seed:replant|setup)(:[\w:]+)?$/;
@@ -128,14 +143,15 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['netlify'], path: ['sites:delete'], family: 'infra', severity: 'critical', what: 'a Netlify site deleted' },
   { tools: ['railway'], path: [/^(delete|down)$/], family: 'infra', severity: 'warning', what: 'a Railway project or deployment removed' },
   // ---- containers
-  { tools: ['docker', 'podman'], path: ['system', 'prune'], family: 'infra', severity: (v) => (v.long.has('--volumes') ? 'critical' : 'warning'), what: 'unused containers, images and networks pruned' },
+  { tools: ['docker', 'podman'], path: ['system', 'prune'], unless: unansweredPrompt, family: 'infra', severity: (v) => (v.args.includes('--volumes') ? 'critical' : 'warning'), what: 'unused containers, images and networks pruned' },
   { tools: ['podman'], path: ['system', 'reset'], family: 'data', severity: 'critical', what: 'every Podman container, image and volume deleted' },
-  { tools: ['docker', 'podman'], path: ['volume', /^(rm|remove|prune)$/], family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
+  { tools: ['docker', 'podman'], path: ['volume', 'prune'], unless: unansweredPrompt, family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
+  { tools: ['docker', 'podman'], path: ['volume', /^(rm|remove)$/], family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
   { tools: ['docker', 'podman'], path: [/^(compose|container)$/, 'down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
   { tools: ['docker-compose', 'podman-compose'], path: ['down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
   { tools: ['docker', 'podman'], path: [/^(rm|container)$/], when: (v) => ALL_CONTAINERS.test(v.text), family: 'infra', severity: 'warning', what: 'every container removed' },
   { tools: ['docker', 'podman'], path: [/^(rmi|image)$/], when: (v) => ALL_IMAGES.test(v.text), family: 'infra', severity: 'warning', what: 'every image removed' },
-  { tools: ['docker', 'podman'], path: [/^(image|container)$/, 'prune'], when: has('-a', '--all'), family: 'infra', severity: 'warning', what: 'all unused images or stopped containers pruned' },
+  { tools: ['docker', 'podman'], path: [/^(image|container)$/, 'prune'], when: has('-a', '--all'), unless: unansweredPrompt, family: 'infra', severity: 'warning', what: 'all unused images or stopped containers pruned' },
   // ---- secrets and source hosting
   { tools: ['vault'], path: ['kv', /^(delete|destroy)$/], family: 'data', severity: 'critical', what: 'Vault secrets deleted' },
   { tools: ['vault'], path: ['kv', 'metadata', 'delete'], family: 'data', severity: 'critical', what: 'Vault secrets and all their versions deleted' },
@@ -242,13 +258,16 @@ function throughRunner(cmd: SimpleCommand): SimpleCommand {
 }
 
 /** What a command tears down, or null. `text` is the whole tool call (for `$(docker ps -aq)`). */
-export function serviceTeardown(command: SimpleCommand, text: string): Teardown | null {
+export function serviceTeardown(command: SimpleCommand, text: string, agent: AgentId | null = null): Teardown | null {
   const cmd = throughRunner(command);
   const tool = toolOf(cmd);
   const rows = TEARDOWNS.rowsOf(tool) ?? TEARDOWNS.rowsOf(tool.replace(/\.(sh|bat|cmd)$/, ''));
   if (!rows) return null;
   const parsed = parseArgs(cmd.args, VALUE_OPTS[tool.replace(/\.(sh|bat)$/, '')] ?? []);
-  const view: View = { ...parsed, args: cmd.args, text, assignments: cmd.assignments };
+  // a command in a `bash -c` string, an eval or a script fed to a shell reads that shell's input, which the call may feed
+  const fedInput = agent === null || !NO_TYPING_INTO_COMMANDS.has(agent) || cmd.pipeIndex > 0 || cmd.nested === 'shell-c' || cmd.nested === 'eval'
+    || cmd.redirects.some((r) => r.op.startsWith('<') && !r.op.startsWith('<('));
+  const view: View = { ...parsed, args: cmd.args, text, assignments: cmd.assignments, fedInput };
   const row = TEARDOWNS.first(rows, view);
   if (!row) return null;
   return { family: row.family, severity: typeof row.severity === 'function' ? row.severity(view) : row.severity, what: row.what };

@@ -168,7 +168,20 @@ test('rm -rf of *, .*, ./ and the cwd is a whole-tree warning; .. and ~/* are cr
   for (const c of ['rm -rf *', 'rm -rf .*', 'rm -rf ./', 'rm -rf ./*']) assert.equal((await hits([c], ROOT)).length, 1, c);
   assert.deepEqual(await severities('rm -rf ..', RM), ['critical']);
   assert.deepEqual(await severities('rm -rf ~/*', RM), ['critical']);
-  assert.deepEqual(await hits(['rm -rf src/*', 'rm -rf build/*', 'rm -rf ./dist/*'], ROOT), []);
+  assert.deepEqual(await hits(['rm -rf src/old/*', 'rm -rf build/*', 'rm -rf ./dist/*', 'rm -rf docs'], ROOT), []);
+});
+
+test('the project\'s source directory at the top of the tree (src/, source/) is a warning of its own; deeper src and filtered finds are not', async () => {
+  for (const c of ['rm -rf src', 'rm -rf src/*', 'rm -rf ./source/', 'find src -delete']) {
+    const [d] = await hits([c], ROOT);
+    assert.equal(d?.title, 'Recursive delete of the project\'s source directory', c);
+    assert.match(d.detail, /source directory \(src\/|source\/\)/, c);
+  }
+  assert.deepEqual(await hits(['rm -rf packages/app/src', 'rm -rf src/generated', 'find src -name "*.map" -delete', 'rm src/index.ts', 'rm -rf srcs'], ROOT), []);
+  assert.deepEqual(await hits(['rm -rf src'], ROOT, { cwd: '/tmp/scratch-123' }), []);
+  // a source directory the session made itself (scaffolded, then started over) is its own work
+  assert.deepEqual(await hits(['mkdir -p src', 'rm -rf src'], ROOT), []);
+  assert.equal((await hits(['mkdir -p src/lib', 'rm -rf src'], ROOT)).length, 1);
 });
 
 test('rm behind busybox, env -, env -i, env -S, \\rm, command, nice, nohup, timeout, time, ionice, stdbuf, doas is still rm', async () => {
@@ -198,7 +211,31 @@ test('xargs and parallel deletions are judged by what feeds them', async () => {
   for (const c of ['find / | xargs rm -rf', 'echo / | xargs rm -rf', 'ls ~ | xargs rm -rf', 'parallel rm -rf ::: ~ /etc', 'find ~ -type d | xargs -0 rm -rf']) {
     assert.deepEqual(await severities(c, RM), ['critical'], c);
   }
-  assert.deepEqual(await hits(['find . -name "*.orig" | xargs rm -rf', 'echo dist build | xargs rm -rf', 'ls *.log | xargs rm', 'git branch --merged | xargs git branch -d', 'cat list.txt | xargs rm -rf'], RM), []);
+  assert.deepEqual(await hits(['find . -name "*.orig" | xargs rm -rf', 'echo dist build | xargs rm -rf', 'ls *.log | xargs rm', 'git branch --merged | xargs git branch -d', 'cat list.txt | xargs rm -f'], RM), []);
+});
+
+test('xargs and parallel deleting names read from a file are a warning: the call does not show them', async () => {
+  for (const c of [
+    'cat list.txt | xargs rm -rf', 'xargs -a list.txt rm -rf', 'xargs --arg-file=/tmp/paths rm -r', 'xargs rm -rf < list.txt', 'parallel rm -rf :::: list.txt',
+    'echo / | xargs --arg-file=/tmp/paths rm -rf', 'sort -u list.txt | grep -v keep | xargs rm -rf', 'head -n 5 list.txt | xargs rm -rf', 'cat list | sed "s|^|/srv/|" | xargs rm -rf',
+  ]) {
+    const drafts = only(await runRules([cmd(c)]), RM);
+    assert.deepEqual(drafts.map((d) => [d.severity, d.title]), [['warning', 'Recursive delete of paths read from a file']], c);
+  }
+  // the file's names placed under a directory, a non-recursive rm, no file
+  assert.deepEqual(await hits(['cat list | xargs -I{} rm -rf /tmp/{}', 'xargs -a list.txt rm -f', 'cat list.txt | xargs rm', 'xargs -a list.txt grep x', 'cat | xargs rm -rf', 'echo a | cat | xargs rm -rf'], RM), []);
+  assert.deepEqual(await severities('xargs -a list.txt rm -rf /etc', RM), ['critical']);
+  // a name on the line as well: the file's names are still added after it
+  assert.deepEqual(only(await runRules([cmd('xargs -a list.txt rm -rf build')]), RM).map((d) => d.severity), ['warning']);
+});
+
+test('a grep between a listing and xargs rm passes only matching names: a filtered delete; grep -v does not filter', async () => {
+  assert.deepEqual(await hits(['find . | grep -E "(__pycache__|\\.pyc$)" | xargs rm -rf', 'ls | grep tmp | xargs rm -rf'], ROOT), []);
+  assert.deepEqual(await severities('find ~ | grep cache | xargs rm -rf', RM), ['warning']);
+  assert.equal((await hits(['find . | grep -v node_modules | xargs rm -rf'], ROOT)).length, 1);
+  assert.equal((await hits(['find . | xargs rm -rf'], ROOT)).length, 1);
+  assert.deepEqual(await severities('ls ~ | grep -v keep | xargs rm -rf', RM), ['critical']);
+  assert.deepEqual(await severities('echo / | grep / | xargs rm -rf', RM), ['critical']);
 });
 
 test('interpreter one-liners and heredocs that delete outside the tree are critical', async () => {
@@ -251,9 +288,24 @@ test('cloud resource deletion is critical: aws, gcloud, gsutil, az, platforms, g
     'aws dynamodb delete-table --table-name t', 'aws iam delete-role --role-name r', 'aws lambda delete-function --function-name f', 'aws ecr delete-repository --repository-name r',
     'aws --profile prod s3 rb s3://b --force', 'gcloud sql instances delete db', 'gcloud compute instances delete vm', 'gcloud storage rm -r gs://b', 'gsutil -m rm -r gs://b', 'gsutil rb gs://b',
     'az group delete -n rg', 'az vm delete -g rg -n vm', 'heroku apps:destroy -a app', 'fly apps destroy app', 'gh repo delete o/r --yes', 'gh secret delete TOKEN', 'kubectl delete namespace prod',
-    'kubectl delete deployments --all', 'kubectl delete pvc data-0', 'docker system prune -a --volumes',
+    'kubectl delete deployments --all', 'kubectl delete pvc data-0', 'docker system prune -af --volumes',
   ]) {
     assert.deepEqual(await severities(c, INFRA), ['critical'], c);
+  }
+});
+
+test('a prune that asks [y/N] deletes nothing where the model cannot type the answer (Claude Code, Gemini CLI); in Codex (write_stdin) it can', async () => {
+  const INFRA = 'destructive/infra-destroy';
+  const SQL = 'destructive/destructive-sql';
+  for (const agent of ['claude-code', 'gemini-cli'] as const) {
+    assert.deepEqual(await hits(['docker system prune -a', 'docker image prune -a'], INFRA, { agent }), [], agent);
+    assert.deepEqual(await hits(['docker volume prune'], SQL, { agent }), [], agent);
+    assert.deepEqual(await severities('docker system prune -af', INFRA, { agent }), ['warning'], agent);
+    assert.deepEqual(await severities('yes | docker volume prune', SQL, { agent }), ['critical'], agent);
+  }
+  for (const agent of ['codex'] as const) {
+    assert.deepEqual(await severities('docker system prune -a', INFRA, { agent }), ['warning'], String(agent));
+    assert.deepEqual(await severities('docker volume prune', SQL, { agent }), ['critical'], String(agent));
   }
 });
 

@@ -1,7 +1,7 @@
 // destructive: commands that destroy data outside what the agent was asked to change — recursive
 // deletes outside the worktree, disk wipes, executed destructive SQL, infrastructure teardown,
 // force pushes and git commands that throw away uncommitted work.
-import type { NormEvent } from '../model/events.ts';
+import type { AgentId, NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
@@ -32,14 +32,14 @@ export const rmOutsideWorktree = meta({
   id: 'destructive/rm-outside-worktree',
   severity: 'critical',
   title: 'Recursive delete outside the working tree',
-  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
+  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, xargs/parallel deleting names read from a file, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
   remediation: 'Check what was deleted and restore it from backup or version control; run agents in a sandbox or container that cannot reach these paths.',
 });
 export const rmWorktreeRoot = meta({
   id: 'destructive/rm-worktree-root',
   severity: 'warning',
   title: 'Recursive delete of the whole working tree or its .git',
-  description: 'rm -r of the project root itself (".", "*", the cwd) or of its .git directory: uncommitted work or the history is gone. Deleting build directories inside the tree (node_modules, dist, target …) is not reported.',
+  description: 'rm -r of the project root itself (".", "*", the cwd), of its .git directory, or of the source directory at the top of the tree (src, source, sources): uncommitted work or the history is gone. Deleting build directories and other folders inside the tree (node_modules, dist, target, docs …) is not reported.',
   remediation: 'Check that nothing uncommitted was lost; re-clone if the .git directory was removed.',
 });
 
@@ -57,7 +57,14 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
   return !!home && TOOL_CACHES_IN_HOME.some((c) => abs === `${home}/${c}` || abs.startsWith(`${home}/${c}/`));
 }
 
-type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string } | null;
+type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string; title?: string; part?: true } | null;
+
+/**
+ * The directory named for the project's source at the top of the tree (`src/`): what the work is,
+ * and where uncommitted work lies. Unlike build output it comes back only from git, and only as
+ * far as it was committed. Other top-level folders are names like any other (`docs`, `scripts`).
+ */
+const SOURCE_ROOTS = new Set(['src', 'source', 'sources']);
 
 const HOME_FOLDER: RmVerdict = { rule: 'out', severity: 'warning', why: 'a folder in the home directory that the log does not show to be the project', title: 'Recursive delete of a folder in the home directory' };
 
@@ -102,6 +109,9 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
     // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;
     if (cwd && (abs === cwd.replace(/\/+$/, '') || abs === `${cwd.replace(/\/+$/, '')}/.git`)) return { rule: 'root', why: abs.endsWith('/.git') ? 'the repository history (.git)' : 'the whole working tree' };
+    if (cwd && SOURCE_ROOTS.has(basename(abs)) && abs === `${cwd.replace(/\/+$/, '')}/${basename(abs)}`) {
+      return { rule: 'root', why: `the project's source directory (${basename(abs)}/), with any work in it not yet committed`, title: 'Recursive delete of the project\'s source directory', part: true };
+    }
     return null;
   }
   // Without a known cwd every absolute path under home looks "outside": only the unmistakable cases
@@ -130,6 +140,11 @@ interface Deletion {
    * only judged when it removes system files (`/etc/passwd`), where one file is enough damage.
    */
   recursive?: false;
+  /**
+   * `xargs -a list rm -rf`, `cat list | xargs rm -rf`, `xargs rm -rf < list`, `parallel rm -rf ::::
+   * list`: the names come from a file read when the command runs, which the call does not show.
+   */
+  fromFile?: string;
 }
 
 /** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
@@ -213,22 +228,29 @@ function fdDeletion(args: string[]): Deletion | null {
 function fedTargets(index: number, all: Located[]): Deletion | null {
   const { cmd } = all[index];
   const out: Deletion = { targets: [], selective: false };
+  // `find . | grep -E '__pycache__|\.pyc$' | xargs rm -rf`: grep passes only the names of a listing that match
+  let grepped = false;
   for (let k = index - 1; k >= 0 && k >= index - cmd.pipeIndex; k--) {
     const feeder = all[k].cmd;
     if (feeder.pipeLength !== cmd.pipeLength) break;
-    if (feeder.name === 'find' || feeder.name === 'gfind') {
+    if (GREPS.has(feeder.name) && !parseArgs(feeder.args, ['-e', '-f', '--regexp', '--file', '-m', '--max-count']).short.has('v') && !feeder.args.includes('--invert-match')) {
+      grepped = true;
+    } else if (feeder.name === 'find' || feeder.name === 'gfind') {
       const roots = findRoots(feeder.args);
       out.targets.push(...roots.targets);
-      out.selective ||= roots.selective;
+      out.selective ||= roots.selective || grepped;
     } else if (feeder.name === 'echo' || feeder.name === 'printf') {
       out.targets.push(...feeder.args.filter((a) => !a.startsWith('-')).flatMap((a) => a.split(/\s+/)).filter((a) => a && !a.includes('%')));
     } else if (feeder.name === 'ls') {
       const ops = parseArgs(feeder.args).operands;
       out.targets.push(...(ops.length > 0 ? ops : ['.']));
+      out.selective ||= grepped;
     }
   }
   return out.targets.length > 0 ? out : null;
 }
+
+const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg']);
 
 /** The starting points of a find and whether it filters (for find piped into xargs). */
 function findRoots(args: string[]): Deletion {
@@ -252,12 +274,53 @@ function deletionOf(index: number, all: Located[]): Deletion | null {
   const via = all[at].cmd;
   if (!via.wrappers.includes('xargs') && !via.wrappers.includes('parallel')) return rm;
   const token = replaceToken(via);
-  const own = rm.targets.filter((t) => t !== token && !t.includes('{}'));
+  const quads = via.args.indexOf('::::'); // parallel's `:::: FILE`: the names are in FILE
+  const listed = quads >= 0 ? via.args[quads + 1] : undefined;
+  const own = rm.targets.filter((t) => t !== token && !t.includes('{}') && t !== listed);
   const inputs = at === index ? [] : parallelInputs(via);
-  const fed = via.pipeIndex > 0 ? fedTargets(at, all) : null;
+  const file = argFile(at, all);
+  // with an argument file, xargs/parallel take their names from it, not from the pipe
+  const fed = via.pipeIndex > 0 && !file?.own ? fedTargets(at, all) : null;
   const targets = [...own, ...inputs, ...(fed?.targets ?? [])];
-  return { targets, selective: fed?.selective ?? false, ...(rm.recursive === false ? { recursive: false as const } : {}) };
+  return {
+    targets, selective: fed?.selective ?? false,
+    ...(rm.recursive === false ? { recursive: false as const } : {}),
+    // not when each name goes into a path on the line (`-I{} rm -rf /tmp/{}` puts them under /tmp)
+    ...(file && !rm.targets.some((t) => t !== token && t.includes(token)) && (!fed || file.own) ? { fromFile: file.path } : {}),
+  };
 }
+
+/**
+ * The file an xargs/parallel launcher reads its names from: its own option (`-a F`,
+ * `--arg-file=F`, parallel's `:::: F`) or a `< F` redirect (`own`: the pipe is not read), or a
+ * pipeline that starts by printing F's lines (`cat F |`, `sort -u F | grep … |`).
+ */
+function argFile(at: number, all: Located[]): { path: string; own: boolean } | null {
+  const via = all[at].cmd;
+  const launcher = via.wrappers.includes('xargs') ? 'xargs' : 'parallel';
+  const args = via.wrapperArgs?.[via.wrappers.indexOf(launcher)] ?? [];
+  const quads = via.args.indexOf('::::');
+  const named = optionValues(args, ['-a', '--arg-file'])[0] ?? (launcher === 'parallel' && quads >= 0 ? via.args[quads + 1] : undefined);
+  if (named) return { path: named, own: true };
+  const redirected = via.redirects.find((r) => r.op === '<')?.target;
+  if (redirected) return { path: redirected, own: true };
+  // `cat list | xargs rm -rf`, `sort -u list | grep -v keep | xargs rm -rf`: a pipeline that starts
+  // by reading files and only filters or reshapes their lines on the way
+  if (via.pipeIndex < 1) return null;
+  const first = all[at - via.pipeIndex]?.cmd;
+  if (!first || first.pipeIndex !== 0 || first.pipeLength !== via.pipeLength || !LIST_READERS.has(first.name)) return null;
+  for (let k = at - via.pipeIndex + 1; k < at; k++) {
+    const stage = all[k].cmd;
+    if (stage.pipeLength !== via.pipeLength || !LINE_FILTERS.has(stage.name)) return null;
+  }
+  const files = parseArgs(first.args, ['-n', '-c', '-k', '-t', '-o', '-S', '-T', '--lines', '--bytes', '--key', '--field-separator', '--output']).operands;
+  return files.length > 0 && !files.includes('-') ? { path: files.join(' '), own: false } : null;
+}
+
+/** Commands that print the lines of the files they are given. */
+const LIST_READERS = new Set(['cat', 'tac', 'sort', 'uniq', 'head', 'tail']);
+/** Commands that pass lines on, filtered or reshaped (the names still come from the file). */
+const LINE_FILTERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'sort', 'uniq', 'head', 'tail', 'sed', 'tr', 'cut', 'awk', 'tac']);
 
 /** The xargs/parallel-launched shell a `-c` script's command came from (else the command itself). */
 function launcherOf(index: number, all: Located[]): number {
@@ -347,12 +410,12 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
-    if (v.rule !== 'root' && !v.system && created?.covers(locate(operand, dir, ctx.session).abs)) {
+    if ((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(locate(operand, dir, ctx.session).abs)) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       return;
     }
     if (v.rule === 'root') {
-      ctx.report({ rule: rmWorktreeRoot.id, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
+      ctx.report({ rule: rmWorktreeRoot.id, title: v.title, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
     } else {
       ctx.report({
         rule: rmOutsideWorktree.id,
@@ -364,6 +427,18 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       });
     }
     return;
+  }
+  // Names read from a file when the command runs: the call does not show what goes, so it is
+  // not judged harmless either (a person should see the list before a recursive, forced delete).
+  if (deletion.fromFile !== undefined && deletion.recursive !== false) {
+    ctx.report({
+      rule: rmOutsideWorktree.id,
+      severity: 'warning',
+      title: 'Recursive delete of paths read from a file',
+      detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` recursively deletes the paths listed in ${safe(deletion.fromFile, facts, QUOTE_MAX)}, read when it runs: the call does not show which they are.`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'from-file',
+    });
   }
 }
 
@@ -608,7 +683,7 @@ export const infraDestroy = meta({
   id: 'destructive/infra-destroy',
   severity: 'critical',
   title: 'Infrastructure torn down',
-  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy; aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune, removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
+  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy; aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune -f (unforced, where the model cannot type the answer, it only asks), removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
   remediation: 'Confirm which environment was affected and recreate it from code/backups; never give agents production credentials.',
 });
 
@@ -865,7 +940,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               ctx.report({ rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, excerpt, facts)] });
               continue;
             }
-            const t = dataTeardown(loc.cmd, raw);
+            const t = dataTeardown(loc.cmd, raw, ctx.session.agent);
             if (!t) continue;
             ctx.report({
               rule: destructiveSql.id,
@@ -890,7 +965,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
-            const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw);
+            const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
             ctx.report(dictated.adjust(event, cmd.text, {
               rule: infraDestroy.id,
@@ -955,8 +1030,8 @@ function containerExec(cmd: SimpleCommand): SimpleCommand | null {
 
 
 /** A data store destroyed without SQL: table rows for rails/prisma/kafka/vault/volumes, search index DELETEs. */
-function dataTeardown(cmd: SimpleCommand, raw: string): Teardown | null {
-  const t = serviceTeardown(cmd, raw);
+function dataTeardown(cmd: SimpleCommand, raw: string, agent: AgentId | null): Teardown | null {
+  const t = serviceTeardown(cmd, raw, agent);
   if (t?.family === 'data') return t;
   return searchIndexDeletion(cmd);
 }

@@ -67,6 +67,9 @@ describe('detectSecrets: positives', () => {
       await assertFinds(text, v, /labelled/);
     }
   });
+  it('a random value with an id or a camel-case word beside it is still a secret (random parts are no words)', async () => {
+    for (const v of ['clm21043:Xk9qTz2bLm4Rw8Pd', 'ContentType:a8Kd92LmQz7Rw3Tx', 'AgencyCode-9fK2mQ8zL4xR7wT1']) await assertFinds(`api_token = "${v}"`, v, /labelled/);
+  });
   it('a name ending in a credential key, with spaces around the operator (Python, TOML, INI)', async () => {
     const v = fake.genericValue();
     for (const text of [`encryption_key = "${v}"`, `SIGNING_KEY = '${v}'`, `webhook_key : ${v}`, `master_key := "${v}"`]) {
@@ -112,6 +115,7 @@ describe('detectSecrets: negatives (no crying wolf)', () => {
     'words with digits': 'password_policy: min12chars\nTOKEN=token2024',
     'identifier keys, spaced': `cache_key = "a9Zq8vN3kLp2Xw9Rt5Yb"\nprimary_key = "user_id_2024"\nkey = "3f9a1c2e7b4d5f60718293a4b5c6d7e8f9012345"\nsort_key : created_at_2`,
     'names made of words': 'branch.20260206-secrets-redaction.merge=refs/heads/20260206-secrets-redaction\nSECRET_NAME=my-app-prod-2024',
+    'names in camel case, with an id beside them': 'api_token = "clm21043:AgencyIdentificationCodeContentType"\nSECRET_TYPE=v2:ContentSecurityPolicy\nauth_token: "session42-refreshTokenHandler"',
   };
   for (const [name, text] of Object.entries(negatives)) {
     it(name, async () => {

@@ -127,12 +127,22 @@ export function looksRandom(value: string): boolean {
 
 /**
  * "refs/heads/2026-fix-secrets", "my-app-prod-v2": every separated part is a plain word or a
- * plain number. Random tokens mix letters and digits (or cases) inside their parts.
+ * plain number. Random tokens mix letters and digits (or cases) inside their parts. A part may
+ * also be words run together in camel case, three letters a word at least (`ContentType`,
+ * `agencyIdentificationCode`: a type or field name): random characters almost never fall into
+ * a capital followed by two or more lower-case letters, over and over, with no digit.
  */
 function isComposedOfWords(value: string): boolean {
   const parts = value.split(/[^A-Za-z0-9]+/).filter((p) => p.length > 0);
-  return parts.length >= 2 && parts.every((p) => /^(?:\d+|[a-z]+|[A-Z]+|[A-Z][a-z]+)$/.test(p));
+  const camel = parts.some((p) => CAMEL_WORDS.test(p));
+  if (parts.length < 2 && !camel) return false;
+  // beside a name in camel case, a short name with a number (`clm21043`) is an id too
+  return parts.every((p) => WORD_PART.test(p) || CAMEL_WORDS.test(p) || (camel && /^[a-z]+\d{1,8}$/.test(p)));
 }
+
+const WORD_PART = /^(?:\d+|[a-z]+|[A-Z]+|[A-Z][a-z]+)$/;
+/** Two or more words run together in camel case, each three letters or more. */
+const CAMEL_WORDS = /^(?:[a-z]{3,}|[A-Z][a-z]{2,})(?:[A-Z][a-z]{2,})+$/;
 
 // AWS secret keys have no prefix; secretlint's rule finds them by name, and so does this one
 // (without a secretlint run for every `secret=` in a log).
