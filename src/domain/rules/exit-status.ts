@@ -62,7 +62,9 @@ function quiet(result: ToolResultEvent): boolean {
 
 /** `powershell -Command '<script>'`: the script, whose simple pipelines read like a POSIX shell's. */
 function powershellScript(shell: ParsedShell | undefined): string | null {
-  const only = shell?.commands.length === 1 ? shell.commands[0] : null;
+  // The script's own commands are parsed too (nested): the line itself is one top-level command.
+  const top = shell?.commands.filter((c) => c.nested === null) ?? [];
+  const only = top.length === 1 ? top[0] : null;
   if (!only || !POWERSHELL.test(only.name)) return null;
   const at = only.args.findIndex((a) => /^-(?:c|command)$/i.test(a));
   return at >= 0 && at === only.args.length - 2 ? only.args[at + 1] : null;

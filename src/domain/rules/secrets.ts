@@ -465,12 +465,16 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // Followed wherever a repository may hold it: the tree, or a repository elsewhere in home (a
     // session launched in one folder that works in ~/config-repo commits and pushes from there).
     if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other').map((l) => l.abs), hit, evidenceHere[0]);
-    const severity = scratch || local || stored || already ? 'info' : intoFile ? 'warning' : inputSeverity(hit, lowStakes);
+    // Put into a command that only talks to the service that issued it (a Google token in a
+    // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).
+    const remote = fx.net.filter((n) => !n.local);
+    const toIssuer = !intoFile && remote.length > 0 && remote.every((n) => isIssuerHost(hit, n.host));
+    const severity = scratch || local || stored || already ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     ctx.report({
       rule: inToolInput.id,
       severity,
       title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
-      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}${already && !stored ? (shownBefore?.published ? ' (a default the project\'s own template, sample or seed files carry)' : ' (it was in that file already: the session read it there)') : ''}.`,
+      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}${toIssuer ? ` (only to ${safe(remote[0].host, null, 80)}, the service that issued it)` : ''}${already && !stored ? (shownBefore?.published ? ' (a default the project\'s own template, sample or seed files carry)' : ' (it was in that file already: the session read it there)') : ''}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
