@@ -387,11 +387,15 @@ class ShownContent {
     if (!h) return;
     this.held.delete(result.callId);
     const clean = !result.isError && !result.denied && result.output.trim().length > 0 && facts.secrets.length === 0 && !CREDENTIAL_ENTRY.test(result.output.slice(0, 200_000));
+    // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
+    const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     const cause = h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${plural(h.drafts.length, 'credential file')} read by one call (each is in the evidence).` } : undefined;
     for (const d of h.drafts) {
-      const draft = clean
-        ? { ...d, severity: 'info' as const, title: 'Credential file read: no credential in what it showed', detail: `${d.detail} Its content, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
-        : { ...d, ...(cause ? { cause } : {}) };
+      const draft = empty
+        ? { ...d, severity: 'info' as const, title: 'Credential file read attempted: nothing was shown', detail: `${d.detail} The call failed and printed nothing: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
+        : clean
+          ? { ...d, severity: 'info' as const, title: 'Credential file read: no credential in what it showed', detail: `${d.detail} Its content, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
+          : { ...d, ...(cause ? { cause } : {}) };
       outcomes.report(h.call, 'run', draft);
     }
   }
