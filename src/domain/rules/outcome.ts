@@ -71,10 +71,14 @@ export interface Refusal {
   refused?: boolean;
 }
 
+const REFUSAL_WORDS = /operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS/i;
+
 /** A refusal line (permission, sandbox, read-only) that names the target path or its file name. */
 function namedRefusal(output: string, target: string): string | null {
   const base = target.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '');
-  if (base.length < 3) return null;
+  // The line must hold the name and one of the words: without both, none does (the scan below
+  // tries every position of every line, issue 30).
+  if (base.length < 3 || !output.includes(base) || !REFUSAL_WORDS.test(output)) return null;
   for (const m of output.matchAll(/[^\n]*(?:operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS)[^\n]*/gi)) {
     if (m[0].includes(base)) return m[0];
   }
