@@ -144,8 +144,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     const unreached = unreachedExit(command, result.exitCode);
     if (unreached) return { why: `the transfer never reached its host (${unreached}: no connection), so nothing was sent or received`, line: null };
   } else if (effect === 'write') {
-    const m = WRITE_REFUSED.exec(output);
-    if (m && failed) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0], refused: true };
+    const m = failed ? WRITE_REFUSED.exec(output) : null;
+    if (m) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0], refused: true };
   }
   return null;
 }
