@@ -323,8 +323,17 @@ interface Place {
 }
 
 const places = new Map<string, Place>();
+/** The last two paths asked about: whoAsked tries one path (or a path and its folder) on every request in turn. */
+const recent: { abs: string; home: string | null; place: Place }[] = [];
 
 function placeOf(abs: string, home: string | null): Place {
+  for (const r of recent) if (r.abs === abs && r.home === home) return r.place;
+  const place = placeOfUncached(abs, home);
+  if (recent.unshift({ abs, home, place }) > 2) recent.pop();
+  return place;
+}
+
+function placeOfUncached(abs: string, home: string | null): Place {
   return memo(places, `${home ?? ''}\u0000${abs}`, () => {
     const forms: string[] = [];
     const withHome = (p: string): void => {
