@@ -21,7 +21,7 @@ import { RULES, RULE_METAS } from './rules/index.ts';
 import { ruleFailed } from './rules/coverage.ts';
 import { loadShellParser, parseShell } from './shell/parse.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
-import { maskKnown } from './secrets/mask.ts';
+import { knownMasker } from './secrets/mask.ts';
 import { onlyText, textsOf } from './event-texts.ts';
 import { guessHome, resolvePath } from './paths.ts';
 import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
@@ -143,6 +143,8 @@ class AnalysisRun {
   private eventCount = 0;
   private readonly openCalls = new Map<string, ToolCallEvent>();
   private readonly knownSecrets = new Set<string>();
+  private masker: (text: string) => string = identity;
+  private maskerSize = 0;
   private readonly timeline: TimelineBuilder;
   private readonly tally = new Tally();
   private readonly findings: FindingCollector;
@@ -503,7 +505,7 @@ class AnalysisRun {
   private reportPass(event: NormEvent, call: ToolCallEvent | undefined, secrets: SecretHit[], found: string[] | null, drafts: TaggedDraft[] | null, changes: ShellChange[] | null): void {
     if (found) for (const v of found) if (this.knownSecrets.size < KNOWN_SECRETS_MAX) this.knownSecrets.add(v);
     this.prevention.observe(event, call);
-    const eventMask = secrets.length > 0 ? (t: string) => maskKnown(t, secrets.map((s) => s.value)) : identity;
+    const eventMask = secrets.length > 0 ? knownMasker(secrets.map((s) => s.value)) : identity;
     const timelineIndex = this.timeline.add(event, eventMask);
     this.tally.add(event, timelineIndex, (p) => this.displayPath(p), changes);
     this.reportDrafts(drafts, event.index);
@@ -569,7 +571,14 @@ class AnalysisRun {
   }
 
   private maskAll(text: string): string {
-    return this.knownSecrets.size > 0 ? maskKnown(text, this.knownSecrets) : text;
+    const size = this.knownSecrets.size;
+    if (size === 0) return text;
+    // The set only grows: its size says whether the masker built for it is still the one.
+    if (size !== this.maskerSize) {
+      this.masker = knownMasker(this.knownSecrets);
+      this.maskerSize = size;
+    }
+    return this.masker(text);
   }
 
   private displayPath(p: string): string {

@@ -55,7 +55,8 @@ function positiveInt(v: string): number {
 }
 
 export async function runAnalyzeCommand(paths: string[], opts: AnalyzeOptions): Promise<number> {
-  tuneForAnalysis(); // V8 flags for an analysing process: see analysis-pool/v8-flags.ts
+  // V8 flags for an analysing process (see analysis-pool/v8-flags.ts); one log adds the young-generation cap.
+  tuneForAnalysis({ youngCap: false });
   try {
     if (paths.length === 1 && !(await isDirectory(paths[0]))) return await runAnalyze(paths[0], opts);
     return await runMany(paths, opts);

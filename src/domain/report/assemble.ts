@@ -9,7 +9,7 @@ import type { DetectResult } from '../ingest/detect.ts';
 import type { CollectedFinding } from './findings.ts';
 import type { Tally } from './tally.ts';
 import type { TimelineBuilder } from './timeline.ts';
-import { fragmentMasker, maskKnown } from '../secrets/mask.ts';
+import { fragmentMasker, knownMasker } from '../secrets/mask.ts';
 import { outcomeOf, trustScore } from '../scoring/score.ts';
 import { writeNarrative } from './narrative.ts';
 import { ANALYZER_VERSION } from '../version.ts';
@@ -88,8 +88,10 @@ function countBySeverity(findings: { severity: 'critical' | 'warning' | 'info' }
  */
 function maskDeep<T>(value: T, secrets: Set<string>): T {
   const fragments = fragmentMasker(secrets);
+  // The masker of the known values built once for the whole report, not looked up per string.
+  const known = knownMasker(secrets);
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return fragments(maskKnown(v, secrets));
+    if (typeof v === 'string') return fragments(known(v));
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};

@@ -3,8 +3,28 @@
 /** Collapse whitespace and cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max = 160): string {
   if (isOneLine(text, max)) return text;
-  const flat = (text.length > max * 4 ? text.slice(0, max * 4) : text).replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+  // Collapsing and trimming the first max × 4 characters, word by word, only until more than
+  // `max` characters are out (the rest would be cut): what `.replace(/\s+/g, ' ').trim()` of
+  // them gives, up to there.
+  const end = Math.min(text.length, max * 4);
+  let out = '';
+  for (let i = 0; i < end; ) {
+    while (i < end && isSpace(text.charCodeAt(i))) i++;
+    if (i >= end) break;
+    let j = i + 1;
+    while (j < end && !isSpace(text.charCodeAt(j))) j++;
+    out = out.length === 0 ? text.slice(i, j) : `${out} ${text.slice(i, j)}`;
+    if (out.length > max) break;
+    i = j;
+  }
+  return out.length > max ? out.slice(0, max - 1) + '…' : out;
+}
+
+/** What `\s` matches in a JavaScript regular expression (white space and line terminators). */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 /**

@@ -110,15 +110,25 @@ const SHORT_H_ACTS = /^(shutdown|halt|poweroff|reboot)$/;
  * version destroys nothing.
  */
 export function asksForInfo(cmd: SimpleCommand): boolean {
-  const end = cmd.args.indexOf('--');
-  const args = end >= 0 ? cmd.args.slice(0, end) : cmd.args;
-  if (args.some((a) => a === '--help' || a === '--version')) return true;
-  if (args[0] === 'help') return true;
-  const words = args.filter((a) => !a.startsWith('-'));
-  const flags = args.filter((a) => a.startsWith('-'));
-  if (flags.length !== 1 || (flags[0] !== '-h' && flags[0] !== '-V') || SHORT_H_ACTS.test(cmd.name)) return false;
+  // One pass, no copies: four destructive checks ask this of every command (issue 30).
+  const all = cmd.args;
+  const end = all.indexOf('--');
+  const n = end >= 0 ? end : all.length;
+  let flags = 0;
+  let flag = '';
+  let flagAt = -1;
+  for (let i = 0; i < n; i++) {
+    const a = all[i];
+    if (a === '--help' || a === '--version') return true;
+    if (a.startsWith('-') && flags++ === 0) {
+      flag = a;
+      flagAt = i;
+    }
+  }
+  if (n > 0 && all[0] === 'help') return true;
+  if (flags !== 1 || (flag !== '-h' && flag !== '-V') || SHORT_H_ACTS.test(cmd.name)) return false;
   // Only subcommand words may come with it: `rm -V`, `docker rm -h`, not `tar -V label -cf x`.
-  return args.indexOf(flags[0]) === args.length - 1 && words.length <= 2;
+  return flagAt === n - 1 && n - 1 <= 2;
 }
 
 // ---- test / build commands ---------------------------------------------------------------------

@@ -71,10 +71,14 @@ export interface Refusal {
   refused?: boolean;
 }
 
+const REFUSAL_WORDS = /operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS/i;
+
 /** A refusal line (permission, sandbox, read-only) that names the target path or its file name. */
 function namedRefusal(output: string, target: string): string | null {
   const base = target.replace(/[\\/]+$/, '').replace(/^.*[\\/]/, '');
-  if (base.length < 3) return null;
+  // The line must hold the name and one of the words: without both, none does (the scan below
+  // tries every position of every line, issue 30).
+  if (base.length < 3 || !output.includes(base) || !REFUSAL_WORDS.test(output)) return null;
   for (const m of output.matchAll(/[^\n]*(?:operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS)[^\n]*/gi)) {
     if (m[0].includes(base)) return m[0];
   }
@@ -93,6 +97,10 @@ type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: stri
 // read first (Claude Code), a path outside the workspace or under ignore patterns (Gemini CLI), a
 // sandbox rejection (Codex), a hook that blocked the call (all three).
 const HARNESS_REFUSED = /File has not been read yet[^\n]*|(?:cd to '[^'\n]*'|[^\n]{0,80}) was blocked\. For security, Claude Code may only[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
+// The same without its second branch, for the outputs that do not hold that branch's words (almost
+// all): `[^\n]{0,80}` before them was tried at every position of every output (issue 30).
+const HARNESS_CLAUDE_CD = /was blocked\. For security, Claude Code may only/i;
+const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
 const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
@@ -117,7 +125,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
-  const harness = HARNESS_REFUSED.exec(output);
+  const harness = failed || output.length < 2_000 ? (HARNESS_CLAUDE_CD.test(output) ? HARNESS_REFUSED : HARNESS_REFUSED_OTHER).exec(output) : null;
   if (harness && (failed || output.length < 2_000)) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0], refused: true };
   const sudo = SUDO_STOPPED.exec(output);
   // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
@@ -136,8 +144,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     const unreached = unreachedExit(command, result.exitCode);
     if (unreached) return { why: `the transfer never reached its host (${unreached}: no connection), so nothing was sent or received`, line: null };
   } else if (effect === 'write') {
-    const m = WRITE_REFUSED.exec(output);
-    if (m && failed) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0], refused: true };
+    const m = failed ? WRITE_REFUSED.exec(output) : null;
+    if (m) return { why: 'the write was refused (sandbox or file permissions), so nothing was written', line: m[0], refused: true };
   }
   return null;
 }

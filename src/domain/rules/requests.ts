@@ -165,7 +165,7 @@ export function words(text: string): string[] {
     .match(/[a-z0-9]+/g) ?? [];
 }
 
-const WORDS_MAX = 16;
+const WORDS_MAX = 64;
 const wordsOf = new Map<string, string[]>();
 
 /** words() of a request, kept for the few prompts in force (every file is checked against them). */
@@ -274,26 +274,95 @@ export function namesFile(request: string, path: string): boolean {
  */
 export function namesPath(request: string, abs: string, home: string | null): boolean {
   if (!request) return false;
-  const text = request.includes('\\') ? request.replace(/\\/g, '/') : request;
-  const forms = (p: string): string[] => {
-    const out = [p];
-    if (home && (p === home || p.startsWith(home + '/'))) {
-      const rel = p.slice(home.length).replace(/^\//, '');
-      out.push(`~/${rel}`, `$HOME/${rel}`);
-    }
-    return out;
-  };
-  const parts = abs.split('/').filter(Boolean);
-  const homeDepth = home ? home.split('/').filter(Boolean).length : 0;
-  for (let n = parts.length; n >= 2; n--) {
-    const p = '/' + parts.slice(0, n).join('/');
-    const depth = home && p.startsWith(home + '/') ? n - homeDepth : n;
-    if (n < parts.length && depth < 2) break;
-    if (forms(p).some((f) => containsPath(text, f))) return true;
-  }
+  const text = slashed(request);
+  const place = placeOf(abs, home);
+  for (const f of place.forms) if (containsPath(text, f)) return true;
   // Outside the tree a loose spelling excuses nothing: the file's own name, as written.
-  const base = basename(abs).toLowerCase();
-  return base.length >= 4 && /[._-]/.test(base) && containsPath(text.toLowerCase(), base);
+  return place.base !== null && containsPath(lowerOf(text), place.base);
+}
+
+// The same few requests are checked against every path a rule sees, and each path against every
+// request in force: what is derived from each side alone is derived once (issue 30).
+const DERIVED_MAX = 64;
+
+function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make(key);
+    if (map.size >= DERIVED_MAX) map.delete(map.keys().next().value as string);
+    map.set(key, v);
+  }
+  return v;
+}
+
+const slashedOf = new Map<string, string>();
+const lowered = new Map<string, string>();
+const saidOf = new Map<string, string[]>();
+
+/** The request with Windows separators as slashes. */
+function slashed(request: string): string {
+  return request.includes('\\') ? memo(slashedOf, request, (r) => r.replace(/\\/g, '/')) : request;
+}
+
+function lowerOf(text: string): string {
+  return memo(lowered, text, (t) => t.toLowerCase());
+}
+
+/** The request's words that may name a place: five letters or more, not a common path part. */
+function said(request: string): string[] {
+  return memo(saidOf, request, (r) => [...new Set(words(r).filter((w) => w.length >= 5 && !PLACE_WORDS_IGNORED.has(w)))]);
+}
+
+interface Place {
+  /** The path and the directories holding it that a request can name, in the order they are tried. */
+  forms: string[];
+  /** The file's own name when written out with a dot or dash (lower case), else null. */
+  base: string | null;
+  /** The distinctive parts of its folders' names (namesPlace), in order. */
+  parts: string[];
+}
+
+const places = new Map<string, Place>();
+/** The last two paths asked about: whoAsked tries one path (or a path and its folder) on every request in turn. */
+const recent: { abs: string; home: string | null; place: Place }[] = [];
+
+function placeOf(abs: string, home: string | null): Place {
+  for (const r of recent) if (r.abs === abs && r.home === home) return r.place;
+  const place = placeOfUncached(abs, home);
+  if (recent.unshift({ abs, home, place }) > 2) recent.pop();
+  return place;
+}
+
+function placeOfUncached(abs: string, home: string | null): Place {
+  return memo(places, `${home ?? ''}\u0000${abs}`, () => {
+    const forms: string[] = [];
+    const withHome = (p: string): void => {
+      forms.push(p);
+      if (home && (p === home || p.startsWith(home + '/'))) {
+        const rel = p.slice(home.length).replace(/^\//, '');
+        forms.push(`~/${rel}`, `$HOME/${rel}`);
+      }
+    };
+    const parts = abs.split('/').filter(Boolean);
+    const homeDepth = home ? home.split('/').filter(Boolean).length : 0;
+    for (let n = parts.length; n >= 2; n--) {
+      const p = '/' + parts.slice(0, n).join('/');
+      const depth = home && p.startsWith(home + '/') ? n - homeDepth : n;
+      if (n < parts.length && depth < 2) break;
+      withHome(p);
+    }
+    const base = basename(abs).toLowerCase();
+    const placeParts: string[] = [];
+    const rel = home && abs.startsWith(home + '/') ? abs.slice(home.length + 1) : abs;
+    for (const dir of rel.split('/').slice(0, -1)) {
+      if (dir.startsWith('.')) continue; // .git, .config: the tools' own folders name no place
+      for (const part of dir.toLowerCase().split(/[-_.\s]+/)) {
+        if (part.length < 5 || PLACE_WORDS_IGNORED.has(part)) continue;
+        placeParts.push(part);
+      }
+    }
+    return { forms, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts };
+  });
 }
 
 // Words for the agents' own session stores as people say them.
@@ -317,15 +386,10 @@ export function namesPlace(request: string, abs: string, home: string | null): b
   if (!request) return false;
   if (namesPath(request, abs, home)) return true;
   if (AGENT_STORE_PATH.test(abs) && STORE_WORDS.test(request)) return true;
-  const said = new Set(words(request).filter((w) => w.length >= 5 && !PLACE_WORDS_IGNORED.has(w)));
-  if (said.size === 0) return false;
-  const rel = home && abs.startsWith(home + '/') ? abs.slice(home.length + 1) : abs;
-  for (const dir of rel.split('/').slice(0, -1)) {
-    if (dir.startsWith('.')) continue; // .git, .config: the tools' own folders name no place
-    for (const part of dir.toLowerCase().split(/[-_.\s]+/)) {
-      if (part.length < 5 || PLACE_WORDS_IGNORED.has(part)) continue;
-      if (said.has(part) || [...said].some((w) => soundsAlike(w, part))) return true;
-    }
+  const heard = said(request);
+  if (heard.length === 0) return false;
+  for (const part of placeOf(abs, home).parts) {
+    if (heard.includes(part) || heard.some((w) => soundsAlike(w, part))) return true;
   }
   return false;
 }

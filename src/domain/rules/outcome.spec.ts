@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ToolResultEvent } from '../model/events.ts';
+import { refusal } from './outcome.ts';
+
+function result(output: string, isError = true): ToolResultEvent {
+  return { kind: 'tool_result', index: 1, line: 2, at: null, callId: 'c1', output, exitCode: null, isError, denied: false };
+}
+
+const CD = "cd to '/home/dev/x' was blocked. For security, Claude Code may only change directories to child directories of the original working directory";
+
+test('harness refusals: each form is read from a failed result, on the line that says it', () => {
+  const cases: [string, string][] = [
+    [`ERROR: ${CD}.`, `ERROR: ${CD}.`],
+    [`noise\nsome command was blocked. For security, Claude Code may only run it here\nmore`, 'some command was blocked. For security, Claude Code may only run it here'],
+    ['File has not been read yet. Read it first before writing to it.', 'File has not been read yet. Read it first before writing to it.'],
+    ['x\nString to replace not found in file.\n', 'String to replace not found in file.'],
+    ['Rejected by the sandbox policy', 'Rejected by the sandbox policy'],
+    ['PreToolUse:Bash hook error: nope', 'PreToolUse:Bash hook error: nope'],
+    ['denied by a hook because', 'denied by a hook because'],
+  ];
+  for (const [output, line] of cases) {
+    const r = refusal(result(output), 'write');
+    assert.equal(r?.line, line, output);
+    assert.equal(r?.refused, true);
+  }
+});
+
+test('harness refusals: the leftmost form wins, whichever branch it is', () => {
+  // The cd branch's words present, another form earlier in the output: the earlier one is the line.
+  assert.equal(refusal(result(`String to replace not found in file\n${CD}`), 'write')?.line, 'String to replace not found in file');
+  assert.equal(refusal(result(`${CD}\nString to replace not found in file`), 'write')?.line, CD);
+});
+
+test('harness refusals: not read from a long output of a call that succeeded, nor from unrelated text', () => {
+  assert.equal(refusal(result(`${'ok\n'.repeat(1_000)}File has not been read yet`, false), 'run'), null);
+  assert.equal(refusal(result('File has not been read yet', false), 'run')?.refused, true);
+  assert.equal(refusal(result('the build was blocked by nothing at all'), 'run'), null);
+});
