@@ -195,3 +195,19 @@ describe('paths after a credential-like name are where a value lives, not the va
     assert.deepEqual((await detectSecrets(`SECRET_TOKEN=${value}`)).map((h) => h.value), [value]);
   });
 });
+
+describe('values the text itself calls stand-ins', () => {
+  it("a format template's field (`{pg.password}`, `%(password)s`) in a URL is filled in later: no credential", async () => {
+    assert.deepEqual((await detectSecrets('url = f"postgresql://{pg.user}:{pg.password}@{pg.host}:5432/{pg.database}"')).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets('dsn = "mysql://%(user)s:%(password)s@db/app" % cfg')).map((h) => h.value), []);
+    const pw = randomString(14, 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNP23456789', 92);
+    assert.deepEqual((await detectSecrets(`DATABASE_URL=postgresql://app:${pw}@db.example.net/app`)).map((h) => h.value), [pw]);
+  });
+
+  it('a comment on the value\'s line that calls it a test, public or expired key masks it without reporting it', async () => {
+    const key = randomString(32, '0123456789abcdef', 93);
+    assert.deepEqual((await detectSecrets(`image_upload:\n  api_key: "${key}" # 公共测试key（已失效，仅用于备用）\n`)).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets(`  api_key: "${key}"  // public test key, revoked\n`, { maskable: true })).map((h) => h.value), [key]);
+    assert.deepEqual((await detectSecrets(`  api_key: "${key}" # production\n`)).map((h) => h.value), [key]);
+  });
+});

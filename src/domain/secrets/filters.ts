@@ -27,7 +27,8 @@ const PLACEHOLDER_WORDS =
   /example|placeholder|changeme|change_me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]/i;
 
 /** Template and variable references: `${VAR}`, `$VAR`, `{{ x }}`, `<token>`, `%VAR%`, `process.env.X`. */
-const REFERENCE = /^\$\{?[A-Za-z_]|^\{\{|^<[^>]*>?$|^%[A-Za-z_]+%$|\$\{|\{\{|process\.env|os\.environ|getenv|secrets\.[A-Za-z_]|env\(/;
+// Also a format template's field (`{pg.password}`, `{password}`, `%(password)s`): the value is filled in later.
+const REFERENCE = /^\$\{?[A-Za-z_]|^\{\{|^<[^>]*>?$|^%[A-Za-z_]+%$|^\{[A-Za-z_][\w.[\]'"]*\}$|^%\([A-Za-z_]\w*\)s$|\$\{|\{\{|process\.env|os\.environ|getenv|secrets\.[A-Za-z_]|env\(/;
 
 /** Default credentials that appear in every docker-compose file; not worth a finding. */
 const DEFAULT_PASSWORDS = new Set([

@@ -153,7 +153,19 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // (`sm_pat_hy19dq1iwp`, cut short or made up): not that vendor's credential, and nothing else
   // either — masked, not reported. Letter case is not held against it.
   if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value.
+  if (describedAsStandIn(text, at + value.length)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+
+// Words a comment uses for a value that opens nothing: a test, sample or public key, or one revoked.
+const STAND_IN_COMMENT = /(?:\s#|\s\/\/)[^\n]{0,80}?(?:\b(?:test(?:ing)?|sample|example|demo|dummy|fake|placeholder|public|expired|revoked|invalid|deprecated|no longer (?:works|valid))\b|失效|测试|示例|公共|過期|過期|テスト|サンプル|無効)/i;
+
+/** The rest of the value's line holds a comment that calls it a stand-in (test, public, expired …). */
+function describedAsStandIn(text: string, from: number): boolean {
+  const end = text.indexOf('\n', from);
+  const rest = text.slice(from, end < 0 ? Math.min(text.length, from + 200) : Math.min(end, from + 200));
+  return STAND_IN_COMMENT.test(rest);
 }
 
 /** Token rules with a prefix long enough to say which vendor a value claims to be from. */
