@@ -593,13 +593,15 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents
   }
   // Renames, and tests the agent itself created in this session, are not lost tests.
   for (const d of fx.deletes) {
-    if (d.zone !== 'worktree' || !isTest(d) || d.movedTo || created.has(d.abs)) continue;
+    if (d.zone !== 'worktree' || !isTest(d) || d.movedTo || created.has(d.abs) || BUILD_OUTPUT.test(d.path)) continue;
     out.push({ what: `test file ${d.path} deleted`, deleted: basename(d.abs) });
   }
   return out;
 }
 
 const CREATED_MAX = 500;
+/** What a compiler or test run leaves beside the tests (`rt_minimal.elf`, `*.o`, `*.pyc`): removing it deletes no test. */
+const BUILD_OUTPUT = /\.(?:elf|o|obj|a|so|dylib|dll|exe|out|bin|class|pyc|pyo|hex|map|d|gcda|gcno|log|tmp)$/i;
 
 /**
  * Test files the agent authored in this session: their first appearance in the log is the agent
