@@ -494,3 +494,12 @@ test('removing a compiled test binary beside a test the agent wrote deletes no t
   assert.deepEqual(only(own, WEAK), []);
   assert.deepEqual(only(await runRules([...ran('rm -f tests/test_billing.py')]), WEAK).map(severityOf), ['warning']);
 });
+
+test('`# type: ignore` after code covers its line; alone on a line it exempts the whole file', async () => {
+  const SUP = 'integrity/suppression-added';
+  const inline = only(await runRules([write('gen/workflow.py', 'try:\n    from gen.analyze_ref import analyze_image  # type: ignore\nexcept Exception:\n    analyze_image = None\n')]), SUP);
+  assert.ok(inline.every((d) => severityOf(d) === 'info' && !/whole-file/.test(d.detail)), JSON.stringify(inline.map((d) => d.detail)));
+  const whole = only(await runRules([write('gen/workflow.py', '# type: ignore\nimport os\n')]), SUP);
+  assert.deepEqual(whole.map(severityOf), ['warning']);
+  assert.match(whole[0].detail, /whole-file exemption/);
+});

@@ -150,7 +150,9 @@ export function findClaim(text: string): FoundClaim | null {
 const SKIP_MARKERS = /\b(?:it|test|describe|context|suite|specify)\.(?:skip|todo)\s*\(|\bx(?:it|describe|test|context|specify)\s*\(|@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|expectedFailure)\b|\bpytest\.skip\s*\(|\bt\.Skip(?:Now|f)?\s*\(|#\[ignore\]|@Disabled\b|@Ignore\b|\b(?:it|test|describe)\.only\s*\(|\bself\.skipTest\s*\(/g;
 const ASSERTIONS = /\bassert\w*!?\s*[(.\s]|\bexpect\s*\(|\.should\b|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\brequire\.\w+\s*\(|\bself\.assert\w+\s*\(/g;
 const SUPPRESSIONS = /eslint-disable(?:-next-line|-line)?\b|@ts-(?:ignore|expect-error|nocheck)\b|#\s*type:\s*ignore\b|#\s*noqa\b|#\s*(?:pylint|ruff):\s*disable|\/\/\s*nolint\b|#!?\[allow\(|@SuppressWarnings\(|rubocop:disable|\bNOSONAR\b|istanbul\s+ignore|c8\s+ignore|#\s*pragma:\s*no\s*cover|@phpstan-ignore|@psalm-suppress|\/\/\s*swiftlint:disable|#\s*pyright:\s*ignore/g;
-const BLANKET = /@ts-nocheck\b|\/\*\s*eslint-disable\s*\*\/|#\s*(?:pylint|ruff):\s*disable\s*=\s*all\b|#\s*ruff:\s*noqa\s*$|#\s*type:\s*ignore\s*$|^#\s*mypy:\s*ignore-errors/m;
+// `# type: ignore` and `# ruff: noqa` exempt a whole file only on a line of their own; after code
+// (`import x  # type: ignore`) they cover that line alone.
+const BLANKET = /@ts-nocheck\b|\/\*\s*eslint-disable\s*\*\/|#\s*(?:pylint|ruff):\s*disable\s*=\s*all\b|^[ \t]*#\s*ruff:\s*noqa\s*$|^[ \t]*#\s*type:\s*ignore\s*$|^#\s*mypy:\s*ignore-errors/m;
 const DOC_FILE = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
 
 function added(w: FileOp, re: RegExp): number {
