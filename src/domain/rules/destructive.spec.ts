@@ -659,3 +659,11 @@ test('removing one system configuration file is a warning titled as such; one wh
     assert.deepEqual(only(await runRules(ran(c)), 'destructive/rm-outside-worktree').map(severityOf), ['critical'], c);
   }
 });
+
+test('restoring files git showed deleted brings the committed files back and loses nothing; restoring files git showed modified is still reported', async () => {
+  const status = ' D src/app/ai/page.tsx\n D src/app/ai/layout.tsx\n M src/lib/db.ts\n';
+  const deleted = await runRules([...ran('git status --short', { output: status }), ...ran('git checkout HEAD -- src/app/ai/page.tsx src/app/ai/layout.tsx')]);
+  assert.deepEqual(only(deleted, DISCARD), []);
+  const modified = await runRules([...ran('git status --short', { output: status }), ...ran('git checkout HEAD -- src/lib/db.ts')]);
+  assert.deepEqual(only(modified, DISCARD).map(severityOf), ['warning']);
+});

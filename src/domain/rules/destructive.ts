@@ -1106,7 +1106,9 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   const quoted = `\`${safe(cmd.text, facts, QUOTE_MAX)}\``;
   let draft: Parameters<RuleContext['report']>[0] = { rule: gitDiscard.id, detail: `${discard.why}: ${quoted}.`, evidence: [evidence(event, cmd.text, facts)], key: discard.why };
   if (discard.files) {
-    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs }));
+    // Files git showed deleted come back as committed: restoring them loses no text.
+    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs })).filter((x) => x.abs === null || !work.missing.has(x.abs));
+    if (files.length === 0) return;
     const before = files.filter((x) => x.abs !== null && work.dirtyBefore.has(x.abs));
     const others = files.filter((x) => x.abs === null || !work.touched.has(x.abs));
     if (before.length === 0 && (others.length === 0 || work.unlisted)) return;

@@ -76,11 +76,24 @@ export function changedPathsIn(output: string, cmd: SimpleCommand): string[] {
   return out;
 }
 
+/** Paths `git status` shows deleted from the working tree (` D`, `D `, "deleted:"): restoring one brings the committed file back and loses no text. */
+export function deletedPathsIn(output: string, cmd: SimpleCommand): string[] {
+  if (gitSubcommand(cmd)?.sub !== 'status') return [];
+  const out: string[] = [];
+  for (const line of output.split('\n').slice(0, 2_000)) {
+    const m = /^(?: D|D ) (.+)$/.exec(line) ?? /^\tdeleted:\s+(.+)$/.exec(line);
+    if (m) out.push(m[1].trim().replace(/^"(.*)"$/, '$1'));
+  }
+  return out;
+}
+
 export class WorkLog {
   /** Files the agent wrote, edited or deleted (absolute). */
   readonly touched = new Set<string>();
   /** Files git showed as modified before the agent touched them. */
   readonly dirtyBefore = new Set<string>();
+  /** Files git showed deleted (and the agent did not delete): a restore of them loses nothing. */
+  readonly missing = new Set<string>();
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
@@ -105,6 +118,7 @@ export class WorkLog {
           const abs = locate(p, dir, this.session).abs;
           if (!this.touched.has(abs)) addCapped(this.dirtyBefore, abs, FILES_MAX);
         }
+        for (const p of deletedPathsIn(event.output, cmd)) addCapped(this.missing, locate(p, dir, this.session).abs, FILES_MAX);
       }
       return;
     }
