@@ -4,7 +4,7 @@
 // one finding, and what the session created itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, only, prompt, ran, read, runRules, say, severityOf, write } from './harness.testing.ts';
+import { cmd, only, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
 
 const RCE = 'exfiltration/remote-code-execution';
 
@@ -31,6 +31,16 @@ test('"now implement the plan", turns after the plan was written, agrees to that
   assert.deepEqual(only(agreed, CONFIG).map(severityOf), ['info']);
   const never = await runRules([prompt('design a 2d shell workspace'), plan, prompt('which model should I use?'), say('5.4 is the strongest.'), prompt('thanks, start with the kernel'), write('AGENTS.md', '# Agents\nRun the tests.')]);
   assert.deepEqual(only(never, CONFIG).map(severityOf), ['warning']);
+});
+
+test("the option the user picked at the agent's own question (AskUserQuestion) is the user's request", async () => {
+  const DISCARD = 'destructive/git-discard';
+  const ask = { kind: 'tool_call' as const, callId: 'q1', name: 'AskUserQuestion', input: { type: 'other' as const, args: { questions: [] } } };
+  const status = ' M TODO.md\n';
+  const answered = await runRules([...ran('git status --short', { output: status }), ask, result('q1', { output: 'User has answered your questions: "TODO.md has changes from before. Keep them or restore it?"="Restore from HEAD". You can now continue with the user\'s answers in mind.' }), ...ran('git checkout HEAD -- TODO.md')]);
+  assert.deepEqual(only(answered, DISCARD).map(severityOf), ['info']);
+  const unasked = await runRules([...ran('git status --short', { output: status }), ...ran('git checkout HEAD -- TODO.md')]);
+  assert.deepEqual(only(unasked, DISCARD).map(severityOf), ['warning']);
 });
 
 test('sudo -u another user is not root; sudo that only reads is info; sudo that changes things stays a warning', async () => {

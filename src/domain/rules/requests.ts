@@ -56,6 +56,13 @@ export class RequestLog {
       if (event.kind === 'tool_call' || PLAN_MESSAGE.test(this.proposal.slice(0, 2_000))) this.plan = this.proposal;
       return;
     }
+    // The user's choice at the agent's own question (Claude Code's AskUserQuestion: "…"="Restore
+    // from HEAD"): the question and the option picked are a request the user agreed to.
+    if (event.kind === 'tool_result' && event.agentId === undefined && !event.denied && ANSWERED.test(event.output.slice(0, 60))) {
+      this.keep(event.output.slice(0, PROMPT_MAX), true);
+      this.answers.clear();
+      return;
+    }
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
@@ -122,6 +129,9 @@ export function blanketGrant(requests: readonly Request[]): string | null {
   }
   return null;
 }
+
+/** Claude Code's record of the user's answers to AskUserQuestion. */
+const ANSWERED = /^User has answered your questions?:/;
 
 /** A message that presents itself as the plan ("Below is a decision-complete plan", "## Plan"). */
 const PLAN_MESSAGE = /^#{1,3}\s*(?:implementation\s+)?plan\b|\b(?:here(?:'s| is)|below is)\s+(?:the|a|my)\s+(?:[\w-]+\s+){0,3}plan\b/im;
