@@ -317,3 +317,11 @@ test("agent settings written as a copy of the user's own (a backup repo) are inf
   const other = only(await runRules([...ran('cp /tmp/downloaded-settings.json .claude/settings.json')]), SETTINGS);
   assert.deepEqual(other.map(severityOf), ['warning'], 'copied from somewhere else: new settings');
 });
+
+test('code from outside the project counts against the bypass posture only while the mode is bypass', async () => {
+  const BYPASS = 'permissions/approval-bypass';
+  const under = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), ...ran('bash ~/.claude/skills/x/export.sh')]), BYPASS);
+  assert.match(under[0].detail, /code from outside the project ran with nobody asked/);
+  const after = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), ...ran('ls'), sessionMeta({ permissionMode: 'auto' }), ...ran('bash ~/.claude/skills/x/export.sh')]), BYPASS);
+  assert.doesNotMatch(after[0].detail, /code from outside the project/, 'approvals were back on when it ran');
+});

@@ -268,11 +268,15 @@ export const PERMISSIONS_RULES: Rule[] = [
       // code from outside the project (a skill's or a download's script) run with nobody asked.
       const posture: Posture = { approval: null, sandbox: null, mode: null, flags: new Set() };
       let found: { draft: FindingDraft; risky: { index: number; excerpt: string }[] } | null = null;
+      // The mode can change mid-session (Claude Code records it per message): what ran after
+      // approvals came back on ran under them.
+      let active = false;
       return {
         onEvent(event, facts) {
           if (event.kind === 'session_meta') {
             updatePosture(posture, event);
             const v = postureVerdict(posture, ctx.session.agent);
+            active = v !== null;
             if (!v || found) return;
             found = {
               draft: { rule: approvalBypass.id, severity: 'info', detail: `${v.why}.`, evidence: [{ index: event.index, excerpt: postureExcerpt(event) }], key: 'posture', posture: true },
@@ -280,7 +284,7 @@ export const PERMISSIONS_RULES: Rule[] = [
             };
             return;
           }
-          if (!found || event.kind !== 'tool_call' || found.risky.length >= 5) return;
+          if (!found || !active || event.kind !== 'tool_call' || found.risky.length >= 5) return;
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             const script = foreignScript(loc, ctx);
             if (script) found.risky.push({ index: event.index, excerpt: safe(loc.cmd.text, facts, QUOTE_MAX) });
