@@ -44,4 +44,5 @@ test('CompletionTracker: own export alone → own-export; with another unanswere
   const inc = mixed.finish();
   assert.equal(inc?.kind, 'unanswered-call');
   assert.match(inc?.reason ?? '', /deploy\.sh prod/);
+  assert.match(inc?.reason ?? '', /The log is the copy the agent made at line 3 .*so it stops there; what the call did is unknown/, 'why the log stops, truly');
 });

@@ -129,9 +129,13 @@ export class CompletionTracker {
       const first = weighty[0] ?? calls[0];
       const what = oneLine(describeCall(first), CALL_TEXT_MAX);
       const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';
+      // An export of this very log among them: the log stops where it was copied, and the calls
+      // issued with that copy have no result in it (not a run cut off, but as unknown).
+      const exporter = calls.length < all.length ? all.find((c) => isOwnExport(c, this.sessionId)) : undefined;
+      const cause = exporter ? `The log is the copy the agent made at line ${exporter.line} (${oneLine(describeCall(exporter), 80)}), so it stops there` : 'The run was cut off';
       const unknown = weighty.length > 0
-        ? 'The run was cut off; what the call did is unknown.'
-        : 'The run was cut off there; the call only works inside the working tree, so its effect can be checked in the tree itself.';
+        ? `${cause}; what the call did is unknown.`
+        : `${cause}; the call only works inside the working tree, so its effect can be checked in the tree itself.`;
       return {
         kind: 'unanswered-call',
         reason: `The log ends on a tool call that never got a result: ${what}${others} (line ${first.line}). ${unknown}`,
