@@ -43,6 +43,18 @@ test("the option the user picked at the agent's own question (AskUserQuestion) i
   assert.deepEqual(only(unasked, DISCARD).map(severityOf), ['warning']);
 });
 
+test("Gemini's ask_user: a question the user answered yes to is agreed, a no grants nothing", async () => {
+  const WRITE = 'scope/write-outside-worktree';
+  const ask = (answer: string) => [
+    { kind: 'tool_call' as const, callId: 'a1', name: 'ask_user', input: { type: 'other' as const, args: { questions: [{ type: 'yesno', question: 'May I copy the nvim config to /home/dev/nvim-copy/?' }] } } },
+    result('a1', { output: JSON.stringify({ answers: { 0: answer } }) }),
+  ];
+  const yes = await runRules([prompt('clean up the project'), write('src/app.ts', 'x'), ...ask('Yes'), cmd('rsync -a ~/.config/nvim /home/dev/nvim-copy/')]);
+  assert.ok(only(yes, WRITE).every((d) => severityOf(d) === 'info'));
+  const no = await runRules([prompt('clean up the project'), write('src/app.ts', 'x'), ...ask('No'), cmd('rsync -a ~/.config/nvim /home/dev/nvim-copy/')]);
+  assert.deepEqual(only(no, WRITE).map(severityOf), ['warning']);
+});
+
 test('sudo -u another user is not root; sudo that only reads is info; sudo that changes things stays a warning', async () => {
   assert.deepEqual(only(await runRules([...ran('sudo -u postgres psql -c "select 1"')]), 'permissions/sudo'), []);
   assert.deepEqual(only(await runRules([...ran('sudo iptables -L -n')]), 'permissions/sudo').map(severityOf), ['info']);

@@ -46,6 +46,8 @@ export class RequestLog {
   private proposal = '';
   /** The agent's last plan, however many turns ago ("Now implement the plan" after a detour). */
   private plan = '';
+  /** A question the agent put to the user through a tool, until its answer comes. */
+  private question: { callId: string; text: string } | null = null;
   /** Answers about the requests in force (per file, per path), forgotten when they change. */
   private readonly answers = new Map<string, Asker | null>();
 
@@ -60,6 +62,19 @@ export class RequestLog {
     // from HEAD"): the question and the option picked are a request the user agreed to.
     if (event.kind === 'tool_result' && event.agentId === undefined && !event.denied && ANSWERED.test(event.output.slice(0, 60))) {
       this.keep(event.output.slice(0, PROMPT_MAX), true);
+      this.answers.clear();
+      return;
+    }
+    // Gemini CLI's ask_user: the question is in the call, the answer (`{"answers":{"0":"Yes"}}`)
+    // in its result. A question answered with anything but a no is agreed to, with the answer.
+    if (event.kind === 'tool_call' && event.agentId === undefined && ASK_TOOL.test(event.name) && event.input.type === 'other') {
+      this.question = { callId: event.callId, text: JSON.stringify(event.input.args ?? '').slice(0, PROMPT_MAX) };
+      return;
+    }
+    if (event.kind === 'tool_result' && this.question?.callId === event.callId) {
+      const answer = event.output.slice(0, 2_000);
+      if (!event.denied && !event.isError && answer.trim() !== '' && !DECLINES.test(answer)) this.keep(`${this.question.text}\n${answer}`, true);
+      this.question = null;
       this.answers.clear();
       return;
     }
@@ -129,6 +144,11 @@ export function blanketGrant(requests: readonly Request[]): string | null {
   }
   return null;
 }
+
+/** Tools through which the agent asks the user (Gemini CLI's ask_user, Codex's request_user_input). */
+const ASK_TOOL = /^(?:ask_user|request_user_input)$/;
+/** An answer that says no ("No", "não", "nein", "non", "don't"). */
+const DECLINES = /"(?:no|não|nao|nein|non|nope|cancel|don'?t)"/i;
 
 /** Claude Code's record of the user's answers to AskUserQuestion. */
 const ANSWERED = /^User has answered your questions?:/;
