@@ -195,18 +195,11 @@ export function words(text: string): string[] {
     .match(/[a-z0-9]+/g) ?? [];
 }
 
-const WORDS_MAX = 64;
 const wordsOf = new Map<string, string[]>();
 
 /** words() of a request, kept for the few prompts in force (every file is checked against them). */
 function requestWords(request: string): string[] {
-  let w = wordsOf.get(request);
-  if (w === undefined) {
-    w = words(request);
-    if (wordsOf.size >= WORDS_MAX) wordsOf.delete(wordsOf.keys().next().value as string);
-    wordsOf.set(request, w);
-  }
-  return w;
+  return memo(wordsOf, request, words);
 }
 
 /**
