@@ -14,15 +14,15 @@ export interface ShellChange {
   how: 'write' | 'edit';
 }
 
+// A path as people write one: no line breaks, backticks or control characters (text a parse of
+// prose or a here-string turned into a redirect target is no file).
+const PLAIN_PATH = /^[^\n\r`\u0000-\u001f]{1,300}$/;
+
 /**
  * The files a command call writes, as the rules read them (effects.ts): what "Files changed" must
  * list beside the write tools' files, or a session that edits through the shell (sed -i, heredocs,
  * PowerShell) says "no files changed". Scratch files in temp space are left out. Null for other events.
  */
-// A path as people write one: no line breaks, backticks or control characters (text a parse of
-// prose or a here-string turned into a redirect target is no file).
-const PLAIN_PATH = /^[^\n\r`\u0000-\u001f]{1,300}$/;
-
 export function shellChanges(event: NormEvent, facts: EventFacts, session: SessionFacts): ShellChange[] | null {
   if (event.kind !== 'tool_call' || event.input.type !== 'command') return null;
   const out: ShellChange[] = [];

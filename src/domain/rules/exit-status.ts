@@ -7,6 +7,7 @@
 import type { ToolResultEvent } from '../model/events.ts';
 import type { ParsedShell, SimpleCommand } from '../shell/types.ts';
 import { parseShell } from '../shell/parse.ts';
+import { isPowerShell, shellCommandString } from '../shell/unwrap.ts';
 import { gitSubcommand } from './commands.ts';
 
 const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'zgrep', 'rg', 'ag', 'ack', 'pgrep']);
@@ -16,7 +17,6 @@ const LOOKUPS = new Set(['which', 'test', '[', '[[']);
 const HARMLESS = new Set(['cd', 'pushd', 'export', 'set', 'echo', 'printf', 'true', ':']);
 /** What a failed command prints: a real error rather than an empty answer. */
 const ERROR_TEXT = /\b(?:error|fatal|no such file|not found|permission denied|cannot|can't|invalid|unrecognized|usage:|not recognized)\b/i;
-const POWERSHELL = /^(?:powershell|pwsh)(?:\.exe)?$/i;
 /** A trailing `[ … ]`, `[[ … ]]` or `test …`: the parser does not list these builtins as commands. */
 const TRAILING_TEST = /(?:^|&&|;|\|\||\n)\s*(?:\[\[?\s[^;&|\n]*\]\]?|test\s[^;&|\n]*)\s*$/;
 
@@ -60,12 +60,11 @@ function quiet(result: ToolResultEvent): boolean {
   return !ERROR_TEXT.test(result.output.slice(0, 4_000).replace(HARNESS_FRAME, ''));
 }
 
-/** `powershell -Command '<script>'`: the script, whose simple pipelines read like a POSIX shell's. */
+/** `powershell -Command '<script>'`: the script (read as the walker reads it), whose simple pipelines read like a POSIX shell's. */
 function powershellScript(shell: ParsedShell | undefined): string | null {
   // The script's own commands are parsed too (nested): the line itself is one top-level command.
   const top = shell?.commands.filter((c) => c.nested === null) ?? [];
   const only = top.length === 1 ? top[0] : null;
-  if (!only || !POWERSHELL.test(only.name)) return null;
-  const at = only.args.findIndex((a) => /^-(?:c|command)$/i.test(a));
-  return at >= 0 && at === only.args.length - 2 ? only.args[at + 1] : null;
+  if (!only || !isPowerShell(only.name)) return null;
+  return shellCommandString(only.name, only.args);
 }

@@ -308,11 +308,11 @@ export function namesPath(request: string, abs: string, home: string | null): bo
 // request in force: what is derived from each side alone is derived once (issue 30).
 const DERIVED_MAX = 64;
 
-function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V): V {
+function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V, max = DERIVED_MAX): V {
   let v = map.get(key);
   if (v === undefined) {
     v = make(key);
-    if (map.size >= DERIVED_MAX) map.delete(map.keys().next().value as string);
+    if (map.size >= max) map.delete(map.keys().next().value as string);
     map.set(key, v);
   }
   return v;
@@ -440,13 +440,7 @@ const NORMALISED_MAX = 16;
 const normalised = new Map<string, string>();
 
 function normalisedRequest(request: string): string {
-  let n = normalised.get(request);
-  if (n === undefined) {
-    n = normaliseCommand(request);
-    if (normalised.size >= NORMALISED_MAX) normalised.delete(normalised.keys().next().value as string);
-    normalised.set(request, n);
-  }
-  return n;
+  return memo(normalised, request, normaliseCommand, NORMALISED_MAX);
 }
 
 /**

@@ -474,11 +474,20 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const remote = fx.net.filter((n) => !n.local);
     const toIssuer = !intoFile && remote.length > 0 && remote.every((n) => isIssuerHost(hit, n.host));
     const severity = scratch || local || stored || already ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    // Why the severity is what it is, in the order the conditions above were weighed.
+    const notes = [
+      lowStakes && 'a test or template file: possibly a fake value',
+      scratch && 'temp space, outside the repository: nothing commits or sends it from there',
+      local && 'it only opens a service on this machine or its private network',
+      stored && 'the user pasted it to be stored there',
+      toIssuer && `only to ${safe(remote[0].host, null, 80)}, the service that issued it`,
+      already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : 'it was in that file already: the session read it there'),
+    ].filter((n): n is string => typeof n === 'string');
     ctx.report({
       rule: inToolInput.id,
       severity,
       title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
-      detail: `${hit.label} ${hit.masked} was ${where}${lowStakes ? ' (a test or template file: possibly a fake value)' : ''}${scratch ? ' (temp space, outside the repository: nothing commits or sends it from there)' : ''}${local ? ' (it only opens a service on this machine or its private network)' : ''}${stored ? ' (the user pasted it to be stored there)' : ''}${toIssuer ? ` (only to ${safe(remote[0].host, null, 80)}, the service that issued it)` : ''}${already && !stored ? (shownBefore?.published ? ' (a default the project\'s own template, sample or seed files carry)' : ' (it was in that file already: the session read it there)') : ''}.`,
+      detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their

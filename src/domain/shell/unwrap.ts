@@ -193,7 +193,7 @@ const SHELL_OPTS_WITH_VALUE = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--in
  */
 export function shellCommandString(name: string, args: string[]): string | null {
   if (name === 'su') return suCommand(args);
-  if (POWERSHELL.test(name)) return powershellCommand(args);
+  if (isPowerShell(name)) return powershellCommand(args);
   if (!SHELLS.has(name)) return null;
   let sawC = false;
   for (let i = 0; i < args.length; i++) {
@@ -213,6 +213,11 @@ export function shellCommandString(name: string, args: string[]): string | null 
 }
 
 const POWERSHELL = /^(?:powershell|pwsh)(?:\.exe)?$/i;
+
+/** `powershell`, `pwsh.exe` …: Windows PowerShell or PowerShell 7. */
+export function isPowerShell(name: string): boolean {
+  return POWERSHELL.test(name);
+}
 
 /**
  * `powershell.exe -NoLogo -Command '<script>'`: the script (the words after -Command / -c), or
