@@ -46,10 +46,14 @@ const TIERS = {
   faults: { dir: 'test/faults', suffix: '.test.ts', env: {} },
 };
 // Tiers in one lane run one after the other; lanes run at the same time. The CPU-bound tiers
-// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own. The
-// fault tier mostly waits (on outages it causes) and follows the SQLite tier, the shortest; the
-// real agents follow the browser tier.
-const LANES = [['unit', 'cli'], ['sqlite', 'faults'], ['postgres'], ['e2e', 'agents']];
+// (unit, cli) share a lane; the database and browser tiers wait on I/O and get their own; the
+// real agents follow the browser tier. The fault tier runs alone, after all lanes: its tests
+// exercise real-time limits (job leases, the grace an open webhook attempt gets) against the
+// outages they cause, and a machine starved by four other tiers stretches every step past the
+// limits they are about — once a CI run in twenty-odd (a worker that held a receiver's answer
+// through a PostgreSQL outage could not record it within the grace).
+const LANES = [['unit', 'cli'], ['sqlite'], ['postgres'], ['e2e', 'agents']];
+const ALONE = ['faults'];
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 
 function filesOf(dir, suffix) {
@@ -109,8 +113,18 @@ export function tapFailures(tap) {
     const head = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
     if (!head) continue;
     const why = [];
-    for (let j = i + 1; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]) && why.length < 12; j++) {
-      if (/^\s*(error|expected|actual|operator|location|failureType):/.test(lines[j])) why.push(lines[j].trim().slice(0, 500));
+    for (let j = i + 1; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]) && why.length < 120; j++) {
+      const key = /^(\s*)(error|expected|actual|operator|location|failureType):(.*)$/.exec(lines[j]);
+      if (!key) continue;
+      why.push(lines[j].trim().slice(0, 500));
+      // A block value (`error: |-`, or a list under `expected:`) continues on the lines indented
+      // deeper: its text is the reason (an error's message may carry the processes' logs).
+      if (!/^\s*([|>][-+]?)?\s*$/.test(key[3])) continue;
+      const most = key[2] === 'error' ? 80 : 12;
+      for (let k = j + 1, kept = 0; k < lines.length && lines[k].search(/\S/) > key[1].length && kept < most; k++, kept++) {
+        why.push(`  ${lines[k].trim().slice(0, 500)}`);
+        j = k;
+      }
     }
     // A parent reports "N subtests failed": its failing children already say why.
     if (!why.some((w) => /subtests? failed/.test(w))) failures.push({ name: head[2], why });
@@ -167,27 +181,29 @@ async function main() {
     process.exit(2);
   }
   const selected = new Set(wanted.length > 0 ? wanted : Object.keys(TIERS));
-  const lanes = args.includes('--serial') ? [[...selected]] : LANES.map((lane) => lane.filter((t) => selected.has(t))).filter((l) => l.length > 0);
+  const serial = args.includes('--serial');
+  const lanes = serial ? [[...selected]] : LANES.map((lane) => lane.filter((t) => selected.has(t))).filter((l) => l.length > 0);
+  const alone = serial ? [] : ALONE.filter((t) => selected.has(t));
 
   await buildDist({ quiet: true });
   const scratch = mkdtempSync(join(tmpdir(), 'vouch-test-'));
   const results = [];
   const started = Date.now();
   const durations = readDurations();
+  const runLane = async (lane) => {
+    for (const name of lane) {
+      const { dir, suffix, env, timeoutMs } = TIERS[name];
+      const files = longestFirst(name, filesOf(dir, suffix), durations);
+      if (files.length === 0) continue;
+      console.log(`… ${name}: ${files.length} files`);
+      const r = await runTier(name, files, env, scratch, timeoutMs);
+      report(r);
+      results.push(r);
+    }
+  };
   try {
-    await Promise.all(
-      lanes.map(async (lane) => {
-        for (const name of lane) {
-          const { dir, suffix, env, timeoutMs } = TIERS[name];
-          const files = longestFirst(name, filesOf(dir, suffix), durations);
-          if (files.length === 0) continue;
-          console.log(`… ${name}: ${files.length} files`);
-          const r = await runTier(name, files, env, scratch, timeoutMs);
-          report(r);
-          results.push(r);
-        }
-      }),
-    );
+    await Promise.all(lanes.map(runLane));
+    await runLane(alone);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

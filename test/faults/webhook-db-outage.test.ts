@@ -82,7 +82,10 @@ async function answerDuringOutage(breakDatabase: () => Promise<void>): Promise<s
     for (let i = 0; i < IN_FLIGHT; i++) all.push(...(await enqueueAnalysisComplete(trx, completion(accountId))));
     return all;
   });
-  await waitFor(() => held.length === IN_FLIGHT, `${IN_FLIGHT} deliveries at the receiver`, 60_000);
+  await waitFor(() => held.length === IN_FLIGHT, `${IN_FLIGHT} deliveries at the receiver`, 60_000).catch((err: Error) => {
+    err.message += ` (${held.length} arrived)`;
+    return withWorkerLogs(err);
+  });
   await breakDatabase();
   return ids;
 }
@@ -93,17 +96,31 @@ async function settledOnce(t: { diagnostic(msg: string): void }, ids: string[]):
     const rows = await db.kysely.selectFrom('deliveries').select('status').where('id', 'in', ids).execute().catch(() => []);
     const jobs = await db.kysely.selectFrom('jobs').select('id').where('kind', '=', 'deliver').execute().catch(() => [{ id: '?' }]);
     return rows.length === ids.length && rows.every((r) => r.status !== 'pending') && jobs.length === 0;
-  }, 'every delivery settled', 120_000, 200);
+  }, 'every delivery settled', 120_000, 200).catch(withWorkerLogs);
   t.diagnostic(`requests per delivery: ${ids.map((id) => received.get(id)).join(', ')}`);
-  if (ids.some((id) => received.get(id) !== 1)) {
-    for (const p of procs) t.diagnostic(`${p.name}:\n${p.output().split('\n').filter((l) => /webhook|outage/.test(l)).join('\n')}`);
-  }
-  assert.deepEqual(ids.map((id) => received.get(id)), ids.map(() => 1), 'each delivery reached the receiver once');
   const deliveries = await db.kysely.selectFrom('deliveries').select(['id', 'status', 'attempt_count']).where('id', 'in', ids).orderBy('id').execute();
-  assert.deepEqual(deliveries.map((d) => [d.status, d.attempt_count]), ids.map(() => ['delivered', 1]), 'delivered on the first attempt');
-  const attempts = await db.kysely.selectFrom('delivery_attempts').select(['status_code', 'error_class']).where('delivery_id', 'in', ids).execute();
-  assert.deepEqual(attempts.map((a) => [a.status_code, a.error_class]), ids.map(() => [200, null]), 'one attempt each, with the receiver\'s answer, none interrupted');
+  const attempts = await db.kysely.selectFrom('delivery_attempts').select(['delivery_id', 'attempt_no', 'status_code', 'error_class']).where('delivery_id', 'in', ids).orderBy('delivery_id').orderBy('attempt_no').execute();
+  // What each delivery went through, in the failure message (CI prints only that).
+  const story = ids.map((id) => {
+    const d = deliveries.find((x) => x.id === id);
+    const tries = attempts.filter((a) => a.delivery_id === id).map((a) => `${a.status_code ?? '-'}/${a.error_class ?? 'ok'}`).join(' ');
+    return `${id}: ${received.get(id) ?? 0} request(s), ${d?.status} after ${d?.attempt_count} attempt(s) [${tries}]`;
+  }).join('; ');
+  try {
+    assert.deepEqual(ids.map((id) => received.get(id)), ids.map(() => 1), `each delivery reached the receiver once — ${story}`);
+    assert.deepEqual(ids.map((id) => { const d = deliveries.find((x) => x.id === id); return [d?.status, d?.attempt_count]; }), ids.map(() => ['delivered', 1]), `delivered on the first attempt — ${story}`);
+    assert.deepEqual(attempts.map((a) => [a.status_code, a.error_class]), ids.map(() => [200, null]), `one attempt each, with the receiver's answer, none interrupted — ${story}`);
+  } catch (err) {
+    withWorkerLogs(err);
+  }
   for (const p of procs) assert.equal(p.unexpectedExit, null, `${p.name} exited on its own: ${p.output().slice(-3000)}`);
+}
+
+/** Rethrows a failure with the workers' webhook and job lines appended. */
+function withWorkerLogs(err: unknown): never {
+  const lines = procs.map((p) => `${p.name}:\n${p.output().split('\n').filter((l) => /webhook|outage|job|claim/.test(l)).slice(-60).join('\n')}`).join('\n');
+  (err as Error).message += `\n${lines}`;
+  throw err;
 }
 
 test('PostgreSQL stopped for longer than the lease while the receivers answer: each delivery is sent once and recorded when the database is back', async (t) => {
