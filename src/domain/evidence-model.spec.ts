@@ -133,6 +133,24 @@ test('a password that only opens a service on this machine is a development defa
   }
 });
 
+test('one read of a credential file that showed a key is one finding with both evidence lines; a key shown by another read stays its own finding', async () => {
+  const key = 'sk_live_' + 'Zx9kQ2mW7pL4vB8nR3tY6cJ1';
+  for (const agent of AGENTS) {
+    const r = await analyse(agent, [{ prompt: 'why does checkout fail?' }, { bash: 'cat .env', output: `STRIPE_SECRET_KEY=${key}\nPORT=8000\n` }, { say: 'The key is set.' }]);
+    const secrets = r.findings.filter((f) => f.category === 'secrets' && f.severity !== 'info');
+    assert.equal(secrets.length, 1, `${agent}: ${JSON.stringify(secrets.map((f) => f.rule))}`);
+    assert.equal(secrets[0]!.rule, 'secrets/sensitive-file-read', agent);
+    assert.match(secrets[0]!.detail, /Read an environment file .* The credentials it showed are now in the transcript .*2 findings merged/, agent);
+    assert.equal(secrets[0]!.evidence.length, 2, `${agent}: the read and what it showed`);
+    // The same key printed by a build log (no credential file read): the output finding alone.
+    const shown = await analyse(agent, [{ prompt: 'why does checkout fail?' }, { bash: 'npm run start', output: `error: stripe rejected key ${key}\n` }]);
+    assert.deepEqual(shown.findings.filter((f) => f.category === 'secrets' && f.severity !== 'info').map((f) => f.rule), ['secrets/in-tool-output'], agent);
+    // A credential file read that showed no credential: info, nothing merged.
+    const clean = await analyse(agent, [{ prompt: 'why does checkout fail?' }, { bash: 'cat .env', output: 'PORT=8000\nNODE_ENV=development\n' }]);
+    assert.deepEqual(clean.findings.filter((f) => f.category === 'secrets').map((f) => f.severity), ['info'], agent);
+  }
+});
+
 // ---- the user's words ---------------------------------------------------------------------------
 
 for (const agent of ['claude-code', 'codex'] as const) {

@@ -175,6 +175,8 @@ interface OutputSecret {
   readFrom?: string[];
   /** First shown by a template, sample, seed or fixture file: a default the project publishes. */
   published?: boolean;
+  /** First shown by the read of a credential file: that read's finding and this are one event. */
+  byCredentialRead?: boolean;
 }
 
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
@@ -389,13 +391,20 @@ class ShownContent {
     const clean = !result.isError && !result.denied && result.output.trim().length > 0 && facts.secrets.length === 0 && !CREDENTIAL_ENTRY.test(result.output.slice(0, 200_000));
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
-    const cause = h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${plural(h.drafts.length, 'credential file')} read by one call (each is in the evidence).` } : undefined;
+    const files = plural(h.drafts.length, 'credential file');
+    // The values the read showed are reported from the output (secrets/in-tool-output): the read
+    // and what it showed are one event, so they share a cause (one finding, both evidence lines).
+    // A read the request asked for keeps its own, lower finding.
+    const showed = facts.secrets.length > 0 && !result.isError && !result.denied;
+    const cause = showed
+      ? credentialReadCause(result.index, h.drafts.length > 1 ? `${files} read by one call; the credentials it showed are now in the transcript (each is in the evidence).` : `${h.drafts[0]!.detail} The credentials it showed are now in the transcript (each is in the evidence).`)
+      : h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${files} read by one call (each is in the evidence).` } : undefined;
     for (const d of h.drafts) {
       const draft = empty
         ? { ...d, severity: 'info' as const, title: 'Credential file read attempted: nothing was shown', detail: `${d.detail} The call failed and printed nothing: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
         : clean
           ? { ...d, severity: 'info' as const, title: 'Credential file read: no credential in what it showed', detail: `${d.detail} Its content, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
-          : { ...d, ...(cause ? { cause } : {}) };
+          : { ...d, ...(cause && d.severity !== 'info' ? { cause } : {}) };
       outcomes.report(h.call, 'run', draft);
     }
   }
@@ -519,8 +528,10 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // localhost) is a development session, not a credential that works anywhere else.
       s.local = isLocalPassword(hit, text, null) || (event.kind === 'tool_result' && fromLocalService(facts, session));
       s.home = homeHostOf(text, hit.start, hit.end);
-      s.readFrom = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session).reads.map((r) => r.abs).slice(0, 20) : [];
+      const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
+      s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
+      s.byCredentialRead = reads !== null && sensitiveReads(reads).length > 0;
     }
   }
 }
@@ -591,6 +602,23 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
       : `${hit.label} ${hit.masked} appeared in ${s.where}${shown}.${s.usedWithIssuer ? ` It was then used only with the service that issued it (${s.usedWithIssuer}): not sent elsewhere.` : ''}`,
     evidence: s.sent ? [...s.evidence, s.sent] : s.evidence,
     key: secretKey(hit),
-    cause: s.sent ? credentialCause(hit) : s.shownAt !== undefined && hit.confidence === 'high' ? { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` } : shownCause(hit, s.source),
+    cause: s.sent ? credentialCause(hit) : outputCause(s),
   });
+}
+
+/**
+ * What a value shown in output is one finding with: the read of the credential file that showed
+ * it (issue 25, item 9: one read, one finding — ShownContent gives that read the same cause),
+ * the other provider tokens one output printed, or the other values one tool printed under the
+ * same label.
+ */
+function outputCause(s: OutputSecret): { id: string; summary: string } {
+  if (s.byCredentialRead && s.shownAt !== undefined) return credentialReadCause(s.shownAt, `Credentials appeared in ${s.where} (each is in the evidence).`);
+  if (s.shownAt !== undefined && s.hit.confidence === 'high') return { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` };
+  return shownCause(s.hit, s.source);
+}
+
+/** The cause shared by a credential file's read and the values its output showed (by the result's event index). */
+function credentialReadCause(resultIndex: number, summary: string): { id: string; summary: string } {
+  return { id: `credential-read:${resultIndex}`, summary };
 }
