@@ -81,7 +81,7 @@ export class RequestLog {
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
-      const agreed = this.proposal !== '' && AGREES.test(event.text.trim()) && event.text.length <= 200;
+      const agreed = this.proposal !== '' && AGREES.test(event.text.trim()) && !ASKS_BACK.test(event.text) && event.text.length <= 200;
       if (agreed) this.keep(this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
@@ -158,7 +158,12 @@ const PLAN_MESSAGE = /^#{1,3}\s*(?:implementation\s+)?plan\b|\b(?:here(?:'s| is)
 /** The user's go-ahead for a plan in words of their own. */
 const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|proceed\s+with|start\s+(?:on|with)|follow|apply|build)\s+(?:the|this|that|your|our)\s+plan\b/i;
 
-const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|sí|si|claro|ja|genau|はい|네|좋아|好的?|是的?|fais[- ]le|applique)(?:\b|[\s,.!:]|$)/i;
+/** A reply that ends in a question ("ok?", "yes, but why?") asks back; it agrees to nothing yet. */
+const ASKS_BACK = /[?？]\s*$/;
+
+// Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
+// French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.
+const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
 function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {
