@@ -14,6 +14,7 @@ import { parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
 import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { isTestFile } from '../paths.ts';
 
 export const trustSettings = meta({
   id: 'permissions/trust-settings',
@@ -26,7 +27,7 @@ export const controlWeakened = meta({
   id: 'permissions/control-weakened',
   severity: 'warning',
   title: 'Security control weakened',
-  description: 'A control was lowered to make something run: a database\'s authentication set to `trust` (or scram-sha-256 lowered to md5/password) in pg_hba.conf; **critical** for NOPASSWD added to sudoers (any process of that user becomes root without a password). Info when the request named the change.',
+  description: 'A control was lowered to make something run: a database\'s authentication set to `trust` (or scram-sha-256 lowered to md5/password) in pg_hba.conf; row-level security turned off for a table (`DISABLE ROW LEVEL SECURITY` in a migration or run with psql/supabase); Firebase security rules that let anyone write (`allow write` with no condition or `if true`, `".write": true`); **critical** for NOPASSWD added to sudoers (any process of that user becomes root without a password). Test files are not counted. Info when the request named the change.',
   remediation: 'Restore the authentication method or sudoers rule, and find the real fix for what needed it.',
 });
 
@@ -65,10 +66,30 @@ export function weakenedControl(w: FileOp, commandText = ''): { what: string; cr
     if (/scram-sha-256/.test(w.removed) && /\b(?:md5|password)\s*$/im.test(added)) return { what: "the database's client authentication was lowered from scram-sha-256 to md5/password", critical: false };
   }
   if (/^\/etc\/sudoers(?:\.d\/[^/]+)?$/.test(w.abs) && /\bNOPASSWD\s*:/.test(added)) return { what: 'passwordless sudo (NOPASSWD) was added to sudoers', critical: true };
+  // A test's own database or rules emulator may be opened on purpose: only the application's files count.
+  if (isTestFile(w.abs)) return null;
+  if (/\.(?:sql|prisma|py|rb|ts|js|mjs|cjs|php|go|rs|java|kt|ex|exs)$/i.test(w.abs) && RLS_OFF.test(added)) return { what: RLS_OFF_WHAT, critical: false };
+  if (FIREBASE_RULES_FILE.test(w.abs) && (OPEN_WRITE_RULE.test(added) || OPEN_RTDB_WRITE.test(added))) return { what: "the Firebase security rules were opened: anyone may write (`allow write` with no condition, or `if true`)", critical: false };
   return null;
 }
 
-const SETTING_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key|sudoers|nopasswd|passwordless sudo|pg_hba|trust auth|authentication method/i;
+/** A SQL command run directly (psql -c, supabase db execute) that turns row-level security off. */
+export function weakenedBySql(cmd: SimpleCommand): string | null {
+  if (!SQL_CLIENTS.has(cmd.name) || !RLS_OFF.test(cmd.text)) return null;
+  return RLS_OFF_WHAT;
+}
+
+// Row-level security off: the table's policies stop applying, so whoever can query it reads
+// and writes every row (Supabase's anon key is exactly that client).
+const RLS_OFF = /\bDISABLE\s+ROW\s+LEVEL\s+SECURITY\b/i;
+const RLS_OFF_WHAT = "row-level security was turned off for a table: its access policies no longer apply, so every client that can query it reads and writes every row";
+const SQL_CLIENTS: ReadonlySet<string> = new Set(['psql', 'supabase', 'mysql', 'cockroach']);
+const FIREBASE_RULES_FILE = /(?:^|\/)(?:firestore|storage)\.rules$|(?:^|\/)database\.rules\.json$/;
+// `allow read, write;` or `allow write: if true;` — a write operation granted with no condition.
+const OPEN_WRITE_RULE = /\ballow\s+(?:[a-z]+\s*,\s*)*(?:write|create|update|delete)\b(?:\s*,\s*[a-z]+)*\s*(?:;|:\s*if\s+true\s*;?)/i;
+const OPEN_RTDB_WRITE = /"\.write"\s*:\s*(?:true|"true")/;
+
+const SETTING_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key|sudoers|nopasswd|passwordless sudo|pg_hba|trust auth|authentication method|row[- ]level security|\brls\b|(?:security|firestore|storage|database) rules/i;
 
 export const TRUST_RULES: Rule[] = [
   {
@@ -96,6 +117,8 @@ export const TRUST_RULES: Rule[] = [
           for (const { cmd } of fx.commands) {
             const what = trustCommand(cmd);
             if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, cmd.text);
+            const weak = weakenedBySql(cmd);
+            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `sql:${cmd.text.slice(0, 200)}`), controlWeakened, cmd.text);
           }
         },
         finish() {
