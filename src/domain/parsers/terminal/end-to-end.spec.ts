@@ -27,12 +27,25 @@ describe('terminal output end to end: benign sessions raise no alarms', () => {
   }
 });
 
+/**
+ * The key a `cat` of a credential file printed is one finding with that read (issue 25, item 9):
+ * the read's warning, merged with what its output showed, with both as evidence.
+ */
+function printedByRead(r: Awaited<ReturnType<typeof analyzeText>>, file: string): void {
+  const f = r.findings.find((x) => x.rule === 'secrets/sensitive-file-read' && x.severity !== 'info');
+  assert.ok(f, 'the read of the credential file is a finding');
+  assert.ok(f.detail.includes(file), f.detail);
+  assert.match(f.detail, /The credentials it showed are now in the transcript.*\d findings merged/);
+  assert.ok(f.evidence.length >= 2, 'the read and what it printed');
+}
+
 describe('terminal output end to end: destructive sessions are blocked for the right reasons', () => {
   test('Claude Code TUI: rm -rf ~/, a force push to main and a printed live key', async () => {
     const r = await analyzeText(fixture('claude-code-tui-v2-destructive.txt'));
     assert.equal(r.outcome, 'Blocked');
     const rules = alarms(r);
-    for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+    for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push']) assert.ok(rules.includes(id), id);
+    printedByRead(r, '.env');
     assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.STRIPE), 'the key is masked');
   });
 
@@ -40,7 +53,8 @@ describe('terminal output end to end: destructive sessions are blocked for the r
     const r = await analyzeText(fixture('gemini-cli-tui-destructive.txt'));
     assert.equal(r.outcome, 'Blocked');
     const rules = alarms(r);
-    for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+    for (const id of ['destructive/rm-outside-worktree', 'destructive/force-push']) assert.ok(rules.includes(id), id);
+    printedByRead(r, '.aws/credentials');
     assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.AWSSECRET), 'the secret access key is masked');
   });
 
