@@ -47,7 +47,8 @@ export const AGENTS = {
   },
   'gemini-cli': {
     label: 'Gemini CLI',
-    formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json', 'gemini-logs'],
+    // gemini-markdown: `/chat share file.md`, the history rendered as Markdown.
+    formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json', 'gemini-logs', 'gemini-markdown'],
     // `logs.json` holds the person's prompts and nothing of what the agent did.
     promptsOnlyFormats: ['gemini-logs'],
     terminalFormats: ['gemini-cli-tui'],

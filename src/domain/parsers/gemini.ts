@@ -1,10 +1,11 @@
 // Gemini CLI parser family: chat recordings (JSONL upsert log, legacy pretty-printed JSON
-// document) and `--output-format stream-json`. The pieces live in ./gemini/.
+// document), `--output-format stream-json`, and `/chat share` exports (JSON history, Markdown). The pieces live in ./gemini/.
 import type { FormatId, LogParser } from '../model/events.ts';
 import type { ParserFamily } from '../ingest/types.ts';
 import { detectGemini } from './gemini/detect.ts';
 import { GeminiDocumentParser, GeminiJsonlParser } from './gemini/recording.ts';
 import { GeminiStreamParser } from './gemini/stream.ts';
+import { GeminiMarkdownShareParser } from './gemini/markdown-share.ts';
 
 export const gemini: ParserFamily = {
   detect: detectGemini,
@@ -20,6 +21,8 @@ export const gemini: ParserFamily = {
         return new GeminiStreamParser();
       case 'gemini-jsonl':
         return new GeminiJsonlParser();
+      case 'gemini-markdown':
+        return new GeminiMarkdownShareParser();
       default:
         throw new Error(`the gemini parser family does not handle ${format}`);
     }

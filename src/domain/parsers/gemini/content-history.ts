@@ -32,7 +32,8 @@ export function emitContentHistory(doc: unknown[], lineOf: (i: number) => number
   new ContentHistoryReader(sink).read(doc, lineOf);
 }
 
-class ContentHistoryReader {
+/** Reads a history entry by entry (an export that streams its turns: `/chat share` Markdown). */
+export class ContentHistoryReader {
   private readonly out: MessageEmitter;
   /** Call id → tool name, for calls whose response has not come yet (in order: unnamed ids match FIFO). */
   private readonly open = new Map<string, string>();

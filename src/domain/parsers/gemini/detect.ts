@@ -3,12 +3,26 @@
 // are never claimed.
 import type { Detection, DetectSample } from '../../ingest/types.ts';
 import { isObj, obj, type Obj } from '../shared/values.ts';
+import { SHARE_HEADING } from './markdown-share.ts';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
 
 export function detectGemini(sample: DetectSample): Detection | null {
-  return detectDocument(sample) ?? detectPromptLog(sample) ?? detectHistory(sample) ?? detectJsonl(sample) ?? detectStream(sample);
+  return detectDocument(sample) ?? detectPromptLog(sample) ?? detectHistory(sample) ?? detectJsonl(sample) ?? detectStream(sample) ?? detectMarkdownShare(sample);
+}
+
+/**
+ * `/chat share file.md`: the history as Markdown, opening with a "## USER 🧑‍💻" heading. The CLI's
+ * preamble ("This is the Gemini CLI"), a tool block or a second turn after the "---" between turns
+ * make it unmistakable.
+ */
+function detectMarkdownShare(sample: DetectSample): Detection | null {
+  const first = sample.lines.find((l) => l.trim() !== '');
+  if (first === undefined || !SHARE_HEADING.test(first)) return null;
+  const body = sample.lines.join('\n');
+  const sure = /This is the Gemini CLI|^\*\*Tool (?:Command|Response)\*\*:$|\n---\n\n## (?:USER|MODEL) /m.test(body);
+  return { format: 'gemini-markdown', score: sure ? 0.95 : 0.8 };
 }
 
 /**

@@ -1,0 +1,85 @@
+// Gemini CLI's `/chat share file.md` export: read back into the history it was rendered from, so
+// it yields the same events as that history, and is judged like it.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { gemini } from '../gemini.ts';
+import { drive } from './drive.testing.ts';
+import { analyzeText } from '../../analyze.ts';
+import type { NormEvent } from '../../model/events.ts';
+
+interface Part { text?: string; functionCall?: object; functionResponse?: object }
+interface Content { role: 'user' | 'model'; parts: Part[] }
+
+/** How Gemini CLI renders a history (serializeHistoryToMarkdown in its chat command), restated for the test. */
+function share(history: Content[], icon = '🧑\u200d💻'): string {
+  return history.map((item) => {
+    const text = item.parts.map((part) => {
+      if (part.text) return part.text;
+      if (part.functionCall) return `**Tool Command**:\n\`\`\`json\n${JSON.stringify(part.functionCall, null, 2)}\n\`\`\``;
+      if (part.functionResponse) return `**Tool Response**:\n\`\`\`json\n${JSON.stringify(part.functionResponse, null, 2)}\n\`\`\``;
+      return '';
+    }).join('');
+    return `## ${item.role.toUpperCase()} ${item.role === 'user' ? icon : '✨'}\n\n${text}`;
+  }).join('\n\n---\n\n');
+}
+
+const HISTORY: Content[] = [
+  { role: 'user', parts: [{ text: 'This is the Gemini CLI. We are setting up the context for our chat.\nI\'m currently working in the directory: /home/dev/shop\nHere is the folder structure:\n\n---\n\n/home/dev/shop/\n├───README.md' }] },
+  { role: 'user', parts: [{ text: 'Clean up the build folder and show me the .env, then push.\n\n## Notes\n\nkeep it short' }] },
+  { role: 'model', parts: [{ text: 'I will look first.' }, { functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'rm -rf build && cat .env', description: 'clean' } } }, { functionCall: { id: 'c2', name: 'read_file', args: { file_path: 'README.md' } } }] },
+  { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: 'Output: PORT=8080\nProcess Group PGID: 4242' } } }, { functionResponse: { id: 'c2', name: 'read_file', response: { output: '# Shop\n\n---\n\n```js\nx()\n```' } } }] },
+  { role: 'model', parts: [{ text: 'Done. Pushing now.' }, { functionCall: { id: 'c3', name: 'run_shell_command', args: { command: 'git push --force origin main' } } }] },
+  { role: 'user', parts: [{ functionResponse: { id: 'c3', name: 'run_shell_command', response: { error: '[Operation Cancelled] Reason: User denied execution.' } } }] },
+  { role: 'model', parts: [{ text: 'You declined the push; nothing was pushed.' }] },
+];
+
+/** What an event says, without where it was (line numbers differ between the two forms). */
+function gist(events: NormEvent[]): unknown[] {
+  return events.map(({ line: _line, index: _index, at: _at, ...rest }) => rest);
+}
+
+describe('gemini-markdown: `/chat share` Markdown is read as the history it was made from', () => {
+  test('detected as Gemini CLI, unmistakably, with either form of the user icon', () => {
+    assert.deepEqual(drive(gemini, share(HISTORY)).detection, { format: 'gemini-markdown', score: 0.95 });
+    assert.deepEqual(drive(gemini, share(HISTORY, '🧑💻')).detection, { format: 'gemini-markdown', score: 0.95 });
+    assert.equal(drive(gemini, '## USER notes\n\nsome text\n').detection, null, 'a heading that is not the CLI\'s');
+    assert.equal(drive(gemini, '# Title\n\n## USER 🧑‍💻\n\nhi\n').detection, null, 'a document that does not open with a turn');
+  });
+
+  test('the same events as the JSON history, turn for turn (text with "---" and headings of its own included)', () => {
+    const fromMarkdown = drive(gemini, share(HISTORY));
+    const fromJson = drive(gemini, JSON.stringify(HISTORY, null, 2) + '\n', 'gemini-history');
+    assert.deepEqual(fromMarkdown.skips, []);
+    assert.deepEqual(gist(fromMarkdown.events), gist(fromJson.events));
+    assert.ok(fromMarkdown.events.some((e) => e.kind === 'tool_call' && e.callId === 'c3'));
+  });
+
+  test('events point at the line of their turn', () => {
+    const md = share(HISTORY);
+    const out = drive(gemini, md);
+    const lines = md.split('\n');
+    const call = out.events.find((e) => e.kind === 'tool_call' && e.callId === 'c1')!;
+    assert.match(lines[call.line - 1]!, /^## MODEL ✨$/);
+  });
+
+  test('a block whose JSON does not parse, or that never closes, is skipped with a reason and the rest is read', () => {
+    const broken = share(HISTORY).replace('"name": "read_file",\n  "args"', '"name": read_file,\n  "args"');
+    const out = drive(gemini, broken);
+    assert.equal(out.skips.length, 1);
+    assert.match(out.skips[0]!.reason, /does not parse/);
+    assert.ok(out.events.some((e) => e.kind === 'tool_call' && e.callId === 'c3'), 'later turns are read');
+    const cut = share(HISTORY).split('\n').slice(0, 30).join('\n');
+    assert.match(drive(gemini, cut).skips.at(-1)!.reason, /never closes/);
+  });
+
+  test('judged like the history: the denied force push is an attempt, the delete of build output and the .env read are seen', async () => {
+    const r = await analyzeText(share(HISTORY));
+    assert.equal(r.format, 'gemini-markdown');
+    assert.equal(r.agent, 'gemini-cli');
+    const push = r.findings.find((f) => f.rule === 'destructive/force-push');
+    assert.ok(push, 'the push is on record');
+    assert.equal(push.severity, "warning", "a critical act the user refused: at most a warning");
+    assert.match(push.detail, /refused|denied|declined|cancelled/i);
+    assert.ok(r.findings.some((f) => f.rule === 'secrets/sensitive-file-read'), 'the .env read');
+  });
+});

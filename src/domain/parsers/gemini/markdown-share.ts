@@ -1,0 +1,158 @@
+// Gemini CLI's `/chat share <file>.md`: the conversation history (Content[], see
+// content-history.ts) rendered as Markdown by the CLI's serializeHistoryToMarkdown:
+//   ## USER 🧑‍💻                      (or "## MODEL ✨"; older builds drop the emoji's joiner)
+//   <blank line>
+//   <the turn's parts, joined with nothing between them:>
+//     text, as it is
+//     **Tool Command**:\n```json\n<JSON.stringify(functionCall, null, 2)>\n```
+//     **Tool Response**:\n```json\n<JSON.stringify(functionResponse, null, 2)>\n```
+// and turns joined by "\n\n---\n\n". Each turn is read back into the Content entry it was made
+// from and handed to the history reader as soon as the next turn begins, so the export is judged
+// exactly like the history itself (and only one turn is held at a time). A JSON block that does
+// not parse stays text of its turn, and the line says so.
+import type { EventSink, LogParser } from '../../model/events.ts';
+import { ContentHistoryReader } from './content-history.ts';
+
+/** A turn's heading, as the CLI writes it. */
+export const SHARE_HEADING = /^## (USER|MODEL) (?:🧑\u200d?💻|✨)\s*$/u;
+const BLOCK_START = /^\*\*Tool (Command|Response)\*\*:$/;
+const FENCE_OPEN = '```json';
+/** One turn's text is held until the next heading: a cap keeps a file without headings bounded. */
+const TURN_CAP_CHARS = 64 * 1024 * 1024;
+
+interface Turn {
+  role: 'user' | 'model';
+  line: number;
+  parts: unknown[];
+  /** Text lines since the last tool block. */
+  text: string[];
+  size: number;
+}
+
+export class GeminiMarkdownShareParser implements LogParser {
+  readonly agent = 'gemini-cli' as const;
+  readonly format = 'gemini-markdown' as const;
+  private reader: ContentHistoryReader | null = null;
+  private turn: Turn | null = null;
+  /** A `**Tool …**:` block being read: its kind, first line and JSON lines. */
+  private block: { kind: 'Command' | 'Response'; line: number; json: string[] | null } | null = null;
+
+  /** The line of the last text line kept: blank lines never reach a parser, so gaps stand for them. */
+  private lastTextLine = 0;
+
+  text(chunk: string, line: number, sink: EventSink): void {
+    if (chunk.trim() === '' && !this.block) return;
+    const heading = SHARE_HEADING.exec(chunk);
+    if (heading && !this.block && this.atTurnBoundary(line)) return this.startTurn(heading[1] === 'USER' ? 'user' : 'model', line, sink);
+    if (!this.turn) return sink.skip(line, 'text before the first turn of a Gemini CLI chat export');
+    if (this.block) return this.blockLine(chunk, line, sink);
+    // The parts are joined with nothing between them: a block may start after text on its line.
+    const at = chunk.search(/\*\*Tool (?:Command|Response)\*\*:$/);
+    if (at >= 0 && BLOCK_START.test(chunk.slice(at))) {
+      if (at > 0) this.addText(chunk.slice(0, at), line, sink);
+      this.flushText();
+      this.block = { kind: /Command/.test(chunk.slice(at)) ? 'Command' : 'Response', line, json: null };
+      return;
+    }
+    this.addText(chunk, line, sink);
+  }
+
+  end(sink: EventSink): void {
+    if (this.block) this.abandonBlock(sink);
+    this.finishTurn(sink);
+  }
+
+  /**
+   * A heading opens a turn at the start of the file, or after the "\n\n---\n\n" between turns:
+   * the last text line is "---", one blank line above the heading.
+   */
+  private atTurnBoundary(line: number): boolean {
+    if (!this.turn) return true;
+    return this.turn.text.at(-1) === '---' && this.lastTextLine === line - 2;
+  }
+
+  private startTurn(role: Turn['role'], line: number, sink: EventSink): void {
+    if (this.turn) {
+      // The separator ("---" and the blank line above it) belongs to no turn.
+      this.turn.text.pop();
+      if (this.turn.text.at(-1) === '') this.turn.text.pop();
+      this.finishTurn(sink);
+    }
+    this.turn = { role, line, parts: [], text: [], size: 0 };
+    this.lastTextLine = line;
+  }
+
+  private addText(chunk: string, line: number, sink: EventSink): void {
+    const turn = this.turn!;
+    turn.size += chunk.length + 1;
+    if (turn.size > TURN_CAP_CHARS) return sink.skip(line, 'a turn of the chat export longer than 64 MB: the rest of it was not read');
+    // The blank lines between this line and the last one, which the line reader does not pass on.
+    for (let gap = Math.min(line - this.lastTextLine - 1, 100); gap > 0 && turn.text.length > 0; gap--) turn.text.push('');
+    turn.text.push(chunk);
+    this.lastTextLine = line;
+  }
+
+  private blockLine(chunk: string, line: number, sink: EventSink): void {
+    const block = this.block!;
+    if (block.json === null) {
+      if (chunk === FENCE_OPEN) {
+        block.json = [];
+        return;
+      }
+      // "**Tool Command**:" not followed by its fence: ordinary text after all.
+      this.block = null;
+      this.addText(`**Tool ${block.kind}**:`, block.line, sink);
+      return this.text(chunk, line, sink);
+    }
+    // The block ends at a line that starts with the closing fence; the next part may follow it at once.
+    if (chunk.startsWith('```')) {
+      this.closeBlock(sink);
+      const rest = chunk.slice(3);
+      if (rest !== '') this.text(rest, line, sink);
+      return;
+    }
+    block.json.push(chunk);
+    if (block.json.length > 1_000_000) this.abandonBlock(sink);
+  }
+
+  private closeBlock(sink: EventSink): void {
+    const block = this.block!;
+    this.block = null;
+    const source = (block.json ?? []).join('\n');
+    let value: unknown;
+    try {
+      value = JSON.parse(source);
+    } catch {
+      sink.skip(block.line, `the JSON of a "Tool ${block.kind}" block in a Gemini CLI chat export does not parse`);
+      return;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      sink.skip(block.line, `a "Tool ${block.kind}" block in a Gemini CLI chat export holds no object`);
+      return;
+    }
+    this.turn!.parts.push(block.kind === 'Command' ? { functionCall: value } : { functionResponse: value });
+  }
+
+  /** A block cut off by the end of the file (or absurdly long): what it held is not read. */
+  private abandonBlock(sink: EventSink): void {
+    const block = this.block!;
+    this.block = null;
+    sink.skip(block.line, `a "Tool ${block.kind}" block in a Gemini CLI chat export that never closes`);
+  }
+
+  private flushText(): void {
+    const turn = this.turn!;
+    const text = turn.text.join('\n');
+    turn.text = [];
+    if (text.trim() !== '') turn.parts.push({ text: text.replace(/^\n+/, '') });
+  }
+
+  private finishTurn(sink: EventSink): void {
+    const turn = this.turn;
+    if (!turn) return;
+    this.flushText();
+    this.turn = null;
+    this.reader ??= new ContentHistoryReader(sink);
+    this.reader.read([{ role: turn.role, parts: turn.parts }], () => turn.line);
+  }
+}
