@@ -5,6 +5,7 @@ import { partsText } from './values.ts';
 import { FROM_RESPONSE_ITEM } from './mirror.ts';
 import { syntheticId, type Ctx } from './state.ts';
 import { commandInput, decodeArgs, patchInput, toolInput, webInput } from './tool-input.ts';
+import { codeModeCalls, joinCommands } from './code-mode.ts';
 import { parseToolOutput } from './tool-output.ts';
 import { emitUserText } from './user-text.ts';
 import { emitAssistant, emitSystem, emitThinking } from './emit.ts';
@@ -78,11 +79,26 @@ function customToolCall(ctx: Ctx, item: Obj): boolean {
   const input = str(item.input);
   let tool;
   if (name === 'apply_patch' || name === 'applypatch') tool = patchInput(input ?? '');
+  else if (name === 'exec' && input !== undefined && codeModeCall(ctx, item, input)) return true;
   else {
     const parsed = input === undefined ? item.input : tryJson(input);
     tool = parsed === undefined ? { type: 'other' as const, args: { input } } : toolInput(name, parsed, text(item.namespace));
   }
   ctx.st.emitCall(ctx, callId(ctx, item), name, tool, true);
+  return true;
+}
+
+/**
+ * A code-mode cell (`exec`, JavaScript calling `tools.exec_command(…)`): emitted as the commands
+ * it runs, under the tool's own name, when it can be read (code-mode.ts); false otherwise.
+ */
+function codeModeCall(ctx: Ctx, item: Obj, js: string): boolean {
+  const calls = codeModeCalls(js);
+  if (!calls) return false;
+  const inputs = calls.map((c) => toolInput(c.name, c.args));
+  const tool = calls[0]!.name === 'write_stdin' ? inputs[0]! : joinCommands(inputs);
+  if (!tool) return false;
+  ctx.st.emitCall(ctx, callId(ctx, item), calls[0]!.name, tool, true);
   return true;
 }
 

@@ -1,0 +1,43 @@
+// Codex code mode: a JavaScript cell (`exec`) that calls the tools is read as the commands it runs.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { codeModeCalls, joinCommands } from './code-mode.ts';
+import { env, jsonl, ofKind, run } from './drive.testing.ts';
+import { analyzeText } from '../../analyze.ts';
+
+const ri = (payload: unknown) => env('response_item', payload);
+const META = env('session_meta', { id: 's1', cwd: '/repo', cli_version: '0.144.1', originator: 'codex_cli_rs', source: 'cli' });
+const cell = (js: string, id = 'c1') => ri({ type: 'custom_tool_call', name: 'exec', input: js, call_id: id, status: 'completed' });
+const cellOut = (text: string, id = 'c1') => ri({ type: 'custom_tool_call_output', call_id: id, output: [{ type: 'input_text', text: 'Script completed\nWall time 0.2 seconds\nOutput:\n' }, { type: 'input_text', text }] });
+const execCall = (args: object) => `const r = await tools.exec_command(${JSON.stringify(args)});\ntext(r.output);`;
+
+describe('codex code mode: cells are read as the commands they run', () => {
+  test('literal exec_command calls are read, braces and quotes inside strings included; several are one script', () => {
+    assert.deepEqual(codeModeCalls(execCall({ cmd: "printf '}{\"' && ls", workdir: '/repo' })), [{ name: 'exec_command', args: { cmd: "printf '}{\"' && ls", workdir: '/repo' } }]);
+    const two = codeModeCalls(`${execCall({ cmd: 'git status' })}\n${execCall({ cmd: 'git diff', workdir: '/repo' })}`)!;
+    assert.equal(two.length, 2);
+    assert.deepEqual(joinCommands([{ type: 'command', command: 'git status' }, { type: 'command', command: 'git diff', workdir: '/repo' }]), { type: 'command', command: 'git status\ngit diff', workdir: '/repo' });
+  });
+
+  test('cells that cannot be read stay unknown: arguments built at run time, other tools, a patch in a variable', () => {
+    assert.equal(codeModeCalls('const c = "ls"; const r = await tools.exec_command({cmd: c}); text(r.output);'), null);
+    assert.equal(codeModeCalls('const r = await tools.web__run({"open":[{"ref_id":"https://example.com"}]}); text(r);'), null);
+    assert.equal(codeModeCalls('const patch = "*** Begin Patch\\n*** End Patch"; await tools.apply_patch(patch);'), null);
+    assert.equal(codeModeCalls(`${execCall({ cmd: 'ls' })} await tools.write_stdin({"session_id": 1, "chars": "y\\n"});`), null);
+    assert.equal(codeModeCalls('text("no tools here")'), null);
+  });
+
+  test('in a rollout the cell is an exec_command call with its command, and its output is the result', () => {
+    const r = run(jsonl(META, cell(execCall({ cmd: 'rm -rf ~/old-backups', workdir: '/repo' })), cellOut('removed')));
+    const calls = ofKind(r.events, 'tool_call');
+    assert.deepEqual(calls.map((c) => [c.name, c.input]), [['exec_command', { type: 'command', command: 'rm -rf ~/old-backups', workdir: '/repo' }]]);
+    assert.equal(ofKind(r.events, 'tool_result')[0]?.callId, 'c1');
+    const unread = run(jsonl(META, cell('const r = await tools.web__run({"open":[]}); text(r);'), cellOut('page')));
+    assert.deepEqual(ofKind(unread.events, 'tool_call').map((c) => [c.name, c.input.type]), [['exec', 'other']]);
+  });
+
+  test('a destructive command inside a cell is judged like any other command', async () => {
+    const r = await analyzeText(jsonl(META, ri({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'tidy the repo' }] }), cell(execCall({ cmd: 'rm -rf /home/dev/Documents', workdir: '/repo' })), cellOut('')));
+    assert.ok(r.findings.some((f) => f.rule === 'destructive/rm-outside-worktree' && f.severity !== 'info'), JSON.stringify(r.findings.map((f) => [f.rule, f.severity])));
+  });
+});
