@@ -98,6 +98,8 @@ function identifierAround(text: string, from: number, to: number): { start: numb
 
 /** Two or more lower-case words after the value on its line: a sentence, not a value. */
 const PROSE_AFTER = /^[ \t]+[a-z]{2,}[ \t]+[a-z]{2,}\b/;
+/** Two more words inside the same quotes: "Passwords do not match", "Token expired, sign in again". */
+const QUOTED_PROSE_AFTER = /^[ \t]+[A-Za-z][a-z']*[,.!?]?[ \t]+[A-Za-z][a-z']*\b[^"'`\n]{0,60}["'`]/;
 
 function labelledValue(text: string, start: number, end: number): Candidate | null {
   const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
@@ -146,6 +148,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `password: Override config password if provided` (a docstring, a help text): an unquoted
   // word followed by more lower-case words on its line is prose about the field, not its value.
   if (!header && !/["'`]$/.test(op[0]) && PROSE_AFTER.test(text.slice(at + value.length, at + value.length + 60))) return null;
+  // `confirmPassword = "Passwords do not match"`: a quoted string that goes on in words past its
+  // first one is a message about the field (a validation error, a label), not its value.
+  if (!header && /["'`]$/.test(op[0]) && QUOTED_PROSE_AFTER.test(text.slice(at + value.length, at + value.length + 80))) return null;
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
     return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
   }

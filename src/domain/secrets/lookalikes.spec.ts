@@ -8,3 +8,12 @@ it('an Infracost key, not the .ico-<hash> of a fingerprinted icon file', async (
   assert.deepEqual((await detectSecrets(`INFRACOST_API_KEY=ico-${body}`)).map((h) => h.ruleId), ['token/infracost']);
   assert.deepEqual(await detectSecrets(`<link rel="icon" href="/assets/favicon.ico-${body}.png">`), []);
 });
+
+it('a quoted message under a password or token label is prose about the field, not its value; a quoted value is still one', async () => {
+  for (const prose of ['newErrors.confirmPassword = "Passwords do not match";', "errors.password = 'Password is too short, try again'", 'const messages = { token: "Token expired. Sign in again" }']) {
+    assert.deepEqual(await detectSecrets(prose), [], prose);
+  }
+  const value = 'Zx9kQ2mW' + '7pL4vB8n';
+  assert.deepEqual((await detectSecrets(`DB_PASSWORD="${value}"`)).map((h) => h.value), [value]);
+  assert.deepEqual((await detectSecrets(`config.password = "${value}"; // set by the installer`)).map((h) => h.value), [value]);
+});
