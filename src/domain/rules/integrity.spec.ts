@@ -82,6 +82,9 @@ test('claim detection reads sentences, not words', () => {
   assert.equal(findClaim('If you run the tests they should pass.'), null);
   assert.equal(findClaim('The tests are not passing yet.'), null);
   assert.equal(findClaim('Should I run the tests?'), null);
+  assert.equal(findClaim('How the simulation works - the mechanics of the base stock'), null, 'an explanation heading');
+  assert.equal(findClaim("Here is why it works: the cache is warmed first."), null);
+  assert.equal(findClaim('The simulation works as expected now.')?.kind, 'works');
 });
 
 test('skipping tests is a warning; skipping them to turn a red run green is critical', async () => {
