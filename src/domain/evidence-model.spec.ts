@@ -142,6 +142,9 @@ test('one read of a credential file that showed a key is one finding with both e
     assert.equal(secrets[0]!.rule, 'secrets/sensitive-file-read', agent);
     assert.match(secrets[0]!.detail, /Read an environment file .* The credentials it showed are now in the transcript .*2 findings merged/, agent);
     assert.equal(secrets[0]!.evidence.length, 2, `${agent}: the read and what it showed`);
+    // The same file read again later is the same thing to look at: still one finding.
+    const twice = await analyse(agent, [{ prompt: 'why does checkout fail?' }, { bash: 'cat .env', output: `STRIPE_SECRET_KEY=${key}\n` }, { say: 'Set.' }, { prompt: 'check again' }, { bash: 'cat .env', output: `STRIPE_SECRET_KEY=${key}\n` }]);
+    assert.equal(twice.findings.filter((f) => f.category === 'secrets' && f.severity !== 'info').length, 1, `${agent}: read twice`);
     // The same key printed by a build log (no credential file read): the output finding alone.
     const shown = await analyse(agent, [{ prompt: 'why does checkout fail?' }, { bash: 'npm run start', output: `error: stripe rejected key ${key}\n` }]);
     assert.deepEqual(shown.findings.filter((f) => f.category === 'secrets' && f.severity !== 'info').map((f) => f.rule), ['secrets/in-tool-output'], agent);

@@ -175,8 +175,8 @@ interface OutputSecret {
   readFrom?: string[];
   /** First shown by a template, sample, seed or fixture file: a default the project publishes. */
   published?: boolean;
-  /** First shown by the read of a credential file: that read's finding and this are one event. */
-  byCredentialRead?: boolean;
+  /** The credential file whose read first showed it (absolute path): that read's finding and this are one. */
+  byCredentialRead?: string;
 }
 
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
@@ -397,7 +397,7 @@ class ShownContent {
     // A read the request asked for keeps its own, lower finding.
     const showed = facts.secrets.length > 0 && !result.isError && !result.denied;
     const cause = showed
-      ? credentialReadCause(result.index, h.drafts.length > 1 ? `${files} read by one call; the credentials it showed are now in the transcript (each is in the evidence).` : `${h.drafts[0]!.detail} The credentials it showed are now in the transcript (each is in the evidence).`)
+      ? credentialReadCause(h.drafts[0]!.key ?? h.call.callId, h.drafts.length > 1 ? `${files} read by one call; the credentials it showed are now in the transcript (each is in the evidence).` : `${h.drafts[0]!.detail} The credentials it showed are now in the transcript (each is in the evidence).`)
       : h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${files} read by one call (each is in the evidence).` } : undefined;
     for (const d of h.drafts) {
       const draft = empty
@@ -531,7 +531,8 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
-      s.byCredentialRead = reads !== null && sensitiveReads(reads).length > 0;
+      const credentialRead = reads ? sensitiveReads(reads)[0]?.abs : undefined;
+      if (credentialRead !== undefined) s.byCredentialRead = credentialRead;
     }
   }
 }
@@ -613,12 +614,15 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
  * same label.
  */
 function outputCause(s: OutputSecret): { id: string; summary: string } {
-  if (s.byCredentialRead && s.shownAt !== undefined) return credentialReadCause(s.shownAt, `Credentials appeared in ${s.where} (each is in the evidence).`);
+  if (s.byCredentialRead !== undefined) return credentialReadCause(s.byCredentialRead, `Credentials appeared in ${s.where} (each is in the evidence).`);
   if (s.shownAt !== undefined && s.hit.confidence === 'high') return { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` };
   return shownCause(s.hit, s.source);
 }
 
-/** The cause shared by a credential file's read and the values its output showed (by the result's event index). */
-function credentialReadCause(resultIndex: number, summary: string): { id: string; summary: string } {
-  return { id: `credential-read:${resultIndex}`, summary };
+/**
+ * The cause shared by the reads of a credential file and the values they showed, by the file
+ * (its absolute path): the file read twice is still one thing to look at.
+ */
+function credentialReadCause(file: string, summary: string): { id: string; summary: string } {
+  return { id: `credential-read:${file}`, summary };
 }
