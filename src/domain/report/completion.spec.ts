@@ -17,6 +17,7 @@ test('isOwnExport: the session id in the command, or a copy out of any agent\'s 
     'rsync -a ${CLAUDE_CONFIG_DIR}/projects/-repo/ backup/',
     '$latest = Get-ChildItem -Path "$env:USERPROFILE\\.codex\\sessions" -Recurse -Filter *.jsonl | Sort-Object LastWriteTime | Select-Object -Last 1; Copy-Item $latest.FullName .\\session.jsonl',
     'mv /root/.claude /root/aos/.claude',
+    "$latest = Get-ChildItem $HOME\\.codex\\sessions -Recurse -Filter *.jsonl | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item $latest.FullName -Destination (Join-Path (Get-Location) 'codex-session.jsonl') -Force",
   ]) assert.ok(isOwnExport(call(c), SID), c);
   const cell: ToolCallEvent = { ...call('x'), name: 'exec', input: { type: 'other', args: { input: 'const r = await tools.exec_command({"cmd":"bash /Users/me/.codex/skills/apply-grant/export-session.sh ."})' } } };
   assert.ok(isOwnExport(cell, SID), "a code-mode cell that runs the skill's export script");

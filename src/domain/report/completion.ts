@@ -19,7 +19,7 @@ const CALL_TEXT_MAX = 120;
 // (also through the variables that move them: $CLAUDE_CONFIG_DIR, $CODEX_HOME).
 // The folders themselves count too (`Get-ChildItem "$env:USERPROFILE\.codex\sessions"`), and so does
 // an agent's whole store moved or copied (`mv ~/.claude ~/backup/.claude`): the log is inside it.
-const SESSION_FOLDER = /(?:[/\\]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects(?:[/\\"']|$)|(?:[/\\]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions(?:[/\\"']|$)|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b|[/\\]\.(?:claude|codex|gemini)[/\\]?(?=\s|["']|$)/;
+const SESSION_FOLDER = /(?:[/\\]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects(?:[/\\"'\s]|$)|(?:[/\\]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions(?:[/\\"'\s]|$)|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b|[/\\]\.(?:claude|codex|gemini)[/\\]?(?=\s|["']|$)/;
 // Reading a file out to somewhere else: a copy, a move, an archive, a redirect.
 const COPY_VERB = /(?:^|[\s;&|(])(?:cp|mv|rsync|scp|cat|tee|tar|zip|gzip|jq|install|ln|Copy-Item|Move-Item|copy|xcopy|robocopy)\b|>/;
 
