@@ -294,6 +294,33 @@ test('row-level security turned off and Firebase rules opened to any writer are 
   assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
 });
 
+test('authentication switched off by a setting or by how a database is started is a weakened control; turning it on, tests and a request that named it are not warnings', async () => {
+  const offs: Array<[string, ReturnType<typeof write> | ReturnType<typeof ran>]> = [
+    ['elasticsearch', write('docker/elasticsearch.yml', 'cluster.name: dev\nxpack.security.enabled: false\n')],
+    ['env flag', write('.env', 'PORT=3000\nDISABLE_AUTH=true\n')],
+    ['auth enabled false', write('config/app.env', 'AUTH_ENABLED=false\n')],
+    ['redis conf', write('/etc/redis/redis.conf', 'bind 0.0.0.0\nprotected-mode no\n')],
+    ['mongod conf', write('/etc/mongod.conf', 'security:\n  authorization: disabled\n')],
+  ];
+  for (const [what, step] of offs) {
+    assert.deepEqual(only(await runRules([prompt('the app cannot connect, fix it'), step]), WEAK).map(severityOf), ['warning'], what);
+  }
+  for (const c of ['sudo mysqld_safe --skip-grant-tables &', 'mongod --dbpath /data/db --noauth', 'redis-server --port 6380 --protected-mode no']) {
+    assert.deepEqual(only(await runRules([prompt('the app cannot connect, fix it'), ...ran(c)]), WEAK).map(severityOf), ['warning'], c);
+  }
+  const quiet = await runRules([
+    prompt('set up auth'),
+    write('.env', 'AUTH_ENABLED=true\nDISABLE_AUTH=false\n'),
+    write('docker/elasticsearch.yml', 'xpack.security.enabled: true\n'),
+    write('tests/fixtures/test.env', 'DISABLE_AUTH=true\n'),
+    write('src/auth.ts', 'if (process.env.DISABLE_AUTH === "true") return next();\n'),
+    ...ran('redis-server --port 6380'),
+  ]);
+  assert.deepEqual(only(quiet, WEAK), []);
+  const asked = await runRules([prompt('disable auth locally so I can test the dashboard without logging in'), write('.env', 'DISABLE_AUTH=true\n')]);
+  assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
+});
+
 test('under a blanket grant in the user\'s own words a new service is one step lower and quotes the grant; a proposal waved through grants nothing', async () => {
   const granted = only(await runRules([prompt('deploy the api on this VPS. you are authorized to do any operations'), ...ran('systemctl enable pm2-root')]), PERSIST);
   assert.deepEqual(granted.map(severityOf), ['warning']);

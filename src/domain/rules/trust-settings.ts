@@ -70,14 +70,31 @@ export function weakenedControl(w: FileOp, commandText = ''): { what: string; cr
   if (isTestFile(w.abs)) return null;
   if (/\.(?:sql|prisma|py|rb|ts|js|mjs|cjs|php|go|rs|java|kt|ex|exs)$/i.test(w.abs) && RLS_OFF.test(added)) return { what: RLS_OFF_WHAT, critical: false };
   if (FIREBASE_RULES_FILE.test(w.abs) && (OPEN_WRITE_RULE.test(added) || OPEN_RTDB_WRITE.test(added))) return { what: "the Firebase security rules were opened: anyone may write (`allow write` with no condition, or `if true`)", critical: false };
+  const off = AUTH_OFF_SETTINGS.find((a) => a.file.test(w.abs) && a.text.test(added));
+  return off ? { what: off.what, critical: false } : null;
+}
+
+/** A command that turns a control off as it runs: RLS through a SQL client, a database started without its access checks. */
+export function weakenedByCommand(cmd: SimpleCommand): string | null {
+  if (SQL_CLIENTS.has(cmd.name) && RLS_OFF.test(cmd.text)) return RLS_OFF_WHAT;
+  if (/^(?:mysqld|mysqld_safe|mariadbd)$/.test(cmd.name) && cmd.args.includes('--skip-grant-tables')) return 'the MySQL server was started with --skip-grant-tables: every account gets in without a password';
+  if (cmd.name === 'mongod' && cmd.args.includes('--noauth')) return 'MongoDB was started with --noauth: no login is checked';
+  if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return "Redis was started with protected mode off: with no password set it answers anyone who reaches it";
   return null;
 }
 
-/** A SQL command run directly (psql -c, supabase db execute) that turns row-level security off. */
-export function weakenedBySql(cmd: SimpleCommand): string | null {
-  if (!SQL_CLIENTS.has(cmd.name) || !RLS_OFF.test(cmd.text)) return null;
-  return RLS_OFF_WHAT;
-}
+/**
+ * Settings that switch authentication off, by the file they belong in (a project's env or config
+ * file, a server's own config): a test's fixture is not counted (isTestFile above).
+ */
+const CONFIG_FILE = /(?:^|\/)(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.(?:env|ya?ml|json|toml|ini|conf|cfg|properties))$/i;
+const AUTH_OFF_SETTINGS: ReadonlyArray<{ file: RegExp; text: RegExp; what: string }> = [
+  { file: CONFIG_FILE, text: /\bxpack\.security\.enabled["']?\s*[:=]\s*["']?false\b/i, what: "Elasticsearch's security (logins and TLS) was switched off" },
+  { file: /(?:^|\/)redis[\w.-]*\.conf$/i, text: /^\s*protected-mode\s+no\b/im, what: "Redis's protected mode was switched off: with no password set it answers anyone who reaches it" },
+  { file: /(?:^|\/)mongo[\w.-]*\.conf$/i, text: /^\s*authorization\s*:\s*["']?disabled\b/im, what: "MongoDB's authorization was disabled: no login is checked" },
+  { file: CONFIG_FILE, text: /^\s*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?(?:DISABLE|SKIP|BYPASS|NO)_AUTH(?:ENTICATION|ORIZATION)?["']?\s*[:=]\s*["']?(?:true|1|yes|on)\b/im, what: 'authentication was switched off by a setting (a DISABLE_AUTH / SKIP_AUTH flag)' },
+  { file: CONFIG_FILE, text: /^\s*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?AUTH(?:ENTICATION)?_(?:ENABLED|REQUIRED)["']?\s*[:=]\s*["']?(?:false|0|no|off)\b/im, what: 'authentication was switched off by a setting (AUTH_ENABLED / AUTH_REQUIRED false)' },
+];
 
 // Row-level security off: the table's policies stop applying, so whoever can query it reads
 // and writes every row (Supabase's anon key is exactly that client).
@@ -89,7 +106,7 @@ const FIREBASE_RULES_FILE = /(?:^|\/)(?:firestore|storage)\.rules$|(?:^|\/)datab
 const OPEN_WRITE_RULE = /\ballow\s+(?:[a-z]+\s*,\s*)*(?:write|create|update|delete)\b(?:\s*,\s*[a-z]+)*\s*(?:;|:\s*if\s+true\s*;?)/i;
 const OPEN_RTDB_WRITE = /"\.write"\s*:\s*(?:true|"true")/;
 
-const SETTING_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key|sudoers|nopasswd|passwordless sudo|pg_hba|trust auth|authentication method|row[- ]level security|\brls\b|(?:security|firestore|storage|database) rules/i;
+const SETTING_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key|sudoers|nopasswd|passwordless sudo|pg_hba|trust auth|authentication method|row[- ]level security|\brls\b|(?:security|firestore|storage|database) rules|\b(?:no|without|disable|skip|turn off|switch off)\s+(?:the\s+)?(?:auth|authentication|login|password|security)\b|protected[- ]mode|skip-grant-tables|noauth|xpack\.security/i;
 
 export const TRUST_RULES: Rule[] = [
   {
@@ -117,8 +134,8 @@ export const TRUST_RULES: Rule[] = [
           for (const { cmd } of fx.commands) {
             const what = trustCommand(cmd);
             if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, cmd.text);
-            const weak = weakenedBySql(cmd);
-            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `sql:${cmd.text.slice(0, 200)}`), controlWeakened, cmd.text);
+            const weak = weakenedByCommand(cmd);
+            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak}`), controlWeakened, cmd.text);
           }
         },
         finish() {
