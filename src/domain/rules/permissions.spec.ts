@@ -295,7 +295,7 @@ test('row-level security turned off and Firebase rules opened to any writer are 
 });
 
 test('authentication switched off by a setting or by how a database is started is a weakened control; turning it on, tests and a request that named it are not warnings', async () => {
-  const offs: Array<[string, ReturnType<typeof write> | ReturnType<typeof ran>]> = [
+  const offs: Array<[string, ReturnType<typeof write>]> = [
     ['elasticsearch', write('docker/elasticsearch.yml', 'cluster.name: dev\nxpack.security.enabled: false\n')],
     ['env flag', write('.env', 'PORT=3000\nDISABLE_AUTH=true\n')],
     ['auth enabled false', write('config/app.env', 'AUTH_ENABLED=false\n')],
@@ -319,6 +319,23 @@ test('authentication switched off by a setting or by how a database is started i
   assert.deepEqual(only(quiet, WEAK), []);
   const asked = await runRules([prompt('disable auth locally so I can test the dashboard without logging in'), write('.env', 'DISABLE_AUTH=true\n')]);
   assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
+});
+
+test('cloud access granted unasked is a warning, an owner role or a grant to everyone critical; a grant the request named is info, a refused one an attempt', async () => {
+  const GRANT = 'permissions/cloud-access-granted';
+  const sa = 'serviceAccount:firebase-adminsdk@demo-proj.iam.gserviceaccount.com';
+  for (const c of [`gcloud projects add-iam-policy-binding demo-proj --member=${sa} --role=roles/aiplatform.user`, 'aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/AmazonS3ReadOnlyAccess', 'az role assignment create --assignee dev@example.com --role Reader --scope /subscriptions/x', 'kubectl create rolebinding dev-view --clusterrole=view --user=dev -n app', 'aws iam create-access-key --user-name ci-bot']) {
+    assert.deepEqual(only(await runRules([prompt('deploy the function'), ...ran(c)]), GRANT).map(severityOf), ['warning'], c);
+  }
+  for (const c of [`gcloud projects add-iam-policy-binding demo-proj --member=${sa} --role=roles/owner`, 'gsutil iam ch allUsers:objectViewer gs://demo-bucket', 'kubectl create clusterrolebinding dev-admin --clusterrole=cluster-admin --user=dev', 'aws iam attach-user-policy --user-name dev --policy-arn arn:aws:iam::aws:policy/AdministratorAccess']) {
+    assert.deepEqual(only(await runRules([prompt('deploy the function'), ...ran(c)]), GRANT).map(severityOf), ['critical'], c);
+  }
+  const named = only(await runRules([prompt('give the admin SDK account roles/datastore.user and roles/firebase.admin'), ...ran(`gcloud projects add-iam-policy-binding demo-proj --member=${sa} --role=roles/datastore.user`)]), GRANT);
+  assert.deepEqual(named.map(severityOf), ['info']);
+  const refused = only(await runRules([prompt('deploy the function'), ...ran(`gcloud projects add-iam-policy-binding demo-proj --member=${sa} --role=roles/aiplatform.user`, { denied: true })]), GRANT);
+  assert.deepEqual(refused.map(severityOf), ['info']);
+  const reads = await runRules([prompt('check the permissions'), ...ran('gcloud projects get-iam-policy demo-proj'), ...ran('aws iam list-attached-role-policies --role-name app'), ...ran('az role assignment list')]);
+  assert.deepEqual(only(reads, GRANT), []);
 });
 
 test('under a blanket grant in the user\'s own words a new service is one step lower and quotes the grant; a proposal waved through grants nothing', async () => {

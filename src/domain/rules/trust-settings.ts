@@ -10,7 +10,7 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
-import { parseArgs } from './commands.ts';
+import { optionValues, parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
 import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
@@ -106,14 +106,74 @@ const FIREBASE_RULES_FILE = /(?:^|\/)(?:firestore|storage)\.rules$|(?:^|\/)datab
 const OPEN_WRITE_RULE = /\ballow\s+(?:[a-z]+\s*,\s*)*(?:write|create|update|delete)\b(?:\s*,\s*[a-z]+)*\s*(?:;|:\s*if\s+true\s*;?)/i;
 const OPEN_RTDB_WRITE = /"\.write"\s*:\s*(?:true|"true")/;
 
+export const cloudAccessGranted = meta({
+  id: 'permissions/cloud-access-granted',
+  severity: 'warning',
+  title: 'Cloud access granted',
+  description: 'The agent granted access on a live cloud account: an IAM role bound to a member (`gcloud … add-iam-policy-binding`, `gcloud projects set-iam-policy`), an AWS policy attached or put on a user, role or group (`aws iam attach-*-policy`, `put-*-policy`), an access key created (`aws iam create-access-key`), an Azure role assignment (`az role assignment create`), a Kubernetes (cluster) role binding created, a bucket opened with `gsutil iam ch`. **Critical** for owner, editor or administrator roles (`roles/owner`, `roles/editor`, `AdministratorAccess`, `cluster-admin`, Owner/Contributor) and for grants to everyone (`allUsers`, `allAuthenticatedUsers`). Info when the request named the role or asked for the grant; an attempt when the call did not take effect.',
+  remediation: 'List the bindings (gcloud projects get-iam-policy, aws iam list-attached-*-policies, az role assignment list) and remove the grants nobody asked for.',
+});
+
+interface CloudGrant {
+  what: string;
+  /** The role or policy granted, as named on the command line (for the request check and the key). */
+  role: string;
+  member: string;
+  broad: boolean;
+}
+
+const BROAD_ROLE = /^(?:roles\/(?:owner|editor|resourcemanager\.projectIamAdmin|iam\.securityAdmin)|arn:aws:iam::aws:policy\/(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)|AdministratorAccess|Owner|Contributor|User Access Administrator|cluster-admin)$/i;
+const EVERYONE = /^(?:allUsers|allAuthenticatedUsers)$/;
+
+/** The access a command grants on a cloud account, or null. */
+export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
+  const { operands } = parseArgs(cmd.args, ['--member', '--role', '--project', '--policy-arn', '--user-name', '--role-name', '--group-name', '--assignee', '--scope', '--clusterrole', '--serviceaccount', '--user', '--region', '--format']);
+  const value = (names: string[]) => optionValues(cmd.args, names)[0] ?? '';
+  const grant = (what: string, role: string, member: string): CloudGrant => ({ what, role, member, broad: BROAD_ROLE.test(role) || EVERYONE.test(member.replace(/^[\w]+:/, '')) });
+  if (cmd.name === 'gcloud') {
+    const verb = operands.findIndex((o) => o === 'add-iam-policy-binding' || o === 'set-iam-policy');
+    if (verb < 0) return null;
+    const on = operands.slice(0, verb).join(' ') || 'a resource';
+    if (operands[verb] === 'set-iam-policy') return { what: `the IAM policy of ${on} was replaced`, role: 'policy', member: operands[verb + 2] ?? '', broad: true };
+    const role = value(['--role']);
+    const member = value(['--member']);
+    return grant(`${role || 'a role'} was granted to ${member || 'a member'} on ${on} ${operands[verb + 1] ?? ''}`.trim(), role, member);
+  }
+  if (cmd.name === 'gsutil' && operands[0] === 'iam' && operands[1] === 'ch') {
+    const binding = operands[2] ?? '';
+    const member = binding.split(':').slice(0, -1).join(':');
+    return grant(`${binding} was granted on ${operands.slice(3).join(' ')}`, binding.split(':').at(-1) ?? '', member);
+  }
+  if (cmd.name === 'aws' && operands[0] === 'iam') {
+    const sub = operands[1] ?? '';
+    const who = value(['--user-name']) || value(['--role-name']) || value(['--group-name']);
+    if (/^attach-(?:user|role|group)-policy$/.test(sub)) return grant(`${value(['--policy-arn']) || 'a policy'} was attached to ${who || 'an identity'}`, value(['--policy-arn']), who);
+    if (/^put-(?:user|role|group)-policy$/.test(sub)) return grant(`an inline policy was put on ${who || 'an identity'}`, 'inline policy', who);
+    if (sub === 'create-access-key') return grant(`a new access key was created for ${who || 'the current user'}`, 'access key', who);
+    if (sub === 'add-user-to-group') return grant(`${who || 'a user'} was added to the group ${value(['--group-name'])}`, value(['--group-name']), who);
+    return null;
+  }
+  if (cmd.name === 'az' && operands[0] === 'role' && operands[1] === 'assignment' && operands[2] === 'create') {
+    const role = value(['--role']);
+    const who = value(['--assignee', '--assignee-object-id']);
+    return grant(`${role || 'a role'} was assigned to ${who || 'a principal'}`, role, who);
+  }
+  if ((cmd.name === 'kubectl' || cmd.name === 'oc') && operands[0] === 'create' && /^(?:clusterrolebinding|rolebinding)$/.test(operands[1] ?? '')) {
+    const role = value(['--clusterrole', '--role']);
+    const who = value(['--user', '--serviceaccount', '--group']);
+    return grant(`${role || 'a role'} was bound to ${who || 'a subject'} (${operands[1]} ${operands[2] ?? ''})`.trim(), role, who);
+  }
+  return null;
+}
+
 const SETTING_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key|sudoers|nopasswd|passwordless sudo|pg_hba|trust auth|authentication method|row[- ]level security|\brls\b|(?:security|firestore|storage|database) rules|\b(?:no|without|disable|skip|turn off|switch off)\s+(?:the\s+)?(?:auth|authentication|login|password|security)\b|protected[- ]mode|skip-grant-tables|noauth|xpack\.security/i;
 
 export const TRUST_RULES: Rule[] = [
   {
-    metas: [trustSettings, controlWeakened],
+    metas: [trustSettings, controlWeakened, cloudAccessGranted],
     create(outer) {
       const requests = new RequestLog();
-      const outcomes = new Outcomes(outer, [trustSettings, controlWeakened]);
+      const outcomes = new Outcomes(outer, [trustSettings, controlWeakened, cloudAccessGranted]);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -134,6 +194,8 @@ export const TRUST_RULES: Rule[] = [
           for (const { cmd } of fx.commands) {
             const what = trustCommand(cmd);
             if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, cmd.text);
+            const access = cloudGrant(cmd);
+            if (access) reportGrant(event, facts, cmd, access);
             const weak = weakenedByCommand(cmd);
             if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak}`), controlWeakened, cmd.text);
           }
@@ -142,9 +204,20 @@ export const TRUST_RULES: Rule[] = [
           outcomes.finish();
         },
       };
+
+      /** A grant the request named (its role, or "grant … access / role / permission") is info; the rest by how broad it is. */
+      function reportGrant(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, cmd: SimpleCommand, access: CloudGrant): void {
+        const d = { ...draft(event, facts, cloudAccessGranted.id, `${capitalise(access.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${access.broad ? ' It grants administration of the account, or access to everyone.' : ''}`, cmd.text, `${access.role}\u0000${access.member}`), severity: access.broad ? 'critical' as const : 'warning' as const };
+        const role = access.role.replace(/^roles\//, '').toLowerCase();
+        const asked = whoAsked(requests.for(event), (t) => (role.length >= 4 && t.toLowerCase().includes(role)) || GRANT_WORDS.test(t) || dictates(t, cmd.text));
+        outcomes.report(event, 'run', asked ? asRequested(d, cloudAccessGranted, asked, 'the request named this grant') : d);
+      }
     },
   },
 ];
+
+/** A request for access to be given: "grant the service account the role", "give it permission". */
+const GRANT_WORDS = /\b(?:grant|give|add|assign|bind)\b[^.\n]{0,60}\b(?:role|roles|permission|permissions|access|iam|policy)\b|\badd-iam-policy-binding\b/i;
 
 function draft(event: NormEvent, facts: EventFacts, rule: string, detail: string, excerpt: string, key: string): FindingDraft {
   return { rule, detail, evidence: [evidence(event, excerpt, facts)], key };
