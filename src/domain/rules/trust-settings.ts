@@ -134,34 +134,34 @@ export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
     const verb = operands.findIndex((o) => o === 'add-iam-policy-binding' || o === 'set-iam-policy');
     if (verb < 0) return null;
     const on = operands.slice(0, verb).join(' ') || 'a resource';
-    if (operands[verb] === 'set-iam-policy') return { what: `the IAM policy of ${on} was replaced`, role: 'policy', member: operands[verb + 2] ?? '', broad: true };
+    if (operands[verb] === 'set-iam-policy') return { what: `replaced the IAM policy of ${on}`, role: 'policy', member: operands[verb + 2] ?? '', broad: true };
     const role = value(['--role']);
     const member = value(['--member']);
-    return grant(`${role || 'a role'} was granted to ${member || 'a member'} on ${on} ${operands[verb + 1] ?? ''}`.trim(), role, member);
+    return grant(`granted ${role || 'a role'} to ${member || 'a member'} on ${on} ${operands[verb + 1] ?? ''}`.trim(), role, member);
   }
   if (cmd.name === 'gsutil' && operands[0] === 'iam' && operands[1] === 'ch') {
     const binding = operands[2] ?? '';
     const member = binding.split(':').slice(0, -1).join(':');
-    return grant(`${binding} was granted on ${operands.slice(3).join(' ')}`, binding.split(':').at(-1) ?? '', member);
+    return grant(`granted ${binding} on ${operands.slice(3).join(' ')}`, binding.split(':').at(-1) ?? '', member);
   }
   if (cmd.name === 'aws' && operands[0] === 'iam') {
     const sub = operands[1] ?? '';
     const who = value(['--user-name']) || value(['--role-name']) || value(['--group-name']);
-    if (/^attach-(?:user|role|group)-policy$/.test(sub)) return grant(`${value(['--policy-arn']) || 'a policy'} was attached to ${who || 'an identity'}`, value(['--policy-arn']), who);
-    if (/^put-(?:user|role|group)-policy$/.test(sub)) return grant(`an inline policy was put on ${who || 'an identity'}`, 'inline policy', who);
-    if (sub === 'create-access-key') return grant(`a new access key was created for ${who || 'the current user'}`, 'access key', who);
-    if (sub === 'add-user-to-group') return grant(`${who || 'a user'} was added to the group ${value(['--group-name'])}`, value(['--group-name']), who);
+    if (/^attach-(?:user|role|group)-policy$/.test(sub)) return grant(`attached ${value(['--policy-arn']) || 'a policy'} to ${who || 'an identity'}`, value(['--policy-arn']), who);
+    if (/^put-(?:user|role|group)-policy$/.test(sub)) return grant(`put an inline policy on ${who || 'an identity'}`, 'inline policy', who);
+    if (sub === 'create-access-key') return grant(`created a new access key for ${who || 'the current user'}`, 'access key', who);
+    if (sub === 'add-user-to-group') return grant(`added ${who || 'a user'} to the group ${value(['--group-name'])}`, value(['--group-name']), who);
     return null;
   }
   if (cmd.name === 'az' && operands[0] === 'role' && operands[1] === 'assignment' && operands[2] === 'create') {
     const role = value(['--role']);
     const who = value(['--assignee', '--assignee-object-id']);
-    return grant(`${role || 'a role'} was assigned to ${who || 'a principal'}`, role, who);
+    return grant(`assigned ${role || 'a role'} to ${who || 'a principal'}`, role, who);
   }
   if ((cmd.name === 'kubectl' || cmd.name === 'oc') && operands[0] === 'create' && /^(?:clusterrolebinding|rolebinding)$/.test(operands[1] ?? '')) {
     const role = value(['--clusterrole', '--role']);
     const who = value(['--user', '--serviceaccount', '--group']);
-    return grant(`${role || 'a role'} was bound to ${who || 'a subject'} (${operands[1]} ${operands[2] ?? ''})`.trim(), role, who);
+    return grant(`bound ${role || 'a role'} to ${who || 'a subject'} (${operands[1]} ${operands[2] ?? ''})`.trim(), role, who);
   }
   return null;
 }
