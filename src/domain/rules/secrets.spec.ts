@@ -116,6 +116,15 @@ test('reading one variable or filtering for harmless ones is not a dump', async 
   assert.deepEqual(only(drafts, DUMP), []);
 });
 
+test('a dump whose later stage keeps only the names or a count shows no value: not a dump; a stage that keeps values still is', async () => {
+  for (const c of ["env | grep -i -E '(github|gh_)' | sed 's/=.*/=<set>/'", 'printenv | cut -d= -f1', "env | awk -F= '{print $1}'", 'env | wc -l', 'env | grep -c TOKEN', "env | sed 's|=.*||' | sort"]) {
+    assert.deepEqual(only(await runRules([cmd(c)]), DUMP), [], c);
+  }
+  for (const c of ["env | grep -i token | sed 's/^/  /'", 'printenv | cut -d= -f2', "env | awk -F= '{print $1, $2}'", 'env | sort | head -50']) {
+    assert.equal(only(await runRules([cmd(c)]), DUMP).length, 1, c);
+  }
+});
+
 test('a result without a matching call still reports its secret', async () => {
   const c = read('config/prod.yml');
   const drafts = await runRules(answered(c, { output: `stripe_key: ${STRIPE}` }));

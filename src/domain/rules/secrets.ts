@@ -114,12 +114,39 @@ export function envDumpOf(loc: Located, all: Located[]): string | null {
   else if (readsEnvironFile(cmd)) dump = 'a process environment file (/proc/*/environ)';
   if (!dump) return null;
   // `env | grep NODE_ENV` narrows the dump to something harmless; `env | grep -i token` does not.
-  const next = all[all.indexOf(loc) + 1]?.cmd;
+  const at = all.indexOf(loc);
+  const next = all[at + 1]?.cmd;
   if (next && cmd.pipeLength > 1 && cmd.pipeIndex < cmd.pipeLength - 1 && /^(grep|egrep|rg)$/.test(next.name)) {
     const pattern = parseArgs(next.args, ['-e', '-m', '-A', '-B', '-C']).operands[0] ?? next.args.join(' ');
     if (!CREDENTIALISH.test(pattern)) return null;
   }
+  // `env | grep -i github | sed 's/=.*/=<set>/'`, `printenv | cut -d= -f1`: a later stage keeps
+  // the names and drops every value (or only counts): nothing secret reaches the transcript.
+  const later = all.slice(at + 1, at + (cmd.pipeLength - cmd.pipeIndex)).map((l) => l.cmd);
+  if (later.some(dropsValues)) return null;
   return dump;
+}
+
+/** A pipeline stage that prints names without their values, or only a count. */
+function dropsValues(cmd: SimpleCommand): boolean {
+  const args = cmd.args.join(' ');
+  switch (cmd.name) {
+    case 'sed':
+      // s/=.*/…/ with any delimiter: everything after the first "=" replaced.
+      return /\bs(.)=\.\*\1/.test(args);
+    case 'cut':
+      return /(?:^|\s)-d\s*["']?=["']?/.test(args) && /(?:^|\s)-f\s*1(?:\s|$)/.test(args);
+    case 'awk':
+    case 'gawk':
+      return /-F\s*["']?=["']?/.test(args) && /print \$1\s*}/.test(args) && !/\$[2-9]|\$0/.test(args);
+    case 'wc':
+      return true;
+    case 'grep':
+    case 'egrep':
+      return cmd.args.some((a) => GREP_NO_LINES.test(a));
+    default:
+      return false;
+  }
 }
 
 function readsEnvironFile(cmd: SimpleCommand): boolean {
