@@ -397,3 +397,14 @@ test('a credential-file read that failed and printed nothing (the file is not th
   const shown = only(await runRules([...ran('cat ~/.zsh_history', { exitCode: 0, output: 'export GITHUB_TOKEN=ghp_' + 'u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d\n' })]), READ);
   assert.deepEqual(shown.map(severityOf), ['warning']);
 });
+
+test("a test account's password, next to an address at a domain reserved for examples, is info; the same password for a real address stays reported", async () => {
+  const script = (email: string) => `EMAIL="${email}"\nPASS="testpassword123"\ncurl -s -X POST "$URL/auth/v1/admin/users" -H "Authorization: Bearer $SVC" -d "{\\"email\\":\\"$EMAIL\\",\\"password\\":\\"$PASS\\"}"`;
+  for (const email of ['smoketest+$(date +%s)@example.com', 'qa@shop.test', 'e2e@example.org']) {
+    const hits = only(await runRules([prompt('check the login works'), cmd(script(email))]), INPUT);
+    assert.deepEqual(hits.map(severityOf), ['info'], email);
+    assert.match(hits[0].title ?? '', /test account/);
+  }
+  const real = only(await runRules([prompt('check the login works'), cmd(script('maria@acme-corp.com'))]), INPUT);
+  assert.ok(real.length === 1 && severityOf(real[0]) !== 'info');
+});

@@ -228,6 +228,9 @@ function sourceOf(event: NormEvent, facts: EventFacts): string {
 const ENV_FILE = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$|(?:^|[\\/])[\w.-]+\.env$/;
 
 const PASSWORD_LABELS = /^Password in (?:URL|database URL|a command line)$/;
+const PASSWORD_LABEL = /passw(?:or)?d|\bpwd\b|\bpass\b/i;
+// An e-mail address at a domain RFC 2606 / RFC 6761 reserve for examples and tests.
+const RESERVED_EMAIL = /[\w.+$(){}-]+@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:test|example|invalid|localhost))\b/i;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
 
 /**
@@ -509,7 +512,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).
     const remote = fx.net.filter((n) => !n.local);
     const toIssuer = !intoFile && remote.length > 0 && remote.every((n) => isIssuerHost(hit, n.host));
-    const severity = scratch || local || stored || already ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    // The password of a test identity the same call names at a domain reserved for examples
+    // (`smoketest+1@example.com`, `qa@demo.test`): made up for the test, no real account holds it.
+    const testAccount = !intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text);
+    const severity = scratch || local || stored || already || testAccount ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
       lowStakes && 'a test or template file: possibly a fake value',
@@ -517,12 +523,13 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
       toIssuer && `only to ${safe(remote[0].host, null, 80)}, the service that issued it`,
+      testAccount && 'the password of a test account the command names at a domain reserved for examples',
       already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : 'it was in that file already: the session read it there'),
     ].filter((n): n is string => typeof n === 'string');
     ctx.report({
       rule: inToolInput.id,
       severity,
-      title: local ? 'Local development password in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      title: local ? 'Local development password in a command' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
