@@ -562,7 +562,7 @@ export const systemDamage = meta({
   id: 'destructive/system-damage',
   severity: 'critical',
   title: 'Machine disabled or system state destroyed',
-  description: 'The agent took the machine down or destroyed system state: a fork bomb, kill -9 -1 (every process of the user), mv of /, the home directory or an OS directory (the same as deleting it; also mv … /dev/null). Shutting down or rebooting, flushing the firewall (iptables -F, nft flush ruleset, ufw disable), removing every cron job (crontab -r) and stopping or disabling sshd/networking are warnings. Restarting a single service, killing one process and crontab -l are not reported.',
+  description: 'The agent took the machine down or destroyed system state: a fork bomb, kill -9 -1 (every process of the user), mv of /, the home directory or an OS directory (the same as deleting it; also mv … /dev/null). Shutting down or rebooting, flushing the firewall (iptables -F, nft flush ruleset, ufw disable), removing every cron job (crontab -r) and stopping or disabling sshd/networking are warnings. pkill/killall of every shell, terminal, multiplexer, desktop or editor process by name (`pkill -9 zsh`, `killall Terminal`) or of every process of a user (`pkill -u dev`) is a warning. Restarting a single service, killing one process or the session\'s own programs by name (`pkill -f "next dev"`, `killall node`) and crontab -l are not reported.',
   remediation: 'Check the machine\'s state (uptime, firewall rules, crontab from backup, moved directories) and restore it; run agents in a disposable container or VM.',
 });
 
@@ -577,12 +577,36 @@ function killPids(args: string[]): string[] {
   return args;
 }
 
+// Processes a person works in: their shells, terminals, multiplexers, desktop and editors. Killing
+// every one of them by name ends sessions the person had open, not only the agent's own.
+const USER_PROCESSES = /^-?(?:sh|bash|zsh|fish|ksh|csh|tcsh|dash|tmux|screen|sshd|ssh-agent|gpg-agent|Terminal|iTerm2|gnome-terminal(?:-server)?|konsole|alacritty|kitty|wezterm|Xorg|Xwayland|gnome-shell|plasmashell|Finder|Dock|SystemUIServer|WindowServer|loginwindow|explorer(?:\.exe)?|code|Code|cursor|Cursor|systemd|launchd|dbus-daemon)$/;
+const PKILL_VALUES = ['-u', '-U', '-g', '-G', '-P', '-s', '-t', '-F', '--signal', '--euid', '--uid', '--group', '--parent', '--session', '--terminal', '--pidfile'];
+const KILLALL_VALUES = ['-s', '--signal', '-u', '--user', '-o', '--older-than', '-y', '--younger-than', '-n', '--ns', '-C', '--context'];
+
+/**
+ * `pkill -9 zsh`, `killall bash`, `pkill -u dev`: every process of that name (or of the user),
+ * wherever it runs, not the one the agent started; or null for a named process of its own
+ * (`pkill -f "next dev"`, `killall node`).
+ */
+function killedByName(cmd: SimpleCommand): string | null {
+  if (cmd.name !== 'pkill' && cmd.name !== 'killall') return null;
+  const { operands } = parseArgs(cmd.args, cmd.name === 'pkill' ? PKILL_VALUES : KILLALL_VALUES);
+  const names = operands.map((o) => o.replace(/^\^|\$$/g, ''));
+  const hit = names.find((n) => USER_PROCESSES.test(n));
+  if (hit) return `${cmd.name} killed every ${hit} process of the user (shells, terminals or desktop sessions the person had open), not only the session's own`;
+  const user = optionValues(cmd.args, cmd.name === 'pkill' ? ['-u', '-U', '--euid', '--uid'] : ['-u', '--user'])[0];
+  if (user !== undefined && operands.length === 0) return `${cmd.name} -u ${user} killed every process of that user`;
+  return null;
+}
+
 /** What a command does to the machine itself, or null. */
 function systemDamageReason(loc: Located, raw: string, session: SessionFacts): { severity: 'critical' | 'warning'; why: string } | null {
   const { cmd, dir } = loc;
   const { name, args } = cmd;
   if (name === ':' && /:\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:/.test(raw)) return { severity: 'critical', why: 'a fork bomb exhausted the machine\'s processes' };
   if (name === 'kill' && killPids(args).includes('-1')) return { severity: 'critical', why: 'kill … -1 signalled every process the user may signal' };
+  const everyOne = killedByName(cmd);
+  if (everyOne) return { severity: 'warning', why: everyOne };
   if (name === 'mv') {
     const { operands } = parseArgs(args, ['-t', '--target-directory', '-S', '--suffix']);
     const moved = operands.slice(0, -1).map((o) => locate(o, dir, session));
