@@ -34,6 +34,10 @@ describe('codex code mode: cells are read as the commands they run', () => {
     assert.equal(ofKind(r.events, 'tool_result')[0]?.callId, 'c1');
     const unread = run(jsonl(META, cell('const r = await tools.web__run({"open":[]}); text(r);'), cellOut('page')));
     assert.deepEqual(ofKind(unread.events, 'tool_call').map((c) => [c.name, c.input.type]), [['exec', 'other']]);
+    assert.deepEqual(unread.skips, [], 'a web call runs no command: nothing unread');
+    const built = run(jsonl(META, cell('const c = ["rm", "-rf", dir].join(" "); const r = await tools.exec_command({cmd: c}); text(r.output);'), cellOut('')));
+    assert.deepEqual(ofKind(built.events, 'tool_call').map((c) => c.name), ['exec'], 'still on record');
+    assert.match(built.skips[0]?.reason ?? '', /builds at run time/, 'and the report says what it could not read');
   });
 
   test('a destructive command inside a cell is judged like any other command', async () => {

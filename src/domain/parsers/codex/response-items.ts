@@ -94,13 +94,20 @@ function customToolCall(ctx: Ctx, item: Obj): boolean {
  */
 function codeModeCall(ctx: Ctx, item: Obj, js: string): boolean {
   const calls = codeModeCalls(js);
-  if (!calls) return false;
+  if (!calls) {
+    // Commands whose text the cell builds at run time: the call stays on record, but what it ran
+    // was not read, and the report must say so rather than vouch for it.
+    if (RUNS_COMMANDS.test(js)) ctx.sink.skip(ctx.line, 'a Codex code-mode cell runs commands whose text it builds at run time: what they ran could not be read');
+    return false;
+  }
   const inputs = calls.map((c) => toolInput(c.name, c.args));
   const tool = calls[0]!.name === 'write_stdin' ? inputs[0]! : joinCommands(inputs);
   if (!tool) return false;
   ctx.st.emitCall(ctx, callId(ctx, item), calls[0]!.name, tool, true);
   return true;
 }
+
+const RUNS_COMMANDS = /\btools\.(?:exec_command|write_stdin)\(/;
 
 function localShellCall(ctx: Ctx, item: Obj): boolean {
   const action = isObj(item.action) ? item.action : {};
