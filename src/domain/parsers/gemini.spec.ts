@@ -183,6 +183,23 @@ describe('gemini: the real corpus', () => {
     assert.deepEqual(out.events.map((e) => e.line), [3, 11, 25]);
   });
 
+  test('an error report ({error, context}) is the conversation it was sending: read as a history, the pending message a prompt', () => {
+    const context = [
+      { role: 'user', parts: [{ text: 'run the tests' }] },
+      { role: 'model', parts: [{ functionCall: { id: 'c1', name: 'run_shell_command', args: { command: 'rm -rf build' } } }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'run_shell_command', response: { output: 'Output: (empty)' } } }] },
+      'why is the build folder gone?',
+    ];
+    const report = { error: { message: 'got status: UNAVAILABLE. The model is overloaded.', stack: 'ApiError: …' }, context };
+    const out = drive(gemini, JSON.stringify(report, null, 2));
+    assert.equal(out.detection?.format, 'gemini-history');
+    assert.deepEqual(out.skips, []);
+    assert.deepEqual(countKinds(out.events), { prompt: 2, tool_call: 1, tool_result: 1 });
+    assert.equal(ofKind(out.events, 'prompt').at(-1)?.text, 'why is the build folder gone?');
+    // An object with an "error" and no conversation is not a history.
+    assert.equal(gemini.detect(sampleOf(JSON.stringify({ error: { message: 'x' }, context: { a: 1 } }, null, 2))), null);
+  });
+
   test('a legacy chat recording (sessionId, messages) is still gemini-json, not a history', () => {
     assert.equal(gemini.detect(sampleOf(corpus('gemini-cli', 'gm05')))?.format, 'gemini-json');
   });
@@ -534,8 +551,9 @@ describe('gemini: hostile input never throws', () => {
       { role: 'user', parts: [{ text: deep(3000) }, { functionResponse: { response: { output: deep(3000) } } }] },
     ];
     const out = drive(gemini, JSON.stringify(junk, null, 2), 'gemini-history');
+    // null, 5, {role: user} and parts: "no" have no parts; 'str' is a message (the API takes a bare string as the person's turn).
     assert.deepEqual(out.skips.map((s) => s.reason), [
-      'Gemini history entry without parts', 'Gemini history entry without parts', 'Gemini history entry without parts',
+      'Gemini history entry without parts', 'Gemini history entry without parts',
       'Gemini history entry without parts', 'Gemini history entry with an unknown role "alien"', 'Gemini history entry without parts',
     ]);
     assert.equal(ofKind(out.events, 'tool_call').length, 1);

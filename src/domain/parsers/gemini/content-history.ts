@@ -47,7 +47,9 @@ export class ContentHistoryReader {
   read(doc: unknown[], lineOf: (i: number) => number): void {
     doc.forEach((raw, i) => {
       const line = lineOf(i);
-      const entry = obj(raw);
+      // A bare string is the person's message as the request was about to send it (the last
+      // entry of an error report's context).
+      const entry = typeof raw === 'string' ? { role: 'user', parts: [{ text: raw }] } : obj(raw);
       if (!entry || !Array.isArray(entry.parts)) return this.sink.skip(line, 'Gemini history entry without parts');
       if (entry.role === 'model') return this.model(entry, line);
       if (entry.role === 'user') return this.user(entry, line);

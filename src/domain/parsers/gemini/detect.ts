@@ -52,15 +52,17 @@ function detectPromptLog(sample: DetectSample): Detection | null {
  */
 function detectHistory(sample: DetectSample): Detection | null {
   const first = sample.values[0];
-  const history = Array.isArray(first) ? first : obj(first) && Array.isArray(obj(first)?.history) ? obj(first)?.history as unknown[] : undefined;
+  const wrapper = obj(first);
+  const history = Array.isArray(first) ? first : wrapper && Array.isArray(wrapper.history) ? wrapper.history as unknown[] : wrapper && isObj(wrapper.error) && Array.isArray(wrapper.context) ? wrapper.context as unknown[] : undefined;
   if (history) {
     const entry = obj(history[0]);
     return entry && (entry.role === 'user' || entry.role === 'model') && Array.isArray(entry.parts) ? { format: 'gemini-history', score: 0.9 } : null;
   }
   const head = sample.lines[0]?.trim() ?? '';
   const raw = sample.lines.join('\n');
-  // A `/chat save` checkpoint of newer builds wraps the history: {"history": [...], "authType": …}.
-  const wrapped = head === '{' && /"history"\s*:\s*\[/.test(raw) && !/"sessionId"\s*:/.test(raw);
+  // A `/chat save` checkpoint of newer builds wraps the history: {"history": [...], "authType": …};
+  // an error report wraps the conversation it was sending: {"error": {…}, "context": [...]}.
+  const wrapped = head === '{' && (/"history"\s*:\s*\[/.test(raw) || (/^\s*"error"\s*:\s*\{/m.test(raw) && /"context"\s*:\s*\[/.test(raw))) && !/"sessionId"\s*:/.test(raw);
   if (head !== '[' && !head.startsWith('[{') && !wrapped) return null;
   if (!/"role"\s*:\s*"(?:user|model)"/.test(raw) || !/"parts"\s*:\s*\[/.test(raw)) return null;
   // The CLI's own preamble, or a model turn, makes it unmistakable; a bare user turn is likely.

@@ -4,7 +4,7 @@ import type { EventSink, LogParser } from '../../model/events.ts';
 import { ChatHistory } from './history.ts';
 import { emitContentHistory, isContentHistory } from './content-history.ts';
 import { emitPromptLog, isPromptLog, salvagePromptLog } from './prompt-log.ts';
-import { obj, type Obj } from '../shared/values.ts';
+import { isObj, obj, type Obj } from '../shared/values.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** `session-….jsonl`: one record per line; buffered by design (see history.ts). */
@@ -54,6 +54,18 @@ const ID_KEY = /^"id"\s*:\s*"([^"\\]{1,200})"/;
  * The same reader takes a Gemini API conversation history (`Content[]`, format gemini-history):
  * there the line where each top-level entry opens is remembered instead.
  */
+/**
+ * A history inside a wrapper: a `/chat save` checkpoint (`{"history": [...]}`), or an error report
+ * Gemini CLI writes when a request fails (`{"error": {message, stack}, "context": [...]}`, the
+ * conversation it was sending). Both are indented one level: entries open on "    {" lines.
+ */
+function wrappedHistory(doc: Obj | undefined): unknown[] | undefined {
+  if (!doc) return undefined;
+  if (isContentHistory(doc.history)) return doc.history;
+  if (isObj(doc.error) && isContentHistory(doc.context)) return doc.context;
+  return undefined;
+}
+
 export class GeminiDocumentParser implements LogParser {
   readonly agent = 'gemini-cli' as const;
   /** Lines where a top-level array entry opens ("  {" in a 2-space pretty-printed array). */
@@ -108,7 +120,7 @@ export class GeminiDocumentParser implements LogParser {
       if (doc !== undefined) sink.skip(first, 'Gemini logs.json is not an array of prompt entries');
       return;
     }
-    const contents = isContentHistory(doc) ? doc : this.format === 'gemini-history' && isContentHistory(obj(doc)?.history) ? obj(doc)?.history as unknown[] : undefined;
+    const contents = isContentHistory(doc) ? doc : this.format === 'gemini-history' ? wrappedHistory(obj(doc)) : undefined;
     if (contents) {
       // A wrapped history is indented one level deeper: its entries open on "    {" lines.
       const entries = contents === doc ? this.entryLines : this.nestedEntryLines;
