@@ -174,6 +174,12 @@ function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
   return { ...draft, severity: 'warning', key: `${draft.key ?? ''} (runs what was asked)`, title: 'Service installed for a program the request named', detail: `${draft.detail} ${capitalise(who)} asked for the program it runs; making it a service that starts on its own went one step further.` };
 }
 
+/**
+ * A request for work that runs again later on its own — a scheduled or recurring task, a job at
+ * start-up or login — in the languages people write to agents in.
+ */
+export const ASKS_FOR_SCHEDULE = /\b(?:cron(?:tab|job)?s?|scheduled? (?:task|job|sync|backup|run)s?|(?:task|job) scheduler|run (?:it |this |them )?(?:automatically|periodically|every)|every (?:\d+ )?(?:minutes?|hours?|days?|night|morning|week)|periodic(?:ally)?|recurring|nightly|hourly|on (?:boot|startup|login)|at (?:boot|startup|login)|start (?:it )?(?:on|at) (?:boot|startup|login)|auto-?start|launch ?agent|systemd timer)\b|定时|定期|计划任务|計画タスク|开机自启|開機|自动运行|自動実行|スケジュール|起動時|毎日|每天|每小时|주기적|예약 작업|스케줄|매일|자동 실행|\b(?:programad[ao]s?|periódicamente|cada (?:día|hora|minuto)|planifiée?s?|périodiquement|chaque (?:jour|heure|minute)|au démarrage|geplante?|regelmäßig|zeitplan|beim (?:start|hochfahren)|agendad[ao]s?|periodicamente|a cada (?:dia|hora|minuto))\b/i;
+
 const SEEN_MAX = 2_000;
 
 /** The request names the service as a word (`nginx`, `pm2-app`, `pi-bot`): three letters or more. */
@@ -558,9 +564,13 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // enabling it is the user's own setup work taken one step further, not a foothold.
     const base = cause?.id.replace(/^persistence:/, '');
     const runs = cause ? ctx.askedServices.get(cause.id) ?? (base ? whoAsked(ctx.requests(event), (t) => namesService(t, base)) ?? undefined : undefined) : undefined;
-    const granted = runs ? null : blanketGrant(ctx.requests(event));
+    // "Write me a scheduled task that syncs my dotfiles", "定时任务", "start it on boot": the job
+    // that runs again later is what the request asked for.
+    const scheduled = runs ? null : whoAsked(ctx.requests(event), (t) => ASKS_FOR_SCHEDULE.test(t));
+    const granted = runs || scheduled ? null : blanketGrant(ctx.requests(event));
     const enable = cmd.name === 'systemctl' && cmd.args.includes('enable') ? UNIT_ENABLE : undefined;
-    ctx.outcomes.report(event, 'write', runs ? askedToRun(draft, runs) : granted ? underGrant(draft, granted) : mine(draft, persistence), enable);
+    const judged = runs ? askedToRun(draft, runs) : scheduled ? asRequested(draft, persistence, scheduled, 'the request asked for a scheduled or start-up task') : granted ? underGrant(draft, granted) : mine(draft, persistence);
+    ctx.outcomes.report(event, 'write', judged, enable);
   }
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;
