@@ -47,3 +47,19 @@ test('CompletionTracker: own export alone → own-export; with another unanswere
   assert.match(inc?.reason ?? '', /deploy\.sh prod/);
   assert.match(inc?.reason ?? '', /The log is the copy the agent made at line 3 .*so it stops there; what the call did is unknown/, 'why the log stops, truly');
 });
+
+test('CompletionTracker: a last chmod of files in the tree (relative, or under the cwd) can be checked in the tree; outside it, it cannot', () => {
+  const meta: NormEvent = { kind: 'session_meta', index: 0, line: 1, at: null, sessionId: SID, cwd: '/home/ken/app' };
+  const last = (command: string) => {
+    const t = new CompletionTracker();
+    t.add(meta);
+    t.add(call(command));
+    return t.finish();
+  };
+  for (const c of ['chmod +x /home/ken/app/scripts/backup.sh /home/ken/app/scripts/restore.sh', 'chmod 755 scripts/run.sh', 'touch src/new.ts']) {
+    assert.equal(last(c)?.consequential, false, c);
+  }
+  for (const c of ['chmod +x /usr/local/bin/tool', 'chmod -R 777 ../shared', 'chmod 600 ~/.ssh/id_ed25519', 'chmod +x /home/ken/app-other/x.sh']) {
+    assert.equal(last(c)?.consequential, true, c);
+  }
+});

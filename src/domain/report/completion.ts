@@ -48,6 +48,15 @@ const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:session|
 const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|wc|grep|rg|find|fd|sed|awk|sort|uniq|cut|tr|diff|stat|file|which|true|false|test|\[|nl|less|more|tree|jq|Get-Content|Get-ChildItem|Select-Object|Select-String|Test-Path|Write-Output|Write-Host|type)$/;
 const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
 
+/** A path that names a place in the working tree: relative (and not climbing out), or under the cwd. */
+function inTree(word: string, cwd: string | undefined): boolean {
+  const path = word.replace(/^["']|["']$/g, '');
+  if (!/^(?:\/|~|[A-Za-z]:[\\/])/.test(path)) return !/(?:^|\/)\.\.(?:\/|$)/.test(path);
+  if (cwd === undefined || cwd.length < 2) return false;
+  const root = cwd.replace(/[\\/]+$/, '');
+  return (path === root || path.startsWith(`${root}/`)) && !/(?:^|\/)\.\.(?:\/|$)/.test(path);
+}
+
 /** Whether an unanswered call could have changed something outside the working tree. */
 /** Every URL in the step names this machine, and there is at least one. */
 function localOnly(step: string): boolean {
@@ -56,7 +65,7 @@ function localOnly(step: string): boolean {
   return hosts.length > 0 && hosts.every((h) => h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::1' || h === '0.0.0.0');
 }
 
-export function isConsequential(call: ToolCallEvent): boolean {
+export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
   if (i.type === 'file_write' || i.type === 'file_edit') return /^(?:\/|~|[A-Za-z]:[\\/]|\.\.)/.test(i.path) && !/^\/tmp\//.test(i.path);
@@ -74,6 +83,8 @@ export function isConsequential(call: ToolCallEvent): boolean {
     }
     // A request to this machine (a login test against localhost) reaches nothing beyond it.
     if ((name === 'curl' || name === 'wget' || name === 'http' || name === 'xh') && localOnly(step)) continue;
+    // Modes of files in the tree (`chmod +x scripts/deploy.sh`, the tree's absolute paths too).
+    if ((name === 'chmod' || name === 'touch') && words.slice(1).every((w) => w.startsWith('-') || /^[ugoa]*[-+=][rwxXst]*$|^\d{3,4}$/.test(w) || inTree(w, cwd))) continue;
     if (!LOCAL_PROGRAMS.test(name)) return true;
     if (name === 'sed' && /\s-i/.test(step) && /\s(?:\/|~)(?!tmp\/)/.test(step)) return true;
   }
@@ -85,6 +96,8 @@ export class CompletionTracker {
   private readonly open = new Map<string, ToolCallEvent>();
   private notice: IncompleteRun | null = null;
   private sessionId: string | undefined;
+  /** The working directory the log names: absolute paths under it are the tree's. */
+  private cwd: string | undefined;
   runs = 1;
 
   add(event: NormEvent): void {
@@ -92,6 +105,7 @@ export class CompletionTracker {
     switch (event.kind) {
       case 'session_meta':
         if (event.sessionId) this.sessionId = event.sessionId;
+        if (event.cwd && this.cwd === undefined) this.cwd = event.cwd;
         return;
       case 'tool_call':
         boundedSet(this.open, event.callId, event, OPEN_MAX);
@@ -125,7 +139,7 @@ export class CompletionTracker {
       const all = [...this.open.values()];
       const calls = all.filter((c) => !isOwnExport(c, this.sessionId));
       if (calls.length === 0) return ownExport(all[0]);
-      const weighty = calls.filter(isConsequential);
+      const weighty = calls.filter((c) => isConsequential(c, this.cwd));
       const first = weighty[0] ?? calls[0];
       const what = oneLine(describeCall(first), CALL_TEXT_MAX);
       const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';
