@@ -390,6 +390,8 @@ test('package runners, $(pwd) and secure-delete tools do not hide destruction', 
   assert.deepEqual(await severities('npx prisma migrate reset --force', SQL), ['warning']);
   assert.deepEqual(await severities('bundle exec rails db:drop', SQL), ['warning']);
   assert.deepEqual(await severities('podman system reset', SQL), ['critical']);
+  assert.equal((await hits(['docker volume rm pgdata'], SQL))[0]?.title, 'Data store destroyed', 'no SQL ran: the title says what did');
+  assert.equal((await hits(['psql -c "DROP TABLE users"'], SQL))[0]?.title, undefined, 'SQL keeps the rule\'s own title');
   assert.deepEqual(await severities(`curl -X POST localhost:9200/logs/_delete_by_query -d '{"query":{"match_all":{}}}'`, SQL), ['critical']);
   assert.deepEqual(await severities('terraform workspace delete prod', INFRA), ['critical']);
   assert.equal((await hits(['rm -rf "$(pwd)"'], ROOT)).length, 1);

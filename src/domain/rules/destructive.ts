@@ -969,7 +969,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             ctx.report({
               rule: destructiveSql.id,
               severity: t.severity,
-              title: t.severity === 'warning' ? 'Development database or data store reset' : undefined,
+              // No SQL ran: the title says what did (a volume, a topic, an index, secrets deleted).
+              title: t.severity === 'warning' ? 'Development database or data store reset' : 'Data store destroyed',
               detail: `${capitalise(t.what)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
               evidence: [evidence(event, excerpt, facts)],
               key: t.severity,
