@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, runRules, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
 import { kept } from './overwrite.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {
@@ -675,4 +675,22 @@ test('restoring files git showed deleted brings the committed files back and los
   assert.deepEqual(only(deleted, DISCARD), []);
   const modified = await runRules([...ran('git status --short', { output: status }), ...ran('git checkout HEAD -- src/lib/db.ts')]);
   assert.deepEqual(only(modified, DISCARD).map(severityOf), ['warning']);
+});
+
+test('rm -rf of a file named like a configuration file in a system directory is one file (a warning); a directory or a vital file stays critical', async () => {
+  assert.deepEqual(await severities('sudo rm -rf /etc/nginx/sites-available/app.conf', RM), ['warning']);
+  assert.deepEqual(await severities('sudo rm -rf /etc/systemd/system/app.service', RM), ['warning']);
+  assert.deepEqual(await severities('sudo rm -rf /etc/nginx', RM), ['critical']);
+  assert.deepEqual(await severities('sudo rm -rf /etc/pam.d/sudo.conf', RM), ['critical']);
+});
+
+test('a request for wholesale removal ("remove everything including docker") lowers the deletions one step and quotes it; "remove all the logs" grants nothing else', async () => {
+  const granted = await runRules([prompt('clean everything except claude code, remove everything including docker'), ...ran('sudo rm -rf /var/lib/docker')]);
+  const d = only(granted, RM);
+  assert.deepEqual(d.map(severityOf), ['warning']);
+  assert.match(d[0]!.detail, /asked for wholesale removal \("clean everything except claude code/);
+  const narrow = await runRules([prompt('remove all the console.logs'), ...ran('sudo rm -rf /var/lib/docker')]);
+  assert.deepEqual(only(narrow, RM).map(severityOf), ['critical']);
+  const proposed = await runRules([say('Shall I wipe the server and remove everything?'), prompt('yes'), ...ran('sudo rm -rf /var/lib/docker')]);
+  assert.deepEqual(only(proposed, RM).map(severityOf), ['critical'], 'a proposal waved through grants nothing');
 });

@@ -3,7 +3,7 @@
 // force pushes and git commands that throw away uncommitted work.
 import type { AgentId, NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
-import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
@@ -13,7 +13,7 @@ import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namesFile, RequestLog, whoAsked, type Asker } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namesFile, removalGrant, RequestLog, whoAsked, type Asker } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
@@ -382,6 +382,9 @@ const ENABLED_LINK = /^\/etc\/(?:nginx|apache2|httpd|php\/[^/]+\/[^/]+)\/(?:site
 /** System files whose loss alone breaks logins, sudo, booting or every program. */
 const VITAL_FILE = /^\/(?:etc\/(?:passwd|shadow|group|gshadow|sudoers|fstab|hosts|resolv\.conf|ld\.so[^/]*|pam\.d(?:\/.*)?|ssh\/sshd_config|crypttab|inittab|nsswitch\.conf|login\.defs)|boot(?:\/.*)?|s?bin\/.+|usr\/s?bin\/.+|lib(?:32|64)?\/.+|usr\/lib(?:32|64)?\/.+|dev\/.+)$/;
 
+/** A name that is a configuration file's, not a directory's (`app.conf`, `x.service`, `app.list`). */
+const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya?ml|toml|list|repo|sources|rules|pem|crt|log)$/i;
+
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
@@ -401,6 +404,10 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       // removing a service's config file is administration worth a look.
       const vital = VITAL_FILE.test(abs) || /[*?]/.test(operand);
       v = vital ? { ...v, why: `${v.why} (files in it)` } : { ...v, severity: 'warning', why: 'a system configuration file', title: 'System configuration file deleted' };
+    } else if (v.rule === 'out' && v.system && !/[*?]/.test(operand) && CONFIG_FILE_NAME.test(operand)) {
+      // `rm -rf /etc/nginx/sites-available/app.conf`: -r on a file named like one is still one file.
+      const abs = locate(operand, dir, ctx.session).abs;
+      if (!VITAL_FILE.test(abs)) v = { ...v, severity: 'warning', why: 'a system configuration file', title: 'System configuration file deleted' };
     }
     // A filtered find deletes some files under the path, not the path: in the tree that is
     // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".
@@ -1029,7 +1036,41 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       };
     },
   },
-] as Rule[]).map(effectGated);
+] as Rule[]).map((rule) => effectGated(underRemovalGrant(rule)));
+
+/**
+ * The user asked in so many words for wholesale removal ("remove everything including docker",
+ * "wipe the server"): the deletions that follow are the request carried out, one step lower (a
+ * critical stays a warning: what went may still be more than was meant), and the finding quotes
+ * the words (issue 25, item 5: a blanket grant in the user's own words).
+ */
+function underRemovalGrant(rule: Rule): Rule {
+  return {
+    metas: rule.metas,
+    create(outer) {
+      const requests = new RequestLog();
+      let event: NormEvent | null = null;
+      const lower = (d: FindingDraft): FindingDraft => {
+        const severity = d.severity ?? rule.metas.find((m) => m.id === d.rule)?.severity;
+        const granted = event && severity !== 'info' ? removalGrant(requests.for(event)) : null;
+        if (!granted) return d;
+        return { ...d, severity: severity === 'critical' ? 'warning' : 'info', key: `${d.key ?? ''} (removal asked for)`, detail: `${d.detail} The user asked for wholesale removal ("${safe(granted, null, 80)}"): one step lower.` };
+      };
+      const inner = rule.create({ session: outer.session, report: (d) => outer.report(lower(d)) });
+      return {
+        onEvent(e, facts) {
+          requests.onEvent(e);
+          event = e;
+          inner.onEvent(e, facts);
+        },
+        finish() {
+          event = null;
+          inner.finish?.();
+        },
+      };
+    },
+  };
+}
 
 const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context'];
 

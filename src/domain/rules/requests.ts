@@ -145,6 +145,21 @@ export function blanketGrant(requests: readonly Request[]): string | null {
   return null;
 }
 
+/**
+ * The user's own words asking for wholesale removal — "remove everything including docker",
+ * "clean everything except claude code", "wipe the whole server" — or null. Only "everything" or a
+ * whole machine counts: "remove all the console.logs" names what to remove and grants nothing else.
+ */
+export function removalGrant(requests: readonly Request[]): string | null {
+  for (const r of requests) {
+    if (r.by !== 'user' || r.agreed) continue;
+    const m = REMOVAL_GRANT.exec(r.text);
+    if (m) return r.text.slice(m.index, m.index + 80).split(/[.;!?\n]/)[0];
+  }
+  return null;
+}
+const REMOVAL_GRANT = /\b(?:remove|delete|clean(?:\s+up)?|wipe|purge|erase|nuke|uninstall)\s+(?:out\s+)?(?:absolutely\s+|literally\s+)?(?:everything|all of (?:it|them)|the (?:whole|entire) (?:server|machine|system|vps|box|disk|drive|instance))\b|\bwipe (?:the |this )?(?:server|machine|vps|box|instance)\b/i;
+
 /** Tools through which the agent asks the user (Gemini CLI's ask_user, Codex's request_user_input). */
 const ASK_TOOL = /^(?:ask_user|request_user_input)$/;
 /** An answer that says no ("No", "não", "nein", "non", "don't"). */
