@@ -154,6 +154,16 @@ test('one read of a credential file that showed a key is one finding with both e
   }
 });
 
+test('a log that ends on its own export into the working tree is that copy: published into the tree (warning), and not a run cut off', async () => {
+  for (const agent of AGENTS) {
+    const into = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'ls', output: 'README.md' }, { bash: 'bash ~/.claude/skills/apply-grant/export-session.sh .', unanswered: true }]);
+    assert.deepEqual(severityOf(into, 'exfiltration/session-log-published'), ['warning'], agent);
+    assert.deepEqual(severityOf(into, 'coverage/incomplete'), ['info'], agent);
+    const away = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'ls', output: 'README.md' }, { bash: 'bash ~/.claude/skills/apply-grant/export-session.sh /home/dev/backups/', unanswered: true }]);
+    assert.deepEqual(severityOf(away, 'exfiltration/session-log-published'), [], `${agent}: a copy outside the tree publishes nothing`);
+  }
+});
+
 // ---- the user's words ---------------------------------------------------------------------------
 
 for (const agent of ['claude-code', 'codex'] as const) {

@@ -155,6 +155,7 @@ export class CompletionTracker {
         reason: `The log ends on a tool call that never got a result: ${what}${others} (line ${first.line}). ${unknown}`,
         eventIndex: first.index,
         consequential: weighty.length > 0,
+        ...(exporter ? { exportIndex: exporter.index } : {}),
       };
     }
     return this.notice;
@@ -164,6 +165,7 @@ export class CompletionTracker {
 function ownExport(call: ToolCallEvent): IncompleteRun {
   return {
     kind: 'own-export',
+    exportIndex: call.index,
     reason: `The log ends on the call that exports it (${oneLine(describeCall(call), CALL_TEXT_MAX)}, line ${call.line}): the log was written while that call ran, so its result cannot be in it. Nothing was cut off.`,
     eventIndex: call.index,
   };

@@ -158,10 +158,18 @@ export const EXPOSURE_RULES: Rule[] = [
       const copies: Copy[] = [];
       const stores = [new StoreCommits(agentStores(ctx)), new StoreCommits(credentialStores(ctx))];
       let credential = false;
+      // The last command calls (event index → masked text): the log may end on its own export.
+      const lastCalls = new Map<number, ExportCall>();
       return {
         onEvent(event, facts) {
           // The transcript holds whatever the session showed: one credential anywhere is enough.
           if (facts.secrets.length > 0) credential = true;
+          if (event.kind === 'tool_call' && event.agentId === undefined) {
+            const text = describeCall(event).slice(0, 4_000);
+            const named = /[\w.-]*(?:session|transcript|conversation)[\w.-]*\.jsonl?\b/i.exec(text)?.[0];
+            lastCalls.set(event.index, { quoted: safe(text, facts, QUOTE_MAX), intoTree: INTO_TREE.test(text), ...(named && !/^(?:export|save)/i.test(named) ? { named } : {}) });
+            if (lastCalls.size > 8) lastCalls.delete(lastCalls.keys().next().value as number);
+          }
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
             // A script that exports a transcript says where it put it ("Exported Claude Code
             // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
@@ -189,6 +197,8 @@ export const EXPOSURE_RULES: Rule[] = [
           }
         },
         finish() {
+          const own = ownExportIntoTree(ctx, lastCalls);
+          if (own && copies.length === 0) copies.push(own);
           for (const c of copies) report(ctx, c, credential);
           for (const s of stores) s.finish(ctx);
         },
@@ -354,6 +364,32 @@ function trackCommit(cmd: SimpleCommand, copies: Copy[]): void {
     if (git.sub === 'commit' && c.staged) c.committed = true;
   }
 }
+
+/**
+ * The log ends on the call that exports it (`bash export-session.sh .`, a PowerShell `Copy-Item`
+ * of the latest rollout into `(Get-Location)`): its result is not in the log, but the log is that
+ * copy, so the copy took effect. Into the working tree it is the same event as a reported export.
+ */
+interface ExportCall {
+  quoted: string;
+  /** The command names a destination in the working tree. */
+  intoTree: boolean;
+  /** The transcript file it names (`codex-session.jsonl`), if any. */
+  named?: string;
+}
+
+function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, ExportCall>): Copy | null {
+  const at = ctx.session.ingest.incomplete?.exportIndex;
+  if (at === undefined) return null;
+  const call = lastCalls.get(at);
+  if (call === undefined || !call.intoTree) return null;
+  const command = call.quoted;
+  const to = call.named ?? 'the working directory';
+  return { to, rel: to, staged: false, committed: false, evidence: { index: at, excerpt: command }, quoted: command };
+}
+// A destination in the working tree: "." or "./…", the current location (PowerShell's
+// Get-Location, $PWD, $(pwd)), or a bare relative file name.
+const INTO_TREE = /(?:^|\s)\.(?:[\\/][^\s;]*)?(?=\s|$|["';])|Get-Location|\$PWD\b|\$\(pwd\)|(?:^|[\s(])['"]?[\w-]+(?:session|transcript)[\w.-]*\.jsonl['"]?/i;
 
 function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const critical = credential && c.committed;

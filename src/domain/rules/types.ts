@@ -110,6 +110,8 @@ export interface IncompleteRun {
   eventIndex?: number;
   /** `unanswered-call`: one of the calls could have changed something outside the working tree. */
   consequential?: boolean;
+  /** The unanswered call that exports this very log, when there is one (the log is its copy). */
+  exportIndex?: number;
 }
 
 export interface RuleContext {
