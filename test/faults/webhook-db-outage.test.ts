@@ -116,11 +116,10 @@ async function settledOnce(t: { diagnostic(msg: string): void }, ids: string[]):
   for (const p of procs) assert.equal(p.unexpectedExit, null, `${p.name} exited on its own: ${p.output().slice(-3000)}`);
 }
 
-/** Rethrows a failure with the workers' webhook and job lines appended. */
+/** Throws the failure again as a plain error whose message ends with the workers' webhook and job lines. */
 function withWorkerLogs(err: unknown): never {
-  const lines = procs.map((p) => `${p.name}:\n${p.output().split('\n').filter((l) => /webhook|outage|job|claim/.test(l)).slice(-60).join('\n')}`).join('\n');
-  (err as Error).message += `\n${lines}`;
-  throw err;
+  const lines = procs.map((p) => `${p.name}:\n${p.output().split('\n').filter((l) => /webhook|outage|job|claim|lease/.test(l)).slice(-60).map((l) => l.slice(0, 400)).join('\n')}`).join('\n');
+  throw new Error(`${(err as Error).message}\n${lines}`, { cause: err });
 }
 
 test('PostgreSQL stopped for longer than the lease while the receivers answer: each delivery is sent once and recorded when the database is back', async (t) => {
