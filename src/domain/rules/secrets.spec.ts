@@ -408,3 +408,9 @@ test("a test account's password, next to an address at a domain reserved for exa
   const real = only(await runRules([prompt('check the login works'), cmd(script('maria@acme-corp.com'))]), INPUT);
   assert.ok(real.length === 1 && severityOf(real[0]) !== 'info');
 });
+
+test('a credential file copied to another file (cp .env .env.bak) was not read into the transcript; cat and a verbose copy were', async () => {
+  assert.deepEqual(only(await runRules([prompt('set up the app'), ...ran('cp .env .env.backup', { output: '' })]), READ), []);
+  assert.deepEqual(only(await runRules([prompt('set up the app'), ...ran('cp ~/.aws/credentials /tmp/creds')]), READ), []);
+  assert.equal(only(await runRules([prompt('set up the app'), cmd('cat .env')]), READ).length, 1);
+});

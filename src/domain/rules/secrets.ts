@@ -78,6 +78,19 @@ export function sensitiveLabel(kind: string): string {
 export function sensitiveReads(fx: Effects): FileOp[] {
   return fx.reads.filter((r) => r.sensitive !== null && !NO_SECRET_KINDS.has(r.sensitive) && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && printsOnlyACount(r.cmd, fx.commands)));
 }
+
+/** The sensitive reads whose content reaches the transcript: not a copy into another file (its flow is followed on its own). */
+function readsIntoTranscript(fx: Effects): FileOp[] {
+  return sensitiveReads(fx).filter((r) => !(r.cmd && copiesWithoutPrinting(r.cmd)));
+}
+
+/**
+ * `cp .env .env.backup`, `install -m 600 .env dist/`: the file goes to another file, not into the
+ * transcript (where the copy goes is judged on its own: a copy into the tree, a push, a transfer).
+ */
+function copiesWithoutPrinting(cmd: SimpleCommand): boolean {
+  return /^(?:cp|mv|install|ln|ditto|Copy-Item|Move-Item|copy|move|xcopy|robocopy)$/.test(cmd.name) && !cmd.args.some((a) => a === '-v' || a === '--verbose');
+}
 // Sensitive to change, holding no secret to read: sudoers names who may run what as root.
 const NO_SECRET_KINDS: ReadonlySet<string> = new Set(['sudoers']);
 
@@ -371,7 +384,7 @@ export const SECRETS_RULES: Rule[] = [
           current = event.kind === 'tool_call' ? event : null;
           dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
-          for (const r of sensitiveReads(fx)) {
+          for (const r of readsIntoTranscript(fx)) {
             const draft = {
               rule: sensitiveFileRead.id,
               detail: `Read ${sensitiveLabel(r.sensitive!)} (${safe(r.path, facts, QUOTE_MAX)})${r.cmd ? ` with \`${safe(r.cmd.text, facts, QUOTE_MAX)}\`` : ''}.`,
@@ -565,7 +578,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
-      const credentialRead = reads ? sensitiveReads(reads)[0]?.abs : undefined;
+      const credentialRead = reads ? readsIntoTranscript(reads)[0]?.abs : undefined;
       if (credentialRead !== undefined) s.byCredentialRead = credentialRead;
     }
   }
