@@ -24,7 +24,7 @@ export const hiddenUnicode = meta({
   id: 'injection/hidden-unicode',
   severity: 'warning',
   title: 'Hidden Unicode in tool output',
-  description: 'Invisible characters in tool output or fetched content: zero-width spaces, bidirectional overrides and embeddings (U+202A–202E, "Trojan Source"), unbalanced isolates (U+2066–2069), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark where a text begins (start of a line, of a tab-separated field as in `gh run view --log`, or after a grep `path:` prefix), zero-width joiners inside emoji, and balanced isolate pairs around plain text (how i18n libraries wrap dates and names) are not reported.',
+  description: 'Invisible characters in tool output or fetched content: zero-width spaces in a run of three or more or splitting a word (lone ones between words or after list markers, as documents pasted from Google Docs carry them, are layout), bidirectional overrides and embeddings (U+202A–202E, "Trojan Source"), unbalanced isolates (U+2066–2069), or Unicode tag characters (U+E0000–E007F, invisible ASCII — decoded in the finding). A byte-order mark where a text begins (start of a line, of a tab-separated field as in `gh run view --log`, or after a grep `path:` prefix), zero-width joiners inside emoji, and balanced isolate pairs around plain text (how i18n libraries wrap dates and names) are not reported.',
   remediation: 'Inspect the raw content with a hex viewer; strip invisible characters from files before agents read them.',
 });
 export const riskyAfterInjection = meta({
@@ -93,6 +93,8 @@ interface Hidden {
   tagText: string;
   /** A zero-width character between two letters: a word split to slip past a filter ("ig<U+200B>nore"). */
   splitsWord: boolean;
+  /** Zero-width characters next to another one: a run can encode text, a lone one between words cannot. */
+  inRuns: number;
 }
 
 const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
@@ -110,15 +112,17 @@ export function findHidden(input: string): Hidden | null {
 
 /**
  * Tag characters and bidirectional controls change what a reader sees at any count; zero-width
- * characters hide text only in numbers (an encoding needs several) or inside a word (splitting a
- * keyword past a filter). One or two between words — a zero-width space pasted into a tmux.conf, a
- * BOM where a quoting bug made bash echo a Windows file — hide nothing.
+ * characters hide text only in runs (an encoding needs several in a row) or inside a word
+ * (splitting a keyword past a filter). Lone ones between words or after list markers — a zero-width
+ * space pasted into a tmux.conf, the U+200B after every "●" of a document pasted from Google Docs,
+ * a BOM where a quoting bug made bash echo a Windows file — hide nothing, however many there are.
  */
 const ZERO_WIDTH_MIN = 3;
 function hidesSomething(h: Hidden): boolean {
-  return h.kinds.has('tag characters') || h.kinds.has('bidirectional overrides') || h.count >= ZERO_WIDTH_MIN || h.splitsWord;
+  return h.kinds.has('tag characters') || h.kinds.has('bidirectional overrides') || h.inRuns >= ZERO_WIDTH_MIN || h.splitsWord;
 }
 const LETTER = /\p{L}/u;
+const ZERO_WIDTH = /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF]/;
 
 function scanHidden(input: string): Hidden | null {
   // Outputs can be megabytes: one regex pass decides whether the character loop is needed at all.
@@ -130,9 +134,12 @@ function scanHidden(input: string): Hidden | null {
     if (c > 0xffff) i++;
     const kind = hiddenKind(c, text, i);
     if (!kind) continue;
-    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false };
+    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false, inRuns: 0 };
     h.count++;
-    if (kind === 'zero-width characters' && !h.splitsWord) h.splitsWord = LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '');
+    if (kind === 'zero-width characters') {
+      if (!h.splitsWord) h.splitsWord = LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '');
+      if (ZERO_WIDTH.test(text[i - 1] ?? '') || ZERO_WIDTH.test(text[i + 1] ?? '')) h.inRuns++;
+    }
     h.kinds.add(kind);
     if (kind === 'tag characters' && h.tagText.length < 200 && c >= 0xe0020 && c <= 0xe007e) h.tagText += String.fromCharCode(c - 0xe0000);
   }
