@@ -414,3 +414,13 @@ test('a credential file copied to another file (cp .env .env.bak) was not read i
   assert.deepEqual(only(await runRules([prompt('set up the app'), ...ran('cp ~/.aws/credentials /tmp/creds')]), READ), []);
   assert.equal(only(await runRules([prompt('set up the app'), cmd('cat .env')]), READ).length, 1);
 });
+
+test("a labelled password a test file shows is the test's fixture (info); a provider's token in a test file stays reported", async () => {
+  const test = 'def test_upload(client):\n    login(client, username="uploader", password="pw-12345")\n';
+  const shown = only(await runRules([prompt('fix the upload test'), ...answered(read('tests/test_smoke.py'), { output: test })]), OUTPUT);
+  assert.deepEqual(shown.map(severityOf), ['info']);
+  const live = only(await runRules([prompt('fix the upload test'), ...answered(read('tests/test_billing.py'), { output: `stripe.api_key = "${STRIPE}"\n` })]), OUTPUT);
+  assert.ok(live.length === 1 && severityOf(live[0]) !== 'info');
+  const app = only(await runRules([prompt('fix login'), ...answered(read('app/config.py'), { output: 'password="pw-12345xyz"\n' })]), OUTPUT);
+  assert.ok(app.length === 1 && severityOf(app[0]) === 'warning', 'the same kind of value in application code stays a warning');
+});

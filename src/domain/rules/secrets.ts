@@ -215,6 +215,8 @@ interface OutputSecret {
   readFrom?: string[];
   /** First shown by a template, sample, seed or fixture file: a default the project publishes. */
   published?: boolean;
+  /** A labelled value first shown by reading the project's test files: a fixture. */
+  fromTests?: boolean;
   /** The credential file whose read first showed it (absolute path): that read's finding and this are one. */
   byCredentialRead?: string;
 }
@@ -578,6 +580,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
+      // A labelled value in the project's own tests (`login(client, password="pw-12345")`): a
+      // fixture the tests log in with, not a credential; a provider's token there stays reported.
+      s.fromTests = hit.confidence !== 'high' && s.readFrom.length > 0 && s.readFrom.every((p) => isTestFile(p));
       const credentialRead = reads ? readsIntoTranscript(reads)[0]?.abs : undefined;
       if (credentialRead !== undefined) s.byCredentialRead = credentialRead;
     }
@@ -635,6 +640,10 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
   if (s.published && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Default from the project\'s own files shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a template, sample or seed file of the project carries it, so whoever has the project has it; showing it exposed nothing new.`, evidence: s.evidence, key: `${secretKey(hit)} (published)` });
+    return;
+  }
+  if (s.fromTests && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: "A test's fixture value shown", detail: `${hit.label} ${hit.masked} appeared in ${s.where}: the project's own tests carry it (a value they log in or sign with), not a credential that opens anything else.`, evidence: s.evidence, key: `${secretKey(hit)} (test)` });
     return;
   }
   if (s.local && !s.sent) {
