@@ -13,7 +13,8 @@ import { clip, oneLine } from './util.ts';
 export type Effect = 'network' | 'write' | 'run';
 
 const NETWORK_REFUSED = /curl: \((6|7|22|28|35|52|56)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|ssh: Could not resolve hostname[^\n]*|unable to resolve host address[^\n]*|getaddrinfo (ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Connection timed out[^\n]*|lost connection[^\n]*/i;
-const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*|Permission denied[^\n]*|\bEROFS\b[^\n]*|\bEACCES\b[^\n]*|\bEPERM\b[^\n]*|sandbox (denied|blocked)[^\n]*|blocked by (the )?sandbox[^\n]*/i;
+// "Permission denied (publickey)." is an SSH login refused by a server, not a file write refused.
+const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*|Permission denied(?! \((?:publickey|password|keyboard-interactive|gssapi)[^)]*\))[^\n]*|\bEROFS\b[^\n]*|\bEACCES\b[^\n]*|\bEPERM\b[^\n]*|sandbox (denied|blocked)[^\n]*|blocked by (the )?sandbox[^\n]*/i;
 
 const WAITING_MAX = 200;
 

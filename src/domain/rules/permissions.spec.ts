@@ -400,3 +400,11 @@ test('code from outside the project counts against the bypass posture only while
   const after = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), ...ran('ls'), sessionMeta({ permissionMode: 'auto' }), ...ran('bash ~/.claude/skills/x/export.sh')]), BYPASS);
   assert.doesNotMatch(after[0].detail, /code from outside the project/, 'approvals were back on when it ran');
 });
+
+test('a known_hosts append followed by a push the server refused (Permission denied (publickey)) took effect: the SSH login failed, not the write', async () => {
+  const TRUST = 'permissions/trust-settings';
+  const d = only(await runRules([prompt('push the backup'), ...ran('ssh-keyscan github.com >> ~/.ssh/known_hosts 2>/dev/null && git push 2>&1', { exitCode: 128, output: 'git@github.com: Permission denied (publickey).\r\nfatal: Could not read from remote repository.' })]), TRUST);
+  assert.deepEqual(d.map(severityOf), ['warning']);
+  const refused = only(await runRules([prompt('push the backup'), ...ran('ssh-keyscan github.com >> ~/.ssh/known_hosts', { exitCode: 1, output: 'bash: /home/dev/.ssh/known_hosts: Permission denied' })]), TRUST);
+  assert.deepEqual(refused.map(severityOf), ['info'], 'the shell refusing the file is a refused write');
+});
