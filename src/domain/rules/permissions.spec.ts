@@ -408,3 +408,12 @@ test('a known_hosts append followed by a push the server refused (Permission den
   const refused = only(await runRules([prompt('push the backup'), ...ran('ssh-keyscan github.com >> ~/.ssh/known_hosts', { exitCode: 1, output: 'bash: /home/dev/.ssh/known_hosts: Permission denied' })]), TRUST);
   assert.deepEqual(refused.map(severityOf), ['info'], 'the shell refusing the file is a refused write');
 });
+
+test("a sed that swaps PostgreSQL's auth method for a weaker one is a weakened control even when its file is a variable; the other way round is not", async () => {
+  const WEAK = 'permissions/control-weakened';
+  for (const c of [`PG_HBA=$(find /etc/postgresql -name pg_hba.conf | head -1)\nsudo sed -i 's/scram-sha-256/md5/g' "$PG_HBA"`, "sudo sed -i 's|peer|trust|' /etc/postgresql/15/main/pg_hba.conf"]) {
+    assert.deepEqual(only(await runRules([prompt('the app cannot log in to the db'), ...ran(c)]), WEAK).map(severityOf), ['warning'], c);
+  }
+  assert.deepEqual(only(await runRules([prompt('harden the db'), ...ran("sudo sed -i 's/md5/scram-sha-256/g' \"$PG_HBA\"")]), WEAK), []);
+  assert.deepEqual(only(await runRules([prompt('fix docs'), ...ran("sed -i 's/trusted/reviewed/' README.md")]), WEAK), []);
+});

@@ -77,6 +77,13 @@ export function weakenedControl(w: FileOp, commandText = ''): { what: string; cr
 /** A command that turns a control off as it runs: RLS through a SQL client, a database started without its access checks. */
 export function weakenedByCommand(cmd: SimpleCommand): string | null {
   if (SQL_CLIENTS.has(cmd.name) && RLS_OFF.test(cmd.text)) return RLS_OFF_WHAT;
+  // `sed -i 's/scram-sha-256/md5/g' "$PG_HBA"`: the file may be a variable the log cannot
+  // resolve, but replacing one PostgreSQL auth method by a weaker one says what it is.
+  if (cmd.name === 'sed' && cmd.args.some((a) => /^-i/.test(a) || a === '--in-place')) {
+    const script = cmd.args.join(' ');
+    if (PG_AUTH_TO_TRUST.test(script)) return "the database's client authentication was set to `trust` (no password)";
+    if (PG_AUTH_TO_MD5.test(script)) return "the database's client authentication was lowered from scram-sha-256 to md5/password";
+  }
   if (/^(?:mysqld|mysqld_safe|mariadbd)$/.test(cmd.name) && cmd.args.includes('--skip-grant-tables')) return 'the MySQL server was started with --skip-grant-tables: every account gets in without a password';
   if (cmd.name === 'mongod' && cmd.args.includes('--noauth')) return 'MongoDB was started with --noauth: no login is checked';
   if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return "Redis was started with protected mode off: with no password set it answers anyone who reaches it";
@@ -95,6 +102,9 @@ const AUTH_OFF_SETTINGS: ReadonlyArray<{ file: RegExp; text: RegExp; what: strin
   { file: CONFIG_FILE, text: /^\s*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?(?:DISABLE|SKIP|BYPASS|NO)_AUTH(?:ENTICATION|ORIZATION)?["']?\s*[:=]\s*["']?(?:true|1|yes|on)\b/im, what: 'authentication was switched off by a setting (a DISABLE_AUTH / SKIP_AUTH flag)' },
   { file: CONFIG_FILE, text: /^\s*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?AUTH(?:ENTICATION)?_(?:ENABLED|REQUIRED)["']?\s*[:=]\s*["']?(?:false|0|no|off)\b/im, what: 'authentication was switched off by a setting (AUTH_ENABLED / AUTH_REQUIRED false)' },
 ];
+
+const PG_AUTH_TO_TRUST = /\bs(.)[^\n]*?\b(?:scram-sha-256|md5|peer|password|ident)\b[^\n]*?\1[^\n]*?\btrust\b[^\n]*?\1/;
+const PG_AUTH_TO_MD5 = /\bs(.)[^\n]*?\bscram-sha-256\b[^\n]*?\1[^\n]*?\b(?:md5|password)\b[^\n]*?\1/;
 
 // Row-level security off: the table's policies stop applying, so whoever can query it reads
 // and writes every row (Supabase's anon key is exactly that client).
