@@ -26,6 +26,9 @@ export function onlyText(event: NormEvent): string | null | undefined {
       return event.summary ? event.summary : null;
     case 'tool_call':
       return event.input.type === 'command' ? event.input.command : undefined;
+    case 'session_meta':
+      // The git remote the agent recorded (Codex): a token in its URL is in every copy of the log.
+      return event.repositoryUrl ?? null;
     default:
       return null;
   }

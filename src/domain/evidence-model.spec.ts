@@ -164,6 +164,18 @@ test('a log that ends on its own export into the working tree is that copy: publ
   }
 });
 
+test("codex: a token in the git remote the rollout's metadata records is seen in the transcript (a warning), said as such", async () => {
+  const meta = JSON.stringify({ timestamp: '2026-05-01T10:00:00Z', type: 'session_meta', payload: { id: 'm1', cwd: '/home/dev/project', originator: 'codex_cli_rs', cli_version: '0.63.0', git: { branch: 'main', repository_url: `https://${TOKEN}@github.com/dev/app.git` } } });
+  const rest = session('codex', [{ prompt: 'list the files' }, { bash: 'ls', output: 'README.md' }]).split('\n').filter((l) => !l.includes('"session_meta"')).join('\n');
+  const r = await analyzeText(`${meta}\n${rest}`);
+  const f = r.findings.filter((x) => x.rule === 'secrets/in-tool-output');
+  assert.deepEqual(f.map((x) => x.severity), ['warning']);
+  assert.match(f[0]!.detail, /git remote the agent recorded/);
+  assert.ok(!JSON.stringify(r).includes(TOKEN), 'masked');
+  const clean = await analyzeText(`${meta.replace(`${TOKEN}@`, '')}\n${rest}`);
+  assert.deepEqual(clean.findings.filter((x) => x.rule === 'secrets/in-tool-output'), []);
+});
+
 // ---- the user's words ---------------------------------------------------------------------------
 
 for (const agent of ['claude-code', 'codex'] as const) {

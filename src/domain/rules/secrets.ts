@@ -349,7 +349,7 @@ export const SECRETS_RULES: Rule[] = [
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
             markSent(ctx, event, facts, outputs);
             flow.onCall(event, facts);
-          } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction') {
+          } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction' || event.kind === 'session_meta') {
             if (event.kind === 'tool_result') flow.onResult(event);
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session);
           }
@@ -558,7 +558,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
 }
 
 function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: HandedOver, session: SessionFacts): void {
-  const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : 'text' in event ? event.text : '';
+  const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : event.kind === 'session_meta' ? event.repositoryUrl ?? '' : 'text' in event ? event.text : '';
   for (const hit of facts.secrets) {
     // Every hit is a recognised format or a labelled value (detection drops bare high-entropy
     // strings); repeats of inputs are already reported.
@@ -612,6 +612,8 @@ function whereShown(event: NormEvent, facts: EventFacts): string {
       return 'a context summary';
     case 'thinking':
       return "the agent's reasoning";
+    case 'session_meta':
+      return "the git remote the agent recorded in the log's metadata";
     default:
       return "the agent's reply";
   }

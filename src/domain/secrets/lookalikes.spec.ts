@@ -17,3 +17,10 @@ it('a quoted message under a password or token label is prose about the field, n
   assert.deepEqual((await detectSecrets(`DB_PASSWORD="${value}"`)).map((h) => h.value), [value]);
   assert.deepEqual((await detectSecrets(`config.password = "${value}"; // set by the installer`)).map((h) => h.value), [value]);
 });
+
+it('a variable named for what it holds (app_secret: appSecret, token: accessToken) is code, not a value to mask', async () => {
+  for (const code of ['data: { app_id: appId, app_secret: appSecret }', 'headers: { token: accessToken }', 'password: userPassword,']) {
+    assert.deepEqual(await detectSecrets(code), [], code);
+  }
+  assert.equal((await detectSecrets('client_secret: "xK9mPq2LvB7n"')).length, 1, 'a mixed-case random value is still one');
+});
