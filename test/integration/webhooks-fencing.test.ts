@@ -186,3 +186,41 @@ test('commitWithoutFlushWait is local to its transaction (PostgreSQL: synchronou
     assert.deepEqual(settings.map((s) => s.rows[0].v), ['on', 'on', 'on', 'on']);
   }
 });
+
+test('a run that begins while another run records the held answer waits for that record and sends nothing (PostgreSQL: concurrently, on the delivery row lock; SQLite: writers are serialised, so after it)', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  // Attempt 1 was made by another run, which is recording the receiver's answer right now.
+  await t.db.kysely.updateTable('deliveries').set({ attempt_count: 1 }).where('id', '=', id).execute();
+  await t.db.kysely.insertInto('delivery_attempts').values({ id: 'att_held', delivery_id: id, attempt_no: 1, started_at: new Date().toISOString() }).execute();
+  const processor = createDeliverProcessor({ db: t.db, client, retryDelaysMs: [100], leaseMs: LEASE_MS });
+  const record = (trx: typeof t.db.kysely) => Promise.all([
+    trx.updateTable('delivery_attempts').set({ finished_at: new Date().toISOString(), status_code: 200 }).where('id', '=', 'att_held').execute(),
+    trx.updateTable('deliveries').set({ status: 'delivered', updated_at: new Date().toISOString() }).where('id', '=', id).execute(),
+  ]);
+  if (t.db.dialect === 'postgres') {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const holding = new Promise<void>((r) => (locked = r));
+    const recorder = t.db.kysely.transaction().execute(async (trx) => {
+      await record(trx);
+      locked();
+      await released;
+    });
+    await holding;
+    const run = processor.run(job, contextFor(job));
+    // The run is now waiting on the delivery's row; the record commits.
+    await new Promise((r) => setTimeout(r, 200));
+    release();
+    await recorder;
+    await run;
+  } else {
+    await t.db.kysely.transaction().execute((trx) => record(trx));
+    await processor.run(job, contextFor(job));
+  }
+  assert.equal(rx.hits.length, 0, 'nothing was sent again');
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'delivered');
+  assert.equal(await leaseOwner(job.id), undefined, 'the job is done: the delivery was delivered');
+  const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
+  assert.deepEqual(attempts.map((a) => [a.attempt_no, a.status_code]), [[1, 200]], 'no second attempt');
+});

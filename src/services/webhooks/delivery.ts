@@ -30,7 +30,7 @@ import { commitWithoutFlushWait } from '../../adapters/db/durability.ts';
 import type { DbExecutor } from '../../adapters/db/repositories/executor.ts';
 import {
   closeInterruptedAttempts, countAnsweredAttempts, failPendingDelivery, findOpenAttempt, getAttempt, getDeliveryWithTarget,
-  recordAttemptEnd, recordAttemptEndIfOpen, recordAttemptStart, updateDelivery,
+  lockDelivery, recordAttemptEnd, recordAttemptEndIfOpen, recordAttemptStart, updateDelivery,
 } from '../../adapters/db/repositories/webhooks.ts';
 import { LeaseLostError, deleteJob, renewLease, rescheduleUnlessHeld } from '../../adapters/jobs/queue.ts';
 import type { OutboundClient, OutboundResult } from '../../adapters/outbound/index.ts';
@@ -117,6 +117,8 @@ async function begin(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayl
     // Attempt bookkeeping is redone if lost (the job runs again with the same delivery id).
     await commitWithoutFlushWait(deps.db, trx);
     if (!claimIsFresh(job, deps.leaseMs, (deps.clock ?? Date).now())) await fence(trx, job, deps.leaseMs);
+    // A held answer may be recorded by another run right now: wait for it before reading "pending".
+    await lockDelivery(trx, payload.delivery_id);
     const target = await getDeliveryWithTarget(trx, payload.delivery_id);
     const now = nowIso();
     if (!target) {
@@ -195,8 +197,9 @@ async function finish(deps: DeliveryDeps, payload: DeliverJobPayload, a: Attempt
   const outcome = settle(deps, payload, a, result);
   return deps.db.kysely.transaction().execute(async (trx) => {
     await commitWithoutFlushWait(deps.db, trx);
-    // The job first: it locks the job row before the delivery's, in the order begin() takes them.
+    // The job first, then the delivery, then the attempt: the order begin() takes them in.
     await settleJob(trx, outcome, `attempt ${a.attemptNo}: ${result.error}`);
+    await lockDelivery(trx, payload.delivery_id);
     if (!(await recordAttemptEndIfOpen(trx, a.attemptId, attemptEnd(result), { onlyIfOpen }))) throw new AttemptClosedError();
     const now = nowIso();
     if (outcome.status === 'retry') {
@@ -296,11 +299,13 @@ async function giveUp(deps: DeliveryDeps, job: QueuedJob, error: string, ctx: Jo
   const id = (job.payload as Partial<DeliverJobPayload> | null)?.delivery_id;
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
+    // Job, delivery, attempts: the order begin() and finish() lock them in.
+    await ctx.fail(trx, error);
     if (typeof id === 'string') {
+      await lockDelivery(trx, id);
       await closeInterruptedAttempts(trx, id, now);
       await failPendingDelivery(trx, id, now);
     }
-    await ctx.fail(trx, error);
   });
 }
 
