@@ -82,7 +82,7 @@ test('a BOM where a text begins is not hidden: CI step logs (gh run view --log),
   const zw = only(await runRules(ran('gh run view 9 --log', { output: 'build\tstep\tok \u200B\u200C\u200B\u200D\u200B done' })), HIDDEN);
   assert.deepEqual(zw.map(severityOf), ['warning']);
   // Lone ones after list markers, however many (a document pasted from Google Docs or a PDF), hide nothing.
-  const bullets = Array.from({ length: 40 }, (_, i) => `\u25CF\u200B item ${i}\n${i + 1}.\u2060 step`).join('\n');
+  const bullets = Array.from({ length: 40 }, (_, i) => `\u25CF\u200B item ${i}\n${i + 1}.\u2060\u2060 step`).join('\n');
   assert.deepEqual(only(await runRules(ran('sed -n 1,240p capstone.txt', { output: bullets })), HIDDEN), []);
   // one or two between words hide nothing: a zero-width space pasted into a config, a stray BOM in an error
   const stray = await runRules([

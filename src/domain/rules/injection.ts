@@ -93,8 +93,8 @@ interface Hidden {
   tagText: string;
   /** A zero-width character between two letters: a word split to slip past a filter ("ig<U+200B>nore"). */
   splitsWord: boolean;
-  /** Zero-width characters next to another one: a run can encode text, a lone one between words cannot. */
-  inRuns: number;
+  /** The longest run of zero-width characters in a row: a run can encode text, a lone one or a pair cannot. */
+  longestRun: number;
 }
 
 const PICTO = /\p{Extended_Pictographic}|[\u{1F3FB}-\u{1F3FF}]|\uFE0F/u;
@@ -112,14 +112,14 @@ export function findHidden(input: string): Hidden | null {
 
 /**
  * Tag characters and bidirectional controls change what a reader sees at any count; zero-width
- * characters hide text only in runs (an encoding needs several in a row) or inside a word
+ * characters hide text only in runs of three or more (an encoding needs several in a row) or inside a word
  * (splitting a keyword past a filter). Lone ones between words or after list markers — a zero-width
  * space pasted into a tmux.conf, the U+200B after every "●" of a document pasted from Google Docs,
  * a BOM where a quoting bug made bash echo a Windows file — hide nothing, however many there are.
  */
 const ZERO_WIDTH_MIN = 3;
 function hidesSomething(h: Hidden): boolean {
-  return h.kinds.has('tag characters') || h.kinds.has('bidirectional overrides') || h.inRuns >= ZERO_WIDTH_MIN || h.splitsWord;
+  return h.kinds.has('tag characters') || h.kinds.has('bidirectional overrides') || h.longestRun >= ZERO_WIDTH_MIN || h.splitsWord;
 }
 const LETTER = /\p{L}/u;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF]/;
@@ -129,16 +129,18 @@ function scanHidden(input: string): Hidden | null {
   if (!HIDDEN_CANDIDATE.test(input)) return null;
   const text = input.replace(I18N_ISOLATE, '$1');
   let h: Hidden | null = null;
+  let run = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.codePointAt(i)!;
     if (c > 0xffff) i++;
     const kind = hiddenKind(c, text, i);
     if (!kind) continue;
-    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false, inRuns: 0 };
+    h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false, longestRun: 0 };
     h.count++;
     if (kind === 'zero-width characters') {
       if (!h.splitsWord) h.splitsWord = LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '');
-      if (ZERO_WIDTH.test(text[i - 1] ?? '') || ZERO_WIDTH.test(text[i + 1] ?? '')) h.inRuns++;
+      run = ZERO_WIDTH.test(text[i - 1] ?? '') ? run + 1 : 1;
+      if (run > h.longestRun) h.longestRun = run;
     }
     h.kinds.add(kind);
     if (kind === 'tag characters' && h.tagText.length < 200 && c >= 0xe0020 && c <= 0xe007e) h.tagText += String.fromCharCode(c - 0xe0000);
