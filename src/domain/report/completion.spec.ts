@@ -56,10 +56,10 @@ test('CompletionTracker: a last chmod of files in the tree (relative, or under t
     t.add(call(command));
     return t.finish();
   };
-  for (const c of ['chmod +x /home/ken/app/scripts/backup.sh /home/ken/app/scripts/restore.sh', 'chmod 755 scripts/run.sh', 'touch src/new.ts']) {
+  for (const c of ['chmod +x /home/ken/app/scripts/backup.sh /home/ken/app/scripts/restore.sh', 'chmod 755 scripts/run.sh', 'touch src/new.ts', 'git -C /home/ken/other status --short --branch', 'git -c core.pager=cat log -3']) {
     assert.equal(last(c)?.consequential, false, c);
   }
-  for (const c of ['chmod +x /usr/local/bin/tool', 'chmod -R 777 ../shared', 'chmod 600 ~/.ssh/id_ed25519', 'chmod +x /home/ken/app-other/x.sh']) {
+  for (const c of ['chmod +x /usr/local/bin/tool', 'chmod -R 777 ../shared', 'chmod 600 ~/.ssh/id_ed25519', 'chmod +x /home/ken/app-other/x.sh', 'git -C /home/ken/other push']) {
     assert.equal(last(c)?.consequential, true, c);
   }
 });

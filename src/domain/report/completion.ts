@@ -77,7 +77,8 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
     if (words.length === 0) continue;
     const name = words[0].replace(/^.*[\\/]/, '');
     if (name === 'git') {
-      const sub = words.slice(1).find((w) => !w.startsWith('-'));
+      // `git -C repo status`, `git -c k=v log`: those options take a value before the subcommand.
+      const sub = words.slice(1).find((w, k, rest) => !w.startsWith('-') && !/^-[Cc]$|^--(?:git-dir|work-tree|namespace)$/.test(rest[k - 1] ?? ''));
       if (sub && LOCAL_GIT.test(sub) && !(sub === 'remote' && /\b(?:add|set-url|remove)\b/.test(step))) continue;
       return true;
     }
