@@ -691,6 +691,11 @@ test('a request for wholesale removal ("remove everything including docker") low
   assert.match(d[0]!.detail, /asked for wholesale removal \("clean everything except claude code/);
   const narrow = await runRules([prompt('remove all the console.logs'), ...ran('sudo rm -rf /var/lib/docker')]);
   assert.deepEqual(only(narrow, RM).map(severityOf), ['critical']);
+  const SCOPE = 'scope/write-outside-worktree';
+  const unlink = 'sudo rm /etc/nginx/sites-available/app.conf';
+  const wiped = only(await runRules([prompt('clean everything except claude code, remove everything including docker'), ...ran(unlink)]), SCOPE);
+  assert.deepEqual(wiped.map(severityOf), ['info'], 'the deletion the user asked for is in scope');
+  assert.deepEqual(only(await runRules([prompt('remove all the console.logs'), ...ran(unlink)]), SCOPE).map(severityOf), ['warning'], 'scope keeps its own judgement otherwise');
   const proposed = await runRules([say('Shall I wipe the server and remove everything?'), prompt('yes'), ...ran('sudo rm -rf /var/lib/docker')]);
   assert.deepEqual(only(proposed, RM).map(severityOf), ['critical'], 'a proposal waved through grants nothing');
 });

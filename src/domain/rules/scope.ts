@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPlace, RequestLog } from './requests.ts';
+import { asRequested, dictates, namesPlace, removalGrant, RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -105,7 +105,11 @@ export const SCOPE_RULES: Rule[] = [
             const named = requests.asked(event, `path:${w.abs}`, (t) => namesPlace(t, w.abs, outer.session.home));
             const asked = named ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
             const draft = writeDraft(outer, event, facts, w, excerpt);
-            outcomes.report(event, 'write', asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : draft, w.abs);
+            // "Remove everything including docker": a deletion the user asked for wholesale is the
+            // request carried out (the destructive rules still judge what it destroyed).
+            const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
+            const judged = asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : draft;
+            outcomes.report(event, 'write', judged, w.abs);
           }
         },
         finish() {
