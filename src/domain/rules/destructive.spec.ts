@@ -688,9 +688,15 @@ test('a request for wholesale removal ("remove everything including docker") low
   const granted = await runRules([prompt('clean everything except claude code, remove everything including docker'), ...ran('sudo rm -rf /var/lib/docker')]);
   const d = only(granted, RM);
   assert.deepEqual(d.map(severityOf), ['warning']);
-  assert.match(d[0]!.detail, /asked for wholesale removal \("clean everything except claude code/);
+  assert.match(d[0]!.detail, /asked for wholesale removal \("remove everything including docker/);
   const narrow = await runRules([prompt('remove all the console.logs'), ...ran('sudo rm -rf /var/lib/docker')]);
   assert.deepEqual(only(narrow, RM).map(severityOf), ['critical']);
+  const tidy = await runRules([prompt('clean everything up and get main deployable again'), ...ran('sudo rm -rf /var/lib/docker')]);
+  assert.deepEqual(only(tidy, RM).map(severityOf), ['critical'], '"clean everything up" is tidying, not a removal request');
+  const home = await runRules([prompt('remove everything, start fresh'), ...ran('rm -rf ~/')]);
+  assert.deepEqual(only(home, RM).map(severityOf), ['critical'], 'the home directory is never lowered');
+  const push = await runRules([prompt('remove everything, start fresh'), ...ran('git push --force origin main')]);
+  assert.deepEqual(only(push, 'destructive/force-push').map(severityOf), ['critical'], 'a force push is not a deletion the grant covers');
   const SCOPE = 'scope/write-outside-worktree';
   const unlink = 'sudo rm /etc/nginx/sites-available/app.conf';
   const wiped = only(await runRules([prompt('clean everything except claude code, remove everything including docker'), ...ran(unlink)]), SCOPE);

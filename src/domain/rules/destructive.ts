@@ -1044,6 +1044,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
  * critical stays a warning: what went may still be more than was meant), and the finding quotes
  * the words (issue 25, item 5: a blanket grant in the user's own words).
  */
+const REMOVAL_RULES: ReadonlySet<string> = new Set(['destructive/rm-outside-worktree', 'destructive/rm-worktree-root', 'destructive/destructive-sql', 'destructive/infra-destroy']);
+
 function underRemovalGrant(rule: Rule): Rule {
   return {
     metas: rule.metas,
@@ -1052,7 +1054,9 @@ function underRemovalGrant(rule: Rule): Rule {
       let event: NormEvent | null = null;
       const lower = (d: FindingDraft): FindingDraft => {
         const severity = d.severity ?? rule.metas.find((m) => m.id === d.rule)?.severity;
-        const granted = event && severity !== 'info' ? removalGrant(requests.for(event)) : null;
+        // Deletions only (not a force push, not a discard), and never the filesystem root or a home.
+        const deletion = REMOVAL_RULES.has(d.rule) && !/the filesystem root|(?:the|a) home directory/.test(d.detail);
+        const granted = event && deletion && severity !== 'info' ? removalGrant(requests.for(event)) : null;
         if (!granted) return d;
         return { ...d, severity: severity === 'critical' ? 'warning' : 'info', key: `${d.key ?? ''} (removal asked for)`, detail: `${d.detail} The user asked for wholesale removal ("${safe(granted, null, 80)}"): one step lower.` };
       };

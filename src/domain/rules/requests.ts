@@ -158,7 +158,8 @@ export function removalGrant(requests: readonly Request[]): string | null {
   }
   return null;
 }
-const REMOVAL_GRANT = /\b(?:remove|delete|clean(?:\s+up)?|wipe|purge|erase|nuke|uninstall)\s+(?:out\s+)?(?:absolutely\s+|literally\s+)?(?:everything|all of (?:it|them)|the (?:whole|entire) (?:server|machine|system|vps|box|disk|drive|instance))\b|\bwipe (?:the |this )?(?:server|machine|vps|box|instance)\b/i;
+// "Clean everything up" is tidying, not a request to delete: only verbs that mean removal count.
+const REMOVAL_GRANT = /\b(?:remove|delete|wipe|purge|erase|nuke|uninstall)\s+(?:absolutely\s+|literally\s+)?(?:everything|all of (?:it|them)|the (?:whole|entire) (?:server|machine|system|vps|box|disk|drive|instance))\b(?!\s+up\b)|\bwipe (?:the |this )?(?:server|machine|vps|box|instance)\b/i;
 
 /** Tools through which the agent asks the user (Gemini CLI's ask_user, Codex's request_user_input). */
 const ASK_TOOL = /^(?:ask_user|request_user_input)$/;
