@@ -10,6 +10,7 @@ import { RUN_INCOMPLETE, RUN_START } from '../model/runs.ts';
 import { describeCall } from '../rules/util.ts';
 import { oneLine } from './strings.ts';
 import { boundedSet } from '../bounded.ts';
+import { classifyPath } from '../paths.ts';
 
 const OPEN_MAX = 1_000;
 const CALL_TEXT_MAX = 120;
@@ -48,13 +49,11 @@ const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:session|
 const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|wc|grep|rg|find|fd|sed|awk|sort|uniq|cut|tr|diff|stat|file|which|true|false|test|\[|nl|less|more|tree|jq|Get-Content|Get-ChildItem|Select-Object|Select-String|Test-Path|Write-Output|Write-Host|type)$/;
 const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
 
-/** A path that names a place in the working tree: relative (and not climbing out), or under the cwd. */
+/** A path that names a place in the working tree (paths.ts decides; with no cwd, a relative path that does not climb out). */
 function inTree(word: string, cwd: string | undefined): boolean {
   const path = word.replace(/^["']|["']$/g, '');
-  if (!/^(?:\/|~|[A-Za-z]:[\\/])/.test(path)) return !/(?:^|\/)\.\.(?:\/|$)/.test(path);
-  if (cwd === undefined || cwd.length < 2) return false;
-  const root = cwd.replace(/[\\/]+$/, '');
-  return (path === root || path.startsWith(`${root}/`)) && !/(?:^|\/)\.\.(?:\/|$)/.test(path);
+  if (cwd === undefined) return !/^(?:\/|~|[A-Za-z]:[\\/])/.test(path) && !/(?:^|\/)\.\.(?:\/|$)/.test(path);
+  return classifyPath(path, { cwd, home: null }).zone === 'worktree';
 }
 
 /** Whether an unanswered call could have changed something outside the working tree. */

@@ -3,7 +3,7 @@
 // transcript (every prompt, output and secret of the session) placed in the working tree.
 import type { ToolCallEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
-import type { Rule, RuleContext } from './types.ts';
+import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
@@ -158,16 +158,15 @@ export const EXPOSURE_RULES: Rule[] = [
       const copies: Copy[] = [];
       const stores = [new StoreCommits(agentStores(ctx)), new StoreCommits(credentialStores(ctx))];
       let credential = false;
-      // The last command calls (event index → masked text): the log may end on its own export.
-      const lastCalls = new Map<number, ExportCall>();
+      // The last calls (event index → the call and its facts): the log may end on its own export,
+      // which is read at the end only (describing every call here would cost every log).
+      const lastCalls = new Map<number, { call: ToolCallEvent; facts: EventFacts }>();
       return {
         onEvent(event, facts) {
           // The transcript holds whatever the session showed: one credential anywhere is enough.
           if (facts.secrets.length > 0) credential = true;
           if (event.kind === 'tool_call' && event.agentId === undefined) {
-            const text = describeCall(event).slice(0, 4_000);
-            const named = /[\w.-]*(?:session|transcript|conversation)[\w.-]*\.jsonl?\b/i.exec(text)?.[0];
-            lastCalls.set(event.index, { quoted: safe(text, facts, QUOTE_MAX), intoTree: INTO_TREE.test(text), ...(named && !/^(?:export|save)/i.test(named) ? { named } : {}) });
+            lastCalls.set(event.index, { call: event, facts });
             if (lastCalls.size > 8) lastCalls.delete(lastCalls.keys().next().value as number);
           }
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
@@ -370,21 +369,16 @@ function trackCommit(cmd: SimpleCommand, copies: Copy[]): void {
  * of the latest rollout into `(Get-Location)`): its result is not in the log, but the log is that
  * copy, so the copy took effect. Into the working tree it is the same event as a reported export.
  */
-interface ExportCall {
-  quoted: string;
-  /** The command names a destination in the working tree. */
-  intoTree: boolean;
-  /** The transcript file it names (`codex-session.jsonl`), if any. */
-  named?: string;
-}
-
-function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, ExportCall>): Copy | null {
+function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { call: ToolCallEvent; facts: EventFacts }>): Copy | null {
   const at = ctx.session.ingest.incomplete?.exportIndex;
-  if (at === undefined) return null;
-  const call = lastCalls.get(at);
-  if (call === undefined || !call.intoTree) return null;
-  const command = call.quoted;
-  const to = call.named ?? 'the working directory';
+  const exporter = at === undefined ? undefined : lastCalls.get(at);
+  if (at === undefined || exporter === undefined) return null;
+  const text = describeCall(exporter.call).slice(0, 4_000);
+  if (!INTO_TREE.test(text)) return null;
+  // The transcript file it names (`codex-session.jsonl`), not the script that makes it.
+  const named = /[\w.-]*(?:session|transcript|conversation)[\w.-]*\.jsonl?\b/i.exec(text)?.[0];
+  const to = named && !/^(?:export|save)/i.test(named) ? named : 'the working directory';
+  const command = safe(text, exporter.facts, QUOTE_MAX);
   return { to, rel: to, staged: false, committed: false, evidence: { index: at, excerpt: command }, quoted: command };
 }
 // A destination in the working tree: "." or "./…", the current location (PowerShell's

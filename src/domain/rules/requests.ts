@@ -136,24 +136,23 @@ const BLANKET_GRANT = /\byou(?:'re| are)? (?:fully |hereby )?(?:authori[sz]ed|al
 
 /** The user's own words (not an agreed proposal) that grant blanket permission, or null. */
 export function blanketGrant(requests: readonly Request[]): string | null {
-  for (const r of requests) {
-    if (r.by !== 'user' || r.agreed) continue;
-    const m = BLANKET_GRANT.exec(r.text);
-    // Quoted to the end of its clause: "you are authorized to do any operations".
-    if (m) return r.text.slice(m.index, m.index + 80).split(/[.;!?\n]/)[0];
-  }
-  return null;
+  return grantIn(requests, BLANKET_GRANT);
 }
 
 /**
  * The user's own words asking for wholesale removal — "remove everything including docker",
- * "clean everything except claude code", "wipe the whole server" — or null. Only "everything" or a
- * whole machine counts: "remove all the console.logs" names what to remove and grants nothing else.
+ * "wipe the whole server" — or null. Only "everything" or a whole machine counts: "remove all the
+ * console.logs" names what to remove and grants nothing else.
  */
 export function removalGrant(requests: readonly Request[]): string | null {
+  return grantIn(requests, REMOVAL_GRANT);
+}
+
+/** The first of the user's own requests (not an agreed proposal) that `grant` matches, quoted to the end of its clause. */
+function grantIn(requests: readonly Request[], grant: RegExp): string | null {
   for (const r of requests) {
     if (r.by !== 'user' || r.agreed) continue;
-    const m = REMOVAL_GRANT.exec(r.text);
+    const m = grant.exec(r.text);
     if (m) return r.text.slice(m.index, m.index + 80).split(/[.;!?\n]/)[0];
   }
   return null;

@@ -135,8 +135,12 @@ interface CloudGrant {
 const BROAD_ROLE = /^(?:roles\/(?:owner|editor|resourcemanager\.projectIamAdmin|iam\.securityAdmin)|arn:aws:iam::aws:policy\/(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)|AdministratorAccess|Owner|Contributor|User Access Administrator|cluster-admin)$/i;
 const EVERYONE = /^(?:allUsers|allAuthenticatedUsers)$/;
 
+const GRANTING_PROGRAMS: ReadonlySet<string> = new Set(['gcloud', 'gsutil', 'aws', 'az', 'kubectl', 'oc']);
+
 /** The access a command grants on a cloud account, or null. */
 export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
+  // Every command passes here: only the programs that grant access are parsed.
+  if (!GRANTING_PROGRAMS.has(cmd.name)) return null;
   const { operands } = parseArgs(cmd.args, ['--member', '--role', '--project', '--policy-arn', '--user-name', '--role-name', '--group-name', '--assignee', '--scope', '--clusterrole', '--serviceaccount', '--user', '--region', '--format']);
   const value = (names: string[]) => optionValues(cmd.args, names)[0] ?? '';
   const grant = (what: string, role: string, member: string): CloudGrant => ({ what, role, member, broad: BROAD_ROLE.test(role) || EVERYONE.test(member.replace(/^[\w]+:/, '')) });
