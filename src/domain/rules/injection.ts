@@ -485,6 +485,7 @@ function checkFollowed(report: Reporter, event: NormEvent & { kind: 'tool_call' 
       detail: `After ${ins.what}, the agent ${link}.`,
       evidence: [ins.evidence, evidence(event, describeCall(event), facts)],
       key: ins.key,
+      choice: true,
     });
   }
   return left;
@@ -503,10 +504,10 @@ function visible(text: string): string {
   return text.replace(/[\u200B-\u200D\u2060-\u2064\u180E\u202A-\u202E\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/gu, (ch) => `<U+${ch.codePointAt(0)!.toString(16).toUpperCase()}>`);
 }
 
-/** Reports a risky action right after injected text; true when it did. */
 /** Reports a draft about what a call did, once its result shows whether it took effect. */
 type Reporter = (event: NormEvent & { kind: 'tool_call' }, fx: Effects, draft: FindingDraft) => void;
 
+/** Reports a risky action right after injected text; true when it did. */
 function checkAction(ctx: RuleContext, report: Reporter, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fx: Effects, p: Pending): boolean {
   const why = riskyAction(fx, ctx.session);
   if (!why) return false;

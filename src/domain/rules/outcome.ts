@@ -196,16 +196,18 @@ export class Outcomes {
 
   /**
    * An attempt that did not take effect is info; one that would have been critical, refused by a
-   * person, a sandbox, a hook or the harness, stays a warning that says so: someone tried.
+   * person, a sandbox, a hook or the harness, stays a warning that says so: someone tried. A
+   * choice the agent made (`draft.choice`) that failed on its own stays a warning: it was made.
    */
   private attempted(draft: FindingDraft, r: Refusal, result: ToolResultEvent): FindingDraft {
     const meta = this.metas.find((m) => m.id === draft.rule);
     const title = draft.title ?? meta?.title ?? draft.rule;
     const quoted = r.line ? ` (\`${clip(oneLine(r.line), 120)}\`)` : '';
     const critical = r.refused === true && (draft.severity ?? meta?.severity) === 'critical';
+    const chosen = draft.choice === true && r.refused !== true;
     return {
       ...draft,
-      severity: critical ? 'warning' : 'info',
+      severity: critical || chosen ? 'warning' : 'info',
       title: `${title} (attempted)`,
       detail: `${draft.detail} Attempted only: ${r.why}${quoted}.`,
       evidence: [...draft.evidence, ...(r.line ? [{ index: result.index, excerpt: clip(oneLine(r.line)) }] : [])],

@@ -48,6 +48,13 @@ export interface FindingDraft {
    * it let through unasked.
    */
   posture?: true;
+  /**
+   * The finding is about what the agent chose to do (it obeyed instructions planted in a file or
+   * page), not what the action changed: an attempt that failed on its own (no such host, no
+   * network) still shows the choice and stays a warning; one a person, a sandbox or a hook refused
+   * is an attempt like any other (the defence held).
+   */
+  choice?: true;
 }
 
 /** Facts the analyser computed once per event and shares with every rule. */
