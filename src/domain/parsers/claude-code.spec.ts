@@ -488,6 +488,23 @@ describe('claude-code parse: results and records', () => {
     assert.deepEqual(p.metadata, [{ line: 5, type: 'future-metadata' }]);
   });
 
+  it('file text the harness attached (an @-file, a file changed outside the agent, an IDE selection) is text the model saw, not an action', () => {
+    const p = parseValues([
+      rec('attachment', { attachment: { type: 'file', filename: '/w/app/.env', displayPath: '.env', content: { type: 'text', file: { filePath: '/w/app/.env', content: 'API_URL=https://x\n', numLines: 1, startLine: 1, totalLines: 1 } } } }),
+      rec('attachment', { attachment: { type: 'edited_text_file', filename: '/w/app/config.ts', snippet: '12→export const mode = "dev";' } }),
+      rec('attachment', { attachment: { type: 'selected_lines_in_ide', ideName: 'VS Code', lineStart: 1, lineEnd: 2, filename: '/w/app/README.md', content: 'Vault: abc' } }),
+      rec('attachment', { attachment: { type: 'edited_text_file', filename: '/w/app/empty.ts', snippet: '  ' } }),
+      rec('attachment', { attachment: { type: 'file', filename: 7, content: 'not an object' } }),
+    ]);
+    assert.deepEqual(p.skips, []);
+    assert.deepEqual(p.events.filter((e) => e.kind !== 'session_meta').map((e) => (e.kind === 'system' ? [e.subtype, e.text] : [e.kind])), [
+      ['attached_file', 'Attached /w/app/.env\nAPI_URL=https://x\n'],
+      ['file_changed_outside', '/w/app/config.ts changed outside the agent\n12→export const mode = "dev";'],
+      ['ide_selection', 'Selected in the IDE: /w/app/README.md\nVault: abc'],
+    ]);
+    assert.ok(!p.events.some((e) => e.kind === 'tool_call' || e.kind === 'prompt'), 'nothing the agent or the person did');
+  });
+
   // Shapes as Claude Code 2.1.332 writes them (seen in the agents tier's fresh logs).
   const SHAPE = { type: 'api-request-shape', sessionId: 's', shapeHash: 'h1', version: '2.1.332', shape: { system: [{ type: 'text', text: 'You are a Claude agent' }], tools: [] } };
   const REQUEST = { type: 'api-request', sessionId: 's', id: 'r1', version: '2.1.332', shapeHash: 'h1', params: { model: 'claude-sonnet-4-5', max_tokens: 32000 }, tail: ['b1'] };

@@ -203,6 +203,15 @@ test('a token in the session instructions (Codex approved commands) is reported 
   assert.deepEqual(only(await runRules([{ kind: 'system', subtype: 'developer', text: 'Approved command prefixes:\n- railway up\n- npm test' }]), OUTPUT), []);
 });
 
+test('a token in file text the harness attached (an @-file, a file changed outside the agent) is in the transcript, and says where', async () => {
+  const attached = only(await runRules([{ kind: 'system', subtype: 'attached_file', text: `Attached /w/app/.env\nGH=${GH}\n` }]), OUTPUT);
+  assert.deepEqual(attached.map(severityOf), ['warning']);
+  assert.match(attached[0].detail, /a file attached to the prompt/);
+  const changed = only(await runRules([{ kind: 'system', subtype: 'file_changed_outside', text: `/w/app/ci.sh changed outside the agent\n3→export GH=${GH}` }]), OUTPUT);
+  assert.match(changed[0]?.detail ?? '', /a file change the harness showed the agent/);
+  assert.deepEqual(only(await runRules([{ kind: 'system', subtype: 'file_changed_outside', text: '/w/app/ci.sh changed outside the agent\n3→export GH=$GH_TOKEN' }]), OUTPUT), []);
+});
+
 test('one finding per credential even when two detectors recognise it', async () => {
   const drafts = await runRules([...ran('cat a.env', { output: `GH=${GH}` }), ...ran('cat b.json', { output: `{"token": "${GH}"}` })]);
   assert.equal(only(drafts, OUTPUT).length, 1);

@@ -1,6 +1,7 @@
 // secrets: credentials that ended up somewhere they should not be — typed into a prompt, put into
 // a command or a file by the agent, printed in tool output (and then sent out), plus reads of
 // credential files and environment dumps that put secrets into the model's context.
+import { attachmentSource } from '../model/attachments.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
@@ -605,7 +606,7 @@ function whereShown(event: NormEvent, facts: EventFacts): string {
     case 'tool_result':
       return `the output of ${facts.call ? `\`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool'}`;
     case 'system':
-      return "the session's system/developer instructions";
+      return attachmentSource(event.subtype) ?? "the session's system/developer instructions";
     case 'error':
       return 'an error message';
     case 'compaction':

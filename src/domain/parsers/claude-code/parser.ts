@@ -17,6 +17,7 @@ import { textOf } from './values.ts';
 import { boundedAdd, boundedSet } from '../../bounded.ts';
 import { isoTime } from '../shared/values.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
+import { ATTACHED_FILE, FILE_CHANGED_OUTSIDE, IDE_SELECTION } from '../../model/attachments.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 /** Where an event comes from: its line, time and thread (undefined = main thread). */
@@ -474,10 +475,28 @@ export class ClaudeCodeParser implements LogParser {
       }
       case 'hook_non_blocking_error':
         return this.emit(ctx, { kind: 'system', subtype: 'hook_error', text: hookText(a, str(a.command), str(a.stderr) ?? '') });
+      case 'file':
+      case 'edited_text_file':
+      case 'selected_lines_in_ide':
+        return this.attachedContent(a, ctx);
       default:
         // Context the harness attached (files, memory, reminders, listings): not agent actions.
         return;
     }
+  }
+
+  /**
+   * File text the harness put in front of the model (an @-attached file, a file changed outside the
+   * agent, an IDE selection): read like any text the model saw, never an action of the agent.
+   */
+  private attachedContent(a: Obj, ctx: Ctx): void {
+    const file = obj(obj(a.content)?.file);
+    const path = str(file?.filePath) ?? str(a.filename) ?? str(a.displayPath) ?? 'a file';
+    const body = a.type === 'file' ? str(file?.content) : a.type === 'edited_text_file' ? str(a.snippet) : str(a.content);
+    if (!body || !NON_SPACE.test(body)) return;
+    const subtype = a.type === 'file' ? ATTACHED_FILE : a.type === 'edited_text_file' ? FILE_CHANGED_OUTSIDE : IDE_SELECTION;
+    const head = a.type === 'file' ? `Attached ${path}` : a.type === 'edited_text_file' ? `${path} changed outside the agent` : `Selected in the IDE: ${path}`;
+    this.emit(ctx, { kind: 'system', subtype, text: `${head}\n${body}` });
   }
 
   private onProgress(rec: Obj, ctx: Ctx): void {
