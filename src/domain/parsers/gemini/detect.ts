@@ -21,7 +21,7 @@ function detectMarkdownShare(sample: DetectSample): Detection | null {
   const first = sample.lines.find((l) => l.trim() !== '');
   if (first === undefined || !SHARE_HEADING.test(first)) return null;
   const body = sample.lines.join('\n');
-  const sure = /This is the Gemini CLI|^\*\*Tool (?:Command|Response)\*\*:$|\n---\n\n## (?:USER|MODEL) /m.test(body);
+  const sure = /This is the Gemini CLI|^\*\*Tool (?:Command|Response)\*\*:$|\n---\n\n(?:## (?:USER|MODEL) |(?:🧑\u200d?💻|✨) ## (?:USER|MODEL))/mu.test(body);
   return { format: 'gemini-markdown', score: sure ? 0.95 : 0.8 };
 }
 

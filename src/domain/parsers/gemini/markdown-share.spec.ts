@@ -11,7 +11,7 @@ interface Part { text?: string; functionCall?: object; functionResponse?: object
 interface Content { role: 'user' | 'model'; parts: Part[] }
 
 /** How Gemini CLI renders a history (serializeHistoryToMarkdown in its chat command), restated for the test. */
-function share(history: Content[], icon = '🧑\u200d💻'): string {
+function share(history: Content[], icon = '🧑\u200d💻', emojiFirst = false): string {
   return history.map((item) => {
     const text = item.parts.map((part) => {
       if (part.text) return part.text;
@@ -19,7 +19,9 @@ function share(history: Content[], icon = '🧑\u200d💻'): string {
       if (part.functionResponse) return `**Tool Response**:\n\`\`\`json\n${JSON.stringify(part.functionResponse, null, 2)}\n\`\`\``;
       return '';
     }).join('');
-    return `## ${item.role.toUpperCase()} ${item.role === 'user' ? icon : '✨'}\n\n${text}`;
+    const emoji = item.role === 'user' ? icon : '✨';
+    const heading = emojiFirst ? `${emoji} ## ${item.role.toUpperCase()}` : `## ${item.role.toUpperCase()} ${emoji}`;
+    return `${heading}\n\n${text}`;
   }).join('\n\n---\n\n');
 }
 
@@ -42,7 +44,9 @@ describe('gemini-markdown: `/chat share` Markdown is read as the history it was 
   test('detected as Gemini CLI, unmistakably, with either form of the user icon', () => {
     assert.deepEqual(drive(gemini, share(HISTORY)).detection, { format: 'gemini-markdown', score: 0.95 });
     assert.deepEqual(drive(gemini, share(HISTORY, '🧑💻')).detection, { format: 'gemini-markdown', score: 0.95 });
+    assert.deepEqual(drive(gemini, share(HISTORY, '🧑\u200d💻', true)).detection, { format: 'gemini-markdown', score: 0.95 }, 'the emoji first, as builds of late 2025 wrote it');
     assert.equal(drive(gemini, '## USER notes\n\nsome text\n').detection, null, 'a heading that is not the CLI\'s');
+    assert.equal(drive(gemini, '✨ ## USER notes\n\nsome text\n').detection, null, 'nor with the emoji first');
     assert.equal(drive(gemini, '# Title\n\n## USER 🧑‍💻\n\nhi\n').detection, null, 'a document that does not open with a turn');
   });
 
@@ -52,6 +56,9 @@ describe('gemini-markdown: `/chat share` Markdown is read as the history it was 
     assert.deepEqual(fromMarkdown.skips, []);
     assert.deepEqual(gist(fromMarkdown.events), gist(fromJson.events));
     assert.ok(fromMarkdown.events.some((e) => e.kind === 'tool_call' && e.callId === 'c3'));
+    const emojiFirst = drive(gemini, share(HISTORY, '🧑\u200d💻', true));
+    assert.deepEqual(emojiFirst.skips, []);
+    assert.deepEqual(gist(emojiFirst.events), gist(fromJson.events), 'the emoji-first headings read the same');
   });
 
   test('events point at the line of their turn', () => {

@@ -1,6 +1,7 @@
 // Gemini CLI's `/chat share <file>.md`: the conversation history (Content[], see
 // content-history.ts) rendered as Markdown by the CLI's serializeHistoryToMarkdown:
-//   ## USER 🧑‍💻                      (or "## MODEL ✨"; older builds drop the emoji's joiner)
+//   ## USER 🧑‍💻                      (or "## MODEL ✨"; older builds drop the emoji's joiner,
+//                                      and builds of late 2025 put the emoji first: "✨ ## MODEL")
 //   <blank line>
 //   <the turn's parts, joined with nothing between them:>
 //     text, as it is
@@ -13,8 +14,15 @@
 import type { EventSink, LogParser } from '../../model/events.ts';
 import { ContentHistoryReader } from './content-history.ts';
 
-/** A turn's heading, as the CLI writes it. */
-export const SHARE_HEADING = /^## (USER|MODEL) (?:🧑\u200d?💻|✨)\s*$/u;
+/** A turn's heading, as the CLI writes it: "## USER 🧑‍💻", or the emoji first ("🧑‍💻 ## USER", builds of late 2025). */
+export const SHARE_HEADING = /^(?:## (USER|MODEL) (?:🧑\u200d?💻|✨)|(?:🧑\u200d?💻|✨) ## (USER|MODEL))\s*$/u;
+
+/** The role a heading line opens, or null when the line is no heading. */
+export function shareHeadingRole(line: string): 'user' | 'model' | null {
+  const m = SHARE_HEADING.exec(line);
+  if (!m) return null;
+  return (m[1] ?? m[2]) === 'USER' ? 'user' : 'model';
+}
 const BLOCK_START = /^\*\*Tool (Command|Response)\*\*:$/;
 const FENCE_OPEN = '```json';
 /** One turn's text is held until the next heading: a cap keeps a file without headings bounded. */
@@ -42,8 +50,8 @@ export class GeminiMarkdownShareParser implements LogParser {
 
   text(chunk: string, line: number, sink: EventSink): void {
     if (chunk.trim() === '' && !this.block) return;
-    const heading = SHARE_HEADING.exec(chunk);
-    if (heading && !this.block && this.atTurnBoundary(line)) return this.startTurn(heading[1] === 'USER' ? 'user' : 'model', line, sink);
+    const role = this.block ? null : shareHeadingRole(chunk);
+    if (role && this.atTurnBoundary(line)) return this.startTurn(role, line, sink);
     if (!this.turn) return sink.skip(line, 'text before the first turn of a Gemini CLI chat export');
     if (this.block) return this.blockLine(chunk, line, sink);
     // The parts are joined with nothing between them: a block may start after text on its line.
