@@ -91,7 +91,11 @@ interface Hidden {
   kinds: Set<string>;
   first: number;
   tagText: string;
-  /** A zero-width character between two letters: a word split to slip past a filter ("ig<U+200B>nore"). */
+  /**
+   * A zero-width character between two letters of a word an instruction or a filter turns on
+   * ("ig<U+200B>nore", "pass<U+2060>word"), or inside text that reads as an instruction once the
+   * characters are gone: a word split to slip past a filter.
+   */
   splitsWord: boolean;
   /** The longest run of zero-width characters in a row: a run can encode text, a lone one or a pair cannot. */
   longestRun: number;
@@ -130,6 +134,7 @@ function scanHidden(input: string): Hidden | null {
   const text = input.replace(I18N_ISOLATE, '$1');
   let h: Hidden | null = null;
   let run = 0;
+  let splitChecks = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.codePointAt(i)!;
     if (c > 0xffff) i++;
@@ -138,7 +143,10 @@ function scanHidden(input: string): Hidden | null {
     h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false, longestRun: 0 };
     h.count++;
     if (kind === 'zero-width characters') {
-      if (!h.splitsWord) h.splitsWord = LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '');
+      if (!h.splitsWord && splitChecks < SPLIT_CHECKS_MAX && LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '')) {
+        splitChecks++;
+        h.splitsWord = splitHidesInstruction(text, i);
+      }
       run = ZERO_WIDTH.test(text[i - 1] ?? '') ? run + 1 : 1;
       if (run > h.longestRun) h.longestRun = run;
     }
@@ -146,6 +154,24 @@ function scanHidden(input: string): Hidden | null {
     if (kind === 'tag characters' && h.tagText.length < 200 && c >= 0xe0020 && c <= 0xe007e) h.tagText += String.fromCharCode(c - 0xe0000);
   }
   return h;
+}
+
+// Words a filter screens for, or an instruction to an agent turns on. A split elsewhere is how
+// typesetting breaks a word (a PDF's word joiners, a soft break in a long name) and hides nothing.
+const SCREENED_WORD = /^(?:ignore|disregard|forget|instructions?|system|prompt|assistant|execute|eval|exec|curl|wget|bash|sudo|password|passwd|token|secret|credentials?|api[_-]?key|ssh|exfiltrate|upload|send|delete|override|admin|jailbreak)$/i;
+/** Splits looked at per text: a typeset document has thousands, and the first ones tell. */
+const SPLIT_CHECKS_MAX = 64;
+const ZERO_WIDTH_ALL = /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF]/g;
+
+/** Does the zero-width character at `i` (between two letters) split a screened word, or hide an instruction? */
+function splitHidesInstruction(text: string, i: number): boolean {
+  let start = i;
+  while (start > 0 && (LETTER.test(text[start - 1]!) || ZERO_WIDTH.test(text[start - 1]!))) start--;
+  let end = i + 1;
+  while (end < text.length && (LETTER.test(text[end]!) || ZERO_WIDTH.test(text[end]!))) end++;
+  if (SCREENED_WORD.test(text.slice(start, end).replace(ZERO_WIDTH_ALL, ''))) return true;
+  const window = text.slice(Math.max(0, i - 200), i + 200);
+  return findInjection(window.replace(ZERO_WIDTH_ALL, '')) !== null && findInjection(window) === null;
 }
 
 function hiddenKind(c: number, text: string, i: number): string | null {
