@@ -61,6 +61,19 @@ test('conformance fixtures: each agent detected without a hint, terminal log as 
   assert.ok(text.findings.some((f) => f.category === 'coverage'), 'the report says the confidence is lower');
 });
 
+test('a terminal capture that opens with a screenful of something else is still recognised; prose stays plain text', async () => {
+  const diff = Array.from({ length: 120 }, (_, i) => `      ${190 + i} +  const field${i} = parse(value, ${i});`).join('\n');
+  const capture = `${diff}\n\n⏺ Bash(git push origin main)\n  ⎿  To github.com:acme/app.git\n     a1..b2  main -> main\n\n⏺ Bash(npm test)\n  ⎿  12 passing\n\n> thanks, now deploy it\n`;
+  const r = await analyzeText(capture);
+  assert.equal(r.format, 'claude-code-tui');
+  assert.ok(r.stats.commands >= 2, 'the commands after the diff are read');
+  const prose = Array.from({ length: 500 }, (_, i) => `Line ${i} of the meeting notes: the team agreed to ship on Friday.`).join('\n');
+  assert.equal((await analyzeText(prose)).format, 'plain-text');
+  // A screenful of JSON records nobody recognised is decided at once, as before (not sampled further).
+  const json = Array.from({ length: 60 }, (_, i) => JSON.stringify({ n: i, unknown: 'record' })).join('\n') + '\n⏺ Bash(ls)\n  ⎿  a\n⏺ Bash(ls b)\n  ⎿  b\n';
+  assert.equal((await analyzeText(json)).format, 'plain-text');
+});
+
 test('a hint that contradicts the content is overruled and reported as info', async () => {
   const r = await analyzeStream(chunked(readFileSync(join(FIXTURES, 'codex.jsonl'))), { agentHint: 'gemini-cli' });
   assert.equal(r.agent, 'codex');

@@ -15,7 +15,7 @@ import type { EventFacts, FindingDraft, IngestFacts, Rule, RuleContext, RuleHand
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
 import { LOW_CONFIDENCE_FORMATS } from './agents.ts';
-import { detectFormat, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
+import { detectFormat, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, TEXT_SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
 import { ruleFailed } from './rules/coverage.ts';
@@ -139,6 +139,8 @@ class AnalysisRun {
   private parser: LogParser | null = null;
   private readonly sample: LineInfo[] = [];
   private sampleBytes = 0;
+  /** Lines the sample holds before the format is decided (more for text nobody claimed yet). */
+  private sampleLines = SAMPLE_MAX_LINES;
   private readonly queue: NormEvent[] = [];
   private eventCount = 0;
   private readonly openCalls = new Map<string, ToolCallEvent>();
@@ -375,7 +377,7 @@ class AnalysisRun {
     if (this.detection) return this.feed(info);
     this.sample.push(info);
     this.sampleBytes += info.text.length;
-    if (this.sample.length >= SAMPLE_MAX_LINES || this.sampleBytes >= SAMPLE_MAX_BYTES) this.decide();
+    if (this.sample.length >= this.sampleLines || this.sampleBytes >= SAMPLE_MAX_BYTES) this.decide(this.sampleBytes < SAMPLE_MAX_BYTES);
   }
 
   private onProblem(p: LineProblem): void {
@@ -383,10 +385,17 @@ class AnalysisRun {
     this.skip(p.line, p.kind === 'oversize' ? `line of ${p.bytes} bytes is over the size limit` : 'binary data (NUL bytes)');
   }
 
-  private decide(): void {
+  /** `more`: the sample can still grow (more lines allowed, bytes left, input not ended). */
+  private decide(more = false): void {
     const lines = this.sample.map((l) => l.text);
     const values = lines.map(tryJson);
-    this.detection = detectFormat({ lines, values }, FAMILIES, this.opts.agentHint ?? null);
+    const detection = detectFormat({ lines, values }, FAMILIES, this.opts.agentHint ?? null);
+    const text = values.every((v) => v === null || typeof v !== 'object');
+    if (more && detection.format === 'plain-text' && text && this.sampleLines < TEXT_SAMPLE_MAX_LINES) {
+      this.sampleLines = TEXT_SAMPLE_MAX_LINES;
+      return;
+    }
+    this.detection = detection;
     this.parser = familyFor(this.detection.format).create(this.detection.format);
     this.session.format = this.detection.format;
     this.session.agent = this.detection.agent;

@@ -6,6 +6,12 @@ import type { DetectSample, Detection, ParserFamily } from './types.ts';
 
 export const SAMPLE_MAX_LINES = 50;
 export const SAMPLE_MAX_BYTES = 64 * 1024;
+/**
+ * Text nobody claimed in its first lines is sampled further before it is called plain text: a
+ * terminal capture can open with whatever was on the screen (a diff, a pasted file) before the
+ * agent's first marker. The byte cap still bounds the sample.
+ */
+export const TEXT_SAMPLE_MAX_LINES = 400;
 /** At or above this score a detection is unmistakable and a contradicting hint is overruled. */
 const CERTAIN = 0.9;
 
