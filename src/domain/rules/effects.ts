@@ -268,8 +268,14 @@ export function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
   }
   const found = WRITERS.match(cmd.name, () => ({ cmd, args: cmd.args, heredoc, operands: cmd.args }));
   if (found) out.push(...found.row.writes(found.view));
-  return out;
+  return out.filter((w) => !CLIPPED.test(w.path));
 }
+
+/**
+ * A path a terminal capture cut short (`npm ls -g x 2>/…`: the screen ended there): where it
+ * pointed is unknown, so it is no write anyone can place.
+ */
+const CLIPPED = /…$/;
 
 /** The destination of cp/mv/install/ln/rsync: `-t dir`, else the last operand. */
 function destinationOf(args: string[]): string | null {

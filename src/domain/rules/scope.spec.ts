@@ -27,6 +27,12 @@ test('writes in the tree, /tmp, /dev/null and the agent\'s own plan files are fi
   assert.deepEqual(only(drafts, WRITE), []);
 });
 
+test('a redirect a terminal capture cut short (`2>/…`) points nowhere known: no write', async () => {
+  const clipped = await runRules([cmd('which cyrus && ls -la $(dirname $(readlink $(which cyrus)))/../lib/node_modules/ 2>/dev/null || echo "---"; npm ls -g cyrus-ai 2>/…'), cmd('cp build/tool /usr/loc…')]);
+  assert.deepEqual(only(clipped, WRITE), []);
+  assert.equal(only(await runRules([cmd('npm ls -g cyrus-ai 2>/home/dev/other-app/err.log')]), WRITE).length, 1, 'the same redirect written out whole');
+});
+
 test('without a known cwd, writes are not judged', async () => {
   const drafts = await runRules([write('/home/dev/project/src/a.ts', 'x'), write('/home/dev/elsewhere/b.ts', 'y')], { cwd: null });
   assert.deepEqual(only(drafts, WRITE), []);

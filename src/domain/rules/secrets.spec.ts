@@ -245,6 +245,15 @@ test('values that describe themselves as development stand-ins are not secrets; 
   assert.equal(only(random, OUTPUT).length, 1);
 });
 
+test('a key base64-encoded from a value that calls itself a stand-in is a stand-in; base64 of random bytes under the same name is a key', async () => {
+  const b64 = (t: string) => Buffer.from(t).toString('base64');
+  const env = `WALLET_ENCRYPTION_KEY=${b64('fake-encryption-key-must-be-28-chars')}\nKYC_ENCRYPTION_KEY=${b64('fake-kyc-encryption-key-32-bytes\n')}\nSESSION_KEY=${b64('your-session-key-here')}\n`;
+  const standIns = await runRules([write('deploy/env/backend.prod.env', env)]);
+  assert.deepEqual(only(standIns, INPUT), []);
+  const random = await runRules([write('deploy/env/backend.prod.env', `WALLET_ENCRYPTION_KEY=${Buffer.from(randomString(32, undefined, 77)).toString('base64')}\n`)]);
+  assert.equal(only(random, INPUT).length, 1);
+});
+
 test('a labelled password that the same text uses in a URL to this machine, or sent only to local hosts, is a local development credential (info)', async () => {
   const env = '# LOCAL DEVELOPMENT\nPOSTGRES_PASSWORD=SparkDate2026!\nDATABASE_URL=postgresql://spark:SparkDate2026!@localhost:5432/spark\n';
   const local = await runRules([

@@ -288,8 +288,20 @@ function isCredentialValue(name: string, value: string): boolean {
   if (/^[A-Za-z_][A-Za-z0-9_]*\(^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
   if (UUID.test(value)) return strong || /key$/.test(name);
   if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return isPassword(value);
-  if (isOrdinaryBase64Text(value)) return false;
+  if (isOrdinaryBase64Text(value) || encodesStandIn(value)) return false;
   return looksRandom(value);
+}
+
+/**
+ * Base64 of a value that calls itself a stand-in (`ZmFrZS1lbmNy…` = "fake-encryption-key-must-be-28-chars",
+ * a key in the format a config wants, filled with a placeholder): the author labelled it not-a-secret
+ * before encoding it. A real key decodes to random bytes.
+ */
+export function encodesStandIn(value: string): boolean {
+  if (value.length < 16 || value.length > 400 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const decoded = Buffer.from(value, 'base64').toString('latin1').trim();
+  if (decoded.length < 8 || /[^\x20-\x7e]/.test(decoded)) return false;
+  return selfDescribedNonSecret(decoded) || isPlaceholder(decoded);
 }
 
 /**
