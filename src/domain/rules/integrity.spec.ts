@@ -170,6 +170,18 @@ test('test commands that cannot fail are a warning', async () => {
   }
 });
 
+test('a masked run the agent followed with the same check, unmasked and passing, hid nothing the session relied on', async () => {
+  const masked = 'cd "c:/Users/dev/app" && npx vitest run --reporter=verbose 2>&1 || true';
+  const rerun = only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run', { exitCode: 0, output: 'Test Files  2 passed (2)\n Tests  10 passed (10)' })]), MASKED);
+  assert.deepEqual(rerun, []);
+  // the rerun failed, was another kind of check, or went through a pipe: the mask still stands
+  const failed = only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run', { exitCode: 1, output: 'Tests  3 failed | 7 passed' })]), MASKED);
+  assert.deepEqual(failed.map(severityOf), ['warning']);
+  assert.match(failed[0].detail, /no later run of the same check without the mask passed/);
+  assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npm run build', { exitCode: 0, output: 'built' })]), MASKED).length, 1);
+  assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run | tail -3', { exitCode: 0, output: '10 passed' })]), MASKED).length, 1);
+});
+
 test('pipes to tail, chained commands and masked non-test commands are fine', async () => {
   const drafts = await runRules([cmd('npm test 2>&1 | tail -20'), cmd('npm test && echo ok'), cmd('grep -rn TODO src || true'), cmd('rm -f out.log || true')]);
   assert.deepEqual(only(drafts, MASKED), []);

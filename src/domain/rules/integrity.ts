@@ -5,7 +5,7 @@
 import { failureExcerpt } from './excerpt-window.ts';
 import { refusal } from './outcome.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
-import type { EventFacts, Rule, RuleContext, SessionFacts } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
 import { isTestFile } from '../paths.ts';
@@ -501,17 +501,35 @@ export const INTEGRITY_RULES: Rule[] = [
   {
     metas: [maskedFailure, noVerify],
     create(ctx) {
+      // A mask matters when nothing later shows the work passing: a masked run the agent followed
+      // with the same kind of check, unmasked, that passed hid nothing the session relied on.
+      const masked = new Map<CheckKind, FindingDraft[]>();
+      const unmasked = new Map<string, CheckKind>();
       return {
         onEvent(event, facts) {
+          if (event.kind === 'tool_result') {
+            const kind = unmasked.get(event.callId);
+            unmasked.delete(event.callId);
+            if (kind && runStatus(event, true) === 'pass') masked.delete(kind);
+            return;
+          }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
-            if (checkKind(loc.cmd) && masking(loc, raw)) {
-              ctx.report({ rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail.`, evidence: [evidence(event, raw, facts)] });
+            const kind = checkKind(loc.cmd);
+            if (kind && masking(loc, raw)) {
+              const list = masked.get(kind) ?? [];
+              pushCapped(list, { rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail, and no later run of the same check without the mask passed.`, evidence: [evidence(event, raw, facts)] }, 10);
+              masked.set(kind, list);
+            } else if (kind && !event.input.background && loc.cmd.pipeLength === 1) {
+              setCapped(unmasked, event.callId, kind, 200);
             }
             const bypass = hookBypass(loc);
             if (bypass) ctx.report({ rule: noVerify.id, detail: `${bypass}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
           }
+        },
+        finish() {
+          for (const list of masked.values()) for (const d of list) ctx.report(d);
         },
       };
     },
