@@ -278,6 +278,29 @@ export function serviceTeardown(command: SimpleCommand, text: string, agent: Age
   return { family: row.family, severity: typeof row.severity === 'function' ? row.severity(view) : row.severity, what: row.what };
 }
 
+// ---- resources the session made ---------------------------------------------------------------
+
+const MAKES = /^(?:create|run|deploy|apply|new|add|install|launch|provision)$/;
+const REMOVES = /^(?:delete|destroy|remove|rm|uninstall|terminate|teardown)$/;
+
+/**
+ * What a cloud or cluster CLI command makes or removes, as one key for both: the tool and its
+ * positional words without the verb — the resource's type and name, in whichever order the tool
+ * takes them: `gcloud workstations configs create dev-config` and `… configs delete dev-config`,
+ * `kubectl create namespace qa` and `kubectl delete namespace qa` are the same resource. Null when
+ * the command names no such verb, or no type and name beside it.
+ */
+export function resourceAct(command: SimpleCommand): { act: 'make' | 'remove'; key: string } | null {
+  const cmd = throughRunner(command);
+  const tool = toolOf(cmd).replace(/\.(sh|bat|cmd)$/, '');
+  if (!VALUE_OPTS[tool]) return null;
+  const words = parseArgs(cmd.args, VALUE_OPTS[tool]).operands;
+  const at = words.findIndex((w) => MAKES.test(w) || REMOVES.test(w));
+  const rest = [...words.slice(0, at), ...words.slice(at + 1)];
+  if (at < 0 || rest.length < 2 || rest.some((w) => /[*$`]/.test(w))) return null;
+  return { act: MAKES.test(words[at]) ? 'make' : 'remove', key: [tool, ...rest].join(' ') };
+}
+
 // ---- HTTP DELETE on search indexes --------------------------------------------------------------
 
 const ES_PATH = /(^|\/)(_all|\*|[^/?]*\*[^/?]*)(\/?$|\?|\/_delete_by_query)|\/_delete_by_query\b|\/_data_stream\/|\/_index_template\//;

@@ -103,6 +103,7 @@ test('scoped deletes, throwaway databases and searches for SQL are not findings'
 
 test('tearing down infrastructure is critical; helm outside prod is a warning', async () => {
   assert.deepEqual(await severities('kubectl delete namespace staging', INFRA), ['critical']);
+  assert.deepEqual(await severities('gcloud workstations configs delete dev-config --cluster=c1 --region=us-central1', INFRA), ['critical']);
   assert.deepEqual(await severities('terraform destroy -auto-approve', INFRA), ['critical']);
   assert.deepEqual(await severities('terraform apply -destroy', INFRA), ['critical']);
   assert.deepEqual(await severities('helm uninstall api -n production', INFRA), ['critical']);
@@ -704,4 +705,22 @@ test('a request for wholesale removal ("remove everything including docker") low
   assert.deepEqual(only(await runRules([prompt('remove all the console.logs'), ...ran(unlink)]), SCOPE).map(severityOf), ['warning'], 'scope keeps its own judgement otherwise');
   const proposed = await runRules([say('Shall I wipe the server and remove everything?'), prompt('yes'), ...ran('sudo rm -rf /var/lib/docker')]);
   assert.deepEqual(only(proposed, RM).map(severityOf), ['critical'], 'a proposal waved through grants nothing');
+});
+
+test('a cloud or cluster resource the session created, deleted again, is the session undoing its own work (info)', async () => {
+  const gcloud = only(await runRules([
+    ...ran('gcloud workstations configs create dev-config --cluster=c1 --region=us-central1 --machine-type=e2-standard-4', { exitCode: 0, output: 'Created config [dev-config].' }),
+    ...ran('gcloud workstations configs delete dev-config --cluster=c1 --region=us-central1', { exitCode: 0, output: 'Deleted config [dev-config].' }),
+  ]), INFRA);
+  assert.deepEqual(gcloud.map(severityOf), ['info']);
+  assert.match(gcloud[0].detail, /created this resource itself earlier/);
+  const kube = only(await runRules([...ran('kubectl create namespace qa-tmp', { exitCode: 0, output: 'namespace/qa-tmp created' }), ...ran('kubectl delete namespace qa-tmp', { exitCode: 0, output: 'namespace "qa-tmp" deleted' })]), INFRA);
+  assert.deepEqual(kube.map(severityOf), ['info']);
+  // another resource of the same type, a create that failed, or one only listed: not the session's own
+  const other = only(await runRules([...ran('kubectl create namespace qa-tmp', { exitCode: 0, output: 'created' }), ...ran('kubectl delete namespace staging', { exitCode: 0, output: 'deleted' })]), INFRA);
+  assert.deepEqual(other.map(severityOf), ['critical']);
+  const failed = only(await runRules([...ran('gcloud workstations configs create dev-config --region=us-central1', { exitCode: 1, output: 'ERROR: quota exceeded' }), ...ran('gcloud workstations configs delete dev-config --region=us-central1', { exitCode: 0, output: 'Deleted.' })]), INFRA);
+  assert.deepEqual(failed.map(severityOf), ['critical']);
+  const listed = only(await runRules([...ran('gcloud workstations configs list --region=us-central1', { exitCode: 0, output: 'dev-config' }), ...ran('gcloud workstations configs delete dev-config --region=us-central1', { exitCode: 0, output: 'Deleted.' })]), INFRA);
+  assert.deepEqual(listed.map(severityOf), ['critical']);
 });

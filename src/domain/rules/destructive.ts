@@ -7,12 +7,12 @@ import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from '
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
-import { basename, capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { addCapped, basename, capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
-import { searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
+import { resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 import { asRequested, DictatedCommands, dictates, namesFile, removalGrant, RequestLog, whoAsked, type Asker } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
@@ -991,21 +991,33 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
     metas: [infraDestroy],
     create(ctx) {
       const dictated = new DictatedCommands([infraDestroy]);
+      // Resources the session made (`… configs create dev-config`): removing one undoes the
+      // session's own work, not data that was there before (issue 25, item 3).
+      const made = new Set<string>();
+      const makes = new Map<string, string[]>();
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
+          if (event.kind === 'tool_result') {
+            for (const key of makes.get(event.callId) ?? []) if (!event.isError && !event.denied) addCapped(made, key, 1_000);
+            makes.delete(event.callId);
+            return;
+          }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
+            const act = resourceAct(cmd);
+            if (act?.act === 'make') setCapped(makes, event.callId, [...(makes.get(event.callId) ?? []), act.key], 200);
             const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
+            const own = act?.act === 'remove' && made.has(act.key);
             ctx.report(dictated.adjust(event, cmd.text, {
               rule: infraDestroy.id,
-              severity: t.severity,
-              title: t.severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
-              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
+              severity: own ? 'info' : t.severity,
+              title: own ? 'Resource the session created deleted' : t.severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
+              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : ''}`,
               evidence: [evidence(event, cmd.text, facts)],
-              key: t.severity,
+              key: own ? 'own' : t.severity,
             }));
           }
         },
