@@ -6,7 +6,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
-import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, dictates, orderedAfterWarning, RequestLog, whoAsked } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const filesServed = meta({
@@ -156,13 +156,15 @@ export const EXPOSURE_RULES: Rule[] = [
     metas: [sessionLogPublished, credentialStoreCommitted],
     create(ctx) {
       const copies: Copy[] = [];
-      const stores = [new StoreCommits(agentStores(ctx)), new StoreCommits(credentialStores(ctx))];
+      const requests = new RequestLog();
+      const stores = [new StoreCommits(agentStores(ctx), requests), new StoreCommits(credentialStores(ctx), requests)];
       let credential = false;
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
       const lastCalls = new Map<number, { call: ToolCallEvent; facts: EventFacts }>();
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
           // The transcript holds whatever the session showed: one credential anywhere is enough.
           if (facts.secrets.length > 0) credential = true;
           if (event.kind === 'tool_call' && event.agentId === undefined) {
@@ -205,6 +207,11 @@ export const EXPOSURE_RULES: Rule[] = [
     },
   },
 ];
+
+/** The user's order to push, in the words people use ("push everything", "推送", "プッシュ"). */
+const PUSH_ORDER = /\bpush\b|推送|プッシュ|푸시|empurr/i;
+/** What the agent names when it warns about the files going in. */
+const AT_STAKE = /\.(?:env|gemini|claude|codex|npmrc|netrc|ssh|aws)\b|credential|secret|sensitive|password|token|api key/i;
 
 const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b/i;
 const STORE_SOURCE = /(?:~|\/[^\s'"]*)\/\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\/[^\s'"]+\.jsonl?\b/;
@@ -299,7 +306,10 @@ class StoreCommits {
   private readonly staging = new Map<string, { paths: string[]; ev: EvidenceItem }>();
   private staged: { paths: string[]; ev: EvidenceItem; answered: boolean } | null = null;
 
-  constructor(private readonly kind: StoreKind) {}
+  /** The user's order to push, given after the agent had named what was at stake. */
+  private consent: string | null = null;
+
+  constructor(private readonly kind: StoreKind, private readonly requests: RequestLog) {}
 
   /** `git add .npmrc .claude/`: store paths named for the next commit. */
   onCall(event: ToolCallEvent, loc: Located, facts: Parameters<typeof safe>[1], session: RuleContext['session']): void {
@@ -333,6 +343,7 @@ class StoreCommits {
     }
     if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && (event.exitCode === null || event.exitCode === 0) && !/\brejected\b|error: failed to push|fatal: /.test(text.slice(0, 20_000))) {
       this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
+      this.consent = orderedAfterWarning(this.requests.userRequests(), PUSH_ORDER, AT_STAKE);
     }
   }
 
@@ -347,9 +358,14 @@ class StoreCommits {
     }
     if (!this.commit) return;
     const list = this.files.slice(0, 5).join(', ') + (this.files.length > 5 ? ` and ${this.files.length - 5} more` : '');
+    const d = this.kind.draft(list, this.push !== null);
+    // Pushed on the user's order after the agent had named the files: the user knew (a warning
+    // that quotes them); what went out still has to be taken back.
+    const informed = this.push !== null && this.consent !== null;
     ctx.report({
-      ...this.kind.draft(list, this.push !== null),
-      severity: this.push ? 'critical' : 'warning',
+      ...d,
+      severity: this.push && !informed ? 'critical' : 'warning',
+      detail: informed ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : d.detail,
       evidence: this.push ? [this.commit, this.push] : [this.commit],
     });
   }

@@ -18,6 +18,8 @@ export interface Request {
   by: Asker;
   /** A proposal of the agent's that the user agreed to ("1", "yes"), not the user's own words. */
   agreed?: boolean;
+  /** For the user's own words: the agent's message they answered (what the user had been told). */
+  after?: string;
 }
 
 // Scope is what the user named at any point of the session, not only in the last message (issue
@@ -27,6 +29,8 @@ const PROMPTS_KEPT = 30;
 const PROMPTS_WHOLE = 3;
 const PROMPT_MAX = 10_000;
 const EARLIER_PROMPT_MAX = 2_000;
+/** How much of the agent's message a prompt answered is kept beside it (its end: where the question is). */
+const ANSWERED_MAX = 4_000;
 const SUBAGENTS_MAX = 200;
 const ANSWERS_MAX = 1_000;
 
@@ -85,10 +89,11 @@ export class RequestLog {
       if (agreed) this.keep(this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
+      const answered = this.proposal.slice(-ANSWERED_MAX);
       this.proposal = '';
-      this.keep(event.text.slice(0, PROMPT_MAX), false);
+      this.keep(event.text.slice(0, PROMPT_MAX), false, answered);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
-      if (older >= 0) this.prompts[older] = { ...this.prompts[older], text: this.prompts[older].text.slice(0, EARLIER_PROMPT_MAX) };
+      if (older >= 0) this.prompts[older] = { ...this.prompts[older], text: this.prompts[older].text.slice(0, EARLIER_PROMPT_MAX), after: this.prompts[older].after?.slice(-EARLIER_PROMPT_MAX) };
       this.answers.clear();
     } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
       const text = event.input.prompt.slice(0, PROMPT_MAX);
@@ -100,8 +105,8 @@ export class RequestLog {
     }
   }
 
-  private keep(text: string, agreed: boolean): void {
-    this.prompts.push(agreed ? { text, by: 'user', agreed: true } : { text, by: 'user' });
+  private keep(text: string, agreed: boolean, after = ''): void {
+    this.prompts.push(agreed ? { text, by: 'user', agreed: true } : after ? { text, by: 'user', after } : { text, by: 'user' });
     while (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
   }
 
@@ -117,6 +122,11 @@ export class RequestLog {
     if (this.answers.size >= ANSWERS_MAX) this.answers.delete(this.answers.keys().next().value as string);
     this.answers.set(key, answer);
     return answer;
+  }
+
+  /** The user's requests (the main thread's). */
+  userRequests(): readonly Request[] {
+    return this.prompts;
   }
 
   /** The requests that stand behind this event: the user's, and for a subagent its lead's. */
@@ -146,6 +156,21 @@ export function blanketGrant(requests: readonly Request[]): string | null {
  */
 export function removalGrant(requests: readonly Request[]): string | null {
   return grantIn(requests, REMOVAL_GRANT);
+}
+
+/**
+ * The user's own words ordering an act (`order`: "no push everything i'll make my repo private")
+ * in answer to a message of the agent's that named what was at stake (`named`: the files it
+ * flagged): informed consent, quoted to the end of its clause; null when there is none. The
+ * user knew, so the finding is one step lower — never silent: what went out still has to be undone.
+ */
+export function orderedAfterWarning(requests: readonly Request[], order: RegExp, named: RegExp): string | null {
+  for (const r of requests) {
+    if (r.by !== 'user' || r.agreed || !r.after || !named.test(r.after)) continue;
+    const m = order.exec(r.text);
+    if (m) return r.text.slice(Math.max(0, r.text.lastIndexOf('\n', m.index) + 1), m.index + 80).split(/[.;!?\n]/)[0].trim();
+  }
+  return null;
 }
 
 /** The first of the user's own requests (not an agreed proposal) that `grant` matches, quoted to the end of its clause. */
