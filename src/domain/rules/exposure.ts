@@ -1,9 +1,10 @@
 // Exposure: the agent made local files reachable by others — a file server bound to every network
 // interface serving the home directory or the whole disk, or a copy of its own session
 // transcript (every prompt, output and secret of the session) placed in the working tree.
-import type { ToolCallEvent } from '../model/events.ts';
+import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
-import type { EventFacts, Rule, RuleContext } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
+import { sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, RequestLog, whoAsked } from './requests.ts';
@@ -28,7 +29,7 @@ export const credentialStoreCommitted = meta({
   id: 'secrets/credential-store-committed',
   severity: 'warning',
   title: 'Credential files committed',
-  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published.',
+  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A credential file (an env file, keys, tokens) handed to a dotfiles manager (`chezmoi add`, `yadm add`) is the same act: its source is a repository, usually pushed (a warning once the add ran). A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published.',
   remediation: 'Remove the files from the repository and its history; rotate every token and key they held; ignore them in .gitignore.',
 });
 
@@ -158,6 +159,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const copies: Copy[] = [];
       const requests = new RequestLog();
       const stores = [new StoreCommits(agentStores(ctx), requests), new StoreCommits(credentialStores(ctx), requests)];
+      const dotfiles = new DotfilesAdds(ctx);
       let credential = false;
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
@@ -185,9 +187,13 @@ export const EXPOSURE_RULES: Rule[] = [
             }
             for (const s of stores) s.onResult(event, call, facts);
           }
-          if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
+          if (event.kind === 'tool_result') {
+            for (const s of stores) s.onStagingResult(event);
+            dotfiles.onResult(event);
+          }
           if (event.kind === 'tool_call') for (const loc of effectsOf(event, facts, ctx.session).commands) for (const s of stores) s.onCall(event, loc, facts, ctx.session);
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
+            if (event.kind === 'tool_call') dotfiles.onCall(event, loc, facts);
             for (const c of transcriptCopies(loc, ctx)) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
@@ -368,6 +374,44 @@ class StoreCommits {
       detail: informed ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : d.detail,
       evidence: this.push ? [this.commit, this.push] : [this.commit],
     });
+  }
+}
+
+/** Dotfiles managers whose `add` copies a file into their source repository. */
+const DOTFILES_ADD: Readonly<Record<string, ReadonlySet<string>>> = { chezmoi: new Set(['add', 're-add']), yadm: new Set(['add']) };
+
+/**
+ * `chezmoi add ~/.cyrus/.env`, `yadm add ~/.npmrc`: a credential file handed to a dotfiles
+ * manager, whose source is a git repository people push to sync machines. Reported once the add
+ * ran (a warning, as a commit of the file would be).
+ */
+class DotfilesAdds {
+  private readonly pending = new Map<string, FindingDraft[]>();
+
+  constructor(private readonly ctx: RuleContext) {}
+
+  onCall(event: ToolCallEvent, loc: Located, facts: EventFacts): void {
+    const subs = DOTFILES_ADD[loc.cmd.name];
+    const ops = parseArgs(loc.cmd.args, ['--template-symlinks', '--secrets', '-x', '--exclude', '-i', '--include']).operands;
+    if (!subs || !subs.has(ops[0] ?? '')) return;
+    for (const path of ops.slice(1)) {
+      const { sensitive, abs } = locate(path, loc.dir, this.ctx.session);
+      if (!sensitive || sensitive === 'sudoers' || sensitive === 'shell-history') continue;
+      const draft: FindingDraft = {
+        rule: credentialStoreCommitted.id,
+        title: 'Credential file added to a dotfiles repository',
+        detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` copied ${sensitiveLabel(sensitive)} into ${loc.cmd.name}'s source, a git repository that is usually pushed to sync machines: the secrets in it go wherever that repository goes.`,
+        evidence: [evidence(event, loc.cmd.text, facts)],
+        key: `dotfiles ${abs}`,
+      };
+      if (this.pending.size < COPIES_MAX) this.pending.set(event.callId, [...(this.pending.get(event.callId) ?? []), draft]);
+    }
+  }
+
+  onResult(result: ToolResultEvent): void {
+    const drafts = this.pending.get(result.callId);
+    this.pending.delete(result.callId);
+    if (drafts && !result.denied && !result.isError) for (const d of drafts) this.ctx.report(d);
   }
 }
 

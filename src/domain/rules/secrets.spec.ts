@@ -302,6 +302,16 @@ test('a docstring or help text about a password field is prose, not its value; a
   assert.equal(only(await runRules(answered(read('deploy/app.yml'), { output: 'db:\n  password: Override7!\n  host: db.internal\n' })), OUTPUT).length, 1);
 });
 
+test('a credential file handed to a dotfiles manager (chezmoi add, yadm add) is a warning once the add ran; ordinary dotfiles and a refused add are not', async () => {
+  const CRED = 'secrets/credential-store-committed';
+  const env = only(await runRules([...ran('chezmoi add /home/dev/.cyrus/.env', { output: 'chezmoi: /home/dev/.cyrus/.env:18: Detected a Linear API Token' })]), CRED);
+  assert.deepEqual(env.map(severityOf), ['warning']);
+  assert.match(env[0].detail, /an environment file into chezmoi's source/);
+  assert.equal(only(await runRules([...ran('yadm add ~/.npmrc ~/.zshrc', { output: '' })]), CRED).length, 1);
+  assert.deepEqual(only(await runRules([...ran('chezmoi add ~/.zshrc ~/.config/nvim/init.lua', { output: '' }), ...ran('chezmoi managed', { output: '.zshrc' })]), CRED), []);
+  assert.deepEqual(only(await runRules([...ran('chezmoi add ~/.ssh/id_ed25519', { denied: true, output: 'The user doesn\'t want to proceed' })]), CRED), []);
+});
+
 test("the user's own credential stores going into a commit (a repository rooted at home): staged or committed a warning, pushed a critical; a project's .npmrc is not a store", async () => {
   const CRED = 'secrets/credential-store-committed';
   const commit = '[main 9f8e7d6] dotfiles\n 4 files changed\n create mode 100644 .npmrc\n create mode 100644 .claude.json\n create mode 100644 .ssh/id_ed25519\n create mode 100644 .ssh/id_ed25519.pub\n create mode 100644 .zshrc\n';
