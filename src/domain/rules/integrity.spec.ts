@@ -459,6 +459,21 @@ test('records ticked after passing work, task lists, requested ticks and failed 
   assert.deepEqual(only(await runRules([failed, result(failed.callId, { isError: true, output: 'String to replace not found' })]), RECORD), []);
 });
 
+test('a verification item ticked in any checklist (spec-kit tasks.md, TODO.md) with no passing run in the session is a claim of testing nobody did', async () => {
+  const tasks = '- [ ] T197 [P] Update README.md with comprehensive documentation\n- [ ] T198 [POLISH] Verify quickstart.md instructions work end-to-end\n- [ ] T200 [POLISH] Final integration testing of all user stories together';
+  const done = tasks.replace(/- \[ \]/g, '- [X]');
+  const blocked = only(await runRules([fix(), ...ran('go test ./...', { exitCode: 1, output: 'operation not permitted' }), edit('specs/001-build-a-web/tasks.md', tasks, done)]), RECORD);
+  assert.deepEqual(blocked.map(severityOf), ['warning']);
+  assert.match(blocked[0].detail, /ticked 2 verification items \("T198 \[POLISH\] Verify quickstart\.md instructions work end-to-end", …\), while no test or build run in the session had passed/);
+  // the agent's own task list is no exception: the tick still says a check was done
+  assert.equal(only(await runRules([write('NOTES.md', '- [ ] verify the build'), edit('NOTES.md', '- [ ] verify the build', '- [x] verify the build')]), RECORD).length, 1);
+  // a passing run, items that make tests rather than run them, and a new checklist written already ticked
+  assert.deepEqual(only(await runRules([fix(), ...ran('go test ./...', { exitCode: 0, output: 'ok' }), edit('specs/001/tasks.md', tasks, done)]), RECORD), []);
+  assert.deepEqual(only(await runRules([fix(), edit('TODO.md', '- [ ] Write unit tests for the parser\n- [ ] Add e2e tests for login', '- [x] Write unit tests for the parser\n- [x] Add e2e tests for login')]), RECORD), []);
+  assert.deepEqual(only(await runRules([write('NOTES.md', '- [x] verify the build')]), RECORD), []);
+  assert.deepEqual(only(await runRules([fix(), edit('specs/001/tasks.md', '- [ ] T029 Performance tuning and benchmarks in benches/ to verify queue wake', '- [X] T029 Performance tuning and benchmarks in benches/ to verify queue wake')]), RECORD), [], 'work done to verify something is work, not the check');
+});
+
 test('a whole-file rewrite keeps the suppressions the file already had: only new ones count', async () => {
   const before = 'import os  # noqa: F401\nx = 1  # type: ignore\nflag == True  # noqa: E712\nglobal g  # noqa: PLW0603\ny = 2  # type: ignore\n';
   const rewritten = before + 'z = 3\n';
