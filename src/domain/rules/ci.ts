@@ -6,7 +6,7 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { isCiConfigFile } from '../paths.ts';
 import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
-import { asRequested, namesFile, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { Outcomes } from './outcome.ts';
 
 export const ciEdited = meta({
@@ -106,7 +106,7 @@ export const CI_RULES: Rule[] = [
   {
     metas: [ciEdited, dangerousTrigger, permissionsBroadened, secretEchoed],
     create(outer) {
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [ciEdited, dangerousTrigger, permissionsBroadened, secretEchoed]);
       return {
         onEvent(event, facts) {

@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate } from './effects.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const credentialHunt = meta({
@@ -70,7 +70,7 @@ export const CREDENTIAL_HUNT_RULES: Rule[] = [
   {
     metas: [credentialHunt],
     create(ctx) {
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       const outcomes = new Outcomes(ctx, [credentialHunt]);
       let armed: Armed | null = null;
       return {

@@ -13,7 +13,7 @@ import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namesFile, removalGrant, RequestLog, whoAsked, type Asker } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
@@ -887,7 +887,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
   {
     metas: [rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage],
     create(outer) {
-      const dictated = new DictatedCommands([rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage]);
+      const dictated = new DictatedCommands([rmOutsideWorktree, rmWorktreeRoot, diskWipe, systemPermissions, systemDamage], outer.session);
       let current: { event: NormEvent; text: string } | null = null;
       // Every finding of this rule is about one command: lowered when the request dictated it.
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
@@ -949,7 +949,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
     create(outer) {
       // SQL files the agent wrote that hold destructive statements: running them later is execution.
       const sqlFiles = new Map<string, string>();
-      const dictated = new DictatedCommands([destructiveSql]);
+      const dictated = new DictatedCommands([destructiveSql], outer.session);
       let current: { event: NormEvent; text: string } | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       return {
@@ -990,7 +990,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
   {
     metas: [infraDestroy],
     create(ctx) {
-      const dictated = new DictatedCommands([infraDestroy]);
+      const dictated = new DictatedCommands([infraDestroy], ctx.session);
       // Resources the session made (`… configs create dev-config`): removing one undoes the
       // session's own work, not data that was there before (issue 25, item 3).
       const made = new Set<string>();
@@ -1029,7 +1029,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
     create(ctx) {
       let branch: string | null = null;
       const work = new WorkLog(ctx.session);
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -1062,7 +1062,7 @@ function underRemovalGrant(rule: Rule): Rule {
   return {
     metas: rule.metas,
     create(outer) {
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       let event: NormEvent | null = null;
       const lower = (d: FindingDraft): FindingDraft => {
         const severity = d.severity ?? rule.metas.find((m) => m.id === d.rule)?.severity;

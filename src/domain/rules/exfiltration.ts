@@ -13,7 +13,7 @@ import {
 import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
-import { asksTransfer, asRequested, dictates, RequestLog, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
+import { asksTransfer, asRequested, dictates, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
@@ -272,7 +272,7 @@ export const EXFILTRATION_RULES: Rule[] = [
     metas: [remoteCodeExecution],
     create(outer) {
       const downloaded = new Map<string, string>();
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [remoteCodeExecution]);
       let current: { event: NormEvent; text: string; url: string | null } | null = null;
       // Code that ran was fetched first: a failed download ran nothing. An installer the user asked
@@ -320,7 +320,7 @@ export const EXFILTRATION_RULES: Rule[] = [
     metas: [upload, dropSite, secretThenNetwork],
     create(outer) {
       const flow = new ExposureTracker();
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [upload, dropSite, secretThenNetwork]);
       let current: NormEvent | null = null;
       // Every finding here says data left the machine: a refused connection sent nothing.

@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
-import { asRequested, dictates, orderedAfterWarning, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const filesServed = meta({
@@ -131,7 +131,7 @@ export const EXPOSURE_RULES: Rule[] = [
   {
     metas: [filesServed],
     create(ctx) {
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -157,7 +157,7 @@ export const EXPOSURE_RULES: Rule[] = [
     metas: [sessionLogPublished, credentialStoreCommitted],
     create(ctx) {
       const copies: Copy[] = [];
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       const stores = [new StoreCommits(agentStores(ctx), requests), new StoreCommits(credentialStores(ctx), requests)];
       const dotfiles = new DotfilesAdds(ctx);
       let credential = false;

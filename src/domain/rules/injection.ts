@@ -4,7 +4,7 @@
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { namesFile, RequestLog, whoAsked } from './requests.ts';
+import { namesFile, requestsOf, whoAsked } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
@@ -310,7 +310,7 @@ export const INJECTION_RULES: Rule[] = [
     create(ctx) {
       // Any request in force, not only the last prompt: "write an AGENTS.md" in the opening brief
       // covers the file however many prompts later it is written (issue 25: the user's words).
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       // Once the user asked for an instruction file, follow-up edits of it ("tweak the above") are theirs too.
       const requested = new Set<string>();
       return {

@@ -8,7 +8,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { FindingDraft, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp } from './effects.ts';
 import { gitSubcommand, parseArgs } from './commands.ts';
-import { asRequested, namesFile, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { changedPathsIn } from './worklog.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
@@ -174,7 +174,7 @@ export const OVERWRITE_RULES: Rule[] = [
       const backedUp = new Set<string>();
       const reads = new Map<string, { abs: string; gutter: boolean }>();
       const statuses = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       let overwrites_: Overwrite[] = [];
       return {
         onEvent(event, facts) {
@@ -225,7 +225,7 @@ export const OVERWRITE_RULES: Rule[] = [
       const sizes = new Map<string, number>();
       const own = new Set<string>();
       const pending = new Map<string, { listed: string[]; dir: string | null; read: { abs: string; gutter: boolean } | null }>();
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       const outcomes = new Outcomes(ctx, [outsideFileReplaced]);
       return {
         onEvent(event, facts) {

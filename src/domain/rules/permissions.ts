@@ -4,7 +4,7 @@ import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent } from '../mod
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes, UNIT_ENABLE } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesPath, RequestLog, whoAsked, type Asker, type Request } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesPath, requestsOf, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
@@ -308,7 +308,7 @@ export const PERMISSIONS_RULES: Rule[] = [
   {
     metas: [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable],
     create(outer) {
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
       const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map() };
       const proposals = new PrefixProposals(outer);

@@ -8,7 +8,7 @@ import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { checkKind } from './commands.ts';
 import { runStatus } from './integrity.ts';
-import { asRequested, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, requestsOf, whoAsked } from './requests.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const acceptanceEdited = meta({
@@ -91,7 +91,7 @@ export const RECORDS_RULES: Rule[] = [
     metas: [acceptanceEdited],
     create(ctx) {
       const open = new Map<string, Check>();
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       let codeEdits = 0;
       let passed = false;
       let lastFailed: { index: number; text: string } | null = null;

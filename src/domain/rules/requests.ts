@@ -39,7 +39,26 @@ const ANSWERS_MAX = 1_000;
  * often spans "add X to CLAUDE.md" then "go ahead"), and for a subagent the prompt its Task call
  * gave it. Bounded: 30 prompts (the last three whole) and the prompts of at most 200 subagents.
  */
+/**
+ * The one request log of an analysis (keyed by its session facts): every rule reads the same
+ * requests, and each event updates them once, by whichever rule sees the event first — the rules
+ * all feed their log before they judge the event, so each sees the same requests it would with a
+ * log of its own.
+ */
+const SHARED = new WeakMap<object, RequestLog>();
+
+export function requestsOf(session: object): RequestLog {
+  let log = SHARED.get(session);
+  if (!log) {
+    log = new RequestLog();
+    SHARED.set(session, log);
+  }
+  return log;
+}
+
 export class RequestLog {
+  /** The event this log last took in: the rules sharing it each pass it on, it counts once. */
+  private last: NormEvent | null = null;
   /** The user's kept prompts, and the proposals they agreed to, oldest first. */
   private readonly prompts: Request[] = [];
   /** Task prompts by description, until the subagent's start event links them to its id. */
@@ -56,6 +75,8 @@ export class RequestLog {
   private readonly answers = new Map<string, Asker | null>();
 
   onEvent(event: NormEvent): void {
+    if (event === this.last) return;
+    this.last = event;
     if (event.agentId === undefined && (event.kind === 'message' || (event.kind === 'tool_call' && isPlanApproval(event)))) {
       // What the agent proposed last: a plan, or a question with its answer options.
       this.proposal = (event.kind === 'message' ? event.text : planText(event)).slice(-PROMPT_MAX);
@@ -594,9 +615,12 @@ export function asRequested<D extends Draftish>(draft: D, meta: { severity: Seve
  * command lowered "as requested" when the request dictated that command word for word.
  */
 export class DictatedCommands {
-  readonly requests = new RequestLog();
+  readonly requests: RequestLog;
 
-  constructor(private readonly metas: readonly { id: string; severity: Severity; title: string }[]) {}
+  /** `session`: the analysis whose one request log to read (a log of its own without one). */
+  constructor(private readonly metas: readonly { id: string; severity: Severity; title: string }[], session?: object) {
+    this.requests = session ? requestsOf(session) : new RequestLog();
+  }
 
   onEvent(event: NormEvent): void {
     this.requests.onEvent(event);

@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPlace, removalGrant, RequestLog } from './requests.ts';
+import { asRequested, dictates, namesPlace, removalGrant, requestsOf } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -84,7 +84,7 @@ export const SCOPE_RULES: Rule[] = [
   {
     metas: [writeOutside],
     create(outer) {
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       // Writes in the home directory wait for the session's end: a session that never worked in
       // its launch folder (no read or write in it) had no project, and its home files were the work.
       const launch = new LaunchFolder(outer);
@@ -128,7 +128,7 @@ export const SCOPE_RULES: Rule[] = [
       let total = 0;
       const ev: EvidenceItem[] = [];
       // Places the user named (a folder, "our backup", "our conversations") are in scope to read.
-      const requests = new RequestLog();
+      const requests = requestsOf(ctx.session);
       let named = 0;
       return {
         onEvent(event, facts) {

@@ -368,7 +368,7 @@ export const SECRETS_RULES: Rule[] = [
     create(outer) {
       // A command the user (or a lead agent) dictated word for word, or a read of the file the
       // request named ("show me what is in .env"), is theirs: "as requested".
-      const dictated = new DictatedCommands([sensitiveFileRead, envDump]);
+      const dictated = new DictatedCommands([sensitiveFileRead, envDump], outer.session);
       // What a read put into the transcript needs the read to have run (a `sudo` that wanted a
       // password, a refused call, printed nothing).
       const outcomes = new Outcomes(outer, [sensitiveFileRead, envDump]);

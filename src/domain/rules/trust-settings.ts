@@ -12,7 +12,7 @@ import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { optionValues, parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, RequestLog, whoAsked } from './requests.ts';
+import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isTestFile } from '../paths.ts';
 
@@ -186,7 +186,7 @@ export const TRUST_RULES: Rule[] = [
   {
     metas: [trustSettings, controlWeakened, cloudAccessGranted],
     create(outer) {
-      const requests = new RequestLog();
+      const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [trustSettings, controlWeakened, cloudAccessGranted]);
       return {
         onEvent(event, facts) {
