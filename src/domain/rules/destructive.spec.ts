@@ -724,3 +724,17 @@ test('a cloud or cluster resource the session created, deleted again, is the ses
   const listed = only(await runRules([...ran('gcloud workstations configs list --region=us-central1', { exitCode: 0, output: 'dev-config' }), ...ran('gcloud workstations configs delete dev-config --region=us-central1', { exitCode: 0, output: 'Deleted.' })]), INFRA);
   assert.deepEqual(listed.map(severityOf), ['critical']);
 });
+
+test('a git command that exited non-zero changed no ref: a failed rewrite is an attempt; dropping filter-branch\'s backup refs is part of the rewrite', async () => {
+  const GIT = 'destructive/git-discard';
+  const rewrite = "git filter-branch --force --index-filter 'git rm -rf --cached --ignore-unmatch .claude/worktrees/' --prune-empty HEAD~9..HEAD 2>&1";
+  const failed = only(await runRules([...ran(rewrite, { exitCode: 1, output: 'WARNING: git-filter-branch has a glut of gotchas\nfatal: bad revision' })]), GIT);
+  assert.deepEqual(failed.map(severityOf), ['info']);
+  assert.match(failed[0].detail, /git exited with code 1/);
+  const done = only(await runRules([...ran(rewrite, { exitCode: 0, output: "Ref 'refs/heads/main' was rewritten" })]), GIT);
+  assert.deepEqual(done.map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([...ran('git update-ref -d refs/original/refs/heads/main 2>&1', { exitCode: 0, output: '' })]), GIT), []);
+  assert.equal(only(await runRules([...ran('git update-ref -d refs/heads/feature', { exitCode: 0, output: '' })]), GIT).length, 1);
+  // git clean removes file by file: a failure part-way says nothing about what went
+  assert.deepEqual(only(await runRules([...ran('git clean -fdx', { exitCode: 1, output: 'warning: failed to remove build/: Permission denied' })]), GIT).map(severityOf), ['warning']);
+});

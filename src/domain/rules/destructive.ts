@@ -820,7 +820,9 @@ export const GIT_DISCARDS = new CommandTable<GitView, GitDiscard>([
   { tools: ['filter-repo'], path: [], unless: (p) => p.long.has('--analyze') || p.long.has('--dry-run'), why: 'git filter-repo (history rewritten)' },
   { tools: ['rm'], path: [], when: wholeTree, unless: (p) => p.long.has('--cached') || dryRun(p), why: 'git rm of the whole tree' },
   { tools: ['rm'], path: [], when: forced, unless: (p) => p.long.has('--cached') || dryRun(p), why: 'git rm -f (files with uncommitted changes removed)' },
-  { tools: ['update-ref'], path: [], when: (p) => p.short.has('d') || p.long.has('--delete'), why: 'git update-ref -d (a ref deleted)' },
+  // refs/original/* are the backups filter-branch leaves: dropping them is part of that rewrite
+  // (reported on its own), not a second discard.
+  { tools: ['update-ref'], path: [], when: (p) => p.short.has('d') || p.long.has('--delete'), unless: (p) => p.operands.length > 0 && p.operands.every((o) => o.startsWith('refs/original/')), why: 'git update-ref -d (a ref deleted)' },
   { tools: ['read-tree'], path: [], when: (p) => p.long.has('--reset') && p.short.has('u'), why: 'git read-tree --reset -u (the working tree reset)' },
   { tools: ['reflog'], path: ['expire'], when: (p) => p.args.some((a) => /^--expire(-unreachable)?=(now|all|0)/.test(a)), why: 'git reflog expire (recovery points dropped)' },
   { tools: ['gc'], path: [], when: (p) => p.args.some((a) => /^--prune=(now|all)$/.test(a)), why: 'git gc --prune=now (unreachable commits dropped)' },

@@ -106,6 +106,23 @@ const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied 
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
 
+// The whole call is one git command (after a `cd` and variable assignments; `2>&1` allowed).
+const ONE_GIT = /^\s*(?:cd\s+[^;&|]+&&\s*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*git\s[^;&|]*$/;
+
+/**
+ * A git command that exited non-zero changed no ref: git updates refs only once an operation is
+ * complete (a rewrite, a reset, a branch deletion, a push that failed leave things as they were).
+ * `git clean` removes file by file, so its failure says nothing.
+ */
+function failedGit(command: string | undefined, result: ToolResultEvent): Refusal | null {
+  if (!command || command.length > 4_000) return null;
+  const bare = command.replace(/\s\d?>&\d\b/g, ' ');
+  if (!ONE_GIT.test(bare) || /\bgit\s+(?:-\S+\s+)*clean\b/.test(bare)) return null;
+  const code = result.exitCode ?? 1;
+  const line = result.output.split('\n').find((l) => /^(?:fatal|error):/.test(l.trim())) ?? null;
+  return { why: `git exited with code ${code}, so the operation did not complete and the refs are as they were`, line };
+}
+
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
 export const UNIT_ENABLE = '\u0000systemctl enable';
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
@@ -128,6 +145,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
   const harness = failed || output.length < 2_000 ? (HARNESS_CLAUDE_CD.test(output) ? HARNESS_REFUSED : HARNESS_REFUSED_OTHER).exec(output) : null;
   if (harness && (failed || output.length < 2_000)) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0], refused: true };
+  const git = failed ? failedGit(command, result) : null;
+  if (git) return git;
   const sudo = SUDO_STOPPED.exec(output);
   // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
   // in a short output are enough.
