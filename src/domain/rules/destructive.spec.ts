@@ -668,6 +668,9 @@ test('removing one system configuration file is a warning titled as such; one wh
   for (const c of ['rm -f /etc/passwd', 'sudo rm /etc/sudoers', 'rm -f /usr/bin/python3', 'rm /etc/nginx/conf.d/*']) {
     assert.deepEqual(only(await runRules(ran(c)), 'destructive/rm-outside-worktree').map(severityOf), ['critical'], c);
   }
+  // one file in a folder of root's home is root's own file (a staging copy of a binary), like one file in any home
+  assert.deepEqual(only(await runRules(ran('ssh root@203.0.113.7 "rm -f /root/mcp-server/mcp.new"')), 'destructive/rm-outside-worktree'), []);
+  assert.deepEqual(only(await runRules(ran('sudo rm -f /root/.bashrc')), 'destructive/rm-outside-worktree').map(severityOf), ['warning'], "root's own shell profile at the top of its home is still judged");
 });
 
 test('restoring files git showed deleted brings the committed files back and loses nothing; restoring files git showed modified is still reported', async () => {

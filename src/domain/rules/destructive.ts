@@ -382,6 +382,9 @@ const ENABLED_LINK = /^\/etc\/(?:nginx|apache2|httpd|php\/[^/]+\/[^/]+)\/(?:site
 /** System files whose loss alone breaks logins, sudo, booting or every program. */
 const VITAL_FILE = /^\/(?:etc\/(?:passwd|shadow|group|gshadow|sudoers|fstab|hosts|resolv\.conf|ld\.so[^/]*|pam\.d(?:\/.*)?|ssh\/sshd_config|crypttab|inittab|nsswitch\.conf|login\.defs)|boot(?:\/.*)?|s?bin\/.+|usr\/s?bin\/.+|lib(?:32|64)?\/.+|usr\/lib(?:32|64)?\/.+|dev\/.+)$/;
 
+/** A file inside a folder of root's home (`/root/app/bin.new`); dotfiles at its top (`/root/.bashrc`) stay judged. */
+const ROOT_HOME_FILE = /^\/root\/[^/]+\/.+/;
+
 /** A name that is a configuration file's, not a directory's (`app.conf`, `x.service`, `app.list`). */
 const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya?ml|toml|list|repo|sources|rules|pem|crt|log)$/i;
 
@@ -396,6 +399,9 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     if (deletion.recursive === false) {
       if (v.rule !== 'out' || !v.system || LEFTOVER.test(operand)) continue;
       const abs = locate(stripGlob(operand), dir, ctx.session).abs;
+      // Root's home holds root's files (a staging copy of a binary, a project), not the system's:
+      // one file there is like one file in any home.
+      if (ROOT_HOME_FILE.test(abs)) continue;
       if (ENABLED_LINK.test(abs)) {
         ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Site or module disabled (its link removed)', detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` removed ${safe(operand, facts, QUOTE_MAX)}, a link in a *-enabled directory: the site or module is disabled, its configuration in *-available is untouched.`, evidence: [evidence(event, cmd.text, facts)], key: 'enabled-link' });
         continue;
