@@ -101,6 +101,9 @@ const PROSE_AFTER = /^[ \t]+[a-z]{2,}[ \t]+[a-z]{2,}\b/;
 /** Two more words inside the same quotes: "Passwords do not match", "Token expired, sign in again". */
 const QUOTED_PROSE_AFTER = /^[ \t]+[A-Za-z][a-z']*[,.!?]?[ \t]+[A-Za-z][a-z']*\b[^"'`\n]{0,60}["'`]/;
 
+/** One more word and a label's ending before the closing quote: "Updating password...", "Enter password:". */
+const QUOTED_LABEL_AFTER = /^[ \t]+[A-Za-z][a-z']*(?:\.\.\.|…|[.!?:])["'`]/;
+
 function labelledValue(text: string, start: number, end: number): Candidate | null {
   const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
   AFTER_NAME.lastIndex = end;
@@ -108,6 +111,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (!op) return null;
   const operator = op[2];
   if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
+  // `rg "…|Password=" .env.api`: the quote right after the operator closed an empty value; what
+  // follows the space is the next word of the command, not the value.
+  if (/["'`][ \t]/.test(op[3])) return null;
   const xml = operator === '>' && text[start - 1] === '<';
   let at = end + op[0].length;
   // YAML continues a plain scalar on the next, more indented line (`password:\n  value`); `=` and
@@ -145,6 +151,11 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
+  // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
+  if (text[at + value.length] === '(') return null;
+  // `updatingPassword: 'Updating password...'`: a word and one more word to the closing quote,
+  // ending like a label ("…", ":", "!"): UI text about the field.
+  if (!header && /["'`]$/.test(op[0]) && /^[A-Za-z][a-z']+$/.test(value) && QUOTED_LABEL_AFTER.test(text.slice(at + value.length, at + value.length + 40))) return null;
   // `password: Override config password if provided` (a docstring, a help text): an unquoted
   // word followed by more lower-case words on its line is prose about the field, not its value.
   if (!header && !/["'`]$/.test(op[0]) && PROSE_AFTER.test(text.slice(at + value.length, at + value.length + 60))) return null;

@@ -18,6 +18,20 @@ it('a quoted message under a password or token label is prose about the field, n
   assert.deepEqual((await detectSecrets(`config.password = "${value}"; // set by the installer`)).map((h) => h.value), [value]);
 });
 
+it('UI labels under a password name, calls that make a value, and a file name after a search pattern are not values (held-out set 11)', async () => {
+  for (const code of [
+    "updatingPassword: 'Updating password...', placeholderNewPassword: 'At least 8 characters',",
+    'var signingKey = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64));',
+    'rg -n "Gmail__Pass|DB_PASSWORD|SecretKey|ApiKey|Password=" .env.api .env.local src/appsettings.json',
+    "passwordLabel: 'Enter password:',",
+  ]) {
+    assert.deepEqual((await detectSecrets(code)).filter((h) => !h.maskOnly), [], code);
+  }
+  const value = 'Zx9kQ2mW' + '7pL4vB8n';
+  assert.deepEqual((await detectSecrets(`password: '${value}',`)).map((h) => h.value), [value], 'a quoted value is still one');
+  assert.deepEqual((await detectSecrets(`rg -n "Password=${value}" .env.api`)).map((h) => h.value), [value], 'a value inside the pattern is still one');
+});
+
 it('a variable named for what it holds (app_secret: appSecret, token: accessToken) is code, not a value to mask', async () => {
   for (const code of ['data: { app_id: appId, app_secret: appSecret }', 'headers: { token: accessToken }', 'password: userPassword,']) {
     assert.deepEqual(await detectSecrets(code), [], code);
