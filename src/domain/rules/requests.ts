@@ -333,7 +333,8 @@ function nameOf(path: string): Name | null {
 export function namesFile(request: string, path: string): boolean {
   if (!request) return false;
   const base = basename(path).toLowerCase();
-  const lower = request.toLowerCase();
+  // ". env access": a dot typed apart from its name (a space after it, where no sentence ends) is a dotfile.
+  const lower = request.toLowerCase().replace(/(^|\s)\.\s+(?=[a-z])/g, '$1.');
   if (base.length >= 3 && lower.includes(base)) return true;
   const name = nameOf(path);
   if (!name || name.stem.length < 3) return false;

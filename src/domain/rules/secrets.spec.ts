@@ -212,6 +212,18 @@ test('a token in file text the harness attached (an @-file, a file changed outsi
   assert.deepEqual(only(await runRules([{ kind: 'system', subtype: 'file_changed_outside', text: '/w/app/ci.sh changed outside the agent\n3→export GH=$GH_TOKEN' }]), OUTPUT), []);
 });
 
+test('a dotfile the request typed apart (". env access") is named; the password the user typed and asked to set is theirs', async () => {
+  const pw = 'Bell' + 'evie@435x';
+  const drafts = await runRules([
+    prompt(`. env access and change postgress database password "${pw}"`),
+    ...ran('grep -E "POSTGRES_PASSWORD|DATABASE_URL" .env', { output: 'POSTGRES_PASSWORD=Qw8' + 'rT5zK2m\n' }),
+    ...ran(`sed -i 's/POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=${pw}/' .env && grep -E "POSTGRES_" .env`, { output: `POSTGRES_USER=postgres\nPOSTGRES_PASSWORD=${pw}\n` }),
+  ]);
+  assert.deepEqual(only(drafts, INPUT).filter((d) => severityOf(d) !== 'info'), []);
+  const reads = only(drafts, 'secrets/sensitive-file-read');
+  assert.ok(reads.length > 0 && reads.every((d) => severityOf(d) === 'info'), 'the reads of the file the request named are as requested');
+});
+
 test('one finding per credential even when two detectors recognise it', async () => {
   const drafts = await runRules([...ran('cat a.env', { output: `GH=${GH}` }), ...ran('cat b.json', { output: `{"token": "${GH}"}` })]);
   assert.equal(only(drafts, OUTPUT).length, 1);

@@ -151,6 +151,10 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
+  // `sed 's/PASSWORD=.*/PASSWORD=new/'`: the pattern side is a regular expression, not a value;
+  // the replacement side ends at sed's delimiter.
+  if (/^(?:\.[*+]|\[\^|\\[sSwWdD])/.test(value)) return null;
+  if (value.endsWith('/') && /^g?["'`]/.test(text.slice(at + value.length, at + value.length + 2))) value = value.slice(0, -1);
   // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
   if (text[at + value.length] === '(') return null;
   // `updatingPassword: 'Updating password...'`: a word and one more word to the closing quote,

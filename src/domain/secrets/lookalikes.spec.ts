@@ -24,12 +24,14 @@ it('UI labels under a password name, calls that make a value, and a file name af
     'var signingKey = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64));',
     'rg -n "Gmail__Pass|DB_PASSWORD|SecretKey|ApiKey|Password=" .env.api .env.local src/appsettings.json',
     "passwordLabel: 'Enter password:',",
+    "sed -i 's/POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=${NEW}/' .env",
   ]) {
     assert.deepEqual((await detectSecrets(code)).filter((h) => !h.maskOnly), [], code);
   }
   const value = 'Zx9kQ2mW' + '7pL4vB8n';
   assert.deepEqual((await detectSecrets(`password: '${value}',`)).map((h) => h.value), [value], 'a quoted value is still one');
   assert.deepEqual((await detectSecrets(`rg -n "Password=${value}" .env.api`)).map((h) => h.value), [value], 'a value inside the pattern is still one');
+  assert.deepEqual((await detectSecrets(`sed -i 's/POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=${value}/' .env`)).map((h) => h.value), [value], "sed's replacement is the value, without sed's delimiter");
 });
 
 it('a variable named for what it holds (app_secret: appSecret, token: accessToken) is code, not a value to mask', async () => {

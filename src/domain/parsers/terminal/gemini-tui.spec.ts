@@ -339,3 +339,20 @@ describe('gemini-cli-tui: the CLI started again in the same capture', () => {
     assert.deepEqual(out.events.filter((e) => e.kind === 'prompt' || (e.kind === 'system' && e.subtype === 'run_start')).map((e) => (e.kind === 'prompt' ? e.text : 'run_start')), ['fix it', '/quit', 'run_start', 'now commit']);
   });
 });
+
+describe('gemini-cli-tui: a capture that lost the band above the person\'s message', () => {
+  test('" > text" one column in is a prompt; the empty input box\'s placeholder and a quote in a reply are not', () => {
+    const capture = [
+      '✦ The site is up.',
+      '',
+      'ℹ Request cancelled.',
+      ' > . env access and change the database password',
+      '✦ I\'ll check the current configuration.',
+      '  > a quoted line inside the reply',
+      '',
+      ' >   Type your message or @path/to/file',
+    ].join('\n');
+    const out = run(capture, 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['. env access and change the database password']);
+  });
+});

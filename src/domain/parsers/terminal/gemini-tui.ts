@@ -42,6 +42,10 @@ const PROMPT = /^>\s(.*)$/;
 const BAND_TOP = /^▄{8,}$/;
 const BAND_BOTTOM = /^▀{8,}$/;
 const BAND_PROMPT = /^ >\s?(.*)$/;
+/** A capture that lost the band: the person's message still sits one column in (" > text"). */
+const LOOSE_PROMPT = /^ >\s(\S.*)$/;
+/** The empty input box's placeholder, not a message. */
+const INPUT_PLACEHOLDER = /^Type your message/;
 /** 0.4x: "  ✓  ReadFile  path → outcome", a tool on one line outside any box. */
 export const GEMINI_COMPACT_TOOL = new RegExp(`^ {2}([✔✓x✗✘✖\\-o⊷?]) {2}(${NAMES})(?: {2}(.*?))?(?: → (.*))?$`);
 const COMPACT_OUTCOME = /^ {3}→ (.*)$/;
@@ -176,6 +180,8 @@ export class GeminiTuiParser implements LogParser {
       if (prompt) return this.open('prompt', line, prompt[1], sink);
     }
     if (SPINNER.test(h) || ART.test(h)) return;
+    const loose = LOOSE_PROMPT.exec(h);
+    if (loose && !INPUT_PLACEHOLDER.test(loose[1])) return this.open('prompt', line, loose[1], sink);
     if (this.compactLine(s, h, line, sink)) return;
     // The start-up tips after a session's work: the CLI was started again in the same terminal.
     if (/^Tips for getting started:$/.test(h) && this.worked) {
