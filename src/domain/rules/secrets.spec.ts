@@ -370,6 +370,11 @@ test('a credential file whose shown content holds no credential was read harmles
   assert.deepEqual(ports.map(severityOf), ['info']);
   const redacted = only(await runRules([...answered(read('.env'), { output: 'UMLS_API_KEY=REDACTED\nGCP_REGION=europe-west4\n' })]), READ);
   assert.deepEqual(redacted.map(severityOf), ['warning'], 'the copy was redacted; the session saw the key');
+  // a template's values: stand-ins, shipped defaults, the name's own word
+  const template = only(await runRules([...ran('cat env/api.prod.env', { output: 'DJANGO_SECRET_KEY=change-me\nOIDC_CLIENT_SECRET=\nSESSION_SECRET=local-dev-secret\nDB_PASSWORD=postgres\n_AIRFLOW_WWW_USER_PASSWORD=airflow\nAPI_TOKEN=${API_TOKEN}\n' })]), READ);
+  assert.deepEqual(template.map(severityOf), ['info']);
+  const real = only(await runRules([...ran('cat env/api.prod.env', { output: 'DJANGO_SECRET_KEY=change-me\nDB_PASSWORD=Tq7v' + 'Lp2xWm\n' })]), READ);
+  assert.deepEqual(real.map(severityOf), ['warning'], 'one real value among the stand-ins');
   const unseen = only(await runRules([cmd('cat .env')]), READ);
   assert.deepEqual(unseen.map(severityOf), ['warning'], 'no result in the log: what it showed is unknown');
 });

@@ -14,6 +14,8 @@ import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
+import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
+import { selfDescribedNonSecret } from '../secrets/labelled.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -434,7 +436,7 @@ class ShownContent {
     const h = this.held.get(result.callId);
     if (!h) return;
     this.held.delete(result.callId);
-    const clean = !result.isError && !result.denied && result.output.trim().length > 0 && facts.secrets.length === 0 && !CREDENTIAL_ENTRY.test(result.output.slice(0, 200_000));
+    const clean = !result.isError && !result.denied && result.output.trim().length > 0 && facts.secrets.length === 0 && !showsCredentialEntry(result.output);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     const files = plural(h.drafts.length, 'credential file');
@@ -465,7 +467,25 @@ const HELD_READS_MAX = 200;
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
 // in a log whose copy was redacted, a short password no detector takes): the file held one.
 // Empty values (`"auths": {}`, `TOKEN=`) hold none.
-const CREDENTIAL_ENTRY = /[A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',{}[\]]/i;
+const CREDENTIAL_ENTRY = /([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}[\]])([^\s"',]+)/gi;
+const ENTRIES_MAX = 200;
+
+/**
+ * Does the output hold an entry that gives a credential a value? A redacted value counts (the
+ * original held one); a stand-in (`change-me`, `local-dev-secret`, `${VAR}`), a shipped default
+ * (`postgres`) or the name's own word (`AIRFLOW_PASSWORD=airflow`) is a template's, not a credential.
+ */
+function showsCredentialEntry(output: string): boolean {
+  let n = 0;
+  for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
+    if (++n > ENTRIES_MAX) return true;
+    if (/^(?:<?redacted>?|\*{3,}|x{4,})$/i.test(value)) return true;
+    const words = name.toLowerCase().split(/[^a-z0-9]+/);
+    if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
+    return true;
+  }
+  return false;
+}
 
 function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: HandedOver): void {
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one

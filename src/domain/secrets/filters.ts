@@ -24,7 +24,7 @@ const DOCUMENTATION_VALUES = new Set([
 
 /** Words that mark a value as a stand-in, not a credential. */
 const PLACEHOLDER_WORDS =
-  /example|placeholder|changeme|change_me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]/i;
+  /example|placeholder|change[-_]?me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]/i;
 
 /** Template and variable references: `${VAR}`, `$VAR`, `{{ x }}`, `<token>`, `%VAR%`, `process.env.X`. */
 // Also a format template's field (`{pg.password}`, `{password}`, `%(password)s`): the value is filled in later.
@@ -64,6 +64,11 @@ export function isDocumentationExample(value: string): boolean {
   if (value.startsWith('AIza') && PUBLISHED_GOOGLE_KEYS.has(createHash('sha256').update(value).digest('hex'))) return true;
   // AWS documentation keys all end this way; real keys are random base32/base64.
   return /EXAMPLE(?:KEY)?$/.test(value);
+}
+
+/** A well-known default password (`postgres`, `admin`, `changeme`): what an install ships with. */
+export function isDefaultPassword(value: string): boolean {
+  return DEFAULT_PASSWORDS.has(value.toLowerCase());
 }
 
 export function isPlaceholder(value: string): boolean {
