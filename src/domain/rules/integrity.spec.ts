@@ -471,6 +471,8 @@ test('a verification item ticked in any checklist (spec-kit tasks.md, TODO.md) w
   assert.deepEqual(only(await runRules([fix(), ...ran('go test ./...', { exitCode: 0, output: 'ok' }), edit('specs/001/tasks.md', tasks, done)]), RECORD), []);
   assert.deepEqual(only(await runRules([fix(), edit('TODO.md', '- [ ] Write unit tests for the parser\n- [ ] Add e2e tests for login', '- [x] Write unit tests for the parser\n- [x] Add e2e tests for login')]), RECORD), []);
   assert.deepEqual(only(await runRules([write('NOTES.md', '- [x] verify the build')]), RECORD), []);
+  const told = only(await runRules([prompt('Execute the tasks. For completed tasks, make sure to mark the task off as [X] in the tasks file.'), fix(), edit('specs/001/tasks.md', tasks, done)]), RECORD);
+  assert.deepEqual(told.map(severityOf), ['info'], "spec-kit's own instruction to mark tasks off");
   assert.deepEqual(only(await runRules([fix(), edit('specs/001/tasks.md', '- [ ] T029 Performance tuning and benchmarks in benches/ to verify queue wake', '- [X] T029 Performance tuning and benchmarks in benches/ to verify queue wake')]), RECORD), [], 'work done to verify something is work, not the check');
 });
 

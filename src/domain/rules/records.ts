@@ -28,7 +28,7 @@ const TICKED = /^\s*(?:[-*+]|\d+[.)])\s+\[[xX✓✔]\]\s+(.+)$/gm;
 const FAILING = /\b(?:FAIL(?:ED|ING)?|REJECTED|CHANGES[\s_]REQUESTED|NOT[\s_]MET|BLOCKED|NO[\s-]GO)\b|❌/;
 const PASSING = /\b(?:PASS(?:ED|ES)?|APPROVED|MET|DONE|GO|VERIFIED)\b|✅/;
 const EXPECTED = /^\s*(?:[-*|]\s*)?\**expected(?:\s+(?:result|output|value|status|behaviou?r))?\**\s*[:=|]\s*\**(.+?)\s*$/gim;
-const ASKS_TO_TICK = /\b(?:tick|check\s+off|mark\s+(?:\w+\s+){0,4}(?:as\s+)?(?:done|complete|completed|passed|approved)|update\s+the\s+(?:checklist|acceptance|review|status|spec)|(?:change|update|set)\s+the\s+expect(?:ed|ation))\b/i;
+const ASKS_TO_TICK = /\bmark\s+(?:\S+\s+){0,4}(?:as\s+)?\[[xX]\]|\b(?:tick|check\s+off|mark\s+(?:\w+\s+){0,4}(?:as\s+)?(?:done|complete|completed|passed|approved)|update\s+the\s+(?:checklist|acceptance|review|status|spec)|(?:change|update|set)\s+the\s+expect(?:ed|ation))\b/i;
 const DOC_FILE = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
 
 function items(text: string, re: RegExp): Set<string> {
@@ -137,13 +137,17 @@ export const RECORDS_RULES: Rule[] = [
               if (RECORD_EXT.test(w.path) && !passed) {
                 const ticked = verificationTicked(w.removed, w.added);
                 if (ticked) {
-                  setCapped(pending, event.callId, {
+                  const draft: FindingDraft = {
                     rule: acceptanceEdited.id,
                     title: 'Verification marked done without a passing run',
                     detail: `In ${safe(w.path, facts, QUOTE_MAX)} the agent ticked ${safe(ticked, facts, 200)}, while no test or build run in the session had passed.`,
                     evidence: [evidence(event, `${describeCall(event)}: ${safe(ticked, facts, 160)}`, facts)],
                     key: `verification ${w.abs}`,
-                  }, 200);
+                  };
+                  // Told to mark the tasks it completed (spec-kit's "mark the task off as [X]"): the
+                  // tick follows the instructions; whether the check was done is still said.
+                  const asker = whoAsked(requests.for(event), (t) => ASKS_TO_TICK.test(t));
+                  setCapped(pending, event.callId, asker ? asRequested(draft, acceptanceEdited, asker, 'the request asked to mark items done') : draft, 200);
                 }
               }
               continue;

@@ -33,6 +33,9 @@ export function emitContentHistory(doc: unknown[], lineOf: (i: number) => number
 }
 
 /** Reads a history entry by entry (an export that streams its turns: `/chat share` Markdown). */
+
+/** Ids made up for calls the history gave none. */
+const SYNTH_PREFIX = 'gemini-history-';
 export class ContentHistoryReader {
   private readonly out: MessageEmitter;
   /** Call id → tool name, for calls whose response has not come yet (in order: unnamed ids match FIFO). */
@@ -74,7 +77,7 @@ export class ContentHistoryReader {
 
   private call(call: Obj, line: number): void {
     const name = text(call.name) ?? 'unknown';
-    const callId = text(call.id) ?? `gemini-history-${line}-${++this.synthIds}`;
+    const callId = text(call.id) ?? `${SYNTH_PREFIX}${line}-${++this.synthIds}`;
     if (this.open.size >= MAX_OPEN_CALLS) this.open.delete(this.open.keys().next().value as string);
     this.open.set(callId, name);
     this.out.emit({ kind: 'tool_call', callId, name, input: toolInput(name, call.args) }, line, null);
@@ -103,7 +106,10 @@ export class ContentHistoryReader {
     const given = text(response.id);
     const name = text(response.name);
     // An id answers its own call (even one the history no longer holds); without ids, order does.
-    const callId = given ?? this.oldestNamed(name) ?? `gemini-history-${line}-${++this.synthIds}`;
+    // Exports of late 2025 give responses an id and their calls none: the oldest open call of the
+    // tool that had no id of its own is the one answered.
+    const unnamedCall = given !== undefined && !this.open.has(given) ? this.oldestNamed(name, true) : undefined;
+    const callId = unnamedCall ?? given ?? this.oldestNamed(name) ?? `${SYNTH_PREFIX}${line}-${++this.synthIds}`;
     const calledAs = this.open.get(callId) ?? name;
     this.open.delete(callId);
     const raw = rawFromRecording(undefined, [{ functionResponse: response }], undefined);
@@ -115,9 +121,9 @@ export class ContentHistoryReader {
   }
 
   /** The oldest open call of this tool (histories from older builds carry no call ids). */
-  private oldestNamed(name: string | undefined): string | undefined {
+  private oldestNamed(name: string | undefined, idless = false): string | undefined {
     if (name === undefined) return undefined;
-    for (const [id, n] of this.open) if (n === name) return id;
+    for (const [id, n] of this.open) if (n === name && (!idless || id.startsWith(SYNTH_PREFIX))) return id;
     return undefined;
   }
 

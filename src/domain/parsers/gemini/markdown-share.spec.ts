@@ -61,6 +61,20 @@ describe('gemini-markdown: `/chat share` Markdown is read as the history it was 
     assert.deepEqual(gist(emojiFirst.events), gist(fromJson.events), 'the emoji-first headings read the same');
   });
 
+  test('calls without ids are answered by responses that carry one (exports of late 2025): the oldest open call of that tool', () => {
+    const history: Content[] = [
+      { role: 'user', parts: [{ text: 'Build it' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: { command: 'npm run build' } } as never }] },
+      { role: 'user', parts: [{ functionResponse: { id: 'run_shell_command-1763858346007-3c82', name: 'run_shell_command', response: { output: 'Command: npm run build\nOutput: built\nError: (none)\nExit Code: 0' } } }] },
+    ];
+    const out = drive(gemini, share(history, '🧑\u200d💻', true));
+    const call = out.events.find((e) => e.kind === 'tool_call');
+    const result = out.events.find((e) => e.kind === 'tool_result');
+    assert.ok(call && result && call.kind === 'tool_call' && result.kind === 'tool_result');
+    assert.equal(result.callId, call.callId);
+    assert.equal(result.exitCode, 0);
+  });
+
   test('events point at the line of their turn', () => {
     const md = share(HISTORY);
     const out = drive(gemini, md);
