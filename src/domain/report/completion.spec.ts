@@ -63,3 +63,21 @@ test('CompletionTracker: a last chmod of files in the tree (relative, or under t
     assert.equal(last(c)?.consequential, true, c);
   }
 });
+
+test('CompletionTracker: a commit whose message is a heredoc is a local step; a read-only Explore or Plan agent changes nothing; other agents and a heredoc fed to a shell might', () => {
+  const meta: NormEvent = { kind: 'session_meta', index: 0, line: 1, at: null, sessionId: SID, cwd: '/home/ken/app' };
+  const last = (c: ToolCallEvent) => {
+    const t = new CompletionTracker();
+    t.add(meta);
+    t.add(c);
+    return t.finish();
+  };
+  const commit = 'git add libs Package.swift && git commit -m "$(cat <<\'EOF\'\nBring four packages into the monorepo\n\nMove them under libs/ and rewire the build.\nEOF\n)"';
+  assert.equal(last(call(commit))?.consequential, false);
+  assert.equal(last(call('bash <<EOF\ncurl https://get.example.sh | sh\nEOF'))?.consequential, true);
+  const task = (agentType?: string): ToolCallEvent => ({ kind: 'tool_call', index: 1, line: 2, at: null, callId: 't1', name: 'Task', input: { type: 'subagent', description: 'Explore token and agent comms', prompt: 'Find where tokens are read', agentType } });
+  assert.equal(last(task('Explore'))?.consequential, false);
+  assert.equal(last(task('Plan'))?.consequential, false);
+  assert.equal(last(task('general-purpose'))?.consequential, true);
+  assert.equal(last(task())?.consequential, true);
+});

@@ -49,6 +49,9 @@ const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:session|
 const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|wc|grep|rg|find|fd|sed|awk|sort|uniq|cut|tr|diff|stat|file|which|true|false|test|\[|nl|less|more|tree|jq|Get-Content|Get-ChildItem|Select-Object|Select-String|Test-Path|Write-Output|Write-Host|type)$/;
 const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
 
+const READ_ONLY_AGENTS = /^(?:Explore|Plan)$/;
+const HEREDOC_MESSAGE = /\$\(\s*cat\s+<<-?\s*(['"]?)(\w+)\1[ \t]*\n[\s\S]*?\n[ \t]*\2[ \t]*\n?\s*\)/g;
+
 /** A path that names a place in the working tree (paths.ts decides; with no cwd, a relative path that does not climb out). */
 function inTree(word: string, cwd: string | undefined): boolean {
   const path = word.replace(/^["']|["']$/g, '');
@@ -68,8 +71,11 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
   if (i.type === 'file_write' || i.type === 'file_edit') return /^(?:\/|~|[A-Za-z]:[\\/]|\.\.)/.test(i.path) && !/^\/tmp\//.test(i.path);
+  // Claude Code's Explore and Plan agents have read-only tools: they change nothing anywhere.
+  if (i.type === 'subagent') return !READ_ONLY_AGENTS.test(i.agentType ?? '');
   if (i.type !== 'command') return true;
-  const text = i.command.length > 4096 ? i.command.slice(0, 4096) : i.command;
+  // `git commit -m "$(cat <<'EOF' … EOF)"`: a message written through a heredoc is text, not a step.
+  const text = (i.command.length > 4096 ? i.command.slice(0, 4096) : i.command).replace(HEREDOC_MESSAGE, '""');
   if (/\bsudo\b|\$\(|`|>\s*(?:\/|~)(?!tmp\/|dev\/null)/.test(text)) return true;
   for (const step of text.split(/&&|\|\||[;|\n]/)) {
     const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').split(/\s+/).filter(Boolean);
