@@ -29,7 +29,7 @@ export const upload = meta({
   id: 'exfiltration/upload',
   severity: 'warning',
   title: 'Data uploaded to a remote host',
-  description: 'Files sent off the machine: curl -d @file / --data-binary @ / -F f=@file / -T, wget --post-file, scp or rsync to a remote host, nc/ssh fed from a file or pipe, aws s3 / gsutil / rclone uploads. Critical when the upload carries a credential file or follows a secret read in the session. Uploads to localhost or a private network are ignored.',
+  description: 'Files sent off the machine: curl -d @file / --data-binary @ / -F f=@file / -T, wget --post-file, scp or rsync to a remote host, nc/ssh fed from a file or pipe, aws s3 / gsutil / rclone uploads. Critical when the upload carries a credential file or follows a secret read in the session. Uploads to localhost or a private network are ignored. Files copied to a server the session already has a shell on (`ssh user@host …` earlier) are a deploy to a machine it administers: info, unless they carry a credential file or follow a secret read.',
   remediation: 'Check what was sent and to whom; rotate any credential that was included.',
 });
 export const dropSite = meta({
@@ -324,7 +324,8 @@ export const EXFILTRATION_RULES: Rule[] = [
       const outcomes = new Outcomes(outer, [upload, dropSite, secretThenNetwork]);
       let current: NormEvent | null = null;
       // Every finding here says data left the machine: a refused connection sent nothing.
-      const ctx: Consenting = { session: outer.session, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
+      const administered = new Set<string>();
+      const ctx: Consenting = { session: outer.session, administered, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -336,6 +337,10 @@ export const EXFILTRATION_RULES: Rule[] = [
           current = event;
           checkNetwork(ctx, event, facts, fx, flow);
           current = null;
+          for (const loc of fx.commands) {
+            const host = sshHost(loc.cmd);
+            if (host) addCapped(administered, host, 100);
+          }
           flow.fromCall(event, facts, fx);
         },
         finish() {
@@ -346,7 +351,7 @@ export const EXFILTRATION_RULES: Rule[] = [
   },
 ];
 
-function report(ctx: RuleContext, rule: string, event: NormEvent, facts: EventFacts, detail: string, excerpt: string, extra: Partial<{ severity: 'critical' | 'warning'; title: string; key: string; more: EvidenceItem[]; cause: { id: string; summary: string } }> = {}): void {
+function report(ctx: RuleContext, rule: string, event: NormEvent, facts: EventFacts, detail: string, excerpt: string, extra: Partial<{ severity: 'critical' | 'warning' | 'info'; title: string; key: string; more: EvidenceItem[]; cause: { id: string; summary: string } }> = {}): void {
   ctx.report({
     rule,
     detail,
@@ -497,6 +502,8 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
 /** The rule context of the network rules, with the requests that stand behind the current call. */
 interface Consenting extends RuleContext {
   requests(): readonly Request[];
+  /** Hosts the session has a shell on (`ssh root@host …` earlier): servers it administers. */
+  administered: ReadonlySet<string>;
 }
 
 /**
@@ -507,17 +514,31 @@ function consented(ctx: Consenting, m: typeof upload, asked: Asker): Consenting 
   return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', 'warning')) };
 }
 
+// ssh options that take a value (the host is the first word that is not one of them).
+const SSH_VALUE_OPTS = ['-i', '-p', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-E', '-b', '-c', '-m', '-O', '-Q', '-S', '-W', '-w', '-B', '-I', '-P'];
+
+/** The host an `ssh` command logs into (`root@203.0.113.7` → 203.0.113.7), or null. */
+function sshHost(cmd: SimpleCommand): string | null {
+  if (cmd.name !== 'ssh') return null;
+  const target = parseArgs(cmd.args, SSH_VALUE_OPTS).operands[0];
+  if (!target || /[$`]/.test(target)) return null;
+  return target.replace(/^[^@]*@/, '').replace(/^ssh:\/\//, '').replace(/:\d+$/, '').toLowerCase();
+}
+
 function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {
   const asked = whoAsked(outer.requests(), (t) => dictates(t, loc.cmd.text) || asksTransfer(t, hosts, files));
   const ctx = asked ? consented(outer, upload, asked) : outer;
   const sensitive = files.filter((f) => f !== '(stdin)' && f !== '(piped data)' && locate(f, loc.dir, ctx.session).sensitive !== null);
   const afterSecret = flow.strong;
   const critical = sensitive.length > 0 || afterSecret;
-  const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : '';
+  // Files copied to a server the session already works on over ssh: a deploy to the user's own
+  // machine, not data leaving for somewhere else (issue 25: where did the data go?).
+  const deploy = !critical && hosts.every((h) => outer.administered.has(h));
+  const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : deploy ? ' The session administers that server over ssh: a deploy, not data leaving.' : '';
   report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}`, loc.cmd.text, {
-    severity: critical ? 'critical' : 'warning',
-    title: critical ? 'Sensitive data uploaded to a remote host' : undefined,
-    key: hosts[0],
+    severity: critical ? 'critical' : deploy ? 'info' : 'warning',
+    title: critical ? 'Sensitive data uploaded to a remote host' : deploy ? 'Files copied to a server the session administers' : undefined,
+    key: deploy ? `deploy ${hosts[0]}` : hosts[0],
     more: afterSecret && sensitive.length === 0 && flow.first ? [flow.first] : [],
   });
 }
