@@ -602,7 +602,8 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents
   const out: Found[] = [];
   for (const w of fx.writes) {
     if (!isTest(w)) continue;
-    const skips = added(w, SKIP_MARKERS);
+    // A test file the agent is writing in this session is its own: a skip there marks a placeholder, not a project test turned off.
+    const skips = authored.owns(w) ? 0 : added(w, SKIP_MARKERS);
     if (skips > 0) out.push({ what: `${plural(skips, 'skip/focus marker')} added to ${w.path}` });
     // A whole-file write (Write, write_file, `cat > f <<EOF`) shows no removed text: compare with
     // the file as the session last showed it. `sed -i 's/old/new/'` removes and adds its pattern.
@@ -635,6 +636,11 @@ class AuthoredTests {
 
   has(abs: string): boolean {
     return this.authored.has(abs);
+  }
+
+  /** Authored already, or being authored by this very write (its first appearance in the log). */
+  owns(f: { abs: string; kind: string }): boolean {
+    return this.authored.has(f.abs) || (!this.seen.has(f.abs) && this.seen.size < CREATED_MAX && (f.kind === 'create' || f.kind === 'write'));
   }
 
   onCall(fx: Effects): void {
