@@ -741,3 +741,19 @@ test('a git command that exited non-zero changed no ref: a failed rewrite is an 
   // git clean removes file by file: a failure part-way says nothing about what went
   assert.deepEqual(only(await runRules([...ran('git clean -fdx', { exitCode: 1, output: 'warning: failed to remove build/: Permission denied' })]), GIT).map(severityOf), ['warning']);
 });
+
+test('a history rewrite the user asked for, or agreed to at the agent\'s question, is as requested (info); unasked it stays a warning', async () => {
+  const GIT = 'destructive/git-discard';
+  const rewrite = 'git filter-repo --path .claude/worktrees/ --invert-paths --refs HEAD~9..HEAD --force';
+  const agreed = only(await runRules([
+    prompt('push it'),
+    ...ran('git push', { exitCode: 1, output: 'remote: error: File .claude/worktrees/x is 120 MB' }),
+    ...answered({ kind: 'tool_call', callId: 'q1', name: 'AskUserQuestion', input: { type: 'other', args: { questions: [{ question: 'This will rewrite the 9 unpushed local commits to remove .claude/worktrees/. Proceed?' }] } } }, { output: 'User has answered your questions: "This will rewrite the 9 unpushed local commits to remove .claude/worktrees/. Proceed?"="Yes, rewrite". You can now continue with the user\'s answers in mind.' }),
+    ...ran(rewrite, { exitCode: 0, output: 'New history written' }),
+  ]), GIT);
+  assert.deepEqual(agreed.map(severityOf), ['info']);
+  const asked = only(await runRules([prompt('strip the big video file from the git history'), ...ran(rewrite, { exitCode: 0, output: 'ok' })]), GIT);
+  assert.deepEqual(asked.map(severityOf), ['info']);
+  const unasked = only(await runRules([prompt('push it'), ...ran(rewrite, { exitCode: 0, output: 'ok' })]), GIT);
+  assert.deepEqual(unasked.map(severityOf), ['warning']);
+});

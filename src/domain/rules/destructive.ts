@@ -1218,8 +1218,14 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
     }
   }
   const dictated = dictatedBy();
-  ctx.report(dictated ? asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word') : draft);
+  if (dictated) return ctx.report(asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word'));
+  // "Rewrite the 9 unpushed commits to strip the worktree files?" — "Yes, rewrite": a history
+  // rewrite the user asked for, or agreed to when the agent asked.
+  const rewrite = /history rewritten/.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null;
+  ctx.report(rewrite ? asRequested(draft, gitDiscard, rewrite, 'the request asked to rewrite the history') : draft);
 }
+
+const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;
 
 function list(files: string[]): string {
   const shown = files.slice(0, 3).join(', ');
