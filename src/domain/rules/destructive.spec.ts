@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, result, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
 import { kept } from './overwrite.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {
@@ -748,7 +748,8 @@ test('a history rewrite the user asked for, or agreed to at the agent\'s questio
   const agreed = only(await runRules([
     prompt('push it'),
     ...ran('git push', { exitCode: 1, output: 'remote: error: File .claude/worktrees/x is 120 MB' }),
-    ...answered({ kind: 'tool_call', callId: 'q1', name: 'AskUserQuestion', input: { type: 'other', args: { questions: [{ question: 'This will rewrite the 9 unpushed local commits to remove .claude/worktrees/. Proceed?' }] } } }, { output: 'User has answered your questions: "This will rewrite the 9 unpushed local commits to remove .claude/worktrees/. Proceed?"="Yes, rewrite". You can now continue with the user\'s answers in mind.' }),
+    { kind: 'tool_call' as const, callId: 'q1', name: 'AskUserQuestion', input: { type: 'other' as const, args: { questions: [{ question: 'This will rewrite the 9 unpushed local commits to remove .claude/worktrees/. Proceed?' }] } } },
+    result('q1', { output: 'User has answered your questions: "This will rewrite the 9 unpushed local commits to remove .claude/worktrees/. Proceed?"="Yes, rewrite". You can now continue with the user\'s answers in mind.' }),
     ...ran(rewrite, { exitCode: 0, output: 'New history written' }),
   ]), GIT);
   assert.deepEqual(agreed.map(severityOf), ['info']);

@@ -33,6 +33,13 @@ test('agreement in other languages counts ("sim, pode", "давай", "可以");
   for (const not of ['ok?', 'pode parar', 'não', 'isso não', '可以吗？', 'certo?']) {
     assert.deepEqual(only(await run(not), 'scope/write-outside-worktree').map(severityOf), ['warning'], not);
   }
+  // the whole list at once: "do all of them", "Faça todas essas correções", "haz todas", "全部やって"
+  for (const all of ['Do all of them', 'fix them all please', 'Faça todas essas correções', 'haz todas', 'fais tout', '全部做一下']) {
+    assert.ok(only(await run(all), 'scope/write-outside-worktree').every((d) => severityOf(d) === 'info'), all);
+  }
+  for (const not of ['do all of them need a restart?', 'fix the other one first']) {
+    assert.deepEqual(only(await run(not), 'scope/write-outside-worktree').map(severityOf), ['warning'], not);
+  }
 });
 
 test('"now implement the plan", turns after the plan was written, agrees to that plan; a plan never agreed to grants nothing', async () => {

@@ -106,7 +106,8 @@ export class RequestLog {
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
-      const agreed = this.proposal !== '' && AGREES.test(event.text.trim()) && !ASKS_BACK.test(event.text) && event.text.length <= 200;
+      const reply = event.text.trim();
+      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES_ALL.test(reply)) && !ASKS_BACK.test(event.text) && event.text.length <= 200;
       if (agreed) this.keep(this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
@@ -225,6 +226,10 @@ const ASKS_BACK = /[?？]\s*$/;
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
 // French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.
 const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
+
+// "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
+// agreed to at once (issue 25, item 5), in the languages of AGREES.
+const AGREES_ALL = /^(?:please\s+)?(?:(?:do|fix|apply|implement|make)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
 function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {
