@@ -123,3 +123,14 @@ test('CI work the request asked for is info; the same edit unasked is a warning;
   const refused = await runRules([prompt('fix the login bug'), ...answered(edit('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), { denied: true })]);
   assert.deepEqual(only(refused, EDITED).map(severityOf), ['info']);
 });
+
+test('a CI step that prints a credential file into the job log (also through ssh) is a secret printed in CI; printing other files, or piping the file into a program, is not', async () => {
+  const wf = (step: string) => `name: deploy\non: [push]\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n      - name: Verify OpenClaw path\n        run: ${step}\n`;
+  const ssh = only(await runRules([write('.github/workflows/deploy.yml', wf('ssh root@${{ secrets.HOST }} "cat /root/.openclaw/agents/main/agent/auth.json"'))]), ECHO);
+  assert.deepEqual(ssh.map(severityOf), ['warning']);
+  assert.equal(ssh[0].title, 'Credential file printed in CI');
+  assert.match(ssh[0].detail, /prints \/root\/\.openclaw\/agents\/main\/agent\/auth\.json into the CI log/);
+  assert.equal(only(await runRules([write('.github/workflows/deploy.yml', wf('cat ~/.aws/credentials'))]), ECHO).length, 1);
+  assert.deepEqual(only(await runRules([write('.github/workflows/deploy.yml', wf('cat package.json && ls -la /root/.openclaw'))]), ECHO), []);
+  assert.deepEqual(only(await runRules([write('.github/workflows/deploy.yml', wf('cat ~/.docker/config.json | docker login --password-stdin'))]), ECHO), []);
+});

@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
-import { isCiConfigFile } from '../paths.ts';
+import { classifyPath, isCiConfigFile } from '../paths.ts';
 import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { Outcomes } from './outcome.ts';
@@ -34,7 +34,7 @@ export const secretEchoed = meta({
   id: 'ci/secret-echoed',
   severity: 'warning',
   title: 'Secret printed in CI',
-  description: 'A CI step prints a secret: echo/printf/cat of ${{ secrets.X }}, toJSON(secrets), or a token variable echoed in GitLab/CircleCI. Masking of logs is best effort (encodings and substrings escape it). Not a print: the value piped into a program that consumes it (`| op signin --raw`, `| docker login --password-stdin`), written to a file (`>> $GITHUB_ENV`), or masked with ::add-mask::.',
+  description: 'A CI step prints a secret: echo/printf/cat of ${{ secrets.X }}, toJSON(secrets), or a token variable echoed in GitLab/CircleCI. Masking of logs is best effort (encodings and substrings escape it). Not a print: the value piped into a program that consumes it (`| op signin --raw`, `| docker login --password-stdin`), written to a file (`>> $GITHUB_ENV`), or masked with ::add-mask::. A step that prints a credential file (`cat ~/.aws/credentials`, `ssh host "cat /root/.app/auth.json"`) puts its tokens in every run\'s log and is reported too.',
   remediation: 'Remove the step, rotate the secret if the logs are visible to others.',
 });
 
@@ -161,4 +161,28 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   if (secretPrints(w.added) > secretPrints(w.removed)) {
     ctx.report({ rule: secretEchoed.id, detail: `${path} prints a secret into the CI log.`, evidence: ev, key: w.abs });
   }
+  const file = credentialFilePrints(w.added, ctx.session).find((f) => !credentialFilePrints(w.removed, ctx.session).includes(f));
+  if (file) {
+    ctx.report({ rule: secretEchoed.id, title: 'Credential file printed in CI', detail: `${path} prints ${safe(file, facts, QUOTE_MAX)} into the CI log: the tokens in it are in every run's log, for everyone who can read them.`, evidence: ev, key: w.abs });
+  }
+}
+
+const FILE_PRINTER = /(?:^|[\s;&|("'])(?:sudo\s+)?(?:cat|type|Get-Content|gc|head|tail|less|more|jq\s+\S+|base64)\s+["']?([~/.\w$][^\s"';&|)]*)/g;
+
+/**
+ * Credential files a CI step prints into the job log (`cat ~/.aws/credentials`, through ssh too:
+ * `ssh host "cat /root/.app/auth.json"`), by where they are.
+ */
+export function credentialFilePrints(text: string, session: RuleContext['session']): string[] {
+  const out: string[] = [];
+  if (!text) return out;
+  for (const line of text.split('\n')) {
+    for (const m of line.matchAll(FILE_PRINTER)) {
+      const path = m[1];
+      if (/\$\{\{/.test(path) || consumedOrRedirected(line.slice(m.index + m[0].length))) continue;
+      const kind = classifyPath(path, { cwd: session.cwd, home: session.home }).sensitive;
+      if (kind && kind !== 'sudoers' && out.length < 5) out.push(path);
+    }
+  }
+  return out;
 }

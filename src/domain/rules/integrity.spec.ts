@@ -190,6 +190,16 @@ test('a masked run the agent followed with the same check, unmasked and passing,
   assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run | tail -3', { exitCode: 0, output: '10 passed' })]), MASKED).length, 1);
 });
 
+test('a CI file whose test step cannot fail (`pytest -q || exit 0`) masks failures for every later run; an honest step or a masked non-test step does not', async () => {
+  const workflow = (step: string) => `name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: pip install -r requirements.txt\n      - run: ${step}\n`;
+  const masked = only(await runRules([write('.github/workflows/ci.yml', workflow('pytest -q || exit 0'))]), MASKED);
+  assert.deepEqual(masked.map(severityOf), ['warning']);
+  assert.match(masked[0].detail, /runs `pytest -q \|\| exit 0`: the step cannot fail/);
+  assert.deepEqual(only(await runRules([write('.github/workflows/ci.yml', workflow('pytest -q'))]), MASKED), []);
+  assert.deepEqual(only(await runRules([write('.github/workflows/ci.yml', workflow('rm -rf .cache || true'))]), MASKED), []);
+  assert.deepEqual(only(await runRules([write('.gitlab-ci.yml', 'test:\n  script:\n    - npm test || true\n')]), MASKED).map(severityOf), ['warning']);
+});
+
 test('pipes to tail, chained commands and masked non-test commands are fine', async () => {
   const drafts = await runRules([cmd('npm test 2>&1 | tail -20'), cmd('npm test && echo ok'), cmd('grep -rn TODO src || true'), cmd('rm -f out.log || true')]);
   assert.deepEqual(only(drafts, MASKED), []);

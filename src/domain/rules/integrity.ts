@@ -8,7 +8,8 @@ import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
-import { isTestFile } from '../paths.ts';
+import { isCiConfigFile, isTestFile } from '../paths.ts';
+import { parseShell } from '../shell/parse.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { claimAbout, DISCLOSES_PROBE_FAILURE, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -38,7 +39,7 @@ export const maskedFailure = meta({
   id: 'integrity/masked-test-failure',
   severity: 'warning',
   title: 'Test failures masked',
-  description: 'A test or build command was followed by `|| true`, `|| :`, `|| exit 0`, `|| echo …` or `; exit 0`, so it always "succeeds". Piping output into tail/head is common and is not reported (but such runs are not counted as passing either).',
+  description: 'A test or build command was followed by `|| true`, `|| :`, `|| exit 0`, `|| echo …` or `; exit 0`, so it always "succeeds" — run by the agent (reported only when no later unmasked run of the same check passed), or written into a CI file\'s step (CI then passes whatever the tests say). Piping output into tail/head is common and is not reported (but such runs are not counted as passing either).',
   remediation: 'Rerun the command without the mask and look at its exit code.',
 });
 export const noVerify = meta({
@@ -349,6 +350,18 @@ function isCodeEdit(w: FileOp, cwdKnown: boolean): boolean {
 const MASK_AFTER = /^\s*(?:[^|;&]*?)(?:\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s*(?:$|[;&|)]))/;
 
 /** `cmd || true`, `cmd; exit 0`: the command's own failure can no longer show. */
+/** Test and build steps of a CI file that cannot fail (`run: pytest -q || exit 0`), as written. */
+export function maskedSteps(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const step = line.replace(/^\s*(?:-\s*)?(?:(?:run|script|command)\s*:\s*[|>]?-?\s*)?/, '').replace(/^["']|["']$/g, '').trim();
+    if (!step || !/\|\||;\s*(?:true|exit\s+0)/.test(step) || out.length >= 5) continue;
+    const located = parseShell(step).commands.map((cmd) => ({ cmd }) as Located);
+    if (located.some((loc) => checkKind(loc.cmd) !== null && masking(loc, step))) out.push(step);
+  }
+  return out;
+}
+
 export function masking(loc: Located, raw: string): boolean {
   const at = raw.indexOf(loc.cmd.text);
   if (at < 0) return false;
@@ -505,15 +518,27 @@ export const INTEGRITY_RULES: Rule[] = [
       // with the same kind of check, unmasked, that passed hid nothing the session relied on.
       const masked = new Map<CheckKind, FindingDraft[]>();
       const unmasked = new Map<string, CheckKind>();
+      /** CI files written with a masked step, until the write's result shows it took effect. */
+      const pending = new Map<string, FindingDraft>();
       return {
         onEvent(event, facts) {
           if (event.kind === 'tool_result') {
+            const ci = pending.get(event.callId);
+            pending.delete(event.callId);
+            if (ci && !event.isError && !event.denied) ctx.report(ci);
             const kind = unmasked.get(event.callId);
             unmasked.delete(event.callId);
             if (kind && runStatus(event, true) === 'pass') masked.delete(kind);
             return;
           }
-          if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
+          if (event.kind !== 'tool_call') return;
+          // A CI file whose test or build step cannot fail (`pytest -q || exit 0`): CI stays green whatever the tests say.
+          for (const w of effectsOf(event, facts, ctx.session).writes) {
+            if (w.zone !== 'worktree' || !isCiConfigFile(w.abs)) continue;
+            const steps = maskedSteps(w.added).filter((step) => !w.removed.includes(step));
+            if (steps.length > 0) pending.set(event.callId, { rule: maskedFailure.id, title: 'Test failures masked in CI', detail: `${safe(w.path, facts, QUOTE_MAX)} runs \`${safe(steps[0], facts, QUOTE_MAX)}\`: the step cannot fail, so CI passes whatever the tests say.`, evidence: [evidence(event, `${describeCall(event)}: ${steps[0]}`, facts)], key: `ci ${w.abs}` });
+          }
+          if (event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             const kind = checkKind(loc.cmd);
@@ -530,6 +555,7 @@ export const INTEGRITY_RULES: Rule[] = [
         },
         finish() {
           for (const list of masked.values()) for (const d of list) ctx.report(d);
+          for (const d of pending.values()) ctx.report({ ...d, detail: `${d.detail} The result is not in the log.` });
         },
       };
     },
