@@ -294,8 +294,15 @@ export function resourceAct(command: SimpleCommand): { act: 'make' | 'remove'; k
   const cmd = throughRunner(command);
   const tool = toolOf(cmd).replace(/\.(sh|bat|cmd)$/, '');
   if (!VALUE_OPTS[tool]) return null;
-  const words = parseArgs(cmd.args, VALUE_OPTS[tool]).operands;
+  const parsed = parseArgs(cmd.args, [...VALUE_OPTS[tool], '-f', '--filename']);
+  const words = parsed.operands;
   const at = words.findIndex((w) => MAKES.test(w) || REMOVES.test(w));
+  // `kubectl apply -f app.yaml` then `kubectl delete -f app.yaml`: the manifest names what both act on.
+  const manifest = (tool === 'kubectl' || tool === 'oc') && at >= 0 ? optionValues(cmd.args, ['-f', '--filename'])[0] : undefined;
+  if (manifest && !/[*$`]/.test(manifest)) {
+    const ns = optionValues(cmd.args, ['-n', '--namespace'])[0] ?? '';
+    return { act: MAKES.test(words[at]) ? 'make' : 'remove', key: `${tool} -f ${manifest} ${ns}` };
+  }
   const rest = [...words.slice(0, at), ...words.slice(at + 1)];
   if (at < 0 || rest.length < 2 || rest.some((w) => /[*$`]/.test(w))) return null;
   return { act: MAKES.test(words[at]) ? 'make' : 'remove', key: [tool, ...rest].join(' ') };

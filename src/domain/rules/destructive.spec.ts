@@ -719,6 +719,9 @@ test('a cloud or cluster resource the session created, deleted again, is the ses
   assert.match(gcloud[0].detail, /created this resource itself earlier/);
   const kube = only(await runRules([...ran('kubectl create namespace qa-tmp', { exitCode: 0, output: 'namespace/qa-tmp created' }), ...ran('kubectl delete namespace qa-tmp', { exitCode: 0, output: 'namespace "qa-tmp" deleted' })]), INFRA);
   assert.deepEqual(kube.map(severityOf), ['info']);
+  const manifest = only(await runRules([...ran('kubectl apply -f k8s/deployment.yaml -n panda-ev', { exitCode: 0, output: 'deployment.apps/notification created' }), ...ran('kubectl delete -f k8s/deployment.yaml -n panda-ev', { exitCode: 0, output: 'deployment.apps "notification" deleted' })]), INFRA);
+  assert.deepEqual(manifest.map(severityOf), ['info'], 'the same manifest applied, then deleted');
+  assert.notDeepEqual(only(await runRules([...ran('kubectl delete -f k8s/deployment.yaml -n panda-ev', { exitCode: 0, output: 'deleted' })]), INFRA).map(severityOf), ['info'], 'a manifest the session never applied');
   // another resource of the same type, a create that failed, or one only listed: not the session's own
   const other = only(await runRules([...ran('kubectl create namespace qa-tmp', { exitCode: 0, output: 'created' }), ...ran('kubectl delete namespace staging', { exitCode: 0, output: 'deleted' })]), INFRA);
   assert.deepEqual(other.map(severityOf), ['critical']);
