@@ -516,6 +516,14 @@ test('overwriting a config the session showed, keeping little of it, then commit
   assert.match(hits[0].detail, /keeps 13 % of the 8 lines/);
 });
 
+test('a file rebuilt piece by piece in one call (a header with >, the listing appended with >>) is regenerated, not replaced with its first piece', async () => {
+  const shown = answered(read('docs/files_list.md'), { output: CONFIG.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n') });
+  const rebuilt = await runRules([...shown, cmd('echo "# File List" > docs/files_list.md\necho "" >> docs/files_list.md\ntree /f sources >> docs/files_list.md'), cmd('git commit -am list'), cmd('git push')]);
+  assert.deepEqual(only(rebuilt, OVER), []);
+  const stub = await runRules([...shown, cmd('echo "# File List" > docs/files_list.md'), cmd('git commit -am list'), cmd('git push')]);
+  assert.deepEqual(only(stub, OVER).map(severityOf), ['warning'], 'the header alone');
+});
+
 test('overwriting a file git showed modified by someone else, via tee, then pushing, is a warning', async () => {
   const drafts = await runRules([
     ...ran('git status --short', { output: ' M .env.local\n M src/app.ts\n' }),

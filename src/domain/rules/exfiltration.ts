@@ -495,7 +495,10 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
       reportUpload(ctx, event, facts, loc, files, hosts, flow);
       continue;
     }
-    checkSecretFlow(ctx, event, facts, loc, hosts, flow, sameEventReads.length > 0);
+    // `ssh host "cat /root/.app/auth.json"`: the read runs on that host, and its content comes
+    // back here; nothing local was read and sent.
+    const readsHere = sameEventReads.some((r) => !(loc.cmd.name === 'ssh' && r.cmd !== undefined && r.cmd !== loc.cmd && loc.cmd.text.includes(r.cmd.text)));
+    checkSecretFlow(ctx, event, facts, loc, hosts, flow, readsHere);
   }
 }
 

@@ -90,7 +90,11 @@ function overwrites(cmd: SimpleCommand, fx: Effects, zones: ReadonlySet<string> 
     const { short, long, operands } = parseArgs(cmd.args);
     if (!short.has('a') && !long.has('--append')) for (const o of operands) targets.add(o);
   }
-  return fx.writes.filter((w) => w.cmd === cmd && targets.has(w.path) && zones.has(w.zone));
+  // `echo "# Files" > list.md` then `tree /f >> list.md` in the same call: the file is rebuilt
+  // piece by piece, and the first piece says nothing about what it ends up holding.
+  const later = fx.commands.slice(fx.commands.findIndex((l) => l.cmd === cmd) + 1);
+  const appended = (path: string) => later.some((l) => l.cmd.redirects.some((r) => r.op === '>>' && r.target === path));
+  return fx.writes.filter((w) => w.cmd === cmd && targets.has(w.path) && zones.has(w.zone) && !appended(w.path));
 }
 const WORKTREE: ReadonlySet<string> = new Set(['worktree']);
 
