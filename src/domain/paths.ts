@@ -196,8 +196,7 @@ const SENSITIVE: [string, (p: string, base: string) => boolean][] = [
   ['shadow', (p) => /^\/etc\/g?shadow-?$/.test(p) || p === '/etc/master.passwd'],
   ['sudoers', (p) => /^\/etc\/sudoers(?:$|\.d(?:\/|$))/.test(p)],
   ['password-file', (_p, b) => b === '.htpasswd' || b === '.pgpass' || b === '.my.cnf' || b === '.vault-token'],
-  // auth.json: Composer's, Codex's and other tools' login tokens.
-  ['credentials-file', (_p, b) => /^credentials(?:\.json|\.toml|\.ya?ml)?$|^service[-_]?account.*\.json$|^client_secrets?\.json$|^auth\.json$/.test(b)],
+  ['credentials-file', (_p, b) => /^credentials(?:\.json|\.toml|\.ya?ml)?$|^service[-_]?account.*\.json$|^client_secrets?\.json$/.test(b)],
   ['secrets-file', (_p, b) => /^secrets?\.(?:ya?ml|json|toml|env|ini)$/.test(b)],
   ['terraform-state', (_p, b) => /\.tfstate(?:\.backup)?$/.test(b)],
   ['keychain', (p) => /\/library\/keychains(?:\/|$)|(?:^|\/)\.password-store(?:\/|$)/.test(p)],

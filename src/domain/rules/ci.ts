@@ -167,6 +167,7 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   }
 }
 
+const TOOL_LOGIN_STORE = /(?:^|\/)\.[^/]+\/(?:[^/]+\/)*auth\.json$/;
 const FILE_PRINTER = /(?:^|[\s;&|("'])(?:sudo\s+)?(?:cat|type|Get-Content|gc|head|tail|less|more|jq\s+\S+|base64)\s+["']?([~/.\w$][^\s"';&|)]*)/g;
 
 /**
@@ -181,7 +182,9 @@ export function credentialFilePrints(text: string, session: RuleContext['session
       const path = m[1];
       if (/\$\{\{/.test(path) || consumedOrRedirected(line.slice(m.index + m[0].length))) continue;
       const kind = classifyPath(path, { cwd: session.cwd, home: session.home }).sensitive;
-      if (kind && kind !== 'sudoers' && out.length < 5) out.push(path);
+      // A tool's login store in its dot-folder (`~/.openclaw/…/auth.json`, `~/.codex/auth.json`,
+      // Composer's): printing one into a job log is never needed to build or deploy.
+      if (((kind && kind !== 'sudoers') || TOOL_LOGIN_STORE.test(path)) && out.length < 5) out.push(path);
     }
   }
   return out;
