@@ -50,7 +50,8 @@ const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|
 const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
 
 const READ_ONLY_AGENTS = /^(?:Explore|Plan)$/;
-const HEREDOC_MESSAGE = /\$\(\s*cat\s+<<-?\s*(['"]?)(\w+)\1[ \t]*\n[\s\S]*?\n[ \t]*\2[ \t]*\n?\s*\)/g;
+// Quoted delimiters only (`<<'EOF'`): an unquoted heredoc expands `$(…)` in its body, which runs.
+const HEREDOC_MESSAGE = /\$\(\s*cat\s+<<-?\s*(['"])(\w+)\1[ \t]*\n[\s\S]*?\n[ \t]*\2[ \t]*\n?\s*\)/g;
 
 /** A path that names a place in the working tree (paths.ts decides; with no cwd, a relative path that does not climb out). */
 function inTree(word: string, cwd: string | undefined): boolean {

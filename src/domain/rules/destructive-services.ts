@@ -297,15 +297,27 @@ export function resourceAct(command: SimpleCommand): { act: 'make' | 'remove'; k
   const parsed = parseArgs(cmd.args, [...VALUE_OPTS[tool], '-f', '--filename']);
   const words = parsed.operands;
   const at = words.findIndex((w) => MAKES.test(w) || REMOVES.test(w));
+  if (at < 0) return null;
+  const act = MAKES.test(words[at]) ? 'make' : 'remove';
+  // Where it lives: the same name in another namespace, context, project or region is another resource.
+  const scope = SCOPE_OPTS.map((o) => optionValues(cmd.args, [o])[0] ?? '').join(' ').trim();
   // `kubectl apply -f app.yaml` then `kubectl delete -f app.yaml`: the manifest names what both act on.
-  const manifest = (tool === 'kubectl' || tool === 'oc') && at >= 0 ? optionValues(cmd.args, ['-f', '--filename'])[0] : undefined;
-  if (manifest && !/[*$`]/.test(manifest)) {
-    const ns = optionValues(cmd.args, ['-n', '--namespace'])[0] ?? '';
-    return { act: MAKES.test(words[at]) ? 'make' : 'remove', key: `${tool} -f ${manifest} ${ns}` };
-  }
+  const manifest = tool === 'kubectl' || tool === 'oc' ? optionValues(cmd.args, ['-f', '--filename'])[0] : undefined;
+  if (manifest && !/[*$`]/.test(manifest)) return { act, key: `${tool} -f ${manifest} ${scope}` };
   const rest = [...words.slice(0, at), ...words.slice(at + 1)];
-  if (at < 0 || rest.length < 2 || rest.some((w) => /[*$`]/.test(w))) return null;
-  return { act: MAKES.test(words[at]) ? 'make' : 'remove', key: [tool, ...rest].join(' ') };
+  if (rest.length < 2 || rest.some((w) => /[*$`]/.test(w))) return null;
+  return { act, key: `${[tool, ...rest].join(' ')} ${scope}` };
+}
+const SCOPE_OPTS = ['-n', '--namespace', '--context', '--cluster', '--project', '--region', '--zone', '--profile', '--subscription', '-g', '--resource-group'];
+
+/**
+ * Did a make command's output say it made something new? `apply`, `deploy`, `install` and `up`
+ * also update what exists ("configured", "unchanged"): only "created" makes it the session's.
+ */
+export function madeNew(command: SimpleCommand, output: string): boolean {
+  const words = command.args.filter((a) => !a.startsWith('-'));
+  if (words.includes('create')) return true;
+  return /\bcreated\b/i.test(output.slice(0, 20_000));
 }
 
 // ---- HTTP DELETE on search indexes --------------------------------------------------------------

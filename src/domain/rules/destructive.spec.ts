@@ -522,6 +522,8 @@ test('a file rebuilt piece by piece in one call (a header with >, the listing ap
   assert.deepEqual(only(rebuilt, OVER), []);
   const stub = await runRules([...shown, cmd('echo "# File List" > docs/files_list.md'), cmd('git commit -am list'), cmd('git push')]);
   assert.deepEqual(only(stub, OVER).map(severityOf), ['warning'], 'the header alone');
+  const echoed = await runRules([...shown, cmd('echo "" > docs/files_list.md\necho "alias x=y" >> docs/files_list.md'), cmd('git commit -am list'), cmd('git push')]);
+  assert.deepEqual(only(echoed, OVER).map(severityOf), ['warning'], 'pieces whose text the log shows are the new text: they keep none of the old lines');
 });
 
 test('overwriting a file git showed modified by someone else, via tee, then pushing, is a warning', async () => {
@@ -679,6 +681,7 @@ test('removing one system configuration file is a warning titled as such; one wh
   // one file in a folder of root's home is root's own file (a staging copy of a binary), like one file in any home
   assert.deepEqual(only(await runRules(ran('ssh root@203.0.113.7 "rm -f /root/mcp-server/mcp.new"')), 'destructive/rm-outside-worktree'), []);
   assert.deepEqual(only(await runRules(ran('sudo rm -f /root/.bashrc')), 'destructive/rm-outside-worktree').map(severityOf), ['warning'], "root's own shell profile at the top of its home is still judged");
+  assert.equal(only(await runRules(ran('sudo rm -f /root/.ssh/authorized_keys')), 'destructive/rm-outside-worktree').length, 1, "root's dot-folders are still judged");
 });
 
 test('restoring files git showed deleted brings the committed files back and loses nothing; restoring files git showed modified is still reported', async () => {
@@ -730,6 +733,11 @@ test('a cloud or cluster resource the session created, deleted again, is the ses
   const manifest = only(await runRules([...ran('kubectl apply -f k8s/deployment.yaml -n panda-ev', { exitCode: 0, output: 'deployment.apps/notification created' }), ...ran('kubectl delete -f k8s/deployment.yaml -n panda-ev', { exitCode: 0, output: 'deployment.apps "notification" deleted' })]), INFRA);
   assert.deepEqual(manifest.map(severityOf), ['info'], 'the same manifest applied, then deleted');
   assert.notDeepEqual(only(await runRules([...ran('kubectl delete -f k8s/deployment.yaml -n panda-ev', { exitCode: 0, output: 'deleted' })]), INFRA).map(severityOf), ['info'], 'a manifest the session never applied');
+  // applied to what existed ("configured"), or the same name in another context: not the session's
+  const updated = only(await runRules([...ran('kubectl apply -f k8s/deployment.yaml -n prod', { exitCode: 0, output: 'deployment.apps/api configured' }), ...ran('kubectl delete -f k8s/deployment.yaml -n prod', { exitCode: 0, output: 'deleted' })]), INFRA);
+  assert.notDeepEqual(updated.map(severityOf), ['info']);
+  const elsewhere = only(await runRules([...ran('kubectl create namespace qa --context dev', { exitCode: 0, output: 'namespace/qa created' }), ...ran('kubectl delete namespace qa --context prod', { exitCode: 0, output: 'deleted' })]), INFRA);
+  assert.notDeepEqual(elsewhere.map(severityOf), ['info']);
   // another resource of the same type, a create that failed, or one only listed: not the session's own
   const other = only(await runRules([...ran('kubectl create namespace qa-tmp', { exitCode: 0, output: 'created' }), ...ran('kubectl delete namespace staging', { exitCode: 0, output: 'deleted' })]), INFRA);
   assert.deepEqual(other.map(severityOf), ['critical']);
@@ -749,8 +757,12 @@ test('a git command that exited non-zero changed no ref: a failed rewrite is an 
   assert.deepEqual(done.map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([...ran('git update-ref -d refs/original/refs/heads/main 2>&1', { exitCode: 0, output: '' })]), GIT), []);
   assert.equal(only(await runRules([...ran('git update-ref -d refs/heads/feature', { exitCode: 0, output: '' })]), GIT).length, 1);
-  // git clean removes file by file: a failure part-way says nothing about what went
+  // git clean removes file by file, a reset can overwrite files before it fails, and a script of
+  // several lines is not one git command: a failure says nothing about what went
   assert.deepEqual(only(await runRules([...ran('git clean -fdx', { exitCode: 1, output: 'warning: failed to remove build/: Permission denied' })]), GIT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([...ran('git reset --hard origin/main', { exitCode: 128, output: 'fatal: unable to write new index file' })]), GIT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([...ran('git stash\nrm -rf /home/dev/other-app/data\ngit rebase --onto main x', { exitCode: 1, output: 'error: could not apply' })]), 'destructive/rm-outside-worktree').map(severityOf), ['critical'], 'a later line of the script is no git command');
+  assert.deepEqual(only(await runRules([...ran(rewrite, { exitCode: null, output: '', interrupted: true })]), GIT).map(severityOf), ['warning'], 'an interrupted run has no exit code to go by');
 });
 
 test('a history rewrite the user asked for, or agreed to at the agent\'s question, is as requested (info); unasked it stays a warning', async () => {

@@ -12,7 +12,7 @@ import { isCoreSystemPath } from './permissions.ts';
 import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
-import { resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
+import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 import { asRequested, DictatedCommands, dictates, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
@@ -382,8 +382,8 @@ const ENABLED_LINK = /^\/etc\/(?:nginx|apache2|httpd|php\/[^/]+\/[^/]+)\/(?:site
 /** System files whose loss alone breaks logins, sudo, booting or every program. */
 const VITAL_FILE = /^\/(?:etc\/(?:passwd|shadow|group|gshadow|sudoers|fstab|hosts|resolv\.conf|ld\.so[^/]*|pam\.d(?:\/.*)?|ssh\/sshd_config|crypttab|inittab|nsswitch\.conf|login\.defs)|boot(?:\/.*)?|s?bin\/.+|usr\/s?bin\/.+|lib(?:32|64)?\/.+|usr\/lib(?:32|64)?\/.+|dev\/.+)$/;
 
-/** A file inside a folder of root's home (`/root/app/bin.new`); dotfiles at its top (`/root/.bashrc`) stay judged. */
-const ROOT_HOME_FILE = /^\/root\/[^/]+\/.+/;
+/** A file inside a folder of root's home (`/root/app/bin.new`); its dotfiles and dot-folders (`/root/.ssh/…`) stay judged. */
+const ROOT_HOME_FILE = /^\/root\/(?!\.)[^/]+\/.+/;
 
 /** A name that is a configuration file's, not a directory's (`app.conf`, `x.service`, `app.list`). */
 const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya?ml|toml|list|repo|sources|rules|pem|crt|log)$/i;
@@ -1002,12 +1002,13 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       // Resources the session made (`… configs create dev-config`): removing one undoes the
       // session's own work, not data that was there before (issue 25, item 3).
       const made = new Set<string>();
-      const makes = new Map<string, string[]>();
+      const makes = new Map<string, { key: string; cmd: SimpleCommand }[]>();
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
           if (event.kind === 'tool_result') {
-            for (const key of makes.get(event.callId) ?? []) if (!event.isError && !event.denied) addCapped(made, key, 1_000);
+            const ran = !event.isError && !event.denied && (event.exitCode === null || event.exitCode === 0);
+            for (const { key, cmd } of makes.get(event.callId) ?? []) if (ran && madeNew(cmd, event.output)) addCapped(made, key, 1_000);
             makes.delete(event.callId);
             return;
           }
@@ -1015,7 +1016,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
             const act = resourceAct(cmd);
-            if (act?.act === 'make') setCapped(makes, event.callId, [...(makes.get(event.callId) ?? []), act.key], 200);
+            if (act?.act === 'make') setCapped(makes, event.callId, [...(makes.get(event.callId) ?? []), { key: act.key, cmd }], 200);
             const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
             const own = act?.act === 'remove' && made.has(act.key);

@@ -37,7 +37,7 @@ test('agreement in other languages counts ("sim, pode", "давай", "可以");
   for (const all of ['Do all of them', 'fix them all please', 'Faça todas essas correções', 'haz todas', 'fais tout', '全部做一下']) {
     assert.ok(only(await run(all), 'scope/write-outside-worktree').every((d) => severityOf(d) === 'info'), all);
   }
-  for (const not of ['do all of them need a restart?', 'fix the other one first']) {
+  for (const not of ['do all of them need a restart?', 'fix the other one first', '全部不要', '全部取消', 'make all']) {
     assert.deepEqual(only(await run(not), 'scope/write-outside-worktree').map(severityOf), ['warning'], not);
   }
 });

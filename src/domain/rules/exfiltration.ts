@@ -11,7 +11,7 @@ import {
   parseArgs, readsProgramFromStdin,
 } from './commands.ts';
 import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
-import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
@@ -325,22 +325,27 @@ export const EXFILTRATION_RULES: Rule[] = [
       let current: NormEvent | null = null;
       // Every finding here says data left the machine: a refused connection sent nothing.
       const administered = new Set<string>();
+      const sshCalls = new Map<string, string[]>();
       const ctx: Consenting = { session: outer.session, administered, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           if (event.kind === 'prompt') return flow.fromUser(event.text, facts);
-          if (event.kind === 'tool_result') return flow.fromOutput(event, facts);
+          if (event.kind === 'tool_result') {
+            const hosts = sshCalls.get(event.callId);
+            sshCalls.delete(event.callId);
+            if (hosts && event.exitCode === 0 && !event.denied) for (const h of hosts) addCapped(administered, h, 100);
+            return flow.fromOutput(event, facts);
+          }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           current = event;
           checkNetwork(ctx, event, facts, fx, flow);
           current = null;
-          for (const loc of fx.commands) {
-            const host = sshHost(loc.cmd);
-            if (host) addCapped(administered, host, 100);
-          }
+          // Hosts the session gets a shell on, once the ssh call's result shows it ran.
+          const hosts = fx.commands.map((l) => sshHost(l.cmd)).filter((h): h is string => h !== null);
+          if (hosts.length > 0) setCapped(sshCalls, event.callId, hosts, 200);
           flow.fromCall(event, facts, fx);
         },
         finish() {
@@ -497,7 +502,7 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
     }
     // `ssh host "cat /root/.app/auth.json"`: the read runs on that host, and its content comes
     // back here; nothing local was read and sent.
-    const readsHere = sameEventReads.some((r) => !(loc.cmd.name === 'ssh' && r.cmd !== undefined && r.cmd !== loc.cmd && loc.cmd.text.includes(r.cmd.text)));
+    const readsHere = sameEventReads.some((r) => !(loc.cmd.name === 'ssh' && r.cmd !== undefined && r.cmd.nested !== null && loc.cmd.text.includes(r.cmd.text)));
     checkSecretFlow(ctx, event, facts, loc, hosts, flow, readsHere);
   }
 }
@@ -517,15 +522,14 @@ function consented(ctx: Consenting, m: typeof upload, asked: Asker): Consenting 
   return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', 'warning')) };
 }
 
-// ssh options that take a value (the host is the first word that is not one of them).
-const SSH_VALUE_OPTS = ['-i', '-p', '-l', '-o', '-F', '-J', '-L', '-R', '-D', '-E', '-b', '-c', '-m', '-O', '-Q', '-S', '-W', '-w', '-B', '-I', '-P'];
-
-/** The host an `ssh` command logs into (`root@203.0.113.7` → 203.0.113.7), or null. */
+/**
+ * The host an `ssh` command gives the session a shell on (`ssh root@203.0.113.7 …`), or null: not
+ * a connection test (`-T`), a config query (`-G`, `-V`) or a control command (`-O`).
+ */
 function sshHost(cmd: SimpleCommand): string | null {
-  if (cmd.name !== 'ssh') return null;
-  const target = parseArgs(cmd.args, SSH_VALUE_OPTS).operands[0];
-  if (!target || /[$`]/.test(target)) return null;
-  return target.replace(/^[^@]*@/, '').replace(/^ssh:\/\//, '').replace(/:\d+$/, '').toLowerCase();
+  if (cmd.name !== 'ssh' || cmd.args.some((a) => /^-[TGVO]/.test(a))) return null;
+  const host = networkTargets(cmd)[0]?.host;
+  return host && !/[$`]/.test(host) ? host : null;
 }
 
 function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {

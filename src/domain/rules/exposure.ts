@@ -214,10 +214,8 @@ export const EXPOSURE_RULES: Rule[] = [
   },
 ];
 
-/** The user's order to push, in the words people use ("push everything", "推送", "プッシュ"). */
-const PUSH_ORDER = /\bpush\b|推送|プッシュ|푸시|empurr/i;
-/** What the agent names when it warns about the files going in. */
-const AT_STAKE = /\.(?:env|gemini|claude|codex|npmrc|netrc|ssh|aws)\b|credential|secret|sensitive|password|token|api key/i;
+/** The user's order to push, in the words people use ("push everything", "推送", "プッシュ"); not "don't push", not "push notifications". */
+const PUSH_ORDER = /(?<!\b(?:don'?t|do not|never|no need to|not)\s+)\bpush\b(?!\s*notifications?\b|\s+back\b)|推送|プッシュ|푸시|empurr/i;
 
 const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b/i;
 const STORE_SOURCE = /(?:~|\/[^\s'"]*)\/\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\/[^\s'"]+\.jsonl?\b/;
@@ -349,7 +347,9 @@ class StoreCommits {
     }
     if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && (event.exitCode === null || event.exitCode === 0) && !/\brejected\b|error: failed to push|fatal: /.test(text.slice(0, 20_000))) {
       this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
-      this.consent = orderedAfterWarning(this.requests.userRequests(), PUSH_ORDER, AT_STAKE);
+      // The files the agent named before the user's order must be the ones that went in.
+      const names = this.files.flatMap((f) => f.split('/').filter((part) => part.length >= 4 || part.startsWith('.')));
+      this.consent = orderedAfterWarning(this.requests.userRequests(), PUSH_ORDER, (said) => names.some((n) => said.includes(n)));
     }
   }
 
@@ -393,7 +393,8 @@ class DotfilesAdds {
   onCall(event: ToolCallEvent, loc: Located, facts: EventFacts): void {
     const subs = DOTFILES_ADD[loc.cmd.name];
     const ops = parseArgs(loc.cmd.args, ['--template-symlinks', '--secrets', '-x', '--exclude', '-i', '--include']).operands;
-    if (!subs || !subs.has(ops[0] ?? '')) return;
+    // `chezmoi add --encrypt` stores the file encrypted: no secret goes into the source in the clear.
+    if (!subs || !subs.has(ops[0] ?? '') || loc.cmd.args.some((a) => a === '--encrypt')) return;
     for (const path of ops.slice(1)) {
       const { sensitive, abs } = locate(path, loc.dir, this.ctx.session);
       if (!sensitive || sensitive === 'sudoers' || sensitive === 'shell-history') continue;

@@ -143,9 +143,9 @@ function scanHidden(input: string): Hidden | null {
     h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false, longestRun: 0 };
     h.count++;
     if (kind === 'zero-width characters') {
-      if (!h.splitsWord && splitChecks < SPLIT_CHECKS_MAX && LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '')) {
-        splitChecks++;
-        h.splitsWord = splitHidesInstruction(text, i);
+      if (!h.splitsWord && LETTER.test(text[i - 1] ?? '') && LETTER.test(text[i + 1] ?? '')) {
+        // The word test is cheap and runs at every split; the window around one is read only so often.
+        h.splitsWord = splitsScreenedWord(text, i) || (splitChecks++ < SPLIT_CHECKS_MAX && hidesInstruction(text, i));
       }
       run = ZERO_WIDTH.test(text[i - 1] ?? '') ? run + 1 : 1;
       if (run > h.longestRun) h.longestRun = run;
@@ -159,17 +159,21 @@ function scanHidden(input: string): Hidden | null {
 // Words a filter screens for, or an instruction to an agent turns on. A split elsewhere is how
 // typesetting breaks a word (a PDF's word joiners, a soft break in a long name) and hides nothing.
 const SCREENED_WORD = /^(?:ignore|disregard|forget|instructions?|system|prompt|assistant|execute|eval|exec|curl|wget|bash|sudo|password|passwd|token|secret|credentials?|api[_-]?key|ssh|exfiltrate|upload|send|delete|override|admin|jailbreak)$/i;
-/** Splits looked at per text: a typeset document has thousands, and the first ones tell. */
+/** Windows read per text for a hidden instruction: a typeset document has thousands of splits. */
 const SPLIT_CHECKS_MAX = 64;
 const ZERO_WIDTH_ALL = /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF]/g;
 
-/** Does the zero-width character at `i` (between two letters) split a screened word, or hide an instruction? */
-function splitHidesInstruction(text: string, i: number): boolean {
+/** Does the zero-width character at `i` (between two letters) split a word filters screen for? */
+function splitsScreenedWord(text: string, i: number): boolean {
   let start = i;
-  while (start > 0 && (LETTER.test(text[start - 1]!) || ZERO_WIDTH.test(text[start - 1]!))) start--;
+  while (start > 0 && i - start < 40 && (LETTER.test(text[start - 1]!) || ZERO_WIDTH.test(text[start - 1]!))) start--;
   let end = i + 1;
-  while (end < text.length && (LETTER.test(text[end]!) || ZERO_WIDTH.test(text[end]!))) end++;
-  if (SCREENED_WORD.test(text.slice(start, end).replace(ZERO_WIDTH_ALL, ''))) return true;
+  while (end < text.length && end - i < 40 && (LETTER.test(text[end]!) || ZERO_WIDTH.test(text[end]!))) end++;
+  return SCREENED_WORD.test(text.slice(start, end).replace(ZERO_WIDTH_ALL, ''));
+}
+
+/** Does the text around `i` read as an instruction once the zero-width characters are gone (and not before)? */
+function hidesInstruction(text: string, i: number): boolean {
   const window = text.slice(Math.max(0, i - 200), i + 200);
   return findInjection(window.replace(ZERO_WIDTH_ALL, '')) !== null && findInjection(window) === null;
 }

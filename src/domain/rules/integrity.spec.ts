@@ -188,6 +188,11 @@ test('a masked run the agent followed with the same check, unmasked and passing,
   assert.match(failed[0].detail, /no later run of the same check without the mask passed/);
   assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npm run build', { exitCode: 0, output: 'built' })]), MASKED).length, 1);
   assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run | tail -3', { exitCode: 0, output: '10 passed' })]), MASKED).length, 1);
+  // another check of the same kind (an e2e script masked, a unit runner passing), an exit code from
+  // a later command (`; echo`), or no exit code at all: the mask still stands
+  assert.equal(only(await runRules([...ran('npm run test:e2e || true', { output: '' }), ...ran('npx vitest run one.spec.ts', { exitCode: 0, output: '1 passed' })]), MASKED).length, 1);
+  assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run; echo "exit $?"', { exitCode: 0, output: 'exit 1' })]), MASKED).length, 1);
+  assert.equal(only(await runRules([...ran(masked, { output: '' }), ...ran('npx vitest run', { exitCode: null, output: 'Process running with session ID 4' })]), MASKED).length, 1);
 });
 
 test('a CI file whose test step cannot fail (`pytest -q || exit 0`) masks failures for every later run; an honest step or a masked non-test step does not', async () => {
@@ -198,6 +203,9 @@ test('a CI file whose test step cannot fail (`pytest -q || exit 0`) masks failur
   assert.deepEqual(only(await runRules([write('.github/workflows/ci.yml', workflow('pytest -q'))]), MASKED), []);
   assert.deepEqual(only(await runRules([write('.github/workflows/ci.yml', workflow('rm -rf .cache || true'))]), MASKED), []);
   assert.deepEqual(only(await runRules([write('.gitlab-ci.yml', 'test:\n  script:\n    - npm test || true\n')]), MASKED).map(severityOf), ['warning']);
+  // a masked step the file already had, kept by a whole-file rewrite, is not the agent's
+  const existing = workflow('pytest -q || exit 0');
+  assert.deepEqual(only(await runRules([...answered(read('.github/workflows/ci.yml'), { output: existing }), write('.github/workflows/ci.yml', existing.replace('ubuntu-latest', 'ubuntu-24.04'))]), MASKED), []);
 });
 
 test('pipes to tail, chained commands and masked non-test commands are fine', async () => {

@@ -5,6 +5,7 @@
 import { failureExcerpt } from './excerpt-window.ts';
 import { refusal } from './outcome.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
@@ -349,7 +350,20 @@ function isCodeEdit(w: FileOp, cwdKnown: boolean): boolean {
 
 const MASK_AFTER = /^\s*(?:[^|;&]*?)(?:\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s*(?:$|[;&|)]))/;
 
-/** `cmd || true`, `cmd; exit 0`: the command's own failure can no longer show. */
+/**
+ * Which check a command runs, to tell a rerun of the same check: the package script (`npm run
+ * test:e2e` → `script:test:e2e`), else the runner through its shim (`npx vitest run` → `vitest`).
+ */
+function checkIdentity(cmd: SimpleCommand): string {
+  const words = cmd.args.filter((a: string) => !a.startsWith('-'));
+  if (/^(?:npx|bunx|pnpx)$/.test(cmd.name) || (cmd.name === 'pnpm' && words[0] === 'dlx') || (cmd.name === 'yarn' && words[0] === 'dlx')) return words.find((w: string) => w !== 'dlx') ?? cmd.name;
+  if (/^(?:npm|pnpm|yarn|bun)$/.test(cmd.name)) return `script:${(words[0] === 'run' || words[0] === 'run-script' ? words[1] : words[0]) ?? ''}`;
+  if (/^python[\d.]*$/.test(cmd.name) && cmd.args[0] === '-m') return cmd.args[1] ?? cmd.name;
+  // Tools whose first word is the subcommand (`go test`, `cargo build`); a runner's first word is a path.
+  return MULTI_COMMAND_TOOLS.has(cmd.name) ? `${cmd.name} ${words[0] ?? ''}` : cmd.name;
+}
+const MULTI_COMMAND_TOOLS: ReadonlySet<string> = new Set(['go', 'cargo', 'dotnet', 'mvn', 'gradle', './gradlew', 'make', 'swift', 'mix', 'deno', 'bazel', 'flutter', 'dart']);
+
 /** Test and build steps of a CI file that cannot fail (`run: pytest -q || exit 0`), as written. */
 export function maskedSteps(text: string): string[] {
   const out: string[] = [];
@@ -362,6 +376,7 @@ export function maskedSteps(text: string): string[] {
   return out;
 }
 
+/** `cmd || true`, `cmd; exit 0`: the command's own failure can no longer show. */
 export function masking(loc: Located, raw: string): boolean {
   const at = raw.indexOf(loc.cmd.text);
   if (at < 0) return false;
@@ -515,39 +530,48 @@ export const INTEGRITY_RULES: Rule[] = [
     metas: [maskedFailure, noVerify],
     create(ctx) {
       // A mask matters when nothing later shows the work passing: a masked run the agent followed
-      // with the same kind of check, unmasked, that passed hid nothing the session relied on.
-      const masked = new Map<CheckKind, FindingDraft[]>();
-      const unmasked = new Map<string, CheckKind>();
+      // with the same check (the same runner or package script), unmasked, that exited 0, hid
+      // nothing the session relied on.
+      const masked = new Map<string, FindingDraft[]>();
+      const unmasked = new Map<string, string>();
       /** CI files written with a masked step, until the write's result shows it took effect. */
-      const pending = new Map<string, FindingDraft>();
+      const pending = new Map<string, FindingDraft[]>();
+      /** CI files as the session last showed them: a whole-file rewrite keeps what was there. */
+      const shownCi = new ShownContents((f) => isCiConfigFile(f.abs));
       return {
         onEvent(event, facts) {
           if (event.kind === 'tool_result') {
-            const ci = pending.get(event.callId);
+            shownCi.onResult(event, facts);
+            for (const d of pending.get(event.callId) ?? []) if (!event.isError && !event.denied) ctx.report(d);
             pending.delete(event.callId);
-            if (ci && !event.isError && !event.denied) ctx.report(ci);
-            const kind = unmasked.get(event.callId);
+            const check = unmasked.get(event.callId);
             unmasked.delete(event.callId);
-            if (kind && runStatus(event, true) === 'pass') masked.delete(kind);
+            // A real exit code 0: not a run still going (Codex's "Process running"), not a guess.
+            if (check && event.exitCode === 0 && !event.runningAs && !event.interrupted) masked.delete(check);
             return;
           }
           if (event.kind !== 'tool_call') return;
+          const fx = effectsOf(event, facts, ctx.session);
           // A CI file whose test or build step cannot fail (`pytest -q || exit 0`): CI stays green whatever the tests say.
-          for (const w of effectsOf(event, facts, ctx.session).writes) {
+          for (const w of fx.writes) {
             if (w.zone !== 'worktree' || !isCiConfigFile(w.abs)) continue;
-            const steps = maskedSteps(w.added).filter((step) => !w.removed.includes(step));
-            if (steps.length > 0) pending.set(event.callId, { rule: maskedFailure.id, title: 'Test failures masked in CI', detail: `${safe(w.path, facts, QUOTE_MAX)} runs \`${safe(steps[0], facts, QUOTE_MAX)}\`: the step cannot fail, so CI passes whatever the tests say.`, evidence: [evidence(event, `${describeCall(event)}: ${steps[0]}`, facts)], key: `ci ${w.abs}` });
+            const before = w.removed || (w.kind === 'write' ? shownCi.get(w.abs) : '');
+            const steps = maskedSteps(w.added).filter((step) => !before.includes(step));
+            if (steps.length > 0) setCapped(pending, event.callId, [...(pending.get(event.callId) ?? []), { rule: maskedFailure.id, title: 'Test failures masked in CI', detail: `${safe(w.path, facts, QUOTE_MAX)} runs \`${safe(steps[0], facts, QUOTE_MAX)}\`: the step cannot fail, so CI passes whatever the tests say.`, evidence: [evidence(event, `${describeCall(event)}: ${steps[0]}`, facts)], key: `ci ${w.abs}` }], 200);
           }
+          shownCi.onCall(event, fx);
           if (event.input.type !== 'command') return;
           const raw = event.input.command;
-          for (const loc of effectsOf(event, facts, ctx.session).commands) {
-            const kind = checkKind(loc.cmd);
-            if (kind && masking(loc, raw)) {
-              const list = masked.get(kind) ?? [];
+          const last = fx.commands.at(-1)?.cmd;
+          for (const loc of fx.commands) {
+            const check = checkKind(loc.cmd) ? checkIdentity(loc.cmd) : null;
+            if (check && masking(loc, raw)) {
+              const list = masked.get(check) ?? [];
               pushCapped(list, { rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail, and no later run of the same check without the mask passed.`, evidence: [evidence(event, raw, facts)] }, 10);
-              masked.set(kind, list);
-            } else if (kind && !event.input.background && loc.cmd.pipeLength === 1) {
-              setCapped(unmasked, event.callId, kind, 200);
+              masked.set(check, list);
+            } else if (check && !event.input.background && loc.cmd === last && loc.cmd.pipeLength === 1) {
+              // The call's exit code is this check's only when it is the last command and not piped.
+              setCapped(unmasked, event.callId, check, 200);
             }
             const bypass = hookBypass(loc);
             if (bypass) ctx.report({ rule: noVerify.id, detail: `${bypass}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
@@ -555,7 +579,7 @@ export const INTEGRITY_RULES: Rule[] = [
         },
         finish() {
           for (const list of masked.values()) for (const d of list) ctx.report(d);
-          for (const d of pending.values()) ctx.report({ ...d, detail: `${d.detail} The result is not in the log.` });
+          for (const list of pending.values()) for (const d of list) ctx.report({ ...d, detail: `${d.detail} The result is not in the log.` });
         },
       };
     },

@@ -106,21 +106,22 @@ const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied 
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
 
-// The whole call is one git command (after a `cd` and variable assignments; `2>&1` allowed).
-const ONE_GIT = /^\s*(?:cd\s+[^;&|]+&&\s*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)*git\s[^;&|]*$/;
+// The whole call is one git command on one line (after a `cd` and variable assignments; `2>&1`
+// allowed), whose operation git applies all at once or not at all: history rewrites, ref updates,
+// recovery points. Not multi-target deletes or pushes (some targets can go before one fails), nor
+// what acts on the working tree (a reset or checkout can overwrite files before it fails).
+const ONE_GIT = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*git[ \t](?:[ \t]*-[Cc][ \t]+\S+|[ \t]*--?[\w-]+(?:=\S+)?)*[ \t]*(filter-branch|filter-repo|rebase|update-ref|reflog|gc)\b[^;&|\n]*$/;
 
 /**
- * A git command that exited non-zero changed no ref: git updates refs only once an operation is
- * complete (a rewrite, a reset, a branch deletion, a push that failed leave things as they were).
- * `git clean` removes file by file, so its failure says nothing.
+ * A git operation that git applies whole (a rewrite, a ref update, dropping recovery points) and
+ * that exited non-zero changed no ref.
  */
 function failedGit(command: string | undefined, result: ToolResultEvent): Refusal | null {
-  if (!command || command.length > 4_000) return null;
-  const bare = command.replace(/\s\d?>&\d\b/g, ' ');
-  if (!ONE_GIT.test(bare) || /\bgit\s+(?:-\S+\s+)*clean\b/.test(bare)) return null;
-  const code = result.exitCode ?? 1;
+  if (!command || command.length > 4_000 || result.exitCode === null || result.exitCode === 0 || result.interrupted || result.runningAs) return null;
+  const bare = command.replace(/[ \t]\d?>&\d\b/g, ' ').replace(/\s+$/, '');
+  if (!ONE_GIT.test(bare)) return null;
   const line = result.output.split('\n').find((l) => /^(?:fatal|error):/.test(l.trim())) ?? null;
-  return { why: `git exited with code ${code}, so the operation did not complete and the refs are as they were`, line };
+  return { why: `git exited with code ${result.exitCode}, so the operation did not complete and the refs are as they were`, line };
 }
 
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */

@@ -90,12 +90,22 @@ function overwrites(cmd: SimpleCommand, fx: Effects, zones: ReadonlySet<string> 
     const { short, long, operands } = parseArgs(cmd.args);
     if (!short.has('a') && !long.has('--append')) for (const o of operands) targets.add(o);
   }
-  // `echo "# Files" > list.md` then `tree /f >> list.md` in the same call: the file is rebuilt
-  // piece by piece, and the first piece says nothing about what it ends up holding.
+  // `echo "# Files" > list.md` then more `>>` in the same call: the file is rebuilt piece by piece.
+  // Its new text is all the pieces; a piece a program writes (`tree /f >> list.md`) is unknown, so
+  // what the file ends up holding cannot be compared with what it held.
   const later = fx.commands.slice(fx.commands.findIndex((l) => l.cmd === cmd) + 1);
-  const appended = (path: string) => later.some((l) => l.cmd.redirects.some((r) => r.op === '>>' && r.target === path));
-  return fx.writes.filter((w) => w.cmd === cmd && targets.has(w.path) && zones.has(w.zone) && !appended(w.path));
+  const out: FileOp[] = [];
+  for (const w of fx.writes) {
+    if (w.cmd !== cmd || !targets.has(w.path) || !zones.has(w.zone)) continue;
+    const pieces = later.filter((l) => l.cmd.redirects.some((r) => r.op === '>>' && r.target === w.path));
+    if (pieces.some((l) => !TEXT_WRITERS.has(l.cmd.name))) continue;
+    const appended = fx.writes.filter((a) => a.path === w.path && pieces.some((l) => l.cmd === a.cmd)).map((a) => a.added);
+    out.push(appended.length > 0 ? { ...w, added: [w.added, ...appended].join('\n') } : w);
+  }
+  return out;
 }
+/** Commands whose written text the log shows (`echo`, `printf`, a heredoc into `cat`). */
+const TEXT_WRITERS: ReadonlySet<string> = new Set(['echo', 'printf', 'cat']);
 const WORKTREE: ReadonlySet<string> = new Set(['worktree']);
 
 /** Commands that keep a copy of a file before it is replaced. */

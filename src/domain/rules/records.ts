@@ -96,7 +96,9 @@ export const RECORDS_RULES: Rule[] = [
       let passed = false;
       let lastFailed: { index: number; text: string } | null = null;
       let lastEdit = -1;
-      const pending = new Map<string, FindingDraft>();
+      /** Drafts of a call (several files, or a record and a verification in one), until its result. */
+      const pending = new Map<string, FindingDraft[]>();
+      const hold = (callId: string, d: FindingDraft) => setCapped(pending, callId, [...(pending.get(callId) ?? []), d], 200);
       /** Records the session read or edited (they existed), and those the agent wrote from scratch. */
       const seen = new Set<string>();
       const own = new Set<string>();
@@ -104,9 +106,9 @@ export const RECORDS_RULES: Rule[] = [
         onEvent(event: NormEvent, facts: EventFacts) {
           requests.onEvent(event);
           if (event.kind === 'tool_result') {
-            const draft = pending.get(event.callId);
+            const drafts = pending.get(event.callId) ?? [];
             pending.delete(event.callId);
-            if (draft && !event.isError && !event.denied) ctx.report(draft);
+            if (!event.isError && !event.denied) for (const d of drafts) ctx.report(d);
             const run = open.get(event.callId);
             open.delete(event.callId);
             if (!run) return;
@@ -147,7 +149,7 @@ export const RECORDS_RULES: Rule[] = [
                   // Told to mark the tasks it completed (spec-kit's "mark the task off as [X]"): the
                   // tick follows the instructions; whether the check was done is still said.
                   const asker = whoAsked(requests.for(event), (t) => ASKS_TO_TICK.test(t));
-                  setCapped(pending, event.callId, asker ? asRequested(draft, acceptanceEdited, asker, 'the request asked to mark items done') : draft, 200);
+                  hold(event.callId, asker ? asRequested(draft, acceptanceEdited, asker, 'the request asked to mark items done') : draft);
                 }
               }
               continue;
@@ -175,11 +177,11 @@ export const RECORDS_RULES: Rule[] = [
             const asker = whoAsked(requests.for(event), (t) => ASKS_TO_TICK.test(t));
             if (asker) draft = asRequested(draft, acceptanceEdited, asker, 'the request asked to mark items or change the record');
             // Reported once the edit succeeded: a refused or failed edit changed nothing.
-            setCapped(pending, event.callId, draft, 200);
+            hold(event.callId, draft);
           }
         },
         finish() {
-          for (const d of pending.values()) ctx.report(d);
+          for (const list of pending.values()) for (const d of list) ctx.report(d);
         },
       };
     },

@@ -35,11 +35,6 @@ const SUBAGENTS_MAX = 200;
 const ANSWERS_MAX = 1_000;
 
 /**
- * The requests in force, per thread: the user's last prompts for the main thread (a request
- * often spans "add X to CLAUDE.md" then "go ahead"), and for a subagent the prompt its Task call
- * gave it. Bounded: 30 prompts (the last three whole) and the prompts of at most 200 subagents.
- */
-/**
  * The one request log of an analysis (keyed by its session facts): every rule reads the same
  * requests, and each event updates them once, by whichever rule sees the event first — the rules
  * all feed their log before they judge the event, so each sees the same requests it would with a
@@ -56,6 +51,11 @@ export function requestsOf(session: object): RequestLog {
   return log;
 }
 
+/**
+ * The requests in force, per thread: the user's last prompts for the main thread (a request
+ * often spans "add X to CLAUDE.md" then "go ahead"), and for a subagent the prompt its Task call
+ * gave it. Bounded: 30 prompts (the last three whole) and the prompts of at most 200 subagents.
+ */
 export class RequestLog {
   /** The event this log last took in: the rules sharing it each pass it on, it counts once. */
   private last: NormEvent | null = null;
@@ -71,7 +71,11 @@ export class RequestLog {
   private plan = '';
   /** A question the agent put to the user through a tool, until its answer comes. */
   private question: { callId: string; text: string } | null = null;
-  /** Answers about the requests in force (per file, per path), forgotten when they change. */
+  /**
+   * Answers about the requests in force (per file, per path), forgotten when they change. Shared
+   * by every rule of the analysis: a key names its question (`path:`, `cmd:`, `place:` …), so two
+   * rules may share one only when they ask the same thing.
+   */
   private readonly answers = new Map<string, Asker | null>();
 
   onEvent(event: NormEvent): void {
@@ -115,7 +119,10 @@ export class RequestLog {
       this.proposal = '';
       this.keep(event.text.slice(0, PROMPT_MAX), false, answered);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
-      if (older >= 0) this.prompts[older] = { ...this.prompts[older], text: this.prompts[older].text.slice(0, EARLIER_PROMPT_MAX), after: this.prompts[older].after?.slice(-EARLIER_PROMPT_MAX) };
+      if (older >= 0) {
+        const kept = this.prompts[older];
+        this.prompts[older] = { ...kept, text: kept.text.slice(0, EARLIER_PROMPT_MAX), ...(kept.after ? { after: kept.after.slice(-EARLIER_PROMPT_MAX) } : {}) };
+      }
       this.answers.clear();
     } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
       const text = event.input.prompt.slice(0, PROMPT_MAX);
@@ -181,18 +188,18 @@ export function removalGrant(requests: readonly Request[]): string | null {
 }
 
 /**
- * The user's own words ordering an act (`order`: "no push everything i'll make my repo private")
- * in answer to a message of the agent's that named what was at stake (`named`: the files it
- * flagged): informed consent, quoted to the end of its clause; null when there is none. The
- * user knew, so the finding is one step lower — never silent: what went out still has to be undone.
+ * The user's last own words, when they order an act (`order`: "no push everything i'll make my
+ * repo private") in answer to a message of the agent's that named what was at stake (`named`: the
+ * files it flagged): informed consent, quoted as the sentence that holds the order; null otherwise.
+ * The user knew, so the finding is one step lower — never silent: what went out still has to be undone.
  */
-export function orderedAfterWarning(requests: readonly Request[], order: RegExp, named: RegExp): string | null {
-  for (const r of requests) {
-    if (r.by !== 'user' || r.agreed || !r.after || !named.test(r.after)) continue;
-    const m = order.exec(r.text);
-    if (m) return r.text.slice(Math.max(0, r.text.lastIndexOf('\n', m.index) + 1), m.index + 80).split(/[.;!?\n]/)[0].trim();
-  }
-  return null;
+export function orderedAfterWarning(requests: readonly Request[], order: RegExp, named: (said: string) => boolean): string | null {
+  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.agreed);
+  if (!last?.after || !named(last.after)) return null;
+  const m = order.exec(last.text);
+  if (!m) return null;
+  const from = Math.max(last.text.lastIndexOf('\n', m.index), ...['.', '!', '?', ';'].map((p) => last.text.lastIndexOf(p, m.index))) + 1;
+  return last.text.slice(from, m.index + 80).split(/[.;!?\n]/)[0].trim();
 }
 
 /** The first of the user's own requests (not an agreed proposal) that `grant` matches, quoted to the end of its clause. */
@@ -229,7 +236,7 @@ const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
-const AGREES_ALL = /^(?:please\s+)?(?:(?:do|fix|apply|implement|make)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
+const AGREES_ALL = /^(?:please\s+)?(?:(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
 function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {

@@ -322,6 +322,7 @@ test('a credential file handed to a dotfiles manager (chezmoi add, yadm add) is 
   assert.equal(only(await runRules([...ran('yadm add ~/.npmrc ~/.zshrc', { output: '' })]), CRED).length, 1);
   assert.deepEqual(only(await runRules([...ran('chezmoi add ~/.zshrc ~/.config/nvim/init.lua', { output: '' }), ...ran('chezmoi managed', { output: '.zshrc' })]), CRED), []);
   assert.deepEqual(only(await runRules([...ran('chezmoi add ~/.ssh/id_ed25519', { denied: true, output: 'The user doesn\'t want to proceed' })]), CRED), []);
+  assert.deepEqual(only(await runRules([...ran('chezmoi add --encrypt ~/.cyrus/.env', { output: '' })]), CRED), [], 'stored encrypted');
 });
 
 test("the user's own credential stores going into a commit (a repository rooted at home): staged or committed a warning, pushed a critical; a project's .npmrc is not a store", async () => {
@@ -370,6 +371,8 @@ test('a credential file whose shown content holds no credential was read harmles
   assert.deepEqual(ports.map(severityOf), ['info']);
   const redacted = only(await runRules([...answered(read('.env'), { output: 'UMLS_API_KEY=REDACTED\nGCP_REGION=europe-west4\n' })]), READ);
   assert.deepEqual(redacted.map(severityOf), ['warning'], 'the copy was redacted; the session saw the key');
+  const bracketed = only(await runRules([...answered(read('.env'), { output: 'UMLS_API_KEY=[REDACTED]\n' })]), READ);
+  assert.deepEqual(bracketed.map(severityOf), ['warning'], '[REDACTED] too');
   // a template's values: stand-ins, shipped defaults, the name's own word
   const template = only(await runRules([...ran('cat env/api.prod.env', { output: 'DJANGO_SECRET_KEY=change-me\nOIDC_CLIENT_SECRET=\nSESSION_SECRET=local-dev-secret\nDB_PASSWORD=postgres\n_AIRFLOW_WWW_USER_PASSWORD=airflow\nAPI_TOKEN=${API_TOKEN}\n' })]), READ);
   assert.deepEqual(template.map(severityOf), ['info']);

@@ -467,7 +467,7 @@ const HELD_READS_MAX = 200;
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
 // in a log whose copy was redacted, a short password no detector takes): the file held one.
 // Empty values (`"auths": {}`, `TOKEN=`) hold none.
-const CREDENTIAL_ENTRY = /([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}[\]])([^\s"',]+)/gi;
+const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
 const ENTRIES_MAX = 200;
 
 /**
@@ -479,7 +479,7 @@ function showsCredentialEntry(output: string): boolean {
   let n = 0;
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
-    if (/^(?:<?redacted>?|\*{3,}|x{4,})$/i.test(value)) return true;
+    if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) return true;
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
     return true;

@@ -153,8 +153,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   value = value.replace(/[.,;:)\]}]+$/, '');
   // `sed 's/PASSWORD=.*/PASSWORD=new/'`: the pattern side is a regular expression, not a value;
   // the replacement side ends at sed's delimiter.
-  if (/^(?:\.[*+]|\[\^|\\[sSwWdD])/.test(value)) return null;
-  if (value.endsWith('/') && /^g?["'`]/.test(text.slice(at + value.length, at + value.length + 2))) value = value.slice(0, -1);
+  if (/^\.[*+]/.test(value)) return null;
+  const delimiter = /\/g?$/.exec(value);
+  if (delimiter && /^["'`]/.test(text.slice(at + value.length, at + value.length + 1)) && /\bs\/[^/\n]*\/[^\n]*$/.test(text.slice(Math.max(0, start - 200), at))) value = value.slice(0, -delimiter[0].length);
   // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
   if (text[at + value.length] === '(') return null;
   // `updatingPassword: 'Updating password...'`: a word and one more word to the closing quote,

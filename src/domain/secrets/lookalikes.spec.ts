@@ -32,6 +32,8 @@ it('UI labels under a password name, calls that make a value, and a file name af
   assert.deepEqual((await detectSecrets(`password: '${value}',`)).map((h) => h.value), [value], 'a quoted value is still one');
   assert.deepEqual((await detectSecrets(`rg -n "Password=${value}" .env.api`)).map((h) => h.value), [value], 'a value inside the pattern is still one');
   assert.deepEqual((await detectSecrets(`sed -i 's/POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=${value}/' .env`)).map((h) => h.value), [value], "sed's replacement is the value, without sed's delimiter");
+  assert.deepEqual((await detectSecrets(`sed -i 's/DB_PASSWORD=.*/DB_PASSWORD=${value}/g' .env`)).map((h) => h.value), [value], 'with the g flag too');
+  assert.deepEqual((await detectSecrets(`API_KEY="${value}ab/"`)).map((h) => h.value), [`${value}ab/`], 'a value ending in a slash outside sed keeps it');
 });
 
 it('a variable named for what it holds (app_secret: appSecret, token: accessToken) is code, not a value to mask', async () => {
