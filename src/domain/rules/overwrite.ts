@@ -83,7 +83,7 @@ export function kept(old: Set<number> | Set<string>, next: string): number {
 }
 
 /** Files a command replaces wholesale: `>`/`>|` redirects, `tee` without -a. */
-function overwrites(cmd: SimpleCommand, fx: Effects, zones: ReadonlySet<string> = WORKTREE): FileOp[] {
+function overwrites(cmd: SimpleCommand, fx: Effects, unsure: boolean, zones: ReadonlySet<string> = WORKTREE): FileOp[] {
   const targets = new Set<string>();
   for (const r of cmd.redirects) if ((r.op === '>' || r.op === '>|' || r.op === '1>') && !r.target.startsWith('&') && !/^\/dev\//.test(r.target)) targets.add(r.target);
   if (cmd.name === 'tee') {
@@ -98,7 +98,9 @@ function overwrites(cmd: SimpleCommand, fx: Effects, zones: ReadonlySet<string> 
   for (const w of fx.writes) {
     if (w.cmd !== cmd || !targets.has(w.path) || !zones.has(w.zone)) continue;
     const pieces = later.filter((l) => l.cmd.redirects.some((r) => r.op === '>>' && r.target === w.path));
-    if (pieces.some((l) => !TEXT_WRITERS.has(l.cmd.name))) continue;
+    // Any program among the later commands may be one of the pieces, and a script the shell parser
+    // could not read whole (`unsure`: PowerShell's backticks) may hold more of them.
+    if (pieces.length > 0 && (unsure || later.some((l) => !TEXT_WRITERS.has(l.cmd.name)))) continue;
     const appended = fx.writes.filter((a) => a.path === w.path && pieces.some((l) => l.cmd === a.cmd)).map((a) => a.added);
     out.push(appended.length > 0 ? { ...w, added: [w.added, ...appended].join('\n') } : w);
   }
@@ -116,10 +118,10 @@ function backsUp(cmd: SimpleCommand, fx: Effects, abs: string): boolean {
 }
 
 /** Files a command or a write tool replaces wholesale, outside the working tree. */
-function replacedOutside(event: NormEvent & { kind: 'tool_call' }, fx: Effects): FileOp[] {
+function replacedOutside(event: NormEvent & { kind: 'tool_call' }, fx: Effects, unsure: boolean): FileOp[] {
   const outside = (w: FileOp) => OUTSIDE_ZONES.has(w.zone) && !AGENT_STORE.test(w.abs);
   if (event.input.type === 'file_write') return fx.writes.filter((w) => w.via === 'tool' && outside(w));
-  return fx.commands.flatMap((loc) => overwrites(loc.cmd, fx, OUTSIDE_ZONES)).filter(outside);
+  return fx.commands.flatMap((loc) => overwrites(loc.cmd, fx, unsure, OUTSIDE_ZONES)).filter(outside);
 }
 const OUTSIDE_ZONES: ReadonlySet<string> = new Set(['home', 'system', 'other']);
 const AGENT_STORE = /\/\.(?:claude|codex|gemini)(?:[^/]*)\//;
@@ -209,7 +211,7 @@ export const OVERWRITE_RULES: Rule[] = [
               for (const o of overwrites_.filter((x) => x.committed)) report(ctx, o, evidence(event, loc.cmd.text, facts));
               overwrites_ = overwrites_.filter((x) => !x.committed);
             }
-            for (const w of overwrites(loc.cmd, fx)) {
+            for (const w of overwrites(loc.cmd, fx, facts.shell?.hadErrors === true)) {
               const why = judge(w, shown, dirty, own, backedUp);
               if (why && overwrites_.length < 20) {
                 const o: Overwrite = { ev: evidence(event, loc.cmd.text, facts), path: w.path, why, committed: null };
@@ -256,7 +258,7 @@ export const OVERWRITE_RULES: Rule[] = [
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
-          for (const w of replacedOutside(event, fx)) {
+          for (const w of replacedOutside(event, fx, facts.shell?.hadErrors === true)) {
             const why = lostContent(w, known, own, sizes.get(w.abs));
             if (!why) continue;
             const ev = evidence(event, w.cmd?.text ?? describeCall(event), facts);

@@ -188,13 +188,14 @@ export function removalGrant(requests: readonly Request[]): string | null {
 }
 
 /**
- * The user's last own words, when they order an act (`order`: "no push everything i'll make my
+ * The user's newest own words that order an act (`order`: "no push everything i'll make my
  * repo private") in answer to a message of the agent's that named what was at stake (`named`: the
  * files it flagged): informed consent, quoted as the sentence that holds the order; null otherwise.
  * The user knew, so the finding is one step lower — never silent: what went out still has to be undone.
  */
 export function orderedAfterWarning(requests: readonly Request[], order: RegExp, named: (said: string) => boolean): string | null {
-  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.agreed);
+  // The user's newest order of this kind: a later "yes" to something else neither adds nor takes it back.
+  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.agreed && order.test(r.text));
   if (!last?.after || !named(last.after)) return null;
   const m = order.exec(last.text);
   if (!m) return null;
