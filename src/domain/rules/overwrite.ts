@@ -100,7 +100,7 @@ function overwrites(cmd: SimpleCommand, fx: Effects, unsure: boolean, zones: Rea
     const pieces = later.filter((l) => l.cmd.redirects.some((r) => r.op === '>>' && r.target === w.path));
     // Any program among the later commands may be one of the pieces, and a script the shell parser
     // could not read whole (`unsure`: PowerShell's backticks) may hold more of them.
-    if (pieces.length > 0 && (unsure || later.some((l) => !TEXT_WRITERS.has(l.cmd.name)))) continue;
+    if (unsure || (pieces.length > 0 && later.some((l) => !TEXT_WRITERS.has(l.cmd.name)))) continue;
     const appended = fx.writes.filter((a) => a.path === w.path && pieces.some((l) => l.cmd === a.cmd)).map((a) => a.added);
     out.push(appended.length > 0 ? { ...w, added: [w.added, ...appended].join('\n') } : w);
   }
