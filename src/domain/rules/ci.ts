@@ -3,8 +3,8 @@
 // permissions, secrets printed to logs) are known ways to hand those secrets to strangers.
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
-import { effectsOf, type FileOp } from './effects.ts';
-import { classifyPath, isCiConfigFile } from '../paths.ts';
+import { effectsOf, locate, type FileOp } from './effects.ts';
+import { isCiConfigFile } from '../paths.ts';
 import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { Outcomes } from './outcome.ts';
@@ -161,7 +161,8 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   if (secretPrints(w.added) > secretPrints(w.removed)) {
     ctx.report({ rule: secretEchoed.id, detail: `${path} prints a secret into the CI log.`, evidence: ev, key: w.abs });
   }
-  const file = credentialFilePrints(w.added, ctx.session).find((f) => !credentialFilePrints(w.removed, ctx.session).includes(f));
+  const before = credentialFilePrints(w.removed, ctx.session);
+  const file = credentialFilePrints(w.added, ctx.session).find((f) => !before.includes(f));
   if (file) {
     ctx.report({ rule: secretEchoed.id, title: 'Credential file printed in CI', detail: `${path} prints ${safe(file, facts, QUOTE_MAX)} into the CI log: the tokens in it are in every run's log, for everyone who can read them.`, evidence: ev, key: w.abs });
   }
@@ -181,7 +182,7 @@ export function credentialFilePrints(text: string, session: RuleContext['session
     for (const m of line.matchAll(FILE_PRINTER)) {
       const path = m[1];
       if (/\$\{\{/.test(path) || consumedOrRedirected(line.slice(m.index + m[0].length))) continue;
-      const kind = classifyPath(path, { cwd: session.cwd, home: session.home }).sensitive;
+      const kind = locate(path, null, session).sensitive;
       // A tool's login store in its dot-folder (`~/.openclaw/…/auth.json`, `~/.codex/auth.json`,
       // Composer's): printing one into a job log is never needed to build or deploy.
       if (((kind && kind !== 'sudoers') || TOOL_LOGIN_STORE.test(path)) && out.length < 5) out.push(path);

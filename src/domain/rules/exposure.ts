@@ -9,6 +9,7 @@ import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { HeldDrafts } from './outcome.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -386,15 +387,16 @@ const DOTFILES_ADD: Readonly<Record<string, ReadonlySet<string>>> = { chezmoi: n
  * ran (a warning, as a commit of the file would be).
  */
 class DotfilesAdds {
-  private readonly pending = new Map<string, FindingDraft[]>();
+  private readonly pending = new HeldDrafts();
 
   constructor(private readonly ctx: RuleContext) {}
 
   onCall(event: ToolCallEvent, loc: Located, facts: EventFacts): void {
     const subs = DOTFILES_ADD[loc.cmd.name];
-    const ops = parseArgs(loc.cmd.args, ['--template-symlinks', '--secrets', '-x', '--exclude', '-i', '--include']).operands;
     // `chezmoi add --encrypt` stores the file encrypted: no secret goes into the source in the clear.
-    if (!subs || !subs.has(ops[0] ?? '') || loc.cmd.args.some((a) => a === '--encrypt')) return;
+    if (!subs || loc.cmd.args.includes('--encrypt')) return;
+    const ops = parseArgs(loc.cmd.args, ['--template-symlinks', '--secrets', '-x', '--exclude', '-i', '--include']).operands;
+    if (!subs.has(ops[0] ?? '')) return;
     for (const path of ops.slice(1)) {
       const { sensitive, abs } = locate(path, loc.dir, this.ctx.session);
       if (!sensitive || sensitive === 'sudoers' || sensitive === 'shell-history') continue;
@@ -405,14 +407,12 @@ class DotfilesAdds {
         evidence: [evidence(event, loc.cmd.text, facts)],
         key: `dotfiles ${abs}`,
       };
-      if (this.pending.size < COPIES_MAX) this.pending.set(event.callId, [...(this.pending.get(event.callId) ?? []), draft]);
+      this.pending.hold(event.callId, draft);
     }
   }
 
   onResult(result: ToolResultEvent): void {
-    const drafts = this.pending.get(result.callId);
-    this.pending.delete(result.callId);
-    if (drafts && !result.denied && !result.isError) for (const d of drafts) this.ctx.report(d);
+    for (const d of this.pending.settle(result)) this.ctx.report(d);
   }
 }
 

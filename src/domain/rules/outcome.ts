@@ -7,7 +7,7 @@
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { FindingDraft, Rule, RuleContext } from './types.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { clip, oneLine } from './util.ts';
+import { clip, oneLine, setCapped } from './util.ts';
 
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
 export type Effect = 'network' | 'write' | 'run';
@@ -233,5 +233,32 @@ export class Outcomes {
       evidence: [...draft.evidence, ...(r.line ? [{ index: result.index, excerpt: clip(oneLine(r.line)) }] : [])],
       key: `${draft.key ?? draft.rule} (attempted)`,
     };
+  }
+}
+
+const HELD_CALLS_MAX = 200;
+
+/**
+ * Drafts about what a call changed, held until its result: passed on when the call ran (no error,
+ * not refused), dropped when it did not. For findings whose event is the change itself (a file
+ * written, a record edited), where a failed call changed nothing to report even as an attempt.
+ */
+export class HeldDrafts {
+  private readonly held = new Map<string, FindingDraft[]>();
+
+  hold(callId: string, draft: FindingDraft): void {
+    setCapped(this.held, callId, [...(this.held.get(callId) ?? []), draft], HELD_CALLS_MAX);
+  }
+
+  /** The drafts this result releases (none when the call failed or was refused). */
+  settle(result: ToolResultEvent): FindingDraft[] {
+    const drafts = this.held.get(result.callId) ?? [];
+    this.held.delete(result.callId);
+    return result.isError || result.denied ? [] : drafts;
+  }
+
+  /** Drafts of calls the log never answered. */
+  unanswered(): FindingDraft[] {
+    return [...this.held.values()].flat();
   }
 }

@@ -8,6 +8,7 @@ import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { checkKind } from './commands.ts';
 import { runStatus } from './integrity.ts';
+import { HeldDrafts } from './outcome.ts';
 import { asRequested, requestsOf, whoAsked } from './requests.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
@@ -97,8 +98,8 @@ export const RECORDS_RULES: Rule[] = [
       let lastFailed: { index: number; text: string } | null = null;
       let lastEdit = -1;
       /** Drafts of a call (several files, or a record and a verification in one), until its result. */
-      const pending = new Map<string, FindingDraft[]>();
-      const hold = (callId: string, d: FindingDraft) => setCapped(pending, callId, [...(pending.get(callId) ?? []), d], 200);
+      const pending = new HeldDrafts();
+      const hold = (callId: string, d: FindingDraft) => pending.hold(callId, d);
       /** Records the session read or edited (they existed), and those the agent wrote from scratch. */
       const seen = new Set<string>();
       const own = new Set<string>();
@@ -106,9 +107,7 @@ export const RECORDS_RULES: Rule[] = [
         onEvent(event: NormEvent, facts: EventFacts) {
           requests.onEvent(event);
           if (event.kind === 'tool_result') {
-            const drafts = pending.get(event.callId) ?? [];
-            pending.delete(event.callId);
-            if (!event.isError && !event.denied) for (const d of drafts) ctx.report(d);
+            for (const d of pending.settle(event)) ctx.report(d);
             const run = open.get(event.callId);
             open.delete(event.callId);
             if (!run) return;
@@ -181,7 +180,7 @@ export const RECORDS_RULES: Rule[] = [
           }
         },
         finish() {
-          for (const list of pending.values()) for (const d of list) ctx.report(d);
+          for (const d of pending.unanswered()) ctx.report(d);
         },
       };
     },

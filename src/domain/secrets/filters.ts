@@ -109,11 +109,16 @@ export function isSequential(value: string): boolean {
  * with spaces. A credential decodes to bytes or to a single `user:password` word.
  */
 export function isOrdinaryBase64Text(value: string): boolean {
-  if (value.length < 16 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
-  const decoded = Buffer.from(value, 'base64').toString('latin1');
-  if (decoded.length < 12) return false;
+  const decoded = base64Decoded(value);
+  if (decoded === null || decoded.length < 12) return false;
   const printable = decoded.replace(/[^\x20-\x7e]/g, '').length / decoded.length;
   return printable > 0.95 && (decoded.match(/ /g)?.length ?? 0) >= 2 && /[a-z]{3,} [a-z]{2,}/i.test(decoded);
+}
+
+/** What a base64-shaped value of 16 characters or more decodes to (as latin1), or null. */
+export function base64Decoded(value: string): string | null {
+  if (value.length < 16 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  return Buffer.from(value, 'base64').toString('latin1');
 }
 
 /**

@@ -8,7 +8,7 @@ import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.t
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { base64Decoded, isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -314,9 +314,8 @@ function isCredentialValue(name: string, value: string): boolean {
  * before encoding it. A real key decodes to random bytes.
  */
 export function encodesStandIn(value: string): boolean {
-  if (value.length < 16 || value.length > 400 || !/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
-  const decoded = Buffer.from(value, 'base64').toString('latin1').trim();
-  if (decoded.length < 8 || /[^\x20-\x7e]/.test(decoded)) return false;
+  const decoded = value.length > 400 ? null : base64Decoded(value)?.trim();
+  if (!decoded || decoded.length < 8 || /[^\x20-\x7e]/.test(decoded)) return false;
   return selfDescribedNonSecret(decoded) || isPlaceholder(decoded);
 }
 
