@@ -210,4 +210,29 @@ describe('values the text itself calls stand-ins', () => {
     assert.deepEqual((await detectSecrets(`  api_key: "${key}"  // public test key, revoked\n`, { maskable: true })).map((h) => h.value), [key]);
     assert.deepEqual((await detectSecrets(`  api_key: "${key}" # production\n`)).map((h) => h.value), [key]);
   });
+
+  it('a name that calls its value a stand-in (fake, mock, invalid, non-matching …) masks it without reporting it', async () => {
+    const token = randomString(24, 'abcdefghijklmnopqrstuvwxyz0123456789', 94);
+    for (const name of ['nonMatchingToken', 'FAKE_API_TOKEN', 'mock_secret', 'invalidAccessToken', 'expired-token', 'dummyPassword']) {
+      assert.deepEqual((await detectSecrets(`${name} = "${token}"`)).map((h) => h.value), [], name);
+      assert.deepEqual((await detectSecrets(`${name} = "${token}"`, { maskable: true })).map((h) => h.value), [token], `${name} is still masked`);
+    }
+    // a word inside another word is not a name's word; `test` is a real test-mode key
+    for (const name of ['badgeToken', 'resampledSecret', 'STRIPE_TEST_SECRET', 'mockingbird_token', 'API_TOKEN']) {
+      assert.deepEqual((await detectSecrets(`${name} = "${token}"`)).map((h) => h.value), [token], name);
+    }
+  });
+});
+
+describe("a provider's exact format under its own name", () => {
+  it('is that provider\'s credential even when its characters run in sequence', async () => {
+    assert.deepEqual((await detectSecrets('SNYK_TOKEN = "12345678-abcd-4bcd-9bcd-1234567890ab"')).map((h) => h.ruleId), ['vouch/snyk']);
+    assert.deepEqual((await detectSecrets('sonar.login=12345678abcdefh1234567890abcdefh12345678')).map((h) => h.ruleId), ['vouch/sonar']);
+  });
+
+  it('a sequential run still marks a stand-in where the name or the format is open (generic names, open-ended shapes)', async () => {
+    assert.deepEqual((await detectSecrets('API_TOKEN = "12345678-abcd-4bcd-9bcd-1234567890ab"')).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets('SNYK_TOKEN = "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa"')).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets('SNYK_TOKEN = "your-snyk-token-here"')).map((h) => h.value), []);
+  });
 });

@@ -265,7 +265,7 @@ function rejected(c: Candidate, value: string): boolean {
   if (isDocumentationExample(value)) return true;
   // Private keys were checked for a random body; other tokens must not be "xxxx…" fillers.
   if (c.ruleId.endsWith('private-key') || c.ruleId.endsWith('privatekey')) return false;
-  if (isRepetitive(value) || isSequential(value) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value)) return true;
+  if (isRepetitive(value) || (isSequential(value) && !c.namedFormat) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value)) return true;
   // A vendor prefix followed by words ("xoxb-my-bot-token") is documentation, not a token.
   return c.ruleId.startsWith('secretlint/') || c.ruleId.startsWith('token/') ? hasPlaceholderBody(value) : false;
 }

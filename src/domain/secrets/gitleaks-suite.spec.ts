@@ -97,6 +97,8 @@ test('gitleaks suite whole: credentials caught, look-alikes flagged, raw values 
   console.log(`  reports showing a detected value whole: ${leaks}/${placements} (${pct(leaks, placements)}); guard judgements: ${share(rows, (r) => r.guard)}   [target 0]`);
   const missed = tp.filter((r) => !caught(r)).map((r) => r.c.rule);
   const alarms = fp.filter((r) => r.cat.flagged || r.written.flagged).map((r) => r.c.rule);
+  // SHOW_CASES=1 lists every case the scanner judged against gitleaks (missed credentials, flagged look-alikes)
+  if (process.env.SHOW_CASES) for (const r of rows.filter((x) => (x.c.kind === 'fp') === (x.cat.flagged || x.written.flagged))) console.log('  CASE', r.c.kind, r.c.rule, JSON.stringify(draw(r.c, rows.indexOf(r) + 1).text).slice(0, 200));
   console.log(`  missed, by rule: ${[...new Set(missed)].map((x) => `${x}×${missed.filter((m) => m === x).length}`).join(', ')}`);
   console.log(`  look-alikes flagged, by rule: ${[...new Set(alarms)].map((x) => `${x}×${alarms.filter((m) => m === x).length}`).join(', ')}`);
   console.log(`  credential bodies gitleaks drew, shown whole in a report (no Vouch detector matches them): ${share(tp, (r) => r.bodyShown)} — ${[...new Set(tp.filter((r) => r.bodyShown).map((r) => r.c.rule))].join(', ')}`);
@@ -109,7 +111,11 @@ test('gitleaks suite whole: credentials caught, look-alikes flagged, raw values 
 });
 
 // 0.1: 89.6 % caught, 7.3 % flagged; after gitleaks' rule semantics (provider-semantics.spec.ts)
-// 93.8 % and 2.5 %; names in camel case are words (vouch-rules.ts, isComposedOfWords): 93.7 % and 2.2 %. What is left is mostly values Vouch treats as stand-ins on purpose (filters.ts:
-// `12345678-ABCD-…`, `…EXAMPLE…`, `QQQQ…`), texts gitleaks lists on both sides, and files
-// named by extension only (pkcs12): see docs/report.md, "What the scanner counts".
-const FLOOR = { caught: 0.936, lookAlikes: 0.023, reportLeaks: 0, guardLeaks: 0 };
+// 93.8 % and 2.5 %; names in camel case are words (vouch-rules.ts, isComposedOfWords): 93.7 % and
+// 2.2 %; a provider's exact format under its own name is its credential even with a sequential run
+// (Candidate.namedFormat), and a name that calls its value a stand-in (`nonMatchingToken`,
+// `fakeApiKey`) is masked only: 97.4 % and 1.1 %. What is left is mostly values Vouch treats as
+// stand-ins on purpose (filters.ts: `…EXAMPLE…`, `QQQQ…`, `abc123xyz-…klmnopqrstuvwx…`), texts
+// gitleaks lists on both sides, and files named by extension only (pkcs12): see docs/report.md,
+// "What the scanner counts". The floors are the issue's targets.
+const FLOOR = { caught: 0.97, lookAlikes: 0.02, reportLeaks: 0, guardLeaks: 0 };

@@ -175,12 +175,22 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // either — masked, not reported. Letter case is not held against it.
   if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value.
-  if (describedAsStandIn(text, at + value.length)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
 
 // Words a comment uses for a value that opens nothing: a test, sample or public key, or one revoked.
 const STAND_IN_COMMENT = /(?:\s#|\s\/\/)[^\n]{0,80}?(?:\b(?:test(?:ing)?|sample|example|demo|dummy|fake|placeholder|public|expired|revoked|invalid|deprecated|no longer (?:works|valid))\b|失效|测试|示例|公共|過期|過期|テスト|サンプル|無効)/i;
+
+// Words a name uses for a value that opens nothing: `fakeToken`, `INVALID_API_KEY`, `mock_secret`,
+// `nonMatchingToken` (test data that must not match). `test` is not one: `STRIPE_TEST_KEY` is a
+// real test-mode credential.
+const STAND_IN_NAME = /(?:^|[_.-])(?:fake|dummy|mock(?:ed)?|sample|example|invalid|wrong|bad|bogus|non[_-]?matching|unmatched|mismatch(?:ed)?|expired|revoked|placeholder)(?:[_.-]|$)/;
+
+/** The name itself calls the value a stand-in (its words split at case changes and separators). */
+function namedAsStandIn(rawName: string): boolean {
+  return STAND_IN_NAME.test(rawName.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+}
 
 /** The rest of the value's line holds a comment that calls it a stand-in (test, public, expired …). */
 function describedAsStandIn(text: string, from: number): boolean {
@@ -251,7 +261,8 @@ function providerMatch(name: string, text: string, at: number, metadata = false)
     value.lastIndex = at;
     const m = value.exec(text);
     if (!m || !providerValue(m[0], rule)) continue;
-    return { ruleId: `vouch/${rule.id}`, label: rule.label, start: at, end: at + m[0].length, confidence: 'high' };
+    const c: Candidate = { ruleId: `vouch/${rule.id}`, label: rule.label, start: at, end: at + m[0].length, confidence: 'high' };
+    return exactFormat(rule) ? { ...c, namedFormat: true } : c;
   }
   return null;
 }
@@ -259,7 +270,12 @@ function providerMatch(name: string, text: string, at: number, metadata = false)
 function providerValue(v: string, rule: KeywordRule): boolean {
   // opaque values always carry digits (`thread_key: thread_key` is code), unless structured (`a:b`, UUIDs)
   if (!/[0-9]/.test(v) && !/[-:|]/.test(v)) return false;
-  return !isPlaceholder(v) && !isSequential(v) && shannonEntropy(v) >= (rule.entropy ?? 3);
+  return !isPlaceholder(v) && (exactFormat(rule) || !isSequential(v)) && shannonEntropy(v) >= (rule.entropy ?? 3);
+}
+
+/** The provider's format fixes every character's place (a UUID, 40 characters): no open-ended run. */
+function exactFormat(rule: KeywordRule): boolean {
+  return !/[+*]|\{\d+,\d*\}/.test(rule.value);
 }
 
 const NEAR_RULES = COMPILED.filter((c) => c.rule.near).map((c) => ({ ...c, anywhere: new RegExp(`(?<![A-Za-z0-9_|%:-])(?:${c.rule.value})(?=[\\x60'"\\s;\\<,)&\\]}|]|$)`, c.rule.ci ? 'gi' : 'g') }));

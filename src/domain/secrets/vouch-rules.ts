@@ -14,6 +14,12 @@ export interface Candidate {
   confidence: 'high' | 'medium';
   /** Masked, never reported (see SecretHit.maskOnly). */
   maskOnly?: true;
+  /**
+   * The value fills a provider's exact format under that provider's own name (`SNYK_TOKEN` and a
+   * UUID): name and format together say what it is, so a run of sequential characters inside it
+   * does not make it a stand-in (placeholder words and repeated fillers still do).
+   */
+  namedFormat?: true;
 }
 
 type Detector = (text: string) => Candidate[];
