@@ -7,9 +7,10 @@
 //
 // destructive_command_guard: every `[[case]]` of tests/corpus/**/*.toml (expected deny/allow) and
 // every line of tests/e2e/fixtures/commands/*.txt. claude-code-safety-net: every
-// assertBlocked/assertAllowed call of its rule and analyser tests (tests/core/rules-git, rules-rm,
-// analyze/edge-cases, analyze/find), read with the TypeScript parser; a command given by a loop
-// variable is expanded from the loop's literal array. Calls whose command is computed at run time
+// assertBlocked/assertAllowed call (and `expect(runGuard(…)).toBeNull()`, an allow) of its rule and
+// analyser tests (tests/core/rules-git, rules-rm, analyze/edge-cases, analyze/find), read with the
+// TypeScript parser; a command or environment value given by a loop variable is expanded from the
+// loop's literal array (a later declaration of the same name shadows an earlier one). Calls whose command is computed at run time
 // (a template with a temporary path) are counted in `skipped`, with the reason.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -103,6 +104,17 @@ function dcg(dir: string): { cases: GuardCase[]; skipped: Skipped[] } {
 
 const SAFETY_NET_TESTS = ['tests/core/rules-git.test.ts', 'tests/core/rules-rm.test.ts', 'tests/core/analyze/edge-cases.test.ts', 'tests/core/analyze/find.test.ts'];
 
+/** `expect(runGuard(…)).toBeNull()` or `.toBe(null)`: the call is the subject of a null expectation. */
+function allowedByExpect(call: ts.CallExpression): boolean {
+  const expectCall = call.parent;
+  if (!expectCall || !ts.isCallExpression(expectCall) || !ts.isIdentifier(expectCall.expression) || expectCall.expression.text !== 'expect') return false;
+  const member = expectCall.parent;
+  if (!member || !ts.isPropertyAccessExpression(member) || !ts.isCallExpression(member.parent)) return false;
+  const matcher = member.name.text;
+  const args = member.parent.arguments;
+  return matcher === 'toBeNull' || (matcher === 'toBe' && args.length === 1 && args[0]!.kind === ts.SyntaxKind.NullKeyword);
+}
+
 function safetyNet(dir: string): { cases: GuardCase[]; skipped: Skipped[] } {
   const cases: GuardCase[] = [];
   const skipped: Skipped[] = [];
@@ -116,10 +128,23 @@ function safetyNet(dir: string): { cases: GuardCase[]; skipped: Skipped[] } {
       const out = n.elements.map(literal);
       return out.every((s) => s !== undefined) ? (out as string[]) : undefined;
     };
+    const record = (expect: 'block' | 'allow', first: ts.Expression | undefined, cwdArg: ts.Expression | undefined, names: string[], env: Record<string, string>, loops: Map<string, string[]>): void => {
+      const name = names.join(' › ');
+      const commands = first && (literal(first) !== undefined ? [literal(first)!] : ts.isIdentifier(first) ? loops.get(first.text) : undefined);
+      if (!commands) { skipped.push({ source: path, name, reason: `command computed at run time: ${first?.getText() ?? '(none)'}` }); return; }
+      for (const command of commands) {
+        const c: GuardCase = { source: path, name, command, expect };
+        if (cwdArg) Object.assign(c, { cwd: 'temp', cwdArg: cwdArg.getText() });
+        if (Object.keys(env).length > 0) c.env = env;
+        cases.push(c);
+      }
+    };
     const visit = (node: ts.Node, names: string[], env: Record<string, string>, loops: Map<string, string[]>): void => {
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
+        // a later declaration of the same name shadows the earlier one, literal or not
         const arr = strings(node.initializer);
         if (arr) constArrays.set(node.name.text, arr);
+        else constArrays.delete(node.name.text);
       }
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
         const callee = node.expression.text;
@@ -129,26 +154,26 @@ function safetyNet(dir: string): { cases: GuardCase[]; skipped: Skipped[] } {
           return;
         }
         if (callee === 'withEnv' && node.arguments[0] && ts.isObjectLiteralExpression(node.arguments[0])) {
-          const set: Record<string, string> = { ...env };
+          // one environment per value of a loop variable the object names (`RECURSE: value`)
+          let sets: Array<Record<string, string>> = [{ ...env }];
           for (const p of node.arguments[0].properties) {
-            if (ts.isPropertyAssignment(p) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) set[p.name.text] = literal(p.initializer) ?? p.initializer.getText();
+            if (!ts.isPropertyAssignment(p) || !(ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) continue;
+            const key = p.name.text;
+            const values = literal(p.initializer) !== undefined ? [literal(p.initializer)!] : ts.isIdentifier(p.initializer) && loops.has(p.initializer.text) ? loops.get(p.initializer.text)! : [p.initializer.getText()];
+            sets = sets.flatMap((set) => values.map((v) => ({ ...set, [key]: v })));
           }
-          node.forEachChild((c) => visit(c, names, set, loops));
+          for (const set of sets) node.forEachChild((c) => visit(c, names, set, loops));
+          return;
+        }
+        // expect(runGuard(command, cwd)).toBeNull() / .toBe(null): the guard lets it run
+        if (callee === 'runGuard' && allowedByExpect(node)) {
+          record('allow', node.arguments[0], node.arguments[1], names, env, loops);
           return;
         }
         if (callee === 'assertBlocked' || callee === 'assertAllowed') {
           const expect = callee === 'assertBlocked' ? 'block' : 'allow';
           const [first, ...rest] = node.arguments;
-          const cwdArg = rest[expect === 'block' ? 1 : 0];
-          const name = names.join(' › ');
-          const commands = first && (literal(first) !== undefined ? [literal(first)!] : ts.isIdentifier(first) ? loops.get(first.text) : undefined);
-          if (!commands) { skipped.push({ source: path, name, reason: `command computed at run time: ${first?.getText() ?? '(none)'}` }); return; }
-          for (const command of commands) {
-            const c: GuardCase = { source: path, name, command, expect };
-            if (cwdArg) Object.assign(c, { cwd: 'temp', cwdArg: cwdArg.getText() });
-            if (Object.keys(env).length > 0) c.env = env;
-            cases.push(c);
-          }
+          record(expect, first, rest[expect === 'block' ? 1 : 0], names, env, loops);
           return;
         }
       }

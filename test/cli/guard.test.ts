@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from '../helpers/cli.ts';
@@ -210,6 +210,56 @@ test('vouch hooks install <agent> --guard: each agent\'s pre-tool event, shown b
       assert.ok(Object.keys(after.hooks).length === 1, 'the upload hook stays');
     }
     assert.equal(run(['install', 'codex', '--guard', '--via', 'notify']).status, 3, 'usage error: notify runs after a turn, too late to stop a call');
+  } finally {
+    s.done();
+  }
+});
+
+test('[worktrees] linked = "disposable": read on disk without running git — a linked worktree (through a symlink too) may discard its work; the main checkout, a configured one and a submodule may not', () => {
+  const s = scratch();
+  const git = (cwd: string, ...args: string[]) => {
+    const r = spawnSync('git', ['-c', 'user.email=dev@example.com', '-c', 'user.name=dev', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+  };
+  const decision = (cwd: string, command: string) => {
+    const r = guard('claude-code', claudeBash(cwd, command), s.home);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout === '' ? 'allow' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+  };
+  try {
+    const main = join(s.home, 'repo');
+    mkdirSync(main);
+    git(main, 'init', '-q');
+    writeFileSync(join(main, 'a.txt'), 'one\n');
+    git(main, 'add', 'a.txt');
+    git(main, 'commit', '-qm', 'one');
+    const linked = join(s.home, 'wt-feature');
+    git(main, 'worktree', 'add', '-q', '-b', 'feature', linked);
+    mkdirSync(join(s.home, '.vouch'), { recursive: true });
+    writeFileSync(join(s.home, '.vouch', 'guard.toml'), '[worktrees]\nlinked = "disposable"\n');
+
+    assert.equal(decision(linked, 'git reset --hard'), 'allow');
+    assert.equal(decision(linked, 'git clean -fd'), 'allow');
+    symlinkSync(linked, join(s.home, 'link-to-wt'));
+    assert.equal(decision(join(s.home, 'link-to-wt'), 'git checkout -- a.txt'), 'allow');
+    assert.equal(decision(main, 'git reset --hard'), 'ask', 'the main checkout');
+    assert.equal(decision(linked, 'git reset --hard HEAD~1'), 'ask', 'another commit');
+    // a submodule's .git file names .git/modules/…, not a linked worktree
+    const sub = join(s.home, 'sub');
+    mkdirSync(sub);
+    writeFileSync(join(sub, '.git'), `gitdir: ${join(main, '.git', 'modules', 'sub')}\n`);
+    assert.equal(decision(sub, 'git reset --hard'), 'ask', 'submodule-like');
+    // configuration that makes a discard reach further turns the relaxation off
+    git(main, 'config', 'submodule.recurse', 'true');
+    assert.equal(decision(linked, 'git reset --hard'), 'ask', 'submodule.recurse');
+    git(main, 'config', '--unset', 'submodule.recurse');
+    assert.equal(decision(linked, 'git reset --hard'), 'allow');
+    writeFileSync(join(s.home, '.gitconfig'), '[include]\n\tpath = extra.conf\n');
+    assert.equal(decision(linked, 'git reset --hard'), 'ask', 'an include in the user config');
+    rmSync(join(s.home, '.gitconfig'));
+    // and the setting is the user's to make: without it the linked worktree is protected
+    writeFileSync(join(s.home, '.vouch', 'guard.toml'), '');
+    assert.equal(decision(linked, 'git reset --hard'), 'ask', 'protected by default');
   } finally {
     s.done();
   }

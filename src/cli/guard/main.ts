@@ -18,6 +18,7 @@ import { HOOK_AGENT_IDS, liveTranscriptFormat, type HookAgentId } from '../../do
 import type { GuardPolicy } from '../../domain/guard/policy.ts';
 import type { GuardSession } from '../../domain/guard/session.ts';
 import type { PendingCall } from '../../domain/guard/payload.ts';
+import { probeWorktree } from './worktree-probe.ts';
 
 const DEFAULT_BUDGET_MS = 2_500;
 /** Transcript bytes absorbed per call at most; the rest waits for the next call. */
@@ -69,6 +70,9 @@ async function decideAndAnswer(agent: HookAgentId, io: GuardIo): Promise<'done'>
   if (!mayNeedJudging(pending)) return 'done';
   const dir = guardDir(io.env);
   const policy = await loadPolicy(pending.cwd, io);
+  // the agent's shell inherits the hook's environment: `--config-env` names its variables
+  pending = { ...pending, env: io.env };
+  if (policy.linkedWorktrees === 'disposable') pending = { ...pending, worktree: probeWorktree(pending.cwd, io.env) };
   const [{ judge }, session] = await Promise.all([import('../../domain/guard/judge.ts'), loadSession(dir, pending)]);
   const stored = JSON.stringify(session);
   await readTranscript(session, pending);

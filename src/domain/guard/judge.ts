@@ -24,7 +24,7 @@ import { CIRCUMVENTION_RULES } from '../rules/circumvention.ts';
 import { SUPPLY_CHAIN_RULES } from '../rules/supply-chain.ts';
 import { SCOPE_RULES } from '../rules/scope.ts';
 import { CI_RULES } from '../rules/ci.ts';
-import { effectsOf } from '../rules/effects.ts';
+import { effectsOf, type Effects } from '../rules/effects.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { loadShellParser, parseShell, parseShellWithoutTree } from '../shell/parse.ts';
 import { textsOf } from '../event-texts.ts';
@@ -35,6 +35,8 @@ import { actionFor, commandAllowed, pathAllowed, type GuardPolicy, type RuleActi
 import { oneLine, type GuardDecision, type PendingCall } from './payload.ts';
 import { GUARD_DENIAL_MARK } from './mark.ts';
 import { secretsCarried, type GuardSession } from './session.ts';
+import { concernBeforeRun } from './before-run.ts';
+import { discardsOnlyHere } from './worktree.ts';
 
 const SUMMARY_MAX = 300;
 
@@ -79,7 +81,7 @@ export async function judge(pending: PendingCall, session: GuardSession, policy:
   const facts = await factsFor(call);
   const findings = dedupe(drafts).map((d) => judged(d, policy)).filter((f) => f.action !== 'off');
   const sessionFacts = sessionFactsFor(cwd, home, pending);
-  const wouldBe = decide(findings, policy, call, facts, sessionFacts);
+  const wouldBe = decide(findings, policy, call, facts, sessionFacts, pending);
   const decision = policy.mode === 'dry-run' ? 'allow' : wouldBe.decision;
   const summary = clip(maskKnown(describeCall(call), facts.secrets.map((h) => h.value)), SUMMARY_MAX);
   return { decision, wouldBe: wouldBe.decision, reason: reasonFor(decision, wouldBe, policy), findings, summary };
@@ -177,14 +179,23 @@ function judged(d: FindingDraft, policy: GuardPolicy): JudgedFinding {
 interface Decided {
   decision: GuardDecision;
   by: JudgedFinding | null;
-  allowListed: 'command' | 'paths' | null;
+  allowListed: 'command' | 'paths' | 'worktree' | null;
 }
 
-function decide(findings: JudgedFinding[], policy: GuardPolicy, call: ToolCallEvent, facts: EventFacts, session: SessionFacts): Decided {
+/** The asking finding a concern stands for, so the journal and the reason read like a rule's. */
+const CONCERN_RULE = 'guard/before-run';
+
+function decide(findings: JudgedFinding[], policy: GuardPolicy, call: ToolCallEvent, facts: EventFacts, session: SessionFacts, pending: PendingCall): Decided {
   const by = findings.find((f) => f.action === 'deny') ?? findings.find((f) => f.action === 'ask') ?? null;
-  if (!by) return { decision: 'allow', by: null, allowListed: null };
-  if (call.input.type === 'command' && commandAllowed(policy, call.input.command)) return { decision: 'allow', by, allowListed: 'command' };
+  const listed = call.input.type === 'command' && commandAllowed(policy, call.input.command);
   const fx = effectsOf(call, facts, session);
+  if (!by) {
+    const concern = listed ? null : concernBeforeRun(call, fx.commands, session.cwd, policy);
+    if (!concern) return { decision: 'allow', by: null, allowListed: null };
+    return { decision: 'ask', by: { rule: CONCERN_RULE, severity: 'warning', title: concern.title, detail: concern.detail, action: 'ask' }, allowListed: null };
+  }
+  if (listed) return { decision: 'allow', by, allowListed: 'command' };
+  if (inDisposableWorktree(findings, policy, fx.commands, session.cwd, pending)) return { decision: 'allow', by, allowListed: 'worktree' };
   const touched = [...fx.writes, ...fx.deletes];
   if (touched.length > 0 && fx.net.length === 0 && touched.every((op) => pathAllowed(policy, op.abs, session.home))) {
     return { decision: 'allow', by, allowListed: 'paths' };
@@ -192,11 +203,22 @@ function decide(findings: JudgedFinding[], policy: GuardPolicy, call: ToolCallEv
   return { decision: by.action === 'deny' ? 'deny' : 'ask', by, allowListed: null };
 }
 
+/**
+ * `[worktrees] linked = "disposable"`: in a linked worktree with a plain configuration, a call
+ * whose only stopping findings are discards of uncommitted work, made by one plain git command
+ * right there, is the worktree's own business.
+ */
+function inDisposableWorktree(findings: JudgedFinding[], policy: GuardPolicy, commands: Effects['commands'], cwd: string | null, pending: PendingCall): boolean {
+  if (policy.linkedWorktrees !== 'disposable' || !pending.worktree?.linked || !pending.worktree.plainConfig) return false;
+  const stopping = findings.filter((f) => f.action === 'deny' || f.action === 'ask');
+  return stopping.every((f) => f.rule === 'destructive/git-discard') && discardsOnlyHere(commands, cwd, pending.env ?? {});
+}
+
 function reasonFor(decision: GuardDecision, d: Decided, policy: GuardPolicy): string {
   if (!d.by) return 'Vouch guard: no finding on this call.';
   const detail = d.by.detail.replace(/\s*The result is not in the log\.?/g, '');
   const what = `${d.by.title}: ${detail} [${d.by.rule}]`;
-  if (d.allowListed) return oneLine(`Vouch guard allowed this (${d.allowListed === 'command' ? 'the command is on the allow-list' : 'every path it changes is on the allow-list'}): ${what}`);
+  if (d.allowListed) return oneLine(`Vouch guard allowed this (${ALLOWED_BECAUSE[d.allowListed]}): ${what}`);
   if (policy.mode === 'dry-run') return oneLine(`Vouch guard (dry run) would ${d.decision}: ${what}`);
   // The rules describe what a call did, as a report reads it afterwards ("deleted", "overwrote");
   // a refused call did nothing, so the reason says so before it says what the call would do.
@@ -204,6 +226,12 @@ function reasonFor(decision: GuardDecision, d: Decided, policy: GuardPolicy): st
   if (decision === 'deny') return oneLine(`${GUARD_DENIAL_MARK}: ${named}. It did not run. Had it run: ${detail}`);
   return oneLine(`Vouch guard asks: ${named}. It has not run yet. If it runs: ${detail}`);
 }
+
+const ALLOWED_BECAUSE: Record<NonNullable<Decided['allowListed']>, string> = {
+  command: 'the command is on the allow-list',
+  paths: 'every path it changes is on the allow-list',
+  worktree: 'it only discards uncommitted work in this linked worktree, which the policy calls disposable',
+};
 
 function clip(text: string, max: number): string {
   return text.length > max ? text.slice(0, max - 1) + '…' : text;

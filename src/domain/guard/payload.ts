@@ -22,6 +22,7 @@ import { toolInput as claudeToolInput } from '../parsers/claude-code/tool-input.
 import { toolInput as geminiToolInput } from '../parsers/gemini/tools.ts';
 import { patchInput, toolInput as codexToolInput } from '../parsers/codex/tool-input.ts';
 import { obj, str } from '../parsers/shared/values.ts';
+import type { WorktreeFacts } from './worktree.ts';
 
 export type GuardDecision = 'deny' | 'ask' | 'allow';
 
@@ -33,6 +34,10 @@ export interface PendingCall {
   cwd: string | null;
   /** The user's home directory when the caller knows it (the hook runs as the user); else guessed from cwd. */
   home?: string | null;
+  /** What the caller found on disk about the cwd's git worktree (absent: not looked at). */
+  worktree?: WorktreeFacts | null;
+  /** The environment the agent's shell inherits (the hook's own): `--config-env` values. */
+  env?: Readonly<Record<string, string | undefined>>;
   toolName: string;
   call: ToolCallEvent;
 }

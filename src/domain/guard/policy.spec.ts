@@ -51,3 +51,24 @@ test('allow-lists: whole commands (blanks collapsed) or a prefix with a trailing
   assert.ok(!pathAllowed(p, '/srv/scratch-other', '/home/dev'));
   assert.ok(pathAllowed(p, '/home/dev/tmp-builds/x', '/home/dev'));
 });
+
+test('[strict] and [worktrees]: off and protected by default; a later file turns a flag on or off one by one; bad values are refused', () => {
+  assert.deepEqual(mergePolicies().strict, { deletes: false, interpreters: false });
+  assert.equal(mergePolicies().linkedWorktrees, 'protected');
+  const user = parsePolicy('[strict]\ndeletes = true\n[worktrees]\nlinked = "disposable"\n', '~/.vouch/guard.toml');
+  const project = parsePolicy('[strict]\ninterpreters = true\n', '.vouch/guard.toml');
+  const p = mergePolicies(user, project);
+  assert.deepEqual(p.strict, { deletes: true, interpreters: true });
+  assert.equal(p.linkedWorktrees, 'disposable');
+  assert.equal(mergePolicies(user, parsePolicy('[worktrees]\nlinked = "protected"\n[strict]\ndeletes = false\n', 'p')).linkedWorktrees, 'protected');
+  assert.deepEqual(mergePolicies(user, parsePolicy('[strict]\ndeletes = false\n', 'p')).strict, { deletes: false, interpreters: false });
+  for (const [text, message] of [
+    ['[strict]\ndeletes = "yes"\n', /strict\.deletes must be true or false/],
+    ['[strict]\neverything = true\n', /unknown setting "strict\.everything"/],
+    ['strict = true\n', /\[strict\] must be a table/],
+    ['[worktrees]\nlinked = "yes"\n', /worktrees\.linked must be "protected" or "disposable"/],
+    ['[worktrees]\nmain = "disposable"\n', /unknown setting "worktrees\.main"/],
+  ] as const) {
+    assert.throws(() => parsePolicy(text, '/p/.vouch/guard.toml'), (e: unknown) => e instanceof PolicyError && message.test(e.message), text);
+  }
+});

@@ -10,6 +10,11 @@
 //   [allow]
 //   commands = ["rm -rf ./dist", "git push --force origin gh-pages", "make clean*"]
 //   paths = ["/srv/scratch"]    # writes and deletes under these paths are fine
+//   [strict]                    # ask about more than the findings (both off by default)
+//   deletes = true              # every recursive delete, the working tree's build output too
+//   interpreters = true         # every inline program (python -c, node -e, perl -e, a heredoc into python)
+//   [worktrees]
+//   linked = "disposable"       # uncommitted work in a linked git worktree may be discarded there
 //
 // Without settings the guard denies what a single call decides and cannot be taken back
 // (DEFAULT_DENY, at critical severity) and asks about the warnings of DEFAULT_ASK; everything
@@ -26,6 +31,10 @@ export interface GuardPolicy {
   categories: Record<string, RuleAction>;
   allowCommands: string[];
   allowPaths: string[];
+  /** Ask before every recursive delete / every inline interpreter program, finding or not. */
+  strict: { deletes: boolean; interpreters: boolean };
+  /** `disposable`: discarding uncommitted work inside a linked git worktree is allowed there. */
+  linkedWorktrees: 'protected' | 'disposable';
   /** Where the settings came from, for the journal and `vouch guard --explain`. */
   sources: string[];
 }
@@ -63,22 +72,25 @@ export const DEFAULT_ASK: ReadonlySet<string> = new Set([
 ]);
 
 export function defaultPolicy(): GuardPolicy {
-  return { mode: 'enforce', rules: {}, categories: {}, allowCommands: [], allowPaths: [], sources: [] };
+  return { mode: 'enforce', rules: {}, categories: {}, allowCommands: [], allowPaths: [], strict: { deletes: false, interpreters: false }, linkedWorktrees: 'protected', sources: [] };
 }
 
 export class PolicyError extends Error {}
 
 /** One policy file's settings; throws PolicyError naming the file and the first problem. */
-export function parsePolicy(text: string, source: string): Partial<GuardPolicy> {
+/** One file's settings: strict flags are set one by one (a project may turn on one the user left off). */
+export type PolicyLayer = Partial<Omit<GuardPolicy, 'strict'>> & { strictFlags?: Partial<GuardPolicy['strict']> };
+
+export function parsePolicy(text: string, source: string): PolicyLayer {
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (e) {
     throw new PolicyError(`${source}: not valid TOML (${firstLine(e)})`);
   }
-  const known = new Set(['mode', 'rules', 'categories', 'allow']);
+  const known = new Set(['mode', 'rules', 'categories', 'allow', 'strict', 'worktrees']);
   for (const key of Object.keys(doc)) if (!known.has(key)) throw new PolicyError(`${source}: unknown setting "${key}"`);
-  const out: Partial<GuardPolicy> = { sources: [source] };
+  const out: PolicyLayer = { sources: [source] };
   if (doc.mode !== undefined) {
     if (doc.mode !== 'enforce' && doc.mode !== 'dry-run') throw new PolicyError(`${source}: mode must be "enforce" or "dry-run"`);
     out.mode = doc.mode;
@@ -90,14 +102,36 @@ export function parsePolicy(text: string, source: string): Partial<GuardPolicy> 
   for (const key of Object.keys(allow)) if (key !== 'commands' && key !== 'paths') throw new PolicyError(`${source}: unknown setting "allow.${key}"`);
   out.allowCommands = stringList(allow.commands, 'allow.commands', source);
   out.allowPaths = stringList(allow.paths, 'allow.paths', source);
+  const strict = table(doc.strict, 'strict', ['deletes', 'interpreters'], source);
+  const flags: Partial<GuardPolicy['strict']> = {};
+  for (const [key, v] of Object.entries(strict)) {
+    if (typeof v !== 'boolean') throw new PolicyError(`${source}: strict.${key} must be true or false`);
+    flags[key as keyof GuardPolicy['strict']] = v;
+  }
+  if (Object.keys(flags).length > 0) out.strictFlags = flags;
+  const worktrees = table(doc.worktrees, 'worktrees', ['linked'], source);
+  if (worktrees.linked !== undefined) {
+    if (worktrees.linked !== 'protected' && worktrees.linked !== 'disposable') throw new PolicyError(`${source}: worktrees.linked must be "protected" or "disposable"`);
+    out.linkedWorktrees = worktrees.linked;
+  }
   return out;
 }
 
+/** An optional table with only the named keys. */
+function table(v: unknown, name: string, keys: string[], source: string): Record<string, unknown> {
+  if (v === undefined) return {};
+  if (!isTable(v)) throw new PolicyError(`${source}: [${name}] must be a table`);
+  for (const key of Object.keys(v)) if (!keys.includes(key)) throw new PolicyError(`${source}: unknown setting "${name}.${key}"`);
+  return v;
+}
+
 /** The user's policy, then the project's on top (later wins per key; allow-lists add up). */
-export function mergePolicies(...layers: Partial<GuardPolicy>[]): GuardPolicy {
+export function mergePolicies(...layers: PolicyLayer[]): GuardPolicy {
   const merged = defaultPolicy();
   for (const l of layers) {
     if (l.mode) merged.mode = l.mode;
+    Object.assign(merged.strict, l.strictFlags);
+    if (l.linkedWorktrees) merged.linkedWorktrees = l.linkedWorktrees;
     Object.assign(merged.rules, l.rules);
     Object.assign(merged.categories, l.categories);
     merged.allowCommands.push(...(l.allowCommands ?? []));

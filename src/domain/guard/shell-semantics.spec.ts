@@ -53,9 +53,12 @@ describe('guard: shell semantics', () => {
         'git checkout 2>/dev/null -- src/app.ts',
         '$( cd ..; rm -rf other-project )',
         'ssh build-host git clean -fdx',
+        // a script xargs assembles from its input is asked about, whatever the input shows:
+        // xargs splits it into words by its own rules (this runs `ls` with `-la` as $0)
+        `echo 'ls -la' | xargs bash -c`,
+        'cat scripts.txt | xargs -I{} sh -c {}',
       ],
       [
-        `echo 'ls -la' | xargs bash -c`,
         `parallel sh -c ::: 'echo hi'`,
         'echo $(ls 2>/dev/null /etc)',
         'git status 2>/dev/null --short',

@@ -131,7 +131,7 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
 const PLACEHOLDER = /^(:::+|::::|\{\}|\{\.\}|\{\/\}|\{\/\.\}|\{\/\/\}|\{#\}|\{\d+\})$/;
 
 /** Paths one command deletes recursively, and whether a filter picks only some files under them. */
-interface Deletion {
+export interface Deletion {
   targets: string[];
   /** `find . -name '*.pyc' -delete`: only matching files go, so the tree itself is not lost. */
   selective: boolean;
@@ -262,7 +262,8 @@ function findRoots(args: string[]): Deletion {
   return { targets: targets.length > 0 ? targets : ['.'], selective };
 }
 
-function deletionOf(index: number, all: Located[]): Deletion | null {
+/** The paths the command at `index` deletes (rm, find -delete/-exec rm, xargs/parallel rm), or null. */
+export function deletionOf(index: number, all: Located[]): Deletion | null {
   const { cmd } = all[index];
   const found = findDeletion(cmd);
   if (found) return found;
