@@ -60,6 +60,14 @@ describe('resolvePath', () => {
     assert.equal(resolvePath('c:\\Windows\\System32\\..\\win.ini', null, null), 'C:/Windows/win.ini');
     assert.equal(resolvePath('%USERPROFILE%\\.ssh\\id_ed25519', null, 'C:/Users/Pat'), 'C:/Users/Pat/.ssh/id_ed25519');
   });
+  it('a relative Windows path is the same file as its slash form, with or without a cwd; escapes and blanks are not separators', () => {
+    assert.equal(resolvePath('src\\renderer\\pixiRenderer.ts', null, null), 'src/renderer/pixiRenderer.ts');
+    assert.equal(resolvePath('src\\renderer\\pixiRenderer.ts', '/home/u/app', null), '/home/u/app/src/renderer/pixiRenderer.ts');
+    assert.equal(resolvePath('..\\lib\\a.ts', 'C:\\Users\\u\\app\\src', null), 'C:/Users/u/app/lib/a.ts');
+    assert.equal(resolvePath('my\\ file', '/h', null), '/h/my\\ file');
+    assert.equal(resolvePath('src/a\\b', '/h', null), '/h/src/a\\b');
+  });
+
   it('Git Bash writes a Windows drive as /c/…: the same path when the session runs on Windows, a Unix path otherwise', () => {
     assert.equal(resolvePath('/c/Users/Pat/repo/node_modules', 'c:\\Users\\Pat\\repo', null), 'C:/Users/Pat/repo/node_modules');
     assert.equal(resolvePath('/d', 'C:\\Users\\Pat\\repo', null), 'D:/');

@@ -103,8 +103,11 @@ export function guessHome(cwd: string | null): string | null {
  * with no home), the normalised input is returned.
  */
 export function resolvePath(p: string, cwd: string | null, home: string | null): string {
-  const raw = p.trim();
-  if (raw === '') return cwd ? normalize(cwd) : '.';
+  const trimmed = p.trim();
+  if (trimmed === '') return cwd ? normalize(cwd) : '.';
+  // A relative Windows path (`src\\app\\main.ts`, as Gemini CLI on Windows shows its edits) is the
+  // same file as `src/app/main.ts`: only backslashes between names, no slash, no blank.
+  const raw = WINDOWS_RELATIVE.test(trimmed) ? trimmed.replace(/\\/g, '/') : trimmed;
   const expanded = expandVariables(raw, cwd, home);
   // Git Bash / MSYS on Windows writes C:\\x as /c/x: the same drive, when the session's cwd is a Windows path.
   const msys = cwd && /^[A-Za-z]:/.test(cwd.trim()) ? /^\/([A-Za-z])(?=\/|$)/.exec(expanded) : null;
@@ -115,6 +118,7 @@ export function resolvePath(p: string, cwd: string | null, home: string | null):
   return normalize(expanded);
 }
 
+const WINDOWS_RELATIVE = /^(?:\.{1,2}\\)*[^\s/\\:$~%]+(?:\\[^\s/\\:]+)+$/;
 const HOME_PREFIX = /^(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\$env:USERPROFILE)(?=$|[\\/])/i;
 const PWD_PREFIX = /^(?:\$PWD|\$\{PWD\})(?=$|[\\/])/;
 /** `$TMPDIR` not set by the command line itself: the temp directory (`/tmp` when unset, in effect). */
@@ -221,6 +225,18 @@ export function basename(p: string): string {
   const trimmed = p.replace(/[/\\]+$/, '');
   const i = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
   return i >= 0 ? trimmed.slice(i + 1) : trimmed;
+}
+
+/**
+ * The agent harness's own data in its home folder: caches (Codex's `models_cache.json`, which holds
+ * the model's base instructions), state, history and session transcripts — text the harness wrote,
+ * not a page or a repository file. Skills, plugins, extensions, commands, agents and hooks are
+ * left out: those may come from third parties.
+ */
+export function isAgentOwnData(p: string): boolean {
+  const n = lowerNormal(p);
+  if (/(?:^|\/)\.(?:claude|codex|gemini)\/(?:skills|plugins|extensions|commands|agents|hooks)(?:\/|$)/.test(n)) return false;
+  return /(?:^|\/)\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(n) || /(?:^|\/)\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\//.test(n);
 }
 
 /** Files that steer a coding agent: its instructions, settings, hooks, MCP servers. */

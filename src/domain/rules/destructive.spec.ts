@@ -784,3 +784,18 @@ test('a history rewrite the user asked for, or agreed to at the agent\'s questio
   const unasked = only(await runRules([prompt('push it'), ...ran(rewrite, { exitCode: 0, output: 'ok' })]), GIT);
   assert.deepEqual(unasked.map(severityOf), ['warning']);
 });
+
+test('a delete inside a folder the user named by its whole name (written, or said as words) is part of the work: info; the folder itself, or one named by a single word, is still judged', async () => {
+  const OUT = 'destructive/rm-outside-worktree';
+  const bench = '/home/dev/work/entire-token-costs-benchmark-tests';
+  const severities = async (said: string, command: string, workdir?: string) =>
+    only(await runRules([prompt(said), cmd(command, workdir ? { workdir } : {})]), OUT).map((d) => severityOf(d));
+  for (const said of ['maybe we could make a repo called entire token costs benchmark tests or something', `results go in ${bench}`, 'set up Entire-Token-Costs-Benchmark-Tests for the runs']) {
+    assert.deepEqual(await severities(said, 'rm -rf .entire', bench), ['info'], said);
+    assert.deepEqual(await severities(said, `rm -rf ${bench}/results/old`), ['info'], said);
+  }
+  assert.notDeepEqual(await severities('make a benchmark repo', 'rm -rf .entire', bench), ['info'], 'not named');
+  assert.notDeepEqual(await severities('make a repo called entire token costs benchmark tests', `rm -rf ${bench}`), ['info'], 'the folder itself');
+  assert.notDeepEqual(await severities('run the benchmark', 'rm -rf data', '/home/dev/work/benchmark'), ['info'], 'a single word');
+  assert.notDeepEqual(await severities('make a repo called entire token costs benchmark tests', 'rm -rf /etc/nginx/entire-token-costs-benchmark-tests/x'), ['info'], 'never a system path');
+});

@@ -13,7 +13,7 @@ import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
@@ -389,7 +389,7 @@ const ROOT_HOME_FILE = /^\/root\/(?!\.)[^/]+\/.+/;
 /** A name that is a configuration file's, not a directory's (`app.conf`, `x.service`, `app.list`). */
 const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya?ml|toml|list|repo|sources|rules|pem|crt|log)$/i;
 
-function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths): void {
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string) => string | null): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
@@ -423,6 +423,13 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       v = { ...v, severity: 'warning', why: `files matching a filter under ${v.why}`, title: undefined };
     }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);
+    // Inside a folder the user named by its whole name ("a repo called …"): that folder is a place
+    // of the work, like the tree (issue 25, item 5); the folder itself is still judged.
+    const named = v.rule === 'out' && !v.system ? namedBy?.(locate(stripGlob(operand), dir, ctx.session).abs) : null;
+    if (named) {
+      ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Deleted inside a folder the user named', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(named, facts, QUOTE_MAX)}, a folder the user named: part of the work asked for.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
+      return;
+    }
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
     if ((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(locate(operand, dir, ctx.session).abs)) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
@@ -909,7 +916,13 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           for (const [i, loc] of fx.commands.entries()) {
             if (asksForInfo(loc.cmd)) continue;
             current = { event, text: loc.cmd.text };
-            checkRm(i, fx.commands, event, facts, ctx, created);
+            checkRm(i, fx.commands, event, facts, ctx, created, (abs) => {
+              for (const r of dictated.requests.for(event)) {
+                const dir = namedFolder(r.text, abs, ctx.session.home);
+                if (dir) return dir;
+              }
+              return null;
+            });
             created.onCommand(loc);
             const synced = syncDeletion(loc, ctx.session);
             if (synced) {

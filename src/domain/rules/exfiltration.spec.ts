@@ -187,6 +187,23 @@ test('a session transcript copied into the tree is a warning; with a credential 
   assert.match(published[0].detail, /committed/);
 });
 
+test("this session's own transcript copied into the tree, holding no credential and not committed, is info; with a credential seen, or committed, a warning; another transcript stays a warning", async () => {
+  const exporter = 'Exported Codex session: ./codex-session.jsonl\n  Source: /home/dev/.codex/sessions/2026/06/01/rollout-x.jsonl\n';
+  for (const steps of [ran('bash ~/.codex/skills/apply-grant/export-session.sh .', { output: exporter }), ran('cp "$(ls -t ~/.codex/sessions/*/*/*/*.jsonl | head -1)" ./codex-session.jsonl', { output: '' })]) {
+    const quiet = only(await runRules([prompt('help me apply for the grant'), ...steps], { agent: 'codex' }), SESSION_LOG);
+    assert.deepEqual(quiet.map(severityOf), ['info'], steps[0]!.kind === 'tool_call' ? JSON.stringify(steps[0]) : '');
+    assert.match(quiet[0]!.detail, /no credential/);
+    const seen = only(await runRules([...ran('cat .env.local', { output: `GITHUB_TOKEN=${GH}` }), ...steps], { agent: 'codex' }), SESSION_LOG);
+    assert.deepEqual(seen.map(severityOf), ['warning']);
+  }
+  const committed = only(await runRules([...ran('bash ~/.codex/skills/apply-grant/export-session.sh .', { output: exporter }), cmd('git add codex-session.jsonl && git commit -m proof')], { agent: 'codex' }), SESSION_LOG);
+  assert.deepEqual(committed.map(severityOf), ['warning']);
+  const otherAgent = only(await runRules([...ran('bash ~/.codex/skills/apply-grant/export-session.sh .', { output: exporter })], { agent: 'claude-code' }), SESSION_LOG);
+  assert.deepEqual(otherAgent.map(severityOf), ['warning'], "a Claude Code session exporting a Codex transcript: not this session's");
+  const other = only(await runRules([cmd('cp ~/.claude/projects/-home-dev-project/3f1c.jsonl docs/session.jsonl')]), SESSION_LOG);
+  assert.deepEqual(other.map(severityOf), ['warning'], "another transcript's content is not in the log");
+});
+
 test('reading a transcript or copying it outside the tree is not publishing it', async () => {
   const drafts = await runRules([cmd('tail -n 20 ~/.claude/projects/p/3f1c.jsonl'), cmd('cp ~/.codex/sessions/2025/rollout-x.jsonl /tmp/x.jsonl'), cmd('cp notes/session.md docs/')]);
   assert.deepEqual(only(drafts, SESSION_LOG), []);
@@ -194,7 +211,7 @@ test('reading a transcript or copying it outside the tree is not publishing it',
 
 test('a script that reports exporting a transcript from an agent store into the tree copied it there; one that exported elsewhere did not', async () => {
   const out = 'Exported Claude Code session: ./claude-session.jsonl\n  Source: /home/dev/.claude/projects/-home-dev/63e8.jsonl\n';
-  const drafts = await runRules([...ran('bash ~/.claude/skills/grant/export-session.sh .', { output: out })]);
+  const drafts = await runRules([...ran('cat .env', { output: `GITHUB_TOKEN=${GH}` }), ...ran('bash ~/.claude/skills/grant/export-session.sh .', { output: out })]);
   assert.deepEqual(only(drafts, 'exfiltration/session-log-published').map(severityOf), ['warning']);
   const elsewhere = await runRules([...ran('bash ~/.claude/skills/grant/export-session.sh /tmp', { output: out.replace('./claude-session.jsonl', '/tmp/claude-session.jsonl') })]);
   assert.deepEqual(only(elsewhere, 'exfiltration/session-log-published'), []);

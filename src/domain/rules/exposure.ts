@@ -22,7 +22,7 @@ export const sessionLogPublished = meta({
   id: 'exfiltration/session-log-published',
   severity: 'warning',
   title: 'Session transcript copied into the working tree',
-  description: 'The agent copied a session transcript (~/.claude/projects/*/*.jsonl, ~/.codex/sessions/**/rollout-*.jsonl, ~/.gemini/tmp/*/chats or logs) into the project, where it can be committed and published: it holds every prompt, file and command output of the session. Critical when the session showed a credential (the transcript holds it) and the copy was then committed. Reading transcripts or copying them elsewhere is not reported.',
+  description: 'The agent copied a session transcript (~/.claude/projects/*/*.jsonl, ~/.codex/sessions/**/rollout-*.jsonl, ~/.gemini/tmp/*/chats or logs) into the project, where it can be committed and published: it holds every prompt, file and command output of the session. Critical when the session showed a credential (the transcript holds it) and the copy was then committed; info when the copy is this session\'s own transcript (an export script that says so, the newest one picked by time), the session showed no credential and the copy was not committed. Reading transcripts or copying them elsewhere is not reported.',
   remediation: 'Remove the transcript from the tree and from history if committed; rotate any credential the session showed.',
 });
 
@@ -124,7 +124,16 @@ interface Copy {
   evidence: EvidenceItem;
   /** The command, masked and clipped when it was seen. */
   quoted: string;
+  /**
+   * A copy of this session's own transcript, whose content the log shows: an export script that
+   * reports it, the log ending on the export, or the newest transcript picked by time.
+   */
+  own: boolean;
 }
+
+// The newest transcript, picked by time: `Sort-Object LastWriteTime -Descending | Select-Object
+// -First 1`, `ls -t … | head -1`: the one being written, this session's.
+const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\b[^\n]*Select(?:-Object)?\s+-First\s+1\b|Sort-Object\s+(?:-Property\s+)?LastWriteTime\b(?![^|\n]*-Desc)[^\n]*Select(?:-Object)?\s+-Last\s+1\b|\bls\s+-[A-Za-z]*t[A-Za-z]*\b[^|\n]*\|\s*head\s+-(?:n\s*)?1\b/i;
 
 const COPIES_MAX = 20;
 
@@ -184,7 +193,7 @@ export const EXPOSURE_RULES: Rule[] = [
               const abs = locate(exported.to, dir, ctx.session).abs;
               const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
               const quoted = safe(describeCall(call), facts, QUOTE_MAX);
-              copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted });
+              copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted, own: ownStore(exported.store, ctx.session.agent) });
             }
             for (const s of stores) s.onResult(event, call, facts);
           }
@@ -199,7 +208,8 @@ export const EXPOSURE_RULES: Rule[] = [
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
               const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
-              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX) });
+              const whole = event.kind === 'tool_call' && event.input.type === 'command' ? event.input.command : loc.cmd.text;
+              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own: NEWEST.test(whole.slice(0, 4_000)) });
             }
             trackCommit(loc.cmd, copies);
           }
@@ -222,11 +232,17 @@ const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*
 const STORE_SOURCE = /(?:~|\/[^\s'"]*)\/\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\/[^\s'"]+\.jsonl?\b/;
 
 /** A tool output that reports a transcript exported from an agent's store to a path, or null. */
-export function exportReported(output: string): { to: string; line: string } | null {
+export function exportReported(output: string): { to: string; line: string; store: string } | null {
   const text = output.length > 20_000 ? output.slice(0, 20_000) : output;
   const to = EXPORTED_TO.exec(text);
-  if (!to || !STORE_SOURCE.test(text)) return null;
-  return { to: to[1], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' ') };
+  const source = STORE_SOURCE.exec(text);
+  if (!to || !source) return null;
+  return { to: to[1], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' '), store: /\/\.(claude|codex|gemini)\//.exec(source[0])?.[1] ?? '' };
+}
+
+/** The agent whose store a transcript came from is the session's own (a Codex session exporting a Claude Code transcript is not). */
+function ownStore(store: string, agent: string | null): boolean {
+  return (store === 'claude' && agent === 'claude-code') || (store === 'codex' && agent === 'codex') || (store === 'gemini' && agent === 'gemini-cli');
 }
 
 // The agents' own stores inside a project (a Gemini CLI run whose home is the project, a copy of
@@ -440,19 +456,27 @@ function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { ca
   const named = /[\w.-]*(?:session|transcript|conversation)[\w.-]*\.jsonl?\b/i.exec(text)?.[0];
   const to = named && !/^(?:export|save)/i.test(named) ? named : 'the working directory';
   const command = safe(text, exporter.facts, QUOTE_MAX);
-  return { to, rel: to, staged: false, committed: false, evidence: { index: at, excerpt: command }, quoted: command };
+  return { to, rel: to, staged: false, committed: false, evidence: { index: at, excerpt: command }, quoted: command, own: true };
 }
 // A destination in the working tree: "." or "./…", the current location (PowerShell's
 // Get-Location, $PWD, $(pwd)), or a bare relative file name.
 const INTO_TREE = /(?:^|\s)\.(?:[\\/][^\s;]*)?(?=\s|$|["';])|Get-Location|\$PWD\b|\$\(pwd\)|(?:^|[\s(])['"]?[\w-]+(?:session|transcript)[\w.-]*\.jsonl['"]?/i;
 
+/**
+ * Severity by what the copy holds and where it went (issue 25: data flows): a credential the
+ * session showed, committed, is critical; a credential in a copy, or a commit of a copy without
+ * one, a warning; a copy of this session's own transcript in the tree that holds no credential
+ * and was not committed is info (another transcript's content is not in the log: a warning).
+ */
 function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const critical = credential && c.committed;
+  // only this session's own transcript is known to hold what the log shows
+  const quiet = c.own && !credential && !c.committed;
   ctx.report({
     rule: sessionLogPublished.id,
-    severity: critical ? 'critical' : 'warning',
-    title: critical ? 'Session transcript with a credential committed' : undefined,
-    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} in the working tree${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : ''}`,
+    severity: critical ? 'critical' : quiet ? 'info' : 'warning',
+    title: critical ? 'Session transcript with a credential committed' : quiet ? 'Session transcript copied into the working tree (no credential in it)' : undefined,
+    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} in the working tree${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed: check what its prompts and files show before it is shared.' : ''}`,
     evidence: [c.evidence],
     key: c.to,
   });

@@ -9,7 +9,7 @@ import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
-import { isAgentInstructionFile } from '../paths.ts';
+import { isAgentInstructionFile, isAgentOwnData } from '../paths.ts';
 import { addCapped, around, basename, describeCall, evidence, meta, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { addressedToAgents, followedLink, isEmpty, namedIn, type Named } from './instructions.ts';
 
@@ -410,7 +410,9 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
   const call = facts.call;
   if (!call) return true;
   const fx = effectsOf(call, { secrets: [], shell: undefined }, session);
-  if (fx.reads.length > 0 && fx.reads.every((r) => written.has(r.abs) || isAgentInstructionFile(r.abs))) return false;
+  // the agent's own files, instruction files, and the harness's own data (a models cache holds the
+  // model's base instructions: "never tell the user to save this file" is the harness speaking)
+  if (fx.reads.length > 0 && fx.reads.every((r) => written.has(r.abs) || isAgentInstructionFile(r.abs) || isAgentOwnData(r.abs))) return false;
   return true;
 }
 

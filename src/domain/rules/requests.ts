@@ -497,6 +497,26 @@ export function namesPlace(request: string, abs: string, home: string | null): b
   return false;
 }
 
+/**
+ * The folder holding `abs` (or a folder above it, below home) that the request names by its whole
+ * name, written as a path or said as words ("a repo called entire token costs benchmark tests"
+ * names `…/entire-token-costs-benchmark-tests`): a name of two parts or more, every part said in
+ * order. Null when none is. Stricter than namesPlace: deletes are judged by it.
+ */
+export function namedFolder(request: string, abs: string, home: string | null): string | null {
+  if (!request) return null;
+  const heard = ` ${words(request).join(' ')} `;
+  const parts = abs.split('/').filter(Boolean);
+  const homeDepth = home ? home.split('/').filter(Boolean).length : 0;
+  for (let n = parts.length - 1; n > homeDepth; n--) {
+    const dir = '/' + parts.slice(0, n).join('/');
+    if (namesPath(request, dir, home)) return dir;
+    const name = parts[n - 1]!.toLowerCase().split(/[-_.\s]+/).filter(Boolean);
+    if (name.length >= 2 && !name.every((w) => PLACE_WORDS_IGNORED.has(w)) && heard.includes(` ${name.join(' ')} `)) return dir;
+  }
+  return null;
+}
+
 /** `text` mentions `p` as a whole path (not as the start of a longer one). */
 function containsPath(text: string, p: string): boolean {
   let at = text.indexOf(p);

@@ -125,6 +125,19 @@ test('a dump whose later stage keeps only the names or a count shows no value: n
   }
 });
 
+test('an environment dump is judged by what it printed: ids and paths only is info, a credential in it stays a warning, no output in the log stays a warning', async () => {
+  const listing = 'CODEX_THREAD_ID=019a7c1e-5b1e-7c52-9f0e-3d2b1a0c9e8f\nPWD=/home/dev/app\nOLDPWD=/home/dev\nHOME=/home/dev\nSSH_AUTH_SOCK=/tmp/ssh-XXXXabc/agent.1234\nTERM_SESSION_ID=w0t0p0:4A1B\n';
+  const clean = only(await runRules(answered(cmd("printenv | rg 'CODEX|SESSION|THREAD|PWD|HOME'"), { output: listing })), DUMP);
+  assert.equal(clean.length, 1);
+  assert.equal(severityOf(clean[0]!), 'info');
+  assert.match(clean[0]!.title ?? '', /Environment printed: no credential in what it showed/);
+  const leaked = only(await runRules(answered(cmd('env | sort'), { output: `HOME=/home/dev\nGITHUB_TOKEN=${fake.githubClassic()}\n` })), DUMP);
+  assert.notEqual(severityOf(leaked[0]!), 'info');
+  const entry = only(await runRules(answered(cmd('printenv'), { output: 'HOME=/home/dev\nDB_PASSWORD=hunter2hunter\n' })), DUMP);
+  assert.notEqual(severityOf(entry[0]!), 'info', 'a credential entry no detector takes still counts');
+  assert.notEqual(severityOf(only(await runRules([cmd('env')]), DUMP)[0]!), 'info', 'no output in the log');
+});
+
 test('a result without a matching call still reports its secret', async () => {
   const c = read('config/prod.yml');
   const drafts = await runRules(answered(c, { output: `stripe_key: ${STRIPE}` }));

@@ -374,10 +374,10 @@ export const SECRETS_RULES: Rule[] = [
       // What a read put into the transcript needs the read to have run (a `sudo` that wanted a
       // password, a refused call, printed nothing).
       const outcomes = new Outcomes(outer, [sensitiveFileRead, envDump]);
-      // A read's finding also waits for what the read showed (ShownContent).
+      // A read's or a dump's finding also waits for what the call showed (ShownContent).
       const shown = new ShownContent();
       let current: (NormEvent & { kind: 'tool_call' }) | null = null;
-      const ctx: RuleContext = { session: outer.session, report: (d) => (current ? (d.rule === sensitiveFileRead.id ? shown.hold(current, d) : outcomes.report(current, 'run', d)) : outer.report(d)) };
+      const ctx: RuleContext = { session: outer.session, report: (d) => (current ? shown.hold(current, d) : outer.report(d)) };
       return {
         finish() {
           shown.finish(outcomes);
@@ -416,11 +416,12 @@ export const SECRETS_RULES: Rule[] = [
 ];
 
 /**
- * What a credential file's read put into the transcript, judged from the read's own output
- * (issue 25: did the action take effect, what data went where). A read whose output the log
- * shows, and in which no detector found a credential (Docker's config with `"auths": {}`, an
- * .env of ports and placeholders), exposed none: info that says so. One command reading several
- * such files is one finding. Calls with no output in the log keep their finding.
+ * What a credential file's read or an environment dump put into the transcript, judged from the
+ * call's own output (issue 25: did the action take effect, what data went where). A call whose
+ * output the log shows, and in which no detector found a credential (Docker's config with
+ * `"auths": {}`, an .env of ports and placeholders, `printenv | rg 'SESSION|PWD'` listing ids
+ * and paths), exposed none: info that says so. One command reading several such files is one
+ * finding. Calls with no output in the log keep their finding.
  */
 class ShownContent {
   private readonly held = new Map<string, { call: NormEvent & { kind: 'tool_call' }; drafts: FindingDraft[] }>();
@@ -440,6 +441,7 @@ class ShownContent {
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     const files = plural(h.drafts.length, 'credential file');
+    const read = (d: FindingDraft) => (d.rule === envDump.id ? 'Environment printed' : 'Credential file read');
     // The values the read showed are reported from the output (secrets/in-tool-output): the read
     // and what it showed are one event, so they share a cause (one finding, both evidence lines).
     // A read the request asked for keeps its own, lower finding.
@@ -449,9 +451,9 @@ class ShownContent {
       : h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${files} read by one call (each is in the evidence).` } : undefined;
     for (const d of h.drafts) {
       const draft = empty
-        ? { ...d, severity: 'info' as const, title: 'Credential file read attempted: nothing was shown', detail: `${d.detail} The call failed and printed nothing: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
+        ? { ...d, severity: 'info' as const, title: `${read(d)} attempted: nothing was shown`, detail: `${d.detail} The call failed and printed nothing: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
         : clean
-          ? { ...d, severity: 'info' as const, title: 'Credential file read: no credential in what it showed', detail: `${d.detail} Its content, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
+          ? { ...d, severity: 'info' as const, title: `${read(d)}: no credential in what it showed`, detail: `${d.detail} What it printed, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
           : { ...d, ...(cause && d.severity !== 'info' ? { cause } : {}) };
       outcomes.report(h.call, 'run', draft);
     }
@@ -480,6 +482,8 @@ function showsCredentialEntry(output: string): boolean {
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) return true;
+    // a path is where something lives, not a credential (`PWD=/home/dev/app`, `SSH_AUTH_SOCK=/tmp/ssh-x/agent.1`)
+    if (/^(?:\/|~\/|[A-Za-z]:\\)/.test(value)) continue;
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
     return true;

@@ -273,3 +273,25 @@ describe('codex-tui: the 2025 layout (0.1x–0.2x: section labels, "⚡ Ran comm
     assert.ok(calls(out.events).some((c) => c.name === 'update_plan'));
   });
 });
+
+describe('codex-tui: a message that runs on at the margin', () => {
+  const text = [
+    '>_ OpenAI Codex (v0.46.0)',
+    '',
+    '› the token is',
+    'abc123.def456.ghi789',
+    '',
+    '• Ran ls',
+    '  └ a.txt',
+    '',
+    'stray output at the margin',
+  ].join('\n') + '\n';
+
+  test('a line right under the person\'s message is more of it (a pasted value); after a blank line it is not', () => {
+    const out = run(text, 'codex-tui');
+    const prompts = ofKind(out.events, 'prompt');
+    assert.equal(prompts.length, 1);
+    assert.equal(prompts[0]!.text, 'the token is\nabc123.def456.ghi789');
+    assert.ok(!ofKind(out.events, 'prompt').some((p) => p.text.includes('stray')));
+  });
+});

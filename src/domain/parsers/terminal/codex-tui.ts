@@ -110,6 +110,8 @@ export class CodexTuiParser implements LogParser {
   /** `section`: opened by a 2025 "user" / "codex" / "thinking" label, so it runs on at the margin. */
   private block: { kind: BlockKind; text: TextBlock; section: boolean } | null = null;
   private inHeader = false;
+  /** The line number of the last line with text: a prompt runs on only over adjacent lines. */
+  private lastLine = -1;
   /** A "$ cmd" of the transcript view, waiting for its status line. */
   private transcriptExec: TranscriptExec | null = null;
   private readonly calls = new CallEmitter('codex-tui');
@@ -117,6 +119,8 @@ export class CodexTuiParser implements LogParser {
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
     if (s.trim() === '') return;
+    const previous = this.lastLine;
+    this.lastLine = line;
     const h = head(s);
     if (this.header(h, line, sink)) return;
     if (this.transcriptExec && this.transcriptLine(s, h, line, sink)) return;
@@ -127,6 +131,9 @@ export class CodexTuiParser implements LogParser {
       // 2025 layout: a "user" / "codex" / "thinking" section runs on at the margin until the next
       // cell, and a command's further lines follow "⚡ Ran command" at the margin too.
       if (this.block?.section) return this.block.text.add(s);
+      // A line at the margin right under the person's message, with no blank line between: the
+      // message goes on (a pasted value, a capture that lost the two-column indent).
+      if (this.block?.kind === 'prompt' && line === previous + 1) return this.block.text.add(s);
       if (this.cell?.early && this.cell.kind === 'Ran' && !this.cell.inOutput) return void pushArgument(this.cell.command, s);
     }
     // 0.4x marks every line of the person's message with "▌".

@@ -18,6 +18,13 @@ describe('gemini-cli-tui: a capture with tool boxes, writes, an edit, a commit a
     ]);
   });
 
+  test('a description the box cut short is left out with no directory before it too; a command\'s own parentheses stay', () => {
+    assert.deepEqual(shellInput('git checkout -- src/renderer/pixiRenderer.ts (Reverting changes to `src/re…'), { type: 'command', command: 'git checkout -- src/renderer/pixiRenderer.ts' });
+    assert.deepEqual(shellInput('npm run build (Build the app so we…'), { type: 'command', command: 'npm run build' });
+    assert.deepEqual(shellInput('echo "(see docs…"'), { type: 'command', command: 'echo "(see docs…"' });
+    assert.deepEqual(shellInput('(cd app && make)'), { type: 'command', command: '(cd app && make)' });
+  });
+
   test('Shell lines give the command without the [in dir] and (description) parts', () => {
     assert.deepEqual(commands(out.events), [
       'mkdir -p src test',

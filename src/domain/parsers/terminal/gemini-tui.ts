@@ -367,6 +367,10 @@ export function shellInput(d: string): ToolInput {
   // The box cut the description: "mkdir -p src [in app] (Create the…": after the directory, it is one.
   const cutDescription = /\]\s\([^()]*(?:…|\.\.\.)$/.exec(rest);
   if (cutDescription) rest = rest.slice(0, cutDescription.index + 1);
+  // …and with no directory: "git checkout -- app.ts (Reverting changes to `ap…" — an unclosed
+  // "(" after a space, opening a sentence (a capital, then a word and a space), cut by the box.
+  const cutSentence = cutDescription ? null : /\s\((?=[A-Z][a-z']+ )[^()]*(?:…|\.\.\.)$/.exec(rest);
+  if (cutSentence) rest = rest.slice(0, cutSentence.index);
   const dir = /\s\[(?:in|current working directory) ([^\]]+)\]$/.exec(rest);
   if (dir) rest = rest.slice(0, dir.index);
   // The box cut the line inside the bracket: "npm run build [current working directory /priv…".
