@@ -134,3 +134,20 @@ test('a CI step that prints a credential file into the job log (also through ssh
   assert.deepEqual(only(await runRules([write('.github/workflows/deploy.yml', wf('cat package.json && ls -la /root/.openclaw'))]), ECHO), []);
   assert.deepEqual(only(await runRules([write('.github/workflows/deploy.yml', wf('cat ~/.docker/config.json | docker login --password-stdin'))]), ECHO), []);
 });
+
+test('a new workflow that names no secret, deploys nothing and asks for no write token is info; one that reaches out, or an edit of an existing one, stays a warning', async () => {
+  const add = (text: string) => patch([{ path: '.github/workflows/ci.yml', op: 'add', added: text }]);
+  const plain = only(await runRules([add(WORKFLOW)]), EDITED);
+  assert.deepEqual(plain.map(severityOf), ['info']);
+  assert.match(plain[0]!.detail, /names no secret/);
+  const reaching = [
+    `${WORKFLOW}      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}\n`,
+    `${WORKFLOW}      - uses: aws-actions/configure-aws-credentials@v4\n`,
+    `${WORKFLOW}      - run: ssh deploy@prod.example.com ./restart.sh\n`,
+    `permissions:\n  contents: write\n${WORKFLOW}`,
+    WORKFLOW.replace('[push, pull_request]', '[pull_request_target]'),
+  ];
+  for (const text of reaching) assert.deepEqual(only(await runRules([add(text)]), EDITED).map(severityOf), ['warning'], text);
+  const changed = only(await runRules([patch([{ path: '.github/workflows/ci.yml', op: 'update', removed: 'npm test', added: 'npm test -- --bail' }])]), EDITED);
+  assert.deepEqual(changed.map(severityOf), ['warning'], 'an edit changes what already runs with the repository\'s secrets');
+});

@@ -13,7 +13,7 @@ export const ciEdited = meta({
   id: 'ci/config-edited',
   severity: 'warning',
   title: 'CI configuration changed',
-  description: 'The agent created, edited or deleted CI configuration (.github/workflows, .gitlab-ci.yml, .circleci, Jenkinsfile, azure-pipelines, buildkite, bitbucket-pipelines …). CI runs with the repository\'s secrets and deploy rights. Info when the request asked for CI work (a workflow, a pipeline, GitHub Actions, the file by name); an edit that did not take effect is an attempt.',
+  description: 'The agent created, edited or deleted CI configuration (.github/workflows, .gitlab-ci.yml, .circleci, Jenkinsfile, azure-pipelines, buildkite, bitbucket-pipelines …). CI runs with the repository\'s secrets and deploy rights. Info when the request asked for CI work (a workflow, a pipeline, GitHub Actions, the file by name), or when the agent created a new workflow that names no secret, deploys or publishes nothing (no deploy/publish/release step, no cloud login, ssh, curl) and asks for no write permission; an edit that did not take effect is an attempt.',
   remediation: 'Review the pipeline diff as carefully as code that handles credentials.',
 });
 export const dangerousTrigger = meta({
@@ -96,6 +96,10 @@ function consumedOrRedirected(command: string): boolean {
   return false;
 }
 
+/** What takes a workflow past checking the code: secrets, credentials, deploys, publishing, remote hosts. */
+const REACHES_OUT = /\bsecrets\.|\$\{\{\s*env\.[A-Z_]*(?:TOKEN|KEY|SECRET|PASSWORD)|\b(?:deploy|publish|release|upload-artifact|docker\/login|docker\s+push|login-action|configure-aws-credentials|google-github-actions\/auth|azure\/login|npm\s+publish|cargo\s+publish|twine\s+upload|gh\s+release|kubectl|helm|terraform|ssh|scp|rsync|aws|gcloud|az\s|curl|wget)\b|\bcontainer:|\bservices:/i;
+const WRITE_GRANT_ANY = /\bwrite-all\b|:\s*write\b/;
+
 function grew(w: FileOp, re: RegExp): boolean {
   return countMatches(w.added, re) > countMatches(w.removed, re);
 }
@@ -134,7 +138,12 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   const path = safe(w.path, facts, QUOTE_MAX);
   const verb = w.kind === 'delete' ? 'deleted' : w.kind === 'create' ? 'created' : 'changed';
   const ev = [evidence(event, w.added ? `${call}: ${w.added}` : call, facts)];
-  ctx.report({ rule: ciEdited.id, detail: `The agent ${verb} ${path}.`, evidence: ev, key: w.abs });
+  // Severity from consequence (issue 25, item 3): a new workflow that names no secret, deploys or
+  // publishes nothing and asks for no write token runs the project's checks, nothing more.
+  const plain = w.kind === 'create' && w.added !== '' && !REACHES_OUT.test(w.added) && !WRITE_GRANT_ANY.test(w.added) && !/\bpull_request_target\b/.test(w.added);
+  ctx.report(plain
+    ? { rule: ciEdited.id, severity: 'info', title: 'CI workflow created (no secret, no deploy)', detail: `The agent created ${path}: it names no secret, deploys or publishes nothing and asks for no write permission.`, evidence: ev, key: w.abs }
+    : { rule: ciEdited.id, detail: `The agent ${verb} ${path}.`, evidence: ev, key: w.abs });
   if (grew(w, PR_TARGET)) {
     const head = PR_HEAD.test(w.added);
     ctx.report({
