@@ -228,15 +228,19 @@ export function basename(p: string): string {
 }
 
 /**
- * The agent harness's own data in its home folder: caches (Codex's `models_cache.json`, which holds
+ * The agent harness's own data in the user's home folder (not a `.claude` folder anywhere else): caches (Codex's `models_cache.json`, which holds
  * the model's base instructions), state, history and session transcripts — text the harness wrote,
  * not a page or a repository file. Skills, plugins, extensions, commands, agents and hooks are
  * left out: those may come from third parties.
  */
-export function isAgentOwnData(p: string): boolean {
+export function isAgentOwnData(p: string, home: string | null): boolean {
   const n = lowerNormal(p);
-  if (/(?:^|\/)\.(?:claude|codex|gemini)\/(?:skills|plugins|extensions|commands|agents|hooks)(?:\/|$)/.test(n)) return false;
-  return /(?:^|\/)\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(n) || /(?:^|\/)\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\//.test(n);
+  // in the home folder only: a `.claude/x.json` inside a project or a package is anyone's
+  const base = (home ? lowerNormal(home) : guessHome(n)?.toLowerCase())?.replace(/\/+$/, '');
+  if (!base || !n.startsWith(`${base}/.`)) return false;
+  const rel = n.slice(base.length + 1);
+  if (/^\.(?:claude|codex|gemini)\/(?:skills|plugins|extensions|commands|agents|hooks)(?:\/|$)/.test(rel)) return false;
+  return /^\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(rel) || /^\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\//.test(rel);
 }
 
 /** Files that steer a coding agent: its instructions, settings, hooks, MCP servers. */

@@ -132,7 +132,7 @@ export async function loadPolicy(cwd: string | null, io: Pick<GuardIo, 'env' | '
     const text = readOrNull(file);
     if (text === null) continue;
     try {
-      layers.push(parsePolicy(text, file));
+      layers.push({ ...parsePolicy(text, file), origin: file === files[0] ? 'user' as const : 'project' as const });
     } catch (e) {
       if (!(e instanceof PolicyError)) throw e;
       // A broken policy must not block work, nor silently weaken the other file: the guard runs

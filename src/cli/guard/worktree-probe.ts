@@ -45,54 +45,97 @@ function entryKind(path: string): 'dir' | 'file' | null {
   }
 }
 
-/** A `.git` file: a linked worktree when it names `<repo>/.git/worktrees/<name>` (a submodule names `.git/modules/…`). */
+/**
+ * A `.git` file: a linked worktree when it names `<repo>/.git/worktrees/<name>` and that folder
+ * names this `.git` file back (its `gitdir`), as `git worktree` keeps them. A copy of a worktree,
+ * or a `.git` file planted in a folder of another checkout, points at a worktree that does not
+ * point back; a submodule's names `.git/modules/…`.
+ */
 function linkedFacts(top: string, dotGit: string, env: Env): WorktreeFacts {
-  const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readOrNull(dotGit) ?? '')?.[1];
-  if (!gitdir) return { linked: false, plainConfig: false };
-  const own = resolve(top, gitdir);
-  const commondir = readOrNull(join(own, 'commondir'))?.trim();
-  if (basename(dirname(own)) !== 'worktrees' || !commondir) return { linked: false, plainConfig: false };
+  const NOT = { linked: false, plainConfig: false };
+  const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFile(dotGit) ?? '')?.[1];
+  if (!gitdir) return NOT;
+  const own = realOrNull(resolve(top, gitdir));
+  const commondir = own ? readFile(join(own, 'commondir'))?.trim() : undefined;
+  if (!own || basename(dirname(own)) !== 'worktrees' || !commondir) return NOT;
+  const back = readFile(join(own, 'gitdir'))?.trim();
+  if (!back || realOrNull(resolve(own, back)) !== realOrNull(dotGit)) return NOT;
   const common = resolve(own, commondir);
-  return { linked: true, plainConfig: CONTEXT_VARIABLES.every((v) => env[v] === undefined) && configFiles(common, own, env).every(plainConfig) };
+  if (realOrNull(join(common, 'worktrees', basename(own))) !== own) return NOT;
+  const files = configFiles(common, own, env);
+  return { linked: true, plainConfig: files !== null && CONTEXT_VARIABLES.every((v) => env[v] === undefined) && files.every(plainConfig) };
 }
 
-/** The files git reads configuration from for this worktree, system to local. */
-function configFiles(common: string, own: string, env: Env): string[] {
-  const home = env.HOME ?? homedir();
-  const xdg = env.XDG_CONFIG_HOME ?? join(home, '.config');
+/** The system file's places by install: Debian and most Linux, Homebrew (Apple silicon, Intel), macOS's own. */
+const SYSTEM_FILES = ['/etc/gitconfig', '/opt/homebrew/etc/gitconfig', '/usr/local/etc/gitconfig', '/private/etc/gitconfig'];
+
+/** The files git reads configuration from for this worktree, system to local; null where they cannot be located (Windows). */
+function configFiles(common: string, own: string, env: Env): string[] | null {
+  if (process.platform === 'win32') return null;
+  const home = env.HOME || homedir();
+  const xdg = env.XDG_CONFIG_HOME || join(home, '.config');
   const files = [join(xdg, 'git', 'config'), join(home, '.gitconfig'), join(common, 'config'), join(own, 'config.worktree')];
-  return env.GIT_CONFIG_NOSYSTEM ? files : ['/etc/gitconfig', ...files];
+  return gitBoolean(env.GIT_CONFIG_NOSYSTEM) ? files : [...SYSTEM_FILES, ...files];
 }
 
-const TRUE_WORDS = /^(?:true|yes|on|1|)$/i;
+/** A variable git reads as a boolean: unset or empty is false; `0`, `false`, `no`, `off` are false. */
+function gitBoolean(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && !FALSE_WORDS.test(value.trim());
+}
 
-/** No include, no submodule.recurse that is on, no core.worktree; a missing file is plain, an unreadable one is not. */
+const FALSE_WORDS = /^(?:false|no|off|0+)$/i;
+
+/**
+ * Whether a configuration file is plain, read to fail closed: git's own grammar has comments
+ * after `;` and `#` anywhere outside quotes, values continued over a backslash, any integer as a
+ * boolean, quoted subsections with escapes. So: any mention of an include, a line continued, a
+ * header that does not read simply, a `worktree` key, or a `recurse` setting whose value is not
+ * plainly false makes it not plain. A missing file is plain; one that is not a regular file, or
+ * cannot be read, is not.
+ */
 export function plainConfig(path: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR';
-  }
-  let section = '';
+  const kind = entryKind(path);
+  if (kind === null) return existsNot(path);
+  if (kind !== 'file') return false;
+  const text = readFile(path);
+  if (text === null) return false;
+  if (/include/i.test(text) || /\\\r?$/m.test(text)) return false;
   for (const raw of text.split('\n')) {
-    const line = raw.replace(/(^|\s)[#;].*$/, '').trim();
-    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]\s*(.*)$/.exec(line);
-    const body = header ? header[2] : line;
-    if (header) section = header[1].toLowerCase();
-    if (section === 'include' || section === 'includeif') return false;
-    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*"?([^"]*)"?)?$/.exec(body);
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    if (line.startsWith('[') && !/^\[[A-Za-z0-9.-]+(?:\s+"[^"\\]*")?\]$/.test(line.replace(/\s*[#;].*$/, ''))) return false;
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!kv) continue;
-    const key = `${section}.${kv[1].toLowerCase()}`;
-    if (key === 'submodule.recurse' && TRUE_WORDS.test((kv[2] ?? '').trim())) return false;
-    if (key === 'core.worktree') return false;
+    const key = kv[1]!.toLowerCase();
+    if (key === 'worktree') return false;
+    if (key === 'recurse' && !FALSE_WORDS.test((kv[2] ?? '').replace(/^"|"$/g, '').trim())) return false;
   }
   return true;
 }
 
-function readOrNull(path: string): string | null {
+function existsNot(path: string): boolean {
+  try {
+    statSync(path);
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+/** A regular file's text (never a FIFO or a device, which could block the hook), or null. */
+function readFile(path: string): string | null {
+  if (entryKind(path) !== 'file') return null;
   try {
     return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
   } catch {
     return null;
   }

@@ -23,7 +23,8 @@ async function analyserQuiet(command: string, cwd: string | null): Promise<boole
 
 describe('guard: asked before it runs', () => {
   it('a shell script taken from xargs or parallel input is asked about, whatever the input shows', async () => {
-    for (const c of ['echo ok | xargs bash -c', 'cat jobs.txt | xargs -I{} sh -c {}', 'printf "make\\n" | parallel bash -c {}', 'git diff --name-only | xargs -n1 zsh -c']) {
+    for (const c of ['echo ok | xargs bash -c', 'cat jobs.txt | xargs -I{} sh -c {}', 'printf "make\\n" | parallel bash -c {}', 'git diff --name-only | xargs -n1 zsh -c',
+      'cat cmds.txt | xargs -I% sh -c %', 'cat cmds.txt | xargs -I CMD bash -c CMD', "cat cmds.txt | xargs -I{} sh -c 'set -e; {}'", 'cat cmds.txt | xargs -I{} bash -c -- {}', 'cat cmds.txt | parallel', 'cat cmds.txt | parallel sh -c {=uq=}', 'cat cmds.txt | xargs sh']) {
       const j = await judged(c);
       assert.equal(j.decision, 'ask', c);
       assert.match(j.reason, /Shell script taken from input/, c);
@@ -36,7 +37,7 @@ describe('guard: asked before it runs', () => {
   });
 
   it('a recursive delete of a relative path is asked about when the hook names no directory', async () => {
-    for (const c of ['rm -rf build', 'rm -rf 7 > /dev/null', 'find . -name "*.pyc" -delete', 'rm -rf `pwd`/out', 'find src -exec rm -rf {} +']) {
+    for (const c of ['rm -rf build', 'rm -rf 7 > /dev/null', 'find . -name "*.pyc" -delete', 'rm -rf `pwd`/out', 'find src -exec rm -rf {} +', 'cd .. && rm -rf project', 'cd build && rm -rf out']) {
       const j = await judged(c, null);
       assert.equal(j.decision, 'ask', c);
       assert.match(j.reason, /did not say which directory/, c);
@@ -65,8 +66,15 @@ describe('guard: asked before it runs', () => {
       assert.equal(j.decision, 'ask', c);
       assert.match(j.reason, /\[strict\] interpreters/, c);
     }
-    for (const c of ['python script.py', 'node server.js', "awk '{print $1}' f.txt", 'python -m pytest']) assert.equal((await judged(c, '/home/dev/project', strict)).decision, 'allow', c);
+    for (const c of ['echo "print(1)" | python', 'echo "console.log(1)" | node -']) assert.equal((await judged(c, '/home/dev/project', strict)).decision, 'ask', `piped in: ${c}`);
+    for (const c of ['python script.py', 'node server.js', "awk '{print $1}' f.txt", 'python -m pytest', 'cat data.json | python parse.py']) assert.equal((await judged(c, '/home/dev/project', strict)).decision, 'allow', c);
     assert.equal((await judged('python -c "print(1)"')).decision, 'allow', 'off by default');
+  });
+
+  it('allowed paths clear a finding, not a strict question', async () => {
+    const layer = { strictFlags: { interpreters: true }, allowPaths: ['/srv/scratch'] };
+    assert.equal((await judged(`rm -rf /srv/scratch/x && python -c "exec(open('job.py').read())"`, '/home/dev/project', layer)).decision, 'ask');
+    assert.equal((await judged('rm -rf /srv/scratch/x', '/home/dev/project', layer)).decision, 'allow');
   });
 
   it('a command on the allow-list is not asked about', async () => {

@@ -189,16 +189,16 @@ function decide(findings: JudgedFinding[], policy: GuardPolicy, call: ToolCallEv
   const by = findings.find((f) => f.action === 'deny') ?? findings.find((f) => f.action === 'ask') ?? null;
   const listed = call.input.type === 'command' && commandAllowed(policy, call.input.command);
   const fx = effectsOf(call, facts, session);
-  if (!by) {
-    const concern = listed ? null : concernBeforeRun(call, fx.commands, session.cwd, policy);
-    if (!concern) return { decision: 'allow', by: null, allowListed: null };
-    return { decision: 'ask', by: { rule: CONCERN_RULE, severity: 'warning', title: concern.title, detail: concern.detail, action: 'ask' }, allowListed: null };
-  }
+  // The command allow-list is the user's word on this exact command: it answers every question.
+  // A relaxation (a disposable worktree, allowed paths) clears findings, not the questions below.
+  const concern = listed ? null : concernBeforeRun(call, fx.commands, session.cwd, policy);
+  const asked: Decided | null = concern ? { decision: 'ask', by: { rule: CONCERN_RULE, severity: 'warning', title: concern.title, detail: concern.detail, action: 'ask' }, allowListed: null } : null;
+  if (!by) return asked ?? { decision: 'allow', by: null, allowListed: null };
   if (listed) return { decision: 'allow', by, allowListed: 'command' };
-  if (inDisposableWorktree(findings, policy, fx.commands, session.cwd, pending)) return { decision: 'allow', by, allowListed: 'worktree' };
+  if (inDisposableWorktree(findings, policy, fx.commands, session.cwd, pending)) return asked ?? { decision: 'allow', by, allowListed: 'worktree' };
   const touched = [...fx.writes, ...fx.deletes];
   if (touched.length > 0 && fx.net.length === 0 && touched.every((op) => pathAllowed(policy, op.abs, session.home))) {
-    return { decision: 'allow', by, allowListed: 'paths' };
+    return asked ?? { decision: 'allow', by, allowListed: 'paths' };
   }
   return { decision: by.action === 'deny' ? 'deny' : 'ask', by, allowListed: null };
 }

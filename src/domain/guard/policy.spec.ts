@@ -62,6 +62,14 @@ test('[strict] and [worktrees]: off and protected by default; a later file turns
   assert.equal(p.linkedWorktrees, 'disposable');
   assert.equal(mergePolicies(user, parsePolicy('[worktrees]\nlinked = "protected"\n[strict]\ndeletes = false\n', 'p')).linkedWorktrees, 'protected');
   assert.deepEqual(mergePolicies(user, parsePolicy('[strict]\ndeletes = false\n', 'p')).strict, { deletes: false, interpreters: false });
+  // a project's file (which the agent can write) only tightens: flags on, never off; never disposable
+  const userOn = { ...parsePolicy('[strict]\ndeletes = true\n', '~/.vouch/guard.toml'), origin: 'user' as const };
+  const projectOff = { ...parsePolicy('[strict]\ndeletes = false\ninterpreters = true\n[worktrees]\nlinked = "disposable"\n', '.vouch/guard.toml'), origin: 'project' as const };
+  const tightened = mergePolicies(userOn, projectOff);
+  assert.deepEqual(tightened.strict, { deletes: true, interpreters: true });
+  assert.equal(tightened.linkedWorktrees, 'protected');
+  const userDisposable = { ...parsePolicy('[worktrees]\nlinked = "disposable"\n', '~/.vouch/guard.toml'), origin: 'user' as const };
+  assert.equal(mergePolicies(userDisposable, { ...parsePolicy('[worktrees]\nlinked = "protected"\n', 'p'), origin: 'project' as const }).linkedWorktrees, 'protected', 'a project may protect');
   for (const [text, message] of [
     ['[strict]\ndeletes = "yes"\n', /strict\.deletes must be true or false/],
     ['[strict]\neverything = true\n', /unknown setting "strict\.everything"/],

@@ -79,7 +79,14 @@ export class PolicyError extends Error {}
 
 /** One policy file's settings; throws PolicyError naming the file and the first problem. */
 /** One file's settings: strict flags are set one by one (a project may turn on one the user left off). */
-export type PolicyLayer = Partial<Omit<GuardPolicy, 'strict'>> & { strictFlags?: Partial<GuardPolicy['strict']> };
+export type PolicyLayer = Partial<Omit<GuardPolicy, 'strict'>> & {
+  strictFlags?: Partial<GuardPolicy['strict']>;
+  /**
+   * A project's file (in the repository the agent works in, which the agent can write) may only
+   * tighten: it turns strict flags on, never off, and cannot call linked worktrees disposable.
+   */
+  origin?: 'user' | 'project';
+};
 
 export function parsePolicy(text: string, source: string): PolicyLayer {
   let doc: Record<string, unknown>;
@@ -125,13 +132,15 @@ function table(v: unknown, name: string, keys: string[], source: string): Record
   return v;
 }
 
-/** The user's policy, then the project's on top (later wins per key; allow-lists add up). */
+/** The user's policy, then the project's on top (later wins per key; allow-lists add up; a project's file only tightens [strict] and [worktrees]). */
 export function mergePolicies(...layers: PolicyLayer[]): GuardPolicy {
   const merged = defaultPolicy();
   for (const l of layers) {
     if (l.mode) merged.mode = l.mode;
-    Object.assign(merged.strict, l.strictFlags);
-    if (l.linkedWorktrees) merged.linkedWorktrees = l.linkedWorktrees;
+    for (const [k, on] of Object.entries(l.strictFlags ?? {}) as Array<[keyof GuardPolicy['strict'], boolean]>) {
+      merged.strict[k] = l.origin === 'project' ? merged.strict[k] || on : on;
+    }
+    if (l.linkedWorktrees && (l.origin !== 'project' || l.linkedWorktrees === 'protected')) merged.linkedWorktrees = l.linkedWorktrees;
     Object.assign(merged.rules, l.rules);
     Object.assign(merged.categories, l.categories);
     merged.allowCommands.push(...(l.allowCommands ?? []));

@@ -30,6 +30,7 @@ const DISCARDS = [
 describe('guard: linked worktrees the policy calls disposable', () => {
   it('discarding uncommitted work of this worktree runs', async () => {
     for (const c of DISCARDS) assert.equal(await decide(c), 'allow', c);
+    for (const c of ['git reset --hard > /dev/null 2>&1', 'git clean -fd &>/dev/null']) assert.equal(await decide(c), 'allow', c);
     for (const v of ['false', 'no', 'off', '0']) assert.equal(await decide('git --config-env submodule.recurse=RECURSE reset --hard', { env: { RECURSE: v } }), 'allow', v);
   });
 
@@ -56,6 +57,9 @@ describe('guard: linked worktrees the policy calls disposable', () => {
       // a remote host, arguments that arrive at run time, shared state
       'ssh host git clean -f', 'echo HEAD~1 | xargs git reset --hard', 'parallel git reset --hard ::: HEAD~1', 'parallel -S host git clean -f ::: .',
       'git push -f', 'git branch -D feature', 'git stash clear', 'git worktree remove --force ../other',
+      // words the shell turns into options, and output written elsewhere
+      'git switch -f {-C,feature,HEAD~1}', 'git checkout -f {-B,feature,HEAD~1}', 'git switch -f $X', 'git checkout --force "$X"', 'git restore $X', 'git checkout -- *.ts',
+      'git reset --hard > ../main/src/app.ts', 'git clean -f 2>/home/dev/main/notes.md',
     ];
     for (const c of reaching) assert.notEqual(await decide(c), 'allow', c);
     assert.notEqual(await decide('git --config-env submodule.recurse=RECURSE reset --hard', { env: { RECURSE: 'true' } }), 'allow');

@@ -5,8 +5,9 @@
 // there, that only throws away uncommitted work of that worktree. Anything that could reach
 // further — another directory (cd, -C, env -C, sudo), another repository (GIT_DIR, --git-dir,
 // --work-tree), submodules, other commits or branches (a ref to reset to, -B, -C), ignored files
-// (-x), nested repositories (-ff), a remote host, or arguments that arrive at run time (xargs,
-// parallel) — keeps the ordinary judgement. What the worktree is, the hook's caller finds out on
+// (-x), nested repositories (-ff), a remote host, arguments that arrive at run time (xargs,
+// parallel) or words the shell still expands (`$X`, braces, globs), output redirected to a file —
+// keeps the ordinary judgement. What the worktree is, the hook's caller finds out on
 // disk (cli/guard/worktree-probe.ts); this module only reads the command.
 import type { Located } from '../rules/effects.ts';
 import { parseArgs } from '../rules/commands.ts';
@@ -23,6 +24,10 @@ export interface WorktreeFacts {
 }
 
 const FALSE_WORDS = /^(?:false|no|off|0)$/i;
+/** Shell expansions the parser leaves as written: variables, substitutions, braces, globs, history. */
+const EXPANDS = /[$`{}*?[\]!~]/;
+/** Output thrown away or joined to another descriptor: `> /dev/null`, `2>&1`. */
+const HARMLESS_REDIRECT = /^(?:\d*>>?|&>>?) \/dev\/null$|^\d*>&\s*\d*-?$|^\d*>& ?\d+$/;
 
 /** Whether the call is one plain git command that only discards this worktree's uncommitted work. */
 export function discardsOnlyHere(commands: Located[], cwd: string | null, env: Readonly<Record<string, string | undefined>>): boolean {
@@ -30,6 +35,10 @@ export function discardsOnlyHere(commands: Located[], cwd: string | null, env: R
   const [{ cmd, dir }] = commands;
   // `dir` is where the command runs: the cwd unless a `cd` came first
   if (cmd.name !== 'git' || dir?.replace(/\/+$/, '') !== cwd.replace(/\/+$/, '') || cmd.wrappers.length > 0 || cmd.nested !== null || cmd.assignments.length > 0) return false;
+  // Every word as the guard reads it is the word git gets: no expansion that could turn into an
+  // option (`$X`, `{-C,feature,HEAD~1}`, a glob), and no redirection that writes elsewhere.
+  if (cmd.args.some((a) => EXPANDS.test(a))) return false;
+  if (cmd.redirects.some((r) => !HARMLESS_REDIRECT.test(`${r.op} ${r.target}`))) return false;
   const sub = subcommandAfterGlobals(cmd.args, env);
   if (!sub) return false;
   const { name, rest } = sub;

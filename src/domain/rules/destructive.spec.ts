@@ -798,4 +798,14 @@ test('a delete inside a folder the user named by its whole name (written, or sai
   assert.notDeepEqual(await severities('make a repo called entire token costs benchmark tests', `rm -rf ${bench}`), ['info'], 'the folder itself');
   assert.notDeepEqual(await severities('run the benchmark', 'rm -rf data', '/home/dev/work/benchmark'), ['info'], 'a single word');
   assert.notDeepEqual(await severities('make a repo called entire token costs benchmark tests', 'rm -rf /etc/nginx/entire-token-costs-benchmark-tests/x'), ['info'], 'never a system path');
+  // a file named inside a folder does not name the folder; dot-folders, .git and everyday two-word phrases never count
+  for (const [said, command] of [
+    ['check ~/.ssh/config for the host alias', 'rm -rf ~/.ssh/keys'],
+    ['summarise ~/Documents/report.pdf', 'rm -rf ~/Documents/taxes'],
+    ['look at ~/work/notes.md', 'rm -rf ~/work/other-app'],
+    ['the other repo is /home/dev/work/api', 'rm -rf /home/dev/work/api/.git'],
+    ['build a web app for me', 'rm -rf ~/web-app/dist'],
+    ['can you check my project', 'rm -rf /home/dev/my-project/src'],
+  ]) assert.notDeepEqual(await severities(said, command), ['info'], `${said} → ${command}`);
+  assert.deepEqual(await severities('clean up ~/work/api/ please', 'rm -rf ~/work/api/build'), ['info'], 'the folder written as its own path');
 });

@@ -200,6 +200,10 @@ test("this session's own transcript copied into the tree, holding no credential 
   assert.deepEqual(committed.map(severityOf), ['warning']);
   const otherAgent = only(await runRules([...ran('bash ~/.codex/skills/apply-grant/export-session.sh .', { output: exporter })], { agent: 'claude-code' }), SESSION_LOG);
   assert.deepEqual(otherAgent.map(severityOf), ['warning'], "a Claude Code session exporting a Codex transcript: not this session's");
+  const pickedElsewhere = only(await runRules([cmd('ls -t ~/.codex/sessions/2026/06/01/*.jsonl | head -1; cp ~/.codex/sessions/2025/01/01/rollout-old.jsonl ./old-session.jsonl')], { agent: 'codex' }), SESSION_LOG);
+  assert.deepEqual(pickedElsewhere.map(severityOf), ['warning'], 'the newest pick is not the copy\'s source');
+  const otherStore = only(await runRules([cmd('cp "$(ls -t ~/.codex/sessions/*/*/*/*.jsonl | head -1)" ./codex-session.jsonl')], { agent: 'claude-code' }), SESSION_LOG);
+  assert.deepEqual(otherStore.map(severityOf), ['warning'], "the newest Codex transcript is not a Claude Code session's own");
   const other = only(await runRules([cmd('cp ~/.claude/projects/-home-dev-project/3f1c.jsonl docs/session.jsonl')]), SESSION_LOG);
   assert.deepEqual(other.map(severityOf), ['warning'], "another transcript's content is not in the log");
 });

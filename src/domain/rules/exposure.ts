@@ -208,8 +208,9 @@ export const EXPOSURE_RULES: Rule[] = [
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
               const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
-              const whole = event.kind === 'tool_call' && event.input.type === 'command' ? event.input.command : loc.cmd.text;
-              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own: NEWEST.test(whole.slice(0, 4_000)) });
+              // this session's own only when the copy's source is the newest transcript of this agent's store
+              const own = NEWEST.test(c.from) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
+              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own });
             }
             trackCommit(loc.cmd, copies);
           }

@@ -56,7 +56,7 @@ test("the harness's own data (a models cache with the base instructions, state, 
     ...answered(read('/home/dev/.gemini/tmp/ab12/logs.json'), { output: base }),
   ]);
   assert.deepEqual(only(own, TEXT), []);
-  for (const path of ['/home/dev/.claude/skills/deploy/SKILL.md', '/home/dev/.codex/plugins/x/README.md', '/home/dev/project/docs/models_cache.json']) {
+  for (const path of ['/home/dev/.claude/skills/deploy/SKILL.md', '/home/dev/.codex/plugins/x/README.md', '/home/dev/project/docs/models_cache.json', '/home/dev/project/third_party/lib/.claude/context.json', '/home/dev/project/node_modules/pkg/.codex/notes.json', '/home/dev/project/node_modules/pkg/.gemini/tmp/readme.md']) {
     const drafts = await runRules(answered(read(path), { output: base }));
     assert.equal(only(drafts, TEXT).length, 1, path);
   }

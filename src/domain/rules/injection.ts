@@ -412,7 +412,7 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
   const fx = effectsOf(call, { secrets: [], shell: undefined }, session);
   // the agent's own files, instruction files, and the harness's own data (a models cache holds the
   // model's base instructions: "never tell the user to save this file" is the harness speaking)
-  if (fx.reads.length > 0 && fx.reads.every((r) => written.has(r.abs) || isAgentInstructionFile(r.abs) || isAgentOwnData(r.abs))) return false;
+  if (fx.reads.length > 0 && fx.reads.every((r) => written.has(r.abs) || isAgentInstructionFile(r.abs) || isAgentOwnData(r.abs, session.home))) return false;
   return true;
 }
 

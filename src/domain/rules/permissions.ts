@@ -42,7 +42,7 @@ export const agentSettingsWrite = meta({
   id: 'permissions/agent-settings-write',
   severity: 'warning',
   title: 'Agent permission settings changed',
-  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set. An agent widening its own permissions deserves a look.',
+  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look.',
   remediation: 'Review the settings diff, especially allow-lists, hooks and sandbox/approval modes.',
 });
 export const broadApproval = meta({
@@ -64,7 +64,8 @@ export const worldWritable = meta({
 
 /** Agent settings files that hold permissions, hooks and sandbox modes. */
 export function isAgentSettingsFile(p: string): boolean {
-  return /(^|\/)\.claude\/(settings(\.local)?|managed-settings)\.json$/.test(p) || /(^|\/)\.codex\/config\.toml$/.test(p) || /(^|\/)\.gemini\/settings\.json$/.test(p);
+  // also Vouch's own guard policy (`.vouch/guard.toml`): it decides what the guard stops
+  return /(^|\/)\.claude\/(settings(\.local)?|managed-settings)\.json$/.test(p) || /(^|\/)\.codex\/config\.toml$/.test(p) || /(^|\/)\.gemini\/settings\.json$/.test(p) || /(^|\/)\.vouch\/guard\.toml$/.test(p);
 }
 
 const PERSISTENT_PATHS: { re: RegExp; what: string }[] = [

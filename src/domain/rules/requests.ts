@@ -499,22 +499,43 @@ export function namesPlace(request: string, abs: string, home: string | null): b
 
 /**
  * The folder holding `abs` (or a folder above it, below home) that the request names by its whole
- * name, written as a path or said as words ("a repo called entire token costs benchmark tests"
- * names `…/entire-token-costs-benchmark-tests`): a name of two parts or more, every part said in
- * order. Null when none is. Stricter than namesPlace: deletes are judged by it.
+ * name: written as that folder's own path (a path to a file in it does not name the folder), or
+ * said as words after a naming word ("a repo called entire token costs benchmark tests" names
+ * `…/entire-token-costs-benchmark-tests`), or as three words or more in order. Never a dot-folder
+ * or anything under one (`~/.ssh`, `~/.config`), and never for a `.git` target. Null when none is.
+ * Deletes are judged by it, so it is strict on purpose.
  */
 export function namedFolder(request: string, abs: string, home: string | null): string | null {
-  if (!request) return null;
-  const heard = ` ${words(request).join(' ')} `;
+  if (!request || /(?:^|\/)\.git(?:\/|$)/.test(abs)) return null;
   const parts = abs.split('/').filter(Boolean);
   const homeDepth = home ? home.split('/').filter(Boolean).length : 0;
+  if (parts.slice(homeDepth).some((p) => p.startsWith('.') && p !== parts[parts.length - 1])) return null;
+  const heard = ` ${words(request).join(' ')} `;
   for (let n = parts.length - 1; n > homeDepth; n--) {
     const dir = '/' + parts.slice(0, n).join('/');
-    if (namesPath(request, dir, home)) return dir;
+    if (namesExactly(request, dir, home)) return dir;
     const name = parts[n - 1]!.toLowerCase().split(/[-_.\s]+/).filter(Boolean);
-    if (name.length >= 2 && !name.every((w) => PLACE_WORDS_IGNORED.has(w)) && heard.includes(` ${name.join(' ')} `)) return dir;
+    if (name.length < 2 || name.every((w) => PLACE_WORDS_IGNORED.has(w))) continue;
+    const said = name.join(' ');
+    if (name.length >= 3 ? heard.includes(` ${said} `) : NAMING_WORD.test(heard) && new RegExp(`\\b(?:called|named|repo|repository|folder|directory) ${said} `).test(heard)) return dir;
   }
   return null;
+}
+const NAMING_WORD = /\b(?:called|named|repo|repository|folder|directory)\b/;
+
+/** The request writes `dir` itself as a path (`~/work/api`, `/home/dev/work/api/`), not a path inside it. */
+function namesExactly(request: string, dir: string, home: string | null): boolean {
+  const text = slashed(request);
+  const forms = [dir];
+  if (home && dir.startsWith(home + '/')) forms.push(`~/${dir.slice(home.length + 1)}`, `$HOME/${dir.slice(home.length + 1)}`);
+  return forms.some((f) => {
+    for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + 1)) {
+      const before = text[at - 1];
+      const after = text.slice(at + f.length, at + f.length + 2);
+      if ((before === undefined || !/[\w./~-]/.test(before)) && !/^\/?[\w.-]/.test(after)) return true;
+    }
+    return false;
+  });
 }
 
 /** `text` mentions `p` as a whole path (not as the start of a longer one). */

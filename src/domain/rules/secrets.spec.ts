@@ -136,6 +136,12 @@ test('an environment dump is judged by what it printed: ids and paths only is in
   const entry = only(await runRules(answered(cmd('printenv'), { output: 'HOME=/home/dev\nDB_PASSWORD=hunter2hunter\n' })), DUMP);
   assert.notEqual(severityOf(entry[0]!), 'info', 'a credential entry no detector takes still counts');
   assert.notEqual(severityOf(only(await runRules([cmd('env')]), DUMP)[0]!), 'info', 'no output in the log');
+  // an unfiltered dump keeps its warning whatever it showed; so does output the capture cut short,
+  // a secret that starts with "/", and credential names outside the usual words
+  assert.notEqual(severityOf(only(await runRules(answered(cmd('printenv'), { output: listing })), DUMP)[0]!), 'info', 'not narrowed by a filter');
+  for (const output of ['HOME=/home/dev\nLANG=C\n… +41 lines (ctrl + t to view transcript)', 'APP_SECRET=/kq3Zp9Lr2Vx8Tn5Bw1Hs\n', 'ADMIN_PASS=hunter22x\n', 'SESSION_COOKIE=s%3Aabc123def456.ghi789\n']) {
+    assert.notEqual(severityOf(only(await runRules(answered(cmd('env | grep -E "HOME|APP|ADMIN|SESSION"'), { output })), DUMP)[0]!), 'info', output);
+  }
 });
 
 test('a result without a matching call still reports its secret', async () => {

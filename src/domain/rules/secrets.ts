@@ -437,7 +437,10 @@ class ShownContent {
     const h = this.held.get(result.callId);
     if (!h) return;
     this.held.delete(result.callId);
-    const clean = !result.isError && !result.denied && result.output.trim().length > 0 && facts.secrets.length === 0 && !showsCredentialEntry(result.output);
+    // Clean: the whole output is in the log (no "… +41 lines" elision) and holds no credential. An
+    // environment dump counts as clean only when a filter on the line picked named variables.
+    const narrowed = h.drafts.every((d) => d.rule !== envDump.id) || FILTERED_DUMP.test(describeCall(h.call));
+    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     const files = plural(h.drafts.length, 'credential file');
@@ -466,11 +469,16 @@ class ShownContent {
   }
 }
 const HELD_READS_MAX = 200;
+/** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */
+const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
+/** Output the capture shortened: what the model saw is more than the log shows. */
+const ELIDED = /…\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\.\s*\[\d+ (?:more )?lines? (?:truncated|omitted)/i;
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
 // in a log whose copy was redacted, a short password no detector takes): the file held one.
 // Empty values (`"auths": {}`, `TOKEN=`) hold none.
-const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
+const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|passphrase|pass(?![a-z])|pwd|credential|auth|cookie)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
 const ENTRIES_MAX = 200;
+const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i;
 
 /**
  * Does the output hold an entry that gives a credential a value? A redacted value counts (the
@@ -482,8 +490,9 @@ function showsCredentialEntry(output: string): boolean {
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) return true;
-    // a path is where something lives, not a credential (`PWD=/home/dev/app`, `SSH_AUTH_SOCK=/tmp/ssh-x/agent.1`)
-    if (/^(?:\/|~\/|[A-Za-z]:\\)/.test(value)) continue;
+    // a path under a name for a place is where something lives (`PWD=/home/dev/app`,
+    // `SSH_AUTH_SOCK=/tmp/ssh-x/agent.1`); a secret may start with "/" too (base64), so only there
+    if (PLACE_NAME.test(name) && /^(?:\/|~\/|[A-Za-z]:\\)[^/\\\s]*[/\\][^\s]/.test(value)) continue;
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
     return true;

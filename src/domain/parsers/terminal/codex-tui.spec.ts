@@ -281,10 +281,10 @@ describe('codex-tui: a message that runs on at the margin', () => {
     '› the token is',
     'abc123.def456.ghi789',
     '',
+    'stray output at the margin',
+    '',
     '• Ran ls',
     '  └ a.txt',
-    '',
-    'stray output at the margin',
   ].join('\n') + '\n';
 
   test('a line right under the person\'s message is more of it (a pasted value); after a blank line it is not', () => {
