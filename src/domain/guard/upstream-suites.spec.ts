@@ -132,7 +132,9 @@ function policyFor(c: UpstreamCase): PolicyLayer {
 }
 
 /**
- * The worktree each upstream test builds on disk, as the guard's caller would find it
+ * The worktree each upstream test builds on disk, described (from the test's fixture and name) as
+ * the guard's caller would find it — the probe that finds it is tested on real repositories in
+ * src/cli/guard/worktree-probe.spec.ts
  * (cli/guard/worktree-probe.ts): a linked worktree (also reached through a symlink, or nested in
  * another), or the main checkout, a folder in it, a submodule-like `.git` file; and whether the
  * test wrote configuration that must keep the relaxation off (an include, submodule.recurse,
