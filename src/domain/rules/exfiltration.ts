@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
+import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
@@ -428,8 +428,12 @@ class ExposureTracker {
 
   /** Does this text carry an exposed secret or name an exposed file? */
   carries(text: string): boolean {
+    return this.carriesValue(text) || [...this.paths].some((p) => text.includes(p));
+  }
+
+  /** Does this text carry an exposed secret's value (a file path alone does not count)? */
+  carriesValue(text: string): boolean {
     for (const v of this.values) if (text.includes(v)) return true;
-    for (const p of this.paths) if (text.includes(p)) return true;
     return false;
   }
 
@@ -550,11 +554,29 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
   });
 }
 
+/** Variable names a command substitution picks out of a file: `$(grep NAME f)`, `$(sed -n 's/^NAME=//p' f)`, `$(awk -F= '/NAME/…' f)`. */
+const PICKED_NAME = /\$\([^()]*?\b(?:grep|rg|awk|sed)\b[^()]*?\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+
+/** Every credential the command reads for itself is named for the service every host belongs to. */
+function readsOnlyIssuerNames(text: string, hosts: string[]): boolean {
+  const names = [...text.matchAll(PICKED_NAME)].map((m) => m[1]!);
+  return names.length > 0 && hosts.length > 0 && names.every((n) => {
+    const domains = issuerDomainsOfName(n);
+    return domains.length > 0 && hosts.every((h) => underDomains(h, domains));
+  });
+}
+
 function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, hosts: string[], flow: ExposureTracker, readsHere: boolean): void {
   const text = loc.cmd.text;
   // A credential read inside this very command ($(cat ~/.aws/credentials)) is the strongest link.
   if (!readsHere && flow.onlyToIssuers(text, hosts)) return; // the credential used with its own service
-  const strong = readsHere || ((flow.first !== null) && flow.carries(text));
+  // …unless what it reads is a variable named for the service it is sent to
+  // (`-H "Authorization: token $(grep GITHUB_TOKEN .env | cut -d= -f2)"` to api.github.com).
+  if (readsHere && readsOnlyIssuerNames(text, hosts)) return;
+  // A path in the command ssh runs names a file on that host (`ssh host 'cat /srv/app/.env'` reads
+  // it there): only an exposed value itself, written into the command, is carried to it.
+  const carried = loc.cmd.name === 'ssh' ? flow.carriesValue(text) : flow.carries(text);
+  const strong = readsHere || ((flow.first !== null) && carried);
   const viaVariable = flow.strong && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc) && !flow.onlyToHomes(hosts);
   if (!strong && !viaVariable) return;
   report(ctx, secretThenNetwork.id, event, facts, strong

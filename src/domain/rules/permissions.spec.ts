@@ -417,3 +417,16 @@ test("a sed that swaps PostgreSQL's auth method for a weaker one is a weakened c
   assert.deepEqual(only(await runRules([prompt('harden the db'), ...ran("sudo sed -i 's/md5/scram-sha-256/g' \"$PG_HBA\"")]), WEAK), []);
   assert.deepEqual(only(await runRules([prompt('fix docs'), ...ran("sed -i 's/trusted/reviewed/' README.md")]), WEAK), []);
 });
+
+test('enabling the service of a package the session installed is part of the install (info); a unit of no installed package stays persistence', async () => {
+  const installed = only(await runRules([prompt('set up the server'), ...ran('apt-get update -y && apt-get install -y docker-ce docker-ce-cli containerd.io && systemctl enable docker && systemctl start docker')]), PERSIST);
+  assert.deepEqual(installed.map(severityOf), ['info']);
+  assert.match(installed[0]!.detail, /installed its package/);
+  const later = only(await runRules([...ran('sudo dnf install -y nginx'), ...ran('sudo systemctl enable --now nginx.service')]), PERSIST);
+  assert.deepEqual(later.map(severityOf), ['info'], 'in a later call too');
+  for (const steps of [
+    ran('systemctl enable docker'),
+    [...ran('apt-get install -y curl'), ...ran('systemctl enable backdoor')],
+    [...ran('pip install docker'), ...ran('systemctl enable docker')],
+  ]) assert.notDeepEqual(only(await runRules(steps), PERSIST).map(severityOf), ['info'], JSON.stringify(steps.map((e) => e.kind === 'tool_call' && e.input.type === 'command' ? e.input.command : '')));
+});

@@ -161,6 +161,27 @@ interface Judged extends RuleContext {
   created: Set<string>;
   /** Services (by cause id) whose program the request named: enabling them is the same step. */
   askedServices: Map<string, Asker>;
+  /** Packages a system package manager installed in this session (`apt-get install -y docker-ce`). */
+  installedPackages: Set<string>;
+}
+
+const PACKAGE_MANAGERS = /^(?:apt|apt-get|dnf|yum|zypper|pacman|apk|brew)$/;
+const INSTALL_WORDS = new Set(['install', 'add', '-S']);
+
+/** The packages a package manager's install names (`apt-get install -y docker-ce nginx` → docker-ce, nginx). */
+function installedBy(cmd: SimpleCommand): string[] {
+  if (!PACKAGE_MANAGERS.test(cmd.name)) return [];
+  const at = cmd.args.findIndex((a) => INSTALL_WORDS.has(a));
+  if (at < 0) return [];
+  return cmd.args.slice(at + 1).filter((a) => !a.startsWith('-') && /^[a-z0-9][a-z0-9.+-]*$/i.test(a)).map((a) => a.toLowerCase());
+}
+
+/** `systemctl enable docker` after `apt-get install docker-ce`: the unit is the installed package's own. */
+function unitOfInstalled(cmd: SimpleCommand, installed: ReadonlySet<string>): string | null {
+  if (cmd.name !== 'systemctl' || !cmd.args.includes('enable')) return null;
+  const units = cmd.args.filter((a) => !a.startsWith('-') && a !== 'enable').map((u) => u.replace(/\.service$/, '').toLowerCase());
+  if (units.length === 0) return null;
+  return units.every((u) => u.length >= 3 && [...installed].some((p) => p === u || p.startsWith(`${u}-`) || p.startsWith(`${u}.`))) ? units.join(', ') : null;
 }
 
 /** A step taken under the user's blanket grant: one step lower, and the finding quotes the grant. */
@@ -311,7 +332,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -557,8 +578,14 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
     ctx.outcomes.report(event, 'run', mine(draft, sudo));
   }
+  for (const p of installedBy(cmd)) if (ctx.installedPackages.size < 500) ctx.installedPackages.add(p);
   const installed = persistentCommand(cmd);
-  if (installed) {
+  const ownUnit = installed ? unitOfInstalled(cmd, ctx.installedPackages) : null;
+  if (installed && ownUnit) {
+    // Enabling the service a package the session just installed ships (docker after docker-ce) is
+    // the last step of installing it, not something planted to run later (issue 25, item 3).
+    ctx.outcomes.report(event, 'write', { rule: persistence.id, severity: 'info', title: 'Service of an installed package enabled', detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. The session installed its package (${ownUnit}) with the system's package manager: enabling it is part of that install.`, evidence: [evidence(event, cmd.text, facts)], key: `${cmd.name} (installed)` }, UNIT_ENABLE);
+  } else if (installed) {
     const cause = commandServiceCause(cmd);
     const draft: FindingDraft = { rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause };
     // A service the request named ("deploy it behind nginx", "keep the bot running with pm2"):

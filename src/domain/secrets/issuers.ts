@@ -72,6 +72,24 @@ export function issuerDomains(hit: SecretHit): string[] {
   return ISSUERS[providerOf(hit)] ?? [];
 }
 
+/** Short names people give a provider in a variable's name. */
+const NAME_ALIASES: Record<string, string> = { gh: 'github', hf: 'huggingface', glab: 'gitlab', oai: 'openai' };
+
+/**
+ * Domains of the service a credential's variable name names (`GITHUB_TOKEN`, `GH_PAT`,
+ * `OPENAI_API_KEY` → its first word): empty when the first word is no known provider.
+ */
+export function issuerDomainsOfName(name: string): string[] {
+  const first = name.toLowerCase().split(/[_.-]/)[0] ?? '';
+  return ISSUERS[NAME_ALIASES[first] ?? first] ?? [];
+}
+
+/** Is `host` the domain or a subdomain of one of `domains`? */
+export function underDomains(host: string, domains: readonly string[]): boolean {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return domains.some((d) => h === d || h.endsWith(`.${d}`));
+}
+
 /** Is `host` the credential's own issuer (the domain or a subdomain of it)? */
 export function isIssuerHost(hit: SecretHit, host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
