@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
-import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type RequestLog } from './requests.ts';
+import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { HeldDrafts } from './outcome.ts';
 
@@ -129,6 +129,24 @@ interface Copy {
    * reports it, the log ending on the export, or the newest transcript picked by time.
    */
   own: boolean;
+  /** Who asked for a copy of the session's log in so many words, if anyone did. */
+  asked: Asker | null;
+}
+
+// A request for the session's log itself: a noun for it and a verb that puts it somewhere, in one
+// sentence ("export this session's transcript into the repo", "세션 로그를 복사해", "把会话导出").
+const TRANSCRIPT_NOUN = /\btranscripts?\b|\b(?:session|conversation|chat)[\s_-]*(?:logs?|history|transcripts?|files?|jsonl|exports?|recordings?)\b|\b(?:this|our|the current|current|whole|entire|full)\s+(?:session|conversation|chat)\b|\.jsonl\b|세션\s*(?:로그|기록)|대화\s*(?:로그|기록|내용)|会话|对话记录|聊天记录|セッション\s*(?:ログ|履歴)|会話\s*(?:ログ|履歴)|(?:registro|historial)\s+de\s+(?:la\s+)?(?:sesi[oó]n|conversaci[oó]n)/i;
+const TRANSCRIPT_VERB = /\b(?:copy|cp|export|save|include|add|commit|push|upload|attach|put|store|dump|archive)\b|복사|내보내|저장|保存|导出|复制|コピー|エクスポート|保存|copia|exporta|guarda/i;
+const NEGATED = /\b(?:don'?t|do not|never|not|no need to)\s+(?:\w+\s+){0,2}$/i;
+
+/** Does the request ask for the session's log to be copied or exported (not "don't commit the chat log")? */
+export function asksForTranscript(request: string): boolean {
+  for (const sentence of request.slice(0, 10_000).split(/[.!?。！？\n]+/)) {
+    if (!TRANSCRIPT_NOUN.test(sentence)) continue;
+    const verb = TRANSCRIPT_VERB.exec(sentence);
+    if (verb && !NEGATED.test(sentence.slice(0, verb.index))) return true;
+  }
+  return false;
 }
 
 // The newest transcript, picked by time: `Sort-Object LastWriteTime -Descending | Select-Object
@@ -168,7 +186,7 @@ export const EXPOSURE_RULES: Rule[] = [
     create(ctx) {
       const copies: Copy[] = [];
       const requests = requestsOf(ctx.session);
-      const stores = [new StoreCommits(agentStores(ctx), requests), new StoreCommits(credentialStores(ctx), requests)];
+      const stores = [new StoreCommits(agentStores(ctx), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
       let credential = false;
       // The last calls (event index → the call and its facts): the log may end on its own export,
@@ -183,6 +201,8 @@ export const EXPOSURE_RULES: Rule[] = [
             lastCalls.set(event.index, { call: event, facts });
             if (lastCalls.size > 8) lastCalls.delete(lastCalls.keys().next().value as number);
           }
+          // What a call staged is known before its commit is read (`git add -f .env && git commit`).
+          if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
             // A script that exports a transcript says where it put it ("Exported Claude Code
             // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
@@ -193,14 +213,11 @@ export const EXPOSURE_RULES: Rule[] = [
               const abs = locate(exported.to, dir, ctx.session).abs;
               const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
               const quoted = safe(describeCall(call), facts, QUOTE_MAX);
-              copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted, own: ownStore(exported.store, ctx.session.agent) });
+              copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted, own: ownStore(exported.store, ctx.session.agent), asked: whoAsked(requests.for(event), asksForTranscript) });
             }
             for (const s of stores) s.onResult(event, call, facts);
           }
-          if (event.kind === 'tool_result') {
-            for (const s of stores) s.onStagingResult(event);
-            dotfiles.onResult(event);
-          }
+          if (event.kind === 'tool_result') dotfiles.onResult(event);
           if (event.kind === 'tool_call') for (const loc of effectsOf(event, facts, ctx.session).commands) for (const s of stores) s.onCall(event, loc, facts, ctx.session);
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             if (event.kind === 'tool_call') dotfiles.onCall(event, loc, facts);
@@ -210,13 +227,13 @@ export const EXPOSURE_RULES: Rule[] = [
               const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
               // this session's own only when the copy's source is the newest transcript of this agent's store
               const own = NEWEST.test(c.from) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
-              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own });
+              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own, asked: whoAsked(requests.for(event), asksForTranscript) });
             }
             trackCommit(loc.cmd, copies);
           }
         },
         finish() {
-          const own = ownExportIntoTree(ctx, lastCalls);
+          const own = ownExportIntoTree(ctx, lastCalls, requests);
           if (own && copies.length === 0) copies.push(own);
           for (const c of copies) report(ctx, c, credential);
           for (const s of stores) s.finish(ctx);
@@ -270,7 +287,7 @@ interface StoreKind {
   /** A path a commit's listing shows (relative to the repository). */
   holds: (path: string) => boolean;
   /** An absolute path `git add` was given that puts store files in (a store file, or a folder holding them). */
-  stages: (abs: string) => boolean;
+  stages: (abs: string, add: { forced: boolean; sensitive: string | null }) => boolean;
   draft: (list: string, pushed: boolean) => { rule: string; title: string; detail: string; key: string };
   what: string;
 }
@@ -317,6 +334,32 @@ function credentialStores(ctx: RuleContext): StoreKind {
 }
 
 /**
+ * A project's credential file forced past its ignore rules (`git add -f .env`): the ignore entry
+ * was what kept it out of git, and the force overrode it (issue 25, item 2: an ignore entry that
+ * kept a private file out, removed). Plain adds are not followed here: a project may track an env
+ * file of public values on purpose, while `-f` on one says git was told to leave it out.
+ */
+function forcedSecretFiles(): StoreKind {
+  const forcedPaths = new Set<string>();
+  return {
+    what: 'credential files the ignore rules kept out of git',
+    holds: (path) => [...forcedPaths].some((f) => f === path || f.endsWith(`/${path}`)),
+    stages: (abs, add) => {
+      if (!add.forced || add.sensitive === null || add.sensitive === 'sudoers' || PUBLIC_COPY.test(abs)) return false;
+      if (forcedPaths.size < 20) forcedPaths.add(abs);
+      return true;
+    },
+    draft: (list, pushed) => ({
+      rule: credentialStoreCommitted.id,
+      title: pushed ? 'Ignored credential file forced into git and pushed' : 'Ignored credential file forced into git',
+      detail: `\`git add -f\` put ${list} into the repository although the ignore rules kept it out: the secrets in it are in the history.${pushed ? ' It was then pushed to a remote: rotate them.' : ''}`,
+      key: 'forced-credential-file',
+    }),
+  };
+}
+const PUBLIC_COPY = /(\.pub|\.example|\.sample|\.template|\.dist|\.defaults?|\.tpl|\.md)$/i;
+
+/**
  * Store files a commit put in (read from `create mode … path` lines of its output), and
  * whether a push that took effect carried them: committed is a warning, pushed a critical.
  */
@@ -337,7 +380,12 @@ class StoreCommits {
   onCall(event: ToolCallEvent, loc: Located, facts: Parameters<typeof safe>[1], session: RuleContext['session']): void {
     const git = gitSubcommand(loc.cmd);
     if (git?.sub !== 'add' || this.staged) return;
-    const paths = parseArgs(git.args).operands.filter((o) => this.kind.stages(locate(o, loc.dir, session).abs));
+    const { short, long, operands } = parseArgs(git.args);
+    const forced = short.has('f') || long.has('--force');
+    const paths = operands.filter((o) => {
+      const l = locate(o, loc.dir, session);
+      return this.kind.stages(l.abs, { forced, sensitive: l.sensitive });
+    });
     if (paths.length === 0) return;
     const prior = this.staging.get(event.callId);
     if (prior) prior.paths.push(...paths);
@@ -360,6 +408,11 @@ class StoreCommits {
       for (const m of text.matchAll(/^\s*create mode \d+ (.+)$/gm)) {
         if (this.files.length >= 20) break;
         if (this.kind.holds(m[1].trim())) this.files.push(m[1].trim());
+      }
+      // A commit that ran after the staging took effect took what was staged, even when its output
+      // lists no `create mode` line (a file tracked before, `-q`, a summary cut short).
+      if (this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && /^\[[^\]\n]+\]/m.test(text)) {
+        for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
       if (this.files.length > 0 && !this.commit) this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
     }
@@ -447,7 +500,7 @@ function trackCommit(cmd: SimpleCommand, copies: Copy[]): void {
  * of the latest rollout into `(Get-Location)`): its result is not in the log, but the log is that
  * copy, so the copy took effect. Into the working tree it is the same event as a reported export.
  */
-function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { call: ToolCallEvent; facts: EventFacts }>): Copy | null {
+function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { call: ToolCallEvent; facts: EventFacts }>, requests: RequestLog): Copy | null {
   const at = ctx.session.ingest.incomplete?.exportIndex;
   const exporter = at === undefined ? undefined : lastCalls.get(at);
   if (at === undefined || exporter === undefined) return null;
@@ -457,7 +510,7 @@ function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { ca
   const named = /[\w.-]*(?:session|transcript|conversation)[\w.-]*\.jsonl?\b/i.exec(text)?.[0];
   const to = named && !/^(?:export|save)/i.test(named) ? named : 'the working directory';
   const command = safe(text, exporter.facts, QUOTE_MAX);
-  return { to, rel: to, staged: false, committed: false, evidence: { index: at, excerpt: command }, quoted: command, own: true };
+  return { to, rel: to, staged: false, committed: false, evidence: { index: at, excerpt: command }, quoted: command, own: true, asked: whoAsked(requests.for(exporter.call), asksForTranscript) };
 }
 // A destination in the working tree: "." or "./…", the current location (PowerShell's
 // Get-Location, $PWD, $(pwd)), or a bare relative file name.
@@ -473,13 +526,16 @@ function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const critical = credential && c.committed;
   // only this session's own transcript is known to hold what the log shows
   const quiet = c.own && !credential && !c.committed;
-  ctx.report({
+  const draft: FindingDraft = {
     rule: sessionLogPublished.id,
     severity: critical ? 'critical' : quiet ? 'info' : 'warning',
     title: critical ? 'Session transcript with a credential committed' : quiet ? 'Session transcript copied into the working tree (no credential in it)' : undefined,
     detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} in the working tree${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed: check what its prompts and files show before it is shared.' : ''}`,
     evidence: [c.evidence],
     key: c.to,
-  });
+  };
+  // The user asked for the log to be copied (issue 25, item 5: the user's words set the scope):
+  // the copy is theirs. A credential the session showed is still in it: that stays a warning.
+  ctx.report(c.asked ? asRequested(draft, sessionLogPublished, c.asked, 'a copy of the session\'s log was asked for', credential ? 'warning' : 'info') : draft);
 }
 

@@ -105,6 +105,9 @@ const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been mo
 const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
+// No sudo on this machine (a container, Windows' Git Bash), or sudo found no such program: the
+// shell's own words. Nothing ran as root, and `&&` stopped the chain there.
+const SUDO_MISSING = /[^\n]*(?:\bsudo: (?:command )?not found|command not found: sudo|\bsudo: [^\s:]+: command not found|'sudo' is not recognized as [^\n]*)/;
 
 // The whole call is one git command on one line (after a `cd` and variable assignments; `2>&1`
 // allowed), whose operation git applies all at once or not at all: history rewrites, ref updates,
@@ -152,6 +155,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
   // in a short output are enough.
   if (sudo && (failed || output.length < 2_000)) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };
+  const missing = (failed || output.length < 2_000) && output.includes('sudo') ? SUDO_MISSING.exec(output) : null;
+  if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: missing[0].trim() };
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.

@@ -430,3 +430,15 @@ test('enabling the service of a package the session installed is part of the ins
     [...ran('pip install docker'), ...ran('systemctl enable docker')],
   ]) assert.notDeepEqual(only(await runRules(steps), PERSIST).map(severityOf), ['info'], JSON.stringify(steps.map((e) => e.kind === 'tool_call' && e.input.type === 'command' ? e.input.command : '')));
 });
+
+test('sudo the shell could not find (or that found no such program) ran nothing as root: an attempt; a "not found" of another program leaves sudo standing', async () => {
+  for (const output of ['bash: sudo: command not found', '/bin/sh: 1: sudo: not found', 'zsh: command not found: sudo', 'sudo: ufw: command not found', "'sudo' is not recognized as an internal or external command,"]) {
+    const attempt = only(await runRules([...ran('sudo ufw allow 8080 && ufw reload', { exitCode: 127, output })]), SUDO);
+    assert.deepEqual(attempt.map(severityOf), ['info'], output);
+    assert.match(attempt[0]!.detail, /found no sudo/);
+  }
+  const piped = only(await runRules([...ran('sudo apt-get install -y jq 2>&1 | tail -2', { exitCode: 0, output: 'bash: sudo: command not found' })]), SUDO);
+  assert.deepEqual(piped.map(severityOf), ['info'], 'through a pipe');
+  const other = only(await runRules([...ran('sudo apt-get install -y jq && jqq .', { exitCode: 127, output: 'Setting up jq (1.6-2)\nbash: jqq: command not found' })]), SUDO);
+  assert.deepEqual(other.map(severityOf), ['warning']);
+});

@@ -491,3 +491,37 @@ test("a labelled password a test file shows is the test's fixture (info); a prov
   const app = only(await runRules([prompt('fix login'), ...answered(read('app/config.py'), { output: 'password="pw-12345xyz"\n' })]), OUTPUT);
   assert.ok(app.length === 1 && severityOf(app[0]) === 'warning', 'the same kind of value in application code stays a warning');
 });
+
+test('a credential file that shows only values a web framework ships to browsers exposed no credential (info); a server secret under such a name still counts', async () => {
+  const browserKey = 'AIza' + randomString(35, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 97);
+  const publicOnly = `NEXT_PUBLIC_SUPABASE_URL=https://abcd.supabase.co\nNEXT_PUBLIC_SUPABASE_ANON_KEY=sbp_anon_not_detected_value_1234\nNEXT_PUBLIC_GOOGLE_MAPS_API_KEY=${browserKey}\nVITE_API_TOKEN=pubtoken123456\n`;
+  const shown = only(await runRules(answered(read('.env.local'), { output: publicOnly })), READ);
+  assert.deepEqual(shown.map(severityOf), ['info'], 'public-by-name values only');
+  assert.deepEqual(only(await runRules(answered(read('.env.local'), { output: publicOnly })), OUTPUT), [], 'no value reported from the output');
+  for (const output of [`${publicOnly}SUPABASE_SERVICE_ROLE_KEY=srk_value_${randomString(20, HEXS, 98)}\n`, `NEXT_PUBLIC_OPENAI_KEY=${fake.githubClassic()}\n`, `GOOGLE_MAPS_API_KEY=${browserKey}\n`]) {
+    assert.notEqual(severityOf(only(await runRules(answered(read('.env.local'), { output })), READ)[0]!), 'info', output);
+  }
+});
+
+test("a value known only by its label written into test files is the test's fixture (info); a provider's key there, or a label-only value in source, stays a warning", async () => {
+  for (const [path, body] of [['tests/conftest.py', 'ADMIN_PASSWORD = "Wq8zK2mP4vL9xR"\n'], ['src/__tests__/login.test.ts', "const password = 'Wq8zK2mP4vL9xR';\n"], ['spec/fixtures/users.yml', 'password: Wq8zK2mP4vL9xR\n']]) {
+    const shown = only(await runRules([write(path!, body!)]), INPUT);
+    assert.deepEqual(shown.map(severityOf), ['info'], path);
+    assert.match(shown[0]!.title ?? '', /Test fixture/);
+  }
+  assert.deepEqual(only(await runRules([write('tests/billing.test.ts', `const key = "${STRIPE}";`)]), INPUT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([write('src/config.py', 'ADMIN_PASSWORD = "Wq8zK2mP4vL9xR"\n')]), INPUT).map(severityOf), ['warning']);
+});
+
+test('a credential file forced past the ignore rules (git add -f) and committed is a warning, critical once pushed; a plain add, a template, a failed push, or no commit is not', async () => {
+  const STORE = 'secrets/credential-store-committed';
+  const pushedChain = only(await runRules([...ran('git add -f .env && git commit -m "add env" && git push origin main', { output: '[main 1a2b3c4] add env\n 1 file changed, 3 insertions(+)\n create mode 100644 .env\nTo github.com:me/app.git\n   a1..b2  main -> main' })], { agent: 'codex', format: 'codex-rollout' }), STORE);
+  assert.deepEqual(pushedChain.map(severityOf), ['critical']);
+  assert.match(pushedChain[0]!.title ?? '', /forced into git and pushed/);
+  const steps = [...ran('git add --force config/.env.production', { output: '' }), ...ran('git commit -q -m "prod env"', { output: '[main 9f8e7d6] prod env' })];
+  assert.deepEqual(only(await runRules(steps), STORE).map(severityOf), ['warning'], 'committed in another call, no create-mode line');
+  assert.deepEqual(only(await runRules([...steps, ...ran('git push', { exitCode: 1, output: ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' })]), STORE).map(severityOf), ['warning'], 'the push was rejected');
+  assert.deepEqual(only(await runRules([...ran('git add -f dist/bundle.js .env.example && git commit -m build', { output: '[main 1] build\n create mode 100644 dist/bundle.js\n create mode 100644 .env.example' })]), STORE), []);
+  assert.deepEqual(only(await runRules([...ran('git add .env && git commit -m env', { output: '[main 1] env\n create mode 100644 .env' })]), STORE), [], 'a plain add: the project tracks it on purpose');
+  assert.deepEqual(only(await runRules([...ran('git add -f .env', { exitCode: 128, output: "fatal: pathspec '.env' did not match any files" })]), STORE), []);
+});

@@ -16,6 +16,7 @@ import { isTestFile } from '../paths.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret } from '../secrets/labelled.ts';
+import { CLIENT_BUNDLED_NAME } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -492,6 +493,9 @@ function showsCredentialEntry(output: string): boolean {
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) return true;
     // a path under a name for a place is where something lives (`PWD=/home/dev/app`,
     // `SSH_AUTH_SOCK=/tmp/ssh-x/agent.1`); a secret may start with "/" too (base64), so only there
+    // a name the web framework ships to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`) holds a
+    // public value by design; a detector still reports a server secret put there
+    if (CLIENT_BUNDLED_NAME.test(name)) continue;
     if (PLACE_NAME.test(name) && /^(?:\/|~\/|[A-Za-z]:\\)[^/\\\s]*[/\\][^\s]/.test(value)) continue;
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
@@ -556,7 +560,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     if (local) flow.markLocal(hit.value);
     // Followed wherever a repository may hold it: the tree, or a repository elsewhere in home (a
     // session launched in one folder that works in ~/config-repo commits and pushes from there).
-    if (intoFile && !scratch) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other').map((l) => l.abs), hit, evidenceHere[0]);
+    // A value known only by its label (no provider's format) written into test files is the test's
+    // own fixture (`password: "s3cret-test"` in conftest.py): what the test logs in with, no account's.
+    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && paths.every((p) => isTestFile(p));
+    if (intoFile && !scratch && !fixture) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other').map((l) => l.abs), hit, evidenceHere[0]);
     // Put into a command that only talks to the service that issued it (a Google token in a
     // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).
     const remote = fx.net.filter((n) => !n.local);
@@ -564,10 +571,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // The password of a test identity the same call names at a domain reserved for examples
     // (`smoketest+1@example.com`, `qa@demo.test`): made up for the test, no real account holds it.
     const testAccount = !intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text);
-    const severity = scratch || local || stored || already || testAccount ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    const severity = scratch || local || stored || already || testAccount || fixture ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
-      lowStakes && 'a test or template file: possibly a fake value',
+      fixture ? 'a value written only into test files, with no provider\'s format: the test\'s own fixture' : lowStakes && 'a test or template file: possibly a fake value',
       scratch && 'temp space, outside the repository: nothing commits or sends it from there',
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
@@ -578,7 +585,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     ctx.report({
       rule: inToolInput.id,
       severity,
-      title: local ? 'Local development password in a command' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      title: local ? 'Local development password in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),

@@ -93,3 +93,10 @@ test('edit distance counts transpositions as one edit', () => {
   assert.equal(typosquatOf('npm', 'react'), null);
   assert.equal(typosquatOf('pypi', 'reqests'), 'requests');
 });
+
+test('a major-version sibling of a popular package is its family, not a typosquat; a changed letter beside the number still is', () => {
+  for (const name of ['psycopg', 'psycopg3', 'psycopg-binary', 'boto2', 'pyjwt2']) assert.equal(typosquatOf('pypi', name), null, name);
+  for (const [name, target] of [['psycopq2', 'psycopg2'], ['pyscopg2', 'psycopg2'], ['bot03', 'boto3']] as const) assert.equal(typosquatOf('pypi', name), target, name);
+  assert.equal(typosquatOf('npm', 'mysql3'), null);
+  assert.equal(typosquatOf('npm', 'mysq12'), 'mysql2');
+});

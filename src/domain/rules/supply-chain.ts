@@ -232,12 +232,20 @@ function packageName(eco: 'npm' | 'pypi', spec: string): string | null {
 /** Real packages that happen to sit one edit away from a popular one. */
 const LEGIT_NEIGHBOURS = new Set(['openapi', 'axiom', 'server', 'prism', 'docket', 'pyaml', 'jinja', 'color', 'tslint', 'boto', 'scapy', 'preact']);
 
+/** The name without a trailing major-version number (`psycopg2-binary` → `psycopg-binary`). */
+function versionStem(name: string): string {
+  return name.replace(/(?<=[a-z])\d{1,2}(?=$|-)/, '');
+}
+
 /** The popular package this name imitates, or null. */
 export function typosquatOf(eco: 'npm' | 'pypi', name: string): string | null {
   const list = POPULAR[eco];
   if (name.length < 5 || list.includes(name) || LEGIT_NEIGHBOURS.has(name)) return null;
   const max = name.length >= 9 ? 2 : 1;
-  for (const p of list) if (p.length >= 5 && editDistance(name, p, max) <= max) return p;
+  const stem = versionStem(name);
+  // A major-version sibling (`psycopg` beside `psycopg2`, `boto` beside `boto3`) names the same
+  // project's family: projects publish each major under its own name, squatters change letters.
+  for (const p of list) if (p.length >= 5 && versionStem(p) !== stem && editDistance(name, p, max) <= max) return p;
   return null;
 }
 

@@ -18,6 +18,11 @@
 //   by row-level security, and the service-role key (the secret one) has another role. Tokens
 //   whose claims are placeholders (`"ref":"placeholder"`, `"sub":"example"`) are samples.
 //   Decision: neither is reported.
+// - Browser keys under a name the framework bundles into client code (`NEXT_PUBLIC_…`,
+//   `EXPO_PUBLIC_…`, `VITE_…`, `REACT_APP_…`): a Google API key there is a browser key, shipped
+//   to every visitor like Firebase's and restricted by referrer. Decision: not reported. A server
+//   secret under such a name (`NEXT_PUBLIC_OPENAI_KEY=sk-…`, a service-role JWT) still is: the
+//   name does not make it safe, it makes it leak.
 import { decodeBase64Url, type Candidate } from './vouch-rules.ts';
 
 const AWS_KEY_ID = /^(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}$/;
@@ -40,9 +45,19 @@ export function notASecretInContext(c: Candidate, value: string, text: string): 
   if (value.startsWith('eyJ')) return publicClientToken(value);
   if (value.startsWith('AIza')) {
     const around = text.slice(Math.max(0, c.start - FIREBASE_REACH), Math.min(text.length, c.end + FIREBASE_REACH));
-    return FIREBASE_CONTEXT.test(around);
+    return FIREBASE_CONTEXT.test(around) || clientBundledName(text.slice(Math.max(0, c.start - 120), c.start));
   }
   return false;
+}
+
+/** Names a web framework inlines into the code it sends to browsers (public by design). */
+export const CLIENT_BUNDLED_NAME = /^(?:NEXT_PUBLIC|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC|VITE|REACT_APP|GATSBY|VUE_APP)_[A-Z0-9_]+$/;
+const ENTRY_BEFORE = /([A-Za-z_][A-Za-z0-9_]*)["']?\s*[:=]\s*["']?$/;
+
+/** Does the text before a value end in `NAME=` for a client-bundled name? */
+function clientBundledName(before: string): boolean {
+  const name = ENTRY_BEFORE.exec(before)?.[1];
+  return name !== undefined && CLIENT_BUNDLED_NAME.test(name);
 }
 
 const ANON_ROLE = /"role"\s*:\s*"anon(?:ymous)?"/;
