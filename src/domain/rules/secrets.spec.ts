@@ -305,6 +305,8 @@ test('after an authentication failure, searching home, the disk or credential st
     ['error: Permission denied (publickey).', 'find / -name "id_*" -not -name "*.pub" 2>/dev/null'],
     ['Unable to locate credentials. You can configure credentials by running "aws configure".', 'rg -i "aws_secret_access_key" ~/.config ~/.aws'],
     ['gh: To get started with GitHub CLI, please run:  gh auth login', 'security find-generic-password -s github.com -w'],
+    ['{"message":"Bad credentials","status":"401"}', 'grep -rl "GITHUB_TOKEN" ~/projects ~/Desktop 2>/dev/null'],
+    ['remote: Invalid username or token.', 'find ~/code -name ".env*" -maxdepth 3'],
   ] as const) {
     const drafts = await runRules([...ran('gh api user', { exitCode: 1, output: failure }), ...ran('git status'), ...ran(search, { output: '' })]);
     const found = only(drafts, HUNT);
@@ -317,6 +319,7 @@ test('searches for credentials inside the project, without a failure before, lon
   const fail = () => ran('curl -s https://api.example.com/v1/me', { output: '{"error":"invalid api key"}' });
   const inside = await runRules([...fail(), ...ran('grep -rn "API_KEY" src/ config/')]);
   assert.deepEqual(only(inside, HUNT), []);
+  assert.deepEqual(only(await runRules([...fail(), ...ran('grep -rn "API_KEY" ~/project/src')]), HUNT), [], 'the project itself, written from home');
   const noFailure = await runRules([...ran('npm test'), ...ran('grep -r "token" ~/.config')]);
   assert.deepEqual(only(noFailure, HUNT), []);
   const later = await runRules([...fail(), ...Array.from({ length: 11 }, (_, i) => ran(`ls src/${i}`)).flat(), ...ran('grep -r "token" ~/.config')]);
