@@ -205,6 +205,9 @@ const SENSITIVE: [string, (p: string, base: string) => boolean][] = [
   ['terraform-state', (_p, b) => /\.tfstate(?:\.backup)?$/.test(b)],
   ['keychain', (p) => /\/library\/keychains(?:\/|$)|(?:^|\/)\.password-store(?:\/|$)/.test(p)],
   ['shell-history', (_p, b) => /^\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_?history$/.test(b)],
+  // Wi-Fi network keys: wpa_supplicant's networks (`psk=`), an access point's `wpa_passphrase=`,
+  // NetworkManager's saved connections (`psk=` under [wifi-security]).
+  ['wifi-credentials', (p, b) => /^wpa_supplicant(?:[-.][\w-]+)?\.conf$|^hostapd(?:[-.][\w-]+)?\.conf$/.test(b) || /\/networkmanager\/system-connections\/[^/]+$/.test(p)],
 ];
 
 function sensitiveKind(abs: string): string | null {

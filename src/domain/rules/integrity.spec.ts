@@ -219,6 +219,14 @@ test('skipping git hooks is a warning', async () => {
   }
 });
 
+test('a hook bypass waits for its result: turned down at the prompt, an attempt (info); run, a warning', async () => {
+  const c = 'git commit --no-verify -m "Fix CI"';
+  const refused = only(await runRules([...ran(c, { denied: true, output: 'No (tell Claude what to do differently)' })]), NOVERIFY);
+  assert.deepEqual(refused.map(severityOf), ['info']);
+  assert.match(refused[0]!.title ?? '', /attempted/);
+  assert.deepEqual(only(await runRules([...ran(c, { output: '[main 1a2b3c] Fix CI' })]), NOVERIFY).map(severityOf), ['warning']);
+});
+
 test('hook-respecting git commands are fine', async () => {
   const drafts = await runRules([cmd('git commit -m "fix: handle --no-verify flag in parser"'), cmd('git push -n origin main'), cmd('git commit -am "fix"')]);
   assert.deepEqual(only(drafts, NOVERIFY), []);

@@ -3,7 +3,7 @@
 // skipped, deleted or stripped of assertions, failures hidden with `|| true`, hooks skipped with
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
 import { failureExcerpt } from './excerpt-window.ts';
-import { HeldDrafts, refusal } from './outcome.ts';
+import { HeldDrafts, Outcomes, refusal } from './outcome.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -538,8 +538,12 @@ export const INTEGRITY_RULES: Rule[] = [
       const pending = new HeldDrafts();
       /** CI files as the session last showed them: a whole-file rewrite keeps what was there. */
       const shownCi = new ShownContents((f) => isCiConfigFile(f.abs));
+      // A hook bypass is about what a commit or push did: it waits for the call's result (a
+      // `--no-verify` commit the user turned down at the prompt bypassed nothing: an attempt).
+      const outcomes = new Outcomes(ctx, [noVerify]);
       return {
         onEvent(event, facts) {
+          outcomes.onEvent(event);
           if (event.kind === 'tool_result') {
             shownCi.onResult(event, facts);
             for (const d of pending.settle(event)) ctx.report(d);
@@ -573,12 +577,13 @@ export const INTEGRITY_RULES: Rule[] = [
               setCapped(unmasked, event.callId, check, 200);
             }
             const bypass = hookBypass(loc);
-            if (bypass) ctx.report({ rule: noVerify.id, detail: `${bypass}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
+            if (bypass) outcomes.report(event, 'run', { rule: noVerify.id, detail: `${bypass}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
           }
         },
         finish() {
           for (const list of masked.values()) for (const d of list) ctx.report(d);
           for (const d of pending.unanswered()) ctx.report({ ...d, detail: `${d.detail} The result is not in the log.` });
+          outcomes.finish();
         },
       };
     },

@@ -528,3 +528,13 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
   assert.deepEqual(only(await runRules([...ran('git add .env && git commit -m env', { output: '[main 1] env\n create mode 100644 .env' })]), STORE), [], 'a plain add: the project tracks it on purpose');
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { exitCode: 128, output: "fatal: pathspec '.env' did not match any files" })]), STORE), []);
 });
+
+test('Wi-Fi network keys are credential files: a read that showed a passphrase is a warning; one that showed none, or a sample, is not', async () => {
+  for (const [path, output] of [['/etc/hostapd/hostapd.conf', 'interface=wlan0\nssid=RobotAP\nwpa=2\nwpa_passphrase=Kq7vR2pLm9xZ\n'], ['/etc/wpa_supplicant/wpa_supplicant.conf', 'network={\n  ssid="Lab"\n  psk="Kq7vR2pLm9xZ"\n}\n'], ['/etc/NetworkManager/system-connections/Lab.nmconnection', '[wifi-security]\nkey-mgmt=wpa-psk\npsk=Kq7vR2pLm9xZ\n']]) {
+    const shown = only(await runRules(answered(cmd(`sudo sed -n '1,200p' '${path}'`), { output })), READ);
+    assert.deepEqual(shown.map(severityOf), ['warning'], path);
+    assert.match(shown[0]!.detail, /Wi-Fi network keys/);
+  }
+  assert.deepEqual(only(await runRules(answered(cmd('cat /etc/hostapd/hostapd.conf'), { output: 'interface=wlan0\nssid=RobotAP\nchannel=6\n' })), READ).map(severityOf), ['info'], 'no key in it');
+  assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/hostapd/examples/hostapd.conf.example')]), READ), []);
+});

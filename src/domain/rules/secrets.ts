@@ -67,6 +67,7 @@ const SENSITIVE_LABELS: Record<string, string> = {
   'git-credentials': 'git credentials', gnupg: 'a GnuPG keyring', shadow: 'the password database', sudoers: 'the sudoers file',
   'password-file': 'a password file', 'credentials-file': 'a credentials file', 'secrets-file': 'a secrets file',
   'terraform-state': 'Terraform state (holds secrets)', keychain: 'a keychain', 'shell-history': 'shell history',
+  'wifi-credentials': 'Wi-Fi network keys',
 };
 
 /** A reader's phrase for a sensitive-path kind from paths.ts ("aws-credentials" → "AWS credentials"). */
@@ -477,7 +478,7 @@ const ELIDED = /…\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
 // in a log whose copy was redacted, a short password no detector takes): the file held one.
 // Empty values (`"auths": {}`, `TOKEN=`) hold none.
-const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|passphrase|pass(?![a-z])|pwd|credential|auth|cookie)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
+const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|passphrase|pass(?![a-z])|pwd|psk|credential|auth|cookie)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
 const ENTRIES_MAX = 200;
 const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i;
 
