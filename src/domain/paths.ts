@@ -207,7 +207,7 @@ const SENSITIVE: [string, (p: string, base: string) => boolean][] = [
   ['shell-history', (_p, b) => /^\.(?:bash|zsh|sh|python|node_repl|psql|mysql)_?history$/.test(b)],
   // Wi-Fi network keys: wpa_supplicant's networks (`psk=`), an access point's `wpa_passphrase=`,
   // NetworkManager's saved connections (`psk=` under [wifi-security]).
-  ['wifi-credentials', (p, b) => /^wpa_supplicant(?:[-.][\w-]+)?\.conf$|^hostapd(?:[-.][\w-]+)?\.conf$/.test(b) || /\/networkmanager\/system-connections\/[^/]+$/.test(p)],
+  ['wifi-credentials', (p, b) => !p.startsWith('/usr/share/') && (/^wpa_supplicant(?:[-.][\w-]+)?\.conf$|^hostapd(?:[-.][\w-]+)?\.conf$/.test(b) || /\/networkmanager\/system-connections\/[^/]+$/.test(p))],
 ];
 
 function sensitiveKind(abs: string): string | null {

@@ -37,6 +37,14 @@ interface Armed {
   index: number;
 }
 
+/** Installed libraries' sources under home: a search there reads code, not anyone's credentials. */
+const LIBRARY_DIRS = /(?:^|\/)(?:node_modules|site-packages|dist-packages|vendor|go\/pkg|\.?venv|env)(?:\/|$)/;
+
+/** A folder of the user's own under home (not a dot-folder: those are tools' data and caches). */
+function userFolder(rel: string): boolean {
+  return rel.length > 0 && !rel.startsWith('.') && !/^(?:Library|AppData|go|snap)(?:\/|$)/.test(rel) && !LIBRARY_DIRS.test(rel);
+}
+
 /** Where a search looked, outside the project: `home`, `disk`, a credential store, or null. */
 function huntPlace(paths: string[], cwdDir: string | null, ctx: RuleContext): string | null {
   let other: string | null = null;
@@ -47,7 +55,7 @@ function huntPlace(paths: string[], cwdDir: string | null, ctx: RuleContext): st
     if (at.zone === 'home' && ctx.session.home && at.abs.replace(/\/+$/, '') === ctx.session.home.replace(/\/+$/, '')) return 'the home directory';
     // another folder of the home directory (`~/projects`, `~/Desktop/other-app`): the user's
     // other work, where other projects keep their .env files
-    if (at.zone === 'home') other ??= `another folder of the home directory (${p})`;
+    if (at.zone === 'home' && ctx.session.home && userFolder(at.abs.slice(ctx.session.home.replace(/\/+$/, '').length + 1))) other ??= `another folder of the home directory (${p})`;
   }
   return other;
 }

@@ -554,16 +554,42 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
   });
 }
 
-/** Variable names a command substitution picks out of a file: `$(grep NAME f)`, `$(sed -n 's/^NAME=//p' f)`, `$(awk -F= '/NAME/…' f)`. */
-const PICKED_NAME = /\$\([^()]*?\b(?:grep|rg|awk|sed)\b[^()]*?\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\b/g;
+/**
+ * A substitution that prints one variable's value out of a file by its name, and nothing else:
+ * `$(grep NAME f | cut -d= -f2)`, `$(sed -n 's/^NAME=//p' f)`. Options that print other lines
+ * (`-v`, `-A`/`-B`/`-C`, `-E` alternations, `-f`, ranges) make it something else.
+ */
+const PICKED_NAME = /^\$\((?:grep|rg)[ \t]+(?:-[hismwo1]+[ \t]+)*['"]?\^?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=?['"]?[ \t]+[^\s|()$`;&]{1,200}(?:[ \t]*\|[ \t]*(?:cut|head|tail|tr|sed|awk|xargs)\b[^()$`;&|]{0,80})*\)$|^\$\(sed[ \t]+-n[ \t]+['"]s[/|]\^?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=[/|]{2}p['"][ \t]+[^\s|()$`;&]{1,200}\)$/;
+const SUBSTITUTION = /\$\([^()]{0,400}\)/g;
+/** Options that send a request elsewhere than the URL it names. */
+const REROUTED = /(?:^|\s)(?:-x|--proxy|--socks\d\w*|--preproxy|--resolve|--connect-to)\b/;
+/** Endpoints of an issuer that take anyone's content or forward it: a gist, a webhook, a bucket, an API gateway, a script. */
+const USER_CONTENT = /\/gists\b|\/webhooks?\/|(?:^|\/\/)[^/\s]*(?:s3[.-][^/\s]*|execute-api\.[^/\s]*)amazonaws\.com|script\.google(?:usercontent)?\.com/i;
 
-/** Every credential the command reads for itself is named for the service every host belongs to. */
-function readsOnlyIssuerNames(text: string, hosts: string[]): boolean {
-  const names = [...text.matchAll(PICKED_NAME)].map((m) => m[1]!);
-  return names.length > 0 && hosts.length > 0 && names.every((n) => {
-    const domains = issuerDomainsOfName(n);
+/**
+ * The credential the command reads is a variable named for the service every host belongs to,
+ * picked out alone, sent only in an authorization header to that service's own API (issue 25:
+ * a credential used with its issuer). Any other substitution, a value carried in from an earlier
+ * read, a rerouting option or an endpoint that takes anyone's content makes it a transfer again.
+ */
+function readsOnlyIssuerNames(text: string, hosts: string[], flow: ExposureTracker): boolean {
+  if (hosts.length === 0 || text.length > 4_000 || REROUTED.test(text) || USER_CONTENT.test(text) || flow.carriesValue(text)) return false;
+  const subs = [...text.matchAll(SUBSTITUTION)].map((m) => m[0]);
+  if (subs.length === 0 || (text.match(/\$\(/g) ?? []).length !== subs.length || /`/.test(text)) return false;
+  return subs.every((sub) => {
+    const m = PICKED_NAME.exec(sub);
+    const name = m?.[1] ?? m?.[2];
+    if (!name || !inAuthorization(text, sub)) return false;
+    const domains = issuerDomainsOfName(name);
     return domains.length > 0 && hosts.every((h) => underDomains(h, domains));
   });
+}
+
+/** The substitution sits in an Authorization header or a `-u user:…` credential argument. */
+function inAuthorization(text: string, sub: string): boolean {
+  const at = text.indexOf(sub);
+  const before = text.slice(Math.max(0, at - 80), at);
+  return /(?:-H|--header)[ \t]+["']?Authorization:[^"'\n]*$|(?:-u|--user)[ \t]+["']?[^\s"']*:$/i.test(before);
 }
 
 function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, hosts: string[], flow: ExposureTracker, readsHere: boolean): void {
@@ -572,10 +598,13 @@ function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
   if (!readsHere && flow.onlyToIssuers(text, hosts)) return; // the credential used with its own service
   // …unless what it reads is a variable named for the service it is sent to
   // (`-H "Authorization: token $(grep GITHUB_TOKEN .env | cut -d= -f2)"` to api.github.com).
-  if (readsHere && readsOnlyIssuerNames(text, hosts)) return;
+  if (readsHere && readsOnlyIssuerNames(text, hosts, flow)) return;
   // A path in the command ssh runs names a file on that host (`ssh host 'cat /srv/app/.env'` reads
   // it there): only an exposed value itself, written into the command, is carried to it.
-  const carried = loc.cmd.name === 'ssh' ? flow.carriesValue(text) : flow.carries(text);
+  // A substitution outside single quotes runs here, before ssh sends its output
+  // (`ssh h "echo $(cat .env) > /opt/app/.env"`): that one carries the local file.
+  const remoteOnly = loc.cmd.name === 'ssh' && !/\$\(|`/.test(text.replace(/'[^']*'/g, ''));
+  const carried = remoteOnly ? flow.carriesValue(text) : flow.carries(text);
   const strong = readsHere || ((flow.first !== null) && carried);
   const viaVariable = flow.strong && /\$\{?[A-Za-z_]|`/.test(loc.cmd.args.join(' ')) && sendsData(loc) && !flow.onlyToHomes(hosts);
   if (!strong && !viaVariable) return;

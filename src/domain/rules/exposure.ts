@@ -135,16 +135,20 @@ interface Copy {
 
 // A request for the session's log itself: a noun for it and a verb that puts it somewhere, in one
 // sentence ("export this session's transcript into the repo", "세션 로그를 복사해", "把会话导出").
-const TRANSCRIPT_NOUN = /\btranscripts?\b|\b(?:session|conversation|chat)[\s_-]*(?:logs?|history|transcripts?|files?|jsonl|exports?|recordings?)\b|\b(?:this|our|the current|current|whole|entire|full)\s+(?:session|conversation|chat)\b|\.jsonl\b|세션\s*(?:로그|기록)|대화\s*(?:로그|기록|내용)|会话|对话记录|聊天记录|セッション\s*(?:ログ|履歴)|会話\s*(?:ログ|履歴)|(?:registro|historial)\s+de\s+(?:la\s+)?(?:sesi[oó]n|conversaci[oó]n)/i;
+const TRANSCRIPT_NOUN = /\btranscripts?\b|\b(?:session|conversation|chat)[\s_-]*(?:logs?|transcripts?|jsonl|exports?|recordings?)\b|\bconversation\b|\.jsonl\b|세션\s*(?:로그|기록)|대화\s*(?:로그|기록|내용)|会话\s*(?:日志|记录)|(?:这次|本次|当前|整个)会话(?!状态)|对话记录|聊天记录|セッション\s*(?:ログ|履歴)|会話\s*(?:ログ|履歴)|(?:registro|historial)\s+de\s+(?:la\s+)?(?:sesi[oó]n|conversaci[oó]n)/i;
 const TRANSCRIPT_VERB = /\b(?:copy|cp|export|save|include|add|commit|push|upload|attach|put|store|dump|archive)\b|복사|내보내|저장|保存|导出|复制|コピー|エクスポート|保存|copia|exporta|guarda/i;
 const NEGATED = /\b(?:don'?t|do not|never|not|no need to)\s+(?:\w+\s+){0,2}$/i;
 
 /** Does the request ask for the session's log to be copied or exported (not "don't commit the chat log")? */
 export function asksForTranscript(request: string): boolean {
-  for (const sentence of request.slice(0, 10_000).split(/[.!?。！？\n]+/)) {
-    if (!TRANSCRIPT_NOUN.test(sentence)) continue;
-    const verb = TRANSCRIPT_VERB.exec(sentence);
-    if (verb && !NEGATED.test(sentence.slice(0, verb.index))) return true;
+  for (const sentence of request.slice(0, 10_000).split(/[.!?](?=\s|$)|[。！？\n]+/)) {
+    const noun = TRANSCRIPT_NOUN.exec(sentence);
+    const verb = noun ? TRANSCRIPT_VERB.exec(sentence) : null;
+    if (!noun || !verb || NEGATED.test(sentence.slice(0, verb.index))) continue;
+    // the log is what the verb acts on: the two close together ("export our conversation
+    // log", "세션 로그를 복사"), not a session named in passing ("in this session, add auth")
+    const gap = noun.index > verb.index ? noun.index - (verb.index + verb[0].length) : verb.index - (noun.index + noun[0].length);
+    if (gap <= 30) return true;
   }
   return false;
 }
@@ -290,7 +294,11 @@ interface StoreKind {
   stages: (abs: string, add: { forced: boolean; sensitive: string | null }) => boolean;
   draft: (list: string, pushed: boolean) => { rule: string; title: string; detail: string; key: string };
   what: string;
+  /** A commit that ran after the staging took what was staged, even without a `create mode` line. */
+  commitTakesStaged?: boolean;
 }
+/** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
+const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
 
 /** The part of `abs` under the home directory, or null. */
 function underHome(abs: string, home: string | null): string | null {
@@ -343,6 +351,7 @@ function forcedSecretFiles(): StoreKind {
   const forcedPaths = new Set<string>();
   return {
     what: 'credential files the ignore rules kept out of git',
+    commitTakesStaged: true,
     holds: (path) => [...forcedPaths].some((f) => f === path || f.endsWith(`/${path}`)),
     stages: (abs, add) => {
       if (!add.forced || add.sensitive === null || add.sensitive === 'sudoers' || PUBLIC_COPY.test(abs)) return false;
@@ -379,6 +388,8 @@ class StoreCommits {
   /** `git add .npmrc .claude/`: store paths named for the next commit. */
   onCall(event: ToolCallEvent, loc: Located, facts: Parameters<typeof safe>[1], session: RuleContext['session']): void {
     const git = gitSubcommand(loc.cmd);
+    // `git reset`, `git restore --staged`, `git rm --cached`: what was staged is out again.
+    if (this.staged && !this.commit && (git?.sub === 'reset' || (git?.sub === 'restore' && git.args.includes('--staged')) || (git?.sub === 'rm' && git.args.includes('--cached')))) this.staged = null;
     if (git?.sub !== 'add' || this.staged) return;
     const { short, long, operands } = parseArgs(git.args);
     const forced = short.has('f') || long.has('--force');
@@ -411,7 +422,7 @@ class StoreCommits {
       }
       // A commit that ran after the staging took effect took what was staged, even when its output
       // lists no `create mode` line (a file tracked before, `-q`, a summary cut short).
-      if (this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && /^\[[^\]\n]+\]/m.test(text)) {
+      if (this.kind.commitTakesStaged === true && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && COMMIT_SUMMARY.test(text)) {
         for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
       if (this.files.length > 0 && !this.commit) this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };

@@ -107,7 +107,8 @@ const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied 
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
 // No sudo on this machine (a container, Windows' Git Bash), or sudo found no such program: the
 // shell's own words. Nothing ran as root, and `&&` stopped the chain there.
-const SUDO_MISSING = /[^\n]*(?:\bsudo: (?:command )?not found|command not found: sudo|\bsudo: [^\s:]+: command not found|'sudo' is not recognized as [^\n]*)/;
+const SUDO_MISSING = /\bsudo: (?:command )?not found|command not found: sudo|\bsudo: [^\s:]{1,100}: command not found|'sudo' is not recognized as /;
+
 
 // The whole call is one git command on one line (after a `cd` and variable assignments; `2>&1`
 // allowed), whose operation git applies all at once or not at all: history rewrites, ref updates,
@@ -125,6 +126,13 @@ function failedGit(command: string | undefined, result: ToolResultEvent): Refusa
   if (!ONE_GIT.test(bare)) return null;
   const line = result.output.split('\n').find((l) => /^(?:fatal|error):/.test(l.trim())) ?? null;
   return { why: `git exited with code ${result.exitCode}, so the operation did not complete and the refs are as they were`, line };
+}
+
+/** The line of `text` that holds position `at`. */
+function lineAround(text: string, at: number): string {
+  const start = text.lastIndexOf('\n', at) + 1;
+  const end = text.indexOf('\n', at);
+  return text.slice(start, end < 0 ? text.length : end).trim().slice(0, 300);
 }
 
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
@@ -155,8 +163,11 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
   // in a short output are enough.
   if (sudo && (failed || output.length < 2_000)) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };
-  const missing = (failed || output.length < 2_000) && output.includes('sudo') ? SUDO_MISSING.exec(output) : null;
-  if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: missing[0].trim() };
+  // Only for a call whose steps are sudo's and joined by `&&`: after `;` or `||` other steps ran
+  // anyway, and a command without sudo cannot have been stopped by it (a log that prints the words).
+  const chained = command !== undefined && command.length <= 4_000 && /^sudo\b/.test(command.trim()) && !/;|\|\||\n/.test(command);
+  const missing = chained && (failed || output.length < 2_000) ? SUDO_MISSING.exec(output) : null;
+  if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: lineAround(output, missing.index) };
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.

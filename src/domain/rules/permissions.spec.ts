@@ -424,10 +424,19 @@ test('enabling the service of a package the session installed is part of the ins
   assert.match(installed[0]!.detail, /installed its package/);
   const later = only(await runRules([...ran('sudo dnf install -y nginx'), ...ran('sudo systemctl enable --now nginx.service')]), PERSIST);
   assert.deepEqual(later.map(severityOf), ['info'], 'in a later call too');
+  for (const [install, unit] of [['apt-get install -y postgresql-15', 'postgresql'], ['apt-get install -y openssh-server', 'ssh'], ['apt-get install -y docker.io', 'docker']]) {
+    assert.deepEqual(only(await runRules([...ran(install!), ...ran(`systemctl enable ${unit}`)]), PERSIST).map(severityOf), ['info'], install);
+  }
   for (const steps of [
     ran('systemctl enable docker'),
     [...ran('apt-get install -y curl'), ...ran('systemctl enable backdoor')],
     [...ran('pip install docker'), ...ran('systemctl enable docker')],
+    [...ran('apt-get install -y ssh-audit'), ...ran('systemctl enable --now ssh')],
+    [...ran('apt-get install -y redis-tools'), ...ran('systemctl enable redis')],
+    [...ran('sudo apt-get install -y nginx', { exitCode: 100, output: 'E: Unable to locate package nginx' }), ...ran('systemctl enable nginx')],
+    [...ran('sudo apt-get install -y nginx', { denied: true, output: 'rejected by user' }), ...ran('systemctl enable nginx')],
+    [...ran("ssh box 'apt-get install -y nginx'"), ...ran('systemctl enable nginx')],
+    [...ran('apt-get install -t bookworm-backports cockpit'), ...ran('systemctl enable bookworm-backports')],
   ]) assert.notDeepEqual(only(await runRules(steps), PERSIST).map(severityOf), ['info'], JSON.stringify(steps.map((e) => e.kind === 'tool_call' && e.input.type === 'command' ? e.input.command : '')));
 });
 
@@ -441,4 +450,13 @@ test('sudo the shell could not find (or that found no such program) ran nothing 
   assert.deepEqual(piped.map(severityOf), ['info'], 'through a pipe');
   const other = only(await runRules([...ran('sudo apt-get install -y jq && jqq .', { exitCode: 127, output: 'Setting up jq (1.6-2)\nbash: jqq: command not found' })]), SUDO);
   assert.deepEqual(other.map(severityOf), ['warning']);
+});
+
+test('a missing sudo stops only a call that starts with sudo and chains with &&: after ; or || the rest ran, and words in another command\'s output stop nothing', async () => {
+  const after = only(await runRules([...ran('sudo ufw allow 22; echo "* * * * * /opt/x.sh" | crontab -', { exitCode: 0, output: 'bash: sudo: command not found' })]), PERSIST);
+  assert.deepEqual(after.map(severityOf).filter((s) => s !== 'info').length, 1, 'the crontab after ; ran');
+  const printed = only(await runRules([...ran('sudo systemctl enable app && grep -r "not found" ci.log', { exitCode: 0, output: 'Created symlink /etc/systemd/system/multi-user.target.wants/app.service\nci.log: /bin/sh: 1: sudo: not found' })]), SUDO);
+  assert.deepEqual(printed.map(severityOf), ['info'], 'starts with sudo and chains with &&: the words count');
+  const other = only(await runRules([...ran('git commit --no-verify -m fix && grep -r sudo ci.log', { exitCode: 0, output: '[main 1a2b3c4] fix\nci.log: /bin/sh: 1: sudo: not found' })]), 'integrity/no-verify');
+  assert.deepEqual(other.map(severityOf), ['warning'], 'no sudo in the command');
 });

@@ -1,6 +1,6 @@
 // permissions: the agent ran without its safety rails, raised its privileges, or planted something
 // that outlives the session (shell rc files, cron, systemd, launchd, authorized_keys).
-import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent } from '../model/events.ts';
+import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes, UNIT_ENABLE } from './outcome.ts';
@@ -8,7 +8,7 @@ import { asRequested, blanketGrant, dictates, namesPath, requestsOf, whoAsked, t
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { isShellRcFile } from '../paths.ts';
-import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
+import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
@@ -161,19 +161,39 @@ interface Judged extends RuleContext {
   created: Set<string>;
   /** Services (by cause id) whose program the request named: enabling them is the same step. */
   askedServices: Map<string, Asker>;
-  /** Packages a system package manager installed in this session (`apt-get install -y docker-ce`). */
+  /** Packages a system package manager installed in this session (`apt-get install -y docker-ce`), once the install's result showed it ran. */
   installedPackages: Set<string>;
+  /** Installs by call, until their result comes. */
+  pendingInstalls: Map<string, string[]>;
+  /** The call being judged runs ssh: its nested scripts may run on another host. */
+  callRunsSsh: boolean;
 }
 
 const PACKAGE_MANAGERS = /^(?:apt|apt-get|dnf|yum|zypper|pacman|apk|brew)$/;
 const INSTALL_WORDS = new Set(['install', 'add', '-S']);
+
+/** Options of the package managers that take a value (`-t bookworm-backports`, `-o Dpkg::…`). */
+const VALUE_OPTIONS = new Set(['-t', '-o', '-c', '--target-release', '--option', '--config-file', '--repo', '--enablerepo', '--disablerepo']);
 
 /** The packages a package manager's install names (`apt-get install -y docker-ce nginx` → docker-ce, nginx). */
 function installedBy(cmd: SimpleCommand): string[] {
   if (!PACKAGE_MANAGERS.test(cmd.name)) return [];
   const at = cmd.args.findIndex((a) => INSTALL_WORDS.has(a));
   if (at < 0) return [];
-  return cmd.args.slice(at + 1).filter((a) => !a.startsWith('-') && /^[a-z0-9][a-z0-9.+-]*$/i.test(a)).map((a) => a.toLowerCase());
+  const out: string[] = [];
+  for (let i = at + 1; i < cmd.args.length; i++) {
+    const a = cmd.args[i]!;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-') && /^[a-z0-9][a-z0-9.+-]*$/i.test(a)) out.push(a.toLowerCase());
+  }
+  return out;
+}
+
+/** A package's own unit: the same name, the name with an edition or role suffix, a version, or sshd's package. */
+function shipsUnit(pkg: string, unit: string): boolean {
+  if (pkg === unit || pkg === `${unit}.io` || /^(?:ce|ee|server|daemon|engine)$/.test(pkg.startsWith(`${unit}-`) ? pkg.slice(unit.length + 1) : '')) return true;
+  if (pkg.startsWith(`${unit}-`) && /^\d[\d.]*$/.test(pkg.slice(unit.length + 1))) return true;
+  return pkg === 'openssh-server' && (unit === 'ssh' || unit === 'sshd');
 }
 
 /** `systemctl enable docker` after `apt-get install docker-ce`: the unit is the installed package's own. */
@@ -181,7 +201,7 @@ function unitOfInstalled(cmd: SimpleCommand, installed: ReadonlySet<string>): st
   if (cmd.name !== 'systemctl' || !cmd.args.includes('enable')) return null;
   const units = cmd.args.filter((a) => !a.startsWith('-') && a !== 'enable').map((u) => u.replace(/\.service$/, '').toLowerCase());
   if (units.length === 0) return null;
-  return units.every((u) => u.length >= 3 && [...installed].some((p) => p === u || p.startsWith(`${u}-`) || p.startsWith(`${u}.`))) ? units.join(', ') : null;
+  return units.every((u) => u.length >= 3 && [...installed].some((p) => shipsUnit(p, u))) ? units.join(', ') : null;
 }
 
 /** A step taken under the user's blanket grant: one step lower, and the finding quotes the grant. */
@@ -332,13 +352,14 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), callRunsSsh: false };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           ctx.outcomes.onEvent(event);
           proposals.onEvent(event);
+          if (event.kind === 'tool_result') settleInstalls(ctx, event);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           if (event.input.type === 'command' && event.input.escalated) {
@@ -352,6 +373,7 @@ export const PERMISSIONS_RULES: Rule[] = [
           }
           for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
+          ctx.callRunsSsh = fx.commands.some((l) => l.cmd.name === 'ssh');
           fx.commands.forEach((loc, i) => checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i)));
         },
         finish() {
@@ -362,6 +384,15 @@ export const PERMISSIONS_RULES: Rule[] = [
     },
   },
 ];
+
+/** An install's result: refused or failed, it installed nothing. */
+function settleInstalls(ctx: Judged, result: ToolResultEvent): void {
+  const pkgs = ctx.pendingInstalls.get(result.callId);
+  if (!pkgs) return;
+  ctx.pendingInstalls.delete(result.callId);
+  if (result.isError || result.denied || (result.exitCode !== null && result.exitCode !== 0) || /\bE: (?:Unable to locate|Package '[^']*' has no installation candidate)|No match for argument|No package .* available|error: target not found/.test(result.output.slice(0, 20_000))) return;
+  for (const p of pkgs) if (ctx.installedPackages.size < 500) ctx.installedPackages.add(p);
+}
 
 const INTERPRETERS = /^(bash|sh|zsh|dash|ksh|fish|pwsh|powershell|python[\d.]*|node|deno|bun|ruby|perl|php)$/;
 
@@ -578,9 +609,13 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
     ctx.outcomes.report(event, 'run', mine(draft, sudo));
   }
-  for (const p of installedBy(cmd)) if (ctx.installedPackages.size < 500) ctx.installedPackages.add(p);
+  // An install on another host (`ssh box 'apt-get install nginx'`) installs nothing here.
+  const here = cmd.nested === 'shell-c' && ctx.callRunsSsh ? [] : installedBy(cmd);
+  if (here.length > 0 && event.kind === 'tool_call') setCapped(ctx.pendingInstalls, event.callId, [...(ctx.pendingInstalls.get(event.callId) ?? []), ...here].slice(0, 50), 200);
   const installed = persistentCommand(cmd);
-  const ownUnit = installed ? unitOfInstalled(cmd, ctx.installedPackages) : null;
+  // Installed before (a call whose result showed it ran), or earlier in this very call.
+  const known = new Set([...ctx.installedPackages, ...(event.kind === 'tool_call' ? ctx.pendingInstalls.get(event.callId) ?? [] : [])]);
+  const ownUnit = installed ? unitOfInstalled(cmd, known) : null;
   if (installed && ownUnit) {
     // Enabling the service a package the session just installed ships (docker after docker-ce) is
     // the last step of installing it, not something planted to run later (issue 25, item 3).

@@ -320,6 +320,9 @@ test('searches for credentials inside the project, without a failure before, lon
   const inside = await runRules([...fail(), ...ran('grep -rn "API_KEY" src/ config/')]);
   assert.deepEqual(only(inside, HUNT), []);
   assert.deepEqual(only(await runRules([...fail(), ...ran('grep -rn "API_KEY" ~/project/src')]), HUNT), [], 'the project itself, written from home');
+  for (const c of ['grep -rn "GITHUB_TOKEN" ~/.local/lib/python3.11/site-packages/github/', 'rg auth_token ~/.cargo/registry/src', 'grep -r token ~/go/pkg/mod/github.com/x', 'grep -rn API_KEY ~/other/node_modules/sdk']) {
+    assert.deepEqual(only(await runRules([...fail(), ...ran(c)]), HUNT), [], c);
+  }
   const noFailure = await runRules([...ran('npm test'), ...ran('grep -r "token" ~/.config')]);
   assert.deepEqual(only(noFailure, HUNT), []);
   const later = await runRules([...fail(), ...Array.from({ length: 11 }, (_, i) => ran(`ls src/${i}`)).flat(), ...ran('grep -r "token" ~/.config')]);
@@ -501,7 +504,7 @@ test('a credential file that shows only values a web framework ships to browsers
   const shown = only(await runRules(answered(read('.env.local'), { output: publicOnly })), READ);
   assert.deepEqual(shown.map(severityOf), ['info'], 'public-by-name values only');
   assert.deepEqual(only(await runRules(answered(read('.env.local'), { output: publicOnly })), OUTPUT), [], 'no value reported from the output');
-  for (const output of [`${publicOnly}SUPABASE_SERVICE_ROLE_KEY=srk_value_${randomString(20, HEXS, 98)}\n`, `NEXT_PUBLIC_OPENAI_KEY=${fake.githubClassic()}\n`, `GOOGLE_MAPS_API_KEY=${browserKey}\n`]) {
+  for (const output of [`${publicOnly}SUPABASE_SERVICE_ROLE_KEY=srk_value_${randomString(20, HEXS, 98)}\n`, `NEXT_PUBLIC_OPENAI_KEY=${fake.githubClassic()}\n`, `GOOGLE_MAPS_API_KEY=${browserKey}\n`, 'VITE_DB_PASSWORD=Wq8zK2mP4vL9xR\n', 'NEXT_PUBLIC_ADMIN_SECRET=Wq8zK2mP4vL9xR\n', `VITE_GEMINI_API_KEY=${browserKey}\n`]) {
     assert.notEqual(severityOf(only(await runRules(answered(read('.env.local'), { output })), READ)[0]!), 'info', output);
   }
 });
@@ -514,6 +517,9 @@ test("a value known only by its label written into test files is the test's fixt
   }
   assert.deepEqual(only(await runRules([write('tests/billing.test.ts', `const key = "${STRIPE}";`)]), INPUT).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([write('src/config.py', 'ADMIN_PASSWORD = "Wq8zK2mP4vL9xR"\n')]), INPUT).map(severityOf), ['warning']);
+  const copied = only(await runRules([...answered(read('.env'), { output: 'DB_PASSWORD=Wq8zK2mP4vL9xR\n' }), write('tests/conftest.py', 'DB_PASSWORD = "Wq8zK2mP4vL9xR"\n')]), INPUT);
+  assert.notDeepEqual(copied.map(severityOf), ['info'], 'a real password the session read, copied into a test');
+  assert.deepEqual(only(await runRules([write('tests/.env', 'DB_PASSWORD=Wq8zK2mP4vL9xR\n')]), INPUT).map(severityOf), ['warning'], 'an env file under tests/');
 });
 
 test('a credential file forced past the ignore rules (git add -f) and committed is a warning, critical once pushed; a plain add, a template, a failed push, or no commit is not', async () => {
@@ -527,6 +533,8 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
   assert.deepEqual(only(await runRules([...ran('git add -f dist/bundle.js .env.example && git commit -m build', { output: '[main 1] build\n create mode 100644 dist/bundle.js\n create mode 100644 .env.example' })]), STORE), []);
   assert.deepEqual(only(await runRules([...ran('git add .env && git commit -m env', { output: '[main 1] env\n create mode 100644 .env' })]), STORE), [], 'a plain add: the project tracks it on purpose');
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { exitCode: 128, output: "fatal: pathspec '.env' did not match any files" })]), STORE), []);
+  assert.deepEqual(only(await runRules([...ran('git add -f .env', { output: '' }), ...ran('git reset .env', { output: '' }), ...ran('git commit -m docs', { output: '[main 9f8e7d6] docs' })]), STORE), [], 'unstaged before the commit');
+  assert.deepEqual(only(await runRules([...ran('git add -f .env', { output: '' }), ...ran('git commit -m docs', { exitCode: null, output: '[INFO] Initializing environment for pre-commit hooks' })]), STORE).map(severityOf), ['warning'], 'a hook line is no commit summary: still only staged');
 });
 
 test('Wi-Fi network keys are credential files: a read that showed a passphrase is a warning; one that showed none, or a sample, is not', async () => {
@@ -535,6 +543,9 @@ test('Wi-Fi network keys are credential files: a read that showed a passphrase i
     assert.deepEqual(shown.map(severityOf), ['warning'], path);
     assert.match(shown[0]!.detail, /Wi-Fi network keys/);
   }
-  assert.deepEqual(only(await runRules(answered(cmd('cat /etc/hostapd/hostapd.conf'), { output: 'interface=wlan0\nssid=RobotAP\nchannel=6\n' })), READ).map(severityOf), ['info'], 'no key in it');
+  for (const output of ['interface=wlan0\nssid=RobotAP\nwpa=2\nwpa_key_mgmt=WPA-PSK\nwpa_psk_file=/etc/hostapd/psk\n', '[wifi-security]\nkey-mgmt=wpa-psk\npsk-flags=1\n', 'network={\n  ssid="Open"\n  key_mgmt=NONE\n}\n']) {
+    assert.deepEqual(only(await runRules(answered(cmd('cat /etc/hostapd/hostapd.conf'), { output })), READ).map(severityOf), ['info'], output);
+  }
+  assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/wpa_supplicant/wpa_supplicant.conf')]), READ), [], 'a shipped example');
   assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/hostapd/examples/hostapd.conf.example')]), READ), []);
 });

@@ -16,7 +16,7 @@ import { isTestFile } from '../paths.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret } from '../secrets/labelled.ts';
-import { CLIENT_BUNDLED_NAME } from '../secrets/context.ts';
+import { clientBundledName } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -478,7 +478,7 @@ const ELIDED = /…\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
 // in a log whose copy was redacted, a short password no detector takes): the file held one.
 // Empty values (`"auths": {}`, `TOKEN=`) hold none.
-const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:key|token|secret|passw(?:or)?d|passphrase|pass(?![a-z])|pwd|psk|credential|auth|cookie)[A-Za-z0-9_.-]*)["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
+const CREDENTIAL_ENTRY = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{0,64}?(?:key|token|secret|passw(?:or)?d|passphrase|pass(?![a-z])|pwd|psk|credential|auth|cookie)[A-Za-z0-9_.-]{0,64})["']?[ \t]*[:=][ \t]*["']?(?![{}\]]|\[(?!REDACTED\]))([^\s"',]+)/gi;
 const ENTRIES_MAX = 200;
 const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i;
 
@@ -492,11 +492,13 @@ function showsCredentialEntry(output: string): boolean {
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) return true;
-    // a path under a name for a place is where something lives (`PWD=/home/dev/app`,
-    // `SSH_AUTH_SOCK=/tmp/ssh-x/agent.1`); a secret may start with "/" too (base64), so only there
     // a name the web framework ships to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`) holds a
     // public value by design; a detector still reports a server secret put there
-    if (CLIENT_BUNDLED_NAME.test(name)) continue;
+    if (clientBundledName(name)) continue;
+    // how a key is managed or stored (`key_mgmt=WPA-PSK`, `psk-flags=1`), not a key
+    if (/(?:^|[-_.])(?:mgmt|flags|type|method|file)$/i.test(name)) continue;
+    // a path under a name for a place is where something lives (`PWD=/home/dev/app`,
+    // `SSH_AUTH_SOCK=/tmp/ssh-x/agent.1`); a secret may start with "/" too (base64), so only there
     if (PLACE_NAME.test(name) && /^(?:\/|~\/|[A-Za-z]:\\)[^/\\\s]*[/\\][^\s]/.test(value)) continue;
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
@@ -563,7 +565,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // session launched in one folder that works in ~/config-repo commits and pushes from there).
     // A value known only by its label (no provider's format) written into test files is the test's
     // own fixture (`password: "s3cret-test"` in conftest.py): what the test logs in with, no account's.
-    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && paths.every((p) => isTestFile(p));
+    // Not a value the session was shown or read elsewhere (a real password copied into a test), and
+    // not a credential file that happens to sit under tests/ (`tests/.env`, `tests/ssh/id_rsa`).
+    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => isTestFile(p) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
     if (intoFile && !scratch && !fixture) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other').map((l) => l.abs), hit, evidenceHere[0]);
     // Put into a command that only talks to the service that issued it (a Google token in a
     // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).

@@ -245,7 +245,9 @@ export function typosquatOf(eco: 'npm' | 'pypi', name: string): string | null {
   const stem = versionStem(name);
   // A major-version sibling (`psycopg` beside `psycopg2`, `boto` beside `boto3`) names the same
   // project's family: projects publish each major under its own name, squatters change letters.
-  for (const p of list) if (p.length >= 5 && versionStem(p) !== stem && editDistance(name, p, max) <= max) return p;
+  // Only for a popular name that carries its major version itself: `requests2` is no family of `requests`.
+  if (list.some((p) => versionStem(p) !== p && versionStem(p) === stem)) return null;
+  for (const p of list) if (p.length >= 5 && editDistance(name, p, max) <= max) return p;
   return null;
 }
 

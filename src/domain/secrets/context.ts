@@ -45,19 +45,28 @@ export function notASecretInContext(c: Candidate, value: string, text: string): 
   if (value.startsWith('eyJ')) return publicClientToken(value);
   if (value.startsWith('AIza')) {
     const around = text.slice(Math.max(0, c.start - FIREBASE_REACH), Math.min(text.length, c.end + FIREBASE_REACH));
-    return FIREBASE_CONTEXT.test(around) || clientBundledName(text.slice(Math.max(0, c.start - 120), c.start));
+    return FIREBASE_CONTEXT.test(around) || browserKeyName(text.slice(Math.max(0, c.start - 120), c.start));
   }
   return false;
 }
 
 /** Names a web framework inlines into the code it sends to browsers (public by design). */
-export const CLIENT_BUNDLED_NAME = /^(?:NEXT_PUBLIC|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC|VITE|REACT_APP|GATSBY|VUE_APP)_[A-Z0-9_]+$/;
+const CLIENT_BUNDLED = /^(?:NEXT_PUBLIC|EXPO_PUBLIC|NUXT_PUBLIC|PUBLIC|VITE|REACT_APP|GATSBY|VUE_APP)_[A-Z0-9_]{1,100}$/;
+/** …unless the rest of the name says it is a server's secret: then the prefix leaks it. */
+const SERVER_SECRET_WORD = /(?:^|_)(?:SECRET|PASSWORD|PASSWD|PASS|PWD|PRIVATE|SERVICE_ROLE|SERVICE|ADMIN|MASTER|ROOT|DB|DATABASE)(?:_|$)/;
+/** Google keys for generative AI: billed per call, not restricted to a site like a Maps key. */
+const AI_KEY_NAME = /GEMINI|GENAI|VERTEX|(?:^|_)AI(?:_|$)|OPENAI|PALM/;
+
+/** A name a web framework ships to browsers, for a value that is public by design. */
+export function clientBundledName(name: string): boolean {
+  return CLIENT_BUNDLED.test(name) && !SERVER_SECRET_WORD.test(name.replace(/^[A-Z]+_(?:PUBLIC_|APP_)?/, ''));
+}
 const ENTRY_BEFORE = /([A-Za-z_][A-Za-z0-9_]*)["']?\s*[:=]\s*["']?$/;
 
-/** Does the text before a value end in `NAME=` for a client-bundled name? */
-function clientBundledName(before: string): boolean {
+/** Does the text before a Google key end in `NAME=` for a client-bundled name that is no AI key's? */
+function browserKeyName(before: string): boolean {
   const name = ENTRY_BEFORE.exec(before)?.[1];
-  return name !== undefined && CLIENT_BUNDLED_NAME.test(name);
+  return name !== undefined && clientBundledName(name) && !AI_KEY_NAME.test(name);
 }
 
 const ANON_ROLE = /"role"\s*:\s*"anon(?:ymous)?"/;

@@ -9,7 +9,7 @@ import type { Candidate } from './vouch-rules.ts';
 import { looksRandom } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
 import { base64Decoded, isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
-import { CLIENT_BUNDLED_NAME, isDemoDefault } from './context.ts';
+import { clientBundledName, isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
   rule: KeywordRule;
@@ -176,7 +176,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value;
   // a name the web framework ships to browsers (`VITE_API_TOKEN`) holds a public value by design.
-  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || CLIENT_BUNDLED_NAME.test(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
 
