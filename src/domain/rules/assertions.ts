@@ -3,7 +3,7 @@
 // (`toBeDefined()`, `assertIsNotNone`, `assert x`, `assert.ok`, `NotNil`) is weak. An edit that
 // trades strong assertions for weak ones, or drops strong ones without adding any assertion, lets a
 // wrong result pass: the test still runs and stays green whatever the code returns.
-import { countMatches } from './util.ts';
+import { countMatches, lineAt } from './util.ts';
 
 /** Presence/truthiness checks: they pass for any value that exists. */
 const WEAK = new RegExp([
@@ -90,11 +90,6 @@ export interface AssertionChange {
   after: string | null;
 }
 
-function lineAt(text: string, at: number): string {
-  const start = text.lastIndexOf('\n', at - 1) + 1;
-  const end = text.indexOf('\n', at);
-  return text.slice(start, end < 0 ? undefined : end).trim();
-}
 
 /** The first line matching `re` that is not also a line of `other` (unchanged context). */
 function first(re: RegExp, text: string, other: string): string | null {

@@ -7,7 +7,7 @@
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { FindingDraft, Rule, RuleContext } from './types.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { clip, oneLine, setCapped } from './util.ts';
+import { clip, lineAt, oneLine, setCapped } from './util.ts';
 
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
 export type Effect = 'network' | 'write' | 'run';
@@ -109,7 +109,6 @@ const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is requir
 // shell's own words. Nothing ran as root, and `&&` stopped the chain there.
 const SUDO_MISSING = /\bsudo: (?:command )?not found|command not found: sudo|\bsudo: [^\s:]{1,100}: command not found|'sudo' is not recognized as /;
 
-
 // The whole call is one git command on one line (after a `cd` and variable assignments; `2>&1`
 // allowed), whose operation git applies all at once or not at all: history rewrites, ref updates,
 // recovery points. Not multi-target deletes or pushes (some targets can go before one fails), nor
@@ -126,13 +125,6 @@ function failedGit(command: string | undefined, result: ToolResultEvent): Refusa
   if (!ONE_GIT.test(bare)) return null;
   const line = result.output.split('\n').find((l) => /^(?:fatal|error):/.test(l.trim())) ?? null;
   return { why: `git exited with code ${result.exitCode}, so the operation did not complete and the refs are as they were`, line };
-}
-
-/** The line of `text` that holds position `at`. */
-function lineAround(text: string, at: number): string {
-  const start = text.lastIndexOf('\n', at) + 1;
-  const end = text.indexOf('\n', at);
-  return text.slice(start, end < 0 ? text.length : end).trim().slice(0, 300);
 }
 
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
@@ -167,7 +159,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // anyway, and a command without sudo cannot have been stopped by it (a log that prints the words).
   const chained = command !== undefined && command.length <= 4_000 && /^sudo\b/.test(command.trim()) && !/;|\|\||\n/.test(command);
   const missing = chained && (failed || output.length < 2_000) ? SUDO_MISSING.exec(output) : null;
-  if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: lineAround(output, missing.index) };
+  if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: lineAt(output, missing.index).slice(0, 300) };
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.

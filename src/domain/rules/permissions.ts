@@ -165,8 +165,6 @@ interface Judged extends RuleContext {
   installedPackages: Set<string>;
   /** Installs by call, until their result comes. */
   pendingInstalls: Map<string, string[]>;
-  /** The call being judged runs ssh: its nested scripts may run on another host. */
-  callRunsSsh: boolean;
 }
 
 const PACKAGE_MANAGERS = /^(?:apt|apt-get|dnf|yum|zypper|pacman|apk|brew)$/;
@@ -197,11 +195,11 @@ function shipsUnit(pkg: string, unit: string): boolean {
 }
 
 /** `systemctl enable docker` after `apt-get install docker-ce`: the unit is the installed package's own. */
-function unitOfInstalled(cmd: SimpleCommand, installed: ReadonlySet<string>): string | null {
+function unitOfInstalled(cmd: SimpleCommand, installed: readonly string[]): string | null {
   if (cmd.name !== 'systemctl' || !cmd.args.includes('enable')) return null;
   const units = cmd.args.filter((a) => !a.startsWith('-') && a !== 'enable').map((u) => u.replace(/\.service$/, '').toLowerCase());
   if (units.length === 0) return null;
-  return units.every((u) => u.length >= 3 && [...installed].some((p) => shipsUnit(p, u))) ? units.join(', ') : null;
+  return units.every((u) => u.length >= 3 && installed.some((p) => shipsUnit(p, u))) ? units.join(', ') : null;
 }
 
 /** A step taken under the user's blanket grant: one step lower, and the finding quotes the grant. */
@@ -352,7 +350,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), callRunsSsh: false };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -373,8 +371,12 @@ export const PERMISSIONS_RULES: Rule[] = [
           }
           for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
-          ctx.callRunsSsh = fx.commands.some((l) => l.cmd.name === 'ssh');
-          fx.commands.forEach((loc, i) => checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i)));
+          // An install ssh runs on another host (`ssh box 'apt-get install nginx'`) installs nothing here.
+          const remote = fx.commands.some((l) => l.cmd.name === 'ssh');
+          fx.commands.forEach((loc, i) => {
+            if (!(remote && loc.cmd.nested === 'shell-c')) recordInstalls(ctx, event, loc.cmd);
+            checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i));
+          });
         },
         finish() {
           ctx.outcomes.finish();
@@ -384,6 +386,12 @@ export const PERMISSIONS_RULES: Rule[] = [
     },
   },
 ];
+
+/** The packages this command installs, held until the call's result shows the install ran. */
+function recordInstalls(ctx: Judged, event: ToolCallEvent, cmd: SimpleCommand): void {
+  const pkgs = installedBy(cmd);
+  if (pkgs.length > 0) setCapped(ctx.pendingInstalls, event.callId, [...(ctx.pendingInstalls.get(event.callId) ?? []), ...pkgs].slice(0, 50), 200);
+}
 
 /** An install's result: refused or failed, it installed nothing. */
 function settleInstalls(ctx: Judged, result: ToolResultEvent): void {
@@ -609,13 +617,9 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
     ctx.outcomes.report(event, 'run', mine(draft, sudo));
   }
-  // An install on another host (`ssh box 'apt-get install nginx'`) installs nothing here.
-  const here = cmd.nested === 'shell-c' && ctx.callRunsSsh ? [] : installedBy(cmd);
-  if (here.length > 0 && event.kind === 'tool_call') setCapped(ctx.pendingInstalls, event.callId, [...(ctx.pendingInstalls.get(event.callId) ?? []), ...here].slice(0, 50), 200);
   const installed = persistentCommand(cmd);
   // Installed before (a call whose result showed it ran), or earlier in this very call.
-  const known = new Set([...ctx.installedPackages, ...(event.kind === 'tool_call' ? ctx.pendingInstalls.get(event.callId) ?? [] : [])]);
-  const ownUnit = installed ? unitOfInstalled(cmd, known) : null;
+  const ownUnit = installed && event.kind === 'tool_call' ? unitOfInstalled(cmd, [...ctx.installedPackages, ...(ctx.pendingInstalls.get(event.callId) ?? [])]) : null;
   if (installed && ownUnit) {
     // Enabling the service a package the session just installed ships (docker after docker-ce) is
     // the last step of installing it, not something planted to run later (issue 25, item 3).

@@ -58,7 +58,7 @@ export const envDump = meta({
 
 // ---- shared predicates (also used by the exfiltration and injection rules) ---------------------
 
-const PUBLIC_VARIANT = /(\.pub|\.example|\.sample|\.template|\.dist|\.defaults?|\.tpl|\.md)$/i;
+export const PUBLIC_VARIANT = /(\.pub|\.example|\.sample|\.template|\.dist|\.defaults?|\.tpl|\.md)$/i;
 
 const SENSITIVE_LABELS: Record<string, string> = {
   'env-file': 'an environment file', ssh: 'an SSH file', 'private-key': 'a private key', 'aws-credentials': 'AWS credentials',

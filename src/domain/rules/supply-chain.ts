@@ -237,6 +237,12 @@ function versionStem(name: string): string {
   return name.replace(/(?<=[a-z])\d{1,2}(?=$|-)/, '');
 }
 
+/** Stems of the popular names that carry their major version (`psycopg2` → `psycopg`). */
+const VERSIONED_STEMS = {
+  npm: new Set(POPULAR.npm.filter((p) => versionStem(p) !== p).map(versionStem)),
+  pypi: new Set(POPULAR.pypi.filter((p) => versionStem(p) !== p).map(versionStem)),
+};
+
 /** The popular package this name imitates, or null. */
 export function typosquatOf(eco: 'npm' | 'pypi', name: string): string | null {
   const list = POPULAR[eco];
@@ -246,7 +252,7 @@ export function typosquatOf(eco: 'npm' | 'pypi', name: string): string | null {
   // A major-version sibling (`psycopg` beside `psycopg2`, `boto` beside `boto3`) names the same
   // project's family: projects publish each major under its own name, squatters change letters.
   // Only for a popular name that carries its major version itself: `requests2` is no family of `requests`.
-  if (list.some((p) => versionStem(p) !== p && versionStem(p) === stem)) return null;
+  if (VERSIONED_STEMS[eco].has(stem)) return null;
   for (const p of list) if (p.length >= 5 && editDistance(name, p, max) <= max) return p;
   return null;
 }

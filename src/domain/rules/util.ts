@@ -50,6 +50,13 @@ export function around(text: string, start: number, end: number, max = EXCERPT_M
   return (from > 0 ? '…' : '') + text.slice(from, to) + (to < text.length ? '…' : '');
 }
 
+/** The line of `text` that holds position `at`, trimmed. */
+export function lineAt(text: string, at: number): string {
+  const start = text.lastIndexOf('\n', at - 1) + 1;
+  const end = text.indexOf('\n', at);
+  return text.slice(start, end < 0 ? undefined : end).trim();
+}
+
 export interface EvidenceItem {
   index: number;
   excerpt: string;

@@ -92,8 +92,7 @@ export function underDomains(host: string, domains: readonly string[]): boolean 
 
 /** Is `host` the credential's own issuer (the domain or a subdomain of it)? */
 export function isIssuerHost(hit: SecretHit, host: string): boolean {
-  const h = host.toLowerCase().replace(/\.$/, '');
-  return issuerDomains(hit).some((d) => h === d || h.endsWith(`.${d}`));
+  return underDomains(host, issuerDomains(hit));
 }
 
 // ---- where the log shows a credential belongs ---------------------------------------------------
