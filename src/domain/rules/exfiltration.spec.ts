@@ -341,3 +341,27 @@ test('a service-named pick counts as the issuer\'s own use only alone, in an aut
   const local = await runRules([...answered(read('.env'), { output: `GITHUB_TOKEN=${GH}\n` }), cmd('ssh cfa1 "echo $(cat .env) > /opt/app/.env"')]);
   assert.deepEqual(only(local, FLOW).map(severityOf), ['critical'], 'a substitution outside single quotes runs here');
 });
+
+test("a project folder the session showed to be the agent's home (CODEX_HOME=./.codex, a listing with auth.json) staged for a commit is the agent's store; a project's .codex of settings is not", async () => {
+  const STORE = 'exfiltration/session-log-published';
+  const listed = ran('ls -la .codex', { output: 'total 24\ndrwxr-xr-x 4 dev dev 4096 .\n-rw------- 1 dev dev 1234 auth.json\n-rw-r--r-- 1 dev dev  210 config.toml\ndrwxr-xr-x 3 dev dev 4096 sessions\n' });
+  const staged = only(await runRules([...listed, cmd('git add .codex src/')]), STORE);
+  assert.deepEqual(staged.map(severityOf), ['warning']);
+  assert.match(staged[0].title ?? "", /staged for a commit/);
+  assert.match(staged[0].detail, /The result is not in the log/, 'the log ends on the staging call');
+  const exported = only(await runRules([cmd('export CODEX_HOME=$PWD/.codex'), ...ran('git add .codex', { output: '' })]), STORE);
+  assert.deepEqual(exported.map(severityOf), ['warning'], 'the home variable set to the folder');
+  const named = only(await runRules([...ran('git add .codex/auth.json', { output: '' })]), STORE);
+  assert.deepEqual(named.map(severityOf), ['warning'], 'a login file named outright');
+  const claude = only(await runRules([...ran('find . -name "*.jsonl" -path "*/.claude/*"', { output: './.claude/projects/-home-dev-project/3f1c.jsonl\n' }), ...ran('git add .claude', { output: '' })]), STORE);
+  assert.deepEqual(claude.map(severityOf), ['warning'], 'a transcript under the project .claude shown by find');
+  // negative cases: what the session showed is settings only, the listing failed, or the folder is another's
+  const settings = await runRules([...ran('ls .codex', { output: 'config.toml\nprompts\n' }), ...ran('git add .codex .claude', { output: '' })]);
+  assert.deepEqual(only(settings, STORE), [], 'settings and prompts are meant to be shared');
+  const missing = await runRules([...ran('cat .codex/auth.json', { exitCode: 1, isError: true, output: 'cat: .codex/auth.json: No such file or directory' }), ...ran('git add .codex', { output: '' })]);
+  assert.deepEqual(only(missing, STORE), [], 'a failed read shows nothing is there');
+  const elsewhere = await runRules([...ran('ls /srv/other/.codex', { output: 'auth.json\n' }), ...ran('git add .codex', { output: '' })]);
+  assert.deepEqual(only(elsewhere, STORE), [], 'another folder outside the project');
+  const refused = await runRules([...listed, ...ran('git add .codex', { exitCode: 1, isError: true, output: 'The following paths are ignored by one of your .gitignore files:\n.codex' })]);
+  assert.deepEqual(only(refused, STORE), [], 'git refused to stage an ignored folder');
+});

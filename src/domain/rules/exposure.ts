@@ -10,6 +10,7 @@ import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { HeldDrafts } from './outcome.ts';
+import { ProjectAgentStores } from './project-agent-stores.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -190,7 +191,8 @@ export const EXPOSURE_RULES: Rule[] = [
     create(ctx) {
       const copies: Copy[] = [];
       const requests = requestsOf(ctx.session);
-      const stores = [new StoreCommits(agentStores(ctx), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
+      const projectStores = new ProjectAgentStores(ctx.session);
+      const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
       let credential = false;
       // The last calls (event index → the call and its facts): the log may end on its own export,
@@ -222,7 +224,11 @@ export const EXPOSURE_RULES: Rule[] = [
             for (const s of stores) s.onResult(event, call, facts);
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
-          if (event.kind === 'tool_call') for (const loc of effectsOf(event, facts, ctx.session).commands) for (const s of stores) s.onCall(event, loc, facts, ctx.session);
+          if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) projectStores.onResult(facts.call, event.output, effectsOf(facts.call, { secrets: [] }, ctx.session).commands);
+          if (event.kind === 'tool_call') {
+            for (const loc of effectsOf(event, facts, ctx.session).commands) projectStores.onCommand(loc);
+            for (const loc of effectsOf(event, facts, ctx.session).commands) for (const s of stores) s.onCall(event, loc, facts, ctx.session);
+          }
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             if (event.kind === 'tool_call') dotfiles.onCall(event, loc, facts);
             for (const c of transcriptCopies(loc, ctx)) {
@@ -312,10 +318,11 @@ const HOME_AGENT_STORE = /^\.(?:claude|codex|gemini)$|^\.claude\/(?:projects(?:\
 // Credential folders at home, staged whole.
 const HOME_CREDENTIAL_DIR = /^\.(?:ssh|aws|docker|kube|gnupg|config\/gh|config\/gcloud)$/;
 
-const agentStores = (ctx: RuleContext): StoreKind => ({
+const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind => ({
   what: "the agent's own store files",
   holds: (path) => AGENT_STORE_FILE.test(path),
-  stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? ''),
+  // at home, or a project folder the session showed to be the agent's home (CODEX_HOME=./.codex)
+  stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '') || project.holds(abs),
   draft: (list, pushed) => ({
     rule: sessionLogPublished.id,
     title: pushed ? "Agent's own store files committed and pushed" : "Agent's own store files committed",

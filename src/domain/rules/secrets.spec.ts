@@ -549,3 +549,16 @@ test('Wi-Fi network keys are credential files: a read that showed a passphrase i
   assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/wpa_supplicant/wpa_supplicant.conf')]), READ), [], 'a shipped example');
   assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/hostapd/examples/hostapd.conf.example')]), READ), []);
 });
+
+test('a sudo password: shown by reading an askpass script is a warning; typed by the user (even short, as a word of its own) and piped to sudo -S is the user\'s own; another word that only contains it is not', async () => {
+  const pw = 'Hj7$kLp2Qw';
+  const shown = only(await runRules([prompt('install nginx'), ...ran('cat ~/.askpass.sh', { output: `#!/bin/sh\necho '${pw}'\n` }), ...ran('SUDO_ASKPASS=~/.askpass.sh sudo -A apt-get install -y nginx', { output: 'ok' })]), 'secrets/in-tool-output');
+  assert.deepEqual(shown.map(severityOf), ['warning']);
+  assert.doesNotMatch(JSON.stringify(shown), /Hj7\$kLp2Qw/, 'the value itself is never shown');
+  const typed = await runRules([prompt(`install nginx, my sudo password is ${pw}`), ...ran(`echo '${pw}' | sudo -S apt-get install -y nginx`, { output: 'Setting up nginx' })]);
+  assert.deepEqual(typed.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), []);
+  const written = await runRules([prompt(`use sudo password ${pw}`), ...ran(`cat > /tmp/askpass.sh <<'EOF'\n#!/bin/bash\necho '${pw}'\nEOF`, { output: '' })]);
+  assert.deepEqual(written.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], 'the password the user gave, in the script it asked for');
+  const inside = only(await runRules([prompt(`the old value was x${pw}x`), ...ran(`echo '${pw}' | sudo -S apt-get update`, { output: '' })]), 'secrets/in-tool-input');
+  assert.deepEqual(inside.map(severityOf), ['warning'], 'a short value inside another word was not typed by the user');
+});

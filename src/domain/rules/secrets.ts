@@ -318,15 +318,30 @@ class HandedOver {
 
   has(value: string): boolean {
     if (this.values.has(value)) return true;
-    if (value.length < TYPED_MIN_CHARS || !this.prompts.some((p) => p.includes(value))) return false;
+    if (value.length < TYPED_WORD_MIN_CHARS || !this.prompts.some((p) => typedIn(p, value))) return false;
     this.add(value);
     return true;
   }
 }
+
+/**
+ * Whether a prompt holds the value as typed: anywhere when it is long, as a word of its own when
+ * it is short ("my sudo password is Kx9#mPq2", not the "admin1" inside "badmin12").
+ */
+function typedIn(prompt: string, value: string): boolean {
+  for (let i = prompt.indexOf(value); i >= 0; i = prompt.indexOf(value, i + 1)) {
+    if (value.length >= TYPED_MIN_CHARS) return true;
+    const before = prompt[i - 1] ?? ' ';
+    const after = prompt[i + value.length] ?? ' ';
+    if (!/[\w$@#%&*+=-]/.test(before) && !/[\w$@#%&*+=-]/.test(after)) return true;
+  }
+  return false;
+}
 const TYPED_PROMPTS_MAX = 30;
 const TYPED_MAX_CHARS = 20_000;
-/** Shorter values could be in a prompt by chance. */
+/** Shorter values could be inside a prompt's words by chance; from this length, as a word of their own. */
 const TYPED_MIN_CHARS = 12;
+const TYPED_WORD_MIN_CHARS = 6;
 
 export const SECRETS_RULES: Rule[] = [
   {

@@ -138,6 +138,11 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-curl', caseVariants('curl'), 0, String.raw`curl\s`, 'i'),
   // `kind: Secret` ending its line: a Kubernetes Secret manifest (kubernetes.ts reads its data).
   anchor('kubernetes-secret', caseVariants('secr'), 0, String.raw`secret["']?[ \t]*(?:\r?\n|$)`, 'i'),
+  // `echo 'pw' | sudo -S …`, `sudo -S … <<< 'pw'`: sudo reads its password from its input; an
+  // askpass script whose body is a shebang and an echo (labelled.ts). Keyed on `o -S` and `#!/b`,
+  // `#!/u`: the pairs `-S` and `#!` are rare in logs.
+  anchor('kw-sudo-stdin', ['o -S'], 3, String.raw`sudo -S\b`),
+  anchor('shebang-echo', ['#!/b', '#!/u'], 0, String.raw`#!(?:/usr)?/bin/(?:env[ \t]+)?(?:ba|z|da)?sh[ \t]*\r?\n[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*(?:echo|printf)\b`),
   // `--password secret` (a flag and a separate value).
   anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),
 ];

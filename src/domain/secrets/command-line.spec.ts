@@ -37,3 +37,18 @@ it('finds NuGet.config cleartext passwords and creds = … assignments, not refe
   assert.deepEqual(await found('<add key="Username" value="build-agent-01" />'), []);
   assert.deepEqual(await found('creds = getCredentials()'), []);
 });
+
+it('finds the password sudo reads from its input (echo/printf piped to sudo -S, a here-string) and an askpass script\'s echoed password; not variables, words or longer scripts', async () => {
+  const pw = 'Kx9#mPq2vL';
+  assert.deepEqual(await values(`echo '${pw}' | sudo -S apt-get install -y nginx`), [pw]);
+  assert.deepEqual(await values(`printf '%s\\n' "${pw}" | sudo -S systemctl restart app`), [pw]);
+  assert.deepEqual(await values(`sudo -S mount /dev/sdb1 /mnt <<< '${pw}'`), [pw]);
+  assert.deepEqual(await values(`cat > /tmp/askpass.sh <<'EOF'\n#!/bin/bash\necho '${pw}'\nEOF\nchmod +x /tmp/askpass.sh`), [pw], 'an askpass script written by a heredoc');
+  assert.deepEqual(await values(`     1→#!/bin/sh\n     2→echo "${pw}"\n     3→`), [pw], 'shown by a Read tool, line numbers and all');
+  assert.deepEqual(await values(`#!/usr/bin/env bash\nprintf '%s\\n' '${pw}'\nexit 0\n`), [pw]);
+  assert.deepEqual(await found('echo "$SUDO_PASS" | sudo -S apt update'), [], 'a variable is no value');
+  assert.deepEqual(await found('echo password | sudo -S apt update'), [], 'a trivial word');
+  assert.deepEqual(await found('sudo -S apt update'), []);
+  assert.deepEqual(await found(`#!/bin/bash\necho '${pw}'\nnpm run build\n`), [], 'a script that does more than print is no askpass');
+  for (const stub of ['Success!', 'v20.1.0', 'deadbeef', 'Hello World']) assert.deepEqual(await found(`#!/bin/sh\necho "${stub}"\n`), [], stub);
+});

@@ -436,8 +436,43 @@ const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200}
  */
 const NUGET_PASSWORD = /<add\s+key\s*=\s*"((?:ClearText)?Password)"\s+value\s*=\s*"([^"]{1,2000})"/gi;
 
+// A password sudo reads from its input: `echo 'pw' | sudo -S …`, `printf '%s\n' pw | sudo -S`,
+// `sudo -S cmd <<< 'pw'`. A variable (`echo "$PW"`) is no value.
+// The value: single-quoted (anything but a quote), double-quoted (no expansion), or a bare word.
+const PASSWORD_WORD = String.raw`(?:'([^'\s]{4,200})'|"([^"\s$\x60\\]{4,200})"|([^\s"'|;&<>$\x60\\]{4,200}))`;
+const LINE_NO = String.raw`[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*`;
+const SUDO_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*sudo -S\b`, 'g');
+const SUDO_HERESTRING = new RegExp(String.raw`\bsudo -S\b[^\n|;&]{0,300}<<<[ \t]*` + PASSWORD_WORD + String.raw`(?=\s|$)`, 'g');
+// An askpass script (SUDO_ASKPASS, SSH_ASKPASS): a shebang and one echo of a literal, its whole
+// body, written by a heredoc or shown by a read (a Read tool's line numbers allowed). What it
+// prints is the password, by what such a script is for; nothing may follow but `exit 0`, empty
+// lines and the heredoc's end.
+const ASKPASS_SCRIPT = new RegExp(
+  String.raw`(?:^|\n)` + LINE_NO + String.raw`#!(?:/usr)?/bin/(?:env[ \t]+)?(?:ba|z|da)?sh[ \t]*\r?\n` + LINE_NO +
+    String.raw`(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD +
+    String.raw`[ \t]*(?:\r?\n` + LINE_NO + String.raw`(?:exit 0)?[ \t]*)*(?=\s*$|\s*['"]?(?:EOF|END|SCRIPT)\b)`,
+  'g',
+);
+
+function sudoPasswords(text: string, out: Candidate[]): void {
+  for (const [re, label] of [[SUDO_PIPE, 'Password fed to sudo'], [SUDO_HERESTRING, 'Password fed to sudo'], [ASKPASS_SCRIPT, 'Password in an askpass script']] as const) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      // the value's group is one of the last three (quoted, double-quoted, bare)
+      const value = m[m.length - 3] ?? m[m.length - 2] ?? m[m.length - 1];
+      if (isTrivialPassword(value, '') || isPlaceholder(value) || isDocumentationExample(value)) continue;
+      // a script that prints a word ("Done!", "Success") is a stub, not an askpass
+      if (re === ASKPASS_SCRIPT && (!isPassword(value) || /^[A-Za-z]+[!.?]*$/.test(value))) continue;
+      // the value is the last match of its text in the match (a printf format comes before it)
+      const start = m.index + m[0].lastIndexOf(value);
+      out.push({ ruleId: 'vouch/sudo-password', label, start, end: start + value.length, confidence: 'medium' });
+    }
+  }
+}
+
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
+  if (text.includes('sudo -S') || /#!/.test(text)) sudoPasswords(text, out);
   if (/<add\s/i.test(text)) {
     NUGET_PASSWORD.lastIndex = 0;
     for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {
