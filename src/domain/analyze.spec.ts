@@ -67,7 +67,13 @@ test('a terminal capture that opens with a screenful of something else is still 
   const r = await analyzeText(capture);
   assert.equal(r.format, 'claude-code-tui');
   assert.ok(r.stats.commands >= 2, 'the commands after the diff are read');
-  const prose = Array.from({ length: 500 }, (_, i) => `Line ${i} of the meeting notes: the team agreed to ship on Friday.`).join('\n');
+  // A write-up that quotes its capture after several hundred lines of its own (a course report
+  // that pastes the session into code blocks): the capture still decides, within the byte cap.
+  const notes = Array.from({ length: 700 }, (_, i) => `Note ${i}: I chose Rust for the backend.`).join('\n');
+  const writeUp = await analyzeText(`${notes}\n\n\`\`\`\n${capture}\`\`\`\n`);
+  assert.equal(writeUp.format, 'claude-code-tui');
+  assert.ok(writeUp.stats.commands >= 2);
+  const prose = Array.from({ length: 1_200 }, (_, i) => `Line ${i} of the meeting notes: the team agreed to ship on Friday.`).join('\n');
   assert.equal((await analyzeText(prose)).format, 'plain-text');
   // A screenful of JSON records nobody recognised is decided at once, as before (not sampled further).
   const json = Array.from({ length: 60 }, (_, i) => JSON.stringify({ n: i, unknown: 'record' })).join('\n') + '\n⏺ Bash(ls)\n  ⎿  a\n⏺ Bash(ls b)\n  ⎿  b\n';

@@ -11,7 +11,7 @@ export const SAMPLE_MAX_BYTES = 64 * 1024;
  * terminal capture can open with whatever was on the screen (a diff, a pasted file) before the
  * agent's first marker. The byte cap still bounds the sample.
  */
-export const TEXT_SAMPLE_MAX_LINES = 400;
+export const TEXT_SAMPLE_MAX_LINES = 1_000;
 /** At or above this score a detection is unmistakable and a contradicting hint is overruled. */
 const CERTAIN = 0.9;
 

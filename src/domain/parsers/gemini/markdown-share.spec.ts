@@ -45,6 +45,8 @@ describe('gemini-markdown: `/chat share` Markdown is read as the history it was 
     assert.deepEqual(drive(gemini, share(HISTORY)).detection, { format: 'gemini-markdown', score: 0.95 });
     assert.deepEqual(drive(gemini, share(HISTORY, '🧑💻')).detection, { format: 'gemini-markdown', score: 0.95 });
     assert.deepEqual(drive(gemini, share(HISTORY, '🧑\u200d💻', true)).detection, { format: 'gemini-markdown', score: 0.95 }, 'the emoji first, as builds of late 2025 wrote it');
+    assert.deepEqual(drive(gemini, share(HISTORY).replace(/^## USER/, '# USER')).detection, { format: 'gemini-markdown', score: 0.95 }, 'the first heading made the document\'s title');
+    assert.deepEqual(gist(drive(gemini, share(HISTORY).replace(/^## USER/, '# USER')).events), gist(drive(gemini, share(HISTORY)).events));
     assert.equal(drive(gemini, '## USER notes\n\nsome text\n').detection, null, 'a heading that is not the CLI\'s');
     assert.equal(drive(gemini, '✨ ## USER notes\n\nsome text\n').detection, null, 'nor with the emoji first');
     assert.equal(drive(gemini, '# Title\n\n## USER 🧑‍💻\n\nhi\n').detection, null, 'a document that does not open with a turn');

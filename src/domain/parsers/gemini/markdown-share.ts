@@ -14,8 +14,12 @@
 import type { EventSink, LogParser } from '../../model/events.ts';
 import { ContentHistoryReader } from './content-history.ts';
 
-/** A turn's heading, as the CLI writes it: "## USER 🧑‍💻", or the emoji first ("🧑‍💻 ## USER", builds of late 2025). */
-export const SHARE_HEADING = /^(?:## (USER|MODEL) (?:🧑\u200d?💻|✨)|(?:🧑\u200d?💻|✨) ## (USER|MODEL))\s*$/u;
+/**
+ * A turn's heading, as the CLI writes it: "## USER 🧑‍💻", or the emoji first ("🧑‍💻 ## USER", builds
+ * of late 2025); people who keep the export in their repository sometimes make the first one the
+ * document's title ("# USER 🧑‍💻").
+ */
+export const SHARE_HEADING = /^(?:##? (USER|MODEL) (?:🧑\u200d?💻|✨)|(?:🧑\u200d?💻|✨) ##? (USER|MODEL))\s*$/u;
 
 /** The role a heading line opens, or null when the line is no heading. */
 export function shareHeadingRole(line: string): 'user' | 'model' | null {
