@@ -4,6 +4,7 @@
 import type { AgentId, NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
+import { CreatedPaths } from './created-paths.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
@@ -460,35 +461,6 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       evidence: [evidence(event, cmd.text, facts)],
       key: 'from-file',
     });
-  }
-}
-
-/**
- * Directories the session created itself: `git clone URL [dir]`, `mkdir [-p] dir`. Bounded. A
- * path that existed before cannot be told from the log, so only these count as the session's own.
- */
-class CreatedPaths {
-  private readonly dirs = new Set<string>();
-
-  constructor(private readonly session: RuleContext['session']) {}
-
-  onCommand(loc: Located): void {
-    const { cmd, dir } = loc;
-    if (this.dirs.size >= 500) return;
-    const { operands } = parseArgs(cmd.args, ['-m', '--mode', '-b', '--branch', '--depth', '-o', '--origin', '-c', '--config', '--reference', '--template', '-j', '--jobs', '--filter']);
-    let made: string[] = [];
-    if (cmd.name === 'mkdir') made = operands;
-    else if (cmd.name === 'git' && operands[0] === 'clone' && operands[1]) made = [operands[2] ?? operands[1].replace(/\/+$/, '').replace(/\.git$/, '').replace(/^.*[/:]/, '')];
-    for (const m of made) {
-      const abs = locate(m, dir, this.session).abs.replace(/\/+$/, '');
-      if (abs.length > 1 && !/[$`*]/.test(abs)) this.dirs.add(abs);
-    }
-  }
-
-  covers(abs: string): boolean {
-    const p = abs.replace(/\/+$/, '');
-    for (const d of this.dirs) if (p === d || p.startsWith(d + '/')) return true;
-    return false;
   }
 }
 

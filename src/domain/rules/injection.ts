@@ -4,6 +4,7 @@
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
+import { CreatedPaths } from './created-paths.ts';
 import { namesFile, requestsOf, whoAsked } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
@@ -317,27 +318,49 @@ export const INJECTION_RULES: Rule[] = [
       const requests = requestsOf(ctx.session);
       // Once the user asked for an instruction file, follow-up edits of it ("tweak the above") are theirs too.
       const requested = new Set<string>();
+      // A change needs the write to have happened: a write the harness refused changed nothing.
+      const outcomes = new Outcomes(ctx, [agentConfigEdit]);
+      const created = new CreatedPaths(ctx.session);
+      // The user's turns so far: the unrequested changes of one turn are one step, reported once.
+      let turn = 0;
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
-          for (const w of effectsOf(event, facts, ctx.session).writes) {
+          outcomes.onEvent(event);
+          if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) turn++;
+          const fx = effectsOf(event, facts, ctx.session);
+          if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
+          for (const w of fx.writes) {
             // Hook scripts are code the harness runs where settings register it (permissions
             // reports the registration), not text that instructs the model.
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs) || HOOK_SCRIPT.test(w.abs)) continue;
             const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
+            const plain = !findInjection(w.added) && !findHidden(w.added);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
-            const memory = !asked && isMemoryFile(w.abs) && !findInjection(w.added) && !findHidden(w.added);
-            ctx.report({
+            const memory = !asked && plain && isMemoryFile(w.abs);
+            // A template the session cloned for new work (`git clone …template my-app`) brings its
+            // own AGENTS.md or CLAUDE.md: rewriting those for the new project is setting it up, not
+            // changing what earlier sessions relied on. Under the clone, or where a capture names
+            // the file without its folder after a clone (a terminal shows `Write(AGENTS.md)`).
+            const scaffold = !asked && !memory && plain && (created.covers(w.abs) || (created.cloned && w.zone === 'unknown' && !w.path.includes('/')));
+            const quiet = asked || memory || scaffold;
+            const draft: FindingDraft = {
               rule: agentConfigEdit.id,
-              severity: asked || memory ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : ''}.`,
-              evidence: [evidence(event, w.cmd?.text ?? describeCall(effectsOf(event, facts, ctx.session).call!) + (w.added ? `: ${w.added}` : ''), facts)],
-              key: w.abs,
-            });
+              severity: quiet ? 'info' : 'warning',
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : ''}.`,
+              evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
+              key: quiet ? `${w.abs} (info)` : w.abs,
+              // several instruction files rewritten in one turn (AGENTS.md, CLAUDE.md, GEMINI.md) are one step
+              ...(quiet ? {} : { cause: { id: `instruction-files:${turn}`, summary: 'Instruction files that agents read in later sessions were changed in one step, unasked.' } }),
+            };
+            outcomes.report(event, 'write', draft, w.abs);
           }
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },

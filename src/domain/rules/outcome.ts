@@ -179,6 +179,17 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   return null;
 }
 
+/**
+ * A file tool's write (Write, Edit, apply_patch, write_file) that answered with an error ("Error
+ * writing file", a patch that did not apply) wrote nothing: the tools write whole or not at all.
+ * A shell command's error says less (`cp a b && false` wrote), so only tools count.
+ */
+function failedToolWrite(result: ToolResultEvent, effect: Effect, command: string | undefined): Refusal | null {
+  if (effect !== 'write' || command !== undefined || !result.isError || result.interrupted) return null;
+  const line = result.output.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) ?? null;
+  return { why: 'the file tool reported an error, so nothing was written', line };
+}
+
 export class Outcomes {
   private readonly waiting = new Map<string, Waiting>();
 
@@ -209,7 +220,7 @@ export class Outcomes {
     // draft as the rule made it, so a later workaround of the same target is still recognised.
     const guarded = isGuardDenial(event);
     for (const { draft, effect, target } of w.drafts) {
-      const r = guarded ? null : refusal(event, effect, target, w.command);
+      const r = guarded ? null : refusal(event, effect, target, w.command) ?? failedToolWrite(event, effect, w.command);
       this.ctx.report(r ? this.attempted(draft, r, event) : draft);
     }
   }

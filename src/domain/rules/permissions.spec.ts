@@ -460,3 +460,14 @@ test('a missing sudo stops only a call that starts with sudo and chains with &&:
   const other = only(await runRules([...ran('git commit --no-verify -m fix && grep -r sudo ci.log', { exitCode: 0, output: '[main 1a2b3c4] fix\nci.log: /bin/sh: 1: sudo: not found' })]), 'integrity/no-verify');
   assert.deepEqual(other.map(severityOf), ['warning'], 'no sudo in the command');
 });
+
+test('sudo the user approved at the harness prompt, which showed the whole command, is the user\'s call (info); another sudo command in the same session is not covered', async () => {
+  const approval = (what: string) => ({ kind: 'system' as const, subtype: 'approval', text: `✔ You approved codex to run ${what} and applied the execpolicy amendment` });
+  const approved = only(await runRules([approval('sudo apt-get update'), ...ran('sudo apt-get update', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
+  assert.deepEqual(approved.map(severityOf), ['info']);
+  assert.match(approved[0].detail, /approved this command at its prompt/);
+  const other = only(await runRules([approval('sudo apt-get update'), ...ran('sudo apt-get install -y ruby-full', { output: 'Setting up ruby' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
+  assert.deepEqual(other.map(severityOf), ['warning'], 'approval of one command covers that command only');
+  const none = only(await runRules([...ran('sudo apt-get update', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
+  assert.deepEqual(none.map(severityOf), ['warning']);
+});

@@ -155,6 +155,8 @@ function worldWritableTargets(loc: Located, ctx: RuleContext): OpenedPath[] {
 /** The rule context with the requests behind an event and findings that wait for their result. */
 interface Judged extends RuleContext {
   requests(event: NormEvent): readonly Request[];
+  /** Whether the user approved this command line at the harness's prompt. */
+  approvedAtPrompt(command: string): boolean;
   outcomes: Outcomes;
   /** Files the session read (they existed) and files it created, to tell a change from an install. */
   seen: Set<string>;
@@ -350,7 +352,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -615,7 +617,9 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // Looking as root (listing firewall rules, reading a log, a service's status) changes nothing.
     const readOnly = readsOnly(cmd);
     const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
-    ctx.outcomes.report(event, 'run', mine(draft, sudo));
+    // The harness's prompt showed this very command and the user approved it: root was the user's call.
+    const approved = event.kind === 'tool_call' && event.input.type === 'command' && ctx.approvedAtPrompt(event.input.command);
+    ctx.outcomes.report(event, 'run', approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo));
   }
   const installed = persistentCommand(cmd);
   // Installed before (a call whose result showed it ran), or earlier in this very call.

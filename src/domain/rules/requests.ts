@@ -42,6 +42,15 @@ const ANSWERS_MAX = 1_000;
  */
 const SHARED = new WeakMap<object, RequestLog>();
 
+// "✔ You approved codex to run sudo apt-get update this time" (also "every time this session",
+// "and applied the execpolicy amendment"): the prompt showed the command, the user said yes.
+const APPROVED_AT_PROMPT = /You approved \w+ to run (.+?)(?: this time| every time this session| and applied the execpolicy amendment)?\s*$/;
+const APPROVED_MAX = 200;
+
+function normalSpace(command: string): string {
+  return command.trim().replace(/\s+/g, ' ');
+}
+
 export function requestsOf(session: object): RequestLog {
   let log = SHARED.get(session);
   if (!log) {
@@ -77,10 +86,17 @@ export class RequestLog {
    * rules may share one only when they ask the same thing.
    */
   private readonly answers = new Map<string, Asker | null>();
+  /** Commands the user approved at the harness's prompt, which showed them whole (Codex TUI "✔ You approved codex to run …"). */
+  private readonly approved = new Set<string>();
 
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
     this.last = event;
+    if (event.kind === 'system' && event.subtype === 'approval') {
+      const m = APPROVED_AT_PROMPT.exec(event.text);
+      if (m && this.approved.size < APPROVED_MAX) this.approved.add(normalSpace(m[1]));
+      return;
+    }
     if (event.agentId === undefined && (event.kind === 'message' || (event.kind === 'tool_call' && isPlanApproval(event)))) {
       // What the agent proposed last: a plan, or a question with its answer options.
       this.proposal = (event.kind === 'message' ? event.text : planText(event)).slice(-PROMPT_MAX);
@@ -151,6 +167,11 @@ export class RequestLog {
     if (this.answers.size >= ANSWERS_MAX) this.answers.delete(this.answers.keys().next().value as string);
     this.answers.set(key, answer);
     return answer;
+  }
+
+  /** Whether the user approved this very command line at the harness's prompt. */
+  approvedAtPrompt(command: string): boolean {
+    return this.approved.size > 0 && this.approved.has(normalSpace(command));
   }
 
   /** The user's requests (the main thread's). */

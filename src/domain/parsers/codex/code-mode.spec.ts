@@ -19,6 +19,19 @@ describe('codex code mode: cells are read as the commands they run', () => {
     assert.deepEqual(joinCommands([{ type: 'command', command: 'git status' }, { type: 'command', command: 'git diff', workdir: '/repo' }]), { type: 'command', command: 'git status\ngit diff', workdir: '/repo' });
   });
 
+  test('cells written as JavaScript: a string or template literal command is read, `${…}` as a run-time variable; the shared options of a spread are the call\'s', () => {
+    const loop = 'const common={workdir:"/repo",sandbox_permissions:"require_escalated",justification:"Allow localhost requests?"};\nfor (const p of ["health","ready"]){\n  const r=await tools.exec_command({...common,cmd:`curl -sS http://127.0.0.1:8080/api/${p}`});\n  text(`-- ${p} --\\n${r.output}`);\n}';
+    assert.deepEqual(codeModeCalls(loop), [{ name: 'exec_command', args: { cmd: 'curl -sS http://127.0.0.1:8080/api/$p', workdir: '/repo', sandbox_permissions: 'require_escalated', justification: 'Allow localhost requests?' } }]);
+    assert.deepEqual(codeModeCalls("const r = await tools.exec_command({cmd: 'printf \\'%s\\' \"x\"', workdir: '/repo'});"), [{ name: 'exec_command', args: { cmd: `printf '%s' "x"`, workdir: '/repo' } }]);
+    assert.deepEqual(codeModeCalls('await tools.exec_command({cmd: `rm -rf ${dirs[0]}/build && echo ${a ? `x` : "}"}`})'), [{ name: 'exec_command', args: { cmd: 'rm -rf $VALUE/build && echo $VALUE' } }], 'any other expression, braces and quotes inside it included');
+    assert.deepEqual(codeModeCalls('const a={workdir:"/a"}; const b={workdir:"/b"}; await tools.exec_command({...a, cmd:"ls"});'), [{ name: 'exec_command', args: { cmd: 'ls' } }], 'two working directories in the cell: neither is known to be the call\'s');
+  });
+
+  test('an argument object the cell declares once and passes by name is read; one assigned again is not', () => {
+    assert.deepEqual(codeModeCalls('const args={cmd:"cargo run -q -- replay",workdir:"/repo",yield_time_ms:30000};\nconst a=await tools.exec_command(args); const b=await tools.exec_command(args);'), [{ name: 'exec_command', args: { cmd: 'cargo run -q -- replay', workdir: '/repo' } }, { name: 'exec_command', args: { cmd: 'cargo run -q -- replay', workdir: '/repo' } }]);
+    assert.equal(codeModeCalls('let args={cmd:"ls"}; args={cmd:"rm -rf /"}; await tools.exec_command(args);'), null);
+  });
+
   test('cells that cannot be read stay unknown: arguments built at run time, other tools, a patch in a variable', () => {
     assert.equal(codeModeCalls('const c = "ls"; const r = await tools.exec_command({cmd: c}); text(r.output);'), null);
     assert.equal(codeModeCalls('const r = await tools.web__run({"open":[{"ref_id":"https://example.com"}]}); text(r);'), null);

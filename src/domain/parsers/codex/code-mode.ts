@@ -4,9 +4,12 @@
 //   text(r.output);
 // A cell whose tool calls are all commands (`exec_command`) with literal arguments is those
 // commands: one call whose command line is theirs, joined as a script, so every shell rule reads
-// them. A single `write_stdin` with literal arguments is that input. Anything else — a patch held
-// in a variable (its `patch_apply_end` event records the files anyway), web calls, arguments
-// built at run time — stays an unknown input, as before.
+// them. A single `write_stdin` with literal arguments is that input. Cells written as JavaScript
+// rather than JSON (`{...common, cmd: \`curl -sS http://127.0.0.1:8080/api/${p}\`}`) are read too
+// when each command is a string or template literal: a `${…}` is a value known only at run time,
+// written as a shell variable (`$p`), which the rules treat as any unexpanded variable. Anything
+// else — a patch held in a variable (its `patch_apply_end` event records the files anyway), web
+// calls, a command held in a variable — stays an unknown input, as before.
 import type { ToolInput } from '../../model/events.ts';
 import { isObj, tryJson, type Obj } from '../shared/values.ts';
 
@@ -27,10 +30,12 @@ export function codeModeCalls(js: string): CodeModeCall[] | null {
   for (let m = TOOL_CALL.exec(js); m; m = TOOL_CALL.exec(js)) {
     const name = m[1];
     if (name !== 'exec_command' && name !== 'write_stdin') return null;
-    const literal = objectLiteralAt(js, TOOL_CALL.lastIndex);
+    const at = argumentAt(js, TOOL_CALL.lastIndex);
+    const literal = at === null ? null : objectLiteralAt(js, at);
     const args = literal === null ? undefined : tryJson(literal);
-    if (!isObj(args)) return null;
-    calls.push({ name, args });
+    const loose = isObj(args) || name !== 'exec_command' || at === null ? null : looseCommandArgs(js, at);
+    if (!isObj(args) && !loose) return null;
+    calls.push({ name, args: isObj(args) ? args : loose! });
   }
   if (calls.length === 0) return null;
   // One stdin write, or commands only: a mix is not one tool input.
@@ -61,6 +66,140 @@ function objectLiteralAt(js: string, at: number): string | null {
     }
   }
   return null;
+}
+
+/**
+ * Where the call's argument object starts: right there, or, for a name (`tools.exec_command(args)`),
+ * at the object literal the cell declares it as once (`const args = {…}`, never assigned again).
+ */
+function argumentAt(js: string, at: number): number | null {
+  if (js[at] === '{') return at;
+  const name = /^[A-Za-z_$][\w$]*(?=\s*\))/.exec(js.slice(at, at + 100))?.[0];
+  if (!name) return null;
+  const escaped = name.replace(/\$/g, '\\$');
+  const declared = [...js.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${escaped}\\s*=\\s*(?=\\{)`, 'g'))];
+  const assigned = js.match(new RegExp(`(?<![\\w$.])${escaped}\\s*=(?!=)`, 'g'))?.length ?? 0;
+  if (declared.length !== 1 || assigned !== 1) return null;
+  return (declared[0]!.index ?? 0) + declared[0]![0].length;
+}
+
+// ---- JavaScript, not JSON ---------------------------------------------------------------------
+
+const CMD_KEY = /(?:^|[{,\s])["']?cmd["']?\s*:\s*/g;
+
+/**
+ * `exec_command`'s arguments written as JavaScript: the `cmd` string or template literal of the
+ * object that starts at `at`, with the cell's working directory, escalation and justification when
+ * the cell writes each as one literal (often in a shared `const common = {…}` spread into the call).
+ */
+function looseCommandArgs(js: string, at: number): Obj | null {
+  const end = jsValueEnd(js, at);
+  if (end === null) return null;
+  const arg = js.slice(at, end);
+  let cmd: string | null = null;
+  for (const m of arg.matchAll(CMD_KEY)) {
+    const start = (m.index ?? 0) + m[0].length;
+    cmd = stringLiteralAt(arg, start);
+    break;
+  }
+  if (cmd === null || cmd.trim() === '') return null;
+  const args: Obj = { cmd };
+  for (const key of ['workdir', 'sandbox_permissions', 'justification']) {
+    const values = new Set([...js.matchAll(new RegExp(`["']?${key}["']?\\s*:\\s*(["'])((?:\\\\.|(?!\\1)[^\\\\\n])*)\\1`, 'g'))].map((v) => v[2]));
+    if (values.size === 1) args[key] = unescapeJs([...values][0]!);
+  }
+  return args;
+}
+
+/** Where the JavaScript value that starts at `at` (an object literal) ends, strings and templates skipped; null when it does not close. */
+function jsValueEnd(js: string, at: number): number | null {
+  if (js[at] !== '{') return null;
+  let depth = 0;
+  for (let i = at; i < js.length; i++) {
+    const c = js[i];
+    if (c === '"' || c === "'" || c === '`') {
+      const close = literalEnd(js, i);
+      if (close === null) return null;
+      i = close;
+    } else if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return null;
+}
+
+/** The index of the quote that closes the string or template literal opening at `at`, or null. */
+function literalEnd(js: string, at: number): number | null {
+  const quote = js[at];
+  for (let i = at + 1; i < js.length; i++) {
+    const c = js[i];
+    if (c === '\\') i++;
+    else if (c === quote) return i;
+    else if (quote !== '`' && c === '\n') return null;
+    else if (quote === '`' && c === '$' && js[i + 1] === '{') {
+      const close = placeholderEnd(js, i + 2);
+      if (close === null) return null;
+      i = close;
+    }
+  }
+  return null;
+}
+
+/** The `}` that closes a template's `${` whose expression starts at `at` (braces and strings inside skipped). */
+function placeholderEnd(js: string, at: number): number | null {
+  let depth = 0;
+  for (let i = at; i < js.length; i++) {
+    const c = js[i];
+    if (c === '"' || c === "'" || c === '`') {
+      const close = literalEnd(js, i);
+      if (close === null) return null;
+      i = close;
+    } else if (c === '{') depth++;
+    else if (c === '}') {
+      if (depth === 0) return i;
+      depth--;
+    }
+  }
+  return null;
+}
+
+/**
+ * The text of the string or template literal at `at`, or null when there is none. A template's
+ * `${name}` becomes `$name` (any other expression `$VALUE`): known only when the cell runs.
+ */
+function stringLiteralAt(js: string, at: number): string | null {
+  const quote = js[at];
+  if (quote !== '"' && quote !== "'" && quote !== '`') return null;
+  const end = literalEnd(js, at);
+  if (end === null) return null;
+  const body = js.slice(at + 1, end);
+  if (quote !== '`') return unescapeJs(body);
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\') {
+      out += unescapeJs(body.slice(i, i + 2));
+      i++;
+    } else if (body[i] === '$' && body[i + 1] === '{') {
+      const close = placeholderEnd(body, i + 2)!;
+      const expr = body.slice(i + 2, close).trim();
+      out += /^[A-Za-z_]\w*$/.test(expr) ? `$${expr}` : '$VALUE';
+      i = close;
+    } else out += body[i];
+  }
+  return out;
+}
+
+const JS_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0' };
+
+/** A JavaScript string body's escapes (`\n`, `\"`, `\\`), read as the string they stand for. */
+function unescapeJs(body: string): string {
+  return body.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/g, (_m, e: string) => {
+    if (e.startsWith('u{')) return String.fromCodePoint(parseInt(e.slice(2, -1), 16));
+    if (e.length > 1) return String.fromCharCode(parseInt(e.slice(1), 16));
+    return JS_ESCAPES[e] ?? e;
+  });
 }
 
 /** The commands of a cell as one command input: their lines joined, the first working directory. */
