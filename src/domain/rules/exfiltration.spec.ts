@@ -353,8 +353,14 @@ test("a project folder the session showed to be the agent's home (CODEX_HOME=./.
   assert.deepEqual(exported.map(severityOf), ['warning'], 'the home variable set to the folder');
   const named = only(await runRules([...ran('git add .codex/auth.json', { output: '' })]), STORE);
   assert.deepEqual(named.map(severityOf), ['warning'], 'a login file named outright');
-  const claude = only(await runRules([...ran('find . -name "*.jsonl" -path "*/.claude/*"', { output: './.claude/projects/-home-dev-project/3f1c.jsonl\n' }), ...ran('git add .claude', { output: '' })]), STORE);
-  assert.deepEqual(claude.map(severityOf), ['warning'], 'a transcript under the project .claude shown by find');
+  const readTool = only(await runRules([...answered(read('/home/dev/project/.claude/.credentials.json'), { output: '{"claudeAiOauth":{}}' }), ...ran('git add .claude', { output: '' })]), STORE);
+  assert.deepEqual(readTool.map(severityOf), ['warning'], 'a login file under the project .claude, read by the Read tool');
+  const catRelative = only(await runRules([...ran('cat .codex/auth.json', { output: '{ "tokens": {} }' }), ...ran('git add .codex', { output: '' })]), STORE);
+  assert.deepEqual(catRelative.map(severityOf), ['warning']);
+  const sessions = only(await runRules([...ran('ls .codex/sessions/2025/06', { output: 'rollout-2025-06-01T10-00-00.jsonl\n' }), ...ran('git add .codex', { output: '' })]), STORE);
+  assert.deepEqual(sessions.map(severityOf), ['warning'], 'a listing inside the store');
+  const deeper = only(await runRules([cmd('export CODEX_HOME=$PWD/.codex'), ...ran('git add .codex/sessions/2025/06/01/rollout-2025-06-01T10-00-00.jsonl', { output: '' })]), STORE);
+  assert.deepEqual(deeper.map(severityOf), ['warning'], 'a transcript staged by its path');
   // negative cases: what the session showed is settings only, the listing failed, or the folder is another's
   const settings = await runRules([...ran('ls .codex', { output: 'config.toml\nprompts\n' }), ...ran('git add .codex .claude', { output: '' })]);
   assert.deepEqual(only(settings, STORE), [], 'settings and prompts are meant to be shared');
@@ -362,6 +368,12 @@ test("a project folder the session showed to be the agent's home (CODEX_HOME=./.
   assert.deepEqual(only(missing, STORE), [], 'a failed read shows nothing is there');
   const elsewhere = await runRules([...ran('ls /srv/other/.codex', { output: 'auth.json\n' }), ...ran('git add .codex', { output: '' })]);
   assert.deepEqual(only(elsewhere, STORE), [], 'another folder outside the project');
+  // a name in a command or an output proves nothing: an existence test, a grep of source code, an ignore entry
+  for (const [command, output] of [['test -f ./.codex/auth.json && echo present || echo absent', 'absent'], ['grep -rn "auth.json" .', "./src/login.ts:3:const AUTH = path.join(home, '.codex/auth.json');\n"], ['cat .gitignore', '.codex/auth.json\n']]) {
+    assert.deepEqual(only(await runRules([...ran(command, { output }), ...ran('git add .codex', { output: '' })]), STORE), [], command);
+  }
+  const both = await runRules([...ran('ls -a .claude ~/.claude', { output: '.claude:\ncommands\nsettings.json\n\n/home/dev/.claude:\n.credentials.json\nprojects\n' }), ...ran('git add .claude', { output: '' })]);
+  assert.deepEqual(only(both, STORE), [], 'two folders listed together: the login belongs to the home one');
   const refused = await runRules([...listed, ...ran('git add .codex', { exitCode: 1, isError: true, output: 'The following paths are ignored by one of your .gitignore files:\n.codex' })]);
   assert.deepEqual(only(refused, STORE), [], 'git refused to stage an ignored folder');
 });

@@ -224,13 +224,20 @@ export const EXPOSURE_RULES: Rule[] = [
             for (const s of stores) s.onResult(event, call, facts);
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
-          if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) projectStores.onResult(facts.call, event.output, effectsOf(facts.call, { secrets: [] }, ctx.session).commands);
-          if (event.kind === 'tool_call') {
-            for (const loc of effectsOf(event, facts, ctx.session).commands) projectStores.onCommand(loc);
-            for (const loc of effectsOf(event, facts, ctx.session).commands) for (const s of stores) s.onCall(event, loc, facts, ctx.session);
+          if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
+            const fx = effectsOf(facts.call, { secrets: [] }, ctx.session);
+            projectStores.onResult(fx.reads, fx.commands, event.output);
           }
-          for (const loc of effectsOf(event, facts, ctx.session).commands) {
-            if (event.kind === 'tool_call') dotfiles.onCall(event, loc, facts);
+          const commands = effectsOf(event, facts, ctx.session).commands;
+          if (event.kind === 'tool_call') {
+            // the home variable first: `export CODEX_HOME=$PWD/.codex && git add .codex`
+            for (const loc of commands) projectStores.onCommand(loc);
+            for (const loc of commands) {
+              for (const s of stores) s.onCall(event, loc, facts, ctx.session);
+              dotfiles.onCall(event, loc, facts);
+            }
+          }
+          for (const loc of commands) {
             for (const c of transcriptCopies(loc, ctx)) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;

@@ -2,11 +2,10 @@
 // that holds the agent's logins or transcripts, because the agent was started with its home there
 // (`CODEX_HOME=$PWD/.codex`, `CLAUDE_CONFIG_DIR=./.claude`). A project's `.claude/` or `.gemini/`
 // usually holds settings and commands meant to be shared, so a folder counts as a store only when
-// the session showed what is in it: a store file named under it (`.codex/auth.json`,
+// the session showed what is in it: a read of a store file under it (`.codex/auth.json`,
 // `.codex/sessions/…`), a listing of it that shows one, or the agent's home variable set to it.
-import type { ToolCallEvent } from '../model/events.ts';
 import type { SessionFacts } from './types.ts';
-import { locate, type Located } from './effects.ts';
+import { locate, type FileOp, type Located } from './effects.ts';
 
 type Agent = 'codex' | 'claude' | 'gemini';
 
@@ -16,11 +15,10 @@ const STORE_ENTRY: Record<Agent, RegExp> = {
   claude: /^(?:\.credentials\.json|projects|history\.jsonl)$/,
   gemini: /^(?:oauth_creds\.json|google_accounts\.json|tmp)$/,
 };
-// A store entry named under an agent folder, anywhere in a text: `…/.codex/auth.json`, `.codex/sessions/2025/…`.
-const NAMED_ENTRY = /(^|[\s'"`(=:])((?:[\w.~$@{}-]*\/)*\.(codex|claude|gemini))\/(auth\.json|\.credentials\.json|oauth_creds\.json|google_accounts\.json|history\.jsonl|(?:archived_)?sessions\/|projects\/|tmp\/)/g;
 // The variables that move an agent's home.
 const HOME_VARIABLE: Record<string, Agent> = { CODEX_HOME: 'codex', CLAUDE_CONFIG_DIR: 'claude', GEMINI_CLI_HOME: 'gemini' };
 const MAX_STORES = 20;
+const PWD_PREFIX = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)\//;
 
 /** Project folders the session showed to be an agent's home, by absolute path. */
 export class ProjectAgentStores {
@@ -34,54 +32,64 @@ export class ProjectAgentStores {
     for (const word of words) {
       const eq = word.indexOf('=');
       if (eq <= 0 || !(word.slice(0, eq) in HOME_VARIABLE)) continue;
-      this.addIfProject(word.slice(eq + 1).replace(/^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)\//, './'), loc.dir);
+      this.addFolder(word.slice(eq + 1), loc.dir);
     }
   }
 
   /**
-   * The result of a call that ran: store entries its command or output named under a project agent
-   * folder (not from a call that failed: "No such file: .codex/auth.json" shows nothing), or a
-   * listing of such a folder that shows one.
+   * A call that ran (the caller passes only results that were not refused or failed): a read of a
+   * store entry under a project agent folder (`cat .codex/auth.json`, a Read tool), or a listing
+   * of one folder that shows one. A name in a command or an output proves nothing by itself (an
+   * existence test that found nothing, a grep of source code, an ignore entry).
    */
-  onResult(call: ToolCallEvent, output: string, locs: readonly Located[]): void {
-    const dir = locs[0]?.dir ?? this.session.cwd;
-    const text = output.length > 200_000 ? output.slice(0, 200_000) : output;
-    for (const source of [text, call.input.type === 'command' ? call.input.command : '']) {
-      if (!source.includes('/.') && !source.startsWith('.')) continue;
-      for (const m of source.matchAll(NAMED_ENTRY)) this.addIfProject(m[2], dir);
+  onResult(reads: readonly FileOp[], locs: readonly Located[], output: string): void {
+    for (const r of reads) {
+      const store = storeFolderOf(r.abs);
+      if (store !== null) this.addFolder(store, null);
     }
-    for (const loc of locs) this.listing(loc, text);
+    if (output.trim() === '') return;
+    for (const loc of locs) this.listing(loc, output);
   }
 
   /**
-   * Whether `abs` (what `git add` was given) is such a folder or a store entry inside one; a store
-   * entry named outright (`git add .codex/auth.json`) is one by its name.
+   * Whether `abs` (what `git add` was given) is such a folder or something under one, or a store
+   * entry named outright (`git add .codex/auth.json`, a transcript by its path).
    */
   holds(abs: string): boolean {
     const n = abs.replace(/\/+$/, '');
-    if (this.dirs.has(n)) return true;
-    const slash = n.lastIndexOf('/');
-    const agent = agentOf(n.slice(0, slash));
-    return agent !== null && STORE_ENTRY[agent].test(n.slice(slash + 1));
+    if (storeFolderOf(n) !== null) return true;
+    for (const d of this.dirs) if (n === d || n.startsWith(d + '/')) return true;
+    return false;
   }
 
-  /** `ls -la .codex` whose output shows a store entry. */
+  /** `ls -la .codex` (one folder) whose output shows a store entry; `ls .codex/sessions/2025` that lists anything. */
   private listing(loc: Located, output: string): void {
     if (loc.cmd.name !== 'ls' && loc.cmd.name !== 'dir') return;
-    for (const arg of loc.cmd.args) {
-      const agent = agentOf(arg.replace(/\/+$/, ''));
-      if (!agent) continue;
-      const shows = output.split('\n', 500).some((line) => STORE_ENTRY[agent].test(line.trim().split(/\s+/).pop()?.replace(/\/$/, '') ?? ''));
-      if (shows) this.addIfProject(arg, loc.dir);
-    }
+    const operands = loc.cmd.args.filter((a) => !a.startsWith('-'));
+    // several folders listed together: which one holds what cannot be told line by line
+    if (operands.length !== 1) return;
+    const arg = operands[0]!.replace(PWD_PREFIX, './').replace(/\/+$/, '');
+    const under = storeFolderOf(arg);
+    if (under !== null) return this.addFolder(under, loc.dir);
+    const agent = agentOf(arg);
+    if (!agent) return;
+    const shows = output.split('\n', 500).some((line) => STORE_ENTRY[agent].test(line.trim().split(/\s+/).pop()?.replace(/\/$/, '') ?? ''));
+    if (shows) this.addFolder(arg, loc.dir);
   }
 
-  private addIfProject(path: string, dir: string | null): void {
-    if (this.dirs.size >= MAX_STORES || !agentOf(path.replace(/\/+$/, ''))) return;
-    const where = locate(path, dir, this.session);
+  private addFolder(path: string, dir: string | null): void {
+    const folder = path.replace(PWD_PREFIX, './').replace(/\/+$/, '');
+    if (this.dirs.size >= MAX_STORES || !agentOf(folder)) return;
+    const where = locate(folder, dir, this.session);
     // An agent folder at home is the home store (HOME_AGENT_STORE); this is the project's.
     if (where.zone === 'worktree') this.dirs.add(where.abs.replace(/\/+$/, ''));
   }
+}
+
+/** The agent folder a path names a store entry under (`…/.codex` of `…/.codex/sessions/2025/x.jsonl`), or null. */
+function storeFolderOf(path: string): string | null {
+  const m = /^(.*?(?:^|\/)\.(codex|claude|gemini))\/([^/]+)(?:\/|$)/.exec(path);
+  return m && STORE_ENTRY[m[2] as Agent].test(m[3]!) ? m[1]! : null;
 }
 
 /** The agent whose home a folder's name says it is (`…/.codex`), or null. */

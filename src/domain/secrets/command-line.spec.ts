@@ -44,11 +44,20 @@ it('finds the password sudo reads from its input (echo/printf piped to sudo -S, 
   assert.deepEqual(await values(`printf '%s\\n' "${pw}" | sudo -S systemctl restart app`), [pw]);
   assert.deepEqual(await values(`sudo -S mount /dev/sdb1 /mnt <<< '${pw}'`), [pw]);
   assert.deepEqual(await values(`cat > /tmp/askpass.sh <<'EOF'\n#!/bin/bash\necho '${pw}'\nEOF\nchmod +x /tmp/askpass.sh`), [pw], 'an askpass script written by a heredoc');
-  assert.deepEqual(await values(`     1→#!/bin/sh\n     2→echo "${pw}"\n     3→`), [pw], 'shown by a Read tool, line numbers and all');
-  assert.deepEqual(await values(`#!/usr/bin/env bash\nprintf '%s\\n' '${pw}'\nexit 0\n`), [pw]);
+  assert.deepEqual(await values(`export SUDO_ASKPASS=~/bin/askpass\n     1→#!/bin/sh\n     2→echo "${pw}"\n     3→`), [pw], 'line numbers of a Read tool allowed');
+  assert.deepEqual(await values(`cat > ~/.askpass <<EOF\n#!/usr/bin/env bash\nprintf '%s\\n' '${pw}'\n   \nexit 0\nEOF`), [pw]);
+  // the same shape without a word that it is an askpass: a test stub, a fake binary
+  for (const stub of [`#!/bin/sh\necho '${pw}'\n`, '#!/bin/sh\necho abc123def\n', '#!/bin/sh\necho aarch64-linux-gnu\n']) assert.deepEqual(await found(stub), [], stub);
   assert.deepEqual(await found('echo "$SUDO_PASS" | sudo -S apt update'), [], 'a variable is no value');
   assert.deepEqual(await found('echo password | sudo -S apt update'), [], 'a trivial word');
   assert.deepEqual(await found('sudo -S apt update'), []);
   assert.deepEqual(await found(`#!/bin/bash\necho '${pw}'\nnpm run build\n`), [], 'a script that does more than print is no askpass');
-  for (const stub of ['Success!', 'v20.1.0', 'deadbeef', 'Hello World']) assert.deepEqual(await found(`#!/bin/sh\necho "${stub}"\n`), [], stub);
+  for (const stub of ['Success!', 'v20.1.0', 'deadbeef', 'Hello World']) assert.deepEqual(await found(`askpass\n#!/bin/sh\necho "${stub}"\n`), [], stub);
+});
+
+it('an askpass-shaped script followed by many blank lines is read in linear time (blank runs are not shared between lines)', async () => {
+  // exponential backtracking would never finish here: 60 lines of eight spaces after the echo
+  const text = `cat > /tmp/askpass.sh <<EOF\n#!/bin/bash\necho "Deploying..."\n${'        \n'.repeat(60)}npm run build\n`;
+  assert.deepEqual(await found(text), []);
+  assert.deepEqual(await found(`askpass\n#!/bin/bash\necho "Kx9#mPq2vL"\n${'\t\n'.repeat(60)}make\n`), []);
 });

@@ -444,18 +444,24 @@ const LINE_NO = String.raw`[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*`;
 const SUDO_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*sudo -S\b`, 'g');
 const SUDO_HERESTRING = new RegExp(String.raw`\bsudo -S\b[^\n|;&]{0,300}<<<[ \t]*` + PASSWORD_WORD + String.raw`(?=\s|$)`, 'g');
 // An askpass script (SUDO_ASKPASS, SSH_ASKPASS): a shebang and one echo of a literal, its whole
-// body, written by a heredoc or shown by a read (a Read tool's line numbers allowed). What it
-// prints is the password, by what such a script is for; nothing may follow but `exit 0`, empty
-// lines and the heredoc's end.
+// body (a Read tool's line numbers allowed), in a text that says it is one (`cat > /tmp/askpass.sh
+// <<EOF`, `export SUDO_ASKPASS=…`). What it prints is the password, by what such a script is for;
+// nothing may follow but `exit 0`, empty lines and the heredoc's end. A script shown alone (a read
+// of it) is not known to be one: test stubs and fake binaries have the same shape.
 const ASKPASS_SCRIPT = new RegExp(
   String.raw`(?:^|\n)` + LINE_NO + String.raw`#!(?:/usr)?/bin/(?:env[ \t]+)?(?:ba|z|da)?sh[ \t]*\r?\n` + LINE_NO +
     String.raw`(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD +
-    String.raw`[ \t]*(?:\r?\n` + LINE_NO + String.raw`(?:exit 0)?[ \t]*)*(?=\s*$|\s*['"]?(?:EOF|END|SCRIPT)\b)`,
+    // each line's blanks belong to that line alone (a line starts at its newline): blanks that two
+    // repetitions could share would backtrack exponentially on a run of blank lines
+    String.raw`[ \t]*(?:\r?\n(?:[ \t]*\d+(?:→|\t|:[ \t]))?[ \t]*(?:exit 0[ \t]*)?)*(?=\s*$|\s*['"]?(?:EOF|END|SCRIPT)\b)`,
   'g',
 );
 
+const ASKPASS_WORD = /askpass/i;
+
 function sudoPasswords(text: string, out: Candidate[]): void {
   for (const [re, label] of [[SUDO_PIPE, 'Password fed to sudo'], [SUDO_HERESTRING, 'Password fed to sudo'], [ASKPASS_SCRIPT, 'Password in an askpass script']] as const) {
+    if (re === ASKPASS_SCRIPT && !ASKPASS_WORD.test(text)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       // the value's group is one of the last three (quoted, double-quoted, bare)
@@ -472,7 +478,7 @@ function sudoPasswords(text: string, out: Candidate[]): void {
 
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
-  if (text.includes('sudo -S') || /#!/.test(text)) sudoPasswords(text, out);
+  if (text.includes('sudo -S') || (text.includes('#!') && ASKPASS_WORD.test(text))) sudoPasswords(text, out);
   if (/<add\s/i.test(text)) {
     NUGET_PASSWORD.lastIndex = 0;
     for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {

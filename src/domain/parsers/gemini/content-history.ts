@@ -13,6 +13,9 @@ import { splitUserText } from './user-text.ts';
 import { arr, obj, str, text, type Obj } from '../shared/values.ts';
 import { readParts } from './values.ts';
 
+/** Gemini CLI's automatic turn after its next-speaker check: a history holds it as a user turn. */
+const CONTINUE_NUDGE = /^\s*Please continue\.\s*$/;
+
 const SNAPSHOT = '<state_snapshot>';
 /** Calls remembered while awaiting their response; the oldest is forgotten beyond this. */
 const MAX_OPEN_CALLS = 10_000;
@@ -98,8 +101,9 @@ export class ContentHistoryReader {
       this.out.emit({ kind: 'system', subtype: n.subtype, text: n.text }, line, null);
     }
     const typed = parts.notices.length > 0 ? parts.typed : body;
-    // A tool-response turn that also carries text: the harness wrote it, not the person.
-    if (typed.trim()) this.out.emit({ kind: 'prompt', text: typed, synthetic: content.responses.length > 0 }, line, null);
+    // A tool-response turn that also carries text, or the CLI's own nudge when its next-speaker
+    // check decides the model should go on ("Please continue."): the harness wrote it, not the person.
+    if (typed.trim()) this.out.emit({ kind: 'prompt', text: typed, synthetic: content.responses.length > 0 || CONTINUE_NUDGE.test(typed) }, line, null);
   }
 
   private response(response: Obj, line: number): void {

@@ -106,3 +106,16 @@ describe('gemini-markdown: `/chat share` Markdown is read as the history it was 
     assert.ok(r.findings.some((f) => f.rule === 'secrets/sensitive-file-read'), 'the .env read');
   });
 });
+
+test("Gemini CLI's own \"Please continue.\" turn (its next-speaker check) is the harness's, not the person's", () => {
+  const history: Content[] = [
+    { role: 'user', parts: [{ text: 'Fix the booking form' }] },
+    { role: 'model', parts: [{ text: 'I replaced the form.' }] },
+    { role: 'user', parts: [{ text: 'Please continue.' }] },
+    { role: 'user', parts: [{ text: 'Please continue with the tests' }] },
+  ];
+  for (const out of [drive(gemini, share(history)), drive(gemini, JSON.stringify(history, null, 2) + '\n', 'gemini-history')]) {
+    const prompts = out.events.filter((e) => e.kind === 'prompt');
+    assert.deepEqual(prompts.map((p) => [p.kind === 'prompt' && p.text, p.kind === 'prompt' && p.synthetic === true]), [['Fix the booking form', false], ['Please continue.', true], ['Please continue with the tests', false]]);
+  }
+});
