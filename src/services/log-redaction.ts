@@ -27,10 +27,8 @@ export type RedactResult =
 /** Finds the secrets in one line of text (the service's detector by default). */
 export type LineDetector = (text: string) => Promise<string[]>;
 
-const defaultDetector = async (): Promise<LineDetector> => {
-  const { detectSecrets } = await import('../domain/secrets/detect.ts');
-  return async (text) => (await detectSecrets(text, { maskable: true })).map((h) => h.value);
-};
+// The same detection as GET /log: a JSON record is also read with its strings decoded.
+const defaultDetector = async (): Promise<LineDetector> => (await import('../domain/secrets/mask.ts')).maskableValues;
 
 /** A masker for maskedLog that also counts the distinct secrets it masked, line by line. */
 export function countingMasker(detect: LineDetector, mask: (text: string, values: string[]) => string): { masker: Masker; count: () => number } {

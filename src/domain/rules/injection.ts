@@ -46,7 +46,7 @@ export const agentConfigEdit = meta({
   id: 'injection/agent-config-edit',
   severity: 'warning',
   title: 'Agent instruction file modified',
-  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file, ran /init, or asked for it earlier in the session). Permission settings files are reported by permissions/agent-settings-write.',
+  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file, ran /init, or asked for it earlier in the session), for a memory note through the harness\'s own feature, and for the instruction files of a template the session cloned for new work, rewritten with text that holds nothing instruction-like. The change must have happened: a write the tool refused is an attempt (info). Unrequested changes to several instruction files in one turn are one finding. Permission settings files are reported by permissions/agent-settings-write.',
   remediation: 'Review the diff of the instruction file before the next agent session uses it.',
 });
 

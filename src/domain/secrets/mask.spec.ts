@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskKnown, maskSecret, maskText } from './mask.ts';
+import { knownMasker, maskableValues, maskKnown, maskSecret, maskText } from './mask.ts';
 import { fake, randomString } from './test-helpers.ts';
 
 /** Longest run of characters of `value` (in order, contiguous) that survives in `masked`. */
@@ -99,4 +99,17 @@ describe('maskKnown: percent-encoded spellings', () => {
     assert.ok(!masked.includes(secret) && !masked.includes(encodeURIComponent(secret)), masked);
     assert.ok(masked.includes('&v=1'));
   });
+});
+
+it('a raw JSONL line loses values only its decoded strings show (quotes and newlines escaped): a sudo -S pipe, an askpass heredoc, a --password flag', async () => {
+  const pw = 'Kx9#mPq2vL';
+  for (const command of [`echo "${pw}" | sudo -S apt-get update`, `cat > /tmp/askpass.sh <<'EOF'\n#!/bin/sh\necho "${pw}"\nEOF`, `mysql --password "${pw}" -e 'select 1'`]) {
+    const line = JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Bash', input: { command } }] } });
+    const values = await maskableValues(line);
+    assert.ok(values.includes(pw), command);
+    assert.ok(!knownMasker(values)(line).includes(pw), `masked in the raw line: ${command}`);
+  }
+  // a deeply nested hostile line is read without exhausting the stack
+  const deep = '['.repeat(50_000) + JSON.stringify(`echo "${pw}" | sudo -S ls`) + ']'.repeat(50_000);
+  assert.ok((await maskableValues(deep)).includes(pw));
 });

@@ -76,9 +76,46 @@ export function knownMasker(values: Iterable<string>): (text: string) => string 
   };
 }
 
-/** The values to mask in `text`: findings' secrets and mask-only values (a log's first pass). */
+/**
+ * The values to mask in `text`: findings' secrets and mask-only values (a log's first pass). A JSON
+ * record holds its strings escaped (`\"`, `\n`), and detectors that read quotes or lines (`echo
+ * "pw" | sudo -S`, an askpass heredoc, `--password "…"`) find them only decoded, as the analysis
+ * does: a line with escapes is also read string by string. Each value is masked in every spelling
+ * (its escaped one included), so the raw line loses it too.
+ */
 export async function maskableValues(text: string): Promise<string[]> {
-  return (await detectSecrets(text, { maskable: true })).map((h) => h.value);
+  const values = (await detectSecrets(text, { maskable: true })).map((h) => h.value);
+  if (text.length > DECODED_LINE_MAX || !text.includes('\\') || !/^\s*[[{]/.test(text)) return values;
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    return values;
+  }
+  for (const s of stringsIn(record)) {
+    if (s.includes('\n') || s.includes('"')) for (const h of await detectSecrets(s, { maskable: true })) values.push(h.value);
+  }
+  return values;
+}
+
+/** A log line longer than this is masked as raw text only (the analysis caps lines similarly). */
+const DECODED_LINE_MAX = 8 * 1024 * 1024;
+const STRINGS_MAX = 10_000;
+
+/** The string values of a parsed record, at most STRINGS_MAX (iterative: a hostile line may nest deeply). */
+function stringsIn(record: unknown): string[] {
+  const out: string[] = [];
+  const stack: unknown[] = [record];
+  while (stack.length > 0 && out.length < STRINGS_MAX) {
+    const value = stack.pop();
+    if (typeof value === 'string') out.push(value);
+    else if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
+    else if (value !== null && typeof value === 'object') {
+      const values = Object.values(value);
+      for (let i = values.length - 1; i >= 0; i--) stack.push(values[i]);
+    }
+  }
+  return out;
 }
 
 /** Detects secrets in `text` and masks them (for raw logs and other text no report covers). */
