@@ -295,3 +295,15 @@ describe('codex-tui: a message that runs on at the margin', () => {
     assert.ok(!ofKind(out.events, 'prompt').some((p) => p.text.includes('stray')));
   });
 });
+
+test('a capture that lost every line\'s indentation (copied through a renderer) is recognised and read like the original: the same commands, reads and outputs', () => {
+  const original = fixture('codex-tui.txt');
+  const flat = original.split('\n').map((l) => l.trimStart()).join('\n');
+  assert.equal(detectTerminal(sampleOf(flat))?.format, 'codex-tui');
+  const a = run(original);
+  const b = run(flat);
+  assert.deepEqual(commands(b.events), commands(a.events));
+  assert.deepEqual(calls(b.events).map((c) => c.input), calls(a.events).map((c) => c.input));
+  const push = resultOf(b.events, callWith(b.events, 'git push origin'))!;
+  assert.equal(push.output, 'To github.com:acme/invoice-api.git\n9a8b7c6..4c1d2e9  main -> main', 'its output, without the indentation the capture lost');
+});

@@ -60,6 +60,8 @@ const REFUSED = /^✗ You (?:canceled|cancelled|did not approve|denied)(?: the r
 const COMPOSER_FOOTER = /^\s*(?:\? for shortcuts|⏎ send\b|\d{1,3}% context left)|^\s+[\w.-]+(?: [\w.-]+){0,3} · (?:~|\/|[A-Z]:\\)|context (?:\d{1,3}% )?(?:left|used)\s*$/i;
 /** Screen furniture: the status line ("Working (12s • esc to interrupt)"), the start-up hints. */
 const CHROME = /\((?:\d+[hms] ?)+• [Ee]sc to interrupt\)|^\s*(?:To get started, describe a task|\/\w+ - \w)|^⚙︎? Working$/;
+/** A cell's body mark at the margin: a capture that lost its indentation. */
+const FLAT_BODY = /^[│└↳⎿] \S/;
 const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
@@ -112,6 +114,13 @@ export class CodexTuiParser implements LogParser {
   private inHeader = false;
   /** The line number of the last line with text: a prompt runs on only over adjacent lines. */
   private lastLine = -1;
+  /**
+   * The capture lost every line's indentation (copied from a web page or a markdown renderer): a
+   * cell's "└"/"│" lines start at the margin, and so do its output and items. Known from the first
+   * such line under an open cell; from then on, lines at the margin that start no new cell belong
+   * to the open one.
+   */
+  private flat = false;
   /** A "$ cmd" of the transcript view, waiting for its status line. */
   private transcriptExec: TranscriptExec | null = null;
   private readonly calls = new CallEmitter('codex-tui');
@@ -127,6 +136,11 @@ export class CodexTuiParser implements LogParser {
     if (COMPOSER_FOOTER.test(h)) return this.composerFooter();
     if (CHROME.test(h)) return;
     if (h.startsWith(' ') || h.startsWith('\t')) return this.indented(s, line);
+    if (this.cell && FLAT_BODY.test(h)) {
+      this.flat = true;
+      return this.indented(`  ${s}`, line);
+    }
+    if (this.flat && this.cell && !CELL_START.test(h)) return this.indented(`    ${s}`, line);
     if (!CELL_START.test(h)) {
       // 2025 layout: a "user" / "codex" / "thinking" section runs on at the margin until the next
       // cell, and a command's further lines follow "⚡ Ran command" at the margin too.

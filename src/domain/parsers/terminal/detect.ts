@@ -120,7 +120,8 @@ function codexTuiScore(lines: string[]): Detection | null {
   for (const l of lines) {
     if (CODEX_TUI_BANNER.test(l) || /^>_ You are using OpenAI Codex in \S/.test(l)) banner = true;
     else if (CODEX_TUI_TOOL.test(l) || /^(?:⚡ Ran command|📋 Updated to do list|✏\uFE0F? Applying patch)/u.test(l)) tools++;
-    else if (/^ {2}[└↳⎿] \S/.test(l)) bodies++;
+    // (at the margin too: a capture that lost its indentation)
+    else if (/^(?: {2})?[└↳⎿] \S/.test(l)) bodies++;
     else if (/^(?:user|codex|thinking)$/.test(l)) labels++;
     else if (/^(?:✓|✗ \(-?\d+\)) • [\d.]+(?:ms|s|m)\b/.test(l)) statuses++; // the transcript view's "$ cmd" … "✓ • 1.2s"
     else if (/^› \S/.test(l) || /^─ Worked for [\dhms ]+ ─/.test(l) || /^■ Conversation interrupted/.test(l) || /^Token usage: total=[\d,]+ input=/.test(l)) turns++;
