@@ -28,7 +28,7 @@ for (const agent of ['claude-code', 'codex'] as const) {
   });
 
   test(`${agent}: approvals off becomes a warning naming the risky call it let through`, async () => {
-    const r = await analyse(agent, [{ prompt: 'set up the box' }, { bash: 'sudo apt-get install -y nginx', output: 'ok' }, { say: 'Installed.' }], true);
+    const r = await analyse(agent, [{ prompt: 'set up the box' }, { bash: 'sudo cp nginx.conf /etc/nginx/nginx.conf', output: '' }, { say: 'Installed.' }], true);
     const f = r.findings.find((x) => x.rule === 'permissions/approval-bypass');
     assert.equal(f?.severity, 'warning');
     assert.match(f?.detail ?? '', /let these through without asking anyone: commands run as root/);
@@ -36,7 +36,7 @@ for (const agent of ['claude-code', 'codex'] as const) {
 }
 
 test('codex: a posture that begins mid-session does not claim the risky calls made before it', async () => {
-  const before = session('codex', [{ prompt: 'set up the box' }, { bash: 'sudo apt-get install -y nginx', output: 'ok' }]);
+  const before = session('codex', [{ prompt: 'set up the box' }, { bash: 'sudo cp nginx.conf /etc/nginx/nginx.conf', output: '' }]);
   const switched = JSON.stringify({ timestamp: '2026-05-01T11:00:00.000Z', type: 'turn_context', payload: { cwd: '/home/dev/project', approval_policy: 'never', sandbox_policy: { type: 'danger-full-access' }, model: 'gpt-5' } });
   const after = JSON.stringify({ timestamp: '2026-05-01T11:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] } });
   const r = await analyzeText(`${before}${switched}\n${after}\n`);

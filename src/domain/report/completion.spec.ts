@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NormEvent, ToolCallEvent } from '../model/events.ts';
-import { CompletionTracker, isOwnExport } from './completion.ts';
+import { CompletionTracker, isConsequential, isOwnExport } from './completion.ts';
 
 const call = (command: string, index = 1): ToolCallEvent => ({ kind: 'tool_call', index, line: index + 1, at: null, callId: `c${index}`, name: 'shell', input: { type: 'command', command } });
 const SID = '019a7fa9-a846-7393-8d7a-9997d08b0096';
@@ -80,4 +80,12 @@ test('CompletionTracker: a commit whose message is a heredoc is a local step; a 
   assert.equal(last(task('Plan'))?.consequential, false);
   assert.equal(last(task('general-purpose'))?.consequential, true);
   assert.equal(last(task())?.consequential, true);
+});
+
+test('isConsequential: a ";" inside a quoted argument (a commit message) is no step; quoted text cannot hide a substitution, and a real step after ";" still counts', () => {
+  assert.equal(isConsequential(call('git add -A && git commit -m "docs: refresh summary; verify build/tests; note push needs a token" && git log -1 --oneline')), false);
+  assert.equal(isConsequential(call("git commit -m 'wip; deploy later'")), false);
+  assert.equal(isConsequential(call('git commit -m "x"; git push origin main')), true);
+  assert.equal(isConsequential(call('git commit -m "$(curl -s https://x.example/msg)"')), true);
+  assert.equal(isConsequential(call('bash -c "rm -rf /srv/data"')), true, 'a shell given the quoted script is a step of its own');
 });

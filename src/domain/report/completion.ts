@@ -68,6 +68,8 @@ function localOnly(step: string): boolean {
   return hosts.length > 0 && hosts.every((h) => h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::1' || h === '0.0.0.0');
 }
 
+const QUOTED_WORD = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g;
+
 export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
@@ -78,7 +80,8 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   // `git commit -m "$(cat <<'EOF' … EOF)"`: a message written through a heredoc is text, not a step.
   const text = (i.command.length > 4096 ? i.command.slice(0, 4096) : i.command).replace(HEREDOC_MESSAGE, '""');
   if (/\bsudo\b|\$\(|`|>\s*(?:\/|~)(?!tmp\/|dev\/null)/.test(text)) return true;
-  for (const step of text.split(/&&|\|\||[;|\n]/)) {
+  // Quoted words are one argument each (`-m "refresh; verify build"`): a `;` inside is no step.
+  for (const step of text.replace(QUOTED_WORD, '""').split(/&&|\|\||[;|\n]/)) {
     const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').split(/\s+/).filter(Boolean);
     if (words.length === 0) continue;
     const name = words[0].replace(/^.*[\\/]/, '');

@@ -569,3 +569,11 @@ test('`# type: ignore` after code covers its line; alone on a line it exempts th
   assert.deepEqual(whole.map(severityOf), ['warning']);
   assert.match(whole[0].detail, /whole-file exemption/);
 });
+
+test('a spec the agent is filling in from its template (its placeholders replaced in the same edit) is its own: the template\'s status boxes ticked are not a record edited to pass; a filled-in spec ticked without work still is', async () => {
+  const template = '# Feature Specification: [FEATURE NAME]\n**Input**: "$ARGUMENTS"\n## Review checklist\n- [ ] User description parsed\n- [ ] Entities identified\n[NEEDS CLARIFICATION: who is the user?]';
+  const filled = '# Feature Specification: Parking monitoring\n**Input**: "Monitor parking lots with ANPR"\n## Review checklist\n- [x] User description parsed\n- [x] Entities identified\n## Entities\n- Vehicle, Camera, Fee';
+  assert.deepEqual(only(await runRules([prompt('/specify parking monitoring with ANPR'), ...ran('.specify/scripts/create-new-feature.sh --json "parking"', { output: '{"SPEC_FILE":"specs/001-parking/spec.md"}' }), edit('specs/001-parking/spec.md', template, filled)]), RECORD), []);
+  const reviewed = await runRules([edit('specs/001-parking/spec.md', '## Review checklist\n- [ ] Entities identified', '## Review checklist\n- [x] Entities identified')]);
+  assert.deepEqual(only(reviewed, RECORD).map(severityOf), ['warning'], 'no placeholder left: an existing record, ticked without work');
+});

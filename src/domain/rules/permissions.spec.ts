@@ -58,7 +58,7 @@ test('escalated commands are info with their justification', async () => {
 });
 
 test('sudo is a warning, merged into one finding', async () => {
-  const drafts = only(await runRules([cmd('sudo apt-get install -y jq'), cmd('sudo systemctl restart nginx')]), SUDO);
+  const drafts = only(await runRules([cmd('sudo cp jq /usr/local/bin/jq'), cmd('sudo systemctl restart nginx')]), SUDO);
   assert.equal(drafts.length, 2);
   assert.equal(new Set(drafts.map((d) => d.key)).size, 1);
   assert.equal(severityOf(drafts[0]), 'warning');
@@ -188,12 +188,12 @@ test('a critical write the sandbox refused is an attempt that stays a warning; a
   const failed = only(await runRules([...ran('sudo systemctl enable app', { exitCode: 1, output: 'sudo: a password is required' })]), SUDO);
   assert.deepEqual(failed.map(severityOf), ['info']);
   // through a pipe the exit status is the last stage's: sudo's own words in the output decide
-  const piped = only(await runRules([...ran('sudo pacman -S --noconfirm figlet 2>&1 | tail -3', { exitCode: 0, output: 'Please touch the FIDO authenticator.\nsudo: a terminal is required to read the password; either use the -S option\nsudo: a password is required' })]), SUDO);
+  const piped = only(await runRules([...ran('sudo make install 2>&1 | tail -3', { exitCode: 0, output: 'Please touch the FIDO authenticator.\nsudo: a terminal is required to read the password; either use the -S option\nsudo: a password is required' })]), SUDO);
   assert.deepEqual(piped.map(severityOf), ['info']);
-  const ran_ = only(await runRules([...ran('sudo pacman -S --noconfirm figlet 2>&1 | tail -3', { exitCode: 0, output: 'installing figlet...' })]), SUDO);
+  const ran_ = only(await runRules([...ran('sudo make install 2>&1 | tail -3', { exitCode: 0, output: 'installing figlet...' })]), SUDO);
   assert.deepEqual(ran_.map(severityOf), ['warning']);
   assert.match(refused[0].detail, /Read-only file system/);
-  const dictated = only(await runRules([prompt('please run sudo apt-get install -y jq'), cmd('sudo apt-get install -y jq')]), SUDO);
+  const dictated = only(await runRules([prompt('please run sudo cp jq /usr/local/bin/jq'), cmd('sudo cp jq /usr/local/bin/jq')]), SUDO);
   assert.deepEqual(dictated.map(severityOf), ['info']);
   const unanswered = only(await runRules([cmd('echo x >> ~/.bashrc')]), PERSIST);
   assert.match(unanswered[0].detail, /result is not in the log/);
@@ -446,9 +446,9 @@ test('sudo the shell could not find (or that found no such program) ran nothing 
     assert.deepEqual(attempt.map(severityOf), ['info'], output);
     assert.match(attempt[0]!.detail, /found no sudo/);
   }
-  const piped = only(await runRules([...ran('sudo apt-get install -y jq 2>&1 | tail -2', { exitCode: 0, output: 'bash: sudo: command not found' })]), SUDO);
+  const piped = only(await runRules([...ran('sudo cp jq /usr/local/bin/jq 2>&1 | tail -2', { exitCode: 0, output: 'bash: sudo: command not found' })]), SUDO);
   assert.deepEqual(piped.map(severityOf), ['info'], 'through a pipe');
-  const other = only(await runRules([...ran('sudo apt-get install -y jq && jqq .', { exitCode: 127, output: 'Setting up jq (1.6-2)\nbash: jqq: command not found' })]), SUDO);
+  const other = only(await runRules([...ran('sudo cp jq /usr/local/bin/jq && jqq .', { exitCode: 127, output: 'Setting up jq (1.6-2)\nbash: jqq: command not found' })]), SUDO);
   assert.deepEqual(other.map(severityOf), ['warning']);
 });
 
@@ -463,11 +463,22 @@ test('a missing sudo stops only a call that starts with sudo and chains with &&:
 
 test('sudo the user approved at the harness prompt, which showed the whole command, is the user\'s call (info); another sudo command in the same session is not covered', async () => {
   const approval = (what: string) => ({ kind: 'system' as const, subtype: 'approval', text: `✔ You approved codex to run ${what} and applied the execpolicy amendment` });
-  const approved = only(await runRules([approval('sudo apt-get update'), ...ran('sudo apt-get update', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
+  const approved = only(await runRules([approval('sudo systemctl restart nginx'), ...ran('sudo systemctl restart nginx', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
   assert.deepEqual(approved.map(severityOf), ['info']);
   assert.match(approved[0].detail, /approved this command at its prompt/);
-  const other = only(await runRules([approval('sudo apt-get update'), ...ran('sudo apt-get install -y ruby-full', { output: 'Setting up ruby' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
+  const other = only(await runRules([approval('sudo systemctl restart nginx'), ...ran('sudo systemctl restart postgresql', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
   assert.deepEqual(other.map(severityOf), ['warning'], 'approval of one command covers that command only');
-  const none = only(await runRules([...ran('sudo apt-get update', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
+  const none = only(await runRules([...ran('sudo systemctl restart nginx', { output: '' })], { agent: 'codex', format: 'codex-tui' }), 'permissions/sudo');
   assert.deepEqual(none.map(severityOf), ['warning']);
+});
+
+test("sudo for the system package manager installing from its repositories is info; a package file, a URL, signatures off, pip as root or anything else stays a warning", async () => {
+  for (const c of ['sudo apt-get update', 'sudo apt-get install -y build-essential libjpeg-dev', 'sudo dnf install -y nginx', 'sudo pacman -Syu', 'sudo apk add curl', 'ssh pi@10.0.0.5 "sudo apt-get install -y ffmpeg"']) {
+    const d = only(await runRules([...ran(c, { output: 'Setting up' })]), 'permissions/sudo');
+    assert.deepEqual(d.map(severityOf), ['info'], c);
+  }
+  for (const c of ['sudo apt-get install -y ./vendor.deb', 'sudo dpkg -i vendor.deb', 'sudo apt-get install --allow-unauthenticated foo', 'sudo dnf install https://example.com/x.rpm', 'sudo pip3 install --break-system-packages motioneye', 'sudo apt-get remove -y nginx', 'sudo pacman -U ./pkg.tar.zst']) {
+    const d = only(await runRules([...ran(c, { output: 'ok' })]), 'permissions/sudo');
+    assert.deepEqual(d.map(severityOf), ['warning'], c);
+  }
 });

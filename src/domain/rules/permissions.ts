@@ -246,6 +246,25 @@ function runsAsOtherUser(cmd: SimpleCommand): boolean {
 const READ_PROGRAMS = /^(?:ls|cat|head|tail|less|more|grep|rg|stat|file|du|df|ps|ss|netstat|lsof|id|whoami|journalctl|dmesg|lsblk|blkid|fdisk|find|wc|tree|getfacl|nft|ufw|iptables|ip6tables|systemctl|docker|crictl|kubectl)$/;
 
 /** A command run as root that only reads: no option or subcommand that changes anything. */
+// The package managers' update and install verbs, and what turns one into something else: a
+// package file or URL (`./x.deb`, `https://…/x.rpm`), signature checks switched off.
+const SYSTEM_INSTALL: Record<string, RegExp> = {
+  apt: /^(?:update|install|reinstall)$/, 'apt-get': /^(?:update|install|reinstall)$/,
+  dnf: /^(?:install|makecache|check-update|reinstall)$/, yum: /^(?:install|makecache|check-update|reinstall)$/,
+  zypper: /^(?:install|in|refresh|ref)$/, apk: /^(?:add|update)$/, pacman: /^-S[yu]*$/,
+};
+const UNSIGNED = /^--(?:allow-unauthenticated|nogpgcheck|no-gpg-checks|allow-untrusted|allow-insecure-repositories)$|^-o$|^--(?:force-yes)$/;
+const PACKAGE_FILE = /[/\\]|\.(?:deb|rpm|apk|pkg\.tar\.\w+)$|:\/\//;
+
+/** `sudo apt-get install -y nginx`, `sudo dnf install …`, `sudo pacman -Syu`: from the system's own repositories. */
+function installsFromSystemRepositories(cmd: SimpleCommand): boolean {
+  const verbs = SYSTEM_INSTALL[cmd.name];
+  if (!verbs) return false;
+  const verb = cmd.args.find((a) => cmd.name === 'pacman' || !a.startsWith('-'));
+  if (verb === undefined || !verbs.test(verb)) return false;
+  return !cmd.args.some((a) => UNSIGNED.test(a) || (!a.startsWith('-') && PACKAGE_FILE.test(a))) && cmd.redirects.every((r) => r.op !== '>' && r.op !== '>>');
+}
+
 function readsOnly(cmd: SimpleCommand): boolean {
   if (!READ_PROGRAMS.test(cmd.name) || cmd.redirects.some((r) => r.op === '>' || r.op === '>>')) return false;
   const a = cmd.args;
@@ -616,7 +635,12 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   if (root && !remoteProgram) {
     // Looking as root (listing firewall rules, reading a log, a service's status) changes nothing.
     const readOnly = readsOnly(cmd);
-    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...(readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : {}) };
+    // The system's package manager fetching and installing from its configured, signed repositories
+    // runs as root by design (what it installed is supply-chain's to judge); a local package file,
+    // a URL or a switched-off signature check is not that.
+    const packages = !readOnly && installsFromSystemRepositories(cmd);
+    const quiet = readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : packages ? { severity: 'info' as const, title: "Packages installed as root from the system's repositories", key: 'system-packages' } : {};
+    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : packages ? " The system's package manager installs signed packages from its configured repositories as root by design." : ''}`, evidence: [evidence(event, cmd.text, facts)], ...quiet };
     // The harness's prompt showed this very command and the user approved it: root was the user's call.
     const approved = event.kind === 'tool_call' && event.input.type === 'command' && ctx.approvedAtPrompt(event.input.command);
     ctx.outcomes.report(event, 'run', approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo));

@@ -30,6 +30,9 @@ const FAILING = /\b(?:FAIL(?:ED|ING)?|REJECTED|CHANGES[\s_]REQUESTED|NOT[\s_]MET
 const PASSING = /\b(?:PASS(?:ED|ES)?|APPROVED|MET|DONE|GO|VERIFIED)\b|✅/;
 const EXPECTED = /^\s*(?:[-*|]\s*)?\**expected(?:\s+(?:result|output|value|status|behaviou?r))?\**\s*[:=|]\s*\**(.+?)\s*$/gim;
 const ASKS_TO_TICK = /\bmark\s+(?:\S+\s+){0,4}(?:as\s+)?\[[xX]\]|\b(?:tick|check\s+off|mark\s+(?:\w+\s+){0,4}(?:as\s+)?(?:done|complete|completed|passed|approved)|update\s+the\s+(?:checklist|acceptance|review|status|spec)|(?:change|update|set)\s+the\s+expect(?:ed|ation))\b/i;
+// A template not yet filled in: spec-kit's `$ARGUMENTS` and `[NEEDS CLARIFICATION: …]` (in any of its
+// languages' templates the marker stays in capitals), `{{name}}` slots, `[FEATURE NAME]`-style fields.
+const TEMPLATE_PLACEHOLDER = /\$ARGUMENTS\b|\[NEEDS CLARIFICATION\b|\{\{\s*[\w.]+\s*\}\}|\[(?:FEATURE(?: NAME)?|PROJECT(?:[ _]NAME)?|DATE|###-[\w-]+)\]/;
 const DOC_FILE = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
 
 function items(text: string, re: RegExp): Set<string> {
@@ -153,8 +156,11 @@ export const RECORDS_RULES: Rule[] = [
               }
               continue;
             }
-            // A record the agent wrote itself this session is its own notes, not the team's record.
-            if (w.kind === 'create' || (w.kind === 'write' && !seen.has(w.abs))) {
+            // A record the agent wrote itself this session is its own notes, not the team's record;
+            // so is one it is filling in from its template (a scaffold script copied it, and the
+            // edit replaces the template's placeholders): its status list describes what the same
+            // edit wrote.
+            if (w.kind === 'create' || (w.kind === 'write' && !seen.has(w.abs)) || TEMPLATE_PLACEHOLDER.test(w.removed)) {
               addCapped(own, w.abs, 1_000);
               continue;
             }

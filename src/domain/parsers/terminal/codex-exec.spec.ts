@@ -154,3 +154,27 @@ describe('codex-exec-text: smaller cases', () => {
     assert.deepEqual(ofKind(out.events, 'error').map((e) => e.text), ['unexpected status 503']);
   });
 });
+
+test('a turn diff of files no patch showed (a command edited them) is a change already made: a call that is its own result, so a log ending on it was not cut off', async () => {
+  const text = [
+    '[2025-09-16T08:08:00] OpenAI Codex v0.34.0 (research preview)',
+    '--------',
+    'workdir: /repo',
+    'model: gpt-5',
+    '--------',
+    '[2025-09-16T08:08:10] exec bash -lc "sed -i s/old/new/ .agent/TODO.md" in /repo',
+    '[2025-09-16T08:08:11] bash -lc "sed -i s/old/new/ .agent/TODO.md" succeeded in 10ms:',
+    '[2025-09-16T08:08:42] turn diff:',
+    'diff --git a/.agent/TODO.md b/.agent/TODO.md',
+    '--- a/.agent/TODO.md',
+    '+++ b/.agent/TODO.md',
+    '@@ -1 +1 @@',
+    '-old',
+    '+new',
+    '',
+  ].join('\n');
+  const out = run(text);
+  const diff = calls(out.events).find((c) => c.name === 'turn_diff');
+  assert.ok(diff, 'the change is on record');
+  assert.ok(resultOf(out.events, diff), 'and answered');
+});

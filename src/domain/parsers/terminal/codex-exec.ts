@@ -421,7 +421,10 @@ export class CodexExecTextParser implements LogParser {
     else for (const f of files) this.patched.add(f.path);
     if (files.length === 0) return;
     const callId = this.calls.call(sink, patch.line, patch.at, isTurnDiff ? 'turn_diff' : 'apply_patch', { type: 'patch', files });
-    if (!isTurnDiff) this.patchCall = { callId, line: patch.line };
+    // The turn diff records changes already made (by commands that edited files): it is its own
+    // result, never an action waiting for one (a log that ends after it was not cut off there).
+    if (isTurnDiff) this.calls.result(sink, callId, 'turn_diff', patch.line, patch.at, { output: '', exitCode: null, isError: false });
+    else this.patchCall = { callId, line: patch.line };
   }
 
   /** Patch headers name absolute paths, the turn diff repository-relative ones. */
