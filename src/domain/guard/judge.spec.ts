@@ -140,7 +140,7 @@ test('policy: a rule set to allow, the command allow-list, the path allow-list a
   assert.equal(dry.decision, 'allow');
   assert.equal(dry.wouldBe, 'deny');
   assert.match(dry.reason, /dry run/);
-  const stricter = await decide('claude-code', shellPayload('claude-code', 'sudo apt-get install -y jq'), emptySession(), '[rules]\n"permissions/sudo" = "ask"\n');
+  const stricter = await decide('claude-code', shellPayload('claude-code', 'sudo cp jq /usr/local/bin/jq'), emptySession(), '[rules]\n"permissions/sudo" = "ask"\n');
   assert.equal(stricter.decision, 'ask');
 });
 

@@ -88,4 +88,6 @@ test('isConsequential: a ";" inside a quoted argument (a commit message) is no s
   assert.equal(isConsequential(call('git commit -m "x"; git push origin main')), true);
   assert.equal(isConsequential(call('git commit -m "$(curl -s https://x.example/msg)"')), true);
   assert.equal(isConsequential(call('bash -c "rm -rf /srv/data"')), true, 'a shell given the quoted script is a step of its own');
+  assert.equal(isConsequential(call("echo it\\'s; curl -X DELETE https://api.example.com/prod/db; echo 'ok'")), true, 'an escaped quote opens no quoted word');
+  assert.equal(isConsequential(call('echo \\"; rm -rf ~/.ssh #"')), true);
 });

@@ -81,7 +81,8 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const text = (i.command.length > 4096 ? i.command.slice(0, 4096) : i.command).replace(HEREDOC_MESSAGE, '""');
   if (/\bsudo\b|\$\(|`|>\s*(?:\/|~)(?!tmp\/|dev\/null)/.test(text)) return true;
   // Quoted words are one argument each (`-m "refresh; verify build"`): a `;` inside is no step.
-  for (const step of text.replace(QUOTED_WORD, '""').split(/&&|\|\||[;|\n]/)) {
+  // An escaped character (`it\'s`, `\"`) is a plain character, never the start or end of a quote.
+  for (const step of text.replace(/\\[\s\S]/g, '_').replace(QUOTED_WORD, '""').split(/&&|\|\||[;|\n]/)) {
     const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').split(/\s+/).filter(Boolean);
     if (words.length === 0) continue;
     const name = words[0].replace(/^.*[\\/]/, '');

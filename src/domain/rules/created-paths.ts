@@ -15,26 +15,43 @@ const CLONE_VALUE_OPTIONS = ['-m', '--mode', '-b', '--branch', '--depth', '-o', 
  */
 export class CreatedPaths {
   private readonly dirs = new Set<string>();
-  /** Whether the session cloned a repository (a template or starter for the work, most often). */
+  /** Folders a clone created (not the working directory itself: `git clone URL .` makes no new project). */
+  private readonly clones = new Set<string>();
+  /** Whether the session cloned a repository into a new folder (a template or starter for new work, most often). */
   cloned = false;
 
   constructor(private readonly session: RuleContext['session']) {}
 
   onCommand(loc: Located): void {
     const { cmd, dir } = loc;
-    if (this.dirs.size >= DIRS_MAX) return;
+    // Only these make directories; the rest (most commands) are not parsed at all.
+    if (this.dirs.size >= DIRS_MAX || (cmd.name !== 'mkdir' && cmd.name !== 'git' && cmd.name !== 'gh')) return;
     const { operands } = parseArgs(cmd.args, CLONE_VALUE_OPTIONS);
     let made: string[] = [];
     if (cmd.name === 'mkdir') made = operands;
     else if (cloneSource(cmd.name, operands) !== null) {
-      this.cloned = true;
       const source = cloneSource(cmd.name, operands)!;
       made = [operands[cmd.name === 'gh' ? 3 : 2] ?? source.replace(/\/+$/, '').replace(/\.git$/, '').replace(/^.*[/:]/, '')];
+      const where = locate(made[0]!, dir, this.session);
+      const cwd = this.session.cwd?.replace(/\/+$/, '');
+      const into = where.abs.replace(/\/+$/, '');
+      // a new folder (in the tree, or anywhere when the log names no working directory)
+      if (into !== cwd && made[0] !== '.' && (where.zone === 'worktree' || where.zone === 'unknown' || cwd === undefined)) {
+        this.cloned = true;
+        if (this.clones.size < DIRS_MAX) this.clones.add(into);
+      }
     }
     for (const m of made) {
       const abs = locate(m, dir, this.session).abs.replace(/\/+$/, '');
       if (abs.length > 1 && !/[$`*]/.test(abs)) this.dirs.add(abs);
     }
+  }
+
+  /** Whether `abs` is inside a folder a clone of this session created. */
+  inClone(abs: string): boolean {
+    const p = abs.replace(/\/+$/, '');
+    for (const d of this.clones) if (p.startsWith(d + '/')) return true;
+    return false;
   }
 
   covers(abs: string): boolean {

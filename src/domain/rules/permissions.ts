@@ -246,23 +246,25 @@ function runsAsOtherUser(cmd: SimpleCommand): boolean {
 const READ_PROGRAMS = /^(?:ls|cat|head|tail|less|more|grep|rg|stat|file|du|df|ps|ss|netstat|lsof|id|whoami|journalctl|dmesg|lsblk|blkid|fdisk|find|wc|tree|getfacl|nft|ufw|iptables|ip6tables|systemctl|docker|crictl|kubectl)$/;
 
 /** A command run as root that only reads: no option or subcommand that changes anything. */
-// The package managers' update and install verbs, and what turns one into something else: a
-// package file or URL (`./x.deb`, `https://…/x.rpm`), signature checks switched off.
+// The package managers' update and install verbs, with the only options that leave them that: no
+// other repository, configuration file, hook or signature setting (`-oDPkg::Pre-Invoke=…`,
+// `--setopt=gpgcheck=0`, `--repository=…`, `--config=…`), and no package file or URL.
 const SYSTEM_INSTALL: Record<string, RegExp> = {
   apt: /^(?:update|install|reinstall)$/, 'apt-get': /^(?:update|install|reinstall)$/,
   dnf: /^(?:install|makecache|check-update|reinstall)$/, yum: /^(?:install|makecache|check-update|reinstall)$/,
   zypper: /^(?:install|in|refresh|ref)$/, apk: /^(?:add|update)$/, pacman: /^-S[yu]*$/,
 };
-const UNSIGNED = /^--(?:allow-unauthenticated|nogpgcheck|no-gpg-checks|allow-untrusted|allow-insecure-repositories)$|^-o$|^--(?:force-yes)$/;
-const PACKAGE_FILE = /[/\\]|\.(?:deb|rpm|apk|pkg\.tar\.\w+)$|:\/\//;
+const HARMLESS_OPTION = /^(?:-y|-yq|-qy|-q|-qq|--yes|--assume-yes|--quiet|--no-install-recommends|--no-install-suggests|--noconfirm|--needed|--no-cache|--non-interactive|-n|--refresh|--best)$/;
+const PACKAGE_NAME = /^[A-Za-z0-9][A-Za-z0-9+._:~=-]*$/;
 
 /** `sudo apt-get install -y nginx`, `sudo dnf install …`, `sudo pacman -Syu`: from the system's own repositories. */
 function installsFromSystemRepositories(cmd: SimpleCommand): boolean {
   const verbs = SYSTEM_INSTALL[cmd.name];
-  if (!verbs) return false;
+  // an environment given to the command (`sudo APT_CONFIG=… apt-get`) can point it anywhere
+  if (!verbs || cmd.assignments.length > 0 || cmd.redirects.some((r) => r.op !== '<' && !/^\d?>&?\d?$/.test(r.op) && !(r.target === '/dev/null'))) return false;
   const verb = cmd.args.find((a) => cmd.name === 'pacman' || !a.startsWith('-'));
   if (verb === undefined || !verbs.test(verb)) return false;
-  return !cmd.args.some((a) => UNSIGNED.test(a) || (!a.startsWith('-') && PACKAGE_FILE.test(a))) && cmd.redirects.every((r) => r.op !== '>' && r.op !== '>>');
+  return cmd.args.every((a) => a === verb || HARMLESS_OPTION.test(a) || (!a.startsWith('-') && PACKAGE_NAME.test(a)));
 }
 
 function readsOnly(cmd: SimpleCommand): boolean {

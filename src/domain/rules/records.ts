@@ -160,10 +160,13 @@ export const RECORDS_RULES: Rule[] = [
             // so is one it is filling in from its template (a scaffold script copied it, and the
             // edit replaces the template's placeholders): its status list describes what the same
             // edit wrote.
-            if (w.kind === 'create' || (w.kind === 'write' && !seen.has(w.abs)) || TEMPLATE_PLACEHOLDER.test(w.removed)) {
+            if (w.kind === 'create' || (w.kind === 'write' && !seen.has(w.abs))) {
               addCapped(own, w.abs, 1_000);
               continue;
             }
+            // This edit fills the template in (its placeholders gone from what it wrote); a later
+            // edit of the filled-in record is judged as any other.
+            if (TEMPLATE_PLACEHOLDER.test(w.removed) && !TEMPLATE_PLACEHOLDER.test(w.added)) continue;
             if (own.has(w.abs)) continue;
             const what = passingEdit(w.removed, w.added);
             if (!what) continue;

@@ -44,7 +44,8 @@ const SHARED = new WeakMap<object, RequestLog>();
 
 // "✔ You approved codex to run sudo apt-get update this time" (also "every time this session",
 // "and applied the execpolicy amendment"): the prompt showed the command, the user said yes.
-const APPROVED_AT_PROMPT = /You approved \w+ to run (.+?)(?: this time| every time this session| and applied the execpolicy amendment)?\s*$/;
+const APPROVED_AT_PROMPT = /You approved \w+ to run (.+)$/;
+const APPROVAL_SUFFIX = / (?:this time|every time this session|and applied the execpolicy amendment)$/;
 const APPROVED_MAX = 200;
 
 function normalSpace(command: string): string {
@@ -93,8 +94,9 @@ export class RequestLog {
     if (event === this.last) return;
     this.last = event;
     if (event.kind === 'system' && event.subtype === 'approval') {
-      const m = APPROVED_AT_PROMPT.exec(event.text);
-      if (m && this.approved.size < APPROVED_MAX) this.approved.add(normalSpace(m[1]));
+      const m = APPROVED_AT_PROMPT.exec(event.text.length > 4_000 ? '' : event.text.trim());
+      const command = m ? m[1].replace(APPROVAL_SUFFIX, '') : '';
+      if (command && this.approved.size < APPROVED_MAX) this.approved.add(normalSpace(command));
       return;
     }
     if (event.agentId === undefined && (event.kind === 'message' || (event.kind === 'tool_call' && isPlanApproval(event)))) {

@@ -109,6 +109,13 @@ it('a raw JSONL line loses values only its decoded strings show (quotes and newl
     assert.ok(values.includes(pw), command);
     assert.ok(!knownMasker(values)(line).includes(pw), `masked in the raw line: ${command}`);
   }
+  // other JSON writers' escapes: \uXXXX for non-ASCII, \/ for a slash
+  for (const value of ['P\u00e4ssw0rd-2024x', 'Pass/w0rd-2024x']) {
+    const line = `{"type":"cmd","command":"echo \\"${value.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\//g, '\\/')}\\" | sudo -S id"}`;
+    const values = await maskableValues(line);
+    assert.ok(values.includes(value), line);
+    assert.ok(!knownMasker(values)(line).includes(value.slice(1, -1).replace('ä', '\\u00e4').replace('/', '\\/')), `masked: ${line}`);
+  }
   // a deeply nested hostile line is read without exhausting the stack
   const deep = '['.repeat(50_000) + JSON.stringify(`echo "${pw}" | sudo -S ls`) + ']'.repeat(50_000);
   assert.ok((await maskableValues(deep)).includes(pw));

@@ -171,6 +171,11 @@ function spellings(value: string): string[] {
   const out = [value];
   const escaped = JSON.stringify(value).slice(1, -1);
   if (escaped !== value) out.push(escaped);
+  // Other JSON writers' spellings: non-ASCII as \uXXXX (Python's default), `/` as `\/` (PHP's).
+  const ascii = escaped.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== escaped) out.push(ascii);
+  const slashes = ascii.replace(/\//g, '\\/');
+  if (slashes !== ascii) out.push(slashes);
   // A key with `/`, `+` or `=` (AWS secrets, base64 tokens) also travels percent-encoded in URLs.
   const encoded = encodeURIComponent(value);
   if (encoded !== value && encoded !== escaped) out.push(encoded);

@@ -26,22 +26,27 @@ export interface CodeModeCall {
 export function codeModeCalls(js: string): CodeModeCall[] | null {
   if (js.length > CELL_MAX_CHARS || !js.includes('tools.')) return null;
   const calls: CodeModeCall[] = [];
+  const named = new Map<string, number | null>();
+  let options: Obj | undefined;
   TOOL_CALL.lastIndex = 0;
   for (let m = TOOL_CALL.exec(js); m; m = TOOL_CALL.exec(js)) {
     const name = m[1];
-    if (name !== 'exec_command' && name !== 'write_stdin') return null;
-    const at = argumentAt(js, TOOL_CALL.lastIndex);
+    // Bounded work per cell: each call may look its argument up across the whole cell.
+    if ((name !== 'exec_command' && name !== 'write_stdin') || calls.length >= CALLS_MAX) return null;
+    const at = argumentAt(js, TOOL_CALL.lastIndex, named);
     const literal = at === null ? null : objectLiteralAt(js, at);
     const args = literal === null ? undefined : tryJson(literal);
-    const loose = isObj(args) || name !== 'exec_command' || at === null ? null : looseCommandArgs(js, at);
-    if (!isObj(args) && !loose) return null;
-    calls.push({ name, args: isObj(args) ? args : loose! });
+    const loose = isObj(args) || name !== 'exec_command' || at === null ? null : looseCommand(js, at);
+    if (!isObj(args) && loose === null) return null;
+    calls.push({ name, args: isObj(args) ? args : { cmd: loose, ...(options ??= cellOptions(js)) } });
   }
   if (calls.length === 0) return null;
   // One stdin write, or commands only: a mix is not one tool input.
   if (calls.some((c) => c.name === 'write_stdin') && calls.length > 1) return null;
   return calls;
 }
+
+const CALLS_MAX = 100;
 
 /**
  * The `{…}` that starts at `at`, read as JSON text (strings with their escapes, nested braces), or
@@ -70,64 +75,99 @@ function objectLiteralAt(js: string, at: number): string | null {
 
 /**
  * Where the call's argument object starts: right there, or, for a name (`tools.exec_command(args)`),
- * at the object literal the cell declares it as once (`const args = {…}`, never assigned again).
+ * at the object literal the cell declares it as once (`const args = {…}`), never assigned again nor
+ * changed through a property (`args.cmd = …`, `args["cmd"] = …`, `Object.assign(args, …)`).
  */
-function argumentAt(js: string, at: number): number | null {
+function argumentAt(js: string, at: number, named: Map<string, number | null>): number | null {
   if (js[at] === '{') return at;
   const name = /^[A-Za-z_$][\w$]*(?=\s*\))/.exec(js.slice(at, at + 100))?.[0];
   if (!name) return null;
+  if (named.has(name)) return named.get(name)!;
   const escaped = name.replace(/\$/g, '\\$');
   const declared = [...js.matchAll(new RegExp(`\\b(?:const|let|var)\\s+${escaped}\\s*=\\s*(?=\\{)`, 'g'))];
   const assigned = js.match(new RegExp(`(?<![\\w$.])${escaped}\\s*=(?!=)`, 'g'))?.length ?? 0;
-  if (declared.length !== 1 || assigned !== 1) return null;
-  return (declared[0]!.index ?? 0) + declared[0]![0].length;
+  const changed = new RegExp(`(?<![\\w$.])${escaped}\\s*(?:\\.\\s*[\\w$]+|\\[[^\\]\\n]*\\])\\s*(?:[-+*/%|&^]|\\*\\*|<<|>>>?|\\?\\?|\\|\\||&&)?=(?!=)|Object\\.assign\\(\\s*${escaped}\\b|\\.\\.\\.\\s*${escaped}\\b`).test(js);
+  const where = declared.length !== 1 || assigned !== 1 || changed ? null : (declared[0]!.index ?? 0) + declared[0]![0].length;
+  named.set(name, where);
+  return where;
 }
 
 // ---- JavaScript, not JSON ---------------------------------------------------------------------
 
-const CMD_KEY = /(?:^|[{,\s])["']?cmd["']?\s*:\s*/g;
-
 /**
- * `exec_command`'s arguments written as JavaScript: the `cmd` string or template literal of the
- * object that starts at `at`, with the cell's working directory, escalation and justification when
- * the cell writes each as one literal (often in a shared `const common = {…}` spread into the call).
+ * `exec_command`'s command written as JavaScript: the value of the object's own top-level `cmd` key
+ * (the last one, as JavaScript takes it; no spread after it, which could replace it), when that
+ * value is a string or template literal standing alone (not `"a" + b`); null otherwise.
  */
-function looseCommandArgs(js: string, at: number): Obj | null {
-  const end = jsValueEnd(js, at);
-  if (end === null) return null;
-  const arg = js.slice(at, end);
-  let cmd: string | null = null;
-  for (const m of arg.matchAll(CMD_KEY)) {
-    const start = (m.index ?? 0) + m[0].length;
-    cmd = stringLiteralAt(arg, start);
-    break;
-  }
-  if (cmd === null || cmd.trim() === '') return null;
-  const args: Obj = { cmd };
-  for (const key of ['workdir', 'sandbox_permissions', 'justification']) {
-    const values = new Set([...js.matchAll(new RegExp(`["']?${key}["']?\\s*:\\s*(["'])((?:\\\\.|(?!\\1)[^\\\\\n])*)\\1`, 'g'))].map((v) => v[2]));
-    if (values.size === 1) args[key] = unescapeJs([...values][0]!);
-  }
-  return args;
+function looseCommand(js: string, at: number): string | null {
+  let cmdAt = -1;
+  let spreadAfter = false;
+  const closed = topLevelEntries(js, at, (entry, valueAt) => {
+    if (entry === SPREAD) spreadAfter = cmdAt >= 0;
+    else if (entry === 'cmd') {
+      cmdAt = valueAt;
+      spreadAfter = false;
+    }
+  });
+  if (!closed || cmdAt < 0 || spreadAfter) return null;
+  const end = literalEnd(js, cmdAt);
+  if (end === null || !/^\s*[,}]/.test(js.slice(end + 1, end + 200))) return null;
+  const cmd = stringLiteralAt(js, cmdAt);
+  return cmd === null || cmd.trim() === '' ? null : cmd;
 }
 
-/** Where the JavaScript value that starts at `at` (an object literal) ends, strings and templates skipped; null when it does not close. */
-function jsValueEnd(js: string, at: number): number | null {
-  if (js[at] !== '{') return null;
+const SPREAD = '\u0000spread';
+
+/**
+ * Walks the top-level entries of the object literal at `at`, calling `visit` with each key (or
+ * SPREAD) and where its value starts; false when the object does not close.
+ */
+function topLevelEntries(js: string, at: number, visit: (key: string, valueAt: number) => void): boolean {
+  if (js[at] !== '{') return false;
   let depth = 0;
+  let expectKey = true;
   for (let i = at; i < js.length; i++) {
     const c = js[i];
+    if (depth === 1 && expectKey && !/[\s,{]/.test(c)) {
+      expectKey = false;
+      if (js.startsWith('...', i)) {
+        visit(SPREAD, i + 3);
+        i += 2;
+        continue;
+      }
+      const key = /^(?:["']([^"'\\\n]*)["']|([A-Za-z_$][\w$]*))\s*:\s*/.exec(js.slice(i, i + 200));
+      if (key) {
+        visit(key[1] ?? key[2]!, i + key[0].length);
+        i += key[0].length - 1;
+        continue;
+      }
+    }
     if (c === '"' || c === "'" || c === '`') {
       const close = literalEnd(js, i);
-      if (close === null) return null;
+      if (close === null) return false;
       i = close;
     } else if (c === '{' || c === '[' || c === '(') depth++;
     else if (c === '}' || c === ']' || c === ')') {
       depth--;
-      if (depth === 0) return i + 1;
-    }
+      if (depth === 0) return true;
+    } else if (c === ',' && depth === 1) expectKey = true;
   }
-  return null;
+  return false;
+}
+
+/**
+ * The cell's working directory (when it names exactly one), and its escalation and justification:
+ * escalated when any call of the cell asks for it, so a second, harmless value cannot hide it.
+ */
+function cellOptions(js: string): Obj {
+  const valuesOf = (key: string) => [...js.matchAll(new RegExp(`["']?${key}["']?\\s*:\\s*(["'])((?:\\\\.|(?!\\1)[^\\\\\\n])*)\\1`, 'g'))].map((v) => unescapeJs(v[2]!));
+  const out: Obj = {};
+  const dirs = new Set(valuesOf('workdir'));
+  if (dirs.size === 1) out.workdir = [...dirs][0]!;
+  if (valuesOf('sandbox_permissions').includes('require_escalated')) out.sandbox_permissions = 'require_escalated';
+  const why = valuesOf('justification')[0];
+  if (why !== undefined) out.justification = why;
+  return out;
 }
 
 /** The index of the quote that closes the string or template literal opening at `at`, or null. */
@@ -182,6 +222,10 @@ function stringLiteralAt(js: string, at: number): string | null {
       out += unescapeJs(body.slice(i, i + 2));
       i++;
     } else if (body[i] === '$' && body[i + 1] === '{') {
+      // JavaScript pastes the value into the command text, where `;` or `|` in it would start new
+      // steps: only a value inside a word (`/api/${p}`) is read as one; a whole word or command
+      // built at run time is not read.
+      if (i === 0 || /\s/.test(body[i - 1]!)) return null;
       const close = placeholderEnd(body, i + 2)!;
       const expr = body.slice(i + 2, close).trim();
       out += /^[A-Za-z_]\w*$/.test(expr) ? `$${expr}` : '$VALUE';

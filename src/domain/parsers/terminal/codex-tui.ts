@@ -271,7 +271,9 @@ export class CodexTuiParser implements LogParser {
     }
     const refused = REFUSED.exec(h);
     if (refused) return this.refusal(refused[1], line, sink);
-    if (APPROVED.test(h)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'approval', text: s });
+    // In a capture that lost its indentation, a command's output line can read like the prompt's
+    // own words: an approval is trusted only where output is told apart by its indent.
+    if (APPROVED.test(h)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: this.flat ? 'output' : 'approval', text: s });
     if (h.startsWith('⚠ ')) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'warning', text: s.slice(2) });
     const usage = USAGE.exec(h);
     if (usage) return this.usage(usage, line, sink);
