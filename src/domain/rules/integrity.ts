@@ -3,7 +3,7 @@
 // skipped, deleted or stripped of assertions, failures hidden with `|| true`, hooks skipped with
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
 import { failureExcerpt } from './excerpt-window.ts';
-import { HeldDrafts, Outcomes, refusal } from './outcome.ts';
+import { fileToolFailed, HeldDrafts, Outcomes, refusal } from './outcome.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -502,7 +502,7 @@ export const INTEGRITY_RULES: Rule[] = [
           } else if (event.kind === 'tool_result') {
             // An edit the harness refused ("String to replace not found", "File has been modified
             // since read") or that failed changed nothing: it weakened nothing (issue 25, effects).
-            if ((event.isError || refusal(event, 'write')) && facts.call && facts.call.input.type !== 'command') {
+            if (facts.call && facts.call.input.type !== 'command' && (fileToolFailed(event, facts.call) || refusal(event, 'write'))) {
               for (let i = weakenings.length - 1; i >= 0; i--) if (weakenings[i].callId === event.callId) weakenings.splice(i, 1);
             }
             contents.onResult(event, facts);

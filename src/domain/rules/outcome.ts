@@ -184,8 +184,12 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
  * writing file", a patch that did not apply) wrote nothing: the tools write whole or not at all.
  * A shell command's error says less (`cp a b && false` wrote), so only tools count.
  */
+export function fileToolFailed(result: ToolResultEvent, call: { input: { type: string } }): boolean {
+  return result.isError && call.input.type !== 'command';
+}
+
 function failedToolWrite(result: ToolResultEvent, effect: Effect, command: string | undefined): Refusal | null {
-  if (effect !== 'write' || command !== undefined || !result.isError || result.interrupted) return null;
+  if (effect !== 'write' || command !== undefined || !result.isError) return null;
   const line = result.output.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) ?? null;
   return { why: 'the file tool reported an error, so nothing was written', line };
 }

@@ -18,7 +18,8 @@ const STORE_ENTRY: Record<Agent, RegExp> = {
 // The variables that move an agent's home.
 const HOME_VARIABLE: Record<string, Agent> = { CODEX_HOME: 'codex', CLAUDE_CONFIG_DIR: 'claude', GEMINI_CLI_HOME: 'gemini' };
 const MAX_STORES = 20;
-const PWD_PREFIX = /^(?:\$PWD|\$\{PWD\}|\$\(pwd\)|`pwd`)\//;
+// `$PWD/` and `${PWD}/` are expanded by resolvePath (via locate); the command forms are not.
+const PWD_PREFIX = /^(?:\$\(pwd\)|`pwd`)\//;
 
 /** Project folders the session showed to be an agent's home, by absolute path. */
 export class ProjectAgentStores {

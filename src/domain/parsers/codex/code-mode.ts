@@ -48,29 +48,10 @@ export function codeModeCalls(js: string): CodeModeCall[] | null {
 
 const CALLS_MAX = 100;
 
-/**
- * The `{…}` that starts at `at`, read as JSON text (strings with their escapes, nested braces), or
- * null when the argument is not an object literal or does not close.
- */
+/** The `{…}` that starts at `at` as text (strings, templates and nesting skipped), or null when there is none or it does not close. */
 function objectLiteralAt(js: string, at: number): string | null {
-  if (js[at] !== '{') return null;
-  let depth = 0;
-  let inString = false;
-  for (let i = at; i < js.length; i++) {
-    const c = js[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return js.slice(at, i + 1);
-    }
-  }
-  return null;
+  const end = objectEnd(js, at, () => undefined);
+  return end === null ? null : js.slice(at, end);
 }
 
 /**
@@ -102,14 +83,14 @@ function argumentAt(js: string, at: number, named: Map<string, number | null>): 
 function looseCommand(js: string, at: number): string | null {
   let cmdAt = -1;
   let spreadAfter = false;
-  const closed = topLevelEntries(js, at, (entry, valueAt) => {
+  const closed = objectEnd(js, at, (entry, valueAt) => {
     if (entry === SPREAD) spreadAfter = cmdAt >= 0;
     else if (entry === 'cmd') {
       cmdAt = valueAt;
       spreadAfter = false;
     }
   });
-  if (!closed || cmdAt < 0 || spreadAfter) return null;
+  if (closed === null || cmdAt < 0 || spreadAfter) return null;
   const end = literalEnd(js, cmdAt);
   if (end === null || !/^\s*[,}]/.test(js.slice(end + 1, end + 200))) return null;
   const cmd = stringLiteralAt(js, cmdAt);
@@ -120,10 +101,11 @@ const SPREAD = '\u0000spread';
 
 /**
  * Walks the top-level entries of the object literal at `at`, calling `visit` with each key (or
- * SPREAD) and where its value starts; false when the object does not close.
+ * SPREAD) and where its value starts; returns where the object ends (after its `}`), or null when
+ * it does not close.
  */
-function topLevelEntries(js: string, at: number, visit: (key: string, valueAt: number) => void): boolean {
-  if (js[at] !== '{') return false;
+function objectEnd(js: string, at: number, visit: (key: string, valueAt: number) => void): number | null {
+  if (js[at] !== '{') return null;
   let depth = 0;
   let expectKey = true;
   for (let i = at; i < js.length; i++) {
@@ -144,15 +126,15 @@ function topLevelEntries(js: string, at: number, visit: (key: string, valueAt: n
     }
     if (c === '"' || c === "'" || c === '`') {
       const close = literalEnd(js, i);
-      if (close === null) return false;
+      if (close === null) return null;
       i = close;
     } else if (c === '{' || c === '[' || c === '(') depth++;
     else if (c === '}' || c === ']' || c === ')') {
       depth--;
-      if (depth === 0) return true;
+      if (depth === 0) return i + 1;
     } else if (c === ',' && depth === 1) expectKey = true;
   }
-  return false;
+  return null;
 }
 
 /**
