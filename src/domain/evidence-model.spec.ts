@@ -202,3 +202,26 @@ test('interruptions the user follows by resending the same request stay info', a
   const r = await analyse('claude-code', steps);
   assert.ok(!r.findings.some((f) => f.rule === 'reliability/interrupted' && f.severity === 'warning'));
 });
+
+// ---- controls switched off in code (code-controls.ts) -----------------------------------------------
+
+for (const agent of AGENTS) {
+  test(`${agent}: an edit that removes an HTML escape before raw HTML is a weakened control; the same edit refused, or escaping kept, is not a warning`, async () => {
+    const steps = (failed?: string): Step[] => [
+      { prompt: 'the names in the member list show &amp; instead of &' },
+      { edit: '/home/dev/project/static/members.js', old: 'li.innerHTML = `<b>${escapeHtml(m.name)}</b>`;', new: 'li.innerHTML = `<b>${m.name}</b>`;', failed },
+      { say: 'Fixed the double escaping.' },
+    ];
+    assert.deepEqual(severityOf(await analyse(agent, steps()), 'permissions/control-weakened'), ['warning']);
+    assert.deepEqual(severityOf(await analyse(agent, steps('Error: file has been modified since it was read')), 'permissions/control-weakened'), ['info']);
+    const kept = await analyse(agent, [{ prompt: 'show the role too' }, { edit: '/home/dev/project/static/members.js', old: 'li.innerHTML = `<b>${escapeHtml(m.name)}</b>`;', new: 'li.innerHTML = `<b>${escapeHtml(m.name)}</b> ${escapeHtml(m.role)}`;' }]);
+    assert.deepEqual(severityOf(kept, 'permissions/control-weakened'), []);
+  });
+
+  test(`${agent}: TLS verification switched off in a new client file is a weakened control; in a test file it is not`, async () => {
+    const client = await analyse(agent, [{ prompt: 'write a client for the billing API' }, { write: '/home/dev/project/billing/client.py', content: 'import requests\n\ndef invoices(url):\n    return requests.get(url, verify=False).json()\n' }]);
+    assert.deepEqual(severityOf(client, 'permissions/control-weakened'), ['warning']);
+    const inTest = await analyse(agent, [{ prompt: 'write a test for the billing client' }, { write: '/home/dev/project/tests/test_billing.py', content: 'def test_invoices(mock):\n    requests.get(URL, verify=False)\n' }]);
+    assert.deepEqual(severityOf(inTest, 'permissions/control-weakened'), []);
+  });
+}

@@ -6,7 +6,9 @@ export type Step =
   | { prompt: string }
   | { say: string }
   | { bash: string; output?: string; exit?: number; denied?: boolean; unanswered?: boolean }
-  | { write: string; content: string; failed?: string };
+  | { write: string; content: string; failed?: string }
+  /** A replacement inside a file (Claude Code's Edit, a Codex patch hunk, Gemini CLI's replace); a terminal transcript has none. */
+  | { edit: string; old: string; new: string; failed?: string };
 
 export type Flavour = 'claude-code' | 'codex' | 'gemini-cli' | 'terminal';
 export const FLAVOURS: Flavour[] = ['claude-code', 'codex', 'gemini-cli', 'terminal'];
@@ -51,6 +53,10 @@ function claude(steps: Step[], cwd: string, setup: Setup): string {
       if (s.unanswered) continue;
       const text = s.denied ? "The user doesn't want to proceed with this tool use. The tool use was rejected." : s.exit ? `Exit code ${s.exit}\n${s.output ?? ''}` : s.output ?? '';
       out.push(user([{ type: 'tool_result', tool_use_id: id, content: text, is_error: !!s.denied || !!s.exit }]));
+    } else if ('edit' in s) {
+      const id = `toolu_${++n}`;
+      out.push(assistant([{ type: 'tool_use', id, name: 'Edit', input: { file_path: s.edit, old_string: s.old, new_string: s.new } }]));
+      out.push(user([{ type: 'tool_result', tool_use_id: id, content: s.failed ?? `The file ${s.edit} has been updated.`, is_error: !!s.failed }]));
     } else {
       const id = `toolu_${++n}`;
       out.push(assistant([{ type: 'tool_use', id, name: 'Write', input: { file_path: s.write, content: s.content } }]));
@@ -80,6 +86,12 @@ function codex(steps: Step[], cwd: string, setup: Setup): string {
       if (s.unanswered) continue;
       const text = s.denied ? 'exec command rejected by user' : `Exit code: ${s.exit ?? 0}\nWall time: 0.1 seconds\nOutput:\n${s.output ?? ''}`;
       out.push(env('response_item', { type: 'function_call_output', call_id: id, output: text }));
+    } else if ('edit' in s) {
+      const id = `call_${++n}`;
+      const lines = (text: string, mark: string) => text.split('\n').map((l) => `${mark}${l}`).join('\n');
+      const patch = `*** Begin Patch\n*** Update File: ${s.edit}\n@@\n${lines(s.old, '-')}\n${lines(s.new, '+')}\n*** End Patch`;
+      out.push(env('response_item', { type: 'custom_tool_call', name: 'apply_patch', input: patch, call_id: id, status: 'completed' }));
+      out.push(env('response_item', { type: 'custom_tool_call_output', call_id: id, output: JSON.stringify({ output: s.failed ?? `Success. Updated the following files:\nM ${s.edit}\n`, metadata: { exit_code: s.failed ? 1 : 0 } }) }));
     } else {
       const id = `call_${++n}`;
       const patch = `*** Begin Patch\n*** Add File: ${s.write}\n${s.content.split('\n').map((l) => `+${l}`).join('\n')}\n*** End Patch`;
@@ -107,6 +119,8 @@ function gemini(steps: Step[], cwd: string, setup: Setup): string {
       }
       const response = s.denied ? { error: '[Operation Cancelled] Reason: User did not allow tool call' } : { output: `Command: ${s.bash}\nDirectory: (root)\nOutput: ${s.output ?? ''}\nError: (none)\nExit Code: ${s.exit ?? 0}\nSignal: (none)` };
       out.push(call('run_shell_command', { command: s.bash }, response, s.denied ? 'cancelled' : s.exit ? 'error' : 'success', s.output ?? ''));
+    } else if ('edit' in s) {
+      out.push(call('replace', { file_path: s.edit, old_string: s.old, new_string: s.new }, s.failed ? { error: s.failed } : { output: `Successfully modified file: ${s.edit} (1 replacements).` }, s.failed ? 'error' : 'success', ''));
     } else {
       out.push(call('write_file', { file_path: s.write, content: s.content }, s.failed ? { error: s.failed } : { output: `Successfully created and wrote to new file: ${s.write}.` }, s.failed ? 'error' : 'success', ''));
     }
@@ -118,7 +132,7 @@ function gemini(steps: Step[], cwd: string, setup: Setup): string {
 function terminal(steps: Step[], cwd: string): string {
   const out: string[] = [];
   for (const s of steps) {
-    if ('prompt' in s || 'say' in s) continue;
+    if ('prompt' in s || 'say' in s || 'edit' in s) continue;
     if ('bash' in s) {
       out.push(`dev@box:${cwd.replace('/home/dev', '~')}$ ${s.bash}`);
       if (s.output) out.push(s.output);

@@ -15,6 +15,7 @@ import { Outcomes } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isTestFile } from '../paths.ts';
+import { CODE_CONTROL_WORDS, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
 
 export const trustSettings = meta({
   id: 'permissions/trust-settings',
@@ -27,7 +28,7 @@ export const controlWeakened = meta({
   id: 'permissions/control-weakened',
   severity: 'warning',
   title: 'Security control weakened',
-  description: 'A control was lowered to make something run: a database\'s authentication set to `trust` (or scram-sha-256 lowered to md5/password) in pg_hba.conf; row-level security turned off for a table (`DISABLE ROW LEVEL SECURITY` in a migration or run with psql/supabase); Firebase security rules that let anyone write (`allow write` with no condition or `if true`, `".write": true`); **critical** for NOPASSWD added to sudoers (any process of that user becomes root without a password). Test files are not counted. Info when the request named the change.',
+  description: 'A control was lowered to make something run: a database\'s authentication set to `trust` (or scram-sha-256 lowered to md5/password) in pg_hba.conf; row-level security turned off for a table (`DISABLE ROW LEVEL SECURITY` in a migration or run with psql/supabase); Firebase security rules that let anyone write (`allow write` with no condition or `if true`, `".write": true`); in application code, what one write added (code-controls.ts): TLS certificate verification switched off (`verify=False`, `rejectUnauthorized: false`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, `InsecureSkipVerify: true`; also `git config http.sslVerify false`, `npm config set strict-ssl false`), a template engine\'s autoescape switched off, an HTML escape removed where the new text inserts raw HTML (`innerHTML`, `dangerouslySetInnerHTML`, `|safe`), a token\'s signature check switched off or `jwt.verify` replaced by `jwt.decode`, a server secret given a browser-bundled name (`NEXT_PUBLIC_…SERVICE_ROLE…`); **critical** for NOPASSWD added to sudoers (any process of that user becomes root without a password). Test files are not counted. Info when the request named the change.',
   remediation: 'Restore the authentication method or sudoers rule, and find the real fix for what needed it.',
 });
 
@@ -68,6 +69,8 @@ export function weakenedControl(w: FileOp, commandText = ''): { what: string; cr
   if (/^\/etc\/sudoers(?:\.d\/[^/]+)?$/.test(w.abs) && /\bNOPASSWD\s*:/.test(added)) return { what: 'passwordless sudo (NOPASSWD) was added to sudoers', critical: true };
   // A test's own database or rules emulator may be opened on purpose: only the application's files count.
   if (isTestFile(w.abs)) return null;
+  const inCode = weakenedInCode(w);
+  if (inCode) return { what: inCode, critical: false };
   if (/\.(?:sql|prisma|py|rb|ts|js|mjs|cjs|php|go|rs|java|kt|ex|exs)$/i.test(w.abs) && RLS_OFF.test(added)) return { what: RLS_OFF_WHAT, critical: false };
   if (FIREBASE_RULES_FILE.test(w.abs) && (OPEN_WRITE_RULE.test(added) || OPEN_RTDB_WRITE.test(added))) return { what: "the Firebase security rules were opened: anyone may write (`allow write` with no condition, or `if true`)", critical: false };
   const off = AUTH_OFF_SETTINGS.find((a) => a.file.test(w.abs) && a.text.test(added));
@@ -77,6 +80,8 @@ export function weakenedControl(w: FileOp, commandText = ''): { what: string; cr
 /** A command that turns a control off as it runs: RLS through a SQL client, a database started without its access checks. */
 export function weakenedByCommand(cmd: SimpleCommand): string | null {
   if (SQL_CLIENTS.has(cmd.name) && RLS_OFF.test(cmd.text)) return RLS_OFF_WHAT;
+  const tls = tlsOffByCommand(cmd);
+  if (tls) return tls;
   // `sed -i 's/scram-sha-256/md5/g' "$PG_HBA"`: the file may be a variable the log cannot
   // resolve, but replacing one PostgreSQL auth method by a weaker one says what it is.
   if (cmd.name === 'sed' && cmd.args.some((a) => /^-i/.test(a) || a === '--in-place')) {
@@ -195,7 +200,7 @@ export const TRUST_RULES: Rule[] = [
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, outer.session);
           const judge = (d: FindingDraft, m: typeof trustSettings, text: string, target?: string) => {
-            const asked = whoAsked(requests.for(event), (t) => SETTING_WORDS.test(t) || dictates(t, text));
+            const asked = whoAsked(requests.for(event), (t) => SETTING_WORDS.test(t) || CODE_CONTROL_WORDS.test(t) || dictates(t, text));
             outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, 'the request named this setting') : d, target);
           };
           for (const w of fx.writes) {
