@@ -8,6 +8,7 @@
 
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { pairCost } from './pair-frequency.ts';
+import { SUDO_STDIN } from './labelled.ts';
 
 /** Length of every key. */
 export const KEY_LENGTH = 4;
@@ -139,9 +140,9 @@ const KEYWORDS: Anchor[] = [
   // `kind: Secret` ending its line: a Kubernetes Secret manifest (kubernetes.ts reads its data).
   anchor('kubernetes-secret', caseVariants('secr'), 0, String.raw`secret["']?[ \t]*(?:\r?\n|$)`, 'i'),
   // `echo 'pw' | sudo -S …`, `sudo -S … <<< 'pw'`: sudo reads its password from its input; an
-  // askpass script whose body is a shebang and an echo (labelled.ts). Keyed on `o -S` and `#!/b`,
-  // `#!/u`: the pairs `-S` and `#!` are rare in logs.
-  anchor('kw-sudo-stdin', ['o -S'], 3, String.raw`sudo -S\b`),
+  // askpass script whose body is a shebang and an echo (labelled.ts). Keyed on `do -` (then `-S`
+  // alone or among other options, `-kS`, `--stdin`: SUDO_STDIN) and `#!/b`, `#!/u`.
+  anchor('kw-sudo-stdin', ['do -'], 2, SUDO_STDIN),
   anchor('shebang-echo', ['#!/b', '#!/u'], 0, String.raw`#!(?:/usr)?/bin/(?:env[ \t]+)?(?:ba|z|da)?sh[ \t]*\r?\n[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*(?:echo|printf)\b`),
   // `--password secret` (a flag and a separate value).
   anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),

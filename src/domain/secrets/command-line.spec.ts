@@ -51,6 +51,12 @@ it('finds the password sudo reads from its input (echo/printf piped to sudo -S, 
   assert.deepEqual(await found('echo "$SUDO_PASS" | sudo -S apt update'), [], 'a variable is no value');
   assert.deepEqual(await found('echo password | sudo -S apt update'), [], 'a trivial word');
   assert.deepEqual(await found('sudo -S apt update'), []);
+  // -S among other options, or spelled --stdin
+  assert.deepEqual(await values(`echo '${pw}' | sudo -kS systemctl restart app`), [pw], 'sudo -kS');
+  assert.deepEqual(await values(`echo "${pw}" | sudo -E -S make install`), [pw], 'sudo -E -S');
+  assert.deepEqual(await values(`sudo --stdin cp app.service /etc/systemd/system/ <<< '${pw}'`), [pw], 'sudo --stdin');
+  assert.deepEqual(await found(`echo '${pw}' | sudo -k systemctl restart app`), [], 'no -S: sudo does not read it (the echo goes to the command)');
+  assert.deepEqual(await found(`echo '${pw}' | sudo -u deploy tee /srv/app/VERSION`), [], '-u takes a user, not the password');
   assert.deepEqual(await found(`#!/bin/bash\necho '${pw}'\nnpm run build\n`), [], 'a script that does more than print is no askpass');
   for (const stub of ['Success!', 'v20.1.0', 'deadbeef', 'Hello World']) assert.deepEqual(await found(`askpass\n#!/bin/sh\necho "${stub}"\n`), [], stub);
 });

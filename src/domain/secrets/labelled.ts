@@ -436,13 +436,17 @@ const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200}
  */
 const NUGET_PASSWORD = /<add\s+key\s*=\s*"((?:ClearText)?Password)"\s+value\s*=\s*"([^"]{1,2000})"/gi;
 
-// A password sudo reads from its input: `echo 'pw' | sudo -S …`, `printf '%s\n' pw | sudo -S`,
-// `sudo -S cmd <<< 'pw'`. A variable (`echo "$PW"`) is no value.
+// A password sudo reads from its input: `echo 'pw' | sudo -S …`, `printf '%s\n' pw | sudo -kS`,
+// `sudo --stdin cmd <<< 'pw'`. A variable (`echo "$PW"`) is no value.
 // The value: single-quoted (anything but a quote), double-quoted (no expansion), or a bare word.
 const PASSWORD_WORD = String.raw`(?:'([^'\s]{4,200})'|"([^"\s$\x60\\]{4,200})"|([^\s"'|;&<>$\x60\\]{4,200}))`;
 const LINE_NO = String.raw`[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*`;
-const SUDO_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*sudo -S\b`, 'g');
-const SUDO_HERESTRING = new RegExp(String.raw`\bsudo -S\b[^\n|;&]{0,300}<<<[ \t]*` + PASSWORD_WORD + String.raw`(?=\s|$)`, 'g');
+// sudo reading its password from its input: `-S`, alone or among other short options (`-kS`,
+// `-E -S`), or `--stdin`; a few option words may come first.
+export const SUDO_STDIN = String.raw`sudo(?:[ \t]+-[A-Za-z]{1,6}){0,3}?[ \t]+(?:-[A-Za-z]{0,5}S[A-Za-z]{0,5}|--stdin)\b`;
+const SUDO_STDIN_ANYWHERE = new RegExp(SUDO_STDIN);
+const SUDO_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*` + SUDO_STDIN, 'g');
+const SUDO_HERESTRING = new RegExp(String.raw`\b` + SUDO_STDIN + String.raw`[^\n|;&]{0,300}<<<[ \t]*` + PASSWORD_WORD + String.raw`(?=\s|$)`, 'g');
 // An askpass script (SUDO_ASKPASS, SSH_ASKPASS): a shebang and one echo of a literal, its whole
 // body (a Read tool's line numbers allowed), in a text that says it is one (`cat > /tmp/askpass.sh
 // <<EOF`, `export SUDO_ASKPASS=…`). What it prints is the password, by what such a script is for;
@@ -478,7 +482,7 @@ function sudoPasswords(text: string, out: Candidate[]): void {
 
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
-  if (text.includes('sudo -S') || (text.includes('#!') && ASKPASS_WORD.test(text))) sudoPasswords(text, out);
+  if ((text.includes('sudo') && SUDO_STDIN_ANYWHERE.test(text)) || (text.includes('#!') && ASKPASS_WORD.test(text))) sudoPasswords(text, out);
   if (/<add\s/i.test(text)) {
     NUGET_PASSWORD.lastIndex = 0;
     for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {
