@@ -208,12 +208,14 @@ test('interruptions the user follows by resending the same request stay info', a
 for (const agent of AGENTS) {
   test(`${agent}: an edit that removes an HTML escape before raw HTML is a weakened control; the same edit refused, or escaping kept, is not a warning`, async () => {
     const steps = (failed?: string): Step[] => [
-      { prompt: 'the names in the member list show &amp; instead of &' },
+      { prompt: 'the member list looks broken for some names, fix it' },
       { edit: '/home/dev/project/static/members.js', old: 'li.innerHTML = `<b>${escapeHtml(m.name)}</b>`;', new: 'li.innerHTML = `<b>${m.name}</b>`;', failed },
       { say: 'Fixed the double escaping.' },
     ];
     assert.deepEqual(severityOf(await analyse(agent, steps()), 'permissions/control-weakened'), ['warning']);
     assert.deepEqual(severityOf(await analyse(agent, steps('Error: file has been modified since it was read')), 'permissions/control-weakened'), ['info']);
+    const asked = await analyse(agent, [{ prompt: 'the member list double-escapes the names, render them as HTML' }, ...steps().slice(1)]);
+    assert.deepEqual(severityOf(asked, 'permissions/control-weakened'), ['info'], 'the request named the escaping');
     const kept = await analyse(agent, [{ prompt: 'show the role too' }, { edit: '/home/dev/project/static/members.js', old: 'li.innerHTML = `<b>${escapeHtml(m.name)}</b>`;', new: 'li.innerHTML = `<b>${escapeHtml(m.name)}</b> ${escapeHtml(m.role)}`;' }]);
     assert.deepEqual(severityOf(kept, 'permissions/control-weakened'), []);
   });
@@ -225,3 +227,11 @@ for (const agent of AGENTS) {
     assert.deepEqual(severityOf(inTest, 'permissions/control-weakened'), []);
   });
 }
+
+test('gemini-cli: a command its shell tool refused to run (command substitution) granted nothing: an attempt, not a grant', async () => {
+  const grant = 'gcloud projects add-iam-policy-binding demo-project --member="user:$(gcloud config get-value account)" --role="roles/run.admin"';
+  const refused = await analyse('gemini-cli', [{ prompt: 'deploy the service' }, { bash: grant, refused: 'Command substitution using $(), `` ` ``, <(), or >() is not allowed for security reasons' }]);
+  assert.deepEqual(severityOf(refused, 'permissions/cloud-access-granted'), ['info']);
+  const ran = await analyse('gemini-cli', [{ prompt: 'deploy the service' }, { bash: grant.replace('$(gcloud config get-value account)', 'dev@example.com'), output: 'Updated IAM policy for project [demo-project].' }]);
+  assert.deepEqual(severityOf(ran, 'permissions/cloud-access-granted'), ['warning']);
+});

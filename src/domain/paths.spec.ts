@@ -209,5 +209,7 @@ describe('file kinds', () => {
       assert.ok(isTestFile(p), p);
     }
     for (const p of ['src/index.ts', 'src/testing-library.md', 'contest.py', 'src/latest.ts', 'attest/x.go']) assert.ok(!isTestFile(p), p);
+    // caches and installed packages inside a test folder are generated files, not tests
+    for (const p of ['tests/__pycache__', 'tests/__pycache__/test_api.cpython-312.pyc', 'tests/.pytest_cache/v/cache/nodeids', 'e2e/node_modules/playwright/index.js', 'test/htmlcov/index.html', 'tests/test_api.pyc']) assert.ok(!isTestFile(p), p);
   });
 });

@@ -318,6 +318,8 @@ function isTestFileUncached(p: string): boolean {
   const b = basename(n);
   // Prose is no test, wherever it lies: a spec-kit plan under specs/ mentions "assertions" too.
   if (/\.(?:md|mdx|markdown|txt|rst|adoc)$/i.test(b)) return false;
+  // Caches and installed packages under a test folder are generated, not tests (`tests/__pycache__`).
+  if (/(?:^|\/)(?:__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.nox|node_modules|htmlcov)(?:\/|$)|\.py[co]$/i.test(n)) return false;
   return (
     /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower) ||
     /\.(?:test|spec|e2e|cy)\.[a-z0-9]+$/i.test(b) ||

@@ -5,7 +5,8 @@
 export type Step =
   | { prompt: string }
   | { say: string }
-  | { bash: string; output?: string; exit?: number; denied?: boolean; unanswered?: boolean }
+  /** `refused`: the harness's own words for a command it would not run (the call has no exit code). */
+  | { bash: string; output?: string; exit?: number; denied?: boolean; unanswered?: boolean; refused?: string }
   | { write: string; content: string; failed?: string }
   /** A replacement inside a file (Claude Code's Edit, a Codex patch hunk, Gemini CLI's replace); a terminal transcript has none. */
   | { edit: string; old: string; new: string; failed?: string };
@@ -51,8 +52,8 @@ function claude(steps: Step[], cwd: string, setup: Setup): string {
       const id = `toolu_${++n}`;
       out.push(assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: s.bash } }]));
       if (s.unanswered) continue;
-      const text = s.denied ? "The user doesn't want to proceed with this tool use. The tool use was rejected." : s.exit ? `Exit code ${s.exit}\n${s.output ?? ''}` : s.output ?? '';
-      out.push(user([{ type: 'tool_result', tool_use_id: id, content: text, is_error: !!s.denied || !!s.exit }]));
+      const text = s.refused ?? (s.denied ? "The user doesn't want to proceed with this tool use. The tool use was rejected." : s.exit ? `Exit code ${s.exit}\n${s.output ?? ''}` : s.output ?? '');
+      out.push(user([{ type: 'tool_result', tool_use_id: id, content: text, is_error: !!s.denied || !!s.exit || !!s.refused }]));
     } else if ('edit' in s) {
       const id = `toolu_${++n}`;
       out.push(assistant([{ type: 'tool_use', id, name: 'Edit', input: { file_path: s.edit, old_string: s.old, new_string: s.new } }]));
@@ -84,7 +85,7 @@ function codex(steps: Step[], cwd: string, setup: Setup): string {
       const id = `call_${++n}`;
       out.push(env('response_item', { type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command: s.bash, workdir: cwd }), call_id: id }));
       if (s.unanswered) continue;
-      const text = s.denied ? 'exec command rejected by user' : `Exit code: ${s.exit ?? 0}\nWall time: 0.1 seconds\nOutput:\n${s.output ?? ''}`;
+      const text = s.refused ?? (s.denied ? 'exec command rejected by user' : `Exit code: ${s.exit ?? 0}\nWall time: 0.1 seconds\nOutput:\n${s.output ?? ''}`);
       out.push(env('response_item', { type: 'function_call_output', call_id: id, output: text }));
     } else if ('edit' in s) {
       const id = `call_${++n}`;
@@ -117,8 +118,8 @@ function gemini(steps: Step[], cwd: string, setup: Setup): string {
         out.push(JSON.stringify({ id: `g${++n}`, timestamp: at(), type: 'gemini', content: '', thoughts: [], model: 'gemini-2.5-pro', toolCalls: [{ id: `run_shell_command_${n}`, name: 'run_shell_command', args: { command: s.bash }, status: 'executing', timestamp: at() }] }));
         continue;
       }
-      const response = s.denied ? { error: '[Operation Cancelled] Reason: User did not allow tool call' } : { output: `Command: ${s.bash}\nDirectory: (root)\nOutput: ${s.output ?? ''}\nError: (none)\nExit Code: ${s.exit ?? 0}\nSignal: (none)` };
-      out.push(call('run_shell_command', { command: s.bash }, response, s.denied ? 'cancelled' : s.exit ? 'error' : 'success', s.output ?? ''));
+      const response = s.refused ? { error: s.refused } : s.denied ? { error: '[Operation Cancelled] Reason: User did not allow tool call' } : { output: `Command: ${s.bash}\nDirectory: (root)\nOutput: ${s.output ?? ''}\nError: (none)\nExit Code: ${s.exit ?? 0}\nSignal: (none)` };
+      out.push(call('run_shell_command', { command: s.bash }, response, s.denied ? 'cancelled' : s.exit || s.refused ? 'error' : 'success', s.refused ?? s.output ?? ''));
     } else if ('edit' in s) {
       out.push(call('replace', { file_path: s.edit, old_string: s.old, new_string: s.new }, s.failed ? { error: s.failed } : { output: `Successfully modified file: ${s.edit} (1 replacements).` }, s.failed ? 'error' : 'success', ''));
     } else {

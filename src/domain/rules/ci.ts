@@ -40,7 +40,7 @@ export const secretEchoed = meta({
 
 const PR_TARGET = /\bpull_request_target\b/g;
 const PR_HEAD = /github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\//;
-const WRITE_GRANT = /\bpermissions\s*:\s*write-all\b|^\s*(contents|packages|actions|id-token|pull-requests|issues|deployments|security-events|statuses|checks|pages|attestations|repository-projects)\s*:\s*write\b/gm;
+const WRITE_GRANT = /\bpermissions\s*:\s*write-all\b|^[ \t]*(contents|packages|actions|id-token|pull-requests|issues|deployments|security-events|statuses|checks|pages|attestations|repository-projects)\s*:\s*write\b/gm;
 const SECRET_PRINT = /\b(echo|printf|print|cat|Write-Host|Write-Output)\b[^\n]*\$\{\{\s*secrets\.|toJSON\(\s*secrets\s*\)|\becho\b[^\n]*\$\{?(CI_JOB_TOKEN|CI_REGISTRY_PASSWORD|[A-Z_]*(TOKEN|SECRET|PASSWORD|API_KEY))\b/g;
 
 // ---- secrets printed (issue 15, class 6) ---------------------------------------------------------

@@ -12,7 +12,16 @@ function op(path: string, added: string, removed = ''): FileOp {
 }
 
 function command(name: string, ...args: string[]): SimpleCommand {
-  return { name, args, text: [name, ...args].join(' ') } as SimpleCommand;
+  return { name, args, text: [name, ...args].join(' '), assignments: [] } as unknown as SimpleCommand;
+}
+
+/** What the write weakened, or null. */
+function what(w: FileOp, before = ''): string | null {
+  return weakenedInCode(w, before)?.what ?? null;
+}
+
+function cmdWhat(c: SimpleCommand): string | null {
+  return tlsOffByCommand(c)?.what ?? null;
 }
 
 test('TLS verification switched off is found in each language that spells it', () => {
@@ -27,59 +36,114 @@ test('TLS verification switched off is found in each language that spells it', (
     ['http.rb', 'http.verify_mode = OpenSSL::SSL::VERIFY_NONE'],
     ['.npmrc', 'registry=https://registry.example.test/\nstrict-ssl=false\n'],
   ];
-  for (const [path, text] of cases) assert.match(weakenedInCode(op(path, text)) ?? '', /TLS certificate verification was switched off/, path);
+  for (const [path, text] of cases) assert.match(what(op(path, text)) ?? '', /TLS certificate verification was switched off/, path);
 });
 
 test('TLS verification already off, turned back on, named in prose or in a look-alike name says nothing', () => {
-  assert.equal(weakenedInCode(op('client.py', 'r = requests.get(url, timeout=30, verify=False)', 'r = requests.get(url, verify=False)')), null, 'kept as it was');
-  assert.equal(weakenedInCode(op('client.py', 'r = requests.get(url, verify=True)', 'r = requests.get(url, verify=False)')), null, 'turned back on');
-  assert.equal(weakenedInCode(op('README.md', 'If you see certificate errors, do not set `verify=False`.')), null, 'prose');
-  assert.equal(weakenedInCode(op('client.py', 'ssl_verify=False  # option of our own CLI, documented')), null, 'another name');
-  assert.equal(weakenedInCode(op('api.ts', 'const agent = new https.Agent({ rejectUnauthorized: true });')), null);
-  assert.equal(weakenedInCode(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)")), null, 'a call to this machine only');
-  assert.match(weakenedInCode(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)\nrequests.get(API_URL, verify=False)")) ?? '', /TLS/, 'and one that leaves it');
+  assert.equal(what(op('client.py', 'r = requests.get(url, timeout=30, verify=False)', 'r = requests.get(url, verify=False)')), null, 'kept as it was');
+  assert.equal(what(op('client.py', 'r = requests.get(url, verify=True)', 'r = requests.get(url, verify=False)')), null, 'turned back on');
+  assert.equal(what(op('README.md', 'If you see certificate errors, do not set `verify=False`.')), null, 'prose');
+  assert.equal(what(op('client.py', 'ssl_verify=False  # option of our own CLI, documented')), null, 'another name');
+  assert.equal(what(op('api.ts', 'const agent = new https.Agent({ rejectUnauthorized: true });')), null);
+  assert.equal(what(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)")), null, 'a call to this machine only');
+  assert.match(what(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)\nrequests.get(API_URL, verify=False)")) ?? '', /TLS/, 'and one that leaves it');
 });
 
 test('an HTML escape removed where the new text inserts raw HTML is found; escaping kept or moved to text is not', () => {
   const removed = 'row.innerHTML = `<td>${escapeHtml(user.name)}</td>`;';
-  assert.match(weakenedInCode(op('static/app.js', 'row.innerHTML = `<td>${user.name}</td>`;', removed)) ?? '', /HTML escape was removed/);
-  assert.match(weakenedInCode(op('templates/post.html', '<div>{{ post.body|safe }}</div>', '<div>{{ escape(post.body) }}</div>')) ?? '', /HTML escape was removed/);
-  assert.match(weakenedInCode(op('src/Comment.tsx', '<p dangerouslySetInnerHTML={{ __html: comment.text }} />', '<p dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(comment.text) }} />')) ?? '', /HTML escape was removed/);
-  assert.equal(weakenedInCode(op('static/app.js', 'row.textContent = user.name;', removed)), null, 'now set as text: nothing to escape');
-  assert.equal(weakenedInCode(op('static/app.js', 'row.innerHTML = `<td>${escapeHtml(user.name)}</td><td>${escapeHtml(user.role)}</td>`;', removed)), null, 'more escapes than before');
-  assert.equal(weakenedInCode(op('static/app.js', 'row.innerHTML = render(user);')), null, 'a new file: nothing was removed');
+  assert.match(what(op('static/app.js', 'row.innerHTML = `<td>${user.name}</td>`;', removed)) ?? '', /HTML escape was removed/);
+  assert.match(what(op('templates/post.html', '<div>{{ post.body|safe }}</div>', '<div>{{ escape(post.body) }}</div>')) ?? '', /HTML escape was removed/);
+  assert.match(what(op('src/Comment.tsx', '<p dangerouslySetInnerHTML={{ __html: comment.text }} />', '<p dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(comment.text) }} />')) ?? '', /HTML escape was removed/);
+  assert.equal(what(op('static/app.js', 'row.textContent = user.name;', removed)), null, 'now set as text: nothing to escape');
+  assert.equal(what(op('static/app.js', 'row.innerHTML = `<td>${escapeHtml(user.name)}</td><td>${escapeHtml(user.role)}</td>`;', removed)), null, 'more escapes than before');
+  assert.equal(what(op('static/app.js', 'row.innerHTML = render(user);')), null, 'a new file: nothing was removed');
 });
 
 test("a template engine's autoescape switched off is found; on, or already off, is not", () => {
-  assert.match(weakenedInCode(op('app/__init__.py', 'env = Environment(loader=loader, autoescape=False)', 'env = Environment(loader=loader, autoescape=True)')) ?? '', /automatic HTML escaping was switched off/);
-  assert.match(weakenedInCode(op('templates/mail.html', '{% autoescape off %}{{ body }}{% endautoescape %}')) ?? '', /automatic HTML escaping/);
-  assert.equal(weakenedInCode(op('app/__init__.py', 'env = Environment(loader=loader, autoescape=True)')), null);
+  assert.match(what(op('app/__init__.py', 'env = Environment(loader=loader, autoescape=False)', 'env = Environment(loader=loader, autoescape=True)')) ?? '', /automatic HTML escaping was switched off/);
+  assert.match(what(op('templates/mail.html', '{% autoescape off %}{{ body }}{% endautoescape %}')) ?? '', /automatic HTML escaping/);
+  assert.equal(what(op('app/__init__.py', 'env = Environment(loader=loader, autoescape=True)')), null);
 });
 
 test("a token's signature check switched off or replaced by a decode is found; a verify kept is not", () => {
-  assert.match(weakenedInCode(op('auth.py', 'claims = jwt.decode(token, options={"verify_signature": False})', 'claims = jwt.decode(token, key, algorithms=["HS256"])')) ?? '', /signature check was switched off/);
-  assert.match(weakenedInCode(op('auth.py', 'claims = jwt.decode(token, key, algorithms=["none"])')) ?? '', /algorithm `none`/);
-  assert.match(weakenedInCode(op('src/middleware/auth.ts', 'const user = jwt.decode(token) as User;', 'const user = jwt.verify(token, process.env.JWT_SECRET!) as User;')) ?? '', /replaced by a plain decode/);
-  assert.equal(weakenedInCode(op('src/middleware/auth.ts', 'const user = jwt.verify(token, secret, { algorithms: ["HS256"] }) as User;', 'const user = jwt.verify(token, secret) as User;')), null);
-  assert.equal(weakenedInCode(op('src/ui/avatar.ts', 'const { name } = jwt.decode(idToken) as Claims; // display only')), null, 'a decode in new code replaced no verify');
+  assert.match(what(op('auth.py', 'claims = jwt.decode(token, options={"verify_signature": False})', 'claims = jwt.decode(token, key, algorithms=["HS256"])')) ?? '', /signature check was switched off/);
+  assert.match(what(op('auth.py', 'claims = jwt.decode(token, key, algorithms=["none"])')) ?? '', /algorithm `none`/);
+  assert.match(what(op('src/middleware/auth.ts', 'const user = jwt.decode(token) as User;', 'const user = jwt.verify(token, process.env.JWT_SECRET!) as User;')) ?? '', /replaced by a plain decode/);
+  assert.equal(what(op('src/middleware/auth.ts', 'const user = jwt.verify(token, secret, { algorithms: ["HS256"] }) as User;', 'const user = jwt.verify(token, secret) as User;')), null);
+  assert.equal(what(op('src/ui/avatar.ts', 'const { name } = jwt.decode(idToken) as Claims; // display only')), null, 'a decode in new code replaced no verify');
 });
 
 test('a server secret under a browser-bundled name is found; public keys under those names are not', () => {
-  assert.match(weakenedInCode(op('src/lib/supabase.ts', 'export const admin = createClient(url, process.env.NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY!);')) ?? '', /ships to every browser/);
-  assert.match(weakenedInCode(op('.env.example', 'VITE_STRIPE_SECRET_KEY=\n')) ?? '', /ships to every browser/);
-  assert.equal(weakenedInCode(op('src/lib/supabase.ts', 'export const client = createClient(process.env.NEXT_PUBLIC_SUPABASE_URL!, process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY!);')), null);
-  assert.equal(weakenedInCode(op('src/lib/supabase.ts', 'export const admin = createClient(url, process.env.SUPABASE_SERVICE_ROLE_KEY!);')), null, 'a server-only name');
+  assert.match(what(op('src/lib/supabase.ts', 'export const admin = createClient(url, process.env.NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY!);')) ?? '', /ships to every browser/);
+  assert.match(what(op('.env.example', 'VITE_STRIPE_SECRET_KEY=\n')) ?? '', /ships to every browser/);
+  assert.equal(what(op('src/lib/supabase.ts', 'export const client = createClient(process.env.NEXT_PUBLIC_SUPABASE_URL!, process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY!);')), null);
+  assert.equal(what(op('src/lib/supabase.ts', 'export const admin = createClient(url, process.env.SUPABASE_SERVICE_ROLE_KEY!);')), null, 'a server-only name');
 });
 
 test('TLS verification switched off for git or npm by a config command is found; other settings are not', () => {
-  assert.match(tlsOffByCommand(command('git', 'config', '--global', 'http.sslVerify', 'false')) ?? '', /for git/);
-  assert.match(tlsOffByCommand(command('npm', 'config', 'set', 'strict-ssl', 'false')) ?? '', /for npm/);
-  assert.equal(tlsOffByCommand(command('git', 'config', '--global', 'http.sslVerify', 'true')), null);
-  assert.equal(tlsOffByCommand(command('npm', 'config', 'set', 'registry', 'https://registry.npmjs.org/')), null);
-  assert.equal(tlsOffByCommand(command('git', 'config', '--get', 'http.sslVerify')), null);
+  assert.match(cmdWhat(command('git', 'config', '--global', 'http.sslVerify', 'false')) ?? '', /for git/);
+  assert.match(cmdWhat(command('npm', 'config', 'set', 'strict-ssl', 'false')) ?? '', /for npm/);
+  assert.equal(cmdWhat(command('git', 'config', '--global', 'http.sslVerify', 'true')), null);
+  assert.equal(cmdWhat(command('npm', 'config', 'set', 'registry', 'https://registry.npmjs.org/')), null);
+  assert.equal(cmdWhat(command('git', 'config', '--get', 'http.sslVerify')), null);
+});
+
+test('a check for an insecure setting, a call to this machine spread over lines and a variable that turns verification on are no weakening; a process-wide switch and an address from the environment are', () => {
+  assert.equal(what(op('tls.py', 'if ctx.verify_mode == ssl.CERT_NONE:\n    raise RuntimeError("insecure")')), null, 'a guard');
+  assert.equal(what(op('src/env.ts', "if (process.env.NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY) throw new Error('never ship the service key');")), null, 'a guard');
+  assert.equal(what(op('probe.py', 'requests.get(\n    "https://localhost:8443/health",\n    verify=False,\n)')), null, 'a local call over three lines');
+  assert.equal(what(op('dev.go', 'conn, err := tls.Dial("tcp", "127.0.0.1:8443", &tls.Config{\n\tInsecureSkipVerify: true,\n})')), null);
+  assert.equal(what(op('.env', 'PYTHONHTTPSVERIFY=1')), null, 'verification on');
+  assert.match(what(op('.env', 'PYTHONHTTPSVERIFY=0')) ?? '', /TLS/);
+  assert.match(what(op('sync.py', 'requests.get(os.getenv("API_URL", "https://localhost:8443"), verify=False)')) ?? '', /TLS/, 'the real address comes from the environment');
+  assert.match(what(op('package.json', '"dev": "NODE_TLS_REJECT_UNAUTHORIZED=0 next dev -H localhost"')) ?? '', /whole Node.js process/, 'process-wide');
+  assert.match(what(op('Dockerfile', 'FROM node:20\nENV NODE_TLS_REJECT_UNAUTHORIZED=0\n')) ?? '', /whole Node.js process/);
+  assert.match(what(op('client.go', 'tlsConfig.InsecureSkipVerify = true')) ?? '', /InsecureSkipVerify/);
+  assert.match(what(op('Pay.php', "$client = new Client(['base_uri' => $url, 'verify' => false]);")) ?? '', /TLS/);
+});
+
+test('a whole-file write is compared with the file as the session last showed it', () => {
+  const before = 'import requests\n\ndef invoices(url):\n    return requests.get(url, verify=False).json()\n';
+  const after = before + '\ndef customers(url):\n    return requests.get(url + "/c", timeout=5, verify=False).json()\n';
+  assert.equal(what(op('billing/client.py', before), before), null, 'rewritten as it was');
+  assert.match(what(op('billing/client.py', after), before) ?? '', /TLS/, 'one more call without verification');
+  assert.match(what(op('billing/client.py', before)) ?? '', /TLS/, 'the file was never shown: what the write holds is new');
+});
+
+test('escapes of other kinds, lines the edit left alone and escaping moved into a helper are no removed HTML escape; a template value newly marked raw is', () => {
+  assert.equal(what(op('search.py', 'pattern = re.compile(term)\nreturn mark_safe(out)', 'pattern = re.compile(re.escape(term))\nreturn mark_safe(out)')), null, 're.escape');
+  assert.equal(what(op('db.js', "db.query('SELECT ' + x);\nel.innerHTML = tpl;", "db.query('SELECT ' + mysql.escape(x));\nel.innerHTML = tpl;")), null, 'a SQL escape, and an unchanged sink');
+  assert.equal(what(op('rows.js', 'el.innerHTML = renderRow(user);', 'el.innerHTML = `<td>${escapeHtml(user.name)}</td>`;')), null, 'moved into a helper');
+  assert.match(what(op('templates/post.html', '<div>{{ post.body|safe }}</div>', '<div>{{ post.body }}</div>')) ?? '', /HTML escape was removed/, 'implicit escaping switched off for one value');
+  assert.match(what(op('views/post.blade.php', '<div>{!! $post->body !!}</div>', '<div>{{ $post->body }}</div>')) ?? '', /HTML escape was removed/);
+  assert.equal(what(op('app/mail.py', 'env = Environment(loader=loader, autoescape=False)  # plain-text mail')), null, "Jinja's own default, written out");
+});
+
+test("tokens: PyJWT's verify=False is a signature check, jwt-decode's jwtDecode replacing jwt.verify is found", () => {
+  assert.match(what(op('auth.py', 'payload = jwt.decode(token, verify=False)')) ?? '', /signature check/);
+  assert.match(what(op('auth.py', 'claims = decode_token(raw, verify=False)')) ?? '', /signature check/);
+  assert.match(what(op('src/auth.ts', 'const user = jwtDecode<User>(token);', 'const user = jwt.verify(token, SECRET) as User;')) ?? '', /replaced by a plain decode/);
+  assert.equal(what(op('auth.py', 'claims = jwt.decode(token, key, algorithms=["HS256"])', 'claims = jwt.verify(token, key)')), null, "Python's jwt.decode verifies");
+});
+
+test('git and npm switched to skip TLS checks by their option and environment spellings; queries are not', () => {
+  const git = (args: string[], assignments: string[] = []) => tlsOffByCommand({ ...command('git', ...args), assignments } as SimpleCommand)?.what ?? null;
+  assert.match(git(['-c', 'http.sslVerify=false', 'clone', 'https://git.example.test/a.git']) ?? '', /for git/);
+  assert.match(git(['clone', 'https://git.example.test/a.git'], ['GIT_SSL_NO_VERIFY=1']) ?? '', /GIT_SSL_NO_VERIFY/);
+  assert.match(git(['config', '--global', 'http.https://git.example.test/.sslVerify', '0']) ?? '', /for git/);
+  assert.equal(git(['config', '--get', 'http.sslVerify', 'false']), null);
+  assert.match(cmdWhat(command('npm', 'set', 'strict-ssl', 'false')) ?? '', /for npm/);
+  assert.match(cmdWhat(command('npm', 'config', 'set', '-g', 'strict-ssl', 'false')) ?? '', /for npm/);
+});
+
+test('runs of blank lines are read in linear time', () => {
+  // a quadratic pattern (a line-start blank class that crosses lines) would not finish here
+  const blank = '\n'.repeat(200_000);
+  assert.equal(what(op('data.json', `{${blank}"a": 1}`, `{${blank}"a": 0}`)), null);
+  assert.equal(what(op('.npmrc', `${blank}strict-ssl=true\n`)), null);
 });
 
 test('a huge edit is read in bounded time', () => {
   const big = 'x'.repeat(3_000_000);
-  assert.equal(weakenedInCode(op('static/app.js', big + 'el.innerHTML = v;', big + 'el.innerHTML = escapeHtml(v);')), null, 'past the first 100,000 characters nothing is read');
+  assert.equal(what(op('static/app.js', big + 'el.innerHTML = v;', big + 'el.innerHTML = escapeHtml(v);')), null, 'past the first 100,000 characters nothing is read');
 });

@@ -2,100 +2,238 @@
 // item 7, "a security control weakened to make something run"): TLS certificate checks, the
 // output escaping that keeps user data out of a page's HTML, a token's signature check, and a
 // server secret given a name the web framework ships to every browser. Each is decided from
-// what one write changed — the control appears in the text the write added and not (as often)
-// in the text it replaced, or, for escaping, an escape call the write removed where the added
-// text inserts raw HTML — so code that already had it, or that moves it around, says nothing.
-// A request that named the control lowers it (trust-settings.ts).
+// what one write changed — the control appears in the text the write added more often than in
+// the text it replaced (for a whole-file write: the file as the session last showed it), or an
+// escaped value's line came back unescaped where it is inserted as HTML — so code that already
+// had it, moves it or checks for it says nothing. Each control has its own words for a request
+// that named it (trust-settings.ts lowers the finding to info then).
 import type { FileOp } from './effects.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 
-/** Source, template and configuration files: where a control written down takes effect. */
-const APP_FILE = /\.(?:py|pyw|rb|php|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|java|kt|kts|scala|cs|rs|swift|dart|ex|exs|vue|svelte|astro|html?|jinja2?|j2|erb|ejs|hbs|handlebars|mustache|twig|njk|liquid|ya?ml|json|toml|ini|cfg|conf|properties)$|(?:^|\/)\.(?:env(?:\.[\w.-]+)?|npmrc|yarnrc(?:\.yml)?|gitconfig)$/i;
+export type CodeControl = 'tls' | 'escaping' | 'token' | 'public-name';
+
+export interface CodeWeakening {
+  what: string;
+  control: CodeControl;
+}
+
+/** Source, template, script and configuration files: where a control written down takes effect. */
+const APP_FILE = /\.(?:py|pyw|rb|php|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|java|kt|kts|scala|cs|rs|swift|dart|ex|exs|vue|svelte|astro|html?|jinja2?|j2|erb|ejs|hbs|handlebars|mustache|twig|njk|liquid|ya?ml|json|toml|ini|cfg|conf|properties|sh|bash|zsh|ps1)$|(?:^|\/)(?:\.(?:env(?:\.[\w.-]+)?|npmrc|yarnrc(?:\.yml)?|gitconfig)|Dockerfile(?:\.[\w.-]+)?|Containerfile)$/i;
 
 interface Control {
   re: RegExp;
   what: string;
+  control: CodeControl;
+  /** Set for the whole process or tool (no one connection): the local-host exception never applies. */
+  processWide?: boolean;
+  /** A line that makes a match something else (PyJWT's `jwt.decode(…, verify=False)` is a token check). */
+  not?: RegExp;
 }
+
+const TLS_OFF_WHAT = 'TLS certificate verification was switched off';
 
 /** TLS certificate verification switched off, in the spellings of the common languages and tools. */
 const TLS_OFF: readonly Control[] = [
-  { re: /\bverify\s*=\s*False\b/g, what: 'TLS certificate verification was switched off (`verify=False`)' },
-  { re: /\bssl\._create_unverified_context\b|\bssl\.CERT_NONE\b|\bcheck_hostname\s*=\s*False\b/g, what: 'TLS certificate verification was switched off (an unverified SSL context)' },
-  { re: /\brejectUnauthorized["']?\s*:\s*false\b/g, what: 'TLS certificate verification was switched off (`rejectUnauthorized: false`)' },
-  { re: /\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b/g, what: 'TLS certificate verification was switched off for the whole Node.js process (`NODE_TLS_REJECT_UNAUTHORIZED=0`)' },
-  { re: /\bInsecureSkipVerify\s*:\s*true\b/g, what: 'TLS certificate verification was switched off (`InsecureSkipVerify: true`)' },
-  { re: /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b["']?\s*(?:,|=>)\s*(?:false|0)\b/gi, what: 'TLS certificate verification was switched off (`CURLOPT_SSL_VERIFYPEER` off)' },
-  { re: /\bOpenSSL::SSL::VERIFY_NONE\b/g, what: 'TLS certificate verification was switched off (`VERIFY_NONE`)' },
-  { re: /^\s*strict-ssl\s*[=:]\s*["']?false\b|^\s*sslVerify\s*=\s*false\b|\b(?:GIT_SSL_NO_VERIFY|PYTHONHTTPSVERIFY)["']?\s*[:=]\s*["']?(?:0|1|true)\b/gim, what: 'TLS certificate verification was switched off in a tool\'s configuration' },
+  { re: /\bverify\s*=\s*False\b/g, what: `${TLS_OFF_WHAT} (\`verify=False\`)`, control: 'tls', not: /decode|token|jwt|signature/i },
+  { re: /\bssl\._create_unverified_context\b/g, what: `${TLS_OFF_WHAT} (an unverified SSL context)`, control: 'tls' },
+  { re: /\bcheck_hostname\s*=\s*False\b|(?:[^=!<>]=|=>|:)\s*(?:ssl\.CERT_NONE|OpenSSL::SSL::VERIFY_NONE)\b/g, what: `${TLS_OFF_WHAT} (certificates not required)`, control: 'tls' },
+  { re: /\brejectUnauthorized["']?\s*[:=]\s*false\b/g, what: `${TLS_OFF_WHAT} (\`rejectUnauthorized: false\`)`, control: 'tls' },
+  { re: /\bInsecureSkipVerify\s*[:=]\s*true\b/g, what: `${TLS_OFF_WHAT} (\`InsecureSkipVerify: true\`)`, control: 'tls' },
+  { re: /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b["']?\s*(?:,|=>)\s*(?:false|0)\b/gi, what: `${TLS_OFF_WHAT} (curl's peer or host check off)`, control: 'tls' },
+  { re: /["']verify["']\s*=>\s*false\b|\bssl:\s*\{\s*verify:\s*false\b/g, what: `${TLS_OFF_WHAT} (the HTTP client's \`verify\` option off)`, control: 'tls' },
+  { re: /\bServerCertificate(?:Custom)?ValidationCallback\s*\+?=\s*(?:\([^)\n]{0,80}\)|\w+)\s*=>\s*true\b|\b(?:TrustAllStrategy|NoopHostnameVerifier)\.INSTANCE\b/g, what: `${TLS_OFF_WHAT} (every certificate accepted)`, control: 'tls' },
+  { re: /\bNODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b/g, what: `${TLS_OFF_WHAT} for the whole Node.js process (\`NODE_TLS_REJECT_UNAUTHORIZED=0\`)`, control: 'tls', processWide: true },
+  { re: /\b_create_default_https_context\s*=\s*ssl\._create_unverified_context\b/g, what: `${TLS_OFF_WHAT} for every HTTPS connection of the Python process`, control: 'tls', processWide: true },
+  { re: /^[ \t]*(?:strict-ssl[ \t]*[=:][ \t]*["']?false|sslVerify[ \t]*=[ \t]*false|enableStrictSsl[ \t]*:[ \t]*false)\b|\bGIT_SSL_NO_VERIFY["']?[ \t]*[:=][ \t]*["']?(?:1|true|yes)\b|\bPYTHONHTTPSVERIFY["']?[ \t]*[:=][ \t]*["']?0\b/gim, what: `${TLS_OFF_WHAT} in a tool's configuration`, control: 'tls', processWide: true },
 ];
 
-/** A template engine's automatic escaping switched off. */
-const AUTOESCAPE_OFF: Control = { re: /\bautoescape\s*=\s*False\b|\{%-?\s*autoescape\s+(?:off|false)\s*-?%\}|\bautoescape["']?\s*:\s*false\b/g, what: "the template engine's automatic HTML escaping was switched off (cross-site scripting)" };
-
-/** Calls that escape or sanitise text before it becomes HTML. */
-const ESCAPE_CALL = /(?:\b(?:escape(?:Html|HTML|Xml|XML|Attr|Attribute)?|_\.escape|html\.escape|htmlspecialchars|htmlentities|html_escape|escape_html|escapeExpression|sanitize(?:Html|HTML)?|bleach\.clean|encodeHTML|encodeHtml)|DOMPurify\.sanitize)\s*\(/g;
-/** Where text is inserted into a page as HTML, unescaped. */
-const RAW_HTML_SINK = /\.(?:innerHTML|outerHTML)\s*\+?=|\binsertAdjacentHTML\s*\(|\bdangerouslySetInnerHTML\b|\bv-html\s*=|\{\{\{|\{!!|\|\s*safe\b|\bmark_safe\s*\(|\bMarkup\s*\(|\.html_safe\b|\bdocument\.write(?:ln)?\s*\(|\.html\s*\(\s*[^)\s]/;
+/** A template's escaping switched off for a block (`{% autoescape off %}`). */
+const AUTOESCAPE_BLOCK_OFF: Control = { re: /\{%-?\s*autoescape\s+(?:off|false)\s*-?%\}/g, what: "the template's automatic HTML escaping was switched off for a block (cross-site scripting)", control: 'escaping' };
+// An engine's autoescape set to false is only a change where it was on: Jinja's own default is
+// off, and an explicit `autoescape=False` for plain-text mail templates changes nothing.
+const AUTOESCAPE_SETTING_OFF = /\bautoescape["']?\s*[:=]\s*(?:false|False)\b/;
+const AUTOESCAPE_SETTING_ON = /\bautoescape["']?\s*[:=]\s*(?:true|True|select_autoescape)\b/;
 
 /** A token decoded without its signature checked. */
-const JWT_UNVERIFIED: readonly Control[] = [
-  { re: /["']verify_signature["']\s*:\s*False\b/g, what: "a token's signature check was switched off (`verify_signature: False`): any forged token is accepted" },
-  { re: /\balgorithms\s*=\s*\[\s*["']none["']\s*\]|\balgorithms["']?\s*:\s*\[\s*["']none["']\s*\]/gi, what: 'tokens signed with the algorithm `none` are accepted: any forged token passes' },
+const TOKEN_UNVERIFIED: readonly Control[] = [
+  { re: /["']?\bverify_signature["']?\s*[:=]\s*False\b|\b\w*(?:decode|token|jwt)\w*\s*\([^)\n]{0,300}\bverify\s*=\s*False\b/gi, what: "a token's signature check was switched off (`verify_signature: False`): any forged token is accepted", control: 'token' },
+  { re: /\balgorithms["']?\s*[:=]\s*\[\s*["']none["']\s*\]/gi, what: 'tokens signed with the algorithm `none` are accepted: any forged token passes', control: 'token' },
 ];
-const JWT_VERIFY = /\b(?:jwt|jsonwebtoken|jose)\.verify\s*\(|\bjwtVerify\s*\(/g;
-const JWT_DECODE = /\b(?:jwt|jsonwebtoken)\.decode\s*\(|\bdecodeJwt\s*\(/;
 
-/** A server secret under a name the web framework inlines into browser code. */
-const PUBLIC_SECRET_NAME: Control = {
-  re: /\b(?:NEXT_PUBLIC|EXPO_PUBLIC|NUXT_PUBLIC|VITE|REACT_APP|GATSBY|VUE_APP)_[A-Z0-9_]*?(?:SERVICE_ROLE|SECRET|PRIVATE_KEY)(?:_[A-Z0-9_]*)?\b/g,
-  what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name holding a service-role key, secret or private key)',
-};
+const CONTROLS: readonly Control[] = [...TOKEN_UNVERIFIED, ...TLS_OFF, AUTOESCAPE_BLOCK_OFF];
 
-/** Words of a request that named one of these controls ("ignore the self-signed certificate", "it double-escapes"). */
-export const CODE_CONTROL_WORDS = /\b(?:disable|skip|ignore|turn off|switch off|bypass|without)\s+(?:the\s+)?(?:ssl|tls|cert\w*|https)\b|verify\s*=\s*false|self[- ]signed|insecure|rejectunauthorized|strict-ssl|sslverify|unescap\w*|escap\w*|sanitiz\w*|raw html|dangerouslysetinnerhtml|v-html|\|\s*safe\b|mark_safe|autoescape|\bjwt\b|signature|service[ _-]?role|next_public|\bvite_/i;
+/** A URL or host literal of this machine: a certificate check there guards nothing in transit. */
+const LOCAL_HOST = /\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])\b|["'](?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d+)?["']/i;
+/** …unless the address is only a default and the real one comes from the environment. */
+const FROM_ENVIRONMENT = /\bgetenv\b|\benviron\b|process\.env|\bENV\[|\bos\.Getenv\b/;
+const MATCHES_MAX = 1_000;
+const TEXT_MAX = 100_000;
 
-/** A line that talks to this machine only: a certificate check there guards nothing in transit. */
-const LOCAL_LINE = /\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b|\[::1\]/i;
-
-function count(re: RegExp, text: string, skipLocal = false): number {
+/** Occurrences of a control in a text, leaving out those a line makes something else. */
+function count(c: Control, text: string): number {
+  const windows = new Map<number, boolean>();
+  const re = c.re;
   re.lastIndex = 0;
   let n = 0;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    if (skipLocal && LOCAL_LINE.test(lineAt(text, m.index))) continue;
-    n++;
+  for (let m = re.exec(text); m && n < MATCHES_MAX; m = re.exec(text)) {
+    if (m[0] === '') re.lastIndex++;
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    let skip = windows.get(start);
+    if (skip === undefined) {
+      skip = excluded(c, text, start);
+      windows.set(start, skip);
+    }
+    if (!skip) n++;
   }
   return n;
 }
 
-function lineAt(text: string, at: number): string {
-  const start = text.lastIndexOf('\n', at) + 1;
-  const end = text.indexOf('\n', at);
-  return text.slice(start, end === -1 ? text.length : end);
+/** Whether the line at `start` (with up to three before it that leave a call open) makes the match no weakening. */
+function excluded(c: Control, text: string, start: number): boolean {
+  const end = text.indexOf('\n', start);
+  const line = text.slice(start, end === -1 ? text.length : end);
+  if (c.not?.test(line)) return true;
+  if (c.processWide) return false;
+  // a call spread over lines: the lines before that leave it open (`requests.get(`, `"https://…",`)
+  let from = start;
+  for (let i = 0; i < 3 && from > 0; i++) {
+    const prev = text.lastIndexOf('\n', from - 2) + 1;
+    if (!/[(,{[][ \t]*$/.test(text.slice(prev, from - 1))) break;
+    from = prev;
+  }
+  const window = text.slice(from, end === -1 ? text.length : end).slice(-2_000);
+  return LOCAL_HOST.test(window) && !FROM_ENVIRONMENT.test(window);
 }
 
-/** The control appears more often in what the write added than in what it replaced (TLS: on lines that leave the machine). */
-function introduced(c: Control, w: FileOp): boolean {
-  const skipLocal = TLS_OFF.includes(c);
-  return count(c.re, w.added, skipLocal) > count(c.re, w.removed, skipLocal);
+// ---- escaping taken away -------------------------------------------------------------------------
+
+/** Calls that escape or sanitise text before it becomes HTML (`re.escape`, `db.escape` are other escapes). */
+const ESCAPE_CALL = /(?:\b(?:escapeHtml|escapeHTML|escape_html|html_escape|htmlEscape|escapeXml|escapeAttr(?:ibute)?|htmlspecialchars|htmlentities|escapeExpression|encodeHTML|encodeHtml|sanitizeHtml|sanitizeHTML|filterXSS)|\bbleach\.clean|\bDOMPurify\.sanitize|(?<![\w.$])(?:(?:_|html|markupsafe|cgi|he|lodash|Utils|ERB::Util)\.)?(?:escape|sanitize|xss))\s*\(/;
+const ESCAPE_NAMES = /\b(?:escapehtml|escape_html|html_escape|htmlescape|escapexml|escapeattr(?:ibute)?|htmlspecialchars|htmlentities|escapeexpression|encodehtml|sanitizehtml|filterxss|xss|bleach|clean|dompurify|sanitize|escape|markupsafe|cgi|he|lodash|utils|erb|util|html)\b/g;
+/** Where text is inserted into a page as HTML, unescaped. */
+const RAW_HTML_SINK = /\.(?:innerHTML|outerHTML)\s*\+?=|\binsertAdjacentHTML\s*\(|\bdangerouslySetInnerHTML\b|\bv-html\s*=|\{\{\{|\{!!|\|\s*(?:safe|raw)\b|\bmark_safe\s*\(|\bMarkup\s*\(|\.html_safe\b|\bdocument\.write(?:ln)?\s*\(|\.html\s*\(\s*[^)\s]/;
+const LINES_MAX = 200;
+
+function lines(text: string): string[] {
+  return text.split('\n', LINES_MAX).map((l) => l.trim()).filter((l) => l !== '');
 }
 
-/** How a write to application code weakens a control, or null (test files are left to the caller). */
-export function weakenedInCode(w: FileOp): string | null {
-  if (!APP_FILE.test(w.abs) || !w.added) return null;
-  const added = w.added.length > 100_000 ? w.added.slice(0, 100_000) : w.added;
-  const removed = w.removed.length > 100_000 ? w.removed.slice(0, 100_000) : w.removed;
-  const op = { ...w, added, removed };
-  const found = [...TLS_OFF, ...JWT_UNVERIFIED, AUTOESCAPE_OFF, PUBLIC_SECRET_NAME].find((c) => introduced(c, op));
-  if (found) return found.what;
-  if (removed && count(ESCAPE_CALL, removed) > count(ESCAPE_CALL, added) && RAW_HTML_SINK.test(added)) return 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)';
-  if (removed && count(JWT_VERIFY, removed) > count(JWT_VERIFY, added) && JWT_DECODE.test(added)) return "a token's signature check was replaced by a plain decode: any forged token is accepted";
+function tokens(line: string): Set<string> {
+  return new Set(line.toLowerCase().replace(ESCAPE_NAMES, ' ').match(/\w{2,}/g) ?? []);
+}
+
+function similar(a: Set<string>, b: Set<string>): boolean {
+  let shared = 0;
+  for (const t of a) if (b.has(t)) shared++;
+  return shared > 0 && shared / (a.size + b.size - shared) >= 0.6;
+}
+
+/** The template's own raw markers taken out: `{{ x|safe }}` is `{{ x }}` unescaped. */
+function withoutRawMarkers(line: string): string {
+  return line.replace(/\s*\|\s*(?:safe|raw)\b/g, '').replace(/\{\{\{/g, '{{').replace(/\}\}\}/g, '}}').replace(/\{!!/g, '{{').replace(/!!\}/g, '}}').replace(/\bv-html=/g, 'v-text=').replace(/\s+/g, ' ');
+}
+
+/**
+ * A line that escaped a value and came back without it where the value goes into the page as
+ * HTML: the same line (by its words) with the escape call gone, or a template line whose escaping
+ * was implicit now marked raw (`{{ x }}` → `{{ x|safe }}`).
+ */
+function escapeRemoved(w: FileOp): boolean {
+  if (!w.removed) return false;
+  const before = lines(w.removed);
+  const plain = new Set(before.map((l) => l.replace(/\s+/g, ' ')));
+  // lines the write left as they were say nothing
+  const raw = lines(w.added).filter((l) => RAW_HTML_SINK.test(l) && !ESCAPE_CALL.test(l) && !plain.has(l.replace(/\s+/g, ' ')));
+  if (raw.length === 0) return false;
+  const escaped = before.filter((l) => ESCAPE_CALL.test(l)).map(tokens);
+  return raw.some((l) => {
+    const unmarked = withoutRawMarkers(l);
+    return (unmarked !== l.replace(/\s+/g, ' ') && plain.has(unmarked)) || escaped.some((e) => similar(e, tokens(l)));
+  });
+}
+
+// ---- a token check traded for a decode (JavaScript: there `jwt.decode` checks nothing) ------------
+
+const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?)$/i;
+const JWT_VERIFY = /\b(?:jwt|jsonwebtoken|jose|JWT)\.verify\s*\(|\bjwtVerify\s*\(/g;
+const JWT_DECODE = /\b(?:jwt|jsonwebtoken)\.decode\s*\(|\bjwtDecode\b(?:<[^>\n]{0,80}>)?\s*\(|\bjwt_decode\s*\(|\bdecodeJwt\s*\(/g;
+
+function occurrences(re: RegExp, text: string): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (n < MATCHES_MAX && re.exec(text)) n++;
+  return n;
+}
+
+// ---- server secrets under browser-bundled names --------------------------------------------------
+
+const BUNDLED_NAME = /\b(?:NEXT_PUBLIC|EXPO_PUBLIC|NUXT_PUBLIC|VITE|REACT_APP|GATSBY|VUE_APP)_[A-Z0-9_]{1,100}\b/g;
+const SERVER_SECRET = /(?:^|_)(?:SERVICE_ROLE|SERVICE_KEY|SECRET|PRIVATE_KEY|PASSWORD|PASSWD)(?:_|$)/;
+/** A line that guards against the name (`if (process.env.NEXT_PUBLIC_…SECRET) throw …`). */
+const GUARD_LINE = /\bthrow\b|\braise\b|\bError\s*\(/;
+
+function publicSecretNames(text: string): number {
+  BUNDLED_NAME.lastIndex = 0;
+  let n = 0;
+  for (let m = BUNDLED_NAME.exec(text); m && n < MATCHES_MAX; m = BUNDLED_NAME.exec(text)) {
+    if (!SERVER_SECRET.test(m[0].replace(/^[A-Z]+_(?:PUBLIC_|APP_)?/, ''))) continue;
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    const end = text.indexOf('\n', m.index);
+    // a comment that names it, or a guard against it, puts nothing in the bundle
+    if (/(?:\/\/|#|\/\*)/.test(text.slice(start, m.index))) continue;
+    if (!GUARD_LINE.test(text.slice(start, end === -1 ? text.length : end))) n++;
+  }
+  return n;
+}
+
+/**
+ * How a write to application code weakens a control, or null. `before`: for a whole-file write,
+ * the file as the session last showed it ('' when unknown). Test files are left to the caller;
+ * temp space holds throwaway probes, not the application.
+ */
+export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
+  if (!APP_FILE.test(w.abs) || !w.added || w.zone === 'tmp' || w.zone === 'device') return null;
+  const added = w.added.length > TEXT_MAX ? w.added.slice(0, TEXT_MAX) : w.added;
+  const shown = w.removed || before;
+  const removed = shown.length > TEXT_MAX ? shown.slice(0, TEXT_MAX) : shown;
+  const found = CONTROLS.find((c) => count(c, added) > count(c, removed));
+  if (found) return { what: found.what, control: found.control };
+  if (AUTOESCAPE_SETTING_ON.test(removed) && !AUTOESCAPE_SETTING_ON.test(added) && AUTOESCAPE_SETTING_OFF.test(added)) return { what: "the template engine's automatic HTML escaping was switched off (cross-site scripting)", control: 'escaping' };
+  if (publicSecretNames(added) > publicSecretNames(removed)) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
+  if (escapeRemoved({ ...w, added, removed })) return { what: 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)', control: 'escaping' };
+  if (SCRIPT_FILE.test(w.abs) && removed && occurrences(JWT_VERIFY, removed) > occurrences(JWT_VERIFY, added) && occurrences(JWT_DECODE, added) > occurrences(JWT_DECODE, removed)) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
   return null;
 }
 
-/** A command that switches TLS verification off for a tool from then on (`git config http.sslVerify false`). */
-export function tlsOffByCommand(cmd: SimpleCommand): string | null {
+/** A command that switches TLS verification off for a tool (`git config http.sslVerify false`, `git -c http.sslVerify=false clone`, `npm config set strict-ssl false`). */
+export function tlsOffByCommand(cmd: SimpleCommand): CodeWeakening | null {
+  const off = (v: string | undefined) => /^(?:false|0|no|off)$/i.test(v ?? '');
   const words = cmd.args.map((a) => a.toLowerCase());
-  if (cmd.name === 'git' && words[0] === 'config' && words.includes('http.sslverify') && words.at(-1) === 'false') return 'TLS certificate verification was switched off for git (`http.sslVerify false`)';
-  if (/^(?:npm|yarn|pnpm)$/.test(cmd.name) && words[0] === 'config' && words[1] === 'set' && /^strict-ssl(?:=false)?$/.test(words[2] ?? '') && (words[2] === 'strict-ssl=false' || words[3] === 'false')) return `TLS certificate verification was switched off for ${cmd.name} (\`strict-ssl false\`)`;
+  if (cmd.name === 'git') {
+    if (cmd.assignments.some((a) => /^GIT_SSL_NO_VERIFY=./.test(a) && !/=(?:0|false|no)?$/i.test(a))) return { what: `${TLS_OFF_WHAT} for git (\`GIT_SSL_NO_VERIFY\`)`, control: 'tls' };
+    const inline = words.findIndex((a, i) => words[i - 1] === '-c' && /^http\.(?:.+\.)?sslverify=/.test(a));
+    if (inline >= 0 && off(words[inline].split('=')[1])) return { what: `${TLS_OFF_WHAT} for git (\`-c http.sslVerify=false\`)`, control: 'tls' };
+    const key = words.findIndex((a) => /^http\.(?:.+\.)?sslverify$/.test(a));
+    if (words[0] === 'config' && key >= 0 && !words.some((a) => /^--(?:get|get-all|get-regexp|list|unset|unset-all)$|^-l$/.test(a)) && off(words[key + 1])) return { what: `${TLS_OFF_WHAT} for git (\`http.sslVerify false\`)`, control: 'tls' };
+    return null;
+  }
+  if (/^(?:npm|yarn|pnpm)$/.test(cmd.name)) {
+    const plain = words.filter((a) => !a.startsWith('-'));
+    const set = plain[0] === 'set' ? 1 : plain[0] === 'config' && plain[1] === 'set' ? 2 : -1;
+    if (set < 0) return null;
+    const [k, v] = plain[set]?.includes('=') ? plain[set].split('=') : [plain[set], plain[set + 1]];
+    if ((k === 'strict-ssl' || k === 'enablestrictssl') && off(v)) return { what: `${TLS_OFF_WHAT} for ${cmd.name} (\`strict-ssl false\`)`, control: 'tls' };
+  }
   return null;
 }
+
+/**
+ * Words of a request that named the control this finding is about: phrases, not single words, so
+ * that "add JWT auth" or "close the modal on Escape" names none of them.
+ */
+export const ASKED_FOR: Readonly<Record<CodeControl, RegExp>> = {
+  tls: /\b(?:disable|skip|ignore|turn off|switch off|bypass|without|no)\s+(?:the\s+)?(?:ssl|tls|https|cert(?:ificate)?s?)(?:\s+(?:verif\w*|check\w*|validation|errors?))?\b|\bself[- ]signed\b|\bverify\s*=\s*false\b|\brejectunauthorized\b|\bstrict-ssl\b|\bsslverify\b|\binsecureskipverify\b|\bnode_tls_reject_unauthorized\b|\binsecure(?:ly)?\s+(?:connection|request|mode)s?\b/i,
+  escaping: /\bdouble[- ]?escap\w*|\bunescap\w*|\b(?:stop|don'?t|do not|no longer|without|not)\s+(?:html[- ])?escap\w*|\bescap\w*\s+(?:twice|too much)|\brender\w*\s+(?:it\s+|them\s+|the\s+\w+\s+)?as\s+(?:raw\s+)?html\b|\braw html\b|\bdangerouslysetinnerhtml\b|\bv-html\b|\|\s*safe\b|\bmark_safe\b|\bautoescape\b/i,
+  token: /\b(?:without|skip|disable|don'?t|do not|no)\s+(?:\w+\s+){0,2}(?:signature|token|jwt)\s+(?:verif\w*|check\w*)|\bverify_signature\b|\bdecode\s+(?:the\s+)?(?:jwt|token)\s+without\b|\balgorithm\s+none\b/i,
+  'public-name': /\b(?:next_public|vite|react_app|expo_public|nuxt_public)_\w*(?:service_role|service_key|secret|private|password)\w*|\b(?:expose|use|put)\s+(?:the\s+)?service[ _-]?role\s+key\s+(?:in|on|to)\s+(?:the\s+)?(?:client|browser|frontend)\b/i,
+};

@@ -653,7 +653,7 @@ export function findDestructiveSql(sql: string): string | null {
     if (del && !/\bWHERE\b/i.test(stmt.slice(del.index))) return del[0].trim();
     const mongo = /\b(db\.dropDatabase\(\)|db\.[\w.]+\.drop\(\)|\.deleteMany\(\s*\{\s*\}\s*\))/.exec(stmt);
     if (mongo) return mongo[0];
-    const redis = /^\s*(FLUSHALL|FLUSHDB)\b/im.exec(stmt);
+    const redis = /^[ \t]*(FLUSHALL|FLUSHDB)\b/im.exec(stmt);
     if (redis) return redis[0].trim();
   }
   return null;

@@ -54,7 +54,7 @@ function answerKind(cmd: SimpleCommand): string | null {
  * Code's `Error: Exit code 1`, Codex's `failed in sandbox:`, Gemini CLI's `Command:`/`Directory:`/
  * `Stdout: (empty)`/`Error: (none)`/`Exit Code: 1` frame.
  */
-const HARNESS_FRAME = /^\s*(?:Error:\s*)?Exit code \d+\s*$|^\s*failed in sandbox:\s*|^(?:Command|Directory|Background PIDs|Process Group PGID|Signal): .*$|^(?:Stdout|Stderr): \(empty\)\s*$|^(?:Error: \(none\)|Exit Code: \d+)\s*$/gim;
+const HARNESS_FRAME = /^[ \t]*(?:Error:\s*)?Exit code \d+\s*$|^[ \t]*failed in sandbox:\s*|^(?:Command|Directory|Background PIDs|Process Group PGID|Signal): .*$|^(?:Stdout|Stderr): \(empty\)\s*$|^(?:Error: \(none\)|Exit Code: \d+)\s*$/gim;
 
 function quiet(result: ToolResultEvent): boolean {
   return !ERROR_TEXT.test(result.output.slice(0, 4_000).replace(HARNESS_FRAME, ''));

@@ -429,7 +429,7 @@ class StoreCommits {
     const command = (call.input as { command: string }).command;
     const text = event.output.length > 2_000_000 ? event.output.slice(0, 2_000_000) : event.output;
     if (/\bgit\b[^\n]*\bcommit\b/.test(command)) {
-      for (const m of text.matchAll(/^\s*create mode \d+ (.+)$/gm)) {
+      for (const m of text.matchAll(/^[ \t]*create mode \d+ (.+)$/gm)) {
         if (this.files.length >= 20) break;
         if (this.kind.holds(m[1].trim())) this.files.push(m[1].trim());
       }

@@ -559,6 +559,9 @@ test('removing a compiled test binary beside a test the agent wrote deletes no t
   const own = await runRules([...ran("cat > hybrid/test/rt_c_minimal.c <<'EOF'\nint main(void){return 0;}\nEOF"), ...ran('gcc -o hybrid/test/rt_c_minimal.elf hybrid/test/rt_c_minimal.c'), ...ran('rm -f hybrid/test/rt_c_minimal.c hybrid/test/rt_c_minimal.elf')]);
   assert.deepEqual(only(own, WEAK), []);
   assert.deepEqual(only(await runRules([...ran('rm -f tests/test_billing.py')]), WEAK).map(severityOf), ['warning']);
+  // a bytecode cache under the test folder is generated: removing it between two runs removes no test
+  const cache = await runRules([...ran('pytest -q', { exitCode: 1, output: '1 failed, 3 passed' }), ...ran('rm -rf src/__pycache__ tests/__pycache__ .pytest_cache'), ...ran('pytest -q', { output: '4 passed' })]);
+  assert.deepEqual(only(cache, WEAK), []);
 });
 
 test('`# type: ignore` after code covers its line; alone on a line it exempts the whole file', async () => {

@@ -18,6 +18,11 @@ test('harness refusals: each form is read from a failed result, on the line that
     ['Rejected by the sandbox policy', 'Rejected by the sandbox policy'],
     ['PreToolUse:Bash hook error: nope', 'PreToolUse:Bash hook error: nope'],
     ['denied by a hook because', 'denied by a hook because'],
+    // Gemini CLI's shell tool refusing a command before it runs
+    ['Command substitution using $(), `` ` ``, <(), or >() is not allowed for security reasons', 'Command substitution using $(), `` ` ``, <(), or >() is not allowed for security reasons'],
+    ["Command 'rm' is blocked by configuration", "Command 'rm' is blocked by configuration"],
+    ['Command(s) not in the allowed commands list. Disallowed commands: "curl"', 'not in the allowed commands list. Disallowed commands: "curl"'],
+    ['Command rejected because it could not be parsed safely', 'Command rejected because it could not be parsed safely'],
   ];
   for (const [output, line] of cases) {
     const r = refusal(result(output), 'write');
@@ -36,4 +41,5 @@ test('harness refusals: not read from a long output of a call that succeeded, no
   assert.equal(refusal(result(`${'ok\n'.repeat(1_000)}File has not been read yet`, false), 'run'), null);
   assert.equal(refusal(result('File has not been read yet', false), 'run')?.refused, true);
   assert.equal(refusal(result('the build was blocked by nothing at all'), 'run'), null);
+  assert.equal(refusal(result('docs: command substitution is not allowed in this config format', false), 'run'), null, 'words about substitution are no refusal');
 });

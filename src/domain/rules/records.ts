@@ -22,13 +22,13 @@ export const acceptanceEdited = meta({
 
 const RECORD_EXT = /\.(?:md|mdx|markdown|txt|rst|adoc|org|ya?ml)$/i;
 const RECORD_NAME = /accept|criteria|review|(?:^|[-_./])qa(?:[-_./]|$)|verif|sign[-_]?off|definition[-_]?of[-_]?done|(?:^|[-_./])dod(?:[-_./]|$)|checklist|(?:^|[-_./])specs?(?:[-_./]|$)|test[-_]?plan/i;
-const RECORD_HEADING = /^\s*(?:#{1,6}\s*|\*\*)\s*(?:acceptance\s+criteria|definition\s+of\s+done|review(?:\s+(?:record|checklist|status))?|qa(?:\s+checklist)?|verification|sign[-\s]?off)\b/im;
+const RECORD_HEADING = /^[ \t]*(?:#{1,6}\s*|\*\*)\s*(?:acceptance\s+criteria|definition\s+of\s+done|review(?:\s+(?:record|checklist|status))?|qa(?:\s+checklist)?|verification|sign[-\s]?off)\b/im;
 
-const UNTICKED = /^\s*(?:[-*+]|\d+[.)])\s+\[ \]\s+(.+)$/gm;
-const TICKED = /^\s*(?:[-*+]|\d+[.)])\s+\[[xX✓✔]\]\s+(.+)$/gm;
+const UNTICKED = /^[ \t]*(?:[-*+]|\d+[.)])\s+\[ \]\s+(.+)$/gm;
+const TICKED = /^[ \t]*(?:[-*+]|\d+[.)])\s+\[[xX✓✔]\]\s+(.+)$/gm;
 const FAILING = /\b(?:FAIL(?:ED|ING)?|REJECTED|CHANGES[\s_]REQUESTED|NOT[\s_]MET|BLOCKED|NO[\s-]GO)\b|❌/;
 const PASSING = /\b(?:PASS(?:ED|ES)?|APPROVED|MET|DONE|GO|VERIFIED)\b|✅/;
-const EXPECTED = /^\s*(?:[-*|]\s*)?\**expected(?:\s+(?:result|output|value|status|behaviou?r))?\**\s*[:=|]\s*\**(.+?)\s*$/gim;
+const EXPECTED = /^[ \t]*(?:[-*|]\s*)?\**expected(?:\s+(?:result|output|value|status|behaviou?r))?\**\s*[:=|]\s*\**(.+?)\s*$/gim;
 const ASKS_TO_TICK = /\bmark\s+(?:\S+\s+){0,4}(?:as\s+)?\[[xX]\]|\b(?:tick|check\s+off|mark\s+(?:\w+\s+){0,4}(?:as\s+)?(?:done|complete|completed|passed|approved)|update\s+the\s+(?:checklist|acceptance|review|status|spec)|(?:change|update|set)\s+the\s+expect(?:ed|ation))\b/i;
 // A template not yet filled in: spec-kit's `$ARGUMENTS` and `[NEEDS CLARIFICATION: …]` (in any of its
 // languages' templates the marker stays in capitals), `{{name}}` slots, `[FEATURE NAME]`-style fields.

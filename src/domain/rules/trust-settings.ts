@@ -15,7 +15,8 @@ import { Outcomes } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isTestFile } from '../paths.ts';
-import { CODE_CONTROL_WORDS, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
+import { ASKED_FOR, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
+import { ShownContents } from './shown-contents.ts';
 
 export const trustSettings = meta({
   id: 'permissions/trust-settings',
@@ -58,40 +59,61 @@ export function trustCommand(cmd: SimpleCommand): string | null {
   return null;
 }
 
-/** How a write weakens a control, or null: pg_hba `trust`, sudoers NOPASSWD. */
-export function weakenedControl(w: FileOp, commandText = ''): { what: string; critical: boolean } | null {
+/** A weakened control, and the words of a request that would have named this very control. */
+export interface Weakened {
+  what: string;
+  critical: boolean;
+  asked: RegExp;
+}
+
+// Each control's own words: a request that named one control ("disable RLS for now") asked for
+// nothing about another (pg_hba, sudoers, TLS checks in the code).
+const PG_AUTH_WORDS = /pg_hba|\btrust auth\w*|authentication method|\bmd5\b|scram|\b(?:no|without|disable|skip|turn off)\s+(?:the\s+)?(?:db|database|postgres\w*)\s+(?:auth\w*|password)/i;
+const SUDOERS_WORDS = /sudoers|nopasswd|passwordless sudo|sudo without (?:a |the )?password/i;
+const RLS_WORDS = /row[- ]level security|\brls\b/i;
+const RULES_WORDS = /(?:security|firestore|storage|database) rules/i;
+const AUTH_OFF_WORDS = /\b(?:no|without|disable|skip|turn off|switch off)\s+(?:the\s+)?(?:auth|authentication|login|password|security)\b|protected[- ]mode|skip-grant-tables|noauth|xpack\.security/i;
+
+const pgAuth = (what: string): Weakened => ({ what, critical: false, asked: PG_AUTH_WORDS });
+
+/**
+ * How a write weakens a control, or null: pg_hba `trust`, sudoers NOPASSWD, RLS, open Firebase
+ * rules, authentication off by a setting, and controls in application code (code-controls.ts).
+ * `before`: for a whole-file write, the file as the session last showed it.
+ */
+export function weakenedControl(w: FileOp, commandText = '', before = ''): Weakened | null {
   // A pipe into `tee` or a `sed -i` shows the new text in the command, not as the write's content.
   const added = (w.added || commandText).slice(0, 100_000);
   if (/(^|\/)pg_hba\.conf$/.test(w.abs)) {
-    if (/^\s*(?:local|host\w*)\s.*\btrust\s*$/im.test(added)) return { what: "the database's client authentication was set to `trust` (no password)", critical: false };
-    if (/scram-sha-256/.test(w.removed) && /\b(?:md5|password)\s*$/im.test(added)) return { what: "the database's client authentication was lowered from scram-sha-256 to md5/password", critical: false };
+    if (/^[ \t]*(?:local|host\w*)\s.*\btrust\s*$/im.test(added)) return pgAuth("the database's client authentication was set to `trust` (no password)");
+    if (/scram-sha-256/.test(w.removed) && /\b(?:md5|password)\s*$/im.test(added)) return pgAuth("the database's client authentication was lowered from scram-sha-256 to md5/password");
   }
-  if (/^\/etc\/sudoers(?:\.d\/[^/]+)?$/.test(w.abs) && /\bNOPASSWD\s*:/.test(added)) return { what: 'passwordless sudo (NOPASSWD) was added to sudoers', critical: true };
+  if (/^\/etc\/sudoers(?:\.d\/[^/]+)?$/.test(w.abs) && /\bNOPASSWD\s*:/.test(added)) return { what: 'passwordless sudo (NOPASSWD) was added to sudoers', critical: true, asked: SUDOERS_WORDS };
   // A test's own database or rules emulator may be opened on purpose: only the application's files count.
   if (isTestFile(w.abs)) return null;
-  const inCode = weakenedInCode(w);
-  if (inCode) return { what: inCode, critical: false };
-  if (/\.(?:sql|prisma|py|rb|ts|js|mjs|cjs|php|go|rs|java|kt|ex|exs)$/i.test(w.abs) && RLS_OFF.test(added)) return { what: RLS_OFF_WHAT, critical: false };
-  if (FIREBASE_RULES_FILE.test(w.abs) && (OPEN_WRITE_RULE.test(added) || OPEN_RTDB_WRITE.test(added))) return { what: "the Firebase security rules were opened: anyone may write (`allow write` with no condition, or `if true`)", critical: false };
+  const inCode = weakenedInCode(w, before);
+  if (inCode) return { what: inCode.what, critical: false, asked: ASKED_FOR[inCode.control] };
+  if (/\.(?:sql|prisma|py|rb|ts|js|mjs|cjs|php|go|rs|java|kt|ex|exs)$/i.test(w.abs) && RLS_OFF.test(added)) return { what: RLS_OFF_WHAT, critical: false, asked: RLS_WORDS };
+  if (FIREBASE_RULES_FILE.test(w.abs) && (OPEN_WRITE_RULE.test(added) || OPEN_RTDB_WRITE.test(added))) return { what: "the Firebase security rules were opened: anyone may write (`allow write` with no condition, or `if true`)", critical: false, asked: RULES_WORDS };
   const off = AUTH_OFF_SETTINGS.find((a) => a.file.test(w.abs) && a.text.test(added));
-  return off ? { what: off.what, critical: false } : null;
+  return off ? { what: off.what, critical: false, asked: AUTH_OFF_WORDS } : null;
 }
 
-/** A command that turns a control off as it runs: RLS through a SQL client, a database started without its access checks. */
-export function weakenedByCommand(cmd: SimpleCommand): string | null {
-  if (SQL_CLIENTS.has(cmd.name) && RLS_OFF.test(cmd.text)) return RLS_OFF_WHAT;
+/** A command that turns a control off as it runs: RLS through a SQL client, a database started without its access checks, TLS checks of a tool. */
+export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: RegExp } | null {
+  if (SQL_CLIENTS.has(cmd.name) && RLS_OFF.test(cmd.text)) return { what: RLS_OFF_WHAT, asked: RLS_WORDS };
   const tls = tlsOffByCommand(cmd);
-  if (tls) return tls;
+  if (tls) return { what: tls.what, asked: ASKED_FOR[tls.control] };
   // `sed -i 's/scram-sha-256/md5/g' "$PG_HBA"`: the file may be a variable the log cannot
   // resolve, but replacing one PostgreSQL auth method by a weaker one says what it is.
   if (cmd.name === 'sed' && cmd.args.some((a) => /^-i/.test(a) || a === '--in-place')) {
     const script = cmd.args.join(' ');
-    if (PG_AUTH_TO_TRUST.test(script)) return "the database's client authentication was set to `trust` (no password)";
-    if (PG_AUTH_TO_MD5.test(script)) return "the database's client authentication was lowered from scram-sha-256 to md5/password";
+    if (PG_AUTH_TO_TRUST.test(script)) return { what: "the database's client authentication was set to `trust` (no password)", asked: PG_AUTH_WORDS };
+    if (PG_AUTH_TO_MD5.test(script)) return { what: "the database's client authentication was lowered from scram-sha-256 to md5/password", asked: PG_AUTH_WORDS };
   }
-  if (/^(?:mysqld|mysqld_safe|mariadbd)$/.test(cmd.name) && cmd.args.includes('--skip-grant-tables')) return 'the MySQL server was started with --skip-grant-tables: every account gets in without a password';
-  if (cmd.name === 'mongod' && cmd.args.includes('--noauth')) return 'MongoDB was started with --noauth: no login is checked';
-  if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return "Redis was started with protected mode off: with no password set it answers anyone who reaches it";
+  if (/^(?:mysqld|mysqld_safe|mariadbd)$/.test(cmd.name) && cmd.args.includes('--skip-grant-tables')) return { what: 'the MySQL server was started with --skip-grant-tables: every account gets in without a password', asked: AUTH_OFF_WORDS };
+  if (cmd.name === 'mongod' && cmd.args.includes('--noauth')) return { what: 'MongoDB was started with --noauth: no login is checked', asked: AUTH_OFF_WORDS };
+  if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return { what: "Redis was started with protected mode off: with no password set it answers anyone who reaches it", asked: AUTH_OFF_WORDS };
   return null;
 }
 
@@ -102,10 +124,10 @@ export function weakenedByCommand(cmd: SimpleCommand): string | null {
 const CONFIG_FILE = /(?:^|\/)(?:\.env(?:\.[\w.-]+)?|[\w.-]+\.(?:env|ya?ml|json|toml|ini|conf|cfg|properties))$/i;
 const AUTH_OFF_SETTINGS: ReadonlyArray<{ file: RegExp; text: RegExp; what: string }> = [
   { file: CONFIG_FILE, text: /\bxpack\.security\.enabled["']?\s*[:=]\s*["']?false\b/i, what: "Elasticsearch's security (logins and TLS) was switched off" },
-  { file: /(?:^|\/)redis[\w.-]*\.conf$/i, text: /^\s*protected-mode\s+no\b/im, what: "Redis's protected mode was switched off: with no password set it answers anyone who reaches it" },
-  { file: /(?:^|\/)mongo[\w.-]*\.conf$/i, text: /^\s*authorization\s*:\s*["']?disabled\b/im, what: "MongoDB's authorization was disabled: no login is checked" },
-  { file: CONFIG_FILE, text: /^\s*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?(?:DISABLE|SKIP|BYPASS|NO)_AUTH(?:ENTICATION|ORIZATION)?["']?\s*[:=]\s*["']?(?:true|1|yes|on)\b/im, what: 'authentication was switched off by a setting (a DISABLE_AUTH / SKIP_AUTH flag)' },
-  { file: CONFIG_FILE, text: /^\s*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?AUTH(?:ENTICATION)?_(?:ENABLED|REQUIRED)["']?\s*[:=]\s*["']?(?:false|0|no|off)\b/im, what: 'authentication was switched off by a setting (AUTH_ENABLED / AUTH_REQUIRED false)' },
+  { file: /(?:^|\/)redis[\w.-]*\.conf$/i, text: /^[ \t]*protected-mode\s+no\b/im, what: "Redis's protected mode was switched off: with no password set it answers anyone who reaches it" },
+  { file: /(?:^|\/)mongo[\w.-]*\.conf$/i, text: /^[ \t]*authorization\s*:\s*["']?disabled\b/im, what: "MongoDB's authorization was disabled: no login is checked" },
+  { file: CONFIG_FILE, text: /^[ \t]*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?(?:DISABLE|SKIP|BYPASS|NO)_AUTH(?:ENTICATION|ORIZATION)?["']?\s*[:=]\s*["']?(?:true|1|yes|on)\b/im, what: 'authentication was switched off by a setting (a DISABLE_AUTH / SKIP_AUTH flag)' },
+  { file: CONFIG_FILE, text: /^[ \t]*(?:export\s+)?["']?(?:[A-Z0-9_]*_)?AUTH(?:ENTICATION)?_(?:ENABLED|REQUIRED)["']?\s*[:=]\s*["']?(?:false|0|no|off)\b/im, what: 'authentication was switched off by a setting (AUTH_ENABLED / AUTH_REQUIRED false)' },
 ];
 
 const PG_AUTH_TO_TRUST = /\bs(.)[^\n]*?\b(?:scram-sha-256|md5|peer|password|ident)\b[^\n]*?\1[^\n]*?\btrust\b[^\n]*?\1/;
@@ -185,7 +207,8 @@ export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
   return null;
 }
 
-const SETTING_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key|sudoers|nopasswd|passwordless sudo|pg_hba|trust auth|authentication method|row[- ]level security|\brls\b|(?:security|firestore|storage|database) rules|\b(?:no|without|disable|skip|turn off|switch off)\s+(?:the\s+)?(?:auth|authentication|login|password|security)\b|protected[- ]mode|skip-grant-tables|noauth|xpack\.security/i;
+/** Words of a request that named a trust setting (the weakened controls have their own, above). */
+const TRUST_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key/i;
 
 export const TRUST_RULES: Rule[] = [
   {
@@ -193,30 +216,36 @@ export const TRUST_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [trustSettings, controlWeakened, cloudAccessGranted]);
+      // files as the session last showed them: a whole-file rewrite that keeps a setting added nothing
+      const shown = new ShownContents((f) => !isTestFile(f.abs));
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
+          if (event.kind === 'tool_result') shown.onResult(event, facts);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, outer.session);
-          const judge = (d: FindingDraft, m: typeof trustSettings, text: string, target?: string) => {
-            const asked = whoAsked(requests.for(event), (t) => SETTING_WORDS.test(t) || CODE_CONTROL_WORDS.test(t) || dictates(t, text));
+          const judge = (d: FindingDraft, m: typeof trustSettings, words: RegExp, text: string, target?: string) => {
+            const asked = whoAsked(requests.for(event), (t) => words.test(t) || dictates(t, text));
             outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, 'the request named this setting') : d, target);
           };
           for (const w of fx.writes) {
             const text = w.cmd?.text ?? w.path;
             const what = trustFile(w.abs, outer.session.home);
-            if (what) judge(draft(event, facts, trustSettings.id, `Changed ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), trustSettings, text, w.abs);
-            const weak = weakenedControl(w, event.input.type === 'command' ? event.input.command : '');
-            if (weak) judge({ ...draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), severity: weak.critical ? 'critical' : 'warning' }, controlWeakened, text, w.abs);
+            if (what) judge(draft(event, facts, trustSettings.id, `Changed ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), trustSettings, TRUST_WORDS, text, w.abs);
+            // a whole-file write is compared with the file as the session last showed it
+            const before = w.kind === 'write' && !w.removed ? shown.get(w.abs) : '';
+            const weak = weakenedControl(w, event.input.type === 'command' ? event.input.command : '', before);
+            if (weak) judge({ ...draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), severity: weak.critical ? 'critical' : 'warning' }, controlWeakened, weak.asked, text, w.abs);
           }
+          shown.onCall(event, fx);
           for (const { cmd } of fx.commands) {
             const what = trustCommand(cmd);
-            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, cmd.text);
+            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text);
             const access = cloudGrant(cmd);
             if (access) reportGrant(event, facts, cmd, access);
             const weak = weakenedByCommand(cmd);
-            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak}`), controlWeakened, cmd.text);
+            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text);
           }
         },
         finish() {
@@ -228,7 +257,7 @@ export const TRUST_RULES: Rule[] = [
       function reportGrant(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, cmd: SimpleCommand, access: CloudGrant): void {
         const d = { ...draft(event, facts, cloudAccessGranted.id, `${capitalise(access.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${access.broad ? ' It grants administration of the account, or access to everyone.' : ''}`, cmd.text, `${access.role}\u0000${access.member}`), severity: access.broad ? 'critical' as const : 'warning' as const };
         const role = access.role.replace(/^roles\//, '').toLowerCase();
-        const asked = whoAsked(requests.for(event), (t) => (role.length >= 4 && t.toLowerCase().includes(role)) || GRANT_WORDS.test(t) || dictates(t, cmd.text));
+        const asked = whoAsked(requests.for(event), (t) => (role.length >= 4 && t.toLowerCase().includes(role)) || GRANT_WORDS.test(t) || GRANT_WORDS_INTL.test(t) || dictates(t, cmd.text));
         outcomes.report(event, 'run', asked ? asRequested(d, cloudAccessGranted, asked, 'the request named this grant') : d);
       }
     },
@@ -236,7 +265,13 @@ export const TRUST_RULES: Rule[] = [
 ];
 
 /** A request for access to be given: "grant the service account the role", "give it permission". */
-const GRANT_WORDS = /\b(?:grant|give|add|assign|bind)\b[^.\n]{0,60}\b(?:role|roles|permission|permissions|access|iam|policy)\b|\badd-iam-policy-binding\b/i;
+const GRANT_WORDS = /\b(?:grant|give|add|assign|bind|enable)\b[^.\n]{0,60}\b(?:role|roles|permission|permissions|access|iam|policy)\b|\badd-iam-policy-binding\b/i;
+/**
+ * The same in the languages users write to agents in (issue 25, item 5: any language): a verb that
+ * gives (conceder, atribuir, ativar, otorgar, asignar, accorder, zuweisen, 授予, 付与, 부여 …) and a
+ * noun for a role or a permission (papel/papéis, função, rol, rôle, Rolle, 角色, 权限, ロール, 역할 …), close together.
+ */
+const GRANT_WORDS_INTL = /(?:\b(?:conce(?:de|der|da|dendo)|d[aê]r?|atribu[ai]\w*|adicion\w*|ativ(?:ar|ando|e|em|a)|habilit\w*|otorg\w*|as[ií]gn\w*|agreg\w*|añad\w*|activ(?:ar|ando|en)|accord\w*|donne[rz]?|attribue[rz]?|ajoute[rz]?|gewähr\w*|vergeb\w*|zuweis\w*|hinzufüg\w*|erteil\w*)\b|授予|赋予|分配|添加|开通|开启|付与|割り当|追加|부여|할당|추가)[^.\n]{0,60}?(?:pap[eé]is|papel|fun[cç][aã]o|fun[cç][õo]es|permiss[aãõo]\w*|acesso|\brol(?:es)?\b|permisos?|acceso|r[ôo]les?|autorisations?|acc[eè]s|Rollen?|Berechtigung\w*|Zugriff|角色|权限|ロール|権限|역할|권한)/i;
 
 function draft(event: NormEvent, facts: EventFacts, rule: string, detail: string, excerpt: string, key: string): FindingDraft {
   return { rule, detail, evidence: [evidence(event, excerpt, facts)], key };

@@ -142,7 +142,8 @@ const KEYWORDS: Anchor[] = [
   // `echo 'pw' | sudo -S …`, `sudo -S … <<< 'pw'`: sudo reads its password from its input; an
   // askpass script whose body is a shebang and an echo (labelled.ts). Keyed on `do -` (then `-S`
   // alone or among other options, `-kS`, `--stdin`: SUDO_STDIN) and `#!/b`, `#!/u`.
-  anchor('kw-sudo-stdin', ['do -'], 2, SUDO_STDIN),
+  anchor('kw-sudo-stdin', ['do -', 'do\t-'], 2, SUDO_STDIN),
+  anchor('kw-sudo-stdin-spaced', ['o  -', 'o \t-', 'o\t\t-'], 3, SUDO_STDIN),
   anchor('shebang-echo', ['#!/b', '#!/u'], 0, String.raw`#!(?:/usr)?/bin/(?:env[ \t]+)?(?:ba|z|da)?sh[ \t]*\r?\n[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*(?:echo|printf)\b`),
   // `--password secret` (a flag and a separate value).
   anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),

@@ -57,6 +57,10 @@ it('finds the password sudo reads from its input (echo/printf piped to sudo -S, 
   assert.deepEqual(await values(`sudo --stdin cp app.service /etc/systemd/system/ <<< '${pw}'`), [pw], 'sudo --stdin');
   assert.deepEqual(await found(`echo '${pw}' | sudo -k systemctl restart app`), [], 'no -S: sudo does not read it (the echo goes to the command)');
   assert.deepEqual(await found(`echo '${pw}' | sudo -u deploy tee /srv/app/VERSION`), [], '-u takes a user, not the password');
+  // options with their values before -S, a path to sudo, blanks of any width
+  for (const c of [`echo '${pw}' | sudo -u deploy -S whoami`, `echo '${pw}' | sudo -H --user=deploy -S id`, `echo '${pw}' | sudo -p '' -S id`, `echo '${pw}' | /usr/bin/sudo -S id`, `echo '${pw}' | sudo  -S id`, `echo '${pw}' | sudo\t-S id`]) assert.deepEqual(await values(c), [pw], c);
+  // a letter that takes a value ends the cluster: the S of -uSvc is the user name's
+  assert.deepEqual(await found("echo 'Hello-World-Content' | sudo -uSvc tee /srv/app/motd"), [], 'sudo -uSvc');
   assert.deepEqual(await found(`#!/bin/bash\necho '${pw}'\nnpm run build\n`), [], 'a script that does more than print is no askpass');
   for (const stub of ['Success!', 'v20.1.0', 'deadbeef', 'Hello World']) assert.deepEqual(await found(`askpass\n#!/bin/sh\necho "${stub}"\n`), [], stub);
 });

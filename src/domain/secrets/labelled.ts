@@ -441,9 +441,11 @@ const NUGET_PASSWORD = /<add\s+key\s*=\s*"((?:ClearText)?Password)"\s+value\s*=\
 // The value: single-quoted (anything but a quote), double-quoted (no expansion), or a bare word.
 const PASSWORD_WORD = String.raw`(?:'([^'\s]{4,200})'|"([^"\s$\x60\\]{4,200})"|([^\s"'|;&<>$\x60\\]{4,200}))`;
 const LINE_NO = String.raw`[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*`;
-// sudo reading its password from its input: `-S`, alone or among other short options (`-kS`,
-// `-E -S`), or `--stdin`; a few option words may come first.
-export const SUDO_STDIN = String.raw`sudo(?:[ \t]+-[A-Za-z]{1,6}){0,3}?[ \t]+(?:-[A-Za-z]{0,5}S[A-Za-z]{0,5}|--stdin)\b`;
+// sudo reading its password from its input: `-S`, alone or among other short options that take no
+// value (`-kS`, `-E -S`), or `--stdin`; options may come first, with their values (`-u deploy`,
+// `-p ''`, `--user=deploy`, `--preserve-env`). A letter that takes a value ends a cluster: in
+// `-uSvc` the `S` belongs to the user name.
+export const SUDO_STDIN = String.raw`(?:/[\w/.-]{0,100}/)?sudo(?:[ \t]+(?:-[ugpCDhrRtTU][ \t]*(?:'[^'\n]{0,100}'|"[^"\n]{0,100}"|[^\s'"-]\S{0,100})|--[a-z][a-z-]{1,29}(?:=\S{1,100})?|-[AbBEeHiKklnPsVv]{1,6})){0,4}?[ \t]+(?:-[AbBEeHiKklnPsVv]{0,5}S[A-Za-z]{0,5}|--stdin)\b`;
 const SUDO_STDIN_ANYWHERE = new RegExp(SUDO_STDIN);
 const SUDO_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*` + SUDO_STDIN, 'g');
 const SUDO_HERESTRING = new RegExp(String.raw`\b` + SUDO_STDIN + String.raw`[^\n|;&]{0,300}<<<[ \t]*` + PASSWORD_WORD + String.raw`(?=\s|$)`, 'g');

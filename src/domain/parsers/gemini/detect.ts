@@ -62,7 +62,7 @@ function detectHistory(sample: DetectSample): Detection | null {
   const raw = sample.lines.join('\n');
   // A `/chat save` checkpoint of newer builds wraps the history: {"history": [...], "authType": …};
   // an error report wraps the conversation it was sending: {"error": {…}, "context": [...]}.
-  const wrapped = head === '{' && (/"history"\s*:\s*\[/.test(raw) || (/^\s*"error"\s*:\s*\{/m.test(raw) && /"context"\s*:\s*\[/.test(raw))) && !/"sessionId"\s*:/.test(raw);
+  const wrapped = head === '{' && (/"history"\s*:\s*\[/.test(raw) || (/^[ \t]*"error"\s*:\s*\{/m.test(raw) && /"context"\s*:\s*\[/.test(raw))) && !/"sessionId"\s*:/.test(raw);
   if (head !== '[' && !head.startsWith('[{') && !wrapped) return null;
   if (!/"role"\s*:\s*"(?:user|model)"/.test(raw) || !/"parts"\s*:\s*\[/.test(raw)) return null;
   // The CLI's own preamble, or a model turn, makes it unmistakable; a bare user turn is likely.
