@@ -18,6 +18,8 @@ test('isOwnExport: the session id in the command, or a copy out of any agent\'s 
     '$latest = Get-ChildItem -Path "$env:USERPROFILE\\.codex\\sessions" -Recurse -Filter *.jsonl | Sort-Object LastWriteTime | Select-Object -Last 1; Copy-Item $latest.FullName .\\session.jsonl',
     'mv /root/.claude /root/aos/.claude',
     "$latest = Get-ChildItem $HOME\\.codex\\sessions -Recurse -Filter *.jsonl | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item $latest.FullName -Destination (Join-Path (Get-Location) 'codex-session.jsonl') -Force",
+    // the session folder joined to home as a quoted relative path
+    "$sessionRoot = Join-Path $HOME '.codex\\sessions'; $latest = Get-ChildItem $sessionRoot -Recurse -File -Filter '*.jsonl' | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item -LiteralPath $latest.FullName -Destination (Join-Path (Get-Location) 'codex-session.jsonl') -Force",
   ]) assert.ok(isOwnExport(call(c), SID), c);
   const cell: ToolCallEvent = { ...call('x'), name: 'exec', input: { type: 'other', args: { input: 'const r = await tools.exec_command({"cmd":"bash /Users/me/.codex/skills/apply-grant/export-session.sh ."})' } } };
   assert.ok(isOwnExport(cell, SID), "a code-mode cell that runs the skill's export script");
@@ -90,4 +92,12 @@ test('isConsequential: a ";" inside a quoted argument (a commit message) is no s
   assert.equal(isConsequential(call('bash -c "rm -rf /srv/data"')), true, 'a shell given the quoted script is a step of its own');
   assert.equal(isConsequential(call("echo it\\'s; curl -X DELETE https://api.example.com/prod/db; echo 'ok'")), true, 'an escaped quote opens no quoted word');
   assert.equal(isConsequential(call('echo \\"; rm -rf ~/.ssh #"')), true);
+});
+
+test("isConsequential: PowerShell's if/else blocks of read-only cmdlets change nothing; a block that removes or writes does", () => {
+  assert.equal(isConsequential(call("if (Test-Path skills\\data\\specs) { Get-ChildItem skills\\data\\specs -Recurse -File | Select-Object -ExpandProperty FullName } else { 'missing' }")), false);
+  assert.equal(isConsequential(call('Get-Content README.md | Where-Object { $_ -match "TODO" } | Measure-Object')), false);
+  assert.equal(isConsequential(call("if (Test-Path build) { Remove-Item build -Recurse -Force } else { 'none' }")), true);
+  assert.equal(isConsequential(call("if ((Remove-Item C:\\data -Recurse)) { 'gone' }")), true, 'a step inside the condition still counts');
+  assert.equal(isConsequential(call('$f = Get-Item C:\\data\\old.db; $f.Delete()')), true, 'a method call');
 });

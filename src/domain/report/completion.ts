@@ -20,7 +20,8 @@ const CALL_TEXT_MAX = 120;
 // (also through the variables that move them: $CLAUDE_CONFIG_DIR, $CODEX_HOME).
 // The folders themselves count too (`Get-ChildItem "$env:USERPROFILE\.codex\sessions"`), and so does
 // an agent's whole store moved or copied (`mv ~/.claude ~/backup/.claude`): the log is inside it.
-const SESSION_FOLDER = /(?:[/\\]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects(?:[/\\"'\s]|$)|(?:[/\\]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions(?:[/\\"'\s]|$)|[/\\]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b|[/\\]\.(?:claude|codex|gemini)[/\\]?(?=\s|["']|$)/;
+// `~/.codex/sessions`, `$CODEX_HOME/sessions`, and a folder joined to home (`Join-Path $HOME '.codex\\sessions'`).
+const SESSION_FOLDER = /(?:[/\\'"\s(]\.claude|\$\{?CLAUDE_CONFIG_DIR\}?)[/\\]projects(?:[/\\"'\s]|$)|(?:[/\\'"\s(]\.codex|\$\{?CODEX_HOME\}?)[/\\](?:archived_)?sessions(?:[/\\"'\s]|$)|[/\\'"\s(]\.gemini[/\\]tmp[/\\][^\s/\\]+[/\\]chats\b|[/\\]\.(?:claude|codex|gemini)[/\\]?(?=\s|["']|$)/;
 // Reading a file out to somewhere else: a copy, a move, an archive, a redirect.
 const COPY_VERB = /(?:^|[\s;&|(])(?:cp|mv|rsync|scp|cat|tee|tar|zip|gzip|jq|install|ln|Copy-Item|Move-Item|copy|xcopy|robocopy)\b|>/;
 
@@ -46,7 +47,7 @@ const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:session|
 // unanswered with only such steps leaves nothing outside to look at (issue 25: severity from
 // consequence). Anything else — a push, a download, an install, a deletion, sudo, a script — might
 // have changed what nobody can see from the log.
-const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|wc|grep|rg|find|fd|sed|awk|sort|uniq|cut|tr|diff|stat|file|which|true|false|test|\[|nl|less|more|tree|jq|Get-Content|Get-ChildItem|Select-Object|Select-String|Test-Path|Write-Output|Write-Host|type)$/;
+const LOCAL_PROGRAMS = /^(?:echo|printf|cat|ls|dir|pwd|cd|mkdir|touch|head|tail|wc|grep|rg|find|fd|sed|awk|sort|uniq|cut|tr|diff|stat|file|which|true|false|test|\[|nl|less|more|tree|jq|Get-Content|Get-ChildItem|Get-Item|Get-Location|Select-Object|Select-String|Where-Object|Sort-Object|Measure-Object|Format-Table|Format-List|Out-String|Resolve-Path|Split-Path|Join-Path|Test-Path|Write-Output|Write-Host|type)$/;
 const LOCAL_GIT = /^(?:init|add|commit|status|diff|log|show|branch|checkout|switch|stash|rev-parse|remote|config|tag|ls-files|blame)$/;
 
 const READ_ONLY_AGENTS = /^(?:Explore|Plan)$/;
@@ -69,6 +70,7 @@ function localOnly(step: string): boolean {
 }
 
 const QUOTED_WORD = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g;
+const POWERSHELL_BLOCK = /\b(?:if|elseif)\s*\(|\)\s*\{|\}\s*else\s*\{|[{}]/g;
 
 export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
@@ -82,9 +84,13 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   if (/\bsudo\b|\$\(|`|>\s*(?:\/|~)(?!tmp\/|dev\/null)/.test(text)) return true;
   // Quoted words are one argument each (`-m "refresh; verify build"`): a `;` inside is no step.
   // An escaped character (`it\'s`, `\"`) is a plain character, never the start or end of a quote.
-  for (const step of text.replace(/\\[\s\S]/g, '_').replace(QUOTED_WORD, '""').split(/&&|\|\||[;|\n]/)) {
-    const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').split(/\s+/).filter(Boolean);
-    if (words.length === 0) continue;
+  // PowerShell's blocks (`if (Test-Path x) { Get-ChildItem x } else { 'missing' }`): their
+  // condition and each branch are steps; a bare string is output.
+  for (const step of text.replace(/\\[\s\S]/g, '_').replace(QUOTED_WORD, '""').replace(POWERSHELL_BLOCK, ';').split(/&&|\|\||[;|\n]/)) {
+    // `$x = Get-ChildItem …` runs its right side; a bare `$_ -match ""` is an expression
+    const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').replace(/^\$[\w:.]+\s*=\s*/, '').split(/\s+/).filter((w) => w !== '' && w !== '""' && w !== ')');
+    // (a variable or its property is output; `$f.Delete()` calls a method, and counts)
+    if (words.length === 0 || /^\$[\w:.]+$/.test(words[0])) continue;
     const name = words[0].replace(/^.*[\\/]/, '');
     if (name === 'git') {
       // `git -C repo status`, `git -c k=v log`: those options take a value before the subcommand.

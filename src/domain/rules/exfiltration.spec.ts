@@ -230,6 +230,28 @@ test("this session's own transcript copied into the tree, holding no credential 
   assert.deepEqual(other.map(severityOf), ['warning'], "another transcript's content is not in the log");
 });
 
+test('a transcript copied into another repository the session showed (it ran git there) is the same event as a copy into the tree; a folder never shown to be a repository is not', async () => {
+  const sync = 'cd /home/dev/backup && rsync -a ~/.claude/projects/-home-dev-project/ .claude/projects/-home-dev-project/ && git status --short';
+  const steps = [...ran('cat .env', { output: `GITHUB_TOKEN=${GH}` }), ...ran('cd /home/dev/backup && git log --oneline', { output: 'd54ae1f Add backup' }), ...ran(sync)];
+  const d = only(await runRules(steps), SESSION_LOG);
+  assert.deepEqual(d.map(severityOf), ['warning'], 'the session showed a credential, which the transcript holds');
+  assert.match(d[0]!.detail, /in the repository \/home\/dev\/backup/);
+  const committed = only(await runRules([...steps, ...ran('cd /home/dev/backup && git add -A && git commit -m sync')]), SESSION_LOG);
+  assert.deepEqual(committed.map(severityOf), ['critical']);
+  const quiet = only(await runRules([...ran('cd /home/dev/backup && git log --oneline'), ...ran(sync)], { agent: 'claude-code' }), SESSION_LOG);
+  assert.deepEqual(quiet.map(severityOf), ['info'], "this project's own folder, no credential, not committed");
+  const unknown = only(await runRules([...ran('cat .env', { output: `GITHUB_TOKEN=${GH}` }), ...ran('rsync -a ~/.claude/projects/-home-dev-project/ /home/dev/archive/claude/')]), SESSION_LOG);
+  assert.deepEqual(unknown, [], 'a folder the session never showed to be a repository');
+});
+
+test('an export script that reports "exported FILE from PATH", on Windows too, copied the transcript into the tree', async () => {
+  const out = 'exported codex-session.jsonl from C:\\Users\\dev\\.codex\\sessions\\2026\\05\\02\\rollout-2026-05-02T15-02-16-019d.jsonl\r\n';
+  const d = only(await runRules([...ran('$latest = Get-ChildItem $sessionRoot -Recurse -File -Filter *.jsonl | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item -LiteralPath $latest.FullName -Destination (Join-Path (Get-Location) codex-session.jsonl) -Force', { output: out })], { agent: 'codex' }), SESSION_LOG);
+  assert.deepEqual(d.map(severityOf), ['info'], "this session's own transcript, no credential, not committed");
+  const noStore = only(await runRules([...ran('./export.ps1', { output: 'exported codex-session.jsonl from C:\\work\\notes.jsonl' })], { agent: 'codex' }), SESSION_LOG);
+  assert.deepEqual(noStore, [], 'not from an agent store');
+});
+
 test('reading a transcript or copying it outside the tree is not publishing it', async () => {
   const drafts = await runRules([cmd('tail -n 20 ~/.claude/projects/p/3f1c.jsonl'), cmd('cp ~/.codex/sessions/2025/rollout-x.jsonl /tmp/x.jsonl'), cmd('cp notes/session.md docs/')]);
   assert.deepEqual(only(drafts, SESSION_LOG), []);

@@ -93,19 +93,55 @@ function servedVerdict(loc: Located, ctx: RuleContext): { severity: 'critical' |
 
 const TRANSCRIPT = /\/\.claude\/projects\/[^/]+\/[^/]*\.jsonl$|\/\.codex\/(sessions|archived_sessions)\/.*\.jsonl$|\/\.gemini\/tmp\/[^/]+\/(chats\/[^/]+\.json|logs\.json)$|\/\.claude\/projects\/[^/]+\/?$|\/\.codex\/sessions\/?|\/\.gemini\/tmp\/[^/]+\/chats\/?$/;
 
-/** Transcript copies into the tree: `cp ~/.claude/projects/p/x.jsonl docs/`, `cat rollout.jsonl > log.jsonl`. */
-function transcriptCopies(loc: Located, ctx: RuleContext): { from: string; to: string }[] {
+/**
+ * Repositories the session showed outside its working tree: folders it ran git in (`cd ~/backup &&
+ * git log`, `git -C ~/backup status`). A transcript copied there can be committed and pushed like
+ * one copied into the tree. Bounded: the last 20.
+ */
+class KnownRepositories {
+  private readonly roots: string[] = [];
+
+  onCommand(loc: Located, ctx: RuleContext): void {
+    if (loc.cmd.name !== 'git') return;
+    const at = optionValues(loc.cmd.args, ['-C'])[0];
+    const root = at ? locate(at, loc.dir, ctx.session).abs : loc.dir;
+    if (!root || root === '/' || this.roots.includes(root)) return;
+    this.roots.push(root);
+    if (this.roots.length > 20) this.roots.shift();
+  }
+
+  /** The repository a path lies in, or null. */
+  holding(abs: string): string | null {
+    return this.roots.find((r) => abs === r || abs.startsWith(r.replace(/\/+$/, '') + '/')) ?? null;
+  }
+}
+
+/**
+ * Transcript copies into the tree or another repository the session showed: `cp
+ * ~/.claude/projects/p/x.jsonl docs/`, `cat rollout.jsonl > log.jsonl`, `rsync -a
+ * ~/.claude/projects/p/ ~/backup/.claude/projects/p/`.
+ */
+function transcriptCopies(loc: Located, ctx: RuleContext, repos: KnownRepositories): { from: string; to: string; repo: string | null }[] {
   const { cmd, dir } = loc;
-  const out: { from: string; to: string }[] = [];
+  const out: { from: string; to: string; repo: string | null }[] = [];
   const isTranscript = (p: string) => TRANSCRIPT.test(locate(p, dir, ctx.session).abs);
+  // into the working tree (repo null), or into a repository the session showed (its root)
+  const into = (p: string): { repo: string | null } | null => {
+    const where = locate(p, dir, ctx.session);
+    if (where.zone === 'worktree') return { repo: null };
+    const repo = repos.holding(where.abs);
+    return repo ? { repo } : null;
+  };
   if (cmd.name === 'cp' || cmd.name === 'rsync' || cmd.name === 'mv' || cmd.name === 'install') {
     const { operands } = parseArgs(cmd.args, ['-t', '-S', '--suffix', '-e', '--exclude', '--include']);
     const dest = optionValues(cmd.args, ['-t', '--target-directory'])[0] ?? operands[operands.length - 1];
     const sources = optionValues(cmd.args, ['-t', '--target-directory']).length > 0 ? operands : operands.slice(0, -1);
-    if (dest && locate(dest, dir, ctx.session).zone === 'worktree') for (const s of sources) if (isTranscript(s)) out.push({ from: s, to: dest });
+    const where = dest ? into(dest) : null;
+    if (dest && where) for (const s of sources) if (isTranscript(s)) out.push({ from: s, to: dest, repo: where.repo });
   } else if (cmd.name === 'cat' || cmd.name === 'jq' || cmd.name === 'head' || cmd.name === 'tail') {
     const target = cmd.redirects.find((r) => r.op === '>' || r.op === '>>')?.target;
-    if (target && locate(target, dir, ctx.session).zone === 'worktree') for (const a of cmd.args) if (!a.startsWith('-') && isTranscript(a)) out.push({ from: a, to: target });
+    const where = target ? into(target) : null;
+    if (target && where) for (const a of cmd.args) if (!a.startsWith('-') && isTranscript(a)) out.push({ from: a, to: target, repo: where.repo });
   }
   return out;
 }
@@ -120,6 +156,8 @@ export function stages(args: string[], rel: string): boolean {
 interface Copy {
   to: string;
   rel: string;
+  /** The repository outside the working tree it went into, or undefined for the tree. */
+  repo?: string | null;
   staged: boolean;
   committed: boolean;
   evidence: EvidenceItem;
@@ -194,6 +232,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const projectStores = new ProjectAgentStores(ctx.session);
       const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
+      const repos = new KnownRepositories();
       let credential = false;
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
@@ -237,14 +276,16 @@ export const EXPOSURE_RULES: Rule[] = [
               dotfiles.onCall(event, loc, facts);
             }
           }
+          if (event.kind === 'tool_call') for (const loc of commands) repos.onCommand(loc, ctx);
           for (const loc of commands) {
-            for (const c of transcriptCopies(loc, ctx)) {
+            for (const c of transcriptCopies(loc, ctx, repos)) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
-              const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
-              // this session's own only when the copy's source is the newest transcript of this agent's store
-              const own = NEWEST.test(c.from) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
-              copies.push({ to: c.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own, asked: whoAsked(requests.for(event), asksForTranscript) });
+              const root = (c.repo ?? ctx.session.cwd)?.replace(/\/+$/, '') ?? '';
+              // this session's own only when the copy's source is the newest transcript of this
+              // agent's store, or the store's folder of this session's project (it holds this transcript)
+              const own = (NEWEST.test(c.from) || projectFolderOf(c.from, ctx.session.cwd)) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
+              copies.push({ to: c.to, rel: abs.startsWith(root + '/') ? abs.slice(root.length + 1) : abs, repo: c.repo, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own, asked: whoAsked(requests.for(event), asksForTranscript) });
             }
             trackCommit(loc.cmd, copies);
           }
@@ -263,8 +304,9 @@ export const EXPOSURE_RULES: Rule[] = [
 /** The user's order to push, in the words people use ("push everything", "推送", "プッシュ"); not "don't push", not "push notifications". */
 const PUSH_ORDER = /(?<!\b(?:don'?t|do not|never|no need to|not)\s+)\bpush\b(?!\s*notifications?\b|\s+back\b)|推送|プッシュ|푸시|empurr/i;
 
-const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b/i;
-const STORE_SOURCE = /(?:~|\/[^\s'"]*)\/\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\/[^\s'"]+\.jsonl?\b/;
+// "Exported Claude Code session: ./claude-session.jsonl", or "exported codex-session.jsonl from C:\\…"
+const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b|\b(?:exported|copied|saved)\s+((?:\.{1,2}[\\/])?[\w.@-]+\.jsonl?)\s+from\s/i;
+const STORE_SOURCE = /(?:~|[\\/][^\s'"]*|[A-Za-z]:[^\s'"]*)[\\/]\.(?:claude[\\/]projects|codex[\\/](?:archived_)?sessions|gemini[\\/]tmp)[\\/][^\s'"]+\.jsonl?\b/;
 
 /** A tool output that reports a transcript exported from an agent's store to a path, or null. */
 export function exportReported(output: string): { to: string; line: string; store: string } | null {
@@ -272,7 +314,13 @@ export function exportReported(output: string): { to: string; line: string; stor
   const to = EXPORTED_TO.exec(text);
   const source = STORE_SOURCE.exec(text);
   if (!to || !source) return null;
-  return { to: to[1], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' '), store: /\/\.(claude|codex|gemini)\//.exec(source[0])?.[1] ?? '' };
+  return { to: to[1] ?? to[2], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' '), store: /[\\/]\.(claude|codex|gemini)[\\/]/.exec(source[0])?.[1] ?? '' };
+}
+
+/** Claude Code's folder of this session's project (`~/.claude/projects/-home-dev-app/`): it holds this session's transcript. */
+function projectFolderOf(from: string, cwd: string | null): boolean {
+  const m = /\/\.claude\/projects\/([^/]+)\/?$/.exec(from);
+  return !!m && !!cwd && m[1] === cwd.replace(/\/+$/, '').replace(/[^A-Za-z0-9]/g, '-');
 }
 
 /** The agent whose store a transcript came from is the session's own (a Codex session exporting a Claude Code transcript is not). */
@@ -553,8 +601,8 @@ function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const draft: FindingDraft = {
     rule: sessionLogPublished.id,
     severity: critical ? 'critical' : quiet ? 'info' : 'warning',
-    title: critical ? 'Session transcript with a credential committed' : quiet ? 'Session transcript copied into the working tree (no credential in it)' : undefined,
-    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} in the working tree${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed: check what its prompts and files show before it is shared.' : ''}`,
+    title: critical ? 'Session transcript with a credential committed' : quiet ? `Session transcript copied into ${c.repo ? 'a repository' : 'the working tree'} (no credential in it)` : c.repo ? 'Session transcript copied into a repository' : undefined,
+    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} ${c.repo ? `in the repository ${safe(c.repo, null, QUOTE_MAX)}` : 'in the working tree'}${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed: check what its prompts and files show before it is shared.' : ''}`,
     evidence: [c.evidence],
     key: c.to,
   };

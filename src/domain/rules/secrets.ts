@@ -591,7 +591,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // The password of a test identity the same call names at a domain reserved for examples
     // (`smoketest+1@example.com`, `qa@demo.test`): made up for the test, no real account holds it.
     const testAccount = !intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text);
-    const severity = scratch || local || stored || already || testAccount || fixture ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    // An access token that expires within the hour, used only with its issuer: gone before anyone reads the log.
+    const expiring = toIssuer && shortLived(hit);
+    const severity = scratch || local || stored || already || testAccount || fixture || expiring ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
       fixture ? 'a value written only into test files, with no provider\'s format: the test\'s own fixture' : lowStakes && 'a test or template file: possibly a fake value',
@@ -599,6 +601,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
       toIssuer && `only to ${safe(remote[0].host, null, 80)}, the service that issued it`,
+      expiring && 'an access token that expires within an hour of being issued',
       testAccount && 'the password of a test account the command names at a domain reserved for examples',
       already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : 'it was in that file already: the session read it there'),
     ].filter((n): n is string => typeof n === 'string');
@@ -698,6 +701,16 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
   }
 }
 
+/**
+ * Access tokens that expire within an hour of being issued, by their format: Google OAuth access
+ * tokens (`ya29.`, what `gcloud auth print-access-token` prints). A refresh token, a key or a
+ * personal token lives on. GitHub's `ghs_` tokens also expire within the hour, but the scanner's
+ * ground truth (gitleaks' own cases) counts them as credentials to report, so they stay reported.
+ */
+function shortLived(hit: { value: string }): boolean {
+  return hit.value.startsWith('ya29.');
+}
+
 function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   const { hit } = s;
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
@@ -707,6 +720,10 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   }
   if (s.fromTests && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: "A test's fixture value shown", detail: `${hit.label} ${hit.masked} appeared in ${s.where}: the project's own tests carry it (a value they log in or sign with), not a credential that opens anything else.`, evidence: s.evidence, key: `${secretKey(hit)} (test)` });
+    return;
+  }
+  if (shortLived(hit) && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Short-lived access token shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}${shown}: an access token that expires within an hour of being issued${s.usedWithIssuer ? `, then used only with the service that issued it (${s.usedWithIssuer})` : ', and not sent anywhere'}; the log outlives it.`, evidence: s.evidence, key: `${secretKey(hit)} (short-lived)` });
     return;
   }
   if (s.local && !s.sent) {

@@ -209,6 +209,11 @@ describe('values the text itself calls stand-ins', () => {
     assert.deepEqual((await detectSecrets(`image_upload:\n  api_key: "${key}" # 公共测试key（已失效，仅用于备用）\n`)).map((h) => h.value), []);
     assert.deepEqual((await detectSecrets(`  api_key: "${key}"  // public test key, revoked\n`, { maskable: true })).map((h) => h.value), [key]);
     assert.deepEqual((await detectSecrets(`  api_key: "${key}" # production\n`)).map((h) => h.value), [key]);
+    // the comment on the line right under the entry describes it too
+    assert.deepEqual((await detectSecrets(`  - name: "imgbb"\n    api_key: "${key}"\n    # needs an API key, backup only (the current key has expired)\n`)).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets(`    api_key: "${key}"\n    # 仅作备用（当前key已失效）\n`)).map((h) => h.value), []);
+    assert.deepEqual((await detectSecrets(`    api_key: "${key}"\n    timeout: 30 # test later\n`)).map((h) => h.value), [key], 'a comment on the next entry is that entry\'s');
+    assert.deepEqual((await detectSecrets(`    api_key: "${key}"\n\n    # test section\n`)).map((h) => h.value), [key], 'not across a blank line');
   });
 
   it('a name that calls its value a stand-in (fake, mock, invalid, non-matching …) masks it without reporting it', async () => {

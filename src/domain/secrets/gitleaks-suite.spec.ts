@@ -98,6 +98,7 @@ test('gitleaks suite whole: credentials caught, look-alikes flagged, raw values 
   const missed = tp.filter((r) => !caught(r)).map((r) => r.c.rule);
   const alarms = fp.filter((r) => r.cat.flagged || r.written.flagged).map((r) => r.c.rule);
   // SHOW_CASES=1 lists every case the scanner judged against gitleaks (missed credentials, flagged look-alikes)
+  if (process.env.SHOW_CAT) for (const r of rows.filter((x) => x.c.kind === "tp" && !x.cat.flagged)) console.log("  CAT", r.c.rule, JSON.stringify(draw(r.c, rows.indexOf(r) + 1).text).slice(0, 300));
   if (process.env.SHOW_CASES) for (const r of rows.filter((x) => (x.c.kind === 'fp') === (x.cat.flagged || x.written.flagged))) console.log('  CASE', r.c.kind, r.c.rule, JSON.stringify(draw(r.c, rows.indexOf(r) + 1).text).slice(0, 200));
   console.log(`  missed, by rule: ${[...new Set(missed)].map((x) => `${x}×${missed.filter((m) => m === x).length}`).join(', ')}`);
   console.log(`  look-alikes flagged, by rule: ${[...new Set(alarms)].map((x) => `${x}×${alarms.filter((m) => m === x).length}`).join(', ')}`);

@@ -197,8 +197,16 @@ function namedAsStandIn(rawName: string): boolean {
 function describedAsStandIn(text: string, from: number): boolean {
   const end = text.indexOf('\n', from);
   const rest = text.slice(from, end < 0 ? Math.min(text.length, from + 200) : Math.min(end, from + 200));
-  return STAND_IN_COMMENT.test(rest);
+  if (STAND_IN_COMMENT.test(rest)) return true;
+  // a comment line right under the entry describes it (`api_key: "…"` / `# key expired, backup only`)
+  if (end < 0) return false;
+  const nextEnd = text.indexOf('\n', end + 1);
+  const next = text.slice(end + 1, nextEnd < 0 ? Math.min(text.length, end + 201) : Math.min(nextEnd, end + 201));
+  return COMMENT_LINE.test(next) && STAND_IN_COMMENT.test(' ' + next.trimStart());
 }
+
+/** A line that is only a comment (YAML, shell, TOML, JavaScript). */
+const COMMENT_LINE = /^[ \t]*(?:#|\/\/)/;
 
 /** Token rules with a prefix long enough to say which vendor a value claims to be from. */
 let vendorShapes: Array<{ prefixes: string[]; whole: RegExp }> | null = null;
