@@ -124,6 +124,18 @@ test('force pushes to the default branch are critical, elsewhere a warning', asy
   assert.deepEqual(only(switched, PUSH).map(severityOf), ['warning']);
 });
 
+test('a force push that rewrites history after the user asked to take a credential out of the published repository is a warning; other requests leave it critical', async () => {
+  const steps = (ask: string) => [prompt(ask), cmd('git add users/dev/user.nix && git commit --amend --no-edit'), cmd('git push --force origin master')];
+  for (const ask of ['I think we should not be placing my password even if temporary into the user file we uploaded to github', 'please remove the API key from the repo history', '把密码从GitHub仓库里删掉']) {
+    const d = only(await runRules(steps(ask)), PUSH);
+    assert.deepEqual(d.map(severityOf), ['warning'], ask);
+    assert.match(d[0]!.detail, /take a credential out of the published repository/);
+  }
+  for (const ask of ['clean up the commit history before the release', 'rotate the password on the server', 'push my changes']) {
+    assert.deepEqual(only(await runRules(steps(ask)), PUSH).map(severityOf), ['critical'], ask);
+  }
+});
+
 test('a force push with lease is context (info), whatever the branch: git refuses it when someone else pushed', async () => {
   for (const c of ['git push --force-with-lease origin main', 'git push --force-with-lease', 'git push -f --force-with-lease origin feature/x', 'git push --force-with-lease=refs/heads/main --force-if-includes']) {
     assert.deepEqual(await severities(c, PUSH), ['info'], c);

@@ -1033,7 +1033,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const git = gitSubcommand(cmd) ?? (cmd.name === 'git-filter-repo' ? { sub: 'filter-repo', args: cmd.args } : null);
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
-            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked);
+            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked, () => whoAsked(requests.for(event), asksToScrub));
             const discard = discardOf(git.sub, git.args);
             if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
@@ -1127,10 +1127,23 @@ function destructiveCommandSql(loc: Located, all: Located[], raw: string, sqlFil
   return null;
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null): void {
-  const report = (draft: Parameters<RuleContext['report']>[0]) => {
+// A request to take a credential out of what was published ("we should not be placing my password
+// in the user file we uploaded to github", "remove the API key from the repo history"): a force
+// push that rewrites the branch is how that is done. One sentence names both.
+const CREDENTIAL_WORD = /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|credentials?|private key)s?\b|senha|contrase[ñn]a|密码|密碼|パスワード|비밀번호/i;
+const PUBLISHED_WORD = /\b(?:github|gitlab|bitbucket|repo|repository|history|commits?|pushed|uploaded|public(?:ly)?|remote)\b|仓库|历史|リポジトリ|저장소/i;
+
+export function asksToScrub(request: string): boolean {
+  return request.slice(0, 10_000).split(/[.!?\n]+/).some((sentence) => CREDENTIAL_WORD.test(sentence) && PUBLISHED_WORD.test(sentence));
+}
+
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null): void {
+  const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false) => {
     const asked = dictated();
-    ctx.report(asked ? asRequested(draft, forcePush, asked, 'the command was dictated word for word') : draft);
+    if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
+    // taking a published credential out of the history the user asked about: one step lower, never below a warning
+    const scrubbing = rewrite ? scrub() : null;
+    ctx.report(scrubbing ? asRequested(draft, forcePush, scrubbing, 'the request asked to take a credential out of the published repository, which a rewrite of its history does', 'warning') : draft);
   };
   const deletedDefault = pushDeletes(args).find((b) => DEFAULT_BRANCHES.has(b));
   if (deletedDefault) {
@@ -1168,7 +1181,7 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
       : `Force push to ${branch ? `branch ${branch}` : 'an unknown branch'}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
     evidence: [evidence(event, cmd.text, facts)],
     key: onDefault ? 'default' : 'other',
-  });
+  }, true);
 }
 
 /**

@@ -262,6 +262,47 @@ function runsDownloaded(loc: Located, downloaded: Map<string, string>, session: 
   return null;
 }
 
+// ---- vendors' own installers ----------------------------------------------------------------------
+
+/**
+ * Installer scripts a vendor publishes on its own site for its own tool, by host (and path on a
+ * shared code host). What they run is the vendor's, like the package they install.
+ */
+const OFFICIAL_INSTALLERS: ReadonlyArray<{ url: RegExp; vendor: string }> = [
+  { url: /^https?:\/\/astral\.sh\//, vendor: 'Astral (uv, ruff)' },
+  { url: /^https?:\/\/bootstrap\.pypa\.io\//, vendor: "the Python Packaging Authority (pip)" },
+  { url: /^https?:\/\/install\.python-poetry\.org(?=[/:?#]|$)/, vendor: 'Poetry' },
+  { url: /^https?:\/\/pyenv\.run(?=[/:?#]|$)/, vendor: 'pyenv' },
+  { url: /^https?:\/\/sh\.rustup\.rs(?=[/:?#]|$)|^https?:\/\/static\.rust-lang\.org\//, vendor: 'the Rust project (rustup)' },
+  { url: /^https?:\/\/get\.docker\.com(?=[/:?#]|$)|^https?:\/\/test\.docker\.com(?=[/:?#]|$)/, vendor: 'Docker' },
+  { url: /^https?:\/\/(?:deb|rpm)\.nodesource\.com\//, vendor: 'NodeSource (Node.js)' },
+  { url: /^https?:\/\/raw\.githubusercontent\.com\/nvm-sh\/nvm\//, vendor: 'nvm' },
+  { url: /^https?:\/\/raw\.githubusercontent\.com\/Homebrew\/install\//, vendor: 'Homebrew' },
+  { url: /^https?:\/\/raw\.githubusercontent\.com\/helm\/helm\//, vendor: 'Helm' },
+  { url: /^https?:\/\/(?:get\.)?bun\.sh\//, vendor: 'Bun' },
+  { url: /^https?:\/\/deno\.(?:land|com)\/install/, vendor: 'Deno' },
+  { url: /^https?:\/\/get\.pnpm\.io\//, vendor: 'pnpm' },
+  { url: /^https?:\/\/get\.volta\.sh(?=[/:?#]|$)/, vendor: 'Volta' },
+  { url: /^https?:\/\/fnm\.vercel\.app\/install/, vendor: 'fnm' },
+  { url: /^https?:\/\/mise\.run(?=[/:?#]|$)/, vendor: 'mise' },
+  { url: /^https?:\/\/get\.sdkman\.io(?=[/:?#]|$)/, vendor: 'SDKMAN' },
+  { url: /^https?:\/\/dot\.net\/v1\/dotnet-install\./, vendor: 'Microsoft (.NET)' },
+  { url: /^https?:\/\/(?:nixos\.org\/nix\/install|install\.determinate\.systems\/nix)\b/, vendor: 'Nix' },
+  { url: /^https?:\/\/ollama\.com\/install\.sh(?=[/:?#]|$)/, vendor: 'Ollama' },
+  { url: /^https?:\/\/tailscale\.com\/install\.sh(?=[/:?#]|$)/, vendor: 'Tailscale' },
+  { url: /^https?:\/\/get\.k3s\.io(?=[/:?#]|$)/, vendor: 'k3s' },
+  { url: /^https?:\/\/rclone\.org\/install\.sh(?=[/:?#]|$)/, vendor: 'rclone' },
+  { url: /^https?:\/\/starship\.rs\/install\.sh(?=[/:?#]|$)/, vendor: 'Starship' },
+  { url: /^https?:\/\/claude\.ai\/install\.(?:sh|ps1|cmd)\b/, vendor: 'Anthropic (Claude Code)' },
+  { url: /^https?:\/\/foundry\.paradigm\.xyz(?=[/:?#]|$)/, vendor: 'Foundry' },
+  { url: /^https?:\/\/release\.(?:solana\.com|anza\.xyz)\//, vendor: 'Solana (Anza)' },
+];
+
+/** The vendor whose official installer this URL is, or null. */
+export function officialInstaller(url: string): string | null {
+  return OFFICIAL_INSTALLERS.find((o) => o.url.test(url))?.vendor ?? null;
+}
+
 // ---- the rules ----------------------------------------------------------------------------------
 
 const DOWNLOADS_MAX = 50;
@@ -276,7 +317,8 @@ export const EXFILTRATION_RULES: Rule[] = [
       const outcomes = new Outcomes(outer, [remoteCodeExecution]);
       let current: { event: NormEvent; text: string; url: string | null } | null = null;
       // Code that ran was fetched first: a failed download ran nothing. An installer the user asked
-      // for (the tool's own site) or a dictated command is the user's choice: a warning.
+      // for (the tool's own site) or a dictated command is the user's choice: a warning (info for a
+      // vendor's official installer); a vendor's installer nobody asked for, a warning.
       const ctx: RuleContext = {
         session: outer.session,
         report: (d) => {
@@ -287,7 +329,12 @@ export const EXFILTRATION_RULES: Rule[] = [
           const own = url !== null && url.length >= 16 ? whoAsked(requests.for(event).filter((r) => !r.agreed), (t) => t.includes(url)) : null;
           if (own) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, own, 'the request gave this script\'s URL'));
           const asked = whoAsked(requests.for(event), (t) => dictates(t, text) || (url !== null && requestedInstaller(t, url) !== null));
-          outcomes.report(event, 'network', asked ? asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', 'warning') : d);
+          // A vendor's own installer from its own site (uv from astral.sh, pip from bootstrap.pypa.io):
+          // asked for, it is the install the user wanted (info); unasked, a known source nobody read (a warning).
+          const vendor = url !== null ? officialInstaller(url) : null;
+          if (asked) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', vendor ? 'info' : 'warning'));
+          if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', { ...d, severity: 'warning', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site: a known source, though nobody read what it ran.` });
+          outcomes.report(event, 'network', d);
         },
       };
       return {
