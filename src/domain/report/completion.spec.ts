@@ -100,4 +100,6 @@ test("isConsequential: PowerShell's if/else blocks of read-only cmdlets change n
   assert.equal(isConsequential(call("if (Test-Path build) { Remove-Item build -Recurse -Force } else { 'none' }")), true);
   assert.equal(isConsequential(call("if ((Remove-Item C:\\data -Recurse)) { 'gone' }")), true, 'a step inside the condition still counts');
   assert.equal(isConsequential(call('$f = Get-Item C:\\data\\old.db; $f.Delete()')), true, 'a method call');
+  assert.equal(isConsequential(call('$KUBECTL delete namespace prod')), true, 'the program a variable holds');
+  for (const c of ['cat ${HOME}/.bashrc', 'ls ${PWD}/src', 'head -n ${N:-20} notes.txt']) assert.equal(isConsequential(call(c)), false, `${c}: a braced variable is no block`);
 });

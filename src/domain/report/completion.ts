@@ -70,6 +70,8 @@ function localOnly(step: string): boolean {
 }
 
 const QUOTED_WORD = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g;
+/** `${HOME}`, `${N:-20}`: a shell variable in braces, not a block. */
+const BRACED_VARIABLE = /\$\{[^{}\n]{0,200}\}/g;
 const POWERSHELL_BLOCK = /\b(?:if|elseif)\s*\(|\)\s*\{|\}\s*else\s*\{|[{}]/g;
 
 export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
@@ -86,11 +88,12 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   // An escaped character (`it\'s`, `\"`) is a plain character, never the start or end of a quote.
   // PowerShell's blocks (`if (Test-Path x) { Get-ChildItem x } else { 'missing' }`): their
   // condition and each branch are steps; a bare string is output.
-  for (const step of text.replace(/\\[\s\S]/g, '_').replace(QUOTED_WORD, '""').replace(POWERSHELL_BLOCK, ';').split(/&&|\|\||[;|\n]/)) {
+  for (const step of text.replace(/\\[\s\S]/g, '_').replace(QUOTED_WORD, '""').replace(BRACED_VARIABLE, '$V').replace(POWERSHELL_BLOCK, ';').split(/&&|\|\||[;|\n]/)) {
     // `$x = Get-ChildItem …` runs its right side; a bare `$_ -match ""` is an expression
     const words = step.trim().replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, '').replace(/^\$[\w:.]+\s*=\s*/, '').split(/\s+/).filter((w) => w !== '' && w !== '""' && w !== ')');
-    // (a variable or its property is output; `$f.Delete()` calls a method, and counts)
-    if (words.length === 0 || /^\$[\w:.]+$/.test(words[0])) continue;
+    // A variable or its property alone, or compared (`$_ -match ""`), is output; `$f.Delete()` calls
+    // a method and `$KUBECTL delete ns prod` runs the program the variable holds: both count.
+    if (words.length === 0 || (/^\$[\w:.]+$/.test(words[0]) && words.slice(1).every((w) => /^-[a-z]+$/i.test(w)))) continue;
     const name = words[0].replace(/^.*[\\/]/, '');
     if (name === 'git') {
       // `git -C repo status`, `git -c k=v log`: those options take a value before the subcommand.

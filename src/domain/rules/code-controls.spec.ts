@@ -122,6 +122,8 @@ test('escapes of other kinds, lines the edit left alone and escaping moved into 
 test("tokens: PyJWT's verify=False is a signature check, jwt-decode's jwtDecode replacing jwt.verify is found", () => {
   assert.match(what(op('auth.py', 'payload = jwt.decode(token, verify=False)')) ?? '', /signature check/);
   assert.match(what(op('auth.py', 'claims = decode_token(raw, verify=False)')) ?? '', /signature check/);
+  assert.match(what(op('sync.py', 'requests.get(url, headers={"Authorization": f"Bearer {token}"}, verify=False)')) ?? '', /TLS/, 'a token sent without TLS checks');
+  assert.match(what(op('sync.py', 'requests.post(url, data=body, verify=False)  # TODO: token refresh')) ?? '', /TLS/);
   assert.match(what(op('src/auth.ts', 'const user = jwtDecode<User>(token);', 'const user = jwt.verify(token, SECRET) as User;')) ?? '', /replaced by a plain decode/);
   assert.equal(what(op('auth.py', 'claims = jwt.decode(token, key, algorithms=["HS256"])', 'claims = jwt.verify(token, key)')), null, "Python's jwt.decode verifies");
 });

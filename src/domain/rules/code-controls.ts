@@ -31,10 +31,12 @@ interface Control {
 }
 
 const TLS_OFF_WHAT = 'TLS certificate verification was switched off';
+/** `verify=False` given to a call that decodes or checks a token: a signature check, not TLS. */
+const TOKEN_CALL_VERIFY_OFF = /\b(?:\w*(?:decode|jwt)\w*|\w*(?:verify|validate|parse)_?token\w*)\s*\([^)\n]{0,300}\bverify\s*=\s*False\b/i;
 
 /** TLS certificate verification switched off, in the spellings of the common languages and tools. */
 const TLS_OFF: readonly Control[] = [
-  { re: /\bverify\s*=\s*False\b/g, what: `${TLS_OFF_WHAT} (\`verify=False\`)`, control: 'tls', not: /decode|token|jwt|signature/i },
+  { re: /\bverify\s*=\s*False\b/g, what: `${TLS_OFF_WHAT} (\`verify=False\`)`, control: 'tls', not: TOKEN_CALL_VERIFY_OFF },
   { re: /\bssl\._create_unverified_context\b/g, what: `${TLS_OFF_WHAT} (an unverified SSL context)`, control: 'tls' },
   { re: /\bcheck_hostname\s*=\s*False\b|(?:[^=!<>]=|=>|:)\s*(?:ssl\.CERT_NONE|OpenSSL::SSL::VERIFY_NONE)\b/g, what: `${TLS_OFF_WHAT} (certificates not required)`, control: 'tls' },
   { re: /\brejectUnauthorized["']?\s*[:=]\s*false\b/g, what: `${TLS_OFF_WHAT} (\`rejectUnauthorized: false\`)`, control: 'tls' },
@@ -56,7 +58,7 @@ const AUTOESCAPE_SETTING_ON = /\bautoescape["']?\s*[:=]\s*(?:true|True|select_au
 
 /** A token decoded without its signature checked. */
 const TOKEN_UNVERIFIED: readonly Control[] = [
-  { re: /["']?\bverify_signature["']?\s*[:=]\s*False\b|\b\w*(?:decode|token|jwt)\w*\s*\([^)\n]{0,300}\bverify\s*=\s*False\b/gi, what: "a token's signature check was switched off (`verify_signature: False`): any forged token is accepted", control: 'token' },
+  { re: /["']?\bverify_signature["']?\s*[:=]\s*False\b|\b(?:\w*(?:decode|jwt)\w*|\w*(?:verify|validate|parse)_?token\w*)\s*\([^)\n]{0,300}\bverify\s*=\s*False\b/gi, what: "a token's signature check was switched off (`verify_signature: False`): any forged token is accepted", control: 'token' },
   { re: /\balgorithms["']?\s*[:=]\s*\[\s*["']none["']\s*\]/gi, what: 'tokens signed with the algorithm `none` are accepted: any forged token passes', control: 'token' },
 ];
 

@@ -131,9 +131,12 @@ test('a force push that rewrites history after the user asked to take a credenti
     assert.deepEqual(d.map(severityOf), ['warning'], ask);
     assert.match(d[0]!.detail, /take a credential out of the published repository/);
   }
-  for (const ask of ['clean up the commit history before the release', 'rotate the password on the server', 'push my changes']) {
+  for (const ask of ['clean up the commit history before the release', 'rotate the password on the server', 'push my changes', 'Use my GitHub token from .env to push the fix', 'Never commit secrets. Then rebase my feature onto main', 'Add a password reset page and push to the remote', 'the token refresh commits were messy']) {
     assert.deepEqual(only(await runRules(steps(ask)), PUSH).map(severityOf), ['critical'], ask);
   }
+  // no history rewritten in the session: the force push replaces what was there, not a scrubbed commit
+  const plain = only(await runRules([prompt('please remove the API key from the repo history'), cmd('git push --force origin master')]), PUSH);
+  assert.deepEqual(plain.map(severityOf), ['critical']);
 });
 
 test('a force push with lease is context (info), whatever the branch: git refuses it when someone else pushed', async () => {

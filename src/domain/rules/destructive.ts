@@ -1023,6 +1023,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
     metas: [forcePush, gitDiscard],
     create(ctx) {
       let branch: string | null = null;
+      // a history this session rewrote (amend, rebase, filter-repo): what a scrubbing force push replaces
+      let rewrote = false;
       const work = new WorkLog(ctx.session);
       const requests = requestsOf(ctx.session);
       return {
@@ -1030,10 +1032,12 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           requests.onEvent(event);
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
           for (const { cmd, dir } of effectsOf(event, facts, ctx.session).commands) {
+            if (cmd.name === 'bfg') rewrote = true;
             const git = gitSubcommand(cmd) ?? (cmd.name === 'git-filter-repo' ? { sub: 'filter-repo', args: cmd.args } : null);
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
-            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked, () => whoAsked(requests.for(event), asksToScrub));
+            if (rewritesHistory(git.sub, git.args)) rewrote = true;
+            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null));
             const discard = discardOf(git.sub, git.args);
             if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
@@ -1129,12 +1133,21 @@ function destructiveCommandSql(loc: Located, all: Located[], raw: string, sqlFil
 
 // A request to take a credential out of what was published ("we should not be placing my password
 // in the user file we uploaded to github", "remove the API key from the repo history"): a force
-// push that rewrites the branch is how that is done. One sentence names both.
+// push of a history this session rewrote is how that is done. One sentence names the credential,
+// the repository and the removal.
 const CREDENTIAL_WORD = /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|credentials?|private key)s?\b|senha|contrase[ñn]a|密码|密碼|パスワード|비밀번호/i;
 const PUBLISHED_WORD = /\b(?:github|gitlab|bitbucket|repo|repository|history|commits?|pushed|uploaded|public(?:ly)?|remote)\b|仓库|历史|リポジトリ|저장소/i;
 
+const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|elimin|quit[ae]|retir|supprim|entfern|lösch/i;
+
+/** One sentence names a credential, the published repository and its removal. */
 export function asksToScrub(request: string): boolean {
-  return request.slice(0, 10_000).split(/[.!?\n]+/).some((sentence) => CREDENTIAL_WORD.test(sentence) && PUBLISHED_WORD.test(sentence));
+  return request.slice(0, 10_000).split(/[.!?\n]+/).some((sentence) => CREDENTIAL_WORD.test(sentence) && PUBLISHED_WORD.test(sentence) && REMOVAL_WORD.test(sentence));
+}
+
+/** A git command that rewrites history (the commit a force push then replaces). */
+function rewritesHistory(sub: string, args: string[]): boolean {
+  return (sub === 'commit' && args.includes('--amend')) || sub === 'rebase' || sub === 'filter-repo' || sub === 'filter-branch';
 }
 
 function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null): void {

@@ -303,6 +303,24 @@ export function officialInstaller(url: string): string | null {
   return OFFICIAL_INSTALLERS.find((o) => o.url.test(url))?.vendor ?? null;
 }
 
+// What lets a fetch get other code than the vendor's: TLS checks off, another address or proxy,
+// another URL or a config file of options.
+const FETCH_REDIRECTED = /(?:^|\s)(?:-k|--insecure|--resolve|--connect-to|-x|--proxy|--preproxy|-K|--config|--url|--no-check-certificate|-e|--execute)(?=[\s=]|$)|\bhttp_proxy=|\bhttps_proxy=/i;
+const URLS_IN = /\bhttps?:\/\/[^\s'"|;&)<>`]+/gi;
+
+/**
+ * The vendor whose official installer a call fetches and runs in the same command, or null: every
+ * URL in it is that vendor's installer over https, and nothing redirects the fetch. A script
+ * downloaded earlier and run later is not vouched for (the file may have changed in between).
+ */
+export function vendorInstallerCall(text: string, url: string): string | null {
+  const head = text.length > 4_000 ? text.slice(0, 4_000) : text;
+  if (!head.includes(url) || FETCH_REDIRECTED.test(head)) return null;
+  const urls = head.match(URLS_IN) ?? [];
+  if (urls.length === 0 || urls.some((u) => !u.toLowerCase().startsWith('https://') || officialInstaller(u) === null)) return null;
+  return officialInstaller(url);
+}
+
 // ---- the rules ----------------------------------------------------------------------------------
 
 const DOWNLOADS_MAX = 50;
@@ -331,7 +349,7 @@ export const EXFILTRATION_RULES: Rule[] = [
           const asked = whoAsked(requests.for(event), (t) => dictates(t, text) || (url !== null && requestedInstaller(t, url) !== null));
           // A vendor's own installer from its own site (uv from astral.sh, pip from bootstrap.pypa.io):
           // asked for, it is the install the user wanted (info); unasked, a known source nobody read (a warning).
-          const vendor = url !== null ? officialInstaller(url) : null;
+          const vendor = url !== null ? vendorInstallerCall(text, url) : null;
           if (asked) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', vendor ? 'info' : 'warning'));
           if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', { ...d, severity: 'warning', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site: a known source, though nobody read what it ran.` });
           outcomes.report(event, 'network', d);

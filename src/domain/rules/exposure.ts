@@ -8,7 +8,7 @@ import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
-import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
 
@@ -94,27 +94,56 @@ function servedVerdict(loc: Located, ctx: RuleContext): { severity: 'critical' |
 const TRANSCRIPT = /\/\.claude\/projects\/[^/]+\/[^/]*\.jsonl$|\/\.codex\/(sessions|archived_sessions)\/.*\.jsonl$|\/\.gemini\/tmp\/[^/]+\/(chats\/[^/]+\.json|logs\.json)$|\/\.claude\/projects\/[^/]+\/?$|\/\.codex\/sessions\/?|\/\.gemini\/tmp\/[^/]+\/chats\/?$/;
 
 /**
- * Repositories the session showed outside its working tree: folders it ran git in (`cd ~/backup &&
- * git log`, `git -C ~/backup status`). A transcript copied there can be committed and pushed like
- * one copied into the tree. Bounded: the last 20.
+ * Repositories the session showed outside its working tree: folders where a git command that only
+ * works inside a repository succeeded (`cd ~/backup && git log`, `git -C ~/backup status`). A
+ * transcript copied there can be committed and pushed like one copied into the tree. Never home,
+ * temp space or a folder above the working directory (a `git status` there shows nothing of the
+ * folder's own). Bounded: the last 20.
  */
 class KnownRepositories {
   private readonly roots: string[] = [];
+  private readonly pending = new Map<string, string[]>();
 
-  onCommand(loc: Located, ctx: RuleContext): void {
-    if (loc.cmd.name !== 'git') return;
-    const at = optionValues(loc.cmd.args, ['-C'])[0];
-    const root = at ? locate(at, loc.dir, ctx.session).abs : loc.dir;
-    if (!root || root === '/' || this.roots.includes(root)) return;
-    this.roots.push(root);
-    if (this.roots.length > 20) this.roots.shift();
+  constructor(private readonly ctx: RuleContext) {}
+
+  onCall(callId: string, commands: readonly Located[]): void {
+    const roots = commands.map((l) => this.rootOf(l)).filter((r): r is string => r !== null);
+    if (roots.length > 0) setCapped(this.pending, callId, roots, 50);
+  }
+
+  onResult(event: ToolResultEvent): void {
+    const roots = this.pending.get(event.callId);
+    if (!roots) return;
+    this.pending.delete(event.callId);
+    if (event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0)) return;
+    for (const r of roots) {
+      if (this.roots.includes(r)) continue;
+      this.roots.push(r);
+      if (this.roots.length > 20) this.roots.shift();
+    }
   }
 
   /** The repository a path lies in, or null. */
   holding(abs: string): string | null {
     return this.roots.find((r) => abs === r || abs.startsWith(r.replace(/\/+$/, '') + '/')) ?? null;
   }
+
+  private rootOf(loc: Located): string | null {
+    const git = gitSubcommand(loc.cmd);
+    if (!git || !REPOSITORY_ONLY.has(git.sub)) return null;
+    const at = optionValues(loc.cmd.args, ['-C'])[0];
+    const where = at ? locate(at, loc.dir, this.ctx.session) : loc.dir ? locate(loc.dir, null, this.ctx.session) : null;
+    if (!where || (where.zone !== 'home' && where.zone !== 'other')) return null;
+    const root = where.abs.replace(/\/+$/, '');
+    const home = this.ctx.session.home?.replace(/\/+$/, '');
+    const cwd = this.ctx.session.cwd?.replace(/\/+$/, '');
+    if (root === home || root === '' || (cwd && (cwd === root || cwd.startsWith(root + '/')))) return null;
+    return root;
+  }
 }
+
+/** Subcommands that fail outside a repository: their success shows the folder is one. */
+const REPOSITORY_ONLY: ReadonlySet<string> = new Set(['status', 'log', 'rev-parse', 'commit', 'add', 'diff', 'show', 'branch', 'remote', 'push', 'pull', 'fetch', 'stash', 'ls-files']);
 
 /**
  * Transcript copies into the tree or another repository the session showed: `cp
@@ -197,6 +226,8 @@ export function asksForTranscript(request: string): boolean {
 const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\b[^\n]*Select(?:-Object)?\s+-First\s+1\b|Sort-Object\s+(?:-Property\s+)?LastWriteTime\b(?![^|\n]*-Desc)[^\n]*Select(?:-Object)?\s+-Last\s+1\b|\bls\s+-[A-Za-z]*t[A-Za-z]*\b[^|\n]*\|\s*head\s+-(?:n\s*)?1\b/i;
 
 const COPIES_MAX = 20;
+/** Programs that only show what a file holds: their output describes, it reports nothing they did. */
+const READERS: ReadonlySet<string> = new Set(['cat', 'less', 'more', 'head', 'tail', 'grep', 'rg', 'ag', 'sed', 'awk', 'jq', 'bat', 'type', 'Get-Content', 'gc', 'nl', 'strings', 'xxd', 'od']);
 
 export const EXPOSURE_RULES: Rule[] = [
   {
@@ -232,7 +263,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const projectStores = new ProjectAgentStores(ctx.session);
       const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
-      const repos = new KnownRepositories();
+      const repos = new KnownRepositories(ctx);
       let credential = false;
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
@@ -251,9 +282,11 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
             // A script that exports a transcript says where it put it ("Exported Claude Code
             // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
-            const exported = exportReported(event.output);
             const call = facts.call;
-            const dir = effectsOf(call, { secrets: [] }, ctx.session).commands[0]?.dir ?? ctx.session.cwd;
+            const callCommands = effectsOf(call, { secrets: [] }, ctx.session).commands;
+            // only a command that can export: a file shown by a read (`cat README.md`) reports nothing done
+            const exported = call.input.type === 'command' && !(callCommands.length > 0 && callCommands.every((l) => READERS.has(l.cmd.name))) ? exportReported(event.output) : null;
+            const dir = callCommands[0]?.dir ?? ctx.session.cwd;
             if (exported && copies.length < COPIES_MAX && locate(exported.to, dir, ctx.session).zone === 'worktree') {
               const abs = locate(exported.to, dir, ctx.session).abs;
               const cwd = ctx.session.cwd?.replace(/\/+$/, '') ?? '';
@@ -276,18 +309,19 @@ export const EXPOSURE_RULES: Rule[] = [
               dotfiles.onCall(event, loc, facts);
             }
           }
-          if (event.kind === 'tool_call') for (const loc of commands) repos.onCommand(loc, ctx);
+          if (event.kind === 'tool_call') repos.onCall(event.callId, commands);
+          if (event.kind === 'tool_result') repos.onResult(event);
           for (const loc of commands) {
             for (const c of transcriptCopies(loc, ctx, repos)) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
               const root = (c.repo ?? ctx.session.cwd)?.replace(/\/+$/, '') ?? '';
-              // this session's own only when the copy's source is the newest transcript of this
-              // agent's store, or the store's folder of this session's project (it holds this transcript)
-              const own = (NEWEST.test(c.from) || projectFolderOf(c.from, ctx.session.cwd)) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
+              // this session's own only when the copy's source is the newest transcript of this agent's
+              // store (a whole project folder holds the project's earlier sessions too, not in this log)
+              const own = NEWEST.test(c.from) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
               copies.push({ to: c.to, rel: abs.startsWith(root + '/') ? abs.slice(root.length + 1) : abs, repo: c.repo, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own, asked: whoAsked(requests.for(event), asksForTranscript) });
             }
-            trackCommit(loc.cmd, copies);
+            trackCommit(loc, copies, ctx);
           }
         },
         finish() {
@@ -304,23 +338,24 @@ export const EXPOSURE_RULES: Rule[] = [
 /** The user's order to push, in the words people use ("push everything", "推送", "プッシュ"); not "don't push", not "push notifications". */
 const PUSH_ORDER = /(?<!\b(?:don'?t|do not|never|no need to|not)\s+)\bpush\b(?!\s*notifications?\b|\s+back\b)|推送|プッシュ|푸시|empurr/i;
 
-// "Exported Claude Code session: ./claude-session.jsonl", or "exported codex-session.jsonl from C:\\…"
-const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b|\b(?:exported|copied|saved)\s+((?:\.{1,2}[\\/])?[\w.@-]+\.jsonl?)\s+from\s/i;
-const STORE_SOURCE = /(?:~|[\\/][^\s'"]*|[A-Za-z]:[^\s'"]*)[\\/]\.(?:claude[\\/]projects|codex[\\/](?:archived_)?sessions|gemini[\\/]tmp)[\\/][^\s'"]+\.jsonl?\b/;
+// "Exported Claude Code session: ./claude-session.jsonl" (its source on a line of its own), or
+// "exported codex-session.jsonl from C:\\Users\\…\\.codex\\sessions\\…\\rollout-….jsonl" on one line.
+const EXPORTED_TO = /\b(?:Exported|Copied|Saved|Wrote|Written)\b[^\n]{0,60}?:\s*((?:\.{1,2}\/|\/)?[\w.@/-]+\.jsonl?)\b/i;
+const EXPORTED_FROM = /\b(?:exported|copied|saved)\s+((?:\.{1,2}[\\/])?[\w.@-]+\.jsonl)\s+from\s+[^\s'"]{0,300}?([\\/]\.(?:claude|codex|gemini)[\\/](?:projects|(?:archived_)?sessions|tmp)[\\/][^\s'"]{1,300}?\.jsonl)\b/i;
+// The store part only: a prefix of unbounded length before it made the search quadratic on long
+// runs of slashes or drive letters.
+const STORE_SOURCE = /[\\/]\.(?:claude[\\/]projects|codex[\\/](?:archived_)?sessions|gemini[\\/]tmp)[\\/][^\s'"]{1,300}?\.jsonl?\b/;
 
 /** A tool output that reports a transcript exported from an agent's store to a path, or null. */
 export function exportReported(output: string): { to: string; line: string; store: string } | null {
   const text = output.length > 20_000 ? output.slice(0, 20_000) : output;
+  if (!/\.(?:claude|codex|gemini)[\\/]/.test(text)) return null;
+  const from = EXPORTED_FROM.exec(text);
+  if (from) return { to: from[1], line: text.slice(from.index, from.index + 200).split('\n')[0], store: /\.(claude|codex|gemini)[\\/]/.exec(from[2])?.[1] ?? '' };
   const to = EXPORTED_TO.exec(text);
-  const source = STORE_SOURCE.exec(text);
+  const source = to ? STORE_SOURCE.exec(text) : null;
   if (!to || !source) return null;
-  return { to: to[1] ?? to[2], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' '), store: /[\\/]\.(claude|codex|gemini)[\\/]/.exec(source[0])?.[1] ?? '' };
-}
-
-/** Claude Code's folder of this session's project (`~/.claude/projects/-home-dev-app/`): it holds this session's transcript. */
-function projectFolderOf(from: string, cwd: string | null): boolean {
-  const m = /\/\.claude\/projects\/([^/]+)\/?$/.exec(from);
-  return !!m && !!cwd && m[1] === cwd.replace(/\/+$/, '').replace(/[^A-Za-z0-9]/g, '-');
+  return { to: to[1], line: text.slice(to.index, to.index + 200).split('\n').slice(0, 2).join(' '), store: /\.(claude|codex|gemini)[\\/]/.exec(source[0])?.[1] ?? '' };
 }
 
 /** The agent whose store a transcript came from is the session's own (a Codex session exporting a Claude Code transcript is not). */
@@ -558,10 +593,17 @@ class DotfilesAdds {
   }
 }
 
-function trackCommit(cmd: SimpleCommand, copies: Copy[]): void {
-  const git = gitSubcommand(cmd);
-  if (!git) return;
+/** `git add` / `git commit` of a copy, in the repository the copy went into (the tree, or the repository outside it). */
+function trackCommit(loc: Located, copies: Copy[], ctx: RuleContext): void {
+  const git = gitSubcommand(loc.cmd);
+  if (!git || (git.sub !== 'add' && git.sub !== 'commit')) return;
+  const at = optionValues(loc.cmd.args, ['-C'])[0];
+  const where = (at ? locate(at, loc.dir, ctx.session).abs : loc.dir ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
   for (const c of copies) {
+    const root = (c.repo ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
+    // a git command run elsewhere stages and commits another repository's files
+    if (root && where && where !== root && !where.startsWith(root + '/')) continue;
+    if (c.repo && where !== c.repo && !where.startsWith(c.repo + '/')) continue;
     if (git.sub === 'add' && stages(git.args, c.rel)) c.staged = true;
     if (git.sub === 'commit' && c.staged) c.committed = true;
   }

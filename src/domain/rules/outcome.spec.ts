@@ -21,7 +21,7 @@ test('harness refusals: each form is read from a failed result, on the line that
     // Gemini CLI's shell tool refusing a command before it runs
     ['Command substitution using $(), `` ` ``, <(), or >() is not allowed for security reasons', 'Command substitution using $(), `` ` ``, <(), or >() is not allowed for security reasons'],
     ["Command 'rm' is blocked by configuration", "Command 'rm' is blocked by configuration"],
-    ['Command(s) not in the allowed commands list. Disallowed commands: "curl"', 'not in the allowed commands list. Disallowed commands: "curl"'],
+    ['Command(s) not in the allowed commands list. Disallowed commands: "curl"', 'Command(s) not in the allowed commands list. Disallowed commands: "curl"'],
     ['Command rejected because it could not be parsed safely', 'Command rejected because it could not be parsed safely'],
   ];
   for (const [output, line] of cases) {
@@ -42,4 +42,9 @@ test('harness refusals: not read from a long output of a call that succeeded, no
   assert.equal(refusal(result('File has not been read yet', false), 'run')?.refused, true);
   assert.equal(refusal(result('the build was blocked by nothing at all'), 'run'), null);
   assert.equal(refusal(result('docs: command substitution is not allowed in this config format', false), 'run'), null, 'words about substitution are no refusal');
+  // a command's own output cannot pass for the harness: not at the start of an error without an exit code
+  const printed = (output: string, exitCode: number | null) => ({ ...result(output), exitCode, isError: exitCode !== 0 });
+  assert.equal(refusal(printed("warning: plugin foo is not in the allowed commands list\nCommand 'telemetry' is blocked by configuration", 0), 'run'), null);
+  assert.equal(refusal(printed("setup\nCommand 'telemetry' is blocked by configuration", null), 'run'), null, 'not at the start');
+  assert.equal(refusal(printed('Rejected by the sandbox policy', 0), 'run'), null, 'exit code 0: the command ran and printed the words');
 });

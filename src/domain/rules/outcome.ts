@@ -98,11 +98,12 @@ type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: stri
 // read first (Claude Code), a path outside the workspace or under ignore patterns (Gemini CLI), a
 // shell command Gemini CLI will not run (command substitution, a command its settings block or do
 // not allow, one it cannot parse), a sandbox rejection (Codex), a hook that blocked the call (all three).
-const HARNESS_REFUSED = /File has not been read yet[^\n]*|(?:cd to '[^'\n]*'|[^\n]{0,80}) was blocked\. For security, Claude Code may only[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*|Command substitution using [^\n]{0,40}is not allowed for security reasons[^\n]*|Command '[^'\n]{0,200}' is blocked by configuration[^\n]*|not in the allowed commands list[^\n]*|Command rejected because it could not be parsed safely[^\n]*/i;
+const HARNESS_REFUSED = /File has not been read yet[^\n]*|(?:cd to '[^'\n]*'|[^\n]{0,80}) was blocked\. For security, Claude Code may only[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
 // The same without its second branch, for the outputs that do not hold that branch's words (almost
 // all): `[^\n]{0,80}` before them was tried at every position of every output (issue 30).
 const HARNESS_CLAUDE_CD = /was blocked\. For security, Claude Code may only/i;
-const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*|Command substitution using [^\n]{0,40}is not allowed for security reasons[^\n]*|Command '[^'\n]{0,200}' is blocked by configuration[^\n]*|not in the allowed commands list[^\n]*|Command rejected because it could not be parsed safely[^\n]*/i;
+const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
+const GEMINI_SHELL_REFUSED = /^(?:Command substitution using [^\n]{0,40}is not allowed for security reasons|Command '[^'\n]{0,200}' is blocked by configuration|Command\(s\) not in the allowed commands list[^\n]{0,200}|Command rejected because it could not be parsed safely)[^\n]*/;
 const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
@@ -148,8 +149,13 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
-  const harness = failed || output.length < 2_000 ? (HARNESS_CLAUDE_CD.test(output) ? HARNESS_REFUSED : HARNESS_REFUSED_OTHER).exec(output) : null;
-  if (harness && (failed || output.length < 2_000)) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0], refused: true };
+  // A harness refusal never comes with exit code 0 (the command ran, and printed the words).
+  const harness = result.exitCode !== 0 && (failed || output.length < 2_000) ? (HARNESS_CLAUDE_CD.test(output) ? HARNESS_REFUSED : HARNESS_REFUSED_OTHER).exec(output) : null;
+  if (harness) return { why: 'the agent\'s harness refused the call, so it did not run', line: harness[0], refused: true };
+  // Gemini CLI's shell tool refusing a command before it runs: the whole result is its words, an
+  // error with no exit code (a command's own output cannot start the result with them and have none).
+  const gemini = result.isError && result.exitCode === null ? GEMINI_SHELL_REFUSED.exec(output.trimStart().slice(0, 500)) : null;
+  if (gemini) return { why: 'the agent\'s harness refused the call, so it did not run', line: gemini[0], refused: true };
   const git = failed ? failedGit(command, result) : null;
   if (git) return git;
   const sudo = SUDO_STOPPED.exec(output);

@@ -68,7 +68,7 @@ export interface Weakened {
 
 // Each control's own words: a request that named one control ("disable RLS for now") asked for
 // nothing about another (pg_hba, sudoers, TLS checks in the code).
-const PG_AUTH_WORDS = /pg_hba|\btrust auth\w*|authentication method|\bmd5\b|scram|\b(?:no|without|disable|skip|turn off)\s+(?:the\s+)?(?:db|database|postgres\w*)\s+(?:auth\w*|password)/i;
+const PG_AUTH_WORDS = /pg_hba|\btrust auth\w*|authentication method|\b(?:md5|scram(?:-sha-256)?|trust|peer)\s+(?:auth\w*|method|login)\b|\bauth\w*(?:\s+method)?\s+(?:to\s+)?(?:md5|scram(?:-sha-256)?|trust)\b|\b(?:no|without|disable|skip|turn off)\s+(?:the\s+)?(?:db|database|postgres\w*)\s+(?:auth\w*|password)/i;
 const SUDOERS_WORDS = /sudoers|nopasswd|passwordless sudo|sudo without (?:a |the )?password/i;
 const RLS_WORDS = /row[- ]level security|\brls\b/i;
 const RULES_WORDS = /(?:security|firestore|storage|database) rules/i;
@@ -265,13 +265,13 @@ export const TRUST_RULES: Rule[] = [
 ];
 
 /** A request for access to be given: "grant the service account the role", "give it permission". */
-const GRANT_WORDS = /\b(?:grant|give|add|assign|bind|enable)\b[^.\n]{0,60}\b(?:role|roles|permission|permissions|access|iam|policy)\b|\badd-iam-policy-binding\b/i;
+const GRANT_WORDS = /\b(?:grant|give|add|assign|bind)\b[^.\n]{0,60}\b(?:role|roles|permission|permissions|access|iam|policy)\b|\badd-iam-policy-binding\b/i;
 /**
  * The same in the languages users write to agents in (issue 25, item 5: any language): a verb that
  * gives (conceder, atribuir, ativar, otorgar, asignar, accorder, zuweisen, 授予, 付与, 부여 …) and a
  * noun for a role or a permission (papel/papéis, função, rol, rôle, Rolle, 角色, 权限, ロール, 역할 …), close together.
  */
-const GRANT_WORDS_INTL = /(?:\b(?:conce(?:de|der|da|dendo)|d[aê]r?|atribu[ai]\w*|adicion\w*|ativ(?:ar|ando|e|em|a)|habilit\w*|otorg\w*|as[ií]gn\w*|agreg\w*|añad\w*|activ(?:ar|ando|en)|accord\w*|donne[rz]?|attribue[rz]?|ajoute[rz]?|gewähr\w*|vergeb\w*|zuweis\w*|hinzufüg\w*|erteil\w*)\b|授予|赋予|分配|添加|开通|开启|付与|割り当|追加|부여|할당|추가)[^.\n]{0,60}?(?:pap[eé]is|papel|fun[cç][aã]o|fun[cç][õo]es|permiss[aãõo]\w*|acesso|\brol(?:es)?\b|permisos?|acceso|r[ôo]les?|autorisations?|acc[eè]s|Rollen?|Berechtigung\w*|Zugriff|角色|权限|ロール|権限|역할|권한)/i;
+const GRANT_WORDS_INTL = /(?:\b(?:conce(?:de|der|da|dendo)|atribu[ai]\w*|ativ(?:ar|ando|e|em|a)|habilit(?:ar|ando|e|em|a)|otorg\w*|as[ií]gn\w*|accorde[rz]?|donne[rz]?|attribue[rz]?|gewähr\w*|vergeb\w*|zuweis\w*|erteil\w*)\b|授予|赋予|分配|开通|付与|割り当|부여|할당)[^.\n]{0,60}?(?:\bpap[eé]is\b|\bpapel\b|\bfun[cç][aã]o\b|\bfun[cç][õo]es\b|\bpermiss[aãõo]\w*|\bacesso\b|\brol(?:es)?\b|\bpermisos?\b|\bacceso\b|\br[ôo]les?\b|\bautorisations?\b|\bacc[eè]s\b|\bRollen?\b|\bBerechtigung\w*|\bZugriff\b|角色|权限|ロール|権限|역할|권한)/i;
 
 function draft(event: NormEvent, facts: EventFacts, rule: string, detail: string, excerpt: string, key: string): FindingDraft {
   return { rule, detail, evidence: [evidence(event, excerpt, facts)], key };

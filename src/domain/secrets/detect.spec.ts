@@ -214,6 +214,10 @@ describe('values the text itself calls stand-ins', () => {
     assert.deepEqual((await detectSecrets(`    api_key: "${key}"\n    # 仅作备用（当前key已失效）\n`)).map((h) => h.value), []);
     assert.deepEqual((await detectSecrets(`    api_key: "${key}"\n    timeout: 30 # test later\n`)).map((h) => h.value), [key], 'a comment on the next entry is that entry\'s');
     assert.deepEqual((await detectSecrets(`    api_key: "${key}"\n\n    # test section\n`)).map((h) => h.value), [key], 'not across a blank line');
+    // a comment that heads the next entry or section, or names another key, is not about this value
+    for (const text of [`DJANGO_SECRET_KEY=${key}\n# Testing\nDEBUG=1\n`, `API_SECRET=${key}\n# Public settings below\nPORT=80\n`, `  password: "${key}"\n  # example: host: localhost\n  host: db\n`, `API_TOKEN=${key}\n# OLD_API_TOKEN expired on 2024-01-01\n`, `API_TOKEN=${key}\n# expired ones are rotated weekly\nPORT=80\n`]) {
+      assert.deepEqual((await detectSecrets(text)).map((h) => h.value), [key], text);
+    }
   });
 
   it('a name that calls its value a stand-in (fake, mock, invalid, non-matching …) masks it without reporting it', async () => {

@@ -198,15 +198,29 @@ function describedAsStandIn(text: string, from: number): boolean {
   const end = text.indexOf('\n', from);
   const rest = text.slice(from, end < 0 ? Math.min(text.length, from + 200) : Math.min(end, from + 200));
   if (STAND_IN_COMMENT.test(rest)) return true;
-  // a comment line right under the entry describes it (`api_key: "…"` / `# key expired, backup only`)
+  // A comment line right under the entry, closing its block (a blank line, the end or less indent
+  // follows), that says the value is dead (`api_key: "…"` / `# the current key has expired`). A
+  // comment followed by more of the block heads the next entry, and one naming a key is that key's.
   if (end < 0) return false;
   const nextEnd = text.indexOf('\n', end + 1);
   const next = text.slice(end + 1, nextEnd < 0 ? Math.min(text.length, end + 201) : Math.min(nextEnd, end + 201));
-  return COMMENT_LINE.test(next) && STAND_IN_COMMENT.test(' ' + next.trimStart());
+  if (!COMMENT_LINE.test(next) || !DEAD_VALUE.test(next) || KEY_NAME.test(next)) return false;
+  if (nextEnd < 0) return true;
+  const afterEnd = text.indexOf('\n', nextEnd + 1);
+  const after = text.slice(nextEnd + 1, afterEnd < 0 ? Math.min(text.length, nextEnd + 201) : Math.min(afterEnd, nextEnd + 201));
+  return after.trim() === '' || indentOf(after) < indentOf(next);
 }
 
 /** A line that is only a comment (YAML, shell, TOML, JavaScript). */
 const COMMENT_LINE = /^[ \t]*(?:#|\/\/)/;
+/** Words for a value that no longer opens anything. */
+const DEAD_VALUE = /\b(?:expired|revoked|invalid(?:ated)?|deactivated|no longer (?:works|valid))\b|失效|过期|過期|無効|만료/i;
+/** A comment that names a key (`# OLD_API_TOKEN expired`) is about that key. */
+const KEY_NAME = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b\w+\s*[:=]/;
+
+function indentOf(line: string): number {
+  return /^[ \t]*/.exec(line)![0].length;
+}
 
 /** Token rules with a prefix long enough to say which vendor a value claims to be from. */
 let vendorShapes: Array<{ prefixes: string[]; whole: RegExp }> | null = null;
