@@ -154,10 +154,11 @@ test('one read of a credential file that showed a key is one finding with both e
   }
 });
 
-test('a log that ends on its own export into the working tree is that copy, and not a run cut off: info when the session showed no credential, a warning when it did', async () => {
+test('a log that ends on its own export into the working tree is that copy, and not a run cut off: a warning that says whether the session showed a credential', async () => {
   for (const agent of AGENTS) {
     const into = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'ls', output: 'README.md' }, { bash: 'bash ~/.claude/skills/apply-grant/export-session.sh .', unanswered: true }]);
-    assert.deepEqual(severityOf(into, 'exfiltration/session-log-published'), ['info'], agent);
+    assert.deepEqual(severityOf(into, 'exfiltration/session-log-published'), ['warning'], agent);
+    assert.match(into.findings.find((f) => f.rule === 'exfiltration/session-log-published')!.detail, /no credential Vouch recognises/);
     assert.deepEqual(severityOf(into, 'coverage/incomplete'), ['info'], agent);
     const holding = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'cat .env', output: `GITHUB_TOKEN=${TOKEN}\n` }, { bash: 'bash ~/.claude/skills/apply-grant/export-session.sh .', unanswered: true }]);
     assert.deepEqual(severityOf(holding, 'exfiltration/session-log-published'), ['warning'], `${agent}: the copy holds the credential the session showed`);

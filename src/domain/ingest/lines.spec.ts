@@ -73,3 +73,19 @@ test('counts every byte seen, BOM included; an empty stream gives nothing', () =
   const empty = split([]);
   assert.deepEqual([empty.lines, empty.problems, empty.count], [[], [], 0]);
 });
+
+test('UTF-16 text with its byte-order mark (PowerShell redirects) is decoded as it streams, in any chunking; zero bytes without the mark stay binary', () => {
+  const text = '╭ OpenAI Codex\r\n› fix the toolbar émoji 😀\r\n• Ran git status\r\n';
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const be = Buffer.from(le.toString('utf16le'), 'utf16le').swap16();
+  be[0] = 0xfe;
+  be[1] = 0xff;
+  const expected = ['╭ OpenAI Codex', '› fix the toolbar émoji 😀', '• Ran git status'];
+  assert.deepEqual(split([le]).lines.map((l) => l.text), expected);
+  assert.deepEqual(split(bytewise(le)).lines.map((l) => l.text), expected, 'cut between every byte');
+  assert.deepEqual(split([be]).lines.map((l) => l.text), expected, 'big-endian');
+  const unmarked = split([Buffer.from(text, 'utf16le')]);
+  assert.deepEqual(unmarked.lines, [], 'no mark: not guessed');
+  assert.ok(unmarked.problems.length > 0 && unmarked.problems.every((p) => p.kind === 'binary'));
+  assert.deepEqual(split(['a', 'b']).lines.map((l) => l.text), ['ab'], 'a stream shorter than a mark');
+});

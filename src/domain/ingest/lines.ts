@@ -2,7 +2,7 @@
 // memory. Fed chunk by chunk; hands complete lines to a callback. Pure: the caller does the I/O.
 //
 // Hostile input handled here, so parsers only ever see sane text:
-// - a UTF-8 BOM at the start, CRLF line ends, empty lines;
+// - a UTF-8 BOM at the start, CRLF line ends, empty lines; UTF-16 text with its byte-order mark;
 // - lines longer than `maxLineBytes` are dropped while streaming (never buffered) and reported;
 // - invalid UTF-8 is decoded with U+FFFD and counted; lines containing NUL are reported as binary;
 // - a last line without a newline is flagged so the caller can tell a truncated log.
@@ -47,6 +47,10 @@ export class LineSplitter {
   private discarding = 0;
   private lineNo = 0;
   private atStart = true;
+  /** The stream's first bytes, while fewer than a byte-order mark's three. */
+  private head: Buffer = Buffer.alloc(0);
+  /** Set when the stream began with a UTF-16 byte-order mark. */
+  private utf16: TextDecoder | null = null;
   bytesSeen = 0;
 
   constructor(opts: LineSplitterOptions) {
@@ -63,9 +67,20 @@ export class LineSplitter {
     let buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.bytesSeen += buf.length;
     if (this.atStart && buf.length > 0) {
+      // The byte-order mark may arrive cut between chunks: hold the first bytes until there are three.
+      if (this.head.length + buf.length < 3) {
+        this.head = Buffer.concat([this.head, buf]);
+        return;
+      }
+      buf = this.head.length > 0 ? Buffer.concat([this.head, buf]) : buf;
+      this.head = Buffer.alloc(0);
       this.atStart = false;
       if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      // A UTF-16 byte-order mark (Windows PowerShell's `>` writes UTF-16LE): the text is decoded
+      // as it streams and split like UTF-8, instead of every line being "binary" for its zero bytes.
+      else if (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) this.utf16 = new TextDecoder(buf[0] === 0xff ? 'utf-16le' : 'utf-16be');
     }
+    if (this.utf16) buf = Buffer.from(this.utf16.decode(buf, { stream: true }), 'utf8');
     let pos = 0;
     while (pos < buf.length) {
       const nl = buf.indexOf(NEWLINE, pos);
@@ -83,6 +98,19 @@ export class LineSplitter {
 
   /** Call once at the end of the stream. */
   end(): void {
+    if (this.atStart && this.head.length > 0) {
+      // a stream of one or two bytes: no mark to look for
+      const head = this.head;
+      this.atStart = false;
+      this.head = Buffer.alloc(0);
+      this.bytesSeen -= head.length;
+      this.push(head);
+    }
+    const tail = this.utf16?.decode();
+    if (tail) {
+      this.utf16 = null;
+      this.push(Buffer.from(tail, 'utf8'));
+    }
     if (this.pendingBytes > 0 || this.discarding > 0) this.finishLine(true);
   }
 

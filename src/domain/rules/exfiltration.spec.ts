@@ -224,12 +224,12 @@ test('a session transcript copied into the tree is a warning; with a credential 
   assert.match(published[0].detail, /committed/);
 });
 
-test("this session's own transcript copied into the tree, holding no credential and not committed, is info; with a credential seen, or committed, a warning; another transcript stays a warning", async () => {
+test("this session's own transcript copied into the tree is a warning that says whether it holds a credential the session showed; committed with one, critical; another transcript stays a warning", async () => {
   const exporter = 'Exported Codex session: ./codex-session.jsonl\n  Source: /home/dev/.codex/sessions/2026/06/01/rollout-x.jsonl\n';
   for (const steps of [ran('bash ~/.codex/skills/apply-grant/export-session.sh .', { output: exporter }), ran('cp "$(ls -t ~/.codex/sessions/*/*/*/*.jsonl | head -1)" ./codex-session.jsonl', { output: '' })]) {
     const quiet = only(await runRules([prompt('help me apply for the grant'), ...steps], { agent: 'codex' }), SESSION_LOG);
-    assert.deepEqual(quiet.map(severityOf), ['info'], steps[0]!.kind === 'tool_call' ? JSON.stringify(steps[0]) : '');
-    assert.match(quiet[0]!.detail, /no credential/);
+    assert.deepEqual(quiet.map(severityOf), ['warning'], steps[0]!.kind === 'tool_call' ? JSON.stringify(steps[0]) : '');
+    assert.match(quiet[0]!.detail, /no credential Vouch recognises/);
     const seen = only(await runRules([...ran('cat .env.local', { output: `GITHUB_TOKEN=${GH}` }), ...steps], { agent: 'codex' }), SESSION_LOG);
     assert.deepEqual(seen.map(severityOf), ['warning']);
   }
@@ -269,7 +269,7 @@ test('a transcript copied into another repository the session showed (it ran git
 test('an export script that reports "exported FILE from PATH", on Windows too, copied the transcript into the tree', async () => {
   const out = 'exported codex-session.jsonl from C:\\Users\\dev\\.codex\\sessions\\2026\\05\\02\\rollout-2026-05-02T15-02-16-019d.jsonl\r\n';
   const d = only(await runRules([...ran('$latest = Get-ChildItem $sessionRoot -Recurse -File -Filter *.jsonl | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item -LiteralPath $latest.FullName -Destination (Join-Path (Get-Location) codex-session.jsonl) -Force', { output: out })], { agent: 'codex' }), SESSION_LOG);
-  assert.deepEqual(d.map(severityOf), ['info'], "this session's own transcript, no credential, not committed");
+  assert.deepEqual(d.map(severityOf), ['warning'], "this session's own transcript, no credential seen, not committed");
   const noStore = only(await runRules([...ran('./export.ps1', { output: 'exported codex-session.jsonl from C:\\work\\notes.jsonl' })], { agent: 'codex' }), SESSION_LOG);
   assert.deepEqual(noStore, [], 'not from an agent store');
   // a file that describes an export, shown by a read, reports nothing done

@@ -632,9 +632,10 @@ const INTO_TREE = /(?:^|\s)\.(?:[\\/][^\s;]*)?(?=\s|$|["';])|Get-Location|\$PWD\
 
 /**
  * Severity by what the copy holds and where it went (issue 25: data flows): a credential the
- * session showed, committed, is critical; a credential in a copy, or a commit of a copy without
- * one, a warning; a copy of this session's own transcript in the tree that holds no credential
- * and was not committed is info (another transcript's content is not in the log: a warning).
+ * session showed, committed, is critical; anything else a warning. A copy of this session's own
+ * transcript that holds no credential Vouch recognises and was not committed says so: it is still
+ * every prompt, path and output of the session, placed where one `git add` publishes it, and
+ * reviewers of two held-out sets in a row wanted to look at it (it was info after set 12).
  */
 function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const critical = credential && c.committed;
@@ -642,9 +643,9 @@ function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const quiet = c.own && !credential && !c.committed;
   const draft: FindingDraft = {
     rule: sessionLogPublished.id,
-    severity: critical ? 'critical' : quiet ? 'info' : 'warning',
+    severity: critical ? 'critical' : 'warning',
     title: critical ? 'Session transcript with a credential committed' : quiet ? `Session transcript copied into ${c.repo ? 'a repository' : 'the working tree'} (no credential in it)` : c.repo ? 'Session transcript copied into a repository' : undefined,
-    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} ${c.repo ? `in the repository ${safe(c.repo, null, QUOTE_MAX)}` : 'in the working tree'}${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed: check what its prompts and files show before it is shared.' : ''}`,
+    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} ${c.repo ? `in the repository ${safe(c.repo, null, QUOTE_MAX)}` : 'in the working tree'}${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed yet: check what its prompts, paths and outputs show before it is shared.' : ''}`,
     evidence: [c.evidence],
     key: c.to,
   };

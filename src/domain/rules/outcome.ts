@@ -167,6 +167,9 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   const chained = command !== undefined && command.length <= 4_000 && /^sudo\b/.test(command.trim()) && !/;|\|\||\n/.test(command);
   const missing = chained && (failed || output.length < 2_000) ? SUDO_MISSING.exec(output) : null;
   if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: lineAt(output, missing.index).slice(0, 300) };
+  // Exit code 127 is the shell's "command not found"; with nothing printed (`2>/dev/null` hid the
+  // message), the chain stopped at its first step: a sudo that ran would have let the rest print.
+  if (chained && result.exitCode === 127 && output.replace(/^\s*Exit code 127\s*/, '').trim() === '') return { why: 'exit code 127, the shell\'s "command not found", with nothing printed: no sudo here, so nothing ran as root and the steps chained after it did not run', line: null };
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.

@@ -486,6 +486,11 @@ test('sudo the shell could not find (or that found no such program) ran nothing 
   assert.deepEqual(piped.map(severityOf), ['info'], 'through a pipe');
   const other = only(await runRules([...ran('sudo cp jq /usr/local/bin/jq && jqq .', { exitCode: 127, output: 'Setting up jq (1.6-2)\nbash: jqq: command not found' })]), SUDO);
   assert.deepEqual(other.map(severityOf), ['warning']);
+  // exit code 127 with the message hidden and nothing printed: the chain stopped at sudo
+  const hidden = only(await runRules([...ran('sudo chown dev:dev .git/HEAD 2>/dev/null && ls -la .git/HEAD', { exitCode: 127, output: '' })]), SUDO);
+  assert.deepEqual(hidden.map(severityOf), ['info']);
+  const printed = only(await runRules([...ran('sudo chown dev:dev .git/HEAD 2>/dev/null && ls -la .git/HEAD && jqq .', { exitCode: 127, output: '-rw-r--r-- 1 dev dev 21 .git/HEAD' })]), SUDO);
+  assert.deepEqual(printed.map(severityOf), ['warning'], 'the next step printed: sudo ran');
 });
 
 test('a missing sudo stops only a call that starts with sudo and chains with &&: after ; or || the rest ran, and words in another command\'s output stop nothing', async () => {

@@ -79,6 +79,8 @@ export class RequestLog {
   private proposal = '';
   /** The agent's last plan, however many turns ago ("Now implement the plan" after a detour). */
   private plan = '';
+  /** The call that put the last plan to the user for approval, until its answer comes. */
+  private planCall: string | null = null;
   /** A question the agent put to the user through a tool, until its answer comes. */
   private question: { callId: string; text: string } | null = null;
   /**
@@ -103,6 +105,15 @@ export class RequestLog {
       // What the agent proposed last: a plan, or a question with its answer options.
       this.proposal = (event.kind === 'message' ? event.text : planText(event)).slice(-PROMPT_MAX);
       if (event.kind === 'tool_call' || PLAN_MESSAGE.test(this.proposal.slice(0, 2_000))) this.plan = this.proposal;
+      if (event.kind === 'tool_call') this.planCall = event.callId;
+      return;
+    }
+    // The user approved the plan at the harness's own prompt (Claude Code: "User has approved your
+    // plan"): the plan is a request the user agreed to, as a "yes" typed after it would be.
+    if (event.kind === 'tool_result' && event.callId === this.planCall && !event.denied && !event.isError && PLAN_APPROVED.test(event.output.slice(0, 200))) {
+      this.keep(this.plan, true);
+      this.planCall = null;
+      this.answers.clear();
       return;
     }
     // The user's choice at the agent's own question (Claude Code's AskUserQuestion: "…"="Restore
@@ -242,6 +253,9 @@ const REMOVAL_GRANT = /\b(?:remove|delete|wipe|purge|erase|nuke|uninstall)\s+(?:
 const ASK_TOOL = /^(?:ask_user|request_user_input)$/;
 /** An answer that says no ("No", "não", "nein", "non", "don't"). */
 const DECLINES = /"(?:no|não|nao|nein|non|nope|cancel|don'?t)"/i;
+
+/** Claude Code's record of a plan approved at its prompt (ExitPlanMode's result). */
+const PLAN_APPROVED = /^\s*User has approved your plan\b/;
 
 /** Claude Code's record of the user's answers to AskUserQuestion. */
 const ANSWERED = /^User has answered your questions?:/;
@@ -633,7 +647,8 @@ const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgra
  * nvm, `astral.sh/uv/install.sh` for uv). Null otherwise.
  */
 export function requestedInstaller(request: string, url: string): string | null {
-  if (!request || !INSTALL_VERB.test(request)) return null;
+  if (!request) return null;
+  if (!INSTALL_VERB.test(request)) return installAskedInOtherWords(request, url);
   const m = /^[a-z]+:\/\/([^/?#:]+)(?::\d+)?([^?#]*)/i.exec(url);
   if (!m) return null;
   const host = m[1].toLowerCase();
@@ -651,6 +666,31 @@ export function requestedInstaller(request: string, url: string): string | null 
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
     if (INSTALL_VERB.test(near)) return w;
+  }
+  return null;
+}
+
+/** "Install" in the languages users write to agents in: cài (đặt), instalar, installer, installieren, 安装, インストール, 설치, установ. */
+const INSTALL_VERB_INTL = /\bcài(?:\s+đặt)?\b|\binstal(?:ar|e|a|ando|ler|lez|lieren|liere)\b|\binstalacja\b|安装|安裝|インストール|설치|установ/i;
+
+/**
+ * The same request in another language: a sentence with an install verb of its own that names
+ * the tool as a word (the tool's name is the same in every language: "cài Homebrew", "instalar uv").
+ */
+function installAskedInOtherWords(request: string, url: string): string | null {
+  const m = /^[a-z]+:\/\/([^/?#:]+)(?::\d+)?([^?#]*)/i.exec(url);
+  if (!m || !INSTALL_VERB_INTL.test(request)) return null;
+  const host = m[1].toLowerCase();
+  const codeHost = /(^|\.)(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org)$/.test(host);
+  const pathWords = m[2].toLowerCase().split('/').filter(Boolean);
+  const names = (codeHost ? pathWords.slice(0, 2) : [host.split('.').slice(-2, -1)[0] ?? '', pathWords[0] ?? ''])
+    .map((w) => w.replace(/[^a-z0-9]/g, ''))
+    .filter((w) => w.length >= 2 && !/^(www|get|install|sh|raw|cdn|dl|download|releases?|main|master|static)$/.test(w));
+  for (const sentence of request.slice(0, 10_000).split(/[.!?\n。！？]+/)) {
+    if (!INSTALL_VERB_INTL.test(sentence)) continue;
+    const lower = sentence.toLowerCase();
+    const named = names.find((n) => new RegExp(`(?:^|[^a-z0-9])${n}(?:[^a-z0-9]|$)`).test(lower));
+    if (named) return named;
   }
   return null;
 }

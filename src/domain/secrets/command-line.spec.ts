@@ -71,3 +71,15 @@ it('an askpass-shaped script followed by many blank lines is read in linear time
   assert.deepEqual(await found(text), []);
   assert.deepEqual(await found(`askpass\n#!/bin/bash\necho "Kx9#mPq2vL"\n${'\t\n'.repeat(60)}make\n`), []);
 });
+
+it("a -u that belongs to another command (date -u) is no curl password; curl's own -u across continued lines still is", async () => {
+  assert.deepEqual(await found(`http_code="$(curl -sS -w '%{http_code}' -o out "$BASE_URL/cases")"\nlog() {\n  echo "[$(date -u +%Y-%m-%dT%H:%M:%SZ)] $*" >&2\n}`), []);
+  const pw = 'Kx9#mPq2vLr';
+  assert.deepEqual(await values(`curl -X POST \\\n  -u deploy:${pw} \\\n  https://ci.example.net/api`), [pw]);
+  assert.deepEqual(await found(`curl -s https://ci.example.net/ok; date -u +%H:%M:%S`), []);
+});
+
+it('words joined by hyphens under a password label are prose standing in for a value', async () => {
+  assert.deepEqual(await found("You'll see:\n- Username: Auto-generated (like customer-xxx)\n- Password: Auto-generated\n"), []);
+  assert.deepEqual(await values('password: "Tr0ub4dor-and-3"'), ['Tr0ub4dor-and-3'], 'digits make it a value');
+});

@@ -419,6 +419,8 @@ function isPassword(value: string): boolean {
   // `admin123`, `Password1!`: demo defaults (short values reach here since passwords of 8+ open a window)
   if (isTrivialPassword(value, '') || isDemoDefault(value)) return false;
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value)) return false;
+  // words joined by hyphens are prose that stands in for a value ("Password: Auto-generated", "not-set")
+  if (/^[A-Z]?[a-z]{2,}(?:-[a-z]{2,}){1,3}$/.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && shannonEntropy(value) >= 2.5 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
 }
@@ -445,6 +447,19 @@ const CREDENTIAL_HEADER = /^(?:(?:proxy-)?authorization|[a-z0-9-]*(?:token|api-?
 /** `curl -u <token>:` — a token as the user name and an empty password (SonarQube, Mailgun, Stripe …). */
 const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{12,200}):\1(?=\s|$)/g;
 /** `--user "user":"password"`: the two halves quoted apart (the shell joins them). */
+/**
+ * Whether the `-u` at `at` is an option of a curl command: `curl` comes before it in the same
+ * command (lines joined by a trailing backslash), with no `;`, `|`, `&`, `$(` or backtick between
+ * (`date -u +%H:%M:%S` is date's -u).
+ */
+function inCurlCommand(text: string, at: number): boolean {
+  let start = text.lastIndexOf('\n', at - 1) + 1;
+  for (let i = 0; i < 20 && start > 1 && text[start - 2] === '\\'; i++) start = text.lastIndexOf('\n', start - 2) + 1;
+  const before = text.slice(Math.max(start, at - 2_000), at);
+  const curl = before.toLowerCase().lastIndexOf('curl');
+  return curl >= 0 && !/\w/.test(before[curl - 1] ?? '') && !/[;|&`]|\$\(/.test(before.slice(curl));
+}
+
 const CURL_USER_SPLIT = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["'])([^\s"':]{0,100})\1:(["'])([^\s"']{3,200})\3(?=\s|$)/g;
 /** `{name}`, `<name>`, `[name]`: a stand-in; `{3f9a-…}` with a random inside is a literal in braces. */
 const BRACKETED_WORD = /^[<[{][A-Za-z_ -]*[>\]}]?$/;
@@ -521,7 +536,7 @@ export function commandLineCandidates(text: string): Candidate[] {
     CURL_USER.lastIndex = 0;
     for (let m = CURL_USER.exec(text); m !== null; m = CURL_USER.exec(text)) {
       const [, , user, inner, password] = m;
-      if (isTrivialPassword(password, user) || password.startsWith('$') || BRACKETED_WORD.test(user)) continue;
+      if (isTrivialPassword(password, user) || password.startsWith('$') || BRACKETED_WORD.test(user) || !inCurlCommand(text, m.index)) continue;
       const start = m.index + m[0].length - password.length - m[1].length - inner.length;
       out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
     }
@@ -529,7 +544,7 @@ export function commandLineCandidates(text: string): Candidate[] {
     for (let m = CURL_USER_SPLIT.exec(text); m !== null; m = CURL_USER_SPLIT.exec(text)) {
       const [, , user, , quoted] = m;
       const password = quoted.replace(/^\{(.+)\}$/, '$1');
-      if (isTrivialPassword(password, user) || password.startsWith('$') || BRACKETED_WORD.test(user) || BRACKETED_WORD.test(quoted)) continue;
+      if (isTrivialPassword(password, user) || password.startsWith('$') || BRACKETED_WORD.test(user) || BRACKETED_WORD.test(quoted) || !inCurlCommand(text, m.index)) continue;
       const start = m.index + m[0].length - 1 - quoted.length + (quoted.length - password.length) / 2;
       out.push({ ruleId: 'vouch/curl-user', label: 'Password in a command line', start, end: start + password.length, confidence: 'medium' });
     }
