@@ -466,6 +466,7 @@ class AnalysisRun {
       this.session.cwd = event.cwd;
       this.session.home = guessHome(event.cwd);
     }
+    if (event.kind === 'session_meta' && (event.branch || event.repositoryUrl) && !this.session.repository) this.session.repository = true;
     const candidates = secretCandidates(event);
     if (candidates === null) {
       this.conclude(event, [], null);

@@ -114,6 +114,16 @@ test('plans and single-resource deletes are not infrastructure teardown', async 
   assert.deepEqual(await hits(['terraform plan -destroy', 'kubectl delete pod api-7f9c', 'kubectl get ns', 'terraform apply'], INFRA), []);
 });
 
+test('a session run from a home directory that is itself a git repository (the agent recorded its branch) deletes inside its tree; a home that is no repository stays home', async () => {
+  const RM_OUT = 'destructive/rm-outside-worktree';
+  const repo = await runRules([sessionMeta({ cwd: '/Users/sam', branch: 'main' }), ...ran('rm -rf app/ai-agents')], { cwd: null });
+  assert.deepEqual(only(repo, RM_OUT), []);
+  const plain = await runRules([sessionMeta({ cwd: '/Users/sam' }), ...ran('rm -rf app/ai-agents')], { cwd: null });
+  assert.deepEqual(only(plain, RM_OUT).map(severityOf), ['critical']);
+  const home = await runRules([sessionMeta({ cwd: '/Users/sam', branch: 'main' }), ...ran('rm -rf /Users/sam')], { cwd: null });
+  assert.deepEqual(only(home, RM_OUT).map(severityOf), ['critical'], 'the home directory itself stays critical');
+});
+
 test('force pushes to the default branch are critical, elsewhere a warning', async () => {
   assert.deepEqual(await severities('git push --force origin main', PUSH), ['critical']);
   assert.deepEqual(await severities('git push origin +master', PUSH), ['critical']);

@@ -104,8 +104,9 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   }
   if (info.zone === 'tmp' || info.zone === 'unknown') return null;
   // A session run from the home directory itself has no working tree to speak of: everything in
-  // home is the user's, so it is judged as home, not as the tree.
-  const cwdIsHome = !!home && !!cwd && cwd.replace(/\/+$/, '') === home.replace(/\/+$/, '');
+  // home is the user's, so it is judged as home, not as the tree — unless the agent recorded that
+  // home is a git repository (a branch): then it is the project the session works in.
+  const cwdIsHome = !!home && !!cwd && cwd.replace(/\/+$/, '') === home.replace(/\/+$/, '') && !session.repository;
   if (info.zone === 'worktree' && !cwdIsHome) {
     // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;

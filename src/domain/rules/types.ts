@@ -74,6 +74,8 @@ export interface SessionFacts {
   cwd: string | null;
   /** Home directory guessed from cwd (/home/x, /Users/x, /root) or null. */
   home: string | null;
+  /** The agent recorded that the working directory is in a git repository (a branch, a remote). */
+  repository?: boolean;
   /** What the ingest stage saw; live-updated, complete by the time `finish()` runs. */
   readonly ingest: IngestFacts;
 }
