@@ -124,6 +124,18 @@ test('a session run from a home directory that is itself a git repository (the a
   assert.deepEqual(only(home, RM_OUT).map(severityOf), ['critical'], 'the home directory itself stays critical');
 });
 
+test('removing the working tree itself after the user asked to remove that folder by its name is the request carried out (info); without a removal word, or for another folder, it stays reported', async () => {
+  const ROOT = 'destructive/rm-worktree-root';
+  const cwd = '/home/dev/work/fix-user-access-device';
+  const rm = ran(`rm -rf ${cwd}`);
+  for (const ask of ['幫我移除 worktree fix-user-access-device', 'please delete the fix-user-access-device worktree, it is merged']) {
+    assert.deepEqual(only(await runRules([prompt(ask), ...rm], { cwd }), ROOT).map(severityOf), ['info'], ask);
+  }
+  for (const ask of ['fix the user access device bug', 'remove the old-api folder']) {
+    assert.deepEqual(only(await runRules([prompt(ask), ...rm], { cwd }), ROOT).map(severityOf), ['warning'], ask);
+  }
+});
+
 test('force pushes to the default branch are critical, elsewhere a warning', async () => {
   assert.deepEqual(await severities('git push --force origin main', PUSH), ['critical']);
   assert.deepEqual(await severities('git push origin +master', PUSH), ['critical']);

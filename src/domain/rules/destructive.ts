@@ -391,7 +391,7 @@ const ROOT_HOME_FILE = /^\/root\/(?!\.)[^/]+\/.+/;
 /** A name that is a configuration file's, not a directory's (`app.conf`, `x.service`, `app.list`). */
 const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya?ml|toml|list|repo|sources|rules|pem|crt|log)$/i;
 
-function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string) => string | null): void {
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean) => string | null): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
@@ -435,6 +435,13 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
     if ((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(locate(operand, dir, ctx.session).abs)) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
+      return;
+    }
+    // The folder the user asked to remove by its name ("移除 worktree fix-user-access", "delete
+    // the old-api folder"): removing the working tree itself is the request carried out.
+    const target = locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '');
+    if (v.rule === 'root' && !v.part && !target.endsWith('/.git') && namedBy?.(`${target}/_`, true) === target) {
+      ctx.report({ rule: rmWorktreeRoot.id, severity: 'info', title: 'Removed the folder the user asked to remove', detail: `\`${quoted}\` deletes ${v.why}, the folder the request named for removal.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
       return;
     }
     if (v.rule === 'root') {
@@ -889,8 +896,9 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           for (const [i, loc] of fx.commands.entries()) {
             if (asksForInfo(loc.cmd)) continue;
             current = { event, text: loc.cmd.text };
-            checkRm(i, fx.commands, event, facts, ctx, created, (abs) => {
+            checkRm(i, fx.commands, event, facts, ctx, created, (abs, removal = false) => {
               for (const r of dictated.requests.for(event)) {
+                if (removal && !REMOVAL_WORD.test(r.text)) continue;
                 const dir = namedFolder(r.text, abs, ctx.session.home);
                 if (dir) return dir;
               }
