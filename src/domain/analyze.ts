@@ -466,7 +466,9 @@ class AnalysisRun {
       this.session.cwd = event.cwd;
       this.session.home = guessHome(event.cwd);
     }
-    if (event.kind === 'session_meta' && (event.branch || event.repositoryUrl) && !this.session.repository) this.session.repository = true;
+    // the repository flag only from a record of the session's own working directory (a later
+    // record's cwd can be a subfolder the agent moved into)
+    if (event.kind === 'session_meta' && (event.branch || event.repositoryUrl) && event.cwd && event.cwd === this.session.cwd) this.session.repository = true;
     const candidates = secretCandidates(event);
     if (candidates === null) {
       this.conclude(event, [], null);

@@ -88,4 +88,6 @@ test('UTF-16 text with its byte-order mark (PowerShell redirects) is decoded as 
   assert.deepEqual(unmarked.lines, [], 'no mark: not guessed');
   assert.ok(unmarked.problems.length > 0 && unmarked.problems.every((p) => p.kind === 'binary'));
   assert.deepEqual(split(['a', 'b']).lines.map((l) => l.text), ['ab'], 'a stream shorter than a mark');
+  const markOnly = split([Buffer.from([0xff, 0xfe])]);
+  assert.deepEqual([markOnly.lines, markOnly.problems], [[], []], 'a mark alone is an empty file');
 });

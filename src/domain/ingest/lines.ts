@@ -99,8 +99,13 @@ export class LineSplitter {
   /** Call once at the end of the stream. */
   end(): void {
     if (this.atStart && this.head.length > 0) {
-      // a stream of one or two bytes: no mark to look for
+      // a stream of one or two bytes: a UTF-16 mark alone is an empty file; anything else is text
       const head = this.head;
+      if (head.length === 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff))) {
+        this.atStart = false;
+        this.head = Buffer.alloc(0);
+        return;
+      }
       this.atStart = false;
       this.head = Buffer.alloc(0);
       this.bytesSeen -= head.length;

@@ -122,6 +122,13 @@ test('a session run from a home directory that is itself a git repository (the a
   assert.deepEqual(only(plain, RM_OUT).map(severityOf), ['critical']);
   const home = await runRules([sessionMeta({ cwd: '/Users/sam', branch: 'main' }), ...ran('rm -rf /Users/sam')], { cwd: null });
   assert.deepEqual(only(home, RM_OUT).map(severityOf), ['critical'], 'the home directory itself stays critical');
+  // the person's own folders and dot-folders stay home even when home is a repository
+  for (const c of ['rm -rf ~/Documents', 'rm -rf /Users/sam/.ssh', 'rm -rf ~/Library/Caches/x', 'rm -rf ~/projects']) {
+    assert.notDeepEqual(only(await runRules([sessionMeta({ cwd: '/Users/sam', branch: 'main' }), ...ran(c)], { cwd: null }), RM_OUT), [], c);
+  }
+  // a branch recorded for a folder the agent moved into says nothing about home
+  const moved = await runRules([sessionMeta({ cwd: '/Users/sam' }), sessionMeta({ cwd: '/Users/sam/proj', branch: 'main' }), ...ran('rm -rf app/ai-agents')], { cwd: null });
+  assert.deepEqual(only(moved, RM_OUT).map(severityOf), ['critical']);
 });
 
 test('removing the working tree itself after the user asked to remove that folder by its name is the request carried out (info); without a removal word, or for another folder, it stays reported', async () => {

@@ -51,6 +51,18 @@ function stripGlob(p: string): string {
   return s === '' && p.startsWith('/') ? '/' : s === '' ? '.' : s;
 }
 
+/**
+ * What in a home directory is the person's, not a repository's, even when home is a repository
+ * (a dotfiles `~/.git`): dot-folders (keys, tool stores, settings) and the folders an operating
+ * system or a person keeps there.
+ */
+const HOME_OWN_FOLDER = /^(?:\..+|Documents|Desktop|Downloads|Library|Pictures|Photos|Music|Movies|Videos|Applications|Public|OneDrive.*|Dropbox|iCloud.*|snap|go|projects?|Projects?|code|Code|dev|workspace|work|git|repos|src|Sites|AppData)$/;
+
+function homesOwn(abs: string, home: string): boolean {
+  const first = abs.slice(home.replace(/\/+$/, '').length + 1).split('/')[0] ?? '';
+  return HOME_OWN_FOLDER.test(first);
+}
+
 function isRegenerable(abs: string, session: SessionFacts): boolean {
   if (REGENERABLE.has(basename(abs))) return true;
   if (REINSTALLABLE_ROOTS.some((r) => abs.startsWith(r))) return true;
@@ -106,7 +118,7 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
   // A session run from the home directory itself has no working tree to speak of: everything in
   // home is the user's, so it is judged as home, not as the tree — unless the agent recorded that
   // home is a git repository (a branch): then it is the project the session works in.
-  const cwdIsHome = !!home && !!cwd && cwd.replace(/\/+$/, '') === home.replace(/\/+$/, '') && !session.repository;
+  const cwdIsHome = !!home && !!cwd && cwd.replace(/\/+$/, '') === home.replace(/\/+$/, '') && !(session.repository && !homesOwn(abs, home));
   if (info.zone === 'worktree' && !cwdIsHome) {
     // A working tree in temp space (a scratch checkout, a test's mkdtemp) is throwaway itself.
     if (cwd && classifyPath(cwd, { cwd: null, home }).zone === 'tmp') return null;

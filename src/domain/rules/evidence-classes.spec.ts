@@ -78,6 +78,11 @@ test("a tool's own installer the user agreed to in another language (\"Có, cài
   assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ask, answer, ...ran(brew)]), RCE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('instalar uv por favor'), ...ran('curl -LsSf https://astral.sh/uv/install.sh | sh')]), RCE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ...ran(brew)]), RCE).map(severityOf), ['warning'], 'unasked: a vendor installer nobody read');
+  for (const ask of ['No instalar Homebrew', '不要安装 Homebrew', 'Homebrew 설치하지 마세요', 'Homebrew をインストールしないでください', 'Bitte Homebrew nicht installieren', 'The Homebrew installer is sketchy, do not run it']) {
+    assert.deepEqual(only(await runRules([prompt(ask), ...ran(brew)]), RCE).map(severityOf), ['warning'], ask);
+  }
+  const declined = result('q9', { output: 'User has answered your questions: "Bạn muốn tôi tự động cài Homebrew không?"="Không, đừng cài". You can now continue with the user\'s answers in mind.' });
+  assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ask, declined, ...ran(brew)]), RCE).map(severityOf), ['warning'], 'an answer that says no agrees to nothing');
 });
 
 test("Gemini's ask_user: a question the user answered yes to is agreed, a no grants nothing", async () => {

@@ -43,7 +43,7 @@ export async function runRules(events: EventInput[], opts: RunOptions = {}): Pro
       session.cwd = event.cwd;
       session.home = guessHome(event.cwd);
     }
-    if (event.kind === 'session_meta' && (event.branch || event.repositoryUrl)) session.repository = true;
+    if (event.kind === 'session_meta' && (event.branch || event.repositoryUrl) && event.cwd && event.cwd === session.cwd) session.repository = true;
     const facts = await factsFor(event, calls);
     for (const h of handlers) h.onEvent(event, facts);
   }

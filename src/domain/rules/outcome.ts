@@ -129,6 +129,27 @@ function failedGit(command: string | undefined, result: ToolResultEvent): Refusa
   return { why: `git exited with code ${result.exitCode}, so the operation did not complete and the refs are as they were`, line };
 }
 
+// Programs that print whenever they run (a listing, an echo) and programs through which sudo
+// could return 127 itself (a shell, a script, env or xargs starting another program).
+const PRINTS = /^(?:ls|cat|echo|printf|stat|id|whoami|pwd|head|tail|wc|date|file|readlink)$/;
+const RELAYS = /^(?:bash|sh|zsh|dash|fish|env|xargs|su|nohup|timeout|exec|\S*\.sh|\.\/\S+|\/\S+\/\S+\.sh)$/;
+
+/**
+ * `sudo chown … 2>/dev/null && ls -la …` that exited 127 printing nothing: sudo's own "command not
+ * found" was hidden, and the listing after it would have printed had sudo run. Only a chain of
+ * `&&` steps with no pipe or background, sudo's program no shell or script, its step's errors
+ * redirected away, and a later step that always prints with its output not redirected.
+ */
+function silentMissingSudo(command: string): boolean {
+  const text = command.replace(/\d?>&\d/g, ' ');
+  if (/(?<![|&])[|&](?![|&])/.test(text) || text.length > 2_000) return false;
+  const steps = text.split('&&').map((x) => x.trim());
+  const first = steps[0].split(/\s+/);
+  const program = first.slice(1).find((w) => !w.startsWith('-')) ?? '';
+  if (RELAYS.test(program) || !/(?:^|\s)2>\s*\/dev\/null\b|&>\s*\/dev\/null\b/.test(steps[0])) return false;
+  return steps.slice(1).some((st) => PRINTS.test(st.split(/\s+/)[0] ?? '') && !/>/.test(st));
+}
+
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
 export const UNIT_ENABLE = '\u0000systemctl enable';
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
@@ -167,9 +188,9 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   const chained = command !== undefined && command.length <= 4_000 && /^sudo\b/.test(command.trim()) && !/;|\|\||\n/.test(command);
   const missing = chained && (failed || output.length < 2_000) ? SUDO_MISSING.exec(output) : null;
   if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: lineAt(output, missing.index).slice(0, 300) };
-  // Exit code 127 is the shell's "command not found"; with nothing printed (`2>/dev/null` hid the
-  // message), the chain stopped at its first step: a sudo that ran would have let the rest print.
-  if (chained && result.exitCode === 127 && output.replace(/^\s*Exit code 127\s*/, '').trim() === '') return { why: 'exit code 127, the shell\'s "command not found", with nothing printed: no sudo here, so nothing ran as root and the steps chained after it did not run', line: null };
+  // Exit code 127 is the shell's "command not found"; with nothing printed, the chain stopped at
+  // sudo only when sudo's own message was hidden and a later step would have printed for sure.
+  if (chained && result.exitCode === 127 && output.replace(/^\s*Exit code 127\s*/, '').trim() === '' && silentMissingSudo(command!)) return { why: 'exit code 127, the shell\'s "command not found", with nothing printed where a later step prints: no sudo here, so nothing ran as root and the steps chained after it did not run', line: null };
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.

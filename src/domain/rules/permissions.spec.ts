@@ -491,6 +491,10 @@ test('sudo the shell could not find (or that found no such program) ran nothing 
   assert.deepEqual(hidden.map(severityOf), ['info']);
   const printed = only(await runRules([...ran('sudo chown dev:dev .git/HEAD 2>/dev/null && ls -la .git/HEAD && jqq .', { exitCode: 127, output: '-rw-r--r-- 1 dev dev 21 .git/HEAD' })]), SUDO);
   assert.deepEqual(printed.map(severityOf), ['warning'], 'the next step printed: sudo ran');
+  // a 127 that a later step, a pipe, a shell or a script may have returned proves nothing about sudo
+  for (const c of ['sudo rm -rf /etc/nginx && nginx-reload 2>/dev/null', 'sudo bash -c "rm -rf /var/lib/app && appctl init" 2>/dev/null', 'sudo rm -rf /etc/nginx 2>/dev/null | tee /dev/null', 'sudo ./install.sh >/dev/null 2>&1', 'sudo chown dev .git/HEAD && ls -la .git/HEAD']) {
+    assert.deepEqual(only(await runRules([...ran(c, { exitCode: 127, output: '' })]), SUDO).map(severityOf), ['warning'], c);
+  }
 });
 
 test('a missing sudo stops only a call that starts with sudo and chains with &&: after ; or || the rest ran, and words in another command\'s output stop nothing', async () => {

@@ -119,7 +119,8 @@ export class RequestLog {
     // The user's choice at the agent's own question (Claude Code's AskUserQuestion: "…"="Restore
     // from HEAD"): the question and the option picked are a request the user agreed to.
     if (event.kind === 'tool_result' && event.agentId === undefined && !event.denied && ANSWERED.test(event.output.slice(0, 60))) {
-      this.keep(event.output.slice(0, PROMPT_MAX), true);
+      // an answer that says no ("="No", "="Không, đừng cài") agrees to nothing
+      if (!ANSWER_DECLINES.test(event.output.slice(0, PROMPT_MAX))) this.keep(event.output.slice(0, PROMPT_MAX), true);
       this.answers.clear();
       return;
     }
@@ -256,6 +257,9 @@ const DECLINES = /"(?:no|não|nao|nein|non|nope|cancel|don'?t)"/i;
 
 /** Claude Code's record of a plan approved at its prompt (ExitPlanMode's result). */
 const PLAN_APPROVED = /^\s*User has approved your plan\b/;
+
+/** An AskUserQuestion answer that begins with a no, in the languages of AGREES. */
+const ANSWER_DECLINES = /="\s*(?:no\b|nope\b|cancel|don'?t|do not|não|nao\b|nein\b|non\b|không|đừng|不|いいえ|아니)/i;
 
 /** Claude Code's record of the user's answers to AskUserQuestion. */
 const ANSWERED = /^User has answered your questions?:/;
@@ -671,7 +675,9 @@ export function requestedInstaller(request: string, url: string): string | null 
 }
 
 /** "Install" in the languages users write to agents in: cài (đặt), instalar, installer, installieren, 安装, インストール, 설치, установ. */
-const INSTALL_VERB_INTL = /\bcài(?:\s+đặt)?\b|\binstal(?:ar|e|a|ando|ler|lez|lieren|liere)\b|\binstalacja\b|安装|安裝|インストール|설치|установ/i;
+const INSTALL_VERB_INTL = /\bcài(?:\s+đặt)?\b|\binstal(?:ar|e|a|ando|lez|lieren|liere)\b|\binstalacja\b|安装|安裝|インストール|설치|установ/i;
+/** A sentence that turns the install down ("No instalar", "不要安装", "設치하지 마세요", "đừng cài"). */
+const REFUSES = /\b(?:no|not|never|don'?t|do not|nicht|kein|não|nao|non|nunca|jamais|đừng|ne)\b|不要|别|不用|しないで|しない|마세요|말고|않/i;
 
 /**
  * The same request in another language: a sentence with an install verb of its own that names
@@ -686,11 +692,12 @@ function installAskedInOtherWords(request: string, url: string): string | null {
   const names = (codeHost ? pathWords.slice(0, 2) : [host.split('.').slice(-2, -1)[0] ?? '', pathWords[0] ?? ''])
     .map((w) => w.replace(/[^a-z0-9]/g, ''))
     .filter((w) => w.length >= 2 && !/^(www|get|install|sh|raw|cdn|dl|download|releases?|main|master|static)$/.test(w));
+  if (names.length === 0) return null;
+  const named = new RegExp(`(?:^|[^a-z0-9])(${names.join('|')})(?:[^a-z0-9]|$)`);
   for (const sentence of request.slice(0, 10_000).split(/[.!?\n。！？]+/)) {
-    if (!INSTALL_VERB_INTL.test(sentence)) continue;
-    const lower = sentence.toLowerCase();
-    const named = names.find((n) => new RegExp(`(?:^|[^a-z0-9])${n}(?:[^a-z0-9]|$)`).test(lower));
-    if (named) return named;
+    if (!INSTALL_VERB_INTL.test(sentence) || REFUSES.test(sentence)) continue;
+    const m = named.exec(sentence.toLowerCase());
+    if (m) return m[1];
   }
   return null;
 }

@@ -77,9 +77,18 @@ it("a -u that belongs to another command (date -u) is no curl password; curl's o
   const pw = 'Kx9#mPq2vLr';
   assert.deepEqual(await values(`curl -X POST \\\n  -u deploy:${pw} \\\n  https://ci.example.net/api`), [pw]);
   assert.deepEqual(await found(`curl -s https://ci.example.net/ok; date -u +%H:%M:%S`), []);
+  for (const c of [`curl "https://api.example.com/v1/items?page=1&limit=50" -u admin:${pw}`, `curl -X POST -d 'name=a&role=b' -u admin:${pw} https://x.example.net`, `curl -H 'Cookie: a=1; b=2' -u admin:${pw} https://x.example.net`, `curl -H "X-Date: $(date +%s)" -u admin:${pw} https://x.example.net`, `curl -X POST \\\r\n  -u admin:${pw} https://x.example.net`, `curl -X POST ^\r\n  -u admin:${pw} https://x.example.net`]) {
+    assert.deepEqual(await values(c), [pw], c);
+  }
 });
 
 it('words joined by hyphens under a password label are prose standing in for a value', async () => {
   assert.deepEqual(await found("You'll see:\n- Username: Auto-generated (like customer-xxx)\n- Password: Auto-generated\n"), []);
   assert.deepEqual(await values('password: "Tr0ub4dor-and-3"'), ['Tr0ub4dor-and-3'], 'digits make it a value');
+  // many -u options on one long line: each looks back at most 2,000 characters (linear; a scan to
+  // the line's start per option was quadratic)
+  assert.ok((await found(`curl${' -u u1:Kx9#mPq2vLr'.repeat(40_000)}`)).length > 0);
+  // a passphrase of words joined by hyphens is a password
+  assert.deepEqual(await values('mysql -u root --password=sunset-garden-violin mydb'), ['sunset-garden-violin']);
+  assert.deepEqual(await values('export ADMIN_PASSWORD=Sunset-garden-violin'), ['Sunset-garden-violin']);
 });

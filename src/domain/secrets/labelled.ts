@@ -415,12 +415,15 @@ function maskable(name: string, value: string): boolean {
 }
 
 /** A password worth reporting: not a default, mixes character classes, not a plain word. */
+const STAND_IN_PHRASE = /^(?:auto|self|system|randomly|server|user|admin)-(?:generated|defined|assigned|set|provided|chosen)$|^not-(?:set|required|needed|provided|applicable|used)$|^(?:to-be-(?:set|defined|provided)|set-(?:later|by-user|on-first-login)|see-(?:below|above|docs)|your-password|same-as-above)$/i;
+
 function isPassword(value: string): boolean {
   // `admin123`, `Password1!`: demo defaults (short values reach here since passwords of 8+ open a window)
   if (isTrivialPassword(value, '') || isDemoDefault(value)) return false;
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value)) return false;
-  // words joined by hyphens are prose that stands in for a value ("Password: Auto-generated", "not-set")
-  if (/^[A-Z]?[a-z]{2,}(?:-[a-z]{2,}){1,3}$/.test(value)) return false;
+  // prose that stands in for a value ("Password: Auto-generated", "not-set"); a passphrase of
+  // words joined by hyphens (`sunset-garden-violin`) is a password
+  if (STAND_IN_PHRASE.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && shannonEntropy(value) >= 2.5 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
 }
@@ -453,11 +456,18 @@ const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{12,2
  * (`date -u +%H:%M:%S` is date's -u).
  */
 function inCurlCommand(text: string, at: number): boolean {
-  let start = text.lastIndexOf('\n', at - 1) + 1;
-  for (let i = 0; i < 20 && start > 1 && text[start - 2] === '\\'; i++) start = text.lastIndexOf('\n', start - 2) + 1;
-  const before = text.slice(Math.max(start, at - 2_000), at);
+  // Only the last 2,000 characters before the option: a long line of matches stays linear.
+  const from = Math.max(0, at - 2_000);
+  const window = text.slice(from, at);
+  // the command's lines: back over continuations (`\`, cmd's `^`, PowerShell's backtick, CRLF too)
+  let start = window.lastIndexOf('\n') + 1;
+  while (start > 1 && /[\\^`]\r?$/.test(window.slice(Math.max(0, start - 3), start - 1))) start = window.lastIndexOf('\n', start - 2) + 1;
+  const before = window.slice(start);
   const curl = before.toLowerCase().lastIndexOf('curl');
-  return curl >= 0 && !/\w/.test(before[curl - 1] ?? '') && !/[;|&`]|\$\(/.test(before.slice(curl));
+  if (curl < 0 || /\w/.test(before[curl - 1] ?? '')) return false;
+  // quoted text (a URL with `&`, a header with `;` or `$(…)`) is one argument, no separator
+  const between = before.slice(curl).replace(/"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g, '""');
+  return !/;|\|\||&&|(?<![|&])[|&](?![|&])|\$\(|`/.test(between);
 }
 
 const CURL_USER_SPLIT = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["'])([^\s"':]{0,100})\1:(["'])([^\s"']{3,200})\3(?=\s|$)/g;
