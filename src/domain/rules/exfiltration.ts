@@ -309,9 +309,9 @@ const FETCH_REDIRECTED = /(?:^|\s)(?:-k|--insecure|--resolve|--connect-to|-x|--p
 const URLS_IN = /\bhttps?:\/\/[^\s'"|;&)<>`]+/gi;
 
 /**
- * The vendor whose official installer a call fetches and runs in the same command, or null: every
- * URL in it is that vendor's installer over https, and nothing redirects the fetch. A script
- * downloaded earlier and run later is not vouched for (the file may have changed in between).
+ * The vendor whose official installer a call fetches (and runs, in the same command), or null:
+ * every URL in it is that vendor's installer over https, and nothing redirects the fetch. A script
+ * downloaded earlier counts when that download was such a fetch and nothing wrote to the file since.
  */
 export function vendorInstallerCall(text: string, url: string): string | null {
   const head = text.length > 4_000 ? text.slice(0, 4_000) : text;
@@ -331,6 +331,8 @@ export const EXFILTRATION_RULES: Rule[] = [
     metas: [remoteCodeExecution],
     create(outer) {
       const downloaded = new Map<string, string>();
+      // Vendors' installers downloaded by a clean fetch (url → vendor), until a write touches the file.
+      const vendorDownloads = new Map<string, string>();
       const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [remoteCodeExecution]);
       let current: { event: NormEvent; text: string; url: string | null } | null = null;
@@ -349,7 +351,8 @@ export const EXFILTRATION_RULES: Rule[] = [
           const asked = whoAsked(requests.for(event), (t) => dictates(t, text) || (url !== null && requestedInstaller(t, url) !== null));
           // A vendor's own installer from its own site (uv from astral.sh, pip from bootstrap.pypa.io):
           // asked for, it is the install the user wanted (info); unasked, a known source nobody read (a warning).
-          const vendor = url !== null ? vendorInstallerCall(text, url) : null;
+          // fetched and run in this call, or downloaded by a clean fetch and not written since
+          const vendor = url === null ? null : text.includes(url) ? vendorInstallerCall(text, url) : vendorDownloads.get(url) ?? null;
           if (asked) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', vendor ? 'info' : 'warning'));
           if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', { ...d, severity: 'warning', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site: a known source, though nobody read what it ran.` });
           outcomes.report(event, 'network', d);
@@ -364,12 +367,20 @@ export const EXFILTRATION_RULES: Rule[] = [
           // PowerShell's `iex (irm URL)` names its URL inside a script string: the first URL it shows.
           if (rce) current = { event, text: rce.cmd.text, url: networkTargets(rce.cmd).find((t) => t.url)?.url ?? /https?:\/\/[^\s"'`)]+/.exec(rce.cmd.text)?.[0] ?? null };
           if (rce) report(ctx, remoteCodeExecution.id, event, facts, `Remote code execution: ${rce.why}: \`${safe(rce.cmd.text, facts, QUOTE_MAX)}\`.`, describeCall(fx.call!));
+          // a downloaded installer written to afterwards is no longer the vendor's file
+          for (const w of fx.writes) {
+            const was = downloaded.get(w.abs);
+            if (was !== undefined) vendorDownloads.delete(was);
+          }
           for (const loc of fx.commands) {
             const url = rce ? null : runsDownloaded(loc, downloaded, ctx.session);
             if (url) current = { event, text: loc.cmd.text, url };
             if (url) report(ctx, remoteCodeExecution.id, event, facts, `A script downloaded from ${safe(url, facts, QUOTE_MAX)} was executed: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, loc.cmd.text);
             for (const d of downloads(loc, ctx.session)) {
               downloaded.set(d.abs, d.url);
+              const vendor = vendorInstallerCall(loc.cmd.text, d.url);
+              if (vendor) setCapped(vendorDownloads, d.url, vendor, DOWNLOADS_MAX);
+              else vendorDownloads.delete(d.url);
               if (downloaded.size > DOWNLOADS_MAX) downloaded.delete(downloaded.keys().next().value as string);
             }
           }
