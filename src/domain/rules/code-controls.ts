@@ -18,6 +18,11 @@ export interface CodeWeakening {
 }
 
 /** Source, template, script and configuration files: where a control written down takes effect. */
+/** Source, template, script and configuration files (where these controls are judged). */
+export function isAppFile(abs: string): boolean {
+  return APP_FILE.test(abs);
+}
+
 const APP_FILE = /\.(?:py|pyw|rb|php|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|java|kt|kts|scala|cs|rs|swift|dart|ex|exs|vue|svelte|astro|html?|jinja2?|j2|erb|ejs|hbs|handlebars|mustache|twig|njk|liquid|ya?ml|json|toml|ini|cfg|conf|properties|sh|bash|zsh|ps1)$|(?:^|\/)(?:\.(?:env(?:\.[\w.-]+)?|npmrc|yarnrc(?:\.yml)?|gitconfig)|Dockerfile(?:\.[\w.-]+)?|Containerfile)$/i;
 
 interface Control {
@@ -157,15 +162,9 @@ function escapeRemoved(w: FileOp): boolean {
 // ---- a token check traded for a decode (JavaScript: there `jwt.decode` checks nothing) ------------
 
 const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?)$/i;
-const JWT_VERIFY = /\b(?:jwt|jsonwebtoken|jose|JWT)\.verify\s*\(|\bjwtVerify\s*\(/g;
-const JWT_DECODE = /\b(?:jwt|jsonwebtoken)\.decode\s*\(|\bjwtDecode\b(?:<[^>\n]{0,80}>)?\s*\(|\bjwt_decode\s*\(|\bdecodeJwt\s*\(/g;
-
-function occurrences(re: RegExp, text: string): number {
-  re.lastIndex = 0;
-  let n = 0;
-  while (n < MATCHES_MAX && re.exec(text)) n++;
-  return n;
-}
+// Counted like the controls above (`count`); no call is to this machine only, so no line is left out.
+const JWT_VERIFY: Control = { re: /\b(?:jwt|jsonwebtoken|jose|JWT)\.verify\s*\(|\bjwtVerify\s*\(/g, what: 'jwt.verify', control: 'token', processWide: true };
+const JWT_DECODE: Control = { re: /\b(?:jwt|jsonwebtoken)\.decode\s*\(|\bjwtDecode\b(?:<[^>\n]{0,80}>)?\s*\(|\bjwt_decode\s*\(|\bdecodeJwt\s*\(/g, what: 'jwt.decode', control: 'token', processWide: true };
 
 // ---- server secrets under browser-bundled names --------------------------------------------------
 
@@ -194,7 +193,7 @@ function publicSecretNames(text: string): number {
  * temp space holds throwaway probes, not the application.
  */
 export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
-  if (!APP_FILE.test(w.abs) || !w.added || w.zone === 'tmp' || w.zone === 'device') return null;
+  if (!isAppFile(w.abs) || !w.added || w.zone === 'tmp' || w.zone === 'device') return null;
   const added = w.added.length > TEXT_MAX ? w.added.slice(0, TEXT_MAX) : w.added;
   const shown = w.removed || before;
   const removed = shown.length > TEXT_MAX ? shown.slice(0, TEXT_MAX) : shown;
@@ -203,7 +202,7 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   if (AUTOESCAPE_SETTING_ON.test(removed) && !AUTOESCAPE_SETTING_ON.test(added) && AUTOESCAPE_SETTING_OFF.test(added)) return { what: "the template engine's automatic HTML escaping was switched off (cross-site scripting)", control: 'escaping' };
   if (publicSecretNames(added) > publicSecretNames(removed)) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
   if (escapeRemoved({ ...w, added, removed })) return { what: 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)', control: 'escaping' };
-  if (SCRIPT_FILE.test(w.abs) && removed && occurrences(JWT_VERIFY, removed) > occurrences(JWT_VERIFY, added) && occurrences(JWT_DECODE, added) > occurrences(JWT_DECODE, removed)) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
+  if (SCRIPT_FILE.test(w.abs) && removed && count(JWT_VERIFY, removed) > count(JWT_VERIFY, added) && count(JWT_DECODE, added) > count(JWT_DECODE, removed)) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
   return null;
 }
 

@@ -131,8 +131,7 @@ class KnownRepositories {
   private rootOf(loc: Located): string | null {
     const git = gitSubcommand(loc.cmd);
     if (!git || !REPOSITORY_ONLY.has(git.sub)) return null;
-    const at = optionValues(loc.cmd.args, ['-C'])[0];
-    const where = at ? locate(at, loc.dir, this.ctx.session) : loc.dir ? locate(loc.dir, null, this.ctx.session) : null;
+    const where = gitDirOf(loc, this.ctx.session);
     if (!where || (where.zone !== 'home' && where.zone !== 'other')) return null;
     const root = where.abs.replace(/\/+$/, '');
     const home = this.ctx.session.home?.replace(/\/+$/, '');
@@ -140,6 +139,12 @@ class KnownRepositories {
     if (root === home || root === '' || (cwd && (cwd === root || cwd.startsWith(root + '/')))) return null;
     return root;
   }
+}
+
+/** Where a git command works: its `-C` folder, or the directory it runs in (null when unknown). */
+function gitDirOf(loc: Located, session: RuleContext['session']): ReturnType<typeof locate> | null {
+  const at = optionValues(loc.cmd.args, ['-C'])[0];
+  return at ? locate(at, loc.dir, session) : loc.dir ? locate(loc.dir, null, session) : null;
 }
 
 /** Subcommands that fail outside a repository: their success shows the folder is one. */
@@ -283,7 +288,8 @@ export const EXPOSURE_RULES: Rule[] = [
             // A script that exports a transcript says where it put it ("Exported Claude Code
             // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
             const call = facts.call;
-            const callCommands = effectsOf(call, { secrets: [] }, ctx.session).commands;
+            const callFx = effectsOf(call, { secrets: [] }, ctx.session);
+            const callCommands = callFx.commands;
             // only a command that can export: a file shown by a read (`cat README.md`) reports nothing done
             const exported = call.input.type === 'command' && !(callCommands.length > 0 && callCommands.every((l) => READERS.has(l.cmd.name))) ? exportReported(event.output) : null;
             const dir = callCommands[0]?.dir ?? ctx.session.cwd;
@@ -294,12 +300,9 @@ export const EXPOSURE_RULES: Rule[] = [
               copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted, own: ownStore(exported.store, ctx.session.agent), asked: whoAsked(requests.for(event), asksForTranscript) });
             }
             for (const s of stores) s.onResult(event, call, facts);
+            projectStores.onResult(callFx.reads, callFx.commands, event.output);
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
-          if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
-            const fx = effectsOf(facts.call, { secrets: [] }, ctx.session);
-            projectStores.onResult(fx.reads, fx.commands, event.output);
-          }
           const commands = effectsOf(event, facts, ctx.session).commands;
           if (event.kind === 'tool_call') {
             // the home variable first: `export CODEX_HOME=$PWD/.codex && git add .codex`
@@ -597,8 +600,7 @@ class DotfilesAdds {
 function trackCommit(loc: Located, copies: Copy[], ctx: RuleContext): void {
   const git = gitSubcommand(loc.cmd);
   if (!git || (git.sub !== 'add' && git.sub !== 'commit')) return;
-  const at = optionValues(loc.cmd.args, ['-C'])[0];
-  const where = (at ? locate(at, loc.dir, ctx.session).abs : loc.dir ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
+  const where = (gitDirOf(loc, ctx.session)?.abs ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
   for (const c of copies) {
     const root = (c.repo ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
     // a git command run elsewhere stages and commits another repository's files

@@ -252,14 +252,16 @@ const REMOVAL_GRANT = /\b(?:remove|delete|wipe|purge|erase|nuke|uninstall)\s+(?:
 
 /** Tools through which the agent asks the user (Gemini CLI's ask_user, Codex's request_user_input). */
 const ASK_TOOL = /^(?:ask_user|request_user_input)$/;
-/** An answer that says no ("No", "não", "nein", "non", "don't"). */
-const DECLINES = /"(?:no|não|nao|nein|non|nope|cancel|don'?t)"/i;
+/** The words an answer says no with, in the languages of AGREES. */
+const NO_WORDS = String.raw`no|nope|cancel|don'?t|do not|não|nao|nein|non|không|đừng|不|いいえ|아니`;
+/** A Gemini ask_user answer that is a no (`{"answers":{"0":"No"}}`). */
+const DECLINES = new RegExp(String.raw`"(?:${NO_WORDS})"`, 'i');
 
 /** Claude Code's record of a plan approved at its prompt (ExitPlanMode's result). */
 const PLAN_APPROVED = /^\s*User has approved your plan\b/;
 
-/** An AskUserQuestion answer that begins with a no, in the languages of AGREES. */
-const ANSWER_DECLINES = /="\s*(?:no\b|nope\b|cancel|don'?t|do not|não|nao\b|nein\b|non\b|không|đừng|不|いいえ|아니)/i;
+/** An AskUserQuestion answer (`"question"="answer"`) that begins with a no. */
+const ANSWER_DECLINES = new RegExp(String.raw`="\s*(?:${NO_WORDS})(?![a-z])`, 'i');
 
 /** Claude Code's record of the user's answers to AskUserQuestion. */
 const ANSWERED = /^User has answered your questions?:/;
@@ -653,15 +655,8 @@ const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgra
 export function requestedInstaller(request: string, url: string): string | null {
   if (!request) return null;
   if (!INSTALL_VERB.test(request)) return installAskedInOtherWords(request, url);
-  const m = /^[a-z]+:\/\/([^/?#:]+)(?::\d+)?([^?#]*)/i.exec(url);
-  if (!m) return null;
-  const host = m[1].toLowerCase();
-  const pathWords = m[2].toLowerCase().split('/').filter(Boolean);
-  const codeHost = /(^|\.)(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org)$/.test(host);
-  const owned = new Set<string>([
-    ...host.split('.').slice(0, -1).flatMap((label) => [label, ...label.split('-')]),
-    ...(codeHost ? pathWords.slice(0, 2).flatMap((s) => [s, ...s.split(/[-_.]/)]) : pathWords.slice(0, 1)),
-  ].map((w) => w.replace(/[^a-z0-9]/g, '')).filter((w) => w.length >= 2 && !/^(www|get|install|sh|raw|cdn|dl|download|releases?|main|master|static)$/.test(w)));
+  const owned = installerNames(url);
+  if (owned.size === 0) return null;
   const asked = words(request);
   for (let i = 0; i < asked.length; i++) {
     const w = asked[i];
@@ -680,18 +675,28 @@ const INSTALL_VERB_INTL = /\bcài(?:\s+đặt)?\b|\binstal(?:ar|e|a|ando|lez|lie
 const REFUSES = /\b(?:no|not|never|don'?t|do not|nicht|kein|não|nao|non|nunca|jamais|đừng|ne)\b|不要|别|不用|しないで|しない|마세요|말고|않/i;
 
 /**
+ * The names an installer URL owns: the labels of its host, or its project path on a code host
+ * (`raw.githubusercontent.com/nvm-sh/nvm/…` → nvm-sh, nvm, sh), and the first path word.
+ */
+function installerNames(url: string): Set<string> {
+  const m = /^[a-z]+:\/\/([^/?#:]+)(?::\d+)?([^?#]*)/i.exec(url);
+  if (!m) return new Set();
+  const host = m[1].toLowerCase();
+  const pathWords = m[2].toLowerCase().split('/').filter(Boolean);
+  const codeHost = /(^|\.)(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org)$/.test(host);
+  return new Set<string>([
+    ...host.split('.').slice(0, -1).flatMap((label) => [label, ...label.split('-')]),
+    ...(codeHost ? pathWords.slice(0, 2).flatMap((s) => [s, ...s.split(/[-_.]/)]) : pathWords.slice(0, 1)),
+  ].map((w) => w.replace(/[^a-z0-9]/g, '')).filter((w) => w.length >= 2 && !/^(www|get|install|sh|raw|cdn|dl|download|releases?|main|master|static)$/.test(w)));
+}
+
+/**
  * The same request in another language: a sentence with an install verb of its own that names
  * the tool as a word (the tool's name is the same in every language: "cài Homebrew", "instalar uv").
  */
 function installAskedInOtherWords(request: string, url: string): string | null {
-  const m = /^[a-z]+:\/\/([^/?#:]+)(?::\d+)?([^?#]*)/i.exec(url);
-  if (!m || !INSTALL_VERB_INTL.test(request)) return null;
-  const host = m[1].toLowerCase();
-  const codeHost = /(^|\.)(github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org)$/.test(host);
-  const pathWords = m[2].toLowerCase().split('/').filter(Boolean);
-  const names = (codeHost ? pathWords.slice(0, 2) : [host.split('.').slice(-2, -1)[0] ?? '', pathWords[0] ?? ''])
-    .map((w) => w.replace(/[^a-z0-9]/g, ''))
-    .filter((w) => w.length >= 2 && !/^(www|get|install|sh|raw|cdn|dl|download|releases?|main|master|static)$/.test(w));
+  if (!INSTALL_VERB_INTL.test(request)) return null;
+  const names = [...installerNames(url)];
   if (names.length === 0) return null;
   const named = new RegExp(`(?:^|[^a-z0-9])(${names.join('|')})(?:[^a-z0-9]|$)`);
   for (const sentence of request.slice(0, 10_000).split(/[.!?\n。！？]+/)) {

@@ -15,7 +15,7 @@ import { Outcomes } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isTestFile } from '../paths.ts';
-import { ASKED_FOR, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
+import { ASKED_FOR, isAppFile, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
 import { ShownContents } from './shown-contents.ts';
 
 export const trustSettings = meta({
@@ -217,7 +217,7 @@ export const TRUST_RULES: Rule[] = [
       const requests = requestsOf(outer.session);
       const outcomes = new Outcomes(outer, [trustSettings, controlWeakened, cloudAccessGranted]);
       // files as the session last showed them: a whole-file rewrite that keeps a setting added nothing
-      const shown = new ShownContents((f) => !isTestFile(f.abs));
+      const shown = new ShownContents((f) => isAppFile(f.abs) && !isTestFile(f.abs));
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
