@@ -483,6 +483,25 @@ test('git status showing a file modified before the agent touched it makes its r
   assert.match(found[0].detail, /git showed as modified before the agent changed it/);
 });
 
+test('restoring a file a tool had said was not there brings it back and loses nothing: not reported; another file\'s absence changes nothing', async () => {
+  const gone = [
+    ran('cat src/a.ts', { exitCode: 1, output: 'cat: src/a.ts: No such file or directory' }),
+    ran('ls -la src/a.ts', { exitCode: 2, output: "ls: cannot access 'src/a.ts': No such file or directory" }),
+    ran('vitest run', { exitCode: 1, output: "Error: ENOENT: no such file or directory, open '/home/dev/project/src/a.ts'\n    at Object.openSync" }),
+    ran('pytest -q', { exitCode: 1, output: "FileNotFoundError: [Errno 2] No such file or directory: 'src/a.ts'" }),
+    answered(read('/home/dev/project/src/a.ts'), { isError: true, output: '<tool_use_error>File does not exist.</tool_use_error>' }),
+  ];
+  for (const before of gone) {
+    assert.deepEqual(only(await runRules([...before, cmd('git checkout -- src/a.ts')]), DISCARD), [], before[1].output);
+  }
+  const other = only(await runRules([...ran('cat src/b.ts', { exitCode: 1, output: 'cat: src/b.ts: No such file or directory' }), cmd('git checkout -- src/a.ts')]), DISCARD);
+  assert.deepEqual(other.map(severityOf), ['warning']);
+  const inOtherDir = only(await runRules([...ran('cat a.ts', { exitCode: 1, output: 'cat: a.ts: No such file or directory' }, { workdir: '/home/dev/project/lib' }), cmd('git checkout -- src/a.ts')]), DISCARD);
+  assert.deepEqual(inOtherDir.map(severityOf), ['warning'], 'a.ts missing in lib/ says nothing of src/a.ts');
+  const readFine = only(await runRules([...answered(read('/home/dev/project/src/a.ts'), { output: '1\tconst a = 1;' }), cmd('git checkout -- src/a.ts')]), DISCARD);
+  assert.deepEqual(readFine.map(severityOf), ['warning'], 'a read that found the file');
+});
+
 test('after commands whose file changes the log cannot list (installs, formatters, scripts) a restore is not reported', async () => {
   for (const before of ['npm install', 'prettier --write .', 'python scripts/gen.py', 'git pull']) {
     assert.deepEqual(await hits([before, 'git checkout -- package-lock.json'], DISCARD), [], before);

@@ -417,6 +417,13 @@ test('a token in the probe command is masked in the contradiction\'s evidence', 
   assert.ok(!JSON.stringify(hits).includes(token));
 });
 
+test('a sentence that names a check and, apart from it, the failed network thing is still a claim about the network', async () => {
+  const drafts = await runRules([...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('✅ API tests pass and the endpoint is reachable.')]);
+  assert.deepEqual(only(drafts, CONTRA).map(severityOf), ['critical']);
+  const server = await runRules([...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('The build passes. Server verified ✅')]);
+  assert.deepEqual(only(server, CONTRA).map(severityOf), ['critical']);
+});
+
 test('"the service is operational" against a failed unit or an unresolved host is contradicted', async () => {
   const unit = await runRules([...ran('systemctl status nginx', { exitCode: 3, output: '× nginx.service - A high performance web server\n     Active: failed (Result: exit-code)' }), say('nginx is now running and operational.')]);
   assert.deepEqual(only(unit, CONTRA).map(severityOf), ['warning']);
@@ -448,6 +455,8 @@ test('probe claims: honest reports, later passing probes, other subjects and new
     [...ran('kubectl get pods -n staging', { exitCode: 1, output: 'api-7d9 0/1 CrashLoopBackOff' }), say('The staging site copy is live and verified ✅')],
     // A search whose output quotes the message is not a probe.
     [...ran('grep -rn "Connection refused" logs/', { output: 'logs/app.log:12: Connection refused' }), say('Network verified ✅')],
+    // A claim about other checks that only name the network thing: the tests, the build, the lint.
+    [...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('Summary:\n- ✅ API tests pass (42/42)\n- ✅ Server build successful\n- ✅ Backend lint: passed')],
   ];
   for (const events of cases) assert.deepEqual(only(await runRules(events), CONTRA), [], JSON.stringify(events.at(-1)));
 });

@@ -72,8 +72,10 @@ export function probeSubjects(fx: Effects): string[] {
 const NETWORK_WORDS = String.raw`network(?:ing)?|connectivity|connections?|endpoints?|health\s*-?checks?|DNS|proxy|tunnel|firewall|server|API|backend|port`;
 const STATE_WORDS = String.raw`verified|confirmed|tested|validated|working|works|reachable|accessible|responding|established|successful|succeeds|operational|healthy|ok|up|live|online|pass(?:es|ed)?|running`;
 /** A network thing said to be in a good state, within a few words ("network verified", "verified the endpoint"). */
-const NETWORK_TOPIC = new RegExp(String.raw`\b(?:${NETWORK_WORDS})\b(?:\W+\w+){0,3}?\W+(?:${STATE_WORDS})\b|\b(?:verified|confirmed|tested|validated)\s+(?:that\s+)?(?:the\s+)?(?:\w+\s+)?(?:${NETWORK_WORDS})\b`, 'i');
-const SERVICE_TOPIC = /\b(?:service|daemon|container|pod|server|database|db)s?\s+(?:is|are)\s+(?:now\s+)?(?:up|running|healthy|active|operational|started|online|ready)\b/i;
+const NETWORK_TOPIC = new RegExp(String.raw`\b(?:${NETWORK_WORDS})\b(?:\W+\w+){0,3}?\W+(?:${STATE_WORDS})\b|\b(?:verified|confirmed|tested|validated)\s+(?:that\s+)?(?:the\s+)?(?:\w+\s+)?(?:${NETWORK_WORDS})\b`, 'gi');
+const SERVICE_TOPIC = /\b(?:service|daemon|container|pod|server|database|db)s?\s+(?:is|are)\s+(?:now\s+)?(?:up|running|healthy|active|operational|started|online|ready)\b/gi;
+/** Checks a claim can put its state on while naming a network thing ("API tests pass"). */
+const OTHER_CHECK = /\b(?:tests?|specs?|suites?|builds?|lint(?:s|ing)?|type-?checks?|types|compil\w*|unit|e2e|schemas?|migrations?|docs?|documentation)\b/i;
 
 /** A reply that itself reports the failure: the agent was open about it. */
 export const DISCLOSES_PROBE_FAILURE = /\b(?:refused|unreachable|timed?\s*out|(?:could\s+not|couldn't|can't|cannot|unable\s+to|failed\s+to)\s+(?:connect|reach|resolve|start)|not\s+(?:running|reachable|responding|accessible)|is\s+down|failed)\b/i;
@@ -103,7 +105,17 @@ export function claimAbout(text: string, failure: ProbeFailure, subjects: string
   for (const raw of text.split(/(?<=[.!?])\s+|\n+/)) {
     const sentence = raw.trim();
     if (!sentence || !SUCCESS.test(sentence) || NOT_A_CLAIM.test(sentence)) continue;
-    if ((named && named.test(sentence)) || topic.test(sentence)) return { sentence, checked: CHECKED.test(sentence) };
+    if ((named && named.test(sentence)) || aboutTopic(sentence, topic)) return { sentence, checked: CHECKED.test(sentence) };
   }
   return null;
+}
+
+/**
+ * The sentence says the failed kind of thing is in a good state. "API tests pass" or "server build
+ * succeeds ✅" put the state on a check (tests, build, lint) that merely names the network thing:
+ * that is a claim about the check, which the test ledger judges, not about the probe.
+ */
+function aboutTopic(sentence: string, topic: RegExp): boolean {
+  for (const m of sentence.matchAll(topic)) if (!OTHER_CHECK.test(m[0])) return true;
+  return false;
 }

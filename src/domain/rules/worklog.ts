@@ -6,7 +6,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, SessionFacts } from './types.ts';
-import { effectsOf, locate } from './effects.ts';
+import { effectsOf, locate, type FileOp } from './effects.ts';
 import { gitSubcommand, parseArgs } from './commands.ts';
 import { addCapped } from './util.ts';
 import { RUN_START } from '../model/runs.ts';
@@ -87,6 +87,49 @@ export function deletedPathsIn(output: string, cmd: SimpleCommand): string[] {
   return out;
 }
 
+/** Words a tool prints when a path it was given is not there. */
+const ABSENT_HINT = /No such file or directory|ENOENT|[Ff]ile does not exist|does not exist\./;
+/**
+ * The path a line says is not there: `cat: src/a.ts: No such file or directory`, `ls: cannot
+ * access 'a'`, `sed: can't read a`, Node's `ENOENT: no such file or directory, open '/x/a'`,
+ * Python's `[Errno 2] No such file or directory: 'a'`, `error: File a.ts does not exist.`.
+ */
+const ABSENT_LINE = [
+  /ENOENT: no such file or directory, \w+ '([^'\n]+)'/,
+  /No such file or directory: '([^'\n]+)'/,
+  /(?:cannot access|can't read|cannot open|can't open|cannot stat) '?([^'\n:]+?)'?: No such file or directory/,
+  /^[\w.-]+: ([^\s':]+): No such file or directory/,
+  /\b(?:[Ff]ile|[Pp]ath) ['"`]?([^\s'"`]+?)['"`]? does not exist\b/,
+];
+
+/**
+ * Paths a tool's output says are not there. A file restored from git after that loses no text
+ * (the agent writing it in between makes it the agent's own; a script doing so makes the tree
+ * unlisted): the restore is how a missing file comes back.
+ */
+export function absentPathsIn(output: string): string[] {
+  const text = output.length > 100_000 ? output.slice(0, 100_000) : output;
+  if (!ABSENT_HINT.test(text)) return [];
+  const out: string[] = [];
+  for (const line of text.split('\n').slice(0, 2_000)) {
+    if (!ABSENT_HINT.test(line)) continue;
+    for (const re of ABSENT_LINE) {
+      const m = re.exec(line);
+      if (m) {
+        out.push(m[1].trim());
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Kept for the calls still waiting for their result: the oldest goes past 100. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.set(key, value);
+  if (map.size > 100) map.delete(map.keys().next().value as string);
+}
+
 export class WorkLog {
   /** Files the agent wrote, edited or deleted (absolute). */
   readonly touched = new Set<string>();
@@ -97,6 +140,9 @@ export class WorkLog {
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
+  /** The folder each recent call's first command ran in, and the file each recent read asked for. */
+  private readonly dirs = new Map<string, string | null>();
+  private readonly reads = new Map<string, FileOp>();
 
   constructor(private readonly session: SessionFacts) {}
 
@@ -112,7 +158,13 @@ export class WorkLog {
     if (event.kind === 'tool_result') {
       const calls = this.calls.get(event.callId);
       this.calls.delete(event.callId);
-      if (!calls || event.denied || !event.output) return;
+      const read = this.reads.get(event.callId);
+      this.reads.delete(event.callId);
+      if (event.denied || !event.output) return;
+      if (read && event.isError && /does not exist|No such file|ENOENT/.test(event.output.slice(0, 2_000))) addCapped(this.missing, read.abs, FILES_MAX);
+      for (const p of absentPathsIn(event.output)) addCapped(this.missing, locate(p, this.dirs.get(event.callId) ?? null, this.session).abs, FILES_MAX);
+      this.dirs.delete(event.callId);
+      if (!calls) return;
       for (const { cmd, dir } of calls) {
         for (const p of changedPathsIn(event.output, cmd)) {
           const abs = locate(p, dir, this.session).abs;
@@ -124,6 +176,9 @@ export class WorkLog {
     }
     if (event.kind !== 'tool_call') return;
     const fx = effectsOf(event, facts, this.session);
+    // where a missing path its output names is, and the file a read tool was asked for
+    remember(this.dirs, event.callId, fx.commands[0]?.dir ?? this.session.cwd);
+    if (event.input.type === 'file_read' && fx.reads[0]) remember(this.reads, event.callId, fx.reads[0]);
     for (const loc of fx.commands) {
       const { cmd } = loc;
       if (!this.unlisted && writesUnlistedFiles(cmd)) this.unlisted = true;

@@ -70,6 +70,20 @@ describe('detectSecrets: positives', () => {
   it('a random value with an id or a camel-case word beside it is still a secret (random parts are no words)', async () => {
     for (const v of ['clm21043:Xk9qTz2bLm4Rw8Pd', 'ContentType:a8Kd92LmQz7Rw3Tx', 'AgencyCode-9fK2mQ8zL4xR7wT1']) await assertFinds(`api_token = "${v}"`, v, /labelled/);
   });
+  it('a random hex key under a key\'s name, whatever entropy its draw happened to have (24–40 hex digits)', async () => {
+    // Random hex scores up to 4 bits a character: at 32 digits one draw in five fell under the
+    // general 3.5 threshold, so a labelled OpenWeatherMap-style key was missed.
+    for (const length of [24, 32, 40]) {
+      for (let seed = 1; seed <= 60; seed++) {
+        const key = randomString(length, '0123456789abcdef', seed * 31 + length);
+        if (!/[a-f]/.test(key) || !/\d/.test(key)) continue;
+        await assertFinds(`WEATHER_API_KEY=${key}\n`, key);
+      }
+    }
+  });
+  it('a hex value that repeats a few digits is still no key, under any name', async () => {
+    for (const v of ['a1a1a1a1b2b2b2b2a1a1a1a1b2b2b2b2', 'deadbeefdeadbeefdeadbeefdeadbeef', '00000000000000000000000000000001']) assert.deepEqual(await values(`API_KEY=${v}\n`), [], v);
+  });
   it('a name ending in a credential key, with spaces around the operator (Python, TOML, INI)', async () => {
     const v = fake.genericValue();
     for (const text of [`encryption_key = "${v}"`, `SIGNING_KEY = '${v}'`, `webhook_key : ${v}`, `master_key := "${v}"`]) {

@@ -128,7 +128,16 @@ export function looksRandom(value: string): boolean {
   if (/^[A-Za-z_$-]+\d{0,4}$/.test(value)) return false; // identifiers with a small number suffix
   if (isComposedOfWords(value)) return false;
   const entropy = shannonEntropy(value);
-  return entropy >= Math.min(3.5, 0.8 * maxEntropy(value.length));
+  return entropy >= Math.min(3.5, 0.8 * maxEntropy(value.length)) || randomHex(value, entropy);
+}
+
+/**
+ * Hex digits carry at most 4 bits a character, so a random hex key of 24–40 characters often
+ * scores under 3.5 (one in five at 32: an OpenWeatherMap-style key). Measured on random hex, 99 %
+ * score above 4 − 26/length from 20 characters on; a shorter hex value is judged as before.
+ */
+function randomHex(value: string, entropy: number): boolean {
+  return value.length >= 20 && (/^[0-9a-f]+$/.test(value) || /^[0-9A-F]+$/.test(value)) && entropy >= 4 - 26 / value.length;
 }
 
 /**
