@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, runRules, say, severityOf, write } from './harness.testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
 import { fake, randomString } from '../secrets/test-helpers.ts';
 
 // Realistic-looking but random tokens (never real credentials).
@@ -331,6 +331,19 @@ test('searches for credentials inside the project, without a failure before, lon
   assert.deepEqual(only(asked, HUNT).map(severityOf), ['info']);
   const refused = await runRules([...fail(), ...ran('grep -r "token" ~/.config', { denied: true, output: 'The user rejected this tool call' })]);
   assert.deepEqual(only(refused, HUNT).map(severityOf).filter((s) => s !== 'info'), []);
+});
+
+test('the hunt window: the tenth call after the failure still counts, the eleventh not; a newer failure opens a new window; results piling up between calls do not drop a failure', async () => {
+  const fail = (msg = '{"error":"invalid api key"}') => ran('curl -s https://api.example.com/v1/me', { output: msg });
+  const calls = (n: number) => Array.from({ length: n }, (_, i) => ran(`ls src/${i}`)).flat();
+  const hunt = () => ran('grep -r "token" ~/.config');
+  assert.deepEqual(only(await runRules([...fail(), ...calls(9), ...hunt()]), HUNT).map(severityOf), ['warning'], 'tenth call');
+  assert.deepEqual(only(await runRules([...fail(), ...calls(10), ...hunt()]), HUNT), [], 'eleventh call');
+  const renewed = only(await runRules([...fail(), ...calls(8), ...fail('HTTP 401 Unauthorized: Bad credentials'), ...calls(8), ...hunt()]), HUNT);
+  assert.deepEqual(renewed.map(severityOf), ['warning']);
+  assert.match(renewed[0].detail, /401 Unauthorized/, 'the newest failure is the one cited');
+  const piled = [...fail(), ...Array.from({ length: 80 }, (_, i) => result(`orphan${i}`, { output: `line ${i}` })), ...hunt()];
+  assert.deepEqual(only(await runRules(piled), HUNT).map(severityOf), ['warning'], 'a failure pushed out by 80 results between two calls');
 });
 
 test('a docstring or help text about a password field is prose, not its value; a value on its own stays', async () => {
