@@ -31,65 +31,10 @@ const STORE = /\/\.(?:config|aws|docker|ssh|netrc|npmrc|kube|gnupg|azure|local\/
 const WINDOW = 10;
 
 interface Armed {
+  callsLeft: number;
   failure: string;
   line: number;
   index: number;
-}
-
-interface Seen {
-  output: string;
-  line: number;
-  index: number;
-  /** Tool calls before this result. */
-  calls: number;
-  /** What AUTH_FAILURE found, once asked (null: nothing). */
-  failure?: string | null;
-}
-
-/**
- * The results of the last WINDOW tool calls, read for an authentication failure only when a call
- * turns out to be a hunt: most sessions never hunt, and the failure pattern over every output was
- * the rule's whole cost. The answer is the one a pass over every result would give: the newest
- * failure no more than WINDOW calls back.
- */
-class RecentResults {
-  private calls = 0;
-  private readonly recent: Seen[] = [];
-  /** A failure that left the list because too many results came between two calls. */
-  private older: Seen | null = null;
-
-  onResult(event: { output: string; line: number; index: number }): void {
-    this.recent.push({ output: event.output, line: event.line, index: event.index, calls: this.calls });
-    if (this.recent.length <= 64) return;
-    const out = this.recent.shift()!;
-    if (failureIn(out)) this.older = out;
-  }
-
-  onCall(): void {
-    this.calls++;
-    while (this.recent.length > 0 && this.calls - this.recent[0].calls > WINDOW) this.recent.shift();
-    if (this.older && this.calls - this.older.calls > WINDOW) this.older = null;
-  }
-
-  /** Could a failure be in force? (Cheap: nothing is read.) */
-  get any(): boolean {
-    return this.recent.length > 0 || this.older !== null;
-  }
-
-  /** The newest authentication failure within the window. */
-  failure(): Armed | null {
-    for (let i = this.recent.length - 1; i >= 0; i--) {
-      const seen = this.recent[i];
-      const failure = failureIn(seen);
-      if (failure) return { failure, line: seen.line, index: seen.index };
-    }
-    return this.older ? { failure: this.older.failure!, line: this.older.line, index: this.older.index } : null;
-  }
-}
-
-function failureIn(seen: Seen): string | null {
-  if (seen.failure === undefined) seen.failure = AUTH_FAILURE.exec(seen.output.length > 20_000 ? seen.output.slice(0, 20_000) : seen.output)?.[0] ?? null;
-  return seen.failure;
 }
 
 /** Installed libraries' sources under home: a search there reads code, not anyone's credentials. */
@@ -139,21 +84,21 @@ export const CREDENTIAL_HUNT_RULES: Rule[] = [
     create(ctx) {
       const requests = requestsOf(ctx.session);
       const outcomes = new Outcomes(ctx, [credentialHunt]);
-      const results = new RecentResults();
+      let armed: Armed | null = null;
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           if (event.kind === 'tool_result') {
-            if (!event.denied) results.onResult(event);
+            const m = event.denied ? null : AUTH_FAILURE.exec(event.output.length > 20_000 ? event.output.slice(0, 20_000) : event.output);
+            if (m) armed = { callsLeft: WINDOW, failure: m[0], line: event.line, index: event.index };
             return;
           }
-          if (event.kind !== 'tool_call') return;
-          results.onCall();
-          if (!results.any) return;
+          if (event.kind !== 'tool_call' || !armed) return;
+          armed.callsLeft--;
           const how = huntOf(event, facts, ctx);
-          const armed = how ? results.failure() : null;
-          if (how && armed) report(ctx, outcomes, requests, event, facts, how, armed);
+          if (how) report(ctx, outcomes, requests, event, facts, how, armed);
+          if (armed.callsLeft <= 0) armed = null;
         },
         finish() {
           outcomes.finish();
