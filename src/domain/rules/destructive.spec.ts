@@ -500,6 +500,23 @@ test('restoring a file a tool had said was not there brings it back and loses no
   assert.deepEqual(inOtherDir.map(severityOf), ['warning'], 'a.ts missing in lib/ says nothing of src/a.ts');
   const readFine = only(await runRules([...answered(read('/home/dev/project/src/a.ts'), { output: '1\tconst a = 1;' }), cmd('git checkout -- src/a.ts')]), DISCARD);
   assert.deepEqual(readFine.map(severityOf), ['warning'], 'a read that found the file');
+  // the file is there again, the message was about another machine, a quoted log, a copy's destination, or another folder
+  const missing = () => ran('cat src/a.ts', { exitCode: 1, output: 'cat: src/a.ts: No such file or directory' });
+  const newRun = { kind: 'system' as const, subtype: 'run_start', text: 'a new run' };
+  for (const [label, before] of [
+    ['git shows it modified later', [...missing(), ...ran('git status --short', { output: ' M src/a.ts' })]],
+    ['a later read found it', [...missing(), ...answered(read('/home/dev/project/src/a.ts'), { output: '1\tconst a = 2;' })]],
+    ['a new run', [...missing(), newRun]],
+    ['over ssh', ran('ssh prod cat src/a.ts', { exitCode: 1, output: 'cat: src/a.ts: No such file or directory' })],
+    ['in a container', ran('docker exec app cat src/a.ts', { exitCode: 1, output: 'cat: src/a.ts: No such file or directory' })],
+    ['a log quoting it', ran('cat build.log', { exitCode: 1, output: "ls: cannot access 'src/a.ts': No such file or directory\ncat: build.log: x" })],
+    ['grep of logs', ran('grep -rn "No such" logs/', { exitCode: 0, output: "logs/ci.log:3:ls: cannot access 'src/a.ts': No such file or directory" })],
+    ['a copy whose destination is missing', ran('vitest run', { exitCode: 1, output: "Error: ENOENT: no such file or directory, copyfile '/home/dev/project/src/a.ts' -> '/home/dev/project/dist/x/a.ts'" })],
+    ['a call that succeeded', ran('vitest run', { exitCode: 0, output: "warning: ENOENT: no such file or directory, open '/home/dev/project/src/a.ts'" })],
+    ['another folder', ran('cd src && ls; cd ../lib && cat a.ts', { exitCode: 1, output: 'x.ts\ncat: a.ts: No such file or directory' })],
+  ] as const) {
+    assert.deepEqual(only(await runRules([...before, cmd('git checkout -- src/a.ts')]), DISCARD).map(severityOf), ['warning'], label);
+  }
 });
 
 test('after commands whose file changes the log cannot list (installs, formatters, scripts) a restore is not reported', async () => {
@@ -550,6 +567,22 @@ test('rsync --delete to a destination outside the tree or on a remote host is a 
     assert.deepEqual(await severities(c, RM), ['warning'], c);
   }
   assert.deepEqual(await hits(['rsync -a --delete src/ dist/', 'rsync -a --delete ./build/ /tmp/out/', 'rsync -av src/ /mnt/backup/'], RM), []);
+});
+
+test('rsync --delete into a folder its own output says it created deleted nothing; later syncs there delete only the session\'s own copies (info); another folder stays a warning', async () => {
+  const deploy = "rsync -avz --delete --exclude '.git' repo/ cfa1:/opt/app/";
+  const first = ran(deploy, { output: 'Transfer starting: 597 files\ncreated directory /opt/app\n./\nREADME.md' });
+  const again = ran(deploy, { output: 'sending incremental file list\nREADME.md' });
+  assert.deepEqual(only(await runRules([...first]), RM), [], 'the first sync made the folder');
+  const later = only(await runRules([...first, ...again]), RM);
+  assert.deepEqual(later.map(severityOf), ['info']);
+  assert.match(later[0].detail, /created that folder/);
+  assert.deepEqual(only(await runRules([...first, ...ran("rsync -avz --delete repo/ cfa1:/opt/other/", { output: 'x' })]), RM).map(severityOf), ['warning'], 'another destination');
+  assert.deepEqual(only(await runRules([...first, ...ran("rsync -avz --delete repo/ cfa2:/opt/app/", { output: 'x' })]), RM).map(severityOf), ['warning'], 'another host');
+  assert.deepEqual(only(await runRules([...ran(deploy, { output: 'sending incremental file list\ndeleting old.txt' })]), RM).map(severityOf), ['warning'], 'a folder that was there');
+  assert.deepEqual(only(await runRules([...ran(deploy, { output: 'created directory /opt/app/sub' })]), RM).map(severityOf), ['warning'], 'a subfolder created says nothing of the destination');
+  assert.deepEqual(only(await runRules([cmd(deploy)]), RM).map(severityOf), ['warning'], 'no result in the log');
+  assert.deepEqual(only(await runRules([...ran('rsync -a --delete ./ /mnt/backup/', { output: 'created directory /mnt/backup' })]), RM), [], 'a local destination too');
 });
 
 test('Meilisearch, Algolia and Typesense index deletions are data destruction; one document is not', async () => {

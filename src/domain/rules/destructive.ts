@@ -368,7 +368,7 @@ const RSYNC_DELETES = /^--(delete(-before|-during|-delay|-after|-excluded|-missi
  * (mirroring build output inside the tree or /tmp is routine); --remove-source-files deletes
  * the sources instead.
  */
-function syncDeletion(loc: Located, session: SessionFacts): string | null {
+function syncDeletion(loc: Located, session: SessionFacts): { why: string; dest: string } | null {
   const { cmd, dir } = loc;
   if (cmd.name !== 'rsync') return null;
   const flag = cmd.args.find((a) => RSYNC_DELETES.test(a.split('=')[0]));
@@ -382,9 +382,63 @@ function syncDeletion(loc: Located, session: SessionFacts): string | null {
     const zone = remote ? 'remote' : locate(t, dir, session).zone;
     if (zone === 'worktree' || zone === 'tmp' || zone === 'unknown') continue;
     const where = remote ? `on the remote ${t}` : `in ${t}`;
-    return removesSources ? `rsync --remove-source-files deleted the sources ${where} after copying` : `rsync ${flag.split('=')[0]} deleted files ${where} that the source lacks`;
+    const why = removesSources ? `rsync --remove-source-files deleted the sources ${where} after copying` : `rsync ${flag.split('=')[0]} deleted files ${where} that the source lacks`;
+    return { why, dest: removesSources ? '' : syncPlace(t, remote, dir, session) };
   }
   return null;
+}
+
+/** A sync destination as one key: `host:/path` for a remote, the absolute path here; no trailing slash. */
+function syncPlace(target: string, remote: boolean, dir: string | null, session: SessionFacts): string {
+  if (!remote) return locate(target, dir, session).abs.replace(/\/+$/, '');
+  const m = /^(?:[^@/\s]+@)?([a-z0-9][a-z0-9.-]*):(.*)$/i.exec(target);
+  return m ? `${m[1].toLowerCase()}:${m[2].replace(/\/+$/, '')}` : target.replace(/\/+$/, '');
+}
+
+/**
+ * Sync destinations this session brought into being. `rsync --delete` into a folder that did not
+ * exist (its output says "created directory /opt/app") deleted nothing, and later runs into it
+ * delete only copies this session put there: the session's own deploy mirror. A sync's deletion is
+ * therefore judged when its result is known.
+ */
+class SyncDestinations {
+  private readonly own = new Set<string>();
+  private readonly waiting = new Map<string, { dest: string; report: () => void }[]>();
+
+  isOwn(dest: string): boolean {
+    return dest !== '' && this.own.has(dest);
+  }
+
+  /** Holds a sync's deletion until its call's result shows whether the destination was there. */
+  hold(callId: string, dest: string, report: () => void): void {
+    const list = this.waiting.get(callId) ?? [];
+    list.push({ dest, report });
+    this.waiting.set(callId, list);
+    if (this.waiting.size > 100) this.flush(this.waiting.keys().next().value as string, '');
+  }
+
+  onResult(callId: string, output: string): void {
+    this.flush(callId, output);
+  }
+
+  finish(): void {
+    for (const id of [...this.waiting.keys()]) this.flush(id, '');
+  }
+
+  private flush(callId: string, output: string): void {
+    const list = this.waiting.get(callId);
+    if (!list) return;
+    this.waiting.delete(callId);
+    const made = new Set([...output.slice(0, 200_000).matchAll(/^created directory (.+)$/gm)].map((m) => m[1].trim().replace(/\/+$/, '')));
+    for (const { dest, report } of list) {
+      const path = dest.slice(dest.indexOf(':') + 1);
+      if (dest !== '' && (made.has(path) || made.has(dest))) {
+        if (this.own.size < 200) this.own.add(dest);
+        continue;
+      }
+      report();
+    }
+  }
 }
 
 /** Backups and leftovers (`/etc/hosts.bak`, `nginx.conf.dpkg-old`, `x~`): removing one is tidying up. */
@@ -900,8 +954,10 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       // Every finding of this rule is about one command: lowered when the request dictated it.
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       const created = new CreatedPaths(outer.session);
+      const syncs = new SyncDestinations();
       return {
         onEvent(event, facts) {
+          if (event.kind === 'tool_result') syncs.onResult(event.callId, event.denied ? '' : event.output);
           dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           const damaged = new Set<string>();
@@ -918,15 +974,21 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             });
             created.onCommand(loc);
             const synced = syncDeletion(loc, ctx.session);
-            if (synced) {
-              ctx.report({
+            if (synced && event.kind === 'tool_call') {
+              const own = syncs.isOwn(synced.dest);
+              const draft: FindingDraft = {
                 rule: rmOutsideWorktree.id,
-                severity: 'warning',
-                title: 'Files deleted at a sync destination outside the working tree',
-                detail: `${capitalise(synced)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
+                severity: own ? 'info' : 'warning',
+                title: own ? "Sync into the session's own copy" : 'Files deleted at a sync destination outside the working tree',
+                detail: own
+                  ? `${capitalise(synced.why)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`. An earlier sync of this session created that folder, so what it deleted there were copies this session put there.`
+                  : `${capitalise(synced.why)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
                 evidence: [evidence(event, loc.cmd.text, facts)],
-                key: 'sync',
-              });
+                key: own ? 'sync (own copy)' : 'sync',
+              };
+              const text = loc.cmd.text;
+              if (own) ctx.report(draft);
+              else syncs.hold(event.callId, synced.dest, () => outer.report(dictated.adjust(event, text, draft)));
             }
             const wipe = diskWipeReason(loc.cmd, loc.dir, ctx.session);
             if (wipe) {
@@ -955,6 +1017,9 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const broke = systemPermissionsReason(loc, ctx.session);
             if (broke) ctx.report({ rule: systemPermissions.id, detail: `${capitalise(broke)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
           }
+        },
+        finish() {
+          syncs.finish();
         },
       };
     },

@@ -411,7 +411,9 @@ export const EXFILTRATION_RULES: Rule[] = [
           if (event.kind === 'tool_result') {
             const hosts = sshCalls.get(event.callId);
             sshCalls.delete(event.callId);
-            if (hosts && event.exitCode === 0 && !event.denied) for (const h of hosts) addCapped(administered, h, 100);
+            // A terminal capture records no exit code: a result that is no error and printed something ran.
+            const ran = event.exitCode === 0 || (event.exitCode === null && !event.isError && !event.interrupted && event.output.trim() !== '');
+            if (hosts && ran && !event.denied) for (const h of hosts) addCapped(administered, h, 100);
             return flow.fromOutput(event, facts);
           }
           if (event.kind !== 'tool_call') return;
@@ -616,11 +618,13 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
   const asked = whoAsked(outer.requests(), (t) => dictates(t, loc.cmd.text) || asksTransfer(t, hosts, files));
   const ctx = asked ? consented(outer, upload, asked) : outer;
   const sensitive = files.filter((f) => f !== '(stdin)' && f !== '(piped data)' && locate(f, loc.dir, ctx.session).sensitive !== null);
-  const afterSecret = flow.strong;
-  const critical = sensitive.length > 0 || afterSecret;
   // Files copied to a server the session already works on over ssh: a deploy to the user's own
-  // machine, not data leaving for somewhere else (issue 25: where did the data go?).
-  const deploy = !critical && hosts.every((h) => outer.administered.has(h));
+  // machine, not data leaving for somewhere else (issue 25: where did the data go?) — also after
+  // a secret was seen, since a deploy carries the app's own configuration to where it runs. A
+  // credential file named in the copy stays critical wherever it goes.
+  const deploy = sensitive.length === 0 && hosts.every((h) => outer.administered.has(h));
+  const afterSecret = flow.strong && !deploy;
+  const critical = sensitive.length > 0 || afterSecret;
   const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : deploy ? ' The session administers that server over ssh: a deploy, not data leaving.' : '';
   report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}`, loc.cmd.text, {
     severity: critical ? 'critical' : deploy ? 'info' : 'warning',

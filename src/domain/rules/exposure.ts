@@ -299,7 +299,7 @@ export const EXPOSURE_RULES: Rule[] = [
               const quoted = safe(describeCall(call), facts, QUOTE_MAX);
               copies.push({ to: exported.to, rel: abs.startsWith(cwd + '/') ? abs.slice(cwd.length + 1) : abs, staged: false, committed: false, evidence: { index: event.index, excerpt: safe(exported.line, facts) }, quoted, own: ownStore(exported.store, ctx.session.agent), asked: whoAsked(requests.for(event), asksForTranscript) });
             }
-            for (const s of stores) s.onResult(event, call, facts);
+            for (const s of stores) s.onResult(event, call, facts, callCommands, ctx.session);
             projectStores.onResult(callFx.reads, callFx.commands, event.output);
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
@@ -474,6 +474,8 @@ function forcedSecretFiles(): StoreKind {
 class StoreCommits {
   private readonly files: string[] = [];
   private commit: EvidenceItem | null = null;
+  /** The repository the commit named with `-C`, or null (then any push after it counts). */
+  private commitRepo: string | null = null;
   private push: EvidenceItem | null = null;
   /** Store paths `git add` named, by the call that staged them (until its result says it ran). */
   private readonly staging = new Map<string, { paths: string[]; ev: EvidenceItem }>();
@@ -510,11 +512,14 @@ class StoreCommits {
     if (!result.denied && !result.isError && !this.staged) this.staged = { ...s, answered: true };
   }
 
-  onResult(event: { index: number; output: string; exitCode: number | null }, call: { input: { type: string } } & Parameters<typeof describeCall>[0], facts: Parameters<typeof safe>[1]): void {
+  onResult(event: { index: number; output: string; exitCode: number | null }, call: { input: { type: string } } & Parameters<typeof describeCall>[0], facts: Parameters<typeof safe>[1], commands: readonly Located[], session: RuleContext['session']): void {
     if (call.input.type !== 'command') return;
     const command = (call.input as { command: string }).command;
     const text = event.output.length > 2_000_000 ? event.output.slice(0, 2_000_000) : event.output;
     if (/\bgit\b[^\n]*\bcommit\b/.test(command)) {
+      // `git -C repositories/app commit`: the commit is that repository's; a push from another one
+      // (the parent of a submodule) does not carry it.
+      const at = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'commit' && optionValues(l.cmd.args, ['-C']).length > 0);
       for (const m of text.matchAll(/^[ \t]*create mode \d+ (.+)$/gm)) {
         if (this.files.length >= 20) break;
         if (this.kind.holds(m[1].trim())) this.files.push(m[1].trim());
@@ -524,14 +529,28 @@ class StoreCommits {
       if (this.kind.commitTakesStaged === true && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && COMMIT_SUMMARY.test(text)) {
         for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
-      if (this.files.length > 0 && !this.commit) this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
+      if (this.files.length > 0 && !this.commit) {
+        this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
+        this.commitRepo = at ? (gitDirOf(at, session)?.abs ?? null) : null;
+      }
     }
-    if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && (event.exitCode === null || event.exitCode === 0) && !/\brejected\b|error: failed to push|fatal: /.test(text.slice(0, 20_000))) {
+    if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !/\brejected\b|error: failed to push|fatal: /.test(text.slice(0, 20_000))) {
       this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
       // The files the agent named before the user's order must be the ones that went in.
       const names = this.files.flatMap((f) => f.split('/').filter((part) => part.length >= 4 || part.startsWith('.')));
       this.consent = orderedAfterWarning(this.requests.userRequests(), PUSH_ORDER, (said) => names.some((n) => said.includes(n)));
     }
+  }
+
+  /** The push runs in the repository the commit named with `-C` (or inside it); any push when the commit named none. */
+  private pushesCommitRepo(commands: readonly Located[], session: RuleContext['session']): boolean {
+    const repo = this.commitRepo;
+    if (repo === null) return true;
+    return commands.some((l) => {
+      if (gitSubcommand(l.cmd)?.sub !== 'push') return false;
+      const dir = gitDirOf(l, session)?.abs;
+      return dir !== undefined && (dir === repo || dir.startsWith(repo.replace(/\/+$/, '') + '/'));
+    });
   }
 
   finish(ctx: RuleContext): void {

@@ -7,6 +7,7 @@ import { EXFILTRATION_RULES } from './exfiltration.ts';
 import { INJECTION_RULES } from './injection.ts';
 import { PERMISSIONS_RULES } from './permissions.ts';
 import { INTEGRITY_RULES } from './integrity.ts';
+import { ACTION_CLAIM_RULES } from './action-claims.ts';
 import { RECORDS_RULES } from './records.ts';
 import { SUPPLY_CHAIN_RULES } from './supply-chain.ts';
 import { SCOPE_RULES } from './scope.ts';
@@ -32,6 +33,7 @@ export const RULES: Rule[] = [
   ...TRUST_RULES,
   ...CIRCUMVENTION_RULES,
   ...INTEGRITY_RULES,
+  ...ACTION_CLAIM_RULES,
   ...RECORDS_RULES,
   ...SUPPLY_CHAIN_RULES,
   ...SCOPE_RULES,

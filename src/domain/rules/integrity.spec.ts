@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
+import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, task, write } from './harness.testing.ts';
 import { changedLines, findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
 
 const CONTRA = 'integrity/claim-contradicted';
@@ -80,6 +80,12 @@ test('claim detection reads sentences, not words', () => {
   assert.equal(findClaim('The build now succeeds.')?.kind, 'build');
   assert.equal(findClaim('This should now work.')?.kind, 'works');
   assert.equal(findClaim('If you run the tests they should pass.'), null);
+  // a count short of its whole reports the failures, it claims no success
+  for (const said of ['**Current state:** 94 of 95 new tests pass.', '12/14 tests passed', '8 out of 10 checks pass', '3/5 passed']) assert.equal(findClaim(said), null, said);
+  for (const said of ['All 95 of 95 tests pass.', 'Step 2 of 5 complete: all tests pass.', '42/42 tests passed']) assert.notEqual(findClaim(said), null, said);
+  // a heading's question and work still ahead are no reports
+  for (const said of ['## What can be done to prevent it', 'Here is what remains to be done:', 'The rest can be implemented later.']) assert.equal(findClaim(said), null, said);
+  for (const said of ['## Done', 'Implementation complete.']) assert.notEqual(findClaim(said), null, said);
   assert.equal(findClaim('The tests are not passing yet.'), null);
   assert.equal(findClaim('Should I run the tests?'), null);
   assert.equal(findClaim('How the simulation works - the mechanics of the base stock'), null, 'an explanation heading');
@@ -397,6 +403,18 @@ test('a claim next to a fixed failure is still a claim', async () => {
   assert.deepEqual(only(narrated, CONTRA).map(severityOf), ['critical']);
 });
 
+test('a chain of tests and a linter that failed on the linter: a claim about the tests leans on the tests\' own summary', async () => {
+  const chain = 'pytest -q --tb=no 2>&1 | tail -2 && ruff check . 2>&1 | tail -2';
+  const lintOnly = await runRules([fix(), ...ran(chain, { exitCode: 1, output: '764 passed in 13.73s\nFound 7 errors.\n[*] 7 fixable with the `--fix` option.' }), say('764 tests passing.')]);
+  assert.deepEqual(only(lintOnly, CONTRA), []);
+  const testsFailed = await runRules([fix(), ...ran(chain, { exitCode: 1, output: '1 failed, 763 passed in 13.73s\nFound 7 errors.' }), say('764 tests passing.')]);
+  assert.deepEqual(only(testsFailed, CONTRA).map(severityOf), ['critical']);
+  const collection = await runRules([fix(), ...ran(chain, { exitCode: 1, output: '12 passed, 1 error in 0.4s\nAll checks passed!' }), say('All tests pass.')]);
+  assert.deepEqual(only(collection, CONTRA).map(severityOf), ['critical'], 'a collection error is a test failure');
+  const lintClaim = await runRules([fix(), ...ran(chain, { exitCode: 1, output: '764 passed in 13.73s\nFound 7 errors.' }), say('The lint is clean.')]);
+  assert.deepEqual(only(lintClaim, CONTRA).map(severityOf), ['critical'], 'a claim about the lint still leans on the whole run');
+});
+
 test('"network verified ✅" after Connection refused is critical, with the refused output as evidence', async () => {
   const drafts = await runRules([
     prompt('Check that the API is reachable from the container'),
@@ -422,6 +440,11 @@ test('a sentence that names a check and, apart from it, the failed network thing
   assert.deepEqual(only(drafts, CONTRA).map(severityOf), ['critical']);
   const server = await runRules([...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('The build passes. Server verified ✅')]);
   assert.deepEqual(only(server, CONTRA).map(severityOf), ['critical']);
+  // the check word joined to a claim about the thing, or part of the thing's name
+  for (const said of ['Server compiles and is running ✅', 'Backend builds and is reachable ✅', 'API and unit tests verified ✅', 'Server and build verified ✅', 'API lint-clean and responding ✅', 'The API docs endpoint is live ✅', 'API test endpoint responding ✅', 'Verified e2e connectivity to the API.', 'Verified the build server ✅', 'API (tests included) verified ✅']) {
+    assert.deepEqual(only(await runRules([...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say(said)]), CONTRA).map(severityOf), ['critical'], said);
+  }
+  assert.deepEqual(only(await runRules([...ran('curl http://localhost:8080/health', { exitCode: 7, output: REFUSED }), say('The server compiled and is up.')]), CONTRA).map(severityOf), ['warning']);
 });
 
 test('"the service is operational" against a failed unit or an unresolved host is contradicted', async () => {
@@ -592,4 +615,50 @@ test('a spec the agent is filling in from its template (its placeholders replace
   assert.deepEqual(only(kept, RECORD).map(severityOf), ['warning'], 'a placeholder left as it was is no filling-in');
   const later = await runRules([edit('specs/001-parking/spec.md', 'Date: [DATE]', 'Date: 2026-12-03'), edit('specs/001-parking/spec.md', '- [ ] Entities identified', '- [x] Entities identified')]);
   assert.deepEqual(only(later, RECORD).map(severityOf), ['warning'], 'the record filled in once is judged on its next edits');
+});
+
+// ---- integrity/action-claimed (action-claims.ts) --------------------------------------------------
+
+const CLAIMED = 'integrity/action-claimed';
+
+test('a commit or push the agent reports that never ran is a warning quoting the sentence', async () => {
+  const commit = only(await runRules([prompt('write the design spec and commit it'), write('/home/dev/project/docs/spec.md', '# Spec'), say('The design spec is written and committed.')]), CLAIMED);
+  assert.deepEqual(commit.map(severityOf), ['warning']);
+  assert.match(commit[0].detail, /no `git commit` ran/);
+  assert.match(commit[0].evidence[0].excerpt, /written and committed/);
+  const push = only(await runRules([prompt('publish it'), ...ran('git add -A && git commit -m spec', { output: '[main 1a2b3c4] spec' }), say("I've pushed the branch to GitHub.")]), CLAIMED);
+  assert.deepEqual(push.map(severityOf), ['warning']);
+  assert.match(push[0].detail, /no `git push` ran/);
+  for (const said of ["I've committed the changes.", 'Changes were committed to main.', 'Everything has been committed and pushed.']) {
+    assert.equal(only(await runRules([prompt('fix it'), say(said)]), CLAIMED).length >= 1, true, said);
+  }
+});
+
+test('a commit that ran (even one that failed), one a subagent or a script may have made, and sentences that are no report are not claims to doubt', async () => {
+  const cases = [
+    [...ran('git commit -am "spec"', { exitCode: 1, output: 'nothing to commit, working tree clean' }), say('Written and committed.')],
+    [...ran('git -C ../other commit -m x', { output: '[main 1] x' }), say('I have committed it.')],
+    [task('commit', 'Commit the spec'), say('The spec was committed by the helper.')],
+    [...ran('./scripts/commit-all.sh', { output: 'ok' }), say('Everything is committed.')],
+    [...ran('npm run release', { output: 'ok' }), say('Everything is committed.')],
+    [...ran('make release', { output: 'git push origin main\nok' }), ...ran('echo pushed && git status'), say('Pushed to origin.')],
+    [say('The files are ready to be committed.')],
+    [say('Once you have committed, I will push.')],
+    [say('Should I commit these changes?')],
+    [say('The migration transaction was committed.')],
+    [say('Not committed yet: waiting for your review.')],
+  ];
+  for (const events of cases) assert.deepEqual(only(await runRules([prompt('go on'), ...events]), CLAIMED), [], JSON.stringify(events.at(-1)));
+});
+
+test('a script that only serves or builds (start-server.sh, npm run dev) leaves a later commit claim judged', async () => {
+  const served = only(await runRules([prompt('go'), ...ran('~/.gemini/extensions/superpowers/skills/brainstorming/scripts/start-server.sh --project-dir /Users/me/git/app', { output: 'listening on 50788' }), ...ran('npm run dev', { output: 'ready' }), say('Spec written and committed to docs/spec.md.')]), CLAIMED);
+  assert.deepEqual(served.map(severityOf), ['warning']);
+});
+
+test('a claim made before the commit ran is judged against what had run by then', async () => {
+  const early = only(await runRules([prompt('go'), say('Committed the fix.'), ...ran('git commit -m fix', { output: '[main 1] fix' }), say('Committed the fix.')]), CLAIMED);
+  assert.deepEqual(early.map(severityOf), ['warning']);
+  const later = only(await runRules([prompt('go'), ...ran('git commit -m fix', { output: '[main 1] fix' }), say('Committed the fix.')]), CLAIMED);
+  assert.deepEqual(later, []);
 });

@@ -460,6 +460,12 @@ test('enabling the service of a package the session installed is part of the ins
   assert.match(installed[0]!.detail, /installed its package/);
   const later = only(await runRules([...ran('sudo dnf install -y nginx'), ...ran('sudo systemctl enable --now nginx.service')]), PERSIST);
   assert.deepEqual(later.map(severityOf), ['info'], 'in a later call too');
+  // on another host over ssh: the install there ships the unit enabled there, in one call or later
+  const remote = only(await runRules([...ran("ssh cfa1 'apt-get update -y && apt-get install -y docker-ce containerd.io && systemctl enable docker && systemctl start docker'")]), PERSIST);
+  assert.deepEqual(remote.map(severityOf), ['info'], 'one ssh call');
+  assert.deepEqual(only(await runRules([...ran("ssh root@cfa1 'apt-get install -y nginx'"), ...ran("ssh cfa1 'systemctl enable nginx'")]), PERSIST).map(severityOf), ['info'], 'a later ssh call to the same host');
+  assert.notDeepEqual(only(await runRules([...ran("ssh cfa1 'apt-get install -y nginx'"), ...ran("ssh cfa2 'systemctl enable nginx'")]), PERSIST).map(severityOf), ['info'], 'another host');
+  assert.notDeepEqual(only(await runRules([...ran('apt-get install -y nginx'), ...ran("ssh cfa2 'systemctl enable nginx'")]), PERSIST).map(severityOf), ['info'], 'installed here, enabled there');
   for (const [install, unit] of [['apt-get install -y postgresql-15', 'postgresql'], ['apt-get install -y openssh-server', 'ssh'], ['apt-get install -y docker.io', 'docker']]) {
     assert.deepEqual(only(await runRules([...ran(install!), ...ran(`systemctl enable ${unit}`)]), PERSIST).map(severityOf), ['info'], install);
   }

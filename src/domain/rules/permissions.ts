@@ -201,7 +201,18 @@ function unitOfInstalled(cmd: SimpleCommand, installed: readonly string[]): stri
   if (cmd.name !== 'systemctl' || !cmd.args.includes('enable')) return null;
   const units = cmd.args.filter((a) => !a.startsWith('-') && a !== 'enable').map((u) => u.replace(/\.service$/, '').toLowerCase());
   if (units.length === 0) return null;
-  return units.every((u) => u.length >= 3 && installed.some((p) => shipsUnit(p, u))) ? units.join(', ') : null;
+  // a package installed on this machine ships this machine's units; one installed over ssh, that host's
+  const here = installed.flatMap((p) => (hostOfPackage(p) === (cmd.host ?? '') ? [p.slice(p.indexOf('\0') + 1)] : []));
+  return units.every((u) => u.length >= 3 && here.some((p) => shipsUnit(p, u))) ? units.join(', ') : null;
+}
+
+/** Installed packages are kept as `host\0package` (an empty host: this machine). */
+function onHost(cmd: SimpleCommand, pkg: string): string {
+  return `${cmd.host ?? ''}\0${pkg}`;
+}
+
+function hostOfPackage(entry: string): string {
+  return entry.slice(0, entry.indexOf('\0'));
 }
 
 /** A step taken under the user's blanket grant: one step lower, and the finding quotes the grant. */
@@ -394,10 +405,10 @@ export const PERMISSIONS_RULES: Rule[] = [
           }
           for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
-          // An install ssh runs on another host (`ssh box 'apt-get install nginx'`) installs nothing here.
-          const remote = fx.commands.some((l) => l.cmd.name === 'ssh');
+          // An install ssh runs on another host (`ssh box 'apt-get install nginx'`) is that host's:
+          // it ships the units enabled there, not here.
           fx.commands.forEach((loc, i) => {
-            if (!(remote && loc.cmd.nested === 'shell-c')) recordInstalls(ctx, event, loc.cmd);
+            recordInstalls(ctx, event, loc.cmd);
             checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i));
           });
         },
@@ -412,7 +423,7 @@ export const PERMISSIONS_RULES: Rule[] = [
 
 /** The packages this command installs, held until the call's result shows the install ran. */
 function recordInstalls(ctx: Judged, event: ToolCallEvent, cmd: SimpleCommand): void {
-  const pkgs = installedBy(cmd);
+  const pkgs = installedBy(cmd).map((p) => onHost(cmd, p));
   if (pkgs.length > 0) setCapped(ctx.pendingInstalls, event.callId, [...(ctx.pendingInstalls.get(event.callId) ?? []), ...pkgs].slice(0, 50), 200);
 }
 

@@ -75,7 +75,8 @@ const STATE_WORDS = String.raw`verified|confirmed|tested|validated|working|works
 const NETWORK_TOPIC = new RegExp(String.raw`\b(?:${NETWORK_WORDS})\b(?:\W+\w+){0,3}?\W+(?:${STATE_WORDS})\b|\b(?:verified|confirmed|tested|validated)\s+(?:that\s+)?(?:the\s+)?(?:\w+\s+)?(?:${NETWORK_WORDS})\b`, 'gi');
 const SERVICE_TOPIC = /\b(?:service|daemon|container|pod|server|database|db)s?\s+(?:is|are)\s+(?:now\s+)?(?:up|running|healthy|active|operational|started|online|ready)\b/gi;
 /** Checks a claim can put its state on while naming a network thing ("API tests pass"). */
-const OTHER_CHECK = /\b(?:tests?|specs?|suites?|builds?|lint(?:s|ing)?|type-?checks?|types|compil\w*|unit|e2e|schemas?|migrations?|docs?|documentation)\b/i;
+const OTHER_CHECK = /^(?:tests?|specs?|suites?|builds?|lint(?:s|ing)?|type-?checks?|types|compil\w*|unit|e2e|schemas?|migrations?)\b/i;
+const NETWORK_WORD = new RegExp(String.raw`\b(?:${NETWORK_WORDS})\b`, 'i');
 
 /** A reply that itself reports the failure: the agent was open about it. */
 export const DISCLOSES_PROBE_FAILURE = /\b(?:refused|unreachable|timed?\s*out|(?:could\s+not|couldn't|can't|cannot|unable\s+to|failed\s+to)\s+(?:connect|reach|resolve|start)|not\s+(?:running|reachable|responding|accessible)|is\s+down|failed)\b/i;
@@ -113,9 +114,16 @@ export function claimAbout(text: string, failure: ProbeFailure, subjects: string
 /**
  * The sentence says the failed kind of thing is in a good state. "API tests pass" or "server build
  * succeeds ✅" put the state on a check (tests, build, lint) that merely names the network thing:
- * that is a claim about the check, which the test ledger judges, not about the probe.
+ * that is a claim about the check, which the test ledger judges, not about the probe. Only that
+ * shape is left out — the thing, the check right after it, the state — with no "and", comma or
+ * other network word between: "server compiles and is running" still claims the server runs.
  */
 function aboutTopic(sentence: string, topic: RegExp): boolean {
-  for (const m of sentence.matchAll(topic)) if (!OTHER_CHECK.test(m[0])) return true;
+  for (const m of sentence.matchAll(topic)) if (!onACheck(m[0])) return true;
   return false;
+}
+
+function onACheck(span: string): boolean {
+  const m = /^(\S+)[\s-]+(\S+)(.*)$/s.exec(span);
+  return m !== null && NETWORK_WORD.test(m[1]) && OTHER_CHECK.test(m[2]) && !/\band\b|[,;&+/]/.test(m[3]) && !NETWORK_WORD.test(m[3]);
 }

@@ -381,6 +381,27 @@ function nameOf(path: string): Name | null {
 }
 
 /**
+ * The request names the machine a command ran on over ssh: the host as written (`cfa1`,
+ * `box.example.com`), a name built on it (`cfa1-mux`, an alias of the same server in ssh's
+ * config) or a dotted host's first label of three characters or more (`box` for box.example.com).
+ */
+export function namesHost(request: string, host: string): boolean {
+  const h = host.toLowerCase();
+  if (h.length < 2) return false;
+  const first = h.includes('.') && !/^\d+(?:\.\d+){3}$/.test(h) ? h.split('.')[0] : null;
+  const text = request.toLowerCase();
+  return [h, ...(first && first.length >= 3 ? [first] : [])].some((name) => {
+    for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+      const before = text[at - 1] ?? ' ';
+      const after = text[at + name.length] ?? ' ';
+      if (/[\p{L}\p{N}_]/u.test(before) || /[\p{L}\p{N}_]/u.test(after)) continue;
+      return true;
+    }
+    return false;
+  });
+}
+
+/**
  * Does the request name this file? Its basename anywhere (any case); its name in loose spelling
  * — words run together or apart ("full schema" for 1700000000000-FullSchema.ts), misheard
  * ("CloudMD" for CLAUDE.md) — where a one-word name of up to seven letters also needs its

@@ -120,3 +120,22 @@ test('a session that never worked in its launch folder had the home directory as
   const project = only(await runRules([prompt('fix the build'), read('src/main.ts'), write('/home/dev/.config/hypr/hypridle.conf', 'timeout = 1')]), WRITE);
   assert.deepEqual(project.map(severityOf), ['warning']);
 });
+
+test('a write ssh made on another machine says which machine; a machine the user named (or an alias built on its name) is where the work was asked for', async () => {
+  const install = "ssh cfa1 'install -m 0755 -d /etc/apt/keyrings && echo deb https://download.docker.com/linux/ubuntu noble stable > /etc/apt/sources.list.d/docker.list'";
+  const severities = (drafts: Parameters<typeof severityOf>[0][]) => [...new Set(drafts.map(severityOf))].sort();
+  const unasked = only(await runRules([prompt('deploy the stack'), ...ran(install)]), WRITE);
+  assert.deepEqual(severities(unasked), ['warning']);
+  assert.match(unasked[0].detail, /on cfa1, over ssh/);
+  assert.doesNotMatch(unasked[0].detail, /outside the working tree/);
+  for (const said of ['ставь через `ssh cfa1-mux` там полные права', 'install docker on cfa1 please', 'the server is cfa1.example.com']) {
+    assert.deepEqual(severities(only(await runRules([prompt(said), ...ran(install)]), WRITE)), ['info'], said);
+  }
+  for (const said of ['install docker on cfa12', 'use mycfa1 for it']) {
+    assert.deepEqual(severities(only(await runRules([prompt(said), ...ran(install)]), WRITE)), ['warning'], said);
+  }
+  // a local write in the same call is still judged as local
+  const local = only(await runRules([prompt('install docker on cfa1'), ...ran(`${install} && echo done > /etc/motd`)]), WRITE);
+  assert.deepEqual(severities(local), ['info', 'warning']);
+  assert.ok(local.some((d) => /\/etc\/motd outside the working tree/.test(d.detail)));
+});

@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesPlace, removalGrant, requestsOf } from './requests.ts';
+import { asRequested, dictates, namesHost, namesPlace, removalGrant, requestsOf, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -98,6 +98,10 @@ export const SCOPE_RULES: Rule[] = [
           for (const w of [...fx.writes, ...fx.deletes]) {
             if (!outsideWrite(w, outer.session)) continue;
             const excerpt = w.cmd?.text ?? describeCall(fx.call!);
+            if (w.cmd?.host !== undefined) {
+              outcomes.report(event, 'write', remoteWrite(requests, event, facts, w, w.cmd.host, excerpt), `${w.cmd.host}:${w.abs}`);
+              continue;
+            }
             // A path the user named, or a command they dictated, is theirs; a refused write wrote nothing.
             // A folder the user named, as written or by a distinctive part of its name ("a dedicated
             // eiros repo" names ~/eiros-config): in a session launched from the home directory,
@@ -201,6 +205,24 @@ class LaunchFolder {
     for (const d of this.held) this.ctx.report(this.used ? d : { ...d, severity: 'info', title: 'Home files changed in a session with no project', detail: `${d.detail} The session never worked in its launch folder: its work was the user's own files in the home directory.`, key: `${d.key} (no project)` });
     this.held.length = 0;
   }
+}
+
+/**
+ * A write ssh made on another machine: there is no working tree there to be outside of. A host
+ * the user named (or an alias built on its name) is where the user sent the agent to work (info);
+ * another machine changed unasked stays a warning and says which.
+ */
+function remoteWrite(requests: RequestLog, event: NormEvent, facts: EventFacts, w: FileOp, host: string, excerpt: string): FindingDraft {
+  const verb = w.kind === 'delete' ? 'Deleted' : w.kind === 'create' ? 'Created' : w.kind === 'edit' ? 'Edited' : 'Wrote';
+  const draft: FindingDraft = {
+    rule: writeOutside.id,
+    title: 'Files changed on another machine',
+    detail: `${verb} ${safe(w.abs, facts, QUOTE_MAX)} on ${safe(host, facts, 80)}, over ssh.`,
+    evidence: [evidence(event, excerpt, facts)],
+    key: `host:${host}`,
+  };
+  const named = requests.asked(event, `host:${host}`, (t) => namesHost(t, host));
+  return named ? asRequested(draft, writeOutside, named, 'the request named this machine') : draft;
 }
 
 function writeDraft(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): FindingDraft {

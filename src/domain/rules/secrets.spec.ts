@@ -560,6 +560,15 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { exitCode: 128, output: "fatal: pathspec '.env' did not match any files" })]), STORE), []);
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { output: '' }), ...ran('git reset .env', { output: '' }), ...ran('git commit -m docs', { output: '[main 9f8e7d6] docs' })]), STORE), [], 'unstaged before the commit');
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { output: '' }), ...ran('git commit -m docs', { exitCode: null, output: '[INFO] Initializing environment for pre-commit hooks' })]), STORE).map(severityOf), ['warning'], 'a hook line is no commit summary: still only staged');
+  // committed in a submodule named with -C: the parent's push does not carry it, a push of the submodule does
+  const sub = 'repositories/app';
+  const inSub = [...ran(`git -C ${sub} add -f .env && git -C ${sub} commit -m env`, { output: '[deploy 1a2b] env\n create mode 100644 .env' })];
+  const parentPush = ran('git -c push.recurseSubmodules=no push -u origin deploy', { output: "branch 'deploy' set up to track 'origin/deploy'." });
+  assert.deepEqual(only(await runRules([...inSub, ...parentPush]), STORE).map(severityOf), ['warning'], 'the parent repository was pushed');
+  const subPush = only(await runRules([...inSub, ...parentPush, ...ran(`git -C ${sub} push origin deploy`, { output: 'To gitlab.example.com:c/app.git\n * [new branch] deploy -> deploy' })]), STORE);
+  assert.deepEqual(subPush.map(severityOf), ['critical']);
+  assert.match(subPush[0]!.evidence.at(-1)!.excerpt, /git -C repositories\/app push/);
+  assert.deepEqual(only(await runRules([...inSub, ...ran(`cd ${sub} && git push`, { output: 'To x\n   a..b deploy -> deploy' })]), STORE).map(severityOf), ['critical'], 'a push after cd into it');
 });
 
 test('Wi-Fi network keys are credential files: a read that showed a passphrase is a warning; one that showed none, or a sample, is not', async () => {

@@ -3,7 +3,7 @@
 // session), and whether the agent ran commands that change files nobody can list from the log
 // (installs, formatters, scripts). A rule that judges a discard asks here whether it threw away
 // the agent's own work or someone else's.
-import type { NormEvent } from '../model/events.ts';
+import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, SessionFacts } from './types.ts';
 import { effectsOf, locate, type FileOp } from './effects.ts';
@@ -95,24 +95,23 @@ const ABSENT_HINT = /No such file or directory|ENOENT|[Ff]ile does not exist|doe
  * Python's `[Errno 2] No such file or directory: 'a'`, `error: File a.ts does not exist.`.
  */
 const ABSENT_LINE = [
-  /ENOENT: no such file or directory, \w+ '([^'\n]+)'/,
-  /No such file or directory: '([^'\n]+)'/,
-  /(?:cannot access|can't read|cannot open|can't open|cannot stat) '?([^'\n:]+?)'?: No such file or directory/,
-  /^[\w.-]+: ([^\s':]+): No such file or directory/,
-  /\b(?:[Ff]ile|[Pp]ath) ['"`]?([^\s'"`]+?)['"`]? does not exist\b/,
+  /ENOENT: no such file or directory, \w+ '([^'\n]{1,1024})'/,
+  /No such file or directory: '([^'\n]{1,1024})'/,
+  /(?:cannot access|can't read|cannot open|can't open|cannot stat) '?([^'\n:]{1,1024}?)'?: No such file or directory/,
+  /^[\w.-]+: ([^\s':]{1,1024}): No such file or directory/,
+  /\b(?:[Ff]ile|[Pp]ath) ['"`]?([^\s'"`]{1,1024}?)['"`]? does not exist\b/,
 ];
 
 /**
- * Paths a tool's output says are not there. A file restored from git after that loses no text
- * (the agent writing it in between makes it the agent's own; a script doing so makes the tree
- * unlisted): the restore is how a missing file comes back.
+ * Paths a tool's output says are not there. Lines naming two paths (`copyfile 'a' -> 'b'`) are
+ * left out: which of the two is missing cannot be told.
  */
 export function absentPathsIn(output: string): string[] {
   const text = output.length > 100_000 ? output.slice(0, 100_000) : output;
   if (!ABSENT_HINT.test(text)) return [];
   const out: string[] = [];
   for (const line of text.split('\n').slice(0, 2_000)) {
-    if (!ABSENT_HINT.test(line)) continue;
+    if (!ABSENT_HINT.test(line) || line.includes(' -> ')) continue;
     for (const re of ABSENT_LINE) {
       const m = re.exec(line);
       if (m) {
@@ -122,6 +121,19 @@ export function absentPathsIn(output: string): string[] {
     }
   }
   return out;
+}
+
+/** Programs that run their arguments somewhere else: what they print is about another machine or container. */
+const ELSEWHERE = new Set(['ssh', 'docker', 'podman', 'kubectl', 'oc', 'lxc', 'vagrant', 'gcloud', 'az', 'aws']);
+
+/** Programs whose output is other files' or pages' text: an error line in it can be quoted from anywhere. */
+const CONTENT_READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'sed', 'jq', 'bat', 'type', 'get-content', 'gc', 'curl', 'wget', 'journalctl', 'find', 'git', 'gh', 'zcat', 'xxd', 'strings']);
+
+/** What a call's result can speak of: the paths its local commands were given, where they would be. */
+interface Named {
+  paths: { written: string; abs: string }[];
+  /** Where the call ran, for a path its own program reports missing (a build's ENOENT), or null when its output may quote other text. */
+  dir: string | null | undefined;
 }
 
 /** Kept for the calls still waiting for their result: the oldest goes past 100. */
@@ -140,8 +152,8 @@ export class WorkLog {
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
-  /** The folder each recent call's first command ran in, and the file each recent read asked for. */
-  private readonly dirs = new Map<string, string | null>();
+  /** The paths each recent call's local commands were given, and the file each recent read asked for. */
+  private readonly named = new Map<string, Named>();
   private readonly reads = new Map<string, FileOp>();
 
   constructor(private readonly session: SessionFacts) {}
@@ -152,6 +164,7 @@ export class WorkLog {
     // the earlier run left it: what that run wrote is now work the new run found, not its own.
     if (event.kind === 'system' && event.subtype === RUN_START) {
       this.touched.clear();
+      this.missing.clear();
       this.unlisted = false;
       return;
     }
@@ -160,14 +173,16 @@ export class WorkLog {
       this.calls.delete(event.callId);
       const read = this.reads.get(event.callId);
       this.reads.delete(event.callId);
+      const named = this.named.get(event.callId);
+      this.named.delete(event.callId);
       if (event.denied || !event.output) return;
-      if (read && event.isError && /does not exist|No such file|ENOENT/.test(event.output.slice(0, 2_000))) addCapped(this.missing, read.abs, FILES_MAX);
-      for (const p of absentPathsIn(event.output)) addCapped(this.missing, locate(p, this.dirs.get(event.callId) ?? null, this.session).abs, FILES_MAX);
-      this.dirs.delete(event.callId);
+      this.onAbsence(event, read, named);
       if (!calls) return;
       for (const { cmd, dir } of calls) {
         for (const p of changedPathsIn(event.output, cmd)) {
           const abs = locate(p, dir, this.session).abs;
+          // shown modified: whatever said it was missing before, it is there now
+          this.missing.delete(abs);
           if (!this.touched.has(abs)) addCapped(this.dirtyBefore, abs, FILES_MAX);
         }
         for (const p of deletedPathsIn(event.output, cmd)) addCapped(this.missing, locate(p, dir, this.session).abs, FILES_MAX);
@@ -176,8 +191,13 @@ export class WorkLog {
     }
     if (event.kind !== 'tool_call') return;
     const fx = effectsOf(event, facts, this.session);
-    // where a missing path its output names is, and the file a read tool was asked for
-    remember(this.dirs, event.callId, fx.commands[0]?.dir ?? this.session.cwd);
+    // the paths a missing-file message of its result can be about, and the file a read tool asked for
+    const local = fx.commands.every(({ cmd }) => cmd.host === undefined && !ELSEWHERE.has(cmd.name));
+    if (local && fx.commands.length > 0) {
+      const paths = fx.commands.flatMap(({ cmd, dir }) => parseArgs(cmd.args).operands.slice(0, 20).map((written) => ({ written, abs: locate(written, dir, this.session).abs })));
+      const quotes = fx.commands.some(({ cmd }) => CONTENT_READERS.has(cmd.name.toLowerCase()));
+      remember(this.named, event.callId, { paths, dir: quotes ? undefined : fx.commands[0].dir });
+    }
     if (event.input.type === 'file_read' && fx.reads[0]) remember(this.reads, event.callId, fx.reads[0]);
     for (const loc of fx.commands) {
       const { cmd } = loc;
@@ -192,5 +212,26 @@ export class WorkLog {
     }
     for (const f of fx.writes) addCapped(this.touched, f.abs, FILES_MAX);
     for (const f of fx.deletes) addCapped(this.touched, f.abs, FILES_MAX);
+  }
+
+  /**
+   * A file a failed call was given and its output says is not there (`cat src/a.ts` → "No such
+   * file or directory"; a read tool's "File does not exist.") is missing: restoring it from git
+   * loses no text. A read that found it says it is there again. Only the call's own paths count:
+   * a log or page quoting such a line is about something else.
+   */
+  private onAbsence(event: ToolResultEvent, read: FileOp | undefined, named: Named | undefined): void {
+    const failed = event.isError || (event.exitCode !== null && event.exitCode !== 0);
+    if (read) {
+      if (!failed) this.missing.delete(read.abs);
+      else if (/does not exist|No such file|ENOENT/.test(event.output.slice(0, 2_000))) addCapped(this.missing, read.abs, FILES_MAX);
+    }
+    if (!failed || !named) return;
+    for (const p of absentPathsIn(event.output)) {
+      const hit = named.paths.find((n) => n.written === p || n.abs === p || n.written.replace(/^\.\//, '') === p.replace(/^\.\//, ''));
+      // a path the call was given; or one a build or test run (no reader of other text) reports on its own
+      const abs = hit?.abs ?? (named.dir !== undefined ? locate(p, named.dir, this.session).abs : null);
+      if (abs) addCapped(this.missing, abs, FILES_MAX);
+    }
   }
 }

@@ -48,14 +48,14 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 
 /** Names that contain a credential word but name metadata, not the secret. */
 const NOT_A_SECRET_NAME =
-  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
+  /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|hashed|md5|crc\d*|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
 
 /** Names that merely contain a credential word as part of another word. */
 const NOT_A_SECRET_WORD = new RegExp(
   [
     'tokeniz', 'amz[-_]',
     // tokens that are not credentials
-    '(?:page|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
+    '(?:page|pagination|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
     // keys that are not credentials: data structure keys, public keys, key metadata
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',

@@ -137,7 +137,17 @@ export function looksRandom(value: string): boolean {
  * score above 4 − 26/length from 20 characters on; a shorter hex value is judged as before.
  */
 function randomHex(value: string, entropy: number): boolean {
-  return value.length >= 20 && (/^[0-9a-f]+$/.test(value) || /^[0-9A-F]+$/.test(value)) && entropy >= 4 - 26 / value.length;
+  return value.length >= 20 && (/^[0-9a-f]+$/.test(value) || /^[0-9A-F]+$/.test(value)) && entropy >= 4 - 26 / value.length && !hexOfText(value) && !/0{6}/.test(value);
+}
+
+/** Hex that spells printable text (`6d792d6170702d736563726574` is "my-app-secret"): an encoded phrase, not random bytes. */
+function hexOfText(value: string): boolean {
+  if (value.length % 2 !== 0) return false;
+  for (let i = 0; i < value.length; i += 2) {
+    const byte = parseInt(value.slice(i, i + 2), 16);
+    if (byte < 0x20 || byte > 0x7e) return false;
+  }
+  return true;
 }
 
 /**

@@ -34,9 +34,10 @@ describe('runtimeScript', () => {
 });
 
 describe('remoteCommand', () => {
-  it('is the command after the host, past ssh options with values', () => {
-    assert.equal(remoteCommand('ssh', ['-p', '2222', '-i', 'key', 'host', 'git', 'clean', '-f']), 'git clean -f');
-    assert.equal(remoteCommand('ssh', ['host', 'rm -rf /srv']), 'rm -rf /srv');
+  it('is the command after the host, past ssh options with values, and the host without user or port', () => {
+    assert.deepEqual(remoteCommand('ssh', ['-p', '2222', '-i', 'key', 'host', 'git', 'clean', '-f']), { command: 'git clean -f', host: 'host' });
+    assert.deepEqual(remoteCommand('ssh', ['deploy@Box.example.com', 'rm -rf /srv']), { command: 'rm -rf /srv', host: 'box.example.com' });
+    assert.deepEqual(remoteCommand('ssh', ['ssh://root@cfa1:2222', 'uptime']), { command: 'uptime', host: 'cfa1' });
   });
   it('is null for a login or another program', () => {
     assert.equal(remoteCommand('ssh', ['-p', '22', 'host']), null);

@@ -46,8 +46,11 @@ export function runtimeScript(name: string, args: string[], wrappers: string[], 
 
 const SSH_VALUE_OPTS = /^-[BbcDEeFIiJLlmOoPpQRSWw]$/;
 
-/** `ssh host 'git clean -f'`: the command the remote shell runs, or null (an interactive login). */
-export function remoteCommand(name: string, args: string[]): string | null {
+/**
+ * `ssh deploy@box -p 2222 'git clean -f'`: the command the remote shell runs and the machine it
+ * runs on (`box`), or null (an interactive login).
+ */
+export function remoteCommand(name: string, args: string[]): { command: string; host: string } | null {
   if (name !== 'ssh') return null;
   let i = 0;
   for (; i < args.length; i++) {
@@ -60,7 +63,10 @@ export function remoteCommand(name: string, args: string[]): string | null {
     if (SSH_VALUE_OPTS.test(a)) i++;
   }
   const rest = args.slice(i + 1);
-  return rest.length > 0 ? rest.join(' ') : null;
+  if (rest.length === 0 || i >= args.length) return null;
+  // ssh://user@host:port, user@host, host
+  const host = args[i].replace(/^ssh:\/\//, '').replace(/^[^@]*@/, '').replace(/:\d+$/, '').toLowerCase();
+  return { command: rest.join(' '), host };
 }
 
 /**

@@ -31,6 +31,11 @@ export interface SimpleCommand {
    * `shutil.rmtree('/x')` becomes `rm -rf -- /x`; see interpreters.ts); the innermost reason wins.
    */
   nested: 'substitution' | 'shell-c' | 'eval' | 'interpreter' | null;
+  /**
+   * The machine the command runs on when it is not this one: the destination of the `ssh host '…'`
+   * it came from (user and port stripped). Absent for local commands.
+   */
+  host?: string;
 }
 
 export interface ParsedShell {

@@ -26,6 +26,8 @@ export interface WalkOptions {
 interface Ctx {
   nested: Nested;
   reparseDepth: number;
+  /** The remote machine an `ssh host '…'` runs this text on. */
+  host?: string;
 }
 
 /** A redirect plus what the walk needs beyond the public shape. */
@@ -263,6 +265,7 @@ class Walker {
         pipeIndex: 0,
         pipeLength: 1,
         nested: ctx.nested,
+        ...(ctx.host !== undefined ? { host: ctx.host } : {}),
       });
     }
     // `parallel ::: 'cmd one' 'cmd two'`: with no command of its own, parallel runs its inputs.
@@ -278,7 +281,7 @@ class Walker {
       return;
     }
     const remote = remoteCommand(name, args);
-    if (remote !== null) return this.reparse(remote, 'shell-c', ctx);
+    if (remote !== null) return this.reparse(remote.command, 'shell-c', { ...ctx, host: remote.host });
     // `nix develop -c cargo test`, `nix-shell --run 'make check'`: the command inside the dev shell.
     const inner = devShellCommand(name, args);
     if (inner !== null) return 'argv' in inner ? this.emit(inner.argv, [], [], text, ctx) : this.reparse(inner.script, 'shell-c', ctx);
@@ -315,7 +318,7 @@ class Walker {
       this.out.hadErrors = true;
       return;
     }
-    const inner: Ctx = { nested: 'interpreter', reparseDepth: ctx.reparseDepth + 1 };
+    const inner: Ctx = { nested: 'interpreter', reparseDepth: ctx.reparseDepth + 1, ...(ctx.host !== undefined ? { host: ctx.host } : {}) };
     for (const a of actions) {
       if (a.kind === 'shell') this.reparse(a.script, 'interpreter', ctx);
       else if (a.kind === 'argv') this.emit(a.argv, [], [], a.source, inner);
@@ -335,7 +338,7 @@ class Walker {
     }
     try {
       if (tree.rootNode.hasError) this.out.hadErrors = true;
-      this.visit(tree.rootNode, { nested, reparseDepth: ctx.reparseDepth + 1 }, 0);
+      this.visit(tree.rootNode, { nested, reparseDepth: ctx.reparseDepth + 1, ...(ctx.host !== undefined ? { host: ctx.host } : {}) }, 0);
     } finally {
       tree.delete();
     }
