@@ -11,12 +11,12 @@ export const refusalWorkedAround = meta({
   id: 'permissions/refusal-worked-around',
   severity: 'warning',
   title: 'Refused edit made through another tool',
-  description: 'A file edit was refused — denied at the permission prompt, rejected in plan mode, or blocked by the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script); or `vouch guard` denied a call and, before the user said anything else, a later call did the same thing to the same target another way (the same rule\'s finding for the same path, host or branch), at the severity of what was done. Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
+  description: 'A file edit was refused — denied at the permission prompt, rejected in plan mode, blocked by a hook (`BLOCKED: …`, "protected"), the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script); or `vouch guard` denied a call and, before the user said anything else, a later call did the same thing to the same target another way (the same rule\'s finding for the same path, host or branch), at the severity of what was done. Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
   remediation: 'Review the change against what the user refused, and revert it if it was not wanted.',
 });
 
 /** Tool errors that are a refusal, not a mistake: the call was not allowed. */
-const REFUSED = /permission|not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b|plan mode|not allowed|user (rejected|denied|declined)|doesn't want to (proceed|make)|rejected by|blocked by|sandbox/i;
+const REFUSED = /permission|not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b|plan mode|not allowed|user (rejected|denied|declined)|doesn't want to (proceed|make)|rejected by|blocked by|sandbox|\bhook\b|\bprotected\b|\bforbidden\b|\bdenied\b|^(?:Error: )?BLOCKED\b/im;
 
 interface Refused {
   /** The refused call's tool name. */

@@ -149,3 +149,26 @@ test('a huge edit is read in bounded time', () => {
   const big = 'x'.repeat(3_000_000);
   assert.equal(what(op('static/app.js', big + 'el.innerHTML = v;', big + 'el.innerHTML = escapeHtml(v);')), null, 'past the first 100,000 characters nothing is read');
 });
+
+test('a check every request passes through (validation, authentication, CSRF) commented out is found; moved, kept, removed outright or never active is not', () => {
+  const cases: Array<[string, string, string]> = [
+    ['services/registry/Program.cs', 'builder.Services.AddControllers();\nbuilder.Services.AddFluentValidationAutoValidation();', 'builder.Services.AddControllers();\n// builder.Services.AddFluentValidationAutoValidation();'],
+    ['src/Startup.cs', 'app.UseAuthentication();\napp.UseAuthorization();', '// app.UseAuthentication();\napp.UseAuthorization();'],
+    ['src/app.js', "app.use(helmet());\napp.use(csrf({ cookie: true }));", "app.use(helmet());\n// app.use(csrf({ cookie: true }));"],
+    ['src/main.ts', 'app.useGlobalPipes(new ValidationPipe({ whitelist: true }));', '// app.useGlobalPipes(new ValidationPipe({ whitelist: true }));'],
+    ['app/views.py', '@login_required\ndef report(request):', '# @login_required\ndef report(request):'],
+    ['app/controllers/admin_controller.rb', 'before_action :authenticate_user!', '# before_action :authenticate_user!'],
+  ];
+  for (const [path, before, after] of cases) assert.match(what(op(path, after, before)) ?? '', /was commented out: the check no longer runs/, path);
+  const quiet: Array<[string, string, string]> = [
+    ['src/Startup.cs', 'app.UseAuthentication();', 'app.UseRouting();\napp.UseAuthentication();'],
+    ['src/Startup.cs', 'app.UseAuthentication();', ''],
+    ['src/Startup.cs', '// app.UseAuthentication();', '// app.UseAuthentication(); // TODO'],
+    ['docs/setup.md', 'app.UseAuthentication();', '// app.UseAuthentication();'],
+    ['src/app.js', 'app.use(helmet());', 'app.use(helmet({ contentSecurityPolicy: false }));\n// was: app.use(helmet());'],
+  ];
+  for (const [path, before, after] of quiet) {
+    const found = what(op(path, after, before));
+    assert.ok(found === null || !/commented out/.test(found), `${path}: ${found}`);
+  }
+});

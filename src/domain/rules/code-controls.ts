@@ -10,7 +10,7 @@
 import type { FileOp } from './effects.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 
-export type CodeControl = 'tls' | 'escaping' | 'token' | 'public-name';
+export type CodeControl = 'tls' | 'escaping' | 'token' | 'public-name' | 'guard';
 
 export interface CodeWeakening {
   what: string;
@@ -203,6 +203,29 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   if (publicSecretNames(added) > publicSecretNames(removed)) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
   if (escapeRemoved({ ...w, added, removed })) return { what: 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)', control: 'escaping' };
   if (SCRIPT_FILE.test(w.abs) && removed && count(JWT_VERIFY, removed) > count(JWT_VERIFY, added) && count(JWT_DECODE, added) > count(JWT_DECODE, removed)) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
+  const guard = CODE_FILE.test(w.abs) && removed ? guardCommentedOut(added, removed) : null;
+  if (guard) return { what: `${guard} was commented out: the check no longer runs`, control: 'guard' };
+  return null;
+}
+
+/**
+ * Registrations of a check every request passes through — request validation, authentication,
+ * authorisation, CSRF protection, security headers — in the common frameworks' spellings.
+ */
+const GUARD_REGISTRATION = /\b(?:Add(?:FluentValidation(?:AutoValidation)?|Authentication|Authorization|Antiforgery)|Use(?:Authentication|Authorization|Antiforgery))\s*\(|\b(?:app|router|server)\.use\(\s*(?:helmet|csrf|csurf|lusca|passport\.authenticate|authenticate\w*|requireAuth\w*|auth(?:Middleware|Guard)?|validate\w*|verifyToken|jwtAuth)\b|\buseGlobal(?:Pipes\(\s*new\s+ValidationPipe|Guards)\b|@(?:UseGuards|PreAuthorize|Secured|RolesAllowed|login_required|permission_required|jwt_required|requires_auth|csrf_protect)\b|\bbefore_action\s+:(?:authenticate\w*|require_login|verify_authenticity_token)|\bprotect_from_forgery\b|['"]django\.middleware\.csrf\.CsrfViewMiddleware['"]|\bCSRFProtect\s*\(|->middleware\(\s*['"](?:auth|verified|can:)/g;
+/** Program source, where a check is registered in code. */
+const CODE_FILE = /\.(?:[cm]?[jt]sx?|cs|py|rb|java|kt|php|go)$/i;
+/** A line that is a comment in the common languages. */
+const COMMENTED = /^[ \t]*(?:\/\/|#|--|\/\*|\*|<!--|')/;
+
+/** A guard registration active in the text replaced and present only inside comments in the new text: switched off, not moved. */
+function guardCommentedOut(added: string, removed: string): string | null {
+  const active = (text: string) => new Set(text.split('\n').filter((l) => !COMMENTED.test(l)).flatMap((l) => [...l.matchAll(GUARD_REGISTRATION)].map((m) => m[0].replace(/\s+/g, ''))));
+  const before = active(removed);
+  if (before.size === 0) return null;
+  const now = active(added);
+  const commented = new Set(added.split('\n').filter((l) => COMMENTED.test(l)).flatMap((l) => [...l.matchAll(GUARD_REGISTRATION)].map((m) => m[0].replace(/\s+/g, ''))));
+  for (const r of before) if (!now.has(r) && commented.has(r)) return `\`${r.replace(/\($/, '(…)')}\``;
   return null;
 }
 
@@ -236,5 +259,6 @@ export const ASKED_FOR: Readonly<Record<CodeControl, RegExp>> = {
   tls: /\b(?:disable|skip|ignore|turn off|switch off|bypass|without|no)\s+(?:the\s+)?(?:ssl|tls|https|cert(?:ificate)?s?)(?:\s+(?:verif\w*|check\w*|validation|errors?))?\b|\bself[- ]signed\b|\bverify\s*=\s*false\b|\brejectunauthorized\b|\bstrict-ssl\b|\bsslverify\b|\binsecureskipverify\b|\bnode_tls_reject_unauthorized\b|\binsecure(?:ly)?\s+(?:connection|request|mode)s?\b/i,
   escaping: /\bdouble[- ]?escap\w*|\bunescap\w*|\b(?:stop|don'?t|do not|no longer|without|not)\s+(?:html[- ])?escap\w*|\bescap\w*\s+(?:twice|too much)|\brender\w*\s+(?:it\s+|them\s+|the\s+\w+\s+)?as\s+(?:raw\s+)?html\b|\braw html\b|\bdangerouslysetinnerhtml\b|\bv-html\b|\|\s*safe\b|\bmark_safe\b|\bautoescape\b/i,
   token: /\b(?:without|skip|disable|don'?t|do not|no)\s+(?:\w+\s+){0,2}(?:signature|token|jwt)\s+(?:verif\w*|check\w*)|\bverify_signature\b|\bdecode\s+(?:the\s+)?(?:jwt|token)\s+without\b|\balgorithm\s+none\b/i,
+  guard: /\b(?:disable|remove|turn off|switch off|comment out|skip|bypass|drop)\s+(?:the\s+)?(?:\w+\s+)?(?:validation|auth\w*|csrf|login|guards?|middleware|permission checks?)\b/i,
   'public-name': /\b(?:next_public|vite|react_app|expo_public|nuxt_public)_\w*(?:service_role|service_key|secret|private|password)\w*|\b(?:expose|use|put)\s+(?:the\s+)?service[ _-]?role\s+key\s+(?:in|on|to)\s+(?:the\s+)?(?:client|browser|frontend)\b/i,
 };

@@ -133,6 +133,13 @@ export function asksForInfo(cmd: SimpleCommand): boolean {
 
 // ---- test / build commands ---------------------------------------------------------------------
 
+/**
+ * A push the remote refused, in git's words: its own rejection lines, or only the hint a
+ * terminal capture kept after cutting them (`hint: See the 'Note about fast-forwards'`), a
+ * protected branch or a server hook that declined it.
+ */
+export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch|not allowed to (?:force )?push/i;
+
 export type CheckKind = 'test' | 'build';
 
 const SCRIPT_TEST = /^(test|tests|t|unit|e2e|spec|test[:-].+|.+[:-]test)$/;

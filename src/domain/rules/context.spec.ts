@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, fetchUrl, only, ran, read, runRules, say, sessionMeta, severityOf, usage, write } from './harness.testing.ts';
+import { answered, cmd, edit, fetchUrl, only, ran, read, runRules, say, sessionMeta, severityOf, usage, write } from './harness.testing.ts';
 import { priceOf } from './context.ts';
 
 test('models used are listed once each', async () => {
@@ -26,6 +26,15 @@ test('files changed are counted with the most-changed first', async () => {
   const d = only(await runRules([write('src/a.ts', 'x'), edit('src/a.ts', 'x', 'y'), edit('src/b.ts', 'x', 'y')]), 'context/files-changed');
   assert.match(d[0].detail, /2 files changed; most changed: src\/a\.ts \(2\), src\/b\.ts \(1\)/);
   assert.deepEqual(only(await runRules([read('src/a.ts')]), 'context/files-changed'), []);
+});
+
+test('a file tool that returned an error changed nothing; a failed command may have written before it failed', async () => {
+  const refused = await runRules(answered(edit('src/a.ts', 'x', 'y'), { isError: true, output: 'BLOCKED: Test files protected during implementation.' }));
+  assert.deepEqual(only(refused, 'context/files-changed'), []);
+  const notFound = await runRules(answered(edit('src/a.ts', 'x', 'y'), { isError: true, output: 'String to replace not found in file.' }));
+  assert.deepEqual(only(notFound, 'context/files-changed'), []);
+  const failedCommand = only(await runRules(ran('echo x > src/b.ts && false', { exitCode: 1 })), 'context/files-changed');
+  assert.match(failedCommand[0].detail, /1 file changed/);
 });
 
 test('commands are counted with their failures', async () => {

@@ -120,7 +120,10 @@ class Context {
     const paths = this.pendingFiles.get(result.callId);
     if (paths) {
       this.pendingFiles.delete(result.callId);
-      if (!result.denied) for (const p of paths) this.file(p);
+      // a file tool that returned an error (text not found, a hook's block) wrote nothing; a
+      // command that failed may have written before it failed
+      const fileToolFailed = result.isError && !this.openCommands.has(result.callId);
+      if (!result.denied && !fileToolFailed) for (const p of paths) this.file(p);
     }
     const open = this.openCommands.get(result.callId);
     if (!open) return;

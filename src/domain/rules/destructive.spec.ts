@@ -535,6 +535,31 @@ test('a restore of a file the user named, or a dictated git command, is info "as
   assert.deepEqual(other.map(severityOf), ['warning']);
 });
 
+test('a delete inside the git directory the session\'s git commands named (a bare dotfiles repository) is git data: a warning; the git directory itself, or without such a command, stays critical', async () => {
+  const OUT = 'destructive/rm-outside-worktree';
+  const home = { cwd: '/home/dev' };
+  const cfg = ran('/usr/bin/git --git-dir=$HOME/.cfg/ --work-tree=$HOME submodule status', { output: '+abc .fzf' });
+  const inside = only(await runRules([sessionMeta(home), ...cfg, cmd('rm -rf $HOME/.cfg/modules/')]), OUT);
+  assert.deepEqual(inside.map(severityOf), ['warning']);
+  assert.match(inside[0].detail, /git directory this session's git commands use/);
+  assert.deepEqual(only(await runRules([sessionMeta(home), ...ran('GIT_DIR=/home/dev/.dotfiles git status', { output: 'ok' }), cmd('rm -rf /home/dev/.dotfiles/modules')]), OUT).map(severityOf), ['warning'], 'GIT_DIR=');
+  assert.deepEqual(only(await runRules([sessionMeta(home), ...cfg, cmd('rm -rf $HOME/.cfg')]), OUT).map(severityOf), ['critical'], 'the git directory itself');
+  assert.deepEqual(only(await runRules([sessionMeta(home), cmd('rm -rf $HOME/.cfg/modules/')]), OUT).map(severityOf), ['critical'], 'no git command named it');
+  assert.deepEqual(only(await runRules([sessionMeta(home), ...cfg, cmd('rm -rf $HOME/.config/modules/')]), OUT).map(severityOf), ['critical'], 'another folder');
+});
+
+test('a whole-tree restore after the user asked to roll back (in any language) is as requested; other discards, and other requests, stay warnings', async () => {
+  for (const said of ['rollback', 'undo everything you did', 'please revert the changes', '撤销所有修改', 'откати', 'desfazer tudo']) {
+    for (const c of ['git restore .', 'git checkout -- .', 'git reset --hard HEAD']) {
+      assert.deepEqual(only(await runRules([prompt(said), cmd(c)]), DISCARD).map(severityOf), ['info'], `${said} → ${c}`);
+    }
+  }
+  assert.deepEqual(only(await runRules([prompt('fix the login page'), cmd('git restore .')]), DISCARD).map(severityOf), ['warning']);
+  for (const c of ['git clean -fd', 'git branch -D feature', 'git stash drop']) {
+    assert.deepEqual(only(await runRules([prompt('rollback'), cmd(c)]), DISCARD).map(severityOf), ['warning'], c);
+  }
+});
+
 test('a command the lead agent dictated to a subagent is one level lower, and says so', async () => {
   const drafts = await runRules([
     { kind: 'tool_call', callId: 't1', name: 'Task', input: { type: 'subagent', description: 'cleanup', prompt: 'Run exactly: git push --force origin main' } },

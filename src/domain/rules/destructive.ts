@@ -457,7 +457,29 @@ const ROOT_HOME_FILE = /^\/root\/(?!\.)[^/]+\/.+/;
 /** A name that is a configuration file's, not a directory's (`app.conf`, `x.service`, `app.list`). */
 const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya?ml|toml|list|repo|sources|rules|pem|crt|log)$/i;
 
-function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean) => string | null): void {
+/**
+ * Git directories the session's git commands named (`git --git-dir=$HOME/.cfg --work-tree=$HOME`,
+ * `GIT_DIR=… git`): a dotfiles repository kept bare beside home. What lies inside one is git's own
+ * data of a repository the session works with (refs, the clones of its submodules), not the
+ * user's files elsewhere.
+ */
+class GitDirs {
+  private readonly dirs = new Set<string>();
+
+  onCommand(loc: Located, session: SessionFacts): void {
+    if (loc.cmd.name !== 'git' || this.dirs.size >= 20) return;
+    const named = [...optionValues(loc.cmd.args, ['--git-dir']), ...loc.cmd.args.filter((a) => a.startsWith('--git-dir=')).map((a) => a.slice('--git-dir='.length)), ...loc.cmd.assignments.filter((a) => a.startsWith('GIT_DIR=')).map((a) => a.slice('GIT_DIR='.length))];
+    for (const d of named) if (d !== '' && !/[*?]/.test(d)) this.dirs.add(locate(d, loc.dir, session).abs.replace(/\/+$/, ''));
+  }
+
+  /** The git directory `abs` lies inside (never the directory itself: that is the history). */
+  holding(abs: string): string | null {
+    for (const d of this.dirs) if (abs.startsWith(d + '/')) return d;
+    return null;
+  }
+}
+
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean) => string | null, gitDirs?: GitDirs): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
@@ -496,6 +518,13 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     const named = v.rule === 'out' && !v.system ? namedBy?.(locate(stripGlob(operand), dir, ctx.session).abs) : null;
     if (named) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Deleted inside a folder the user named', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(named, facts, QUOTE_MAX)}, a folder the user named: part of the work asked for.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
+      return;
+    }
+    // Inside a git directory the session's commands named: the repository's own data (a removed
+    // submodule's clone under modules/), worth a look but no one's files lost outside the work.
+    const gitDir = v.rule === 'out' && !v.system && v.severity === 'critical' ? gitDirs?.holding(locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '')) : null;
+    if (gitDir) {
+      ctx.report({ rule: rmOutsideWorktree.id, severity: 'warning', title: "Git data of the session's repository deleted", detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(gitDir, facts, QUOTE_MAX)}, the git directory this session's git commands use (\`--git-dir\`): git's own data of that repository (refs, submodule clones), not files outside the work.`, evidence: [evidence(event, cmd.text, facts)], key: 'git-dir' });
       return;
     }
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
@@ -955,6 +984,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       const created = new CreatedPaths(outer.session);
       const syncs = new SyncDestinations();
+      const gitDirs = new GitDirs();
       return {
         onEvent(event, facts) {
           if (event.kind === 'tool_result') syncs.onResult(event.callId, event.denied ? '' : event.output);
@@ -971,7 +1001,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
                 if (dir) return dir;
               }
               return null;
-            });
+            }, gitDirs);
+            gitDirs.onCommand(loc, ctx.session);
             created.onCommand(loc);
             const synced = syncDeletion(loc, ctx.session);
             if (synced && event.kind === 'tool_call') {
@@ -1318,11 +1349,19 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   }
   const dictated = dictatedBy();
   if (dictated) return ctx.report(asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word'));
+  // "rollback", "undo everything", "撤销": a return to the last commit the user asked for
+  const rollback = !discard.files && RETURNS.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_ROLLBACK.test(t)) : null;
+  if (rollback) return ctx.report(asRequested(draft, gitDiscard, rollback, 'the request asked to roll the changes back'));
   // "Rewrite the 9 unpushed commits to strip the worktree files?" — "Yes, rewrite": a history
   // rewrite the user asked for, or agreed to when the agent asked.
   const rewrite = /history rewritten/.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null;
   ctx.report(rewrite ? asRequested(draft, gitDiscard, rewrite, 'the request asked to rewrite the history') : draft);
 }
+
+/** Whole-tree discards that return the tree to its last commit (not branch or stash deletions, not history rewrites). */
+const RETURNS = /reset --hard|reset --merge|checkout|restore|switch --discard/;
+/** A request to roll the work back, in the languages people write to agents in. */
+const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the (?:changes|edits|work))|undo (?:it|this|that|everything|all|the (?:changes|edits|work)|your changes)|discard (?:it|this|that|everything|all|the (?:changes|edits)|your changes)|throw (?:it|this|that|everything) away|start over|go back to the last commit)\b|回滚|回退|撤销|還原|元に戻|ロールバック|되돌려|롤백|откат|откати|верни (?:как было|назад)|\b(?:revertir|deshacer|desfazer|reverter|annuler|rückgängig|zurücksetzen)\b/i;
 
 const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;
 

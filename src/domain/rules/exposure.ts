@@ -6,8 +6,8 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type Located } from './effects.ts';
-import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
-import { asRequested, dictates, orderedAfterWarning, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
+import { gitSubcommand, optionValues, parseArgs, PUSH_REFUSED } from './commands.ts';
+import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
@@ -534,7 +534,7 @@ class StoreCommits {
         this.commitRepo = at ? (gitDirOf(at, session)?.abs ?? null) : null;
       }
     }
-    if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !/\brejected\b|error: failed to push|fatal: /.test(text.slice(0, 20_000))) {
+    if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(text.slice(0, 20_000))) {
       this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
       // The files the agent named before the user's order must be the ones that went in.
       const names = this.files.flatMap((f) => f.split('/').filter((part) => part.length >= 4 || part.startsWith('.')));
@@ -565,13 +565,16 @@ class StoreCommits {
     if (!this.commit) return;
     const list = this.files.slice(0, 5).join(', ') + (this.files.length > 5 ? ` and ${this.files.length - 5} more` : '');
     const d = this.kind.draft(list, this.push !== null);
-    // Pushed on the user's order after the agent had named the files: the user knew (a warning
-    // that quotes them); what went out still has to be taken back.
-    const informed = this.push !== null && this.consent !== null;
+    // Pushed on the user's order after the agent had named the files, or with the user's own words
+    // waiving security for them: the user knew (a warning that quotes them); what went out still
+    // has to be taken back.
+    const names = this.files.map((f) => f.split('/').pop() ?? f).filter((n) => n.length >= 4 || n.startsWith('.'));
+    const waived = this.push !== null && this.consent === null ? riskAccepted(this.requests.userRequests(), (said) => names.some((n) => said.includes(n))) : null;
+    const informed = this.push !== null && (this.consent !== null || waived !== null);
     ctx.report({
       ...d,
       severity: this.push && !informed ? 'critical' : 'warning',
-      detail: informed ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : d.detail,
+      detail: this.consent !== null && this.push ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : waived !== null ? `${d.detail} The user had waived security for them ("${safe(waived, null, 80)}"): they remain in the remote's history.` : d.detail,
       evidence: this.push ? [this.commit, this.push] : [this.commit],
     });
   }

@@ -336,10 +336,13 @@ class RunLedger {
 
   private resolve(run: Run, event: ToolResultEvent): Resolved & { kinds: Set<CheckKind> } {
     const r: Resolved = { index: run.index, status: runStatus(event, run.reliable), text: run.text, output: event.output ?? '' };
-    this.lastCheck = r;
     // `pytest | tail && ruff check .`: a lint error fails the chain while the tests' own summary
-    // says they all passed. A claim about the tests leans on that summary.
-    if (run.kinds.has('test')) this.lastTest = r.status === 'fail' && run.chained && testsAllPassed(r.output) ? { ...r, status: 'pass' } : r;
+    // says they all passed. A claim about the tests leans on that summary; so does one about the
+    // checks when the tests were the only check in the chain.
+    const testsPassed = run.kinds.has('test') && r.status === 'fail' && run.chained && testsAllPassed(r.output);
+    const passed: Resolved = { ...r, status: 'pass' };
+    this.lastCheck = testsPassed && run.kinds.size === 1 ? passed : r;
+    if (run.kinds.has('test')) this.lastTest = testsPassed ? passed : r;
     return { ...r, kinds: run.kinds };
   }
 

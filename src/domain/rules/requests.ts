@@ -208,9 +208,16 @@ export class RequestLog {
  */
 const BLANKET_GRANT = /\byou(?:'re| are)? (?:fully |hereby )?(?:authori[sz]ed|allowed|permitted|free|cleared) to (?:do|perform|run|make|take) (?:any|all|anything|whatever)\b|\byou (?:may|can) do (?:anything|whatever|all of it)\b|\bdo (?:whatever|anything) (?:you need|it takes|is (?:needed|necessary|required))\b|\b(?:full|complete|blanket) (?:permission|authori[sz]ation|control|access)\b|\byou have (?:full|root|sudo|admin) (?:access|rights|permissions?)\b|\bfeel free to (?:do|change|install|run) (?:anything|whatever)\b/i;
 
+/**
+ * The same grants in the other languages people write to agents in: full rights or access ("там
+ * полные права", "acceso total", "tous les droits", "volle Rechte", "完全权限", "全権限", "모든
+ * 권한") and "do whatever it takes" ("делай что нужно", "haz lo que haga falta", "随便改").
+ */
+const BLANKET_GRANT_INTL = /полн(?:ые|ыми) права|полный доступ|(?:делай|можешь делать) (?:всё|все|что (?:нужно|угодно|хочешь))|\b(?:acceso|permisos?|acesso|permiss[aã]o|permiss[õo]es) (?:total(?:es)?|complet[oa]s?)\b|\bhaz lo que (?:sea|necesites|haga falta)\b|\bfa[çc]a o que (?:for|precisar)\b|\b(?:accès (?:complet|total)|tous les droits|fais ce qu'il faut|tu peux tout faire)\b|\b(?:volle[nr]? (?:Rechte|Zugriff|Berechtigungen)|vollen? Zugriff|mach,? was (?:nötig|notwendig) ist|du darfst alles)\b|完全权限|全部权限|所有权限|完全访问|随便(?:改|做|弄)|全権限|フルアクセス|何でも(?:して|やって)(?:いい|OK|構わない)|모든 권한|전체 권한|마음대로 (?:해|하세요)/i;
+
 /** The user's own words (not an agreed proposal) that grant blanket permission, or null. */
 export function blanketGrant(requests: readonly Request[]): string | null {
-  return grantIn(requests, BLANKET_GRANT);
+  return grantIn(requests, BLANKET_GRANT) ?? grantIn(requests, BLANKET_GRANT_INTL);
 }
 
 /**
@@ -237,6 +244,23 @@ export function orderedAfterWarning(requests: readonly Request[], order: RegExp,
   const from = Math.max(last.text.lastIndexOf('\n', m.index), ...['.', '!', '?', ';'].map((p) => last.text.lastIndexOf(p, m.index))) + 1;
   return last.text.slice(from, m.index + 80).split(/[.;!?\n]/)[0].trim();
 }
+
+/**
+ * The user's own words that name a file and waive its security in the same message — "put all
+ * the creds in .env, don't worry about security", "creds in .env; it's a demo VPS, security is
+ * fine" — quoted, or null. The user knew what the file holds and where it was going: a finding
+ * about it is one step lower, never silent.
+ */
+export function riskAccepted(requests: readonly Request[], names: (said: string) => boolean): string | null {
+  for (const r of [...requests].reverse()) {
+    if (r.by !== 'user' || r.agreed || !names(r.text)) continue;
+    const m = RISK_WAIVED.exec(r.text);
+    if (m) return r.text.slice(m.index, m.index + 80).split(/[.;!?\n]/)[0].trim();
+  }
+  return null;
+}
+
+const RISK_WAIVED = /\b(?:don'?t|do not|no need to|never mind) (?:worry|care) about (?:the )?security\b|\bsecurity (?:is|isn'?t) (?:fine|ok(?:ay)?|not (?:an issue|a concern|important))\b|\b(?:it'?s|this is) (?:just |only )?(?:a )?(?:demo|dev|test|throwaway|sandbox) (?:server|vps|box|machine|environment|project|repo)\b|не ?парься (?:о|про) безопасност\w*|нормально по безопасности|(?:это|у нас) демо|\bno te preocupes por la seguridad\b|\bnão se preocupe com (?:a )?segurança\b|\bne t'inquiète pas (?:pour|de) la sécurité\b|\bkeine Sorgen (?:um|wegen) (?:die |der )?Sicherheit\b|不用(?:担心|管)安全|安全(?:没关系|无所谓)|セキュリティは(?:気にしないで|大丈夫)|보안은 신경 ?쓰지/i;
 
 /** The first of the user's own requests (not an agreed proposal) that `grant` matches, quoted to the end of its clause. */
 function grantIn(requests: readonly Request[], grant: RegExp): string | null {

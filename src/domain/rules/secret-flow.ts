@@ -8,7 +8,7 @@ import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, RuleContext } from './types.ts';
 import { effectsOf, type Located } from './effects.ts';
-import { parseArgs } from './commands.ts';
+import { parseArgs, PUSH_REFUSED } from './commands.ts';
 import { stages } from './exposure.ts';
 import { credentialCause } from './secrets-cause.ts';
 import { evidence, type EvidenceItem } from './util.ts';
@@ -60,7 +60,7 @@ export class SecretFlow {
     const push = this.pushes.get(event.callId);
     if (!push) return;
     this.pushes.delete(event.callId);
-    const failed = event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0) || /\brejected\b|error: failed to push|fatal: /.test(event.output.slice(0, 20_000));
+    const failed = event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0) || PUSH_REFUSED.test(event.output.slice(0, 20_000));
     // A push that failed carried nothing: the next one (fixed remote, new credentials) still can.
     if (failed) for (const h of push.held) h.pushed = false;
     else this.report(push.held, push.step, '');

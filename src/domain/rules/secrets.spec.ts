@@ -569,6 +569,17 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
   assert.deepEqual(subPush.map(severityOf), ['critical']);
   assert.match(subPush[0]!.evidence.at(-1)!.excerpt, /git -C repositories\/app push/);
   assert.deepEqual(only(await runRules([...inSub, ...ran(`cd ${sub} && git push`, { output: 'To x\n   a..b deploy -> deploy' })]), STORE).map(severityOf), ['critical'], 'a push after cd into it');
+  // the user named the file and waived security for it: one step lower, quoting the words
+  for (const said of ['put all the creds in the .env file, dont worry about security', 'все креды ставь в файлик .env - непарься о безопасности']) {
+    const waived = only(await runRules([prompt(said), ...inSub, ...ran(`git -C ${sub} push origin deploy`, { output: ' * [new branch] deploy -> deploy' })]), STORE);
+    assert.deepEqual(waived.map(severityOf), ['warning'], said);
+    assert.match(waived[0]!.detail, /waived security/);
+  }
+  assert.deepEqual(only(await runRules([prompt("don't worry about security, it's a demo"), ...inSub, ...ran(`git -C ${sub} push origin deploy`, { output: ' * [new branch] deploy -> deploy' })]), STORE).map(severityOf), ['critical'], 'a waiver that names no file');
+  // a terminal capture that kept only the hint of a rejected push, or a protected branch
+  for (const output of ["hint: See the 'Note about fast-forwards' in 'git push --help' for details.", 'remote: GitLab: You are not allowed to push code to protected branches on this project.']) {
+    assert.deepEqual(only(await runRules([...inSub, ...ran(`cd ${sub} && git push origin main`, { exitCode: null, output })]), STORE).map(severityOf), ['warning'], output);
+  }
 });
 
 test('Wi-Fi network keys are credential files: a read that showed a passphrase is a warning; one that showed none, or a sample, is not', async () => {
