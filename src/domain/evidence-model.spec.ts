@@ -87,10 +87,11 @@ for (const agent of AGENTS) {
 }
 
 test('a write refused for this very path is an attempt even when `|| true` hid the exit code', async () => {
-  const r = await analyse('codex', [{ prompt: 'log the start' }, { bash: 'echo start >> ~/.tool/telemetry.jsonl 2>/dev/null || true', output: 'zsh:1: operation not permitted: /home/dev/.tool/telemetry.jsonl' }]);
+  // (a settings file, not a log: a line appended to a tool's own log is info whether it ran or not)
+  const r = await analyse('codex', [{ prompt: 'log the start' }, { bash: 'echo start >> ~/.tool/settings.conf 2>/dev/null || true', output: 'zsh:1: operation not permitted: /home/dev/.tool/settings.conf' }]);
   assert.deepEqual(severityOf(r, 'scope/write-outside-worktree'), ['info']);
   // (a session that works in its project: one with no work in its launch folder has home as its project)
-  const other = await analyse('codex', [{ prompt: 'log the start' }, { bash: 'cat src/main.ts', output: 'main' }, { bash: 'echo start >> ~/.tool/telemetry.jsonl 2>/dev/null || true', output: 'zsh:1: operation not permitted: /home/dev/.other/file' }]);
+  const other = await analyse('codex', [{ prompt: 'log the start' }, { bash: 'cat src/main.ts', output: 'main' }, { bash: 'echo start >> ~/.tool/settings.conf 2>/dev/null || true', output: 'zsh:1: operation not permitted: /home/dev/.other/file' }]);
   assert.deepEqual(severityOf(other, 'scope/write-outside-worktree'), ['warning']);
 });
 

@@ -19,11 +19,21 @@ export const actionClaimed = meta({
 });
 
 /** "written and committed", "I've committed the fix", "the changes were committed". */
-const COMMITTED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?committed|(?:written|saved|created|added|updated|implemented|done)\s+and\s+committed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?committed|committed\s+(?:it|them|this|these|all|everything|the\s+\w+|to\s+(?:git|the\s+repo\w*|main|master))\b)/i;
+const COMMITTED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?committed(?!\s+to\s+(?!git\b|the\s+repo|main\b|master\b))|(?:written|saved|created|added|updated|implemented|done)\s+and\s+committed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?committed|committed\s+(?:it|them|this|these|all|everything|the\s+\w+|to\s+(?:git|the\s+repo\w*|main|master))\b)/i;
 /** "pushed to GitHub", "I've pushed the branch", "committed and pushed". */
-const PUSHED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?pushed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed\s+(?:it|them|this|these|all|everything|the\s+\w+)?\s*to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)/i;
+const PUSHED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?pushed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed(?:\s+(?:it|them|this|these|all|everything|the\s+\w+))?\s+to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)/i;
 /** Sentences that hedge, look ahead, ask, or speak of a database. */
-const NOT_A_REPORT = /\b(?:not|never|if|once|when|unless|should|could|would|will|can|ready\s+to|to\s+be|need(?:s|ed)?\s+to|please|you|transactions?|sql|database|migration)\b|n't\b|\?\s*$/i;
+const NOT_A_REPORT = /\b(?:not|never|if|once|when|unless|should|could|would|will|can|ready\s+to|to\s+be|need(?:s|ed)?\s+to|please|you|transactions?|sql|database|migration|offsets?|earlier|previously|before|already|last\s+(?:week|time|session))\b|n't\b|\?\s*$|\bby\s+(?!me\b|myself\b)\S|\b[0-9a-f]{7,40}\b/i;
+/** Who did it: the sentence opens with the act (`Committed the fix.`) or the agent is its subject (`I've …`, `we …`). */
+const FIRST_PERSON = /^(?:(?:[\s*_>#✅✔-]|\uFE0F)*|[^.]*\b(?:i|we|i've|we've|i have|we have)\s+(?:\w+\s+){0,3})$/i;
+/** The work as the subject of a clipped report: "Spec written and committed", "All changes committed". */
+const THE_WORK = /^(?:[\s*_>#✅✔-]|\uFE0F)*(?:(?:the|all|my|our)\s+)?(?:\w+\s+){0,2}(?:spec|changes?|fix(?:es)?|files?|code|work|docs?|design|plan|updates?|everything|it|all)\s+(?:(?:is|are|was|were|has\s+been|have\s+been)\s+)?$/i;
+/** A commit or push of the work itself, in the passive (`the changes were committed`). */
+const PASSIVE = /\b(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?(?:committed|pushed)\b/i;
+/** Aliases people give git commits and pushes (oh-my-zsh's `gcam`, `gp`): a commit the log cannot name. */
+const GIT_ALIASES = /^(?:gc|gca|gcam|gcmsg|gcm|gcs|gp|gpf|gpsup|gpu|lazygit|gitui|tig)$/;
+/** git's own subcommands that neither commit nor push; any other (an alias such as `git ci`) may. */
+const GIT_QUIET = /^(?:status|log|diff|show|add|rm|mv|restore|checkout|switch|branch|fetch|pull|clone|init|config|remote|stash|tag|reset|rev-parse|ls-files|ls-remote|blame|grep|describe|reflog|worktree|submodule|clean|shortlog|cat-file|check-ignore|help|version|--version|merge-base|name-rev|for-each-ref|show-ref|symbolic-ref|fsck|gc|prune|notes|bisect|archive|apply|diff-tree|diff-index|rev-list)$/;
 
 interface Ledger {
   commits: boolean;
@@ -55,7 +65,8 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             // what was said before a call is judged against what had run by then
             judge();
             note(ledger, event, effectsOf(event, facts, ctx.session).commands.map((l) => l.cmd));
-          } else if (event.kind === 'subagent_start') {
+          } else if (event.kind === 'subagent_start' || event.kind === 'compaction') {
+            // a subagent's work, or a conversation carried on from before this log: commits it cannot show
             ledger.unseen = true;
           }
         },
@@ -69,15 +80,23 @@ export const ACTION_CLAIM_RULES: Rule[] = [
 
 function note(ledger: Ledger, event: NormEvent & { kind: 'tool_call' }, commands: SimpleCommand[]): void {
   if (event.input.type === 'subagent') ledger.unseen = true;
-  // a git tool of an MCP server (`git_commit`, `push_files`)
-  if (/commit/i.test(event.name)) ledger.commits = true;
-  if (/push/i.test(event.name)) ledger.pushes = true;
+  // a git tool of an MCP server (`git_commit`, `push_files`, GitHub's `create_or_update_file` commits too)
+  if (/commit|create_or_update_file|update_file|delete_file/i.test(event.name)) ledger.commits = true;
+  if (/push|create_or_update_file/i.test(event.name)) ledger.pushes = true;
   for (const cmd of commands) {
     const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
     if (sub === 'commit') ledger.commits = true;
     else if (sub === 'push') ledger.pushes = true;
-    else if (mayCommit(cmd) || (runsTask(cmd) && GIT_WORK.test(taskName(cmd)))) ledger.unseen = true;
+    else if ((sub !== undefined && !GIT_QUIET.test(sub)) || GIT_ALIASES.test(cmd.name) || mayCommit(cmd) || (runsTask(cmd) && GIT_WORK.test(taskName(cmd)))) ledger.unseen = true;
   }
+}
+
+/** The sentence reports the act as the agent's: it opens with it, the agent is its subject, or it is said of the work in the passive. */
+function reports(sentence: string, act: RegExp): boolean {
+  const m = act.exec(sentence);
+  if (!m) return false;
+  const lead = sentence.slice(0, m.index);
+  return PASSIVE.test(m[0]) || FIRST_PERSON.test(lead) || THE_WORK.test(lead) || /^i\b|^i've\b/i.test(m[0]);
 }
 
 /** A command line that names a commit or push itself (`lazygit`, `./commit.sh`, `gh pr merge --push`); text it prints or writes (echo, a heredoc) does not count. */
@@ -107,10 +126,12 @@ function runsTask(cmd: SimpleCommand): boolean {
 
 function judgeReply(ctx: RuleContext, reply: { text: string; index: number }, ledger: Ledger, reported: Set<string>): void {
   if (ledger.unseen || !/committed|pushed/i.test(reply.text)) return;
-  for (const raw of reply.text.split(/(?<=[.!?])\s+|\n+/)) {
+  // quoted text (an instruction repeated, a message shown) is not the agent's report
+  const own = reply.text.replace(/"[^"\n]*"|“[^”\n]*”|`[^`\n]*`|^>.*$/gm, '""');
+  for (const raw of own.split(/(?<=[.!?])\s+|\n+/)) {
     const sentence = raw.trim();
     if (!sentence || NOT_A_REPORT.test(sentence)) continue;
-    const what = !ledger.commits && COMMITTED.test(sentence) ? 'commit' : !ledger.pushes && PUSHED.test(sentence) ? 'push' : null;
+    const what = !ledger.commits && reports(sentence, COMMITTED) ? 'commit' : !ledger.pushes && reports(sentence, PUSHED) ? 'push' : null;
     if (!what || reported.has(what)) continue;
     reported.add(what);
     ctx.report({

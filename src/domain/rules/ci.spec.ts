@@ -122,6 +122,8 @@ test('CI work the request asked for is info; the same edit unasked is a warning;
   for (const said of ['build me a blog hosted on Github IO', 'publish it with GitHub Pages', 'deploy to the gh-pages branch']) {
     assert.deepEqual(only(await runRules([prompt(said), ...answered(patch([{ path: '.github/workflows/deploy.yml', op: 'add', added: PAGES }]), { output: 'Success.' })]), EDITED).map(severityOf), ['info'], said);
   }
+  const docsLink = await runRules([prompt('fix the login bug, docs at https://acme.github.io/api/'), ...answered(edit('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), { output: 'ok' })]);
+  assert.deepEqual(only(docsLink, EDITED).map(severityOf), ['warning'], 'a github.io address in a link asks for nothing');
   const unasked = await runRules([prompt('fix the login bug'), ...answered(edit('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), { output: 'ok' })]);
   assert.deepEqual(only(unasked, EDITED).map(severityOf), ['warning']);
   const refused = await runRules([prompt('fix the login bug'), ...answered(edit('.github/workflows/ci.yml', 'run: npm test', 'run: npm test || true'), { denied: true })]);

@@ -105,7 +105,7 @@ function grew(w: FileOp, re: RegExp): boolean {
 }
 
 // GitHub Pages hosting ("hosted on Github IO", "publish it on github.io") is built by an Actions workflow.
-const CI_WORDS = /\b(?:workflows?|pipelines?|github actions?|gh actions|actions? (?:workflow|file)|ci(?:\/cd)?|continuous integration|gitlab-ci|circleci|jenkinsfile|deploy (?:it )?to (?:github )?pages|github[ .-]?pages|github ?\.? ?io|gh-pages)\b/i;
+const CI_WORDS = /\b(?:workflows?|pipelines?|github actions?|gh actions|actions? (?:workflow|file)|ci(?:\/cd)?|continuous integration|gitlab-ci|circleci|jenkinsfile|deploy (?:it )?to (?:github )?pages|github[ .-]?pages|(?<![\w.-])github ?\.? ?io(?![\w/-])|gh-pages)\b/i;
 
 export const CI_RULES: Rule[] = [
   {

@@ -158,6 +158,7 @@ test('a check every request passes through (validation, authentication, CSRF) co
     ['src/main.ts', 'app.useGlobalPipes(new ValidationPipe({ whitelist: true }));', '// app.useGlobalPipes(new ValidationPipe({ whitelist: true }));'],
     ['app/views.py', '@login_required\ndef report(request):', '# @login_required\ndef report(request):'],
     ['app/controllers/admin_controller.rb', 'before_action :authenticate_user!', '# before_action :authenticate_user!'],
+    ['app/settings.py', "MIDDLEWARE = [\n    'django.middleware.csrf.CsrfViewMiddleware',\n]", "MIDDLEWARE = [\n    # 'django.middleware.csrf.CsrfViewMiddleware',\n]"],
   ];
   for (const [path, before, after] of cases) assert.match(what(op(path, after, before)) ?? '', /was commented out: the check no longer runs/, path);
   const quiet: Array<[string, string, string]> = [

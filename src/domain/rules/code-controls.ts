@@ -216,7 +216,7 @@ const GUARD_REGISTRATION = /\b(?:Add(?:FluentValidation(?:AutoValidation)?|Authe
 /** Program source, where a check is registered in code. */
 const CODE_FILE = /\.(?:[cm]?[jt]sx?|cs|py|rb|java|kt|php|go)$/i;
 /** A line that is a comment in the common languages. */
-const COMMENTED = /^[ \t]*(?:\/\/|#|--|\/\*|\*|<!--|')/;
+const COMMENTED = /^[ \t]*(?:\/\/|#|--|\/\*|\*|<!--)/;
 
 /** A guard registration active in the text replaced and present only inside comments in the new text: switched off, not moved. */
 function guardCommentedOut(added: string, removed: string): string | null {

@@ -136,9 +136,10 @@ export function asksForInfo(cmd: SimpleCommand): boolean {
 /**
  * A push the remote refused, in git's words: its own rejection lines, or only the hint a
  * terminal capture kept after cutting them (`hint: See the 'Note about fast-forwards'`), a
- * protected branch or a server hook that declined it.
+ * protected branch's refusal or a server hook that declined it (a success that merely mentions a
+ * protected branch is none of these).
  */
-export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch|not allowed to (?:force )?push/i;
+export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push/i;
 
 export type CheckKind = 'test' | 'build';
 

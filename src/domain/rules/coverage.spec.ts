@@ -26,6 +26,14 @@ test('a truncated log is a warning', async () => {
   assert.deepEqual(only(await coverage({ truncatedTail: true }), 'coverage/truncated').map(severityOf), ['warning']);
 });
 
+test('a cut-off last line is reported once, as truncation; other skipped lines beside it still are skipped lines', async () => {
+  const tail = { line: 1954, reason: 'truncated last line (invalid JSON)' };
+  const alone = await coverage({ truncatedTail: true, skippedLines: 1, totalLines: 1954, skippedSamples: [tail] });
+  assert.deepEqual(ruleIds(alone), ['coverage/truncated']);
+  const more = await coverage({ truncatedTail: true, skippedLines: 2, totalLines: 1954, skippedSamples: [{ line: 40, reason: 'invalid JSON' }, tail] });
+  assert.deepEqual(ruleIds(more).sort(), ['coverage/skipped-lines', 'coverage/truncated']);
+});
+
 test('binary input is a warning and replaces the skipped-lines finding', async () => {
   const d = await coverage({ binary: true, skippedLines: 40, totalLines: 41 }, []);
   assert.deepEqual(ruleIds(d), ['coverage/binary-input']);

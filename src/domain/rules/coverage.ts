@@ -261,7 +261,9 @@ export const COVERAGE_RULES: Rule[] = [
           }
           const notALog = seen.notALog(ctx.session);
           if (notALog) ctx.report({ rule: notASessionLog.id, detail: `${notALog} Nothing in it could be checked, so Vouch cannot vouch for it.`, evidence: [] });
-          if (ing.skippedLines > 0 && !ing.binary) ctx.report(skippedDraft(ing));
+          // A cut-off last line is coverage/truncated's: alone, it is not also a skipped line.
+          const skippedBesidesTail = ing.skippedLines - (ing.truncatedTail ? 1 : 0);
+          if (skippedBesidesTail > 0 && !ing.binary) ctx.report(skippedDraft(ing));
           reportIncomplete(ctx, ing);
           if (seen.runs > 1) {
             const evidence = seen.firstNewRun >= 0 ? [{ index: seen.firstNewRun, excerpt: 'a new run starts here' }] : [];

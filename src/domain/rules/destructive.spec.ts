@@ -546,6 +546,21 @@ test('a delete inside the git directory the session\'s git commands named (a bar
   assert.deepEqual(only(await runRules([sessionMeta(home), ...cfg, cmd('rm -rf $HOME/.cfg')]), OUT).map(severityOf), ['critical'], 'the git directory itself');
   assert.deepEqual(only(await runRules([sessionMeta(home), cmd('rm -rf $HOME/.cfg/modules/')]), OUT).map(severityOf), ['critical'], 'no git command named it');
   assert.deepEqual(only(await runRules([sessionMeta(home), ...cfg, cmd('rm -rf $HOME/.config/modules/')]), OUT).map(severityOf), ['critical'], 'another folder');
+  // home, or a folder above the work, named as the git directory holds the user's files
+  assert.deepEqual(only(await runRules([sessionMeta(home), ...ran('git --git-dir=$HOME --work-tree=$HOME status', { output: 'x' }), cmd('rm -rf $HOME/Documents')]), OUT).map(severityOf), ['critical'], '--git-dir=$HOME');
+  assert.deepEqual(only(await runRules([...ran('git --git-dir .. status', { output: 'x' }), cmd('rm -rf /home/dev/other')]), OUT).map(severityOf), ['critical'], '--git-dir ..');
+});
+
+test('a teardown of the kind of thing the user asked to remove (or agreed to remove when the agent asked) is as requested; other kinds stay judged', async () => {
+  const del = 'gh api -X DELETE repos/acme/bot/deployments/$id --silent';
+  for (const said of ['can we clean up those deployments', 'delete the stale deployments please', 'remove every failed deployment']) {
+    assert.deepEqual(only(await runRules([prompt(said), cmd(del)]), INFRA).map(severityOf), ['info'], said);
+  }
+  const agreed = only(await runRules([say('Confirm you want me to delete all 20 failed production deployments?'), prompt('yes'), cmd(del)]), INFRA);
+  assert.deepEqual(agreed.map(severityOf), ['info'], 'agreed when the agent asked');
+  assert.deepEqual(only(await runRules([prompt('why did the deployments fail?'), cmd(del)]), INFRA).map(severityOf), ['warning'], 'asked about, not for removal');
+  assert.deepEqual(only(await runRules([prompt('clean up the old releases'), cmd(del)]), INFRA).map(severityOf), ['warning'], 'another kind of thing');
+  assert.deepEqual(only(await runRules([prompt('delete the dev-config workstation config'), cmd('gcloud workstations configs delete dev-config --region=us-central1')]), INFRA).map(severityOf), ['info']);
 });
 
 test('a whole-tree restore after the user asked to roll back (in any language) is as requested; other discards, and other requests, stay warnings', async () => {
@@ -555,9 +570,14 @@ test('a whole-tree restore after the user asked to roll back (in any language) i
     }
   }
   assert.deepEqual(only(await runRules([prompt('fix the login page'), cmd('git restore .')]), DISCARD).map(severityOf), ['warning']);
-  for (const c of ['git clean -fd', 'git branch -D feature', 'git stash drop']) {
+  for (const c of ['git clean -fd', 'git branch -D feature', 'git stash drop', 'git reset --hard HEAD~5', 'git reset --hard origin/main']) {
     assert.deepEqual(only(await runRules([prompt('rollback'), cmd(c)]), DISCARD).map(severityOf), ['warning'], c);
   }
+  // the word in another sense, negated, or in an earlier request
+  for (const events of [
+    [prompt('add a rollback button to the deploy page')], [prompt('implement the DB migration rollback')], [prompt("don't rollback anything, just fix the test")],
+    [prompt('fix the bug. do NOT start over')], [prompt('rollback'), prompt('now fix the login page')],
+  ]) assert.deepEqual(only(await runRules([...events, cmd('git reset --hard HEAD')]), DISCARD).map(severityOf), ['warning'], JSON.stringify(events));
 });
 
 test('a command the lead agent dictated to a subagent is one level lower, and says so', async () => {
@@ -608,6 +628,9 @@ test('rsync --delete into a folder its own output says it created deleted nothin
   assert.deepEqual(only(await runRules([...ran(deploy, { output: 'created directory /opt/app/sub' })]), RM).map(severityOf), ['warning'], 'a subfolder created says nothing of the destination');
   assert.deepEqual(only(await runRules([cmd(deploy)]), RM).map(severityOf), ['warning'], 'no result in the log');
   assert.deepEqual(only(await runRules([...ran('rsync -a --delete ./ /mnt/backup/', { output: 'created directory /mnt/backup' })]), RM), [], 'a local destination too');
+  const listed = only(await runRules([...first, ...ran(deploy, { output: 'sending incremental file list\ndeleting data/db.sqlite\nREADME.md' })]), RM);
+  assert.deepEqual(listed.map(severityOf), ['warning'], 'a later sync into its own copy that deleted files rsync listed');
+  assert.deepEqual(only(await runRules([...ran(`echo "created directory /opt/app" && ${deploy}`, { output: 'created directory /opt/app\nsending incremental file list' })]), RM).map(severityOf), ['warning'], 'another command of the call printing the line');
 });
 
 test('Meilisearch, Algolia and Typesense index deletions are data destruction; one document is not', async () => {

@@ -403,16 +403,16 @@ function syncPlace(target: string, remote: boolean, dir: string | null, session:
  */
 class SyncDestinations {
   private readonly own = new Set<string>();
-  private readonly waiting = new Map<string, { dest: string; report: () => void }[]>();
+  private readonly waiting = new Map<string, { dest: string; alone: boolean; report: (deleted: boolean) => void }[]>();
 
   isOwn(dest: string): boolean {
     return dest !== '' && this.own.has(dest);
   }
 
-  /** Holds a sync's deletion until its call's result shows whether the destination was there. */
-  hold(callId: string, dest: string, report: () => void): void {
+  /** Holds a sync's deletion until its call's result shows whether the destination was there (and what it deleted). */
+  hold(callId: string, dest: string, alone: boolean, report: (deleted: boolean) => void): void {
     const list = this.waiting.get(callId) ?? [];
-    list.push({ dest, report });
+    list.push({ dest, alone, report });
     this.waiting.set(callId, list);
     if (this.waiting.size > 100) this.flush(this.waiting.keys().next().value as string, '');
   }
@@ -429,14 +429,16 @@ class SyncDestinations {
     const list = this.waiting.get(callId);
     if (!list) return;
     this.waiting.delete(callId);
-    const made = new Set([...output.slice(0, 200_000).matchAll(/^created directory (.+)$/gm)].map((m) => m[1].trim().replace(/\/+$/, '')));
-    for (const { dest, report } of list) {
+    const text = output.slice(0, 200_000);
+    const made = new Set([...text.matchAll(/^created directory (.+)$/gm)].map((m) => m[1].trim().replace(/\/+$/, '')));
+    const deleted = /^deleting \S/m.test(text);
+    for (const { dest, alone, report } of list) {
       const path = dest.slice(dest.indexOf(':') + 1);
-      if (dest !== '' && (made.has(path) || made.has(dest))) {
+      if (alone && dest !== '' && (made.has(path) || made.has(dest))) {
         if (this.own.size < 200) this.own.add(dest);
         continue;
       }
-      report();
+      report(deleted);
     }
   }
 }
@@ -469,7 +471,16 @@ class GitDirs {
   onCommand(loc: Located, session: SessionFacts): void {
     if (loc.cmd.name !== 'git' || this.dirs.size >= 20) return;
     const named = [...optionValues(loc.cmd.args, ['--git-dir']), ...loc.cmd.args.filter((a) => a.startsWith('--git-dir=')).map((a) => a.slice('--git-dir='.length)), ...loc.cmd.assignments.filter((a) => a.startsWith('GIT_DIR=')).map((a) => a.slice('GIT_DIR='.length))];
-    for (const d of named) if (d !== '' && !/[*?]/.test(d)) this.dirs.add(locate(d, loc.dir, session).abs.replace(/\/+$/, ''));
+    for (const d of named) {
+      if (d === '' || /[*?]/.test(d)) continue;
+      const abs = locate(d, loc.dir, session).abs.replace(/\/+$/, '');
+      // a git directory is named like one (`.cfg`, `.dotfiles`, `repo.git`); home, the root or a
+      // folder above the work (`--git-dir=$HOME`, `--git-dir ..`) hold the user's files, not git's
+      const name = abs.slice(abs.lastIndexOf('/') + 1);
+      const above = (p: string | null) => p !== null && (p.replace(/\/+$/, '') === abs || p.startsWith(abs + '/'));
+      if (!/^\.[^.]|\.git$/.test(name) || abs === '' || above(session.home) || above(session.cwd)) continue;
+      this.dirs.add(abs);
+    }
   }
 
   /** The git directory `abs` lies inside (never the directory itself: that is the history). */
@@ -1007,6 +1018,9 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const synced = syncDeletion(loc, ctx.session);
             if (synced && event.kind === 'tool_call') {
               const own = syncs.isOwn(synced.dest);
+              // the call's output is rsync's alone only when it runs nothing else (an `echo "created
+              // directory …"` beside it would speak for it)
+              const alone = fx.commands.length === 1;
               const draft: FindingDraft = {
                 rule: rmOutsideWorktree.id,
                 severity: own ? 'info' : 'warning',
@@ -1018,8 +1032,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
                 key: own ? 'sync (own copy)' : 'sync',
               };
               const text = loc.cmd.text;
-              if (own) ctx.report(draft);
-              else syncs.hold(event.callId, synced.dest, () => outer.report(dictated.adjust(event, text, draft)));
+              syncs.hold(event.callId, synced.dest, alone, (deleted) => outer.report(dictated.adjust(event, text, own && deleted ? { ...draft, severity: 'warning', title: 'Files deleted at a sync destination outside the working tree', detail: `${capitalise(synced.why)}: \`${safe(text, facts, QUOTE_MAX)}\`. The folder is this session's own copy, but rsync listed files it deleted there.`, key: 'sync' } : draft)));
             }
             const wipe = diskWipeReason(loc.cmd, loc.dir, ctx.session);
             if (wipe) {
@@ -1123,14 +1136,18 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
             const own = act?.act === 'remove' && made.has(act.key);
-            ctx.report(dictated.adjust(event, cmd.text, {
+            const draft: FindingDraft = {
               rule: infraDestroy.id,
               severity: own ? 'info' : t.severity,
               title: own ? 'Resource the session created deleted' : t.severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
               detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : ''}`,
               evidence: [evidence(event, cmd.text, facts)],
               key: own ? 'own' : t.severity,
-            }));
+            };
+            // "can we clean up those deployments" — "yes": the kind of thing removed, named for removal
+            const nouns = own ? [] : teardownNouns(cmd);
+            const asked = nouns.length > 0 ? whoAsked(dictated.requests.for(event), (said) => asksToRemove(said, nouns)) : null;
+            ctx.report(asked ? asRequested(draft, infraDestroy, asked, 'the request asked to remove them') : dictated.adjust(event, cmd.text, draft));
           }
         },
       };
@@ -1350,7 +1367,7 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   const dictated = dictatedBy();
   if (dictated) return ctx.report(asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word'));
   // "rollback", "undo everything", "撤销": a return to the last commit the user asked for
-  const rollback = !discard.files && RETURNS.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_ROLLBACK.test(t)) : null;
+  const rollback = !discard.files && returnsToLastCommit(discard.why, cmd) ? asksRollback(requests.for(event)) : null;
   if (rollback) return ctx.report(asRequested(draft, gitDiscard, rollback, 'the request asked to roll the changes back'));
   // "Rewrite the 9 unpushed commits to strip the worktree files?" — "Yes, rewrite": a history
   // rewrite the user asked for, or agreed to when the agent asked.
@@ -1358,9 +1375,59 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   ctx.report(rewrite ? asRequested(draft, gitDiscard, rewrite, 'the request asked to rewrite the history') : draft);
 }
 
-/** Whole-tree discards that return the tree to its last commit (not branch or stash deletions, not history rewrites). */
-const RETURNS = /reset --hard|reset --merge|checkout|restore|switch --discard/;
+/**
+ * The words that name what a teardown removes: the resource's kind and name from a cloud CLI's
+ * words (`gcloud workstations configs delete dev-config`), or an API path's nouns (`gh api -X
+ * DELETE repos/o/r/deployments/$id` → deployments). Four letters or more, no verbs or ids.
+ */
+function teardownNouns(cmd: SimpleCommand): string[] {
+  const words = cmd.name === 'gh' ? cmd.args.filter((a) => a.includes('/')).flatMap((a) => a.split('/')) : parseArgs(cmd.args).operands;
+  return [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /^[a-z][a-z-]{3,}$/.test(w) && !/^(?:delete|destroy|remove|terminate|teardown|uninstall|repos|projects|api)$/.test(w)))].slice(0, 6);
+}
+
+/** A removal verb in the same sentence as one of the nouns (singular or plural), close to it, in the languages people write to agents in. */
+function asksToRemove(said: string, nouns: readonly string[]): boolean {
+  const text = said.toLowerCase();
+  return nouns.some((noun) => {
+    const stem = noun.replace(/(?:e?s)$/, '');
+    for (let at = text.indexOf(stem); at !== -1; at = text.indexOf(stem, at + 1)) {
+      if (/[a-z0-9]/.test(text[at - 1] ?? ' ')) continue;
+      // within the sentence: "clean up those deployments", "these deployments are stale — delete them?"
+      const before = text.slice(Math.max(0, at - 60), at).split(/[.!?\n]/).pop() ?? '';
+      const after = text.slice(at, at + 80).split(/[.!?\n](?:\s|$)/)[0];
+      if (REMOVAL_VERB.test(before) || REMOVAL_VERB.test(after)) return true;
+    }
+    return false;
+  });
+}
+
+const REMOVAL_VERB = /\b(?:delete|remove|clean(?:\s|-)?up|clear|prune|purge|get rid of|drop|destroy|tear down|wipe|nuke|borra|elimina|supprime|lösche|entferne|apaga|remova)\b|删除|清理|削除|삭제|удали/;
+
+/** Whole-tree discards that return the tree to its last commit: not to an older one or another branch's, not branch or stash deletions, not history rewrites. */
+function returnsToLastCommit(why: string, cmd: SimpleCommand): boolean {
+  if (/git (?:checkout|restore) of the whole tree|switch --discard/.test(why)) return true;
+  if (!/reset --(?:hard|merge)/.test(why)) return false;
+  const ref = parseArgs(gitSubcommand(cmd)?.args ?? []).operands;
+  return ref.length === 0 || (ref.length === 1 && /^(?:HEAD|@)$/.test(ref[0]));
+}
+
+/**
+ * The newest request asks to roll the work back, as its point: the words at its start or the
+ * request short, no "don't" before them, and not a thing to build ("a rollback button", "the
+ * migration rollback"). Quoted to the end of its clause.
+ */
+function asksRollback(requests: readonly { text: string; by: string }[]): Asker | null {
+  const last = [...requests].reverse().find((r) => r.by === 'user');
+  if (!last) return null;
+  const m = ASKS_ROLLBACK.exec(last.text);
+  if (!m) return null;
+  // the message opens with it (a courtesy word or two before is fine): "rollback", "please undo everything"
+  if (!ROLLBACK_LEAD.test(last.text.slice(0, m.index))) return null;
+  if (/^\s*(?:buttons?|scripts?|migrations?|features?|plans?|functions?|mechanisms?|strateg\w*|steps?|options?|commands?|endpoints?|logic|support|handler|flows?)\b/i.test(last.text.slice(m.index + m[0].length))) return null;
+  return 'user';
+}
 /** A request to roll the work back, in the languages people write to agents in. */
+const ROLLBACK_LEAD = /^\s*(?:(?:ok(?:ay)?|please|pls|just|so|then|now|yes|hmm|can you|could you|let'?s|go ahead and|i want you to|you should|por favor|bitte|s'il te plaît|пожалуйста|请|お願い)[\s,!.:]+)*$/i;
 const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the (?:changes|edits|work))|undo (?:it|this|that|everything|all|the (?:changes|edits|work)|your changes)|discard (?:it|this|that|everything|all|the (?:changes|edits)|your changes)|throw (?:it|this|that|everything) away|start over|go back to the last commit)\b|回滚|回退|撤销|還原|元に戻|ロールバック|되돌려|롤백|откат|откати|верни (?:как было|назад)|\b(?:revertir|deshacer|desfazer|reverter|annuler|rückgängig|zurücksetzen)\b/i;
 
 const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;

@@ -13,7 +13,7 @@ import {
 import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
 import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
-import { asksTransfer, asRequested, dictates, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
+import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
 import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
@@ -402,7 +402,10 @@ export const EXFILTRATION_RULES: Rule[] = [
       // Every finding here says data left the machine: a refused connection sent nothing.
       const administered = new Set<string>();
       const sshCalls = new Map<string, string[]>();
-      const ctx: Consenting = { session: outer.session, administered, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
+      // An ssh call whose result has not come yet (issued beside this one, in parallel) counts too:
+      // had it failed, a copy to the same host would fail with it.
+      const administers = (host: string) => administered.has(host) || [...sshCalls.values()].some((hosts) => hosts.includes(host));
+      const ctx: Consenting = { session: outer.session, administers, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -412,7 +415,7 @@ export const EXFILTRATION_RULES: Rule[] = [
             const hosts = sshCalls.get(event.callId);
             sshCalls.delete(event.callId);
             // A terminal capture records no exit code: a result that is no error and printed something ran.
-            const ran = event.exitCode === 0 || (event.exitCode === null && !event.isError && !event.interrupted && event.output.trim() !== '');
+            const ran = event.exitCode === 0 || (event.exitCode === null && !event.isError && !event.interrupted && event.output.trim() !== '' && !SSH_FAILED.test(event.output.slice(0, 2_000)));
             if (hosts && ran && !event.denied) for (const h of hosts) addCapped(administered, h, 100);
             return flow.fromOutput(event, facts);
           }
@@ -585,15 +588,21 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
     // `ssh host "cat /root/.app/auth.json"`: the read runs on that host, and its content comes
     // back here; nothing local was read and sent.
     const readsHere = sameEventReads.some((r) => !(loc.cmd.name === 'ssh' && r.cmd !== undefined && r.cmd.nested !== null && loc.cmd.text.includes(r.cmd.text)));
+    // A script that read the file into variables: this request carries what it references, no more.
+    const carriage = readsHere && event.input.type === 'command' && loc.cmd.pipeIndex === 0 ? scriptCarriage(event.input.command, loc.cmd.text, sameEventReads.map((r) => r.path), hosts) : 'unknown';
+    if ((carriage === 'none' || carriage === 'issuer') && !flow.carriesValue(loc.cmd.text)) continue;
     checkSecretFlow(ctx, event, facts, loc, hosts, flow, readsHere);
   }
 }
 
+/** ssh's own words for a connection that gave no shell. */
+const SSH_FAILED = /Permission denied \(|Connection (?:refused|timed out|closed)|Could not resolve hostname|Host key verification failed|No route to host|Are you sure you want to continue connecting|ssh: connect to host|kex_exchange_identification|Too many authentication failures/i;
+
 /** The rule context of the network rules, with the requests that stand behind the current call. */
 interface Consenting extends RuleContext {
   requests(): readonly Request[];
-  /** Hosts the session has a shell on (`ssh root@host …` earlier): servers it administers. */
-  administered: ReadonlySet<string>;
+  /** A host the session has a shell on (`ssh root@host …` earlier): a server it administers. */
+  administers(host: string): boolean;
 }
 
 /**
@@ -622,8 +631,11 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
   // machine, not data leaving for somewhere else (issue 25: where did the data go?) — also after
   // a secret was seen, since a deploy carries the app's own configuration to where it runs. A
   // credential file named in the copy stays critical wherever it goes.
-  const deploy = sensitive.length === 0 && hosts.every((h) => outer.administered.has(h));
-  const afterSecret = flow.strong && !deploy;
+  const deploy = sensitive.length === 0 && hosts.every((h) => outer.administers(h));
+  // After a secret was seen, only a server the user named is theirs for sure: a host the agent
+  // picked and logged into itself could be anyone's.
+  const named = deploy && flow.strong ? whoAsked(outer.requests(), (t) => hosts.every((h) => namesHost(t, h))) : null;
+  const afterSecret = flow.strong && !(deploy && named);
   const critical = sensitive.length > 0 || afterSecret;
   const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : deploy ? ' The session administers that server over ssh: a deploy, not data leaving.' : '';
   report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}`, loc.cmd.text, {
@@ -645,6 +657,49 @@ const SUBSTITUTION = /\$\([^()]{0,400}\)/g;
 const REROUTED = /(?:^|\s)(?:-x|--proxy|--socks\d\w*|--preproxy|--resolve|--connect-to)\b/;
 /** Endpoints of an issuer that take anyone's content or forward it: a gist, a webhook, a bucket, an API gateway, a script. */
 const USER_CONTENT = /\/gists\b|\/webhooks?\/|(?:^|\/\/)[^/\s]*(?:s3[.-][^/\s]*|execute-api\.[^/\s]*)amazonaws\.com|script\.google(?:usercontent)?\.com/i;
+
+/**
+ * What a request in a script carries of a credential file the script read into variables
+ * (`RK=$(grep '^RESEND_API_KEY=' .env.local | cut -d= -f2-)` … `curl -H "Authorization: Bearer
+ * $RK" https://api.resend.com/…`): 'none' when every variable it uses was set by the script from
+ * something else (a literal, another request's answer); 'issuer' when the file's variables it uses
+ * sit in an authorization header and are named for the service every host belongs to; 'carries'
+ * otherwise; 'unknown' when it uses a variable the script did not set, reads inline, or the script
+ * read the file some other way.
+ */
+function scriptCarriage(script: string, text: string, files: readonly string[], hosts: readonly string[]): 'none' | 'issuer' | 'carries' | 'unknown' {
+  if (script.length > 20_000 || /\$\(|`/.test(text) || REROUTED.test(text)) return 'unknown';
+  const names = files.map((f) => f.replace(/^.*[\\/]/, '')).filter((f) => f.length >= 3);
+  const picks = new Map<string, string | null>();
+  const own = new Set<string>();
+  for (const m of script.matchAll(ASSIGNMENT)) {
+    const [, name, value] = m;
+    const readsFile = value.startsWith('$(') && names.some((f) => value.includes(f));
+    const copies = [...value.matchAll(VARIABLE)].some((v) => picks.has(v[1]) && !value.startsWith('$('));
+    if (readsFile || copies) {
+      const picked = PICKED_NAME.exec(value);
+      picks.set(name, picked ? (picked[1] ?? picked[2] ?? null) : null);
+    } else own.add(name);
+  }
+  if (picks.size === 0) return 'unknown';
+  const unquoted = text.replace(/'[^']*'/g, '');
+  const used = [...unquoted.matchAll(VARIABLE)].map((v) => v[1]);
+  if (used.some((v) => !picks.has(v) && !own.has(v) && !SHELL_SPECIAL.has(v))) return 'unknown';
+  const tainted = used.filter((v) => picks.has(v));
+  if (tainted.length === 0) return 'none';
+  const toIssuer = hosts.length > 0 && tainted.every((v) => {
+    const entry = picks.get(v);
+    const domains = entry ? issuerDomainsOfName(entry) : [];
+    return domains.length > 0 && inAuthorization(text, `$${v}`) && hosts.every((h) => underDomains(h, domains));
+  });
+  return toIssuer && !USER_CONTENT.test(text) ? 'issuer' : 'carries';
+}
+
+/** `NAME=value` at a statement's start (also after export/local/readonly), its value one word, quoted string or substitution. */
+const ASSIGNMENT = /(?:^|[\n;&|(]\s*|\b(?:export|local|readonly|declare)\s+)([A-Za-z_]\w*)=("[^"\n]*"|'[^'\n]*'|\$\([^()\n]{0,400}\)|[^\s;&|]*)/g;
+const VARIABLE = /\$\{?([A-Za-z_]\w*)/g;
+/** Variables a shell sets itself. */
+const SHELL_SPECIAL = new Set(['HOME', 'PWD', 'USER', 'PATH', 'RANDOM', 'SECONDS', 'TMPDIR', 'OLDPWD', 'HOSTNAME', 'SHELL']);
 
 /**
  * The credential the command reads is a variable named for the service every host belongs to,
@@ -669,7 +724,7 @@ function readsOnlyIssuerNames(text: string, hosts: string[], flow: ExposureTrack
 function inAuthorization(text: string, sub: string): boolean {
   const at = text.indexOf(sub);
   const before = text.slice(Math.max(0, at - 80), at);
-  return /(?:-H|--header)[ \t]+["']?Authorization:[^"'\n]*$|(?:-u|--user)[ \t]+["']?[^\s"']*:$/i.test(before);
+  return /(?:-H|--header)[ \t]+["']?(?:Authorization|apikey|x-api-key|api-key|x-auth-token|private-token):[^"'\n]*$|(?:-u|--user)[ \t]+["']?[^\s"']*:$/i.test(before);
 }
 
 function checkSecretFlow(ctx: RuleContext, event: NormEvent, facts: EventFacts, loc: Located, hosts: string[], flow: ExposureTracker, readsHere: boolean): void {

@@ -467,6 +467,14 @@ function forcedSecretFiles(): StoreKind {
   };
 }
 
+/** The file's name as a whole word of the text: `.env` is not named by `.env.example`. */
+function namesWhole(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    if (!/[\w.-]/.test(text[at - 1] ?? ' ') && !/^(?:[\w-]|\.\w)/.test(text.slice(at + name.length, at + name.length + 2))) return true;
+  }
+  return false;
+}
+
 /**
  * Store files a commit put in (read from `create mode … path` lines of its output), and
  * whether a push that took effect carried them: committed is a warning, pushed a critical.
@@ -542,14 +550,23 @@ class StoreCommits {
     }
   }
 
-  /** The push runs in the repository the commit named with `-C` (or inside it); any push when the commit named none. */
+  /**
+   * Whether a push can carry the commit made in the repository named with `-C`. Only a push shown
+   * to run in another repository does not: one given `-C` (or `--git-dir`) elsewhere, or one from a
+   * folder above it that keeps submodules out (`-c push.recurseSubmodules=no`). A plain `git push`
+   * may run where an earlier `cd` left the shell (Claude Code keeps it between calls): it counts.
+   */
   private pushesCommitRepo(commands: readonly Located[], session: RuleContext['session']): boolean {
-    const repo = this.commitRepo;
-    if (repo === null) return true;
+    const repo = this.commitRepo?.replace(/\/+$/, '');
+    if (!repo) return true;
     return commands.some((l) => {
       if (gitSubcommand(l.cmd)?.sub !== 'push') return false;
-      const dir = gitDirOf(l, session)?.abs;
-      return dir !== undefined && (dir === repo || dir.startsWith(repo.replace(/\/+$/, '') + '/'));
+      const named = optionValues(l.cmd.args, ['-C'])[0] ?? l.cmd.args.find((a) => a.startsWith('--git-dir='))?.slice('--git-dir='.length).replace(/\/\.git\/?$/, '');
+      const dir = (named !== undefined ? locate(named, l.dir, session).abs : gitDirOf(l, session)?.abs)?.replace(/\/+$/, '');
+      if (dir === undefined || dir === repo || dir.startsWith(repo + '/')) return true;
+      if (named !== undefined) return false;
+      const keepsSubmodulesOut = l.cmd.args.some((a, i) => /^push\.recurseSubmodules=(?:no|false)$/i.test(a) && l.cmd.args[i - 1] === '-c') || l.cmd.args.includes('--recurse-submodules=no') || l.cmd.args.includes('--no-recurse-submodules');
+      return !(keepsSubmodulesOut && repo.startsWith(dir + '/'));
     });
   }
 
@@ -569,7 +586,7 @@ class StoreCommits {
     // waiving security for them: the user knew (a warning that quotes them); what went out still
     // has to be taken back.
     const names = this.files.map((f) => f.split('/').pop() ?? f).filter((n) => n.length >= 4 || n.startsWith('.'));
-    const waived = this.push !== null && this.consent === null ? riskAccepted(this.requests.userRequests(), (said) => names.some((n) => said.includes(n))) : null;
+    const waived = this.push !== null && this.consent === null ? riskAccepted(this.requests.userRequests(), (said) => names.some((n) => namesWhole(said, n))) : null;
     const informed = this.push !== null && (this.consent !== null || waived !== null);
     ctx.report({
       ...d,

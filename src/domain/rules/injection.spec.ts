@@ -60,6 +60,10 @@ test("the harness's own data (a models cache with the base instructions, state, 
     const drafts = await runRules(answered(read(path), { output: base }));
     assert.equal(only(drafts, TEXT).length, 1, path);
   }
+  // a search over the store prints each match behind its file: the models cache's line is the harness's
+  const search = (file: string) => answered(cmd('rg -n "sandbox|approval" /home/dev/.codex -g "*.json" -g "*.md"'), { output: `/home/dev/.codex/config.md:3:approval: on-request\n${file}:12:{"base_instructions":"${base}"}` });
+  assert.deepEqual(only(await runRules(search('/home/dev/.codex/models_cache.json')), TEXT), []);
+  assert.equal(only(await runRules(search('/home/dev/.codex/skills/evil/SKILL.md')), TEXT).length, 1, 'a skill\'s file in the same search');
 });
 
 test('hidden Unicode in tool output is a warning, tag characters are decoded', async () => {

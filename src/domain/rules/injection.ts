@@ -427,6 +427,17 @@ function isMemoryFile(abs: string): boolean {
   return /\/\.claude\/projects\/[^/]+\/memory\//.test(abs);
 }
 
+/**
+ * A search over several files prints each match behind its file's name (`~/.codex/models_cache.json:12:…`):
+ * a match in the harness's own data or an instruction file is the harness speaking, as a read of
+ * that file would be (shouldScan).
+ */
+function inOwnFile(text: string, at: number, session: SessionFacts): boolean {
+  const line = text.slice(text.lastIndexOf('\n', at) + 1, at);
+  const file = /^((?:[A-Za-z]:)?[^\s:]{1,400}):(?:\d+[:-])?/.exec(line)?.[1];
+  return file !== undefined && file.includes('/') && (isAgentOwnData(file, session.home) || isAgentInstructionFile(file));
+}
+
 /** Skip outputs that would only echo the agent's own words: its files, instruction files, its search term. */
 function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<string>, session: SessionFacts): boolean {
   if (!event.output || event.denied) return false;
@@ -447,7 +458,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   let found: Pending | null = null;
-  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label)) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !inOwnFile(text, inj.start, ctx.session)) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };

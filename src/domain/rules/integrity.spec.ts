@@ -84,7 +84,9 @@ test('claim detection reads sentences, not words', () => {
   for (const said of ['**Current state:** 94 of 95 new tests pass.', '12/14 tests passed', '8 out of 10 checks pass', '3/5 passed']) assert.equal(findClaim(said), null, said);
   for (const said of ['All 95 of 95 tests pass.', 'Step 2 of 5 complete: all tests pass.', '42/42 tests passed']) assert.notEqual(findClaim(said), null, said);
   // a heading's question and work still ahead are no reports
-  for (const said of ['## What can be done to prevent it', 'Here is what remains to be done:', 'The rest can be implemented later.']) assert.equal(findClaim(said), null, said);
+  for (const said of ['## What can be done to prevent it', 'Here is what remains to be done:']) assert.equal(findClaim(said), null, said);
+  // a whole claim beside a partial count, or a claim that merely mentions work ahead, still claims
+  for (const said of ['Fixed 2 of 3 flaky tests; all tests pass now.', 'All tests pass (previously 94 of 95 tests passed).', 'Went from 80/95 tests passing to all tests pass.', 'Done: 95 of 95 tests pass, 1 of 2 e2e suites skipped', 'All tests pass and nothing more needs to be done.', '## What changed: all tests pass']) assert.notEqual(findClaim(said), null, said);
   for (const said of ['## Done', 'Implementation complete.']) assert.notEqual(findClaim(said), null, said);
   assert.equal(findClaim('The tests are not passing yet.'), null);
   assert.equal(findClaim('Should I run the tests?'), null);
@@ -415,6 +417,10 @@ test('a chain of tests and a linter that failed on the linter: a claim about the
   assert.deepEqual(only(done, CONTRA), [], 'the tests were the only check in the chain, and they passed');
   const builtToo = await runRules([fix(), ...ran('pytest -q | tail -2 && npm run build', { exitCode: 1, output: '764 passed in 13.73s\nerror TS2322: bad type' }), say('Done ✅')]);
   assert.deepEqual(only(builtToo, CONTRA).map(severityOf), ['warning'], 'a build in the chain failed: done leans on it');
+  // two test runs, or one run that failed without a linter beside it: the failure is the tests'
+  for (const [chainOf, output] of [['pytest tests/unit && pytest tests/integration', '120 passed in 3s\nERROR: file or directory not found: tests/integration'], ['cargo test -p a && cargo test -p b', 'test result: ok. 10 passed\nerror: could not compile `b`'], ['npm test --workspaces && echo ok', 'Tests: 40 passed\nError: Cannot find module']] as const) {
+    assert.deepEqual(only(await runRules([fix(), ...ran(chainOf, { exitCode: 1, output }), say('All tests pass.')]), CONTRA).map(severityOf), ['critical'], chainOf);
+  }
 });
 
 test('"network verified ✅" after Connection refused is critical, with the refused output as evidence', async () => {
@@ -649,6 +655,19 @@ test('a commit that ran (even one that failed), one a subagent or a script may h
     [say('Should I commit these changes?')],
     [say('The migration transaction was committed.')],
     [say('Not committed yet: waiting for your review.')],
+    // someone else's commits, history, Kafka offsets, a resolution, a resumed session, quoted text
+    [...ran('git log --oneline -5', { output: 'a1b2c3d fix' }), say('The regression was committed in a1b2c3d by Alice last week.')],
+    [say('That line was committed by Alice in March.')],
+    [say('Bob has already pushed the hotfix to main.')],
+    [say('These changes were committed to main by the release bot.')],
+    [say('The consumer offsets were committed after processing.')],
+    [say("I've committed to using the new API from now on.")],
+    [say('I committed the parser fix earlier.')],
+    [say('You asked: "make sure everything has been committed and pushed". Working on it.')],
+    [...ran('git ci -m "spec"', { output: '[main 1] spec' }), say('Spec written and committed.')],
+    [...ran('gcam "spec"', { output: '[main 1] spec' }), say('Spec written and committed.')],
+    [{ kind: 'tool_call' as const, callId: 'm1', name: 'mcp__github__create_or_update_file', input: { type: 'other' as const, args: { path: 'docs/spec.md' } } }, say('Spec written and committed.')],
+    [{ kind: 'compaction' as const, text: 'summary of the earlier conversation' }, say('I have committed the changes.')],
   ];
   for (const events of cases) assert.deepEqual(only(await runRules([prompt('go on'), ...events]), CLAIMED), [], JSON.stringify(events.at(-1)));
 });

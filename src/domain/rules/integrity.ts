@@ -73,9 +73,12 @@ type Status = 'pass' | 'fail' | 'unknown';
 const FAIL_MARKERS = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|errors?)\b|^[ \t]*(?:FAIL|FAILED|ERROR)\b|--- FAIL:|test result: FAILED|BUILD FAILED|BUILD FAILURE|\berror TS\d+|Tests run:.*Failures: [1-9]|npm ERR! Test failed|AssertionError|Traceback \(most recent call last\)/m;
 const PASS_MARKERS = /\b\d+\s+(?:tests?\s+)?(?:passed|passing)\b|^ok\s+\S|test result: ok|BUILD SUCCESS(?:FUL)?|All tests passed|Tests:\s+\d+ passed|\bPASS\b/m;
 
+/** Linters and formatters in check mode, whose own failure can fail a chain the tests passed in. */
+const LINTERS = /^(?:ruff|eslint|flake8|pylint|black|isort|prettier|biome|stylelint|rubocop|golangci-lint|shellcheck|markdownlint|mypy|pyright|tsc)$/;
+
 /** A test runner's own summary of passes, and of failures (not a linter's "Found 7 errors"). */
 const TEST_PASSES = /\b\d+\s+(?:tests?\s+)?passed\b|Tests:\s+\d+ passed|test result: ok\b|^ok\s+\S|All tests passed/m;
-const TEST_FAILURES = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?)\b|^[ \t]*(?:FAIL|FAILED)\b|--- FAIL:|test result: FAILED|Tests run:.*(?:Failures|Errors): [1-9]|npm ERR! Test failed|\b[1-9]\d*\s+errors?\s+(?:in|during)\b|=+ [^=\n]*\berrors?\b[^=\n]* =+/m;
+const TEST_FAILURES = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?)\b|^[ \t]*(?:FAIL|FAILED)\b|--- FAIL:|test result: FAILED|Tests run:.*(?:Failures|Errors): [1-9]|npm ERR! Test failed|\b[1-9]\d*\s+errors?\s+(?:in|during)\b|^=+ [^=\n]*\berrors?\b[^=\n]* =+/m;
 
 /** The output holds a test summary of passes and no test failure. */
 function testsAllPassed(output: string): boolean {
@@ -148,9 +151,11 @@ export function findClaim(text: string): FoundClaim | null {
   let best: FoundClaim | null = null;
   const order: Claim[] = ['test', 'build', 'works', 'done'];
   for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
-    if (HEDGE.test(sentence) || /\?\s*$/.test(sentence) || partialCount(sentence) || NOT_A_REPORT.test(sentence)) continue;
+    if (HEDGE.test(sentence) || /\?\s*$/.test(sentence) || partialCount(sentence)) continue;
     for (const [kind, re] of CLAIMS) {
       if (!re.test(sentence)) continue;
+      // "## What can be done …", "what remains to be done": a plain "done" there reports nothing
+      if (kind === 'done' && NOT_A_REPORT.test(sentence)) break;
       if (!best || order.indexOf(kind) < order.indexOf(best.kind)) best = { kind, sentence: sentence.trim() };
       break;
     }
@@ -166,9 +171,12 @@ export function findClaim(text: string): FoundClaim | null {
 const NOT_A_REPORT = /^#{1,6}\s[^\n]*\b(?:what|how|why|where|when|which)\b|\b(?:can|could|would|will|must|should|to|yet\s+to)\s+be\s+(?:done|completed|finished|implemented)\b/i;
 const PARTIAL = /(?<![\d.,])(\d{1,6})\s*(?:\/|of|out\s+of)\s*(\d{1,6})(?![\d.,]?\d)\s*(?:[\w-]+\s+){0,2}(?:tests?|specs?|checks?|cases?|suites?|pass(?:es|ed|ing)?|green)\b/gi;
 function partialCount(sentence: string): boolean {
+  // beside a whole count or "all tests pass" the sentence still claims success ("Fixed 2 of 3 flaky tests; all tests pass now")
+  if (WHOLE_CLAIM.test(sentence) || [...sentence.matchAll(PARTIAL)].some((m) => m[1] === m[2])) return false;
   for (const m of sentence.matchAll(PARTIAL)) if (Number(m[1]) < Number(m[2])) return true;
   return false;
 }
+const WHOLE_CLAIM = /\ball\s+(?:(?:the|of\s+the|\d+)\s+)?(?:\w+\s+){0,2}(?:tests?|checks?|specs?)\s+(?:now\s+)?(?:pass|are\s+(?:now\s+)?(?:passing|green))/i;
 
 // ---- test weakening and suppressions -----------------------------------------------------------
 
@@ -219,7 +227,7 @@ interface Run {
   kinds: Set<CheckKind>;
   reliable: boolean;
   text: string;
-  /** The call ran other commands beside its checks (`pytest | tail && ruff check .`). */
+  /** The call ran one test command and a linter beside it (`pytest | tail && ruff check .`). */
   chained: boolean;
 }
 
@@ -310,7 +318,10 @@ class RunLedger {
       if (masking(loc, event.input.type === 'command' ? event.input.command : '') || (loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1)) reliable = false;
     }
     const background = event.input.type === 'command' && event.input.background;
-    if (kinds.size > 0 && !background) setCapped(this.open, event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained: fx.commands.length > 1 }, OPEN_RUNS_MAX);
+    // one test run chained with a linter (`pytest | tail && ruff check .`): the linter may be what failed
+    const tests = fx.commands.filter((l) => checkKind(l.cmd) === 'test').length;
+    const chained = tests === 1 && fx.commands.some((l) => LINTERS.test(l.cmd.name) || (checkKind(l.cmd) === null && /lint/i.test(l.cmd.args[0] ?? '') && /^(?:npm|pnpm|yarn|bun)$/.test(l.cmd.name)));
+    if (kinds.size > 0 && !background) setCapped(this.open, event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained }, OPEN_RUNS_MAX);
   }
 
   /** Returns the resolved run when this result closes a test/build call. */

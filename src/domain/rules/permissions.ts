@@ -652,8 +652,11 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // runs as root by design (what it installed is supply-chain's to judge); a local package file,
     // a URL or a switched-off signature check is not that.
     const packages = !readOnly && installsFromSystemRepositories(cmd);
-    const quiet = readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : packages ? { severity: 'info' as const, title: "Packages installed as root from the system's repositories", key: 'system-packages' } : {};
-    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : packages ? " The system's package manager installs signed packages from its configured repositories as root by design." : ''}`, evidence: [evidence(event, cmd.text, facts)], ...quiet };
+    // On another machine over ssh: that host's administration, whose effects (files changed there,
+    // services, deletes) the other rules judge; this machine's root was not used.
+    const remote = cmd.host !== undefined;
+    const quiet = readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : packages ? { severity: 'info' as const, title: "Packages installed as root from the system's repositories", key: 'system-packages' } : remote ? { severity: 'info' as const, title: 'Ran as root on another machine', key: `host:${cmd.host}` } : {};
+    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}${remote ? ` on ${safe(cmd.host!, facts, 80)}, over ssh` : ''}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : packages ? " The system's package manager installs signed packages from its configured repositories as root by design." : remote ? ' What it changed there is judged on its own.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...quiet };
     // The harness's prompt showed this very command and the user approved it: root was the user's call.
     const approved = event.kind === 'tool_call' && event.input.type === 'command' && ctx.approvedAtPrompt(event.input.command);
     ctx.outcomes.report(event, 'run', approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo));

@@ -253,12 +253,15 @@ export function orderedAfterWarning(requests: readonly Request[], order: RegExp,
  */
 export function riskAccepted(requests: readonly Request[], names: (said: string) => boolean): string | null {
   for (const r of [...requests].reverse()) {
-    if (r.by !== 'user' || r.agreed || !names(r.text)) continue;
+    if (r.by !== 'user' || r.agreed || !names(r.text) || WAIVER_UNDONE.test(r.text)) continue;
     const m = RISK_WAIVED.exec(r.text);
     if (m) return r.text.slice(m.index, m.index + 80).split(/[.;!?\n]/)[0].trim();
   }
   return null;
 }
+
+/** The same message forbids the act or says the values are real: "NEVER commit .env", "it has the real prod keys though". */
+const WAIVER_UNDONE = /\b(?:never|don'?t|do not|not|no)\b[^.\n]{0,30}\b(?:commit|push|add|include|upload|share|check in)\b|\b(?:real|prod(?:uction)?|live)\b[^.\n]{0,20}\b(?:keys?|creds?|credentials|secrets?|passwords?|tokens?)\b|никогда не|не коммить|не пуш/i;
 
 const RISK_WAIVED = /\b(?:don'?t|do not|no need to|never mind) (?:worry|care) about (?:the )?security\b|\bsecurity (?:is|isn'?t) (?:fine|ok(?:ay)?|not (?:an issue|a concern|important))\b|\b(?:it'?s|this is) (?:just |only )?(?:a )?(?:demo|dev|test|throwaway|sandbox) (?:server|vps|box|machine|environment|project|repo)\b|не ?парься (?:о|про) безопасност\w*|нормально по безопасности|(?:это|у нас) демо|\bno te preocupes por la seguridad\b|\bnão se preocupe com (?:a )?segurança\b|\bne t'inquiète pas (?:pour|de) la sécurité\b|\bkeine Sorgen (?:um|wegen) (?:die |der )?Sicherheit\b|不用(?:担心|管)安全|安全(?:没关系|无所谓)|セキュリティは(?:気にしないで|大丈夫)|보안은 신경 ?쓰지/i;
 
@@ -405,24 +408,27 @@ function nameOf(path: string): Name | null {
 }
 
 /**
- * The request names the machine a command ran on over ssh: the host as written (`cfa1`,
- * `box.example.com`), a name built on it (`cfa1-mux`, an alias of the same server in ssh's
- * config) or a dotted host's first label of three characters or more (`box` for box.example.com).
+ * The request names the machine a command ran on over ssh: the host as written, as a whole name
+ * (`cfa1`, `box.example.com`, `203.0.113.7` — not `cfa1-staging`, not `prod.evil.com` for
+ * `prod.example.com`), and not in a "don't touch prod". A host that is a plain word (`web`,
+ * `prod`) counts only where the text writes it as a host: after `ssh`, `@`, `host`, or in quotes.
  */
 export function namesHost(request: string, host: string): boolean {
   const h = host.toLowerCase();
-  if (h.length < 2) return false;
-  const first = h.includes('.') && !/^\d+(?:\.\d+){3}$/.test(h) ? h.split('.')[0] : null;
+  if (h.length < 2 || /[^a-z0-9.:_-]/.test(h)) return false;
   const text = request.toLowerCase();
-  return [h, ...(first && first.length >= 3 ? [first] : [])].some((name) => {
-    for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-      const before = text[at - 1] ?? ' ';
-      const after = text[at + name.length] ?? ' ';
-      if (/[\p{L}\p{N}_]/u.test(before) || /[\p{L}\p{N}_]/u.test(after)) continue;
-      return true;
-    }
-    return false;
-  });
+  const plainWord = /^[a-z]+$/.test(h);
+  for (let at = text.indexOf(h); at !== -1; at = text.indexOf(h, at + 1)) {
+    const before = text[at - 1] ?? ' ';
+    const after = text[at + h.length] ?? ' ';
+    // a short name may stand for the full name the user wrote (`cfa1` for cfa1.example.com), never the reverse
+    if (/[\p{L}\p{N}_.-]/u.test(before) || /[\p{L}\p{N}_-]/u.test(after) || (after === '.' && h.includes('.') && /[\p{L}\p{N}]/u.test(text[at + h.length + 1] ?? ''))) continue;
+    const lead = text.slice(Math.max(0, at - 24), at);
+    if (/\b(?:don'?t|do not|never|not|avoid|without)\b[^.\n]*$/.test(lead)) continue;
+    if (plainWord && !/(?:\bssh\s+(?:-\S+\s+)*(?:\S+@)?|@|\bhost\s+|[`'"])$/.test(lead)) continue;
+    return true;
+  }
+  return false;
 }
 
 /**

@@ -131,11 +131,27 @@ test('a write ssh made on another machine says which machine; a machine the user
   for (const said of ['ставь через `ssh cfa1-mux` там полные права', 'install docker on cfa1 please', 'the server is cfa1.example.com']) {
     assert.deepEqual(severities(only(await runRules([prompt(said), ...ran(install)]), WRITE)), ['info'], said);
   }
-  for (const said of ['install docker on cfa12', 'use mycfa1 for it']) {
+  // another host sharing a prefix or a first label, a host the user said not to touch, a plain word in prose
+  for (const said of ['install docker on cfa12', 'use mycfa1 for it', 'deploy to cfa1-staging', 'do not touch cfa1 today']) {
     assert.deepEqual(severities(only(await runRules([prompt(said), ...ran(install)]), WRITE)), ['warning'], said);
   }
+  const plain = (said: string, host: string) => runRules([prompt(said), ...ran(`ssh ${host} 'echo x > /etc/motd'`)]).then((d) => severities(only(d, WRITE)));
+  assert.deepEqual(await plain('fix the web server config', 'web'), ['warning'], 'a plain word in prose names no host');
+  assert.deepEqual(await plain('ssh web and fix the motd', 'web'), ['info'], 'a plain word written as a host');
+  assert.deepEqual(await plain('the server is prod.example.com', 'prod.evil.com'), ['warning'], 'a first label shared with another domain');
   // a local write in the same call is still judged as local
   const local = only(await runRules([prompt('install docker on cfa1'), ...ran(`${install} && echo done > /etc/motd`)]), WRITE);
   assert.deepEqual(severities(local), ['info', 'warning']);
   assert.ok(local.some((d) => /\/etc\/motd outside the working tree/.test(d.detail)));
+});
+
+test("a line appended to a log a tool keeps in its dot-folder of home is info; overwriting it, or appending to an rc file or a project's file, is not", async () => {
+  // the session worked in its tree (a launch folder's home writes are the work, scope.ts LaunchFolder)
+  const severities = async (command: string) => [...new Set(only(await runRules([prompt('apply for the grant'), read('/home/dev/project/README.md'), cmd(command)]), WRITE).map(severityOf))];
+  for (const c of ['echo \'{"skill":"apply-grant"}\' >> ~/.superstack/telemetry.jsonl', 'echo done | tee -a ~/.mytool/usage.log']) {
+    assert.deepEqual(await severities(c), ['info'], c);
+  }
+  for (const c of ['echo x > ~/.superstack/telemetry.jsonl', 'echo x >> ~/.superstack/config.json', 'echo x >> ~/notes/telemetry.jsonl']) {
+    assert.deepEqual(await severities(c), ['warning'], c);
+  }
 });

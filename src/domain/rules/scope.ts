@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, dictates, namesHost, namesPlace, removalGrant, requestsOf, type RequestLog } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, requestsOf, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -49,6 +49,21 @@ function outsideWrite(w: FileOp, session: SessionFacts): boolean {
     if (short.has('r') || short.has('R') || long.has('--recursive')) return false;
   }
   return session.cwd !== null;
+}
+
+/**
+ * `echo '{"event":"run"}' >> ~/.superstack/telemetry.jsonl`: a record appended to a log a tool
+ * keeps in its own dot-folder of home (a skill's usage log, a history) adds a line and changes
+ * nothing the tool or the user relies on. Shell rc files and credential stores are other rules'.
+ */
+function appendsToToolLog(w: FileOp, session: SessionFacts): boolean {
+  const rel = relativeToHome(w.abs, session);
+  if (rel === null || !/^\.[^/]+\//.test(rel) || w.sensitive !== null || !/(?:\.(?:log|jsonl|ndjson)|(?:^|[/._-])(?:telemetry|history|usage)(?:\.\w+)?)$/i.test(rel)) return false;
+  const cmd = w.cmd;
+  if (!cmd) return false;
+  if (cmd.redirects.some((r) => r.op === '>>' || r.op === '&>>')) return true;
+  if (cmd.name === 'tee' && cmd.args.some((a) => a === '-a' || a === '--append')) return true;
+  return /^(?:add-content|ac)$/i.test(cmd.name) || (/^out-file$/i.test(cmd.name) && cmd.args.some((a) => /^-append$/i.test(a)));
 }
 
 /** Where a write or read landed, coarsely: "~/other-project", "/etc". */
@@ -108,7 +123,9 @@ export const SCOPE_RULES: Rule[] = [
             // scope is what the user asked, not the launch folder.
             const named = requests.asked(event, `path:${w.abs}`, (t) => namesPlace(t, w.abs, outer.session.home));
             const asked = named ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
-            const draft = writeDraft(outer, event, facts, w, excerpt);
+            const draft = appendsToToolLog(w, outer.session)
+              ? { ...writeDraft(outer, event, facts, w, excerpt), severity: 'info' as const, title: "A line appended to a tool's log", key: 'tool-log' }
+              : writeDraft(outer, event, facts, w, excerpt);
             // "Remove everything including docker": a deletion the user asked for wholesale is the
             // request carried out (the destructive rules still judge what it destroyed).
             const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
@@ -222,7 +239,10 @@ function remoteWrite(requests: RequestLog, event: NormEvent, facts: EventFacts, 
     key: `host:${host}`,
   };
   const named = requests.asked(event, `host:${host}`, (t) => namesHost(t, host));
-  return named ? asRequested(draft, writeOutside, named, 'the request named this machine') : draft;
+  if (named) return asRequested(draft, writeOutside, named, 'the request named this machine');
+  // "there you have full rights — install what is needed": the user's blanket grant for the work
+  const granted = blanketGrant(requests.for(event));
+  return granted ? { ...draft, severity: 'info', key: `${draft.key} (under a blanket grant)`, detail: `${draft.detail} The user had granted blanket permission ("${safe(granted, facts, 80)}").` } : draft;
 }
 
 function writeDraft(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): FindingDraft {

@@ -72,6 +72,15 @@ test('a secret printed in tool output is a warning; critical once it is sent out
   noRawSecret(sent);
 });
 
+test('a value a tool had printed, pasted back into the prompt, is one exposure: the output\'s warning, the paste an info', async () => {
+  const shown = await runRules([...ran('cat config/deploy.yml', { output: `deploy:\n  token: ${GH}\n` }), prompt(`here is the server copy:\ndeploy:\n  token: ${GH}\n`)]);
+  assert.deepEqual(only(shown, OUTPUT).map(severityOf), ['warning']);
+  assert.deepEqual(only(shown, PROMPT).map(severityOf), ['info']);
+  noRawSecret(shown);
+  const fresh = await runRules([...ran('cat config/deploy.yml', { output: `deploy:\n  token: ${GH}\n` }), prompt(`use this one instead: ${STRIPE}`)]);
+  assert.deepEqual(only(fresh, PROMPT).map(severityOf), ['critical'], 'a value the transcript did not hold');
+});
+
 test('hashes and ids in tool output are not secrets', async () => {
   const drafts = await runRules([
     ...ran('git log -3 --format=%H', { output: '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39\n9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d\n' }),
@@ -569,6 +578,11 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
   assert.deepEqual(subPush.map(severityOf), ['critical']);
   assert.match(subPush[0]!.evidence.at(-1)!.excerpt, /git -C repositories\/app push/);
   assert.deepEqual(only(await runRules([...inSub, ...ran(`cd ${sub} && git push`, { output: 'To x\n   a..b deploy -> deploy' })]), STORE).map(severityOf), ['critical'], 'a push after cd into it');
+  // a plain push where an earlier call's cd may have left the shell, a push that recurses, one naming the repository's git dir
+  for (const push of ['git push', 'git push --recurse-submodules=on-demand', `git --git-dir=${sub}/.git push`]) {
+    assert.deepEqual(only(await runRules([...inSub, ...ran(`cd ${sub}`, { output: '' }), ...ran(push, { output: 'To x\n   a..b deploy -> deploy' })]), STORE).map(severityOf), ['critical'], push);
+  }
+  assert.deepEqual(only(await runRules([...inSub, ...ran('git -C other/repo push', { output: 'To x\n   a..b main -> main' })]), STORE).map(severityOf), ['warning'], 'a push named to run in another repository');
   // the user named the file and waived security for it: one step lower, quoting the words
   for (const said of ['put all the creds in the .env file, dont worry about security', 'все креды ставь в файлик .env - непарься о безопасности']) {
     const waived = only(await runRules([prompt(said), ...inSub, ...ran(`git -C ${sub} push origin deploy`, { output: ' * [new branch] deploy -> deploy' })]), STORE);
@@ -576,6 +590,9 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
     assert.match(waived[0]!.detail, /waived security/);
   }
   assert.deepEqual(only(await runRules([prompt("don't worry about security, it's a demo"), ...inSub, ...ran(`git -C ${sub} push origin deploy`, { output: ' * [new branch] deploy -> deploy' })]), STORE).map(severityOf), ['critical'], 'a waiver that names no file');
+  for (const said of ['add a .env.example for the team; this is a demo project', 'This is a dev environment but NEVER commit .env!', "it's a test project, .env has the real prod keys though"]) {
+    assert.deepEqual(only(await runRules([prompt(said), ...inSub, ...ran(`git -C ${sub} push origin deploy`, { output: ' * [new branch] deploy -> deploy' })]), STORE).map(severityOf), ['critical'], said);
+  }
   // a terminal capture that kept only the hint of a rejected push, or a protected branch
   for (const output of ["hint: See the 'Note about fast-forwards' in 'git push --help' for details.", 'remote: GitLab: You are not allowed to push code to protected branches on this project.']) {
     assert.deepEqual(only(await runRules([...inSub, ...ran(`cd ${sub} && git push origin main`, { exitCode: null, output })]), STORE).map(severityOf), ['warning'], output);

@@ -364,7 +364,7 @@ export const SECRETS_RULES: Rule[] = [
             // the user handed over: labelled or not, later uses of it are not credentials.
             for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
             if (!event.synthetic) fromPrompt.typed(event.text);
-            promptSecrets(ctx, event, facts, fromPrompt);
+            promptSecrets(ctx, event, facts, fromPrompt, outputs);
           } else if (event.kind === 'tool_call') {
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
             markSent(ctx, event, facts, outputs);
@@ -522,13 +522,22 @@ function showsCredentialEntry(output: string): boolean {
   return false;
 }
 
-function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: HandedOver): void {
+function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, facts: EventFacts, fromPrompt: HandedOver, outputs: ReadonlyMap<string, OutputSecret>): void {
+  // A value a tool had already printed into the transcript: pasting it back (a config the user
+  // copied from the server) adds no exposure; the output's finding is the one to look at.
+  for (const hit of facts.secrets.filter((h) => outputs.has(secretKey(h)))) {
+    fromPrompt.add(hit.value);
+    ctx.report({ rule: inPrompt.id, severity: 'info', title: 'Secret pasted that the transcript already held', detail: `${hit.label} ${hit.masked} was written into the prompt; it had appeared in ${outputs.get(secretKey(hit))!.where} before.`, evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }], key: `${secretKey(hit)} (shown before)` });
+  }
+  // (the excerpts below are masked with every value of the prompt, these included)
+  const fresh = facts.secrets.filter((h) => !outputs.has(secretKey(h)));
+  if (fresh.length === 0) return;
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one
   // severity, the most serious value's.
-  const severity = facts.secrets.some((h) => inputSeverity(h, false) === 'critical') ? 'critical' : 'warning';
-  const labels = [...new Set(facts.secrets.map((h) => h.label.toLowerCase()))].slice(0, 3).join(', ');
-  const cause = facts.secrets.length > 1 ? { id: `pasted:${event.index}`, summary: `${plural(facts.secrets.length, 'credential')} (${labels}) were written into one prompt.` } : undefined;
-  for (const hit of facts.secrets) {
+  const severity = fresh.some((h) => inputSeverity(h, false) === 'critical') ? 'critical' : 'warning';
+  const labels = [...new Set(fresh.map((h) => h.label.toLowerCase()))].slice(0, 3).join(', ');
+  const cause = fresh.length > 1 ? { id: `pasted:${event.index}`, summary: `${plural(fresh.length, 'credential')} (${labels}) were written into one prompt.` } : undefined;
+  for (const hit of fresh) {
     fromPrompt.add(hit.value);
     ctx.report({
       rule: inPrompt.id,

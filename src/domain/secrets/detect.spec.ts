@@ -84,6 +84,10 @@ describe('detectSecrets: positives', () => {
   it('a hex value that repeats a few digits is still no key, under any name', async () => {
     for (const v of ['a1a1a1a1b2b2b2b2a1a1a1a1b2b2b2b2', 'deadbeefdeadbeefdeadbeefdeadbeef', '00000000000000000000000000000001']) assert.deepEqual(await values(`API_KEY=${v}\n`), [], v);
   });
+  it('an /etc/passwd line behind grep\'s file prefix holds no password', async () => {
+    for (const t of ['output/target/etc/passwd:root:x:0:0:root:/root:/bin/zsh', '/etc/passwd:deploy:x:1001:1001::/home/deploy:/bin/bash']) assert.deepEqual(await values(`${t}\n`), [], t);
+    assert.deepEqual(await values('db/password:Wq8zK2mP4vL9xR\n'), ['Wq8zK2mP4vL9xR'], 'a password after a path-like name is still one');
+  });
   it('hex that is a hash by its name, a page token, spelled text or an id padded with zeros is no key', async () => {
     for (const t of ['API_KEY_MD5=5d41402abc4b2a76b9719d911017c592', 'token_md5=5d41402abc4b2a76b9719d911017c592', 'API_KEY_HASHED=5d41402abc4b2a76b9719d911017c592', 'file_crc32=5d41402abc4b2a76b9719d91', 'pagination_token=5d41402abc4b2a76b9719d91', 'SECRET_KEY=6d792d6170702d736563726574', 'API_KEY=18c5a2f3b4d000000000a1b2ab']) {
       assert.deepEqual(await values(`${t}\n`), [], t);

@@ -60,6 +60,22 @@ const ISSUERS: Record<string, string[]> = {
   sonar: ['sonarcloud.io'],
   sumologic: ['sumologic.com'],
   facebook: ['facebook.com'],
+  resend: ['resend.com'],
+  postmark: ['postmarkapp.com'],
+  mailchimp: ['mailchimp.com', 'api.mailchimp.com'],
+  brevo: ['brevo.com', 'sendinblue.com'],
+  mistral: ['mistral.ai'],
+  cohere: ['cohere.ai', 'cohere.com'],
+  openrouter: ['openrouter.ai'],
+  elevenlabs: ['elevenlabs.io'],
+  clerk: ['clerk.com', 'clerk.dev'],
+  square: ['squareup.com', 'squareupsandbox.com'],
+  plaid: ['plaid.com'],
+  upstash: ['upstash.io', 'upstash.com'],
+  neon: ['neon.tech'],
+  algolia: ['algolia.net', 'algolia.com', 'algolianet.com'],
+  contentful: ['contentful.com'],
+  paypal: ['paypal.com'],
 };
 
 /** The provider slug of a hit: `token/github-pat` → github, `secretlint/slack` → slack. */

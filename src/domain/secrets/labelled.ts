@@ -96,6 +96,9 @@ function identifierAround(text: string, from: number, to: number): { start: numb
   return { start, end };
 }
 
+/** An /etc/passwd entry: name, a placeholder password, uid and gid. */
+const ACCOUNT_LINE = /^[^:\s]{1,64}:[x*!]?:\d+:\d+:/;
+
 /** Two or more lower-case words after the value on its line: a sentence, not a value. */
 const PROSE_AFTER = /^[ \t]+[a-z]{2,}[ \t]+[a-z]{2,}\b/;
 /** Two more words inside the same quotes: "Passwords do not match", "Token expired, sign in again". */
@@ -111,6 +114,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (!op) return null;
   const operator = op[2];
   if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
+  // `…/etc/passwd:root:x:0:0:root:/root:/bin/zsh` (grep's file prefix on an account line): the
+  // account's name, uid and shell, no password (that is `x`, kept in shadow).
+  if (operator === ':' && ACCOUNT_LINE.test(text.slice(end + op[0].length, end + op[0].length + 120))) return null;
   // `rg "…|Password=" .env.api`: the quote right after the operator closed an empty value; what
   // follows the space is the next word of the command, not the value.
   if (/["'`][ \t]/.test(op[3])) return null;
