@@ -638,9 +638,11 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
   const afterSecret = flow.strong && !(deploy && named);
   const critical = sensitive.length > 0 || afterSecret;
   const why = sensitive.length > 0 ? ` It carried a credential file (${sensitive.slice(0, 3).join(', ')}).` : afterSecret ? ` Earlier in the session: ${flow.what}.` : deploy ? ' The session administers that server over ssh: a deploy, not data leaving.' : '';
-  report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}`, loc.cmd.text, {
-    severity: critical ? 'critical' : deploy ? 'info' : 'warning',
-    title: critical ? 'Sensitive data uploaded to a remote host' : deploy ? 'Files copied to a server the session administers' : undefined,
+  // after a secret, a server the session logs into but the user never named is worth a look, not an alarm
+  const lookOnly = afterSecret && deploy && sensitive.length === 0;
+  report(ctx, upload.id, event, facts, `${files.slice(0, 3).join(', ')} sent to ${hosts[0]}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.${why}${lookOnly ? ' The session logs into that server over ssh, but the user never named it.' : ''}`, loc.cmd.text, {
+    severity: lookOnly ? 'warning' : critical ? 'critical' : deploy ? 'info' : 'warning',
+    title: lookOnly ? 'Files copied to a server the session logs into, after a secret was seen' : critical ? 'Sensitive data uploaded to a remote host' : deploy ? 'Files copied to a server the session administers' : undefined,
     key: deploy ? `deploy ${hosts[0]}` : hosts[0],
     more: afterSecret && sensitive.length === 0 && flow.first ? [flow.first] : [],
   });
@@ -676,10 +678,11 @@ function scriptCarriage(script: string, text: string, files: readonly string[], 
     const [, name, value] = m;
     const readsFile = value.startsWith('$(') && names.some((f) => value.includes(f));
     const copies = [...value.matchAll(VARIABLE)].some((v) => picks.has(v[1]) && !value.startsWith('$('));
-    if (readsFile || copies) {
-      const picked = PICKED_NAME.exec(value);
-      picks.set(name, picked ? (picked[1] ?? picked[2] ?? null) : null);
-    } else own.add(name);
+    const picked = readsFile ? PICKED_NAME.exec(value) : null;
+    const entry = picked ? (picked[1] ?? picked[2] ?? null) : null;
+    // an entry the script named that is no credential (`EMAIL_FROM`, `NEXT_PUBLIC_URL`, `PORT`) carries none
+    if ((readsFile || copies) && !(entry !== null && !CREDENTIAL_ENTRY.test(entry))) picks.set(name, entry);
+    else own.add(name);
   }
   if (picks.size === 0) return 'unknown';
   const unquoted = text.replace(/'[^']*'/g, '');
@@ -694,6 +697,9 @@ function scriptCarriage(script: string, text: string, files: readonly string[], 
   });
   return toIssuer && !USER_CONTENT.test(text) ? 'issuer' : 'carries';
 }
+
+/** Entry names that hold a credential. */
+const CREDENTIAL_ENTRY = /KEY|TOKEN|SECRET|PASSW|PASS\b|PWD|CREDENTIAL|AUTH|PRIVATE|CERT|DSN|DATABASE_URL|CONNECTION|COOKIE|SESSION|SIGNING|SALT/i;
 
 /** `NAME=value` at a statement's start (also after export/local/readonly), its value one word, quoted string or substitution. */
 const ASSIGNMENT = /(?:^|[\n;&|(]\s*|\b(?:export|local|readonly|declare)\s+)([A-Za-z_]\w*)=("[^"\n]*"|'[^'\n]*'|\$\([^()\n]{0,400}\)|[^\s;&|]*)/g;
