@@ -23,7 +23,7 @@ const COMMITTED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?committed(?!\s+to
 /** "pushed to GitHub", "I've pushed the branch", "committed and pushed". */
 const PUSHED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?pushed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed(?:\s+(?:it|them|this|these|all|everything|the\s+\w+))?\s+to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)/i;
 /** Sentences that hedge, look ahead, ask, or speak of a database. */
-const NOT_A_REPORT = /\b(?:not|never|if|once|when|unless|should|could|would|will|can|ready\s+to|to\s+be|need(?:s|ed)?\s+to|please|you|transactions?|sql|database|migration|offsets?|earlier|previously|before|already|last\s+(?:week|time|session))\b|n't\b|\?\s*$|\bby\s+(?!me\b|myself\b)\S|\b[0-9a-f]{7,40}\b/i;
+const NOT_A_REPORT = /\b(?:not|never|if|once|when|unless|should|could|would|will|can|ready\s+to|to\s+be|need(?:s|ed)?\s+to|please|you|transactions?|sql|database|migration|offsets?|earlier|previously|before|already|last\s+(?:week|time|session))\b|n't\b|\?\s*$|\bby\s+(?!me\b|myself\b)\S/i;
 /** Who did it: the sentence opens with the act (`Committed the fix.`) or the agent is its subject (`I've …`, `we …`). */
 const FIRST_PERSON = /^(?:(?:[\s*_>#✅✔-]|\uFE0F)*|[^.]*\b(?:i|we|i've|we've|i have|we have)\s+(?:\w+\s+){0,3})$/i;
 /** The work as the subject of a clipped report: "Spec written and committed", "All changes committed". */

@@ -561,6 +561,18 @@ test('a teardown of the kind of thing the user asked to remove (or agreed to rem
   assert.deepEqual(only(await runRules([prompt('why did the deployments fail?'), cmd(del)]), INFRA).map(severityOf), ['warning'], 'asked about, not for removal');
   assert.deepEqual(only(await runRules([prompt('clean up the old releases'), cmd(del)]), INFRA).map(severityOf), ['warning'], 'another kind of thing');
   assert.deepEqual(only(await runRules([prompt('delete the dev-config workstation config'), cmd('gcloud workstations configs delete dev-config --region=us-central1')]), INFRA).map(severityOf), ['info']);
+  // another resource's name, a negation, a word that only starts like the kind, a sweep asked for one, a noun in another clause
+  for (const [said, c] of [
+    ['please delete the test namespace', 'kubectl delete namespace production'],
+    ["don't delete the deployments, just list them", 'gh api -X DELETE repos/acme/app/deployments/123'],
+    ['never remove any cluster. check the pods', 'gcloud container clusters delete prod --quiet'],
+    ['delete the temp files on my computer', 'gcloud compute instances delete prod-db --quiet'],
+    ['remove the failing pod', 'kubectl delete pods --all -n prod'],
+    ['clear the cache, the services are fine', 'gcloud run services delete api'],
+  ] as const) {
+    assert.notDeepEqual(only(await runRules([prompt(said), cmd(c)]), INFRA).map(severityOf), ['info'], `${said} → ${c}`);
+  }
+  assert.deepEqual(only(await runRules([prompt('delete the production namespace'), cmd('kubectl delete namespace production')]), INFRA).map(severityOf), ['info'], 'the kind and the name');
 });
 
 test('a whole-tree restore after the user asked to roll back (in any language) is as requested; other discards, and other requests, stay warnings', async () => {

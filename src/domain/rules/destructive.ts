@@ -1146,7 +1146,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             };
             // "can we clean up those deployments" — "yes": the kind of thing removed, named for removal
             const nouns = own ? [] : teardownNouns(cmd);
-            const asked = nouns.length > 0 ? whoAsked(dictated.requests.for(event), (said) => asksToRemove(said, nouns)) : null;
+            const asked = nouns.length > 0 ? whoAsked(dictated.requests.for(event), (said) => asksToRemove(said, nouns, teardownNames(cmd), sweeping(cmd))) : null;
             ctx.report(asked ? asRequested(draft, infraDestroy, asked, 'the request asked to remove them') : dictated.adjust(event, cmd.text, draft));
           }
         },
@@ -1381,21 +1381,52 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
  * DELETE repos/o/r/deployments/$id` → deployments). Four letters or more, no verbs or ids.
  */
 function teardownNouns(cmd: SimpleCommand): string[] {
-  const words = cmd.name === 'gh' ? cmd.args.filter((a) => a.includes('/')).flatMap((a) => a.split('/')) : parseArgs(cmd.args).operands;
-  return [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /^[a-z][a-z-]{3,}$/.test(w) && !/^(?:delete|destroy|remove|terminate|teardown|uninstall|repos|projects|api)$/.test(w)))].slice(0, 6);
+  // an API path's collection nouns (`repos/o/r/deployments/$id`: deployments), or a CLI's resource
+  // kind words: the operands before the removal verb (`gcloud compute instances delete x`)
+  const words = cmd.name === 'gh' ? cmd.args.filter((a) => a.includes('/')).flatMap((a) => a.split('/')).filter((w, i, all) => i > 0 && !/^repos$/.test(all[i - 1] ?? '') && all[i - 2] !== 'repos') : kindWords(cmd);
+  return [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /^[a-z][a-z-]{3,}$/.test(w) && !/^(?:delete|destroy|remove|terminate|teardown|uninstall|repos|projects|api|compute|container|run)$/.test(w)))].slice(0, 6);
 }
 
-/** A removal verb in the same sentence as one of the nouns (singular or plural), close to it, in the languages people write to agents in. */
-function asksToRemove(said: string, nouns: readonly string[]): boolean {
+/** A CLI's words before its removal verb: the kind of resource (`namespace`, `clusters`, `services`). */
+function kindWords(cmd: SimpleCommand): string[] {
+  const ops = parseArgs(cmd.args).operands;
+  const at = ops.findIndex((w) => /^(?:delete|destroy|remove|rm|terminate|uninstall)$/.test(w));
+  return at < 0 ? [] : [...ops.slice(0, at), ...(cmd.name === 'kubectl' || cmd.name === 'oc' ? ops.slice(at + 1, at + 2) : [])];
+}
+
+/** The names the command gives the resources it removes (`kubectl delete namespace production`: production), none for ids. */
+function teardownNames(cmd: SimpleCommand): string[] {
+  if (cmd.name === 'gh') return [];
+  const ops = parseArgs(cmd.args).operands;
+  const at = ops.findIndex((w) => /^(?:delete|destroy|remove|rm|terminate|uninstall)$/.test(w));
+  const after = at < 0 ? [] : ops.slice(at + 1 + (cmd.name === 'kubectl' || cmd.name === 'oc' ? 1 : 0));
+  return after.filter((w) => /^[A-Za-z][\w.-]{1,}$/.test(w) && !/^\d+$/.test(w)).map((w) => w.toLowerCase());
+}
+
+/** Removes everything of its kind (`--all`, `-A`): the request must say all of them. */
+function sweeping(cmd: SimpleCommand): boolean {
+  return cmd.args.some((a) => a === '--all' || a === '-A' || a === '--all-namespaces');
+}
+
+/**
+ * The request asks to remove this kind of thing: a removal verb in the same sentence as one of the
+ * nouns (a whole word, singular or plural), not negated; the command's own names (`production`)
+ * named too; "all" said for a sweep. In the languages people write to agents in.
+ */
+function asksToRemove(said: string, nouns: readonly string[], names: readonly string[], all: boolean): boolean {
   const text = said.toLowerCase();
+  if (names.some((n) => !new RegExp(`(?<![\\w.-])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text))) return false;
   return nouns.some((noun) => {
     const stem = noun.replace(/(?:e?s)$/, '');
     for (let at = text.indexOf(stem); at !== -1; at = text.indexOf(stem, at + 1)) {
-      if (/[a-z0-9]/.test(text[at - 1] ?? ' ')) continue;
-      // within the sentence: "clean up those deployments", "these deployments are stale — delete them?"
-      const before = text.slice(Math.max(0, at - 60), at).split(/[.!?\n]/).pop() ?? '';
-      const after = text.slice(at, at + 80).split(/[.!?\n](?:\s|$)/)[0];
-      if (REMOVAL_VERB.test(before) || REMOVAL_VERB.test(after)) return true;
+      if (/[a-z0-9]/.test(text[at - 1] ?? ' ') || !/^(?:e?s)?(?![a-z0-9])/.test(text.slice(at + stem.length, at + stem.length + 3))) continue;
+      // within the sentence: "clean up those deployments", "delete all 20 failed deployments?"
+      const before = text.slice(Math.max(0, at - 60), at).split(/[.!?\n,;]/).pop() ?? '';
+      const after = text.slice(at, at + 80).split(/[.!?\n,;](?:\s|$)/)[0];
+      const verb = REMOVAL_VERB.exec(before) ? 'before' : REMOVAL_VERB.test(after) ? 'after' : null;
+      if (!verb || /\b(?:don'?t|do not|never|not|no|without)\b|не |no |nicht|不要|しないで|하지/.test(before)) continue;
+      if (all && !/\b(?:all|every|those|them|these)\b|全部|所有|すべて|모든|все/.test(`${before} ${after}`)) continue;
+      return true;
     }
     return false;
   });

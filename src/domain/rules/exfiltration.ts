@@ -404,7 +404,10 @@ export const EXFILTRATION_RULES: Rule[] = [
       const sshCalls = new Map<string, string[]>();
       // An ssh call whose result has not come yet (issued beside this one, in parallel) counts too:
       // had it failed, a copy to the same host would fail with it.
-      const administers = (host: string) => administered.has(host) || [...sshCalls.values()].some((hosts) => hosts.includes(host));
+      let calls = 0;
+      const sshCallAt = new Map<string, number>();
+      // only an ssh call issued within the last few calls (beside this one) — one that never got a result counts no longer
+      const administers = (host: string) => administered.has(host) || [...sshCalls.entries()].some(([id, hosts]) => hosts.includes(host) && calls - (sshCallAt.get(id) ?? -Infinity) <= PARALLEL_CALLS);
       const ctx: Consenting = { session: outer.session, administers, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
       return {
         onEvent(event, facts) {
@@ -420,13 +423,17 @@ export const EXFILTRATION_RULES: Rule[] = [
             return flow.fromOutput(event, facts);
           }
           if (event.kind !== 'tool_call') return;
+          calls++;
           const fx = effectsOf(event, facts, ctx.session);
           current = event;
           checkNetwork(ctx, event, facts, fx, flow);
           current = null;
           // Hosts the session gets a shell on, once the ssh call's result shows it ran.
           const hosts = fx.commands.map((l) => sshHost(l.cmd)).filter((h): h is string => h !== null);
-          if (hosts.length > 0) setCapped(sshCalls, event.callId, hosts, 200);
+          if (hosts.length > 0) {
+            setCapped(sshCalls, event.callId, hosts, 200);
+            setCapped(sshCallAt, event.callId, calls, 200);
+          }
           flow.fromCall(event, facts, fx);
         },
         finish() {
@@ -589,14 +596,17 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
     // back here; nothing local was read and sent.
     const readsHere = sameEventReads.some((r) => !(loc.cmd.name === 'ssh' && r.cmd !== undefined && r.cmd.nested !== null && loc.cmd.text.includes(r.cmd.text)));
     // A script that read the file into variables: this request carries what it references, no more.
-    const carriage = readsHere && event.input.type === 'command' && loc.cmd.pipeIndex === 0 ? scriptCarriage(event.input.command, loc.cmd.text, sameEventReads.map((r) => r.path), hosts) : 'unknown';
+    const carriage = readsHere && event.input.type === 'command' && loc.cmd.pipeIndex === 0 ? scriptCarriage(event.input.command, loc.cmd, sameEventReads.map((r) => r.path), hosts) : 'unknown';
     if ((carriage === 'none' || carriage === 'issuer') && !flow.carriesValue(loc.cmd.text)) continue;
     checkSecretFlow(ctx, event, facts, loc, hosts, flow, readsHere);
   }
 }
 
+/** Calls issued together in one turn (parallel tool calls): an ssh among them speaks for a copy beside it. */
+const PARALLEL_CALLS = 3;
+
 /** ssh's own words for a connection that gave no shell. */
-const SSH_FAILED = /Permission denied \(|Connection (?:refused|timed out|closed)|Could not resolve hostname|Host key verification failed|No route to host|Are you sure you want to continue connecting|ssh: connect to host|kex_exchange_identification|Too many authentication failures/i;
+const SSH_FAILED = /Permission denied \(publickey|ssh: connect to host|ssh: Could not resolve hostname|Could not resolve hostname|Host key verification failed|Are you sure you want to continue connecting|kex_exchange_identification|Too many authentication failures|Connection closed by [\d.:a-f]+ port 22/i;
 
 /** The rule context of the network rules, with the requests that stand behind the current call. */
 interface Consenting extends RuleContext {
@@ -669,15 +679,23 @@ const USER_CONTENT = /\/gists\b|\/webhooks?\/|(?:^|\/\/)[^/\s]*(?:s3[.-][^/\s]*|
  * otherwise; 'unknown' when it uses a variable the script did not set, reads inline, or the script
  * read the file some other way.
  */
-function scriptCarriage(script: string, text: string, files: readonly string[], hosts: readonly string[]): 'none' | 'issuer' | 'carries' | 'unknown' {
-  if (script.length > 20_000 || /\$\(|`/.test(text) || REROUTED.test(text)) return 'unknown';
-  const names = files.map((f) => f.replace(/^.*[\\/]/, '')).filter((f) => f.length >= 3);
+function scriptCarriage(script: string, cmd: SimpleCommand, files: readonly string[], hosts: readonly string[]): 'none' | 'issuer' | 'carries' | 'unknown' {
+  const text = cmd.text;
+  // Only a script whose every read of the file is a one-line `VAR=$(… file …)` is followed: a read
+  // in backticks, by `read`, through a variable path or a nested substitution, or a request that
+  // reads a file itself (`-d @f`, `-F x=@f`, `-T f`, `-K f`, `< f`), is left to the file-level judgement.
+  if (script.length > 20_000 || /\$\(|`/.test(text) || READS_A_FILE.test(cmd.args.join(' ')) || cmd.redirects.some((r) => r.op.startsWith('<')) || REROUTED.test(text)) return 'unknown';
+  if (/`|\bread\b|\$\([^)]*\$\(|\$\([^)]*\n/.test(script)) return 'unknown';
+  const names = [...new Set(files.map((f) => f.replace(/^.*[\\/]/, '')).filter((f) => f.length >= 3))];
   const picks = new Map<string, string | null>();
   const own = new Set<string>();
+  let readsSeen = 0;
   for (const m of script.matchAll(ASSIGNMENT)) {
     const [, name, value] = m;
     const readsFile = value.startsWith('$(') && names.some((f) => value.includes(f));
-    const copies = [...value.matchAll(VARIABLE)].some((v) => picks.has(v[1]) && !value.startsWith('$('));
+    if (readsFile) readsSeen++;
+    // any value built from a credential variable carries it (`X=$(echo $RK | base64)`, `Y="$RK"`)
+    const copies = [...value.matchAll(VARIABLE)].some((v) => picks.has(v[1]));
     const picked = readsFile ? PICKED_NAME.exec(value) : null;
     const entry = picked ? (picked[1] ?? picked[2] ?? null) : null;
     // an entry the script named that is no credential (`EMAIL_FROM`, `NEXT_PUBLIC_URL`, `PORT`) carries none
@@ -685,6 +703,9 @@ function scriptCarriage(script: string, text: string, files: readonly string[], 
     else own.add(name);
   }
   if (picks.size === 0) return 'unknown';
+  // the file read anywhere else in the script (a path in a variable, `source`, `cat f | …`)
+  const mentions = names.reduce((n, f) => n + script.split(f).length - 1, 0);
+  if (mentions > readsSeen) return 'unknown';
   const unquoted = text.replace(/'[^']*'/g, '');
   const used = [...unquoted.matchAll(VARIABLE)].map((v) => v[1]);
   if (used.some((v) => !picks.has(v) && !own.has(v) && !SHELL_SPECIAL.has(v))) return 'unknown';
@@ -693,13 +714,18 @@ function scriptCarriage(script: string, text: string, files: readonly string[], 
   const toIssuer = hosts.length > 0 && tainted.every((v) => {
     const entry = picks.get(v);
     const domains = entry ? issuerDomainsOfName(entry) : [];
-    return domains.length > 0 && inAuthorization(text, `$${v}`) && hosts.every((h) => underDomains(h, domains));
+    // every place the variable is used is an authorization header (none in a body that goes on)
+    const uses = [...text.matchAll(new RegExp(String.raw`\$\{?${v}\b\}?`, 'g'))];
+    return domains.length > 0 && uses.length > 0 && uses.every((u) => inAuthorizationAt(text, u.index)) && hosts.every((h) => underDomains(h, domains));
   });
   return toIssuer && !USER_CONTENT.test(text) ? 'issuer' : 'carries';
 }
 
+/** A request option that sends a file's content (curl's `-d @f`, `-F x=@f`/`<f`, `-T f`, `-K f`; wget's `--post-file`). */
+const READS_A_FILE = /(?:^|\s)(?:-d|--data(?:-[a-z]+)?)\s*@|(?:^|\s)(?:-F|--form)\s+[^\s=]*=[@<]|(?:^|\s)(?:-T|--upload-file|-K|--config|--post-file|--body-file)\b|(?:^|\s)-[A-Za-z]*K\b|(?:^|\s)-H\s+@/;
+
 /** Entry names that hold a credential. */
-const CREDENTIAL_ENTRY = /KEY|TOKEN|SECRET|PASSW|PASS\b|PWD|CREDENTIAL|AUTH|PRIVATE|CERT|DSN|DATABASE_URL|CONNECTION|COOKIE|SESSION|SIGNING|SALT/i;
+const CREDENTIAL_ENTRY = /KEY|TOKEN|SECRET|PASSW|PASS\b|PWD|CREDENTIAL|AUTH|PRIVATE|CERT|DSN|UR[IL]\b|_SK\b|WEBHOOK|HOOK|CONNECTION|COOKIE|SESSION|SIGNING|SALT/i;
 
 /** `NAME=value` at a statement's start (also after export/local/readonly), its value one word, quoted string or substitution. */
 const ASSIGNMENT = /(?:^|[\n;&|(]\s*|\b(?:export|local|readonly|declare)\s+)([A-Za-z_]\w*)=("[^"\n]*"|'[^'\n]*'|\$\([^()\n]{0,400}\)|[^\s;&|]*)/g;
@@ -728,7 +754,11 @@ function readsOnlyIssuerNames(text: string, hosts: string[], flow: ExposureTrack
 
 /** The substitution sits in an Authorization header or a `-u user:…` credential argument. */
 function inAuthorization(text: string, sub: string): boolean {
-  const at = text.indexOf(sub);
+  return inAuthorizationAt(text, text.indexOf(sub));
+}
+
+function inAuthorizationAt(text: string, at: number): boolean {
+  if (at < 0) return false;
   const before = text.slice(Math.max(0, at - 80), at);
   return /(?:-H|--header)[ \t]+["']?(?:Authorization|apikey|x-api-key|api-key|x-auth-token|private-token):[^"'\n]*$|(?:-u|--user)[ \t]+["']?[^\s"']*:$/i.test(before);
 }

@@ -64,6 +64,10 @@ test("the harness's own data (a models cache with the base instructions, state, 
   const search = (file: string) => answered(cmd('rg -n "sandbox|approval" /home/dev/.codex -g "*.json" -g "*.md"'), { output: `/home/dev/.codex/config.md:3:approval: on-request\n${file}:12:{"base_instructions":"${base}"}` });
   assert.deepEqual(only(await runRules(search('/home/dev/.codex/models_cache.json')), TEXT), []);
   assert.equal(only(await runRules(search('/home/dev/.codex/skills/evil/SKILL.md')), TEXT).length, 1, 'a skill\'s file in the same search');
+  // a prefix written into other content, an instruction file of a package, a read that is no search
+  const spoof = `docs/AGENTS.md:1:${base}`;
+  assert.equal(only(await runRules(answered(cmd('cat README.md'), { output: `intro\n/home/dev/.codex/models_cache.json:1:${base}` })), TEXT).length, 1, 'a cat, not a search');
+  assert.equal(only(await runRules(answered(cmd('grep -rn "user" node_modules/'), { output: `node_modules/evil/${spoof}` })), TEXT).length, 1, 'a package\'s instruction file');
 });
 
 test('hidden Unicode in tool output is a warning, tag characters are decoded', async () => {

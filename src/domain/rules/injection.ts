@@ -1,7 +1,7 @@
 // injection: text that tries to steer the agent from inside its inputs — injection phrases, fake
 // role markers and hidden Unicode in tool output or fetched pages — risky actions right after
 // such text, and edits to the files that instruct the agent in every future session.
-import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { NormEvent, ToolResultEvent, ToolCallEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
@@ -435,7 +435,15 @@ function isMemoryFile(abs: string): boolean {
 function inOwnFile(text: string, at: number, session: SessionFacts): boolean {
   const line = text.slice(text.lastIndexOf('\n', at) + 1, at);
   const file = /^((?:[A-Za-z]:)?[^\s:]{1,400}):(?:\d+[:-])?/.exec(line)?.[1];
-  return file !== undefined && file.includes('/') && (isAgentOwnData(file, session.home) || isAgentInstructionFile(file));
+  // the harness's own data under home only (a models cache, transcripts): an AGENTS.md anywhere is anyone's
+  return file !== undefined && file.includes('/') && isAgentOwnData(file, session.home);
+}
+
+/** A search over files (rg, grep, ag, a search tool), whose output prints each match behind its file. */
+function searches(call: ToolCallEvent | undefined): boolean {
+  if (!call) return false;
+  if (call.input.type === 'search') return true;
+  return call.input.type === 'command' && /^\s*(?:rg|grep|egrep|fgrep|ag|ack|git\s+grep)\b/.test(call.input.command);
 }
 
 /** Skip outputs that would only echo the agent's own words: its files, instruction files, its search term. */
@@ -458,7 +466,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   let found: Pending | null = null;
-  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !inOwnFile(text, inj.start, ctx.session)) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session))) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };

@@ -637,7 +637,7 @@ test('a commit or push the agent reports that never ran is a warning quoting the
   const push = only(await runRules([prompt('publish it'), ...ran('git add -A && git commit -m spec', { output: '[main 1a2b3c4] spec' }), say("I've pushed the branch to GitHub.")]), CLAIMED);
   assert.deepEqual(push.map(severityOf), ['warning']);
   assert.match(push[0].detail, /no `git push` ran/);
-  for (const said of ["I've committed the changes.", 'Changes were committed to main.', 'Everything has been committed and pushed.']) {
+  for (const said of ["I've committed the changes.", 'Changes were committed to main.', 'Everything has been committed and pushed.', 'I committed the fix as a1b2c3d.']) {
     assert.equal(only(await runRules([prompt('fix it'), say(said)]), CLAIMED).length >= 1, true, said);
   }
 });
@@ -657,6 +657,7 @@ test('a commit that ran (even one that failed), one a subagent or a script may h
     [say('Not committed yet: waiting for your review.')],
     // someone else's commits, history, Kafka offsets, a resolution, a resumed session, quoted text
     [...ran('git log --oneline -5', { output: 'a1b2c3d fix' }), say('The regression was committed in a1b2c3d by Alice last week.')],
+    [...ran('git log --oneline -5', { output: 'a1b2c3d fix' }), say('That change was committed in a1b2c3d last week.')],
     [say('That line was committed by Alice in March.')],
     [say('Bob has already pushed the hotfix to main.')],
     [say('These changes were committed to main by the release bot.')],

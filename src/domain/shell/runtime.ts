@@ -46,6 +46,8 @@ export function runtimeScript(name: string, args: string[], wrappers: string[], 
 
 const SSH_VALUE_OPTS = /^-[BbcDEeFIiJLlmOoPpQRSWw]$/;
 
+const LOOPBACK = /^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0)$/;
+
 /**
  * `ssh deploy@box -p 2222 'git clean -f'`: the command the remote shell runs and the machine it
  * runs on (`box`), or null (an interactive login).
@@ -66,7 +68,8 @@ export function remoteCommand(name: string, args: string[]): { command: string; 
   if (rest.length === 0 || i >= args.length) return null;
   // ssh://user@host:port, user@host, host
   const host = args[i].replace(/^ssh:\/\//, '').replace(/^[^@]*@/, '').replace(/:\d+$/, '').toLowerCase();
-  return { command: rest.join(' '), host };
+  // ssh to this machine runs here: its commands are judged as local ones
+  return { command: rest.join(' '), host: LOOPBACK.test(host) ? '' : host };
 }
 
 /**

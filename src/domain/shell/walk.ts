@@ -281,7 +281,7 @@ class Walker {
       return;
     }
     const remote = remoteCommand(name, args);
-    if (remote !== null) return this.reparse(remote.command, 'shell-c', { ...ctx, host: remote.host });
+    if (remote !== null) return this.reparse(remote.command, 'shell-c', remote.host === '' ? ctx : { ...ctx, host: remote.host });
     // `nix develop -c cargo test`, `nix-shell --run 'make check'`: the command inside the dev shell.
     const inner = devShellCommand(name, args);
     if (inner !== null) return 'argv' in inner ? this.emit(inner.argv, [], [], text, ctx) : this.reparse(inner.script, 'shell-c', ctx);
