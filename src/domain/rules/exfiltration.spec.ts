@@ -474,6 +474,8 @@ test('a script that read a credential file into variables: a request carries onl
     `${read}\nDB=\`grep DB_PASSWORD .env.local | cut -d= -f2\`\ncurl -d "k=$DB" ${to}`,
     `${read}\nF=.env.local\nDB=$(grep DB_PASSWORD "$F")\ncurl -d "k=$DB" ${to}`,
     `${read}\nK=x\nread -r K < .env.local\ncurl -d "k=$K" ${to}`,
+    `${read}\nDB=$(\n  grep DB_PASSWORD .env.local | cut -d= -f2\n)\ncurl -d "k=$DB" ${to}`,
+    `${read}\nDB=$(grep "$(echo DB_PASSWORD)" .env.local | cut -d= -f2)\ncurl -d "k=$DB" ${to}`,
     `${read}\ncurl -H @.env.local ${to}`,
     `${read}\ncurl -K .env.local ${to}`,
     `${read}\nU=$(grep '^MONGODB_URI=' .env.local | cut -d= -f2-)\ncurl -d "u=$U" ${to}`,

@@ -685,7 +685,6 @@ function scriptCarriage(script: string, cmd: SimpleCommand, files: readonly stri
   // in backticks, by `read`, through a variable path or a nested substitution, or a request that
   // reads a file itself (`-d @f`, `-F x=@f`, `-T f`, `-K f`, `< f`), is left to the file-level judgement.
   if (script.length > 20_000 || /\$\(|`/.test(text) || READS_A_FILE.test(cmd.args.join(' ')) || cmd.redirects.some((r) => r.op.startsWith('<')) || REROUTED.test(text)) return 'unknown';
-  if (/`|\bread\b|\$\([^)]*\$\(|\$\([^)]*\n/.test(script)) return 'unknown';
   const names = [...new Set(files.map((f) => f.replace(/^.*[\\/]/, '')).filter((f) => f.length >= 3))];
   const picks = new Map<string, string | null>();
   const own = new Set<string>();
@@ -703,7 +702,8 @@ function scriptCarriage(script: string, cmd: SimpleCommand, files: readonly stri
     else own.add(name);
   }
   if (picks.size === 0) return 'unknown';
-  // the file read anywhere else in the script (a path in a variable, `source`, `cat f | …`)
+  // the file read anywhere else in the script — in backticks, by `read`, a nested or multi-line
+  // substitution, through a path in a variable, `source`, `cat f | …` — every mention not a one-line pick
   const mentions = names.reduce((n, f) => n + script.split(f).length - 1, 0);
   if (mentions > readsSeen) return 'unknown';
   const unquoted = text.replace(/'[^']*'/g, '');
