@@ -64,7 +64,8 @@ export const ACTION_CLAIM_RULES: Rule[] = [
           } else if (event.kind === 'tool_call') {
             // what was said before a call is judged against what had run by then
             judge();
-            note(ledger, event, effectsOf(event, facts, ctx.session).commands.map((l) => l.cmd));
+            // once the log may hold commits it cannot show, nothing more is judged: no call needs reading
+            if (!ledger.unseen) note(ledger, event, effectsOf(event, facts, ctx.session).commands.map((l) => l.cmd));
           } else if (event.kind === 'subagent_start' || event.kind === 'compaction') {
             // a subagent's work, or a conversation carried on from before this log: commits it cannot show
             ledger.unseen = true;

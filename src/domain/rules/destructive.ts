@@ -8,7 +8,7 @@ import { CreatedPaths } from './created-paths.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
-import { addCapped, basename, capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
@@ -470,7 +470,7 @@ class GitDirs {
 
   onCommand(loc: Located, session: SessionFacts): void {
     if (loc.cmd.name !== 'git' || this.dirs.size >= 20) return;
-    const named = [...optionValues(loc.cmd.args, ['--git-dir']), ...loc.cmd.args.filter((a) => a.startsWith('--git-dir=')).map((a) => a.slice('--git-dir='.length)), ...loc.cmd.assignments.filter((a) => a.startsWith('GIT_DIR=')).map((a) => a.slice('GIT_DIR='.length))];
+    const named = [...optionValues(loc.cmd.args, ['--git-dir']), ...loc.cmd.assignments.filter((a) => a.startsWith('GIT_DIR=')).map((a) => a.slice('GIT_DIR='.length))];
     for (const d of named) {
       if (d === '' || /[*?]/.test(d)) continue;
       const abs = locate(d, loc.dir, session).abs.replace(/\/+$/, '');
@@ -1415,7 +1415,7 @@ function sweeping(cmd: SimpleCommand): boolean {
  */
 function asksToRemove(said: string, nouns: readonly string[], names: readonly string[], all: boolean): boolean {
   const text = said.toLowerCase();
-  if (names.some((n) => !new RegExp(`(?<![\\w.-])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(text))) return false;
+  if (names.some((n) => !new RegExp(`(?<![\\w.-])${escapeRegExp(n)}(?![\\w-])`).test(text))) return false;
   return nouns.some((noun) => {
     const stem = noun.replace(/(?:e?s)$/, '');
     for (let at = text.indexOf(stem); at !== -1; at = text.indexOf(stem, at + 1)) {

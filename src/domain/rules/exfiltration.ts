@@ -401,13 +401,13 @@ export const EXFILTRATION_RULES: Rule[] = [
       let current: NormEvent | null = null;
       // Every finding here says data left the machine: a refused connection sent nothing.
       const administered = new Set<string>();
-      const sshCalls = new Map<string, string[]>();
+      /** ssh calls waiting for their result: the hosts they reach, and the call's number. */
+      const sshCalls = new Map<string, { hosts: string[]; at: number }>();
       // An ssh call whose result has not come yet (issued beside this one, in parallel) counts too:
       // had it failed, a copy to the same host would fail with it.
       let calls = 0;
-      const sshCallAt = new Map<string, number>();
       // only an ssh call issued within the last few calls (beside this one) — one that never got a result counts no longer
-      const administers = (host: string) => administered.has(host) || [...sshCalls.entries()].some(([id, hosts]) => hosts.includes(host) && calls - (sshCallAt.get(id) ?? -Infinity) <= PARALLEL_CALLS);
+      const administers = (host: string) => administered.has(host) || [...sshCalls.values()].some((c) => c.hosts.includes(host) && calls - c.at <= PARALLEL_CALLS);
       const ctx: Consenting = { session: outer.session, administers, requests: () => (current ? requests.for(current) : []), report: (d) => (current ? outcomes.report(current, 'network', d) : outer.report(d)) };
       return {
         onEvent(event, facts) {
@@ -415,7 +415,7 @@ export const EXFILTRATION_RULES: Rule[] = [
           outcomes.onEvent(event);
           if (event.kind === 'prompt') return flow.fromUser(event.text, facts);
           if (event.kind === 'tool_result') {
-            const hosts = sshCalls.get(event.callId);
+            const hosts = sshCalls.get(event.callId)?.hosts;
             sshCalls.delete(event.callId);
             // A terminal capture records no exit code: a result that is no error and printed something ran.
             const ran = event.exitCode === 0 || (event.exitCode === null && !event.isError && !event.interrupted && event.output.trim() !== '' && !SSH_FAILED.test(event.output.slice(0, 2_000)));
@@ -431,8 +431,7 @@ export const EXFILTRATION_RULES: Rule[] = [
           // Hosts the session gets a shell on, once the ssh call's result shows it ran.
           const hosts = fx.commands.map((l) => sshHost(l.cmd)).filter((h): h is string => h !== null);
           if (hosts.length > 0) {
-            setCapped(sshCalls, event.callId, hosts, 200);
-            setCapped(sshCallAt, event.callId, calls, 200);
+            setCapped(sshCalls, event.callId, { hosts, at: calls }, 200);
           }
           flow.fromCall(event, facts, fx);
         },

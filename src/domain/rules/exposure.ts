@@ -561,7 +561,7 @@ class StoreCommits {
     if (!repo) return true;
     return commands.some((l) => {
       if (gitSubcommand(l.cmd)?.sub !== 'push') return false;
-      const named = optionValues(l.cmd.args, ['-C'])[0] ?? l.cmd.args.find((a) => a.startsWith('--git-dir='))?.slice('--git-dir='.length).replace(/\/\.git\/?$/, '');
+      const named = optionValues(l.cmd.args, ['-C'])[0] ?? optionValues(l.cmd.args, ['--git-dir'])[0]?.replace(/\/\.git\/?$/, '');
       const dir = (named !== undefined ? locate(named, l.dir, session).abs : gitDirOf(l, session)?.abs)?.replace(/\/+$/, '');
       if (dir === undefined || dir === repo || dir.startsWith(repo + '/')) return true;
       if (named !== undefined) return false;

@@ -311,16 +311,22 @@ class RunLedger {
     }
     const kinds = new Set<CheckKind>();
     let reliable = true;
+    // one test run chained with a linter (`pytest | tail && ruff check .`): the linter may be what failed
+    let tests = 0;
+    let linter = false;
     for (const loc of fx.commands) {
       const k = checkKind(loc.cmd);
-      if (!k) continue;
+      if (!k) {
+        linter ||= LINTERS.test(loc.cmd.name) || (/lint/i.test(loc.cmd.args[0] ?? '') && /^(?:npm|pnpm|yarn|bun)$/.test(loc.cmd.name));
+        continue;
+      }
       kinds.add(k);
+      if (k === 'test') tests++;
+      else linter ||= LINTERS.test(loc.cmd.name);
       if (masking(loc, event.input.type === 'command' ? event.input.command : '') || (loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1)) reliable = false;
     }
     const background = event.input.type === 'command' && event.input.background;
-    // one test run chained with a linter (`pytest | tail && ruff check .`): the linter may be what failed
-    const tests = fx.commands.filter((l) => checkKind(l.cmd) === 'test').length;
-    const chained = tests === 1 && fx.commands.some((l) => LINTERS.test(l.cmd.name) || (checkKind(l.cmd) === null && /lint/i.test(l.cmd.args[0] ?? '') && /^(?:npm|pnpm|yarn|bun)$/.test(l.cmd.name)));
+    const chained = tests === 1 && linter;
     if (kinds.size > 0 && !background) setCapped(this.open, event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained }, OPEN_RUNS_MAX);
   }
 

@@ -5,6 +5,7 @@
 // service, or the kind of thing a network failure is about) and claim success, not report it.
 import type { Effects } from './effects.ts';
 import { isLocalHost } from './commands.ts';
+import { escapeRegExp } from './util.ts';
 
 export type ProbeKind = 'network' | 'service';
 
@@ -94,14 +95,10 @@ export interface ContradictedClaim {
   checked: boolean;
 }
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** The first sentence of `text` that claims success about what the failed probe checked. */
 export function claimAbout(text: string, failure: ProbeFailure, subjects: string[]): ContradictedClaim | null {
   if (!SUCCESS.test(text)) return null;
-  const named = subjects.length > 0 ? new RegExp(`(?<![\\w.-])(?:${subjects.map(escape).join('|')})(?![\\w-])`, 'i') : null;
+  const named = subjects.length > 0 ? new RegExp(`(?<![\\w.-])(?:${subjects.map(escapeRegExp).join('|')})(?![\\w-])`, 'i') : null;
   const topic = failure.kind === 'network' ? NETWORK_TOPIC : SERVICE_TOPIC;
   for (const raw of text.split(/(?<=[.!?])\s+|\n+/)) {
     const sentence = raw.trim();

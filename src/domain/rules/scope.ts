@@ -9,7 +9,7 @@ import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
 import { isAgentSettingsFile, persistentTarget } from './permissions.ts';
-import { addCapped, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, describeCall, escapeRegExp, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const writeOutside = meta({
   id: 'scope/write-outside-worktree',
@@ -253,7 +253,7 @@ function grantForHost(requests: readonly Request[], host: string): string | null
     if (!grant) continue;
     const at = r.text.indexOf(grant);
     if (at > 0 && /\b(?:don'?t|do not|not|no|never|without)\b[^.\n]{0,20}$/i.test(r.text.slice(Math.max(0, at - 25), at))) continue;
-    const alias = new RegExp(`(?<![\\w.-])${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[a-z0-9]+(?![\\w.-])`, 'i');
+    const alias = new RegExp(`(?<![\\w.-])${escapeRegExp(host)}-[a-z0-9]+(?![\\w.-])`, 'i');
     if (namesHost(r.text, host) || alias.test(r.text)) return grant;
   }
   return null;

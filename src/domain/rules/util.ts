@@ -115,6 +115,11 @@ export function addCapped<T>(set: Set<T>, item: T, cap: number): void {
   if (set.size > cap) set.delete(set.values().next().value as T);
 }
 
+/** Text matched literally inside a RegExp. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Like addCapped for maps: the oldest key goes first. */
 export function setCapped<K, V>(map: Map<K, V>, key: K, value: V, cap: number): void {
   map.delete(key);

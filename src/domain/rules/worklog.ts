@@ -6,12 +6,14 @@
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, SessionFacts } from './types.ts';
-import { effectsOf, locate, type FileOp } from './effects.ts';
+import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { gitSubcommand, parseArgs } from './commands.ts';
-import { addCapped } from './util.ts';
+import { addCapped, setCapped } from './util.ts';
 import { RUN_START } from '../model/runs.ts';
 
 const FILES_MAX = 5_000;
+/** Calls still waiting for their result: the oldest goes past this many. */
+const PENDING_MAX = 100;
 
 /** Package managers' subcommands that rewrite manifests and lockfiles. */
 const INSTALLS: Record<string, RegExp> = {
@@ -129,19 +131,6 @@ const ELSEWHERE = new Set(['ssh', 'docker', 'podman', 'kubectl', 'oc', 'lxc', 'v
 /** Programs whose output is other files' or pages' text: an error line in it can be quoted from anywhere. */
 const CONTENT_READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'awk', 'sed', 'jq', 'bat', 'type', 'get-content', 'gc', 'curl', 'wget', 'journalctl', 'find', 'git', 'gh', 'zcat', 'xxd', 'strings']);
 
-/** What a call's result can speak of: the paths its local commands were given, where they would be. */
-interface Named {
-  paths: { written: string; abs: string }[];
-  /** Where the call ran, for a path its own program reports missing (a build's ENOENT), or null when its output may quote other text. */
-  dir: string | null | undefined;
-}
-
-/** Kept for the calls still waiting for their result: the oldest goes past 100. */
-function remember<V>(map: Map<string, V>, key: string, value: V): void {
-  map.set(key, value);
-  if (map.size > 100) map.delete(map.keys().next().value as string);
-}
-
 export class WorkLog {
   /** Files the agent wrote, edited or deleted (absolute). */
   readonly touched = new Set<string>();
@@ -152,8 +141,8 @@ export class WorkLog {
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
-  /** The paths each recent call's local commands were given, and the file each recent read asked for. */
-  private readonly named = new Map<string, Named>();
+  /** Each recent call's local commands (their paths are read only if its result reports one missing), and the file each recent read asked for. */
+  private readonly local = new Map<string, readonly Located[]>();
   private readonly reads = new Map<string, FileOp>();
 
   constructor(private readonly session: SessionFacts) {}
@@ -173,10 +162,10 @@ export class WorkLog {
       this.calls.delete(event.callId);
       const read = this.reads.get(event.callId);
       this.reads.delete(event.callId);
-      const named = this.named.get(event.callId);
-      this.named.delete(event.callId);
+      const local = this.local.get(event.callId);
+      this.local.delete(event.callId);
       if (event.denied || !event.output) return;
-      this.onAbsence(event, read, named);
+      this.onAbsence(event, read, local);
       if (!calls) return;
       for (const { cmd, dir } of calls) {
         for (const p of changedPathsIn(event.output, cmd)) {
@@ -192,22 +181,14 @@ export class WorkLog {
     if (event.kind !== 'tool_call') return;
     const fx = effectsOf(event, facts, this.session);
     // the paths a missing-file message of its result can be about, and the file a read tool asked for
-    const local = fx.commands.every(({ cmd }) => cmd.host === undefined && !ELSEWHERE.has(cmd.name));
-    if (local && fx.commands.length > 0) {
-      const paths = fx.commands.flatMap(({ cmd, dir }) => parseArgs(cmd.args).operands.slice(0, 20).map((written) => ({ written, abs: locate(written, dir, this.session).abs })));
-      const quotes = fx.commands.some(({ cmd }) => CONTENT_READERS.has(cmd.name.toLowerCase()));
-      remember(this.named, event.callId, { paths, dir: quotes ? undefined : fx.commands[0].dir });
-    }
-    if (event.input.type === 'file_read' && fx.reads[0]) remember(this.reads, event.callId, fx.reads[0]);
+    if (fx.commands.length > 0 && fx.commands.every(({ cmd }) => cmd.host === undefined && !ELSEWHERE.has(cmd.name))) setCapped(this.local, event.callId, fx.commands, PENDING_MAX);
+    if (event.input.type === 'file_read' && fx.reads[0]) setCapped(this.reads, event.callId, fx.reads[0], PENDING_MAX);
     for (const loc of fx.commands) {
       const { cmd } = loc;
       if (!this.unlisted && writesUnlistedFiles(cmd)) this.unlisted = true;
       const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
       if (sub === 'status' || sub === 'diff') {
-        const list = this.calls.get(event.callId) ?? [];
-        list.push({ cmd, dir: loc.dir });
-        this.calls.set(event.callId, list);
-        if (this.calls.size > 100) this.calls.delete(this.calls.keys().next().value as string);
+        setCapped(this.calls, event.callId, [...(this.calls.get(event.callId) ?? []), { cmd, dir: loc.dir }], PENDING_MAX);
       }
     }
     for (const f of fx.writes) addCapped(this.touched, f.abs, FILES_MAX);
@@ -220,17 +201,22 @@ export class WorkLog {
    * loses no text. A read that found it says it is there again. Only the call's own paths count:
    * a log or page quoting such a line is about something else.
    */
-  private onAbsence(event: ToolResultEvent, read: FileOp | undefined, named: Named | undefined): void {
+  private onAbsence(event: ToolResultEvent, read: FileOp | undefined, local: readonly Located[] | undefined): void {
     const failed = event.isError || (event.exitCode !== null && event.exitCode !== 0);
     if (read) {
       if (!failed) this.missing.delete(read.abs);
       else if (/does not exist|No such file|ENOENT/.test(event.output.slice(0, 2_000))) addCapped(this.missing, read.abs, FILES_MAX);
     }
-    if (!failed || !named) return;
-    for (const p of absentPathsIn(event.output)) {
-      const hit = named.paths.find((n) => n.written === p || n.abs === p || n.written.replace(/^\.\//, '') === p.replace(/^\.\//, ''));
-      // a path the call was given; or one a build or test run (no reader of other text) reports on its own
-      const abs = hit?.abs ?? (named.dir !== undefined ? locate(p, named.dir, this.session).abs : null);
+    if (!failed || !local) return;
+    const absent = absentPathsIn(event.output);
+    if (absent.length === 0) return;
+    // the paths the call's commands were given, where each would be (its command's own folder)
+    const given = local.flatMap(({ cmd, dir }) => parseArgs(cmd.args).operands.slice(0, 20).map((written) => ({ written, abs: locate(written, dir, this.session).abs })));
+    // a build or test run (no reader of other text) may report a path of its own: where it ran
+    const ownDir = local.some(({ cmd }) => CONTENT_READERS.has(cmd.name.toLowerCase())) ? undefined : local[0].dir;
+    for (const p of absent) {
+      const hit = given.find((n) => n.written === p || n.abs === p || n.written.replace(/^\.\//, '') === p.replace(/^\.\//, ''));
+      const abs = hit?.abs ?? (ownDir !== undefined ? locate(p, ownDir, this.session).abs : null);
       if (abs) addCapped(this.missing, abs, FILES_MAX);
     }
   }
