@@ -455,6 +455,39 @@ test("a project folder the session showed to be the agent's home (CODEX_HOME=./.
   assert.deepEqual(only(refused, STORE), [], 'git refused to stage an ignored folder');
 });
 
+test('files a git status listed untracked are staged by a later git add -A (or of their folder): agent transcripts among them are staged, committed by a commit that ran, pushed by a push; not by an add of other files, -u, -n, or after the ignore file changed', async () => {
+  const STORE = 'exfiltration/session-log-published';
+  const claude = '0b9f3c2e-5d1a-4e7b-9c3f-2a8d6e1f4b70.jsonl';
+  const rollout = 'rollout-2025-06-01T10-00-00-0197a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl';
+  const long = `On branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\tnotes.md\n\tlogs/${claude}\n\nnothing added to commit but untracked files present (use "git add" to track)\n`;
+  const short = ` M src/app.ts\n?? notes.md\n?? sessions/${rollout}\n`;
+  for (const [status, output, agent] of [['git status', long, 'claude-code'], ['git status --short', short, 'codex'], ['git status -s', short, 'gemini-cli']] as const) {
+    const listing = ran(status, { output });
+    const staged = only(await runRules([...listing, ...ran('git add -A', { output: '' })], { agent }), STORE);
+    assert.deepEqual(staged.map(severityOf), ['warning'], `${status}: staged`);
+    assert.match(staged[0].title ?? '', /staged for a commit/);
+    assert.match(staged[0].detail, /\.jsonl/);
+    const committed = only(await runRules([...listing, ...ran('git add . && git commit -m wip', { output: '[main 1a2b3c4] wip\n 3 files changed, 40 insertions(+)' })], { agent }), STORE);
+    assert.deepEqual(committed.map((d) => [severityOf(d), d.title]), [['warning', "Agent's own store files committed"]], `${status}: a commit that ran took them`);
+    const pushed = only(await runRules([...listing, ...ran('git add --all && git commit -m wip', { output: '[main 1a2b3c4] wip\n 3 files changed' }), ...ran('git push origin main', { output: 'To github.com:dev/project.git\n   9f8e7d6..1a2b3c4  main -> main' })], { agent }), STORE);
+    assert.deepEqual(pushed.map(severityOf), ['critical'], `${status}: pushed`);
+  }
+  const folder = only(await runRules([...ran('git status', { output: long }), ...ran('git add logs/', { output: '' })]), STORE);
+  assert.deepEqual(folder.map(severityOf), ['warning'], 'the folder that holds the listed transcript');
+  // negative cases: other paths, tracked files only, a dry run, an ignore entry written after the listing, a listing of ordinary files, a failed add
+  for (const add of ['git add src/ notes.md', 'git add -u', 'git add -n .', 'git add -A -- src']) {
+    assert.deepEqual(only(await runRules([...ran('git status', { output: long }), ...ran(add, { output: '' })]), STORE), [], add);
+  }
+  const ignored = await runRules([...ran('git status', { output: long }), ...ran("echo 'logs/' >> .gitignore", { output: '' }), ...ran('git add -A', { output: '' })]);
+  assert.deepEqual(only(ignored, STORE), [], 'the ignore file changed after the listing');
+  const ordinary = await runRules([...ran('git status --short', { output: '?? notes.md\n?? src/new.ts\n?? data/results.jsonl\n' }), ...ran('git add -A && git commit -m wip', { output: '[main 1a2b3c4] wip' })]);
+  assert.deepEqual(only(ordinary, STORE), [], 'no transcript listed');
+  const failed = await runRules([...ran('git status', { output: long }), ...ran('git add -A', { exitCode: 128, isError: true, output: 'fatal: Unable to create .git/index.lock: File exists.' })]);
+  assert.deepEqual(only(failed, STORE), [], 'git refused to stage');
+  const diffOnly = await runRules([...ran('git diff', { output: `diff --git a/x b/x\n+?? logs/${claude}\n` }), ...ran('git add -A', { output: '' })]);
+  assert.deepEqual(only(diffOnly, STORE), [], 'a listing-shaped line outside a git status output');
+});
+
 test('a script that read a credential file into variables: a request carries only the variables it uses, and a key named for the service it is sent to is the key doing its job', async () => {
   const read = "RK=$(grep '^RESEND_API_KEY=' .env.local | cut -d= -f2-)";
   const issuer = only(await runRules([...ran(`${read}\ncurl -s https://api.resend.com/domains -H "Authorization: Bearer $RK"`, { output: '200' })]), FLOW);

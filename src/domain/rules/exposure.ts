@@ -11,6 +11,7 @@ import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, w
 import { describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
+import { UntrackedListing } from './untracked-listing.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -266,6 +267,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const copies: Copy[] = [];
       const requests = requestsOf(ctx.session);
       const projectStores = new ProjectAgentStores(ctx.session);
+      const untracked = new UntrackedListing(ctx.session);
       const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
       const repos = new KnownRepositories(ctx);
@@ -301,14 +303,17 @@ export const EXPOSURE_RULES: Rule[] = [
             }
             for (const s of stores) s.onResult(event, call, facts, callCommands, ctx.session);
             projectStores.onResult(callFx.reads, callFx.commands, event.output);
+            untracked.onResult(callCommands, event.output);
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
           const commands = effectsOf(event, facts, ctx.session).commands;
           if (event.kind === 'tool_call') {
             // the home variable first: `export CODEX_HOME=$PWD/.codex && git add .codex`
             for (const loc of commands) projectStores.onCommand(loc);
+            // a changed ignore file may keep out what the listing showed
+            if (effectsOf(event, facts, ctx.session).writes.some((f) => /(?:^|\/)\.gitignore$/.test(f.abs))) untracked.forget();
             for (const loc of commands) {
-              for (const s of stores) s.onCall(event, loc, facts, ctx.session);
+              for (const s of stores) s.onCall(event, loc, facts, ctx.session, untracked);
               dotfiles.onCall(event, loc, facts);
             }
           }
@@ -367,8 +372,10 @@ function ownStore(store: string, agent: string | null): boolean {
 }
 
 // The agents' own stores inside a project (a Gemini CLI run whose home is the project, a copy of
-// ~/.claude): transcripts, credentials and settings that a commit listing shows going in.
-const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$/;
+// ~/.claude): transcripts, credentials and settings that a commit listing shows going in; and a
+// transcript anywhere by the name its agent gives it (Codex's `rollout-<time>-<uuid>.jsonl`,
+// Claude Code's `<uuid>.jsonl`).
+const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
 
 // The user's own credential stores, relative to the home directory (a dotfiles repository rooted
 // at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client
@@ -486,16 +493,20 @@ class StoreCommits {
   private commitRepo: string | null = null;
   private push: EvidenceItem | null = null;
   /** Store paths `git add` named, by the call that staged them (until its result says it ran). */
-  private readonly staging = new Map<string, { paths: string[]; ev: EvidenceItem }>();
-  private staged: { paths: string[]; ev: EvidenceItem; answered: boolean } | null = null;
+  private readonly staging = new Map<string, { paths: string[]; ev: EvidenceItem; listed?: boolean }>();
+  private staged: { paths: string[]; ev: EvidenceItem; answered: boolean; listed?: boolean } | null = null;
 
   /** The user's order to push, given after the agent had named what was at stake. */
   private consent: string | null = null;
 
   constructor(private readonly kind: StoreKind, private readonly requests: RequestLog) {}
 
-  /** `git add .npmrc .claude/`: store paths named for the next commit. */
-  onCall(event: ToolCallEvent, loc: Located, facts: Parameters<typeof safe>[1], session: RuleContext['session']): void {
+  /**
+   * `git add .npmrc .claude/`: store paths named for the next commit. `git add -A` (or of a folder)
+   * after a `git status` that listed store files untracked stages those files: they are named by
+   * the listing (`listed`), and a commit that ran after the staging took them.
+   */
+  onCall(event: ToolCallEvent, loc: Located, facts: Parameters<typeof safe>[1], session: RuleContext['session'], untracked: UntrackedListing): void {
     const git = gitSubcommand(loc.cmd);
     // `git reset`, `git restore --staged`, `git rm --cached`: what was staged is out again.
     if (this.staged && !this.commit && (git?.sub === 'reset' || (git?.sub === 'restore' && git.args.includes('--staged')) || (git?.sub === 'rm' && git.args.includes('--cached')))) this.staged = null;
@@ -506,10 +517,12 @@ class StoreCommits {
       const l = locate(o, loc.dir, session);
       return this.kind.stages(l.abs, { forced, sensitive: l.sensitive });
     });
+    const listed = untracked.stagedBy(loc).filter((f) => !paths.includes(f.path) && (this.kind.holds(f.path) || this.kind.stages(f.abs, { forced, sensitive: null })));
+    for (const f of listed.slice(0, 20)) paths.push(f.path);
     if (paths.length === 0) return;
     const prior = this.staging.get(event.callId);
     if (prior) prior.paths.push(...paths);
-    else if (this.staging.size < COPIES_MAX) this.staging.set(event.callId, { paths, ev: evidence(event, loc.cmd.text, facts) });
+    else if (this.staging.size < COPIES_MAX) this.staging.set(event.callId, { paths, ev: evidence(event, loc.cmd.text, facts), listed: listed.length > 0 });
   }
 
   /** The staging call's result: refused or failed, nothing was staged. */
@@ -534,7 +547,7 @@ class StoreCommits {
       }
       // A commit that ran after the staging took effect took what was staged, even when its output
       // lists no `create mode` line (a file tracked before, `-q`, a summary cut short).
-      if (this.kind.commitTakesStaged === true && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && COMMIT_SUMMARY.test(text)) {
+      if ((this.kind.commitTakesStaged === true || this.staged?.listed === true) && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && COMMIT_SUMMARY.test(text)) {
         for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
       if (this.files.length > 0 && !this.commit) {

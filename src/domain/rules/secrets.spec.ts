@@ -612,15 +612,24 @@ test('Wi-Fi network keys are credential files: a read that showed a passphrase i
   assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/hostapd/examples/hostapd.conf.example')]), READ), []);
 });
 
-test('a sudo password: shown in an output (a shell history fed to sudo -S) is a warning; typed by the user (even short, as a word of its own) and piped to sudo -S is the user\'s own; another word that only contains it is not', async () => {
+test('a sudo password: shown in an output (a shell history fed to sudo -S) is a warning; typed by the user in prose (even short, as a word of its own) and piped to sudo -S is one warning on the prompt, the paste, not on the use; another word that only contains it is not', async () => {
   const pw = 'Hj7$kLp2Qw';
   const shown = only(await runRules([prompt('install nginx'), ...ran('tail -n 3 ~/.bash_history', { output: `ls\necho '${pw}' | sudo -S apt-get update\nexit\n` })]), 'secrets/in-tool-output');
   assert.deepEqual(shown.map(severityOf), ['warning']);
   assert.doesNotMatch(JSON.stringify(shown), /Hj7\$kLp2Qw/, 'the value itself is never shown');
   const typed = await runRules([prompt(`install nginx, my sudo password is ${pw}`), ...ran(`echo '${pw}' | sudo -S apt-get install -y nginx`, { output: 'Setting up nginx' })]);
-  assert.deepEqual(typed.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), []);
+  const pasted = typed.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
+  assert.deepEqual(pasted.map((d) => [d.rule, severityOf(d), d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'warning', [0, 1]]], 'the paste, shown with the command that says what the value was');
+  assert.doesNotMatch(JSON.stringify(pasted), /Hj7\$kLp2Qw/);
   const written = await runRules([prompt(`use sudo password ${pw}`), ...ran(`cat > /tmp/askpass.sh <<'EOF'\n#!/bin/bash\necho '${pw}'\nEOF`, { output: '' })]);
-  assert.deepEqual(written.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], 'the password the user gave, in the script it asked for');
+  assert.deepEqual(written.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info').map((d) => d.rule), ['secrets/in-prompt'], 'the password the user gave, in the script it asked for: only the paste');
+  for (const [words, short] of [['sudo pw: 482 then install nginx', '482'], ['パスワードは 4821 です', '4821'], ['contraseña de sudo: rx7', 'rx7']]) {
+    const found = (await runRules([prompt(words), ...ran(`echo ${short} | sudo -S apt-get install -y nginx`, { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
+    assert.deepEqual(found.map((d) => d.rule), ['secrets/in-prompt'], words);
+    assert.ok(!JSON.stringify(found).includes(short), `${words}: masked`);
+  }
+  const noPasswordWord = (await runRules([prompt('fix issue 482 and install nginx'), ...ran('echo 482 | sudo -S apt-get install -y nginx', { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
+  assert.deepEqual(noPasswordWord.map((d) => d.rule), ['secrets/in-tool-input'], 'a number the prompt holds without naming a password was not given as one: the command is what shows it');
   const inside = only(await runRules([prompt(`the old value was x${pw}x`), ...ran(`echo '${pw}' | sudo -S apt-get update`, { output: '' })]), 'secrets/in-tool-input');
   assert.deepEqual(inside.map(severityOf), ['warning'], 'a short value inside another word was not typed by the user');
 });

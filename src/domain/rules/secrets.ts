@@ -304,24 +304,54 @@ function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warnin
  */
 class HandedOver {
   private readonly values = new Set<string>();
-  private readonly prompts: string[] = [];
+  private readonly prompts: { text: string; index: number }[] = [];
 
   add(value: string): void {
     addCapped(this.values, value, PROMPT_SECRETS_MAX);
   }
 
   /** A prompt's text, to look values up in later (the last 30, up to 20,000 characters each). */
-  typed(text: string): void {
-    this.prompts.push(text.length > TYPED_MAX_CHARS ? text.slice(0, TYPED_MAX_CHARS) : text);
+  typed(text: string, index: number): void {
+    this.prompts.push({ text: text.length > TYPED_MAX_CHARS ? text.slice(0, TYPED_MAX_CHARS) : text, index });
     if (this.prompts.length > TYPED_PROMPTS_MAX) this.prompts.shift();
+  }
+
+  /** A value a detector found in a prompt, or one already looked up and found typed there. */
+  known(value: string): boolean {
+    return this.values.has(value);
   }
 
   has(value: string): boolean {
     if (this.values.has(value)) return true;
-    if (value.length < TYPED_WORD_MIN_CHARS || !this.prompts.some((p) => typedIn(p, value))) return false;
+    if (value.length < TYPED_WORD_MIN_CHARS || !this.prompts.some((p) => typedIn(p.text, value))) return false;
     this.add(value);
     return true;
   }
+
+  /**
+   * The prompt that gave a password to the agent, however short: one that names a password and
+   * holds the value as a word of its own ("my sudo password is 482"). The command that fed the
+   * value to sudo says what it is; the prompt's word says the user meant it as one.
+   */
+  passwordPrompt(value: string): { text: string; index: number; at: number } | undefined {
+    for (const p of this.prompts) {
+      if (!PASSWORD_WORDS.test(p.text)) continue;
+      const at = wordAt(p.text, value);
+      if (at >= 0) return { ...p, at };
+    }
+    return undefined;
+  }
+}
+
+/** "password", "passwd", "pw", "sudo", in the languages prompts come in. */
+const PASSWORD_WORDS = /pass(?:word|wd|phrase)?\b|\bpw\b|\bpwd\b|\bsudo\b|mot de passe|contrase[ñn]a|passwort|senha|parola|wachtwoord|has[łl]o|пароль|密码|密碼|パスワード|비밀번호|비번|암호/i;
+
+/** Where `value` stands as a word of its own in `text` (not inside a longer word or number), or -1. */
+function wordAt(text: string, value: string): number {
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
+    if (!/[\w$@#%&*+=-]/.test(text[i - 1] ?? ' ') && !/[\w$@#%&*+=-]/.test(text[i + value.length] ?? ' ')) return i;
+  }
+  return -1;
 }
 
 /**
@@ -329,13 +359,7 @@ class HandedOver {
  * it is short ("my sudo password is Kx9#mPq2", not the "admin1" inside "badmin12").
  */
 function typedIn(prompt: string, value: string): boolean {
-  for (let i = prompt.indexOf(value); i >= 0; i = prompt.indexOf(value, i + 1)) {
-    if (value.length >= TYPED_MIN_CHARS) return true;
-    const before = prompt[i - 1] ?? ' ';
-    const after = prompt[i + value.length] ?? ' ';
-    if (!/[\w$@#%&*+=-]/.test(before) && !/[\w$@#%&*+=-]/.test(after)) return true;
-  }
-  return false;
+  return value.length >= TYPED_MIN_CHARS ? prompt.includes(value) : wordAt(prompt, value) >= 0;
 }
 const TYPED_PROMPTS_MAX = 30;
 const TYPED_MAX_CHARS = 20_000;
@@ -363,7 +387,7 @@ export const SECRETS_RULES: Rule[] = [
             // A value from a URL the user typed (a design's file key, a share id) is an identifier
             // the user handed over: labelled or not, later uses of it are not credentials.
             for (const part of urlIdentifiers(event.text)) addCapped(typedInUrls, part, PROMPT_SECRETS_MAX);
-            if (!event.synthetic) fromPrompt.typed(event.text);
+            if (!event.synthetic) fromPrompt.typed(event.text, event.index);
             promptSecrets(ctx, event, facts, fromPrompt, outputs);
           } else if (event.kind === 'tool_call') {
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
@@ -550,6 +574,30 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
   }
 }
 
+/**
+ * A password fed to sudo that the user had typed into a prompt no detector read as one ("my sudo
+ * password is 482"): the exposure is the user's paste, now in the provider's logs and this log.
+ * Reported once, on the prompt, with the command that showed what the value was (issue 25, item 7).
+ */
+function typedSudoPassword(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, hit: SecretHit, fromPrompt: HandedOver, text: string): boolean {
+  if (hit.ruleId !== 'vouch/sudo-password' || fromPrompt.known(hit.value)) return false;
+  const prompt = fromPrompt.passwordPrompt(hit.value);
+  if (!prompt) return false;
+  fromPrompt.add(hit.value);
+  ctx.report({
+    rule: inPrompt.id,
+    severity: 'warning',
+    title: 'Sudo password typed into a prompt',
+    detail: `The user's sudo password ${hit.masked} was written into the prompt, and the agent fed it to sudo.`,
+    evidence: [
+      { index: prompt.index, excerpt: safe(around(prompt.text, prompt.at, prompt.at + hit.value.length), null, undefined, [hit.value]) },
+      { index: event.index, excerpt: safe(text, null, undefined, [hit.value]) },
+    ],
+    key: secretKey(hit),
+  });
+  return true;
+}
+
 function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: HandedOver, seen: Set<string>, outputs: Map<string, OutputSecret>, flow: SecretFlow): void {
   const input = event.input;
   const intoFiles = input.type === 'file_write' || input.type === 'file_edit' || input.type === 'patch';
@@ -558,6 +606,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
   for (const hit of facts.secrets) {
     // Using a credential the user handed over is expected; one found in output and reused is
     // reported on the output finding (critical once it goes over the network). Files always count.
+    if (!intoFiles && typedSudoPassword(ctx, event, hit, fromPrompt, text)) continue;
     if (!intoFiles && (fromPrompt.has(hit.value) || outputs.has(secretKey(hit)))) continue;
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
     const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? input.files.map((f) => f.path) : [];

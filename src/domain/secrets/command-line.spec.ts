@@ -51,6 +51,10 @@ it('finds the password sudo reads from its input (echo/printf piped to sudo -S, 
   assert.deepEqual(await found('echo "$SUDO_PASS" | sudo -S apt update'), [], 'a variable is no value');
   assert.deepEqual(await found('echo password | sudo -S apt update'), [], 'a trivial word');
   assert.deepEqual(await found('sudo -S apt update'), []);
+  // what sudo reads is its password whatever its length; too short to be one is not
+  assert.deepEqual(await values("echo 482 | sudo -S apt update"), ['482'], 'three digits');
+  assert.deepEqual(await values("echo 'rpi7' | sudo -S reboot"), ['rpi7']);
+  for (const c of ['echo y | sudo -S apt update', 'echo "" | sudo -S apt update', "echo '' | sudo -S id", 'echo 42 | sudo -S id']) assert.deepEqual(await found(c), [], c);
   // -S among other options, or spelled --stdin
   assert.deepEqual(await values(`echo '${pw}' | sudo -kS systemctl restart app`), [pw], 'sudo -kS');
   assert.deepEqual(await values(`echo "${pw}" | sudo -E -S make install`), [pw], 'sudo -E -S');

@@ -257,10 +257,19 @@ function cutShort(text: string, end: number): boolean {
 
 // A constant's name where a value belongs (`TU_TOKEN_AQUI`, `YOUR_API_KEY`, `DB_PASSWORD_HERE`):
 // a placeholder in any language. Real tokens in capitals (AWS key ids) have no underscores.
+/**
+ * Shorter values are too often words or ids to call secrets. What sudo reads from its input is a
+ * password by what the command does, whatever its length: people's sudo passwords are often short
+ * ("1234", "482").
+ */
+function minLength(c: Candidate): number {
+  return c.ruleId === 'vouch/sudo-password' ? 3 : 8;
+}
+
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;
 
 function rejected(c: Candidate, value: string): boolean {
-  if (value.length < 8 || value.length > MAX_VALUE) return true;
+  if (value.length < minLength(c) || value.length > MAX_VALUE) return true;
   if (CONSTANT_NAME.test(value) && !/\d{4,}/.test(value)) return true;
   if (isDocumentationExample(value)) return true;
   // Private keys were checked for a random body; other tokens must not be "xxxx…" fillers.

@@ -492,7 +492,7 @@ const NUGET_PASSWORD = /<add\s+key\s*=\s*"((?:ClearText)?Password)"\s+value\s*=\
 // A password sudo reads from its input: `echo 'pw' | sudo -S …`, `printf '%s\n' pw | sudo -kS`,
 // `sudo --stdin cmd <<< 'pw'`. A variable (`echo "$PW"`) is no value.
 // The value: single-quoted (anything but a quote), double-quoted (no expansion), or a bare word.
-const PASSWORD_WORD = String.raw`(?:'([^'\s]{4,200})'|"([^"\s$\x60\\]{4,200})"|([^\s"'|;&<>$\x60\\]{4,200}))`;
+const PASSWORD_WORD = String.raw`(?:'([^'\s]{3,200})'|"([^"\s$\x60\\]{3,200})"|([^\s"'|;&<>$\x60\\]{3,200}))`;
 const LINE_NO = String.raw`[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*`;
 // sudo reading its password from its input: `-S`, alone or among other short options that take no
 // value (`-kS`, `-E -S`), or `--stdin`; options may come first, with their values (`-u deploy`,

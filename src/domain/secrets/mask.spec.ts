@@ -101,6 +101,15 @@ describe('maskKnown: percent-encoded spellings', () => {
   });
 });
 
+it('a short value (a sudo password of three to seven characters) is masked where it stands as a word, never inside other words or numbers', () => {
+  assert.equal(maskKnown('echo 482 | sudo -S ls', ['482']), 'echo 4… | sudo -S ls');
+  assert.equal(maskKnown('{"command":"echo \\"482\\" | sudo -S ls\\n482"}', ['482']), '{"command":"echo \\"4…\\" | sudo -S ls\\n4…"}', 'quotes and JSON escapes are boundaries');
+  assert.equal(maskKnown('port 4820, line 1482, 482abc, abc_482', ['482']), 'port 4820, line 1482, 482abc, abc_482', 'inside other words: left');
+  assert.equal(maskKnown('pw rx7q9 and rx7q9x', ['rx7q9']), 'pw r… and rx7q9x');
+  assert.equal(knownMasker(['482', 'Kx9mPq2vLw'])('echo 482 Kx9mPq2vLw'), 'echo 4… Kx…w', 'beside long values, both masked');
+  assert.equal(maskKnown('a 48 b', ['48']), 'a 48 b', 'two characters: never a secret');
+});
+
 it('a raw JSONL line loses values only its decoded strings show (quotes and newlines escaped): a sudo -S pipe, an askpass heredoc, a --password flag', async () => {
   const pw = 'Kx9#mPq2vL';
   for (const command of [`echo "${pw}" | sudo -S apt-get update`, `cat > /tmp/askpass.sh <<'EOF'\n#!/bin/sh\necho "${pw}"\nEOF`, `mysql --password "${pw}" -e 'select 1'`]) {

@@ -6,10 +6,15 @@ import { maskSecret } from './mask-value.ts';
 export { maskSecret };
 
 /**
- * Values shorter than this are not masked by literal replacement: a 3-character "secret" would
- * blank out every occurrence of that syllable. Detection never reports values this short.
+ * Values shorter than this are not masked at all. Detection reports none this short.
  */
-const MIN_LITERAL = 4;
+const MIN_LITERAL = 3;
+/**
+ * Values shorter than this (short sudo passwords: "482", "1234") are masked only where they stand
+ * as a word of their own: as a bare substring they would blank out every number and syllable that
+ * holds them. Longer values are masked wherever they occur.
+ */
+const MIN_SUBSTRING = 8;
 const CACHE_SIZE = 32;
 
 /**
@@ -20,6 +25,8 @@ const CACHE_SIZE = 32;
 const MAX_REGEX_LITERALS = 64;
 
 interface Masker {
+  /** Short values, masked only as words of their own (null when there are none). */
+  words: RegExp | null;
   /** Literals, longest first. */
   literals: string[];
   /** Matched literal (a value or one of its escaped spellings) → its masked form. */
@@ -36,12 +43,22 @@ const cache = new Map<string, Masker>();
 export function maskKnown(text: string, values: Iterable<string>): string {
   if (text.length === 0) return text;
   const masker = maskerFor(values);
-  if (!masker) return text;
+  return masker ? applyMasker(text, masker) : text;
+}
+
+function applyMasker(text: string, masker: Masker): string {
+  let out = text;
   if (masker.re) {
     masker.re.lastIndex = 0;
-    return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+    out = out.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
+  } else if (masker.index) {
+    out = replaceIndexed(out, masker);
   }
-  return replaceIndexed(text, masker);
+  if (masker.words) {
+    masker.words.lastIndex = 0;
+    out = out.replace(masker.words, (m) => maskSecret(m));
+  }
+  return out;
 }
 
 function replaceIndexed(text: string, masker: Masker): string {
@@ -66,14 +83,7 @@ function replaceIndexed(text: string, masker: Masker): string {
 export function knownMasker(values: Iterable<string>): (text: string) => string {
   const masker = maskerFor(values);
   if (!masker) return (text) => text;
-  return (text) => {
-    if (text.length === 0) return text;
-    if (masker.re) {
-      masker.re.lastIndex = 0;
-      return text.replace(masker.re, (m) => masker.masks.get(m) ?? maskSecret(m));
-    }
-    return replaceIndexed(text, masker);
-  };
+  return (text) => (text.length === 0 ? text : applyMasker(text, masker));
 }
 
 /**
@@ -140,7 +150,12 @@ function maskerFor(values: Iterable<string>): Masker | null {
   return masker;
 }
 
-function buildMasker(values: string[]): Masker {
+function buildMasker(all: string[]): Masker {
+  const short = all.filter((v) => v.length < MIN_SUBSTRING);
+  const values = all.filter((v) => v.length >= MIN_SUBSTRING);
+  // A word of its own: no letter or digit on either side; a JSON escape (`\n482`) is a boundary.
+  const words = short.length === 0 ? null : new RegExp(`(?<=^|[^A-Za-z0-9_]|\\\\[nrt])(?:${short.map(escapeRegExp).join('|')})(?![A-Za-z0-9_])`, 'g');
+  if (values.length === 0) return { words, literals: [], masks: new Map(), re: null, keyLength: 0, index: null };
   const masks = new Map<string, string>();
   for (const value of values) {
     const masked = maskSecret(value);
@@ -149,7 +164,7 @@ function buildMasker(values: string[]): Masker {
   // Longest first, so a secret that contains another is replaced whole.
   const literals = [...masks.keys()].sort((a, b) => b.length - a.length);
   if (literals.length <= MAX_REGEX_LITERALS) {
-    return { literals, masks, re: new RegExp(literals.map(escapeRegExp).join('|'), 'g'), keyLength: 0, index: null };
+    return { words, literals, masks, re: new RegExp(literals.map(escapeRegExp).join('|'), 'g'), keyLength: 0, index: null };
   }
   const keyLength = literals[literals.length - 1].length;
   const index = new Map<string, string[]>();
@@ -159,7 +174,7 @@ function buildMasker(values: string[]): Masker {
     if (list) list.push(lit);
     else index.set(key, [lit]);
   }
-  return { literals, masks, re: null, keyLength, index };
+  return { words, literals, masks, re: null, keyLength, index };
 }
 
 /**
