@@ -474,7 +474,8 @@ class AnalysisRun {
       this.conclude(event, [], null);
       return undefined;
     }
-    return this.secretsIn(candidates).then(({ hits, found }) => this.conclude(event, hits, found));
+    // A prompt's passwords written in sentences are evidence: the user's own words (secrets/prose.ts).
+    return this.secretsIn(candidates, event.kind === 'prompt').then(({ hits, found }) => this.conclude(event, hits, found));
   }
 
   /** The rule pass of one event, then (on one thread) its report pass. */
@@ -564,13 +565,13 @@ class AnalysisRun {
   }
 
   /** Secrets in the candidate texts: those the rules see, and every value to mask (in order). */
-  private async secretsIn(candidates: string[]): Promise<{ hits: SecretHit[]; found: string[] | null }> {
+  private async secretsIn(candidates: string[], proseEvidence: boolean): Promise<{ hits: SecretHit[]; found: string[] | null }> {
     let hits: SecretHit[] | null = null;
     let values: string[] | null = null;
     for (const text of candidates) {
       // Mask-only values (a secret-labelled value that is no evidence for a finding) are masked
       // everywhere in the report, and never handed to the rules.
-      const found = await detectSecrets(text, { maskable: true });
+      const found = await detectSecrets(text, { maskable: true, proseEvidence });
       if (found.length === 0) continue;
       for (const h of found) {
         (values ??= []).push(h.value);

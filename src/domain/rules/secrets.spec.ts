@@ -612,6 +612,20 @@ test('Wi-Fi network keys are credential files: a read that showed a passphrase i
   assert.deepEqual(only(await runRules([cmd('cat /usr/share/doc/hostapd/examples/hostapd.conf.example')]), READ), []);
 });
 
+test('a password written in a sentence of a prompt, in several languages, is a paste (a warning); the same sentence in a file the agent read is masked, never reported; words, references and terms are no password', async () => {
+  const pw = 'Kx9#mPq2vL';
+  for (const words of [`my sudo password is ${pw}`, `the password for the staging db is "${pw}", use it`, `pw: ${pw}`, `la contraseña es ${pw}`, `パスワードは ${pw} です`, `mot de passe : ${pw}`, `reset the admin password to ${pw}`]) {
+    const found = only(await runRules([prompt(words)]), 'secrets/in-prompt');
+    assert.deepEqual(found.map(severityOf), ['warning'], words);
+    assert.doesNotMatch(JSON.stringify(found), /Kx9#mPq2vL/, `${words}: masked`);
+  }
+  for (const words of ['the password is required', 'password is hashed with argon2id', 'the password is $DB_PASSWORD', 'password is <your-password>', 'set the password to newPassword', 'password: 8 characters minimum', 'the password is base64-encoded', 'Pass jobId to `RemediationCard`', 'password is SHA256-hashed', 'the password is 12345678']) {
+    assert.deepEqual(only(await runRules([prompt(words)]), 'secrets/in-prompt'), [], words);
+  }
+  const readme = await runRules([prompt('set up the dev database'), ...ran('cat README.md', { output: `## Dev login\nThe default admin password is ${pw} on the seed database.\n` })]);
+  assert.deepEqual(readme.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], 'documentation the agent read is no paste');
+});
+
 test('a sudo password: shown in an output (a shell history fed to sudo -S) is a warning; typed by the user in prose (even short, as a word of its own) and piped to sudo -S is one warning on the prompt, the paste, not on the use; another word that only contains it is not', async () => {
   const pw = 'Hj7$kLp2Qw';
   const shown = only(await runRules([prompt('install nginx'), ...ran('tail -n 3 ~/.bash_history', { output: `ls\necho '${pw}' | sudo -S apt-get update\nexit\n` })]), 'secrets/in-tool-output');
@@ -619,13 +633,14 @@ test('a sudo password: shown in an output (a shell history fed to sudo -S) is a 
   assert.doesNotMatch(JSON.stringify(shown), /Hj7\$kLp2Qw/, 'the value itself is never shown');
   const typed = await runRules([prompt(`install nginx, my sudo password is ${pw}`), ...ran(`echo '${pw}' | sudo -S apt-get install -y nginx`, { output: 'Setting up nginx' })]);
   const pasted = typed.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
-  assert.deepEqual(pasted.map((d) => [d.rule, severityOf(d), d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'warning', [0, 1]]], 'the paste, shown with the command that says what the value was');
+  assert.deepEqual(pasted.map((d) => [d.rule, severityOf(d), d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'warning', [0]]], 'the paste: a password in a sentence of the prompt');
   assert.doesNotMatch(JSON.stringify(pasted), /Hj7\$kLp2Qw/);
   const written = await runRules([prompt(`use sudo password ${pw}`), ...ran(`cat > /tmp/askpass.sh <<'EOF'\n#!/bin/bash\necho '${pw}'\nEOF`, { output: '' })]);
   assert.deepEqual(written.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info').map((d) => d.rule), ['secrets/in-prompt'], 'the password the user gave, in the script it asked for: only the paste');
-  for (const [words, short] of [['sudo pw: 482 then install nginx', '482'], ['パスワードは 4821 です', '4821'], ['contraseña de sudo: rx7', 'rx7']]) {
+  // too short or too plain for a sentence's password alone: the command that fed it to sudo says what it was
+  for (const [words, short] of [['sudo pw: 482 then install nginx', '482'], ['パスワードは 4821 です', '4821'], ['contraseña de sudo: rx7', 'rx7'], ['the password is sunshine', 'sunshine']]) {
     const found = (await runRules([prompt(words), ...ran(`echo ${short} | sudo -S apt-get install -y nginx`, { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
-    assert.deepEqual(found.map((d) => d.rule), ['secrets/in-prompt'], words);
+    assert.deepEqual(found.map((d) => [d.rule, d.title, d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'Sudo password typed into a prompt', [0, 1]]], words);
     assert.ok(!JSON.stringify(found).includes(short), `${words}: masked`);
   }
   const noPasswordWord = (await runRules([prompt('fix issue 482 and install nginx'), ...ran('echo 482 | sudo -S apt-get install -y nginx', { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');

@@ -9,6 +9,7 @@
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { pairCost } from './pair-frequency.ts';
 import { SUDO_STDIN } from './labelled.ts';
+import { PROSE_VERIFY } from './prose.ts';
 
 /** Length of every key. */
 export const KEY_LENGTH = 4;
@@ -113,6 +114,14 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-creds', caseVariants('reds'), 1, 'creds' + ASSIGNED_OPAQUE, 'i'),
+  // A password in a sentence ("my sudo password is …", "pass: …", "la contraseña es …"), one
+  // anchor per place of its key in the noun (prose.ts).
+  anchor('kw-prose-password', ['assw', 'assp', 'asło', 'aslo', 'арол'].flatMap(caseVariants), 1, PROSE_VERIFY, 'iu'),
+  anchor('kw-prose-pwd', ['pwd:', 'pwd='].flatMap(caseVariants), 0, PROSE_VERIFY, 'iu'),
+  anchor('kw-prose-pw', [' pw:', ' pw=', '\tpw:', '\npw:', '"pw:', "'pw:", '(pw:'].flatMap(caseVariants), -1, PROSE_VERIFY, 'iu'),
+  anchor('kw-prose-noun', ['パスワー', '비밀번호', ...caseVariants('senh')], 0, PROSE_VERIFY, 'iu'),
+  anchor('kw-prose-contrasena', ['aseñ', 'asen', 'ASEÑ', 'ASEN'], 5, PROSE_VERIFY, 'iu'),
+  anchor('kw-prose-mot-de-passe', caseVariants('t de'), 2, PROSE_VERIFY, 'iu'),
   // NuGet.config: `<add key="ClearTextPassword" value="…" />`
   anchor('kw-nuget-password', caseVariants('assw'), 1, String.raw`passw(?:or)?d"\s+value\s*=\s*"`, 'i'),
   // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.

@@ -12,6 +12,7 @@ import { kubernetesSecretCandidates } from './kubernetes.ts';
 import { notASecretInContext } from './context.ts';
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { maskSecret } from './mask-value.ts';
+import { prosePasswordCandidates } from './prose.ts';
 
 export { mightContainSecret };
 
@@ -70,6 +71,8 @@ interface Window {
   end: number;
   rules: Set<string>;
   tokens: Set<TokenRule>;
+  /** A noun of a password written in a sentence is in the window (prose.ts). */
+  prose: boolean;
 }
 
 export interface DetectOptions {
@@ -78,6 +81,11 @@ export interface DetectOptions {
    * (`maskOnly: true`): for masking, never for reporting.
    */
   maskable?: boolean;
+  /**
+   * Passwords written in sentences ("my password is …", prose.ts) are evidence: the text is a
+   * prompt (the user's own words). In any other text they are values to mask only.
+   */
+  proseEvidence?: boolean;
 }
 
 /** Every secret in `text`, one hit per distinct value, in order of first appearance. */
@@ -86,15 +94,17 @@ export function detectSecrets(text: string, opts: DetectOptions = {}): Promise<S
   const anchors = findAnchors(text);
   // Not an async function: the common case (no anchor) costs no extra promise machinery.
   if (anchors.length === 0) return Promise.resolve([]);
-  return opts.maskable ? detectAround(text, anchors) : detectAround(text, anchors).then(withoutMaskOnly);
+  const prose = opts.proseEvidence === true;
+  return opts.maskable ? detectAround(text, anchors, prose) : detectAround(text, anchors, prose).then(withoutMaskOnly);
 }
 
 function withoutMaskOnly(hits: SecretHit[]): SecretHit[] {
   return hits.some((h) => h.maskOnly) ? hits.filter((h) => !h.maskOnly) : hits;
 }
 
-async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretHit[]> {
+async function detectAround(text: string, anchors: AnchorHit[], proseEvidence: boolean): Promise<SecretHit[]> {
   const candidates: Candidate[] = [];
+  const prose: Candidate[] = [];
   for (const w of windowsAround(anchors, text)) {
     const slice = neutralizeEscapes(text.slice(w.start, w.end));
     for (const c of await secretlintInPieces(slice, [...w.rules])) candidates.push(shift(c, w.start));
@@ -104,7 +114,10 @@ async function detectAround(text: string, anchors: AnchorHit[]): Promise<SecretH
     for (const c of commandLineCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of nearCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of kubernetesSecretCandidates(slice)) candidates.push(shift(c, w.start));
+    if (w.prose) for (const c of prosePasswordCandidates(slice, proseEvidence)) prose.push(shift(c, w.start));
   }
+  // A sentence's password only where no detector with a label or a format read the value.
+  for (const p of prose) if (!candidates.some((c) => c.start < p.end && p.start < c.end)) candidates.push(p);
   return finalize(candidates, text);
 }
 
@@ -137,13 +150,15 @@ function windowsAround(anchors: AnchorHit[], text: string): Window[] {
     const start = backToBoundary(text, Math.max(0, offset - (BEFORE[anchor.name] ?? DEFAULT_BEFORE)));
     const end = forwardToBoundary(text, Math.min(text.length, offset + (AFTER[anchor.name] ?? DEFAULT_AFTER)));
     const rules = SECRETLINT_RULES[anchor.name] ?? [];
+    const prose = anchor.name.startsWith('kw-prose');
     const last = windows.at(-1);
     if (last && start <= last.end) {
       last.end = Math.max(last.end, end);
       for (const r of rules) last.rules.add(r);
       if (anchor.rule) last.tokens.add(anchor.rule);
+      last.prose ||= prose;
     } else {
-      windows.push({ start, end, rules: new Set(rules), tokens: new Set(anchor.rule ? [anchor.rule] : []) });
+      windows.push({ start, end, rules: new Set(rules), tokens: new Set(anchor.rule ? [anchor.rule] : []), prose });
     }
   }
   return windows;
@@ -260,10 +275,10 @@ function cutShort(text: string, end: number): boolean {
 /**
  * Shorter values are too often words or ids to call secrets. What sudo reads from its input is a
  * password by what the command does, whatever its length: people's sudo passwords are often short
- * ("1234", "482").
+ * ("1234", "482"). A password in a sentence has its own shape test (prose.ts) from six.
  */
 function minLength(c: Candidate): number {
-  return c.ruleId === 'vouch/sudo-password' ? 3 : 8;
+  return c.ruleId === 'vouch/sudo-password' ? 3 : c.ruleId === 'vouch/prose-password' ? 6 : 8;
 }
 
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;

@@ -53,3 +53,26 @@ test('the same URL without an api-key parameter raises no secret finding', async
   const r = await analyzeText(log().replaceAll(`?api-key=${KEY}`, '/public'));
   assert.deepEqual(r.findings.filter((f) => f.category === 'secrets' && f.rule !== 'secrets/sensitive-file-read').map((f) => f.rule), []);
 });
+
+test('a password written in a sentence is masked everywhere in the report and the raw log, whether a prompt gave it (a finding) or a file the agent read showed it (no finding); a short sudo password only as a word of its own', async () => {
+  const pw = 'Kx9#mPq2vL';
+  n = 0;
+  const text = [
+    record('user', `deploy it; my sudo password is ${pw}`),
+    bash('t1', 'cat docs/SETUP.md'),
+    output('t1', `The default admin password is Zq8$wErt5y on the seed database.`),
+    bash('t2', 'echo 482 | sudo -S systemctl restart app'),
+    output('t2', 'restarted app on port 4820'),
+    record('assistant', [{ type: 'text', text: `Done: I used the password ${pw}; the seed login stays Zq8$wErt5y.` }]),
+  ].join('\n') + '\n';
+  const report = await analyzeText(text);
+  const json = JSON.stringify(report);
+  for (const v of [pw, 'Zq8$wErt5y']) assert.ok(!json.includes(v), `${v} is masked in the report`);
+  assert.ok(!/\b482\b/.test(json.replace(/4820/g, '')), 'the sudo password is masked as a word');
+  assert.ok(json.includes('port 4820'), 'a number that only holds it is left');
+  assert.deepEqual(report.findings.filter((f) => f.rule === 'secrets/in-prompt').map((f) => f.severity), ['warning']);
+  assert.deepEqual(report.findings.filter((f) => f.rule === 'secrets/in-tool-output'), [], "the setup guide's default is documentation, masked only");
+  const { maskableValues } = await import('./mask.ts');
+  const raw = (await Promise.all(text.split('\n').map((l) => maskableValues(l)))).flat();
+  for (const v of [pw, 'Zq8$wErt5y', '482']) assert.ok(raw.includes(v), `${v} is masked in the raw log too`);
+});
