@@ -474,8 +474,9 @@ class AnalysisRun {
       this.conclude(event, [], null);
       return undefined;
     }
-    // A prompt's passwords written in sentences are evidence: the user's own words (secrets/prose.ts).
-    return this.secretsIn(candidates, event.kind === 'prompt').then(({ hits, found }) => this.conclude(event, hits, found));
+    // A prompt's passwords written in sentences are evidence: the user's own words (secrets/prose.ts),
+    // not text the harness injected into the prompt (an instruction file, a skill's body).
+    return this.secretsIn(candidates, event.kind === 'prompt' && !event.synthetic).then(({ hits, found }) => this.conclude(event, hits, found));
   }
 
   /** The rule pass of one event, then (on one thread) its report pass. */

@@ -163,6 +163,12 @@ test('a log that ends on its own export into the working tree is that copy, and 
     assert.deepEqual(severityOf(into, 'coverage/incomplete'), ['info'], agent);
     const holding = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'cat .env', output: `GITHUB_TOKEN=${TOKEN}\n` }, { bash: 'bash ~/.claude/skills/apply-grant/export-session.sh .', unanswered: true }]);
     assert.deepEqual(severityOf(holding, 'exfiltration/session-log-published'), ['warning'], `${agent}: the copy holds the credential the session showed`);
+    // the working directory named by its absolute path (PowerShell's Copy-Item of the newest rollout)
+    const byPath = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'ls', output: 'README.md' }, { bash: '$latest = Get-ChildItem -Recurse -File ~/.codex/sessions -Filter *.jsonl | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item -LiteralPath $latest.FullName -Destination /home/dev/project/codex-session.jsonl -Force; Write-Output "Exported Codex session"', unanswered: true }]);
+    // (a Gemini CLI log records no working directory: a path cannot be placed in it)
+    assert.deepEqual(severityOf(byPath, 'exfiltration/session-log-published'), agent === 'gemini-cli' ? [] : ['warning'], `${agent}: into the tree by its absolute path`);
+    const elsewhere = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'ls', output: 'README.md' }, { bash: '$latest = Get-ChildItem -Recurse -File ~/.codex/sessions -Filter *.jsonl | Sort-Object LastWriteTime -Descending | Select-Object -First 1; Copy-Item -LiteralPath $latest.FullName -Destination /home/dev/project-backups/codex-session.jsonl -Force', unanswered: true }]);
+    assert.deepEqual(severityOf(elsewhere, 'exfiltration/session-log-published'), [], `${agent}: a folder beside the tree whose name starts like it`);
     const away = await analyse(agent, [{ prompt: 'apply for the grant' }, { bash: 'ls', output: 'README.md' }, { bash: 'bash ~/.claude/skills/apply-grant/export-session.sh /home/dev/backups/', unanswered: true }]);
     assert.deepEqual(severityOf(away, 'exfiltration/session-log-published'), [], `${agent}: a copy outside the tree publishes nothing`);
   }

@@ -86,16 +86,21 @@ function countBySeverity(findings: { severity: 'critical' | 'warning' | 'info' }
  * Replace every known secret literal in every string of the object (a fresh copy), and what a
  * cut left of one (an excerpt clipped in the middle of a secret detected elsewhere in the session).
  */
+const TIME_KEYS = new Set(['at', 'started_at', 'ended_at']);
+
 function maskDeep<T>(value: T, secrets: Set<string>): T {
   const fragments = fragmentMasker(secrets);
   // The masker of the known values built once for the whole report, not looked up per string.
   const known = knownMasker(secrets);
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return fragments(known(v));
-    if (Array.isArray(v)) return v.map(walk);
+  // Timestamps are written by the analyser, never by the log's text: a short sudo password "2026"
+  // must not turn every `at` into "2…-01-02T…" (longer values are still masked there).
+  const knownInTimes = knownMasker(secrets, { words: false });
+  const walk = (v: unknown, key = ''): unknown => {
+    if (typeof v === 'string') return fragments(TIME_KEYS.has(key) ? knownInTimes(v) : known(v));
+    if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x, k);
       return out;
     }
     return v;

@@ -5,13 +5,14 @@ import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
-import { effectsOf, locate, type Located } from './effects.ts';
+import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs, PUSH_REFUSED } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type RequestLog } from './requests.ts';
-import { describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
 import { UntrackedListing } from './untracked-listing.ts';
+import { storeCopiesIn } from './store-copying-scripts.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -268,6 +269,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const requests = requestsOf(ctx.session);
       const projectStores = new ProjectAgentStores(ctx.session);
       const untracked = new UntrackedListing(ctx.session);
+      const scripts = new StoreCopyingScripts(ctx);
       const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
       const repos = new KnownRepositories(ctx);
@@ -286,6 +288,8 @@ export const EXPOSURE_RULES: Rule[] = [
           }
           // What a call staged is known before its commit is read (`git add -f .env && git commit`).
           if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
+          if (event.kind === 'tool_result') scripts.onResult(event);
+          if (event.kind === 'tool_call') scripts.onCall(event, effectsOf(event, facts, ctx.session).writes, facts);
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
             // A script that exports a transcript says where it put it ("Exported Claude Code
             // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
@@ -310,8 +314,8 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_call') {
             // the home variable first: `export CODEX_HOME=$PWD/.codex && git add .codex`
             for (const loc of commands) projectStores.onCommand(loc);
-            // a changed ignore file may keep out what the listing showed
-            if (effectsOf(event, facts, ctx.session).writes.some((f) => /(?:^|\/)\.gitignore$/.test(f.abs))) untracked.forget();
+            // what the session removed, or a change to what git ignores, since the listing
+            untracked.onCall(effectsOf(event, facts, ctx.session));
             for (const loc of commands) {
               for (const s of stores) s.onCall(event, loc, facts, ctx.session, untracked);
               dotfiles.onCall(event, loc, facts);
@@ -337,6 +341,7 @@ export const EXPOSURE_RULES: Rule[] = [
           if (own && copies.length === 0) copies.push(own);
           for (const c of copies) report(ctx, c, credential);
           for (const s of stores) s.finish(ctx);
+          scripts.finish();
         },
       };
     },
@@ -374,8 +379,8 @@ function ownStore(store: string, agent: string | null): boolean {
 // The agents' own stores inside a project (a Gemini CLI run whose home is the project, a copy of
 // ~/.claude): transcripts, credentials and settings that a commit listing shows going in; and a
 // transcript anywhere by the name its agent gives it (Codex's `rollout-<time>-<uuid>.jsonl`,
-// Claude Code's `<uuid>.jsonl`).
-const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
+// Claude Code's `<uuid>.jsonl` in its project folder, named for a path: `-home-dev-app/<uuid>.jsonl`).
+const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
 
 // The user's own credential stores, relative to the home directory (a dotfiles repository rooted
 // at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client
@@ -610,6 +615,46 @@ class StoreCommits {
   }
 }
 
+/**
+ * Scripts the agent wrote that copy an agent's store into their repository (store-copying-scripts.ts):
+ * a warning once the write took effect (or the log ends before its result), one per script.
+ */
+class StoreCopyingScripts {
+  private readonly pending = new Map<string, FindingDraft>();
+  private readonly reported = new Set<string>();
+
+  constructor(private readonly ctx: RuleContext) {}
+
+  onCall(event: ToolCallEvent, writes: readonly FileOp[], facts: EventFacts): void {
+    for (const w of writes) {
+      if (this.reported.has(w.abs) || this.pending.size >= COPIES_MAX) continue;
+      const copies = storeCopiesIn(w, this.ctx.session);
+      if (copies.length === 0) continue;
+      const c = copies[0]!;
+      this.pending.set(event.callId, {
+        rule: sessionLogPublished.id,
+        severity: 'warning',
+        title: "Script written to copy the agent's logins and transcripts into the repository",
+        detail: `${safe(w.path, facts, QUOTE_MAX)} copies ${safe(c.source, facts, 80)} into the repository it sits in (\`${safe(c.command, facts, QUOTE_MAX)}\`): whoever runs it puts the agent's logins and every session transcript where the next commit takes them. Nothing was copied in this session.`,
+        evidence: [evidence(event, c.command, facts)],
+        key: `script:${w.abs}`,
+      });
+      this.reported.add(w.abs);
+    }
+  }
+
+  onResult(result: ToolResultEvent): void {
+    const draft = this.pending.get(result.callId);
+    if (!draft) return;
+    this.pending.delete(result.callId);
+    if (!result.denied && !result.isError) this.ctx.report(draft);
+  }
+
+  finish(): void {
+    for (const draft of this.pending.values()) this.ctx.report({ ...draft, detail: `${draft.detail} The result is not in the log.` });
+  }
+}
+
 /** Dotfiles managers whose `add` copies a file into their source repository. */
 const DOTFILES_ADD: Readonly<Record<string, ReadonlySet<string>>> = { chezmoi: new Set(['add', 're-add']), yadm: new Set(['add']) };
 
@@ -673,7 +718,7 @@ function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { ca
   const exporter = at === undefined ? undefined : lastCalls.get(at);
   if (at === undefined || exporter === undefined) return null;
   const text = describeCall(exporter.call).slice(0, 4_000);
-  if (!INTO_TREE.test(text)) return null;
+  if (!INTO_TREE.test(text) && !intoCwdByPath(text, ctx.session.cwd)) return null;
   // The transcript file it names (`codex-session.jsonl`), not the script that makes it.
   const named = /[\w.-]*(?:session|transcript|conversation)[\w.-]*\.jsonl?\b/i.exec(text)?.[0];
   const to = named && !/^(?:export|save)/i.test(named) ? named : 'the working directory';
@@ -683,6 +728,13 @@ function ownExportIntoTree(ctx: RuleContext, lastCalls: ReadonlyMap<number, { ca
 // A destination in the working tree: "." or "./…", the current location (PowerShell's
 // Get-Location, $PWD, $(pwd)), or a bare relative file name.
 const INTO_TREE = /(?:^|\s)\.(?:[\\/][^\s;]*)?(?=\s|$|["';])|Get-Location|\$PWD\b|\$\(pwd\)|(?:^|[\s(])['"]?[\w-]+(?:session|transcript)[\w.-]*\.jsonl['"]?/i;
+
+/** A transcript-named file written by its absolute path in the working directory (`-Destination C:\\work\\app\\codex-session.jsonl`). */
+function intoCwdByPath(text: string, cwd: string | null): boolean {
+  if (!cwd) return false;
+  const root = escapeRegExp(cwd.replace(/[\\/]+$/, ''));
+  return new RegExp(`${root}[\\\\/](?:[^\\s;'"\\\\/]+[\\\\/])*[\\w-]*(?:session|transcript|conversation)[\\w.-]*\\.jsonl?\\b`, 'i').test(text);
+}
 
 /**
  * Severity by what the copy holds and where it went (issue 25: data flows): a credential the

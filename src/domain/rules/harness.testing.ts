@@ -53,7 +53,7 @@ export async function runRules(events: EventInput[], opts: RunOptions = {}): Pro
 
 async function factsFor(event: NormEvent, calls: Map<string, ToolCallEvent>): Promise<EventFacts> {
   const secrets: SecretHit[] = [];
-  for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text, { proseEvidence: event.kind === 'prompt' })));
+  for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text, { proseEvidence: event.kind === 'prompt' && !event.synthetic })));
   const facts: EventFacts = { secrets };
   if (event.kind === 'tool_call') {
     if (event.input.type === 'command') facts.shell = parseShell(event.input.command);

@@ -145,6 +145,28 @@ test('saving an approval rule for a whole shell or interpreter is a broad approv
   assert.deepEqual(only(drafts, SETTINGS), []);
 });
 
+test("an agent's settings kept for an installer to deploy (a dotfiles repository's codex/config.toml, claude/settings.json), and any file holding Codex's no-approval full-access pair, approve for whoever installs them; other settings, or one key alone, do not", async () => {
+  const toml = 'language = "ja"\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n';
+  const json = '{\n  "approval_policy": "never",\n  "sandbox_mode": "danger-full-access"\n}\n';
+  for (const [agent, call] of [
+    ['codex', write('/home/dev/dotfiles/codex/config.toml', toml)],
+    ['codex', write('/home/dev/dotfiles/codex/profile.default.json', json)],
+    ['claude-code', write('/home/dev/dotfiles/claude/settings.json', '{"permissions": {"defaultMode": "bypassPermissions"}}')],
+    ['gemini-cli', write('/home/dev/dotfiles/gemini/settings.json', '{"tools": {"allowed": ["run_shell_command"]}}')],
+    ['codex', write('/home/dev/dotfiles/setup/codex.yaml', 'approval_policy: "never"\nsandbox_mode: "danger-full-access"\n')],
+  ] as const) {
+    assert.deepEqual(only(await runRules([call], { agent }), BROAD).map(severityOf), ['warning'], call.input.type === 'file_write' ? call.input.path : '');
+  }
+  for (const call of [
+    write('/home/dev/dotfiles/codex/config.toml', 'approval_policy = "on-request"\nsandbox_mode = "workspace-write"\n'),
+    write('/home/dev/dotfiles/notes/codex.md', 'Never use `approval_policy = "never"`; `sandbox_mode = "danger-full-access"` is only for throwaway VMs.\n'),
+    write('/home/dev/dotfiles/codex/profile.json', '{"sandbox_mode": "danger-full-access"}'),
+    write('/home/dev/dotfiles/docs/tools.json', '{"shells": ["Bash", "Zsh"]}'),
+  ]) {
+    assert.deepEqual(only(await runRules([call], { agent: 'codex' }), BROAD), [], call.input.type === 'file_write' ? call.input.path : '');
+  }
+});
+
 test('narrow approval rules are not broad: a specific command prefix', async () => {
   const drafts = await runRules([
     edit('.claude/settings.json', '"allow": []', '"allow": ["Bash(npm run test:*)", "Bash(git diff:*)"]'),

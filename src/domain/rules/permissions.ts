@@ -502,7 +502,9 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     report(draft, persistence);
     return;
   }
-  const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : [];
+  // Anywhere else, a file that holds Codex's two settings together is a Codex config by its content
+  // (a profile or template a dotfiles installer deploys to ~/.codex).
+  const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : codexFullAccess(w.added);
   if (broad.length > 0) {
     report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} for every later session: any command can run unasked.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
@@ -589,9 +591,23 @@ function prefixKey(words: string[]): string {
 /** Shells and interpreters: approving one approves every command. */
 const ANY_CODE = /^(bash|sh|zsh|dash|fish|ksh|pwsh|pwsh\.exe|powershell|powershell\.exe|cmd|cmd\.exe|python[\d.]*|python[\d.]*\.exe|py|node|deno|bun|ruby|perl|php|eval|exec|sudo|env|xargs|nohup|osascript|wsl|wsl\.exe)$/i;
 
-/** Settings files that hold approval rules (also Codex's ~/.codex/rules/*.rules). */
+/**
+ * Settings files that hold approval rules (also Codex's ~/.codex/rules/*.rules), and the same
+ * files kept for an installer to deploy (a dotfiles repository's `codex/config.toml`,
+ * `claude/settings.json`): whoever installs them runs with what they approve.
+ */
 export function isApprovalRulesFile(p: string): boolean {
-  return isAgentSettingsFile(p) || /(^|\/)\.codex\/rules\/[^/]+\.rules$/.test(p);
+  return isAgentSettingsFile(p) || /(^|\/)\.codex\/rules\/[^/]+\.rules$/.test(p) || /(^|\/)(?:codex\/config\.toml|claude\/settings(?:\.local)?\.json|gemini\/settings\.json)$/.test(p);
+}
+
+/** Codex's approval policy "never" with sandbox "danger-full-access", set in TOML, JSON or YAML. */
+function codexFullAccess(text: string): string[] {
+  if (!text || !text.includes('danger-full-access')) return [];
+  const head = text.length > 200_000 ? text.slice(0, 200_000) : text;
+  // each a setting of its own line, as config files write them (not prose about them)
+  const never = /^[ \t]*["']?approval_policy["']?[ \t]*[=:][ \t]*["']never["']/m.test(head);
+  const full = /^[ \t]*["']?sandbox_mode["']?[ \t]*[=:][ \t]*["']danger-full-access["']/m.test(head);
+  return never && full ? ['approval_policy "never" with sandbox "danger-full-access"'] : [];
 }
 
 /** A command prefix that approves arbitrary code: ["bash"], ["pwsh.exe", "-Command"], ["python3", "-c"]. */
@@ -618,7 +634,7 @@ export function broadApprovals(added: string): string[] {
   }
   if (/"defaultMode"\s*:\s*"bypassPermissions"/.test(text)) out.push('defaultMode: bypassPermissions');
   if (/"(approvalMode|approval-mode)"\s*:\s*"yolo"|"yolo"\s*:\s*true/.test(text)) out.push('approval mode yolo');
-  if (/approval_policy\s*=\s*"never"/.test(text) && /sandbox_mode\s*=\s*"danger-full-access"/.test(text)) out.push('approval_policy "never" with sandbox "danger-full-access"');
+  out.push(...codexFullAccess(text));
   for (const m of text.matchAll(/prefix_rule\s*\([^)]*?pattern\s*=\s*\[([^\]]*)\]/g)) {
     const words = [...m[1].matchAll(/["']([^"']*)["']/g)].map((w) => w[1]);
     if (isBroadPrefix(words)) out.push(`[${words.map((w) => JSON.stringify(w)).join(', ')}]`);

@@ -619,9 +619,12 @@ test('a password written in a sentence of a prompt, in several languages, is a p
     assert.deepEqual(found.map(severityOf), ['warning'], words);
     assert.doesNotMatch(JSON.stringify(found), /Kx9#mPq2vL/, `${words}: masked`);
   }
-  for (const words of ['the password is required', 'password is hashed with argon2id', 'the password is $DB_PASSWORD', 'password is <your-password>', 'set the password to newPassword', 'password: 8 characters minimum', 'the password is base64-encoded', 'Pass jobId to `RemediationCard`', 'password is SHA256-hashed', 'the password is 12345678']) {
+  assert.deepEqual(only(await runRules([prompt(`a senha é ${pw}`)]), 'secrets/in-prompt').map(severityOf), ['warning'], 'Portuguese é');
+  for (const words of ['the password is required', 'password is hashed with argon2id', 'the password is $DB_PASSWORD', 'password is <your-password>', 'set the password to newPassword', 'password: 8 characters minimum', 'the password is base64-encoded', 'Pass jobId to `RemediationCard`', 'password is SHA256-hashed', 'the password is 12345678',
+    'add a password field to LoginForm.tsx', 'Add a password strength meter to src/components/Form2.tsx', 'fix the password reset bug, ticket: PROJ-1234', 'the passwords are stored in Vault: kv/app1', 'password: !vault |', 'my pass: Kx9#mPq2vL is what I use']) {
     assert.deepEqual(only(await runRules([prompt(words)]), 'secrets/in-prompt'), [], words);
   }
+  assert.deepEqual(only(await runRules([prompt(`The default admin password is ${pw} on the seed db.`, true)]), 'secrets/in-prompt'), [], 'text the harness injected (an instruction file) is not the user\'s paste');
   const readme = await runRules([prompt('set up the dev database'), ...ran('cat README.md', { output: `## Dev login\nThe default admin password is ${pw} on the seed database.\n` })]);
   assert.deepEqual(readme.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], 'documentation the agent read is no paste');
 });
@@ -643,8 +646,12 @@ test('a sudo password: shown in an output (a shell history fed to sudo -S) is a 
     assert.deepEqual(found.map((d) => [d.rule, d.title, d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'Sudo password typed into a prompt', [0, 1]]], words);
     assert.ok(!JSON.stringify(found).includes(short), `${words}: masked`);
   }
-  const noPasswordWord = (await runRules([prompt('fix issue 482 and install nginx'), ...ran('echo 482 | sudo -S apt-get install -y nginx', { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
-  assert.deepEqual(noPasswordWord.map((d) => d.rule), ['secrets/in-tool-input'], 'a number the prompt holds without naming a password was not given as one: the command is what shows it');
+  for (const words of ['fix issue 482 and install nginx', 'bypass the cache for issue 482', 'the compass widget id is 482', 'run the server with sudo on port 482']) {
+    const noPasswordWord = (await runRules([prompt(words), ...ran('echo 482 | sudo -S apt-get install -y nginx', { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
+    assert.deepEqual(noPasswordWord.map((d) => d.rule), ['secrets/in-tool-input'], `${words}: a number the prompt holds without naming a password was not given as one: the command is what shows it`);
+  }
+  const answer = (await runRules([prompt('install nginx'), ...ran('echo yes | sudo -S apt-get install -y nginx', { output: 'Sorry, try again.\nsudo: 1 incorrect password attempt' })])).filter((d) => d.rule.startsWith('secrets/'));
+  assert.deepEqual(answer, [], 'a short word of letters piped to sudo is an answer, not a password');
   const inside = only(await runRules([prompt(`the old value was x${pw}x`), ...ran(`echo '${pw}' | sudo -S apt-get update`, { output: '' })]), 'secrets/in-tool-input');
   assert.deepEqual(inside.map(severityOf), ['warning'], 'a short value inside another word was not typed by the user');
 });

@@ -335,16 +335,16 @@ class HandedOver {
    */
   passwordPrompt(value: string): { text: string; index: number; at: number } | undefined {
     for (const p of this.prompts) {
-      if (!PASSWORD_WORDS.test(p.text)) continue;
       const at = wordAt(p.text, value);
-      if (at >= 0) return { ...p, at };
+      // the noun on the value's own line, shortly before it ("my sudo password is 482")
+      if (at >= 0 && PASSWORD_NOUN_BEFORE.test(p.text.slice(Math.max(0, at - 60), at).split('\n').pop()!)) return { ...p, at };
     }
     return undefined;
   }
 }
 
-/** "password", "passwd", "pw", "sudo", in the languages prompts come in. */
-const PASSWORD_WORDS = /pass(?:word|wd|phrase)?\b|\bpw\b|\bpwd\b|\bsudo\b|mot de passe|contrase[ñn]a|passwort|senha|parola|wachtwoord|has[łl]o|пароль|密码|密碼|パスワード|비밀번호|비번|암호/i;
+/** "password", "passwd", "pw", in the languages prompts come in. */
+const PASSWORD_NOUN_BEFORE = /\bpass(?:word|wd|phrase)?\b|\bpw\b|\bpwd\b|mot de passe|contrase[ñn]a|passwort|senha|parola|wachtwoord|has[łl]o|пароль|密码|密碼|パスワード|비밀번호|비번|암호/i;
 
 /** Where `value` stands as a word of its own in `text` (not inside a longer word or number), or -1. */
 function wordAt(text: string, value: string): number {

@@ -1,9 +1,11 @@
 // Files a `git status` showed untracked. A later `git add -A` (or `git add .`, or of a folder that
 // holds them) names none of them, yet stages every one: what the listing showed is what went in.
 // Only untracked files are kept (`?? path`, or the long format's "Untracked files:" section): they
-// are the ones a commit adds to the repository; a tracked file is in its history already.
-import { gitSubcommand, parseArgs } from './commands.ts';
-import { locate, type Located } from './effects.ts';
+// are the ones a commit adds to the repository; a tracked file is in its history already. The
+// listing belongs to the folder it was taken in, and files the session removed since, or a change
+// to what git ignores, take it back.
+import { gitSubcommand, optionValues, parseArgs } from './commands.ts';
+import { locate, type Effects, type Located } from './effects.ts';
 import type { SessionFacts } from './types.ts';
 
 /** One listed file: as git printed it, and where it is. */
@@ -16,42 +18,66 @@ const MAX_LISTED = 500;
 const SHORT_UNTRACKED = /^\?\? (.+)$/gm;
 // The long format's section: a header, git's hints in parentheses, then one tab-indented path per line.
 const LONG_SECTION = /^Untracked files:\n(?:[ \t]+\(use [^\n]*\n)*((?:\t[^\n]+\n?)+)/gm;
+// Beside `git status` in one call, only commands whose output cannot look like its lines.
+const QUIET = new Set(['cd', 'echo', 'printf', 'pwd', 'true']);
+const GIT_PRINTS_FILES = new Set(['show', 'diff', 'log', 'blame', 'grep', 'cat-file', 'format-patch']);
+const IGNORE_FILE = /(?:^|\/)(?:\.gitignore|\.git\/info\/exclude)$/;
 
 export class UntrackedListing {
   private listed: ListedFile[] = [];
+  /** The folder the listing was taken in. */
+  private root = '';
 
   constructor(private readonly session: SessionFacts) {}
 
-  /** A call that ran: when one of its commands is `git status`, its output is the newest listing. */
+  /** A call that ran: when it is a `git status` (beside quiet commands only), its output is the newest listing. */
   onResult(commands: readonly Located[], output: string): void {
     const status = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'status');
-    if (!status) return;
+    if (!status || !commands.every((l) => QUIET.has(l.cmd.name) || (l.cmd.name === 'git' && !GIT_PRINTS_FILES.has(gitSubcommand(l.cmd)?.sub ?? '')))) return;
     const text = output.length > 500_000 ? output.slice(0, 500_000) : output;
     const paths = [...text.matchAll(SHORT_UNTRACKED)].map((m) => m[1]!);
     for (const m of text.matchAll(LONG_SECTION)) for (const line of m[1]!.split('\n')) if (line.startsWith('\t')) paths.push(line.slice(1));
-    this.listed = paths.slice(0, MAX_LISTED).map((p) => unquoted(p.trim())).filter((p) => p !== '').map((path) => ({ path, abs: locate(path, status.dir, this.session).abs }));
-  }
-
-  /** An ignore file changed: what a later add takes can no longer be told from the listing. */
-  forget(): void {
-    this.listed = [];
+    this.root = this.folderOf(status);
+    this.listed = paths.slice(0, MAX_LISTED).map((p) => unquoted(p.trim())).filter((p) => p !== '').map((path) => ({ path, abs: locate(path, this.root, this.session).abs }));
   }
 
   /**
-   * The listed files that `git add` stages: all of them for `-A`, `--all` or `:/` (the
-   * whole tree, those it names or that lie under a folder it names, none when it only updates
-   * tracked ones (`-u`) or only shows what it would do (`-n`).
+   * A call: files it deleted or moved are no longer there to stage; a change to what git ignores,
+   * `git clean` or `git stash` (which may take untracked files) leave the listing unknown.
+   */
+  onCall(fx: Effects): void {
+    if (this.listed.length === 0) return;
+    if (fx.writes.some((w) => IGNORE_FILE.test(w.abs)) || fx.commands.some((l) => ['clean', 'stash'].includes(gitSubcommand(l.cmd)?.sub ?? ''))) {
+      this.listed = [];
+      return;
+    }
+    for (const d of fx.deletes) this.listed = this.listed.filter((f) => f.abs !== d.abs && !f.abs.startsWith(d.abs.replace(/\/+$/, '') + '/'));
+  }
+
+  /**
+   * The listed files that `git add` stages, in the listing's own repository: all of them for `-A`,
+   * `--all` or `:/` (the whole tree), those it names or that lie under a folder it names; none
+   * when it only updates tracked files (`-u`) or only shows what it would do (`-n`).
    */
   stagedBy(add: Located): ListedFile[] {
     const git = gitSubcommand(add.cmd);
     if (git?.sub !== 'add' || this.listed.length === 0) return [];
+    const here = this.folderOf(add);
+    if (!(here === this.root || here.startsWith(this.root + '/') || this.root.startsWith(here + '/'))) return [];
     const { short, long, operands } = parseArgs(git.args);
     if (short.has('u') || long.has('--update') || short.has('n') || long.has('--dry-run')) return [];
     // `-A` without a path, and `:/`, take the whole working tree
     if (operands.length === 0) return short.has('A') || long.has('--all') ? [...this.listed] : [];
     if (operands.some((o) => o === ':/' || o === ':')) return [...this.listed];
-    const dirs = operands.map((o) => locate(o, add.dir, this.session).abs.replace(/\/+$/, ''));
+    const dirs = operands.map((o) => locate(o, here, this.session).abs.replace(/\/+$/, ''));
     return this.listed.filter((f) => dirs.some((d) => f.abs === d || f.abs.startsWith(d + '/')));
+  }
+
+  /** Where a git command runs: its `-C` folder, else the folder its shell was in. */
+  private folderOf(loc: Located): string {
+    const dir = loc.dir ?? this.session.cwd ?? '';
+    const named = optionValues(loc.cmd.args, ['-C'])[0];
+    return (named !== undefined ? locate(named, dir, this.session).abs : dir).replace(/\/+$/, '');
   }
 }
 

@@ -526,6 +526,8 @@ function sudoPasswords(text: string, out: Candidate[]): void {
       // the value's group is one of the last three (quoted, double-quoted, bare)
       const value = m[m.length - 3] ?? m[m.length - 2] ?? m[m.length - 1];
       if (isTrivialPassword(value, '') || isPlaceholder(value) || isDocumentationExample(value)) continue;
+      // a short word of letters is an answer piped to a prompt (`echo yes | sudo -S …`), not a password
+      if (value.length < 8 && /^[A-Za-z]+$/.test(value)) continue;
       // a script that prints a word ("Done!", "Success") is a stub, not an askpass
       if (re === ASKPASS_SCRIPT && (!isPassword(value) || /^[A-Za-z]+[!.?]*$/.test(value))) continue;
       // the value is the last match of its text in the match (a printf format comes before it)

@@ -108,6 +108,9 @@ it('a short value (a sudo password of three to seven characters) is masked where
   assert.equal(maskKnown('pw rx7q9 and rx7q9x', ['rx7q9']), 'pw r… and rx7q9x');
   assert.equal(knownMasker(['482', 'Kx9mPq2vLw'])('echo 482 Kx9mPq2vLw'), 'echo 4… Kx…w', 'beside long values, both masked');
   assert.equal(maskKnown('a 48 b', ['48']), 'a 48 b', 'two characters: never a secret');
+  assert.equal(maskKnown("mysql -uroot -p4821 -e 'select 1'", ['4821']), "mysql -uroot -p4… -e 'select 1'", 'glued to a password flag');
+  assert.equal(maskKnown('{"c":"echo \'ab\\"12\' | sudo -S id"}', ['ab"12']), '{"c":"echo \'a…\' | sudo -S id"}', 'its JSON-escaped spelling');
+  assert.equal(maskKnown('Kx9mPq2 and mysql -pKx9mPq2', ['Kx9mPq2']), 'K…2 and mysql -pK…2', 'from six characters, wherever it occurs');
 });
 
 it('a raw JSONL line loses values only its decoded strings show (quotes and newlines escaped): a sudo -S pipe, an askpass heredoc, a --password flag', async () => {

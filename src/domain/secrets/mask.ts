@@ -11,10 +11,10 @@ export { maskSecret };
 const MIN_LITERAL = 3;
 /**
  * Values shorter than this (short sudo passwords: "482", "1234") are masked only where they stand
- * as a word of their own: as a bare substring they would blank out every number and syllable that
- * holds them. Longer values are masked wherever they occur.
+ * as a word of their own, or glued to a password flag (`-p4821`): as a bare substring they would
+ * blank out every number and syllable that holds them. Longer values are masked wherever they occur.
  */
-const MIN_SUBSTRING = 8;
+const MIN_SUBSTRING = 6;
 const CACHE_SIZE = 32;
 
 /**
@@ -56,7 +56,7 @@ function applyMasker(text: string, masker: Masker): string {
   }
   if (masker.words) {
     masker.words.lastIndex = 0;
-    out = out.replace(masker.words, (m) => maskSecret(m));
+    out = out.replace(masker.words, (m) => masker.masks.get(m) ?? maskSecret(m));
   }
   return out;
 }
@@ -80,8 +80,10 @@ function replaceIndexed(text: string, masker: Masker): string {
 }
 
 /** maskKnown with the values prepared once, for masking many texts (every line of a log). */
-export function knownMasker(values: Iterable<string>): (text: string) => string {
-  const masker = maskerFor(values);
+export function knownMasker(values: Iterable<string>, opts: { words?: boolean } = {}): (text: string) => string {
+  // without the short values (opts.words false): for machine fields such as timestamps, where a
+  // password "2026" standing as a word is the year, not the password
+  const masker = maskerFor(opts.words === false ? [...values].filter((v) => v.length >= MIN_SUBSTRING) : values);
   if (!masker) return (text) => text;
   return (text) => (text.length === 0 ? text : applyMasker(text, masker));
 }
@@ -103,7 +105,7 @@ export async function maskableValues(text: string): Promise<string[]> {
     return values;
   }
   for (const s of stringsIn(record)) {
-    if (s.includes('\n') || s.includes('"')) for (const h of await detectSecrets(s, { maskable: true })) values.push(h.value);
+    if (s.includes('\n') || s.includes('"') || s.includes('\t')) for (const h of await detectSecrets(s, { maskable: true })) values.push(h.value);
   }
   return values;
 }
@@ -153,9 +155,12 @@ function maskerFor(values: Iterable<string>): Masker | null {
 function buildMasker(all: string[]): Masker {
   const short = all.filter((v) => v.length < MIN_SUBSTRING);
   const values = all.filter((v) => v.length >= MIN_SUBSTRING);
-  // A word of its own: no letter or digit on either side; a JSON escape (`\n482`) is a boundary.
-  const words = short.length === 0 ? null : new RegExp(`(?<=^|[^A-Za-z0-9_]|\\\\[nrt])(?:${short.map(escapeRegExp).join('|')})(?![A-Za-z0-9_])`, 'g');
-  if (values.length === 0) return { words, literals: [], masks: new Map(), re: null, keyLength: 0, index: null };
+  // A word of its own: no letter or digit on either side; a JSON escape (`\n482`) is a boundary,
+  // and so is a password flag the value is glued to (`-p4821`, `-P4821`). Every spelling counts.
+  const shortMasks = new Map<string, string>();
+  for (const value of short) for (const spelling of spellings(value)) if (!shortMasks.has(spelling)) shortMasks.set(spelling, maskSecret(value));
+  const spelled = [...shortMasks.keys()].sort((a, b) => b.length - a.length);
+  const words = short.length === 0 ? null : new RegExp(`(?<=^|[^A-Za-z0-9_]|\\\\[nrt]|(?:^|[\\s"'])-[pP])(?:${spelled.map(escapeRegExp).join('|')})(?![A-Za-z0-9_])`, 'g');
   const masks = new Map<string, string>();
   for (const value of values) {
     const masked = maskSecret(value);
@@ -163,6 +168,9 @@ function buildMasker(all: string[]): Masker {
   }
   // Longest first, so a secret that contains another is replaced whole.
   const literals = [...masks.keys()].sort((a, b) => b.length - a.length);
+  // the short values' masks are looked up in the same map (their spellings are no literals)
+  for (const [spelling, masked] of shortMasks) if (!masks.has(spelling)) masks.set(spelling, masked);
+  if (values.length === 0) return { words, literals: [], masks, re: null, keyLength: 0, index: null };
   if (literals.length <= MAX_REGEX_LITERALS) {
     return { words, literals, masks, re: new RegExp(literals.map(escapeRegExp).join('|'), 'g'), keyLength: 0, index: null };
   }

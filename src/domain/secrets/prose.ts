@@ -1,4 +1,4 @@
-// A password a person writes in a sentence: "my sudo password is Kx9#mPq2", "the db pass: hunter22!",
+// A password a person writes in a sentence: "my sudo password is Kx9#mPq2", "the db pw: hunter22!",
 // "la contraseña es Kx9mPq2z". No label syntax (`password=…`) marks it, so the value itself must
 // look like a password a person chose: a digit, a symbol, or a capital inside it. Words ("the
 // password is required", "is hashed with argon2id") and references ("$DB_PASSWORD", "<your
@@ -10,17 +10,23 @@ import type { Candidate } from './vouch-rules.ts';
 import { isPlaceholder, isSequential } from './filters.ts';
 
 const NOUN = String.raw`(?:password|passwd|passphrase|passwort|mot de passe|contrase[ñn]a|senha|has[łl]o|пароль|パスワード|비밀번호)`;
-// The short forms are verbs and words too ("pass jobId to the card"): only with a colon or an equals sign.
-const SHORT_NOUN = String.raw`(?:pass|pw|pwd)[ \t]*[:=]`;
-// "is", ":", "=", "to", and the copulas of the languages above; a few words may come between
-// ("for the server is", "de root es").
-const IS = String.raw`(?:\bis\b|\bwas\b|\bes\b|\best\b|\bist\b|\bé\b|\bto\b|=|:|：|は|는|은|\s-\s)`;
-const PHRASE = String.raw`(?:${NOUN}[^\n.;!?=:：]{0,30}?${IS}|${SHORT_NOUN})`;
-const VALUE = String.raw`[ \t]*["'“‘「]?([^\s"'”’」\\]{4,64})`;
+// The short forms are verbs and words too ("pass jobId to the card"): only "pw"/"pwd" with a colon
+// or an equals sign.
+const SHORT_NOUN = String.raw`(?:pw|pwd)[ \t]*[:=]`;
+// A copula may come a few words after the noun ("the password for the staging db is", "la
+// contraseña de root es"); a colon, an equals sign or "to" only right after it ("password: …",
+// "reset the password to …"): after other words they start something else ("password field to
+// LoginForm.tsx", "password reset bug, ticket: …").
+const COPULA = String.raw`(?:\bis\b|\bwas\b|\bes\b|\best\b|\bist\b|(?<=\s)é(?=\s)|は|는|은)`;
+const RIGHT_AFTER = String.raw`(?:[ \t]*(?:[:=：]|\s-\s)|\s+to\b)`;
+// JSON writes a tab as `\t`: the stored log's raw lines are read too
+const BLANK = String.raw`(?:[ \t]|\\t)*`;
+const PHRASE = String.raw`(?:${NOUN}(?:[^\n.;!?=:：]{0,30}?${COPULA}|${RIGHT_AFTER})|${SHORT_NOUN})`;
+const VALUE = String.raw`${BLANK}["'“‘「]?([^\s"'”’」\\]{4,64})`;
 const PROSE_PASSWORD = new RegExp(String.raw`(?<![\p{L}\p{N}_])${PHRASE}${VALUE}`, 'giu');
 
 /** The anchors' confirming pattern, run at the noun (sticky): the phrase and a value's first characters. */
-export const PROSE_VERIFY = String.raw`${PHRASE}[ \t]*["'“‘「]?[^\s"'”’」\\]{4}`;
+export const PROSE_VERIFY = String.raw`${PHRASE}${BLANK}["'“‘「]?[^\s"'”’」\\]{4}`;
 
 // Words with digits that name how passwords are handled, not what one is: "SHA256", "base64", "utf8", "2FA".
 const TECH_TERM = /^(?:sha|md|aes|base|utf|rsa|hs|rs|es|ed|argon|pbkdf|scrypt|bcrypt|v|tls|ssl|http|x|p|s)\d+[\w-]*$|^\d+(?:fa|[a-z]{1,3}|-?(?:bit|char(?:acter)?s?|digits?|chars?))$/i;
@@ -40,7 +46,9 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
 
 /** Whether a word looks like a password someone chose: a digit, a symbol or an inner capital; no reference, stand-in or name in code. */
 function chosenPassword(value: string): boolean {
-  if (value.length < 6 || /^[$%{<[(@#`]|\$\{|\{\{|^https?:|^\/|\(/.test(value) || isPlaceholder(value) || TECH_TERM.test(value) || isSequential(value)) return false;
+  if (value.length < 6 || /^[$%{<[(@#`!]|\$\{|\{\{|^https?:|[/\\(]/.test(value) || isPlaceholder(value) || TECH_TERM.test(value) || isSequential(value)) return false;
+  // a file name (`Form2.tsx`) or a ticket (`PROJ-1234`), not a password
+  if (/\.[A-Za-z]{1,5}$|^[A-Z][A-Z0-9]+-\d+$/.test(value)) return false;
   // a name in code (`newPassword`, `RemediationCard`, `user.password_hash`), not a literal
   if (/^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$|^[a-z_]+\.[a-z_.]+$/.test(value)) return false;
   return /\d/.test(value) || /[!#$%^&*+=~?@_]/.test(value) || /^.+[A-Z]/.test(value.replace(/^[A-Z]+$/, ''));

@@ -76,3 +76,14 @@ test('a password written in a sentence is masked everywhere in the report and th
   const raw = (await Promise.all(text.split('\n').map((l) => maskableValues(l)))).flat();
   for (const v of [pw, 'Zq8$wErt5y', '482']) assert.ok(raw.includes(v), `${v} is masked in the raw log too`);
 });
+
+test('a short sudo password that is also a year leaves the report\'s timestamps alone, and is masked in its text; a prose password after a JSON-escaped tab is masked in the raw log', async () => {
+  n = 0;
+  const text = [record('user', 'restart the app'), bash('t1', 'echo 2026 | sudo -S systemctl restart app'), output('t1', 'restarted'), record('assistant', [{ type: 'text', text: 'Restarted with the password 2026.' }])].join('\n') + '\n';
+  const report = await analyzeText(text);
+  assert.ok(report.timeline.every((e) => e.at === null || !Number.isNaN(Date.parse(e.at))), 'timestamps parse');
+  assert.ok(!JSON.stringify(report.findings).includes(' 2026'), 'the password is masked in the findings');
+  const { maskableValues } = await import('./mask.ts');
+  const raw = record('user', 'my sudo password is\tKx9#mPq2vL');
+  assert.ok((await maskableValues(raw)).includes('Kx9#mPq2vL'));
+});

@@ -120,6 +120,21 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual([r.denied, r.isError], [true, true]);
   });
 
+  test('a multi-line command whose quoted text ends a line with ")" keeps reading to the real closing parenthesis: its refusal is the refusal', () => {
+    const head = '⏺ Bash(SKIP=trailing-whitespace git commit -m "Modernize project structure…\n\n      - Replace setup.py with pyproject.toml (PEP 621)\n      - Add MIT license (with attribution)\n\n      Co-Authored-By: Claude <noreply@anthropic.com>")\n';
+    const out = run(`> commit it\n${head}  ⎿  No (tell Claude what to do differently)\n\n> why?\n`, 'claude-code-tui');
+    assert.equal(calls(out.events).length, 1);
+    assert.match(commands(out.events)[0], /PEP 621\)\n- Add MIT license \(with attribution\)\n+Co-Authored-By: Claude <noreply@anthropic.com>"$/);
+    const r = ofKind(out.events, 'tool_result')[0];
+    assert.deepEqual([r.denied, r.isError], [true, true]);
+    // a head cut off inside a quote still ends at its result
+    const cut = run('⏺ Bash(git commit -m "one…)\n  ⎿  [main 1a2b3c4] one\n', 'claude-code-tui');
+    assert.deepEqual([commands(cut.events).length, ofKind(cut.events, 'tool_result')[0]?.output], [1, '[main 1a2b3c4] one']);
+    // other tools close at their parenthesis as before, quotes or not
+    const read = run("⏺ Read(notes/it's.md)\n  ⎿  Read 3 lines\n", 'claude-code-tui');
+    assert.deepEqual(calls(read.events).map((c) => c.input), [{ type: 'file_read', path: "notes/it's.md" }]);
+  });
+
   test('a call whose result never came has no result', () => {
     const out = run('> go\n⏺ Bash(npm run deploy)\n', 'claude-code-tui');
     assert.equal(calls(out.events).length, 1);

@@ -161,7 +161,7 @@ export class ClaudeTuiParser implements LogParser {
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, rest: string, line: number): void {
     this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
-    this.mode = closesArgs(rest) ? 'tool-result' : 'tool-head';
+    this.mode = closesArgs(rest, rest, kind.name) ? 'tool-result' : 'tool-head';
   }
 
   // ── Indented lines ────────────────────────────────────────────────────────────────────────
@@ -202,7 +202,7 @@ export class ClaudeTuiParser implements LogParser {
     if (room) tool.args += joiner + text;
     tool.shownWidth = s.length;
     tool.headLines++;
-    if (closesArgs(text) || !room || tool.headLines >= MAX_HEAD_LINES) this.mode = 'tool-result';
+    if (closesArgs(text, tool.args, tool.name) || !room || tool.headLines >= MAX_HEAD_LINES) this.mode = 'tool-result';
   }
 
   private resultBody(s: string): void {
@@ -250,9 +250,32 @@ export class ClaudeTuiParser implements LogParser {
   }
 }
 
-/** The head's own "(" is closed by the ")" that ends its last line. */
-function closesArgs(text: string): boolean {
-  return text.endsWith(')');
+/**
+ * The head's own "(" is closed by the ")" that ends its last line. A command's own text may end a
+ * line with ")" inside a quoted argument (a commit message's "(PEP 621)"): a Bash head closes only
+ * where its quotes are closed too. Should the display have cut a quote off, the "⎿" of the result
+ * (or the next record) still ends the head.
+ */
+function closesArgs(text: string, args: string, tool: string): boolean {
+  return text.endsWith(')') && (tool !== 'Bash' || !insideQuotes(args));
+}
+
+/** Whether a shell text ends inside a single- or double-quoted string. */
+function insideQuotes(text: string): boolean {
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === "'") {
+      if (c === "'") quote = null;
+    } else if (c === '\\') {
+      i++;
+    } else if (c === '"') {
+      quote = quote === '"' ? null : '"';
+    } else if (c === "'" && quote === null) {
+      quote = "'";
+    }
+  }
+  return quote !== null;
 }
 
 function stripClosingParen(args: string): string {
