@@ -328,6 +328,34 @@ test('row-level security turned off and Firebase rules opened to any writer are 
   assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
 });
 
+test('write access for every visitor (GRANT to anon or public, a FOR ALL/INSERT/UPDATE/DELETE policy USING (true) for them) is a weakened control, in a migration, through psql, or handed to the user who ran it; trusted roles, reads, a request for public access and SQL the user did not run are not warnings', async () => {
+  const grant = await runRules([prompt('realtime does not see the sessions table'), write('supabase/migrations/20260501_grants.sql', 'GRANT ALL ON public.sessions TO anon, authenticated;\n')]);
+  assert.deepEqual(only(grant, WEAK).map(severityOf), ['warning']);
+  assert.match(only(grant, WEAK)[0].detail, /every visitor/);
+  const policy = await runRules([prompt('inserts fail'), ...ran(`psql "$DATABASE_URL" -c 'CREATE POLICY "all" ON public.orders FOR ALL TO anon USING (true) WITH CHECK (true)'`)]);
+  assert.deepEqual(only(policy, WEAK).map(severityOf), ['warning']);
+  const publicInsert = await runRules([prompt('inserts fail'), write('db/policies.sql', 'create policy "insert" on guestbook for insert with check (true);\n')]);
+  assert.deepEqual(only(publicInsert, WEAK).map(severityOf), ['warning'], 'no TO clause: the policy is for PUBLIC');
+  const sql = 'Run this in the SQL editor:\n\n```sql\nGRANT ALL ON public.sessions TO anon;\nCREATE POLICY "Enable all for anon" ON public.sessions FOR ALL TO anon USING (true) WITH CHECK (true);\n```\nThen tell me.';
+  for (const [agent, ranIt] of [['claude-code', 'I ran the SQL, it says success'], ['codex', '我执行了你给我的这个Sql'], ['gemini-cli', '実行しました']] as const) {
+    const handed = only(await runRules([prompt('realtime is broken'), say(sql), prompt(ranIt)], { agent }), WEAK);
+    assert.deepEqual(handed.map((d) => [severityOf(d), d.evidence.length]), [['warning', 2]], `${agent}: ${ranIt}`);
+    assert.match(handed[0].detail, /gave the user SQL to run, and the user ran it/);
+  }
+  for (const reply of ["I haven't run it yet, what does it do?", 'can you explain the policy first?']) {
+    assert.deepEqual(only(await runRules([prompt('realtime is broken'), say(sql), prompt(reply)]), WEAK), [], reply);
+  }
+  const asked = await runRules([prompt('let anonymous visitors insert into the guestbook table'), write('db/policies.sql', 'create policy "insert" on guestbook for insert to anon with check (true);\n')]);
+  assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
+  const quiet = await runRules([
+    prompt('add the tables'),
+    write('supabase/migrations/1.sql', 'GRANT SELECT ON public.posts TO anon;\nGRANT ALL ON public.sessions TO authenticated, service_role;\nGRANT USAGE ON SCHEMA public TO anon;\n'),
+    write('supabase/migrations/2.sql', 'CREATE POLICY "read" ON posts FOR SELECT USING (true);\nCREATE POLICY "svc" ON sessions FOR ALL TO service_role USING (true) WITH CHECK (true);\nCREATE POLICY "own" ON sessions FOR ALL TO anon USING (auth.uid() = user_id);\n'),
+  ]);
+  assert.deepEqual(only(await runRules([say('```sql\n-- GRANT ALL ON public.sessions TO anon would open it to everyone\nALTER TABLE sessions ENABLE ROW LEVEL SECURITY;\n```'), prompt('ok I ran it')]), WEAK), [], 'a comment is no SQL');
+  assert.deepEqual(only(quiet, WEAK), []);
+});
+
 test('authentication switched off by a setting or by how a database is started is a weakened control; turning it on, tests and a request that named it are not warnings', async () => {
   const offs: Array<[string, ReturnType<typeof write>]> = [
     ['elasticsearch', write('docker/elasticsearch.yml', 'cluster.name: dev\nxpack.security.enabled: false\n')],
