@@ -499,8 +499,18 @@ test('files a git status listed untracked are staged by a later git add -A (or o
   ]) {
     assert.deepEqual(only(await runRules(steps), STORE), [], steps.filter((e) => e.kind === 'tool_call').map((e) => (e.kind === 'tool_call' && e.input.type === 'command' ? e.input.command : '')).join(' ; '));
   }
-  const chained = only(await runRules([...ran("cd /home/dev/project && git status --porcelain && echo '---'; git remote -v", { output: `?? logs/-home-dev-project/${claude}\n---\norigin\tgit@github.com:dev/project.git (fetch)\n` }), ...ran('git add -A', { output: '' })]), STORE);
-  assert.deepEqual(chained.map(severityOf), ['warning'], 'git status beside quiet commands is still a listing');
+  for (const [status, between] of [
+    ["cd /home/dev/project && git status --porcelain && echo '---'; git remote -v", 'true'],
+    ['git status --short && git log --oneline -3', 'true'],
+    ['git status --short && git diff --stat', 'true'],
+    ['git status --porcelain | head -50', 'git stash list'],
+    ['git status --short', 'git clean -n'],
+  ]) {
+    const chained = only(await runRules([...ran(status, { output: `?? logs/-home-dev-project/${claude}\n---\norigin\tgit@github.com:dev/project.git (fetch)\n` }), ...ran(between, { output: '' }), ...ran('git add -A', { output: '' })]), STORE);
+    assert.deepEqual(chained.map(severityOf), ['warning'], `${status}; ${between}: git status beside commands that print no file is still a listing`);
+  }
+  const flat = only(await runRules([...ran('git status --short', { output: `?? transcripts/${claude}\n` }), ...ran('git add -A', { output: '' })]), STORE);
+  assert.deepEqual(flat.map(severityOf), ['warning'], 'a Claude Code transcript in a folder named for transcripts');
   const anyUuid = await runRules([...ran('git status --short', { output: '?? data/exports/5f0c2a1e-1b2c-4d3e-8f9a-0b1c2d3e4f5a.jsonl\n' }), ...ran('git add -A && git commit -m data', { output: '[main 1a2b3c4] data\n create mode 100644 data/exports/5f0c2a1e-1b2c-4d3e-8f9a-0b1c2d3e4f5a.jsonl' })]);
   assert.deepEqual(only(anyUuid, STORE), [], 'a UUID-named data file outside a Claude Code project folder');
 });
@@ -513,6 +523,10 @@ test("a script the agent wrote that copies an agent's store (whole, or its login
     ['claude-code', 'cp -R ~/.claude/projects "$repo_dir/transcripts"'],
     ['gemini-cli', 'cp ~/.gemini/oauth_creds.json ./gemini/'],
     ['codex', 'rsync -a --exclude config.toml ~/.codex/ "$repo_dir/codex/"'],
+    ['codex', 'rsync -a --exclude "*.log" --exclude sessions "$HOME/.codex/" "$repo_dir/codex/"'],
+    ['claude-code', 'cp -r ~/.claude/* "$repo_dir/claude/"'],
+    ['codex', 'cp -a "$HOME/.codex/." "$repo_dir/codex/"'],
+    ['codex', 'rsync -a /home/dev/.codex/ "$repo_dir/codex/"'],
   ] as const) {
     const found = only(await runRules([...answered(write('/home/dev/project/sync-dotfiles.sh', sync(line)), { output: 'File created successfully' })], { agent }), STORE);
     assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['warning', "Script written to copy the agent's logins and transcripts into the repository"]], line);
@@ -524,6 +538,10 @@ test("a script the agent wrote that copies an agent's store (whole, or its login
     ['/home/dev/project/sync.sh', sync('rsync -a "$HOME/.codex/" /tmp/codex-backup/')],
     ['/home/dev/project/sync.sh', sync('cp -a "$HOME/.codex/" "$HOME/Backups/codex/"')],
     ['/home/dev/project/sync.sh', sync('cp -a "$HOME/.codex/config.toml" "$repo_dir/codex/config.toml"')],
+    ['/home/dev/project/backup.sh', '#!/bin/bash\nbackup_dir="$HOME/Backups/$(date +%F)"\ncp -a "$HOME/.codex" "$backup_dir/"\n'],
+    ['/home/dev/project/backup.sh', '#!/bin/bash\ntmp="$(mktemp -d)"\ncp -a "$HOME/.codex" "$tmp/"\n'],
+    ['/home/dev/project/backup.sh', '#!/bin/bash\ndest="${1:-/mnt/usb/backup}"\nrsync -a "$HOME/.codex/" "$dest/"\n'],
+    ['/home/dev/project/backup.sh', '#!/bin/bash\nrsync -a "$HOME/.codex/" "$BACKUP_TARGET/codex/"\n'],
     ['/home/dev/project/docs/sync.md', `Run this:\n\n    rsync -a "$HOME/.codex/" "$repo_dir/codex/"\n`],
     ['/tmp/sync.sh', sync('rsync -a "$HOME/.codex/" "$repo_dir/codex/"')],
   ] as const) {

@@ -379,8 +379,9 @@ function ownStore(store: string, agent: string | null): boolean {
 // The agents' own stores inside a project (a Gemini CLI run whose home is the project, a copy of
 // ~/.claude): transcripts, credentials and settings that a commit listing shows going in; and a
 // transcript anywhere by the name its agent gives it (Codex's `rollout-<time>-<uuid>.jsonl`,
-// Claude Code's `<uuid>.jsonl` in its project folder, named for a path: `-home-dev-app/<uuid>.jsonl`).
-const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
+// Claude Code's `<uuid>.jsonl` in its project folder, named for a path: `-home-dev-app/<uuid>.jsonl`,
+// or in a folder named for transcripts: `transcripts/<uuid>.jsonl`).
+const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)(?:-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*|transcripts?|sessions?|conversations?|chats?|claude[\w-]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
 // The user's own credential stores, relative to the home directory (a dotfiles repository rooted
 // at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client

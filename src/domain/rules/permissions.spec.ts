@@ -162,6 +162,9 @@ test("an agent's settings kept for an installer to deploy (a dotfiles repository
     write('/home/dev/dotfiles/notes/codex.md', 'Never use `approval_policy = "never"`; `sandbox_mode = "danger-full-access"` is only for throwaway VMs.\n'),
     write('/home/dev/dotfiles/codex/profile.json', '{"sandbox_mode": "danger-full-access"}'),
     write('/home/dev/dotfiles/docs/tools.json', '{"shells": ["Bash", "Zsh"]}'),
+    write('/home/dev/dotfiles/docs/codex-setup.md', '```toml\napproval_policy = "never"\nsandbox_mode = "danger-full-access"\n```\nNever use this in production.\n'),
+    write('/home/dev/project/tests/fixtures/config.toml', 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n'),
+    write('/home/dev/project/.github/workflows/agent.yml', 'env:\n  approval_policy: "never"\n  sandbox_mode: "danger-full-access"\n'),
   ]) {
     assert.deepEqual(only(await runRules([call], { agent: 'codex' }), BROAD), [], call.input.type === 'file_write' ? call.input.path : '');
   }
@@ -328,10 +331,10 @@ test('row-level security turned off and Firebase rules opened to any writer are 
   assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
 });
 
-test('write access for every visitor (GRANT to anon or public, a FOR ALL/INSERT/UPDATE/DELETE policy USING (true) for them) is a weakened control, in a migration, through psql, or handed to the user who ran it; trusted roles, reads, a request for public access and SQL the user did not run are not warnings', async () => {
-  const grant = await runRules([prompt('realtime does not see the sessions table'), write('supabase/migrations/20260501_grants.sql', 'GRANT ALL ON public.sessions TO anon, authenticated;\n')]);
-  assert.deepEqual(only(grant, WEAK).map(severityOf), ['warning']);
-  assert.match(only(grant, WEAK)[0].detail, /every visitor/);
+test('write access for every visitor (a FOR ALL/INSERT/UPDATE/DELETE policy USING (true) for anon or public) is a weakened control, in a migration, through psql, or handed to the user who ran it; grants, trusted roles, reads, a request for public access and SQL the user did not run are not warnings', async () => {
+  const open = await runRules([prompt('realtime does not see the sessions table'), write('supabase/migrations/20260501_open.sql', 'GRANT ALL ON public.sessions TO anon, authenticated;\nCREATE POLICY "all" ON public.sessions FOR ALL TO anon USING (true);\n')]);
+  assert.deepEqual(only(open, WEAK).map(severityOf), ['warning']);
+  assert.match(only(open, WEAK)[0].detail, /every visitor/);
   const policy = await runRules([prompt('inserts fail'), ...ran(`psql "$DATABASE_URL" -c 'CREATE POLICY "all" ON public.orders FOR ALL TO anon USING (true) WITH CHECK (true)'`)]);
   assert.deepEqual(only(policy, WEAK).map(severityOf), ['warning']);
   const publicInsert = await runRules([prompt('inserts fail'), write('db/policies.sql', 'create policy "insert" on guestbook for insert with check (true);\n')]);
@@ -342,14 +345,14 @@ test('write access for every visitor (GRANT to anon or public, a FOR ALL/INSERT/
     assert.deepEqual(handed.map((d) => [severityOf(d), d.evidence.length]), [['warning', 2]], `${agent}: ${ranIt}`);
     assert.match(handed[0].detail, /gave the user SQL to run, and the user ran it/);
   }
-  for (const reply of ["I haven't run it yet, what does it do?", 'can you explain the policy first?']) {
+  for (const reply of ["I haven't run it yet, what does it do?", 'can you explain the policy first?', 'Should I run it in the SQL editor?', 'I ran it but got ERROR: permission denied']) {
     assert.deepEqual(only(await runRules([prompt('realtime is broken'), say(sql), prompt(reply)]), WEAK), [], reply);
   }
   const asked = await runRules([prompt('let anonymous visitors insert into the guestbook table'), write('db/policies.sql', 'create policy "insert" on guestbook for insert to anon with check (true);\n')]);
   assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
   const quiet = await runRules([
     prompt('add the tables'),
-    write('supabase/migrations/1.sql', 'GRANT SELECT ON public.posts TO anon;\nGRANT ALL ON public.sessions TO authenticated, service_role;\nGRANT USAGE ON SCHEMA public TO anon;\n'),
+    write('supabase/migrations/1.sql', 'GRANT SELECT ON public.posts TO anon;\nGRANT ALL ON public.sessions TO anon, authenticated, service_role;\nGRANT USAGE ON SCHEMA public TO anon;\n'),
     write('supabase/migrations/2.sql', 'CREATE POLICY "read" ON posts FOR SELECT USING (true);\nCREATE POLICY "svc" ON sessions FOR ALL TO service_role USING (true) WITH CHECK (true);\nCREATE POLICY "own" ON sessions FOR ALL TO anon USING (auth.uid() = user_id);\n'),
   ]);
   assert.deepEqual(only(await runRules([say('```sql\n-- GRANT ALL ON public.sessions TO anon would open it to everyone\nALTER TABLE sessions ENABLE ROW LEVEL SECURITY;\n```'), prompt('ok I ran it')]), WEAK), [], 'a comment is no SQL');

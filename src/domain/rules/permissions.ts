@@ -7,7 +7,7 @@ import { Outcomes, UNIT_ENABLE } from './outcome.ts';
 import { asRequested, blanketGrant, dictates, namesPath, requestsOf, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
-import { isShellRcFile } from '../paths.ts';
+import { isShellRcFile, isTestFile } from '../paths.ts';
 import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const approvalBypass = meta({
@@ -504,7 +504,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   }
   // Anywhere else, a file that holds Codex's two settings together is a Codex config by its content
   // (a profile or template a dotfiles installer deploys to ~/.codex).
-  const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : codexFullAccess(w.added);
+  const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : CONFIG_FILE.test(w.abs) && !isTestFile(w.abs) && !NOT_DEPLOYED.test(w.abs) ? codexFullAccess(w.added) : [];
   if (broad.length > 0) {
     report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} for every later session: any command can run unasked.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
@@ -599,6 +599,10 @@ const ANY_CODE = /^(bash|sh|zsh|dash|fish|ksh|pwsh|pwsh\.exe|powershell|powershe
 export function isApprovalRulesFile(p: string): boolean {
   return isAgentSettingsFile(p) || /(^|\/)\.codex\/rules\/[^/]+\.rules$/.test(p) || /(^|\/)(?:codex\/config\.toml|claude\/settings(?:\.local)?\.json|gemini\/settings\.json)$/.test(p);
 }
+
+/** Config files (a profile a dotfiles installer deploys), not documents, tests, fixtures or CI workflows. */
+const CONFIG_FILE = /\.(?:toml|json|jsonc|ya?ml)$/i;
+const NOT_DEPLOYED = /(?:^|\/)(?:docs?|examples?|fixtures?|tests?|__tests__|spec|\.github)\//i;
 
 /** Codex's approval policy "never" with sandbox "danger-full-access", set in TOML, JSON or YAML. */
 function codexFullAccess(text: string): string[] {

@@ -641,7 +641,7 @@ test('a sudo password: shown in an output (a shell history fed to sudo -S) is a 
   const written = await runRules([prompt(`use sudo password ${pw}`), ...ran(`cat > /tmp/askpass.sh <<'EOF'\n#!/bin/bash\necho '${pw}'\nEOF`, { output: '' })]);
   assert.deepEqual(written.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info').map((d) => d.rule), ['secrets/in-prompt'], 'the password the user gave, in the script it asked for: only the paste');
   // too short or too plain for a sentence's password alone: the command that fed it to sudo says what it was
-  for (const [words, short] of [['sudo pw: 482 then install nginx', '482'], ['パスワードは 4821 です', '4821'], ['contraseña de sudo: rx7', 'rx7'], ['the password is sunshine', 'sunshine']]) {
+  for (const [words, short] of [['sudo pw: 482 then install nginx', '482'], ['パスワードは 4821 です', '4821'], ['contraseña de sudo: rx7', 'rx7'], ['the password is sunshine', 'sunshine'], ['4821 is my sudo password', '4821'], ['use 4821 as the sudo password', '4821'], ['password:\n4821', '4821']]) {
     const found = (await runRules([prompt(words), ...ran(`echo ${short} | sudo -S apt-get install -y nginx`, { output: '' })])).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
     assert.deepEqual(found.map((d) => [d.rule, d.title, d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'Sudo password typed into a prompt', [0, 1]]], words);
     assert.ok(!JSON.stringify(found).includes(short), `${words}: masked`);

@@ -10,10 +10,18 @@ import { optionValues, parseArgs } from './commands.ts';
 import { locate, type FileOp } from './effects.ts';
 import type { SessionFacts } from './types.ts';
 
-/** The agent's whole home folder, or its logins and transcripts in it, as a script names them. */
-const STORE_SOURCE = /^(?:~|\$HOME|\$\{HOME\})\/\.(?:codex|claude|gemini)(?:\/(?:auth\.json|sessions|archived_sessions|history\.jsonl|\.credentials\.json|projects|oauth_creds\.json|tmp)(?:\/.*)?)?\/?$/;
-/** What an exclude must keep out for the copy to hold no login or transcript. */
-const STORE_ENTRY = /auth\.json|credentials|sessions|projects|history|oauth|tmp|\*/;
+/**
+ * The agent's whole home folder (also as `…/*` or `…/.`), or its logins and transcripts in it, as
+ * a script names them: through `~`, `$HOME` or the home path written out.
+ */
+const STORE_SOURCE = /^(?:~|\$HOME|\$\{HOME\}|\/(?:home|Users)\/[^/]+|\/root)\/\.(?:codex|claude|gemini)(?:\/(?:auth\.json|sessions|archived_sessions|history\.jsonl|\.credentials\.json|projects|oauth_creds\.json|tmp)(?:\/.*)?|\/\*|\/\.)?\/?$/;
+/** The excludes must keep out both kinds of entry for the copy to hold none. */
+const LOGINS = /auth|credential|oauth|^\*$/;
+const TRANSCRIPTS = /sessions|projects|history|tmp|^\*$/;
+/** `name=value` lines of a script (`local`/`export`/`readonly` allowed). */
+const ASSIGNMENT = /^[ \t]*(?:local[ \t]+|export[ \t]+|readonly[ \t]+|declare[ \t]+(?:-\w+[ \t]+)?)?([A-Za-z_]\w*)=(.*)$/gm;
+/** A value that names the script's own folder or repository: `$(cd "$(dirname "$0")" && pwd)`, `$(git rev-parse --show-toplevel)`, `$PWD`. */
+const REPOSITORY_VALUE = /dirname|BASH_SOURCE|rev-parse\s+--show-toplevel|\$\(pwd\)|\$PWD\b|^["']?\.{1,2}(?:\/|["']?$)/;
 const SCRIPT = /\.(?:sh|bash|zsh)$/;
 const SHEBANG = /^#!\s*\/(?:usr\/)?bin\/(?:env\s+)?(?:ba|z|da|k)?sh\b/;
 const SCRIPT_MAX = 100_000;
@@ -28,35 +36,41 @@ export interface StoreCopy {
 export function storeCopiesIn(write: FileOp, session: SessionFacts): StoreCopy[] {
   if (write.zone !== 'worktree' || !write.added || (!SCRIPT.test(write.path) && !SHEBANG.test(write.added.trimStart()))) return [];
   if (!/\.(?:codex|claude|gemini)\b/.test(write.added)) return [];
+  const script = write.added.slice(0, SCRIPT_MAX);
+  const vars = new Map<string, string>();
+  for (const m of script.matchAll(ASSIGNMENT)) if (!vars.has(m[1]!)) vars.set(m[1]!, m[2]!.trim());
   const out: StoreCopy[] = [];
-  for (const cmd of parseShell(write.added.slice(0, SCRIPT_MAX)).commands) {
-    const copy = storeCopy(cmd, session);
+  for (const cmd of parseShell(script).commands) {
+    const copy = storeCopy(cmd, session, vars);
     if (copy) out.push(copy);
   }
   return out;
 }
 
-function storeCopy(cmd: SimpleCommand, session: SessionFacts): StoreCopy | null {
+function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<string, string>): StoreCopy | null {
   if (cmd.name !== 'cp' && cmd.name !== 'rsync' && cmd.name !== 'ditto') return null;
-  const excludes = optionValues(cmd.args, ['--exclude']).concat(cmd.args.filter((a) => a.startsWith('--exclude-from')));
-  if (excludes.some((e) => STORE_ENTRY.test(e))) return null;
+  const excludes = optionValues(cmd.args, ['--exclude']);
+  if (excludes.some((e) => LOGINS.test(e)) && excludes.some((e) => TRANSCRIPTS.test(e))) return null;
   const { operands } = parseArgs(cmd.args, ['-t', '--target-directory', '-S', '--suffix', '-e', '--exclude', '--include', '--exclude-from', '--include-from', '--filter', '-f']);
   const target = optionValues(cmd.args, ['-t', '--target-directory'])[0];
   const dest = target ?? operands[operands.length - 1];
   const sources = target !== undefined ? operands : operands.slice(0, -1);
   const source = sources.find((s) => STORE_SOURCE.test(s));
-  if (!dest || !source || !intoRepository(dest, session)) return null;
+  if (!dest || !source || !intoRepository(dest, session, vars)) return null;
   return { command: cmd.text, source };
 }
 
 /**
- * A destination the script's own repository holds: a path relative to the script's folder or a
- * variable naming it (`"$repo_dir/codex/"`), or a path in the working tree. Temp space and other
- * folders of home (a backup) are not.
+ * A destination the script's own repository holds: a variable the script set to its own folder or
+ * repository (`repo_dir="$(cd "$(dirname "$0")" && pwd)"`), or a path in the working tree. Temp
+ * space (`mktemp`), other folders of home (a backup), an argument (`${1:-…}`) and a variable the
+ * script does not set are not known to be the repository.
  */
-function intoRepository(dest: string, session: SessionFacts): boolean {
-  if (/^\$\{?HOME\b|^~/.test(dest)) return locate(dest, session.cwd, session).zone === 'worktree';
-  if (dest.startsWith('$')) return !/^\$\{?TMPDIR\b/.test(dest);
-  const zone = locate(dest, session.cwd, session).zone;
-  return zone === 'worktree';
+function intoRepository(dest: string, session: SessionFacts, vars: ReadonlyMap<string, string>): boolean {
+  const variable = /^\$\{?([A-Za-z_]\w*)\}?/.exec(dest);
+  if (variable && variable[1] !== 'HOME') {
+    const value = vars.get(variable[1]!);
+    return value !== undefined && REPOSITORY_VALUE.test(value) && !/mktemp/.test(value);
+  }
+  return locate(dest, session.cwd, session).zone === 'worktree';
 }

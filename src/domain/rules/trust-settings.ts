@@ -17,7 +17,7 @@ import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isTestFile } from '../paths.ts';
 import { ASKED_FOR, isAppFile, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
 import { ShownContents } from './shown-contents.ts';
-import { sqlWeakening, userRanIt, type SqlWeakening } from './sql-access.ts';
+import { sqlOfMessage, sqlWeakening, userRanIt, type SqlWeakening } from './sql-access.ts';
 
 export const trustSettings = meta({
   id: 'permissions/trust-settings',
@@ -226,7 +226,7 @@ export const TRUST_RULES: Rule[] = [
           requests.onEvent(event);
           outcomes.onEvent(event);
           if (event.kind === 'message') {
-            const weak = sqlWeakening(event.text);
+            const weak = sqlWeakening(sqlOfMessage(event.text));
             if (weak) offered = { event, facts, weak, excerpt: sqlExcerpt(event.text) };
           } else if (event.kind === 'prompt' && !event.synthetic && offered) {
             if (userRanIt(event.text)) reportHanded(offered, event, facts);

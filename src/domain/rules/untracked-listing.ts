@@ -18,9 +18,13 @@ const MAX_LISTED = 500;
 const SHORT_UNTRACKED = /^\?\? (.+)$/gm;
 // The long format's section: a header, git's hints in parentheses, then one tab-indented path per line.
 const LONG_SECTION = /^Untracked files:\n(?:[ \t]+\(use [^\n]*\n)*((?:\t[^\n]+\n?)+)/gm;
-// Beside `git status` in one call, only commands whose output cannot look like its lines.
+// Beside `git status` in one call, only commands whose output cannot look like its lines: quiet
+// ones, filters of the status itself (`| head -50`), and git commands that print no file's text
+// (`git log --oneline`, `git diff --stat`).
 const QUIET = new Set(['cd', 'echo', 'printf', 'pwd', 'true']);
-const GIT_PRINTS_FILES = new Set(['show', 'diff', 'log', 'blame', 'grep', 'cat-file', 'format-patch']);
+const FILTERS = new Set(['head', 'tail', 'sort', 'uniq']);
+const GIT_PRINTS_FILES = new Set(['show', 'blame', 'grep', 'cat-file', 'format-patch']);
+const DIFF_SUMMARY = /^--(?:stat|shortstat|numstat|name-only|name-status|summary)\b/;
 const IGNORE_FILE = /(?:^|\/)(?:\.gitignore|\.git\/info\/exclude)$/;
 
 export class UntrackedListing {
@@ -33,7 +37,7 @@ export class UntrackedListing {
   /** A call that ran: when it is a `git status` (beside quiet commands only), its output is the newest listing. */
   onResult(commands: readonly Located[], output: string): void {
     const status = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'status');
-    if (!status || !commands.every((l) => QUIET.has(l.cmd.name) || (l.cmd.name === 'git' && !GIT_PRINTS_FILES.has(gitSubcommand(l.cmd)?.sub ?? '')))) return;
+    if (!status || !commands.every(printsNoFile)) return;
     const text = output.length > 500_000 ? output.slice(0, 500_000) : output;
     const paths = [...text.matchAll(SHORT_UNTRACKED)].map((m) => m[1]!);
     for (const m of text.matchAll(LONG_SECTION)) for (const line of m[1]!.split('\n')) if (line.startsWith('\t')) paths.push(line.slice(1));
@@ -47,7 +51,7 @@ export class UntrackedListing {
    */
   onCall(fx: Effects): void {
     if (this.listed.length === 0) return;
-    if (fx.writes.some((w) => IGNORE_FILE.test(w.abs)) || fx.commands.some((l) => ['clean', 'stash'].includes(gitSubcommand(l.cmd)?.sub ?? ''))) {
+    if (fx.writes.some((w) => IGNORE_FILE.test(w.abs)) || fx.commands.some(takesUntracked)) {
       this.listed = [];
       return;
     }
@@ -79,6 +83,26 @@ export class UntrackedListing {
     const named = optionValues(loc.cmd.args, ['-C'])[0];
     return (named !== undefined ? locate(named, dir, this.session).abs : dir).replace(/\/+$/, '');
   }
+}
+
+/** A command beside `git status` whose output cannot hold a line that looks like the listing's. */
+function printsNoFile(l: Located): boolean {
+  const { name, args } = l.cmd;
+  if (QUIET.has(name)) return true;
+  // a filter of the status output, not a reader of a file
+  if (FILTERS.has(name)) return l.cmd.pipeIndex > 0 && args.every((a) => a.startsWith('-') || /^\d+$/.test(a));
+  const git = gitSubcommand(l.cmd);
+  if (name !== 'git' || !git) return false;
+  if (git.sub === 'diff' || git.sub === 'log') return git.sub === 'log' ? !git.args.some((a) => a === '-p' || a === '--patch') : git.args.some((a) => DIFF_SUMMARY.test(a));
+  return !GIT_PRINTS_FILES.has(git.sub);
+}
+
+/** `git clean` (not a dry run), `git stash` that may take untracked files (not list/show). */
+function takesUntracked(l: Located): boolean {
+  const git = gitSubcommand(l.cmd);
+  if (git?.sub === 'clean') return !git.args.some((a) => a === '-n' || a === '--dry-run' || /^-\w*n/.test(a));
+  if (git?.sub === 'stash') return !['list', 'show'].includes(git.args.find((a) => !a.startsWith('-')) ?? '');
+  return false;
 }
 
 /** git quotes a path with unusual characters: `"dir with space/x"`. */

@@ -517,6 +517,7 @@ const ASKPASS_SCRIPT = new RegExp(
 );
 
 const ASKPASS_WORD = /askpass/i;
+const ANSWER_WORDS = /^(?:y|yes|n|no|ok|okay|true|false|the|abc|test)$/i;
 
 function sudoPasswords(text: string, out: Candidate[]): void {
   for (const [re, label] of [[SUDO_PIPE, 'Password fed to sudo'], [SUDO_HERESTRING, 'Password fed to sudo'], [ASKPASS_SCRIPT, 'Password in an askpass script']] as const) {
@@ -526,8 +527,8 @@ function sudoPasswords(text: string, out: Candidate[]): void {
       // the value's group is one of the last three (quoted, double-quoted, bare)
       const value = m[m.length - 3] ?? m[m.length - 2] ?? m[m.length - 1];
       if (isTrivialPassword(value, '') || isPlaceholder(value) || isDocumentationExample(value)) continue;
-      // a short word of letters is an answer piped to a prompt (`echo yes | sudo -S …`), not a password
-      if (value.length < 8 && /^[A-Za-z]+$/.test(value)) continue;
+      // an answer piped to a prompt (`echo yes | sudo -S …`), not a password
+      if (ANSWER_WORDS.test(value)) continue;
       // a script that prints a word ("Done!", "Success") is a stub, not an askpass
       if (re === ASKPASS_SCRIPT && (!isPassword(value) || /^[A-Za-z]+[!.?]*$/.test(value))) continue;
       // the value is the last match of its text in the match (a printf format comes before it)

@@ -19,9 +19,12 @@ const SHORT_NOUN = String.raw`(?:pw|pwd)[ \t]*[:=]`;
 // LoginForm.tsx", "password reset bug, ticket: …").
 const COPULA = String.raw`(?:\bis\b|\bwas\b|\bes\b|\best\b|\bist\b|(?<=\s)é(?=\s)|は|는|은)`;
 const RIGHT_AFTER = String.raw`(?:[ \t]*(?:[:=：]|\s-\s)|\s+to\b)`;
+// …or after what the password is for: "the password for root:", "password on staging to",
+// "password (root):" — one to three plain words, or a short parenthesis
+const QUALIFIER = String.raw`(?:\s+(?:for|of|on)(?:\s+[\w@-]+){1,3}|\s*\([^)\n]{1,30}\))`;
 // JSON writes a tab as `\t`: the stored log's raw lines are read too
 const BLANK = String.raw`(?:[ \t]|\\t)*`;
-const PHRASE = String.raw`(?:${NOUN}(?:[^\n.;!?=:：]{0,30}?${COPULA}|${RIGHT_AFTER})|${SHORT_NOUN})`;
+const PHRASE = String.raw`(?:${NOUN}(?:[^\n.;!?=:：]{0,30}?${COPULA}|${QUALIFIER}?${RIGHT_AFTER})|${SHORT_NOUN})`;
 const VALUE = String.raw`${BLANK}["'“‘「]?([^\s"'”’」\\]{4,64})`;
 const PROSE_PASSWORD = new RegExp(String.raw`(?<![\p{L}\p{N}_])${PHRASE}${VALUE}`, 'giu');
 
@@ -46,7 +49,9 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
 
 /** Whether a word looks like a password someone chose: a digit, a symbol or an inner capital; no reference, stand-in or name in code. */
 function chosenPassword(value: string): boolean {
-  if (value.length < 6 || /^[$%{<[(@#`!]|\$\{|\{\{|^https?:|[/\\(]/.test(value) || isPlaceholder(value) || TECH_TERM.test(value) || isSequential(value)) return false;
+  if (value.length < 6 || /^[$%{<[(@#`/]|\$\{|\{\{|^https?:|\/.*\/|[\\(]/.test(value) || isPlaceholder(value) || TECH_TERM.test(value) || isSequential(value)) return false;
+  // a YAML tag (`!vault |`), not a password that starts with "!"
+  if (/^![a-z]+$/.test(value)) return false;
   // a file name (`Form2.tsx`) or a ticket (`PROJ-1234`), not a password
   if (/\.[A-Za-z]{1,5}$|^[A-Z][A-Z0-9]+-\d+$/.test(value)) return false;
   // a name in code (`newPassword`, `RemediationCard`, `user.password_hash`), not a literal

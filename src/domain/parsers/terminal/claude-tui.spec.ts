@@ -130,6 +130,11 @@ describe('claude-code-tui: smaller cases', () => {
     // a head cut off inside a quote still ends at its result
     const cut = run('⏺ Bash(git commit -m "one…)\n  ⎿  [main 1a2b3c4] one\n', 'claude-code-tui');
     assert.deepEqual([commands(cut.events).length, ofKind(cut.events, 'tool_result')[0]?.output], [1, '[main 1a2b3c4] one']);
+    // a comment's apostrophe and ANSI-C quoting open no quote
+    const comment = run("⏺ Bash(ls # what's here)\n\n Do you want to proceed?\n ❯ 1. Yes\n", 'claude-code-tui');
+    assert.deepEqual(commands(comment.events), ["ls # what's here"]);
+    const ansi = run("⏺ Bash(echo $'don\\'t')\n  ⎿  don't\n", 'claude-code-tui');
+    assert.deepEqual(commands(ansi.events), ["echo $'don\\'t'"]);
     // other tools close at their parenthesis as before, quotes or not
     const read = run("⏺ Read(notes/it's.md)\n  ⎿  Read 3 lines\n", 'claude-code-tui');
     assert.deepEqual(calls(read.events).map((c) => c.input), [{ type: 'file_read', path: "notes/it's.md" }]);

@@ -260,19 +260,32 @@ function closesArgs(text: string, args: string, tool: string): boolean {
   return text.endsWith(')') && (tool !== 'Bash' || !insideQuotes(args));
 }
 
-/** Whether a shell text ends inside a single- or double-quoted string. */
+/**
+ * Whether a shell text ends inside a quoted string: single, double or ANSI-C (`$'don\\'t'`). A
+ * `#` that starts a word outside quotes comments out the rest of its line (`ls # what's here`).
+ */
 function insideQuotes(text: string): boolean {
-  let quote: "'" | '"' | null = null;
+  let quote: "'" | '"' | "$'" | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quote === "'") {
       if (c === "'") quote = null;
+    } else if (quote === "$'") {
+      if (c === '\\') i++;
+      else if (c === "'") quote = null;
     } else if (c === '\\') {
       i++;
     } else if (c === '"') {
       quote = quote === '"' ? null : '"';
-    } else if (c === "'" && quote === null) {
+    } else if (quote === null && c === '$' && text[i + 1] === "'") {
+      quote = "$'";
+      i++;
+    } else if (quote === null && c === "'") {
       quote = "'";
+    } else if (quote === null && c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
+      const end = text.indexOf('\n', i);
+      if (end < 0) return false;
+      i = end;
     }
   }
   return quote !== null;
