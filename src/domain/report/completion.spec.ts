@@ -103,3 +103,9 @@ test("isConsequential: PowerShell's if/else blocks of read-only cmdlets change n
   assert.equal(isConsequential(call('$KUBECTL delete namespace prod')), true, 'the program a variable holds');
   for (const c of ['cat ${HOME}/.bashrc', 'ls ${PWD}/src', 'head -n ${N:-20} notes.txt']) assert.equal(isConsequential(call(c)), false, `${c}: a braced variable is no block`);
 });
+
+test("isConsequential: a local health check piped into Python's JSON pretty-printer changes nothing; Python running anything else may", () => {
+  assert.equal(isConsequential(call('curl -s http://127.0.0.1:8080/health | python3 -m json.tool 2>/dev/null || curl -s http://127.0.0.1:8080/health')), false);
+  assert.equal(isConsequential(call('curl -s http://127.0.0.1:8080/health | python3 -m json.tool --sort-keys')), false);
+  for (const c of ['curl -s http://127.0.0.1:8080/health | python3 -c "import os; os.remove(\'x\')"', 'python3 -m pip install requests', 'curl -s https://api.example.com/x | python3 -m json.tool']) assert.equal(isConsequential(call(c)), true, c);
+});

@@ -103,6 +103,8 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
     }
     // A request to this machine (a login test against localhost) reaches nothing beyond it.
     if ((name === 'curl' || name === 'wget' || name === 'http' || name === 'xh') && localOnly(step)) continue;
+    // Python's JSON pretty-printer reading its input (`… | python3 -m json.tool`), like jq
+    if (/^python[\d.]*$/.test(name) && words[1] === '-m' && words[2] === 'json.tool' && words.length <= 4) continue;
     // Modes of files in the tree (`chmod +x scripts/deploy.sh`, the tree's absolute paths too).
     if ((name === 'chmod' || name === 'touch') && words.slice(1).every((w) => w.startsWith('-') || /^[ugoa]*[-+=][rwxXst]*$|^\d{3,4}$/.test(w) || inTree(w, cwd))) continue;
     if (!LOCAL_PROGRAMS.test(name)) return true;

@@ -174,6 +174,29 @@ test('a force push with lease is context (info), whatever the branch: git refuse
   }
 });
 
+test("a force push whose output shows git created the branch on the remote overwrote nothing (info); one that replaced a branch, or whose output is not in the log, keeps its severity", async () => {
+  const created = only(await runRules([...ran('git push origin deploy --force', { output: "remote: Create a pull request for 'deploy' on Gitee by visiting:\nTo https://gitee.com/dev/app.git\n * [new branch]      deploy -> deploy" })]), PUSH);
+  assert.deepEqual(created.map((d) => [severityOf(d), d.title]), [['info', 'Force push that created a branch']]);
+  assert.ok(!('whenRan' in created[0]!), 'the hook is not part of the finding');
+  const replaced = only(await runRules([...ran('git push origin deploy --force', { output: "remote: Create a pull request for 'deploy' on GitHub by visiting:\nTo github.com:dev/app.git\n + 554f47d...ff5dc6b deploy -> deploy (forced update)" })]), PUSH);
+  assert.deepEqual(replaced.map(severityOf), ['warning'], 'a PR hint alone says nothing about a new branch');
+  const main = only(await runRules([...ran('git push -f origin main', { output: 'To github.com:dev/app.git\n + 1a2b3c4...5d6e7f8 main -> main (forced update)' })]), PUSH);
+  assert.deepEqual(main.map(severityOf), ['critical']);
+  const unanswered = only(await runRules([cmd('git push --force origin deploy')]), PUSH);
+  assert.deepEqual(unanswered.map(severityOf), ['warning']);
+});
+
+test('git clean whose output lists no file removed removed nothing (info); one that lists removals, is quiet or whose output is empty keeps its warning', async () => {
+  const DISCARD = 'destructive/git-discard';
+  const nothing = only(await runRules([...ran('git status -s | head -5 && echo "---" && git clean -fd', { output: ' M .claude/settings.local.json\n---' })]), DISCARD);
+  assert.deepEqual(nothing.map((d) => [severityOf(d), d.title]), [['info', 'git clean removed nothing']]);
+  const removed = only(await runRules([...ran('git clean -fd', { output: 'Removing build/\nRemoving notes.txt' })]), DISCARD);
+  assert.deepEqual(removed.map(severityOf), ['warning']);
+  for (const [command, output] of [['git clean -fdq', ''], ['git clean -fd', '']]) {
+    assert.deepEqual(only(await runRules([...ran(command, { output })]), DISCARD).map(severityOf), ['warning'], `${command} → "${output}"`);
+  }
+});
+
 test('ordinary pushes are not force pushes', async () => {
   assert.deepEqual(await hits(['git push origin main', 'git push -u origin feature/x', 'git push --tags'], PUSH), []);
 });

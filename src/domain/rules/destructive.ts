@@ -1279,6 +1279,11 @@ export function asksToScrub(request: string): boolean {
   return request.slice(0, 10_000).split(/[.!?\n]+/).some((sentence) => CREDENTIAL_WORD.test(sentence) && PUBLISHED_WORD.test(sentence) && REMOVAL_WORD.test(sentence));
 }
 
+/** git's line for a branch the push created (`* [new branch]  deploy -> deploy`). */
+const NEW_REMOTE_BRANCH = /^\s*\*\s+\[new branch\]\s/m;
+/** …and its line for a branch whose history the push replaced. */
+const FORCED_UPDATE = /\(forced update\)/;
+
 /** A git command that rewrites history (the commit a force push then replaces). */
 function rewritesHistory(sub: string, args: string[]): boolean {
   return (sub === 'commit' && args.includes('--amend')) || sub === 'rebase' || sub === 'filter-repo' || sub === 'filter-branch';
@@ -1327,6 +1332,15 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
       ? `Force push to ${branch}, the default branch: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`
       : `Force push to ${branch ? `branch ${branch}` : 'an unknown branch'}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
     evidence: [evidence(event, cmd.text, facts)],
+    // git's own output shows the branch was new on the remote: the push overwrote nothing
+    whenRan: (output) => (NEW_REMOTE_BRANCH.test(output.slice(0, 20_000)) && !FORCED_UPDATE.test(output.slice(0, 20_000)) ? {
+      rule: forcePush.id,
+      severity: 'info',
+      title: 'Force push that created a branch',
+      detail: `Force push that created ${branch ? `branch ${branch}` : 'a branch'} on the remote, so it overwrote no history: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'new-branch',
+    } : null),
     key: onDefault ? 'default' : 'other',
   }, true);
 }
@@ -1363,6 +1377,12 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
       ctx.report(asRequested(draft, gitDiscard, named, 'the request named the restored file'));
       return;
     }
+  }
+  // `git clean` names each file it removes ("Removing build/"): an output without one, beside
+  // the other commands' lines, shows it removed nothing (not when told to be quiet)
+  if (gitSubcommand(cmd)?.sub === 'clean' && !cmd.args.some((a) => a === '-q' || a === '--quiet' || /^-\w*q/.test(a))) {
+    const removedNothing = draft;
+    draft = { ...draft, whenRan: (output) => (output.trim() !== '' && !/^Removing /m.test(output.slice(0, 200_000)) ? { ...removedNothing, severity: 'info', title: 'git clean removed nothing', detail: `${discard.why}, but its output lists no file removed: ${quoted}.`, key: `${discard.why} (nothing)` } : null) };
   }
   const dictated = dictatedBy();
   if (dictated) return ctx.report(asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word'));

@@ -160,6 +160,17 @@ test('requested instruction edits are info; other docs and settings are not this
   assert.deepEqual(only(other, CONFIG), []);
 });
 
+test('files of a kind the request asked for (subagents, slash commands) are info as requested; another kind, or nothing asked, stays a warning', async () => {
+  const agents = await runRules([prompt('yes - we will have many subagents. I want you to save prompts and be able to call whichever agent is most relevant'), write('.claude/agents/reviewer.md', '---\nname: reviewer\n---\nReview diffs.'), write('.claude/agents/tester.md', '---\nname: tester\n---\nRun tests.')]);
+  assert.deepEqual(only(agents, CONFIG).map(severityOf), ['info', 'info']);
+  const command = await runRules([prompt('add a slash command that runs the release checklist'), write('.claude/commands/release.md', 'Run the release checklist.')]);
+  assert.deepEqual(only(command, CONFIG).map(severityOf), ['info']);
+  const otherKind = await runRules([prompt('add a slash command that runs the release checklist'), write('.claude/agents/deployer.md', 'Deploy things.')]);
+  assert.deepEqual(only(otherKind, CONFIG).map(severityOf), ['warning'], 'a command was asked for, not a subagent');
+  const unasked = await runRules([prompt('fix the flaky login test'), write('.claude/agents/helper.md', 'Help.')]);
+  assert.deepEqual(only(unasked, CONFIG).map(severityOf), ['warning']);
+});
+
 test('instruction edits asked for in loose wording are info: CloudMD, Claude MD, your gemini md, agents.md', async () => {
   const cases: [string, string][] = [
     ['Update CloudMD to say we use pnpm, not npm', 'CLAUDE.md'],

@@ -334,7 +334,8 @@ export const INJECTION_RULES: Rule[] = [
             // Hook scripts are code the harness runs where settings register it (permissions
             // reports the registration), not text that instructs the model.
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs) || HOOK_SCRIPT.test(w.abs)) continue;
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t))) !== null;
+            const kind = KIND_ASKED.find((k) => k.path.test(w.abs));
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             const plain = !findInjection(w.added) && !findHidden(w.added);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
@@ -368,6 +369,17 @@ export const INJECTION_RULES: Rule[] = [
 ];
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
+
+/**
+ * Instruction files that are one of many of a kind, and the words of a request for that kind:
+ * "save prompts for many subagents" asks for the files in `.claude/agents/`, "make a slash command"
+ * for `.claude/commands/` (in English and a few other
+ * languages; the kind's own word, not a file name, is what people say).
+ */
+const KIND_ASKED: ReadonlyArray<{ path: RegExp; words: RegExp }> = [
+  { path: /(?:^|\/)\.claude\/agents\/[^/]+\.md$/, words: /\bsub-?agents?\b|\bagents?\b[^.\n]{0,40}\b(?:prompts?|files?|definitions?)\b|子代理|サブエージェント|서브\s?에이전트/i },
+  { path: /(?:^|\/)\.(?:claude|gemini)\/commands\/[^/]+\.(?:md|toml)$/, words: /\bslash[- ]commands?\b|\bcustom commands?\b|\/[a-z][\w-]+ command\b|斜杠命令|スラッシュコマンド/i },
+];
 
 // ---- did the request name the instruction file? ----------------------------------------------
 

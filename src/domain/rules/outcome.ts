@@ -233,7 +233,8 @@ export class Outcomes {
   /** Reports `draft` once the result of `event` (a tool call) is known; other events report now. */
   report(event: NormEvent, effect: Effect, draft: FindingDraft, target?: string): void {
     if (event.kind !== 'tool_call') {
-      this.ctx.report(draft);
+      const { whenRan: _, ...now } = draft;
+      this.ctx.report(now);
       return;
     }
     const w = this.waiting.get(event.callId) ?? { drafts: [], ...(event.input.type === 'command' ? { command: event.input.command } : {}) };
@@ -242,7 +243,7 @@ export class Outcomes {
     if (this.waiting.size > WAITING_MAX) {
       const [oldest, first] = this.waiting.entries().next().value as [string, Waiting];
       this.waiting.delete(oldest);
-      for (const d of first.drafts) this.ctx.report(d.draft);
+      for (const { draft: { whenRan: _, ...d } } of first.drafts) this.ctx.report(d);
     }
   }
 
@@ -254,16 +255,17 @@ export class Outcomes {
     // A call `vouch guard` denied is the prevention gate's to report ("Prevented: …"), with the
     // draft as the rule made it, so a later workaround of the same target is still recognised.
     const guarded = isGuardDenial(event);
-    for (const { draft, effect, target } of w.drafts) {
+    for (const { draft: held, effect, target } of w.drafts) {
+      const { whenRan, ...draft } = held;
       const r = guarded ? null : refusal(event, effect, target, w.command) ?? failedToolWrite(event, effect, w.command);
-      this.ctx.report(r ? this.attempted(draft, r, event) : draft);
+      this.ctx.report(r ? this.attempted(draft, r, event) : (whenRan && !event.denied && !event.isError ? whenRan(event.output) : null) ?? draft);
     }
   }
 
   /** Calls never answered: the finding stands, and says the log does not show what happened. */
   finish(): void {
     for (const w of this.waiting.values()) {
-      for (const { draft } of w.drafts) this.ctx.report({ ...draft, detail: `${draft.detail} The result is not in the log.` });
+      for (const { draft: { whenRan: _, ...draft } } of w.drafts) this.ctx.report({ ...draft, detail: `${draft.detail} The result is not in the log.` });
     }
     this.waiting.clear();
   }

@@ -476,7 +476,8 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   const excerpt = (w.cmd?.text ?? call) + (w.added ? `: ${w.added}` : '');
   const what = persistentTarget(w);
   const report = (d: FindingDraft, m: typeof persistence) => {
-    const asked = whoAsked(ctx.requests(event), (t) => namesPath(t, w.abs, ctx.session.home) || (w.cmd !== undefined && dictates(t, w.cmd.text)));
+    const entries = isApprovalRulesFile(w.abs) ? addedEntries(w) : [];
+    const asked = whoAsked(ctx.requests(event), (t) => namesPath(t, w.abs, ctx.session.home) || (w.cmd !== undefined && dictates(t, w.cmd.text)) || (entries.length > 0 && entries.every((e) => t.includes(e))));
     ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d, w.abs);
   };
   if (what) {
@@ -504,7 +505,10 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   }
   // Anywhere else, a file that holds Codex's two settings together is a Codex config by its content
   // (a profile or template a dotfiles installer deploys to ~/.codex).
-  const broad = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : CONFIG_FILE.test(w.abs) && !isTestFile(w.abs) && !NOT_DEPLOYED.test(w.abs) ? codexFullAccess(w.added) : [];
+  // only approvals the write added: an edit's new text repeats the entries around the one it adds
+  const before = isApprovalRulesFile(w.abs) ? broadApprovals(w.removed) : [];
+  const found = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : CONFIG_FILE.test(w.abs) && !isTestFile(w.abs) && !NOT_DEPLOYED.test(w.abs) ? codexFullAccess(w.added) : [];
+  const broad = found.filter((b) => !before.includes(b));
   if (broad.length > 0) {
     report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} for every later session: any command can run unasked.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
@@ -514,6 +518,16 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     if (copiedFrom) report({ rule: agentSettingsWrite.id, severity: 'info', title: 'Agent settings copied from the user\'s own', detail: `${safe(w.path, facts, QUOTE_MAX)} was written as a copy of ${safe(copiedFrom, facts, QUOTE_MAX)}: the same settings the user already runs with.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (copy)` }, agentSettingsWrite);
     else report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, agentSettingsWrite);
   }
+}
+
+/**
+ * The allow-list entries a settings write added (`"Bash(cat * | python3 *)"`), by their text: a
+ * request that quotes every one of them (the agent's proposal the user said yes to) asked for it.
+ */
+function addedEntries(w: FileOp): string[] {
+  const quoted = (text: string) => [...text.slice(0, 100_000).matchAll(/"((?:Bash|Shell|PowerShell|Read|Write|Edit|WebFetch|mcp__)[^"\n]{0,200})"/g)].map((m) => m[1]!);
+  const had = new Set(quoted(w.removed));
+  return quoted(w.added).filter((e) => !had.has(e));
 }
 
 /** The agent settings file `cp`/`rsync`/`install` copied into this one, if the write is such a copy. */

@@ -55,6 +55,12 @@ export interface FindingDraft {
    * is an attempt like any other (the defence held).
    */
   choice?: true;
+  /**
+   * How the call's own output changes the finding once it ran (issue 25: what the action did): a
+   * force push whose output shows it created the branch overwrote nothing. Read by Outcomes when
+   * the result arrives (never reported itself); the draft stands as it is when this returns null.
+   */
+  whenRan?: (output: string) => FindingDraft | null;
 }
 
 /** Facts the analyser computed once per event and shares with every rule. */

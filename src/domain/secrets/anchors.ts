@@ -27,11 +27,15 @@ export interface Anchor {
   rule?: TokenRule;
 }
 
+/** Full-width punctuation that precedes a value in Chinese and Japanese text ("密码：sk-…", "（ghp_…"). */
+const FULLWIDTH = ['：', '，', '\u3000', '（', '「', '『', '【', '、', '。'];
+
 /**
  * Characters that may precede tokens whose prefix is too short to be a key on its own. n, t and
- * r are there for raw JSON lines, where a token after a newline reads `\nsk-…`.
+ * r are there for raw JSON lines, where a token after a newline reads `\nsk-…`; full-width
+ * punctuation for prompts in Chinese and Japanese.
  */
-const SEPARATORS = [...' \t\n\r"\'`=:,;({[<>/\\|$!#%&*+?~^@.-_ntr'];
+const SEPARATORS = [...' \t\n\r"\'`=:,;({[<>/\\|$!#%&*+?~^@.-_ntr', ...FULLWIDTH];
 
 function anchor(name: string, keys: string[], keyOffset: number, verify: string, flags = ''): Anchor {
   for (const key of keys) {

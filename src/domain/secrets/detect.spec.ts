@@ -269,3 +269,10 @@ describe("a provider's exact format under its own name", () => {
     assert.deepEqual((await detectSecrets('SNYK_TOKEN = "your-snyk-token-here"')).map((h) => h.value), []);
   });
 });
+
+it('a PowerShell cmdlet after a password label is code, not a value; a quoted literal there still is', async () => {
+  for (const text of ['$securePassword = ConvertTo-SecureString $password1 -AsPlainText -Force', '$password = Read-Host -AsSecureString', '$cred = Get-Credential']) {
+    assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => h.value), [], text);
+  }
+  assert.deepEqual((await detectSecrets('$password = "Kx9#mPq2vLw"')).map((h) => h.value), ['Kx9#mPq2vLw']);
+});

@@ -241,9 +241,14 @@ function insertionPoint(kept: SecretHit[], start: number): number {
 // the very thing its label names. A literal is quoted, or has digits or symbols.
 const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+(?:_[a-z]+)+$/;
 const LABEL_WORD = /pass|secret|token|key|pwd|cred/i;
+/** PowerShell's Verb-Noun command names. */
+const CMDLET = /^(?:Add|Clear|Convert(?:To|From)?|Export|Get|Import|New|Out|Read|Remove|Set|Start|Stop|Test|Write|Invoke|Protect|Unprotect)-[A-Z][A-Za-z]+$/;
 
 function variableReference(c: Candidate, value: string, text: string): boolean {
-  if (c.ruleId !== 'vouch/labelled-secret' || !IDENTIFIER.test(value)) return false;
+  if (c.ruleId !== 'vouch/labelled-secret') return false;
+  // a PowerShell cmdlet (`$password = ConvertTo-SecureString …`, `Read-Host -AsSecureString`): code
+  if (CMDLET.test(value)) return true;
+  if (!IDENTIFIER.test(value)) return false;
   const before = text.charAt(c.start - 1);
   if (before === '"' || before === "'" || before === '`') return false;
   const next = text.slice(c.end, c.end + 40).trimStart().charAt(0);
