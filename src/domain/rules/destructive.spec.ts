@@ -197,6 +197,16 @@ test('git clean whose output lists no file removed removed nothing (info); one t
   }
 });
 
+test("a recursive delete of a repository's .git is its history gone, wherever the log places it (a nested checkout, a log without a cwd); not a repository the session cloned, nor other dot-folders", async () => {
+  for (const [cwd, command] of [[null, 'rm -rf apps/web/.git'], ['/home/dev/project', 'rm -rf vendor/lib/.git'], [null, 'rm -rf ./legacy/.git/']] as const) {
+    const found = only(await runRules([prompt('restructure the monorepo'), ...ran(command, { output: '' })], { cwd, agent: 'gemini-cli' }), ROOT);
+    assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['warning', "Recursive delete of a repository's .git"]], `${cwd}: ${command}`);
+  }
+  const cloned = await runRules([prompt('vendor the library'), ...ran('git clone https://github.com/x/y vendor/y', { output: "Cloning into 'vendor/y'..." }), ...ran('rm -rf vendor/y/.git', { output: '' })]);
+  assert.deepEqual(only(cloned, ROOT), [], 'the session made that repository');
+  assert.deepEqual(only(await runRules([...ran('rm -rf node_modules/.cache', { output: '' })], { cwd: null, agent: 'gemini-cli' }), ROOT), []);
+});
+
 test('ordinary pushes are not force pushes', async () => {
   assert.deepEqual(await hits(['git push origin main', 'git push -u origin feature/x', 'git push --tags'], PUSH), []);
 });

@@ -114,6 +114,11 @@ function judgeRm(operand: string, dir: string | null, session: SessionFacts, noP
     // No working directory in the log (Gemini CLI records none) or the hook: "." and "*" are still all of it.
     return { rule: 'root', why: 'the whole working directory (the log does not record which one)' };
   }
+  // A `.git` is a repository's whole history wherever it lies (a log without a cwd cannot place
+  // `apps/web/.git`, a nested checkout in the tree): unless the session made that repository.
+  if ((info.zone === 'unknown' || (info.zone === 'worktree' && abs !== `${cwd?.replace(/\/+$/, '')}/.git`)) && basename(abs) === '.git') {
+    return { rule: 'root', why: `a repository's history (${stripGlob(path)})`, title: "Recursive delete of a repository's .git", part: true };
+  }
   if (info.zone === 'tmp' || info.zone === 'unknown') return null;
   // A session run from the home directory itself has no working tree to speak of: everything in
   // home is the user's, so it is judged as home, not as the tree — unless the agent recorded that
