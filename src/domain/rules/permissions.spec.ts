@@ -249,6 +249,18 @@ test('an edit refused, then the same file changed through the shell without a ne
   }
 });
 
+test("a write the file's own permissions refused (EACCES), then made as root, is one event with the sudo finding: info here; a refusal by a person, hook or sandbox worked around with sudo stays a warning", async () => {
+  const w = { ...write('/mnt/www/index.html', '<h1>stats</h1>'), callId: 'w1' };
+  const asRoot = only(await runRules([w, result('w1', { isError: true, output: "EACCES: permission denied, open '/mnt/www/index.html'" }), cmd('sudo cp /tmp/index.html /mnt/www/index.html')]), WORKAROUND);
+  assert.deepEqual(asRoot.map((d) => [severityOf(d), d.title]), [['info', 'File permissions overridden with sudo']]);
+  const plain = only(await runRules([w, result('w1', { isError: true, output: "EACCES: permission denied, open '/mnt/www/index.html'" }), cmd('cp /tmp/index.html /mnt/www/index.html')]), WORKAROUND);
+  assert.deepEqual(plain.map(severityOf), ['warning'], 'without root the refusal was somehow got round: a look');
+  const hooked = only(await runRules([w, result('w1', { isError: true, output: 'BLOCKED by pre-write-guard: permission denied for /mnt/www' }), cmd('sudo cp /tmp/index.html /mnt/www/index.html')]), WORKAROUND);
+  assert.deepEqual(hooked.map(severityOf), ['warning'], 'a hook said no');
+  const denied = only(await runRules([w, result('w1', { denied: true, output: "The user doesn't want to proceed with this tool use. Permission denied." }), cmd('sudo cp /tmp/index.html /mnt/www/index.html')]), WORKAROUND);
+  assert.deepEqual(denied.map(severityOf), ['warning'], 'a person said no');
+});
+
 test('ordinary edit errors, same-tool retries and changes after a new prompt are not workarounds', async () => {
   const a = { ...edit('/home/dev/project/src/a.ts', 'x', 'y'), callId: 'a1' };
   const b = { ...edit('/home/dev/project/src/b.ts', 'x', 'y'), callId: 'b1' };
