@@ -35,6 +35,15 @@ for (const agent of ['claude-code', 'codex'] as const) {
   });
 }
 
+test("codex: an instruction file rewritten inside the workspace, which Codex's default sandbox writes unasked, does not raise skipped approvals; for Claude Code, which asks before every edit, it does", async () => {
+  const steps = [{ prompt: 'plan the feature' }, { write: 'AGENTS.md', content: '# Agents\nUse pnpm.\n' }, { say: 'Planned.' }];
+  const codex = await analyse('codex', steps, true);
+  assert.deepEqual(severityOf(codex, 'injection/agent-config-edit'), ['warning']);
+  assert.deepEqual(severityOf(codex, 'permissions/approval-bypass'), ['info']);
+  const claude = await analyse('claude-code', steps, true);
+  assert.deepEqual(severityOf(claude, 'permissions/approval-bypass'), ['warning']);
+});
+
 test('codex: a posture that begins mid-session does not claim the risky calls made before it', async () => {
   const before = session('codex', [{ prompt: 'set up the box' }, { bash: 'sudo cp nginx.conf /etc/nginx/nginx.conf', output: '' }]);
   const switched = JSON.stringify({ timestamp: '2026-05-01T11:00:00.000Z', type: 'turn_context', payload: { cwd: '/home/dev/project', approval_policy: 'never', sandbox_policy: { type: 'danger-full-access' }, model: 'gpt-5' } });

@@ -29,6 +29,8 @@ interface Pending {
   /** The event index of its first evidence: where a posture began (its record is not in the timeline). */
   firstEvent: number;
   posture: boolean;
+  /** Every draft merged here was a change the agent's default sandbox allows unasked (FindingDraft.sandboxAllows). */
+  sandboxAllows: boolean;
 }
 
 /** Categories whose findings are risks a skipped approval let through (not coverage, reliability, context …). */
@@ -77,6 +79,7 @@ export class FindingCollector {
       first: evidence[0]?.timeline_index ?? Number.MAX_SAFE_INTEGER,
       firstEvent: draft.evidence[0]?.index ?? Number.MAX_SAFE_INTEGER,
       posture: draft.posture === true,
+      sandboxAllows: draft.sandboxAllows === true,
     });
   }
 
@@ -117,7 +120,7 @@ export class FindingCollector {
       // Only what happened after the posture began (Codex can switch to "never" mid-session): the
       // posture record is often not in the timeline, so event indices decide.
       const start = p.firstEvent;
-      const risky = [...this.byKey.values()].filter((o) => !o.posture && o.severity !== 'info' && RISK_CATEGORIES.has(o.meta.category) && o.firstEvent >= start);
+      const risky = [...this.byKey.values()].filter((o) => !o.posture && !o.sandboxAllows && o.severity !== 'info' && RISK_CATEGORIES.has(o.meta.category) && o.firstEvent >= start);
       const own = p.evidence.length > 1;
       if (risky.length === 0 && !own) continue;
       p.severity = 'warning';
@@ -135,6 +138,7 @@ export class FindingCollector {
 
   private merge(p: Pending, meta: RuleMeta, member: string, draft: FindingDraft, evidence: Pending['evidence']): void {
     p.occurrences++;
+    p.sandboxAllows &&= draft.sandboxAllows === true;
     p.members.add(member);
     const severity = draft.severity ?? meta.severity;
     if (SEVERITY_ORDER[severity] < SEVERITY_ORDER[p.severity]) {

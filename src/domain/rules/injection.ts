@@ -354,6 +354,8 @@ export const INJECTION_RULES: Rule[] = [
               detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
+              // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
+              ...(ctx.session.agent === 'codex' && w.zone === 'worktree' ? { sandboxAllows: true as const } : {}),
               // several instruction files rewritten in one turn (AGENTS.md, CLAUDE.md, GEMINI.md) are one step
               ...(quiet ? {} : { cause: { id: `instruction-files:${turn}`, summary: 'Instruction files that agents read in later sessions were changed in one step, unasked.' } }),
             };

@@ -61,6 +61,11 @@ export interface FindingDraft {
    * the result arrives (never reported itself); the draft stands as it is when this returns null.
    */
   whenRan?: (output: string) => FindingDraft | null;
+  /**
+   * The agent's default sandbox lets this change through without asking (an edit inside Codex's
+   * workspace): a posture that skips approvals did not let it through, so it does not raise one.
+   */
+  sandboxAllows?: true;
 }
 
 /** Facts the analyser computed once per event and shares with every rule. */
