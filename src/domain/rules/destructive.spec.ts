@@ -180,6 +180,19 @@ test("a force push whose output shows git created the branch on the remote overw
   assert.ok(!('whenRan' in created[0]!), 'the hook is not part of the finding');
   const replaced = only(await runRules([...ran('git push origin deploy --force', { output: "remote: Create a pull request for 'deploy' on GitHub by visiting:\nTo github.com:dev/app.git\n + 554f47d...ff5dc6b deploy -> deploy (forced update)" })]), PUSH);
   assert.deepEqual(replaced.map(severityOf), ['warning'], 'a PR hint alone says nothing about a new branch');
+  // the output must be this one push's, naming this branch, with no other ref line
+  for (const [command, output, severity] of [
+    ['git push -f -q origin main && git push -u origin feature', ' * [new branch]      feature -> feature', 'critical'],
+    ['git push -f origin main >/dev/null 2>&1; git push -u origin feature', ' * [new branch]      feature -> feature', 'critical'],
+    ['git push -f origin main 2>&1 | grep -v forced', ' * [new branch]      tmp -> tmp', 'critical'],
+    ['git push --force origin feature :release', ' - [deleted]         release\n * [new branch]      feature -> feature', 'warning'],
+    ['git push -f origin main && git fetch origin', ' * [new branch]      main -> origin/main', 'critical'],
+    ['git push --force origin deploy', ' * [new branch]      other -> other', 'warning'],
+  ] as const) {
+    assert.deepEqual(only(await runRules([...ran(command, { output })]), PUSH).map(severityOf), [severity], command);
+  }
+  const blank = only(await runRules([...ran('git push --force origin deploy', { output: '\n'.repeat(20_000) + ' * [new branch]      deploy -> deploy' })]), PUSH);
+  assert.deepEqual(blank.map(severityOf), ['info'], 'read line by line, whatever comes before');
   const main = only(await runRules([...ran('git push -f origin main', { output: 'To github.com:dev/app.git\n + 1a2b3c4...5d6e7f8 main -> main (forced update)' })]), PUSH);
   assert.deepEqual(main.map(severityOf), ['critical']);
   const unanswered = only(await runRules([cmd('git push --force origin deploy')]), PUSH);
@@ -192,7 +205,7 @@ test('git clean whose output lists no file removed removed nothing (info); one t
   assert.deepEqual(nothing.map((d) => [severityOf(d), d.title]), [['info', 'git clean removed nothing']]);
   const removed = only(await runRules([...ran('git clean -fd', { output: 'Removing build/\nRemoving notes.txt' })]), DISCARD);
   assert.deepEqual(removed.map(severityOf), ['warning']);
-  for (const [command, output] of [['git clean -fdq', ''], ['git clean -fd', '']]) {
+  for (const [command, output] of [['git clean -fdq', ''], ['git clean -fd', ''], ['git clean -fdx | wc -l', '37'], ['git clean -fdx > /tmp/clean.log; echo done', 'done'], ['git clean -fdx', 'Entferne build/'], ['git clean -fd', 'Stdout: Removing build/'], ['git status -s && git clean -fd', ' M a.ts\nSuppression de build/']]) {
     assert.deepEqual(only(await runRules([...ran(command, { output })]), DISCARD).map(severityOf), ['warning'], `${command} → "${output}"`);
   }
 });

@@ -1284,10 +1284,43 @@ export function asksToScrub(request: string): boolean {
   return request.slice(0, 10_000).split(/[.!?\n]+/).some((sentence) => CREDENTIAL_WORD.test(sentence) && PUBLISHED_WORD.test(sentence) && REMOVAL_WORD.test(sentence));
 }
 
-/** git's line for a branch the push created (`* [new branch]  deploy -> deploy`). */
-const NEW_REMOTE_BRANCH = /^\s*\*\s+\[new branch\]\s/m;
-/** …and its line for a branch whose history the push replaced. */
-const FORCED_UPDATE = /\(forced update\)/;
+/**
+ * Whether a `git clean`'s call shows it removed nothing: the clean prints to the log (no pipe,
+ * redirect or `-q`), the call's other commands are a short `git status` (maybe through `head`) and
+ * `echo`s, and every line of the output is a status line or an echoed word. Git names each file
+ * it removes, in any language: one line nobody else printed keeps the warning, and so does an
+ * empty output (a log may not show it).
+ */
+function cleanedNothing(clean: SimpleCommand, facts: EventFacts, output: string): boolean {
+  if (clean.pipeLength > 1 || clean.redirects.length > 0 || clean.args.some((a) => a === '-q' || a === '--quiet' || /^-\w*q/.test(a))) return false;
+  const others = (facts.shell?.commands ?? []).filter((c) => c !== clean && c.text !== clean.text);
+  const echoed = new Set<string>();
+  for (const c of others) {
+    const sub = gitSubcommand(c)?.sub;
+    if (c.name === 'echo' || c.name === 'printf') echoed.add(c.args.filter((a) => !/^-[neE]+$/.test(a)).join(' ').trim());
+    else if (!(sub === 'status' && c.args.some((a) => /^(?:-s|--short|--porcelain(?:=v1)?)$/.test(a))) && !(c.name === 'head' && c.pipeIndex > 0)) return false;
+  }
+  const lines = output.slice(0, 100_000).split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  return lines.length > 0 && lines.every((l) => STATUS_LINE.test(l) || echoed.has(l.trim()));
+}
+/** A line of `git status --short`: two status letters (or blanks), a space, a path. */
+const STATUS_LINE = /^[ MADRCU?!]{2} \S/;
+
+/**
+ * Whether a force push's output shows it only created the branch it pushed: the call is that one
+ * push, printing to the log (no pipe, redirect, `-q`), pushing one branch (no `--mirror`, no
+ * deletion), and every ref line git printed is `* [new branch] … -> <branch>`.
+ */
+function createdOnly(cmd: SimpleCommand, args: string[], branch: string | null, facts: EventFacts, output: string): boolean {
+  if (!branch || (facts.shell?.commands.length ?? 0) !== 1 || cmd.pipeLength > 1 || cmd.redirects.length > 0) return false;
+  if (args.some((a) => a === '-q' || a === '--quiet' || a === '--mirror' || a === '--all' || a === '-d' || a === '--delete' || a === '--tags' || a.startsWith(':') || /^-\w*q/.test(a))) return false;
+  // git prints the ref lines last
+  const refLines = output.slice(-20_000).split('\n').filter((l) => REF_LINE.test(l));
+  return refLines.length > 0 && refLines.every((l) => NEW_BRANCH_LINE.test(l) && l.trimEnd().endsWith(`-> ${branch}`));
+}
+/** git push's ref lines: a flag (`*`, `+`, `-`, `!`, ` `, `=`, `t`) then a summary or a range. */
+const REF_LINE = /^[ \t][*+\-!=t ][ \t]+(?:\[[^\]\n]{1,40}\]|[0-9a-f]{7,40}(?:\.\.\.?)[0-9a-f]{7,40})[ \t]/;
+const NEW_BRANCH_LINE = /^[ \t]\*[ \t]+\[new branch\][ \t]/;
 
 /** A git command that rewrites history (the commit a force push then replaces). */
 function rewritesHistory(sub: string, args: string[]): boolean {
@@ -1338,7 +1371,7 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
       : `Force push to ${branch ? `branch ${branch}` : 'an unknown branch'}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
     evidence: [evidence(event, cmd.text, facts)],
     // git's own output shows the branch was new on the remote: the push overwrote nothing
-    whenRan: (output) => (NEW_REMOTE_BRANCH.test(output.slice(0, 20_000)) && !FORCED_UPDATE.test(output.slice(0, 20_000)) ? {
+    whenRan: (output) => (createdOnly(cmd, args, branch, facts, output) ? {
       rule: forcePush.id,
       severity: 'info',
       title: 'Force push that created a branch',
@@ -1383,11 +1416,11 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
       return;
     }
   }
-  // `git clean` names each file it removes ("Removing build/"): an output without one, beside
-  // the other commands' lines, shows it removed nothing (not when told to be quiet)
-  if (gitSubcommand(cmd)?.sub === 'clean' && !cmd.args.some((a) => a === '-q' || a === '--quiet' || /^-\w*q/.test(a))) {
+  // `git clean` names each file it removes ("Removing build/"): when every line of the call's output
+  // is accounted for by the commands beside it (a short `git status`, an `echo`), it removed nothing
+  if (gitSubcommand(cmd)?.sub === 'clean') {
     const removedNothing = draft;
-    draft = { ...draft, whenRan: (output) => (output.trim() !== '' && !/^Removing /m.test(output.slice(0, 200_000)) ? { ...removedNothing, severity: 'info', title: 'git clean removed nothing', detail: `${discard.why}, but its output lists no file removed: ${quoted}.`, key: `${discard.why} (nothing)` } : null) };
+    draft = { ...draft, whenRan: (output) => (cleanedNothing(cmd, facts, output) ? { ...removedNothing, severity: 'info', title: 'git clean removed nothing', detail: `${discard.why}, but its output lists no file removed: ${quoted}.`, key: `${discard.why} (nothing)` } : null) };
   }
   const dictated = dictatedBy();
   if (dictated) return ctx.report(asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word'));

@@ -334,10 +334,11 @@ export const INJECTION_RULES: Rule[] = [
             // Hook scripts are code the harness runs where settings register it (permissions
             // reports the registration), not text that instructs the model.
             if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs) || HOOK_SCRIPT.test(w.abs)) continue;
-            const kind = KIND_ASKED.find((k) => k.path.test(w.abs));
+            const plain = !findInjection(w.added) && !findHidden(w.added);
+            // a file of a kind the request asked to make, new and holding nothing instruction-like
+            const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
-            const plain = !findInjection(w.added) && !findHidden(w.added);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
             const memory = !asked && plain && isMemoryFile(w.abs);
@@ -378,9 +379,11 @@ const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
  * for `.claude/commands/` (in English and a few other
  * languages; the kind's own word, not a file name, is what people say).
  */
+/** A verb that makes something: "create", "add", "save", "write", "make", "set up", "define". */
+const MAKE = String.raw`\b(?:create|add|save|write|make|set\s+up|define|build)\b`;
 const KIND_ASKED: ReadonlyArray<{ path: RegExp; words: RegExp }> = [
-  { path: /(?:^|\/)\.claude\/agents\/[^/]+\.md$/, words: /\bsub-?agents?\b|\bagents?\b[^.\n]{0,40}\b(?:prompts?|files?|definitions?)\b|子代理|サブエージェント|서브\s?에이전트/i },
-  { path: /(?:^|\/)\.(?:claude|gemini)\/commands\/[^/]+\.(?:md|toml)$/, words: /\bslash[- ]commands?\b|\bcustom commands?\b|\/[a-z][\w-]+ command\b|斜杠命令|スラッシュコマンド/i },
+  { path: /(?:^|\/)\.claude\/agents\/[^/]+\.md$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\bsub-?agents?\b|\bsub-?agents?\b[^\n]{0,60}?\b(?:save|write|create|define)\w*\s+(?:their\s+|the\s+)?prompts?\b|(?:创建|保存|新建)[^。\n]{0,10}子代理|サブエージェント[^。\n]{0,10}(?:作成|保存)`, 'i') },
+  { path: /(?:^|\/)\.(?:claude|gemini)\/commands\/[^/]+\.(?:md|toml)$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\b(?:slash[- ]commands?|custom commands?)\b|(?:创建|新建)[^。\n]{0,10}斜杠命令|スラッシュコマンド[^。\n]{0,10}作成`, 'i') },
 ];
 
 // ---- did the request name the instruction file? ----------------------------------------------

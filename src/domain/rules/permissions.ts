@@ -476,8 +476,8 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   const excerpt = (w.cmd?.text ?? call) + (w.added ? `: ${w.added}` : '');
   const what = persistentTarget(w);
   const report = (d: FindingDraft, m: typeof persistence) => {
-    const entries = isApprovalRulesFile(w.abs) ? addedEntries(w) : [];
-    const asked = whoAsked(ctx.requests(event), (t) => namesPath(t, w.abs, ctx.session.home) || (w.cmd !== undefined && dictates(t, w.cmd.text)) || (entries.length > 0 && entries.every((e) => t.includes(e))));
+    const entries = isApprovalRulesFile(w.abs) ? agreedEntries(w) : [];
+    const asked = whoAsked(ctx.requests(event), (t) => namesPath(t, w.abs, ctx.session.home) || (w.cmd !== undefined && dictates(t, w.cmd.text)) || (entries.length > 0 && entries.every((e) => quotesEntry(t, e))));
     ctx.outcomes.report(event, 'write', asked ? asRequested(d, m, asked, 'the request named this file') : d, w.abs);
   };
   if (what) {
@@ -506,7 +506,8 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   // Anywhere else, a file that holds Codex's two settings together is a Codex config by its content
   // (a profile or template a dotfiles installer deploys to ~/.codex).
   // only approvals the write added: an edit's new text repeats the entries around the one it adds
-  const before = isApprovalRulesFile(w.abs) ? broadApprovals(w.removed) : [];
+  // (an entry that was allowed before; one moved from "deny" or "ask" into "allow" is new)
+  const before = isApprovalRulesFile(w.abs) ? [...broadApprovals(allowLists(w.removed)), ...broadApprovals(w.removed).filter((b) => NOT_AN_ENTRY.test(b))] : [];
   const found = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : CONFIG_FILE.test(w.abs) && !isTestFile(w.abs) && !NOT_DEPLOYED.test(w.abs) ? codexFullAccess(w.added) : [];
   const broad = found.filter((b) => !before.includes(b));
   if (broad.length > 0) {
@@ -521,14 +522,40 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
 }
 
 /**
- * The allow-list entries a settings write added (`"Bash(cat * | python3 *)"`), by their text: a
- * request that quotes every one of them (the agent's proposal the user said yes to) asked for it.
+ * The allow-list entries a settings write added (`"Bash(cat * | python3 *)"`), when the write adds
+ * nothing else: a request that quotes every one of them whole (the agent's proposal the user said
+ * yes to) asked for it. Not a bare tool name (`"Bash"` approves everything), not a broad entry, and
+ * not beside a mode, a hook, a directory or an environment change: those were not what was quoted.
  */
-function addedEntries(w: FileOp): string[] {
+function agreedEntries(w: FileOp): string[] {
   const quoted = (text: string) => [...text.slice(0, 100_000).matchAll(/"((?:Bash|Shell|PowerShell|Read|Write|Edit|WebFetch|mcp__)[^"\n]{0,200})"/g)].map((m) => m[1]!);
   const had = new Set(quoted(w.removed));
-  return quoted(w.added).filter((e) => !had.has(e));
+  const added = quoted(w.added).filter((e) => !had.has(e));
+  if (added.length === 0 || added.some((e) => !e.includes('(') || broadApprovals(`"${e}"`).length > 0)) return [];
+  const rest = w.added.slice(0, 100_000).replace(/"(?:[^"\\\n]|\\.)*"/g, (q) => (added.includes(q.slice(1, -1)) ? '' : q));
+  // a setting the new text holds that the old did not (a whole-file write has no old text: any)
+  const others = (t: string) => new Set([...t.matchAll(OTHER_SETTINGS)].map((m) => m[0]));
+  const had2 = others(w.removed.slice(0, 100_000));
+  return [...others(rest)].some((k) => !had2.has(k)) ? [] : added;
 }
+/** Settings beyond allow entries, which no quoted entry asked for. */
+const OTHER_SETTINGS = /"(?:defaultMode|hooks|additionalDirectories|env|command|deny|ask|apiKeyHelper|permissions_mode)"/g;
+
+/** The entry quoted whole in the request (`"Bash(npm run lint)"`, or in backticks), not negated before it. */
+function quotesEntry(request: string, entry: string): boolean {
+  for (const q of [`"${entry}"`, `\`${entry}\``, `'${entry}'`]) {
+    const at = request.indexOf(q);
+    if (at >= 0 && !/\b(?:never|don'?t|do not|not)\b[^.\n]{0,40}$/i.test(request.slice(Math.max(0, at - 60), at))) return true;
+  }
+  return false;
+}
+
+/** The text of a settings file's `"allow": [...]` lists (what was already approved). */
+function allowLists(text: string): string {
+  return [...text.slice(0, 100_000).matchAll(/"allow"\s*:\s*\[([^\]]{0,20000})\]/g)].map((m) => m[1]).join('\n');
+}
+/** Broad approvals that are no list entry (a mode, a sandbox pair): compared over the whole old text. */
+const NOT_AN_ENTRY = /^(?:defaultMode|approval mode|approval_policy)/;
 
 /** The agent settings file `cp`/`rsync`/`install` copied into this one, if the write is such a copy. */
 function copiedFromOwnSettings(w: FileOp): string | null {

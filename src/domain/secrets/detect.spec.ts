@@ -275,4 +275,12 @@ it('a PowerShell cmdlet after a password label is code, not a value; a quoted li
     assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => h.value), [], text);
   }
   assert.deepEqual((await detectSecrets('$password = "Kx9#mPq2vLw"')).map((h) => h.value), ['Kx9#mPq2vLw']);
+  for (const text of ['password = "New-Horizons7"', "PASSWORD='Start-Winter9'"]) assert.equal((await detectSecrets(text)).length, 1, `${text}: a quoted value is a literal, whatever its shape`);
+});
+
+it('a token after full-width punctuation (a prompt in Chinese or Japanese) is found like one after a space', async () => {
+  const key = 'sk-' + randomString(48, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 11);
+  for (const sep of ['：', '（', '「', '，', '\u3000', '、']) {
+    assert.deepEqual((await detectSecrets(`密码${sep}${key}\n地址`)).map((h) => h.value), [key], JSON.stringify(sep));
+  }
 });

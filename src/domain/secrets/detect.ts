@@ -246,11 +246,11 @@ const CMDLET = /^(?:Add|Clear|Convert(?:To|From)?|Export|Get|Import|New|Out|Read
 
 function variableReference(c: Candidate, value: string, text: string): boolean {
   if (c.ruleId !== 'vouch/labelled-secret') return false;
-  // a PowerShell cmdlet (`$password = ConvertTo-SecureString …`, `Read-Host -AsSecureString`): code
-  if (CMDLET.test(value)) return true;
-  if (!IDENTIFIER.test(value)) return false;
   const before = text.charAt(c.start - 1);
   if (before === '"' || before === "'" || before === '`') return false;
+  // an unquoted PowerShell cmdlet (`$password = ConvertTo-SecureString …`, `Read-Host -AsSecureString`): code
+  if (CMDLET.test(value)) return true;
+  if (!IDENTIFIER.test(value)) return false;
   const next = text.slice(c.end, c.end + 40).trimStart().charAt(0);
   return next === '' || /[,);}\]]/.test(next) || LABEL_WORD.test(value);
 }
