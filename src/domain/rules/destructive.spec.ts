@@ -220,6 +220,27 @@ test("a recursive delete of a repository's .git is its history gone, wherever th
   assert.deepEqual(only(await runRules([...ran('rm -rf node_modules/.cache', { output: '' })], { cwd: null, agent: 'gemini-cli' }), ROOT), []);
 });
 
+test('a folder the user asked to remove by its name and its parent\'s is removed as requested (info), in any language; not without a removal word, when negated, or for a home', async () => {
+  const OUTSIDE = 'destructive/rm-outside-worktree';
+  for (const [words, command] of [['删除目前claude下所有skills,软链并使用我提供的文件夹下的skills', 'rm -rf ~/.claude/skills && ln -s ~/work/skills ~/.claude/skills'], ['please remove the old-api folder in projects', 'rm -rf ~/projects/old-api']]) {
+    const found = only(await runRules([prompt(words), ...ran(command, { output: '' })]), OUTSIDE);
+    assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['info', 'Removed what the user asked to remove']], words);
+  }
+  for (const [words, command] of [['fix the skills loader', 'rm -rf ~/.claude/skills'], ["don't delete the claude skills", 'rm -rf ~/.claude/skills'], ['delete my ssh keys', 'rm -rf ~/.ssh'], ['remove dev stuff from home', 'rm -rf /home/dev']]) {
+    assert.deepEqual(only(await runRules([prompt(words), ...ran(command, { output: '' })]), OUTSIDE).map(severityOf), ['critical'], words);
+  }
+});
+
+test("deleting a repository's .git after the user asked to throw its history away (or agreed when asked) is as requested; not after another request or a negated one", async () => {
+  const asked = await runRules([say('Posso apagar o histórico do Git e criar um repositório limpo?'), prompt('Sim'), ...ran('rm -rf .git', { output: '' })], { cwd: '/home/dev' });
+  assert.deepEqual(asked.filter((d) => d.rule.startsWith('destructive/')).map(severityOf), ['info']);
+  const words = await runRules([prompt('delete the git history and start fresh'), ...ran('rm -rf .git', { output: '' })]);
+  assert.deepEqual(only(words, ROOT).map(severityOf), ['info']);
+  for (const request of ['fix the push', "don't delete the git history"]) {
+    assert.deepEqual(only(await runRules([prompt(request), ...ran('rm -rf .git', { output: '' })]), ROOT).map(severityOf), ['warning'], request);
+  }
+});
+
 test('ordinary pushes are not force pushes', async () => {
   assert.deepEqual(await hits(['git push origin main', 'git push -u origin feature/x', 'git push --tags'], PUSH), []);
 });

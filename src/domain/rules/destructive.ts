@@ -14,7 +14,7 @@ import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, namesForRemoval, asksToDeleteGitHistory } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
@@ -495,7 +495,7 @@ class GitDirs {
   }
 }
 
-function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean) => string | null, gitDirs?: GitDirs): void {
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean | 'itself') => string | null, gitDirs?: GitDirs): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
@@ -534,6 +534,13 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     const named = v.rule === 'out' && !v.system ? namedBy?.(locate(stripGlob(operand), dir, ctx.session).abs) : null;
     if (named) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Deleted inside a folder the user named', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(named, facts, QUOTE_MAX)}, a folder the user named: part of the work asked for.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
+      return;
+    }
+    // The folder itself, which the user asked to remove by its name and its parent's ("删除 claude 下
+    // 所有 skills"): the request carried out (a home or the root never qualify: no parent names them)
+    const itself = locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '');
+    if ((v.rule === 'out' || /\/\.git$/.test(itself)) && !(v.rule === 'out' && v.system) && !/the home directory|a home directory/.test(v.why) && namedBy?.(itself, 'itself')) {
+      ctx.report({ rule: v.rule === 'root' ? rmWorktreeRoot.id : rmOutsideWorktree.id, severity: 'info', title: 'Removed what the user asked to remove', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which the user asked to remove${/\/\.git$/.test(itself) ? ' (the repository\'s history)' : ' by its name'}.`, evidence: [evidence(event, cmd.text, facts)], key: 'asked' });
       return;
     }
     // Inside a git directory the session's commands named: the repository's own data (a removed
@@ -1012,6 +1019,10 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             current = { event, text: loc.cmd.text };
             checkRm(i, fx.commands, event, facts, ctx, created, (abs, removal = false) => {
               for (const r of dictated.requests.for(event)) {
+                if (removal === 'itself') {
+                  if (r.by === 'user' && (/(?:^|\/)\.git$/.test(abs) ? asksToDeleteGitHistory(r.text) : namesForRemoval(r.text, abs, REMOVAL_WORD))) return abs;
+                  continue;
+                }
                 if (removal && !REMOVAL_WORD.test(r.text)) continue;
                 const dir = namedFolder(r.text, abs, ctx.session.home);
                 if (dir) return dir;

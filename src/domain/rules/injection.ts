@@ -7,7 +7,7 @@ import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
 import { namesFile, requestsOf, whoAsked } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
-import { gitSubcommand } from './commands.ts';
+import { gitSubcommand, asksForInfo } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
 import { isAgentInstructionFile, isAgentOwnData } from '../paths.ts';
@@ -456,6 +456,17 @@ function inOwnFile(text: string, at: number, session: SessionFacts): boolean {
   return file !== undefined && file.includes('/') && isAgentOwnData(file, session.home);
 }
 
+/**
+ * A program's own usage text (`serena --help` lists "print-system-prompt  Print the system prompt"):
+ * it documents the program's commands to whoever runs it, it instructs no model. Hidden characters
+ * there are still looked for.
+ */
+function helpText(call: ToolCallEvent | undefined, session: SessionFacts): boolean {
+  if (!call || call.input.type !== 'command') return false;
+  const commands = effectsOf(call, { secrets: [], shell: undefined }, session).commands;
+  return commands.length > 0 && commands.every((l) => asksForInfo(l.cmd) || /^(?:head|tail|less|more|cat|grep|rg)$/.test(l.cmd.name) && l.cmd.pipeIndex > 0);
+}
+
 /** A search over files (rg, grep, ag, a search tool), whose output prints each match behind its file. */
 function searches(call: ToolCallEvent | undefined): boolean {
   if (!call) return false;
@@ -483,7 +494,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   let found: Pending | null = null;
-  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session))) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session)) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };

@@ -270,6 +270,10 @@ test('a CI file whose test step cannot fail (`pytest -q || exit 0`) masks failur
 test('pipes to tail, chained commands and masked non-test commands are fine', async () => {
   const drafts = await runRules([cmd('npm test 2>&1 | tail -20'), cmd('npm test && echo ok'), cmd('grep -rn TODO src || true'), cmd('rm -f out.log || true')]);
   assert.deepEqual(only(drafts, MASKED), []);
+  // a linter fixing (`--fix`) before the tests, masked: the tests still decide the exit status
+  const fixer = await runRules([cmd('cargo fmt && cargo clippy --fix --allow-dirty -- -D warnings || true && cargo test'), cmd('npx eslint . --fix || true')]);
+  assert.deepEqual(only(fixer, MASKED), []);
+  assert.deepEqual(only(await runRules([cmd('cargo clippy --fix --allow-dirty && cargo test || true')]), MASKED).length, 1, 'the tests masked still count');
 });
 
 test('skipping git hooks is a warning', async () => {

@@ -490,9 +490,15 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     const existing = service && !ctx.created.has(w.abs) && (w.kind === 'edit' || ctx.seen.has(w.abs));
     if (!existing) addCapped(ctx.created, w.abs, SEEN_MAX);
     const cause = existing ? undefined : service ? serviceCause(w.abs, /launchd/.test(what) ? 'A launchd job' : 'A systemd service') : undefined;
+    // A startup file's new lines that only set variables run nothing: PATH extended at its end
+    // (`export PATH="$PATH:$HOME/go/bin"`) shadows no command (info); a directory put first can
+    // (a warning: what is in it now runs in place of system programs).
+    const env = !service ? environmentOnly(w.added) : null;
     const draft: FindingDraft = existing
       ? { rule: persistence.id, severity: 'info', title: 'Existing service changed', detail: `Changed ${what} that was already installed: ${safe(w.path, facts, QUOTE_MAX)}. It ran on its own before this session; nothing new was installed.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
-      : { rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause };
+      : env
+        ? { rule: persistence.id, severity: env === 'prepends' ? 'warning' : 'info', title: env === 'prepends' ? 'Directory put first on PATH in a shell startup file' : 'Environment set in a shell startup file', detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}. ${env === 'prepends' ? 'Its new lines put a directory before the system ones on PATH: programs there now run in place of the system\'s.' : 'Its new lines only set variables (PATH extended at its end): nothing runs from them.'}`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (env)` }
+        : { rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause };
     // A new service that runs what the user asked to run (the request names its script) is the
     // user's aim taken one step further: one step down, never below a warning.
     const runs = existing ? null : whoAsked(ctx.requests(event), (t) => namesWhatItRuns(t, w.added));
@@ -556,6 +562,25 @@ function allowLists(text: string): string {
 }
 /** Broad approvals that are no list entry (a mode, a sandbox pair): compared over the whole old text. */
 const NOT_AN_ENTRY = /^(?:defaultMode|approval mode|approval_policy)/;
+
+/**
+ * Whether the lines a startup-file write added only set variables: `export NAME=value` lines with
+ * no command substitution, comments and blanks. 'appends' when PATH (if set) keeps `$PATH` first,
+ * 'prepends' when a directory comes before it; null for anything else (a command, an alias, a
+ * function, a `source`, a substitution) or for no text.
+ */
+function environmentOnly(added: string): 'appends' | 'prepends' | null {
+  const lines = added.slice(0, 20_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  if (lines.length === 0 || lines.length > 20) return null;
+  let prepends = false;
+  for (const line of lines) {
+    const m = /^(?:export\s+)?([A-Za-z_]\w*)=(.*)$/.exec(line);
+    if (!m || /\$\(|`|;|&&|\|\|/.test(m[2]!)) return null;
+    const value = m[2]!.replace(/^["']|["']$/g, '');
+    if (m[1] === 'PATH' && !/^\$\{?PATH\}?(?::|$)/.test(value)) prepends = true;
+  }
+  return prepends ? 'prepends' : 'appends';
+}
 
 /** The agent settings file `cp`/`rsync`/`install` copied into this one, if the write is such a copy. */
 function copiedFromOwnSettings(w: FileOp): string | null {

@@ -588,6 +588,26 @@ export function namesPlace(request: string, abs: string, home: string | null): b
   for (const part of placeOf(abs, home).parts) {
     if (heard.includes(part) || heard.some((w) => soundsAlike(w, part))) return true;
   }
+  return namesFolderPair(request, abs, home);
+}
+
+/**
+ * A folder and its parent (dots dropped) both said in one sentence of the request: "put back my
+ * keyd config into my config folder" names `~/.config/keyd/…`. Short or dotted names alone are too
+ * common to name a place; the pair together is specific. Below home only, never home itself.
+ */
+function namesFolderPair(request: string, abs: string, home: string | null): boolean {
+  // not inside a repository's .git: what goes there (hooks) runs on every git command
+  if (!home || !abs.startsWith(home + '/') || /\/\.git\//.test(abs)) return false;
+  const dirs = abs.slice(home.length + 1).split('/').slice(0, -1).map((d) => d.replace(/^\./, '').toLowerCase());
+  if (dirs.length < 2) return false;
+  const sentences = request.slice(0, 10_000).split(/[.!?。！？\n]+/).map((t) => ` ${words(t).join(' ')} `);
+  for (let i = 1; i < dirs.length; i++) {
+    const [parent, child] = [dirs[i - 1]!, dirs[i]!];
+    if (parent.length < 3 || child.length < 3 || parent === child) continue;
+    const [p, c] = [` ${words(parent).join(' ')} `, ` ${words(child).join(' ')} `];
+    if (sentences.some((t) => t.includes(p) && t.includes(c))) return true;
+  }
   return false;
 }
 
@@ -616,6 +636,33 @@ export function namedFolder(request: string, abs: string, home: string | null): 
   return null;
 }
 const NAMING_WORD = /\b(?:called|named|repo|repository|folder|directory)\b/;
+
+/**
+ * A request to throw a repository's history away: "delete the git history", "remove .git and start
+ * a clean repo", "apagar o histórico do Git", "删除 git 历史", not negated.
+ */
+export function asksToDeleteGitHistory(request: string): boolean {
+  return request.slice(0, 10_000).split(/[.!?。！？\n]+/).some((s) => GIT_HISTORY_REMOVAL.test(s) && !/\b(?:don'?t|do not|never|not|n[ãa]o)\b|不要|别/i.test(s));
+}
+const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excluir|remover|borrar|eliminar|supprimer|l[öo]schen)\b[^.\n]{0,40}(?:\bgit\s+history\b|\.git\b|hist[óo]rico\s+do\s+git|historial\s+de\s+git|historique\s+git|git-?(?:historie|verlauf))|(?:删除|清除|清空)[^。\n]{0,10}(?:git\s*历史|\.git)|(?:\bclean|\bfresh|limpo|limpio|propre)\s+(?:repo|repository|reposit[óo]rio|repositorio|d[ée]p[ôo]t)\b|reposit[óo]rio\s+limpo/i;
+
+/**
+ * A sentence of the request that asks to remove `abs` itself by its name and its parent's (dots
+ * dropped): "删除目前claude下所有skills" (delete all the skills under claude) names `~/.claude/skills`,
+ * "remove the old-api folder in projects" `~/projects/old-api`. Both names are needed, each of three
+ * letters or more, with `removal` (the caller's words for deleting) in the same sentence, not negated.
+ */
+export function namesForRemoval(request: string, abs: string, removal: RegExp): boolean {
+  const parts = abs.replace(/\/+$/, '').split('/').filter(Boolean);
+  if (parts.length < 3) return false;
+  const [parent, base] = parts.slice(-2).map((p) => p.replace(/^\./, '').toLowerCase());
+  if (!parent || !base || parent.length < 3 || base.length < 3 || /(?:^|\/)\.git$/.test(abs)) return false;
+  return request.slice(0, 10_000).split(/[.!?。！？\n]+/).some((sentence) => {
+    if (!removal.test(sentence) || /\b(?:don'?t|do not|never|not)\b|不要|别|しないで/i.test(sentence)) return false;
+    const heard = ` ${words(sentence).join(' ')} `;
+    return [base, parent].every((name) => heard.includes(` ${words(name).join(' ')} `));
+  });
+}
 
 /** The request writes `dir` itself as a path (`~/work/api`, `/home/dev/work/api/`), not a path inside it. */
 function namesExactly(request: string, dir: string, home: string | null): boolean {

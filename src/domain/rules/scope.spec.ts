@@ -159,3 +159,12 @@ test("a line appended to a log a tool keeps in its dot-folder of home is info; o
     assert.deepEqual(await severities(c), ['warning'], c);
   }
 });
+
+test('a write into a folder the user named with its parent ("put back my keyd config into my config folder") is as requested; either name alone, or another folder, is not', async () => {
+  const W = 'scope/write-outside-worktree';
+  const put = (words: string) => runRules([prompt(words), cmd('cp keyd/default.conf ~/.config/keyd/default.conf')]);
+  assert.deepEqual(only(await put('Put back my keyd config into my config folder'), W).map(severityOf), ['info']);
+  for (const words of ['update the config', 'fix keyd please', 'put the fish config back']) {
+    assert.deepEqual(only(await put(words), W).map(severityOf), ['warning'], words);
+  }
+});

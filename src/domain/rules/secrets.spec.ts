@@ -629,6 +629,14 @@ test('a password written in a sentence of a prompt, in several languages, is a p
   assert.deepEqual(readme.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], 'documentation the agent read is no paste');
 });
 
+test("a credential file read through the command's own masking filter (sed replacing the values, cut or awk keeping the names) showed no credential: info; a tool's REDACTED display, or a value the filter missed, still counts", async () => {
+  for (const [command, output] of [["ssh ubuntu@10.0.0.5 \"cat /srv/coach/.env | sed 's/=.*/=********/'\"", 'SECRET_KEY=********\nDATABASE_URL=********'], ['cat .env | cut -d= -f1', 'SECRET_KEY\nDATABASE_URL']]) {
+    const found = only(await runRules([prompt('check the config'), ...ran(command, { output })]), READ);
+    assert.deepEqual(found.map(severityOf), ['info'], command);
+  }
+  assert.deepEqual(only(await runRules([prompt('check the config'), ...ran('cat .env', { output: 'SECRET_KEY=REDACTED\nDATABASE_URL=REDACTED' })]), READ).map(severityOf), ['warning'], 'a display the agent did not make');
+});
+
 test('a sudo password: shown in an output (a shell history fed to sudo -S) is a warning; typed by the user in prose (even short, as a word of its own) and piped to sudo -S is one warning on the prompt, the paste, not on the use; another word that only contains it is not', async () => {
   const pw = 'Hj7$kLp2Qw';
   const shown = only(await runRules([prompt('install nginx'), ...ran('tail -n 3 ~/.bash_history', { output: `ls\necho '${pw}' | sudo -S apt-get update\nexit\n` })]), 'secrets/in-tool-output');

@@ -492,7 +492,10 @@ class ShownContent {
     // Clean: the whole output is in the log (no "… +41 lines" elision) and holds no credential. An
     // environment dump counts as clean only when a filter on the line picked named variables.
     const narrowed = h.drafts.every((d) => d.rule !== envDump.id) || FILTERED_DUMP.test(describeCall(h.call));
-    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output);
+    // The command masked the values itself (`| sed 's/=.*/=****/'`, `| cut -d= -f1`): masked entries
+    // then say the values never reached the log (a tool's own "REDACTED" display still counts).
+    const masked = REDACTING_FILTER.test(describeCall(h.call));
+    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && (masked || !showsCredentialEntry(result.output));
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     const files = plural(h.drafts.length, 'credential file');
@@ -537,6 +540,9 @@ const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i
  * original held one); a stand-in (`change-me`, `local-dev-secret`, `${VAR}`), a shipped default
  * (`postgres`) or the name's own word (`AIRFLOW_PASSWORD=airflow`) is a template's, not a credential.
  */
+/** A filter that keeps only each line's name: sed replacing what follows `=` or `:`, cut/awk taking the first field. */
+const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\[\^\\n\]\*)\1\2?[^"'\n]{0,20}\1g?["']|\|\s*cut\s+-d\s*["']?[=:]["']?\s+-f\s*1\b|\|\s*awk\s+-F\s*["']?[=:]["']?\s+["']\{\s*print\s+\$1\s*\}["']/;
+
 function showsCredentialEntry(output: string): boolean {
   let n = 0;
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {

@@ -278,6 +278,12 @@ it('a PowerShell cmdlet after a password label is code, not a value; a quoted li
   for (const text of ['password = "New-Horizons7"', "PASSWORD='Start-Winter9'"]) assert.equal((await detectSecrets(text)).length, 1, `${text}: a quoted value is a literal, whatever its shape`);
 });
 
+it('a property read after a password label (`body?.password`, `req.body.password`) is code, not a value', async () => {
+  for (const text of ['const password = body?.password;', 'password = req.body.password', 'const pw = form!.values.password']) {
+    assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => h.value), [], text);
+  }
+});
+
 it('a token after full-width punctuation (a prompt in Chinese or Japanese) is found like one after a space', async () => {
   const key = 'sk-' + randomString(48, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 11);
   for (const sep of ['：', '（', '「', '，', '\u3000', '、']) {

@@ -241,6 +241,8 @@ function insertionPoint(kept: SecretHit[], start: number): number {
 // the very thing its label names. A literal is quoted, or has digits or symbols.
 const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+(?:_[a-z]+)+$/;
 const LABEL_WORD = /pass|secret|token|key|pwd|cred/i;
+/** `body?.password`, `req.body.password`, `form!.values.pw`: names joined by property access, no literal. */
+const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:(?:\?\.|!?\.)[A-Za-z_$][\w$]*)+[;,)]*$/;
 /** PowerShell's Verb-Noun command names. */
 const CMDLET = /^(?:Add|Clear|Convert(?:To|From)?|Export|Get|Import|New|Out|Read|Remove|Set|Start|Stop|Test|Write|Invoke|Protect|Unprotect)-[A-Z][A-Za-z]+$/;
 
@@ -248,8 +250,9 @@ function variableReference(c: Candidate, value: string, text: string): boolean {
   if (c.ruleId !== 'vouch/labelled-secret') return false;
   const before = text.charAt(c.start - 1);
   if (before === '"' || before === "'" || before === '`') return false;
-  // an unquoted PowerShell cmdlet (`$password = ConvertTo-SecureString …`, `Read-Host -AsSecureString`): code
-  if (CMDLET.test(value)) return true;
+  // an unquoted PowerShell cmdlet (`$password = ConvertTo-SecureString …`, `Read-Host -AsSecureString`)
+  // or a property read (`const password = body?.password;`, `req.body.password`): code
+  if (CMDLET.test(value) || MEMBER_ACCESS.test(value)) return true;
   if (!IDENTIFIER.test(value)) return false;
   const next = text.slice(c.end, c.end + 40).trimStart().charAt(0);
   return next === '' || /[,);}\]]/.test(next) || LABEL_WORD.test(value);
