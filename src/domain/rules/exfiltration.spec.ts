@@ -551,6 +551,19 @@ test("a script the agent wrote that copies an agent's store (whole, or its login
   assert.deepEqual(only(refused, STORE), [], 'the write never happened');
 });
 
+test("a copy of an agent's whole store (or its logins) into the working tree is a warning, and that folder is the agent's store for what a commit and push take; a copy of its settings alone is not", async () => {
+  const STORE = 'exfiltration/session-log-published';
+  for (const [agent, command] of [['codex', 'mkdir -p .codex-home && cp -a ~/.codex/. .codex-home/'], ['claude-code', 'cp -r ~/.claude ./claude-backup'], ['gemini-cli', 'cp ~/.gemini/oauth_creds.json ./creds/']] as const) {
+    const found = only(await runRules([...ran(command, { output: '' })], { agent }), STORE);
+    assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['warning', "Agent's logins and transcripts copied into the working tree"]], command);
+  }
+  const pushed = only(await runRules([...ran('cp -a ~/.codex/. .codex-home/', { output: '' }), ...ran('git add .codex-home && git commit -m cache', { output: '[main 1a2b3c4] cache\n create mode 100644 .codex-home/auth.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'codex' }), STORE);
+  assert.ok(pushed.some((d) => severityOf(d) === 'critical'), 'committed and pushed');
+  for (const command of ['cp ~/.codex/config.toml .codex-home/config.toml', 'cp -a ~/.codex/. /tmp/codex-copy/', 'rsync -a --exclude auth.json --exclude sessions ~/.codex/ .codex-home/']) {
+    assert.deepEqual(only(await runRules([...ran(command, { output: '' })], { agent: 'codex' }), STORE), [], command);
+  }
+});
+
 test('a script that read a credential file into variables: a request carries only the variables it uses, and a key named for the service it is sent to is the key doing its job', async () => {
   const read = "RK=$(grep '^RESEND_API_KEY=' .env.local | cut -d= -f2-)";
   const issuer = only(await runRules([...ran(`${read}\ncurl -s https://api.resend.com/domains -H "Authorization: Bearer $RK"`, { output: '200' })]), FLOW);

@@ -12,7 +12,7 @@ import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped,
 import { HeldDrafts } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
 import { UntrackedListing } from './untracked-listing.ts';
-import { storeCopiesIn } from './store-copying-scripts.ts';
+import { storeCopiesIn, storeCopyRan } from './store-copying-scripts.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -270,6 +270,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const projectStores = new ProjectAgentStores(ctx.session);
       const untracked = new UntrackedListing(ctx.session);
       const scripts = new StoreCopyingScripts(ctx);
+      const storeCopies = new Set<string>();
       const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
       const repos = new KnownRepositories(ctx);
@@ -307,6 +308,18 @@ export const EXPOSURE_RULES: Rule[] = [
             }
             for (const s of stores) s.onResult(event, call, facts, callCommands, ctx.session);
             projectStores.onResult(callFx.reads, callFx.commands, event.output);
+            // a copy of an agent's whole store (or its logins) into the tree: those files are the agent's store there
+            for (const loc of callCommands) {
+              const copy = storeCopyRan(loc, ctx.session);
+              if (!copy) continue;
+              projectStores.addCopy(copy.dest);
+              if (storeCopies.size < COPIES_MAX && !storeCopies.has(copy.dest)) {
+                storeCopies.add(copy.dest);
+                const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
+                const draft: FindingDraft = { rule: sessionLogPublished.id, severity: 'warning', title: "Agent's logins and transcripts copied into the working tree", detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` copied ${safe(copy.source, facts, 80)} (the agent's logins and session transcripts) into ${safe(copy.dest, facts, QUOTE_MAX)} in the working tree, where one \`git add\` commits them.`, evidence: [evidence(call, loc.cmd.text, facts)], key: `store-copy:${copy.dest}` };
+                ctx.report(asked ? asRequested(draft, sessionLogPublished, asked, 'the command was dictated word for word') : draft);
+              }
+            }
             untracked.onResult(callCommands, event.output);
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
@@ -426,7 +439,8 @@ const HOME_CREDENTIAL_DIR = /^\.(?:ssh|aws|docker|kube|gnupg|config\/gh|config\/
 
 const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind => ({
   what: "the agent's own store files",
-  holds: (path) => AGENT_STORE_FILE.test(path),
+  // by its name, or a login or transcript under a folder of the tree the session showed to be an agent's store (a copy of ~/.codex)
+  holds: (path) => AGENT_STORE_FILE.test(path) || (ctx.session.cwd !== null && project.holdsEntry(`${ctx.session.cwd.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`)),
   // at home, or a project folder the session showed to be the agent's home (CODEX_HOME=./.codex)
   stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '') || project.holds(abs),
   draft: (list, pushed) => ({

@@ -63,6 +63,25 @@ export class ProjectAgentStores {
     return false;
   }
 
+  /**
+   * Whether `abs` is a login or transcript under such a folder (`.codex-home/auth.json`,
+   * `.codex/sessions/…`): what a commit's listing shows going in. Settings beside them are not.
+   */
+  holdsEntry(abs: string): boolean {
+    const n = abs.replace(/\/+$/, '');
+    for (const d of this.dirs) {
+      if (!n.startsWith(d + '/')) continue;
+      const first = n.slice(d.length + 1).split('/')[0] ?? '';
+      if (Object.values(STORE_ENTRY).some((re) => re.test(first))) return true;
+    }
+    return false;
+  }
+
+  /** A folder of the tree the session filled with a copy of an agent's store (`cp -a ~/.codex/. .codex-home/`). */
+  addCopy(abs: string): void {
+    if (this.dirs.size < MAX_STORES) this.dirs.add(abs.replace(/\/+$/, ''));
+  }
+
   /** `ls -la .codex` (one folder) whose output shows a store entry; `ls .codex/sessions/2025` that lists anything. */
   private listing(loc: Located, output: string): void {
     if (loc.cmd.name !== 'ls' && loc.cmd.name !== 'dir') return;

@@ -7,7 +7,7 @@
 import { parseShell } from '../shell/parse.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import { optionValues, parseArgs } from './commands.ts';
-import { locate, type FileOp } from './effects.ts';
+import { locate, type FileOp, type Located } from './effects.ts';
 import type { SessionFacts } from './types.ts';
 
 /**
@@ -47,7 +47,19 @@ export function storeCopiesIn(write: FileOp, session: SessionFacts): StoreCopy[]
   return out;
 }
 
-function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<string, string>): StoreCopy | null {
+/**
+ * A command that ran and copied an agent's store (whole, or its logins and transcripts) into the
+ * working tree (`cp -a ~/.codex/. .codex-home/`): the copy's destination, resolved, or null.
+ */
+export function storeCopyRan(loc: Located, session: SessionFacts): (StoreCopy & { dest: string }) | null {
+  const copy = storeCopy(loc.cmd, session, new Map(), loc.dir);
+  if (!copy) return null;
+  const { operands } = parseArgs(loc.cmd.args, ['-t', '--target-directory', '-S', '--suffix', '-e', '--exclude', '--include', '--exclude-from', '--include-from', '--filter', '-f']);
+  const dest = optionValues(loc.cmd.args, ['-t', '--target-directory'])[0] ?? operands[operands.length - 1]!;
+  return { ...copy, dest: locate(dest, loc.dir, session).abs.replace(/\/+$/, '') };
+}
+
+function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<string, string>, dir: string | null = session.cwd): StoreCopy | null {
   if (cmd.name !== 'cp' && cmd.name !== 'rsync' && cmd.name !== 'ditto') return null;
   const excludes = optionValues(cmd.args, ['--exclude']);
   if (excludes.some((e) => LOGINS.test(e)) && excludes.some((e) => TRANSCRIPTS.test(e))) return null;
@@ -56,7 +68,7 @@ function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<
   const dest = target ?? operands[operands.length - 1];
   const sources = target !== undefined ? operands : operands.slice(0, -1);
   const source = sources.find((s) => STORE_SOURCE.test(s));
-  if (!dest || !source || !intoRepository(dest, session, vars)) return null;
+  if (!dest || !source || !intoRepository(dest, session, vars, dir)) return null;
   return { command: cmd.text, source };
 }
 
@@ -66,11 +78,11 @@ function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<
  * space (`mktemp`), other folders of home (a backup), an argument (`${1:-…}`) and a variable the
  * script does not set are not known to be the repository.
  */
-function intoRepository(dest: string, session: SessionFacts, vars: ReadonlyMap<string, string>): boolean {
+function intoRepository(dest: string, session: SessionFacts, vars: ReadonlyMap<string, string>, dir: string | null): boolean {
   const variable = /^\$\{?([A-Za-z_]\w*)\}?/.exec(dest);
   if (variable && variable[1] !== 'HOME') {
     const value = vars.get(variable[1]!);
     return value !== undefined && REPOSITORY_VALUE.test(value) && !/mktemp/.test(value);
   }
-  return locate(dest, session.cwd, session).zone === 'worktree';
+  return locate(dest, dir, session).zone === 'worktree';
 }
