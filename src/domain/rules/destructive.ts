@@ -1020,7 +1020,9 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             checkRm(i, fx.commands, event, facts, ctx, created, (abs, removal = false) => {
               for (const r of dictated.requests.for(event)) {
                 if (removal === 'itself') {
-                  if (r.by === 'user' && (/(?:^|\/)\.git$/.test(abs) ? asksToDeleteGitHistory(r.text) : namesForRemoval(r.text, abs, REMOVAL_WORD))) return abs;
+                  // a .git only the session's own repository's (the working directory's, or one in the tree)
+                  const ownGit = /(?:^|\/)\.git$/.test(abs) && (abs === `${ctx.session.cwd?.replace(/\/+$/, '')}/.git` || locate(abs, null, ctx.session).zone === 'worktree');
+                  if (r.by === 'user' && (/(?:^|\/)\.git$/.test(abs) ? ownGit && asksToDeleteGitHistory(r.text) : namesForRemoval(r.text, abs, REMOVAL_WORD, ctx.session.home))) return abs;
                   continue;
                 }
                 if (removal && !REMOVAL_WORD.test(r.text)) continue;

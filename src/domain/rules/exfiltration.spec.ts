@@ -559,7 +559,10 @@ test("a copy of an agent's whole store (or its logins) into the working tree is 
   }
   const pushed = only(await runRules([...ran('cp -a ~/.codex/. .codex-home/', { output: '' }), ...ran('git add .codex-home && git commit -m cache', { output: '[main 1a2b3c4] cache\n create mode 100644 .codex-home/auth.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'codex' }), STORE);
   assert.ok(pushed.some((d) => severityOf(d) === 'critical'), 'committed and pushed');
-  for (const command of ['cp ~/.codex/config.toml .codex-home/config.toml', 'cp -a ~/.codex/. /tmp/codex-copy/', 'rsync -a --exclude auth.json --exclude sessions ~/.codex/ .codex-home/']) {
+  // the destination git sees: `cp -r ~/.codex .` makes ./.codex; the project's own files beside it are not the store
+  const beside = only(await runRules([...ran('cp -r ~/.codex .', { output: '' }), ...ran('git add -A && git commit -m wip', { output: '[main 1a2b3c4] wip\n create mode 100644 sessions/store.ts\n create mode 100644 auth.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'codex' }), STORE);
+  assert.ok(beside.every((d) => severityOf(d) !== 'critical'), "the project's own sessions/ and auth.json are not the copied store");
+  for (const command of ['cp ~/.codex/config.toml .codex-home/config.toml', 'cp -a ~/.codex/. /tmp/codex-copy/', 'rsync -a --exclude auth.json --exclude sessions ~/.codex/ .codex-home/', 'rsync -a ~/.codex/ backup@nas:codex/']) {
     assert.deepEqual(only(await runRules([...ran(command, { output: '' })], { agent: 'codex' }), STORE), [], command);
   }
 });

@@ -312,7 +312,7 @@ export const EXPOSURE_RULES: Rule[] = [
             for (const loc of callCommands) {
               const copy = storeCopyRan(loc, ctx.session);
               if (!copy) continue;
-              projectStores.addCopy(copy.dest);
+              projectStores.addCopy(copy.dest, copy.entry);
               if (storeCopies.size < COPIES_MAX && !storeCopies.has(copy.dest)) {
                 storeCopies.add(copy.dest);
                 const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));

@@ -461,11 +461,15 @@ function inOwnFile(text: string, at: number, session: SessionFacts): boolean {
  * it documents the program's commands to whoever runs it, it instructs no model. Hidden characters
  * there are still looked for.
  */
-function helpText(call: ToolCallEvent | undefined, session: SessionFacts): boolean {
-  if (!call || call.input.type !== 'command') return false;
+function helpText(call: ToolCallEvent | undefined, session: SessionFacts, output: string): boolean {
+  if (!call || call.input.type !== 'command' || !USAGE_TEXT.test(output.slice(0, 4_000))) return false;
   const commands = effectsOf(call, { secrets: [], shell: undefined }, session).commands;
-  return commands.length > 0 && commands.every((l) => asksForInfo(l.cmd) || /^(?:head|tail|less|more|cat|grep|rg)$/.test(l.cmd.name) && l.cmd.pipeIndex > 0);
+  // an interpreter given code to run (`python3 -c "…" --help`) runs it: its output is that code's
+  return commands.length > 0 && commands.every((l) => (asksForInfo(l.cmd) && !INLINE_CODE.test(l.cmd.text)) || (/^(?:head|tail|less|more|cat|grep|rg)$/.test(l.cmd.name) && l.cmd.pipeIndex > 0));
 }
+/** What usage text looks like near its start. */
+const USAGE_TEXT = /^\s*(?:usage|options|commands|subcommands|arguments)\s*:/im;
+const INLINE_CODE = /(?:^|\s)(?:python[\d.]*|node|deno|bun|ruby|perl|php|sh|bash|zsh)\s+(?:\S+\s+)*?-(?:c|e|m|-eval)\b/;
 
 /** A search over files (rg, grep, ag, a search tool), whose output prints each match behind its file. */
 function searches(call: ToolCallEvent | undefined): boolean {
@@ -494,7 +498,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   let found: Pending | null = null;
-  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session)) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session, text)) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };

@@ -274,6 +274,7 @@ test('pipes to tail, chained commands and masked non-test commands are fine', as
   const fixer = await runRules([cmd('cargo fmt && cargo clippy --fix --allow-dirty -- -D warnings || true && cargo test'), cmd('npx eslint . --fix || true')]);
   assert.deepEqual(only(fixer, MASKED), []);
   assert.deepEqual(only(await runRules([cmd('cargo clippy --fix --allow-dirty && cargo test || true')]), MASKED).length, 1, 'the tests masked still count');
+  for (const c of ['npm test --fix || true', 'yarn test --fix || true']) assert.equal(only(await runRules([cmd(c)]), MASKED).length, 1, `${c}: a test runner given --fix is still a test run`);
 });
 
 test('skipping git hooks is a warning', async () => {

@@ -641,7 +641,8 @@ export const INTEGRITY_RULES: Rule[] = [
           const last = fx.commands.at(-1)?.cmd;
           for (const loc of fx.commands) {
             // a linter in fix mode (`cargo clippy --fix`, `eslint --fix`) repairs; its failure reports no check
-            const check = checkKind(loc.cmd) && !loc.cmd.args.some((a) => /^--fix(?:-only|=.*)?$/.test(a)) ? checkIdentity(loc.cmd) : null;
+            const fixing = (LINTERS.test(loc.cmd.name) || (loc.cmd.name === 'cargo' && loc.cmd.args[0] === 'clippy')) && loc.cmd.args.some((a) => /^--fix(?:-only)?$/.test(a));
+            const check = checkKind(loc.cmd) && !fixing ? checkIdentity(loc.cmd) : null;
             if (check && masking(loc, raw)) {
               const list = masked.get(check) ?? [];
               pushCapped(list, { rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail, and no later run of the same check without the mask passed.`, evidence: [evidence(event, raw, facts)] }, 10);

@@ -493,7 +493,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     // A startup file's new lines that only set variables run nothing: PATH extended at its end
     // (`export PATH="$PATH:$HOME/go/bin"`) shadows no command (info); a directory put first can
     // (a warning: what is in it now runs in place of system programs).
-    const env = !service ? environmentOnly(w.added) : null;
+    const env = !service && !/\.fish$/.test(w.abs) ? environmentOnly(w.added) : null;
     const draft: FindingDraft = existing
       ? { rule: persistence.id, severity: 'info', title: 'Existing service changed', detail: `Changed ${what} that was already installed: ${safe(w.path, facts, QUOTE_MAX)}. It ran on its own before this session; nothing new was installed.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
       : env
@@ -569,14 +569,21 @@ const NOT_AN_ENTRY = /^(?:defaultMode|approval mode|approval_policy)/;
  * 'prepends' when a directory comes before it; null for anything else (a command, an alias, a
  * function, a `source`, a substitution) or for no text.
  */
+/** Variables whose value loads or runs code in later programs: setting them is running something. */
+const CODE_VARIABLES = /^(?:LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_SSH_COMMAND|GIT_SSH|\w*EDITOR|VISUAL|PAGER|ZDOTDIR|fpath|path|precmd_functions|SHELL)$/;
+
 function environmentOnly(added: string): 'appends' | 'prepends' | null {
   const lines = added.slice(0, 20_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
   if (lines.length === 0 || lines.length > 20) return null;
   let prepends = false;
   for (const line of lines) {
-    const m = /^(?:export\s+)?([A-Za-z_]\w*)=(.*)$/.exec(line);
-    if (!m || /\$\(|`|;|&&|\|\|/.test(m[2]!)) return null;
+    // one word or one quoted string: nothing after it, no command, no substitution
+    const m = /^(?:export\s+)?([A-Za-z_]\w*)=("[^"`]*"|'[^']*'|[^\s"'`|&;<>()]*)$/.exec(line);
+    if (!m || /\$\(/.test(m[2]!)) return null;
     const value = m[2]!.replace(/^["']|["']$/g, '');
+    // an editor or pager named by its program (`EDITOR=vim`), not a path to something the agent put there
+    const program = /^(?:\w*EDITOR|VISUAL|PAGER)$/.test(m[1]!) && /^[\w.+-]+(?: --?[\w-]+)*$/.test(value);
+    if (CODE_VARIABLES.test(m[1]!) && !program) return null;
     if (m[1] === 'PATH' && !/^\$\{?PATH\}?(?::|$)/.test(value)) prepends = true;
   }
   return prepends ? 'prepends' : 'appends';

@@ -24,6 +24,8 @@ const PWD_PREFIX = /^(?:\$\(pwd\)|`pwd`)\//;
 /** Project folders the session showed to be an agent's home, by absolute path. */
 export class ProjectAgentStores {
   private readonly dirs = new Set<string>();
+  /** Single store entries copied into the tree (`cp -r ~/.codex/sessions ./`): everything under them counts. */
+  private readonly entries = new Set<string>();
 
   constructor(private readonly session: SessionFacts) {}
 
@@ -69,6 +71,7 @@ export class ProjectAgentStores {
    */
   holdsEntry(abs: string): boolean {
     const n = abs.replace(/\/+$/, '');
+    for (const e of this.entries) if (n === e || n.startsWith(e + '/')) return true;
     for (const d of this.dirs) {
       if (!n.startsWith(d + '/')) continue;
       const first = n.slice(d.length + 1).split('/')[0] ?? '';
@@ -78,8 +81,9 @@ export class ProjectAgentStores {
   }
 
   /** A folder of the tree the session filled with a copy of an agent's store (`cp -a ~/.codex/. .codex-home/`). */
-  addCopy(abs: string): void {
-    if (this.dirs.size < MAX_STORES) this.dirs.add(abs.replace(/\/+$/, ''));
+  addCopy(abs: string, entry = false): void {
+    const set = entry ? this.entries : this.dirs;
+    if (set.size < MAX_STORES) set.add(abs.replace(/\/+$/, ''));
   }
 
   /** `ls -la .codex` (one folder) whose output shows a store entry; `ls .codex/sessions/2025` that lists anything. */

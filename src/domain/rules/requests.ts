@@ -8,7 +8,7 @@
 import { doubleMetaphone } from 'double-metaphone';
 import type { NormEvent } from '../model/events.ts';
 import { editDistance } from './supply-chain.ts';
-import { basename, capitalise } from './util.ts';
+import { basename, capitalise, escapeRegExp } from './util.ts';
 
 /** Who asked: the person at the keyboard, or the lead agent that launched a subagent. */
 export type Asker = 'user' | 'lead-agent';
@@ -597,18 +597,16 @@ export function namesPlace(request: string, abs: string, home: string | null): b
  * common to name a place; the pair together is specific. Below home only, never home itself.
  */
 function namesFolderPair(request: string, abs: string, home: string | null): boolean {
-  // not inside a repository's .git: what goes there (hooks) runs on every git command
-  if (!home || !abs.startsWith(home + '/') || /\/\.git\//.test(abs)) return false;
+  // not inside a repository's .git (hooks run on every git command), nor folders of what runs on its own
+  if (!home || !abs.startsWith(home + '/') || /\/\.git\/|\/(?:systemd|autostart|LaunchAgents)\//.test(abs)) return false;
   const dirs = abs.slice(home.length + 1).split('/').slice(0, -1).map((d) => d.replace(/^\./, '').toLowerCase());
   if (dirs.length < 2) return false;
-  const sentences = request.slice(0, 10_000).split(/[.!?。！？\n]+/).map((t) => ` ${words(t).join(' ')} `);
-  for (let i = 1; i < dirs.length; i++) {
-    const [parent, child] = [dirs[i - 1]!, dirs[i]!];
-    if (parent.length < 3 || child.length < 3 || parent === child) continue;
-    const [p, c] = [` ${words(parent).join(' ')} `, ` ${words(child).join(' ')} `];
-    if (sentences.some((t) => t.includes(p) && t.includes(c))) return true;
-  }
-  return false;
+  // the file's own folder and its parent, named together ("keyd config", "config/keyd", "keyd in config")
+  const [parent, child] = [dirs[dirs.length - 2]!, dirs[dirs.length - 1]!];
+  if (parent.length < 3 || child.length < 3 || parent === child || child === 'bin' || PLACE_WORDS_IGNORED.has(child) || parent === 'git' || child === 'git') return false;
+  const [p, c] = [escapeRegExp(words(parent).join(' ')), escapeRegExp(words(child).join(' '))];
+  const together = new RegExp(`(?:^| )(?:${c} (?:\\w+ )?(?:in|into|under|inside) (?:\\w+ )?${p}|${p} ${c}|${c} ${p})(?: |$)`);
+  return request.slice(0, 10_000).split(SENTENCE_END).some((t) => together.test(words(t).join(' ')));
 }
 
 /**
@@ -642,9 +640,9 @@ const NAMING_WORD = /\b(?:called|named|repo|repository|folder|directory)\b/;
  * a clean repo", "apagar o histórico do Git", "删除 git 历史", not negated.
  */
 export function asksToDeleteGitHistory(request: string): boolean {
-  return request.slice(0, 10_000).split(/[.!?。！？\n]+/).some((s) => GIT_HISTORY_REMOVAL.test(s) && !/\b(?:don'?t|do not|never|not|n[ãa]o)\b|不要|别/i.test(s));
+  return request.slice(0, 10_000).replace(/[’‘]/g, "'").split(SENTENCE_END).some((s) => GIT_HISTORY_REMOVAL.test(s) && !REMOVAL_HELD_BACK.test(s));
 }
-const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excluir|remover|borrar|eliminar|supprimer|l[öo]schen)\b[^.\n]{0,40}(?:\bgit\s+history\b|\.git\b|hist[óo]rico\s+do\s+git|historial\s+de\s+git|historique\s+git|git-?(?:historie|verlauf))|(?:删除|清除|清空)[^。\n]{0,10}(?:git\s*历史|\.git)|(?:\bclean|\bfresh|limpo|limpio|propre)\s+(?:repo|repository|reposit[óo]rio|repositorio|d[ée]p[ôo]t)\b|reposit[óo]rio\s+limpo/i;
+const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excluir|remover|borrar|eliminar|supprimer|l[öo]schen)\b[^.\n]{0,40}(?:\bgit\s+history\b|\.git\b|hist[óo]rico\s+do\s+git|historial\s+de\s+git|historique\s+git|git-?(?:historie|verlauf))|(?:删除|清除|清空)[^。\n]{0,10}(?:git\s*历史|\.git)|\b(?:start\s+over|re-?init(?:iali[sz]e)?)\b[^.\n]{0,40}\b(?:repo|repository|git)\b|(?:apagar|remover)[^.\n]{0,60}reposit[óo]rio\s+limpo/i;
 
 /**
  * A sentence of the request that asks to remove `abs` itself by its name and its parent's (dots
@@ -652,17 +650,28 @@ const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excl
  * "remove the old-api folder in projects" `~/projects/old-api`. Both names are needed, each of three
  * letters or more, with `removal` (the caller's words for deleting) in the same sentence, not negated.
  */
-export function namesForRemoval(request: string, abs: string, removal: RegExp): boolean {
+export function namesForRemoval(request: string, abs: string, removal: RegExp, home: string | null = null): boolean {
   const parts = abs.replace(/\/+$/, '').split('/').filter(Boolean);
-  if (parts.length < 3) return false;
+  const homeDepth = home ? home.split('/').filter(Boolean).length : 2;
+  // the parent below home: the user's own name (home's folder) names nothing
+  if (parts.length - homeDepth < 2 || /(?:^|\/)\.git$/.test(abs)) return false;
   const [parent, base] = parts.slice(-2).map((p) => p.replace(/^\./, '').toLowerCase());
-  if (!parent || !base || parent.length < 3 || base.length < 3 || /(?:^|\/)\.git$/.test(abs)) return false;
-  return request.slice(0, 10_000).split(/[.!?。！？\n]+/).some((sentence) => {
-    if (!removal.test(sentence) || /\b(?:don'?t|do not|never|not)\b|不要|别|しないで/i.test(sentence)) return false;
-    const heard = ` ${words(sentence).join(' ')} `;
-    return [base, parent].every((name) => heard.includes(` ${words(name).join(' ')} `));
+  if (!parent || !base || parent.length < 3 || base.length < 3) return false;
+  const [b, p] = [words(base).join(' '), words(parent).join(' ')];
+  // the two names together, the folder's own first or after "under/in": "claude skills", "skills under claude", "claude/skills"
+  const together = new RegExp(`(?:^| )(?:${escapeRegExp(p)} ${escapeRegExp(b)}|${escapeRegExp(b)} (?:folder |directory |dir )?(?:under|in|inside|of) (?:the |my )?${escapeRegExp(p)})(?: |$)`);
+  return request.slice(0, 10_000).replace(/[’‘]/g, "'").split(SENTENCE_END).some((sentence) => {
+    if (!removal.test(sentence) || REMOVAL_HELD_BACK.test(sentence)) return false;
+    // the folder is what goes, not the place something is removed from ("the pdf skill from my claude skills")
+    const heard = words(sentence).join(' ');
+    const m = together.exec(heard);
+    return m !== null && !/(?:^| )(?:from|out of|inside|within)(?: the| my| our)?\s*$/.test(heard.slice(0, m.index + 1));
   });
 }
+/** A sentence ends at its mark followed by a blank or the end (a path's dots do not end one). */
+const SENTENCE_END = /[.!?。！？](?=\s|$)|\n+/;
+/** Words that take the folder out of a removal, or negate it. */
+const REMOVAL_HELD_BACK = /\b(?:don'?t|do not|never|not|except|keep|but not|other than|rest)\b|不要|别|除了|保留|しないで/i;
 
 /** The request writes `dir` itself as a path (`~/work/api`, `/home/dev/work/api/`), not a path inside it. */
 function namesExactly(request: string, dir: string, home: string | null): boolean {

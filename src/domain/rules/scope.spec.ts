@@ -164,7 +164,10 @@ test('a write into a folder the user named with its parent ("put back my keyd co
   const W = 'scope/write-outside-worktree';
   const put = (words: string) => runRules([prompt(words), cmd('cp keyd/default.conf ~/.config/keyd/default.conf')]);
   assert.deepEqual(only(await put('Put back my keyd config into my config folder'), W).map(severityOf), ['info']);
-  for (const words of ['update the config', 'fix keyd please', 'put the fish config back']) {
+  for (const words of ['update the config', 'fix keyd please', 'put the fish config back', 'keyd is fine, but check the config of my shell']) {
     assert.deepEqual(only(await put(words), W).map(severityOf), ['warning'], words);
   }
+  const project = write('/home/dev/project/a.ts', 'x');
+  assert.deepEqual(only(await runRules([prompt('add a bin script for the local dev loop'), project, cmd('cp a.sh ~/.local/bin/node')]), W).map(severityOf), ['warning'], 'a program on PATH');
+  assert.deepEqual(only(await runRules([prompt('fix my git config so commits are signed'), project, write('/home/dev/.config/git/config', '[commit]\n  gpgsign = true\n')]), W).map(severityOf), ['warning'], 'global git settings are not named as a place by "git config"');
 });

@@ -635,6 +635,9 @@ test("a credential file read through the command's own masking filter (sed repla
     assert.deepEqual(found.map(severityOf), ['info'], command);
   }
   assert.deepEqual(only(await runRules([prompt('check the config'), ...ran('cat .env', { output: 'SECRET_KEY=REDACTED\nDATABASE_URL=REDACTED' })]), READ).map(severityOf), ['warning'], 'a display the agent did not make');
+  for (const command of ['cat .env; ls | cut -d= -f1', "cat .env | sed 's/=.*/&/'", 'cat .env | cut -d: -f1']) {
+    assert.deepEqual(only(await runRules([prompt('check the config'), ...ran(command, { output: 'DB_PASSWORD=correct_horse_battery_staple' })]), READ).map(severityOf), ['warning'], `${command}: the output shows the value`);
+  }
 });
 
 test('a sudo password: shown in an output (a shell history fed to sudo -S) is a warning; typed by the user in prose (even short, as a word of its own) and piped to sudo -S is one warning on the prompt, the paste, not on the use; another word that only contains it is not', async () => {

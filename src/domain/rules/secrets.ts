@@ -495,7 +495,7 @@ class ShownContent {
     // The command masked the values itself (`| sed 's/=.*/=****/'`, `| cut -d= -f1`): masked entries
     // then say the values never reached the log (a tool's own "REDACTED" display still counts).
     const masked = REDACTING_FILTER.test(describeCall(h.call));
-    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && (masked || !showsCredentialEntry(result.output));
+    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     const files = plural(h.drafts.length, 'credential file');
@@ -541,13 +541,17 @@ const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i
  * (`postgres`) or the name's own word (`AIRFLOW_PASSWORD=airflow`) is a template's, not a credential.
  */
 /** A filter that keeps only each line's name: sed replacing what follows `=` or `:`, cut/awk taking the first field. */
-const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\[\^\\n\]\*)\1\2?[^"'\n]{0,20}\1g?["']|\|\s*cut\s+-d\s*["']?[=:]["']?\s+-f\s*1\b|\|\s*awk\s+-F\s*["']?[=:]["']?\s+["']\{\s*print\s+\$1\s*\}["']/;
+const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\[\^\\n\]\*)\1\2?[^"'\n&\\]{0,20}\1g?["']|\|\s*cut\s+-d\s*["']?[=:]["']?\s+-f\s*1\b|\|\s*awk\s+-F\s*["']?[=:]["']?\s+["']\{\s*print\s+\$1\s*\}["']/;
 
-function showsCredentialEntry(output: string): boolean {
+function showsCredentialEntry(output: string, maskedByCommand = false): boolean {
   let n = 0;
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
-    if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) return true;
+    // masked by the command itself: nothing of the value was printed; masked by a tool's display: it was read
+    if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) {
+      if (maskedByCommand && /^\*{3,}$/.test(value)) continue;
+      return true;
+    }
     // a name the web framework ships to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`) holds a
     // public value by design; a detector still reports a server secret put there
     if (clientBundledName(name)) continue;

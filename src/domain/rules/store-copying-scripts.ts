@@ -51,15 +51,23 @@ export function storeCopiesIn(write: FileOp, session: SessionFacts): StoreCopy[]
  * A command that ran and copied an agent's store (whole, or its logins and transcripts) into the
  * working tree (`cp -a ~/.codex/. .codex-home/`): the copy's destination, resolved, or null.
  */
-export function storeCopyRan(loc: Located, session: SessionFacts): (StoreCopy & { dest: string }) | null {
+export function storeCopyRan(loc: Located, session: SessionFacts): (StoreCopy & { dest: string; entry: boolean }) | null {
   const copy = storeCopy(loc.cmd, session, new Map(), loc.dir);
   if (!copy) return null;
   const { operands } = parseArgs(loc.cmd.args, ['-t', '--target-directory', '-S', '--suffix', '-e', '--exclude', '--include', '--exclude-from', '--include-from', '--filter', '-f']);
   const dest = optionValues(loc.cmd.args, ['-t', '--target-directory'])[0] ?? operands[operands.length - 1]!;
-  return { ...copy, dest: locate(dest, loc.dir, session).abs.replace(/\/+$/, '') };
+  const at = locate(dest, loc.dir, session).abs.replace(/\/+$/, '');
+  // `cp -r ~/.codex .` makes ./.codex; `cp -a ~/.codex/. x`, `cp ~/.codex/* x` and rsync's `~/.codex/` fill x itself
+  const contents = /\/\.$|\/\*$/.test(copy.source) || (loc.cmd.name === 'rsync' && copy.source.endsWith('/'));
+  const name = copy.source.replace(/\/+$/, '').split('/').pop() ?? '';
+  const entry = !/^\.(?:codex|claude|gemini)$/.test(name) && !contents;
+  return { ...copy, dest: contents ? at : `${at}/${name}`, entry };
 }
 
 function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<string, string>, dir: string | null = session.cwd): StoreCopy | null {
+  // to another machine (`rsync -a ~/.codex/ backup@host:codex/`): not into this tree
+  const last = cmd.args[cmd.args.length - 1] ?? '';
+  if (/^[^/\s:]+@?[^/\s:]*:(?!\\)/.test(last) && !/^[A-Za-z]:[\\/]/.test(last)) return null;
   if (cmd.name !== 'cp' && cmd.name !== 'rsync' && cmd.name !== 'ditto') return null;
   const excludes = optionValues(cmd.args, ['--exclude']);
   if (excludes.some((e) => LOGINS.test(e)) && excludes.some((e) => TRANSCRIPTS.test(e))) return null;

@@ -241,8 +241,8 @@ function insertionPoint(kept: SecretHit[], start: number): number {
 // the very thing its label names. A literal is quoted, or has digits or symbols.
 const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+(?:_[a-z]+)+$/;
 const LABEL_WORD = /pass|secret|token|key|pwd|cred/i;
-/** `body?.password`, `req.body.password`, `form!.values.pw`: names joined by property access, no literal. */
-const MEMBER_ACCESS = /^[A-Za-z_$][\w$]*(?:(?:\?\.|!?\.)[A-Za-z_$][\w$]*)+[;,)]*$/;
+/** `body?.password`, `req.body.password`, `form!.values.pw`: names of letters joined by property access, starting lower-case (a variable), no literal. */
+const MEMBER_ACCESS = /^[a-z_$][A-Za-z_$]*(?:(?:\?\.|!?\.)[A-Za-z_$][A-Za-z_$]*)+[;,)]*$/;
 /** PowerShell's Verb-Noun command names. */
 const CMDLET = /^(?:Add|Clear|Convert(?:To|From)?|Export|Get|Import|New|Out|Read|Remove|Set|Start|Stop|Test|Write|Invoke|Protect|Unprotect)-[A-Z][A-Za-z]+$/;
 
