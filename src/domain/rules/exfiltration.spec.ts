@@ -559,6 +559,11 @@ test("a copy of an agent's whole store (or its logins) into the working tree is 
   }
   const pushed = only(await runRules([...ran('cp -a ~/.codex/. .codex-home/', { output: '' }), ...ran('git add .codex-home && git commit -m cache', { output: '[main 1a2b3c4] cache\n create mode 100644 .codex-home/auth.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'codex' }), STORE);
   assert.ok(pushed.some((d) => severityOf(d) === 'critical'), 'committed and pushed');
+  // one transcript file is a transcript copy, reported once; several copies in one session are one finding
+  const one = only(await runRules([...ran('cp ~/.claude/projects/-home-dev-project/0b9f3c2e-5d1a-4e7b-9c3f-2a8d6e1f4b70.jsonl docs/logs/session.jsonl', { output: '' })]), STORE);
+  assert.deepEqual(one.map((d) => d.title ?? ''), [''], 'the transcript copy alone, not also a store copy');
+  const several = await runRules(['a1', 'b2', 'c3'].flatMap((id) => ran(`cp ~/.claude/projects/-home-dev-project/${id}.jsonl docs/logs/${id}.jsonl`, { output: '' })));
+  assert.equal(new Set(only(several, STORE).map((d) => d.cause?.id)).size, 1, 'one cause: one finding with each copy as evidence');
   // the destination git sees: `cp -r ~/.codex .` makes ./.codex; the project's own files beside it are not the store
   const beside = only(await runRules([...ran('cp -r ~/.codex .', { output: '' }), ...ran('git add -A && git commit -m wip', { output: '[main 1a2b3c4] wip\n create mode 100644 sessions/store.ts\n create mode 100644 auth.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'codex' }), STORE);
   assert.ok(beside.every((d) => severityOf(d) !== 'critical'), "the project's own sessions/ and auth.json are not the copied store");

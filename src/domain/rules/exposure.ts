@@ -769,9 +769,11 @@ function report(ctx: RuleContext, c: Copy, credential: boolean): void {
     detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} ${c.repo ? `in the repository ${safe(c.repo, null, QUOTE_MAX)}` : 'in the working tree'}${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed yet: check what its prompts, paths and outputs show before it is shared.' : ''}`,
     evidence: [c.evidence],
     key: c.to,
+    // several transcripts copied in one session are one step: one finding, each copy its evidence
+    cause: { id: `transcript-copies:${critical ? 'committed' : credential ? 'credential' : 'plain'}`, summary: `Session transcripts were copied into ${c.repo ? 'a repository' : 'the working tree'}${critical ? ' and committed, after the session showed a credential' : credential ? '; the session showed a credential, so the copies hold it' : ''}.` },
   };
   // The user asked for the log to be copied (issue 25, item 5: the user's words set the scope):
   // the copy is theirs. A credential the session showed is still in it: that stays a warning.
-  ctx.report(c.asked ? asRequested(draft, sessionLogPublished, c.asked, 'a copy of the session\'s log was asked for', credential ? 'warning' : 'info') : draft);
+  ctx.report(c.asked ? asRequested({ ...draft, cause: undefined }, sessionLogPublished, c.asked, 'a copy of the session\'s log was asked for', credential ? 'warning' : 'info') : draft);
 }
 

@@ -15,6 +15,8 @@ import type { SessionFacts } from './types.ts';
  * a script names them: through `~`, `$HOME` or the home path written out.
  */
 const STORE_SOURCE = /^(?:~|\$HOME|\$\{HOME\}|\/(?:home|Users)\/[^/]+|\/root)\/\.(?:codex|claude|gemini)(?:\/(?:auth\.json|sessions|archived_sessions|history\.jsonl|\.credentials\.json|projects|oauth_creds\.json|tmp)(?:\/.*)?|\/\*|\/\.)?\/?$/;
+/** The store whole (`~/.codex`, `~/.codex/.`, `~/.codex/*`), a login file, or a whole entry folder. */
+const WHOLE_OR_LOGIN = /\/\.(?:codex|claude|gemini)(?:\/(?:\.|\*|auth\.json|\.credentials\.json|oauth_creds\.json|sessions|archived_sessions|projects|tmp)?)?\/?$/;
 /** The excludes must keep out both kinds of entry for the copy to hold none. */
 const LOGINS = /auth|credential|oauth|^\*$/;
 const TRANSCRIPTS = /sessions|projects|history|tmp|^\*$/;
@@ -53,7 +55,9 @@ export function storeCopiesIn(write: FileOp, session: SessionFacts): StoreCopy[]
  */
 export function storeCopyRan(loc: Located, session: SessionFacts): (StoreCopy & { dest: string; entry: boolean }) | null {
   const copy = storeCopy(loc.cmd, session, new Map(), loc.dir);
-  if (!copy) return null;
+  // the whole store, a login, or a whole folder of transcripts: one transcript file is a transcript
+  // copy (exposure.ts's own finding), not the store
+  if (!copy || !WHOLE_OR_LOGIN.test(copy.source)) return null;
   const { operands } = parseArgs(loc.cmd.args, ['-t', '--target-directory', '-S', '--suffix', '-e', '--exclude', '--include', '--exclude-from', '--include-from', '--filter', '-f']);
   const dest = optionValues(loc.cmd.args, ['-t', '--target-directory'])[0] ?? operands[operands.length - 1]!;
   const at = locate(dest, loc.dir, session).abs.replace(/\/+$/, '');
