@@ -4,7 +4,7 @@
 // operators run it) — and clients that talk to them over real sockets.
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -113,6 +113,15 @@ export class PgCluster {
     this.#pgCtl('stop', ['-m', 'fast']);
   }
 
+  /** The end of the server's own log, for failure messages. */
+  logTail(chars = 3000): string {
+    try {
+      return readFileSync(join(this.dir, 'server.log'), 'utf8').slice(-chars);
+    } catch (error) {
+      return `(no server log: ${String(error)})`;
+    }
+  }
+
   destroy(): void {
     try {
       this.#pgCtl('stop', ['-m', 'immediate']);
@@ -177,12 +186,47 @@ export interface VouchProcess {
   readonly unexpectedExit: { code: number | null; signal: string | null } | null;
   kill9(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * What the process is doing right now, for a failure message: its JavaScript stack and active
+   * handles from a Node diagnostic report (SIGUSR2). Node writes the report from a signal
+   * watcher even while JavaScript is busy, so a process stuck in a loop still answers.
+   */
+  snapshot(): Promise<string>;
 }
 
-/** `vouch serve` (port given) or `vouch worker` as a child process, with its output kept. */
-export async function startVouch(name: string, command: 'serve' | 'worker', env: Record<string, string>): Promise<VouchProcess> {
+// Diagnostic reports of the vouch processes (`--report-on-signal`), one folder per test process.
+const REPORTS = mkdtempSync(join(tmpdir(), 'vouch-faults-reports-'));
+process.once('exit', () => rmSync(REPORTS, { recursive: true, force: true }));
+
+async function reportOf(proc: ChildProcess): Promise<string> {
+  if (proc.exitCode !== null || proc.signalCode !== null || proc.pid === undefined) return '(not running)';
+  const before = new Set(readdirSync(REPORTS));
+  proc.kill('SIGUSR2');
+  for (let i = 0; i < 50; i++) {
+    const made = readdirSync(REPORTS).find((f) => !before.has(f) && f.includes(`.${proc.pid}.`));
+    if (made) {
+      await sleep(200); // written in one go, but let it finish
+      try {
+        const r = JSON.parse(readFileSync(join(REPORTS, made), 'utf8')) as { javascriptStack?: { message?: string; stack?: string[] }; libuv?: { type: string; is_active?: boolean }[] };
+        const handles = new Map<string, number>();
+        for (const h of r.libuv ?? []) if (h.is_active) handles.set(h.type, (handles.get(h.type) ?? 0) + 1);
+        return `stack: ${r.javascriptStack?.message ?? ''}\n  ${(r.javascriptStack?.stack ?? []).slice(0, 12).join('\n  ')}\nactive handles: ${JSON.stringify(Object.fromEntries(handles))}`;
+      } catch (error) {
+        return `(unreadable report: ${String(error)})`;
+      }
+    }
+    await sleep(100);
+  }
+  return '(no report within 5 s)';
+}
+
+/**
+ * `vouch serve` (port given) or `vouch worker` as a child process, with its output kept. Returns
+ * once it is up; `onSpawn` gets it at once (to kill it after the test even if it never comes up).
+ */
+export async function startVouch(name: string, command: 'serve' | 'worker', env: Record<string, string>, onSpawn?: (p: VouchProcess) => void): Promise<VouchProcess> {
   const port = command === 'serve' ? await freePort() : null;
-  const proc = spawn(process.execPath, [BIN, command], {
+  const proc = spawn(process.execPath, ['--report-on-signal', '--report-signal=SIGUSR2', `--report-directory=${REPORTS}`, BIN, command], {
     env: { ...process.env, VOUCH_LOG_LEVEL: 'info', ...env, ...(port ? { PORT: String(port), VOUCH_PUBLIC_URL: `http://127.0.0.1:${port}` } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -207,6 +251,7 @@ export async function startVouch(name: string, command: 'serve' | 'worker', env:
       proc.kill('SIGKILL');
       await new Promise((r) => proc.once('exit', r));
     },
+    snapshot: () => reportOf(proc),
     async stop() {
       expected = true;
       if (ended()) return;
@@ -216,8 +261,9 @@ export async function startVouch(name: string, command: 'serve' | 'worker', env:
       clearTimeout(timer);
     },
   };
+  onSpawn?.(vp);
   const ready = command === 'serve'
-    ? async () => (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))
+    ? async () => (await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false))
     : () => out.includes('vouch worker running');
   await waitFor(async () => ended() || (await ready()), `${name} to start`, 60_000);
   if (ended()) throw new Error(`${name} exited at start: ${out}`);

@@ -85,6 +85,11 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A process's readiness as a failure message shows it: the status, or why there was none. */
+async function probe(port: number): Promise<string> {
+  return fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(3000) }).then(async (r) => `${r.status} ${(await r.text()).slice(0, 300)}`, (e: unknown) => `no answer (${String((e as Error).name)})`);
+}
+
 type Outcome = { status: number; port: number } | { error: string; port: number };
 
 test('PostgreSQL restarts and stops, a worker and an API process are killed: nothing accepted is lost or duplicated, no 500, no process dies', async (t) => {
@@ -100,6 +105,7 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
   procs.push(...api, ...workers);
 
   const outcomes: Outcome[] = [];
+  const trace: string[] = []; // every answer with its time, printed on a failure
   const accepted = new Map<string, Set<string>>();
   let killedApiPort = -1;
   let next = 0;
@@ -129,6 +135,7 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
         outcome = { error: (error as Error).name === 'TimeoutError' ? 'hang' : String((error as { cause?: { code?: string } }).cause?.code ?? error), port: target.port! };
       }
       outcomes.push(outcome);
+      trace.push(`${new Date().toISOString()} upload ${i} try ${tryNo} → ${JSON.stringify(outcome)}`);
       if ('status' in outcome && outcome.status === 202) return;
       if (('status' in outcome && outcome.status !== 503) || ('error' in outcome && outcome.error === 'hang')) {
         t.diagnostic(`upload ${i}: ${JSON.stringify(outcome)}`);
@@ -151,7 +158,8 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
     pg.stop();
     const stoppedAt = Date.now();
     // A process started while the database is down waits for it instead of exiting.
-    const late = startVouch('api-3-started-during-outage', 'serve', { ...env, VOUCH_ROLE: 'api' });
+    // Listed at once: killed after the test, and shown in a failure, even if it never comes up.
+    const late = startVouch('api-3-started-during-outage', 'serve', { ...env, VOUCH_ROLE: 'api' }, (p) => procs.push(p));
     await sleep(PG_DOWN_MS);
     pg.start();
     const back = Date.now();
@@ -159,7 +167,7 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
     t.diagnostic(`PostgreSQL stopped for ${back - stoppedAt} ms`);
     await waitFor(() => acceptedCount() > before, 'an upload accepted after PostgreSQL came back', 120_000, 20);
     t.diagnostic(`first upload accepted ${Date.now() - back} ms after PostgreSQL came back`);
-    procs.push(await late);
+    await late;
     await waitFor(() => acceptedCount() >= UPLOADS * 0.6, '60 % of uploads accepted', 120_000);
     await workers[0].kill9();
     workers[0] = await startVouch('worker-1b', 'worker', env);
@@ -174,9 +182,9 @@ test('PostgreSQL restarts and stops, a worker and an API process are killed: not
   }
 
   // On a failure, say what each process was doing: the run's only witnesses.
-  const explained = faults().catch((error: unknown) => {
-    const states = procs.map((p) => `${p.name}: ${p.unexpectedExit ? `EXITED ${JSON.stringify(p.unexpectedExit)}` : 'running'}\n${p.output().slice(-1500)}`);
-    throw new Error(`${String(error)}\n${states.join('\n---\n')}`);
+  const explained = faults().catch(async (error: unknown) => {
+    const states = await Promise.all(procs.map(async (p) => `${p.name}: ${p.unexpectedExit ? `EXITED ${JSON.stringify(p.unexpectedExit)}` : 'running'}${p.port ? `, /readyz ${await probe(p.port)}` : ''}\n${await p.snapshot()}\n${p.output().slice(-3000)}`));
+    throw new Error(`${String(error)}\n${states.join('\n---\n')}\n--- last answers\n${trace.slice(-30).join('\n')}\n--- PostgreSQL log\n${pg.logTail()}`);
   });
   await Promise.all([...Array.from({ length: CLIENTS }, client), explained]);
 
