@@ -20,6 +20,7 @@ import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
 import { ruleFailed } from './rules/coverage.ts';
 import { loadShellParser, parseShell } from './shell/parse.ts';
+import { commandSource } from './shell/unwrap.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
 import { knownMasker } from './secrets/mask.ts';
 import { onlyText, textsOf } from './event-texts.ts';
@@ -555,7 +556,7 @@ class AnalysisRun {
   private factsFor(event: NormEvent, secrets: SecretHit[]): EventFacts {
     const facts: EventFacts = { secrets };
     if (event.kind === 'tool_call') {
-      if (event.input.type === 'command') facts.shell = safeParseShell(event.input.command);
+      if (event.input.type === 'command') facts.shell = safeParseShell(commandSource(event.input));
       this.openCalls.set(event.callId, event);
       if (this.openCalls.size > OPEN_CALLS_MAX) this.openCalls.delete(this.openCalls.keys().next().value as string);
     } else if (event.kind === 'tool_result') {

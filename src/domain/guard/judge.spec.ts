@@ -182,3 +182,12 @@ test('an unforced prune runs where the model cannot type into the command (Claud
   assert.equal((await decide('codex', shellPayload('codex', 'docker system prune -a'))).decision, 'ask');
   assert.equal((await decide('codex', shellPayload('codex', 'docker volume prune'))).decision, 'deny');
 });
+
+test('claude-code on Windows: the PowerShell tool is judged as a shell, PowerShell removers included', async () => {
+  const payload = (command: string) => ({ session_id: 's', transcript_path: 'C:/t.jsonl', cwd: 'C:\\Users\\dev\\project', hook_event_name: 'PreToolUse', tool_name: 'PowerShell', tool_input: { command, description: 'run' } });
+  const home = await decide('claude-code', payload('Remove-Item -Recurse -Force C:\\Users\\dev'));
+  assert.equal(home.decision, 'deny', home.reason);
+  assert.ok(home.findings.some((f) => f.rule === 'destructive/rm-outside-worktree'), JSON.stringify(home.findings));
+  const own = await decide('claude-code', payload('Remove-Item -Recurse -Force .\\dist; Get-ChildItem'));
+  assert.equal(own.decision, 'allow', own.reason);
+});

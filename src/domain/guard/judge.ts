@@ -27,6 +27,7 @@ import { CI_RULES } from '../rules/ci.ts';
 import { effectsOf, type Effects } from '../rules/effects.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { loadShellParser, parseShell, parseShellWithoutTree } from '../shell/parse.ts';
+import { commandSource } from '../shell/unwrap.ts';
 import { textsOf } from '../event-texts.ts';
 import { maskKnown } from '../secrets/mask.ts';
 import { describeCall } from '../rules/util.ts';
@@ -133,7 +134,7 @@ async function factsFor(event: NormEvent, calls = new Map<string, ToolCallEvent>
   for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text)));
   const facts: EventFacts = { secrets };
   if (event.kind === 'tool_call') {
-    if (event.input.type === 'command') facts.shell = await shellOf(event.input.command);
+    if (event.input.type === 'command') facts.shell = await shellOf(commandSource(event.input));
     calls.set(event.callId, event);
   } else if (event.kind === 'tool_result') {
     facts.call = calls.get(event.callId);

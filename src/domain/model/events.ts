@@ -58,7 +58,9 @@ export interface ThinkingEvent extends EventBase {
 }
 
 export type ToolInput =
-  | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean; prefixRule?: string[] }
+  // shell: set when the agent's tool runs the command in PowerShell (Claude Code's PowerShell tool),
+  // not a POSIX shell: its backtick is an escape, not a substitution.
+  | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean; prefixRule?: string[]; shell?: 'powershell' }
   | { type: 'file_read'; path: string }
   | { type: 'file_write'; path: string; content: string }
   | { type: 'file_edit'; path: string; edits: { oldText: string; newText: string }[] }

@@ -447,6 +447,25 @@ describe('claude-code parse: results and records', () => {
     assert.equal(results[5].output, 'Exit code 2\nusage');
   });
 
+  it('reads the PowerShell tool (Claude Code on Windows) as a command run by PowerShell, with its exit status', () => {
+    const p = parseValues([
+      callRec('p1', 'PowerShell', { command: 'Get-ChildItem C:\\Users\\dev | Select-Object Name', description: 'List the home folder', dangerouslyDisableSandbox: true }),
+      resultRec('p1', 'Desktop', {}, { stdout: 'Desktop', stderr: '', interrupted: false, isImage: false }),
+      callRec('p2', 'PowerShell', { command: 'Get-Content missing.txt' }),
+      resultRec('p2', 'Exit code 1\nGet-Content: Cannot find path', { is_error: true }, 'Error: Exit code 1'),
+    ]);
+    const calls = ofKind(p.events, 'tool_call');
+    assert.deepEqual(calls.map((c) => c.input), [
+      { type: 'command', command: 'Get-ChildItem C:\\Users\\dev | Select-Object Name', shell: 'powershell', justification: 'List the home folder', escalated: true },
+      { type: 'command', command: 'Get-Content missing.txt', shell: 'powershell' },
+    ]);
+    assert.deepEqual(ofKind(p.events, 'tool_result').map(pick), [
+      { exitCode: 0, isError: false, denied: false, name: 'PowerShell' },
+      { exitCode: 1, isError: true, denied: false, name: 'PowerShell' },
+    ]);
+    assert.deepEqual(toolInput('Bash', { command: 'ls' }), { type: 'command', command: 'ls' }, 'a Bash call has no shell mark');
+  });
+
   it('recognises the canned denial texts only at the start', () => {
     assert.ok(isDenial("The user doesn't want to take this action right now. STOP"));
     assert.ok(isDenial("Error: Claude requested permissions to use Bash, but you haven't granted it yet."));

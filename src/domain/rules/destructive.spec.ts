@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, result, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
+import { answered, cmd, edit, only, prompt, psCmd, ran, read, result, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
 import { kept } from './overwrite.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {
@@ -1036,4 +1036,33 @@ test('a delete inside a folder the user named by its whole name (written, or sai
     ['can you check my project', 'rm -rf /home/dev/my-project/src'],
   ]) assert.notDeepEqual(await severities(said, command), ['info'], `${said} → ${command}`);
   assert.deepEqual(await severities('clean up ~/work/api/ please', 'rm -rf ~/work/api/build'), ['info'], 'the folder written as its own path');
+});
+
+test('PowerShell removers (Remove-Item -Recurse, ri -r, rd /s, del /s) are judged like rm -r, through the PowerShell tool or powershell -Command', async () => {
+  const windows = { cwd: 'C:/Users/dev/project' };
+  for (const c of [
+    'Remove-Item -Recurse -Force C:\\Users\\dev\\Documents',
+    'Remove-Item -Path "C:\\Users\\dev\\other-project" -Recurse -Force',
+    'ri -r -fo $env:USERPROFILE\\Desktop',
+    'Get-ChildItem x | Out-Null; Remove-Item -LiteralPath C:\\Windows\\System32 -Recurse',
+  ]) {
+    const drafts = only(await runRules([psCmd(c)], windows), RM);
+    assert.ok(drafts.length === 1 && severityOf(drafts[0]) !== 'info', `${c}: ${JSON.stringify(drafts.map(severityOf))}`);
+  }
+  assert.equal(only(await runRules([cmd('powershell.exe -NoProfile -Command "Remove-Item -Recurse -Force C:\\Users\\dev\\Documents"')], windows), RM).length, 1, 'through powershell -Command');
+  assert.equal(only(await runRules([psCmd('rd /s /q C:\\Users\\dev\\Documents')], windows), RM).length, 1, 'cmd.exe rd /s');
+});
+
+test('PowerShell removers that do not delete a tree outside the project are no finding: one file, inside the tree, -WhatIf, text that names one', async () => {
+  const windows = { cwd: 'C:/Users/dev/project' };
+  for (const c of [
+    'Remove-Item -Recurse -Force .\\build, .\\dist',
+    'Remove-Item C:\\Users\\dev\\notes.txt',
+    'Remove-Item -Recurse -Force C:\\Users\\dev\\Documents -WhatIf',
+    'Remove-Item -Path .\\logs -Include *.tmp -Recurse',
+    'Write-Output "Remove-Item -Recurse -Force C:\\Users\\dev"',
+    '$dir = "C:\\Users\\dev\\project\\out"; Get-ChildItem $dir',
+  ]) {
+    assert.deepEqual(only(await runRules([psCmd(c)], windows), RM).filter((d) => severityOf(d) !== 'info').map(severityOf), [], c);
+  }
 });

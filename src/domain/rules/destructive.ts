@@ -169,11 +169,45 @@ export interface Deletion {
 /** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
 function rmDeletion(cmd: SimpleCommand): Deletion | null {
   if (cmd.name === 'unlink') return { targets: cmd.args.filter((a) => a !== '--'), selective: false, recursive: false };
+  if (WINDOWS_REMOVERS.test(cmd.name)) return removeItemDeletion(cmd.args);
   if (cmd.name !== 'rm' && cmd.name !== 'srm' && cmd.name !== 'wipe') return null;
   const { short, long, operands } = parseArgs(cmd.args);
   const targets = operands.filter((o) => !PLACEHOLDER.test(o));
   if (!short.has('r') && !short.has('R') && !long.has('--recursive')) return { targets, selective: false, recursive: false };
   return { targets, selective: false };
+}
+
+// PowerShell's Remove-Item and its aliases, and cmd.exe's del/rd (which PowerShell also knows).
+// `rm` is read as rm above: `rm -r`/`rm -Recurse` mean the same there.
+const WINDOWS_REMOVERS = /^(?:remove-item|ri|del|erase|rd|rmdir)$/i;
+/** `-Recurse` and the prefixes PowerShell accepts for it (`-r`, `-rec`). */
+const PS_RECURSE = /^-r(?:e(?:c(?:u(?:r(?:s(?:e)?)?)?)?)?)?$/i;
+const PS_PATH_PARAMS = /^-(?:path|literalpath|lp|pspath)$/i;
+const PS_FILTER_PARAMS = /^-(?:filter|include|exclude)$/i;
+const PS_VALUE_PARAMS = /^-(?:erroraction|ea|warningaction|wa|informationaction|stream|credential|outvariable|ov)$/i;
+
+/**
+ * `Remove-Item -Recurse -Force C:/x, .\\y`, `ri -r x`, `rd /s /q x`, `del /s x`: the paths a Windows
+ * remover deletes; recursive with `-Recurse` (PowerShell) or `/s` (cmd.exe), selective with a
+ * filter, nothing with `-WhatIf` (a dry run).
+ */
+function removeItemDeletion(args: string[]): Deletion | null {
+  let recursive = false;
+  let selective = false;
+  const targets: string[] = [];
+  const add = (value: string | undefined) => targets.push(...(value ?? '').split(',').map((v) => v.trim()).filter(Boolean));
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (PS_RECURSE.test(a) || /^\/s$/i.test(a)) recursive = true;
+    else if (/^-(?:whatif|wi)$/i.test(a)) return null;
+    else if (PS_PATH_PARAMS.test(a)) add(args[++i]);
+    else if (PS_FILTER_PARAMS.test(a)) {
+      selective = true;
+      i++;
+    } else if (PS_VALUE_PARAMS.test(a)) i++;
+    else if (!a.startsWith('-') && !/^\/[a-z]$/i.test(a)) add(a);
+  }
+  return recursive ? { targets, selective } : { targets, selective, recursive: false };
 }
 
 const FIND_VALUE_TESTS = new Set([

@@ -5,6 +5,7 @@ import type { AgentId, FormatId, NormEvent, PatchFile, SessionMetaEvent, ToolCal
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, IngestFacts, Rule, SessionFacts } from './types.ts';
 import { loadShellParser, parseShell } from '../shell/parse.ts';
+import { commandSource } from '../shell/unwrap.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { guessHome } from '../paths.ts';
 import { RULES, RULE_METAS } from './index.ts';
@@ -56,7 +57,7 @@ async function factsFor(event: NormEvent, calls: Map<string, ToolCallEvent>): Pr
   for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text, { proseEvidence: event.kind === 'prompt' && !event.synthetic })));
   const facts: EventFacts = { secrets };
   if (event.kind === 'tool_call') {
-    if (event.input.type === 'command') facts.shell = parseShell(event.input.command);
+    if (event.input.type === 'command') facts.shell = parseShell(commandSource(event.input));
     calls.set(event.callId, event);
   } else if (event.kind === 'tool_result') {
     facts.call = calls.get(event.callId);
@@ -101,6 +102,11 @@ function call(input: ToolInput, name: string, o: CallOptions = {}): ToolCallEven
 
 export function cmd(command: string, o: CallOptions & { workdir?: string; escalated?: boolean; justification?: string; background?: boolean } = {}): ToolCallEvent {
   return call({ type: 'command', command, workdir: o.workdir, escalated: o.escalated, justification: o.justification, background: o.background }, 'Bash', o);
+}
+
+/** A command run by Claude Code's PowerShell tool (Windows). */
+export function psCmd(command: string, o: CallOptions & { workdir?: string } = {}): ToolCallEvent {
+  return call({ type: 'command', command, workdir: o.workdir, shell: 'powershell' }, 'PowerShell', o);
 }
 
 export interface ResultOptions {

@@ -228,7 +228,21 @@ export function isPowerShell(name: string): boolean {
 function powershellCommand(args: string[]): string | null {
   const at = args.findIndex((a) => /^-(?:c|command|com|comm|comma|comman)$/i.test(a));
   if (at < 0 || at + 1 >= args.length) return null;
-  return args.slice(at + 1).join(' ').replace(/`/g, ' ');
+  return powershellAsShell(args.slice(at + 1).join(' '));
+}
+
+/**
+ * A PowerShell script as the shell grammar should read it: its escape character (the backtick)
+ * blanked, and its backslashes, which PowerShell never reads as escapes (`"C:\\dir\\"` ends
+ * where it seems to), made path separators that both read alike (`C:/dir/`).
+ */
+export function powershellAsShell(script: string): string {
+  return script.replace(/`/g, ' ').replace(/\\/g, '/');
+}
+
+/** The text of a command call to read with the shell grammar (a PowerShell tool's, adapted). */
+export function commandSource(input: { command: string; shell?: 'powershell' }): string {
+  return input.shell === 'powershell' ? powershellAsShell(input.command) : input.command;
 }
 
 function suCommand(args: string[]): string | null {

@@ -24,6 +24,9 @@ function mapKnown(name: string, input: Obj): ToolInput | undefined {
   switch (name) {
     case 'Bash':
       return commandInput(input);
+    case 'PowerShell':
+      // Claude Code on Windows: the same input as Bash, run by PowerShell.
+      return commandInput(input, 'powershell');
     case 'Read':
     case 'NotebookRead':
       return readInput(input);
@@ -51,10 +54,11 @@ function mapKnown(name: string, input: Obj): ToolInput | undefined {
   }
 }
 
-function commandInput(input: Obj): ToolInput | undefined {
+function commandInput(input: Obj, shell?: 'powershell'): ToolInput | undefined {
   const command = str(input.command);
   if (command === undefined) return undefined;
   const out: Extract<ToolInput, { type: 'command' }> = { type: 'command', command };
+  if (shell) out.shell = shell;
   // The agent's own one-line explanation of the command; the model has no separate field for it.
   const description = str(input.description);
   if (description) out.justification = description;

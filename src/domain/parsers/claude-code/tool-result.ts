@@ -79,7 +79,7 @@ function structuredExitCode(tur: Obj, name: string | undefined, failed: boolean)
 
 function isShellResult(tur: Obj, name: string | undefined): boolean {
   if (typeof tur.stdout !== 'string' || typeof tur.stderr !== 'string') return false;
-  if (name !== undefined) return name === 'Bash' || name === 'bash';
+  if (name !== undefined) return name === 'Bash' || name === 'bash' || name === 'PowerShell';
   return 'interrupted' in tur;
 }
 

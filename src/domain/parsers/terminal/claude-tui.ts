@@ -17,7 +17,7 @@ import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
 export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
-  Bash: 'Bash', BashOutput: 'BashOutput', KillShell: 'KillShell', 'Kill Shell': 'KillShell',
+  Bash: 'Bash', PowerShell: 'PowerShell', BashOutput: 'BashOutput', KillShell: 'KillShell', 'Kill Shell': 'KillShell',
   Read: 'Read', Write: 'Write', Create: 'Write', Edit: 'Edit', Update: 'Edit', MultiEdit: 'MultiEdit',
   Search: 'Grep', Grep: 'Grep', Glob: 'Glob', List: 'LS', LS: 'LS',
   Fetch: 'WebFetch', WebFetch: 'WebFetch', 'Web Search': 'WebSearch', WebSearch: 'WebSearch',
@@ -312,7 +312,8 @@ function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
   if (tool.mcp) return { type: 'mcp', server: tool.mcp.server, tool: tool.mcp.tool, args };
   switch (tool.name) {
     case 'Bash':
-      return { type: 'command', command: args, ...(/^Running in the background/.test(result) ? { background: true } : {}) };
+    case 'PowerShell':
+      return { type: 'command', command: args, ...(tool.name === 'PowerShell' ? { shell: 'powershell' as const } : {}), ...(/^Running in the background/.test(result) ? { background: true } : {}) };
     case 'Read':
     case 'NotebookRead':
       return { type: 'file_read', path: args.replace(/ · .*$/, '') };
