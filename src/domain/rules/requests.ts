@@ -668,6 +668,52 @@ export function namesForRemoval(request: string, abs: string, removal: RegExp, h
     return m !== null && !/(?:^| )(?:from|out of|inside|within)(?: the| my| our)?\s*$/.test(heard.slice(0, m.index + 1));
   });
 }
+/**
+ * How people name a kind of credential file rather than one file: "check the production env files",
+ * "look at my ssh keys", "fix the AWS credentials", ".env 文件". Keyed by the sensitive-path kinds of
+ * paths.ts. A kind of the project's own (env files) counts for the files in the working tree; one
+ * kept in the home directory (keys, cloud logins) wherever it lies.
+ */
+const FILE_KINDS: Readonly<Record<string, { said: RegExp; inProject: boolean }>> = {
+  // CJK nouns take their particles and plurals attached ("env파일들", "env文件里"): no boundary after them.
+  'env-file': { said: /(?:^|[^\p{L}\p{N}_])(?:\.?env|dotenv)(?:\s*|-)(?:(?:files?|configs?|configuration|settings|vars|variables|templates?)(?![\p{L}\p{N}_])|文件|檔案|파일|ファイル)|\benvironment(?:al)?\s+(?:files?|config(?:uration)?s?|variables?\s+files?)\b|环境变量文件|環境変数(?:の)?ファイル/iu, inProject: true },
+  ssh: { said: /\bssh\s*(?:keys?|config(?:uration)?|files?|folder|directory|setup|keypairs?)\b|\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b/i, inProject: false },
+  'private-key': { said: /\b(?:private|ssh|deploy|signing|tls|ssl)\s+keys?\b|\bkey\s*pairs?\b/i, inProject: false },
+  'aws-credentials': { said: /\baws\s+(?:credentials?|creds|config(?:uration)?|profiles?|keys?|access\s+keys?)\b/i, inProject: false },
+  'gcloud-credentials': { said: /\b(?:gcloud|google\s+cloud)\s+(?:credentials?|auth|login|config)\b|\bapplication[_ ]default[_ ]credentials\b|\bservice[- ]account\s+(?:keys?|json|file)\b/i, inProject: false },
+  'kube-config': { said: /\bkube-?config\b|\bkubectl\s+(?:config|contexts?)\b|\bkubernetes\s+(?:config|credentials|contexts?)\b/i, inProject: false },
+  netrc: { said: /\bnetrc\b/i, inProject: false },
+  npmrc: { said: /\b(?:npmrc|yarnrc)\b|\bnpm\s+(?:config|token|auth|registry\s+auth)\b/i, inProject: false },
+  pypirc: { said: /\bpypirc\b|\bpypi\s+(?:token|config|credentials)\b/i, inProject: false },
+  'docker-config': { said: /\bdocker\s+(?:config|credentials?|login|auth)\b/i, inProject: false },
+  'git-credentials': { said: /\bgit\s+credentials?\b|\bcredential\s+helper\b/i, inProject: false },
+  'shell-history': { said: /\b(?:shell|bash|zsh|fish|command|terminal)\s+history\b/i, inProject: false },
+};
+
+/**
+ * Does a sentence of the request name the kind of credential file that `abs` is (its sensitive
+ * kind, as paths.ts reads it), not negated? "Check docker dev.oidc and the production env files in
+ * detail, then refactor them" asks for the project's env files to be read.
+ */
+export function namesFileKind(request: string, kind: string, abs: string, cwd: string | null): boolean {
+  const spec = Object.hasOwn(FILE_KINDS, kind) ? FILE_KINDS[kind] : undefined;
+  if (!request || !spec) return false;
+  if (spec.inProject && !(cwd && abs.startsWith(cwd.replace(/\/+$/, '') + '/'))) return false;
+  return sentencesAsking(request).some((s) => spec.said.test(s));
+}
+
+/**
+ * The request's sentences that ask for something, without those that keep the agent away from it
+ * ("don't touch the env files", "never read .env"): a file or kind named there is not asked for.
+ */
+export function sentencesAsking(request: string): string[] {
+  const text = request.slice(0, 10_000).replace(/[’‘]/g, "'");
+  // whole when nothing is kept away (a split would cut ". env access" at its dot)
+  if (!KEPT_AWAY.test(text)) return [text];
+  return text.split(SENTENCE_END).filter((s) => !KEPT_AWAY.test(s));
+}
+const KEPT_AWAY = /\b(?:don'?t|do not|never|avoid|without|no need to)\s+(?:\w+\s+){0,2}?(?:read(?:ing)?|touch(?:ing)?|open(?:ing)?|print(?:ing)?|show(?:ing)?|look(?:ing)?|check(?:ing)?|edit(?:ing)?|chang(?:e|ing)|modify(?:ing)?|us(?:e|ing)|access(?:ing)?|cat|display(?:ing)?|commit(?:ting)?)\b|(?:不要|别|不用)(?:读|看|碰|动|打开|修改|改)|しないで|하지\s*마/i;
+
 /** A sentence ends at its mark followed by a blank or the end (a path's dots do not end one). */
 const SENTENCE_END = /[.!?。！？](?=\s|$)|\n+/;
 /** Words that take the folder out of a removal, or negate it. */

@@ -666,3 +666,34 @@ test('a sudo password: shown in an output (a shell history fed to sudo -S) is a 
   const inside = only(await runRules([prompt(`the old value was x${pw}x`), ...ran(`echo '${pw}' | sudo -S apt-get update`, { output: '' })]), 'secrets/in-tool-input');
   assert.deepEqual(inside.map(severityOf), ['warning'], 'a short value inside another word was not typed by the user');
 });
+
+test('a request that names a kind of credential file ("the production env files", "my ssh keys") asks for those files to be read, in each agent', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const [ask, command] of [
+      ['check docker dev.oidc and the production env files in detail, then refactor them', 'cat env/api.common.env'],
+      ['把 .env 文件 整理一下', 'cat config/prod.env'],
+      ['docker dev.oidc , 운영 env파일들 모두 자세히 확인 한 후 리팩토링해줘.', 'sed -n 1,200p env/api.dev.env'],
+      ['my ssh config is broken, have a look at the ssh keys and fix it', 'cat ~/.ssh/id_ed25519'],
+      ['rotate the AWS credentials for the staging profile', 'cat ~/.aws/credentials'],
+    ]) {
+      const reads = only(await runRules([prompt(ask), ...ran(command, { output: `DB_PASSWORD=Tq7vLp2xWm\nGH=${GH}\n` })], { agent }), READ);
+      assert.deepEqual(reads.map(severityOf), ['info'], `${agent}: ${ask} → ${command}`);
+      assert.match(reads[0].detail, /The request named this (?:kind of )?file/);
+    }
+  }
+});
+
+test('a kind of credential file counts only when the request names that kind, unnegated, and env files only in the project', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  for (const [ask, command] of [
+    ['refactor the docker files', 'cat env/api.common.env'], // another kind
+    ["don't touch the env files, just fix the tests", 'cat .env.production'], // negated
+    ['check the env files', 'cat /home/dev/other-project/.env'], // env files of another project
+    ['check the env files', 'cat ~/.ssh/id_rsa'], // a different kind than the one named
+    ['set the environment variables for the build', 'cat .env'], // variables, not files
+  ]) {
+    const reads = only(await runRules([prompt(ask), ...ran(command, { output: 'DB_PASSWORD=Tq7vLp2xWm\n' })]), READ);
+    assert.deepEqual(reads.map(severityOf), ['warning'], `${ask} → ${command}`);
+  }
+});

@@ -17,7 +17,7 @@ import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
-import { asRequested, DictatedCommands, namesFile, whoAsked } from './requests.ts';
+import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, sentencesAsking, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
@@ -452,8 +452,16 @@ export const SECRETS_RULES: Rule[] = [
               ctx.report(dictated.adjust(event, r.cmd.text, draft));
               continue;
             }
-            const named = whoAsked(dictated.requests.for(event), (t) => namesFile(t, r.abs));
-            ctx.report(named ? asRequested(draft, sensitiveFileRead, named, 'the request named this file') : draft);
+            const requests = dictated.requests.for(event);
+            // by its name (heard loosely) in the project; outside it, written out as a path or with its dot
+            const cwd = ctx.session.cwd;
+            const inProject = cwd !== null && r.abs.startsWith(cwd.replace(/\/+$/, '') + '/');
+            const named = whoAsked(requests, (t) => sentencesAsking(t).some((s) => (inProject ? namesFile(s, r.abs) : namesPath(s, r.abs, ctx.session.home))));
+            // "check the production env files, then refactor them": the kind named, not each path
+            const kind = named ? null : whoAsked(requests, (t) => namesFileKind(t, r.sensitive!, r.abs, ctx.session.cwd));
+            if (named) ctx.report(asRequested(draft, sensitiveFileRead, named, 'the request named this file'));
+            else if (kind) ctx.report(asRequested(draft, sensitiveFileRead, kind, `the request named this kind of file (${sensitiveLabel(r.sensitive!)})`));
+            else ctx.report(draft);
           }
           for (const loc of fx.commands) {
             const dump = envDumpOf(loc, fx.commands);
