@@ -517,6 +517,8 @@ interface Place {
   base: string | null;
   /** The distinctive parts of its folders' names (namesPlace), in order. */
   parts: string[];
+  /** The file's name without its extension, as a title a request can give it ("路径中" of 路径中.md), or null. */
+  title: string | null;
 }
 
 const places = new Map<string, Place>();
@@ -558,7 +560,9 @@ function placeOfUncached(abs: string, home: string | null): Place {
         placeParts.push(part);
       }
     }
-    return { forms, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts };
+    const title = base.replace(/\.[a-z0-9]{1,5}$/, '');
+    const titled = title !== base && (/[^\x00-\x7f]{2}/.test(title) ? title.length >= 2 : title.length >= 4);
+    return { forms, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts, title: titled ? title : null };
   });
 }
 
@@ -583,13 +587,31 @@ export function namesPlace(request: string, abs: string, home: string | null): b
   if (!request) return false;
   if (namesPath(request, abs, home)) return true;
   if (AGENT_STORE_PATH.test(abs) && STORE_WORDS.test(request)) return true;
+  const place = placeOf(abs, home);
+  if (place.title !== null && titlesFile(request, place.title)) return true;
   const heard = said(request);
   if (heard.length === 0) return false;
-  for (const part of placeOf(abs, home).parts) {
+  for (const part of place.parts) {
     if (heard.includes(part) || heard.some((w) => soundsAlike(w, part))) return true;
   }
   return namesFolderPair(request, abs, home);
 }
+
+/**
+ * The request gives a file its title after a word for a note or file ("save it as a note: Paths",
+ * "a file called release-notes", "保存在ob的单独笔记：路径中", "ノート「パス」"): the file of that name is
+ * the one asked for, wherever the user keeps such notes.
+ */
+function titlesFile(request: string, title: string): boolean {
+  const text = request.slice(0, 10_000).toLowerCase();
+  for (let at = text.indexOf(title); at >= 0; at = text.indexOf(title, at + 1)) {
+    const after = text[at + title.length];
+    if (after !== undefined && /[\p{L}\p{N}_-]/u.test(after) && /[a-z0-9]/.test(title.slice(-1))) continue; // part of a longer word
+    if (TITLE_CUE.test(text.slice(Math.max(0, at - 24), at))) return true;
+  }
+  return false;
+}
+const TITLE_CUE = /(?:\b(?:note|file|document|doc|page|memo)s?\s*(?:called|named|titled)?\s*[:：]?|\b(?:called|named|titled|as)|(?:笔记|筆記|文件|文档|檔案|ノート|メモ|파일|노트|메모|页面)\s*(?:叫|名为|名叫|为|は)?\s*[:：]?)\s*["'“‘「『《]?\s*$/u;
 
 /**
  * A folder and its parent (dots dropped) both said in one sentence of the request: "put back my

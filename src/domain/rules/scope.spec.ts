@@ -171,3 +171,27 @@ test('a write into a folder the user named with its parent ("put back my keyd co
   assert.deepEqual(only(await runRules([prompt('add a bin script for the local dev loop'), project, cmd('cp a.sh ~/.local/bin/node')]), W).map(severityOf), ['warning'], 'a program on PATH');
   assert.deepEqual(only(await runRules([prompt('fix my git config so commits are signed'), project, write('/home/dev/.config/git/config', '[commit]\n  gpgsign = true\n')]), W).map(severityOf), ['warning'], 'global git settings are not named as a place by "git config"');
 });
+
+test('a file the request titled after a word for a note or file ("a note: 路径中", "a file called release-plan") is the one asked for, wherever it is written', async () => {
+  for (const [ask, path] of [
+    ['把我平时所有需要了解的路径整理成一个笔记保存在ob的单独笔记：路径中', '/mnt/e/vault/notes/路径中.md'],
+    ['write the steps up in a note called Deploy Checklist for my vault', '/home/dev/vault/deploy checklist.md'],
+    ['save the summary as a file named release-plan', '/home/dev/Documents/release-plan.txt'],
+  ]) {
+    const hits = only(await runRules([prompt(ask), write('src/a.ts', 'x'), write(path, '# x')]), WRITE);
+    assert.deepEqual(hits.map(severityOf), ['info'], `${ask} → ${path}`);
+    assert.match(hits[0].detail, /request named this path/);
+  }
+});
+
+test('a title counts only after a word for a note or file, and as a whole name', async () => {
+  for (const [ask, path] of [
+    ['the paths are 路径中 somewhere, fix the script', '/mnt/e/vault/notes/路径中.md'], // no cue before it
+    ['save a note called release-planning', '/home/dev/Documents/release-plan.txt'], // a longer name
+    ['update the changelog', '/home/dev/other-app/changelog.md'], // another project's file, not titled
+  ]) {
+    // a write in the tree first: a session at work in its project, not a home-wide one
+    const hits = only(await runRules([prompt(ask), write('src/a.ts', 'x'), write(path, '# x')]), WRITE);
+    assert.deepEqual(hits.map(severityOf), ['warning'], `${ask} → ${path}`);
+  }
+});
