@@ -133,6 +133,8 @@ const KEYWORDS: Anchor[] = [
   // The same with a space before the operator (`encryption_key = "…"`, Python, TOML, INI): keyed
   // on "ey =", whose pair ` =` is rarer in logs than "key " would be, so the scan stops seldom.
   anchor('kw-key-spaced', ['ey =', 'EY =', 'ey :', 'EY :'], 1, String.raw`key[ \t]{1,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
+  // `process.env.JUP_KEY || '02ae…'`: a key's quoted default (labelled.ts reads the name)
+  anchor('kw-key-fallback', ['EY |', 'ey |', 'EY ?', 'ey ?', 'EY||', 'ey||', 'EY??', 'ey??'], 1, String.raw`key[ \t]{0,2}(?:\|\||\?\?)[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
   // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,

@@ -290,3 +290,25 @@ it('a token after full-width punctuation (a prompt in Chinese or Japanese) is fo
     assert.deepEqual((await detectSecrets(`密码${sep}${key}\n地址`)).map((h) => h.value), [key], JSON.stringify(sep));
   }
 });
+
+describe("a key's quoted default behind an environment variable (`process.env.X_KEY || '…'`)", () => {
+  const uuid = ['7c1e4a2b', '9f3d', '4e6a', '8b2c', '5d7f1a3e9c04'].join('-');
+  const opaque = randomString(32);
+  it('is the value of that variable: found after || and ??, for any *_KEY, token or secret', async () => {
+    await assertFinds(`const JUP_KEY = process.env.JUP_KEY || '${uuid}';`, uuid, /labelled/);
+    await assertFinds(`const key = import.meta.env.VITE_HELIUS_KEY ?? "${uuid}"`, uuid, /labelled/);
+    await assertFinds(`const t = process.env.PAYMENTS_TOKEN || '${opaque}'`, opaque, /labelled/);
+    await assertFinds(`apiKey: opts.apiKey ?? '${opaque}',`, opaque, /labelled/);
+  });
+  it('is nothing when the default is empty, a call, a word, or a key of data rather than of a service', async () => {
+    for (const text of [
+      "const k = process.env.API_KEY || '';",
+      'const p = password || generatePassword();',
+      "const order = process.env.SORT_KEY || 'created_at';",
+      `const k = cacheKey || '${uuid}';`,
+      'if (token || refreshToken) retry();',
+    ]) {
+      assert.deepEqual(await values(text), [], text);
+    }
+  });
+});

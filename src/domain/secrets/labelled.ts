@@ -36,12 +36,17 @@ const MAX_NAME = 80;
  * After the name: an optional type (`var xToken string = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 
 /** The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). */
 const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,400}/y;
+
+/** `name || 'default'`, `name ?? 'default'`: a quoted fallback is the name's value. */
+const FALLBACK_OPERATORS = new Set(['||', '??']);
+/** `process.env.NAME`, `import.meta.env.NAME`, `env.NAME`: a variable read from the environment. */
+const ENV_LOOKUP = /(?:^|\.)env\.[A-Z][A-Z0-9_]*$/;
 
 /** Operators that may label a value only when the value has a provider's exact shape. */
 const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
@@ -152,8 +157,13 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   }
   // `getenv("api_token", "dafa7817-…")`: a quoted name and a quoted opaque value side by side.
   const quotedPair = operator === ',' && /["']$/.test(op[1]) && /["']$/.test(op[3]) && /token|secret|key/.test(name) && (UUID.test(value) || looksRandom(value));
+  // `process.env.JUP_KEY || '02ae…'`, `env.API_TOKEN ?? "…"`: a quoted default behind the name is
+  // its value wherever the variable is unset; anything else after `||` is code (a call, a name).
+  if (FALLBACK_OPERATORS.has(operator) && !/["'`]$/.test(op[3])) return null;
   if (LOOSE_OPERATORS.has(operator) && !xml && !quotedPair) return null;
-  if (isIdentifierKeyName(name)) return null;
+  // An environment variable named *_KEY (`process.env.JUP_KEY`) configures a key for a service:
+  // unlike a `sort_key` in code, it is a credential's name.
+  if (isIdentifierKeyName(name) && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
