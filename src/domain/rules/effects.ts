@@ -333,8 +333,32 @@ export function commandReads(cmd: SimpleCommand): string[] {
     out.push(...ops.filter((o) => !archive.includes(o)));
   } else if (name === 'zip') {
     out.push(...parseArgs(args, ['-x', '-i']).operands.slice(1));
+  } else if (PS_READERS.test(name)) {
+    out.push(...powershellReads(name, args));
   }
   return out;
+}
+
+// PowerShell's readers: Get-Content prints files, Select-String prints their matching lines.
+// (`type` and `gc`, Get-Content's aliases, are left out: in a POSIX shell they are other programs.)
+const PS_READERS = /^(?:get-content|select-string|sls)$/i;
+const PS_PATH_PARAMS = /^-(?:path|literalpath|lp|pspath)$/i;
+const PS_VALUE_PARAMS = /^-(?:totalcount|head|first|tail|last|encoding|delimiter|readcount|stream|pattern|context|include|exclude|filter|erroraction|ea)$/i;
+
+/** The files `Get-Content x, y -TotalCount 5` or `Select-String -Pattern p -Path x` reads. */
+function powershellReads(name: string, args: string[]): string[] {
+  const paths: string[] = [];
+  const positional: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (PS_PATH_PARAMS.test(a)) paths.push(args[++i] ?? '');
+    else if (PS_VALUE_PARAMS.test(a)) i++;
+    else if (!a.startsWith('-')) positional.push(a);
+  }
+  // Select-String's first positional word is its pattern, unless -Pattern gave it
+  const patternGiven = args.some((a) => /^-pattern$/i.test(a));
+  const files = /^get-content$/i.test(name) || patternGiven ? positional : positional.slice(1);
+  return [...paths, ...files].flatMap((p) => p.split(',')).map((p) => p.trim()).filter(Boolean);
 }
 
 function commandDeletes(cmd: SimpleCommand): string[] {

@@ -697,3 +697,25 @@ test('a kind of credential file counts only when the request names that kind, un
     assert.deepEqual(reads.map(severityOf), ['warning'], `${ask} → ${command}`);
   }
 });
+
+test("PowerShell's readers print files: Get-Content and Select-String of a credential file are reads; a value read there and written back is in that file already", async () => {
+  const windows = { cwd: 'C:/Users/dev/app' };
+  for (const command of ['Get-Content .env', 'Get-Content -Path .env -TotalCount 20', 'Select-String -Path .env -Pattern KEY', 'sls TOKEN .env']) {
+    const reads = only(await runRules([...ran(`powershell -NoProfile -Command "${command}"`, { output: `GH=${GH}\n` })], windows), READ);
+    assert.equal(reads.length, 1, command);
+  }
+  const key = ['7c1e4a2b', '9f3d', '4e6a', '8b2c', '5d7f1a3e9c04'].join('-');
+  const line = `const JUP_KEY = process.env.JUP_KEY || '${key}';\n`;
+  const back = only(await runRules([
+    ...ran('powershell -NoProfile -Command "Get-Content -TotalCount 250 backend.js"', { output: line }),
+    edit('backend.js', line, `${line}const X = 1;\n`),
+  ], windows), 'secrets/in-tool-input');
+  assert.deepEqual(back.map(severityOf), ['info']);
+  assert.match(back[0].detail, /in that file already/);
+});
+
+test('PowerShell readers name only files: a pattern, a count or an encoding is not a file read', async () => {
+  for (const command of ['Select-String -Pattern password -Path src/app.ts', 'Get-Content README.md -Encoding UTF8 -Tail 5', 'Get-ChildItem .env*']) {
+    assert.deepEqual(only(await runRules([...ran(`powershell -NoProfile -Command "${command}"`, { output: 'ok\n' })]), READ), [], command);
+  }
+});
