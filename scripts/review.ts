@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeStream } from '../src/domain/analyze.ts';
 import { GOLDEN_FILE, goldenInputs, type GoldenFile } from '../src/domain/golden.testing.ts';
-import { formatLabeledReview, formatReview, reviewFindings, reviewLabeled, type LabelSet } from '../src/domain/review.ts';
+import { formatLabeledReview, formatReview, reviewFindings, reviewLabeled, type LabelSet, type SecondRoundVerdict } from '../src/domain/review.ts';
 
 const golden = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8')) as GoldenFile;
 const reports = [];
@@ -32,5 +32,8 @@ if (existsSync(join(LABELED, 'labels.json')) && !process.argv.includes('--wrong'
   for (const log of readdirSync(join(LABELED, 'logs')).sort()) {
     labeled.push({ log, report: await analyzeStream([readFileSync(join(LABELED, 'logs', log))]) });
   }
-  process.stdout.write(formatLabeledReview(reviewLabeled(labeled, labels), { all: process.argv.includes('--all') }));
+  // Second-round verdicts: findings the labels do not judge at their current severity, judged since.
+  const secondRoundFile = fileURLToPath(new URL('../src/domain/labeled-second-round.json', import.meta.url));
+  const secondRound = existsSync(secondRoundFile) ? (JSON.parse(readFileSync(secondRoundFile, 'utf8')) as { verdicts: SecondRoundVerdict[] }).verdicts : [];
+  process.stdout.write(formatLabeledReview(reviewLabeled(labeled, labels, secondRound), { all: process.argv.includes('--all') }));
 }

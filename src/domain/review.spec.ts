@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Finding, Report } from './model/report.ts';
-import { formatReview, reviewFindings, type VerdictBook } from './review.ts';
+import { formatLabeledReview, formatReview, reviewFindings, reviewLabeled, type VerdictBook } from './review.ts';
 
 const finding = (rule: string, severity: Finding['severity'], evidenceAt = 0): Finding => ({
   id: `${rule}-1`, rule, category: 'coverage', severity, title: `${rule} title`, detail: `${rule} detail`,
@@ -45,4 +45,27 @@ test('a filtered list (only the wrong ones) keeps the totals and the share of th
   const text = formatReview({ ...all, findings: all.findings.filter((f) => f.verdict !== 'justified') });
   assert.doesNotMatch(text, /destructive\/force-push/);
   assert.match(text, /2 warning\/critical findings: 1 justified, 1 wrong, 0 without a verdict\.\nShare justified: 50\.0 %/);
+});
+
+test('labeled set: a second-round verdict judges a finding the first labels do not cover at its severity, and only such a finding', () => {
+  const labels = {
+    analyzer_version_judged: '0.3.0',
+    findings: [
+      { log: 'a.jsonl', rule: 'x/rule', severity: 'critical' as const, evidence_lines: [42], verdict: 'arguable' as const, reason: 'a step too loud' },
+      { log: 'a.jsonl', rule: 'y/rule', severity: 'warning' as const, evidence_lines: [42], verdict: 'justified' as const, reason: 'right' },
+    ],
+    outcomes: [],
+  };
+  const second = [
+    { log: 'a.jsonl', rule: 'x/rule', severity: 'warning' as const, evidence_lines: [42], verdict: 'justified' as const, reason: 'right at warning', judged_on: '2026-12-04', analyzer_version: '0.11.0' },
+    { log: 'a.jsonl', rule: 'y/rule', severity: 'warning' as const, evidence_lines: [42], verdict: 'wrong' as const, reason: 'ignored: the first label covers it', judged_on: '2026-12-04', analyzer_version: '0.11.0' },
+    { log: 'a.jsonl', rule: 'z/rule', severity: 'warning' as const, evidence_lines: [7], verdict: 'justified' as const, reason: 'other lines', judged_on: '2026-12-04', analyzer_version: '0.11.0' },
+  ];
+  const findings = [finding('x/rule', 'warning'), finding('y/rule', 'warning'), finding('z/rule', 'warning')];
+  const r = reviewLabeled([{ log: 'a.jsonl', report: report(findings) }], labels, second);
+  assert.deepEqual(r.findings.map((f) => [f.rule, f.label, f.secondRound]), [['x/rule', 'justified', true], ['y/rule', 'justified', false], ['z/rule', 'unlabeled', false]]);
+  assert.equal(r.justified, 2);
+  assert.equal(r.justifiedSecondRound, 1);
+  assert.equal(r.unlabeled, 1);
+  assert.match(formatLabeledReview(r, { all: true }), /\(second round\)/);
 });

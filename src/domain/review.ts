@@ -113,6 +113,16 @@ export interface LabeledFinding {
   reason: string;
 }
 
+/**
+ * A later reviewer's verdict on a finding the labels do not cover at its current severity (one
+ * release 0.3.0 did not raise, or raised a step louder): written by a reviewer who wrote none of the
+ * rules, with the same rubric, kept in src/domain/labeled-second-round.json.
+ */
+export interface SecondRoundVerdict extends LabeledFinding {
+  judged_on: string;
+  analyzer_version: string;
+}
+
 export interface LabeledOutcome {
   log: string;
   /** "Review (77)": the outcome and score that were judged. */
@@ -129,8 +139,10 @@ export interface LabelSet {
 }
 
 export interface LabeledReview {
-  findings: (ReviewedFinding & { label: LabelVerdict | 'unlabeled'; lines: number[]; severityThen: string | null })[];
+  findings: (ReviewedFinding & { label: LabelVerdict | 'unlabeled'; lines: number[]; severityThen: string | null; secondRound: boolean })[];
   justified: number;
+  /** Of `justified`, those whose verdict is a second-round one. */
+  justifiedSecondRound: number;
   /** Labeled wrong and still raised (at any warning/critical severity). */
   wrongStillRaised: number;
   unlabeled: number;
@@ -155,7 +167,7 @@ export function outcomeRight(then: string, verdict: string, now: string): boolea
   return is === was;
 }
 
-export function reviewLabeled(reports: { log: string; report: Report }[], labels: LabelSet): LabeledReview {
+export function reviewLabeled(reports: { log: string; report: Report }[], labels: LabelSet, secondRound: readonly SecondRoundVerdict[] = []): LabeledReview {
   const findings: LabeledReview['findings'] = [];
   const outcomes: LabeledReview['outcomes'] = [];
   const misses: LabeledReview['misses'] = [];
@@ -168,12 +180,16 @@ export function reviewLabeled(reports: { log: string; report: Report }[], labels
       if (f.severity === 'info') continue;
       now.push(`${f.severity} ${f.rule}`);
       const lines = [...new Set(f.evidence.map((e) => lineOf.get(e.timeline_index)).filter((l): l is number => typeof l === 'number'))].sort((a, b) => a - b);
-      const label = (byLog.get(log) ?? []).find((l) => l.rule === f.rule && (l.evidence_lines.length === 0 || l.evidence_lines.some((x) => lines.includes(x))));
+      const covers = (l: LabeledFinding) => l.rule === f.rule && (l.evidence_lines.length === 0 || l.evidence_lines.some((x) => lines.includes(x)));
+      const first = (byLog.get(log) ?? []).find(covers);
+      // A second-round verdict speaks for a finding the first labels do not judge at its severity.
+      const second = first?.severity === f.severity ? undefined : secondRound.find((l) => l.log === log && l.severity === f.severity && covers(l));
+      const label = second ?? first;
       const verdict: Verdict | 'unreviewed' = label ? (label.verdict === 'justified' && label.severity === f.severity ? 'justified' : 'wrong') : 'unreviewed';
       findings.push({
         log, rule: f.rule, severity: f.severity, title: f.title, detail: f.detail,
         evidence: f.evidence.slice(0, EVIDENCE_SHOWN).map((e) => ({ line: lineOf.get(e.timeline_index) ?? null, excerpt: short(e.excerpt) })),
-        verdict, why: label?.reason ?? null, label: label?.verdict ?? 'unlabeled', lines, severityThen: label?.severity ?? null,
+        verdict, why: label?.reason ?? null, label: label?.verdict ?? 'unlabeled', lines, severityThen: label?.severity ?? null, secondRound: second !== undefined,
       });
     }
     const o = labels.outcomes.find((x) => x.log === log);
@@ -182,10 +198,11 @@ export function reviewLabeled(reports: { log: string; report: Report }[], labels
       if (o.misses && !/^none\b/i.test(o.misses.trim())) misses.push({ log, misses: o.misses, now });
     }
   }
-  const justified = findings.filter((f) => f.label === 'justified' && f.severity === f.severityThen).length;
+  const justifiedOnes = findings.filter((f) => f.label === 'justified' && f.severity === f.severityThen);
+  const justified = justifiedOnes.length;
   return {
-    findings, justified,
-    wrongStillRaised: findings.filter((f) => f.label === 'wrong').length,
+    findings, justified, justifiedSecondRound: justifiedOnes.filter((f) => f.secondRound).length,
+    wrongStillRaised: findings.filter((f) => f.label === 'wrong' && !f.secondRound).length,
     unlabeled: findings.filter((f) => f.label === 'unlabeled').length,
     lowered: findings.filter((f) => f.label === 'arguable' && f.severityThen === 'critical' && f.severity === 'warning').length,
     outcomes, outcomesRight: outcomes.filter((o) => o.right).length, misses,
@@ -198,8 +215,8 @@ export function formatLabeledReview(r: LabeledReview, opts: { all?: boolean } = 
   for (const f of r.findings) {
     if (!opts.all && f.label === 'justified' && f.severity === f.severityThen) continue;
     const sev = f.severityThen && f.severityThen !== f.severity ? ` (judged at ${f.severityThen})` : '';
-    out.push(`  ${f.log} [${f.severity}] ${f.rule} lines ${f.lines.join(',') || '-'}: ${f.label.toUpperCase()}${sev}`, `    ${short(f.detail)}`);
-    if (f.why) out.push(`    reviewer: ${short(f.why)}`);
+    out.push(`  ${f.log} [${f.severity}] ${f.rule} lines ${f.lines.join(',') || '-'}: ${f.label.toUpperCase()}${sev}${f.secondRound ? ' (second round)' : ''}`, `    ${short(f.detail)}`);
+    if (f.why) out.push(`    ${f.secondRound ? 'second-round reviewer' : 'reviewer'}: ${short(f.why)}`);
   }
   const wrongOutcomes = r.outcomes.filter((o) => !o.right);
   if (wrongOutcomes.length > 0) {
@@ -212,7 +229,7 @@ export function formatLabeledReview(r: LabeledReview, opts: { all?: boolean } = 
   }
   out.push(
     '',
-    `  ${r.findings.length} warning/critical findings: ${r.justified} justified at the judged severity, ${r.wrongStillRaised} labeled wrong still raised, ${r.lowered} judged a step too loud and now a step lower (to be judged again), ${r.unlabeled} without a label.`,
+    `  ${r.findings.length} warning/critical findings: ${r.justified} justified at the judged severity (${r.justifiedSecondRound} of them by second-round verdicts), ${r.wrongStillRaised} labeled wrong still raised, ${r.lowered} judged a step too loud and now a step lower (to be judged again), ${r.unlabeled} without a label.`,
     `  Precision (justified / all): ${(r.share * 100).toFixed(1)} %; outcomes right: ${r.outcomesRight} / ${r.outcomes.length} (${((r.outcomesRight / Math.max(1, r.outcomes.length)) * 100).toFixed(1)} %)`,
   );
   return out.join('\n') + '\n';
