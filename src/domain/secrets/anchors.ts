@@ -44,6 +44,18 @@ function anchor(name: string, keys: string[], keyOffset: number, verify: string,
   return { name, keys: [...new Set(keys)], keyOffset, verify: new RegExp(verify, `y${flags}`) };
 }
 
+/**
+ * Anchors for a label alone on its line with the value on the next (`Authentication Token\n…`,
+ * `API Key:\n…`): keyed on the word's last letters and the line break, with or without a colon.
+ */
+function formAnchors(word: string): Anchor[] {
+  const verify = String.raw`${word}[ \t]*:?\r?\n[ \t]*[^\s"'\x60<>]{16}`;
+  return [
+    anchor(`kw-form-${word}`, caseVariants(word.slice(-3)).map((k) => `${k}\n`), word.length - 3, verify, 'i'),
+    anchor(`kw-form-${word}-colon`, caseVariants(word.slice(-2)).map((k) => `${k}:\n`), word.length - 2, verify, 'i'),
+  ];
+}
+
 /** Every upper/lower-case spelling of `s`. */
 function caseVariants(s: string): string[] {
   let out = [''];
@@ -135,6 +147,9 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-key-spaced', ['ey =', 'EY =', 'ey :', 'EY :'], 1, String.raw`key[ \t]{1,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `process.env.JUP_KEY || '02ae…'`: a key's quoted default (labelled.ts reads the name)
   anchor('kw-key-fallback', ['EY |', 'ey |', 'EY ?', 'ey ?', 'EY||', 'ey||', 'EY??', 'ey??'], 1, String.raw`key[ \t]{0,2}(?:\|\||\?\?)[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
+  // A credential pasted from a form, the label on its own line ("Authentication Token\n3f9c…"):
+  // keyed on the label's last letters and the line break.
+  ...['token', 'secret', 'key', 'password'].flatMap(formAnchors),
   // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
   // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,

@@ -312,3 +312,39 @@ describe("a key's quoted default behind an environment variable (`process.env.X_
     }
   });
 });
+
+describe('when a credential was set is not the credential', () => {
+  it('a timestamp under a credential name, or a camelCase name of a moment, is nothing; the token beside it still is', async () => {
+    for (const text of [
+      '{"copilotTokenSetAt": "2026-05-01T09:12:44.799Z"}',
+      'TOKEN_ISSUED=2026-05-01T09:12:44Z',
+      'api_key_created: 1714554764123',
+      '"secretRotatedOn": "2025-11-30"',
+    ]) {
+      assert.deepEqual(await values(text), [], text);
+    }
+    const token = randomString(40);
+    await assertFinds(`{"copilotToken": "${token}", "copilotTokenSetAt": "2026-05-01T09:12:44.799Z"}`, token);
+  });
+});
+
+describe('a credential pasted from a form: its label alone on a line, the value alone on the next', () => {
+  const value = randomString(32);
+  it('is found under a strong label, with or without a colon, indented or not', async () => {
+    await assertFinds(`User Name:\nsomeone\n\nAuthentication Token\n${value}\n\nAPI Request Limit\n10000`, value, /labelled/);
+    await assertFinds(`API Key:\n${value}\n`, value, /labelled/);
+    await assertFinds(`Client Secret\n  ${value}\n`, value, /labelled/);
+  });
+  it('is nothing when the next line is prose, a stand-in, more than the value, or the label is a heading of words', async () => {
+    for (const text of [
+      '## API Key\nYou can find your key in the settings page of the dashboard',
+      'Token\nundefined',
+      `Last used token\n${value} (rotated)`,
+      `Page token\n${value}`,
+      `Authentication method\n${value}`,
+      `The reset token expired, so please ask for a new token\n${value}`,
+    ]) {
+      assert.deepEqual(await values(text), [], text);
+    }
+  });
+});

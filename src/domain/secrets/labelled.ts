@@ -55,6 +55,9 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 const NOT_A_SECRET_NAME =
   /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|hashed|md5|crc\d*|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
 
+/** camelCase names of a moment (`tokenSetAt`, `secretRotatedOn`, `apiKeyCreatedDate`): when, not what. */
+const TIME_NAME = /[a-z0-9](?:At|On|Date|Time|Timestamp)$/;
+
 /** Names that merely contain a credential word as part of another word. */
 const NOT_A_SECRET_WORD = new RegExp(
   [
@@ -65,7 +68,7 @@ const NOT_A_SECRET_WORD = new RegExp(
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',
     'access[_.-]?(?:level|type|mode|control|ibility|or|log|point|ed|ible|es)',
-    'author(?!i[sz]ation)', 'authenticat', 'oauth[_.-]?(?:url|endpoint|callback|redirect|scope)',
+    'author(?!i[sz]ation)', 'authenticat(?!ion[_.-]?(?:token|key|secret))', 'oauth[_.-]?(?:url|endpoint|callback|redirect|scope)',
     'keyboard|keyframe|keyword|keystore|keytab|keychain|keypress|keydown|keyup|monkey|turkey|donkey|hockey|whiskey|jockey',
     'passport|passage|passenger|passive|passthrough|bypass|compass|passphrase[_.-]?(?:hint|prompt)',
     'password[_.-]?(?:policy|reset|hash|hint|rules|strength|confirm|field|input|label|prompt|less|min|max|length|changed|expired?|required)',
@@ -116,7 +119,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
   AFTER_NAME.lastIndex = end;
   const op = AFTER_NAME.exec(text);
-  if (!op) return null;
+  if (!op) return formValue(text, start, end, rawName);
   const operator = op[2];
   if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
   // `…/etc/passwd:root:x:0:0:root:/root:/bin/zsh` (grep's file prefix on an account line): the
@@ -132,7 +135,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (operator === ':' && !/\n/.test(op[0])) at += YAML_NEXT_LINE.exec(text.slice(at, at + 80))?.[0].length ?? 0;
   VALUE.lastIndex = at;
   let v = VALUE.exec(text);
-  if (!v) return null;
+  // `API Key:` and the value on the next line, unindented: a form, not YAML
+  if (!v) return operator === ':' ? formValue(text, start, end, rawName) : null;
   let value = v[0];
   // `Authorization: Bearer <token>`: the scheme word is not the credential, the next word is.
   if (SCHEMES.test(value) && /^[ \t]+\S/.test(text.slice(at + value.length, at + value.length + 2))) {
@@ -147,7 +151,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
   // A provider named a few words before the name counts too (`"facebook access_token": …`).
   const context = `${lineBefore(text, start)} ${name}`;
-  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name));
+  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name) || TIME_NAME.test(rawName));
   const provider = providerMatch(context, text, at, metadata);
   if (provider) return provider;
   if (metadata) return null;
@@ -195,6 +199,29 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
+
+/**
+ * A credential copied from a web form or a dashboard, its label on a line of its own and the value
+ * alone on the next ("Authentication Token\n3f9c…", "API Key:\nsk_…"): the label line holds only
+ * words, the value line only the value, which must read as a credential under a strong name.
+ */
+function formValue(text: string, start: number, end: number, rawName: string): Candidate | null {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  if (!FORM_LABEL_BEFORE.test(text.slice(lineStart, start))) return null;
+  FORM_VALUE.lastIndex = end;
+  const m = FORM_VALUE.exec(text);
+  if (!m) return null;
+  // the whole label as one name: "API Key" is api_key, "Client Secret" client_secret
+  const name = `${text.slice(lineStart, start)}${rawName}`.trim().toLowerCase().replace(/[ \t]+/g, '_');
+  const value = m[1];
+  if (!STRONG_NAME.test(name) || NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name) || !isCredentialValue(name, value)) return null;
+  const at = end + m[0].indexOf(value, m[0].indexOf('\n'));
+  return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+/** Before the name on its line: nothing, or a word or two of the label ("Authentication ", "Personal access "). */
+const FORM_LABEL_BEFORE = /^[ \t]*(?:[A-Za-z][A-Za-z-]*[ \t]+){0,3}$/;
+/** After the name: an optional colon, the line's end, and a line that holds only the value. */
+const FORM_VALUE = /[ \t]*:?[ \t]*\r?\n[ \t]*([^\s"'`<>]{16,400})[ \t]*(?=\r?\n|$)/y;
 
 // Words a comment uses for a value that opens nothing: a test, sample or public key, or one revoked.
 const STAND_IN_COMMENT = /(?:\s#|\s\/\/)[^\n]{0,80}?(?:\b(?:test(?:ing)?|sample|example|demo|dummy|fake|placeholder|public|expired|revoked|invalid|deprecated|no longer (?:works|valid))\b|失效|测试|示例|公共|過期|過期|テスト|サンプル|無効)/i;
@@ -344,6 +371,8 @@ export function nearCandidates(text: string): Candidate[] {
   return out;
 }
 
+/** An ISO 8601 date or time, or epoch seconds / milliseconds. */
+const TIMESTAMP = /^(?:\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?|1\d{9}(?:\d{3})?)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASSWORD_NAME = /pass(?:w(?:or)?d)?(?![a-z])|pwd/;
 /** Names whose word is a credential only as a whole segment (`auth`, `pass`, `key`, `bearer`). */
@@ -352,6 +381,8 @@ const SEGMENT_NAME = /(?:^|[^a-z])(?:auth|pass|bearer)$|(?:^|[^a-z])_?auth(?:[^a
 
 function isCredentialValue(name: string, value: string): boolean {
   if (value.length < 8 || value.length > 400) return false;
+  // `"copilotTokenSetAt": "2026-05-01T09:12:44.799Z"`: when a token was set, not the token
+  if (TIMESTAMP.test(value)) return false;
   const strong = STRONG_NAME.test(name);
   if (!strong && !SEGMENT_NAME.test(name)) return false;
   if (isPlaceholder(value) || isSequential(value) || /^(?:true|false|null|none|nil|undefined|required|optional|string|number|bool|boolean|int)$/i.test(value)) return false;
