@@ -756,3 +756,12 @@ test('a claim made before the commit ran is judged against what had run by then'
   const later = only(await runRules([prompt('go'), ...ran('git commit -m fix', { output: '[main 1] fix' }), say('Committed the fix.')]), CLAIMED);
   assert.deepEqual(later, []);
 });
+
+test('a command line in backticks is an example to run, not a claim; a claim beside it, or a one-word code name, still counts', () => {
+  for (const said of [
+    '- `RALP_LOOP_DURATION_SEC=21600 ./ralp-loop "서비스 전반을 분석하고 버그 수정, 리팩터링, 테스트 통과까지 완료해줘"`',
+    'Run it like this: `./loop "keep going until all tests pass"`',
+    'Example: `make check MSG="the build succeeds"`',
+  ]) assert.equal(findClaim(said), null, said);
+  for (const said of ['`npm test`: all 42 tests pass.', 'Ran `pytest -q` and all tests pass.', 'The `api` build now succeeds.']) assert.notEqual(findClaim(said), null, said);
+});

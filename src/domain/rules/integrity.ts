@@ -148,9 +148,15 @@ interface FoundClaim {
  */
 const CLAIM_SCREEN = /pass|green|succe|build|compil|check|tsc|lint|error|work|fix|resolv|verif|functional|production|done|complet|finish|implement|all\s+set|통과|通过|通過|合格|成功|réussi|bestanden|superad|pasan|パス|✅/i;
 
+/** An inline code span of more than one word. */
+const CODE_SPAN_WITH_WORDS = /`[^`\n]*\s[^`\n]*`/g;
+
 /** The strongest success claim in a message, sentence by sentence. */
-export function findClaim(text: string, opts: { handOver?: boolean } = {}): FoundClaim | null {
-  if (!CLAIM_SCREEN.test(text)) return null;
+export function findClaim(rawText: string, opts: { handOver?: boolean } = {}): FoundClaim | null {
+  if (!CLAIM_SCREEN.test(rawText)) return null;
+  // A command line in backticks (`./loop "fix the bugs until the tests pass"`) is an example to
+  // run, not the agent's report: its words claim nothing.
+  const text = rawText.replace(CODE_SPAN_WITH_WORDS, '`…`');
   let best: FoundClaim | null = null;
   const order: Claim[] = ['test', 'build', 'works', 'done'];
   // "Fixed the import; it should build cleanly now. You can rerun the build to confirm": a fix or a
