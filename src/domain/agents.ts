@@ -30,7 +30,8 @@ interface AgentSpec {
 export const AGENTS = {
   'claude-code': {
     label: 'Claude Code',
-    formats: ['claude-code-transcript', 'claude-code-stream-json'],
+    // claude-code-json: a transcript's records saved as one JSON array (hooks and export tools).
+    formats: ['claude-code-transcript', 'claude-code-stream-json', 'claude-code-json'],
     terminalFormats: ['claude-code-tui'],
     promptsOnlyFormats: [],
     hooks: true,

@@ -716,3 +716,45 @@ function resultRec(id: string, content: unknown, extra: Record<string, unknown>,
 function pick(r: ToolResultEvent): { exitCode: number | null; isError: boolean; denied: boolean; name: string | undefined } {
   return { exitCode: r.exitCode, isError: r.isError, denied: r.denied, name: r.name };
 }
+
+describe('claude-code-json: a transcript saved as one JSON array', () => {
+  const records = [
+    rec('summary', { summary: 'Fix the CI', leafUuid: 'leaf-1' }),
+    rec('user', { parentUuid: null, isSidechain: false, message: { role: 'user', content: 'fix the ci please' } }),
+    callRec('j1', 'Bash', { command: 'git push origin main' }),
+    resultRec('j1', 'pushed', {}, { stdout: 'pushed', stderr: '', interrupted: false }),
+  ];
+  function parseText(text: string): Parsed {
+    const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
+    const sink = { emit: (e: NormEvent) => out.events.push(e), skip: (line: number, reason: string) => out.skips.push({ line, reason }) };
+    const parser = claudeCode.create('claude-code-json');
+    text.split('\n').forEach((l, i) => parser.text?.(l, i + 1, sink));
+    parser.end(sink);
+    return out;
+  }
+
+  it('is detected pretty-printed or on one line, and each record points at the line where it opens', () => {
+    const pretty = JSON.stringify(records, null, 2);
+    assert.equal(claudeCode.detect(sampleOf(pretty.split('\n')))?.format, 'claude-code-json');
+    assert.equal(claudeCode.detect(sampleOf([JSON.stringify(records)]))?.format, 'claude-code-json');
+    const p = parseText(pretty);
+    const [call] = ofKind(p.events, 'tool_call');
+    assert.deepEqual(call.input, { type: 'command', command: 'git push origin main' });
+    const opens = pretty.split('\n').map((l, i) => (l === '  {' ? i + 1 : 0)).filter(Boolean);
+    assert.equal(call.line, opens[2], 'the call points at its record');
+    assert.deepEqual(ofKind(p.events, 'tool_result').map((r) => r.exitCode), [0]);
+    assert.deepEqual(p.skips, []);
+  });
+
+  it('a cut-off array keeps its complete records and says the last is lost; other arrays are not claimed', () => {
+    const pretty = JSON.stringify(records, null, 2);
+    const cut = parseText(pretty.slice(0, pretty.lastIndexOf('"pushed"')));
+    assert.equal(ofKind(cut.events, 'tool_call').length, 1);
+    assert.match(cut.skips.map((s) => s.reason).join(), /cut off/);
+    for (const other of [
+      JSON.stringify([{ sessionId: 's', messageId: 0, type: 'user', message: 'hi', timestamp: 't' }], null, 2), // Gemini's logs.json
+      JSON.stringify([{ role: 'user', parts: [{ text: 'hi' }] }], null, 2), // a Gemini history
+      JSON.stringify([1, 2, 3]),
+    ]) assert.notEqual(claudeCode.detect(sampleOf(other.split('\n')))?.format, 'claude-code-json', other.slice(0, 60));
+  });
+});

@@ -5,6 +5,7 @@ import type { FormatId, LogParser } from '../model/events.ts';
 import type { ParserFamily } from '../ingest/types.ts';
 import { detectClaudeCode } from './claude-code/detect.ts';
 import { ClaudeCodeParser } from './claude-code/parser.ts';
+import { ClaudeCodeDocumentParser } from './claude-code/document.ts';
 
 export { detectClaudeCode } from './claude-code/detect.ts';
 export { ClaudeCodeParser } from './claude-code/parser.ts';
@@ -12,7 +13,8 @@ export { ClaudeCodeParser } from './claude-code/parser.ts';
 export const claudeCode: ParserFamily = {
   detect: detectClaudeCode,
   create(format: FormatId): LogParser {
-    // Both forms share one parser; an unrelated format id is a caller bug, read as a transcript.
+    if (format === 'claude-code-json') return new ClaudeCodeDocumentParser();
+    // The JSONL forms share one parser; an unrelated format id is a caller bug, read as a transcript.
     const own = format === 'claude-code-stream-json' ? format : 'claude-code-transcript';
     return new ClaudeCodeParser(own);
   },

@@ -25,6 +25,8 @@ const FOREIGN_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 export function detectClaudeCode(sample: DetectSample): Detection | null {
+  const array = detectJsonArray(sample);
+  if (array) return array;
   const tally = { transcript: 0, 'transcript-strong': 0, weak: 0, stream: 0, 'stream-strong': 0, foreign: 0, none: 0 };
   let objects = 0;
   for (const value of sample.values) {
@@ -45,6 +47,27 @@ export function detectClaudeCode(sample: DetectSample): Detection | null {
   // Mostly non-JSON lines: a Claude-looking line inside text is weak evidence.
   if (objects * 2 < sample.values.length) score = Math.min(score, 0.5);
   return { format: isStream ? 'claude-code-stream-json' : 'claude-code-transcript', score };
+}
+
+/**
+ * A transcript saved as one JSON array (claude-code-json): the first line is "[" with records
+ * pretty-printed after it, or the whole array on one line. Its records vote as lines do.
+ */
+function detectJsonArray(sample: DetectSample): Detection | null {
+  const at = sample.lines.findIndex((l) => l.trim() !== '');
+  const head = at < 0 ? '' : sample.lines[at].trim();
+  if (!head.startsWith('[')) return null;
+  const first = sample.values[at];
+  if (Array.isArray(first)) {
+    const inner = detectClaudeCode({ lines: first.map(() => ''), values: first });
+    return inner && inner.format === 'claude-code-transcript' ? { format: 'claude-code-json', score: inner.score } : null;
+  }
+  if (head !== '[') return null;
+  const raw = sample.lines.join('\n');
+  if (/"(?:projectHash|payload|record_type)"\s*:/.test(raw)) return null; // Gemini's or Codex's
+  const threaded = /"sessionId"\s*:\s*"/.test(raw) && /"(?:parentUuid|leafUuid|isSidechain)"\s*:/.test(raw);
+  const typed = /"type"\s*:\s*"(?:user|assistant|summary|system|file-history-snapshot)"/.test(raw);
+  return threaded && typed ? { format: 'claude-code-json', score: 0.9 } : null;
 }
 
 function vote(rec: Obj): Vote {

@@ -1,0 +1,89 @@
+// A Claude Code transcript saved as ONE JSON array of its records (format claude-code-json), as
+// hooks and export tools write it (`logs/chat.json`): `[`, then each transcript record as an
+// element, pretty-printed or on one line. The lines are accumulated and parsed at end(); each
+// element goes to the transcript parser as the record it is, pointing at the line where it opens
+// (`  {` in a two-space pretty-print), so evidence cites the right place.
+import type { EventSink, LogParser } from '../../model/events.ts';
+import { ClaudeCodeParser } from './parser.ts';
+
+/** Beyond this the document is not kept (memory), and its lines are reported as skipped. */
+const DOCUMENT_CAP_CHARS = 256 * 1024 * 1024;
+const OVERSIZE = 'Claude Code JSON transcript larger than 256 MiB: not analysed';
+/** Entry lines remembered (beyond this, records point at the document's first line). */
+const MAX_ENTRY_LINES = 1_000_000;
+// JSON.stringify(records, null, 2) closes each element with "\n  }".
+const ELEMENT_CLOSE = '\n  }';
+
+export class ClaudeCodeDocumentParser implements LogParser {
+  readonly format = 'claude-code-json' as const;
+  readonly agent = 'claude-code' as const;
+  private chunks: string[] = [];
+  private entryLines: number[] = [];
+  private size = 0;
+  private firstLine = 0;
+  private lastLine = 0;
+  private overflowed = false;
+
+  constructor(private readonly capChars = DOCUMENT_CAP_CHARS) {}
+
+  text(chunk: string, line: number, sink: EventSink): void {
+    if (this.overflowed) return sink.skip(line, OVERSIZE);
+    if (this.firstLine === 0) this.firstLine = line;
+    this.size += chunk.length + 1;
+    if (this.size > this.capChars) {
+      this.overflowed = true;
+      for (let l = this.firstLine; l <= line; l++) sink.skip(l, OVERSIZE);
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(chunk);
+    this.lastLine = line;
+    if (chunk.length <= 4 && chunk.trimEnd() === '  {' && this.entryLines.length < MAX_ENTRY_LINES) this.entryLines.push(line);
+  }
+
+  end(sink: EventSink): void {
+    if (this.overflowed || this.chunks.length === 0) return;
+    const body = this.chunks.join('\n');
+    this.chunks = [];
+    const records = this.parse(body, sink);
+    if (!records) return;
+    const transcript = new ClaudeCodeParser('claude-code-transcript');
+    // One line holding the whole array: every record is on it.
+    const lineOf = (i: number) => this.entryLines[i] ?? this.firstLine;
+    records.forEach((record, i) => transcript.record(record, lineOf(i), sink));
+    transcript.end(sink);
+  }
+
+  /** The array's elements, the complete ones of a cut-off document, or null (reported). */
+  private parse(body: string, sink: EventSink): unknown[] | null {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(body);
+    } catch {
+      const salvaged = salvage(body);
+      if (salvaged === null) {
+        sink.skip(this.firstLine, 'Claude Code JSON transcript does not parse');
+        return null;
+      }
+      sink.skip(this.lastLine, 'Claude Code JSON transcript is cut off: the incomplete last record is lost');
+      return salvaged;
+    }
+    if (Array.isArray(doc)) return doc;
+    sink.skip(this.firstLine, 'Claude Code JSON transcript is not an array of records');
+    return null;
+  }
+}
+
+/** The complete elements of a pretty-printed array cut off mid-element. */
+function salvage(body: string): unknown[] | null {
+  let at = body.lastIndexOf(ELEMENT_CLOSE);
+  for (let attempt = 0; attempt < 3 && at > 0; attempt++) {
+    try {
+      const doc = JSON.parse(`${body.slice(0, at + ELEMENT_CLOSE.length)}\n]`) as unknown;
+      return Array.isArray(doc) ? doc : null;
+    } catch {
+      at = body.lastIndexOf(ELEMENT_CLOSE, at - 1);
+    }
+  }
+  return null;
+}
