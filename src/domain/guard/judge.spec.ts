@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentId } from '../model/events.ts';
-import { judge } from './judge.ts';
+import { joinSplitOptions, judge } from './judge.ts';
 import { formatAnswer, parsePendingCall, PayloadError, GUARD_DENIAL_MARK } from './payload.ts';
 import { absorb, emptySession, type GuardSession } from './session.ts';
 import { mergePolicies, parsePolicy } from './policy.ts';
@@ -190,4 +190,18 @@ test('claude-code on Windows: the PowerShell tool is judged as a shell, PowerShe
   assert.ok(home.findings.some((f) => f.rule === 'destructive/rm-outside-worktree'), JSON.stringify(home.findings));
   const own = await decide('claude-code', payload('Remove-Item -Recurse -Force .\\dist; Get-ChildItem'));
   assert.equal(own.decision, 'allow', own.reason);
+});
+
+test('a line that starts with an option is read as the writer meant it: `git reset\\n--hard` is asked about, `ls\\n-la` is not', async () => {
+  for (const agent of AGENTS) {
+    const split = await decide(agent, shellPayload(agent, 'git reset\n--hard'));
+    assert.equal(split.decision, 'ask', `${agent}: ${split.reason}`);
+    assert.match(split.reason, /starts with an option.*git reset --hard/);
+    assert.equal((await decide(agent, shellPayload(agent, 'ls\n-la'))).decision, 'allow');
+  }
+  assert.equal(joinSplitOptions('git push origin main\n  --force'), 'git push origin main --force');
+  assert.equal(joinSplitOptions('rm -rf build \\\n  --verbose'), null, 'a backslash already continues the line');
+  assert.equal(joinSplitOptions('npm test &&\n--version'), null, 'after an operator the next line is its own command');
+  assert.equal(joinSplitOptions("cat > notes.md <<'EOF'\nitems:\n- one\nEOF"), null, 'a heredoc body is text');
+  assert.equal(joinSplitOptions('git status\necho done'), null);
 });

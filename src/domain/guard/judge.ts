@@ -75,6 +75,32 @@ export interface Judgement {
 
 /** Judges the pending call. Never throws on input; the caller still fails open on any error. */
 export async function judge(pending: PendingCall, session: GuardSession, policy: GuardPolicy): Promise<Judgement> {
+  const asWritten = await judgeCall(pending, session, policy);
+  const joined = asWritten.wouldBe === 'allow' && pending.call.input.type === 'command' ? joinSplitOptions(pending.call.input.command) : null;
+  if (joined === null || pending.call.input.type !== 'command') return asWritten;
+  // `git reset\n--hard`: the shell runs `git reset`, then fails on `--hard`; one edit away (a lost
+  // backslash) it runs as written on one line. Asked about as the writer meant it.
+  const meant = await judgeCall({ ...pending, call: { ...pending.call, input: { ...pending.call.input, command: joined } } }, session, policy);
+  if (meant.wouldBe === 'allow') return asWritten;
+  const by = meant.findings.find((f) => f.action === 'deny') ?? meant.findings.find((f) => f.action === 'ask');
+  const what = `a line of this command starts with an option, cut from the command above it by a line break; joined, as it reads, it is \`${clip(joined.replace(/\s+/g, ' '), 120)}\`${by ? `: ${by.title} [${by.rule}]` : ''}`;
+  const decision: GuardDecision = policy.mode === 'dry-run' ? 'allow' : 'ask';
+  const reason = policy.mode === 'dry-run' ? oneLine(`Vouch guard (dry run) would ask: ${what}`) : oneLine(`Vouch guard asks: ${what}. It has not run yet.`);
+  return { ...meant, decision, wouldBe: 'ask', reason };
+}
+
+/**
+ * The command with each line that starts with an option joined to the line above (`git reset\n--hard`
+ * → `git reset --hard`), or null when no line does. A line ending in `\\` already continues;
+ * one ending in an operator (`&&`, `|`, `;`) or inside a heredoc is left alone.
+ */
+export function joinSplitOptions(command: string): string | null {
+  if (!command.includes('\n') || /<<-?\s*['"]?\w/.test(command)) return null;
+  const joined = command.replace(/([^\s\\&|;(])[ \t]*\r?\n[ \t]*(?=--?[A-Za-z])/g, '$1 ');
+  return joined === command ? null : joined;
+}
+
+async function judgeCall(pending: PendingCall, session: GuardSession, policy: GuardPolicy): Promise<Judgement> {
   const cwd = pending.cwd ?? session.cwd;
   const call = { ...pending.call };
   const home = pending.home ?? (cwd ? guessHome(cwd) : null);

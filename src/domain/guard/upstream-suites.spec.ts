@@ -79,7 +79,7 @@ const EXCEPTIONS: Array<{ project: string; expect: 'block' | 'allow'; command: s
   { project: DCG, expect: 'block', command: 'rm -rf node_modules', reason: BUILD },
   { project: SN, expect: 'block', command: '$( cd ..; echo ok ) && rm -rf build', reason: `the cd runs in the substitution's subshell, so rm deletes the cwd's build: ${BUILD}` },
   { project: DCG, expect: 'block', command: 'echo yes | rm -rf && echo done', reason: 'rm without an operand deletes nothing (rm reads no names from stdin)' },
-  { project: DCG, expect: 'block', command: 'git reset\n--hard', reason: 'a line break ends the command: `git reset` (mixed: the files stay) and then a command named --hard' },
+  { project: DCG, expect: 'block', command: 'git reset\n--hard', reason: 'a line break ends the command: `git reset` ran (mixed: the files stay) and then a command named --hard failed; the analyser reports what ran, the guard asks (judge.ts: joinSplitOptions)', scope: 'analyze' },
   { project: SN, expect: 'block', command: 'git clean -nf', reason: '-n makes it a dry run: nothing is deleted' },
   { project: SN, expect: 'block', command: 'rm -rf 7 > /dev/null', reason: UNPLACED, scope: 'analyze' },
   { project: SN, expect: 'block', command: 'rm -rf 123 >/dev/null', reason: UNPLACED, scope: 'analyze' },
