@@ -29,6 +29,14 @@ export const sessionLogPublished = meta({
   remediation: 'Remove the transcript from the tree and from history if committed; rotate any credential the session showed.',
 });
 
+export const agentLoginInTree = meta({
+  id: 'secrets/agent-login-in-tree',
+  severity: 'warning',
+  title: "Agent's login left where a commit takes it",
+  description: 'The session showed an agent\'s login (`.codex/auth.json`, `.claude/.credentials.json`, `.gemini/oauth_creds.json`) inside the working tree, listed by `git status` as untracked: no ignore entry keeps it out, so the next `git add -A` or `git add .`, by the agent or the user, commits it and a push publishes it. Usually the agent was started with its home in the project. Not raised when the session itself staged, committed or copied it there (those are their own findings), nor once an ignore file changed or the file went.',
+  remediation: 'Add the agent\'s folder to .gitignore (or move the agent\'s home out of the project); if it was ever committed, remove it from history and sign the agent out and in again.',
+});
+
 export const credentialStoreCommitted = meta({
   id: 'secrets/credential-store-committed',
   severity: 'warning',
@@ -233,6 +241,8 @@ export function asksForTranscript(request: string): boolean {
 const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\b[^\n]*Select(?:-Object)?\s+-First\s+1\b|Sort-Object\s+(?:-Property\s+)?LastWriteTime\b(?![^|\n]*-Desc)[^\n]*Select(?:-Object)?\s+-Last\s+1\b|\bls\s+-[A-Za-z]*t[A-Za-z]*\b[^|\n]*\|\s*head\s+-(?:n\s*)?1\b/i;
 
 const COPIES_MAX = 20;
+/** An agent's login file: Codex's, Claude Code's, Gemini CLI's. */
+const AGENT_LOGIN = /(?:^|\/)\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json)$/;
 /** Programs that only show what a file holds: their output describes, it reports nothing they did. */
 const READERS: ReadonlySet<string> = new Set(['cat', 'less', 'more', 'head', 'tail', 'grep', 'rg', 'ag', 'sed', 'awk', 'jq', 'bat', 'type', 'Get-Content', 'gc', 'nl', 'strings', 'xxd', 'od']);
 
@@ -263,7 +273,7 @@ export const EXPOSURE_RULES: Rule[] = [
     },
   },
   {
-    metas: [sessionLogPublished, credentialStoreCommitted],
+    metas: [sessionLogPublished, credentialStoreCommitted, agentLoginInTree],
     create(ctx) {
       const copies: Copy[] = [];
       const requests = requestsOf(ctx.session);
@@ -275,6 +285,8 @@ export const EXPOSURE_RULES: Rule[] = [
       const dotfiles = new DotfilesAdds(ctx);
       const repos = new KnownRepositories(ctx);
       let credential = false;
+      // The newest `git status` that listed an agent's login untracked, with the call that listed it.
+      let loginsListed: { logins: { path: string; abs: string }[]; evidence: EvidenceItem } | null = null;
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
       const lastCalls = new Map<number, { call: ToolCallEvent; facts: EventFacts }>();
@@ -321,6 +333,8 @@ export const EXPOSURE_RULES: Rule[] = [
               }
             }
             untracked.onResult(callCommands, event.output);
+            const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
+            if (logins.length > 0) loginsListed = { logins, evidence: evidence(call, describeCall(call), facts) };
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
           const commands = effectsOf(event, facts, ctx.session).commands;
@@ -355,6 +369,12 @@ export const EXPOSURE_RULES: Rule[] = [
           for (const c of copies) report(ctx, c, credential);
           for (const s of stores) s.finish(ctx);
           scripts.finish();
+          // still listed at the end (not removed, no ignore change since), and not staged, committed or copied in by the session
+          const left = loginsListed?.logins.filter((l) => untracked.files().some((f) => f.abs === l.abs) && ![...storeCopies].some((d) => l.abs.startsWith(d.replace(/\/+$/, '') + '/')));
+          if (loginsListed && left && left.length > 0 && !stores[0]!.acted) {
+            const names = left.map((l) => l.path).slice(0, 3).join(', ');
+            ctx.report({ rule: agentLoginInTree.id, detail: `\`git status\` listed ${names} untracked in the working tree: no ignore entry keeps the agent's login out, so the next \`git add -A\` or \`git add .\` commits it.`, evidence: [loginsListed.evidence], key: 'agent-login-in-tree' });
+          }
         },
       };
     },
@@ -601,6 +621,11 @@ class StoreCommits {
       const keepsSubmodulesOut = l.cmd.args.some((a, i) => /^push\.recurseSubmodules=(?:no|false)$/i.test(a) && l.cmd.args[i - 1] === '-c') || l.cmd.args.includes('--recurse-submodules=no') || l.cmd.args.includes('--no-recurse-submodules');
       return !(keepsSubmodulesOut && repo.startsWith(dir + '/'));
     });
+  }
+
+  /** Whether the session staged or committed such files (this class reports it). */
+  get acted(): boolean {
+    return this.commit !== null || this.staged !== null || this.staging.size > 0;
   }
 
   finish(ctx: RuleContext): void {

@@ -719,3 +719,31 @@ test('PowerShell readers name only files: a pattern, a count or an encoding is n
     assert.deepEqual(only(await runRules([...ran(`powershell -NoProfile -Command "${command}"`, { output: 'ok\n' })]), READ), [], command);
   }
 });
+
+test("an agent's login that git status lists untracked in the tree is a warning, for each agent's login file", async () => {
+  const LOGIN = 'secrets/agent-login-in-tree';
+  for (const [agent, file] of [['codex', '.codex/auth.json'], ['claude-code', '.claude/.credentials.json'], ['gemini-cli', '.gemini/oauth_creds.json']] as const) {
+    const drafts = await runRules([...ran('git status --short', { output: ` M src/app.ts\n?? ${file}\n?? notes.md\n` })], { agent });
+    const hits = only(drafts, LOGIN);
+    assert.deepEqual(hits.map(severityOf), ['warning'], `${agent}: ${file}`);
+    assert.match(hits[0].detail, new RegExp(file.replace(/\./g, '\\.')));
+  }
+  const long = only(await runRules([...ran('git status', { output: 'On branch main\nUntracked files:\n  (use "git add <file>..." to include in what will be committed)\n\t.codex/auth.json\n\t.codex/history.jsonl\n' })]), LOGIN);
+  assert.equal(long.length, 1, 'the long format too');
+});
+
+test("an agent's login is no finding when git does not list it, when the session ignores or removes it, or when the session's own commit of it is reported", async () => {
+  const LOGIN = 'secrets/agent-login-in-tree';
+  const status = (extra = '') => ran('git status --short', { output: `?? .codex/auth.json\n${extra}` });
+  for (const [what, events] of [
+    ['listed as ignored elsewhere (not in the listing)', [...ran('git status --short', { output: '?? notes.md\n' })]],
+    ['an ignore entry added since', [...status(), write('.gitignore', '.codex/\n')]],
+    ['removed since', [...status(), ...ran('rm .codex/auth.json')]],
+    ['a login outside the tree named in prose', [...ran('echo "see ~/.codex/auth.json"', { output: 'see ~/.codex/auth.json\n' })]],
+  ] as const) {
+    assert.deepEqual(only(await runRules([...events]), LOGIN), [], what);
+  }
+  const committed = await runRules([...status(), ...ran('git add -A && git commit -m wip', { output: '[main 1a2b3c4] wip\n 1 file changed\n create mode 100644 .codex/auth.json\n' })]);
+  assert.deepEqual(only(committed, LOGIN), [], 'the commit is its own finding');
+  assert.ok(committed.some((d) => d.rule === 'exfiltration/session-log-published' || d.rule === 'secrets/credential-store-committed'), JSON.stringify(committed.map((d) => d.rule)));
+});

@@ -45,6 +45,11 @@ export class UntrackedListing {
     this.listed = paths.slice(0, MAX_LISTED).map((p) => unquoted(p.trim())).filter((p) => p !== '').map((path) => ({ path, abs: locate(path, this.root, this.session).abs }));
   }
 
+  /** The files the newest listing showed untracked that are still there to stage. */
+  files(): readonly ListedFile[] {
+    return this.listed;
+  }
+
   /**
    * A call: files it deleted or moved are no longer there to stage; a change to what git ignores,
    * `git clean` or `git stash` (which may take untracked files) leave the listing unknown.
