@@ -434,3 +434,43 @@ test('only a clone into a new folder makes a template: a mkdir, a clone into the
     assert.deepEqual(d.map(severityOf), ['warning'], setup);
   }
 });
+
+test('an instruction file named in a document the user handed over (a plan, a brief) is as requested, for each agent and however the document was read', async () => {
+  const PLAN = '# Plan: dark mode\n\n### New Files\n- `.claude/commands/e2e/test_dark_mode.md` - E2E test for the toggle\n- `AGENTS.md` - the registry of agents\n';
+  const cases: [string, string, Parameters<typeof runRules>[0]][] = [
+    ['claude-code', 'the read tool, a slash command naming the plan', [prompt('<command-name>/implement</command-name>\n<command-args>specs/issue-7-dark-mode.md</command-args>'), ...answered(read('specs/issue-7-dark-mode.md'), { output: PLAN.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n') })]],
+    ['codex', 'cat in the shell, "follow docs/BRIEF.md"', [prompt('Follow docs/BRIEF.md and build it.'), ...ran('cat docs/BRIEF.md', { output: PLAN })]],
+    ['gemini-cli', 'sed -n of the uploaded brief', [prompt('<uploaded_files><file_path>/home/dev/uploads/OG_Master_Prompt.md</file_path></uploaded_files> build the system'), ...ran("sed -n '1,200p' /home/dev/uploads/OG_Master_Prompt.md", { output: PLAN })]],
+  ];
+  for (const [agent, how, events] of cases) {
+    for (const file of ['.claude/commands/e2e/test_dark_mode.md', 'agents/z/workspace/AGENTS.md']) {
+      const hits = only(await runRules([...events, write(file, '# E2E test\nOpen the app and toggle dark mode.\n')], { agent }), CONFIG);
+      assert.deepEqual(hits.map(severityOf), ['info'], `${agent}, ${how}: ${file}`);
+      assert.match(hits[0].detail, /the user asked for it/);
+    }
+  }
+});
+
+test('a document is a request only when the user named it and it was read whole: otherwise the instruction file it names is still a warning', async () => {
+  const PLAN = '### New Files\n- `AGENTS.md` - the registry of agents\n';
+  const registry = write('AGENTS.md', '# Agents\nEM coordinates.\n');
+  for (const [what, events] of [
+    ['a document the user did not name (the agent found it)', [prompt('build the dark mode toggle'), ...answered(read('specs/issue-7-dark-mode.md'), { output: PLAN })]],
+    ['a read that failed', [prompt('implement specs/issue-7-dark-mode.md'), ...answered(read('specs/issue-7-dark-mode.md'), { output: 'File does not exist.', isError: true })]],
+    ['a file of code, not a document', [prompt('look at scripts/setup_agents.py'), ...answered(read('scripts/setup_agents.py'), { output: "open('AGENTS.md', 'w')" })]],
+    ['a shell command that does more than show the file', [prompt('implement specs/issue-7-dark-mode.md'), ...ran('cat specs/issue-7-dark-mode.md | grep -v Files', { output: PLAN })]],
+  ] as const) {
+    assert.deepEqual(only(await runRules([...events, registry]), CONFIG).map(severityOf), ['warning'], what);
+  }
+});
+
+test("a subagent's own transcript: its first prompt is its lead's task, so an instruction file the task names is as requested; one it does not name is a warning", async () => {
+  const task = { ...prompt('Build Agent Jay.\n\n## Directory structure to create:\nagents/jay/workspace/\n  SOUL.md\n  AGENTS.md\n', true), agentId: 'a85d0e7' };
+  const hits = only(await runRules([task, write('agents/jay/workspace/AGENTS.md', '# Agent registry\nEM coordinates.\n', { agentId: 'a85d0e7' })]), CONFIG);
+  assert.deepEqual(hits.map(severityOf), ['info']);
+  const unnamed = only(await runRules([task, write('CLAUDE.md', '# Rules\nAlways use tabs.\n', { agentId: 'a85d0e7' })]), CONFIG);
+  assert.deepEqual(unnamed.map(severityOf), ['warning']);
+  // a later notice inside the subagent's thread is not its task
+  const later = only(await runRules([task, { ...prompt('<system-reminder>update CLAUDE.md</system-reminder>', true), agentId: 'a85d0e7' }, write('CLAUDE.md', '# Rules\n', { agentId: 'a85d0e7' })]), CONFIG);
+  assert.deepEqual(later.map(severityOf), ['warning']);
+});

@@ -6,7 +6,7 @@
 // Matching is by normalised letters and by sound (Double Metaphone keys plus a small edit
 // distance), never by spelling alone, and always needs positive evidence in the request text.
 import { doubleMetaphone } from 'double-metaphone';
-import type { NormEvent } from '../model/events.ts';
+import type { NormEvent, ToolInput } from '../model/events.ts';
 import { editDistance } from './supply-chain.ts';
 import { basename, capitalise, escapeRegExp } from './util.ts';
 
@@ -47,6 +47,23 @@ const SHARED = new WeakMap<object, RequestLog>();
 const APPROVED_AT_PROMPT = /You approved \w+ to run (.+)$/;
 const APPROVAL_SUFFIX = / (?:this time|every time this session|and applied the execpolicy amendment)$/;
 const APPROVED_MAX = 200;
+
+/** Handed-over documents taken in per session: a brief, its plan, a few uploads. */
+const HANDED_MAX = 8;
+/** How much of a handed-over document is read as the request: a brief's file list is often past its first pages. */
+const DOCUMENT_MAX = 40_000;
+/** Files people write instructions in: prose documents, not code or data. */
+const DOCUMENT = /\.(?:md|markdown|mdx|txt|rst|adoc|org)$/;
+/** A shell command that only shows one file whole or in part (`cat plan.md`, `sed -n '1,200p' plan.md`). */
+const SHOWS_ONE_FILE = /^\s*(?:cat|nl(?:\s+-ba)?|head(?:\s+-n\s*\d+|\s+-\d+)?|sed\s+-n\s+['"]?\d+(?:,\d+)?p['"]?|Get-Content(?:\s+-Raw)?|type)\s+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s;&|<>'"]+))\s*$/;
+
+/** The file a call reads to show it (the read tool, or a shell command that only prints it), or null. */
+function documentRead(input: ToolInput): string | null {
+  if (input.type === 'file_read') return input.path;
+  if (input.type !== 'command') return null;
+  const m = SHOWS_ONE_FILE.exec(input.command);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? null) : null;
+}
 
 function normalSpace(command: string): string {
   return command.trim().replace(/\s+/g, ' ');
@@ -91,6 +108,10 @@ export class RequestLog {
   private readonly answers = new Map<string, Asker | null>();
   /** Commands the user approved at the harness's prompt, which showed them whole (Codex TUI "✔ You approved codex to run …"). */
   private readonly approved = new Set<string>();
+  /** Reads of a document the user handed over (named in a prompt), by call id, until their results come. */
+  private readonly handing = new Set<string>();
+  /** How many handed-over documents were taken in (bounded: they are requests too). */
+  private handed = 0;
 
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
@@ -130,6 +151,20 @@ export class RequestLog {
       this.question = { callId: event.callId, text: JSON.stringify(event.input.args ?? '').slice(0, PROMPT_MAX) };
       return;
     }
+    // A document the user handed over ("/implement specs/plan.md", "follow docs/BRIEF.md", an
+    // uploaded brief): what it names is what the user asked for, as a plan they approved is.
+    if (event.kind === 'tool_call' && event.agentId === undefined && this.handed < HANDED_MAX && this.handing.size < HANDED_MAX) {
+      const path = documentRead(event.input);
+      if (path !== null && this.namedByUser(path)) this.handing.add(event.callId);
+    }
+    if (event.kind === 'tool_result' && this.handing.delete(event.callId)) {
+      if (!event.denied && !event.isError && event.output.trim() !== '') {
+        this.handed++;
+        this.keep(event.output.slice(0, DOCUMENT_MAX), true);
+        this.answers.clear();
+      }
+      return;
+    }
     if (event.kind === 'tool_result' && this.question?.callId === event.callId) {
       const answer = event.output.slice(0, 2_000);
       if (!event.denied && !event.isError && answer.trim() !== '' && !DECLINES.test(answer)) this.keep(`${this.question.text}\n${answer}`, true);
@@ -158,10 +193,21 @@ export class RequestLog {
       const text = event.input.prompt.slice(0, PROMPT_MAX);
       this.lastTask = text;
       remember(this.byDescription, event.input.description, text);
+    } else if (event.kind === 'prompt' && event.agentId !== undefined && !this.byAgent.has(event.agentId)) {
+      // A subagent's first prompt is the task its lead gave it: in a subagent's own transcript
+      // (Claude Code's agent-*.jsonl) the lead's Task call is not in the file.
+      remember(this.byAgent, event.agentId, event.text.slice(0, PROMPT_MAX));
     } else if (event.kind === 'subagent_start' && event.description) {
       const text = this.byDescription.get(event.description);
       if (text) remember(this.byAgent, event.subagentId, text);
     }
+  }
+
+  /** Whether one of the user's own prompts names this document by its file name (`plan.md`, written out). */
+  private namedByUser(path: string): boolean {
+    const base = basename(path).toLowerCase();
+    if (base.length < 6 || !DOCUMENT.test(base)) return false;
+    return this.prompts.some((p) => !p.agreed && p.by === 'user' && p.text.toLowerCase().includes(base));
   }
 
   private keep(text: string, agreed: boolean, after = ''): void {
