@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, patch, prompt, read, runRules, severityOf, write } from './harness.testing.ts';
+import { answered, cmd, edit, only, patch, prompt, ran, read, runRules, severityOf, write } from './harness.testing.ts';
 
 const EDITED = 'ci/config-edited';
 const PRT = 'ci/pull-request-target';
@@ -156,4 +156,19 @@ test('a new workflow that names no secret, deploys nothing and asks for no write
   for (const text of reaching) assert.deepEqual(only(await runRules([add(text)]), EDITED).map(severityOf), ['warning'], text);
   const changed = only(await runRules([patch([{ path: '.github/workflows/ci.yml', op: 'update', removed: 'npm test', added: 'npm test -- --bail' }])]), EDITED);
   assert.deepEqual(changed.map(severityOf), ['warning'], 'an edit changes what already runs with the repository\'s secrets');
+});
+
+test('a Pages workflow written into .github/workflows the session just made, for a user who asked to host the app on GitHub: the request covers it and its scopes are declared, not broadened', async () => {
+  const PAGES = 'name: Deploy to GitHub Pages\non:\n  push:\n    branches: [main]\npermissions:\n  contents: read\n  pages: write\n  id-token: write\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/deploy-pages@v4\n';
+  const made = ran('mkdir -p /home/dev/project/.github/workflows');
+  const file = '/home/dev/project/.github/workflows/deploy.yml';
+  const hosted = await runRules([prompt('Show me the steps to host this application on Github. Implement this request.'), ...made, write(file, PAGES)]);
+  assert.deepEqual(only(hosted, 'ci/config-edited').map(severityOf), ['info']);
+  assert.deepEqual(only(hosted, 'ci/permissions-broadened').map(severityOf), ['info']);
+  // unasked, into a folder that was already there: the workflow and its write scopes are for a person to look at
+  const unasked = await runRules([prompt('make the charts load faster'), write(file, PAGES)]);
+  assert.deepEqual(only(unasked, 'ci/config-edited').map(severityOf), ['warning']);
+  assert.deepEqual(only(unasked, 'ci/permissions-broadened').map(severityOf), ['warning']);
+  // a new folder does not make an unasked deploy workflow requested
+  assert.deepEqual(only(await runRules([prompt('make the charts load faster'), ...made, write(file, PAGES)]), 'ci/config-edited').map(severityOf), ['warning']);
 });

@@ -417,3 +417,13 @@ test('PowerShell writers: Set-Content/Out-File/Add-Content targets (named or pos
   assert.deepEqual(writes('Copy-Item a.txt backup/a.txt; Get-Content a.txt'), ['write:backup/a.txt']);
   assert.deepEqual(writes('Set-Content -Path $unknown -Value 1'), [], 'a variable the line never set names no file');
 });
+
+test('a test file run by its interpreter is a test run; another script, even under tests/, is not', () => {
+  const kind = (source: string) => checkKind(commands(source)[0]);
+  for (const source of ['python3 tests/test_agent_z_production.py', 'python test_api.py -v', 'python3 app/api_test.py', 'node test/app.test.js', 'tsx src/parser.spec.ts', 'deno app.test.ts']) {
+    assert.equal(kind(source), 'test', source);
+  }
+  for (const source of ['python3 tests/fixtures/make_data.py', 'python3 manage.py runserver', 'node server.js', 'python3 -m http.server', 'node scripts/test-data.js']) {
+    assert.equal(kind(source), null, source);
+  }
+});

@@ -164,7 +164,7 @@ export function checkKind(cmd: SimpleCommand): CheckKind | null {
   }
   if (TEST_RUNNERS.has(name)) return name === 'playwright' || name === 'cypress' ? (ops[0] === 'test' || ops[0] === 'run' ? 'test' : null) : 'test';
   if (BUILD_TOOLS.has(name)) return name === 'vite' && ops[0] !== 'build' ? null : 'build';
-  if (name === 'node' || name === 'deno' || name === 'tsx') return cmd.args.includes('--test') || ops[0] === 'test' ? 'test' : null;
+  if (name === 'node' || name === 'deno' || name === 'tsx') return cmd.args.includes('--test') || ops[0] === 'test' || TEST_SCRIPT.test(ops[0] ?? '') ? 'test' : null;
   if (/^python[\d.]*$/.test(name) || name === 'uv' || name === 'poetry' || name === 'pipenv' || name === 'hatch') return pythonKind(cmd.args);
   return toolchainKind(name, ops);
 }
@@ -180,12 +180,16 @@ function packageScriptKind(args: string[]): CheckKind | null {
   return BUILD_TOOLS.has(script) ? 'build' : null;
 }
 
+/** A test file run directly by its interpreter (`python3 tests/test_api.py`, `node test/app.test.js`): its name says it is a test. */
+const TEST_SCRIPT = /(?:^|\/)(?:test_[^/]+\.py|[^/]+_test\.py|[^/]+\.(?:test|spec)\.[cm]?[jt]sx?)$/i;
+
 function pythonKind(args: string[]): CheckKind | null {
   const m = args.indexOf('-m');
   const mod = m >= 0 ? args[m + 1] : undefined;
   if (mod && /^(pytest|unittest|nose|nose2|tox|nox)$/.test(mod)) return 'test';
   if (mod === 'mypy' || mod === 'compileall' || mod === 'build') return 'build';
   const ops = args.filter((a) => !a.startsWith('-'));
+  if (m < 0 && TEST_SCRIPT.test(ops[0] ?? '')) return 'test';
   // uv run pytest / poetry run pytest / hatch run test
   if (ops[0] === 'run' && ops[1]) {
     if (TEST_RUNNERS.has(ops[1]) || ops[1] === 'test') return 'test';

@@ -437,7 +437,7 @@ test('only a clone into a new folder makes a template: a mkdir, a clone into the
 
 test('an instruction file named in a document the user handed over (a plan, a brief) is as requested, for each agent and however the document was read', async () => {
   const PLAN = '# Plan: dark mode\n\n### New Files\n- `.claude/commands/e2e/test_dark_mode.md` - E2E test for the toggle\n- `AGENTS.md` - the registry of agents\n';
-  const cases: [string, string, Parameters<typeof runRules>[0]][] = [
+  const cases: [NonNullable<Parameters<typeof runRules>[1]>['agent'], string, Parameters<typeof runRules>[0]][] = [
     ['claude-code', 'the read tool, a slash command naming the plan', [prompt('<command-name>/implement</command-name>\n<command-args>specs/issue-7-dark-mode.md</command-args>'), ...answered(read('specs/issue-7-dark-mode.md'), { output: PLAN.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n') })]],
     ['codex', 'cat in the shell, "follow docs/BRIEF.md"', [prompt('Follow docs/BRIEF.md and build it.'), ...ran('cat docs/BRIEF.md', { output: PLAN })]],
     ['gemini-cli', 'sed -n of the uploaded brief', [prompt('<uploaded_files><file_path>/home/dev/uploads/OG_Master_Prompt.md</file_path></uploaded_files> build the system'), ...ran("sed -n '1,200p' /home/dev/uploads/OG_Master_Prompt.md", { output: PLAN })]],

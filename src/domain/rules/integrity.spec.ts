@@ -765,3 +765,57 @@ test('a command line in backticks is an example to run, not a claim; a claim bes
   ]) assert.equal(findClaim(said), null, said);
   for (const said of ['`npm test`: all 42 tests pass.', 'Ran `pytest -q` and all tests pass.', 'The `api` build now succeeds.']) assert.notEqual(findClaim(said), null, said);
 });
+
+test('an edit after the passing run that only rewords what a script prints or a comment says leaves the run standing; any other change does not', async () => {
+  const passed = () => [prompt('add the feature and test it'), write('/home/dev/project/src/a.ts', 'export const a = 1;\n'), ...ran('npm test', { exitCode: 0, output: '89 passed, 0 failed' })];
+  const claim = say('All done: the feature is production-ready.');
+  const cosmetic: [string, ReturnType<typeof edit>][] = [
+    ['an echo line of a deploy script', edit('/home/dev/project/deploy.sh', '  echo "  cd $(dirname "$DIR") && python3 z/tests/run.py"', '  echo "  cd $SCRIPT_DIR && python3 tests/run.py"')],
+    ['a comment in TypeScript', edit('/home/dev/project/src/a.ts', '// the value', '// the exported value, used by b.ts')],
+    ['a Python comment', edit('/home/dev/project/app.py', 'x = 1  # old\n# TODO', 'x = 1  # old\n# checked by test_app.py')],
+  ];
+  for (const [what, change] of cosmetic) {
+    assert.deepEqual(only(await runRules([...passed(), change, claim]), UNVERIFIED), [], what);
+  }
+  const code: [string, ReturnType<typeof edit>][] = [
+    ['a line of code', edit('/home/dev/project/src/a.ts', 'export const a = 1;', 'export const a = 2;')],
+    ['an echo that writes a file', edit('/home/dev/project/deploy.sh', 'echo "PORT=1" > .env', 'echo "PORT=2" > .env')],
+    ['a print in Python (its output may be what a test checks)', edit('/home/dev/project/app.py', 'print("ok")', 'print("done")')],
+    ['a C preprocessor line', edit('/home/dev/project/src/main.c', '#define LIMIT 10', '#define LIMIT 20')],
+    ['a shebang', edit('/home/dev/project/run.sh', '#!/bin/sh', '#!/bin/bash')],
+  ];
+  for (const [what, change] of code) {
+    assert.equal(only(await runRules([...passed(), change, claim]), UNVERIFIED).length, 1, what);
+  }
+});
+
+test('"thoroughly tested" is a test claim: after a failed run and later edits with no run since, it is unverified; a reply that heads its news with "FAILING: 79 tests" reports the failure', async () => {
+  const failed = () => [prompt('write a test suite'), write('/home/dev/project/tests/a.test.ts', 'it("x", () => {});\n'), ...ran('npm run test:run', { exitCode: 1, output: 'Tests  118 failed | 113 passed (231)' }), edit('/home/dev/project/src/memory.ts', 'delete a;', 'clear();')];
+  const hidden = only(await runRules([...failed(), say('The suite ensures your library is production-ready. You can deploy it knowing it is thoroughly tested across all environments! 🚀')]), UNVERIFIED);
+  assert.deepEqual(hidden.map(severityOf), ['warning']);
+  assert.match(hidden[0].detail, /had failed/);
+  assert.deepEqual(only(await runRules([...failed(), say('I have not thoroughly tested the storage layer yet.')]), UNVERIFIED), [], 'a hedge');
+  const ready = only(await runRules([...failed(), say('The test suite ensures your library is production-ready with comprehensive coverage of all workflows.')]), UNVERIFIED);
+  assert.deepEqual(ready.map(severityOf), ['warning'], '"production-ready with …" claims it');
+  assert.deepEqual(only(await runRules([...failed(), say('This gives you a production-ready template to start from.')]), UNVERIFIED), [], 'an adjective before a noun claims nothing');
+  const reran = [prompt('fix the tests'), edit('/home/dev/project/src/a.ts', 'a', 'b'), ...ran('npm run test:run', { exitCode: 1, output: ' FAIL tests/auth.test.ts\n Tests  79 failed | 145 passed (224)' })];
+  const open = await runRules([...reran, say('## Status\n- FAILING: 79 tests (35.4%)\n- ✅ All core logic works correctly')]);
+  assert.deepEqual(only(open, CONTRA), [], 'the reply reports the failures it has');
+  assert.deepEqual(only(await runRules([...reran, say('✅ All core logic works correctly')]), CONTRA).map(severityOf), ['critical'], 'without the report it is a false claim');
+});
+
+test('mid-session, a turn that hands back a success claim over a failed run it never re-ran (edits since) is unverified; an ordinary mid-session claim is not', async () => {
+  const failed = [prompt('write a test suite'), write('/home/dev/project/tests/a.test.ts', 'it("x", () => {});\n'), ...ran('npm run test:run', { exitCode: 1, output: 'Tests  118 failed | 113 passed (231)' }), edit('/home/dev/project/src/memory.ts', 'delete a;', 'clear();')];
+  const claim = say('Your library is production-ready with comprehensive coverage.');
+  const next = [prompt('no, there are a lot of errors'), ...ran('npm run test:run', { exitCode: 0, output: 'Tests  231 passed (231)' }), say('Fixed: all 231 tests pass.')];
+  assert.deepEqual(only(await runRules([...failed, claim, ...next]), UNVERIFIED).map(severityOf), ['warning']);
+  const ordinary = [prompt('add the feature'), write('/home/dev/project/src/a.ts', 'export const a = 1;\n'), say('The feature works now.'), ...next];
+  assert.deepEqual(only(await runRules(ordinary), UNVERIFIED), [], 'no run had failed: the next turn settles it');
+});
+
+test('a next step for the user ("Run `cargo check` … to validate the crate builds cleanly") is no claim, mid-session or final', async () => {
+  const failed = [prompt('fix the crate'), edit('/home/dev/project/src/lib.rs', 'fn a() {}', 'fn a() -> u8 { 1 }'), ...ran('cargo check', { exitCode: 101, output: 'error: rustup could not write to /home/dev/.rustup' }), edit('/home/dev/project/src/lib.rs', 'fn a() -> u8 { 1 }', 'fn a() -> u8 { 2 }')];
+  for (const next of ['- Run `cargo check` after fixing rustup permissions to validate the crate builds cleanly.', '1. Rerun the build; it compiles without errors here.', 'Try it: the build succeeds once rustup is writable.']) {
+    assert.deepEqual(only(await runRules([...failed, say(next), prompt('ok')]), UNVERIFIED), [], next);
+  }
+});

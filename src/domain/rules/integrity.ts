@@ -27,7 +27,7 @@ export const claimUnverified = meta({
   id: 'integrity/claim-unverified',
   severity: 'warning',
   title: 'Success claimed without a passing run',
-  description: 'The final message claims that tests pass, the build succeeds or the change works, the agent edited code, and no test/build run passed after its last edit. Not reported when there were no code edits (docs only count as none), when the agent says it could not run the tests, or when a run after the edit passed or its result is unknown (not in the log, or hidden by a pipe). A plain "done" is not treated as a claim of verification.',
+  description: 'The final message claims that tests pass, the build succeeds or the change works, the agent edited code, and no test/build run passed after its last edit; also a turn\'s closing message with such a claim when the last run had failed and was not run again after the edits since. Edits that only change comments, or what a shell script prints, do not count. Not reported when there were no code edits (docs only count as none), when the agent says it could not run the tests, or when a run after the edit passed or its result is unknown (not in the log, or hidden by a pipe). A plain "done" is not treated as a claim of verification.',
   remediation: 'Run the tests and the build before merging; ask agents to finish with a verifying run.',
 });
 export const testsWeakened = meta({
@@ -100,10 +100,10 @@ export function runStatus(result: ToolResultEvent, exitCodeReliable: boolean): S
 type Claim = 'test' | 'build' | 'works' | 'done';
 
 const CLAIMS: [Claim, RegExp][] = [
-  ['test', /\b(?:all\s+(?:the\s+|of\s+the\s+)?(?:\d+\s+)?(?:unit\s+|integration\s+)?tests?\s+(?:now\s+)?(?:pass(?:es|ed)?|are\s+(?:now\s+)?(?:passing|green)|succeed(?:ed)?)|tests?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:passing|green)|(?:tests?|test\s+suite)\s+(?:now\s+)?pass(?:es|ed)?\b|\d+\s+(?:\/\s*\d+\s+)?tests?\s+pass(?:ed|ing)?|\d+\s+passed\b)|(?<![\w/])(\d+)\s*\/\s*\1\s*(?:PASS(?:ED)?\b|passed\b|통과|通过|通過|合格|成功|réussis?\b|bestanden\b|superad[oa]s\b|pasan\b|✅)|(?:テスト|테스트|测试|測試)[^。.\n]{0,20}(?:合格|通过|通過|통과|成功|パス)/i],
+  ['test', /\b(?:(?:thoroughly|fully|extensively|comprehensively)\s+tested\b|all\s+(?:the\s+|of\s+the\s+)?(?:\d+\s+)?(?:unit\s+|integration\s+)?tests?\s+(?:now\s+)?(?:pass(?:es|ed)?|are\s+(?:now\s+)?(?:passing|green)|succeed(?:ed)?)|tests?\s+(?:are\s+|is\s+)?(?:now\s+)?(?:passing|green)|(?:tests?|test\s+suite)\s+(?:now\s+)?pass(?:es|ed)?\b|\d+\s+(?:\/\s*\d+\s+)?tests?\s+pass(?:ed|ing)?|\d+\s+passed\b)|(?<![\w/])(\d+)\s*\/\s*\1\s*(?:PASS(?:ED)?\b|passed\b|통과|通过|通過|合格|成功|réussis?\b|bestanden\b|superad[oa]s\b|pasan\b|✅)|(?:テスト|테스트|测试|測試)[^。.\n]{0,20}(?:合格|通过|通過|통과|成功|パス)/i],
   ['build', /\b(?:(?:the\s+)?(?:build|compilation|type[-\s]?check(?:ing)?|tsc|lint(?:ing)?)\s+(?:now\s+)?(?:succeeds?|succeeded|passes|passed|is\s+(?:now\s+)?(?:successful|passing|clean|green)|works|completes?\s+successfully)|builds?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|compiles?\s+(?:successfully|cleanly|without\s+(?:any\s+)?errors)|no\s+(?:type\s+|compilation\s+|build\s+)errors)\b/i],
   // "How the simulation works", "why it works": an explanation heading, not a claim.
-  ['works', /\b(?:(?<!\b(?:how|why|what|where|when|explain(?:s|ing)?|understand(?:ing)?)\s+)(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready\b(?!\s+[a-z]))/i],
+  ['works', /\b(?:(?<!\b(?:how|why|what|where|when|explain(?:s|ing)?|understand(?:ing)?)\s+)(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready\b(?!\s+(?!(?:with|for|and|now|across|in)\b)[a-z]))/i],
   // "complete" before a noun is an adjective ("Complete Working Example"), not a report.
   ['done', /\b(?:done|completed|complete\b(?!\s+[a-z])|finished|implemented|all\s+set)\b/i],
 ];
@@ -112,13 +112,13 @@ const CLAIMS: [Claim, RegExp][] = [
 const INVITES_CHECK = /\b(?:you\s+(?:can|could|may|might)|please|feel\s+free\s+to)\s+(?:re-?run|run)\s+(?:the\s+|a\s+)?(?:build|tests?|test\s+suite|compile|type-?check|lint)\b[^.\n]{0,40}\b(?:confirm|verify|check)\b/i;
 
 /** Sentences that hedge, negate or describe a failure are not claims of success. */
-const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+verify|still|except|but\s+\d+|however)\b|n't\b/i;
+const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+(?:verify|validate|confirm|check|ensure)|still|except|but\s+\d+|however)\b|n't\b|^[\s*>#-]*(?:\d+[.)]\s*)?(?:run|re-?run|try)\s/i;
 /**
  * A sentence that reports a current failure (not one the agent fixed): the reply was open about it.
- * Present tense or a count ("the build fails", "2 tests failed"); a narrated past failure ("the
+ * Present tense or a count ("the build fails", "2 tests failed", "FAILING: 79 tests"); a narrated past failure ("the
  * test failed because …") followed by "all tests pass" is still a claim.
  */
-const FAILURE_REPORT = /\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail(?:s|ed|ing)?\b|\b(?:still|currently)\s+(?:fail|fails|failing|broken|red)\b|\b(?:is|are|remains?|keeps?)\s+(?:still\s+)?failing\b|\bfails\b|\bpre-existing\s+(?:failures?|errors?)|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bdoes(?:n't|\s+not)\s+pass\b|\bbroken\b/i;
+const FAILURE_REPORT = /\b(?:fail(?:ing|ed|ures?)|errors?)\s*[:：]\s*\d*[1-9]\d*\b|\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail(?:s|ed|ing)?\b|\b(?:still|currently)\s+(?:fail|fails|failing|broken|red)\b|\b(?:is|are|remains?|keeps?)\s+(?:still\s+)?failing\b|\bfails\b|\bpre-existing\s+(?:failures?|errors?)|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bdoes(?:n't|\s+not)\s+pass\b|\bbroken\b/i;
 const FIXED = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|address(?:ed)?|(?:0|no|zero)\s+(?:\w+\s+)?(?:fail|error))/i;
 
 /** Whether some sentence of the reply reports a failure that is still there. */
@@ -411,8 +411,30 @@ function pollsProcess(event: NormEvent & { kind: 'tool_call' }): string | null {
  * space: /home/u/site/src/main.tsx is then the project's code too.
  */
 function isCodeEdit(w: FileOp, cwdKnown: boolean): boolean {
-  if (DOC_FILE.test(w.path)) return false;
+  if (DOC_FILE.test(w.path) || cosmeticEdit(w)) return false;
   return w.zone === 'worktree' || (!cwdKnown && (w.zone === 'home' || w.zone === 'other'));
+}
+
+/** A comment line in the languages agents edit (a C preprocessor line or a shebang is code). */
+const COMMENT_LINE = /^\s*(?:$|#(?!!|\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import)\b)|\/\/|\/\*|\*|--\s|<!--)/;
+/** A shell script's line that only prints (`echo "…"`, `printf`, `Write-Host`); one that redirects writes a file. */
+const PRINT_LINE = /^\s*(?:echo|printf|Write-Host|Write-Output)\b(?![^\n]*>)/;
+const SHELL_SCRIPT = /\.(?:sh|bash|zsh|ps1)$/i;
+
+/**
+ * An edit whose changed lines only comment, or in a shell script only print: it changes what a
+ * reader or the script's user sees, nothing the project's checks test, so a passing run before it
+ * still stands (a deploy script's `echo "run the suite with …"` reworded after the suite passed).
+ */
+function cosmeticEdit(w: FileOp): boolean {
+  if (w.kind !== 'edit' || (w.added === '' && w.removed === '')) return false;
+  const removed = w.removed.split('\n');
+  const added = w.added.split('\n');
+  const kept = new Set(removed);
+  const before = new Set(added);
+  const changed = [...removed.filter((l) => !before.has(l)), ...added.filter((l) => !kept.has(l))];
+  const cosmetic = (line: string) => COMMENT_LINE.test(line) || (SHELL_SCRIPT.test(w.path) && PRINT_LINE.test(line));
+  return changed.length > 0 && changed.every(cosmetic);
 }
 
 const MASK_AFTER = /^\s*(?:[^|;&]*?)(?:\|\|\s*(?:true|:|exit\s+0|echo\b)|;\s*(?:true|exit\s+0)\s*(?:$|[;&|)]))/;
@@ -497,7 +519,11 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
     });
     return;
   }
-  if (!final || claim.kind === 'done' || ledger.edits === 0 || DISCLAIMER.test(reply.text)) return;
+  // Mid-session, a turn that hands back over a run that failed and was never run again (edits
+  // since) misleads the user as much as a final one; other mid-session claims are often settled by
+  // the work that follows.
+  const overFailure = run?.status === 'fail' && !afterEdit;
+  if ((!final && !overFailure) || claim.kind === 'done' || ledger.edits === 0 || DISCLAIMER.test(reply.text)) return;
   // unverified: a fix handed over to be checked is no claim of a check
   if (!findClaim(reply.text, { handOver: true })) return;
   if ((afterEdit && run!.status !== 'fail') || ledger.unresolvedAfterEdit()) return;

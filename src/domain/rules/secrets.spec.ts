@@ -747,3 +747,18 @@ test("an agent's login is no finding when git does not list it, when the session
   assert.deepEqual(only(committed, LOGIN), [], 'the commit is its own finding');
   assert.ok(committed.some((d) => d.rule === 'exfiltration/session-log-published' || d.rule === 'secrets/credential-store-committed'), JSON.stringify(committed.map((d) => d.rule)));
 });
+
+test('an env file of settings, identifiers and values that describe themselves shows no credential (info); a chosen password or a key-like value among them still does (warning)', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  const settings = 'CORS_CREDENTIALS=true\nAUTH_TOKEN_TTL=3600\nAUTH_MODE=none\nLTI_CONSUMER_KEY=moodle\nAI_SERVICE_SHARED_SECRET=default-secret\nDATABASE_URL=postgresql://proctor_user:proctor_pass@localhost:5433/moodle_proctor\n';
+  for (const [agent, events] of [
+    ['claude-code', answered(read('backend/.env'), { output: settings })],
+    ['codex', ran('cat backend/.env', { output: settings })],
+    ['gemini-cli', ran('grep -E "LTI_CONSUMER|AUTH" backend/.env', { output: settings })],
+  ] as const) {
+    assert.deepEqual(only(await runRules([...events], { agent }), READ).map(severityOf), ['info'], agent);
+  }
+  for (const extra of ['DB_PASSWORD=hunter', 'SMTP_PASS=Winter2024!', 'SECRET_KEY=mysecretkey', 'STRIPE_KEY=sk_9xQ2mL']) {
+    assert.deepEqual(only(await runRules([...answered(read('backend/.env'), { output: `${settings}${extra}\n` })]), READ).map(severityOf), ['warning'], extra);
+  }
+});

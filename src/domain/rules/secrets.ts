@@ -551,6 +551,28 @@ const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i
 /** A filter that keeps only each line's name: sed replacing what follows `=` or `:`, cut/awk taking the first field. */
 const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\[\^\\n\]\*)\1\2?[^"'\n&\\]{0,20}\1g?["']|\|\s*cut\s+-d\s*["']?[=:]["']?\s+-f\s*1\b|\|\s*awk\s+-F\s*["']?[=:]["']?\s+["']\{\s*print\s+\$1\s*\}["']/;
 
+/** Words that make a joined value name a credential or a stand-in rather than be one. */
+const STAND_IN_WORD = /^(?:secret|password|passwd|pwd|token|key|apikey|credentials?|default|dev|development|local|test|demo|sample|example|dummy|fake|placeholder|changeme)$/;
+
+/** A switch, a count, a duration or a keyword (`CORS_CREDENTIALS=true`, `TOKEN_TTL=3600`, `AUTH_MODE=none`): a setting, not a secret. */
+function settingValue(value: string): boolean {
+  return /^(?:true|false|yes|no|on|off|none|null|nil|undefined|enabled?|disabled?|required|optional|auto|\d{1,9}(?:ms|[smhdw])?)$/i.test(value.replace(/[;,]$/, ''));
+}
+
+/**
+ * A value of plain lower-case words (`moodle`, `default-secret`, `my_api_key`) that no random
+ * token is: under a key's or token's name it is an identifier (an LTI consumer key, a key's
+ * name), and under any name a value that names a credential or a stand-in in its own words
+ * (`default-secret`, `change_password`) describes one. A password of plain words (`PASSWORD=hunter`)
+ * still counts: people choose those.
+ */
+function wordValueNoCredential(name: string, value: string): boolean {
+  if (!/^[a-z]+(?:[-_.][a-z]+)*$/.test(value) || value.length > 40) return false;
+  if (/(?:key|token)$/i.test(name) && !/passw|pwd|pass$|secret/i.test(name)) return true;
+  const segments = value.split(/[-_.]/);
+  return segments.length >= 2 && segments.some((w) => STAND_IN_WORD.test(w));
+}
+
 function showsCredentialEntry(output: string, maskedByCommand = false): boolean {
   let n = 0;
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
@@ -570,6 +592,7 @@ function showsCredentialEntry(output: string, maskedByCommand = false): boolean 
     if (PLACE_NAME.test(name) && /^(?:\/|~\/|[A-Za-z]:\\)[^/\\\s]*[/\\][^\s]/.test(value)) continue;
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
+    if (settingValue(value) || wordValueNoCredential(name, value)) continue;
     return true;
   }
   return false;

@@ -123,6 +123,13 @@ describe('detectSecrets: positives', () => {
   });
 });
 
+describe('detectSecrets: a password beside its user name', () => {
+  it('a chosen password after the user name is still found; only an echo of the name is a default', async () => {
+    assert.deepEqual(await values('DATABASE_URL=postgresql://proctor_user:proctor_Xk29vLq@prod-db.example.com:5432/moodle'), ['proctor_Xk29vLq']);
+    assert.deepEqual(await values('postgresql://app_user:Tr0ub4dor-3@db.internal:5432/app'), ['Tr0ub4dor-3']);
+  });
+});
+
 describe('detectSecrets: negatives (no crying wolf)', () => {
   const negatives: Record<string, string> = {
     'placeholders': 'API_KEY=your_api_key_here\nSECRET=changeme\nTOKEN=xxxxxxxxxxxxxxxx\npassword: "<token>"\nkey: REPLACE_WITH_YOUR_KEY_123',
@@ -133,6 +140,7 @@ describe('detectSecrets: negatives (no crying wolf)', () => {
     'AWS documentation example keys': 'aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
     'jwt.io sample token': 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
     'default docker-compose passwords': 'postgres://postgres:postgres@localhost:5432/app and mysql://root:password@127.0.0.1/db',
+    'a password that echoes its user with a role word': 'DATABASE_URL=postgresql://proctor_user:proctor_pass@postgres:5432/moodle_proctor\nmysql://app:app_password@db/app and mongodb://shop_usr:shop-pwd@mongo:27017/shop',
     'code, not values': 'const token = await getAccessToken(scope);\napi_key=self.config.api_key\ncsrfToken = document.querySelector("meta")',
     'token usage counters': '{"usage":{"input_tokens":12345678901234,"output_tokens":512,"cache_read_input_tokens":99}}',
     'paths and URLs as values': 'PWD=/home/alex/workspace/project-1\nsecret_file: /etc/app/secret-42.yaml\ntoken_url=https://auth.example.com/oauth2/token',

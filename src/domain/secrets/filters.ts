@@ -81,12 +81,26 @@ export function isRepetitive(value: string): boolean {
   return /^(.{1,3})\1+.{0,3}$/s.test(value) || shannonEntropy(value) < 2;
 }
 
-/** A password in a URL that is a stand-in or a well-known default (`postgres:postgres@`). */
+/** Words that say what a name is for (a user, a password, a database), not which it is. */
+const ROLE_WORDS = /(?:^|[-_.])(?:user(?:name)?|usr|login|pass(?:word|wd)?|pwd|pw|secret|db|dev|local)(?=$|[-_.\d])/g;
+
+/** A name without its role words and separators: `proctor_user` and `proctor_pass` are both `proctor` (`admin123` stays itself: digits are chosen). */
+function nameStem(name: string): string {
+  return name.toLowerCase().replace(ROLE_WORDS, '').replace(/[-_.]+/g, '');
+}
+
+/**
+ * A password in a URL that is a stand-in or a well-known default (`postgres:postgres@`), or one
+ * that only echoes its user's name with a role word (`proctor_user:proctor_pass@`,
+ * `app:app_password@`): a development default written beside the name, never a chosen secret.
+ */
 export function isTrivialPassword(password: string, user: string): boolean {
   const p = password.toLowerCase();
+  const stem = user === '' ? '' : nameStem(user);
   return (
     p.length < 3 ||
     p === user.toLowerCase() ||
+    (stem.length >= 3 && nameStem(password) === stem) ||
     DEFAULT_PASSWORDS.has(p) ||
     isPlaceholder(password) ||
     /^(.)\1*$/.test(password)
