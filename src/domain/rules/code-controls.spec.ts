@@ -173,3 +173,13 @@ test('a check every request passes through (validation, authentication, CSRF) co
     assert.ok(found === null || !/commented out/.test(found), `${path}: ${found}`);
   }
 });
+
+test("an AI service's secret key under a browser-bundled name, or an AI SDK's browser guard switched off, ships the key to every visitor; public keys and server code do not", () => {
+  assert.match(what(op('src/lib/ai.ts', "const key = import.meta.env.VITE_ANTHROPIC_API_KEY;\nfetch('https://api.anthropic.com/v1/messages', { headers: { 'x-api-key': key } });")) ?? '', /ships to every browser/);
+  assert.match(what(op('src/lib/ai.ts', 'const openai = new OpenAI({ apiKey: process.env.NEXT_PUBLIC_OPENAI_API_KEY });')) ?? '', /ships to every browser/);
+  assert.match(what(op('src/lib/ai.ts', "headers: { 'x-api-key': key, 'anthropic-dangerous-direct-browser-access': 'true' }")) ?? '', /every visitor/);
+  assert.match(what(op('src/lib/ai.ts', 'const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true });')) ?? '', /every visitor/);
+  assert.equal(what(op('src/lib/firebase.ts', 'initializeApp({ apiKey: import.meta.env.VITE_FIREBASE_API_KEY });')), null, "Firebase's key is meant for the browser");
+  assert.equal(what(op('server/ai.ts', 'const client = new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY });')), null, 'a server-only name');
+  assert.equal(what(op('src/lib/ai.ts', 'const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true, model });', 'const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true });')), null, 'already switched off before the edit');
+});

@@ -67,7 +67,14 @@ const TOKEN_UNVERIFIED: readonly Control[] = [
   { re: /\balgorithms["']?\s*[:=]\s*\[\s*["']none["']\s*\]/gi, what: 'tokens signed with the algorithm `none` are accepted: any forged token passes', control: 'token' },
 ];
 
-const CONTROLS: readonly Control[] = [...TOKEN_UNVERIFIED, ...TLS_OFF, AUTOESCAPE_BLOCK_OFF];
+/**
+ * An AI SDK's own refusal to run in a browser, switched off: the SDKs refuse because the secret
+ * API key would ship to every visitor (OpenAI's and Anthropic's `dangerouslyAllowBrowser: true`,
+ * Anthropic's `anthropic-dangerous-direct-browser-access` header).
+ */
+const BROWSER_KEY_GUARD_OFF: Control = { re: /\bdangerouslyAllowBrowser["']?\s*:\s*true\b|["']?anthropic-dangerous-direct-browser-access["']?\s*:\s*["']?true\b/g, what: "an AI SDK's guard against running in the browser was switched off: the secret API key ships to every visitor of the page", control: 'public-name', processWide: true };
+
+const CONTROLS: readonly Control[] = [...TOKEN_UNVERIFIED, ...TLS_OFF, AUTOESCAPE_BLOCK_OFF, BROWSER_KEY_GUARD_OFF];
 
 /** A URL or host literal of this machine: a certificate check there guards nothing in transit. */
 const LOCAL_HOST = /\bhttps?:\/\/(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])\b|["'](?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d+)?["']/i;
@@ -169,7 +176,8 @@ const JWT_DECODE: Control = { re: /\b(?:jwt|jsonwebtoken)\.decode\s*\(|\bjwtDeco
 // ---- server secrets under browser-bundled names --------------------------------------------------
 
 const BUNDLED_NAME = /\b(?:NEXT_PUBLIC|EXPO_PUBLIC|NUXT_PUBLIC|VITE|REACT_APP|GATSBY|VUE_APP)_[A-Z0-9_]{1,100}\b/g;
-const SERVER_SECRET = /(?:^|_)(?:SERVICE_ROLE|SERVICE_KEY|SECRET|PRIVATE_KEY|PASSWORD|PASSWD)(?:_|$)/;
+// A key of a service whose keys are all secret (no publishable kind, unlike Firebase's or a maps key).
+const SERVER_SECRET = /(?:^|_)(?:SERVICE_ROLE|SERVICE_KEY|SECRET|PRIVATE_KEY|PASSWORD|PASSWD)(?:_|$)|(?:^|_)(?:ANTHROPIC|CLAUDE|OPENAI|GROQ|MISTRAL|COHERE|DEEPSEEK|OPENROUTER|PERPLEXITY|REPLICATE|ELEVENLABS|SENDGRID|RESEND)_(?:API_)?(?:KEY|TOKEN)(?:_|$)/;
 /** A line that guards against the name (`if (process.env.NEXT_PUBLIC_…SECRET) throw …`). */
 const GUARD_LINE = /\bthrow\b|\braise\b|\bError\s*\(/;
 
@@ -260,5 +268,5 @@ export const ASKED_FOR: Readonly<Record<CodeControl, RegExp>> = {
   escaping: /\bdouble[- ]?escap\w*|\bunescap\w*|\b(?:stop|don'?t|do not|no longer|without|not)\s+(?:html[- ])?escap\w*|\bescap\w*\s+(?:twice|too much)|\brender\w*\s+(?:it\s+|them\s+|the\s+\w+\s+)?as\s+(?:raw\s+)?html\b|\braw html\b|\bdangerouslysetinnerhtml\b|\bv-html\b|\|\s*safe\b|\bmark_safe\b|\bautoescape\b/i,
   token: /\b(?:without|skip|disable|don'?t|do not|no)\s+(?:\w+\s+){0,2}(?:signature|token|jwt)\s+(?:verif\w*|check\w*)|\bverify_signature\b|\bdecode\s+(?:the\s+)?(?:jwt|token)\s+without\b|\balgorithm\s+none\b/i,
   guard: /\b(?:disable|remove|turn off|switch off|comment out|skip|bypass|drop)\s+(?:the\s+)?(?:\w+\s+)?(?:validation|auth\w*|csrf|login|guards?|middleware|permission checks?)\b/i,
-  'public-name': /\b(?:next_public|vite|react_app|expo_public|nuxt_public)_\w*(?:service_role|service_key|secret|private|password)\w*|\b(?:expose|use|put)\s+(?:the\s+)?service[ _-]?role\s+key\s+(?:in|on|to)\s+(?:the\s+)?(?:client|browser|frontend)\b/i,
+  'public-name': /\b(?:next_public|vite|react_app|expo_public|nuxt_public)_\w*(?:service_role|service_key|secret|private|password)\w*|\b(?:call|use)\s+(?:the\s+)?(?:\w+\s+)?api\s+(?:directly\s+)?from\s+the\s+(?:browser|client|frontend)\b|\bdangerouslyallowbrowser\b|\b(?:expose|use|put)\s+(?:the\s+)?service[ _-]?role\s+key\s+(?:in|on|to)\s+(?:the\s+)?(?:client|browser|frontend)\b/i,
 };
