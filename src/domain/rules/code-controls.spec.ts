@@ -183,3 +183,17 @@ test("an AI service's secret key under a browser-bundled name, or an AI SDK's br
   assert.equal(what(op('server/ai.ts', 'const client = new Anthropic({ apiKey: process.env.ANTHROPIC_API_KEY });')), null, 'a server-only name');
   assert.equal(what(op('src/lib/ai.ts', 'const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true, model });', 'const client = new Anthropic({ apiKey, dangerouslyAllowBrowser: true });')), null, 'already switched off before the edit');
 });
+
+test('an off-switch for a security check read from the environment is a weakened control; other switches, an existing one, and settings files are not', () => {
+  const added = [
+    ["src/modules/lti/lti.service.ts", "const disableValidation = process.env.LTI_DISABLE_SIGNATURE_VALIDATION === 'true';\nif (!disableValidation) { await verify(body); }"],
+    ['app/auth.py', 'if os.getenv("SKIP_AUTH") == "1":\n    return user'],
+    ['app/views.py', "if os.environ.get('CSRF_DISABLED'):\n    pass"],
+    ['main.go', 'if os.Getenv("INSECURE_SKIP_VERIFY") != "" { cfg.InsecureSkipVerify = os.Getenv("INSECURE_SKIP_VERIFY") == "1" }'],
+  ];
+  for (const [path, text] of added) assert.match(what(op(path, text, 'await verify(body);')) ?? '', /turns a security check off/, path);
+  assert.equal(what(op('src/auth.ts', 'if (process.env.DISABLE_AUTH === "true") return next();')), null, 'new code with a development bypass: no check was there to take away');
+  assert.equal(what(op('src/telemetry.ts', "if (process.env.DISABLE_TELEMETRY === 'true') return;", 'send(metrics);')), null, 'not a security check');
+  assert.equal(what(op('src/lti.ts', "const off = process.env.LTI_DISABLE_SIGNATURE_VALIDATION === 'true'; // renamed", "const disabled = process.env.LTI_DISABLE_SIGNATURE_VALIDATION === 'true';")), null, 'the switch was there before');
+  assert.equal(what(op('README.md', 'Set `process.env.SKIP_AUTH` to skip login locally.', 'Log in first.')), null, 'prose');
+});

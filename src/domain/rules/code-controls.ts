@@ -74,6 +74,19 @@ const TOKEN_UNVERIFIED: readonly Control[] = [
  */
 const BROWSER_KEY_GUARD_OFF: Control = { re: /\bdangerouslyAllowBrowser["']?\s*:\s*true\b|["']?anthropic-dangerous-direct-browser-access["']?\s*:\s*["']?true\b/g, what: "an AI SDK's guard against running in the browser was switched off: the secret API key ships to every visitor of the page", control: 'public-name', processWide: true };
 
+/**
+ * An off-switch for a security check, read from the environment or configuration in code
+ * (`process.env.LTI_DISABLE_SIGNATURE_VALIDATION`, `os.getenv("SKIP_AUTH")`, `AUTH_DISABLED`),
+ * added where the code ran the check before: the check now runs only while nobody sets it, and
+ * the docs that come with such a switch tell people to set it when the check gets in the way.
+ */
+const CHECK_OFF_SWITCH: Control = {
+  re: /\b(?:process\.env|import\.meta\.env|os\.environ(?:\.get)?|os\.getenv|getenv|ENV(?:\.fetch)?|System\.getenv|os\.Getenv|settings|config)\s*(?:\.|\[|\()\s*["']?(?:[A-Z0-9]+_)*(?:(?:DISABLE|SKIP|BYPASS|NO|INSECURE)_(?:[A-Z0-9]+_)*(?:SIGNATURE|VALIDATION|VERIFY|VERIFICATION|AUTH|AUTHENTICATION|AUTHORIZATION|CSRF|SSL|TLS|CERTS?|SECURITY|LOGIN)(?:_[A-Z0-9]+)*|(?:SIGNATURE|VALIDATION|VERIFICATION|AUTH|AUTHENTICATION|CSRF|SECURITY)_(?:DISABLED|OFF|SKIPPED|BYPASSED))\b/g,
+  what: 'a switch that turns a security check off was added (read from the environment): the check now runs only while nobody sets it',
+  control: 'guard',
+  processWide: true,
+};
+
 const CONTROLS: readonly Control[] = [...TOKEN_UNVERIFIED, ...TLS_OFF, AUTOESCAPE_BLOCK_OFF, BROWSER_KEY_GUARD_OFF];
 
 /** A URL or host literal of this machine: a certificate check there guards nothing in transit. */
@@ -211,6 +224,8 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   if (publicSecretNames(added) > publicSecretNames(removed)) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
   if (escapeRemoved({ ...w, added, removed })) return { what: 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)', control: 'escaping' };
   if (SCRIPT_FILE.test(w.abs) && removed && count(JWT_VERIFY, removed) > count(JWT_VERIFY, added) && count(JWT_DECODE, added) > count(JWT_DECODE, removed)) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
+  // only where code that ran the check before now reads the switch: new code with a development bypass is a design to review, not a check taken away
+  if (CODE_FILE.test(w.abs) && removed && count(CHECK_OFF_SWITCH, added) > count(CHECK_OFF_SWITCH, removed)) return { what: CHECK_OFF_SWITCH.what, control: 'guard' };
   const guard = CODE_FILE.test(w.abs) && removed ? guardCommentedOut(added, removed) : null;
   if (guard) return { what: `${guard} was commented out: the check no longer runs`, control: 'guard' };
   return null;
