@@ -33,7 +33,7 @@ export const agentLoginInTree = meta({
   id: 'secrets/agent-login-in-tree',
   severity: 'warning',
   title: "Agent's login left where a commit takes it",
-  description: 'The session showed an agent\'s login (`.codex/auth.json`, `.claude/.credentials.json`, `.gemini/oauth_creds.json`) inside the working tree, listed by `git status` as untracked: no ignore entry keeps it out, so the next `git add -A` or `git add .`, by the agent or the user, commits it and a push publishes it. Usually the agent was started with its home in the project. Not raised when the session itself staged, committed or copied it there (those are their own findings), nor once an ignore file changed or the file went.',
+  description: 'The session showed an agent\'s login (`.codex/auth.json`, `.claude/.credentials.json`, `.gemini/oauth_creds.json`) inside the working tree, listed by `git status` as untracked: no ignore entry keeps it out, so the next `git add -A` or `git add .`, by the agent or the user, commits it and a push publishes it. Usually the agent was started with its home in the project. Not raised when the session itself staged, committed or copied it there (those are their own findings), nor once an ignore file changed or the file went. Also raised, once, when git\'s listing of a commit or the index (`git show --stat`, `git log --name-only`, `git ls-files`) names such a file: it is already in the repository\'s history.',
   remediation: 'Add the agent\'s folder to .gitignore (or move the agent\'s home out of the project); if it was ever committed, remove it from history and sign the agent out and in again.',
 });
 
@@ -243,6 +243,21 @@ const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\
 const COPIES_MAX = 20;
 /** An agent's login file: Codex's, Claude Code's, Gemini CLI's. */
 const AGENT_LOGIN = /(?:^|\/)\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json)$/;
+/** git commands whose output lists the files a commit, the history or the index holds. */
+function listsTrackedFiles(cmd: SimpleCommand): boolean {
+  if (cmd.name !== 'git') return false;
+  const sub = cmd.args.find((a) => !a.startsWith('-'));
+  if (sub === 'ls-files' || sub === 'ls-tree') return !cmd.args.some((a) => a === '-o' || a === '--others');
+  return (sub === 'show' || sub === 'log' || sub === 'whatchanged' || sub === 'diff-tree') && cmd.args.some((a) => /^--(?:stat|name-only|name-status|numstat|summary)\b/.test(a));
+}
+
+/** An agent's login named as a file line of such a listing (`.claude/.credentials.json | 1 +`, `A\t.codex/auth.json`). */
+const LISTED_LOGIN = /^[ \t]*(?:[AMR]\d*\t|(?:\d+|-)\t(?:\d+|-)\t|create mode \d+ )?((?:[^\s|]*\/)?\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json))[ \t]*(?:\|[^\n]*)?$/m;
+
+function committedLogin(output: string): string | null {
+  return LISTED_LOGIN.exec(output.slice(0, 200_000))?.[1] ?? null;
+}
+
 /** Programs that only show what a file holds: their output describes, it reports nothing they did. */
 const READERS: ReadonlySet<string> = new Set(['cat', 'less', 'more', 'head', 'tail', 'grep', 'rg', 'ag', 'sed', 'awk', 'jq', 'bat', 'type', 'Get-Content', 'gc', 'nl', 'strings', 'xxd', 'od']);
 
@@ -287,6 +302,8 @@ export const EXPOSURE_RULES: Rule[] = [
       let credential = false;
       // The newest `git status` that listed an agent's login untracked, with the call that listed it.
       let loginsListed: { logins: { path: string; abs: string }[]; evidence: EvidenceItem } | null = null;
+      // The first agent's login that git listed as tracked or committed (`git show --stat`, `git ls-files`).
+      let loginCommitted: { path: string; evidence: EvidenceItem } | null = null;
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
       const lastCalls = new Map<number, { call: ToolCallEvent; facts: EventFacts }>();
@@ -335,6 +352,11 @@ export const EXPOSURE_RULES: Rule[] = [
             untracked.onResult(callCommands, event.output);
             const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
             if (logins.length > 0) loginsListed = { logins, evidence: evidence(call, describeCall(call), facts) };
+            // git's own listing of what a commit or the index holds names an agent's login: it is in the repository's history
+            if (!loginCommitted && callCommands.some((l) => listsTrackedFiles(l.cmd))) {
+              const path = committedLogin(event.output);
+              if (path) loginCommitted = { path, evidence: evidence(call, describeCall(call), facts) };
+            }
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
           const commands = effectsOf(event, facts, ctx.session).commands;
@@ -371,6 +393,9 @@ export const EXPOSURE_RULES: Rule[] = [
           scripts.finish();
           // still listed at the end (not removed, no ignore change since), and not staged, committed or copied in by the session
           const left = loginsListed?.logins.filter((l) => untracked.files().some((f) => f.abs === l.abs) && ![...storeCopies].some((d) => l.abs.startsWith(d.replace(/\/+$/, '') + '/')));
+          if (loginCommitted && !stores[0]!.acted) {
+            ctx.report({ rule: agentLoginInTree.id, title: "Agent's login committed in the repository", detail: `Git listed ${loginCommitted.path} among the files a commit or the index holds: the agent's login is in the repository's history, and a push publishes it to everyone who can read the remote. It was there before this session; nothing the session did removed it.`, evidence: [loginCommitted.evidence], key: 'agent-login-committed' });
+          }
           if (loginsListed && left && left.length > 0 && !stores[0]!.acted) {
             const names = left.map((l) => l.path).slice(0, 3).join(', ');
             ctx.report({ rule: agentLoginInTree.id, detail: `\`git status\` listed ${names} untracked in the working tree: no ignore entry keeps the agent's login out, so the next \`git add -A\` or \`git add .\` commits it.`, evidence: [loginsListed.evidence], key: 'agent-login-in-tree' });

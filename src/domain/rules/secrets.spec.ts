@@ -762,3 +762,27 @@ test('an env file of settings, identifiers and values that describe themselves s
     assert.deepEqual(only(await runRules([...answered(read('backend/.env'), { output: `${settings}${extra}\n` })]), READ).map(severityOf), ['warning'], extra);
   }
 });
+
+test("an agent's login that git lists in a commit or the index is a warning for each agent's file and listing; other listings and other files are not", async () => {
+  const LOGIN = 'secrets/agent-login-in-tree';
+  const listings: [string, string][] = [
+    ['git show f0893b7 --stat', 'commit f0893b7\n\n    fix: screen\n\n .claude.json                |  125 ++\n .claude/.credentials.json   |    1 +\n src/app.ts                  |   12 +-\n'],
+    ['git show HEAD --name-only', 'commit 1a2b3c4\n\n.codex/auth.json\nsrc/app.ts\n'],
+    ['git log --name-status -3', 'commit 9f8e7d6\n\nA\t.gemini/oauth_creds.json\nM\tREADME.md\n'],
+    ['git ls-files', 'README.md\nhome/.codex/auth.json\nsrc/app.ts\n'],
+  ];
+  for (const [command, output] of listings) {
+    const hits = only(await runRules([...ran(command, { output })]), LOGIN);
+    assert.deepEqual(hits.map(severityOf), ['warning'], command);
+    assert.match(hits[0].title ?? '', /committed in the repository/, command);
+  }
+  for (const [what, command, output] of [
+    ['a plain git log (no file list)', 'git log -3', 'commit 1a2b3c4\n\n    update .claude/.credentials.json handling\n'],
+    ['a file that only mentions the name', 'git show HEAD --stat', ' docs/codex-auth.json.md | 4 ++\n'],
+    ['untracked files from ls-files -o', 'git ls-files -o', '.codex/auth.json\n'],
+    ['cat of a file listing', 'cat files.txt', '.claude/.credentials.json\n'],
+  ] as const) {
+    const hits = only(await runRules([...ran(command, { output })]), LOGIN).filter((d) => /committed in the repository/.test(d.title ?? ''));
+    assert.deepEqual(hits, [], what);
+  }
+});
