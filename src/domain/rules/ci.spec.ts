@@ -172,3 +172,15 @@ test('a Pages workflow written into .github/workflows the session just made, for
   // a new folder does not make an unasked deploy workflow requested
   assert.deepEqual(only(await runRules([prompt('make the charts load faster'), ...made, write(file, PAGES)]), 'ci/config-edited').map(severityOf), ['warning']);
 });
+
+test('a workflow write whose result says the file was created is a new workflow: its scopes are declared; one that updated a file broadened them; "Gihub actions" asks for CI', async () => {
+  const DEPLOY = 'name: Deploy to Cloud Run\non: { push: { branches: [main] } }\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: read\n      id-token: write\n    steps:\n      - uses: google-github-actions/auth@v2\n';
+  const file = '/home/dev/project/.github/workflows/deploy.yml';
+  const created = await runRules([prompt('make the site faster'), ...answered(write(file, DEPLOY), { output: `File created successfully at: ${file}` })]);
+  assert.deepEqual(only(created, 'ci/permissions-broadened').map(severityOf), ['info']);
+  assert.deepEqual(only(created, 'ci/config-edited').map(severityOf), ['warning'], 'a deploy workflow nobody asked for is still for a person to look at');
+  const updated = await runRules([prompt('make the site faster'), ...answered(write(file, DEPLOY), { output: `The file ${file} has been updated. Here's the result of running \`cat -n\`` })]);
+  assert.deepEqual(only(updated, 'ci/permissions-broadened').map(severityOf), ['warning']);
+  const asked = await runRules([prompt('Google Cloud runとGihub actionsを使ってデプロイしたいのでDockerFileを使用したいです'), ...answered(write(file, DEPLOY), { output: `File created successfully at: ${file}` })]);
+  assert.deepEqual(only(asked, 'ci/config-edited').map(severityOf), ['info']);
+});

@@ -2,7 +2,7 @@
 // any edit deserves review; some patterns (pull_request_target with the PR's code, broad write
 // permissions, secrets printed to logs) are known ways to hand those secrets to strangers.
 import type { NormEvent } from '../model/events.ts';
-import type { EventFacts, Rule, RuleContext } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate, type FileOp } from './effects.ts';
 import { isCiConfigFile } from '../paths.ts';
 import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
@@ -106,7 +106,10 @@ function grew(w: FileOp, re: RegExp): boolean {
 }
 
 // GitHub Pages hosting ("hosted on Github IO", "publish it on github.io") is built by an Actions workflow.
-const CI_WORDS = /\b(?:(?:host|deploy|publish|serve)(?:ing|ed)?\s+(?:[\w'-]+\s+){0,3}(?:on|to|via|with)\s+github\b|workflows?|pipelines?|github actions?|gh actions|actions? (?:workflow|file)|ci(?:\/cd)?|continuous integration|gitlab-ci|circleci|jenkinsfile|deploy (?:it )?to (?:github )?pages|github[ .-]?pages|(?<![\w.-])github ?\.? ?io(?![\w/-])|gh-pages)\b/i;
+/** The result of a write that made a new file (Claude Code's Write tool). */
+const CREATED = /^\s*File created successfully at\b/;
+// (`g…b actions`: "GitHub Actions" as people type it, "Gihub actions" included)
+const CI_WORDS = /\b(?:g[a-z]{2,5}b\s+actions?|(?:host|deploy|publish|serve)(?:ing|ed)?\s+(?:[\w'-]+\s+){0,3}(?:on|to|via|with)\s+github\b|workflows?|pipelines?|github actions?|gh actions|actions? (?:workflow|file)|ci(?:\/cd)?|continuous integration|gitlab-ci|circleci|jenkinsfile|deploy (?:it )?to (?:github )?pages|github[ .-]?pages|(?<![\w.-])github ?\.? ?io(?![\w/-])|gh-pages)\b/i;
 
 export const CI_RULES: Rule[] = [
   {
@@ -146,10 +149,14 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   const ev = [evidence(event, w.added ? `${call}: ${w.added}` : call, facts)];
   // Severity from consequence (issue 25, item 3): a new workflow that names no secret, deploys or
   // publishes nothing and asks for no write token runs the project's checks, nothing more.
-  const plain = w.kind === 'create' && w.added !== '' && !REACHES_OUT.test(w.added) && !WRITE_GRANT_ANY.test(w.added) && !/\bpull_request_target\b/.test(w.added);
+  const plainText = w.added !== '' && !REACHES_OUT.test(w.added) && !WRITE_GRANT_ANY.test(w.added) && !/\bpull_request_target\b/.test(w.added);
+  const plain = w.kind === 'create' && plainText;
+  const plainDraft: FindingDraft = { rule: ciEdited.id, severity: 'info', title: 'CI workflow created (no secret, no deploy)', detail: `The agent created ${path}: it names no secret, deploys or publishes nothing and asks for no write permission.`, evidence: ev, key: w.abs };
+  // A write whose result says it made the file (Claude Code's "File created successfully at:") wrote a new one.
+  const madeNew = (draft: FindingDraft) => (w.kind === 'write' ? { whenRan: (output: string) => (CREATED.test(output) ? draft : null) } : {});
   ctx.report(plain
-    ? { rule: ciEdited.id, severity: 'info', title: 'CI workflow created (no secret, no deploy)', detail: `The agent created ${path}: it names no secret, deploys or publishes nothing and asks for no write permission.`, evidence: ev, key: w.abs }
-    : { rule: ciEdited.id, detail: `The agent ${verb} ${path}.`, evidence: ev, key: w.abs });
+    ? plainDraft
+    : { rule: ciEdited.id, detail: `The agent ${verb} ${path}.`, evidence: ev, key: w.abs, ...(plainText ? madeNew(plainDraft) : {}) });
   if (grew(w, PR_TARGET)) {
     const head = PR_HEAD.test(w.added);
     ctx.report({
@@ -163,15 +170,12 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   }
   if (grew(w, WRITE_GRANT)) {
     const m = new RegExp(WRITE_GRANT.source, 'm').exec(w.added);
-    const declared = w.kind === 'create' && !/write-all/.test(w.added);
-    ctx.report({
-      rule: permissionsBroadened.id,
-      severity: declared ? 'info' : undefined,
-      title: declared ? 'CI token permissions declared by a new workflow' : undefined,
-      detail: `${path} grants ${m ? `"${m[0].trim()}"` : 'write permissions'} to the job token${declared ? ' (a new workflow stating the scopes it needs; nothing existing was broadened)' : ''}.`,
-      evidence: ev,
-      key: w.abs,
-    });
+    const grant = m ? `"${m[0].trim()}"` : 'write permissions';
+    const declaredDraft: FindingDraft = { rule: permissionsBroadened.id, severity: 'info', title: 'CI token permissions declared by a new workflow', detail: `${path} grants ${grant} to the job token (a new workflow stating the scopes it needs; nothing existing was broadened).`, evidence: ev, key: w.abs };
+    const declarable = !/write-all/.test(w.added);
+    ctx.report(w.kind === 'create' && declarable
+      ? declaredDraft
+      : { rule: permissionsBroadened.id, detail: `${path} grants ${grant} to the job token.`, evidence: ev, key: w.abs, ...(declarable ? madeNew(declaredDraft) : {}) });
   }
   if (secretPrints(w.added) > secretPrints(w.removed)) {
     ctx.report({ rule: secretEchoed.id, detail: `${path} prints a secret into the CI log.`, evidence: ev, key: w.abs });

@@ -1066,3 +1066,26 @@ test('PowerShell removers that do not delete a tree outside the project are no f
     assert.deepEqual(only(await runRules([psCmd(c)], windows), RM).filter((d) => severityOf(d) !== 'info').map(severityOf), [], c);
   }
 });
+
+test('files restored to the last commit when the newest request asks for a rollback, in any word order or language, are as requested; a passing mention, a refusal or another ref are not', async () => {
+  const status = ran('git status --short', { output: ' M app.js\n M index.html\n M styles.css\n' });
+  const restore = 'git restore --source HEAD -- app.js index.html styles.css';
+  for (const [agent, request] of [
+    ['codex', '지금 프로젝트에서 app.js, index.html, style.css 는 마지막 커밋으로 롤백한다.'],
+    ['claude-code', 'можешь изменения prettier откатить'],
+    ['gemini-cli', 'roll back the formatting changes please'],
+  ] as const) {
+    const found = only(await runRules([prompt(request), ...status, cmd(restore)], { agent }), DISCARD);
+    assert.deepEqual(found.map(severityOf), ['info'], `${agent}: ${request}`);
+  }
+  assert.deepEqual(only(await runRules([prompt('откати prettier'), ...status, cmd('git checkout -- app.js index.html')]), DISCARD).map(severityOf), ['info'], 'git checkout -- files');
+  for (const [what, request, command] of [
+    ['a rollback named in passing in a long request', `Add a rollback button to the deploy page. ${'The page lists each release with its date and author. '.repeat(4)}`, restore],
+    ['a refusal before it', "don't roll back anything, fix styles.css", restore],
+    ['a restore from another ref', 'roll back the formatting changes please', 'git restore --source main~3 -- app.js index.html styles.css'],
+    ['no rollback asked', 'make the header blue', restore],
+  ] as const) {
+    const found = only(await runRules([prompt(request), ...status, cmd(command)]), DISCARD);
+    assert.deepEqual(found.map(severityOf), ['warning'], what);
+  }
+});

@@ -14,7 +14,7 @@ import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, namesForRemoval, asksToDeleteGitHistory } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
@@ -1462,6 +1462,13 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
       ctx.report(asRequested(draft, gitDiscard, named, 'the request named the restored file'));
       return;
     }
+    // "roll back app.js, index.html, style.css to the last commit", "can you roll back the prettier
+    // changes": files put back as committed, when rolling back is what the newest request asks
+    const rolledBack = restoresFromLastCommit(cmd) ? asksRollback(requests.for(event)) : null;
+    if (rolledBack) {
+      ctx.report(asRequested(draft, gitDiscard, rolledBack, 'the request asked to roll the changes back'));
+      return;
+    }
   }
   // `git clean` names each file it removes ("Removing build/"): when every line of the call's output
   // is accounted for by the commands beside it (a short `git status`, an `echo`), it removed nothing
@@ -1552,16 +1559,38 @@ function returnsToLastCommit(why: string, cmd: SimpleCommand): boolean {
  * request short, no "don't" before them, and not a thing to build ("a rollback button", "the
  * migration rollback"). Quoted to the end of its clause.
  */
-function asksRollback(requests: readonly { text: string; by: string }[]): Asker | null {
-  const last = [...requests].reverse().find((r) => r.by === 'user');
+function asksRollback(requests: readonly Request[]): Asker | null {
+  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
   if (!last) return null;
   const m = ASKS_ROLLBACK.exec(last.text);
   if (!m) return null;
-  // the message opens with it (a courtesy word or two before is fine): "rollback", "please undo everything"
-  if (!ROLLBACK_LEAD.test(last.text.slice(0, m.index))) return null;
+  // the message opens with it (a courtesy word or two before is fine): "rollback", "please undo
+  // everything"; or it is short, its point whatever the word order ("можешь изменения prettier
+  // откатить", "app.js … 는 마지막 커밋으로 롤백한다"), with no refusal before it
+  const before = last.text.slice(0, m.index);
+  if (!ROLLBACK_LEAD.test(before) && (last.text.length > SHORT_REQUEST || ROLLBACK_REFUSED.test(before) || ROLLBACK_BUILT.test(before))) return null;
   if (/^\s*(?:buttons?|scripts?|migrations?|features?|plans?|functions?|mechanisms?|strateg\w*|steps?|options?|commands?|endpoints?|logic|support|handler|flows?)\b/i.test(last.text.slice(m.index + m[0].length))) return null;
   return 'user';
 }
+/** A request of a sentence or two: whatever it names is its point. */
+const SHORT_REQUEST = 160;
+/** Words before it that make the rollback a thing to build ("implement the DB migration rollback"). */
+const ROLLBACK_BUILT = /\b(?:implement|add|build|create|write|design|support|handle|test|fix)\b|\b(?:migrations?|db|database|deploy(?:ment)?s?|releases?|transactions?)\s*$/i;
+const ROLLBACK_REFUSED = /\b(?:don'?t|do not|never|no need to|without)\b|\bне\s|不要|しないで|하지 ?마/i;
+
+/** A restore of named files to what the last commit (or the index) holds, not to another ref. */
+function restoresFromLastCommit(cmd: SimpleCommand): boolean {
+  const args = gitSubcommand(cmd)?.args ?? [];
+  const source = args.findIndex((a) => a === '--source' || a === '-s' || a.startsWith('--source='));
+  if (source >= 0) {
+    const ref = args[source].startsWith('--source=') ? args[source].slice(9) : args[source + 1];
+    return ref === 'HEAD' || ref === '@';
+  }
+  const dashes = args.indexOf('--');
+  const refs = (dashes >= 0 ? args.slice(0, dashes) : []).filter((a) => !a.startsWith('-'));
+  return refs.length === 0 || (refs.length === 1 && /^(?:HEAD|@)$/.test(refs[0]!));
+}
+
 /** A request to roll the work back, in the languages people write to agents in. */
 const ROLLBACK_LEAD = /^\s*(?:(?:ok(?:ay)?|please|pls|just|so|then|now|yes|hmm|can you|could you|let'?s|go ahead and|i want you to|you should|por favor|bitte|s'il te plaît|пожалуйста|请|お願い)[\s,!.:]+)*$/i;
 const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the (?:changes|edits|work))|undo (?:it|this|that|everything|all|the (?:changes|edits|work)|your changes)|discard (?:it|this|that|everything|all|the (?:changes|edits)|your changes)|throw (?:it|this|that|everything) away|start over|go back to the last commit)\b|回滚|回退|撤销|還原|元に戻|ロールバック|되돌려|롤백|откат|откати|верни (?:как было|назад)|\b(?:revertir|deshacer|desfazer|reverter|annuler|rückgängig|zurücksetzen)\b/i;

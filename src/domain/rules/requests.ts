@@ -20,6 +20,8 @@ export interface Request {
   agreed?: boolean;
   /** For the user's own words: the agent's message they answered (what the user had been told). */
   after?: string;
+  /** A document the user handed over (a plan, a brief): what it names is asked for; its wording is not the user's. */
+  document?: boolean;
 }
 
 // Scope is what the user named at any point of the session, not only in the last message (issue
@@ -28,6 +30,8 @@ export interface Request {
 const PROMPTS_KEPT = 30;
 const PROMPTS_WHOLE = 3;
 const PROMPT_MAX = 10_000;
+/** A prompt or a task a lead agent gave: often a whole brief (a task file with its file lists and definition of done), read whole to here. */
+const BRIEF_MAX = 40_000;
 const EARLIER_PROMPT_MAX = 2_000;
 /** How much of the agent's message a prompt answered is kept beside it (its end: where the question is). */
 const ANSWERED_MAX = 4_000;
@@ -48,6 +52,8 @@ const APPROVED_AT_PROMPT = /You approved \w+ to run (.+)$/;
 const APPROVAL_SUFFIX = / (?:this time|every time this session|and applied the execpolicy amendment)$/;
 const APPROVED_MAX = 200;
 
+/** Claude Code's record of a slash command the user typed. */
+const SLASH_COMMAND = /<command-name>\/[\w:.-]+<\/command-name>/;
 /** Handed-over documents taken in per session: a brief, its plan, a few uploads. */
 const HANDED_MAX = 8;
 /** How much of a handed-over document is read as the request: a brief's file list is often past its first pages. */
@@ -112,6 +118,8 @@ export class RequestLog {
   private readonly handing = new Set<string>();
   /** How many handed-over documents were taken in (bounded: they are requests too). */
   private handed = 0;
+  /** The user's last prompt invoked a slash command: its body comes next, injected. */
+  private commandBody = false;
 
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
@@ -160,7 +168,7 @@ export class RequestLog {
     if (event.kind === 'tool_result' && this.handing.delete(event.callId)) {
       if (!event.denied && !event.isError && event.output.trim() !== '') {
         this.handed++;
-        this.keep(event.output.slice(0, DOCUMENT_MAX), true);
+        this.keep(event.output.slice(0, DOCUMENT_MAX), true, '', true);
         this.answers.clear();
       }
       return;
@@ -172,7 +180,18 @@ export class RequestLog {
       this.answers.clear();
       return;
     }
+    // The body of a slash command the user just invoked (Claude Code expands `/project-reader:read`
+    // from the user's own or installed command file into the next, injected prompt): the user
+    // chose to run those instructions, so what they name is asked for, as a handed-over document's.
+    if (event.kind === 'prompt' && event.synthetic && event.agentId === undefined && this.commandBody) {
+      this.commandBody = false;
+      this.keep(event.text.slice(0, DOCUMENT_MAX), true, '', true);
+      this.answers.clear();
+      return;
+    }
+    if (event.kind !== 'prompt') this.commandBody = false;
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
+      this.commandBody = SLASH_COMMAND.test(event.text.slice(0, 500));
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
       const reply = event.text.trim();
@@ -182,7 +201,7 @@ export class RequestLog {
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
       const answered = this.proposal.slice(-ANSWERED_MAX);
       this.proposal = '';
-      this.keep(event.text.slice(0, PROMPT_MAX), false, answered);
+      this.keep(event.text.slice(0, BRIEF_MAX), false, answered);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
       if (older >= 0) {
         const kept = this.prompts[older];
@@ -190,13 +209,13 @@ export class RequestLog {
       }
       this.answers.clear();
     } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
-      const text = event.input.prompt.slice(0, PROMPT_MAX);
+      const text = event.input.prompt.slice(0, BRIEF_MAX);
       this.lastTask = text;
       remember(this.byDescription, event.input.description, text);
     } else if (event.kind === 'prompt' && event.agentId !== undefined && !this.byAgent.has(event.agentId)) {
       // A subagent's first prompt is the task its lead gave it: in a subagent's own transcript
       // (Claude Code's agent-*.jsonl) the lead's Task call is not in the file.
-      remember(this.byAgent, event.agentId, event.text.slice(0, PROMPT_MAX));
+      remember(this.byAgent, event.agentId, event.text.slice(0, BRIEF_MAX));
     } else if (event.kind === 'subagent_start' && event.description) {
       const text = this.byDescription.get(event.description);
       if (text) remember(this.byAgent, event.subagentId, text);
@@ -210,8 +229,8 @@ export class RequestLog {
     return this.prompts.some((p) => !p.agreed && p.by === 'user' && p.text.toLowerCase().includes(base));
   }
 
-  private keep(text: string, agreed: boolean, after = ''): void {
-    this.prompts.push(agreed ? { text, by: 'user', agreed: true } : after ? { text, by: 'user', after } : { text, by: 'user' });
+  private keep(text: string, agreed: boolean, after = '', document = false): void {
+    this.prompts.push(document ? { text, by: 'user', agreed: true, document: true } : agreed ? { text, by: 'user', agreed: true } : after ? { text, by: 'user', after } : { text, by: 'user' });
     while (this.prompts.length > PROMPTS_KEPT) this.prompts.shift();
   }
 

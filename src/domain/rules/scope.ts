@@ -53,13 +53,14 @@ function outsideWrite(w: FileOp, session: SessionFacts): boolean {
 
 /**
  * `echo '{"event":"run"}' >> ~/.superstack/telemetry.jsonl`: a record appended to a log a tool
- * keeps in its own dot-folder of home (a skill's usage log, a history) adds a line and changes
+ * keeps in its own dot-folder of home (a skill's usage log, also a Markdown one such as
+ * `~/.claude/skill-log.md`, a history) adds a line and changes
  * nothing the tool or the user relies on. Shell rc files and credential stores are other rules'.
  */
 function appendsToToolLog(w: FileOp, session: SessionFacts): boolean {
   const rel = relativeToHome(w.abs, session);
   // (a shell's or REPL's history is replayed input, not a log: `fish_history`, `.bash_history`)
-  if (rel === null || !/^\.[^/]+\//.test(rel) || w.sensitive !== null || /history/i.test(rel) || !/(?:\.(?:log|jsonl|ndjson)|(?:^|[/._-])telemetry(?:\.\w+)?)$/i.test(rel)) return false;
+  if (rel === null || !/^\.[^/]+\//.test(rel) || w.sensitive !== null || /history/i.test(rel) || !/(?:\.(?:log|jsonl|ndjson)|(?:^|[/._-])telemetry(?:\.\w+)?|(?:^|[/._-])(?:log|logs|journal)\.(?:md|txt))$/i.test(rel)) return false;
   const cmd = w.cmd;
   if (!cmd) return false;
   if (cmd.redirects.some((r) => r.op === '>>' || r.op === '&>>')) return true;
