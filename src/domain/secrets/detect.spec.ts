@@ -356,3 +356,15 @@ describe('a credential pasted from a form: its label alone on a line, the value 
     }
   });
 });
+
+describe('detectSecrets: a match that stops inside a token', () => {
+  it('the detector that reaches the token\'s end wins, so no tail is left shown', async () => {
+    const tail = 'f6ktqz3xq8hy34xnz8jkzvr51js61u5yzhrsohess34q4el0bh9uvqpmmibq83v0';
+    const token = `xapp-1-A4626453509-4715767771853-${tail}`;
+    assert.deepEqual(await values(`"token4": "${token}"`), [token]);
+  });
+  it('a value that ends where the token ends is not widened into the next word', async () => {
+    const key = fake.githubClassic();
+    assert.deepEqual(await values(`token=${key} and more`), [key]);
+  });
+});

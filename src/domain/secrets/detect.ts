@@ -202,10 +202,22 @@ function rank(a: Candidate, b: Candidate): number {
   return b.end - b.start - (a.end - a.start) || a.start - b.start;
 }
 
+/**
+ * A candidate that stops inside a token (the next character continues it) where another detector
+ * matched from the same place to further on: the shorter one would mask a head and leave the rest
+ * of the credential shown (secretlint's Slack rule stops `xapp-1-A…-4715767771853` before its
+ * 64-character tail). The longer one stands.
+ */
+function cutInside(c: Candidate, all: readonly Candidate[], text: string): boolean {
+  if (!/[A-Za-z0-9_-]/.test(text.charAt(c.end))) return false;
+  return all.some((o) => o !== c && o.start === c.start && o.end > c.end && !o.maskOnly === !c.maskOnly);
+}
+
 function finalize(candidates: Candidate[], text: string): SecretHit[] {
   const kept: SecretHit[] = []; // sorted by start, pairwise disjoint
   const seen = new Set<string>();
-  for (const found of [...candidates].sort(rank)) {
+  const whole = candidates.length > 1 ? candidates.filter((c) => !cutInside(c, candidates, text)) : candidates;
+  for (const found of [...whole].sort(rank)) {
     const value = text.slice(found.start, found.end);
     if (seen.has(value) || rejected(found, value) || variableReference(found, value, text)) continue;
     // A value shown cut short (`LEFT(token, 20)` → "sk_live_51H8…", "abcd1234..."): a prefix is no

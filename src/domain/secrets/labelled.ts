@@ -450,7 +450,9 @@ function maskable(name: string, value: string): boolean {
   if (isPlaceholder(value) || isTrivialPassword(value, '') || isDemoDefault(value) || isSequential(value)) return false;
   if (/^(?:true|false|null|none|nil|undefined|required|optional)$/i.test(value)) return false;
   if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
-  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^[\d.:_/-]+$/.test(value)) return false;
+  // paths, URLs, numbers, versions, times; a long run of digits under a token's name is kept (a
+  // numeric id issued as a credential: gitleaks' Discord client id)
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^(?!\d{16,}$)[\d.:_/-]+$/.test(value)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
   if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
   if (value.includes('/')) return false; // paths and git refs (`origin/fix-token-usage`)

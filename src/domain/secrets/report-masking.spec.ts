@@ -87,3 +87,11 @@ test('a short sudo password that is also a year leaves the report\'s timestamps 
   const raw = record('user', 'my sudo password is\tKx9#mPq2vL');
   assert.ok((await maskableValues(raw)).includes('Kx9#mPq2vL'));
 });
+
+test('a long run of digits under a token\'s name is masked (a numeric id issued as a credential); ports, counts and versions under such names are not', async () => {
+  const { maskableValues } = await import('./mask.ts');
+  assert.ok((await maskableValues('discord_api_token = "321883234770671012"')).includes('321883234770671012'));
+  for (const text of ['api_token_ttl = "3600"', 'token_port=8080', 'secret_version = "2024.11.05"', 'auth_token_expiry: 1735689600']) {
+    assert.deepEqual(await maskableValues(text), [], text);
+  }
+});
