@@ -37,6 +37,11 @@ export interface SessionMetaEvent extends EventBase {
   permissionMode?: string;
   /** Raw CLI flags or originator strings worth keeping (e.g. "--dangerously-skip-permissions"). */
   flags?: string[];
+  /**
+   * Files the harness itself listed untracked in the working tree, relative to it (Codex's undo
+   * snapshot, `ghost_snapshot.preexisting_untracked_files`): git's own listing, like `git status`.
+   */
+  untrackedFiles?: string[];
 }
 
 export interface PromptEvent extends EventBase {

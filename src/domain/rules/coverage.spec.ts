@@ -149,3 +149,19 @@ test('a prompts-only format says what it cannot show as an info (never a warning
   const other = await runRules(prompts, { format: 'gemini-jsonl', agent: 'gemini-cli', ingest: { totalLines: 16 } });
   assert.deepEqual(only(other, 'coverage/prompts-only'), []);
 });
+
+test('a session log read whole that holds nothing (a Codex turn interrupted before it began) is an empty session, info and Clear; a broken or foreign file is still not a session log', async () => {
+  const { analyzeText } = await import('../analyze.ts');
+  const meta = { timestamp: '2026-07-25T09:29:46.633Z', type: 'session_meta', payload: { id: '019f989b-f858', timestamp: '2026-07-25T09:29:46.365Z', cwd: '/home/dev/project', originator: 'codex-tui', cli_version: '0.144.5' } };
+  const started = { timestamp: '2026-07-25T09:29:46.700Z', type: 'event_msg', payload: { type: 'task_started', turn_id: 't1' } };
+  const aborted = { timestamp: '2026-07-25T09:29:55.000Z', type: 'event_msg', payload: { type: 'turn_aborted', turn_id: 't1', reason: 'interrupted' } };
+  const empty = await analyzeText([meta, started, aborted].map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const found = empty.findings.filter((f) => f.rule === 'coverage/not-a-session-log');
+  assert.deepEqual(found.map((f) => [f.severity, f.title]), [['info', 'A session with nothing in it']]);
+  assert.match(found[0].detail, /interrupted before anything happened/);
+  assert.equal(empty.outcome, 'Clear');
+  const broken = await analyzeText([meta, started].map((r) => JSON.stringify(r)).join('\n') + '\n{"type":"event_msg","payl\n{"x":1}\n');
+  assert.deepEqual(broken.findings.filter((f) => f.rule === 'coverage/not-a-session-log').map((f) => f.severity), ['warning'], 'a line left unread');
+  const foreign = await analyzeText('{"level":"info","msg":"started"}\n{"level":"info","msg":"done"}\n');
+  assert.deepEqual(foreign.findings.filter((f) => f.rule === 'coverage/not-a-session-log').map((f) => f.severity), ['warning']);
+});

@@ -154,8 +154,17 @@ class Understood {
   private lastLine = 0;
   private lastPlaced = false;
 
+  /** The agent's own session header was read (Codex's session_meta, Claude Code's session record). */
+  header = false;
+  interrupted = false;
+  /** Tokens were spent: the model answered something the log does not show as a message. */
+  modelUsed = false;
+
   add(event: NormEvent): void {
     this.attribute(event);
+    if (event.kind === 'session_meta') this.header = true;
+    if (event.kind === 'interrupt') this.interrupted = true;
+    if (event.kind === 'usage') this.modelUsed = true;
     if (event.kind === 'prompt' && event.synthetic !== true) this.prompts++;
     if (AGENT_KINDS.has(event.kind)) this.agentEvents++;
     if (event.kind === 'tool_call') this.toolCalls++;
@@ -196,6 +205,19 @@ class Understood {
     return { detail: `The terminal output was read heuristically and ${reasons.join('; and ')}.${rest}`, unread };
   }
 
+  /**
+   * A session log read whole that holds no prompt, reply or tool call: its header was read, every
+   * line understood, no tokens spent, and its turn was interrupted before it began (or the file is
+   * the header alone).
+   * Nothing happened and nothing was left unread: context, not a file Vouch could not check.
+   */
+  isEmptySession(session: SessionFacts): boolean {
+    const ing = session.ingest;
+    // interrupted before it began, or a bare header; tokens spent mean something happened unseen
+    const nothing = this.interrupted || ing.totalLines <= 2;
+    return this.agentEvents === 0 && this.header && nothing && !this.modelUsed && ing.skippedLines === 0 && !ing.unrecognisedJson && session.format !== 'plain-text' && !ing.lowConfidence;
+  }
+
   /** Why the file is not a session log, or null when it is one. */
   notALog(session: SessionFacts): string | null {
     const ing = session.ingest;
@@ -205,6 +227,7 @@ class Understood {
       return `The ${plural(ing.totalLines, 'line')} are JSON records of a shape no supported agent (Claude Code, Codex CLI, Gemini CLI) writes.`;
     }
     if (this.agentEvents === 0) {
+      if (this.isEmptySession(session)) return null;
       return ing.skippedLines > 0
         ? `None of the ${plural(ing.totalLines, 'line')} could be read as an agent record (${plural(ing.skippedLines, 'line')} skipped).`
         : `None of the ${plural(ing.totalLines, 'line')} is an agent record (no prompt, message or tool call).`;
@@ -261,6 +284,9 @@ export const COVERAGE_RULES: Rule[] = [
           }
           const notALog = seen.notALog(ctx.session);
           if (notALog) ctx.report({ rule: notASessionLog.id, detail: `${notALog} Nothing in it could be checked, so Vouch cannot vouch for it.`, evidence: [] });
+          if (seen.isEmptySession(ctx.session)) {
+            ctx.report({ rule: notASessionLog.id, severity: 'info', title: 'A session with nothing in it', detail: `The file is a session log (its header was read, and all ${plural(ing.totalLines, 'line')}), but it holds no prompt, reply or tool call${seen.interrupted ? ': its turn was interrupted before anything happened' : ''}. Nothing was done, and nothing was left unread.`, evidence: [], key: 'empty' });
+          }
           // A cut-off last line is coverage/truncated's: alone, it is not also a skipped line.
           const skippedBesidesTail = ing.skippedLines - (ing.truncatedTail ? 1 : 0);
           if (skippedBesidesTail > 0 && !ing.binary) ctx.report(skippedDraft(ing));

@@ -156,6 +156,10 @@ test("a vendor's official installer the user asked for is info, unasked a warnin
   assert.deepEqual(bun.map(severityOf), ['info']);
   const uv = only(await runRules([prompt('if uv not exists, install uv first'), ...ran('curl -LsSf https://astral.sh/uv/install.sh | sh')]), RCE);
   assert.deepEqual(uv.map(severityOf), ['info']);
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const uvx = only(await runRules([prompt('install uvx'), ...ran('curl -LsSf https://astral.sh/uv/install.sh | sh')], { agent }), RCE);
+    assert.deepEqual(uvx.map(severityOf), ['info'], `${agent}: uvx ships with uv`);
+  }
   const unasked = only(await runRules([prompt('the venv is broken, fix python'), ...ran('curl -sS https://bootstrap.pypa.io/get-pip.py | python3 - --user')]), RCE);
   assert.deepEqual(unasked.map(severityOf), ['warning']);
   assert.match(unasked[0]!.detail, /official installer/);

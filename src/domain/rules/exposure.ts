@@ -301,7 +301,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const repos = new KnownRepositories(ctx);
       let credential = false;
       // The newest `git status` that listed an agent's login untracked, with the call that listed it.
-      let loginsListed: { logins: { path: string; abs: string }[]; evidence: EvidenceItem } | null = null;
+      let loginsListed: { logins: { path: string; abs: string }[]; evidence: EvidenceItem; by: string } | null = null;
       // The first agent's login that git listed as tracked or committed (`git show --stat`, `git ls-files`).
       let loginCommitted: { path: string; evidence: EvidenceItem } | null = null;
       // The last calls (event index → the call and its facts): the log may end on its own export,
@@ -349,9 +349,10 @@ export const EXPOSURE_RULES: Rule[] = [
                 ctx.report(asked ? asRequested(draft, sessionLogPublished, asked, 'the command was dictated word for word') : draft);
               }
             }
-            untracked.onResult(callCommands, event.output);
-            const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
-            if (logins.length > 0) loginsListed = { logins, evidence: evidence(call, describeCall(call), facts) };
+            if (untracked.onResult(callCommands, event.output)) {
+              const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
+              if (logins.length > 0) loginsListed = { logins, evidence: evidence(call, describeCall(call), facts), by: '`git status`' };
+            }
             // git's own listing of what a commit or the index holds names an agent's login: it is in the repository's history
             if (!loginCommitted && callCommands.some((l) => listsTrackedFiles(l.cmd))) {
               const path = committedLogin(event.output);
@@ -359,6 +360,12 @@ export const EXPOSURE_RULES: Rule[] = [
             }
           }
           if (event.kind === 'tool_result') dotfiles.onResult(event);
+          // Codex's undo snapshot: the harness's own listing of untracked files, like a `git status`
+          if (event.kind === 'session_meta' && event.untrackedFiles && event.untrackedFiles.length > 0 && ctx.session.cwd) {
+            untracked.onSnapshot(event.untrackedFiles);
+            const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
+            if (logins.length > 0) loginsListed = { logins, evidence: { index: event.index, excerpt: `Codex's undo snapshot listed ${event.untrackedFiles.length} untracked files, among them ${logins.map((l) => l.path).slice(0, 3).join(', ')}` }, by: "Codex's undo snapshot (the harness's own `git status`)" };
+          }
           const commands = effectsOf(event, facts, ctx.session).commands;
           if (event.kind === 'tool_call') {
             // the home variable first: `export CODEX_HOME=$PWD/.codex && git add .codex`
@@ -398,7 +405,7 @@ export const EXPOSURE_RULES: Rule[] = [
           }
           if (loginsListed && left && left.length > 0 && !stores[0]!.acted) {
             const names = left.map((l) => l.path).slice(0, 3).join(', ');
-            ctx.report({ rule: agentLoginInTree.id, detail: `\`git status\` listed ${names} untracked in the working tree: no ignore entry keeps the agent's login out, so the next \`git add -A\` or \`git add .\` commits it.`, evidence: [loginsListed.evidence], key: 'agent-login-in-tree' });
+            ctx.report({ rule: agentLoginInTree.id, detail: `${loginsListed.by} listed ${names} untracked in the working tree: no ignore entry keeps the agent's login out, so the next \`git add -A\` or \`git add .\` commits it.`, evidence: [loginsListed.evidence], key: 'agent-login-in-tree' });
           }
         },
       };

@@ -38,6 +38,9 @@ test("installers: the requested tool's own site or project; transfers: the host 
   assert.equal(requestedInstaller('install bun please', 'https://bun.sh/install'), 'bun');
   assert.equal(requestedInstaller('set up nvm', 'https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/install.sh'), 'nvm');
   assert.equal(requestedInstaller('install uv', 'https://astral.sh/uv/install.sh'), 'uv');
+  assert.equal(requestedInstaller('install uvx', 'https://astral.sh/uv/install.sh'), 'uvx', "a tool's package runner ships with it");
+  assert.equal(requestedInstaller('install bunx', 'https://bun.sh/install'), 'bunx');
+  assert.equal(requestedInstaller('install uvicorn', 'https://astral.sh/uv/install.sh'), null, 'another tool that starts with the name');
   assert.equal(requestedInstaller('fix the tests', 'https://bun.sh/install'), null);
   assert.equal(requestedInstaller('install docker', 'https://evil.example.com/docker.sh'), null);
   assert.equal(asksTransfer('upload the build to files.example.com', ['files.example.com'], []), true);

@@ -900,8 +900,9 @@ export function requestedInstaller(request: string, url: string): string | null 
   const asked = words(request);
   for (let i = 0; i < asked.length; i++) {
     const w = asked[i];
-    // The tool as the user spelled it, typos included ("reclone" for rclone).
-    if (w.length < 2 || !(owned.has(w) || [...owned].some((o) => soundsAlike(w, o)))) continue;
+    // The tool as the user spelled it, typos included ("reclone" for rclone), or its package
+    // runner, which ships with it ("install uvx": uv's installer; bunx, bun's).
+    if (w.length < 2 || !(owned.has(w) || [...owned].some((o) => soundsAlike(w, o) || w === `${o}x`))) continue;
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
     if (INSTALL_VERB.test(near)) return w;

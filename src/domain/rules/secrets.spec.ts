@@ -786,3 +786,13 @@ test("an agent's login that git lists in a commit or the index is a warning for 
     assert.deepEqual(hits, [], what);
   }
 });
+
+test("Codex's undo snapshot listing an agent's login untracked is a listing like git status: a warning, unless an ignore entry or its removal follows", async () => {
+  const LOGIN = 'secrets/agent-login-in-tree';
+  const snapshot = { kind: 'session_meta' as const, untrackedFiles: ['.codex/auth.json', '.codex/config.toml', 'src/app.ts'] };
+  const hits = only(await runRules([snapshot, ...ran('npm test', { output: 'ok' })], { agent: 'codex' }), LOGIN);
+  assert.deepEqual(hits.map(severityOf), ['warning']);
+  assert.match(hits[0].detail, /undo snapshot/);
+  assert.deepEqual(only(await runRules([snapshot, write('.gitignore', '.codex/\n')], { agent: 'codex' }), LOGIN), [], 'ignored since');
+  assert.deepEqual(only(await runRules([{ ...snapshot, untrackedFiles: ['src/app.ts'] }], { agent: 'codex' }), LOGIN), [], 'no login listed');
+});

@@ -34,15 +34,22 @@ export class UntrackedListing {
 
   constructor(private readonly session: SessionFacts) {}
 
-  /** A call that ran: when it is a `git status` (beside quiet commands only), its output is the newest listing. */
-  onResult(commands: readonly Located[], output: string): void {
+  /** A call that ran: when it is a `git status` (beside quiet commands only), its output is the newest listing (true). */
+  onResult(commands: readonly Located[], output: string): boolean {
     const status = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'status');
-    if (!status || !commands.every(printsNoFile)) return;
+    if (!status || !commands.every(printsNoFile)) return false;
     const text = output.length > 500_000 ? output.slice(0, 500_000) : output;
     const paths = [...text.matchAll(SHORT_UNTRACKED)].map((m) => m[1]!);
     for (const m of text.matchAll(LONG_SECTION)) for (const line of m[1]!.split('\n')) if (line.startsWith('\t')) paths.push(line.slice(1));
     this.root = this.folderOf(status);
     this.listed = paths.slice(0, MAX_LISTED).map((p) => unquoted(p.trim())).filter((p) => p !== '').map((path) => ({ path, abs: locate(path, this.root, this.session).abs }));
+    return true;
+  }
+
+  /** The harness's own listing of untracked files, relative to the working directory (Codex's undo snapshot). */
+  onSnapshot(paths: readonly string[]): void {
+    this.root = this.session.cwd ?? '';
+    this.listed = paths.slice(0, MAX_LISTED).map((path) => ({ path, abs: locate(path, this.root, this.session).abs }));
   }
 
   /** The files the newest listing showed untracked that are still there to stage. */

@@ -28,7 +28,8 @@ function checkEvent(e: NormEvent): void {
       for (const n of [e.input, e.output, e.cacheRead, e.cacheWrite]) assert.ok(Number.isFinite(n) && n >= 0);
       return;
     case 'session_meta':
-      for (const [k, v] of Object.entries(e)) if (!['kind', 'index', 'line', 'at', 'flags'].includes(k)) assert.ok(isStr(v), k);
+      for (const [k, v] of Object.entries(e)) if (!['kind', 'index', 'line', 'at', 'flags', 'untrackedFiles'].includes(k)) assert.ok(isStr(v), k);
+      assert.ok(e.untrackedFiles === undefined || (e.untrackedFiles.length > 0 && e.untrackedFiles.every(isStr)), 'untrackedFiles');
       return assert.ok(e.flags === undefined || e.flags.every(isStr));
     case 'tool_result':
       assert.ok(isStr(e.callId) && isStr(e.output) && typeof e.isError === 'boolean' && typeof e.denied === 'boolean');

@@ -252,3 +252,13 @@ test('codex 0.171 token_usage_record lines are understood and add no tokens (eve
   assert.deepEqual(r.skips, []);
   assert.equal(ofKind(r.events, 'usage').length, 0);
 });
+
+test("an undo snapshot's untracked files reach the rules as session facts (no timeline entry); an empty one adds nothing", () => {
+  const r = run(jsonl(META,
+    ri({ type: 'ghost_snapshot', ghost_commit: { id: 'g1', parent: 'p1', preexisting_untracked_files: ['.codex/auth.json', 'notes.md'], preexisting_untracked_dirs: [] } }),
+    ri({ type: 'ghost_snapshot', ghost_commit: { id: 'g2', parent: 'p2', preexisting_untracked_files: [], preexisting_untracked_dirs: [] } }),
+    ri({ type: 'ghost_snapshot', ghost_commit: 'not an object' })));
+  const listed = ofKind(r.events, 'session_meta').filter((e) => e.untrackedFiles);
+  assert.deepEqual(listed.map((e) => e.untrackedFiles), [['.codex/auth.json', 'notes.md']]);
+  assert.deepEqual(r.skips, []);
+});

@@ -17,8 +17,23 @@ const HARMLESS = new Set([
   'compaction', 'compaction_summary', 'other',
 ]);
 
+/** Untracked files taken from one undo snapshot: a listing, bounded like `git status`'s. */
+const UNTRACKED_MAX = 500;
+
+/**
+ * Codex's undo snapshot lists the files git saw untracked before the turn: the harness's own
+ * `git status`, passed on (as session facts, outside the timeline) for the rules that read one.
+ */
+function ghostSnapshot(ctx: Ctx, item: Obj): boolean {
+  const commit = isObj(item.ghost_commit) ? item.ghost_commit : null;
+  const files = commit && Array.isArray(commit.preexisting_untracked_files) ? commit.preexisting_untracked_files.filter((f): f is string => typeof f === 'string' && f !== '') : [];
+  if (files.length > 0) ctx.sink.emit({ kind: 'session_meta', index: -1, line: ctx.line, at: ctx.at, untrackedFiles: files.slice(0, UNTRACKED_MAX) });
+  return true;
+}
+
 export function responseItem(ctx: Ctx, item: Obj): boolean {
   const type = str(item.type);
+  if (type === 'ghost_snapshot') return ghostSnapshot(ctx, item);
   switch (type) {
     case 'message': return message(ctx, item);
     case 'reasoning': return reasoning(ctx, item);
