@@ -22,8 +22,13 @@ const FILE_MODE = /\bEACCES\b|permission denied|operation not permitted|\bEPERM\
 const BY_SOMEONE = /user (?:rejected|denied|declined)|doesn't want to|rejected by|blocked by|sandbox|\bhook\b|plan mode|policy|^(?:Error: )?BLOCKED\b/im;
 const REFUSED = /permission|not permitted|read-only file system|\bEACCES\b|\bEPERM\b|\bEROFS\b|plan mode|not allowed|user (rejected|denied|declined)|doesn't want to (proceed|make)|rejected by|blocked by|sandbox|\bhook\b|\bprotected\b|\bforbidden\b|\bdenied\b|^(?:Error: )?BLOCKED\b/im;
 
-/** The harness's own edit failures, which quote the text they looked for (and so any word in it). */
-const ORDINARY = /String to replace not found|File has not been read yet|File has been modified since read|Found \d+ matches of the string|old_string and new_string are|does not exist|No such file|is a directory|EISDIR/i;
+/**
+ * The harness's own edit failures, which quote the text they looked for (and so any word in it);
+ * and a sandbox that broke rather than refused: its helper could not start (Codex's "fs sandbox
+ * helper failed … bwrap: Failed to make / slave: Permission denied"), so the tool could not work
+ * at all — a fault of the machine, not a decision that this edit may not happen.
+ */
+const ORDINARY = /String to replace not found|File has not been read yet|File has been modified since read|Found \d+ matches of the string|old_string and new_string are|does not exist|No such file|is a directory|EISDIR|sandbox helper failed|\bbwrap: |failed to (?:initiali[sz]e|start|set up) (?:the )?sandbox|landlock[^\n]{0,40}not supported/i;
 
 /** An error that says the edit was not allowed, read in its first lines: not an ordinary failure that quotes the edited code. */
 function refusedNotFailed(output: string): boolean {
