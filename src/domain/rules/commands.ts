@@ -49,6 +49,9 @@ export function parseArgs(args: string[], takesValue: readonly string[] = []): P
 }
 
 /** Every value given to any of `names` ("-d x", "-dx", "--data x", "--data=x"). */
+/** PowerShell's parameters that name the path a cmdlet works on (`Get-Content -Path`, `Remove-Item -LiteralPath`). */
+export const PS_PATH_PARAMS = /^-(?:path|literalpath|lp|pspath)$/i;
+
 export function optionValues(args: string[], names: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {

@@ -1038,8 +1038,10 @@ test('a delete inside a folder the user named by its whole name (written, or sai
   assert.deepEqual(await severities('clean up ~/work/api/ please', 'rm -rf ~/work/api/build'), ['info'], 'the folder written as its own path');
 });
 
+/** A Windows project for the PowerShell remover cases. */
+const windows = { cwd: 'C:/Users/dev/project' };
+
 test('PowerShell removers (Remove-Item -Recurse, ri -r, rd /s, del /s) are judged like rm -r, through the PowerShell tool or powershell -Command', async () => {
-  const windows = { cwd: 'C:/Users/dev/project' };
   for (const c of [
     'Remove-Item -Recurse -Force C:\\Users\\dev\\Documents',
     'Remove-Item -Path "C:\\Users\\dev\\other-project" -Recurse -Force',
@@ -1054,7 +1056,6 @@ test('PowerShell removers (Remove-Item -Recurse, ri -r, rd /s, del /s) are judge
 });
 
 test('PowerShell removers that do not delete a tree outside the project are no finding: one file, inside the tree, -WhatIf, text that names one', async () => {
-  const windows = { cwd: 'C:/Users/dev/project' };
   for (const c of [
     'Remove-Item -Recurse -Force .\\build, .\\dist',
     'Remove-Item C:\\Users\\dev\\notes.txt',

@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from '
 import { CreatedPaths } from './created-paths.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
-import { asksForInfo, gitSubcommand, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
+import { asksForInfo, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, type ParsedArgs } from './commands.ts';
 import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated } from './outcome.ts';
@@ -182,7 +182,6 @@ function rmDeletion(cmd: SimpleCommand): Deletion | null {
 const WINDOWS_REMOVERS = /^(?:remove-item|ri|del|erase|rd|rmdir)$/i;
 /** `-Recurse` and the prefixes PowerShell accepts for it (`-r`, `-rec`). */
 const PS_RECURSE = /^-r(?:e(?:c(?:u(?:r(?:s(?:e)?)?)?)?)?)?$/i;
-const PS_PATH_PARAMS = /^-(?:path|literalpath|lp|pspath)$/i;
 const PS_FILTER_PARAMS = /^-(?:filter|include|exclude)$/i;
 const PS_VALUE_PARAMS = /^-(?:erroraction|ea|warningaction|wa|informationaction|stream|credential|outvariable|ov)$/i;
 
@@ -1581,14 +1580,13 @@ const ROLLBACK_REFUSED = /\b(?:don'?t|do not|never|no need to|without)\b|\bне\
 /** A restore of named files to what the last commit (or the index) holds, not to another ref. */
 function restoresFromLastCommit(cmd: SimpleCommand): boolean {
   const args = gitSubcommand(cmd)?.args ?? [];
-  const source = args.findIndex((a) => a === '--source' || a === '-s' || a.startsWith('--source='));
-  if (source >= 0) {
-    const ref = args[source].startsWith('--source=') ? args[source].slice(9) : args[source + 1];
-    return ref === 'HEAD' || ref === '@';
-  }
+  const lastCommit = (ref: string) => ref === 'HEAD' || ref === '@';
+  const sources = optionValues(args, ['--source', '-s']);
+  if (sources.length > 0) return sources.every(lastCommit);
+  // `git checkout <ref> -- files`: the ref before `--`
   const dashes = args.indexOf('--');
-  const refs = (dashes >= 0 ? args.slice(0, dashes) : []).filter((a) => !a.startsWith('-'));
-  return refs.length === 0 || (refs.length === 1 && /^(?:HEAD|@)$/.test(refs[0]!));
+  const refs = dashes >= 0 ? parseArgs(args.slice(0, dashes)).operands : [];
+  return refs.length === 0 || (refs.length === 1 && lastCommit(refs[0]!));
 }
 
 /** A request to roll the work back, in the languages people write to agents in. */

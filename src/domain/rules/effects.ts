@@ -7,7 +7,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, SessionFacts } from './types.ts';
 import { classifyPath, resolvePath } from '../paths.ts';
 import { CommandTable, type Positional, type Row } from './command-table.ts';
-import { hostOfUrl, isLocalHost, networkTargets, optionValues, parseArgs } from './commands.ts';
+import { hostOfUrl, isLocalHost, networkTargets, optionValues, parseArgs, PS_PATH_PARAMS } from './commands.ts';
 
 export type PathInfo = ReturnType<typeof classifyPath>;
 export type Zone = PathInfo['zone'];
@@ -342,7 +342,6 @@ export function commandReads(cmd: SimpleCommand): string[] {
 // PowerShell's readers: Get-Content prints files, Select-String prints their matching lines.
 // (`type` and `gc`, Get-Content's aliases, are left out: in a POSIX shell they are other programs.)
 const PS_READERS = /^(?:get-content|select-string|sls)$/i;
-const PS_PATH_PARAMS = /^-(?:path|literalpath|lp|pspath)$/i;
 const PS_VALUE_PARAMS = /^-(?:totalcount|head|first|tail|last|encoding|delimiter|readcount|stream|pattern|context|include|exclude|filter|erroraction|ea)$/i;
 
 /** The files `Get-Content x, y -TotalCount 5` or `Select-String -Pattern p -Path x` reads. */

@@ -241,8 +241,9 @@ export function asksForTranscript(request: string): boolean {
 const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\b[^\n]*Select(?:-Object)?\s+-First\s+1\b|Sort-Object\s+(?:-Property\s+)?LastWriteTime\b(?![^|\n]*-Desc)[^\n]*Select(?:-Object)?\s+-Last\s+1\b|\bls\s+-[A-Za-z]*t[A-Za-z]*\b[^|\n]*\|\s*head\s+-(?:n\s*)?1\b/i;
 
 const COPIES_MAX = 20;
-/** An agent's login file: Codex's, Claude Code's, Gemini CLI's. */
-const AGENT_LOGIN = /(?:^|\/)\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json)$/;
+/** An agent's login file, in its folder: Codex's, Claude Code's, Gemini CLI's. */
+const LOGIN_FILE = String.raw`\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json)`;
+const AGENT_LOGIN = new RegExp(String.raw`(?:^|\/)${LOGIN_FILE}$`);
 /** git commands whose output lists the files a commit, the history or the index holds. */
 function listsTrackedFiles(cmd: SimpleCommand): boolean {
   if (cmd.name !== 'git') return false;
@@ -252,7 +253,7 @@ function listsTrackedFiles(cmd: SimpleCommand): boolean {
 }
 
 /** An agent's login named as a file line of such a listing (`.claude/.credentials.json | 1 +`, `A\t.codex/auth.json`). */
-const LISTED_LOGIN = /^[ \t]*(?:[AMR]\d*\t|(?:\d+|-)\t(?:\d+|-)\t|create mode \d+ )?((?:[^\s|]*\/)?\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json))[ \t]*(?:\|[^\n]*)?$/m;
+const LISTED_LOGIN = new RegExp(String.raw`^[ \t]*(?:[AMR]\d*\t|(?:\d+|-)\t(?:\d+|-)\t|create mode \d+ )?((?:[^\s|]*\/)?${LOGIN_FILE})[ \t]*(?:\|[^\n]*)?$`, 'm');
 
 function committedLogin(output: string): string | null {
   return LISTED_LOGIN.exec(output.slice(0, 200_000))?.[1] ?? null;

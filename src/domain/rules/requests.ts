@@ -782,10 +782,10 @@ const FILE_KINDS: Readonly<Record<string, { said: RegExp; inProject: boolean }>>
  * kind, as paths.ts reads it), not negated? "Check docker dev.oidc and the production env files in
  * detail, then refactor them" asks for the project's env files to be read.
  */
-export function namesFileKind(request: string, kind: string, abs: string, cwd: string | null): boolean {
+export function namesFileKind(request: string, kind: string, inProject: boolean): boolean {
   const spec = Object.hasOwn(FILE_KINDS, kind) ? FILE_KINDS[kind] : undefined;
   if (!request || !spec) return false;
-  if (spec.inProject && !(cwd && abs.startsWith(cwd.replace(/\/+$/, '') + '/'))) return false;
+  if (spec.inProject && !inProject) return false;
   return sentencesAsking(request).some((s) => spec.said.test(s));
 }
 

@@ -15,7 +15,7 @@ export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
 import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
-import { selfDescribedNonSecret } from '../secrets/labelled.ts';
+import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, sentencesAsking, whoAsked } from './requests.ts';
 import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -454,11 +454,10 @@ export const SECRETS_RULES: Rule[] = [
             }
             const requests = dictated.requests.for(event);
             // by its name (heard loosely) in the project; outside it, written out as a path or with its dot
-            const cwd = ctx.session.cwd;
-            const inProject = cwd !== null && r.abs.startsWith(cwd.replace(/\/+$/, '') + '/');
+            const inProject = r.zone === 'worktree';
             const named = whoAsked(requests, (t) => sentencesAsking(t).some((s) => (inProject ? namesFile(s, r.abs) : namesPath(s, r.abs, ctx.session.home))));
             // "check the production env files, then refactor them": the kind named, not each path
-            const kind = named ? null : whoAsked(requests, (t) => namesFileKind(t, r.sensitive!, r.abs, ctx.session.cwd));
+            const kind = named ? null : whoAsked(requests, (t) => namesFileKind(t, r.sensitive!, inProject));
             if (named) ctx.report(asRequested(draft, sensitiveFileRead, named, 'the request named this file'));
             else if (kind) ctx.report(asRequested(draft, sensitiveFileRead, kind, `the request named this kind of file (${sensitiveLabel(r.sensitive!)})`));
             else ctx.report(draft);
@@ -551,8 +550,8 @@ const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i
 /** A filter that keeps only each line's name: sed replacing what follows `=` or `:`, cut/awk taking the first field. */
 const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\[\^\\n\]\*)\1\2?[^"'\n&\\]{0,20}\1g?["']|\|\s*cut\s+-d\s*["']?[=:]["']?\s+-f\s*1\b|\|\s*awk\s+-F\s*["']?[=:]["']?\s+["']\{\s*print\s+\$1\s*\}["']/;
 
-/** Words that make a joined value name a credential or a stand-in rather than be one. */
-const STAND_IN_WORD = /^(?:secret|password|passwd|pwd|token|key|apikey|credentials?|default|dev|development|local|test|demo|sample|example|dummy|fake|placeholder|changeme)$/;
+/** Words that make a joined value name a credential rather than be one (the stand-in words are labelled.ts's). */
+const CREDENTIAL_WORD = /^(?:secret|password|passwd|pwd|token|key|apikey|credentials?|example|placeholder|changeme)$/;
 
 /** A switch, a count, a duration or a keyword (`CORS_CREDENTIALS=true`, `TOKEN_TTL=3600`, `AUTH_MODE=none`): a setting, not a secret. */
 function settingValue(value: string): boolean {
@@ -570,7 +569,7 @@ function wordValueNoCredential(name: string, value: string): boolean {
   if (!/^[a-z]+(?:[-_.][a-z]+)*$/.test(value) || value.length > 40) return false;
   if (/(?:key|token)$/i.test(name) && !/passw|pwd|pass$|secret/i.test(name)) return true;
   const segments = value.split(/[-_.]/);
-  return segments.length >= 2 && segments.some((w) => STAND_IN_WORD.test(w));
+  return segments.length >= 2 && segments.some((w) => STAND_IN_SEGMENT.test(w) || CREDENTIAL_WORD.test(w));
 }
 
 function showsCredentialEntry(output: string, maskedByCommand = false): boolean {

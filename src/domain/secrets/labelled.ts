@@ -426,7 +426,7 @@ export function isWordName(value: string): boolean {
 }
 
 /** Segments that make a joined value describe itself as a stand-in (`spark_jwt_secret_2026_development_key_32chars`). */
-const STAND_IN_SEGMENT = /^(?:dev|development|local|localdev|test|testing|demo|sample|insecure|default|dummy|fake|mock|\d+chars?|notsecret|nonsecret|unsafe|sandbox)$/;
+export const STAND_IN_SEGMENT = /^(?:dev|development|local|localdev|test|testing|demo|sample|insecure|default|dummy|fake|mock|\d+chars?|notsecret|nonsecret|unsafe|sandbox)$/;
 
 /**
  * A value of three or more word segments, one of which says it is for development or a
