@@ -116,6 +116,15 @@ test('context: a command the user dictated word for word is lowered "as requeste
   assert.equal(j.decision, 'allow', j.reason);
 });
 
+test('context: a production deploy nobody asked for is asked about; one the user asked for runs', async () => {
+  for (const [words, decision] of [['fix the typo in the footer', 'ask'], ['fix the typo in the footer and deploy it', 'allow']] as const) {
+    const session = emptySession();
+    absorb(session, [{ ...prompt(words), index: 0, line: 1, at: null } as NormEvent], [[]]);
+    const j = await decide('claude-code', shellPayload('claude-code', 'npx vercel --prod --yes'), session);
+    assert.equal(j.decision, decision, `${words}: ${j.reason}`);
+  }
+});
+
 test('a command retried after a denial is still denied (the stored attempt does not swallow it)', async () => {
   const session = emptySession();
   const first = cmd('rm -rf ~');

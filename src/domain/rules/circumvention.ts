@@ -4,14 +4,16 @@
 // the user. A new prompt in between may have allowed it, so the window closes there.
 import type { NormEvent, ToolCallEvent } from '../model/events.ts';
 import type { FindingDraft, Rule } from './types.ts';
-import { effectsOf } from './effects.ts';
-import { describeCall, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { effectsOf, type Effects } from './effects.ts';
+import { hostOfUrl, isLocalHost } from './commands.ts';
+import { inlineProgram, interpreterLanguage, programUrls } from '../shell/interpreters.ts';
+import { describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const refusalWorkedAround = meta({
   id: 'permissions/refusal-worked-around',
   severity: 'warning',
   title: 'Refused edit made through another tool',
-  description: 'A file edit was refused — denied at the permission prompt, rejected in plan mode, blocked by a hook (`BLOCKED: …`, "protected"), the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script); or `vouch guard` denied a call and, before the user said anything else, a later call did the same thing to the same target another way (the same rule\'s finding for the same path, host or branch), at the severity of what was done. Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
+  description: 'A network request was refused — denied at the permission prompt or by a permission rule, or blocked by a hook or the sandbox in its own words — and before the user said anything else the agent reached the same host with another program (`curl` denied, then `node -e "https.get(…)"`, `python -c "requests.post(…)"`, `wget`). A file edit was refused — denied at the permission prompt, rejected in plan mode, blocked by a hook (`BLOCKED: …`, "protected"), the sandbox or file permissions — and before the user said anything else the agent changed the same file with a different tool (a shell redirect or heredoc, sed -i, tee, cp, a script); or `vouch guard` denied a call and, before the user said anything else, a later call did the same thing to the same target another way (the same rule\'s finding for the same path, host or branch), at the severity of what was done. Edits that failed for ordinary reasons (file not read yet, text not found), retries with the same tool and changes after a new prompt are not reported.',
   remediation: 'Review the change against what the user refused, and revert it if it was not wanted.',
 });
 
@@ -66,19 +68,55 @@ function clipText(text: string): string {
   return text.length > QUOTE_MAX ? text.slice(0, QUOTE_MAX - 1) + '…' : text;
 }
 
+/** Who refused a network request, in the result's first lines: a person, a hook, a sandbox, a policy. */
+function refusedBySomeone(output: string): boolean {
+  const head = output.slice(0, 300);
+  return !ORDINARY.test(head) && BY_SOMEONE.test(head);
+}
+
+/** The remote hosts a call contacts, each with the program that does it (`curl`, `node`, `WebFetch`). */
+function contacted(call: ToolCallEvent, fx: Effects): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const n of fx.net) if (!n.local) out.set(n.host, n.cmd?.name ?? call.name);
+  for (const { cmd } of fx.commands) {
+    const lang = interpreterLanguage(cmd.name);
+    const program = lang ? inlineProgram(lang, cmd.args) : null;
+    if (!lang || !program) continue;
+    for (const url of programUrls(lang, program)) {
+      const host = hostOfUrl(url);
+      if (host && !isLocalHost(host) && !out.has(host)) out.set(host, cmd.name);
+    }
+  }
+  return out;
+}
+
+interface RefusedRequest {
+  program: string;
+  evidence: EvidenceItem;
+}
+
 export const CIRCUMVENTION_RULES: Rule[] = [
   {
     metas: [refusalWorkedAround],
     create(ctx) {
       const pending = new Map<string, ToolCallEvent>();
       const refused = new Map<string, Refused>();
+      // network requests: calls that contact a host, until their results come; hosts refused since the last prompt
+      const dialling = new Map<string, { hosts: Map<string, string>; evidence: EvidenceItem }>();
+      const refusedHosts = new Map<string, RefusedRequest>();
       return {
         onEvent(event: NormEvent, facts) {
           if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
             refused.clear();
+            refusedHosts.clear();
             return;
           }
           if (event.kind === 'tool_result') {
+            const request = dialling.get(event.callId);
+            dialling.delete(event.callId);
+            if (request && (event.denied || (event.isError && refusedBySomeone(event.output)))) {
+              for (const [host, program] of request.hosts) setCapped(refusedHosts, host, { program, evidence: request.evidence }, REFUSED_MAX);
+            }
             const call = pending.get(event.callId);
             pending.delete(event.callId);
             if (!call || !(event.denied || (event.isError && refusedNotFailed(event.output)))) return;
@@ -90,6 +128,22 @@ export const CIRCUMVENTION_RULES: Rule[] = [
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
+          const hosts = contacted(event, fx);
+          if (hosts.size > 0) {
+            for (const [host, program] of hosts) {
+              const r = refusedHosts.get(host);
+              if (!r || r.program === program) continue;
+              refusedHosts.delete(host);
+              ctx.report({
+                rule: refusalWorkedAround.id,
+                title: 'Refused network request made through another program',
+                detail: `A request to ${safe(host, facts, QUOTE_MAX)} with ${r.program} was refused; the agent then reached the same host with ${program} without a new go-ahead from the user.`,
+                evidence: [r.evidence, evidence(event, describeCall(event), facts)],
+                key: `host:${host}`,
+              });
+            }
+            setCapped(dialling, event.callId, { hosts, evidence: evidence(event, describeCall(event), facts) }, REFUSED_MAX);
+          }
           if (fx.writes.length > 0) {
             pending.set(event.callId, event);
             if (pending.size > REFUSED_MAX) pending.delete(pending.keys().next().value as string);

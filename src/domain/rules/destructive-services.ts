@@ -262,6 +262,13 @@ function throughRunner(cmd: SimpleCommand): SimpleCommand {
   return { ...cmd, name: inner.replace(/^.*\//, '').replace(/^(.+)@[^@/]*$/, '$1'), args: cmd.args.slice(i + 1) };
 }
 
+/** The tool a command runs (through a package runner), its name as the tables file it, and the options that take a value. */
+export function serviceTool(command: SimpleCommand): { cmd: SimpleCommand; tool: string; valueOpts: readonly string[] } {
+  const cmd = throughRunner(command);
+  const tool = toolOf(cmd).replace(/\.(sh|bat|cmd)$/, '');
+  return { cmd, tool, valueOpts: VALUE_OPTS[tool] ?? [] };
+}
+
 /** What a command tears down, or null. `text` is the whole tool call (for `$(docker ps -aq)`). */
 export function serviceTeardown(command: SimpleCommand, text: string, agent: AgentId | null = null): Teardown | null {
   const cmd = throughRunner(command);

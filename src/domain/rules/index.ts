@@ -20,6 +20,7 @@ import { CIRCUMVENTION_RULES } from './circumvention.ts';
 import { OVERWRITE_RULES } from './overwrite.ts';
 import { TRUST_RULES } from './trust-settings.ts';
 import { CREDENTIAL_HUNT_RULES } from './credential-hunt.ts';
+import { LIVE_SYSTEM_RULES } from './live-systems.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
@@ -37,6 +38,7 @@ export const RULES: Rule[] = [
   ...RECORDS_RULES,
   ...SUPPLY_CHAIN_RULES,
   ...SCOPE_RULES,
+  ...LIVE_SYSTEM_RULES,
   ...CI_RULES,
   ...RELIABILITY_RULES,
   ...COVERAGE_RULES,

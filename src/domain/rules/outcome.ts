@@ -106,7 +106,12 @@ const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been mo
 const GEMINI_SHELL_REFUSED = /^(?:Command substitution using [^\n]{0,40}is not allowed for security reasons|Command '[^'\n]{0,200}' is blocked by configuration|Command\(s\) not in the allowed commands list[^\n]{0,200}|Command rejected because it could not be parsed safely)[^\n]*/;
 const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
-const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*)/;
+const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*|timed out reading password[^\n]*)/;
+// sudo's own prompt as the last words of a call that timed out or was stopped: it was still
+// waiting for a password when the harness killed it, so nothing after it ran. The harness's own
+// timeout line may come before or after the prompt.
+const SUDO_PROMPT_LAST = /\[sudo\] password for [^\n:]{1,64}:[ \t]*$/;
+const HARNESS_TIMEOUT_LINE = /^[ \t]*(?:Error: )?Command timed out[^\n]*$|^[ \t]*\[?(?:Request interrupted|Interrupted)[^\n]*$/gm;
 // No sudo on this machine (a container, Windows' Git Bash), or sudo found no such program: the
 // shell's own words. Nothing ran as root, and `&&` stopped the chain there.
 const SUDO_MISSING = /\bsudo: (?:command )?not found|command not found: sudo|\bsudo: [^\s:]{1,100}: command not found|'sudo' is not recognized as /;
@@ -179,7 +184,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (gemini) return { why: 'the agent\'s harness refused the call, so it did not run', line: gemini[0], refused: true };
   const git = failed ? failedGit(command, result) : null;
   if (git) return git;
-  const sudo = SUDO_STOPPED.exec(output);
+  const sudo = SUDO_STOPPED.exec(output) ?? (failed || result.interrupted ? SUDO_PROMPT_LAST.exec(output.slice(-2_000).replace(HARNESS_TIMEOUT_LINE, '').trimEnd()) : null);
   // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
   // in a short output are enough.
   if (sudo && (failed || output.length < 2_000)) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, type InterpreterAction } from './interpreters.ts';
+import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, programUrls, type InterpreterAction } from './interpreters.ts';
 
 const brief = (a: InterpreterAction) => (a.kind === 'shell' ? `shell:${a.script}` : a.kind === 'argv' ? `argv:${a.argv.join(' ')}` : `delete:${a.recursive ? 'r:' : ''}${a.path}`);
 const acts = (lang: Parameters<typeof interpreterActions>[0], code: string) => interpreterActions(lang, code).map(brief);
@@ -103,4 +103,16 @@ test('calls written inside strings or comments are text, not calls', () => {
   assert.deepEqual(acts('node', "/* fs.rmSync('/', {recursive: true}) */"), []);
   assert.deepEqual(acts('ruby', 'puts "FileUtils.rm_rf(\'/\')" # FileUtils.rm_rf("/")'), []);
   assert.deepEqual(acts('python', `x = "a"; shutil.rmtree('/etc')`), ['delete:r:/etc'], 'a real call after a string still counts');
+});
+
+test('programUrls: the URLs a program contacts through its language\'s request calls, and none it only mentions', () => {
+  assert.deepEqual(programUrls('node', `require('https').get('https://api.shop.io/v1/orders', (r) => r.pipe(process.stdout))`), ['https://api.shop.io/v1/orders']);
+  assert.deepEqual(programUrls('node', `fetch("https://a.example.com/x").then(r => r.text()).then(console.log)`), ['https://a.example.com/x']);
+  assert.deepEqual(programUrls('python', `import requests; print(requests.post('https://hooks.example.net/in', json={}).status_code)`), ['https://hooks.example.net/in']);
+  assert.deepEqual(programUrls('python', `import urllib.request as u; u.urlopen("http://10.0.0.5:8080/health")`), ['http://10.0.0.5:8080/health']);
+  assert.deepEqual(programUrls('ruby', `require 'net/http'; puts Net::HTTP.get(URI('https://rubygems.org/api/v1/gems/rails.json'))`), ['https://rubygems.org/api/v1/gems/rails.json']);
+  assert.deepEqual(programUrls('php', `echo file_get_contents('https://example.org/feed');`), ['https://example.org/feed']);
+  // a URL printed or parsed is not contacted
+  assert.deepEqual(programUrls('node', `console.log('docs: https://nodejs.org/api/')`), []);
+  assert.deepEqual(programUrls('python', `import os.path; print("https://example.com")`), []);
 });

@@ -117,6 +117,29 @@ const SCREEN: Record<Language, RegExp> = {
   awk: /\bsystem\b|\|\s*"/,
 };
 
+/**
+ * The language's own ways to make a request (`fetch(`, `http.get(`, `requests.post(`,
+ * `urllib.request.urlopen(`, `Net::HTTP`, `LWP`, `file_get_contents`, `curl_init`): a URL literal in
+ * a program that calls one of them is a host the program contacts.
+ */
+const NETWORK_CALLS: Record<Language, RegExp> = {
+  python: /\b(?:requests|httpx|aiohttp|urllib3?|http\.client|urlopen|urlretrieve|socket\.create_connection)\b/,
+  node: /\bfetch\s*\(|\bhttps?\.(?:get|request)\s*\(|\brequire\(\s*['"](?:node:)?(?:https?|net)['"]\s*\)|\bfrom\s+['"](?:node:)?https?['"]|\baxios\b|\bgot\s*\(|\bundici\b|\bXMLHttpRequest\b|\bnet\.connect\s*\(/,
+  ruby: /\bNet::HTTP\b|\bURI\.open\b|\bopen-uri\b|\bFaraday\b|\bHTTParty\b/,
+  perl: /\bLWP\b|\bHTTP::Tiny\b|\bIO::Socket\b/,
+  php: /\bfile_get_contents\s*\(|\bcurl_init\s*\(|\bfopen\s*\(\s*['"]https?:|\bfsockopen\s*\(/,
+  awk: /(?!)/,
+};
+const PROGRAM_URL = /\bhttps?:\/\/[^\s'"`)<>\\]+/g;
+const MAX_URLS = 16;
+
+/** The URLs a program contacts: literal `http(s)://` URLs in a program that calls the language's request functions. */
+export function programUrls(lang: Language, program: string): string[] {
+  const code = program.length > MAX_PROGRAM ? program.slice(0, MAX_PROGRAM) : program;
+  if (!NETWORK_CALLS[lang].test(code)) return [];
+  return [...new Set(code.match(PROGRAM_URL) ?? [])].slice(0, MAX_URLS);
+}
+
 /** Caps: hostile one-liners must not cost more than a linear scan. */
 const MAX_PROGRAM = 64_000;
 const MAX_ACTIONS = 64;
