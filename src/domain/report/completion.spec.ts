@@ -109,3 +109,24 @@ test("isConsequential: a local health check piped into Python's JSON pretty-prin
   assert.equal(isConsequential(call('curl -s http://127.0.0.1:8080/health | python3 -m json.tool --sort-keys')), false);
   for (const c of ['curl -s http://127.0.0.1:8080/health | python3 -c "import os; os.remove(\'x\')"', 'python3 -m pip install requests', 'curl -s https://api.example.com/x | python3 -m json.tool']) assert.equal(isConsequential(call(c)), true, c);
 });
+
+test('CompletionTracker: an empty poll of a running process is judged by the command that started it; a poll of an unknown process is unknown', () => {
+  const poll = (index: number, id: number): ToolCallEvent => ({ kind: 'tool_call', index, line: index + 1, at: null, callId: `p${index}`, name: 'write_stdin', input: { type: 'other', args: { session_id: id, chars: '' } } });
+  const running = (callId: string, id: string): NormEvent => ({ kind: 'tool_result', index: 0, line: 0, at: null, callId, output: 'Process running with session ID', exitCode: null, isError: false, denied: false, runningAs: id });
+  const ending = (command: string) => {
+    const t = new CompletionTracker();
+    t.add(call(command, 1));
+    t.add(running('c1', '31856'));
+    t.add(poll(2, 31856));
+    t.add(running('p2', '31856'));
+    t.add(poll(3, 31856));
+    return t.finish();
+  };
+  const commit = ending('git commit -m "Add GPLv3 license"');
+  assert.equal(commit?.consequential, false);
+  assert.match(commit?.reason ?? '', /waiting for `git commit -m "Add GPLv3 license"` \(line 2\) to finish/);
+  assert.equal(ending('git push origin main')?.consequential, true, 'a push still running: its outcome is unknown');
+  const unknown = new CompletionTracker();
+  unknown.add(poll(1, 77));
+  assert.equal(unknown.finish()?.consequential, true);
+});

@@ -117,6 +117,10 @@ export class CompletionTracker {
   /** Main-thread calls without a result since the last reply, prompt or interruption. */
   private readonly open = new Map<string, ToolCallEvent>();
   private notice: IncompleteRun | null = null;
+  /** Calls still running under a process id (Codex's "Process running with session ID N"), by that id. */
+  private readonly running = new Map<string, ToolCallEvent>();
+  /** Calls by id until their result, to know which one a running process belongs to. */
+  private readonly calls = new Map<string, ToolCallEvent>();
   private sessionId: string | undefined;
   /** The working directory the log names: absolute paths under it are the tree's. */
   private cwd: string | undefined;
@@ -131,10 +135,17 @@ export class CompletionTracker {
         return;
       case 'tool_call':
         boundedSet(this.open, event.callId, event, OPEN_MAX);
+        boundedSet(this.calls, event.callId, event, OPEN_MAX);
         return;
-      case 'tool_result':
+      case 'tool_result': {
         this.open.delete(event.callId);
+        const call = this.calls.get(event.callId);
+        this.calls.delete(event.callId);
+        // a poll of a running process answers for the command that started it
+        const started = call && isPoll(call) ? this.running.get(pollTarget(call) ?? '') : call;
+        if (event.runningAs !== undefined && started) boundedSet(this.running, event.runningAs, started, OPEN_MAX);
         return;
+      }
       case 'message':
       case 'interrupt':
         this.open.clear();
@@ -161,9 +172,13 @@ export class CompletionTracker {
       const all = [...this.open.values()];
       const calls = all.filter((c) => !isOwnExport(c, this.sessionId));
       if (calls.length === 0) return ownExport(all[0]);
-      const weighty = calls.filter((c) => isConsequential(c, this.cwd));
+      // An empty poll of a running process (`write_stdin` with no input) does nothing itself: it
+      // waits for the command that started the process, which decides what is unknown.
+      const polled = (c: ToolCallEvent) => (isPoll(c) ? this.running.get(pollTarget(c) ?? '') : undefined);
+      const weighty = calls.filter((c) => isConsequential(polled(c) ?? c, this.cwd));
       const first = weighty[0] ?? calls[0];
-      const what = oneLine(describeCall(first), CALL_TEXT_MAX);
+      const waitingFor = polled(first);
+      const what = oneLine(describeCall(first), CALL_TEXT_MAX) + (waitingFor ? `, waiting for \`${oneLine(describeCall(waitingFor), 120)}\` (line ${waitingFor.line}) to finish` : '');
       const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';
       // An export of this very log among them: the log stops where it was copied, and the calls
       // issued with that copy have no result in it (not a run cut off, but as unknown).
@@ -182,6 +197,19 @@ export class CompletionTracker {
     }
     return this.notice;
   }
+}
+
+/** Codex's `write_stdin` with nothing to type: a wait for output from a running process. */
+function isPoll(call: ToolCallEvent): boolean {
+  return call.name === 'write_stdin' && call.input.type === 'other';
+}
+
+/** The process id an empty poll waits on. */
+function pollTarget(call: ToolCallEvent): string | null {
+  if (call.input.type !== 'other') return null;
+  const args = call.input.args as Record<string, unknown> | undefined;
+  const id = args?.session_id ?? args?.sessionId;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : null;
 }
 
 function ownExport(call: ToolCallEvent): IncompleteRun {

@@ -184,3 +184,21 @@ test('a workflow write whose result says the file was created is a new workflow:
   const asked = await runRules([prompt('Google Cloud runとGihub actionsを使ってデプロイしたいのでDockerFileを使用したいです'), ...answered(write(file, DEPLOY), { output: `File created successfully at: ${file}` })]);
   assert.deepEqual(only(asked, 'ci/config-edited').map(severityOf), ['info']);
 });
+
+test('workflows removed with git rm are CI changes, in a log that records no working directory too; one call that removes several is one cause', async () => {
+  const rm = 'git rm .github/workflows/lint-openapi.yaml .github/workflows/openapi-ci.yml .github/workflows/deploy-docs.yml';
+  for (const cwd of ['/home/dev/project', null]) {
+    const drafts = only(await runRules([prompt('ok move forward'), ...ran(rm, { exitCode: 0, output: "rm '.github/workflows/deploy-docs.yml'" })], { cwd }), EDITED);
+    assert.deepEqual(drafts.map(severityOf), ['warning', 'warning', 'warning'], String(cwd));
+    assert.equal(new Set(drafts.map((d) => d.cause?.id)).size, 1, 'one call, one cause');
+    assert.match(drafts[0].cause?.summary ?? '', /One call changed 3 CI files: \.github\/workflows\/lint-openapi\.yaml \(deleted\)/);
+  }
+  // the file stays in the tree (--cached), a dry run, a path outside the project, the request asked for CI work
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git rm --cached .github/workflows/ci.yml', { exitCode: 0 })]), EDITED), []);
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git rm -n .github/workflows/ci.yml', { exitCode: 0 })]), EDITED), []);
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git rm ../other/.github/workflows/ci.yml', { exitCode: 0 })], { cwd: null }), EDITED), []);
+  assert.deepEqual(only(await runRules([prompt('remove the duplicate workflows'), ...ran(rm, { exitCode: 0 })]), EDITED).map(severityOf), ['info', 'info', 'info']);
+  // one file: no cause of its own
+  const single = only(await runRules([prompt('ok'), ...ran('git rm .github/workflows/ci.yml', { exitCode: 0 })]), EDITED);
+  assert.deepEqual(single.map((d) => [severityOf(d), d.cause]), [['warning', undefined]]);
+});

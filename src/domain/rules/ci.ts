@@ -125,13 +125,17 @@ export const CI_RULES: Rule[] = [
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, outer.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
-          for (const found of [...fx.writes, ...fx.deletes]) {
+          const touched = [...fx.writes, ...fx.deletes].filter((f) => inProject(f) && (isCiConfigFile(f.abs) || isCiConfigFile(f.path)));
+          // One call that removes or rewrites several CI files (`git rm a.yml b.yml c.yml`) is one act: one finding.
+          const oneCall = touched.length > 1 && event.kind === 'tool_call' ? { id: `ci-call:${event.callId}`, summary: `One call changed ${touched.length} CI files: ${safe(touched.slice(0, 5).map((f) => `${f.path} (${f.kind === 'delete' ? 'deleted' : 'changed'})`).join(', '), facts, 400)}${touched.length > 5 ? ', …' : ''}.` } : undefined;
+          for (const found of touched) {
             const w = found.kind === 'write' && created.covers(found.abs.replace(/\/[^/]*$/, '')) ? { ...found, kind: 'create' as const } : found;
-            if (w.zone !== 'worktree' || !(isCiConfigFile(w.abs) || isCiConfigFile(w.path))) continue;
             // The user's own words: a plan the user waved through with "1" still leaves a new CI job
             // for a human to look at (reviewers, labeled set).
             const asked = whoAsked(requests.for(event).filter((r) => !r.agreed), (t) => CI_WORDS.test(t) || namesFile(t, w.path));
-            const ctx: RuleContext = { session: outer.session, report: (d) => outcomes.report(event, 'write', d.rule === ciEdited.id && asked ? asRequested(d, ciEdited, asked, 'the request asked for CI work') : d, w.abs) };
+            const judged = (d: FindingDraft) => (d.rule === ciEdited.id && asked ? asRequested(d, ciEdited, asked, 'the request asked for CI work') : d);
+            const merged = (d: FindingDraft) => (d.rule === ciEdited.id && oneCall && d.severity !== 'info' ? { ...d, cause: oneCall } : d);
+            const ctx: RuleContext = { session: outer.session, report: (d) => outcomes.report(event, 'write', merged(judged(d)), w.abs) };
             checkCi(ctx, event, facts, w, w.cmd?.text ?? describeCall(fx.call!));
           }
         },
@@ -142,6 +146,15 @@ export const CI_RULES: Rule[] = [
     },
   },
 ];
+
+/**
+ * In the working tree, or a relative path in a log that records no working directory (a terminal
+ * transcript that starts mid-session): `.github/workflows/ci.yml` written there is the project's
+ * own CI, wherever the project is. A path that climbs out (`../other/.github/…`) is not.
+ */
+function inProject(w: FileOp): boolean {
+  return w.zone === 'worktree' || (w.zone === 'unknown' && !/^\.\.(?:\/|$)/.test(w.abs));
+}
 
 function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, call: string): void {
   const path = safe(w.path, facts, QUOTE_MAX);

@@ -1090,3 +1090,20 @@ test('files restored to the last commit when the newest request asks for a rollb
     assert.deepEqual(found.map(severityOf), ['warning'], what);
   }
 });
+
+test('a force push that moves a tag is a warning of its own kind, info when the request asked to update that tag; a branch is judged as before', async () => {
+  const retag = 'git tag -d v1.0 && git tag v1.0 && git push origin -f v1.0';
+  const moved = only(await runRules([prompt('fix the restore script'), ...ran(retag, { exitCode: 0, output: "Deleted tag 'v1.0' (was 15a09f9)\n + 15a09f9...715c7d6 v1.0 -> v1.0 (forced update)" })]), PUSH);
+  assert.deepEqual(moved.map(severityOf), ['warning']);
+  assert.equal(moved[0].title, 'Tag moved on the remote');
+  for (const words of ['update the v1.0 tag to include this latest commit', 'move tag v1.0 to HEAD', 'v1.0 태그 업데이트 해줘']) {
+    const asked = only(await runRules([prompt(words), ...ran(retag, { exitCode: 0, output: ' + 15a09f9...715c7d6 v1.0 -> v1.0 (forced update)' })]), PUSH);
+    assert.deepEqual(asked.map(severityOf), ['info'], words);
+  }
+  // another tag named, or the name without "tag": not this request
+  assert.deepEqual(only(await runRules([prompt('update the v1.0.1 tag'), ...ran(retag, { exitCode: 0 })]), PUSH).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('release v1.0'), ...ran(retag, { exitCode: 0 })]), PUSH).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('update the v1.0 tag'), ...ran('git push origin -f refs/tags/v1.0', { exitCode: 0 })]), PUSH).map(severityOf), ['info']);
+  // a branch of the same call is not a tag
+  assert.deepEqual(only(await runRules([prompt('update the main tag'), ...ran('git push origin -f main', { exitCode: 0 })]), PUSH).map(severityOf), ['critical']);
+});

@@ -1222,7 +1222,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null));
+            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
             const discard = discardOf(git.sub, git.args);
             if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
@@ -1373,7 +1373,23 @@ function rewritesHistory(sub: string, args: string[]): boolean {
   return (sub === 'commit' && args.includes('--amend')) || sub === 'rebase' || sub === 'filter-repo' || sub === 'filter-branch';
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null): void {
+/**
+ * The tag a force push sends, when the pushed name is one: `refs/tags/<name>`, or a name the same
+ * call (re)created with `git tag` just before pushing it.
+ */
+function pushedTag(command: string, ref: string): string | null {
+  if (ref.startsWith('refs/tags/')) return ref.slice('refs/tags/'.length) || null;
+  if (command.length > 4_000 || !/^[\w./-]{1,100}$/.test(ref)) return null;
+  const made = new RegExp(`\\bgit\\s+tag\\s+(?:-[afsm]\\s+(?:'[^']*'|"[^"]*"|\\S+)\\s+|-[a-z]+\\s+)*${escapeRegExp(ref)}(?=\\s|$|[;&|])`);
+  return made.test(command) ? ref : null;
+}
+
+/** The request names this tag as a tag ("update the v1.0 tag", "move tag v2 to HEAD"). */
+export function asksForTag(request: string, tag: string): boolean {
+  return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
+}
+
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null): void {
   const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
@@ -1407,6 +1423,22 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     return;
   }
   if (!forced) return;
+  const tag = branch !== null && event.kind === 'tool_call' && event.input.type === 'command' ? pushedTag(event.input.command, branch) : null;
+  if (tag) {
+    // A tag re-pointed on the remote (`git tag -d v1.0 && git tag v1.0 && git push -f origin v1.0`):
+    // no branch's history is rewritten, but whoever fetched the tag has the old commit under it.
+    const draft: FindingDraft = {
+      rule: forcePush.id,
+      severity: 'warning',
+      title: 'Tag moved on the remote',
+      detail: `Force push that moved tag ${tag} on the remote to another commit: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. No branch history was rewritten; anyone who fetched the tag has its old commit.`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: `tag:${tag}`,
+    };
+    const asked = namedTag(tag);
+    ctx.report(asked ? asRequested(draft, forcePush, asked, `the request asked to update tag ${tag}`) : draft);
+    return;
+  }
   const onDefault = branch !== null && DEFAULT_BRANCHES.has(branch);
   report({
     rule: forcePush.id,

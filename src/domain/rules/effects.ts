@@ -7,7 +7,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, SessionFacts } from './types.ts';
 import { classifyPath, resolvePath } from '../paths.ts';
 import { CommandTable, type Positional, type Row } from './command-table.ts';
-import { hostOfUrl, isLocalHost, networkTargets, optionValues, parseArgs, PS_PATH_PARAMS } from './commands.ts';
+import { gitSubcommand, hostOfUrl, isLocalHost, networkTargets, optionValues, parseArgs, PS_PATH_PARAMS } from './commands.ts';
 
 export type PathInfo = ReturnType<typeof classifyPath>;
 export type Zone = PathInfo['zone'];
@@ -362,5 +362,12 @@ function powershellReads(name: string, args: string[]): string[] {
 
 function commandDeletes(cmd: SimpleCommand): string[] {
   if (cmd.name === 'rm' || cmd.name === 'unlink' || cmd.name === 'shred') return parseArgs(cmd.args, ['-n', '-s']).operands;
+  // `git rm f` deletes f from the tree as well as the index; `--cached` keeps the file, `-n` is a dry run
+  const git = gitSubcommand(cmd);
+  if (git?.sub === 'rm') {
+    const { short, long, operands } = parseArgs(git.args, ['--pathspec-from-file']);
+    if (long.has('--cached') || long.has('--dry-run') || short.has('n') || long.has('--pathspec-from-file')) return [];
+    return operands;
+  }
   return [];
 }

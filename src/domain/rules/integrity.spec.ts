@@ -819,3 +819,28 @@ test('a next step for the user ("Run `cargo check` … to validate the crate bui
     assert.deepEqual(only(await runRules([...failed, say(next), prompt('ok')]), UNVERIFIED), [], next);
   }
 });
+
+test('a skip inside a test the same edit adds guards the new test; a skip put into a test that was there still counts', async () => {
+  const newGoTest = '\nfunc TestPathsWithNewlines(t *testing.T) {\n\tif runtime.GOOS == "windows" {\n\t\tt.Skip("Windows filenames cannot contain newlines")\n\t}\n\trepo := t.TempDir()\n\t_ = repo\n}';
+  assert.deepEqual(only(await runRules([patch([{ path: 'internal/gitutil/git_test.go', added: newGoTest }])]), WEAK), []);
+  const newPyTest = '\n@pytest.mark.skipif(sys.platform == "win32", reason="posix only")\ndef test_symlinks(tmp_path):\n    assert make_link(tmp_path)';
+  assert.deepEqual(only(await runRules([edit('tests/test_fs.py', 'def test_copy(tmp_path):', `def test_copy(tmp_path):${newPyTest.replace(/^/, '\n')}`)]), WEAK), [], 'a new test with its own skipif, added beside an existing one');
+  // an existing test: its header is only context, or the edit changed its header to a skipped one
+  const existing = only(await runRules([edit('internal/gitutil/git_test.go', '\trepo := t.TempDir()', '\tt.Skip("flaky")\n\trepo := t.TempDir()')]), WEAK);
+  assert.deepEqual(existing.map(severityOf), ['warning']);
+  const renamed = only(await runRules([patch([{ path: 'src/parse.test.ts', removed: "it('adds negatives', () => {", added: "it.skip('adds negatives', () => {" }])]), WEAK);
+  assert.deepEqual(renamed.map(severityOf), ['warning']);
+  const platformOnOld = only(await runRules([patch([{ path: 'pkg/x_test.go', removed: 'func TestSync(t *testing.T) {', added: 'func TestSync(t *testing.T) {\n\tif runtime.GOOS == "linux" {\n\t\tt.Skip("fails on linux")\n\t}' }])]), WEAK);
+  assert.deepEqual(platformOnOld.map(severityOf), ['warning'], 'a platform guard put into a test that was there turns it off');
+});
+
+test('an error check unwrapped because the call stopped returning an error is no assertion lost; dropping the check with its call is', async () => {
+  const unwrapped = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, adv.Capabilities.Set(capability.OFSDelta))\n\tif err := adv.Capabilities.Add(capability.SymRef, "HEAD:refs/heads/main"); err != nil {\n\t\tt.Fatalf("Capabilities.Add: %v", err)\n\t}', added: '\tadv.Capabilities.Set(capability.OFSDelta)\n\tadv.Capabilities.Add(capability.SymRef, "HEAD:refs/heads/main")' }]);
+  const red = ran('go test ./...', { exitCode: 1, output: './refs_test.go:12:18: adv.Capabilities.Set(capability.OFSDelta) (no value) used as value\nFAIL\tgithub.com/x/internal/gitproto [build failed]' });
+  const green = ran('go test ./...', { exitCode: 0, output: 'ok  \tgithub.com/x/internal/gitproto\t0.01s' });
+  assert.deepEqual(only(await runRules([...red, unwrapped, ...green]), WEAK), []);
+  const dropped = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, adv.Capabilities.Set(capability.OFSDelta))\n\trequire.Equal(t, 2, len(adv.References))', added: '' }]);
+  assert.deepEqual(only(await runRules([...red, dropped, ...green]), WEAK).map(severityOf), ['critical']);
+  const otherCall = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, store.Save(ctx, ref))', added: '\tstore.Load(ctx, ref)' }]);
+  assert.deepEqual(only(await runRules([otherCall]), WEAK).map(severityOf), ['warning'], 'the checked call is gone, another one made');
+});

@@ -429,6 +429,17 @@ test('a credential file whose shown content holds no credential was read harmles
   assert.deepEqual(unseen.map(severityOf), ['warning'], 'no result in the log: what it showed is unknown');
 });
 
+test('a credential file read into a shell variable printed nothing of it: no read into the transcript, unless the same call prints the variable', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  const used = "TOKEN=$(grep '^API_SECRET=' .env.local | cut -d= -f2-)\necho \"token-length: ${#TOKEN}\"\ncurl -s -H \"Authorization: Bearer $TOKEN\" http://localhost:3000/metrics";
+  assert.deepEqual(only(await runRules([cmd(used)]), READ), [], 'the value went into the variable, not the output');
+  assert.deepEqual(only(await runRules([cmd('export DB_PASS="$(cat ~/.pgpass | cut -d: -f5)" && psql -h db.internal -U app')]), READ), []);
+  for (const printed of ["TOKEN=$(grep '^API_SECRET=' .env.local | cut -d= -f2-); echo $TOKEN", "TOKEN=$(grep '^API_SECRET=' .env.local | cut -d= -f2-) && printf '%s\\n' \"${TOKEN}\""]) {
+    assert.deepEqual(only(await runRules([cmd(printed)]), READ).map(severityOf), ['warning'], printed);
+  }
+  assert.deepEqual(only(await runRules([cmd("echo $(grep '^API_SECRET=' .env.local)")]), READ).map(severityOf), ['warning'], 'a substitution that is an argument is printed');
+});
+
 test('sudoers holds no secret to read; one call reading two credential files is one finding', async () => {
   assert.deepEqual(only(await runRules([...ran('sudo grep -r NOPASSWD /etc/sudoers /etc/sudoers.d', { output: '' })]), 'secrets/sensitive-file-read'), []);
   const two = only(await runRules([...ran('cat ~/.npmrc ~/.netrc', { output: '//registry.npmjs.org/:_authToken=npm_' + 'a'.repeat(4) + 'Zx9kQ2mW7pL4vB8nR3tY6cJ1hF5dG0sA2qE\nmachine api.example.com login me password hunter2hunter2\n' })]), 'secrets/sensitive-file-read');

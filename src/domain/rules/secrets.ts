@@ -86,7 +86,22 @@ export function sensitiveReads(fx: Effects): FileOp[] {
 
 /** The sensitive reads whose content reaches the transcript: not a copy into another file (its flow is followed on its own). */
 function readsIntoTranscript(fx: Effects): FileOp[] {
-  return sensitiveReads(fx).filter((r) => !(r.cmd && copiesWithoutPrinting(r.cmd)));
+  const line = fx.call?.input.type === 'command' ? fx.call.input.command : '';
+  return sensitiveReads(fx).filter((r) => !(r.cmd && (copiesWithoutPrinting(r.cmd) || capturedIntoVariable(r.cmd, line))));
+}
+
+/**
+ * `TOKEN=$(grep '^API_SECRET=' .env.local | cut -d= -f2-)`: the read's output becomes a shell
+ * variable's value, not output — the value reaches the transcript only if the same call prints
+ * the variable (`echo $TOKEN`; its length, `${#TOKEN}`, shows nothing of it).
+ */
+function capturedIntoVariable(cmd: SimpleCommand, line: string): boolean {
+  if (cmd.nested !== 'substitution' || line.length > 8_000) return false;
+  const at = line.indexOf(cmd.text);
+  const m = at > 0 ? /(?:^|[\s;&|(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=["']?\$\(\s*$/.exec(line.slice(Math.max(0, at - 200), at)) : null;
+  if (!m) return false;
+  const printed = new RegExp(`\\b(?:echo|printf|print|cat|tee|printenv)\\b[^\\n;&|]*\\$\\{?${m[1]}\\b|\\bprintenv\\s+${m[1]}\\b|\\bset\\s*$|\\benv\\s*$`, 'm');
+  return !printed.test(line.slice(at + cmd.text.length));
 }
 
 /**

@@ -364,3 +364,17 @@ describe('detectSecrets: a match that stops inside a token', () => {
     assert.deepEqual(await values(`"token4": "${token}"`), [token]);
   });
 });
+
+describe('base64 of random bytes that starts with a slash', () => {
+  it('is a value under a credential name, not a path: padded, or holding a +', async () => {
+    const value = '/Sm6hJ7cBg71Ihdx2AWXo4r3vSb4e3iVk3RATZ5tjjs=';
+    assert.deepEqual(await values(`TOKEN='${value}'`), [value]);
+    assert.deepEqual(await values(`API_SECRET=${value}`), [value]);
+    assert.deepEqual(await values('SESSION_KEY=/q8+Zt2mWv9LxR4nYb7KcP1dHs6Tg3FjA0eUoN5iQwEx'), ['/q8+Zt2mWv9LxR4nYb7KcP1dHs6Tg3FjA0eUoN5iQwEx']);
+  });
+  it('paths under credential names stay paths', async () => {
+    assert.deepEqual(await values('TOKEN_PATH=/var/run/secrets/kubernetes.io/serviceaccount/token'), []);
+    assert.deepEqual(await values('SECRET_FILE=/etc/app/secret2024.key'), []);
+    assert.deepEqual(await values('KEY=/Users/dev/keys/deploy_ed25519'), []);
+  });
+});

@@ -6,7 +6,7 @@
 // must not be a stand-in (`${TOKEN}`, `<your-key>`, `changeme`, `xxxx`).
 import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.ts';
 import type { Candidate } from './vouch-rules.ts';
-import { looksRandom } from './vouch-rules.ts';
+import { looksRandom, paddedBase64 } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
 import { base64Decoded, isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { clientBundledName, isDemoDefault } from './context.ts';
@@ -452,7 +452,7 @@ function maskable(name: string, value: string): boolean {
   if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
   // paths, URLs, numbers, versions, times; a long run of digits under a token's name is kept (a
   // numeric id issued as a credential: gitleaks' Discord client id)
-  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^(?!\d{16,}$)[\d.:_/-]+$/.test(value)) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^(?!\d{16,}$)[\d.:_/-]+$/.test(value) && !paddedBase64(value)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
   if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
   if (value.includes('/')) return false; // paths and git refs (`origin/fix-token-usage`)
@@ -469,7 +469,7 @@ const STAND_IN_PHRASE = /^(?:auto|self|system|randomly|server|user|admin)-(?:gen
 function isPassword(value: string): boolean {
   // `admin123`, `Password1!`: demo defaults (short values reach here since passwords of 8+ open a window)
   if (isTrivialPassword(value, '') || isDemoDefault(value)) return false;
-  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value)) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value) && !paddedBase64(value)) return false;
   // prose that stands in for a value ("Password: Auto-generated", "not-set"); a passphrase of
   // words joined by hyphens (`sunset-garden-violin`) is a password
   if (STAND_IN_PHRASE.test(value)) return false;

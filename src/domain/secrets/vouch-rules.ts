@@ -112,6 +112,15 @@ export function credentialPart(m: RegExpExecArray, ruleId: string, label: string
 }
 
 /**
+ * Standard base64 of random bytes (`openssl rand -base64 32`): whole groups of four, padded with
+ * `=` or holding a `+`. One in 64 starts with `/`, which is not a path then: paths are not padded
+ * and hold no `+`.
+ */
+export function paddedBase64(value: string): boolean {
+  return value.length >= 20 && value.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(value) && (value.endsWith('=') || value.includes('+'));
+}
+
+/**
  * A value worth reporting: long enough, mixes letters and digits (words, numbers and
  * identifiers don't), is not code or a path or a URL, and is close to as random as its length
  * allows (the entropy ceiling of a string is log2 of its length, hence the relative threshold).
@@ -119,7 +128,7 @@ export function credentialPart(m: RegExpExecArray, ruleId: string, label: string
 export function looksRandom(value: string): boolean {
   if (value.length < 12 || isPlaceholder(value)) return false;
   if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
-  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[()]/.test(value)) return false;
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[()]/.test(value) && !paddedBase64(value)) return false;
   // property chains and dotted names (config.api_key, a.b.c) are code, not values
   // (each part a name, maybe with a short number: a random part like "ZC9Ecf4M5g9o" is no name)
   if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value) && value.split('.').every((p) => /^[A-Za-z_$-]+\d{0,3}$|^[a-z][a-z0-9_]*$|^[A-Z][A-Z0-9_]*$/.test(p))) return false;

@@ -45,6 +45,15 @@ describe('codex code mode: cells are read as the commands they run', () => {
     assert.equal(codeModeCalls('let args={cmd:"ls"}; args={cmd:"rm -rf /"}; await tools.exec_command(args);'), null);
   });
 
+  test('a value appended to a literal command that names its program and more is one unknown argument; a command assembled from parts is not read', () => {
+    const cell = 'const names = ["refs/heads/main;id","refs/heads/main$(id)"];\nconst results = await Promise.all(names.map(name => tools.exec_command({cmd:"git check-ref-format " + JSON.stringify(name),workdir:"/repo",yield_time_ms:10000})));';
+    assert.deepEqual(codeModeCalls(cell), [{ name: 'exec_command', args: { cmd: 'git check-ref-format "$VALUE"', workdir: '/repo' } }]);
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: "rm " + flags + " " + dir});'), null, 'more than one piece');
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: "bash " + script});'), null, 'a program with only the value after it');
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: "cd /x && rm -rf " + dir});'), null, 'a literal that chains commands');
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: cmdFor(x) + " --help"});'), null, 'the command itself built at run time');
+  });
+
   test('cells that cannot be read stay unknown: arguments built at run time, other tools, a patch in a variable', () => {
     assert.equal(codeModeCalls('const c = "ls"; const r = await tools.exec_command({cmd: c}); text(r.output);'), null);
     assert.equal(codeModeCalls('const r = await tools.web__run({"open":[{"ref_id":"https://example.com"}]}); text(r);'), null);

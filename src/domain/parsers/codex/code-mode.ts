@@ -7,7 +7,9 @@
 // them. A single `write_stdin` with literal arguments is that input. Cells written as JavaScript
 // rather than JSON (`{...common, cmd: \`curl -sS http://127.0.0.1:8080/api/${p}\`}`) are read too
 // when each command is a string or template literal: a `${…}` is a value known only at run time,
-// written as a shell variable (`$p`), which the rules treat as any unexpanded variable. Anything
+// written as a shell variable (`$p`), which the rules treat as any unexpanded variable; so is a
+// value appended to a literal that names the program and more (`"git check-ref-format " + name`,
+// read with `"$VALUE"` as its last word). Anything
 // else — a patch held in a variable (its `patch_apply_end` event records the files anyway), web
 // calls, a command held in a variable — stays an unknown input, as before.
 import type { ToolInput } from '../../model/events.ts';
@@ -92,9 +94,43 @@ function looseCommand(js: string, at: number): string | null {
   });
   if (closed === null || cmdAt < 0 || spreadAfter) return null;
   const end = literalEnd(js, cmdAt);
-  if (end === null || !/^\s*[,}]/.test(js.slice(end + 1, end + 200))) return null;
+  if (end === null) return null;
   const cmd = stringLiteralAt(js, cmdAt);
-  return cmd === null || cmd.trim() === '' ? null : cmd;
+  if (cmd === null || cmd.trim() === '') return null;
+  if (/^\s*[,}]/.test(js.slice(end + 1, end + 200))) return cmd;
+  return argumentAppended(js, end + 1, cmd);
+}
+
+/**
+ * `"git check-ref-format " + JSON.stringify(name)`: a literal command that names its program and
+ * at least one more word, with a value appended as its last argument — read as that command with
+ * the value as one unknown word (`"$VALUE"`), as a template's `${…}` inside a word is. The value
+ * alone, or a literal that is only a program name, would be a command built at run time: unread.
+ */
+function argumentAppended(js: string, at: number, literal: string): string | null {
+  if (!/^\s*\S+\s+\S.*\s$/.test(literal) || /[;&|`$<>]/.test(literal)) return null;
+  const plus = /^\s*\+\s*/.exec(js.slice(at, at + 50));
+  if (!plus) return null;
+  const end = expressionEnd(js, at + plus[0].length);
+  if (end === null || !/^\s*[,}]/.test(js.slice(end, end + 200))) return null;
+  return `${literal}"$VALUE"`;
+}
+
+/** Where a JavaScript expression that starts at `at` ends: the first `,` or `}` outside brackets and strings (null past a `+`, or unclosed). */
+function expressionEnd(js: string, at: number): number | null {
+  let depth = 0;
+  for (let i = at; i < js.length && i < at + 2_000; i++) {
+    const c = js[i];
+    if (c === '"' || c === "'" || c === '`') {
+      const close = literalEnd(js, i);
+      if (close === null) return null;
+      i = close;
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || (c === '}' && depth > 0)) depth--;
+    else if (depth === 0 && (c === ',' || c === '}')) return i;
+    else if (depth === 0 && c === '+') return null; // more pieces: a command assembled from parts
+  }
+  return null;
 }
 
 const SPREAD = '\u0000spread';

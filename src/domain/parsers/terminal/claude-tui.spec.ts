@@ -249,3 +249,22 @@ describe('claude-code-tui: the 2.1 layout (logo header, "❯", "●", folded rea
     assert.deepEqual([push.interrupted, push.isError, push.denied], [true, false, false]);
   });
 });
+
+test('an export that lost its indentation: a wrapped command and its result lines at column 0 still belong to the call', () => {
+  const text = [
+    '❯ check the env',
+    '',
+    "⏺ Bash(grep -E '^HUBSPOT_(ACCESS_TOKEN|CLIENT_SECRET)=' .env.local | sed",
+    "'s/=.*/=<set>/')",
+    '⎿  HUBSPOT_ACCESS_TOKEN=<set>',
+    'HUBSPOT_CLIENT_SECRET=<set>',
+    '',
+    '⏺ Both are set.',
+  ].join('\n');
+  const out = run(text);
+  const cmds = commands(out.events);
+  assert.deepEqual(cmds, ["grep -E '^HUBSPOT_(ACCESS_TOKEN|CLIENT_SECRET)=' .env.local | sed\n's/=.*/=<set>/'"]);
+  const r = resultOf(out.events, callWith(out.events, 'grep -E'))!;
+  assert.equal(r.output, 'HUBSPOT_ACCESS_TOKEN=<set>\nHUBSPOT_CLIENT_SECRET=<set>');
+  assert.equal(ofKind(out.events, 'message').at(-1)?.text, 'Both are set.');
+});

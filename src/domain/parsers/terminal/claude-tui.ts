@@ -137,7 +137,11 @@ export class ClaudeTuiParser implements LogParser {
     if (SPINNER.test(h)) return;
     const record = RECORD.exec(h);
     if (record) return this.bullet(s.replace(/^[⏺●]\s?/, ''), line, sink);
-    // Text at column 0 that is none of the above: a wrapped line or pasted output; keep it.
+    // Text at column 0 that is none of the above: a wrapped line or pasted output; keep it. An
+    // export whose indentation was stripped (pasted into Markdown) puts a tool's wrapped argument
+    // and the lines of its result there too: they still belong to the open call.
+    if (this.mode === 'tool-head') return this.headContinues(s);
+    if (this.mode === 'tool-result' && this.tool?.result) return this.resultBody(s);
     if (this.block && (this.mode === 'message' || this.mode === 'prompt' || this.mode === 'thinking')) return this.block.add(s);
     this.open('local', line, s, sink);
   }
