@@ -198,6 +198,11 @@ test('workflows removed with git rm are CI changes, in a log that records no wor
   assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git rm -n .github/workflows/ci.yml', { exitCode: 0 })]), EDITED), []);
   assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git rm ../other/.github/workflows/ci.yml', { exitCode: 0 })], { cwd: null }), EDITED), []);
   assert.deepEqual(only(await runRules([prompt('remove the duplicate workflows'), ...ran(rm, { exitCode: 0 })]), EDITED).map(severityOf), ['info', 'info', 'info']);
+  // a whole CI folder; git -C resolves where the files are
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git rm -r .github/workflows', { exitCode: 0 })]), EDITED).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('rm -rf .circleci', { exitCode: 0 })]), EDITED).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git -C .github rm workflows/ci.yml', { exitCode: 0 })]), EDITED).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('ok'), ...ran('git -C ../infra rm .github/workflows/ci.yml', { exitCode: 0 })]), EDITED), [], 'another repository\'s CI');
   // one file: no cause of its own
   const single = only(await runRules([prompt('ok'), ...ran('git rm .github/workflows/ci.yml', { exitCode: 0 })]), EDITED);
   assert.deepEqual(single.map((d) => [severityOf(d), d.cause]), [['warning', undefined]]);

@@ -125,7 +125,7 @@ export const CI_RULES: Rule[] = [
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, outer.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
-          const touched = [...fx.writes, ...fx.deletes].filter((f) => inProject(f) && (isCiConfigFile(f.abs) || isCiConfigFile(f.path)));
+          const touched = [...fx.writes, ...fx.deletes].filter((f) => inProject(f) && (isCiConfigFile(f.abs) || isCiConfigFile(f.path) || (f.kind === 'delete' && CI_FOLDER.test(f.path))));
           // One call that removes or rewrites several CI files (`git rm a.yml b.yml c.yml`) is one act: one finding.
           const oneCall = touched.length > 1 && event.kind === 'tool_call' ? { id: `ci-call:${event.callId}`, summary: `One call changed ${touched.length} CI files: ${safe(touched.slice(0, 5).map((f) => `${f.path} (${f.kind === 'delete' ? 'deleted' : 'changed'})`).join(', '), facts, 400)}${touched.length > 5 ? ', …' : ''}.` } : undefined;
           for (const found of touched) {
@@ -146,6 +146,9 @@ export const CI_RULES: Rule[] = [
     },
   },
 ];
+
+/** A folder that holds CI configuration, deleted whole (`git rm -r .github/workflows`, `rm -rf .circleci`). */
+const CI_FOLDER = /(?:^|\/)(?:\.github(?:\/workflows)?|\.circleci|\.gitlab\/ci|\.buildkite)\/?$/;
 
 /**
  * In the working tree, or a relative path in a log that records no working directory (a terminal

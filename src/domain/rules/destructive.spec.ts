@@ -1104,6 +1104,12 @@ test('a force push that moves a tag is a warning of its own kind, info when the 
   assert.deepEqual(only(await runRules([prompt('update the v1.0.1 tag'), ...ran(retag, { exitCode: 0 })]), PUSH).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([prompt('release v1.0'), ...ran(retag, { exitCode: 0 })]), PUSH).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([prompt('update the v1.0 tag'), ...ran('git push origin -f refs/tags/v1.0', { exitCode: 0 })]), PUSH).map(severityOf), ['info']);
-  // a branch of the same call is not a tag
+  // a branch of the same call is not a tag; a tag made from the branch, a listing or a deletion makes the pushed name no tag
   assert.deepEqual(only(await runRules([prompt('update the main tag'), ...ran('git push origin -f main', { exitCode: 0 })]), PUSH).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('tag main as v1.2'), ...ran('git tag -f v1.2 main && git push --force origin main', { exitCode: 0 })]), PUSH).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('tag main'), ...ran('git tag -l main && git push --force origin main', { exitCode: 0 })]), PUSH).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('x'), ...ran('git tag -a v2 -m "release v2" && git push -f origin v2', { exitCode: 0 })]), PUSH).map((d) => d.title), ['Tag moved on the remote']);
+  // hostile option runs are read word by word, in linear time
+  const many = `git tag ${'-a '.repeat(400)}x && git push -f origin v1`;
+  assert.deepEqual(only(await runRules([prompt('x'), ...ran(many, { exitCode: 0 })]), PUSH).map(severityOf), ['warning']);
 });

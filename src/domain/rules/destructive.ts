@@ -1216,13 +1216,15 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
         onEvent(event, facts) {
           requests.onEvent(event);
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
-          for (const { cmd, dir } of effectsOf(event, facts, ctx.session).commands) {
+          const located = effectsOf(event, facts, ctx.session).commands;
+          const steps = located.map((l) => l.cmd);
+          for (const { cmd, dir } of located) {
             if (cmd.name === 'bfg') rewrote = true;
             const git = gitSubcommand(cmd) ?? (cmd.name === 'git-filter-repo' ? { sub: 'filter-repo', args: cmd.args } : null);
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
+            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
             const discard = discardOf(git.sub, git.args);
             if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
@@ -1374,22 +1376,31 @@ function rewritesHistory(sub: string, args: string[]): boolean {
 }
 
 /**
- * The tag a force push sends, when the pushed name is one: `refs/tags/<name>`, or a name the same
- * call (re)created with `git tag` just before pushing it.
+ * The tag a force push sends, when the pushed name is one: `refs/tags/<name>`, or a name an
+ * earlier step of the same call created with `git tag` (its tag-name operand; `-m`/`-F`/`-u`
+ * take a value, and a listing, deletion or verification makes no tag).
  */
-function pushedTag(command: string, ref: string): string | null {
+function pushedTag(steps: readonly SimpleCommand[], push: SimpleCommand, ref: string): string | null {
   if (ref.startsWith('refs/tags/')) return ref.slice('refs/tags/'.length) || null;
-  if (command.length > 4_000 || !/^[\w./-]{1,100}$/.test(ref)) return null;
-  const made = new RegExp(`\\bgit\\s+tag\\s+(?:-[afsm]\\s+(?:'[^']*'|"[^"]*"|\\S+)\\s+|-[a-z]+\\s+)*${escapeRegExp(ref)}(?=\\s|$|[;&|])`);
-  return made.test(command) ? ref : null;
+  for (const step of steps) {
+    if (step === push) break;
+    const git = gitSubcommand(step);
+    if (git?.sub !== 'tag') continue;
+    const { short, long, operands } = parseArgs(git.args, TAG_VALUE_OPTS);
+    if (short.has('l') || short.has('d') || short.has('v') || long.has('--list') || long.has('--delete') || long.has('--verify') || long.has('--contains') || long.has('--points-at')) continue;
+    if (operands[0] === ref) return ref;
+  }
+  return null;
 }
+/** `git tag` options that take a value (the message, its file, the signing key, cleanup mode). */
+const TAG_VALUE_OPTS = ['-m', '--message', '-F', '--file', '-u', '--local-user', '--cleanup', '--format', '--sort'];
 
 /** The request names this tag as a tag ("update the v1.0 tag", "move tag v2 to HEAD"). */
 export function asksForTag(request: string, tag: string): boolean {
   return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null): void {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null): void {
   const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
@@ -1423,7 +1434,7 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     return;
   }
   if (!forced) return;
-  const tag = branch !== null && event.kind === 'tool_call' && event.input.type === 'command' ? pushedTag(event.input.command, branch) : null;
+  const tag = branch !== null ? pushedTag(steps, cmd, branch) : null;
   if (tag) {
     // A tag re-pointed on the remote (`git tag -d v1.0 && git tag v1.0 && git push -f origin v1.0`):
     // no branch's history is rewritten, but whoever fetched the tag has the old commit under it.

@@ -367,7 +367,10 @@ function commandDeletes(cmd: SimpleCommand): string[] {
   if (git?.sub === 'rm') {
     const { short, long, operands } = parseArgs(git.args, ['--pathspec-from-file']);
     if (long.has('--cached') || long.has('--dry-run') || short.has('n') || long.has('--pathspec-from-file')) return [];
-    return operands;
+    // `git -C dir rm f` removes dir/f
+    const at = cmd.args.indexOf('-C');
+    const base = at >= 0 && at < cmd.args.length - 1 ? cmd.args[at + 1]!.replace(/\/+$/, '') : null;
+    return base === null ? operands : operands.map((o) => (o.startsWith('/') ? o : `${base}/${o}`));
   }
   return [];
 }

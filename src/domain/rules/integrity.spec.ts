@@ -830,17 +830,41 @@ test('a skip inside a test the same edit adds guards the new test; a skip put in
   assert.deepEqual(existing.map(severityOf), ['warning']);
   const renamed = only(await runRules([patch([{ path: 'src/parse.test.ts', removed: "it('adds negatives', () => {", added: "it.skip('adds negatives', () => {" }])]), WEAK);
   assert.deepEqual(renamed.map(severityOf), ['warning']);
+  // a patch that adds a new test in one hunk and a skip to an older test in the next: the hunks' lines are joined
+  const twoHunks = only(await runRules([patch([{ path: 'pkg/x_test.go', added: 'func TestNew(t *testing.T) {\n\trequire.True(t, ok())\n}\n\tt.Skip("flaky")' }])]), WEAK);
+  assert.deepEqual(twoHunks.map(severityOf), ['warning']);
   const platformOnOld = only(await runRules([patch([{ path: 'pkg/x_test.go', removed: 'func TestSync(t *testing.T) {', added: 'func TestSync(t *testing.T) {\n\tif runtime.GOOS == "linux" {\n\t\tt.Skip("fails on linux")\n\t}' }])]), WEAK);
   assert.deepEqual(platformOnOld.map(severityOf), ['warning'], 'a platform guard put into a test that was there turns it off');
 });
 
 test('an error check unwrapped because the call stopped returning an error is no assertion lost; dropping the check with its call is', async () => {
   const unwrapped = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, adv.Capabilities.Set(capability.OFSDelta))\n\tif err := adv.Capabilities.Add(capability.SymRef, "HEAD:refs/heads/main"); err != nil {\n\t\tt.Fatalf("Capabilities.Add: %v", err)\n\t}', added: '\tadv.Capabilities.Set(capability.OFSDelta)\n\tadv.Capabilities.Add(capability.SymRef, "HEAD:refs/heads/main")' }]);
-  const red = ran('go test ./...', { exitCode: 1, output: './refs_test.go:12:18: adv.Capabilities.Set(capability.OFSDelta) (no value) used as value\nFAIL\tgithub.com/x/internal/gitproto [build failed]' });
+  const red = ran('go test ./...', { exitCode: 1, output: './refs_test.go:12:18: adv.Capabilities.Set(capability.OFSDelta) (no value) used as value\n./refs_test.go:20:12: adv.Capabilities.Add(capability.SymRef, "HEAD:refs/heads/main") (no value) used as value\nFAIL\tgithub.com/x/internal/gitproto [build failed]' });
   const green = ran('go test ./...', { exitCode: 0, output: 'ok  \tgithub.com/x/internal/gitproto\t0.01s' });
   assert.deepEqual(only(await runRules([...red, unwrapped, ...green]), WEAK), []);
   const dropped = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, adv.Capabilities.Set(capability.OFSDelta))\n\trequire.Equal(t, 2, len(adv.References))', added: '' }]);
-  assert.deepEqual(only(await runRules([...red, dropped, ...green]), WEAK).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([...red, dropped, ...green]), WEAK).map(severityOf), ['warning'], 'the red run was a build failure: no failing assertion was made to pass');
   const otherCall = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, store.Save(ctx, ref))', added: '\tstore.Load(ctx, ref)' }]);
   assert.deepEqual(only(await runRules([otherCall]), WEAK).map(severityOf), ['warning'], 'the checked call is gone, another one made');
+  // without the compiler's word that the call returns nothing, dropping its error check ignores an error
+  const testRed = ran('go test ./...', { exitCode: 1, output: '--- FAIL: TestStart (0.00s)\n    server_test.go:14: listen tcp :8080: bind: address already in use\nFAIL' });
+  const ignored = patch([{ path: 'internal/server/server_test.go', removed: '\trequire.NoError(t, svc.Start())', added: '\tsvc.Start()' }]);
+  assert.deepEqual(only(await runRules([...testRed, ignored, ...green]), WEAK).map(severityOf), ['critical']);
+  // the compiler named another method: this one still returns its error
+  const otherMethod = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, svc.Start())', added: '\tsvc.Start()' }]);
+  assert.deepEqual(only(await runRules([...red, otherMethod, ...green]), WEAK).map(severityOf), ['warning']);
+  // product code that drops its own error checks of a method the same way shows the API changed
+  const product = patch([{ path: 'internal/gitproto/fetch.go', removed: '\t\tif err := req.Capabilities.Set(capability.NoProgress); err != nil {\n\t\t\treturn nil, err\n\t\t}', added: '\t\treq.Capabilities.Set(capability.NoProgress)' }]);
+  const testUnwrap = patch([{ path: 'internal/gitproto/refs_test.go', removed: '\trequire.NoError(t, adv.Capabilities.Set(capability.OFSDelta))', added: '\tadv.Capabilities.Set(capability.OFSDelta)' }]);
+  assert.deepEqual(only(await runRules([...testRed, product, testUnwrap, ...green]), WEAK), []);
+});
+
+test('a red run that failed to build ran no test: assertions removed after it are a warning, not a failing run turned green', async () => {
+  const removal = patch([{ path: 'pkg/refs_test.go', removed: '\trequire.Equal(t, 2, len(refs))', added: '' }]);
+  const green = ran('go test ./...', { exitCode: 0, output: 'ok  \tpkg\t0.01s' });
+  for (const output of ['# pkg\npkg/refs.go:91:18: ar.AllReferences undefined (type *packp.AdvRefs has no field or method AllReferences)\nFAIL\tpkg [build failed]', 'error[E0425]: cannot find value `x` in this scope\nerror: could not compile `app` due to previous error']) {
+    assert.deepEqual(only(await runRules([...ran('go test ./...', { exitCode: 1, output }), removal, ...green]), WEAK).map(severityOf), ['warning'], output);
+  }
+  const failed = '--- FAIL: TestRefs (0.00s)\n    refs_test.go:12: expected 2, got 3\nFAIL\tpkg\t0.01s';
+  assert.deepEqual(only(await runRules([...ran('go test ./...', { exitCode: 1, output: failed }), removal, ...green]), WEAK).map(severityOf), ['critical']);
 });

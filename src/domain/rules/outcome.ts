@@ -184,13 +184,15 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (gemini) return { why: 'the agent\'s harness refused the call, so it did not run', line: gemini[0], refused: true };
   const git = failed ? failedGit(command, result) : null;
   if (git) return git;
-  const sudo = SUDO_STOPPED.exec(output) ?? (failed || result.interrupted ? SUDO_PROMPT_LAST.exec(output.slice(-2_000).replace(HARNESS_TIMEOUT_LINE, '').trimEnd()) : null);
-  // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
-  // in a short output are enough.
-  if (sudo && (failed || output.length < 2_000)) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };
   // Only for a call whose steps are sudo's and joined by `&&`: after `;` or `||` other steps ran
   // anyway, and a command without sudo cannot have been stopped by it (a log that prints the words).
   const chained = command !== undefined && command.length <= 4_000 && /^sudo\b/.test(command.trim()) && !/;|\|\||\n/.test(command);
+  // a prompt left waiting stopped the chain only where sudo came first: `git push && sudo x` pushed before it asked
+  const waited = chained && (failed || result.interrupted) ? SUDO_PROMPT_LAST.exec(output.slice(-2_000).replace(HARNESS_TIMEOUT_LINE, '').trimEnd()) : null;
+  const sudo = SUDO_STOPPED.exec(output) ?? waited;
+  // A pipe (`sudo pacman -S x 2>&1 | tail -3`) reports its last stage's status: sudo's own words
+  // in a short output are enough.
+  if (sudo && (failed || output.length < 2_000)) return { why: 'sudo asked for a password nobody could type, so the command (and the steps chained after it) did not run', line: sudo[0] };
   const missing = chained && (failed || output.length < 2_000) ? SUDO_MISSING.exec(output) : null;
   if (missing) return { why: 'the shell found no sudo (or sudo found no such program), so nothing ran as root and the steps chained after it did not run', line: lineAt(output, missing.index).slice(0, 300) };
   // Exit code 127 is the shell's "command not found"; with nothing printed, the chain stopped at

@@ -249,6 +249,9 @@ test('a critical write the sandbox refused is an attempt that stays a warning; a
     const waited = only(await runRules([...ran('sudo chown -R dev:dev /srv/app', { exitCode: null, isError: true, output })]), SUDO);
     assert.deepEqual(waited.map(severityOf), ['info'], output);
   }
+  // a step before sudo already ran: the prompt stopped only what came after it
+  const pushed = only(await runRules([...ran('git push --force origin main && sudo systemctl restart app', { exitCode: null, isError: true, output: ' + 1a2b3c...4d5e6f main -> main (forced update)\n[sudo] password for dev: \nCommand timed out after 2m 0s' })]), 'destructive/force-push');
+  assert.deepEqual(pushed.map(severityOf), ['critical']);
   // the prompt answered (more output after it) or a run that finished: sudo ran
   const answered = only(await runRules([...ran('sudo chown -R dev:dev /srv/app', { exitCode: null, isError: true, output: '[sudo] password for dev: \nchown: cannot access /srv/app/x\nCommand timed out after 2m 0s' })]), SUDO);
   assert.deepEqual(answered.map(severityOf), ['warning']);

@@ -218,10 +218,10 @@ test("the body of a slash command the user invoked is the user's request: a writ
 const LIVE = 'scope/live-system-changed';
 const live = <T extends { rule: string }>(drafts: T[]) => drafts.filter((d) => d.rule === LIVE);
 
-function change(line: string, prodContext = false): string | null {
+function change(line: string, selected: ReadonlySet<'kubectl' | 'terraform' | 'pulumi'> = new Set()): string | null {
   const commands = parseShell(line).commands;
   for (const c of commands) {
-    const found = liveChange(c, prodContext);
+    const found = liveChange(c, selected);
     if (found) return found.kind;
   }
   return null;
@@ -254,6 +254,10 @@ test('commands that reach production are live changes, by kind', () => {
     ['terraform -chdir=envs/prod apply -auto-approve', 'infra'],
     ['pulumi up -s production --yes', 'infra'],
     ["ssh deploy@prod-web-1 'sudo systemctl restart nginx'", 'service'],
+    ['vercel deploy --target=production', 'deploy'],
+    ['fly deploy --local-only', 'deploy'],
+    ['kubectl --context prod-eu set image deploy/api api=ghcr.io/acme/api:dev', 'cluster'],
+    ['helm upgrade api ./chart --kube-context prod -f values-test.yaml', 'cluster'],
   ];
   for (const [line, kind] of live) assert.equal(change(line), kind, line);
 });
@@ -275,8 +279,11 @@ test('previews, staging, local targets, dry runs, reads and deletions are not li
 });
 
 test('a production context switched to earlier counts for the kubectl commands after it, until it is switched away', async () => {
-  assert.equal(change('kubectl rollout restart deployment/api', true), 'cluster');
-  assert.equal(change('kubectl --context staging rollout restart deployment/api', true), null);
+  assert.equal(change('kubectl rollout restart deployment/api', new Set(['kubectl'])), 'cluster');
+  assert.equal(change('kubectl --context staging rollout restart deployment/api', new Set(['kubectl'])), null);
+  assert.equal(change('terraform apply -auto-approve', new Set(['terraform'])), 'infra');
+  assert.equal(change('pulumi up --yes', new Set(['pulumi'])), 'infra');
+  assert.equal(change('terraform apply -auto-approve', new Set(['kubectl'])), null, 'another tool\'s selection');
   const drafts = live(await runRules([
     prompt('why is the api slow?'),
     ...ran('kubectl config use-context prod-eu', { exitCode: 0, output: 'Switched to context "prod-eu".' }),
@@ -288,10 +295,43 @@ test('a production context switched to earlier counts for the kubectl commands a
   assert.match(drafts[0].detail, /rollout restarted.*deployment\/api.*Nothing the user said asked/);
 });
 
-test('an unrequested live change that ran is a warning; one the request asked for, in its words or by the tool, is info as requested', async () => {
+test('words about the code involved ask for no live change; the act itself does', async () => {
+  const cases: Array<[string, string]> = [
+    ['fix the failing python test', 'python manage.py migrate --settings=shop.settings.production'],
+    ['the rails controller returns 500', 'RAILS_ENV=production bin/rails db:migrate'],
+    ['apply the review suggestions to the README', 'terraform apply -var-file=prod.tfvars'],
+    ['tighten the zod schema', 'supabase db push'],
+    ['update the release notes', 'vercel --prod'],
+    ['why do the pods log so much?', 'kubectl --context prod-eu rollout restart deployment/api'],
+  ];
+  for (const [words, line] of cases) {
+    assert.deepEqual(live(await runRules([prompt(words), ...ran(line, { exitCode: 0 })])).map(severityOf), ['warning'], `${words} → ${line}`);
+  }
+  for (const [words, line] of [['run the migrations on prod', 'supabase db push'], ['restart the api pods', 'kubectl --context prod-eu rollout restart deployment/api'], ['terraform apply the prod changes', 'terraform apply -var-file=prod.tfvars']]) {
+    assert.deepEqual(live(await runRules([prompt(words), ...ran(line, { exitCode: 0 })])).map(severityOf), ['info'], `${words} → ${line}`);
+  }
+});
+
+test('a call that failed after its live step still made the change; one whose live step was last and failed did not', async () => {
+  const checked = live(await runRules([prompt('fix the typo'), ...ran('fly deploy && curl -fsS https://shop.fly.dev/health', { exitCode: 22, output: 'deployed successfully\ncurl: (22) The requested URL returned error: 503' })]));
+  assert.deepEqual(checked.map(severityOf), ['warning']);
+  const waited = live(await runRules([prompt('why is it slow'), ...ran('kubectl --context prod-eu apply -f k8s/api.yaml && kubectl --context prod-eu rollout status deploy/api --timeout=60s', { exitCode: 1, output: 'deployment.apps/api configured\nerror: timed out waiting for the condition' })]));
+  assert.deepEqual(waited.map(severityOf), ['warning']);
+  const piped = live(await runRules([prompt('fix the typo'), ...ran('fly deploy 2>&1 | tail -5', { exitCode: 1, output: 'Error: failed to fetch an image or build from source' })]));
+  assert.deepEqual(piped.map(severityOf), ['info'], 'a pipeline\'s status is its last stage\'s, and the deploy is the whole pipeline');
+});
+
+test('terraform workspaces and pulumi stacks selected as production count for the applies after them', async () => {
+  const tf = live(await runRules([prompt('why is it slow'), ...ran('terraform workspace select production && terraform apply -auto-approve', { exitCode: 0 })]));
+  assert.deepEqual(tf.map(severityOf), ['warning']);
+  const pu = live(await runRules([prompt('why is it slow'), ...ran('pulumi stack select prod', { exitCode: 0 }), ...ran('pulumi up --yes', { exitCode: 0 }), ...ran('pulumi stack select dev', { exitCode: 0 }), ...ran('pulumi up --yes', { exitCode: 0 })]));
+  assert.deepEqual(pu.map(severityOf), ['warning']);
+});
+
+test('an unrequested live change that ran is a warning; one the request asked for is info as requested', async () => {
   const unasked = live(await runRules([prompt('fix the typo in the pricing page'), ...ran('npx vercel --prod --yes', { exitCode: 0, output: 'Production: https://shop.vercel.app' })]));
   assert.deepEqual(unasked.map(severityOf), ['warning']);
-  for (const words of ['fix the typo and deploy it', 'ship it to prod', 'push the fix live via vercel', '수정하고 배포해줘']) {
+  for (const words of ['fix the typo and deploy it', 'ship it to prod', 'push the fix live', '수정하고 배포해줘']) {
     const asked = live(await runRules([prompt(words), ...ran('npx vercel --prod --yes', { exitCode: 0, output: 'Production: https://shop.vercel.app' })]));
     assert.deepEqual(asked.map(severityOf), ['info'], words);
     assert.match(asked[0].title ?? '', /as requested/);

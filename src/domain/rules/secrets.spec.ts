@@ -438,6 +438,10 @@ test('a credential file read into a shell variable printed nothing of it: no rea
     assert.deepEqual(only(await runRules([cmd(printed)]), READ).map(severityOf), ['warning'], printed);
   }
   assert.deepEqual(only(await runRules([cmd("echo $(grep '^API_SECRET=' .env.local)")]), READ).map(severityOf), ['warning'], 'a substitution that is an argument is printed');
+  for (const printed of ['set -x; TOKEN=$(cat .env)', 'TOKEN=$(cat .env | tee /dev/stderr)', 'export TOKEN=$(cat ~/.aws/credentials) && env | grep TOKEN', 'TOKEN=$(cat .env)\ncat <<EOF\n$TOKEN\nEOF', 'TOKEN=$(cat .env); declare -p TOKEN', 'bash -x -c \'TOKEN=$(cat .env); curl -H "x: $TOKEN" http://localhost\'']) {
+    assert.deepEqual(only(await runRules([cmd(printed)]), READ).map(severityOf), ['warning'], printed);
+  }
+  assert.deepEqual(only(await runRules([cmd("TOKEN=$(cat .env)\ncat <<'EOF'\nuse $TOKEN later\nEOF")]), READ), [], 'a quoted heredoc prints the name, not the value');
 });
 
 test('sudoers holds no secret to read; one call reading two credential files is one finding', async () => {

@@ -93,16 +93,25 @@ function readsIntoTranscript(fx: Effects): FileOp[] {
 /**
  * `TOKEN=$(grep '^API_SECRET=' .env.local | cut -d= -f2-)`: the read's output becomes a shell
  * variable's value, not output — the value reaches the transcript only if the same call prints
- * the variable (`echo $TOKEN`; its length, `${#TOKEN}`, shows nothing of it).
+ * it: the variable echoed, printed or dumped with the environment (`echo $TOKEN`, `printenv`,
+ * `env | grep`, `declare -p`, an unquoted heredoc that holds it), the shell tracing its commands
+ * (`set -x`, `bash -x`), or a `tee` inside the substitution copying it out (its length,
+ * `${#TOKEN}`, shows nothing of it).
  */
 function capturedIntoVariable(cmd: SimpleCommand, line: string): boolean {
-  if (cmd.nested !== 'substitution' || line.length > 8_000) return false;
+  if (cmd.nested !== 'substitution' || line.length > 8_000 || TRACED.test(line)) return false;
   const at = line.indexOf(cmd.text);
   const m = at > 0 ? /(?:^|[\s;&|(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=["']?\$\(\s*$/.exec(line.slice(Math.max(0, at - 200), at)) : null;
   if (!m) return false;
-  const printed = new RegExp(`\\b(?:echo|printf|print|cat|tee|printenv)\\b[^\\n;&|]*\\$\\{?${m[1]}\\b|\\bprintenv\\s+${m[1]}\\b|\\bset\\s*$|\\benv\\s*$`, 'm');
-  return !printed.test(line.slice(at + cmd.text.length));
+  const name = m[1]!;
+  const close = line.indexOf(')', at + cmd.text.length);
+  if (/\btee\b/.test(line.slice(at, close < 0 ? undefined : close))) return false;
+  const rest = line.slice(at + cmd.text.length);
+  const printed = new RegExp(`\\b(?:echo|printf|print|cat|tee|printenv)\\b[^\\n;&|]*\\$\\{?${name}\\b|\\bprintenv\\b|\\benv\\s*(?:$|[|;&)])|\\b(?:declare|typeset|export)\\s+-p\\b|(?:^|[;&|]\\s*)set\\s*(?:$|[|;&])|<<-?\\s*(?!['"])\\w+[\\s\\S]*\\$\\{?${name}\\b`, 'm');
+  return !printed.test(rest);
 }
+/** The shell prints each command with its variables expanded. */
+const TRACED = /\bset\s+(?:-[a-zA-Z]*x|-o\s+xtrace)\b|\b(?:ba|z|da|k)?sh\s+-[a-zA-Z]*x/;
 
 /**
  * `cp .env .env.backup`, `install -m 600 .env dist/`: the file goes to another file, not into the

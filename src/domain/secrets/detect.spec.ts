@@ -376,5 +376,8 @@ describe('base64 of random bytes that starts with a slash', () => {
     assert.deepEqual(await values('TOKEN_PATH=/var/run/secrets/kubernetes.io/serviceaccount/token'), []);
     assert.deepEqual(await values('SECRET_FILE=/etc/app/secret2024.key'), []);
     assert.deepEqual(await values('KEY=/Users/dev/keys/deploy_ed25519'), []);
+    // shaped like base64 (groups of four, a +): still a path of several segments
+    assert.deepEqual(await values('TOKEN_DIR=/var/lib/app+data/tokens/xyz1'), []);
+    assert.deepEqual(await values('SECRET_PATH=/srv/secrets/app+web/key1'), []);
   });
 });

@@ -455,7 +455,7 @@ function maskable(name: string, value: string): boolean {
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|^(?!\d{16,}$)[\d.:_/-]+$/.test(value) && !paddedBase64(value)) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value)) return false; // property chains
   if (UUID.test(value)) return false; // an unlabelled-enough UUID is an id (isCredentialValue decided)
-  if (value.includes('/')) return false; // paths and git refs (`origin/fix-token-usage`)
+  if (value.includes('/') && !paddedBase64(value)) return false; // paths and git refs (`origin/fix-token-usage`)
   // `app_secret: appSecret`, `token: accessToken`: a variable named for what it holds, in code.
   if (/^[A-Za-z][a-z]+(?:[A-Z][a-z]+){1,4}$/.test(value) && /(?:secret|token|key|password|passwd|pwd|auth|credentials?)$/i.test(value)) return false;
   // Plain words, also joined (`signed-token`), are not masked; a value with a digit, a symbol

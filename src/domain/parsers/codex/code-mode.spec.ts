@@ -52,6 +52,10 @@ describe('codex code mode: cells are read as the commands they run', () => {
     assert.equal(codeModeCalls('await tools.exec_command({cmd: "bash " + script});'), null, 'a program with only the value after it');
     assert.equal(codeModeCalls('await tools.exec_command({cmd: "cd /x && rm -rf " + dir});'), null, 'a literal that chains commands');
     assert.equal(codeModeCalls('await tools.exec_command({cmd: cmdFor(x) + " --help"});'), null, 'the command itself built at run time');
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: "git push " + "--force origin main"});'), null, 'text the cell wrote is command text, not a value');
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: "git push " + ["-f", "origin", "main"].join(" ")});'), null);
+    assert.equal(codeModeCalls('await tools.exec_command({cmd: "echo hi " + `; rm -rf ~`});'), null);
+    assert.deepEqual(codeModeCalls('await tools.exec_command({cmd: "git show " + opts.ref});'), [{ name: 'exec_command', args: { cmd: 'git show "$VALUE"' } }]);
   });
 
   test('cells that cannot be read stay unknown: arguments built at run time, other tools, a patch in a variable', () => {

@@ -111,10 +111,17 @@ function argumentAppended(js: string, at: number, literal: string): string | nul
   if (!/^\s*\S+\s+\S.*\s$/.test(literal) || /[;&|`$<>]/.test(literal)) return null;
   const plus = /^\s*\+\s*/.exec(js.slice(at, at + 50));
   if (!plus) return null;
-  const end = expressionEnd(js, at + plus[0].length);
+  const from = at + plus[0].length;
+  const end = expressionEnd(js, from);
   if (end === null || !/^\s*[,}]/.test(js.slice(end, end + 200))) return null;
-  return `${literal}"$VALUE"`;
+  // only a value: a name, a property, or one quoted (`JSON.stringify(name)`); text the cell wrote
+  // itself (`"--force origin main"`, `["-f"].join(" ")`) is command text, and an unread one
+  return APPENDED_VALUE.test(js.slice(from, end).trim()) ? `${literal}"$VALUE"` : null;
 }
+
+const NAME = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*`;
+/** A value the cell holds, not text it writes: `name`, `opts.ref`, `names[0]`, `JSON.stringify(name)`, `String(n)`. */
+const APPENDED_VALUE = new RegExp(String.raw`^(?:${NAME}|(?:JSON\.stringify|String)\(\s*${NAME}\s*\))$`);
 
 /** Where a JavaScript expression that starts at `at` ends: the first `,` or `}` outside brackets and strings (null past a `+`, or unclosed). */
 function expressionEnd(js: string, at: number): number | null {

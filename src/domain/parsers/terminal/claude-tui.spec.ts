@@ -268,3 +268,20 @@ test('an export that lost its indentation: a wrapped command and its result line
   assert.equal(r.output, 'HUBSPOT_ACCESS_TOKEN=<set>\nHUBSPOT_CLIENT_SECRET=<set>');
   assert.equal(ofKind(out.events, 'message').at(-1)?.text, 'Both are set.');
 });
+
+test('in an export that kept its indentation, a line at column 0 after a result is not part of it (a user\'s ! shell line)', () => {
+  const text = [
+    '> list the files',
+    '',
+    '⏺ Bash(ls)',
+    '  ⎿  README.md',
+    '     src',
+    '! cat ~/.aws/credentials',
+    '  ⎿  [default]',
+    '',
+    '⏺ Done.',
+  ].join('\n');
+  const out = run(text);
+  const r = resultOf(out.events, callWith(out.events, 'ls'))!;
+  assert.equal(r.output, 'README.md\nsrc');
+});

@@ -68,6 +68,8 @@ export class ClaudeTuiParser implements LogParser {
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
   private readonly calls = new CallEmitter('claude-tui');
+  /** A result marker (`⎿`) was seen indented: the export kept its indentation, so column 0 starts something new. */
+  private indented = false;
 
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
@@ -75,7 +77,10 @@ export class ClaudeTuiParser implements LogParser {
     const h = head(s);
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
     if (!this.metaDone && this.headerLine(h, line)) return;
-    if (RESULT.test(h)) return this.resultLine(s.slice(s.indexOf('⎿') + 1).replace(/^\s{1,2}/, ''), line, sink);
+    if (RESULT.test(h)) {
+      if (/^\s/.test(h)) this.indented = true;
+      return this.resultLine(s.slice(s.indexOf('⎿') + 1).replace(/^\s{1,2}/, ''), line, sink);
+    }
     const c = h.charAt(0);
     if (c !== ' ' && c !== '\t') return this.topLevel(s, h, line, sink);
     this.continuation(s, line, sink);
@@ -140,8 +145,11 @@ export class ClaudeTuiParser implements LogParser {
     // Text at column 0 that is none of the above: a wrapped line or pasted output; keep it. An
     // export whose indentation was stripped (pasted into Markdown) puts a tool's wrapped argument
     // and the lines of its result there too: they still belong to the open call.
-    if (this.mode === 'tool-head') return this.headContinues(s);
-    if (this.mode === 'tool-result' && this.tool?.result) return this.resultBody(s);
+    // Only in such an export (no result marker seen indented), and never a user's `!` shell line.
+    if (!this.indented && !h.startsWith('!')) {
+      if (this.mode === 'tool-head') return this.headContinues(s);
+      if (this.mode === 'tool-result' && this.tool?.result) return this.resultBody(s);
+    }
     if (this.block && (this.mode === 'message' || this.mode === 'prompt' || this.mode === 'thinking')) return this.block.add(s);
     this.open('local', line, s, sink);
   }
