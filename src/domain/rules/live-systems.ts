@@ -174,15 +174,17 @@ function selection(cmd: SimpleCommand): Selection | null {
   return family === null || to === undefined ? null : { family, prod: PROD.test(to) && !NOT_PROD.test(to) };
 }
 
+/** The programs that select a target for later commands (`selection` reads only these). */
+const SELECTORS: ReadonlySet<string> = new Set(['kubectx', 'kubectl', 'oc', 'terraform', 'tofu', 'pulumi']);
+
 const FAMILY: Record<string, Selection['family']> = { kubectl: 'kubectl', oc: 'kubectl', helm: 'kubectl', terraform: 'terraform', tofu: 'terraform', terragrunt: 'terraform', pulumi: 'pulumi' };
 
 /** The live change a command makes, or null (dry runs, previews and deletions are not one). */
 export function liveChange(command: SimpleCommand, selected: ReadonlySet<Selection['family']> = new Set()): { kind: Kind; what: string; tool: string } | null {
-  if (command.args.some((a) => DRY.test(a))) return null;
-  if (command.host && PROD.test(command.host) && !NOT_PROD.test(command.host) && restartsService(command)) return { kind: 'service', what: `services restarted on the production host ${command.host}`, tool: command.name };
+  if (command.host && PROD.test(command.host) && !NOT_PROD.test(command.host) && restartsService(command) && !command.args.some((a) => DRY.test(a))) return { kind: 'service', what: `services restarted on the production host ${command.host}`, tool: command.name };
   const { cmd, tool, valueOpts } = serviceTool(command);
   const rows = LIVE_CHANGES.rowsOf(tool);
-  if (!rows) return null;
+  if (!rows || command.args.some((a) => DRY.test(a))) return null;
   const family = FAMILY[tool];
   const view: View = { ...parseArgs(cmd.args, valueOpts), args: cmd.args, assignments: cmd.assignments, selectedProd: family !== undefined && selected.has(family) };
   const row = LIVE_CHANGES.first(rows, view);
@@ -228,16 +230,16 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
           const commands = effectsOf(event, facts, ctx.session).commands;
           const line = event.input.command;
           commands.forEach(({ cmd }, i) => {
-            const chosen = selection(cmd);
+            const chosen = SELECTORS.has(cmd.name) ? selection(cmd) : null;
             if (chosen) {
               if (chosen.prod) selected.add(chosen.family);
               else selected.delete(chosen.family);
             }
-            // a teardown is destructive's finding: one event, one finding
-            if (serviceTeardown(cmd, line, ctx.session.agent)) return;
             const change = liveChange(cmd, selected);
+            // a teardown is destructive's finding: one event, one finding
+            if (!change || serviceTeardown(cmd, line, ctx.session.agent)) return;
             // the call's status is its last step's: a failure says something of this command only when nothing ran after it
-            if (change) judge(event, facts, cmd, change, commands.slice(i + 1).every((c) => c.cmd.pipeIndex > cmd.pipeIndex && c.cmd.pipeLength === cmd.pipeLength));
+            judge(event, facts, cmd, change, commands.slice(i + 1).every((c) => c.cmd.pipeIndex > cmd.pipeIndex && c.cmd.pipeLength === cmd.pipeLength));
           });
         },
         finish() {
