@@ -203,9 +203,11 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
       // the tools whose selected target (context, workspace, stack) is production
       const selected = new Set<Selection['family']>();
       const judge = (event: ToolCallEvent, facts: EventFacts, cmd: SimpleCommand, change: NonNullable<ReturnType<typeof liveChange>>, last: boolean) => {
+        // a log that starts mid-session holds no request at all: say so rather than "nothing asked"
+        const said = requests.for(event).length > 0 ? 'Nothing the user said asked for this change.' : 'The log holds no request from the user before it (it may start mid-session), so nothing shows this change was asked for.';
         const draft: FindingDraft = {
           rule: liveSystemChanged.id,
-          detail: `${capitalise(change.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. Nothing the user said asked for this change.`,
+          detail: `${capitalise(change.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. ${said}`,
           evidence: [evidence(event, cmd.text, facts)],
           key: change.kind,
         };

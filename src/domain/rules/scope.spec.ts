@@ -331,6 +331,9 @@ test('terraform workspaces and pulumi stacks selected as production count for th
 test('an unrequested live change that ran is a warning; one the request asked for is info as requested', async () => {
   const unasked = live(await runRules([prompt('fix the typo in the pricing page'), ...ran('npx vercel --prod --yes', { exitCode: 0, output: 'Production: https://shop.vercel.app' })]));
   assert.deepEqual(unasked.map(severityOf), ['warning']);
+  assert.match(unasked[0].detail, /Nothing the user said asked for this change/);
+  const noPrompt = live(await runRules([...ran('npx vercel --prod --yes', { exitCode: 0, output: 'Production: https://shop.vercel.app' })]));
+  assert.match(noPrompt[0].detail, /The log holds no request from the user before it/, 'a log that starts mid-session does not claim nothing was asked');
   for (const words of ['fix the typo and deploy it', 'ship it to prod', 'push the fix live', '수정하고 배포해줘']) {
     const asked = live(await runRules([prompt(words), ...ran('npx vercel --prod --yes', { exitCode: 0, output: 'Production: https://shop.vercel.app' })]));
     assert.deepEqual(asked.map(severityOf), ['info'], words);
