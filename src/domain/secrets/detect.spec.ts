@@ -381,3 +381,25 @@ describe('base64 of random bytes that starts with a slash', () => {
     assert.deepEqual(await values('SECRET_PATH=/srv/secrets/app+web/key1'), []);
   });
 });
+
+describe('a value a terminal wrapped at its width', () => {
+  const key = 'sk-proj-' + randomString(48) + '_' + randomString(60) + '-' + randomString(40);
+  it('runs on over the indented next lines: the whole key is one value, masked whole', async () => {
+    const lines = [`> ${key.slice(0, 68)}`, `  ${key.slice(68, 136)}`, `  ${key.slice(136)} add the key to .env`];
+    const hits = await detectSecrets(lines.join('\n'));
+    assert.equal(hits.length, 1);
+    assert.equal(hits[0]!.value.replace(/\s+/g, ''), key);
+  });
+  it('stops at a short line, an unindented next line, or a next line that names a key', async () => {
+    const short = `TOKEN=${key.slice(0, 50)}\n  ${key.slice(50)}`;
+    assert.equal((await detectSecrets(short))[0]?.value, key.slice(0, 50));
+    const wide = `export OPENAI_API_KEY=${key}`;
+    assert.ok(wide.length >= 60);
+    assert.equal((await detectSecrets(`${wide}\nNEXT_VAR=1`))[0]?.value, key);
+    assert.equal((await detectSecrets(`${wide}\n  region: eu-west-1`))[0]?.value, key);
+    assert.equal((await detectSecrets(`${wide}\nThanks for the help`))[0]?.value, key, 'a word after it is no part of it');
+    // a parser that took the display's indentation off: a run no word looks like still continues it
+    const flat = await detectSecrets(`${key.slice(0, 68)}\n${key.slice(68, 136)}\n${key.slice(136)} add the key to .env`);
+    assert.equal(flat[0]?.value.replace(/\s+/g, ''), key);
+  });
+});

@@ -225,14 +225,42 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
     // value off Slack's layouts is no Slack token. All are masked — a report never shows what a
     // detector matched — but never reported (issue 25: never cry wolf).
     const quiet = !found.maskOnly && (cutShort(text, found.end) || notASecretInContext(found, value, text) || offShapeSlack(found, value, text));
-    const c = quiet ? { ...found, maskOnly: true as const } : found;
+    // a terminal that wrapped the value at its width left the rest on the next lines: it is the same value
+    const end = wrappedEnd(text, found.end);
+    const c = { ...found, end, ...(quiet ? { maskOnly: true as const } : {}) };
     const at = insertionPoint(kept, c.start);
     const overlaps = (at > 0 && kept[at - 1].end > c.start) || (at < kept.length && kept[at].start < c.end);
     if (overlaps) continue;
     seen.add(value);
-    kept.splice(at, 0, { ...c, value, masked: maskSecret(value) });
+    const whole = end === found.end ? value : text.slice(found.start, end);
+    kept.splice(at, 0, { ...c, value: whole, masked: maskSecret(whole) });
   }
   return kept;
+}
+
+/** A line at least this wide may have been wrapped by a terminal (Claude Code's TUI wraps at the window's width). */
+const WRAP_MIN_WIDTH = 60;
+/** The rest of a token on the next line (its indentation, then the run), standing alone up to a blank or the line's end. */
+const WRAPPED_REST = /^([ \t]*)([A-Za-z0-9_\-+/]{4,}={0,2})(?=[ \t\r\n]|$)/;
+
+/**
+ * Where a value ends when a terminal wrapped it: a value that runs to the end of a line that
+ * filled the terminal (`> sk-proj-…UTCP` at 70 columns) goes on, indented, at the start of the
+ * next (`  X-Q0hD…gkpk-`), and so on. Masking stops at the first line break otherwise, and showed
+ * the rest of the key.
+ */
+function wrappedEnd(text: string, end: number): number {
+  let e = end;
+  for (let k = 0; k < 8 && text.charCodeAt(e) === 10; k++) {
+    const lineStart = text.lastIndexOf('\n', e - 1) + 1;
+    if (e - lineStart < WRAP_MIN_WIDTH) break;
+    const m = WRAPPED_REST.exec(text.slice(e + 1, e + 400));
+    // indented as the display indents what it wraps, or (where a parser took the indentation off)
+    // a run no word looks like: long, with a digit or a capital inside
+    if (!m || (m[1] === '' && !(m[2]!.length >= 8 && (/\d/.test(m[2]!) || /[a-z][A-Z]/.test(m[2]!))))) break;
+    e += 1 + m[0].length;
+  }
+  return e;
 }
 
 /** First index whose start is >= `start` (binary search over the kept hits). */
