@@ -403,3 +403,11 @@ describe('a value a terminal wrapped at its width', () => {
     assert.equal(flat[0]?.value.replace(/\s+/g, ''), key);
   });
 });
+
+describe('a labelled name in code', () => {
+  it('is a variable, digits in its snake parts or not; a literal is quoted or has a part that starts with a digit', async () => {
+    assert.deepEqual(await values('client = MemoryClient(api_key=mem0_api_key)'), []);
+    assert.deepEqual(await values('s3 = boto3.client("s3", aws_secret_access_key=aws_secret_key_v2)'), []);
+    assert.deepEqual(await values('password=hunter_2x9'), ['hunter_2x9']);
+  });
+});

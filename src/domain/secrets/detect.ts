@@ -276,10 +276,11 @@ function insertionPoint(kept: SecretHit[], start: number): number {
 }
 
 // A labelled value that is a name in code, not a literal: `password: newPassword,`,
-// `login(user, password=current_password)`, `Password: harborPass`. Identifier-shaped (a camel
-// hump or snake parts, letters only), unquoted, and either followed by code punctuation or naming
-// the very thing its label names. A literal is quoted, or has digits or symbols.
-const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+(?:_[a-z]+)+$/;
+// `login(user, password=current_password)`, `MemoryClient(api_key=mem0_api_key)`, `Password:
+// harborPass`. Identifier-shaped (a camel hump, or snake parts that each start with a letter, a
+// word among them), unquoted, and either followed by code punctuation or naming the very thing its
+// label names. A literal is quoted, or has symbols, or a part that starts with a digit.
+const IDENTIFIER = /^[a-z]+(?:[A-Z][a-z]+)+$|^[a-z]+(?:_[a-z]+)+$|^(?=[a-z0-9_]*[a-z]{3})[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+$/;
 const LABEL_WORD = /pass|secret|token|key|pwd|cred/i;
 /** `body?.password`, `req.body.password`, `form!.values.pw`: names of letters joined by property access, starting lower-case (a variable), no literal. */
 const MEMBER_ACCESS = /^[a-z_$][A-Za-z_$]*(?:(?:\?\.|!?\.)[A-Za-z_$][A-Za-z_$]*)+[;,)]*$/;
