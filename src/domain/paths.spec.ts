@@ -83,6 +83,13 @@ describe('classifyPath zones', () => {
     assert.equal(zone('/home/..'), 'root');
     assert.equal(zone('C:\\', { cwd: 'C:\\Users\\Pat\\repo', home: null }), 'root');
   });
+  it('a working directory written from home (a terminal header\'s `~/clawdbot`) is the tree the absolute paths under that home are in', () => {
+    const tilde = { cwd: '~/clawdbot', home: null };
+    assert.equal(zone('/Users/andrew/clawdbot/workspace/core', tilde), 'worktree');
+    assert.equal(zone('/Users/andrew/other/x', tilde), 'home');
+    assert.equal(zone('workspace/core', tilde), 'unknown', 'a relative path with no home to anchor it');
+    assert.equal(zone('/home/dev/clawdbot/a', { cwd: '~/clawdbot', home: '/home/dev' }), 'worktree');
+  });
   it('worktree, including the cwd itself', () => {
     assert.equal(zone('src/index.ts'), 'worktree');
     assert.equal(zone('.'), 'worktree');

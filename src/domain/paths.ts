@@ -160,8 +160,14 @@ const TMP = /^(?:\/tmp|\/var\/tmp|\/private\/tmp|\/dev\/shm|\/(?:private\/)?var\
 
 /** Classifies `p` against the session's working directory and home. */
 export function classifyPath(p: string, session: SessionPaths): PathClass {
-  const cwd = session.cwd ? normalize(session.cwd.trim()) : null;
-  const home = session.home ? normalize(session.home) : guessHome(cwd);
+  let cwd = session.cwd ? normalize(session.cwd.trim()) : null;
+  let home = session.home ? normalize(session.home) : guessHome(cwd);
+  // A terminal header names the directory from home (`~/clawdbot`): with no home known, the home
+  // an absolute path shows is the one the header meant.
+  if (cwd !== null && /^~(?:\/|$)/.test(cwd)) {
+    home ??= guessHome(p.trim());
+    cwd = home ? normalize(home + cwd.slice(1)) : cwd;
+  }
   const abs = resolvePath(p, cwd, home);
   return { abs, zone: zoneOf(abs, cwd, home), sensitive: sensitiveKind(abs) };
 }

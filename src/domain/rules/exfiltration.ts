@@ -11,7 +11,7 @@ import {
   parseArgs, readsProgramFromStdin,
 } from './commands.ts';
 import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
-import { addCapped, basename, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
 import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
@@ -597,6 +597,7 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
     // A script that read the file into variables: this request carries what it references, no more.
     const carriage = readsHere && event.input.type === 'command' && loc.cmd.pipeIndex === 0 ? scriptCarriage(event.input.command, loc.cmd, sameEventReads.map((r) => r.path), hosts) : 'unknown';
     if ((carriage === 'none' || carriage === 'issuer') && !flow.carriesValue(loc.cmd.text)) continue;
+    if (readsHere && event.input.type === 'command' && pipedToIssuer(event.input.command, loc.cmd, hosts) && !flow.carriesValue(loc.cmd.text)) continue;
     checkSecretFlow(ctx, event, facts, loc, hosts, flow, readsHere);
   }
 }
@@ -749,6 +750,30 @@ function readsOnlyIssuerNames(text: string, hosts: string[], flow: ExposureTrack
     const domains = issuerDomainsOfName(name);
     return domains.length > 0 && hosts.every((h) => underDomains(h, domains));
   });
+}
+
+/** The pipeline's first step picks one entry by name (`grep GITHUB_PAT ../.env`, `grep '^NPM_TOKEN=' .env`). */
+const PIPED_PICK = /^\s*(?:grep|rg|egrep)\s+(?:-[A-Za-z]+\s+)*(["']?)\^?([A-Za-z_][A-Za-z0-9_]*)=?\1\s+[^\s|;&]+\s*\|/;
+
+/**
+ * `grep GITHUB_PAT ../.env | cut -d= -f2 | xargs -I {} git push https://dp-web4:{}@github.com/…`:
+ * one entry picked by a name that names the service, handed by xargs only into the password of a
+ * URL (or an authorization header) of that service's own hosts — the credential used with its
+ * issuer to log in, not sent anywhere else (issue 25, item 3).
+ */
+function pipedToIssuer(line: string, cmd: SimpleCommand, hosts: string[]): boolean {
+  if (hosts.length === 0 || line.length > 2_000 || cmd.pipeIndex === 0 || !cmd.wrappers.includes('xargs') || USER_CONTENT.test(line)) return false;
+  const pick = PIPED_PICK.exec(line);
+  if (!pick || (line.match(/\|/g) ?? []).length !== cmd.pipeIndex) return false;
+  const xargs = cmd.wrapperArgs?.[cmd.wrappers.indexOf('xargs')] ?? [];
+  const at = xargs.findIndex((a) => a === '-I' || a === '-i' || a === '--replace');
+  const placeholder = at >= 0 ? xargs[at + 1] : /^-I(.+)$/.exec(xargs.find((a) => /^-I./.test(a)) ?? '')?.[1];
+  if (!placeholder || placeholder.length > 10) return false;
+  const uses = cmd.args.filter((a) => a.includes(placeholder));
+  const slot = new RegExp(String.raw`^[a-z+]+://[^:@/\s]+:${escapeRegExp(placeholder)}@[^/\s]+`);
+  if (uses.length === 0 || !uses.every((a) => slot.test(a))) return false;
+  const domains = issuerDomainsOfName(pick[2]!);
+  return domains.length > 0 && hosts.every((h) => underDomains(h, domains));
 }
 
 /** The substitution sits in an Authorization header or a `-u user:…` credential argument. */
