@@ -55,6 +55,9 @@ test('escalated commands are info with their justification', async () => {
   assert.deepEqual(drafts.map(severityOf), ['info']);
   assert.match(drafts[0].detail, /needs network access/);
   assert.deepEqual(only(await runRules([cmd('npm install')]), ESCALATED), []);
+  // the person turned the escalation down: it did not run
+  const refused = only(await runRules([...ran('docker build -t app .', { denied: true, isError: true, output: 'exec command rejected by user' }, { escalated: true, justification: 'needs the Docker socket' })]), ESCALATED);
+  assert.deepEqual(refused.map((d) => [severityOf(d), d.title]), [['info', 'Commands ran outside the sandbox (attempted)']]);
 });
 
 test('sudo is a warning, merged into one finding', async () => {

@@ -384,7 +384,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -396,7 +396,8 @@ export const PERMISSIONS_RULES: Rule[] = [
           const fx = effectsOf(event, facts, ctx.session);
           if (event.input.type === 'command' && event.input.escalated) {
             const why = event.input.justification ? ` Justification: "${safe(event.input.justification, facts, QUOTE_MAX)}".` : '';
-            ctx.report({ rule: escalatedCommand.id, detail: `\`${safe(event.input.command, facts, QUOTE_MAX)}\` ran with escalated permissions.${why}`, evidence: [evidence(event, event.input.command, facts)] });
+            // it ran so only if nobody turned the request down: a refusal makes it an attempt
+            ctx.outcomes.report(event, 'run', { rule: escalatedCommand.id, detail: `\`${safe(event.input.command, facts, QUOTE_MAX)}\` ran with escalated permissions.${why}`, evidence: [evidence(event, event.input.command, facts)] });
           }
           // Codex: a prefix the agent asked the user to approve for good, if it approves any code.
           if (event.input.type === 'command' && event.input.prefixRule && isBroadPrefix(event.input.prefixRule)) {

@@ -68,11 +68,12 @@ describe('Codex tool outputs', () => {
   });
 
   test('refusals by the person or the guardian are denials; aborted calls are interruptions', () => {
-    for (const t of ['exec command rejected by user', 'patch rejected by user', 'This action was rejected due to unacceptable risk.\nReason: exfil']) {
+    for (const t of ['exec command rejected by user', 'patch rejected by user', 'This action was rejected due to unacceptable risk.\nReason: exfil', 'exec_command failed for `/bin/zsh -lc \'docker build -f Dockerfile .\'`: CreateProcess { message: "Rejected(\\"rejected by user\\")" }']) {
       const r = parseToolOutput(t);
       assert.equal(r.denied, true, t);
       assert.equal(r.isError, true, t);
     }
+    assert.equal(parseToolOutput('exec_command failed for `ls`: CreateProcess { message: "No such file or directory (os error 2)" }').denied, false, 'a process that could not start was not refused');
     const aborted = parseToolOutput('aborted');
     assert.equal(aborted.interrupted, true);
     assert.equal(aborted.isError, true);

@@ -88,6 +88,8 @@ function fromHeaders(s: string): Raw | null {
 
 // How Codex words refusals: the user declining an approval, the guardian model, a repeat denial.
 const DENIED = /^(?:exec command rejected by user|patch rejected by user|rejected by user|this action was rejected due to unacceptable risk)/i;
+/** Codex Desktop's wording: `exec_command failed for \`…\`: CreateProcess { message: "Rejected(\"rejected by user\")" }`. */
+const REJECTED_PROCESS = /^exec_command failed for [\s\S]{0,3800}?CreateProcess \{ message: "Rejected\(\\?"rejected by (?:the )?user\\?"\)/;
 const ERROR_START = /^(?:error\b|err:|fatal\b|failed\b|apply_patch verification failed|patch rejected|invalid patch|tool call error|execution error|failed in sandbox|sandbox denied|exec command rejected|command timed out|timed out|unsupported call|unknown tool|failed to parse function arguments|aborted\b)/i;
 const SANDBOX_EXIT = /^(?:failed in sandbox|execution error)[^\n]{0,300}?exit code:? (-?\d+)/i;
 
@@ -98,7 +100,7 @@ function classify(raw: Raw): ParsedOutput {
     const m = SANDBOX_EXIT.exec(head);
     if (m) exitCode = Number(m[1]);
   }
-  const denied = DENIED.test(head) || head.includes('same tool request was already denied');
+  const denied = DENIED.test(head) || head.includes('same tool request was already denied') || REJECTED_PROCESS.test(raw.output.slice(0, 4_000));
   const interrupted = /^aborted\b/i.test(head);
   const failedText = raw.success === false || (exitCode === null && raw.success !== true && ERROR_START.test(head));
   const isError = denied || interrupted || failedText || (exitCode !== null && exitCode !== 0);
