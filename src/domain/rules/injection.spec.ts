@@ -418,13 +418,22 @@ test('the instruction files of a template the session cloned for new work, rewri
   assert.deepEqual(injected.map(severityOf), ['warning'], 'instruction-like text is judged whatever the folder');
 });
 
-test('unrequested instruction files changed in one turn share one cause (one finding); another turn is another', async () => {
+test('the unrequested changes of the session\'s instruction files share one cause (one finding): several files in one turn, one file turn after turn', async () => {
   const files = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
   const drafts = only(await runRules([prompt('tidy the repo'), ...files.flatMap((f) => answered(write(f, `# ${f}\nBuild with make.`), { output: 'ok' })), prompt('now the docs'), ...answered(write('AGENTS.md', '# Agents\nUse make.'), { output: 'ok' })]), CONFIG);
   assert.deepEqual(drafts.map(severityOf), ['warning', 'warning', 'warning', 'warning']);
-  const causes = drafts.map((d) => d.cause?.id);
-  assert.equal(new Set(causes.slice(0, 3)).size, 1);
-  assert.notEqual(causes[3], causes[0]);
+  assert.equal(new Set(drafts.map((d) => d.cause?.id)).size, 1);
+  // a requested change keeps its own, lower finding
+  const asked = only(await runRules([prompt('tidy the repo'), ...answered(write('AGENTS.md', '# Agents\nUse make.'), { output: 'ok' }), prompt('update CLAUDE.md with the make targets'), ...answered(write('CLAUDE.md', '# Claude\nUse make.'), { output: 'ok' })]), CONFIG);
+  assert.deepEqual(asked.map((d) => [severityOf(d), d.cause?.id]), [['warning', 'instruction-files'], ['info', undefined]]);
+});
+
+test('a request about the agent\'s own rules, in any language, asks for its instruction file; follow-ups on it are the user\'s too', async () => {
+  for (const words of ['your rules are too low-level, think like a leader', '你的铁律写的太下沉了吧，你能不能高屋建瓴一点', 'make your guidelines shorter']) {
+    const d = only(await runRules([prompt(words), ...answered(edit('/home/dev/CLAUDE.md', '- never push on Fridays', '- keep releases small'), { output: 'ok' }), prompt('polish it some more'), ...answered(edit('/home/dev/CLAUDE.md', '- keep releases small', '- keep each release small'), { output: 'ok' })]), CONFIG);
+    assert.deepEqual(d.map(severityOf), ['info', 'info'], words);
+  }
+  assert.deepEqual(only(await runRules([prompt('the rules engine is too slow'), ...answered(edit('/home/dev/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], 'rules of the code are not the agent\'s');
 });
 
 test('only a clone into a new folder makes a template: a mkdir, a clone into the project itself or a home folder do not soften an instruction-file change', async () => {

@@ -46,7 +46,7 @@ export const agentConfigEdit = meta({
   id: 'injection/agent-config-edit',
   severity: 'warning',
   title: 'Agent instruction file modified',
-  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file, ran /init, or asked for it earlier in the session), for a memory note through the harness\'s own feature, and for the instruction files of a template the session cloned for new work, rewritten with text that holds nothing instruction-like. The change must have happened: a write the tool refused is an attempt (info). Unrequested changes to several instruction files in one turn are one finding. Permission settings files are reported by permissions/agent-settings-write.',
+  description: 'The agent changed a file that instructs agents in later sessions (CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, copilot instructions, hooks, MCP server config): a persistent foothold for injected instructions. Info when the user asked for it (named the file or its kind — "your rules", "你的规则" —, ran /init, or asked for it earlier in the session), for a memory note through the harness\'s own feature, and for the instruction files of a template the session cloned for new work, rewritten with text that holds nothing instruction-like. The change must have happened: a write the tool refused is an attempt (info). The unrequested changes of a session\'s instruction files are one finding, each change in its evidence (several files in one turn, or one file edited turn after turn). Permission settings files are reported by permissions/agent-settings-write.',
   remediation: 'Review the diff of the instruction file before the next agent session uses it.',
 });
 
@@ -321,13 +321,10 @@ export const INJECTION_RULES: Rule[] = [
       // A change needs the write to have happened: a write the harness refused changed nothing.
       const outcomes = new Outcomes(ctx, [agentConfigEdit]);
       const created = new CreatedPaths(ctx.session);
-      // The user's turns so far: the unrequested changes of one turn are one step, reported once.
-      let turn = 0;
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
-          if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) turn++;
           const fx = effectsOf(event, facts, ctx.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
           for (const w of fx.writes) {
@@ -357,8 +354,9 @@ export const INJECTION_RULES: Rule[] = [
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
               ...(ctx.session.agent === 'codex' && w.zone === 'worktree' ? { sandboxAllows: true as const } : {}),
-              // several instruction files rewritten in one turn (AGENTS.md, CLAUDE.md, GEMINI.md) are one step
-              ...(quiet ? {} : { cause: { id: `instruction-files:${turn}`, summary: 'Instruction files that agents read in later sessions were changed in one step, unasked.' } }),
+              // the unasked changes of the session's instruction files are one finding: several files
+              // rewritten in one turn are one step, and one file edited turn after turn is one target
+              ...(quiet ? {} : { cause: { id: 'instruction-files', summary: 'Instruction files that agents read in later sessions were changed, unasked (each change is in the evidence).' } }),
             };
             outcomes.report(event, 'write', draft, w.abs);
           }
@@ -414,7 +412,7 @@ const FILE_NAMES: Record<string, FileName> = {
 };
 const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|guidelines)\\b";
 // Whatever the file, a request that says which kind of file it is asks for it too.
-const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b/i;
+const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)/i;
 
 /**
  * Whether a prompt asks for this instruction file: its exact name anywhere, the name spelled
