@@ -868,3 +868,12 @@ test('a red run that failed to build ran no test: assertions removed after it ar
   const failed = '--- FAIL: TestRefs (0.00s)\n    refs_test.go:12: expected 2, got 3\nFAIL\tpkg\t0.01s';
   assert.deepEqual(only(await runRules([...ran('go test ./...', { exitCode: 1, output: failed }), removal, ...green]), WEAK).map(severityOf), ['critical']);
 });
+
+test('findClaim: a conditional or a failure said in Chinese, Japanese or Korean claims nothing; a plain success in those languages still does', () => {
+  for (const said of ['若 Google Sheets 的 sheetId 還是預設值，即使 Webhook 測試成功，郵件也不會寄出。', '如果测试通过，就可以部署。', 'もしテストが成功したら、デプロイします。', '만약 테스트가 통과하면 배포하겠습니다.', '目前无法运行测试。']) {
+    assert.equal(findClaim(said), null, said);
+  }
+  for (const said of ['全部测试通过。', '24/24 통과', 'テストは全部パスしました。', '所有测试都通过了！接下来部署。']) {
+    assert.notEqual(findClaim(said), null, said);
+  }
+});

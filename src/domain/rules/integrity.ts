@@ -112,7 +112,7 @@ const CLAIMS: [Claim, RegExp][] = [
 const INVITES_CHECK = /\b(?:you\s+(?:can|could|may|might)|please|feel\s+free\s+to)\s+(?:re-?run|run)\s+(?:the\s+|a\s+)?(?:build|tests?|test\s+suite|compile|type-?check|lint)\b[^.\n]{0,40}\b(?:confirm|verify|check)\b/i;
 
 /** Sentences that hedge, negate or describe a failure are not claims of success. */
-const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+(?:verify|validate|confirm|check|ensure)|still|except|but\s+\d+|however)\b|n't\b|^[\s*>#-]*(?:\d+[.)]\s*)?(?:run|re-?run|try)\s/i;
+const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+(?:verify|validate|confirm|check|ensure)|still|except|but\s+\d+|however)\b|n't\b|^[\s*>#-]*(?:\d+[.)]\s*)?(?:run|re-?run|try)\s|若|如果|即使|假如|一旦|除非|不會|不会|無法|无法|失敗|失败|もし|場合|ません|できない|만약|경우|않/i;
 /**
  * A sentence that reports a current failure (not one the agent fixed): the reply was open about it.
  * Present tense or a count ("the build fails", "2 tests failed", "FAILING: 79 tests"); a narrated past failure ("the
@@ -162,7 +162,7 @@ export function findClaim(rawText: string, opts: { handOver?: boolean } = {}): F
   // "Fixed the import; it should build cleanly now. You can rerun the build to confirm": a fix or a
   // build the reply hands over to a named check ("rerun the build to confirm") claims no check
   const handedOver = opts.handOver === true && INVITES_CHECK.test(text);
-  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+  for (const sentence of text.split(/(?<=[.!?])\s+|(?<=[。！？])|\n+/)) {
     if (HEDGE.test(sentence) || /\?\s*$/.test(sentence) || partialCount(sentence)) continue;
     for (const [kind, re] of CLAIMS) {
       if (!re.test(sentence)) continue;
