@@ -65,3 +65,10 @@ export function pathMatches(path: readonly Word[], operands: readonly string[]):
 
 /** `when` helper: any positional word matches `re` (make test, mvn clean verify). */
 export const anyOperand = (re: RegExp) => (v: Positional): boolean => v.operands.some((o) => re.test(o));
+
+/**
+ * `when` helper: the command has one of these flags (`--prod`, `-f`, `-destroy`): as an argument,
+ * a long option (with or without `=value`) or a letter of a short cluster (`-rf`).
+ */
+export const hasFlag = (...flags: string[]) => (v: { args: readonly string[]; long: ReadonlySet<string>; short: ReadonlySet<string> }): boolean =>
+  flags.some((f) => v.args.includes(f) || (f.startsWith('--') ? v.long.has(f) : f.length === 2 && v.short.has(f[1]!)));

@@ -5,7 +5,7 @@
 // (option values removed with the tool's `valueOpts`), and its `when`/`unless` hold.
 import type { SimpleCommand } from '../shell/types.ts';
 import type { AgentId } from '../agents.ts';
-import { CommandTable, type Row as TableRow } from './command-table.ts';
+import { CommandTable, hasFlag, type Row as TableRow } from './command-table.ts';
 import { hostOfUrl, isLocalHost, optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 
 export type Severity = 'critical' | 'warning';
@@ -35,7 +35,6 @@ interface Row extends TableRow<View> {
 }
 
 const PROD = /\b(prod|production|prd|live)\b/i;
-const has = (...flags: string[]) => (v: View) => flags.some((f) => (f.startsWith('--') ? v.long.has(f) : v.short.has(f.slice(1))) || v.args.includes(f));
 const prodOr = (otherwise: Severity) => (v: View): Severity => (PROD.test(v.args.join(' ')) || v.assignments.some((a) => /^(RAILS_ENV|RACK_ENV|NODE_ENV|APP_ENV|MIX_ENV)=prod/i.test(a)) ? 'critical' : otherwise);
 
 /** Options whose next word is their value, per tool, so values are not taken for subcommands. */
@@ -108,14 +107,14 @@ const RAILS_DB = /^db:(drop|reset|purge|truncate_all|migrate:reset|schema:load|s
 export const TEARDOWNS = new CommandTable<View, Row>([
   // ---- Kubernetes / Helm
   { tools: ['kubectl', 'oc'], path: ['delete', /^(ns|namespaces?)(\/.*)?$/], family: 'infra', severity: 'critical', what: 'a Kubernetes namespace and everything in it deleted' },
-  { tools: ['kubectl', 'oc'], path: ['delete'], when: has('--all', '-A', '--all-namespaces'), family: 'infra', severity: 'critical', what: 'every resource of a kind deleted (--all)' },
+  { tools: ['kubectl', 'oc'], path: ['delete'], when: hasFlag('--all', '-A', '--all-namespaces'), family: 'infra', severity: 'critical', what: 'every resource of a kind deleted (--all)' },
   { tools: ['kubectl', 'oc'], path: ['delete', K8S_STORAGE], family: 'infra', severity: 'critical', what: 'persistent volumes, claims or resource definitions (and their data) deleted' },
   { tools: ['kubectl', 'oc'], path: ['delete', K8S_WORKLOAD], family: 'infra', severity: prodOr('warning'), what: 'a Kubernetes workload or service deleted' },
-  { tools: ['kubectl', 'oc'], path: ['delete'], when: has('-f', '--filename', '-k', '--kustomize'), family: 'infra', severity: prodOr('warning'), what: 'every resource of a manifest deleted' },
+  { tools: ['kubectl', 'oc'], path: ['delete'], when: hasFlag('-f', '--filename', '-k', '--kustomize'), family: 'infra', severity: prodOr('warning'), what: 'every resource of a manifest deleted' },
   { tools: ['helm'], path: [/^(uninstall|delete|del|un)$/], family: 'infra', severity: prodOr('warning'), what: 'a Helm release uninstalled' },
   // ---- infrastructure as code
   { tools: ['terraform', 'tofu', 'terragrunt'], path: ['destroy'], family: 'infra', severity: 'critical', what: 'the whole stack destroyed' },
-  { tools: ['terraform', 'tofu', 'terragrunt'], path: ['apply'], when: has('-destroy', '--destroy'), family: 'infra', severity: 'critical', what: 'the whole stack destroyed (apply -destroy)' },
+  { tools: ['terraform', 'tofu', 'terragrunt'], path: ['apply'], when: hasFlag('-destroy', '--destroy'), family: 'infra', severity: 'critical', what: 'the whole stack destroyed (apply -destroy)' },
   { tools: ['terragrunt'], path: [/^run-all$/, 'destroy'], family: 'infra', severity: 'critical', what: 'every stack destroyed (run-all destroy)' },
   { tools: ['terraform', 'tofu'], path: ['state', 'rm'], family: 'infra', severity: 'warning', what: 'resources dropped from the Terraform state' },
   { tools: ['terraform', 'tofu'], path: ['workspace', 'delete'], family: 'infra', severity: prodOr('warning'), what: 'a Terraform workspace (and its state) deleted' },
@@ -125,12 +124,12 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['serverless', 'sls'], path: ['remove'], family: 'infra', severity: 'critical', what: 'the deployed service removed' },
   // ---- AWS
   { tools: ['aws'], path: ['s3', 'rb'], family: 'infra', severity: 'critical', what: 'an S3 bucket deleted' },
-  { tools: ['aws'], path: ['s3', 'rm'], when: has('--recursive'), family: 'infra', severity: 'critical', what: 'S3 objects deleted recursively' },
+  { tools: ['aws'], path: ['s3', 'rm'], when: hasFlag('--recursive'), family: 'infra', severity: 'critical', what: 'S3 objects deleted recursively' },
   { tools: ['aws'], path: [/^[a-z0-9-]+$/, AWS_DESTROY], unless: (v) => AWS_ROUTINE.test(v.operands[1] ?? ''), family: 'infra', severity: 'critical', what: 'an AWS resource deleted or terminated' },
   // ---- Google Cloud
   { tools: ['gcloud'], path: [], when: (v) => v.operands.includes('delete') && !/^(config|auth|components|topic)$/.test(v.operands[0] ?? ''), family: 'infra', severity: 'critical', what: 'a Google Cloud resource deleted' },
-  { tools: ['gcloud'], path: ['storage', 'rm'], when: has('-r', '-R', '--recursive', '--all-versions'), family: 'infra', severity: 'critical', what: 'Cloud Storage objects deleted recursively' },
-  { tools: ['gsutil'], path: ['rm'], when: has('-r', '-R', '-a'), family: 'infra', severity: 'critical', what: 'Cloud Storage objects deleted recursively' },
+  { tools: ['gcloud'], path: ['storage', 'rm'], when: hasFlag('-r', '-R', '--recursive', '--all-versions'), family: 'infra', severity: 'critical', what: 'Cloud Storage objects deleted recursively' },
+  { tools: ['gsutil'], path: ['rm'], when: hasFlag('-r', '-R', '-a'), family: 'infra', severity: 'critical', what: 'Cloud Storage objects deleted recursively' },
   { tools: ['gsutil'], path: ['rb'], family: 'infra', severity: 'critical', what: 'a Cloud Storage bucket deleted' },
   // ---- Azure, DigitalOcean and platforms
   { tools: ['az'], path: [], when: (v) => v.operands.some((o) => /^delete(-batch)?$/.test(o)) && !/^(config|account|extension|cache|tag|lock)$/.test(v.operands[0] ?? ''), family: 'infra', severity: 'critical', what: 'an Azure resource deleted' },
@@ -148,11 +147,11 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['podman'], path: ['system', 'reset'], family: 'data', severity: 'critical', what: 'every Podman container, image and volume deleted' },
   { tools: ['docker', 'podman'], path: ['volume', 'prune'], unless: unansweredPrompt, family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
   { tools: ['docker', 'podman'], path: ['volume', /^(rm|remove)$/], family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
-  { tools: ['docker', 'podman'], path: [/^(compose|container)$/, 'down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
-  { tools: ['docker-compose', 'podman-compose'], path: ['down'], when: has('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
+  { tools: ['docker', 'podman'], path: [/^(compose|container)$/, 'down'], when: hasFlag('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
+  { tools: ['docker-compose', 'podman-compose'], path: ['down'], when: hasFlag('-v', '--volumes'), family: 'data', severity: 'critical', what: 'Compose volumes (and the data in them) deleted' },
   { tools: ['docker', 'podman'], path: [/^(rm|container)$/], when: (v) => ALL_CONTAINERS.test(v.text), family: 'infra', severity: 'warning', what: 'every container removed' },
   { tools: ['docker', 'podman'], path: [/^(rmi|image)$/], when: (v) => ALL_IMAGES.test(v.text), family: 'infra', severity: 'warning', what: 'every image removed' },
-  { tools: ['docker', 'podman'], path: [/^(image|container)$/, 'prune'], when: has('-a', '--all'), unless: unansweredPrompt, family: 'infra', severity: 'warning', what: 'all unused images or stopped containers pruned' },
+  { tools: ['docker', 'podman'], path: [/^(image|container)$/, 'prune'], when: hasFlag('-a', '--all'), unless: unansweredPrompt, family: 'infra', severity: 'warning', what: 'all unused images or stopped containers pruned' },
   // ---- secrets and source hosting
   { tools: ['vault'], path: ['kv', /^(delete|destroy)$/], family: 'data', severity: 'critical', what: 'Vault secrets deleted' },
   { tools: ['vault'], path: ['kv', 'metadata', 'delete'], family: 'data', severity: 'critical', what: 'Vault secrets and all their versions deleted' },
@@ -169,11 +168,11 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['glab'], path: ['repo', 'delete'], family: 'infra', severity: 'critical', what: 'a GitLab project deleted' },
   { tools: ['glab'], path: [/^(variable|release)$/, 'delete'], family: 'infra', severity: 'warning', what: 'a GitLab variable or release deleted' },
   // ---- message brokers, Firebase, application frameworks
-  { tools: ['kafka-topics', 'kafka-topics.sh'], path: [], when: has('--delete'), family: 'data', severity: 'critical', what: 'Kafka topics (and their messages) deleted' },
+  { tools: ['kafka-topics', 'kafka-topics.sh'], path: [], when: hasFlag('--delete'), family: 'data', severity: 'critical', what: 'Kafka topics (and their messages) deleted' },
   { tools: ['kafka-delete-records', 'kafka-delete-records.sh'], path: [], family: 'data', severity: 'critical', what: 'Kafka records deleted' },
-  { tools: ['kafka-consumer-groups', 'kafka-consumer-groups.sh'], path: [], when: has('--delete', '--delete-offsets'), family: 'data', severity: 'warning', what: 'Kafka consumer groups or offsets deleted' },
+  { tools: ['kafka-consumer-groups', 'kafka-consumer-groups.sh'], path: [], when: hasFlag('--delete', '--delete-offsets'), family: 'data', severity: 'warning', what: 'Kafka consumer groups or offsets deleted' },
   { tools: ['rpk'], path: ['topic', /^(delete|rm)$/], family: 'data', severity: 'critical', what: 'Kafka topics (and their messages) deleted' },
-  { tools: ['firebase', 'firebase-tools'], path: ['firestore:delete'], when: has('--all-collections', '-r', '--recursive'), family: 'data', severity: 'critical', what: 'Firestore collections deleted' },
+  { tools: ['firebase', 'firebase-tools'], path: ['firestore:delete'], when: hasFlag('--all-collections', '-r', '--recursive'), family: 'data', severity: 'critical', what: 'Firestore collections deleted' },
   { tools: ['firebase', 'firebase-tools'], path: [/^(database:remove|firestore:databases:delete)$/], family: 'data', severity: 'critical', what: 'a Firebase database deleted' },
   // Deployed functions and sites come back only by deploying again: until then, live callers fail.
   { tools: ['firebase', 'firebase-tools'], path: ['functions:delete'], family: 'infra', severity: 'warning', what: 'deployed Cloud Functions deleted (their live endpoints stop answering)' },
@@ -181,7 +180,7 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['firebase', 'firebase-tools'], path: [/^(hosting:sites:delete|projects:delete)$/], family: 'infra', severity: 'critical', what: 'a Firebase Hosting site or project deleted' },
   { tools: ['rails', 'rake'], path: [RAILS_DB], family: 'data', severity: prodOr('warning'), what: 'the application database dropped or reset' },
   { tools: ['prisma'], path: ['migrate', 'reset'], family: 'data', severity: prodOr('warning'), what: 'the database reset (all data deleted)' },
-  { tools: ['prisma'], path: ['db', 'push'], when: has('--force-reset', '--accept-data-loss'), family: 'data', severity: prodOr('warning'), what: 'the database reset or columns dropped by db push' },
+  { tools: ['prisma'], path: ['db', 'push'], when: hasFlag('--force-reset', '--accept-data-loss'), family: 'data', severity: prodOr('warning'), what: 'the database reset or columns dropped by db push' },
   { tools: ['supabase'], path: ['db', 'reset'], family: 'data', severity: (v) => (v.long.has('--linked') || v.long.has('--db-url') ? 'critical' : 'warning'), what: 'the Supabase database reset' },
   { tools: ['supabase'], path: [/^projects?$/, 'delete'], family: 'infra', severity: 'critical', what: 'a Supabase project deleted' },
   { tools: ['php'], path: ['artisan', /^(migrate:fresh|migrate:reset|db:wipe)$/], family: 'data', severity: prodOr('warning'), what: 'the application database wiped' },
@@ -190,16 +189,16 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['mongo', 'mongosh'], path: [], when: (v) => /dropDatabase\s*\(/.test(v.text), family: 'data', severity: 'critical', what: 'a MongoDB database dropped' },
   // ---- backups: the recovery points themselves
   // rclone's --dry-run / -n only lists what it would do
-  { tools: ['rclone'], path: [/^(purge|delete)$/], unless: has('--dry-run', '-n'), family: 'data', severity: 'critical', what: 'files on an rclone remote deleted' },
-  { tools: ['rclone'], path: [/^(deletefile|rmdir|rmdirs|cleanup)$/], unless: has('--dry-run', '-n'), family: 'data', severity: 'warning', what: 'a file or directory on an rclone remote deleted' },
-  { tools: ['rclone'], path: [/^(sync|move|moveto|bisync)$/], when: (v) => REMOTE_PATH.test(v.operands[2] ?? v.operands[1] ?? ''), unless: has('--dry-run', '-n'), family: 'data', severity: 'warning', what: 'files on the rclone destination that the source lacks deleted (sync), or the source removed (move)' },
+  { tools: ['rclone'], path: [/^(purge|delete)$/], unless: hasFlag('--dry-run', '-n'), family: 'data', severity: 'critical', what: 'files on an rclone remote deleted' },
+  { tools: ['rclone'], path: [/^(deletefile|rmdir|rmdirs|cleanup)$/], unless: hasFlag('--dry-run', '-n'), family: 'data', severity: 'warning', what: 'a file or directory on an rclone remote deleted' },
+  { tools: ['rclone'], path: [/^(sync|move|moveto|bisync)$/], when: (v) => REMOTE_PATH.test(v.operands[2] ?? v.operands[1] ?? ''), unless: hasFlag('--dry-run', '-n'), family: 'data', severity: 'warning', what: 'files on the rclone destination that the source lacks deleted (sync), or the source removed (move)' },
   { tools: ['restic'], path: ['forget'], family: 'data', severity: 'critical', what: 'backup snapshots forgotten (restic forget)' },
   { tools: ['restic'], path: ['prune'], family: 'data', severity: 'warning', what: 'backup data pruned (restic prune)' },
   { tools: ['borg', 'borgbackup'], path: [/^(delete|rdelete|repo-delete)$/], family: 'data', severity: 'critical', what: 'backup archives or the repository deleted (borg delete)' },
   { tools: ['borg', 'borgbackup'], path: ['prune'], family: 'data', severity: 'warning', what: 'backup archives pruned (borg prune)' },
   { tools: ['velero'], path: ['backup', /^(delete|del|rm)$/], family: 'data', severity: 'critical', what: 'cluster backups deleted (velero backup delete)' },
   { tools: ['velero'], path: [/^(restore|schedule|snapshot|snapshot-location|backup-location)$/, /^(delete|del|rm)$/], family: 'data', severity: 'warning', what: 'a Velero restore, schedule or snapshot deleted' },
-  { tools: ['aws'], path: ['s3', 'sync'], when: (v) => has('--delete')(v) && /^s3:\/\//.test(v.operands[3] ?? ''), family: 'data', severity: 'warning', what: 'objects in the bucket that the source lacks deleted (s3 sync --delete)' },
+  { tools: ['aws'], path: ['s3', 'sync'], when: (v) => hasFlag('--delete')(v) && /^s3:\/\//.test(v.operands[3] ?? ''), family: 'data', severity: 'warning', what: 'objects in the bucket that the source lacks deleted (s3 sync --delete)' },
   // ---- secrets managers
   { tools: ['doppler'], path: [/^(secrets?)$/, /^(delete|rm|remove)$/], family: 'data', severity: 'critical', what: 'Doppler secrets deleted' },
   { tools: ['doppler'], path: [/^(configs?|environments?|projects?)$/, /^(delete|rm|remove)$/], family: 'data', severity: 'critical', what: 'a Doppler project, environment or config (and its secrets) deleted' },

@@ -17,7 +17,7 @@
 import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule } from './types.ts';
-import { CommandTable, type Row as TableRow } from './command-table.ts';
+import { CommandTable, hasFlag, type Row as TableRow } from './command-table.ts';
 import { parseArgs, type ParsedArgs } from './commands.ts';
 import { effectsOf } from './effects.ts';
 import { refusal } from './outcome.ts';
@@ -77,7 +77,6 @@ const notProdTarget = (v: View): boolean => {
   const t = targets(v);
   return t.some((x) => NOT_PROD.test(x)) && !t.some((x) => PROD.test(x));
 };
-const has = (...flags: string[]) => (v: View): boolean => flags.some((f) => v.args.includes(f) || v.args.some((a) => a.startsWith(f + '=')) || (f.startsWith('--') ? v.long.has(f) : f.length === 2 && v.short.has(f[1])));
 /** Production unless a target option names a staging or preview target: tools whose default target is the live one. */
 const liveByDefault = (v: View): boolean => !notProdTarget(v);
 /** Production only when the command, its environment or a target the session selected says so. */
@@ -85,7 +84,7 @@ const prodEvidence = (v: View): boolean => (prodNamed(v) || v.selectedProd) && !
 /** kubectl's own `--context`, when given, replaces the selected one. */
 const k8sProd = (v: View): boolean => (prodNamed(v) || (v.selectedProd && !v.args.some((a) => /^--(?:kube-)?context(?:=|$)/.test(a)))) && !notProdTarget(v);
 /** `vercel --target=production` is `vercel --prod`. */
-const vercelProd = (v: View): boolean => has('--prod', '--production')(v) || targets(v).some((t) => t === 'production');
+const vercelProd = (v: View): boolean => hasFlag('--prod', '--production')(v) || targets(v).some((t) => t === 'production');
 
 const MIGRATORS = /^(?:db:migrate(?::\w+)?|db:rollback|db:seed|db:schema:load|migrate(?::latest|:up|:down|:rollback)?|upgrade|downgrade|up|down|push|deploy|resolve)$/;
 
@@ -93,9 +92,9 @@ export const LIVE_CHANGES = new CommandTable<View, Row>([
   // ---- deploys to a host's production
   { tools: ['vercel'], path: [], when: vercelProd, kind: 'deploy', what: 'a production deploy on Vercel' },
   { tools: ['vercel'], path: ['promote'], kind: 'deploy', what: 'a deployment promoted to production on Vercel' },
-  { tools: ['netlify'], path: ['deploy'], when: has('--prod', '--prodIfUnlocked'), kind: 'deploy', what: 'a production deploy on Netlify' },
-  { tools: ['fly', 'flyctl'], path: ['deploy'], when: liveByDefault, unless: has('--build-only'), kind: 'deploy', what: 'the Fly.io app deployed' },
-  { tools: ['fly', 'flyctl'], path: ['secrets', 'set'], when: liveByDefault, unless: has('--stage'), kind: 'deploy', what: "the Fly.io app's secrets changed (the app restarts with them)" },
+  { tools: ['netlify'], path: ['deploy'], when: hasFlag('--prod', '--prodIfUnlocked'), kind: 'deploy', what: 'a production deploy on Netlify' },
+  { tools: ['fly', 'flyctl'], path: ['deploy'], when: liveByDefault, unless: hasFlag('--build-only'), kind: 'deploy', what: 'the Fly.io app deployed' },
+  { tools: ['fly', 'flyctl'], path: ['secrets', 'set'], when: liveByDefault, unless: hasFlag('--stage'), kind: 'deploy', what: "the Fly.io app's secrets changed (the app restarts with them)" },
   { tools: ['firebase', 'firebase-tools'], path: ['deploy'], when: liveByDefault, kind: 'deploy', what: 'a Firebase deploy to the project' },
   { tools: ['wrangler'], path: [/^(?:deploy|publish)$/], when: liveByDefault, kind: 'deploy', what: 'the Cloudflare Worker deployed' },
   { tools: ['gcloud'], path: [/^(?:run|app|functions)$/, 'deploy'], when: liveByDefault, unless: (v) => NOT_PROD.test(v.operands[2] ?? '') && !PROD.test(v.operands[2] ?? ''), kind: 'deploy', what: 'a Google Cloud service deployed' },
@@ -105,9 +104,9 @@ export const LIVE_CHANGES = new CommandTable<View, Row>([
   { tools: ['heroku'], path: [/^(?:config:set|config:unset|releases:rollback|ps:restart|restart)$/], when: liveByDefault, kind: 'deploy', what: 'a Heroku app changed (its dynos restart)' },
   { tools: ['serverless', 'sls'], path: ['deploy'], when: prodEvidence, kind: 'deploy', what: 'a Serverless deploy to the production stage' },
   // ---- migrations applied to the live database
-  { tools: ['supabase'], path: ['db', 'push'], unless: (v) => has('--local')(v) || notProdTarget(v), kind: 'migration', what: 'migrations pushed to the linked Supabase project' },
-  { tools: ['supabase'], path: ['migration', /^(?:up|repair)$/], when: has('--linked'), kind: 'migration', what: 'migrations applied to the linked Supabase project' },
-  { tools: ['wrangler'], path: ['d1', 'migrations', 'apply'], when: has('--remote'), kind: 'migration', what: 'D1 migrations applied to the remote database' },
+  { tools: ['supabase'], path: ['db', 'push'], unless: (v) => hasFlag('--local')(v) || notProdTarget(v), kind: 'migration', what: 'migrations pushed to the linked Supabase project' },
+  { tools: ['supabase'], path: ['migration', /^(?:up|repair)$/], when: hasFlag('--linked'), kind: 'migration', what: 'migrations applied to the linked Supabase project' },
+  { tools: ['wrangler'], path: ['d1', 'migrations', 'apply'], when: hasFlag('--remote'), kind: 'migration', what: 'D1 migrations applied to the remote database' },
   { tools: ['prisma'], path: [/^(?:migrate|db)$/, /^(?:deploy|resolve|push|execute)$/], when: prodEvidence, kind: 'migration', what: 'Prisma migrations applied to the production database' },
   { tools: ['rails', 'rake'], path: [/^db:(?:migrate|rollback|seed|schema:load)/], when: prodEvidence, kind: 'migration', what: 'Rails migrations run against the production database' },
   { tools: ['php'], path: ['artisan', /^(?:migrate|migrate:rollback|db:seed)$/], when: prodEvidence, kind: 'migration', what: 'Laravel migrations run against the production database' },
