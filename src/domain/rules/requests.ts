@@ -786,8 +786,16 @@ export function namesFileKind(request: string, kind: string, inProject: boolean)
   const spec = Object.hasOwn(FILE_KINDS, kind) ? FILE_KINDS[kind] : undefined;
   if (!request || !spec) return false;
   if (spec.inProject && !inProject) return false;
-  return sentencesAsking(request).some((s) => spec.said.test(s));
+  return sentencesAsking(request).some((s) => spec.said.test(s) || (inProject && PROJECT_CREDENTIAL_KINDS.has(kind) && SECURITY_AUDIT.test(s)));
 }
+
+/**
+ * A security audit of the project (its secrets, credentials or configuration) asks for the
+ * project's own credential files to be read: checking what they hold, and whether it leaked, is
+ * the audit. Files outside the project are not part of it.
+ */
+const PROJECT_CREDENTIAL_KINDS = new Set(['env-file', 'private-key']);
+const SECURITY_AUDIT = /\bsecurity\s+(?:audit|review|scan|check|assessment|hardening|sweep)s?\b|\baudit\s+(?:\w+\s+){0,3}?(?:security|secrets?|credentials?|keys?|config(?:uration)?s?|env(?:ironment)?)\b|\b(?:hard-?coded|leaked|exposed|committed)\s+(?:secrets?|credentials?|api\s+keys?|keys?|passwords?|tokens?)\b|\b(?:check|scan|look)\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?|leaks?)\b|安全(?:审计|審計|审查|審查|检查|檢查)|(?:密钥|秘钥|凭据|密码)(?:泄露|泄漏)|セキュリティ(?:監査|チェック|レビュー)|보안\s*(?:점검|감사|검토)/i;
 
 /**
  * The request's sentences that ask for something, without those that keep the agent away from it

@@ -699,6 +699,39 @@ test('a request that names a kind of credential file ("the production env files"
   }
 });
 
+test("a security audit of the project asks for the project's own credential files to be read, in each agent and language", async () => {
+  const READ = 'secrets/sensitive-file-read';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const [ask, command] of [
+      ['do a security audit of this repo before we open it up', 'cat .env'],
+      ['audit the secrets handling in the backend', 'cat backend/.env.production'],
+      ['check the codebase for hard-coded credentials and fix them', 'grep -n KEY .env.local'],
+      ['scan the project for leaked secrets', 'head -20 deploy/keys/id_rsa'],
+      ['帮我做一次安全审计', 'cat .env'],
+      ['セキュリティ監査をお願いします', 'cat .env'],
+      ['보안 점검 해줘', 'cat .env'],
+    ]) {
+      const reads = only(await runRules([prompt(ask), ...ran(command, { output: `DB_PASSWORD=Tq7vLp2xWm\n` })], { agent }), READ);
+      assert.deepEqual(reads.map(severityOf), ['info'], `${agent}: ${ask} → ${command}`);
+      assert.match(reads[0].detail, /The request named this kind of file/);
+    }
+  }
+});
+
+test('a security audit does not reach credential files outside the project, nor a request that only mentions security', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  for (const [ask, command] of [
+    ['do a security audit of this repo', 'cat ~/.aws/credentials'], // the user's own store, not the project
+    ['do a security audit of this repo', 'cat /home/dev/other-project/.env'], // another project
+    ['security audit: do not read the .env files, only the code', 'cat .env'], // kept away
+    ['add a security headers middleware', 'cat .env'], // security work, not an audit of secrets
+    ['fix the login bug', 'cat .env'],
+  ]) {
+    const reads = only(await runRules([prompt(ask), ...ran(command, { output: 'DB_PASSWORD=Tq7vLp2xWm\n' })]), READ);
+    assert.deepEqual(reads.map(severityOf), ['warning'], `${ask} → ${command}`);
+  }
+});
+
 test('a kind of credential file counts only when the request names that kind, unnegated, and env files only in the project', async () => {
   const READ = 'secrets/sensitive-file-read';
   for (const [ask, command] of [
