@@ -4,6 +4,7 @@
 import type { Detection, DetectSample } from '../../ingest/types.ts';
 import { isObj, obj, type Obj } from '../shared/values.ts';
 import { SHARE_HEADING } from './markdown-share.ts';
+import { sessionIdOf } from './prompt-log.ts';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
 const STREAM_TYPES = new Set(['init', 'message', 'tool_use', 'tool_result', 'error', 'result']);
@@ -34,12 +35,12 @@ function detectPromptLog(sample: DetectSample): Detection | null {
   const first = sample.values[0];
   if (Array.isArray(first)) {
     const e = obj(first[0]);
-    return e && typeof e.sessionId === 'string' && typeof e.messageId === 'number' && typeof e.message === 'string' && !('uuid' in e) ? { format: 'gemini-logs', score: 0.9 } : null;
+    return e && sessionIdOf(e.sessionId) !== null && typeof e.messageId === 'number' && typeof e.message === 'string' && !('uuid' in e) ? { format: 'gemini-logs', score: 0.9 } : null;
   }
   const head = sample.lines[0]?.trim() ?? '';
   if (head !== '[') return null;
   const raw = sample.lines.join('\n');
-  const keys = [/"sessionId"\s*:\s*"/, /"messageId"\s*:\s*\d/, /"type"\s*:\s*"user"/, /"message"\s*:\s*"/];
+  const keys = [/"sessionId"\s*:\s*(?:"|\d)/, /"messageId"\s*:\s*\d/, /"type"\s*:\s*"user"/, /"message"\s*:\s*"/];
   if (!keys.every((k) => k.test(raw)) || /"uuid"\s*:/.test(raw)) return null;
   return { format: 'gemini-logs', score: /"timestamp"\s*:\s*"/.test(raw) ? 0.9 : 0.75 };
 }

@@ -39,6 +39,19 @@ describe('gemini-logs: the prompt log is read as a session of prompts', () => {
     assert.deepEqual(ofKind(out.events, 'system').map((s) => s.subtype), ['run_start']);
   });
 
+  test("the first releases' numeric session ids (seconds since 1970) are read like string ids; other ids are not", () => {
+    const early = [1748393130, 1748393130, 1748395000].map((id, i) => ({ ...entry('x', i, ['hello', 'summarize my project', 'run the tests'][i]!), sessionId: id }));
+    const out = drive(gemini, pretty(early));
+    assert.deepEqual(out.detection, { format: 'gemini-logs', score: 0.9 });
+    assert.deepEqual(out.skips, []);
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['hello', 'summarize my project', 'run the tests']);
+    assert.deepEqual(ofKind(out.events, 'session_meta').map((m) => m.sessionId), ['1748393130', '1748395000']);
+    for (const id of [1.5, -3, true, null, { id: 1 }]) {
+      const odd = drive(gemini, pretty([{ ...entry('x', 0, 'hello'), sessionId: id }]), 'gemini-logs');
+      assert.deepEqual(ofKind(odd.events, 'prompt'), [], `sessionId ${JSON.stringify(id)}`);
+    }
+  });
+
   test('a file cut off mid-entry keeps the complete entries and says the rest is lost', () => {
     const text = pretty(LOG);
     const out = drive(gemini, text.slice(0, text.indexOf('now write')), 'gemini-logs');

@@ -16,7 +16,16 @@ export function isPromptLog(doc: unknown): doc is unknown[] {
 }
 
 function isEntryShape(e: Record<string, unknown>): boolean {
-  return typeof e.sessionId === 'string' && typeof e.messageId === 'number' && typeof e.message === 'string' && typeof e.type === 'string';
+  return sessionIdOf(e.sessionId) !== null && typeof e.messageId === 'number' && typeof e.message === 'string' && typeof e.type === 'string';
+}
+
+/**
+ * The entry's session id: a string, or in the first releases (May 2025) a number — the session's
+ * start in seconds (`"sessionId": 1748393130`).
+ */
+export function sessionIdOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? String(value) : null;
 }
 
 /**
@@ -30,7 +39,7 @@ export function emitPromptLog(doc: unknown[], lineOf: (i: number) => number, sin
     const e = obj(raw);
     if (!e || !isEntryShape(e)) return sink.skip(line, 'Gemini logs.json entry without sessionId, messageId and message');
     const at = typeof e.timestamp === 'string' && !Number.isNaN(Date.parse(e.timestamp)) ? e.timestamp : null;
-    const id = e.sessionId as string;
+    const id = sessionIdOf(e.sessionId)!;
     if (id !== session) {
       if (session !== null) sink.emit({ kind: 'system', index: -1, line, at, subtype: RUN_START, text: `session ${id.slice(0, 80)}` });
       session = id;
