@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+import { TerminalWidth, brokeWord } from './text.ts';
 
 describe('claude-code-tui: the 1.x transcript with a welcome box (27 tool calls, a commit, a push)', () => {
   const out = run(fixture('claude-code-tui.txt'));
@@ -284,4 +285,75 @@ test('in an export that kept its indentation, a line at column 0 after a result 
   const out = run(text);
   const r = resultOf(out.events, callWith(out.events, 'ls'))!;
   assert.equal(r.output, 'README.md\nsrc');
+});
+
+describe('claude-code-tui: a word longer than the line is broken by the terminal, and joined again', () => {
+  // a fine-grained GitHub token is 93 characters: at 80 columns it never fits on one line
+  const TOKEN = 'github_pat_11' + 'Q7wLm2XkR9vT4bN8cJ5h' + '_' + 'pF6sD1gH0aK7yU2iO9eW4rT3nM8bV5cX1zL6qJ2wE7rT9yU3iO5pA4sD8fG';
+  const HEADER = ['╭───────────────────────────────────────────────────╮', '│ ✻ Welcome to Claude Code!                         │', '│   cwd: /home/rohit/work/rewards                   │', '╰───────────────────────────────────────────────────╯', ''];
+  const promptLine = '> use this pat ' + TOKEN;
+  const url = `https://${TOKEN}@github.com/rohit/rewards.git`;
+  const text = [
+    ...HEADER,
+    promptLine.slice(0, 80),
+    '  ' + promptLine.slice(80),
+    '',
+    '⏺ Bash(git remote set-url origin',
+    '      ' + url.slice(0, 74),
+    '      ' + url.slice(74) + ' && git push -u origin main)',
+    '  ⎿  Everything up-to-date',
+    '',
+    '> now explain the rate limiter in two short paragraphs, and say where the tests live in the',
+    '  repository so that I can run them myself',
+    '',
+    '⏺ Bash(git log --oneline -5 --format="%h %an %s" -- internal/rewards/limiter/ratelimiter.go',
+    '      internal/rewards/limiter/ratelimiter_test.go)',
+    '  ⎿  abc123 rohit add limiter',
+    '',
+  ].join('\n');
+  const out = run(text);
+
+  test('the pasted token in the prompt is one word again', () => {
+    const prompts = ofKind(out.events, 'prompt').map((p) => p.text);
+    assert.equal(prompts[0], `use this pat ${TOKEN}`);
+  });
+
+  test('the token in the wrapped command is one word again; breaks between words keep their blank', () => {
+    assert.deepEqual(commands(out.events), [
+      `git remote set-url origin\n${url} && git push -u origin main`,
+      'git log --oneline -5 --format="%h %an %s" -- internal/rewards/limiter/ratelimiter.go internal/rewards/limiter/ratelimiter_test.go',
+    ]);
+  });
+
+  test('a prompt wrapped between words keeps its lines', () => {
+    assert.equal(ofKind(out.events, 'prompt')[1].text, 'now explain the rate limiter in two short paragraphs, and say where the tests live in the\nrepository so that I can run them myself');
+  });
+});
+
+describe('brokeWord: a break inside a word only where the terminal had to make it', () => {
+  const width = new TerminalWidth();
+  for (let i = 0; i < 5; i++) width.observe(80);
+  width.observe(203); // one pasted line the terminal did not wrap does not set the width
+  const path = '/Users/maria/dev/cms/frontend/src/infrastructure/ui/react/providers/Realtime';
+
+  test('a line that filled the terminal, ending inside a word longer than the line, continues it', () => {
+    assert.equal(brokeWord(`cat ${path}`.slice(0, 78), 'Provider.tsx; echo done', width.filled(80)), true);
+  });
+
+  test('two words wrapped at a blank are two words', () => {
+    // the next word would have fitted on a line of its own: the terminal moved it whole
+    assert.equal(brokeWord('cp /home/dev/project/config/docker-compose.production.yml', '/home/dev/project/config/docker-compose.production.yml.bak', width.filled(76)), false, 'a line short of the terminal');
+    // a word longer than a line may start on a line of its own, after a blank
+    assert.equal(brokeWord('ssh macmini \'grep -oE "[A-Z_]*(API_KEY|TOKEN|AUTH|OAUTH)[A-Z_]*"', `${path}${path}`, width.filled(80)), false);
+    // a short last word is a word the terminal would have moved
+    assert.equal(brokeWord('please look at the rate limiter and tell me what the tests cover here', 'and what they do not', width.filled(80)), false);
+  });
+
+  test('a terminal narrower than 76 columns, or a line narrower than the terminal, breaks no word', () => {
+    const narrow = new TerminalWidth();
+    narrow.observe(60);
+    assert.equal(narrow.filled(60), false);
+    assert.equal(width.filled(70), false);
+    assert.equal(width.filled(78), true, 'within the prompt box margin');
+  });
 });

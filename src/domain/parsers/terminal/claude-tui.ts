@@ -13,7 +13,7 @@
 // Grep, …); calls get the API names so rules and reports read the same as for JSONL logs.
 import type { EventSink, LogParser, SessionMetaEvent, ToolInput } from '../../model/events.ts';
 import { searchOf, subagentOf } from '../shared/tool-input.ts';
-import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
+import { CallEmitter, FULL_LINE_WIDTH, MAX_ARGUMENT_CHARS, TerminalWidth, TextBlock, brokeWord, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
 export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
@@ -40,7 +40,6 @@ const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until au
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
 const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
 /** A shown line at least this wide was most likely wrapped by the terminal, not by the author. */
-const WRAP_WIDTH = 76;
 /** Lines collected for a tool's argument before it is taken as complete without its ")". */
 const MAX_HEAD_LINES = 200;
 
@@ -52,6 +51,8 @@ interface OpenTool {
   args: string;
   /** Width of the last argument line as shown: a line that filled the terminal was wrapped by it. */
   shownWidth: number;
+  /** The last argument line's text without its indentation (brokeWord reads it). */
+  lastLine: string;
   headLines: number;
   mcp?: { server: string; tool: string };
   line: number;
@@ -64,6 +65,9 @@ export class ClaudeTuiParser implements LogParser {
   readonly agent = 'claude-code' as const;
   private mode: Mode = 'none';
   private block: TextBlock | null = null;
+  /** Width of the last prompt line as shown (brokeWord reads it). */
+  private promptShownWidth = 0;
+  private readonly width = new TerminalWidth();
   private tool: OpenTool | null = null;
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
@@ -74,6 +78,7 @@ export class ClaudeTuiParser implements LogParser {
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
     if (s.trim() === '') return;
+    this.width.observe(s.length);
     const h = head(s);
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
     if (!this.metaDone && this.headerLine(h, line)) return;
@@ -132,7 +137,9 @@ export class ClaudeTuiParser implements LogParser {
     if (prompt) {
       this.close(sink);
       if (!prompt[1]?.trim() || /^Try "/.test(prompt[1])) return; // the empty input line or its placeholder
-      return this.open('prompt', line, s.slice(2));
+      this.open('prompt', line, s.slice(2));
+      this.promptShownWidth = s.length;
+      return;
     }
     if (THINKING.test(h)) return this.open('thinking', line, null, sink);
     if (COMPACTED.test(h)) {
@@ -150,7 +157,8 @@ export class ClaudeTuiParser implements LogParser {
       if (this.mode === 'tool-head') return this.headContinues(s);
       if (this.mode === 'tool-result' && this.tool?.result) return this.resultBody(s);
     }
-    if (this.block && (this.mode === 'message' || this.mode === 'prompt' || this.mode === 'thinking')) return this.block.add(s);
+    if (this.block && this.mode === 'prompt') return this.promptLine(s, s);
+    if (this.block && (this.mode === 'message' || this.mode === 'thinking')) return this.block.add(s);
     this.open('local', line, s, sink);
   }
 
@@ -171,7 +179,7 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, rest: string, line: number): void {
-    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, headLines: 1, line, result: null, resultLine: line };
+    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
     this.mode = closesArgs(rest, rest, kind.name) ? 'tool-result' : 'tool-head';
   }
@@ -200,19 +208,29 @@ export class ClaudeTuiParser implements LogParser {
         return this.resultBody(s);
       case 'none':
         return this.open('local', line, s.trim(), sink);
+      case 'prompt':
+        return this.promptLine(s.replace(/^ {1,2}/, ''), s);
       default:
         return this.block!.add(s.replace(this.mode === 'local' ? /^ {1,5}/ : /^ {1,2}/, ''));
     }
   }
 
+  /** A line of what the person typed: a pasted token longer than the line is one word, not two lines. */
+  private promptLine(text: string, shown: string): void {
+    this.block!.addWrapped(text, this.width.filled(this.promptShownWidth));
+    this.promptShownWidth = shown.length;
+  }
+
   private headContinues(s: string): void {
     const tool = this.tool!;
     const text = s.trim();
-    // Terminals wrap at their width (80 columns or more); a line that ended short had a newline.
-    const joiner = tool.shownWidth >= WRAP_WIDTH ? ' ' : '\n';
+    // Terminals wrap at their width (80 columns or more), between words; a line that ended short
+    // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
+    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH ? ' ' : '\n';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
     if (room) tool.args += joiner + text;
     tool.shownWidth = s.length;
+    tool.lastLine = text;
     tool.headLines++;
     if (closesArgs(text, tool.args, tool.name) || !room || tool.headLines >= MAX_HEAD_LINES) this.mode = 'tool-result';
   }

@@ -83,3 +83,30 @@ describe('terminal output end to end: the Codex TUI', () => {
     assert.ok(alarms(r).includes('destructive/rm-outside-worktree'));
   });
 });
+
+test('a token the terminal broke over two lines, pasted into a prompt and used in a command, is reported once and never shown, not even in part', async () => {
+  const body = ['Q7wLm2XkR9vT4bN8cJ5h', 'pF6sD1gH0aK7yU2iO9eW4rT3nM8bV5cX1zL6qJ2wE7rT9yU3iO5pA4sD8fG']; // 93 characters in all, as GitHub issues them
+  const token = `github_pat_11${body[0]}_${body[1]}`;
+  const prompt = `❯ use this pat ${token}`;
+  const url = `https://${token}@github.com/rohit/rewards.git`;
+  const text = [
+    '╭─── Claude Code v2.1.150 ─────────────────────────────────────────────────────╮',
+    '│   cwd: /home/rohit/work/rewards                                              │',
+    '╰──────────────────────────────────────────────────────────────────────────────╯',
+    '',
+    prompt.slice(0, 79) + ' ',
+    '  ' + prompt.slice(79),
+    '',
+    '● Bash(git remote set-url origin',
+    '      ' + url.slice(0, 74),
+    '      ' + url.slice(74) + ')',
+    '  ⎿  Error: Exit code 128',
+    '     remote: Permission to rohit/rewards.git denied to rohit.',
+    '',
+  ].join('\n');
+  const r = await analyzeText(text);
+  assert.equal(r.format, 'claude-code-tui');
+  assert.deepEqual(alarms(r), ['secrets/in-prompt']);
+  const shown = JSON.stringify(r);
+  for (const piece of [body[0], body[1].slice(0, 12), body[1].slice(-12), token.slice(0, 40)]) assert.ok(!shown.includes(piece), `no part of the token is shown: ${piece}`);
+});

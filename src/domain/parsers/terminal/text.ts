@@ -37,6 +37,53 @@ export function head(s: string): string {
   return s.length > SCAN_CHARS ? s.slice(0, SCAN_CHARS) : s;
 }
 
+/** A line at least this wide (as shown, indentation included) filled an 80-column terminal. */
+export const FULL_LINE_WIDTH = 76;
+const WIDEST_COUNTED = 400;
+
+/**
+ * The width of the terminal a capture was taken in, from its lines: the most common width of the
+ * lines that filled it (76 columns or more). Wrapped text fills the terminal to its last column
+ * again and again; a single over-wide line (a pasted log line the terminal did not wrap) does not
+ * move it.
+ */
+export class TerminalWidth {
+  private readonly counts = new Uint32Array(WIDEST_COUNTED + 1);
+  private typical = 0;
+
+  observe(width: number): void {
+    if (width < FULL_LINE_WIDTH || width > WIDEST_COUNTED) return;
+    const n = ++this.counts[width]!;
+    if (this.typical === 0 || n > this.counts[this.typical]! || (n === this.counts[this.typical]! && width > this.typical)) this.typical = width;
+  }
+
+  /**
+   * Was a line this wide as wide as the terminal (so a word may have been broken at its end)?
+   * Within two columns: Claude Code's prompt box keeps a margin at its right edge.
+   */
+  filled(width: number): boolean {
+    return width >= FULL_LINE_WIDTH && width >= this.typical - 2;
+  }
+}
+
+/**
+ * Did the terminal break a word between `prev` and `next` (each a line's text without its
+ * indentation; `prevFilled`: `prev`'s line was as wide as the terminal), rather than wrap between
+ * two words or the author start a new line? Terminals (Ink's wrap-ansi, which Claude Code draws
+ * with) move a word that fits on the next line whole and break only a word longer than a line,
+ * after filling the line: so the line was full, and the word the break splits — the last run of
+ * `prev` and the first run of `next` together — is longer than `prev` could hold. A word that is
+ * itself longer than a line may also start on a line of its own, after a blank: that break is
+ * between words. A pasted 93-character token in an 80-column prompt is one broken word; two paths
+ * wrapped at a blank are not.
+ */
+export function brokeWord(prev: string, next: string, prevFilled: boolean): boolean {
+  if (!prevFilled || /\s$/.test(prev)) return false;
+  const last = /\S+$/.exec(prev)?.[0];
+  const first = /^\S+/.exec(next)?.[0];
+  return last !== undefined && first !== undefined && last.length >= 8 && first.length < prev.length && last.length + first.length > prev.length;
+}
+
 /** Lines of text with a size cap: what does not fit is counted and said, never silently lost. */
 export class TextBlock {
   private readonly parts: string[] = [];
@@ -56,6 +103,14 @@ export class TextBlock {
     if (room > 0) this.parts.push(text.slice(0, room));
     this.size = this.cap;
     this.dropped += text.length - Math.max(0, room);
+  }
+
+  /** Adds a line, joined to the last without a break when the terminal broke a word there (brokeWord). */
+  addWrapped(text: string, prevFilled: boolean): void {
+    const last = this.parts.at(-1);
+    if (last === undefined || !brokeWord(last, text, prevFilled) || this.size + text.length > this.cap) return this.add(text);
+    this.parts[this.parts.length - 1] = last + text;
+    this.size += text.length;
   }
 
   /** Joins a wrapped continuation onto the last line (the terminal broke it, not the author). */
