@@ -7,6 +7,8 @@ import { locate, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 
 const DIRS_MAX = 500;
+/** git init's report of the repository it created (its path absolute, or as given). */
+const GIT_INIT_OUTPUT = /^(?:[└⎿]\s*)?Initialized empty (?:shared )?Git repository in (\S.*?)\/?\s*$/gm;
 const CLONE_VALUE_OPTIONS = ['-m', '--mode', '-b', '--branch', '--depth', '-o', '--origin', '-c', '--config', '--reference', '--template', '-j', '--jobs', '--filter'];
 
 /**
@@ -15,6 +17,8 @@ const CLONE_VALUE_OPTIONS = ['-m', '--mode', '-b', '--branch', '--depth', '-o', 
  */
 export class CreatedPaths {
   private readonly dirs = new Set<string>();
+  /** Git directories git's own output says this session initialized. */
+  private readonly gitDirs = new Set<string>();
   /** Folders a clone created (not the working directory itself: `git clone URL .` makes no new project). */
   private readonly clones = new Set<string>();
   /** Whether the session cloned a repository into a new folder (a template or starter for new work, most often). */
@@ -45,6 +49,33 @@ export class CreatedPaths {
       const abs = locate(m, dir, this.session).abs.replace(/\/+$/, '');
       if (abs.length > 1 && !/[$`*]/.test(abs)) this.dirs.add(abs);
     }
+  }
+
+  /**
+   * A command's output that says it made a directory: git's "Initialized empty Git repository in
+   * /work/app/.git/" (not "Reinitialized existing …": that one was there before).
+   */
+  onOutput(output: string): void {
+    if (this.dirs.size >= DIRS_MAX || !output.includes('Initialized empty')) return;
+    for (const m of output.slice(0, 20_000).matchAll(GIT_INIT_OUTPUT)) {
+      const abs = locate(m[1]!.trim(), null, this.session).abs.replace(/\/+$/, '');
+      if (abs.length > 1 && !/[$`*]/.test(abs)) {
+        this.dirs.add(abs);
+        this.gitDirs.add(abs);
+      }
+    }
+  }
+
+  /**
+   * Whether `abs` is a git directory git said this session initialized: only that, not a `.git`
+   * under a folder the session `mkdir -p`'d (a no-op on a folder that was there). A log that
+   * records no working directory (a terminal capture without its header) leaves `.git` unplaced:
+   * it is the one git initialized when that one ends in it.
+   */
+  initializedGit(abs: string): boolean {
+    const p = abs.replace(/\/+$/, '');
+    if (this.gitDirs.has(p)) return true;
+    return !this.session.cwd && !/^(?:\/|~|[A-Za-z]:)/.test(p) && [...this.gitDirs].some((d) => d.endsWith('/' + p.replace(/^(?:\.\/)+/, '')));
   }
 
   /** Whether `abs` is inside a folder a clone of this session created. */

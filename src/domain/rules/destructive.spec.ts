@@ -1113,3 +1113,35 @@ test('a force push that moves a tag is a warning of its own kind, info when the 
   const many = `git tag ${'-a '.repeat(400)}x && git push -f origin v1`;
   assert.deepEqual(only(await runRules([prompt('x'), ...ran(many, { exitCode: 0 })]), PUSH).map(severityOf), ['warning']);
 });
+
+test("a .git the session's own git init created is the session's own work to remove, in each agent, with or without a recorded cwd", async () => {
+  const initialized = (dir: string) => `Initialized empty Git repository in ${dir}/.git/`;
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const [cwd, events] of [
+      ['/home/dev/app', [...ran('git init', { output: initialized('/home/dev/app') }), ...ran('rm -rf .git')]],
+      [null, [...ran('git init', { output: initialized('/Users/tn/take_home') }), ...ran('rm -rf .git')]],
+      // a terminal capture that lost the command's line keeps git's output under the agent's message
+      [null, [say(`I'll initialize a repository.\n└ ${initialized('/Users/tn/take_home')}`), ...ran('rm -rf .git')]],
+    ] as const) {
+      const found = (await runRules([...events], { agent, cwd })).filter((d) => d.rule === RM || d.rule === ROOT);
+      assert.deepEqual(found.map((d) => [d.rule, severityOf(d), d.title]), [[RM, 'info', 'Removed what the session created']], `${agent}, cwd ${cwd}`);
+    }
+  }
+});
+
+test('a .git that was there before stays a warning: re-initialized, made elsewhere, or never initialized', async () => {
+  for (const [cwd, events] of [
+    ['/home/dev/app', [...ran('git init', { output: 'Reinitialized existing Git repository in /home/dev/app/.git/' }), ...ran('rm -rf .git')]],
+    ['/home/dev/app', [...ran('git init ../scratch', { output: 'Initialized empty Git repository in /home/dev/scratch/.git/' }), ...ran('rm -rf .git')]],
+    [null, [...ran('rm -rf .git')]],
+    [null, [...ran('git init', { output: 'Initialized empty Git repository in /Users/tn/a/.git/' }), ...ran('rm -rf ../other/.git')]],
+  ] as const) {
+    const found = (await runRules([...events], { cwd })).filter((d) => d.rule === ROOT);
+    assert.deepEqual(found.map(severityOf), ['warning'], JSON.stringify(events.map((e) => ('input' in e ? e.input : e.kind))));
+  }
+});
+
+test('a folder the session only mkdir -p\'d does not make the working tree\'s .git its own', async () => {
+  const found = (await runRules([...ran('mkdir -p /home/dev/app && cd /home/dev/app'), ...ran('rm -rf .git')], { cwd: '/home/dev/app' })).filter((d) => d.rule === ROOT);
+  assert.deepEqual(found.map(severityOf), ['warning']);
+});

@@ -584,7 +584,9 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       return;
     }
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
-    if ((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(locate(operand, dir, ctx.session).abs)) {
+    // The working tree's own .git counts too when git said the session initialized it.
+    const ownAbs = locate(operand, dir, ctx.session).abs;
+    if (((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(ownAbs)) || (/(?:^|\/)\.git\/*$/.test(ownAbs) && created?.initializedGit(ownAbs))) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       return;
     }
@@ -1044,6 +1046,10 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       return {
         onEvent(event, facts) {
           if (event.kind === 'tool_result') syncs.onResult(event.callId, event.denied ? '' : event.output);
+          // git's own line; a terminal capture that lost the command's header line keeps its
+          // output under the agent's message (Codex's "└ Initialized empty Git repository in …")
+          if (event.kind === 'tool_result' && !event.denied) created.onOutput(event.output);
+          if (event.kind === 'message') created.onOutput(event.text);
           dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           const damaged = new Set<string>();

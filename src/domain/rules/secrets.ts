@@ -720,7 +720,11 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // Put into a command that only talks to the service that issued it (a Google token in a
     // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).
     const remote = fx.net.filter((n) => !n.local);
-    const toIssuer = !intoFile && remote.length > 0 && remote.every((n) => isIssuerHost(hit, n.host));
+    // A password inside a connection URL (`psql "postgresql://app:…@db.example.com/app"`) goes to
+    // the host the URL names, and only there when the command reaches no other: the same.
+    const urlHost = intoFile ? null : connectionHostOf(text, hit.value);
+    const issuer = urlHost !== null && remote.every((n) => n.host === urlHost) ? urlHost : remote.length > 0 && remote.every((n) => isIssuerHost(hit, n.host)) ? remote[0].host : null;
+    const toIssuer = !intoFile && issuer !== null;
     // The password of a test identity the same call names at a domain reserved for examples
     // (`smoketest+1@example.com`, `qa@demo.test`): made up for the test, no real account holds it.
     const testAccount = !intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text);
@@ -733,7 +737,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       scratch && 'temp space, outside the repository: nothing commits or sends it from there',
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
-      toIssuer && `only to ${safe(remote[0].host, null, 80)}, the service that issued it`,
+      toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),
       expiring && 'an access token that expires within an hour of being issued',
       testAccount && 'the password of a test account the command names at a domain reserved for examples',
       already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : 'it was in that file already: the session read it there'),
@@ -741,7 +745,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     ctx.report({
       rule: inToolInput.id,
       severity,
-      title: local ? 'Local development password in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      title: local ? 'Local development password in a command' : toIssuer && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
@@ -752,6 +756,25 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       cause: scratch || local ? undefined : cause,
     });
   }
+}
+
+/**
+ * The host of the connection URL that holds `value` as its password (`scheme://user:VALUE@host`),
+ * when every occurrence of the value in the command is such a password of one host; else null.
+ */
+function connectionHostOf(text: string, value: string): string | null {
+  if (value.length < 4 || value.length > 512) return null;
+  let host: string | null = null;
+  let at = text.indexOf(value);
+  for (let seen = 0; at >= 0 && seen < 50; at = text.indexOf(value, at + value.length), seen++) {
+    const before = /[a-z][a-z0-9+.-]*:\/\/[^\s/@:'"]*:$/i.test(text.slice(Math.max(0, at - 200), at));
+    const after = /^@([A-Za-z0-9.-]+)/.exec(text.slice(at + value.length, at + value.length + 256));
+    if (!before || !after) return null;
+    const h = after[1]!.toLowerCase();
+    if (host !== null && h !== host) return null;
+    host = h;
+  }
+  return host;
 }
 
 function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: HandedOver, session: SessionFacts): void {

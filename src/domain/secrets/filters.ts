@@ -22,9 +22,13 @@ const DOCUMENTATION_VALUES = new Set([
   'hal+9ooo_da!sY',
 ]);
 
-/** Words that mark a value as a stand-in, not a credential. */
+/**
+ * Words that mark a value as a stand-in, not a credential — in English and in the languages agents
+ * answer in (`tu_contraseña_real`, `sua_senha`, `votre_mot_de_passe`, `tu_clave_aquí`: "your real
+ * password", "your key here"): the word for a password, or a value of words that starts with "your".
+ */
 const PLACEHOLDER_WORDS =
-  /example|placeholder|change[-_]?me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]/i;
+  /example|placeholder|change[-_]?me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]|contrase[ñn]a|senha|mot[_-]?de[_-]?passe|passwort|wachtwoord|пароль|密码|密碼|パスワード|비밀번호|^(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro)[_-][\p{L}_-]+$|[_-]aqu[ií]$/iu;
 
 /** Template and variable references: `${VAR}`, `$VAR`, `{{ x }}`, `<token>`, `%VAR%`, `process.env.X`. */
 // Also a format template's field (`{pg.password}`, `{password}`, `%(password)s`): the value is filled in later.

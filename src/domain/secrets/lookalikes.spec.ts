@@ -42,3 +42,22 @@ it('a variable named for what it holds (app_secret: appSecret, token: accessToke
   }
   assert.equal((await detectSecrets('client_secret: "xK9mPq2LvB7n"')).length, 1, 'a mixed-case random value is still one');
 });
+
+it('a stand-in written in the language the agent answers in is a stand-in: the word for a password, or "your …" of words', async () => {
+  for (const text of [
+    'DB_PASSWORD=tu_contraseña_real',
+    'DB_PASSWORD=sua_senha_aqui',
+    'password: "votre_mot_de_passe"',
+    'DB_PASSWORD=dein_passwort',
+    'API_KEY=tu_clave_aquí',
+    'DB_PASSWORD=contrasena123',
+    'password = "пароль"',
+    'DB_PASSWORD=你的密码',
+  ]) {
+    assert.deepEqual(await detectSecrets(text), [], text);
+  }
+  // a chosen value keeps its finding, also one that starts with a syllable like "tu"
+  for (const value of ['tu_8fK2mQ9xLp', 'Su7kQ2mW9pLx4vB8', 'votre9Kx2mQ7pLz']) {
+    assert.deepEqual((await detectSecrets(`DB_PASSWORD=${value}`)).map((h) => h.value), [value], value);
+  }
+});
