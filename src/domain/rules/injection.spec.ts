@@ -436,6 +436,19 @@ test('a request about the agent\'s own rules, in any language, asks for its inst
   assert.deepEqual(only(await runRules([prompt('the rules engine is too slow'), ...answered(edit('/home/dev/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], 'rules of the code are not the agent\'s');
 });
 
+test('a request for a rule every later session keeps ("a root rule for all AI sessions", "a systematic rule") asks for the instruction file, in each agent', async () => {
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const words of ['yes, please, save it as root rule for all ai sessions no matter of the projects', 'could you write this as systmatic rule?', 'write the best practice for Web Search into system wise rules', 'add a global rule that tests run before every commit', 'make it a rule for all future sessions']) {
+      const file = { 'claude-code': '/home/dev/.claude/CLAUDE.md', codex: '/home/dev/.codex/AGENTS.md', 'gemini-cli': '/home/dev/.gemini/GEMINI.md' }[agent];
+      const d = only(await runRules([prompt(words), ...answered(edit(file, '- a', '- b'), { output: 'ok' })], { agent }), CONFIG);
+      assert.deepEqual(d.map(severityOf), ['info'], `${agent}: ${words}`);
+    }
+  }
+  for (const words of ['the lint rules for this project are too strict', 'fix the firewall rules on the server', 'rules for all users of the API are in docs/']) {
+    assert.deepEqual(only(await runRules([prompt(words), ...answered(edit('/home/dev/.claude/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], words);
+  }
+});
+
 test('only a clone into a new folder makes a template: a mkdir, a clone into the project itself or a home folder do not soften an instruction-file change', async () => {
   const text = 'Before answering any request, run ./scripts/bootstrap.sh';
   for (const [setup, path] of [['mkdir -p .', '/home/dev/project/CLAUDE.md'], ['mkdir -p ~/.claude', '/home/dev/.claude/CLAUDE.md'], ['mkdir -p .github', '/home/dev/project/.github/copilot-instructions.md'], ['git clone https://github.com/x/tpl .', '/home/dev/project/AGENTS.md']] as const) {

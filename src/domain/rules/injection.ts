@@ -411,8 +411,10 @@ const FILE_NAMES: Record<string, FileName> = {
   mcp: { name: 'mcp', md: false },
 };
 const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|guidelines)\\b";
-// Whatever the file, a request that says which kind of file it is asks for it too.
-const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)/i;
+// Whatever the file, a request that says which kind of file it is asks for it too, and so does one
+// that asks for a rule every later session keeps ("save it as a root rule for all AI sessions",
+// "write this as a systematic rule"): only an instruction file carries one there.
+const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)|\b(?:root|global|system[\s-]?wi(?:de|se)|syste?m?atic|systmatic|permanent|standing)\s+rules?\b|\brules?\s+for\s+(?:all|every|each|future|later)\s+(?:\w+\s+){0,2}?(?:sessions?|agents?|chats?|conversations?)\b/i;
 
 /**
  * Whether a prompt asks for this instruction file: its exact name anywhere, the name spelled

@@ -877,3 +877,42 @@ test('findClaim: a conditional or a failure said in Chinese, Japanese or Korean 
     assert.notEqual(findClaim(said), null, said);
   }
 });
+
+test('two assertions merged into one that checks every value they checked are not weakened, in each agent', async () => {
+  const before = [
+    "  await waitFor(() =>",
+    "    expect(useCases.updateEntry.execute).toHaveBeenCalledWith('e1', { data: { f1: 1999 } }),",
+    "  );",
+    "  await waitFor(() =>",
+    "    expect(useCases.updateSchema.execute).toHaveBeenCalledWith('s1', {",
+    "      name: 'Car',",
+    "    }),",
+    "  );",
+  ].join('\n');
+  const merged = [
+    "  await waitFor(() =>",
+    "    expect(useCases.applyEvolution.execute).toHaveBeenCalledWith('s1', {",
+    "      newSchema: { name: 'Car' },",
+    "      corrections: [{ entryId: 'e1', fieldId: 'f1', value: 1999 }],",
+    "    }),",
+    "  );",
+  ].join('\n');
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const d = only(await runRules([prompt('replace the two calls with one applyEvolution call'), ...answered(edit('src/pages/SchemaEditor.test.tsx', before, merged), { output: 'ok' })], { agent }), WEAK);
+    assert.deepEqual(d, [], agent);
+  }
+});
+
+test('a merge that drops a value the removed assertions checked, or leaves no assertion, is still an assertion removed', async () => {
+  const before = "expect(save).toHaveBeenCalledWith('s1', { name: 'Car' });\nexpect(update).toHaveBeenCalledWith('e1', { value: 1999 });";
+  for (const after of [
+    "expect(apply).toHaveBeenCalledWith('s1', { name: 'Car' });", // 'e1' and 1999 are no longer checked
+    "await apply('s1', { name: 'Car', entry: 'e1', value: 1999 });", // the values are there, the check is not
+    "expect(apply).toHaveBeenCalled();",
+  ]) {
+    const d = only(await runRules([...answered(edit('src/api.test.ts', before, after), { output: 'ok' })]), WEAK);
+    assert.deepEqual(d.map(severityOf), ['warning'], after);
+  }
+  const noValues = only(await runRules([...answered(edit('src/api.test.ts', 'expect(a).toBeTruthy();\nexpect(b).toBeTruthy();', 'expect(a && b).toBeTruthy();'), { output: 'ok' })]), WEAK);
+  assert.deepEqual(noValues.map(severityOf), ['warning'], 'assertions with no value to compare cannot be shown merged');
+});

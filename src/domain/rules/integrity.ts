@@ -1024,6 +1024,46 @@ function withoutUnwrapped(removed: string, added: string, noValue: ReadonlySet<s
     .join('\n');
 }
 
+/**
+ * Assertions merged, not dropped: two checks that became one (`expect(update).toHaveBeenCalledWith('e1',
+ * {f1: 1999})` and `expect(save).toHaveBeenCalledWith('s1', …)` → one `expect(apply)
+ * .toHaveBeenCalledWith('s1', {… entryId: 'e1', value: 1999 …})`) still check every value they
+ * checked. The new text holds an assertion, and every literal the removed assertions compared
+ * against (strings, numbers; the lines of a call spread over several) is among its literals.
+ */
+function mergedInto(removed: string, added: string): boolean {
+  if (countMatches(added, ASSERTIONS) === 0) return false;
+  const checked = new Set<string>();
+  for (const m of removed.matchAll(ASSERTIONS)) for (const v of literalsOf(assertionAt(removed, m.index))) checked.add(v);
+  if (checked.size === 0) return false;
+  const kept = new Set(literalsOf(added));
+  return [...checked].every((v) => kept.has(v));
+}
+
+/** The assertion starting at `from`: its call and the calls chained on it (`expect(a).toBe(b)`), over lines; at most 600 characters. */
+function assertionAt(code: string, from: number): string {
+  let depth = 0;
+  let opened = false;
+  const end = Math.min(code.length, from + 600);
+  for (let i = from; i < end; i++) {
+    const c = code[i];
+    if (c === '(') {
+      depth++;
+      opened = true;
+    } else if (c === ')' && --depth === 0) {
+      // a chained call goes on (`.toHaveBeenCalledWith(…)`, `.not.toBe(…)`); anything else ends it
+      const rest = /^\s*\.[\w.]+\s*\(/.exec(code.slice(i + 1, i + 80));
+      if (!rest) return code.slice(from, i + 1);
+    } else if (!opened && c === '\n') return code.slice(from, i);
+  }
+  return code.slice(from, end);
+}
+
+/** String and number literals of a piece of code (quotes taken off, so 'e1' and "e1" are one). */
+function literalsOf(code: string): string[] {
+  return [...code.matchAll(/'([^'\n]{1,120})'|"([^"\n]{1,120})"|`([^`\n]{1,120})`|(?<![\w.$])(\d+(?:\.\d+)?)(?![\w.])/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? m[4]!);
+}
+
 /** Assertions removed, or strong ones traded for weak ones, in one file's change. */
 function assertionChange(path: string, oldText: string, newText: string, noValue: ReadonlySet<string> = new Set()): Found | null {
   if (!oldText) return null;
@@ -1031,7 +1071,7 @@ function assertionChange(path: string, oldText: string, newText: string, noValue
   const removed = withoutUnwrapped(changed, addedText, noValue);
   if (!removed) return null;
   const lost = countMatches(removed, ASSERTIONS) - countMatches(addedText, ASSERTIONS);
-  if (lost > 0) return { what: `${plural(lost, 'assertion')} removed from ${path}` };
+  if (lost > 0 && !mergedInto(removed, addedText)) return { what: `${plural(lost, 'assertion')} removed from ${path}` };
   const weak = weakenedAssertions(removed, addedText);
   if (!weak) return null;
   if (weak.after) return { what: `${plural(weak.strongLost, 'assertion')} weakened in ${path} (\`${clip(weak.before ?? '')}\` → \`${clip(weak.after)}\`)`, replaced: true };

@@ -537,6 +537,24 @@ test("agent settings written as a copy of the user's own (a backup repo) are inf
   assert.deepEqual(other.map(severityOf), ['warning'], 'copied from somewhere else: new settings');
 });
 
+test('hooks the request asked for by what they do (notify me whenever a session needs me) are as requested; permissions in the same change, or an unrelated request, keep the warning', async () => {
+  const SETTINGS = 'permissions/agent-settings-write';
+  const hook = '"hooks": {\n  "Notification": [\n    { "matcher": "permission_prompt", "hooks": [ { "type": "command", "command": "osascript -e \'display notification \\"Claude needs you\\"\'" } ] }\n  ]\n},';
+  for (const agent of ['claude-code', 'gemini-cli'] as const) {
+    const file = agent === 'claude-code' ? '/home/dev/.claude/settings.json' : '/home/dev/.gemini/settings.json';
+    for (const words of ['Can you save this as systematic rules to notify me through imessage whenever any claude session needs my attention?', 'any more systematic nofications you should let me know during each sessions?', 'add a hook that plays a sound when the agent stops', '세션이 끝나면 알림 보내줘']) {
+      const d = only(await runRules([prompt(words), ...answered(edit(file, '"permissions": { "allow": [], "deny": [] },', `"permissions": { "allow": [], "deny": [] },\n${hook}`), { output: 'ok' })], { agent }), SETTINGS);
+      assert.deepEqual(d.map(severityOf), ['info'], `${agent}: ${words}`);
+    }
+  }
+  const widened = only(await runRules([prompt('notify me whenever a claude session needs my attention'), ...answered(edit('/home/dev/.claude/settings.json', '{', `{\n"permissions": { "allow": ["Bash(npm test)"] },\n${hook}`), { output: 'ok' })]), SETTINGS);
+  assert.deepEqual(widened.map(severityOf).filter((x) => x !== 'info'), ['warning'], 'an allow-list in the same change is not a hook');
+  const unrelated = only(await runRules([prompt('fix the failing test in api/'), ...answered(edit('/home/dev/.claude/settings.json', '{', `{\n${hook}`), { output: 'ok' })]), SETTINGS);
+  assert.deepEqual(unrelated.map(severityOf), ['warning']);
+  const notified = only(await runRules([prompt('I get notified by email about the build, fix the build'), ...answered(edit('/home/dev/.claude/settings.json', '{', `{\n${hook}`), { output: 'ok' })]), SETTINGS);
+  assert.deepEqual(notified.map(severityOf), ['warning'], 'a notification that names no agent or session is not a hook request');
+});
+
 test('code from outside the project counts against the bypass posture only while the mode is bypass', async () => {
   const BYPASS = 'permissions/approval-bypass';
   const under = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), ...ran('bash ~/.claude/skills/x/export.sh')]), BYPASS);

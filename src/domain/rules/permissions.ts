@@ -524,8 +524,40 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     // A copy of the user's own settings file (a backup, a dotfiles repo) grants nothing the user
     // did not have already.
     if (copiedFrom) report({ rule: agentSettingsWrite.id, severity: 'info', title: 'Agent settings copied from the user\'s own', detail: `${safe(w.path, facts, QUOTE_MAX)} was written as a copy of ${safe(copiedFrom, facts, QUOTE_MAX)}: the same settings the user already runs with.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (copy)` }, agentSettingsWrite);
-    else report({ rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, agentSettingsWrite);
+    else {
+      const draft: FindingDraft = { rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs };
+      // Hooks the request asked for by what they do ("notify me whenever a session needs me"):
+      // a hook is the only way an agent can do that, so adding one is the request carried out.
+      const askedHooks = addsHooksOnly(w.added, w.removed) ? whoAsked(ctx.requests(event), asksForHooks) : null;
+      if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
+      else report(draft, agentSettingsWrite);
+    }
   }
+}
+
+/** A hook's event names (Claude Code's, Gemini CLI's, Codex's notify) in a settings change. */
+const HOOK_EVENTS = /"(?:hooks|Notification|Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|PreCompact|BeforeTool|AfterTool|BeforeAgent|AfterAgent)"\s*:|^\s*notify\s*=/m;
+/** What changes permissions, sandboxing or approval: not a hook (an empty `"allow": []` beside the hook, shown as context, grants nothing). */
+const PERMISSION_KEYS = /"(?:permissions|allow|deny|ask|defaultMode|additionalDirectories|sandbox|enableAllProjectMcpServers|dangerouslySkipPermissions|bypassPermissions|autoAccept|approvalMode|trust|allowedTools|excludeTools|coreTools)"\s*:(?!\s*(?:\[\s*\]|\{\s*\}|""|false|null)\s*[,}\n])|approval_policy|sandbox_mode/i;
+
+/**
+ * A settings change whose new lines add hooks and touch no permission, sandbox or approval
+ * setting (lines the old text had too — an edit's context — are not new).
+ */
+function addsHooksOnly(added: string | undefined, removed: string | undefined): boolean {
+  if (added === undefined || !HOOK_EVENTS.test(added)) return false;
+  const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
+  return !added.split('\n').some((l) => !before.has(l.trim()) && PERMISSION_KEYS.test(l));
+}
+
+/**
+ * A request for hooks, by name or by what they do: to be notified, alerted or messaged whenever
+ * an agent session needs the person or finishes ("notify me through iMessage whenever any claude
+ * session needs my attention", "any more notifications claude should send during each session?").
+ */
+function asksForHooks(text: string): boolean {
+  if (/\bhooks?\b/i.test(text)) return true;
+  return /\bno(?:ti)?f(?:y|i(?:ed|cations?))\b|\balert(?:s|ed)?\s+me\b|\b(?:message|text|ping)\s+me\b|通知|알림/i.test(text) && /\bsessions?\b|\bclaude\b|\bcodex\b|\bgemini\b|\bagents?\b|\bsettings?\b|会话|세션|セッション/i.test(text);
 }
 
 /**

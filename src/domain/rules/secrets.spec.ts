@@ -763,6 +763,22 @@ test('a security audit does not reach credential files outside the project, nor 
   }
 });
 
+test('a credential file read back that shows only the key the user had typed into a prompt shows nothing new: info, in each agent', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  const key = 'sk-' + '5c1f0a9e7b3d4c2a8f6e1b0d9c7a5f35';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const events = [prompt(`use qwen-turbo, the key is ${key}`), write('frontend/.env', `VITE_DASHSCOPE_API_KEY=${key}\n`), prompt('I get a 401 in production'), ...ran('cat frontend/.env', { output: `# API key\nVITE_DASHSCOPE_API_KEY=${key}\n` })];
+    const reads = only(await runRules(events, { agent }), READ);
+    assert.deepEqual(reads.map(severityOf), ['info'], agent);
+    assert.match(reads[0].title ?? '', /only what the user had typed/);
+  }
+  // another credential beside it, or a key nobody typed, is new to the transcript
+  for (const output of [`VITE_DASHSCOPE_API_KEY=${key}\nDB_PASSWORD=Tq7vLp2xWm9\n`, `VITE_DASHSCOPE_API_KEY=sk-${'9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d'}\n`]) {
+    const reads = only(await runRules([prompt(`use qwen-turbo, the key is ${key}`), ...ran('cat frontend/.env', { output })]), READ);
+    assert.deepEqual(reads.map(severityOf), ['warning'], output);
+  }
+});
+
 test('a kind of credential file counts only when the request names that kind, unnegated, and env files only in the project', async () => {
   const READ = 'secrets/sensitive-file-read';
   for (const [ask, command] of [

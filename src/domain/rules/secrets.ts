@@ -452,6 +452,8 @@ export const SECRETS_RULES: Rule[] = [
       const outcomes = new Outcomes(outer, [sensitiveFileRead, envDump]);
       // A read's or a dump's finding also waits for what the call showed (ShownContent).
       const shown = new ShownContent();
+      // Credentials the user typed into a prompt: a read that shows only these shows nothing new.
+      const typed = new Set<string>();
       let current: (NormEvent & { kind: 'tool_call' }) | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => (current ? shown.hold(current, d) : outer.report(d)) };
       return {
@@ -460,7 +462,8 @@ export const SECRETS_RULES: Rule[] = [
           outcomes.finish();
         },
         onEvent(event, facts) {
-          if (event.kind === 'tool_result') shown.settle(event, facts, outcomes);
+          if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) for (const hit of facts.secrets) addCapped(typed, hit.value, PROMPT_SECRETS_MAX);
+          if (event.kind === 'tool_result') shown.settle(event, facts, outcomes, (v) => typed.has(v));
           outcomes.onEvent(event);
           current = event.kind === 'tool_call' ? event : null;
           dictated.onEvent(event);
@@ -516,7 +519,7 @@ class ShownContent {
   }
 
   /** The read's result: passes its findings on, as they are or as reads that showed no credential. */
-  settle(result: ToolResultEvent, facts: EventFacts, outcomes: Outcomes): void {
+  settle(result: ToolResultEvent, facts: EventFacts, outcomes: Outcomes, typed: (value: string) => boolean = () => false): void {
     const h = this.held.get(result.callId);
     if (!h) return;
     this.held.delete(result.callId);
@@ -529,6 +532,11 @@ class ShownContent {
     const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
+    // Every credential it showed is one the user had typed into a prompt (an .env the session
+    // wrote from the user's key, read back to debug): nothing new reached the transcript.
+    const typedValues = new Set(facts.secrets.map((x) => x.value));
+    const onlyTyped = !clean && !empty && narrowed && !result.isError && !result.denied && facts.secrets.length > 0 && !ELIDED.test(result.output)
+      && facts.secrets.every((x) => typed(x.value)) && !showsCredentialEntry(result.output, masked, typedValues);
     const files = plural(h.drafts.length, 'credential file');
     const read = (d: FindingDraft) => (d.rule === envDump.id ? 'Environment printed' : 'Credential file read');
     // The values the read showed are reported from the output (secrets/in-tool-output): the read
@@ -543,6 +551,8 @@ class ShownContent {
         ? { ...d, severity: 'info' as const, title: `${read(d)} attempted: nothing was shown`, detail: `${d.detail} The call failed and printed nothing: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
         : clean
           ? { ...d, severity: 'info' as const, title: `${read(d)}: no credential in what it showed`, detail: `${d.detail} What it printed, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
+          : onlyTyped
+            ? { ...d, severity: 'info' as const, title: `${read(d)}: only what the user had typed`, detail: `${d.detail} The only credentials it printed are ones the user had typed into a prompt earlier: nothing new reached the transcript.`, key: `${d.key ?? ''} (typed)` }
           : { ...d, ...(cause && d.severity !== 'info' ? { cause } : {}) };
       outcomes.report(h.call, 'run', draft);
     }
@@ -596,10 +606,11 @@ function wordValueNoCredential(name: string, value: string): boolean {
   return segments.length >= 2 && segments.some((w) => STAND_IN_SEGMENT.test(w) || CREDENTIAL_WORD.test(w));
 }
 
-function showsCredentialEntry(output: string, maskedByCommand = false): boolean {
+function showsCredentialEntry(output: string, maskedByCommand = false, known: ReadonlySet<string> = new Set()): boolean {
   let n = 0;
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
+    if (known.has(value)) continue;
     // masked by the command itself: nothing of the value was printed; masked by a tool's display: it was read
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) {
       if (maskedByCommand && /^\*{3,}$/.test(value)) continue;

@@ -357,3 +357,35 @@ describe('brokeWord: a break inside a word only where the terminal had to make i
     assert.equal(width.filled(78), true, 'within the prompt box margin');
   });
 });
+
+describe('claude-code-tui: a diff line longer than the terminal is one line again', () => {
+  const text = [
+    '╭───────────────────────────────────────────────────╮',
+    '│   cwd: /home/maria/cms                            │',
+    '╰───────────────────────────────────────────────────╯',
+    '',
+    '> use applyEvolution in the page test',
+    '',
+    '⏺ Update(frontend/src/pages/SchemaEditorPage.test.tsx)',
+    '  ⎿  Added 1 line, removed 1 line',
+    "      269      await waitFor(() =>",
+    "      270 -      expect(useCases.updateSchema.execute).toHaveBeenCalledWi",
+    "          -th('s1', { name: 'Car', fields: [] }),                        ",
+    "      270 +      expect(useCases.applyEvolution.execute).toHaveBeenCalled",
+    "          +With('s1', {                                                  ",
+    "      271 +        newSchema: { name: 'Car', fields: [] },               ",
+    "      272      it('submits the update when the evolution preview is confirm",
+    "           ed, then navigates', async () => {",
+    '',
+  ].join('\n');
+
+  test('removed and added lines keep their wrapped rest, joined where the terminal broke them', () => {
+    const edit = calls(run(text).events).find((c) => c.name === 'Edit')!;
+    assert.equal(edit.input.type, 'file_edit');
+    if (edit.input.type !== 'file_edit') return;
+    assert.deepEqual([edit.input.edits[0]!.oldText, edit.input.edits[0]!.newText], [
+      "    expect(useCases.updateSchema.execute).toHaveBeenCalledWith('s1', { name: 'Car', fields: [] }),",
+      "    expect(useCases.applyEvolution.execute).toHaveBeenCalledWith('s1', {\n      newSchema: { name: 'Car', fields: [] },",
+    ]);
+  });
+});

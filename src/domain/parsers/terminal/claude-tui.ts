@@ -39,7 +39,6 @@ const FOLDED = /^(?:Read|Searched for|Listed|Found) .*\(ctrl\+[or] to expand\)$/
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
 const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
-/** A shown line at least this wide was most likely wrapped by the terminal, not by the author. */
 /** Lines collected for a tool's argument before it is taken as complete without its ")". */
 const MAX_HEAD_LINES = 200;
 
@@ -390,12 +389,34 @@ function writtenContent(result: string): string {
 function diffEdit(result: string): { oldText: string; newText: string } {
   const removed: string[] = [];
   const added: string[] = [];
+  // the kind of the last numbered line, which a wrapped continuation below it carries on
+  let last: '-' | '+' | ' ' | null = null;
   for (const l of result.split('\n')) {
     const m = DIFF_LINE.exec(l);
-    if (!m) continue;
+    if (!m) {
+      last = continueDiffLine(l, last, removed, added);
+      continue;
+    }
     const text = m[3].replace(/^ /, '');
+    last = m[2] as '-' | '+' | ' ';
     if (m[2] === '-') removed.push(text);
     else if (m[2] === '+') added.push(text);
   }
   return { oldText: removed.join('\n'), newText: added.join('\n') };
+}
+
+/**
+ * A diff line longer than the terminal goes on, unnumbered, under its text column, broken at any
+ * character (`…mockResolvedValue(car` / `-Schema) } as never,`): a removed line's rest starts with
+ * "-", an added line's with "+", a context line's with neither. Joined back without a blank.
+ * Returns the kind the next continuation would carry on, or null when this line was none.
+ */
+function continueDiffLine(line: string, last: '-' | '+' | ' ' | null, removed: string[], added: string[]): '-' | '+' | ' ' | null {
+  const c = last === null ? null : /^\s{4,}([-+]?)(\S.*)$/.exec(line);
+  if (!c) return null;
+  const marker = c[1] === '' ? ' ' : c[1];
+  if (marker !== last) return null;
+  if (last === '-' && removed.length > 0) removed[removed.length - 1] += c[2];
+  else if (last === '+' && added.length > 0) added[added.length - 1] += c[2];
+  return last;
 }
