@@ -127,3 +127,14 @@ test('a lone draft with a cause keeps its own detail; different causes stay apar
   const list = collector.finish();
   assert.deepEqual(list.map((f) => f.detail), ['at 1', 'at 2']);
 });
+
+test('a new place under one cause shows its line even after ten lines of another: the same value in fifty commands, then written into a file', () => {
+  const { collector } = setup(70);
+  const cause = { id: 'credential:db', summary: 'One database password.' };
+  for (let i = 0; i < 50; i++) collector.add(draft('x/warn', i, { key: 'commands', cause }));
+  collector.add(draft('x/warn', 60, { key: 'file', cause }));
+  const [f] = collector.finish();
+  assert.equal(f.evidence.length, 10);
+  assert.deepEqual(f.evidence.map((e) => e.excerpt), ['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e60']);
+  assert.match(f.detail, /\(51 occurrences; 10, each place at least once, are shown\)$/);
+});

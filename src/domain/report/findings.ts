@@ -31,6 +31,10 @@ interface Pending {
   posture: boolean;
   /** Every draft merged here was a change the agent's default sandbox allows unasked (FindingDraft.sandboxAllows). */
   sandboxAllows: boolean;
+  /** The member (rule and key) each evidence line came from. */
+  evidenceOf: string[];
+  /** A member merged after the evidence was full replaced a repeat: the lines shown are not the first ones. */
+  reordered: boolean;
 }
 
 /** Categories whose findings are risks a skipped approval let through (not coverage, reliability, context …). */
@@ -80,6 +84,8 @@ export class FindingCollector {
       firstEvent: draft.evidence[0]?.index ?? Number.MAX_SAFE_INTEGER,
       posture: draft.posture === true,
       sandboxAllows: draft.sandboxAllows === true,
+      evidenceOf: kept.map(() => member),
+      reordered: false,
     });
   }
 
@@ -92,7 +98,7 @@ export class FindingCollector {
     return list.map((p, i) => {
       const id = `f${i + 1}`;
       for (const e of p.evidence) this.timeline.tag(e.timeline_index, id);
-      const more = p.evidence.length > 0 && p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; ${p.evidence.length === 1 ? 'one is' : `the first ${p.evidence.length} are`} shown)` : '';
+      const more = p.evidence.length > 0 && p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; ${p.evidence.length === 1 ? 'one is' : p.reordered ? `${p.evidence.length}, each place at least once, are` : `the first ${p.evidence.length} are`} shown)` : '';
       const detail = p.cause && p.members.size > 1 ? `${this.mask(p.cause.summary)} One cause, reported once: ${p.members.size} findings merged.` : p.detail;
       return {
         id,
@@ -139,6 +145,7 @@ export class FindingCollector {
   private merge(p: Pending, meta: RuleMeta, member: string, draft: FindingDraft, evidence: Pending['evidence']): void {
     p.occurrences++;
     p.sandboxAllows &&= draft.sandboxAllows === true;
+    const newMember = !p.members.has(member);
     p.members.add(member);
     const severity = draft.severity ?? meta.severity;
     if (SEVERITY_ORDER[severity] < SEVERITY_ORDER[p.severity]) {
@@ -151,11 +158,34 @@ export class FindingCollector {
     }
     // Only evidence the finding keeps pins its step: a step past the timeline's cap that no
     // finding shows would be kept for nothing (on a huge log, one per repeated finding).
+    // A new member under one cause (the same value written into a file after fifty commands) is
+    // another sink of the event: its first line is shown even when the evidence is full, in
+    // place of a later repeat of a member already shown.
+    const first = evidence[0];
+    if (newMember && first && p.evidence.length >= EVIDENCE_MAX && !p.evidence.some((x) => x.timeline_index === first.timeline_index)) {
+      const repeat = lastRepeat(p.evidenceOf);
+      if (repeat >= 0) {
+        this.timeline.pin(first.timeline_index);
+        p.evidence.splice(repeat, 1);
+        p.evidenceOf.splice(repeat, 1);
+        p.evidence.push(first);
+        p.evidenceOf.push(member);
+        p.reordered = true;
+      }
+      return;
+    }
     for (const e of evidence) {
       if (p.evidence.length >= EVIDENCE_MAX) break;
       if (p.evidence.some((x) => x.timeline_index === e.timeline_index && x.excerpt === e.excerpt)) continue;
       this.timeline.pin(e.timeline_index);
       p.evidence.push(e);
+      p.evidenceOf.push(member);
     }
   }
+}
+
+/** The last shown evidence whose member has another line shown too (-1 when each member shows one). */
+function lastRepeat(members: readonly string[]): number {
+  for (let i = members.length - 1; i >= 0; i--) if (members.indexOf(members[i]!) !== i) return i;
+  return -1;
 }

@@ -891,3 +891,11 @@ test("Codex's undo snapshot listing an agent's login untracked is a listing like
   assert.deepEqual(only(await runRules([snapshot, write('.gitignore', '.codex/\n')], { agent: 'codex' }), LOGIN), [], 'ignored since');
   assert.deepEqual(only(await runRules([{ ...snapshot, untrackedFiles: ['src/app.ts'] }], { agent: 'codex' }), LOGIN), [], 'no login listed');
 });
+
+test('a value put into commands and then written into a file is two sinks: the file write is its own draft, not a repeat of the commands', async () => {
+  const pw = 'npg_' + 'Xq7RmT2vLw9K';
+  const url = `postgresql://neondb_owner:${pw}@ep-cool-violet-a1b2c3-pooler.eu-west-2.aws.neon.tech/neondb`;
+  const found = only(await runRules([...ran(`psql "${url}" -c "select 1"`), ...ran(`psql "${url}" -c "select 2"`), write('maintenance-cron-setup.sh', `#!/bin/bash\nDB_CONNECTION="${url}"\n`)]), INPUT);
+  assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['warning', 'Credential written out in a command'], ['warning', 'Credential written out in a command'], ['warning', 'Secret written into a file']]);
+  assert.equal(new Set(found.map((d) => d.key)).size, 2, 'the commands share a key; the file has its own');
+});

@@ -759,7 +759,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       title: local ? 'Local development password in a command' : toIssuer && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
-      key: secretKey(hit) + (severity === 'info' ? ' (info)' : ''),
+      // One finding per value and sink (issue 25, item 9): a value used in commands and the same
+      // value written into a file are two sinks; the file must not hide among the command lines.
+      key: secretKey(hit) + (intoFile ? ' (file)' : '') + (severity === 'info' ? ' (info)' : ''),
       // A provider token is its own cause (each one must be rotated); values known only by their
       // labels that one call put somewhere (an .env with ten passwords) are one.
       // A value stored where the user asked stays part of that value's one finding; a scratch copy
