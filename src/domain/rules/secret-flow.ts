@@ -3,7 +3,8 @@
 // push. Each step is read from the commands (`git add`, `git commit`, `git push`, `gh repo create
 // --push`), and the push must have taken effect (its result is not a failure or a refusal). The
 // finding shares the credential's cause with the write, so the value is one finding whose
-// evidence is the whole path: written → committed → pushed.
+// evidence is the whole path: written → committed → pushed. A file an ignore entry the session
+// wrote keeps out (`.env` in .gitignore) is not staged by `git add .`.
 import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, RuleContext } from './types.ts';
@@ -12,6 +13,8 @@ import { parseArgs, PUSH_REFUSED } from './commands.ts';
 import { stages } from './exposure.ts';
 import { credentialCause } from './secrets-cause.ts';
 import { evidence, type EvidenceItem } from './util.ts';
+import { IgnoreRules } from './ignore-rules.ts';
+import { basename } from '../paths.ts';
 
 const FILES_MAX = 500;
 
@@ -28,6 +31,9 @@ export class SecretFlow {
   private readonly files = new Map<string, Held>();
   /** callId → the files a push in that call would carry, until its result shows it happened. */
   private readonly pushes = new Map<string, { held: Held[]; step: EvidenceItem }>();
+
+  /** The .gitignore entries this session wrote: `git add .` leaves what they name out. */
+  private readonly ignored = new IgnoreRules();
 
   /** Passwords this session used only with services on this machine (development defaults). */
   private readonly localValues = new Set<string>();
@@ -51,8 +57,14 @@ export class SecretFlow {
   }
 
   onCall(event: ToolCallEvent, facts: EventFacts): void {
+    const fx = effectsOf(event, facts, this.ctx.session);
+    for (const w of fx.writes) {
+      if (basename(w.abs) !== '.gitignore') continue;
+      if (w.removed) this.ignored.remove(w.abs, w.removed);
+      this.ignored.add(w.abs, w.added);
+    }
     if (this.files.size === 0) return;
-    for (const loc of effectsOf(event, facts, this.ctx.session).commands) this.step(event, facts, loc);
+    for (const loc of fx.commands) this.step(event, facts, loc);
   }
 
   /** The result of a call: a push that took effect carried its files out. */
@@ -81,13 +93,16 @@ export class SecretFlow {
       // The same reading of `git add` as the transcript-copy rule's (exposure.ts), plus -u.
       const dir = (loc.dir ?? this.ctx.session.cwd ?? '').replace(/\/+$/, '');
       const args = cmd.args.slice(cmd.args.indexOf('add') + 1);
+      // git leaves an ignored file out (and refuses one named on the line) unless forced
+      const forced = short.has('f') || long.has('--force');
       for (const h of this.files.values()) {
         const rel = h.path.startsWith(`${dir}/`) ? h.path.slice(dir.length + 1) : h.path;
+        if (!forced && this.ignored.ignores(h.path)) continue;
         if (short.has('u') || stages(args, rel)) this.mark(h, 'staged', here);
       }
     } else if (sub === 'commit') {
       const all = short.has('a') || long.has('--all');
-      for (const h of this.files.values()) if (h.staged || (all && !h.committed)) this.mark(h, 'committed', here);
+      for (const h of this.files.values()) if (h.staged || (all && !h.committed && !this.ignored.ignores(h.path))) this.mark(h, 'committed', here);
     } else if (sub === 'push' || (sub === 'repo create' && long.has('--push'))) {
       const held = [...this.files.values()].filter((h) => h.committed && !h.pushed);
       if (held.length === 0) return;

@@ -899,3 +899,19 @@ test('a value put into commands and then written into a file is two sinks: the f
   assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['warning', 'Credential written out in a command'], ['warning', 'Credential written out in a command'], ['warning', 'Secret written into a file']]);
   assert.equal(new Set(found.map((d) => d.key)).size, 2, 'the commands share a key; the file has its own');
 });
+
+test('a secret in a file an ignore entry the session wrote keeps out is not committed by git add .; forced, or in a file not ignored, it is', async () => {
+  const key = 'sk-' + '5c1f0a9e7b3d4c2a8f6e1b0d9c7a5f35';
+  const pushed = (d: { title?: string }) => d.title === 'Secret committed and pushed';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const cwd of ['/home/dev/app', null] as const) {
+      const base = [write('.gitignore', 'node_modules/\n.env\n'), write('backend/.env', `DASHSCOPE_API_KEY=${key}\n`)];
+      const kept = only(await runRules([...base, ...ran('git add . && git commit -m init', { output: '[main (root-commit) b1ae42a] init' }), ...ran('git push -u origin main', { output: ' * [new branch]      main -> main' })], { agent, cwd }), INPUT);
+      assert.ok(!kept.some(pushed), `${agent}, cwd ${cwd}: the ignored .env was not committed`);
+      const forced = only(await runRules([...base, ...ran('git add -f backend/.env && git commit -m init', { output: '[main b1ae42a] init' }), ...ran('git push', { output: '   a..b  main -> main' })], { agent, cwd }), INPUT);
+      assert.ok(forced.some(pushed), `${agent}, cwd ${cwd}: forced in`);
+      const code = only(await runRules([...base, write('frontend/src/api.js', `const KEY = '${key}';\n`), ...ran('git add . && git commit -m fix', { output: '[main c2] fix' }), ...ran('git push', { output: '   b..c  main -> main' })], { agent, cwd }), INPUT);
+      assert.ok(code.some(pushed), `${agent}, cwd ${cwd}: the key in code was committed and pushed`);
+    }
+  }
+});

@@ -727,7 +727,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // Not a value the session was shown or read elsewhere (a real password copied into a test), and
     // not a credential file that happens to sit under tests/ (`tests/.env`, `tests/ssh/id_rsa`).
     const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => isTestFile(p) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
-    if (intoFile && !scratch && !fixture) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other').map((l) => l.abs), hit, evidenceHere[0]);
+    // A log with no working directory (a terminal capture without its header) leaves a relative
+    // path unplaced: it is where the agent works, so a `git add .` there stages it.
+    const unplaced = (l: (typeof located)[number]) => l.zone === 'unknown' && !ctx.session.cwd && !/^(?:\/|~|[A-Za-z]:|\.\.)/.test(l.abs);
+    if (intoFile && !scratch && !fixture) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other' || unplaced(l)).map((l) => l.abs), hit, evidenceHere[0]);
     // Put into a command that only talks to the service that issued it (a Google token in a
     // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).
     const remote = fx.net.filter((n) => !n.local);
