@@ -923,6 +923,21 @@ test('restoring files git showed deleted brings the committed files back and los
   assert.deepEqual(only(modified, DISCARD).map(severityOf), ['warning']);
 });
 
+test('restoring a file git diff showed emptied or only cut down loses no text; one with lines put in is still reported, in each agent', async () => {
+  const emptied = 'diff --git a/src/routers/__init__.py b/src/routers/__init__.py\nindex 88ddebd..e69de29 100644\n--- a/src/routers/__init__.py\n+++ b/src/routers/__init__.py\n@@ -1,3 +0,0 @@\n-from .health import router\n-\n-__all__ = ["router"]\n';
+  const emptiedNoHunk = 'diff --git a/src/routers/__init__.py b/src/routers/__init__.py\nindex 88ddebd..e69de29 100644\n';
+  const cut = 'diff --git a/src/app.py b/src/app.py\nindex 1a2b3c4..5d6e7f8 100644\n--- a/src/app.py\n+++ b/src/app.py\n@@ -10,4 +10,2 @@ def main():\n-    log.debug("start")\n-    log.debug("ready")\n     run()\n';
+  const edited = 'diff --git a/src/app.py b/src/app.py\nindex 1a2b3c4..5d6e7f8 100644\n--- a/src/app.py\n+++ b/src/app.py\n@@ -10,3 +10,3 @@ def main():\n-    run()\n+    run(workers=4)\n';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const [diff, file] of [[emptied, 'src/routers/__init__.py'], [emptiedNoHunk, 'src/routers/__init__.py'], [cut, 'src/app.py']]) {
+      const d = await runRules([...ran(`git diff ${file}`, { output: diff }), ...ran(`git checkout -- ${file}`)], { agent });
+      assert.deepEqual(only(d, DISCARD), [], `${agent}: ${file}`);
+    }
+    const kept = await runRules([...ran('git diff src/app.py', { output: edited }), ...ran('git checkout -- src/app.py')], { agent });
+    assert.deepEqual(only(kept, DISCARD).map(severityOf), ['warning'], `${agent}: a line put in is lost`);
+  }
+});
+
 test('rm -rf of a file named like a configuration file in a system directory is one file (a warning); a directory or a vital file stays critical', async () => {
   assert.deepEqual(await severities('sudo rm -rf /etc/nginx/sites-available/app.conf', RM), ['warning']);
   assert.deepEqual(await severities('sudo rm -rf /etc/systemd/system/app.service', RM), ['warning']);

@@ -89,6 +89,39 @@ export function deletedPathsIn(output: string, cmd: SimpleCommand): string[] {
   return out;
 }
 
+/** git's id of the empty file: a change to it empties the file. */
+const EMPTY_BLOB = /^index [0-9a-f]{7,40}\.\.e69de29(?:bb2d1d6434b8b29ae775ad8c2e48c5391)?\b/;
+
+/**
+ * Files a `git diff` showed with lines taken out and none put in (emptied, or cut down): putting
+ * them back as committed loses no text anyone wrote. Read per file section (`diff --git a/… b/…`).
+ */
+export function emptiedPathsIn(output: string, cmd: SimpleCommand): string[] {
+  if (gitSubcommand(cmd)?.sub !== 'diff' || !output.includes('diff --git ')) return [];
+  const out: string[] = [];
+  let file: string | null = null;
+  let added = 0;
+  let removed = 0;
+  let emptied = false;
+  const close = () => {
+    if (file !== null && added === 0 && (removed > 0 || emptied)) out.push(file);
+  };
+  for (const line of output.split('\n').slice(0, 20_000)) {
+    const head = /^diff --git a\/(.+) b\/(.+)$/.exec(line);
+    if (head) {
+      close();
+      file = head[2]!.trim();
+      added = removed = 0;
+      emptied = false;
+    } else if (file === null || line.startsWith('+++') || line.startsWith('---')) continue;
+    else if (EMPTY_BLOB.test(line)) emptied = true;
+    else if (line.startsWith('+')) added++;
+    else if (line.startsWith('-')) removed++;
+  }
+  close();
+  return out;
+}
+
 /** Words a tool prints when a path it was given is not there. */
 const ABSENT_HINT = /No such file or directory|ENOENT|[Ff]ile does not exist|does not exist\./;
 /**
@@ -174,7 +207,7 @@ export class WorkLog {
           this.missing.delete(abs);
           if (!this.touched.has(abs)) addCapped(this.dirtyBefore, abs, FILES_MAX);
         }
-        for (const p of deletedPathsIn(event.output, cmd)) addCapped(this.missing, locate(p, dir, this.session).abs, FILES_MAX);
+        for (const p of [...deletedPathsIn(event.output, cmd), ...emptiedPathsIn(event.output, cmd)]) addCapped(this.missing, locate(p, dir, this.session).abs, FILES_MAX);
       }
       return;
     }
