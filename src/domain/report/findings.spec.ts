@@ -138,3 +138,13 @@ test('a new place under one cause shows its line even after ten lines of another
   assert.deepEqual(f.evidence.map((e) => e.excerpt), ['e0', 'e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e60']);
   assert.match(f.detail, /\(51 occurrences; 10, each place at least once, are shown\)$/);
 });
+
+test('when more new places come than lines are left to show, the note does not claim each place is shown', () => {
+  const { collector } = setup(40);
+  const cause = { id: 'credential:db', summary: 'One database password.' };
+  for (let i = 0; i < 10; i++) collector.add(draft('x/warn', i, { key: 'commands', cause }));
+  for (let i = 0; i < 12; i++) collector.add(draft('x/warn', 20 + i, { key: `file-${i}`, cause }));
+  const [f] = collector.finish();
+  assert.equal(f.evidence.length, 10);
+  assert.match(f.detail, /\(22 occurrences; 10 are shown\)$/);
+});

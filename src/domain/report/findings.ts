@@ -98,7 +98,7 @@ export class FindingCollector {
     return list.map((p, i) => {
       const id = `f${i + 1}`;
       for (const e of p.evidence) this.timeline.tag(e.timeline_index, id);
-      const more = p.evidence.length > 0 && p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; ${p.evidence.length === 1 ? 'one is' : p.reordered ? `${p.evidence.length}, each place at least once, are` : `the first ${p.evidence.length} are`} shown)` : '';
+      const more = p.evidence.length > 0 && p.occurrences > p.evidence.length ? ` (${p.occurrences} occurrences; ${p.evidence.length === 1 ? 'one is' : p.reordered && new Set(p.evidenceOf).size === p.members.size ? `${p.evidence.length}, each place at least once, are` : p.reordered ? `${p.evidence.length} are` : `the first ${p.evidence.length} are`} shown)` : '';
       const detail = p.cause && p.members.size > 1 ? `${this.mask(p.cause.summary)} One cause, reported once: ${p.members.size} findings merged.` : p.detail;
       return {
         id,

@@ -19,6 +19,8 @@ export class CreatedPaths {
   private readonly dirs = new Set<string>();
   /** Git directories git's own output says this session initialized. */
   private readonly gitDirs = new Set<string>();
+  /** …of them, those an init where the agent works made (no directory named, no cd). */
+  private readonly hereGitDirs = new Set<string>();
   /** Folders a clone created (not the working directory itself: `git clone URL .` makes no new project). */
   private readonly clones = new Set<string>();
   /** Whether the session cloned a repository into a new folder (a template or starter for new work, most often). */
@@ -52,30 +54,33 @@ export class CreatedPaths {
   }
 
   /**
-   * A command's output that says it made a directory: git's "Initialized empty Git repository in
-   * /work/app/.git/" (not "Reinitialized existing …": that one was there before).
+   * The output of a `git init` this session ran (or, in a terminal capture that lost the command's
+   * line, git's line under the agent's message): "Initialized empty Git repository in
+   * /work/app/.git/" made that directory ("Reinitialized existing …" found one there). `here`: the
+   * init ran where the agent works (no directory named, no cd), so a relative `.git` in a log
+   * with no working directory is that one.
    */
-  onOutput(output: string): void {
+  onGitInit(output: string, here: boolean): void {
     if (this.dirs.size >= DIRS_MAX || !output.includes('Initialized empty')) return;
     for (const m of output.slice(0, 20_000).matchAll(GIT_INIT_OUTPUT)) {
       const abs = locate(m[1]!.trim(), null, this.session).abs.replace(/\/+$/, '');
-      if (abs.length > 1 && !/[$`*]/.test(abs)) {
-        this.dirs.add(abs);
-        this.gitDirs.add(abs);
-      }
+      if (abs.length <= 1 || /[$`*]/.test(abs)) continue;
+      this.dirs.add(abs);
+      this.gitDirs.add(abs);
+      if (here) this.hereGitDirs.add(abs);
     }
   }
 
   /**
    * Whether `abs` is a git directory git said this session initialized: only that, not a `.git`
    * under a folder the session `mkdir -p`'d (a no-op on a folder that was there). A log that
-   * records no working directory (a terminal capture without its header) leaves `.git` unplaced:
-   * it is the one git initialized when that one ends in it.
+   * records no working directory leaves a relative `.git` unplaced: it is the one an init where
+   * the agent works created.
    */
   initializedGit(abs: string): boolean {
     const p = abs.replace(/\/+$/, '');
     if (this.gitDirs.has(p)) return true;
-    return !this.session.cwd && !/^(?:\/|~|[A-Za-z]:)/.test(p) && [...this.gitDirs].some((d) => d.endsWith('/' + p.replace(/^(?:\.\/)+/, '')));
+    return !this.session.cwd && p.replace(/^(?:\.\/)+/, '') === '.git' && this.hereGitDirs.size === 1;
   }
 
   /** Whether `abs` is inside a folder a clone of this session created. */

@@ -936,6 +936,14 @@ test('restoring a file git diff showed emptied or only cut down loses no text; o
     const kept = await runRules([...ran('git diff src/app.py', { output: edited }), ...ran('git checkout -- src/app.py')], { agent });
     assert.deepEqual(only(kept, DISCARD).map(severityOf), ['warning'], `${agent}: a line put in is lost`);
   }
+  // diffs that say nothing about the working tree: between revisions, or of what is staged
+  for (const diff of ['git diff HEAD~3 HEAD -- src/app.py', 'git diff main feature -- src/app.py', 'git diff --cached src/app.py']) {
+    const d = await runRules([...ran(diff, { output: cut }), ...ran('git checkout -- src/app.py')]);
+    assert.deepEqual(only(d, DISCARD).map(severityOf), ['warning'], diff);
+  }
+  const plusPlus = 'diff --git a/src/app.c b/src/app.c\nindex 1a2b3c4..5d6e7f8 100644\n--- a/src/app.c\n+++ b/src/app.c\n@@ -1,2 +1,2 @@\n-counter += 1;\n+++counter;\n';
+  const d = await runRules([...ran('git diff src/app.c', { output: plusPlus }), ...ran('git checkout -- src/app.c')]);
+  assert.deepEqual(only(d, DISCARD).map(severityOf), ['warning'], 'an added line that starts with ++ is an added line');
 });
 
 test('rm -rf of a file named like a configuration file in a system directory is one file (a warning); a directory or a vital file stays critical', async () => {
@@ -1135,13 +1143,20 @@ test("a .git the session's own git init created is the session's own work to rem
     for (const [cwd, events] of [
       ['/home/dev/app', [...ran('git init', { output: initialized('/home/dev/app') }), ...ran('rm -rf .git')]],
       [null, [...ran('git init', { output: initialized('/Users/tn/take_home') }), ...ran('rm -rf .git')]],
-      // a terminal capture that lost the command's line keeps git's output under the agent's message
-      [null, [say(`I'll initialize a repository.\n└ ${initialized('/Users/tn/take_home')}`), ...ran('rm -rf .git')]],
     ] as const) {
       const found = (await runRules([...events], { agent, cwd })).filter((d) => d.rule === RM || d.rule === ROOT);
       assert.deepEqual(found.map((d) => [d.rule, severityOf(d), d.title]), [[RM, 'info', 'Removed what the session created']], `${agent}, cwd ${cwd}`);
     }
   }
+});
+
+test("in a terminal capture that lost the command's line, git's init line under the agent's message counts; in a structured log it does not", async () => {
+  const line = 'Initialized empty Git repository in /Users/tn/take_home/.git/';
+  const events = [say(`I'll initialize a repository.\n└ ${line}`), ...ran('rm -rf .git')];
+  const capture = (await runRules(events, { agent: 'codex', format: 'codex-tui', cwd: null })).filter((d) => d.rule === RM || d.rule === ROOT);
+  assert.deepEqual(capture.map((d) => [d.rule, severityOf(d)]), [[RM, 'info']]);
+  const structured = (await runRules(events, { agent: 'codex', cwd: '/Users/tn/take_home' })).filter((d) => d.rule === ROOT);
+  assert.deepEqual(structured.map(severityOf), ['warning'], 'a message quoting the line is no init');
 });
 
 test('a .git that was there before stays a warning: re-initialized, made elsewhere, or never initialized', async () => {
@@ -1150,6 +1165,9 @@ test('a .git that was there before stays a warning: re-initialized, made elsewhe
     ['/home/dev/app', [...ran('git init ../scratch', { output: 'Initialized empty Git repository in /home/dev/scratch/.git/' }), ...ran('rm -rf .git')]],
     [null, [...ran('rm -rf .git')]],
     [null, [...ran('git init', { output: 'Initialized empty Git repository in /Users/tn/a/.git/' }), ...ran('rm -rf ../other/.git')]],
+    [null, [...ran('git init /tmp/scratch', { output: 'Initialized empty Git repository in /tmp/scratch/.git/' }), ...ran('rm -rf .git')]],
+    [null, [...ran('git init demo', { output: 'Initialized empty Git repository in /Users/tn/demo/.git/' }), ...ran('rm -rf .git')]],
+    ['/home/dev/app', [...ran('cat setup.log', { output: 'Initialized empty Git repository in /home/dev/app/.git/' }), ...ran('rm -rf .git')]],
   ] as const) {
     const found = (await runRules([...events], { cwd })).filter((d) => d.rule === ROOT);
     assert.deepEqual(found.map(severityOf), ['warning'], JSON.stringify(events.map((e) => ('input' in e ? e.input : e.kind))));

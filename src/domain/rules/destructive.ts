@@ -16,6 +16,7 @@ import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
 import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory } from './requests.ts';
 import { WorkLog } from './worklog.ts';
+import { LOW_CONFIDENCE_FORMATS } from '../agents.ts';
 
 // ---- rm -r outside the worktree ---------------------------------------------------------------
 
@@ -1043,13 +1044,25 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const created = new CreatedPaths(outer.session);
       const syncs = new SyncDestinations();
       const gitDirs = new GitDirs();
+      /** callId → a `git init` in that call, and whether it ran where the agent works. */
+      const GIT_INITS_MAX = 50;
+      const gitInits = new Map<string, boolean>();
       return {
         onEvent(event, facts) {
           if (event.kind === 'tool_result') syncs.onResult(event.callId, event.denied ? '' : event.output);
-          // git's own line; a terminal capture that lost the command's header line keeps its
-          // output under the agent's message (Codex's "└ Initialized empty Git repository in …")
-          if (event.kind === 'tool_result' && !event.denied) created.onOutput(event.output);
-          if (event.kind === 'message') created.onOutput(event.text);
+          // git's own line in the result of a `git init`; a terminal capture that lost the
+          // command's line keeps the output under the agent's message (Codex's "└ Initialized
+          // empty Git repository in …") — read there only in terminal captures
+          if (event.kind === 'tool_call') {
+            const init = effectsOf(event, facts, ctx.session).commands.find((l) => l.cmd.name === 'git' && gitSubcommand(l.cmd)?.sub === 'init');
+            if (init) setCapped(gitInits, event.callId, parseArgs(gitSubcommand(init.cmd)!.args, ['-b', '--initial-branch', '--template', '--separate-git-dir', '--object-format', '--shared']).operands.length === 0 && init.dir === (ctx.session.cwd ?? null), GIT_INITS_MAX);
+          }
+          if (event.kind === 'tool_result') {
+            const here = gitInits.get(event.callId);
+            gitInits.delete(event.callId);
+            if (here !== undefined && !event.denied) created.onGitInit(event.output, here);
+          }
+          if (event.kind === 'message' && LOW_CONFIDENCE_FORMATS.has(ctx.session.format)) created.onGitInit(event.text, true);
           dictated.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           const damaged = new Set<string>();

@@ -26,3 +26,16 @@ test('a .gitignore the log places nowhere (no working directory) applies to rela
   assert.equal(rules.ignores('backend/.env'), true);
   assert.equal(rules.ignores('frontend/src/services/api.js'), false);
 });
+
+test('a rewrite replaces the entries of that .gitignore; `**/` is whole folders; a removed negation takes out only itself', () => {
+  const rules = new IgnoreRules();
+  rules.add('/work/app/.gitignore', '.env\nconfig/**/secrets.json\n');
+  rules.replace('/work/app/.gitignore', 'node_modules/\n');
+  assert.equal(rules.ignores('/work/app/.env'), false, 'rewritten without .env');
+  rules.replace('/work/app/.gitignore', '**/secrets.json\nx\n!x\n');
+  assert.equal(rules.ignores('/work/app/config/secrets.json'), true);
+  assert.equal(rules.ignores('/work/app/config/mysecrets.json'), false, '**/ is folders, not a prefix of the name');
+  assert.equal(rules.ignores('/work/app/x'), false, 'negated last');
+  rules.remove('/work/app/.gitignore', '!x\n');
+  assert.equal(rules.ignores('/work/app/x'), true, 'only the negation was taken out');
+});

@@ -10,6 +10,10 @@ const PATTERNS_MAX = 500;
 const dirname = (p: string) => p.slice(0, p.lastIndexOf('/'));
 
 interface Entry {
+  /** The .gitignore's path: a rewrite of the file replaces its entries. */
+  file: string;
+  /** The line as written (trimmed): a removed line takes out the entry it wrote. */
+  line: string;
   /** The folder of the .gitignore ('' when the log placed it nowhere: a relative path, no cwd). */
   dir: string;
   re: RegExp;
@@ -37,18 +41,28 @@ export class IgnoreRules {
       const anchored = pattern.includes('/');
       pattern = pattern.replace(/^\//, '');
       if (pattern === '') continue;
-      this.entries.push({ dir, re: globToRegExp(pattern), negated, anchored, dirOnly });
+      this.entries.push({ file: path, line: line.trim(), dir, re: globToRegExp(pattern), negated, anchored, dirOnly });
     }
+  }
+
+  /** The file at `path` was written whole: what it said before no longer holds. */
+  replace(path: string, text: string): void {
+    this.clear(path);
+    this.add(path, text);
   }
 
   /** Lines taken out of a .gitignore (an edit's removed text): they no longer ignore anything. */
   remove(path: string, text: string): void {
-    const dir = path.includes('/') ? dirname(path) : '';
     const gone = new Set(text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')));
+    if (gone.size === 0) return;
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const e = this.entries[i]!;
-      if (e.dir === dir && [...gone].some((g) => globToRegExp(g.replace(/^!/, '').replace(/\/+$/, '').replace(/^\//, '')).source === e.re.source)) this.entries.splice(i, 1);
+      if (e.file === path && gone.has(e.line)) this.entries.splice(i, 1);
     }
+  }
+
+  private clear(path: string): void {
+    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i]!.file === path) this.entries.splice(i, 1);
   }
 
   get size(): number {
@@ -84,9 +98,12 @@ function globToRegExp(glob: string): RegExp {
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
     if (c === '*' && glob[i + 1] === '*') {
-      out += '.*';
+      // `**/` is any number of whole folders (none included); a trailing `**` is everything below
       i++;
-      if (glob[i + 1] === '/') i++;
+      if (glob[i + 1] === '/') {
+        out += '(?:.*/)?';
+        i++;
+      } else out += '.*';
     } else if (c === '*') out += '[^/]*';
     else if (c === '?') out += '[^/]';
     else if (c === '\\' && i + 1 < glob.length) out += escape(glob[++i]!);

@@ -414,7 +414,22 @@ const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|g
 // Whatever the file, a request that says which kind of file it is asks for it too, and so does one
 // that asks for a rule every later session keeps ("save it as a root rule for all AI sessions",
 // "write this as a systematic rule"): only an instruction file carries one there.
-const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)|\b(?:root|global|system[\s-]?wi(?:de|se)|syste?m?atic|systmatic|permanent|standing)\s+rules?\b|\brules?\s+for\s+(?:all|every|each|future|later)\s+(?:\w+\s+){0,2}?(?:sessions?|agents?|chats?|conversations?)\b/i;
+const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)|\brules?\s+for\s+(?:all|every|each|future|later)\s+(?:(?:ai|claude|codex|gemini|agent|new|other|future|later|of\s+(?:the|my|your))\s+){0,2}(?:sessions?|chats?|conversations?)\b/i;
+/** A standing rule: a rule every later session keeps. */
+const STANDING = '(?:root|global|system[\\s-]?wi(?:de|se)|syste?m?atic|systmatic|permanent|standing)';
+/**
+ * Asked to keep something as a standing rule: saved or written "as" / "into" such a rule ("save it
+ * as root rule", "write this as systmatic rule", "into system wise rules"), or such a rule with
+ * the agent or its sessions in the same sentence. "A global rule in the nginx config" or "the
+ * :root rule in globals.css" is a rule of the code.
+ */
+const SAVED_AS_RULE = new RegExp(`\\b(?:save|write|keep|add|make|put|record|store|turn)\\b[^.?!\\n]{0,60}?\\b(?:as|into)\\s+(?:an?\\s+|the\\s+)?(?:${STANDING}\\s+)?rules?\\b`, 'i');
+const STANDING_RULE = new RegExp(`(?<![:\\w-])${STANDING}\\s+rules?\\b`, 'i');
+const AGENT_WORD = /\b(?:ai|claude|codex|gemini|agents?|sessions?|llm|chats?)\b/i;
+
+function asksForStandingRule(text: string): boolean {
+  return text.split(/[.?!。！？\n]+/).some((s) => (SAVED_AS_RULE.test(s) && !/\b(?:lint|eslint|firewall|nginx|css|iptables|ufw|validation|regex|routing|rewrite)\b/i.test(s)) || (STANDING_RULE.test(s) && AGENT_WORD.test(s)));
+}
 
 /**
  * Whether a prompt asks for this instruction file: its exact name anywhere, the name spelled
@@ -426,7 +441,7 @@ export function requestNamesFile(prompt: string, path: string): boolean {
   const text = prompt.length > 10_000 ? prompt.slice(0, 10_000) : prompt;
   const base = basename(path).toLowerCase();
   if (text.toLowerCase().includes(base)) return true;
-  if (GENERIC_REQUEST.test(text)) return true;
+  if (GENERIC_REQUEST.test(text) || asksForStandingRule(text)) return true;
   const stem = /^\.?(.+?)(?:\.md|\.json)?$/.exec(base)?.[1] ?? base;
   const f = FILE_NAMES[stem];
   if (!f) return false;

@@ -1029,14 +1029,17 @@ function withoutUnwrapped(removed: string, added: string, noValue: ReadonlySet<s
  * {f1: 1999})` and `expect(save).toHaveBeenCalledWith('s1', …)` → one `expect(apply)
  * .toHaveBeenCalledWith('s1', {… entryId: 'e1', value: 1999 …})`) still check every value they
  * checked. The new text holds an assertion, and every literal the removed assertions compared
- * against (strings, numbers; the lines of a call spread over several) is among its literals.
+ * against (strings, numbers; the lines of a call spread over several) is among the literals its
+ * assertions compare against.
  */
 function mergedInto(removed: string, added: string): boolean {
   if (countMatches(added, ASSERTIONS) === 0) return false;
   const checked = new Set<string>();
   for (const m of removed.matchAll(ASSERTIONS)) for (const v of literalsOf(assertionAt(removed, m.index))) checked.add(v);
   if (checked.size === 0) return false;
-  const kept = new Set(literalsOf(added));
+  // what the new assertions compare against, not values elsewhere in the new text (a mock's reply)
+  const kept = new Set<string>();
+  for (const m of added.matchAll(ASSERTIONS)) for (const v of literalsOf(assertionAt(added, m.index))) kept.add(v);
   return [...checked].every((v) => kept.has(v));
 }
 

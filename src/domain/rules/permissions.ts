@@ -4,7 +4,7 @@ import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent, ToolResultEve
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { Outcomes, UNIT_ENABLE } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesPath, requestsOf, whoAsked, type Asker, type Request } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesPath, requestsOf, sentencesAsking, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { isShellRcFile, isTestFile } from '../paths.ts';
@@ -537,27 +537,44 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
 
 /** A hook's event names (Claude Code's, Gemini CLI's, Codex's notify) in a settings change. */
 const HOOK_EVENTS = /"(?:hooks|Notification|Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|PreCompact|BeforeTool|AfterTool|BeforeAgent|AfterAgent)"\s*:|^\s*notify\s*=/m;
-/** What changes permissions, sandboxing or approval: not a hook (an empty `"allow": []` beside the hook, shown as context, grants nothing). */
-const PERMISSION_KEYS = /"(?:permissions|allow|deny|ask|defaultMode|additionalDirectories|sandbox|enableAllProjectMcpServers|dangerouslySkipPermissions|bypassPermissions|autoAccept|approvalMode|trust|allowedTools|excludeTools|coreTools)"\s*:(?!\s*(?:\[\s*\]|\{\s*\}|""|false|null)\s*[,}\n])|approval_policy|sandbox_mode/i;
+/** The keys a hook definition is made of (Claude Code's and Gemini CLI's `hooks`, their events). */
+const HOOK_KEYS = new Set(['hooks', 'matcher', 'type', 'command', 'timeout', 'Notification', 'Stop', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'PreCompact', 'BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent']);
+
+/** A line of a hook definition: brackets only, Codex's `notify = […]`, or keys that are all a hook's. */
+function hookLine(line: string): boolean {
+  if (/^\s*(?:[[\]{}(),]+\s*)*$/.test(line) || /^\s*notify\s*=/.test(line)) return true;
+  const keys = [...line.matchAll(/"([^"\\]{1,80})"\s*:/g)].map((m) => m[1]!);
+  return keys.length > 0 && /^[\s[{(,]*"/.test(line) && keys.every((k) => HOOK_KEYS.has(k));
+}
+
+/** A hook that fetches code and runs it: not what a notification asks for. */
+const FETCH_AND_RUN = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n]*\|\s*(?:sudo\s+)?(?:sh|bash|zsh|iex|python3?|node)\b/i;
 
 /**
- * A settings change whose new lines add hooks and touch no permission, sandbox or approval
- * setting (lines the old text had too — an edit's context — are not new).
+ * A settings change whose every new line is part of a hook definition (lines the old text had
+ * too — an edit's context — are not new), none of which fetches code and runs it. An allow-list
+ * entry, an environment variable, an API key helper or anything else in the same change is not a hook.
  */
 function addsHooksOnly(added: string | undefined, removed: string | undefined): boolean {
-  if (added === undefined || !HOOK_EVENTS.test(added)) return false;
+  if (added === undefined || !HOOK_EVENTS.test(added) || FETCH_AND_RUN.test(added)) return false;
   const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
-  return !added.split('\n').some((l) => !before.has(l.trim()) && PERMISSION_KEYS.test(l));
+  return added.split('\n').every((l) => before.has(l.trim()) || hookLine(l));
 }
 
 /**
- * A request for hooks, by name or by what they do: to be notified, alerted or messaged whenever
- * an agent session needs the person or finishes ("notify me through iMessage whenever any claude
- * session needs my attention", "any more notifications claude should send during each session?").
+ * A request for agent hooks, by name or by what they do, in a sentence that does not keep the
+ * agent away: hooks of an agent or its sessions ("add a Claude hook that …", "a session hook"), or
+ * to be notified, alerted or messaged when an agent or its session needs the person or finishes
+ * ("notify me through iMessage whenever any claude session needs my attention"). A React hook, a
+ * pre-commit hook or a webhook is none; neither is a notification in the product.
  */
 function asksForHooks(text: string): boolean {
-  if (/\bhooks?\b/i.test(text)) return true;
-  return /\bno(?:ti)?f(?:y|i(?:ed|cations?))\b|\balert(?:s|ed)?\s+me\b|\b(?:message|text|ping)\s+me\b|通知|알림/i.test(text) && /\bsessions?\b|\bclaude\b|\bcodex\b|\bgemini\b|\bagents?\b|\bsettings?\b|会话|세션|セッション/i.test(text);
+  return sentencesAsking(text).some((s) => {
+    const agent = /\b(?:claude|codex|gemini|agents?|sessions?)\b|会话|세션|セッション/i.test(s);
+    if (!agent || /\b(?:don'?t|do not|never|no|without)\b(?:\s+\w+){0,3}?\s+(?:hooks?|notif\w*)\b/i.test(s)) return false;
+    return /(?<![-\w])hooks?\b(?!\s*(?:fails?|failed|failing|errors?))/i.test(s) && !/\b(?:pre-?commit|pre-?push|git|react|use[A-Z]\w*|web)\s*-?hooks?\b/i.test(s)
+      || /\bno(?:ti)?f(?:y|i(?:ed|cations?))\b|\balert(?:s|ed)?\s+me\b|\b(?:message|text|ping)\s+me\b|通知|알림/i.test(s);
+  });
 }
 
 /**

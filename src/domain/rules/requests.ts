@@ -786,7 +786,11 @@ export function namesFileKind(request: string, kind: string, inProject: boolean)
   const spec = Object.hasOwn(FILE_KINDS, kind) ? FILE_KINDS[kind] : undefined;
   if (!request || !spec) return false;
   if (spec.inProject && !inProject) return false;
-  return sentencesAsking(request).some((s) => spec.said.test(s) || (inProject && PROJECT_CREDENTIAL_KINDS.has(kind) && SECURITY_AUDIT.test(s)));
+  const asking = sentencesAsking(request);
+  if (asking.some((s) => spec.said.test(s))) return true;
+  if (!inProject || !PROJECT_CREDENTIAL_KINDS.has(kind) || !asking.some((s) => SECURITY_AUDIT.test(s))) return false;
+  // an audit grants no read that another sentence of the request forbids
+  return !request.slice(0, 10_000).split(SENTENCE_END).some((s) => KEPT_AWAY.test(s) && KEEPS_FROM_CREDENTIALS.test(s));
 }
 
 /**
@@ -795,7 +799,9 @@ export function namesFileKind(request: string, kind: string, inProject: boolean)
  * the audit. Files outside the project are not part of it.
  */
 const PROJECT_CREDENTIAL_KINDS = new Set(['env-file', 'private-key']);
-const SECURITY_AUDIT = /\bsecurity\s+(?:audit|review|scan|check|assessment|hardening|sweep)s?\b|\baudit\s+(?:\w+\s+){0,3}?(?:security|secrets?|credentials?|keys?|config(?:uration)?s?|env(?:ironment)?)\b|\b(?:hard-?coded|leaked|exposed|committed)\s+(?:secrets?|credentials?|api\s+keys?|keys?|passwords?|tokens?)\b|\b(?:check|scan|look)\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?|leaks?)\b|安全(?:审计|審計|审查|審查|检查|檢查)|(?:密钥|秘钥|凭据|密码)(?:泄露|泄漏)|セキュリティ(?:監査|チェック|レビュー)|보안\s*(?:점검|감사|검토)/i;
+const SECURITY_AUDIT = /\bsecurity\s+(?:audit|review|scan|check|assessment|hardening|sweep)s?\b|\baudit\s+(?:\w+\s+){0,3}?(?:security|secrets?|credentials?)\b|\b(?:check|scan|look|search|audit|find|review)\s+(?:\w+\s+){0,4}?(?:for\s+)?(?:any\s+)?(?:hard-?coded|leaked|exposed|committed)\s+(?:secrets?|credentials?|api\s+keys?|keys?|passwords?|tokens?)\b|\b(?:check|scan|look|search)\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?)\b|安全(?:审计|審計|审查|審查|检查|檢查)|(?:密钥|秘钥|凭据|密码)(?:泄露|泄漏)|セキュリティ(?:監査|チェック|レビュー)|보안\s*(?:점검|감사|검토)/i;
+/** A sentence that keeps the agent away from credential files ("do not read the .env files"): no audit reaches them then. */
+const KEEPS_FROM_CREDENTIALS = /(?:\.env|\benv(?:ironment)?\s+files?|\bkeys?\b|\bsecrets?\b|\bcredentials?\b|\bpasswords?\b)/i;
 
 /**
  * The request's sentences that ask for something, without those that keep the agent away from it

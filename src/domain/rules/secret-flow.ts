@@ -8,7 +8,7 @@
 import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, RuleContext } from './types.ts';
-import { effectsOf, type Located } from './effects.ts';
+import { effectsOf, type FileOp, type Located } from './effects.ts';
 import { parseArgs, PUSH_REFUSED } from './commands.ts';
 import { stages } from './exposure.ts';
 import { credentialCause } from './secrets-cause.ts';
@@ -34,6 +34,8 @@ export class SecretFlow {
 
   /** The .gitignore entries this session wrote: `git add .` leaves what they name out. */
   private readonly ignored = new IgnoreRules();
+  /** callId → the .gitignore writes of that call, applied when its result shows they happened. */
+  private readonly ignoreWrites = new Map<string, FileOp[]>();
 
   /** Passwords this session used only with services on this machine (development defaults). */
   private readonly localValues = new Set<string>();
@@ -58,17 +60,21 @@ export class SecretFlow {
 
   onCall(event: ToolCallEvent, facts: EventFacts): void {
     const fx = effectsOf(event, facts, this.ctx.session);
-    for (const w of fx.writes) {
-      if (basename(w.abs) !== '.gitignore') continue;
-      if (w.removed) this.ignored.remove(w.abs, w.removed);
-      this.ignored.add(w.abs, w.added);
-    }
+    // .gitignore changes take hold when the call's result shows they happened (and after the
+    // git commands of the same call, which ran before them or beside them)
+    const ignores = fx.writes.filter((w) => basename(w.abs) === '.gitignore');
+    if (ignores.length > 0 && this.ignoreWrites.size < FILES_MAX) this.ignoreWrites.set(event.callId, ignores);
     if (this.files.size === 0) return;
     for (const loc of fx.commands) this.step(event, facts, loc);
   }
 
   /** The result of a call: a push that took effect carried its files out. */
   onResult(event: ToolResultEvent): void {
+    const ignores = this.ignoreWrites.get(event.callId);
+    if (ignores) {
+      this.ignoreWrites.delete(event.callId);
+      if (!event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0)) for (const w of ignores) this.applyIgnore(w);
+    }
     const push = this.pushes.get(event.callId);
     if (!push) return;
     this.pushes.delete(event.callId);
@@ -84,6 +90,14 @@ export class SecretFlow {
     this.pushes.clear();
   }
 
+  /** A .gitignore written whole (the Write tool, `>`) replaces its entries; an edit or `>>` changes them. */
+  private applyIgnore(w: FileOp): void {
+    const whole = w.kind !== 'edit' && (w.via === 'tool' || (w.cmd !== undefined && w.cmd.redirects.some((r) => /^\d*>\|?$/.test(r.op))));
+    if (whole) return this.ignored.replace(w.abs, w.added);
+    if (w.removed) this.ignored.remove(w.abs, w.removed);
+    this.ignored.add(w.abs, w.added);
+  }
+
   private step(event: ToolCallEvent, facts: EventFacts, loc: Located): void {
     const { cmd } = loc;
     const { short, long, operands } = parseArgs(cmd.args, ['-m', '--message', '-C', '-F']);
@@ -94,7 +108,8 @@ export class SecretFlow {
       const dir = (loc.dir ?? this.ctx.session.cwd ?? '').replace(/\/+$/, '');
       const args = cmd.args.slice(cmd.args.indexOf('add') + 1);
       // git leaves an ignored file out (and refuses one named on the line) unless forced
-      const forced = short.has('f') || long.has('--force');
+      // (`-u` stages only files git already tracks, which an ignore entry does not affect)
+      const forced = short.has('f') || long.has('--force') || short.has('u') || long.has('--update');
       for (const h of this.files.values()) {
         const rel = h.path.startsWith(`${dir}/`) ? h.path.slice(dir.length + 1) : h.path;
         if (!forced && this.ignored.ignores(h.path)) continue;
@@ -102,7 +117,7 @@ export class SecretFlow {
       }
     } else if (sub === 'commit') {
       const all = short.has('a') || long.has('--all');
-      for (const h of this.files.values()) if (h.staged || (all && !h.committed && !this.ignored.ignores(h.path))) this.mark(h, 'committed', here);
+      for (const h of this.files.values()) if (h.staged || (all && !h.committed)) this.mark(h, 'committed', here);
     } else if (sub === 'push' || (sub === 'repo create' && long.has('--push'))) {
       const held = [...this.files.values()].filter((h) => h.committed && !h.pushed);
       if (held.length === 0) return;

@@ -18,7 +18,7 @@ import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, sentencesAsking, whoAsked } from './requests.ts';
-import { addCapped, around, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
   id: 'secrets/in-prompt',
@@ -736,7 +736,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const remote = fx.net.filter((n) => !n.local);
     // A password inside a connection URL (`psql "postgresql://app:…@db.example.com/app"`) goes to
     // the host the URL names, and only there when the command reaches no other: the same.
-    const urlHost = intoFile ? null : connectionHostOf(text, hit.value);
+    const urlHost = intoFile ? null : clientConnection(fx.commands, hit.value);
     const issuer = urlHost !== null && remote.every((n) => n.host === urlHost) ? urlHost : remote.length > 0 && remote.every((n) => isIssuerHost(hit, n.host)) ? remote[0].host : null;
     const toIssuer = !intoFile && issuer !== null;
     // The password of a test identity the same call names at a domain reserved for examples
@@ -759,7 +759,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     ctx.report({
       rule: inToolInput.id,
       severity,
-      title: local ? 'Local development password in a command' : toIssuer && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      title: local ? 'Local development password in a command' : urlHost !== null && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       // One finding per value and sink (issue 25, item 9): a value used in commands and the same
@@ -772,6 +772,23 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       cause: scratch || local ? undefined : cause,
     });
   }
+}
+
+/** Database and cache clients that open the connection URL they are given. */
+const DB_CLIENTS = new Set(['psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_isready', 'pgcli', 'mongosh', 'mongo', 'mongodump', 'mongorestore', 'mongoexport', 'mongoimport', 'mysql', 'mysqldump', 'mariadb', 'mycli', 'redis-cli', 'valkey-cli', 'clickhouse-client', 'usql']);
+
+/**
+ * The host a database client connects to with `value` as the password of the connection URL it
+ * was given (`psql "postgresql://app:VALUE@db.example.com/app"`): every command of the call that
+ * holds the value must be such a client, with the value only as that URL's password, and all of
+ * one host. Anything else that holds it (`gh secret set`, `echo`, `git commit -m`, `curl`) keeps
+ * the value a value put into a command. Null when not so.
+ */
+function clientConnection(commands: readonly Located[], value: string): string | null {
+  const holding = commands.filter((l) => l.cmd.text.includes(value));
+  if (holding.length === 0 || !holding.every((l) => DB_CLIENTS.has(basename(l.cmd.name)))) return null;
+  const hosts = new Set(holding.map((l) => connectionHostOf(l.cmd.text, value)));
+  return hosts.size === 1 ? [...hosts][0]! : null;
 }
 
 /**

@@ -97,9 +97,16 @@ const EMPTY_BLOB = /^index [0-9a-f]{7,40}\.\.e69de29(?:bb2d1d6434b8b29ae775ad8c2
  * them back as committed loses no text anyone wrote. Read per file section (`diff --git a/… b/…`).
  */
 export function emptiedPathsIn(output: string, cmd: SimpleCommand): string[] {
-  if (gitSubcommand(cmd)?.sub !== 'diff' || !output.includes('diff --git ')) return [];
+  const git = gitSubcommand(cmd);
+  if (git?.sub !== 'diff' || !output.includes('diff --git ')) return [];
+  // Only the working tree against the index or HEAD: not staged changes, not two revisions.
+  if (git.args.some((a) => a === '--cached' || a === '--staged')) return [];
+  const sections = [...output.slice(0, 2_000_000).matchAll(/^diff --git a\/(.+) b\/(.+)$/gm)].map((m) => m[2]!.trim());
+  const { operands } = parseArgs(git.args.slice(0, git.args.includes('--') ? git.args.indexOf('--') : undefined));
+  if (!operands.every((o) => o === 'HEAD' || o === 'diff' || sections.includes(o.replace(/^\.\//, '')))) return [];
   const out: string[] = [];
   let file: string | null = null;
+  let inHunk = false;
   let added = 0;
   let removed = 0;
   let emptied = false;
@@ -111,10 +118,13 @@ export function emptiedPathsIn(output: string, cmd: SimpleCommand): string[] {
     if (head) {
       close();
       file = head[2]!.trim();
+      inHunk = false;
       added = removed = 0;
       emptied = false;
-    } else if (file === null || line.startsWith('+++') || line.startsWith('---')) continue;
-    else if (EMPTY_BLOB.test(line)) emptied = true;
+    } else if (file === null) continue;
+    else if (line.startsWith('@@')) inHunk = true;
+    // before the first hunk: the section's header lines (index, ---, +++)
+    else if (!inHunk) emptied ||= EMPTY_BLOB.test(line);
     else if (line.startsWith('+')) added++;
     else if (line.startsWith('-')) removed++;
   }

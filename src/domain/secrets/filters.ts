@@ -25,10 +25,12 @@ const DOCUMENTATION_VALUES = new Set([
 /**
  * Words that mark a value as a stand-in, not a credential — in English and in the languages agents
  * answer in (`tu_contraseña_real`, `sua_senha`, `votre_mot_de_passe`, `tu_clave_aquí`: "your real
- * password", "your key here"): the word for a password, or a value of words that starts with "your".
+ * password", "your key here"): the word for a password as the whole value (with "your", "here" or
+ * "real" around it), or a value of letters that starts with "your" and names a password or key.
+ * A value with digits or symbols around such a word (`Senha2024x`, `MeinPasswort!2024`) was chosen.
  */
 const PLACEHOLDER_WORDS =
-  /example|placeholder|change[-_]?me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]|contrase[ñn]a|senha|mot[_-]?de[_-]?passe|passwort|wachtwoord|пароль|密码|密碼|パスワード|비밀번호|^(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro)[_-][\p{L}_-]+$|[_-]aqu[ií]$/iu;
+  /example|placeholder|change[-_]?me|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]|^(?:(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro|your|你的|您的)[_-]?)?(?:contrase[ñn]a|senha|mot[_-]?de[_-]?passe|passwort|wachtwoord|parola|пароль|密码|密碼|パスワード|비밀번호)(?:[_-](?:real|reale|segura|secreta|aqu[ií]|ici|hier|qui|here))?$|^(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro)[_-](?:\p{L}+[_-])*(?:contrase[ñn]a|senha|clave|chave|mot[_-]?de[_-]?passe|passwort|schl[üu]ssel|wachtwoord|parola|password|key|token|api[_-]?key)(?:[_-]\p{L}+)*$/iu;
 
 /** Template and variable references: `${VAR}`, `$VAR`, `{{ x }}`, `<token>`, `%VAR%`, `process.env.X`. */
 // Also a format template's field (`{pg.password}`, `{password}`, `%(password)s`): the value is filled in later.

@@ -50,14 +50,14 @@ it('a stand-in written in the language the agent answers in is a stand-in: the w
     'password: "votre_mot_de_passe"',
     'DB_PASSWORD=dein_passwort',
     'API_KEY=tu_clave_aquí',
-    'DB_PASSWORD=contrasena123',
+    'DB_PASSWORD=contraseña',
     'password = "пароль"',
     'DB_PASSWORD=你的密码',
   ]) {
     assert.deepEqual(await detectSecrets(text), [], text);
   }
   // a chosen value keeps its finding, also one that starts with a syllable like "tu"
-  for (const value of ['tu_8fK2mQ9xLp', 'Su7kQ2mW9pLx4vB8', 'votre9Kx2mQ7pLz']) {
+  for (const value of ['tu_8fK2mQ9xLp', 'Su7kQ2mW9pLx4vB8', 'votre9Kx2mQ7pLz', 'Senha2024xQ', 'MeinPasswort!2024', 'Contraseña2024!', 'votre_chien_Rex7']) {
     assert.deepEqual((await detectSecrets(`DB_PASSWORD=${value}`)).map((h) => h.value), [value], value);
   }
 });

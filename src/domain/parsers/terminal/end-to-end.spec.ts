@@ -110,3 +110,27 @@ test('a token the terminal broke over two lines, pasted into a prompt and used i
   const shown = JSON.stringify(r);
   for (const piece of [body[0], body[1].slice(0, 12), body[1].slice(-12), token.slice(0, 40)]) assert.ok(!shown.includes(piece), `no part of the token is shown: ${piece}`);
 });
+
+test('a 164-character key the terminal broke over three lines of a prompt is one word: reported once, never shown', async () => {
+  const body = 'Xq7RmT2vLw9KpF6sD1gH0aK7yU2iO9eW4rT3nM8bV5cX1zL6qJ2wE7rT9yU3iO5pA4sD8fG1hJ6kL0zX2cV4bN6mQ8wE0rT2yU4iO6pA8sD0fG2hJ4kL6zX8cV0bN2mQ4wE6rT8yU0iO2pA4sD6fG8hJ0kL2zX4cV6bN8mQ0w';
+  const key = `sk-proj-${body}`.slice(0, 164);
+  const line = `❯ here is my openai key, put it in the env file and run the tests: ${key}`;
+  const width = 79;
+  const lines = [line.slice(0, width)];
+  for (let at = width; at < line.length; at += width - 2) lines.push('  ' + line.slice(at, at + width - 2));
+  const text = [
+    '╭─── Claude Code v2.1.150 ─────────────────────────────────────────────────────╮',
+    '│   cwd: /home/rohit/work/rewards                                              │',
+    '╰──────────────────────────────────────────────────────────────────────────────╯',
+    '',
+    ...lines,
+    '',
+    '● I will add it to .env.',
+    '',
+  ].join('\n');
+  assert.ok(lines.length >= 3, 'the key spans three lines');
+  const r = await analyzeText(text);
+  assert.deepEqual(alarms(r), ['secrets/in-prompt']);
+  const shown = JSON.stringify(r);
+  for (const piece of [key.slice(8, 40), key.slice(60, 90), key.slice(-20)]) assert.ok(!shown.includes(piece), `no part of the key is shown: ${piece}`);
+});

@@ -81,8 +81,13 @@ export function brokeWord(prev: string, next: string, prevFilled: boolean): bool
   if (!prevFilled || /\s$/.test(prev)) return false;
   const last = /\S+$/.exec(prev)?.[0];
   const first = /^\S+/.exec(next)?.[0];
-  return last !== undefined && first !== undefined && last.length >= 8 && first.length < prev.length && last.length + first.length > prev.length;
+  if (last === undefined || first === undefined || last.length < 8 || last.length + first.length <= prev.length) return false;
+  // A next line that is one word as wide as the line may be a long word that started on a line of
+  // its own after a blank — or the middle of a token broken over three lines and more: a run of
+  // token characters on both sides (no quote, bracket or pipe) is taken as one word.
+  return first.length < prev.length || (TOKEN_RUN.test(last) && TOKEN_RUN.test(first));
 }
+const TOKEN_RUN = /^[A-Za-z0-9_+/=.~%@:-]+$/;
 
 /** Lines of text with a size cap: what does not fit is counted and said, never silently lost. */
 export class TextBlock {
