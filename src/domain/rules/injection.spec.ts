@@ -444,6 +444,13 @@ test('a request for a rule every later session keeps ("a root rule for all AI se
       assert.deepEqual(d.map(severityOf), ['info'], `${agent}: ${words}`);
     }
   }
+  for (const words of ['yes go and update any md files on changes', 'keep all the markdown docs in sync with the code']) {
+    const d = only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG);
+    assert.deepEqual(d.map(severityOf), ['info'], `every Markdown file: ${words}`);
+  }
+  for (const words of ['update the md file for the API', 'the markdown renderer drops tables']) {
+    assert.deepEqual(only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], words);
+  }
   for (const words of ['the lint rules for this project are too strict', 'fix the firewall rules on the server', 'rules for all users of the API are in docs/', 'the :root rule in globals.css sets the wrong colors', 'can you add a global rule to the nginx config', 'add a permanent rule to the firewall', 'we need systematic rules for input validation', 'write rules for all agents in the multi-agent simulation', 'add it as a lint rule']) {
     assert.deepEqual(only(await runRules([prompt(words), ...answered(edit('/home/dev/.claude/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], words);
   }

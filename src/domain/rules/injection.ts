@@ -415,6 +415,8 @@ const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|g
 // that asks for a rule every later session keeps ("save it as a root rule for all AI sessions",
 // "write this as a systematic rule"): only an instruction file carries one there.
 const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)|\brules?\s+for\s+(?:all|every|each|future|later)\s+(?:(?:ai|claude|codex|gemini|agent|new|other|future|later|of\s+(?:the|my|your))\s+){0,2}(?:sessions?|chats?|conversations?)\b/i;
+/** A request for every Markdown file of the project ("update any md files", "all the markdown docs"). */
+const ANY_MARKDOWN = /\b(?:any|all|every|each)\s+(?:of\s+)?(?:the\s+|our\s+|relevant\s+)?(?:\.?md|markdown)\s+(?:files?|docs?|documents?)\b/i;
 /** A standing rule: a rule every later session keeps. */
 const STANDING = '(?:root|global|system[\\s-]?wi(?:de|se)|syste?m?atic|systmatic|permanent|standing)';
 /**
@@ -442,6 +444,8 @@ export function requestNamesFile(prompt: string, path: string): boolean {
   const base = basename(path).toLowerCase();
   if (text.toLowerCase().includes(base)) return true;
   if (GENERIC_REQUEST.test(text) || asksForStandingRule(text)) return true;
+  // "update any md files on changes": every Markdown file, the instruction files among them
+  if (base.endsWith('.md') && ANY_MARKDOWN.test(text)) return true;
   const stem = /^\.?(.+?)(?:\.md|\.json)?$/.exec(base)?.[1] ?? base;
   const f = FILE_NAMES[stem];
   if (!f) return false;
