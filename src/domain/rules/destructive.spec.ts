@@ -1168,6 +1168,8 @@ test('a .git that was there before stays a warning: re-initialized, made elsewhe
     [null, [...ran('git init /tmp/scratch', { output: 'Initialized empty Git repository in /tmp/scratch/.git/' }), ...ran('rm -rf .git')]],
     [null, [...ran('git init demo', { output: 'Initialized empty Git repository in /Users/tn/demo/.git/' }), ...ran('rm -rf .git')]],
     ['/home/dev/app', [...ran('cat setup.log', { output: 'Initialized empty Git repository in /home/dev/app/.git/' }), ...ran('rm -rf .git')]],
+    [null, [...ran('git -C sub init', { output: 'Initialized empty Git repository in /home/u/proj/sub/.git/' }), ...ran('rm -rf .git')]],
+    [null, [...ran('git init --shared sub', { output: 'Initialized empty shared Git repository in /home/u/proj/sub/.git/' }), ...ran('rm -rf .git')]],
   ] as const) {
     const found = (await runRules([...events], { cwd })).filter((d) => d.rule === ROOT);
     assert.deepEqual(found.map(severityOf), ['warning'], JSON.stringify(events.map((e) => ('input' in e ? e.input : e.kind))));

@@ -1055,7 +1055,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           // empty Git repository in …") — read there only in terminal captures
           if (event.kind === 'tool_call') {
             const init = effectsOf(event, facts, ctx.session).commands.find((l) => l.cmd.name === 'git' && gitSubcommand(l.cmd)?.sub === 'init');
-            if (init) setCapped(gitInits, event.callId, parseArgs(gitSubcommand(init.cmd)!.args, ['-b', '--initial-branch', '--template', '--separate-git-dir', '--object-format', '--shared']).operands.length === 0 && init.dir === (ctx.session.cwd ?? null), GIT_INITS_MAX);
+            if (init) setCapped(gitInits, event.callId, parseArgs(gitSubcommand(init.cmd)!.args, ['-b', '--initial-branch', '--template', '--separate-git-dir', '--object-format']).operands.length === 0 && !init.cmd.args.some((a) => a === '-C' || /^--(?:git-dir|work-tree)\b/.test(a)) && init.dir === (ctx.session.cwd ?? null), GIT_INITS_MAX);
           }
           if (event.kind === 'tool_result') {
             const here = gitInits.get(event.callId);

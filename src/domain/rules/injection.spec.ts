@@ -438,7 +438,7 @@ test('a request about the agent\'s own rules, in any language, asks for its inst
 
 test('a request for a rule every later session keeps ("a root rule for all AI sessions", "a systematic rule") asks for the instruction file, in each agent', async () => {
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
-    for (const words of ['yes, please, save it as root rule for all ai sessions no matter of the projects', 'could you write this as systmatic rule?', 'write the best practice for Web Search into system wise rules', 'add a global rule for claude: tests run before every commit', 'make it a rule for all future sessions']) {
+    for (const words of ['yes, please, save it as root rule for all ai sessions no matter of the projects', 'could you write this as systmatic rule?', 'write the best practice for Web Search into system wise rules', 'add a global rule for claude: tests run before every commit', 'make it a rule for all future sessions', 'write rules for all future agents']) {
       const file = { 'claude-code': '/home/dev/.claude/CLAUDE.md', codex: '/home/dev/.codex/AGENTS.md', 'gemini-cli': '/home/dev/.gemini/GEMINI.md' }[agent];
       const d = only(await runRules([prompt(words), ...answered(edit(file, '- a', '- b'), { output: 'ok' })], { agent }), CONFIG);
       assert.deepEqual(d.map(severityOf), ['info'], `${agent}: ${words}`);
@@ -451,7 +451,7 @@ test('a request for a rule every later session keeps ("a root rule for all AI se
   for (const words of ['update the md file for the API', 'the markdown renderer drops tables']) {
     assert.deepEqual(only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], words);
   }
-  for (const words of ['the lint rules for this project are too strict', 'fix the firewall rules on the server', 'rules for all users of the API are in docs/', 'the :root rule in globals.css sets the wrong colors', 'can you add a global rule to the nginx config', 'add a permanent rule to the firewall', 'we need systematic rules for input validation', 'write rules for all agents in the multi-agent simulation', 'add it as a lint rule']) {
+  for (const words of ['the lint rules for this project are too strict', 'fix the firewall rules on the server', 'rules for all users of the API are in docs/', 'the :root rule in globals.css sets the wrong colors', 'can you add a global rule to the nginx config', 'add a permanent rule to the firewall', 'we need systematic rules for input validation', 'write rules for all agents in the multi-agent simulation', 'add it as a lint rule', 'Do not modify any markdown files', 'add the 5xx alert into rules/alerts.yml', 'add max-len as a rule in .prettierrc', 'fix the global rules in the session middleware']) {
     assert.deepEqual(only(await runRules([prompt(words), ...answered(edit('/home/dev/.claude/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], words);
   }
 });

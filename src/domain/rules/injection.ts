@@ -5,7 +5,7 @@ import type { NormEvent, ToolResultEvent, ToolCallEvent } from '../model/events.
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
-import { namesFile, requestsOf, whoAsked } from './requests.ts';
+import { namesFile, requestsOf, sentencesAsking, whoAsked } from './requests.ts';
 import { effectsOf, type Effects } from './effects.ts';
 import { gitSubcommand, asksForInfo } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
@@ -414,7 +414,7 @@ const FILE_WORD = "['’]?s?[\\s._-]?(?:file|instructions?|config|rules|memory|g
 // Whatever the file, a request that says which kind of file it is asks for it too, and so does one
 // that asks for a rule every later session keeps ("save it as a root rule for all AI sessions",
 // "write this as a systematic rule"): only an instruction file carries one there.
-const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)|\brules?\s+for\s+(?:all|every|each|future|later)\s+(?:(?:ai|claude|codex|gemini|agent|new|other|future|later|of\s+(?:the|my|your))\s+){0,2}(?:sessions?|chats?|conversations?)\b/i;
+const GENERIC_REQUEST = /\b(?:instructions?|memory|rules)\s+file\b|\bagent(?:['’]s)?[\s_-]+(?:context|file|instructions)\b|update-agent-context|\b(?:to|in|into)\s+your\s+memory\b|(?:^|\W)\/(?:init|memory)\b|\byour\s+(?:own\s+)?(?:rules|instructions|principles|guidelines|ground\s+rules)\b|你的(?:铁律|规则|规矩|原则|准则|指令|守则)|あなたの(?:ルール|指示|原則)|너의\s*(?:규칙|지침|원칙)|당신의\s*(?:규칙|지침|원칙)|\brules?\s+for\s+(?:all|every|each|future|later)\s+(?:(?:ai|claude|codex|gemini|agent|new|other|future|later|of\s+(?:the|my|your))\s+){0,2}(?:sessions?|chats?|conversations?)\b|\brules?\s+for\s+(?:all\s+)?(?:future|later|new)\s+(?:ai\s+)?agents?\b/i;
 /** A request for every Markdown file of the project ("update any md files", "all the markdown docs"). */
 const ANY_MARKDOWN = /\b(?:any|all|every|each)\s+(?:of\s+)?(?:the\s+|our\s+|relevant\s+)?(?:\.?md|markdown)\s+(?:files?|docs?|documents?)\b/i;
 /** A standing rule: a rule every later session keeps. */
@@ -425,12 +425,13 @@ const STANDING = '(?:root|global|system[\\s-]?wi(?:de|se)|syste?m?atic|systmatic
  * the agent or its sessions in the same sentence. "A global rule in the nginx config" or "the
  * :root rule in globals.css" is a rule of the code.
  */
-const SAVED_AS_RULE = new RegExp(`\\b(?:save|write|keep|add|make|put|record|store|turn)\\b[^.?!\\n]{0,60}?\\b(?:as|into)\\s+(?:an?\\s+|the\\s+)?(?:${STANDING}\\s+)?rules?\\b`, 'i');
+const SAVED_AS_RULE = new RegExp(`\\b(?:save|write|keep|add|make|put|record|store|turn)\\b[^.?!\\n]{0,60}?\\b(?:as|into)\\s+(?:an?\\s+|the\\s+)?${STANDING}\\s+rules?\\b`, 'i');
+const SAVED_AS_A_RULE = /\b(?:save|write|keep|remember|make|record|store)\b[^.?!\n]{0,40}?\bas\s+(?:an?\s+|your\s+)?rules?\b(?!\s*(?:in|to|of)\s)/i;
 const STANDING_RULE = new RegExp(`(?<![:\\w-])${STANDING}\\s+rules?\\b`, 'i');
-const AGENT_WORD = /\b(?:ai|claude|codex|gemini|agents?|sessions?|llm|chats?)\b/i;
+const AGENT_WORD = /\b(?:ai|claude|codex|gemini|agents?|llm)\b|\b(?:ai|claude|codex|gemini|agent|future|later|all)\s+(?:sessions?|chats?)\b/i;
 
 function asksForStandingRule(text: string): boolean {
-  return text.split(/[.?!。！？\n]+/).some((s) => (SAVED_AS_RULE.test(s) && !/\b(?:lint|eslint|firewall|nginx|css|iptables|ufw|validation|regex|routing|rewrite)\b/i.test(s)) || (STANDING_RULE.test(s) && AGENT_WORD.test(s)));
+  return sentencesAsking(text).flatMap((t) => t.split(/[.?!。！？\n]+/)).some((s) => SAVED_AS_RULE.test(s) || (SAVED_AS_A_RULE.test(s) && AGENT_WORD.test(s)) || (STANDING_RULE.test(s) && AGENT_WORD.test(s)));
 }
 
 /**
@@ -445,7 +446,7 @@ export function requestNamesFile(prompt: string, path: string): boolean {
   if (text.toLowerCase().includes(base)) return true;
   if (GENERIC_REQUEST.test(text) || asksForStandingRule(text)) return true;
   // "update any md files on changes": every Markdown file, the instruction files among them
-  if (base.endsWith('.md') && ANY_MARKDOWN.test(text)) return true;
+  if (base.endsWith('.md') && sentencesAsking(text).some((s) => ANY_MARKDOWN.test(s))) return true;
   const stem = /^\.?(.+?)(?:\.md|\.json)?$/.exec(base)?.[1] ?? base;
   const f = FILE_NAMES[stem];
   if (!f) return false;

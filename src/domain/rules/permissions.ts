@@ -542,7 +542,7 @@ const HOOK_KEYS = new Set(['hooks', 'matcher', 'type', 'command', 'timeout', 'No
 
 /** A line of a hook definition: brackets only, Codex's `notify = […]`, or keys that are all a hook's. */
 function hookLine(line: string): boolean {
-  if (/^\s*(?:[[\]{}(),]+\s*)*$/.test(line) || /^\s*notify\s*=/.test(line)) return true;
+  if (/^[\s[\]{}(),]*$/.test(line) || /^\s*notify\s*=/.test(line)) return true;
   const keys = [...line.matchAll(/"([^"\\]{1,80})"\s*:/g)].map((m) => m[1]!);
   return keys.length > 0 && /^[\s[{(,]*"/.test(line) && keys.every((k) => HOOK_KEYS.has(k));
 }
@@ -570,6 +570,8 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
  */
 function asksForHooks(text: string): boolean {
   return sentencesAsking(text).some((s) => {
+    // a hook named by its event ("a PostToolUse hook", "a Notification hook") is an agent's hook
+    if (/\b(?:Notification|Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|PreCompact|BeforeTool|AfterTool)\s+hooks?\b/.test(s) && !/\b(?:don'?t|do not|never|no|without)\b/i.test(s)) return true;
     const agent = /\b(?:claude|codex|gemini|agents?|sessions?)\b|会话|세션|セッション/i.test(s);
     if (!agent || /\b(?:don'?t|do not|never|no|without)\b(?:\s+\w+){0,3}?\s+(?:hooks?|notif\w*)\b/i.test(s)) return false;
     return /(?<![-\w])hooks?\b(?!\s*(?:fails?|failed|failing|errors?))/i.test(s) && !/\b(?:pre-?commit|pre-?push|git|react|use[A-Z]\w*|web)\s*-?hooks?\b/i.test(s)

@@ -790,7 +790,7 @@ export function namesFileKind(request: string, kind: string, inProject: boolean)
   if (asking.some((s) => spec.said.test(s))) return true;
   if (!inProject || !PROJECT_CREDENTIAL_KINDS.has(kind) || !asking.some((s) => SECURITY_AUDIT.test(s))) return false;
   // an audit grants no read that another sentence of the request forbids
-  return !request.slice(0, 10_000).split(SENTENCE_END).some((s) => KEPT_AWAY.test(s) && KEEPS_FROM_CREDENTIALS.test(s));
+  return !request.slice(0, 10_000).split(SENTENCE_END).some((s) => KEEPS_FROM_READING.test(s) && CREDENTIAL_FILES.test(s));
 }
 
 /**
@@ -800,8 +800,13 @@ export function namesFileKind(request: string, kind: string, inProject: boolean)
  */
 const PROJECT_CREDENTIAL_KINDS = new Set(['env-file', 'private-key']);
 const SECURITY_AUDIT = /\bsecurity\s+(?:audit|review|scan|check|assessment|hardening|sweep)s?\b|\baudit\s+(?:\w+\s+){0,3}?(?:security|secrets?|credentials?)\b|\b(?:check|scan|look|search|audit|find|review)\s+(?:\w+\s+){0,4}?(?:for\s+)?(?:any\s+)?(?:hard-?coded|leaked|exposed|committed)\s+(?:secrets?|credentials?|api\s+keys?|keys?|passwords?|tokens?)\b|\b(?:check|scan|look|search)\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,2}?(?:secrets?|credentials?)\b|安全(?:审计|審計|审查|審查|检查|檢查)|(?:密钥|秘钥|凭据|密码)(?:泄露|泄漏)|セキュリティ(?:監査|チェック|レビュー)|보안\s*(?:점검|감사|검토)/i;
-/** A sentence that keeps the agent away from credential files ("do not read the .env files"): no audit reaches them then. */
-const KEEPS_FROM_CREDENTIALS = /(?:\.env|\benv(?:ironment)?\s+files?|\bkeys?\b|\bsecrets?\b|\bcredentials?\b|\bpasswords?\b)/i;
+/**
+ * A sentence that keeps the agent from reading credential files ("do not read the .env files",
+ * "never open the key files"): no audit reaches them then. "Never commit secrets" or "do not change
+ * the API keys" is about something else.
+ */
+const KEEPS_FROM_READING = /\b(?:don'?t|do not|never|avoid|no need to)\s+(?:\w+\s+){0,2}?(?:read(?:ing)?|open(?:ing)?|cat|print(?:ing)?|show(?:ing)?|look(?:ing)?\s+(?:at|in|into)|access(?:ing)?|display(?:ing)?|touch(?:ing)?)\b/i;
+const CREDENTIAL_FILES = /\.env\b|\benv(?:ironment)?\s+files?\b|\b(?:key|credentials?|secrets?)\s+files?\b|\bprivate\s+keys?\b|\bid_(?:rsa|ed25519|ecdsa)\b/i;
 
 /**
  * The request's sentences that ask for something, without those that keep the agent away from it

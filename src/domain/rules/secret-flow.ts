@@ -62,6 +62,13 @@ export class SecretFlow {
     const fx = effectsOf(event, facts, this.ctx.session);
     // .gitignore changes take hold when the call's result shows they happened (and after the
     // git commands of the same call, which ran before them or beside them)
+    // Writes of earlier calls whose result has not come (parallel calls, a log without results)
+    // are taken as done by the time another call runs.
+    for (const [id, writes] of this.ignoreWrites) {
+      if (id === event.callId) continue;
+      this.ignoreWrites.delete(id);
+      for (const w of writes) this.applyIgnore(w);
+    }
     const ignores = fx.writes.filter((w) => basename(w.abs) === '.gitignore');
     if (ignores.length > 0 && this.ignoreWrites.size < FILES_MAX) this.ignoreWrites.set(event.callId, ignores);
     if (this.files.size === 0) return;
@@ -108,8 +115,7 @@ export class SecretFlow {
       const dir = (loc.dir ?? this.ctx.session.cwd ?? '').replace(/\/+$/, '');
       const args = cmd.args.slice(cmd.args.indexOf('add') + 1);
       // git leaves an ignored file out (and refuses one named on the line) unless forced
-      // (`-u` stages only files git already tracks, which an ignore entry does not affect)
-      const forced = short.has('f') || long.has('--force') || short.has('u') || long.has('--update');
+      const forced = short.has('f') || long.has('--force');
       for (const h of this.files.values()) {
         const rel = h.path.startsWith(`${dir}/`) ? h.path.slice(dir.length + 1) : h.path;
         if (!forced && this.ignored.ignores(h.path)) continue;
@@ -117,7 +123,8 @@ export class SecretFlow {
       }
     } else if (sub === 'commit') {
       const all = short.has('a') || long.has('--all');
-      for (const h of this.files.values()) if (h.staged || (all && !h.committed)) this.mark(h, 'committed', here);
+      // (`-a` takes only files git tracks; a file the session wrote under an ignore entry is not one)
+      for (const h of this.files.values()) if (h.staged || (all && !h.committed && !this.ignored.ignores(h.path))) this.mark(h, 'committed', here);
     } else if (sub === 'push' || (sub === 'repo create' && long.has('--push'))) {
       const held = [...this.files.values()].filter((h) => h.committed && !h.pushed);
       if (held.length === 0) return;

@@ -498,6 +498,7 @@ test("a password in a connection URL given to the client that opens it is a warn
       `psql "postgresql://neondb_owner:${pw}@${host}/neondb?sslmode=require" -f migrations/002.sql`,
       `psql postgresql://neondb_owner:${pw}@${host}/neondb -c "SELECT count(*) FROM todos" && psql "postgres://neondb_owner:${pw}@${host}/neondb" -c "\\dt"`,
       `mongosh "mongodb+srv://app:${pw}@cluster0.ab1cd.mongodb.net/shop" --eval "db.orders.countDocuments()"`,
+      `docker exec db psql "postgresql://neondb_owner:${pw}@${host}/neondb" -c "select 1"`,
     ]) {
       const found = only(await runRules([cmd(command)], { agent }), INPUT);
       assert.deepEqual(found.map(severityOf), ['warning'], `${agent}: ${command}`);
@@ -746,6 +747,8 @@ test("a security audit of the project asks for the project's own credential file
       ['帮我做一次安全审计', 'cat .env'],
       ['セキュリティ監査をお願いします', 'cat .env'],
       ['보안 점검 해줘', 'cat .env'],
+      ['Do a security audit of the repo. Never commit secrets.', 'cat .env'], // a rule about commits forbids no read
+      ['Run a security review. Do not change the API keys.', 'cat .env'],
     ]) {
       const reads = only(await runRules([prompt(ask), ...ran(command, { output: `DB_PASSWORD=Tq7vLp2xWm\n` })], { agent }), READ);
       assert.deepEqual(reads.map(severityOf), ['info'], `${agent}: ${ask} → ${command}`);
@@ -942,4 +945,18 @@ test('ignore entries count only once written, as written: a rewrite without .env
   }
   const appended = only(await runRules([...answered(write('.gitignore', 'node_modules/\n'), { output: 'ok' }), ...ran('echo ".env" >> .gitignore'), env, ...commitPush]), INPUT);
   assert.ok(!appended.some(pushed), 'an appended entry keeps the file out');
+});
+
+test('ignore entries the session wrote keep a file out of commit -a and add -u (git tracks it not), also when the write ran beside the commit or its result is not in the log', async () => {
+  const key = 'sk-' + '5c1f0a9e7b3d4c2a8f6e1b0d9c7a5f35';
+  const pushed = (d: { title?: string }) => d.title === 'Secret committed and pushed';
+  const env = write('backend/.env', `DASHSCOPE_API_KEY=${key}\n`);
+  const push = ran('git push', { output: '   a..b  main -> main' });
+  const ignore = write('.gitignore', '.env\n');
+  const cases: [string, Parameters<typeof runRules>[0]][] = [
+    ['commit -a', [...answered(ignore, { output: 'ok' }), env, ...ran('git commit -am init', { output: '[main b1] init' }), ...push]],
+    ['add -u', [...answered(ignore, { output: 'ok' }), env, ...ran('git add -u && git commit -m init', { output: '[main b1] init' }), ...push]],
+    ['no results in the log', [ignore, env, cmd('git add . && git commit -m init'), cmd('git push')]],
+  ];
+  for (const [what, events] of cases) assert.ok(!only(await runRules(events), INPUT).some(pushed), what);
 });

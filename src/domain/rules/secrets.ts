@@ -786,7 +786,9 @@ const DB_CLIENTS = new Set(['psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_i
  */
 function clientConnection(commands: readonly Located[], value: string): string | null {
   const holding = commands.filter((l) => l.cmd.text.includes(value));
-  if (holding.length === 0 || !holding.every((l) => DB_CLIENTS.has(basename(l.cmd.name)))) return null;
+  // the client itself, or run in a container (`docker exec db psql …`, `kubectl exec pod -- psql …`)
+  const isClient = (l: Located) => DB_CLIENTS.has(basename(l.cmd.name)) || (['docker', 'podman', 'kubectl'].includes(basename(l.cmd.name)) && l.cmd.args.includes('exec') && l.cmd.args.some((a) => DB_CLIENTS.has(basename(a))));
+  if (holding.length === 0 || !holding.every(isClient)) return null;
   const hosts = new Set(holding.map((l) => connectionHostOf(l.cmd.text, value)));
   return hosts.size === 1 ? [...hosts][0]! : null;
 }

@@ -53,6 +53,10 @@ it('a stand-in written in the language the agent answers in is a stand-in: the w
     'DB_PASSWORD=contraseña',
     'password = "пароль"',
     'DB_PASSWORD=你的密码',
+    'DB_PASSWORD = "contraseña_segura_aquí"',
+    'SECRET_KEY=clave_secreta_aqui',
+    'API_KEY=pon_tu_clave_aqui',
+    'DB_PASSWORD=password_aqui',
   ]) {
     assert.deepEqual(await detectSecrets(text), [], text);
   }

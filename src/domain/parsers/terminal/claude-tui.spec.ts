@@ -345,6 +345,9 @@ describe('brokeWord: a break inside a word only where the terminal had to make i
     assert.equal(brokeWord('cp /home/dev/project/config/docker-compose.production.yml', '/home/dev/project/config/docker-compose.production.yml.bak', width.filled(76)), false, 'a line short of the terminal');
     // a word longer than a line may start on a line of its own, after a blank
     assert.equal(brokeWord('ssh macmini \'grep -oE "[A-Z_]*(API_KEY|TOKEN|AUTH|OAUTH)[A-Z_]*"', `${path}${path}`, width.filled(80)), false);
+    // a rule of = or - under a filled line is a line of its own
+    assert.equal(brokeWord(`cat ${path}`.slice(0, 78), '='.repeat(78), width.filled(80)), false);
+    assert.equal(brokeWord(`cat ${path}`.slice(0, 78), '-'.repeat(78), width.filled(80)), false);
     // a short last word is a word the terminal would have moved
     assert.equal(brokeWord('please look at the rate limiter and tell me what the tests cover here', 'and what they do not', width.filled(80)), false);
   });

@@ -85,7 +85,7 @@ export function brokeWord(prev: string, next: string, prevFilled: boolean): bool
   // A next line that is one word as wide as the line may be a long word that started on a line of
   // its own after a blank — or the middle of a token broken over three lines and more: a run of
   // token characters on both sides (no quote, bracket or pipe) is taken as one word.
-  return first.length < prev.length || (TOKEN_RUN.test(last) && TOKEN_RUN.test(first));
+  return first.length < prev.length || (TOKEN_RUN.test(last) && TOKEN_RUN.test(first) && /[A-Za-z0-9]/.test(first) && !/^(.)\1*$/.test(first));
 }
 const TOKEN_RUN = /^[A-Za-z0-9_+/=.~%@:-]+$/;
 
