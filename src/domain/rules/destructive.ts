@@ -504,6 +504,9 @@ const CONFIG_FILE_NAME = /[^/]\.(?:conf|cfg|cnf|ini|service|timer|socket|json|ya
  * data of a repository the session works with (refs, the clones of its submodules), not the
  * user's files elsewhere.
  */
+/** `git init` calls waiting for their result (a session runs few). */
+const GIT_INITS_MAX = 50;
+
 class GitDirs {
   private readonly dirs = new Set<string>();
 
@@ -1045,7 +1048,6 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const syncs = new SyncDestinations();
       const gitDirs = new GitDirs();
       /** callId → a `git init` in that call, and whether it ran where the agent works. */
-      const GIT_INITS_MAX = 50;
       const gitInits = new Map<string, boolean>();
       return {
         onEvent(event, facts) {

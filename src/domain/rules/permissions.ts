@@ -536,9 +536,12 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
 }
 
 /** A hook's event names (Claude Code's, Gemini CLI's, Codex's notify) in a settings change. */
-const HOOK_EVENTS = /"(?:hooks|Notification|Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|PreCompact|BeforeTool|AfterTool|BeforeAgent|AfterAgent)"\s*:|^\s*notify\s*=/m;
+const HOOK_EVENT_NAMES = ['Notification', 'Stop', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'PreCompact', 'BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent'];
+const HOOK_EVENTS = new RegExp(`"(?:hooks|${HOOK_EVENT_NAMES.join('|')})"\\s*:|^\\s*notify\\s*=`, 'm');
+/** A hook named by its event in a request ("a PostToolUse hook", "a Notification hook"). */
+const NAMED_HOOK = new RegExp(`\\b(?:${HOOK_EVENT_NAMES.join('|')})\\s+hooks?\\b`);
 /** The keys a hook definition is made of (Claude Code's and Gemini CLI's `hooks`, their events). */
-const HOOK_KEYS = new Set(['hooks', 'matcher', 'type', 'command', 'timeout', 'Notification', 'Stop', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'PreCompact', 'BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent']);
+const HOOK_KEYS = new Set(['hooks', 'matcher', 'type', 'command', 'timeout', ...HOOK_EVENT_NAMES]);
 
 /** A line of a hook definition: brackets only, Codex's `notify = […]`, or keys that are all a hook's. */
 function hookLine(line: string): boolean {
@@ -571,7 +574,7 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
 function asksForHooks(text: string): boolean {
   return sentencesAsking(text).some((s) => {
     // a hook named by its event ("a PostToolUse hook", "a Notification hook") is an agent's hook
-    if (/\b(?:Notification|Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|SessionEnd|PreCompact|BeforeTool|AfterTool)\s+hooks?\b/.test(s) && !/\b(?:don'?t|do not|never|no|without)\b/i.test(s)) return true;
+    if (NAMED_HOOK.test(s) && !/\b(?:don'?t|do not|never|no|without)\b/i.test(s)) return true;
     const agent = /\b(?:claude|codex|gemini|agents?|sessions?)\b|会话|세션|セッション/i.test(s);
     if (!agent || /\b(?:don'?t|do not|never|no|without)\b(?:\s+\w+){0,3}?\s+(?:hooks?|notif\w*)\b/i.test(s)) return false;
     return /(?<![-\w])hooks?\b(?!\s*(?:fails?|failed|failing|errors?))/i.test(s) && !/\b(?:pre-?commit|pre-?push|git|react|use[A-Z]\w*|web)\s*-?hooks?\b/i.test(s)

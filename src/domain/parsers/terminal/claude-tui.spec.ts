@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+import { callWith, calls, commands, fixture, ofKind, resultOf, run, wrapAt } from './fixtures.testing.ts';
 import { TerminalWidth, brokeWord } from './text.ts';
 
 describe('claude-code-tui: the 1.x transcript with a welcome box (27 tool calls, a commit, a push)', () => {
@@ -295,12 +295,10 @@ describe('claude-code-tui: a word longer than the line is broken by the terminal
   const url = `https://${TOKEN}@github.com/rohit/rewards.git`;
   const text = [
     ...HEADER,
-    promptLine.slice(0, 80),
-    '  ' + promptLine.slice(80),
+    ...wrapAt(promptLine, 80),
     '',
     '⏺ Bash(git remote set-url origin',
-    '      ' + url.slice(0, 74),
-    '      ' + url.slice(74) + ' && git push -u origin main)',
+    ...wrapAt(`      ${url}`, 80, '      ').map((row, i, all) => (i === all.length - 1 ? `${row} && git push -u origin main)` : row)),
     '  ⎿  Everything up-to-date',
     '',
     '> now explain the rate limiter in two short paragraphs, and say where the tests live in the',

@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText } from '../../analyze.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../../agents.ts';
-import { FAKE_SECRETS, fixture } from './fixtures.testing.ts';
+import { FAKE_SECRETS, fixture, wrapAt } from './fixtures.testing.ts';
 
 const alarms = (r: { findings: { severity: string; rule: string }[] }) =>
   r.findings.filter((f) => f.severity === 'warning' || f.severity === 'critical').map((f) => f.rule);
@@ -94,12 +94,10 @@ test('a token the terminal broke over two lines, pasted into a prompt and used i
     '│   cwd: /home/rohit/work/rewards                                              │',
     '╰──────────────────────────────────────────────────────────────────────────────╯',
     '',
-    prompt.slice(0, 79) + ' ',
-    '  ' + prompt.slice(79),
+    ...wrapAt(prompt, 79).map((row, i) => (i === 0 ? `${row} ` : row)), // the prompt box pads its rows
     '',
     '● Bash(git remote set-url origin',
-    '      ' + url.slice(0, 74),
-    '      ' + url.slice(74) + ')',
+    ...wrapAt(`      ${url})`, 80, '      '),
     '  ⎿  Error: Exit code 128',
     '     remote: Permission to rohit/rewards.git denied to rohit.',
     '',
@@ -115,9 +113,7 @@ test('a 164-character key the terminal broke over three lines of a prompt is one
   const body = 'Xq7RmT2vLw9KpF6sD1gH0aK7yU2iO9eW4rT3nM8bV5cX1zL6qJ2wE7rT9yU3iO5pA4sD8fG1hJ6kL0zX2cV4bN6mQ8wE0rT2yU4iO6pA8sD0fG2hJ4kL6zX8cV0bN2mQ4wE6rT8yU0iO2pA4sD6fG8hJ0kL2zX4cV6bN8mQ0w';
   const key = `sk-proj-${body}`.slice(0, 164);
   const line = `❯ here is my openai key, put it in the env file and run the tests: ${key}`;
-  const width = 79;
-  const lines = [line.slice(0, width)];
-  for (let at = width; at < line.length; at += width - 2) lines.push('  ' + line.slice(at, at + width - 2));
+  const lines = wrapAt(line, 79);
   const text = [
     '╭─── Claude Code v2.1.150 ─────────────────────────────────────────────────────╮',
     '│   cwd: /home/rohit/work/rewards                                              │',

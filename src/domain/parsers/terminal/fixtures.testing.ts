@@ -69,3 +69,13 @@ export function callWith(events: NormEvent[], text: string): ToolCallEvent {
 }
 
 export { ofKind } from '../event-queries.testing.ts';
+
+/**
+ * `text` as a terminal `width` columns wide shows it when it breaks inside words (a long token):
+ * the first row full, then rows of the rest under `indent`.
+ */
+export function wrapAt(text: string, width: number, indent = '  '): string[] {
+  const rows = [text.slice(0, width)];
+  for (let at = width; at < text.length; at += width - indent.length) rows.push(indent + text.slice(at, at + width - indent.length));
+  return rows;
+}
