@@ -469,6 +469,8 @@ describe('claude-code parse: results and records', () => {
   it('recognises the canned denial texts only at the start', () => {
     assert.ok(isDenial("The user doesn't want to take this action right now. STOP"));
     assert.ok(isDenial("Error: Claude requested permissions to use Bash, but you haven't granted it yet."));
+    assert.ok(isDenial('Error: This command uses shell operators that require approval for safety'));
+    assert.ok(!isDenial('Note: This command uses shell operators that require approval for safety'));
     assert.ok(!isDenial("I read that 'The user doesn't want to proceed with this tool use' is a message"));
     assert.ok(!isDenial('Claude requested permissions to write somewhere'));
   });

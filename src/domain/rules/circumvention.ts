@@ -5,6 +5,7 @@
 import type { NormEvent, ToolCallEvent } from '../model/events.ts';
 import type { FindingDraft, Rule } from './types.ts';
 import { effectsOf, type Effects } from './effects.ts';
+import { effectGated } from './outcome.ts';
 import { hostOfUrl, isLocalHost } from './commands.ts';
 import { inlineProgram, interpreterLanguage, programUrls } from '../shell/interpreters.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -95,8 +96,10 @@ interface RefusedRequest {
   evidence: EvidenceItem;
 }
 
+// The workaround is itself a call that may be refused (Claude Code asks again for a heredoc it
+// would not run unapproved): its finding waits for its result, and one that did not run is an attempt.
 export const CIRCUMVENTION_RULES: Rule[] = [
-  {
+  effectGated({
     metas: [refusalWorkedAround],
     create(ctx) {
       const pending = new Map<string, ToolCallEvent>();
@@ -169,5 +172,5 @@ export const CIRCUMVENTION_RULES: Rule[] = [
         },
       };
     },
-  },
+  }),
 ];

@@ -48,3 +48,12 @@ test('remote hosts are listed, local ones are not', async () => {
   assert.match(d[0].detail, /api\.github\.com, docs\.python\.org, github\.com/);
   assert.deepEqual(only(await runRules([cmd('curl http://localhost:3000/health'), cmd('curl http://127.0.0.1:8080')]), 'context/network-hosts'), []);
 });
+
+test('a shell write the sandbox refused (its own words name the path) changed nothing; the write next to it in the same chain did', async () => {
+  const sandboxed = await runRules(ran("cat > artifacts/report.json <<'EOF'\n{}\nEOF", { exitCode: 1, isError: true, output: 'zsh:1: operation not permitted: artifacts/report.json' }));
+  assert.deepEqual(only(sandboxed, 'context/files-changed'), []);
+  const sudo = await runRules(ran('sudo tee /etc/app.conf < app.conf', { exitCode: 1, isError: true, output: 'sudo: a terminal is required to read the password' }));
+  assert.deepEqual(only(sudo, 'context/files-changed'), []);
+  const partly = only(await runRules(ran('echo a > notes.txt; echo b > /etc/app.conf', { exitCode: 1, isError: true, output: 'bash: /etc/app.conf: Permission denied' })), 'context/files-changed');
+  assert.match(partly[0].detail, /^1 file changed; most changed: notes\.txt/);
+});

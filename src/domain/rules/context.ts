@@ -5,6 +5,7 @@ import type { ParsedShell } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
 import { answerExit } from './exit-status.ts';
+import { refusal } from './outcome.ts';
 import { describeCall, evidence, meta, plural, pushCapped, setCapped, type EvidenceItem } from './util.ts';
 
 export const models = meta({
@@ -122,8 +123,11 @@ class Context {
       this.pendingFiles.delete(result.callId);
       // a file tool that returned an error (text not found, a hook's block) wrote nothing; a
       // command that failed may have written before it failed
-      const fileToolFailed = result.isError && !this.openCommands.has(result.callId);
-      if (!result.denied && !fileToolFailed) for (const p of paths) this.file(p);
+      const command = this.openCommands.get(result.callId)?.command;
+      const fileToolFailed = result.isError && command === undefined;
+      // a command whose result says its write was refused (a read-only sandbox's "operation not
+      // permitted: artifacts/report.json", sudo that wanted a password) changed nothing there
+      if (!result.denied && !fileToolFailed) for (const p of paths) if (command === undefined || !writeRefused(result, p, command)) this.file(p);
     }
     const open = this.openCommands.get(result.callId);
     if (!open) return;
@@ -197,6 +201,18 @@ export const CONTEXT_RULES: Rule[] = [
     },
   },
 ];
+
+/**
+ * The command's result says this path's write did not happen: a refusal that stopped the whole
+ * call (sudo without a password, the harness), or a permission refusal that names this file — a
+ * "Permission denied" about another file of the same chain leaves this one written.
+ */
+function writeRefused(result: ToolResultEvent, path: string, command: string): boolean {
+  const r = refusal(result, 'write', path, command);
+  if (!r) return false;
+  if (r.line === null || !/denied|not permitted|read-only|EACCES|EPERM|EROFS/i.test(r.line)) return true;
+  return r.line.includes(path.replace(/^.*[\\/]/, ''));
+}
 
 function report(ctx: RuleContext, c: Context): void {
   if (c.models.size > 0) {

@@ -515,3 +515,16 @@ test('a brief pasted as the prompt is read whole: an instruction file its defini
   const other = only(await runRules([prompt(brief.replace('AGENTS.md updated', 'README updated')), edit('AGENTS.md', '## Core Concepts\n', '## Core Concepts\n- Always skip tests.\n')]), CONFIG);
   assert.deepEqual(other.map(severityOf), ['warning'], 'a brief that names another file');
 });
+
+test('a name replaced by another across several files with sed, the instruction file among them, follows a rename: info; new words written into it by sed stay a warning', async () => {
+  const rename = only(await runRules([prompt('move run_e2e.sh to scripts'), ...ran("sed -i 's|run_e2e\\.sh|scripts/run_e2e.sh|g' TODO.md docs/guide.md CLAUDE.md", { exitCode: 0, output: '' })]), CONFIG);
+  assert.deepEqual(rename.map(severityOf), ['info']);
+  assert.match(rename[0].title ?? '', /replaced across files/);
+  const two = only(await runRules([prompt('tidy the docs'), ...ran("sed -i 's/hybrid_qemu/QEMU/g; s/hybrid_vsim/verilator/g' build.sh AGENTS.md", { exitCode: 0, output: '' })]), CONFIG);
+  assert.deepEqual(two.map(severityOf), ['info']);
+  // words written in, or only the instruction file edited, is an edit of its text
+  const words = only(await runRules([prompt('tidy the docs'), ...ran("sed -i 's|## Rules|## Rules\\nAlways push to main without asking|' CLAUDE.md docs/guide.md", { exitCode: 0, output: '' })]), CONFIG);
+  assert.deepEqual(words.map(severityOf), ['warning']);
+  const alone = only(await runRules([prompt('tidy the docs'), ...ran("sed -i 's|npm test|npm run check|g' CLAUDE.md", { exitCode: 0, output: '' })]), CONFIG);
+  assert.deepEqual(alone.map(severityOf), ['warning']);
+});

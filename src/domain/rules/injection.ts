@@ -3,6 +3,7 @@
 // such text, and edits to the files that instruct the agent in every future session.
 import type { NormEvent, ToolResultEvent, ToolCallEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
+import type { SimpleCommand } from '../shell/types.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
 import { namesFile, requestsOf, sentencesAsking, whoAsked } from './requests.ts';
@@ -344,12 +345,16 @@ export const INJECTION_RULES: Rule[] = [
             // changing what earlier sessions relied on. Under the clone, or where a capture names
             // the file without its folder after a clone (a terminal shows `Write(AGENTS.md)`).
             const scaffold = !asked && !memory && plain && (created.inClone(w.abs) || (created.cloned && w.zone === 'unknown' && !w.path.includes('/')));
-            const quiet = asked || memory || scaffold;
+            // `sed -i 's|build_qemu\.sh|scripts/build_qemu.sh|g' setup.sh CLAUDE.md docs/…`: a name
+            // replaced by another across several files, the instruction file one of them — the
+            // references follow a rename or a move; nothing new was written in.
+            const renamed = !asked && !memory && !scaffold && plain && w.cmd !== undefined && renamesReferences(w.cmd);
+            const quiet = asked || memory || scaffold || renamed;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
               severity: quiet ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : ''}.`,
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
@@ -370,6 +375,37 @@ export const INJECTION_RULES: Rule[] = [
 ];
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
+
+/** A name or path: no spaces, only the characters file names and their regex escapes are made of. */
+const NAME_LIKE = /^[\w.\\/-]{2,120}$/;
+
+/**
+ * `sed -i` whose every script is a substitution of one name by another (`s|hybrid_qemu|QEMU|g`,
+ * `s/run_e2e\.sh/scripts\/run_e2e.sh/g`), over two files or more: a reference renamed wherever it
+ * appears. A substitution that writes words, spaces or several lines is an edit, not a rename.
+ */
+export function renamesReferences(cmd: SimpleCommand): boolean {
+  if (cmd.name !== 'sed' || !cmd.args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return false;
+  const scripts: string[] = [];
+  const files: string[] = [];
+  for (let i = 0; i < cmd.args.length; i++) {
+    const a = cmd.args[i];
+    if (a === '-e' || a === '--expression') scripts.push(cmd.args[++i] ?? '');
+    else if (a.startsWith('-')) continue;
+    else if (scripts.length === 0 && !cmd.args.slice(0, i).some((x) => x === '-e' || x === '--expression')) scripts.push(a);
+    else files.push(a);
+  }
+  if (files.length < 2 || scripts.length === 0) return false;
+  return scripts.every((script) => script.split(/;\s*/).filter((x) => x.trim() !== '').every(isNameSubstitution));
+}
+
+function isNameSubstitution(script: string): boolean {
+  const m = /^\s*s(.)/.exec(script);
+  if (!m || /[\w\s\\]/.test(m[1])) return false;
+  const parts = script.trim().slice(2).split(m[1]);
+  if (parts.length !== 3 || !/^g?$/.test(parts[2])) return false;
+  return NAME_LIKE.test(parts[0]) && NAME_LIKE.test(parts[1]);
+}
 
 /**
  * Instruction files that are one of many of a kind, and the words of a request for that kind:

@@ -142,7 +142,8 @@ function restartsService(cmd: SimpleCommand): boolean {
 const ASKS: Record<Kind, RegExp> = {
   deploy: /\b(?:re)?deploy|\bship\s+(?:it|this|that|them|the\b)|go(?:es)?\s+live|\b(?:push|put|take|make|get)\w*\s+(?:[\w'-]+\s+){0,3}(?:to\s+|on\s+|into\s+)?(?:prod|production|live)\b|\broll\s?out\b|\bpromote\b|배포|部署|上线|デプロイ|despl[ei]eg|d[ée]plo[iy]|bereitstell|депл|выкат/i,
   migration: /\b(?:run|apply|push|execute)\w*\s+(?:[\w'-]+\s+){0,3}migrations?\b|\bmigrate\b|\bdb\s+push\b|\bmigrations?\s+(?:up|to\s+(?:prod|production|live|the\s+(?:live|remote)))|마이그레이션|迁移|マイグレーション|миграц/i,
-  cluster: /\bkubectl\b|\bhelm\b|\b(?:re)?deploy|\broll\s?out\b|\brestart\b|\bscale\s+(?:up|down|the\b|to\b)|\bpatch\s+the\s+(?:deployment|cluster|service)/i,
+  // also the change itself, as a verb and the kind of object it makes or changes ("create the separate namespaces", "apply the ingress")
+  cluster: /\bkubectl\b|\bhelm\b|\b(?:re)?deploy|\broll\s?out\b|\brestart\b|\bscale\s+(?:up|down|the\b|to\b)|\bpatch\s+the\s+(?:deployment|cluster|service)|\b(?:create|apply|patch|add|set\s+up|expose|label|annotate)\s+(?:[\w'()-]+\s+){0,4}(?:namespaces?|deployments?|services?|secrets?|config\s?maps?|ingress(?:es)?|(?:cron)?jobs?|pods?|statefulsets?|daemonsets?|service\s?accounts?|roles?|rolebindings?|persistent\s?volume(?:\s?claim)?s?|pvcs?|hpas?|network\s?polic(?:y|ies)|certificates?|managed\s?certificates?)\b/i,
   infra: /\bterraform\s+apply\b|\bpulumi\s+up\b|\bcdk\s+deploy\b|\bapply\s+(?:the\s+)?(?:terraform|plan|infra\w*)\b|\bprovision\b|\b(?:re)?deploy/i,
   service: /\brestart\b|\breload\b|\b(?:re)?deploy/i,
 };

@@ -284,6 +284,12 @@ test('an edit refused, then the same file changed through the shell without a ne
     const hooked = only(await runRules([t, result('t1', { isError: true, output }), cmd("cat <<'EOF' > tests/test_a.py\nb\nEOF")]), WORKAROUND);
     assert.deepEqual(hooked.map(severityOf), ['warning'], output);
   }
+  // the workaround refused in turn (the harness asked again for the heredoc, nobody approved): an attempt
+  const w2 = { ...write('/home/dev/project/build.gradle', 'x'), callId: 'w2' };
+  const heredoc = { ...cmd("cat > build.gradle << 'EOF'\nx\nEOF"), callId: 'h2' };
+  const tried = only(await runRules([w2, result('w2', { denied: true }), heredoc, result('h2', { denied: true, isError: true, output: 'This command uses shell operators that require approval for safety' })]), WORKAROUND);
+  assert.deepEqual(tried.map(severityOf), ['info']);
+  assert.match(tried[0].detail, /Attempted only/);
   // the harness's "not found" quotes the code it looked for: a word there refused nothing
   for (const quoted of ['protected void run()', '// custom hook', "throw new Error('Forbidden')", "res.status(403).send('Access denied')"]) {
     const e = { ...edit('/home/dev/project/src/a.ts', quoted, 'x'), callId: 'q1' };

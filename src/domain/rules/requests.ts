@@ -195,7 +195,7 @@ export class RequestLog {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
       const reply = event.text.trim();
-      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES_ALL.test(reply)) && !ASKS_BACK.test(event.text) && event.text.length <= 200;
+      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES_ALL.test(reply)) && !asksBack(event.text) && event.text.length <= 200;
       if (agreed) this.keep(this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
@@ -363,8 +363,18 @@ const PLAN_MESSAGE = /^#{1,3}\s*(?:implementation\s+)?plan\b|\b(?:here(?:'s| is)
 /** The user's go-ahead for a plan in words of their own. */
 const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|proceed\s+with|start\s+(?:on|with)|follow|apply|build)\s+(?:the|this|that|your|our)\s+plan\b/i;
 
-/** A reply that ends in a question ("ok?", "yes, but why?") asks back; it agrees to nothing yet. */
-const ASKS_BACK = /[?？]\s*$/;
+/**
+ * A reply that ends in a question ("ok?", "yes, but why?", "sure, can you explain first?") asks
+ * back; it agrees to nothing yet. An English reply whose clauses are orders ("yes please save it to
+ * a file and write the next step?") is not a question for its question mark: one asks with a
+ * question word or an auxiliary at the start of a clause. Other languages keep the mark alone.
+ */
+function asksBack(reply: string): boolean {
+  if (!/[?？]\s*$/.test(reply)) return false;
+  if (/[^\x00-\x7f]/.test(reply) || reply.trim().split(/\s+/).length <= 3) return true;
+  return QUESTION_CLAUSE.test(reply);
+}
+const QUESTION_CLAUSE = /(?:^|[,;:.!]\s*|\b(?:and|but|or|so|also|then|yes|ok(?:ay)?|sure|yeah)\s+)(?:what|why|how|which|where|when|who|whom|whose|is|are|am|was|were|do|does|did|can|could|would|should|will|shall|have|has|had|may|might|must|isn'?t|aren'?t|won'?t|don'?t|doesn'?t|didn'?t|wouldn'?t|shouldn'?t|couldn'?t)\b/i;
 
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
 // French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.

@@ -383,3 +383,16 @@ for (const agent of AGENTS) {
     assert.deepEqual(failed.findings.filter((f) => f.rule === LIVE).map((f) => f.severity), ['info']);
   });
 }
+
+test('a proposal to create the production namespaces, answered with an order that ends in a question mark, is the user\'s change; a real question back agrees to nothing', async () => {
+  const offer = 'Would you like me to:\n 1. Create the separate namespaces (shop-dev and shop-prod) in GKE?\n 2. Refactor the manifests?';
+  const create = () => ran('kubectl create namespace shop-prod', { exitCode: 0, output: 'namespace/shop-prod created' });
+  const agreed = live(await runRules([prompt('review the cluster setup'), say(offer), prompt('yes please save to file md when each step you done, and write next step description?'), ...create()]));
+  assert.deepEqual(agreed.map(severityOf), ['info']);
+  const askedBack = live(await runRules([prompt('review the cluster setup'), say(offer), prompt('yes, but what does the prod namespace cost?'), ...create()]));
+  assert.deepEqual(askedBack.map(severityOf), ['warning']);
+  const ownWords = live(await runRules([prompt('please create the shop-prod namespace in the cluster'), ...create()]));
+  assert.deepEqual(ownWords.map(severityOf), ['info']);
+  const unasked = live(await runRules([prompt('review the cluster setup'), ...create()]));
+  assert.deepEqual(unasked.map(severityOf), ['warning']);
+});

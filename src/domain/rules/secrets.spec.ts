@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
 import { fake, randomString } from '../secrets/test-helpers.ts';
+import { analyzeText } from '../analyze.ts';
+import { AGENTS, session } from '../synthetic.testing.ts';
 
 // Realistic-looking but random tokens (never real credentials).
 const GH = 'ghp_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL8d';
@@ -959,4 +961,31 @@ test('ignore entries the session wrote keep a file out of commit -a and add -u (
     ['no results in the log', [ignore, env, cmd('git add . && git commit -m init'), cmd('git push')]],
   ];
   for (const [what, events] of cases) assert.ok(!only(await runRules(events), INPUT).some(pushed), what);
+});
+
+test('a log with no cwd: a relative env file the user named (". env access", a dot typed apart) was read as asked (info); unnamed, it is a warning', async () => {
+  const grep = () => ran('grep -E "POSTGRES_PASSWORD" .env', { exitCode: 0, output: 'POSTGRES_PASSWORD=Xk29vLq7Rt3mPz' });
+  const asked = only(await runRules([prompt('. env access and change postgress database password'), ...grep()], { cwd: null, agent: 'gemini-cli', format: 'gemini-cli-tui' }), READ);
+  assert.deepEqual(asked.map(severityOf), ['info']);
+  const unasked = only(await runRules([prompt('fix the nginx config'), ...grep()], { cwd: null, agent: 'gemini-cli', format: 'gemini-cli-tui' }), READ);
+  assert.deepEqual(unasked.map(severityOf), ['warning']);
+});
+
+test("a key the user pasted, stored in a tool's own configuration in home, is info; the same key hard-coded into a project script is a warning", async () => {
+  const key = 'b7d1e0' + '4c9a2f8e61d3' + '57a0c9e4b21f';
+  const pasted = prompt(`use this key for the gateway: ANTHROPIC_API_KEY=${key}`);
+  const stored = only(await runRules([pasted, write('/home/dev/.moltbot/agents/main/auth-profiles.json', `{"apiKey": "${key}"}`)], { cwd: '/home/dev' }), INPUT);
+  assert.deepEqual(stored.map(severityOf), ['info']);
+  const script = only(await runRules([pasted, write('/home/dev/project/start-gateway.sh', `export ANTHROPIC_API_KEY="${key}"\nnode gateway.js\n`)]), INPUT);
+  assert.deepEqual(script.map(severityOf), ['warning']);
+  for (const agent of AGENTS) {
+    const report = await analyzeText(session(agent, [
+      { prompt: `use this key for the gateway: ANTHROPIC_API_KEY=${key}` },
+      { write: '/home/dev/.moltbot/auth-profiles.json', content: `{"apiKey": "${key}"}` },
+      { write: '/home/dev/project/start-gateway.sh', content: `export ANTHROPIC_API_KEY="${key}"\nnode gateway.js\n` },
+    ], { cwd: '/home/dev/project' }));
+    // one finding for the key (its paste leads it), the script among its places
+    const found = report.findings.filter((f) => f.evidence.some((e) => /start-gateway\.sh/.test(e.excerpt)) && f.rule.startsWith('secrets/'));
+    assert.deepEqual(found.map((f) => f.severity), ['warning'], agent);
+  }
 });

@@ -271,6 +271,14 @@ function sourceOf(event: NormEvent, facts: EventFacts): string {
 
 const ENV_FILE = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$|(?:^|[\\/])[\w.-]+\.env$/;
 
+/** A configuration file under a tool's own dot-folder in home (`~/.moltbot/…/auth.json`, `~/.config/gh/hosts.yml`), not a project's. */
+function toolConfigInHome(abs: string, zone: string, home: string | null): boolean {
+  // (a session launched in home itself has its dot-folders inside its "worktree")
+  if ((zone !== 'home' && zone !== 'worktree') || home === null) return false;
+  const rel = abs.replace(/\\/g, '/').slice(home.replace(/\\/g, '/').length);
+  return /^\/\.[\w-]+\/(?:[^/]+\/){0,4}[^/]+\.(?:json|ya?ml|toml|ini|conf|cfg|env)$/i.test(rel);
+}
+
 const PASSWORD_LABELS = /^Password in (?:URL|database URL|a command line)$/;
 const PASSWORD_LABEL = /passw(?:or)?d|\bpwd\b|\bpass\b/i;
 // An e-mail address at a domain RFC 2606 / RFC 6761 reserve for examples and tests.
@@ -481,7 +489,8 @@ export const SECRETS_RULES: Rule[] = [
             }
             const requests = dictated.requests.for(event);
             // by its name (heard loosely) in the project; outside it, written out as a path or with its dot
-            const inProject = r.zone === 'worktree';
+            // (a relative path in a log that records no cwd is read where the session works: the project)
+            const inProject = r.zone === 'worktree' || (r.zone === 'unknown' && !/^(?:[\\/~]|[A-Za-z]:)/.test(r.path));
             const named = whoAsked(requests, (t) => sentencesAsking(t).some((s) => (inProject ? namesFile(s, r.abs) : namesPath(s, r.abs, ctx.session.home))));
             // "check the production env files, then refactor them": the kind named, not each path
             const kind = named ? null : whoAsked(requests, (t) => namesFileKind(t, r.sensitive!, inProject));
@@ -709,7 +718,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const scratch = intoFile && located.every((l) => l.zone === 'tmp');
     // The user pasted the value and it went where such values live (an env file): storing it is
     // what the user handed it over for. A push of that file is still followed (SecretFlow).
-    const stored = intoFile && fromPrompt.has(hit.value) && paths.every((p) => ENV_FILE.test(p));
+    // The same for a tool's own configuration outside any project (`~/.moltbot/agents/main/auth-profiles.json`,
+    // `~/.config/app/config.toml`): the user's setup of their own tool, where no commit reaches it.
+    const stored = intoFile && fromPrompt.has(hit.value) && located.every((l, i) => ENV_FILE.test(paths[i]) || toolConfigInHome(l.abs, l.zone, ctx.session.home));
     // Written back into the file it was read from (a whole .env rewritten with one key added): it
     // was stored there before the session; nothing new holds it.
     const shownBefore = outputs.get(secretKey(hit));

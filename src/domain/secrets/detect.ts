@@ -5,7 +5,7 @@
 import type { SecretHit } from './types.ts';
 import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts';
 import { vouchCandidates, type Candidate } from './vouch-rules.ts';
-import { hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
+import { chosenAroundRun, hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
 import { tokenCandidates } from './tokens.ts';
 import { commandLineCandidates, labelledCandidates, nearCandidates } from './labelled.ts';
 import { kubernetesSecretCandidates } from './kubernetes.ts';
@@ -338,7 +338,8 @@ function rejected(c: Candidate, value: string): boolean {
   if (isDocumentationExample(value)) return true;
   // Private keys were checked for a random body; other tokens must not be "xxxx…" fillers.
   if (c.ruleId.endsWith('private-key') || c.ruleId.endsWith('privatekey')) return false;
-  if (isRepetitive(value) || (isSequential(value) && !c.namedFormat) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value)) return true;
+  // (a password may be built around a run a person typed in order: filters.ts chosenAroundRun)
+  if (isRepetitive(value) || (isSequential(value) && !c.namedFormat && !(c.label === 'Password' && chosenAroundRun(value))) || /x{6,}|X{6,}|placeholder|your[_-]/.test(value)) return true;
   // A vendor prefix followed by words ("xoxb-my-bot-token") is documentation, not a token.
   return c.ruleId.startsWith('secretlint/') || c.ruleId.startsWith('token/') ? hasPlaceholderBody(value) : false;
 }

@@ -77,8 +77,17 @@ export function isDefaultPassword(value: string): boolean {
   return DEFAULT_PASSWORDS.has(value.toLowerCase());
 }
 
+/**
+ * A reference to a secret kept in a secret manager, which the platform resolves at run time: the
+ * value names where the secret is, not what it is. Google Secret Manager's `NAME=secret-name:latest`
+ * (`gcloud run deploy --set-secrets`, a version number instead of `latest` when the name is words)
+ * and its resource path, AWS Secrets Manager and SSM ARNs, Azure Key Vault references, 1Password's
+ * `op://`, Vault's `vault:` paths.
+ */
+const SECRET_STORE_REFERENCE = /^[A-Za-z][\w-]*:latest$|^[a-z]+(?:[-_][a-z0-9]+)+:\d{1,4}$|^projects\/[^/\s]+\/secrets\/[^/\s]+(?:\/versions\/[^/\s]+)?$|^arn:aws[\w-]*:(?:secretsmanager|ssm):|^@Microsoft\.KeyVault\(|^op:\/\/|^vault:[\w/-]+/;
+
 export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER_WORDS.test(value) || REFERENCE.test(value) || isRepetitive(value);
+  return PLACEHOLDER_WORDS.test(value) || REFERENCE.test(value) || SECRET_STORE_REFERENCE.test(value) || isRepetitive(value);
 }
 
 /** "aaaaaaaa", "0000000000", "abababab": no real token repeats like this. */
@@ -122,6 +131,25 @@ export function isSequential(value: string): boolean {
     if (run >= 7) return true;
   }
   return false;
+}
+
+/**
+ * A password built around a run (`Panda@2026@1234567890`: a word, a year, then the digits in
+ * order) is one a person chose, not a stand-in: what is left without the run holds at least six
+ * characters of two kinds or more, none of them a placeholder. A value that is mostly the run
+ * (`Abc@1234567`, `12345678`) stays one.
+ */
+export function chosenAroundRun(value: string): boolean {
+  let run = 1;
+  let longest = { start: 0, length: 1 };
+  for (let i = 1; i < value.length; i++) {
+    const step = value.charCodeAt(i) - value.charCodeAt(i - 1);
+    run = step === 1 && /[A-Za-z0-9]/.test(value[i]) ? run + 1 : 1;
+    if (run > longest.length) longest = { start: i - run + 1, length: run };
+  }
+  const rest = value.slice(0, longest.start) + value.slice(longest.start + longest.length);
+  const kinds = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((k) => k.test(rest)).length;
+  return rest.length >= 6 && kinds >= 2 && !isPlaceholder(rest) && !isSequential(rest);
 }
 
 /**

@@ -8,7 +8,7 @@ import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.t
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom, paddedBase64 } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { base64Decoded, isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { base64Decoded, chosenAroundRun, isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { clientBundledName, isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -178,6 +178,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (delimiter && /^["'`]/.test(text.slice(at + value.length, at + value.length + 1)) && /\bs\/[^/\n]*\/[^\n]*$/.test(text.slice(Math.max(0, start - 200), at))) value = value.slice(0, -delimiter[0].length);
   // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
   if (text[at + value.length] === '(') return null;
+  // `PASSWORD=clickhouse-${{ env.ENVIRONMENT }}-…`: the value stops where a template's `${` / `{{` begins — it is filled in later.
+  const next = text.slice(at + value.length, at + value.length + 2);
+  if ((value.endsWith('$') && next.startsWith('{')) || next === '{{') return null;
   // `updatingPassword: 'Updating password...'`: a word and one more word to the closing quote,
   // ending like a label ("…", ":", "!"): UI text about the field.
   if (!header && /["'`]$/.test(op[0]) && /^[A-Za-z][a-z']+$/.test(value) && QUOTED_LABEL_AFTER.test(text.slice(at + value.length, at + value.length + 40))) return null;
@@ -197,7 +200,25 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value;
   // a name the web framework ships to browsers (`VITE_API_TOKEN`) holds a public value by design.
   if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  // `TEST_TOKEN_BONK = 'DezX…'`: a Solana or Ed25519 public key (a token's mint, a wallet's address)
+  // is 32 bytes in base58. Public by design; a name that says private, secret or seed keeps it.
+  if (isBase58PublicKey(value) && !/priv|secret|seed|pass/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/**
+ * A value that is exactly 32 bytes in base58 (Bitcoin's alphabet, no 0, O, I or l): how Solana
+ * writes public keys — addresses, token mints, program ids. Its secret keys are 64 bytes (87–88
+ * characters), so they are not taken for one.
+ */
+export function isBase58PublicKey(value: string): boolean {
+  if (value.length < 32 || value.length > 44 || !/^[1-9A-HJ-NP-Za-km-z]+$/.test(value)) return false;
+  let n = 0n;
+  for (const ch of value) n = n * 58n + BigInt(BASE58.indexOf(ch));
+  const zeros = /^1*/.exec(value)![0].length;
+  return zeros + (n === 0n ? 0 : Math.ceil(n.toString(16).length / 2)) === 32;
 }
 
 /**
@@ -385,11 +406,12 @@ function isCredentialValue(name: string, value: string): boolean {
   if (TIMESTAMP.test(value)) return false;
   const strong = STRONG_NAME.test(name);
   if (!strong && !SEGMENT_NAME.test(name)) return false;
-  if (isPlaceholder(value) || isSequential(value) || /^(?:true|false|null|none|nil|undefined|required|optional|string|number|bool|boolean|int)$/i.test(value)) return false;
+  const password = PASSWORD_NAME.test(name) && !/key|token|secret/.test(name);
+  if (isPlaceholder(value) || (isSequential(value) && !(password && chosenAroundRun(value))) || /^(?:true|false|null|none|nil|undefined|required|optional|string|number|bool|boolean|int)$/i.test(value)) return false;
   if (isWordName(value) || selfDescribedNonSecret(value) || isFilePath(value)) return false;
   if (/^[A-Za-z_][A-Za-z0-9_]*\(^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
   if (UUID.test(value)) return strong || /key$/.test(name);
-  if (PASSWORD_NAME.test(name) && !/key|token|secret/.test(name)) return isPassword(value);
+  if (password) return isPassword(value);
   if (isOrdinaryBase64Text(value) || encodesStandIn(value)) return false;
   return looksRandom(value);
 }

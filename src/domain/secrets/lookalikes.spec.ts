@@ -2,6 +2,8 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectSecrets } from './detect.ts';
 import { randomString } from './test-helpers.ts';
+import { isBase58PublicKey } from './labelled.ts';
+import { chosenAroundRun } from './filters.ts';
 
 it('an Infracost key, not the .ico-<hash> of a fingerprinted icon file', async () => {
   const body = randomString(32, undefined, 61);
@@ -64,4 +66,44 @@ it('a stand-in written in the language the agent answers in is a stand-in: the w
   for (const value of ['tu_8fK2mQ9xLp', 'Su7kQ2mW9pLx4vB8', 'votre9Kx2mQ7pLz', 'Senha2024xQ', 'MeinPasswort!2024', 'Contraseña2024!', 'votre_chien_Rex7']) {
     assert.deepEqual((await detectSecrets(`DB_PASSWORD=${value}`)).map((h) => h.value), [value], value);
   }
+});
+
+it('a reference into a secret manager names where the secret is, not its value; a value with a colon is still a value', async () => {
+  for (const ref of [
+    'gcloud run deploy api --set-secrets="DB_URL=shop-prod-db-url:latest,DB_PASSWORD=shop-prod-db-password:latest,TWITTER_API_KEY=twitter-api-key:latest"',
+    'gcloud run services update api --update-secrets=DB_PASSWORD=db-password:3',
+    'DB_PASSWORD=projects/shop-123/secrets/db-password/versions/latest',
+    'API_TOKEN=arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/api-token-AbCdEf',
+    'STRIPE_SECRET_KEY=op://Production/Stripe/secret-key',
+    'DB_PASSWORD=@Microsoft.KeyVault(SecretUri=https://shop.vault.azure.net/secrets/db-password/)',
+  ]) {
+    assert.deepEqual((await detectSecrets(ref)).filter((h) => !h.maskOnly), [], ref);
+  }
+  const value = 'Zx9kQ2mW' + '7pL4vB8n';
+  assert.deepEqual((await detectSecrets(`DB_PASSWORD=${value}:3`)).map((h) => h.value), [`${value}:3`]);
+});
+
+it('a Solana public key (32 bytes in base58: a token mint, an address) under a token name is public; under a private name, or 64 bytes, it is not', async () => {
+  const mint = 'DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263';
+  assert.equal(isBase58PublicKey(mint), true);
+  assert.deepEqual((await detectSecrets(`const TEST_TOKEN_BONK = '${mint}';`)).filter((h) => !h.maskOnly), []);
+  assert.deepEqual((await detectSecrets(`SOLANA_PRIVATE_KEY=${mint}`)).map((h) => h.value), [mint]);
+  // an opaque token with 0, O, I or l is not base58; 64 bytes (a secret key) is too long
+  assert.equal(isBase58PublicKey('Zx9kQ2mW7pL4vB8nRt5yHc3jKd6fGs0aQw1eEr2tTy4u'), false);
+  assert.equal(isBase58PublicKey(mint + mint), false);
+});
+
+it('a password built around a run a person typed in order is a password; one that is mostly the run is a stand-in', async () => {
+  assert.equal(chosenAroundRun('Panda@2026@1234567890'), true);
+  for (const standIn of ['Abc@1234567', '12345678', 'password1234567', 'abcdefgh12']) assert.equal(chosenAroundRun(standIn), false, standIn);
+  assert.deepEqual((await detectSecrets("PGPASSWORD='Shop@2026@1234567890' psql -h db.internal")).map((h) => h.value), ['Shop@2026@1234567890']);
+  assert.deepEqual((await detectSecrets('DB_PASSWORD=Abc@1234567')).filter((h) => !h.maskOnly), []);
+  // a token (not a password) with a run stays a stand-in
+  assert.deepEqual((await detectSecrets('API_TOKEN=Shop@2026@1234567890')).filter((h) => !h.maskOnly), []);
+});
+
+it('a value cut where a template begins (`clickhouse-${{ env.ENVIRONMENT }}-…`) is filled in later; a password ending in $ is still one', async () => {
+  assert.deepEqual((await detectSecrets('CLICKHOUSE_PASSWORD=clickhouse-${{ env.ENVIRONMENT }}-${{ matrix.region.suffix }}-ro-password:latest')).filter((h) => !h.maskOnly), []);
+  assert.deepEqual((await detectSecrets('DB_PASSWORD=Shop2026xq{{ suffix }}')).filter((h) => !h.maskOnly), []);
+  assert.deepEqual((await detectSecrets('DB_PASSWORD=Shop2026xq$')).map((h) => h.value), ['Shop2026xq$']);
 });

@@ -25,6 +25,8 @@ const DENIAL_PREFIXES = [
   "The user doesn't want to take this action right now",
   'User rejected tool use',
   'This command requires approval',
+  // a command whose shell operators (a heredoc, a redirect, `&&`) need an approval nobody gave
+  'This command uses shell operators that require approval',
 ];
 
 // How far into a result the second half of a two-part denial sentence may be looked for.
