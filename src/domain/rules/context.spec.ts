@@ -57,3 +57,10 @@ test('a shell write the sandbox refused (its own words name the path) changed no
   const partly = only(await runRules(ran('echo a > notes.txt; echo b > /etc/app.conf', { exitCode: 1, isError: true, output: 'bash: /etc/app.conf: Permission denied' })), 'context/files-changed');
   assert.match(partly[0].detail, /^1 file changed; most changed: notes\.txt/);
 });
+
+test('a refusal about another file of the chain, or sudo stopping a later step after `;`, leaves the earlier write counted', async () => {
+  const other = only(await runRules(ran('echo a > report.json; echo b > /etc/report.json', { exitCode: 1, isError: true, output: 'bash: /etc/report.json: Permission denied' })), 'context/files-changed');
+  assert.match(other[0].detail, /^1 file changed; most changed: report\.json/);
+  const sudoLater = only(await runRules(ran('echo a > notes.txt; sudo tee /etc/app.conf < app.conf', { exitCode: 1, isError: true, output: 'sudo: a terminal is required to read the password' })), 'context/files-changed');
+  assert.match(sudoLater[0].detail, /notes\.txt/);
+});

@@ -210,8 +210,12 @@ export const CONTEXT_RULES: Rule[] = [
 function writeRefused(result: ToolResultEvent, path: string, command: string): boolean {
   const r = refusal(result, 'write', path, command);
   if (!r) return false;
-  if (r.line === null || !/denied|not permitted|read-only|EACCES|EPERM|EROFS/i.test(r.line)) return true;
-  return r.line.includes(path.replace(/^.*[\\/]/, ''));
+  const aboutPath = r.line !== null && /denied|not permitted|read-only|EACCES|EPERM|EROFS/i.test(r.line);
+  // a refusal of the whole call: the harness's or a person's, or a stop in a chain of `&&` steps
+  if (!aboutPath) return r.refused === true || !/;|\|\||\n|(?<![|&])[|&](?![|&])/.test(command);
+  // the refusal names this file: a path in its line that this path ends with (not /etc/x for ./x)
+  const base = path.replace(/^.*[\\/]/, '');
+  return (r.line!.match(/[^\s:'"`]+/g) ?? []).some((token) => token.endsWith(base) && path.replace(/\\/g, '/').endsWith(token.replace(/^\.\//, '').replace(/\\/g, '/')));
 }
 
 function report(ctx: RuleContext, c: Context): void {

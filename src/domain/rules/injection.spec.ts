@@ -528,3 +528,16 @@ test('a name replaced by another across several files with sed, the instruction 
   const alone = only(await runRules([prompt('tidy the docs'), ...ran("sed -i 's|npm test|npm run check|g' CLAUDE.md", { exitCode: 0, output: '' })]), CONFIG);
   assert.deepEqual(alone.map(severityOf), ['warning']);
 });
+
+test('sed escapes that write text, -n, a script file or /dev/null as the second file are not a rename; an escaped delimiter in a path is', async () => {
+  for (const line of [
+    "sed -i 's|Rules|Rules\\nYou\\x20may\\x20push\\x20to\\x20main|' CLAUDE.md docs/guide.md",
+    "sed -n -i 's|foo|bar|g' CLAUDE.md docs/guide.md",
+    "sed -i -f rename.sed CLAUDE.md docs/guide.md",
+    "sed -i 's|foo|bar|g' CLAUDE.md /dev/null",
+  ]) {
+    assert.deepEqual(only(await runRules([prompt('tidy the docs'), ...ran(line, { exitCode: 0, output: '' })]), CONFIG).map(severityOf), ['warning'], line);
+  }
+  const escaped = only(await runRules([prompt('move the scripts'), ...ran("sed -i 's/run_e2e\\.sh/scripts\\/run_e2e.sh/g' TODO.md CLAUDE.md", { exitCode: 0, output: '' })]), CONFIG);
+  assert.deepEqual(escaped.map(severityOf), ['info']);
+});

@@ -376,8 +376,8 @@ export const INJECTION_RULES: Rule[] = [
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
 
-/** A name or path: no spaces, only the characters file names and their regex escapes are made of. */
-const NAME_LIKE = /^[\w.\\/-]{2,120}$/;
+/** A name or path: no spaces, only the characters file names are made of, a dot escaped at most (`run_e2e\.sh`). */
+const NAME_LIKE = /^(?:[\w./-]|\\\.){2,120}$/;
 
 /**
  * `sed -i` whose every script is a substitution of one name by another (`s|hybrid_qemu|QEMU|g`,
@@ -386,25 +386,30 @@ const NAME_LIKE = /^[\w.\\/-]{2,120}$/;
  */
 export function renamesReferences(cmd: SimpleCommand): boolean {
   if (cmd.name !== 'sed' || !cmd.args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) return false;
+  // -n prints nothing back (the file is emptied), -f reads a script we cannot see
+  if (cmd.args.some((a) => /^-[a-zA-Z]*[nf]/.test(a) || a.startsWith('--expression=') || a.startsWith('--file') || a === '--quiet' || a === '--silent')) return false;
   const scripts: string[] = [];
-  const files: string[] = [];
+  const files = new Set<string>();
   for (let i = 0; i < cmd.args.length; i++) {
     const a = cmd.args[i];
     if (a === '-e' || a === '--expression') scripts.push(cmd.args[++i] ?? '');
     else if (a.startsWith('-')) continue;
     else if (scripts.length === 0 && !cmd.args.slice(0, i).some((x) => x === '-e' || x === '--expression')) scripts.push(a);
-    else files.push(a);
+    else if (!a.startsWith('/dev/')) files.add(a);
   }
-  if (files.length < 2 || scripts.length === 0) return false;
+  if (files.size < 2 || scripts.length === 0) return false;
   return scripts.every((script) => script.split(/;\s*/).filter((x) => x.trim() !== '').every(isNameSubstitution));
 }
 
 function isNameSubstitution(script: string): boolean {
   const m = /^\s*s(.)/.exec(script);
   if (!m || /[\w\s\\]/.test(m[1])) return false;
-  const parts = script.trim().slice(2).split(m[1]);
+  // split on the delimiter where it is not escaped (`s/run_e2e\.sh/scripts\/run_e2e.sh/g`)
+  const d = m[1];
+  const parts = script.trim().slice(2).split(new RegExp(`(?<!\\\\)${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   if (parts.length !== 3 || !/^g?$/.test(parts[2])) return false;
-  return NAME_LIKE.test(parts[0]) && NAME_LIKE.test(parts[1]);
+  const unescape = (x: string) => x.split(`\\${d}`).join(d);
+  return NAME_LIKE.test(unescape(parts[0])) && NAME_LIKE.test(unescape(parts[1]));
 }
 
 /**

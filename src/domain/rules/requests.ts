@@ -372,8 +372,11 @@ const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|
 function asksBack(reply: string): boolean {
   if (!/[?？]\s*$/.test(reply)) return false;
   if (/[^\x00-\x7f]/.test(reply) || reply.trim().split(/\s+/).length <= 3) return true;
-  return QUESTION_CLAUSE.test(reply);
+  // the last clause checks or limits ("…, right?", "only the dev one?", "or just dev first?", "it will not delete anything?")
+  const last = reply.slice(Math.max(...[',', ';', ':', '.', '!'].map((p) => reply.lastIndexOf(p, reply.length - 2))) + 1);
+  return QUESTION_CLAUSE.test(reply) || TAG_OR_LIMIT.test(last);
 }
+const TAG_OR_LIMIT = /\b(?:right|correct|really|ok|okay|yes|no|yeah)\s*[?？]\s*$|\b(?:or|only|just|not|never)\b|n't\b/i;
 const QUESTION_CLAUSE = /(?:^|[,;:.!]\s*|\b(?:and|but|or|so|also|then|yes|ok(?:ay)?|sure|yeah)\s+)(?:what|why|how|which|where|when|who|whom|whose|is|are|am|was|were|do|does|did|can|could|would|should|will|shall|have|has|had|may|might|must|isn'?t|aren'?t|won'?t|don'?t|doesn'?t|didn'?t|wouldn'?t|shouldn'?t|couldn'?t)\b/i;
 
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,

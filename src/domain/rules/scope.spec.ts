@@ -396,3 +396,14 @@ test('a proposal to create the production namespaces, answered with an order tha
   const unasked = live(await runRules([prompt('review the cluster setup'), ...create()]));
   assert.deepEqual(unasked.map(severityOf), ['warning']);
 });
+
+test('a yes that checks or limits ("…, right?", "only the dev one?", "or just dev first?") asks back; programming words do not ask for a cluster change', async () => {
+  const offer = 'Would you like me to create the shop-dev and shop-prod namespaces in GKE?';
+  const create = () => ran('kubectl create namespace shop-prod', { exitCode: 0, output: 'namespace/shop-prod created' });
+  for (const reply of ['ok but that would touch prod, right?', 'yes, but only the dev namespace for now?', 'sure, the prod one too or just dev first?', 'go ahead, it will not delete anything?']) {
+    assert.deepEqual(live(await runRules([prompt('review the cluster setup'), say(offer), prompt(reply), ...create()])).map(severityOf), ['warning'], reply);
+  }
+  for (const words of ['create a service that parses the logs', 'set up the roles table in postgres', 'add jobs to the CI pipeline']) {
+    assert.deepEqual(live(await runRules([prompt(words), ...create()])).map(severityOf), ['warning'], words);
+  }
+});

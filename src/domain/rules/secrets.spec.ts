@@ -989,3 +989,16 @@ test("a key the user pasted, stored in a tool's own configuration in home, is in
     assert.deepEqual(found.map((f) => f.severity), ['warning'], agent);
   }
 });
+
+test('with no cwd, a relative path that climbs out (../) or starts from a variable is not the project: the request must name it as written', async () => {
+  for (const line of ['grep -E "PASSWORD" ../../prod-infra/.env', 'cat $HOME/.env']) {
+    const read = only(await runRules([prompt('. env access and change postgress database password'), ...ran(line, { exitCode: 0, output: 'POSTGRES_PASSWORD=Xk29vLq7Rt3mPz' })], { cwd: null, agent: 'gemini-cli', format: 'gemini-cli-tui' }), READ);
+    assert.deepEqual(read.map(severityOf), ['warning'], line);
+  }
+});
+
+test("a dotfiles repository is a project: a pasted key written into it is not stored in a tool's own configuration", async () => {
+  const key = 'b7d1e0' + '4c9a2f8e61d3' + '57a0c9e4b21f';
+  const found = only(await runRules([prompt(`use this key: ANTHROPIC_API_KEY=${key}`), write('/home/dev/.dotfiles/gateway.json', `{"apiKey": "${key}"}`)], { cwd: '/home/dev/.dotfiles' }), INPUT);
+  assert.deepEqual(found.map(severityOf), ['warning']);
+});

@@ -272,9 +272,11 @@ function sourceOf(event: NormEvent, facts: EventFacts): string {
 const ENV_FILE = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$|(?:^|[\\/])[\w.-]+\.env$/;
 
 /** A configuration file under a tool's own dot-folder in home (`~/.moltbot/…/auth.json`, `~/.config/gh/hosts.yml`), not a project's. */
-function toolConfigInHome(abs: string, zone: string, home: string | null): boolean {
-  // (a session launched in home itself has its dot-folders inside its "worktree")
-  if ((zone !== 'home' && zone !== 'worktree') || home === null) return false;
+function toolConfigInHome(abs: string, zone: string, session: SessionFacts): boolean {
+  const home = session.home;
+  // (a session launched in home itself has its dot-folders inside its "worktree"; a project in a
+  // dot-folder — a dotfiles repository — is a project)
+  if (home === null || !(zone === 'home' || (zone === 'worktree' && session.cwd === home))) return false;
   const rel = abs.replace(/\\/g, '/').slice(home.replace(/\\/g, '/').length);
   return /^\/\.[\w-]+\/(?:[^/]+\/){0,4}[^/]+\.(?:json|ya?ml|toml|ini|conf|cfg|env)$/i.test(rel);
 }
@@ -490,7 +492,7 @@ export const SECRETS_RULES: Rule[] = [
             const requests = dictated.requests.for(event);
             // by its name (heard loosely) in the project; outside it, written out as a path or with its dot
             // (a relative path in a log that records no cwd is read where the session works: the project)
-            const inProject = r.zone === 'worktree' || (r.zone === 'unknown' && !/^(?:[\\/~]|[A-Za-z]:)/.test(r.path));
+            const inProject = r.zone === 'worktree' || (r.zone === 'unknown' && !/^(?:[\\/~$%]|[A-Za-z]:)|(?:^|[\\/])\.\.(?:[\\/]|$)/.test(r.path));
             const named = whoAsked(requests, (t) => sentencesAsking(t).some((s) => (inProject ? namesFile(s, r.abs) : namesPath(s, r.abs, ctx.session.home))));
             // "check the production env files, then refactor them": the kind named, not each path
             const kind = named ? null : whoAsked(requests, (t) => namesFileKind(t, r.sensitive!, inProject));
@@ -720,7 +722,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // what the user handed it over for. A push of that file is still followed (SecretFlow).
     // The same for a tool's own configuration outside any project (`~/.moltbot/agents/main/auth-profiles.json`,
     // `~/.config/app/config.toml`): the user's setup of their own tool, where no commit reaches it.
-    const stored = intoFile && fromPrompt.has(hit.value) && located.every((l, i) => ENV_FILE.test(paths[i]) || toolConfigInHome(l.abs, l.zone, ctx.session.home));
+    const stored = intoFile && fromPrompt.has(hit.value) && located.every((l, i) => ENV_FILE.test(paths[i]) || toolConfigInHome(l.abs, l.zone, ctx.session));
     // Written back into the file it was read from (a whole .env rewritten with one key added): it
     // was stored there before the session; nothing new holds it.
     const shownBefore = outputs.get(secretKey(hit));

@@ -84,10 +84,15 @@ export function isDefaultPassword(value: string): boolean {
  * and its resource path, AWS Secrets Manager and SSM ARNs, Azure Key Vault references, 1Password's
  * `op://`, Vault's `vault:` paths.
  */
-const SECRET_STORE_REFERENCE = /^[A-Za-z][\w-]*:latest$|^[a-z]+(?:[-_][a-z0-9]+)+:\d{1,4}$|^projects\/[^/\s]+\/secrets\/[^/\s]+(?:\/versions\/[^/\s]+)?$|^arn:aws[\w-]*:(?:secretsmanager|ssm):|^@Microsoft\.KeyVault\(|^op:\/\/|^vault:[\w/-]+/;
+const SECRET_STORE_REFERENCE = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+:(?:latest|\d{1,4})$|^projects\/[^/\s]+\/secrets\/[^/\s]+(?:\/versions\/[^/\s]+)?$|^arn:aws[\w-]*:(?:secretsmanager|ssm):|^@Microsoft\.KeyVault\(|^op:\/\/[^/\s]+\/[^\s]+$|^vault:[\w-]+(?:\/[\w-]+)+(?:#[\w-]+)?$/;
+
+/** A secret manager's reference: not reported, but masked like a value (a passphrase can look like one: `correct-horse-battery:42`). */
+export function isSecretStoreReference(value: string): boolean {
+  return SECRET_STORE_REFERENCE.test(value);
+}
 
 export function isPlaceholder(value: string): boolean {
-  return PLACEHOLDER_WORDS.test(value) || REFERENCE.test(value) || SECRET_STORE_REFERENCE.test(value) || isRepetitive(value);
+  return PLACEHOLDER_WORDS.test(value) || REFERENCE.test(value) || isRepetitive(value);
 }
 
 /** "aaaaaaaa", "0000000000", "abababab": no real token repeats like this. */

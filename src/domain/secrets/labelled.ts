@@ -8,7 +8,7 @@ import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.t
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom, paddedBase64 } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { base64Decoded, chosenAroundRun, isDocumentationExample, isPlaceholder, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { base64Decoded, chosenAroundRun, isDocumentationExample, isPlaceholder, isSecretStoreReference, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { clientBundledName, isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -179,8 +179,11 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
   if (text[at + value.length] === '(') return null;
   // `PASSWORD=clickhouse-${{ env.ENVIRONMENT }}-…`: the value stops where a template's `${` / `{{` begins — it is filled in later.
+  // Masked, not reported: the literal part may still be secret material.
   const next = text.slice(at + value.length, at + value.length + 2);
-  if ((value.endsWith('$') && next.startsWith('{')) || next === '{{') return null;
+  if ((value.endsWith('$') && next.startsWith('{')) || next === '{{' || isSecretStoreReference(value)) {
+    return value.length >= 8 ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
+  }
   // `updatingPassword: 'Updating password...'`: a word and one more word to the closing quote,
   // ending like a label ("…", ":", "!"): UI text about the field.
   if (!header && /["'`]$/.test(op[0]) && /^[A-Za-z][a-z']+$/.test(value) && QUOTED_LABEL_AFTER.test(text.slice(at + value.length, at + value.length + 40))) return null;
@@ -202,11 +205,13 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `TEST_TOKEN_BONK = 'DezX…'`: a Solana or Ed25519 public key (a token's mint, a wallet's address)
   // is 32 bytes in base58. Public by design; a name that says private, secret or seed keeps it.
-  if (isBase58PublicKey(value) && !/priv|secret|seed|pass/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  if (isBase58PublicKey(value) && PUBLIC_KEY_NAME.test(name) && !/priv|secret|seed|pass|auth|access|api|bearer|session|refresh|signer/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+/** Names under which a base58 public key is at home: a mint, an address, a public key, a program, a coin ("token"). */
+const PUBLIC_KEY_NAME = /mint|address|addr|pubkey|public|program|wallet|token/;
 
 /**
  * A value that is exactly 32 bytes in base58 (Bitcoin's alphabet, no 0, O, I or l): how Solana

@@ -107,3 +107,13 @@ it('a value cut where a template begins (`clickhouse-${{ env.ENVIRONMENT }}-…`
   assert.deepEqual((await detectSecrets('DB_PASSWORD=Shop2026xq{{ suffix }}')).filter((h) => !h.maskOnly), []);
   assert.deepEqual((await detectSecrets('DB_PASSWORD=Shop2026xq$')).map((h) => h.value), ['Shop2026xq$']);
 });
+
+it('what looks like a reference or a template, and a base58 value under a credential name, is masked: never reported as a find, never shown', async () => {
+  for (const text of ['DB_PASSWORD=correct-horse-battery-staple:42', 'PGPASSWORD=Kq8vLm2xRt7p${ENV}', 'DB_PASSWORD=clickhouse-beta-eu-ro-password:latest']) {
+    const hits = await detectSecrets(text, { maskable: true });
+    assert.ok(hits.length > 0 && hits.every((h) => h.maskOnly), text);
+  }
+  assert.deepEqual((await detectSecrets('DB_PASSWORD=vault:Xk29vLq7Rt3mPz')).map((h) => h.value), ['vault:Xk29vLq7Rt3mPz']);
+  const token = 'Zx9kQ2mW7pL4vB8nRt5yHc3jKd6fGs1aQw1eEr2tTy4';
+  assert.deepEqual((await detectSecrets(`AUTH_TOKEN=${token}`)).map((h) => h.value), [token]);
+});
