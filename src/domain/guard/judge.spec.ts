@@ -125,6 +125,17 @@ test('context: a production deploy nobody asked for is asked about; one the user
   }
 });
 
+test('context: a push the user forbade is asked about in every agent; after the user asked for it, it runs', async () => {
+  for (const agent of AGENTS) {
+    for (const [words, decision] of [['fix the typo, but do not push without my approval', 'ask'], ['fix the typo, then commit and push', 'allow']] as const) {
+      const session = emptySession();
+      absorb(session, [{ ...prompt(words), index: 0, line: 1, at: null } as NormEvent], [[]]);
+      const j = await decide(agent, shellPayload(agent, 'git push origin main'), session);
+      assert.equal(j.decision, decision, `${agent} / ${words}: ${j.reason}`);
+    }
+  }
+});
+
 test('a command retried after a denial is still denied (the stored attempt does not swallow it)', async () => {
   const session = emptySession();
   const first = cmd('rm -rf ~');

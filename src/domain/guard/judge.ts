@@ -24,6 +24,7 @@ import { CIRCUMVENTION_RULES } from '../rules/circumvention.ts';
 import { SUPPLY_CHAIN_RULES } from '../rules/supply-chain.ts';
 import { SCOPE_RULES } from '../rules/scope.ts';
 import { LIVE_SYSTEM_RULES } from '../rules/live-systems.ts';
+import { PROHIBITION_RULES } from '../rules/prohibitions.ts';
 import { CI_RULES } from '../rules/ci.ts';
 import { effectsOf, type Effects } from '../rules/effects.ts';
 import { detectSecrets } from '../secrets/detect.ts';
@@ -51,7 +52,7 @@ const SUMMARY_MAX = 300;
  */
 export const GUARD_RULES: Rule[] = [
   ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
-  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
+  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...PROHIBITION_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
 ];
 const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));
 

@@ -68,7 +68,7 @@ const NOT_ASKED: ReadonlySet<string> = new Set(['exfiltration/upload', 'exfiltra
 export const DEFAULT_ASK: ReadonlySet<string> = new Set([
   ...[...DEFAULT_DENY].filter((rule) => !NOT_ASKED.has(rule)),
   'destructive/git-discard', 'destructive/rm-worktree-root',
-  'permissions/agent-settings-write', 'supply-chain/publish', 'secrets/in-tool-input', 'scope/live-system-changed',
+  'permissions/agent-settings-write', 'supply-chain/publish', 'secrets/in-tool-input', 'scope/live-system-changed', 'scope/forbidden-act',
 ]);
 
 export function defaultPolicy(): GuardPolicy {

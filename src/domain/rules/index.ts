@@ -21,6 +21,7 @@ import { OVERWRITE_RULES } from './overwrite.ts';
 import { TRUST_RULES } from './trust-settings.ts';
 import { CREDENTIAL_HUNT_RULES } from './credential-hunt.ts';
 import { LIVE_SYSTEM_RULES } from './live-systems.ts';
+import { PROHIBITION_RULES } from './prohibitions.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
@@ -39,6 +40,7 @@ export const RULES: Rule[] = [
   ...SUPPLY_CHAIN_RULES,
   ...SCOPE_RULES,
   ...LIVE_SYSTEM_RULES,
+  ...PROHIBITION_RULES,
   ...CI_RULES,
   ...RELIABILITY_RULES,
   ...COVERAGE_RULES,
