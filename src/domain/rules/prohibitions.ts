@@ -25,54 +25,100 @@ export const forbiddenAct = meta({
   remediation: 'Check what reached the remote (the pushed branch, the opened pull request) or the history, and undo what the user did not approve.',
 });
 
-type Act = 'push' | 'commit' | 'merge';
+type Act = 'push' | 'pr' | 'commit' | 'merge';
 
-/** The act's verbs in a request: what forbidding or asking for it says. */
+// "do not submit any action to the remote": everything that reaches the remote, a push and a pull request alike
+const REMOTE_ACTION = String.raw`submit\s+(?:\w+\s+){0,3}?(?:to\s+)?(?:the\s+)?(?:remote|github|gitlab|origin)|(?:any|an?)\s+actions?\s+(?:on|to)\s+(?:the\s+)?remote`;
+
+/** The act's verbs in a request, in the forms that order or forbid it (not the past tense: "I never merged it"). */
 const ACT_WORDS: Record<Act, RegExp> = {
-  push: /\b(?:push(?:es|ed|ing)?|publish(?:es|ed|ing)?|submit(?:s|ted|ting)?\s+(?:\w+\s+){0,3}(?:to\s+)?(?:the\s+)?(?:remote|github|gitlab|origin)|(?:open|create|make|raise|file)\w*\s+(?:\w+\s+){0,2}(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)|(?:any|an?)\s+actions?\s+(?:on|to)\s+(?:the\s+)?remote)\b|\b(?:pousse[rz]?|push(?:er|ez))\b|\b(?:sub(?:e|ir|as)|empuj\w*)\b|\b(?:envi(?:e|ar)|sub(?:a|ir))\s+(?:\w+\s+){0,2}(?:github|remoto)\b|\bpushen\b|пуш\w*|推送|プッシュ|푸시/i,
-  commit: /\b(?:commit(?:s|ted|ting)?|check\s+in)\b|\bcommitt?(?:er|ez|ear|ar|en)\b|коммит\w*|提交|コミット|커밋/i,
-  merge: /\bmerg(?:e|es|ed|ing)\b|\bfusionn?e[rz]?\b|\bmergen\b|слей|合并|マージ|머지|병합/i,
+  push: new RegExp(String.raw`\b(?:push(?:ing)?|${REMOTE_ACTION})\b|\b(?:pousse[rz]?|push(?:er|ez))\b|\bempuj(?:es|ar|e)\b|\bpushen?\b|пуш(?:ь|ить|ьте)|推送|プッシュ|푸시`, 'i'),
+  pr: new RegExp(String.raw`\b(?:(?:open|create|make|raise|file|submit)(?:ing)?\s+(?:\w+\s+){0,2}?(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)|${REMOTE_ACTION})\b`, 'i'),
+  commit: /\b(?:commit(?:ting)?|check\s+in)\b|\bcommitt?(?:er|ez|ear|ar|en)\b|коммит(?:ь|ить|ьте)|提交|コミット|커밋/i,
+  merge: /\bmerg(?:e|ing)\b|\bfusionn?e[rz]?\b|\bmergen\b|слей|合并|マージ|머지|병합/i,
 };
 
-/** A negation just before the act ("don't push", "never commit", "no pushing", "ne poussez pas"). */
-const NEGATED = /\b(?:don'?t|do\s+not|never|stop|avoid|please\s+don'?t|no)\s+(?:\w+\s+){0,3}$|\bno\s+(?:hagas|haga|hagan|faça|façam)\s+(?:\w+\s+){0,2}$|\bne\s+(?:\w+\s+){0,2}$|\bnicht\s+(?:\w+\s+){0,2}$|не\s+(?:\S+\s+){0,2}$|(?:不要|别|勿|禁止)\s*\S{0,4}$/i;
-/** …or after it ("ne pousse pas", "push nichts", "コミットしないで", "커밋하지 마"). */
+// Between a negation and the act only a few adverbs: "don't ever push", "never force push" — not
+// "don't forget to push", "I don't mind if you push".
+const ADVERBS = String.raw`(?:(?:ever|yet|just|please|actually|even|directly|accidentally|auto(?:matically)?|force|straight|again|git|run|go\s+and|go\s+ahead\s+and)[\s-]+){0,3}`;
+/** A negation just before the act ("don't push", "never commit", "no pushing", "you must not merge", "ne poussez pas"). */
+const NEGATED = new RegExp(String.raw`(?:\b(?:don'?t|do\s+not|never|stop|avoid|no|won'?t|will\s+not|shouldn'?t|should\s+not|must\s+not|mustn'?t|may\s+not|can'?t|cannot|not\s+to|refrain\s+from|hold\s+off(?:\s+on)?)\s+${ADVERBS}|\bno\s+(?:hagas|haga|hagan|faça|façam)\s+(?:\w+\s+)?|\bne\s+(?:\w+\s+){0,2}|\bnicht\s+(?:\w+\s+)?|не\s+(?:\S+\s+)?|(?:不要|别|勿|禁止)\s*\S{0,2})$`, 'i');
+/** …or after it ("ne pousse pas", "pushe nicht", "コミットしないで", "커밋하지 마"). */
 const NEGATED_AFTER = /^\S*\s+(?:pas|nichts|nicht)\b|^\S{0,3}(?:しないで|하지\s*마|하지\s*말)/i;
-/** The act reserved in the same sentence: "without my approval", "ask me before", "wait for my go-ahead before". */
-const RESERVED = /\bwithout\s+(?:my|an?|the|your|explicit|prior)?\s*(?:\w+\s+)?(?:approval|permission|ok(?:ay)?|go-?ahead|consent|confirmation|sign-?off)\b|\b(?:ask|check\s+with|wait\s+for)\s+(?:me|my\s+\w+)\s+(?:\w+\s+){0,2}before\b|\bbefore\s+(?:you\s+)?(?:ask(?:ing)?|check(?:ing)?\s+with)\s+me\b|\buntil\s+i\s+(?:say|approve|confirm|tell)\b/i;
-/** The user keeps the act for themselves: "I'll push it myself", "I will open the PRs", "leave the merge to me". */
-const KEPT_BY_USER = /\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+){0,3}?(?:push|commit|merge|open|create|raise|make)\b[^.!?\n]*\b(?:myself|me)\b|\bi(?:'ll|\s+will)\s+(?:open|create|raise)\s+(?:the\s+)?(?:prs?|pull\s+requests?)\b|\bleave\s+(?:the\s+)?(?:push(?:ing)?|commit(?:ting|s)?|merg(?:e|ing)|prs?|pull\s+requests?)\s+(?:\w+\s+)?to\s+me\b/i;
+/** Any negation in the clause: a reservation ("without my approval") only forbids with one ("feel free to push without my approval" grants). */
+const ANY_NEGATION = /\b(?:don'?t|do\s+not|never|not|no|nothing|won'?t|mustn'?t|shouldn'?t|cannot|can'?t)\b|\bne\b|\bnicht\b|не\s|不要|别|勿|禁止/i;
+/** The act reserved: "without my approval", "ask me before", "wait for my go-ahead before", "until I confirm". */
+const RESERVED_WITHOUT = /\bwithout\s+(?:my|an?|the|your|explicit|prior)?\s*(?:\w+\s+)?(?:approval|permission|ok(?:ay)?|go-?ahead|consent|confirmation|sign-?off)\b|\buntil\s+i\s+(?:approve|confirm|say\s+so|give\s+the\s+go)\b/i;
+const RESERVED_ASK = /\b(?:ask|check\s+with|wait\s+for)\s+(?:me|my\s+\w+)\s+(?:\w+\s+){0,2}before\b|\bbefore\s+(?:you\s+)?(?:ask(?:ing)?|check(?:ing)?\s+with)\s+me\b|\bbefore\s+(?:you\s+)?(?:push|commit|merg|open)\w*[^.!?\n]{0,60}\b(?:ask|check\s+with)\s+me\b/i;
+/** The user keeps the act for themselves: "I'll push it myself", "I will open the PRs", "let me merge", "leave the merge to me". */
+const KEPT_BY_USER = /\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+){0,3}?(?:push|commit|merge|open|create|raise)\b[^.!?\n]{0,60}?\b(?:myself|me)\b|\bi(?:'ll|\s+will)\s+(?:open|create|raise)\s+(?:the\s+)?(?:prs?|pull\s+requests?)\b|\blet\s+me\s+(?:push|commit|merge|open)\b|\bleave\s+(?:the\s+)?(?:push(?:ing)?|commit(?:ting|s)?|merg(?:e|ing)|prs?|pull\s+requests?)\s+(?:\w+\s+)?to\s+me\b/i;
+/** A condition or a report, not an order: "if tests fail don't push", "when it's green, push". */
+const CONDITION = /\b(?:if|when|whenever|unless|in\s+case|once|after)\b|\bsi\b|\bwenn\b|\bесли\b|如果|もし|만약/i;
+/** The act ordered: nothing before it in the clause, or only words that lead into an order ("and", "please", "you can", "remember to"). */
+const ORDER_BEFORE = /(?:^|\b(?:and|then|also|please|now|just|so|ok(?:ay)?|yes|go\s+ahead\s+and|can|could|may|to|must|should|need\s+to|let'?s)\s+)$/i;
+const QUESTION_OR_REPORT = /\?\s*$|\b(?:did|didn'?t|why|was|were|has|have|had)\b/i;
 const SENTENCES = /[.!?。！？](?=\s|$)|\n+|;\s/;
-const CLAUSES = /,\s*|\s+(?:but|however|then|and\s+then)\s+|，|、/i;
+const CLAUSES = /,\s*|\s+(?:but|however|then|and\s+then|instead)\s+|，|、/i;
 
 /** What a prohibition is about: the act as such, or one target of it ("don't push to main", "don't commit .env"). */
 export interface Prohibition {
   said: string;
-  /** The branch, file or thing named right after the verb; null when the act as such is forbidden. */
+  /** The branch, file or thing named right after the verb (`force` for a forced push); null when the act as such is forbidden. */
   target: string | null;
 }
 
-/** Words after the verb that forbid the act as such: "don't push anything", "do not commit yet", "never push to the remote". */
-const GENERIC_OBJECT = /^\s*(?:$|[,.;:!?)](?=\s|$)|(?:anything|any(?:\s+\w+)?|it|this|that|them|these|those|yet|now|changes?|(?:the|my|your|any)\s+(?:changes?|code|work|commits?)|code|commits?|to\s+(?:the\s+)?(?:remote|origin|upstream|github|gitlab|repo(?:sitory)?)|without|until|unless|before|please|for\s+now|at\s+all|yourself|on\s+your\s+own|automatically|either|again|anymore|myself|me|ourselves)\b)/i;
-/** The target named after the verb: a branch after to/into/on, or the first word (a file, a folder, a thing). */
-const TARGET = /^\s*(?:(?:pas|nicht|nichts)\s+)?(?:(?:to|into|on|onto|sur|auf|en|a|na)\s+(?:the\s+)?)?([\w./@~-]{2,80})/i;
+/** Words after the verb that keep the act as such: "don't push anything", "do not commit yet", "never push to the remote". */
+const GENERIC_OBJECT = /^\s*(?:$|[,.;:!?)](?=\s|$)|(?:anything|it|this|that|them|these|those|yet|now|(?:the|my|your|any)\s+(?:changes?|code|work|commits?)|changes|code|commits?|to\s+(?:the\s+)?(?:remote|origin|upstream|github|gitlab|repo(?:sitory)?)(?![\w/])|please|for\s+now|at\s+all|yourself|on\s+your\s+own|automatically|either|again|anymore|myself|me|ourselves|under\s+any\s+circumstances?|(?:or|and)\s+(?:push|commit|merge|open)\w*)(?!\s+(?:with|that|which|containing|including|to\s+\w))\b)/i;
+/** Words skipped before the target: "don't push straight to main", "never commit the .env file". */
+const TARGET_LEAD = /^\s*(?:(?:pas|nicht|nichts|straight|directly|anything|any|stuff|changes)\s+)*(?:(?:to|into|on|onto|sur|auf|en|a|na|with|that|containing|including|touching)\s+)?(?:(?:the|a|an|my|your|our|this|that|any)\s+)?/i;
 
-/** The prohibition `text` holds for `act`, or null. A message that also asks for the act forbids nothing. */
+/** Cut text the user quotes (a bot's message, a label) out of what they say. */
+function ownWords(text: string): string {
+  return text.slice(0, 10_000).replace(/[’‘]/g, "'").replace(/^>.*$/gm, '').replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{2,200}'(?!\w)/g, ' ');
+}
+
+/** How one clause speaks of the act: forbids it, orders it, or neither (a mention, a question, a condition). */
+function clauseOn(clause: string, act: Act, sentence: string): { forbids: boolean; orders: boolean; target: string | null } | null {
+  const verb = ACT_WORDS[act].exec(clause);
+  if (!verb) return null;
+  const before = clause.slice(0, verb.index);
+  const after = clause.slice(verb.index + verb[0].length, verb.index + verb[0].length + 80);
+  const negated = NEGATED.test(before.slice(-60)) || NEGATED_AFTER.test(after);
+  const reserved = (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || KEPT_BY_USER.test(clause);
+  if (CONDITION.test(before) || (!negated && !reserved && QUESTION_OR_REPORT.test(clause))) return { forbids: false, orders: false, target: null };
+  if (!negated && !reserved) return { forbids: false, orders: ORDER_BEFORE.test(before), target: null };
+  return { forbids: true, orders: false, target: targetOf(before, after.replace(RESERVED_WITHOUT, ' '), act) };
+}
+
+function targetOf(before: string, after: string, act: Act): string | null {
+  if (act === 'push' && /\bforce[\s-]*$/i.test(before)) return 'force';
+  if (GENERIC_OBJECT.test(after)) return null;
+  const m = /^([\w./@~-]{2,80})/.exec(after.replace(TARGET_LEAD, ''));
+  if (!m) return null;
+  const word = m[1].replace(/[.,;:]+$/, '');
+  // a conjunction or a preposition after the verb starts another thought, not an object: the act as such
+  if (/^(?:or|and|but|so|then|nor|until|unless|without|before|after|when|if|while|because|since|as|for|in|at|by|of|from)$/i.test(word)) return null;
+  // `origin/main` names the branch; "the .env file" names .env
+  return /^(?:origin|upstream)\//i.test(word) ? word.replace(/^[^/]+\//, '') : word;
+}
+
+/** The prohibition `text` holds for `act`, or null. A message that also orders the act forbids nothing. */
 export function forbids(text: string, act: Act): Prohibition | null {
   let found: Prohibition | null = null;
-  for (const sentence of text.slice(0, 10_000).replace(/[’‘]/g, "'").split(SENTENCES)) {
-    // a reservation or a negation holds for its own clause: "commit it, but do not push without my approval"
+  for (const sentence of ownWords(text).split(SENTENCES)) {
     for (const clause of sentence.split(CLAUSES)) {
-      const verb = ACT_WORDS[act].exec(clause);
-      if (!verb) continue;
-      const window = clause.slice(Math.max(0, verb.index - 60), verb.index);
-      const after = clause.slice(verb.index + verb[0].length, verb.index + verb[0].length + 80);
-      if (!(NEGATED.test(window) || NEGATED_AFTER.test(after) || RESERVED.test(clause) || KEPT_BY_USER.test(clause))) return null; // asked for in this message
-      const target = GENERIC_OBJECT.test(after.replace(/^\s*(?:pas|nicht|nichts)\b/i, '')) ? null : (TARGET.exec(after)?.[1] ?? null);
-      found ??= { said: sentence.trim(), target: target === null || /^(?:branch|the|a|an)$/i.test(target) ? null : target.replace(/[.,;:]+$/, '') };
+      const on = clauseOn(clause, act, sentence);
+      if (!on) continue;
+      if (on.orders) return null;
+      if (on.forbids) found ??= { said: sentence.trim(), target: on.target };
     }
   }
   return found;
+}
+
+/** Whether `text` orders the act ("push it", "commit and push", "go ahead and open the PR"): what lifts a prohibition. */
+export function orders(text: string, act: Act): boolean {
+  return ownWords(text).split(SENTENCES).some((sentence) => sentence.split(CLAUSES).some((clause) => clauseOn(clause, act, sentence)?.orders === true));
 }
 
 /** The prohibition of `act` still in force, or null: the user's newest word on it decides. */
@@ -81,49 +127,60 @@ export function standingProhibition(requests: readonly Request[], act: Act): Pro
   for (const r of requests) {
     if (r.by !== 'user' || r.document) continue;
     if (r.agreed) {
-      // a proposal the user agreed to that names the act asks for it
-      if (standing !== null && ACT_WORDS[act].test(r.text.slice(-4_000)) && forbids(r.text.slice(-4_000), act) === null) standing = null;
+      // a proposal the user agreed to that offers the act ("Shall I push?" — "yes") asks for it;
+      // one that promises not to ("I won't push until you confirm") does not
+      const proposal = r.text.slice(-4_000);
+      if (standing !== null && forbids(proposal, act) === null && (orders(proposal, act) || ACT_WORDS[act].test(proposal))) standing = null;
       continue;
     }
     const said = forbids(r.text, act);
     if (said !== null) standing = said;
-    else if (ACT_WORDS[act].test(r.text)) standing = null;
+    else if (orders(r.text, act)) standing = null;
   }
   return standing;
 }
 
-/** The act a command performs, or null: a push (or a pull request), a commit, a merge. */
+/** Flags that make a command show or test rather than act: help and dry runs (per command: `git commit -n` is --no-verify). */
+const INFO_ONLY = new Set(['-h', '--help', '--dry-run']);
+
+/** The act a command performs, or null: a push, a pull request, a commit, a merge. */
 function actOf(cmd: SimpleCommand): Act | null {
+  if (cmd.args.some((a) => INFO_ONLY.has(a))) return null;
   const git = gitSubcommand(cmd);
   if (git) {
-    if (git.args.some((a) => a === '-n' || a === '--dry-run')) return null;
-    if (git.sub === 'push') return 'push';
+    if (git.sub === 'push') return git.args.includes('-n') ? null : 'push';
     if (git.sub === 'commit') return 'commit';
     if (git.sub === 'merge' && !git.args.some((a) => a === '--abort' || a === '--quit')) return 'merge';
     return null;
   }
   if (cmd.name === 'gh' || cmd.name === 'glab') {
     const [noun, verb] = cmd.args.filter((a) => !a.startsWith('-'));
-    if ((noun === 'pr' || noun === 'mr') && verb === 'merge') return 'merge';
-    if ((noun === 'pr' || noun === 'mr' || noun === 'release' || noun === 'repo') && verb === 'create') return 'push';
+    if ((noun === 'pr' || noun === 'mr') && verb === 'merge') return cmd.args.some((a) => a === '--disable-auto') ? null : 'merge';
+    if ((noun === 'pr' || noun === 'mr') && verb === 'create') return 'pr';
+    // a release publishes; a new repository receives something only with --push
+    if (noun === 'release' && verb === 'create') return 'push';
+    if (noun === 'repo' && verb === 'create' && cmd.args.includes('--push')) return 'push';
   }
   return null;
 }
 
-/** A GitHub MCP tool that pushes or opens / merges a pull request. */
+/** A GitHub MCP tool (`mcp__github__create_pull_request`) that pushes, opens or merges a pull request. */
 function mcpAct(call: ToolCallEvent): Act | null {
-  if (/merge_pull_request/i.test(call.name)) return 'merge';
-  if (/push_files|create_pull_request|create_or_update_file|create_repository|create_branch/i.test(call.name)) return 'push';
+  const name = call.name.replace(/^.*__/, '');
+  if (/^merge_pull_request$/i.test(name)) return 'merge';
+  if (/^create_pull_request$/i.test(name)) return 'pr';
+  if (/^(?:push_files|create_or_update_file)$/i.test(name)) return 'push';
   return null;
 }
 
-/** Whether the command names the target as a word of its own (`origin main` names main, `maintenance` does not). */
+/** Whether the command names the target as a word of its own (`origin main` names main, `maintenance` does not; `force` is -f/--force/+refspec). */
 function mentions(command: string, target: string): boolean {
+  if (target === 'force') return /\s(?:-f|--force(?:-with-lease|-if-includes)?(?:=\S*)?)(?=\s|$)|\s\+\S/.test(command);
   const t = target.toLowerCase();
   return command.toLowerCase().split(/[\s:/'"=]+/).some((w) => w === t || w.endsWith(`/${t}`));
 }
 
-const ACT_LABEL: Record<Act, string> = { push: 'pushed to a remote', commit: 'committed', merge: 'merged' };
+const ACT_LABEL: Record<Act, string> = { push: 'pushed to a remote', pr: 'opened a pull request', commit: 'committed', merge: 'merged' };
 
 export const PROHIBITION_RULES: Rule[] = [
   {
@@ -153,7 +210,8 @@ export const PROHIBITION_RULES: Rule[] = [
               rule: forbiddenAct.id,
               detail: `The user said "${safe(clip(oneLine(said), 160), facts, 160)}"; the agent then ${ACT_LABEL[act]} (\`${safe(what, facts, QUOTE_MAX)}\`) without a later word from the user that asked for it.`,
               evidence: [evidence(event, what, facts)],
-              key: act,
+              // one finding per prohibition: the push and the pull request it forbade are one event
+              key: said.slice(0, 200),
             };
             outcomes.report(event, 'run', draft);
           }

@@ -414,12 +414,33 @@ const FORBIDDEN = 'scope/forbidden-act';
 const forbidden = <T extends { rule: string }>(drafts: T[]) => drafts.filter((d) => d.rule === FORBIDDEN);
 
 test('what a message forbids: the act as such or one target of it; a message that also asks for the act forbids nothing', () => {
-  const cases: Array<[string, 'push' | 'commit' | 'merge', string | null | undefined]> = [
+  const cases: Array<[string, 'push' | 'pr' | 'commit' | 'merge', string | null | undefined]> = [
     ['help me review it but do not submit any action to the remote without my direct approval', 'push', null],
+    ['help me review it but do not submit any action to the remote without my direct approval', 'pr', null],
+    ['do not submit any action to the remote without my direct approval or send any comments', 'push', null],
     ["don't push yet", 'push', null],
     ['Never push to main.', 'push', 'main'],
     ['ask me before pushing anything', 'push', null],
-    ["I'll open the PRs myself", 'push', null],
+    ['before you push, ask me', 'push', null],
+    ["I'll open the PRs myself", 'pr', null],
+    ['You must not push under any circumstances', 'push', null],
+    ["don't push straight to main", 'push', 'main'],
+    ['do not push to origin/main', 'push', 'main'],
+    ['never force push', 'push', 'force'],
+    ['never commit the .env file', 'commit', '.env'],
+    ["don't push anything with API keys", 'push', 'API'],
+    ['Never push directly to main, open a PR instead', 'push', 'main'],
+    // conditions, other verbs negated, grants, questions, reports, quotes: nothing forbidden
+    ["don't forget to push", 'push', undefined],
+    ["Don't hesitate to push.", 'push', undefined],
+    ["I don't mind if you push", 'push', undefined],
+    ['there are no tests yet so push it', 'push', undefined],
+    ['if tests fail don\'t push', 'push', undefined],
+    ['I never merged that branch', 'merge', undefined],
+    ["It says 'do not merge' on the PR, remove that label", 'merge', undefined],
+    ['> do not push\nthat is what the bot said, ignore it', 'push', undefined],
+    ['feel free to commit and push without my approval', 'push', undefined],
+    ['Never push directly to main, open a PR instead', 'pr', undefined],
     ['I will merge it myself', 'merge', null],
     ['commit but do not push', 'push', null],
     ["don't commit .env", 'commit', '.env'],
@@ -454,12 +475,17 @@ test('a push after "do not push" is a warning; asked for or agreed to later, or 
   // a target: "never push to main" forbids main, not a feature branch
   assert.deepEqual(forbidden(await runRules([prompt('never push to main'), ...push()])), []);
   assert.deepEqual(forbidden(await runRules([prompt('never push to main'), ...ran('git push origin main', { exitCode: 0, output: '' })])).map(severityOf), ['warning']);
-  // dry runs and unrelated commands are not acts
+  // a later question or report about the act lifts nothing; a proposal that promises not to push, agreed to, neither
+  assert.equal(forbidden(await runRules([prompt('do not push'), prompt('did you push?'), ...push()])).length, 1);
+  assert.equal(forbidden(await runRules([prompt('do not push'), say("Committed. I won't push until you confirm."), prompt('ok'), ...push()])).length, 1);
+  // help, dry runs and unrelated commands are not acts
+  assert.deepEqual(forbidden(await runRules([prompt("don't commit"), ...ran('git commit -h', { exitCode: 0, output: 'usage: git commit' }), ...ran('gh pr create --dry-run', { exitCode: 0, output: '' })])), []);
+  assert.equal(forbidden(await runRules([prompt("don't commit"), ...ran('git commit -n -m fix', { exitCode: 0, output: '[main 1a2b3c4] fix' })])).length, 1, 'commit -n is --no-verify, still a commit');
   assert.deepEqual(forbidden(await runRules([prompt('do not push'), ...ran('git push --dry-run origin main', { exitCode: 0, output: '' }), ...ran('git status', { exitCode: 0, output: '' })])), []);
 });
 
 test('pull requests, merges and commits against the user\'s word: gh, a GitHub MCP tool, git commit', async () => {
-  const pr = forbidden(await runRules([prompt("review the code; I'll open the PRs myself"), ...ran('gh pr create --fill', { exitCode: 0, output: 'https://github.com/acme/shop/pull/18' })]));
+  const pr = forbidden(await runRules([prompt("review the code, I'll open the PRs myself"), ...ran('gh pr create --fill', { exitCode: 0, output: 'https://github.com/acme/shop/pull/18' })]));
   assert.deepEqual(pr.map(severityOf), ['warning']);
   const mcp = forbidden(await runRules([prompt('do not open a pull request'), cmd('x', { name: 'mcp__github__create_pull_request' })]));
   assert.deepEqual(mcp.map(severityOf), ['warning']);
