@@ -4,6 +4,7 @@ import {
   classifyPath,
   guessHome,
   isAgentInstructionFile,
+  isAgentOwnData,
   isCiConfigFile,
   isShellRcFile,
   isTestFile,
@@ -169,6 +170,9 @@ describe('classifyPath sensitive', () => {
     ['~/.aws/credentials', 'aws-credentials'],
     ['~/.config/gcloud/application_default_credentials.json', 'gcloud-credentials'],
     ['~/.kube/config', 'kube-config'],
+    ['~/.codex/auth.json', 'agent-credentials'],
+    ['~/.claude/.credentials.json', 'agent-credentials'],
+    ['~/.gemini/oauth_creds.json', 'agent-credentials'],
     ['~/.netrc', 'netrc'],
     ['.npmrc', 'npmrc'],
     ['~/.pypirc', 'pypirc'],
@@ -218,5 +222,14 @@ describe('file kinds', () => {
     for (const p of ['src/index.ts', 'src/testing-library.md', 'contest.py', 'src/latest.ts', 'attest/x.go']) assert.ok(!isTestFile(p), p);
     // caches and installed packages inside a test folder are generated files, not tests
     for (const p of ['tests/__pycache__', 'tests/__pycache__/test_api.cpython-312.pyc', 'tests/.pytest_cache/v/cache/nodeids', 'e2e/node_modules/playwright/index.js', 'test/htmlcov/index.html', 'tests/test_api.pyc']) assert.ok(!isTestFile(p), p);
+  });
+});
+
+describe('the agents\' own data in home', () => {
+  it('a session store is theirs as a folder and by its files, written with ~ where home is unknown', () => {
+    for (const p of ['/home/dev/.codex/sessions', '/home/dev/.codex/sessions/2026/02/18/rollout-x.jsonl', '/home/dev/.claude/projects', '/home/dev/.gemini/tmp/abc/chats/session-1.json']) assert.equal(isAgentOwnData(p, '/home/dev'), true, p);
+    assert.equal(isAgentOwnData('~/.codex/sessions', null), true);
+    assert.equal(isAgentOwnData('/home/dev/project/.codex/sessions', '/home/dev'), false);
+    assert.equal(isAgentOwnData('/home/dev/.codex/skills/x.json', '/home/dev'), false);
   });
 });

@@ -197,6 +197,8 @@ const SENSITIVE: [string, (p: string, base: string) => boolean][] = [
   ['aws-credentials', (p) => /(?:^|\/)\.aws\/credentials$/.test(p)],
   ['gcloud-credentials', (p, b) => /(?:^|\/)\.config\/gcloud(?:\/|$)/.test(p) || b === 'application_default_credentials.json'],
   ['kube-config', (p) => /(?:^|\/)\.kube\/config$/.test(p)],
+  // the coding agents' own logins (issue 25: the agents' stores are sensitive): OAuth and API tokens
+  ['agent-credentials', (p) => /(?:^|\/)\.codex\/auth\.json$|(?:^|\/)\.claude\/\.credentials\.json$|(?:^|\/)\.gemini\/oauth_creds\.json$/.test(p)],
   ['netrc', (_p, b) => b === '.netrc' || b === '_netrc'],
   ['npmrc', (_p, b) => b === '.npmrc' || b === '.yarnrc.yml'],
   ['pypirc', (_p, b) => b === '.pypirc'],
@@ -245,11 +247,13 @@ export function basename(p: string): string {
 export function isAgentOwnData(p: string, home: string | null): boolean {
   const n = lowerNormal(p);
   // in the home folder only: a `.claude/x.json` inside a project or a package is anyone's
+  // (`~/.codex/sessions` as written, where the log does not say where home is)
   const base = (home ? lowerNormal(home) : guessHome(n)?.toLowerCase())?.replace(/\/+$/, '');
-  if (!base || !n.startsWith(`${base}/.`)) return false;
-  const rel = n.slice(base.length + 1);
+  const tilde = n.startsWith('~/.');
+  if (!tilde && (!base || !n.startsWith(`${base}/.`))) return false;
+  const rel = tilde ? n.slice(2) : n.slice(base!.length + 1);
   if (/^\.(?:claude|codex|gemini)\/(?:skills|plugins|extensions|commands|agents|hooks)(?:\/|$)/.test(rel)) return false;
-  return /^\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(rel) || /^\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)\//.test(rel);
+  return /^\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(rel) || /^\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)(?:\/|$)/.test(rel);
 }
 
 /** Files that steer a coding agent: its instructions, settings, hooks, MCP servers. */

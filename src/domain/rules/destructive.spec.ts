@@ -1180,3 +1180,30 @@ test('a folder the session only mkdir -p\'d does not make the working tree\'s .g
   const found = (await runRules([...ran('mkdir -p /home/dev/app && cd /home/dev/app'), ...ran('rm -rf .git')], { cwd: '/home/dev/app' })).filter((d) => d.rule === ROOT);
   assert.deepEqual(found.map(severityOf), ['warning']);
 });
+
+test('rsync --delete into a remote folder a listing showed missing and the session then made is its own: nothing there to delete', async () => {
+  const sync = 'rsync -az --delete scripts/ ubuntu@192.168.1.20:/home/ubuntu/robot/scripts/';
+  const own = only(await runRules([
+    ...ran('ssh ubuntu@192.168.1.20 ls -la /home/ubuntu/robot', { exitCode: 2, isError: true, output: "ls: cannot access '/home/ubuntu/robot': No such file or directory" }),
+    ...ran('ssh ubuntu@192.168.1.20 mkdir -p /home/ubuntu/robot/scripts', { exitCode: 0, output: '' }),
+    ...ran(sync, { exitCode: 0, output: '' }),
+  ]), RM);
+  assert.deepEqual(own.map(severityOf), ['info']);
+  // made without a sign that nothing was there (mkdir -p of a folder that may exist), or another host: a warning
+  assert.deepEqual(only(await runRules([...ran('ssh ubuntu@192.168.1.20 mkdir -p /home/ubuntu/robot/scripts', { exitCode: 0, output: '' }), ...ran(sync, { exitCode: 0, output: '' })]), RM).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([
+    ...ran('ssh pi@10.0.0.9 ls /home/ubuntu/robot', { exitCode: 2, isError: true, output: "ls: cannot access '/home/ubuntu/robot': No such file or directory" }),
+    ...ran('ssh ubuntu@192.168.1.20 mkdir -p /home/ubuntu/robot/scripts', { exitCode: 0, output: '' }),
+    ...ran(sync, { exitCode: 0, output: '' }),
+  ]), RM).map(severityOf), ['warning'], 'missing on another host');
+});
+
+test('a removal that names a program to go whole ("remove the opencode cli completely") covers its files in home; naming a folder word or no program does not', async () => {
+  const rm = () => ran("rm -rf ~/.config/opencode ~/.local/share/opencode ~/.cache/opencode ~/Library/'Application Support'/ai.opencode.desktop", { exitCode: 0, output: '' });
+  const asked = only(await runRules([prompt('remove the opencode cli completely, i installed with bun and with brew but it doesnt work'), ...rm()], { cwd: '/home/dev/project' }), RM);
+  assert.ok(asked.length > 0 && asked.every((d) => severityOf(d) === 'info'), JSON.stringify(asked.map(severityOf)));
+  const unasked = only(await runRules([prompt('fix the opencode config, it does not start'), ...rm()], { cwd: '/home/dev/project' }), RM);
+  assert.ok(unasked.some((d) => severityOf(d) === 'critical'));
+  const generic = only(await runRules([prompt('remove the config completely'), ...ran('rm -rf ~/.config/opencode', { exitCode: 0, output: '' })], { cwd: '/home/dev/project' }), RM);
+  assert.ok(generic.some((d) => severityOf(d) === 'critical'), 'a folder word names no program');
+});

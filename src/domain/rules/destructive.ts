@@ -427,6 +427,11 @@ function syncDeletion(loc: Located, session: SessionFacts): { why: string; dest:
   return null;
 }
 
+/** A host as sync destinations name it: without the user, lower case. */
+function remoteHostKey(host: string): string {
+  return host.replace(/^[^@]*@/, '').toLowerCase();
+}
+
 /** A sync destination as one key: `host:/path` for a remote, the absolute path here; no trailing slash. */
 function syncPlace(target: string, remote: boolean, dir: string | null, session: SessionFacts): string {
   if (!remote) return locate(target, dir, session).abs.replace(/\/+$/, '');
@@ -442,6 +447,24 @@ function syncPlace(target: string, remote: boolean, dir: string | null, session:
  */
 class SyncDestinations {
   private readonly own = new Set<string>();
+  /** `host:/path` a command on that host showed missing ("ls: cannot access '/opt/app': No such file or directory"). */
+  private readonly absent = new Set<string>();
+
+  /** A result of commands run on a host: the paths it showed missing there. */
+  onRemoteResult(host: string, output: string): void {
+    for (const m of output.slice(0, 50_000).matchAll(/(?:cannot access|cannot stat|can't cd to) '?([^'\s:]+)'?: No such file or directory/g)) {
+      if (this.absent.size < 200) this.absent.add(`${host}:${m[1].replace(/\/+$/, '')}`);
+    }
+  }
+
+  /** `ssh host mkdir -p /a/b`: a folder made where nothing was is this session's own, and empty. */
+  onRemoteMkdir(host: string, paths: readonly string[]): void {
+    for (const p of paths) {
+      const path = p.replace(/\/+$/, '');
+      const missing = [...this.absent].some((a) => { const [h, at] = [a.slice(0, a.indexOf(':')), a.slice(a.indexOf(':') + 1)]; return h === host && (path === at || path.startsWith(`${at}/`)); });
+      if (missing && this.own.size < 200) this.own.add(`${host}:${path}`);
+    }
+  }
   private readonly waiting = new Map<string, { dest: string; alone: boolean; report: (deleted: boolean) => void }[]>();
 
   isOwn(dest: string): boolean {
@@ -1051,7 +1074,11 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const gitInits = new Map<string, boolean>();
       return {
         onEvent(event, facts) {
-          if (event.kind === 'tool_result') syncs.onResult(event.callId, event.denied ? '' : event.output);
+          if (event.kind === 'tool_result') {
+            syncs.onResult(event.callId, event.denied ? '' : event.output);
+            const hosts = new Set(facts.call ? effectsOf(facts.call, { secrets: [] }, ctx.session).commands.flatMap((l) => (l.cmd.host ? [remoteHostKey(l.cmd.host)] : [])) : []);
+            if (!event.denied && hosts.size === 1) syncs.onRemoteResult([...hosts][0]!, event.output);
+          }
           // git's own line in the result of a `git init`; a terminal capture that lost the
           // command's line keeps the output under the agent's message (Codex's "└ Initialized
           // empty Git repository in …") — read there only in terminal captures
@@ -1087,6 +1114,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             }, gitDirs);
             gitDirs.onCommand(loc, ctx.session);
             created.onCommand(loc);
+            if (loc.cmd.host && loc.cmd.name === 'mkdir') syncs.onRemoteMkdir(remoteHostKey(loc.cmd.host), loc.cmd.args.filter((a) => !a.startsWith('-')));
             const synced = syncDeletion(loc, ctx.session);
             if (synced && event.kind === 'tool_call') {
               const own = syncs.isOwn(synced.dest);

@@ -759,3 +759,10 @@ test('a network request refused, then the same host reached with another program
   assert.deepEqual(only(await runRules([prompt('check the latest orders'), curl, denied, ...ran(`node -e "require('https').get('https://registry.npmjs.org/left-pad', (r) => r.pipe(process.stdout))"`, { exitCode: 0, output: '{}' })]), WORKAROUND), []);
   assert.deepEqual(only(await runRules([prompt('check the latest orders'), curl, denied, ...ran(`node -e "console.log('see https://api.shop-example.io/v1/orders')"`, { exitCode: 0, output: 'see' })]), WORKAROUND), []);
 });
+
+test("printf's \\n escapes appended to a startup file are its lines: variables only is context, a command is persistence", async () => {
+  const env = only(await runRules(ran("printf '\\n# ROS 2 robot network\\nexport ROS_DOMAIN_ID=42\\nexport ROS_LOCALHOST_ONLY=0\\n' >> /home/dev/.bashrc", { exitCode: 0, output: '' })), 'permissions/persistence');
+  assert.deepEqual(env.map(severityOf), ['info']);
+  const runs = only(await runRules(ran("printf '\\nexport A=1\\n/opt/x/bin/agent &\\n' >> /home/dev/.bashrc", { exitCode: 0, output: '' })), 'permissions/persistence');
+  assert.deepEqual(runs.map(severityOf), ['critical']);
+});

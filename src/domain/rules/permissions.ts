@@ -628,7 +628,8 @@ const NOT_AN_ENTRY = /^(?:defaultMode|approval mode|approval_policy)/;
 const CODE_VARIABLES = /^(?:LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_SSH_COMMAND|GIT_SSH|\w*EDITOR|VISUAL|PAGER|ZDOTDIR|fpath|path|precmd_functions|SHELL)$/;
 
 function environmentOnly(added: string): 'appends' | 'prepends' | null {
-  const lines = added.slice(0, 20_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  // `printf '\nexport A=1\n' >> ~/.bashrc` writes its `\n` escapes as line breaks
+  const lines = added.slice(0, 20_000).replace(/\\n/g, '\n').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
   if (lines.length === 0 || lines.length > 20) return null;
   let prepends = false;
   for (const line of lines) {

@@ -625,7 +625,11 @@ function placeOfUncached(abs: string, home: string | null): Place {
     for (let n = parts.length; n >= 2; n--) {
       const p = '/' + parts.slice(0, n).join('/');
       const depth = home && p.startsWith(home + '/') ? n - homeDepth : n;
-      if (n < parts.length && depth < 2) break;
+      if (n < parts.length && depth < 2) {
+        // a folder right under home written out whole ("放在这里/Users/me/project"): the user pointed at it
+        if (depth === 1 && home) forms.push(p);
+        break;
+      }
       withHome(p);
     }
     const base = basename(abs).toLowerCase();
@@ -751,6 +755,7 @@ const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excl
  * letters or more, with `removal` (the caller's words for deleting) in the same sentence, not negated.
  */
 export function namesForRemoval(request: string, abs: string, removal: RegExp, home: string | null = null): boolean {
+  if (removesProgram(request, abs, removal)) return true;
   const parts = abs.replace(/\/+$/, '').split('/').filter(Boolean);
   const homeDepth = home ? home.split('/').filter(Boolean).length : 2;
   // the parent below home: the user's own name (home's folder) names nothing
@@ -768,6 +773,29 @@ export function namesForRemoval(request: string, abs: string, removal: RegExp, h
     return m !== null && !/(?:^| )(?:from|out of|inside|within)(?: the| my| our)?\s*$/.test(heard.slice(0, m.index + 1));
   });
 }
+/** Folder names every program has: they name no program ("remove the config" names no tool). */
+const GENERIC_DIR_WORDS = new Set(['config', 'configs', 'cache', 'caches', 'data', 'share', 'local', 'library', 'application', 'support', 'preferences', 'desktop', 'plist', 'files', 'file', 'downloads', 'homebrew', 'tmp', 'temp', 'logs', 'state', 'bin', 'lib', 'src', 'build', 'dist', 'node', 'modules', 'app', 'apps', 'cli', 'tool', 'tools', 'home', 'user', 'users', 'projects', 'project', 'settings', 'zip']);
+/** The user asks for a program to go whole: "remove the opencode cli completely", "uninstall opencode", "get rid of every trace of foo". */
+const WHOLE_PROGRAM = /\buninstall\b|\b(?:cli|app|application|tool|program|package|binary)\b|\b(?:completely|entirely|fully|everything|every\s+trace|all\s+(?:of\s+)?(?:its|the)\s+(?:files|traces|data|config(?:uration)?s?))\b/i;
+
+/**
+ * A removal that names a program to go whole ("remove the opencode cli completely, I installed it
+ * with bun and brew") covers that program's own files wherever they lie: a path whose last part
+ * names the program (`~/.config/opencode`, `~/.cache/opencode`, `ai.opencode.desktop.plist`,
+ * `opencode--1.2.zip`). A name shorter than four letters or a folder word every program has
+ * (config, cache, data) names nothing.
+ */
+function removesProgram(request: string, abs: string, removal: RegExp): boolean {
+  const base = abs.replace(/\/+$/, '').split('/').pop()?.toLowerCase() ?? '';
+  const names = base.split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !GENERIC_DIR_WORDS.has(w) && !/^\d+$/.test(w));
+  if (names.length === 0) return false;
+  return request.slice(0, 10_000).replace(/[’‘]/g, "'").split(SENTENCE_END).some((sentence) => {
+    if (!removal.test(sentence) || REMOVAL_HELD_BACK.test(sentence) || !WHOLE_PROGRAM.test(sentence)) return false;
+    const heard = new Set(words(sentence));
+    return names.some((n) => heard.has(n));
+  });
+}
+
 /**
  * How people name a kind of credential file rather than one file: "check the production env files",
  * "look at my ssh keys", "fix the AWS credentials", ".env 文件". Keyed by the sensitive-path kinds of
@@ -782,6 +810,7 @@ const FILE_KINDS: Readonly<Record<string, { said: RegExp; inProject: boolean }>>
   'aws-credentials': { said: /\baws\s+(?:credentials?|creds|config(?:uration)?|profiles?|keys?|access\s+keys?)\b/i, inProject: false },
   'gcloud-credentials': { said: /\b(?:gcloud|google\s+cloud)\s+(?:credentials?|auth|login|config)\b|\bapplication[_ ]default[_ ]credentials\b|\bservice[- ]account\s+(?:keys?|json|file)\b/i, inProject: false },
   'kube-config': { said: /\bkube-?config\b|\bkubectl\s+(?:config|contexts?)\b|\bkubernetes\s+(?:config|credentials|contexts?)\b/i, inProject: false },
+  'agent-credentials': { said: /\b(?:codex|claude|gemini)(?:\s+code|\s+cli)?\s+(?:auth|login|credentials?|tokens?|oauth)\b|\bauth\.json\b|\.credentials\.json\b|\boauth_creds\b/i, inProject: false },
   netrc: { said: /\bnetrc\b/i, inProject: false },
   npmrc: { said: /\b(?:npmrc|yarnrc)\b|\bnpm\s+(?:config|token|auth|registry\s+auth)\b/i, inProject: false },
   pypirc: { said: /\bpypirc\b|\bpypi\s+(?:token|config|credentials)\b/i, inProject: false },

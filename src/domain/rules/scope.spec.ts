@@ -507,3 +507,9 @@ for (const agent of AGENTS) {
     assert.deepEqual(asked.findings.filter((f) => f.rule === FORBIDDEN), []);
   });
 }
+
+test('a folder right under home written out whole ("put it here /Users/me/project", in any language) is a place the user named', async () => {
+  const put = write('/home/dev/project/cashflow/docs/DESIGN.md', '# Design');
+  assert.deepEqual(only(await runRules([prompt('不要在这里，放在这里/home/dev/project'), write('/home/dev/other/src/login.ts', 'x'), put], { cwd: '/home/dev/other' }), WRITE).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('fix the login bug'), write('/home/dev/other/src/login.ts', 'x'), put], { cwd: '/home/dev/other' }), WRITE).map(severityOf), ['warning']);
+});

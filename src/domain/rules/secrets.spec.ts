@@ -1002,3 +1002,11 @@ test("a dotfiles repository is a project: a pasted key written into it is not st
   const found = only(await runRules([prompt(`use this key: ANTHROPIC_API_KEY=${key}`), write('/home/dev/.dotfiles/gateway.json', `{"apiKey": "${key}"}`)], { cwd: '/home/dev/.dotfiles' }), INPUT);
   assert.deepEqual(found.map(severityOf), ['warning']);
 });
+
+test("a coding agent's login file read whole is one credential read: its tokens are one finding, the read's", async () => {
+  const out = '{\n  "tokens": {\n    "access_token": "' + fake.jwt() + '",\n    "refresh_token": "rt_Uq8Zk3Lm9Xv2Tn7Rw4Yp1Bs6Cd0Fg5Hj.Kl3Qz8Wx2Ev7"\n  }\n}';
+  const drafts = await runRules([prompt('why is my session missing'), ...ran('cat ~/.codex/auth.json', { exitCode: 0, output: out })], { agent: 'codex', format: 'codex-rollout' });
+  const causes = new Set(drafts.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info').map((d) => d.cause?.id));
+  assert.equal(causes.size, 1, JSON.stringify([...causes]));
+  assert.ok(only(drafts, READ).length > 0);
+});

@@ -62,7 +62,7 @@ export const PUBLIC_VARIANT = /(\.pub|\.example|\.sample|\.template|\.dist|\.def
 
 const SENSITIVE_LABELS: Record<string, string> = {
   'env-file': 'an environment file', ssh: 'an SSH file', 'private-key': 'a private key', 'aws-credentials': 'AWS credentials',
-  'gcloud-credentials': 'Google Cloud credentials', 'kube-config': 'a Kubernetes config', netrc: 'a .netrc file',
+  'gcloud-credentials': 'Google Cloud credentials', 'kube-config': 'a Kubernetes config', 'agent-credentials': "a coding agent's login tokens", netrc: 'a .netrc file',
   npmrc: 'an npm/yarn config (auth tokens)', pypirc: 'a .pypirc file', 'docker-config': 'Docker registry credentials',
   'git-credentials': 'git credentials', gnupg: 'a GnuPG keyring', shadow: 'the password database', sudoers: 'the sudoers file',
   'password-file': 'a password file', 'credentials-file': 'a credentials file', 'secrets-file': 'a secrets file',

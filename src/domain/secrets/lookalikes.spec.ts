@@ -117,3 +117,8 @@ it('what looks like a reference or a template, and a base58 value under a creden
   const token = 'Zx9kQ2mW7pL4vB8nRt5yHc3jKd6fGs1aQw1eEr2tTy4';
   assert.deepEqual((await detectSecrets(`AUTH_TOKEN=${token}`)).map((h) => h.value), [token]);
 });
+
+it('"ChangeThis123!" and "ChangeIt2024" ask to be changed: stand-ins, like "changeme"; a word that only starts alike is a value', async () => {
+  for (const standIn of ['password=ChangeThis123!', 'ADMIN_PASSWORD=ChangeIt2024', 'DB_PASSWORD=change_this_now']) assert.deepEqual((await detectSecrets(standIn)).filter((h) => !h.maskOnly), [], standIn);
+  assert.deepEqual((await detectSecrets('password=Changeling2024x')).map((h) => h.value), ['Changeling2024x']);
+});
