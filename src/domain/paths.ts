@@ -253,6 +253,8 @@ export function isAgentOwnData(p: string, home: string | null): boolean {
   if (!tilde && (!base || !n.startsWith(`${base}/.`))) return false;
   const rel = tilde ? n.slice(2) : n.slice(base!.length + 1);
   if (/^\.(?:claude|codex|gemini)\/(?:skills|plugins|extensions|commands|agents|hooks)(?:\/|$)/.test(rel)) return false;
+  // (their login files are credentials, not data: `auth.json`, `.credentials.json`, `oauth_creds.json`)
+  if (/^\.(?:codex\/auth|claude\/\.credentials|gemini\/oauth_creds)\.json$/.test(rel)) return false;
   return /^\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(rel) || /^\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)(?:\/|$)/.test(rel);
 }
 

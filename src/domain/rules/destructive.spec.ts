@@ -1207,3 +1207,21 @@ test('a removal that names a program to go whole ("remove the opencode cli compl
   const generic = only(await runRules([prompt('remove the config completely'), ...ran('rm -rf ~/.config/opencode', { exitCode: 0, output: '' })], { cwd: '/home/dev/project' }), RM);
   assert.ok(generic.some((d) => severityOf(d) === 'critical'), 'a folder word names no program');
 });
+
+test('a program removed whole covers only its own places: not keys, the user\'s folders or checkouts that share its name; a missing folder later filled, or a listing beside a local command, is not known empty', async () => {
+  const crit = async (words: string, line: string) => only(await runRules([prompt(words), ...ran(line, { exitCode: 0, output: '' })], { cwd: '/home/dev/project' }), RM).map(severityOf);
+  assert.ok((await crit('remove github cli completely', 'rm -rf ~/.ssh/github_ed25519')).some((s) => s !== 'info'));
+  assert.ok((await crit('remove the notes app completely', 'rm -rf ~/Documents/notes')).includes('critical'));
+  assert.ok((await crit('remove the opencode cli completely', 'rm -rf ~/code/opencode')).includes('critical'));
+  assert.ok((await crit('remove the lodash package', 'rm -rf ~/.config/lodash')).some((s) => s !== 'info'), 'no word asking for the program whole');
+  assert.deepEqual(await crit('remove opencode completely', 'rm -rf ~/.opencode'), ['info']);
+  const sync = 'rsync -az --delete scripts/ ubuntu@192.168.1.20:/home/ubuntu/robot/scripts/';
+  const missing = () => ran('ssh ubuntu@192.168.1.20 ls /home/ubuntu/robot', { exitCode: 2, isError: true, output: "ls: cannot access '/home/ubuntu/robot': No such file or directory" });
+  const mkdir = () => ran('ssh ubuntu@192.168.1.20 mkdir -p /home/ubuntu/robot/scripts', { exitCode: 0, output: '' });
+  const filled = only(await runRules([...missing(), ...ran('ssh ubuntu@192.168.1.20 git clone https://github.com/acme/robot /home/ubuntu/robot', { exitCode: 0, output: '' }), ...mkdir(), ...ran(sync, { exitCode: 0, output: '' })]), RM);
+  assert.deepEqual(filled.map(severityOf), ['warning']);
+  const local = only(await runRules([...ran('ls /home/ubuntu/robot; ssh ubuntu@192.168.1.20 uptime', { exitCode: 2, isError: true, output: "ls: cannot access '/home/ubuntu/robot': No such file or directory" }), ...mkdir(), ...ran(sync, { exitCode: 0, output: '' })]), RM);
+  assert.deepEqual(local.map(severityOf), ['warning']);
+  const refused = only(await runRules([...missing(), ...ran('ssh ubuntu@192.168.1.20 mkdir -p /home/ubuntu/robot/scripts', { denied: true, isError: true, output: "The user doesn't want to proceed with this tool use." }), ...ran(sync, { exitCode: 0, output: '' })]), RM);
+  assert.deepEqual(refused.map(severityOf), ['warning']);
+});

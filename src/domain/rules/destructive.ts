@@ -457,7 +457,12 @@ class SyncDestinations {
     }
   }
 
-  /** `ssh host mkdir -p /a/b`: a folder made where nothing was is this session's own, and empty. */
+  /** A later command on that host that names a path shown missing may have filled it (`git clone … /opt/app`): it is no longer known empty. */
+  onRemoteCommand(host: string, args: readonly string[]): void {
+    for (const a of args) for (const known of [...this.absent]) if (known.startsWith(`${host}:`) && (a.replace(/\/+$/, '') === known.slice(host.length + 1) || a.startsWith(`${known.slice(host.length + 1)}/`))) this.absent.delete(known);
+  }
+
+  /** `ssh host mkdir -p /a/b` that succeeded: a folder made where nothing was is this session's own, and empty. */
   onRemoteMkdir(host: string, paths: readonly string[]): void {
     for (const p of paths) {
       const path = p.replace(/\/+$/, '');
@@ -1076,8 +1081,13 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
         onEvent(event, facts) {
           if (event.kind === 'tool_result') {
             syncs.onResult(event.callId, event.denied ? '' : event.output);
-            const hosts = new Set(facts.call ? effectsOf(facts.call, { secrets: [] }, ctx.session).commands.flatMap((l) => (l.cmd.host ? [remoteHostKey(l.cmd.host)] : [])) : []);
-            if (!event.denied && hosts.size === 1) syncs.onRemoteResult([...hosts][0]!, event.output);
+            // a missing path is believed only from a call that is one listing on one host; a folder made only once its mkdir succeeded
+            const commands = facts.call ? effectsOf(facts.call, { secrets: [] }, ctx.session).commands : [];
+            // (`ssh host ls /x` is the ssh command here and `ls` there)
+            const remote = commands.filter((l) => l.cmd.host !== undefined);
+            const only = remote.length === 1 && commands.every((l) => l.cmd.host !== undefined || /^(?:ssh|sshpass)$/.test(l.cmd.name)) ? remote[0]!.cmd : null;
+            if (only?.host && !event.denied && /^(?:ls|stat|test|cd)$/.test(only.name)) syncs.onRemoteResult(remoteHostKey(only.host), event.output);
+            if (only?.host && only.name === 'mkdir' && !event.denied && !event.isError) syncs.onRemoteMkdir(remoteHostKey(only.host), only.args.filter((a) => !a.startsWith('-')));
           }
           // git's own line in the result of a `git init`; a terminal capture that lost the
           // command's line keeps the output under the agent's message (Codex's "└ Initialized
@@ -1114,7 +1124,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             }, gitDirs);
             gitDirs.onCommand(loc, ctx.session);
             created.onCommand(loc);
-            if (loc.cmd.host && loc.cmd.name === 'mkdir') syncs.onRemoteMkdir(remoteHostKey(loc.cmd.host), loc.cmd.args.filter((a) => !a.startsWith('-')));
+            if (loc.cmd.host && !/^(?:ls|stat|test|cd|mkdir)$/.test(loc.cmd.name)) syncs.onRemoteCommand(remoteHostKey(loc.cmd.host), loc.cmd.args);
             const synced = syncDeletion(loc, ctx.session);
             if (synced && event.kind === 'tool_call') {
               const own = syncs.isOwn(synced.dest);

@@ -494,7 +494,9 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
     // A startup file's new lines that only set variables run nothing: PATH extended at its end
     // (`export PATH="$PATH:$HOME/go/bin"`) shadows no command (info); a directory put first can
     // (a warning: what is in it now runs in place of system programs).
-    const env = !service && !/\.fish$/.test(w.abs) ? environmentOnly(w.added) : null;
+    // printf and `echo -e` write their `\n` escapes as line breaks; plain echo and the write tools keep them as text
+    const escapes = w.cmd !== undefined && (w.cmd.name === 'printf' || (w.cmd.name === 'echo' && w.cmd.args.some((a) => /^-[a-zA-Z]*e/.test(a))));
+    const env = !service && !/\.fish$/.test(w.abs) ? environmentOnly(escapes ? w.added.replace(/(?<!\\)\\n/g, '\n') : w.added) : null;
     const draft: FindingDraft = existing
       ? { rule: persistence.id, severity: 'info', title: 'Existing service changed', detail: `Changed ${what} that was already installed: ${safe(w.path, facts, QUOTE_MAX)}. It ran on its own before this session; nothing new was installed.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
       : env
@@ -628,8 +630,7 @@ const NOT_AN_ENTRY = /^(?:defaultMode|approval mode|approval_policy)/;
 const CODE_VARIABLES = /^(?:LD_\w+|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|PS[0-4]|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_SSH_COMMAND|GIT_SSH|\w*EDITOR|VISUAL|PAGER|ZDOTDIR|fpath|path|precmd_functions|SHELL)$/;
 
 function environmentOnly(added: string): 'appends' | 'prepends' | null {
-  // `printf '\nexport A=1\n' >> ~/.bashrc` writes its `\n` escapes as line breaks
-  const lines = added.slice(0, 20_000).replace(/\\n/g, '\n').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const lines = added.slice(0, 20_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
   if (lines.length === 0 || lines.length > 20) return null;
   let prepends = false;
   for (const line of lines) {

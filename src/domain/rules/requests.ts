@@ -9,6 +9,7 @@ import { doubleMetaphone } from 'double-metaphone';
 import type { NormEvent, ToolInput } from '../model/events.ts';
 import { editDistance } from './supply-chain.ts';
 import { basename, capitalise, escapeRegExp } from './util.ts';
+import { classifyPath, guessHome } from '../paths.ts';
 
 /** Who asked: the person at the keyboard, or the lead agent that launched a subagent. */
 export type Asker = 'user' | 'lead-agent';
@@ -627,7 +628,7 @@ function placeOfUncached(abs: string, home: string | null): Place {
       const depth = home && p.startsWith(home + '/') ? n - homeDepth : n;
       if (n < parts.length && depth < 2) {
         // a folder right under home written out whole ("放在这里/Users/me/project"): the user pointed at it
-        if (depth === 1 && home) forms.push(p);
+        if (depth === 1 && home && !parts[n - 1]!.startsWith('.')) forms.push(p);
         break;
       }
       withHome(p);
@@ -755,7 +756,7 @@ const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excl
  * letters or more, with `removal` (the caller's words for deleting) in the same sentence, not negated.
  */
 export function namesForRemoval(request: string, abs: string, removal: RegExp, home: string | null = null): boolean {
-  if (removesProgram(request, abs, removal)) return true;
+  if (removesProgram(request, abs, removal, home)) return true;
   const parts = abs.replace(/\/+$/, '').split('/').filter(Boolean);
   const homeDepth = home ? home.split('/').filter(Boolean).length : 2;
   // the parent below home: the user's own name (home's folder) names nothing
@@ -776,7 +777,9 @@ export function namesForRemoval(request: string, abs: string, removal: RegExp, h
 /** Folder names every program has: they name no program ("remove the config" names no tool). */
 const GENERIC_DIR_WORDS = new Set(['config', 'configs', 'cache', 'caches', 'data', 'share', 'local', 'library', 'application', 'support', 'preferences', 'desktop', 'plist', 'files', 'file', 'downloads', 'homebrew', 'tmp', 'temp', 'logs', 'state', 'bin', 'lib', 'src', 'build', 'dist', 'node', 'modules', 'app', 'apps', 'cli', 'tool', 'tools', 'home', 'user', 'users', 'projects', 'project', 'settings', 'zip']);
 /** The user asks for a program to go whole: "remove the opencode cli completely", "uninstall opencode", "get rid of every trace of foo". */
-const WHOLE_PROGRAM = /\buninstall\b|\b(?:cli|app|application|tool|program|package|binary)\b|\b(?:completely|entirely|fully|everything|every\s+trace|all\s+(?:of\s+)?(?:its|the)\s+(?:files|traces|data|config(?:uration)?s?))\b/i;
+const WHOLE_PROGRAM = /\buninstall\b|\b(?:completely|entirely|fully|every\s+trace|all\s+(?:of\s+)?(?:its|the)\s+(?:files|traces|data|config(?:uration)?s?))\b/i;
+/** Where a program keeps its own files in home: its folder there is the program's, not the user's work. */
+const PROGRAM_PLACE = /^(?:\.config|\.cache|\.local\/share|\.local\/state|library\/application support|library\/caches(?:\/homebrew(?:\/downloads)?)?|library\/preferences|library\/logs|appdata\/(?:local|roaming))$/;
 
 /**
  * A removal that names a program to go whole ("remove the opencode cli completely, I installed it
@@ -785,8 +788,15 @@ const WHOLE_PROGRAM = /\buninstall\b|\b(?:cli|app|application|tool|program|packa
  * `opencode--1.2.zip`). A name shorter than four letters or a folder word every program has
  * (config, cache, data) names nothing.
  */
-function removesProgram(request: string, abs: string, removal: RegExp): boolean {
-  const base = abs.replace(/\/+$/, '').split('/').pop()?.toLowerCase() ?? '';
+function removesProgram(request: string, abs: string, removal: RegExp, home: string | null): boolean {
+  const path = abs.replace(/\/+$/, '');
+  const h = (home ?? guessHome(path) ?? '').replace(/\/+$/, '');
+  if (!h || !path.startsWith(`${h}/`)) return false;
+  const rel = path.slice(h.length + 1).toLowerCase();
+  const at = rel.lastIndexOf('/');
+  const [place, base] = at < 0 ? ['', rel] : [rel.slice(0, at), rel.slice(at + 1)];
+  // the program's own places only: `~/.opencode`, `~/.config/opencode`, `~/Library/Caches/…` — not the user's folders, keys or checkouts
+  if (!(place === '' ? base.startsWith('.') : PROGRAM_PLACE.test(place)) || classifyPath(path, { cwd: null, home: h }).sensitive !== null) return false;
   const names = base.split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !GENERIC_DIR_WORDS.has(w) && !/^\d+$/.test(w));
   if (names.length === 0) return false;
   return request.slice(0, 10_000).replace(/[’‘]/g, "'").split(SENTENCE_END).some((sentence) => {
@@ -810,7 +820,7 @@ const FILE_KINDS: Readonly<Record<string, { said: RegExp; inProject: boolean }>>
   'aws-credentials': { said: /\baws\s+(?:credentials?|creds|config(?:uration)?|profiles?|keys?|access\s+keys?)\b/i, inProject: false },
   'gcloud-credentials': { said: /\b(?:gcloud|google\s+cloud)\s+(?:credentials?|auth|login|config)\b|\bapplication[_ ]default[_ ]credentials\b|\bservice[- ]account\s+(?:keys?|json|file)\b/i, inProject: false },
   'kube-config': { said: /\bkube-?config\b|\bkubectl\s+(?:config|contexts?)\b|\bkubernetes\s+(?:config|credentials|contexts?)\b/i, inProject: false },
-  'agent-credentials': { said: /\b(?:codex|claude|gemini)(?:\s+code|\s+cli)?\s+(?:auth|login|credentials?|tokens?|oauth)\b|\bauth\.json\b|\.credentials\.json\b|\boauth_creds\b/i, inProject: false },
+  'agent-credentials': { said: /\b(?:codex|claude|gemini)(?:\s+code|\s+cli)?\s+(?:auth|login|credentials?|tokens?|oauth)\b|\.codex\/auth\.json\b|\.claude\/\.credentials\.json\b|\boauth_creds\b/i, inProject: false },
   netrc: { said: /\bnetrc\b/i, inProject: false },
   npmrc: { said: /\b(?:npmrc|yarnrc)\b|\bnpm\s+(?:config|token|auth|registry\s+auth)\b/i, inProject: false },
   pypirc: { said: /\bpypirc\b|\bpypi\s+(?:token|config|credentials)\b/i, inProject: false },

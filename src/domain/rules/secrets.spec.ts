@@ -1010,3 +1010,4 @@ test("a coding agent's login file read whole is one credential read: its tokens 
   assert.equal(causes.size, 1, JSON.stringify([...causes]));
   assert.ok(only(drafts, READ).length > 0);
 });
+

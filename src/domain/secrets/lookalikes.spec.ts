@@ -122,3 +122,7 @@ it('"ChangeThis123!" and "ChangeIt2024" ask to be changed: stand-ins, like "chan
   for (const standIn of ['password=ChangeThis123!', 'ADMIN_PASSWORD=ChangeIt2024', 'DB_PASSWORD=change_this_now']) assert.deepEqual((await detectSecrets(standIn)).filter((h) => !h.maskOnly), [], standIn);
   assert.deepEqual((await detectSecrets('password=Changeling2024x')).map((h) => h.value), ['Changeling2024x']);
 });
+
+it('"change it" inside a word is no stand-in: Exchangeit2024! is a password', async () => {
+  assert.deepEqual((await detectSecrets('password=Exchangeit2024!')).map((h) => h.value), ['Exchangeit2024!']);
+});
