@@ -624,3 +624,19 @@ test('a token picked by its service\'s name and handed by xargs only into the pa
     assert.deepEqual(only(await runRules([prompt('push to git'), ...ran(line, { exitCode: 0 })]), FLOW).map(severityOf), ['critical'], line);
   }
 });
+
+test('transcripts copied into a repository below a session launched in home, added, committed and pushed from there: one finding that says they reached the remote; a refused push did not', async () => {
+  for (const [home, cwd] of [['/home/dev', '/home/dev'], ['/c/Users/dev', 'C:\\Users\\dev']] as const) {
+    const steps = (push: ReturnType<typeof ran>) => [
+      ...ran(`cp -r "${home}/.claude/projects/"* "${home}/docs-repo/.claude/project-memory/" 2>&1`, { exitCode: 0, output: '' }),
+      ...ran(`cd "${home}/docs-repo" && git add .claude/project-memory/ && git status --short`, { exitCode: 0, output: 'A  .claude/project-memory/x/a.jsonl' }),
+      ...ran(`cd "${home}/docs-repo" && git commit -m "sync"`, { exitCode: 0, output: '[main b43e96e] sync\n 1 file changed\n create mode 100644 .claude/project-memory/x/8e0abc0e-19a0-449a-bb45-19d37e96d658.jsonl' }),
+      ...push,
+    ];
+    const pushed = only(await runRules(steps(ran(`cd "${home}/docs-repo" && git push`, { exitCode: 0, output: 'To github.com:me/docs.git\n   a..b  main -> main' })), { cwd }), SESSION_LOG);
+    assert.ok(pushed.some((d) => /committed and pushed to a remote/.test(d.detail)), `${cwd}: ${JSON.stringify(pushed.map((d) => d.detail))}`);
+    const refused = only(await runRules(steps(ran(`cd "${home}/docs-repo" && git push`, { exitCode: 1, isError: true, output: ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' })), { cwd }), SESSION_LOG);
+    assert.ok(!refused.some((d) => /pushed to a remote/.test(d.detail)), cwd);
+    assert.ok(refused.some((d) => /then committed/.test(d.detail)), cwd);
+  }
+});

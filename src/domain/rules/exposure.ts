@@ -200,10 +200,14 @@ export function stages(args: string[], rel: string): boolean {
 interface Copy {
   to: string;
   rel: string;
+  /** Where the copy lies, when known: a `git add` in a repository below the launch folder names it from there. */
+  abs?: string;
   /** The repository outside the working tree it went into, or undefined for the tree. */
   repo?: string | null;
   staged: boolean;
   committed: boolean;
+  /** A push from its repository that took effect after the commit. */
+  pushed?: boolean;
   evidence: EvidenceItem;
   /** The command, masked and clipped when it was seen. */
   quoted: string;
@@ -327,6 +331,8 @@ export const EXPOSURE_RULES: Rule[] = [
             const call = facts.call;
             const callFx = effectsOf(call, { secrets: [] }, ctx.session);
             const callCommands = callFx.commands;
+            // a push that ran carries the copies its repository committed
+            if (!PUSH_REFUSED.test(event.output.slice(0, 20_000)) && (event.exitCode === null || event.exitCode === 0)) for (const loc of callCommands) trackPush(loc, copies, ctx);
             // only a command that can export: a file shown by a read (`cat README.md`) reports nothing done
             const exported = call.input.type === 'command' && !(callCommands.length > 0 && callCommands.every((l) => READERS.has(l.cmd.name))) ? exportReported(event.output) : null;
             const dir = callCommands[0]?.dir ?? ctx.session.cwd;
@@ -384,11 +390,11 @@ export const EXPOSURE_RULES: Rule[] = [
             for (const c of transcriptCopies(loc, ctx, repos)) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
-              const root = (c.repo ?? ctx.session.cwd)?.replace(/\/+$/, '') ?? '';
+              const root = slashes(c.repo ?? ctx.session.cwd ?? '');
               // this session's own only when the copy's source is the newest transcript of this agent's
               // store (a whole project folder holds the project's earlier sessions too, not in this log)
               const own = NEWEST.test(c.from) && ownStore(/\.(claude|codex|gemini)\//.exec(c.from)?.[1] ?? '', ctx.session.agent);
-              copies.push({ to: c.to, rel: abs.startsWith(root + '/') ? abs.slice(root.length + 1) : abs, repo: c.repo, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own, asked: whoAsked(requests.for(event), asksForTranscript) });
+              copies.push({ to: c.to, rel: abs.startsWith(root + '/') ? abs.slice(root.length + 1) : abs, abs, repo: c.repo, staged: false, committed: false, evidence: evidence(event, loc.cmd.text, facts), quoted: safe(loc.cmd.text, facts, QUOTE_MAX), own, asked: whoAsked(requests.for(event), asksForTranscript) });
             }
             trackCommit(loc, copies, ctx);
           }
@@ -466,8 +472,8 @@ export function isCredentialStore(path: string, cwd: string | null, home: string
 }
 
 interface StoreKind {
-  /** A path a commit's listing shows (relative to the repository). */
-  holds: (path: string) => boolean;
+  /** A path a commit's listing shows (relative to the repository, which is `repo` when the commit's folder is known). */
+  holds: (path: string, repo?: string | null) => boolean;
   /** An absolute path `git add` was given that puts store files in (a store file, or a folder holding them). */
   stages: (abs: string, add: { forced: boolean; sensitive: string | null }) => boolean;
   draft: (list: string, pushed: boolean) => { rule: string; title: string; detail: string; key: string };
@@ -493,7 +499,11 @@ const HOME_CREDENTIAL_DIR = /^\.(?:ssh|aws|docker|kube|gnupg|config\/gh|config\/
 const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind => ({
   what: "the agent's own store files",
   // by its name, or a login or transcript under a folder of the tree the session showed to be an agent's store (a copy of ~/.codex)
-  holds: (path) => AGENT_STORE_FILE.test(path) || (ctx.session.cwd !== null && project.holdsEntry(`${ctx.session.cwd.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`)),
+  // (a commit made after `cd other-repo` lists paths of that repository, not of the launch folder)
+  holds: (path, repo) => {
+    const root = repo ?? ctx.session.cwd;
+    return AGENT_STORE_FILE.test(path) || (root !== null && project.holdsEntry(`${root.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`));
+  },
   // at home, or a project folder the session showed to be the agent's home (CODEX_HOME=./.codex)
   stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '') || project.holds(abs),
   draft: (list, pushed) => ({
@@ -614,9 +624,11 @@ class StoreCommits {
       // `git -C repositories/app commit`: the commit is that repository's; a push from another one
       // (the parent of a submodule) does not carry it.
       const at = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'commit' && optionValues(l.cmd.args, ['-C']).length > 0);
+      const committing = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'commit');
+      const repo = committing ? (gitDirOf(committing, session)?.abs ?? committing.dir) : null;
       for (const m of text.matchAll(/^[ \t]*create mode \d+ (.+)$/gm)) {
         if (this.files.length >= 20) break;
-        if (this.kind.holds(m[1].trim())) this.files.push(m[1].trim());
+        if (this.kind.holds(m[1].trim(), repo)) this.files.push(m[1].trim());
       }
       // A commit that ran after the staging took effect took what was staged, even when its output
       // lists no `create mode` line (a file tracked before, `-q`, a summary cut short).
@@ -766,17 +778,36 @@ class DotfilesAdds {
   }
 }
 
+/** A push that took effect, from the repository a committed copy is in: the copy reached the remote. */
+function trackPush(loc: Located, copies: Copy[], ctx: RuleContext): void {
+  if (gitSubcommand(loc.cmd)?.sub !== 'push') return;
+  const where = slashes(gitDirOf(loc, ctx.session)?.abs ?? ctx.session.cwd ?? '');
+  for (const c of copies) {
+    if (!c.committed) continue;
+    const at = slashes(c.abs ?? '');
+    const root = slashes(c.repo ?? '');
+    if ((at && where && at.startsWith(where + '/')) || (root && where === root)) c.pushed = true;
+  }
+}
+
+/** A path with forward slashes and no trailing one (`C:\\Users\\me\\` is `C:/Users/me`). */
+function slashes(p: string): string {
+  return p.replace(/\\/g, '/').replace(/\/+$/, '');
+}
+
 /** `git add` / `git commit` of a copy, in the repository the copy went into (the tree, or the repository outside it). */
 function trackCommit(loc: Located, copies: Copy[], ctx: RuleContext): void {
   const git = gitSubcommand(loc.cmd);
   if (!git || (git.sub !== 'add' && git.sub !== 'commit')) return;
-  const where = (gitDirOf(loc, ctx.session)?.abs ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
+  const where = slashes(gitDirOf(loc, ctx.session)?.abs ?? ctx.session.cwd ?? '');
   for (const c of copies) {
-    const root = (c.repo ?? ctx.session.cwd ?? '').replace(/\/+$/, '');
+    const root = slashes(c.repo ?? ctx.session.cwd ?? '');
     // a git command run elsewhere stages and commits another repository's files
     if (root && where && where !== root && !where.startsWith(root + '/')) continue;
     if (c.repo && where !== c.repo && !where.startsWith(c.repo + '/')) continue;
-    if (git.sub === 'add' && stages(git.args, c.rel)) c.staged = true;
+    // named from the repository the command runs in (a session launched in home that works in ~/docs-repo)
+    const rel = c.abs !== undefined && where && slashes(c.abs).startsWith(where + '/') ? slashes(c.abs).slice(where.length + 1) : c.rel;
+    if (git.sub === 'add' && stages(git.args, rel)) c.staged = true;
     if (git.sub === 'commit' && c.staged) c.committed = true;
   }
 }
@@ -823,8 +854,8 @@ function report(ctx: RuleContext, c: Copy, credential: boolean): void {
   const draft: FindingDraft = {
     rule: sessionLogPublished.id,
     severity: critical ? 'critical' : 'warning',
-    title: critical ? 'Session transcript with a credential committed' : quiet ? `Session transcript copied into ${c.repo ? 'a repository' : 'the working tree'} (no credential in it)` : c.repo ? 'Session transcript copied into a repository' : undefined,
-    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} ${c.repo ? `in the repository ${safe(c.repo, null, QUOTE_MAX)}` : 'in the working tree'}${c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed yet: check what its prompts, paths and outputs show before it is shared.' : ''}`,
+    title: critical ? `Session transcript with a credential committed${c.pushed ? ' and pushed' : ''}` : c.pushed ? 'Session transcripts committed and pushed' : quiet ? `Session transcript copied into ${c.repo ? 'a repository' : 'the working tree'} (no credential in it)` : c.repo ? 'Session transcript copied into a repository' : undefined,
+    detail: `\`${c.quoted}\` copied the session's transcript to ${safe(c.to, null, QUOTE_MAX)} ${c.repo ? `in the repository ${safe(c.repo, null, QUOTE_MAX)}` : 'in the working tree'}${c.pushed ? ', and it was then committed and pushed to a remote' : c.committed ? ', and it was then committed' : ''}.${critical ? ' The session showed a credential, so the transcript holds it.' : credential ? ' The session showed a credential, so the copy holds it.' : quiet ? ' The session showed no credential Vouch recognises, and the copy was not committed yet: check what its prompts, paths and outputs show before it is shared.' : ''}`,
     evidence: [c.evidence],
     key: c.to,
     // several transcripts copied in one session are one step: one finding, each copy its evidence

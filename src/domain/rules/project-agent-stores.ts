@@ -18,6 +18,15 @@ const STORE_ENTRY: Record<Agent, RegExp> = {
 // The variables that move an agent's home.
 const HOME_VARIABLE: Record<string, Agent> = { CODEX_HOME: 'codex', CLAUDE_CONFIG_DIR: 'claude', GEMINI_CLI_HOME: 'gemini' };
 const MAX_STORES = 20;
+
+/**
+ * One spelling for a path on Windows: Git Bash's `/c/Users/me` and `C:\Users\me` are `c:/users/me`
+ * (drive paths compared without case, as Windows does); other paths keep theirs. No trailing slash.
+ */
+function samePath(p: string): string {
+  const n = p.replace(/\\/g, '/').replace(/^\/([a-zA-Z])(?=\/)/, '$1:').replace(/\/+$/, '');
+  return /^[a-zA-Z]:\//.test(n) ? n.toLowerCase() : n;
+}
 // `$PWD/` and `${PWD}/` are expanded by resolvePath (via locate); the command forms are not.
 const PWD_PREFIX = /^(?:\$\(pwd\)|`pwd`)\//;
 
@@ -59,7 +68,7 @@ export class ProjectAgentStores {
    * entry named outright (`git add .codex/auth.json`, a transcript by its path).
    */
   holds(abs: string): boolean {
-    const n = abs.replace(/\/+$/, '');
+    const n = samePath(abs);
     if (storeFolderOf(n) !== null) return true;
     for (const d of this.dirs) if (n === d || n.startsWith(d + '/')) return true;
     return false;
@@ -70,7 +79,7 @@ export class ProjectAgentStores {
    * `.codex/sessions/…`): what a commit's listing shows going in. Settings beside them are not.
    */
   holdsEntry(abs: string): boolean {
-    const n = abs.replace(/\/+$/, '');
+    const n = samePath(abs);
     for (const e of this.entries) if (n === e || n.startsWith(e + '/')) return true;
     for (const d of this.dirs) {
       if (!n.startsWith(d + '/')) continue;
@@ -83,7 +92,7 @@ export class ProjectAgentStores {
   /** A folder of the tree the session filled with a copy of an agent's store (`cp -a ~/.codex/. .codex-home/`). */
   addCopy(abs: string, entry = false): void {
     const set = entry ? this.entries : this.dirs;
-    if (set.size < MAX_STORES) set.add(abs.replace(/\/+$/, ''));
+    if (set.size < MAX_STORES) set.add(samePath(abs));
   }
 
   /** `ls -la .codex` (one folder) whose output shows a store entry; `ls .codex/sessions/2025` that lists anything. */
