@@ -23,7 +23,7 @@ const MAX_STORES = 20;
  * One spelling for a path on Windows: Git Bash's `/c/Users/me` and `C:\Users\me` are `c:/users/me`
  * (drive paths compared without case, as Windows does); other paths keep theirs. No trailing slash.
  */
-function samePath(p: string): string {
+export function samePath(p: string): string {
   const n = p.replace(/\\/g, '/').replace(/^\/([a-zA-Z])(?=\/)/, '$1:').replace(/\/+$/, '');
   return /^[a-zA-Z]:\//.test(n) ? n.toLowerCase() : n;
 }

@@ -5,6 +5,7 @@
 // finding shares the credential's cause with the write, so the value is one finding whose
 // evidence is the whole path: written → committed → pushed. A file an ignore entry the session
 // wrote keeps out (`.env` in .gitignore) is not staged by `git add .`.
+import { samePath } from './project-agent-stores.ts';
 import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, RuleContext } from './types.ts';
@@ -116,8 +117,12 @@ export class SecretFlow {
       const args = cmd.args.slice(cmd.args.indexOf('add') + 1);
       // git leaves an ignored file out (and refuses one named on the line) unless forced
       const forced = short.has('f') || long.has('--force');
+      const where = samePath(dir);
       for (const h of this.files.values()) {
-        const rel = h.path.startsWith(`${dir}/`) ? h.path.slice(dir.length + 1) : h.path;
+        // a file outside the folder `git add` runs in is another tree's: `cd /tmp/repo && git add .` stages nothing of home
+        const at = samePath(h.path);
+        if (where && /^(?:\/|[a-z]:\/)/.test(at) && !at.startsWith(`${where}/`)) continue;
+        const rel = at.startsWith(`${where}/`) ? h.path.slice(h.path.length - (at.length - where.length - 1)) : h.path;
         if (!forced && this.ignored.ignores(h.path)) continue;
         if (short.has('u') || stages(args, rel)) this.mark(h, 'staged', here);
       }

@@ -1011,3 +1011,15 @@ test("a coding agent's login file read whole is one credential read: its tokens 
   assert.ok(only(drafts, READ).length > 0);
 });
 
+
+test('a secret written in one folder is not staged by `git add .` run in another repository: no push carries it', async () => {
+  const key = 'b7d1e0' + '4c9a2f8e61d3' + '57a0c9e4b21f';
+  const steps = (dir: string) => [
+    write('/home/dev/.lark-config.json', `{"app_secret": "${key}"}`),
+    ...ran(`cd ${dir} && git add . && git commit -m "skill" && git push`, { exitCode: 0, output: '[main (root-commit) 852f493] skill\n 2 files changed\n create mode 100644 SKILL.md\nTo https://github.com/me/skill.git\n * [new branch]      main -> main' }),
+  ];
+  const elsewhere = await runRules(steps('/tmp/skill-repo'), { cwd: '/home/dev' });
+  assert.ok(!elsewhere.some((d) => d.rule === INPUT && severityOf(d) === 'critical'), 'the repository in /tmp holds nothing of home');
+  const here = await runRules(steps('/home/dev'), { cwd: '/home/dev' });
+  assert.ok(here.some((d) => d.rule === INPUT && severityOf(d) === 'critical'), 'added where it lies, committed and pushed');
+});

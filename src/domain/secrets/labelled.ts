@@ -55,6 +55,9 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 const NOT_A_SECRET_NAME =
   /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|hashed|md5|crc\d*|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
 
+/** The word before a bare "Token" that makes it a resource's id ("Spreadsheet Token", "Doc token"). */
+const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|file|folder|node|obj|object|wiki|table|bitable|base|block|record|space|drive)[ \t]+$/i;
+
 /** camelCase names of a moment (`tokenSetAt`, `secretRotatedOn`, `apiKeyCreatedDate`): when, not what. */
 const TIME_NAME = /[a-z0-9](?:At|On|Date|Time|Timestamp)$/;
 
@@ -64,6 +67,8 @@ const NOT_A_SECRET_WORD = new RegExp(
     'tokeniz', 'amz[-_]',
     // tokens that are not credentials
     '(?:page|pagination|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
+    // a document's or a resource's id that its API calls a token (Feishu/Lark: spreadsheet_token, obj_token, node_token)
+    '(?:spreadsheet|sheet|doc|document|docx|file|folder|node|obj|object|wiki|table|bitable|base|block|record|view|space|drive|chat|message|msg)[_.-]?token',
     // keys that are not credentials: data structure keys, public keys, key metadata
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',
@@ -151,7 +156,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
   // A provider named a few words before the name counts too (`"facebook access_token": …`).
   const context = `${lineBefore(text, start)} ${name}`;
-  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name) || TIME_NAME.test(rawName));
+  // "Spreadsheet Token: …" — a resource's id its API calls a token, named in words
+  const resourceWord = /^token$/.test(name) && RESOURCE_BEFORE.test(text.slice(Math.max(0, start - 30), start));
+  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name) || TIME_NAME.test(rawName) || resourceWord);
   const provider = providerMatch(context, text, at, metadata);
   if (provider) return provider;
   if (metadata) return null;

@@ -126,3 +126,11 @@ it('"ChangeThis123!" and "ChangeIt2024" ask to be changed: stand-ins, like "chan
 it('"change it" inside a word is no stand-in: Exchangeit2024! is a password', async () => {
   assert.deepEqual((await detectSecrets('password=Exchangeit2024!')).map((h) => h.value), ['Exchangeit2024!']);
 });
+
+it("a resource's id that its API calls a token (Feishu's spreadsheet_token, obj_token, \"Spreadsheet Token:\") is not a credential; a bot or access token is", async () => {
+  for (const text of ['"spreadsheet_token": "HjPdsfW2Qh8sK3mZpLx9MnAg"', 'const SPREADSHEET_TOKEN = "KtQAb3Xk9Lm2Qz7Wp4Rv8fncd";', 'objToken: "XkQ2mW7pL4vB8nRt5yHc3j"', 'Spreadsheet Token: ClANx7Kq2Rm9Vt3Lp8Wz9nxg']) {
+    assert.deepEqual((await detectSecrets(text)).filter((h) => !h.maskOnly), [], text);
+  }
+  assert.deepEqual((await detectSecrets('Bot Token: ClANx7Kq2Rm9Vt3Lp8Wz9nxg')).map((h) => h.value), ['ClANx7Kq2Rm9Vt3Lp8Wz9nxg']);
+  assert.deepEqual((await detectSecrets('access_token=Xk29vLq7Rt3mPzQ8wE4rT6yU')).map((h) => h.value), ['Xk29vLq7Rt3mPzQ8wE4rT6yU']);
+});
