@@ -130,3 +130,9 @@ test('CompletionTracker: an empty poll of a running process is judged by the com
   unknown.add(poll(1, 77));
   assert.equal(unknown.finish()?.consequential, true);
 });
+
+test("the agent's own bookkeeping and questions change nothing: a log that ends on them ends on nothing consequential; another tool still is", () => {
+  const other = (name: string): ToolCallEvent => ({ kind: 'tool_call', index: 0, line: 1, at: null, callId: 'c', name, input: { type: 'other', args: {} } }) as ToolCallEvent;
+  for (const name of ['TodoWrite', 'AskUserQuestion', 'ExitPlanMode', 'update_plan', 'ask_user', 'write_todos']) assert.equal(isConsequential(other(name)), false, name);
+  for (const name of ['mcp__github__create_pull_request', 'save_memory', 'WebFetch']) assert.equal(isConsequential(other(name)), true, name);
+});

@@ -74,13 +74,17 @@ const QUOTED_WORD = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g;
 const BRACED_VARIABLE = /\$\{[^{}\n]{0,200}\}/g;
 const POWERSHELL_BLOCK = /\b(?:if|elseif)\s*\(|\)\s*\{|\}\s*else\s*\{|[{}]/g;
 
+/** Tools of the three agents that only keep the agent's own lists or ask the user something. */
+const BOOKKEEPING_TOOLS = /^(?:TodoWrite|TodoRead|AskUserQuestion|ExitPlanMode|EnterPlanMode|TaskCreate|TaskUpdate|TaskList|TaskGet|update_plan|request_user_input|ask_user|write_todos|update_topic)$/;
+
 export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
   if (i.type === 'file_write' || i.type === 'file_edit') return /^(?:\/|~|[A-Za-z]:[\\/]|\.\.)/.test(i.path) && !/^\/tmp\//.test(i.path);
   // Claude Code's Explore and Plan agents have read-only tools: they change nothing anywhere.
   if (i.type === 'subagent') return !READ_ONLY_AGENTS.test(i.agentType ?? '');
-  if (i.type !== 'command') return true;
+  // the agent's own bookkeeping and questions to the user change nothing: a plan, a todo list, a question waiting for its answer
+  if (i.type !== 'command') return !BOOKKEEPING_TOOLS.test(call.name);
   // `git commit -m "$(cat <<'EOF' … EOF)"`: a message written through a heredoc is text, not a step.
   const text = (i.command.length > 4096 ? i.command.slice(0, 4096) : i.command).replace(HEREDOC_MESSAGE, '""');
   if (/\bsudo\b|\$\(|`|>\s*(?:\/|~)(?!tmp\/|dev\/null)/.test(text)) return true;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, fetchUrl, only, prompt, ran, read, runRules, search, severityOf, task, write } from './harness.testing.ts';
-import { requestNamesFile } from './injection.ts';
+import { mcpServersAdded, requestNamesFile } from './injection.ts';
 
 const TEXT = 'injection/prompt-injection-text';
 const HIDDEN = 'injection/hidden-unicode';
@@ -540,4 +540,15 @@ test('sed escapes that write text, -n, a script file or /dev/null as the second 
   }
   const escaped = only(await runRules([prompt('move the scripts'), ...ran("sed -i 's/run_e2e\\.sh/scripts\\/run_e2e.sh/g' TODO.md CLAUDE.md", { exitCode: 0, output: '' })]), CONFIG);
   assert.deepEqual(escaped.map(severityOf), ['info']);
+});
+
+test('an MCP server the user asked to add by name ("claude mcp add sorftime …"), added to the agent config, is as requested; another server added beside it is not', async () => {
+  const before = '"mcpServers": {\n  "pencil": { "command": "pencil.exe" }\n}';
+  const after = '"mcpServers": {\n  "pencil": { "command": "pencil.exe" },\n  "sorftime": { "type": "http", "url": "https://mcp.sorftime.com/mcp" }\n}';
+  const asked = only(await runRules([prompt('claude mcp add sorftime -- npx -y mcp-remote https://mcp.sorftime.com/mcp'), ...answered(edit('/home/dev/.claude.json', before, after), { output: 'updated' })], { cwd: '/home/dev' }), CONFIG);
+  assert.deepEqual(asked.map(severityOf), ['info']);
+  const more = after.replace('\n}', ',\n  "helper": { "command": "npx", "args": ["-y", "helper-mcp"] }\n}');
+  const extra = only(await runRules([prompt('claude mcp add sorftime -- npx -y mcp-remote https://mcp.sorftime.com/mcp'), ...answered(edit('/home/dev/.claude.json', before, more), { output: 'updated' })], { cwd: '/home/dev' }), CONFIG);
+  assert.deepEqual(extra.map(severityOf), ['warning']);
+  assert.deepEqual(mcpServersAdded(after, before), ['sorftime']);
 });

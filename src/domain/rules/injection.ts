@@ -335,7 +335,8 @@ export const INJECTION_RULES: Rule[] = [
             const plain = !findInjection(w.added) && !findHidden(w.added);
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t))) !== null;
+            const servers = mcpServersAdded(w.added, w.removed ?? '');
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers)) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -375,6 +376,29 @@ export const INJECTION_RULES: Rule[] = [
 ];
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
+
+/**
+ * The MCP servers a change to an agent's configuration adds, by name (`"mcpServers": { "sorftime": …`,
+ * `[mcp_servers.sorftime]`), when servers are all it adds; empty otherwise.
+ */
+export function mcpServersAdded(added: string, removed = ''): string[] {
+  const before = new Set(serverNames(removed));
+  return serverNames(added).filter((n) => !before.has(n));
+}
+
+function serverNames(text: string): string[] {
+  if (!/mcpServers|mcp_servers/.test(text.slice(0, 20_000))) return [];
+  const names = new Set<string>();
+  for (const m of text.slice(0, 20_000).matchAll(/\[mcp_servers\.([\w.-]+)\]|"([\w.@/-]{2,60})"\s*:\s*\{\s*"(?:command|type|url|args|env|httpUrl|serverUrl)"/g)) names.add((m[1] ?? m[2])!.toLowerCase());
+  return [...names];
+}
+
+/** "add the sorftime MCP server", "claude mcp add sorftime …": a request that names every server added and speaks of MCP. */
+function asksForServers(request: string, servers: readonly string[]): boolean {
+  if (servers.length === 0 || !/\bmcp\b/i.test(request)) return false;
+  const lower = request.toLowerCase();
+  return servers.every((s) => new RegExp(`(?:^|[^\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower));
+}
 
 /** A name or path: no spaces, only the characters file names are made of, a dot escaped at most (`run_e2e\.sh`). */
 const NAME_LIKE = /^(?:[\w./-]|\\\.){2,120}$/;

@@ -104,6 +104,7 @@ const HARNESS_REFUSED = /File has not been read yet[^\n]*|(?:cd to '[^'\n]*'|[^\
 const HARNESS_CLAUDE_CD = /was blocked\. For security, Claude Code may only/i;
 const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
 const GEMINI_SHELL_REFUSED = /^(?:Command substitution using [^\n]{0,40}is not allowed for security reasons|Command '[^'\n]{0,200}' is blocked by configuration|Command\(s\) not in the allowed commands list[^\n]{0,200}|Command rejected because it could not be parsed safely)[^\n]*/;
+const POWERSHELL_PARSE_ERROR = /CategoryInfo\s*:\s*ParserError[^\n]*/;
 const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*|timed out reading password[^\n]*)/;
@@ -184,6 +185,9 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (gemini) return { why: 'the agent\'s harness refused the call, so it did not run', line: gemini[0], refused: true };
   const git = failed ? failedGit(command, result) : null;
   if (git) return git;
+  // PowerShell parses a whole script before it runs any of it: a parse error ran nothing
+  const parse = failed ? POWERSHELL_PARSE_ERROR.exec(output.slice(0, 20_000)) : null;
+  if (parse) return { why: 'PowerShell could not parse the command, so none of it ran', line: parse[0] };
   // Only for a call whose steps are sudo's and joined by `&&`: after `;` or `||` other steps ran
   // anyway, and a command without sudo cannot have been stopped by it (a log that prints the words).
   const chained = command !== undefined && command.length <= 4_000 && /^sudo\b/.test(command.trim()) && !/;|\|\||\n/.test(command);

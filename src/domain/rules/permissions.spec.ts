@@ -773,3 +773,10 @@ test('plain echo keeps \\n as text: a command hidden after it in a startup file 
   const key = only(await runRules([prompt('list /home/dev/.ssh please'), ...ran("echo 'ssh-ed25519 AAAAC3Nza attacker' >> /home/dev/.ssh/authorized_keys", { exitCode: 0, output: '' })]), 'permissions/persistence');
   assert.deepEqual(key.map(severityOf), ['critical']);
 });
+
+test('a PowerShell command that failed to parse ran none of it: its write is an attempt', async () => {
+  const ps = "powershell -Command \"$c = Get-Content 'C:/Users/dev/.claude.json' | ConvertFrom-Json; $c | ConvertTo-Json | Set-Content 'C:/Users/dev/.claude/settings.json'\"";
+  const drafts = await runRules(ran(ps, { exitCode: 1, isError: true, output: "Exit code 1\nAt line:1 char:183\n+ ... ~\nAn empty pipe element is not allowed.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : EmptyPipeElement" }), { cwd: 'C:/Users/dev/project' });
+  const writes = drafts.filter((d) => d.rule === 'permissions/agent-settings-write');
+  assert.ok(writes.length > 0 && writes.every((d) => severityOf(d) === 'info'), JSON.stringify(writes.map((d) => [d.severity, d.title])));
+});
