@@ -58,11 +58,12 @@ export const agentConfigEdit = meta({
 // be megabytes and most pass no screen: literal searches replace slow word-boundary regex scans
 // (patterns that start with a rare literal are fast as they are and have no screen).
 type Screen = (text: string, lower: string) => boolean;
+const CHAT_TEMPLATE = 'chat-template token';
 const PATTERNS: { label: string; screen?: Screen; re: RegExp }[] = [
   { label: '"ignore previous instructions"', screen: (_t, l) => l.includes('ignore') || l.includes('disregard') || l.includes('forget') || l.includes('override'), re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
   { label: 'role reassignment ("you are now …")', screen: (_t, l) => l.includes('now') && /are\s+now\s/.test(l), re: /\byou\s+are\s+now\s+(?:(?:a|an|the|in|no\s+longer)\s+)?(?:new\s+)?(?:unrestricted|unfiltered|jailbroken|DAN\b|developer\s+mode|god\s+mode|evil|different\s+(?:ai|assistant|model)|(?:ai|assistant|agent|model)\b)/i },
   { label: 'system prompt override', screen: (_t, l) => /system\s+(?:prompt|instruction)|initial\s+instructions/.test(l), re: /\b(?:new|updated|real|actual|hidden|secret)\s+system\s+(?:prompt|instructions?)\b|\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+instructions)\b/i },
-  { label: 'chat-template token', re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
+  { label: CHAT_TEMPLATE, re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
   { label: 'fake SYSTEM header', screen: (t) => t.includes('SYSTEM'), re: /^[ \t]*#{1,6}[ \t]*SYSTEM(?:[ \t]+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE))?[ \t]*:?[ \t]*$/m },
   { label: 'fake tool/role tag', re: /<\/?(?:tool_result|function_results|function_calls|tool_use|system_prompt|assistant_response)>|<\/?antml:[a-z_]+>/i },
   { label: '"do not tell the user"', screen: (_t, l) => /the\s+user/.test(l), re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+let\s+the\s+user\s+(?:know|see|notice|find\s+out|learn)\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
@@ -78,8 +79,34 @@ export function findInjection(text: string): Match | null {
   const lower = text.toLowerCase();
   for (const { label, screen, re } of PATTERNS) {
     if (screen && !screen(text, lower)) continue;
+    if (label === CHAT_TEMPLATE) {
+      const m = chatTemplateOutsideCode(text, re);
+      if (m) return { label, start: m.index, end: m.index + m[0].length };
+      continue;
+    }
     const m = re.exec(text);
     if (m) return { label, start: m.index, end: m.index + m[0].length };
+  }
+  return null;
+}
+
+/** A search result line from a source file (`utils.py:253:`, `src/prompt.ts-12-`); documents (Markdown, text, data) are where injections hide. */
+const SOURCE_LINE = /^[^\s:]+\.(?:py|ipynb|js|mjs|cjs|ts|tsx|jsx|rb|go|rs|java|kt|cs|cpp|cc|c|h|hpp|swift|php|jinja2?|j2|tmpl|tpl)[:-]\d+[:-]/;
+
+/**
+ * A chat-template token written as code — a string literal a program builds a prompt with
+ * (`full_input += "<|eot_id|><|start_header_id|>assistant…"`), a search hit in a source file — is
+ * the project's prompt format, not text aimed at this agent. The first token outside such code, or null.
+ */
+function chatTemplateOutsideCode(text: string, re: RegExp): RegExpExecArray | null {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+  let seen = 0;
+  for (let m = global.exec(text); m !== null && seen < 200; m = global.exec(text), seen++) {
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const before = text.slice(lineStart, m.index);
+    const quoted = ((before.match(/"/g)?.length ?? 0) % 2 === 1) || ((before.match(/'/g)?.length ?? 0) % 2 === 1);
+    if (SOURCE_LINE.test(before.trimStart()) || quoted) continue;
+    return m;
   }
   return null;
 }

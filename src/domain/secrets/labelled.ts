@@ -209,7 +209,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value;
   // a name the web framework ships to browsers (`VITE_API_TOKEN`) holds a public value by design.
-  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName) || exampleAccountPassword(name, text, start, at + value.length)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `TEST_TOKEN_BONK = 'DezX…'`: a Solana or Ed25519 public key (a token's mint, a wallet's address)
   // is 32 bytes in base58. Public by design; a name that says private, secret or seed keeps it.
   if (isBase58PublicKey(value) && PUBLIC_KEY_NAME.test(name) && !/priv|secret|seed|pass|auth|access|api|bearer|session|refresh|signer/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
@@ -270,6 +270,18 @@ function namedAsStandIn(rawName: string): boolean {
 }
 
 /** The rest of the value's line holds a comment that calls it a stand-in (test, public, expired …). */
+/**
+ * A password beside an address at a domain reserved for examples (`"email": "user@example.com",
+ * "password": "secret123"` in API documentation, a request sample): the example's password, no
+ * account's. Only within the same few lines, and only for passwords.
+ */
+function exampleAccountPassword(name: string, text: string, start: number, end: number): boolean {
+  // a JSON document's field (`"password": "…"`), as API docs and request samples write it
+  if (!/pass(?:word|wd)?|pwd/.test(name) || text[start - 1] !== '"') return false;
+  const near = text.slice(Math.max(0, start - 160), Math.min(text.length, end + 160));
+  return /@(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))\b/i.test(near);
+}
+
 function describedAsStandIn(text: string, from: number): boolean {
   const end = text.indexOf('\n', from);
   const rest = text.slice(from, end < 0 ? Math.min(text.length, from + 200) : Math.min(end, from + 200));

@@ -134,3 +134,8 @@ it("a resource's id that its API calls a token (Feishu's spreadsheet_token, obj_
   assert.deepEqual((await detectSecrets('Bot Token: ClANx7Kq2Rm9Vt3Lp8Wz9nxg')).map((h) => h.value), ['ClANx7Kq2Rm9Vt3Lp8Wz9nxg']);
   assert.deepEqual((await detectSecrets('access_token=Xk29vLq7Rt3mPzQ8wE4rT6yU')).map((h) => h.value), ['Xk29vLq7Rt3mPzQ8wE4rT6yU']);
 });
+
+it('a password beside an address at a domain reserved for examples (API docs: user@example.com) is the example\'s, masked; beside a real address it is reported', async () => {
+  assert.deepEqual((await detectSecrets('{ "email": "user@example.com", "password": "securePass123" }')).filter((h) => !h.maskOnly), []);
+  assert.deepEqual((await detectSecrets('{ "email": "ops@acme-corp.com", "password": "securePass9x3Q" }')).map((h) => h.value), ['securePass9x3Q']);
+});
