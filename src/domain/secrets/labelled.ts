@@ -209,7 +209,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value;
   // a name the web framework ships to browsers (`VITE_API_TOKEN`) holds a public value by design.
-  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName) || exampleAccountPassword(name, text, start, at + value.length)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName) || exampleAccountPassword(name, text, start, at + value.length) || inUrlPath(value, text, at)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `TEST_TOKEN_BONK = 'DezX…'`: a Solana or Ed25519 public key (a token's mint, a wallet's address)
   // is 32 bytes in base58. Public by design; a name that says private, secret or seed keeps it.
   if (isBase58PublicKey(value) && PUBLIC_KEY_NAME.test(name) && !/priv|secret|seed|pass|auth|access|api|bearer|session|refresh|signer/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
@@ -280,6 +280,25 @@ function exampleAccountPassword(name: string, text: string, start: number, end: 
   if (!/pass(?:word|wd)?|pwd/.test(name) || text[start - 1] !== '"') return false;
   const near = text.slice(Math.max(0, start - 160), Math.min(text.length, end + 160));
   return /@(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))\b/i.test(near);
+}
+
+/**
+ * A value that is also a path segment of a URL near it (`"token": "KtQA…"` beside
+ * `https://x.feishu.cn/sheets/KtQA…`): a resource's address, which anyone with the link opens by
+ * design, not a credential; secrets ride in headers or query strings. Providers whose secret is a
+ * URL path (Slack and Discord webhooks) have rules of their own.
+ */
+function inUrlPath(value: string, text: string, at: number): boolean {
+  if (value.length < 12) return false;
+  const near = text.slice(Math.max(0, at - 2_000), Math.min(text.length, at + 2_000));
+  let i = near.indexOf(`/${value}`);
+  while (i >= 0) {
+    const after = near[i + 1 + value.length];
+    const url = /https?:\/\/[^\s"'<>]*$/.test(near.slice(Math.max(0, i - 300), i + 1));
+    if (url && (after === undefined || /[/?#"'\s)]/.test(after))) return true;
+    i = near.indexOf(`/${value}`, i + 1);
+  }
+  return false;
 }
 
 function describedAsStandIn(text: string, from: number): boolean {

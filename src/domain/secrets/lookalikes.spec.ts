@@ -139,3 +139,8 @@ it('a password beside an address at a domain reserved for examples (API docs: us
   assert.deepEqual((await detectSecrets('{ "email": "user@example.com", "password": "securePass123" }')).filter((h) => !h.maskOnly), []);
   assert.deepEqual((await detectSecrets('{ "email": "ops@acme-corp.com", "password": "securePass9x3Q" }')).map((h) => h.value), ['securePass9x3Q']);
 });
+
+it('a "token" that is also a path segment of a URL beside it is the resource\'s address, masked; one sent as a query parameter is still a credential', async () => {
+  assert.deepEqual((await detectSecrets('Token: HjPdsfW2Qh8sK3mZpLx9MnAg URL: https://x.feishu.cn/sheets/HjPdsfW2Qh8sK3mZpLx9MnAg')).filter((h) => !h.maskOnly), []);
+  assert.deepEqual((await detectSecrets('token=HjPdsfW2Qh8sK3mZpLx9MnAg and https://api.example.com/v1?token=HjPdsfW2Qh8sK3mZpLx9MnAg')).map((h) => h.value), ['HjPdsfW2Qh8sK3mZpLx9MnAg']);
+});
