@@ -90,6 +90,8 @@ export function findInjection(text: string): Match | null {
   return null;
 }
 
+/** An assignment, call or return that opens a string literal left open up to here. */
+const STRING_IN_CODE = /(?:[=(,]|\+=|\breturn)\s*[rbfuRBFU]?(?:"[^"\n]*|'[^'\n]*)$/;
 /** A search result line from a source file (`utils.py:253:`, `src/prompt.ts-12-`); documents (Markdown, text, data) are where injections hide. */
 const SOURCE_LINE = /^[^\s:]+\.(?:py|ipynb|js|mjs|cjs|ts|tsx|jsx|rb|go|rs|java|kt|cs|cpp|cc|c|h|hpp|swift|php|jinja2?|j2|tmpl|tpl)[:-]\d+[:-]/;
 
@@ -103,9 +105,9 @@ function chatTemplateOutsideCode(text: string, re: RegExp): RegExpExecArray | nu
   let seen = 0;
   for (let m = global.exec(text); m !== null && seen < 200; m = global.exec(text), seen++) {
     const lineStart = text.lastIndexOf('\n', m.index) + 1;
-    const before = text.slice(lineStart, m.index);
-    const quoted = ((before.match(/"/g)?.length ?? 0) % 2 === 1) || ((before.match(/'/g)?.length ?? 0) % 2 === 1);
-    if (SOURCE_LINE.test(before.trimStart()) || quoted) continue;
+    // code that opens a string literal still open at the token: `x += "<|eot_id|>…`, `conv.system = '<s>[INST] '`
+    const before = text.slice(lineStart, m.index).replace(SOURCE_LINE, '');
+    if (STRING_IN_CODE.test(before)) continue;
     return m;
   }
   return null;
@@ -362,7 +364,7 @@ export const INJECTION_RULES: Rule[] = [
             const plain = !findInjection(w.added) && !findHidden(w.added);
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
-            const servers = mcpServersAdded(w.added, w.removed ?? '');
+            const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
             const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers)) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
@@ -408,9 +410,22 @@ const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
  * The MCP servers a change to an agent's configuration adds, by name (`"mcpServers": { "sorftime": …`,
  * `[mcp_servers.sorftime]`), when servers are all it adds; empty otherwise.
  */
-export function mcpServersAdded(added: string, removed = ''): string[] {
+export function mcpServersAdded(added: string, removed = ''): { name: string; block: string }[] {
   const before = new Set(serverNames(removed));
-  return serverNames(added).filter((n) => !before.has(n));
+  return serverNames(added).filter((n) => !before.has(n)).map((name) => ({ name, block: serverBlock(added, name) }));
+}
+
+/** The `{ … }` of one server in a JSON config (braces counted), or '' when it cannot be found whole. */
+function serverBlock(text: string, name: string): string {
+  const at = text.toLowerCase().search(new RegExp(`"${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:\\s*\\{`));
+  if (at < 0) return '';
+  const open = text.indexOf('{', at);
+  let depth = 0;
+  for (let i = open; i < Math.min(text.length, open + 5_000); i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) return text.slice(open, i + 1);
+  }
+  return '';
 }
 
 function serverNames(text: string): string[] {
@@ -420,11 +435,24 @@ function serverNames(text: string): string[] {
   return [...names];
 }
 
-/** "add the sorftime MCP server", "claude mcp add sorftime …": a request that names every server added and speaks of MCP. */
-function asksForServers(request: string, servers: readonly string[]): boolean {
+/**
+ * "claude mcp add sorftime -- npx mcp-remote https://mcp.sorftime.com/mcp": a request that speaks of
+ * MCP and names every server added (the servers' own lines are checked by serverVouched).
+ */
+function asksForServers(request: string, servers: readonly { name: string; block: string }[]): boolean {
   if (servers.length === 0 || !/\bmcp\b/i.test(request)) return false;
   const lower = request.toLowerCase();
-  return servers.every((s) => new RegExp(`(?:^|[^\\w-])${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower));
+  return servers.every((s) => new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block));
+}
+
+/** What a server runs is what the request said: the host of its URL, or a package or program other than a shell named in the request. */
+function serverVouched(request: string, block: string): boolean {
+  const host = /"(?:url|httpUrl|serverUrl)"\s*:\s*"https?:\/\/([^/"?:\s]+)/i.exec(block)?.[1]?.toLowerCase();
+  if (host) return request.includes(host);
+  const command = /"command"\s*:\s*"([^"]+)"/.exec(block)?.[1]?.toLowerCase().replace(/^.*[\\/]/, '') ?? '';
+  if (/^(?:bash|sh|zsh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)$/.test(command)) return false;
+  const words = [...block.matchAll(/"([@\w./:-]{3,120})"/g)].map((m) => m[1]!.toLowerCase()).filter((w) => !/^(?:command|args|env|type|stdio|http|sse|url|-y|--yes)$/.test(w));
+  return words.some((w) => w.length >= 4 && request.includes(w));
 }
 
 /** A name or path: no spaces, only the characters file names are made of, a dot escaped at most (`run_e2e\.sh`). */

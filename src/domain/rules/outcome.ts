@@ -186,7 +186,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   const git = failed ? failedGit(command, result) : null;
   if (git) return git;
   // PowerShell parses a whole script before it runs any of it: a parse error ran nothing
-  const parse = failed ? POWERSHELL_PARSE_ERROR.exec(output.slice(0, 20_000)) : null;
+  // (only for a call that is one PowerShell invocation: after bash steps, or inside Invoke-Expression, some of it may have run)
+  const parse = failed && command !== undefined && /^\s*(?:powershell|pwsh)(?:\.exe)?\s/i.test(command) && !/Invoke-Expression|\biex\b/i.test(command) ? POWERSHELL_PARSE_ERROR.exec(output.slice(0, 20_000)) : null;
   if (parse) return { why: 'PowerShell could not parse the command, so none of it ran', line: parse[0] };
   // Only for a call whose steps are sudo's and joined by `&&`: after `;` or `||` other steps ran
   // anyway, and a command without sudo cannot have been stopped by it (a log that prints the words).

@@ -118,10 +118,13 @@ export class SecretFlow {
       // git leaves an ignored file out (and refuses one named on the line) unless forced
       const forced = short.has('f') || long.has('--force');
       const where = samePath(dir);
+      // only pathspecs inside the folder it runs in (`git add .`, `git add src`): -A, -u, `:/`, `..`
+      // or an absolute path can reach anywhere in the repository, whose root the log may not show
+      const local = !short.has('A') && !long.has('--all') && !short.has('u') && !long.has('--update') && operands.slice(1).every((o) => !/^(?:\/|~|[A-Za-z]:|:|\.\.)/.test(o) && !o.includes('/..'));
       for (const h of this.files.values()) {
-        // a file outside the folder `git add` runs in is another tree's: `cd /tmp/repo && git add .` stages nothing of home
+        // a file outside that folder is another tree's: `cd /tmp/repo && git add .` stages nothing of home
         const at = samePath(h.path);
-        if (where && /^(?:\/|[a-z]:\/)/.test(at) && !at.startsWith(`${where}/`)) continue;
+        if (local && where && /^(?:\/|[a-z]:\/)/.test(at) && !at.startsWith(`${where}/`)) continue;
         const rel = at.startsWith(`${where}/`) ? h.path.slice(h.path.length - (at.length - where.length - 1)) : h.path;
         if (!forced && this.ignored.ignores(h.path)) continue;
         if (short.has('u') || stages(args, rel)) this.mark(h, 'staged', here);

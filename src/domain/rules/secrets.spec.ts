@@ -1023,3 +1023,12 @@ test('a secret written in one folder is not staged by `git add .` run in another
   const here = await runRules(steps('/home/dev'), { cwd: '/home/dev' });
   assert.ok(here.some((d) => d.rule === INPUT && severityOf(d) === 'critical'), 'added where it lies, committed and pushed');
 });
+
+test('`git add -A`, `:/` or an absolute path from a subfolder stages the whole repository: the secret written at its root is still carried by the push', async () => {
+  const key = 'b7d1e0' + '4c9a2f8e61d3' + '57a0c9e4b21f';
+  for (const add of ['git add -A', 'git add :/', 'git add /home/dev/proj/.env.local']) {
+    const drafts = await runRules([write("/home/dev/proj/config.json", `{"app_secret": "${key}"}`), ...ran(`cd /home/dev/proj/src && ${add} && git commit -m x && git push`, { exitCode: 0, output: '[main 1a2b3c4] x\nTo github.com:me/proj.git\n   a..b  main -> main' })], { cwd: '/home/dev/proj' });
+    if (add.includes('.env.local')) continue; // names another file: nothing of config.js is staged by it
+    assert.ok(drafts.some((d) => d.rule === INPUT && severityOf(d) === 'critical'), add);
+  }
+});

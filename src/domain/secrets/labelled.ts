@@ -55,8 +55,15 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 const NOT_A_SECRET_NAME =
   /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|hashed|md5|crc\d*|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
 
-/** The word before a bare "Token" that makes it a resource's id ("Spreadsheet Token", "Doc token"). */
-const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|file|folder|node|obj|object|wiki|table|bitable|base|block|record|space|drive)[ \t]+$/i;
+/** The word before a bare "Token" that makes it a document's id ("Spreadsheet Token", "Doc token"). */
+const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[ \t]+$/i;
+/** A name that is a document's id under its API's own word "token" — the whole name, not a part of another (`FIREBASE_TOKEN`). */
+const RESOURCE_TOKEN_NAME = /^(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[_.-]?token$/i;
+/** The value at `at`, as the labelled reader takes it. */
+function VALUE_AT(text: string, at: number): string | null {
+  VALUE.lastIndex = at;
+  return VALUE.exec(text)?.[0].replace(/[.,;:)\]}]+$/, '') ?? null;
+}
 
 /** camelCase names of a moment (`tokenSetAt`, `secretRotatedOn`, `apiKeyCreatedDate`): when, not what. */
 const TIME_NAME = /[a-z0-9](?:At|On|Date|Time|Timestamp)$/;
@@ -67,8 +74,6 @@ const NOT_A_SECRET_WORD = new RegExp(
     'tokeniz', 'amz[-_]',
     // tokens that are not credentials
     '(?:page|pagination|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
-    // a document's or a resource's id that its API calls a token (Feishu/Lark: spreadsheet_token, obj_token, node_token)
-    '(?:spreadsheet|sheet|doc|document|docx|file|folder|node|obj|object|wiki|table|bitable|base|block|record|view|space|drive|chat|message|msg)[_.-]?token',
     // keys that are not credentials: data structure keys, public keys, key metadata
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',
@@ -156,12 +161,15 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
   // A provider named a few words before the name counts too (`"facebook access_token": …`).
   const context = `${lineBefore(text, start)} ${name}`;
-  // "Spreadsheet Token: …" — a resource's id its API calls a token, named in words
-  const resourceWord = /^token$/.test(name) && RESOURCE_BEFORE.test(text.slice(Math.max(0, start - 30), start));
-  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name) || TIME_NAME.test(rawName) || resourceWord);
+  const metadata = !header && (NOT_A_SECRET_NAME.test(name) || NOT_A_SECRET_WORD.test(name) || TIME_NAME.test(rawName));
   const provider = providerMatch(context, text, at, metadata);
   if (provider) return provider;
   if (metadata) return null;
+  // a document's id its API calls a token (Feishu/Lark `spreadsheet_token`, `obj_token`; "Spreadsheet Token:"): masked, not reported
+  if (!header && (RESOURCE_TOKEN_NAME.test(name) || (name === 'token' && RESOURCE_BEFORE.test(text.slice(Math.max(0, start - 30), start))))) {
+    const v = VALUE_AT(text, at);
+    return v && v.length >= 8 ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + v.length, confidence: 'medium', maskOnly: true } : null;
+  }
   if (KEYWORD_RULES.some((r) => r.exclusive && r.keywords.some((k) => name.includes(k)))) {
     value = value.replace(/[.,;:)\]}]+$/, '');
     return maskable(name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
@@ -209,7 +217,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (offShapeVendorToken(value) && /^(?:["'`\s]|$)/.test(text.slice(at + value.length, at + value.length + 1))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `api_key: "d139…" # 公共测试key（已失效）`: the comment on its line says it is a test, public or dead value;
   // a name the web framework ships to browsers (`VITE_API_TOKEN`) holds a public value by design.
-  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName) || exampleAccountPassword(name, text, start, at + value.length) || inUrlPath(value, text, at)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
+  if (describedAsStandIn(text, at + value.length) || namedAsStandIn(rawName) || clientBundledName(rawName) || exampleAccountPassword(name, text, start, at + value.length) || (name === 'token' && inUrlPath(value, text, at))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   // `TEST_TOKEN_BONK = 'DezX…'`: a Solana or Ed25519 public key (a token's mint, a wallet's address)
   // is 32 bytes in base58. Public by design; a name that says private, secret or seed keeps it.
   if (isBase58PublicKey(value) && PUBLIC_KEY_NAME.test(name) && !/priv|secret|seed|pass|auth|access|api|bearer|session|refresh|signer/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
@@ -279,7 +287,8 @@ function exampleAccountPassword(name: string, text: string, start: number, end: 
   // a JSON document's field (`"password": "…"`), as API docs and request samples write it
   if (!/pass(?:word|wd)?|pwd/.test(name) || text[start - 1] !== '"') return false;
   const near = text.slice(Math.max(0, start - 160), Math.min(text.length, end + 160));
-  return /@(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))\b/i.test(near);
+  // the account's own field beside it: `"email": "user@example.com"`
+  return /"(?:email|e-mail|username|user|login)"\s*:\s*"[^"\s]*@(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))"/i.test(near);
 }
 
 /**
@@ -290,7 +299,7 @@ function exampleAccountPassword(name: string, text: string, start: number, end: 
  */
 function inUrlPath(value: string, text: string, at: number): boolean {
   if (value.length < 12) return false;
-  const near = text.slice(Math.max(0, at - 2_000), Math.min(text.length, at + 2_000));
+  const near = text.slice(Math.max(0, at - 300), Math.min(text.length, at + 300));
   let i = near.indexOf(`/${value}`);
   while (i >= 0) {
     const after = near[i + 1 + value.length];

@@ -144,3 +144,11 @@ it('a "token" that is also a path segment of a URL beside it is the resource\'s 
   assert.deepEqual((await detectSecrets('Token: HjPdsfW2Qh8sK3mZpLx9MnAg URL: https://x.feishu.cn/sheets/HjPdsfW2Qh8sK3mZpLx9MnAg')).filter((h) => !h.maskOnly), []);
   assert.deepEqual((await detectSecrets('token=HjPdsfW2Qh8sK3mZpLx9MnAg and https://api.example.com/v1?token=HjPdsfW2Qh8sK3mZpLx9MnAg')).map((h) => h.value), ['HjPdsfW2Qh8sK3mZpLx9MnAg']);
 });
+
+it('resource-id names are whole names (FIREBASE_TOKEN is no table_token), a URL path or an example address elsewhere excuses no credential', async () => {
+  for (const name of ['FIREBASE_TOKEN', 'AIRTABLE_TOKEN', 'PROFILE_TOKEN', 'DRIVE_TOKEN']) assert.deepEqual((await detectSecrets(`${name}=Xk29vLq7Rt3mPzQ8wE4rT6yU`)).map((h) => h.value), ['Xk29vLq7Rt3mPzQ8wE4rT6yU'], name);
+  assert.deepEqual((await detectSecrets('api_key=HjPdsfW2Qh8sK3mZpLx9MnAg https://hooks.example.com/services/HjPdsfW2Qh8sK3mZpLx9MnAg')).map((h) => h.value), ['HjPdsfW2Qh8sK3mZpLx9MnAg']);
+  assert.deepEqual((await detectSecrets('{"email":"admin@mycorp.com","password":"Hunter2RealPw9x","note":"see user@example.com"}')).map((h) => h.value), ['Hunter2RealPw9x']);
+  const masked = await detectSecrets('"spreadsheet_token": "HjPdsfW2Qh8sK3mZpLx9MnAg"', { maskable: true });
+  assert.ok(masked.length === 1 && masked[0]!.maskOnly, 'a document id is masked, never shown');
+});
