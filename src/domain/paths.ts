@@ -341,3 +341,12 @@ function isTestFileUncached(p: string): boolean {
     /(?:Test|Tests|IT|Spec)\.(?:java|kt|scala|cs|swift|groovy)$/.test(b)
   );
 }
+
+/**
+ * One spelling for a path on Windows: Git Bash's `/c/Users/me` and `C:\Users\me` are `c:/users/me`
+ * (drive paths compared without case, as Windows does); other paths keep theirs. No trailing slash.
+ */
+export function samePath(p: string): string {
+  const n = p.replace(/\\/g, '/').replace(/^\/([a-zA-Z])(?=\/)/, '$1:').replace(/\/+$/, '');
+  return /^[a-zA-Z]:\//.test(n) ? n.toLowerCase() : n;
+}

@@ -4,6 +4,7 @@
 // usually holds settings and commands meant to be shared, so a folder counts as a store only when
 // the session showed what is in it: a read of a store file under it (`.codex/auth.json`,
 // `.codex/sessions/…`), a listing of it that shows one, or the agent's home variable set to it.
+import { samePath } from '../paths.ts';
 import type { SessionFacts } from './types.ts';
 import { locate, type FileOp, type Located } from './effects.ts';
 
@@ -19,14 +20,6 @@ const STORE_ENTRY: Record<Agent, RegExp> = {
 const HOME_VARIABLE: Record<string, Agent> = { CODEX_HOME: 'codex', CLAUDE_CONFIG_DIR: 'claude', GEMINI_CLI_HOME: 'gemini' };
 const MAX_STORES = 20;
 
-/**
- * One spelling for a path on Windows: Git Bash's `/c/Users/me` and `C:\Users\me` are `c:/users/me`
- * (drive paths compared without case, as Windows does); other paths keep theirs. No trailing slash.
- */
-export function samePath(p: string): string {
-  const n = p.replace(/\\/g, '/').replace(/^\/([a-zA-Z])(?=\/)/, '$1:').replace(/\/+$/, '');
-  return /^[a-zA-Z]:\//.test(n) ? n.toLowerCase() : n;
-}
 // `$PWD/` and `${PWD}/` are expanded by resolvePath (via locate); the command forms are not.
 const PWD_PREFIX = /^(?:\$\(pwd\)|`pwd`)\//;
 

@@ -5,7 +5,7 @@
 // finding shares the credential's cause with the write, so the value is one finding whose
 // evidence is the whole path: written → committed → pushed. A file an ignore entry the session
 // wrote keeps out (`.env` in .gitignore) is not staged by `git add .`.
-import { samePath } from './project-agent-stores.ts';
+import { samePath } from '../paths.ts';
 import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, RuleContext } from './types.ts';

@@ -60,7 +60,7 @@ const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|docx|f
 /** A name that is a document's id under its API's own word "token" — the whole name, not a part of another (`FIREBASE_TOKEN`). */
 const RESOURCE_TOKEN_NAME = /^(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[_.-]?token$/i;
 /** The value at `at`, as the labelled reader takes it. */
-function VALUE_AT(text: string, at: number): string | null {
+function valueAt(text: string, at: number): string | null {
   VALUE.lastIndex = at;
   return VALUE.exec(text)?.[0].replace(/[.,;:)\]}]+$/, '') ?? null;
 }
@@ -167,7 +167,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (metadata) return null;
   // a document's id its API calls a token (Feishu/Lark `spreadsheet_token`, `obj_token`; "Spreadsheet Token:"): masked, not reported
   if (!header && (RESOURCE_TOKEN_NAME.test(name) || (name === 'token' && RESOURCE_BEFORE.test(text.slice(Math.max(0, start - 30), start))))) {
-    const v = VALUE_AT(text, at);
+    const v = valueAt(text, at);
     return v && v.length >= 8 ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + v.length, confidence: 'medium', maskOnly: true } : null;
   }
   if (KEYWORD_RULES.some((r) => r.exclusive && r.keywords.some((k) => name.includes(k)))) {
