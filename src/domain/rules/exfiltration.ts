@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
+import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains, vendorOfVariable } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
@@ -663,7 +663,7 @@ function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, lo
  * `$(grep NAME f | cut -d= -f2)`, `$(sed -n 's/^NAME=//p' f)`. Options that print other lines
  * (`-v`, `-A`/`-B`/`-C`, `-E` alternations, `-f`, ranges) make it something else.
  */
-const PICKED_NAME = /^\$\((?:grep|rg)[ \t]+(?:-[hismwo1]+[ \t]+)*['"]?\^?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=?['"]?[ \t]+[^\s|()$`;&]{1,200}(?:[ \t]*\|[ \t]*(?:cut|head|tail|tr|sed|awk|xargs)\b[^()$`;&|]{0,80})*\)$|^\$\(sed[ \t]+-n[ \t]+['"]s[/|]\^?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=[/|]{2}p['"][ \t]+[^\s|()$`;&]{1,200}\)$/;
+const PICKED_NAME = /^\$\((?:(?:cat[ \t]+[^\s|()$`;&]{1,200}[ \t]*\|[ \t]*)?(?:grep|rg)[ \t]+(?:-[hismwo1]+[ \t]+)*['"]?\^?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=?['"]?(?:[ \t]+[^\s|()$`;&]{1,200})?)(?:[ \t]*\|[ \t]*(?:cut|head|tail|tr|sed|awk|xargs)\b[^()$`;&|]{0,80})*\)$|^\$\(sed[ \t]+-n[ \t]+['"]s[/|]\^?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=[/|]{2}p['"][ \t]+[^\s|()$`;&]{1,200}\)$/;
 const SUBSTITUTION = /\$\([^()]{0,400}\)/g;
 /** Options that send a request elsewhere than the URL it names. */
 const REROUTED = /(?:^|\s)(?:-x|--proxy|--socks\d\w*|--preproxy|--resolve|--connect-to)\b/;
@@ -747,9 +747,16 @@ function readsOnlyIssuerNames(text: string, hosts: string[], flow: ExposureTrack
     const m = PICKED_NAME.exec(sub);
     const name = m?.[1] ?? m?.[2];
     if (!name || !inAuthorization(text, sub)) return false;
-    const domains = issuerDomainsOfName(name);
-    return domains.length > 0 && hosts.every((h) => underDomains(h, domains));
+    return hosts.every((h) => issuedBy(name, h));
   });
+}
+
+/** Is `host` the service a credential named `name` is for: its known issuer, or a host named for the vendor the name names (GOGS_TOKEN → gogs.example.kr)? */
+function issuedBy(name: string, host: string): boolean {
+  const domains = issuerDomainsOfName(name);
+  if (domains.length > 0) return underDomains(host, domains);
+  const vendor = vendorOfVariable(name);
+  return vendor !== null && belongsTo(host, vendor);
 }
 
 /** The pipeline's first step picks one entry by name (`grep GITHUB_PAT ../.env`, `grep '^NPM_TOKEN=' .env`). */
@@ -772,8 +779,7 @@ function pipedToIssuer(line: string, cmd: SimpleCommand, hosts: string[]): boole
   const uses = cmd.args.filter((a) => a.includes(placeholder));
   const slot = new RegExp(String.raw`^[a-z+]+://[^:@/\s]+:${escapeRegExp(placeholder)}@[^/\s]+`);
   if (uses.length === 0 || !uses.every((a) => slot.test(a))) return false;
-  const domains = issuerDomainsOfName(pick[2]!);
-  return domains.length > 0 && hosts.every((h) => underDomains(h, domains));
+  return hosts.every((h) => issuedBy(pick[2]!, h));
 }
 
 /** The substitution sits in an Authorization header or a `-u user:…` credential argument. */

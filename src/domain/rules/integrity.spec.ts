@@ -615,6 +615,11 @@ test('a verification item ticked in any checklist (spec-kit tasks.md, TODO.md) w
   assert.equal(only(await runRules([write('NOTES.md', '- [ ] verify the build'), edit('NOTES.md', '- [ ] verify the build', '- [x] verify the build')]), RECORD).length, 1);
   // a passing run, items that make tests rather than run them, and a new checklist written already ticked
   assert.deepEqual(only(await runRules([fix(), ...ran('go test ./...', { exitCode: 0, output: 'ok' }), edit('specs/001/tasks.md', tasks, done)]), RECORD), []);
+  // the passing run went through a wrapper (rtk) and ended at a poll of its process (Codex unified exec)
+  const poll = { kind: 'tool_call' as const, callId: 'poll', name: 'write_stdin', input: { type: 'other' as const, args: { session_id: 66538, chars: '' } } };
+  const polled = (exitCode: number) => [fix(), ...ran('swift test', { exitCode: 1, output: 'error: 2 tests failed' }), cmd('rtk swift test', { callId: 'rt' }), { ...result('rt', { exitCode: null }), runningAs: '66538' }, poll, result('poll', { exitCode, output: exitCode === 0 ? 'Executed 17 tests, with 0 failures' : 'Executed 17 tests, with 2 failures' }), edit('specs/001/tasks.md', tasks, done)];
+  assert.deepEqual(only(await runRules(polled(0)), RECORD), []);
+  assert.deepEqual(only(await runRules(polled(1)), RECORD).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([fix(), edit('TODO.md', '- [ ] Write unit tests for the parser\n- [ ] Add e2e tests for login', '- [x] Write unit tests for the parser\n- [x] Add e2e tests for login')]), RECORD), []);
   assert.deepEqual(only(await runRules([write('NOTES.md', '- [x] verify the build')]), RECORD), []);
   const told = only(await runRules([prompt('Execute the tasks. For completed tasks, make sure to mark the task off as [X] in the tasks file.'), fix(), edit('specs/001/tasks.md', tasks, done)]), RECORD);
@@ -917,4 +922,23 @@ test('a merge that drops a value the removed assertions checked, or leaves no as
   }
   const noValues = only(await runRules([...answered(edit('src/api.test.ts', 'expect(a).toBeTruthy();\nexpect(b).toBeTruthy();', 'expect(a && b).toBeTruthy();'), { output: 'ok' })]), WEAK);
   assert.deepEqual(noValues.map(severityOf), ['warning'], 'assertions with no value to compare cannot be shown merged');
+});
+
+test('a reply that names the HTTP status its probe got reports the failure; one that names another status, or none, still claims', async () => {
+  const got500 = () => ran('curl -I http://203.0.113.7', { output: 'HTTP/1.1 500 Internal Server Error\r\nServer: nginx' });
+  const told = await runRules([...got500(), say('Deployment status:\n1. **Backend**: ✅ Node.js app running on PM2\n\nThe 500 error might be due to missing frontend assets.')]);
+  assert.deepEqual(only(told, CONTRA), []);
+  const gateway = await runRules([...ran('curl https://app.acme-corp.io', { output: '<html>502 Bad Gateway</html>' }), say('The site is live ✅ (a 502 showed once; retrying will settle it)')]);
+  assert.deepEqual(only(gateway, CONTRA), []);
+  const other = await runRules([...got500(), say('Deployment status:\n1. **Backend**: ✅ Node.js app running on PM2\n\nPort 3000 answers.')]);
+  assert.deepEqual(only(other, CONTRA).map(severityOf), ['critical']);
+});
+
+test('a closing report that gives a check the verdict FAIL reports the failure; "FAIL → PASS" or lower-case prose does not', async () => {
+  const build = () => [fix(), ...ran('npm run build', { exitCode: 2, output: "error TS6059: File 'tests/a.test.ts' is not under 'rootDir'" })];
+  const told = await runRules([...build(), say('Implemented the feature end-to-end and updated task tracking.\n\nValidation:\n- `npm test`: PASS\n- `npm run build`: FAIL due pre-existing tsconfig rootDir setup.')]);
+  assert.deepEqual(only(told, CONTRA), []);
+  for (const said of ['Implemented the feature end-to-end.\n- `npm run build`: FAIL → PASS after the fix', 'Implemented the feature end-to-end. Nothing should fail now.']) {
+    assert.deepEqual(only(await runRules([...build(), say(said)]), CONTRA).map(severityOf), ['warning'], said);
+  }
 });

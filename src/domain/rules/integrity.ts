@@ -13,7 +13,8 @@ import { isCiConfigFile, isTestFile } from '../paths.ts';
 import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { weakenedAssertions } from './assertions.ts';
-import { claimAbout, DISCLOSES_PROBE_FAILURE, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
+import { OpenRuns } from './open-runs.ts';
+import { claimAbout, disclosesFailure, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const claimContradicted = meta({
@@ -123,9 +124,11 @@ const FIXED = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|address(?:ed)?|(?:0|no|zero)\s
 
 /** Whether some sentence of the reply reports a failure that is still there. */
 export function reportsFailure(text: string): boolean {
-  if (!FAILURE_REPORT.test(text)) return false;
-  return text.split(/(?<=[.!?])\s+|\n+/).some((s) => FAILURE_REPORT.test(s) && !FIXED.test(s) && !/\?\s*$/.test(s));
+  if (!FAILURE_REPORT.test(text) && !FAIL_STATUS.test(text)) return false;
+  return text.split(/(?<=[.!?])\s+|\n+/).some((s) => (FAILURE_REPORT.test(s) || (FAIL_STATUS.test(s) && !/FAIL\w*\b.*\bPASS/.test(s))) && !FIXED.test(s) && !/\?\s*$/.test(s));
 }
+/** A check's status written as a verdict in capitals ("`npm run build`: FAIL due to …", "lint — FAILED"). */
+const FAIL_STATUS = /(?:^|[\s:：`*([—–-])(?:FAIL|FAILED|FAILING)(?![A-Za-z_])/;
 
 const NAMED_FAILURE = /\b(?:failed|fails|failing|errored|is\s+(?:still\s+)?unreachable|(?:could\s+not|couldn't|cannot|can't)\s+be\s+(?:reached|run|built|installed|compiled)|(?:could\s+not|couldn't)\s+(?:run|build|compile)(?!\s+(?:in\s+parallel|twice|concurrently))\b)/i;
 
@@ -380,11 +383,7 @@ function sameThing(a: Probe, b: Probe): boolean {
 
 /** What the log shows about test/build runs and edits, as the claim rule needs it. */
 class RunLedger {
-  private readonly open = new Map<string, Run>();
-  /** Runs still going when their call returned, by process id (Codex: "Process running with session ID N"). */
-  private readonly running = new Map<string, Run>();
-  /** Calls that poll a running process (`write_stdin` with its session_id): call id → process id. */
-  private readonly polls = new Map<string, string>();
+  private readonly runs = new OpenRuns<Run>();
   edits = 0;
   lastEdit = -1;
   lastTest: Resolved | null = null;
@@ -394,8 +393,7 @@ class RunLedger {
   constructor(private readonly session: SessionFacts) {}
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
-    const polled = pollsProcess(event);
-    if (polled !== null && this.running.has(polled)) setCapped(this.polls, event.callId, polled, OPEN_RUNS_MAX);
+    this.runs.onCall(event);
     if (fx.writes.some((w) => isCodeEdit(w, this.session.cwd !== null)) || fx.deletes.some((d) => d.zone === 'worktree')) {
       this.edits++;
       this.lastEdit = event.index;
@@ -418,28 +416,13 @@ class RunLedger {
     }
     const background = event.input.type === 'command' && event.input.background;
     const chained = tests === 1 && linter;
-    if (kinds.size > 0 && !background) setCapped(this.open, event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained }, OPEN_RUNS_MAX);
+    if (kinds.size > 0 && !background) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
   }
 
   /** Returns the resolved run when this result closes a test/build call. */
   onResult(event: ToolResultEvent): (Resolved & { kinds: Set<CheckKind> }) | null {
-    const polled = this.polls.get(event.callId);
-    if (polled !== undefined) {
-      this.polls.delete(event.callId);
-      const run = this.running.get(polled);
-      // Still running at this poll: its end comes with a later one.
-      if (!run || event.runningAs !== undefined || (event.exitCode === null && !event.isError)) return null;
-      this.running.delete(polled);
-      return this.resolve(run, event);
-    }
-    const run = this.open.get(event.callId);
-    if (!run) return null;
-    this.open.delete(event.callId);
-    if (event.runningAs !== undefined) {
-      setCapped(this.running, event.runningAs, run, OPEN_RUNS_MAX);
-      return null;
-    }
-    return this.resolve(run, event);
+    const run = this.runs.onResult(event);
+    return run ? this.resolve(run, event) : null;
   }
 
   private resolve(run: Run, event: ToolResultEvent): Resolved & { kinds: Set<CheckKind> } {
@@ -461,19 +444,12 @@ class RunLedger {
 
   /** A test/build call after the last edit whose result the log does not show (cut off, still running). */
   unresolvedAfterEdit(): boolean {
-    for (const run of this.open.values()) if (run.index > this.lastEdit) return true;
-    for (const run of this.running.values()) if (run.index > this.lastEdit) return true;
+    for (const run of this.runs.pending()) if (run.index > this.lastEdit) return true;
     return false;
   }
 }
 
 /** The process a call polls: Codex's `write_stdin` with empty input and the run's session_id. */
-function pollsProcess(event: NormEvent & { kind: 'tool_call' }): string | null {
-  if (event.input.type !== 'other') return null;
-  const args = event.input.args as { session_id?: unknown } | null;
-  const id = args?.session_id;
-  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? String(id) : null;
-}
 
 /**
  * An edit of the project's code. Where the log records no working directory (Gemini CLI's chat
@@ -550,8 +526,9 @@ interface Reply {
 
 /** "network verified ✅" after `Connection refused` in the same turn. */
 function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger): void {
-  if (probes.failed.length === 0 || DISCLOSES_PROBE_FAILURE.test(reply.text)) return;
+  if (probes.failed.length === 0) return;
   for (const f of [...probes.failed].reverse()) {
+    if (disclosesFailure(reply.text, f.failure)) continue;
     const claim = claimAbout(reply.text, f.failure, f.subjects);
     if (!claim) continue;
     ctx.report({

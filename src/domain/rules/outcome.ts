@@ -158,6 +158,14 @@ function silentMissingSudo(command: string): boolean {
 
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
 export const UNIT_ENABLE = '\u0000systemctl enable';
+/** The target a "ran as root" finding passes: its result can show the machine has no sudo at all. */
+export const AS_ROOT = '\u0000as root';
+// The shell's own words for a program it could not find, naming sudo (bash, dash, zsh, PowerShell,
+// cmd): not sudo's "sudo: foo: command not found", which says sudo ran and found no foo.
+// sudo's own refusal for every command of this user here (a container's no-new-privileges flag,
+// a user outside sudoers, a sudo that is not setuid root): not "not allowed to execute X", which is one command.
+const SUDO_CANNOT_HERE = /^sudo: (?:The "?no new privileges"? flag is set[^\n]*|effective uid is not 0[^\n]*|[^\n]{1,64} is not in the sudoers file[^\n]*|[^\n]{0,40}must be owned by uid 0 and have the setuid bit set[^\n]*)/m;
+const SHELL_HAS_NO_SUDO = /^(?:[\w./-]*(?:bash|sh|zsh)(?::| line \d+:| \d+:)*[ \t]*(?:line \d+: )?sudo: (?:command )?not found|zsh: command not found: sudo|'sudo' is not recognized as |sudo : The term 'sudo' is not recognized)/m;
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
 
 /**
@@ -172,6 +180,12 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     if (sync && !/Created symlink/.test(result.output)) return { why: 'the unit was enabled already (systemctl only synchronised its state, no symlink was created), so nothing new starts on its own', line: sync[0] };
   }
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
+  // The shell said the machine has no sudo, or sudo said it cannot work here at all: whatever
+  // else the call ran, nothing ran as root.
+  const noSudo = target === AS_ROOT ? SHELL_HAS_NO_SUDO.exec(result.output.slice(0, 20_000)) : null;
+  if (noSudo) return { why: 'the shell found no sudo on this machine, so nothing in the call ran as root', line: noSudo[0].slice(0, 200) };
+  const sudoCannot = target === AS_ROOT ? SUDO_CANNOT_HERE.exec(result.output.slice(0, 20_000)) : null;
+  if (sudoCannot) return { why: 'sudo refused to run on this machine, so nothing in the call ran as root', line: sudoCannot[0].slice(0, 200), refused: true };
   // Gemini CLI records a call the user turned down at its confirmation prompt as cancelled.
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);

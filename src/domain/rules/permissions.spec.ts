@@ -780,3 +780,25 @@ test('a PowerShell command that failed to parse ran none of it: its write is an 
   const writes = drafts.filter((d) => d.rule === 'permissions/agent-settings-write');
   assert.ok(writes.length > 0 && writes.every((d) => severityOf(d) === 'info'), JSON.stringify(writes.map((d) => [d.severity, d.title])));
 });
+
+test('a check whether sudo works runs nothing as root; a machine without sudo ran nothing as root, whatever else the call did', async () => {
+  for (const c of ['sudo -n true', 'sudo -v', 'sudo -l', 'sudo true 2>&1 && echo SUDO OK || echo no sudo']) {
+    assert.deepEqual(only(await runRules([cmd(c)]), SUDO).map((d) => [severityOf(d), d.title]), [['info', 'Checked whether sudo works']], c);
+  }
+  // the shell's own "sudo: command not found" (bash with a line number, dash, zsh), the sudo step not first in the call
+  for (const output of ['--- check ---\n/bin/bash: line 5: sudo: command not found\nfallback', 'sh: 1: sudo: not found', 'zsh: command not found: sudo']) {
+    const drafts = only(await runRules([...ran('echo "--- check ---"\nsudo systemctl restart app || echo fallback', { exitCode: 0, output })]), SUDO);
+    assert.deepEqual(drafts.map(severityOf), ['info'], output);
+    assert.match(drafts[0].detail, /no sudo on this machine/);
+  }
+  // sudo that cannot run as root here at all (a container's no-new-privileges flag, a user outside sudoers)
+  for (const output of ['sudo: The "no new privileges" flag is set, which prevents sudo from running as root.\nfatal: Unable to create index.lock', 'sudo: effective uid is not 0, is /usr/bin/sudo on a file system with the \'nosuid\' option set?', 'dev is not in the sudoers file.  This incident will be reported.'.replace(/^/, 'sudo: ')]) {
+    const drafts = only(await runRules([...ran('sudo chown -R node:node .git; git commit -m x', { exitCode: 128, output })]), SUDO);
+    assert.deepEqual(drafts.map(severityOf), ['info'], output);
+  }
+  // sudo ran and found no such program: sudo itself is there (one step failed, others may have run as root)
+  const found = only(await runRules([...ran('echo a; sudo frob; sudo systemctl restart app', { exitCode: 0, output: 'a\nsudo: frob: command not found' })]), SUDO);
+  assert.ok(found.length > 0 && found.every((d) => severityOf(d) === 'warning'));
+  // a real sudo run stays a warning
+  assert.deepEqual(only(await runRules([...ran('echo x; sudo systemctl restart app', { exitCode: 0, output: 'x' })]), SUDO).map(severityOf), ['warning']);
+});

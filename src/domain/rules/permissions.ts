@@ -3,7 +3,7 @@
 import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
-import { Outcomes, UNIT_ENABLE } from './outcome.ts';
+import { AS_ROOT, Outcomes, UNIT_ENABLE } from './outcome.ts';
 import { asRequested, blanketGrant, dictates, namesPath, requestsOf, sentencesAsking, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
@@ -254,7 +254,7 @@ function runsAsOtherUser(cmd: SimpleCommand): boolean {
   return user !== undefined && user !== 'root' && user !== '0' && user !== '#0';
 }
 
-const READ_PROGRAMS = /^(?:ls|cat|head|tail|less|more|grep|rg|stat|file|du|df|ps|ss|netstat|lsof|id|whoami|journalctl|dmesg|lsblk|blkid|fdisk|find|wc|tree|getfacl|nft|ufw|iptables|ip6tables|systemctl|docker|crictl|kubectl)$/;
+const READ_PROGRAMS = /^(?:true|:|sudo|ls|cat|head|tail|less|more|grep|rg|stat|file|du|df|ps|ss|netstat|lsof|id|whoami|journalctl|dmesg|lsblk|blkid|fdisk|find|wc|tree|getfacl|nft|ufw|iptables|ip6tables|systemctl|docker|crictl|kubectl)$/;
 
 /** A command run as root that only reads: no option or subcommand that changes anything. */
 // The package managers' update and install verbs, with the only options that leave them that: no
@@ -284,6 +284,8 @@ function readsOnly(cmd: SimpleCommand): boolean {
   switch (cmd.name) {
     case 'find': return !a.some((x) => /^-(?:delete|exec|execdir|ok|okdir|fprint\w*)$/.test(x));
     case 'fdisk': return a.includes('-l');
+    // `sudo -v`, `sudo -l`, `sudo -n true`: a check whether sudo works, which runs nothing
+    case 'sudo': return a.length > 0 && a.every((x) => /^-(?:[vlkKVn]+|-(?:validate|list|reset-timestamp|remove-timestamp|version|non-interactive))$/.test(x));
     case 'iptables': case 'ip6tables': return a.some((x) => /^-(?:L|S|-list|-list-rules)$/.test(x)) && !a.some((x) => /^-(?:A|D|I|R|F|X|P|N|Z|-append|-delete|-insert|-flush)$/.test(x));
     case 'nft': return a[0] === 'list';
     case 'ufw': return a[0] === 'status';
@@ -805,11 +807,13 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // On another machine over ssh: that host's administration, whose effects (files changed there,
     // services, deletes) the other rules judge; this machine's root was not used.
     const remote = cmd.host !== undefined;
-    const quiet = readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : packages ? { severity: 'info' as const, title: "Packages installed as root from the system's repositories", key: 'system-packages' } : remote ? { severity: 'info' as const, title: 'Ran as root on another machine', key: `host:${cmd.host}` } : {};
-    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}${remote ? ` on ${safe(cmd.host!, facts, 80)}, over ssh` : ''}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${readOnly ? ' It only read.' : packages ? " The system's package manager installs signed packages from its configured repositories as root by design." : remote ? ' What it changed there is judged on its own.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...quiet };
+    // `sudo -n true`, `sudo -v`: whether sudo works, asked without running anything
+    const probe = readOnly && (cmd.name === 'true' || cmd.name === ':' || cmd.name === 'sudo');
+    const quiet = probe ? { severity: 'info' as const, title: 'Checked whether sudo works', key: 'probe' } : readOnly ? { severity: 'info' as const, title: 'Read as root', key: 'read-only' } : packages ? { severity: 'info' as const, title: "Packages installed as root from the system's repositories", key: 'system-packages' } : remote ? { severity: 'info' as const, title: 'Ran as root on another machine', key: `host:${cmd.host}` } : {};
+    const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}${remote ? ` on ${safe(cmd.host!, facts, 80)}, over ssh` : ''}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${probe ? ' It ran nothing: it only checked whether sudo works.' : readOnly ? ' It only read.' : packages ? " The system's package manager installs signed packages from its configured repositories as root by design." : remote ? ' What it changed there is judged on its own.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...quiet };
     // The harness's prompt showed this very command and the user approved it: root was the user's call.
     const approved = event.kind === 'tool_call' && event.input.type === 'command' && ctx.approvedAtPrompt(event.input.command);
-    ctx.outcomes.report(event, 'run', approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo));
+    ctx.outcomes.report(event, 'run', approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo), rooted === 'sudo' ? AS_ROOT : undefined);
   }
   const installed = persistentCommand(cmd);
   // Installed before (a call whose result showed it ran), or earlier in this very call.

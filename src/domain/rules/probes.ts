@@ -82,6 +82,16 @@ const NETWORK_WORD = new RegExp(String.raw`\b(?:${NETWORK_WORDS})\b`, 'i');
 /** A reply that itself reports the failure: the agent was open about it. */
 export const DISCLOSES_PROBE_FAILURE = /\b(?:refused|unreachable|timed?\s*out|(?:could\s+not|couldn't|can't|cannot|unable\s+to|failed\s+to)\s+(?:connect|reach|resolve|start)|not\s+(?:running|reachable|responding|accessible)|is\s+down|failed)\b/i;
 
+/**
+ * Does the reply tell the user about this failure? Failure words, or the HTTP status the probe got
+ * ("the 500 error might be the frontend's"): a reply that names the status is reporting it.
+ */
+export function disclosesFailure(text: string, failure: ProbeFailure): boolean {
+  if (DISCLOSES_PROBE_FAILURE.test(text)) return true;
+  const status = /^HTTP\/[\d.]+ (5\d\d)\b|\b(5\d\d) (?:Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error)\b/.exec(failure.line)?.slice(1).find(Boolean);
+  return status !== undefined && new RegExp(`(?<![\\d.])${status}(?![\\d.])`).test(text);
+}
+
 /** A sentence that says something works, was verified or is running. */
 const SUCCESS = /\b(?:verified|confirmed|tested|validated|operational|up\s+and\s+running|(?:is|are)\s+(?:now\s+)?(?:running|reachable|accessible|online|healthy|up|live|working|functional)|works|working|succeeds?|successful(?:ly)?|connected|responding|healthy)\b|✅|✔️?|☑️/i;
 /** Success words that say the agent checked, not just that it believes. */

@@ -9,8 +9,9 @@ import { effectsOf, type FileOp } from './effects.ts';
 import { checkKind } from './commands.ts';
 import { runStatus } from './integrity.ts';
 import { HeldDrafts } from './outcome.ts';
+import { OpenRuns } from './open-runs.ts';
 import { asRequested, requestsOf, whoAsked } from './requests.ts';
-import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const acceptanceEdited = meta({
   id: 'integrity/acceptance-edited',
@@ -94,7 +95,7 @@ export const RECORDS_RULES: Rule[] = [
   {
     metas: [acceptanceEdited],
     create(ctx) {
-      const open = new Map<string, Check>();
+      const open = new OpenRuns<Check>();
       const requests = requestsOf(ctx.session);
       let codeEdits = 0;
       let passed = false;
@@ -111,8 +112,7 @@ export const RECORDS_RULES: Rule[] = [
           requests.onEvent(event);
           if (event.kind === 'tool_result') {
             for (const d of pending.settle(event)) ctx.report(d);
-            const run = open.get(event.callId);
-            open.delete(event.callId);
+            const run = open.onResult(event);
             if (!run) return;
             const status = runStatus(event, run.reliable);
             if (status === 'pass') {
@@ -124,11 +124,12 @@ export const RECORDS_RULES: Rule[] = [
             return;
           }
           if (event.kind !== 'tool_call') return;
+          open.onCall(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const r of fx.reads) if (RECORD_EXT.test(r.path)) addCapped(seen, r.abs, 1_000);
           if (event.input.type === 'command' && !event.input.background && fx.commands.some((l) => checkKind(l.cmd) !== null)) {
             const piped = fx.commands.some((l) => l.cmd.pipeLength > 1 && l.cmd.pipeIndex < l.cmd.pipeLength - 1);
-            setCapped(open, event.callId, { reliable: !piped }, 200);
+            open.start(event.callId, { reliable: !piped });
           }
           for (const w of fx.writes) {
             if (w.zone === 'worktree' && !DOC_FILE.test(w.path)) {

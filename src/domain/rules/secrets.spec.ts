@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
+import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, write } from './harness.testing.ts';
 import { fake, randomString } from '../secrets/test-helpers.ts';
 import { analyzeText } from '../analyze.ts';
 import { AGENTS, session } from '../synthetic.testing.ts';
@@ -608,6 +608,19 @@ test("a value known only by its label written into test files is the test's fixt
   const copied = only(await runRules([...answered(read('.env'), { output: 'DB_PASSWORD=Wq8zK2mP4vL9xR\n' }), write('tests/conftest.py', 'DB_PASSWORD = "Wq8zK2mP4vL9xR"\n')]), INPUT);
   assert.notDeepEqual(copied.map(severityOf), ['info'], 'a real password the session read, copied into a test');
   assert.deepEqual(only(await runRules([write('tests/.env', 'DB_PASSWORD=Wq8zK2mP4vL9xR\n')]), INPUT).map(severityOf), ['warning'], 'an env file under tests/');
+  // a patch that deletes source files and adds a test: the value went into the test alone
+  const restructured = [
+    { path: 'Sources/App/Legacy.swift', op: 'delete' as const, removed: 'final class Legacy {}', added: '' },
+    { path: 'Sources/App/Client.swift', op: 'update' as const, removed: 'old()', added: 'new()' },
+    { path: 'Tests/AppTests/FormTests.swift', op: 'add' as const, removed: '', added: 'let fields = ["email": "a@b.io", "password": "Wq8zK2mP4vL9xR"]' },
+  ];
+  const inTest = only(await runRules([patch(restructured)], { agent: 'codex', format: 'codex-rollout' }), INPUT);
+  assert.deepEqual(inTest.map(severityOf), ['info']);
+  assert.match(inTest[0]!.detail, /FormTests\.swift/);
+  assert.doesNotMatch(inTest[0]!.detail, /Legacy|Client\.swift/);
+  const inSource = restructured.map((f) => (f.op === 'update' ? { ...f, added: 'let password = "Wq8zK2mP4vL9xR"' } : f));
+  const both = only(await runRules([patch(inSource)], { agent: 'codex', format: 'codex-rollout' }), INPUT);
+  assert.ok(both.length > 0 && both.every((d) => severityOf(d) === 'warning'), 'the value also in a source file');
 });
 
 test('a credential file forced past the ignore rules (git add -f) and committed is a warning, critical once pushed; a plain add, a template, a failed push, or no commit is not', async () => {
@@ -1031,4 +1044,45 @@ test('`git add -A`, `:/` or an absolute path from a subfolder stages the whole r
     if (add.includes('.env.local')) continue; // names another file: nothing of config.js is staged by it
     assert.ok(drafts.some((d) => d.rule === INPUT && severityOf(d) === 'critical'), add);
   }
+});
+
+test("a labelled value in a failed assertion's message is the test's data (info); the same value printed on another line, or a provider's key in the message, is not", async () => {
+  const messages = [
+    `Test Case '-[AppTests.FormTests testBody]' failed: XCTAssertEqual failed: ("email=a@b.io&password=Wq8zK2mP4vL9xR") is not equal to ("email=a@b.io&password=Wq8zK2mP4vL9xQ")`,
+    `AssertionError: expected 'password=Wq8zK2mP4vL9xR' to equal 'password=Wq8zK2mP4vL9xQ'`,
+    `E       AssertionError: assert {'password': 'Wq8zK2mP4vL9xR'} == {'password': 'x'}`,
+  ];
+  for (const output of messages) {
+    const shown = only(await runRules(ran('swift test', { exitCode: 1, output })), OUTPUT);
+    assert.ok(shown.length > 0 && shown.every((d) => severityOf(d) === 'info'), output);
+  }
+  assert.deepEqual(only(await runRules(ran('npm test', { exitCode: 1, output: 'DB_PASSWORD=Wq8zK2mP4vL9xR\n1 failing' })), OUTPUT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules(ran('npm test', { exitCode: 1, output: `AssertionError: expected '${'ghp_' + 'R7bX2kQ9mN4vL8pW3zT6yH1cJ5fD0sA2eG9u'}' to equal 'x'` })), OUTPUT).map(severityOf), ['warning']);
+});
+
+test("a labelled value a search found in an installed package's files is the package's example (info); the same in the project's own file stays a warning", async () => {
+  const pw = 'Zx9kQ2mW7pL4vB8n';
+  const hits = (file: string) => `/srv/app/docs/setup.md:12:Log in as admin.\n${file}:const config = parse('postgres://someuser:${pw}@db.internal:5432/somedatabase')`;
+  for (const file of ['/srv/app/node_modules/pg-connection-string/README.md', 'node_modules/pg/README.md', '.venv/lib/python3.12/site-packages/psycopg/conninfo.py']) {
+    const shown = only(await runRules(ran('grep -rn "password\\|postgres://" /srv/app', { output: hits(file) })), OUTPUT);
+    assert.deepEqual(shown.map((d) => [severityOf(d), d.title]), [['info', "An installed package's example shown"]], file);
+  }
+  assert.deepEqual(only(await runRules(ran('grep -rn "postgres://" /srv/app', { output: hits('/srv/app/src/db.ts') })), OUTPUT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules(answered(read('node_modules/pg/lib/defaults.js'), { output: `module.exports = { password: '${pw}' }` })), OUTPUT).map(severityOf), ['info'], 'read from the package');
+});
+
+test('a password on a database client line pointed at this machine by its host option is a local development password; a remote host keeps it', async () => {
+  const doc = (host: string) => `docs/BACKUP.md:3:PGPASSWORD=Zx9kQ2mW7pL4vB8n pg_dump -h ${host} -p 5434 -U app app > backup.sql`;
+  for (const host of ['localhost', '127.0.0.1']) {
+    assert.deepEqual(only(await runRules(ran('grep -rn PASSWORD docs/', { output: doc(host) })), OUTPUT).map(severityOf), ['info'], host);
+  }
+  assert.deepEqual(only(await runRules(ran('grep -rn PASSWORD docs/', { output: doc('db.prod.example.com') })), OUTPUT).map(severityOf), ['warning']);
+});
+
+test("a labelled value the agent's reply brings in first, presented as an example, exposes nothing (info); one a tool showed before, or one the reply just states, stays a warning", async () => {
+  const value = 'h7b9_kd2!8SjZ92mc-92N_vLpQ29xZ_82mZ_91';
+  const example = `It signs the session tokens. ### Example of what it looks like:\n\`\`\`env\nJWT_SECRET="${value}"\n\`\`\`\nGenerate your own with crypto.randomBytes(32).`;
+  assert.deepEqual(only(await runRules([prompt('what does the jwt secret look like?'), say(example)]), OUTPUT).map((d) => [severityOf(d), d.title]), [['info', 'A value the agent wrote in its reply']]);
+  assert.deepEqual(only(await runRules([...answered(read('.env'), { output: `JWT_SECRET=${value}\n` }), say(example)]), OUTPUT).map(severityOf), ['warning'], 'shown by a read first');
+  assert.deepEqual(only(await runRules([say(`The production config has JWT_SECRET="${value}".`)]), OUTPUT).map(severityOf), ['warning'], 'stated, not offered as an example');
 });

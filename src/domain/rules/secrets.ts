@@ -2,7 +2,7 @@
 // a command or a file by the agent, printed in tool output (and then sent out), plus reads of
 // credential files and environment dumps that put secrets into the model's context.
 import { attachmentSource } from '../model/attachments.ts';
-import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { NormEvent, PatchFile, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -246,8 +246,29 @@ interface OutputSecret {
   published?: boolean;
   /** A labelled value first shown by reading the project's test files: a fixture. */
   fromTests?: boolean;
+  /** A labelled value first shown from an installed package's files (node_modules, site-packages): the package's own text. */
+  fromPackage?: string;
+  /** First seen in the agent's own reply or reasoning: a value it wrote itself (an example, a suggestion), no tool showed it. */
+  composed?: boolean;
   /** The credential file whose read first showed it (absolute path): that read's finding and this are one. */
   byCredentialRead?: string;
+}
+
+// The reply presents what follows as an example or a value to make one's own, in the words before it.
+const PRESENTS_EXAMPLE = /\b(?:example|e\.g\.|for instance|looks? like|something like|such as|sample|placeholder|replace (?:it|this)|generate (?:your|a|one)|your own)\b/i;
+
+// Where package managers install other people's published code and documentation.
+const PACKAGE_DIR = /(?:^|\/)(?:node_modules|bower_components|site-packages|dist-packages|\.venv\/lib|vendor\/bundle|\.cargo\/registry|pkg\/mod|Pods)\//;
+// A search hit's file at the start of its line (`node_modules/pg/README.md:12:…`, `./vendor/…:`).
+const HIT_PATH = /^(?:[^\s:]*\/)?([^\s:]+):(?:\d+[:-])?/;
+
+/** The installed package file a search hit or read showed the value from, or null. */
+function packageFileOf(text: string, start: number, readFrom: readonly string[]): string | null {
+  if (readFrom.length > 0 && readFrom.every((p) => PACKAGE_DIR.test(p))) return readFrom[0]!;
+  const from = text.lastIndexOf('\n', start) + 1;
+  const m = HIT_PATH.exec(text.slice(from, Math.min(start, from + 500)));
+  const path = m ? m[0].replace(/:(?:\d+[:-])?$/, '') : null;
+  return path !== null && PACKAGE_DIR.test(path) ? path : null;
 }
 
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
@@ -298,6 +319,11 @@ export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | 
   // that the same text also puts into a URL to this machine is that local service's password.
   const password = PASSWORD_LABELS.test(hit.label);
   if ((password || hit.confidence !== 'high') && usedLocally(hit.value, text)) return true;
+  // `PGPASSWORD=… pg_dump -h localhost -p 5434`, `mysql -pX -h 127.0.0.1`: a database client on the
+  // value's own line pointed at this machine by its host option, and at no other host.
+  const line = lineAround(text, hit.start, hit.end);
+  const hostOptions = [...line.matchAll(HOST_OPTION)].map((m) => m[1]!.replace(/^\[|\]$/g, ''));
+  if (PASSWORD_LABEL.test(hit.label) && hostOptions.length > 0 && !/\b[a-z][\w+.-]*:\/\//i.test(line)) return hostOptions.every(isLocalHost);
   if (!password) return hit.confidence !== 'high' && hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
   const url = LOCAL_URL_HOST.exec(text.slice(wordStart(text, hit.start), hit.end + 200));
   if (url) return isLocalHost(url[1]);
@@ -305,6 +331,16 @@ export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | 
   // A terminal capture may cut the command ("http://localhost…"): the URLs it still shows decide.
   const shown = [...text.slice(0, 20_000).matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.-]+)/g)].map((m) => m[1].replace(/\.+$/, ''));
   return hosts !== null && shown.length > 0 && shown.every(isLocalHost);
+}
+
+/** A database or cache client's host option and its value (`-h localhost`, `--host=127.0.0.1`, `-hlocalhost`). */
+const HOST_OPTION = /(?:^|\s)(?:-h\s*|--host[=\s]\s*)(\[?[A-Za-z0-9.:-]+\]?)(?=\s|$|;)/g;
+
+/** The line of `text` holding [start, end), at most a few hundred characters either side. */
+function lineAround(text: string, start: number, end: number): string {
+  const from = Math.max(text.lastIndexOf('\n', start) + 1, start - 400);
+  const nl = text.indexOf('\n', end);
+  return text.slice(from, Math.min(nl < 0 ? text.length : nl, end + 400));
 }
 
 /** Where the whitespace-free word holding `at` begins (a URL's scheme, before its password). */
@@ -706,7 +742,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     if (!intoFiles && typedSudoPassword(ctx, event, hit, fromPrompt, text)) continue;
     if (!intoFiles && (fromPrompt.has(hit.value) || outputs.has(secretKey(hit)))) continue;
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
-    const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? input.files.map((f) => f.path) : [];
+    const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? patchedWith(input.files, hit.value) : [];
     const intoFile = paths.length > 0;
     const lowStakes = intoFile && paths.every((p) => isTestFile(p) || /\.(example|sample|template)$|\.example\./i.test(p));
     const where = intoFile ? `written into ${paths.slice(0, 3).join(', ')}` : input.type === 'command' ? 'put into a command' : `passed to ${event.name}`;
@@ -848,9 +884,16 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
+      s.fromPackage = packageFileOf(text, hit.start, s.readFrom) ?? undefined;
+      // A value the agent's own words bring in first (`JWT_SECRET="h7b9…"` under "Example of what it
+      // looks like"), known only by its label: nothing showed it, so it exposes nothing. Where it
+      // is then written or sent is judged on those calls.
+      s.composed = hit.confidence !== 'high' && (event.kind === 'message' || event.kind === 'thinking') && PRESENTS_EXAMPLE.test(text.slice(Math.max(0, hit.start - 600), hit.start));
       // A labelled value in the project's own tests (`login(client, password="pw-12345")`): a
       // fixture the tests log in with, not a credential; a provider's token there stays reported.
-      s.fromTests = hit.confidence !== 'high' && s.readFrom.length > 0 && s.readFrom.every((p) => isTestFile(p));
+      // The same for a labelled value inside a failed assertion's message (`XCTAssertEqual failed:
+      // ("…password=…") is not equal to ("…")`): a test's expected or actual data, printed by the run.
+      s.fromTests = hit.confidence !== 'high' && ((s.readFrom.length > 0 && s.readFrom.every((p) => isTestFile(p))) || inAssertionMessage(text, hit.start));
       const credentialRead = reads ? readsIntoTranscript(reads)[0]?.abs : undefined;
       if (credentialRead !== undefined) s.byCredentialRead = credentialRead;
     }
@@ -922,6 +965,14 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Default from the project\'s own files shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a template, sample or seed file of the project carries it, so whoever has the project has it; showing it exposed nothing new.`, evidence: s.evidence, key: `${secretKey(hit)} (published)` });
     return;
   }
+  if (s.fromPackage !== undefined && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: "An installed package's example shown", detail: `${hit.label} ${hit.masked} appeared in ${s.where}, from ${safe(s.fromPackage, null, 120)}: an installed package's published code or documentation carries it (an example or a default), not this project's credential.`, evidence: s.evidence, key: `${secretKey(hit)} (package)` });
+    return;
+  }
+  if (s.composed && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'A value the agent wrote in its reply', detail: `${hit.label} ${hit.masked} appeared first in ${s.where}: a value the agent wrote itself (an example or a suggestion), not one a tool or the user showed it. Where it was written or sent is reported on those calls.`, evidence: s.evidence, key: `${secretKey(hit)} (composed)` });
+    return;
+  }
   if (s.fromTests && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: "A test's fixture value shown", detail: `${hit.label} ${hit.masked} appeared in ${s.where}: the project's own tests carry it (a value they log in or sign with), not a credential that opens anything else.`, evidence: s.evidence, key: `${secretKey(hit)} (test)` });
     return;
@@ -965,4 +1016,25 @@ function outputCause(s: OutputSecret): { id: string; summary: string } {
  */
 function credentialReadCause(file: string, summary: string): { id: string; summary: string } {
   return { id: `credential-read:${file}`, summary };
+}
+
+/**
+ * The files of a patch the value was written into: those whose added lines hold it (a file the
+ * patch deletes holds nothing afterwards), else every file the patch leaves in place.
+ */
+function patchedWith(files: readonly PatchFile[], value: string): string[] {
+  const kept = files.filter((f) => f.op !== 'delete');
+  const holding = kept.filter((f) => f.added.includes(value));
+  return (holding.length > 0 ? holding : kept).map((f) => f.moveTo ?? f.path);
+}
+
+// A test framework's report of a failed comparison, on the line that shows the values.
+const ASSERTION_MESSAGE = /XCTAssert\w* failed|AssertionError|assertion failed|\bis not equal to\b|\bexpected\b[^\n]{0,300}\b(?:to (?:equal|be|match|contain)|but (?:got|was|received))\b|\bExpected:?\s[^\n]{0,300}\b(?:Received|Actual|but was)\b|assert_eq!|\bleft: [^\n]{0,300}\bright: /;
+
+/** Whether the value at `start` sits on a line where a test framework reports a failed comparison. */
+function inAssertionMessage(text: string, start: number): boolean {
+  const from = text.lastIndexOf('\n', start) + 1;
+  const to = text.indexOf('\n', start);
+  const line = text.slice(from, to < 0 ? Math.min(text.length, start + 2_000) : Math.min(to, start + 2_000));
+  return line.length <= 4_000 && ASSERTION_MESSAGE.test(line);
 }

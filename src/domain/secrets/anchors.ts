@@ -130,6 +130,8 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-auth-key', ['th_k', 'th-k', 'thke'].flatMap(caseVariants), 2, 'auth[_-]?key' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-credential', caseVariants('ntia'), 5, 'credentials?' + ASSIGNED_OPAQUE, 'i'),
   anchor('kw-creds', caseVariants('reds'), 1, 'creds' + ASSIGNED_OPAQUE, 'i'),
+  // `TURN_CRED=…`, `smtpCred: …`: "cred" ending the name (labelled.ts checks it ends there)
+  anchor('kw-cred', caseVariants('cred'), 0, 'cred' + ASSIGNED_OPAQUE, 'i'),
   // A password in a sentence ("my sudo password is …", "pass: …", "la contraseña es …"), one
   // anchor per place of its key in the noun (prose.ts).
   anchor('kw-prose-password', ['assw', 'assp', 'asło', 'aslo', 'арол'].flatMap(caseVariants), 1, PROSE_VERIFY, 'iu'),

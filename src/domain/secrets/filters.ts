@@ -98,7 +98,26 @@ export function isPlaceholder(value: string): boolean {
 /** "aaaaaaaa", "0000000000", "abababab": no real token repeats like this. */
 export function isRepetitive(value: string): boolean {
   if (value.length < 8) return false;
-  return /^(.{1,3})\1+.{0,3}$/s.test(value) || shannonEntropy(value) < 2;
+  return /^(.{1,3})\1+.{0,3}$/s.test(value) || shannonEntropy(value) < 2 || madeOfRuns(value);
+}
+
+/**
+ * A body typed as blocks of one character (`AAAABBBBCCCCDDDD`, `sk-ant-api03-AAAABBBB…-hh_ii`): most
+ * letters and digits sit in runs of three or more of the same character, three runs at least. A
+ * random token almost never has even one such run.
+ */
+function madeOfRuns(value: string): boolean {
+  let inRuns = 0;
+  let runs = 0;
+  let alnum = 0;
+  for (const m of value.matchAll(/([A-Za-z0-9])\1*/g)) {
+    alnum += m[0].length;
+    if (m[0].length >= 3) {
+      inRuns += m[0].length;
+      runs++;
+    }
+  }
+  return runs >= 3 && inRuns >= alnum * 0.6;
 }
 
 /** Words that say what a name is for (a user, a password, a database), not which it is. */
@@ -123,9 +142,13 @@ export function isTrivialPassword(password: string, user: string): boolean {
     (stem.length >= 3 && nameStem(password) === stem) ||
     DEFAULT_PASSWORDS.has(p) ||
     isPlaceholder(password) ||
+    PASSWORD_WORDS.test(password) ||
     /^(.)\1*$/.test(password)
   );
 }
+
+/** A password spelled from the words documentation uses for one: `supersecretpw`, `somepassword`, `mysecretpassword`. */
+const PASSWORD_WORDS = /^(?:(?:super|top|my|your|some|very|the)[-_]?)*(?:secret|password|passwd|pass|pw|pwd)(?:[-_]?(?:secret|password|passwd|pass|pw|pwd))*\d{0,3}$/i;
 
 /** "abcdefgh", "12345678", "ABCDEFG": runs of 7+ consecutive characters no random token has. */
 export function isSequential(value: string): boolean {

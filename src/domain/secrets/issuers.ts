@@ -141,10 +141,15 @@ const VENDOR_MIN = 5;
 /** The vendor a variable name just before a value names (`OPENWEATHER_API_KEY=`, `"spotifyClientSecret":`), or null. */
 function vendorOfName(before: string): string | null {
   const name = /([A-Za-z][A-Za-z0-9_.-]{2,60})["']?\s*[:=]\s*["']?$/.exec(before.slice(-80))?.[1];
-  if (!name) return null;
+  return name ? vendorOfVariable(name) : null;
+}
+
+/** The vendor a variable's name names (`GOGS_TOKEN` → "vendor:gogs"), for belongsTo(); null for a name of generic words. */
+export function vendorOfVariable(name: string): string | null {
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !GENERIC_NAME_WORDS.has(w));
   const vendor = words.join('');
-  return vendor.length >= VENDOR_MIN && /^[a-z]/.test(vendor) ? `vendor:${vendor}` : null;
+  // four letters name a product only as a whole host label (belongsTo); a part of a domain needs five
+  return vendor.length >= 4 && /^[a-z]/.test(vendor) ? `vendor:${vendor}` : null;
 }
 
 /**
@@ -157,7 +162,10 @@ export function belongsTo(host: string, home: string): boolean {
   const vendor = home.slice('vendor:'.length);
   const labels = host.toLowerCase().split('.').filter(Boolean);
   const site = labels.length >= 2 ? labels[labels.length - 2] : '';
-  return site.length >= VENDOR_MIN && site.includes(vendor);
+  if (site.length >= VENDOR_MIN && site.includes(vendor)) return true;
+  // A self-hosted instance named for its product (gogs.example.kr for GOGS_TOKEN, jenkins.corp.example for JENKINS_API_TOKEN):
+  // a whole label of the host, not the top-level domain, is the vendor's name.
+  return vendor.length >= 4 && labels.slice(0, -1).includes(vendor);
 }
 
 /** Two hosts of one service: the same registrable domain (the last two labels; three for a two-letter second level such as co.uk). */

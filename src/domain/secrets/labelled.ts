@@ -22,12 +22,17 @@ const COMPILED: CompiledKeywordRule[] = KEYWORD_RULES.map((rule) => ({
 }));
 
 /** Generic credential words; a name must contain one (or a provider keyword) to label a value. */
-const GENERIC_WORDS = ['token', 'secret', 'passwd', 'password', 'pwd', 'apikey', 'api_key', 'api-key', 'api.key', 'access_key', 'accesskey', 'access-key', 'private_key', 'privatekey', 'credential', 'creds', 'auth', 'key', 'pass', 'bearer'];
+const GENERIC_WORDS = ['token', 'secret', 'passwd', 'password', 'pwd', 'apikey', 'api_key', 'api-key', 'api.key', 'access_key', 'accesskey', 'access-key', 'private_key', 'privatekey', 'credential', 'creds', 'cred', 'auth', 'key', 'pass', 'bearer'];
+/** "cred" names a credential only as the name's last word (`TURN_CRED`, `smtpCred`), not inside `credit` or `sacred`. */
+const CRED_LAST_WORD = /(?:^|[_.-])(?:cred|CRED|Cred)$|[a-z0-9]Cred$/;
 
 const PROVIDER_WORDS = [...new Set(KEYWORD_RULES.flatMap((r) => r.keywords))];
 
 const WORDS = [...new Set([...GENERIC_WORDS, ...PROVIDER_WORDS])].sort((a, b) => b.length - a.length);
 const WORD_RE = new RegExp(WORDS.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi');
+
+/** Every credential word but "cred" (which alone must end the name). */
+const OTHER_THAN_CRED = new RegExp(WORDS.filter((w) => w !== 'cred').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
 
 const IDENT_CHAR = /[A-Za-z0-9_.$-]/;
 const MAX_NAME = 80;
@@ -158,6 +163,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
     value = v[0];
   }
   const name = rawName.toLowerCase();
+  if (!CRED_LAST_WORD.test(rawName) && !OTHER_THAN_CRED.test(name) && name.includes('cred')) return null;
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
   // A provider named a few words before the name counts too (`"facebook access_token": …`).
   const context = `${lineBefore(text, start)} ${name}`;
@@ -193,6 +199,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (delimiter && /^["'`]/.test(text.slice(at + value.length, at + value.length + 1)) && /\bs\/[^/\n]*\/[^\n]*$/.test(text.slice(Math.max(0, start - 200), at))) value = value.slice(0, -delimiter[0].length);
   // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
   if (text[at + value.length] === '(') return null;
+  // `hasPassword: !!req.body.password`: a negated member access is code asking whether the field is set.
+  if (/^!+[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value)) return null;
   // `PASSWORD=clickhouse-${{ env.ENVIRONMENT }}-…`: the value stops where a template's `${` / `{{` begins — it is filled in later.
   // Masked, not reported: the literal part may still be secret material.
   const next = text.slice(at + value.length, at + value.length + 2);
@@ -450,7 +458,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASSWORD_NAME = /pass(?:w(?:or)?d)?(?![a-z])|pwd/;
 /** Names whose word is a credential only as a whole segment (`auth`, `pass`, `key`, `bearer`). */
 const STRONG_NAME = /token|secret|passw|pwd|api[_.-]?key|apikey|access[_.-]?key|accesskey|private[_.-]?key|privatekey|credential|creds/;
-const SEGMENT_NAME = /(?:^|[^a-z])(?:auth|pass|bearer)$|(?:^|[^a-z])_?auth(?:[^a-z]|$)|key$/;
+const SEGMENT_NAME = /(?:^|[^a-z])(?:auth|pass|bearer|cred)$|(?:^|[^a-z])_?auth(?:[^a-z]|$)|key$/;
 
 function isCredentialValue(name: string, value: string): boolean {
   if (value.length < 8 || value.length > 400) return false;

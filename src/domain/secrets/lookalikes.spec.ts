@@ -152,3 +152,29 @@ it('resource-id names are whole names (FIREBASE_TOKEN is no table_token), a URL 
   const masked = await detectSecrets('"spreadsheet_token": "HjPdsfW2Qh8sK3mZpLx9MnAg"', { maskable: true });
   assert.ok(masked.length === 1 && masked[0]!.maskOnly, 'a document id is masked, never shown');
 });
+
+it('a negated member access under a credential name is code asking whether the field is set; a password that starts with "!" is still one (held-out set 37)', async () => {
+  for (const code of ['    hasPassword: !!req.body.password,', 'password: !user.passwordHash,', 'const tokenMissing = { token: !this.config?.apiToken };']) {
+    assert.deepEqual(await detectSecrets(code), [], code);
+  }
+  const value = '!Zx9kQ2mW7pL4vB8n';
+  assert.deepEqual((await detectSecrets(`DB_PASSWORD="${value}"`)).map((h) => h.value), [value]);
+});
+
+it('a token body typed as blocks of one character, and a URL password spelled from the words documentation uses, are stand-ins; a random body or a chosen password is not (held-out set 37)', async () => {
+  for (const fake of ['{"text":"anthropic sk-ant-api03-AAAABBBBCCCCDDDDEEEEFFFFGGGG-hh_ii"}', 'git clone https://user:supersecretpw@github.com/foo/bar.git', "parse('postgres://someuser:somepassword@somehost:381/somedatabase')", 'DATABASE_URL=postgres://app:mysecretpassword@db.internal:5432/app']) {
+    assert.deepEqual((await detectSecrets(fake)).map((h) => h.value), [], fake);
+  }
+  const body = randomString(80, undefined, 37);
+  assert.equal((await detectSecrets(`sk-ant-api03-${body}-${randomString(6, undefined, 38)}AA`)).length, 1, 'a random body');
+  const chosen = 'Tr0ub4dor-Horse-42';
+  assert.deepEqual((await detectSecrets(`git clone https://user:${chosen}@github.com/acme/app.git`)).map((h) => h.value), [chosen]);
+});
+
+it('"cred" as the last word of a name labels a credential (TURN_CRED, smtp.cred); inside another word (credit, sacred) it does not (held-out set 37)', async () => {
+  const value = randomString(32, undefined, 41);
+  for (const name of ['TURN_CRED', 'smtp.cred', 'cred']) {
+    assert.deepEqual((await detectSecrets(`${name}=${value}`)).map((h) => h.value), [value], name);
+  }
+  for (const name of ['credit_card', 'sacred', 'CREDIT']) assert.deepEqual(await detectSecrets(`${name}=${value}`), [], name);
+});

@@ -56,5 +56,7 @@ function chosenPassword(value: string): boolean {
   if (/\.[A-Za-z]{1,5}$|^[A-Z][A-Z0-9]+-\d+$/.test(value)) return false;
   // a name in code (`newPassword`, `RemediationCard`, `user.password_hash`), not a literal
   if (/^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$|^[a-z_]+\.[a-z_.]+$/.test(value)) return false;
+  // negated member access (`!user.passwordHash`, `!!req.body.password`): code asking whether a field is set
+  if (/^!+[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
   return /\d/.test(value) || /[!#$%^&*+=~?@_]/.test(value) || /^.+[A-Z]/.test(value.replace(/^[A-Z]+$/, ''));
 }

@@ -243,8 +243,8 @@ describe('parseShell', () => {
   });
 
   describe('wrappers and interpreters (destructive depth)', () => {
-    it('env -, env -i, busybox, \\rm, command, nice, ionice, stdbuf, doas, time all unwrap to rm', () => {
-      for (const src of ['env - rm -rf /', 'env -i rm -rf /', 'busybox rm -rf /', '\\rm -rf /', 'command rm -rf /', 'nice -n 5 rm -rf /', 'ionice -c3 rm -rf /', 'stdbuf -o0 rm -rf /', 'doas rm -rf /', 'time rm -rf /', 'setsid rm -rf /', 'gtimeout 5 rm -rf /']) {
+    it('env -, env -i, busybox, \\rm, command, nice, ionice, stdbuf, doas, time, rtk all unwrap to rm', () => {
+      for (const src of ['env - rm -rf /', 'env -i rm -rf /', 'busybox rm -rf /', '\\rm -rf /', 'command rm -rf /', 'nice -n 5 rm -rf /', 'ionice -c3 rm -rf /', 'stdbuf -o0 rm -rf /', 'doas rm -rf /', 'time rm -rf /', 'setsid rm -rf /', 'gtimeout 5 rm -rf /', 'rtk rm -rf /']) {
         const rm = find(src, 'rm');
         assert.deepEqual(rm.args, ['-rf', '/'], src);
       }

@@ -53,6 +53,8 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longWithValue: ['--jobs', '--sshlogin', '--arg-file', '--delimiter', '--joblog', '--results', '--tmpdir', '--workdir', '--timeout', '--retries', '--delay', '--colsep', '--tag-string'],
   },
   busybox: { applets: /^[a-z][\w.-]*$/ },
+  // rtk runs the command it is given and trims its output for an agent (`rtk swift test`, `rtk git push`)
+  rtk: { applets: /^[a-z][\w.-]*$/ },
   setsid: {},
   unbuffer: {},
   chronic: {},

@@ -10,6 +10,8 @@ import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
 // Gemini CLI inlines @file references after this marker; what follows was not typed by a person.
 const FILE_MARKER = '--- Content from referenced files ---';
+/** Calls remembered while awaiting their response; the oldest is forgotten beyond this. */
+const PENDING_MAX = 10_000;
 // Statuses after which a tool call will get no further result.
 const FINAL_STATUSES = new Set(['success', 'error', 'cancelled']);
 // Omit distributed over the union, so each event kind keeps its own fields.
@@ -108,7 +110,20 @@ export class MessageEmitter {
     if (content.text.trim()) this.emit(model ? { kind: 'message', text: content.text, model } : { kind: 'message', text: content.text }, line, at);
     const calls = arr(rec.toolCalls);
     for (let i = 0; i < calls.length; i++) this.toolCall(calls[i], i, rec, line, at);
+    // A recording saved in the API's shape (`/export-session`) keeps the calls as functionCall
+    // parts of the content and their answers as functionResponse parts of the next user turn.
+    const recorded = new Set(calls.map((c) => text(obj(c)?.id)).filter((id) => id !== undefined));
+    for (const call of content.calls) if (!recorded.has(text(call.id) ?? '')) this.partCall(call, rec, line, at);
     this.usage(rec.tokens, model, line, at);
+  }
+
+  /** A functionCall part: the call now, its result when a user turn's functionResponse answers it. */
+  private partCall(call: Obj, rec: Obj, line: number, at: string | null): void {
+    const name = text(call.name) ?? 'unknown';
+    const callId = text(call.id) ?? `${text(rec.id) ?? `gemini-${line}`}#part-${++this.synthIds}`;
+    this.emit({ kind: 'tool_call', callId, name, input: toolInput(name, call.args) }, line, at);
+    if (this.pending.size >= PENDING_MAX) this.pending.delete(this.pending.keys().next().value as string);
+    this.pending.set(callId, name);
   }
 
   private thought(raw: unknown, line: number, fallbackAt: string | null): void {
@@ -149,7 +164,8 @@ export class MessageEmitter {
 
   /** A functionResponse in a user turn answering a call whose record had no result yet. */
   private lateResult(response: Obj, line: number, at: string | null): void {
-    const callId = text(response.id);
+    // without an id, the oldest waiting call of the tool it names is the one answered
+    const callId = text(response.id) ?? this.oldestPending(text(response.name));
     const name = callId === undefined ? undefined : this.pending.get(callId);
     if (callId === undefined || name === undefined) return; // already answered in the call record
     this.pending.delete(callId);
@@ -159,6 +175,12 @@ export class MessageEmitter {
     const errorText = errors.length > 0 ? errors.join('\n') : null;
     const raw = { status: errorText === null ? 'success' : 'error', output: [...outputs, ...errors].join('\n'), errorText, modelText: true };
     this.emit({ kind: 'tool_result', callId, name, ...resultFacts(raw, isShellTool(name)) }, line, at);
+  }
+
+  private oldestPending(name: string | undefined): string | undefined {
+    if (name === undefined) return undefined;
+    for (const [id, n] of this.pending) if (n === name) return id;
+    return undefined;
   }
 
   /**

@@ -10,10 +10,12 @@ export interface PartsContent {
   thoughts: string[];
   /** `functionResponse` objects (tool responses the harness fed back to the model). */
   responses: Obj[];
+  /** `functionCall` objects (a model turn saved in the API's own shape: `/export-session`). */
+  calls: Obj[];
 }
 
 export function readParts(content: unknown): PartsContent {
-  const out: PartsContent = { text: '', thoughts: [], responses: [] };
+  const out: PartsContent = { text: '', thoughts: [], responses: [], calls: [] };
   const parts = Array.isArray(content) ? content : [content];
   const texts: string[] = [];
   for (const part of parts) {
@@ -30,6 +32,8 @@ export function readParts(content: unknown): PartsContent {
     }
     const response = obj(p.functionResponse);
     if (response) out.responses.push(response);
+    const call = obj(p.functionCall);
+    if (call) out.calls.push(call);
   }
   out.text = texts.join('');
   return out;
