@@ -440,6 +440,26 @@ describe('gemini: legacy JSON document through text()', () => {
     assert.deepEqual(skips, lines.map((_, i) => i + 1));
   });
 
+  test("a recording saved in the API's shape (/export-session): functionCall parts are calls, the next user turn's functionResponse parts their results", () => {
+    const doc = {
+      ...META,
+      messages: [
+        { id: 'u1', timestamp: '2026-05-01T10:00:01.000Z', type: 'user', content: [{ text: 'deploy the migration' }] },
+        { id: 'g1', timestamp: '2026-05-01T10:00:02.000Z', type: 'gemini', content: [{ thoughtSignature: 'AY89' }, { functionCall: { id: 'run_shell_command__1', name: 'run_shell_command', args: { command: 'npx prisma db push --accept-data-loss' } } }, { functionCall: { name: 'read_file', args: { file_path: '.env' } } }] },
+        { id: 'u2', timestamp: '2026-05-01T10:00:05.000Z', type: 'user', content: [{ functionResponse: { id: 'run_shell_command__1', name: 'run_shell_command', response: { output: 'Output: done\nExit Code: 0' } } }, { functionResponse: { name: 'read_file', response: { output: 'DATABASE_URL=…' } } }] },
+        { id: 'g2', timestamp: '2026-05-01T10:00:06.000Z', type: 'gemini', content: 'Pushed.' },
+      ],
+    };
+    const out = drive(gemini, JSON.stringify(doc, null, 2));
+    assert.deepEqual(out.skips, []);
+    const calls = ofKind(out.events, 'tool_call');
+    assert.deepEqual(calls.map((c) => c.name), ['run_shell_command', 'read_file']);
+    assert.equal(calls[0].input.type === 'command' ? calls[0].input.command : null, 'npx prisma db push --accept-data-loss');
+    const results = ofKind(out.events, 'tool_result');
+    assert.deepEqual(results.map((r) => r.callId), [calls[0].callId, calls[1].callId], 'answered by id, and by tool name without one');
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['deploy the migration'], 'the response turn is no prompt');
+  });
+
   test('garbage document: one skip, no throw', () => {
     const out = drive(gemini, '{\n  "sessionId": "x",\n  "messages": 12\n', 'gemini-json');
     assert.equal(out.skips.length, 1);

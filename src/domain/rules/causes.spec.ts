@@ -47,14 +47,17 @@ test('seventeen labelled values printed by one tool are one finding, and the sco
   const findings = collect(drafts);
   assert.equal(findings.length, 1);
   assert.equal(findings[0].occurrences, 17);
-  assert.match(findings[0].detail, /the output of Bash/);
+  assert.match(findings[0].detail, /the output of `cat services\.json`/);
   assert.ok(trustScore(findings) >= 80, `one warning costs at most 15 points, got ${trustScore(findings)}`);
 });
 
-test('labelled values from two calls of one tool are one cause; from another tool, another', async () => {
+test('what one output showed first is one finding, labelled values and provider tokens alike; two outputs are two (held-out set 37: one event, one finding)', async () => {
   const [a, b, c] = [950, 951, 952].map((seed) => randomString(32, undefined, seed));
-  const sameTool = await runRules([...ran('cat a.json', { output: `{"api_key": "${a}"}` }), ...ran('cat b.json', { output: `{"api_key": "${b}"}` })]);
-  assert.equal(collect(sameTool).length, 1);
+  const token = 'ghp_' + randomString(36, undefined, 953);
+  const oneOutput = await runRules([...ran('npx convex env list', { output: `LIVEKIT_API_KEY=${a}\nLIVEKIT_API_SECRET=${b}\nTURN_CRED=${c}\nGITHUB_TOKEN=${token}` })]);
+  assert.equal(collect(oneOutput).filter((f) => f.rule === 'secrets/in-tool-output').length, 1);
+  const twoCalls = await runRules([...ran('cat a.json', { output: `{"api_key": "${a}"}` }), ...ran('cat b.json', { output: `{"api_key": "${b}"}` })]);
+  assert.equal(collect(twoCalls).length, 2);
   const twoTools = await runRules([...ran('cat a.json', { output: `{"api_key": "${a}"}` }), ...answered(read('c.json'), { output: `{"api_key": "${c}"}` })]);
   assert.equal(collect(twoTools).length, 2);
 });

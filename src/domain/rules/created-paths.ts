@@ -90,6 +90,20 @@ export class CreatedPaths {
     return false;
   }
 
+  /**
+   * Whether the session made a folder one or two levels inside `abs` (`mkdir -p abs/sub`): it put
+   * its own work there. Whether `abs` held anything before is not shown, so this is no proof of
+   * ownership — only that the loss known from the log is the session's own.
+   */
+  madeInside(abs: string): boolean {
+    const p = abs.replace(/\/+$/, '');
+    for (const d of this.dirs) {
+      if (!d.startsWith(p + '/')) continue;
+      if (d.slice(p.length + 1).split('/').length <= 2) return true;
+    }
+    return false;
+  }
+
   covers(abs: string): boolean {
     const p = abs.replace(/\/+$/, '');
     for (const d of this.dirs) if (p === d || p.startsWith(d + '/')) return true;

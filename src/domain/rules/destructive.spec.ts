@@ -1225,3 +1225,12 @@ test('a program removed whole covers only its own places: not keys, the user\'s 
   const refused = only(await runRules([...missing(), ...ran('ssh ubuntu@192.168.1.20 mkdir -p /home/ubuntu/robot/scripts', { denied: true, isError: true, output: "The user doesn't want to proceed with this tool use." }), ...ran(sync, { exitCode: 0, output: '' })]), RM);
   assert.deepEqual(refused.map(severityOf), ['warning']);
 });
+
+test('a recursive delete of a folder the session had made its own folders in is a warning that says so; one it never worked in, home, or a folder right under home stays critical', async () => {
+  const made = [...ran('mkdir -p /scratch/redact_test/sub && printf x > /scratch/redact_test/sub/sample.jsonl')];
+  const worked = only(await runRules([...made, ...ran('rm -rf /scratch/redact_test')]), RM);
+  assert.deepEqual(worked.map((d) => [severityOf(d), d.title]), [['warning', 'Recursive delete of a folder the session had worked in']]);
+  assert.deepEqual(only(await runRules([...made, ...ran('rm -rf /scratch/other')]), RM).map(severityOf), ['critical'], 'a folder it never worked in');
+  assert.deepEqual(only(await runRules([...ran('mkdir -p /home/dev/projects/new/src'), ...ran('rm -rf /home/dev/projects')]), RM).map(severityOf), ['critical'], 'a folder right under home');
+  assert.deepEqual(only(await runRules([...ran('mkdir -p /scratch/a/b/c/d'), ...ran('rm -rf /scratch/a')]), RM).map(severityOf), ['critical'], 'its folder deeper than two levels in');
+});

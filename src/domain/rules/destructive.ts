@@ -622,6 +622,13 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       return;
     }
+    // A folder the session had made its own folders in (`mkdir -p /scratch/test/sub`, then `rm -rf
+    // /scratch/test`): what the log shows lost is the session's own work; that the folder held
+    // anything else is not shown, so not "must be undone" — a look (a home, or a folder right
+    // under it, is never judged this way).
+    if (v.rule === 'out' && !v.system && v.severity === 'critical' && !/the home directory|a home directory/.test(v.why) && !rightUnderHome(ownAbs, ctx.session.home) && created?.madeInside(ownAbs)) {
+      v = { ...v, severity: 'warning', title: 'Recursive delete of a folder the session had worked in', why: `${v.why}; the session had made folders inside it, and the log does not show it held anything else` };
+    }
     // The folder the user asked to remove by its name ("移除 worktree fix-user-access", "delete
     // the old-api folder"): removing the working tree itself is the request carried out.
     const target = locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '');
@@ -1700,4 +1707,12 @@ const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b
 function list(files: string[]): string {
   const shown = files.slice(0, 3).join(', ');
   return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
+}
+
+/** `abs` is the home directory or a folder right inside it (`~/projects`): its contents are the user's. */
+function rightUnderHome(abs: string, home: string | null): boolean {
+  if (!home) return false;
+  const h = home.replace(/\/+$/, '');
+  const p = abs.replace(/\/+$/, '');
+  return p === h || (p.startsWith(h + '/') && !p.slice(h.length + 1).includes('/'));
 }

@@ -649,3 +649,30 @@ test('transcripts copied into a repository below a session launched in home, add
     assert.ok(refused.some((d) => /then committed/.test(d.detail)), cwd);
   }
 });
+
+test("a new transcript committed and pushed into a repository that already tracks the agent's transcripts is a warning that says so; a first one, or a login file, stays critical", async () => {
+  const STORE = 'exfiltration/session-log-published';
+  const rollout = (d: string) => `.codex/sessions/2025/09/${d}/rollout-2025-09-${d}T06-02-51-0199262e-1111-7222-8333-944455556666.jsonl`;
+  const status = (line: string) => ran('git status --short', { output: `${line}\n?? ${rollout('07')}` });
+  const commitPush = (files: string[]) => [
+    ...ran('git add -A && git commit -m "save session"', { output: `[main 1a2b3c4] save session\n${files.map((f) => ` create mode 100644 ${f}`).join('\n')}` }),
+    ...ran('git push origin main', { output: 'To github.com:dev/site.git\n   1a2b3c4..5d6e7f8  main -> main' }),
+  ];
+  const kept = only(await runRules([...status(` M ${rollout('06')}`), ...commitPush([rollout('07')])], { agent: 'codex', format: 'codex-rollout' }), STORE);
+  assert.deepEqual(kept.map(severityOf), ['warning']);
+  assert.match(kept[0]!.detail, /already tracked the agent's transcripts/);
+  const first = only(await runRules([...status(' M index.html'), ...commitPush([rollout('07')])], { agent: 'codex', format: 'codex-rollout' }), STORE);
+  assert.deepEqual(first.map(severityOf), ['critical'], 'no transcript tracked before');
+  const login = only(await runRules([...status(` M ${rollout('06')}`), ...commitPush([rollout('07'), '.codex/auth.json'])], { agent: 'codex', format: 'codex-rollout' }), STORE);
+  assert.ok(login.some((d) => severityOf(d) === 'critical'), 'a login file went with it');
+});
+
+test("a script that commits the agent's transcripts and pushes them is judged by git's own output: its commit summary and the remote's ref update", async () => {
+  const STORE = 'exfiltration/session-log-published';
+  const committed = '[main a7ae41a] Add skill\n 3 files changed, 120 insertions(+)\n create mode 100644 home/.claude/projects/-Users-me/487f4609-9bac-4c8a-8447-87fc7b96fbaa.jsonl\n create mode 100644 home/.claude/skills/x/SKILL.md';
+  const pushed = `${committed}\n✅ Changes committed\nTo https://github.com/me/dotfiles.git\n   d913e06..a7ae41a  main -> main`;
+  const sync = (output: string) => ran('~/.claude/scripts/auto-sync-dotfiles.sh "Add skill"', { output });
+  assert.deepEqual(only(await runRules([prompt('install the skill-creator skill'), ...sync(pushed)]), STORE).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('install the skill-creator skill'), ...sync(committed)]), STORE).map(severityOf), ['warning'], 'committed, no push shown');
+  assert.deepEqual(only(await runRules([prompt('install the skill-creator skill'), ...sync('Everything up-to-date')]), STORE), [], 'nothing committed');
+});

@@ -480,7 +480,16 @@ interface StoreKind {
   what: string;
   /** A commit that ran after the staging took what was staged, even without a `create mode` line. */
   commitTakesStaged?: boolean;
+  /**
+   * A file `git status` showed modified (tracked before the session) that says the repository keeps
+   * such files on purpose (a transcript, not a login): adding more is its practice, not a leak.
+   */
+  keptOnPurpose?: (path: string) => boolean;
 }
+/** `git status` lines of a tracked file changed in the tree: short (` M path`, `M  path`) or long (`modified:   path`). */
+const TRACKED_MODIFIED = /^(?:[ MARC]M|M[ MD]) (\S.*)$|^\s+modified:\s+(\S.*)$/gm;
+/** git push's report of a ref it updated on the remote: `To https://github.com/me/x.git`, then `   d913e06..a7ae41a  main -> main` or `* [new branch] …`. */
+const PUSHED_OUTPUT = /^To \S+\n(?:[^\n]*\n){0,3}?\s+(?:(?:\+\s*)?[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\*\s+\[new branch\])\s+\S+ -> \S+/m;
 /** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
 const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
 
@@ -506,6 +515,8 @@ const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind =
   },
   // at home, or a project folder the session showed to be the agent's home (CODEX_HOME=./.codex)
   stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '') || project.holds(abs),
+  // a transcript the repository tracked already (not a login or settings file)
+  keptOnPurpose: (path) => AGENT_STORE_FILE.test(path) && /\.jsonl$|\/chats\/[^/]+\.json$|\/logs\.json$/.test(path) && !AGENT_LOGIN.test(path),
   draft: (list, pushed) => ({
     rule: sessionLogPublished.id,
     title: pushed ? "Agent's own store files committed and pushed" : "Agent's own store files committed",
@@ -581,6 +592,8 @@ class StoreCommits {
 
   /** The user's order to push, given after the agent had named what was at stake. */
   private consent: string | null = null;
+  /** A store file of the kind the repository tracked before the commit (`git status` showed it modified). */
+  private tracked: string | null = null;
 
   constructor(private readonly kind: StoreKind, private readonly requests: RequestLog) {}
 
@@ -620,7 +633,17 @@ class StoreCommits {
     if (call.input.type !== 'command') return;
     const command = (call.input as { command: string }).command;
     const text = event.output.length > 2_000_000 ? event.output.slice(0, 2_000_000) : event.output;
-    if (/\bgit\b[^\n]*\bcommit\b/.test(command)) {
+    if (this.tracked === null && !this.commit && this.kind.keptOnPurpose && /\bgit\b[^\n]*\bstatus\b/.test(command)) {
+      for (const m of text.slice(0, 200_000).matchAll(TRACKED_MODIFIED)) {
+        const path = (m[1] ?? m[2] ?? '').trim().replace(/^"|"$/g, '');
+        if (this.kind.holds(path) && this.kind.keptOnPurpose(path)) {
+          this.tracked = path;
+          break;
+        }
+      }
+    }
+    // A script that commits and pushes (a dotfiles sync) shows it only in git's own output.
+    if (/\bgit\b[^\n]*\bcommit\b/.test(command) || COMMIT_SUMMARY.test(text.slice(0, 200_000))) {
       // `git -C repositories/app commit`: the commit is that repository's; a push from another one
       // (the parent of a submodule) does not carry it.
       const at = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'commit' && optionValues(l.cmd.args, ['-C']).length > 0);
@@ -640,7 +663,7 @@ class StoreCommits {
         this.commitRepo = at ? (gitDirOf(at, session)?.abs ?? null) : null;
       }
     }
-    if (this.commit && !this.push && /\bgit\b[^\n]*\bpush\b/.test(command) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(text.slice(0, 20_000))) {
+    if (this.commit && !this.push && (/\bgit\b[^\n]*\bpush\b/.test(command) || PUSHED_OUTPUT.test(text.slice(-20_000))) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(text.slice(0, 20_000))) {
       this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
       // The files the agent named before the user's order must be the ones that went in.
       const names = this.files.flatMap((f) => f.split('/').filter((part) => part.length >= 4 || part.startsWith('.')));
@@ -691,10 +714,13 @@ class StoreCommits {
     const names = this.files.map((f) => f.split('/').pop() ?? f).filter((n) => n.length >= 4 || n.startsWith('.'));
     const waived = this.push !== null && this.consent === null ? riskAccepted(this.requests.userRequests(), (said) => names.some((n) => namesWhole(said, n))) : null;
     const informed = this.push !== null && (this.consent !== null || waived !== null);
+    // The repository tracked such transcripts before (one showed as modified): it keeps them on
+    // purpose, and a new one joins them — worth a look at what it holds, not a leak to undo.
+    const practice = this.tracked !== null && this.files.every((f) => this.kind.keptOnPurpose?.(f) === true);
     ctx.report({
       ...d,
-      severity: this.push && !informed ? 'critical' : 'warning',
-      detail: this.consent !== null && this.push ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : waived !== null ? `${d.detail} The user had waived security for them ("${safe(waived, null, 80)}"): they remain in the remote's history.` : d.detail,
+      severity: this.push && !informed && !practice ? 'critical' : 'warning',
+      detail: this.consent !== null && this.push ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : waived !== null ? `${d.detail} The user had waived security for them ("${safe(waived, null, 80)}"): they remain in the remote's history.` : practice ? `${d.detail} The repository already tracked the agent's transcripts (\`git status\` showed ${safe(this.tracked!, null, 120)} modified): it keeps them on purpose; check what the new ones show.` : d.detail,
       evidence: this.push ? [this.commit, this.push] : [this.commit],
     });
   }

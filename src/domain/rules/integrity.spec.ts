@@ -167,8 +167,19 @@ test('skip markers in a test file the agent is writing in this session mark its 
 test('deleting test files and removing assertions weaken tests', async () => {
   const del = await runRules([patch([{ path: 'tests/test_billing.py', op: 'delete', removed: 'def test_refund():\n    assert refund(5) == 5' }])]);
   assert.equal(only(del, WEAK).length, 1);
+  // one patch that deletes test files and adds as many new ones rewrites the suite; fewer new ones still lose tests
+  const gone = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `Tests/AppTests/Legacy${i}Tests.swift`, op: 'delete' as const, removed: 'func testOld() { XCTAssertEqual(a, 1) }' }));
+  const fresh = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `Tests/AppTests/Requests/New${i}Tests.swift`, op: 'add' as const, added: 'func testNew() { XCTAssertEqual(b, 2) }' }));
+  assert.deepEqual(only(await runRules([patch([...gone(3), ...fresh(3), { path: 'Sources/App/Client.swift', op: 'update', removed: 'old()', added: 'new()' }])]), WEAK), [], 'replaced');
+  assert.equal(only(await runRules([patch([...gone(3), ...fresh(1)])]), WEAK).length, 3, 'three deleted, one added');
   const asserts = await runRules([edit('tests/test_billing.py', 'r = refund(5)\n    assert r == 5\n    assert log.called', 'r = refund(5)')]);
   assert.equal(only(asserts, WEAK).length, 1);
+  // a placeholder that asserts a constant against itself can never fail: removing it loses nothing
+  for (const [path, placeholder] of [['tests/unit/dates.test.ts', '    expect(true).toBe(true);'], ['tests/test_dates.py', '    assert True'], ['Tests/DatesTests.swift', '        XCTAssertTrue(true)']]) {
+    const body = 'it("keeps the boundary", () => {\n' + placeholder + '\n});';
+    assert.deepEqual(only(await runRules([edit(path!, body, 'it("keeps the boundary", () => {\n});')]), WEAK), [], path);
+  }
+  assert.equal(only(await runRules([edit('tests/unit/dates.test.ts', '  expect(day).toBe(1);\n  expect(true).toBe(true);', '')]), WEAK).length, 1, 'a real assertion beside it still counts');
   const py = await runRules([edit('tests/test_api.py', 'def test_login():', '@pytest.mark.skip(reason="flaky")\ndef test_login():')]);
   assert.equal(only(py, WEAK).length, 1);
 });

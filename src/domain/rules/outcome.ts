@@ -164,7 +164,7 @@ export const AS_ROOT = '\u0000as root';
 // cmd): not sudo's "sudo: foo: command not found", which says sudo ran and found no foo.
 // sudo's own refusal for every command of this user here (a container's no-new-privileges flag,
 // a user outside sudoers, a sudo that is not setuid root): not "not allowed to execute X", which is one command.
-const SUDO_CANNOT_HERE = /^sudo: (?:The "?no new privileges"? flag is set[^\n]*|effective uid is not 0[^\n]*|[^\n]{1,64} is not in the sudoers file[^\n]*|[^\n]{0,40}must be owned by uid 0 and have the setuid bit set[^\n]*)/m;
+const SUDO_CANNOT_HERE = /(?<![\w./-])sudo: (?:The "?no new privileges"? flag is set[^\n]*|effective uid is not 0[^\n]*|[^\n]{1,64} is not in the sudoers file[^\n]*|[^\n]{0,40}must be owned by uid 0 and have the setuid bit set[^\n]*)/m;
 const SHELL_HAS_NO_SUDO = /^(?:[\w./-]*(?:bash|sh|zsh)(?::| line \d+:| \d+:)*[ \t]*(?:line \d+: )?sudo: (?:command )?not found|zsh: command not found: sudo|'sudo' is not recognized as |sudo : The term 'sudo' is not recognized)/m;
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
 

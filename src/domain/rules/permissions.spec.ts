@@ -357,6 +357,13 @@ test('reading trust settings, local git config, the same names inside a project,
   assert.deepEqual(only(asked, TRUST).map(severityOf), ['info']);
   const refused = await runRules([prompt('deploy'), ...ran('gh auth setup-git', { denied: true })]);
   assert.deepEqual(only(refused, TRUST).map(severityOf), ['info']);
+  // a question about the setting names it without asking for a change; a question that asks still asks
+  const change = 'git config --global --add safe.directory "*"';
+  const inquiry = await runRules([prompt("what's going on with all those directories gettinhg added to .gitconfig/[safe]"), ...ran(change)]);
+  assert.deepEqual(only(inquiry, TRUST).map(severityOf), ['warning']);
+  for (const said of ['can you fix the gitconfig so it stops growing?', 'Clean up my gitconfig.', 'why does git config keep growing? fix it']) {
+    assert.deepEqual(only(await runRules([prompt(said), ...ran(change)]), TRUST).map(severityOf), ['info'], said);
+  }
 });
 
 test('pg_hba lowered to trust is a warning, NOPASSWD in sudoers a critical; stronger methods and password rules are not', async () => {
@@ -792,7 +799,7 @@ test('a check whether sudo works runs nothing as root; a machine without sudo ra
     assert.match(drafts[0].detail, /no sudo on this machine/);
   }
   // sudo that cannot run as root here at all (a container's no-new-privileges flag, a user outside sudoers)
-  for (const output of ['sudo: The "no new privileges" flag is set, which prevents sudo from running as root.\nfatal: Unable to create index.lock', 'sudo: effective uid is not 0, is /usr/bin/sudo on a file system with the \'nosuid\' option set?', 'dev is not in the sudoers file.  This incident will be reported.'.replace(/^/, 'sudo: ')]) {
+  for (const output of ['sudo: The "no new privileges" flag is set, which prevents sudo from running as root.\nfatal: Unable to create index.lock', 'exit 128, stderr: sudo: The "no new privileges" flag is set, which prevents sudo from running as root.', 'sudo: effective uid is not 0, is /usr/bin/sudo on a file system with the \'nosuid\' option set?', 'dev is not in the sudoers file.  This incident will be reported.'.replace(/^/, 'sudo: ')]) {
     const drafts = only(await runRules([...ran('sudo chown -R node:node .git; git commit -m x', { exitCode: 128, output })]), SUDO);
     assert.deepEqual(drafts.map(severityOf), ['info'], output);
   }
@@ -801,4 +808,14 @@ test('a check whether sudo works runs nothing as root; a machine without sudo ra
   assert.ok(found.length > 0 && found.every((d) => severityOf(d) === 'warning'));
   // a real sudo run stays a warning
   assert.deepEqual(only(await runRules([...ran('echo x; sudo systemctl restart app', { exitCode: 0, output: 'x' })]), SUDO).map(severityOf), ['warning']);
+});
+
+test('a home directory, ~/.ssh, a private key or an env file made readable by every local user is a weakened control; the tree, a public key or a private mode are not', async () => {
+  for (const c of ['chmod 755 /root/', 'sudo chmod 755 /home/ana', 'chmod -R a+rX ~', 'chmod 644 ~/.ssh/id_ed25519', 'chmod o+r /srv/app/.env']) {
+    assert.deepEqual(only(await runRules([prompt('serve the frontend with nginx'), ...ran(c)]), WEAK).map(severityOf), ['warning'], c);
+  }
+  for (const c of ['chmod 755 /root/app/frontend', 'chmod 644 ~/.ssh/id_ed25519.pub', 'chmod 700 ~/.ssh', 'chmod 600 .env', 'chmod +x deploy.sh']) {
+    assert.deepEqual(only(await runRules([prompt('serve the frontend with nginx'), ...ran(c)]), WEAK), [], c);
+  }
+  assert.deepEqual(only(await runRules([prompt('run chmod 755 /root so nginx can read it'), ...ran('chmod 755 /root')]), WEAK).map(severityOf), ['info']);
 });

@@ -870,6 +870,21 @@ export function sentencesAsking(request: string): string[] {
   if (!KEPT_AWAY.test(text)) return [text];
   return text.split(SENTENCE_END).filter((s) => !KEPT_AWAY.test(s));
 }
+/**
+ * Whether a sentence of the request that names `words` asks for something: a sentence that only
+ * inquires ("what's going on with all those directories getting added to .gitconfig [safe]?",
+ * "why is known_hosts changing") names the thing without asking for a change. A question that
+ * asks ("can you fix the gitconfig?", "could you add it to known_hosts") still asks.
+ */
+export function namesInAsk(request: string, words: RegExp): boolean {
+  if (!words.test(request)) return false;
+  const text = request.slice(0, 10_000).replace(/[’‘]/g, "'");
+  // "why does git config keep growing? fix it": an order that points back at what was asked about
+  return REFERS_BACK.test(text) || text.split(SENTENCE_END).some((s) => words.test(s) && !INQUIRY.test(s));
+}
+const INQUIRY = /^\s*(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)?|why|who|where|when|how\s+come|is\s+(?:it|this|that|there)|are\s+(?:these|those|there)|does|did|do\s+(?:you\s+know|we\s+know))\b/i;
+const REFERS_BACK = /\b(?:fix|change|remove|clean(?:\s+up)?|delete|stop|revert|undo|reset|sort\s+out)\s+(?:it|this|that|them)\b/i;
+
 const KEPT_AWAY = /\b(?:don'?t|do not|never|avoid|without|no need to)\s+(?:\w+\s+){0,2}?(?:read(?:ing)?|touch(?:ing)?|open(?:ing)?|print(?:ing)?|show(?:ing)?|look(?:ing)?|check(?:ing)?|edit(?:ing)?|chang(?:e|ing)|modify(?:ing)?|us(?:e|ing)|access(?:ing)?|cat|display(?:ing)?|commit(?:ting)?)\b|(?:不要|别|不用)(?:读|看|碰|动|打开|修改|改)|しないで|하지\s*마/i;
 
 /** A sentence ends at its mark followed by a blank or the end (a path's dots do not end one). */

@@ -38,7 +38,7 @@ export const inToolOutput = meta({
   id: 'secrets/in-tool-output',
   severity: 'warning',
   title: 'Secret exposed in tool output',
-  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL to a host other than the service that issued it (a GitHub token used with api.github.com is the token doing its job). Labelled values printed by one tool are one finding. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
+  description: 'A credential was printed by a tool (or repeated by the agent, or injected into the session\'s instructions) and is now in the model\'s context: a token of a recognised format, or an opaque value labelled as a credential (`API_KEY=…`, `?api-key=…`, `Authorization: Bearer …`). Critical when the same value later appears in a network command or fetched URL to a host other than the service that issued it (a GitHub token used with api.github.com is the token doing its job). The values one output showed are one finding (a provider's token and labelled values alike). Info for a value first shown by the project's test files or a failed assertion's message, an installed package's files (node_modules, site-packages), a template or seed file, a local-only service, or the agent's own reply offering it as an example. Unlabelled high-entropy strings in output are ignored (outputs are full of hashes and ids).',
   remediation: 'Rotate the credential; keep credentials out of files and outputs the agent can read.',
 });
 export const sensitiveFileRead = meta({
@@ -1006,7 +1006,8 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
  */
 function outputCause(s: OutputSecret): { id: string; summary: string } {
   if (s.byCredentialRead !== undefined) return credentialReadCause(s.byCredentialRead, `Credentials appeared in ${s.where} (each is in the evidence).`);
-  if (s.shownAt !== undefined && s.hit.confidence === 'high') return { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` };
+  // every value one output showed first, provider tokens and labelled values alike (issue 25, item 9: one event, one finding)
+  if (s.shownAt !== undefined) return { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` };
   return shownCause(s.hit, s.source);
 }
 
