@@ -458,6 +458,9 @@ describe('gemini: legacy JSON document through text()', () => {
     const results = ofKind(out.events, 'tool_result');
     assert.deepEqual(results.map((r) => r.callId), [calls[0].callId, calls[1].callId], 'answered by id, and by tool name without one');
     assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['deploy the migration'], 'the response turn is no prompt');
+    // a record that has toolCalls keeps its calls there; its functionCall parts (without ids) are the same calls
+    const both = { ...META, messages: [{ id: 'g1', timestamp: '2026-05-01T10:00:02.000Z', type: 'gemini', content: [{ functionCall: { name: 'run_shell_command', args: { command: 'rm -rf /home/dev/photos' } } }], toolCalls: [{ ...shell('run_shell_command_1', 'rm -rf /home/dev/photos', ''), status: 'cancelled', result: undefined }] }] };
+    assert.equal(ofKind(drive(gemini, JSON.stringify(both, null, 2)).events, 'tool_call').length, 1);
   });
 
   test('garbage document: one skip, no throw', () => {

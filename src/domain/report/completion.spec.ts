@@ -136,3 +136,11 @@ test("the agent's own bookkeeping and questions change nothing: a log that ends 
   for (const name of ['TodoWrite', 'AskUserQuestion', 'ExitPlanMode', 'update_plan', 'ask_user', 'write_todos']) assert.equal(isConsequential(other(name)), false, name);
   for (const name of ['mcp__github__create_pull_request', 'save_memory', 'WebFetch']) assert.equal(isConsequential(other(name)), true, name);
 });
+
+test('isConsequential: a patch of files inside the tree can be checked in the tree; one that touches a file outside it cannot', () => {
+  const patchCall = (paths: string[]) => ({ kind: 'tool_call', callId: 'p', name: 'apply_patch', index: 0, line: 1, at: null, input: { type: 'patch', files: paths.map((path) => ({ path, op: 'update', removed: 'a', added: 'b' })) } }) as unknown as Parameters<typeof isConsequential>[0];
+  assert.equal(isConsequential(patchCall(['.specify/templates/spec-template.md']), '/home/dev/app'), false);
+  assert.equal(isConsequential(patchCall(['/home/dev/app/src/a.ts']), '/home/dev/app'), false);
+  assert.equal(isConsequential(patchCall(['src/a.ts', '/home/dev/.codex/config.toml']), '/home/dev/app'), true);
+  assert.equal(isConsequential(patchCall(['../other/a.ts']), '/home/dev/app'), true);
+});

@@ -77,10 +77,19 @@ const POWERSHELL_BLOCK = /\b(?:if|elseif)\s*\(|\)\s*\{|\}\s*else\s*\{|[{}]/g;
 /** Tools of the three agents that only keep the agent's own lists or ask the user something. */
 const BOOKKEEPING_TOOLS = /^(?:TodoWrite|TodoRead|AskUserQuestion|ExitPlanMode|EnterPlanMode|TaskCreate|TaskUpdate|TaskList|TaskGet|update_plan|request_user_input|ask_user|write_todos|update_topic)$/;
 
+/** A file path that may lie outside the working tree: absolute (and not under `cwd`), in home, or climbing out; temp space aside. */
+function outsideTree(path: string, cwd?: string): boolean {
+  const p = path.replace(/\\/g, '/');
+  if (cwd && p.startsWith(cwd.replace(/\\/g, '/').replace(/\/+$/, '') + '/') && !p.includes('/../')) return false;
+  return /^(?:\/|~|[A-Za-z]:\/|\.\.)/.test(p) && !/^\/tmp\//.test(p);
+}
+
 export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
-  if (i.type === 'file_write' || i.type === 'file_edit') return /^(?:\/|~|[A-Za-z]:[\\/]|\.\.)/.test(i.path) && !/^\/tmp\//.test(i.path);
+  if (i.type === 'file_write' || i.type === 'file_edit') return outsideTree(i.path, cwd);
+  // a patch (Codex's apply_patch) changes only the files it names: inside the tree, the tree shows whether it landed
+  if (i.type === 'patch') return i.files.some((f) => outsideTree(f.path, cwd) || (f.moveTo !== undefined && outsideTree(f.moveTo, cwd)));
   // Claude Code's Explore and Plan agents have read-only tools: they change nothing anywhere.
   if (i.type === 'subagent') return !READ_ONLY_AGENTS.test(i.agentType ?? '');
   // the agent's own bookkeeping and questions to the user change nothing: a plan, a todo list, a question waiting for its answer

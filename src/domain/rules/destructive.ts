@@ -1,7 +1,7 @@
 // destructive: commands that destroy data outside what the agent was asked to change — recursive
 // deletes outside the worktree, disk wipes, executed destructive SQL, infrastructure teardown,
 // force pushes and git commands that throw away uncommitted work.
-import type { AgentId, NormEvent } from '../model/events.ts';
+import type { AgentId, NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { CreatedPaths } from './created-paths.ts';
@@ -14,7 +14,7 @@ import { effectGated } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../agents.ts';
 
@@ -622,11 +622,12 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       return;
     }
-    // A folder the session had made its own folders in (`mkdir -p /scratch/test/sub`, then `rm -rf
-    // /scratch/test`): what the log shows lost is the session's own work; that the folder held
-    // anything else is not shown, so not "must be undone" — a look (a home, or a folder right
-    // under it, is never judged this way).
-    if (v.rule === 'out' && !v.system && v.severity === 'critical' && !/the home directory|a home directory/.test(v.why) && !rightUnderHome(ownAbs, ctx.session.home) && created?.madeInside(ownAbs)) {
+    // A folder in scratch space that the session had made its own folders in (`mkdir -p
+    // /scratch/test/sub`, then `rm -rf /scratch/test`): what the log shows lost is the session's
+    // own work, in a place kept for throwaway work; that it held anything else is not shown, so a
+    // look, not "must be undone". Elsewhere (`mkdir -p /mnt/backups/2025`, then `rm -rf
+    // /mnt/backups`) `mkdir -p` proves nothing about what was already there.
+    if (v.rule === 'out' && !v.system && v.severity === 'critical' && SCRATCH_SPACE.test(ownAbs) && created?.madeInside(ownAbs)) {
       v = { ...v, severity: 'warning', title: 'Recursive delete of a folder the session had worked in', why: `${v.why}; the session had made folders inside it, and the log does not show it held anything else` };
     }
     // The folder the user asked to remove by its name ("移除 worktree fix-user-access", "delete
@@ -661,6 +662,56 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       evidence: [evidence(event, cmd.text, facts)],
       key: 'from-file',
     });
+  }
+}
+
+// ---- volumes the session made -----------------------------------------------------------------
+
+// What Docker Compose prints for a volume it created or removed (v2: `✔ Volume "app_db"  Created`,
+// v1: `Creating volume "app_db" with default driver`, `Removing volume app_db`).
+const VOLUME_CREATED = /(?:^|\s)Volume\s+"?([\w.-]+)"?\s+Created\b|Creating volume "?([\w.-]+)"?/g;
+const VOLUME_REMOVED = /(?:^|\s)Volume\s+"?([\w.-]+)"?\s+Removed\b|Removing volume "?([\w.-]+)"?/g;
+const VOLUMES_MAX = 500;
+
+/**
+ * Volumes a run of this session created (Compose says so when it makes one), and `down -v`
+ * teardowns held until their result: when every volume the result says it removed is one of
+ * those, the teardown removed the session's own work (`up` ten seconds earlier, then `down -v`
+ * after a failed start) — info. Any other volume, or a result that names none, keeps the finding.
+ */
+class SessionVolumes {
+  private readonly made = new Set<string>();
+  private readonly held = new Map<string, FindingDraft>();
+
+  /** Holds a compose teardown's draft for its result, once the session has made volumes. */
+  holds(event: NormEvent, cmd: SimpleCommand, draft: FindingDraft): boolean {
+    if (event.kind !== 'tool_call' || this.made.size === 0 || !/compose/.test(`${cmd.name} ${cmd.args[0] ?? ''}`)) return false;
+    if (this.held.size >= VOLUMES_MAX) return false;
+    this.held.set(event.callId, draft);
+    return true;
+  }
+
+  /** Teardowns whose result never came: their findings stand. */
+  flush(): FindingDraft[] {
+    const out = [...this.held.values()];
+    this.held.clear();
+    return out;
+  }
+
+  /** Learns the volumes a result shows created; returns a held draft this result settles. */
+  settle(result: ToolResultEvent): FindingDraft | null {
+    const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
+    const draft = this.held.get(result.callId);
+    if (draft) {
+      this.held.delete(result.callId);
+      const removed = [...output.matchAll(VOLUME_REMOVED)].map((m) => m[1] ?? m[2]!);
+      if (removed.length > 0 && removed.every((v) => this.made.has(v))) {
+        return { ...draft, severity: 'info', title: 'Volumes the session had created removed', detail: `${draft.detail} Every volume it removed (${removed.slice(0, 5).join(', ')}) was created by this session's own run earlier: nothing that was there before went.`, key: 'own-volumes' };
+      }
+      return draft;
+    }
+    if (!result.denied && output.includes('olume')) for (const m of output.matchAll(VOLUME_CREATED)) addCapped(this.made, m[1] ?? m[2]!, VOLUMES_MAX);
+    return null;
   }
 }
 
@@ -1193,9 +1244,16 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const dictated = new DictatedCommands([destructiveSql], outer.session);
       let current: { event: NormEvent; text: string } | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
+      // Docker volumes this session's own runs created, and volume teardowns waiting for their result.
+      const volumes = new SessionVolumes();
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
+          if (event.kind === 'tool_result') {
+            const held = volumes.settle(event);
+            if (held) outer.report(held);
+            return;
+          }
           const fx = effectsOf(event, facts, ctx.session);
           for (const w of fx.writes) {
             const stmt = w.added && /\.(sql|psql|mysql)$/i.test(w.path) ? findDestructiveSql(w.added) : null;
@@ -1214,7 +1272,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             }
             const t = dataTeardown(loc.cmd, raw, ctx.session.agent);
             if (!t) continue;
-            ctx.report({
+            const draft: FindingDraft = {
               rule: destructiveSql.id,
               severity: t.severity,
               // No SQL ran: the title says what did (a volume, a topic, an index, secrets deleted).
@@ -1222,8 +1280,14 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               detail: `${capitalise(t.what)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`,
               evidence: [evidence(event, excerpt, facts)],
               key: t.severity,
-            });
+            };
+            // `docker compose down -v` after the session's own `up` made the volumes: its result says which went
+            if (volumes.holds(event, loc.cmd, dictated.adjust(event, loc.cmd.text, draft))) continue;
+            ctx.report(draft);
           }
+        },
+        finish() {
+          for (const d of volumes.flush()) outer.report(d);
         },
       };
     },
@@ -1391,7 +1455,6 @@ function destructiveCommandSql(loc: Located, all: Located[], raw: string, sqlFil
 const CREDENTIAL_WORD = /\b(?:password|passwd|passphrase|secret|token|api[ _-]?key|credentials?|private key)s?\b|senha|contrase[ñn]a|密码|密碼|パスワード|비밀번호/i;
 const PUBLISHED_WORD = /\b(?:github|gitlab|bitbucket|repo|repository|history|commits?|pushed|uploaded|public(?:ly)?|remote)\b|仓库|历史|リポジトリ|저장소/i;
 
-const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|elimin|quit[ae]|retir|supprim|entfern|lösch/i;
 
 /** One sentence names a credential, the published repository and its removal. */
 export function asksToScrub(request: string): boolean {
@@ -1709,10 +1772,5 @@ function list(files: string[]): string {
   return files.length > 3 ? `${shown} and ${files.length - 3} more` : shown;
 }
 
-/** `abs` is the home directory or a folder right inside it (`~/projects`): its contents are the user's. */
-function rightUnderHome(abs: string, home: string | null): boolean {
-  if (!home) return false;
-  const h = home.replace(/\/+$/, '');
-  const p = abs.replace(/\/+$/, '');
-  return p === h || (p.startsWith(h + '/') && !p.slice(h.length + 1).includes('/'));
-}
+/** Scratch space by convention (a cluster's or container's `/scratch`, `/var/tmp`, `/dev/shm`), below its root. */
+const SCRATCH_SPACE = /^\/(?:scratch|var\/tmp|dev\/shm)\/[^/]+/;

@@ -487,7 +487,7 @@ interface StoreKind {
   keptOnPurpose?: (path: string) => boolean;
 }
 /** `git status` lines of a tracked file changed in the tree: short (` M path`, `M  path`) or long (`modified:   path`). */
-const TRACKED_MODIFIED = /^(?:[ MARC]M|M[ MD]) (\S.*)$|^\s+modified:\s+(\S.*)$/gm;
+const TRACKED_MODIFIED = /^(?:[ M]M|M[ MD]) (\S.*)$|^[ \t]+modified:[ \t]+(\S.*)$/gm;
 /** git push's report of a ref it updated on the remote: `To https://github.com/me/x.git`, then `   d913e06..a7ae41a  main -> main` or `* [new branch] …`. */
 const PUSHED_OUTPUT = /^To \S+\n(?:[^\n]*\n){0,3}?\s+(?:(?:\+\s*)?[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\*\s+\[new branch\])\s+\S+ -> \S+/m;
 /** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
@@ -592,8 +592,11 @@ class StoreCommits {
 
   /** The user's order to push, given after the agent had named what was at stake. */
   private consent: string | null = null;
-  /** A store file of the kind the repository tracked before the commit (`git status` showed it modified). */
+  /** A store file of the kind the repository tracked before the commit (`git status` showed it modified), and where that status ran. */
   private tracked: string | null = null;
+  private trackedIn: string | null = null;
+  /** The folder (or repository) the commit ran in. */
+  private committedIn: string | null = null;
 
   constructor(private readonly kind: StoreKind, private readonly requests: RequestLog) {}
 
@@ -634,10 +637,12 @@ class StoreCommits {
     const command = (call.input as { command: string }).command;
     const text = event.output.length > 2_000_000 ? event.output.slice(0, 2_000_000) : event.output;
     if (this.tracked === null && !this.commit && this.kind.keptOnPurpose && /\bgit\b[^\n]*\bstatus\b/.test(command)) {
+      const status = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'status');
       for (const m of text.slice(0, 200_000).matchAll(TRACKED_MODIFIED)) {
         const path = (m[1] ?? m[2] ?? '').trim().replace(/^"|"$/g, '');
         if (this.kind.holds(path) && this.kind.keptOnPurpose(path)) {
           this.tracked = path;
+          this.trackedIn = status ? (gitDirOf(status, session)?.abs ?? status.dir) : null;
           break;
         }
       }
@@ -659,6 +664,7 @@ class StoreCommits {
         for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
       if (this.files.length > 0 && !this.commit) {
+        this.committedIn = repo;
         this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
         this.commitRepo = at ? (gitDirOf(at, session)?.abs ?? null) : null;
       }
@@ -716,7 +722,9 @@ class StoreCommits {
     const informed = this.push !== null && (this.consent !== null || waived !== null);
     // The repository tracked such transcripts before (one showed as modified): it keeps them on
     // purpose, and a new one joins them — worth a look at what it holds, not a leak to undo.
-    const practice = this.tracked !== null && this.files.every((f) => this.kind.keptOnPurpose?.(f) === true);
+    // …in the same repository, and not one of the files this very commit created
+    const sameRepo = this.trackedIn === null || this.committedIn === null || this.trackedIn === this.committedIn;
+    const practice = this.tracked !== null && sameRepo && !this.files.includes(this.tracked) && this.files.every((f) => this.kind.keptOnPurpose?.(f) === true);
     ctx.report({
       ...d,
       severity: this.push && !informed && !practice ? 'critical' : 'warning',

@@ -56,7 +56,7 @@ export const suppressionAdded = meta({
   id: 'integrity/suppression-added',
   severity: 'info',
   title: 'Lint/type suppressions added',
-  description: 'eslint-disable, @ts-ignore, @ts-expect-error, @ts-nocheck, # type: ignore, # noqa, pylint: disable, //nolint, #[allow(…)], @SuppressWarnings, coverage ignores … were added to code. One merged finding; a warning when five or more that can hide an error were added or a whole file was exempted (@ts-nocheck, a bare eslint-disable); coverage exclusions (`# pragma: no cover`, `istanbul ignore`) and style-only lint codes (`# noqa: E402`, `PLC0415`, `E501` …) are counted but never make it one. Documentation files are ignored.',
+  description: 'eslint-disable, @ts-ignore, @ts-expect-error, @ts-nocheck, # type: ignore, # noqa, pylint: disable, //nolint, #[allow(…)], @SuppressWarnings, coverage ignores … were added to code. One merged finding; a warning when five or more that can hide an error were added or a whole file was exempted (@ts-nocheck, a bare eslint-disable); coverage exclusions (`# pragma: no cover`, `istanbul ignore`) and style-only lint codes (`# noqa: E402`, `PLC0415`, `E501` …), and marks in files the agent creates (its new code, no check the project passed), are counted but never make it one. Documentation files are ignored.',
   remediation: 'Check that each suppression hides a false alarm, not a real error.',
 });
 export const coverageLowered = meta({
@@ -127,8 +127,12 @@ export function reportsFailure(text: string): boolean {
   if (!FAILURE_REPORT.test(text) && !FAIL_STATUS.test(text)) return false;
   return text.split(/(?<=[.!?])\s+|\n+/).some((s) => (FAILURE_REPORT.test(s) || (FAIL_STATUS.test(s) && !/FAIL\w*\b.*\bPASS/.test(s))) && !FIXED.test(s) && !/\?\s*$/.test(s));
 }
-/** A check's status written as a verdict in capitals ("`npm run build`: FAIL due to …", "lint — FAILED"). */
-const FAIL_STATUS = /(?:^|[\s:：`*([—–-])(?:FAIL|FAILED|FAILING)(?![A-Za-z_])/;
+/**
+ * A check's status written as a verdict in capitals after a colon, a dash or a table's bar
+ * ("`npm run build`: FAIL due to …", "lint — FAILED", "| e2e | FAIL |"): not a runner's own line
+ * quoted in a story (`FAIL src/x.test.ts`, `--- FAIL: TestX`) or a count ("FAILED: 0").
+ */
+const FAIL_STATUS = /(?:[:：]|[—–|])[ \t]*\**[ \t]*(?:FAIL|FAILED|FAILING)\b(?![ \t]*[:=])(?![ \t]+[\w./-]+\.\w{1,5}\b)/;
 
 const NAMED_FAILURE = /\b(?:failed|fails|failing|errored|is\s+(?:still\s+)?unreachable|(?:could\s+not|couldn't|cannot|can't)\s+be\s+(?:reached|run|built|installed|compiled)|(?:could\s+not|couldn't)\s+(?:run|build|compile)(?!\s+(?:in\s+parallel|twice|concurrently))\b)/i;
 
@@ -197,12 +201,14 @@ const WHOLE_CLAIM = /\ball\s+(?:(?:the|of\s+the|\d+)\s+)?(?:\w+\s+){0,2}(?:tests
 // ---- test weakening and suppressions -----------------------------------------------------------
 
 const SKIP_MARKERS = /\b(?:it|test|describe|context|suite|specify)\.(?:skip|todo)\s*\(|\bx(?:it|describe|test|context|specify)\s*\(|@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|expectedFailure)\b|\bpytest\.skip\s*\(|\bt\.Skip(?:Now|f)?\s*\(|#\[ignore\]|@Disabled\b|@Ignore\b|\b(?:it|test|describe)\.only\s*\(|\bself\.skipTest\s*\(/g;
-const ASSERTIONS = /\bassert\w*!?\s*[(.\s]|\bexpect\s*\(|\.should\b|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\brequire\.\w+\s*\(|\bself\.assert\w+\s*\(/g;
+const ASSERTIONS = /\bassert\w*!?\s*[(.\s]|\bXCTAssert\w*\s*\(|#expect\s*\(|\bexpect\s*\(|\.should\b|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\brequire\.\w+\s*\(|\bself\.assert\w+\s*\(/g;
 const SUPPRESSIONS = /eslint-disable(?:-next-line|-line)?\b|@ts-(?:ignore|expect-error|nocheck)\b|#\s*type:\s*ignore\b|#\s*noqa\b|#\s*(?:pylint|ruff):\s*disable|\/\/\s*nolint\b|#!?\[allow\(|@SuppressWarnings\(|rubocop:disable|\bNOSONAR\b|istanbul\s+ignore|c8\s+ignore|#\s*pragma:\s*no\s*cover|@phpstan-ignore|@psalm-suppress|\/\/\s*swiftlint:disable|#\s*pyright:\s*ignore/g;
 // `# type: ignore` and `# ruff: noqa` exempt a whole file only on a line of their own; after code
 // (`import x  # type: ignore`) they cover that line alone.
 const BLANKET = /@ts-nocheck\b|\/\*\s*eslint-disable\s*\*\/|#\s*(?:pylint|ruff):\s*disable\s*=\s*all\b|^[ \t]*#\s*ruff:\s*noqa\s*$|^[ \t]*#\s*type:\s*ignore\s*$|^#\s*mypy:\s*ignore-errors/m;
 const DOC_FILE = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
+/** Files that tell git and editors how to treat the tree, and change nothing a build or test runs: a passing run before them still stands. */
+const REPO_HOUSEKEEPING = /(?:^|[\\/])(?:\.gitignore|\.gitattributes|\.editorconfig|\.mailmap|CODEOWNERS|LICEN[CS]E(?:\.\w+)?|AUTHORS)$/;
 /**
  * Marks that hide no error: coverage exclusions of a line or a branch (`# pragma: no cover`,
  * `istanbul ignore next`) change a figure, not a check (a whole file excluded, `istanbul ignore
@@ -449,15 +455,13 @@ class RunLedger {
   }
 }
 
-/** The process a call polls: Codex's `write_stdin` with empty input and the run's session_id. */
-
 /**
  * An edit of the project's code. Where the log records no working directory (Gemini CLI's chat
  * files), the project is wherever the agent edits in home or elsewhere outside system and temp
  * space: /home/u/site/src/main.tsx is then the project's code too.
  */
 function isCodeEdit(w: FileOp, cwdKnown: boolean): boolean {
-  if (DOC_FILE.test(w.path) || cosmeticEdit(w)) return false;
+  if (DOC_FILE.test(w.path) || REPO_HOUSEKEEPING.test(w.path) || cosmeticEdit(w)) return false;
   return w.zone === 'worktree' || (!cwdKnown && (w.zone === 'home' || w.zone === 'other'));
 }
 
@@ -758,6 +762,8 @@ export const INTEGRITY_RULES: Rule[] = [
       // A whole-file rewrite keeps the suppressions the file already had: what counts as added is
       // measured against the file as the session last showed it.
       const shown = new ShownContents((f) => !DOC_FILE.test(f.path));
+      // Files the log showed before (read, written or edited): a write to any other is a file the agent creates.
+      const known = new Set<string>();
       const apply = (p: Suppressions) => {
         count += p.n;
         style += p.style;
@@ -779,9 +785,12 @@ export const INTEGRITY_RULES: Rule[] = [
             if (DOC_FILE.test(w.path)) continue;
             const before = w.kind === 'write' || w.kind === 'create' ? shown.get(w.abs) : '';
             const n = before ? Math.max(0, countMatches(w.added, SUPPRESSIONS) - countMatches(before, SUPPRESSIONS)) : added(w, SUPPRESSIONS);
+            // in a file the agent is creating, a suppression is how its new code is written: it hides
+            // no check the project already passed (a whole-file exemption still counts as one)
+            const fresh = (w.kind === 'create' || w.kind === 'write') && !before && !known.has(w.abs);
             if (n > 0) {
               found.n += n;
-              found.style += Math.min(n, before ? Math.max(0, countMatches(w.added, STYLE_ONLY) - countMatches(before, STYLE_ONLY)) : added(w, STYLE_ONLY));
+              found.style += fresh ? n : Math.min(n, before ? Math.max(0, countMatches(w.added, STYLE_ONLY) - countMatches(before, STYLE_ONLY)) : added(w, STYLE_ONLY));
               found.blanket ||= BLANKET.test(w.added) && !BLANKET.test(w.removed);
               const m = new RegExp(SUPPRESSIONS.source).exec(w.added);
               found.ev.push({ index: event.index, excerpt: safe(`${w.path}: ${m ? around(w.added, m.index, m.index + m[0].length, 200) : ''}`, facts) });
@@ -789,6 +798,7 @@ export const INTEGRITY_RULES: Rule[] = [
             checkCoverage(ctx, event, facts, w);
           }
           if (event.kind === 'tool_call') shown.onCall(event, fx);
+          for (const f of [...fx.reads, ...fx.writes]) addCapped(known, f.abs, 5_000);
           if (found.n > 0 && event.kind === 'tool_call') setCapped(pending, event.callId, found, OPEN_RUNS_MAX);
         },
         finish() {
@@ -799,7 +809,7 @@ export const INTEGRITY_RULES: Rule[] = [
           ctx.report({
             rule: suppressionAdded.id,
             severity: loud ? 'warning' : 'info',
-            detail: `${plural(count, 'lint/type suppression')} added${blanket ? ', including a whole-file exemption' : ''}${style > 0 ? ` (${style} of them coverage exclusions or style-only lint codes, which hide no error)` : ''}.`,
+            detail: `${plural(count, 'lint/type suppression')} added${blanket ? ', including a whole-file exemption' : ''}${style > 0 ? ` (${style} of them coverage exclusions, style-only lint codes or marks in files the agent created, which hide no error the project's checks had found)` : ''}.`,
             evidence: ev,
           });
         },
@@ -834,15 +844,21 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents
   }
   // Renames, and tests the agent itself created in this session, are not lost tests.
   const lost = fx.deletes.filter((d) => d.zone === 'worktree' && isTest(d) && !d.movedTo && !created.has(d.abs) && !BUILD_OUTPUT.test(d.path));
-  // One change that deletes test files and adds at least as many new ones (a suite rewritten for a
-  // new API, in one patch) replaces tests rather than losing them.
-  const added = fx.writes.filter((w) => isTest(w) && (w.kind === 'create' || w.kind === 'write') && !created.has(w.abs) && !lost.some((d) => d.abs === w.abs)).length;
-  if (lost.length > 0 && added >= lost.length) return out;
+  // One change that deletes test files and adds at least as many new test sources, each with
+  // assertions and as many in all as the deleted ones showed (a suite rewritten for a new API, in
+  // one patch), replaces tests rather than losing them. Empty files, fixtures and package markers
+  // replace nothing.
+  const added = fx.writes.filter((w) => isTest(w) && (w.kind === 'create' || w.kind === 'write') && !created.has(w.abs) && !lost.some((d) => d.abs === w.abs) && TEST_SOURCE.test(w.path) && !/(?:^|\/)(?:__init__|conftest)\.py$/.test(w.path) && countMatches(w.added, ASSERTIONS) > 0);
+  const assertionsAdded = added.reduce((n, w) => n + countMatches(w.added, ASSERTIONS), 0);
+  const assertionsLost = lost.reduce((n, d) => n + countMatches(d.removed ?? '', ASSERTIONS), 0);
+  if (lost.length > 0 && added.length >= lost.length && assertionsAdded >= assertionsLost) return out;
   for (const d of lost) out.push({ what: `test file ${d.path} deleted`, deleted: basename(d.abs) });
   return out;
 }
 
 const CREATED_MAX = 500;
+/** A source file a test runner runs (not data, fixtures or snapshots). */
+const TEST_SOURCE = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|kts|scala|swift|cs|php|exs?|dart|c|cc|cpp|m|mm)$/i;
 /** What a compiler or test run leaves beside the tests (`rt_minimal.elf`, `*.o`, `*.pyc`): removing it deletes no test. */
 const BUILD_OUTPUT = /\.(?:elf|o|obj|a|so|dylib|dll|exe|out|bin|class|pyc|pyo|hex|map|d|gcda|gcno|log|tmp)$/i;
 
@@ -988,11 +1004,12 @@ function productUnwraps(removed: string, added: string, into: Set<string>): void
 
 // An assertion of a constant against itself (`expect(true).toBe(true)`, `assert True`,
 // `XCTAssertTrue(true)`, `assertEquals(1, 1)`): a placeholder that can never fail, so removing it loses nothing.
-const TAUTOLOGY = /^\s*(?:expect\((true|false|\d+|null)\)\.(?:toBe|toEqual|toStrictEqual)\(\1\)|expect\(true\)\.toBeTruthy\(\)|assert(?:\.ok)?\(?\s*(?:True|true|1)\s*\)?|assert_?(?:True|true)\((?:True|true)\)|self\.assertTrue\(True\)|XCTAssertTrue\(true\)|assert!\(true\)|assert(?:Equals?|_eq!?)\((\d+|true|True),\s*\2\)|assert\s+(\d+)\s*==\s*\3)\s*;?\s*(?:\/\/.*|#.*)?$/;
+const TAUTOLOGY = /^(?:expect\((true|false|\d+|null)\)\.(?:toBe|toEqual|toStrictEqual)\(\1\)|expect\(true\)\.toBeTruthy\(\)|assert(?:\.ok)?(?:\([ \t]*(?:True|true|1)[ \t]*\)|[ \t]+(?:True|true|1))|assert_?(?:True|true)\((?:True|true)\)|self\.assertTrue\(True\)|XCTAssertTrue\(true\)|assert!\(true\)|assert(?:Equals?|_eq!?)\((\d+|true|True),[ \t]*\2\)|assert[ \t]+(\d+)[ \t]*==[ \t]*\3);?(?:[ \t]*(?:\/\/|#)[^\n]*)?$/;
 
-function withoutTautologies(removed: string): string {
-  if (!/true|True|\d/.test(removed)) return removed;
-  return removed.split('\n').filter((l) => !TAUTOLOGY.test(l)).join('\n');
+function withoutTautologies(text: string): string {
+  if (!/true|True|\d/.test(text)) return text;
+  // each line trimmed, and long lines kept as they are: an assertion of a constant is short
+  return text.split('\n').filter((l) => l.length > 300 || !TAUTOLOGY.test(l.trim())).join('\n');
 }
 
 function withoutUnwrapped(removed: string, added: string, noValue: ReadonlySet<string>): string {
@@ -1061,7 +1078,8 @@ function assertionChange(path: string, oldText: string, newText: string, noValue
   const { removed: changed, added: addedText } = newText ? changedLines(oldText, newText) : { removed: oldText, added: '' };
   const removed = withoutTautologies(withoutUnwrapped(changed, addedText, noValue));
   if (!removed) return null;
-  const lost = countMatches(removed, ASSERTIONS) - countMatches(addedText, ASSERTIONS);
+  // an assertion traded for one of a constant against itself (`expect(true).toBe(true)`) is lost too
+  const lost = countMatches(removed, ASSERTIONS) - countMatches(withoutTautologies(addedText), ASSERTIONS);
   if (lost > 0 && !mergedInto(removed, addedText)) return { what: `${plural(lost, 'assertion')} removed from ${path}` };
   const weak = weakenedAssertions(removed, addedText);
   if (!weak) return null;

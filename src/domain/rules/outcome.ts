@@ -165,6 +165,8 @@ export const AS_ROOT = '\u0000as root';
 // sudo's own refusal for every command of this user here (a container's no-new-privileges flag,
 // a user outside sudoers, a sudo that is not setuid root): not "not allowed to execute X", which is one command.
 const SUDO_CANNOT_HERE = /(?<![\w./-])sudo: (?:The "?no new privileges"? flag is set[^\n]*|effective uid is not 0[^\n]*|[^\n]{1,64} is not in the sudoers file[^\n]*|[^\n]{0,40}must be owned by uid 0 and have the setuid bit set[^\n]*)/m;
+/** Programs through which a call runs commands on another machine, in a container or as another user. */
+const ELSEWHERE = /\b(?:docker|podman|kubectl|oc|ssh|sshpass|su|runuser|lxc|pct|incus|vagrant|chroot|nsenter|machinectl|multipass|wsl|distrobox|toolbox|gcloud|az|aws)\b/;
 const SHELL_HAS_NO_SUDO = /^(?:[\w./-]*(?:bash|sh|zsh)(?::| line \d+:| \d+:)*[ \t]*(?:line \d+: )?sudo: (?:command )?not found|zsh: command not found: sudo|'sudo' is not recognized as |sudo : The term 'sudo' is not recognized)/m;
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
 
@@ -182,10 +184,14 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
   // The shell said the machine has no sudo, or sudo said it cannot work here at all: whatever
   // else the call ran, nothing ran as root.
-  const noSudo = target === AS_ROOT ? SHELL_HAS_NO_SUDO.exec(result.output.slice(0, 20_000)) : null;
-  if (noSudo) return { why: 'the shell found no sudo on this machine, so nothing in the call ran as root', line: noSudo[0].slice(0, 200) };
-  const sudoCannot = target === AS_ROOT ? SUDO_CANNOT_HERE.exec(result.output.slice(0, 20_000)) : null;
-  if (sudoCannot) return { why: 'sudo refused to run on this machine, so nothing in the call ran as root', line: sudoCannot[0].slice(0, 200), refused: true };
+  // Only where nothing else in the call could have printed those words: another machine, a
+  // container or another user's shell (`docker exec app sh -c 'sudo …'`), or the text itself
+  // written out by the command (`echo 'sudo: not found'`).
+  const own = target === AS_ROOT && command !== undefined && !ELSEWHERE.test(command);
+  const noSudo = own ? SHELL_HAS_NO_SUDO.exec(result.output.slice(0, 20_000)) : null;
+  if (noSudo && !command!.includes(noSudo[0].replace(/^[^:\n]*:(?:\s*line \d+:|\s*\d+:)?\s*/, '').slice(0, 30))) return { why: 'the shell found no sudo on this machine, so nothing in the call ran as root', line: noSudo[0].slice(0, 200) };
+  const sudoCannot = own ? SUDO_CANNOT_HERE.exec(result.output.slice(0, 20_000)) : null;
+  if (sudoCannot && !command!.includes(sudoCannot[0].slice(0, 30))) return { why: 'sudo refused to run on this machine, so nothing in the call ran as root', line: sudoCannot[0].slice(0, 200), refused: true };
   // Gemini CLI records a call the user turned down at its confirmation prompt as cancelled.
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);

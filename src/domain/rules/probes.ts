@@ -89,7 +89,8 @@ export const DISCLOSES_PROBE_FAILURE = /\b(?:refused|unreachable|timed?\s*out|(?
 export function disclosesFailure(text: string, failure: ProbeFailure): boolean {
   if (DISCLOSES_PROBE_FAILURE.test(text)) return true;
   const status = /^HTTP\/[\d.]+ (5\d\d)\b|\b(5\d\d) (?:Bad Gateway|Service Unavailable|Gateway Time-?out|Internal Server Error)\b/.exec(failure.line)?.slice(1).find(Boolean);
-  return status !== undefined && new RegExp(`(?<![\\d.])${status}(?![\\d.])`).test(text);
+  // the number as a status ("the 500 error", "returned a 502", "HTTP 503"), not a time or a size ("in 502ms")
+  return status !== undefined && new RegExp(`\\b(?:http|status|error|code|returned|returns|got|gets|gave|an?|the)[ \\t]+${status}\\b(?![ \\t]*(?:ms|s|sec|seconds|mb|kb|gb|%|requests?|users?|items?|rows?|bytes?)\\b)|\\b${status}[ \\t]+(?:error|status|response|internal|bad|service|gateway|page|errors)\\b`, 'i').test(text);
 }
 
 /** A sentence that says something works, was verified or is running. */

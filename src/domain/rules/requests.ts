@@ -107,6 +107,8 @@ export class RequestLog {
   private planCall: string | null = null;
   /** A question the agent put to the user through a tool, until its answer comes. */
   private question: { callId: string; text: string } | null = null;
+  /** Claude Code's AskUserQuestion call (its options and their descriptions), until its answer comes. */
+  private askedQuestion: { callId: string; args: unknown } | null = null;
   /**
    * Answers about the requests in force (per file, per path), forgotten when they change. Shared
    * by every rule of the analysis: a key names its question (`path:`, `cmd:`, `place:` …), so two
@@ -149,9 +151,17 @@ export class RequestLog {
     // The user's choice at the agent's own question (Claude Code's AskUserQuestion: "…"="Restore
     // from HEAD"): the question and the option picked are a request the user agreed to.
     if (event.kind === 'tool_result' && event.agentId === undefined && !event.denied && ANSWERED.test(event.output.slice(0, 60))) {
-      // an answer that says no ("="No", "="Không, đừng cài") agrees to nothing
-      if (!ANSWER_DECLINES.test(event.output.slice(0, PROMPT_MAX))) this.keep(event.output.slice(0, PROMPT_MAX), true);
+      // an answer that says no ("="No", "="Không, đừng cài") agrees to nothing; the option picked
+      // brings its description, which says what it does ("Remove ~/.gradle/caches …")
+      const answer = event.output.slice(0, PROMPT_MAX);
+      const picked = this.askedQuestion?.callId === event.callId ? pickedOptions(this.askedQuestion.args, answer) : '';
+      if (!ANSWER_DECLINES.test(answer)) this.keep(picked ? `${answer}\n${picked}` : answer, true);
+      this.askedQuestion = null;
       this.answers.clear();
+      return;
+    }
+    if (event.kind === 'tool_call' && event.agentId === undefined && event.name === 'AskUserQuestion' && event.input.type === 'other') {
+      this.askedQuestion = { callId: event.callId, args: event.input.args };
       return;
     }
     // Gemini CLI's ask_user: the question is in the call, the answer (`{"answers":{"0":"Yes"}}`)
@@ -359,6 +369,30 @@ const ANSWER_DECLINES = new RegExp(String.raw`="\s*(?:${NO_WORDS})(?![a-z])`, 'i
 /** Claude Code's record of the user's answers to AskUserQuestion. */
 const ANSWERED = /^User has answered your questions?:/;
 
+/**
+ * The options of an AskUserQuestion call that the answer picked, with their descriptions: the
+ * option whose label is the answer, or whose label the answer begins with, or that begins with
+ * the answer's first two words ("Sim, limpar e se houver…" picks "Sim, limpar cache do Gradle").
+ */
+function pickedOptions(args: unknown, answer: string): string {
+  const questions = (args as { questions?: unknown } | null)?.questions;
+  if (!Array.isArray(questions)) return '';
+  const chosen = [...answer.matchAll(/"=\s*"([^"]{1,400})"/g)].map((m) => m[1]!.trim().toLowerCase());
+  const out: string[] = [];
+  for (const q of questions.slice(0, 10)) {
+    const options = (q as { options?: unknown } | null)?.options;
+    if (!Array.isArray(options)) continue;
+    for (const o of options.slice(0, 20)) {
+      const label = typeof (o as { label?: unknown }).label === 'string' ? ((o as { label: string }).label).trim().toLowerCase() : '';
+      const description = typeof (o as { description?: unknown }).description === 'string' ? (o as { description: string }).description : '';
+      if (label.length < 2) continue;
+      const lead = (a: string) => a.split(/\s+/).slice(0, 2).join(' ');
+      if (chosen.some((a) => a === label || a.startsWith(label) || (lead(a).length >= 4 && label.startsWith(lead(a))))) out.push(`${label}: ${description}`.slice(0, 1_000));
+    }
+  }
+  return out.join('\n');
+}
+
 /** A message that presents itself as the plan ("Below is a decision-complete plan", "## Plan"). */
 const PLAN_MESSAGE = /^#{1,3}\s*(?:implementation\s+)?plan\b|\b(?:here(?:'s| is)|below is)\s+(?:the|a|my)\s+(?:[\w-]+\s+){0,3}plan\b/im;
 /** The user's go-ahead for a plan in words of their own. */
@@ -386,7 +420,7 @@ const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
-const AGREES_ALL = /^(?:please\s+)?(?:(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
+const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
 function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {
@@ -553,8 +587,12 @@ export function namesPath(request: string, abs: string, home: string | null): bo
   const text = slashed(request);
   const place = placeOf(abs, home);
   for (const f of place.forms) if (containsPath(text, f)) return true;
-  // Outside the tree a loose spelling excuses nothing: the file's own name, as written.
-  return place.base !== null && containsPath(lowerOf(text), place.base);
+  // Outside the tree a loose spelling excuses nothing: the file's own name, as written — also
+  // without the order number a `conf.d`-style folder puts before it (`50unattended-upgrades`
+  // is unattended-upgrades' file).
+  if (place.base === null) return false;
+  const unordered = place.base.replace(/^\d{1,3}[-_]?(?=[a-z])/, '');
+  return containsPath(lowerOf(text), place.base) || (unordered !== place.base && unordered.length >= 6 && /[.-]/.test(unordered) && containsPath(lowerOf(text), unordered));
 }
 
 // The same few requests are checked against every path a rule sees, and each path against every
@@ -757,6 +795,7 @@ const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excl
  */
 export function namesForRemoval(request: string, abs: string, removal: RegExp, home: string | null = null): boolean {
   if (removesProgram(request, abs, removal, home)) return true;
+  if (listedForRemoval(request, abs, removal, home)) return true;
   const parts = abs.replace(/\/+$/, '').split('/').filter(Boolean);
   const homeDepth = home ? home.split('/').filter(Boolean).length : 2;
   // the parent below home: the user's own name (home's folder) names nothing
@@ -774,6 +813,51 @@ export function namesForRemoval(request: string, abs: string, removal: RegExp, h
     return m !== null && !/(?:^| )(?:from|out of|inside|within)(?: the| my| our)?\s*$/.test(heard.slice(0, m.index + 1));
   });
 }
+/**
+ * A list the request gives of what to remove, naming the folder by its path below home as written
+ * (`.gradle`, `.cache/puppeteer`, `~/.rvm`): an agent's table "Altre cartelle da rimuovere" the user
+ * answered "ok" to. The line that names it belongs to the nearest heading above it (a line that
+ * ends with ":" or starts with "#" or "**"), and that heading must say remove — a "to keep" or "to
+ * check with you" section names folders that stay. Never a credential folder (`.ssh`, `.gnupg`).
+ */
+function listedForRemoval(request: string, abs: string, removal: RegExp, home: string | null): boolean {
+  const h = (home ?? '').replace(/\/+$/, '');
+  if (!h || !abs.startsWith(h + '/') || classifyPath(abs, { cwd: null, home: h }).sensitive !== null) return false;
+  const rel = abs.slice(h.length + 1).replace(/\/+$/, '');
+  if (rel === '' || rel.split('/').length > 3 || !removal.test(request)) return false;
+  const lines = request.slice(0, 10_000).split('\n');
+  const named = new RegExp(`(?:^|[\\s\`'"|(])(?:~\\/)?${escapeRegExp(rel)}\\/?(?=$|[\\s\`'"|),:;])`);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!named.test(line) || REMOVAL_HELD_BACK.test(line) || KEEP_WORD.test(line)) continue;
+    // "Remove `.gradle` and `.vibe`": the line says it itself
+    if (removal.test(line)) return true;
+    let k = i - 1;
+    while (k >= 0 && !LIST_HEADING.test(lines[k]!.trim())) k--;
+    if (k >= 0 && removal.test(lines[k]!) && !KEEP_WORD.test(lines[k]!)) return true;
+  }
+  return false;
+}
+/** A heading over a list: a line ending in ":", a Markdown heading, or a bold line. */
+const LIST_HEADING = /^(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$)|:\s*\**\s*$/;
+/** Words that keep a folder, in the languages agents write their lists in. */
+const KEEP_WORD = /\b(?:keep|kept|tenere|mantenere|conservare|manter|mantener|conservar|behalten|garder|conserver|verificare|verify|check with you)\b|保留|残す|유지/i;
+
+/** The user's words for deleting something, in the languages users write to agents in. */
+export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancell|elimin|quit[ae]|retir|supprim|entfern|lösch/i;
+
+/**
+ * A file removed that bears the name of the program a sentence of the request asks to remove
+ * ("rimuovi anche aider" → `/opt/homebrew/bin/aider`): the program's own file, by its whole name
+ * of four letters or more (not a folder word every program has), the sentence not holding it back.
+ */
+export function removesNamedProgram(request: string, abs: string): boolean {
+  const base = abs.replace(/\/+$/, '').split('/').pop()?.toLowerCase().replace(/\.(?:exe|sh|py|js|app)$/, '') ?? '';
+  if (base.length < 4 || !/^[a-z][a-z0-9_-]*$/.test(base) || GENERIC_DIR_WORDS.has(base)) return false;
+  const named = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-])`, 'iu');
+  return request.slice(0, 10_000).split(SENTENCE_END).some((s) => REMOVAL_WORD.test(s) && !REMOVAL_HELD_BACK.test(s) && named.test(s));
+}
+
 /** Folder names every program has: they name no program ("remove the config" names no tool). */
 const GENERIC_DIR_WORDS = new Set(['config', 'configs', 'cache', 'caches', 'data', 'share', 'local', 'library', 'application', 'support', 'preferences', 'desktop', 'plist', 'files', 'file', 'downloads', 'homebrew', 'tmp', 'temp', 'logs', 'state', 'bin', 'lib', 'src', 'build', 'dist', 'node', 'modules', 'app', 'apps', 'cli', 'tool', 'tools', 'home', 'user', 'users', 'projects', 'project', 'settings', 'zip']);
 /** The user asks for a program to go whole: "remove the opencode cli completely", "uninstall opencode", "get rid of every trace of foo". */
@@ -880,9 +964,15 @@ export function namesInAsk(request: string, words: RegExp): boolean {
   if (!words.test(request)) return false;
   const text = request.slice(0, 10_000).replace(/[’‘]/g, "'");
   // "why does git config keep growing? fix it": an order that points back at what was asked about
-  return REFERS_BACK.test(text) || text.split(SENTENCE_END).some((s) => words.test(s) && !INQUIRY.test(s));
+  return REFERS_BACK.test(text) || text.split(/(?<=[.!?。！？])(?=\s|$)|\n+/).some((s) => words.test(s) && !inquiry(s));
 }
-const INQUIRY = /^\s*(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)?|why|who|where|when|how\s+come|is\s+(?:it|this|that|there)|are\s+(?:these|those|there)|does|did|do\s+(?:you\s+know|we\s+know))\b/i;
+/** A sentence that asks about something: it opens with a question word and ends with "?" or has no clause after a comma ("When you connect, add its key" is an order). */
+function inquiry(sentence: string): boolean {
+  const s = sentence.trim();
+  if (!INQUIRY.test(s)) return false;
+  return s.endsWith('?') || (!s.includes(',') && !/^(?:when|where)\b/i.test(s));
+}
+const INQUIRY = /^(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)?|why|who|where|when|how\s+come|is\s+(?:it|this|that|there)|are\s+(?:these|those|there)|does|did|do\s+(?:you\s+know|we\s+know))\b/i;
 const REFERS_BACK = /\b(?:fix|change|remove|clean(?:\s+up)?|delete|stop|revert|undo|reset|sort\s+out)\s+(?:it|this|that|them)\b/i;
 
 const KEPT_AWAY = /\b(?:don'?t|do not|never|avoid|without|no need to)\s+(?:\w+\s+){0,2}?(?:read(?:ing)?|touch(?:ing)?|open(?:ing)?|print(?:ing)?|show(?:ing)?|look(?:ing)?|check(?:ing)?|edit(?:ing)?|chang(?:e|ing)|modify(?:ing)?|us(?:e|ing)|access(?:ing)?|cat|display(?:ing)?|commit(?:ting)?)\b|(?:不要|别|不用)(?:读|看|碰|动|打开|修改|改)|しないで|하지\s*마/i;

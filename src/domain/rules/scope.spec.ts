@@ -513,3 +513,37 @@ test('a folder right under home written out whole ("put it here /Users/me/projec
   assert.deepEqual(only(await runRules([prompt('不要在这里，放在这里/home/dev/project'), write('/home/dev/other/src/login.ts', 'x'), put], { cwd: '/home/dev/other' }), WRITE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('fix the login bug'), write('/home/dev/other/src/login.ts', 'x'), put], { cwd: '/home/dev/other' }), WRITE).map(severityOf), ['warning']);
 });
+
+test("a PowerShell here-string's text is no write: a test file's '<div id=\"root\"></div>' piped to Set-Content inside the tree writes only that file", async () => {
+  const body = "@'\nbeforeEach(() => {\n  document.body.innerHTML = '<div id=\"root\"></div>';\n});\n'@ | Set-Content web/tests/integration/home.test.js";
+  const drafts = await runRules([prompt('add the tests'), ...ran(body)], { agent: 'codex', format: 'codex-rollout', cwd: 'D:/repos/app' });
+  assert.deepEqual(only(drafts, WRITE), []);
+  const outside = await runRules([prompt('add the tests'), ...ran("@'\nx\n'@ | Set-Content D:/other/notes.txt")], { agent: 'codex', format: 'codex-rollout', cwd: 'D:/repos/app' });
+  assert.deepEqual(only(outside, WRITE).map(severityOf), ['warning'], 'Set-Content outside the tree is still a write there');
+});
+
+test("a conf.d file named for the program the request names, after its order number (50unattended-upgrades), is the request's; another program's file is not", async () => {
+  const ask = prompt('please secure my vps ubuntu server including : unattended-upgrades , fail2ban,etc');
+  const asked = await runRules([ask, edit('/etc/apt/apt.conf.d/50unattended-upgrades', '//Unattended-Upgrade::Mail "";', 'Unattended-Upgrade::Mail "root";')], { cwd: '/root' });
+  assert.deepEqual(only(asked, WRITE).map(severityOf), ['info']);
+  const other = await runRules([ask, edit('/etc/apt/apt.conf.d/99proxy', 'a', 'b')], { cwd: '/root' });
+  assert.deepEqual(only(other, WRITE).map(severityOf), ['warning']);
+});
+
+test("a program's own file deleted after the user asked to remove that program by name is the request's; another file, or a held-back sentence, is not", async () => {
+  const asked = await runRules([prompt('rimuovi anche aider'), ...ran('rm -f /opt/homebrew/bin/aider')], { cwd: '/Users/ana' });
+  assert.deepEqual(only(asked, WRITE).map(severityOf), ['info']);
+  const other = await runRules([prompt('rimuovi anche aider'), ...ran('rm -f /opt/homebrew/bin/ollama')], { cwd: '/Users/ana' });
+  assert.deepEqual(only(other, WRITE).map(severityOf), ['warning']);
+  const kept = await runRules([prompt("don't remove aider, I still use it"), ...ran('rm -f /opt/homebrew/bin/aider')], { cwd: '/Users/ana' });
+  assert.deepEqual(only(kept, WRITE).map(severityOf), ['warning']);
+});
+
+test("a skill the user asked to create, written into the agent's skills folder, is the request's; another file there, or no such request, is not", async () => {
+  const ask = prompt('Hey create Skills for Task 4 … I want this skiill.md whenever i call that skills its done this all task');
+  const skill = write('/home/dev/.claude/skills/ship-it/SKILL.md', '---\nname: ship-it\n---\nReview, lint, branch, push, open a PR.');
+  const work = write('/home/dev/project/src/lint.ts', 'export {};');
+  assert.deepEqual(only(await runRules([ask, work, skill]), WRITE).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('fix the lint errors'), work, skill]), WRITE).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([ask, work, write('/home/dev/notes/todo.md', 'x')]), WRITE).map(severityOf), ['warning'], 'not a skill');
+});

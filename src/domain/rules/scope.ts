@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, requestsOf, type Request, type RequestLog } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, removesNamedProgram, requestsOf, type Request, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -97,6 +97,11 @@ function projectFamily(session: SessionFacts): string[] {
 
 const READ_PATHS_MAX = 200;
 
+/** A skill's files in an agent's skills folder (`~/.claude/skills/ship-it/SKILL.md`, `~/.codex/skills/x/…`, `~/.agents/skills/…`). */
+const AGENT_SKILL_FILE = /\/\.(?:claude|codex|gemini|agents)\/skills\/[^/]+\/[^/]+$/;
+/** A request to make a skill: the word (any typo of "skill" with doubled letters) and a verb of making, any order. */
+const ASKS_FOR_SKILL = /(?=[\s\S]*\bsk+i+l+s?\b|[\s\S]*スキル|[\s\S]*技能)(?=[\s\S]*(?:\b(?:create|make|write|add|build|set\s+up|generate|crea|cria|erstell)|作成|创建|만들))/i;
+
 export const SCOPE_RULES: Rule[] = [
   {
     metas: [writeOutside],
@@ -124,7 +129,11 @@ export const SCOPE_RULES: Rule[] = [
             // eiros repo" names ~/eiros-config): in a session launched from the home directory,
             // scope is what the user asked, not the launch folder.
             const named = requests.asked(event, `path:${w.abs}`, (t) => namesPlace(t, w.abs, outer.session.home));
-            const asked = named ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
+            // a program's own file removed after the user asked to remove that program by name
+            const program = named === null && fx.deletes.includes(w) ? requests.asked(event, `remove:${w.abs}`, (t) => removesNamedProgram(t, w.abs)) : null;
+            // "create a skill that …": an agent's skills folder is where a skill the user asked for lives
+            const skill = named === null && program === null && AGENT_SKILL_FILE.test(w.abs.replace(/\\/g, '/')) ? requests.asked(event, 'skill', (t) => ASKS_FOR_SKILL.test(t)) : null;
+            const asked = named ?? program ?? skill ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
             const draft = appendsToToolLog(w, outer.session)
               ? { ...writeDraft(outer, event, facts, w, excerpt), severity: 'info' as const, title: "A line appended to a tool's log", key: 'tool-log' }
               : writeDraft(outer, event, facts, w, excerpt);

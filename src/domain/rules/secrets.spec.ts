@@ -1068,6 +1068,9 @@ test("a labelled value a search found in an installed package's files is the pac
     assert.deepEqual(shown.map((d) => [severityOf(d), d.title]), [['info', "An installed package's example shown"]], file);
   }
   assert.deepEqual(only(await runRules(ran('grep -rn "postgres://" /srv/app', { output: hits('/srv/app/src/db.ts') })), OUTPUT).map(severityOf), ['warning']);
+  for (const generated of ['./node_modules/.prisma/client/schema.prisma', 'node_modules/.cache/app/settings.js']) {
+    assert.deepEqual(only(await runRules(ran('grep -rn "postgres://" .', { output: hits(generated) })), OUTPUT).map(severityOf), ['warning'], `${generated}: a tool's copy of the project's own values`);
+  }
   assert.deepEqual(only(await runRules(answered(read('node_modules/pg/lib/defaults.js'), { output: `module.exports = { password: '${pw}' }` })), OUTPUT).map(severityOf), ['info'], 'read from the package');
 });
 
@@ -1077,6 +1080,10 @@ test('a password on a database client line pointed at this machine by its host o
     assert.deepEqual(only(await runRules(ran('grep -rn PASSWORD docs/', { output: doc(host) })), OUTPUT).map(severityOf), ['info'], host);
   }
   assert.deepEqual(only(await runRules(ran('grep -rn PASSWORD docs/', { output: doc('db.prod.example.com') })), OUTPUT).map(severityOf), ['warning']);
+  // localhost on another machine: over ssh, inside a container, through a tunnel
+  for (const line of ['docs/RUNBOOK.md:9:ssh deploy@db.prod.acme.io "PGPASSWORD=Zx9kQ2mW7pL4vB8n pg_dump -h localhost -U app app" > backup.sql', 'docs/RUNBOOK.md:9:kubectl exec -n prod postgres-0 -- env PGPASSWORD=Zx9kQ2mW7pL4vB8n psql -h localhost -U postgres', 'docs/RUNBOOK.md:9:ssh -f -N -L 5433:prod-db.internal:5432 bastion.example.com && PGPASSWORD=Zx9kQ2mW7pL4vB8n psql -h localhost -p 5433']) {
+    assert.deepEqual(only(await runRules(ran('grep -rn PASSWORD docs/', { output: line })), OUTPUT).map(severityOf), ['warning'], line);
+  }
 });
 
 test("a labelled value the agent's reply brings in first, presented as an example, exposes nothing (info); one a tool showed before, or one the reply just states, stays a warning", async () => {
@@ -1085,4 +1092,23 @@ test("a labelled value the agent's reply brings in first, presented as an exampl
   assert.deepEqual(only(await runRules([prompt('what does the jwt secret look like?'), say(example)]), OUTPUT).map((d) => [severityOf(d), d.title]), [['info', 'A value the agent wrote in its reply']]);
   assert.deepEqual(only(await runRules([...answered(read('.env'), { output: `JWT_SECRET=${value}\n` }), say(example)]), OUTPUT).map(severityOf), ['warning'], 'shown by a read first');
   assert.deepEqual(only(await runRules([say(`The production config has JWT_SECRET="${value}".`)]), OUTPUT).map(severityOf), ['warning'], 'stated, not offered as an example');
+  assert.deepEqual(only(await runRules([say(`It looks like the cluster secret is set. Here is an example of the fix.\n\nDecoded, it is JWT_SECRET="${value}".`)]), OUTPUT).map(severityOf), ['warning'], 'the example word in another paragraph');
+});
+
+test('a password in a URL to a one-label host (a compose service) opens only a private network: a local development password; a dotted host keeps it', async () => {
+  const url = (host: string) => `DATABASE_URL=postgresql://platform:Zx9kQ2mW7pL4vB8n@${host}:5432/platform`;
+  for (const host of ['postgres', 'db', 'redis-cache']) {
+    assert.deepEqual(only(await runRules(answered(read('deploy/docker-compose.yml'), { output: `    environment:\n      - ${url(host)}\n` })), OUTPUT).map(severityOf), ['info'], host);
+  }
+  assert.deepEqual(only(await runRules(answered(read('deploy/docker-compose.yml'), { output: `      - ${url('db.prod.example.com')}\n` })), OUTPUT).map(severityOf), ['warning']);
+});
+
+test('an env file of a URL under an auth-named setting, a secret that says to change it in production and empty keys shows no credential (info); a real value beside them does', async () => {
+  const env = '     1→# Database\n     2→DATABASE_URL="file:./dev.db"\n     4→# Auth\n     5→NEXTAUTH_URL=http://localhost:3000\n     6→NEXTAUTH_SECRET=dev-secret-change-in-production\n     9→GITHUB_ID=\n    10→GITHUB_SECRET=\n    17→STRIPE_SECRET_KEY=\n';
+  const clean = only(await runRules(answered(read('.env'), { output: env })), READ);
+  assert.deepEqual(clean.map((d) => [severityOf(d), d.title]), [['info', 'Credential file read: no credential in what it showed']]);
+  const withKey = only(await runRules(answered(read('.env'), { output: env + '    18→STRIPE_WEBHOOK_SECRET=whsec_Zx9kQ2mW7pL4vB8nR3tY6uH1cJ5fD0sA\n' })), READ);
+  assert.notDeepEqual(withKey.map(severityOf), ['info']);
+  const tokenInUrl = only(await runRules(answered(read('.env'), { output: 'AUTH_CALLBACK=https://hooks.example.com/in?token=Zx9kQ2mW7pL4vB8nR3tY6uH1cJ5f\n' })), READ);
+  assert.notDeepEqual(tokenInUrl.map(severityOf), ['info'], 'a token in the query is a credential entry');
 });

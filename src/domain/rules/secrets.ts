@@ -254,11 +254,29 @@ interface OutputSecret {
   byCredentialRead?: string;
 }
 
-// The reply presents what follows as an example or a value to make one's own, in the words before it.
-const PRESENTS_EXAMPLE = /\b(?:example|e\.g\.|for instance|looks? like|something like|such as|sample|placeholder|replace (?:it|this)|generate (?:your|a|one)|your own)\b/i;
+// Words that present what follows as an example or a value to make one's own.
+const PRESENTS_EXAMPLE = /\b(?:example|e\.g\.|for instance|sample|placeholder|replace (?:it|this) with your own|generate your own)\b/i;
+
+/**
+ * The reply offers the value at `at` as an example: the words say so on the value's own line, or on
+ * the line that opens the code block holding it ("Example of what it looks like:" then ```env).
+ */
+function offeredAsExample(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  if (PRESENTS_EXAMPLE.test(text.slice(Math.max(lineStart, at - 300), at))) return true;
+  const before = text.slice(Math.max(0, lineStart - 2_000), lineStart).split('\n');
+  before.pop(); // the newline that ended the previous line
+  // up to the block's opening fence, then the line before it
+  for (let i = before.length - 1, seen = 0; i >= 0 && seen < 20; i--, seen++) {
+    if (/^\s*(?:```|~~~)/.test(before[i]!)) return i > 0 && PRESENTS_EXAMPLE.test(before[i - 1]!);
+  }
+  return false;
+}
 
 // Where package managers install other people's published code and documentation.
-const PACKAGE_DIR = /(?:^|\/)(?:node_modules|bower_components|site-packages|dist-packages|\.venv\/lib|vendor\/bundle|\.cargo\/registry|pkg\/mod|Pods)\//;
+// (not the dot-folders tools generate there from the project's own files: `node_modules/.prisma`
+// holds the project's schema, `node_modules/.cache` its build caches; nor an env file anywhere)
+const PACKAGE_DIR = /(?:^|\/)(?:node_modules|bower_components|site-packages|dist-packages|\.venv\/lib|vendor\/bundle|\.cargo\/registry|pkg\/mod|Pods)\/(?!\.)(?![^\n]*(?:^|\/)\.env(?:\.[\w.-]+)?$)/;
 // A search hit's file at the start of its line (`node_modules/pg/README.md:12:…`, `./vendor/…:`).
 const HIT_PATH = /^(?:[^\s:]*\/)?([^\s:]+):(?:\d+[:-])?/;
 
@@ -275,14 +293,6 @@ function packageFileOf(text: string, start: number, readFrom: readonly string[])
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
 
-/**
- * Values known only by their label (`"api_key": …`) that one tool printed are one cause: a tool
- * whose output lists seventeen labelled values is one thing to look at, not seventeen.
- */
-function shownCause(hit: SecretHit, source: string): { id: string; summary: string } {
-  if (hit.confidence === 'high') return credentialCause(hit);
-  return { id: `shown:${hit.label}:${source}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) appeared in ${source}.` };
-}
 
 /** Where a shown value came from, as a cause: one tool (by name), or the kind of text. */
 function sourceOf(event: NormEvent, facts: EventFacts): string {
@@ -323,10 +333,12 @@ export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | 
   // value's own line pointed at this machine by its host option, and at no other host.
   const line = lineAround(text, hit.start, hit.end);
   const hostOptions = [...line.matchAll(HOST_OPTION)].map((m) => m[1]!.replace(/^\[|\]$/g, ''));
-  if (PASSWORD_LABEL.test(hit.label) && hostOptions.length > 0 && !/\b[a-z][\w+.-]*:\/\//i.test(line)) return hostOptions.every(isLocalHost);
+  // …run here: not inside a command ssh or a container runs elsewhere, nor through a tunnel (`-L`), nor beside hosts the call reaches
+  const elsewhere = /\b(?:ssh|sshpass|kubectl|oc|docker|podman|gcloud|az|aws|flyctl|heroku)\b|(?:^|\s)-L\s*\d/.test(line) || (hosts !== null && !hosts.every(isLocalHost));
+  if (PASSWORD_LABEL.test(hit.label) && hostOptions.length > 0 && !elsewhere && !/\b[a-z][\w+.-]*:\/\//i.test(line)) return hostOptions.every(isLocalHost);
   if (!password) return hit.confidence !== 'high' && hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
   const url = LOCAL_URL_HOST.exec(text.slice(wordStart(text, hit.start), hit.end + 200));
-  if (url) return isLocalHost(url[1]);
+  if (url) return isPrivateName(url[1]);
   if (hosts !== null && hosts.length > 0) return hosts.every(isLocalHost);
   // A terminal capture may cut the command ("http://localhost…"): the URLs it still shows decide.
   const shown = [...text.slice(0, 20_000).matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.-]+)/g)].map((m) => m[1].replace(/\.+$/, ''));
@@ -343,6 +355,15 @@ function lineAround(text: string, start: number, end: number): string {
   return text.slice(from, Math.min(nl < 0 ? text.length : nl, end + 400));
 }
 
+/**
+ * A host only this machine or its private network can name: a local address, or a name of one
+ * label (`postgres`, `db`, `redis`: a compose service or a hosts-file name), which no public
+ * resolver answers for.
+ */
+function isPrivateName(host: string): boolean {
+  return isLocalHost(host) || /^[a-z][a-z0-9_-]{0,62}$/i.test(host);
+}
+
 /** Where the whitespace-free word holding `at` begins (a URL's scheme, before its password). */
 function wordStart(text: string, at: number): number {
   let i = at;
@@ -357,7 +378,7 @@ function usedLocally(value: string, text: string): boolean {
   const scanned = text.length > LOCAL_SCAN_MAX ? text.slice(0, LOCAL_SCAN_MAX) : text;
   for (let at = scanned.indexOf(`:${value}@`); at >= 0; at = scanned.indexOf(`:${value}@`, at + 1)) {
     const host = /^@\[?([^\s/:\]?#]+)/.exec(scanned.slice(at + value.length + 1, at + value.length + 200));
-    if (host && isLocalHost(host[1])) return true;
+    if (host && isPrivateName(host[1])) return true;
   }
   return false;
 }
@@ -674,6 +695,8 @@ function showsCredentialEntry(output: string, maskedByCommand = false, known: Re
     const words = name.toLowerCase().split(/[^a-z0-9]+/);
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
     if (settingValue(value) || wordValueNoCredential(name, value)) continue;
+    // an address under an auth-named setting (`NEXTAUTH_URL=http://localhost:3000`): no userinfo, no key in its query
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^\s@/]+(?:[/?#]\S*)?$/i.test(value) && !/[?&#](?:[\w-]*(?:key|token|secret|sig|signature|password|pass|auth))=/i.test(value)) continue;
     return true;
   }
   return false;
@@ -888,7 +911,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // A value the agent's own words bring in first (`JWT_SECRET="h7b9…"` under "Example of what it
       // looks like"), known only by its label: nothing showed it, so it exposes nothing. Where it
       // is then written or sent is judged on those calls.
-      s.composed = hit.confidence !== 'high' && (event.kind === 'message' || event.kind === 'thinking') && PRESENTS_EXAMPLE.test(text.slice(Math.max(0, hit.start - 600), hit.start));
+      s.composed = hit.confidence !== 'high' && (event.kind === 'message' || event.kind === 'thinking') && offeredAsExample(text, hit.start);
       // A labelled value in the project's own tests (`login(client, password="pw-12345")`): a
       // fixture the tests log in with, not a credential; a provider's token there stays reported.
       // The same for a labelled value inside a failed assertion's message (`XCTAssertEqual failed:
@@ -1007,8 +1030,7 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
 function outputCause(s: OutputSecret): { id: string; summary: string } {
   if (s.byCredentialRead !== undefined) return credentialReadCause(s.byCredentialRead, `Credentials appeared in ${s.where} (each is in the evidence).`);
   // every value one output showed first, provider tokens and labelled values alike (issue 25, item 9: one event, one finding)
-  if (s.shownAt !== undefined) return { id: `shown-at:${s.shownAt}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` };
-  return shownCause(s.hit, s.source);
+  return { id: `shown-at:${s.shownAt ?? s.source}`, summary: `Credentials appeared in ${s.where} (each is in the evidence).` };
 }
 
 /**

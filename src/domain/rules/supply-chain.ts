@@ -8,6 +8,7 @@ import { effectsOf, type FileOp } from './effects.ts';
 import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
 import { basename, countMatches, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 
 export const installFromUrl = meta({
   id: 'supply-chain/install-from-url',
@@ -265,11 +266,13 @@ export const SUPPLY_CHAIN_RULES: Rule[] = [
   {
     metas: [installFromUrl, registryOverride, publish, installScript, typosquat],
     create(ctx) {
+      const requests = requestsOf(ctx.session);
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const { cmd } of fx.commands) checkCommand(ctx, event, facts, cmd);
-          for (const w of fx.writes) checkWrite(ctx, event, facts, w);
+          for (const w of fx.writes) checkWrite(ctx, event, facts, w, requests);
         },
       };
     },
@@ -300,13 +303,19 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
   if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub });
 }
 
-function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp): void {
+function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, requests: RequestLog): void {
   const excerpt = `${w.path}: ${w.added}`;
   for (const reg of registryLines(w)) {
     ctx.report({ rule: registryOverride.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now points at the registry ${safe(reg, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: hostOfUrl(reg) ?? reg });
   }
   if (basename(w.path) === 'package.json' && countMatches(w.added, INSTALL_SCRIPT) > countMatches(w.removed, INSTALL_SCRIPT)) {
-    const m = /"(?:preinstall|install|postinstall)"\s*:\s*"[^"]*"/.exec(w.added);
-    ctx.report({ rule: installScript.id, detail: `An install script was added to ${safe(w.path, facts, QUOTE_MAX)}${m ? `: ${safe(m[0], facts, QUOTE_MAX)}` : ''}.`, evidence: [evidence(event, m ? `${w.path}: ${m[0]}` : excerpt, facts)], key: w.abs });
+    const m = /"(pre|post)?install"\s*:\s*"([^"]*)"/.exec(w.added);
+    const draft = { rule: installScript.id, detail: `An install script was added to ${safe(w.path, facts, QUOTE_MAX)}${m ? `: ${safe(m[0], facts, QUOTE_MAX)}` : ''}.`, evidence: [evidence(event, m ? `${w.path}: ${m[0]}` : excerpt, facts)], key: w.abs };
+    // "postinstall: basehub", "add a postinstall that runs prisma generate": the hook the request
+    // specified, by its kind and the program it runs
+    const program = m ? (m[2]!.trim().split(/\s+/)[0] ?? '').toLowerCase() : '';
+    const hook = m ? `${m[1] ?? ''}install` : '';
+    const asked = program.length >= 3 ? whoAsked(requests.for(event), (t) => { const l = t.toLowerCase(); return l.includes(hook) && l.includes(program); }) : null;
+    ctx.report(asked ? asRequested(draft, installScript, asked, `the request specified this ${hook} script`) : draft);
   }
 }

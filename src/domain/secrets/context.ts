@@ -23,12 +23,20 @@
 //   to every visitor like Firebase's and restricted by referrer. Decision: not reported. A server
 //   secret under such a name (`NEXT_PUBLIC_OPENAI_KEY=sk-…`, a service-role JWT) still is: the
 //   name does not make it safe, it makes it leak.
+// - Google keys in a mobile app's own configuration (`manifestPlaceholders = [googleApiKey: …]`,
+//   `com.google.android.geo.API_KEY`, `google-services.json`'s `current_key`, `GMSServices
+//   provideAPIKey`, GoogleService-Info.plist): compiled into every copy of the app and restricted
+//   by its package or bundle id, like a browser key. Decision: not reported, unless the name
+//   around it says the key is for generative AI (billed per call, not restricted that way).
 import { decodeBase64Url, type Candidate } from './vouch-rules.ts';
 
 const AWS_KEY_ID = /^(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z2-7]{16}$/;
 const PRESIGNED_BEFORE = /(?:X-Amz-Credential=|AWSAccessKeyId=|x-amz-credential=|Credential=)$/;
 const FIREBASE_CONTEXT = /authDomain|firebaseapp\.com|messagingSenderId|firebaseConfig|storageBucket|initializeApp\(|firebase/i;
 const FIREBASE_REACH = 600;
+/** A mobile app's own configuration of a Google key (Android manifest placeholders and meta-data, google-services.json, iOS GoogleService-Info.plist and GMSServices). */
+const APP_CONFIG_CONTEXT = /manifestPlaceholders|com\.google\.android\.(?:geo|maps)\.(?:API_KEY|v2\.API_KEY)|"current_key"|GoogleService-Info|<key>API_KEY<\/key>|GMSServices|provideAPIKey|GMSApiKey|google_maps_(?:api_)?key|resValue\s*\(?\s*["']string["']\s*,\s*["']google/;
+const APP_REACH = 200;
 
 const LOCAL_AFTER = /^@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal)(?![A-Za-z0-9.-])/;
 const DEMO_WORDS = /^(?:password|passwd|pass|secret|postgres|postgresql|root|admin|administrator|mysql|mariadb|user|guest|test|testing|example|changeme|default|letmein|mongo|mongodb|redis|rabbitmq|dev|development|local|demo|qwerty|welcome|minio|minioadmin|keycloak|neo4j|elastic|clickhouse|sa|app|docker)$/i;
@@ -45,7 +53,8 @@ export function notASecretInContext(c: Candidate, value: string, text: string): 
   if (value.startsWith('eyJ')) return publicClientToken(value);
   if (value.startsWith('AIza')) {
     const around = text.slice(Math.max(0, c.start - FIREBASE_REACH), Math.min(text.length, c.end + FIREBASE_REACH));
-    return FIREBASE_CONTEXT.test(around) || browserKeyName(text.slice(Math.max(0, c.start - 120), c.start));
+    const near = text.slice(Math.max(0, c.start - APP_REACH), Math.min(text.length, c.end + APP_REACH));
+    return FIREBASE_CONTEXT.test(around) || browserKeyName(text.slice(Math.max(0, c.start - 120), c.start)) || (APP_CONFIG_CONTEXT.test(near) && !AI_KEY_NAME.test(near.toUpperCase()));
   }
   return false;
 }

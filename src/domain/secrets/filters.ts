@@ -30,7 +30,7 @@ const DOCUMENTATION_VALUES = new Set([
  * A value with digits or symbols around such a word (`Senha2024x`, `MeinPasswort!2024`) was chosen.
  */
 const PLACEHOLDER_WORDS =
-  /example|placeholder|change[-_]?me|(?<![a-z])change[-_]?(?:this|it)(?![a-z])|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]|^(?:(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro|your|你的|您的)[_-]?)?(?:contrase[ñn]a|senha|clave|chave|mot[_-]?de[_-]?passe|passwort|wachtwoord|parola|пароль|密码|密碼|パスワード|비밀번호)(?:[_-](?:real|reale|segura|secreta|aqu[ií]|ici|hier|qui|here))*$|^[\p{L}_-]+[_-](?:aqu[ií]|ici|hier|qui)$|^(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro)[_-](?:\p{L}+[_-])*(?:contrase[ñn]a|senha|clave|chave|mot[_-]?de[_-]?passe|passwort|schl[üu]ssel|wachtwoord|parola|password|key|token|api[_-]?key)(?:[_-]\p{L}+)*$/iu;
+  /example|placeholder|change[-_]?me|(?<![a-z])change[-_]?(?:this|it)(?![a-z])|(?:change|replace|rotate)[-_]?(?:(?:it|this|me)[-_]?)?(?:in|before|for|on)[-_]?prod(?:uction)?|replace|your[_-]?|dummy|sample|redacted|insert|fake|xxxx|\*\*\*\*|todo|foobar|lorem|notasecret|not[_-]?a[_-]?real|secret[_-]?here|token[_-]?here|key[_-]?here|^my[_-]|\.\.\.|…|<[a-z_-]+>|\[[a-z_ -]+\]|^(?:(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro|your|你的|您的)[_-]?)?(?:contrase[ñn]a|senha|clave|chave|mot[_-]?de[_-]?passe|passwort|wachtwoord|parola|пароль|密码|密碼|パスワード|비밀번호)(?:[_-](?:real|reale|segura|secreta|aqu[ií]|ici|hier|qui|here))*$|^[\p{L}_-]+[_-](?:aqu[ií]|ici|hier|qui)$|^(?:tu|tus|su|seu|sua|votre|ton|dein|deine|ihr|tuo|tua|vostro)[_-](?:\p{L}+[_-])*(?:contrase[ñn]a|senha|clave|chave|mot[_-]?de[_-]?passe|passwort|schl[üu]ssel|wachtwoord|parola|password|key|token|api[_-]?key)(?:[_-]\p{L}+)*$/iu;
 
 /** Template and variable references: `${VAR}`, `$VAR`, `{{ x }}`, `<token>`, `%VAR%`, `process.env.X`. */
 // Also a format template's field (`{pg.password}`, `{password}`, `%(password)s`): the value is filled in later.
@@ -147,8 +147,12 @@ export function isTrivialPassword(password: string, user: string): boolean {
   );
 }
 
-/** A password spelled from the words documentation uses for one: `supersecretpw`, `somepassword`, `mysecretpassword`. */
-const PASSWORD_WORDS = /^(?:(?:super|top|my|your|some|very|the)[-_]?)*(?:secret|password|passwd|pass|pw|pwd)(?:[-_]?(?:secret|password|passwd|pass|pw|pwd))*\d{0,3}$/i;
+/**
+ * A password spelled, in lower case and nothing else, from the words documentation uses for one:
+ * `supersecretpw`, `somepassword`, `mysecretpassword`. A capital or a digit (`SuperSecret123`,
+ * `MyPassword99`) is a person's weak choice, and still reported.
+ */
+const PASSWORD_WORDS = /^(?:(?:super|top|my|your|some|very|the)[-_]?)*(?:secret|password|passwd|pass|pw|pwd)(?:[-_]?(?:secret|password|passwd|pass|pw|pwd))*$/;
 
 /** "abcdefgh", "12345678", "ABCDEFG": runs of 7+ consecutive characters no random token has. */
 export function isSequential(value: string): boolean {

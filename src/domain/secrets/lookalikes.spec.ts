@@ -167,6 +167,9 @@ it('a token body typed as blocks of one character, and a URL password spelled fr
   }
   const body = randomString(80, undefined, 37);
   assert.equal((await detectSecrets(`sk-ant-api03-${body}-${randomString(6, undefined, 38)}AA`)).length, 1, 'a random body');
+  for (const weak of ['postgres://admin:SuperSecret123@db.prod.acme.io:5432/app', 'git clone https://deploy:MyPassword99@git.acme.io/app.git']) {
+    assert.equal((await detectSecrets(weak)).length, 1, `a weak real password: ${weak}`);
+  }
   const chosen = 'Tr0ub4dor-Horse-42';
   assert.deepEqual((await detectSecrets(`git clone https://user:${chosen}@github.com/acme/app.git`)).map((h) => h.value), [chosen]);
 });
@@ -177,4 +180,13 @@ it('"cred" as the last word of a name labels a credential (TURN_CRED, smtp.cred)
     assert.deepEqual((await detectSecrets(`${name}=${value}`)).map((h) => h.value), [value], name);
   }
   for (const name of ['credit_card', 'sacred', 'CREDIT']) assert.deepEqual(await detectSecrets(`${name}=${value}`), [], name);
+});
+
+it("a Google key in a mobile app's own configuration ships in every copy of the app (masked, not reported); a generative-AI key beside it still is a secret (held-out set 38)", async () => {
+  const key = 'AIzaSyB' + randomString(32, undefined, 42);
+  for (const config of [`manifestPlaceholders = [googleApiKey: "${key}"]`, `"api_key": [{ "current_key": "${key}" }]`, `GMSServices.provideAPIKey("${key}")`]) {
+    assert.deepEqual((await detectSecrets(config)).map((h) => h.value), [], config);
+  }
+  assert.deepEqual((await detectSecrets(`manifestPlaceholders = [GEMINI_API_KEY: "${key}"]`)).map((h) => h.value), [key]);
+  assert.deepEqual((await detectSecrets(`GOOGLE_MAPS_KEY=${key}`)).map((h) => h.value), [key], 'a server-side config with no app context');
 });

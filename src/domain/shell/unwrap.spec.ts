@@ -2,7 +2,8 @@
 // their own options skipped by each wrapper's syntax; and shells' -c scripts are found.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
+import { commandSource, programName, readsStdin, shellCommandString, unwrap } from './unwrap.ts';
+import { loadShellParser, parseShell } from './parse.ts';
 
 test('sudo -u bob env A=1 timeout 5 rm -rf x is an rm, with every wrapper, its arguments and the assignment', () => {
   const u = unwrap(['sudo', '-u', 'bob', 'env', 'A=1', 'timeout', '5', 'rm', '-rf', 'x']);
@@ -63,4 +64,16 @@ test('readsStdin: a shell without a script operand reads stdin', () => {
   assert.equal(readsStdin('sh', ['-e', '-x']), true);
   assert.equal(readsStdin('bash', ['install.sh']), false);
   assert.equal(readsStdin('cat', []), false);
+});
+
+test("PowerShell here-strings are strings: their text runs nothing and redirects nothing; an expandable one's $( ) still runs", async () => {
+  await loadShellParser();
+  const literal = `@'\nimport x from 'y';\ndocument.body.innerHTML = '<div id="root"></div>';\n'@ | Set-Content web/tests/a.test.js`;
+  const read = parseShell(commandSource({ command: literal })).commands;
+  assert.deepEqual(read.map((c) => c.name), ['echo', 'Set-Content']);
+  assert.deepEqual(read.flatMap((c) => c.redirects), [], 'no redirect to /div');
+  const expandable = parseShell(commandSource({ command: `@"\nhello $(Remove-Item -Recurse C:\\data)\n"@ | Out-File x.txt`, shell: 'powershell' })).commands;
+  assert.deepEqual(expandable.map((c) => c.name), ['echo', 'Remove-Item', 'Out-File']);
+  // bash has no such construct: a line with an `@` in quotes is left as it is
+  assert.equal(commandSource({ command: "echo '@' && ls" }), "echo '@' && ls");
 });

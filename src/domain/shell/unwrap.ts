@@ -244,7 +244,25 @@ export function powershellAsShell(script: string): string {
 
 /** The text of a command call to read with the shell grammar (a PowerShell tool's, adapted). */
 export function commandSource(input: { command: string; shell?: 'powershell' }): string {
-  return input.shell === 'powershell' ? powershellAsShell(input.command) : input.command;
+  const command = input.command.includes("@'") || input.command.includes('@"') ? hereStringsAsShell(input.command) : input.command;
+  return input.shell === 'powershell' ? powershellAsShell(command) : command;
+}
+
+// PowerShell's here-strings: `@'` or `@"` ending its line, the text, then `'@` or `"@` opening a
+// line. The shell grammar has no such thing and reads the text as commands (`'<div id="root"></div>'`
+// became a write to /div); Codex's shell_command runs PowerShell on Windows without saying so, and
+// no shell script starts a line with these pairs.
+const HERE_STRING = /@(['"])[ \t]*\r?\n([\s\S]*?)\r?\n\1@/g;
+
+/**
+ * Here-strings as the shell's quoted strings, printed by `echo`: a literal one (`@'…'@`) as a
+ * single-quoted string, an expandable one (`@"…"@`) as a double-quoted string, whose `$(…)`
+ * still runs as it does in PowerShell.
+ */
+function hereStringsAsShell(command: string): string {
+  return command.replace(HERE_STRING, (_all, quote: string, body: string) =>
+    quote === "'" ? `echo '${body.replace(/'/g, "'\\''")}'` : `echo "${body.replace(/(["\\])/g, '\\$1')}"`,
+  );
 }
 
 function suCommand(args: string[]): string | null {

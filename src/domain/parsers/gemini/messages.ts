@@ -112,8 +112,9 @@ export class MessageEmitter {
     for (let i = 0; i < calls.length; i++) this.toolCall(calls[i], i, rec, line, at);
     // A recording saved in the API's shape (`/export-session`) keeps the calls as functionCall
     // parts of the content and their answers as functionResponse parts of the next user turn.
-    const recorded = new Set(calls.map((c) => text(obj(c)?.id)).filter((id) => id !== undefined));
-    for (const call of content.calls) if (!recorded.has(text(call.id) ?? '')) this.partCall(call, rec, line, at);
+    // A record with toolCalls has its calls there: its parts (the history's copy, often without
+    // ids) are the same calls again.
+    if (calls.length === 0) for (const call of content.calls) this.partCall(call, rec, line, at);
     this.usage(rec.tokens, model, line, at);
   }
 
