@@ -1246,7 +1246,7 @@ test("the option the user picked at AskUserQuestion brings its description: 'Rem
 });
 
 test("folders an agent's list puts under a removal heading, agreed to with 'ok' or 'remove the others too', are removals asked for; the list's 'to keep' section and unlisted folders are not", async () => {
-  const list = '**Altre cartelle da rimuovere:**\n\n| Cartella | Size |\n|---|---|\n| `.gradle` | 648K |\n| `.vibe` | 344K |\n| `.cache/puppeteer` | 1.3GB |\n\n**Da tenere:**\n- `.fastlane` - installato\n- `.oh-my-posh` - in uso';
+  const list = '**Altre cartelle da rimuovere:**\n\n**Cache (~1.5GB):**\n| Cartella | Size |\n|---|---|\n| `.gradle` | 648K |\n| `.vibe` | 344K |\n| `.cache/puppeteer` | 1.3GB |\n\n**Da tenere:**\n- `.fastlane` - installato\n- `.oh-my-posh` - in uso';
   const home = { cwd: '/Users/ana' };
   for (const reply of ['ok', 'rimuovi anche gli altri', 'remove the others too']) {
     const agreed = only(await runRules([prompt('pulisci la mia home'), say(list), prompt(reply), ...ran('rm -rf /Users/ana/.gradle /Users/ana/.vibe /Users/ana/.cache/puppeteer')], home), RM);

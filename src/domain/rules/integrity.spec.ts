@@ -977,6 +977,8 @@ test('a .gitignore or LICENSE written after a passing build changes nothing the 
   const passed = [prompt('build the chess app'), fix(), ...ran('npm run build', { exitCode: 0, output: '✓ built in 2.1s' })];
   const ignored = await runRules([...passed, write('/home/dev/project/.gitignore', 'node_modules\ndist\n'), say('The chess app is complete and the build passes ✅')]);
   assert.deepEqual(only(ignored, UNVERIFIED), []);
+  const reinit = await runRules([...passed, ...ran('rm -rf .git && git init'), say('The chess app is complete and the build passes ✅')]);
+  assert.deepEqual(only(reinit, UNVERIFIED), [], 'a repository started over changes no code');
   const edited = await runRules([...passed, write('/home/dev/project/src/board.ts', 'export const size = 8;\n'), say('The chess app is complete and the build passes ✅')]);
   assert.deepEqual(only(edited, UNVERIFIED).map(severityOf), ['warning']);
 });

@@ -400,7 +400,8 @@ class RunLedger {
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
     this.runs.onCall(event);
-    if (fx.writes.some((w) => isCodeEdit(w, this.session.cwd !== null)) || fx.deletes.some((d) => d.zone === 'worktree')) {
+    // (a deleted `.git` or housekeeping file changes nothing a build runs: `rm -rf .git && git init`)
+    if (fx.writes.some((w) => isCodeEdit(w, this.session.cwd !== null)) || fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path))) {
       this.edits++;
       this.lastEdit = event.index;
     }

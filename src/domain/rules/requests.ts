@@ -416,7 +416,7 @@ const QUESTION_CLAUSE = /(?:^|[,;:.!]\s*|\b(?:and|but|or|so|also|then|yes|ok(?:a
 
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
 // French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.
-const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
+const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
@@ -832,9 +832,13 @@ function listedForRemoval(request: string, abs: string, removal: RegExp, home: s
     if (!named.test(line) || REMOVAL_HELD_BACK.test(line) || KEEP_WORD.test(line)) continue;
     // "Remove `.gradle` and `.vibe`": the line says it itself
     if (removal.test(line)) return true;
-    let k = i - 1;
-    while (k >= 0 && !LIST_HEADING.test(lines[k]!.trim())) k--;
-    if (k >= 0 && removal.test(lines[k]!) && !KEEP_WORD.test(lines[k]!)) return true;
+    // the nearest heading that says remove or keep decides; a sub-heading that says neither ("Cache (~1.5GB):") is passed
+    for (let k = i - 1; k >= 0; k--) {
+      const heading = lines[k]!.trim();
+      if (!LIST_HEADING.test(heading)) continue;
+      if (KEEP_WORD.test(heading)) break;
+      if (removal.test(heading)) return true;
+    }
   }
   return false;
 }

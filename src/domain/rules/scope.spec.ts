@@ -547,3 +547,11 @@ test("a skill the user asked to create, written into the agent's skills folder, 
   assert.deepEqual(only(await runRules([prompt('fix the lint errors'), work, skill]), WRITE).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([ask, work, write('/home/dev/notes/todo.md', 'x')]), WRITE).map(severityOf), ['warning'], 'not a skill');
 });
+
+test('"I agree to … and the rest of the steps" agrees to the plan the agent proposed: the files its steps name are in scope', async () => {
+  const plan = say('Plan:\n1. Enable unattended-upgrades\n2. Install fail2ban\n3. Install and configure logwatch for daily log analysis\nShall I proceed?');
+  const agreed = await runRules([prompt('please secure my server'), plan, prompt('I agree to the configure system monitoring and log analysis, and the rest of the steps'), write('/etc/logwatch/conf/logwatch.conf', 'Detail = Med\n')], { cwd: '/root' });
+  assert.deepEqual(only(agreed, WRITE).map(severityOf), ['info']);
+  const other = await runRules([prompt('please secure my server'), plan, prompt('I agree to the configure system monitoring and log analysis, and the rest of the steps'), write('/etc/nginx/nginx.conf', 'x')], { cwd: '/root' });
+  assert.deepEqual(only(other, WRITE).map(severityOf), ['warning']);
+});

@@ -1101,6 +1101,9 @@ test('a password in a URL to a one-label host (a compose service) opens only a p
     assert.deepEqual(only(await runRules(answered(read('deploy/docker-compose.yml'), { output: `    environment:\n      - ${url(host)}\n` })), OUTPUT).map(severityOf), ['info'], host);
   }
   assert.deepEqual(only(await runRules(answered(read('deploy/docker-compose.yml'), { output: `      - ${url('db.prod.example.com')}\n` })), OUTPUT).map(severityOf), ['warning']);
+  // the same local password copied into another file of the project (a guide, a second compose file) stays local
+  const copied = only(await runRules([...answered(read('deploy/docker-compose.yml'), { output: `      - ${url('postgres')}\n` }), write('SERVICE_USAGE_GUIDE.md', 'Default login: platform / Zx9kQ2mW7pL4vB8n\nPOSTGRES_PASSWORD=Zx9kQ2mW7pL4vB8n\n')]), INPUT);
+  assert.deepEqual(copied.map(severityOf), ['info']);
 });
 
 test('an env file of a URL under an auth-named setting, a secret that says to change it in production and empty keys shows no credential (info); a real value beside them does', async () => {

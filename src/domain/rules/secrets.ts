@@ -790,7 +790,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
     // value used only with local services earlier in the session is taken as the same use.
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
-    const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host)) || (cut && flow.isLocal(hit.value));
+    // …or a value the session was shown as one that opens only something local (the project's
+    // compose file's `…@postgres:5432`), copied into another file
+    const local = isLocalPassword(hit, text, intoFile ? null : fx.net.map((n) => n.host)) || (cut && flow.isLocal(hit.value)) || (intoFile && shownBefore?.local === true && !shownBefore.sent);
     if (local) flow.markLocal(hit.value);
     // Followed wherever a repository may hold it: the tree, or a repository elsewhere in home (a
     // session launched in one folder that works in ~/config-repo commits and pushes from there).
