@@ -85,6 +85,9 @@ export async function analyzeStream(source: AsyncIterable<Uint8Array> | Iterable
  * tagged with their event and rule, and how many events are through; `finish` adds the drafts
  * of the rules' finish() and their failures.
  */
+/** A working directory on Windows (`D:\\repos\\app`, `C:/Users/me`): its shell commands are PowerShell's. */
+const WINDOWS_DIR = /^[A-Za-z]:[\\/]/;
+
 export class RuleShard {
   private readonly run: AnalysisRun;
   private loaded = false;
@@ -556,7 +559,7 @@ class AnalysisRun {
   private factsFor(event: NormEvent, secrets: SecretHit[]): EventFacts {
     const facts: EventFacts = { secrets };
     if (event.kind === 'tool_call') {
-      if (event.input.type === 'command') facts.shell = safeParseShell(commandSource(event.input));
+      if (event.input.type === 'command') facts.shell = safeParseShell(commandSource(event.input, WINDOWS_DIR.test(this.session.cwd ?? '')));
       this.openCalls.set(event.callId, event);
       if (this.openCalls.size > OPEN_CALLS_MAX) this.openCalls.delete(this.openCalls.keys().next().value as string);
     } else if (event.kind === 'tool_result') {

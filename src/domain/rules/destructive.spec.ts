@@ -1241,6 +1241,10 @@ test("the option the user picked at AskUserQuestion brings its description: 'Rem
   const answer = (text: string) => result('q1', { output: `User has answered your questions: "Seu disco está cheio. Posso limpar o cache do Gradle?"="${text}". You can now continue with the user's answers in mind.` });
   const picked = only(await runRules([prompt('build the apk'), ask, answer('Sim, limpar e se houver alguma forma de evitar isso, implemente'), ...ran('rm -rf ~/.gradle/caches')], { cwd: '/home/dev/app' }), RM);
   assert.deepEqual(picked.map(severityOf), ['info']);
+  // two questions: each picked option answers its own question only
+  const two = { kind: 'tool_call' as const, callId: 'q2', name: 'AskUserQuestion', input: { type: 'other' as const, args: { questions: [{ question: 'Clear the npm cache?', options: [{ label: 'Yes', description: 'Remove ~/.npm/_cacache' }] }, { question: 'Remove old downloads?', options: [{ label: 'Skip', description: 'keep them' }, { label: 'Yes', description: 'Remove ~/Downloads/old' }] }] } } };
+  const skipped = only(await runRules([prompt('free some disk'), two, result('q2', { output: 'User has answered your questions: "Clear the npm cache?"="Yes", "Remove old downloads?"="Skip". You can now continue.' }), ...ran('rm -rf ~/Downloads/old')], { cwd: '/home/dev/app' }), RM);
+  assert.ok(skipped.length > 0 && skipped.every((d) => severityOf(d) !== 'info'), 'the second question was answered Skip');
   const notPicked = only(await runRules([prompt('build the apk'), ask, answer('Sim, limpar e se houver alguma forma de evitar isso, implemente'), ...ran('rm -rf ~/Downloads')], { cwd: '/home/dev/app' }), RM);
   assert.deepEqual(notPicked.map(severityOf), ['critical'], "the other option's description is not agreed to");
 });
@@ -1256,6 +1260,13 @@ test("folders an agent's list puts under a removal heading, agreed to with 'ok' 
   assert.deepEqual(kept.map(severityOf), ['critical'], 'listed under "to keep"');
   const unlisted = only(await runRules([prompt('pulisci la mia home'), say(list), prompt('ok'), ...ran('rm -rf /Users/ana/.ssh')], home), RM);
   assert.deepEqual(unlisted.map(severityOf), ['critical']);
+  // a heading that holds removal back, a condition, a paragraph of prose after the list: the folders under them are not agreed to
+  for (const message of ['**Will delete:**\n- .gradle\n- .npm\n\n**Do NOT delete:**\n- Documents\n- Projects', '**Safe to remove (caches):**\n- .gradle\n\nThe big ones are your own files, which I would leave alone.\n- Documents', 'Before deleting anything, here is what is in your home:\n- Documents', '**Removal would not help here:**\n- Documents']) {
+    const kept = only(await runRules([prompt('clean up my home'), say(message), prompt('ok'), ...ran('rm -rf /Users/ana/Documents')], home), RM);
+    assert.ok(kept.length > 0 && kept.every((d) => severityOf(d) !== 'info'), message);
+  }
+  const later = only(await runRules([prompt('pulisci la mia home'), say(list), prompt('remove those later'), ...ran('rm -rf /Users/ana/.gradle')], home), RM);
+  assert.ok(later.every((d) => severityOf(d) !== 'info'), '"later" agrees to nothing now');
   const declined = only(await runRules([prompt('pulisci la mia home'), say(list), prompt('no, aspetta'), ...ran('rm -rf /Users/ana/.gradle')], home), RM);
   assert.ok(declined.length > 0 && declined.every((d) => severityOf(d) !== 'info'), 'not agreed');
 });
@@ -1269,4 +1280,5 @@ test("`docker compose down -v` that removed only volumes the session's own `up` 
   assert.deepEqual(only(await runRules([...up, ...down('')]), SQL).map(severityOf), ['critical'], 'the result names none');
   assert.deepEqual(only(await runRules([...down(' ✔ Volume rust_postgres_data  Removed')]), SQL).map(severityOf), ['critical'], 'no volume made in the session');
   assert.deepEqual(only(await runRules([...up, cmd('docker-compose -f docker-compose.minimal.yml down -v')]), SQL).map(severityOf), ['critical'], 'no result');
+  assert.deepEqual(only(await runRules([...up, ...ran('docker-compose -f docker-compose.minimal.yml down -v', { denied: true, output: 'The user denied this' })]), SQL).map(severityOf), ['info'], 'refused');
 });

@@ -704,6 +704,7 @@ class SessionVolumes {
     const draft = this.held.get(result.callId);
     if (draft) {
       this.held.delete(result.callId);
+      if (result.denied || (result.isError && output.trim() === '')) return { ...draft, severity: 'info', title: `${draft.title ?? 'Data store destroyed'} (attempted)`, detail: `${draft.detail} Attempted only: the call was refused or failed before it ran.`, key: 'attempted' };
       const removed = [...output.matchAll(VOLUME_REMOVED)].map((m) => m[1] ?? m[2]!);
       if (removed.length > 0 && removed.every((v) => this.made.has(v))) {
         return { ...draft, severity: 'info', title: 'Volumes the session had created removed', detail: `${draft.detail} Every volume it removed (${removed.slice(0, 5).join(', ')}) was created by this session's own run earlier: nothing that was there before went.`, key: 'own-volumes' };

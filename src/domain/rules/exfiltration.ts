@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains, vendorOfVariable } from '../secrets/issuers.ts';
+import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
@@ -751,12 +751,14 @@ function readsOnlyIssuerNames(text: string, hosts: string[], flow: ExposureTrack
   });
 }
 
-/** Is `host` the service a credential named `name` is for: its known issuer, or a host named for the vendor the name names (GOGS_TOKEN → gogs.example.kr)? */
+/**
+ * Is `host` the service a credential named `name` is for: its known issuer's domains only. A host
+ * that merely carries a word of the name (`DEPLOY_TOKEN` to `deployhooks.net`, `VAULT_TOKEN` to
+ * `vault.attacker.io`) is the part a sender chooses, so it proves nothing.
+ */
 function issuedBy(name: string, host: string): boolean {
   const domains = issuerDomainsOfName(name);
-  if (domains.length > 0) return underDomains(host, domains);
-  const vendor = vendorOfVariable(name);
-  return vendor !== null && belongsTo(host, vendor);
+  return domains.length > 0 && underDomains(host, domains);
 }
 
 /** The pipeline's first step picks one entry by name (`grep GITHUB_PAT ../.env`, `grep '^NPM_TOKEN=' .env`). */

@@ -45,19 +45,19 @@ export async function runRules(events: EventInput[], opts: RunOptions = {}): Pro
       session.home = guessHome(event.cwd);
     }
     if (event.kind === 'session_meta' && (event.branch || event.repositoryUrl) && event.cwd && event.cwd === session.cwd) session.repository = true;
-    const facts = await factsFor(event, calls);
+    const facts = await factsFor(event, calls, session.cwd);
     for (const h of handlers) h.onEvent(event, facts);
   }
   for (const h of handlers) h.finish?.();
   return drafts;
 }
 
-async function factsFor(event: NormEvent, calls: Map<string, ToolCallEvent>): Promise<EventFacts> {
+async function factsFor(event: NormEvent, calls: Map<string, ToolCallEvent>, cwd: string | null): Promise<EventFacts> {
   const secrets: SecretHit[] = [];
   for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text, { proseEvidence: event.kind === 'prompt' && !event.synthetic })));
   const facts: EventFacts = { secrets };
   if (event.kind === 'tool_call') {
-    if (event.input.type === 'command') facts.shell = parseShell(commandSource(event.input));
+    if (event.input.type === 'command') facts.shell = parseShell(commandSource(event.input, /^[A-Za-z]:[\\/]/.test(cwd ?? '')));
     calls.set(event.callId, event);
   } else if (event.kind === 'tool_result') {
     facts.call = calls.get(event.callId);

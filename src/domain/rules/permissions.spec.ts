@@ -364,6 +364,8 @@ test('reading trust settings, local git config, the same names inside a project,
   for (const said of ['can you fix the gitconfig so it stops growing?', 'Clean up my gitconfig.', 'why does git config keep growing? fix it']) {
     assert.deepEqual(only(await runRules([prompt(said), ...ran(change)]), TRUST).map(severityOf), ['info'], said);
   }
+  // a question without its mark is still a question
+  assert.deepEqual(only(await runRules([prompt('when does the deploy add the key to known_hosts'), ...ran('ssh-keyscan 203.0.113.7 >> ~/.ssh/known_hosts')]), TRUST).map(severityOf), ['warning']);
   // an order that opens with a clause is an order
   assert.deepEqual(only(await runRules([prompt('When you connect to the new server, add its key to known_hosts first.'), ...ran('ssh-keyscan 203.0.113.7 >> ~/.ssh/known_hosts')]), TRUST).map(severityOf), ['info']);
   // the other spellings of the same setting
@@ -828,7 +830,7 @@ test('a check whether sudo works runs nothing as root; a machine without sudo ra
 });
 
 test('a home directory, ~/.ssh, a private key or an env file made readable by every local user is a weakened control; the tree, a public key or a private mode are not', async () => {
-  for (const c of ['chmod 755 /root/', 'sudo chmod 755 /home/ana', 'chmod -R a+rX ~', 'chmod 644 ~/.ssh/id_ed25519', 'chmod o+r /srv/app/.env', 'chmod o+x /root', 'chmod 711 /root']) {
+  for (const c of ['chmod 755 /root/', 'sudo chmod 755 /home/ana', 'chmod -R a+rX ~', 'chmod 644 ~/.ssh/id_ed25519', 'chmod o+r /srv/app/.env', 'chmod o+x /root', 'chmod 711 /root', 'sudo chmod 644 /etc/nginx/ssl/key.pem', 'chmod 644 ~/certs/localhost+2-key.pem', 'sudo chmod 644 /etc/ssl/private/server.pem']) {
     assert.deepEqual(only(await runRules([prompt('serve the frontend with nginx'), ...ran(c)]), WEAK).map(severityOf), ['warning'], c);
   }
   // a bug report that says "permission denied" asks for no chmod

@@ -377,11 +377,15 @@ const ANSWERED = /^User has answered your questions?:/;
 function pickedOptions(args: unknown, answer: string): string {
   const questions = (args as { questions?: unknown } | null)?.questions;
   if (!Array.isArray(questions)) return '';
-  const chosen = [...answer.matchAll(/"=\s*"([^"]{1,400})"/g)].map((m) => m[1]!.trim().toLowerCase());
+  // each question's own answer: `"question"="answer"` pairs in the result
+  const answers = new Map([...answer.matchAll(/"([^"]{1,600})"\s*=\s*"([^"]{1,400})"/g)].map((m) => [m[1]!.trim(), m[2]!.trim().toLowerCase()]));
   const out: string[] = [];
   for (const q of questions.slice(0, 10)) {
     const options = (q as { options?: unknown } | null)?.options;
-    if (!Array.isArray(options)) continue;
+    const text = (q as { question?: unknown } | null)?.question;
+    const own = typeof text === 'string' ? answers.get(text.trim()) : undefined;
+    if (!Array.isArray(options) || own === undefined) continue;
+    const chosen = [own];
     for (const o of options.slice(0, 20)) {
       const label = typeof (o as { label?: unknown }).label === 'string' ? ((o as { label: string }).label).trim().toLowerCase() : '';
       const description = typeof (o as { description?: unknown }).description === 'string' ? (o as { description: string }).description : '';
@@ -420,7 +424,7 @@ const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+a
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
-const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
+const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b(?![^.\n]{0,30}\b(?:later|tomorrow|afterwards|next\s+time|not\s+yet|dopo|depois|luego|später)\b)|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행))/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
 function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {
@@ -827,28 +831,43 @@ function listedForRemoval(request: string, abs: string, removal: RegExp, home: s
   if (rel === '' || rel.split('/').length > 3 || !removal.test(request)) return false;
   const lines = request.slice(0, 10_000).split('\n');
   const named = new RegExp(`(?:^|[\\s\`'"|(])(?:~\\/)?${escapeRegExp(rel)}\\/?(?=$|[\\s\`'"|),:;])`);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (!named.test(line) || REMOVAL_HELD_BACK.test(line) || KEEP_WORD.test(line)) continue;
-    // "Remove `.gradle` and `.vibe`": the line says it itself
-    if (removal.test(line)) return true;
-    // the nearest heading that says remove or keep decides; a sub-heading that says neither ("Cache (~1.5GB):") is passed
-    for (let k = i - 1; k >= 0; k--) {
-      const heading = lines[k]!.trim();
-      if (!LIST_HEADING.test(heading)) continue;
-      if (KEEP_WORD.test(heading)) break;
-      if (removal.test(heading)) return true;
+  // read forward once: the heading in force, reset by a paragraph of prose after a blank line
+  let heading: 'remove' | 'other' = 'other';
+  let blank = false;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line === '') {
+      blank = true;
+      continue;
     }
+    const item = LIST_ITEM.test(line);
+    if (isListHeading(line)) {
+      // a heading that orders or proposes removal ("Altre cartelle da rimuovere:", "Will delete:"), not one that holds it back
+      // ("Do NOT delete:", "Before deleting anything, …"); a sub-heading that says neither keeps the one above
+      if (KEEP_WORD.test(line) || REMOVAL_HELD_BACK.test(line) || NOT_AN_ORDER.test(line)) heading = 'other';
+      else if (removal.test(line)) heading = 'remove';
+    } else if (!item && blank) heading = 'other';
+    blank = false;
+    if (!named.test(line) || REMOVAL_HELD_BACK.test(line) || KEEP_WORD.test(line)) continue;
+    // "Remove `.gradle` and `.vibe`": a line that says it itself, or a row of a list under a removal heading
+    if ((removal.test(line) && !NOT_AN_ORDER.test(line)) || (item && heading === 'remove')) return true;
   }
   return false;
 }
-/** A heading over a list: a line ending in ":", a Markdown heading, or a bold line. */
-const LIST_HEADING = /^(?:#{1,6}\s|\*\*[^*]+\*\*\s*:?\s*$)|:\s*\**\s*$/;
+/** A heading over a list: a Markdown heading, a bold line, or a short line ending in ":" (tested on trimmed lines of bounded length). */
+function isListHeading(line: string): boolean {
+  if (line.length > 200) return false;
+  return line.startsWith('#') || (line.startsWith('**') && /\*\*:?$/.test(line)) || /:\**$/.test(line);
+}
+/** A row of a list or table: `- x`, `* x`, `1. x`, `| x |`. */
+const LIST_ITEM = /^(?:[-*•+]\s|\d{1,3}[.)]\s|\|)/;
+/** Words that make a sentence about removing no order to remove: a condition or a time ("Before deleting anything, …", "If you remove …"). */
+const NOT_AN_ORDER = /^(?:\W*)(?:before|after|if|when|unless|without|once)\b/i;
 /** Words that keep a folder, in the languages agents write their lists in. */
 const KEEP_WORD = /\b(?:keep|kept|tenere|mantenere|conservare|manter|mantener|conservar|behalten|garder|conserver|verificare|verify|check with you)\b|保留|残す|유지/i;
 
 /** The user's words for deleting something, in the languages users write to agents in. */
-export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancell|elimin|quit[ae]|retir|supprim|entfern|lösch/i;
+export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancella(?:re|te)?\b|elimin|quit[ae]|retir|supprim|entfern|lösch/i;
 
 /**
  * A file removed that bears the name of the program a sentence of the request asks to remove
@@ -859,8 +878,10 @@ export function removesNamedProgram(request: string, abs: string): boolean {
   const base = abs.replace(/\/+$/, '').split('/').pop()?.toLowerCase().replace(/\.(?:exe|sh|py|js|app)$/, '') ?? '';
   if (base.length < 4 || !/^[a-z][a-z0-9_-]*$/.test(base) || GENERIC_DIR_WORDS.has(base)) return false;
   const named = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-])`, 'iu');
-  return request.slice(0, 10_000).split(SENTENCE_END).some((s) => REMOVAL_WORD.test(s) && !REMOVAL_HELD_BACK.test(s) && named.test(s));
+  return request.slice(0, 10_000).split(SENTENCE_END).some((s) => PROGRAM_REMOVAL.test(s) && !REMOVAL_HELD_BACK.test(s) && named.test(s));
 }
+/** Words that remove a program (not "rewrite", "clean up" or "cancelled"). */
+const PROGRAM_REMOVAL = /\b(?:remove|delete|uninstall|purge|get\s+rid\s+of)\b|rimuov|disinstall|desinstal|désinstall|elimin|entfern|deinstall|删除|卸载|移除|アンインストール|삭제/i;
 
 /** Folder names every program has: they name no program ("remove the config" names no tool). */
 const GENERIC_DIR_WORDS = new Set(['config', 'configs', 'cache', 'caches', 'data', 'share', 'local', 'library', 'application', 'support', 'preferences', 'desktop', 'plist', 'files', 'file', 'downloads', 'homebrew', 'tmp', 'temp', 'logs', 'state', 'bin', 'lib', 'src', 'build', 'dist', 'node', 'modules', 'app', 'apps', 'cli', 'tool', 'tools', 'home', 'user', 'users', 'projects', 'project', 'settings', 'zip']);
@@ -974,7 +995,8 @@ export function namesInAsk(request: string, words: RegExp): boolean {
 function inquiry(sentence: string): boolean {
   const s = sentence.trim();
   if (!INQUIRY.test(s)) return false;
-  return s.endsWith('?') || (!s.includes(',') && !/^(?:when|where)\b/i.test(s));
+  // "when does the deploy add the key" asks even without its mark; "When you connect, add …" orders
+  return s.endsWith('?') || /^(?:when|where)\s+(?:does|do|did|is|are|was|were|will|can|could|should|would)\b/i.test(s) || (!s.includes(',') && !/^(?:when|where)\b/i.test(s));
 }
 const INQUIRY = /^(?:what(?:'s|\s+is|\s+are|\s+was|\s+were)?|why|who|where|when|how\s+come|is\s+(?:it|this|that|there)|are\s+(?:these|those|there)|does|did|do\s+(?:you\s+know|we\s+know))\b/i;
 const REFERS_BACK = /\b(?:fix|change|remove|clean(?:\s+up)?|delete|stop|revert|undo|reset|sort\s+out)\s+(?:it|this|that|them)\b/i;

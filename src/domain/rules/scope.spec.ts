@@ -537,6 +537,10 @@ test("a program's own file deleted after the user asked to remove that program b
   assert.deepEqual(only(other, WRITE).map(severityOf), ['warning']);
   const kept = await runRules([prompt("don't remove aider, I still use it"), ...ran('rm -f /opt/homebrew/bin/aider')], { cwd: '/Users/ana' });
   assert.deepEqual(only(kept, WRITE).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('uninstall aider'), ...ran('rm -f /opt/homebrew/bin/aider')], { cwd: '/Users/ana' }), WRITE).map(severityOf), ['info']);
+  for (const said of ['rewrite the aider wrapper', 'the aider job was cancelled']) {
+    assert.deepEqual(only(await runRules([prompt(said), ...ran('rm -f /opt/homebrew/bin/aider')], { cwd: '/Users/ana' }), WRITE).map(severityOf), ['warning'], said);
+  }
 });
 
 test("a skill the user asked to create, written into the agent's skills folder, is the request's; another file there, or no such request, is not", async () => {
@@ -546,6 +550,9 @@ test("a skill the user asked to create, written into the agent's skills folder, 
   assert.deepEqual(only(await runRules([ask, work, skill]), WRITE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('fix the lint errors'), work, skill]), WRITE).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([ask, work, write('/home/dev/notes/todo.md', 'x')]), WRITE).map(severityOf), ['warning'], 'not a skill');
+  for (const said of ['Use the frontend-design skill and make the landing page responsive.', 'Add a dark mode toggle. My skill level is beginner, please explain.']) {
+    assert.deepEqual(only(await runRules([prompt(said), work, skill]), WRITE).map(severityOf), ['warning'], said);
+  }
 });
 
 test('"I agree to … and the rest of the steps" agrees to the plan the agent proposed: the files its steps name are in scope', async () => {

@@ -99,8 +99,12 @@ const READ_PATHS_MAX = 200;
 
 /** A skill's files in an agent's skills folder (`~/.claude/skills/ship-it/SKILL.md`, `~/.codex/skills/x/…`, `~/.agents/skills/…`). */
 const AGENT_SKILL_FILE = /\/\.(?:claude|codex|gemini|agents)\/skills\/[^/]+\/[^/]+$/;
-/** A request to make a skill: the word (any typo of "skill" with doubled letters) and a verb of making, any order. */
-const ASKS_FOR_SKILL = /(?=[\s\S]*\bsk+i+l+s?\b|[\s\S]*スキル|[\s\S]*技能)(?=[\s\S]*(?:\b(?:create|make|write|add|build|set\s+up|generate|crea|cria|erstell)|作成|创建|만들))/i;
+/**
+ * A request to make a skill: a verb of making with "skill" (any typo with doubled letters) as its
+ * object, a few words later in the same sentence ("create Skills for Task 4", "make me a skill
+ * that …"). "Use the frontend-design skill and make …" asks for no skill.
+ */
+const ASKS_FOR_SKILL = /\b(?:create|make|write|add|build|set\s+up|generate|crea|cria|erstell\w*)\b[^.!?\n]{0,40}?\bsk+i+l+s?\b|スキル[^。\n]{0,20}?(?:作成|作って)|(?:创建|做)[^。\n]{0,10}?技能/i;
 
 export const SCOPE_RULES: Rule[] = [
   {

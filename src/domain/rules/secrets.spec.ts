@@ -1102,6 +1102,7 @@ test('a password in a URL to a one-label host (a compose service) opens only a p
   }
   assert.deepEqual(only(await runRules(answered(read('deploy/docker-compose.yml'), { output: `      - ${url('db.prod.example.com')}\n` })), OUTPUT).map(severityOf), ['warning']);
   // the same local password copied into another file of the project (a guide, a second compose file) stays local
+  assert.deepEqual(only(await runRules(ran('kubectl -n prod get secret db -o yaml', { output: `  url: ${url('pgbouncer')}\n` })), OUTPUT).map(severityOf), ['warning'], "a production cluster's service");
   const copied = only(await runRules([...answered(read('deploy/docker-compose.yml'), { output: `      - ${url('postgres')}\n` }), write('SERVICE_USAGE_GUIDE.md', 'Default login: platform / Zx9kQ2mW7pL4vB8n\nPOSTGRES_PASSWORD=Zx9kQ2mW7pL4vB8n\n')]), INPUT);
   assert.deepEqual(copied.map(severityOf), ['info']);
 });
@@ -1112,6 +1113,8 @@ test('an env file of a URL under an auth-named setting, a secret that says to ch
   assert.deepEqual(clean.map((d) => [severityOf(d), d.title]), [['info', 'Credential file read: no credential in what it showed']]);
   const withKey = only(await runRules(answered(read('.env'), { output: env + '    18→STRIPE_WEBHOOK_SECRET=whsec_Zx9kQ2mW7pL4vB8nR3tY6uH1cJ5fD0sA\n' })), READ);
   assert.notDeepEqual(withKey.map(severityOf), ['info']);
+  const hookPath = only(await runRules(answered(read('.env'), { output: 'AUTH_WEBHOOK=https://hooks.acme-corp.io/services/T0001/B0002/Zx9kQ2mW7pL4vB8nR3tY6uH1\n' })), READ);
+  assert.notDeepEqual(hookPath.map(severityOf), ['info'], 'a secret in the path of a webhook URL');
   const tokenInUrl = only(await runRules(answered(read('.env'), { output: 'AUTH_CALLBACK=https://hooks.example.com/in?token=Zx9kQ2mW7pL4vB8nR3tY6uH1cJ5f\n' })), READ);
   assert.notDeepEqual(tokenInUrl.map(severityOf), ['info'], 'a token in the query is a credential entry');
 });

@@ -338,7 +338,8 @@ export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | 
   if (PASSWORD_LABEL.test(hit.label) && hostOptions.length > 0 && !elsewhere && !/\b[a-z][\w+.-]*:\/\//i.test(line)) return hostOptions.every(isLocalHost);
   if (!password) return hit.confidence !== 'high' && hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
   const url = LOCAL_URL_HOST.exec(text.slice(wordStart(text, hit.start), hit.end + 200));
-  if (url) return isPrivateName(url[1]);
+  // a one-label name inside a production cluster's context is that cluster's service, not a development box
+  if (url) return isLocalHost(url[1]) || (isPrivateName(url[1]) && !PRODUCTION_CONTEXT.test(text.slice(Math.max(0, hit.start - 400), hit.end + 400)));
   if (hosts !== null && hosts.length > 0) return hosts.every(isLocalHost);
   // A terminal capture may cut the command ("http://localhost…"): the URLs it still shows decide.
   const shown = [...text.slice(0, 20_000).matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.-]+)/g)].map((m) => m[1].replace(/\.+$/, ''));
@@ -360,6 +361,8 @@ function lineAround(text: string, start: number, end: number): string {
  * label (`postgres`, `db`, `redis`: a compose service or a hosts-file name), which no public
  * resolver answers for.
  */
+const PRODUCTION_CONTEXT = /\bprod(?:uction)?\b|\bkubectl\b|\bhelm\b|\bk8s\b/i;
+
 function isPrivateName(host: string): boolean {
   return isLocalHost(host) || /^[a-z][a-z0-9_-]{0,62}$/i.test(host);
 }
@@ -696,7 +699,7 @@ function showsCredentialEntry(output: string, maskedByCommand = false, known: Re
     if (isPlaceholder(value) || selfDescribedNonSecret(value) || isDefaultPassword(value) || words.includes(value.toLowerCase())) continue;
     if (settingValue(value) || wordValueNoCredential(name, value)) continue;
     // an address under an auth-named setting (`NEXTAUTH_URL=http://localhost:3000`): no userinfo, no key in its query
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^\s@/]+(?:[/?#]\S*)?$/i.test(value) && !/[?&#](?:[\w-]*(?:key|token|secret|sig|signature|password|pass|auth))=/i.test(value)) continue;
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^\s@/]+(?:[/?#]\S*)?$/i.test(value) && !/[?&#](?:[\w-]*(?:key|token|secret|sig|signature|password|pass|auth))=/i.test(value) && !/\/[A-Za-z0-9_-]{20,}/.test(value)) continue;
     return true;
   }
   return false;
@@ -904,7 +907,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
     if (s.evidence.length === 1) {
       // A token minted by the agent's own request to a local service (a login test against
       // localhost) is a development session, not a credential that works anywhere else.
-      s.local = isLocalPassword(hit, text, null) || (event.kind === 'tool_result' && fromLocalService(facts, session));
+      // (not when the command that printed it works on a production cluster: `kubectl -n prod get secret`)
+      const printedBy = event.kind === 'tool_result' && facts.call ? describeCall(facts.call) : '';
+      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session));
       s.home = homeHostOf(text, hit.start, hit.end);
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];

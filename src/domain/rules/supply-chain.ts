@@ -303,19 +303,31 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
   if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub });
 }
 
+const HOOK = /"(pre|post)?install"\s*:\s*"([^"]*)"/g;
+
+/** The request names the hook's kind (`postinstall`; a plain `install` script only as `"install"` or "install script") and its program, each as a whole word. */
+function specifiesHook(request: string, hook: string, script: string): boolean {
+  const program = (script.trim().split(/\s+/)[0] ?? '').toLowerCase().replace(/^.*\//, '');
+  if (program.length < 3 || !/^[a-z0-9][\w.-]*$/.test(program)) return false;
+  const l = request.toLowerCase();
+  const kind = hook === 'install' ? /"install"|\binstall\s+(?:script|hook)\b/ : new RegExp(`\\b${hook}\\b`);
+  return kind.test(l) && new RegExp(`(?:^|[^\\w.-])${program.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`).test(l);
+}
+
 function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, requests: RequestLog): void {
   const excerpt = `${w.path}: ${w.added}`;
   for (const reg of registryLines(w)) {
     ctx.report({ rule: registryOverride.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now points at the registry ${safe(reg, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: hostOfUrl(reg) ?? reg });
   }
   if (basename(w.path) === 'package.json' && countMatches(w.added, INSTALL_SCRIPT) > countMatches(w.removed, INSTALL_SCRIPT)) {
-    const m = /"(pre|post)?install"\s*:\s*"([^"]*)"/.exec(w.added);
+    // the hooks this write added or changed (a whole-file rewrite keeps the ones it had)
+    const before = new Set([...w.removed.matchAll(HOOK)].map((h) => h[0]));
+    const hooks = [...w.added.matchAll(HOOK)].filter((h) => !before.has(h[0]));
+    const m = hooks[0] ?? /"(pre|post)?install"\s*:\s*"([^"]*)"/.exec(w.added);
     const draft = { rule: installScript.id, detail: `An install script was added to ${safe(w.path, facts, QUOTE_MAX)}${m ? `: ${safe(m[0], facts, QUOTE_MAX)}` : ''}.`, evidence: [evidence(event, m ? `${w.path}: ${m[0]}` : excerpt, facts)], key: w.abs };
-    // "postinstall: basehub", "add a postinstall that runs prisma generate": the hook the request
-    // specified, by its kind and the program it runs
-    const program = m ? (m[2]!.trim().split(/\s+/)[0] ?? '').toLowerCase() : '';
-    const hook = m ? `${m[1] ?? ''}install` : '';
-    const asked = program.length >= 3 ? whoAsked(requests.for(event), (t) => { const l = t.toLowerCase(); return l.includes(hook) && l.includes(program); }) : null;
-    ctx.report(asked ? asRequested(draft, installScript, asked, `the request specified this ${hook} script`) : draft);
+    // "postinstall: basehub", "add a postinstall that runs prisma generate": every hook added is one
+    // the request specified, by its kind and the program it runs, each a whole word
+    const asked = hooks.length > 0 ? whoAsked(requests.for(event), (t) => hooks.every((h) => specifiesHook(t, `${h[1] ?? ''}install`, h[2]!))) : null;
+    ctx.report(asked ? asRequested(draft, installScript, asked, `the request specified this ${m ? `${m[1] ?? ''}install` : 'install'} script`) : draft);
   }
 }

@@ -131,7 +131,7 @@ const HOME_DIR = /^(?:\/root|\/home\/[^/\s]+|\/Users\/[^/\s]+|~|\$HOME|\$\{HOME\
 // What keeps keys: ~/.ssh, private keys (`id_rsa`, `server.key`, `privkey.pem`; not certificates
 // such as `fullchain.pem`), and an env file in a home or a server's folders (not a template, not a
 // project file named relative to the tree, whose new-file mode is 644 anyway).
-const KEY_PLACE = /(?:^|\/)\.ssh(?:\/|$)|(?:^|\/)(?:id_(?:rsa|ed25519|ecdsa|dsa)|[^/\s]+\.key|[^/\s]*(?:priv|private)[^/\s]*\.pem)$|^(?:\/(?:root|home\/[^/\s]+|Users\/[^/\s]+|srv|opt|etc|var\/www)\/|~\/)(?:[^/\s]+\/)*\.env(?:\.(?!example|sample|template|dist)[\w.-]+)?$/;
+const KEY_PLACE = /(?:^|\/)\.ssh(?:\/|$)|(?:^|\/)(?:id_(?:rsa|ed25519|ecdsa|dsa)|[^/\s]+\.key|(?![^/\s]*(?:cert|chain|ca[-_.]|^ca)[^/\s]*\.pem$)[^/\s]+\.pem)$|^(?:\/(?:root|home\/[^/\s]+|Users\/[^/\s]+|srv|opt|etc|var\/www)\/|~\/)(?:[^/\s]+\/)*\.env(?:\.(?!example|sample|template|dist)[\w.-]+)?$/;
 /** The user asking for this in so many words: chmod of such a place, or making it readable to others. */
 const PERMISSION_WORDS = /\bchmod\b[^\n]{0,40}(?:\/root|~|\/home|\.ssh|\.env|\.pem|\.key|id_)|\b(?:readable|accessible)\s+(?:by|to|for)\s+(?:all|everyone|others|every\s+user|nginx|www-data|apache)\b/i;
 

@@ -148,8 +148,7 @@ function vendorOfName(before: string): string | null {
 export function vendorOfVariable(name: string): string | null {
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !GENERIC_NAME_WORDS.has(w));
   const vendor = words.join('');
-  // four letters name a product only as a whole host label (belongsTo); a part of a domain needs five
-  return vendor.length >= 4 && /^[a-z]/.test(vendor) ? `vendor:${vendor}` : null;
+  return vendor.length >= VENDOR_MIN && /^[a-z]/.test(vendor) ? `vendor:${vendor}` : null;
 }
 
 /**
@@ -162,16 +161,8 @@ export function belongsTo(host: string, home: string): boolean {
   const vendor = home.slice('vendor:'.length);
   const labels = host.toLowerCase().split('.').filter(Boolean);
   const site = labels.length >= 2 ? labels[labels.length - 2] : '';
-  if (vendor.length >= VENDOR_MIN && site.length >= VENDOR_MIN && site.includes(vendor)) return true;
-  // A self-hosted instance of a product people run themselves, named for it (gogs.example.kr for
-  // GOGS_TOKEN, jenkins.corp.example for JENKINS_API_TOKEN): a whole label of the host, below its
-  // registrable domain. Only such products: a name's ordinary words (admin, deploy, session, mail)
-  // say nothing about a host that carries them.
-  return SELF_HOSTED.has(vendor) && labels.slice(0, -2).includes(vendor);
+  return vendor.length >= VENDOR_MIN && site.length >= VENDOR_MIN && site.includes(vendor);
 }
-
-/** Products people host themselves under their own domain, by the word their tokens are named with. */
-const SELF_HOSTED = new Set(['gogs', 'gitea', 'forgejo', 'gitlab', 'jenkins', 'sentry', 'grafana', 'nexus', 'artifactory', 'harbor', 'drone', 'woodpecker', 'teamcity', 'bitbucket', 'jira', 'confluence', 'mattermost', 'rocketchat', 'nextcloud', 'portainer', 'rancher', 'argocd', 'vault', 'consul', 'nomad', 'minio', 'keycloak', 'authentik', 'coolify', 'dokku', 'umami', 'plausible', 'ghost', 'discourse', 'matomo', 'metabase', 'superset', 'airflow', 'kibana', 'opensearch', 'elasticsearch', 'prometheus', 'n8n', 'outline', 'wikijs', 'bookstack', 'sonarqube', 'sonar', 'youtrack', 'redmine', 'taiga', 'plane', 'appsmith', 'budibase', 'supabase', 'directus', 'strapi', 'pocketbase', 'appwrite']);
 
 /** Two hosts of one service: the same registrable domain (the last two labels; three for a two-letter second level such as co.uk). */
 export function sameService(a: string, b: string): boolean {

@@ -69,11 +69,16 @@ test('readsStdin: a shell without a script operand reads stdin', () => {
 test("PowerShell here-strings are strings: their text runs nothing and redirects nothing; an expandable one's $( ) still runs", async () => {
   await loadShellParser();
   const literal = `@'\nimport x from 'y';\ndocument.body.innerHTML = '<div id="root"></div>';\n'@ | Set-Content web/tests/a.test.js`;
-  const read = parseShell(commandSource({ command: literal })).commands;
+  const read = parseShell(commandSource({ command: literal }, true)).commands;
   assert.deepEqual(read.map((c) => c.name), ['echo', 'Set-Content']);
   assert.deepEqual(read.flatMap((c) => c.redirects), [], 'no redirect to /div');
   const expandable = parseShell(commandSource({ command: `@"\nhello $(Remove-Item -Recurse C:\\data)\n"@ | Out-File x.txt`, shell: 'powershell' })).commands;
   assert.deepEqual(expandable.map((c) => c.name), ['echo', 'Remove-Item', 'Out-File']);
-  // bash has no such construct: a line with an `@` in quotes is left as it is
-  assert.equal(commandSource({ command: "echo '@' && ls" }), "echo '@' && ls");
+  // bash has no such construct, and its quoting is not PowerShell's: outside Windows and the PowerShell tool the text is left as it is
+  const crafted = "printf '%s' x@'\n'; rm -rf ~; echo '\n'@";
+  assert.equal(commandSource({ command: crafted }), crafted);
+  assert.ok(parseShell(commandSource({ command: crafted })).commands.some((c) => c.name === 'rm'));
+  assert.equal(commandSource({ command: literal }), literal);
+  // an opener inside a word is no here-string even on Windows
+  assert.ok(parseShell(commandSource({ command: crafted }, true)).commands.some((c) => c.name === 'rm'));
 });

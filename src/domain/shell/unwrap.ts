@@ -242,9 +242,15 @@ export function powershellAsShell(script: string): string {
   return script.replace(/`/g, ' ').replace(/\\/g, '/');
 }
 
-/** The text of a command call to read with the shell grammar (a PowerShell tool's, adapted). */
-export function commandSource(input: { command: string; shell?: 'powershell' }): string {
-  const command = input.command.includes("@'") || input.command.includes('@"') ? hereStringsAsShell(input.command) : input.command;
+/**
+ * The text of a command call to read with the shell grammar (a PowerShell tool's, adapted).
+ * `windows`: the session runs on Windows, where Codex's `shell_command` runs PowerShell without
+ * saying so: its here-strings are read as strings. Elsewhere the text is bash's, whose quoting
+ * the rewrite would not respect.
+ */
+export function commandSource(input: { command: string; shell?: 'powershell' }, windows = false): string {
+  const powershell = input.shell === 'powershell' || windows;
+  const command = powershell && (input.command.includes("@'") || input.command.includes('@"')) ? hereStringsAsShell(input.command) : input.command;
   return input.shell === 'powershell' ? powershellAsShell(command) : command;
 }
 
@@ -252,7 +258,7 @@ export function commandSource(input: { command: string; shell?: 'powershell' }):
 // line. The shell grammar has no such thing and reads the text as commands (`'<div id="root"></div>'`
 // became a write to /div); Codex's shell_command runs PowerShell on Windows without saying so, and
 // no shell script starts a line with these pairs.
-const HERE_STRING = /@(['"])[ \t]*\r?\n([\s\S]*?)\r?\n\1@/g;
+const HERE_STRING = /(?<![^\s=(|;,])@(['"])[ \t]*\r?\n([\s\S]{0,200000}?)\r?\n\1@/g;
 
 /**
  * Here-strings as the shell's quoted strings, printed by `echo`: a literal one (`@'…'@`) as a
@@ -260,6 +266,7 @@ const HERE_STRING = /@(['"])[ \t]*\r?\n([\s\S]*?)\r?\n\1@/g;
  * still runs as it does in PowerShell.
  */
 function hereStringsAsShell(command: string): string {
+  if (command.length > 1_000_000 || command.split('@').length > 200) return command;
   return command.replace(HERE_STRING, (_all, quote: string, body: string) =>
     quote === "'" ? `echo '${body.replace(/'/g, "'\\''")}'` : `echo "${body.replace(/(["\\])/g, '\\$1')}"`,
   );
