@@ -1282,3 +1282,14 @@ test("`docker compose down -v` that removed only volumes the session's own `up` 
   assert.deepEqual(only(await runRules([...up, cmd('docker-compose -f docker-compose.minimal.yml down -v')]), SQL).map(severityOf), ['critical'], 'no result');
   assert.deepEqual(only(await runRules([...up, ...ran('docker-compose -f docker-compose.minimal.yml down -v', { denied: true, output: 'The user denied this' })]), SQL).map(severityOf), ['info'], 'refused');
 });
+
+test('a force push the remote refused, or whose connection broke, rewrote nothing: an attempt; one that went through stays reported', async () => {
+  const FORCE = 'destructive/force-push';
+  const failed = only(await runRules([prompt('update the branch'), ...ran('git push origin version-0.1 --force', { exitCode: 1, isError: true, output: 'error: RPC failed; HTTP 400 curl 22 The requested URL returned error: 400\nsend-pack: unexpected disconnect while reading sideband packet\nfatal: the remote end hung up unexpectedly\nEverything up-to-date' })]), FORCE);
+  assert.deepEqual(failed.map(severityOf), ['info']);
+  assert.match(failed[0]!.detail, /push failed/);
+  const rejected = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main', { exitCode: 1, isError: true, output: ' ! [remote rejected] main -> main (protected branch hook declined)\nerror: failed to push some refs' })]), FORCE);
+  assert.deepEqual(rejected.map(severityOf), ['info']);
+  const went = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main', { exitCode: 0, output: ' + 1a2b3c4...5d6e7f8 main -> main (forced update)' })]), FORCE);
+  assert.ok(went.length > 0 && went.every((d) => severityOf(d) !== 'info'));
+});

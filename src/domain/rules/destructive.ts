@@ -10,7 +10,7 @@ import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, type ParsedArgs } from './commands.ts';
 import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
-import { effectGated } from './outcome.ts';
+import { effectGated, Outcomes, PUSH } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
@@ -1338,6 +1338,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
   {
     metas: [forcePush, gitDiscard],
     create(ctx) {
+      // a force push is reported once its result shows it reached the remote (a refused or broken push moved nothing)
+      const pushes = new Outcomes(ctx, [forcePush]);
       let branch: string | null = null;
       // a history this session rewrote (amend, rebase, filter-repo): what a scrubbing force push replaces
       let rewrote = false;
@@ -1346,6 +1348,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
+          pushes.onEvent(event);
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
           const located = effectsOf(event, facts, ctx.session).commands;
           const steps = located.map((l) => l.cmd);
@@ -1355,12 +1358,15 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush(ctx, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
             const discard = discardOf(git.sub, git.args);
             if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
           }
           work.onEvent(event, facts);
+        },
+        finish() {
+          pushes.finish();
         },
       };
     },

@@ -158,11 +158,15 @@ function hidesSomething(h: Hidden): boolean {
 }
 const LETTER = /\p{L}/u;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF]/;
+/** A subdivision flag: the black flag, lower-case tag letters and digits, the cancel tag (Unicode's emoji tag sequence). */
+const EMOJI_TAG_SEQUENCE = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,12}\u{E007F}/gu;
 
 function scanHidden(input: string): Hidden | null {
   // Outputs can be megabytes: one regex pass decides whether the character loop is needed at all.
   if (!HIDDEN_CANDIDATE.test(input)) return null;
-  const text = input.replace(I18N_ISOLATE, '$1');
+  // An emoji tag sequence (🏴 + tag letters + cancel tag) is how the flags of England, Scotland and
+  // Wales are written: the tags spell the region ("gbeng"), shown as the flag, hiding nothing.
+  const text = input.replace(I18N_ISOLATE, '$1').replace(EMOJI_TAG_SEQUENCE, '\u{1F3F4}');
   let h: Hidden | null = null;
   let run = 0;
   let splitChecks = 0;

@@ -158,6 +158,10 @@ function silentMissingSudo(command: string): boolean {
 
 /** The target a `systemctl enable` finding passes: its result can show the unit was enabled already. */
 export const UNIT_ENABLE = '\u0000systemctl enable';
+/** The target a force-push finding passes: its result can show the push never reached the remote. */
+export const PUSH = '\u0000git push';
+// git's own words for a push the remote refused or that broke off before any ref moved.
+const PUSH_FAILED = /error: RPC failed[^\n]*|fatal: the remote end hung up unexpectedly[^\n]*|! \[(?:remote )?rejected\][^\n]*|error: failed to push some refs[^\n]*|fatal: Authentication failed[^\n]*|remote: Permission to [^\n]* denied[^\n]*|fatal: Could not read from remote repository[^\n]*/;
 /** The target a "ran as root" finding passes: its result can show the machine has no sudo at all. */
 export const AS_ROOT = '\u0000as root';
 // The shell's own words for a program it could not find, naming sudo (bash, dash, zsh, PowerShell,
@@ -182,6 +186,9 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     if (sync && !/Created symlink/.test(result.output)) return { why: 'the unit was enabled already (systemctl only synchronised its state, no symlink was created), so nothing new starts on its own', line: sync[0] };
   }
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
+  // a push that failed with git's own refusal or a broken connection moved no ref on the remote
+  const pushFailed = target === PUSH && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) ? PUSH_FAILED.exec(result.output.slice(0, 20_000)) : null;
+  if (pushFailed) return { why: 'the push failed (the remote refused it or the connection broke), so the remote branch was not changed', line: pushFailed[0].slice(0, 200) };
   // The shell said the machine has no sudo, or sudo said it cannot work here at all: whatever
   // else the call ran, nothing ran as root.
   // Only where nothing else in the call could have printed those words: another machine, a
