@@ -1287,7 +1287,14 @@ test('a force push the remote refused, or whose connection broke, rewrote nothin
   const FORCE = 'destructive/force-push';
   const failed = only(await runRules([prompt('update the branch'), ...ran('git push origin version-0.1 --force', { exitCode: 1, isError: true, output: 'error: RPC failed; HTTP 400 curl 22 The requested URL returned error: 400\nsend-pack: unexpected disconnect while reading sideband packet\nfatal: the remote end hung up unexpectedly\nEverything up-to-date' })]), FORCE);
   assert.deepEqual(failed.map(severityOf), ['info']);
-  assert.match(failed[0]!.detail, /push failed/);
+  assert.match(failed[0]!.detail, /remote refused the push/);
+  // a push that updated one ref before another was refused, another command's refusal in the same call, or a broken connection prove nothing
+  const partly = only(await runRules([prompt('update the branches'), ...ran('git push -f origin main release', { exitCode: 1, isError: true, output: ' + 1a2b3c4...5d6e7f8 main -> main (forced update)\n ! [remote rejected] release -> release (protected branch hook declined)\nerror: failed to push some refs' })]), FORCE);
+  assert.ok(partly.length > 0 && partly.every((d) => severityOf(d) !== 'info'), 'main was force-updated');
+  const chained = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main && git push backup main', { exitCode: 128, isError: true, output: 'fatal: Could not read from remote repository.' })]), FORCE);
+  assert.ok(chained.length > 0 && chained.every((d) => severityOf(d) !== 'info'), "the second push's failure");
+  const broken = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main', { exitCode: 1, isError: true, output: 'error: RPC failed; HTTP 504 curl 22\nfatal: the remote end hung up unexpectedly' })]), FORCE);
+  assert.ok(broken.length > 0 && broken.every((d) => severityOf(d) !== 'info'), 'a gateway timeout may come after the update');
   const rejected = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main', { exitCode: 1, isError: true, output: ' ! [remote rejected] main -> main (protected branch hook declined)\nerror: failed to push some refs' })]), FORCE);
   assert.deepEqual(rejected.map(severityOf), ['info']);
   const went = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main', { exitCode: 0, output: ' + 1a2b3c4...5d6e7f8 main -> main (forced update)' })]), FORCE);

@@ -158,8 +158,12 @@ function hidesSomething(h: Hidden): boolean {
 }
 const LETTER = /\p{L}/u;
 const ZERO_WIDTH = /[\u200B-\u200D\u2060-\u2064\u180E\uFEFF]/;
-/** A subdivision flag: the black flag, lower-case tag letters and digits, the cancel tag (Unicode's emoji tag sequence). */
-const EMOJI_TAG_SEQUENCE = /\u{1F3F4}[\u{E0030}-\u{E0039}\u{E0061}-\u{E007A}]{2,12}\u{E007F}/gu;
+/**
+ * The three subdivision flags Unicode recommends for display (England `gbeng`, Scotland `gbsct`,
+ * Wales `gbwls`): the black flag, those exact tag letters, the cancel tag. Any other tag text,
+ * flag-shaped or not, is hidden text (a sequence spelling "ignoreprevio…" is no flag).
+ */
+const EMOJI_TAG_SEQUENCE = /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
 
 function scanHidden(input: string): Hidden | null {
   // Outputs can be megabytes: one regex pass decides whether the character loop is needed at all.

@@ -160,8 +160,14 @@ function silentMissingSudo(command: string): boolean {
 export const UNIT_ENABLE = '\u0000systemctl enable';
 /** The target a force-push finding passes: its result can show the push never reached the remote. */
 export const PUSH = '\u0000git push';
-// git's own words for a push the remote refused or that broke off before any ref moved.
-const PUSH_FAILED = /error: RPC failed[^\n]*|fatal: the remote end hung up unexpectedly[^\n]*|! \[(?:remote )?rejected\][^\n]*|error: failed to push some refs[^\n]*|fatal: Authentication failed[^\n]*|remote: Permission to [^\n]* denied[^\n]*|fatal: Could not read from remote repository[^\n]*/;
+// git's own words for a push the remote refused before any ref moved: a client error the HTTP
+// server answered (4xx), a rejected ref, failed authentication, no access. A broken connection or a
+// server error (5xx) may come after the remote updated the ref, so it proves nothing.
+const PUSH_FAILED = /error: RPC failed; HTTP 4\d\d[^\n]*|! \[(?:remote )?rejected\][^\n]*|fatal: Authentication failed[^\n]*|remote: Permission to [^\n]* denied[^\n]*|fatal: Could not read from remote repository[^\n]*/;
+// A ref the push did update: `+ a...b main -> main (forced update)`, `a..b main -> main`, `* [new branch]`.
+const PUSH_UPDATED = /^\s*(?:[+*]\s+)?(?:[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new (?:branch|tag)\])\s+\S+\s+->\s+\S+/m;
+// The whole call is one `git push` of one ref (after a `cd`), loud enough to list what it updated.
+const ONE_PUSH = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?git[ \t]+(?:-C[ \t]+\S+[ \t]+)?push\b(?![^;&|\n]*(?:[ \t]-q\b|--quiet|--all|--mirror|--tags))[^;&|\n]*$/;
 /** The target a "ran as root" finding passes: its result can show the machine has no sudo at all. */
 export const AS_ROOT = '\u0000as root';
 // The shell's own words for a program it could not find, naming sudo (bash, dash, zsh, PowerShell,
@@ -187,8 +193,11 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   }
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
   // a push that failed with git's own refusal or a broken connection moved no ref on the remote
-  const pushFailed = target === PUSH && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) ? PUSH_FAILED.exec(result.output.slice(0, 20_000)) : null;
-  if (pushFailed) return { why: 'the push failed (the remote refused it or the connection broke), so the remote branch was not changed', line: pushFailed[0].slice(0, 200) };
+  // only for a call that is this one push (another command's failure says nothing about it), and
+  // not when the output lists a ref it did update
+  const onePush = target === PUSH && command !== undefined && command.length <= 2_000 && ONE_PUSH.test(command.replace(/[ \t]\d?>&\d\b/g, ' ').trimEnd());
+  const pushFailed = onePush && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && !PUSH_UPDATED.test(result.output.slice(0, 20_000)) ? PUSH_FAILED.exec(result.output.slice(0, 20_000)) : null;
+  if (pushFailed) return { why: 'the remote refused the push, so the remote branch was not changed', line: pushFailed[0].slice(0, 200) };
   // The shell said the machine has no sudo, or sudo said it cannot work here at all: whatever
   // else the call ran, nothing ran as root.
   // Only where nothing else in the call could have printed those words: another machine, a
