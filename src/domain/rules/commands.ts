@@ -142,6 +142,9 @@ export function asksForInfo(cmd: SimpleCommand): boolean {
  * protected branch's refusal or a server hook that declined it (a success that merely mentions a
  * protected branch is none of these).
  */
+/** A ref line of git push's report that moved a ref on the remote: `+ a...b main -> main (forced update)`, `a..b main -> main`, `* [new branch] x -> x`. */
+export const PUSHED_REF = /^[ \t]*(?:[+*][ \t]+)?(?:[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new (?:branch|tag)\])[ \t]+\S+[ \t]+->[ \t]+\S+/m;
+
 export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push/i;
 
 export type CheckKind = 'test' | 'build';

@@ -8,6 +8,7 @@ import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { FindingDraft, Rule, RuleContext } from './types.ts';
 import { isGuardDenial } from '../guard/mark.ts';
 import { clip, lineAt, oneLine, setCapped } from './util.ts';
+import { PUSHED_REF } from './commands.ts';
 
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
 export type Effect = 'network' | 'write' | 'run';
@@ -164,8 +165,6 @@ export const PUSH = '\u0000git push';
 // server answered (4xx), a rejected ref, failed authentication, no access. A broken connection or a
 // server error (5xx) may come after the remote updated the ref, so it proves nothing.
 const PUSH_FAILED = /error: RPC failed; HTTP 4\d\d[^\n]*|! \[(?:remote )?rejected\][^\n]*|fatal: Authentication failed[^\n]*|remote: Permission to [^\n]* denied[^\n]*|fatal: Could not read from remote repository[^\n]*/;
-// A ref the push did update: `+ a...b main -> main (forced update)`, `a..b main -> main`, `* [new branch]`.
-const PUSH_UPDATED = /^\s*(?:[+*]\s+)?(?:[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new (?:branch|tag)\])\s+\S+\s+->\s+\S+/m;
 // The whole call is one `git push` of one ref (after a `cd`), loud enough to list what it updated.
 const ONE_PUSH = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?git[ \t]+(?:-C[ \t]+\S+[ \t]+)?push\b(?![^;&|\n]*(?:[ \t]-q\b|--quiet|--all|--mirror|--tags))[^;&|\n]*$/;
 /** The target a "ran as root" finding passes: its result can show the machine has no sudo at all. */
@@ -196,7 +195,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // only for a call that is this one push (another command's failure says nothing about it), and
   // not when the output lists a ref it did update
   const onePush = target === PUSH && command !== undefined && command.length <= 2_000 && ONE_PUSH.test(command.replace(/[ \t]\d?>&\d\b/g, ' ').trimEnd());
-  const pushFailed = onePush && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && !PUSH_UPDATED.test(result.output.slice(0, 20_000)) ? PUSH_FAILED.exec(result.output.slice(0, 20_000)) : null;
+  const pushFailed = onePush && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && !PUSHED_REF.test(result.output.slice(0, 20_000)) ? PUSH_FAILED.exec(result.output.slice(0, 20_000)) : null;
   if (pushFailed) return { why: 'the remote refused the push, so the remote branch was not changed', line: pushFailed[0].slice(0, 200) };
   // The shell said the machine has no sudo, or sudo said it cannot work here at all: whatever
   // else the call ran, nothing ran as root.

@@ -214,3 +214,8 @@ export function hasPlaceholderBody(value: string): boolean {
   const parts = body.split(/[^A-Za-z0-9]+/).filter((p) => p.length > 0);
   return parts.length >= 2 && parts.every((p) => /^(?:[a-z]+|[A-Z]+|[A-Z][a-z]+|\d+)$/.test(p)) && parts.some((p) => /^[A-Za-z]{3,}$/.test(p));
 }
+
+/** `!!req.body.password`, `!user.passwordHash`: a negated member access, code asking whether a field is set (not a value). */
+export function isNegatedMemberAccess(value: string): boolean {
+  return /^!+[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value);
+}

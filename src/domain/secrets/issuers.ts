@@ -141,11 +141,7 @@ const VENDOR_MIN = 5;
 /** The vendor a variable name just before a value names (`OPENWEATHER_API_KEY=`, `"spotifyClientSecret":`), or null. */
 function vendorOfName(before: string): string | null {
   const name = /([A-Za-z][A-Za-z0-9_.-]{2,60})["']?\s*[:=]\s*["']?$/.exec(before.slice(-80))?.[1];
-  return name ? vendorOfVariable(name) : null;
-}
-
-/** The vendor a variable's name names (`GOGS_TOKEN` → "vendor:gogs"), for belongsTo(); null for a name of generic words. */
-export function vendorOfVariable(name: string): string | null {
+  if (!name) return null;
   const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w && !GENERIC_NAME_WORDS.has(w));
   const vendor = words.join('');
   return vendor.length >= VENDOR_MIN && /^[a-z]/.test(vendor) ? `vendor:${vendor}` : null;
@@ -161,7 +157,7 @@ export function belongsTo(host: string, home: string): boolean {
   const vendor = home.slice('vendor:'.length);
   const labels = host.toLowerCase().split('.').filter(Boolean);
   const site = labels.length >= 2 ? labels[labels.length - 2] : '';
-  return vendor.length >= VENDOR_MIN && site.length >= VENDOR_MIN && site.includes(vendor);
+  return site.length >= VENDOR_MIN && site.includes(vendor);
 }
 
 /** Two hosts of one service: the same registrable domain (the last two labels; three for a two-letter second level such as co.uk). */

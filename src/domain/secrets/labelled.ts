@@ -8,7 +8,7 @@ import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.t
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom, paddedBase64 } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { base64Decoded, chosenAroundRun, isDocumentationExample, isPlaceholder, isSecretStoreReference, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { base64Decoded, chosenAroundRun, isDocumentationExample, isNegatedMemberAccess, isPlaceholder, isSecretStoreReference, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { clientBundledName, isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -200,7 +200,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `secret = Convert.ToBase64String(RandomNumberGenerator.GetBytes(64))`: a call, code that makes the value.
   if (text[at + value.length] === '(') return null;
   // `hasPassword: !!req.body.password`: a negated member access is code asking whether the field is set.
-  if (/^!+[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value)) return null;
+  if (isNegatedMemberAccess(value)) return null;
   // `PASSWORD=clickhouse-${{ env.ENVIRONMENT }}-…`: the value stops where a template's `${` / `{{` begins — it is filled in later.
   // Masked, not reported: the literal part may still be secret material.
   const next = text.slice(at + value.length, at + value.length + 2);

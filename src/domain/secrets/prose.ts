@@ -7,7 +7,7 @@
 //
 // The prefilter finds the nouns (anchors.ts, PROSE_ANCHORS), so a text is read here only around one.
 import type { Candidate } from './vouch-rules.ts';
-import { isPlaceholder, isSequential } from './filters.ts';
+import { isNegatedMemberAccess, isPlaceholder, isSequential } from './filters.ts';
 
 const NOUN = String.raw`(?:password|passwd|passphrase|passwort|mot de passe|contrase[ñn]a|senha|has[łl]o|пароль|パスワード|비밀번호)`;
 // The short forms are verbs and words too ("pass jobId to the card"): only "pw"/"pwd" with a colon
@@ -57,6 +57,6 @@ function chosenPassword(value: string): boolean {
   // a name in code (`newPassword`, `RemediationCard`, `user.password_hash`), not a literal
   if (/^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$|^[a-z_]+\.[a-z_.]+$/.test(value)) return false;
   // negated member access (`!user.passwordHash`, `!!req.body.password`): code asking whether a field is set
-  if (/^!+[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value)) return false;
+  if (isNegatedMemberAccess(value)) return false;
   return /\d/.test(value) || /[!#$%^&*+=~?@_]/.test(value) || /^.+[A-Z]/.test(value.replace(/^[A-Z]+$/, ''));
 }
