@@ -235,6 +235,48 @@ test('serving the project, /tmp, or binding to localhost is not exposure', async
   assert.deepEqual(only(drafts, SERVED), []);
 });
 
+test('a server that could not take its port served nothing: the home-directory server is an info attempt that says why', async () => {
+  const fails = [
+    'Traceback (most recent call last):\n  ...\nOSError: [Errno 98] Address already in use',
+    'OSError: [Errno 48] Address already in use',
+    'Error: listen EADDRINUSE: address already in use :::9000',
+    'Failed to listen on 0.0.0.0:8080 (reason: Address already in use)',
+  ];
+  for (const output of fails) {
+    const d = only(await runRules(ran('cd ~ && python3 -m http.server 8000', { output, exitCode: 1 })), SERVED);
+    assert.deepEqual(d.map(severityOf), ['info'], output);
+    assert.match(d[0]!.detail, /could not take its port/);
+  }
+  // the same server that started, and one whose log holds the words for another reason, stay critical
+  const started = only(await runRules(ran('cd ~ && python3 -m http.server 8000', { output: 'Serving HTTP on 0.0.0.0 port 8000 (http://0.0.0.0:8000/) ...', exitCode: 0 })), SERVED);
+  assert.deepEqual(started.map(severityOf), ['critical']);
+  const unanswered = only(await runRules([cmd('cd ~ && python3 -m http.server 8000')]), SERVED);
+  assert.deepEqual(unanswered.map(severityOf), ['critical']);
+  assert.match(unanswered[0]!.detail, /result is not in the log/);
+});
+
+test('`pkill -f PATTERN` first in a call kills the call\'s own shell (exit 143/144): the server started after it never ran', async () => {
+  for (const [c, exitCode] of [
+    ['pkill -f "http.server"; cd ~ && python3 -m http.server 8000 &', 144],
+    ["pkill -9 -f 'http.server 8000' ; python3 -m http.server 8000 -d /home/dev", 137],
+    ['cd /home/dev && pkill -f http.server && python3 -m http.server 8000', 143],
+  ] as const) {
+    const d = only(await runRules(ran(c, { output: '', exitCode })), SERVED);
+    assert.deepEqual(d.map(severityOf), ['info'], c);
+    assert.match(d[0]!.detail, /matched the call's own shell/, c);
+  }
+  // a bracketed pattern does not match its own text, other exit codes say nothing of a kill,
+  // and `pkill` by process name (no -f) matches no shell
+  for (const [c, exitCode] of [
+    ['pkill -f "[h]ttp.server"; cd ~ && python3 -m http.server 8000', 144],
+    ['pkill -f "http.server"; cd ~ && python3 -m http.server 8000', 0],
+    ['pkill python3; cd ~ && python3 -m http.server 8000', 144],
+    ['cd ~ && python3 -m http.server 8000; pkill -f http.server', 144],
+  ] as const) {
+    assert.deepEqual(only(await runRules(ran(c, { output: '', exitCode })), SERVED).map(severityOf), ['critical'], c);
+  }
+});
+
 test('a session transcript copied into the tree is a warning; with a credential in the session and committed, critical', async () => {
   const copied = only(await runRules([cmd('cp ~/.claude/projects/-home-dev-project/3f1c.jsonl docs/session.jsonl')]), SESSION_LOG);
   assert.deepEqual(copied.map(severityOf), ['warning']);

@@ -9,7 +9,7 @@ import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, PUSHED_REF } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
-import { HeldDrafts } from './outcome.ts';
+import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
 import { UntrackedListing } from './untracked-listing.ts';
 import { storeCopiesIn, storeCopyRan } from './store-copying-scripts.ts';
@@ -18,7 +18,7 @@ export const filesServed = meta({
   id: 'exfiltration/files-served',
   severity: 'critical',
   title: 'Home directory served to the network',
-  description: 'A file server listening on every network interface (python -m http.server without --bind 127.0.0.1 — its default is all interfaces — or with --bind 0.0.0.0, php -S 0.0.0.0:…, npx http-server / serve, ruby -run -e httpd, busybox httpd) served the home directory or / : SSH keys, cloud credentials and every project were readable from the network. A directory outside the working tree is a warning; serving the project or /tmp, or binding to localhost, is not reported. A dictated command stays a warning.',
+  description: 'A file server listening on every network interface (python -m http.server without --bind 127.0.0.1 — its default is all interfaces — or with --bind 0.0.0.0, php -S 0.0.0.0:…, npx http-server / serve, ruby -run -e httpd, busybox httpd) served the home directory or / : SSH keys, cloud credentials and every project were readable from the network. A directory outside the working tree is a warning; serving the project or /tmp, or binding to localhost, is not reported. A dictated command stays a warning. A server that never listened — its result shows the port was taken (`Address already in use`, `EADDRINUSE`), or a `pkill -f` earlier in the same call killed the call\'s own shell (exit 137/143/144) — is an "(attempted)" info.',
   remediation: 'Stop the server, check its access log, and rotate credentials under the served directory; serve a build directory bound to 127.0.0.1.',
 });
 export const sessionLogPublished = meta({
@@ -271,9 +271,12 @@ export const EXPOSURE_RULES: Rule[] = [
     metas: [filesServed],
     create(ctx) {
       const requests = requestsOf(ctx.session);
+      // a server that could not start served nothing: the finding waits for the call's result
+      const outcomes = new Outcomes(ctx, [filesServed]);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
+          outcomes.onEvent(event);
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             const v = servedVerdict(loc, ctx);
             if (!v) continue;
@@ -286,8 +289,11 @@ export const EXPOSURE_RULES: Rule[] = [
               key: v.severity,
             };
             const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
-            ctx.report(asked ? asRequested(draft, filesServed, asked, 'the command was dictated word for word', 'warning') : draft);
+            outcomes.report(event, 'run', asked ? asRequested(draft, filesServed, asked, 'the command was dictated word for word', 'warning') : draft, SERVE);
           }
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },

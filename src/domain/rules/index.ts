@@ -22,6 +22,7 @@ import { TRUST_RULES } from './trust-settings.ts';
 import { CREDENTIAL_HUNT_RULES } from './credential-hunt.ts';
 import { LIVE_SYSTEM_RULES } from './live-systems.ts';
 import { PROHIBITION_RULES } from './prohibitions.ts';
+import { UNREQUESTED_PUSH_RULES } from './unrequested-push.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
@@ -41,6 +42,7 @@ export const RULES: Rule[] = [
   ...SCOPE_RULES,
   ...LIVE_SYSTEM_RULES,
   ...PROHIBITION_RULES,
+  ...UNREQUESTED_PUSH_RULES,
   ...CI_RULES,
   ...RELIABILITY_RULES,
   ...COVERAGE_RULES,

@@ -178,6 +178,29 @@ const SUDO_CANNOT_HERE = /(?<![\w./-])sudo: (?:The "?no new privileges"? flag is
 const ELSEWHERE = /\b(?:docker|podman|kubectl|oc|ssh|sshpass|su|runuser|lxc|pct|incus|vagrant|chroot|nsenter|machinectl|multipass|wsl|distrobox|toolbox|gcloud|az|aws)\b/;
 const SHELL_HAS_NO_SUDO = /^(?:[\w./-]*(?:bash|sh|zsh)(?::| line \d+:| \d+:)*[ \t]*(?:line \d+: )?sudo: (?:command )?not found|zsh: command not found: sudo|'sudo' is not recognized as |sudo : The term 'sudo' is not recognized)/m;
 const SYSV_SYNC = /Synchronizing state of [^\n]*\.service with SysV[^\n]*/;
+/** The target a "served to the network" finding passes: its result can show the server never listened. */
+export const SERVE = '\u0000serve';
+// A server's own words for a port it could not take (Python, Node, PHP, Ruby, Go, Windows): it
+// exited without listening, so it served nothing.
+const BIND_FAILED = /[^\n]{0,80}(?:Address already in use|EADDRINUSE|\[Errno (?:98|48|10048)\]|Only one usage of each socket address|Failed to listen on [^\n]{0,80}reason:)[^\n]*/;
+// `pkill -f PATTERN` as the call's first step (after a `cd`): the pattern is in the command line
+// of the shell the agent's harness started for the call (`bash -c '…pkill -f PATTERN…'`), so pkill
+// matches that shell and kills it. Only a pattern that matches its own text (no brackets, anchors,
+// escapes or repetition: `[h]ttp.server` does not).
+const PKILL_FIRST = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?(?:sudo[ \t]+)?pkill((?:[ \t]+-[A-Za-z0-9]+)*)[ \t]+(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|([^\s;&|'"]{3,200}))[ \t]*(?:;|&&|\|\||\n)/;
+// The shell's own end by a signal: 128 + SIGKILL (137), SIGTERM (143), and the 144 Claude Code's
+// Bash tool reports for its killed wrapper.
+const KILLED_BY_SIGNAL = new Set([137, 143, 144]);
+
+/** `pkill -f` that killed the call's own shell: nothing after it in the call ran. */
+function killedOwnShell(command: string | undefined, result: ToolResultEvent): Refusal | null {
+  if (!command || command.length > 4_000 || result.exitCode === null || !KILLED_BY_SIGNAL.has(result.exitCode)) return null;
+  const m = PKILL_FIRST.exec(command);
+  if (!m || !/(?:^|[ \t])-[A-Za-z0-9]*f/.test(m[1] ?? '')) return null;
+  const pattern = m[2] ?? m[3] ?? m[4] ?? '';
+  if (/[[\]^$\\()|*+?{}]/.test(pattern)) return null;
+  return { why: `\`pkill -f\` matched the call's own shell (its command line holds "${pattern.slice(0, 60)}") and the shell was killed (exit code ${result.exitCode}), so nothing after it in the call ran`, line: null };
+}
 
 /**
  * Why the result shows the effect did not happen, or null. `target`: the path or host the finding
@@ -191,6 +214,16 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     if (sync && !/Created symlink/.test(result.output)) return { why: 'the unit was enabled already (systemctl only synchronised its state, no symlink was created), so nothing new starts on its own', line: sync[0] };
   }
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
+  if (target === SERVE) {
+    const bind = BIND_FAILED.exec(result.output.slice(0, 20_000));
+    if (bind) return { why: 'the server could not take its port and exited, so it served nothing', line: bind[0].trim().slice(0, 200) };
+  }
+  // Findings about what ran after the kill (a server, a write, a transfer); a finding about the
+  // pkill itself (`run`) stands: it ran.
+  if (target === SERVE || effect !== 'run') {
+    const killed = killedOwnShell(command, result);
+    if (killed) return killed;
+  }
   // a push that failed with git's own refusal or a broken connection moved no ref on the remote
   // only for a call that is this one push (another command's failure says nothing about it), and
   // not when the output lists a ref it did update

@@ -144,7 +144,7 @@ export function standingProhibition(requests: readonly Request[], act: Act): Pro
 const INFO_ONLY = new Set(['-h', '--help', '--dry-run']);
 
 /** The act a command performs, or null: a push, a pull request, a commit, a merge. */
-function actOf(cmd: SimpleCommand): Act | null {
+export function actOf(cmd: SimpleCommand): Act | null {
   if (cmd.args.some((a) => INFO_ONLY.has(a))) return null;
   const git = gitSubcommand(cmd);
   if (git) {
