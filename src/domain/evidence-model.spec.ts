@@ -27,21 +27,25 @@ for (const agent of ['claude-code', 'codex'] as const) {
     assert.equal(r.outcome, 'Clear');
   });
 
-  test(`${agent}: approvals off becomes a warning naming the risky call it let through`, async () => {
+  test(`${agent}: approvals off stays an info that names the risky call it let through; the call keeps its own warning`, async () => {
     const r = await analyse(agent, [{ prompt: 'set up the box' }, { bash: 'sudo cp nginx.conf /etc/nginx/nginx.conf', output: '' }, { say: 'Installed.' }], true);
     const f = r.findings.find((x) => x.rule === 'permissions/approval-bypass');
-    assert.equal(f?.severity, 'warning');
+    assert.equal(f?.severity, 'info');
     assert.match(f?.detail ?? '', /let these through without asking anyone: commands run as root/);
+    assert.deepEqual(severityOf(r, 'permissions/sudo'), ['warning']);
+    assert.ok(!r.findings.some((x) => x.severity !== 'info' && x.rule === 'permissions/approval-bypass'));
   });
 }
 
-test("codex: an instruction file rewritten inside the workspace, which Codex's default sandbox writes unasked, does not raise skipped approvals; for Claude Code, which asks before every edit, it does", async () => {
+test("codex: an instruction file rewritten inside the workspace, which Codex's default sandbox writes unasked, is not named by skipped approvals; for Claude Code, which asks before every edit, it is", async () => {
   const steps = [{ prompt: 'plan the feature' }, { write: 'AGENTS.md', content: '# Agents\nUse pnpm.\n' }, { say: 'Planned.' }];
   const codex = await analyse('codex', steps, true);
   assert.deepEqual(severityOf(codex, 'injection/agent-config-edit'), ['warning']);
   assert.deepEqual(severityOf(codex, 'permissions/approval-bypass'), ['info']);
+  assert.doesNotMatch(codex.findings.find((x) => x.rule === 'permissions/approval-bypass')?.detail ?? '', /let these through/);
   const claude = await analyse('claude-code', steps, true);
-  assert.deepEqual(severityOf(claude, 'permissions/approval-bypass'), ['warning']);
+  assert.deepEqual(severityOf(claude, 'permissions/approval-bypass'), ['info']);
+  assert.match(claude.findings.find((x) => x.rule === 'permissions/approval-bypass')?.detail ?? '', /let these through without asking anyone: agent instruction file modified/i);
 });
 
 test('codex: a posture that begins mid-session does not claim the risky calls made before it', async () => {

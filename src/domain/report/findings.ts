@@ -129,7 +129,11 @@ export class FindingCollector {
       const risky = [...this.byKey.values()].filter((o) => !o.posture && !o.sandboxAllows && o.severity !== 'info' && RISK_CATEGORIES.has(o.meta.category) && o.firstEvent >= start);
       const own = p.evidence.length > 1;
       if (risky.length === 0 && !own) continue;
-      p.severity = 'warning';
+      // The calls it let through are findings of their own, each at its own severity: the posture
+      // stays the context that names them (held-out reviewers called a second warning for the
+      // same calls redundant, issue 25 item 4). Only risky calls the posture rule itself saw, and
+      // no other finding covers, make it a warning.
+      if (own) p.severity = 'warning';
       const names = risky.slice(0, 3).map((o) => o.title.toLowerCase());
       const let_ = names.length > 0 ? ` It let these through without asking anyone: ${names.join('; ')}${risky.length > 3 ? ` and ${risky.length - 3} more` : ''}.` : '';
       p.detail = `${p.detail}${let_}`;

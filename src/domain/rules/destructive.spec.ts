@@ -199,6 +199,19 @@ test("a force push whose output shows git created the branch on the remote overw
   assert.deepEqual(unanswered.map(severityOf), ['warning']);
 });
 
+test('a clean the newest request asked for ("clean up the dirty submodule state", "discard the untracked files") is info as requested; other requests keep the warning', async () => {
+  const clean = () => ran('cd external/lib && git checkout -- config/compile src/config.h.in && git clean -fdx', { output: 'Removing Makefile.in\nRemoving aclocal.m4' });
+  for (const words of ['clean up the dirty submodule state', 'discard the untracked files', 'please clean the working tree', 'get rid of the generated files']) {
+    const d = only(await runRules([prompt(words), ...clean()]), DISCARD);
+    assert.ok(d.length > 0 && d.every((x) => severityOf(x) === 'info'), words);
+    assert.match(d[0]!.detail, /clean the leftovers away|roll the changes back/, words);
+  }
+  for (const words of ['clean up the code in the parser', 'fix the build', "don't clean the untracked files, fix the build"]) {
+    const d = only(await runRules([prompt(words), ...clean()]), DISCARD);
+    assert.ok(d.some((x) => severityOf(x) === 'warning'), words);
+  }
+});
+
 test('git clean whose output lists no file removed removed nothing (info); one that lists removals, is quiet or whose output is empty keeps its warning', async () => {
   const DISCARD = 'destructive/git-discard';
   const nothing = only(await runRules([...ran('git status -s | head -5 && echo "---" && git clean -fd', { output: ' M .claude/settings.local.json\n---' })]), DISCARD);

@@ -1642,7 +1642,7 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
     }
     // "roll back app.js, index.html, style.css to the last commit", "can you roll back the prettier
     // changes": files put back as committed, when rolling back is what the newest request asks
-    const rolledBack = restoresFromLastCommit(cmd) ? asksRollback(requests.for(event)) : null;
+    const rolledBack = restoresFromLastCommit(cmd) ? asksRollback(requests.for(event)) ?? asksRollback(requests.for(event), ASKS_CLEANUP) : null;
     if (rolledBack) {
       ctx.report(asRequested(draft, gitDiscard, rolledBack, 'the request asked to roll the changes back'));
       return;
@@ -1659,6 +1659,9 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   // "rollback", "undo everything", "撤销": a return to the last commit the user asked for
   const rollback = !discard.files && returnsToLastCommit(discard.why, cmd) ? asksRollback(requests.for(event)) : null;
   if (rollback) return ctx.report(asRequested(draft, gitDiscard, rollback, 'the request asked to roll the changes back'));
+  // "clean up the dirty submodule state": the leftovers a clean or a return to the last commit removes
+  const cleanup = !discard.files && (gitSubcommand(cmd)?.sub === 'clean' || returnsToLastCommit(discard.why, cmd)) ? asksRollback(requests.for(event), ASKS_CLEANUP) : null;
+  if (cleanup) return ctx.report(asRequested(draft, gitDiscard, cleanup, 'the request asked to clean the leftovers away'));
   // "Rewrite the 9 unpushed commits to strip the worktree files?" — "Yes, rewrite": a history
   // rewrite the user asked for, or agreed to when the agent asked.
   const rewrite = /history rewritten/.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null;
@@ -1737,10 +1740,10 @@ function returnsToLastCommit(why: string, cmd: SimpleCommand): boolean {
  * request short, no "don't" before them, and not a thing to build ("a rollback button", "the
  * migration rollback"). Quoted to the end of its clause.
  */
-function asksRollback(requests: readonly Request[]): Asker | null {
+function asksRollback(requests: readonly Request[], words: RegExp = ASKS_ROLLBACK): Asker | null {
   const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
   if (!last) return null;
-  const m = ASKS_ROLLBACK.exec(last.text);
+  const m = words.exec(last.text);
   if (!m) return null;
   // the message opens with it (a courtesy word or two before is fine): "rollback", "please undo
   // everything"; or it is short, its point whatever the word order ("можешь изменения prettier
@@ -1771,6 +1774,13 @@ function restoresFromLastCommit(cmd: SimpleCommand): boolean {
 /** A request to roll the work back, in the languages people write to agents in. */
 const ROLLBACK_LEAD = /^\s*(?:(?:ok(?:ay)?|please|pls|just|so|then|now|yes|hmm|can you|could you|let'?s|go ahead and|i want you to|you should|por favor|bitte|s'il te plaît|пожалуйста|请|お願い)[\s,!.:]+)*$/i;
 const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the (?:changes|edits|work))|undo (?:it|this|that|everything|all|the (?:changes|edits|work)|your changes)|discard (?:it|this|that|everything|all|the (?:changes|edits)|your changes)|throw (?:it|this|that|everything) away|start over|go back to the last commit)\b|回滚|回退|撤销|還原|元に戻|ロールバック|되돌려|롤백|откат|откати|верни (?:как было|назад)|\b(?:revertir|deshacer|desfazer|reverter|annuler|rückgängig|zurücksetzen)\b/i;
+
+/**
+ * A request to clean away the tree's dirt — "clean up the dirty submodule state", "discard the
+ * untracked files", "clean the working tree" — the leftovers a `git clean` or a restore removes.
+ * Not "clean up the code" (a refactor) nor "clean up the tests".
+ */
+const ASKS_CLEANUP = /\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|get rid of|throw away)\s+(?:(?:the|that|this|all|those|these|any)\s+)?(?:dirty|untracked|uncommitted|stale|leftover|generated)\b|\bclean(?:\s|-)?up\s+(?:the\s+)?(?:working\s+(?:tree|copy|directory)|worktree|workspace|submodules?)\b|\bclean\s+(?:the\s+)?(?:working\s+(?:tree|copy|directory)|worktree|workspace)\b/i;
 
 const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;
 
