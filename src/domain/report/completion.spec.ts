@@ -144,3 +144,21 @@ test('isConsequential: a patch of files inside the tree can be checked in the tr
   assert.equal(isConsequential(patchCall(['src/a.ts', '/home/dev/.codex/config.toml']), '/home/dev/app'), true);
   assert.equal(isConsequential(patchCall(['../other/a.ts']), '/home/dev/app'), true);
 });
+
+test('CompletionTracker: a last call whose arguments were removed from the file before it was shared is no run cut off: it says so, and weighs nothing', () => {
+  const t = new CompletionTracker();
+  t.add({ kind: 'session_meta', index: 0, line: 1, at: null, sessionId: SID });
+  t.add({ ...call('x'), name: 'exec_command', input: { type: 'other', args: { redacted: true, message: 'Function call arguments removed' } } });
+  const inc = t.finish();
+  assert.equal(inc?.kind, 'unanswered-call');
+  assert.equal(inc?.consequential, false);
+  assert.match(inc?.reason ?? '', /arguments were removed from the file before it was shared/);
+  const plain = new CompletionTracker();
+  plain.add(call('./deploy.sh prod'));
+  assert.equal(plain.finish()?.consequential, true);
+});
+
+test('isOwnExport: a script named for exporting the current conversation', () => {
+  assert.ok(isOwnExport(call('python3 /Users/me/app/skills/conversation-log-export/scripts/export_current_conversation.py --anchor-text "x"'), undefined));
+  assert.ok(!isOwnExport(call('python3 scripts/export_current_orders.py'), undefined));
+});

@@ -11,6 +11,7 @@ import { describeCall } from '../rules/util.ts';
 import { oneLine } from './strings.ts';
 import { boundedSet } from '../bounded.ts';
 import { classifyPath } from '../paths.ts';
+import { inputRemoved } from '../model/redaction.ts';
 
 const OPEN_MAX = 1_000;
 const CALL_TEXT_MAX = 120;
@@ -39,9 +40,10 @@ export function isOwnExport(call: ToolCallEvent, sessionId: string | undefined):
   return SESSION_FOLDER.test(command) && COPY_VERB.test(command);
 }
 
-// A script whose name says it exports the session (`export-session.sh`, `save_session.py`): the
+// A script whose name says it exports the session (`export-session.sh`, `save_session.py`,
+// `export_current_conversation.py`): the
 // skills that publish a transcript run one as their last step, and the log is what it writes.
-const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:session|transcript|conversation)s?(?:\.(?:sh|bash|py|js|mjs|ps1))?(?=["'\s]|$)/i;
+const EXPORT_SCRIPT = /(?:^|[\s"'/\\])(?:export|save|dump|share)[-_]?(?:(?:current|this|my|full|whole|raw|chat)[-_])?(?:session|transcript|conversation)s?(?:\.(?:sh|bash|py|js|mjs|ps1))?(?=["'\s]|$)/i;
 
 // Steps whose effect stays in the working tree and can be checked there: a call that ends the log
 // unanswered with only such steps leaves nothing outside to look at (issue 25: severity from
@@ -188,8 +190,13 @@ export class CompletionTracker {
       // An empty poll of a running process (`write_stdin` with no input) does nothing itself: it
       // waits for the command that started the process, which decides what is unknown.
       const polled = (c: ToolCallEvent) => (isPoll(c) ? this.running.get(pollTarget(c) ?? '') : undefined);
-      const weighty = calls.filter((c) => isConsequential(polled(c) ?? c, this.cwd));
+      // a call whose arguments were removed from the file before it was shared: what it ran is
+      // unknown for that reason (coverage/actions-removed says so), not because a run was cut off
+      const weighty = calls.filter((c) => !inputRemoved(c.input) && isConsequential(polled(c) ?? c, this.cwd));
       const first = weighty[0] ?? calls[0];
+      if (weighty.length === 0 && inputRemoved(first.input)) {
+        return { kind: 'unanswered-call', reason: `The log ends on a tool call whose arguments were removed from the file before it was shared (line ${first.line}), with no result: what it ran is not in the log.`, eventIndex: first.index, consequential: false };
+      }
       const waitingFor = polled(first);
       const what = oneLine(describeCall(first), CALL_TEXT_MAX) + (waitingFor ? `, waiting for \`${oneLine(describeCall(waitingFor), 120)}\` (line ${waitingFor.line}) to finish` : '');
       const others = calls.length > 1 ? ` (and ${calls.length - 1} more)` : '';

@@ -105,9 +105,9 @@ function summary(input: NarrativeInput): string {
   const promptsOnly = findings.some((f) => f.rule === 'coverage/prompts-only');
   const toolsMissing = findings.some((f) => f.rule === 'coverage/tools-not-recorded');
   if (promptsOnly) parts.push('The file holds its prompts only: what it replied, ran and changed is not in it.');
-  else if (toolsMissing) parts.push('The file holds its prompts and replies but not its tool calls: what it ran and changed is not in it.');
+  else if (toolsMissing && stats.tool_calls === 0) parts.push('The file holds its prompts and replies but not its tool calls: what it ran and changed is not in it.');
   else parts.push(
-    `It made ${plural(stats.tool_calls, 'tool call')}, ran ${plural(stats.commands, 'command')}${failed}, read ${plural(stats.files_read, 'file')} and changed ${plural(stats.files_written, 'file')}.`,
+    `It made ${plural(stats.tool_calls, 'tool call')}, ran ${plural(stats.commands, 'command')}${failed}, read ${plural(stats.files_read, 'file')} and changed ${plural(stats.files_written, 'file')}${toolsMissing ? ' that the file shows; others it made are not in it' : ''}.`,
   );
   if (stats.subagents > 0 || stats.compactions > 0) {
     parts.push(`It used ${plural(stats.subagents, 'subagent')} and its context was compacted ${plural(stats.compactions, 'time')}.`);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IngestFacts } from './types.ts';
-import { only, prompt, ran, runRules, ruleIds, severityOf } from './harness.testing.ts';
+import { cmd, only, prompt, ran, result, runRules, ruleIds, severityOf } from './harness.testing.ts';
 import { notASessionLog, ruleFailed } from './coverage.ts';
 
 const events = [prompt('hello')];
@@ -164,4 +164,31 @@ test('a session log read whole that holds nothing (a Codex turn interrupted befo
   assert.deepEqual(broken.findings.filter((f) => f.rule === 'coverage/not-a-session-log').map((f) => f.severity), ['warning'], 'a line left unread');
   const foreign = await analyzeText('{"level":"info","msg":"started"}\n{"level":"info","msg":"done"}\n');
   assert.deepEqual(foreign.findings.filter((f) => f.rule === 'coverage/not-a-session-log').map((f) => f.severity), ['warning']);
+});
+
+// ---- coverage/actions-removed ---------------------------------------------------------------------
+const REMOVED = 'coverage/actions-removed';
+const redacted = (): [ReturnType<typeof cmd>, ReturnType<typeof result>] => {
+  const c = { ...cmd('x'), name: 'exec_command', input: { type: 'other' as const, args: { redacted: true, message: 'Function call arguments removed' } } };
+  return [c, result(c.callId, { output: 'Function output removed', exitCode: 0 })];
+};
+
+test('a log whose calls\' arguments and outputs were replaced by redaction markers says so (info that keeps it from Clear); a few markers among many calls do not', async () => {
+  const d = only(await runRules([prompt('build the viewer'), ...redacted(), ...redacted(), ...redacted(), ...redacted(), ...ran('npm test', { output: 'ok' })]), REMOVED);
+  assert.deepEqual(d.map(severityOf), ['info']);
+  assert.match(d[0]!.detail, /the arguments of 4 and the output of 4 of the 5 tool calls/);
+  const bracketed = only(await runRules([prompt('go'), ...ran('ls', { output: '[REDACTED]' }), ...ran('cat a', { output: '[REDACTED]' }), ...ran('cat b', { output: '[REDACTED_LONG_TOKEN]' })]), REMOVED);
+  assert.deepEqual(bracketed.map(severityOf), ['info']);
+  const few = Array.from({ length: 20 }, (_, i) => ran(`echo ${i}`, { output: String(i) })).flat();
+  assert.deepEqual(only(await runRules([prompt('go'), ...redacted(), ...few]), REMOVED), [], 'one marker among 21 calls');
+  assert.deepEqual(only(await runRules([prompt('go'), ...ran('grep -r token src', { output: 'src/a.ts: token = "[REDACTED]"' }), ...ran('ls', { output: 'a' }), ...ran('ls', { output: 'b' })]), REMOVED), [], 'a marker inside real output');
+});
+
+test('a log that keeps most calls without their results (an export that dropped them) says so; a last call cut off alone does not', async () => {
+  const calls = Array.from({ length: 6 }, (_, i) => cmd(`npm run step${i}`));
+  const d = only(await runRules([prompt('go'), ...calls]), REMOVED);
+  assert.deepEqual(d.map(severityOf), ['info']);
+  assert.match(d[0]!.detail, /6 of the 6 tool calls in this file have no result/);
+  const answeredButLast = [...Array.from({ length: 6 }, (_, i) => ran(`npm run step${i}`, { output: 'ok' })).flat(), cmd('npm run deploy')];
+  assert.deepEqual(only(await runRules([prompt('go'), ...answeredButLast]), REMOVED), []);
 });

@@ -4,6 +4,7 @@
 // transcript read heuristically, several runs appended in one file.
 import { PROMPTS_ONLY_FORMATS } from '../agents.ts';
 import type { NormEvent } from '../model/events.ts';
+import { inputRemoved, outputRemoved } from '../model/redaction.ts';
 import { RUN_START } from '../model/runs.ts';
 import type { IngestFacts, Rule, RuleContext, SessionFacts } from './types.ts';
 import { meta, plural } from './util.ts';
@@ -123,11 +124,64 @@ export const toolsNotRecorded = meta({
   id: 'coverage/tools-not-recorded',
   severity: 'info',
   title: 'The agent\'s tool calls are not in this file',
-  description: 'The file records no tool call, yet the model answered several times in a row with no prompt between its answers, which the agent only does to hand it the results of tool calls. Those calls (commands, reads, edits) were not written to this file, so what the agent ran and changed was not checked, and the session is never Clear. Its replies and prompts are checked.',
+  description: 'The file records no tool call, yet the model answered several times in a row with no prompt between its answers, which the agent only does to hand it the results of tool calls. Those calls (commands, reads, edits) were not written to this file, so what the agent ran and changed was not checked, and the session is never Clear. Its replies and prompts are checked. The same for a terminal capture of headless Gemini CLI runs (`gemini -p`, after "Loaded cached credentials."), which print the model\'s answer and never its tool calls.',
   remediation: 'Upload a recording from a Gemini CLI version that writes tool calls (toolCalls in each reply), or review the session by hand.',
 });
+// A log someone edited before sharing it: the calls' arguments or outputs replaced by a marker
+// ("Function call arguments removed", "[REDACTED]"), or an export that kept the calls and dropped
+// every result. What those calls ran or returned cannot be checked: never Clear, and nothing is
+// reported as wrong for want of it (never cry wolf for what could not be read).
+export const actionsRemoved = meta({
+  id: 'coverage/actions-removed',
+  severity: 'info',
+  title: 'What the agent ran or got back is not in this log',
+  description: 'Many tool calls in the file have their arguments or their output replaced by a redaction marker ("Function call arguments removed", "Function output removed", "[REDACTED]"), or most calls have no result at all (an export that kept the calls and dropped their outputs). What they ran, and what came back, was not checked, so the session is never Clear. The rest of the log is checked.',
+  remediation: 'Upload the unedited session log to have the agent\'s actions checked, or review the session by hand.',
+});
 /** Info findings that keep a session from Clear by themselves: the log cannot show the agent's actions. */
-export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded'];
+export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded', 'coverage/actions-removed'];
+
+/** At least this many calls, and this share of them, edited out before the log says so. */
+const REMOVED_MIN = 3;
+const REMOVED_SHARE = 0.2;
+const UNANSWERED_MIN = 5;
+
+/** Tool calls whose arguments or results the log no longer holds. */
+class RemovedActions {
+  calls = 0;
+  removedCalls = 0;
+  removedResults = 0;
+  answered = 0;
+  firstIndex = -1;
+
+  add(event: NormEvent): void {
+    if (event.kind === 'tool_call') {
+      this.calls++;
+      if (inputRemoved(event.input)) {
+        this.removedCalls++;
+        if (this.firstIndex < 0) this.firstIndex = event.index;
+      }
+    } else if (event.kind === 'tool_result') {
+      this.answered++;
+      if (outputRemoved(event.output)) this.removedResults++;
+    }
+  }
+
+  /** Why the log cannot show what its calls did, or null. */
+  detail(): string | null {
+    const removed = Math.max(this.removedCalls, this.removedResults);
+    if (removed >= REMOVED_MIN && removed >= this.calls * REMOVED_SHARE) {
+      const parts = [this.removedCalls > 0 ? `the arguments of ${this.removedCalls}` : '', this.removedResults > 0 ? `the output of ${this.removedResults}` : ''].filter(Boolean);
+      return `${parts.join(' and ')} of the ${plural(this.calls, 'tool call')} in this file were replaced by a redaction marker before it was shared: what those calls ran and returned was not checked.`;
+    }
+    // most calls never answered (the last one may be cut off): an export that dropped the outputs
+    const unanswered = this.calls - this.answered;
+    if (this.calls >= UNANSWERED_MIN && unanswered - 1 >= this.calls / 2) {
+      return `${unanswered} of the ${plural(this.calls, 'tool call')} in this file have no result: the file keeps the calls without their outputs, so whether they succeeded, and what they printed, was not checked.`;
+    }
+    return null;
+  }
+}
 export const hintConflict = meta({
   id: 'coverage/hint-conflict',
   severity: 'info',
@@ -269,13 +323,15 @@ export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded, actionsRemoved,
     ],
     create(ctx) {
       const seen = new Understood();
+      const removed = new RemovedActions();
       return {
         onEvent(event) {
           seen.add(event);
+          removed.add(event);
         },
         finish() {
           const ing = ctx.session.ingest;
@@ -312,8 +368,13 @@ export const COVERAGE_RULES: Rule[] = [
           }
           if (ing.toolsNotRecorded && !notALog) {
             const { turns, line } = ing.toolsNotRecorded;
-            ctx.report({ rule: toolsNotRecorded.id, detail: `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`, evidence: [] });
+            const detail = ctx.session.format === 'gemini-cli-tui'
+              ? `${plural(turns, 'headless run')} of Gemini CLI (\`gemini -p\`, from line ${line}) printed only the model's answer: the tool calls ${turns === 1 ? 'it' : 'they'} made were not written here, so what ${turns === 1 ? 'it' : 'they'} ran and changed was not checked.`
+              : `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`;
+            ctx.report({ rule: toolsNotRecorded.id, detail, evidence: [] });
           }
+          const gone = notALog ? null : removed.detail();
+          if (gone) ctx.report({ rule: actionsRemoved.id, detail: gone, evidence: [] });
           if (ing.unknownMetadata.length > 0) {
             const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);
             const types = ing.unknownMetadata.slice(0, 5).map((k) => `"${k.type}" (line ${k.line}${k.count > 1 ? `, ×${k.count}` : ''})`).join(', ');

@@ -124,3 +124,13 @@ test('searches with no match, false tests and diffs with differences are answers
   ]);
   assert.deepEqual(only(errors, RATE).map(severityOf), ['info']);
 });
+
+test('calls whose arguments were removed from the file look alike but are no loop; the same real call repeated is', async () => {
+  const removed = () => {
+    const c = { ...cmd('x'), name: 'exec_command', input: { type: 'other' as const, args: { redacted: true, message: 'Function call arguments removed' } } };
+    return [c, result(c.callId, { output: 'Function output removed', exitCode: 0 })];
+  };
+  assert.deepEqual(only(await runRules([...removed(), ...removed(), ...removed(), ...removed()]), LOOP), []);
+  const same = () => ran('curl -s localhost:3000/health', { output: 'ok' });
+  assert.equal(only(await runRules([...same(), ...same(), ...same(), ...same(), ...same()]), LOOP).length, 1);
+});

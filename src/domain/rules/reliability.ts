@@ -7,6 +7,7 @@
 import { effectsOf } from './effects.ts';
 import { failureExcerpt } from './excerpt-window.ts';
 import { answerExit } from './exit-status.ts';
+import { inputRemoved } from '../model/redaction.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { ParsedShell } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
@@ -122,7 +123,8 @@ export const RELIABILITY_RULES: Rule[] = [
             const fp = fingerprint(event);
             // Reads and searches lose offset/limit/mode in the normalised input: repeats of them
             // are usually different pages of one file, not a loop.
-            const pollish = POLLING_TOOLS.test(event.name) || event.input.type === 'file_read' || event.input.type === 'search'
+            // Calls whose arguments were removed from the file look alike whatever they ran.
+            const pollish = POLLING_TOOLS.test(event.name) || event.input.type === 'file_read' || event.input.type === 'search' || inputRemoved(event.input)
               || (event.input.type === 'command' && /\bsleep\s+\d/.test(event.input.command));
             if (streak && streak.fp === fp && !pollish) streak.count++;
             else {

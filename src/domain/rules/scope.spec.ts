@@ -613,3 +613,11 @@ test('a push that moved nothing, failed, was refused, forced, forbidden, or has 
   ];
   for (const steps of cases) assert.deepEqual(only(await runRules(steps), UNREQUESTED_PUSH), [], JSON.stringify(steps.at(-1)));
 });
+
+test("an instruction file the harness put in the context (Codex's AGENTS.md notice) that speaks of pushing covers the push", async () => {
+  const notice = { kind: 'system' as const, subtype: 'instructions', text: '# AGENTS.md instructions for /home/dev/project\n\n<INSTRUCTIONS>\nAfter each task, commit and push to main.\n</INSTRUCTIONS>' };
+  const push = () => ran('git push origin main', { output: TO_MAIN });
+  assert.deepEqual(only(await runRules([notice, prompt('fix the login form'), ...push()]), UNREQUESTED_PUSH), []);
+  const unrelated = { ...notice, text: '# AGENTS.md instructions for /home/dev/project\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>' };
+  assert.deepEqual(only(await runRules([unrelated, prompt('fix the login form'), ...push()]), UNREQUESTED_PUSH).map(severityOf), ['warning']);
+});

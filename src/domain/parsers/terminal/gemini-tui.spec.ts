@@ -363,3 +363,46 @@ describe('gemini-cli-tui: a capture that lost the band above the person\'s messa
     assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text), ['. env access and change the database password']);
   });
 });
+
+describe('gemini-cli-tui: a live capture redrawn frame after frame, and headless runs appended before it', () => {
+  const frame = (n: number) => [
+    ' ~/.../site (main*)   no sandbox   gemini-2.5-flash /model',
+    '─'.repeat(60),
+    ` Todo  ${n}/3 completed (ctrl+t to toggle) » Update index.html`,
+    '                                             YOLO mode (ctrl + y to toggle)',
+    ' *   Type your message or @path/to/file',
+  ];
+  const headless = [
+    'YOLO mode is enabled. All tool calls will be automatically approved.',
+    'Loaded cached credentials.',
+    'I will update `index.html` with the new entry.',
+    'Files staged. Committing now.',
+    'Commit successful. Task complete.',
+  ];
+  const live = [
+    '',
+    ' > update the site',
+    '',
+    '╭──────────────────────────────────────────────────────────╮',
+    '│ ✓  ReadFile index.html                                   │',
+    '╰──────────────────────────────────────────────────────────╯',
+    ...frame(1), ...frame(1), ...frame(2), ...frame(2),
+    '✦ Updated index.html.',
+    ...frame(3),
+  ];
+
+  test("the screen's furniture (footer ending in /model, rules, to-do summary, approval mode, empty input box) is no event", () => {
+    const out = run(['╭────────────────╮', '│ ✓  ReadFile a  │', '╰────────────────╯', ...live].join('\n'), 'gemini-cli-tui');
+    assert.deepEqual(ofKind(out.events, 'system').map((e) => e.text), []);
+    assert.equal(calls(out.events).length, 2);
+    assert.equal(out.toolsNotRecorded, null);
+  });
+
+  test("a headless run's answer is the model's words, and the file says its tool calls are not in it", () => {
+    const out = run([...headless, ...headless, ...live].join('\n'), 'gemini-cli-tui');
+    const said = ofKind(out.events, 'message').map((e) => e.text);
+    assert.ok(said.some((t) => t.includes('Files staged. Committing now.')), JSON.stringify(said));
+    assert.deepEqual(out.toolsNotRecorded, { turns: 2, line: 3 });
+    assert.equal(calls(out.events).length, 1, 'the live part is still read');
+  });
+});

@@ -56,7 +56,20 @@ const NPM_BANNER = /^> (?:@[\w.-]+\/)?[\w.-]+@\d[\w.+-]* [\w:.-]+$/;
 const ASSISTANT = /^✦\s?(.*)$/;
 const FOOTER_MODEL = /(\S+) \(\d{1,3}% context left\)/;
 const SPINNER = /^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|\(esc to cancel/;
+/**
+ * The screen's own furniture, redrawn with every frame of a live capture: the approval-mode
+ * line ("YOLO mode (ctrl + y to toggle)"), the empty input box ("* Type your message or
+ * @path/to/file"), the to-do summary ("Todo 2/5 completed (ctrl+t to toggle) » …"), the footer
+ * of builds that end it with "/model" instead of the context left ("~/.../app (main*)  no
+ * sandbox  gemini-2.5-flash /model"), and the rules drawn between them. Nothing happened in them.
+ */
+const CHROME = /^\s{0,80}(?:Todo\s{1,3}\d{1,3}\/\d{1,3} completed \(ctrl\s?\+\s?t to toggle\)|(?:YOLO mode|auto-accept edits|accepting edits|shell mode|plan mode)(?: enabled)? \((?:ctrl|shift|tab)[^)]{0,20} to (?:toggle|cycle)\)|[*>] {1,3}Type your message|\S{1,200} \([^)\s]{1,120}\)\s+(?:no sandbox|sandbox|macOS Seatbelt|docker|podman)\b[^\n]{0,120}\s\/model\s*$|[─━]{8,}\s*$)/i;
 const ART = /^[\s░▒▓█▀▄▌▐]+$/;
+/**
+ * What `gemini -p` (headless) prints on stderr before its answer: the answer that follows is the
+ * model's words alone, without the tool calls it made, so what it ran is not in the file.
+ */
+const HEADLESS_START = /^(?:YOLO mode is enabled\. All tool calls will be automatically approved\.|Loaded cached credentials\.)$/;
 
 type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool' | 'compact' | 'box' | 'other';
 
@@ -92,6 +105,12 @@ export class GeminiTuiParser implements LogParser {
   /** A line has been read: a gutter line after it is no longer the capture's start. */
   private started = false;
   private readonly calls = new CallEmitter('gemini-tui');
+  /** Reading a headless run's answer (after HEADLESS_START, until the interactive screen shows). */
+  private headless = false;
+  /** Headless runs whose answer had text, and the line of the first. */
+  private headlessRuns = 0;
+  private headlessLine = 0;
+  private headlessText = false;
 
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
@@ -102,6 +121,7 @@ export class GeminiTuiParser implements LogParser {
     const c = box.charAt(0);
     const first = !this.started;
     this.started = true;
+    if (c === '╭' || c === '│' || c === '╰') this.headless = false;
     if (c === '╭') {
       this.boxWidth = box.length - 4;
       return this.boxOpen(sink, line);
@@ -114,6 +134,8 @@ export class GeminiTuiParser implements LogParser {
 
   end(sink: EventSink): void {
     this.close(sink);
+    // the headless runs' tool calls were never printed: what they ran is not in the file
+    if (this.headlessRuns > 0) sink.toolsNotRecorded?.(this.headlessRuns, this.headlessLine);
   }
 
   // ── Boxes: tool groups, dialogs ───────────────────────────────────────────────────────────
@@ -179,7 +201,17 @@ export class GeminiTuiParser implements LogParser {
       const prompt = BAND_PROMPT.exec(h);
       if (prompt) return this.open('prompt', line, prompt[1], sink);
     }
-    if (SPINNER.test(h) || ART.test(h)) return;
+    if (HEADLESS_START.test(h)) {
+      this.close(sink);
+      this.headless = true;
+      this.headlessText = false;
+      return;
+    }
+    if (SPINNER.test(h) || ART.test(h) || CHROME.test(h)) {
+      // the interactive screen's banner, spinner or furniture: no longer a headless answer
+      this.headless = false;
+      return;
+    }
     const loose = LOOSE_PROMPT.exec(h);
     if (loose && !INPUT_PLACEHOLDER.test(loose[1])) return this.open('prompt', line, loose[1], sink);
     if (this.compactLine(s, h, line, sink)) return;
@@ -214,7 +246,19 @@ export class GeminiTuiParser implements LogParser {
     if (THOUGHT_SUBJECT.test(h) && !first) return this.open('thinking', line, s.slice(2).trimEnd(), sink);
     // A capture that starts mid-reply: text in the reply's two-column gutter before anything else.
     if (first && /^ {2}\S/.test(h) && !/[▝▜▄▗▟▀▘▙▛▌▐█░▒▓]/.test(h)) return this.open('message', line, s.slice(2), sink);
+    if (this.headless) return this.headlessAnswer(s, line, sink);
     if (this.mode !== 'other') this.open('other', line, null, sink);
+    this.block!.add(s);
+  }
+
+  /** A line of a headless run's answer: the model's words (its tool calls are not printed). */
+  private headlessAnswer(s: string, line: number, sink: EventSink): void {
+    if (!this.headlessText) {
+      this.headlessText = true;
+      this.headlessRuns++;
+      if (this.headlessLine === 0) this.headlessLine = line;
+    }
+    if (this.mode !== 'message') this.open('message', line, null, sink);
     this.block!.add(s);
   }
 
