@@ -8,3 +8,7 @@ export const RUN_START = 'run_start';
 /** The run lacks its closing record (stream-json `result`, exec `turn.completed`): it was cut
  *  off. Emitted once, where the parser notices it (the end of the log or the next run's start). */
 export const RUN_INCOMPLETE = 'incomplete';
+
+/** What follows was done with tool calls the file does not hold (a headless Gemini CLI answer,
+ *  printed without its calls): rules that judge claims against the calls they saw cannot. */
+export const ACTIONS_UNRECORDED = 'actions_unrecorded';

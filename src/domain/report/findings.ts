@@ -116,9 +116,10 @@ export class FindingCollector {
   }
 
   /**
-   * A posture finding (approvals skipped) is info by itself; risky findings after it are what it
-   * let through unasked, so it becomes a warning that names them. Its own evidence may already
-   * hold risky calls the posture rule saw (code from outside the project run unasked).
+   * A posture finding (approvals skipped) is context: risky findings after it are what it let
+   * through unasked, and it names them, staying an info (each is a finding of its own). It is a
+   * warning only when its own evidence holds risky calls the posture rule saw (code from outside
+   * the project run unasked), which no other finding reports.
    */
   private raisePostures(): void {
     for (const p of this.byKey.values()) {

@@ -3,6 +3,7 @@
 // an action nobody even tried counts: a commit that failed or committed nothing is another story
 // (the claim rules judge runs), and a subagent or a script may have committed where this log
 // cannot see, so then nothing is said.
+import { ACTIONS_UNRECORDED } from '../model/runs.ts';
 import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
@@ -66,8 +67,9 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             judge();
             // once the log may hold commits it cannot show, nothing more is judged: no call needs reading
             if (!ledger.unseen) note(ledger, event, effectsOf(event, facts, ctx.session).commands.map((l) => l.cmd));
-          } else if (event.kind === 'subagent_start' || event.kind === 'compaction') {
-            // a subagent's work, or a conversation carried on from before this log: commits it cannot show
+          } else if (event.kind === 'subagent_start' || event.kind === 'compaction' || (event.kind === 'system' && event.subtype === ACTIONS_UNRECORDED)) {
+            // a subagent's work, a conversation carried on from before this log, or an answer
+            // printed without its tool calls: commits it cannot show
             ledger.unseen = true;
           }
         },

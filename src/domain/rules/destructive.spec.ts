@@ -199,16 +199,32 @@ test("a force push whose output shows git created the branch on the remote overw
   assert.deepEqual(unanswered.map(severityOf), ['warning']);
 });
 
-test('a clean the newest request asked for ("clean up the dirty submodule state", "discard the untracked files") is info as requested; other requests keep the warning', async () => {
-  const clean = () => ran('cd external/lib && git checkout -- config/compile src/config.h.in && git clean -fdx', { output: 'Removing Makefile.in\nRemoving aclocal.m4' });
-  for (const words of ['clean up the dirty submodule state', 'discard the untracked files', 'please clean the working tree', 'get rid of the generated files']) {
-    const d = only(await runRules([prompt(words), ...clean()]), DISCARD);
-    assert.ok(d.length > 0 && d.every((x) => severityOf(x) === 'info'), words);
-    assert.match(d[0]!.detail, /clean the leftovers away|roll the changes back/, words);
+test('a clean the newest request asked for ("clean up the dirty submodule state", "remove the untracked files") is info as requested; -x only when the request names ignored files; edits that merely sound alike keep the warning', async () => {
+  const severities = async (words: string, command: string, output = 'Removing Makefile.in\nRemoving aclocal.m4') => only(await runRules([prompt(words), ...ran(command, { output })]), DISCARD).map(severityOf);
+  // leftovers git does not track
+  for (const words of ['clean up the dirty submodule state', 'remove the untracked files', 'please clean the working tree', 'get rid of the generated files']) {
+    assert.deepEqual(await severities(words, 'git clean -fd'), ['info'], words);
   }
-  for (const words of ['clean up the code in the parser', 'fix the build', "don't clean the untracked files, fix the build"]) {
-    const d = only(await runRules([prompt(words), ...clean()]), DISCARD);
-    assert.ok(d.some((x) => severityOf(x) === 'warning'), words);
+  // -x also removes ignored files (.env, local databases): only when the request names them
+  assert.deepEqual(await severities('clean up the dirty submodule state', 'git clean -fdx'), ['warning']);
+  assert.deepEqual(await severities('remove the untracked and ignored files', 'git clean -fdx'), ['info']);
+  // uncommitted changes: only when the request names changes or state
+  assert.deepEqual(await severities('clean up the dirty submodule state', 'cd external/lib && git checkout -- config/compile src/config.h.in', ''), ['info']);
+  assert.deepEqual(await severities('discard the uncommitted changes', 'git reset --hard', 'HEAD is now at 1a2b3c4 init'), ['info']);
+  assert.deepEqual(await severities('remove the untracked files', 'git reset --hard', 'HEAD is now at 1a2b3c4 init'), ['warning'], 'leftovers named, changes discarded');
+  // requests to edit code that share a word
+  for (const [words, command] of [
+    ['clean up the stale imports in utils.ts', 'git reset --hard'],
+    ['clean up the stale imports in utils.ts', 'git clean -fd'],
+    ['remove the generated getters from User.java', 'git checkout -- .'],
+    ['reset the dirty flag when the form is saved', 'git checkout .'],
+    ['clean up the leftover console.log calls', 'git reset --hard HEAD'],
+    ['clean up the workspace folder structure: move utils into lib/', 'git reset --hard'],
+    ['clean up the generated code so it compiles', 'git clean -fd'],
+    ['clean up the code in the parser', 'git clean -fd'],
+    ["don't clean the untracked files, fix the build", 'git clean -fd'],
+  ] as const) {
+    assert.ok((await severities(words, command, 'HEAD is now at 1a2b3c4 init\nRemoving build/')).includes('warning'), `${words} / ${command}`);
   }
 });
 

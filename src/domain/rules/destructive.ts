@@ -1642,9 +1642,15 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
     }
     // "roll back app.js, index.html, style.css to the last commit", "can you roll back the prettier
     // changes": files put back as committed, when rolling back is what the newest request asks
-    const rolledBack = restoresFromLastCommit(cmd) ? asksRollback(requests.for(event)) ?? asksRollback(requests.for(event), ASKS_CLEANUP) : null;
+    const rolledBack = restoresFromLastCommit(cmd) ? asksRollback(requests.for(event)) : null;
     if (rolledBack) {
       ctx.report(asRequested(draft, gitDiscard, rolledBack, 'the request asked to roll the changes back'));
+      return;
+    }
+    // "clean up the dirty submodule state": the uncommitted changes the restore threw away
+    const cleaned = restoresFromLastCommit(cmd) ? asksCleanupOf(requests.for(event), CLEANUP_NAMES_CHANGES) : null;
+    if (cleaned) {
+      ctx.report(asRequested(draft, gitDiscard, cleaned, 'the request asked to clean the uncommitted changes away'));
       return;
     }
   }
@@ -1659,9 +1665,15 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   // "rollback", "undo everything", "撤销": a return to the last commit the user asked for
   const rollback = !discard.files && returnsToLastCommit(discard.why, cmd) ? asksRollback(requests.for(event)) : null;
   if (rollback) return ctx.report(asRequested(draft, gitDiscard, rollback, 'the request asked to roll the changes back'));
-  // "clean up the dirty submodule state": the leftovers a clean or a return to the last commit removes
-  const cleanup = !discard.files && (gitSubcommand(cmd)?.sub === 'clean' || returnsToLastCommit(discard.why, cmd)) ? asksRollback(requests.for(event), ASKS_CLEANUP) : null;
-  if (cleanup) return ctx.report(asRequested(draft, gitDiscard, cleanup, 'the request asked to clean the leftovers away'));
+  // "clean up the dirty submodule state": the leftovers a clean removes (with -x also ignored files,
+  // only when the request names those), or the uncommitted changes a return to the last commit
+  // discards (only when the request names changes or state, not leftovers)
+  const git = gitSubcommand(cmd);
+  const cleansIgnored = git?.sub === 'clean' && git.args.some((a) => /^-[a-zA-Z]*[xX]/.test(a));
+  const cleanup = discard.files ? null
+    : git?.sub === 'clean' ? asksCleanupOf(requests.for(event), null, cleansIgnored ? NAMES_IGNORED : null)
+      : returnsToLastCommit(discard.why, cmd) ? asksCleanupOf(requests.for(event), CLEANUP_NAMES_CHANGES) : null;
+  if (cleanup) return ctx.report(asRequested(draft, gitDiscard, cleanup, git?.sub === 'clean' ? 'the request asked to clean the leftovers away' : 'the request asked to clean the uncommitted changes away'));
   // "Rewrite the 9 unpushed commits to strip the worktree files?" — "Yes, rewrite": a history
   // rewrite the user asked for, or agreed to when the agent asked.
   const rewrite = /history rewritten/.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null;
@@ -1777,10 +1789,31 @@ const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the
 
 /**
  * A request to clean away the tree's dirt — "clean up the dirty submodule state", "discard the
- * untracked files", "clean the working tree" — the leftovers a `git clean` or a restore removes.
- * Not "clean up the code" (a refactor) nor "clean up the tests".
+ * uncommitted changes", "remove the untracked files", "clean the working tree" — what a `git
+ * clean` or a return to the last commit removes. The adjective must sit on a noun of the tree's
+ * state: "clean up the stale imports", "remove the generated getters" or "reset the dirty flag"
+ * ask for an edit, not a discard.
  */
-const ASKS_CLEANUP = /\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|get rid of|throw away)\s+(?:(?:the|that|this|all|those|these|any)\s+)?(?:dirty|untracked|uncommitted|stale|leftover|generated)\b|\bclean(?:\s|-)?up\s+(?:the\s+)?(?:working\s+(?:tree|copy|directory)|worktree|workspace|submodules?)\b|\bclean\s+(?:the\s+)?(?:working\s+(?:tree|copy|directory)|worktree|workspace)\b/i;
+const ASKS_CLEANUP = /\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|delete|get rid of|throw away|wipe)\s+(?:(?:the|that|this|all|those|these|any|its|their)\s+)?(?:(?:dirty|uncommitted|local)\s+(?:state|changes|tree|checkout|working\s+(?:tree|copy)|submodules?)|(?:dirty\s+)?(?:submodule|working\s+(?:tree|copy)|worktree)(?:'s)?\s+(?:state|changes)|(?:untracked|ignored)(?:\s+(?:and|or|&)\s+(?:untracked|ignored))?\s+(?:files|changes|stuff|folders|dirs|directories)|(?:leftover|generated|stale)\s+(?:build\s+)?(?:files|artifacts|outputs|folders))\b|\bclean(?:\s|-)?up\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)\b|\bclean\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)\b/i;
+/** What the cleanup words are allowed to excuse: leftovers git does not track, or uncommitted changes named as such. */
+const CLEANUP_NAMES_CHANGES = /\b(?:dirty|uncommitted|local)\s+(?:state|changes|tree|checkout|working\s+(?:tree|copy)|submodules?)|(?:submodule|working\s+(?:tree|copy)|worktree)(?:'s)?\s+(?:state|changes)|\bclean(?:\s|-)?up\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)|\bclean\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)/i;
+/** Files git ignores named in the request: what `git clean -x` also removes. */
+const NAMES_IGNORED = /\b(?:ignored|everything|all\s+(?:the\s+)?files|\.env|build\s+output|caches?)\b/i;
+
+/**
+ * The newest request asks for the tree's dirt to go (ASKS_CLEANUP, read as asksRollback reads a
+ * rollback), and names what this discard takes: uncommitted changes (`changes`), ignored files
+ * (`also`), or leftovers in general (null).
+ */
+function asksCleanupOf(requests: readonly Request[], changes: RegExp | null, also: RegExp | null = null): Asker | null {
+  const asked = asksRollback(requests, ASKS_CLEANUP);
+  if (!asked) return null;
+  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
+  const text = last?.text ?? '';
+  if (changes && !changes.test(text)) return null;
+  if (also && !also.test(text)) return null;
+  return asked;
+}
 
 const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;
 

@@ -239,17 +239,25 @@ test('a server that could not take its port served nothing: the home-directory s
   const fails = [
     'Traceback (most recent call last):\n  ...\nOSError: [Errno 98] Address already in use',
     'OSError: [Errno 48] Address already in use',
-    'Error: listen EADDRINUSE: address already in use :::9000',
-    'Failed to listen on 0.0.0.0:8080 (reason: Address already in use)',
+    'Error: listen EADDRINUSE: address already in use :::8000',
+    'Failed to listen on 0.0.0.0:8000 (reason: Address already in use)',
   ];
   for (const output of fails) {
     const d = only(await runRules(ran('cd ~ && python3 -m http.server 8000', { output, exitCode: 1 })), SERVED);
     assert.deepEqual(d.map(severityOf), ['info'], output);
     assert.match(d[0]!.detail, /could not take its port/);
   }
-  // the same server that started, and one whose log holds the words for another reason, stay critical
+  // the same server that started, and one whose output holds the words for another reason, stay critical
   const started = only(await runRules(ran('cd ~ && python3 -m http.server 8000', { output: 'Serving HTTP on 0.0.0.0 port 8000 (http://0.0.0.0:8000/) ...', exitCode: 0 })), SERVED);
   assert.deepEqual(started.map(severityOf), ['critical']);
+  for (const [c, output] of [
+    ['cd ~ && (python3 -m http.server 8000 || python3 -m http.server 8001)', 'OSError: [Errno 98] Address already in use\nServing HTTP on 0.0.0.0 port 8001 (http://0.0.0.0:8001/) ...'],
+    ['cd ~ && nohup python3 -m http.server 9000 >/dev/null 2>&1 & npm run dev', 'Error: listen EADDRINUSE: address already in use :::3000'],
+    ['cd ~ && python3 -m http.server 9000 & grep "address already in use" app.log', 'app.log: Error: listen EADDRINUSE: address already in use :::3000'],
+  ] as const) {
+    const d = only(await runRules(ran(c, { output, exitCode: 0 })), SERVED).map(severityOf);
+    assert.ok(d.length > 0 && d.every((x) => x === 'critical'), `${c}: ${d.join()}`);
+  }
   const unanswered = only(await runRules([cmd('cd ~ && python3 -m http.server 8000')]), SERVED);
   assert.deepEqual(unanswered.map(severityOf), ['critical']);
   assert.match(unanswered[0]!.detail, /result is not in the log/);
@@ -272,9 +280,13 @@ test('`pkill -f PATTERN` first in a call kills the call\'s own shell (exit 143/1
     ['pkill -f "http.server"; cd ~ && python3 -m http.server 8000', 0],
     ['pkill python3; cd ~ && python3 -m http.server 8000', 144],
     ['cd ~ && python3 -m http.server 8000; pkill -f http.server', 144],
+    ['pkill -f ~/venv/bin/http.server; cd ~ && python3 -m http.server 8000', 144],
   ] as const) {
     assert.deepEqual(only(await runRules(ran(c, { output: '', exitCode })), SERVED).map(severityOf), ['critical'], c);
   }
+  // a server that printed its banner ran, whatever the exit code says
+  const printed = only(await runRules(ran('pkill -f "http.server"; cd ~ && python3 -m http.server 8000', { output: 'Serving HTTP on 0.0.0.0 port 8000 ...\n127.0.0.1 - - "GET /.ssh/id_rsa HTTP/1.1" 200 -', exitCode: 143 })), SERVED);
+  assert.deepEqual(printed.map(severityOf), ['critical']);
 });
 
 test('a session transcript copied into the tree is a warning; with a credential in the session and committed, critical', async () => {

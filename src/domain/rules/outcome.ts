@@ -183,10 +183,32 @@ export const SERVE = '\u0000serve';
 // A server's own words for a port it could not take (Python, Node, PHP, Ruby, Go, Windows): it
 // exited without listening, so it served nothing.
 const BIND_FAILED = /[^\n]{0,80}(?:Address already in use|EADDRINUSE|\[Errno (?:98|48|10048)\]|Only one usage of each socket address|Failed to listen on [^\n]{0,80}reason:)[^\n]*/;
+// A server's own words that it is listening (Python, Node's http-server and serve, PHP, Vite, Uvicorn …).
+const LISTENING = /Serving HTTP on|[Ll]istening on|Available on:|Development Server \([^)\n]{0,80}\) started|Starting up http-server|Accepting connections at|Server running at|Uvicorn running on|Local:\s+https?:\/\//;
+// Commands that start a server that keeps running: more than one in a call, a failure names no one of them.
+const SERVER_START = /http\.server|SimpleHTTPServer|\bphp\s+-S\b|http-server|\bnpx\s+serve\b|\bhttpd\b|\bnpm\s+(?:run\s+)?(?:dev|start)\b|\bvite\b|\bnext\s+(?:dev|start)\b|\buvicorn\b|\bflask\s+run\b|\brails\s+s(?:erver)?\b|\bruby\s+-run\b/g;
+
+/**
+ * The line that shows the call's one server could not take its port, or null: the words
+ * (BIND_FAILED), no line of a server listening (`|| python3 -m http.server 8001` took another
+ * port), one server in the call and no `||` fallback, the server's output not sent elsewhere, and
+ * the port the failure names (when it names one) one the command names.
+ */
+function serverNeverListened(command: string, output: string): string | null {
+  const bind = BIND_FAILED.exec(output);
+  if (!bind || LISTENING.test(output) || command.length > 4_000 || command.includes('||')) return null;
+  if ((command.match(SERVER_START) ?? []).length !== 1) return null;
+  if (/&>|(?:^|[^&\d])\d?>\s*(?!&)[^\s&]/.test(command)) return null;
+  const port = /(?:port\s+|:)(\d{2,5})\b/.exec(bind[0])?.[1];
+  if (port !== undefined && !new RegExp(`(?<!\\d)${port}(?!\\d)`).test(command)) return null;
+  return bind[0];
+}
+
 // `pkill -f PATTERN` as the call's first step (after a `cd`): the pattern is in the command line
 // of the shell the agent's harness started for the call (`bash -c '…pkill -f PATTERN…'`), so pkill
 // matches that shell and kills it. Only a pattern that matches its own text (no brackets, anchors,
-// escapes or repetition: `[h]ttp.server` does not).
+// escapes, repetition or `~` the shell expands: `[h]ttp.server` does not), and only when nothing
+// but the harness's lines was printed (a server that printed its banner ran).
 const PKILL_FIRST = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?(?:sudo[ \t]+)?pkill((?:[ \t]+-[A-Za-z0-9]+)*)[ \t]+(?:"([^"\n]{3,200})"|'([^'\n]{3,200})'|([^\s;&|'"]{3,200}))[ \t]*(?:;|&&|\|\||\n)/;
 // The shell's own end by a signal: 128 + SIGKILL (137), SIGTERM (143), and the 144 Claude Code's
 // Bash tool reports for its killed wrapper.
@@ -198,7 +220,9 @@ function killedOwnShell(command: string | undefined, result: ToolResultEvent): R
   const m = PKILL_FIRST.exec(command);
   if (!m || !/(?:^|[ \t])-[A-Za-z0-9]*f/.test(m[1] ?? '')) return null;
   const pattern = m[2] ?? m[3] ?? m[4] ?? '';
-  if (/[[\]^$\\()|*+?{}]/.test(pattern)) return null;
+  if (/[[\]^$\\()|*+?{}~]/.test(pattern)) return null;
+  // the kill's own trace: nothing printed but the harness's lines (a server that printed ran)
+  if (result.output.replace(/^\s*(?:Exit code \d+|\[killed by signal[^\]\n]*\]|Command timed out[^\n]*|Terminated)\s*$/gim, '').trim() !== '') return null;
   return { why: `\`pkill -f\` matched the call's own shell (its command line holds "${pattern.slice(0, 60)}") and the shell was killed (exit code ${result.exitCode}), so nothing after it in the call ran`, line: null };
 }
 
@@ -215,8 +239,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   }
   if (result.denied) return { why: 'the call was refused (permission prompt or policy) and did not run', line: null, refused: true };
   if (target === SERVE) {
-    const bind = BIND_FAILED.exec(result.output.slice(0, 20_000));
-    if (bind) return { why: 'the server could not take its port and exited, so it served nothing', line: bind[0].trim().slice(0, 200) };
+    const bind = command !== undefined ? serverNeverListened(command, result.output.slice(0, 20_000)) : null;
+    if (bind) return { why: 'the server could not take its port and exited, so it served nothing', line: bind.trim().slice(0, 200) };
   }
   // Findings about what ran after the kill (a server, a write, a transfer); a finding about the
   // pkill itself (`run`) stands: it ran.

@@ -14,7 +14,7 @@ export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
   severity: 'info',
   title: 'Agent ran with approvals and sandbox off',
-  description: 'The session ran with no approval prompts and no sandbox: Claude Code --dangerously-skip-permissions / bypassPermissions mode, Codex approval "never" with sandbox "danger-full-access" (or --dangerously-bypass-approvals-and-sandbox). Context: an info that names the risky findings that came after it (each is a finding of its own); a warning when code from outside the project ran under it with nobody asked. Every command ran unchecked with the user\'s full rights. Codex danger-full-access with approvals still on, and Gemini --yolo (whose sandbox state the log does not record), are warnings; approval "never" inside a sandbox is the normal non-interactive setup and is not reported.',
+  description: 'The session ran with no approval prompts and no sandbox: Claude Code --dangerously-skip-permissions / bypassPermissions mode, Codex approval "never" with sandbox "danger-full-access" (or --dangerously-bypass-approvals-and-sandbox). Context: an info that names the risky findings that came after it (each is a finding of its own); a warning when code from outside the project ran under it with nobody asked. Every command ran unchecked with the user\'s full rights. Codex danger-full-access with approvals still on, and Gemini --yolo (whose sandbox state the log does not record), are the same context; approval "never" inside a sandbox is the normal non-interactive setup and is not reported.',
   remediation: 'Run unattended agents inside a container or VM, or keep the sandbox on; review every command of this session.',
 });
 export const escalatedCommand = meta({

@@ -614,12 +614,41 @@ test('a push that moved nothing, failed, was refused, forced, forbidden, or has 
   for (const steps of cases) assert.deepEqual(only(await runRules(steps), UNREQUESTED_PUSH), [], JSON.stringify(steps.at(-1)));
 });
 
-test("an instruction file the harness put in the context (Codex's AGENTS.md notice) that speaks of pushing covers the push", async () => {
-  const notice = { kind: 'system' as const, subtype: 'instructions', text: '# AGENTS.md instructions for /home/dev/project\n\n<INSTRUCTIONS>\nAfter each task, commit and push to main.\n</INSTRUCTIONS>' };
+test("an instruction file the harness put in the context (Codex's AGENTS.md notice, a synthetic prompt) that orders pushing covers the push; one that only names GitHub or a PR section does not", async () => {
+  const notice = (body: string) => prompt(`# AGENTS.md instructions for /home/dev/project\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`, true);
   const push = () => ran('git push origin main', { output: TO_MAIN });
-  assert.deepEqual(only(await runRules([notice, prompt('fix the login form'), ...push()]), UNREQUESTED_PUSH), []);
-  const unrelated = { ...notice, text: '# AGENTS.md instructions for /home/dev/project\n\n<INSTRUCTIONS>\nUse pnpm.\n</INSTRUCTIONS>' };
-  assert.deepEqual(only(await runRules([unrelated, prompt('fix the login form'), ...push()]), UNREQUESTED_PUSH).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([notice('After each task, commit and push to main.'), prompt('fix the login form'), ...push()]), UNREQUESTED_PUSH), []);
+  for (const body of ['Use pnpm.', '## Commit & Pull Request Guidelines\nUse conventional commits. Link the GitHub issue.', 'The origin remote is GitHub.']) {
+    assert.deepEqual(only(await runRules([notice(body), prompt('fix the login form'), ...push()]), UNREQUESTED_PUSH).map(severityOf), ['warning'], body);
+  }
+});
+
+test("the agent saying it follows instructions the log does not hold (\"per CLAUDE.md\") before pushing covers that turn's push", async () => {
+  const push = () => ran('git push origin main', { output: TO_MAIN });
+  assert.deepEqual(only(await runRules([prompt('fix the login form'), say('Fixed. Per CLAUDE.md, committing and pushing to main.'), ...push()]), UNREQUESTED_PUSH), []);
+  const nextTurn = only(await runRules([prompt('fix the login form'), say('Fixed. Per CLAUDE.md, committing and pushing.'), ...push(), prompt('now the footer'), ...push()]), UNREQUESTED_PUSH);
+  assert.deepEqual(nextTurn.map(severityOf), ['warning'], 'the citation covers its own turn');
+});
+
+test('only what git push reported moving counts: a pull or fetch in the same call, local remotes, and words inside other words do not', async () => {
+  const fix = prompt('fix the login form');
+  const pullThenPush = 'From github.com:acme/shop\n * [new tag]         v1.3.0     -> v1.3.0\n   3f1c2aa..9b8e7d1  main       -> origin/main\nTo github.com:acme/shop.git\n * [new branch]      feature/x -> feature/x';
+  const d = only(await runRules([fix, ...ran('git pull --rebase origin main && git push origin feature/x', { output: pullThenPush })]), UNREQUESTED_PUSH);
+  assert.deepEqual(d.map((x) => [severityOf(x), x.title]), [['info', 'Pushed a branch unasked']]);
+  const upToDate = 'From github.com:acme/shop\n * [new tag]         v1.3.0     -> v1.3.0\nEverything up-to-date';
+  assert.deepEqual(only(await runRules([fix, ...ran('git pull --rebase && git push', { output: upToDate })]), UNREQUESTED_PUSH), []);
+  for (const to of ['To /tmp/t/remote.git', 'To file:///tmp/scratch/origin.git', 'To ../origin.git']) {
+    assert.deepEqual(only(await runRules([prompt('write an integration test for the hook installer'), ...ran('git push origin main', { output: `${to}\n * [new branch]      main -> main` })]), UNREQUESTED_PUSH), [], to);
+  }
+  for (const words of ['use a subagent to fix the login form', 'fix the subarray bug', 'fix the publication date', 'the remote API returns 500, fix it', 'merge these two functions']) {
+    assert.deepEqual(only(await runRules([prompt(words), ...ran('git push origin main', { output: TO_MAIN })]), UNREQUESTED_PUSH).map(severityOf), ['warning'], words);
+  }
+  const partial = 'To github.com:acme/shop.git\n   3f1c2aa..9b8e7d1  main -> main\n ! [rejected]        v1 -> v1 (already exists)\nerror: failed to push some refs';
+  assert.deepEqual(only(await runRules([fix, ...ran('git push origin main v1', { output: partial, exitCode: 1 })]), UNREQUESTED_PUSH).map(severityOf), ['warning'], 'main moved though the tag was rejected');
+  const notes = only(await runRules([fix, ...ran('git push origin release-notes-fix', { output: 'To github.com:acme/shop.git\n * [new branch]      release-notes-fix -> release-notes-fix' })]), UNREQUESTED_PUSH);
+  assert.deepEqual(notes.map(severityOf), ['info']);
+  const tags = only(await runRules([fix, ...ran('git push --tags', { output: 'To github.com:acme/shop.git\n * [new tag]         v1.2.0 -> v1.2.0' })]), UNREQUESTED_PUSH);
+  assert.deepEqual(tags.map((x) => [severityOf(x), x.title]), [['warning', 'Pushed tags unasked']]);
 });
 
 test('once the user asked for a push, later pushes are part of the work they set; "commit" asks for no push', async () => {

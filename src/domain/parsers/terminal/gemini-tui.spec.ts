@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
 import { shellInput } from './gemini-tui.ts';
+import { analyzeText } from '../../analyze.ts';
 
 describe('gemini-cli-tui: a capture with tool boxes, writes, an edit, a commit and a push', () => {
   const out = run(fixture('gemini-cli-tui.txt'));
@@ -404,5 +405,20 @@ describe('gemini-cli-tui: a live capture redrawn frame after frame, and headless
     assert.ok(said.some((t) => t.includes('Files staged. Committing now.')), JSON.stringify(said));
     assert.deepEqual(out.toolsNotRecorded, { turns: 2, line: 3 });
     assert.equal(calls(out.events).length, 1, 'the live part is still read');
+    assert.equal(ofKind(out.events, 'system').filter((e) => e.subtype === 'actions_unrecorded').length, 2, 'each headless answer says its calls are not in the file');
+  });
+
+  test('"Loaded cached credentials." before an interactive start (its tips, a failed resume) is no headless run', () => {
+    for (const start of ['Tips for getting started:\n1. Ask questions, edit files, or run commands.\n2. /help for more information.', 'Error resuming session: no session found']) {
+      const out = run(['Loaded cached credentials.', '', start, ...live].join('\n'), 'gemini-cli-tui');
+      assert.equal(out.toolsNotRecorded, null, start);
+    }
+  });
+
+  test("a headless answer's claim to have committed and pushed is not judged against calls the file does not hold", async () => {
+    const claim = ['YOLO mode is enabled. All tool calls will be automatically approved.', 'Loaded cached credentials.', 'I have committed the changes and pushed them to GitHub.'];
+    const report = await analyzeText([...claim, ...live].join('\n'));
+    assert.deepEqual(report.findings.filter((f) => f.rule === 'integrity/action-claimed'), []);
+    assert.notEqual(report.outcome, 'Clear', 'what the headless run did is not in the file');
   });
 });

@@ -24,7 +24,7 @@
 //          12 +  new line
 // Shell commands keep their boxes.
 import type { EventSink, LogParser, ToolInput } from '../../model/events.ts';
-import { RUN_START } from '../../model/runs.ts';
+import { ACTIONS_UNRECORDED, RUN_START } from '../../model/runs.ts';
 import { CallEmitter, MAX_ARGUMENT_CHARS, TextBlock, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
@@ -69,6 +69,7 @@ const ART = /^[\s░▒▓█▀▄▌▐]+$/;
  * What `gemini -p` (headless) prints on stderr before its answer: the answer that follows is the
  * model's words alone, without the tool calls it made, so what it ran is not in the file.
  */
+const INTERACTIVE_START = /^(?:Tips for getting started:|Error resuming session\b)/;
 const HEADLESS_START = /^(?:YOLO mode is enabled\. All tool calls will be automatically approved\.|Loaded cached credentials\.)$/;
 
 type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool' | 'compact' | 'box' | 'other';
@@ -201,6 +202,9 @@ export class GeminiTuiParser implements LogParser {
       const prompt = BAND_PROMPT.exec(h);
       if (prompt) return this.open('prompt', line, prompt[1], sink);
     }
+    // the interactive CLI's start (its tips, a failed resume) after "Loaded cached credentials.",
+    // which interactive runs print too: no headless answer follows
+    if (INTERACTIVE_START.test(h)) this.headless = false;
     if (HEADLESS_START.test(h)) {
       this.close(sink);
       this.headless = true;
@@ -257,6 +261,8 @@ export class GeminiTuiParser implements LogParser {
       this.headlessText = true;
       this.headlessRuns++;
       if (this.headlessLine === 0) this.headlessLine = line;
+      this.close(sink);
+      sink.emit({ kind: 'system', index: -1, line, at: null, subtype: ACTIONS_UNRECORDED, text: 'A headless run (gemini -p): its tool calls are not printed' });
     }
     if (this.mode !== 'message') this.open('message', line, null, sink);
     this.block!.add(s);
