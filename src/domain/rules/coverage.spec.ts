@@ -191,4 +191,6 @@ test('a log that keeps most calls without their results (an export that dropped 
   assert.match(d[0]!.detail, /6 of the 6 tool calls in this file have no result/);
   const answeredButLast = [...Array.from({ length: 6 }, (_, i) => ran(`npm run step${i}`, { output: 'ok' })).flat(), cmd('npm run deploy')];
   assert.deepEqual(only(await runRules([prompt('go'), ...answeredButLast]), REMOVED), []);
+  const searches = Array.from({ length: 8 }, (_, i) => ({ ...cmd('x'), name: 'web_search', input: { type: 'web_search' as const, query: `markets ${i}` } }));
+  assert.deepEqual(only(await runRules([prompt('go'), ...searches, ...ran('ls', { output: 'a' })]), REMOVED), [], "Codex's web searches carry their answer inline");
 });

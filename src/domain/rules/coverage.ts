@@ -156,6 +156,8 @@ class RemovedActions {
 
   add(event: NormEvent): void {
     if (event.kind === 'tool_call') {
+      // a web search some formats record with its answer inline (Codex's web_search_call): no result to miss
+      if (event.input.type === 'web_search') return;
       this.calls++;
       if (inputRemoved(event.input)) {
         this.removedCalls++;

@@ -744,3 +744,11 @@ test("a script that commits the agent's transcripts and pushes them is judged by
   assert.deepEqual(only(await runRules([prompt('install the skill-creator skill'), ...sync(committed)]), STORE).map(severityOf), ['warning'], 'committed, no push shown');
   assert.deepEqual(only(await runRules([prompt('install the skill-creator skill'), ...sync('Everything up-to-date')]), STORE), [], 'nothing committed');
 });
+
+test("an agent's home committed as its own repository names the login among the files: auth.json leads the list and the detail says it is a credential", async () => {
+  const commit = '[main (root-commit) 1a2b3c4] chore: snapshot\n 120 files changed, 9000 insertions(+)\n create mode 100644 AGENTS.md\n create mode 100644 auth.json\n create mode 100644 config.toml\n create mode 100644 sessions/2026/04/08/rollout-2026-04-08T08-27-18-019d6d46-a233-7eb1-8e9b-923935d7d416.jsonl';
+  const d = only(await runRules([prompt('commit all changes, I will give you the remote later'), ...ran('cd ~/.codex && git init -b main && git add -A && git commit -m "chore: snapshot"', { output: commit })]), SESSION_LOG);
+  assert.deepEqual(d.map(severityOf), ['warning'], 'committed, not pushed');
+  assert.match(d[0]!.detail, /\(auth\.json, /);
+  assert.match(d[0]!.detail, /Among them the agent's login \(auth\.json\)/);
+});

@@ -247,6 +247,8 @@ const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\
 const COPIES_MAX = 20;
 /** An agent's login file, in its folder: Codex's, Claude Code's, Gemini CLI's. */
 const LOGIN_FILE = String.raw`\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json)`;
+/** An agent's login file by its name (`auth.json` of a `~/.codex` committed as its own repository). */
+const LOGIN_BASENAME = /(?:^|\/)(?:auth\.json|\.credentials\.json|oauth_creds\.json)$/;
 const AGENT_LOGIN = new RegExp(String.raw`(?:^|\/)${LOGIN_FILE}$`);
 /** git commands whose output lists the files a commit, the history or the index holds. */
 function listsTrackedFiles(cmd: SimpleCommand): boolean {
@@ -519,7 +521,9 @@ const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind =
   // (a commit made after `cd other-repo` lists paths of that repository, not of the launch folder)
   holds: (path, repo) => {
     const root = repo ?? ctx.session.cwd;
-    return AGENT_STORE_FILE.test(path) || (root !== null && project.holdsEntry(`${root.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`));
+    const abs = root === null ? null : `${root.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`;
+    // …or a file of the agent's home store itself (`auth.json` of a `~/.codex` committed as its own repository)
+    return AGENT_STORE_FILE.test(path) || (abs !== null && (project.holdsEntry(abs) || HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '')));
   },
   // at home, or a project folder the session showed to be the agent's home (CODEX_HOME=./.codex)
   stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '') || project.holds(abs),
@@ -720,8 +724,12 @@ class StoreCommits {
       return;
     }
     if (!this.commit) return;
-    const list = this.files.slice(0, 5).join(', ') + (this.files.length > 5 ? ` and ${this.files.length - 5} more` : '');
-    const d = this.kind.draft(list, this.push !== null);
+    // an agent's login among them leads the list and is named: it is a credential, not a transcript
+    const logins = this.files.filter((f) => LOGIN_BASENAME.test(f));
+    const files = [...logins, ...this.files.filter((f) => !logins.includes(f))];
+    const list = files.slice(0, 5).join(', ') + (files.length > 5 ? ` and ${files.length - 5} more` : '');
+    const drafted = this.kind.draft(list, this.push !== null);
+    const d = logins.length > 0 && drafted.key === 'agent-store' ? { ...drafted, detail: `${drafted.detail} Among them the agent's login (${logins.slice(0, 2).join(', ')}): its credential is now in the repository's history.` } : drafted;
     // Pushed on the user's order after the agent had named the files, or with the user's own words
     // waiving security for them: the user knew (a warning that quotes them); what went out still
     // has to be taken back.

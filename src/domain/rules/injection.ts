@@ -373,7 +373,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers)) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -511,6 +511,20 @@ const KIND_ASKED: ReadonlyArray<{ path: RegExp; words: RegExp }> = [
   { path: /(?:^|\/)\.claude\/agents\/[^/]+\.md$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\bsub-?agents?\b|\bsub-?agents?\b[^\n]{0,60}?\b(?:save|write|create|define)\w*\s+(?:their\s+|the\s+)?prompts?\b|(?:创建|保存|新建)[^。\n]{0,10}子代理|サブエージェント[^。\n]{0,10}(?:作成|保存)`, 'i') },
   { path: /(?:^|\/)\.(?:claude|gemini)\/commands\/[^/]+\.(?:md|toml)$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\b(?:slash[- ]commands?|custom commands?)\b|(?:创建|新建)[^。\n]{0,10}斜杠命令|スラッシュコマンド[^。\n]{0,10}作成`, 'i') },
 ];
+
+/**
+ * "Import this project for use with Codex", "set the repo up for Claude Code": a request to make a
+ * project ready for an agent asks for that agent's instruction file (AGENTS.md for Codex, CLAUDE.md
+ * for Claude Code, GEMINI.md for Gemini CLI), the one thing that setup consists of.
+ */
+const AGENT_SETUP = /\b(?:set\s*(?:it\s+|this\s+|the\s+\w+\s+)?up|setup|import|configure|prepare|adapt|port|migrate|onboard|init(?:iali[sz]e)?)\b[^.\n]{0,80}?\b(?:for|with|to|into)\s+(?:use\s+(?:with|by|in)\s+)?(codex|claude(?:\s+code)?|gemini(?:\s+cli)?)\b/i;
+const AGENT_FILE: Record<string, RegExp> = { codex: /(?:^|\/)AGENTS\.md$/i, claude: /(?:^|\/)CLAUDE\.md$/i, gemini: /(?:^|\/)GEMINI\.md$/i };
+function asksAgentSetup(request: string, abs: string): boolean {
+  const m = AGENT_SETUP.exec(request.slice(0, 10_000));
+  if (!m) return false;
+  const agent = m[1]!.toLowerCase().split(/\s+/)[0]!;
+  return AGENT_FILE[agent]?.test(abs) === true;
+}
 
 // ---- did the request name the instruction file? ----------------------------------------------
 

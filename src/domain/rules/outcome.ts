@@ -226,6 +226,45 @@ function killedOwnShell(command: string | undefined, result: ToolResultEvent): R
   return { why: `\`pkill -f\` matched the call's own shell (its command line holds "${pattern.slice(0, 60)}") and the shell was killed (exit code ${result.exitCode}), so nothing after it in the call ran`, line: null };
 }
 
+/** A program's own error line (`cp: 'a' and 'b' are identical (not copied)`, `mkdir: cannot create …`). */
+const PROGRAM_ERROR = /^(?:[\w./-]*\/)?([a-z][\w.+-]{0,30}): \S/;
+const HARNESS_LINE = /^\s*(?:Exit code:? \d+|Wall time:[^\n]*|Process exited with code \d+|Output:|Command (?:failed|exited)[^\n]*)\s*$/i;
+const STEP_SEPARATOR = /(&&|\|\||;|\n)/;
+
+/**
+ * A chain that stopped before the step that acts on `target`: the call failed, its output's last
+ * line is an error a program printed about itself (`cp: …`), that program runs in a step before
+ * the target's, and every link from there to the target's step is `&&` (or `;` / a new line
+ * under `set -e`). Bounded: calls up to 16,000 characters (a linear split and scans).
+ */
+function chainStoppedBefore(command: string | undefined, target: string, output: string, exitCode: number | null): Refusal | null {
+  if (command === undefined || command.length > 16_000) return null;
+  const last = output.slice(-2_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l)).at(-1);
+  const prog = last === undefined ? undefined : PROGRAM_ERROR.exec(last)?.[1];
+  if (prog === undefined || last === undefined) return null;
+  const parts = command.split(STEP_SEPARATOR);
+  const steps: { text: string; sep: string }[] = [];
+  for (let i = 0; i < parts.length; i += 2) steps.push({ text: parts[i]!, sep: i === 0 ? '' : parts[i - 1]! });
+  const program = (step: string) => step.trim().replace(/^(?:(?:sudo|env|command|time|nohup)\s+|[A-Za-z_]\w*=\S*\s+)*/, '').split(/\s+/)[0]?.replace(/^.*\//, '');
+  const failing = steps.findIndex((st) => program(st.text) === prog);
+  if (failing < 0) return null;
+  // the step that names the target: as written, under `~` or `$HOME`, or by a name of its own
+  const path = target.replace(/[\\/]+$/, '');
+  const underHome = path.replace(/^\/(?:home|Users)\/[^/]+|^\/root/, '');
+  const forms = [path, ...(underHome !== path ? [`~${underHome}`, `$HOME${underHome}`] : [])];
+  const base = path.replace(/^.*[\\/]/, '');
+  const names = (text: string) => forms.some((f) => text.includes(f)) || (base.length >= 4 && new RegExp(`(?:^|[\\s/'"])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[\\s/'"]|$)`).test(text));
+  const at = steps.findIndex((st, i) => i > failing && names(st.text));
+  // not when an earlier step (the failing one included) names it too: that step may have acted on it
+  if (at < 0 || steps.slice(0, at).some((st, i) => names(st.text) || (i !== failing && program(st.text) === prog))) return null;
+  const setE = /\bset\s+-[a-z]*e/.test(steps.slice(0, failing).map((st) => st.text).join(' '));
+  for (let k = failing + 1; k <= at; k++) {
+    const sep = steps[k]!.sep;
+    if (sep !== '&&' && !((sep === ';' || sep === '\n') && setE)) return null;
+  }
+  return { why: `the chain stopped at \`${prog}\`, which failed${exitCode !== null ? ` (exit code ${exitCode})` : ''}, so the step that acts on this path did not run`, line: last.slice(0, 200) };
+}
+
 /**
  * Why the result shows the effect did not happen, or null. `target`: the path or host the finding
  * names; `command`: the call's command line, whose network client's exit code can tell.
@@ -295,6 +334,10 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // Exit code 127 is the shell's "command not found"; with nothing printed, the chain stopped at
   // sudo only when sudo's own message was hidden and a later step would have printed for sure.
   if (chained && result.exitCode === 127 && output.replace(/^\s*Exit code 127\s*/, '').trim() === '' && silentMissingSudo(command!)) return { why: 'exit code 127, the shell\'s "command not found", with nothing printed where a later step prints: no sudo here, so nothing ran as root and the steps chained after it did not run', line: null };
+  if (target && target.charCodeAt(0) !== 0 && effect !== 'run') {
+    const stopped = failed ? chainStoppedBefore(command, target, output, result.exitCode) : null;
+    if (stopped) return stopped;
+  }
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.

@@ -840,3 +840,41 @@ test('a home directory, ~/.ssh, a private key or an env file made readable by ev
   }
   assert.deepEqual(only(await runRules([prompt('run chmod 755 /root so nginx can read it'), ...ran('chmod 755 /root')]), WEAK).map(severityOf), ['info']);
 });
+
+test('a hook the request named by its event ("a notification hook"), added alone to the settings, is the request carried out; another event, or a hook beside an allow-list entry, is not', async () => {
+  const hook = '{\n  "hooks": {\n    "Notification": [\n      { "matcher": "", "hooks": [ { "type": "command", "command": "terminal-notifier -title Claude -sound Glass" } ] }\n    ]\n  }\n}';
+  const asked = only(await runRules([prompt('Help me add a system notification hook and chime if the notification hook fires'), prompt('Sorry, i meant for claude code, globally'), write('/home/dev/.claude/settings.json', hook)]), SETTINGS);
+  assert.deepEqual(asked.map(severityOf), ['info']);
+  const tuned = only(await runRules([prompt('Help me add a system notification hook and chime if the notification hook fires'), write('/home/dev/.claude/settings.json', hook), ...answered(edit('/home/dev/.claude/settings.json', '"command": "terminal-notifier -title Claude -sound Glass"', '"command": "terminal-notifier -title Claude -activate com.apple.Terminal -sound Glass"'))]), SETTINGS);
+  assert.ok(tuned.length > 0 && tuned.every((d) => severityOf(d) === 'info'), "the asked-for hook's command tuned afterwards");
+  const tunedElsewhere = only(await runRules([prompt('fix the lint errors'), ...answered(edit('/home/dev/.claude/settings.json', '"command": "a"', '"command": "b"'))]), SETTINGS);
+  assert.deepEqual(tunedElsewhere.map(severityOf), ['warning'], 'no hook asked for in this session');
+  const stop = hook.replace('"Notification"', '"Stop"');
+  assert.deepEqual(only(await runRules([prompt('Help me add a system notification hook and chime'), write('/home/dev/.claude/settings.json', stop)]), SETTINGS).map(severityOf), ['warning'], 'a Stop hook was not named');
+  const withAllow = hook.replace('"hooks": {', '"permissions": { "allow": ["Bash(npm test:*)"] },\n  "hooks": {');
+  assert.deepEqual(only(await runRules([prompt('Help me add a system notification hook and chime'), write('/home/dev/.claude/settings.json', withAllow)]), SETTINGS).map(severityOf), ['warning']);
+});
+
+test("a slash command or skill whose front matter approves a bare Bash lets any command run unasked while it runs; scoped entries do not", async () => {
+  const command = (tools: string) => `---\nallowed-tools: ${tools}\ndescription: Commit and push\n---\n\nStage everything, fix any problems found, commit and push.\n`;
+  for (const tools of ['Bash, Read, Edit', 'Bash(*), Read', '["Bash", "Read"]']) {
+    const d = only(await runRules([prompt('make me a /commit-and-push command'), write('/home/dev/.claude/commands/commit-and-push.md', command(tools))]), BROAD);
+    assert.deepEqual(d.map(severityOf), ['warning'], tools);
+    assert.match(d[0]!.detail, /whenever that command \(or skill\) runs/);
+  }
+  const list = `---\nallowed-tools:\n  - Bash\n  - Read\n---\nbody\n`;
+  assert.deepEqual(only(await runRules([write('/home/dev/project/.claude/skills/ship/SKILL.md', list)]), BROAD).map(severityOf), ['warning']);
+  for (const tools of ['Bash(git add:*), Bash(git commit:*), Bash(git push:*)', 'Read, Edit']) {
+    assert.deepEqual(only(await runRules([write('/home/dev/.claude/commands/commit-and-push.md', command(tools))]), BROAD), [], tools);
+  }
+  assert.deepEqual(only(await runRules([write('/home/dev/project/docs/commands.md', command('Bash'))]), BROAD), [], 'not a command file');
+});
+
+test("a hook's matcher and a rule that forbids or asks approve nothing", async () => {
+  const hooks = '{ "hooks": { "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "~/.codex/hooks/guard.sh" } ] } ] } }';
+  assert.deepEqual(only(await runRules([write('/home/dev/.claude/settings.json', hooks)]), BROAD), []);
+  const rules = 'prefix_rule(pattern = ["bash"], decision = "forbidden")\nprefix_rule(pattern = ["python3", "-c"], decision = "prompt")\n';
+  assert.deepEqual(only(await runRules([write('/home/dev/.codex/rules/default.rules', rules)]), BROAD), []);
+  const allows = 'prefix_rule(pattern = ["bash"], decision = "allow")\n';
+  assert.deepEqual(only(await runRules([write('/home/dev/.codex/rules/default.rules', allows)]), BROAD).map(severityOf), ['warning']);
+});

@@ -167,6 +167,8 @@ interface Judged extends RuleContext {
   installedPackages: Set<string>;
   /** Installs by call, until their result comes. */
   pendingInstalls: Map<string, string[]>;
+  /** Settings files where the session added hooks the request asked for: later edits of those hooks are the same work. */
+  askedHookFiles: Map<string, Asker>;
 }
 
 const PACKAGE_MANAGERS = /^(?:apt|apt-get|dnf|yum|zypper|pacman|apk|brew)$/;
@@ -386,7 +388,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), askedHookFiles: new Map() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -519,10 +521,12 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   // only approvals the write added: an edit's new text repeats the entries around the one it adds
   // (an entry that was allowed before; one moved from "deny" or "ask" into "allow" is new)
   const before = isApprovalRulesFile(w.abs) ? [...broadApprovals(allowLists(w.removed)), ...broadApprovals(w.removed).filter((b) => NOT_AN_ENTRY.test(b))] : [];
-  const found = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : CONFIG_FILE.test(w.abs) && !isTestFile(w.abs) && !NOT_DEPLOYED.test(w.abs) ? codexFullAccess(w.added) : [];
+  const command = isAgentCommandFile(w.abs);
+  const found = isApprovalRulesFile(w.abs) ? broadApprovals(w.added) : command ? frontmatterApprovals(w.added, w.removed) : CONFIG_FILE.test(w.abs) && !isTestFile(w.abs) && !NOT_DEPLOYED.test(w.abs) ? codexFullAccess(w.added) : [];
   const broad = found.filter((b) => !before.includes(b));
   if (broad.length > 0) {
-    report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} for every later session: any command can run unasked.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
+    const when = command ? 'whenever that command (or skill) runs, in every project it is available to: any shell command can then run unasked' : 'for every later session: any command can run unasked';
+    report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} ${when}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
     const copiedFrom = copiedFromOwnSettings(w);
     // A copy of the user's own settings file (a backup, a dotfiles repo) grants nothing the user
@@ -532,7 +536,12 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       const draft: FindingDraft = { rule: agentSettingsWrite.id, detail: `Changed agent settings ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs };
       // Hooks the request asked for by what they do ("notify me whenever a session needs me"):
       // a hook is the only way an agent can do that, so adding one is the request carried out.
-      const askedHooks = addsHooksOnly(w.added, w.removed) ? whoAsked(ctx.requests(event), asksForHooks) : null;
+      const events = HOOK_EVENT_NAMES.filter((e) => new RegExp(`"${e}"\\s*:`).test(w.added));
+      // a later edit of the hooks the request asked for (their command tuned) is the same work
+      const tuned = ctx.askedHookFiles.get(w.abs) ?? null;
+      const askedHooks = tuned !== null && changesHookLinesOnly(w.added, w.removed) ? tuned
+        : addsHooksOnly(w.added, w.removed) ? whoAsked(ctx.requests(event), (t) => asksForHooks(t) || namesAddedHookEvent(t, events)) : null;
+      if (askedHooks && ctx.askedHookFiles.size < 100) ctx.askedHookFiles.set(w.abs, askedHooks);
       if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
       else report(draft, agentSettingsWrite);
     }
@@ -568,6 +577,13 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
   return added.split('\n').every((l) => before.has(l.trim()) || hookLine(l));
 }
 
+/** An edit whose every new line is part of a hook definition (a hook's command changed), fetching nothing to run. */
+function changesHookLinesOnly(added: string | undefined, removed: string | undefined): boolean {
+  if (added === undefined || FETCH_AND_RUN.test(added)) return false;
+  const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
+  return added.split('\n').every((l) => before.has(l.trim()) || hookLine(l));
+}
+
 /**
  * A request for agent hooks, by name or by what they do, in a sentence that does not keep the
  * agent away: hooks of an agent or its sessions ("add a Claude hook that …", "a session hook"), or
@@ -584,6 +600,17 @@ function asksForHooks(text: string): boolean {
     return /(?<![-\w])hooks?\b(?!\s*(?:fails?|failed|failing|errors?))/i.test(s) && !/\b(?:pre-?commit|pre-?push|git|react|use[A-Z]\w*|web)\s*-?hooks?\b/i.test(s)
       || /\bno(?:ti)?f(?:y|i(?:ed|cations?))\b|\balert(?:s|ed)?\s+me\b|\b(?:message|text|ping)\s+me\b|通知|알림/i.test(s);
   });
+}
+
+/**
+ * A request that names the event of the hook the change adds, in any case ("add a notification
+ * hook and chime" for a `Notification` hook): the hook asked for, whoever's hooks the sentence
+ * does not name (the user said which agent in the next prompt).
+ */
+function namesAddedHookEvent(text: string, events: string[]): boolean {
+  if (events.length === 0) return false;
+  const named = new RegExp(`\\b(?:${events.map((e) => e.replace(/([a-z])([A-Z])/g, '$1[\\s-]?$2')).join('|')})\\s+hooks?\\b`, 'i');
+  return sentencesAsking(text).some((s) => named.test(s) && !/\b(?:don'?t|do not|never|without)\b/i.test(s));
 }
 
 /**
@@ -732,6 +759,30 @@ export function isApprovalRulesFile(p: string): boolean {
   return isAgentSettingsFile(p) || /(^|\/)\.codex\/rules\/[^/]+\.rules$/.test(p) || /(^|\/)(?:codex\/config\.toml|claude\/settings(?:\.local)?\.json|gemini\/settings\.json)$/.test(p);
 }
 
+/** A Claude Code slash command, skill or subagent file: its front matter's `allowed-tools` approves tools while it runs. */
+function isAgentCommandFile(p: string): boolean {
+  return /(?:^|\/)\.claude\/(?:commands|agents)\/.+\.md$/i.test(p) || /(?:^|\/)\.claude\/skills\/.+\/SKILL\.md$/i.test(p);
+}
+
+/**
+ * The broad approvals in a command file's front matter (`allowed-tools: Bash, Read` or a YAML list)
+ * that the write added: a bare `Bash` or `Bash(*)` approves any shell command while the command
+ * runs; `Bash(git add:*)` approves one program.
+ */
+function frontmatterApprovals(added: string, removed: string | undefined): string[] {
+  const entries = (text: string | undefined): string[] => {
+    const head = /^(?:\uFEFF)?---[ \t]*\r?\n([\s\S]{0,20000}?)\r?\n---/.exec(text ?? '')?.[1] ?? (text ?? '').slice(0, 20_000);
+    const m = /^allowed[-_]tools:[ \t]*(.*)((?:\r?\n[ \t]*-[ \t]*.*)*)/m.exec(head);
+    if (!m) return [];
+    const inline = m[1]!.replace(/^\[|\]$/g, '').split(',');
+    const listed = m[2]!.split(/\r?\n/).map((l) => l.replace(/^[ \t]*-[ \t]*/, ''));
+    return [...inline, ...listed].map((e) => e.trim().replace(/^["']|["']$/g, '')).filter(Boolean);
+  };
+  const had = new Set(entries(removed));
+  const now = entries(added).filter((e) => !had.has(e));
+  return broadApprovals(now.map((e) => JSON.stringify(e)).join(','));
+}
+
 /** Config files (a profile a dotfiles installer deploys), not documents, tests, fixtures or CI workflows. */
 const CONFIG_FILE = /\.(?:toml|json|jsonc|ya?ml)$/i;
 const NOT_DEPLOYED = /(?:^|\/)(?:docs?|examples?|fixtures?|tests?|__tests__|spec|\.github)\//i;
@@ -764,6 +815,8 @@ export function broadApprovals(added: string): string[] {
   const text = added.length > 200_000 ? added.slice(0, 200_000) : added;
   const out: string[] = [];
   for (const m of text.matchAll(/"((?:Bash|Shell|PowerShell|run_shell_command|ShellTool)(?:\(([^)"]*)\))?)"/g)) {
+    // a hook's `"matcher": "Bash"` says which calls the hook sees, it approves nothing
+    if (/["']?matcher["']?\s*[:=]\s*$/i.test(text.slice(Math.max(0, m.index! - 40), m.index))) continue;
     const inner = (m[2] ?? '').trim();
     const words = inner.replace(/:\*$|\s\*$/, '').split(/\s+/).filter(Boolean);
     if (inner === '' || /^\*?(:\*)?$/.test(inner) || isBroadPrefix(words)) out.push(m[1]);
@@ -771,8 +824,10 @@ export function broadApprovals(added: string): string[] {
   if (/"defaultMode"\s*:\s*"bypassPermissions"/.test(text)) out.push('defaultMode: bypassPermissions');
   if (/"(approvalMode|approval-mode)"\s*:\s*"yolo"|"yolo"\s*:\s*true/.test(text)) out.push('approval mode yolo');
   out.push(...codexFullAccess(text));
-  for (const m of text.matchAll(/prefix_rule\s*\([^)]*?pattern\s*=\s*\[([^\]]*)\]/g)) {
-    const words = [...m[1].matchAll(/["']([^"']*)["']/g)].map((w) => w[1]);
+  for (const m of text.matchAll(/prefix_rule\s*\(([^)]*?)pattern\s*=\s*\[([^\]]*)\]([^)]*)\)?/g)) {
+    // a rule that forbids the prefix or asks before it approves nothing
+    if (/decision\s*=\s*["'](?:forbidden|prompt|deny|ask)["']/.test(`${m[1]}${m[3] ?? ''}`)) continue;
+    const words = [...m[2]!.matchAll(/["']([^"']*)["']/g)].map((w) => w[1]);
     if (isBroadPrefix(words)) out.push(`[${words.map((w) => JSON.stringify(w)).join(', ')}]`);
   }
   return [...new Set(out)];

@@ -661,3 +661,25 @@ test('once the user asked for a push, later pushes are part of the work they set
   assert.deepEqual(beforeAsking.map(severityOf), ['warning'], 'the push before anyone asked; the agreed one is covered');
   assert.equal(beforeAsking[0]!.evidence[0]!.index, 1);
 });
+
+test('a write after a step that failed in an && chain (or under set -e) never ran: an attempt; after `;`, `||` or another program\'s error it stands', async () => {
+  const out = 'Exit code: 1\nOutput:\ncp: /home/dev/project/skills/a/SKILL.md and /home/dev/.codex/skills/a/SKILL.md are identical (not copied)';
+  for (const c of [
+    'cp -R skills/a ~/.codex/skills/ && rsync -a skills/ /home/dev/.agents/skills/a/',
+    'set -euo pipefail\ncp -R skills/a ~/.codex/skills/\nrsync -a skills/ /home/dev/.agents/skills/a/',
+  ]) {
+    const d = only(await runRules(ran(c, { output: out, exitCode: 1 })), WRITE).filter((x) => x.detail.includes('.agents'));
+    assert.deepEqual(d.map(severityOf), ['info'], c);
+    assert.match(d[0]!.detail, /chain stopped at `cp`/);
+  }
+  for (const c of [
+    'cp -R skills/a ~/.codex/skills/; rsync -a skills/ /home/dev/.agents/skills/a/',
+    'cp -R skills/a ~/.codex/skills/ || rsync -a skills/ /home/dev/.agents/skills/a/',
+  ]) {
+    const d = only(await runRules(ran(c, { output: out, exitCode: 1 })), WRITE).filter((x) => x.detail.includes('.agents'));
+    assert.deepEqual(d.map(severityOf), ['warning'], c);
+  }
+  const otherError = 'rsync: [Receiver] mkdir "/home/dev/.agents/skills/a" failed: No such file';
+  const d = only(await runRules(ran('cp -R skills/a ~/.codex/skills/ && rsync -a skills/ /home/dev/.agents/skills/a/', { output: otherError, exitCode: 23 })), WRITE).filter((x) => x.detail.includes('.agents'));
+  assert.ok(d.every((x) => !/chain stopped/.test(x.detail)), 'the failing program is the writer itself');
+});

@@ -1118,3 +1118,22 @@ test('an env file of a URL under an auth-named setting, a secret that says to ch
   const tokenInUrl = only(await runRules(answered(read('.env'), { output: 'AUTH_CALLBACK=https://hooks.example.com/in?token=Zx9kQ2mW7pL4vB8nR3tY6uH1cJ5f\n' })), READ);
   assert.notDeepEqual(tokenInUrl.map(severityOf), ['info'], 'a token in the query is a credential entry');
 });
+
+test('a credential given to a command-line option named for one (`--kaspa-private-key <hex>`) is a credential, in a prompt too; a path, a variable or a placeholder is none', async () => {
+  const key = randomString(64, '0123456789abcdef');
+  const d = only(await runRules([prompt(`run it like cargo run --bin comment-board -- --kaspa-private-key ${key} --bonds`)]), PROMPT);
+  assert.equal(d.length, 1);
+  assert.ok(!d[0]!.detail.includes(key), 'masked');
+  for (const c of ['cargo run -- --private-key ~/.keys/wallet.key', 'deploy --api-key $API_KEY', 'deploy --auth-token <your-token-here>', 'deploy --private-key ./secrets/id_ed25519.pem']) {
+    assert.deepEqual(only(await runRules([prompt(c)]), PROMPT), [], c);
+  }
+});
+
+test('a credential given as a typed default (`secret_key: str = "…"`, Python settings, TypeScript fields) is hard-coded; a Field(), None or an environment read is not', async () => {
+  const value = randomString(48);
+  const d = only(await runRules([...answered(write('/home/dev/project/app/config.py', `class Settings(BaseSettings):\n    secret_key: str = "${value}"\n    algorithm: str = "HS256"\n`))]), INPUT);
+  assert.deepEqual(d.map(severityOf), ['warning']);
+  for (const line of ['password: str = Field(..., min_length=8)', 'api_key: Optional[str] = None', 'secret_key: str = os.getenv("SECRET_KEY", "dev")', 'apiKey: string = process.env.API_KEY!']) {
+    assert.deepEqual(only(await runRules([...answered(write('/home/dev/project/app/config.py', `${line}\n`))]), INPUT), [], line);
+  }
+});

@@ -78,7 +78,8 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * Value part of `keyword = value`: up to 24 more name characters, quotes (maybe JSON-escaped),
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
-const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12})?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}`;
+// (`secret_key: str = "…"`, `apiKey: string = '…'`: a typed annotation before the `=`)
+const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12}|:[ \t]*[A-Za-z][A-Za-z0-9_.[\]|]{0,30}[ \t]*(?==))?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}`;
 const ASSIGNED = OPERATOR + String.raw`[^\s"'\x60\\<]{12}`;
 /** Passwords are shorter than tokens (`password = "thisIsDog11"`): 8+ value characters. */
 const ASSIGNED_PASSWORD = OPERATOR + String.raw`[^\s"'\x60\\<]{8}`;
@@ -152,6 +153,11 @@ const KEYWORDS: Anchor[] = [
   // A credential pasted from a form, the label on its own line ("Authentication Token\n3f9c…"):
   // keyed on the label's last letters and the line break.
   ...['token', 'secret', 'key', 'password'].flatMap(formAnchors),
+  // `--kaspa-private-key <hex>`, `--api-key=…`, `--auth-token …`: an option named for a credential,
+  // its value after a space or `=` (labelled.ts CREDENTIAL_FLAG reads the option's whole name)
+  anchor('kw-flag-key', caseVariants('-key'), 0, String.raw`-key[ \t=]["']?[^\s"'\x60]{20}`, 'i'),
+  anchor('kw-flag-token', caseVariants('-tok'), 0, String.raw`-token[ \t=]["']?[^\s"'\x60]{20}`, 'i'),
+  anchor('kw-flag-secret', caseVariants('-sec'), 0, String.raw`-secret(?:-key)?[ \t=]["']?[^\s"'\x60]{20}`, 'i'),
   // `Authorization: Bearer …`, `authorization=Basic …` (headers in curl, HTTP dumps, code).
   anchor('kw-authorization', caseVariants('riza'), 5, String.raw`authorization["'\\]{0,3}\s{0,4}[:=]`, 'i'),
   // Provider names that label a credential without a generic word: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=`,

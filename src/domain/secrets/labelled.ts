@@ -38,10 +38,11 @@ const IDENT_CHAR = /[A-Za-z0-9_.$-]/;
 const MAX_NAME = 80;
 
 /**
- * After the name: an optional type (`var xToken string = …`), closing quotes, the operator, and
+ * After the name: an optional type (`var xToken string = …`, Python's and TypeScript's annotation
+ * `secret_key: str = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=)|:[ \t]*[A-Za-z][A-Za-z0-9_.<>[\]|]{0,30}(?=[ \t]*=(?!=)))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 
@@ -604,6 +605,12 @@ function inCurlCommand(text: string, at: number): boolean {
 const CURL_USER_SPLIT = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["'])([^\s"':]{0,100})\1:(["'])([^\s"']{3,200})\3(?=\s|$)/g;
 /** `{name}`, `<name>`, `[name]`: a stand-in; `{3f9a-…}` with a random inside is a literal in braces. */
 const BRACKETED_WORD = /^[<[{][A-Za-z_ -]*[>\]}]?$/;
+/**
+ * `--kaspa-private-key <hex>`, `--api-key=…`, `--auth-token …`: an option whose name ends in a
+ * credential word, given a random-looking value (not a path: `--private-key ~/.ssh/id_rsa` names
+ * a file; not a variable, an option or a placeholder).
+ */
+const CREDENTIAL_FLAG = /(?:^|\s)--((?:[a-z0-9]+-){0,4}(?:private-key|privkey|secret(?:-key)?|api-key|apikey|access-key|auth-token|access-token|token))(?:=|[ \t]+)(["']?)([^\s"']{20,400})\2(?=\s|$)/gi;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
@@ -707,6 +714,13 @@ export function commandLineCandidates(text: string): Candidate[] {
       const start = m.index + m[0].length - value.length - 1;
       out.push({ ruleId: 'vouch/curl-header', label: 'Credential in a request header', start, end: start + value.length, confidence: 'medium' });
     }
+  }
+  CREDENTIAL_FLAG.lastIndex = 0;
+  for (let m = CREDENTIAL_FLAG.exec(text); m !== null; m = CREDENTIAL_FLAG.exec(text)) {
+    const value = m[3]!;
+    if (/^[$\-~.]|[/\\]|\.(?:pem|key|json|txt|env|p12|pfx|crt)$/i.test(value) || isPlaceholder(value) || isSequential(value) || !looksRandom(value)) continue;
+    const start = m.index + m[0].length - value.length - m[2]!.length;
+    out.push({ ruleId: 'vouch/credential-flag', label: 'Credential in a command line', start, end: start + value.length, confidence: 'medium' });
   }
   PASSWORD_FLAG.lastIndex = 0;
   for (let m = PASSWORD_FLAG.exec(text); m !== null; m = PASSWORD_FLAG.exec(text)) {
