@@ -157,8 +157,6 @@ const TEST_RUNNERS = new Set([
 ]);
 const BUILD_TOOLS = new Set(['tsc', 'vue-tsc', 'mypy', 'pyright', 'javac', 'rustc', 'gcc', 'clang', 'esbuild', 'webpack', 'vite', 'rollup']);
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
-/** Syntax checks by their first option: `bash -n x.sh`, `php -l x.php`, `ruby -c`, `perl -c`, `plutil -lint`. */
-const SYNTAX_CHECK: ReadonlyArray<readonly [string, string]> = [['bash', '-n'], ['sh', '-n'], ['zsh', '-n'], ['dash', '-n'], ['php', '-l'], ['ruby', '-c'], ['perl', '-c'], ['plutil', '-lint']];
 const RUNNER_SHIMS = new Set(['npx', 'bunx', 'pnpx']);
 
 /** Is this simple command a test run or a build/type check? (The last thing a claim leans on.) */
@@ -172,9 +170,7 @@ export function checkKind(cmd: SimpleCommand): CheckKind | null {
   }
   if (TEST_RUNNERS.has(name)) return name === 'playwright' || name === 'cypress' ? (ops[0] === 'test' || ops[0] === 'run' ? 'test' : null) : 'test';
   if (BUILD_TOOLS.has(name)) return name === 'vite' && ops[0] !== 'build' ? null : 'build';
-  if (name === 'node' || name === 'deno' || name === 'tsx') return cmd.args.includes('--test') || ops[0] === 'test' || TEST_SCRIPT.test(ops[0] ?? '') ? 'test' : (name === 'node' && (cmd.args[0] === '--check' || cmd.args[0] === '-c')) ? 'build' : null;
-  // a syntax check of the file it names: the interpreter parses it and runs nothing
-  if (SYNTAX_CHECK.some(([tool, flag]) => name === tool && cmd.args[0] === flag)) return 'build';
+  if (name === 'node' || name === 'deno' || name === 'tsx') return cmd.args.includes('--test') || ops[0] === 'test' || TEST_SCRIPT.test(ops[0] ?? '') ? 'test' : null;
   if (/^python[\d.]*$/.test(name) || name === 'uv' || name === 'poetry' || name === 'pipenv' || name === 'hatch') return pythonKind(cmd.args);
   return toolchainKind(name, ops);
 }
@@ -197,7 +193,7 @@ function pythonKind(args: string[]): CheckKind | null {
   const m = args.indexOf('-m');
   const mod = m >= 0 ? args[m + 1] : undefined;
   if (mod && /^(pytest|unittest|nose|nose2|tox|nox)$/.test(mod)) return 'test';
-  if (mod === 'mypy' || mod === 'compileall' || mod === 'py_compile' || mod === 'build') return 'build';
+  if (mod === 'mypy' || mod === 'compileall' || mod === 'build') return 'build';
   const ops = args.filter((a) => !a.startsWith('-'));
   if (m < 0 && TEST_SCRIPT.test(ops[0] ?? '')) return 'test';
   // uv run pytest / poetry run pytest / hatch run test

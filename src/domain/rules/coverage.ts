@@ -153,17 +153,24 @@ class RemovedActions {
   removedResults = 0;
   answered = 0;
   firstIndex = -1;
+  /** Web searches by call id (bounded by the calls of the log: each is deleted at its result). */
+  private readonly searches = new Set<string>();
 
   add(event: NormEvent): void {
     if (event.kind === 'tool_call') {
       // a web search some formats record with its answer inline (Codex's web_search_call): no result to miss
-      if (event.input.type === 'web_search') return;
+      if (event.input.type === 'web_search') {
+        if (this.searches.size < 1_000) this.searches.add(event.callId);
+        return;
+      }
       this.calls++;
       if (inputRemoved(event.input)) {
         this.removedCalls++;
         if (this.firstIndex < 0) this.firstIndex = event.index;
       }
     } else if (event.kind === 'tool_result') {
+      // a search's result (formats that write one) answers no counted call
+      if (this.searches.delete(event.callId)) return;
       this.answered++;
       if (outputRemoved(event.output)) this.removedResults++;
     }

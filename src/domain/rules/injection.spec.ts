@@ -586,6 +586,7 @@ test("a request to make the project ready for an agent (\"import it for use with
   const agents = '# Project map\n\n- src/: the app\n- tests/: pytest suite\n';
   assert.deepEqual(only(await runRules([prompt('review the current project directory and import it for use with codex'), ...answered(write('/home/dev/project/AGENTS.md', agents))]), CONFIG).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('review the current project directory and import it for use with codex'), ...answered(write('/home/dev/project/CLAUDE.md', agents))]), CONFIG).map(severityOf), ['warning'], "Claude Code's file is not Codex's");
+  assert.deepEqual(only(await runRules([prompt("don't set this up for codex, just review it"), ...answered(write('/home/dev/project/AGENTS.md', agents))]), CONFIG).map(severityOf), ['warning']);
   const agreed = [prompt('review the rules here'), say('I can also populate ~/.codex/AGENTS.md with your global rules and add global skills. Want me to do that?'), prompt('set this up now'), ...answered(write('/home/dev/.codex/AGENTS.md', agents))];
   assert.deepEqual(only(await runRules(agreed), CONFIG).map(severityOf), ['info']);
 });

@@ -517,11 +517,14 @@ const KIND_ASKED: ReadonlyArray<{ path: RegExp; words: RegExp }> = [
  * project ready for an agent asks for that agent's instruction file (AGENTS.md for Codex, CLAUDE.md
  * for Claude Code, GEMINI.md for Gemini CLI), the one thing that setup consists of.
  */
-const AGENT_SETUP = /\b(?:set\s*(?:it\s+|this\s+|the\s+\w+\s+)?up|setup|import|configure|prepare|adapt|port|migrate|onboard|init(?:iali[sz]e)?)\b[^.\n]{0,80}?\b(?:for|with|to|into)\s+(?:use\s+(?:with|by|in)\s+)?(codex|claude(?:\s+code)?|gemini(?:\s+cli)?)\b/i;
+const AGENT_SETUP = /\b(?:set\s*(?:it\s+|this\s+|the\s+\w+\s+)?up|setup|import|configure|prepare|adapt|migrate|onboard|init(?:iali[sz]e)?)\b[^.\n]{0,80}?\b(?:for|with|to|into)\s+(?:use\s+(?:with|by|in)\s+)?(codex|claude(?:\s+code)?|gemini(?:\s+cli)?)\b/i;
 const AGENT_FILE: Record<string, RegExp> = { codex: /(?:^|\/)AGENTS\.md$/i, claude: /(?:^|\/)CLAUDE\.md$/i, gemini: /(?:^|\/)GEMINI\.md$/i };
 function asksAgentSetup(request: string, abs: string): boolean {
   const m = AGENT_SETUP.exec(request.slice(0, 10_000));
   if (!m) return false;
+  // "don't set this up for codex": a refusal in the same sentence asks for nothing
+  const from = Math.max(request.lastIndexOf('.', m.index), request.lastIndexOf('\n', m.index), 0);
+  if (/\b(?:don'?t|do not|never|no need to|without)\b/i.test(request.slice(from, m.index + m[0].length))) return false;
   const agent = m[1]!.toLowerCase().split(/\s+/)[0]!;
   return AGENT_FILE[agent]?.test(abs) === true;
 }

@@ -996,11 +996,3 @@ test("a runner's FAIL line quoted in a story, a FAILED: 0 count, or a status num
   assert.deepEqual(only(await runRules([...probe(), say('Deployment verified ✅, though it returned a 502.')]), CONTRA), []);
 });
 
-test('a syntax check that passed after the last edit (py_compile, bash -n, node --check, php -l, plutil -lint) is a passing build run', async () => {
-  for (const check of ['python3 -m py_compile Shared/chat_server.py', 'bash -n start.command', 'node --check server.js', 'php -l index.php', 'plutil -lint Info.plist']) {
-    const steps = [prompt('fix the launcher'), ...answered(edit('/home/dev/project/Shared/chat_server.py', 'a = 1', 'a = 2')), ...ran(check, { output: '', exitCode: 0 }), say('Fixed: the server now starts and the build works.')];
-    assert.deepEqual(only(await runRules(steps), UNVERIFIED), [], check);
-  }
-  const none = [prompt('fix the launcher'), ...answered(edit('/home/dev/project/Shared/chat_server.py', 'a = 1', 'a = 2')), say('Fixed: the server now starts and the build works.')];
-  assert.equal(only(await runRules(none), UNVERIFIED).length, 1, 'no check at all');
-});

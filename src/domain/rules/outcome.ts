@@ -228,6 +228,8 @@ function killedOwnShell(command: string | undefined, result: ToolResultEvent): R
 
 /** A program's own error line (`cp: 'a' and 'b' are identical (not copied)`, `mkdir: cannot create …`). */
 const PROGRAM_ERROR = /^(?:[\w./-]*\/)?([a-z][\w.+-]{0,30}): \S/;
+/** Words of an error (not of a notice): what makes the program's last line the reason the call failed. */
+const ERROR_WORDS = /\b(?:cannot|can't|no such|not found|failed|fatal|error|denied|identical|invalid|unable|missing|refused|not permitted|not allowed|not copied|not a directory|is a directory|exists)\b/i;
 const HARNESS_LINE = /^\s*(?:Exit code:? \d+|Wall time:[^\n]*|Process exited with code \d+|Output:|Command (?:failed|exited)[^\n]*)\s*$/i;
 const STEP_SEPARATOR = /(&&|\|\||;|\n)/;
 
@@ -241,13 +243,16 @@ function chainStoppedBefore(command: string | undefined, target: string, output:
   if (command === undefined || command.length > 16_000) return null;
   const last = output.slice(-2_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l)).at(-1);
   const prog = last === undefined ? undefined : PROGRAM_ERROR.exec(last)?.[1];
-  if (prog === undefined || last === undefined) return null;
+  // an error, not a program's warning or notice (`tar: Removing leading '/'`)
+  if (prog === undefined || last === undefined || !ERROR_WORDS.test(last) || /\bwarning\b|Removing leading/i.test(last)) return null;
   const parts = command.split(STEP_SEPARATOR);
   const steps: { text: string; sep: string }[] = [];
   for (let i = 0; i < parts.length; i += 2) steps.push({ text: parts[i]!, sep: i === 0 ? '' : parts[i - 1]! });
   const program = (step: string) => step.trim().replace(/^(?:(?:sudo|env|command|time|nohup)\s+|[A-Za-z_]\w*=\S*\s+)*/, '').split(/\s+/)[0]?.replace(/^.*\//, '');
+  // the failing program runs in one step only: otherwise which of its runs failed is unknown
+  const runs = steps.filter((st) => program(st.text) === prog).length;
   const failing = steps.findIndex((st) => program(st.text) === prog);
-  if (failing < 0) return null;
+  if (failing < 0 || runs !== 1) return null;
   // the step that names the target: as written, under `~` or `$HOME`, or by a name of its own
   const path = target.replace(/[\\/]+$/, '');
   const underHome = path.replace(/^\/(?:home|Users)\/[^/]+|^\/root/, '');
@@ -257,7 +262,9 @@ function chainStoppedBefore(command: string | undefined, target: string, output:
   const at = steps.findIndex((st, i) => i > failing && names(st.text));
   // not when an earlier step (the failing one included) names it too: that step may have acted on it
   if (at < 0 || steps.slice(0, at).some((st, i) => names(st.text) || (i !== failing && program(st.text) === prog))) return null;
-  const setE = /\bset\s+-[a-z]*e/.test(steps.slice(0, failing).map((st) => st.text).join(' '));
+  // `set -e` in force at the failing step (the last `set -e`/`set +e` before it decides)
+  const flags = [...steps.slice(0, failing).map((st) => st.text).join(' ').matchAll(/\bset\s+([-+])[a-z]*e/g)];
+  const setE = flags.at(-1)?.[1] === '-';
   for (let k = failing + 1; k <= at; k++) {
     const sep = steps[k]!.sep;
     if (sep !== '&&' && !((sep === ';' || sep === '\n') && setE)) return null;

@@ -49,8 +49,8 @@ export const broadApproval = meta({
   id: 'permissions/broad-approval-rule',
   severity: 'warning',
   title: 'Broad approval rule saved for later sessions',
-  description: 'The agent saved a permission rule that approves a whole shell or interpreter for every later session: Claude Code "Bash", "Bash(*)" or "Bash(python:*)" in settings allow-lists or defaultMode bypassPermissions, a Codex prefix_rule such as ["bash"] or ["pwsh.exe", "-Command"] (written to ~/.codex/rules or approved from a call\'s prefix_rule), Gemini tools.allowed "run_shell_command" or approval mode yolo. Any command can then run unasked. Narrow rules (["npm", "run", "test"], "Bash(git status:*)") are not reported; a refused proposal is an attempted info.',
-  remediation: 'Remove the rule from the settings file (or ~/.codex/rules/*.rules); approve specific commands instead of whole interpreters.',
+  description: 'The agent saved a permission rule that approves a whole shell or interpreter for every later session: Claude Code "Bash", "Bash(*)" or "Bash(python:*)" in settings allow-lists or defaultMode bypassPermissions, a Codex prefix_rule such as ["bash"] or ["pwsh.exe", "-Command"] (written to ~/.codex/rules or approved from a call\'s prefix_rule), Gemini tools.allowed "run_shell_command" or approval mode yolo. Any command can then run unasked. Narrow rules (["npm", "run", "test"], "Bash(git status:*)") are not reported; a refused proposal is an attempted info. Also a Claude Code slash command\'s or skill\'s front matter (`.claude/commands/*.md`, `.claude/skills/<name>/SKILL.md`) whose `allowed-tools` adds a bare `Bash` or `Bash(*)`: any shell command runs unasked while that command or skill runs. A hook\'s `"matcher": "Bash"` and a prefix_rule that forbids or asks approve nothing.',
+  remediation: 'Remove the rule from the settings file (or ~/.codex/rules/*.rules, or the command\'s `allowed-tools`); approve specific commands instead of whole interpreters.',
 });
 export const worldWritable = meta({
   id: 'permissions/world-writable',
@@ -577,12 +577,16 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
   return added.split('\n').every((l) => before.has(l.trim()) || hookLine(l));
 }
 
-/** An edit whose every new line is part of a hook definition (a hook's command changed), fetching nothing to run. */
+/**
+ * An edit that only changes a hook's command or timeout (its notifier tuned): no new event, no new
+ * matcher, and nothing that fetches from the network.
+ */
 function changesHookLinesOnly(added: string | undefined, removed: string | undefined): boolean {
-  if (added === undefined || FETCH_AND_RUN.test(added)) return false;
+  if (added === undefined || FETCH_AND_RUN.test(added) || FETCHES.test(added)) return false;
   const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
-  return added.split('\n').every((l) => before.has(l.trim()) || hookLine(l));
+  return added.split('\n').every((l) => before.has(l.trim()) || /^[\s[\]{}(),]*$/.test(l) || /^\s*"(?:command|timeout)"\s*:/.test(l));
 }
+const FETCHES = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|nc|ncat|scp|rsync)\b/i;
 
 /**
  * A request for agent hooks, by name or by what they do, in a sentence that does not keep the
@@ -609,9 +613,14 @@ function asksForHooks(text: string): boolean {
  */
 function namesAddedHookEvent(text: string, events: string[]): boolean {
   if (events.length === 0) return false;
-  const named = new RegExp(`\\b(?:${events.map((e) => e.replace(/([a-z])([A-Z])/g, '$1[\\s-]?$2')).join('|')})\\s+hooks?\\b`, 'i');
-  return sentencesAsking(text).some((s) => named.test(s) && !/\b(?:don'?t|do not|never|without)\b/i.test(s));
+  const sentences = sentencesAsking(text).filter((s) => ADD_VERB.test(s) && !/\b(?:don'?t|do not|never|without|remove|delete|disable|why)\b/i.test(s));
+  // every event the change adds is one the request names ("add a notification hook" names no PreToolUse hook)
+  return events.every((e) => {
+    const named = new RegExp(`\\b${e.replace(/([a-z])([A-Z])/g, '$1[\\s-]?$2')}\\s+hooks?\\b`, 'i');
+    return sentences.some((s) => named.test(s));
+  });
 }
+const ADD_VERB = /\b(?:add|create|set\s*up|setup|make|install|configure|write|want|need|give\s+me)\b/i;
 
 /**
  * The allow-list entries a settings write added (`"Bash(cat * | python3 *)"`), when the write adds
@@ -761,7 +770,8 @@ export function isApprovalRulesFile(p: string): boolean {
 
 /** A Claude Code slash command, skill or subagent file: its front matter's `allowed-tools` approves tools while it runs. */
 function isAgentCommandFile(p: string): boolean {
-  return /(?:^|\/)\.claude\/(?:commands|agents)\/.+\.md$/i.test(p) || /(?:^|\/)\.claude\/skills\/.+\/SKILL\.md$/i.test(p);
+  if (/(?:^|\/)(?:tests?|fixtures?|__tests__|examples?)\//i.test(p)) return false;
+  return /(?:^|\/)\.claude\/commands\/.+\.md$/i.test(p) || /(?:^|\/)\.claude\/skills\/[^/]+\/SKILL\.md$/i.test(p);
 }
 
 /**
@@ -771,7 +781,9 @@ function isAgentCommandFile(p: string): boolean {
  */
 function frontmatterApprovals(added: string, removed: string | undefined): string[] {
   const entries = (text: string | undefined): string[] => {
-    const head = /^(?:\uFEFF)?---[ \t]*\r?\n([\s\S]{0,20000}?)\r?\n---/.exec(text ?? '')?.[1] ?? (text ?? '').slice(0, 20_000);
+    // the front matter of a whole file, or an edit of its `allowed-tools` line (the old text had one too)
+    const whole = /^(?:\uFEFF)?---[ \t]*\r?\n([\s\S]{0,20000}?)\r?\n---/.exec(text ?? '')?.[1];
+    const head = whole ?? (/^allowed[-_]tools:/m.test(removed ?? '') ? (text ?? '').slice(0, 20_000) : '');
     const m = /^allowed[-_]tools:[ \t]*(.*)((?:\r?\n[ \t]*-[ \t]*.*)*)/m.exec(head);
     if (!m) return [];
     const inline = m[1]!.replace(/^\[|\]$/g, '').split(',');
@@ -824,10 +836,16 @@ export function broadApprovals(added: string): string[] {
   if (/"defaultMode"\s*:\s*"bypassPermissions"/.test(text)) out.push('defaultMode: bypassPermissions');
   if (/"(approvalMode|approval-mode)"\s*:\s*"yolo"|"yolo"\s*:\s*true/.test(text)) out.push('approval mode yolo');
   out.push(...codexFullAccess(text));
-  for (const m of text.matchAll(/prefix_rule\s*\(([^)]*?)pattern\s*=\s*\[([^\]]*)\]([^)]*)\)?/g)) {
+  // each `prefix_rule(…)` call read up to its closing parenthesis, at most 2,000 characters (linear)
+  for (const m of text.matchAll(/prefix_rule\s*\(/g)) {
+    const open = m.index! + m[0].length;
+    const close = text.indexOf(')', open);
+    const call = text.slice(open, close < 0 || close - open > 2_000 ? open + 2_000 : close);
     // a rule that forbids the prefix or asks before it approves nothing
-    if (/decision\s*=\s*["'](?:forbidden|prompt|deny|ask)["']/.test(`${m[1]}${m[3] ?? ''}`)) continue;
-    const words = [...m[2]!.matchAll(/["']([^"']*)["']/g)].map((w) => w[1]);
+    if (/decision\s*=\s*["'](?:forbidden|prompt|deny|ask)["']/.test(call)) continue;
+    const list = /pattern\s*=\s*\[([^\]]*)\]/.exec(call);
+    if (!list) continue;
+    const words = [...list[1]!.matchAll(/["']([^"']*)["']/g)].map((w) => w[1]);
     if (isBroadPrefix(words)) out.push(`[${words.map((w) => JSON.stringify(w)).join(', ')}]`);
   }
   return [...new Set(out)];

@@ -679,6 +679,14 @@ test('a write after a step that failed in an && chain (or under set -e) never ra
     const d = only(await runRules(ran(c, { output: out, exitCode: 1 })), WRITE).filter((x) => x.detail.includes('.agents'));
     assert.deepEqual(d.map(severityOf), ['warning'], c);
   }
+  for (const [c, output] of [
+    ['ls -la ~ && cp a.txt /home/dev/.agents/skills/a/ && ls ~/.zshrc.d', 'ls: cannot access \'/home/dev/.zshrc.d\': No such file or directory'],
+    ['set -e\nset +e\ncp -R skills/a ~/.codex/skills/\nrsync -a skills/ /home/dev/.agents/skills/a/', 'cp: x and y are identical (not copied)'],
+    ['tar czf /tmp/b.tgz /etc/hosts && rsync -a skills/ /home/dev/.agents/skills/a/', "tar: Removing leading '/' from member names"],
+  ] as const) {
+    const d = only(await runRules(ran(c, { output, exitCode: 1 })), WRITE).filter((x) => x.detail.includes('.agents'));
+    assert.ok(d.length > 0 && d.every((x) => !/chain stopped/.test(x.detail)), c);
+  }
   const otherError = 'rsync: [Receiver] mkdir "/home/dev/.agents/skills/a" failed: No such file';
   const d = only(await runRules(ran('cp -R skills/a ~/.codex/skills/ && rsync -a skills/ /home/dev/.agents/skills/a/', { output: otherError, exitCode: 23 })), WRITE).filter((x) => x.detail.includes('.agents'));
   assert.ok(d.every((x) => !/chain stopped/.test(x.detail)), 'the failing program is the writer itself');

@@ -1124,7 +1124,7 @@ test('a credential given to a command-line option named for one (`--kaspa-privat
   const d = only(await runRules([prompt(`run it like cargo run --bin comment-board -- --kaspa-private-key ${key} --bonds`)]), PROMPT);
   assert.equal(d.length, 1);
   assert.ok(!d[0]!.detail.includes(key), 'masked');
-  for (const c of ['cargo run -- --private-key ~/.keys/wallet.key', 'deploy --api-key $API_KEY', 'deploy --auth-token <your-token-here>', 'deploy --private-key ./secrets/id_ed25519.pem']) {
+  for (const c of ['cargo run -- --private-key ~/.keys/wallet.key', 'deploy --api-key $API_KEY', 'deploy --auth-token <your-token-here>', 'deploy --private-key ./secrets/id_ed25519.pem', 'ssh-add --private-key id_ed25519_github_work_2024', 'aws s3api list-objects --starting-token eyJNYXJrZXIiOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAxfQ==', 'gh api --next-token Q2xpZW50UmVxdWVzdFRva2VuMTIzNDU2Nzg5MA']) {
     assert.deepEqual(only(await runRules([prompt(c)]), PROMPT), [], c);
   }
 });

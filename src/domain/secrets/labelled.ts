@@ -42,7 +42,7 @@ const MAX_NAME = 80;
  * `secret_key: str = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=)|:[ \t]*[A-Za-z][A-Za-z0-9_.<>[\]|]{0,30}(?=[ \t]*=(?!=)))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=)|:[ \t]*[A-Za-z][A-Za-z0-9_.<>[\]|]{0,30}(?=[ \t]+=(?!=)))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 
@@ -256,7 +256,12 @@ export function isBase58PublicKey(value: string): boolean {
  * words, the value line only the value, which must read as a credential under a strong name.
  */
 function formValue(text: string, start: number, end: number, rawName: string): Candidate | null {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  // the label's line start, looked for in the 200 characters before the name only: a label is a
+  // few words (a long line's scan back to its start, name after name, was quadratic)
+  const from = Math.max(0, start - 200);
+  const nl = text.slice(from, start).lastIndexOf('\n');
+  if (nl < 0 && from > 0) return null;
+  const lineStart = nl < 0 ? 0 : from + nl + 1;
   if (!FORM_LABEL_BEFORE.test(text.slice(lineStart, start))) return null;
   FORM_VALUE.lastIndex = end;
   const m = FORM_VALUE.exec(text);
@@ -611,6 +616,8 @@ const BRACKETED_WORD = /^[<[{][A-Za-z_ -]*[>\]}]?$/;
  * a file; not a variable, an option or a placeholder).
  */
 const CREDENTIAL_FLAG = /(?:^|\s)--((?:[a-z0-9]+-){0,4}(?:private-key|privkey|secret(?:-key)?|api-key|apikey|access-key|auth-token|access-token|token))(?:=|[ \t]+)(["']?)([^\s"']{20,400})\2(?=\s|$)/gi;
+/** Options named for tokens that are no credentials: pagination, idempotency, CSRF, invitations. */
+const NOT_A_CREDENTIAL_FLAG = /(?:^|-)(?:starting|next|page|pagination|continuation|client-request|request|idempotency|csrf|xsrf|invite|invitation|sync|resume|cursor|marker|cancel(?:lation)?|max|min|count)-token$/i;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */
 const PASSWORD_FLAG = /(?:^|\s)--passw(?:or)?d(?:=|[ \t]+)(["']?)([^\s"']{6,200})\1(?=\s|$)/g;
 
@@ -718,7 +725,7 @@ export function commandLineCandidates(text: string): Candidate[] {
   CREDENTIAL_FLAG.lastIndex = 0;
   for (let m = CREDENTIAL_FLAG.exec(text); m !== null; m = CREDENTIAL_FLAG.exec(text)) {
     const value = m[3]!;
-    if (/^[$\-~.]|[/\\]|\.(?:pem|key|json|txt|env|p12|pfx|crt)$/i.test(value) || isPlaceholder(value) || isSequential(value) || !looksRandom(value)) continue;
+    if (NOT_A_CREDENTIAL_FLAG.test(m[1]!) || /^[$\-~.]|[/\\]|\.(?:pem|key|json|txt|env|p12|pfx|crt|pub)$|^id_(?:rsa|dsa|ecdsa|ed25519)/i.test(value) || isPlaceholder(value) || isSequential(value) || !looksRandom(value)) continue;
     const start = m.index + m[0].length - value.length - m[2]!.length;
     out.push({ ruleId: 'vouch/credential-flag', label: 'Credential in a command line', start, end: start + value.length, confidence: 'medium' });
   }
