@@ -1329,3 +1329,10 @@ test('a force push the remote refused, or whose connection broke, rewrote nothin
   const went = only(await runRules([prompt('update the branch'), ...ran('git push -f origin main', { exitCode: 0, output: ' + 1a2b3c4...5d6e7f8 main -> main (forced update)' })]), FORCE);
   assert.ok(went.length > 0 && went.every((d) => severityOf(d) !== 'info'));
 });
+
+test("removing a worktree the session itself added (`git worktree add -b t ../wt`, then `remove --force ../wt`) is info; one it did not add stays a warning", async () => {
+  const own = only(await runRules([...ran('git worktree add -b check-t34 ../wt-check master', { output: "Preparing worktree (new branch 'check-t34')" }), ...ran('cd ../wt-check && cargo test', { output: 'ok' }), ...ran('git worktree remove --force ../wt-check', { output: '' })]), DISCARD);
+  assert.deepEqual(own.map(severityOf), ['info']);
+  const other = only(await runRules([...ran('git worktree remove --force ../feature-x', { output: '' })]), DISCARD);
+  assert.deepEqual(other.map(severityOf), ['warning']);
+});

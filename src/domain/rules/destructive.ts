@@ -1345,6 +1345,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       let rewrote = false;
       const work = new WorkLog(ctx.session);
       const requests = requestsOf(ctx.session);
+      // worktrees this session added (`git worktree add ../wt-tests`): removing one is its own scratch gone
+      const ownWorktrees = new Set<string>();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -1359,6 +1361,14 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
             if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
+            if (git.sub === 'worktree') {
+              const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason', '--orphan']).operands;
+              if (verb === 'add' && path && ownWorktrees.size < 100) ownWorktrees.add(locate(path, dir, ctx.session).abs.replace(/\/+$/, ''));
+              if ((verb === 'remove' || verb === 'rm') && path && ownWorktrees.has(locate(path, dir, ctx.session).abs.replace(/\/+$/, ''))) {
+                ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own worktree removed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` removed a worktree this session added: only its own work there can be gone.`, evidence: [evidence(event, cmd.text, facts)], key: 'own worktree' });
+                continue;
+              }
+            }
             const discard = discardOf(git.sub, git.args);
             if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);

@@ -752,3 +752,16 @@ test("an agent's home committed as its own repository names the login among the 
   assert.match(d[0]!.detail, /\(auth\.json, /);
   assert.match(d[0]!.detail, /Among them the agent's login \(auth\.json\)/);
 });
+
+test('a home directory the session made a repository and then staged whole is the credential-store finding, once the add ran or when the log ends on it', async () => {
+  const STORE = 'secrets/credential-store-committed';
+  const init = () => ran('cd ~ && git init && git branch -m main', { output: 'Initialized empty Git repository in /home/dev/.git/' });
+  const ended = only(await runRules([prompt('save my progress to a new private github repo'), ...init(), cmd('cd ~ && git add .')]), STORE);
+  assert.deepEqual(ended.map((d) => [severityOf(d), d.title]), [['warning', 'Home directory staged for a commit']]);
+  assert.match(ended[0]!.detail, /result is not in the log/);
+  assert.deepEqual(only(await runRules([...init(), ...ran('cd ~ && git add -A', { output: '' })]), STORE).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([...init(), ...ran('cd ~ && git add -A', { output: 'error: open("/home/dev/.cache/x"): Permission denied\nfatal: adding files failed', exitCode: 128 })]), STORE), [], 'the add failed');
+  assert.deepEqual(only(await runRules([...ran('cd ~ && git add .zshrc', { output: '' })]), STORE), [], 'one file of an existing dotfiles repository');
+  assert.deepEqual(only(await runRules([...ran('cd ~ && git add -A', { output: '' })]), STORE), [], 'a repository from before the session');
+  assert.deepEqual(only(await runRules([...ran('cd ~/project && git init && git add .', { output: '' })]), STORE), [], 'a project folder');
+});

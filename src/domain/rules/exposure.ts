@@ -13,6 +13,7 @@ import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
 import { UntrackedListing } from './untracked-listing.ts';
 import { storeCopiesIn, storeCopyRan } from './store-copying-scripts.ts';
+import { HomeStaging } from './home-staging.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -41,7 +42,7 @@ export const credentialStoreCommitted = meta({
   id: 'secrets/credential-store-committed',
   severity: 'warning',
   title: 'Credential files committed',
-  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A credential file (an env file, keys, tokens) handed to a dotfiles manager (`chezmoi add`, `yadm add`) is the same act: its source is a repository, usually pushed (a warning once the add ran). A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published.',
+  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A credential file (an env file, keys, tokens) handed to a dotfiles manager (`chezmoi add`, `yadm add`) is the same act: its source is a repository, usually pushed (a warning once the add ran). A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published. A home directory the session itself made a repository (`git init` in ~) and then staged whole (`git add .`, `-A`) is the same act before the commit: a warning once the add ran or when the log ends on it.',
   remediation: 'Remove the files from the repository and its history; rotate every token and key they held; ignore them in .gitignore.',
 });
 
@@ -311,6 +312,7 @@ export const EXPOSURE_RULES: Rule[] = [
       const storeCopies = new Set<string>();
       const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
       const dotfiles = new DotfilesAdds(ctx);
+      const homeStaging = new HomeStaging(ctx, credentialStoreCommitted.id);
       const repos = new KnownRepositories(ctx);
       let credential = false;
       // The newest `git status` that listed an agent's login untracked, with the call that listed it.
@@ -333,6 +335,8 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
           if (event.kind === 'tool_result') scripts.onResult(event);
           if (event.kind === 'tool_call') scripts.onCall(event, effectsOf(event, facts, ctx.session).writes, facts);
+          if (event.kind === 'tool_call') homeStaging.onCommands(event, effectsOf(event, facts, ctx.session).commands, facts);
+          if (event.kind === 'tool_result') homeStaging.onResult(event);
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
             // A script that exports a transcript says where it put it ("Exported Claude Code
             // session: ./claude-session.jsonl / Source: ~/.claude/projects/…"): the same copy as a `cp`.
@@ -408,6 +412,7 @@ export const EXPOSURE_RULES: Rule[] = [
           }
         },
         finish() {
+          homeStaging.finish();
           const own = ownExportIntoTree(ctx, lastCalls, requests);
           if (own && copies.length === 0) copies.push(own);
           for (const c of copies) report(ctx, c, credential);

@@ -289,6 +289,8 @@ function packageFileOf(text: string, start: number, readFrom: readonly string[])
   return path !== null && PACKAGE_DIR.test(path) ? path : null;
 }
 
+/** A document of examples (`API_EXAMPLES.md`, `docs/examples/auth.md`, `usage-samples.rst`). */
+const EXAMPLES_DOC = /(?:(?:^|[/_.-])(?:examples?|samples?)(?:[_.-][^/]*)?\.(?:md|mdx|rst|txt|adoc)|\/(?:examples?|samples?)\/[^/]+\.(?:md|mdx|rst|txt|adoc))$/i;
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
@@ -803,7 +805,8 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // own fixture (`password: "s3cret-test"` in conftest.py): what the test logs in with, no account's.
     // Not a value the session was shown or read elsewhere (a real password copied into a test), and
     // not a credential file that happens to sit under tests/ (`tests/.env`, `tests/ssh/id_rsa`).
-    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => isTestFile(p) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
+    // …and the same in a document of examples (`docs/API_EXAMPLES.md`): the sample request's password.
+    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => (isTestFile(p) || EXAMPLES_DOC.test(p.replace(/\\/g, '/'))) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
     // A log with no working directory (a terminal capture without its header) leaves a relative
     // path unplaced: it is where the agent works, so a `git add .` there stages it.
     const unplaced = (l: (typeof located)[number]) => l.zone === 'unknown' && !ctx.session.cwd && !/^(?:\/|~|[A-Za-z]:|\.\.)/.test(l.abs);
@@ -824,7 +827,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const severity = scratch || local || stored || already || testAccount || fixture || expiring ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
-      fixture ? 'a value written only into test files, with no provider\'s format: the test\'s own fixture' : lowStakes && 'a test or template file: possibly a fake value',
+      fixture ? 'a value written only into test files or a document of examples, with no provider\'s format: the test\'s or example\'s own' : lowStakes && 'a test or template file: possibly a fake value',
       scratch && 'temp space, outside the repository: nothing commits or sends it from there',
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',

@@ -178,3 +178,57 @@ test('a turn diff of files no patch showed (a command edited them) is a change a
   assert.ok(diff, 'the change is on record');
   assert.ok(resultOf(out.events, diff), 'and answered');
 });
+
+describe('codex-exec-text: 0.11x+ "apply patch" sections (the outcome, then a git diff)', () => {
+  const text = [
+    'OpenAI Codex v0.118.0 (research preview)',
+    '--------',
+    'workdir: /Users/z/repo',
+    'model: gpt-5.4',
+    '--------',
+    'user',
+    'write the round 2 findings',
+    'codex',
+    'Writing the findings file.',
+    'apply patch',
+    'patch: completed',
+    '/Users/z/repo/.planning/reviews/round_2_findings.md',
+    'diff --git a/.planning/reviews/round_2_findings.md b/.planning/reviews/round_2_findings.md',
+    'new file mode 100644',
+    'index 0000000000000000000000000000000000000000..e0ef05d0b28218c8bd098d9bf7b6b64fbac952a7',
+    '--- /dev/null',
+    '+++ b/.planning/reviews/round_2_findings.md',
+    '@@ -0,0 +1,2 @@',
+    '+# Round 2',
+    '+**Overall verdict**: CHANGES_REQUIRED',
+    '',
+    'apply patch',
+    'patch: failed',
+    '/Users/z/repo/src/app.py',
+    'diff --git a/src/app.py b/src/app.py',
+    'index 1111111..2222222 100644',
+    '--- a/src/app.py',
+    '+++ b/src/app.py',
+    '@@ -1 +1 @@',
+    '-a = 1',
+    '+a = 2',
+    '',
+    'tokens used',
+    '1234',
+  ].join('\n');
+  const out = run(text);
+
+  test('each section is an apply_patch call with its files and lines, and its outcome as the result', () => {
+    const patches = calls(out.events).filter((c) => c.name === 'apply_patch');
+    assert.equal(patches.length, 2);
+    const first = patches[0]!;
+    assert.ok(first.input.type === 'patch');
+    assert.deepEqual(first.input.files.map((f) => [f.path, f.op]), [['.planning/reviews/round_2_findings.md', 'add']]);
+    assert.match(first.input.files[0]!.added, /CHANGES_REQUIRED/);
+    assert.equal(resultOf(out.events, first)?.isError, false);
+    const second = patches[1]!;
+    assert.ok(second.input.type === 'patch');
+    assert.deepEqual(second.input.files.map((f) => [f.path, f.op, f.removed.trim(), f.added.trim()]), [['src/app.py', 'update', 'a = 1', 'a = 2']]);
+    assert.equal(resultOf(out.events, second)?.isError, true, 'patch: failed');
+  });
+});

@@ -4,7 +4,8 @@
 //              ("[ts] exec bash -lc 'ls' in /dir", "[ts] bash -lc 'ls' succeeded in 19ms:",
 //              "[ts] User instructions:", "[ts] tokens used: 4321", "[ts] apply_patch auto_approved=true:");
 //   0.5x+:     bare section words on their own line ("user", "thinking", "codex", "exec",
-//              "file update", "tokens used"), the exec status on the command's line
+//              "file update", "apply patch" (0.11x+: "patch: completed" and a git diff), "tokens used"),
+//              the exec status on the command's line
 //              ("bash -lc 'npm test' in /repo succeeded in 1.20s:" / "… exited 1 in 300ms:").
 // A header (banner, "--------", "workdir: …", "model: …", "sandbox: …", "--------") opens both.
 import type { EventSink, LogParser, PatchFile, SessionMetaEvent } from '../../model/events.ts';
@@ -26,7 +27,7 @@ const MAX_COMMAND_LINES = 400;
 
 type Mode =
   | 'start' | 'header' | 'prompt' | 'thinking' | 'message' | 'exec-cmd' | 'exec-wait' | 'exec-out'
-  | 'patch' | 'patch-out' | 'turn-diff' | 'tokens' | 'final' | 'mcp-out' | 'plan' | 'other';
+  | 'patch' | 'patch-out' | 'turn-diff' | 'apply-diff' | 'tokens' | 'final' | 'mcp-out' | 'plan' | 'other';
 
 interface OpenExec {
   command: string[];
@@ -57,6 +58,8 @@ export class CodexExecTextParser implements LogParser {
   private meta: SessionMetaEvent | null = null;
   private exec: OpenExec | null = null;
   private patch: OpenPatch | null = null;
+  /** The outcome an "apply patch" section printed ("completed", "failed"), once read. */
+  private applyStatus: string | null = null;
   private patchCall: { callId: string; line: number } | null = null;
   private mcpCall: { callId: string; name: string; line: number; ok: boolean } | null = null;
   /** Files whose change was already shown as a patch, so the turn diff does not count them twice. */
@@ -233,7 +236,8 @@ export class CodexExecTextParser implements LogParser {
     this.blockAt = at;
     this.block = new TextBlock(line);
     if (mode === 'exec-cmd') this.exec = { command: [], line, at, exitCode: null, resultLine: line, output: new TextBlock(line) };
-    if (mode === 'patch' || mode === 'turn-diff') this.patch = { files: [], added: [], removed: [], line, at };
+    if (mode === 'patch' || mode === 'turn-diff' || mode === 'apply-diff') this.patch = { files: [], added: [], removed: [], line, at };
+    if (mode === 'apply-diff') this.applyStatus = null;
   }
 
   // ── Content ───────────────────────────────────────────────────────────────────────────────
@@ -248,6 +252,12 @@ export class CodexExecTextParser implements LogParser {
       case 'patch':
       case 'turn-diff':
         return this.patchLine(s);
+      case 'apply-diff': {
+        // 0.11x+: "apply patch", "patch: completed" (or failed), the file, its git diff
+        const status = /^patch: (\w+)/.exec(s);
+        if (status && this.applyStatus === null) return void (this.applyStatus = status[1]!);
+        return this.patchLine(s);
+      }
       case 'tokens':
         if (/^[\d,]+$/.test(s.trim())) return this.tokens(s.trim(), line, this.blockAt, sink);
         this.mode = 'final';
@@ -329,7 +339,7 @@ export class CodexExecTextParser implements LogParser {
     }
     const current = patch.files.at(-1);
     if (!current) return;
-    if (this.mode === 'turn-diff' && gitMetaLine(s, current)) return;
+    if ((this.mode === 'turn-diff' || this.mode === 'apply-diff') && gitMetaLine(s, current)) return;
     if (current.op === 'add' && this.mode === 'patch') return void patch.added.push(s);
     if (current.op === 'delete' && this.mode === 'patch') return void patch.removed.push(s);
     if (s.startsWith('+') && !s.startsWith('+++')) patch.added.push(s.slice(1));
@@ -381,6 +391,9 @@ export class CodexExecTextParser implements LogParser {
       case 'turn-diff':
         this.closePatch(sink);
         break;
+      case 'apply-diff':
+        this.closeAppliedPatch(sink);
+        break;
       case 'patch-out':
         this.closePatchResult(text, sink);
         break;
@@ -427,6 +440,22 @@ export class CodexExecTextParser implements LogParser {
     else this.patchCall = { callId, line: patch.line };
   }
 
+  /** An "apply patch" section of 0.11x+: the patch with its outcome, shown as a git diff. */
+  private closeAppliedPatch(sink: EventSink): void {
+    const patch = this.patch;
+    const status = this.applyStatus;
+    this.patch = null;
+    this.applyStatus = null;
+    if (!patch) return;
+    closePatchFile(patch);
+    if (patch.files.length === 0) return;
+    for (const f of patch.files) this.patched.add(f.path);
+    const callId = this.calls.call(sink, patch.line, patch.at, 'apply_patch', { type: 'patch', files: patch.files });
+    if (status === null) return; // its outcome is not shown
+    const ok = status === 'completed';
+    this.calls.result(sink, callId, 'apply_patch', patch.line, patch.at, { output: `patch: ${status}`, exitCode: ok ? 0 : 1, isError: !ok });
+  }
+
   /** Patch headers name absolute paths, the turn diff repository-relative ones. */
   private wasPatched(path: string): boolean {
     for (const p of this.patched) if (p === path || p.endsWith('/' + path)) return true;
@@ -451,7 +480,7 @@ export class CodexExecTextParser implements LogParser {
 }
 
 /** Sections whose lines are a tool's output or a diff, where only the section words end them. */
-const OUTPUT_MODES: ReadonlySet<Mode> = new Set<Mode>(['exec-out', 'patch', 'patch-out', 'turn-diff', 'mcp-out']);
+const OUTPUT_MODES: ReadonlySet<Mode> = new Set<Mode>(['exec-out', 'patch', 'patch-out', 'turn-diff', 'apply-diff', 'mcp-out']);
 
 /** Lines that open a section (a Map: lines come from the log, so no prototype keys). */
 const SECTIONS: ReadonlyMap<string, Mode> = new Map(Object.entries({
@@ -462,6 +491,7 @@ const SECTIONS: ReadonlyMap<string, Mode> = new Map(Object.entries({
   exec: 'exec-cmd',
   'file update': 'patch',
   'file update:': 'turn-diff',
+  'apply patch': 'apply-diff',
   'turn diff:': 'turn-diff',
   'Plan update': 'plan',
 } satisfies Record<string, Mode>));
