@@ -23,7 +23,7 @@ import { buildAction } from './build.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 function git(repo, args, env = {}) {
-  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }).trim();
 }
 
 function gitOk(repo, args) {

@@ -337,8 +337,6 @@ function isTestFileUncached(p: string): boolean {
     /\.(?:test|spec|e2e|cy)\.[a-z0-9]+$/i.test(b) ||
     /_test\.(?:go|py|rs|exs?|dart|cc|cpp|c)$/i.test(b) ||
     /^test_.+\.py$|^conftest\.py$/i.test(b) ||
-    // a test script named for what it tests (`testAPI.js`, `testAIGeneration.ts`), camel-cased
-    /^test[A-Z][A-Za-z0-9]*\.(?:[cm]?[jt]sx?|py)$/.test(b) ||
     /_spec\.rb$/i.test(b) ||
     /(?:Test|Tests|IT|Spec)\.(?:java|kt|scala|cs|swift|groovy)$/.test(b)
   );

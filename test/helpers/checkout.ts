@@ -12,11 +12,12 @@ import { ROOT } from './cli.ts';
 export const GIT_IDENTITY = { GIT_AUTHOR_NAME: 'Release Bot', GIT_AUTHOR_EMAIL: 'release@vouch.test', GIT_COMMITTER_NAME: 'Release Bot', GIT_COMMITTER_EMAIL: 'release@vouch.test' };
 
 export function git(repo: string, args: string[]): string {
-  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY }, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  // (a bundle read with `git show` is over a megabyte, the default buffer)
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }).trim();
 }
 
 export function runNode(cwd: string, args: string[]): string {
-  return execFileSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync(process.execPath, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_IDENTITY }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 }
 
 /** This checkout's current files (what git does not ignore) in a new folder, node_modules linked. */

@@ -1335,4 +1335,6 @@ test("removing a worktree the session itself added (`git worktree add -b t ../wt
   assert.deepEqual(own.map(severityOf), ['info']);
   const other = only(await runRules([...ran('git worktree remove --force ../feature-x', { output: '' })]), DISCARD);
   assert.deepEqual(other.map(severityOf), ['warning']);
+  const collided = only(await runRules([...ran('git worktree add ../feature-x feature-x', { output: "fatal: '../feature-x' already exists", exitCode: 128 }), ...ran('git worktree remove --force ../feature-x', { output: '' })]), DISCARD);
+  assert.deepEqual(collided.map(severityOf), ['warning'], 'the add made nothing: the worktree was not the session\'s');
 });

@@ -1347,10 +1347,17 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const requests = requestsOf(ctx.session);
       // worktrees this session added (`git worktree add ../wt-tests`): removing one is its own scratch gone
       const ownWorktrees = new Set<string>();
+      const pendingWorktrees = new Map<string, string>();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           pushes.onEvent(event);
+          if (event.kind === 'tool_result') {
+            const added = pendingWorktrees.get(event.callId);
+            pendingWorktrees.delete(event.callId);
+            const made = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !/already (?:exists|checked out|registered)|fatal:/i.test(event.output.slice(0, 4_000));
+            if (added !== undefined && made && ownWorktrees.size < 100) ownWorktrees.add(added);
+          }
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
           const located = effectsOf(event, facts, ctx.session).commands;
           const steps = located.map((l) => l.cmd);
@@ -1361,10 +1368,12 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
             if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
-            if (git.sub === 'worktree') {
-              const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason', '--orphan']).operands;
-              if (verb === 'add' && path && ownWorktrees.size < 100) ownWorktrees.add(locate(path, dir, ctx.session).abs.replace(/\/+$/, ''));
-              if ((verb === 'remove' || verb === 'rm') && path && ownWorktrees.has(locate(path, dir, ctx.session).abs.replace(/\/+$/, ''))) {
+            // (not with `git -C …`: the path would be the other directory's)
+            if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
+              const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
+              // an add counts once its result shows the worktree was made (a collision with an existing one made none)
+              if (verb === 'add' && path && event.kind === 'tool_call' && pendingWorktrees.size < 100) pendingWorktrees.set(event.callId, locate(path, dir, ctx.session).abs.replace(/\/+$/, ''));
+              if ((verb === 'remove' || verb === 'rm') && path && discardOf(git.sub, git.args) && ownWorktrees.has(locate(path, dir, ctx.session).abs.replace(/\/+$/, ''))) {
                 ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own worktree removed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` removed a worktree this session added: only its own work there can be gone.`, evidence: [evidence(event, cmd.text, facts)], key: 'own worktree' });
                 continue;
               }

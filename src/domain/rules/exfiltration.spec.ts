@@ -764,4 +764,7 @@ test('a home directory the session made a repository and then staged whole is th
   assert.deepEqual(only(await runRules([...ran('cd ~ && git add .zshrc', { output: '' })]), STORE), [], 'one file of an existing dotfiles repository');
   assert.deepEqual(only(await runRules([...ran('cd ~ && git add -A', { output: '' })]), STORE), [], 'a repository from before the session');
   assert.deepEqual(only(await runRules([...ran('cd ~/project && git init && git add .', { output: '' })]), STORE), [], 'a project folder');
+  assert.deepEqual(only(await runRules([...init(), ...ran('cd ~ && git add -A .zshrc .gitconfig', { output: '' })]), STORE), [], 'named files');
+  assert.deepEqual(only(await runRules([...ran('cd ~ && git init newproj', { output: 'Initialized empty Git repository in /home/dev/newproj/.git/' }), ...ran('cd ~ && git add -A', { output: '' })]), STORE), [], 'another folder made a repository');
+  assert.deepEqual(only(await runRules([...ran('cd ~ && git init', { output: 'Reinitialized existing Git repository in /home/dev/.git/' }), ...ran('cd ~ && git add -A', { output: '' })]), STORE), [], 'home was a repository already');
 });

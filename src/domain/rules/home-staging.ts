@@ -11,11 +11,20 @@ import type { Located } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
 import { evidence, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
-const WHOLE = new Set(['.', '-A', '--all', '*', './', ':/', '--no-ignore-removal']);
+/** Pathspecs that name the whole tree. */
+const WHOLE_PATHSPEC = new Set(['.', './', ':/', '*']);
+
+/** `git add .`, `git add -A` / `--all` with no pathspec (`git add -A .zshrc` stages one file). */
+function stagesWhole(args: string[]): boolean {
+  const operands = args.filter((a) => !a.startsWith('-'));
+  if (operands.some((o) => WHOLE_PATHSPEC.has(o))) return true;
+  return operands.length === 0 && args.some((a) => a === '--all' || /^-[a-zA-Z]*A[a-zA-Z]*$/.test(a));
+}
 
 export class HomeStaging {
-  /** The session ran `git init` in the home directory. */
+  /** The session ran `git init` in the home directory, and its result (when shown) said it made a new one. */
   private initialised = false;
+  private pendingInit: string | null = null;
   private pending: { callId: string; evidence: EvidenceItem; quoted: string } | null = null;
   private reported = false;
 
@@ -31,8 +40,9 @@ export class HomeStaging {
     for (const { cmd, dir } of commands) {
       const git = gitSubcommand(cmd);
       if (!git || !this.atHome(dir)) continue;
-      if (git.sub === 'init') this.initialised = true;
-      else if (git.sub === 'add' && this.initialised && git.args.some((a) => WHOLE.has(a))) {
+      // `git init` of home itself: no path operand, not bare, not through -C
+      if (git.sub === 'init' && !cmd.args.includes('-C') && !git.args.includes('--bare') && git.args.filter((a) => !a.startsWith('-')).length === 0) this.pendingInit = event.callId;
+      else if (git.sub === 'add' && (this.initialised || this.pendingInit === event.callId) && !cmd.args.includes('-C') && stagesWhole(git.args)) {
         this.pending = { callId: event.callId, evidence: evidence(event, cmd.text, facts), quoted: safe(cmd.text, facts, QUOTE_MAX) };
         return;
       }
@@ -40,8 +50,13 @@ export class HomeStaging {
   }
 
   onResult(event: ToolResultEvent): void {
+    if (this.pendingInit === event.callId) {
+      this.pendingInit = null;
+      // "Reinitialized existing Git repository": home was a repository before the session
+      if (!event.denied && !event.isError && !/Reinitiali[sz]ed existing/i.test(event.output.slice(0, 2_000))) this.initialised = true;
+    }
     if (!this.pending || this.pending.callId !== event.callId) return;
-    const ran = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0);
+    const ran = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && this.initialised;
     if (ran) this.report('');
     this.pending = null;
   }

@@ -1137,3 +1137,12 @@ test('a credential given as a typed default (`secret_key: str = "…"`, Python s
     assert.deepEqual(only(await runRules([...answered(write('/home/dev/project/app/config.py', `${line}\n`))]), INPUT), [], line);
   }
 });
+
+test("a made-up password in a test script named for what it tests, or in a document of examples, is the script's own; a real-looking one, or one in production code named test…, is not", async () => {
+  const fixture = async (path: string, value: string) => only(await runRules([...answered(write(path, `const user = { email: 'a@b.c', password: '${value}' };\n`))]), INPUT).map(severityOf);
+  assert.deepEqual(await fixture('/home/dev/project/scripts/testAPI.js', 'TestPassword123!'), ['info']);
+  assert.deepEqual(await fixture('/home/dev/project/docs/API_EXAMPLES.md', 'SecurePassword123!'), ['info']);
+  assert.deepEqual(await fixture('/home/dev/project/scripts/testAPI.js', 'Xk29vLq8Wp3mZ'), ['warning'], 'a real-looking password in a smoke script');
+  assert.deepEqual(await fixture('/home/dev/project/src/db/testConnection.ts', 'TestPassword123!'), ['warning'], 'production code named test…');
+  assert.deepEqual(await fixture('/home/dev/project/docs/' + '_example'.repeat(12_500) + 'x.js', 'Xk29vLq8Wp3mZ'), ['warning'], 'a long hostile path is read in linear time');
+});

@@ -289,8 +289,26 @@ function packageFileOf(text: string, start: number, readFrom: readonly string[])
   return path !== null && PACKAGE_DIR.test(path) ? path : null;
 }
 
-/** A document of examples (`API_EXAMPLES.md`, `docs/examples/auth.md`, `usage-samples.rst`). */
-const EXAMPLES_DOC = /(?:(?:^|[/_.-])(?:examples?|samples?)(?:[_.-][^/]*)?\.(?:md|mdx|rst|txt|adoc)|\/(?:examples?|samples?)\/[^/]+\.(?:md|mdx|rst|txt|adoc))$/i;
+/** A document of examples (`API_EXAMPLES.md`, `docs/examples/auth.md`, `usage-samples.rst`): by its name's words or its folder. */
+function isExamplesDoc(path: string): boolean {
+  const p = path.replace(/\\/g, '/');
+  if (p.length > 1_024 || !/\.(?:md|mdx|rst|txt|adoc)$/i.test(p)) return false;
+  const base = p.slice(p.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+  return /(?:^|[_.-])(?:examples?|samples?)(?:[_.-]|$)/i.test(base) || /\/(?:examples?|samples?)\/[^/]+$/i.test(p);
+}
+/**
+ * A test script named for what it tests (`scripts/testAPI.js`, `testLogin.py` at the root) and a
+ * password made up to pass a form's rules (`TestPassword123!`: letters, a 123… run, one symbol):
+ * the script's own test user. Such scripts often run against real services, so only values of
+ * that made-up shape count, and only there (not `src/…/testConnection.ts`).
+ */
+const TEST_SCRIPT = /(?:^|\/)(?:scripts?\/)?test[A-Z][A-Za-z0-9]*\.(?:[cm]?[jt]sx?|py)$/;
+const MADE_UP_PASSWORD = /^[A-Za-z]{2,30}(?:123|1234|12345|123456)[!@#$%^&*.]?$/;
+function isTestScriptValue(path: string, value: string, cwd: string | null): boolean {
+  const p = path.replace(/\\/g, '/');
+  const rel = cwd !== null && p.startsWith(cwd.replace(/\\/g, '/').replace(/\/+$/, '') + '/') ? p.slice(cwd.replace(/\/+$/, '').length + 1) : p;
+  return MADE_UP_PASSWORD.test(value) && (TEST_SCRIPT.test(rel) && (/^(?:scripts?\/)?test[A-Z]/.test(rel) || /\/scripts?\/test[A-Z][^/]*$/.test(p)));
+}
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
@@ -806,7 +824,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // Not a value the session was shown or read elsewhere (a real password copied into a test), and
     // not a credential file that happens to sit under tests/ (`tests/.env`, `tests/ssh/id_rsa`).
     // …and the same in a document of examples (`docs/API_EXAMPLES.md`): the sample request's password.
-    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => (isTestFile(p) || EXAMPLES_DOC.test(p.replace(/\\/g, '/'))) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
+    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => (isTestFile(p) || isExamplesDoc(p) || isTestScriptValue(p, hit.value, ctx.session.cwd)) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
     // A log with no working directory (a terminal capture without its header) leaves a relative
     // path unplaced: it is where the agent works, so a `git add .` there stages it.
     const unplaced = (l: (typeof located)[number]) => l.zone === 'unknown' && !ctx.session.cwd && !/^(?:\/|~|[A-Za-z]:|\.\.)/.test(l.abs);

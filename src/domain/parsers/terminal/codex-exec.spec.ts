@@ -205,6 +205,13 @@ describe('codex-exec-text: 0.11x+ "apply patch" sections (the outcome, then a gi
     'apply patch',
     'patch: failed',
     '/Users/z/repo/src/app.py',
+    // the turn's diff so far: the first section's file again, then this one's
+    'diff --git a/.planning/reviews/round_2_findings.md b/.planning/reviews/round_2_findings.md',
+    'new file mode 100644',
+    '--- /dev/null',
+    '+++ b/.planning/reviews/round_2_findings.md',
+    '@@ -0,0 +1,1 @@',
+    '+# Round 2',
     'diff --git a/src/app.py b/src/app.py',
     'index 1111111..2222222 100644',
     '--- a/src/app.py',
@@ -230,5 +237,10 @@ describe('codex-exec-text: 0.11x+ "apply patch" sections (the outcome, then a gi
     assert.ok(second.input.type === 'patch');
     assert.deepEqual(second.input.files.map((f) => [f.path, f.op, f.removed.trim(), f.added.trim()]), [['src/app.py', 'update', 'a = 1', 'a = 2']]);
     assert.equal(resultOf(out.events, second)?.isError, true, 'patch: failed');
+  });
+
+  test('a line "apply patch" inside a command\'s output, with no status line after it, opens no patch', () => {
+    const inner = run(['OpenAI Codex v0.118.0 (research preview)', '--------', 'workdir: /r', '--------', 'user', 'show the log', 'exec', "/bin/zsh -lc 'cat old.log' in /r succeeded in 10ms:", 'apply patch', 'diff --git a/x b/x', '--- a/x', '+++ b/x', '@@ -1 +1 @@', '-a', '+b', 'tokens used', '10'].join('\n'));
+    assert.deepEqual(calls(inner.events).filter((c) => c.name === 'apply_patch'), []);
   });
 });

@@ -60,6 +60,8 @@ export class CodexExecTextParser implements LogParser {
   private patch: OpenPatch | null = null;
   /** The outcome an "apply patch" section printed ("completed", "failed"), once read. */
   private applyStatus: string | null = null;
+  /** The paths an "apply patch" section listed: the files this patch changed. */
+  private applyPaths: string[] = [];
   private patchCall: { callId: string; line: number } | null = null;
   private mcpCall: { callId: string; name: string; line: number; ok: boolean } | null = null;
   /** Files whose change was already shown as a patch, so the turn diff does not count them twice. */
@@ -237,7 +239,10 @@ export class CodexExecTextParser implements LogParser {
     this.block = new TextBlock(line);
     if (mode === 'exec-cmd') this.exec = { command: [], line, at, exitCode: null, resultLine: line, output: new TextBlock(line) };
     if (mode === 'patch' || mode === 'turn-diff' || mode === 'apply-diff') this.patch = { files: [], added: [], removed: [], line, at };
-    if (mode === 'apply-diff') this.applyStatus = null;
+    if (mode === 'apply-diff') {
+      this.applyStatus = null;
+      this.applyPaths = [];
+    }
   }
 
   // ── Content ───────────────────────────────────────────────────────────────────────────────
@@ -253,9 +258,11 @@ export class CodexExecTextParser implements LogParser {
       case 'turn-diff':
         return this.patchLine(s);
       case 'apply-diff': {
-        // 0.11x+: "apply patch", "patch: completed" (or failed), the file, its git diff
+        // 0.11x+: "apply patch", "patch: completed" (or failed), the paths the patch changed, then
+        // the turn's diff so far (every file patched in the turn: only the listed ones are this patch's)
         const status = /^patch: (\w+)/.exec(s);
         if (status && this.applyStatus === null) return void (this.applyStatus = status[1]!);
+        if (this.applyStatus !== null && this.patch!.files.length === 0 && !s.startsWith('diff --git') && /^(?:\/|[A-Za-z]:[\\/]|\.{0,2}[\w.-]+\/)\S*$/.test(s.trim())) return void this.applyPaths.push(s.trim());
         return this.patchLine(s);
       }
       case 'tokens':
@@ -444,14 +451,19 @@ export class CodexExecTextParser implements LogParser {
   private closeAppliedPatch(sink: EventSink): void {
     const patch = this.patch;
     const status = this.applyStatus;
+    const listed = this.applyPaths;
     this.patch = null;
     this.applyStatus = null;
-    if (!patch) return;
+    this.applyPaths = [];
+    // a line "apply patch" inside other output opens no patch: the section has its status line
+    if (!patch || status === null || listed.length === 0) return;
     closePatchFile(patch);
-    if (patch.files.length === 0) return;
-    for (const f of patch.files) this.patched.add(f.path);
-    const callId = this.calls.call(sink, patch.line, patch.at, 'apply_patch', { type: 'patch', files: patch.files });
-    if (status === null) return; // its outcome is not shown
+    // the turn's diff names repository-relative paths, the list absolute ones; a listed file the
+    // diff no longer shows (its change undone in the turn) is changed with unknown content
+    const files: PatchFile[] = listed.map((abs) => patch.files.find((f) => abs === f.path || abs.endsWith('/' + f.path)) ?? { path: abs, op: 'update', removed: '', added: '' });
+    for (const f of files) this.patched.add(f.path);
+    const callId = this.calls.call(sink, patch.line, patch.at, 'apply_patch', { type: 'patch', files });
+    if (status !== 'completed' && status !== 'failed' && status !== 'declined') return; // still running: no outcome
     const ok = status === 'completed';
     this.calls.result(sink, callId, 'apply_patch', patch.line, patch.at, { output: `patch: ${status}`, exitCode: ok ? 0 : 1, isError: !ok });
   }
