@@ -152,7 +152,6 @@ class RemovedActions {
   removedCalls = 0;
   removedResults = 0;
   answered = 0;
-  firstIndex = -1;
   /** Web searches by call id (bounded by the calls of the log: each is deleted at its result). */
   private readonly searches = new Set<string>();
 
@@ -164,10 +163,7 @@ class RemovedActions {
         return;
       }
       this.calls++;
-      if (inputRemoved(event.input)) {
-        this.removedCalls++;
-        if (this.firstIndex < 0) this.firstIndex = event.index;
-      }
+      if (inputRemoved(event.input)) this.removedCalls++;
     } else if (event.kind === 'tool_result') {
       // a search's result (formats that write one) answers no counted call
       if (this.searches.delete(event.callId)) return;

@@ -1806,6 +1806,11 @@ function restoresFromLastCommit(cmd: SimpleCommand): boolean {
 const ROLLBACK_LEAD = /^\s*(?:(?:ok(?:ay)?|please|pls|just|so|then|now|yes|hmm|can you|could you|let'?s|go ahead and|i want you to|you should|por favor|bitte|s'il te plaît|пожалуйста|请|お願い)[\s,!.:]+)*$/i;
 const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the (?:changes|edits|work))|undo (?:it|this|that|everything|all|the (?:changes|edits|work)|your changes)|discard (?:it|this|that|everything|all|the (?:changes|edits)|your changes)|throw (?:it|this|that|everything) away|start over|go back to the last commit)\b|回滚|回退|撤销|還原|元に戻|ロールバック|되돌려|롤백|откат|откати|верни (?:как было|назад)|\b(?:revertir|deshacer|desfazer|reverter|annuler|rückgängig|zurücksetzen)\b/i;
 
+/** The tree's uncommitted state named: "the dirty submodule state", "uncommitted changes", "clean up the working tree". */
+const TREE_CHANGES = String.raw`(?:dirty|uncommitted|local)\s+(?:state|changes|tree|checkout|working\s+(?:tree|copy)|submodules?)|(?:dirty\s+)?(?:submodule|working\s+(?:tree|copy)|worktree)(?:'s)?\s+(?:state|changes)`;
+const CLEAN_TREE = String.raw`\bclean(?:(?:\s|-)?up)?\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)\b`;
+/** Leftovers git does not track: untracked or ignored files, build leftovers. */
+const LEFTOVERS = String.raw`(?:untracked|ignored)(?:\s+(?:and|or|&)\s+(?:untracked|ignored))?\s+(?:files|changes|stuff|folders|dirs|directories)|(?:leftover|generated|stale)\s+(?:build\s+)?(?:files|artifacts|outputs|folders)`;
 /**
  * A request to clean away the tree's dirt — "clean up the dirty submodule state", "discard the
  * uncommitted changes", "remove the untracked files", "clean the working tree" — what a `git
@@ -1813,9 +1818,9 @@ const ASKS_ROLLBACK = /\b(?:roll ?back|revert (?:it|this|that|everything|all|the
  * state: "clean up the stale imports", "remove the generated getters" or "reset the dirty flag"
  * ask for an edit, not a discard.
  */
-const ASKS_CLEANUP = /\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|delete|get rid of|throw away|wipe)\s+(?:(?:the|that|this|all|those|these|any|its|their)\s+)?(?:(?:dirty|uncommitted|local)\s+(?:state|changes|tree|checkout|working\s+(?:tree|copy)|submodules?)|(?:dirty\s+)?(?:submodule|working\s+(?:tree|copy)|worktree)(?:'s)?\s+(?:state|changes)|(?:untracked|ignored)(?:\s+(?:and|or|&)\s+(?:untracked|ignored))?\s+(?:files|changes|stuff|folders|dirs|directories)|(?:leftover|generated|stale)\s+(?:build\s+)?(?:files|artifacts|outputs|folders))\b|\bclean(?:\s|-)?up\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)\b|\bclean\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)\b/i;
-/** What the cleanup words are allowed to excuse: leftovers git does not track, or uncommitted changes named as such. */
-const CLEANUP_NAMES_CHANGES = /\b(?:dirty|uncommitted|local)\s+(?:state|changes|tree|checkout|working\s+(?:tree|copy)|submodules?)|(?:submodule|working\s+(?:tree|copy)|worktree)(?:'s)?\s+(?:state|changes)|\bclean(?:\s|-)?up\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)|\bclean\s+(?:the\s+)?(?:working\s+(?:tree|copy)|worktree)/i;
+const ASKS_CLEANUP = new RegExp(String.raw`\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|delete|get rid of|throw away|wipe)\s+(?:(?:the|that|this|all|those|these|any|its|their)\s+)?(?:${TREE_CHANGES}|${LEFTOVERS})\b|${CLEAN_TREE}`, 'i');
+/** A request that names the uncommitted changes (or the working tree) as what goes: what a return to the last commit may take. */
+const CLEANUP_NAMES_CHANGES = new RegExp(String.raw`\b(?:${TREE_CHANGES})|${CLEAN_TREE}`, 'i');
 /** Files git ignores named in the request: what `git clean -x` also removes. */
 const NAMES_IGNORED = /\b(?:ignored|everything|all\s+(?:the\s+)?files|\.env|build\s+output|caches?)\b/i;
 

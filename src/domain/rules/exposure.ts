@@ -247,9 +247,11 @@ const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\
 
 const COPIES_MAX = 20;
 /** An agent's login file, in its folder: Codex's, Claude Code's, Gemini CLI's. */
-const LOGIN_FILE = String.raw`\.(?:codex\/auth\.json|claude\/\.credentials\.json|gemini\/oauth_creds\.json)`;
+/** The agents' login files, by their folder under home and their name. */
+const LOGINS: ReadonlyArray<readonly [string, string]> = [['codex', String.raw`auth\.json`], ['claude', String.raw`\.credentials\.json`], ['gemini', String.raw`oauth_creds\.json`]];
+const LOGIN_FILE = String.raw`\.(?:${LOGINS.map(([dir, name]) => `${dir}\/${name}`).join('|')})`;
 /** An agent's login file by its name (`auth.json` of a `~/.codex` committed as its own repository). */
-const LOGIN_BASENAME = /(?:^|\/)(?:auth\.json|\.credentials\.json|oauth_creds\.json)$/;
+const LOGIN_BASENAME = new RegExp(String.raw`(?:^|\/)(?:${LOGINS.map(([, name]) => name).join('|')})$`);
 const AGENT_LOGIN = new RegExp(String.raw`(?:^|\/)${LOGIN_FILE}$`);
 /** git commands whose output lists the files a commit, the history or the index holds. */
 function listsTrackedFiles(cmd: SimpleCommand): boolean {

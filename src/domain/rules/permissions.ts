@@ -573,8 +573,13 @@ const FETCH_AND_RUN = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMetho
  */
 function addsHooksOnly(added: string | undefined, removed: string | undefined): boolean {
   if (added === undefined || !HOOK_EVENTS.test(added) || FETCH_AND_RUN.test(added)) return false;
+  return newLines(added, removed).every(hookLine);
+}
+
+/** The lines a change added that its old text did not have (an edit's new text repeats its context). */
+function newLines(added: string, removed: string | undefined): string[] {
   const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
-  return added.split('\n').every((l) => before.has(l.trim()) || hookLine(l));
+  return added.split('\n').filter((l) => !before.has(l.trim()));
 }
 
 /**
@@ -583,8 +588,7 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
  */
 function changesHookLinesOnly(added: string | undefined, removed: string | undefined): boolean {
   if (added === undefined || FETCH_AND_RUN.test(added) || FETCHES.test(added)) return false;
-  const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
-  return added.split('\n').every((l) => before.has(l.trim()) || /^[\s[\]{}(),]*$/.test(l) || /^\s*"(?:command|timeout)"\s*:/.test(l));
+  return newLines(added, removed).every((l) => /^[\s[\]{}(),]*$/.test(l) || /^\s*"(?:command|timeout)"\s*:/.test(l));
 }
 const FETCHES = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|nc|ncat|scp|rsync)\b/i;
 

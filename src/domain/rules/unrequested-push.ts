@@ -148,6 +148,15 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
+          if (event.kind === 'tool_result') {
+            const p = pending.get(event.callId);
+            if (p) {
+              pending.delete(event.callId);
+              judge(p, event, facts);
+            }
+          }
+          // once a push is asked for (or ordered by a standing text), nothing later is judged
+          if (asked || standing) return;
           const fresh = added();
           if (event.kind === 'prompt' && event.agentId === undefined) {
             const text = event.text.slice(0, 20_000);
@@ -171,17 +180,12 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
           if (event.kind === 'system' && INSTRUCTIONS.test(event.text.slice(0, 2_000)) && ORDERS_PUSH.test(event.text.slice(0, 20_000))) standing = true;
           if (event.kind === 'tool_result') {
             if (instructionReads.delete(event.callId) && ORDERS_PUSH.test(event.output.slice(0, 20_000))) standing = true;
-            const p = pending.get(event.callId);
-            if (p) {
-              pending.delete(event.callId);
-              judge(p, event, facts);
-            }
             return;
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
           if (fx.reads.some((r) => isAgentInstructionFile(r.abs)) && instructionReads.size < PENDING_MAX) instructionReads.add(event.callId);
-          if (standing || asked || cited || !userSpoke) return;
+          if (cited || !userSpoke) return;
           // a subagent's push: the task its lead gave it
           if (event.agentId !== undefined && requests.for(event).some((r) => r.by === 'lead-agent' && ASKS_PUSH.test(r.text.slice(0, 20_000)))) return;
           for (const { cmd } of fx.commands) {
