@@ -249,7 +249,7 @@ const COPIES_MAX = 20;
 /** An agent's login file, in its folder: Codex's, Claude Code's, Gemini CLI's. */
 /** The agents' login files, by their folder under home and their name. */
 const LOGINS: ReadonlyArray<readonly [string, string]> = [['codex', String.raw`auth\.json`], ['claude', String.raw`\.credentials\.json`], ['gemini', String.raw`oauth_creds\.json`]];
-const LOGIN_FILE = String.raw`\.(?:${LOGINS.map(([dir, name]) => `${dir}\/${name}`).join('|')})`;
+const LOGIN_FILE = String.raw`\.(?:${LOGINS.map(([dir, name]) => `${dir}/${name}`).join('|')})`;
 /** An agent's login file by its name (`auth.json` of a `~/.codex` committed as its own repository). */
 const LOGIN_BASENAME = new RegExp(String.raw`(?:^|\/)(?:${LOGINS.map(([, name]) => name).join('|')})$`);
 const AGENT_LOGIN = new RegExp(String.raw`(?:^|\/)${LOGIN_FILE}$`);
