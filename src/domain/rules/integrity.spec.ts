@@ -996,3 +996,45 @@ test("a runner's FAIL line quoted in a story, a FAILED: 0 count, or a status num
   assert.deepEqual(only(await runRules([...probe(), say('Deployment verified ✅, though it returned a 502.')]), CONTRA), []);
 });
 
+
+test('a syntax check that passed on every file edited since the last test or build backs a "works" claim, not a test claim', async () => {
+  const P = '/home/dev/project';
+  const edits = [prompt('fix the deploy script and the helper'), write(`${P}/deploy.sh`, '#!/bin/bash\nset -e\necho deploy\n'), edit(`${P}/tools/helper.py`, 'x = 1', 'x = 2')];
+  const claim = say('The deploy script now works and the helper is fixed.');
+  // every edited file checked, in any of the checkers' spellings, relative or absolute
+  for (const checks of [['bash -n deploy.sh', 'python3 -m py_compile tools/helper.py'], [`bash -n ${P}/deploy.sh && python -m py_compile ${P}/tools/helper.py`]]) {
+    const drafts = await runRules([...edits, ...checks.flatMap((c) => ran(c)), claim]);
+    assert.deepEqual(only(drafts, UNVERIFIED), [], checks.join(' ; '));
+  }
+  // one edited file left unchecked, a failing check, a masked check, a check before the last edit
+  const unverified: Array<[string, ReturnType<typeof ran>[]]> = [
+    ['helper unchecked', [ran('bash -n deploy.sh')]],
+    ['check failed', [ran('bash -n deploy.sh'), ran('python3 -m py_compile tools/helper.py', { exitCode: 1, output: 'SyntaxError: invalid syntax' })]],
+    ['masked', [ran('bash -n deploy.sh || echo bad'), ran('python3 -m py_compile tools/helper.py')]],
+    ['another file checked', [ran('bash -n deploy.sh'), ran('python3 -m py_compile tools/other.py')]],
+  ];
+  for (const [label, checks] of unverified) {
+    const drafts = await runRules([...edits, ...checks.flat(), claim]);
+    assert.equal(only(drafts, UNVERIFIED).length, 1, label);
+  }
+  const editedAfter = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), edit(`${P}/tools/helper.py`, 'x = 2', 'x = 3'), claim]);
+  assert.equal(only(editedAfter, UNVERIFIED).length, 1, 'edited again after its check');
+  // a test claim wants a test run; a syntax check is none
+  const testClaim = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), say('All tests pass now.')]);
+  assert.equal(only(testClaim, UNVERIFIED).length, 1, 'test claim');
+  // a failing syntax check of some other file contradicts nothing
+  const otherFails = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), ...ran('bash -n legacy/old.sh', { exitCode: 2, output: 'legacy/old.sh: line 3: syntax error' }), claim]);
+  assert.deepEqual(only(otherFails, CONTRA), []);
+  assert.deepEqual(only(otherFails, UNVERIFIED), []);
+});
+
+test('a passing test run covers the edits before it; a syntax check then covers only the later ones', async () => {
+  const P = '/home/dev/project';
+  const drafts = await runRules([
+    prompt('fix both'), edit(`${P}/a.py`, 'x = 1', 'x = 2'), ...ran('pytest', { output: '3 passed' }),
+    edit(`${P}/b.js`, 'let y', 'const y'), ...ran('node --check b.js'), say('Both are fixed and everything works.'),
+  ]);
+  assert.deepEqual(only(drafts, UNVERIFIED), []);
+  const deleted = await runRules([prompt('clean up'), edit(`${P}/a.py`, 'x = 1', 'x = 2'), ...ran('rm src/old.py'), ...ran('python3 -m py_compile a.py'), say('Everything works now.')]);
+  assert.equal(only(deleted, UNVERIFIED).length, 1, 'a delete is not syntax-checked');
+});

@@ -14,6 +14,7 @@ import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
+import { SyntaxChecks } from './syntax-checks.ts';
 import { claimAbout, disclosesFailure, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -394,17 +395,25 @@ class RunLedger {
   lastEdit = -1;
   lastTest: Resolved | null = null;
   lastCheck: Resolved | null = null;
+  readonly syntax: SyntaxChecks;
 
   /** The session, live: whether the log recorded a working directory decides what counts as code (isCodeEdit). */
-  constructor(private readonly session: SessionFacts) {}
+  constructor(private readonly session: SessionFacts) {
+    this.syntax = new SyntaxChecks(session);
+  }
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
     this.runs.onCall(event);
+    const code = fx.writes.filter((w) => isCodeEdit(w, this.session.cwd !== null));
     // (a deleted `.git` or housekeeping file changes nothing a build runs: `rm -rf .git && git init`)
-    if (fx.writes.some((w) => isCodeEdit(w, this.session.cwd !== null)) || fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path))) {
+    const deletes = fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path));
+    if (code.length > 0 || deletes) {
       this.edits++;
       this.lastEdit = event.index;
+      this.syntax.onEdits(code, deletes);
     }
+    const raw = event.input.type === 'command' ? event.input.command : '';
+    this.syntax.onCall(event.callId, event.index, fx, (loc) => !masking(loc, raw) && !(loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1));
     const kinds = new Set<CheckKind>();
     let reliable = true;
     // one test run chained with a linter (`pytest | tail && ruff check .`): the linter may be what failed
@@ -428,6 +437,7 @@ class RunLedger {
 
   /** Returns the resolved run when this result closes a test/build call. */
   onResult(event: ToolResultEvent): (Resolved & { kinds: Set<CheckKind> }) | null {
+    this.syntax.onResult(event);
     const run = this.runs.onResult(event);
     return run ? this.resolve(run, event) : null;
   }
@@ -439,6 +449,7 @@ class RunLedger {
     // checks when the tests were the only check in the chain.
     const testsPassed = run.kinds.has('test') && r.status === 'fail' && run.chained && testsAllPassed(r.output);
     const passed: Resolved = { ...r, status: 'pass' };
+    if (r.status === 'pass' || testsPassed) this.syntax.onVerified();
     this.lastCheck = testsPassed && run.kinds.size === 1 ? passed : r;
     if (run.kinds.has('test')) this.lastTest = testsPassed ? passed : r;
     return { ...r, kinds: run.kinds };
@@ -579,6 +590,9 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // unverified: a fix handed over to be checked is no claim of a check
   if (!findClaim(reply.text, { handOver: true })) return;
   if ((afterEdit && run!.status !== 'fail') || ledger.unresolvedAfterEdit()) return;
+  // "the script works now" after `bash -n` passed on every file edited since the last test or
+  // build: checked as far as a check of those files goes (syntax-checks.ts); a test claim is not
+  if (claim.kind !== 'test' && ledger.syntax.covers(ledger.lastEdit)) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,

@@ -408,6 +408,24 @@ describe('gemini-cli-tui: a live capture redrawn frame after frame, and headless
     assert.equal(ofKind(out.events, 'system').filter((e) => e.subtype === 'actions_unrecorded').length, 2, 'each headless answer says its calls are not in the file');
   });
 
+  test('the approval-mode line or the headless YOLO notice is the session\'s approval mode, said once; other modes are not', () => {
+    const live1 = run(live.join('\n'), 'gemini-cli-tui');
+    assert.deepEqual(ofKind(live1.events, 'session_meta').filter((e) => e.approvalPolicy).map((e) => e.approvalPolicy), ['yolo']);
+    const headless1 = run([...headless, ...headless].join('\n'), 'gemini-cli-tui');
+    assert.deepEqual(ofKind(headless1.events, 'session_meta').filter((e) => e.approvalPolicy).map((e) => e.approvalPolicy), ['yolo']);
+    const autoEdit = run(live.join('\n').replaceAll('YOLO mode (ctrl + y to toggle)', 'auto-accept edits (shift + tab to toggle)'), 'gemini-cli-tui');
+    assert.deepEqual(ofKind(autoEdit.events, 'session_meta').filter((e) => e.approvalPolicy), []);
+    // a reply quoting the notice is no mode
+    const quoted = run([' > what does YOLO mean?', '✦ It prints "YOLO mode is enabled." when you start it with -y.'].join('\n'), 'gemini-cli-tui');
+    assert.deepEqual(ofKind(quoted.events, 'session_meta').filter((e) => e.approvalPolicy), []);
+  });
+
+  test('a capture in YOLO mode reports the posture as context (info), never on its own a reason for Review', async () => {
+    const report = await analyzeText(live.join('\n'));
+    const posture = report.findings.filter((f) => f.rule === 'permissions/approval-bypass');
+    assert.deepEqual(posture.map((f) => f.severity), ['info']);
+  });
+
   test('"Loaded cached credentials." before an interactive start (its tips, a failed resume) is no headless run', () => {
     for (const start of ['Tips for getting started:\n1. Ask questions, edit files, or run commands.\n2. /help for more information.', 'Error resuming session: no session found']) {
       const out = run(['Loaded cached credentials.', '', start, ...live].join('\n'), 'gemini-cli-tui');

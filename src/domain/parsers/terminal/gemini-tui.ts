@@ -71,6 +71,12 @@ const ART = /^[\s░▒▓█▀▄▌▐]+$/;
  */
 const INTERACTIVE_START = /^(?:Tips for getting started:|Error resuming session\b)/;
 const HEADLESS_START = /^(?:YOLO mode is enabled\. All tool calls will be automatically approved\.|Loaded cached credentials\.)$/;
+/**
+ * What says the run approved every tool call: the approval-mode line of the interactive screen
+ * ("YOLO mode (ctrl + y to toggle)") or the notice `gemini -y -p` prints. The posture is context
+ * (permissions.ts), so it is read, once, as the session's approval mode.
+ */
+const YOLO = /^\s{0,80}YOLO mode(?: enabled)? \((?:ctrl|shift|tab)[^)]{0,20} to (?:toggle|cycle)\)|^YOLO mode is enabled\./i;
 
 type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool' | 'compact' | 'box' | 'other';
 
@@ -112,6 +118,8 @@ export class GeminiTuiParser implements LogParser {
   private headlessRuns = 0;
   private headlessLine = 0;
   private headlessText = false;
+  /** The approval mode was read as yolo: the line is redrawn with every frame, said once. */
+  private yolo = false;
 
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
@@ -205,6 +213,10 @@ export class GeminiTuiParser implements LogParser {
     // the interactive CLI's start (its tips, a failed resume) after "Loaded cached credentials.",
     // which interactive runs print too: no headless answer follows
     if (INTERACTIVE_START.test(h)) this.headless = false;
+    if (!this.yolo && YOLO.test(h)) {
+      this.yolo = true;
+      sink.emit({ kind: 'session_meta', index: -1, line, at: null, approvalPolicy: 'yolo' });
+    }
     if (HEADLESS_START.test(h)) {
       this.close(sink);
       this.headless = true;
