@@ -1146,3 +1146,21 @@ test("a made-up password in a test script named for what it tests, or in a docum
   assert.deepEqual(await fixture('/home/dev/project/src/db/testConnection.ts', 'TestPassword123!'), ['warning'], 'production code named test…');
   assert.deepEqual(await fixture('/home/dev/project/docs/' + '_example'.repeat(12_500) + 'x.js', 'Xk29vLq8Wp3mZ'), ['warning'], 'a long hostile path is read in linear time');
 });
+
+test("a password hard-coded as a config default (an environment lookup's fallback) is a warning in all three agents; a trivial or empty default is not", async () => {
+  const pw = ['Rq8', '#vN3', 'xT6w'].join('');
+  for (const agent of AGENTS) {
+    const report = await analyzeText(session(agent, [
+      { prompt: 'add a database config module' },
+      { write: '/home/dev/project/app/config.py', content: `import os\nDB_HOST = os.getenv("DB_HOST", "localhost")\nDB_PASSWORD = os.getenv("DB_PASSWORD", "${pw}")\n` },
+    ]));
+    const found = report.findings.filter((f) => f.rule.startsWith('secrets/'));
+    assert.deepEqual(found.map((f) => f.severity), ['warning'], agent);
+    assert.ok(!JSON.stringify(report).includes(pw), `${agent}: the value is masked`);
+    const trivial = await analyzeText(session(agent, [
+      { prompt: 'add a database config module' },
+      { write: '/home/dev/project/app/config.py', content: 'import os\nDB_PASSWORD = os.getenv("DB_PASSWORD", "postgres")\nAPI_TOKEN = os.getenv("API_TOKEN", "")\n' },
+    ]));
+    assert.deepEqual(trivial.findings.filter((f) => f.rule.startsWith('secrets/') && f.severity !== 'info'), [], agent);
+  }
+});

@@ -79,7 +79,7 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
 // (`secret_key: str = "…"`, `apiKey: string = '…'`: a typed annotation before the `=`)
-const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12}|:[ \t]*[A-Za-z][A-Za-z0-9_.[\]|]{0,30}[ \t]+(?==))?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|[:>,(|])[\s"'\x60\\|>]{0,6}`;
+const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12}|:[ \t]*[A-Za-z][A-Za-z0-9_.[\]|]{0,30}[ \t]+(?==))?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|\?\?|[:>,(|])[\s"'\x60\\|>]{0,6}`;
 const ASSIGNED = OPERATOR + String.raw`[^\s"'\x60\\<]{12}`;
 /** Passwords are shorter than tokens (`password = "thisIsDog11"`): 8+ value characters. */
 const ASSIGNED_PASSWORD = OPERATOR + String.raw`[^\s"'\x60\\<]{8}`;
@@ -150,6 +150,8 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-key-spaced', ['ey =', 'EY =', 'ey :', 'EY :'], 1, String.raw`key[ \t]{1,4}(?::=|=>|[:=])[\s"'\x60\\]{0,4}(?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `process.env.JUP_KEY || '02ae…'`: a key's quoted default (labelled.ts reads the name)
   anchor('kw-key-fallback', ['EY |', 'ey |', 'EY ?', 'ey ?', 'EY||', 'ey||', 'EY??', 'ey??'], 1, String.raw`key[ \t]{0,2}(?:\|\||\?\?)[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
+  // `os.getenv("SIGNING_KEY", "…")`, `env('APP_KEY', '…')`: a key's quoted default in an environment lookup (labelled.ts ENV_CALL_BEFORE)
+  anchor('kw-key-env-default', ['ey",', "ey',", 'EY",', "EY',"], 1, String.raw`key["'\x60][ \t]{0,2},[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // A credential pasted from a form, the label on its own line ("Authentication Token\n3f9c…"):
   // keyed on the label's last letters and the line break.
   ...['token', 'secret', 'key', 'password'].flatMap(formAnchors),

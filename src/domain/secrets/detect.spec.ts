@@ -321,6 +321,37 @@ describe("a key's quoted default behind an environment variable (`process.env.X_
   });
 });
 
+describe("a credential's config default: an environment lookup's quoted fallback", () => {
+  const pw = ['Xk9', '#mQ2', 'vL8'].join('');
+  const opaque = randomString(32);
+  it('is the variable\'s value wherever it is unset: getenv/environ.get/env()/ENV.fetch defaults, ?? and ||', async () => {
+    for (const text of [
+      `DB_PASSWORD = os.getenv("DB_PASSWORD", "${pw}")`,
+      `db_password = os.environ.get('DB_PASSWORD', '${pw}')`,
+      `'password' => env('DB_PASSWORD', '${pw}'),`,
+      `password = ENV.fetch("ADMIN_PASSWORD", "${pw}")`,
+      `const pw = process.env.DB_PASSWORD ?? '${pw}';`,
+      `SIGNING_KEY = os.getenv("SIGNING_KEY", "${opaque}")`,
+    ]) {
+      assert.deepEqual(await values(text), [text.includes(opaque) ? opaque : pw], text);
+    }
+  });
+  it('is nothing when the default is empty, a stand-in, trivial, or under a metadata name; a shell default stays template syntax (evidence.spec.ts, class 2)', async () => {
+    for (const text of [
+      'password = os.getenv("PASSWORD", "")',
+      'password = os.getenv("PASSWORD", "changeme")',
+      'DB_PASSWORD = os.getenv("DB_PASSWORD", "postgres")',
+      'PGPASSWORD=${POSTGRES_PASSWORD:-postgres}',
+      `PGPASSWORD=\${DB_PASSWORD:-${pw}} psql -U app`,
+      'TOKEN=${API_TOKEN:-}',
+      'name = os.getenv("SECRET_NAME", "prod/db/credentials")',
+      `log(format("DB_PASSWORD", "${pw}"))`,
+    ]) {
+      assert.deepEqual(await values(text), [], text);
+    }
+  });
+});
+
 describe('when a credential was set is not the credential', () => {
   it('a timestamp under a credential name, or a camelCase name of a moment, is nothing; the token beside it still is', async () => {
     for (const text of [

@@ -54,6 +54,9 @@ const FALLBACK_OPERATORS = new Set(['||', '??']);
 /** `process.env.NAME`, `import.meta.env.NAME`, `env.NAME`: a variable read from the environment. */
 const ENV_LOOKUP = /(?:^|\.)env\.[A-Z][A-Z0-9_]*$/;
 
+/** An environment lookup that takes a default, open on the variable's quoted name: `os.getenv("`, `os.environ.get('`, `ENV.fetch("`, `env('`. */
+const ENV_CALL_BEFORE = /(?:\bgetenv|\bgetEnv|\bget_env|\benviron\.get|\benv\.get|\bENV\.fetch|\benv)\([ \t]*["'`]$/;
+
 /** Operators that may label a value only when the value has a provider's exact shape. */
 const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 
@@ -137,6 +140,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const op = AFTER_NAME.exec(text);
   if (!op) return formValue(text, start, end, rawName);
   const operator = op[2];
+  // (`${DB_PASSWORD:-…}` stays template syntax, issue 15: a compose file's default is not read as its value)
   if (isReference(text, start) || emptyShellAssignment(op[1], operator, op[3])) return null;
   // `…/etc/passwd:root:x:0:0:root:/root:/bin/zsh` (grep's file prefix on an account line): the
   // account's name, uid and shell, no password (that is `x`, kept in shadow).
@@ -186,10 +190,13 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `process.env.JUP_KEY || '02ae…'`, `env.API_TOKEN ?? "…"`: a quoted default behind the name is
   // its value wherever the variable is unset; anything else after `||` is code (a call, a name).
   if (FALLBACK_OPERATORS.has(operator) && !/["'`]$/.test(op[3])) return null;
-  if (LOOSE_OPERATORS.has(operator) && !xml && !quotedPair) return null;
+  // `os.getenv("DB_PASSWORD", "…")`, `env('APP_KEY', '…')`: the lookup's quoted default is the
+  // variable's value wherever it is unset — a config default, hard-coded
+  const envDefault = operator === ',' && /["'`]$/.test(op[1]) && /["'`]$/.test(op[3]) && ENV_CALL_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+  if (LOOSE_OPERATORS.has(operator) && !xml && !quotedPair && !envDefault) return null;
   // An environment variable named *_KEY (`process.env.JUP_KEY`) configures a key for a service:
   // unlike a `sort_key` in code, it is a credential's name.
-  if (isIdentifierKeyName(name) && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
+  if (isIdentifierKeyName(name) && !envDefault && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
