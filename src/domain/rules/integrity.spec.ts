@@ -1012,6 +1012,12 @@ test('a syntax check that passed on every file edited since the last test or bui
     ['check failed', [ran('bash -n deploy.sh'), ran('python3 -m py_compile tools/helper.py', { exitCode: 1, output: 'SyntaxError: invalid syntax' })]],
     ['masked', [ran('bash -n deploy.sh || echo bad'), ran('python3 -m py_compile tools/helper.py')]],
     ['another file checked', [ran('bash -n deploy.sh'), ran('python3 -m py_compile tools/other.py')]],
+    // the call's status is not the check's: an echo after ||, a second check after ;, $? printed
+    ['status masked by || echo', [ran('bash -n deploy.sh && python3 -m py_compile tools/helper.py && echo OK || echo FAIL')]],
+    ['two checks after ;', [ran('bash -n deploy.sh; python3 -m py_compile tools/helper.py')]],
+    ['exit status printed', [ran('bash -n deploy.sh'), ran('python3 -m py_compile tools/helper.py; echo "exit: $?"')]],
+    // no exit status (a terminal capture): the output decides
+    ['error printed, no exit status', [ran('bash -n deploy.sh'), ran('python3 -m py_compile tools/helper.py', { exitCode: null, output: '  File "tools/helper.py", line 2\nSyntaxError: invalid syntax' })]],
   ];
   for (const [label, checks] of unverified) {
     const drafts = await runRules([...edits, ...checks.flat(), claim]);
@@ -1019,9 +1025,18 @@ test('a syntax check that passed on every file edited since the last test or bui
   }
   const editedAfter = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), edit(`${P}/tools/helper.py`, 'x = 2', 'x = 3'), claim]);
   assert.equal(only(editedAfter, UNVERIFIED).length, 1, 'edited again after its check');
-  // a test claim wants a test run; a syntax check is none
-  const testClaim = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), say('All tests pass now.')]);
-  assert.equal(only(testClaim, UNVERIFIED).length, 1, 'test claim');
+  const noStatus = await runRules([...edits, ...ran('bash -n deploy.sh', { exitCode: null, output: '' }), ...ran('python3 -m py_compile tools/helper.py', { exitCode: null, output: '' }), claim]);
+  assert.deepEqual(only(noStatus, UNVERIFIED), [], 'no exit status, nothing printed');
+  const echoed = await runRules([...edits, ...ran('bash -n deploy.sh && echo "syntax ok"'), ...ran('python3 -m py_compile tools/helper.py'), claim]);
+  assert.deepEqual(only(echoed, UNVERIFIED), [], '&& echo after the check');
+  // test, build and behaviour claims want a run of their own; a syntax check is none
+  for (const other of ['All tests pass now.', 'The build succeeds now.', 'tsc passes.', 'I verified that the deploy script now works.']) {
+    const drafts = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), say(other)]);
+    assert.equal(only(drafts, UNVERIFIED).length, 1, other);
+  }
+  // a test run that failed and was never run again is not answered by a syntax check
+  const failedTests = await runRules([prompt('fix the bug'), ...ran('pytest', { exitCode: 1, output: '1 failed, 3 passed' }), edit(`${P}/calc.py`, 'a - b', 'a + b'), ...ran('python3 -m py_compile calc.py'), say('I fixed the bug in calc.py; it works correctly now.')]);
+  assert.equal(only(failedTests, UNVERIFIED).length, 1, 'failed tests not rerun');
   // a failing syntax check of some other file contradicts nothing
   const otherFails = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), ...ran('bash -n legacy/old.sh', { exitCode: 2, output: 'legacy/old.sh: line 3: syntax error' }), claim]);
   assert.deepEqual(only(otherFails, CONTRA), []);
@@ -1037,4 +1052,8 @@ test('a passing test run covers the edits before it; a syntax check then covers 
   assert.deepEqual(only(drafts, UNVERIFIED), []);
   const deleted = await runRules([prompt('clean up'), edit(`${P}/a.py`, 'x = 1', 'x = 2'), ...ran('rm src/old.py'), ...ran('python3 -m py_compile a.py'), say('Everything works now.')]);
   assert.equal(only(deleted, UNVERIFIED).length, 1, 'a delete is not syntax-checked');
+  // an edit made while the test ran is not covered by its pass, nor by a check of another file
+  const test = cmd('pytest');
+  const during = await runRules([prompt('fix both'), edit(`${P}/a.py`, 'x = 1', 'x = 2'), test, edit(`${P}/b.py`, 'y = 1', 'y = 2'), result(test.callId, { exitCode: 0, output: '3 passed' }), ...ran('bash -n unrelated.sh'), say('Everything works now.')]);
+  assert.equal(only(during, UNVERIFIED).length, 1, 'edited while the test ran');
 });

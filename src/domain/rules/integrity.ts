@@ -410,10 +410,10 @@ class RunLedger {
     if (code.length > 0 || deletes) {
       this.edits++;
       this.lastEdit = event.index;
-      this.syntax.onEdits(code, deletes);
+      this.syntax.onEdits(event.index, code, deletes);
     }
     const raw = event.input.type === 'command' ? event.input.command : '';
-    this.syntax.onCall(event.callId, event.index, fx, (loc) => !masking(loc, raw) && !(loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1));
+    this.syntax.onCall(event.callId, event.index, fx, (loc) => loc.cmd.pipeLength === 1 && !masking(loc, raw) && endsTheCall(raw, loc.cmd.text));
     const kinds = new Set<CheckKind>();
     let reliable = true;
     // one test run chained with a linter (`pytest | tail && ruff check .`): the linter may be what failed
@@ -449,7 +449,7 @@ class RunLedger {
     // checks when the tests were the only check in the chain.
     const testsPassed = run.kinds.has('test') && r.status === 'fail' && run.chained && testsAllPassed(r.output);
     const passed: Resolved = { ...r, status: 'pass' };
-    if (r.status === 'pass' || testsPassed) this.syntax.onVerified();
+    if (r.status === 'pass' || testsPassed) this.syntax.onVerified(run.index);
     this.lastCheck = testsPassed && run.kinds.size === 1 ? passed : r;
     if (run.kinds.has('test')) this.lastTest = testsPassed ? passed : r;
     return { ...r, kinds: run.kinds };
@@ -558,6 +558,19 @@ function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger
   }
 }
 
+/** A claim that behaviour was checked, which a syntax check cannot back. */
+const BEHAVIOUR_CHECKED = /\bverif|\btested\b|\bproduction\b|\breturns?\b|\bresponds?\b|\bpass(?:es|ed|ing)?\b/i;
+
+/**
+ * Only `&&` steps follow the command (by its text) to the call's end: a zero status of the call
+ * then says the command succeeded (`bash -n a.sh; echo $?` and `… || echo FAIL` do not).
+ */
+function endsTheCall(raw: string, text: string): boolean {
+  const at = raw.lastIndexOf(text);
+  if (at < 0 || text === '' || raw.length - at - text.length > 2_000) return false;
+  return /^(?:\s*&&[^;&|\n]*)*$/.test(raw.slice(at + text.length));
+}
+
 function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean): void {
   // a claim the log shows false stays one, whatever the reply invites the user to check
   const claim = findClaim(reply.text);
@@ -591,8 +604,10 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   if (!findClaim(reply.text, { handOver: true })) return;
   if ((afterEdit && run!.status !== 'fail') || ledger.unresolvedAfterEdit()) return;
   // "the script works now" after `bash -n` passed on every file edited since the last test or
-  // build: checked as far as a check of those files goes (syntax-checks.ts); a test claim is not
-  if (claim.kind !== 'test' && ledger.syntax.covers(ledger.lastEdit)) return;
+  // build: checked as far as a check of those files goes (syntax-checks.ts). Not a test or build
+  // claim (no tsc, lint or test ran), not a claim of behaviour checked ("verified that …"), and not
+  // over a test run that failed and was never run again.
+  if (claim.kind === 'works' && run?.status !== 'fail' && !BEHAVIOUR_CHECKED.test(claim.sentence) && ledger.syntax.covers(ledger.lastEdit)) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,

@@ -346,6 +346,12 @@ describe("a credential's config default: an environment lookup's quoted fallback
       'TOKEN=${API_TOKEN:-}',
       'name = os.getenv("SECRET_NAME", "prod/db/credentials")',
       `log(format("DB_PASSWORD", "${pw}"))`,
+      // a key of data, not of a service, and a lookup that is no environment's
+      'QUEUE_KEY = os.getenv("QUEUE_KEY", "k8s-prod-eu-1")',
+      'lock = os.getenv("LOCK_KEY", "jobs-lock-2024")',
+      'cache.get("session_key", "k8s-prod-eu-1")',
+      `row("encryption_key", "${pw}")`,
+      `Cypress.env("password", "${pw}")`,
     ]) {
       assert.deepEqual(await values(text), [], text);
     }

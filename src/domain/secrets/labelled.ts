@@ -54,8 +54,8 @@ const FALLBACK_OPERATORS = new Set(['||', '??']);
 /** `process.env.NAME`, `import.meta.env.NAME`, `env.NAME`: a variable read from the environment. */
 const ENV_LOOKUP = /(?:^|\.)env\.[A-Z][A-Z0-9_]*$/;
 
-/** An environment lookup that takes a default, open on the variable's quoted name: `os.getenv("`, `os.environ.get('`, `ENV.fetch("`, `env('`. */
-const ENV_CALL_BEFORE = /(?:\bgetenv|\bgetEnv|\bget_env|\benviron\.get|\benv\.get|\bENV\.fetch|\benv)\([ \t]*["'`]$/;
+/** An environment lookup that takes a default, open on the variable's quoted name: `os.getenv("`, `os.environ.get('`, `ENV.fetch("`, Laravel's bare `env('` (not a method such as `Cypress.env(`, a setter). */
+const ENV_CALL_BEFORE = /(?:\bgetenv|\bgetEnv|\bget_env|\benviron\.get|\bENV\.fetch|(?<![\w.$])env)\([ \t]*["'`]$/;
 
 /** Operators that may label a value only when the value has a provider's exact shape. */
 const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
@@ -196,7 +196,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (LOOSE_OPERATORS.has(operator) && !xml && !quotedPair && !envDefault) return null;
   // An environment variable named *_KEY (`process.env.JUP_KEY`) configures a key for a service:
   // unlike a `sort_key` in code, it is a credential's name.
-  if (isIdentifierKeyName(name) && !envDefault && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
+  // (a `QUEUE_KEY` default of `k8s-prod-eu-1` names a thing; only a random-looking one is a key)
+  if (isIdentifierKeyName(name) && !(envDefault && value.length >= 20 && looksRandom(value)) && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');

@@ -416,7 +416,7 @@ describe('gemini-cli-tui: a live capture redrawn frame after frame, and headless
     const autoEdit = run(live.join('\n').replaceAll('YOLO mode (ctrl + y to toggle)', 'auto-accept edits (shift + tab to toggle)'), 'gemini-cli-tui');
     assert.deepEqual(ofKind(autoEdit.events, 'session_meta').filter((e) => e.approvalPolicy), []);
     // a reply quoting the notice is no mode
-    const quoted = run([' > what does YOLO mean?', '✦ It prints "YOLO mode is enabled." when you start it with -y.'].join('\n'), 'gemini-cli-tui');
+    const quoted = run([' > what does YOLO mean?', '✦ It prints "YOLO mode is enabled." when you start it with -y.', '  YOLO mode (ctrl + y to toggle) is shown in the footer while it is on.'].join('\n'), 'gemini-cli-tui');
     assert.deepEqual(ofKind(quoted.events, 'session_meta').filter((e) => e.approvalPolicy), []);
   });
 

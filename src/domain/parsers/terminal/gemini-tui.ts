@@ -76,7 +76,7 @@ const HEADLESS_START = /^(?:YOLO mode is enabled\. All tool calls will be automa
  * ("YOLO mode (ctrl + y to toggle)") or the notice `gemini -y -p` prints. The posture is context
  * (permissions.ts), so it is read, once, as the session's approval mode.
  */
-const YOLO = /^\s{0,80}YOLO mode(?: enabled)? \((?:ctrl|shift|tab)[^)]{0,20} to (?:toggle|cycle)\)|^YOLO mode is enabled\./i;
+const YOLO = /^\s*YOLO mode(?: enabled)? \((?:ctrl|shift|tab)[^)]{0,20} to (?:toggle|cycle)\)\s*$|^YOLO mode is enabled\. All tool calls will be automatically approved\.$/;
 
 type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool' | 'compact' | 'box' | 'other';
 
@@ -213,7 +213,8 @@ export class GeminiTuiParser implements LogParser {
     // the interactive CLI's start (its tips, a failed resume) after "Loaded cached credentials.",
     // which interactive runs print too: no headless answer follows
     if (INTERACTIVE_START.test(h)) this.headless = false;
-    if (!this.yolo && YOLO.test(h)) {
+    // the whole line, as the screen draws it: a reply quoting it sits in the reply's gutter and goes on
+    if (!this.yolo && h.length < 400 && YOLO.test(h)) {
       this.yolo = true;
       sink.emit({ kind: 'session_meta', index: -1, line, at: null, approvalPolicy: 'yolo' });
     }
