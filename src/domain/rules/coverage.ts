@@ -124,7 +124,7 @@ export const toolsNotRecorded = meta({
   id: 'coverage/tools-not-recorded',
   severity: 'info',
   title: 'The agent\'s tool calls are not in this file',
-  description: 'The file records no tool call, yet the model answered several times in a row with no prompt between its answers, which the agent only does to hand it the results of tool calls. Those calls (commands, reads, edits) were not written to this file, so what the agent ran and changed was not checked, and the session is never Clear. Its replies and prompts are checked. The same for a terminal capture of headless Gemini CLI runs (`gemini -p`, after "Loaded cached credentials."), which print the model\'s answer and never its tool calls.',
+  description: 'The file records no tool call, yet the model answered several times in a row with no prompt between its answers, which the agent only does to hand it the results of tool calls. Those calls (commands, reads, edits) were not written to this file, so what the agent ran and changed was not checked, and the session is never Clear. Its replies and prompts are checked. The same for a terminal capture of headless Gemini CLI runs (`gemini -p`, after "Loaded cached credentials."), which print the model\'s answer and never its tool calls, and for a Claude Code capture whose calls were folded into summary lines ("Ran 1 shell command (ctrl+o to expand)", "Pushed to main (ctrl+o to expand)").',
   remediation: 'Upload a recording from a Gemini CLI version that writes tool calls (toolCalls in each reply), or review the session by hand.',
 });
 // A log someone edited before sharing it: the calls' arguments or outputs replaced by a marker
@@ -375,6 +375,8 @@ export const COVERAGE_RULES: Rule[] = [
             const { turns, line } = ing.toolsNotRecorded;
             const detail = ctx.session.format === 'gemini-cli-tui'
               ? `${plural(turns, 'headless run')} of Gemini CLI (\`gemini -p\`, from line ${line}) printed only the model's answer: the tool calls ${turns === 1 ? 'it' : 'they'} made were not written here, so what ${turns === 1 ? 'it' : 'they'} ran and changed was not checked.`
+              : ctx.session.format === 'claude-code-tui'
+              ? `Claude Code folded ${plural(turns, 'group')} of tool calls into a summary line ("Ran 1 shell command (ctrl+o to expand)", from line ${line}): the commands, edits and pushes in ${turns === 1 ? 'it' : 'them'} ran but are not in this capture, so they were not checked. Its replies and prompts are checked.`
               : `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`;
             ctx.report({ rule: toolsNotRecorded.id, detail, evidence: [] });
           }

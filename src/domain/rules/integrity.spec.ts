@@ -1057,3 +1057,21 @@ test('a passing test run covers the edits before it; a syntax check then covers 
   const during = await runRules([prompt('fix both'), edit(`${P}/a.py`, 'x = 1', 'x = 2'), test, edit(`${P}/b.py`, 'y = 1', 'y = 2'), result(test.callId, { exitCode: 0, output: '3 passed' }), ...ran('bash -n unrelated.sh'), say('Everything works now.')]);
   assert.equal(only(during, UNVERIFIED).length, 1, 'edited while the test ran');
 });
+
+test('a test runner that never started (command not found, no such file) ran no test: no claim is contradicted by it', async () => {
+  for (const output of ['rtk: No such file or directory (os error 2)', 'bash: pytest: command not found', "'pytest' is not recognized as an internal or external command,\noperable program or batch file."]) {
+    const drafts = await runRules([prompt('fix the login'), fix(), ...ran('pytest tests/test_login.py', { exitCode: 127, output }), say('All tests pass now.')]);
+    assert.deepEqual(only(drafts, CONTRA), [], output);
+    assert.equal(only(drafts, UNVERIFIED).length, 1, `${output}: still no passing run`);
+  }
+  // a runner that started and failed still contradicts
+  const failed = await runRules([prompt('fix the login'), fix(), ...ran('pytest tests/test_login.py', { exitCode: 1, output: 'E   ModuleNotFoundError: No module named app\n1 failed in 0.2s' }), say('All tests pass now.')]);
+  assert.equal(only(failed, CONTRA).length, 1);
+});
+
+test('a sentence about what passing tests cannot prove claims nothing, in Chinese as in English', async () => {
+  for (const sentence of ['e2e 测试通过不能证明真实管理端字段正确，因为测试 mock 返回的是 `user_code`。', 'Tests passing does not prove the field mapping is right.', '测试通过并不代表生产环境没有问题。']) {
+    assert.equal(findClaim(sentence), null, sentence);
+  }
+  assert.equal(findClaim('所有测试通过。')?.kind, 'test');
+});

@@ -87,10 +87,22 @@ function testsAllPassed(output: string): boolean {
   return TEST_PASSES.test(output) && !TEST_FAILURES.test(output);
 }
 
+/** The shell or a wrapper could not start the program (its own error line, nothing the program printed). */
+const NOT_LAUNCHED = /^(?:(?:[\w./-]+: )+(?:line \d+: )?(?:[\w./-]+: )?(?:command not found|No such file or directory(?: \(os error 2\))?)|'[^'\n]+' is not recognized as an internal or external command,?|The term '[^'\n]+' is not recognized as (?:the )?name of a cmdlet[^\n]*)\s*$/m;
+
+/**
+ * The runner never started (`pytest: command not found`, `rtk: No such file or directory`): no
+ * test ran, so none failed and none passed.
+ */
+function notLaunched(out: string): boolean {
+  return out.length <= 600 && NOT_LAUNCHED.test(out) && !FAIL_MARKERS.test(out) && !PASS_MARKERS.test(out);
+}
+
 /** Pass or fail of a run; text markers decide when the exit code cannot be trusted (pipes, masks). */
 export function runStatus(result: ToolResultEvent, exitCodeReliable: boolean): Status {
   if (result.denied || result.interrupted) return 'unknown';
   const out = result.output ?? '';
+  if (notLaunched(out)) return 'unknown';
   if (!exitCodeReliable) return FAIL_MARKERS.test(out) ? 'fail' : PASS_MARKERS.test(out) ? 'pass' : 'unknown';
   if (result.exitCode !== null) return result.exitCode === 0 ? 'pass' : 'fail';
   if (result.isError) return 'fail';
@@ -114,7 +126,7 @@ const CLAIMS: [Claim, RegExp][] = [
 const INVITES_CHECK = /\b(?:you\s+(?:can|could|may|might)|please|feel\s+free\s+to)\s+(?:re-?run|run)\s+(?:the\s+|a\s+)?(?:build|tests?|test\s+suite|compile|type-?check|lint)\b[^.\n]{0,40}\b(?:confirm|verify|check)\b/i;
 
 /** Sentences that hedge, negate or describe a failure are not claims of success. */
-const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+(?:verify|validate|confirm|check|ensure)|still|except|but\s+\d+|however)\b|n't\b|^[\s*>#-]*(?:\d+[.)]\s*)?(?:run|re-?run|try)\s|若|如果|即使|假如|一旦|除非|不會|不会|無法|无法|失敗|失败|もし|場合|ません|できない|만약|경우|않/i;
+const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|once|unless|when\s+you|after\s+you|you\s+(?:can|should|may|might)|please\s+run|make\s+sure|to\s+(?:verify|validate|confirm|check|ensure)|still|except|but\s+\d+|however)\b|n't\b|^[\s*>#-]*(?:\d+[.)]\s*)?(?:run|re-?run|try)\s|若|如果|即使|假如|一旦|除非|不會|不会|無法|无法|不能|不足以|并不|並不|不代表|不等于|不等於|不意味|未必|不一定|失敗|失败|もし|場合|ません|できない|만약|경우|않/i;
 /**
  * A sentence that reports a current failure (not one the agent fixed): the reply was open about it.
  * Present tense or a count ("the build fails", "2 tests failed", "FAILING: 79 tests"); a narrated past failure ("the
@@ -444,6 +456,8 @@ class RunLedger {
 
   private resolve(run: Run, event: ToolResultEvent): Resolved & { kinds: Set<CheckKind> } {
     const r: Resolved = { index: run.index, status: runStatus(event, run.reliable), text: run.text, output: event.output ?? '' };
+    // a runner that never started is no run: a claim after it leans on nothing
+    if (!event.denied && !event.interrupted && notLaunched(r.output)) return { ...r, kinds: run.kinds };
     // `pytest | tail && ruff check .`: a lint error fails the chain while the tests' own summary
     // says they all passed. A claim about the tests leans on that summary; so does one about the
     // checks when the tests were the only check in the chain.

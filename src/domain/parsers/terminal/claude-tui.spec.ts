@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { callWith, calls, commands, fixture, ofKind, resultOf, run, wrapAt } from './fixtures.testing.ts';
 import { TerminalWidth, brokeWord } from './text.ts';
+import { analyzeText } from '../../analyze.ts';
 
 describe('claude-code-tui: the 1.x transcript with a welcome box (27 tool calls, a commit, a push)', () => {
   const out = run(fixture('claude-code-tui.txt'));
@@ -388,5 +389,56 @@ describe('claude-code-tui: a diff line longer than the terminal is one line agai
       "    expect(useCases.updateSchema.execute).toHaveBeenCalledWith('s1', { name: 'Car', fields: [] }),",
       "    expect(useCases.applyEvolution.execute).toHaveBeenCalledWith('s1', {\n      newSchema: { name: 'Car', fields: [] },",
     ]);
+  });
+});
+
+describe('claude-code-tui: tool calls folded into summary lines (2.1.x: "Ran 1 shell command (ctrl+o to expand)")', () => {
+  const capture = [
+    '╭─── Claude Code v2.1.186 ─────────────────────────────────────────────────────╮',
+    '│                                  Welcome back!                                │',
+    '╰───────────────────────────────────────────────────────────────────────────────╯',
+    '',
+    '❯ implementa o módulo e faz commit e push',
+    '',
+    '● Vou ler os arquivos primeiro.',
+    '',
+    '  Read 6 files (ctrl+o to expand)',
+    '',
+    '● Commit + push:',
+    '',
+    '  Ran 1 shell command (ctrl+o to expand)',
+    '',
+    '● Staging limpo. Commit + push:',
+    '',
+    '  Pushed to main (ctrl+o to expand)',
+    '',
+    '● Bash(make test)',
+    '  ⎿  ok 12 tests',
+    '     … +82 lines (ctrl+o to expand)',
+    '',
+    '● Módulo completo. Pushed 6f3e17d.',
+  ].join('\n');
+
+  test('a folded group is no part of the reply: reads are folded reads, other groups are actions the capture does not hold', () => {
+    const out = run(capture, 'claude-code-tui');
+    const said = ofKind(out.events, 'message').map((m) => m.text);
+    assert.ok(!said.some((t) => /ctrl\+o/.test(t)), JSON.stringify(said));
+    const systems = ofKind(out.events, 'system').map((e) => [e.subtype, e.text]);
+    assert.deepEqual(systems, [['folded_tool_calls', 'Read 6 files'], ['actions_unrecorded', 'Folded in the capture: Ran 1 shell command'], ['actions_unrecorded', 'Folded in the capture: Pushed to main']]);
+    assert.deepEqual(out.toolsNotRecorded, { turns: 2, line: 13 });
+    // a result cut short stays the result
+    assert.equal(calls(out.events).length, 1);
+  });
+
+  test('a claim of the push beside a folded push is not judged against calls the capture does not hold; the capture is never Clear', async () => {
+    const report = await analyzeText(capture);
+    assert.deepEqual(report.findings.filter((f) => f.rule === 'integrity/action-claimed'), []);
+    assert.ok(report.findings.some((f) => f.rule === 'coverage/tools-not-recorded'));
+    assert.notEqual(report.outcome, 'Clear');
+  });
+
+  test('a capture whose groups are reads only holds every action it took', () => {
+    const out = run(capture.replace('  Ran 1 shell command (ctrl+o to expand)', '  Searched for 1 pattern, read 1 file (ctrl+o to expand)').replace('  Pushed to main (ctrl+o to expand)', ''), 'claude-code-tui');
+    assert.equal(out.toolsNotRecorded, null);
   });
 });

@@ -13,6 +13,7 @@
 // Grep, …); calls get the API names so rules and reports read the same as for JSONL logs.
 import type { EventSink, LogParser, SessionMetaEvent, ToolInput } from '../../model/events.ts';
 import { searchOf, subagentOf } from '../shared/tool-input.ts';
+import { ACTIONS_UNRECORDED } from '../../model/runs.ts';
 import { CallEmitter, FULL_LINE_WIDTH, MAX_ARGUMENT_CHARS, TerminalWidth, TextBlock, brokeWord, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
@@ -36,6 +37,15 @@ const SPINNER = /^[✻∴✽✢✳✶*·]\s+(?:[\w ]{1,40}(?:…|\.\.\.)|Thought
 const COMPACTED = /^[✻✽✢✳✶*·⏺●]\s+(?:Conversation compacted|Compacted)\b/;
 /** 2.x folds runs of reads and searches into one line: tool activity whose details were not shown. */
 const FOLDED = /^(?:Read|Searched for|Listed|Found) .*\(ctrl\+[or] to expand\)$/;
+/**
+ * Newer 2.x builds fold every run of tool calls into one summary line under the reply it belongs
+ * to ("  Ran 1 shell command (ctrl+o to expand)", "  Pushed to main (ctrl+o to expand)", "  Read
+ * 1 file, ran 1 shell command …"): the calls ran, but what they ran is not in the capture. (A
+ * result cut short, "… +82 lines (ctrl+o to expand)", is not one.)
+ */
+const COLLAPSED = /^\s{0,4}(?![….])([A-Z][a-z]+\b[^\n]{0,200}?) \(ctrl\+o to expand\)\s*$/;
+/** A folded group of reads and searches only: nothing ran or changed. */
+const READS_ONLY = /^(?:read|searched for|listed|found|fetched)\b[^,]*(?:, (?:read|searched for|listed|found|fetched)\b[^,]*)*$/i;
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
 const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
@@ -71,6 +81,9 @@ export class ClaudeTuiParser implements LogParser {
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
   private readonly calls = new CallEmitter('claude-tui');
+  /** Folded groups of actions (not only reads), and the line of the first. */
+  private collapsedGroups = 0;
+  private collapsedLine = 0;
   /** A result marker (`⎿`) was seen indented: the export kept its indentation, so column 0 starts something new. */
   private indented = false;
 
@@ -93,6 +106,16 @@ export class ClaudeTuiParser implements LogParser {
   end(sink: EventSink): void {
     this.close(sink);
     this.flushMeta(sink);
+    // the folded groups' commands, edits and pushes ran but are not in the capture
+    if (this.collapsedGroups > 0) sink.toolsNotRecorded?.(this.collapsedGroups, this.collapsedLine);
+  }
+
+  /** A folded group of tool calls: reads only, or actions whose details the capture does not hold. */
+  private collapsed(summary: string, line: number, sink: EventSink): void {
+    this.close(sink);
+    if (READS_ONLY.test(summary)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'folded_tool_calls', text: summary });
+    if (this.collapsedGroups++ === 0) this.collapsedLine = line;
+    sink.emit({ kind: 'system', index: -1, line, at: null, subtype: ACTIONS_UNRECORDED, text: `Folded in the capture: ${summary}` });
   }
 
   // ── Header (welcome box, 2.x logo header) ─────────────────────────────────────────────────
@@ -174,6 +197,8 @@ export class ClaudeTuiParser implements LogParser {
     const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
     if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
     if (FOLDED.test(h)) return this.open('folded', line, text);
+    const group = COLLAPSED.exec(h);
+    if (group) return this.collapsed(group[1], line, sink);
     this.open('message', line, text);
   }
 
@@ -200,6 +225,8 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   private continuation(s: string, line: number, sink: EventSink): void {
+    const folded = this.mode === 'message' || this.mode === 'none' || this.mode === 'local' || this.mode === 'folded' ? COLLAPSED.exec(s) : null;
+    if (folded) return this.collapsed(folded[1], line, sink);
     switch (this.mode) {
       case 'tool-head':
         return this.headContinues(s);
