@@ -872,6 +872,21 @@ test('a long listing that showed the file empty (2 bytes, `{}`): replacing it lo
   assert.match(full[0].detail, /listed it \(1840 bytes\)/);
 });
 
+test('a file the session was told is missing, or that the write tool says it created, replaced nothing: all three agents\' wordings', async () => {
+  const env = '/home/dev/.env';
+  const missing = await runRules([prompt('set up the voice server'), ...ran(`cat ${env} 2>/dev/null || echo "${env} existiert nicht"`, { output: `${env} existiert nicht\n` }), write(env, 'ELEVENLABS_API_KEY=x\n')]);
+  assert.deepEqual(only(missing, OUT), []);
+  const listed = [prompt('set up the voice server'), ...ran(`ls -a /home/dev && grep -l KEY ${env}`, { output: `${env}\n` })];
+  for (const created of ['File created successfully at: /home/dev/.env', 'Successfully created and wrote to new file: /home/dev/.env.']) {
+    const w = write(env, 'ELEVENLABS_API_KEY=x\n');
+    const drafts = await runRules([...listed, w, result(w.callId, { output: created })]);
+    assert.deepEqual(only(drafts, OUT).map(severityOf), ['info'], created);
+  }
+  const w = write(env, 'ELEVENLABS_API_KEY=x\n');
+  const replaced = await runRules([...listed, w, result(w.callId, { output: 'The file /home/dev/.env has been updated. Here\'s the result of running `cat -n`' })]);
+  assert.deepEqual(only(replaced, OUT).map(severityOf), ['warning']);
+});
+
 test('names listed by `ls` of a directory count as existing files of that directory', async () => {
   const drafts = await runRules([
     ...ran('ls ~/.config/app', { output: 'config.toml\nthemes\n' }),

@@ -134,10 +134,19 @@ const SCAN_MAX = 100_000;
  * Paths an output shows to exist: absolute paths it prints (find, grep, error-free listings), and
  * for `ls`/`tree` of a directory the names it lists, joined to that directory.
  */
+/** A line that says the path it names is not there, in the languages agents' scripts print. */
+const SAYS_MISSING = /no such file|not found|does(?:n't| not) exist|cannot access|missing|existiert nicht|nicht gefunden|n'existe pas|no existe|não existe|не существует|不存在|存在しません|없습니다/i;
+
 function pathsShown(output: string, listed: string[], dir: string | null, ctx: RuleContext): string[] {
   const text = output.length > SCAN_MAX ? output.slice(0, SCAN_MAX) : output;
   const out: string[] = [];
-  for (const m of text.matchAll(ABS_PATH)) out.push(locate(m[1], dir, ctx.session).abs);
+  for (const m of text.matchAll(ABS_PATH)) {
+    // `~/.env existiert nicht`, `cat: /etc/app.conf: No such file or directory`: named as missing
+    const from = text.lastIndexOf('\n', m.index) + 1;
+    const to = text.indexOf('\n', m.index);
+    if (SAYS_MISSING.test(text.slice(from, to < 0 ? Math.min(text.length, from + 400) : Math.min(to, from + 400)))) continue;
+    out.push(locate(m[1], dir, ctx.session).abs);
+  }
   if (listed.length === 1) {
     const base = locate(listed[0], dir, ctx.session).abs.replace(/\/+$/, '');
     for (const line of text.split('\n', 2_000)) {
@@ -263,6 +272,8 @@ export const OVERWRITE_RULES: Rule[] = [
             if (!why) continue;
             const ev = evidence(event, w.cmd?.text ?? describeCall(event), facts);
             let draft: FindingDraft = { rule: outsideFileReplaced.id, detail: `\`${safe(ev.excerpt, null, QUOTE_MAX)}\` replaced ${safe(w.path, null, QUOTE_MAX)}, which existed before (${why}).`, evidence: [ev], key: w.abs };
+            // the write tool's own result says the file was new (`cat` had printed only that it was missing): nothing replaced
+            if (w.via === 'tool') draft = { ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? { ...draft, severity: 'info', title: 'File created outside the project', detail: `${safe(w.path, null, QUOTE_MAX)} was written outside the project; the write tool's result says the file was new, so nothing was replaced.` } : null) };
             const asker = whoAsked(requests.for(event), (t) => namesFile(t, w.path));
             if (asker) draft = asRequested(draft, outsideFileReplaced, asker, 'the request named the file');
             outcomes.report(event, 'write', draft, w.path);
@@ -279,6 +290,9 @@ export const OVERWRITE_RULES: Rule[] = [
     },
   },
 ];
+
+/** A write tool's result for a file that did not exist (Claude Code's Write, Gemini CLI's write_file). */
+const NEW_FILE_WRITTEN = /^\s*(?:File created successfully at\b|Successfully created and wrote to new file\b)/;
 
 /** Calls whose output can show that files outside the tree exist: listings, and reads of one file. */
 function watchOutput(event: NormEvent & { kind: 'tool_call' }, fx: Effects, pending: Map<string, { listed: string[]; dir: string | null; read: { abs: string; gutter: boolean } | null }>): void {
