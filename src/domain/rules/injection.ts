@@ -59,13 +59,14 @@ export const agentConfigEdit = meta({
 // (patterns that start with a rare literal are fast as they are and have no screen).
 type Screen = (text: string, lower: string) => boolean;
 const CHAT_TEMPLATE = 'chat-template token';
+const FAKE_TAG = 'fake tool/role tag';
 const PATTERNS: { label: string; screen?: Screen; re: RegExp }[] = [
   { label: '"ignore previous instructions"', screen: (_t, l) => l.includes('ignore') || l.includes('disregard') || l.includes('forget') || l.includes('override'), re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
   { label: 'role reassignment ("you are now …")', screen: (_t, l) => l.includes('now') && /are\s+now\s/.test(l), re: /\byou\s+are\s+now\s+(?:(?:a|an|the|in|no\s+longer)\s+)?(?:new\s+)?(?:unrestricted|unfiltered|jailbroken|DAN\b|developer\s+mode|god\s+mode|evil|different\s+(?:ai|assistant|model)|(?:ai|assistant|agent|model)\b)/i },
   { label: 'system prompt override', screen: (_t, l) => /system\s+(?:prompt|instruction)|initial\s+instructions/.test(l), re: /\b(?:new|updated|real|actual|hidden|secret)\s+system\s+(?:prompt|instructions?)\b|\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+instructions)\b/i },
   { label: CHAT_TEMPLATE, re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
   { label: 'fake SYSTEM header', screen: (t) => t.includes('SYSTEM'), re: /^[ \t]*#{1,6}[ \t]*SYSTEM(?:[ \t]+(?:PROMPT|MESSAGE|INSTRUCTIONS?|OVERRIDE))?[ \t]*:?[ \t]*$/m },
-  { label: 'fake tool/role tag', re: /<\/?(?:tool_result|function_results|function_calls|tool_use|system_prompt|assistant_response)>|<\/?antml:[a-z_]+>/i },
+  { label: FAKE_TAG, re: /<(\/?)((?:tool_result|function_results|function_calls|tool_use|system_prompt|assistant_response)|antml:[a-z_]+)>/i },
   { label: '"do not tell the user"', screen: (_t, l) => /the\s+user/.test(l), re: /\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|reveal\s+(?:this\s+|it\s+)?to|alert|notify)\s+the\s+user\b|\b(?:do\s+not|don'?t|never)\s+let\s+the\s+user\s+(?:know|see|notice|find\s+out|learn)\b|\bwithout\s+(?:telling|informing|notifying|alerting)\s+the\s+user\b/i },
 ];
 
@@ -84,11 +85,34 @@ export function findInjection(text: string): Match | null {
       if (m) return { label, start: m.index, end: m.index + m[0].length };
       continue;
     }
+    if (label === FAKE_TAG) {
+      const m = enclosingTag(text, lower, re);
+      if (m) return { label, start: m.index, end: m.index + m[0].length };
+      continue;
+    }
     const m = re.exec(text);
     if (m) return { label, start: m.index, end: m.index + m[0].length };
   }
   return null;
 }
+
+/**
+ * A tool or role tag that frames text: a closing tag (`</tool_result>` ending a block the model
+ * is meant to think is over), or an opening tag whose closing tag follows. A lone opening tag is
+ * a placeholder (`bun Inference.ts <system_prompt> <user_prompt>` in a usage line), no frame.
+ */
+function enclosingTag(text: string, lower: string, re: RegExp): RegExpExecArray | null {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+  let seen = 0;
+  for (let m = global.exec(text); m !== null && seen < 200; m = global.exec(text), seen++) {
+    if (m[1] === '/') return m;
+    // (lower-casing keeps these ASCII tags' offsets)
+    const close = lower.indexOf(`</${m[2].toLowerCase()}>`, m.index + m[0].length);
+    if (close >= 0 && close - m.index <= TAG_SPAN_MAX) return m;
+  }
+  return null;
+}
+const TAG_SPAN_MAX = 20_000;
 
 /** An assignment, call or return that opens a string literal left open up to here. */
 const STRING_IN_CODE = /(?:[=(,]|\+=|\breturn)\s*[rbfuRBFU]?(?:"[^"\n]*|'[^'\n]*)$/;
@@ -219,7 +243,7 @@ function hidesInstruction(text: string, i: number): boolean {
 
 function hiddenKind(c: number, text: string, i: number): string | null {
   if (c >= 0xe0000 && c <= 0xe007f) return 'tag characters';
-  if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return 'bidirectional overrides';
+  if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return misDecodedAround(text, i) ? null : 'bidirectional overrides';
   // Beside an emoji a zero-width space or joiner is how pages and search snippets lay emoji out.
   if (c === 0x200b && (PICTO.test(text.slice(Math.max(0, i - 2), i)) || PICTO.test(text.slice(i + 1, i + 3)))) return null;
   if (c === 0x200b || c === 0x2060 || (c >= 0x2061 && c <= 0x2064) || c === 0x180e) return 'zero-width characters';
@@ -232,6 +256,33 @@ function hiddenKind(c: number, text: string, i: number): string | null {
     return PICTO.test(before) || PICTO.test(after) ? null : 'zero-width characters';
   }
   return null;
+}
+
+const HAN = /\p{Script=Han}/u;
+const HANGUL = /\p{Script=Hangul}/u;
+const PRIVATE_USE = /[\uE000-\uF8FF]/;
+const MIS_DECODED_WINDOW = 40;
+
+/**
+ * Text decoded with the wrong encoding (UTF-8 bytes read as UTF-16, as a PowerShell
+ * `[Text.Encoding]::Unicode` read of a UTF-8 file prints them): every two bytes become one code
+ * point spread over the whole 16-bit range, so Han ideographs, Hangul syllables and the private
+ * use area — the largest blocks — come out mixed at random, and now and then a bidirectional
+ * control among them. Written Chinese holds no Hangul or private-use characters and Korean little
+ * Han; both kinds at a fifth or more of the characters around, and together most of them, is
+ * noise, and a control in noise was placed by no one.
+ */
+function misDecodedAround(text: string, i: number): boolean {
+  let han = 0;
+  let other = 0;
+  let all = 0;
+  for (const ch of text.slice(Math.max(0, i - MIS_DECODED_WINDOW), i + MIS_DECODED_WINDOW)) {
+    if (/\s/.test(ch)) continue;
+    all++;
+    if (HAN.test(ch)) han++;
+    else if (HANGUL.test(ch) || PRIVATE_USE.test(ch)) other++;
+  }
+  return all >= 20 && han >= all / 5 && other >= all / 5 && han + other >= all * 0.7;
 }
 
 /** A grep/rg match prefix (`path:`, `path:12:`, `path-12-`) that tools print before a file's first line. */
