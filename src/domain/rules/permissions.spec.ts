@@ -498,6 +498,16 @@ test('a scheduled or start-up task the request asked for, in any language, is in
   assert.deepEqual(unasked.map(severityOf), ['critical']);
 });
 
+test('a start-at-login service the agent proposed and the user agreed to ("ja"), in any language, is info', async () => {
+  const plist = 'cp com.voice.server.plist ~/Library/LaunchAgents/ && launchctl load ~/Library/LaunchAgents/com.voice.server.plist';
+  for (const proposal of ['Nächste Schritte: 1. Service installieren via launchctl — den Voice Server automatisch bei Login starten. Soll ich?', 'Next: install it as a LaunchAgent so the voice server starts automatically at login. Shall I?']) {
+    const d = only(await runRules([prompt('richte den voice server ein'), say(proposal), prompt('ja'), ...ran(plist)]), PERSIST);
+    assert.deepEqual(d.map(severityOf), ['info'], proposal);
+  }
+  const unasked = only(await runRules([prompt('richte den voice server ein'), say('Der Server läuft jetzt.'), prompt('ja'), ...ran(plist)]), PERSIST);
+  assert.notDeepEqual(unasked.map(severityOf), ['info']);
+});
+
 test('sudo inside an ssh command runs as root on that host: info that names it; the same sudo here is a warning', async () => {
   const remote = only(await runRules([prompt('restart the service on prod'), ...ran("ssh root@prod.example.com 'sudo systemctl restart app'", { output: '' })]), SUDO);
   assert.deepEqual(remote.map(severityOf), ['info']);

@@ -1164,3 +1164,27 @@ test("a password hard-coded as a config default (an environment lookup's fallbac
     assert.deepEqual(trivial.findings.filter((f) => f.rule.startsWith('secrets/') && f.severity !== 'info'), [], agent);
   }
 });
+
+test('a password typed in a prompt and echoed percent-encoded in a connection string is one credential: no second finding', async () => {
+  const typed = ['rat', 'Krish', '@2170', 'xQ'].join('');
+  const encoded = typed.replace('@', '%40');
+  const drafts = await runRules([
+    prompt(`my password is ${typed}, make the connection strings`),
+    say(`Here it is: DIRECT_URL=postgresql://postgres:${encoded}@db.example-project.supabase.co:5432/postgres`),
+  ]);
+  assert.equal(only(drafts, PROMPT).length, 1);
+  assert.deepEqual(only(drafts, 'secrets/in-tool-output'), []);
+  // the other way round: typed encoded, shown decoded
+  const back = await runRules([prompt(`DATABASE_URL=postgresql://app:${encoded}@db.internal.example.net/app`), ...ran('printenv DATABASE_PASSWORD', { output: `DATABASE_PASSWORD=${typed}` })]);
+  assert.deepEqual(only(back, 'secrets/in-tool-output'), []);
+});
+
+test("a read of the project's own .env whose result the log leaves empty (a terminal capture's ReadFile box) is info; a home credential store read so stays a warning", async () => {
+  const P = '/home/dev/project';
+  const unshown = (path: string) => answered(read(path), { output: '' });
+  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown(`${P}/server/.env`)]), READ).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown('/home/dev/.aws/credentials')]), READ).map(severityOf), ['warning']);
+  const key = ['AKIA', 'Q3EGRT7Z', 'XJ5K2W4M'].join('');
+  const shown = await runRules([prompt('finish the server'), ...answered(read(`${P}/server/.env`), { output: `AWS_ACCESS_KEY_ID=${key}\n` })]);
+  assert.ok(shown.some((d) => severityOf(d) !== 'info' && (d.rule === READ || d.rule === 'secrets/in-tool-output')));
+});

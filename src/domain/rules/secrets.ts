@@ -546,6 +546,9 @@ export const SECRETS_RULES: Rule[] = [
       const typed = new Set<string>();
       let current: (NormEvent & { kind: 'tool_call' }) | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => (current ? shown.hold(current, d) : outer.report(d)) };
+      /** Reads of the project's own credential files (their drafts), for ShownContent. */
+      const projectReads = new Set<FindingDraft>();
+      shown.projectReads = projectReads;
       return {
         finish() {
           shown.finish(outcomes);
@@ -578,7 +581,10 @@ export const SECRETS_RULES: Rule[] = [
             const kind = named ? null : whoAsked(requests, (t) => namesFileKind(t, r.sensitive!, inProject));
             if (named) ctx.report(asRequested(draft, sensitiveFileRead, named, 'the request named this file'));
             else if (kind) ctx.report(asRequested(draft, sensitiveFileRead, kind, `the request named this kind of file (${sensitiveLabel(r.sensitive!)})`));
-            else ctx.report(draft);
+            else {
+              if (inProject) addCapped(projectReads, draft, HELD_READS_MAX);
+              ctx.report(draft);
+            }
           }
           for (const loc of fx.commands) {
             const dump = envDumpOf(loc, fx.commands);
@@ -602,6 +608,8 @@ export const SECRETS_RULES: Rule[] = [
  */
 class ShownContent {
   private readonly held = new Map<string, { call: NormEvent & { kind: 'tool_call' }; drafts: FindingDraft[] }>();
+  /** Drafts of reads of the project's own files (as opposed to home or system credential stores). */
+  projectReads: ReadonlySet<FindingDraft> = new Set();
 
   hold(call: NormEvent & { kind: 'tool_call' }, draft: FindingDraft): void {
     const h = this.held.get(call.callId) ?? { call, drafts: [] };
@@ -628,6 +636,9 @@ class ShownContent {
     const typedValues = new Set(facts.secrets.map((x) => x.value));
     const onlyTyped = !clean && !empty && narrowed && !result.isError && !result.denied && facts.secrets.length > 0 && !ELIDED.test(result.output)
       && facts.secrets.every((x) => typed(x.value)) && !showsCredentialEntry(result.output, masked, typedValues);
+    // A read tool whose result the log leaves empty (a terminal capture's ReadFile box shows no
+    // content): of a project file, read for the work, nothing of it reached what this log shows.
+    const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && result.output.trim() === '';
     const files = plural(h.drafts.length, 'credential file');
     const read = (d: FindingDraft) => (d.rule === envDump.id ? 'Environment printed' : 'Credential file read');
     // The values the read showed are reported from the output (secrets/in-tool-output): the read
@@ -644,6 +655,8 @@ class ShownContent {
           ? { ...d, severity: 'info' as const, title: `${read(d)}: no credential in what it showed`, detail: `${d.detail} What it printed, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
           : onlyTyped
             ? { ...d, severity: 'info' as const, title: `${read(d)}: only what the user had typed`, detail: `${d.detail} The only credentials it printed are ones the user had typed into a prompt earlier: nothing new reached the transcript.`, key: `${d.key ?? ''} (typed)` }
+          : unshown && this.projectReads.has(d)
+            ? { ...d, severity: 'info' as const, title: `${read(d)}: its content is not in the log`, detail: `${d.detail} The file is the project's own and the log does not show what the read returned: no credential of it is in this transcript.`, key: `${d.key ?? ''} (unshown)` }
           : { ...d, ...(cause && d.severity !== 'info' ? { cause } : {}) };
       outcomes.report(h.call, 'run', draft);
     }
@@ -910,12 +923,30 @@ function connectionHostOf(text: string, value: string): string | null {
   return host;
 }
 
+/**
+ * A value and its other spelling in a URL: percent-decoded when it holds escapes, percent-encoded
+ * where it holds characters a URL's user-info must escape. One credential, one finding.
+ */
+function spellings(value: string): string[] {
+  const out = [value];
+  if (/%[0-9A-Fa-f]{2}/.test(value)) {
+    try {
+      out.push(decodeURIComponent(value));
+    } catch {
+      // not valid percent-encoding: the value is spelled one way only
+    }
+  }
+  if (/[@:/?#%]/.test(value)) out.push(value.replace(/[@:/?#%]/g, (c) => encodeURIComponent(c)));
+  return out;
+}
+
 function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: HandedOver, session: SessionFacts): void {
   const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : event.kind === 'session_meta' ? event.repositoryUrl ?? '' : 'text' in event ? event.text : '';
   for (const hit of facts.secrets) {
     // Every hit is a recognised format or a labelled value (detection drops bare high-entropy
     // strings); repeats of inputs are already reported.
-    if (seen.has(hit.value) || fromPrompt.has(hit.value)) continue;
+    // (also in a URL's spelling: `ratPass@2170` typed, `ratPass%402170` in a connection string)
+    if (spellings(hit.value).some((v) => seen.has(v) || fromPrompt.has(v))) continue;
     const key = secretKey(hit);
     let s = outputs.get(key);
     if (!s) {
