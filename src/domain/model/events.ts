@@ -67,7 +67,8 @@ export type ToolInput =
   // not a POSIX shell: its backtick is an escape, not a substitution.
   | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean; prefixRule?: string[]; shell?: 'powershell' }
   | { type: 'file_read'; path: string }
-  | { type: 'file_write'; path: string; content: string }
+  /** `replaced`: the old text the write's display showed it replacing (a terminal capture's diff of an existing file). */
+  | { type: 'file_write'; path: string; content: string; replaced?: string }
   | { type: 'file_edit'; path: string; edits: { oldText: string; newText: string }[] }
   | { type: 'patch'; files: PatchFile[] }
   | { type: 'web_fetch'; url: string; prompt?: string }

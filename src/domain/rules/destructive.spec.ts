@@ -1353,3 +1353,20 @@ test("removing a worktree the session itself added (`git worktree add -b t ../wt
   const collided = only(await runRules([...ran('git worktree add ../feature-x feature-x', { output: "fatal: '../feature-x' already exists", exitCode: 128 }), ...ran('git worktree remove --force ../feature-x', { output: '' })]), DISCARD);
   assert.deepEqual(collided.map(severityOf), ['warning'], 'the add made nothing: the worktree was not the session\'s');
 });
+
+test("a project's local env file replaced whole, keeping under half of what a read or the write's own diff showed, is a warning: git keeps no copy", async () => {
+  const OVER = 'destructive/file-overwritten';
+  const P = '/home/dev/project';
+  const old = ['PORT=5000', 'JWT_SECRET=local-dev-jwt', 'GEN_AI_API_KEY=placeholder-for-test', 'DATA_GOV_API_KEY=xyz', 'ADMIN_EMAIL=a@b.c', 'CORS_ORIGIN=http://localhost:5173'].join('\n');
+  const fresh = 'DATABASE_URL=postgresql://localhost/app\nDIRECT_URL=postgresql://localhost/app\n';
+  const afterRead = await runRules([prompt('should we run a local test?'), ...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, fresh)]);
+  assert.deepEqual(only(afterRead, OVER).map(severityOf), ['warning']);
+  // the write's own diff shows what it replaced (a Gemini CLI capture)
+  const w = { ...write(`${P}/server/.env`, fresh), input: { type: 'file_write' as const, path: `${P}/server/.env`, content: fresh, replaced: old } };
+  assert.deepEqual(only(await runRules([prompt('should we run a local test?'), w]), OVER).map(severityOf), ['warning']);
+  // a template, the agent's own file, a file it kept most of, or one the request named
+  assert.deepEqual(only(await runRules([...answered(read(`${P}/.env.example`), { output: old }), write(`${P}/.env.example`, fresh)]), OVER), []);
+  assert.deepEqual(only(await runRules([write(`${P}/server/.env`, old), write(`${P}/server/.env`, fresh)]), OVER), []);
+  assert.deepEqual(only(await runRules([...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, `${old}\nDATABASE_URL=x\n`)]), OVER), []);
+  assert.deepEqual(only(await runRules([prompt('rewrite server/.env for the local database'), ...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, fresh)]), OVER).map(severityOf), ['info']);
+});

@@ -114,7 +114,7 @@ function compute(call: ToolCallEvent, facts: EventFacts, session: SessionFacts):
       if (i.path) fx.reads.push(op(i.path, 'read'));
       break;
     case 'file_write':
-      fx.writes.push(op(i.path, 'write', i.content));
+      fx.writes.push(op(i.path, 'write', i.content, i.replaced));
       break;
     case 'file_edit':
       fx.writes.push(op(i.path, 'edit', i.edits.map((e) => e.newText).join('\n'), i.edits.map((e) => e.oldText).join('\n')));

@@ -200,10 +200,15 @@ export const OVERWRITE_RULES: Rule[] = [
       const reads = new Map<string, { abs: string; gutter: boolean }>();
       const statuses = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
       const requests = requestsOf(ctx.session);
+      const outcomes = new Outcomes(ctx, [fileOverwritten]);
       let overwrites_: Overwrite[] = [];
       return {
+        finish() {
+          outcomes.finish();
+        },
         onEvent(event, facts) {
           requests.onEvent(event);
+          outcomes.onEvent(event);
           if (event.kind === 'tool_result') {
             onResult(ctx, event, reads, statuses, shown, dirty, own);
             return;
@@ -230,6 +235,15 @@ export const OVERWRITE_RULES: Rule[] = [
               }
             }
             for (const r of fx.reads) if (backsUp(loc.cmd, fx, r.abs)) addCapped(backedUp, r.abs, FILES_MAX);
+          }
+          for (const w of fx.writes) {
+            const why = localConfigLost(w, shown, own, backedUp);
+            if (why) {
+              let d: FindingDraft = { rule: fileOverwritten.id, title: 'Local configuration file overwritten', detail: `${safe(w.path, null, QUOTE_MAX)} was replaced whole (${why}). Git keeps no copy of an env file: what it held is gone unless a backup exists.`, evidence: [evidence(event, w.cmd?.text ?? describeCall(event), facts)], key: `${w.abs} (local config)` };
+              const asker = whoAsked(requests.for(event), (t) => namesFile(t, w.path));
+              if (asker) d = asRequested(d, fileOverwritten, asker, 'the request named the file');
+              outcomes.report(event, 'write', d, w.path);
+            }
           }
           if (event.input.type === 'file_read' || (event.input.type === 'command' && fx.commands.length === 1 && fx.reads.length === 1 && fx.commands[0].cmd.name === 'cat')) {
             const r = fx.reads[0];
@@ -335,6 +349,24 @@ function onResult(
       if (!own.has(abs)) addCapped(dirty, abs, FILES_MAX);
     }
   }
+}
+
+/** A project's local env file (`.env`, `.env.local`, `server/.env.production`), not a template committed for others. */
+const LOCAL_CONFIG = /(?:^|[\\/])\.env(?:\.(?!example\b|sample\b|template\b|dist\b|defaults?\b|schema\b)[\w.-]+)?$/i;
+
+/**
+ * A whole-file write of the project's local env file that kept under half of what it held — as a
+ * read showed it, or as the write's own diff did — when the agent had not written or backed it up
+ * first. Git ignores such files, so nothing restores them.
+ */
+function localConfigLost(w: FileOp, shown: Map<string, Shown>, own: Set<string>, backedUp: Set<string>): string | null {
+  if (w.kind !== 'write' || w.zone !== 'worktree' || !LOCAL_CONFIG.test(w.abs) || own.has(w.abs) || backedUp.has(w.abs)) return null;
+  const seen = shown.get(w.abs);
+  const old = seen ? lineSet(seen.text, seen.gutter) : w.removed ? lineSet(w.removed, false) : null;
+  if (!old || old.size < 3) return null;
+  const share = kept(old, w.added);
+  if (share >= 0.5) return null;
+  return `the new text keeps ${Math.round(share * 100)} % of the ${old.size} lines it held${seen ? ', as the session showed them' : ', as the write\'s diff showed them'}`;
 }
 
 /** Why overwriting this file discards content, or null when nothing says it does. */

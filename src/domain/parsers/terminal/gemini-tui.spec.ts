@@ -440,3 +440,17 @@ describe('gemini-cli-tui: a live capture redrawn frame after frame, and headless
     assert.notEqual(report.outcome, 'Clear', 'what the headless run did is not in the file');
   });
 });
+
+describe('gemini-cli-tui: a WriteFile shown as a diff of an existing file', () => {
+  test('the diff\'s removed lines are what the write replaced; a new file\'s content replaced nothing', () => {
+    const box = (lines: string[]) => ['╭──────────────────────────────────────────────────────────╮', '│ ✔  WriteFile Writing to server/.env                      │', '│                                                          │', ...lines.map((l) => `│ ${l.padEnd(56)} │`), '╰──────────────────────────────────────────────────────────╯'];
+    const diff = run([' > run a local test', ...box([' 1 - PORT=5000', ' 2 - JWT_SECRET=dev', ' 3 - CORS=x', ' 1 + DATABASE_URL=postgres://localhost/app'])].join('\n'), 'gemini-cli-tui');
+    const w = calls(diff.events).find((c) => c.input.type === 'file_write')!;
+    assert.ok(w.input.type === 'file_write');
+    assert.equal(w.input.content, 'DATABASE_URL=postgres://localhost/app');
+    assert.equal(w.input.replaced, 'PORT=5000\nJWT_SECRET=dev\nCORS=x');
+    const fresh = run([' > run a local test', ...box([' 1 DATABASE_URL=postgres://localhost/app'])].join('\n'), 'gemini-cli-tui');
+    const n = calls(fresh.events).find((c) => c.input.type === 'file_write')!;
+    assert.ok(n.input.type === 'file_write' && n.input.replaced === undefined);
+  });
+});

@@ -395,8 +395,11 @@ function geminiInput(tool: OpenTool, output: string): ToolInput {
       return { type: 'file_read', path: d };
     case 'list_directory':
       return { type: 'other', args: { dir_path: d } };
-    case 'write_file':
-      return { type: 'file_write', path: d.replace(/^Writing to /, ''), content: shownLines(output, true).added.join('\n') };
+    case 'write_file': {
+      // an existing file's rewrite is shown as a diff: its removed lines are what it replaced
+      const shown = shownLines(output, true);
+      return { type: 'file_write', path: d.replace(/^Writing to /, ''), content: shown.added.join('\n'), ...(shown.removed.length > 0 ? { replaced: shown.removed.join('\n') } : {}) };
+    }
     case 'replace':
       return editInput(d, output);
     case 'glob':
