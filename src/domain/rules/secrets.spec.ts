@@ -1188,3 +1188,12 @@ test("a read of the project's own .env whose result the log leaves empty (a term
   const shown = await runRules([prompt('finish the server'), ...answered(read(`${P}/server/.env`), { output: `AWS_ACCESS_KEY_ID=${key}\n` })]);
   assert.ok(shown.some((d) => severityOf(d) !== 'info' && (d.rule === READ || d.rule === 'secrets/in-tool-output')));
 });
+
+test('a password the agent proposes in its reply (a new one to set) is its own suggestion: info; one it shows unprompted stays a warning', async () => {
+  const pw = ['Tq', 'Pass', 'word', '8841'].join('');
+  const url = `postgresql://postgres:${pw}@db.abcdefghijkl.supabase.co:5432/postgres`;
+  const proposed = await runRules([prompt('the deploy fails with P1001'), say(`Reset the database password in the dashboard, then update DIRECT_URL with the new password:\n* \`DIRECT_URL\`: ${url}`)]);
+  assert.deepEqual(only(proposed, OUTPUT).map(severityOf), ['info']);
+  const shown = await runRules([prompt('the deploy fails with P1001'), say(`Your DIRECT_URL is ${url}; the host looks right.`)]);
+  assert.deepEqual(only(shown, OUTPUT).map(severityOf), ['warning']);
+});

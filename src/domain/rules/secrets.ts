@@ -261,6 +261,15 @@ const PRESENTS_EXAMPLE = /\b(?:example|e\.g\.|for instance|sample|placeholder|re
  * The reply offers the value at `at` as an example: the words say so on the value's own line, or on
  * the line that opens the code block holding it ("Example of what it looks like:" then ```env).
  */
+/** Words of a reply that propose a password of its own: a new, temporary or simpler one, or one to set. */
+const PROPOSES_PASSWORD = /\b(?:new|temporary|suggested|simpler|stronger|different|fresh)\s+password\b|\b(?:set|reset|change|update)\s+(?:the\s+|your\s+|its\s+|it\s+)?(?:[\w-]+\s+)?password\s+(?:to|as|with)\b|\bpassword\s+(?:like|such\s+as)\b/i;
+
+/** A password (labelled, or in a connection URL) that the reply's words before it propose as a new one. */
+function proposesPassword(hit: SecretHit, text: string): boolean {
+  if (!/password|passwd|pwd/i.test(hit.label)) return false;
+  return PROPOSES_PASSWORD.test(text.slice(Math.max(0, hit.start - 400), hit.start));
+}
+
 function offeredAsExample(text: string, at: number): boolean {
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   if (PRESENTS_EXAMPLE.test(text.slice(Math.max(lineStart, at - 300), at))) return true;
@@ -970,7 +979,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // A value the agent's own words bring in first (`JWT_SECRET="h7b9…"` under "Example of what it
       // looks like"), known only by its label: nothing showed it, so it exposes nothing. Where it
       // is then written or sent is judged on those calls.
-      s.composed = hit.confidence !== 'high' && (event.kind === 'message' || event.kind === 'thinking') && offeredAsExample(text, hit.start);
+      // So is a password the agent proposes ("reset it to …", "update the URL with the new password:
+      // postgresql://postgres:…@…"): the first place it shows is the agent's own suggestion.
+      s.composed = (event.kind === 'message' || event.kind === 'thinking') && ((hit.confidence !== 'high' && offeredAsExample(text, hit.start)) || proposesPassword(hit, text));
       // A labelled value in the project's own tests (`login(client, password="pw-12345")`): a
       // fixture the tests log in with, not a credential; a provider's token there stays reported.
       // The same for a labelled value inside a failed assertion's message (`XCTAssertEqual failed:
