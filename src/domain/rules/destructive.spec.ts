@@ -1370,3 +1370,17 @@ test("a project's local env file replaced whole, keeping under half of what a re
   assert.deepEqual(only(await runRules([...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, `${old}\nDATABASE_URL=x\n`)]), OVER), []);
   assert.deepEqual(only(await runRules([prompt('rewrite server/.env for the local database'), ...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, fresh)]), OVER).map(severityOf), ['info']);
 });
+
+test("a recursive delete of entries of the agent's own configuration (skills, subagents) is a warning; of its store or elsewhere in home it stays critical", async () => {
+  const OUTSIDE = 'destructive/rm-outside-worktree';
+  for (const [command, want] of [
+    ['rm -rf ~/.claude/skills/ffuf ~/.claude/skills/alex-pitch', 'warning'],
+    ['rm -rf /home/dev/.claude/agents/pentester', 'warning'],
+    ['rm -rf ~/.claude', 'critical'],
+    ['rm -rf ~/.claude/projects', 'critical'],
+    ['rm -rf ~/Documents/notes', 'critical'],
+  ] as const) {
+    const found = only(await runRules([prompt('set up the assistant'), ...ran(command, { output: '' })]), OUTSIDE);
+    assert.deepEqual(found.map(severityOf), [want], command);
+  }
+});

@@ -34,7 +34,7 @@ export const rmOutsideWorktree = meta({
   id: 'destructive/rm-outside-worktree',
   severity: 'critical',
   title: 'Recursive delete outside the working tree',
-  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, xargs/parallel deleting names read from a file, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
+  description: 'A recursive rm (any spelling: -rf, -fr, -r -f, --recursive; also srm/wipe -r, and rm run by xargs/parallel, find, interpreters) targeted /, the home directory, system directories or another project. Caches and build output outside the tree, entries of the agent\'s own configuration (`~/.claude/skills/x`, `~/.claude/agents/x`, commands, hooks, plugins, extensions: reinstallable setup, not the user\'s data; the store itself stays critical), xargs/parallel deleting names read from a file, and rsync --delete / --remove-source-files to a destination outside the tree or on a remote host, are reported as a warning; anything under /tmp is ignored.',
   remediation: 'Check what was deleted and restore it from backup or version control; run agents in a sandbox or container that cannot reach these paths.',
 });
 export const rmWorktreeRoot = meta({
@@ -630,6 +630,12 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     if (v.rule === 'out' && !v.system && v.severity === 'critical' && SCRATCH_SPACE.test(ownAbs) && created?.madeInside(ownAbs)) {
       v = { ...v, severity: 'warning', title: 'Recursive delete of a folder the session had worked in', why: `${v.why}; the session had made folders inside it, and the log does not show it held anything else` };
     }
+    // A skill, subagent, command or hook of the agent's own configuration (`~/.claude/skills/ffuf`):
+    // the agent's setup, installed from somewhere and installed again the same way — a look, not
+    // data that must be restored. The store itself (transcripts, logins) stays critical.
+    if (v.rule === 'out' && !v.system && v.severity === 'critical' && AGENT_CONFIG_ENTRY.test(ownAbs)) {
+      v = { ...v, severity: 'warning', title: "Recursive delete of the agent's own configuration", why: `${v.why}; an entry of the agent's own configuration (a skill, subagent, command, hook or extension), not the user's data` };
+    }
     // The folder the user asked to remove by its name ("移除 worktree fix-user-access", "delete
     // the old-api folder"): removing the working tree itself is the request carried out.
     const target = locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '');
@@ -664,6 +670,9 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     });
   }
 }
+
+/** An entry (not the folder itself) of an agent's own configuration: skills, subagents, commands, hooks, plugins, extensions. */
+const AGENT_CONFIG_ENTRY = /\/\.(?:claude|codex|gemini|agents)\/(?:skills|agents|commands|hooks|plugins|extensions|prompts|output-styles)\/[^/*?]+/;
 
 // ---- volumes the session made -----------------------------------------------------------------
 
