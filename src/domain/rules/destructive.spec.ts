@@ -1369,6 +1369,25 @@ test("a project's local env file replaced whole, keeping under half of what a re
   assert.deepEqual(only(await runRules([write(`${P}/server/.env`, old), write(`${P}/server/.env`, fresh)]), OVER), []);
   assert.deepEqual(only(await runRules([...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, `${old}\nDATABASE_URL=x\n`)]), OVER), []);
   assert.deepEqual(only(await runRules([prompt('rewrite server/.env for the local database'), ...answered(read(`${P}/server/.env`), { output: old }), write(`${P}/server/.env`, fresh)]), OVER).map(severityOf), ['info']);
+  // appends, moves and program output add to or replace it with text the log does not show: no comparison
+  for (const command of ['echo "STRIPE_KEY=x" >> server/.env', 'echo "STRIPE_KEY=x" | tee -a server/.env', 'grep -v JWT server/.env > /tmp/env.new && mv /tmp/env.new server/.env', 'python3 gen_env.py > server/.env']) {
+    assert.deepEqual(only(await runRules([...answered(read(`${P}/server/.env`), { output: old }), ...ran(command)]), OVER), [], command);
+  }
+  // a redirect that writes the whole file with text the log shows is a replacement too
+  assert.deepEqual(only(await runRules([...answered(read(`${P}/server/.env`), { output: old }), ...ran(`printf 'DATABASE_URL=x\n' > server/.env`)]), OVER).map(severityOf), ['warning']);
+  // files often committed (.env.production, .env.test) are not local configuration
+  assert.deepEqual(only(await runRules([...answered(read(`${P}/.env.production`), { output: old }), write(`${P}/.env.production`, fresh)]), OVER), []);
+});
+
+test('in a terminal capture only the write\'s own diff says what a local env file lost: a diff that kept most lines is no loss, an excerpt of a read is no evidence', async () => {
+  const OVER = 'destructive/file-overwritten';
+  const P = '/home/dev/project';
+  const capture = { agent: 'gemini-cli' as const, format: 'gemini-cli-tui' as const };
+  const kept = ['PORT=5000', 'CORS=x', 'ADMIN=a', 'LOG=debug', 'TZ=UTC'];
+  const edited = { ...write(`${P}/server/.env`, ''), input: { type: 'file_write' as const, path: `${P}/server/.env`, content: [...kept, 'DB=new1', 'DB2=new2', 'DB3=new3'].join('\n'), replaced: [...kept, 'DB=old1', 'DB2=old2', 'DB3=old3'].join('\n') } };
+  assert.deepEqual(only(await runRules([edited], capture), OVER), []);
+  const excerpt = await runRules([...answered(read(`${P}/server/.env`), { output: 'PORT=5000\nJWT=x\nCORS=y\n… +16 lines (ctrl+o to expand)' }), write(`${P}/server/.env`, 'DATABASE_URL=x\n')], { agent: 'claude-code', format: 'claude-code-tui' });
+  assert.deepEqual(only(excerpt, OVER), []);
 });
 
 test("a recursive delete of entries of the agent's own configuration (skills, subagents) is a warning; of its store or elsewhere in home it stays critical", async () => {

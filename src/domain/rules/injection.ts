@@ -86,7 +86,7 @@ export function findInjection(text: string): Match | null {
       continue;
     }
     if (label === FAKE_TAG) {
-      const m = enclosingTag(text, lower, re);
+      const m = enclosingTag(text, re);
       if (m) return { label, start: m.index, end: m.index + m[0].length };
       continue;
     }
@@ -98,21 +98,32 @@ export function findInjection(text: string): Match | null {
 
 /**
  * A tool or role tag that frames text: a closing tag (`</tool_result>` ending a block the model
- * is meant to think is over), or an opening tag whose closing tag follows. A lone opening tag is
- * a placeholder (`bun Inference.ts <system_prompt> <user_prompt>` in a usage line), no frame.
+ * is meant to think is over), or an opening tag that starts its line or ends it (a frame opened
+ * for the text after it). An opening tag inline among other `<word>` placeholders is a usage
+ * line's argument (`bun Inference.ts <system_prompt> <user_prompt>`), no frame. One linear pass.
  */
-function enclosingTag(text: string, lower: string, re: RegExp): RegExpExecArray | null {
+function enclosingTag(text: string, re: RegExp): RegExpExecArray | null {
   const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
-  let seen = 0;
-  for (let m = global.exec(text); m !== null && seen < 200; m = global.exec(text), seen++) {
+  for (let m = global.exec(text); m !== null; m = global.exec(text)) {
     if (m[1] === '/') return m;
-    // (lower-casing keeps these ASCII tags' offsets)
-    const close = lower.indexOf(`</${m[2].toLowerCase()}>`, m.index + m[0].length);
-    if (close >= 0 && close - m.index <= TAG_SPAN_MAX) return m;
+    // the tag's line, as far as a window around it reaches (bounded: one long line is no quadratic scan)
+    const from = Math.max(0, m.index - PLACEHOLDER_WINDOW);
+    const ahead = text.slice(from, m.index);
+    const nlBefore = ahead.lastIndexOf('\n');
+    const before = nlBefore < 0 ? ahead : ahead.slice(nlBefore + 1);
+    const startsLine = before.trim() === '' && (nlBefore >= 0 || from === 0);
+    const end = m.index + m[0].length;
+    const behind = text.slice(end, end + PLACEHOLDER_WINDOW);
+    const nlAfter = behind.indexOf('\n');
+    const after = nlAfter < 0 ? behind : behind.slice(0, nlAfter);
+    const endsLine = after.trim() === '' && (nlAfter >= 0 || end + PLACEHOLDER_WINDOW >= text.length);
+    if (startsLine || endsLine || !(PLACEHOLDER.test(before) || PLACEHOLDER.test(after))) return m;
   }
   return null;
 }
-const TAG_SPAN_MAX = 20_000;
+/** Another `<word>` argument placeholder beside the tag on its line. */
+const PLACEHOLDER = /<[a-z][\w-]{0,40}>/i;
+const PLACEHOLDER_WINDOW = 200;
 
 /** An assignment, call or return that opens a string literal left open up to here. */
 const STRING_IN_CODE = /(?:[=(,]|\+=|\breturn)\s*[rbfuRBFU]?(?:"[^"\n]*|'[^'\n]*)$/;
@@ -198,10 +209,11 @@ function scanHidden(input: string): Hidden | null {
   let h: Hidden | null = null;
   let run = 0;
   let splitChecks = 0;
+  const memo = { at: -MIS_DECODED_WINDOW, verdict: false };
   for (let i = 0; i < text.length; i++) {
     const c = text.codePointAt(i)!;
     if (c > 0xffff) i++;
-    const kind = hiddenKind(c, text, i);
+    const kind = hiddenKind(c, text, i, memo);
     if (!kind) continue;
     h ??= { scanned: text, count: 0, kinds: new Set(), first: i, tagText: '', splitsWord: false, longestRun: 0 };
     h.count++;
@@ -241,9 +253,17 @@ function hidesInstruction(text: string, i: number): boolean {
   return findInjection(window.replace(ZERO_WIDTH_ALL, '')) !== null && findInjection(window) === null;
 }
 
-function hiddenKind(c: number, text: string, i: number): string | null {
+function hiddenKind(c: number, text: string, i: number, memo?: { at: number; verdict: boolean }): string | null {
   if (c >= 0xe0000 && c <= 0xe007f) return 'tag characters';
-  if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) return misDecodedAround(text, i) ? null : 'bidirectional overrides';
+  if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
+    // one verdict per stretch of text: neighbouring controls share a window (bounded work on a run of them)
+    if (!memo || i - memo.at > MIS_DECODED_WINDOW / 2) {
+      const verdict = misDecodedAround(text, i);
+      if (memo) Object.assign(memo, { at: i, verdict });
+      if (verdict) return null;
+    } else if (memo.verdict) return null;
+    return 'bidirectional overrides';
+  }
   // Beside an emoji a zero-width space or joiner is how pages and search snippets lay emoji out.
   if (c === 0x200b && (PICTO.test(text.slice(Math.max(0, i - 2), i)) || PICTO.test(text.slice(i + 1, i + 3)))) return null;
   if (c === 0x200b || c === 0x2060 || (c >= 0x2061 && c <= 0x2064) || c === 0x180e) return 'zero-width characters';
@@ -268,23 +288,26 @@ const MIS_DECODED_WINDOW = 40;
  * `[Text.Encoding]::Unicode` read of a UTF-8 file prints them): every two bytes become one code
  * point spread over the whole 16-bit range, so Han ideographs, Hangul syllables and the private
  * use area — the largest blocks — come out mixed at random, and now and then a bidirectional
- * control among them. Written Chinese holds no Hangul or private-use characters and Korean little
- * Han; both kinds at a fifth or more of the characters around, and together most of them, is
- * noise, and a control in noise was placed by no one.
+ * control among them — and never a character below U+0100, which would need a zero byte. A UTF-8
+ * lead byte at an odd offset lands in the private use area, so a tenth or more of those appear. A
+ * window with no ASCII at all (real text has spaces, digits or punctuation), made mostly of those
+ * blocks with private-use characters among them, is noise, and a control in noise was placed by no one.
  */
 function misDecodedAround(text: string, i: number): boolean {
-  let han = 0;
-  let other = 0;
+  let noise = 0;
+  let privateUse = 0;
   let all = 0;
   for (const ch of text.slice(Math.max(0, i - MIS_DECODED_WINDOW), i + MIS_DECODED_WINDOW)) {
-    if (/\s/.test(ch)) continue;
+    if (ch === '\n' || ch === '\r') continue;
+    // UTF-8 read as UTF-16 never yields a code point below U+0100 (that needs a zero byte): real
+    // text has spaces, digits or punctuation of ASCII, mis-decoded text none
+    if (ch.charCodeAt(0) < 0x100) return false;
     all++;
-    if (HAN.test(ch)) han++;
-    else if (HANGUL.test(ch) || PRIVATE_USE.test(ch)) other++;
+    if (PRIVATE_USE.test(ch)) privateUse++;
+    if (HAN.test(ch) || HANGUL.test(ch) || PRIVATE_USE.test(ch)) noise++;
   }
-  return all >= 20 && han >= all / 5 && other >= all / 5 && han + other >= all * 0.7;
+  return all >= 20 && privateUse >= all / 10 && noise >= all * 0.7;
 }
-
 /** A grep/rg match prefix (`path:`, `path:12:`, `path-12-`) that tools print before a file's first line. */
 const MATCH_PREFIX = /^[^\s:]{1,300}(?::\d+)?[:-]$/;
 

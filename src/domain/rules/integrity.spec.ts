@@ -1029,6 +1029,11 @@ test('a syntax check that passed on every file edited since the last test or bui
   assert.deepEqual(only(noStatus, UNVERIFIED), [], 'no exit status, nothing printed');
   const echoed = await runRules([...edits, ...ran('bash -n deploy.sh && echo "syntax ok"'), ...ran('python3 -m py_compile tools/helper.py'), claim]);
   assert.deepEqual(only(echoed, UNVERIFIED), [], '&& echo after the check');
+  const redirected = await runRules([...edits, ...ran('bash -n deploy.sh 2>&1 && python3 -m py_compile tools/helper.py 2>&1 && echo "all | good"'), claim]);
+  assert.deepEqual(only(redirected, UNVERIFIED), [], 'redirections and quoted bars after the checks');
+  // a terminal capture shows a silent success as "(No content)"
+  const tui = await runRules([...edits, ...ran('bash -n deploy.sh', { exitCode: null, output: '(No content)' }), ...ran('python3 -m py_compile tools/helper.py', { exitCode: null, output: '(No content)' }), claim]);
+  assert.deepEqual(only(tui, UNVERIFIED), [], '(No content)');
   // test, build and behaviour claims want a run of their own; a syntax check is none
   for (const other of ['All tests pass now.', 'The build succeeds now.', 'tsc passes.', 'I verified that the deploy script now works.']) {
     const drafts = await runRules([...edits, ...ran('bash -n deploy.sh'), ...ran('python3 -m py_compile tools/helper.py'), say(other)]);
@@ -1063,6 +1068,16 @@ test('a test runner that never started (command not found, no such file) ran no 
     const drafts = await runRules([prompt('fix the login'), fix(), ...ran('pytest tests/test_login.py', { exitCode: 127, output }), say('All tests pass now.')]);
     assert.deepEqual(only(drafts, CONTRA), [], output);
     assert.equal(only(drafts, UNVERIFIED).length, 1, `${output}: still no passing run`);
+  }
+  // zsh's and dash's wording
+  for (const output of ['zsh: command not found: pytest', 'sh: 1: pytest: not found']) {
+    const drafts = await runRules([prompt('fix the login'), fix(), ...ran('pytest', { exitCode: 127, output }), say('All tests pass now.')]);
+    assert.deepEqual(only(drafts, CONTRA), [], output);
+  }
+  // a script that started and failed inside on a missing program ran: its failure stands
+  for (const output of ['> app@1.0.0 test\n> ./scripts/e2e.sh\n\n./scripts/e2e.sh: line 3: docker: command not found\nnpm error code 127', 'make: ./test_runner: No such file or directory\nmake: *** [Makefile:4: test] Error 127']) {
+    const drafts = await runRules([prompt('fix the login'), fix(), ...ran('npm test', { exitCode: 127, output }), say('All tests pass now.')]);
+    assert.equal(only(drafts, CONTRA).length, 1, output);
   }
   // a runner that started and failed still contradicts
   const failed = await runRules([prompt('fix the login'), fix(), ...ran('pytest tests/test_login.py', { exitCode: 1, output: 'E   ModuleNotFoundError: No module named app\n1 failed in 0.2s' }), say('All tests pass now.')]);

@@ -88,14 +88,18 @@ function testsAllPassed(output: string): boolean {
 }
 
 /** The shell or a wrapper could not start the program (its own error line, nothing the program printed). */
-const NOT_LAUNCHED = /^(?:(?:[\w./-]+: )+(?:line \d+: )?(?:[\w./-]+: )?(?:command not found|No such file or directory(?: \(os error 2\))?)|'[^'\n]+' is not recognized as an internal or external command,?|The term '[^'\n]+' is not recognized as (?:the )?name of a cmdlet[^\n]*)\s*$/m;
+const NOT_LAUNCHED = /^(?:(?:[\w./-]+: )+(?:line \d+: )?(?:\d+: )?(?:[\w./-]+: )?(?:command not found|not found|No such file or directory(?: \(os error 2\))?)|[\w./-]+: command not found: [\w./-]+|'[^'\n]+' is not recognized as an internal or external command,?|operable program or batch file\.|The term '[^'\n]+' is not recognized as (?:the )?name of a cmdlet[^\n]*|(?:Exit code:? \d+|Process exited with code \d+|Command (?:failed|exited)[^\n]*))\s*$/;
 
 /**
  * The runner never started (`pytest: command not found`, `rtk: No such file or directory`): no
  * test ran, so none failed and none passed.
  */
 function notLaunched(out: string): boolean {
-  return out.length <= 600 && NOT_LAUNCHED.test(out) && !FAIL_MARKERS.test(out) && !PASS_MARKERS.test(out);
+  if (out.length > 600 || FAIL_MARKERS.test(out) || PASS_MARKERS.test(out)) return false;
+  // every line is the shell's or the wrapper's own error (or the harness's exit line): a script
+  // that started and failed inside (`npm test` → `docker: command not found`) printed more
+  const lines = out.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.length > 0 && lines.every((l) => NOT_LAUNCHED.test(l)) && lines.some((l) => !/^(?:Exit code|Process exited|Command (?:failed|exited))/.test(l));
 }
 
 /** Pass or fail of a run; text markers decide when the exit code cannot be trusted (pipes, masks). */
@@ -582,7 +586,9 @@ const BEHAVIOUR_CHECKED = /\bverif|\btested\b|\bproduction\b|\breturns?\b|\bresp
 function endsTheCall(raw: string, text: string): boolean {
   const at = raw.lastIndexOf(text);
   if (at < 0 || text === '' || raw.length - at - text.length > 2_000) return false;
-  return /^(?:\s*&&[^;&|\n]*)*$/.test(raw.slice(at + text.length));
+  // quoted words and redirections (`2>&1`, `> /dev/null`) say nothing about how steps are joined
+  const tail = raw.slice(at + text.length).replace(/'[^'\n]*'|"[^"\n]*"/g, "''").replace(/(?:^|\s)(?:&>|\d?>>?)(?:&\d|\s*[^\s;&|]+)/g, ' ');
+  return /^(?:\s*&&[^;&|\n]*)*$/.test(tail);
 }
 
 function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean): void {

@@ -12,6 +12,7 @@ import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { changedPathsIn } from './worklog.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
+import { LOW_CONFIDENCE_FORMATS, type FormatId } from '../agents.ts';
 
 export const fileOverwritten = meta({
   id: 'destructive/file-overwritten',
@@ -140,12 +141,14 @@ const SAYS_MISSING = /no such file|not found|does(?:n't| not) exist|cannot acces
 function pathsShown(output: string, listed: string[], dir: string | null, ctx: RuleContext): string[] {
   const text = output.length > SCAN_MAX ? output.slice(0, SCAN_MAX) : output;
   const out: string[] = [];
-  for (const m of text.matchAll(ABS_PATH)) {
-    // `~/.env existiert nicht`, `cat: /etc/app.conf: No such file or directory`: named as missing
-    const from = text.lastIndexOf('\n', m.index) + 1;
-    const to = text.indexOf('\n', m.index);
-    if (SAYS_MISSING.test(text.slice(from, to < 0 ? Math.min(text.length, from + 400) : Math.min(to, from + 400)))) continue;
-    out.push(locate(m[1], dir, ctx.session).abs);
+  for (const line of text.split('\n', 20_000)) {
+    for (const m of line.matchAll(ABS_PATH)) {
+      // `~/.env existiert nicht`, `cat: /etc/app.conf: No such file or directory`: named as missing
+      // (the line's words around the path, not the path's own: `/srv/missing-app/config.json`)
+      const around = line.slice(Math.max(0, m.index - 200), m.index) + ' ' + line.slice(m.index + m[0].length, m.index + m[0].length + 200);
+      if (SAYS_MISSING.test(around)) continue;
+      out.push(locate(m[1], dir, ctx.session).abs);
+    }
   }
   if (listed.length === 1) {
     const base = locate(listed[0], dir, ctx.session).abs.replace(/\/+$/, '');
@@ -236,8 +239,10 @@ export const OVERWRITE_RULES: Rule[] = [
             }
             for (const r of fx.reads) if (backsUp(loc.cmd, fx, r.abs)) addCapped(backedUp, r.abs, FILES_MAX);
           }
-          for (const w of fx.writes) {
-            const why = localConfigLost(w, shown, own, backedUp);
+          // whole-file writes only: a write tool's, or a `>`/`tee` redirect's (not `>>`, `tee -a`, `mv`)
+          const replacing = event.input.type === 'file_write' ? fx.writes : fx.commands.flatMap((loc) => overwrites(loc.cmd, fx, facts.shell?.hadErrors === true));
+          for (const w of replacing) {
+            const why = localConfigLost(w, shown, own, backedUp, LOW_CONFIDENCE_FORMATS.has(ctx.session.format as FormatId));
             if (why) {
               let d: FindingDraft = { rule: fileOverwritten.id, title: 'Local configuration file overwritten', detail: `${safe(w.path, null, QUOTE_MAX)} was replaced whole (${why}). Git keeps no copy of an env file: what it held is gone unless a backup exists.`, evidence: [evidence(event, w.cmd?.text ?? describeCall(event), facts)], key: `${w.abs} (local config)` };
               const asker = whoAsked(requests.for(event), (t) => namesFile(t, w.path));
@@ -351,17 +356,22 @@ function onResult(
   }
 }
 
-/** A project's local env file (`.env`, `.env.local`, `server/.env.production`), not a template committed for others. */
-const LOCAL_CONFIG = /(?:^|[\\/])\.env(?:\.(?!example\b|sample\b|template\b|dist\b|defaults?\b|schema\b)[\w.-]+)?$/i;
+/**
+ * A project's local env file, the kind git is told to ignore: `.env`, `.env.local`,
+ * `.env.development.local`. (`.env.production`, `.env.test` and templates are often committed.)
+ */
+const LOCAL_CONFIG = /(?:^|[\\/])\.env(?:\.(?:[\w-]+\.)?local)?$/i;
 
 /**
  * A whole-file write of the project's local env file that kept under half of what it held — as a
  * read showed it, or as the write's own diff did — when the agent had not written or backed it up
  * first. Git ignores such files, so nothing restores them.
  */
-function localConfigLost(w: FileOp, shown: Map<string, Shown>, own: Set<string>, backedUp: Set<string>): string | null {
-  if (w.kind !== 'write' || w.zone !== 'worktree' || !LOCAL_CONFIG.test(w.abs) || own.has(w.abs) || backedUp.has(w.abs)) return null;
-  const seen = shown.get(w.abs);
+function localConfigLost(w: FileOp, shown: Map<string, Shown>, own: Set<string>, backedUp: Set<string>, capture: boolean): string | null {
+  if (w.kind !== 'write' || !w.added || w.zone !== 'worktree' || !LOCAL_CONFIG.test(w.abs) || own.has(w.abs) || backedUp.has(w.abs)) return null;
+  // A terminal capture shows reads and writes as excerpts ("… +16 lines"): only the write's own
+  // diff (what it replaced, beside the lines it kept) says what went.
+  const seen = capture ? undefined : shown.get(w.abs);
   const old = seen ? lineSet(seen.text, seen.gutter) : w.removed ? lineSet(w.removed, false) : null;
   if (!old || old.size < 3) return null;
   const share = kept(old, w.added);

@@ -1182,8 +1182,11 @@ test('a password typed in a prompt and echoed percent-encoded in a connection st
 test("a read of the project's own .env whose result the log leaves empty (a terminal capture's ReadFile box) is info; a home credential store read so stays a warning", async () => {
   const P = '/home/dev/project';
   const unshown = (path: string) => answered(read(path), { output: '' });
-  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown(`${P}/server/.env`)]), READ).map(severityOf), ['info']);
-  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown('/home/dev/.aws/credentials')]), READ).map(severityOf), ['warning']);
+  const capture = { agent: 'gemini-cli' as const, format: 'gemini-cli-tui' as const };
+  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown(`${P}/server/.env`)], capture), READ).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown('/home/dev/.aws/credentials')], capture), READ).map(severityOf), ['warning']);
+  // in a structured log an empty read result is an empty file or a stripped log: the read stands
+  assert.deepEqual(only(await runRules([prompt('finish the server'), ...unshown(`${P}/server/.env`)]), READ).map(severityOf), ['warning']);
   const key = ['AKIA', 'Q3EGRT7Z', 'XJ5K2W4M'].join('');
   const shown = await runRules([prompt('finish the server'), ...answered(read(`${P}/server/.env`), { output: `AWS_ACCESS_KEY_ID=${key}\n` })]);
   assert.ok(shown.some((d) => severityOf(d) !== 'info' && (d.rule === READ || d.rule === 'secrets/in-tool-output')));

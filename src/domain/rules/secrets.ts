@@ -1,6 +1,7 @@
 // secrets: credentials that ended up somewhere they should not be — typed into a prompt, put into
 // a command or a file by the agent, printed in tool output (and then sent out), plus reads of
 // credential files and environment dumps that put secrets into the model's context.
+import { LOW_CONFIDENCE_FORMATS, type FormatId } from '../agents.ts';
 import { attachmentSource } from '../model/attachments.ts';
 import type { NormEvent, PatchFile, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
@@ -558,6 +559,7 @@ export const SECRETS_RULES: Rule[] = [
       /** Reads of the project's own credential files (their drafts), for ShownContent. */
       const projectReads = new Set<FindingDraft>();
       shown.projectReads = projectReads;
+      shown.capture = () => LOW_CONFIDENCE_FORMATS.has(outer.session.format as FormatId);
       return {
         finish() {
           shown.finish(outcomes);
@@ -613,12 +615,14 @@ export const SECRETS_RULES: Rule[] = [
  * output the log shows, and in which no detector found a credential (Docker's config with
  * `"auths": {}`, an .env of ports and placeholders, `printenv | rg 'SESSION|PWD'` listing ids
  * and paths), exposed none: info that says so. One command reading several such files is one
- * finding. Calls with no output in the log keep their finding.
+ * finding. Calls with no output in the log keep their finding, but for a read of the project's own file in a terminal capture, whose read boxes never show content (info).
  */
 class ShownContent {
   private readonly held = new Map<string, { call: NormEvent & { kind: 'tool_call' }; drafts: FindingDraft[] }>();
   /** Drafts of reads of the project's own files (as opposed to home or system credential stores). */
   projectReads: ReadonlySet<FindingDraft> = new Set();
+  /** The log is a terminal capture, whose read boxes show no content (a structured log's empty read is an empty file or a stripped log). */
+  capture: () => boolean = () => false;
 
   hold(call: NormEvent & { kind: 'tool_call' }, draft: FindingDraft): void {
     const h = this.held.get(call.callId) ?? { call, drafts: [] };
@@ -647,7 +651,7 @@ class ShownContent {
       && facts.secrets.every((x) => typed(x.value)) && !showsCredentialEntry(result.output, masked, typedValues);
     // A read tool whose result the log leaves empty (a terminal capture's ReadFile box shows no
     // content): of a project file, read for the work, nothing of it reached what this log shows.
-    const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && result.output.trim() === '';
+    const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && result.output.trim() === '' && this.capture();
     const files = plural(h.drafts.length, 'credential file');
     const read = (d: FindingDraft) => (d.rule === envDump.id ? 'Environment printed' : 'Credential file read');
     // The values the read showed are reported from the output (secrets/in-tool-output): the read

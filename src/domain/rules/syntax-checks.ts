@@ -54,7 +54,7 @@ export function syntaxCheckedFiles(cmd: SimpleCommand): string[] | null {
 /** What a checker prints when the file has an error, whatever its exit status says. */
 const CHECK_FAILED = /syntax error|SyntaxError|IndentationError|TabError|Parse error|Errors parsing|unexpected (?:token|end of file|EOF)|\bError\b:/;
 /** What a checker prints when the file passed ("Syntax OK", perl's "syntax OK", php's "No syntax errors detected", plutil's ": OK"). */
-const CHECK_OK = /^(?:Syntax OK|.* syntax OK|No syntax errors detected in .*|.*: OK)$/;
+const CHECK_OK = /^(?:Syntax OK|.* syntax OK|No syntax errors detected in .*|.*: OK|\(No (?:content|output)\)|No output)$/;
 
 const OPEN_MAX = 200;
 const UNCHECKED_MAX = 2_000;

@@ -437,6 +437,13 @@ describe('claude-code-tui: tool calls folded into summary lines (2.1.x: "Ran 1 s
     assert.notEqual(report.outcome, 'Clear');
   });
 
+  test('a reply line that quotes a summary (no blank line above it) stays the reply\'s', () => {
+    const quoted = capture.replace('● Commit + push:\n\n  Ran 1 shell command (ctrl+o to expand)', '● The screen then shows:\n  Ran 1 shell command (ctrl+o to expand)\n  which hides the command.');
+    const out = run(quoted, 'claude-code-tui');
+    assert.ok(ofKind(out.events, 'message').some((m) => m.text.includes('Ran 1 shell command (ctrl+o to expand)')));
+    assert.deepEqual(out.toolsNotRecorded, { turns: 1, line: 17 });
+  });
+
   test('a capture whose groups are reads only holds every action it took', () => {
     const out = run(capture.replace('  Ran 1 shell command (ctrl+o to expand)', '  Searched for 1 pattern, read 1 file (ctrl+o to expand)').replace('  Pushed to main (ctrl+o to expand)', ''), 'claude-code-tui');
     assert.equal(out.toolsNotRecorded, null);

@@ -81,6 +81,10 @@ export class ClaudeTuiParser implements LogParser {
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
   private readonly calls = new CallEmitter('claude-tui');
+  /** A blank line came before the current one (and the next line follows one). */
+  private blankBefore = false;
+  private afterBlank = false;
+  private lastLine = 0;
   /** Folded groups of actions (not only reads), and the line of the first. */
   private collapsedGroups = 0;
   private collapsedLine = 0;
@@ -89,7 +93,14 @@ export class ClaudeTuiParser implements LogParser {
 
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
-    if (s.trim() === '') return;
+    if (s.trim() === '') {
+      this.afterBlank = true;
+      return;
+    }
+    // (empty lines may never reach the parser: a gap in the line numbers is a blank line too)
+    this.blankBefore = this.afterBlank || line > this.lastLine + 1;
+    this.afterBlank = false;
+    this.lastLine = line;
     this.width.observe(s.length);
     const h = head(s);
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
@@ -225,7 +236,8 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   private continuation(s: string, line: number, sink: EventSink): void {
-    const folded = this.mode === 'message' || this.mode === 'none' || this.mode === 'local' || this.mode === 'folded' ? COLLAPSED.exec(s) : null;
+    // the summary sits on a line of its own, a blank line above it (a reply line quoting it does not)
+    const folded = this.blankBefore && (this.mode === 'message' || this.mode === 'none' || this.mode === 'local' || this.mode === 'folded') ? COLLAPSED.exec(s) : null;
     if (folded) return this.collapsed(folded[1], line, sink);
     switch (this.mode) {
       case 'tool-head':

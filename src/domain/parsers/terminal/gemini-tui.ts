@@ -396,9 +396,11 @@ function geminiInput(tool: OpenTool, output: string): ToolInput {
     case 'list_directory':
       return { type: 'other', args: { dir_path: d } };
     case 'write_file': {
-      // an existing file's rewrite is shown as a diff: its removed lines are what it replaced
+      // an existing file's rewrite is shown as a diff: the lines it kept and removed are what it
+      // replaced, the lines it kept and added what it wrote (as far as the diff shows them)
       const shown = shownLines(output, true);
-      return { type: 'file_write', path: d.replace(/^Writing to /, ''), content: shown.added.join('\n'), ...(shown.removed.length > 0 ? { replaced: shown.removed.join('\n') } : {}) };
+      if (shown.removed.length === 0) return { type: 'file_write', path: d.replace(/^Writing to /, ''), content: shown.added.join('\n') };
+      return { type: 'file_write', path: d.replace(/^Writing to /, ''), content: [...shown.kept, ...shown.added].join('\n'), replaced: [...shown.kept, ...shown.removed].join('\n') };
     }
     case 'replace':
       return editInput(d, output);
@@ -470,15 +472,21 @@ function editInput(d: string, output: string): ToolInput {
  * The diff or new content a tool box shows: "12 - old" / "12 + new" lines, and for a new file
  * its numbered (or plain) lines. Unsigned lines of an edit are context, not new text.
  */
-function shownLines(output: string, plainIsContent: boolean): { added: string[]; removed: string[] } {
+function shownLines(output: string, plainIsContent: boolean): { added: string[]; removed: string[]; kept: string[] } {
   const added: string[] = [];
   const removed: string[] = [];
   const plain: string[] = [];
+  /** A diff's numbered lines without a sign: context the change kept. */
+  const kept: string[] = [];
   for (const l of output.split('\n')) {
     const signed = /^\s*\d+\s+([-+])\s?(.*)$/.exec(l);
     if (signed) (signed[1] === '+' ? added : removed).push(signed[2]);
-    else if (plainIsContent) plain.push(l);
+    else {
+      if (plainIsContent) plain.push(l);
+      const context = /^\s*\d+\s{2,}(.*)$/.exec(l);
+      if (context) kept.push(context[1]);
+    }
   }
-  if (added.length + removed.length === 0) return { added: stripLineNumbers(plain), removed };
-  return { added, removed };
+  if (added.length + removed.length === 0) return { added: stripLineNumbers(plain), removed, kept: [] };
+  return { added, removed, kept };
 }
