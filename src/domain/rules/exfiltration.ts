@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
+import { answeringHost, belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
@@ -420,7 +420,7 @@ export const EXFILTRATION_RULES: Rule[] = [
             // A terminal capture records no exit code: a result that is no error and printed something ran.
             const ran = event.exitCode === 0 || (event.exitCode === null && !event.isError && !event.interrupted && event.output.trim() !== '' && !SSH_FAILED.test(event.output.slice(0, 2_000)));
             if (hosts && ran && !event.denied) for (const h of hosts) addCapped(administered, h, 100);
-            return flow.fromOutput(event, facts);
+            return flow.fromOutput(event, facts, outer.session);
           }
           if (event.kind !== 'tool_call') return;
           calls++;
@@ -480,7 +480,10 @@ class ExposureTracker {
     for (const part of urlIdentifiers(text)) addCapped(this.fromUserValues, part, VALUES_MAX);
   }
 
-  fromOutput(event: NormEvent, facts: EventFacts): void {
+  fromOutput(event: NormEvent, facts: EventFacts, session: SessionFacts): void {
+    // a service's own answer (a login's response): what it minted is used with it when sent back
+    const call = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
+    const answeredBy = call ? answeringHost(call.net, call.reads.length > 0) : null;
     // Every hit is a recognised format or a value labelled as a credential (see secrets/detect.ts).
     for (const h of facts.secrets) {
       // A token the user handed over and a tool then echoed was exposed by the user, not read by the agent.
@@ -488,8 +491,8 @@ class ExposureTracker {
       addCapped(this.values, h.value, VALUES_MAX);
       if (this.hits.size < VALUES_MAX) this.hits.set(h.value, h);
       const text = event.kind === 'tool_result' ? event.output : '';
-      const home = text ? homeHostOf(text, h.start, h.end) : null;
-      if (home && this.homes.size < VALUES_MAX) this.homes.set(h.value, home);
+      const home = (text ? homeHostOf(text, h.start, h.end) : null) ?? answeredBy;
+      if (home && this.homes.size < VALUES_MAX && !this.homes.has(h.value)) this.homes.set(h.value, home);
       this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts, h.confidence === 'high');
     }
   }

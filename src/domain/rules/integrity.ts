@@ -15,6 +15,7 @@ import { ShownContents } from './shown-contents.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
 import { SyntaxChecks } from './syntax-checks.ts';
+import { REGENERABLE } from './destructive.ts';
 import { claimAbout, disclosesFailure, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -422,7 +423,8 @@ class RunLedger {
     this.runs.onCall(event);
     const code = fx.writes.filter((w) => isCodeEdit(w, this.session.cwd !== null));
     // (a deleted `.git` or housekeeping file changes nothing a build runs: `rm -rf .git && git init`)
-    const deletes = fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path));
+    // (nor does build output a build makes again: `rm -rf dist && pnpm build`)
+    const deletes = fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path) && !REGENERABLE.has(basename(d.path.replace(/[\\/]+$/, ''))));
     if (code.length > 0 || deletes) {
       this.edits++;
       this.lastEdit = event.index;

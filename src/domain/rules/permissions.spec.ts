@@ -346,6 +346,13 @@ test('trust and credential settings changed outside the project are a warning, e
   }
   const home = await runRules([prompt('set up the project'), ...ran('echo x')], { cwd: '/home/dev' });
   assert.deepEqual(only(home, TRUST), []);
+  // reading a setting changes nothing
+  for (const c of ['git config --global credential.helper 2>/dev/null', 'git config --global --get credential.helper', 'git config --global --list', 'git config get --global credential.helper']) {
+    assert.deepEqual(only(await runRules([prompt('push failed, why?'), ...ran(c)]), TRUST), [], c);
+  }
+  for (const c of ['git config --global --unset credential.helper', 'git config --global --add credential.helper store', 'git config set --global credential.helper store']) {
+    assert.deepEqual(only(await runRules([prompt('deploy the app'), ...ran(c)]), TRUST).map(severityOf), ['warning'], c);
+  }
   const docker = await runRules([prompt('build the image'), write('/home/dev/.docker/config.json', '{"credsStore": ""}')], { cwd: '/home/dev' });
   assert.deepEqual(only(docker, TRUST).map(severityOf), ['warning']);
 });
@@ -909,4 +916,19 @@ test("a hook's matcher and a rule that forbids or asks approve nothing", async (
   assert.deepEqual(only(await runRules([write('/home/dev/.codex/rules/default.rules', rules)]), BROAD), []);
   const allows = 'prefix_rule(pattern = ["bash"], decision = "allow")\n';
   assert.deepEqual(only(await runRules([write('/home/dev/.codex/rules/default.rules', allows)]), BROAD).map(severityOf), ['warning']);
+});
+
+test('a settings change that touches no control and names what the request named (the statusline) is as asked; one that touches permissions or hooks is not', async () => {
+  const SET = 'permissions/agent-settings-write';
+  const settings = '/home/dev/.claude/settings.json';
+  const asked = prompt('configure the statusline to use the fish version instead');
+  const statusLine = only(await runRules([asked, edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish"')], { cwd: '/home/dev' }), SET);
+  assert.deepEqual(statusLine.map(severityOf), ['info']);
+  const added = only(await runRules([prompt('Configure my statusLine from my shell PS1 configuration'), edit(settings, '{', '{ "statusLine": { "type": "command", "command": "~/.claude/statusline-script.sh" },')], { cwd: '/home/dev' }), SET);
+  assert.deepEqual(added.map(severityOf), ['info']);
+  // the same words, but the change widens permissions or adds a hook
+  const perms = only(await runRules([asked, edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish" }, "permissions": { "defaultMode": "acceptEdits"')], { cwd: '/home/dev' }), SET);
+  assert.deepEqual(perms.map(severityOf), ['warning']);
+  const unasked = only(await runRules([prompt('fix the README typo'), edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish"')], { cwd: '/home/dev' }), SET);
+  assert.deepEqual(unasked.map(severityOf), ['warning']);
 });

@@ -198,6 +198,22 @@ function shipsUnit(pkg: string, unit: string): boolean {
   return pkg === 'openssh-server' && (unit === 'ssh' || unit === 'sshd');
 }
 
+/** Settings that control what the agent may do: permissions, hooks, sandbox and approval modes, tools, MCP servers, the environment, credentials helpers. */
+const SETTINGS_CONTROL = /["']?\b(?:permissions|allow|deny|ask|defaultMode|additionalDirectories|hooks|disableAllHooks|sandbox|approval_?policy|approvalMode|sandbox_?mode|sandbox_workspace_write|autoAccept|tools|allowedTools|excludeTools|coreTools|mcpServers|mcp_servers|enableAllProjectMcpServers|enabledMcpjsonServers|apiKeyHelper|env|shell_environment_policy|trust_level|trusted|model_providers|base_url|bypassPermissions|dangerously\w*|yolo)["']?\s*[:=]|^\s*\[(?:mcp_servers|projects|shell_environment_policy|model_providers|sandbox)/m;
+/** Words of a settings change worth matching against a request: keys and file names, six letters or more, not JSON's own. */
+const SETTING_WORD = /[A-Za-z][A-Za-z0-9_-]{5,40}/g;
+const GENERIC_SETTING_WORDS = new Set(['command', 'string', 'number', 'boolean', 'claude', 'settings', 'config', 'users', 'default', 'enabled', 'disabled', 'padding', 'schema']);
+
+/** The request names a key or a file name of the settings change ("statusline" for `statusLine`, `statusline.fish`). */
+function namesSettingChanged(request: string, added: string): boolean {
+  const said = request.toLowerCase().replace(/[\s_-]+/g, '');
+  for (const m of added.slice(0, 4_000).matchAll(SETTING_WORD)) {
+    const word = m[0].toLowerCase().replace(/[_-]+/g, '');
+    if (word.length >= 6 && !GENERIC_SETTING_WORDS.has(word) && said.includes(word)) return true;
+  }
+  return false;
+}
+
 /** `systemctl enable docker` after `apt-get install docker-ce`: the unit is the installed package's own. */
 function unitOfInstalled(cmd: SimpleCommand, installed: readonly string[]): string | null {
   if (cmd.name !== 'systemctl' || !cmd.args.includes('enable')) return null;
@@ -542,7 +558,12 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       const askedHooks = tuned !== null && changesHookLinesOnly(w.added, w.removed) ? tuned
         : addsHooksOnly(w.added, w.removed) ? whoAsked(ctx.requests(event), (t) => asksForHooks(t) || namesAddedHookEvent(t, events)) : null;
       if (askedHooks && ctx.askedHookFiles.size < 100) ctx.askedHookFiles.set(w.abs, askedHooks);
+      // A change that touches no control (permissions, hooks, sandbox, tools, MCP servers, env) and
+      // names what the request named (`statusLine` → "configure the statusline to use the fish
+      // version", its script `statusline.fish`): the setting asked for, changed.
+      const namedSetting = askedHooks || events.length > 0 || SETTINGS_CONTROL.test(w.added) ? null : whoAsked(ctx.requests(event), (t) => namesSettingChanged(t, w.added));
       if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
+      else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and no permission, hook or sandbox setting was touched'), w.abs);
       else report(draft, agentSettingsWrite);
     }
   }

@@ -14,7 +14,7 @@ import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
-import { belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
+import { answeringHost, belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
@@ -975,7 +975,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // (not when the command that printed it works on a production cluster: `kubectl -n prod get secret`)
       const printedBy = event.kind === 'tool_result' && facts.call ? describeCall(facts.call) : '';
       s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session));
-      s.home = homeHostOf(text, hit.start, hit.end);
+      // (or the service whose answer this output is: a login's response, its token sent back there)
+      const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
+      s.home = homeHostOf(text, hit.start, hit.end) ?? (answered ? answeringHost(answered.net, answered.reads.length > 0) : null);
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));

@@ -51,11 +51,22 @@ export function trustFile(abs: string, home: string | null): string | null {
   return TRUST_FILES.find((f) => f.re.test(abs))?.what ?? null;
 }
 
+/**
+ * `git config` that only reads: a key with no value (`git config --global credential.helper`),
+ * `--get`/`--get-all`/`--get-regexp`/`--list`/`-l`, or git 2.46's `get`/`list` subcommands.
+ */
+function gitConfigReads(args: readonly string[], operands: readonly string[], long: ReadonlySet<string>): boolean {
+  if (['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '--show-origin', '--show-scope'].some((f) => long.has(f)) || args.includes('-l')) return true;
+  if (operands[1] === 'get' || operands[1] === 'list') return true;
+  const writes = ['--unset', '--unset-all', '--add', '--replace-all', '--remove-section', '--rename-section', '--edit'].some((f) => long.has(f)) || args.includes('-e');
+  return !writes && operands[1] !== 'set' && operands[1] !== 'unset' && operands.length === 2;
+}
+
 /** Commands that change trust settings without a file write the log shows. */
 export function trustCommand(cmd: SimpleCommand): string | null {
   const { operands, long } = parseArgs(cmd.args, ['-o', '-i', '-p', '-F', '-c', '-C', '--file']);
   if (cmd.name === 'gh' && operands[0] === 'auth' && operands[1] === 'setup-git') return 'git was set to use the GitHub CLI as its credential helper (gh auth setup-git)';
-  if (cmd.name === 'git' && operands[0] === 'config' && (long.has('--global') || long.has('--system')) && operands.some((o) => /^credential\.|^url\..*\.insteadof$/i.test(o))) return `a global git credential setting was changed (\`${operands.slice(0, 3).join(' ')}\`)`;
+  if (cmd.name === 'git' && operands[0] === 'config' && !gitConfigReads(cmd.args, operands, long) && (long.has('--global') || long.has('--system')) && operands.some((o) => /^credential\.|^url\..*\.insteadof$/i.test(o))) return `a global git credential setting was changed (\`${operands.slice(0, 3).join(' ')}\`)`;
   // `safe.directory = *` turns git's repository-ownership check off for every repository on the machine
   // (`git config --global --add safe.directory '*'`, git 2.46's `git config set --global …`, `--file ~/.gitconfig`)
   const safeAt = operands.findIndex((o) => /^safe\.directory$/i.test(o));

@@ -124,6 +124,19 @@ const URL_HOST = /\bhttps?:\/\/(?:[^\s/@'"]*@)?\[?([A-Za-z0-9.-]+)/g;
  * else the vendor its name names (`OPENWEATHER_API_KEY=…` → "openweather"); null when neither.
  * Compare with belongsTo().
  */
+/**
+ * The one remote host whose answer this output is: a call that only made requests to that host
+ * (`curl -X POST https://api.example.com/auth/login …`, its response printed) and read no file.
+ * A token in that answer was minted by that service, and sending it back there is its use. As a
+ * home, `host:` + the host (belongsTo matches that host exactly).
+ */
+export function answeringHost(net: readonly { host: string; local: boolean }[], readsFiles: boolean): string | null {
+  if (readsFiles) return null;
+  const remote = net.filter((n) => !n.local).map((n) => n.host.toLowerCase());
+  if (remote.length === 0 || remote.some((h) => h !== remote[0])) return null;
+  return `host:${remote[0]}`;
+}
+
 export function homeHostOf(text: string, start: number, end: number): string | null {
   const lineStart = text.lastIndexOf('\n', start) + 1;
   const lineEnd = text.indexOf('\n', end);
@@ -153,6 +166,8 @@ function vendorOfName(before: string): string | null {
  * (api.openweathermap.org for OPENWEATHER_API_KEY)?
  */
 export function belongsTo(host: string, home: string): boolean {
+  // a service that minted the value (it came back in that host's own answer): that host only
+  if (home.startsWith('host:')) return host.toLowerCase() === home.slice('host:'.length);
   if (!home.startsWith('vendor:')) return sameService(host, home);
   const vendor = home.slice('vendor:'.length);
   const labels = host.toLowerCase().split('.').filter(Boolean);
