@@ -629,6 +629,11 @@ test("a copy of an agent's whole store (or its logins) into the working tree is 
     const found = only(await runRules([...ran(command, { output: '' })], { agent }), STORE);
     assert.deepEqual(found.map((d) => [severityOf(d), d.title]), [['warning', "Agent's logins and transcripts copied into the working tree"]], command);
   }
+  // a copy whose result the log does not hold stands, and says so; a refused one copied nothing
+  const unanswered = only(await runRules([cmd('cp -r ~/.claude /home/dev/project/.claude-data && cp ~/.claude.json /home/dev/project/.claude-data.json')]), STORE);
+  assert.deepEqual(unanswered.map(severityOf), ['warning']);
+  assert.match(unanswered[0]!.detail, /The result is not in the log/);
+  assert.deepEqual(only(await runRules([...answered(cmd('cp -r ~/.claude ./claude-backup'), { denied: true, output: 'User rejected' })]), STORE), []);
   const pushed = only(await runRules([...ran('cp -a ~/.codex/. .codex-home/', { output: '' }), ...ran('git add .codex-home && git commit -m cache', { output: '[main 1a2b3c4] cache\n create mode 100644 .codex-home/auth.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'codex' }), STORE);
   assert.ok(pushed.some((d) => severityOf(d) === 'critical'), 'committed and pushed');
   // one transcript file is a transcript copy, reported once; several copies in one session are one finding

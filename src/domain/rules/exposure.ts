@@ -324,6 +324,19 @@ export const EXPOSURE_RULES: Rule[] = [
       // The last calls (event index → the call and its facts): the log may end on its own export,
       // which is read at the end only (describing every call here would cost every log).
       const lastCalls = new Map<number, { call: ToolCallEvent; facts: EventFacts }>();
+      /** Calls that copy an agent's store into the tree, until their result comes. */
+      const unansweredCopies = new Map<string, { call: ToolCallEvent; facts: EventFacts }>();
+      /** A copy of an agent's whole store (or its logins) into the tree: those files are the agent's store there. */
+      const reportStoreCopy = (call: ToolCallEvent, loc: Located, facts: EventFacts, unanswered: string): void => {
+        const copy = storeCopyRan(loc, ctx.session);
+        if (!copy) return;
+        projectStores.addCopy(copy.dest, copy.entry);
+        if (storeCopies.size >= COPIES_MAX || storeCopies.has(copy.dest)) return;
+        storeCopies.add(copy.dest);
+        const asked = whoAsked(requests.for(call), (t) => dictates(t, loc.cmd.text));
+        const draft: FindingDraft = { rule: sessionLogPublished.id, severity: 'warning', title: "Agent's logins and transcripts copied into the working tree", detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` copied ${safe(copy.source, facts, 80)} (the agent's logins and session transcripts) into ${safe(copy.dest, facts, QUOTE_MAX)} in the working tree, where one \`git add\` commits them.${unanswered}`, evidence: [evidence(call, loc.cmd.text, facts)], key: `store-copy:${copy.dest}` };
+        ctx.report(asked ? asRequested(draft, sessionLogPublished, asked, 'the command was dictated word for word') : draft);
+      };
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -333,6 +346,9 @@ export const EXPOSURE_RULES: Rule[] = [
             lastCalls.set(event.index, { call: event, facts });
             if (lastCalls.size > 8) lastCalls.delete(lastCalls.keys().next().value as number);
           }
+          if (event.kind === 'tool_call' && event.input.type === 'command' && unansweredCopies.size < COPIES_MAX && effectsOf(event, facts, ctx.session).commands.some((l) => storeCopyRan(l, ctx.session) !== null)) unansweredCopies.set(event.callId, { call: event, facts });
+          // a refused or failed copy copied nothing
+          if (event.kind === 'tool_result') unansweredCopies.delete(event.callId);
           // What a call staged is known before its commit is read (`git add -f .env && git commit`).
           if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
           if (event.kind === 'tool_result') scripts.onResult(event);
@@ -359,17 +375,8 @@ export const EXPOSURE_RULES: Rule[] = [
             for (const s of stores) s.onResult(event, call, facts, callCommands, ctx.session);
             projectStores.onResult(callFx.reads, callFx.commands, event.output);
             // a copy of an agent's whole store (or its logins) into the tree: those files are the agent's store there
-            for (const loc of callCommands) {
-              const copy = storeCopyRan(loc, ctx.session);
-              if (!copy) continue;
-              projectStores.addCopy(copy.dest, copy.entry);
-              if (storeCopies.size < COPIES_MAX && !storeCopies.has(copy.dest)) {
-                storeCopies.add(copy.dest);
-                const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
-                const draft: FindingDraft = { rule: sessionLogPublished.id, severity: 'warning', title: "Agent's logins and transcripts copied into the working tree", detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` copied ${safe(copy.source, facts, 80)} (the agent's logins and session transcripts) into ${safe(copy.dest, facts, QUOTE_MAX)} in the working tree, where one \`git add\` commits them.`, evidence: [evidence(call, loc.cmd.text, facts)], key: `store-copy:${copy.dest}` };
-                ctx.report(asked ? asRequested(draft, sessionLogPublished, asked, 'the command was dictated word for word') : draft);
-              }
-            }
+            unansweredCopies.delete(call.callId);
+            for (const loc of callCommands) reportStoreCopy(call, loc, facts, '');
             if (untracked.onResult(callCommands, event.output)) {
               const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
               if (logins.length > 0) loginsListed = { logins, evidence: evidence(call, describeCall(call), facts), by: '`git status`' };
@@ -415,6 +422,10 @@ export const EXPOSURE_RULES: Rule[] = [
         },
         finish() {
           homeStaging.finish();
+          // a copy whose result the log does not hold (it ends, or a result went missing): it stands, and says so
+          for (const { call, facts } of unansweredCopies.values()) {
+            if (call.input.type === 'command') for (const loc of effectsOf(call, facts, ctx.session).commands) reportStoreCopy(call, loc, facts, ' The result is not in the log.');
+          }
           const own = ownExportIntoTree(ctx, lastCalls, requests);
           if (own && copies.length === 0) copies.push(own);
           for (const c of copies) report(ctx, c, credential);

@@ -51,6 +51,17 @@ export class SecretFlow {
     return this.localValues.has(value);
   }
 
+  /** Passwords the agent chose for accounts it registered itself (a throwaway test user). */
+  private readonly registeredValues = new Set<string>();
+
+  markRegistered(value: string): void {
+    if (this.registeredValues.size < FILES_MAX) this.registeredValues.add(value);
+  }
+
+  isRegistered(value: string): boolean {
+    return this.registeredValues.has(value);
+  }
+
   /** A secret written into files of the working tree (absolute paths). */
   written(paths: string[], hit: SecretHit, step: EvidenceItem): void {
     for (const path of paths) {

@@ -1200,3 +1200,28 @@ test('a password the agent proposes in its reply (a new one to set) is its own s
   const shown = await runRules([prompt('the deploy fails with P1001'), say(`Your DIRECT_URL is ${url}; the host looks right.`)]);
   assert.deepEqual(only(shown, OUTPUT).map(severityOf), ['warning']);
 });
+
+test('a password the agent chose for a test user it registers itself (and logs in with) is that account\'s own: info; one first used to log in stays a warning', async () => {
+  const api = 'https://api-production-6148.up.railway.app';
+  const pw = ['test', 'pass', '4417x'].join('');
+  const register = `TEST_EMAIL="e2e_$(date +%s)@test.com"; curl -s -X POST "${api}/auth/register" -H "Content-Type: application/json" -d "{\\"email\\": \\"$TEST_EMAIL\\", \\"password\\": \\"${pw}\\"}"`;
+  const login = `curl -s -X POST "${api}/auth/login" -H "Content-Type: application/json" -d "{\\"email\\": \\"$TEST_EMAIL\\", \\"password\\": \\"${pw}\\"}"`;
+  const drafts = await runRules([prompt('run the end to end test'), ...ran(register, { output: '{"id": 7}' }), ...ran(login, { output: '{"ok": true}' })]);
+  assert.deepEqual(only(drafts, INPUT).filter((d) => severityOf(d) !== 'info'), []);
+  const loginFirst = await runRules([prompt('run the end to end test'), ...ran(login, { output: '{"ok": true}' })]);
+  assert.deepEqual(only(loginFirst, INPUT).map(severityOf), ['warning']);
+});
+
+test("a provider's test-mode key (Stripe sk_test_) pasted into a prompt is a warning; its live key stays critical", async () => {
+  const test = `sk_test_${randomString(99, undefined, 311)}`;
+  const live = `sk_live_${randomString(99, undefined, 312)}`;
+  assert.deepEqual(only(await runRules([prompt(`this the secret test key: ${test}`)]), PROMPT).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt(`This is my stripe secret key: ${live}`)]), PROMPT).map(severityOf), ['critical']);
+});
+
+test("the Stripe CLI's local forwarding secret (stripe listen's banner) is a local development secret, shown or written into .env: info", async () => {
+  const whsec = `whsec_${randomString(64, '0123456789abcdef', 313)}`;
+  const banner = `> Ready! You are using Stripe API Version [2025-11-17.clover]. Your webhook signing secret is ${whsec} (^C to quit)`;
+  const drafts = await runRules([prompt('set up stripe webhooks locally'), ...ran('stripe listen --forward-to localhost:3001/api/billing/webhook', { exitCode: null, output: banner }), edit('/home/dev/project/backend/.env', 'STRIPE_WEBHOOK_SECRET=', `STRIPE_WEBHOOK_SECRET=${whsec}`)]);
+  assert.deepEqual(drafts.filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), []);
+});

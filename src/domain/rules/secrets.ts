@@ -345,6 +345,15 @@ function toolConfigInHome(abs: string, zone: string, session: SessionFacts): boo
 const PASSWORD_LABELS = /^Password in (?:URL|database URL|a command line)$/;
 const PASSWORD_LABEL = /passw(?:or)?d|\bpwd\b|\bpass\b/i;
 // An e-mail address at a domain RFC 2606 / RFC 6761 reserve for examples and tests.
+/**
+ * A development tool's banner that mints a secret for forwarding to this machine: the Stripe
+ * CLI's `stripe listen` ("Your webhook signing secret is whsec_…") signs the events it relays to
+ * localhost, and the secret dies with that listener.
+ */
+const LOCAL_FORWARDING_SECRET = /Your webhook signing secret is\s*$/;
+
+/** A request that registers an account on a web service (the HTTP API's sign-up route). */
+const REGISTERS_ACCOUNT = /\/(?:auth\/|api\/|v\d+\/|users?\/|accounts?\/)*(?:register|signup|sign-up|sign_up)\b/i;
 const RESERVED_EMAIL = /[\w.+$(){}-]+@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:test|example|invalid|localhost))\b/i;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
 
@@ -417,7 +426,16 @@ function usedLocally(value: string, text: string): boolean {
 }
 
 function inputSeverity(hit: SecretHit, lowStakes: boolean): 'critical' | 'warning' {
-  return hit.confidence === 'high' && !lowStakes ? 'critical' : 'warning';
+  return hit.confidence === 'high' && !lowStakes && !testMode(hit) ? 'critical' : 'warning';
+}
+
+/**
+ * A provider's test-mode key (Stripe's `sk_test_…`, `rk_test_…`): it opens the account's sandbox,
+ * where no real money or customer moves — a key to rotate and keep out of the transcript, but
+ * nothing that must be undone (a warning, not critical).
+ */
+function testMode(hit: SecretHit): boolean {
+  return /^(?:sk|rk)_test_/.test(hit.value);
 }
 
 /**
@@ -813,6 +831,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // reported on the output finding (critical once it goes over the network). Files always count.
     if (!intoFiles && typedSudoPassword(ctx, event, hit, fromPrompt, text)) continue;
     if (!intoFiles && (fromPrompt.has(hit.value) || outputs.has(secretKey(hit)))) continue;
+    // A password nobody showed the agent, first put into a request that registers an account
+    // (`curl -X POST …/auth/register -d '{"password": "…"}'`): the agent chose it for a test user
+    // it makes itself — that account's own, and so are its later logins with it.
+    if (!intoFiles && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && !seen.has(hit.value) && REGISTERS_ACCOUNT.test(text)) flow.markRegistered(hit.value);
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
     const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? patchedWith(input.files, hit.value) : [];
     const intoFile = paths.length > 0;
@@ -865,7 +887,8 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const toIssuer = !intoFile && issuer !== null;
     // The password of a test identity the same call names at a domain reserved for examples
     // (`smoketest+1@example.com`, `qa@demo.test`): made up for the test, no real account holds it.
-    const testAccount = !intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text);
+    const registered = !intoFile && flow.isRegistered(hit.value);
+    const testAccount = registered || (!intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text));
     // An access token that expires within the hour, used only with its issuer: gone before anyone reads the log.
     const expiring = toIssuer && shortLived(hit);
     const severity = scratch || local || stored || already || testAccount || fixture || expiring ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
@@ -877,7 +900,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       stored && 'the user pasted it to be stored there',
       toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),
       expiring && 'an access token that expires within an hour of being issued',
-      testAccount && 'the password of a test account the command names at a domain reserved for examples',
+      testAccount && (registered ? 'the password the agent chose for an account it registered itself (a test user)' : 'the password of a test account the command names at a domain reserved for examples'),
       already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : 'it was in that file already: the session read it there'),
     ].filter((n): n is string => typeof n === 'string');
     ctx.report({
@@ -974,7 +997,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // localhost) is a development session, not a credential that works anywhere else.
       // (not when the command that printed it works on a production cluster: `kubectl -n prod get secret`)
       const printedBy = event.kind === 'tool_result' && facts.call ? describeCall(facts.call) : '';
-      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session));
+      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session)) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 120), hit.start));
       // (or the service whose answer this output is: a login's response, its token sent back there)
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.home = homeHostOf(text, hit.start, hit.end) ?? (answered ? answeringHost(answered.net, answered.reads.length > 0) : null);
