@@ -688,7 +688,9 @@ test('a password written in a sentence of a prompt, in several languages, is a p
   }
   assert.deepEqual(only(await runRules([prompt(`a senha é ${pw}`)]), 'secrets/in-prompt').map(severityOf), ['warning'], 'Portuguese é');
   for (const words of ['the password is required', 'password is hashed with argon2id', 'the password is $DB_PASSWORD', 'password is <your-password>', 'set the password to newPassword', 'password: 8 characters minimum', 'the password is base64-encoded', 'Pass jobId to `RemediationCard`', 'password is SHA256-hashed', 'the password is 12345678',
-    'add a password field to LoginForm.tsx', 'Add a password strength meter to src/components/Form2.tsx', 'fix the password reset bug, ticket: PROJ-1234', 'the passwords are stored in Vault: kv/app1', 'password: !vault |', 'my pass: Kx9#mPq2vL is what I use']) {
+    'add a password field to LoginForm.tsx', 'Add a password strength meter to src/components/Form2.tsx', 'fix the password reset bug, ticket: PROJ-1234', 'the passwords are stored in Vault: kv/app1', 'password: !vault |', 'my pass: Kx9#mPq2vL is what I use',
+    // a tool's documented default, and the best-known weak values
+    'TD started. To log in with the non-root user (default: tdx / password: 123456), use ssh; to log in as root (default password: 123456), use ssh -p 10022', 'the vm password is 123456', 'log in as root (default password is Kx9#mPq2vL) and run the setup']) {
     assert.deepEqual(only(await runRules([prompt(words)]), 'secrets/in-prompt'), [], words);
   }
   assert.deepEqual(only(await runRules([prompt(`The default admin password is ${pw} on the seed db.`, true)]), 'secrets/in-prompt'), [], 'text the harness injected (an instruction file) is not the user\'s paste');

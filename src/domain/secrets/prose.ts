@@ -42,13 +42,23 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
     const value = m[1].replace(/[.,;:!?)\]}>]+$/, '');
     if (!chosenPassword(value)) continue;
     const start = m.index + m[0].length - m[1].length;
-    out.push({ ruleId: 'vouch/prose-password', label: 'Password written in a sentence', start, end: start + value.length, confidence: 'medium', ...(evidence ? {} : { maskOnly: true as const }) });
+    // "default password: Kx9…", "(default: tdx / password: …)": a tool's documented default, the
+    // same for everyone who installs it — no one's secret (masked, not reported: a user's own words
+    // say "my", not "default")
+    const documented = DEFAULT_BEFORE.test(text.slice(Math.max(0, m.index - 40), start));
+    out.push({ ruleId: 'vouch/prose-password', label: 'Password written in a sentence', start, end: start + value.length, confidence: 'medium', ...(evidence && !documented ? {} : { maskOnly: true as const }) });
   }
   return out;
 }
 
+/** Words that call the password a default (documentation of an image, an installer, a tool). */
+const DEFAULT_BEFORE = /\bdefaults?\b[^\n.;!?]{0,30}$|\bby default\b|默认|デフォルト|기본/i;
+/** The best-known weak values, no one's choice in particular: `123456`, `12345678`, `qwerty`, `abc123`, `111111`. */
+const WELL_KNOWN_WEAK = /^(?:1234(?:5(?:6(?:7(?:89?)?)?)?)?|654321|(\d)\1{5,}|qwerty\w{0,6}|abc123|password1?|passw0rd)$/i;
+
 /** Whether a word looks like a password someone chose: a digit, a symbol or an inner capital; no reference, stand-in or name in code. */
 function chosenPassword(value: string): boolean {
+  if (WELL_KNOWN_WEAK.test(value)) return false;
   if (value.length < 6 || /^[$%{<[(@#`/]|\$\{|\{\{|^https?:|\/.*\/|[\\(]/.test(value) || isPlaceholder(value) || TECH_TERM.test(value) || isSequential(value)) return false;
   // a YAML tag (`!vault |`), not a password that starts with "!"
   if (/^![a-z]+$/.test(value)) return false;
