@@ -88,6 +88,14 @@ test('TLS verification switched off for git or npm by a config command is found;
   assert.equal(cmdWhat(command('git', 'config', '--get', 'http.sslVerify')), null);
 });
 
+test('TLS verification switched off for one install (`--config.strict-ssl=false`, `--strict-ssl false`) or one process (NODE_TLS_REJECT_UNAUTHORIZED=0) is found; turned on is not', () => {
+  assert.match(cmdWhat(command('pnpm', 'install', '--config.strict-ssl=false')) ?? '', /for pnpm/);
+  assert.match(cmdWhat(command('npm', 'install', '--strict-ssl', 'false')) ?? '', /for npm/);
+  assert.match(cmdWhat({ ...command('node', 'scripts/seed.js'), assignments: ['NODE_TLS_REJECT_UNAUTHORIZED=0'] } as SimpleCommand) ?? '', /NODE_TLS_REJECT_UNAUTHORIZED/);
+  assert.equal(cmdWhat(command('pnpm', 'install', '--config.strict-ssl=true')), null);
+  assert.equal(cmdWhat({ ...command('node', 'app.js'), assignments: ['NODE_TLS_REJECT_UNAUTHORIZED=1'] } as SimpleCommand), null);
+});
+
 test('a check for an insecure setting, a call to this machine spread over lines and a variable that turns verification on are no weakening; a process-wide switch and an address from the environment are', () => {
   assert.equal(what(op('tls.py', 'if ctx.verify_mode == ssl.CERT_NONE:\n    raise RuntimeError("insecure")')), null, 'a guard');
   assert.equal(what(op('src/env.ts', "if (process.env.NEXT_PUBLIC_SUPABASE_SERVICE_ROLE_KEY) throw new Error('never ship the service key');")), null, 'a guard');

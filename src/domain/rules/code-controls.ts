@@ -264,7 +264,12 @@ export function tlsOffByCommand(cmd: SimpleCommand): CodeWeakening | null {
     if (words[0] === 'config' && key >= 0 && !words.some((a) => /^--(?:get|get-all|get-regexp|list|unset|unset-all)$|^-l$/.test(a)) && off(words[key + 1])) return { what: `${TLS_OFF_WHAT} for git (\`http.sslVerify false\`)`, control: 'tls' };
     return null;
   }
+  // `NODE_TLS_REJECT_UNAUTHORIZED=0 node seed.js`: Node checks no certificate for that process
+  if (cmd.assignments.some((a) => /^NODE_TLS_REJECT_UNAUTHORIZED=["']?0["']?$/.test(a))) return { what: `${TLS_OFF_WHAT} for \`${cmd.name}\` (\`NODE_TLS_REJECT_UNAUTHORIZED=0\`)`, control: 'tls' };
   if (/^(?:npm|yarn|pnpm)$/.test(cmd.name)) {
+    // `pnpm install --config.strict-ssl=false`, `npm install --strict-ssl=false` / `--strict-ssl false`: for this run
+    const flag = words.findIndex((a) => /^--(?:config\.)?strict-ssl(?:=|$)/.test(a));
+    if (flag >= 0 && off(words[flag].includes('=') ? words[flag].split('=')[1] : words[flag + 1])) return { what: `${TLS_OFF_WHAT} for ${cmd.name} (\`${cmd.args[flag]}\`): packages are installed from a registry whose certificate nobody checked`, control: 'tls' };
     const plain = words.filter((a) => !a.startsWith('-'));
     const set = plain[0] === 'set' ? 1 : plain[0] === 'config' && plain[1] === 'set' ? 2 : -1;
     if (set < 0) return null;

@@ -932,3 +932,10 @@ test('a settings change that touches no control and names what the request named
   const unasked = only(await runRules([prompt('fix the README typo'), edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish"')], { cwd: '/home/dev' }), SET);
   assert.deepEqual(unasked.map(severityOf), ['warning']);
 });
+
+test('packages installed with certificate checks off for the run are a weakened control; asked for by name, info', async () => {
+  const WEAKENED = 'permissions/control-weakened';
+  assert.deepEqual(only(await runRules([prompt('scaffold the monorepo'), ...ran('pnpm install --config.strict-ssl=false', { output: 'Done in 4s' })]), WEAKENED).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('our proxy has a self-signed cert, install with strict-ssl off'), ...ran('pnpm install --config.strict-ssl=false', { output: 'Done in 4s' })]), WEAKENED).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('scaffold the monorepo'), ...ran('pnpm install', { output: 'Done in 4s' })]), WEAKENED), []);
+});
