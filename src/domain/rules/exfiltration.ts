@@ -14,7 +14,7 @@ import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifi
 import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request } from './requests.ts';
-import { answeringHost, belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, underDomains } from '../secrets/issuers.ts';
+import { answeringHost, belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, mintable, underDomains } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
 
@@ -483,7 +483,7 @@ class ExposureTracker {
   fromOutput(event: NormEvent, facts: EventFacts, session: SessionFacts): void {
     // a service's own answer (a login's response): what it minted is used with it when sent back
     const call = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
-    const answeredBy = call ? answeringHost(call.net, call.reads.length > 0) : null;
+    const answeredBy = call ? answeringHost(call.net, call.commands.map((l) => l.cmd.name), call.reads.length > 0) : null;
     // Every hit is a recognised format or a value labelled as a credential (see secrets/detect.ts).
     for (const h of facts.secrets) {
       // A token the user handed over and a tool then echoed was exposed by the user, not read by the agent.
@@ -491,7 +491,8 @@ class ExposureTracker {
       addCapped(this.values, h.value, VALUES_MAX);
       if (this.hits.size < VALUES_MAX) this.hits.set(h.value, h);
       const text = event.kind === 'tool_result' ? event.output : '';
-      const home = (text ? homeHostOf(text, h.start, h.end) : null) ?? answeredBy;
+      // (only a value no provider's format ties to its issuer: a JWT, a labelled token)
+      const home = (text ? homeHostOf(text, h.start, h.end) : null) ?? (mintable(h) ? answeredBy : null);
       if (home && this.homes.size < VALUES_MAX && !this.homes.has(h.value)) this.homes.set(h.value, home);
       this.note(event, `${h.label} ${h.masked} was printed in tool output`, `${h.label} ${h.masked}`, facts, h.confidence === 'high');
     }
@@ -559,7 +560,9 @@ class ExposureTracker {
   /** Every host is a service the exposed values were seen configured for: a request built from variables reaches their own services. */
   onlyToHomes(hosts: string[]): boolean {
     if (this.homes.size === 0 || hosts.length === 0) return false;
-    const homes = [...this.homes.values()];
+    // (a host that once answered with a token is that token's home, not every exposed value's)
+    const homes = [...this.homes.values()].filter((home) => !home.startsWith('host:'));
+    if (homes.length === 0) return false;
     return hosts.every((h) => homes.some((home) => belongsTo(h, home)));
   }
 }

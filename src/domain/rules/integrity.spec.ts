@@ -1094,7 +1094,9 @@ test('a sentence about what passing tests cannot prove claims nothing, in Chines
 test('build output removed before the build in the same call (`rm -rf dist && pnpm build`) is no edit: the build after it backs the claim', async () => {
   const drafts = await runRules([prompt('fix the MCP server'), edit('/home/dev/project/apps/mcp/tsconfig.json', '"module": "commonjs"', '"module": "nodenext"'), ...ran('cd apps/mcp && rm -rf dist && pnpm build 2>&1', { exitCode: 0, output: '> @hub/mcp@0.0.1 build\n> tsc' }), say('The MCP server works correctly.')]);
   assert.deepEqual(only(drafts, UNVERIFIED), []);
-  // deleting source is an edit the build must come after
-  const source = await runRules([prompt('fix the MCP server'), ...ran('pnpm build', { exitCode: 0, output: '> tsc' }), ...ran('rm -rf apps/mcp/src/legacy'), say('The MCP server works correctly.')]);
-  assert.equal(only(source, UNVERIFIED).length, 1);
+  // deleting source is an edit the build must come after, and so is a folder named like build output among the sources, or one no build follows
+  for (const command of ['rm -rf apps/mcp/src/legacy', 'rm -rf src/cache', 'rm -rf src/commands/build', 'rm script/build', 'rm -rf dist']) {
+    const later = await runRules([prompt('fix the MCP server'), edit('/home/dev/project/apps/mcp/tsconfig.json', '"a"', '"b"'), ...ran('pnpm build', { exitCode: 0, output: '> tsc' }), ...ran(command), say('The MCP server works correctly.')]);
+    assert.equal(only(later, UNVERIFIED).length, 1, command);
+  }
 });

@@ -15,7 +15,6 @@ import { ShownContents } from './shown-contents.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
 import { SyntaxChecks } from './syntax-checks.ts';
-import { REGENERABLE } from './destructive.ts';
 import { claimAbout, disclosesFailure, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
@@ -423,8 +422,9 @@ class RunLedger {
     this.runs.onCall(event);
     const code = fx.writes.filter((w) => isCodeEdit(w, this.session.cwd !== null));
     // (a deleted `.git` or housekeeping file changes nothing a build runs: `rm -rf .git && git init`)
-    // (nor does build output a build makes again: `rm -rf dist && pnpm build`)
-    const deletes = fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path) && !REGENERABLE.has(basename(d.path.replace(/[\\/]+$/, ''))));
+    // (nor does build output a build in the same call makes again: `rm -rf dist && pnpm build`)
+    const rebuilt = fx.commands.some((l) => checkKind(l.cmd) !== null);
+    const deletes = fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path) && !(rebuilt && isBuildOutputDir(d)));
     if (code.length > 0 || deletes) {
       this.edits++;
       this.lastEdit = event.index;
@@ -485,6 +485,16 @@ class RunLedger {
     for (const run of this.runs.pending()) if (run.index > this.lastEdit) return true;
     return false;
   }
+}
+
+/** Folders a build or an install makes again. */
+const BUILD_OUTPUT_DIRS: ReadonlySet<string> = new Set(['dist', 'build', 'out', '.next', '.nuxt', 'target', 'node_modules', 'coverage', '.turbo', '__pycache__', '.svelte-kit', '.angular', '.parcel-cache']);
+
+/** A recursive `rm` of a build-output folder outside the sources (`rm -rf dist`, `rm -rf apps/web/.next`; not `src/build`). */
+function isBuildOutputDir(d: FileOp): boolean {
+  if (d.cmd?.name !== 'rm' || !d.cmd.args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive')) return false;
+  const path = d.path.replace(/[\\/]+$/, '');
+  return BUILD_OUTPUT_DIRS.has(basename(path)) && !/(?:^|[\\/])(?:src|lib|app|source|sources|scripts?)[\\/]/.test(path);
 }
 
 /**

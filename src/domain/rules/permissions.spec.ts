@@ -921,15 +921,22 @@ test("a hook's matcher and a rule that forbids or asks approve nothing", async (
 test('a settings change that touches no control and names what the request named (the statusline) is as asked; one that touches permissions or hooks is not', async () => {
   const SET = 'permissions/agent-settings-write';
   const settings = '/home/dev/.claude/settings.json';
-  const asked = prompt('configure the statusline to use the fish version instead');
-  const statusLine = only(await runRules([asked, edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish"')], { cwd: '/home/dev' }), SET);
-  assert.deepEqual(statusLine.map(severityOf), ['info']);
-  const added = only(await runRules([prompt('Configure my statusLine from my shell PS1 configuration'), edit(settings, '{', '{ "statusLine": { "type": "command", "command": "~/.claude/statusline-script.sh" },')], { cwd: '/home/dev' }), SET);
+  const setUp = edit(settings, '{', '{ "statusLine": { "type": "command", "command": "~/.claude/statusline.sh" },');
+  const added = only(await runRules([prompt('Configure my statusLine from my shell PS1 configuration'), setUp], { cwd: '/home/dev' }), SET);
   assert.deepEqual(added.map(severityOf), ['info']);
-  // the same words, but the change widens permissions or adds a hook
+  // a later edit of the command the status line runs, asked for
+  const asked = prompt('configure the statusline to use the fish version instead');
+  const swap = edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish"');
+  const statusLine = only(await runRules([prompt('Configure my statusLine'), setUp, asked, swap], { cwd: '/home/dev' }), SET);
+  assert.deepEqual(statusLine.map(severityOf), ['info', 'info']);
+  // a command the session never saw set as the status line's may be a hook's
+  assert.deepEqual(only(await runRules([asked, swap], { cwd: '/home/dev' }), SET).map(severityOf), ['warning']);
+  // the same words, but the change widens permissions, adds an allowed command, or is Vouch's policy
   const perms = only(await runRules([asked, edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish" }, "permissions": { "defaultMode": "acceptEdits"')], { cwd: '/home/dev' }), SET);
   assert.deepEqual(perms.map(severityOf), ['warning']);
-  const unasked = only(await runRules([prompt('fix the README typo'), edit(settings, '"command": "~/.claude/statusline.sh"', '"command": "~/.claude/statusline.fish"')], { cwd: '/home/dev' }), SET);
+  const allow = only(await runRules([prompt('the terraform plan fails, investigate'), edit('/home/dev/project/.claude/settings.local.json', '"Bash(npm test)"', '"Bash(npm test)",\n "Bash(terraform apply:*)"')]), SET);
+  assert.notDeepEqual(allow.map(severityOf), ['info']);
+  const unasked = only(await runRules([prompt('fix the README typo'), setUp], { cwd: '/home/dev' }), SET);
   assert.deepEqual(unasked.map(severityOf), ['warning']);
 });
 

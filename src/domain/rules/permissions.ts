@@ -169,6 +169,8 @@ interface Judged extends RuleContext {
   pendingInstalls: Map<string, string[]>;
   /** Settings files where the session added hooks the request asked for: later edits of those hooks are the same work. */
   askedHookFiles: Map<string, Asker>;
+  /** Status-line commands the session set in a settings file: an edit that replaces one edits the status line. */
+  statusLineCommands: Set<string>;
 }
 
 const PACKAGE_MANAGERS = /^(?:apt|apt-get|dnf|yum|zypper|pacman|apk|brew)$/;
@@ -198,20 +200,44 @@ function shipsUnit(pkg: string, unit: string): boolean {
   return pkg === 'openssh-server' && (unit === 'ssh' || unit === 'sshd');
 }
 
-/** Settings that control what the agent may do: permissions, hooks, sandbox and approval modes, tools, MCP servers, the environment, credentials helpers. */
-const SETTINGS_CONTROL = /["']?\b(?:permissions|allow|deny|ask|defaultMode|additionalDirectories|hooks|disableAllHooks|sandbox|approval_?policy|approvalMode|sandbox_?mode|sandbox_workspace_write|autoAccept|tools|allowedTools|excludeTools|coreTools|mcpServers|mcp_servers|enableAllProjectMcpServers|enabledMcpjsonServers|apiKeyHelper|env|shell_environment_policy|trust_level|trusted|model_providers|base_url|bypassPermissions|dangerously\w*|yolo)["']?\s*[:=]|^\s*\[(?:mcp_servers|projects|shell_environment_policy|model_providers|sandbox)/m;
-/** Words of a settings change worth matching against a request: keys and file names, six letters or more, not JSON's own. */
-const SETTING_WORD = /[A-Za-z][A-Za-z0-9_-]{5,40}/g;
-const GENERIC_SETTING_WORDS = new Set(['command', 'string', 'number', 'boolean', 'claude', 'settings', 'config', 'users', 'default', 'enabled', 'disabled', 'padding', 'schema']);
+/**
+ * Settings that only change what the user sees, and the status line (a script of the user's that
+ * prints the prompt's footer): the keys of such a change, and only those, may be "as asked".
+ */
+const DISPLAY_KEYS: ReadonlySet<string> = new Set(['statusline', 'type', 'command', 'padding', 'outputstyle', 'theme', 'model', 'includecoauthoredby', 'spinnertipsenabled', 'cleanupperioddays', 'verbose', 'autoupdates', 'preferrednotifchannel']);
+/** The status line's command, as a settings text sets it. */
+const STATUS_LINE_COMMAND = /"statusLine"\s*:\s*\{[^{}]{0,400}?"command"\s*:\s*"([^"\n]{1,400})"/g;
+/** A request that names the status line. */
+const ASKS_STATUS_LINE = /\bstatus\s*-?line\b|\bstatusLine\b/i;
+const KEYS_OF = /"([A-Za-z_][\w-]{0,60})"\s*:/g;
 
-/** The request names a key or a file name of the settings change ("statusline" for `statusLine`, `statusline.fish`). */
-function namesSettingChanged(request: string, added: string): boolean {
-  const said = request.toLowerCase().replace(/[\s_-]+/g, '');
-  for (const m of added.slice(0, 4_000).matchAll(SETTING_WORD)) {
-    const word = m[0].toLowerCase().replace(/[_-]+/g, '');
-    if (word.length >= 6 && !GENERIC_SETTING_WORDS.has(word) && said.includes(word)) return true;
+/**
+ * A change of a Claude Code settings file that touches only display keys or the status line, of
+ * the kind the request named: every key its new text sets is one of DISPLAY_KEYS, it sets at
+ * least one, and a `command` it sets is the status line's (set in the same text, or replacing the
+ * one the session saw set there). Never Vouch's own guard policy.
+ */
+function displayChangeAsked(w: FileOp, statusCommands: ReadonlySet<string>, request: string): boolean {
+  if (/(?:^|\/)\.vouch\//.test(w.abs) || !/\.json$/i.test(w.abs)) return false;
+  const added = w.added.slice(0, 8_000);
+  const keys = [...added.matchAll(KEYS_OF)].map((m) => m[1]!.toLowerCase());
+  if (keys.length === 0 || keys.some((k) => !DISPLAY_KEYS.has(k))) return false;
+  if (keys.includes('command')) {
+    const inBlock = /"statusLine"\s*:/.test(added);
+    const replaced = [...w.removed.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
+    if (!inBlock && (replaced.length === 0 || !replaced.every((c) => statusCommands.has(c)))) return false;
+    return ASKS_STATUS_LINE.test(request);
   }
-  return false;
+  // a display key by its name in the request ("switch the theme to dark", "change the output style")
+  const said = request.toLowerCase().replace(/[\s_-]+/g, '');
+  return keys.every((k) => said.includes(k));
+}
+
+/** The commands an edit sets in place of status-line commands the session saw: the status line's too. */
+function statusCommandsReplaced(w: FileOp, statusCommands: ReadonlySet<string>): string[] {
+  const replaced = [...w.removed.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
+  if (replaced.length === 0 || !replaced.every((c) => statusCommands.has(c))) return [];
+  return [...w.added.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
 }
 
 /** `systemctl enable docker` after `apt-get install docker-ce`: the unit is the installed package's own. */
@@ -404,7 +430,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), askedHookFiles: new Map() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), askedHookFiles: new Map(), statusLineCommands: new Set() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -558,12 +584,13 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       const askedHooks = tuned !== null && changesHookLinesOnly(w.added, w.removed) ? tuned
         : addsHooksOnly(w.added, w.removed) ? whoAsked(ctx.requests(event), (t) => asksForHooks(t) || namesAddedHookEvent(t, events)) : null;
       if (askedHooks && ctx.askedHookFiles.size < 100) ctx.askedHookFiles.set(w.abs, askedHooks);
-      // A change that touches no control (permissions, hooks, sandbox, tools, MCP servers, env) and
-      // names what the request named (`statusLine` → "configure the statusline to use the fish
-      // version", its script `statusline.fish`): the setting asked for, changed.
-      const namedSetting = askedHooks || events.length > 0 || SETTINGS_CONTROL.test(w.added) ? null : whoAsked(ctx.requests(event), (t) => namesSettingChanged(t, w.added));
+      // A change of display settings or the status line only, of the kind the request named
+      // ("configure the statusline to use the fish version"): the setting asked for, changed.
+      const statusNow = [...[...w.added.slice(0, 8_000).matchAll(STATUS_LINE_COMMAND)].map((m) => m[1]!), ...statusCommandsReplaced(w, ctx.statusLineCommands)];
+      const namedSetting = askedHooks || events.length > 0 ? null : whoAsked(ctx.requests(event), (t) => displayChangeAsked(w, ctx.statusLineCommands, t));
+      for (const c of statusNow) if (ctx.statusLineCommands.size < 100) ctx.statusLineCommands.add(c);
       if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
-      else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and no permission, hook or sandbox setting was touched'), w.abs);
+      else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and the change touched only display settings or the status line'), w.abs);
       else report(draft, agentSettingsWrite);
     }
   }

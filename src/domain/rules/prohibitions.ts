@@ -37,15 +37,16 @@ const ACT_WORDS: Record<Act, RegExp> = {
   commit: /\b(?:commit(?:ting)?|check\s+in)\b|\bcommitt?(?:er|ez|ear|ar|en)\b|коммит(?:ь|ить|ьте)|提交|コミット|커밋/i,
   merge: /\bmerg(?:e|ing)\b|\bfusionn?e[rz]?\b|\bmergen\b|слей|合并|マージ|머지|병합/i,
   // throwing away uncommitted work: `git checkout -- f`, `git restore`, `git reset --hard`, `git clean`
-  discard: /\bgit\s+(?:checkout|restore|reset|clean|stash\s+(?:drop|clear))\b|\b(?:discard(?:ing)?|revert(?:ing)?)\s+(?:\w+\s+){0,2}?(?:changes?|work|edits?|files?)\b/i,
+  discard: /\bgit\s+(?:checkout|restore|reset|clean|stash\s+(?:drop|clear))\b|\b(?:discard(?:ing)?|revert(?:ing)?|throw(?:ing)?\s+away)\b/i,
 };
 
 // Between a negation and the act only a few adverbs: "don't ever push", "never force push" — not
 // "don't forget to push", "I don't mind if you push".
-const ADVERBS = String.raw`(?:(?:ever|yet|just|please|actually|even|directly|accidentally|auto(?:matically)?|force|straight|again|git|run|use|go\s+and|go\s+ahead\s+and)[\s-]+){0,3}`;
+const ADVERBS = String.raw`(?:(?:ever|yet|just|please|actually|even|directly|accidentally|auto(?:matically)?|force|straight|again|git|run|go\s+and|go\s+ahead\s+and)[\s-]+){0,3}`;
 /** A negation just before the act ("don't push", "never commit", "no pushing", "you must not merge", "ne poussez pas"). */
 // "never do destructive actions like a `git checkout`": the act named as an example of what is forbidden
-const LIKE = String.raw`(?:(?:do|run|use|perform|make|take)\s+(?:any\s+)?(?:\w+\s+)?(?:actions?|commands?|things?|operations?)\s+(?:like|such\s+as|including)\s+(?:an?\s+|the\s+)?)?`;
+// …and "do not use `git checkout`": a command in backticks named with "use" (not "never use merge commits")
+const LIKE = String.raw`(?:(?:do|run|use|perform|make|take)\s+(?:any\s+)?(?:\w+\s+)?(?:actions?|commands?|things?|operations?)\s+(?:like|such\s+as|including)\s+(?:an?\s+|the\s+)?|use\s+(?=\x60))?`;
 const NEGATED = new RegExp(String.raw`(?:\b(?:don'?t|do\s+not|never|stop|avoid|no|won'?t|will\s+not|shouldn'?t|should\s+not|must\s+not|mustn'?t|may\s+not|can'?t|cannot|not\s+to|refrain\s+from|hold\s+off(?:\s+on)?)\s+${ADVERBS}${LIKE}\x60?|\bno\s+(?:hagas|haga|hagan|faça|façam)\s+(?:\w+\s+)?|\bne\s+(?:\w+\s+){0,2}|\bnicht\s+(?:\w+\s+)?|не\s+(?:\S+\s+)?|(?:不要|别|勿|禁止)\s*\S{0,2})$`, 'i');
 /** …or after it ("ne pousse pas", "pushe nicht", "コミットしないで", "커밋하지 마"). */
 const NEGATED_AFTER = /^\S*\s+(?:pas|nichts|nicht)\b|^\S{0,3}(?:しないで|하지\s*마|하지\s*말)/i;
@@ -56,6 +57,8 @@ const RESERVED_WITHOUT = /\bwithout\s+(?:my|an?|the|your|explicit|prior)?\s*(?:\
 const RESERVED_ASK = /\b(?:ask|check\s+with|wait\s+for)\s+(?:me|my\s+\w+)\s+(?:\w+\s+){0,2}before\b|\bbefore\s+(?:you\s+)?(?:ask(?:ing)?|check(?:ing)?\s+with)\s+me\b|\bbefore\s+(?:you\s+)?(?:push|commit|merg|open)\w*[^.!?\n]{0,60}\b(?:ask|check\s+with)\s+me\b/i;
 /** The user keeps the act for themselves: "I'll push it myself", "I will open the PRs", "let me merge", "leave the merge to me". */
 const KEPT_BY_USER = /\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+){0,3}?(?:push|commit|merge|open|create|raise)\b[^.!?\n]{0,60}?\b(?:myself|me)\b|\bi(?:'ll|\s+will)\s+(?:open|create|raise)\s+(?:the\s+)?(?:prs?|pull\s+requests?)\b|\blet\s+me\s+(?:push|commit|merge|open)\b|\bleave\s+(?:the\s+)?(?:push(?:ing)?|commit(?:ting|s)?|merg(?:e|ing)|prs?|pull\s+requests?)\s+(?:\w+\s+)?to\s+me\b/i;
+/** Words that order a discard itself: undo, discard, revert, restore, throw away, reset, or a checkout of paths (`--`). */
+const DISCARD_ORDER = /\b(?:undo|discard|revert|restore|throw\s+away|reset|roll\s*back)\b|\s--(?:\s|$)/i;
 /** A condition or a report, not an order: "if tests fail don't push", "when it's green, push". */
 const CONDITION = /\b(?:if|when|whenever|unless|in\s+case|once|after)\b|\bsi\b|\bwenn\b|\bесли\b|如果|もし|만약/i;
 /** The act ordered: nothing before it in the clause, or only words that lead into an order ("and", "please", "you can", "remember to"). */
@@ -90,7 +93,9 @@ function clauseOn(clause: string, act: Act, sentence: string): { forbids: boolea
   const negated = NEGATED.test(before.slice(-60)) || NEGATED_AFTER.test(after);
   const reserved = (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || KEPT_BY_USER.test(clause);
   if (CONDITION.test(before) || (!negated && !reserved && QUESTION_OR_REPORT.test(clause))) return { forbids: false, orders: false, target: null };
-  if (!negated && !reserved) return { forbids: false, orders: ORDER_BEFORE.test(before), target: null };
+  // a branch switch ("git checkout main and rebuild") orders no discard: only words of throwing
+  // away or restoring, or a checkout of paths
+  if (!negated && !reserved) return { forbids: false, orders: ORDER_BEFORE.test(before) && (act !== 'discard' || DISCARD_ORDER.test(clause)), target: null };
   return { forbids: true, orders: false, target: targetOf(before, after.replace(RESERVED_WITHOUT, ' '), act) };
 }
 
@@ -174,7 +179,8 @@ export function actOf(cmd: SimpleCommand): Act | null {
  * `stash drop|clear`.
  */
 function discards(sub: string, args: readonly string[]): boolean {
-  if (sub === 'checkout') return args.includes('--') || args.includes('.');
+  // (`--ours`/`--theirs`/`--merge`: resolving a conflict, not throwing work away)
+  if (sub === 'checkout') return (args.includes('--') || args.includes('.')) && !args.some((a) => /^--(?:ours|theirs|merge|conflict)|^-m$/.test(a));
   if (sub === 'restore') return !(args.includes('--staged') || args.includes('-S')) || args.includes('--worktree') || args.includes('-W');
   if (sub === 'reset') return args.includes('--hard');
   if (sub === 'clean') return args.some((a) => /^-[a-z]*f/.test(a) || a === '--force') && !args.some((a) => /^-[a-z]*n/.test(a) || a === '--dry-run');
@@ -195,7 +201,8 @@ function mcpAct(call: ToolCallEvent): Act | null {
 function mentions(command: string, target: string): boolean {
   if (target === 'force') return /\s(?:-f|--force(?:-with-lease|-if-includes)?(?:=\S*)?)(?=\s|$)|\s\+\S/.test(command);
   const t = target.toLowerCase();
-  return command.toLowerCase().split(/[\s:/'"=]+/).some((w) => w === t || w.endsWith(`/${t}`));
+  // (`migration.sql` is "the migration file": a file named without its extension)
+  return command.toLowerCase().split(/[\s:/'"=]+/).some((w) => w === t || w.endsWith(`/${t}`) || (w.includes('.') && w.slice(0, w.lastIndexOf('.')) === t));
 }
 
 const ACT_LABEL: Record<Act, string> = { push: 'pushed to a remote', pr: 'opened a pull request', commit: 'committed', merge: 'merged', discard: 'threw away uncommitted work with git' };

@@ -710,4 +710,10 @@ test('throwing away work with git after the user forbade it ("NEVER do destructi
   for (const words of ['git checkout the release branch', 'discard the old draft and start again']) {
     assert.equal(forbids(words, 'discard'), null, words);
   }
+  // a branch switch the user orders does not lift the ban; a named file limits it; merge commits are not git commands
+  assert.equal(only(await runRules([promise, prompt('now git checkout main and rebuild'), ...ran('git checkout -- src/lib.rs', { output: '' })]), FORBIDDEN).length, 1, 'a branch switch lifts nothing');
+  assert.deepEqual(only(await runRules([prompt("Don't revert the migration file"), ...ran('git checkout -- src/app.ts', { output: '' })]), FORBIDDEN), [], 'another file');
+  assert.equal(only(await runRules([prompt("Don't revert the migration file"), ...ran('git checkout -- db/migration.sql', { output: '' })]), FORBIDDEN).length, 1, 'the file named');
+  assert.deepEqual(only(await runRules([prompt('never use merge commits, rebase instead'), ...ran('git merge --ff-only origin/main', { output: '' })]), FORBIDDEN), []);
+  assert.deepEqual(only(await runRules([promise, ...ran('git checkout --ours -- src/lib.rs', { output: '' })]), FORBIDDEN), [], 'resolving a conflict');
 });

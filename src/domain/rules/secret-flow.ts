@@ -51,15 +51,16 @@ export class SecretFlow {
     return this.localValues.has(value);
   }
 
-  /** Passwords the agent chose for accounts it registered itself (a throwaway test user). */
-  private readonly registeredValues = new Set<string>();
+  /** Passwords the agent chose for accounts it registered itself (a throwaway test user), with the host it registered with. */
+  private readonly registeredValues = new Map<string, string>();
 
-  markRegistered(value: string): void {
-    if (this.registeredValues.size < FILES_MAX) this.registeredValues.add(value);
+  markRegistered(value: string, host: string): void {
+    if (this.registeredValues.size < FILES_MAX) this.registeredValues.set(value, host);
   }
 
-  isRegistered(value: string): boolean {
-    return this.registeredValues.has(value);
+  /** The value is a password the agent registered an account with at `host`. */
+  isRegisteredWith(value: string, host: string): boolean {
+    return this.registeredValues.get(value) === host.toLowerCase();
   }
 
   /** A secret written into files of the working tree (absolute paths). */

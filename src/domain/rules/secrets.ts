@@ -14,7 +14,7 @@ import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
-import { answeringHost, belongsTo, homeHostOf, isIssuerHost } from '../secrets/issuers.ts';
+import { answeringHost, belongsTo, homeHostOf, isIssuerHost, mintable } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
@@ -350,10 +350,26 @@ const PASSWORD_LABEL = /passw(?:or)?d|\bpwd\b|\bpass\b/i;
  * CLI's `stripe listen` ("Your webhook signing secret is whsec_…") signs the events it relays to
  * localhost, and the secret dies with that listener.
  */
-const LOCAL_FORWARDING_SECRET = /Your webhook signing secret is\s*$/;
+const LOCAL_FORWARDING_SECRET = /Ready! You are using Stripe API Version \[[^\]\n]{1,40}\]\. Your webhook signing secret is\s*$/;
 
-/** A request that registers an account on a web service (the HTTP API's sign-up route). */
-const REGISTERS_ACCOUNT = /\/(?:auth\/|api\/|v\d+\/|users?\/|accounts?\/)*(?:register|signup|sign-up|sign_up)\b/i;
+/** A web service's sign-up route: the URL's path ends in it (`/auth/register`, `/api/v1/signup`). */
+const REGISTER_PATH = /^\/(?:[\w.-]+\/){0,4}(?:register|signup|sign-up|sign_up)\/?$/i;
+const FETCHERS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie']);
+
+/**
+ * The host a fetcher command registers an account with, carrying `value` in its own request (its
+ * body or arguments): `curl -X POST https://api.example.com/auth/register -d '{"password": "…"}'`.
+ */
+function registeredWith(commands: readonly Located[], value: string): string | null {
+  for (const { cmd } of commands) {
+    if (!FETCHERS.has(cmd.name) || !cmd.text.includes(value) || cmd.text.length > 20_000) continue;
+    for (const arg of cmd.args) {
+      const url = /^["']?(https?:\/\/[^\s"'/?#]+)(\/[^\s"'?#]*)/i.exec(arg);
+      if (url && REGISTER_PATH.test(url[2]!)) return new URL(url[1]!).hostname.toLowerCase();
+    }
+  }
+  return null;
+}
 const RESERVED_EMAIL = /[\w.+$(){}-]+@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:test|example|invalid|localhost))\b/i;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
 
@@ -834,7 +850,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // A password nobody showed the agent, first put into a request that registers an account
     // (`curl -X POST …/auth/register -d '{"password": "…"}'`): the agent chose it for a test user
     // it makes itself — that account's own, and so are its later logins with it.
-    if (!intoFiles && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && !seen.has(hit.value) && REGISTERS_ACCOUNT.test(text)) flow.markRegistered(hit.value);
+    if (!intoFiles && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && !seen.has(hit.value)) {
+      const host = registeredWith(fx.commands, hit.value);
+      if (host) flow.markRegistered(hit.value, host);
+    }
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
     const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? patchedWith(input.files, hit.value) : [];
     const intoFile = paths.length > 0;
@@ -887,7 +906,8 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const toIssuer = !intoFile && issuer !== null;
     // The password of a test identity the same call names at a domain reserved for examples
     // (`smoketest+1@example.com`, `qa@demo.test`): made up for the test, no real account holds it.
-    const registered = !intoFile && flow.isRegistered(hit.value);
+    // (used only with the service it registered with: sent anywhere else, it is a password sent away)
+    const registered = !intoFile && fx.net.length > 0 && fx.net.every((n) => flow.isRegisteredWith(hit.value, n.host));
     const testAccount = registered || (!intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text));
     // An access token that expires within the hour, used only with its issuer: gone before anyone reads the log.
     const expiring = toIssuer && shortLived(hit);
@@ -997,10 +1017,10 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // localhost) is a development session, not a credential that works anywhere else.
       // (not when the command that printed it works on a production cluster: `kubectl -n prod get secret`)
       const printedBy = event.kind === 'tool_result' && facts.call ? describeCall(facts.call) : '';
-      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session)) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 120), hit.start));
+      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session)) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
       // (or the service whose answer this output is: a login's response, its token sent back there)
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
-      s.home = homeHostOf(text, hit.start, hit.end) ?? (answered ? answeringHost(answered.net, answered.reads.length > 0) : null);
+      s.home = homeHostOf(text, hit.start, hit.end) ?? (answered && mintable(hit) ? answeringHost(answered.net, answered.commands.map((l) => l.cmd.name), answered.reads.length > 0) : null);
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));

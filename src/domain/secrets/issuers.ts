@@ -124,19 +124,6 @@ const URL_HOST = /\bhttps?:\/\/(?:[^\s/@'"]*@)?\[?([A-Za-z0-9.-]+)/g;
  * else the vendor its name names (`OPENWEATHER_API_KEY=…` → "openweather"); null when neither.
  * Compare with belongsTo().
  */
-/**
- * The one remote host whose answer this output is: a call that only made requests to that host
- * (`curl -X POST https://api.example.com/auth/login …`, its response printed) and read no file.
- * A token in that answer was minted by that service, and sending it back there is its use. As a
- * home, `host:` + the host (belongsTo matches that host exactly).
- */
-export function answeringHost(net: readonly { host: string; local: boolean }[], readsFiles: boolean): string | null {
-  if (readsFiles) return null;
-  const remote = net.filter((n) => !n.local).map((n) => n.host.toLowerCase());
-  if (remote.length === 0 || remote.some((h) => h !== remote[0])) return null;
-  return `host:${remote[0]}`;
-}
-
 export function homeHostOf(text: string, start: number, end: number): string | null {
   const lineStart = text.lastIndexOf('\n', start) + 1;
   const lineEnd = text.indexOf('\n', end);
@@ -146,6 +133,28 @@ export function homeHostOf(text: string, start: number, end: number): string | n
   if (hosts.length === 1) return hosts[0];
   return hosts.length === 0 ? vendorOfName(text.slice(lineStart, start)) : null;
 }
+
+/**
+ * The one remote host whose answer this output is: a call that made requests to that host only (no
+ * local service, no other command but filters of its answer: `curl -X POST https://api.example.com/
+ * auth/login … | jq .`) and read no file. A token in that answer was minted by that service, and
+ * sending it back there is its use. As a home, `host:` + the host (belongsTo matches it exactly).
+ */
+export function answeringHost(net: readonly { host: string; local: boolean }[], commands: readonly string[], readsFiles: boolean): string | null {
+  if (readsFiles || net.length === 0 || net.some((n) => n.local)) return null;
+  if (commands.some((c) => !ANSWER_COMMANDS.has(c))) return null;
+  const hosts = net.map((n) => n.host.toLowerCase());
+  if (hosts.some((h) => h !== hosts[0])) return null;
+  return `host:${hosts[0]}`;
+}
+/** A value any service may mint: a JWT or a token known by its label, not a provider's own format (whose issuer is known). */
+export function mintable(hit: { ruleId: string }): boolean {
+  return hit.ruleId === 'vouch/jwt' || hit.ruleId === 'vouch/labelled-secret';
+}
+
+/** A fetcher and what only filters or shows its answer. */
+const ANSWER_COMMANDS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie', 'jq', 'grep', 'head', 'tail', 'cat', 'echo', 'printf', 'sed', 'awk', 'tr', 'cut', 'sleep', 'true', 'date']);
+
 
 // Words of a variable name that say what kind of value it is, not whose.
 const GENERIC_NAME_WORDS = new Set(['api', 'key', 'keys', 'token', 'tokens', 'secret', 'secrets', 'client', 'id', 'access', 'auth', 'url', 'base', 'next', 'public', 'vite', 'react', 'app', 'env', 'password', 'pass', 'pwd', 'private', 'server', 'service', 'default', 'the', 'my', 'dev', 'prod', 'test', 'live', 'sk', 'pk', 'bearer', 'export', 'set', 'var', 'const', 'let', 'config', 'value']);

@@ -40,25 +40,29 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
   PROSE_PASSWORD.lastIndex = 0;
   for (let m = PROSE_PASSWORD.exec(text); m !== null; m = PROSE_PASSWORD.exec(text)) {
     const value = m[1].replace(/[.,;:!?)\]}>]+$/, '');
-    if (!chosenPassword(value)) continue;
+    // the best-known weak values: masked wherever they stand, reported nowhere
+    const weak = WELL_KNOWN_WEAK.test(value);
+    if (!weak && !chosenPassword(value)) continue;
     const start = m.index + m[0].length - m[1].length;
     // "default password: Kx9…", "(default: tdx / password: …)": a tool's documented default, the
-    // same for everyone who installs it — no one's secret (masked, not reported: a user's own words
-    // say "my", not "default")
-    const documented = DEFAULT_BEFORE.test(text.slice(Math.max(0, m.index - 40), start));
+    // same for everyone who installs it — no one's secret (masked, not reported; "my default
+    // password is …" is the user's own)
+    const lead = text.slice(Math.max(0, m.index - 40), start);
+    const documented = weak || (DEFAULT_BEFORE.test(lead) && !OWNED.test(lead));
     out.push({ ruleId: 'vouch/prose-password', label: 'Password written in a sentence', start, end: start + value.length, confidence: 'medium', ...(evidence && !documented ? {} : { maskOnly: true as const }) });
   }
   return out;
 }
 
 /** Words that call the password a default (documentation of an image, an installer, a tool). */
-const DEFAULT_BEFORE = /\bdefaults?\b[^\n.;!?]{0,30}$|\bby default\b|默认|デフォルト|기본/i;
-/** The best-known weak values, no one's choice in particular: `123456`, `12345678`, `qwerty`, `abc123`, `111111`. */
-const WELL_KNOWN_WEAK = /^(?:1234(?:5(?:6(?:7(?:89?)?)?)?)?|654321|(\d)\1{5,}|qwerty\w{0,6}|abc123|password1?|passw0rd)$/i;
+const DEFAULT_BEFORE = /\bdefaults?\b[^\n.;!?]{0,30}$|\bby default\b|默认(?:密码|口令)|デフォルト(?:の)?パスワード|기본\s*(?:비밀번호|암호)/i;
+/** Words that make the password the user's own, default or not: "my default password is …". */
+const OWNED = /\b(?:my|our|i\s+use)\b/i;
+/** The best-known weak values, no one's choice in particular: `123456`, `12345678`, `654321`, `qwerty`, `abc123`. */
+const WELL_KNOWN_WEAK = /^(?:1234(?:5(?:6(?:7(?:89?)?)?)?)?|654321|qwerty|abc123)$/i;
 
 /** Whether a word looks like a password someone chose: a digit, a symbol or an inner capital; no reference, stand-in or name in code. */
 function chosenPassword(value: string): boolean {
-  if (WELL_KNOWN_WEAK.test(value)) return false;
   if (value.length < 6 || /^[$%{<[(@#`/]|\$\{|\{\{|^https?:|\/.*\/|[\\(]/.test(value) || isPlaceholder(value) || TECH_TERM.test(value) || isSequential(value)) return false;
   // a YAML tag (`!vault |`), not a password that starts with "!"
   if (/^![a-z]+$/.test(value)) return false;
