@@ -448,3 +448,12 @@ describe('a labelled name in code', () => {
     assert.deepEqual(await values('password=hunter_2x9'), ['hunter_2x9']);
   });
 });
+
+describe('a password of a persona examples use (seed or demo users)', () => {
+  it('is masked, not reported, beside Alice, Bob, a test or demo user; a real account name keeps it reported', async () => {
+    for (const text of ['Username: "alice", Name: "Alice Johnson", Password: "SecurePass123!" (hashed)', '{"user": "bob", "password": "Kx9#mPq2vLw"}', 'login: testuser1 password: Kx9#mPq2vLw']) {
+      assert.deepEqual(await values(text), [], text);
+    }
+    assert.equal((await values('Username: "deploy", Password: "Kx9#mPq2vLw"')).length, 1);
+  });
+});

@@ -306,12 +306,18 @@ function namedAsStandIn(rawName: string): boolean {
  * account's. Only within the same few lines, and only for passwords.
  */
 function exampleAccountPassword(name: string, text: string, start: number, end: number): boolean {
-  // a JSON document's field (`"password": "…"`), as API docs and request samples write it
-  if (!/pass(?:word|wd)?|pwd/.test(name) || text[start - 1] !== '"') return false;
+  if (!/pass(?:word|wd)?|pwd/.test(name)) return false;
   const near = text.slice(Math.max(0, start - 160), Math.min(text.length, end + 160));
+  // the account named beside it is one of the personas examples use (`Username: "alice"`, `user: bob`,
+  // `"login": "testuser1"`): seed and demo users, no one's account
+  if (PERSONA_ACCOUNT.test(text.slice(Math.max(0, start - 120), start))) return true;
+  // a JSON document's field (`"password": "…"`), as API docs and request samples write it
+  if (text[start - 1] !== '"') return false;
   // the account's own field beside it: `"email": "user@example.com"`
   return /"(?:email|e-mail|username|user|login)"\s*:\s*"[^"\s]*@(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))"/i.test(near);
 }
+/** A user-name field just before, holding a persona of examples: Alice and Bob and their friends, test and demo users. */
+const PERSONA_ACCOUNT = /\b(?:user(?:[_ -]?name)?|login|account)["']?\s*[:=]\s*["']?(?:alice|bob|carol|charlie|dave|eve|mallory|trent|john[._ ]?doe|jane[._ ]?doe|test[._-]?user\d{0,3}|demo[._-]?user\d{0,3}|user\d{1,3})["']?[^\n]{0,60}$/i;
 
 /**
  * A value that is also a path segment of a URL near it (`"token": "KtQA…"` beside
