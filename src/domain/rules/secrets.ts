@@ -229,6 +229,8 @@ const EVIDENCE_PER_SECRET = 5;
 
 interface OutputSecret {
   hit: SecretHit;
+  /** The value is the token in the query of a redirect a download followed (a signed link). */
+  signedLink?: boolean;
   evidence: EvidenceItem[];
   where: string;
   source: string;
@@ -350,6 +352,8 @@ const PASSWORD_LABEL = /passw(?:or)?d|\bpwd\b|\bpass\b/i;
  * CLI's `stripe listen` ("Your webhook signing secret is whsec_…") signs the events it relays to
  * localhost, and the secret dies with that listener.
  */
+/** A downloader's redirect line up to a query parameter's value: `Location: https://host/path?…&jwt=`. */
+const SIGNED_REDIRECT = /(?:^|\n)\s*Location:\s+https?:\/\/[^\s?]{1,500}\?[^\s]{0,1500}[?&][\w.-]{1,40}=$/;
 const LOCAL_FORWARDING_SECRET = /Ready! You are using Stripe API Version \[[^\]\n]{1,40}\]\. Your webhook signing secret is\s*$/;
 
 /** A web service's sign-up route: the URL's path ends in it (`/auth/register`, `/api/v1/signup`). */
@@ -1017,6 +1021,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // localhost) is a development session, not a credential that works anywhere else.
       // (not when the command that printed it works on a production cluster: `kubectl -n prod get secret`)
       const printedBy = event.kind === 'tool_result' && facts.call ? describeCall(facts.call) : '';
+      // a redirect a downloader followed (`Location: https://release-assets.githubusercontent.com/…?…&jwt=…`):
+      // the signed link's own token, good for minutes and for that one file
+      s.signedLink = event.kind === 'tool_result' && SIGNED_REDIRECT.test(text.slice(Math.max(0, hit.start - 2_000), hit.start));
       s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session)) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
       // (or the service whose answer this output is: a login's response, its token sent back there)
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
@@ -1117,6 +1124,10 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
   }
   if (s.fromTests && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: "A test's fixture value shown", detail: `${hit.label} ${hit.masked} appeared in ${s.where}: the project's own tests carry it (a value they log in or sign with), not a credential that opens anything else.`, evidence: s.evidence, key: `${secretKey(hit)} (test)` });
+    return;
+  }
+  if (s.signedLink && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: "A signed download link's token shown", detail: `${hit.label} ${hit.masked} appeared in ${s.where}, in the query of a redirect the download followed: the link's own signature, good for that one file and for minutes.`, evidence: s.evidence, key: `${secretKey(hit)} (signed link)` });
     return;
   }
   if (shortLived(hit) && !s.sent) {

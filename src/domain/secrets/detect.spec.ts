@@ -457,3 +457,12 @@ describe('a password of a persona examples use (seed or demo users)', () => {
     assert.equal((await values('Username: "deploy", Password: "Kx9#mPq2vLw"')).length, 1);
   });
 });
+
+describe('a listing of files', () => {
+  it('is names: a file named like a label and the next file are no label and no value', async () => {
+    const listing = 'Output:  00MXsWP-150x150.jpg\n internet-access.jpg*\n ip-accesskey.png\n j57-Facebook-Measuring-the-cost-to-business-of-social-notworking.pdf*\n keith_rozario_ecuador-150x150.jpg';
+    assert.deepEqual(await values(listing), []);
+    const form = `API Key:\n${randomString(40, undefined, 401)}\n`;
+    assert.equal((await values(form)).length, 1, 'a form label and its value still count');
+  });
+});

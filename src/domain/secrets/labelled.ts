@@ -274,6 +274,8 @@ function formValue(text: string, start: number, end: number, rawName: string): C
   FORM_VALUE.lastIndex = end;
   const m = FORM_VALUE.exec(text);
   if (!m) return null;
+  // a listing of files (`ls -F`: `ip-accesskey.png`, then `j57-report-….pdf*`): names, no label and no value
+  if (FILE_NAME.test(rawName) || FILE_NAME.test(m[1]!)) return null;
   // the whole label as one name: "API Key" is api_key, "Client Secret" client_secret
   const name = `${text.slice(lineStart, start)}${rawName}`.trim().toLowerCase().replace(/[ \t]+/g, '_');
   const value = m[1];
@@ -281,6 +283,8 @@ function formValue(text: string, start: number, end: number, rawName: string): C
   const at = end + m[0].indexOf(value, m[0].indexOf('\n'));
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
+/** A file's name (with `ls -F`'s marker): a document, an image, an archive, a source file. */
+const FILE_NAME = /\.(?:pdf|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|txt|md|rst|docx?|xlsx?|pptx?|odt|csv|zip|tar|gz|tgz|bz2|xz|7z|rar|mp[34]|mov|avi|wav|json|ya?ml|toml|html?|css|js|ts|py|rb|go|rs|java|sh|sql|log)[*@/=|]?$/i;
 /** Before the name on its line: nothing, or a word or two of the label ("Authentication ", "Personal access "). */
 const FORM_LABEL_BEFORE = /^[ \t]*(?:[A-Za-z][A-Za-z-]*[ \t]+){0,3}$/;
 /** After the name: an optional colon, the line's end, and a line that holds only the value. */
