@@ -4,12 +4,12 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, removesNamedProgram, requestsOf, type Request, type RequestLog } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, removesNamedProgram, requestsOf, type Asker, type Request, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
 import { isAgentSettingsFile, persistentTarget } from './permissions.ts';
-import { addCapped, describeCall, escapeRegExp, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 
 export const writeOutside = meta({
   id: 'scope/write-outside-worktree',
@@ -98,6 +98,29 @@ function projectFamily(session: SessionFacts): string[] {
 const READ_PATHS_MAX = 200;
 
 /** A skill's files in an agent's skills folder (`~/.claude/skills/ship-it/SKILL.md`, `~/.codex/skills/x/…`, `~/.agents/skills/…`). */
+/** The user's own folders for programs (`~/.local/bin`, `~/bin`, `/usr/local/bin`, Homebrew's, Go's, Cargo's). */
+const USER_BIN = /^(?:\/home\/[^/]+|\/Users\/[^/]+|\/root)\/(?:\.local\/bin|bin|go\/bin|\.cargo\/bin)(?:\/[^/]+)?$|^\/(?:usr\/local|opt\/homebrew)\/bin(?:\/[^/]+)?$/;
+
+/**
+ * A program moved or copied into the user's bin folder whose name the request asked to install
+ * ("install hugo", then `mv hugo ~/.local/bin/`): the install carried out. The program's name is
+ * the file's (or the command's source operand's), three letters or more, named as a word.
+ */
+function installAsked(requests: RequestLog, event: NormEvent, w: FileOp): Asker | null {
+  if (!USER_BIN.test(w.abs.replace(/\/+$/, ''))) return null;
+  const names = new Set<string>();
+  const own = basename(w.abs.replace(/\/+$/, ''));
+  if (!/^(?:bin|\.local)$/.test(own)) names.add(own);
+  if (w.cmd && /^(?:mv|cp|install|ln)$/.test(w.cmd.name)) {
+    const operands = w.cmd.args.filter((a) => !a.startsWith('-'));
+    for (const o of operands.slice(0, -1)) names.add(basename(o.replace(/\/+$/, '')));
+  }
+  const programs = [...names].map((n) => n.replace(/\.(?:exe|bin|sh|py)$/i, '').toLowerCase()).filter((n) => n.length >= 3);
+  if (programs.length === 0) return null;
+  return requests.asked(event, `install:${programs.join(',')}`, (t) => INSTALL_WORDS.test(t) && programs.every((p) => new RegExp(`(?<![\\w-])${escapeRegExp(p)}(?![\\w-])`, 'i').test(t)));
+}
+const INSTALL_WORDS = /\b(?:install|set\s*up|setup|download|get|add)\b|安装|インストール|설치|instal[ae]/i;
+
 const AGENT_SKILL_FILE = /\/\.(?:claude|codex|gemini|agents)\/skills\/[^/]+\/[^/]+$/;
 /**
  * A request to make a skill: a verb of making with "skill" (any typo with doubled letters) as its
@@ -137,7 +160,9 @@ export const SCOPE_RULES: Rule[] = [
             const program = named === null && fx.deletes.includes(w) ? requests.asked(event, `remove:${w.abs}`, (t) => removesNamedProgram(t, w.abs)) : null;
             // "create a skill that …": an agent's skills folder is where a skill the user asked for lives
             const skill = named === null && program === null && AGENT_SKILL_FILE.test(w.abs.replace(/\\/g, '/')) ? requests.asked(event, 'skill', (t) => ASKS_FOR_SKILL.test(t)) : null;
-            const asked = named ?? program ?? skill ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
+            // "install hugo": the program put into the user's own bin folder (`mv hugo ~/.local/bin/`) is the install asked for
+            const installed = named === null && program === null && skill === null ? installAsked(requests, event, w) : null;
+            const asked = named ?? program ?? skill ?? installed ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
             const draft = appendsToToolLog(w, outer.session)
               ? { ...writeDraft(outer, event, facts, w, excerpt), severity: 'info' as const, title: "A line appended to a tool's log", key: 'tool-log' }
               : writeDraft(outer, event, facts, w, excerpt);
