@@ -194,3 +194,16 @@ test('a log that keeps most calls without their results (an export that dropped 
   const searches = Array.from({ length: 8 }, (_, i) => ({ ...cmd('x'), name: 'web_search', input: { type: 'web_search' as const, query: `markets ${i}` } }));
   assert.deepEqual(only(await runRules([prompt('go'), ...searches, ...ran('ls', { output: 'a' })]), REMOVED), [], "Codex's web searches carry their answer inline");
 });
+
+test('a long heuristic read with no prompt and next to no events is not understood, however much of it the events seem to cover (a warning)', async () => {
+  // six commands in 80,000 lines: each "result" runs on to the next, covering the file
+  const evts = [2, 10_000, 20_000, 40_000, 60_000, 70_000].flatMap((line, i) => {
+    const [c, r] = ran(`echo ${i}`, { output: 'x' });
+    return [{ ...c, line }, { ...r, line: line + 1 }];
+  });
+  const d = only(await coverage({ lowConfidence: true, totalLines: 80_000 }, evts), 'coverage/little-understood');
+  assert.deepEqual(d.map(severityOf), ['warning']);
+  assert.match(d[0].detail, /only 12 events were read in its 80000 lines/);
+  // a short capture with a few commands, or one with a prompt, is read as before
+  assert.deepEqual(only(await coverage({ lowConfidence: true, totalLines: 1_500 }, evts.map((e) => ({ ...e, line: Math.min(e.line ?? 1, 1_400) }))), 'coverage/little-understood').map(severityOf), ['info']);
+});

@@ -101,6 +101,9 @@ export const littleUnderstood = meta({
 });
 /** Below this share of the lines placed in prompts, replies, tool calls and results, little was understood. */
 export const UNDERSTOOD_MIN_SHARE = 0.25;
+/** A file this long with fewer events than one per this many lines, and no prompt, was not understood. */
+const SPARSE_MIN_LINES = 2_000;
+const SPARSE_LINES_PER_EVENT = 1_000;
 export const unknownMetadata = meta({
   id: 'coverage/unknown-metadata',
   severity: 'info',
@@ -252,10 +255,15 @@ class Understood {
   /** Why a heuristic read cannot vouch for the session, or null when it understood enough. */
   littleUnderstood(totalLines: number): { detail: string; unread: boolean } | null {
     const share = this.placedShare(totalLines);
-    const unread = share < UNDERSTOOD_MIN_SHARE;
+    // A long file with no prompt and next to no events (a few "commands" in 80,000 lines of a
+    // rendering Vouch does not know): the lines after an event counted as its output, but nothing
+    // in them was read as the session it is.
+    const sparse = this.prompts === 0 && totalLines >= SPARSE_MIN_LINES && this.agentEvents * SPARSE_LINES_PER_EVENT < totalLines;
+    const unread = share < UNDERSTOOD_MIN_SHARE || sparse;
     const reasons: string[] = [];
     if (this.prompts === 0) reasons.push('no prompt was recognised, so what the agent was asked is unknown');
-    if (unread) reasons.push(`only ${Math.round(share * 100)} % of the ${plural(totalLines, 'line')} were placed in prompts, replies, tool calls or results`);
+    if (sparse && share >= UNDERSTOOD_MIN_SHARE) reasons.push(`only ${plural(this.agentEvents, 'event')} were read in its ${plural(totalLines, 'line')}`);
+    else if (unread) reasons.push(`only ${Math.round(share * 100)} % of the ${plural(totalLines, 'line')} were placed in prompts, replies, tool calls or results`);
     if (reasons.length === 0) return null;
     // Most of the file unplaced: what happened there was not checked (a warning). Only the prompt
     // missing (a capture that starts mid-reply): the actions were read and judged; what was asked
