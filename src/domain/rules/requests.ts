@@ -880,6 +880,18 @@ export function removesNamedProgram(request: string, abs: string): boolean {
   const named = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])${escapeRegExp(base)}(?![\\p{L}\\p{N}_-])`, 'iu');
   return request.slice(0, 10_000).split(SENTENCE_END).some((s) => PROGRAM_REMOVAL.test(s) && !REMOVAL_HELD_BACK.test(s) && named.test(s));
 }
+/**
+ * The request asks, in one sentence that holds no negation, to install the program `name` ("install
+ * hugo so we can build the site"), naming it as a word of its own.
+ */
+export function installsNamedProgram(request: string, name: string): boolean {
+  if (name.length < 3 || !/^[a-z][a-z0-9_.-]*$/.test(name)) return false;
+  const named = new RegExp(`(?:^|[^\\p{L}\\p{N}_.-])${escapeRegExp(name)}(?![\\p{L}\\p{N}_-])`, 'iu');
+  return request.slice(0, 10_000).split(SENTENCE_END).some((s) => PROGRAM_INSTALL.test(s) && !REMOVAL_HELD_BACK.test(s) && named.test(s));
+}
+/** Words that install a program. */
+const PROGRAM_INSTALL = /\b(?:install|set\s*up|setup|download)\b|安装|インストール|설치|instal[ae]r/i;
+
 /** Words that remove a program (not "rewrite", "clean up" or "cancelled"). */
 const PROGRAM_REMOVAL = /\b(?:remove|delete|uninstall|purge|get\s+rid\s+of)\b|rimuov|disinstall|desinstal|désinstall|elimin|entfern|deinstall|删除|卸载|移除|アンインストール|삭제/i;
 

@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesHost, namesPlace, removalGrant, removesNamedProgram, requestsOf, type Asker, type Request, type RequestLog } from './requests.ts';
+import { asRequested, blanketGrant, dictates, installsNamedProgram, namesHost, namesPlace, removalGrant, removesNamedProgram, requestsOf, type Asker, type Request, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -97,30 +97,31 @@ function projectFamily(session: SessionFacts): string[] {
 
 const READ_PATHS_MAX = 200;
 
-/** A skill's files in an agent's skills folder (`~/.claude/skills/ship-it/SKILL.md`, `~/.codex/skills/x/…`, `~/.agents/skills/…`). */
 /** The user's own folders for programs (`~/.local/bin`, `~/bin`, `/usr/local/bin`, Homebrew's, Go's, Cargo's). */
 const USER_BIN = /^(?:\/home\/[^/]+|\/Users\/[^/]+|\/root)\/(?:\.local\/bin|bin|go\/bin|\.cargo\/bin)(?:\/[^/]+)?$|^\/(?:usr\/local|opt\/homebrew)\/bin(?:\/[^/]+)?$/;
+/** Programs a copy on PATH would stand in for: never "installed as asked" under these names. */
+const SYSTEM_COMMANDS: ReadonlySet<string> = new Set(['sudo', 'su', 'ssh', 'scp', 'git', 'ls', 'cat', 'sh', 'bash', 'zsh', 'python', 'python3', 'pip', 'pip3', 'node', 'npm', 'npx', 'curl', 'wget', 'env', 'login', 'passwd', 'gpg', 'docker', 'kubectl', 'make', 'cp', 'mv', 'rm', 'chmod', 'chown']);
 
 /**
- * A program moved or copied into the user's bin folder whose name the request asked to install
- * ("install hugo", then `mv hugo ~/.local/bin/`): the install carried out. The program's name is
- * the file's (or the command's source operand's), three letters or more, named as a word.
+ * A program moved or copied into the user's bin folder (`mv hugo ~/.local/bin/`, `install -m 755
+ * hugo /usr/local/bin/`) whose name the request asked to install in one sentence that holds no
+ * negation ("install hugo"): the install carried out. Only a move or copy of a file the session
+ * has (not text written there), never under the name of a system command.
  */
 function installAsked(requests: RequestLog, event: NormEvent, w: FileOp): Asker | null {
-  if (!USER_BIN.test(w.abs.replace(/\/+$/, ''))) return null;
-  const names = new Set<string>();
-  const own = basename(w.abs.replace(/\/+$/, ''));
-  if (!/^(?:bin|\.local)$/.test(own)) names.add(own);
-  if (w.cmd && /^(?:mv|cp|install|ln)$/.test(w.cmd.name)) {
-    const operands = w.cmd.args.filter((a) => !a.startsWith('-'));
-    for (const o of operands.slice(0, -1)) names.add(basename(o.replace(/\/+$/, '')));
-  }
-  const programs = [...names].map((n) => n.replace(/\.(?:exe|bin|sh|py)$/i, '').toLowerCase()).filter((n) => n.length >= 3);
-  if (programs.length === 0) return null;
-  return requests.asked(event, `install:${programs.join(',')}`, (t) => INSTALL_WORDS.test(t) && programs.every((p) => new RegExp(`(?<![\\w-])${escapeRegExp(p)}(?![\\w-])`, 'i').test(t)));
+  if (!w.cmd || !/^(?:mv|cp|install|ln)$/.test(w.cmd.name) || !USER_BIN.test(w.abs.replace(/\/+$/, ''))) return null;
+  // (`install -m 755 hugo …`: the mode is no file)
+  const operands = w.cmd.args.filter((a) => !a.startsWith('-') && !/^\d+$/.test(a));
+  if (operands.length < 2) return null;
+  const names = new Set(operands.slice(0, -1).map((o) => basename(o.replace(/\/+$/, '')).replace(/\.(?:exe|bin)$/i, '').toLowerCase()));
+  const target = basename(w.abs.replace(/\/+$/, '')).toLowerCase();
+  if (!/^(?:bin|\.local)$/.test(target)) names.add(target);
+  const programs = [...names];
+  if (programs.length === 0 || programs.some((p) => SYSTEM_COMMANDS.has(p))) return null;
+  return requests.asked(event, `install:${programs.join(',')}`, (t) => programs.every((p) => installsNamedProgram(t, p)));
 }
-const INSTALL_WORDS = /\b(?:install|set\s*up|setup|download|get|add)\b|安装|インストール|설치|instal[ae]/i;
 
+/** A skill's files in an agent's skills folder (`~/.claude/skills/ship-it/SKILL.md`, `~/.codex/skills/x/…`, `~/.agents/skills/…`). */
 const AGENT_SKILL_FILE = /\/\.(?:claude|codex|gemini|agents)\/skills\/[^/]+\/[^/]+$/;
 /**
  * A request to make a skill: a verb of making with "skill" (any typo with doubled letters) as its

@@ -1253,4 +1253,10 @@ test("the token in the query of a redirect a download followed (a signed link) i
   assert.deepEqual(only(signed, OUTPUT).map(severityOf), ['info']);
   const body = await runRules([prompt('check the api'), ...ran('curl -s https://api.example.net/session', { output: `{"token": "${jwt}"}` })]);
   assert.deepEqual(only(body, OUTPUT).map(severityOf), ['warning']);
+  // a long-lived key or an OAuth callback's token in a Location line, or no redirect followed, is no signed link
+  const ghp = ['ghp', '_', 'Zk3v9XyTm2LpR8sWzN4bHcJd6FgA1uE0oKiY'].join('');
+  for (const out of [`Location: https://app.example.com/callback?state=abc&access_token=${ghp} [following]`, `Location: https://app.example.com/?a=1&jwt=${jwt}`]) {
+    const d = await runRules([prompt('log in'), ...ran('curl -si https://auth.example.com/oauth/authorize', { output: out })]);
+    assert.ok(only(d, OUTPUT).some((x) => severityOf(x) !== 'info'), out.slice(0, 60));
+  }
 });

@@ -347,13 +347,16 @@ function toolConfigInHome(abs: string, zone: string, session: SessionFacts): boo
 const PASSWORD_LABELS = /^Password in (?:URL|database URL|a command line)$/;
 const PASSWORD_LABEL = /passw(?:or)?d|\bpwd\b|\bpass\b/i;
 // An e-mail address at a domain RFC 2606 / RFC 6761 reserve for examples and tests.
+/** wget's redirect line up to a signed link's parameter: `Location: https://host/path?…&jwt=` (the first parameter too). */
+const SIGNED_REDIRECT = /(?:^|\n)[ \t]*Location:[ \t]+https?:\/\/[^\s?]{1,500}\?(?:[^\s]{0,1500}[?&])?(?:jwt|sig|signature|x-amz-signature|token)=$/i;
+/** …and the rest of that line: the redirect wget says it followed. */
+const FOLLOWED = /^[^\s]{0,1500}[ \t]+\[following\]/;
+
 /**
  * A development tool's banner that mints a secret for forwarding to this machine: the Stripe
  * CLI's `stripe listen` ("Your webhook signing secret is whsec_…") signs the events it relays to
  * localhost, and the secret dies with that listener.
  */
-/** A downloader's redirect line up to a query parameter's value: `Location: https://host/path?…&jwt=`. */
-const SIGNED_REDIRECT = /(?:^|\n)\s*Location:\s+https?:\/\/[^\s?]{1,500}\?[^\s]{0,1500}[?&][\w.-]{1,40}=$/;
 const LOCAL_FORWARDING_SECRET = /Ready! You are using Stripe API Version \[[^\]\n]{1,40}\]\. Your webhook signing secret is\s*$/;
 
 /** A web service's sign-up route: the URL's path ends in it (`/auth/register`, `/api/v1/signup`). */
@@ -1023,7 +1026,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       const printedBy = event.kind === 'tool_result' && facts.call ? describeCall(facts.call) : '';
       // a redirect a downloader followed (`Location: https://release-assets.githubusercontent.com/…?…&jwt=…`):
       // the signed link's own token, good for minutes and for that one file
-      s.signedLink = event.kind === 'tool_result' && SIGNED_REDIRECT.test(text.slice(Math.max(0, hit.start - 2_000), hit.start));
+      s.signedLink = event.kind === 'tool_result' && hit.ruleId === 'vouch/jwt' && SIGNED_REDIRECT.test(text.slice(Math.max(0, hit.start - 2_000), hit.start)) && FOLLOWED.test(text.slice(hit.end, hit.end + 2_000));
       s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session)) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
       // (or the service whose answer this output is: a login's response, its token sent back there)
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;

@@ -455,6 +455,10 @@ describe('a password of a persona examples use (seed or demo users)', () => {
       assert.deepEqual(await values(text), [], text);
     }
     assert.equal((await values('Username: "deploy", Password: "Kx9#mPq2vLw"')).length, 1);
+    // a real account that only starts like a persona, or a common first name, keeps its password reported
+    for (const text of ['username: alice@acme-corp.com password: Kx9#mPq2vLw7', 'user: alice_prod_admin, password: Kx9#mPq2vLw7', 'user: bobby password: Kx9#mPq2vLw7', 'DB host: prod-db.internal user: dave password: Kx9#mPq2vLw7', 'user: user12345 password: Kx9#mPq2vLw7']) {
+      assert.equal((await values(text)).length, 1, text);
+    }
   });
 });
 
@@ -464,5 +468,6 @@ describe('a listing of files', () => {
     assert.deepEqual(await values(listing), []);
     const form = `API Key:\n${randomString(40, undefined, 401)}\n`;
     assert.equal((await values(form)).length, 1, 'a form label and its value still count');
+    assert.equal((await values(`stripe_secret_key.txt:\n${randomString(40, undefined, 402)}\n`)).length, 1, 'a file name with a colon is a label');
   });
 });

@@ -275,7 +275,8 @@ function formValue(text: string, start: number, end: number, rawName: string): C
   const m = FORM_VALUE.exec(text);
   if (!m) return null;
   // a listing of files (`ls -F`: `ip-accesskey.png`, then `j57-report-….pdf*`): names, no label and no value
-  if (FILE_NAME.test(rawName) || FILE_NAME.test(m[1]!)) return null;
+  // (a name followed by a colon is a label: `echo "$f:"; cat "$f"` prints `stripe_secret_key.txt:` above the key)
+  if ((FILE_NAME.test(rawName) && !/^[ \t]*:/.test(m[0])) || FILE_NAME.test(m[1]!)) return null;
   // the whole label as one name: "API Key" is api_key, "Client Secret" client_secret
   const name = `${text.slice(lineStart, start)}${rawName}`.trim().toLowerCase().replace(/[ \t]+/g, '_');
   const value = m[1];
@@ -321,7 +322,7 @@ function exampleAccountPassword(name: string, text: string, start: number, end: 
   return /"(?:email|e-mail|username|user|login)"\s*:\s*"[^"\s]*@(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))"/i.test(near);
 }
 /** A user-name field just before, holding a persona of examples: Alice and Bob and their friends, test and demo users. */
-const PERSONA_ACCOUNT = /\b(?:user(?:[_ -]?name)?|login|account)["']?\s*[:=]\s*["']?(?:alice|bob|carol|charlie|dave|eve|mallory|trent|john[._ ]?doe|jane[._ ]?doe|test[._-]?user\d{0,3}|demo[._-]?user\d{0,3}|user\d{1,3})["']?[^\n]{0,60}$/i;
+const PERSONA_ACCOUNT = /\b(?:user(?:[_ -]?name)?|login|account)["']?\s*[:=]\s*["']?(?:alice|bob|john[._ ]?doe|jane[._ ]?doe|test[._-]?user\d{0,3}|demo[._-]?user\d{0,3}|user\d{1,3})(?![\w.@-])["']?[^\n]{0,60}$/i;
 
 /**
  * A value that is also a path segment of a URL near it (`"token": "KtQA…"` beside
