@@ -253,16 +253,12 @@ function hidesInstruction(text: string, i: number): boolean {
   return findInjection(window.replace(ZERO_WIDTH_ALL, '')) !== null && findInjection(window) === null;
 }
 
-function hiddenKind(c: number, text: string, i: number, memo?: { at: number; verdict: boolean }): string | null {
+function hiddenKind(c: number, text: string, i: number, memo: { at: number; verdict: boolean }): string | null {
   if (c >= 0xe0000 && c <= 0xe007f) return 'tag characters';
   if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) {
     // one verdict per stretch of text: neighbouring controls share a window (bounded work on a run of them)
-    if (!memo || i - memo.at > MIS_DECODED_WINDOW / 2) {
-      const verdict = misDecodedAround(text, i);
-      if (memo) Object.assign(memo, { at: i, verdict });
-      if (verdict) return null;
-    } else if (memo.verdict) return null;
-    return 'bidirectional overrides';
+    if (i - memo.at > MIS_DECODED_WINDOW / 2) Object.assign(memo, { at: i, verdict: misDecodedAround(text, i) });
+    return memo.verdict ? null : 'bidirectional overrides';
   }
   // Beside an emoji a zero-width space or joiner is how pages and search snippets lay emoji out.
   if (c === 0x200b && (PICTO.test(text.slice(Math.max(0, i - 2), i)) || PICTO.test(text.slice(i + 1, i + 3)))) return null;

@@ -211,33 +211,38 @@ const STATUS_LINE_COMMAND = /"statusLine"\s*:\s*\{[^{}]{0,400}?"command"\s*:\s*"
 const ASKS_STATUS_LINE = /\bstatus\s*-?line\b|\bstatusLine\b/i;
 const KEYS_OF = /"([A-Za-z_][\w-]{0,60})"\s*:/g;
 
+/** The commands a settings text sets (`"command": "…"`). */
+function commandsSet(text: string): string[] {
+  return [...text.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
+}
+
 /**
- * A change of a Claude Code settings file that touches only display keys or the status line, of
- * the kind the request named: every key its new text sets is one of DISPLAY_KEYS, it sets at
- * least one, and a `command` it sets is the status line's (set in the same text, or replacing the
- * one the session saw set there). Never Vouch's own guard policy.
+ * A change of a Claude Code settings file that touches only display keys or the status line:
+ * every key its new text sets is one of DISPLAY_KEYS, it sets at least one, and a `command` it sets
+ * is the status line's (set in the same text, or replacing one the session saw set there). The
+ * keys, or null. Never Vouch's own guard policy.
  */
-function displayChangeAsked(w: FileOp, statusCommands: ReadonlySet<string>, request: string): boolean {
-  if (/(?:^|\/)\.vouch\//.test(w.abs) || !/\.json$/i.test(w.abs)) return false;
+function displayChange(w: FileOp, statusCommands: ReadonlySet<string>): { keys: string[]; statusLine: boolean } | null {
+  if (/(?:^|\/)\.vouch\//.test(w.abs) || !/\.json$/i.test(w.abs)) return null;
   const added = w.added.slice(0, 8_000);
   const keys = [...added.matchAll(KEYS_OF)].map((m) => m[1]!.toLowerCase());
-  if (keys.length === 0 || keys.some((k) => !DISPLAY_KEYS.has(k))) return false;
-  if (keys.includes('command')) {
-    const inBlock = /"statusLine"\s*:/.test(added);
-    const replaced = [...w.removed.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
-    if (!inBlock && (replaced.length === 0 || !replaced.every((c) => statusCommands.has(c)))) return false;
-    return ASKS_STATUS_LINE.test(request);
-  }
-  // a display key by its name in the request ("switch the theme to dark", "change the output style")
+  if (keys.length === 0 || keys.some((k) => !DISPLAY_KEYS.has(k))) return null;
+  if (!keys.includes('command')) return { keys, statusLine: false };
+  return /"statusLine"\s*:/.test(added) || statusCommandsReplaced(w, statusCommands).length > 0 ? { keys, statusLine: true } : null;
+}
+
+/** The request names the change: the status line for a status-line change, else every display key ("switch the theme to dark"). */
+function namesDisplayChange(request: string, change: { keys: string[]; statusLine: boolean }): boolean {
+  if (change.statusLine) return ASKS_STATUS_LINE.test(request);
   const said = request.toLowerCase().replace(/[\s_-]+/g, '');
-  return keys.every((k) => said.includes(k));
+  return change.keys.every((k) => said.includes(k));
 }
 
 /** The commands an edit sets in place of status-line commands the session saw: the status line's too. */
 function statusCommandsReplaced(w: FileOp, statusCommands: ReadonlySet<string>): string[] {
-  const replaced = [...w.removed.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
+  const replaced = commandsSet(w.removed);
   if (replaced.length === 0 || !replaced.every((c) => statusCommands.has(c))) return [];
-  return [...w.added.slice(0, 8_000).matchAll(/"command"\s*:\s*"([^"\n]{1,400})"/g)].map((m) => m[1]!);
+  return commandsSet(w.added);
 }
 
 /** `systemctl enable docker` after `apt-get install docker-ce`: the unit is the installed package's own. */
@@ -587,7 +592,8 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       // A change of display settings or the status line only, of the kind the request named
       // ("configure the statusline to use the fish version"): the setting asked for, changed.
       const statusNow = [...[...w.added.slice(0, 8_000).matchAll(STATUS_LINE_COMMAND)].map((m) => m[1]!), ...statusCommandsReplaced(w, ctx.statusLineCommands)];
-      const namedSetting = askedHooks || events.length > 0 ? null : whoAsked(ctx.requests(event), (t) => displayChangeAsked(w, ctx.statusLineCommands, t));
+      const display = askedHooks || events.length > 0 ? null : displayChange(w, ctx.statusLineCommands);
+      const namedSetting = display ? whoAsked(ctx.requests(event), (t) => namesDisplayChange(t, display)) : null;
       for (const c of statusNow) if (ctx.statusLineCommands.size < 100) ctx.statusLineCommands.add(c);
       if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
       else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and the change touched only display settings or the status line'), w.abs);

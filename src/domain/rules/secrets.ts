@@ -7,7 +7,7 @@ import type { NormEvent, PatchFile, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
-import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
+import { effectsOf, locate, type Effects, type FileOp, type Located, type NetOp } from './effects.ts';
 import { isLocalHost, parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
@@ -361,19 +361,17 @@ const LOCAL_FORWARDING_SECRET = /Ready! You are using Stripe API Version \[[^\]\
 
 /** A web service's sign-up route: the URL's path ends in it (`/auth/register`, `/api/v1/signup`). */
 const REGISTER_PATH = /^\/(?:[\w.-]+\/){0,4}(?:register|signup|sign-up|sign_up)\/?$/i;
-const FETCHERS: ReadonlySet<string> = new Set(['curl', 'wget', 'http', 'https', 'xh', 'httpie']);
 
 /**
  * The host a fetcher command registers an account with, carrying `value` in its own request (its
  * body or arguments): `curl -X POST https://api.example.com/auth/register -d '{"password": "…"}'`.
+ * The network targets are the effects' own (commands.ts parses each fetcher's URL).
  */
-function registeredWith(commands: readonly Located[], value: string): string | null {
-  for (const { cmd } of commands) {
-    if (!FETCHERS.has(cmd.name) || !cmd.text.includes(value) || cmd.text.length > 20_000) continue;
-    for (const arg of cmd.args) {
-      const url = /^["']?(https?:\/\/[^\s"'/?#]+)(\/[^\s"'?#]*)/i.exec(arg);
-      if (url && REGISTER_PATH.test(url[2]!)) return new URL(url[1]!).hostname.toLowerCase();
-    }
+function registeredWith(net: readonly NetOp[], value: string): string | null {
+  for (const n of net) {
+    if (!n.cmd || !n.url || n.cmd.text.length > 20_000 || !n.cmd.text.includes(value)) continue;
+    const path = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+(\/[^\s?#]*)/i.exec(n.url)?.[1];
+    if (path && REGISTER_PATH.test(path)) return n.host;
   }
   return null;
 }
@@ -591,16 +589,14 @@ export const SECRETS_RULES: Rule[] = [
       // What a read put into the transcript needs the read to have run (a `sudo` that wanted a
       // password, a refused call, printed nothing).
       const outcomes = new Outcomes(outer, [sensitiveFileRead, envDump]);
+      /** Reads of the project's own credential files (their drafts), for ShownContent. */
+      const projectReads = new Set<FindingDraft>();
       // A read's or a dump's finding also waits for what the call showed (ShownContent).
-      const shown = new ShownContent();
+      const shown = new ShownContent(projectReads, () => LOW_CONFIDENCE_FORMATS.has(outer.session.format as FormatId));
       // Credentials the user typed into a prompt: a read that shows only these shows nothing new.
       const typed = new Set<string>();
       let current: (NormEvent & { kind: 'tool_call' }) | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => (current ? shown.hold(current, d) : outer.report(d)) };
-      /** Reads of the project's own credential files (their drafts), for ShownContent. */
-      const projectReads = new Set<FindingDraft>();
-      shown.projectReads = projectReads;
-      shown.capture = () => LOW_CONFIDENCE_FORMATS.has(outer.session.format as FormatId);
       return {
         finish() {
           shown.finish(outcomes);
@@ -660,10 +656,12 @@ export const SECRETS_RULES: Rule[] = [
  */
 class ShownContent {
   private readonly held = new Map<string, { call: NormEvent & { kind: 'tool_call' }; drafts: FindingDraft[] }>();
-  /** Drafts of reads of the project's own files (as opposed to home or system credential stores). */
-  projectReads: ReadonlySet<FindingDraft> = new Set();
-  /** The log is a terminal capture, whose read boxes show no content (a structured log's empty read is an empty file or a stripped log). */
-  capture: () => boolean = () => false;
+  /**
+   * `projectReads`: drafts of reads of the project's own files (as opposed to home or system
+   * credential stores). `capture`: the log is a terminal capture, whose read boxes show no content
+   * (a structured log's empty read is an empty file or a stripped log).
+   */
+  constructor(private readonly projectReads: ReadonlySet<FindingDraft>, private readonly capture: () => boolean) {}
 
   hold(call: NormEvent & { kind: 'tool_call' }, draft: FindingDraft): void {
     const h = this.held.get(call.callId) ?? { call, drafts: [] };
@@ -858,7 +856,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // (`curl -X POST …/auth/register -d '{"password": "…"}'`): the agent chose it for a test user
     // it makes itself — that account's own, and so are its later logins with it.
     if (!intoFiles && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && !seen.has(hit.value)) {
-      const host = registeredWith(fx.commands, hit.value);
+      const host = registeredWith(fx.net, hit.value);
       if (host) flow.markRegistered(hit.value, host);
     }
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);

@@ -8,7 +8,7 @@
 
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { pairCost } from './pair-frequency.ts';
-import { SUDO_STDIN } from './labelled.ts';
+import { ENV_LOOKUP_CALL, SUDO_STDIN } from './labelled.ts';
 import { PROSE_VERIFY } from './prose.ts';
 
 /** Length of every key. */
@@ -151,7 +151,7 @@ const KEYWORDS: Anchor[] = [
   // `process.env.JUP_KEY || '02ae…'`: a key's quoted default (labelled.ts reads the name)
   anchor('kw-key-fallback', ['EY |', 'ey |', 'EY ?', 'ey ?', 'EY||', 'ey||', 'EY??', 'ey??'], 1, String.raw`key[ \t]{0,2}(?:\|\||\?\?)[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // `os.getenv("SIGNING_KEY", "…")`, `env('APP_KEY', '…')`: a key's quoted default in an environment lookup (labelled.ts ENV_CALL_BEFORE)
-  anchor('kw-key-env-default', ['ey",', "ey',", 'EY",', "EY',"], 1, String.raw`(?<=(?:getenv|getEnv|get_env|environ\.get|ENV\.fetch|(?<![\w.$])env)\([ \t]{0,2}["'\x60][\w.-]{0,60})key["'\x60][ \t]{0,2},[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
+  anchor('kw-key-env-default', ['ey",', "ey',", 'EY",', "EY',"], 1, String.raw`(?<=${ENV_LOOKUP_CALL}[ \t]{0,2}["'\x60][\w.-]{0,60})key["'\x60][ \t]{0,2},[ \t]{0,2}["'\x60](?=[^\s"'\x60\\<]{0,80}\d)[^\s"'\x60\\]{8}`, 'i'),
   // A credential pasted from a form, the label on its own line ("Authentication Token\n3f9c…"):
   // keyed on the label's last letters and the line break.
   ...['token', 'secret', 'key', 'password'].flatMap(formAnchors),

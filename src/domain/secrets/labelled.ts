@@ -55,7 +55,8 @@ const FALLBACK_OPERATORS = new Set(['||', '??']);
 const ENV_LOOKUP = /(?:^|\.)env\.[A-Z][A-Z0-9_]*$/;
 
 /** An environment lookup that takes a default, open on the variable's quoted name: `os.getenv("`, `os.environ.get('`, `ENV.fetch("`, Laravel's bare `env('` (not a method such as `Cypress.env(`, a setter). */
-const ENV_CALL_BEFORE = /(?:\bgetenv|\bgetEnv|\bget_env|\benviron\.get|\bENV\.fetch|(?<![\w.$])env)\([ \t]*["'`]$/;
+export const ENV_LOOKUP_CALL = String.raw`(?:\bgetenv|\bgetEnv|\bget_env|\benviron\.get|\bENV\.fetch|(?<![\w.$])env)\(`;
+const ENV_CALL_BEFORE = new RegExp(String.raw`${ENV_LOOKUP_CALL}[ \t]*["'\x60]$`);
 
 /** Operators that may label a value only when the value has a provider's exact shape. */
 const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);

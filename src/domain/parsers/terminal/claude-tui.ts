@@ -81,9 +81,8 @@ export class ClaudeTuiParser implements LogParser {
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
   private readonly calls = new CallEmitter('claude-tui');
-  /** A blank line came before the current one (and the next line follows one). */
+  /** A blank line came before the current one; the line number of the last non-blank one. */
   private blankBefore = false;
-  private afterBlank = false;
   private lastLine = 0;
   /** Folded groups of actions (not only reads), and the line of the first. */
   private collapsedGroups = 0;
@@ -93,13 +92,9 @@ export class ClaudeTuiParser implements LogParser {
 
   text(raw: string, line: number, sink: EventSink): void {
     const s = clean(raw);
-    if (s.trim() === '') {
-      this.afterBlank = true;
-      return;
-    }
-    // (empty lines may never reach the parser: a gap in the line numbers is a blank line too)
-    this.blankBefore = this.afterBlank || line > this.lastLine + 1;
-    this.afterBlank = false;
+    // a blank line (empty ones may never reach the parser) shows as a gap in the line numbers
+    if (s.trim() === '') return;
+    this.blankBefore = line > this.lastLine + 1;
     this.lastLine = line;
     this.width.observe(s.length);
     const h = head(s);
