@@ -307,6 +307,25 @@ test('a labelled password that the same text uses in a URL to this machine, or s
   assert.deepEqual(only(remote, OUTPUT).map(severityOf), ['warning']);
 });
 
+test('a token a local service answered with, saved to a file and printed from it later, is a local development credential; from a remote service, or a file written since by anything else, it stays a warning', async () => {
+  const token = fake.jwt();
+  const login = (host: string, save: string) => ran(`curl -s -X POST ${host}/api/auth/login -H 'Content-Type: application/json' -d '{"email":"dev@example.com"}' ${save}`, { output: '' });
+  const shown = async (...events: Parameters<typeof runRules>[0]) => only(await runRules([prompt('test the login flow'), ...events]), OUTPUT).map(severityOf);
+  // saved by a redirect after a filter, by curl's -o, on the private network; read by cat or the Read tool
+  assert.deepEqual(await shown(...login('http://localhost:3001', '| jq -r .token > /tmp/token.txt'), ...ran('cat /tmp/token.txt', { output: token })), ['info']);
+  assert.deepEqual(await shown(...login('http://127.0.0.1:8000', '-o /tmp/login.json'), ...answered(read('/tmp/login.json'), { output: `{"access":"${token}"}` })), ['info']);
+  assert.deepEqual(await shown(...login('http://192.168.1.20:8080', '> out/token'), ...ran('cat out/token', { output: token })), ['info']);
+  // a remote service's token, saved the same way
+  assert.deepEqual(await shown(...login('https://api.shop-prod.example.com', '| jq -r .token > /tmp/token.txt'), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  // the file was written again since, by a call that is not a local service's answer
+  assert.deepEqual(await shown(...login('http://localhost:3001', '| jq -r .token > /tmp/token.txt'), ...ran('cat ~/.config/app/token > /tmp/token.txt'), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  assert.deepEqual(await shown(...login('http://localhost:3001', '> /tmp/token.txt'), ...answered(write('/tmp/token.txt', 'x')), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  // the call that wrote the file also read one: what it wrote may be what it read
+  assert.deepEqual(await shown(...ran('curl -s localhost:3001/health && cat ~/.netrc > /tmp/token.txt', { output: 'ok' }), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  // a read of a captured file beside another file
+  assert.deepEqual(await shown(...login('http://localhost:3001', '> /tmp/token.txt'), ...ran('cat /tmp/token.txt ~/.config/app/token', { output: token })), ['warning']);
+});
+
 // ---- secrets/credential-hunt -------------------------------------------------------------------
 const HUNT = 'secrets/credential-hunt';
 

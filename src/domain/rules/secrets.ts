@@ -14,6 +14,7 @@ import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
+import { LocalCaptures } from './local-captures.ts';
 import { answeringHost, belongsTo, homeHostOf, isIssuerHost, mintable } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
@@ -552,6 +553,7 @@ export const SECRETS_RULES: Rule[] = [
       const writes = new Outcomes(ctx, [inPrompt, inToolInput, inToolOutput]);
       const outputs = new Map<string, OutputSecret>();
       const typedInUrls = new Set<string>();
+      const captures = new LocalCaptures();
       const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
       return {
         onEvent(event, rawFacts) {
@@ -567,9 +569,10 @@ export const SECRETS_RULES: Rule[] = [
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
             markSent(ctx, event, facts, outputs);
             flow.onCall(event, facts);
+            captures.onCall(event, ctx.session);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction' || event.kind === 'session_meta') {
             if (event.kind === 'tool_result') flow.onResult(event);
-            collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session);
+            collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session, captures);
           }
         },
         finish() {
@@ -1001,7 +1004,7 @@ function spellings(value: string): string[] {
   return out;
 }
 
-function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: HandedOver, session: SessionFacts): void {
+function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<string, OutputSecret>, seen: Set<string>, fromPrompt: HandedOver, session: SessionFacts, captures: LocalCaptures): void {
   const text = event.kind === 'tool_result' ? event.output : event.kind === 'compaction' ? event.summary ?? '' : event.kind === 'session_meta' ? event.repositoryUrl ?? '' : 'text' in event ? event.text : '';
   for (const hit of facts.secrets) {
     // Every hit is a recognised format or a labelled value (detection drops bare high-entropy
@@ -1025,7 +1028,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // a redirect a downloader followed (`Location: https://release-assets.githubusercontent.com/…?…&jwt=…`):
       // the signed link's own token, good for minutes and for that one file
       s.signedLink = event.kind === 'tool_result' && hit.ruleId === 'vouch/jwt' && SIGNED_REDIRECT.test(text.slice(Math.max(0, hit.start - 2_000), hit.start)) && FOLLOWED.test(text.slice(hit.end, hit.end + 2_000));
-      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && fromLocalService(facts, session)) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
+      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && (fromLocalService(facts, session) || (!!facts.call && captures.readsOnlyCaptures(facts.call, session)))) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
       // (or the service whose answer this output is: a login's response, its token sent back there)
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.home = homeHostOf(text, hit.start, hit.end) ?? (answered && mintable(hit) ? answeringHost(answered.net, answered.commands.map((l) => l.cmd.name), answered.reads.length > 0) : null);
