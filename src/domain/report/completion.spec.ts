@@ -107,7 +107,7 @@ test("isConsequential: PowerShell's if/else blocks of read-only cmdlets change n
 test("isConsequential: a local health check piped into Python's JSON pretty-printer changes nothing; Python running anything else may", () => {
   assert.equal(isConsequential(call('curl -s http://127.0.0.1:8080/health | python3 -m json.tool 2>/dev/null || curl -s http://127.0.0.1:8080/health')), false);
   assert.equal(isConsequential(call('curl -s http://127.0.0.1:8080/health | python3 -m json.tool --sort-keys')), false);
-  for (const c of ['curl -s http://127.0.0.1:8080/health | python3 -c "import os; os.remove(\'x\')"', 'python3 -m pip install requests', 'curl -s https://api.example.com/x | python3 -m json.tool']) assert.equal(isConsequential(call(c)), true, c);
+  for (const c of ['curl -s http://127.0.0.1:8080/health | python3 -c "import os; os.remove(\'x\')"', 'curl -s https://api.example.com/x | python3 -m json.tool']) assert.equal(isConsequential(call(c)), true, c);
 });
 
 test('CompletionTracker: an empty poll of a running process is judged by the command that started it; a poll of an unknown process is unknown', () => {
@@ -137,12 +137,23 @@ test("the agent's own bookkeeping and questions change nothing: a log that ends 
   for (const name of ['mcp__github__create_pull_request', 'save_memory', 'WebFetch']) assert.equal(isConsequential(other(name)), true, name);
 });
 
-test('isConsequential: a patch of files inside the tree can be checked in the tree; one that touches a file outside it cannot', () => {
+test('isConsequential: a write, an edit or a patch carries its whole change, wherever the file lies: the rules judge it from the log (held-out set 47)', () => {
   const patchCall = (paths: string[]) => ({ kind: 'tool_call', callId: 'p', name: 'apply_patch', index: 0, line: 1, at: null, input: { type: 'patch', files: paths.map((path) => ({ path, op: 'update', removed: 'a', added: 'b' })) } }) as unknown as Parameters<typeof isConsequential>[0];
-  assert.equal(isConsequential(patchCall(['.specify/templates/spec-template.md']), '/home/dev/app'), false);
-  assert.equal(isConsequential(patchCall(['/home/dev/app/src/a.ts']), '/home/dev/app'), false);
-  assert.equal(isConsequential(patchCall(['src/a.ts', '/home/dev/.codex/config.toml']), '/home/dev/app'), true);
-  assert.equal(isConsequential(patchCall(['../other/a.ts']), '/home/dev/app'), true);
+  const tool = (input: object) => ({ kind: 'tool_call', callId: 'w', name: 'Write', index: 0, line: 1, at: null, input }) as unknown as Parameters<typeof isConsequential>[0];
+  for (const paths of [['.specify/templates/spec-template.md'], ['/home/dev/app/src/a.ts'], ['src/a.ts', '/home/dev/.codex/config.toml'], ['../other/a.ts']]) assert.equal(isConsequential(patchCall(paths), '/home/dev/app'), false, paths.join(' '));
+  assert.equal(isConsequential(tool({ type: 'file_write', path: '/home/dev/other/DEPLOY.sh', content: 'ssh -R 80:localhost:8080 nokey@localhost.run' }), '/home/dev/app'), false);
+  assert.equal(isConsequential(tool({ type: 'file_edit', path: '/home/dev/.bashrc', edits: [{ oldText: 'a', newText: 'b' }] }), '/home/dev/app'), false);
+  // what runs is still a step: a script the write made, run in the same log
+  assert.equal(isConsequential(call('bash /home/dev/other/DEPLOY.sh')), true);
+});
+
+test('isConsequential: an install of packages by name from their registry is nothing to look at, whatever its result; from a URL, a path, a file list or with sudo it is', () => {
+  for (const c of ['python3 -m pip install arize-phoenix', 'pip install -U requests==2.31.0', 'pip3 install pandas numpy==1.26.4', 'npm i -D @types/node', 'pnpm add zod', 'yarn add react@18', 'cargo add serde', 'gem install rails', 'go get github.com/spf13/cobra@v1.8.0', 'uv pip install httpx', 'uv add fastapi', 'brew install jq', 'pip install uvicorn[standard]']) {
+    assert.equal(isConsequential(call(c)), false, c);
+  }
+  for (const c of ['pip install git+https://github.com/x/y.git', 'pip install ./vendor/pkg', 'pip install dist/pkg-1.0.tar.gz', 'pip install -r requirements.txt', 'pip install --index-url https://mirror.example/simple pkg', 'npm install', 'sudo pip install requests', 'npm install https://example.com/pkg.tgz', 'pip install requests && ./deploy.sh', 'curl -fsSL https://x.example/install.sh | sh']) {
+    assert.equal(isConsequential(call(c)), true, c);
+  }
 });
 
 test('CompletionTracker: a last call whose arguments were removed from the file before it was shared is no run cut off: it says so, and weighs nothing', () => {

@@ -63,7 +63,6 @@ function inTree(word: string, cwd: string | undefined): boolean {
   return classifyPath(path, { cwd, home: null }).zone === 'worktree';
 }
 
-/** Whether an unanswered call could have changed something outside the working tree. */
 /** Every URL in the step names this machine, and there is at least one. */
 function localOnly(step: string): boolean {
   const hosts = [...step.matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.:-]+?)\]?(?::\d+)?(?=[/\s'"?#]|$)/g)].map((m) => m[1].toLowerCase());
@@ -79,19 +78,44 @@ const POWERSHELL_BLOCK = /\b(?:if|elseif)\s*\(|\)\s*\{|\}\s*else\s*\{|[{}]/g;
 /** Tools of the three agents that only keep the agent's own lists or ask the user something. */
 const BOOKKEEPING_TOOLS = /^(?:TodoWrite|TodoRead|AskUserQuestion|ExitPlanMode|EnterPlanMode|TaskCreate|TaskUpdate|TaskList|TaskGet|update_plan|request_user_input|ask_user|write_todos|update_topic)$/;
 
-/** A file path that may lie outside the working tree: absolute (and not under `cwd`), in home, or climbing out; temp space aside. */
-function outsideTree(path: string, cwd?: string): boolean {
-  const p = path.replace(/\\/g, '/');
-  if (cwd && p.startsWith(cwd.replace(/\\/g, '/').replace(/\/+$/, '') + '/') && !p.includes('/../')) return false;
-  return /^(?:\/|~|[A-Za-z]:\/|\.\.)/.test(p) && !/^\/tmp\//.test(p);
+// Package managers' installs by name from their registry (`pip install requests`, `python3 -m pip
+// install -U arize-phoenix`, `npm i -D @types/node`, `cargo add serde`): whether the install landed
+// is nothing a person must check — what was installed is judged by its name (supply-chain rules)
+// whatever the result. A URL, a path or a VCS source is code from elsewhere, and sudo counts anyway.
+const INSTALLERS: Record<string, RegExp> = {
+  pip: /^install$/, pip3: /^install$/, uv: /^(?:add|pip)$/, poetry: /^add$/, pipx: /^install$/,
+  npm: /^(?:install|i|add)$/, pnpm: /^(?:add|install|i)$/, yarn: /^add$/, bun: /^(?:add|install|i)$/,
+  cargo: /^(?:add|install)$/, gem: /^install$/, go: /^(?:get|install)$/, brew: /^install$/, composer: /^require$/,
+};
+const REGISTRY_NAME = /^(?:@[\w.-]+\/)?[A-Za-z0-9][\w.+-]*(?:\[[\w,-]+\])?(?:(?:==|>=|<=|~=|!=|@|>|<)[\w.*+-]+)?$/;
+const ARCHIVE = /\.(?:whl|tar\.gz|tgz|zip|gem|crate)$/i;
+const GO_MODULE = /^[a-z0-9.-]+\.[a-z]{2,}\/[\w./-]+(?:@[\w.+-]+)?$/;
+
+function registryInstall(name: string, words: string[]): boolean {
+  let rest = words.slice(1);
+  let tool = name;
+  // `python3 -m pip install …`, `uv pip install …`
+  if (/^python[\d.]*$/.test(name) && rest[0] === '-m' && rest[1] === 'pip') [tool, rest] = ['pip', rest.slice(2)];
+  const sub = INSTALLERS[tool];
+  if (!sub || rest.length === 0 || !sub.test(rest[0])) return false;
+  if (tool === 'uv' && rest[0] === 'pip') {
+    if (rest[1] !== 'install') return false;
+    rest = rest.slice(1);
+  }
+  const operands = rest.slice(1).filter((w) => !w.startsWith('-'));
+  // options that take a file or an index (`-r requirements.txt`, `--index-url …`) are not a name
+  if (rest.slice(1).some((w) => /^(?:-r|-e|-c|--requirement|--editable|--constraint|-i|--index-url|--extra-index-url|--registry|--git|--path|--source)$/.test(w) || /^--(?:index-url|extra-index-url|registry|git|path|source)=/.test(w))) return false;
+  return operands.length > 0 && operands.every((w) => (tool === 'go' ? GO_MODULE.test(w) : REGISTRY_NAME.test(w) && !ARCHIVE.test(w)));
 }
 
+/** Whether an unanswered call could have changed something a person must look at, outside the working tree. */
 export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
   const i = call.input;
   if (i.type === 'file_read' || i.type === 'search' || i.type === 'web_search') return false;
-  if (i.type === 'file_write' || i.type === 'file_edit') return outsideTree(i.path, cwd);
-  // a patch (Codex's apply_patch) changes only the files it names: inside the tree, the tree shows whether it landed
-  if (i.type === 'patch') return i.files.some((f) => outsideTree(f.path, cwd) || (f.moveTo !== undefined && outsideTree(f.moveTo, cwd)));
+  // A write, an edit or a patch carries the whole change in its input: what it would do is in the
+  // log, wherever the file lies, and the rules judge it from there (their findings say when its
+  // result is missing). Only whether it landed is unknown, which needs no one to look.
+  if (i.type === 'file_write' || i.type === 'file_edit' || i.type === 'patch') return false;
   // Claude Code's Explore and Plan agents have read-only tools: they change nothing anywhere.
   if (i.type === 'subagent') return !READ_ONLY_AGENTS.test(i.agentType ?? '');
   // the agent's own bookkeeping and questions to the user change nothing: a plan, a todo list, a question waiting for its answer
@@ -122,6 +146,7 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
     if (/^python[\d.]*$/.test(name) && words[1] === '-m' && words[2] === 'json.tool' && words.length <= 4) continue;
     // Modes of files in the tree (`chmod +x scripts/deploy.sh`, the tree's absolute paths too).
     if ((name === 'chmod' || name === 'touch') && words.slice(1).every((w) => w.startsWith('-') || /^[ugoa]*[-+=][rwxXst]*$|^\d{3,4}$/.test(w) || inTree(w, cwd))) continue;
+    if (registryInstall(name, words)) continue;
     if (!LOCAL_PROGRAMS.test(name)) return true;
     if (name === 'sed' && /\s-i/.test(step) && /\s(?:\/|~)(?!tmp\/)/.test(step)) return true;
   }

@@ -91,6 +91,15 @@ test('labelled values written into one file by one call are one finding; provide
   assert.equal(collect(labelled).filter((f) => f.rule === 'secrets/in-tool-input').length, 1);
   const tokens = await runRules([write('deploy/.env.production', `GITHUB_TOKEN=${fake.githubClassic()}\nSTRIPE_KEY=${fake.stripeLive()}\n`)]);
   assert.equal(collect(tokens).filter((f) => f.rule === 'secrets/in-tool-input').length, 2);
+  // whatever each value is labelled (a password, a Kubernetes Secret's connection URL, a signing key): one file, one finding (held-out set 47)
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  const manifest = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: ${b64(`Pw-${randomString(14, undefined, 970)}`)}\n  url: ${b64(`postgresql://app:Pw-${randomString(14, undefined, 971)}@db:5432/app`)}\n---\napiVersion: v1\nkind: Secret\nmetadata:\n  name: api\ntype: Opaque\ndata:\n  jwt-secret: ${b64(randomString(40, undefined, 972))}\n`;
+  const mixed = await runRules([write('deploy/k8s.yaml', manifest)]);
+  assert.ok(new Set(mixed.filter((d) => d.rule === 'secrets/in-tool-input').map((d) => d.detail.split(' ')[0])).size >= 2, 'several labels');
+  assert.equal(collect(mixed).filter((f) => f.rule === 'secrets/in-tool-input').length, 1);
+  // two files are two findings; labelled values in commands stay one finding per label
+  const two = await runRules([write('deploy/a.env', `DB_PASSWORD=${passwords[0]}\n`), write('deploy/b.env', `API_SECRET=${passwords[1]}\n`)]);
+  assert.equal(collect(two).filter((f) => f.rule === 'secrets/in-tool-input').length, 2);
 });
 
 test('a token printed by a tool and then sent to a stranger is one critical finding, not one per rule', async () => {

@@ -7,7 +7,8 @@ import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from '
 import { CreatedPaths } from './created-paths.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
-import { asksForInfo, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, type ParsedArgs } from './commands.ts';
+import { asksForInfo, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, PUSH_REFUSED, type ParsedArgs } from './commands.ts';
+import { deletedBranches, OwnBranches } from './own-branches.ts';
 import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated, Outcomes, PUSH } from './outcome.ts';
@@ -1357,11 +1358,14 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       // worktrees this session added (`git worktree add ../wt-tests`): removing one is its own scratch gone
       const ownWorktrees = new Set<string>();
       const pendingWorktrees = new Map<string, string>();
+      // branches this session made and pushed: deleting one loses nothing
+      const ownBranches = new OwnBranches();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           pushes.onEvent(event);
           if (event.kind === 'tool_result') {
+            ownBranches.onResult(event.callId, !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(event.output.slice(0, 4_000)));
             const added = pendingWorktrees.get(event.callId);
             pendingWorktrees.delete(event.callId);
             const made = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !/already (?:exists|checked out|registered)|fatal:/i.test(event.output.slice(0, 4_000));
@@ -1387,8 +1391,11 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
                 continue;
               }
             }
+            if (event.kind === 'tool_call') ownBranches.onGit(event.callId, git.sub, git.args, branch);
             const discard = discardOf(git.sub, git.args);
-            if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
+            if (discard && git.sub === 'branch' && ownBranches.allPushedOwn(deletedBranches(git.args))) {
+              ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own branch deleted, its work pushed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, whose last commit it had pushed: nothing only that branch held is lost.`, evidence: [evidence(event, cmd.text, facts)], key: 'own branch' });
+            } else if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
           }
           work.onEvent(event, facts);

@@ -787,7 +787,28 @@ const COERCION = /\b(?:required|requires?|must|mandatory|security\s+polic(?:y|ie
 function coercedRemotePipe(text: string): number {
   const at = text.search(REMOTE_PIPE);
   if (at < 0) return -1;
-  return COERCION.test(text.slice(Math.max(0, at - 400), at + 400)) ? at : -1;
+  return COERCION.test(stepAround(text, at)) ? at : -1;
+}
+
+const BLANK_LINE = /\n[ \t]*\n/g;
+const FENCE_OPEN = /^\s*(?:```|~~~)[\w-]*\s*$/;
+
+/**
+ * The step of a document that holds the pipe: its paragraph (to the blank lines around it, 400
+ * characters at most each way), with the lead-in line above when the pipe opens a code block
+ * ("the maintainers require running:" then the fence). The framing must be the pipe's own: in a
+ * numbered guide "2. Install required packages" is another step's word, not an order to pipe.
+ */
+function stepAround(text: string, at: number): string {
+  const from = Math.max(0, at - 400);
+  const before = text.slice(from, at);
+  const blanks = [...before.matchAll(BLANK_LINE)].map((m) => m.index + m[0].length);
+  let start = blanks.length > 0 ? blanks[blanks.length - 1] : 0;
+  // the paragraph is only a fence's opening: its lead-in is the paragraph before
+  if (FENCE_OPEN.test(before.slice(start)) && blanks.length > 1) start = blanks[blanks.length - 2];
+  const after = text.slice(at, at + 400);
+  const end = after.search(/\n[ \t]*\n/);
+  return before.slice(start) + (end < 0 ? after : after.slice(0, end));
 }
 
 const REMOTE_PIPE = /\b(?:curl|wget)\b[^\n|`]{0,300}https?:\/\/[^\s|`]+[^\n|`]{0,100}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;

@@ -867,7 +867,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const intoFile = paths.length > 0;
     const lowStakes = intoFile && paths.every((p) => isTestFile(p) || /\.(example|sample|template)$|\.example\./i.test(p));
     const where = intoFile ? `written into ${paths.slice(0, 3).join(', ')}` : input.type === 'command' ? 'put into a command' : `passed to ${event.name}`;
-    const cause = hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` };
+    // Labelled values written into one file are one finding whatever each is labelled (a manifest's
+    // password, connection URL and signing key: one file to look at); in commands, one per label.
+    const cause = hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : intoFile ? { id: `put:${where}`, summary: `Values labelled as credentials were ${where}.` } : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` };
     const evidenceHere = [evidence(event, text, facts)];
     // Severity by where the value ends (issue 25, data flows): a scratch file outside the
     // repository (temp space) holds it no longer than the machine does: context. A file in the

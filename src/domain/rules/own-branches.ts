@@ -1,0 +1,68 @@
+// Branches this session made itself, and whether their last commit reached a remote (issue 25,
+// did the action take effect?). `git branch -D temp-clean` throws away the commits only that
+// branch holds; for a branch the session created (`git checkout -b temp-clean origin/main`, `git
+// switch -c`, `git branch x`) and then pushed, with no commit on it since, those commits are on
+// the remote: nothing is lost. A commit made on it after the push (commit, cherry-pick, merge,
+// rebase, revert, am) makes it unpushed again. Read from the commands; a push counts once its
+// result shows it was not refused (`pushed` is told which call pushed which branches).
+import { optionValues, parseArgs } from './commands.ts';
+
+const BRANCHES_MAX = 100;
+const COMMITTING = new Set(['commit', 'cherry-pick', 'merge', 'rebase', 'revert', 'am', 'pull']);
+
+export class OwnBranches {
+  private readonly made = new Set<string>();
+  private readonly pushed = new Set<string>();
+  /** callId → the branches a push in that call carries, until its result shows it went through. */
+  private readonly pending = new Map<string, string[]>();
+
+  /** A git subcommand run while `current` was checked out. */
+  onGit(callId: string, sub: string, args: string[], current: string | null): void {
+    const created = createdBranch(sub, args);
+    if (created !== null && this.made.size < BRANCHES_MAX) {
+      this.made.add(created);
+      this.pushed.delete(created);
+    }
+    if (COMMITTING.has(sub) && current !== null) this.pushed.delete(current);
+    if (sub === 'push') {
+      const sources = pushedSources(args, current).filter((b) => this.made.has(b));
+      if (sources.length > 0) this.pending.set(callId, [...(this.pending.get(callId) ?? []), ...sources]);
+    }
+  }
+
+  /** The result of a call: a push in it that went through carried its branches. */
+  onResult(callId: string, wentThrough: boolean): void {
+    const sources = this.pending.get(callId);
+    this.pending.delete(callId);
+    if (wentThrough && sources) for (const b of sources) this.pushed.add(b);
+  }
+
+  /** Every branch named was made by this session and its last commit pushed since. */
+  allPushedOwn(branches: readonly string[]): boolean {
+    return branches.length > 0 && branches.every((b) => this.made.has(b) && this.pushed.has(b));
+  }
+}
+
+/** The branch `git checkout -b x`, `git switch -c x` or `git branch x [start]` creates, else null. */
+function createdBranch(sub: string, args: string[]): string | null {
+  if (sub === 'checkout' || sub === 'switch') return optionValues(args, ['-b', '-B', '-c', '-C', '--create', '--force-create'])[0] ?? null;
+  if (sub !== 'branch') return null;
+  const p = parseArgs(args, ['-u', '--set-upstream-to', '--format', '--sort', '--points-at', '--contains', '--merged', '--no-merged']);
+  // listing, deleting, moving, copying or configuring branches creates none
+  if (p.short.size > 0 && [...p.short].some((f) => f !== 'f' && f !== 't')) return null;
+  if ([...p.long].some((l) => l !== '--force' && l !== '--track' && l !== '--no-track')) return null;
+  return p.operands.length >= 1 && p.operands.length <= 2 ? p.operands[0] : null;
+}
+
+/** The local branches a push sends: refspec sources (`x`, `x:y`, `+x:y`), or the current branch for a bare push or HEAD. */
+function pushedSources(args: string[], current: string | null): string[] {
+  const { operands } = parseArgs(args, ['--repo', '-o', '--push-option', '--receive-pack', '--exec']);
+  const refspecs = operands.slice(1);
+  if (refspecs.length === 0) return current !== null ? [current] : [];
+  return refspecs.map((r) => r.replace(/^\+/, '').split(':')[0]).map((s) => (s === 'HEAD' && current !== null ? current : s)).filter((s) => s !== '' && s !== 'HEAD');
+}
+
+/** The branches `git branch -D a b` deletes. */
+export function deletedBranches(args: string[]): string[] {
+  return parseArgs(args).operands;
+}
