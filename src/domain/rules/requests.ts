@@ -29,6 +29,12 @@ export interface Request {
 // 25: "the user's words set the scope"): the last three prompts are kept whole, earlier ones (up
 // to 30 in all) by their first 2,000 characters, where what a request names is usually said.
 const PROMPTS_KEPT = 30;
+/** The agent's messages of one turn kept to find where it located a place the user described. */
+const TURN_MAX = 4_000;
+/** A request that names a kind of place (a folder, a project) it wants something put in. */
+const PLACE_NOUN = /\b(?:folders?|director(?:y|ies)|dir|projects?|repo(?:sitory)?|workspace|ordner|carpeta|dossier|pasta|cartella)\b|โฟลเดอร์|โปรเจกต์|文件夹|目录|项目|フォルダ|プロジェクト|폴더|프로젝트/i;
+/** Words of a request too common to tie it to a path. */
+const LOCATING_WORDS_IGNORED = new Set(['folder', 'folders', 'directory', 'project', 'projects', 'repo', 'repository', 'workspace', 'file', 'files', 'save', 'copy', 'move', 'into', 'this', 'that', 'there', 'here', 'with', 'from', 'home', 'users', 'user', 'docs', 'session', 'the']);
 const PROMPTS_WHOLE = 3;
 const PROMPT_MAX = 10_000;
 /** A prompt or a task a lead agent gave: often a whole brief (a task file with its file lists and definition of done), read whole to here. */
@@ -123,6 +129,10 @@ export class RequestLog {
   private handed = 0;
   /** The user's last prompt invoked a slash command: its body comes next, injected. */
   private commandBody = false;
+  /** The agent's messages since the user's last prompt (the turn so far), the latest kept. */
+  private turn = '';
+  /** The user's last prompt, as typed. */
+  private lastPrompt = '';
 
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
@@ -133,6 +143,7 @@ export class RequestLog {
       if (command && this.approved.size < APPROVED_MAX) this.approved.add(normalSpace(command));
       return;
     }
+    if (event.agentId === undefined && event.kind === 'message') this.turn = `${this.turn}\n${event.text.slice(0, TURN_MAX)}`.slice(-TURN_MAX);
     if (event.agentId === undefined && (event.kind === 'message' || (event.kind === 'tool_call' && isPlanApproval(event)))) {
       // What the agent proposed last: a plan, or a question with its answer options.
       this.proposal = (event.kind === 'message' ? event.text : planText(event)).slice(-PROMPT_MAX);
@@ -212,6 +223,8 @@ export class RequestLog {
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
       const answered = this.proposal.slice(-ANSWERED_MAX);
       this.proposal = '';
+      this.turn = '';
+      this.lastPrompt = event.text.slice(0, PROMPT_MAX);
       this.keep(event.text.slice(0, BRIEF_MAX), false, answered);
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
       if (older >= 0) {
@@ -265,6 +278,22 @@ export class RequestLog {
   }
 
   /** The user's requests (the main thread's). */
+  /**
+   * The user asked for something to go into a place they described rather than wrote out ("save
+   * this session into the folder of the next.js project"), and the agent, in this turn, before
+   * the write, said where that place is in one line that holds both the path and a word of the
+   * user's that the path holds too ("the Next.js project is at **d:\\todo-next**"): the path is the
+   * place the user asked for, as the agent located it. Main thread only.
+   */
+  locatedForUser(event: NormEvent, abs: string, home: string | null): boolean {
+    if (event.agentId !== undefined || this.turn === '' || !PLACE_NOUN.test(this.lastPrompt)) return false;
+    const asked = new Set(words(this.lastPrompt).filter((w) => w.length >= 4 && !LOCATING_WORDS_IGNORED.has(w)));
+    const inPath = words(abs).filter((w) => asked.has(w));
+    if (inPath.length === 0) return false;
+    const places = placesHolding(abs, home);
+    return this.turn.split('\n').some((line) => words(line).some((w) => inPath.includes(w)) && places.some((p) => namesPath(line, p, home)));
+  }
+
   userRequests(): readonly Request[] {
     return this.prompts;
   }
@@ -586,6 +615,19 @@ export function namesFile(request: string, path: string): boolean {
  * or "/etc" alone name nothing in particular; the file's own name counts when written out with
  * its dot or dash (".zshrc", "settings.json"), never by sound: outside the tree nothing loose.
  */
+/** The path and up to three folders holding it, short of home and of a drive's or the system's root. */
+function placesHolding(abs: string, home: string | null): string[] {
+  const out = [abs];
+  const stop = (home ?? '').replace(/\\/g, '/').replace(/\/+$/, '').toLowerCase();
+  let p = abs.replace(/\\/g, '/').replace(/\/+$/, '');
+  for (let i = 0; i < 3; i++) {
+    p = p.slice(0, p.lastIndexOf('/'));
+    if (!/\/[^/]+$/.test(p) || /^[A-Za-z]:$/.test(p) || p.toLowerCase() === stop) break;
+    out.push(p);
+  }
+  return out;
+}
+
 export function namesPath(request: string, abs: string, home: string | null): boolean {
   if (!request) return false;
   const text = slashed(request);

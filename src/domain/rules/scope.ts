@@ -163,14 +163,18 @@ export const SCOPE_RULES: Rule[] = [
             const skill = named === null && program === null && AGENT_SKILL_FILE.test(w.abs.replace(/\\/g, '/')) ? requests.asked(event, 'skill', (t) => ASKS_FOR_SKILL.test(t)) : null;
             // "install hugo": the program put into the user's own bin folder (`mv hugo ~/.local/bin/`) is the install asked for
             const installed = named === null && program === null && skill === null ? installAsked(requests, event, w) : null;
-            const asked = named ?? program ?? skill ?? installed ?? (w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null);
+            const dictatedBy = w.cmd !== undefined ? requests.asked(event, `cmd:${w.cmd.text}`, (t) => dictates(t, w.cmd!.text)) : null;
+            // "save it into the folder of the next.js project", and the agent said where that is
+            const located = named ?? program ?? skill ?? installed ?? dictatedBy ?? (requests.locatedForUser(event, w.abs, outer.session.home) ? 'user' as const : null);
+            const asked = named ?? program ?? skill ?? installed ?? dictatedBy ?? located;
             const draft = appendsToToolLog(w, outer.session)
               ? { ...writeDraft(outer, event, facts, w, excerpt), severity: 'info' as const, title: "A line appended to a tool's log", key: 'tool-log' }
               : writeDraft(outer, event, facts, w, excerpt);
             // "Remove everything including docker": a deletion the user asked for wholesale is the
             // request carried out (the destructive rules still judge what it destroyed).
             const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
-            const judged = asked ? asRequested(draft, writeOutside, asked, 'the request named this path') : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : draft;
+            const why = asked === located && named === null && program === null && skill === null && installed === null && dictatedBy === null ? 'the request described this place, and the agent said where it is before writing there' : 'the request named this path';
+            const judged = asked ? asRequested(draft, writeOutside, asked, why) : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : draft;
             outcomes.report(event, 'write', judged, w.abs);
           }
         },
