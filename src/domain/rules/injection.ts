@@ -443,7 +443,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w.abs, ctx.session.cwd))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -671,6 +671,22 @@ export function requestNamesFile(prompt: string, path: string): boolean {
   // A name that is no common word ("cursor rules", "mcp") names the file on its own.
   if (!f.md) patterns.push(`\\b(?:${f.name})\\b`);
   return new RegExp(patterns.join('|'), 'i').test(text);
+}
+
+/**
+ * "Can this conversation continue in tcxQTMRT?", "so the next session picks up where we left off":
+ * a request to carry the conversation's context over to later sessions asks for the note an agent
+ * reads when it starts — an instruction file holding nothing instruction-like, in the folder the
+ * request named or at the root of the session's own project.
+ */
+const CARRY_OVER = /\b(?:continue|carry(?:ing)?\s+(?:it\s+)?over|pick(?:s|ed)?\s+up|resume|hand\s+(?:it\s+)?over)\b[^.?!\n]{0,60}\b(?:conversation|context|chat|session|where\s+we\s+left)|\b(?:conversation|context|chat)\b[^.?!\n]{0,60}\b(?:continue[sd]?|carr(?:y|ied)\s+over|pick(?:ed)?\s+up|resumed?)\b|(?:대화|맥락|컨텍스트)[^.?!\n]{0,30}이어|(?:对话|上下文|会话)[^。？！\n]{0,20}(?:继续|延续|接着)|(?:继续|接着)[^。？！\n]{0,20}(?:对话|会话)|(?:会話|コンテキスト|文脈)[^。？！\n]{0,20}(?:続け|引き継)|(?:conversa|contexto)[^.?!\n]{0,40}(?:continu|retom)/i;
+
+function asksToCarryOver(request: string, abs: string, cwd: string | null): boolean {
+  if (!CARRY_OVER.test(request.length > 10_000 ? request.slice(0, 10_000) : request)) return false;
+  const dir = abs.replace(/\\/g, '/').replace(/\/[^/]*$/, '');
+  const folder = dir.slice(dir.lastIndexOf('/') + 1);
+  if (cwd !== null && dir === cwd.replace(/\\/g, '/').replace(/\/+$/, '')) return true;
+  return folder.length >= 4 && request.toLowerCase().includes(folder.toLowerCase());
 }
 
 /** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
