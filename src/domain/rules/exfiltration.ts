@@ -338,7 +338,7 @@ export const EXFILTRATION_RULES: Rule[] = [
       let current: { event: NormEvent; text: string; url: string | null } | null = null;
       // Code that ran was fetched first: a failed download ran nothing. An installer the user asked
       // for (the tool's own site) or a dictated command is the user's choice: a warning (info for a
-      // vendor's official installer); a vendor's installer nobody asked for, a warning.
+      // vendor's official installer); a vendor's installer nobody asked for, info too.
       const ctx: RuleContext = {
         session: outer.session,
         report: (d) => {
@@ -350,11 +350,14 @@ export const EXFILTRATION_RULES: Rule[] = [
           if (own) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, own, 'the request gave this script\'s URL'));
           const asked = whoAsked(requests.for(event), (t) => dictates(t, text) || (url !== null && requestedInstaller(t, url) !== null));
           // A vendor's own installer from its own site (uv from astral.sh, pip from bootstrap.pypa.io):
-          // asked for, it is the install the user wanted (info); unasked, a known source nobody read (a warning).
+          // asked for, it is the install the user wanted (info); unasked, a known source (info, below).
           // fetched and run in this call, or downloaded by a clean fetch and not written since
           const vendor = url === null ? null : text.includes(url) ? vendorInstallerCall(text, url) : vendorDownloads.get(url) ?? null;
           if (asked) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', vendor ? 'info' : 'warning'));
-          if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', { ...d, severity: 'warning', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site: a known source, though nobody read what it ran.` });
+          // Unasked, it is what a package manager does for a registry's packages — the vendor's own
+          // code over HTTPS from its own site — and held-out reviewers called a warning for it a step
+          // too loud each time (get-pip.py to mend a venv, rustup for the SDK the user chose): info.
+          if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', { ...d, severity: 'info', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site over HTTPS: a known source, as a package manager's registry is.` });
           outcomes.report(event, 'network', d);
         },
       };
