@@ -26,7 +26,11 @@ export class OwnBranches {
     if (COMMITTING.has(sub) && current !== null) this.pushed.delete(current);
     if (sub === 'push') {
       const sources = pushedSources(args, current).filter((b) => this.made.has(b));
-      if (sources.length > 0) this.pending.set(callId, [...(this.pending.get(callId) ?? []), ...sources]);
+      if (sources.length > 0) {
+        // a push whose result never comes stays pending: the oldest goes first past the cap
+        if (!this.pending.has(callId) && this.pending.size >= BRANCHES_MAX) this.pending.delete(this.pending.keys().next().value as string);
+        this.pending.set(callId, [...(this.pending.get(callId) ?? []), ...sources]);
+      }
     }
   }
 
