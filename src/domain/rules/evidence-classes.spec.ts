@@ -77,7 +77,7 @@ test("a tool's own installer the user agreed to in another language (\"Có, cài
   const brew = 'NONINTERACTIVE=1 /bin/bash -c "$(curl -fsSL https://raw.githubusercontent.com/Homebrew/install/HEAD/install.sh)"';
   assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ask, answer, ...ran(brew)]), RCE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('instalar uv por favor'), ...ran('curl -LsSf https://astral.sh/uv/install.sh | sh')]), RCE).map(severityOf), ['info']);
-  assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ...ran(brew)]), RCE).map(severityOf), ['warning'], 'unasked: a vendor installer nobody read');
+  assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ...ran(brew)]), RCE).map(severityOf), ['info'], 'unasked: a vendor installer from its own site, a known source');
   for (const ask of ['No instalar Homebrew', '不要安装 Homebrew', 'Homebrew 설치하지 마세요', 'Homebrew をインストールしないでください', 'Bitte Homebrew nicht installieren', 'The Homebrew installer is sketchy, do not run it']) {
     assert.deepEqual(only(await runRules([prompt(ask), ...ran(brew)]), RCE).map(severityOf), ['warning'], ask);
   }

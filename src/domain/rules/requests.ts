@@ -29,6 +29,7 @@ export interface Request {
 // 25: "the user's words set the scope"): the last three prompts are kept whole, earlier ones (up
 // to 30 in all) by their first 2,000 characters, where what a request names is usually said.
 const PROMPTS_KEPT = 30;
+const DECLINES_KEPT = 10;
 /** The agent's messages of one turn kept to find where it located a place the user described. */
 const TURN_MAX = 4_000;
 /** A request that names a kind of place (a folder, a project) it wants something put in. */
@@ -133,6 +134,8 @@ export class RequestLog {
   private turn = '';
   /** The user's last prompt, as typed. */
   private lastPrompt = '';
+  /** The agent's questions the user answered no to, with the answer (the latest kept): they grant nothing. */
+  private readonly declines: string[] = [];
 
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
@@ -167,6 +170,7 @@ export class RequestLog {
       const answer = event.output.slice(0, PROMPT_MAX);
       const picked = this.askedQuestion?.callId === event.callId ? pickedOptions(this.askedQuestion.args, answer) : '';
       if (!ANSWER_DECLINES.test(answer)) this.keep(picked ? `${answer}\n${picked}` : answer, true);
+      else this.decline(answer);
       this.askedQuestion = null;
       this.answers.clear();
       return;
@@ -198,6 +202,7 @@ export class RequestLog {
     if (event.kind === 'tool_result' && this.question?.callId === event.callId) {
       const answer = event.output.slice(0, 2_000);
       if (!event.denied && !event.isError && answer.trim() !== '' && !DECLINES.test(answer)) this.keep(`${this.question.text}\n${answer}`, true);
+      else if (!event.denied && !event.isError && answer.trim() !== '') this.decline(`${this.question.text}\n${answer}`);
       this.question = null;
       this.answers.clear();
       return;
@@ -251,6 +256,16 @@ export class RequestLog {
     const base = basename(path).toLowerCase();
     if (base.length < 6 || !DOCUMENT.test(base)) return false;
     return this.prompts.some((p) => !p.agreed && p.by === 'user' && p.text.toLowerCase().includes(base));
+  }
+
+  private decline(text: string): void {
+    this.declines.push(text.slice(0, ANSWERED_MAX));
+    if (this.declines.length > DECLINES_KEPT) this.declines.shift();
+  }
+
+  /** What the user turned down when the agent asked (never a request: for rules that ask whether a step was refused). */
+  declined(): readonly string[] {
+    return this.declines;
   }
 
   private keep(text: string, agreed: boolean, after = '', document = false): void {
@@ -1164,6 +1179,17 @@ export function requestedInstaller(request: string, url: string): string | null 
     if (INSTALL_VERB.test(near)) return w;
   }
   return null;
+}
+
+/**
+ * The request names the tool an installer URL is for, as a word (`Homebrew`, `rustup`), whatever it
+ * says of it: an install the user turned down or doubted ("do not install Homebrew", "the Homebrew
+ * installer is sketchy") is the user's to decide, not a known source's routine.
+ */
+export function namesInstallerTool(request: string, url: string): boolean {
+  if (!request) return false;
+  const owned = installerNames(url);
+  return owned.size > 0 && words(request).some((w) => w.length >= 3 && owned.has(w));
 }
 
 /** "Install" in the languages users write to agents in: cài (đặt), instalar, installer, installieren, 安装, インストール, 설치, установ. */
