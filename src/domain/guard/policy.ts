@@ -48,7 +48,7 @@ export const DEFAULT_DENY: ReadonlySet<string> = new Set([
   'destructive/rm-outside-worktree', 'destructive/disk-wipe', 'destructive/destructive-sql', 'destructive/infra-destroy',
   'destructive/force-push', 'destructive/system-permissions', 'destructive/system-damage',
   'exfiltration/remote-code-execution', 'exfiltration/upload', 'exfiltration/drop-site', 'exfiltration/secret-then-network',
-  'exfiltration/files-served', 'injection/risky-action-after-injection',
+  'exfiltration/files-served', 'exfiltration/shell-served', 'injection/risky-action-after-injection',
   'permissions/broad-approval-rule', 'permissions/persistence', 'permissions/world-writable',
 ]);
 

@@ -186,7 +186,7 @@ const BIND_FAILED = /[^\n]{0,80}(?:Address already in use|EADDRINUSE|\[Errno (?:
 // A server's own words that it is listening (Python, Node's http-server and serve, PHP, Vite, Uvicorn …).
 const LISTENING = /Serving HTTP on|[Ll]istening on|Available on:|Development Server \([^)\n]{0,80}\) started|Starting up http-server|Accepting connections at|Server running at|Uvicorn running on|Local:\s+https?:\/\//;
 // Commands that start a server that keeps running: more than one in a call, a failure names no one of them.
-const SERVER_START = /http\.server|SimpleHTTPServer|\bphp\s+-S\b|http-server|\bnpx\s+serve\b|\bhttpd\b|\bnpm\s+(?:run\s+)?(?:dev|start)\b|\bvite\b|\bnext\s+(?:dev|start)\b|\buvicorn\b|\bflask\s+run\b|\brails\s+s(?:erver)?\b|\bruby\s+-run\b/g;
+const SERVER_START = /http\.server|SimpleHTTPServer|\bphp\s+-S\b|http-server|\bnpx\s+serve\b|\bhttpd\b|\bnpm\s+(?:run\s+)?(?:dev|start)\b|\bvite\b|\bnext\s+(?:dev|start)\b|\buvicorn\b|\bflask\s+run\b|\brails\s+s(?:erver)?\b|\bruby\s+-run\b|\bttyd\b|\bgotty\b|\bjupyter\s+(?:notebook|lab|server)\b|\bcode-server\b/g;
 
 /**
  * The line that shows the call's one server could not take its port, or null: the words
