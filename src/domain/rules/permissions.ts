@@ -3,6 +3,7 @@
 import type { AgentId, NormEvent, SessionMetaEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
+import { RetiredJobs } from './retired-jobs.ts';
 import { AS_ROOT, Outcomes, UNIT_ENABLE } from './outcome.ts';
 import { asRequested, blanketGrant, dictates, namesPath, requestsOf, sentencesAsking, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
@@ -171,6 +172,8 @@ interface Judged extends RuleContext {
   askedHookFiles: Map<string, Asker>;
   /** Status-line commands the session set in a settings file: an edit that replaces one edits the status line. */
   statusLineCommands: Set<string>;
+  /** Start-up jobs the session unloaded or disabled: a new job for the same program replaces one. */
+  retired: RetiredJobs;
 }
 
 const PACKAGE_MANAGERS = /^(?:apt|apt-get|dnf|yum|zypper|pacman|apk|brew)$/;
@@ -262,6 +265,13 @@ function onHost(cmd: SimpleCommand, pkg: string): string {
 
 function hostOfPackage(entry: string): string {
   return entry.slice(0, entry.indexOf('\0'));
+}
+
+/** A new start-up job for a program whose job the session had unloaded or disabled: a replacement, a warning. */
+function replacing(ctx: Judged, job: string | null, draft: FindingDraft): FindingDraft {
+  const old = job !== null ? ctx.retired.replaced(job) : null;
+  if (old === null) return draft;
+  return { ...draft, severity: 'warning', title: 'A start-up job that replaces one the user had', detail: `${draft.detail} The session had unloaded or disabled the start-up job of the same program (${old}) before: this one takes its place, so nothing new starts at login, but what starts now is what the session put there.` };
 }
 
 /** A step taken under the user's blanket grant: one step lower, and the finding quotes the grant. */
@@ -435,7 +445,7 @@ export const PERMISSIONS_RULES: Rule[] = [
     create(outer) {
       const requests = requestsOf(outer.session);
       // What these findings claim (a file written, a command run as root) waits for the result.
-      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), askedHookFiles: new Map(), statusLineCommands: new Set() };
+      const ctx: Judged = { ...outer, requests: (e) => requests.for(e), approvedAtPrompt: (c) => requests.approvedAtPrompt(c), outcomes: new Outcomes(outer, [escalatedCommand, sudo, persistence, agentSettingsWrite, broadApproval, worldWritable]), seen: new Set(), created: new Set(), askedServices: new Map(), installedPackages: new Set(), pendingInstalls: new Map(), askedHookFiles: new Map(), statusLineCommands: new Set(), retired: new RetiredJobs() };
       const proposals = new PrefixProposals(outer);
       return {
         onEvent(event, facts) {
@@ -456,6 +466,7 @@ export const PERMISSIONS_RULES: Rule[] = [
             proposals.propose(event, { rule: broadApproval.id, detail: `The agent proposed the prefix rule ${safe(rule, facts, QUOTE_MAX)} for later sessions with \`${safe(event.input.command, facts, QUOTE_MAX)}\``, evidence: [evidence(event, event.input.command, facts)], key: rule }, event.input.prefixRule);
           }
           for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
+          for (const loc of fx.commands) ctx.retired.onCommand(loc.cmd);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
           // An install ssh runs on another host (`ssh box 'apt-get install nginx'`) is that host's:
           // it ships the units enabled there, not here.
@@ -552,7 +563,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       ? { rule: persistence.id, severity: 'info', title: 'Existing service changed', detail: `Changed ${what} that was already installed: ${safe(w.path, facts, QUOTE_MAX)}. It ran on its own before this session; nothing new was installed.`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (changed)` }
       : env
         ? { rule: persistence.id, severity: env === 'prepends' ? 'warning' : 'info', title: env === 'prepends' ? 'Directory put first on PATH in a shell startup file' : 'Environment set in a shell startup file', detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}. ${env === 'prepends' ? 'Its new lines put a directory before the system ones on PATH: programs there now run in place of the system\'s.' : 'Its new lines only set variables (PATH extended at its end): nothing runs from them.'}`, evidence: [evidence(event, excerpt, facts)], key: `${w.abs} (env)` }
-        : { rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause };
+        : replacing(ctx, service ? w.abs : null, { rule: persistence.id, detail: `Wrote ${what}: ${safe(w.path, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, cause });
     // A new service that runs what the user asked to run (the request names its script) is the
     // user's aim taken one step further: one step down, never below a warning.
     const runs = existing ? null : whoAsked(ctx.requests(event), (t) => namesWhatItRuns(t, w.added));
@@ -955,7 +966,8 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     ctx.outcomes.report(event, 'write', { rule: persistence.id, severity: 'info', title: 'Service of an installed package enabled', detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. The session installed its package (${ownUnit}) with the system's package manager: enabling it is part of that install.`, evidence: [evidence(event, cmd.text, facts)], key: `${cmd.name} (installed)` }, UNIT_ENABLE);
   } else if (installed) {
     const cause = commandServiceCause(cmd);
-    const draft: FindingDraft = { rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause };
+    const job = parseArgs(cmd.args, ['-u']).operands[1];
+    const draft: FindingDraft = replacing(ctx, cmd.name === 'launchctl' || cmd.name === 'systemctl' ? job ?? null : null, { rule: persistence.id, detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, cmd.text, facts)], key: cmd.name, cause });
     // A service the request named ("deploy it behind nginx", "keep the bot running with pm2"):
     // enabling it is the user's own setup work taken one step further, not a foothold.
     const base = cause?.id.replace(/^persistence:/, '');
