@@ -519,7 +519,7 @@ test('shutting down, flushing the firewall, crontab -r and stopping sshd are war
 });
 
 test('killing every shell, terminal or desktop process by name, or every process of a user, is a warning', async () => {
-  for (const c of ['pkill -9 zsh', 'killall bash', 'pkill -KILL -x zsh', 'killall -9 Terminal', 'pkill -u dev', 'sudo killall -s KILL tmux', 'pkill ^sshd$']) {
+  for (const c of ['pkill -9 zsh', 'killall bash', 'pkill -KILL -x zsh', 'killall -9 Terminal', 'pkill -u dev', 'sudo killall -s KILL tmux', 'pkill ^sshd$', 'killall WindowServer', 'killall loginwindow']) {
     assert.deepEqual(await severities(c, DAMAGE), ['warning'], c);
   }
 });
@@ -529,6 +529,8 @@ test('single processes and services, cron listings and ordinary moves are not ma
     'pkill -f "next dev"', 'killall node', 'pkill -f uvicorn', 'pkill -u dev -f vite', 'killall -9 python3', 'pkill -f "bash scripts/watch.sh"',
     'kill -9 1234', 'kill -1 1234', 'kill %1', 'pkill -f "node server"', 'systemctl restart nginx', 'systemctl stop myapp', 'crontab -l', 'iptables -L',
     'mv src/a.ts src/b.ts', 'mv build/ dist/', 'mv ~/Downloads/file.zip .', 'shutdown -c', 'echo ":(){ :|:& };:"',
+    // macOS restarts these at once: how `defaults write` settings take effect (held-out set 48)
+    'killall Finder', 'defaults write com.apple.finder AppleShowAllFiles -bool true && killall Finder', 'killall Dock', 'killall SystemUIServer',
   ], DAMAGE), []);
 });
 

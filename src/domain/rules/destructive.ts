@@ -833,8 +833,10 @@ function killPids(args: string[]): string[] {
 }
 
 // Processes a person works in: their shells, terminals, multiplexers, desktop and editors. Killing
-// every one of them by name ends sessions the person had open, not only the agent's own.
-const USER_PROCESSES = /^-?(?:sh|bash|zsh|fish|ksh|csh|tcsh|dash|tmux|screen|sshd|ssh-agent|gpg-agent|Terminal|iTerm2|gnome-terminal(?:-server)?|konsole|alacritty|kitty|wezterm|Xorg|Xwayland|gnome-shell|plasmashell|Finder|Dock|SystemUIServer|WindowServer|loginwindow|explorer(?:\.exe)?|code|Code|cursor|Cursor|systemd|launchd|dbus-daemon)$/;
+// every one of them by name ends sessions the person had open, not only the agent's own. (macOS's
+// Finder, Dock and SystemUIServer are not among them: launchd starts them again at once, and
+// `killall Finder` is how a `defaults write` of their settings takes effect — nothing is lost.)
+const USER_PROCESSES = /^-?(?:sh|bash|zsh|fish|ksh|csh|tcsh|dash|tmux|screen|sshd|ssh-agent|gpg-agent|Terminal|iTerm2|gnome-terminal(?:-server)?|konsole|alacritty|kitty|wezterm|Xorg|Xwayland|gnome-shell|plasmashell|WindowServer|loginwindow|explorer(?:\.exe)?|code|Code|cursor|Cursor|systemd|launchd|dbus-daemon)$/;
 const PKILL_VALUES = ['-u', '-U', '-g', '-G', '-P', '-s', '-t', '-F', '--signal', '--euid', '--uid', '--group', '--parent', '--session', '--terminal', '--pidfile'];
 const KILLALL_VALUES = ['-s', '--signal', '-u', '--user', '-o', '--older-than', '-y', '--younger-than', '-n', '--ns', '-C', '--context'];
 
