@@ -665,15 +665,20 @@ const FETCHES = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|nc|n
  * pre-commit hook or a webhook is none; neither is a notification in the product.
  */
 function asksForHooks(text: string): boolean {
+  // the agent named anywhere in the text: a proposal about Claude Code's own features ("Claude Code
+  // supports …; shall I set up hooks that compile the paper on each .tex edit?") speaks of its hooks
+  const agentInText = AGENT_NAMED.test(text.length > 10_000 ? text.slice(0, 10_000) : text);
   return sentencesAsking(text).some((s) => {
     // a hook named by its event ("a PostToolUse hook", "a Notification hook") is an agent's hook
     if (NAMED_HOOK.test(s) && !/\b(?:don'?t|do not|never|no|without)\b/i.test(s)) return true;
-    const agent = /\b(?:claude|codex|gemini|agents?|sessions?)\b|会话|세션|セッション/i.test(s);
-    if (!agent || /\b(?:don'?t|do not|never|no|without)\b(?:\s+\w+){0,3}?\s+(?:hooks?|notif\w*)\b/i.test(s)) return false;
-    return /(?<![-\w])hooks?\b(?!\s*(?:fails?|failed|failing|errors?))/i.test(s) && !/\b(?:pre-?commit|pre-?push|git|react|use[A-Z]\w*|web)\s*-?hooks?\b/i.test(s)
-      || /\bno(?:ti)?f(?:y|i(?:ed|cations?))\b|\balert(?:s|ed)?\s+me\b|\b(?:message|text|ping)\s+me\b|通知|알림/i.test(s);
+    const agent = AGENT_NAMED.test(s);
+    if (/\b(?:don'?t|do not|never|no|without)\b(?:\s+\w+){0,3}?\s+(?:hooks?|notif\w*)\b/i.test(s)) return false;
+    const hooks = /(?<![-\w])hooks?\b(?!\s*(?:fails?|failed|failing|errors?))/i.test(s) && !/\b(?:pre-?commit|pre-?push|git|react|use[A-Z]\w*|web)\s*-?hooks?\b/i.test(s);
+    return ((agent || agentInText) && hooks) || (agent && /\bno(?:ti)?f(?:y|i(?:ed|cations?))\b|\balert(?:s|ed)?\s+me\b|\b(?:message|text|ping)\s+me\b|通知|알림/i.test(s));
   });
 }
+
+const AGENT_NAMED = /\b(?:claude|codex|gemini|agents?|sessions?)\b|会话|세션|セッション/i;
 
 /**
  * A request that names the event of the hook the change adds, in any case ("add a notification
