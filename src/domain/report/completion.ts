@@ -103,8 +103,10 @@ function registryInstall(name: string, words: string[]): boolean {
     rest = rest.slice(1);
   }
   const operands = rest.slice(1).filter((w) => !w.startsWith('-'));
-  // options that take a file or an index (`-r requirements.txt`, `--index-url …`) are not a name
-  if (rest.slice(1).some((w) => /^(?:-r|-e|-c|--requirement|--editable|--constraint|-i|--index-url|--extra-index-url|--registry|--git|--path|--source)$/.test(w) || /^--(?:index-url|extra-index-url|registry|git|path|source)=/.test(w))) return false;
+  // options that take a file, an index or a place (`-r requirements.txt`, `--index-url …`,
+  // `--find-links`, `--target`, `--prefix`), or install for the whole machine (`-g`,
+  // `--break-system-packages`): not a project's package by name
+  if (rest.slice(1).some((w) => /^(?:-r|-e|-c|-f|-t|-g|--requirement|--editable|--constraint|-i|--index-url|--extra-index-url|--find-links|--target|--prefix|--root|--global|--location|--break-system-packages|--registry|--git|--path|--source)$/.test(w) || /^--(?:index-url|extra-index-url|find-links|target|prefix|root|location|registry|git|path|source)=/.test(w))) return false;
   return operands.length > 0 && operands.every((w) => (tool === 'go' ? GO_MODULE.test(w) : REGISTRY_NAME.test(w) && !ARCHIVE.test(w)));
 }
 
@@ -146,7 +148,8 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
     if (/^python[\d.]*$/.test(name) && words[1] === '-m' && words[2] === 'json.tool' && words.length <= 4) continue;
     // Modes of files in the tree (`chmod +x scripts/deploy.sh`, the tree's absolute paths too).
     if ((name === 'chmod' || name === 'touch') && words.slice(1).every((w) => w.startsWith('-') || /^[ugoa]*[-+=][rwxXst]*$|^\d{3,4}$/.test(w) || inTree(w, cwd))) continue;
-    if (registryInstall(name, words)) continue;
+    // (an index or registry set for this step alone: `PIP_INDEX_URL=… pip install x`, `npm_config_registry=… npm i x`)
+    if (!/\b(?:PIP_[A-Z_]*(?:INDEX_URL|FIND_LINKS)|UV_[A-Z_]*INDEX_URL|npm_config_\w+|YARN_\w*REGISTRY\w*|CARGO_REGISTR\w+)=/.test(step) && registryInstall(name, words)) continue;
     if (!LOCAL_PROGRAMS.test(name)) return true;
     if (name === 'sed' && /\s-i/.test(step) && /\s(?:\/|~)(?!tmp\/)/.test(step)) return true;
   }

@@ -97,9 +97,11 @@ test('labelled values written into one file by one call are one finding; provide
   const mixed = await runRules([write('deploy/k8s.yaml', manifest)]);
   assert.ok(new Set(mixed.filter((d) => d.rule === 'secrets/in-tool-input').map((d) => d.detail.split(' ')[0])).size >= 2, 'several labels');
   assert.equal(collect(mixed).filter((f) => f.rule === 'secrets/in-tool-input').length, 1);
-  // two files are two findings; labelled values in commands stay one finding per label
+  // two writes of one file (prompts apart) are two findings, each with its own values; two files are two findings
   const two = await runRules([write('deploy/a.env', `DB_PASSWORD=${passwords[0]}\n`), write('deploy/b.env', `API_SECRET=${passwords[1]}\n`)]);
   assert.equal(collect(two).filter((f) => f.rule === 'secrets/in-tool-input').length, 2);
+  const again = await runRules([write('deploy/a.env', `DB_PASSWORD=${passwords[0]}\n`), prompt('now add the cache password'), write('deploy/a.env', `DB_PASSWORD=${passwords[0]}\nCACHE_PASSWORD=${passwords[2]}\n`)]);
+  assert.equal(collect(again).filter((f) => f.rule === 'secrets/in-tool-input').length, 2);
 });
 
 test('a token printed by a tool and then sent to a stranger is one critical finding, not one per rule', async () => {

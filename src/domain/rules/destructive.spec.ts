@@ -1419,6 +1419,12 @@ test('deleting a branch this session made and pushed, with no commit on it since
   assert.deepEqual(await deleteAfter(...made, ...pushed, ...ran('git commit -am "more work"'), ...ran('git checkout main')), ['warning']);
   assert.deepEqual(await deleteAfter(...made, ...ran('git push origin temp-clean', { exitCode: 1, output: ' ! [rejected] temp-clean -> temp-clean (non-fast-forward)\nerror: failed to push some refs' }), ...ran('git checkout main')), ['warning']);
   assert.deepEqual(await deleteAfter(...ran('git push origin temp-clean')), ['warning']);
+  // the remote copy deleted, a dry run, a commit in the same call after the push
+  assert.deepEqual(await deleteAfter(...made, ...pushed, ...ran('git push origin --delete temp-clean'), ...ran('git checkout main')), ['warning']);
+  assert.deepEqual(await deleteAfter(...made, ...ran('git push --dry-run origin temp-clean'), ...ran('git checkout main')), ['warning']);
+  assert.deepEqual(await deleteAfter(...made, ...ran('git push -u origin temp-clean && git commit -am "wip 2"'), ...ran('git checkout main')), ['warning']);
+  // the user forbade deleting branches
+  assert.deepEqual(only(await runRules([prompt('rebase and merge. Never delete any branches.'), ...made, ...pushed, ...ran('git checkout main'), ...ran('git branch -D temp-clean')]), DISCARD).map(severityOf).filter((x) => x !== 'info').length, 1);
   // one of two deleted branches not pushed
   assert.deepEqual(only(await runRules([...made, ...pushed, ...ran('git checkout -b other'), ...ran('git checkout main'), ...ran('git branch -D temp-clean other')]), DISCARD).map(severityOf), ['warning']);
 });

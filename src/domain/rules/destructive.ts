@@ -1121,6 +1121,9 @@ function pushDeletes(args: string[]): string[] {
 }
 
 /** Follows the branch the agent is on (session metadata, then checkout -b / switch). */
+/** "Never delete any branches", "don't delete the branch": the user's word on deletes stands, pushed or not. */
+const FORBIDS_BRANCH_DELETES = /\b(?:never|don'?t|do\s+not|no)\b[^.\n]{0,30}\b(?:delet\w*|remov\w*|drop\w*)\b[^.\n]{0,20}\bbranch/i;
+
 function nextBranch(sub: string, args: string[], current: string | null): string | null {
   const { short, operands } = parseArgs(args, ['-b', '-B', '-c', '-C', '--orphan']);
   if (sub === 'checkout' || sub === 'switch') {
@@ -1395,7 +1398,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             }
             if (event.kind === 'tool_call') ownBranches.onGit(event.callId, git.sub, git.args, branch);
             const discard = discardOf(git.sub, git.args);
-            if (discard && git.sub === 'branch' && ownBranches.allPushedOwn(deletedBranches(git.args))) {
+            if (discard && git.sub === 'branch' && ownBranches.allPushedOwn(deletedBranches(git.args)) && !whoAsked(requests.for(event), (t) => FORBIDS_BRANCH_DELETES.test(t))) {
               ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own branch deleted, its work pushed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, whose last commit it had pushed: nothing only that branch held is lost.`, evidence: [evidence(event, cmd.text, facts)], key: 'own branch' });
             } else if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);

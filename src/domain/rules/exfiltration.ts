@@ -13,7 +13,7 @@ import {
 import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
 import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
-import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request, namesInstallerTool } from './requests.ts';
+import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request, userSpokeAgainstInstaller } from './requests.ts';
 import { answeringHost, belongsTo, homeHostOf, isIssuerHost, issuerDomainsOfName, mintable, underDomains } from '../secrets/issuers.ts';
 import { parseShell } from '../shell/parse.ts';
 import type { SecretHit } from '../secrets/types.ts';
@@ -358,7 +358,7 @@ export const EXFILTRATION_RULES: Rule[] = [
           // code over HTTPS from its own site — and held-out reviewers called a warning for it a step
           // too loud each time (get-pip.py to mend a venv, rustup for the SDK the user chose): info.
           // (a tool the user named without asking for it — turned down, doubted — stays the user's call: a warning)
-          const named = vendor && url !== null && (whoAsked(requests.for(event), (t) => namesInstallerTool(t, url)) !== null || requests.declined().some((t) => namesInstallerTool(t, url)));
+          const named = vendor && url !== null && userSpokeAgainstInstaller(requests.for(event), requests.declined(), url);
           if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', named
             ? { ...d, severity: 'warning', title: "A vendor's official installer run that the user did not ask for", detail: `${d.detail} It is ${vendor}'s official installer, from its own site; the user spoke of the tool, or turned it down when asked, without asking to install it.` }
             : { ...d, severity: 'info', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site over HTTPS: a known source, as a package manager's registry is.` });

@@ -7,12 +7,12 @@ import type { SimpleCommand } from '../shell/types.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
 import { namesFile, requestsOf, sentencesAsking, whoAsked } from './requests.ts';
-import { effectsOf, type Effects } from './effects.ts';
+import { effectsOf, type Effects, type FileOp } from './effects.ts';
 import { gitSubcommand, asksForInfo } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
 import { isAgentInstructionFile, isAgentOwnData } from '../paths.ts';
-import { addCapped, around, basename, describeCall, evidence, meta, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { addressedToAgents, followedLink, isEmpty, namedIn, type Named } from './instructions.ts';
 
 export const injectionText = meta({
@@ -443,7 +443,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w.abs, ctx.session.cwd))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -674,19 +674,23 @@ export function requestNamesFile(prompt: string, path: string): boolean {
 }
 
 /**
- * "Can this conversation continue in tcxQTMRT?", "so the next session picks up where we left off":
- * a request to carry the conversation's context over to later sessions asks for the note an agent
- * reads when it starts — an instruction file holding nothing instruction-like, in the folder the
- * request named or at the root of the session's own project.
+ * "Can this conversation continue in tcxQTMRT?", "지금 대화내용, tcxQTMRT에서 이어지도록": a request
+ * that this conversation's context carry over into a folder it names asks for the note an agent
+ * reads when it starts there — a new instruction file in that folder (its name a whole path
+ * segment in the request), holding no order (always, never, without asking, force, skip). A plain
+ * "let's continue where we left off" resumes work: it asks for no note.
  */
-const CARRY_OVER = /\b(?:continue|carry(?:ing)?\s+(?:it\s+)?over|pick(?:s|ed)?\s+up|resume|hand\s+(?:it\s+)?over)\b[^.?!\n]{0,60}\b(?:conversation|context|chat|session|where\s+we\s+left)|\b(?:conversation|context|chat)\b[^.?!\n]{0,60}\b(?:continue[sd]?|carr(?:y|ied)\s+over|pick(?:ed)?\s+up|resumed?)\b|(?:대화|맥락|컨텍스트)[^.?!\n]{0,30}이어|(?:对话|上下文|会话)[^。？！\n]{0,20}(?:继续|延续|接着)|(?:继续|接着)[^。？！\n]{0,20}(?:对话|会话)|(?:会話|コンテキスト|文脈)[^。？！\n]{0,20}(?:続け|引き継)|(?:conversa|contexto)[^.?!\n]{0,40}(?:continu|retom)/i;
+const CARRY_OVER = /\b(?:continue|carry(?:ing)?\s+(?:it\s+)?over|pick(?:s|ed)?\s+up|resume|hand\s+(?:it\s+)?over)\b[^.?!\n]{0,40}\b(?:this|our|the\s+current)\s+(?:conversation|context|chat)\b|\b(?:this|our|the\s+current)\s+(?:conversation|context|chat)\b[^.?!\n]{0,40}\b(?:continue[sd]?|carr(?:y|ied)\s+over|pick(?:ed)?\s+up|resumed?)\b|(?:지금|이)\s*(?:대화|맥락)[^.?!\n]{0,30}이어|(?:这次|当前|这个)(?:对话|会话|上下文)[^。？！\n]{0,20}(?:继续|延续|接着)|(?:この|今の)(?:会話|文脈)[^。？！\n]{0,20}(?:続け|引き継)/i;
+/** A line of a note that orders the agent rather than tells it where things stand. */
+const ORDER_LINE = /\b(?:always|never|must|without\s+asking|don'?t\s+ask|do\s+not\s+ask|skip|force|bypass|ignore)\b/i;
 
-function asksToCarryOver(request: string, abs: string, cwd: string | null): boolean {
-  if (!CARRY_OVER.test(request.length > 10_000 ? request.slice(0, 10_000) : request)) return false;
-  const dir = abs.replace(/\\/g, '/').replace(/\/[^/]*$/, '');
+function asksToCarryOver(request: string, w: FileOp): boolean {
+  if (w.kind === 'edit' || ORDER_LINE.test(w.added)) return false;
+  const text = request.length > 10_000 ? request.slice(0, 10_000) : request;
+  if (!CARRY_OVER.test(text)) return false;
+  const dir = w.abs.replace(/\\/g, '/').replace(/\/[^/]*$/, '');
   const folder = dir.slice(dir.lastIndexOf('/') + 1);
-  if (cwd !== null && dir === cwd.replace(/\\/g, '/').replace(/\/+$/, '')) return true;
-  return folder.length >= 4 && request.toLowerCase().includes(folder.toLowerCase());
+  return folder.length >= 4 && new RegExp(`(?<![\\w.-])${escapeRegExp(folder)}(?![\\w-])`, 'i').test(text);
 }
 
 /** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
@@ -801,30 +805,41 @@ const ADDRESSED_SCAN_MAX = 200_000;
 const COERCION = /\b(?:required|requires?|must|mandatory|security\s+polic(?:y|ies)|important|before\s+(?:you|modifying|running|continuing|proceeding|using)|verif(?:y|ication))\b/i;
 
 function coercedRemotePipe(text: string): number {
-  const at = text.search(REMOTE_PIPE);
-  if (at < 0) return -1;
-  return COERCION.test(stepAround(text, at)) ? at : -1;
+  // every pipe in the document, not only the first (a harmless installer in step 1 must not hide a coerced one later)
+  const pipes = new RegExp(REMOTE_PIPE.source, 'g');
+  let seen = 0;
+  for (let m = pipes.exec(text); m !== null && seen < PIPES_MAX; m = pipes.exec(text), seen++) {
+    if (COERCION.test(stepAround(text, m.index))) return m.index;
+  }
+  return -1;
 }
 
+const PIPES_MAX = 20;
 const BLANK_LINE = /\n[ \t]*\n/g;
 const FENCE_OPEN = /^\s*(?:```|~~~)[\w-]*\s*$/;
+const HEADING = /(?:^|\n)#{1,6}[ \t][^\n]*\n(?![\s\S]*\n#{1,6}[ \t])/;
+const BACK_REFERENCE = /^\s*(?:the\s+(?:command|step|script|line)s?\s+above|(?:this|that|these|those)\s+(?:command|step|script|line)s?\b)/i;
 
 /**
  * The step of a document that holds the pipe: its paragraph (to the blank lines around it, 400
- * characters at most each way), with the lead-in line above when the pipe opens a code block
- * ("the maintainers require running:" then the fence). The framing must be the pipe's own: in a
- * numbered guide "2. Install required packages" is another step's word, not an order to pipe.
+ * characters at most each way), with the lead-in above when the pipe opens a code block ("the
+ * maintainers require running:" then the fence), the heading of its section, and a paragraph
+ * right after that points back at it ("The command above is mandatory"). The framing must be the
+ * pipe's own: in a numbered guide "2. Install required packages" is another step's word.
  */
 function stepAround(text: string, at: number): string {
   const from = Math.max(0, at - 400);
   const before = text.slice(from, at);
   const blanks = [...before.matchAll(BLANK_LINE)].map((m) => m.index + m[0].length);
   let start = blanks.length > 0 ? blanks[blanks.length - 1] : 0;
-  // the paragraph is only a fence's opening: its lead-in is the paragraph before
-  if (FENCE_OPEN.test(before.slice(start)) && blanks.length > 1) start = blanks[blanks.length - 2];
-  const after = text.slice(at, at + 400);
-  const end = after.search(/\n[ \t]*\n/);
-  return before.slice(start) + (end < 0 ? after : after.slice(0, end));
+  // the paragraph is only a fence's opening: its lead-in is the paragraph before (or the text's start)
+  if (FENCE_OPEN.test(before.slice(start))) start = blanks.length > 1 ? blanks[blanks.length - 2] : 0;
+  const heading = HEADING.exec(before.slice(0, start))?.[0] ?? '';
+  const after = text.slice(at, at + 800);
+  const breaks = [...after.matchAll(BLANK_LINE)];
+  const end = breaks.length > 0 ? breaks[0].index : Math.min(after.length, 400);
+  const next = breaks.length > 0 ? after.slice(breaks[0].index + breaks[0][0].length, breaks[1]?.index ?? after.length) : '';
+  return heading + before.slice(start) + after.slice(0, end) + (BACK_REFERENCE.test(next) ? `\n${next}` : '');
 }
 
 const REMOTE_PIPE = /\b(?:curl|wget)\b[^\n|`]{0,300}https?:\/\/[^\s|`]+[^\n|`]{0,100}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;

@@ -9,12 +9,15 @@ import { optionValues, parseArgs } from './commands.ts';
 
 const BRANCHES_MAX = 100;
 const COMMITTING = new Set(['commit', 'cherry-pick', 'merge', 'rebase', 'revert', 'am', 'pull']);
+const PUSH_VALUE_OPTS = ['--repo', '-o', '--push-option', '--receive-pack', '--exec'];
 
 export class OwnBranches {
   private readonly made = new Set<string>();
   private readonly pushed = new Set<string>();
-  /** callId → the branches a push in that call carries, until its result shows it went through. */
-  private readonly pending = new Map<string, string[]>();
+  /** Commits made on each own branch so far: a push carries the ones made before it. */
+  private readonly commits = new Map<string, number>();
+  /** callId → the branches a push in that call carries (with their commit count then), until its result shows it went through. */
+  private readonly pending = new Map<string, Array<{ branch: string; commits: number }>>();
 
   /** A git subcommand run while `current` was checked out. */
   onGit(callId: string, sub: string, args: string[], current: string | null): void {
@@ -23,22 +26,31 @@ export class OwnBranches {
       this.made.add(created);
       this.pushed.delete(created);
     }
-    if (COMMITTING.has(sub) && current !== null) this.pushed.delete(current);
-    if (sub === 'push') {
-      const sources = pushedSources(args, current).filter((b) => this.made.has(b));
-      if (sources.length > 0) {
-        // a push whose result never comes stays pending: the oldest goes first past the cap
-        if (!this.pending.has(callId) && this.pending.size >= BRANCHES_MAX) this.pending.delete(this.pending.keys().next().value as string);
-        this.pending.set(callId, [...(this.pending.get(callId) ?? []), ...sources]);
-      }
+    if (COMMITTING.has(sub) && current !== null && this.made.has(current)) {
+      this.pushed.delete(current);
+      this.commits.set(current, (this.commits.get(current) ?? 0) + 1);
     }
+    if (sub !== 'push') return;
+    // a push that deletes, mirrors, prunes or only tries sends no branch (a delete takes one back)
+    const p = parseArgs(args, PUSH_VALUE_OPTS);
+    if (p.short.has('d') || p.long.has('--delete') || p.operands.slice(1).some((r) => r.startsWith(':'))) {
+      for (const b of p.operands.slice(1)) this.pushed.delete(b.replace(/^:/, ''));
+      return;
+    }
+    if (p.short.has('n') || p.long.has('--dry-run') || p.long.has('--mirror') || p.long.has('--prune')) return;
+    const sources = pushedSources(args, current).filter((b) => this.made.has(b));
+    if (sources.length === 0) return;
+    // a push whose result never comes stays pending: the oldest goes first past the cap
+    if (!this.pending.has(callId) && this.pending.size >= BRANCHES_MAX) this.pending.delete(this.pending.keys().next().value as string);
+    this.pending.set(callId, [...(this.pending.get(callId) ?? []), ...sources.map((branch) => ({ branch, commits: this.commits.get(branch) ?? 0 }))]);
   }
 
-  /** The result of a call: a push in it that went through carried its branches. */
+  /** The result of a call: a push in it that went through carried its branches, unless a commit came since. */
   onResult(callId: string, wentThrough: boolean): void {
     const sources = this.pending.get(callId);
     this.pending.delete(callId);
-    if (wentThrough && sources) for (const b of sources) this.pushed.add(b);
+    if (!wentThrough || !sources) return;
+    for (const s of sources) if ((this.commits.get(s.branch) ?? 0) === s.commits) this.pushed.add(s.branch);
   }
 
   /** Every branch named was made by this session and its last commit pushed since. */
@@ -60,7 +72,7 @@ function createdBranch(sub: string, args: string[]): string | null {
 
 /** The local branches a push sends: refspec sources (`x`, `x:y`, `+x:y`), or the current branch for a bare push or HEAD. */
 function pushedSources(args: string[], current: string | null): string[] {
-  const { operands } = parseArgs(args, ['--repo', '-o', '--push-option', '--receive-pack', '--exec']);
+  const { operands } = parseArgs(args, PUSH_VALUE_OPTS);
   const refspecs = operands.slice(1);
   if (refspecs.length === 0) return current !== null ? [current] : [];
   return refspecs.map((r) => r.replace(/^\+/, '').split(':')[0]).map((s) => (s === 'HEAD' && current !== null ? current : s)).filter((s) => s !== '' && s !== 'HEAD');

@@ -34,6 +34,10 @@ const DECLINES_KEPT = 10;
 const TURN_MAX = 4_000;
 /** A request that names a kind of place (a folder, a project) it wants something put in. */
 const PLACE_NOUN = /\b(?:folders?|director(?:y|ies)|dir|projects?|repo(?:sitory)?|workspace|ordner|carpeta|dossier|pasta|cartella)\b|โฟลเดอร์|โปรเจกต์|文件夹|目录|项目|フォルダ|プロジェクト|폴더|프로젝트/i;
+/** A request to put something somewhere: save, copy, move, put, export, store, write … into. */
+const PUTTING = /\b(?:save|copy|move|put|export|store|write|place|dump|archive)\b|บันทึก|คัดลอก|ย้าย|保存|复制|拷贝|移动|放到|导出|保存して|コピー|저장|복사|옮기|guardar|copiar|mover|speichern|kopieren|enregistrer|copier/i;
+/** A line that says where something is ("the project is at …", "lives in …", "อยู่ที่", "位于"). */
+const LOCATING = /\b(?:is|are|lives?|sits?|located|found(?:\s+it)?)\s+(?:at|in|under)\b|\bfound\b[^\n]{0,40}\bat\b|อยู่ที่|位于|在于|にあります|にある|에\s*있|se\s+encuentra|est[áa]\s+en|befindet\s+sich|liegt\s+(?:in|unter)|se\s+trouve/i;
 /** Words of a request too common to tie it to a path. */
 const LOCATING_WORDS_IGNORED = new Set(['folder', 'folders', 'directory', 'project', 'projects', 'repo', 'repository', 'workspace', 'file', 'files', 'save', 'copy', 'move', 'into', 'this', 'that', 'there', 'here', 'with', 'from', 'home', 'users', 'user', 'docs', 'session', 'the']);
 const PROMPTS_WHOLE = 3;
@@ -301,12 +305,15 @@ export class RequestLog {
    * place the user asked for, as the agent located it. Main thread only.
    */
   locatedForUser(event: NormEvent, abs: string, home: string | null): boolean {
-    if (event.agentId !== undefined || this.turn === '' || !PLACE_NOUN.test(this.lastPrompt)) return false;
+    if (event.agentId !== undefined || this.turn === '' || !PLACE_NOUN.test(this.lastPrompt) || !PUTTING.test(this.lastPrompt)) return false;
+    // never into a dot-folder under the place (.git, .env files, an agent's settings)
+    if (/\/\.[^/]+(?:\/|$)/.test(abs.replace(/\\/g, '/').slice(-200))) return false;
     const asked = new Set(words(this.lastPrompt).filter((w) => w.length >= 4 && !LOCATING_WORDS_IGNORED.has(w)));
     const inPath = words(abs).filter((w) => asked.has(w));
     if (inPath.length === 0) return false;
-    const places = placesHolding(abs, home);
-    return this.turn.split('\n').some((line) => words(line).some((w) => inPath.includes(w)) && places.some((p) => namesPath(line, p, home)));
+    // a folder holding the path, said to be where the described place is ("… is at d:\\todo-next")
+    const folders = placesHolding(abs, home).slice(1);
+    return this.turn.split('\n').some((line) => LOCATING.test(line) && words(line).some((w) => inPath.includes(w)) && folders.some((p) => namesPath(line, p, home)));
   }
 
   userRequests(): readonly Request[] {
@@ -1176,7 +1183,8 @@ export function requestedInstaller(request: string, url: string): string | null 
     if (w.length < 2 || !(owned.has(w) || [...owned].some((o) => soundsAlike(w, o) || w === `${o}x`))) continue;
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
-    if (INSTALL_VERB.test(near)) return w;
+    // "please don't install Homebrew", "do not set up nvm": the tool named, its install turned down
+    if (INSTALL_VERB.test(near) && !/\b(?:don t|dont|do not|never|no need to)\s+(?:\w+\s+){0,2}?(?:install|set up|setup|add)\b/.test(near)) return w;
   }
   return null;
 }
@@ -1189,7 +1197,26 @@ export function requestedInstaller(request: string, url: string): string | null 
 export function namesInstallerTool(request: string, url: string): boolean {
   if (!request) return false;
   const owned = installerNames(url);
-  return owned.size > 0 && words(request).some((w) => w.length >= 3 && owned.has(w));
+  return owned.size > 0 && words(request).some((w) => w.length >= 2 && owned.has(w));
+}
+
+/** A general ban on new installs or on piping downloads into a shell ("do not install anything new", "never pipe curl into sh"). */
+const INSTALL_BAN = /\b(?:don'?t|do\s+not|never|no)\b[^.!?\n]{0,25}\b(?:install\w*|pipe\w*|curl\b[^.!?\n]{0,15}\b(?:sh|bash)\b|download\w*\s+and\s+run)/i;
+/** A reply that turns down what the agent just proposed ("no, use apt instead", "不要", "아니요"). */
+const DECLINE_REPLY = /^\s*(?:no\b|nope\b|don'?t\b|do\s+not\b|not\s+now\b|never\b|nah\b|不要|不用|别|아니|いいえ|nein\b|non\b)/i;
+
+/**
+ * The user turned this installer's tool down or doubted it: named it in a request without asking
+ * for its install, answered no to the agent's proposal that named it, declined it at the agent's
+ * question, or banned new installs or piped scripts altogether.
+ */
+export function userSpokeAgainstInstaller(requests: readonly Request[], declined: readonly string[], url: string): boolean {
+  for (const r of requests) {
+    if (r.by !== 'user') continue;
+    if (!r.agreed && (INSTALL_BAN.test(r.text) || namesInstallerTool(r.text, url))) return true;
+    if (r.after && DECLINE_REPLY.test(r.text) && namesInstallerTool(r.after, url)) return true;
+  }
+  return declined.some((t) => namesInstallerTool(t, url));
 }
 
 /** "Install" in the languages users write to agents in: cài (đặt), instalar, installer, installieren, 安装, インストール, 설치, установ. */

@@ -321,7 +321,12 @@ test('a token a local service answered with, saved to a file and printed from it
   assert.deepEqual(await shown(...login('http://localhost:3001', '| jq -r .token > /tmp/token.txt'), ...ran('cat ~/.config/app/token > /tmp/token.txt'), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
   assert.deepEqual(await shown(...login('http://localhost:3001', '> /tmp/token.txt'), ...answered(write('/tmp/token.txt', 'x')), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
   // the call that wrote the file also read one: what it wrote may be what it read
-  assert.deepEqual(await shown(...ran('curl -s localhost:3001/health && cat ~/.netrc > /tmp/token.txt', { output: 'ok' }), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  assert.deepEqual(await shown(...ran('curl -s http://localhost:3001/health && cat ~/.netrc > /tmp/token.txt', { output: 'ok' }), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  // another command of the call wrote the file; a script that may write anything ran since; a provider's token is no local session
+  assert.deepEqual(await shown(...ran('curl -s http://localhost:3001/health && gh auth token > /tmp/token.txt', { output: 'ok' }), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  assert.deepEqual(await shown(...login('http://localhost:3001', '> /tmp/token.txt'), ...ran('python3 -c "open(\'/tmp/token.txt\',\'w\').write(\'x\')"'), ...ran('cat /tmp/token.txt', { output: token })), ['warning']);
+  const pat = fake.githubClassic();
+  assert.deepEqual(only(await runRules([prompt('test the login flow'), ...login('http://localhost:3001', '-o /tmp/login.json'), ...ran('cat /tmp/login.json', { output: `{"token":"${pat}"}` })]), OUTPUT).map(severityOf), ['warning']);
   // a read of a captured file beside another file
   assert.deepEqual(await shown(...login('http://localhost:3001', '> /tmp/token.txt'), ...ran('cat /tmp/token.txt ~/.config/app/token', { output: token })), ['warning']);
 });

@@ -867,9 +867,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const intoFile = paths.length > 0;
     const lowStakes = intoFile && paths.every((p) => isTestFile(p) || /\.(example|sample|template)$|\.example\./i.test(p));
     const where = intoFile ? `written into ${paths.slice(0, 3).join(', ')}` : input.type === 'command' ? 'put into a command' : `passed to ${event.name}`;
-    // Labelled values written into one file are one finding whatever each is labelled (a manifest's
-    // password, connection URL and signing key: one file to look at); in commands, one per label.
-    const cause = hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : intoFile ? { id: `put:${where}`, summary: `Values labelled as credentials were ${where}.` } : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` };
+    // Labelled values one call writes into one file are one finding whatever each is labelled (a
+    // manifest's password, connection URL and signing key: one write to look at); in commands, one per label.
+    const cause = hit.confidence === 'high' || fromPrompt.has(hit.value) ? credentialCause(hit) : intoFile ? { id: `put:${event.index}:${where}`, summary: `Values labelled as credentials were ${where} by one call.` } : { id: `put:${hit.label}:${where}`, summary: `Values labelled as credentials (${hit.label.toLowerCase()}) were ${where}.` };
     const evidenceHere = [evidence(event, text, facts)];
     // Severity by where the value ends (issue 25, data flows): a scratch file outside the
     // repository (temp space) holds it no longer than the machine does: context. A file in the
@@ -1030,7 +1030,7 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // a redirect a downloader followed (`Location: https://release-assets.githubusercontent.com/…?…&jwt=…`):
       // the signed link's own token, good for minutes and for that one file
       s.signedLink = event.kind === 'tool_result' && hit.ruleId === 'vouch/jwt' && SIGNED_REDIRECT.test(text.slice(Math.max(0, hit.start - 2_000), hit.start)) && FOLLOWED.test(text.slice(hit.end, hit.end + 2_000));
-      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && (fromLocalService(facts, session) || (!!facts.call && captures.readsOnlyCaptures(facts.call, session)))) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
+      s.local = (isLocalPassword(hit, text, null) && !PRODUCTION_CONTEXT.test(printedBy)) || (event.kind === 'tool_result' && (fromLocalService(facts, session) || (!!facts.call && mintable(hit) && captures.readsOnlyCaptures(facts.call, session)))) || LOCAL_FORWARDING_SECRET.test(text.slice(Math.max(0, hit.start - 160), hit.start));
       // (or the service whose answer this output is: a login's response, its token sent back there)
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.home = homeHostOf(text, hit.start, hit.end) ?? (answered && mintable(hit) ? answeringHost(answered.net, answered.commands.map((l) => l.cmd.name), answered.reads.length > 0) : null);
