@@ -639,7 +639,7 @@ test("a request to make the project ready for an agent (\"import it for use with
 });
 
 test('a request that this conversation carry over into a folder it names asks for a new plain context note there; resuming work, another folder, an edit, an order or no such request stays a warning (held-out set 47)', async () => {
-  const note = '# tcxQTMRT: context\n\nTrussC addon wrapping the QTM RT protocol. Decisions so far: background thread, double buffer. Open: frame sync.\n';
+  const note = '# tcxQTMRT: context\n\nTrussC addon wrapping the QTM RT protocol. Decisions so far: background thread, double buffer. Open: frame sync.\nNot yet exposed: force plates. The SDK must be built before the addon; never skipped a frame in tests.\n';
   const sev = async (said: string, path: string, text = note) => only(await runRules([prompt(said), write(path, text)]), CONFIG).map(severityOf);
   assert.deepEqual(await sev('지금 대화내용, tcxQTMRT에서 이어지도록 할수 있나 ?', '/home/dev/TrussC/addons/tcxQTMRT/CLAUDE.md'), ['info']);
   assert.deepEqual(await sev('can we continue this conversation in tcxQTMRT next time?', '/home/dev/TrussC/addons/tcxQTMRT/CLAUDE.md'), ['info']);
