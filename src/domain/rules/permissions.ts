@@ -619,7 +619,7 @@ const HOOK_EVENTS = new RegExp(`"(?:hooks|${HOOK_EVENT_NAMES.join('|')})"\\s*:|^
 /** A hook named by its event in a request ("a PostToolUse hook", "a Notification hook"). */
 const NAMED_HOOK = new RegExp(`\\b(?:${HOOK_EVENT_NAMES.join('|')})\\s+hooks?\\b`);
 /** The keys a hook definition is made of (Claude Code's and Gemini CLI's `hooks`, their events). */
-const HOOK_KEYS = new Set(['hooks', 'matcher', 'type', 'command', 'timeout', ...HOOK_EVENT_NAMES]);
+const HOOK_KEYS = new Set(['hooks', 'matcher', 'type', 'command', 'timeout', 'statusMessage', ...HOOK_EVENT_NAMES]);
 
 /** A line of a hook definition: brackets only, Codex's `notify = […]`, or keys that are all a hook's. */
 function hookLine(line: string): boolean {
