@@ -296,13 +296,13 @@ export class RequestLog {
     return this.approved.size > 0 && this.approved.has(normalSpace(command));
   }
 
-  /** The user's requests (the main thread's). */
   /**
-   * The user asked for something to go into a place they described rather than wrote out ("save
-   * this session into the folder of the next.js project"), and the agent, in this turn, before
-   * the write, said where that place is in one line that holds both the path and a word of the
-   * user's that the path holds too ("the Next.js project is at **d:\\todo-next**"): the path is the
-   * place the user asked for, as the agent located it. Main thread only.
+   * The user asked for something to be put into a place they described rather than wrote out
+   * ("save this session into the folder of the next.js project": a putting verb and a kind of
+   * place), and the agent, in this turn, before the write, said where that place is ("the Next.js
+   * project is at **d:\\todo-next**") in one line that names a folder holding the path and a word
+   * of the user's that the path holds too: the path is the place asked for, as the agent located
+   * it. Never a dot-folder under it (.git, .env files, an agent's settings). Main thread only.
    */
   locatedForUser(event: NormEvent, abs: string, home: string | null): boolean {
     if (event.agentId !== undefined || this.turn === '' || !PLACE_NOUN.test(this.lastPrompt) || !PUTTING.test(this.lastPrompt)) return false;
@@ -316,6 +316,7 @@ export class RequestLog {
     return this.turn.split('\n').some((line) => LOCATING.test(line) && words(line).some((w) => inPath.includes(w)) && folders.some((p) => namesPath(line, p, home)));
   }
 
+  /** The user's requests (the main thread's). */
   userRequests(): readonly Request[] {
     return this.prompts;
   }
@@ -631,12 +632,6 @@ export function namesFile(request: string, path: string): boolean {
   return false;
 }
 
-/**
- * Does the request name this path or a directory holding it (`~/.zshrc`, "put it in
- * ~/Documents/notes", `/etc/hosts`)? Directories count from two levels below / or home, so "~"
- * or "/etc" alone name nothing in particular; the file's own name counts when written out with
- * its dot or dash (".zshrc", "settings.json"), never by sound: outside the tree nothing loose.
- */
 /** The path and up to three folders holding it, short of home and of a drive's or the system's root. */
 function placesHolding(abs: string, home: string | null): string[] {
   const out = [abs];
@@ -650,6 +645,12 @@ function placesHolding(abs: string, home: string | null): string[] {
   return out;
 }
 
+/**
+ * Does the request name this path or a directory holding it (`~/.zshrc`, "put it in
+ * ~/Documents/notes", `/etc/hosts`)? Directories count from two levels below / or home, so "~"
+ * or "/etc" alone name nothing in particular; the file's own name counts when written out with
+ * its dot or dash (".zshrc", "settings.json"), never by sound: outside the tree nothing loose.
+ */
 export function namesPath(request: string, abs: string, home: string | null): boolean {
   if (!request) return false;
   const text = slashed(request);
