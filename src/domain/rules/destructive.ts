@@ -1120,10 +1120,10 @@ function pushDeletes(args: string[]): string[] {
   return deleted.map((r) => r.replace(/^refs\/heads\//, ''));
 }
 
-/** Follows the branch the agent is on (session metadata, then checkout -b / switch). */
 /** "Never delete any branches", "don't delete the branch": the user's word on deletes stands, pushed or not. */
 const FORBIDS_BRANCH_DELETES = /\b(?:never|don'?t|do\s+not|no)\b[^.\n]{0,30}\b(?:delet\w*|remov\w*|drop\w*)\b[^.\n]{0,20}\bbranch/i;
 
+/** Follows the branch the agent is on (session metadata, then checkout -b / switch). */
 function nextBranch(sub: string, args: string[], current: string | null): string | null {
   const { short, operands } = parseArgs(args, ['-b', '-B', '-c', '-C', '--orphan']);
   if (sub === 'checkout' || sub === 'switch') {
