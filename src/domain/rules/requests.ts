@@ -1201,20 +1201,26 @@ export function namesInstallerTool(request: string, url: string): boolean {
   return owned.size > 0 && words(request).some((w) => w.length >= 2 && owned.has(w));
 }
 
+/** A sentence that names the tool and turns it down or doubts it ("don't install Homebrew", "the Homebrew installer is sketchy"); "use uv to run the tests" wants it. */
+function turnsDownTool(request: string, url: string): boolean {
+  const text = request.length > 10_000 ? request.slice(0, 10_000) : request;
+  return text.split(/[.!?。！？\n]+/).some((s) => namesInstallerTool(s, url) && (REFUSES.test(s) || /\b(?:sketchy|avoid|instead|without|untrusted|unsafe)\b/i.test(s)));
+}
+
 /** A general ban on new installs or on piping downloads into a shell ("do not install anything new", "never pipe curl into sh"). */
 const INSTALL_BAN = /\b(?:don'?t|do\s+not|never|no)\b[^.!?\n]{0,25}\b(?:install\w*|pipe\w*|curl\b[^.!?\n]{0,15}\b(?:sh|bash)\b|download\w*\s+and\s+run)/i;
 /** A reply that turns down what the agent just proposed ("no, use apt instead", "不要", "아니요"). */
 const DECLINE_REPLY = /^\s*(?:no\b|nope\b|don'?t\b|do\s+not\b|not\s+now\b|never\b|nah\b|不要|不用|别|아니|いいえ|nein\b|non\b)/i;
 
 /**
- * The user turned this installer's tool down or doubted it: named it in a request without asking
- * for its install, answered no to the agent's proposal that named it, declined it at the agent's
- * question, or banned new installs or piped scripts altogether.
+ * The user turned this installer's tool down or doubted it: a sentence naming it with a no or a
+ * doubt, a no answered to the agent's proposal that named it (in chat or at its question), or a
+ * ban on new installs or piped scripts altogether.
  */
 export function userSpokeAgainstInstaller(requests: readonly Request[], declined: readonly string[], url: string): boolean {
   for (const r of requests) {
     if (r.by !== 'user') continue;
-    if (!r.agreed && (INSTALL_BAN.test(r.text) || namesInstallerTool(r.text, url))) return true;
+    if (!r.agreed && (INSTALL_BAN.test(r.text) || turnsDownTool(r.text, url))) return true;
     if (r.after && DECLINE_REPLY.test(r.text) && namesInstallerTool(r.after, url)) return true;
   }
   return declined.some((t) => namesInstallerTool(t, url));
