@@ -207,3 +207,11 @@ test('workflows removed with git rm are CI changes, in a log that records no wor
   const single = only(await runRules([prompt('ok'), ...ran('git rm .github/workflows/ci.yml', { exitCode: 0 })]), EDITED);
   assert.deepEqual(single.map((d) => [severityOf(d), d.cause]), [['warning', undefined]]);
 });
+
+test('the broadened grant named is the one the change added, not one the workflow had (held-out set 50)', async () => {
+  const before = 'name: deploy\non: push\npermissions:\n  contents: read\n  deployments: write\njobs: {}\n';
+  const after = 'name: deploy\non: [push, pull_request]\npermissions:\n  contents: read\n  deployments: write\n  pull-requests: write\njobs: {}\n';
+  const d = only(await runRules(answered(edit('.github/workflows/deploy.yml', before, after), { output: 'ok' })), PERMS);
+  assert.deepEqual(d.map(severityOf), ['warning']);
+  assert.match(d[0]!.detail, /"pull-requests: write"/);
+});

@@ -185,8 +185,12 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
     });
   }
   if (grew(w, WRITE_GRANT)) {
-    const m = new RegExp(WRITE_GRANT.source, 'm').exec(w.added);
-    const grant = m ? `"${m[0].trim()}"` : 'write permissions';
+    // the grant the change added, not one the file had before (`deployments: write` kept, `pull-requests: write` new)
+    const grants = (text: string | undefined) => [...(text ?? '').matchAll(new RegExp(WRITE_GRANT.source, 'gm'))].map((m) => m[0].trim());
+    const before = new Set(grants(w.removed));
+    const added = grants(w.added);
+    const first = added.find((g) => !before.has(g)) ?? added[0];
+    const grant = first ? `"${first}"` : 'write permissions';
     const declaredDraft: FindingDraft = { rule: permissionsBroadened.id, severity: 'info', title: 'CI token permissions declared by a new workflow', detail: `${path} grants ${grant} to the job token (a new workflow stating the scopes it needs; nothing existing was broadened).`, evidence: ev, key: w.abs };
     const declarable = !/write-all/.test(w.added);
     ctx.report(w.kind === 'create' && declarable
