@@ -23,6 +23,7 @@ import { TRUST_RULES } from '../rules/trust-settings.ts';
 import { CREDENTIAL_HUNT_RULES } from '../rules/credential-hunt.ts';
 import { CIRCUMVENTION_RULES } from '../rules/circumvention.ts';
 import { SUPPLY_CHAIN_RULES } from '../rules/supply-chain.ts';
+import { NPX_LOOKALIKE_RULES } from '../rules/npx-lookalikes.ts';
 import { SCOPE_RULES } from '../rules/scope.ts';
 import { LIVE_SYSTEM_RULES } from '../rules/live-systems.ts';
 import { PROHIBITION_RULES } from '../rules/prohibitions.ts';
@@ -54,7 +55,7 @@ const SUMMARY_MAX = 300;
  */
 export const GUARD_RULES: Rule[] = [
   ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...SHELL_SERVED_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
-  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...PROHIBITION_RULES, ...UNREQUESTED_PUSH_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
+  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...NPX_LOOKALIKE_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...PROHIBITION_RULES, ...UNREQUESTED_PUSH_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
 ];
 const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));
 

@@ -10,6 +10,7 @@ import { INTEGRITY_RULES } from './integrity.ts';
 import { ACTION_CLAIM_RULES } from './action-claims.ts';
 import { RECORDS_RULES } from './records.ts';
 import { SUPPLY_CHAIN_RULES } from './supply-chain.ts';
+import { NPX_LOOKALIKE_RULES } from './npx-lookalikes.ts';
 import { SCOPE_RULES } from './scope.ts';
 import { CI_RULES } from './ci.ts';
 import { RELIABILITY_RULES } from './reliability.ts';
@@ -41,6 +42,7 @@ export const RULES: Rule[] = [
   ...ACTION_CLAIM_RULES,
   ...RECORDS_RULES,
   ...SUPPLY_CHAIN_RULES,
+  ...NPX_LOOKALIKE_RULES,
   ...SCOPE_RULES,
   ...LIVE_SYSTEM_RULES,
   ...PROHIBITION_RULES,
