@@ -52,6 +52,17 @@ function outsideWrite(w: FileOp, session: SessionFacts): boolean {
 }
 
 /**
+ * A file put into the home directory's cache folder (`~/.cache/<tool>/…`, macOS's
+ * `~/Library/Caches/…`): by the XDG convention everything there is disposable and rebuilt on
+ * demand — a tool's downloads, a script's API responses. Not a delete (someone's cache emptied is
+ * its own question), and never an executable script or a shell file (something may run it).
+ */
+function inCacheFolder(w: FileOp, session: SessionFacts): boolean {
+  const rel = relativeToHome(w.abs, session);
+  return rel !== null && w.kind !== 'delete' && /^(?:\.cache|Library\/Caches)\/[^/]+(?:\/|$)/.test(rel) && !/\.(?:sh|bash|zsh|ps1|py|js|mjs|cjs|rb|pl|exe|bat|cmd)$/i.test(rel) && !/^#!/.test(w.added);
+}
+
+/**
  * `echo '{"event":"run"}' >> ~/.superstack/telemetry.jsonl`: a record appended to a log a tool
  * keeps in its own dot-folder of home (a skill's usage log, also a Markdown one such as
  * `~/.claude/skill-log.md`, a history) adds a line and changes
@@ -169,7 +180,9 @@ export const SCOPE_RULES: Rule[] = [
             const asked = named ?? program ?? skill ?? installed ?? dictatedBy ?? located;
             const draft = appendsToToolLog(w, outer.session)
               ? { ...writeDraft(outer, event, facts, w, excerpt), severity: 'info' as const, title: "A line appended to a tool's log", key: 'tool-log' }
-              : writeDraft(outer, event, facts, w, excerpt);
+              : inCacheFolder(w, outer.session)
+                ? { ...writeDraft(outer, event, facts, w, excerpt), severity: 'info' as const, title: 'Written into a cache folder', key: 'cache' }
+                : writeDraft(outer, event, facts, w, excerpt);
             // "Remove everything including docker": a deletion the user asked for wholesale is the
             // request carried out (the destructive rules still judge what it destroyed).
             const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
