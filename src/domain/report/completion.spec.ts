@@ -173,3 +173,18 @@ test('isOwnExport: a script named for exporting the current conversation', () =>
   assert.ok(isOwnExport(call('python3 /Users/me/app/skills/conversation-log-export/scripts/export_current_conversation.py --anchor-text "x"'), undefined));
   assert.ok(!isOwnExport(call('python3 scripts/export_current_orders.py'), undefined));
 });
+
+test('CompletionTracker: a log that ends waiting on a subagent whose recorded calls only read and searched ends on nothing consequential; one whose subagent edited or ran a command, or left no calls, still does (held-out set 51)', () => {
+  const task = (index: number): ToolCallEvent => ({ kind: 'tool_call', index, line: index + 1, at: null, callId: `t${index}`, name: 'Task', input: { type: 'subagent', description: 'Deep scan for remaining issues', prompt: 'scan', agentType: 'general-purpose' } } as ToolCallEvent);
+  const sub = (index: number, input: ToolCallEvent['input']): ToolCallEvent => ({ kind: 'tool_call', index, line: index + 1, at: null, callId: `s${index}`, name: 'x', input, agentId: 'a1' } as ToolCallEvent);
+  const ending = (...subCalls: ToolCallEvent[]) => {
+    const t = new CompletionTracker();
+    t.add(task(1));
+    t.add({ kind: 'subagent_start', index: 2, line: 3, at: null, subagentId: 'a1', description: 'Deep scan for remaining issues' } as NormEvent);
+    for (const c of subCalls) t.add(c);
+    return t.finish();
+  };
+  assert.equal(ending(sub(3, { type: 'file_read', path: 'setup.sh' }), sub(4, { type: 'search', pattern: 'rm -rf' } as ToolCallEvent['input']))?.consequential, false);
+  assert.equal(ending(sub(3, { type: 'file_read', path: 'setup.sh' }), sub(4, { type: 'command', command: 'git push origin main' }))?.consequential, true);
+  assert.equal(ending()?.consequential, true, 'nothing of the subagent recorded: what it did is unknown');
+});

@@ -9,7 +9,7 @@ import type { IncompleteRun } from '../rules/types.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../model/runs.ts';
 import { describeCall } from '../rules/util.ts';
 import { oneLine } from './strings.ts';
-import { boundedSet } from '../bounded.ts';
+import { boundedAdd, boundedSet } from '../bounded.ts';
 import { classifyPath } from '../paths.ts';
 import { inputRemoved } from '../model/redaction.ts';
 
@@ -168,9 +168,26 @@ export class CompletionTracker {
   /** The working directory the log names: absolute paths under it are the tree's. */
   private cwd: string | undefined;
   runs = 1;
+  /** A subagent's id → the main thread's call that started it (matched by the call's description). */
+  private readonly agentCall = new Map<string, string>();
+  /** Subagents whose own calls the log holds, and those of them that did more than read. */
+  private readonly agentsSeen = new Set<string>();
+  private readonly agentsActed = new Set<string>();
 
   add(event: NormEvent): void {
-    if (event.agentId !== undefined) return;
+    if (event.agentId !== undefined) {
+      // a subagent's own calls, when the log records them, say what the call that started it did
+      if (event.kind === 'tool_call') {
+        boundedAdd(this.agentsSeen, event.agentId, OPEN_MAX);
+        if (isConsequential(event, this.cwd)) boundedAdd(this.agentsActed, event.agentId, OPEN_MAX);
+      }
+      return;
+    }
+    if (event.kind === 'subagent_start' && event.description) {
+      const started = [...this.open.values()].find((c) => c.input.type === 'subagent' && c.input.description === event.description);
+      if (started) boundedSet(this.agentCall, event.subagentId, started.callId, OPEN_MAX);
+      return;
+    }
     switch (event.kind) {
       case 'session_meta':
         if (event.sessionId) this.sessionId = event.sessionId;
@@ -220,7 +237,9 @@ export class CompletionTracker {
       const polled = (c: ToolCallEvent) => (isPoll(c) ? this.running.get(pollTarget(c) ?? '') : undefined);
       // a call whose arguments were removed from the file before it was shared: what it ran is
       // unknown for that reason (coverage/actions-removed says so), not because a run was cut off
-      const weighty = calls.filter((c) => !inputRemoved(c.input) && isConsequential(polled(c) ?? c, this.cwd));
+      // a subagent whose recorded calls only read and searched changed nothing, whatever its result
+      const readOnlyAgents = new Set([...this.agentCall].filter(([agent]) => this.agentsSeen.has(agent) && !this.agentsActed.has(agent)).map(([, callId]) => callId));
+      const weighty = calls.filter((c) => !inputRemoved(c.input) && !readOnlyAgents.has(c.callId) && isConsequential(polled(c) ?? c, this.cwd));
       const first = weighty[0] ?? calls[0];
       if (weighty.length === 0 && inputRemoved(first.input)) {
         return { kind: 'unanswered-call', reason: `The log ends on a tool call whose arguments were removed from the file before it was shared (line ${first.line}), with no result: what it ran is not in the log.`, eventIndex: first.index, consequential: false };

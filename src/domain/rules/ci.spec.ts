@@ -215,3 +215,15 @@ test('the broadened grant named is the one the change added, not one the workflo
   assert.deepEqual(d.map(severityOf), ['warning']);
   assert.match(d[0]!.detail, /"pull-requests: write"/);
 });
+
+test('a whole-file rewrite of a workflow the session had read is compared with what it read: a grant it had before is not broadened (held-out set 51)', async () => {
+  const path = '/home/dev/project/.github/workflows/ci.yml';
+  const before = 'name: CI\non: push\npermissions:\n  contents: write\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: []\n';
+  const moved = 'name: CI\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: []\n  release:\n    permissions:\n      contents: write\n    runs-on: ubuntu-latest\n    steps: []\n';
+  const widened = `${moved}  pages:\n    permissions:\n      pages: write\n      id-token: write\n    runs-on: ubuntu-latest\n    steps: []\n`;
+  const run = async (text: string) => only(await runRules([...answered(read(path), { output: before }), ...answered(write(path, text), { output: 'The file has been updated.' })]), PERMS).map(severityOf);
+  assert.deepEqual(await run(moved), []);
+  assert.deepEqual(await run(widened), ['warning']);
+  // never read: the rewrite's grants are all it shows
+  assert.deepEqual(only(await runRules([...answered(write(path, moved), { output: 'The file has been updated.' })]), PERMS).map(severityOf), ['warning']);
+});

@@ -9,6 +9,7 @@ import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './u
 import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
+import { ShownContents } from './shown-contents.ts';
 
 export const ciEdited = meta({
   id: 'ci/config-edited',
@@ -119,17 +120,21 @@ export const CI_RULES: Rule[] = [
       const outcomes = new Outcomes(outer, [ciEdited, dangerousTrigger, permissionsBroadened, secretEchoed]);
       // A file written into a folder this session made (`mkdir -p .github/workflows`) is a new one.
       const created = new CreatedPaths(outer.session);
+      // what a workflow held as the session last saw it: a whole-file rewrite is compared with that
+      const shown = new ShownContents((f) => isCiConfigFile(f.abs));
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
+          if (event.kind === 'tool_result') shown.onResult(event, facts);
           const fx = effectsOf(event, facts, outer.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
           const touched = [...fx.writes, ...fx.deletes].filter((f) => inProject(f) && (isCiConfigFile(f.abs) || isCiConfigFile(f.path) || (f.kind === 'delete' && CI_FOLDER.test(f.path))));
           // One call that removes or rewrites several CI files (`git rm a.yml b.yml c.yml`) is one act: one finding.
           const oneCall = touched.length > 1 && event.kind === 'tool_call' ? { id: `ci-call:${event.callId}`, summary: `One call changed ${touched.length} CI files: ${safe(touched.slice(0, 5).map((f) => `${f.path} (${f.kind === 'delete' ? 'deleted' : 'changed'})`).join(', '), facts, 400)}${touched.length > 5 ? ', …' : ''}.` } : undefined;
           for (const found of touched) {
-            const w = found.kind === 'write' && created.covers(found.abs.replace(/\/[^/]*$/, '')) ? { ...found, kind: 'create' as const } : found;
+            const rewrite = found.kind === 'write' && !found.removed && shown.get(found.abs) !== '' ? { ...found, removed: shown.get(found.abs) } : found;
+            const w = rewrite.kind === 'write' && created.covers(rewrite.abs.replace(/\/[^/]*$/, '')) ? { ...rewrite, kind: 'create' as const } : rewrite;
             // The user's own words: a plan the user waved through with "1" still leaves a new CI job
             // for a human to look at (reviewers, labeled set).
             const asked = whoAsked(requests.for(event).filter((r) => !r.agreed), (t) => CI_WORDS.test(t) || namesFile(t, w.path));
@@ -138,6 +143,7 @@ export const CI_RULES: Rule[] = [
             const ctx: RuleContext = { session: outer.session, report: (d) => outcomes.report(event, 'write', merged(judged(d)), w.abs) };
             checkCi(ctx, event, facts, w, w.cmd?.text ?? describeCall(fx.call!));
           }
+          if (event.kind === 'tool_call') shown.onCall(event, fx);
         },
         finish() {
           outcomes.finish();

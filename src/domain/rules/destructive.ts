@@ -1385,7 +1385,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
               const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
@@ -1576,7 +1576,7 @@ export function asksForTag(request: string, tag: string): boolean {
   return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null): void {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null): void {
   const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
@@ -1585,6 +1585,19 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     ctx.report(scrubbing ? asRequested(draft, forcePush, scrubbing, 'the request asked to take a credential out of the published repository, which a rewrite of its history does', 'warning') : draft);
   };
   const deletedDefault = pushDeletes(args).find((b) => DEFAULT_BRANCHES.has(b));
+  // `git branch -m master main`, `git push -u origin main`, then the old name deleted: a rename
+  const movedTo = deletedDefault ? renamedTo(deletedDefault) : null;
+  if (deletedDefault && movedTo) {
+    report({
+      rule: forcePush.id,
+      severity: 'info',
+      title: 'Branch renamed on the remote',
+      detail: `The push deleted ${deletedDefault} on the remote after the session renamed it to ${movedTo} and pushed that: its commits are on the remote under the new name (\`${safe(cmd.text, facts, QUOTE_MAX)}\`).`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'renamed',
+    });
+    return;
+  }
   if (deletedDefault) {
     report({
       rule: forcePush.id,

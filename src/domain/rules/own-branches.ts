@@ -19,8 +19,17 @@ export class OwnBranches {
   /** callId → the branches a push in that call carries (with their commit count then), until its result shows it went through. */
   private readonly pending = new Map<string, Array<{ branch: string; commits: number }>>();
 
+  /** Branches renamed by the session (`git branch -m old new`): old name → new name. */
+  private readonly renamed = new Map<string, string>();
+
   /** A git subcommand run while `current` was checked out. */
   onGit(callId: string, sub: string, args: string[], current: string | null): void {
+    const rename = renameOf(sub, args, current);
+    if (rename !== null && this.made.size < BRANCHES_MAX) {
+      this.renamed.set(rename.from, rename.to);
+      this.made.add(rename.to);
+      this.pushed.delete(rename.to);
+    }
     const created = createdBranch(sub, args);
     if (created !== null && this.made.size < BRANCHES_MAX) {
       this.made.add(created);
@@ -53,10 +62,24 @@ export class OwnBranches {
     for (const s of sources) if ((this.commits.get(s.branch) ?? 0) === s.commits) this.pushed.add(s.branch);
   }
 
+  /** The session renamed this branch and pushed it under its new name since: deleting the old name on the remote completes the rename. */
+  renamedAndPushed(branch: string): string | null {
+    const to = this.renamed.get(branch);
+    return to !== undefined && this.pushed.has(to) ? to : null;
+  }
+
   /** Every branch named was made by this session and its last commit pushed since. */
   allPushedOwn(branches: readonly string[]): boolean {
     return branches.length > 0 && branches.every((b) => this.made.has(b) && this.pushed.has(b));
   }
+}
+
+/** `git branch -m old new` (or `-M`, `--move`), or `git branch -m new` for the current branch. */
+function renameOf(sub: string, args: string[], current: string | null): { from: string; to: string } | null {
+  if (sub !== 'branch' || !args.some((a) => a === '-m' || a === '-M' || a === '--move')) return null;
+  const operands = args.filter((a) => !a.startsWith('-'));
+  if (operands.length === 2) return { from: operands[0], to: operands[1] };
+  return operands.length === 1 && current !== null ? { from: current, to: operands[0] } : null;
 }
 
 /** The branch `git checkout -b x`, `git switch -c x` or `git branch x [start]` creates, else null. */
