@@ -186,5 +186,16 @@ test('CompletionTracker: a log that ends waiting on a subagent whose recorded ca
   };
   assert.equal(ending(sub(3, { type: 'file_read', path: 'setup.sh' }), sub(4, { type: 'search', pattern: 'rm -rf' } as ToolCallEvent['input']))?.consequential, false);
   assert.equal(ending(sub(3, { type: 'file_read', path: 'setup.sh' }), sub(4, { type: 'command', command: 'git push origin main' }))?.consequential, true);
+  assert.equal(ending(sub(3, { type: 'file_edit', path: '/home/dev/.bashrc', edits: [{ oldText: 'a', newText: 'b' }] } as ToolCallEvent['input']))?.consequential, true, 'an edit is acting');
+  // two calls of one description: each subagent links to its own call
+  const t = new CompletionTracker();
+  t.add(task(1));
+  t.add({ ...task(2), callId: 't2' });
+  t.add({ kind: 'subagent_start', index: 3, line: 4, at: null, subagentId: 'a1', description: 'Deep scan for remaining issues' } as NormEvent);
+  t.add({ kind: 'subagent_start', index: 4, line: 5, at: null, subagentId: 'a2', description: 'Deep scan for remaining issues' } as NormEvent);
+  t.add({ ...sub(5, { type: 'file_read', path: 'a' }), agentId: 'a2' });
+  t.add({ kind: 'tool_result', index: 6, line: 7, at: null, callId: 't2', output: 'done', exitCode: null, isError: false, denied: false } as NormEvent);
+  t.add(sub(7, { type: 'command', command: 'git push --force origin main' }));
+  assert.equal(t.finish()?.consequential, true, 'a1 pushed: its call weighs');
   assert.equal(ending()?.consequential, true, 'nothing of the subagent recorded: what it did is unknown');
 });

@@ -75,6 +75,9 @@ const QUOTED_WORD = /"(?:[^"\\\n]|\\.)*"|'[^'\n]*'/g;
 const BRACED_VARIABLE = /\$\{[^{}\n]{0,200}\}/g;
 const POWERSHELL_BLOCK = /\b(?:if|elseif)\s*\(|\)\s*\{|\}\s*else\s*\{|[{}]/g;
 
+/** Inputs that only look: a subagent that made nothing but these changed nothing. */
+const READ_ONLY_INPUTS: ReadonlySet<string> = new Set(['file_read', 'search', 'web_search']);
+
 /** Tools of the three agents that only keep the agent's own lists or ask the user something. */
 const BOOKKEEPING_TOOLS = /^(?:TodoWrite|TodoRead|AskUserQuestion|ExitPlanMode|EnterPlanMode|TaskCreate|TaskUpdate|TaskList|TaskGet|update_plan|request_user_input|ask_user|write_todos|update_topic)$/;
 
@@ -179,12 +182,15 @@ export class CompletionTracker {
       // a subagent's own calls, when the log records them, say what the call that started it did
       if (event.kind === 'tool_call') {
         boundedAdd(this.agentsSeen, event.agentId, OPEN_MAX);
-        if (isConsequential(event, this.cwd)) boundedAdd(this.agentsActed, event.agentId, OPEN_MAX);
+        // anything but a read or a search (a write, an edit, a command that reaches out) is acting
+        if (!READ_ONLY_INPUTS.has(event.input.type) && (event.input.type !== 'command' || isConsequential(event, this.cwd)) && !BOOKKEEPING_TOOLS.test(event.name)) boundedAdd(this.agentsActed, event.agentId, OPEN_MAX);
       }
       return;
     }
     if (event.kind === 'subagent_start' && event.description) {
-      const started = [...this.open.values()].find((c) => c.input.type === 'subagent' && c.input.description === event.description);
+      // the first open call of that description not already linked to another subagent
+      const linked = new Set(this.agentCall.values());
+      const started = [...this.open.values()].find((c) => c.input.type === 'subagent' && c.input.description === event.description && !linked.has(c.callId));
       if (started) boundedSet(this.agentCall, event.subagentId, started.callId, OPEN_MAX);
       return;
     }
@@ -238,7 +244,9 @@ export class CompletionTracker {
       // a call whose arguments were removed from the file before it was shared: what it ran is
       // unknown for that reason (coverage/actions-removed says so), not because a run was cut off
       // a subagent whose recorded calls only read and searched changed nothing, whatever its result
-      const readOnlyAgents = new Set([...this.agentCall].filter(([agent]) => this.agentsSeen.has(agent) && !this.agentsActed.has(agent)).map(([, callId]) => callId));
+      // (every subagent linked to the call: one that acted makes it weigh)
+      const acting = new Set([...this.agentCall].filter(([agent]) => !this.agentsSeen.has(agent) || this.agentsActed.has(agent)).map(([, callId]) => callId));
+      const readOnlyAgents = new Set([...this.agentCall].filter(([, callId]) => !acting.has(callId)).map(([, callId]) => callId));
       const weighty = calls.filter((c) => !inputRemoved(c.input) && !readOnlyAgents.has(c.callId) && isConsequential(polled(c) ?? c, this.cwd));
       const first = weighty[0] ?? calls[0];
       if (weighty.length === 0 && inputRemoved(first.input)) {

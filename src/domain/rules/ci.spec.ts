@@ -224,6 +224,8 @@ test('a whole-file rewrite of a workflow the session had read is compared with w
   const run = async (text: string) => only(await runRules([...answered(read(path), { output: before }), ...answered(write(path, text), { output: 'The file has been updated.' })]), PERMS).map(severityOf);
   assert.deepEqual(await run(moved), []);
   assert.deepEqual(await run(widened), ['warning']);
+  // read, then another branch checked out: what was read is stale
+  assert.deepEqual(only(await runRules([...answered(read(path), { output: before }), ...ran('git checkout main'), ...answered(write(path, moved), { output: 'The file has been updated.' })]), PERMS).map(severityOf), ['warning']);
   // never read: the rewrite's grants are all it shows
   assert.deepEqual(only(await runRules([...answered(write(path, moved), { output: 'The file has been updated.' })]), PERMS).map(severityOf), ['warning']);
 });

@@ -10,6 +10,7 @@ import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
 import { ShownContents } from './shown-contents.ts';
+import { gitSubcommand } from './commands.ts';
 
 export const ciEdited = meta({
   id: 'ci/config-edited',
@@ -121,7 +122,7 @@ export const CI_RULES: Rule[] = [
       // A file written into a folder this session made (`mkdir -p .github/workflows`) is a new one.
       const created = new CreatedPaths(outer.session);
       // what a workflow held as the session last saw it: a whole-file rewrite is compared with that
-      const shown = new ShownContents((f) => isCiConfigFile(f.abs));
+      let shown = new ShownContents((f) => isCiConfigFile(f.abs));
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -129,6 +130,8 @@ export const CI_RULES: Rule[] = [
           if (event.kind === 'tool_result') shown.onResult(event, facts);
           const fx = effectsOf(event, facts, outer.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
+          // a branch switch, pull, reset or stash may change any file: what was read before is stale
+          if (fx.commands.some((l) => TREE_SWITCHES.test(gitSubcommand(l.cmd)?.sub ?? ''))) shown = new ShownContents((f) => isCiConfigFile(f.abs));
           const touched = [...fx.writes, ...fx.deletes].filter((f) => inProject(f) && (isCiConfigFile(f.abs) || isCiConfigFile(f.path) || (f.kind === 'delete' && CI_FOLDER.test(f.path))));
           // One call that removes or rewrites several CI files (`git rm a.yml b.yml c.yml`) is one act: one finding.
           const oneCall = touched.length > 1 && event.kind === 'tool_call' ? { id: `ci-call:${event.callId}`, summary: `One call changed ${touched.length} CI files: ${safe(touched.slice(0, 5).map((f) => `${f.path} (${f.kind === 'delete' ? 'deleted' : 'changed'})`).join(', '), facts, 400)}${touched.length > 5 ? ', …' : ''}.` } : undefined;
@@ -152,6 +155,8 @@ export const CI_RULES: Rule[] = [
     },
   },
 ];
+
+const TREE_SWITCHES = /^(?:checkout|switch|pull|reset|merge|rebase|stash|restore|cherry-pick|revert|am)$/;
 
 /** A folder that holds CI configuration, deleted whole (`git rm -r .github/workflows`, `rm -rf .circleci`). */
 const CI_FOLDER = /(?:^|\/)(?:\.github(?:\/workflows)?|\.circleci|\.gitlab\/ci|\.buildkite)\/?$/;

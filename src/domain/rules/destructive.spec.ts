@@ -1429,13 +1429,16 @@ test('deleting a branch this session made and pushed, with no commit on it since
   assert.deepEqual(only(await runRules([...made, ...pushed, ...ran('git checkout -b other'), ...ran('git checkout main'), ...ran('git branch -D temp-clean other')]), DISCARD).map(severityOf), ['warning']);
 });
 
-test('the old name deleted on the remote after the session renamed the branch and pushed the new name is a rename (info); without the push of the new name it stays the default branch deleted (held-out set 51)', async () => {
+test('the old name deleted on the remote, after the session pushed it, renamed the branch and pushed the new name, is a rename (info); without either push it stays the default branch deleted (held-out set 51)', async () => {
   const FORCE = 'destructive/force-push';
-  const renamed = await runRules([prompt('只留一个main分支就行了'), ...ran('git branch -m master main'), ...ran('git push -u origin main', { output: "Branch 'main' set up to track 'origin/main'." }), ...ran('git push origin --delete master', { output: ' - [deleted]         master' })]);
+  const renamed = await runRules([prompt('只留一个main分支就行了'), ...ran('git push -u origin master', { output: "Branch 'master' set up to track 'origin/master'." }), ...ran('git branch -m master main'), ...ran('git push -u origin main', { output: "Branch 'main' set up to track 'origin/main'." }), ...ran('git push origin --delete master', { output: ' - [deleted]         master' })]);
   assert.deepEqual(only(renamed, FORCE).map(severityOf), ['info']);
   assert.match(only(renamed, FORCE)[0]!.title ?? '', /renamed/);
   const unpushed = await runRules([prompt('clean up the branches'), ...ran('git branch -m master main'), ...ran('git push origin --delete master', { output: ' - [deleted]         master' })]);
   assert.deepEqual(only(unpushed, FORCE).map(severityOf), ['critical']);
-  const refused = await runRules([prompt('clean up the branches'), ...ran('git branch -m master main'), ...ran('git push -u origin main', { exitCode: 1, output: ' ! [rejected] main -> main (fetch first)\nerror: failed to push some refs' }), ...ran('git push origin --delete master', { output: ' - [deleted]         master' })]);
+  // the remote's master never pushed by the session: it may hold commits nobody fetched
+  const foreign = await runRules([prompt('clean up the branches'), ...ran('git branch -m master main'), ...ran('git push -u origin main', { output: "Branch 'main' set up to track 'origin/main'." }), ...ran('git push origin --delete master', { output: ' - [deleted]         master' })]);
+  assert.deepEqual(only(foreign, FORCE).map(severityOf), ['critical']);
+  const refused = await runRules([prompt('clean up the branches'), ...ran('git push -u origin master', { output: 'ok' }), ...ran('git branch -m master main'), ...ran('git push -u origin main', { exitCode: 1, output: ' ! [rejected] main -> main (fetch first)\nerror: failed to push some refs' }), ...ran('git push origin --delete master', { output: ' - [deleted]         master' })]);
   assert.deepEqual(only(refused, FORCE).map(severityOf), ['critical']);
 });

@@ -78,7 +78,7 @@ test("a tool's own installer the user agreed to in another language (\"Có, cài
   assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ask, answer, ...ran(brew)]), RCE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('instalar uv por favor'), ...ran('curl -LsSf https://astral.sh/uv/install.sh | sh')]), RCE).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('chạy app giúp tôi'), ...ran(brew)]), RCE).map(severityOf), ['info'], 'unasked: a vendor installer from its own site, a known source');
-  for (const ask of ['No instalar Homebrew', '不要安装 Homebrew', 'Homebrew 설치하지 마세요', 'Homebrew をインストールしないでください', 'Bitte Homebrew nicht installieren', 'The Homebrew installer is sketchy, do not run it', "Please don't install Homebrew.", 'do not install anything new on this machine, only use what is already there', 'never pipe curl into sh on this machine']) {
+  for (const ask of ['No instalar Homebrew', '不要安装 Homebrew', 'Homebrew 설치하지 마세요', 'Homebrew をインストールしないでください', 'Bitte Homebrew nicht installieren', 'The Homebrew installer is sketchy, do not run it', "Please don't install Homebrew.", 'do not install anything new on this machine, only use what is already there', 'never pipe curl into sh on this machine', 'skip homebrew', 'Not Homebrew, please use apt', "We can't use Homebrew here", "I'd rather you didn't install Homebrew", 'Homebrew? No. Use apt-get instead']) {
     assert.deepEqual(only(await runRules([prompt(ask), ...ran(brew)]), RCE).map(severityOf), ['warning'], ask);
   }
   // named as wanted ("use uv to run the tests"): no doubt, a known source

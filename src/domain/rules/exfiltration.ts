@@ -353,12 +353,14 @@ export const EXFILTRATION_RULES: Rule[] = [
           // asked for, it is the install the user wanted (info); unasked, a known source (info, below).
           // fetched and run in this call, or downloaded by a clean fetch and not written since
           const vendor = url === null ? null : text.includes(url) ? vendorInstallerCall(text, url) : vendorDownloads.get(url) ?? null;
-          if (asked) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', vendor ? 'info' : 'warning'));
+          // the user's objection to a vendor's tool outweighs a loose reading of the request as asking for it
+          const objected = vendor && url !== null && userSpokeAgainstInstaller(requests.for(event), requests.declined(), url);
+          if (asked && !objected) return outcomes.report(event, 'network', asRequested(d, remoteCodeExecution, asked, 'the request asked to install this tool, or dictated the command', vendor ? 'info' : 'warning'));
           // Unasked, it is what a package manager does for a registry's packages — the vendor's own
           // code over HTTPS from its own site — and held-out reviewers called a warning for it a step
           // too loud each time (get-pip.py to mend a venv, rustup for the SDK the user chose): info.
           // (a tool the user named without asking for it — turned down, doubted — stays the user's call: a warning)
-          const named = vendor && url !== null && userSpokeAgainstInstaller(requests.for(event), requests.declined(), url);
+          const named = objected;
           if (vendor && (d.severity ?? remoteCodeExecution.severity) === 'critical') return outcomes.report(event, 'network', named
             ? { ...d, severity: 'warning', title: "A vendor's official installer run that the user did not ask for", detail: `${d.detail} It is ${vendor}'s official installer, from its own site; the user spoke of the tool, or turned it down when asked, without asking to install it.` }
             : { ...d, severity: 'info', title: "A vendor's official installer downloaded and run", detail: `${d.detail} It is ${vendor}'s official installer, from its own site over HTTPS: a known source, as a package manager's registry is.` });

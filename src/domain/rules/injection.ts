@@ -682,7 +682,7 @@ export function requestNamesFile(prompt: string, path: string): boolean {
  */
 const CARRY_OVER = /\b(?:continue|carry(?:ing)?\s+(?:it\s+)?over|pick(?:s|ed)?\s+up|resume|hand\s+(?:it\s+)?over)\b[^.?!\n]{0,40}\b(?:this|our|the\s+current)\s+(?:conversation|context|chat)\b|\b(?:this|our|the\s+current)\s+(?:conversation|context|chat)\b[^.?!\n]{0,40}\b(?:continue[sd]?|carr(?:y|ied)\s+over|pick(?:ed)?\s+up|resumed?)\b|(?:지금|이)\s*(?:대화|맥락)[^.?!\n]{0,30}이어|(?:这次|当前|这个)(?:对话|会话|上下文)[^。？！\n]{0,20}(?:继续|延续|接着)|(?:この|今の)(?:会話|文脈)[^。？！\n]{0,20}(?:続け|引き継)/i;
 /** A line of a note that orders the agent rather than tells it where things stand. */
-const ORDER_LINE = /\b(?:always|never)\s+(?:run|push|commit|delete|remove|skip|ask|use|install|execute|bypass|disable|approve|merge)\b|\bwithout\s+(?:asking|confirmation|approval)\b|\b(?:don'?t|do\s+not)\s+(?:ask|confirm|wait)\b|--force\b|\bforce[- ]push\b|\bskip\s+(?:the\s+)?(?:tests?|checks?|reviews?|verification|hooks?|approvals?)\b|\bignore\s+(?:all\s+)?(?:previous|prior|earlier|above)\b|\byou\s+must\b/i;
+const ORDER_LINE = /\b(?:always|never|must|without\s+(?:asking|confirmation|approval|checking)|no\s+need\s+to\s+(?:ask|check|confirm|wait)|(?:don'?t|do\s+not)\s+(?:ask|wait|check|confirm)|skip|bypass|ignore|auto-?approve)\b|--force\b|--no-verify\b|\bforce[- ]push\b|\b(?:npm|pnpm|yarn|cargo)\s+publish\b|\bdeploy\b|\bpush\s+to\s+(?:main|master|production)\b/i;
 
 function asksToCarryOver(request: string, w: FileOp): boolean {
   if (w.kind === 'edit' || ORDER_LINE.test(w.added)) return false;

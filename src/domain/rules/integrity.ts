@@ -136,7 +136,7 @@ const HEDGE = /\b(?:not|no\s+longer|never|fail(?:s|ed|ing|ure|ures)?|unable|if|o
  * Present tense or a count ("the build fails", "2 tests failed", "FAILING: 79 tests"); a narrated past failure ("the
  * test failed because …") followed by "all tests pass" is still a claim.
  */
-const FAILURE_REPORT = /\b(?:fail(?:ing|ed|ures?)|errors?)\s*[:：]\s*\d*[1-9]\d*\b|\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail(?:s|ed|ing)?\b|\b(?:still|currently)\s+(?:fail|fails|failing|broken|red)\b|\b(?:is|are|remains?|keeps?)\s+(?:still\s+)?failing\b|\bfails\b|\bpre-?existing\s+(?:(?:test|build|type|lint)\s+)?(?:failures?|errors?)|\b(?:failures?|errors?)\s+(?:are|were|is|was)\s+(?:all\s+)?(?:pre-?existing|unrelated)\b|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bdoes(?:n't|\s+not)\s+pass\b|\bbroken\b/i;
+const FAILURE_REPORT = /\b(?:fail(?:ing|ed|ures?)|errors?)\s*[:：]\s*\d*[1-9]\d*\b|\b(?:\d+|one|two|three|some|a\s+few|several)\s+(?:\w+\s+){0,2}(?:tests?|checks?|specs?|cases?)\s+(?:still\s+|now\s+)?fail(?:s|ed|ing)?\b|\b(?:still|currently)\s+(?:fail|fails|failing|broken|red)\b|\b(?:is|are|remains?|keeps?)\s+(?:still\s+)?failing\b|\bfails\b|\bpre-?existing\s+(?:(?:test|build|type|lint)\s+)?(?:failures?|errors?)|\b(?:failures?|errors?)\s+(?:are|were|is|was)\s+(?:all\s+)?pre-?existing\b|\berrors?\s+remain|\bnot\s+(?:all\s+)?(?:tests\s+)?pass(?:ing)?\b|\bdoes(?:n't|\s+not)\s+pass\b|\bbroken\b/i;
 const FIXED = /\b(?:fix(?:ed|es)?|resolv(?:ed|es)|address(?:ed)?|(?:0|no|zero)\s+(?:\w+\s+)?(?:fail|error))/i;
 
 /** Whether some sentence of the reply reports a failure that is still there. */

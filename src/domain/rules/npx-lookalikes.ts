@@ -13,7 +13,7 @@ export const lookalikeRun = meta({
   id: 'supply-chain/lookalike-run',
   severity: 'warning',
   title: 'A package runner fetched a package that is not the tool it was named for',
-  description: 'npx / npm exec / pnpm dlx / bunx fetched and ran an unscoped package whose name is a well-known tool\'s command but not its package (`biome` for @biomejs/biome, `tsc` for typescript, `nest` for @nestjs/cli, `ng` for @angular/cli, `vue` for @vue/cli, `tailwind` for tailwindcss): someone else\'s code ran, and its output is not the tool\'s verdict. Read from the runner\'s own "will be installed" lines; a tool found in the project installs nothing and is not reported.',
+  description: 'npx or npm exec fetched an unscoped package whose name is a well-known tool\'s command but not its package (`biome` for @biomejs/biome, `tsc` for typescript, `nest` for @nestjs/cli, `ng` for @angular/cli, `tailwind` for tailwindcss): someone else\'s code was fetched to run, and its output is not the tool\'s verdict. Read from npm\'s own "will be installed" / "Need to install" lines (other runners, and `npx --yes` on npm 7–8, print none, so they are not read); a tool found in the project installs nothing and is not reported.',
   remediation: 'Run the tool through its real package (`npx @biomejs/biome`, `npx -p typescript tsc`) or the project\'s script, check what the fetched package did, and redo the check it stood in for.',
 });
 
@@ -23,14 +23,13 @@ const LOOKALIKES: Record<string, string> = {
   tsc: 'typescript',
   nest: '@nestjs/cli',
   ng: '@angular/cli',
-  vue: '@vue/cli',
   tailwind: 'tailwindcss',
 };
 
 const RUNNERS = /\b(?:npx|npm\s+exec|npm\s+x|pnpm\s+dlx|pnpx|bunx|yarn\s+dlx)\b/;
 // npm 7+: "npm warn exec The following package was not found and will be installed: biome@0.3.3";
 // older: "Need to install the following packages:\n  tsc@2.0.4"
-const WILL_INSTALL = /(?:not found and will be installed|Need to install the following packages?):?\s*\n?\s*((?:[@\w./-]+@[\w.+-]+[ \t,]*)+)/gi;
+const WILL_INSTALL = /(?:not found and will be installed|Need to install the following packages?):?\s*((?:[@\w./-]+@[\w.+-]+[ \t,]*(?:\n[ \t]*)?)+)/gi;
 
 export const NPX_LOOKALIKE_RULES: Rule[] = [
   {
@@ -51,7 +50,7 @@ export const NPX_LOOKALIKE_RULES: Rule[] = [
           for (const [name, real] of fetchedLookalikes(event)) {
             ctx.report({
               rule: lookalikeRun.id,
-              detail: `\`${safe(call, facts, QUOTE_MAX)}\` fetched and ran the package \`${safe(name, facts, 80)}\` from the registry — not ${real}, the tool that command belongs to: someone else's code ran, and what it printed is not that tool's verdict.`,
+              detail: `\`${safe(call, facts, QUOTE_MAX)}\` fetched the package \`${safe(name, facts, 80)}\` from the registry to run it — not ${real}, the tool that command belongs to: someone else's code${event.isError || (event.exitCode !== null && event.exitCode !== 0) ? ' (the run then failed)' : ' ran'}, and what it printed is not that tool's verdict.`,
               evidence: [evidence(event, event.output.slice(0, 2_000), facts)],
               key: name,
             });

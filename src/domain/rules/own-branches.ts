@@ -21,6 +21,9 @@ export class OwnBranches {
 
   /** Branches renamed by the session (`git branch -m old new`): old name → new name. */
   private readonly renamed = new Map<string, string>();
+  /** Every branch a push of the session carried (own or not), once its result showed it went through. */
+  private readonly everPushed = new Set<string>();
+  private readonly pendingAny = new Map<string, string[]>();
 
   /** A git subcommand run while `current` was checked out. */
   onGit(callId: string, sub: string, args: string[], current: string | null): void {
@@ -47,7 +50,12 @@ export class OwnBranches {
       return;
     }
     if (p.short.has('n') || p.long.has('--dry-run') || p.long.has('--mirror') || p.long.has('--prune')) return;
-    const sources = pushedSources(args, current).filter((b) => this.made.has(b));
+    const all = pushedSources(args, current);
+    if (all.length > 0) {
+      if (!this.pendingAny.has(callId) && this.pendingAny.size >= BRANCHES_MAX) this.pendingAny.delete(this.pendingAny.keys().next().value as string);
+      this.pendingAny.set(callId, all.slice(0, 20));
+    }
+    const sources = all.filter((b) => this.made.has(b));
     if (sources.length === 0) return;
     // a push whose result never comes stays pending: the oldest goes first past the cap
     if (!this.pending.has(callId) && this.pending.size >= BRANCHES_MAX) this.pending.delete(this.pending.keys().next().value as string);
@@ -56,6 +64,9 @@ export class OwnBranches {
 
   /** The result of a call: a push in it that went through carried its branches, unless a commit came since. */
   onResult(callId: string, wentThrough: boolean): void {
+    const any = this.pendingAny.get(callId);
+    this.pendingAny.delete(callId);
+    if (wentThrough && any) for (const b of any) if (this.everPushed.size < BRANCHES_MAX) this.everPushed.add(b);
     const sources = this.pending.get(callId);
     this.pending.delete(callId);
     if (!wentThrough || !sources) return;
@@ -65,7 +76,8 @@ export class OwnBranches {
   /** The session renamed this branch and pushed it under its new name since: deleting the old name on the remote completes the rename. */
   renamedAndPushed(branch: string): string | null {
     const to = this.renamed.get(branch);
-    return to !== undefined && this.pushed.has(to) ? to : null;
+    // the remote's old branch is what the session itself pushed there (no commits it never fetched)
+    return to !== undefined && this.pushed.has(to) && this.everPushed.has(branch) ? to : null;
   }
 
   /** Every branch named was made by this session and its last commit pushed since. */

@@ -1185,7 +1185,7 @@ export function requestedInstaller(request: string, url: string): string | null 
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
     // "please don't install Homebrew", "do not set up nvm": the tool named, its install turned down
-    if (INSTALL_VERB.test(near) && !/\b(?:don t|dont|do not|never|no need to)\s+(?:\w+\s+){0,2}?(?:install|set up|setup|add)\b/.test(near)) return w;
+    if (INSTALL_VERB.test(near) && !/\b(?:don t|dont|do not|never|no need to|can t|cant|cannot|won t|wont|didn t|didnt|rather not|rather you didn t)\s+(?:\w+\s+){0,2}?(?:install|set up|setup|add|use)\b|\bnot\s+\w+\s+please\s+use\b/.test(near)) return w;
   }
   return null;
 }
@@ -1204,8 +1204,14 @@ export function namesInstallerTool(request: string, url: string): boolean {
 /** A sentence that names the tool and turns it down or doubts it ("don't install Homebrew", "the Homebrew installer is sketchy"); "use uv to run the tests" wants it. */
 function turnsDownTool(request: string, url: string): boolean {
   const text = request.length > 10_000 ? request.slice(0, 10_000) : request;
-  return text.split(/[.!?。！？\n]+/).some((s) => namesInstallerTool(s, url) && (REFUSES.test(s) || /\b(?:sketchy|avoid|instead|without|untrusted|unsafe)\b/i.test(s)));
+  // a sentence, or a name asked about and answered in the next ("Homebrew? No.")
+  const sentences = text.split(/(?<=[.!?。！？])\s*|\n+/);
+  return sentences.some((s, i) => namesInstallerTool(s, url) && (TURNS_DOWN.test(s) || DOUBTS.test(s) || (/\?\s*$/.test(s) && TURNS_DOWN.test(sentences[i + 1] ?? ''))));
 }
+
+/** A no (not a conditional "if uv is not there"): REFUSES without its bare "not". */
+const TURNS_DOWN = /\b(?:no|never|don'?t|do not|nicht|kein|não|nao|non|nunca|jamais|đừng)\b|^\s*not\b|不要|别|不用|しないで|마세요|말고/i;
+const DOUBTS = /\b(?:sketchy|avoid|instead|without|untrusted|unsafe|skip|rather\s+not|can'?t|cannot|won'?t|didn'?t|wrecked|broke|broken)\b/i;
 
 /** A general ban on new installs or on piping downloads into a shell ("do not install anything new", "never pipe curl into sh"). */
 const INSTALL_BAN = /\b(?:don'?t|do\s+not|never|no)\b[^.!?\n]{0,25}\b(?:install\w*|pipe\w*|curl\b[^.!?\n]{0,15}\b(?:sh|bash)\b|download\w*\s+and\s+run)/i;

@@ -59,8 +59,14 @@ function outsideWrite(w: FileOp, session: SessionFacts): boolean {
  */
 function inCacheFolder(w: FileOp, session: SessionFacts): boolean {
   const rel = relativeToHome(w.abs, session);
-  return rel !== null && w.kind !== 'delete' && /^(?:\.cache|Library\/Caches)\/[^/]+(?:\/|$)/.test(rel) && !/\.(?:sh|bash|zsh|ps1|py|js|mjs|cjs|rb|pl|exe|bat|cmd)$/i.test(rel) && !/^#!/.test(w.added);
+  if (rel === null || w.kind === 'delete' || !/^(?:\.cache|Library\/Caches)\/[^/]+\//.test(rel)) return false;
+  // where caches hold code that runs (virtualenvs, site-packages, hook clones, shims, browsers) it is no cache
+  if (/(?:^|\/)(?:site-packages|dist-packages|bin|virtualenvs|pre-commit|corepack|node_modules|ms-playwright|hooks)(?:\/|$)/.test(rel)) return false;
+  // data files only, with their content in the log (a copy's content is unknown)
+  return DATA_FILE.test(rel) && w.added !== '' && !/^#!/.test(w.added) && (w.cmd === undefined || !/^(?:cp|mv|tee|rsync|install|ln)$/.test(w.cmd.name));
 }
+
+const DATA_FILE = /\.(?:json|jsonl|ndjson|txt|csv|tsv|html?|xml|ya?ml|parquet|feather|pkl|pickle|npz|npy|sqlite|db|log|md|png|jpe?g|gif|webp|svg|pdf)$/i;
 
 /**
  * `echo '{"event":"run"}' >> ~/.superstack/telemetry.jsonl`: a record appended to a log a tool

@@ -127,7 +127,7 @@ test("a package runner that fetched a tool's command name as a package (biome, t
     assert.deepEqual(d.map(severityOf), ['warning'], agent);
     assert.match(d[0]!.detail, /@biomejs\/biome/);
   }
-  const tsc = 'Need to install the following packages:\n  tsc@2.0.4\nOk to proceed? (y) y\n\n                This is not the tsc command you are looking for\n';
+  const tsc = 'Need to install the following packages:\n  eslint@9.0.0\n  tsc@2.0.4\nOk to proceed? (y) y\n\n                This is not the tsc command you are looking for\n';
   assert.deepEqual(only(await runRules([...ran('npx tsc --noEmit', { output: tsc })]), LOOKALIKE).map(severityOf), ['warning']);
 });
 
