@@ -16,7 +16,6 @@ import { DESTRUCTIVE_RULES } from '../rules/destructive.ts';
 import { SECRETS_RULES } from '../rules/secrets.ts';
 import { EXFILTRATION_RULES } from '../rules/exfiltration.ts';
 import { EXPOSURE_RULES } from '../rules/exposure.ts';
-import { SHELL_SERVED_RULES } from '../rules/shell-served.ts';
 import { INJECTION_RULES } from '../rules/injection.ts';
 import { PERMISSIONS_RULES } from '../rules/permissions.ts';
 import { TRUST_RULES } from '../rules/trust-settings.ts';
@@ -54,7 +53,7 @@ const SUMMARY_MAX = 300;
  * sequence of overwrite, commit and push judged with the file's earlier text).
  */
 export const GUARD_RULES: Rule[] = [
-  ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...SHELL_SERVED_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
+  ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
   ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...NPX_LOOKALIKE_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...PROHIBITION_RULES, ...UNREQUESTED_PUSH_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
 ];
 const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));

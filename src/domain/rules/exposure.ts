@@ -14,6 +14,7 @@ import { ProjectAgentStores } from './project-agent-stores.ts';
 import { UntrackedListing } from './untracked-listing.ts';
 import { storeCopiesIn, storeCopyRan } from './store-copying-scripts.ts';
 import { HomeStaging } from './home-staging.ts';
+import { shellServed, shellServedDraft } from './shell-served.ts';
 
 export const filesServed = meta({
   id: 'exfiltration/files-served',
@@ -273,19 +274,18 @@ const READERS: ReadonlySet<string> = new Set(['cat', 'less', 'more', 'head', 'ta
 
 export const EXPOSURE_RULES: Rule[] = [
   {
-    metas: [filesServed],
+    metas: [filesServed, shellServed],
     create(ctx) {
       const requests = requestsOf(ctx.session);
       // a server that could not start served nothing: the finding waits for the call's result
-      const outcomes = new Outcomes(ctx, [filesServed]);
+      const outcomes = new Outcomes(ctx, [filesServed, shellServed]);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             const v = servedVerdict(loc, ctx);
-            if (!v) continue;
-            const draft = {
+            const files = v && {
               rule: filesServed.id,
               severity: v.severity,
               title: v.severity === 'warning' ? 'Directory outside the tree served to the network' : undefined,
@@ -293,8 +293,12 @@ export const EXPOSURE_RULES: Rule[] = [
               evidence: [evidence(event, loc.cmd.text, facts)],
               key: v.severity,
             };
-            const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
-            outcomes.report(event, 'run', asked ? asRequested(draft, filesServed, asked, 'the command was dictated word for word', 'warning') : draft, SERVE);
+            // files or a shell (shell-served.ts) served to the network: a dictated command stays a warning
+            for (const [draft, m] of [[files, filesServed], [shellServedDraft(loc, facts, event), shellServed]] as const) {
+              if (!draft) continue;
+              const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
+              outcomes.report(event, 'run', asked ? asRequested(draft, m, asked, 'the command was dictated word for word', 'warning') : draft, SERVE);
+            }
           }
         },
         finish() {

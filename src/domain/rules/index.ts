@@ -17,7 +17,6 @@ import { RELIABILITY_RULES } from './reliability.ts';
 import { COVERAGE_RULES } from './coverage.ts';
 import { CONTEXT_RULES } from './context.ts';
 import { EXPOSURE_RULES } from './exposure.ts';
-import { SHELL_SERVED_RULES } from './shell-served.ts';
 import { CIRCUMVENTION_RULES } from './circumvention.ts';
 import { OVERWRITE_RULES } from './overwrite.ts';
 import { TRUST_RULES } from './trust-settings.ts';
@@ -33,7 +32,6 @@ export const RULES: Rule[] = [
   ...CREDENTIAL_HUNT_RULES,
   ...EXFILTRATION_RULES,
   ...EXPOSURE_RULES,
-  ...SHELL_SERVED_RULES,
   ...INJECTION_RULES,
   ...PERMISSIONS_RULES,
   ...TRUST_RULES,

@@ -5,14 +5,13 @@
 // network. Whoever reaches the port runs commands as the agent's user. Bound to loopback, given a
 // login (ttyd -c user:pass, a password, a token), read-only, or in a container with no published
 // port, it is not reported. Read from the command alone; the finding waits for the call's result
-// (a server that could not start served nothing).
+// (a server that could not start served nothing), by the exposure rule beside the file servers.
 import type { SimpleCommand } from '../shell/types.ts';
-import type { Rule } from './types.ts';
-import { effectsOf } from './effects.ts';
+import type { NormEvent } from '../model/events.ts';
+import type { EventFacts, FindingDraft } from './types.ts';
+import type { Located } from './effects.ts';
 import { optionValues } from './commands.ts';
-import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { evidence, meta, QUOTE_MAX, safe } from './util.ts';
-import { Outcomes, SERVE } from './outcome.ts';
 
 export const shellServed = meta({
   id: 'exfiltration/shell-served',
@@ -91,33 +90,17 @@ function containerShell(args: string[]): ShellServer | null {
   return open.length > 0 ? { tool, bind: '' } : null;
 }
 
-export const SHELL_SERVED_RULES: Rule[] = [
-  {
-    metas: [shellServed],
-    create(ctx) {
-      const requests = requestsOf(ctx.session);
-      const outcomes = new Outcomes(ctx, [shellServed]);
-      return {
-        onEvent(event, facts) {
-          requests.onEvent(event);
-          outcomes.onEvent(event);
-          for (const loc of effectsOf(event, facts, ctx.session).commands) {
-            const served = shellServer(loc.cmd);
-            if (!served || LOOPBACK.test(served.bind)) continue;
-            const draft = {
-              rule: shellServed.id,
-              detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` served ${served.tool === 'jupyter' || served.tool === 'code-server' ? `${served.tool} (code execution)` : `a writable ${served.tool} terminal`} on every network interface with no login: whoever could reach the port could run commands on this machine.`,
-              evidence: [evidence(event, loc.cmd.text, facts)],
-              key: served.tool,
-            };
-            const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
-            outcomes.report(event, 'run', asked ? asRequested(draft, shellServed, asked, 'the command was dictated word for word', 'warning') : draft, SERVE);
-          }
-        },
-        finish() {
-          outcomes.finish();
-        },
-      };
-    },
-  },
-];
+/**
+ * The finding for a command that starts a no-login shell server beyond loopback, or null. The
+ * exposure rule (exposure.ts) runs it beside the file servers, with their dictation and result gate.
+ */
+export function shellServedDraft(loc: Located, facts: EventFacts, event: NormEvent): FindingDraft | null {
+  const served = shellServer(loc.cmd);
+  if (!served || LOOPBACK.test(served.bind)) return null;
+  return {
+    rule: shellServed.id,
+    detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` served ${served.tool === 'jupyter' || served.tool === 'code-server' ? `${served.tool} (code execution)` : `a writable ${served.tool} terminal`} on every network interface with no login: whoever could reach the port could run commands on this machine.`,
+    evidence: [evidence(event, loc.cmd.text, facts)],
+    key: served.tool,
+  };
+}
