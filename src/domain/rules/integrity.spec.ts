@@ -1110,3 +1110,13 @@ test('a reply that says the failures are pre-existing reports them; one that say
   assert.deepEqual(only(await runRules([...failed(), say('The failures were pre-existing, and I fixed them. Implemented the feed endpoint.')]), CONTRA).map(severityOf).length, 1);
   assert.deepEqual(only(await runRules([...failed(), say('All tests pass. The lint errors are unrelated to this change.')]), CONTRA).map(severityOf).length, 1);
 });
+
+test('Python unittest\'s summary ("Ran 4 tests in 0.01s", "OK") is a passing run, behind a pipe and through cmd.exe /c too; "FAILED (failures=1)" is not', async () => {
+  const OK = '....\n----------------------------------------------------------------------\nRan 4 tests in 0.010s\n\nOK\n';
+  const piped = await runRules([fix(), ...ran('python -m unittest discover 2>&1 | tail -5', { exitCode: 0, output: OK }), say('All tests pass now.')]);
+  assert.deepEqual(only(piped, UNVERIFIED), [], 'behind a pipe the summary decides, and it says OK');
+  const windows = await runRules([fix(), ...ran('cd /mnt/c/work/app && /mnt/c/Windows/System32/cmd.exe /c ".venv\\Scripts\\python.exe" test_parser.py', { exitCode: null, output: OK }), say('All tests pass now.')]);
+  assert.deepEqual(only(windows, UNVERIFIED), [], 'the test script run by Windows\' Python through cmd.exe is a test run');
+  const failed = await runRules([fix(), ...ran('python -m unittest discover 2>&1 | tail -5', { exitCode: 0, output: 'F...\nRan 4 tests in 0.010s\n\nFAILED (failures=1)\n' }), say('All tests pass now.')]);
+  assert.equal(only(failed, UNVERIFIED).length + only(failed, CONTRA).length, 1, 'a failed run behind a pipe backs nothing');
+});

@@ -72,14 +72,16 @@ export const coverageLowered = meta({
 
 type Status = 'pass' | 'fail' | 'unknown';
 
+/** Python unittest's summary of a passing run: `Ran 13 tests in 0.002s`, a blank line, `OK` (or `OK (skipped=2)`). */
+const UNITTEST_OK = String.raw`^[ \t]*Ran [1-9]\d* tests? in [\d.]+m?s[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*OK\b`;
 const FAIL_MARKERS = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|errors?)\b|^[ \t]*(?:FAIL|FAILED|ERROR)\b|--- FAIL:|test result: FAILED|BUILD FAILED|BUILD FAILURE|\berror TS\d+|Tests run:.*Failures: [1-9]|npm ERR! Test failed|AssertionError|Traceback \(most recent call last\)/m;
-const PASS_MARKERS = /\b\d+\s+(?:tests?\s+)?(?:passed|passing)\b|^ok\s+\S|test result: ok|BUILD SUCCESS(?:FUL)?|All tests passed|Tests:\s+\d+ passed|\bPASS\b/m;
+const PASS_MARKERS = new RegExp(String.raw`\b\d+\s+(?:tests?\s+)?(?:passed|passing)\b|^ok\s+\S|test result: ok|BUILD SUCCESS(?:FUL)?|All tests passed|Tests:\s+\d+ passed|\bPASS\b|${UNITTEST_OK}`, 'm');
 
 /** Linters and formatters in check mode, whose own failure can fail a chain the tests passed in. */
 const LINTERS = /^(?:ruff|eslint|flake8|pylint|black|isort|prettier|biome|stylelint|rubocop|golangci-lint|shellcheck|markdownlint|mypy|pyright|tsc)$/;
 
 /** A test runner's own summary of passes, and of failures (not a linter's "Found 7 errors"). */
-const TEST_PASSES = /\b\d+\s+(?:tests?\s+)?passed\b|Tests:\s+\d+ passed|test result: ok\b|^ok\s+\S|All tests passed/m;
+const TEST_PASSES = new RegExp(String.raw`\b\d+\s+(?:tests?\s+)?passed\b|Tests:\s+\d+ passed|test result: ok\b|^ok\s+\S|All tests passed|${UNITTEST_OK}`, 'm');
 const TEST_FAILURES = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?)\b|^[ \t]*(?:FAIL|FAILED)\b|--- FAIL:|test result: FAILED|Tests run:.*(?:Failures|Errors): [1-9]|npm ERR! Test failed|\b[1-9]\d*\s+errors?\s+(?:in|during)\b|^=+ [^=\n]*\berrors?\b[^=\n]* =+/m;
 
 /** The output holds a test summary of passes and no test failure. */

@@ -1284,3 +1284,21 @@ test("the token in the query of a redirect a download followed (a signed link) i
     assert.ok(only(d, OUTPUT).some((x) => severityOf(x) !== 'info'), out.slice(0, 60));
   }
 });
+
+test('a credential file filtered down to settings that are not credentials shows only those (none); a filter for a credential, an inverted or loose one, shows the file', async () => {
+  for (const narrowed of [
+    "cat ~/.browser-driver-manager/.env | grep CHROMEDRIVER_TEST_PATH | cut -d= -f2 | tr -d '\"'",
+    'grep PORT .env',
+    "grep -E '^(PORT|NODE_ENV)=' .env.local",
+    'grep -e LOG_LEVEL -e REGION .env',
+  ]) assert.deepEqual(only(await runRules([cmd(narrowed)]), READ), [], narrowed);
+  for (const shown of [
+    'cat .env | grep API_KEY',
+    'grep DATABASE_URL .env',
+    'grep -i token .env',
+    "grep -v '^#' .env",
+    'grep = .env',
+    'cat .env | grep -f names.txt',
+    'grep -E "PORT|SECRET" .env',
+  ]) assert.deepEqual(only(await runRules([cmd(shown)]), READ).map(severityOf), ['warning'], shown);
+});

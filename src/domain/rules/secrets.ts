@@ -8,7 +8,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located, type NetOp } from './effects.ts';
-import { isLocalHost, parseArgs } from './commands.ts';
+import { isLocalHost, optionValues, parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
@@ -83,7 +83,43 @@ export function sensitiveLabel(kind: string): string {
  * a value (issue 15, class 3), so they are not secret reads.
  */
 export function sensitiveReads(fx: Effects): FileOp[] {
-  return fx.reads.filter((r) => r.sensitive !== null && !NO_SECRET_KINDS.has(r.sensitive) && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && printsOnlyACount(r.cmd, fx.commands)));
+  return fx.reads.filter((r) => r.sensitive !== null && !NO_SECRET_KINDS.has(r.sensitive) && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && (printsOnlyACount(r.cmd, fx.commands) || narrowedToSettings(r.cmd, fx.commands))));
+}
+
+/**
+ * `cat ~/.tool/.env | grep CHROME_TEST_PATH | cut -d= -f2`, `grep -E '^(PORT|NODE_ENV)=' .env`: the
+ * read is filtered down to settings named in the command, none of them credential-like, so what
+ * reaches the transcript is those lines only (a secret among them would still be caught by the
+ * scan of the output). Not when the filter is inverted (`grep -v '^#'`), reads its patterns from a
+ * file, or matches by a pattern that is not a plain name.
+ */
+function narrowedToSettings(cmd: SimpleCommand, all: Located[]): boolean {
+  let filter: SimpleCommand | undefined = GREPS.test(cmd.name) ? cmd : undefined;
+  if (!filter && cmd.pipeIndex < cmd.pipeLength - 1) {
+    const at = all.findIndex((l) => l.cmd === cmd);
+    const next = all[at + 1]?.cmd;
+    if (next && next.pipeIndex === cmd.pipeIndex + 1 && GREPS.test(next.name)) filter = next;
+  }
+  const names = filter ? grepNames(filter) : null;
+  return names !== null && names.length > 0 && names.every((n) => !SECRET_SETTING.test(n));
+}
+const GREPS = /^(?:grep|egrep|rg)$/;
+/** Setting names whose values are, or hold, credentials (a connection string carries its password). */
+const SECRET_SETTING = /key|token|secret|pass|pwd|cred|auth|session|cookie|private|salt|sign|cert|jwt|url|uri|dsn|conn|database|db_?|redis|mongo|postgres|mysql|smtp|mail|webhook|sentry|bearer|account|client|login|user|ssh|github|gh_|npm|aws/i;
+/** The setting names a grep matches by (`NAME`, `^NAME=`, `^(A|B)=`, `-e A -e B`), or null when it matches by anything else. */
+function grepNames(cmd: SimpleCommand): string[] | null {
+  const valued = ['-e', '--regexp', '-f', '--file', '-m', '--max-count', '-A', '-B', '-C', '--context', '--after-context', '--before-context', '-g', '--glob', '-t', '--type'];
+  const p = parseArgs(cmd.args, valued);
+  if (p.short.has('v') || p.long.has('--invert-match') || p.short.has('f') || p.long.has('--file')) return null;
+  const given = optionValues(cmd.args, ['-e', '--regexp']);
+  const patterns = given.length > 0 ? given : p.operands.slice(0, 1);
+  const names: string[] = [];
+  for (const pattern of patterns) {
+    const m = /^\^?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?=?$/.exec(pattern);
+    if (!m) return null;
+    names.push(...m[1]!.split('|'));
+  }
+  return names;
 }
 
 /** The sensitive reads whose content reaches the transcript: not a copy into another file (its flow is followed on its own). */

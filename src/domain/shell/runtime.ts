@@ -87,5 +87,21 @@ export function devShellCommand(name: string, args: string[]): { argv: string[] 
     const at = args.findIndex((a) => a === '--run' || a === '--command');
     return at >= 0 && at + 1 < args.length ? { script: args[at + 1] } : null;
   }
+  if (WINDOWS_CMD.test(name)) return cmdCommand(args);
   return null;
+}
+
+const WINDOWS_CMD = /^cmd(?:\.exe)?$/i;
+
+/**
+ * `cmd.exe /c ".venv\Scripts\python.exe" test.py` (WSL, Git Bash calling Windows' shell): what cmd
+ * runs after `/c` or `/k` (options such as `/s /q /d` before it). Several words are the command's
+ * own argv; one word is a command line, whose backslashes are Windows path separators (cmd has no
+ * escape backslash), so they are read as slashes rather than as a POSIX shell's escapes.
+ */
+function cmdCommand(args: string[]): { argv: string[] } | { script: string } | null {
+  const at = args.findIndex((a) => /^\/[ck]$/i.test(a));
+  if (at < 0 || at + 1 >= args.length || !args.slice(0, at).every((a) => /^\/[a-z](?::\S*)?$/i.test(a))) return null;
+  const rest = args.slice(at + 1);
+  return rest.length === 1 ? { script: rest[0]!.replace(/\\/g, '/') } : { argv: rest };
 }

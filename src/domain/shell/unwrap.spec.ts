@@ -82,3 +82,22 @@ test("PowerShell here-strings are strings: their text runs nothing and redirects
   // an opener inside a word is no here-string even on Windows
   assert.ok(parseShell(commandSource({ command: crafted }, true)).commands.some((c) => c.name === 'rm'));
 });
+
+test('a Windows program is named without its directory or .exe: C:\\Python\\python.exe, .venv\\Scripts\\pytest.EXE', () => {
+  assert.equal(programName('.venv\\Scripts\\python.exe'), 'python');
+  assert.equal(programName('C:\\Tools\\pytest.EXE'), 'pytest');
+  assert.equal(programName('/mnt/c/Windows/System32/cmd.exe'), 'cmd');
+  assert.equal(programName('.exe'), '.exe', 'a name that is only the suffix stays');
+  assert.equal(programName('setup.exec'), 'setup.exec');
+});
+
+test('cmd.exe /c runs what follows: several words as the argv, one word as a command line whose backslashes are path separators', async () => {
+  await loadShellParser();
+  const argv = parseShell('/mnt/c/Windows/System32/cmd.exe /c ".venv\\Scripts\\python.exe" test_parser.py').commands;
+  assert.deepEqual(argv.map((c) => [c.name, c.args]), [['cmd', ['/c', '.venv\\Scripts\\python.exe', 'test_parser.py']], ['python', ['test_parser.py']]]);
+  const line = parseShell('cmd /s /c "rmdir /s /q build && npm test"').commands;
+  assert.deepEqual(line.slice(1).map((c) => [c.name, c.args, c.nested]), [['rmdir', ['/s', '/q', 'build'], 'shell-c'], ['npm', ['test'], 'shell-c']]);
+  const paths = parseShell('cmd.exe /c "del C:\\Users\\me\\notes.txt"').commands;
+  assert.deepEqual(paths[1]?.args, ['C:/Users/me/notes.txt']);
+  for (const none of ['cmd /?', 'cmd', 'cmd /c', 'cmd.exe /q']) assert.equal(parseShell(none).commands.length, 1, none);
+});

@@ -84,10 +84,14 @@ export interface Unwrapped {
   assignments: string[];
 }
 
-/** The last path segment: "/usr/bin/rm" → "rm". */
+/**
+ * The last path segment: "/usr/bin/rm" → "rm"; a Windows program by its name without the
+ * directory or the `.exe` that Windows adds (".venv\\Scripts\\python.exe" → "python").
+ */
 export function programName(word: string): string {
-  const i = word.lastIndexOf('/');
-  return i >= 0 && i < word.length - 1 ? word.slice(i + 1) : word;
+  const i = Math.max(word.lastIndexOf('/'), word.lastIndexOf('\\'));
+  const base = i >= 0 && i < word.length - 1 ? word.slice(i + 1) : word;
+  return base.length > 4 && /\.exe$/i.test(base) ? base.slice(0, -4) : base;
 }
 
 export function unwrap(argv: string[]): Unwrapped {

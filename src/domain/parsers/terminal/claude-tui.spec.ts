@@ -265,7 +265,7 @@ test('an export that lost its indentation: a wrapped command and its result line
   ].join('\n');
   const out = run(text);
   const cmds = commands(out.events);
-  assert.deepEqual(cmds, ["grep -E '^HUBSPOT_(ACCESS_TOKEN|CLIENT_SECRET)=' .env.local | sed\n's/=.*/=<set>/'"]);
+  assert.deepEqual(cmds, ["grep -E '^HUBSPOT_(ACCESS_TOKEN|CLIENT_SECRET)=' .env.local | sed 's/=.*/=<set>/'"], 'the quoted word did not fit after "sed": a wrap, not a line break');
   const r = resultOf(out.events, callWith(out.events, 'grep -E'))!;
   assert.equal(r.output, 'HUBSPOT_ACCESS_TOKEN=<set>\nHUBSPOT_CLIENT_SECRET=<set>');
   assert.equal(ofKind(out.events, 'message').at(-1)?.text, 'Both are set.');
@@ -317,9 +317,9 @@ describe('claude-code-tui: a word longer than the line is broken by the terminal
     assert.equal(prompts[0], `use this pat ${TOKEN}`);
   });
 
-  test('the token in the wrapped command is one word again; breaks between words keep their blank', () => {
+  test('the token in the wrapped command is one word again; a word moved down because it did not fit is after a blank', () => {
     assert.deepEqual(commands(out.events), [
-      `git remote set-url origin\n${url} && git push -u origin main`,
+      `git remote set-url origin ${url} && git push -u origin main`,
       'git log --oneline -5 --format="%h %an %s" -- internal/rewards/limiter/ratelimiter.go internal/rewards/limiter/ratelimiter_test.go',
     ]);
   });
@@ -447,5 +447,49 @@ describe('claude-code-tui: tool calls folded into summary lines (2.1.x: "Ran 1 s
   test('a capture whose groups are reads only holds every action it took', () => {
     const out = run(capture.replace('  Ran 1 shell command (ctrl+o to expand)', '  Searched for 1 pattern, read 1 file (ctrl+o to expand)').replace('  Pushed to main (ctrl+o to expand)', ''), 'claude-code-tui');
     assert.equal(out.toolsNotRecorded, null);
+  });
+});
+
+describe('claude-code-tui: heads as the research preview drew them, and commands the terminal wrapped', () => {
+  test('"Bash(npm test)…" and "Update(file_path: src/a.py)…" are the command and the path, without the ellipsis or the argument name', () => {
+    const out = run([
+      '> fix the parser',
+      '● Read(file_path: "src/parser.py")…',
+      '  ⎿  Read 40 lines',
+      '● Update(file_path: src/parser.py)…',
+      '  ⎿  Updated src/parser.py with 1 addition',
+      '      3  def parse(text):',
+      '      4      return text.strip()',
+      '● Bash(python -m unittest)…',
+      '  ⎿  ....',
+      '     Ran 4 tests in 0.010s',
+      '',
+      '     OK',
+      '',
+    ].join('\n'), 'claude-code-tui');
+    const all = calls(out.events);
+    assert.deepEqual(all.map((c) => [c.name, c.input.type === 'command' ? c.input.command : 'path' in c.input ? c.input.path : '']), [['Read', 'src/parser.py'], ['Edit', 'src/parser.py'], ['Bash', 'python -m unittest']]);
+    assert.match(resultOf(out.events, all[2]!)!.output, /Ran 4 tests/);
+  });
+
+  test('a line the terminal ended because the next word did not fit is one line of the command; a line the author ended short stays a line', () => {
+    const wrapped = run([
+      '> run it',
+      '● Bash(cd /tmp && CHROME=$(cat ~/.browser-driver-manager/.env | grep',
+      "      CHROME_TEST_PATH | cut -d= -f2 | tr -d '\"')",
+      '      echo $CHROME)',
+      '  ⎿  /opt/chrome/chrome',
+      '',
+    ].join('\n'), 'claude-code-tui');
+    assert.deepEqual(commands(wrapped.events), ["cd /tmp && CHROME=$(cat ~/.browser-driver-manager/.env | grep CHROME_TEST_PATH | cut -d= -f2 | tr -d '\"')\necho $CHROME"]);
+    const typed = run('> go\n● Bash(cd app\n      npm test)\n  ⎿  ok\n', 'claude-code-tui');
+    assert.deepEqual(commands(typed.events), ['cd app\nnpm test']);
+  });
+
+  test('a ")" that closes the command\'s own $( … ) at a line\'s end does not end the head; one more than it opened does', () => {
+    const out = run('> go\n● Bash(X=$(date)\n      echo "$X" (done))\n  ⎿  Mon\n', 'claude-code-tui');
+    assert.deepEqual(commands(out.events), ['X=$(date)\necho "$X" (done)']);
+    const sub = run('> go\n● Bash((cd app && make))\n  ⎿  built\n', 'claude-code-tui');
+    assert.deepEqual(commands(sub.events), ['(cd app && make)']);
   });
 });

@@ -208,7 +208,8 @@ export class ClaudeTuiParser implements LogParser {
     this.open('message', line, text);
   }
 
-  private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, rest: string, line: number): void {
+  private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, shown: string, line: number): void {
+    const rest = withoutEllipsis(shown);
     this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
     this.mode = closesArgs(rest, rest, kind.name) ? 'tool-result' : 'tool-head';
@@ -256,10 +257,10 @@ export class ClaudeTuiParser implements LogParser {
 
   private headContinues(s: string): void {
     const tool = this.tool!;
-    const text = s.trim();
+    const text = withoutEllipsis(s.trim());
     // Terminals wrap at their width (80 columns or more), between words; a line that ended short
     // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
-    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH ? ' ' : '\n';
+    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH || this.width.pushedDown(tool.shownWidth, text) ? ' ' : '\n';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
     if (room) tool.args += joiner + text;
     tool.shownWidth = s.length;
@@ -315,20 +316,26 @@ export class ClaudeTuiParser implements LogParser {
 
 /**
  * The head's own "(" is closed by the ")" that ends its last line. A command's own text may end a
- * line with ")" inside a quoted argument (a commit message's "(PEP 621)"): a Bash head closes only
- * where its quotes are closed too. Should the display have cut a quote off, the "⎿" of the result
- * (or the next record) still ends the head.
+ * line with ")" inside a quoted argument (a commit message's "(PEP 621)") or closing a `$(…)` of its
+ * own before it goes on (`X=$(cat f | grep A)` then the next line): a Bash head closes only where
+ * its quotes are closed and the command before that ")" has closed every parenthesis it opened. Should the display have
+ * cut a quote or a parenthesis off, the "⎿" of the result (or the next record) still ends the head.
  */
 function closesArgs(text: string, args: string, tool: string): boolean {
-  return text.endsWith(')') && (tool !== 'Bash' || !insideQuotes(args));
+  if (!text.endsWith(')')) return false;
+  if (tool !== 'Bash') return true;
+  const state = shellState(args.slice(0, -1));
+  return !state.quoted && state.depth <= 0;
 }
 
 /**
- * Whether a shell text ends inside a quoted string: single, double or ANSI-C (`$'don\\'t'`). A
- * `#` that starts a word outside quotes comments out the rest of its line (`ls # what's here`).
+ * Whether a shell text ends inside a quoted string (single, double or ANSI-C, `$'don\\'t'`), and
+ * its depth of parentheses outside quotes (opened minus closed). A `#` that starts a word outside
+ * quotes comments out the rest of its line (`ls # what's here`).
  */
-function insideQuotes(text: string): boolean {
+function shellState(text: string): { quoted: boolean; depth: number } {
   let quote: "'" | '"' | "$'" | null = null;
+  let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quote === "'") {
@@ -345,13 +352,27 @@ function insideQuotes(text: string): boolean {
       i++;
     } else if (quote === null && c === "'") {
       quote = "'";
+    } else if (quote === null && c === '(') {
+      depth++;
+    } else if (quote === null && c === ')') {
+      depth--;
     } else if (quote === null && c === '#' && (i === 0 || /\s/.test(text[i - 1]!))) {
       const end = text.indexOf('\n', i);
-      if (end < 0) return false;
+      if (end < 0) return { quoted: false, depth };
       i = end;
     }
   }
-  return quote !== null;
+  return { quoted: quote !== null, depth };
+}
+
+/** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
+function withoutEllipsis(head: string): string {
+  return head.endsWith(')…') ? head.slice(0, -1) : head;
+}
+
+/** A file tool's path: `src/a.ts`, or the research preview's `file_path: "src/a.ts"` / `file_path: src/a.ts`. */
+function filePath(args: string): string {
+  return namedArg(args, 'file_path') ?? args.replace(/^file_path:\s*/, '');
 }
 
 function stripClosingParen(args: string): string {
@@ -379,13 +400,13 @@ function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
       return { type: 'command', command: args, ...(tool.name === 'PowerShell' ? { shell: 'powershell' as const } : {}), ...(/^Running in the background/.test(result) ? { background: true } : {}) };
     case 'Read':
     case 'NotebookRead':
-      return { type: 'file_read', path: args.replace(/ · .*$/, '') };
+      return { type: 'file_read', path: filePath(args.replace(/ · .*$/, '')) };
     case 'Write':
-      return { type: 'file_write', path: args, content: writtenContent(result) };
+      return { type: 'file_write', path: filePath(args), content: writtenContent(result) };
     case 'Edit':
     case 'MultiEdit':
     case 'NotebookEdit':
-      return { type: 'file_edit', path: args, edits: [diffEdit(result)] };
+      return { type: 'file_edit', path: filePath(args), edits: [diffEdit(result)] };
     case 'Grep':
     case 'Glob': {
       const pattern = namedArg(args, 'pattern') ?? unquote(args);

@@ -64,7 +64,18 @@ export class TerminalWidth {
   filled(width: number): boolean {
     return width >= FULL_LINE_WIDTH && width >= this.typical - 2;
   }
+
+  /**
+   * Would the next line's first word not have fitted after a line this wide (so the terminal moved
+   * it down: a wrap between words, not a line break the author typed)? `… .env | grep` then
+   * `CHROME_TEST_PATH | cut …` in an 80-column terminal. The width is the capture's own, or 80.
+   */
+  pushedDown(width: number, next: string): boolean {
+    const word = /^\S+/.exec(next)?.[0];
+    return word !== undefined && width + 1 + word.length > (this.typical || DEFAULT_WIDTH);
+  }
 }
+const DEFAULT_WIDTH = 80;
 
 /**
  * Did the terminal break a word between `prev` and `next` (each a line's text without its
