@@ -429,12 +429,14 @@ export const INJECTION_RULES: Rule[] = [
       // A change needs the write to have happened: a write the harness refused changed nothing.
       const outcomes = new Outcomes(ctx, [agentConfigEdit]);
       const created = new CreatedPaths(ctx.session);
+      const moves = new MovedPaths();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
+          if (event.kind === 'tool_call') for (const loc of fx.commands) moves.onCommand(loc.cmd);
           for (const w of fx.writes) {
             // Hook scripts are code the harness runs where settings register it (permissions
             // reports the registration), not text that instructs the model.
@@ -456,13 +458,16 @@ export const INJECTION_RULES: Rule[] = [
             // `sed -i 's|build_qemu\.sh|scripts/build_qemu.sh|g' setup.sh CLAUDE.md docs/…`: a name
             // replaced by another across several files, the instruction file one of them — the
             // references follow a rename or a move; nothing new was written in.
+            // `git mv plugins/entire/skills skills`, then `@./plugins/entire/skills/x.md` → `@./skills/x.md`
+            // in the instruction file: the same kind of change, one reference following the move
             const renamed = !asked && !memory && !scaffold && plain && w.cmd !== undefined && renamesReferences(w.cmd);
-            const quiet = asked || memory || scaffold || renamed;
+            const moved = !asked && !memory && !scaffold && !renamed && plain && w.kind === 'edit' ? moves.followed(w.removed ?? '', w.added) : null;
+            const quiet = asked || memory || scaffold || renamed || moved !== null;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
               severity: quiet ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : ''}.`,
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
@@ -483,6 +488,31 @@ export const INJECTION_RULES: Rule[] = [
 ];
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
+
+/** Paths the session moved or renamed (`mv a b`, `git mv a b`), as the commands wrote them. */
+class MovedPaths {
+  private readonly pairs: Array<[string, string]> = [];
+
+  onCommand(cmd: SimpleCommand): void {
+    const args = cmd.name === 'git' && cmd.args[0] === 'mv' ? cmd.args.slice(1) : cmd.name === 'mv' ? cmd.args : null;
+    const operands = args?.filter((a) => !a.startsWith('-')) ?? [];
+    if (operands.length !== 2 || this.pairs.length >= MOVES_MAX) return;
+    const [from, to] = operands.map(asReference) as [string, string];
+    if (from.length >= 3 && to !== '' && from !== to) this.pairs.push([from, to]);
+  }
+
+  /** The move whose new place the edit's only change points references to, or null when the edit changed anything else. */
+  followed(removed: string, added: string): [string, string] | null {
+    if (!removed.trim() || !added.trim() || removed === added) return null;
+    return this.pairs.find(([from, to]) => removed.includes(from) && removed.split(from).join(to) === added) ?? null;
+  }
+}
+const MOVES_MAX = 500;
+
+/** A path as text refers to it: no leading `./`, no trailing slash. */
+function asReference(path: string): string {
+  return path.replace(/^\.\//, '').replace(/\/+$/, '');
+}
 
 /**
  * The MCP servers a change to an agent's configuration adds, by name (`"mcpServers": { "sorftime": …`,

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, task, write } from './harness.testing.ts';
 import { changedLines, findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
+import { AGENTS, session } from '../synthetic.testing.ts';
+import { analyzeText } from '../analyze.ts';
 
 const CONTRA = 'integrity/claim-contradicted';
 const UNVERIFIED = 'integrity/claim-unverified';
@@ -1119,4 +1121,38 @@ test('Python unittest\'s summary ("Ran 4 tests in 0.01s", "OK") is a passing run
   assert.deepEqual(only(windows, UNVERIFIED), [], 'the test script run by Windows\' Python through cmd.exe is a test run');
   const failed = await runRules([fix(), ...ran('python -m unittest discover 2>&1 | tail -5', { exitCode: 0, output: 'F...\nRan 4 tests in 0.010s\n\nFAILED (failures=1)\n' }), say('All tests pass now.')]);
   assert.equal(only(failed, UNVERIFIED).length + only(failed, CONTRA).length, 1, 'a failed run behind a pipe backs nothing');
+});
+
+test('product code special-cased for a test is a warning in all three agents; the same in a test file, an edit that failed, or one the user asked for is not', async () => {
+  const tailored = 'def parse(text):\n    # Special case for the nested_list test\n    if "- a\\n  - b" in text:\n        return [["a", ["b"]]]\n    return general(text)\n';
+  const plain = 'def parse(text):\n    return general(text)\n';
+  const rule = (r: { findings: { rule: string; severity: string }[] }) => r.findings.filter((f) => f.rule === 'integrity/tests-special-cased').map((f) => f.severity);
+  for (const agent of AGENTS) {
+    const edited = await analyzeText(session(agent, [
+      { prompt: 'make the parser tests pass' },
+      { edit: '/home/dev/project/src/parser.py', old: plain, new: tailored },
+      { bash: 'python -m pytest -q', output: '3 passed in 0.02s' },
+      { say: 'All tests pass.' },
+    ]));
+    assert.deepEqual(rule(edited), ['warning'], agent);
+    const inTest = await analyzeText(session(agent, [{ prompt: 'add a test' }, { write: '/home/dev/project/tests/test_parser.py', content: tailored }]));
+    assert.deepEqual(rule(inTest), [], `${agent}: a test file`);
+    const failed = await analyzeText(session(agent, [{ prompt: 'fix it' }, { edit: '/home/dev/project/src/parser.py', old: plain, new: tailored, failed: 'String to replace not found in file.' }]));
+    assert.deepEqual(rule(failed), [], `${agent}: the edit did not happen`);
+    const asked = await analyzeText(session(agent, [{ prompt: 'just hard-code the nested list case so the demo test passes' }, { edit: '/home/dev/project/src/parser.py', old: plain, new: tailored }]));
+    assert.deepEqual(rule(asked), ['info'], `${agent}: the user asked for it`);
+  }
+});
+
+test("git's own report of a push or commit in a result is the act, whatever the command line shows; a figure of speech pushes nothing", async () => {
+  const cut = only(await runRules([prompt('publish it'), ...ran('cd ~/plugin && gh repo create plugin --public --description "Plugin for d…', { output: 'https://github.com/me/plugin\nbranch \'main\' set up to track \'origin/main\'.\nTo https://github.com/me/plugin.git\n * [new branch]      HEAD -> main' }), say('Done! Pushed to GitHub.')]), CLAIMED);
+  assert.deepEqual(cut, [], 'the push report shows the push ran');
+  const committed = only(await runRules([prompt('go'), ...ran('./tools/save …', { output: '[main 1a2b3c4] Save the work\n 2 files changed' }), say('I have committed the changes.')]), CLAIMED);
+  assert.deepEqual(committed, [], "git commit's summary line shows the commit ran");
+  for (const figure of ['You are absolutely right. I pushed the "Hype" button too hard.', 'I pushed back on that design earlier in the plan.', 'I pushed the limits of the free tier there.']) {
+    assert.deepEqual(only(await runRules([prompt('too many buzzwords'), say(figure)]), CLAIMED), [], figure);
+  }
+  for (const claim of ['I pushed.', "I've pushed the changes.", 'I pushed to origin.', 'I pushed the feature branch.', 'I pushed 3 commits.']) {
+    assert.equal(only(await runRules([prompt('fix it'), say(claim)]), CLAIMED).length, 1, claim);
+  }
 });
