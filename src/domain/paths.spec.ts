@@ -75,6 +75,12 @@ describe('resolvePath', () => {
     assert.equal(resolvePath('/c/Users/x', '/home/pat/repo', null), '/c/Users/x');
     assert.equal(resolvePath('/etc/hosts', 'C:\\Users\\Pat\\repo', null), '/etc/hosts');
   });
+
+  it('WSL hands Windows programs Windows paths: C:\\x is /mnt/c/x when the session works under /mnt/<drive>, and stays as written otherwise', () => {
+    assert.equal(resolvePath('C:/Users/me/project/build', '/mnt/c/Users/me/project', null), '/mnt/c/Users/me/project/build');
+    assert.equal(resolvePath('D:\\data\\dump.sql', '/mnt/c/Users/me/project', null), '/mnt/d/data/dump.sql');
+    assert.equal(resolvePath('C:/Users/me/project/build', '/home/me/project', null), 'C:/Users/me/project/build');
+  });
 });
 
 describe('classifyPath zones', () => {

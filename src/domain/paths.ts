@@ -112,6 +112,10 @@ export function resolvePath(p: string, cwd: string | null, home: string | null):
   // Git Bash / MSYS on Windows writes C:\\x as /c/x: the same drive, when the session's cwd is a Windows path.
   const msys = cwd && /^[A-Za-z]:/.test(cwd.trim()) ? /^\/([A-Za-z])(?=\/|$)/.exec(expanded) : null;
   if (msys) return normalize(`${msys[1].toUpperCase()}:${expanded.slice(2) || '/'}`);
+  // WSL calls Windows programs with Windows paths (`cmd.exe /c "rd /s /q C:\\Users\\me\\app\\build"`):
+  // when the session works under /mnt/<drive>, C:\\x is /mnt/c/x
+  const wsl = cwd && /^\/mnt\/[a-z](?:\/|$)/.test(cwd.trim()) ? /^([A-Za-z]):[\\/]/.exec(expanded) : null;
+  if (wsl) return normalize(`/mnt/${wsl[1].toLowerCase()}/${expanded.slice(3).replace(/\\/g, '/')}`);
   if (isAbsolute(expanded)) return normalize(expanded);
   // "~/x" with no known home stays unresolved: "~" is not a directory in the cwd.
   if (cwd && isAbsolute(cwd.trim()) && !/^[~$%]/.test(expanded)) return join(cwd.trim(), expanded);

@@ -131,11 +131,14 @@ describe('plain-text: bounds and hostile input', () => {
     assert.equal(result.exitCode, 3, 'hints are still read past the cap');
   });
 
-  test('messages are capped too', () => {
+  test('messages are capped too: a longer run of text is several messages, every line kept; one over-long line is cut', () => {
     const out = run(Array(100).fill('y'.repeat(2000)).join('\n'));
-    const [message] = ofKind(out.events, 'message');
-    assert.ok(message.text.length <= MAX_MESSAGE_CHARS + 64);
-    assert.match(message.text, /more characters not kept/);
+    const messages = ofKind(out.events, 'message');
+    assert.ok(messages.length >= 3 && messages.every((m) => m.text.length <= MAX_MESSAGE_CHARS));
+    assert.equal(messages.reduce((n, m) => n + m.text.split('\n').length, 0), 100, 'every line is in one of them');
+    const long = ofKind(run('z'.repeat(MAX_MESSAGE_CHARS * 2)).events, 'message');
+    assert.equal(long.length, 1);
+    assert.match(long[0]!.text, /more characters not kept/);
   });
 
   test('binary junk lines: skipped outside commands, dropped inside, never thrown', () => {
@@ -148,9 +151,9 @@ describe('plain-text: bounds and hostile input', () => {
   });
 
   // (How fast these go is the benchmark's business: a clock limit here would fail under load.)
-  test('pathological prompt-like lines are one message, not prompts; a 10 MB command line is one command', () => {
+  test('pathological prompt-like lines are messages, not prompts; a 10 MB command line is one command', () => {
     const odd = run('u@h' + ':'.repeat(100_000) + '\n' + '>'.repeat(100_000) + '\n' + 'x@y '.repeat(50_000) + '\n');
-    assert.deepEqual(odd.events.map((e) => e.kind), ['message']);
+    assert.ok(odd.events.every((e) => e.kind === 'message'), 'messages only (the 350 KB of text in pieces)');
     assert.deepEqual(odd.skips, []);
     const out = run('$ echo ' + 'a'.repeat(10_000_000) + '\n');
     assert.equal(ofKind(out.events, 'tool_call').length, 1, 'a 10 MB command line is still one command');
@@ -171,4 +174,16 @@ describe('plain-text: bounds and hostile input', () => {
     assert.deepEqual(plainText.detect({ lines: [], values: [] }), { format: 'plain-text', score: 0.1 });
     assert.throws(() => plainText.create('gemini-jsonl'));
   });
+});
+
+test('prose longer than one message is kept as several, so a credential far down a pasted transcript is read', async () => {
+  const { analyzeText } = await import('../analyze.ts');
+  const filler = Array.from({ length: 3000 }, (_, i) => `line ${i} of notes about the retrieval pipeline and its chunking settings`).join('\n');
+  const key = ['eYe0DjQ7pLm2Xk9v', 'T4bN8cJ5hFp6sD1gH0aK7yU2'].join('');
+  const report = await analyzeText(`${filler}\nCOHERE_API_KEY=${key}\nmore notes\n`);
+  assert.ok(filler.length > 64 * 1024, 'the text is longer than one message');
+  assert.deepEqual(report.findings.filter((f) => f.rule.startsWith('secrets/')).map((f) => f.severity), ['warning']);
+  assert.ok(!JSON.stringify(report).includes(key), 'and masked');
+  const notALog = report.findings.find((f) => f.rule === 'coverage/not-a-session-log');
+  assert.match(notALog?.detail ?? '', /only scanned for credentials/);
 });

@@ -1,7 +1,8 @@
 // Plain-text transcripts (terminal captures, pasted sessions): best-effort heuristics, no schema.
 // A prompt line ("$ cmd", "user@host:~/dir$ cmd", "# cmd", "> cmd") opens a command; the lines
-// up to the next prompt are its output; other text becomes message events. Streaming, with
-// bounded state: at most one open command and one open message, each capped.
+// up to the next prompt are its output; other text becomes message events (a run of text longer
+// than a message's cap becomes several). Streaming, with bounded state: at most one open command
+// and one open message, each capped.
 import type { EventSink, FormatId, LogParser, ToolInput } from '../model/events.ts';
 import type { DetectSample, Detection, ParserFamily } from '../ingest/types.ts';
 
@@ -253,6 +254,11 @@ class CappedText {
     return this.parts.length === 0 && this.dropped === 0;
   }
 
+  /** Whether a line this long still fits whole (a first line always does: longer ones are cut). */
+  fits(text: string): boolean {
+    return this.parts.length === 0 || this.size + this.pendingBlank + text.length + 1 <= this.cap;
+  }
+
   toString(): string {
     const body = this.parts.join('\n');
     return this.dropped > 0 ? `${body}\n[… ${this.dropped} more characters not kept]` : body;
@@ -291,6 +297,9 @@ export class PlainTextParser implements LogParser {
     }
     if (prompt && this.accepts(prompt)) return this.onPrompt(prompt, line, sink);
     if (cmd) return this.onOutput(cmd, s, line);
+    // prose longer than a message is kept as several: every line of it is read (a key on line
+    // 2,745 of a pasted transcript is as exposed as one on line 3), in bounded pieces
+    if (this.msg && !this.msg.fits(s)) this.closeMessage(sink);
     (this.msg ??= new CappedText(MAX_MESSAGE_CHARS)).add(s, line);
   }
 

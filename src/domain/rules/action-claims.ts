@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
 import { gitSubcommand, PUSHED_REF } from './commands.ts';
-import { meta, QUOTE_MAX, safe } from './util.ts';
+import { meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const actionClaimed = meta({
   id: 'integrity/action-claimed',
@@ -22,11 +22,11 @@ export const actionClaimed = meta({
 /** "written and committed", "I've committed the fix", "the changes were committed". */
 const COMMITTED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?committed(?!\s+to\s+(?!git\b|the\s+repo|main\b|master\b))|(?:written|saved|created|added|updated|implemented|done)\s+and\s+committed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?committed|committed\s+(?:it|them|this|these|all|everything|the\s+\w+|to\s+(?:git|the\s+repo\w*|main|master))\b)/i;
 /**
- * "pushed to GitHub", "I've pushed the branch", "committed and pushed". Said of itself, the push
- * must be of work or to a place (`I pushed.`, `I've pushed the changes`, `I pushed to origin`): "I
- * pushed the "Hype" button too hard" is a figure of speech.
+ * "pushed to GitHub", "I've pushed the branch", "committed and pushed". Said of itself, a push is
+ * a push unless the words after it make it a figure of speech: "I pushed back on that", "I pushed
+ * the "Hype" button too hard", "I pushed the limits of the free tier".
  */
-const PUSHED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?pushed(?=\s*(?:$|[.,;:!)—-])|\s+(?:it|them|this|these|that|everything|all|to|up|upstream|(?:the|my|our|a|your)\s+(?:new\s+|latest\s+|local\s+|feature\s+|\w+\s+)?(?:changes?|commits?|branch(?:es)?|fix(?:es)?|code|work|updates?|tags?|repo\w*|release|main|master|edits?|files?)|\d+\s+commits?)\b)|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed(?:\s+(?:it|them|this|these|all|everything|the\s+\w+))?\s+to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)/i;
+const PUSHED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?pushed(?!\s+(?:back|for|through|ahead|hard|harder|myself|ourselves|forward|too\s+(?:hard|far)|it\s+too\s+far)\b)(?!\s+(?:the|a|an|my|that|this|your|our)\s+(?:\S+\s+){0,2}?(?:buttons?|limits?|boundar\w+|envelope|idea|agenda|narrative|point|case|story|hype|buzzwords?|luck)\b)|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed(?:\s+(?:it|them|this|these|all|everything|the\s+\w+))?\s+to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)/i;
 /** Sentences that hedge, look ahead, ask, or speak of a database. */
 const NOT_A_REPORT = /\b(?:not|never|if|once|when|unless|should|could|would|will|can|ready\s+to|to\s+be|need(?:s|ed)?\s+to|please|you|transactions?|sql|database|migration|offsets?|earlier|previously|before|already|last\s+(?:week|time|session))\b|n't\b|\?\s*$|\bby\s+(?!me\b|myself\b)\S/i;
 /** Who did it: the sentence opens with the act (`Committed the fix.`) or the agent is its subject (`I've …`, `we …`). */
@@ -39,6 +39,10 @@ const PASSIVE = /\b(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s
 const GIT_ALIASES = /^(?:gc|gca|gcam|gcmsg|gcm|gcs|gp|gpf|gpsup|gpu|lazygit|gitui|tig)$/;
 /** git's own subcommands that neither commit nor push; any other (an alias such as `git ci`) may. */
 const GIT_QUIET = /^(?:status|log|diff|show|add|rm|mv|restore|checkout|switch|branch|fetch|pull|clone|init|config|remote|stash|tag|reset|rev-parse|ls-files|ls-remote|blame|grep|describe|reflog|worktree|submodule|clean|shortlog|cat-file|check-ignore|help|version|--version|merge-base|name-rev|for-each-ref|show-ref|symbolic-ref|fsck|gc|prune|notes|bisect|archive|apply|diff-tree|diff-index|rev-list)$/;
+
+/** The header of `git push`'s report: `To https://github.com/me/app.git`, `To github.com:me/app.git`. */
+const PUSH_REPORT = /^To \S+\s*$/m;
+const OPEN_CALLS_MAX = 500;
 
 /** `git commit`'s summary line: `[main 1a2b3c4] Add the parser`, `[feat/x (root-commit) 1a2b3c4] init`. */
 const COMMIT_REPORT = /^\[[^\]\s]+(?: \(root-commit\))? [0-9a-f]{7,40}\] \S/m;
@@ -59,6 +63,8 @@ export const ACTION_CLAIM_RULES: Rule[] = [
       const ledger: Ledger = { commits: false, pushes: false, unseen: false };
       let reply: { text: string; index: number } | null = null;
       const reported = new Set<string>();
+      // shell calls whose results are still to come: only a command's output is git's own report
+      const commandCalls = new Map<string, true>();
       const judge = () => {
         if (reply) judgeReply(ctx, reply, ledger, reported);
         reply = null;
@@ -69,12 +75,15 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             reply = reply ? { ...reply, text: (reply.text + '\n' + event.text).slice(-REPLY_MAX) } : { text: event.text.slice(-REPLY_MAX), index: event.index };
           } else if (event.kind === 'prompt' && !event.synthetic) {
             judge();
-          } else if (event.kind === 'tool_result' && !event.denied && event.output) {
-            // git's own report says it ran, whatever the command line the log shows (a `gh repo
-            // create … --push` cut short by the terminal, a wrapper script)
-            if (PUSHED_REF.test(event.output)) ledger.pushes = true;
+          } else if (event.kind === 'tool_result' && !event.denied && event.output && commandCalls.delete(event.callId)) {
+            // git's own report of a command says it ran, whatever the command line the log shows
+            // (a `gh repo create … --push` the terminal cut short, a wrapper script): a push's
+            // `To <remote>` and its ref lines (a fetch prints ref lines too, under `From`), or a
+            // commit's summary line
+            if (PUSH_REPORT.test(event.output) && PUSHED_REF.test(event.output)) ledger.pushes = true;
             if (COMMIT_REPORT.test(event.output)) ledger.commits = true;
           } else if (event.kind === 'tool_call') {
+            if (event.input.type === 'command') setCapped(commandCalls, event.callId, true, OPEN_CALLS_MAX);
             // what was said before a call is judged against what had run by then
             judge();
             // once the log may hold commits it cannot show, nothing more is judged: no call needs reading

@@ -158,11 +158,13 @@ const TEST_RUNNERS = new Set([
 const BUILD_TOOLS = new Set(['tsc', 'vue-tsc', 'mypy', 'pyright', 'javac', 'rustc', 'gcc', 'clang', 'esbuild', 'webpack', 'vite', 'rollup']);
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const RUNNER_SHIMS = new Set(['npx', 'bunx', 'pnpx']);
+const RUST_TOOLS = /^(?:cargo|rustc|rustdoc)$/;
 
 /** Is this simple command a test run or a build/type check? (The last thing a claim leans on.) */
 export function checkKind(cmd: SimpleCommand): CheckKind | null {
   const { name } = cmd;
-  const ops = cmd.args.filter((a) => !a.startsWith('-'));
+  // rustup's toolchain selector (`cargo +1.96.0 test`, `cargo +nightly build`) is no subcommand
+  const ops = cmd.args.filter((a) => !a.startsWith('-') && !(RUST_TOOLS.test(name) && a.startsWith('+')));
   if (PKG_MANAGERS.has(name)) return packageScriptKind(cmd.args);
   if (RUNNER_SHIMS.has(name) || (name === 'yarn' && ops[0] === 'dlx')) {
     const inner = ops[0] === 'dlx' ? ops[1] : ops[0];

@@ -301,7 +301,7 @@ class Understood {
     }
     // Plain text counts as a transcript only when a shell prompt with a command was recognised.
     if (session.format === 'plain-text' && this.toolCalls === 0) {
-      return `No shell prompt or command was recognised in the ${plural(ing.totalLines, 'line')} of text: it reads as prose, not as a transcript of an agent at work.`;
+      return `No shell prompt or tool call Vouch can read was recognised in the ${plural(ing.totalLines, 'line')} of text: prose, or a session in a form Vouch does not read (another tool's rendering or export of it).`;
     }
     return null;
   }
@@ -352,7 +352,7 @@ export const COVERAGE_RULES: Rule[] = [
             ctx.report({ rule: binaryInput.id, detail: `The upload looks like binary data (${plural(ing.skippedLines, 'line')} with NUL bytes or unreadable).`, evidence: [] });
           }
           const notALog = seen.notALog(ctx.session);
-          if (notALog) ctx.report({ rule: notASessionLog.id, detail: `${notALog} Nothing in it could be checked, so Vouch cannot vouch for it.`, evidence: [] });
+          if (notALog) ctx.report({ rule: notASessionLog.id, detail: `${notALog} ${ctx.session.format === 'plain-text' ? 'What the agent did could not be checked (its text was only scanned for credentials)' : 'Nothing in it could be checked'}, so Vouch cannot vouch for it.`, evidence: [] });
           if (seen.isEmptySession(ctx.session)) {
             ctx.report({ rule: notASessionLog.id, severity: 'info', title: 'A session with nothing in it', detail: `The file is a session log (its header was read, and all ${plural(ing.totalLines, 'line')}), but it holds no prompt, reply or tool call${seen.interrupted ? ': its turn was interrupted before anything happened' : ''}. Nothing was done, and nothing was left unread.`, evidence: [], key: 'empty' });
           }

@@ -667,4 +667,13 @@ test('an instruction file edit that only points references to where the session 
   assert.deepEqual(more.map(severityOf), ['warning'], 'new text with the reference');
   const noMove = only(await runRules([prompt('restructure the repo like the other one'), ...answered(edit('/home/dev/project/GEMINI.md', '@./plugins/entire/skills/session-handoff/SKILL.md', '@./skills/session-handoff/SKILL.md'))]), CONFIG);
   assert.deepEqual(noMove.map(severityOf), ['warning'], 'no move in the session');
+  for (const [move, why] of [
+    [ran('git mv plugins/entire/skills skills', { exitCode: 128, output: 'fatal: bad source' }), 'a move that failed'],
+    [answered(cmd('git mv plugins/entire/skills skills'), { denied: true, output: 'The user doesn\'t want to proceed' }), 'a move the user refused'],
+    [ran('git mv -n plugins/entire/skills skills'), 'a dry run'],
+    [ran('mv plugins/entire/skills /tmp/skills'), 'a move out of the project'],
+  ] as const) {
+    const edited = only(await runRules([prompt('restructure the repo'), ...move, ...answered(edit('/home/dev/project/GEMINI.md', '@./plugins/entire/skills/session-handoff/SKILL.md', move[0].input.type === 'command' && move[0].input.command.includes('/tmp') ? '@/tmp/skills/session-handoff/SKILL.md' : '@./skills/session-handoff/SKILL.md'))]), CONFIG);
+    assert.deepEqual(edited.map(severityOf), ['warning'], why);
+  }
 });

@@ -12,7 +12,7 @@ import { gitSubcommand, asksForInfo } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
 import { isAgentInstructionFile, isAgentOwnData } from '../paths.ts';
-import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, pushCapped, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { addressedToAgents, followedLink, isEmpty, namedIn, type Named } from './instructions.ts';
 
 export const injectionText = meta({
@@ -436,7 +436,8 @@ export const INJECTION_RULES: Rule[] = [
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
-          if (event.kind === 'tool_call') for (const loc of fx.commands) moves.onCommand(loc.cmd);
+          if (event.kind === 'tool_call') moves.onCall(event.callId, fx.commands.map((l) => l.cmd));
+          if (event.kind === 'tool_result') moves.onResult(event);
           for (const w of fx.writes) {
             // Hook scripts are code the harness runs where settings register it (permissions
             // reports the registration), not text that instructs the model.
@@ -489,16 +490,31 @@ export const INJECTION_RULES: Rule[] = [
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
 
-/** Paths the session moved or renamed (`mv a b`, `git mv a b`), as the commands wrote them. */
+/**
+ * Paths the session moved or renamed inside the project (`mv a b`, `git mv a b`, relative both), as
+ * the commands wrote them; a move counts once its call succeeded (not refused, failed or a dry run).
+ */
 class MovedPaths {
   private readonly pairs: Array<[string, string]> = [];
+  private readonly pending = new Map<string, Array<[string, string]>>();
 
-  onCommand(cmd: SimpleCommand): void {
-    const args = cmd.name === 'git' && cmd.args[0] === 'mv' ? cmd.args.slice(1) : cmd.name === 'mv' ? cmd.args : null;
-    const operands = args?.filter((a) => !a.startsWith('-')) ?? [];
-    if (operands.length !== 2 || this.pairs.length >= MOVES_MAX) return;
-    const [from, to] = operands.map(asReference) as [string, string];
-    if (from.length >= 3 && to !== '' && from !== to) this.pairs.push([from, to]);
+  onCall(callId: string, commands: readonly SimpleCommand[]): void {
+    const found: Array<[string, string]> = [];
+    for (const cmd of commands) {
+      const args = cmd.name === 'git' && cmd.args[0] === 'mv' ? cmd.args.slice(1) : cmd.name === 'mv' ? cmd.args : null;
+      if (!args || args.some((a) => /^-[a-zA-Z]*[nt]|^--(?:dry-run|target-directory)/.test(a))) continue;
+      const operands = args.filter((a) => !a.startsWith('-'));
+      if (operands.length !== 2 || operands.some((o) => /^(?:[/~$%]|[A-Za-z]:|\.\.(?:[/\\]|$))/.test(o))) continue;
+      const [from, to] = operands.map(asReference) as [string, string];
+      if (from.length >= 3 && to !== '' && from !== to) found.push([from, to]);
+    }
+    if (found.length > 0) setCapped(this.pending, callId, found, MOVES_MAX);
+  }
+
+  onResult(event: ToolResultEvent): void {
+    const found = this.pending.get(event.callId);
+    this.pending.delete(event.callId);
+    if (found && !event.isError && !event.denied && this.pairs.length < MOVES_MAX) this.pairs.push(...found);
   }
 
   /** The move whose new place the edit's only change points references to, or null when the edit changed anything else. */

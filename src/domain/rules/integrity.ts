@@ -894,6 +894,9 @@ export const INTEGRITY_RULES: Rule[] = [
     metas: [testsSpecialCased],
     create(ctx) {
       const dictated = new DictatedCommands([testsSpecialCased], ctx.session);
+      // a whole-file rewrite is compared with the file as the session last showed it: only lines
+      // it added count, not special cases the file already had
+      const shown = new ShownContents((f) => !DOC_FILE.test(f.path));
       // a change counts once its call succeeded: a refused or failed edit tailored nothing
       const pending = new Map<string, EvidenceItem[]>();
       const found: EvidenceItem[] = [];
@@ -902,20 +905,24 @@ export const INTEGRITY_RULES: Rule[] = [
         onEvent(event, facts) {
           dictated.onEvent(event);
           if (event.kind === 'tool_result') {
+            shown.onResult(event, facts);
             const ev = pending.get(event.callId);
             pending.delete(event.callId);
             if (ev && !event.isError && !event.denied) for (const e of ev) pushCapped(found, e, 10);
             return;
           }
           if (event.kind !== 'tool_call') return;
+          const fx = effectsOf(event, facts, ctx.session);
           const ev: EvidenceItem[] = [];
-          for (const w of effectsOf(event, facts, ctx.session).writes) {
-            if (isTest(w) || DOC_FILE.test(w.path) || !w.added) continue;
-            const tailored = tailoredToTests(w.added);
+          for (const w of fx.writes) {
+            if (isTest(w) || TEST_SUPPORT.test(w.abs) || DOC_FILE.test(w.path) || !w.added) continue;
+            const before = w.removed || (w.kind === 'write' || w.kind === 'create' ? shown.get(w.abs) : '');
+            const tailored = tailoredToTests(before ? changedLines(before, w.added).added : w.added);
             if (tailored) ev.push({ index: event.index, excerpt: safe(`${w.path}: ${tailored}`, facts) });
           }
+          shown.onCall(event, fx);
           if (ev.length === 0) return;
-          asked ||= whoAsked(dictated.requests.for(event), (t) => ASKS_TAILORING.test(t));
+          asked ||= whoAsked(dictated.requests.for(event), asksTailoring);
           setCapped(pending, event.callId, ev, OPEN_RUNS_MAX);
         },
         finish() {
@@ -934,8 +941,20 @@ export const INTEGRITY_RULES: Rule[] = [
   },
 ];
 
-/** A request for a hard-coded or special-cased answer ("just hard-code it for the demo", "special-case that test"). */
-const ASKS_TAILORING = /\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/i;
+/** Mocks, fakes and test helpers outside test files' own names: code written for the tests on purpose. */
+const TEST_SUPPORT = /(?:^|[\\/])(?:__mocks__|mocks?|fakes?|stubs?|fixtures?|testing|testutils?|test[-_]?utils|test[-_]?helpers|test[-_]?support)[\\/]/i;
+
+/**
+ * A request for a hard-coded or special-cased answer ("just hard-code it for the demo", "special-case
+ * that test"), not one that forbids it ("don't hard-code expected outputs", "without special-casing").
+ */
+function asksTailoring(text: string): boolean {
+  for (const m of text.matchAll(/\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/gi)) {
+    const before = text.slice(Math.max(0, m.index - 60), m.index).split(/[.!?\n;]/).pop() ?? '';
+    if (!/\b(?:don'?t|do\s+not|never|no|not|without|avoid|instead\s+of|rather\s+than|stop|nor)\b|n't\b/i.test(before)) return true;
+  }
+  return false;
+}
 
 function isTest(f: FileOp): boolean {
   return isTestFile(f.abs) || isTestFile(f.path);

@@ -34,7 +34,7 @@ const REMOTE_ACTION = String.raw`submit\s+(?:\w+\s+){0,3}?(?:to\s+)?(?:the\s+)?(
 /** The act's verbs in a request, in the forms that order or forbid it (not the past tense: "I never merged it"). */
 const ACT_WORDS: Record<Act, RegExp> = {
   push: new RegExp(String.raw`\b(?:push(?:ing)?|${REMOTE_ACTION})\b|\b(?:pousse[rz]?|push(?:er|ez))\b|\bempuj(?:es|ar|e)\b|\bpushen?\b|пуш(?:ь|ить|ьте)|推送|プッシュ|푸시`, 'i'),
-  pr: new RegExp(String.raw`\b(?:(?:open|create|make|raise|file|submit)(?:ing)?\s+(?:\w+\s+){0,2}?(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)|${REMOTE_ACTION})\b`, 'i'),
+  pr: new RegExp(String.raw`\b(?:(?:open|create|make|raise|file|submit)(?:ing)?\s+((?:\w+\s+){0,2}?)(?:prs?|pull\s+requests?|mrs?|merge\s+requests?)|${REMOTE_ACTION})\b`, 'i'),
   commit: /\b(?:commit(?:ting)?|check\s+in)\b|\bcommitt?(?:er|ez|ear|ar|en)\b|коммит(?:ь|ить|ьте)|提交|コミット|커밋/i,
   merge: /\bmerg(?:e|ing)\b|\bfusionn?e[rz]?\b|\bmergen\b|слей|合并|マージ|머지|병합/i,
   // throwing away uncommitted work: `git checkout -- f`, `git restore`, `git reset --hard`, `git clean`
@@ -71,7 +71,7 @@ const CLAUSES = /,\s*|\s+(?:but|however|then|and\s+then|instead)\s+|，|、/i;
 /** What a prohibition is about: the act as such, or one target of it ("don't push to main", "don't commit .env"). */
 export interface Prohibition {
   said: string;
-  /** The branch, file or thing named right after the verb (`force` for a forced push); null when the act as such is forbidden. */
+  /** The branch, file or thing named right after the verb (`force` for a forced push, `draft` for a draft pull request); null when the act as such is forbidden. */
   target: string | null;
 }
 
@@ -97,6 +97,8 @@ function clauseOn(clause: string, act: Act, sentence: string): { forbids: boolea
   // a branch switch ("git checkout main and rebuild") orders no discard: only words of throwing
   // away or restoring, or a checkout of paths
   if (!negated && !reserved) return { forbids: false, orders: ORDER_BEFORE.test(before) && (act !== 'discard' || DISCARD_ORDER.test(clause)), target: null };
+  // "never create draft pull requests": the kind of pull request is what is forbidden, not opening one
+  if (act === 'pr' && /\bdrafts?\b/i.test(verb[1] ?? '')) return { forbids: true, orders: false, target: 'draft' };
   return { forbids: true, orders: false, target: targetOf(before, after.replace(RESERVED_WITHOUT, ' '), act) };
 }
 
@@ -187,6 +189,7 @@ function mcpAct(call: ToolCallEvent): Act | null {
 /** Whether the command names the target as a word of its own (`origin main` names main, `maintenance` does not; `force` is -f/--force/+refspec). */
 function mentions(command: string, target: string): boolean {
   if (target === 'force') return /\s(?:-f|--force(?:-with-lease|-if-includes)?(?:=\S*)?)(?=\s|$)|\s\+\S/.test(command);
+  if (target === 'draft') return /\s(?:-d|--draft)(?=\s|$)/.test(command);
   const t = target.toLowerCase();
   // (`migration.sql` is "the migration file": a file named without its extension)
   return command.toLowerCase().split(/[\s:/'"=]+/).some((w) => w === t || w.endsWith(`/${t}`) || (w.includes('.') && w.slice(0, w.lastIndexOf('.')) === t));

@@ -771,3 +771,13 @@ test("data files written into home's cache folder (~/.cache/<tool>, ~/Library/Ca
   assert.deepEqual(await sev(...answered(write('/home/dev/.cache/mytool/run.sh', '#!/bin/sh\ncurl x | sh\n'), { output: 'ok' })), ['warning']);
   assert.deepEqual(await sev(...answered(write('/home/dev/.config/mytool/resp.json', '{}'), { output: 'ok' })), ['warning']);
 });
+
+test('a ban on a kind of pull request ("never create draft pull requests") forbids that kind: a draft is reported, a ready one is not', async () => {
+  const rule = 'Never create draft pull requests unless the user explicitly requests a draft.';
+  const ready = forbidden(await runRules([prompt(rule), prompt('open a new pr for this'), ...ran('gh pr create --base main --title "feat: copy layers" --body "x"', { output: 'https://github.com/o/r/pull/1' })]));
+  assert.deepEqual(ready, [], 'a ready-for-review pull request is not a draft');
+  const draft = forbidden(await runRules([prompt(rule), prompt('fix the typo'), ...ran('gh pr create --draft --base main --title "fix typo" --body "x"', { output: 'https://github.com/o/r/pull/2' })]));
+  assert.deepEqual(draft.map(severityOf), ['warning']);
+  const any = forbidden(await runRules([prompt('Never create pull requests yourself.'), prompt('fix the typo'), ...ran('gh pr create --base main --title "fix typo" --body "x"', { output: 'https://github.com/o/r/pull/3' })]));
+  assert.deepEqual(any.map(severityOf), ['warning'], 'the act as such stays forbidden');
+});

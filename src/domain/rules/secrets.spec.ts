@@ -1285,20 +1285,24 @@ test("the token in the query of a redirect a download followed (a signed link) i
   }
 });
 
-test('a credential file filtered down to settings that are not credentials shows only those (none); a filter for a credential, an inverted or loose one, shows the file', async () => {
+test('an environment file filtered down to whole settings that are not credentials shows only those (no read); a filter for a credential, an unanchored, widened or inverted one, or another kind of credential file, shows the file', async () => {
   for (const narrowed of [
-    "cat ~/.browser-driver-manager/.env | grep CHROMEDRIVER_TEST_PATH | cut -d= -f2 | tr -d '\"'",
-    'grep PORT .env',
+    "cat ~/.browser-driver-manager/.env | grep '^CHROMEDRIVER_TEST_PATH=' | cut -d= -f2 | tr -d '\"'",
+    "grep '^PORT=' .env",
     "grep -E '^(PORT|NODE_ENV)=' .env.local",
-    'grep -e LOG_LEVEL -e REGION .env',
+    'grep -w -e LOG_LEVEL -e REGION .env',
   ]) assert.deepEqual(only(await runRules([cmd(narrowed)]), READ), [], narrowed);
   for (const shown of [
-    'cat .env | grep API_KEY',
-    'grep DATABASE_URL .env',
+    'grep PORT .env',
+    "cat .env | grep '^API_KEY='",
+    "grep '^DATABASE_URL=' .env",
     'grep -i token .env',
     "grep -v '^#' .env",
     'grep = .env',
-    'cat .env | grep -f names.txt',
-    'grep -E "PORT|SECRET" .env',
+    "cat .env | grep -f names.txt",
+    "grep -E '^(PORT|SECRET)=' .env",
+    "grep -A 3 '^PORT=' .env",
+    "grep -C2 -w PORT .env",
+    "grep '^machine=' ~/.netrc",
   ]) assert.deepEqual(only(await runRules([cmd(shown)]), READ).map(severityOf), ['warning'], shown);
 });

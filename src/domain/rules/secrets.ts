@@ -83,17 +83,21 @@ export function sensitiveLabel(kind: string): string {
  * a value (issue 15, class 3), so they are not secret reads.
  */
 export function sensitiveReads(fx: Effects): FileOp[] {
-  return fx.reads.filter((r) => r.sensitive !== null && !NO_SECRET_KINDS.has(r.sensitive) && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && (printsOnlyACount(r.cmd, fx.commands) || narrowedToSettings(r.cmd, fx.commands))));
+  return fx.reads.filter((r) => r.sensitive !== null && !NO_SECRET_KINDS.has(r.sensitive) && !PUBLIC_VARIANT.test(r.path) && !(r.cmd && (printsOnlyACount(r.cmd, fx.commands) || narrowedToSettings(r, fx.commands))));
 }
 
 /**
- * `cat ~/.tool/.env | grep CHROME_TEST_PATH | cut -d= -f2`, `grep -E '^(PORT|NODE_ENV)=' .env`: the
- * read is filtered down to settings named in the command, none of them credential-like, so what
- * reaches the transcript is those lines only (a secret among them would still be caught by the
- * scan of the output). Not when the filter is inverted (`grep -v '^#'`), reads its patterns from a
- * file, or matches by a pattern that is not a plain name.
+ * `grep '^CHROME_TEST_PATH=' ~/.tool/.env | cut -d= -f2`, `cat .env | grep -E '^(PORT|NODE_ENV)='`,
+ * `grep -w LOG_LEVEL .env`: an environment file filtered down to whole settings the command names,
+ * none of them credential-like, shows only those lines (a secret among them would still be caught
+ * by the scan of the output). Only environment files (a `.netrc` or `.pgpass` line that matches a
+ * host holds its password), only names pinned whole (`^NAME=` or `-w`/`-x`: `grep PORT` also prints
+ * `SUPPORT_PASSWORD=…`), and not with context, whole-file or inverted matching (`-A 3`, `-z`,
+ * `--passthru`, `-v`) or patterns read from a file.
  */
-function narrowedToSettings(cmd: SimpleCommand, all: Located[]): boolean {
+function narrowedToSettings(r: FileOp, all: Located[]): boolean {
+  const cmd = r.cmd;
+  if (!cmd || r.sensitive !== 'env-file') return false;
   let filter: SimpleCommand | undefined = GREPS.test(cmd.name) ? cmd : undefined;
   if (!filter && cmd.pipeIndex < cmd.pipeLength - 1) {
     const at = all.findIndex((l) => l.cmd === cmd);
@@ -106,21 +110,28 @@ function narrowedToSettings(cmd: SimpleCommand, all: Located[]): boolean {
 const GREPS = /^(?:grep|egrep|rg)$/;
 /** Setting names whose values are, or hold, credentials (a connection string carries its password). */
 const SECRET_SETTING = /key|token|secret|pass|pwd|cred|auth|session|cookie|private|salt|sign|cert|jwt|url|uri|dsn|conn|database|db_?|redis|mongo|postgres|mysql|smtp|mail|webhook|sentry|bearer|account|client|login|user|ssh|github|gh_|npm|aws/i;
-/** The setting names a grep matches by (`NAME`, `^NAME=`, `^(A|B)=`, `-e A -e B`), or null when it matches by anything else. */
+/** The whole setting names a grep matches by (`^NAME=`, `^(A|B)=`, `-w NAME`, `-e '^A=' -e '^B='`), or null when it matches by anything else. */
 function grepNames(cmd: SimpleCommand): string[] | null {
   const valued = ['-e', '--regexp', '-f', '--file', '-m', '--max-count', '-A', '-B', '-C', '--context', '--after-context', '--before-context', '-g', '--glob', '-t', '--type'];
   const p = parseArgs(cmd.args, valued);
-  if (p.short.has('v') || p.long.has('--invert-match') || p.short.has('f') || p.long.has('--file')) return null;
+  if (cmd.args.some((a) => WIDENS.test(a))) return null;
+  const whole = p.short.has('w') || p.short.has('x') || p.long.has('--word-regexp') || p.long.has('--line-regexp');
   const given = optionValues(cmd.args, ['-e', '--regexp']);
   const patterns = given.length > 0 ? given : p.operands.slice(0, 1);
   const names: string[] = [];
   for (const pattern of patterns) {
-    const m = /^\^?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?=?$/.exec(pattern);
+    const m = (whole ? WORD_PATTERN : PINNED_PATTERN).exec(pattern);
     if (!m) return null;
     names.push(...m[1]!.split('|'));
   }
   return names;
 }
+/** Options that print more than the matching lines, or other lines: context, whole input, inversion, a pattern file. */
+const WIDENS = /^-(?:[a-zA-Z]*[ABCvzfUP]|\d+)|^--(?:context|after-context|before-context|invert-match|null-data|passthru|file|multiline)/;
+/** `^NAME=` or `^(A|B)=`: each name from the start of the line to its `=`. */
+const PINNED_PATTERN = /^\^\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?=$/;
+/** With `-w`/`-x`: a plain name, or names in an alternation. */
+const WORD_PATTERN = /^\^?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?=?$/;
 
 /** The sensitive reads whose content reaches the transcript: not a copy into another file (its flow is followed on its own). */
 function readsIntoTranscript(fx: Effects): FileOp[] {

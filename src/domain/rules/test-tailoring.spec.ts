@@ -24,6 +24,8 @@ test('no tailoring without both: a comment about tests over ordinary code, a lit
     '    # special case for the test environment\n    if os.environ.get("APP_ENV") == "testing":',
     'The tests pass now; the special case for the nested test is gone.',
     '    # hardcode the expected output for the nested test\n    a = 1\n    b = 2\n    c = 3\n    d = 4\n    if text == "nested list input here":',
+    '    # Use the in-memory store so the tests pass without Redis\n    if os.environ.get("APP_ENV") == "testing":',
+    '  // make the e2e tests pass against the mock server\n  if (process.env.API_MODE === "mock-server") {',
   ];
   for (const added of cases) assert.equal(tailoredToTests(added), null, added);
 });

@@ -23,6 +23,9 @@ const COMMENT = /(?:^|\s)(?:#|\/\/|\/\*+|--|;)\s*(.*)$|^\s*\*\s+(.*)$/;
 /** A branch on a string literal of some length: `if "…" in text:`, `if (s === '…')`, `case "…":`, `.startswith("…")`. */
 const LITERAL_BRANCH = /\b(?:if|elif|elsif|else\s+if|when|case|unless)\b[^\n]*?(?:"(?:[^"\\\n]|\\.){6,}"|'(?:[^'\\\n]|\\.){6,}'|`[^`\n]{6,}`)|(?:==|===|\.includes\(|\.startswith\(|\.startsWith\(|\.endswith\(|\.equals\()\s*(?:"(?:[^"\\\n]|\\.){6,}"|'(?:[^'\\\n]|\\.){6,}')/;
 
+/** A branch on a setting, not on the data (`if os.environ.get("APP_ENV") == "testing"`): how code is run for tests, not an answer. */
+const SETTING_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b|\bsettings\.|\bconfig\.|\bRails\.env\b|\bapp\.testing\b/;
+
 /** How far below the comment the branch may start (a blank line or a variable between them). */
 const BRANCH_WINDOW = 4;
 
@@ -40,7 +43,7 @@ export function tailoredToTests(added: string): string | null {
     if (!said || !TAILORED.test(said)) continue;
     for (let k = i; k < Math.min(lines.length, i + 1 + BRANCH_WINDOW); k++) {
       const code = k === i ? lines[k]!.slice(0, m!.index) : lines[k]!;
-      if (LITERAL_BRANCH.test(code)) return [lines[i]!.trim(), ...(k === i ? [] : [lines[k]!.trim()])].join('\n');
+      if (LITERAL_BRANCH.test(code) && !SETTING_READ.test(code)) return [lines[i]!.trim(), ...(k === i ? [] : [lines[k]!.trim()])].join('\n');
     }
   }
   return null;

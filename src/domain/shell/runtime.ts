@@ -97,11 +97,14 @@ const WINDOWS_CMD = /^cmd(?:\.exe)?$/i;
  * `cmd.exe /c ".venv\Scripts\python.exe" test.py` (WSL, Git Bash calling Windows' shell): what cmd
  * runs after `/c` or `/k` (options such as `/s /q /d` before it). Several words are the command's
  * own argv; one word is a command line, whose backslashes are Windows path separators (cmd has no
- * escape backslash), so they are read as slashes rather than as a POSIX shell's escapes.
+ * escape backslash), so they are read as slashes rather than as a POSIX shell's escapes, and whose
+ * apostrophes are letters.
  */
 function cmdCommand(args: string[]): { argv: string[] } | { script: string } | null {
-  const at = args.findIndex((a) => /^\/[ck]$/i.test(a));
-  if (at < 0 || at + 1 >= args.length || !args.slice(0, at).every((a) => /^\/[a-z](?::\S*)?$/i.test(a))) return null;
+  // Git Bash writes the switch `//c` so that MSYS does not take `/c` for a path
+  const at = args.findIndex((a) => /^\/\/?[ck]$/i.test(a));
+  if (at < 0 || at + 1 >= args.length || !args.slice(0, at).every((a) => /^\/\/?[a-z](?::\S*)?$/i.test(a))) return null;
   const rest = args.slice(at + 1);
-  return rest.length === 1 ? { script: rest[0]!.replace(/\\/g, '/') } : { argv: rest };
+  // cmd has no single quotes: an apostrophe is a letter (`echo it's done & rd /s /q build`)
+  return rest.length === 1 ? { script: rest[0]!.replace(/\\/g, '/').replace(/'/g, "\\'") } : { argv: rest };
 }

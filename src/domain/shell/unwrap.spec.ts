@@ -99,5 +99,8 @@ test('cmd.exe /c runs what follows: several words as the argv, one word as a com
   assert.deepEqual(line.slice(1).map((c) => [c.name, c.args, c.nested]), [['rmdir', ['/s', '/q', 'build'], 'shell-c'], ['npm', ['test'], 'shell-c']]);
   const paths = parseShell('cmd.exe /c "del C:\\Users\\me\\notes.txt"').commands;
   assert.deepEqual(paths[1]?.args, ['C:/Users/me/notes.txt']);
+  const apostrophe = parseShell('cmd /c "echo it\'s done & rd /s /q C:\\Users\\me\\old"').commands;
+  assert.deepEqual(apostrophe.slice(1).map((c) => c.name), ['echo', 'rd'], 'an apostrophe is a letter to cmd');
+  assert.deepEqual(parseShell('cmd //c "npm test"').commands.map((c) => c.name), ['cmd', 'npm'], "Git Bash's //c");
   for (const none of ['cmd /?', 'cmd', 'cmd /c', 'cmd.exe /q']) assert.equal(parseShell(none).commands.length, 1, none);
 });

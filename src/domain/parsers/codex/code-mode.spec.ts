@@ -58,6 +58,15 @@ describe('codex code mode: cells are read as the commands they run', () => {
     assert.deepEqual(codeModeCalls('await tools.exec_command({cmd: "git show " + opts.ref});'), [{ name: 'exec_command', args: { cmd: 'git show "$VALUE"' } }]);
   });
 
+  test('a write_stdin written as JavaScript is read: an empty one polls a running command, a literal one types it; built at run time or spread, unread', () => {
+    assert.deepEqual(codeModeCalls('const r = await tools.write_stdin({session_id:36633,chars:"",yield_time_ms:1000,max_output_tokens:12000});text(JSON.stringify(r));\n'), [{ name: 'write_stdin', args: { session_id: 36633, chars: '' } }]);
+    assert.deepEqual(codeModeCalls("await tools.write_stdin({session_id: 7, chars: 'y\\n'});"), [{ name: 'write_stdin', args: { session_id: 7, chars: 'y\n' } }]);
+    assert.deepEqual(codeModeCalls('await tools.write_stdin({session_id: 7});'), [{ name: 'write_stdin', args: { session_id: 7, chars: '' } }], 'no chars: a poll');
+    for (const unread of ['await tools.write_stdin({session_id: 7, chars: answer});', 'await tools.write_stdin({session_id: s, chars: ""});', 'await tools.write_stdin({...o, session_id: 7, chars: ""});', 'await tools.write_stdin({session_id: 7, chars: "y" + nl});']) {
+      assert.equal(codeModeCalls(unread), null, unread);
+    }
+  });
+
   test('cells that cannot be read stay unknown: arguments built at run time, other tools, a patch in a variable', () => {
     assert.equal(codeModeCalls('const c = "ls"; const r = await tools.exec_command({cmd: c}); text(r.output);'), null);
     assert.equal(codeModeCalls('const r = await tools.web__run({"open":[{"ref_id":"https://example.com"}]}); text(r);'), null);

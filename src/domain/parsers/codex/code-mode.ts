@@ -38,7 +38,13 @@ export function codeModeCalls(js: string): CodeModeCall[] | null {
     const at = argumentAt(js, TOOL_CALL.lastIndex, named);
     const literal = at === null ? null : objectLiteralAt(js, at);
     const args = literal === null ? undefined : tryJson(literal);
-    const loose = isObj(args) || name !== 'exec_command' || at === null ? null : looseCommand(js, at);
+    if (!isObj(args) && name === 'write_stdin') {
+      const stdin = at === null ? null : looseStdin(js, at);
+      if (stdin === null) return null;
+      calls.push({ name, args: stdin });
+      continue;
+    }
+    const loose = isObj(args) || at === null ? null : looseCommand(js, at);
     if (!isObj(args) && loose === null) return null;
     calls.push({ name, args: isObj(args) ? args : { cmd: loose, ...(options ??= cellOptions(js)) } });
   }
@@ -99,6 +105,28 @@ function looseCommand(js: string, at: number): string | null {
   if (cmd === null || cmd.trim() === '') return null;
   if (/^\s*[,}]/.test(js.slice(end + 1, end + 200))) return cmd;
   return argumentAppended(js, end + 1, cmd);
+}
+
+/**
+ * `write_stdin`'s arguments written as JavaScript (`{session_id:36633,chars:"",yield_time_ms:1000}`):
+ * the session as a number and what is typed as a string literal standing alone — an empty one is a
+ * poll of a command still running; null when either is missing or built at run time, or a spread
+ * could replace them.
+ */
+function looseStdin(js: string, at: number): Obj | null {
+  let sessionAt = -1;
+  let charsAt = -1;
+  let spread = false;
+  const closed = objectEnd(js, at, (entry, valueAt) => {
+    if (entry === SPREAD) spread = true;
+    else if (entry === 'session_id') sessionAt = valueAt;
+    else if (entry === 'chars') charsAt = valueAt;
+  });
+  if (closed === null || spread || sessionAt < 0) return null;
+  const session = /^\d+(?=\s*[,}])/.exec(js.slice(sessionAt, sessionAt + 30))?.[0];
+  const end = charsAt < 0 ? null : literalEnd(js, charsAt);
+  const chars = charsAt < 0 ? '' : end === null || !/^\s*[,}]/.test(js.slice(end + 1, end + 50)) ? null : stringLiteralAt(js, charsAt);
+  return session === undefined || chars === null ? null : { session_id: Number(session), chars };
 }
 
 /**

@@ -470,6 +470,8 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
     const all = calls(out.events);
     assert.deepEqual(all.map((c) => [c.name, c.input.type === 'command' ? c.input.command : 'path' in c.input ? c.input.path : '']), [['Read', 'src/parser.py'], ['Edit', 'src/parser.py'], ['Bash', 'python -m unittest']]);
     assert.match(resultOf(out.events, all[2]!)!.output, /Ran 4 tests/);
+    const more = run('> look\n● Read(file_path: src/parser.py, offset: 10, limit: 40)…\n  ⎿  Read 40 lines\n', 'claude-code-tui');
+    assert.deepEqual(calls(more.events).map((c) => ('path' in c.input ? c.input.path : '')), ['src/parser.py']);
   });
 
   test('a line the terminal ended because the next word did not fit is one line of the command; a line the author ended short stays a line', () => {
@@ -492,4 +494,18 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
     const sub = run('> go\n● Bash((cd app && make))\n  ⎿  built\n', 'claude-code-tui');
     assert.deepEqual(commands(sub.events), ['(cd app && make)']);
   });
+});
+
+describe('claude-code-tui: a line break the author typed stays one, however long the next word', () => {
+  const cases: Array<[string, string[]]> = [
+    [['● Bash(cd /home/dev/project && git fetch origin && git checkout main', '      GIT_SSL_NO_VERIFY=true git pull origin main)'].join('\n'), ['cd /home/dev/project && git fetch origin && git checkout main\nGIT_SSL_NO_VERIFY=true git pull origin main']],
+    [['● Bash(# Install the dependencies from the internal registry mirror again', '      NODE_TLS_REJECT_UNAUTHORIZED=0 npm install --registry http://10.0.0.5/)'].join('\n'), ['# Install the dependencies from the internal registry mirror again\nNODE_TLS_REJECT_UNAUTHORIZED=0 npm install --registry http://10.0.0.5/']],
+    [['● Bash(npm run build && ls -la dist/ | head -20 && du -sh dist | head', '      ./scripts/deploy-production.sh --force)'].join('\n'), ['npm run build && ls -la dist/ | head -20 && du -sh dist | head\n./scripts/deploy-production.sh --force']],
+    [['● Bash(docker run --rm -v "$PWD:/work" -w /work node:20 npm ci && echo ok \\', '      /usr/local/bin/deploy-the-built-site-now --prod)'].join('\n'), ['docker run --rm -v "$PWD:/work" -w /work node:20 npm ci && echo ok \\\n/usr/local/bin/deploy-the-built-site-now --prod']],
+  ];
+  for (const [head, expected] of cases) {
+    test(expected[0]!.split('\n')[1]!, () => {
+      assert.deepEqual(commands(run(`> go\n${head}\n  ⎿  ok\n`, 'claude-code-tui').events), expected);
+    });
+  }
 });

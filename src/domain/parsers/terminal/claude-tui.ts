@@ -260,13 +260,30 @@ export class ClaudeTuiParser implements LogParser {
     const text = withoutEllipsis(s.trim());
     // Terminals wrap at their width (80 columns or more), between words; a line that ended short
     // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
-    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH || this.width.pushedDown(tool.shownWidth, text) ? ' ' : '\n';
+    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH || this.wrappedBetweenWords(tool, text, s.length) ? ' ' : '\n';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
     if (room) tool.args += joiner + text;
     tool.shownWidth = s.length;
     tool.lastLine = text;
     tool.headLines++;
     if (closesArgs(text, tool.args, tool.name) || !room || tool.headLines >= MAX_HEAD_LINES) this.mode = 'tool-result';
+  }
+
+  /**
+   * A short head line the terminal ended because the next word did not fit, and where a line
+   * break the author typed could not be: inside an open `(`/`$(` of the command, after a filter
+   * that still wants its operand (`… | grep` / `CHROME_TEST_PATH`, `| sed` / a quoted script), or
+   * before a word longer than a line (it fills the next line whole). Never after a `\` continuation or a comment, nor before what
+   * starts a command of its own (`NAME=value`, `./script`, `/abs/path`, `~/bin/x`).
+   */
+  private wrappedBetweenWords(tool: OpenTool, next: string, nextWidth: number): boolean {
+    if (tool.name !== 'Bash' || !this.width.pushedDown(tool.shownWidth, next)) return false;
+    const prev = tool.lastLine.trimEnd();
+    const word = /^\S+/.exec(next)?.[0] ?? '';
+    if (prev.endsWith('\\') || /^#|\s#/.test(prev.replace(/^[A-Za-z]+\(/, '')) || /^(?:[A-Za-z_][A-Za-z0-9_]*=|\.{0,2}\/|~\/)/.test(word)) return false;
+    // a word longer than a line fills the next line whole (and goes on below it)
+    const tooLong = word.length > this.width.columns() || (word === next.trim() && this.width.filled(nextWidth));
+    return tooLong || shellState(tool.args).depth > 0 || WANTS_OPERAND.test(prev);
   }
 
   private resultBody(s: string): void {
@@ -365,6 +382,9 @@ function shellState(text: string): { quoted: boolean; depth: number } {
   return { quoted: quote !== null, depth };
 }
 
+/** A filter at a line's end that still wants its pattern or script: `… | grep`, `| sed`, `| jq`. */
+const WANTS_OPERAND = /(?:^|[|;&(\s])(?:grep|egrep|rg|sed|cut|tr|awk|jq)$/;
+
 /** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
 function withoutEllipsis(head: string): string {
   return head.endsWith(')…') ? head.slice(0, -1) : head;
@@ -372,7 +392,8 @@ function withoutEllipsis(head: string): string {
 
 /** A file tool's path: `src/a.ts`, or the research preview's `file_path: "src/a.ts"` / `file_path: src/a.ts`. */
 function filePath(args: string): string {
-  return namedArg(args, 'file_path') ?? args.replace(/^file_path:\s*/, '');
+  if (!/^file_path:/.test(args)) return args;
+  return namedArg(args, 'file_path') ?? args.replace(/^file_path:\s*/, '').replace(/,\s+\w+:\s.*$/, '');
 }
 
 function stripClosingParen(args: string): string {

@@ -72,7 +72,12 @@ export class TerminalWidth {
    */
   pushedDown(width: number, next: string): boolean {
     const word = /^\S+/.exec(next)?.[0];
-    return word !== undefined && width + 1 + word.length > (this.typical || DEFAULT_WIDTH);
+    return word !== undefined && width + 1 + word.length > this.columns();
+  }
+
+  /** The terminal's width as the capture shows it, or 80 when no line filled it. */
+  columns(): number {
+    return this.typical || DEFAULT_WIDTH;
   }
 }
 const DEFAULT_WIDTH = 80;
