@@ -15,7 +15,7 @@ import type { EventFacts, FindingDraft, IngestFacts, Rule, RuleContext, RuleHand
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
 import { LOW_CONFIDENCE_FORMATS } from './agents.ts';
-import { detectFormat, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, TEXT_SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
+import { detectFormat, foreignAgentOf, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, TEXT_SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
 import { ruleFailed } from './rules/coverage.ts';
@@ -408,6 +408,7 @@ class AnalysisRun {
     // JSON records nobody recognised fall back to plain text: they must not pass as a transcript.
     const jsonRecords = values.filter((v) => v !== null && typeof v === 'object').length;
     this.ingest.unrecognisedJson = this.detection.format === 'plain-text' && jsonRecords * 2 > lines.length;
+    this.ingest.foreignAgent = this.detection.format === 'plain-text' ? foreignAgentOf(lines) : null;
     const sample = this.sample.splice(0);
     sample.forEach((info, i) => this.feed(info, values[i]));
   }

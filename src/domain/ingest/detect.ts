@@ -53,3 +53,22 @@ function safeDetect(family: ParserFamily, sample: DetectSample): Detection | nul
     return null;
   }
 }
+
+/**
+ * Another coding agent's session that no parser reads, by markers only that agent writes: an
+ * OpenCode export (`"id": "ses_…"` with `"projectID"`) or its records (`"agent":"opencode"`), an
+ * Aider chat history (`# aider chat started at`), a Cline task (`"say": "api_req_started"`). So a
+ * report can say what the file is rather than only that it was not read.
+ */
+export function foreignAgentOf(lines: readonly string[]): string | null {
+  const head = lines.slice(0, FOREIGN_SAMPLE_LINES).join('\n').slice(0, FOREIGN_SAMPLE_CHARS);
+  for (const [agent, marker] of FOREIGN_AGENTS) if (marker.test(head)) return agent;
+  return null;
+}
+const FOREIGN_SAMPLE_LINES = 200;
+const FOREIGN_SAMPLE_CHARS = 64 * 1024;
+const FOREIGN_AGENTS: ReadonlyArray<[string, RegExp]> = [
+  ['OpenCode', /"agent"\s*:\s*"opencode"|"id"\s*:\s*"ses_[A-Za-z0-9]{8,}"[\s\S]{0,400}"projectID"\s*:/],
+  ['Aider', /^# aider chat started at \d{4}-\d{2}-\d{2}/m],
+  ['Cline', /"say"\s*:\s*"api_req_started"/],
+];

@@ -186,4 +186,6 @@ test('prose longer than one message is kept as several, so a credential far down
   assert.ok(!JSON.stringify(report).includes(key), 'and masked');
   const notALog = report.findings.find((f) => f.rule === 'coverage/not-a-session-log');
   assert.match(notALog?.detail ?? '', /only scanned for credentials/);
+  const notes = await analyzeText(`${filler}\nStandup: I pushed the fix to main and committed the docs.\n`);
+  assert.deepEqual(notes.findings.filter((f) => f.rule === 'integrity/action-claimed'), [], 'notes with no command in them are no agent claiming');
 });

@@ -22,11 +22,15 @@ export const actionClaimed = meta({
 /** "written and committed", "I've committed the fix", "the changes were committed". */
 const COMMITTED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?committed(?!\s+to\s+(?!git\b|the\s+repo|main\b|master\b))|(?:written|saved|created|added|updated|implemented|done)\s+and\s+committed|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?committed|committed\s+(?:it|them|this|these|all|everything|the\s+\w+|to\s+(?:git|the\s+repo\w*|main|master))\b)/i;
 /**
- * "pushed to GitHub", "I've pushed the branch", "committed and pushed". Said of itself, a push is
- * a push unless the words after it make it a figure of speech: "I pushed back on that", "I pushed
- * the "Hype" button too hard", "I pushed the limits of the free tier".
+ * "pushed to GitHub", "I've pushed the branch", "committed and pushed". Said of itself, the push
+ * must be one of work or to a place: "I pushed.", "I pushed and opened a PR", "I pushed directly to
+ * main", "I pushed the hotfix", "I pushed 3 commits", "I pushed the implementation to the feature
+ * branch" — not "I pushed back on that", "I pushed the validation down into the parser", "I pushed
+ * the timeout to 30 seconds", "I pushed the "Hype" button too hard".
  */
-const PUSHED = /\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+)?pushed(?!\s+(?:back|for|through|ahead|hard|harder|myself|ourselves|forward|too\s+(?:hard|far)|it\s+too\s+far)\b)(?!\s+(?:the|a|an|my|that|this|your|our)\s+(?:\S+\s+){0,2}?(?:buttons?|limits?|boundar\w+|envelope|idea|agenda|narrative|point|case|story|hype|buzzwords?|luck)\b)|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed(?:\s+(?:it|them|this|these|all|everything|the\s+\w+))?\s+to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)/i;
+const PUSHED_WORK = String.raw`(?:changes?|commits?|branch(?:es)?|fix(?:es)?|hotfix(?:es)?|code|work|updates?|tags?|releases?|implementation|feature|patch(?:es)?|refactor(?:ing)?|edits?|files?|main|master|develop|v\d[\w.-]*)`;
+const PUSHED_PLACE = String.raw`(?:origin|upstream|github|gitlab|bitbucket|remote|the\s+remote|main|master|develop|trunk|the\s+(?:[\w-]+\s+)?branch|(?:a|the|my|our)\s+(?:new\s+)?(?:branch|pr|pull\s+request|fork|repo\w*)|[\w./-]+\s+branch|[\w.-]*\/[\w./-]+)`;
+const PUSHED = new RegExp(String.raw`\b(?:i(?:'ve|\s+have)?\s+(?:now\s+|also\s+|just\s+)?pushed(?=\s*(?:$|[.,;:!)—-])|\s+(?:and|directly|straight|it|them|this|these|that|everything|all|up(?:stream)?\b|to\s+${PUSHED_PLACE}|(?:(?:the|my|our|a|an|both|all|your|\d+)\s+)?(?:\S+\s+){0,2}?${PUSHED_WORK})\b)|(?:was|were|is|are|has\s+been|have\s+been)\s+(?:now\s+|also\s+)?pushed|committed\s+and\s+pushed|pushed(?:\s+(?:it|them|this|these|all|everything|the\s+\w+))?\s+to\s+(?:github|gitlab|the\s+remote|origin|main|master|the\s+repo\w*)\b)`, 'i');
 /** Sentences that hedge, look ahead, ask, or speak of a database. */
 const NOT_A_REPORT = /\b(?:not|never|if|once|when|unless|should|could|would|will|can|ready\s+to|to\s+be|need(?:s|ed)?\s+to|please|you|transactions?|sql|database|migration|offsets?|earlier|previously|before|already|last\s+(?:week|time|session))\b|n't\b|\?\s*$|\bby\s+(?!me\b|myself\b)\S/i;
 /** Who did it: the sentence opens with the act (`Committed the fix.`) or the agent is its subject (`I've …`, `we …`). */
@@ -43,6 +47,7 @@ const GIT_QUIET = /^(?:status|log|diff|show|add|rm|mv|restore|checkout|switch|br
 /** The header of `git push`'s report: `To https://github.com/me/app.git`, `To github.com:me/app.git`. */
 const PUSH_REPORT = /^To \S+\s*$/m;
 const OPEN_CALLS_MAX = 500;
+const POLLS = /^(?:write_stdin|BashOutput|TaskOutput)$/;
 
 /** `git commit`'s summary line: `[main 1a2b3c4] Add the parser`, `[feat/x (root-commit) 1a2b3c4] init`. */
 const COMMIT_REPORT = /^\[[^\]\s]+(?: \(root-commit\))? [0-9a-f]{7,40}\] \S/m;
@@ -62,6 +67,7 @@ export const ACTION_CLAIM_RULES: Rule[] = [
     create(ctx) {
       const ledger: Ledger = { commits: false, pushes: false, unseen: false };
       let reply: { text: string; index: number } | null = null;
+      let sawCall = false;
       const reported = new Set<string>();
       // shell calls whose results are still to come: only a command's output is git's own report
       const commandCalls = new Map<string, true>();
@@ -83,7 +89,9 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             if (PUSH_REPORT.test(event.output) && PUSHED_REF.test(event.output)) ledger.pushes = true;
             if (COMMIT_REPORT.test(event.output)) ledger.commits = true;
           } else if (event.kind === 'tool_call') {
-            if (event.input.type === 'command') setCapped(commandCalls, event.callId, true, OPEN_CALLS_MAX);
+            sawCall = true;
+            // a poll of a command still running (Codex's write_stdin, Claude Code's BashOutput) answers with its output too
+            if (event.input.type === 'command' || POLLS.test(event.name)) setCapped(commandCalls, event.callId, true, OPEN_CALLS_MAX);
             // what was said before a call is judged against what had run by then
             judge();
             // once the log may hold commits it cannot show, nothing more is judged: no call needs reading
@@ -95,6 +103,8 @@ export const ACTION_CLAIM_RULES: Rule[] = [
           }
         },
         finish() {
+          // plain text with no command in it is notes or prose, not an agent's turn: no claim to judge
+          if (ctx.session.format === 'plain-text' && !sawCall) reply = null;
           judge();
         },
       };

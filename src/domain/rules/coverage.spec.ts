@@ -207,3 +207,18 @@ test('a long heuristic read with no prompt and next to no events is not understo
   // a short capture with a few commands, or one with a prompt, is read as before
   assert.deepEqual(only(await coverage({ lowConfidence: true, totalLines: 1_500 }, evts.map((e) => ({ ...e, line: Math.min(e.line ?? 1, 1_400) }))), 'coverage/little-understood').map(severityOf), ['info']);
 });
+
+test('another agent\'s session (OpenCode, Aider, Cline) is named as such: not read, never Clear; a session of a read agent or prose is not', async () => {
+  const { analyzeText } = await import('../analyze.ts');
+  const { foreignAgentOf } = await import('../ingest/detect.ts');
+  const opencode = JSON.stringify({ info: { id: 'ses_3204ad9bdffeVbHlFKapQwYuiY', slug: 'quick-tiger', projectID: 'e636a08f', directory: '/Users/me/nimbus', title: 'review changes' }, messages: [] }, null, 2);
+  const report = await analyzeText(opencode);
+  const f = report.findings.find((x) => x.rule === 'coverage/not-a-session-log');
+  assert.equal(f?.severity, 'warning');
+  assert.match(f?.title ?? '', /A session of OpenCode, which Vouch does not read/);
+  assert.notEqual(report.outcome, 'Clear');
+  assert.equal(foreignAgentOf(['{"v":1,"agent":"opencode","cli_version":"0.5.1","type":"user"}']), 'OpenCode');
+  assert.equal(foreignAgentOf(['# aider chat started at 2025-03-01 10:00:00', '', '> /add src/app.py']), 'Aider');
+  assert.equal(foreignAgentOf(['[{"ts":1,"type":"say","say":"api_req_started","text":"{}"}]']), 'Cline');
+  assert.equal(foreignAgentOf(['We compared opencode and aider for the team.', 'The "agent" field is "claude".']), null);
+});

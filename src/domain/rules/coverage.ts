@@ -290,6 +290,7 @@ class Understood {
     const ing = session.ingest;
     if (ing.binary) return null; // its own finding
     if (ing.totalLines === 0) return 'The file is empty.';
+    if (ing.foreignAgent && this.toolCalls === 0) return `This is a session of ${ing.foreignAgent}, an agent Vouch does not read (it reads Claude Code, Codex CLI and Gemini CLI logs).`;
     if (ing.unrecognisedJson && this.toolCalls === 0) {
       return `The ${plural(ing.totalLines, 'line')} are JSON records of a shape no supported agent (Claude Code, Codex CLI, Gemini CLI) writes.`;
     }
@@ -352,7 +353,8 @@ export const COVERAGE_RULES: Rule[] = [
             ctx.report({ rule: binaryInput.id, detail: `The upload looks like binary data (${plural(ing.skippedLines, 'line')} with NUL bytes or unreadable).`, evidence: [] });
           }
           const notALog = seen.notALog(ctx.session);
-          if (notALog) ctx.report({ rule: notASessionLog.id, detail: `${notALog} ${ctx.session.format === 'plain-text' ? 'What the agent did could not be checked (its text was only scanned for credentials)' : 'Nothing in it could be checked'}, so Vouch cannot vouch for it.`, evidence: [] });
+          const foreign = ctx.session.ingest.foreignAgent;
+          if (notALog) ctx.report({ rule: notASessionLog.id, ...(foreign && notALog.startsWith('This is a session of') ? { title: `A session of ${foreign}, which Vouch does not read` } : {}), detail: `${notALog} ${ctx.session.format === 'plain-text' ? 'What the agent did could not be checked (its text was only scanned for credentials)' : 'Nothing in it could be checked'}, so Vouch cannot vouch for it.`, evidence: [] });
           if (seen.isEmptySession(ctx.session)) {
             ctx.report({ rule: notASessionLog.id, severity: 'info', title: 'A session with nothing in it', detail: `The file is a session log (its header was read, and all ${plural(ing.totalLines, 'line')}), but it holds no prompt, reply or tool call${seen.interrupted ? ': its turn was interrupted before anything happened' : ''}. Nothing was done, and nothing was left unread.`, evidence: [], key: 'empty' });
           }

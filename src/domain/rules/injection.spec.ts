@@ -662,6 +662,8 @@ test('an instruction file edit that only points references to where the session 
   const moved = [prompt('restructure the repo like the other one'), ...ran('git mv plugins/entire/skills skills')];
   const follows = only(await runRules([...moved, ...answered(edit('/home/dev/project/GEMINI.md', '@./plugins/entire/skills/session-handoff/SKILL.md', '@./skills/session-handoff/SKILL.md'))]), CONFIG);
   assert.deepEqual(follows.map(severityOf), ['info']);
+  const noClobber = only(await runRules([prompt('restructure the repo like the other one'), ...ran('mv -n plugins/entire/skills skills'), ...answered(edit('/home/dev/project/GEMINI.md', '@./plugins/entire/skills/session-handoff/SKILL.md', '@./skills/session-handoff/SKILL.md'))]), CONFIG);
+  assert.deepEqual(noClobber.map(severityOf), ['info'], "mv -n still moves (it only declines to overwrite)");
   assert.match(follows[0].detail, /now name skills, where the session moved it/);
   const more = only(await runRules([...moved, ...answered(edit('/home/dev/project/GEMINI.md', '@./plugins/entire/skills/session-handoff/SKILL.md', '@./skills/session-handoff/SKILL.md\nAlways run ./setup.sh first.'))]), CONFIG);
   assert.deepEqual(more.map(severityOf), ['warning'], 'new text with the reference');
@@ -672,6 +674,7 @@ test('an instruction file edit that only points references to where the session 
     [answered(cmd('git mv plugins/entire/skills skills'), { denied: true, output: 'The user doesn\'t want to proceed' }), 'a move the user refused'],
     [ran('git mv -n plugins/entire/skills skills'), 'a dry run'],
     [ran('mv plugins/entire/skills /tmp/skills'), 'a move out of the project'],
+    [ran('cd /tmp/other && mv plugins/entire/skills skills'), 'a move in another folder'],
   ] as const) {
     const edited = only(await runRules([prompt('restructure the repo'), ...move, ...answered(edit('/home/dev/project/GEMINI.md', '@./plugins/entire/skills/session-handoff/SKILL.md', move[0].input.type === 'command' && move[0].input.command.includes('/tmp') ? '@/tmp/skills/session-handoff/SKILL.md' : '@./skills/session-handoff/SKILL.md'))]), CONFIG);
     assert.deepEqual(edited.map(severityOf), ['warning'], why);

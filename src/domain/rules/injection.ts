@@ -7,7 +7,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import { Outcomes } from './outcome.ts';
 import { CreatedPaths } from './created-paths.ts';
 import { namesFile, requestsOf, sentencesAsking, whoAsked } from './requests.ts';
-import { effectsOf, type Effects, type FileOp } from './effects.ts';
+import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
 import { gitSubcommand, asksForInfo } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
@@ -436,7 +436,7 @@ export const INJECTION_RULES: Rule[] = [
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
-          if (event.kind === 'tool_call') moves.onCall(event.callId, fx.commands.map((l) => l.cmd));
+          if (event.kind === 'tool_call') moves.onCall(event.callId, fx.commands, ctx.session);
           if (event.kind === 'tool_result') moves.onResult(event);
           for (const w of fx.writes) {
             // Hook scripts are code the harness runs where settings register it (permissions
@@ -491,20 +491,23 @@ export const INJECTION_RULES: Rule[] = [
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
 
 /**
- * Paths the session moved or renamed inside the project (`mv a b`, `git mv a b`, relative both), as
- * the commands wrote them; a move counts once its call succeeded (not refused, failed or a dry run).
+ * Paths the session moved or renamed inside the project (`mv a b`, `git mv a b`: both relative, both
+ * in the working tree where the command ran), as the commands wrote them; a move counts once its
+ * call succeeded (not refused, failed or a dry run).
  */
 class MovedPaths {
   private readonly pairs: Array<[string, string]> = [];
   private readonly pending = new Map<string, Array<[string, string]>>();
 
-  onCall(callId: string, commands: readonly SimpleCommand[]): void {
+  onCall(callId: string, commands: readonly Located[], session: SessionFacts): void {
     const found: Array<[string, string]> = [];
-    for (const cmd of commands) {
-      const args = cmd.name === 'git' && cmd.args[0] === 'mv' ? cmd.args.slice(1) : cmd.name === 'mv' ? cmd.args : null;
-      if (!args || args.some((a) => /^-[a-zA-Z]*[nt]|^--(?:dry-run|target-directory)/.test(a))) continue;
+    for (const { cmd, dir } of commands) {
+      const git = cmd.name === 'git' && cmd.args[0] === 'mv';
+      const args = git ? cmd.args.slice(1) : cmd.name === 'mv' ? cmd.args : null;
+      // git mv's -n is a dry run; mv's -n only declines to overwrite, and the move happens
+      if (!args || args.some((a) => (git && /^-[a-zA-Z]*n|^--dry-run/.test(a)) || /^-[a-zA-Z]*t|^--target-directory/.test(a))) continue;
       const operands = args.filter((a) => !a.startsWith('-'));
-      if (operands.length !== 2 || operands.some((o) => /^(?:[/~$%]|[A-Za-z]:|\.\.(?:[/\\]|$))/.test(o))) continue;
+      if (operands.length !== 2 || operands.some((o) => /^(?:[/~$%]|[A-Za-z]:)/.test(o) || locate(o, dir, session).zone !== 'worktree')) continue;
       const [from, to] = operands.map(asReference) as [string, string];
       if (from.length >= 3 && to !== '' && from !== to) found.push([from, to]);
     }

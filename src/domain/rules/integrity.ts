@@ -4,7 +4,7 @@
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
 import { failureExcerpt } from './excerpt-window.ts';
 import { fileToolFailed, HeldDrafts, Outcomes, refusal } from './outcome.ts';
-import type { NormEvent, ToolResultEvent } from '../model/events.ts';
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
@@ -13,6 +13,7 @@ import { isCiConfigFile, isTestFile } from '../paths.ts';
 import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { tailoredToTests } from './test-tailoring.ts';
+import { isGuardDenial } from '../guard/mark.ts';
 import { DictatedCommands, whoAsked } from './requests.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
@@ -68,6 +69,14 @@ export const coverageLowered = meta({
   title: 'Coverage threshold lowered',
   description: 'A coverage threshold (jest/vitest coverageThreshold lines/branches/functions/statements, fail_under, --cov-fail-under, minimum_coverage, codecov target …) was changed to a lower number in a config file.',
   remediation: 'Restore the threshold and add tests instead.',
+});
+
+export const protectionBypassed = meta({
+  id: 'integrity/protection-bypassed',
+  severity: 'warning',
+  title: 'Branch protection bypassed',
+  description: 'A pull request merged with administrator rights past what the branch\'s protection requires (`gh pr merge --admin`: reviews, status checks, resolved threads): the checks the repository set for what reaches that branch did not have to pass. Counted when the merge took effect (a refused or failed merge is an attempted info); info when the request asked for an admin merge or to bypass the protection.',
+  remediation: 'Review what was merged as if it were still a pull request: the required reviews and checks, the unresolved threads.',
 });
 
 export const testsSpecialCased = meta({
@@ -895,8 +904,10 @@ export const INTEGRITY_RULES: Rule[] = [
     create(ctx) {
       const dictated = new DictatedCommands([testsSpecialCased], ctx.session);
       // a whole-file rewrite is compared with the file as the session last showed it: only lines
-      // it added count, not special cases the file already had
+      // it added count, not special cases the file already had; a call is recorded there once its
+      // result shows it took effect (a refused Write retried must not hide its own lines)
       const shown = new ShownContents((f) => !DOC_FILE.test(f.path));
+      const calls = new Map<string, { call: ToolCallEvent; fx: Effects }>();
       // a change counts once its call succeeded: a refused or failed edit tailored nothing
       const pending = new Map<string, EvidenceItem[]>();
       const found: EvidenceItem[] = [];
@@ -905,6 +916,9 @@ export const INTEGRITY_RULES: Rule[] = [
         onEvent(event, facts) {
           dictated.onEvent(event);
           if (event.kind === 'tool_result') {
+            const c = calls.get(event.callId);
+            calls.delete(event.callId);
+            if (c && !event.isError && !event.denied) shown.onCall(c.call, c.fx);
             shown.onResult(event, facts);
             const ev = pending.get(event.callId);
             pending.delete(event.callId);
@@ -915,12 +929,12 @@ export const INTEGRITY_RULES: Rule[] = [
           const fx = effectsOf(event, facts, ctx.session);
           const ev: EvidenceItem[] = [];
           for (const w of fx.writes) {
-            if (isTest(w) || TEST_SUPPORT.test(w.abs) || DOC_FILE.test(w.path) || !w.added) continue;
+            if (isTest(w) || TEST_SUPPORT.test(projectPath(w, ctx.session.cwd)) || DOC_FILE.test(w.path) || !w.added) continue;
             const before = w.removed || (w.kind === 'write' || w.kind === 'create' ? shown.get(w.abs) : '');
             const tailored = tailoredToTests(before ? changedLines(before, w.added).added : w.added);
             if (tailored) ev.push({ index: event.index, excerpt: safe(`${w.path}: ${tailored}`, facts) });
           }
-          shown.onCall(event, fx);
+          setCapped(calls, event.callId, { call: event, fx }, OPEN_RUNS_MAX);
           if (ev.length === 0) return;
           asked ||= whoAsked(dictated.requests.for(event), asksTailoring);
           setCapped(pending, event.callId, ev, OPEN_RUNS_MAX);
@@ -939,7 +953,59 @@ export const INTEGRITY_RULES: Rule[] = [
       };
     },
   },
+  {
+    metas: [protectionBypassed],
+    create(ctx) {
+      const dictated = new DictatedCommands([protectionBypassed], ctx.session);
+      // the merge is what bypassed the protection: each waits for its call's result
+      const pending = new Map<string, { merged: FindingDraft; failed: FindingDraft }>();
+      return {
+        onEvent(event, facts) {
+          dictated.onEvent(event);
+          if (event.kind === 'tool_result') {
+            const p = pending.get(event.callId);
+            pending.delete(event.callId);
+            // a call `vouch guard` denied is the prevention gate's to report, from the draft as made
+            if (p) ctx.report(isGuardDenial(event) || (!event.denied && !event.isError) ? p.merged : event.denied ? { ...p.failed, detail: p.failed.detail.replace('the merge failed', 'the call was refused') } : p.failed);
+            return;
+          }
+          if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
+          for (const loc of effectsOf(event, facts, ctx.session).commands) {
+            if (!adminMerge(loc.cmd)) continue;
+            const done: FindingDraft = { rule: protectionBypassed.id, detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` merged with administrator rights, past the reviews and checks the branch's protection requires.`, evidence: [evidence(event, loc.cmd.text, facts)] };
+            const asked = whoAsked(dictated.requests.for(event), (t) => asksUnnegated(t, ASKS_ADMIN_MERGE));
+            const merged = asked === 'user' ? { ...done, severity: 'info' as const, title: 'Branch protection bypassed (as requested)', detail: `${done.detail} The user asked for an admin merge.`, key: `${loc.cmd.text} (asked)` } : done;
+            // a merge that failed (unresolved threads, a rule even admins obey) merged nothing: an attempt
+            const failed: FindingDraft = { ...done, severity: 'info', title: 'Branch protection bypass attempted', detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` tried to merge with administrator rights; the merge failed, so nothing reached the branch.`, key: `${loc.cmd.text} (attempted)` };
+            setCapped(pending, event.callId, { merged, failed }, OPEN_RUNS_MAX);
+          }
+        },
+        finish() {
+          for (const p of pending.values()) ctx.report({ ...p.merged, detail: `${p.merged.detail} The result is not in the log.` });
+        },
+      };
+    },
+  },
 ];
+
+/** `gh pr merge … --admin`: a merge with administrator rights past the branch's protection. */
+function adminMerge(cmd: SimpleCommand): boolean {
+  if (cmd.name !== 'gh') return false;
+  const words = cmd.args.filter((a) => !a.startsWith('-'));
+  return words[0] === 'pr' && words[1] === 'merge' && cmd.args.includes('--admin') && !cmd.args.some((a) => a === '--help' || a === '-h');
+}
+/** A request for the admin merge itself: "--admin", "admin merge", "bypass the branch protection". */
+const ASKS_ADMIN_MERGE = /--admin\b|\badmin(?:istrator)?[\s-]+(?:merge|rights|privileges|override)|\b(?:bypass|override|skip)\w*\s+(?:the\s+)?(?:branch\s+)?protection/gi;
+
+/**
+ * The path within the project (a project may itself live under a folder named `testing/`); where
+ * the log names no working directory (Gemini CLI), the file's last two folders only.
+ */
+function projectPath(w: FileOp, cwd: string | null): string {
+  const root = cwd?.replace(/[\\/]+$/, '');
+  if (root && w.abs.startsWith(`${root}/`)) return w.abs.slice(root.length);
+  return '/' + w.abs.split(/[\\/]/).slice(-3).join('/');
+}
 
 /** Mocks, fakes and test helpers outside test files' own names: code written for the tests on purpose. */
 const TEST_SUPPORT = /(?:^|[\\/])(?:__mocks__|mocks?|fakes?|stubs?|fixtures?|testing|testutils?|test[-_]?utils|test[-_]?helpers|test[-_]?support)[\\/]/i;
@@ -949,12 +1015,28 @@ const TEST_SUPPORT = /(?:^|[\\/])(?:__mocks__|mocks?|fakes?|stubs?|fixtures?|tes
  * that test"), not one that forbids it ("don't hard-code expected outputs", "without special-casing").
  */
 function asksTailoring(text: string): boolean {
-  for (const m of text.matchAll(/\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/gi)) {
+  return asksUnnegated(text, /\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/gi);
+}
+
+/**
+ * Whether `text` asks for what `words` match: not where a negation governs it ("don't hard-code",
+ * "never use --admin", "without special-casing"), nor where the sentence forbids it after ("hard-
+ * coding expected outputs is not allowed", "special-casing the tests is cheating").
+ */
+function asksUnnegated(text: string, words: RegExp): boolean {
+  for (const m of text.matchAll(words)) {
     const before = text.slice(Math.max(0, m.index - 60), m.index).split(/[.!?\n;]/).pop() ?? '';
-    if (!/\b(?:don'?t|do\s+not|never|no|not|without|avoid|instead\s+of|rather\s+than|stop|nor)\b|n't\b/i.test(before)) return true;
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?\n;]/)[0] ?? '';
+    if (!NEGATION_OF_IT.test(before) && !NEGATED_LIST.test(before) && !FORBIDDEN_AFTER.test(after)) return true;
   }
   return false;
 }
+/** A negation right before the words (two words between at most): "don't hard-code", "never just use --admin". */
+const NEGATION_OF_IT = /\b(?:don'?t|do\s+not|never|no|not|without|avoid|stop|nor|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}$|n't\s+(?:\w+\s+){0,2}$/i;
+/** …or the second of a list it governs: "don't hard-code expected outputs or special-case the tests". */
+const NEGATED_LIST = /\b(?:don'?t|do\s+not|never|not|without|avoid)\s[^.!?\n]*\b(?:or|nor)\s+$/i;
+/** The sentence goes on to forbid it: "… is not allowed", "… is cheating", "… isn't ok". */
+const FORBIDDEN_AFTER = /\b(?:is|are)\s+(?:not\s+(?:allowed|ok(?:ay)?|acceptable|permitted)|forbidden|prohibited|banned|cheating)\b|\b(?:isn'?t|aren'?t)\s+(?:allowed|ok(?:ay)?|acceptable|permitted)\b/i;
 
 function isTest(f: FileOp): boolean {
   return isTestFile(f.abs) || isTestFile(f.path);

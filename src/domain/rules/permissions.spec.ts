@@ -629,6 +629,18 @@ test('code from outside the project counts against the bypass posture only while
   assert.doesNotMatch(after[0].detail, /code from outside the project/, 'approvals were back on when it ran');
 });
 
+test("the agent vendor's own curated plugin is not code from outside; another plugin or skill still is", async () => {
+  const BYPASS = 'permissions/approval-bypass';
+  const codex = sessionMeta({ approvalPolicy: 'never', sandbox: 'danger-full-access' });
+  const vendor = only(await runRules([codex, ...ran('python3 /Users/me/.codex/plugins/cache/openai-curated-remote/github/0.1.8-2841cf/skills/gh-address-comments/scripts/fetch_comments.py')]), BYPASS);
+  assert.doesNotMatch(vendor[0].detail, /code from outside the project/);
+  assert.deepEqual(vendor.map(severityOf), ['info']);
+  const official = only(await runRules([sessionMeta({ permissionMode: 'bypassPermissions' }), ...ran('bash /home/me/.claude/plugins/cache/claude-plugins-official/commit/1.0.0/scripts/check.sh')]), BYPASS);
+  assert.doesNotMatch(official[0].detail, /code from outside the project/);
+  const other = only(await runRules([codex, ...ran('python3 /Users/me/.codex/plugins/cache/acme-tools/x/1.0/run.py')]), BYPASS);
+  assert.match(other[0].detail, /code from outside the project ran with nobody asked/);
+});
+
 test('a known_hosts append followed by a push the server refused (Permission denied (publickey)) took effect: the SSH login failed, not the write', async () => {
   const TRUST = 'permissions/trust-settings';
   const d = only(await runRules([prompt('push the backup'), ...ran('ssh-keyscan github.com >> ~/.ssh/known_hosts 2>/dev/null && git push 2>&1', { exitCode: 128, output: 'git@github.com: Permission denied (publickey).\r\nfatal: Could not read from remote repository.' })]), TRUST);

@@ -511,8 +511,17 @@ function foreignScript(loc: Located, ctx: RuleContext): string | null {
   const operand = INTERPRETERS.test(cmd.name) ? parseArgs(cmd.args, []).operands[0] : cmd.name.includes('/') ? cmd.name : undefined;
   if (!operand || !/[/\\]/.test(operand) || !/\.(sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$|^[~.]/.test(operand)) return null;
   const info = locate(operand, loc.dir, ctx.session);
+  if (VENDOR_PLUGIN.test(info.abs)) return null;
   return info.zone === 'home' || info.zone === 'other' ? info.abs : null;
 }
+
+/**
+ * The agent vendor's own curated plugins, as the harness caches them (Codex's
+ * `~/.codex/plugins/cache/openai-curated…/`, Claude Code's official marketplace
+ * `claude-plugins-official`): the vendor's code the user enabled, as its official installer is —
+ * not code from outside. Other plugins and skills may come from anyone and still count.
+ */
+const VENDOR_PLUGIN = /\/\.codex\/plugins\/cache\/openai-curated[^/]*\/|\/\.claude\/plugins\/(?:cache|marketplaces)\/claude-plugins-official\//;
 
 function updatePosture(p: Posture, e: SessionMetaEvent): void {
   p.approval = norm(e.approvalPolicy) ?? p.approval;

@@ -186,10 +186,26 @@ function mcpAct(call: ToolCallEvent): Act | null {
   return null;
 }
 
+/** An MCP pull request opened as a draft (`create_pull_request {draft: true}`). */
+function mcpDraft(call: ToolCallEvent): boolean {
+  const args = call.input.type === 'mcp' || call.input.type === 'other' ? call.input.args : null;
+  const parsed = typeof args === 'string' ? safeJson(args) : args;
+  return typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>).draft === true;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether the command names the target as a word of its own (`origin main` names main, `maintenance` does not; `force` is -f/--force/+refspec). */
 function mentions(command: string, target: string): boolean {
   if (target === 'force') return /\s(?:-f|--force(?:-with-lease|-if-includes)?(?:=\S*)?)(?=\s|$)|\s\+\S/.test(command);
-  if (target === 'draft') return /\s(?:-d|--draft)(?=\s|$)/.test(command);
+  // gh's `-d`/`--draft`; glab's `-d` is its description, so only `--draft` there
+  if (target === 'draft') return (/^\s*glab\b/.test(command) ? /\s--draft(?:=true)?(?=\s|$)/ : /\s(?:-d|--draft(?:=true)?)(?=\s|$)/).test(command);
   const t = target.toLowerCase();
   // (`migration.sql` is "the migration file": a file named without its extension)
   return command.toLowerCase().split(/[\s:/'"=]+/).some((w) => w === t || w.endsWith(`/${t}`) || (w.includes('.') && w.slice(0, w.lastIndexOf('.')) === t));
@@ -210,7 +226,8 @@ export const PROHIBITION_RULES: Rule[] = [
           if (event.kind !== 'tool_call') return;
           const acts = new Map<Act, string>();
           const mcp = mcpAct(event);
-          if (mcp) acts.set(mcp, event.name);
+          // a GitHub MCP tool's draft flag is an argument, named the way a command line would
+          if (mcp) acts.set(mcp, `${event.name}${mcpDraft(event) ? ' --draft' : ''}`);
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
             const act = actOf(cmd);
             if (act && !acts.has(act)) acts.set(act, cmd.text);

@@ -780,4 +780,10 @@ test('a ban on a kind of pull request ("never create draft pull requests") forbi
   assert.deepEqual(draft.map(severityOf), ['warning']);
   const any = forbidden(await runRules([prompt('Never create pull requests yourself.'), prompt('fix the typo'), ...ran('gh pr create --base main --title "fix typo" --body "x"', { output: 'https://github.com/o/r/pull/3' })]));
   assert.deepEqual(any.map(severityOf), ['warning'], 'the act as such stays forbidden');
+  const mcp = forbidden(await runRules([prompt(rule), prompt('fix the typo'), { kind: 'tool_call' as const, callId: 'm1', name: 'mcp__github__create_pull_request', input: { type: 'mcp' as const, server: 'github', tool: 'create_pull_request', args: { title: 'fix typo', draft: true } } }]));
+  assert.deepEqual(mcp.map(severityOf), ['warning'], 'a draft opened through the GitHub MCP server');
+  const glab = forbidden(await runRules([prompt(rule), prompt('fix the typo'), ...ran('glab mr create -d "Fixes the parser" --title fix', { output: 'https://gitlab.com/o/r/-/merge_requests/4' })]));
+  assert.deepEqual(glab, [], "glab's -d is a description");
+  const equals = forbidden(await runRules([prompt(rule), prompt('fix the typo'), ...ran('gh pr create --draft=true --title fix --body x', { output: 'https://github.com/o/r/pull/5' })]));
+  assert.deepEqual(equals.map(severityOf), ['warning'], '--draft=true');
 });

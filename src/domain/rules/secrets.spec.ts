@@ -1290,7 +1290,7 @@ test('an environment file filtered down to whole settings that are not credentia
     "cat ~/.browser-driver-manager/.env | grep '^CHROMEDRIVER_TEST_PATH=' | cut -d= -f2 | tr -d '\"'",
     "grep '^PORT=' .env",
     "grep -E '^(PORT|NODE_ENV)=' .env.local",
-    'grep -w -e LOG_LEVEL -e REGION .env',
+    "grep -w -e '^LOG_LEVEL' -e '^REGION' .env",
   ]) assert.deepEqual(only(await runRules([cmd(narrowed)]), READ), [], narrowed);
   for (const shown of [
     'grep PORT .env',
@@ -1304,5 +1304,7 @@ test('an environment file filtered down to whole settings that are not credentia
     "grep -A 3 '^PORT=' .env",
     "grep -C2 -w PORT .env",
     "grep '^machine=' ~/.netrc",
+    'grep -w production .env',
+    'grep -w PORT .env',
   ]) assert.deepEqual(only(await runRules([cmd(shown)]), READ).map(severityOf), ['warning'], shown);
 });

@@ -88,11 +88,11 @@ export function sensitiveReads(fx: Effects): FileOp[] {
 
 /**
  * `grep '^CHROME_TEST_PATH=' ~/.tool/.env | cut -d= -f2`, `cat .env | grep -E '^(PORT|NODE_ENV)='`,
- * `grep -w LOG_LEVEL .env`: an environment file filtered down to whole settings the command names,
+ * `grep -w '^LOG_LEVEL' .env`: an environment file filtered down to whole settings the command names,
  * none of them credential-like, shows only those lines (a secret among them would still be caught
  * by the scan of the output). Only environment files (a `.netrc` or `.pgpass` line that matches a
- * host holds its password), only names pinned whole (`^NAME=` or `-w`/`-x`: `grep PORT` also prints
- * `SUPPORT_PASSWORD=…`), and not with context, whole-file or inverted matching (`-A 3`, `-z`,
+ * host holds its password), only names pinned whole (`^NAME=`, `-w '^NAME'`, `-x`: `grep PORT` also
+ * prints `SUPPORT_PASSWORD=…`, `grep -w production` a password that holds the word), and not with context, whole-file or inverted matching (`-A 3`, `-z`,
  * `--passthru`, `-v`) or patterns read from a file.
  */
 function narrowedToSettings(r: FileOp, all: Located[]): boolean {
@@ -115,12 +115,14 @@ function grepNames(cmd: SimpleCommand): string[] | null {
   const valued = ['-e', '--regexp', '-f', '--file', '-m', '--max-count', '-A', '-B', '-C', '--context', '--after-context', '--before-context', '-g', '--glob', '-t', '--type'];
   const p = parseArgs(cmd.args, valued);
   if (cmd.args.some((a) => WIDENS.test(a))) return null;
-  const whole = p.short.has('w') || p.short.has('x') || p.long.has('--word-regexp') || p.long.has('--line-regexp');
+  // -x matches whole lines only; -w a word anywhere (a value, a comment), so it pins a name only from the line's start
+  const line = p.short.has('x') || p.long.has('--line-regexp');
+  const word = p.short.has('w') || p.long.has('--word-regexp');
   const given = optionValues(cmd.args, ['-e', '--regexp']);
   const patterns = given.length > 0 ? given : p.operands.slice(0, 1);
   const names: string[] = [];
   for (const pattern of patterns) {
-    const m = (whole ? WORD_PATTERN : PINNED_PATTERN).exec(pattern);
+    const m = (line || (word && pattern.startsWith('^')) ? WORD_PATTERN : PINNED_PATTERN).exec(pattern);
     if (!m) return null;
     names.push(...m[1]!.split('|'));
   }
@@ -130,7 +132,7 @@ function grepNames(cmd: SimpleCommand): string[] | null {
 const WIDENS = /^-(?:[a-zA-Z]*[ABCvzfUP]|\d+)|^--(?:context|after-context|before-context|invert-match|null-data|passthru|file|multiline)/;
 /** `^NAME=` or `^(A|B)=`: each name from the start of the line to its `=`. */
 const PINNED_PATTERN = /^\^\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?=$/;
-/** With `-w`/`-x`: a plain name, or names in an alternation. */
+/** With `-x`, or `-w` from the line's start: a plain name, or names in an alternation. */
 const WORD_PATTERN = /^\^?\(?([A-Za-z_][A-Za-z0-9_]*(?:\|[A-Za-z_][A-Za-z0-9_]*)*)\)?=?$/;
 
 /** The sensitive reads whose content reaches the transcript: not a copy into another file (its flow is followed on its own). */

@@ -10,6 +10,9 @@ test('a comment saying the code is for a test, over a branch on a literal, is ta
     '    # make the failing test pass\n    return "2024-01-01" if date_str == "Jan 1st, 2024" else parse(date_str)',
     '  when "total: 42 items" # special case for the totals test',
     'if name.startswith("test-fixture-user"):  # special-casing for the login test',
+    '    # make the tests pass: pytest sets PYTEST_CURRENT_TEST\n    if "PYTEST_CURRENT_TEST" in os.environ:\n        return EXPECTED',
+    '    # Special case for the nested_list test\n    if text == "- a\\n  - b" and not config.strict:',
+    '    # special-casing for the parser test\n    if os.getenv("PYTEST_CURRENT_TEST") and text.startswith("- a  - b"):',
   ];
   for (const added of cases) assert.ok(tailoredToTests(added), added);
   assert.equal(tailoredToTests(cases[0]!), '# Special case for nested_unordered_list test\nif "<list kind=\\"*\\">\\n• First" in text:');

@@ -23,8 +23,21 @@ const COMMENT = /(?:^|\s)(?:#|\/\/|\/\*+|--|;)\s*(.*)$|^\s*\*\s+(.*)$/;
 /** A branch on a string literal of some length: `if "…" in text:`, `if (s === '…')`, `case "…":`, `.startswith("…")`. */
 const LITERAL_BRANCH = /\b(?:if|elif|elsif|else\s+if|when|case|unless)\b[^\n]*?(?:"(?:[^"\\\n]|\\.){6,}"|'(?:[^'\\\n]|\\.){6,}'|`[^`\n]{6,}`)|(?:==|===|\.includes\(|\.startswith\(|\.startsWith\(|\.endswith\(|\.equals\()\s*(?:"(?:[^"\\\n]|\\.){6,}"|'(?:[^'\\\n]|\\.){6,}')/;
 
-/** A branch on a setting, not on the data (`if os.environ.get("APP_ENV") == "testing"`): how code is run for tests, not an answer. */
+/**
+ * A branch on which environment runs the code, not on the data: `if os.environ.get("APP_ENV") ==
+ * "testing":`, `process.env.API_MODE === "mock-server"` — a setting read, and every string literal
+ * of the line a setting's name or an environment's. Not a test runner's own variable
+ * (`PYTEST_CURRENT_TEST`, `JEST_WORKER_ID`: code that knows it is under test), and not a line that
+ * also compares the data with a literal.
+ */
+function branchesOnEnvironment(code: string): boolean {
+  if (!SETTING_READ.test(code) || TEST_RUNNER_VARIABLE.test(code)) return false;
+  const literals = [...code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+  return literals.length > 0 && literals.every((l) => /^[A-Z][A-Z0-9_]*$/.test(l) || ENVIRONMENT_NAME.test(l));
+}
 const SETTING_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b|\bsettings\.|\bconfig\.|\bRails\.env\b|\bapp\.testing\b/;
+const TEST_RUNNER_VARIABLE = /PYTEST_CURRENT_TEST|JEST_WORKER_ID|\bVITEST\b|NODE_TEST_CONTEXT|\bMOCHA\b|_called_from_test|\bsys\.modules\b/;
+const ENVIRONMENT_NAME = /^(?:test|testing|tests|dev|development|local|ci|staging|stage|prod|production|e2e|mock(?:[-_ ]?\w+)?|sandbox|demo|preview)$/i;
 
 /** How far below the comment the branch may start (a blank line or a variable between them). */
 const BRANCH_WINDOW = 4;
@@ -43,7 +56,7 @@ export function tailoredToTests(added: string): string | null {
     if (!said || !TAILORED.test(said)) continue;
     for (let k = i; k < Math.min(lines.length, i + 1 + BRANCH_WINDOW); k++) {
       const code = k === i ? lines[k]!.slice(0, m!.index) : lines[k]!;
-      if (LITERAL_BRANCH.test(code) && !SETTING_READ.test(code)) return [lines[i]!.trim(), ...(k === i ? [] : [lines[k]!.trim()])].join('\n');
+      if (LITERAL_BRANCH.test(code) && !branchesOnEnvironment(code)) return [lines[i]!.trim(), ...(k === i ? [] : [lines[k]!.trim()])].join('\n');
     }
   }
   return null;

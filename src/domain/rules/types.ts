@@ -113,6 +113,8 @@ export interface IngestFacts {
   lowConfidence: boolean;
   /** The lines are mostly JSON records that no parser family recognised (read as plain text). */
   unrecognisedJson: boolean;
+  /** Another coding agent's session, by its own markers (OpenCode, Aider, Cline), which Vouch does not read; null otherwise. */
+  foreignAgent?: string | null;
   /** Model turns that followed a model turn with no tool call recorded and no prompt between, in a log that records no tool call at all (≥ 2, else null). */
   toolsNotRecorded: { turns: number; line: number } | null;
   /** The log stops before the run finished; set by the analyser before the rules' finish(). */

@@ -93,6 +93,17 @@ export function devShellCommand(name: string, args: string[]): { argv: string[] 
 
 const WINDOWS_CMD = /^cmd(?:\.exe)?$/i;
 
+/** A cmd line's apostrophes as letters for the POSIX parser: escaped outside double quotes, kept as they are inside them. */
+function lettersOutsideQuotes(line: string): string {
+  let inDouble = false;
+  let out = '';
+  for (const c of line) {
+    if (c === '"') inDouble = !inDouble;
+    out += c === "'" && !inDouble ? "\\'" : c;
+  }
+  return out;
+}
+
 /**
  * `cmd.exe /c ".venv\Scripts\python.exe" test.py` (WSL, Git Bash calling Windows' shell): what cmd
  * runs after `/c` or `/k` (options such as `/s /q /d` before it). Several words are the command's
@@ -106,5 +117,5 @@ function cmdCommand(args: string[]): { argv: string[] } | { script: string } | n
   if (at < 0 || at + 1 >= args.length || !args.slice(0, at).every((a) => /^\/\/?[a-z](?::\S*)?$/i.test(a))) return null;
   const rest = args.slice(at + 1);
   // cmd has no single quotes: an apostrophe is a letter (`echo it's done & rd /s /q build`)
-  return rest.length === 1 ? { script: rest[0]!.replace(/\\/g, '/').replace(/'/g, "\\'") } : { argv: rest };
+  return rest.length === 1 ? { script: lettersOutsideQuotes(rest[0]!.replace(/\\/g, '/')) } : { argv: rest };
 }

@@ -102,5 +102,7 @@ test('cmd.exe /c runs what follows: several words as the argv, one word as a com
   const apostrophe = parseShell('cmd /c "echo it\'s done & rd /s /q C:\\Users\\me\\old"').commands;
   assert.deepEqual(apostrophe.slice(1).map((c) => c.name), ['echo', 'rd'], 'an apostrophe is a letter to cmd');
   assert.deepEqual(parseShell('cmd //c "npm test"').commands.map((c) => c.name), ['cmd', 'npm'], "Git Bash's //c");
+  const quoted = parseShell('cmd.exe /c "git commit -m \\"it\'s done\\""').commands;
+  assert.deepEqual(quoted.at(-1)?.args, ['commit', '-m', "it's done"], 'an apostrophe inside double quotes stays as it is');
   for (const none of ['cmd /?', 'cmd', 'cmd /c', 'cmd.exe /q']) assert.equal(parseShell(none).commands.length, 1, none);
 });

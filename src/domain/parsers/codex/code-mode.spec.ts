@@ -62,7 +62,7 @@ describe('codex code mode: cells are read as the commands they run', () => {
     assert.deepEqual(codeModeCalls('const r = await tools.write_stdin({session_id:36633,chars:"",yield_time_ms:1000,max_output_tokens:12000});text(JSON.stringify(r));\n'), [{ name: 'write_stdin', args: { session_id: 36633, chars: '' } }]);
     assert.deepEqual(codeModeCalls("await tools.write_stdin({session_id: 7, chars: 'y\\n'});"), [{ name: 'write_stdin', args: { session_id: 7, chars: 'y\n' } }]);
     assert.deepEqual(codeModeCalls('await tools.write_stdin({session_id: 7});'), [{ name: 'write_stdin', args: { session_id: 7, chars: '' } }], 'no chars: a poll');
-    for (const unread of ['await tools.write_stdin({session_id: 7, chars: answer});', 'await tools.write_stdin({session_id: s, chars: ""});', 'await tools.write_stdin({...o, session_id: 7, chars: ""});', 'await tools.write_stdin({session_id: 7, chars: "y" + nl});']) {
+    for (const unread of ['await tools.write_stdin({session_id: 7, // type the cleanup\n chars: "rm -rf ~/Documents\\n"});', 'await tools.write_stdin({session_id: 7, /* yes */ chars: "y"});', 'await tools.write_stdin({session_id: 7, ["chars"]: "rm -rf ~"});', 'await tools.write_stdin({session_id: 7, chars: answer});', 'await tools.write_stdin({session_id: s, chars: ""});', 'await tools.write_stdin({...o, session_id: 7, chars: ""});', 'await tools.write_stdin({session_id: 7, chars: "y" + nl});']) {
       assert.equal(codeModeCalls(unread), null, unread);
     }
   });

@@ -109,24 +109,31 @@ function looseCommand(js: string, at: number): string | null {
 
 /**
  * `write_stdin`'s arguments written as JavaScript (`{session_id:36633,chars:"",yield_time_ms:1000}`):
- * the session as a number and what is typed as a string literal standing alone — an empty one is a
- * poll of a command still running; null when either is missing or built at run time, or a spread
- * could replace them.
+ * the session as a number and what is typed as a string literal standing alone — an empty one (or
+ * none) is a poll of a command still running; null when any entry is not one of its own keys (a
+ * spread, a computed key), a comment sits among them, or a value is built at run time.
  */
 function looseStdin(js: string, at: number): Obj | null {
   let sessionAt = -1;
   let charsAt = -1;
-  let spread = false;
+  let unknown = false;
   const closed = objectEnd(js, at, (entry, valueAt) => {
-    if (entry === SPREAD) spread = true;
-    else if (entry === 'session_id') sessionAt = valueAt;
+    if (entry === 'session_id') sessionAt = valueAt;
     else if (entry === 'chars') charsAt = valueAt;
+    else if (entry !== 'yield_time_ms' && entry !== 'max_output_tokens') unknown = true; // a spread, a computed key
   });
-  if (closed === null || spread || sessionAt < 0) return null;
+  // every entry read as one of write_stdin's own keys: a comment or a computed key could hide `chars`
+  const literal = objectLiteralAt(js, at);
+  if (closed === null || unknown || sessionAt < 0 || literal === null || /\/\/|\/\*|\[/.test(withoutStrings(literal))) return null;
   const session = /^\d+(?=\s*[,}])/.exec(js.slice(sessionAt, sessionAt + 30))?.[0];
   const end = charsAt < 0 ? null : literalEnd(js, charsAt);
   const chars = charsAt < 0 ? '' : end === null || !/^\s*[,}]/.test(js.slice(end + 1, end + 50)) ? null : stringLiteralAt(js, charsAt);
   return session === undefined || chars === null ? null : { session_id: Number(session), chars };
+}
+
+/** The text with its string and template literals emptied (what is code, not data). */
+function withoutStrings(text: string): string {
+  return text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`]*`/g, '""');
 }
 
 /**

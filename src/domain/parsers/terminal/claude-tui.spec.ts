@@ -496,6 +496,24 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
   });
 });
 
+describe('claude-code-tui: a line the terminal wrapped before an option, a path or a long word is one command', () => {
+  const cases: Array<[string, string]> = [
+    [['● Bash(cd /home/dev/project && git add -A && git commit -m wip && git push', '      --force origin main)'].join('\n'), 'cd /home/dev/project && git add -A && git commit -m wip && git push --force origin main'],
+    [['● Bash(cd /srv/site && npm run clean && sudo rm -rf dist build', '      /etc/nginx/sites-enabled/default-production)'].join('\n'), 'cd /srv/site && npm run clean && sudo rm -rf dist build /etc/nginx/sites-enabled/default-production'],
+    [['● Bash(docker compose -f docker-compose.yml -f docker-compose.dev.yml down', '      --volumes --remove-orphans)'].join('\n'), 'docker compose -f docker-compose.yml -f docker-compose.dev.yml down --volumes --remove-orphans'],
+    [['● Bash(docker run --rm -e NODE_ENV=production -e API_BASE=https://api.example.com -e', '      SENTRY_ENVIRONMENT=production my-image:latest)'].join('\n'), 'docker run --rm -e NODE_ENV=production -e API_BASE=https://api.example.com -e SENTRY_ENVIRONMENT=production my-image:latest'],
+  ];
+  for (const [head, expected] of cases) {
+    test(expected.slice(-50), () => {
+      assert.deepEqual(commands(run(`> go\n${head}\n  ⎿  ok\n`, 'claude-code-tui').events), [expected]);
+    });
+  }
+  test('other tools too: a path with a blank wrapped by the terminal is one path', () => {
+    const out = run('> read it\n● Read(/Users/dev/Library/Mobile Documents/com~apple~CloudDocs/Projects\n      client-site/.env.production)\n  ⎿  Read 3 lines\n', 'claude-code-tui');
+    assert.deepEqual(calls(out.events).map((c) => ('path' in c.input ? c.input.path : '')), ['/Users/dev/Library/Mobile Documents/com~apple~CloudDocs/Projects client-site/.env.production']);
+  });
+});
+
 describe('claude-code-tui: a line break the author typed stays one, however long the next word', () => {
   const cases: Array<[string, string[]]> = [
     [['● Bash(cd /home/dev/project && git fetch origin && git checkout main', '      GIT_SSL_NO_VERIFY=true git pull origin main)'].join('\n'), ['cd /home/dev/project && git fetch origin && git checkout main\nGIT_SSL_NO_VERIFY=true git pull origin main']],

@@ -260,7 +260,7 @@ export class ClaudeTuiParser implements LogParser {
     const text = withoutEllipsis(s.trim());
     // Terminals wrap at their width (80 columns or more), between words; a line that ended short
     // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
-    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH || this.wrappedBetweenWords(tool, text, s.length) ? ' ' : '\n';
+    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH || this.wrappedBetweenWords(tool, text) ? ' ' : '\n';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
     if (room) tool.args += joiner + text;
     tool.shownWidth = s.length;
@@ -270,20 +270,14 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   /**
-   * A short head line the terminal ended because the next word did not fit, and where a line
-   * break the author typed could not be: inside an open `(`/`$(` of the command, after a filter
-   * that still wants its operand (`… | grep` / `CHROME_TEST_PATH`, `| sed` / a quoted script), or
-   * before a word longer than a line (it fills the next line whole). Never after a `\` continuation or a comment, nor before what
-   * starts a command of its own (`NAME=value`, `./script`, `/abs/path`, `~/bin/x`).
+   * A short head line the terminal ended because the next word did not fit: a wrap between words,
+   * unless a Bash command shows the author typed the break there — the line continues with `\`, is
+   * a comment, or the next word starts a command of its own (`NAME=value` not given to `sudo`/`env`/
+   * `-e`, `./script`). A word that starts with `-`, `/` or `~/` goes on the command before it.
    */
-  private wrappedBetweenWords(tool: OpenTool, next: string, nextWidth: number): boolean {
-    if (tool.name !== 'Bash' || !this.width.pushedDown(tool.shownWidth, next)) return false;
-    const prev = tool.lastLine.trimEnd();
-    const word = /^\S+/.exec(next)?.[0] ?? '';
-    if (prev.endsWith('\\') || /^#|\s#/.test(prev.replace(/^[A-Za-z]+\(/, '')) || /^(?:[A-Za-z_][A-Za-z0-9_]*=|\.{0,2}\/|~\/)/.test(word)) return false;
-    // a word longer than a line fills the next line whole (and goes on below it)
-    const tooLong = word.length > this.width.columns() || (word === next.trim() && this.width.filled(nextWidth));
-    return tooLong || shellState(tool.args).depth > 0 || WANTS_OPERAND.test(prev);
+  private wrappedBetweenWords(tool: OpenTool, next: string): boolean {
+    if (!this.width.pushedDown(tool.shownWidth, next)) return false;
+    return tool.name !== 'Bash' || !typedBreak(tool.lastLine.replace(/^Bash\(/, '').trimEnd(), /^\S+/.exec(next)?.[0] ?? '');
   }
 
   private resultBody(s: string): void {
@@ -382,8 +376,13 @@ function shellState(text: string): { quoted: boolean; depth: number } {
   return { quoted: quote !== null, depth };
 }
 
-/** A filter at a line's end that still wants its pattern or script: `… | grep`, `| sed`, `| jq`. */
-const WANTS_OPERAND = /(?:^|[|;&(\s])(?:grep|egrep|rg|sed|cut|tr|awk|jq)$/;
+/** Whether a Bash head's line break before `word` is one the author typed (see wrappedBetweenWords). */
+function typedBreak(prev: string, word: string): boolean {
+  if (prev.endsWith('\\') || /^#|\s#/.test(prev)) return true;
+  if (/^(?:-|\/|~\/)/.test(word)) return false;
+  if (word.startsWith('./')) return true;
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !/(?:^|\s)(?:sudo|env|export|-e|-E|--env|--build-arg)$/.test(prev);
+}
 
 /** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
 function withoutEllipsis(head: string): string {
