@@ -219,6 +219,9 @@ test('another agent\'s session (OpenCode, Aider, Cline) is named as such: not re
   assert.notEqual(report.outcome, 'Clear');
   assert.equal(foreignAgentOf(['{"v":1,"agent":"opencode","cli_version":"0.5.1","type":"user"}']), 'OpenCode');
   assert.equal(foreignAgentOf(['# aider chat started at 2025-03-01 10:00:00', '', '> /add src/app.py']), 'Aider');
+  const aider = await analyzeText('# aider chat started at 2025-03-01 10:00:00\n\n#### fix the failing test\n\n> Running pytest -q\n$ pytest -q\n1 passed\n\nsrc/app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n');
+  assert.notEqual(aider.outcome, 'Clear', 'an Aider history is never vouched for, whatever the heuristics read in it');
+  assert.match(aider.findings.find((x) => x.rule === 'coverage/not-a-session-log')?.title ?? '', /A session of Aider/);
   assert.equal(foreignAgentOf(['[{"ts":1,"type":"say","say":"api_req_started","text":"{}"}]']), 'Cline');
   assert.equal(foreignAgentOf(['We compared opencode and aider for the team.', 'The "agent" field is "claude".']), null);
 });

@@ -290,7 +290,8 @@ class Understood {
     const ing = session.ingest;
     if (ing.binary) return null; // its own finding
     if (ing.totalLines === 0) return 'The file is empty.';
-    if (ing.foreignAgent && this.toolCalls === 0) return `This is a session of ${ing.foreignAgent}, an agent Vouch does not read (it reads Claude Code, Codex CLI and Gemini CLI logs).`;
+    // another agent's session, whatever the plain-text heuristics made of it (an Aider history's `> Running pytest`)
+    if (ing.foreignAgent) return `This is a session of ${ing.foreignAgent}, an agent Vouch does not read (it reads Claude Code, Codex CLI and Gemini CLI logs).`;
     if (ing.unrecognisedJson && this.toolCalls === 0) {
       return `The ${plural(ing.totalLines, 'line')} are JSON records of a shape no supported agent (Claude Code, Codex CLI, Gemini CLI) writes.`;
     }

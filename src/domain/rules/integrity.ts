@@ -14,7 +14,7 @@ import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { tailoredToTests } from './test-tailoring.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { DictatedCommands, whoAsked } from './requests.ts';
+import { DictatedCommands, type Asker, type Request } from './requests.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
 import { SyntaxChecks } from './syntax-checks.ts';
@@ -911,7 +911,7 @@ export const INTEGRITY_RULES: Rule[] = [
       // a change counts once its call succeeded: a refused or failed edit tailored nothing
       const pending = new Map<string, EvidenceItem[]>();
       const found: EvidenceItem[] = [];
-      let asked: ReturnType<typeof whoAsked> = null;
+      let asked: Asker | null = null;
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
@@ -934,9 +934,10 @@ export const INTEGRITY_RULES: Rule[] = [
             const tailored = tailoredToTests(before ? changedLines(before, w.added).added : w.added);
             if (tailored) ev.push({ index: event.index, excerpt: safe(`${w.path}: ${tailored}`, facts) });
           }
-          setCapped(calls, event.callId, { call: event, fx }, OPEN_RUNS_MAX);
+          // only calls that show or change a file are kept until their result (bounded: results follow their calls)
+          if (fx.writes.length > 0 || fx.reads.length > 0) setCapped(calls, event.callId, { call: event, fx }, SHOWN_CALLS_MAX);
           if (ev.length === 0) return;
-          asked ||= whoAsked(dictated.requests.for(event), asksTailoring);
+          asked ||= askedFor(dictated.requests.for(event), TAILORING_WORDS);
           setCapped(pending, event.callId, ev, OPEN_RUNS_MAX);
         },
         finish() {
@@ -958,7 +959,7 @@ export const INTEGRITY_RULES: Rule[] = [
     create(ctx) {
       const dictated = new DictatedCommands([protectionBypassed], ctx.session);
       // the merge is what bypassed the protection: each waits for its call's result
-      const pending = new Map<string, { merged: FindingDraft; failed: FindingDraft }>();
+      const pending = new Map<string, { merged: FindingDraft; failed: FindingDraft; alone: boolean }>();
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
@@ -966,18 +967,21 @@ export const INTEGRITY_RULES: Rule[] = [
             const p = pending.get(event.callId);
             pending.delete(event.callId);
             // a call `vouch guard` denied is the prevention gate's to report, from the draft as made
-            if (p) ctx.report(isGuardDenial(event) || (!event.denied && !event.isError) ? p.merged : event.denied ? { ...p.failed, detail: p.failed.detail.replace('the merge failed', 'the call was refused') } : p.failed);
+            if (!p) return;
+            const merge = isGuardDenial(event) ? 'merged' : event.denied ? 'refused' : mergeOutcome(event.output ?? '', p.alone, event.isError);
+            if (merge === 'merged') ctx.report(p.merged);
+            else if (merge !== 'none') ctx.report(merge === 'refused' ? { ...p.failed, detail: p.failed.detail.replace('the merge failed', 'the call was refused') } : p.failed);
             return;
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             if (!adminMerge(loc.cmd)) continue;
             const done: FindingDraft = { rule: protectionBypassed.id, detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` merged with administrator rights, past the reviews and checks the branch's protection requires.`, evidence: [evidence(event, loc.cmd.text, facts)] };
-            const asked = whoAsked(dictated.requests.for(event), (t) => asksUnnegated(t, ASKS_ADMIN_MERGE));
+            const asked = askedFor(dictated.requests.for(event), ASKS_ADMIN_MERGE);
             const merged = asked === 'user' ? { ...done, severity: 'info' as const, title: 'Branch protection bypassed (as requested)', detail: `${done.detail} The user asked for an admin merge.`, key: `${loc.cmd.text} (asked)` } : done;
             // a merge that failed (unresolved threads, a rule even admins obey) merged nothing: an attempt
             const failed: FindingDraft = { ...done, severity: 'info', title: 'Branch protection bypass attempted', detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` tried to merge with administrator rights; the merge failed, so nothing reached the branch.`, key: `${loc.cmd.text} (attempted)` };
-            setCapped(pending, event.callId, { merged, failed }, OPEN_RUNS_MAX);
+            setCapped(pending, event.callId, { merged, failed, alone: effectsOf(event, facts, ctx.session).commands.length === 1 }, OPEN_RUNS_MAX);
           }
         },
         finish() {
@@ -987,6 +991,21 @@ export const INTEGRITY_RULES: Rule[] = [
     },
   },
 ];
+
+/**
+ * What gh says of the merge, whatever the call's exit code (gh exits 1 when a merged branch could
+ * not be deleted; a chain fails on a later step): `✓ … merged pull request #N` merged; `! … was
+ * already merged` did nothing; `X …`, `GraphQL: …` or "not mergeable" without a ✓ failed. With none
+ * of those lines, the exit code of a call that is this command alone decides; otherwise unknown,
+ * taken as merged (the finding says what was run).
+ */
+function mergeOutcome(output: string, alone: boolean, isError: boolean): 'merged' | 'failed' | 'none' {
+  // (Gemini CLI prints a command's output after "Output: " on its first line)
+  if (/✓[^\n]*\bmerged pull request\b/i.test(output) || /✓[^\n]*\bMerged\b/.test(output)) return 'merged';
+  if (/\bwas already merged\b/i.test(output)) return 'none';
+  if (/^(?:\s*|Output:\s*)X\s|GraphQL:|not mergeable|Required status check|review is required|must be resolved/im.test(output)) return 'failed';
+  return alone && isError ? 'failed' : 'merged';
+}
 
 /** `gh pr merge … --admin`: a merge with administrator rights past the branch's protection. */
 function adminMerge(cmd: SimpleCommand): boolean {
@@ -998,45 +1017,72 @@ function adminMerge(cmd: SimpleCommand): boolean {
 const ASKS_ADMIN_MERGE = /--admin\b|\badmin(?:istrator)?[\s-]+(?:merge|rights|privileges|override)|\b(?:bypass|override|skip)\w*\s+(?:the\s+)?(?:branch\s+)?protection/gi;
 
 /**
- * The path within the project (a project may itself live under a folder named `testing/`); where
- * the log names no working directory (Gemini CLI), the file's last two folders only.
+ * The path within the project (a project may itself live under a folder named `testing/`): below
+ * the working directory, or where the file lies elsewhere or the log names none (Gemini CLI), below
+ * the folder a home directory's project would be (`/home/dev/project/…`, `C:/Users/me/proj/…`).
  */
 function projectPath(w: FileOp, cwd: string | null): string {
-  const root = cwd?.replace(/[\\/]+$/, '');
-  if (root && w.abs.startsWith(`${root}/`)) return w.abs.slice(root.length);
-  return '/' + w.abs.split(/[\\/]/).slice(-3).join('/');
+  const abs = w.abs.replace(/\\/g, '/');
+  const root = cwd?.replace(/\\/g, '/').replace(/\/+$/, '');
+  if (root && abs.startsWith(`${root}/`)) return abs.slice(root.length);
+  const inHome = /^(?:\/home\/[^/]+|\/Users\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/root)\/[^/]+(\/.*)$/.exec(abs);
+  return inHome ? inHome[1]! : abs;
 }
+
+const SHOWN_CALLS_MAX = 64;
 
 /** Mocks, fakes and test helpers outside test files' own names: code written for the tests on purpose. */
 const TEST_SUPPORT = /(?:^|[\\/])(?:__mocks__|mocks?|fakes?|stubs?|fixtures?|testing|testutils?|test[-_]?utils|test[-_]?helpers|test[-_]?support)[\\/]/i;
 
+/** Words that ask for a hard-coded or special-cased answer ("just hard-code it for the demo", "special-case that test"). */
+const TAILORING_WORDS = /\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/gi;
+
 /**
- * A request for a hard-coded or special-cased answer ("just hard-code it for the demo", "special-case
- * that test"), not one that forbids it ("don't hard-code expected outputs", "without special-casing").
+ * Who asked for what `words` match: the user in their own words, or by agreeing to a proposal whose
+ * question names it ("Shall I merge with --admin?" — "yes"; not a proposal that names it as the
+ * option it sets aside, "I could use --admin, but I'd rather fix the test. Shall I fix it?").
  */
-function asksTailoring(text: string): boolean {
-  return asksUnnegated(text, /\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/gi);
+function askedFor(requests: readonly Request[], words: RegExp): Asker | null {
+  for (const r of requests) {
+    if (r.by !== 'user') continue;
+    const text = r.agreed ? lastQuestion(r.text) : r.text;
+    if (asksUnnegated(text, words)) return 'user';
+  }
+  return null;
+}
+
+/** The last question of a proposal (what a "yes" answers), or its last sentence. */
+function lastQuestion(text: string): string {
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim() !== '');
+  return [...sentences].reverse().find((x) => x.trim().endsWith('?')) ?? sentences.at(-1) ?? '';
 }
 
 /**
- * Whether `text` asks for what `words` match: not where a negation governs it ("don't hard-code",
- * "never use --admin", "without special-casing"), nor where the sentence forbids it after ("hard-
- * coding expected outputs is not allowed", "special-casing the tests is cheating").
+ * Whether `text` asks for what `words` match: not where a negation earlier in its clause governs
+ * it ("never merge PRs with --admin", "do not under any circumstances hard-code …", "don't hard-code
+ * outputs or special-case the tests"), nor where they are the subject of a ban right after them
+ * ("hard-coding expected outputs is not allowed"), nor in a question about the past ("why did you
+ * merge with --admin?"). A negation in another clause does not govern them ("I don't care how, just
+ * hard-code it"; "if they don't pass, use --admin").
  */
 function asksUnnegated(text: string, words: RegExp): boolean {
   for (const m of text.matchAll(words)) {
-    const before = text.slice(Math.max(0, m.index - 60), m.index).split(/[.!?\n;]/).pop() ?? '';
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?\n;]/)[0] ?? '';
-    if (!NEGATION_OF_IT.test(before) && !NEGATED_LIST.test(before) && !FORBIDDEN_AFTER.test(after)) return true;
+    const sentenceStart = Math.max(text.lastIndexOf('.', m.index), text.lastIndexOf('?', m.index), text.lastIndexOf('!', m.index), text.lastIndexOf('\n', m.index)) + 1;
+    const sentence = text.slice(sentenceStart, m.index);
+    const clause = sentence.split(CLAUSE_BREAK).pop() ?? '';
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?\n;,]/)[0] ?? '';
+    if (NEGATION.test(clause) || FORBIDDEN_AFTER.test(after) || PAST_QUESTION.test(sentence)) continue;
+    return true;
   }
   return false;
 }
-/** A negation right before the words (two words between at most): "don't hard-code", "never just use --admin". */
-const NEGATION_OF_IT = /\b(?:don'?t|do\s+not|never|no|not|without|avoid|stop|nor|instead\s+of|rather\s+than)\s+(?:\w+\s+){0,2}$|n't\s+(?:\w+\s+){0,2}$/i;
-/** …or the second of a list it governs: "don't hard-code expected outputs or special-case the tests". */
-const NEGATED_LIST = /\b(?:don'?t|do\s+not|never|not|without|avoid)\s[^.!?\n]*\b(?:or|nor)\s+$/i;
-/** The sentence goes on to forbid it: "… is not allowed", "… is cheating", "… isn't ok". */
-const FORBIDDEN_AFTER = /\b(?:is|are)\s+(?:not\s+(?:allowed|ok(?:ay)?|acceptable|permitted)|forbidden|prohibited|banned|cheating)\b|\b(?:isn'?t|aren'?t)\s+(?:allowed|ok(?:ay)?|acceptable|permitted)\b/i;
+/** Where one clause ends and the next begins: a comma, "but", "just", "so", "if", "then". */
+const CLAUSE_BREAK = /[,;:]|\s(?:but|just|so|if|then|otherwise)\s/i;
+const NEGATION = /\b(?:don'?t|do\s+not|never|no|not|without|avoid|stop|nor|instead\s+of|rather\s+than)\b|n't\b/i;
+/** The words are the subject of a ban that follows them (four words between at most): "… is not allowed", "… is cheating". */
+const FORBIDDEN_AFTER = /^\s*(?:\S+\s+){0,4}?(?:is|are)\s+(?:not\s+(?:allowed|ok(?:ay)?|acceptable|permitted)|forbidden|prohibited|banned|cheating)\b|^\s*(?:\S+\s+){0,4}?(?:isn'?t|aren'?t)\s+(?:allowed|ok(?:ay)?|acceptable|permitted)\b/i;
+/** A question about what was done: "why did you …", "who merged …". */
+const PAST_QUESTION = /^\s*(?:why|how\s+come|who)\b|\bdid\s+you\b/i;
 
 function isTest(f: FileOp): boolean {
   return isTestFile(f.abs) || isTestFile(f.path);

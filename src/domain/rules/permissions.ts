@@ -412,6 +412,7 @@ export const PERMISSIONS_RULES: Rule[] = [
       // The mode can change mid-session (Claude Code records it per message): what ran after
       // approvals came back on ran under them.
       let active = false;
+      const written = new Set<string>();
       return {
         onEvent(event, facts) {
           if (event.kind === 'session_meta') {
@@ -425,9 +426,13 @@ export const PERMISSIONS_RULES: Rule[] = [
             };
             return;
           }
-          if (!found || !active || event.kind !== 'tool_call' || found.risky.length >= 5) return;
-          for (const loc of effectsOf(event, facts, ctx.session).commands) {
-            const script = foreignScript(loc, ctx);
+          if (event.kind !== 'tool_call') return;
+          const fx = effectsOf(event, facts, ctx.session);
+          // files the session wrote itself: a vendor plugin's script it edited is its own code now
+          for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
+          if (!found || !active || found.risky.length >= 5) return;
+          for (const loc of fx.commands) {
+            const script = foreignScript(loc, ctx, written);
             if (script) found.risky.push({ index: event.index, excerpt: safe(loc.cmd.text, facts, QUOTE_MAX) });
           }
         },
@@ -506,12 +511,12 @@ const INTERPRETERS = /^(bash|sh|zsh|dash|ksh|fish|pwsh|powershell|python[\d.]*|n
  * ~/.claude/skills/x/export.sh`, `python3 /opt/tool/run.py`, `~/bin/deploy`): code nobody in this
  * session read. System programs on the PATH are not scripts of this kind.
  */
-function foreignScript(loc: Located, ctx: RuleContext): string | null {
+function foreignScript(loc: Located, ctx: RuleContext, written: ReadonlySet<string>): string | null {
   const { cmd } = loc;
   const operand = INTERPRETERS.test(cmd.name) ? parseArgs(cmd.args, []).operands[0] : cmd.name.includes('/') ? cmd.name : undefined;
   if (!operand || !/[/\\]/.test(operand) || !/\.(sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$|^[~.]/.test(operand)) return null;
   const info = locate(operand, loc.dir, ctx.session);
-  if (VENDOR_PLUGIN.test(info.abs)) return null;
+  if (VENDOR_PLUGIN.test(info.abs) && !written.has(info.abs)) return null;
   return info.zone === 'home' || info.zone === 'other' ? info.abs : null;
 }
 
@@ -519,9 +524,11 @@ function foreignScript(loc: Located, ctx: RuleContext): string | null {
  * The agent vendor's own curated plugins, as the harness caches them (Codex's
  * `~/.codex/plugins/cache/openai-curated…/`, Claude Code's official marketplace
  * `claude-plugins-official`): the vendor's code the user enabled, as its official installer is —
- * not code from outside. Other plugins and skills may come from anyone and still count.
+ * not code from outside, unless the session wrote that file itself. Other plugins and skills may
+ * come from anyone and still count.
  */
-const VENDOR_PLUGIN = /\/\.codex\/plugins\/cache\/openai-curated[^/]*\/|\/\.claude\/plugins\/(?:cache|marketplaces)\/claude-plugins-official\//;
+const VENDOR_PLUGIN = /\/\.codex\/plugins\/cache\/openai-curated(?:-remote)?\/|\/\.claude\/plugins\/(?:cache|marketplaces)\/claude-plugins-official\//;
+const WRITTEN_MAX = 5_000;
 
 function updatePosture(p: Posture, e: SessionMetaEvent): void {
   p.approval = norm(e.approvalPolicy) ?? p.approval;

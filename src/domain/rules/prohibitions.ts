@@ -190,7 +190,8 @@ function mcpAct(call: ToolCallEvent): Act | null {
 function mcpDraft(call: ToolCallEvent): boolean {
   const args = call.input.type === 'mcp' || call.input.type === 'other' ? call.input.args : null;
   const parsed = typeof args === 'string' ? safeJson(args) : args;
-  return typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>).draft === true;
+  const draft = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).draft : undefined;
+  return draft === true || draft === 'true';
 }
 
 function safeJson(text: string): unknown {
@@ -205,7 +206,7 @@ function safeJson(text: string): unknown {
 function mentions(command: string, target: string): boolean {
   if (target === 'force') return /\s(?:-f|--force(?:-with-lease|-if-includes)?(?:=\S*)?)(?=\s|$)|\s\+\S/.test(command);
   // gh's `-d`/`--draft`; glab's `-d` is its description, so only `--draft` there
-  if (target === 'draft') return (/^\s*glab\b/.test(command) ? /\s--draft(?:=true)?(?=\s|$)/ : /\s(?:-d|--draft(?:=true)?)(?=\s|$)/).test(command);
+  if (target === 'draft') return (/^\s*(?:[A-Za-z_]\w*=\S*\s+)*glab\b/.test(command) ? /\s--draft(?:=true)?(?=\s|$)/ : /\s(?:-d|--draft(?:=true)?)(?=\s|$)/).test(command);
   const t = target.toLowerCase();
   // (`migration.sql` is "the migration file": a file named without its extension)
   return command.toLowerCase().split(/[\s:/'"=]+/).some((w) => w === t || w.endsWith(`/${t}`) || (w.includes('.') && w.slice(0, w.lastIndexOf('.')) === t));

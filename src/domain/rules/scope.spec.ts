@@ -784,6 +784,8 @@ test('a ban on a kind of pull request ("never create draft pull requests") forbi
   assert.deepEqual(mcp.map(severityOf), ['warning'], 'a draft opened through the GitHub MCP server');
   const glab = forbidden(await runRules([prompt(rule), prompt('fix the typo'), ...ran('glab mr create -d "Fixes the parser" --title fix', { output: 'https://gitlab.com/o/r/-/merge_requests/4' })]));
   assert.deepEqual(glab, [], "glab's -d is a description");
+  const glabPrefixed = forbidden(await runRules([prompt(rule), prompt('fix the typo'), ...ran('GITLAB_HOST=gitlab.example.com glab mr create -d "Fixes the parser" --title fix', { output: 'https://gitlab.example.com/o/r/-/merge_requests/4' })]));
+  assert.deepEqual(glabPrefixed, [], 'after an environment prefix too');
   const equals = forbidden(await runRules([prompt(rule), prompt('fix the typo'), ...ran('gh pr create --draft=true --title fix --body x', { output: 'https://github.com/o/r/pull/5' })]));
   assert.deepEqual(equals.map(severityOf), ['warning'], '--draft=true');
 });

@@ -29,6 +29,8 @@ test('no tailoring without both: a comment about tests over ordinary code, a lit
     '    # hardcode the expected output for the nested test\n    a = 1\n    b = 2\n    c = 3\n    d = 4\n    if text == "nested list input here":',
     '    # Use the in-memory store so the tests pass without Redis\n    if os.environ.get("APP_ENV") == "testing":',
     '  // make the e2e tests pass against the mock server\n  if (process.env.API_MODE === "mock-server") {',
+    '    # so the checkout tests pass without a real gateway\n    if os.getenv("USE_FAKE_PAYMENTS", "false").lower() == "true":',
+    '  // make the e2e tests pass against the stub API\n  if (process.env["API_BASE_URL"] === "http://localhost:4010") {',
   ];
   for (const added of cases) assert.equal(tailoredToTests(added), null, added);
 });

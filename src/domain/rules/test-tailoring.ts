@@ -25,19 +25,19 @@ const LITERAL_BRANCH = /\b(?:if|elif|elsif|else\s+if|when|case|unless)\b[^\n]*?(
 
 /**
  * A branch on which environment runs the code, not on the data: `if os.environ.get("APP_ENV") ==
- * "testing":`, `process.env.API_MODE === "mock-server"` — a setting read, and every string literal
- * of the line a setting's name or an environment's. Not a test runner's own variable
- * (`PYTEST_CURRENT_TEST`, `JEST_WORKER_ID`: code that knows it is under test), and not a line that
- * also compares the data with a literal.
+ * "testing":`, `os.getenv("USE_FAKE_PAYMENTS", "false").lower() == "true"`, `process.env.API_BASE
+ * === "http://localhost:4010"` — every part of the condition that holds a literal also reads a
+ * setting. Not a test runner's own variable (`PYTEST_CURRENT_TEST`, `JEST_WORKER_ID`: code that
+ * knows it is under test), and not a condition that also compares the data with a literal (`text ==
+ * "- a" and not config.strict`).
  */
 function branchesOnEnvironment(code: string): boolean {
   if (!SETTING_READ.test(code) || TEST_RUNNER_VARIABLE.test(code)) return false;
-  const literals = [...code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'/g)].map((m) => m[1] ?? m[2] ?? '');
-  return literals.length > 0 && literals.every((l) => /^[A-Z][A-Z0-9_]*$/.test(l) || ENVIRONMENT_NAME.test(l));
+  const parts = code.split(/\s(?:and|or)\s|&&|\|\|/);
+  return parts.every((part) => !/["'`]/.test(part) || SETTING_READ.test(part));
 }
 const SETTING_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b|\bsettings\.|\bconfig\.|\bRails\.env\b|\bapp\.testing\b/;
 const TEST_RUNNER_VARIABLE = /PYTEST_CURRENT_TEST|JEST_WORKER_ID|\bVITEST\b|NODE_TEST_CONTEXT|\bMOCHA\b|_called_from_test|\bsys\.modules\b/;
-const ENVIRONMENT_NAME = /^(?:test|testing|tests|dev|development|local|ci|staging|stage|prod|production|e2e|mock(?:[-_ ]?\w+)?|sandbox|demo|preview)$/i;
 
 /** How far below the comment the branch may start (a blank line or a variable between them). */
 const BRANCH_WINDOW = 4;

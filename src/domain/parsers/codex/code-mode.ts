@@ -124,7 +124,8 @@ function looseStdin(js: string, at: number): Obj | null {
   });
   // every entry read as one of write_stdin's own keys: a comment or a computed key could hide `chars`
   const literal = objectLiteralAt(js, at);
-  if (closed === null || unknown || sessionAt < 0 || literal === null || /\/\/|\/\*|\[/.test(withoutStrings(literal))) return null;
+  // …nor a shorthand entry (`{session_id: 7, chars}`), which names a variable the cell set
+  if (closed === null || unknown || sessionAt < 0 || literal === null || /\/\/|\/\*|\[|[{,]\s*[A-Za-z_$][\w$]*\s*[,}]/.test(withoutStrings(literal))) return null;
   const session = /^\d+(?=\s*[,}])/.exec(js.slice(sessionAt, sessionAt + 30))?.[0];
   const end = charsAt < 0 ? null : literalEnd(js, charsAt);
   const chars = charsAt < 0 ? '' : end === null || !/^\s*[,}]/.test(js.slice(end + 1, end + 50)) ? null : stringLiteralAt(js, charsAt);

@@ -58,6 +58,8 @@ interface OpenTool {
   display: string;
   name: string;
   args: string;
+  /** The same command with the line breaks the terminal may have made joined (see headContinues); null while none was in doubt. */
+  wrapped: string | null;
   /** Width of the last argument line as shown: a line that filled the terminal was wrapped by it. */
   shownWidth: number;
   /** The last argument line's text without its indentation (brokeWord reads it). */
@@ -210,7 +212,7 @@ export class ClaudeTuiParser implements LogParser {
 
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, shown: string, line: number): void {
     const rest = withoutEllipsis(shown);
-    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
+    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), wrapped: null, shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
     this.mode = closesArgs(rest, rest, kind.name) ? 'tool-result' : 'tool-head';
   }
@@ -260,9 +262,15 @@ export class ClaudeTuiParser implements LogParser {
     const text = withoutEllipsis(s.trim());
     // Terminals wrap at their width (80 columns or more), between words; a line that ended short
     // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
-    const joiner = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? '' : tool.shownWidth >= FULL_LINE_WIDTH || this.wrappedBetweenWords(tool, text) ? ' ' : '\n';
+    const join = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? 'word' : tool.shownWidth >= FULL_LINE_WIDTH ? 'blank' : this.breakKind(tool, text, s.length);
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
-    if (room) tool.args += joiner + text;
+    if (room) {
+      // a break that may be the terminal's or the author's: the command is read both ways, the
+      // author's as the call's text and the joined one beside it, so neither reading's commands are lost
+      if (join === 'either') tool.wrapped = (tool.wrapped ?? tool.args) + ' ' + text;
+      else if (tool.wrapped !== null) tool.wrapped += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
+      tool.args += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
+    }
     tool.shownWidth = s.length;
     tool.lastLine = text;
     tool.headLines++;
@@ -270,14 +278,25 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   /**
-   * A short head line the terminal ended because the next word did not fit: a wrap between words,
-   * unless a Bash command shows the author typed the break there — the line continues with `\`, is
-   * a comment, or the next word starts a command of its own (`NAME=value` not given to `sudo`/`env`/
-   * `-e`, `./script`). A word that starts with `-`, `/` or `~/` goes on the command before it.
+   * How a short head line joins the next: a line break the author typed (`'line'`), a wrap between
+   * words (`'blank'`), or either (`'either'`). A wrap needs the next word not to have fitted on the
+   * line, and then evidence: an option (`-…`), an open parenthesis or quote of the command, a filter
+   * still waiting for its pattern (`| grep`), a word longer than a line. A typed break shows itself by
+   * a `\` or a comment before it, or a command of its own after it (`NAME=value` not given to
+   * `sudo`/`env`/`-e`, `./script`). Anything else — a bare word or a path after a long line — could
+   * be either: `npm ci -q` / `terraform destroy`, or `rm -rf dist build` / `/etc/nginx/site`.
    */
-  private wrappedBetweenWords(tool: OpenTool, next: string): boolean {
-    if (!this.width.pushedDown(tool.shownWidth, next)) return false;
-    return tool.name !== 'Bash' || !typedBreak(tool.lastLine.replace(/^Bash\(/, '').trimEnd(), /^\S+/.exec(next)?.[0] ?? '');
+  private breakKind(tool: OpenTool, next: string, nextWidth: number): 'line' | 'blank' | 'either' {
+    if (!this.width.pushedDown(tool.shownWidth, next)) return 'line';
+    if (tool.name !== 'Bash') return 'blank';
+    const prev = tool.lastLine.replace(/^Bash\(/, '').trimEnd();
+    const word = /^\S+/.exec(next)?.[0] ?? '';
+    if (typedBreak(prev, word)) return 'line';
+    // a word longer than a line fills the next line whole (and goes on below it)
+    const tooLong = word.length > this.width.columns() || (word === next.trim() && this.width.filled(nextWidth));
+    if (word.startsWith('-') || tooLong || WANTS_OPERAND.test(prev) || WANTS_VALUE.test(prev)) return 'blank';
+    const state = shellState(tool.args);
+    return state.depth > 0 || state.quoted ? 'blank' : 'either';
   }
 
   private resultBody(s: string): void {
@@ -376,12 +395,24 @@ function shellState(text: string): { quoted: boolean; depth: number } {
   return { quoted: quote !== null, depth };
 }
 
-/** Whether a Bash head's line break before `word` is one the author typed (see wrappedBetweenWords). */
+/** The joined reading of a head whose line breaks could be the terminal's, when it differs. */
+function wrappedReading(tool: OpenTool, args: string): { wrappedAs?: string } {
+  if (tool.wrapped === null) return {};
+  const wrapped = stripClosingParen(tool.wrapped.trim());
+  return wrapped !== args ? { wrappedAs: wrapped } : {};
+}
+
+/** A filter at a line's end that still wants its pattern or script: `… | grep`, `| sed`, `| jq`. */
+const WANTS_OPERAND = /(?:^|[|;&(\s])(?:grep|egrep|rg|sed|cut|tr|awk|jq)$/;
+
+/** A line's end that still wants its word: an option that takes a value, or a prefix that takes a command (`-e`, `sudo`, `env`). */
+const WANTS_VALUE = /(?:^|\s)(?:sudo|env|export|-e|-E|--env|--build-arg|-o|--output|-f|--file|-C|-t)$/;
+
+/** Whether a Bash head's line break before `word` is one the author typed (see breakKind). */
 function typedBreak(prev: string, word: string): boolean {
   if (prev.endsWith('\\') || /^#|\s#/.test(prev)) return true;
-  if (/^(?:-|\/|~\/)/.test(word)) return false;
   if (word.startsWith('./')) return true;
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !/(?:^|\s)(?:sudo|env|export|-e|-E|--env|--build-arg)$/.test(prev);
+  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !WANTS_VALUE.test(prev);
 }
 
 /** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
@@ -417,7 +448,7 @@ function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
   switch (tool.name) {
     case 'Bash':
     case 'PowerShell':
-      return { type: 'command', command: args, ...(tool.name === 'PowerShell' ? { shell: 'powershell' as const } : {}), ...(/^Running in the background/.test(result) ? { background: true } : {}) };
+      return { type: 'command', command: args, ...(tool.name === 'PowerShell' ? { shell: 'powershell' as const } : {}), ...(/^Running in the background/.test(result) ? { background: true } : {}), ...wrappedReading(tool, args) };
     case 'Read':
     case 'NotebookRead':
       return { type: 'file_read', path: filePath(args.replace(/ · .*$/, '')) };
