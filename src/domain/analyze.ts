@@ -19,8 +19,7 @@ import { detectFormat, foreignAgentOf, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, TEXT_
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
 import { ruleFailed } from './rules/coverage.ts';
-import { loadShellParser, parseShell, withSecondReading } from './shell/parse.ts';
-import type { ParsedShell } from './shell/types.ts';
+import { loadShellParser, parseShell } from './shell/parse.ts';
 import { commandSource } from './shell/unwrap.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
 import { knownMasker } from './secrets/mask.ts';
@@ -561,7 +560,7 @@ class AnalysisRun {
   private factsFor(event: NormEvent, secrets: SecretHit[]): EventFacts {
     const facts: EventFacts = { secrets };
     if (event.kind === 'tool_call') {
-      if (event.input.type === 'command') facts.shell = shellOf(event.input, WINDOWS_DIR.test(this.session.cwd ?? ''));
+      if (event.input.type === 'command') facts.shell = safeParseShell(commandSource(event.input, WINDOWS_DIR.test(this.session.cwd ?? '')));
       this.openCalls.set(event.callId, event);
       if (this.openCalls.size > OPEN_CALLS_MAX) this.openCalls.delete(this.openCalls.keys().next().value as string);
     } else if (event.kind === 'tool_result') {
@@ -619,13 +618,6 @@ function secretCandidates(event: NormEvent): string[] | null {
     (out ??= []).push(text);
   }
   return out;
-}
-
-/** The parsed command of a call, with its second reading's commands where a capture left a line break in doubt. */
-function shellOf(input: { command: string; shell?: 'powershell'; wrappedAs?: string }, windows: boolean): ParsedShell | undefined {
-  const first = safeParseShell(commandSource(input, windows));
-  const second = first && input.wrappedAs !== undefined ? safeParseShell(commandSource({ ...input, command: input.wrappedAs }, windows)) : undefined;
-  return first && second ? withSecondReading(first, second) : first;
 }
 
 function safeParseShell(command: string) {

@@ -65,12 +65,7 @@ export interface ThinkingEvent extends EventBase {
 export type ToolInput =
   // shell: set when the agent's tool runs the command in PowerShell (Claude Code's PowerShell tool),
   // not a POSIX shell: its backtick is an escape, not a substitution.
-  /**
-   * `wrappedAs`: the same command read another way where a terminal capture cannot tell a line
-   * break the author typed from one the terminal made (claude-tui.ts): the rules judge the
-   * commands of both readings.
-   */
-  | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean; prefixRule?: string[]; shell?: 'powershell'; wrappedAs?: string }
+  | { type: 'command'; command: string; workdir?: string; escalated?: boolean; justification?: string; background?: boolean; prefixRule?: string[]; shell?: 'powershell' }
   | { type: 'file_read'; path: string }
   /** `replaced`: the old text the write's display showed it replacing (a terminal capture's diff of an existing file). */
   | { type: 'file_write'; path: string; content: string; replaced?: string }

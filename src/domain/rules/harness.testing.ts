@@ -4,7 +4,7 @@
 import type { AgentId, FormatId, NormEvent, PatchFile, SessionMetaEvent, ToolCallEvent, ToolInput, ToolResultEvent } from '../model/events.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, IngestFacts, Rule, SessionFacts } from './types.ts';
-import { loadShellParser, parseShell, withSecondReading } from '../shell/parse.ts';
+import { loadShellParser, parseShell } from '../shell/parse.ts';
 import { commandSource } from '../shell/unwrap.ts';
 import { detectSecrets } from '../secrets/detect.ts';
 import { guessHome } from '../paths.ts';
@@ -57,11 +57,7 @@ async function factsFor(event: NormEvent, calls: Map<string, ToolCallEvent>, cwd
   for (const text of textsOf(event)) if (text) secrets.push(...(await detectSecrets(text, { proseEvidence: event.kind === 'prompt' && !event.synthetic })));
   const facts: EventFacts = { secrets };
   if (event.kind === 'tool_call') {
-    if (event.input.type === 'command') {
-      const windows = /^[A-Za-z]:[\\/]/.test(cwd ?? '');
-      facts.shell = parseShell(commandSource(event.input, windows));
-      if (event.input.wrappedAs !== undefined) facts.shell = withSecondReading(facts.shell, parseShell(commandSource({ ...event.input, command: event.input.wrappedAs }, windows)));
-    }
+    if (event.input.type === 'command') facts.shell = parseShell(commandSource(event.input, /^[A-Za-z]:[\\/]/.test(cwd ?? '')));
     calls.set(event.callId, event);
   } else if (event.kind === 'tool_result') {
     facts.call = calls.get(event.callId);

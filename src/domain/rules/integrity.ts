@@ -1019,14 +1019,16 @@ const ASKS_ADMIN_MERGE = /--admin\b|\badmin(?:istrator)?[\s-]+(?:merge|rights|pr
 /**
  * The path within the project (a project may itself live under a folder named `testing/`): below
  * the working directory, or where the file lies elsewhere or the log names none (Gemini CLI), below
- * the folder a home directory's project would be (`/home/dev/project/…`, `C:/Users/me/proj/…`).
+ * a home project's folder and the one under it (`/home/dev/work/testing/app/…` is `/app/…`), or
+ * the last folders of a path outside home.
  */
 function projectPath(w: FileOp, cwd: string | null): string {
   const abs = w.abs.replace(/\\/g, '/');
   const root = cwd?.replace(/\\/g, '/').replace(/\/+$/, '');
   if (root && abs.startsWith(`${root}/`)) return abs.slice(root.length);
-  const inHome = /^(?:\/home\/[^/]+|\/Users\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/root)\/[^/]+(\/.*)$/.exec(abs);
-  return inHome ? inHome[1]! : abs;
+  // under home, below the project's folder and one more (`~/work/testing/app/…`); elsewhere, the last folders
+  const inHome = /^(?:\/home\/[^/]+|\/Users\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/root)\/[^/]+\/[^/]+(\/.*)$/.exec(abs);
+  return inHome ? inHome[1]! : '/' + abs.split('/').slice(-4).join('/');
 }
 
 const SHOWN_CALLS_MAX = 64;
@@ -1038,23 +1040,16 @@ const TEST_SUPPORT = /(?:^|[\\/])(?:__mocks__|mocks?|fakes?|stubs?|fixtures?|tes
 const TAILORING_WORDS = /\bhard-?cod(?:e|ed|ing)\b|\bspecial[- ]?cas(?:e|ed|ing)\b/gi;
 
 /**
- * Who asked for what `words` match: the user in their own words, or by agreeing to a proposal whose
- * question names it ("Shall I merge with --admin?" — "yes"; not a proposal that names it as the
- * option it sets aside, "I could use --admin, but I'd rather fix the test. Shall I fix it?").
+ * Who asked for what `words` match: the user in their own words, or by agreeing to a proposal that
+ * names it — not one that names it as the option it sets aside ("I could use --admin, but I'd
+ * rather fix the test first. Shall I?").
  */
 function askedFor(requests: readonly Request[], words: RegExp): Asker | null {
   for (const r of requests) {
     if (r.by !== 'user') continue;
-    const text = r.agreed ? lastQuestion(r.text) : r.text;
-    if (asksUnnegated(text, words)) return 'user';
+    if (asksUnnegated(r.text, words, r.agreed === true)) return 'user';
   }
   return null;
-}
-
-/** The last question of a proposal (what a "yes" answers), or its last sentence. */
-function lastQuestion(text: string): string {
-  const sentences = text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim() !== '');
-  return [...sentences].reverse().find((x) => x.trim().endsWith('?')) ?? sentences.at(-1) ?? '';
 }
 
 /**
@@ -1065,24 +1060,31 @@ function lastQuestion(text: string): string {
  * merge with --admin?"). A negation in another clause does not govern them ("I don't care how, just
  * hard-code it"; "if they don't pass, use --admin").
  */
-function asksUnnegated(text: string, words: RegExp): boolean {
+function asksUnnegated(text: string, words: RegExp, proposal = false): boolean {
   for (const m of text.matchAll(words)) {
     const sentenceStart = Math.max(text.lastIndexOf('.', m.index), text.lastIndexOf('?', m.index), text.lastIndexOf('!', m.index), text.lastIndexOf('\n', m.index)) + 1;
     const sentence = text.slice(sentenceStart, m.index);
-    const clause = sentence.split(CLAUSE_BREAK).pop() ?? '';
-    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 80).split(/[.!?\n;,]/)[0] ?? '';
-    if (NEGATION.test(clause) || FORBIDDEN_AFTER.test(after) || PAST_QUESTION.test(sentence)) continue;
+    const clauses = sentence.split(CLAUSE_BREAK);
+    const clause = clauses.pop() ?? '';
+    // "Do not, under any circumstances, merge with --admin": a clause that is only the negation governs what follows its aside
+    const governed = NEGATION.test(clause) || clauses.some((c) => BARE_NEGATION.test(c));
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 160).split(/[.!?\n;]/)[0] ?? '';
+    if (governed || FORBIDDEN_AFTER.test(after) || PAST_QUESTION.test(sentence) || (proposal && SET_ASIDE.test(after))) continue;
     return true;
   }
   return false;
 }
-/** Where one clause ends and the next begins: a comma, "but", "just", "so", "if", "then". */
-const CLAUSE_BREAK = /[,;:]|\s(?:but|just|so|if|then|otherwise)\s/i;
+/** Where one clause ends and the next begins: a comma, a dash, "but", "and", "just", "so", "if", "then". */
+const CLAUSE_BREAK = /[,;:—–]|\s-\s|\s(?:but|and|just|so|if|then|otherwise)\s/i;
 const NEGATION = /\b(?:don'?t|do\s+not|never|no|not|without|avoid|stop|nor|instead\s+of|rather\s+than)\b|n't\b/i;
-/** The words are the subject of a ban that follows them (four words between at most): "… is not allowed", "… is cheating". */
-const FORBIDDEN_AFTER = /^\s*(?:\S+\s+){0,4}?(?:is|are)\s+(?:not\s+(?:allowed|ok(?:ay)?|acceptable|permitted)|forbidden|prohibited|banned|cheating)\b|^\s*(?:\S+\s+){0,4}?(?:isn'?t|aren'?t)\s+(?:allowed|ok(?:ay)?|acceptable|permitted)\b/i;
-/** A question about what was done: "why did you …", "who merged …". */
-const PAST_QUESTION = /^\s*(?:why|how\s+come|who)\b|\bdid\s+you\b/i;
+/** A clause that is only a negation: "Do not", "please never". */
+const BARE_NEGATION = /^\s*(?:please\s+)?(?:do\s+not|don'?t|never)\s*$/i;
+/** The words are the subject of a ban that follows them (ten words between at most): "… is not allowed", "… is cheating". */
+const FORBIDDEN_AFTER = /^\s*(?:\S+\s+){0,10}?(?:is|are)\s+(?:not\s+(?:allowed|ok(?:ay)?|acceptable|permitted)|forbidden|prohibited|banned|cheating)\b|^\s*(?:\S+\s+){0,10}?(?:isn'?t|aren'?t)\s+(?:allowed|ok(?:ay)?|acceptable|permitted)\b/i;
+/** A proposal that names the words as the option it sets aside: "--admin, but I'd rather fix the test". */
+const SET_ASIDE = /\bbut\s+(?:i'?d|i\s+would|we'?d|we\s+should|it'?s\s+better)\s+(?:rather|prefer|first)|\binstead\b|\bbut\s+first\b/i;
+/** A question about what was done: "why did you …", "who merged …" — not "why not just merge it with --admin?". */
+const PAST_QUESTION = /^\s*(?:why|how\s+come|who)\s+(?:did|didn'?t|was|were|has|have|had)\b|\bdid\s+you\b/i;
 
 function isTest(f: FileOp): boolean {
   return isTestFile(f.abs) || isTestFile(f.path);

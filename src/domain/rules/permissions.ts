@@ -413,6 +413,7 @@ export const PERMISSIONS_RULES: Rule[] = [
       // approvals came back on ran under them.
       let active = false;
       const written = new Set<string>();
+      const pendingWrites = new Map<string, string[]>();
       return {
         onEvent(event, facts) {
           if (event.kind === 'session_meta') {
@@ -426,10 +427,17 @@ export const PERMISSIONS_RULES: Rule[] = [
             };
             return;
           }
+          if (event.kind === 'tool_result') {
+            // the plugins the session changed (a write that took effect): their scripts are its own code now
+            const roots = pendingWrites.get(event.callId);
+            pendingWrites.delete(event.callId);
+            if (roots && !event.isError && !event.denied) for (const r of roots) addCapped(written, r, WRITTEN_MAX);
+            return;
+          }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
-          // files the session wrote itself: a vendor plugin's script it edited is its own code now
-          for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
+          const roots = fx.writes.map((w) => vendorPluginRoot(w.abs)).filter((r): r is string => r !== null);
+          if (roots.length > 0) setCapped(pendingWrites, event.callId, roots, 64);
           if (!found || !active || found.risky.length >= 5) return;
           for (const loc of fx.commands) {
             const script = foreignScript(loc, ctx, written);
@@ -516,7 +524,8 @@ function foreignScript(loc: Located, ctx: RuleContext, written: ReadonlySet<stri
   const operand = INTERPRETERS.test(cmd.name) ? parseArgs(cmd.args, []).operands[0] : cmd.name.includes('/') ? cmd.name : undefined;
   if (!operand || !/[/\\]/.test(operand) || !/\.(sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php|ps1)$|^[~.]/.test(operand)) return null;
   const info = locate(operand, loc.dir, ctx.session);
-  if (VENDOR_PLUGIN.test(info.abs) && !written.has(info.abs)) return null;
+  const root = vendorPluginRoot(info.abs);
+  if (root !== null && !written.has(root)) return null;
   return info.zone === 'home' || info.zone === 'other' ? info.abs : null;
 }
 
@@ -524,10 +533,15 @@ function foreignScript(loc: Located, ctx: RuleContext, written: ReadonlySet<stri
  * The agent vendor's own curated plugins, as the harness caches them (Codex's
  * `~/.codex/plugins/cache/openai-curated…/`, Claude Code's official marketplace
  * `claude-plugins-official`): the vendor's code the user enabled, as its official installer is —
- * not code from outside, unless the session wrote that file itself. Other plugins and skills may
+ * not code from outside, unless the session changed a file of that plugin itself. Other plugins and skills may
  * come from anyone and still count.
  */
-const VENDOR_PLUGIN = /\/\.codex\/plugins\/cache\/openai-curated(?:-remote)?\/|\/\.claude\/plugins\/(?:cache|marketplaces)\/claude-plugins-official\//;
+const VENDOR_PLUGIN = /^.*?\/(?:\.codex\/plugins\/cache\/openai-curated(?:-remote)?|\.claude\/plugins\/(?:cache|marketplaces)\/claude-plugins-official)\/[^/]+(?:\/[^/]+)?\//;
+
+/** The folder of the vendor plugin (and version) a path lies in, or null: what a session's edit of any of its files makes its own. */
+function vendorPluginRoot(abs: string): string | null {
+  return VENDOR_PLUGIN.exec(abs)?.[0] ?? null;
+}
 const WRITTEN_MAX = 5_000;
 
 function updatePosture(p: Posture, e: SessionMetaEvent): void {

@@ -13,6 +13,8 @@ test('a comment saying the code is for a test, over a branch on a literal, is ta
     '    # make the tests pass: pytest sets PYTEST_CURRENT_TEST\n    if "PYTEST_CURRENT_TEST" in os.environ:\n        return EXPECTED',
     '    # Special case for the nested_list test\n    if text == "- a\\n  - b" and not config.strict:',
     '    # special-casing for the parser test\n    if os.getenv("PYTEST_CURRENT_TEST") and text.startswith("- a  - b"):',
+    '    # hardcode the expected output for the nested test\n    if config.input_path == "tests/fixtures/nested.md":',
+    '    # hardcode the expected output for the nested test\n    if settings.fixture_name == "nested_list_case":',
   ];
   for (const added of cases) assert.ok(tailoredToTests(added), added);
   assert.equal(tailoredToTests(cases[0]!), '# Special case for nested_unordered_list test\nif "<list kind=\\"*\\">\\n• First" in text:');

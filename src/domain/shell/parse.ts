@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Parser, Tree } from 'web-tree-sitter';
 import { bashGrammarPath } from './grammar.ts';
-import type { ParsedShell, Redirect, SimpleCommand } from './types.ts';
+import type { ParsedShell, Redirect } from './types.ts';
 import { walkTree, walkWords, type PlainCommand, type PlainStatement } from './walk.ts';
 
 /** Longest input parsed; the rest is ignored and the result marked hadErrors. */
@@ -317,23 +317,4 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
-}
-
-/**
- * Two readings of one command line (a terminal capture's break that may be the author's or the
- * terminal's): the first reading, with the commands of the second that it does not hold appended,
- * so rules judge what either reading runs.
- */
-export function withSecondReading(first: ParsedShell, second: ParsedShell): ParsedShell {
-  const key = (c: SimpleCommand) => JSON.stringify([c.name, c.args, c.nested]);
-  const seen = new Set(first.commands.map(key));
-  const commands = [...first.commands];
-  const moved = new Map<number, number>();
-  second.commands.forEach((c, i) => {
-    if (seen.has(key(c))) return;
-    moved.set(i, commands.length);
-    commands.push(c);
-  });
-  const pipelines = [...first.pipelines, ...second.pipelines.filter((p) => p.every((i) => moved.has(i))).map((p) => p.map((i) => moved.get(i)!))];
-  return { commands, pipelines, hasHeredoc: first.hasHeredoc || second.hasHeredoc, hadErrors: first.hadErrors };
 }

@@ -496,32 +496,27 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
   });
 });
 
-describe('claude-code-tui: a line the terminal wrapped before an option or a value is one command; a break that could be either is read both ways', () => {
+describe('claude-code-tui: a line the terminal wrapped is one command, whatever the next word', () => {
   const cases: Array<[string, string]> = [
     [['● Bash(cd /home/dev/project && git add -A && git commit -m wip && git push', '      --force origin main)'].join('\n'), 'cd /home/dev/project && git add -A && git commit -m wip && git push --force origin main'],
     [['● Bash(docker compose -f docker-compose.yml -f docker-compose.dev.yml down', '      --volumes --remove-orphans)'].join('\n'), 'docker compose -f docker-compose.yml -f docker-compose.dev.yml down --volumes --remove-orphans'],
     [['● Bash(docker run --rm -e NODE_ENV=production -e API_BASE=https://api.example.com -e', '      SENTRY_ENVIRONMENT=production my-image:latest)'].join('\n'), 'docker run --rm -e NODE_ENV=production -e API_BASE=https://api.example.com -e SENTRY_ENVIRONMENT=production my-image:latest'],
+    [['● Bash(cd /srv/site && npm run clean && sudo rm -rf dist build', '      /etc/nginx/sites-enabled/default-production)'].join('\n'), 'cd /srv/site && npm run clean && sudo rm -rf dist build /etc/nginx/sites-enabled/default-production'],
+    [['● Bash(cd /home/dev/project && npx vercel deploy --prod --token', '      q7Rt2ZkP9xLm4VbN8cWd3FgH --yes)'].join('\n'), 'cd /home/dev/project && npx vercel deploy --prod --token q7Rt2ZkP9xLm4VbN8cWd3FgH --yes'],
   ];
   for (const [head, expected] of cases) {
     test(expected.slice(-50), () => {
-      const all = calls(run(`> go\n${head}\n  ⎿  ok\n`, 'claude-code-tui').events);
-      assert.deepEqual(all.map((c) => (c.input.type === 'command' ? [c.input.command, c.input.wrappedAs] : [])), [[expected, undefined]]);
+      assert.deepEqual(commands(run(`> go\n${head}\n  ⎿  ok\n`, 'claude-code-tui').events), [expected]);
     });
   }
   test('other tools too: a path with a blank wrapped by the terminal is one path', () => {
     const out = run('> read it\n● Read(/Users/dev/Library/Mobile Documents/com~apple~CloudDocs/Projects\n      client-site/.env.production)\n  ⎿  Read 3 lines\n', 'claude-code-tui');
     assert.deepEqual(calls(out.events).map((c) => ('path' in c.input ? c.input.path : '')), ['/Users/dev/Library/Mobile Documents/com~apple~CloudDocs/Projects client-site/.env.production']);
   });
-  test('a bare word or a path after a long line is read both ways, and the rules judge what either runs', async () => {
-    const { analyzeText } = await import('../../analyze.ts');
-    const typed = ['● Bash(cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q', '      terraform destroy -auto-approve)'].join('\n');
-    const [call] = calls(run(`> deploy\n${typed}\n  ⎿  Destroy complete! Resources: 12 destroyed.\n`, 'claude-code-tui').events);
-    assert.deepEqual(call!.input.type === 'command' ? [call!.input.command, call!.input.wrappedAs] : [], ['cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q\nterraform destroy -auto-approve', 'cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q terraform destroy -auto-approve']);
-    const destroyed = await analyzeText(`> deploy\n${typed}\n  ⎿  Destroy complete! Resources: 12 destroyed.\n`);
-    assert.ok(destroyed.findings.some((f) => f.rule === 'destructive/infra-destroy' && f.severity === 'critical'), 'the typed reading runs terraform destroy');
-    const wrapped = ['● Bash(cd /srv/site && ls -la /etc/nginx/sites-enabled && sudo rm -rf', '      /etc/nginx/sites-enabled/default-production)'].join('\n');
-    const removed = await analyzeText(`> clean up\n${wrapped}\n  ⎿  (no output)\n`);
-    assert.ok(removed.findings.some((f) => f.rule === 'destructive/rm-outside-worktree' && f.severity === 'critical'), 'the wrapped reading deletes /etc/nginx/…');
+  test('in a wide capture a line well short of the width ended where the author ended it', () => {
+    const wide = '● Bash(' + 'x'.repeat(112) + ' && echo wide)\n  ⎿  wide\n';
+    const head = ['● Bash(cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q && echo ready for the next step', '      terraform destroy -auto-approve)'].join('\n');
+    assert.deepEqual(commands(run(`> go\n${wide}${head}\n  ⎿  done\n`, 'claude-code-tui').events)[1], 'cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q && echo ready for the next step\nterraform destroy -auto-approve');
   });
 });
 

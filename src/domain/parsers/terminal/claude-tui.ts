@@ -14,7 +14,7 @@
 import type { EventSink, LogParser, SessionMetaEvent, ToolInput } from '../../model/events.ts';
 import { searchOf, subagentOf } from '../shared/tool-input.ts';
 import { ACTIONS_UNRECORDED } from '../../model/runs.ts';
-import { CallEmitter, FULL_LINE_WIDTH, MAX_ARGUMENT_CHARS, TerminalWidth, TextBlock, brokeWord, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
+import { CallEmitter, MAX_ARGUMENT_CHARS, TerminalWidth, TextBlock, brokeWord, clean, head, statedExitCode, stripLineNumbers } from './text.ts';
 
 /** Display name → API name (a Map: names come from the log, so no prototype keys). */
 export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries({
@@ -58,8 +58,6 @@ interface OpenTool {
   display: string;
   name: string;
   args: string;
-  /** The same command with the line breaks the terminal may have made joined (see headContinues); null while none was in doubt. */
-  wrapped: string | null;
   /** Width of the last argument line as shown: a line that filled the terminal was wrapped by it. */
   shownWidth: number;
   /** The last argument line's text without its indentation (brokeWord reads it). */
@@ -212,7 +210,7 @@ export class ClaudeTuiParser implements LogParser {
 
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, shown: string, line: number): void {
     const rest = withoutEllipsis(shown);
-    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), wrapped: null, shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
+    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
     this.mode = closesArgs(rest, rest, kind.name) ? 'tool-result' : 'tool-head';
   }
@@ -262,15 +260,9 @@ export class ClaudeTuiParser implements LogParser {
     const text = withoutEllipsis(s.trim());
     // Terminals wrap at their width (80 columns or more), between words; a line that ended short
     // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
-    const join = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? 'word' : tool.shownWidth >= FULL_LINE_WIDTH ? 'blank' : this.breakKind(tool, text, s.length);
+    const join = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? 'word' : this.width.filled(tool.shownWidth) || this.wrappedBetweenWords(tool, text, s.length) ? 'blank' : 'line';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
-    if (room) {
-      // a break that may be the terminal's or the author's: the command is read both ways, the
-      // author's as the call's text and the joined one beside it, so neither reading's commands are lost
-      if (join === 'either') tool.wrapped = (tool.wrapped ?? tool.args) + ' ' + text;
-      else if (tool.wrapped !== null) tool.wrapped += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
-      tool.args += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
-    }
+    if (room) tool.args += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
     tool.shownWidth = s.length;
     tool.lastLine = text;
     tool.headLines++;
@@ -278,25 +270,22 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   /**
-   * How a short head line joins the next: a line break the author typed (`'line'`), a wrap between
-   * words (`'blank'`), or either (`'either'`). A wrap needs the next word not to have fitted on the
-   * line, and then evidence: an option (`-…`), an open parenthesis or quote of the command, a filter
-   * still waiting for its pattern (`| grep`), a word longer than a line. A typed break shows itself by
+   * A head line the terminal ended because the next word did not fit (the line was short of the
+   * terminal's width): a wrap between words, unless a Bash command shows the author typed the break —
    * a `\` or a comment before it, or a command of its own after it (`NAME=value` not given to
-   * `sudo`/`env`/`-e`, `./script`). Anything else — a bare word or a path after a long line — could
-   * be either: `npm ci -q` / `terraform destroy`, or `rm -rf dist build` / `/etc/nginx/site`.
+   * `sudo`/`env`/an option, `./script`). A break the capture cannot tell is taken as the terminal's:
+   * lines that end a few columns short of the width and were typed there are rarer than long
+   * commands the terminal wrapped.
    */
-  private breakKind(tool: OpenTool, next: string, nextWidth: number): 'line' | 'blank' | 'either' {
-    if (!this.width.pushedDown(tool.shownWidth, next)) return 'line';
-    if (tool.name !== 'Bash') return 'blank';
-    const prev = tool.lastLine.replace(/^Bash\(/, '').trimEnd();
+  private wrappedBetweenWords(tool: OpenTool, next: string, nextWidth: number): boolean {
+    if (!this.width.pushedDown(tool.shownWidth, next) && !this.tooLong(next, nextWidth)) return false;
+    return tool.name !== 'Bash' || !typedBreak(tool.lastLine.replace(/^Bash\(/, '').trimEnd(), /^\S+/.exec(next)?.[0] ?? '');
+  }
+
+  /** A word longer than a line fills the next line whole (and goes on below it). */
+  private tooLong(next: string, nextWidth: number): boolean {
     const word = /^\S+/.exec(next)?.[0] ?? '';
-    if (typedBreak(prev, word)) return 'line';
-    // a word longer than a line fills the next line whole (and goes on below it)
-    const tooLong = word.length > this.width.columns() || (word === next.trim() && this.width.filled(nextWidth));
-    if (word.startsWith('-') || tooLong || WANTS_OPERAND.test(prev) || WANTS_VALUE.test(prev)) return 'blank';
-    const state = shellState(tool.args);
-    return state.depth > 0 || state.quoted ? 'blank' : 'either';
+    return word.length > this.width.columns() || (word === next.trim() && this.width.filled(nextWidth));
   }
 
   private resultBody(s: string): void {
@@ -395,18 +384,8 @@ function shellState(text: string): { quoted: boolean; depth: number } {
   return { quoted: quote !== null, depth };
 }
 
-/** The joined reading of a head whose line breaks could be the terminal's, when it differs. */
-function wrappedReading(tool: OpenTool, args: string): { wrappedAs?: string } {
-  if (tool.wrapped === null) return {};
-  const wrapped = stripClosingParen(tool.wrapped.trim());
-  return wrapped !== args ? { wrappedAs: wrapped } : {};
-}
-
-/** A filter at a line's end that still wants its pattern or script: `… | grep`, `| sed`, `| jq`. */
-const WANTS_OPERAND = /(?:^|[|;&(\s])(?:grep|egrep|rg|sed|cut|tr|awk|jq)$/;
-
-/** A line's end that still wants its word: an option that takes a value, or a prefix that takes a command (`-e`, `sudo`, `env`). */
-const WANTS_VALUE = /(?:^|\s)(?:sudo|env|export|-e|-E|--env|--build-arg|-o|--output|-f|--file|-C|-t)$/;
+/** A line's end that takes an assignment as its next word: `docker run -e`, `env`, `export`, `helm --set`, `-D`. */
+const WANTS_VALUE = /(?:^|\s)(?:sudo|env|export|-e|-E|--env|--build-arg|--set|-D|--define)$/;
 
 /** Whether a Bash head's line break before `word` is one the author typed (see breakKind). */
 function typedBreak(prev: string, word: string): boolean {
@@ -448,7 +427,7 @@ function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
   switch (tool.name) {
     case 'Bash':
     case 'PowerShell':
-      return { type: 'command', command: args, ...(tool.name === 'PowerShell' ? { shell: 'powershell' as const } : {}), ...(/^Running in the background/.test(result) ? { background: true } : {}), ...wrappedReading(tool, args) };
+      return { type: 'command', command: args, ...(tool.name === 'PowerShell' ? { shell: 'powershell' as const } : {}), ...(/^Running in the background/.test(result) ? { background: true } : {}) };
     case 'Read':
     case 'NotebookRead':
       return { type: 'file_read', path: filePath(args.replace(/ · .*$/, '')) };
