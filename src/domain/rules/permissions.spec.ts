@@ -643,6 +643,8 @@ test("the agent vendor's own curated plugin is not code from outside; another pl
   assert.match(helper[0].detail, /code from outside the project ran with nobody asked/, 'a helper of the same plugin edited');
   const refused = only(await runRules([codex, ...answered(edit('/Users/me/.codex/plugins/cache/openai-curated/github/0.1.8/scripts/fetch_comments.py', 'import json', 'import json, os'), { isError: true, denied: true, output: "The user doesn't want to proceed" }), ...ran('python3 /Users/me/.codex/plugins/cache/openai-curated/github/0.1.8/scripts/fetch_comments.py')]), BYPASS);
   assert.doesNotMatch(refused[0].detail, /code from outside the project/, 'an edit the user refused changed nothing');
+  const shellEdit = only(await runRules([codex, ...ran("printf 'import os\\n' >> /Users/me/.codex/plugins/cache/openai-curated/github/0.1.8/scripts/fetch_comments.py && false", { exitCode: 1, output: '' }), ...ran('python3 /Users/me/.codex/plugins/cache/openai-curated/github/0.1.8/scripts/fetch_comments.py')]), BYPASS);
+  assert.match(shellEdit[0].detail, /code from outside the project ran with nobody asked/, "a shell append took effect whatever the chain's exit code");
   const lookalike = only(await runRules([codex, ...ran('python3 /Users/me/.codex/plugins/cache/openai-curated-by-acme/x/1.0/run.py')]), BYPASS);
   assert.match(lookalike[0].detail, /code from outside the project ran with nobody asked/, 'another marketplace whose name begins the same');
   const other = only(await runRules([codex, ...ran('python3 /Users/me/.codex/plugins/cache/acme-tools/x/1.0/run.py')]), BYPASS);

@@ -413,7 +413,7 @@ export const PERMISSIONS_RULES: Rule[] = [
       // approvals came back on ran under them.
       let active = false;
       const written = new Set<string>();
-      const pendingWrites = new Map<string, string[]>();
+      const pendingWrites = new Map<string, { roots: string[]; tool: boolean }>();
       return {
         onEvent(event, facts) {
           if (event.kind === 'session_meta') {
@@ -428,16 +428,19 @@ export const PERMISSIONS_RULES: Rule[] = [
             return;
           }
           if (event.kind === 'tool_result') {
-            // the plugins the session changed (a write that took effect): their scripts are its own code now
-            const roots = pendingWrites.get(event.callId);
+            // the plugins the session changed are its own code from then on; a write that did not
+            // happen (refused, or a file tool's error) changed nothing — a shell command's exit code
+            // says nothing of its redirections or `sed -i`, and a missing result is no refusal
+            const p = pendingWrites.get(event.callId);
             pendingWrites.delete(event.callId);
-            if (roots && !event.isError && !event.denied) for (const r of roots) addCapped(written, r, WRITTEN_MAX);
+            if (p && (event.denied || (p.tool && event.isError))) for (const r of p.roots) written.delete(r);
             return;
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
-          const roots = fx.writes.map((w) => vendorPluginRoot(w.abs)).filter((r): r is string => r !== null);
-          if (roots.length > 0) setCapped(pendingWrites, event.callId, roots, 64);
+          const roots = fx.writes.map((w) => vendorPluginRoot(w.abs)).filter((r): r is string => r !== null && !written.has(r));
+          for (const r of roots) addCapped(written, r, WRITTEN_MAX);
+          if (roots.length > 0) setCapped(pendingWrites, event.callId, { roots, tool: event.input.type !== 'command' }, 64);
           if (!found || !active || found.risky.length >= 5) return;
           for (const loc of fx.commands) {
             const script = foreignScript(loc, ctx, written);

@@ -39,13 +39,13 @@ function branchesOnEnvironment(code: string): boolean {
 }
 
 function literalsOf(code: string): string[] {
-  return [...code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'/g)].map((m) => m[1] ?? m[2] ?? '');
+  return [...code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 /** The process environment itself: any value compared with it picks an environment. */
 const ENVIRONMENT_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b/;
 /** What an application setting's value looks like when it picks a mode, not data: a name, an environment, a flag, a local URL. */
 const SETTING_NAME = /^[A-Z][A-Z0-9_]*$/;
-const SETTING_SHAPE = /^(?:test|testing|tests|dev|development|local|ci|staging|stage|prod|production|e2e|mock[\w-]*|fake[\w-]*|stub[\w-]*|sandbox|demo|preview|true|false|yes|no|on|off|0|1|https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?\/?[\w/-]*)$/i;
+const SETTING_SHAPE = /^(?:test|testing|tests|dev|development|local|ci|staging|stage|prod|production|e2e|mock[\w-]*|fake[\w-]*|stub[\w-]*|sandbox|demo|preview|true|false|yes|no|on|off|0|1|https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?\/?[\w/-]*|sqlite:\/\/\/?:memory:)$/i;
 const SETTING_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b|\bsettings\.|\bconfig\.|\bRails\.env\b|\bapp\.testing\b/;
 const TEST_RUNNER_VARIABLE = /PYTEST_CURRENT_TEST|JEST_WORKER_ID|\bVITEST\b|NODE_TEST_CONTEXT|\bMOCHA\b|_called_from_test|\bsys\.modules\b/;
 

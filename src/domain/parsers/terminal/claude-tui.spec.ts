@@ -514,9 +514,14 @@ describe('claude-code-tui: a line the terminal wrapped is one command, whatever 
     assert.deepEqual(calls(out.events).map((c) => ('path' in c.input ? c.input.path : '')), ['/Users/dev/Library/Mobile Documents/com~apple~CloudDocs/Projects client-site/.env.production']);
   });
   test('in a wide capture a line well short of the width ended where the author ended it', () => {
-    const wide = '● Bash(' + 'x'.repeat(112) + ' && echo wide)\n  ⎿  wide\n';
+    const wide = ('● Bash(' + 'x'.repeat(112) + ' && echo wide)\n  ⎿  wide\n').repeat(3);
     const head = ['● Bash(cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q && echo ready for the next step', '      terraform destroy -auto-approve)'].join('\n');
-    assert.deepEqual(commands(run(`> go\n${wide}${head}\n  ⎿  done\n`, 'claude-code-tui').events)[1], 'cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q && echo ready for the next step\nterraform destroy -auto-approve');
+    assert.deepEqual(commands(run(`> go\n${wide}${head}\n  ⎿  done\n`, 'claude-code-tui').events)[3], 'cd /srv/app && git pull --rebase origin main && npm ci --omit=dev -q && echo ready for the next step\nterraform destroy -auto-approve');
+  });
+  test('one over-wide line (a script(1) header) does not set the width: a wrapped 80-column head is still joined', () => {
+    const header = 'Script started on 2026-05-01 10:00:00+00:00 [COMMAND="claude" TERM="xterm-256color" TTY="/dev/pts/3" COLUMNS="80" LINES="40"]';
+    const head = ['● Bash(cd /home/dev/project && git add -A && git commit -m "release v2" && git push', '      --force origin main)'].join('\n');
+    assert.deepEqual(commands(run(`${header}\n> ship it\n${head}\n  ⎿  ok\n`, 'claude-code-tui').events), ['cd /home/dev/project && git add -A && git commit -m "release v2" && git push --force origin main']);
   });
 });
 

@@ -62,7 +62,15 @@ export class TerminalWidth {
    * Within two columns: Claude Code's prompt box keeps a margin at its right edge.
    */
   filled(width: number): boolean {
-    return width >= FULL_LINE_WIDTH && width >= this.typical - 2;
+    return width >= FULL_LINE_WIDTH && (!this.established() || width >= this.typical - 2);
+  }
+
+  /**
+   * Whether the width is known: seen on three lines at least. One over-wide line (a `script(1)`
+   * header, a pasted log line, a capture resized later) does not set it.
+   */
+  established(): boolean {
+    return this.typical > 0 && this.counts[this.typical]! >= ESTABLISHED_LINES;
   }
 
   /**
@@ -77,10 +85,11 @@ export class TerminalWidth {
 
   /** The terminal's width as the capture shows it, or 80 when no line filled it. */
   columns(): number {
-    return this.typical || DEFAULT_WIDTH;
+    return this.established() ? this.typical : DEFAULT_WIDTH;
   }
 }
 const DEFAULT_WIDTH = 80;
+const ESTABLISHED_LINES = 3;
 
 /**
  * Did the terminal break a word between `prev` and `next` (each a line's text without its
