@@ -258,8 +258,9 @@ export class ClaudeTuiParser implements LogParser {
   private headContinues(s: string): void {
     const tool = this.tool!;
     const text = withoutEllipsis(s.trim());
-    // Terminals wrap at their width (80 columns or more), between words; a line that ended short
-    // had a newline; a word longer than a line (a URL with a token in it) is broken inside.
+    // Terminals wrap at their width (80 columns or more), between words: a line that filled the
+    // terminal, or one whose next word would not have fitted, was wrapped (unless the author's own
+    // break shows); a word longer than a line (a URL with a token in it) is broken inside.
     const join = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? 'word' : this.width.filled(tool.shownWidth) || this.wrappedBetweenWords(tool, text, s.length) ? 'blank' : 'line';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
     if (room) tool.args += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
@@ -337,8 +338,9 @@ export class ClaudeTuiParser implements LogParser {
  * The head's own "(" is closed by the ")" that ends its last line. A command's own text may end a
  * line with ")" inside a quoted argument (a commit message's "(PEP 621)") or closing a `$(…)` of its
  * own before it goes on (`X=$(cat f | grep A)` then the next line): a Bash head closes only where
- * its quotes are closed and the command before that ")" has closed every parenthesis it opened. Should the display have
- * cut a quote or a parenthesis off, the "⎿" of the result (or the next record) still ends the head.
+ * its quotes are closed and the command before that ")" has closed every parenthesis it opened.
+ * Should the display have cut a quote or a parenthesis off, the "⎿" of the result (or the next
+ * record) still ends the head.
  */
 function closesArgs(text: string, args: string, tool: string): boolean {
   if (!text.endsWith(')')) return false;
@@ -387,7 +389,7 @@ function shellState(text: string): { quoted: boolean; depth: number } {
 /** A line's end that takes an assignment as its next word: `docker run -e`, `env`, `export`, `helm --set`, `-D`. */
 const WANTS_VALUE = /(?:^|\s)(?:sudo|env|export|-e|-E|--env|--build-arg|--set|-D|--define)$/;
 
-/** Whether a Bash head's line break before `word` is one the author typed (see breakKind). */
+/** Whether a Bash head's line break before `word` is one the author typed (see wrappedBetweenWords). */
 function typedBreak(prev: string, word: string): boolean {
   if (prev.endsWith('\\') || /^#|\s#/.test(prev)) return true;
   if (word.startsWith('./')) return true;
