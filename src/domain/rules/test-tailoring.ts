@@ -28,9 +28,10 @@ const LITERAL_BRANCH = /\b(?:if|elif|elsif|else\s+if|when|case|unless)\b[^\n]*?(
  * "testing":`, `os.getenv("USE_FAKE_PAYMENTS", "false").lower() == "true"`, `process.env.API_BASE
  * === "http://localhost:4010"` — every part of the condition that holds a literal also reads a
  * setting (for an application setting, `config.`/`settings.`, a literal of a setting's shape: a
- * mode, a flag, a local URL — `config.input_path == "tests/fixtures/nested.md"` is data). Not a test runner's own variable (`PYTEST_CURRENT_TEST`, `JEST_WORKER_ID`: code that
- * knows it is under test), and not a condition that also compares the data with a literal (`text ==
- * "- a" and not config.strict`).
+ * mode, a flag, a local URL — `config.input_path == "tests/fixtures/nested.md"` is data). Not a
+ * test runner's own variable (`PYTEST_CURRENT_TEST`, `JEST_WORKER_ID`: code that knows it is under
+ * test), and not a condition that also compares the data with a literal (`text == "- a" and not
+ * config.strict`).
  */
 function branchesOnEnvironment(code: string): boolean {
   if (!SETTING_READ.test(code) || TEST_RUNNER_VARIABLE.test(code)) return false;
@@ -38,15 +39,19 @@ function branchesOnEnvironment(code: string): boolean {
   return parts.every((part) => !/["'`]/.test(part) || ENVIRONMENT_READ.test(part) || (SETTING_READ.test(part) && literalsOf(part).every((l) => SETTING_NAME.test(l) || SETTING_SHAPE.test(l))));
 }
 
+/** The string, character and template literals of a line of code, their text only. */
 function literalsOf(code: string): string[] {
   return [...code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
+
 /** The process environment itself: any value compared with it picks an environment. */
 const ENVIRONMENT_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b/;
 /** What an application setting's value looks like when it picks a mode, not data: a name, an environment, a flag, a local URL. */
 const SETTING_NAME = /^[A-Z][A-Z0-9_]*$/;
 const SETTING_SHAPE = /^(?:test|testing|tests|dev|development|local|ci|staging|stage|prod|production|e2e|mock[\w-]*|fake[\w-]*|stub[\w-]*|sandbox|demo|preview|true|false|yes|no|on|off|0|1|https?:\/\/(?:localhost|127\.0\.0\.1)(?::\d+)?\/?[\w/-]*|sqlite:\/\/\/?:memory:)$/i;
-const SETTING_READ = /\benviron\b|process\.env\b|\bgetenv\b|\bGetenv\b|\bENV\[|import\.meta\.env\b|\bsettings\.|\bconfig\.|\bRails\.env\b|\bapp\.testing\b/;
+/** A setting read: the environment, or the application's own settings. */
+const SETTING_READ = new RegExp(String.raw`${ENVIRONMENT_READ.source}|\bsettings\.|\bconfig\.|\bRails\.env\b|\bapp\.testing\b`);
+/** What a test runner sets while it runs: code that reads it knows it is under test. */
 const TEST_RUNNER_VARIABLE = /PYTEST_CURRENT_TEST|JEST_WORKER_ID|\bVITEST\b|NODE_TEST_CONTEXT|\bMOCHA\b|_called_from_test|\bsys\.modules\b/;
 
 /** How far below the comment the branch may start (a blank line or a variable between them). */
