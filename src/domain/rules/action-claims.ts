@@ -8,7 +8,7 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
-import { gitSubcommand, PUSHED_REF } from './commands.ts';
+import { COMMIT_SUMMARY, gitSubcommand, showsPush } from './commands.ts';
 import { meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const actionClaimed = meta({
@@ -46,13 +46,8 @@ const GIT_ALIASES = /^(?:gc|gca|gcam|gcmsg|gcm|gcs|gp|gpf|gpsup|gpu|lazygit|gitu
 /** git's own subcommands that neither commit nor push; any other (an alias such as `git ci`) may. */
 const GIT_QUIET = /^(?:status|log|diff|show|add|rm|mv|restore|checkout|switch|branch|fetch|pull|clone|init|config|remote|stash|tag|reset|rev-parse|ls-files|ls-remote|blame|grep|describe|reflog|worktree|submodule|clean|shortlog|cat-file|check-ignore|help|version|--version|merge-base|name-rev|for-each-ref|show-ref|symbolic-ref|fsck|gc|prune|notes|bisect|archive|apply|diff-tree|diff-index|rev-list)$/;
 
-/** The header of `git push`'s report: `To https://github.com/me/app.git`, `To github.com:me/app.git`. */
-const PUSH_REPORT = /^To \S+\s*$/m;
 const OPEN_CALLS_MAX = 500;
 const POLLS = /^(?:write_stdin|BashOutput|TaskOutput)$/;
-
-/** `git commit`'s summary line: `[main 1a2b3c4] Add the parser`, `[feat/x (root-commit) 1a2b3c4] init`. */
-const COMMIT_REPORT = /^\[[^\]\s]+(?: \(root-commit\))? [0-9a-f]{7,40}\] \S/m;
 
 interface Ledger {
   commits: boolean;
@@ -88,8 +83,8 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             // (a `gh repo create … --push` the terminal cut short, a wrapper script): a push's
             // `To <remote>` and its ref lines (a fetch prints ref lines too, under `From`), or a
             // commit's summary line
-            if (PUSH_REPORT.test(event.output) && PUSHED_REF.test(event.output)) ledger.pushes = true;
-            if (COMMIT_REPORT.test(event.output)) ledger.commits = true;
+            if (showsPush(event.output)) ledger.pushes = true;
+            if (COMMIT_SUMMARY.test(event.output)) ledger.commits = true;
           } else if (event.kind === 'tool_call') {
             sawCall = true;
             // a poll of a command still running (Codex's write_stdin, Claude Code's BashOutput) answers with its output too

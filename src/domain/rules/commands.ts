@@ -145,6 +145,14 @@ export function asksForInfo(cmd: SimpleCommand): boolean {
 /** A ref line of git push's report that moved a ref on the remote: `+ a...b main -> main (forced update)`, `a..b main -> main`, `* [new branch] x -> x`. */
 export const PUSHED_REF = /^[ \t]*(?:[+*][ \t]+)?(?:[0-9a-f]{7,40}\.{2,3}[0-9a-f]{7,40}|\[new (?:branch|tag)\])[ \t]+\S+[ \t]+->[ \t]+\S+/m;
 
+/** git push's report of a ref it updated on the remote: `To https://github.com/me/x.git`, then a ref line (PUSHED_REF); a fetch prints ref lines under `From`. */
+export function showsPush(text: string): boolean {
+  return /^To \S+[ \t\r]*$/m.test(text) && PUSHED_REF.test(text);
+}
+
+/** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
+export const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
+
 export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push/i;
 
 export type CheckKind = 'test' | 'build';

@@ -6,7 +6,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
-import { gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, PUSHED_REF } from './commands.ts';
+import { COMMIT_SUMMARY, gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
@@ -518,12 +518,6 @@ interface StoreKind {
 }
 /** `git status` lines of a tracked file changed in the tree: short (` M path`, `M  path`) or long (`modified:   path`). */
 const TRACKED_MODIFIED = /^(?:[ M]M|M[ MD]) (\S.*)$|^[ \t]+modified:[ \t]+(\S.*)$/gm;
-/** git push's report of a ref it updated on the remote: `To https://github.com/me/x.git`, then a ref line (PUSHED_REF). */
-function pushedOutput(text: string): boolean {
-  return /^To \S+$/m.test(text) && PUSHED_REF.test(text);
-}
-/** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
-const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
 
 /** The part of `abs` under the home directory, or null. */
 function underHome(abs: string, home: string | null): string | null {
@@ -703,7 +697,7 @@ class StoreCommits {
         this.commitRepo = at ? (gitDirOf(at, session)?.abs ?? null) : null;
       }
     }
-    if (this.commit && !this.push && (/\bgit\b[^\n]*\bpush\b/.test(command) || pushedOutput(text.slice(-20_000))) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(text.slice(0, 20_000))) {
+    if (this.commit && !this.push && (/\bgit\b[^\n]*\bpush\b/.test(command) || showsPush(text.slice(-20_000))) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(text.slice(0, 20_000))) {
       this.push = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → ${text.trim().split('\n').slice(-1)[0] ?? ''}`, facts) };
       // The files the agent named before the user's order must be the ones that went in.
       const names = this.files.flatMap((f) => f.split('/').filter((part) => part.length >= 4 || part.startsWith('.')));

@@ -9,12 +9,12 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
-import { isCiConfigFile, isTestFile } from '../paths.ts';
+import { guessHome, isCiConfigFile, isTestFile } from '../paths.ts';
 import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { tailoredToTests } from './test-tailoring.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { DictatedCommands, type Asker, type Request } from './requests.ts';
+import { requestsOf, type Asker, type Request } from './requests.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
 import { SyntaxChecks } from './syntax-checks.ts';
@@ -902,7 +902,7 @@ export const INTEGRITY_RULES: Rule[] = [
   {
     metas: [testsSpecialCased],
     create(ctx) {
-      const dictated = new DictatedCommands([testsSpecialCased], ctx.session);
+      const requests = requestsOf(ctx.session);
       // a whole-file rewrite is compared with the file as the session last showed it: only lines
       // it added count, not special cases the file already had; a call is recorded there once its
       // result shows it took effect (a refused Write retried must not hide its own lines)
@@ -914,7 +914,7 @@ export const INTEGRITY_RULES: Rule[] = [
       let asked: Asker | null = null;
       return {
         onEvent(event, facts) {
-          dictated.onEvent(event);
+          requests.onEvent(event);
           if (event.kind === 'tool_result') {
             const c = calls.get(event.callId);
             calls.delete(event.callId);
@@ -929,7 +929,7 @@ export const INTEGRITY_RULES: Rule[] = [
           const fx = effectsOf(event, facts, ctx.session);
           const ev: EvidenceItem[] = [];
           for (const w of fx.writes) {
-            if (isTest(w) || isTestSupport(w, ctx.session.cwd) || DOC_FILE.test(w.path) || !w.added) continue;
+            if (isTest(w) || isTestSupport(w, ctx.session.cwd, ctx.session.home) || DOC_FILE.test(w.path) || !w.added) continue;
             const before = w.removed || (w.kind === 'write' || w.kind === 'create' ? shown.get(w.abs) : '');
             const tailored = tailoredToTests(before ? changedLines(before, w.added).added : w.added);
             if (tailored) ev.push({ index: event.index, excerpt: safe(`${w.path}: ${tailored}`, facts) });
@@ -937,7 +937,7 @@ export const INTEGRITY_RULES: Rule[] = [
           // only calls that show or change a file are kept until their result (bounded: results follow their calls)
           if (fx.writes.length > 0 || fx.reads.length > 0) setCapped(calls, event.callId, { call: event, fx }, SHOWN_CALLS_MAX);
           if (ev.length === 0) return;
-          asked ||= askedFor(dictated.requests.for(event), TAILORING_WORDS);
+          asked ||= askedFor(requests.for(event), TAILORING_WORDS);
           setCapped(pending, event.callId, ev, OPEN_RUNS_MAX);
         },
         finish() {
@@ -957,12 +957,12 @@ export const INTEGRITY_RULES: Rule[] = [
   {
     metas: [protectionBypassed],
     create(ctx) {
-      const dictated = new DictatedCommands([protectionBypassed], ctx.session);
+      const requests = requestsOf(ctx.session);
       // the merge is what bypassed the protection: each waits for its call's result
-      const pending = new Map<string, { merged: FindingDraft; failed: FindingDraft; alone: boolean }>();
+      const pending = new Map<string, { merged: FindingDraft; attempted: (why: string) => FindingDraft; alone: boolean }>();
       return {
         onEvent(event, facts) {
-          dictated.onEvent(event);
+          requests.onEvent(event);
           if (event.kind === 'tool_result') {
             const p = pending.get(event.callId);
             pending.delete(event.callId);
@@ -970,18 +970,18 @@ export const INTEGRITY_RULES: Rule[] = [
             if (!p) return;
             const merge = isGuardDenial(event) ? 'merged' : event.denied ? 'refused' : mergeOutcome(event.output ?? '', p.alone, event.isError);
             if (merge === 'merged') ctx.report(p.merged);
-            else if (merge !== 'none') ctx.report(merge === 'refused' ? { ...p.failed, detail: p.failed.detail.replace('the merge failed', 'the call was refused') } : p.failed);
+            else if (merge !== 'none') ctx.report(p.attempted(merge === 'refused' ? 'the call was refused' : 'the merge failed'));
             return;
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           for (const loc of effectsOf(event, facts, ctx.session).commands) {
             if (!adminMerge(loc.cmd)) continue;
             const done: FindingDraft = { rule: protectionBypassed.id, detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` merged with administrator rights, past the reviews and checks the branch's protection requires.`, evidence: [evidence(event, loc.cmd.text, facts)] };
-            const asked = askedFor(dictated.requests.for(event), ASKS_ADMIN_MERGE);
+            const asked = askedFor(requests.for(event), ASKS_ADMIN_MERGE);
             const merged = asked === 'user' ? { ...done, severity: 'info' as const, title: 'Branch protection bypassed (as requested)', detail: `${done.detail} The user asked for an admin merge.`, key: `${loc.cmd.text} (asked)` } : done;
             // a merge that failed (unresolved threads, a rule even admins obey) merged nothing: an attempt
-            const failed: FindingDraft = { ...done, severity: 'info', title: 'Branch protection bypass attempted', detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` tried to merge with administrator rights; the merge failed, so nothing reached the branch.`, key: `${loc.cmd.text} (attempted)` };
-            setCapped(pending, event.callId, { merged, failed, alone: effectsOf(event, facts, ctx.session).commands.length === 1 }, OPEN_RUNS_MAX);
+            const attempted = (why: string): FindingDraft => ({ ...done, severity: 'info', title: 'Branch protection bypass attempted', detail: `\`${safe(loc.cmd.text, facts, QUOTE_MAX)}\` tried to merge with administrator rights; ${why}, so nothing reached the branch.`, key: `${loc.cmd.text} (attempted)` });
+            setCapped(pending, event.callId, { merged, attempted, alone: effectsOf(event, facts, ctx.session).commands.length === 1 }, OPEN_RUNS_MAX);
           }
         },
         finish() {
@@ -1023,11 +1023,13 @@ const ASKS_ADMIN_MERGE = /--admin\b|\badmin(?:istrator)?[\s-]+(?:merge|rights|pr
  * support folder's name and goes on into a project of its own (`~/work/testing/app/src/…`), below
  * the next folder too.
  */
-function isTestSupport(w: FileOp, cwd: string | null): boolean {
+function isTestSupport(w: FileOp, cwd: string | null, home: string | null): boolean {
   const abs = w.abs.replace(/\\/g, '/');
   const root = cwd?.replace(/\\/g, '/').replace(/\/+$/, '');
   if (root && abs.startsWith(`${root}/`)) return TEST_SUPPORT.test(abs.slice(root.length));
-  const below = /^(?:\/home\/[^/]+|\/Users\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/root)\/[^/]+(\/.*)$/.exec(abs)?.[1] ?? '/' + abs.split('/').slice(-4).join('/');
+  const userHome = (home ?? guessHome(abs))?.replace(/\\/g, '/').replace(/\/+$/, '');
+  const inHome = userHome && abs.startsWith(`${userHome}/`) ? /^\/[^/]+(\/.*)$/.exec(abs.slice(userHome.length))?.[1] : undefined;
+  const below = inHome ?? '/' + abs.split('/').slice(-4).join('/');
   const m = TEST_SUPPORT.exec(below);
   if (!m) return false;
   // `/testing/app/src/parser.py`: a workspace folder named like a support folder, over a project
