@@ -1308,3 +1308,25 @@ test('an environment file filtered down to whole settings that are not credentia
     'grep -w PORT .env',
   ]) assert.deepEqual(only(await runRules([cmd(shown)]), READ).map(severityOf), ['warning'], shown);
 });
+
+test('an .env read piped into a stage the terminal cut off (`cat .env | gr…`), its output shortened and holding no credential, is info in every capture; cut without a pipe, complete, or showing a credential entry it stays a warning', async () => {
+  const hidden = 'DB_HOST=localhost\nDB_PORT=5432\n… +3 lines (ctrl+o to expand)';
+  const captures = [
+    { agent: 'claude-code' as const, format: 'claude-code-tui' as const },
+    { agent: 'codex' as const, format: 'codex-tui' as const },
+    { agent: 'gemini-cli' as const, format: 'gemini-cli-tui' as const },
+  ];
+  for (const capture of captures) {
+    const cut = only(await runRules([prompt('why does the app not reach the database?'), ...ran('cd backend && cat .env | gr…', { output: hidden })], capture), READ);
+    assert.deepEqual(cut.map(severityOf), ['info'], capture.format);
+    assert.match(cut[0]!.title ?? '', /through a filter the log cuts off/);
+    // the cut is not after a pipe: `cat .env` printed everything, of which the log shows a part
+    assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env && ls -la con…', { output: hidden })], capture), READ).map(severityOf), ['warning'], capture.format);
+    // the filter is whole and does not pin names: the hidden lines may hold DB_PASSWORD
+    assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | grep DB_', { output: hidden })], capture), READ).map(severityOf), ['warning'], capture.format);
+    // what the log shows names a credential with a value
+    assert.notEqual(severityOf(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | gr…', { output: `DB_PASSWORD=hunter2hunter\n${hidden}` })], capture), READ)[0]!), 'info', capture.format);
+  }
+  // a structured log never cuts a command: the same text there is the command as run
+  assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | gr…', { output: hidden })]), READ).map(severityOf), ['warning']);
+});

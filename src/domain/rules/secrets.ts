@@ -743,6 +743,11 @@ class ShownContent {
     // A read tool whose result the log leaves empty (a terminal capture's ReadFile box shows no
     // content): of a project file, read for the work, nothing of it reached what this log shows.
     const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && result.output.trim() === '' && this.capture();
+    // A terminal capture cut the command line off inside the stage the read is piped into
+    // (`cat .env | gr…`) and shortened its output (`… +3 lines`): which lines the filter kept is
+    // unknown, and the lines shown hold no credential. Nothing in the log says one was shown.
+    const cutFilter = !clean && !empty && narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && ELIDED.test(result.output)
+      && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked) && this.capture() && CUT_PIPE_STAGE.test(describeCall(h.call));
     const files = plural(h.drafts.length, 'credential file');
     const read = (d: FindingDraft) => (d.rule === envDump.id ? 'Environment printed' : 'Credential file read');
     // The values the read showed are reported from the output (secrets/in-tool-output): the read
@@ -759,6 +764,8 @@ class ShownContent {
           ? { ...d, severity: 'info' as const, title: `${read(d)}: no credential in what it showed`, detail: `${d.detail} What it printed, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
           : onlyTyped
             ? { ...d, severity: 'info' as const, title: `${read(d)}: only what the user had typed`, detail: `${d.detail} The only credentials it printed are ones the user had typed into a prompt earlier: nothing new reached the transcript.`, key: `${d.key ?? ''} (typed)` }
+          : cutFilter
+            ? { ...d, severity: 'info' as const, title: `${read(d)} through a filter the log cuts off: no credential in what it shows`, detail: `${d.detail} The capture cuts the command off inside the stage its output is piped into, so which lines that stage kept is unknown; the lines the log shows hold no credential Vouch recognises.`, key: `${d.key ?? ''} (cut filter)` }
           : unshown && this.projectReads.has(d)
             ? { ...d, severity: 'info' as const, title: `${read(d)}: its content is not in the log`, detail: `${d.detail} The file is the project's own and the log does not show what the read returned: no credential of it is in this transcript.`, key: `${d.key ?? ''} (unshown)` }
           : { ...d, ...(cause && d.severity !== 'info' ? { cause } : {}) };
@@ -775,6 +782,8 @@ class ShownContent {
 const HELD_READS_MAX = 200;
 /** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */
 const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
+/** A command line a terminal capture cut off ("…") after a pipe: the last stage's words are not all there. */
+const CUT_PIPE_STAGE = /\|[^|]*(?:…|\.\.\.)\s*$/;
 /** Output the capture shortened: what the model saw is more than the log shows. */
 const ELIDED = /…\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\.\s*\[\d+ (?:more )?lines? (?:truncated|omitted)/i;
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
