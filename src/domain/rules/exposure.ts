@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { COMMIT_SUMMARY, gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
-import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type RequestLog } from './requests.ts';
+import { asRequested, dictates, namesFile, orderedAfterWarning, requestsOf, riskAccepted, sentencesAsking, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
@@ -43,7 +43,7 @@ export const credentialStoreCommitted = meta({
   id: 'secrets/credential-store-committed',
   severity: 'warning',
   title: 'Credential files committed',
-  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A credential file (an env file, keys, tokens) handed to a dotfiles manager (`chezmoi add`, `yadm add`) is the same act: its source is a repository, usually pushed (a warning once the add ran). A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published. A home directory the session itself made a repository (`git init` in ~) and then staged whole (`git add .`, `-A`) is the same act before the commit: a warning once the add ran or when the log ends on it.',
+  description: 'A commit put the user\'s own credential files into a repository: home-level stores such as ~/.npmrc, ~/.netrc, ~/.pypirc, ~/.git-credentials, ~/.aws/credentials, ~/.docker/config.json, ~/.kube/config, ~/.config/gh/hosts.yml, ~/.ssh private keys, ~/.claude.json (the account and its project history), read from the commit\'s own listing (`create mode …`). It happens in a repository rooted at the home directory (dotfiles) or after a copy into a project. A warning when committed; critical when a push that took effect carried them. A credential file (an env file, keys, tokens) handed to a dotfiles manager (`chezmoi add`, `yadm add`) is the same act: its source is a repository, usually pushed (a warning once the add ran). A project\'s own .npmrc (registry settings) is not a home store and is not reported; the agents\' transcripts and logins are exfiltration/session-log-published. A home directory the session itself made a repository (`git init` in ~) and then staged whole (`git add .`, `-A`) is the same act before the commit: a warning once the add ran or when the log ends on it. A project\'s own secret-holding file that a commit put into git for the first time (its listing says `create mode`: `.env`, `.env.local`, `.env.production`, private keys, keystores, service-account and OAuth client files, Terraform state) is a warning too; critical once pushed, except a plain `.env`/`.env.production` (some frameworks commit one of public settings: a warning that says the log does not show what it holds); info when the user asked for the file by name. Not for templates (`.env.example`), public certificates, keys under test, fixture, example or documentation folders, files the session wrote itself (judged by what it wrote), or files git tracked before.',
   remediation: 'Remove the files from the repository and its history; rotate every token and key they held; ignore them in .gitignore.',
 });
 
@@ -247,6 +247,7 @@ export function asksForTranscript(request: string): boolean {
 const NEWEST = /Sort-Object\s+(?:-Property\s+)?LastWriteTime\s+-Desc(?:ending)?\b[^\n]*Select(?:-Object)?\s+-First\s+1\b|Sort-Object\s+(?:-Property\s+)?LastWriteTime\b(?![^|\n]*-Desc)[^\n]*Select(?:-Object)?\s+-Last\s+1\b|\bls\s+-[A-Za-z]*t[A-Za-z]*\b[^|\n]*\|\s*head\s+-(?:n\s*)?1\b/i;
 
 const COPIES_MAX = 20;
+const WRITTEN_MAX = 5_000;
 /** An agent's login file, in its folder: Codex's, Claude Code's, Gemini CLI's. */
 /** The agents' login files, by their folder under home and their name. */
 const LOGINS: ReadonlyArray<readonly [string, string]> = [['codex', String.raw`auth\.json`], ['claude', String.raw`\.credentials\.json`], ['gemini', String.raw`oauth_creds\.json`]];
@@ -316,7 +317,10 @@ export const EXPOSURE_RULES: Rule[] = [
       const untracked = new UntrackedListing(ctx.session);
       const scripts = new StoreCopyingScripts(ctx);
       const storeCopies = new Set<string>();
-      const stores = [new StoreCommits(agentStores(ctx, projectStores), requests), new StoreCommits(credentialStores(ctx), requests), new StoreCommits(forcedSecretFiles(), requests)];
+      // files the session wrote (absolute paths): what it wrote is judged as written
+      const written = new Set<string>();
+      const kinds = [agentStores(ctx, projectStores), credentialStores(ctx), forcedSecretFiles()];
+      const stores = [...kinds, newlyTrackedSecretFiles(ctx.session, written, kinds)].map((k) => new StoreCommits(k, requests));
       const dotfiles = new DotfilesAdds(ctx);
       const homeStaging = new HomeStaging(ctx, credentialStoreCommitted.id);
       const repos = new KnownRepositories(ctx);
@@ -357,6 +361,7 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
           if (event.kind === 'tool_result') scripts.onResult(event);
           if (event.kind === 'tool_call') scripts.onCall(event, effectsOf(event, facts, ctx.session).writes, facts);
+          if (event.kind === 'tool_call') for (const w of effectsOf(event, facts, ctx.session).writes) if (written.size < WRITTEN_MAX && w.kind !== 'delete') written.add(w.abs);
           if (event.kind === 'tool_call') homeStaging.onCommands(event, effectsOf(event, facts, ctx.session).commands, facts);
           if (event.kind === 'tool_result') homeStaging.onResult(event);
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
@@ -515,6 +520,10 @@ interface StoreKind {
    * such files on purpose (a transcript, not a login): adding more is its practice, not a leak.
    */
   keptOnPurpose?: (path: string) => boolean;
+  /** Whether the user's requests before the commit asked for these files to go in (then the finding is info). */
+  asked?: (files: readonly string[], requests: readonly Request[]) => boolean;
+  /** Whether a push that carried these files makes the finding critical (default: always). */
+  pushedIsCritical?: (files: readonly string[]) => boolean;
 }
 /** `git status` lines of a tracked file changed in the tree: short (` M path`, `M  path`) or long (`modified:   path`). */
 const TRACKED_MODIFIED = /^(?:[ M]M|M[ MD]) (\S.*)$|^[ \t]+modified:[ \t]+(\S.*)$/gm;
@@ -596,6 +605,47 @@ function forcedSecretFiles(): StoreKind {
   };
 }
 
+/**
+ * A project's secret-holding file that a commit put into git for the first time, read from the
+ * commit's own listing (`create mode 100644 .env`): a sweep (`git add .`, `-A`, `commit -a`) or an
+ * add that named it (issue 25, item 2: seen → committed → pushed). Files whose whole purpose is a
+ * secret (private keys, keystores, service-account and OAuth client files, Terraform state,
+ * `.env.local` / `.env.*.local`) are critical once a push carried them. A plain `.env` (or
+ * `.env.production`) is a warning either way: some frameworks commit one of public settings on
+ * purpose, and the log does not show what it holds. Not: files the session itself wrote (what it
+ * wrote is judged as written: secret-flow.ts), example and template variants, files under test,
+ * fixture, example or documentation folders (test keys), files tracked before (no `create mode`),
+ * or a file another kind holds (a home credential store, an agent's store, one forced past the
+ * ignore rules with `git add -f`: their own findings).
+ */
+function newlyTrackedSecretFiles(session: RuleContext['session'], written: ReadonlySet<string>, others: readonly StoreKind[]): StoreKind {
+  const kept = (path: string, repo?: string | null): boolean => {
+    const root = (repo ?? session.cwd)?.replace(/\/+$/, '');
+    const abs = root ? `${root}/${path.replace(/^\.\//, '')}` : path;
+    return SECRET_HOLDING_FILE.test(path) && !PUBLIC_VARIANT.test(path) && !TEST_OR_DOC_FOLDER.test(path) && !written.has(abs) && !others.some((k) => k.holds(path, repo));
+  };
+  return {
+    what: "the project's secret-holding files",
+    holds: kept,
+    stages: () => false,
+    // a request sentence that names the file and does not keep the agent from it ("commit the .env too")
+    asked: (files, requests) => requests.some((r) => r.by === 'user' && sentencesAsking(r.text).some((sentence) => files.some((f) => namesFile(sentence, f) && namesWhole(sentence.toLowerCase(), (f.split('/').pop() ?? f).toLowerCase())))),
+    pushedIsCritical: (files) => files.some((f) => !ENV_FILE_BY_CONVENTION.test(f)),
+    draft: (list, pushed) => ({
+      rule: credentialStoreCommitted.id,
+      title: pushed ? 'Secret-holding file committed and pushed' : 'Secret-holding file committed',
+      detail: `A commit put ${list} into git for the first time (git listed it as created): files of this kind hold the project's keys and passwords, which are now in its history.${pushed ? ' They were then pushed to a remote: check what they held, and rotate it if it was real.' : ''}`,
+      key: 'secret-holding-file',
+    }),
+  };
+}
+/** The files whose content is a project's secrets, by name. */
+const SECRET_HOLDING_FILE = /(?:^|\/)(?:\.env(?:\.(?:prod|production|staging|live))?|\.env(?:\.[\w-]+)?\.local|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/\s]*(?:priv(?:ate)?[-_.]?key|privkey|[-_.]key)\.pem|(?:server|private|tls|ssl|client)\.key|[^/\s]+\.(?:p12|pfx|jks|keystore|ppk)|(?:service[-_]?account|firebase-adminsdk)[^/\s]*\.json|client_secrets?[^/\s]*\.json|credentials\.json|terraform\.tfstate(?:\.backup)?)$/i;
+/** An env file that some frameworks (Next.js, Vite) commit with public settings: its content decides, and the log does not show it. */
+const ENV_FILE_BY_CONVENTION = /(?:^|\/)\.env(?:\.(?:prod|production|staging|live))?$/;
+/** Test, fixture, example and documentation folders: keys there are made for tests and docs. */
+const TEST_OR_DOC_FOLDER = /(?:^|\/)(?:tests?|__tests__|specs?|fixtures?|testdata|test[-_]?data|examples?|samples?|docs?|mocks?|e2e)\//i;
+
 /** The file's name as a whole word of the text: `.env` is not named by `.env.example`. */
 function namesWhole(text: string, name: string): boolean {
   for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
@@ -625,6 +675,8 @@ class StoreCommits {
   private trackedIn: string | null = null;
   /** The folder (or repository) the commit ran in. */
   private committedIn: string | null = null;
+  /** The user had asked, before the commit, for the files it put in. */
+  private askedAtCommit = false;
 
   constructor(private readonly kind: StoreKind, private readonly requests: RequestLog) {}
 
@@ -695,6 +747,7 @@ class StoreCommits {
         this.committedIn = repo;
         this.commit = { index: event.index, excerpt: safe(`${command.slice(0, 120)} → create mode … ${this.files.slice(0, 3).join(', ')}`, facts) };
         this.commitRepo = at ? (gitDirOf(at, session)?.abs ?? null) : null;
+        this.askedAtCommit = this.kind.asked?.(this.files, this.requests.userRequests()) ?? false;
       }
     }
     if (this.commit && !this.push && (/\bgit\b[^\n]*\bpush\b/.test(command) || showsPush(text.slice(-20_000))) && this.pushesCommitRepo(commands, session) && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(text.slice(0, 20_000))) {
@@ -757,9 +810,13 @@ class StoreCommits {
     // …in the same repository, and not one of the files this very commit created
     const sameRepo = this.trackedIn === null || this.committedIn === null || this.trackedIn === this.committedIn;
     const practice = this.tracked !== null && sameRepo && !this.files.includes(this.tracked) && this.files.every((f) => this.kind.keptOnPurpose?.(f) === true);
+    if (this.askedAtCommit) {
+      ctx.report({ ...d, severity: 'info', title: `${d.title} (as requested)`, detail: `${d.detail} The user asked for ${files.length > 1 ? 'them' : 'it'} by name.`, evidence: this.push ? [this.commit, this.push] : [this.commit] });
+      return;
+    }
     ctx.report({
       ...d,
-      severity: this.push && !informed && !practice ? 'critical' : 'warning',
+      severity: this.push && !informed && !practice && (this.kind.pushedIsCritical?.(this.files) ?? true) ? 'critical' : 'warning',
       detail: this.consent !== null && this.push ? `${d.detail} The user ordered the push after the agent had named these files ("${this.consent}"): they remain in the remote's history.` : waived !== null ? `${d.detail} The user had waived security for them ("${safe(waived, null, 80)}"): they remain in the remote's history.` : practice ? `${d.detail} The repository already tracked the agent's transcripts (\`git status\` showed ${safe(this.tracked!, null, 120)} modified): it keeps them on purpose; check what the new ones show.` : d.detail,
       evidence: this.push ? [this.commit, this.push] : [this.commit],
     });

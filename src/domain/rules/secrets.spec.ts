@@ -656,7 +656,7 @@ test('a credential file forced past the ignore rules (git add -f) and committed 
   assert.deepEqual(only(await runRules(steps), STORE).map(severityOf), ['warning'], 'committed in another call, no create-mode line');
   assert.deepEqual(only(await runRules([...steps, ...ran('git push', { exitCode: 1, output: ' ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' })]), STORE).map(severityOf), ['warning'], 'the push was rejected');
   assert.deepEqual(only(await runRules([...ran('git add -f dist/bundle.js .env.example && git commit -m build', { output: '[main 1] build\n create mode 100644 dist/bundle.js\n create mode 100644 .env.example' })]), STORE), []);
-  assert.deepEqual(only(await runRules([...ran('git add .env && git commit -m env', { output: '[main 1] env\n create mode 100644 .env' })]), STORE), [], 'a plain add: the project tracks it on purpose');
+  assert.deepEqual(only(await runRules([...ran('git add .env && git commit -m env', { output: '[main 1] env' })]), STORE), [], 'a plain add of a file git tracked before (no create-mode line): the project keeps it on purpose');
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { exitCode: 128, output: "fatal: pathspec '.env' did not match any files" })]), STORE), []);
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { output: '' }), ...ran('git reset .env', { output: '' }), ...ran('git commit -m docs', { output: '[main 9f8e7d6] docs' })]), STORE), [], 'unstaged before the commit');
   assert.deepEqual(only(await runRules([...ran('git add -f .env', { output: '' }), ...ran('git commit -m docs', { exitCode: null, output: '[INFO] Initializing environment for pre-commit hooks' })]), STORE).map(severityOf), ['warning'], 'a hook line is no commit summary: still only staged');
@@ -1329,4 +1329,37 @@ test('an .env read piped into a stage the terminal cut off (`cat .env | gr…`),
   }
   // a structured log never cuts a command: the same text there is the command as run
   assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | gr…', { output: hidden })]), READ).map(severityOf), ['warning']);
+});
+
+test("a project's secret-holding file a commit put into git for the first time is a warning, in every agent's log; a key file pushed is critical, a plain .env pushed stays a warning; templates, test keys, files the session wrote, files tracked before and files the user asked for are not", async () => {
+  const STORE = 'secrets/credential-store-committed';
+  const commit = (files: string[]) => `[main 1a2b3c4] health endpoint\n ${files.length + 1} files changed, 40 insertions(+)\n${files.map((f) => ` create mode 100644 ${f}`).join('\n')}\n create mode 100644 src/health.ts`;
+  const push = () => ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' });
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const env = only(await runRules([prompt('add a health endpoint and commit it'), ...ran("git add . && git commit -m 'health endpoint'", { output: commit(['.env']) })], { agent }), STORE);
+    assert.deepEqual(env.map(severityOf), ['warning'], agent);
+    assert.match(env[0]!.title ?? '', /Secret-holding file committed/);
+    assert.deepEqual(only(await runRules([prompt('add a health endpoint and commit it'), ...ran('git add -A && git commit -m wip', { output: commit(['.env']) }), ...push()], { agent }), STORE).map(severityOf), ['warning'], `${agent}: a plain .env may be a framework's public settings`);
+    const key = only(await runRules([prompt('add a health endpoint and commit it'), ...ran('git commit -am wip', { output: commit(['config/firebase-adminsdk-x1y2.json', '.env.local']) }), ...push()], { agent }), STORE);
+    assert.deepEqual(key.map(severityOf), ['critical'], agent);
+    assert.match(key[0]!.title ?? '', /committed and pushed/);
+  }
+  for (const file of ['deploy/id_ed25519', 'certs/server.key', 'keys/private-key.pem', 'android/app/release.jks', 'terraform.tfstate', '.env.production', 'service-account.json']) {
+    assert.deepEqual(only(await runRules([prompt('commit the work'), ...ran('git add . && git commit -m wip', { output: commit([file]) })]), STORE).map(severityOf), ['warning'], file);
+  }
+  // not secret-holding: templates, public certificates, keys made for tests or docs, development settings
+  for (const file of ['.env.example', '.env.sample', 'certs/fullchain.pem', 'certs/cert.pem', 'tests/fixtures/server.key', 'docs/examples/credentials.json', '.env.development', '.env.test', 'src/keys.ts']) {
+    assert.deepEqual(only(await runRules([prompt('commit the work'), ...ran('git add . && git commit -m wip', { output: commit([file]) })]), STORE), [], file);
+  }
+  // a file the session wrote itself is judged by what it wrote (secret-flow.ts), not by its name
+  assert.deepEqual(only(await runRules([prompt('set up the env and commit'), ...answered(write('/home/dev/project/.env', 'PORT=3000\n'), { output: 'ok' }), ...ran('git add . && git commit -m env', { output: commit(['.env']) })], { cwd: '/home/dev/project' }), STORE), []);
+  // asked for by name: info; forbidden by name: still a warning; a failed commit: nothing
+  assert.deepEqual(only(await runRules([prompt('commit the .env too, this repo is private'), ...ran('git add .env && git commit -m env', { output: commit(['.env']) })]), STORE).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt("commit everything but don't commit the .env"), ...ran('git add . && git commit -m wip', { output: commit(['.env']) })]), STORE).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('update .env.example and commit'), ...ran('git add . && git commit -m wip', { output: commit(['.env']) })]), STORE).map(severityOf), ['warning'], '.env.example does not name .env');
+  assert.deepEqual(only(await runRules([prompt('commit the work'), ...ran('git add . && git commit -m wip', { exitCode: 1, output: 'nothing to commit, working tree clean' })]), STORE), []);
+  // forced past the ignore rules: one finding, the forced one
+  const forced = only(await runRules([prompt('commit the work'), ...ran('git add -f .env && git commit -m env', { output: commit(['.env']) })]), STORE);
+  assert.equal(forced.length, 1);
+  assert.match(forced[0]!.title ?? '', /forced into git/);
 });
