@@ -116,10 +116,27 @@ function note(ledger: Ledger, event: NormEvent & { kind: 'tool_call' }, commands
   if (/push|create_or_update_file/i.test(event.name)) ledger.pushes = true;
   for (const cmd of commands) {
     const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
-    if (sub === 'commit') ledger.commits = true;
-    else if (sub === 'push') ledger.pushes = true;
+    const other = otherVcsAct(cmd);
+    if (sub === 'commit' || other === 'commit') ledger.commits = true;
+    else if (sub === 'push' || other === 'push') ledger.pushes = true;
     else if ((sub !== undefined && !GIT_QUIET.test(sub)) || GIT_ALIASES.test(cmd.name) || mayCommit(cmd) || (runsTask(cmd) && GIT_WORK.test(taskName(cmd)))) ledger.unseen = true;
   }
+}
+
+/**
+ * A commit or push of another version-control system: Jujutsu (`jj commit`, `jj describe` — its
+ * working copy is a commit already, so describing it is committing —, `jj new`, `jj squash`,
+ * `jj git push`), Mercurial and Sapling (`hg commit`, `sl ci`, `hg push`), Fossil.
+ */
+function otherVcsAct(cmd: SimpleCommand): 'commit' | 'push' | null {
+  const words = cmd.args.filter((a) => !a.startsWith('-'));
+  const verb = words[0] ?? '';
+  if (cmd.name === 'jj') {
+    if (/^(?:commit|ci|describe|desc|new|squash|split)$/.test(verb)) return 'commit';
+    return verb === 'git' && words[1] === 'push' ? 'push' : null;
+  }
+  if (/^(?:hg|sl|fossil)$/.test(cmd.name)) return /^(?:commit|ci|amend)$/.test(verb) ? 'commit' : /^(?:push|sync)$/.test(verb) ? 'push' : null;
+  return null;
 }
 
 /** The sentence reports the act as the agent's: it opens with it, the agent is its subject, or it is said of the work in the passive. */

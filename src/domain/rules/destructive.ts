@@ -958,6 +958,18 @@ function sqlTexts(loc: Located, all: Located[], raw: string, sqlFiles: Map<strin
   return out;
 }
 
+/**
+ * The SQL a command sends to a database client — run directly or in a container (`docker exec db
+ * psql -c …`) — with the client, or null when it runs none: what `-c`/`-e` carry, heredocs, echo
+ * or cat piped in. Files it reads are not known here.
+ */
+export function sqlSent(loc: Located, raw: string, session: SessionFacts): { client: SimpleCommand; texts: string[] } | null {
+  const client = containerExec(loc.cmd) ?? loc.cmd;
+  if (!SQL_CLIENTS.has(client.name) || throwawayDb(client, loc.dir, session)) return null;
+  const texts = sqlTexts({ ...loc, cmd: client }, [], raw, new Map(), session).filter((t) => t.trim() !== '');
+  return texts.length > 0 ? { client, texts } : null;
+}
+
 // ---- infrastructure teardown ------------------------------------------------------------------
 
 export const infraDestroy = meta({

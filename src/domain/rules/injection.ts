@@ -446,7 +446,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && MEMORY_FILE_NAME.test(w.abs) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -743,6 +743,14 @@ function asksToCarryOver(request: string, w: FileOp): boolean {
 }
 
 /** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
+/**
+ * A request for memory that carries over to later sessions ("create some memory here so when we
+ * come back to a session we start from where we left off", "persist the context between
+ * sessions"): the agents keep such memory in their instruction file, so writing it is what was asked.
+ */
+const ASKS_SESSION_MEMORY = /\b(?:(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store|persist)\s+(?:\w+\s+){0,2}?(?:memory|memories|context|notes)|remember(?:\s+(?:this|that|it|everything|what))?|persist\w*)\b[^.?!\n]{0,100}\b(?:(?:next|new|later|future|another|each|every)\s+(?:session|conversation|chat|time)s?|(?:between|across)\s+(?:sessions|conversations|chats)|come\s+back\s+to\s+(?:a|the|this|our)\s+(?:session|conversation|chat)|pick\s+up\s+where|start\s+from\s+where|left\s+off)\b|\b(?:next|new|later|future|each|every)\s+(?:session|conversation)s?\b[^.?!\n]{0,60}\b(?:memory|remember|knows?)\b/i;
+/** The agents' own memory files: what they read at the start of every session. */
+const MEMORY_FILE_NAME = /(?:^|[\\/])(?:CLAUDE(?:\.local)?|AGENTS|GEMINI)\.md$/i;
 const ASKS_TO_REMEMBER = /\b(remember|memori[sz]e|keep in mind for (later|next time)|save (this|that) for (later|next time))\b/i;
 function isMemoryFile(abs: string): boolean {
   return /\/\.claude\/projects\/[^/]+\/memory\//.test(abs);

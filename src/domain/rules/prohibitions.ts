@@ -56,6 +56,13 @@ const ANY_NEGATION = /\b(?:don'?t|do\s+not|never|not|no|nothing|won'?t|mustn'?t|
 /** The act reserved: "without my approval", "ask me before", "wait for my go-ahead before", "until I confirm". */
 const RESERVED_WITHOUT = /\bwithout\s+(?:my|an?|the|your|explicit|prior)?\s*(?:\w+\s+)?(?:approval|permission|ok(?:ay)?|go-?ahead|consent|confirmation|sign-?off)\b|\buntil\s+i\s+(?:approve|confirm|say\s+so|give\s+the\s+go)\b/i;
 const RESERVED_ASK = /\b(?:ask|check\s+with|wait\s+for)\s+(?:me|my\s+\w+)\s+(?:\w+\s+){0,2}before\b|\bbefore\s+(?:you\s+)?(?:ask(?:ing)?|check(?:ing)?\s+with)\s+me\b|\bbefore\s+(?:you\s+)?(?:push|commit|merg|open)\w*[^.!?\n]{0,60}\b(?:ask|check\s+with)\s+me\b/i;
+/**
+ * The user keeps the decision: "wait for my review, then I'll reply whether to commit" —
+ * "待我審閱後回覆是否提交", "等我确认后再提交", "私の確認後にコミット", "I'll tell you whether to push" — the
+ * user who decides named, not "after checking, commit" (who checks is the agent).
+ * Read in the words before the act's verb.
+ */
+const RESERVED_DECISION = /(?:待|等)我[^。！？\n]{0,6}(?:審閱|审阅|確認|确认|檢查|检查|看過|看过|審核|审核|同意|回覆|回复)[^。！？\n]{0,12}$|(?:回覆|回复|告訴你|告诉你|決定|决定)是否\s*$|(?:私|僕|俺)(?:の|が)(?:確認|レビュー|チェック)(?:して|の)?(?:から|後に?)\s*$|\b(?:i'?ll|i\s+will|let\s+you\s+know|tell\s+you|decide)\b[^.!?\n]{0,40}\bwhether\s+(?:or\s+not\s+)?(?:to\s+)?$/i;
 /** The user keeps the act for themselves: "I'll push it myself", "I will open the PRs", "let me merge", "leave the merge to me". */
 const KEPT_BY_USER = /\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+){0,3}?(?:push|commit|merge|open|create|raise)\b[^.!?\n]{0,60}?\b(?:myself|me)\b|\bi(?:'ll|\s+will)\s+(?:open|create|raise)\s+(?:the\s+)?(?:prs?|pull\s+requests?)\b|\blet\s+me\s+(?:push|commit|merge|open)\b|\bleave\s+(?:the\s+)?(?:push(?:ing)?|commit(?:ting|s)?|merg(?:e|ing)|prs?|pull\s+requests?)\s+(?:\w+\s+)?to\s+me\b/i;
 /** Words that order a discard itself: undo, discard, revert, restore, throw away, reset, or a checkout of paths (`--`). */
@@ -92,7 +99,7 @@ function clauseOn(clause: string, act: Act, sentence: string): { forbids: boolea
   const before = clause.slice(0, verb.index);
   const after = clause.slice(verb.index + verb[0].length, verb.index + verb[0].length + 80);
   const negated = NEGATED.test(before.slice(-60)) || NEGATED_AFTER.test(after);
-  const reserved = (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || KEPT_BY_USER.test(clause);
+  const reserved = (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || KEPT_BY_USER.test(clause) || (RESERVED_DECISION.test(before) && !/^\s*(?:了|过|過)/.test(after));
   if (CONDITION.test(before) || (!negated && !reserved && QUESTION_OR_REPORT.test(clause))) return { forbids: false, orders: false, target: null };
   // a branch switch ("git checkout main and rebuild") orders no discard: only words of throwing
   // away or restoring, or a checkout of paths

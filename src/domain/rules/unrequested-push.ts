@@ -35,16 +35,19 @@ export const unrequestedPush = meta({
 
 /**
  * A request for the act itself, in the user's own prompts: pushing, a pull request, deploying,
- * publishing, releasing, uploading, syncing, shipping, a backup, or the hosting service named
- * ("put it on GitHub"), in the languages people write to agents in. Not bare nouns that also
+ * publishing, releasing, uploading, syncing, shipping, a backup, the hosting service named
+ * ("put it on GitHub"), or a skill or command invoked by a name of the act, in the languages people write to agents in. Not bare nouns that also
  * mean other things (`origin`, `remote`, `merge`, `Mr.`). Stems of other languages stand between
  * letters of their own (`sube` is not in "subagent", `publica` not in "publication").
  */
 const ASKS_PUSH = new RegExp([
-  String.raw`\b(?:push(?:es|ed|ing)?|prs?|pull[\s-]?requests?|merge[\s-]?requests?|deploy\w*|ship(?:s|ped|ping)?\s+(?:it|this|that|them|the\s+\w+)|ship\s+it|publish\w*|releas(?:e|es|ed|ing)\b(?!\s+(?:notes?|build|mode|candidate))|upload\w*|sync\w*|github|gitlab|bitbucket|gitea|gogs|codeberg|back\s*up|backup)\b`,
+  String.raw`\b(?:push(?:es|ed|ing)?|prs?|pull[\s-]?requests?|merge[\s-]?requests?|deploy\w*|ship(?:s|ped|ping)?\s+(?:it|this|that|them|the\s+\w+|all|everything|now|tout|todo|alles)|publish\w*|releas(?:e|es|ed|ing)\b(?!\s+(?:notes?|build|mode|candidate))|upload\w*|sync\w*|github|gitlab|bitbucket|gitea|gogs|codeberg|back\s*up|backup)\b`,
   String.raw`(?<!\p{L})(?:pousse[rz]?|envoie[rz]?|publie[rz]?|mettre en ligne|déploie[rz]?|subir(?:lo|los)?|súbelo|sube(?:lo|los)?|despliega|desplegar|implanta[rt]?|publica[rt]?|envia[rt]?|hochladen|lade\s+hoch|veröffentlich\w*)(?!\p{L})`,
   String.raw`пуш\p{L}*|запуш\p{L}*|залей|выложи|загрузи|деплой\p{L}*|задеплой\p{L}*|опубликуй|推送|上传|部署|发布|同步|プッシュ|デプロイ|公開|アップロード|푸시|배포|업로드|올려`,
 ].join('|'), 'iu');
+/** A skill or command invoked by a name of the act (`$sf-ship ship tout`, `/push`, `/deploy-prod`; not `$pushCount`, `/api/deploy-status`): its body says how. */
+const INVOKES_PUSH = /(?:^|[\s>])[$/][a-z0-9-]*(?:ship|push|deploy|release|publish)[a-z0-9-]*(?![\w/.])/;
+const asksPush = (text: string): boolean => ASKS_PUSH.test(text) || INVOKES_PUSH.test(text);
 
 /**
  * An order to push in text that stands for the whole session — an instruction file, a skill or a
@@ -173,7 +176,7 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
           }
           // the user's words (the prompt, a proposal agreed to, an answer): the act named; a handed
           // document or a command's body: an order to act
-          if (fresh.some((r) => (r.document ? ORDERS_PUSH : ASKS_PUSH).test(r.text.slice(0, 20_000)))) asked = true;
+          if (fresh.some((r) => (r.document ? ORDERS_PUSH.test(r.text.slice(0, 20_000)) : asksPush(r.text.slice(0, 20_000))))) asked = true;
           // the agent saying it follows standing instructions the log does not hold (CLAUDE.md)
           if (event.kind === 'message' && event.agentId === undefined && CITES_INSTRUCTIONS.test(event.text.slice(0, 20_000))) cited = true;
           // instruction files the harness put in the context as notices
@@ -187,7 +190,7 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
           if (fx.reads.some((r) => isAgentInstructionFile(r.abs)) && instructionReads.size < PENDING_MAX) instructionReads.add(event.callId);
           if (cited || !userSpoke) return;
           // a subagent's push: the task its lead gave it
-          if (event.agentId !== undefined && requests.for(event).some((r) => r.by === 'lead-agent' && ASKS_PUSH.test(r.text.slice(0, 20_000)))) return;
+          if (event.agentId !== undefined && requests.for(event).some((r) => r.by === 'lead-agent' && asksPush(r.text.slice(0, 20_000)))) return;
           for (const { cmd } of fx.commands) {
             if (actOf(cmd) !== 'push') continue;
             const git = gitSubcommand(cmd);

@@ -168,6 +168,11 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
     if (!v) return null;
     value = v[0];
   }
+  // `Enter your database password: Supabase CLI 2.31.8`: a program asking for input, its next
+  // output glued on. A terminal never echoes a typed password, so a plain word with more words
+  // after it on that line is output, not a value. ("enter password: Kx9…", as a person writes it
+  // to say what to type, is still read.)
+  if (operator === ':' && /^[A-Za-z][a-z]+$/.test(value) && PROMPT_BEFORE.test(lineBefore(text, start)) && /^[ \t]+[^\s#]/.test(text.slice(at + value.length, at + value.length + 2))) return null;
   const name = rawName.toLowerCase();
   if (!CRED_LAST_WORD.test(rawName) && !OTHER_THAN_CRED.test(name) && name.includes('cred')) return null;
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
@@ -226,6 +231,10 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `confirmPassword = "Passwords do not match"`: a quoted string that goes on in words past its
   // first one is a message about the field (a validation error, a label), not its value.
   if (!header && /["'`]$/.test(op[0]) && QUOTED_PROSE_AFTER.test(text.slice(at + value.length, at + value.length + 80))) return null;
+  // `- Password: Device-specific` in a document: a label written as a word of prose, and words in
+  // sentence case after it, say what goes there (`export ADMIN_PASSWORD=Sunset-garden-violin`, a
+  // name in code, is a passphrase).
+  if (operator === ':' && /^[A-Z][a-z]+$/.test(rawName) && isWordName(sentenceCased(value))) return null;
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
     return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
   }
@@ -241,6 +250,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   if (isBase58PublicKey(value) && PUBLIC_KEY_NAME.test(name) && !/priv|secret|seed|pass|auth|access|api|bearer|session|refresh|signer/.test(name)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true };
   return { ruleId: 'vouch/labelled-secret', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium' };
 }
+
+/** Words that ask for input right before a credential's name on its line ("Enter your ", "Please type the ", "Re-enter "). */
+const PROMPT_BEFORE = /(?:^|[^a-z])(?:enter|type|input|re-?enter|re-?type|confirm|provide)(?:\s+(?:your|the|a|new|current|database|db|account|admin|root|user|ssh|vault|sudo|api|master|login)){0,3}\s+$/;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** Names under which a base58 public key is at home: a mint, an address, a public key, a program, a coin ("token"). */
@@ -533,6 +545,15 @@ export function isWordName(value: string): boolean {
   return /^:?[a-z]+(?:[-_.][a-z]+)+$/.test(value);
 }
 
+/**
+ * Words joined in sentence case (`Device-specific`, `Auto-generated`, `Not-set`) as lower case: a
+ * capital only on the first letter is how a line of prose starts, not a character class chosen for
+ * strength.
+ */
+function sentenceCased(value: string): string {
+  return /^[A-Z][a-z]/.test(value) ? value[0]!.toLowerCase() + value.slice(1) : value;
+}
+
 /** Segments that make a joined value describe itself as a stand-in (`spark_jwt_secret_2026_development_key_32chars`). */
 export const STAND_IN_SEGMENT = /^(?:dev|development|local|localdev|test|testing|demo|sample|insecure|default|dummy|fake|mock|\d+chars?|notsecret|nonsecret|unsafe|sandbox)$/;
 
@@ -544,8 +565,14 @@ export const STAND_IN_SEGMENT = /^(?:dev|development|local|localdev|test|testing
 export function selfDescribedNonSecret(value: string): boolean {
   const segments = value.toLowerCase().split(/[-_.]/);
   // Words and short numbers only: a provider's test key (`FLWPUBK_TEST-<32 hex>-X`) has a random segment.
-  return segments.length >= 3 && segments.every((x) => /^(?:[a-z]{1,14}|\d{1,8}|\d+chars?)$/.test(x)) && segments.some((x) => STAND_IN_SEGMENT.test(x));
+  return segments.length >= 3 && segments.every((x) => /^(?:[a-z]{1,14}|\d{1,8}|\d+chars?)$/.test(x)) && segments.some((x) => STAND_IN_SEGMENT.test(x) || KIND_SEGMENT.test(x));
 }
+/**
+ * A segment that names the kind of value itself (`secure-postgres-password-123`,
+ * `my-api-secret-2024`): a value that spells out what it is, among other plain words, describes a
+ * slot to fill, not a secret someone chose (`MyPassword99`, one word, is a person's weak choice).
+ */
+const KIND_SEGMENT = /^(?:password|passwd|pwd|secret|token|apikey|credential)$/;
 
 /**
  * A value under a secret-bearing name that is not evidence enough for a finding but must not be
