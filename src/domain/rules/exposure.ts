@@ -27,7 +27,7 @@ export const sessionLogPublished = meta({
   id: 'exfiltration/session-log-published',
   severity: 'warning',
   title: 'Session transcript copied into the working tree',
-  description: 'The agent copied a session transcript (~/.claude/projects/*/*.jsonl, ~/.codex/sessions/**/rollout-*.jsonl, ~/.gemini/tmp/*/chats or logs) into the project, or into another repository the session showed (a git command that only works in a repository succeeded there), where it can be committed and published: it holds every prompt, file and command output of the session. Critical when the session showed a credential (the transcript holds it) and the copy was then committed; otherwise a warning that says whether the session showed a credential. Info when the user asked for the copy and the session showed no credential. Reading transcripts or copying them elsewhere is not reported.',
+  description: 'The agent copied a session transcript (~/.claude/projects/*/*.jsonl, ~/.codex/sessions/**/rollout-*.jsonl, ~/.gemini/tmp/*/chats or logs) into the project, or into another repository the session showed (a git command that only works in a repository succeeded there), where it can be committed and published: it holds every prompt, file and command output of the session. Critical when the session showed a credential (the transcript holds it) and the copy was then committed; otherwise a warning that says whether the session showed a credential. Info when the user asked for the copy and the session showed no credential. Reading transcripts or copying them elsewhere is not reported. A commit whose own listing shows the agent\'s store files going in (transcripts, logins, settings; also Claude Code hooks\' records in a logs folder, `pre_tool_use.json`, `user_prompt_submit.json` and the Stop hook\'s `chat.json`) is reported the same way: a warning, critical once pushed — hook records alone stay a warning.',
   remediation: 'Remove the transcript from the tree and from history if committed; rotate any credential the session showed.',
 });
 
@@ -490,6 +490,14 @@ function ownStore(store: string, agent: string | null): boolean {
 // or in a folder named for transcripts: `transcripts/<uuid>.jsonl`).
 const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)(?:-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*|transcripts?|sessions?|conversations?|chats?|claude[\w-]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
+/**
+ * What Claude Code hooks record, in a logs folder of the project: one file per hook event, named
+ * after it (`pre_tool_use.json`, `post_tool_use.json`, `user_prompt_submit.json`, `subagent_stop.json`,
+ * `pre_compact.json`, `session_start.json`), and the transcript a Stop hook copies beside them
+ * (`chat.json`): every prompt, command and file the session touched.
+ */
+const HOOK_RECORD = /(?:^|\/)(?:\.claude\/)?logs?\/(?:pre_tool_use|post_tool_use|user_prompt_submit|subagent_stop|pre_compact|session_start|session_end|chat)\.jsonl?$/;
+
 // The user's own credential stores, relative to the home directory (a dotfiles repository rooted
 // at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client
 // config and authorized keys hold no secret.
@@ -548,8 +556,10 @@ const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind =
     const root = repo ?? ctx.session.cwd;
     const abs = root === null ? null : `${root.replace(/\/+$/, '')}/${path.replace(/^\.\//, '')}`;
     // …or a file of the agent's home store itself (`auth.json` of a `~/.codex` committed as its own repository)
-    return AGENT_STORE_FILE.test(path) || (abs !== null && (project.holdsEntry(abs) || HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '')));
+    return AGENT_STORE_FILE.test(path) || HOOK_RECORD.test(path) || (abs !== null && (project.holdsEntry(abs) || HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '')));
   },
+  // hook records alone hold what the session did, not a login: a warning, pushed or not
+  pushedIsCritical: (files) => files.some((f) => !HOOK_RECORD.test(f)),
   // at home, or a project folder the session showed to be the agent's home (CODEX_HOME=./.codex)
   stages: (abs) => HOME_AGENT_STORE.test(underHome(abs, ctx.session.home) ?? '') || project.holds(abs),
   // a transcript the repository tracked already (not a login or settings file)
@@ -557,7 +567,7 @@ const agentStores = (ctx: RuleContext, project: ProjectAgentStores): StoreKind =
   draft: (list, pushed) => ({
     rule: sessionLogPublished.id,
     title: pushed ? "Agent's own store files committed and pushed" : "Agent's own store files committed",
-    detail: `A commit put the agent's own files into the repository (${list}): session transcripts, credentials or settings.${pushed ? ' They were then pushed to a remote.' : ''}`,
+    detail: `A commit put the agent's own files into the repository (${list}): session transcripts, hook records, credentials or settings.${pushed ? ' They were then pushed to a remote.' : ''}`,
     key: 'agent-store',
   }),
 });
