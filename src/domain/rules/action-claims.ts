@@ -8,14 +8,14 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
-import { COMMIT_SUMMARY, gitSubcommand, showsPush } from './commands.ts';
+import { COMMIT_SUMMARY, gitSubcommand, parseArgs, showsPush } from './commands.ts';
 import { meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const actionClaimed = meta({
   id: 'integrity/action-claimed',
   severity: 'warning',
   title: 'Claimed a commit or push that never ran',
-  description: 'A message of the agent says the work was committed ("written and committed", "I\'ve committed the changes") or pushed ("pushed to GitHub"), and the session ran no `git commit` (or no `git push`) at all before it — no command, no git tool. Not reported when a subagent worked in the session or a command that may commit on its own ran (a script or tool whose command line mentions commit or push), for a hedged or future sentence ("ready to be committed", "once pushed"), or for database transactions.',
+  description: 'A message of the agent says the work was committed ("written and committed", "I\'ve committed the changes") or pushed ("pushed to GitHub"), and the session ran no `git commit` (or no `git push`) at all before it — no command, no git tool; a commit or push of Jujutsu, Mercurial, Sapling or Fossil counts as one (`jj describe`, `hg ci`, `sl pr submit`, `fossil commit` with its autosync). Not reported when a subagent worked in the session or a command that may commit on its own ran (a script or tool whose command line mentions commit or push), for a hedged or future sentence ("ready to be committed", "once pushed"), or for database transactions.',
   remediation: 'Check `git log` and the remote: the work may exist only in the working tree.',
 });
 
@@ -117,27 +117,34 @@ function note(ledger: Ledger, event: NormEvent & { kind: 'tool_call' }, commands
   for (const cmd of commands) {
     const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
     const other = otherVcsAct(cmd);
-    if (sub === 'commit' || other === 'commit') ledger.commits = true;
-    else if (sub === 'push' || other === 'push') ledger.pushes = true;
-    else if ((sub !== undefined && !GIT_QUIET.test(sub)) || GIT_ALIASES.test(cmd.name) || mayCommit(cmd) || (runsTask(cmd) && GIT_WORK.test(taskName(cmd)))) ledger.unseen = true;
+    if (sub === 'commit' || other === 'commit' || other === 'commit+push') ledger.commits = true;
+    if (sub === 'push' || other === 'push' || other === 'commit+push') ledger.pushes = true;
+    if (sub === 'commit' || sub === 'push' || other !== null) continue;
+    if ((sub !== undefined && !GIT_QUIET.test(sub)) || GIT_ALIASES.test(cmd.name) || mayCommit(cmd) || (runsTask(cmd) && GIT_WORK.test(taskName(cmd)))) ledger.unseen = true;
   }
 }
 
 /**
  * A commit or push of another version-control system: Jujutsu (`jj commit`, `jj describe` — its
  * working copy is a commit already, so describing it is committing —, `jj new`, `jj squash`,
- * `jj git push`), Mercurial and Sapling (`hg commit`, `sl ci`, `hg push`), Fossil.
+ * `jj git push`), Mercurial and Sapling (`hg commit`, `sl ci`, `hg push`, `sl pr submit`, `sl
+ * ghstack`), Fossil (`fossil commit` also pushes under autosync, its default). Options before the
+ * verb are skipped with their values (`jj -R ../app describe`, `hg --cwd ../app ci`).
  */
-function otherVcsAct(cmd: SimpleCommand): 'commit' | 'push' | null {
-  const words = cmd.args.filter((a) => !a.startsWith('-'));
+function otherVcsAct(cmd: SimpleCommand): 'commit' | 'push' | 'commit+push' | null {
+  if (!/^(?:jj|hg|sl|fossil)$/.test(cmd.name)) return null;
+  const words = parseArgs(cmd.args, VCS_VALUE_OPTIONS).operands;
   const verb = words[0] ?? '';
   if (cmd.name === 'jj') {
     if (/^(?:commit|ci|describe|desc|new|squash|split)$/.test(verb)) return 'commit';
     return verb === 'git' && words[1] === 'push' ? 'push' : null;
   }
-  if (/^(?:hg|sl|fossil)$/.test(cmd.name)) return /^(?:commit|ci|amend)$/.test(verb) ? 'commit' : /^(?:push|sync)$/.test(verb) ? 'push' : null;
-  return null;
+  if (cmd.name === 'fossil') return /^(?:commit|ci)$/.test(verb) ? 'commit+push' : /^(?:push|sync)$/.test(verb) ? 'push' : null;
+  if (/^(?:commit|ci|amend)$/.test(verb)) return 'commit';
+  return /^(?:push|ghstack)$/.test(verb) || (verb === 'pr' && words[1] === 'submit') ? 'push' : null;
 }
+/** Options of jj, hg and sl that take a value (a repository, a folder, a config item, a message). */
+const VCS_VALUE_OPTIONS = ['-R', '--repository', '--cwd', '--config', '--at-op', '--at-operation', '-m', '--message', '-r', '--revision'];
 
 /** The sentence reports the act as the agent's: it opens with it, the agent is its subject, or it is said of the work in the passive. */
 function reports(sentence: string, act: RegExp): boolean {

@@ -937,9 +937,10 @@ function sqlTexts(loc: Located, all: Located[], raw: string, sqlFiles: Map<strin
   if (cmd.name === 'bq' || cmd.name === 'turso' || cmd.name === 'wrangler') out.push(parseArgs(cmd.args, ['--project_id', '--location', '--format']).operands.join(' '));
   if (cmd.name === 'redis-cli' || cmd.name === 'valkey-cli' || cmd.name === 'keydb-cli') out.push(parseArgs(cmd.args, ['-h', '-p', '-a', '-n', '-u']).operands.join(' '));
   if (cmd.text.includes('<<')) out.push(...heredocBodies(raw));
-  // `echo "DROP …" | psql`: what feeds the client through a pipe.
+  // `echo "DROP …" | psql`: what feeds the client through a pipe (the client may be one run in a
+  // container, a copy of the located `docker exec` with the same text).
   if (cmd.pipeIndex > 0) {
-    const i = all.indexOf(loc);
+    const i = all.indexOf(loc) >= 0 ? all.indexOf(loc) : all.findIndex((l) => l.cmd.text === cmd.text && l.cmd.pipeIndex === cmd.pipeIndex);
     for (let k = i - 1; k >= 0 && k >= i - cmd.pipeIndex; k--) {
       const feeder = all[k].cmd;
       if (feeder.name === 'echo' || feeder.name === 'printf') out.push(feeder.args.join(' '));
@@ -960,13 +961,13 @@ function sqlTexts(loc: Located, all: Located[], raw: string, sqlFiles: Map<strin
 
 /**
  * The SQL a command sends to a database client — run directly or in a container (`docker exec db
- * psql -c …`) — with the client, or null when it runs none: what `-c`/`-e` carry, heredocs, echo
- * or cat piped in. Files it reads are not known here.
+ * psql -c …`) — with the client, or null when it runs none: what `-c`/`-e` carry, heredocs, and
+ * `echo`/`printf` piped in (`all`: the call's located commands). Files it reads are not known here.
  */
-export function sqlSent(loc: Located, raw: string, session: SessionFacts): { client: SimpleCommand; texts: string[] } | null {
+export function sqlSent(loc: Located, all: readonly Located[], raw: string, session: SessionFacts): { client: SimpleCommand; texts: string[] } | null {
   const client = containerExec(loc.cmd) ?? loc.cmd;
   if (!SQL_CLIENTS.has(client.name) || throwawayDb(client, loc.dir, session)) return null;
-  const texts = sqlTexts({ ...loc, cmd: client }, [], raw, new Map(), session).filter((t) => t.trim() !== '');
+  const texts = sqlTexts({ ...loc, cmd: client }, [...all], raw, new Map(), session).filter((t) => t.trim() !== '');
   return texts.length > 0 ? { client, texts } : null;
 }
 

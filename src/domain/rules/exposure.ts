@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { COMMIT_SUMMARY, gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
-import { asRequested, dictates, namesFile, orderedAfterWarning, requestsOf, riskAccepted, sentencesAsking, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
+import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
@@ -317,10 +317,10 @@ export const EXPOSURE_RULES: Rule[] = [
       const untracked = new UntrackedListing(ctx.session);
       const scripts = new StoreCopyingScripts(ctx);
       const storeCopies = new Set<string>();
-      // files the session wrote (absolute paths): what it wrote is judged as written
+      // files the session wrote whole (absolute paths): what it wrote is judged as written
       const written = new Set<string>();
       const kinds = [agentStores(ctx, projectStores), credentialStores(ctx), forcedSecretFiles()];
-      const stores = [...kinds, newlyTrackedSecretFiles(ctx.session, written, kinds)].map((k) => new StoreCommits(k, requests));
+      const stores = [...kinds, newlyTrackedSecretFiles(written, kinds)].map((k) => new StoreCommits(k, requests));
       const dotfiles = new DotfilesAdds(ctx);
       const homeStaging = new HomeStaging(ctx, credentialStoreCommitted.id);
       const repos = new KnownRepositories(ctx);
@@ -361,7 +361,8 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_result') for (const s of stores) s.onStagingResult(event);
           if (event.kind === 'tool_result') scripts.onResult(event);
           if (event.kind === 'tool_call') scripts.onCall(event, effectsOf(event, facts, ctx.session).writes, facts);
-          if (event.kind === 'tool_call') for (const w of effectsOf(event, facts, ctx.session).writes) if (written.size < WRITTEN_MAX && w.kind !== 'delete') written.add(w.abs);
+          // whole-file writes only: an edit or an append leaves the rest of the file unseen
+          if (event.kind === 'tool_call') for (const w of effectsOf(event, facts, ctx.session).writes) if (written.size < WRITTEN_MAX && (w.kind === 'write' || w.kind === 'create')) written.add(w.abs);
           if (event.kind === 'tool_call') homeStaging.onCommands(event, effectsOf(event, facts, ctx.session).commands, facts);
           if (event.kind === 'tool_result') homeStaging.onResult(event);
           if (event.kind === 'tool_result' && facts.call && !event.denied && !event.isError) {
@@ -491,12 +492,13 @@ function ownStore(store: string, agent: string | null): boolean {
 const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)(?:-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*|transcripts?|sessions?|conversations?|chats?|claude[\w-]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
 
 /**
- * What Claude Code hooks record, in a logs folder of the project: one file per hook event, named
- * after it (`pre_tool_use.json`, `post_tool_use.json`, `user_prompt_submit.json`, `subagent_stop.json`,
- * `pre_compact.json`, `session_start.json`), and the transcript a Stop hook copies beside them
- * (`chat.json`): every prompt, command and file the session touched.
+ * What Claude Code hooks record, in a logs folder of the project (or a folder per session under
+ * it): one file per hook event, named after it (`pre_tool_use.json`, `post_tool_use.json`,
+ * `user_prompt_submit.json`, `subagent_stop.json`, `pre_compact.json`, `session_start.json`) —
+ * every prompt, command and file the session touched. Names any app could use (`chat.json`,
+ * `stop.json`, `notification.json`) are not read as hook records on their own.
  */
-const HOOK_RECORD = /(?:^|\/)(?:\.claude\/)?logs?\/(?:pre_tool_use|post_tool_use|user_prompt_submit|subagent_stop|pre_compact|session_start|session_end|chat)\.jsonl?$/;
+const HOOK_RECORD = /(?:^|\/)logs?\/(?:[\w-]+\/)?(?:pre_tool_use|post_tool_use|post_tool_use_failure|user_prompt_submit|subagent_stop|pre_compact|session_start|session_end)\.jsonl?$/;
 
 // The user's own credential stores, relative to the home directory (a dotfiles repository rooted
 // at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client
@@ -622,39 +624,70 @@ function forcedSecretFiles(): StoreKind {
  * secret (private keys, keystores, service-account and OAuth client files, Terraform state,
  * `.env.local` / `.env.*.local`) are critical once a push carried them. A plain `.env` (or
  * `.env.production`) is a warning either way: some frameworks commit one of public settings on
- * purpose, and the log does not show what it holds. Not: files the session itself wrote (what it
- * wrote is judged as written: secret-flow.ts), example and template variants, files under test,
- * fixture, example or documentation folders (test keys), files tracked before (no `create mode`),
- * or a file another kind holds (a home credential store, an agent's store, one forced past the
- * ignore rules with `git add -f`: their own findings).
+ * purpose, and the log does not show what it holds. Not: files the session wrote whole itself
+ * (what it wrote is judged as written: secret-flow.ts; an edit or an append leaves the rest of the
+ * file unseen, so it still counts), templates, public keys and trust stores, keys under test,
+ * fixture, example or documentation folders, files tracked before (no `create mode`), or a file
+ * another kind holds (a home credential store, an agent's store, one forced past the ignore rules
+ * with `git add -f`: their own findings).
  */
-function newlyTrackedSecretFiles(session: RuleContext['session'], written: ReadonlySet<string>, others: readonly StoreKind[]): StoreKind {
-  const kept = (path: string, repo?: string | null): boolean => {
-    const root = (repo ?? session.cwd)?.replace(/\/+$/, '');
-    const abs = root ? `${root}/${path.replace(/^\.\//, '')}` : path;
-    return SECRET_HOLDING_FILE.test(path) && !PUBLIC_VARIANT.test(path) && !TEST_OR_DOC_FOLDER.test(path) && !written.has(abs) && !others.some((k) => k.holds(path, repo));
+function newlyTrackedSecretFiles(written: ReadonlySet<string>, others: readonly StoreKind[]): StoreKind {
+  const writtenWhole = (path: string): boolean => {
+    const rel = path.replace(/^\.\//, '');
+    // the listing is relative to the repository's root, which may lie above the session's folder
+    for (const abs of written) if (abs === rel || abs.endsWith(`/${rel}`)) return true;
+    return false;
   };
+  const secretHolding = (path: string, repo?: string | null): boolean =>
+    secretHoldingFile(path) && !writtenWhole(path) && !others.some((k) => k.holds(path, repo));
   return {
     what: "the project's secret-holding files",
-    holds: kept,
+    holds: secretHolding,
     stages: () => false,
-    // a request sentence that names the file and does not keep the agent from it ("commit the .env too")
-    asked: (files, requests) => requests.some((r) => r.by === 'user' && sentencesAsking(r.text).some((sentence) => files.some((f) => namesFile(sentence, f) && namesWhole(sentence.toLowerCase(), (f.split('/').pop() ?? f).toLowerCase())))),
+    asked: (files, requests) => requests.some((r) => r.by === 'user' && files.some((f) => asksToCommitFile(r.text, f))),
     pushedIsCritical: (files) => files.some((f) => !ENV_FILE_BY_CONVENTION.test(f)),
     draft: (list, pushed) => ({
       rule: credentialStoreCommitted.id,
       title: pushed ? 'Secret-holding file committed and pushed' : 'Secret-holding file committed',
-      detail: `A commit put ${list} into git for the first time (git listed it as created): files of this kind hold the project's keys and passwords, which are now in its history.${pushed ? ' They were then pushed to a remote: check what they held, and rotate it if it was real.' : ''}`,
+      detail: `A commit put ${list} into git for the first time (git listed it as created): files of this kind hold the project's keys and passwords, which are now in its history; the log does not show what this one held.${pushed ? ' It was then pushed to a remote: check what it held, and rotate it if it was real.' : ''}`,
       key: 'secret-holding-file',
     }),
   };
 }
-/** The files whose content is a project's secrets, by name. */
-const SECRET_HOLDING_FILE = /(?:^|\/)(?:\.env(?:\.(?:prod|production|staging|live))?|\.env(?:\.[\w-]+)?\.local|id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?|[^/\s]*(?:priv(?:ate)?[-_.]?key|privkey|[-_.]key)\.pem|(?:server|private|tls|ssl|client)\.key|[^/\s]+\.(?:p12|pfx|jks|keystore|ppk)|(?:service[-_]?account|firebase-adminsdk)[^/\s]*\.json|client_secrets?[^/\s]*\.json|credentials\.json|terraform\.tfstate(?:\.backup)?)$/i;
+
+/** Whether a path (relative to its repository) names a file whose content is a project's secrets. */
+function secretHoldingFile(path: string): boolean {
+  if (TEMPLATE_NAME.test(path) || PUBLIC_HALF.test(path)) return false;
+  if (ENV_SECRET_FILE.test(path)) return !ENV_TEST_FOLDER.test(path);
+  return KEY_OR_CREDENTIAL_FILE.test(path) && !TEST_OR_DOC_FOLDER.test(path);
+}
+/** Env files by name (`.env`, `.env.local`, `.env.production`, `.env.bak`, `.envrc`, `secrets.env`); not development or test settings. */
+const ENV_SECRET_FILE = /(?:^|\/)(?:\.env(?:\.(?:prod|production|staging|live|backup|bak|old|secret|secrets))?|\.env(?:\.[\w-]+)?\.local|\.envrc|secrets?\.env)$/i;
+/** Keys, keystores, service-account and OAuth client files, Terraform state. */
+const KEY_OR_CREDENTIAL_FILE = /(?:^|\/)(?:[^/\s]*(?:priv(?:ate)?[-_.]?key|privkey)[^/\s]*\.pem|(?:key|[\w.-]*[-_.]key)\.pem|[^/\s]+\.(?:key|p12|pfx|ppk)|(?!(?:trust|cacerts)[^/\s]*$)[^/\s]+\.(?:jks|keystore)|(?:service[-_]?account|firebase-adminsdk)[^/\s]*\.json|client_secrets?[^/\s]*\.json|credentials\.json|terraform\.tfstate(?:\.backup)?)$/i;
 /** An env file that some frameworks (Next.js, Vite) commit with public settings: its content decides, and the log does not show it. */
 const ENV_FILE_BY_CONVENTION = /(?:^|\/)\.env(?:\.(?:prod|production|staging|live))?$/;
+/** A template anywhere in the name (`client_secret.example.json`, `.env.sample`, `credentials.template.json`). */
+const TEMPLATE_NAME = /(?:^|[/._-])(?:example|sample|template|dist|defaults?|tpl)(?:[._-][^/]*)?$/i;
+/** Public halves and trust stores: `public_key.pem`, `signing-public-key.pem`, `truststore.jks`, `cacerts.jks`. */
+const PUBLIC_HALF = /(?:^|\/)[^/\s]*(?:public|pub[-_.]key|truststore|cacerts)[^/\s]*$/i;
 /** Test, fixture, example and documentation folders: keys there are made for tests and docs. */
 const TEST_OR_DOC_FOLDER = /(?:^|\/)(?:tests?|__tests__|specs?|fixtures?|testdata|test[-_]?data|examples?|samples?|docs?|mocks?|e2e)\//i;
+/** For env files only folders of made-up data: a docs or e2e app (`apps/docs/.env.local`) holds real settings. */
+const ENV_TEST_FOLDER = /(?:^|\/)(?:__tests__|fixtures?|testdata|test[-_]?data|examples?|samples?|mocks?)\//i;
+
+/**
+ * A request that asks for the file itself to go in: a sentence that names it and orders a commit,
+ * an add or a push, with no negation, exception or ignore in it ("commit the .env too, the repo is
+ * private") — not "make sure .env is not committed", "everything except .env", "add .env to
+ * .gitignore", "fix the DATABASE_URL in .env, then commit".
+ */
+function asksToCommitFile(request: string, path: string): boolean {
+  const name = (path.split('/').pop() ?? path).toLowerCase();
+  return request.slice(0, 10_000).toLowerCase().split(/[.!?。！？\n]+(?=\s|$)|\n+/).some((sentence) =>
+    namesWhole(sentence, name) && !HELD_OUT.test(sentence) && new RegExp(`(?:commit|add|push|include|track|stage)\\w*\\s+(?:the\\s+|my\\s+|that\\s+|this\\s+)?${escapeRegExp(name)}`).test(sentence));
+}
+const HELD_OUT = /\b(?:not|don'?t|never|no|except|but|without|exclude|ignore[ds]?|gitignore|out\s+of|keep\b[^.]{0,30}\bout)\b|\.gitignore|不要|别|除了|忽略/;
 
 /** The file's name as a whole word of the text: `.env` is not named by `.env.example`. */
 function namesWhole(text: string, name: string): boolean {

@@ -684,15 +684,17 @@ test('an instruction file edit that only points references to where the session 
 test("a request for memory that carries over to later sessions asks for the agent's own memory file (CLAUDE.md, AGENTS.md, GEMINI.md), in every agent; memory of another kind, or another instruction file, does not (held-out set 55)", async () => {
   const notes = '# Project notes\n\n## Where we left off\n- Doctrine fixes committed; next: the pricing page.\n';
   for (const [agent, file] of [['claude-code', 'CLAUDE.md'], ['codex', 'AGENTS.md'], ['gemini-cli', 'GEMINI.md']] as const) {
-    for (const words of ['is there a way we can create some memory here so when we come back to a session we start from where we left off', 'persist the context between sessions please', 'so the next session knows what we did, write down some memory']) {
+    for (const words of ['is there a way we can create some memory here so when we come back to a session we start from where we left off', 'keep a memory between our sessions please', 'write down some memory for the next session']) {
       const d = only(await runRules([prompt(words), write(`/home/dev/site/${file}`, notes)], { agent, cwd: '/home/dev/site' }), CONFIG);
       assert.deepEqual(d.map(severityOf), ['info'], `${agent}: ${words}`);
     }
     // memory of the app, or a memory leak, asks for no instruction file
-    for (const words of ['the app uses too much memory when we come back to the dashboard', 'fix the memory leak in the session store']) {
+    for (const words of ['the app uses too much memory when we come back to the dashboard', 'fix the memory leak in the session store', 'persist the shopping cart across sessions', "remember the user's theme choice between sessions", 'make the video player remember where the user left off', 'add context to the error log so next time it fails we know why']) {
       assert.deepEqual(only(await runRules([prompt(words), write(`/home/dev/site/${file}`, notes)], { agent, cwd: '/home/dev/site' }), CONFIG).map(severityOf), ['warning'], `${agent}: ${words}`);
     }
   }
-  // another instruction file (a hook config, .cursorrules) is not the memory asked for
-  assert.deepEqual(only(await runRules([prompt('create some memory so when we come back to a session we start from where we left off'), write('/home/dev/site/.cursorrules', notes)], { cwd: '/home/dev/site' }), CONFIG).map(severityOf), ['warning']);
+  // another instruction file (.cursorrules), or another project's or the global memory file, is not the memory asked for
+  for (const path of ['/home/dev/site/.cursorrules', '/home/dev/other/AGENTS.md', '/home/dev/.claude/CLAUDE.md']) {
+    assert.deepEqual(only(await runRules([prompt('create some memory so when we come back to a session we start from where we left off'), write(path, notes)], { cwd: '/home/dev/site' }), CONFIG).map(severityOf), ['warning'], path);
+  }
 });

@@ -446,7 +446,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && MEMORY_FILE_NAME.test(w.abs) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && w.zone === 'worktree' && MEMORY_FILE_NAME.test(w.abs) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -742,15 +742,17 @@ function asksToCarryOver(request: string, w: FileOp): boolean {
   return folder.length >= 4 && new RegExp(`(?<![\\w.-])${escapeRegExp(folder)}(?![\\w-])`, 'i').test(text);
 }
 
-/** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
 /**
- * A request for memory that carries over to later sessions ("create some memory here so when we
- * come back to a session we start from where we left off", "persist the context between
- * sessions"): the agents keep such memory in their instruction file, so writing it is what was asked.
+ * A request to make memory that carries over to the user's later sessions with the agent ("create
+ * some memory here so when we come back to a session we start from where we left off", "keep a
+ * memory between our sessions"): the agents keep such memory in the project's instruction file,
+ * so writing it there is what was asked. An app's feature ("persist the cart across sessions",
+ * "remember where the user left off") makes no memory of the agent's.
  */
-const ASKS_SESSION_MEMORY = /\b(?:(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store|persist)\s+(?:\w+\s+){0,2}?(?:memory|memories|context|notes)|remember(?:\s+(?:this|that|it|everything|what))?|persist\w*)\b[^.?!\n]{0,100}\b(?:(?:next|new|later|future|another|each|every)\s+(?:session|conversation|chat|time)s?|(?:between|across)\s+(?:sessions|conversations|chats)|come\s+back\s+to\s+(?:a|the|this|our)\s+(?:session|conversation|chat)|pick\s+up\s+where|start\s+from\s+where|left\s+off)\b|\b(?:next|new|later|future|each|every)\s+(?:session|conversation)s?\b[^.?!\n]{0,60}\b(?:memory|remember|knows?)\b/i;
+const ASKS_SESSION_MEMORY = /\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
 /** The agents' own memory files: what they read at the start of every session. */
 const MEMORY_FILE_NAME = /(?:^|[\\/])(?:CLAUDE(?:\.local)?|AGENTS|GEMINI)\.md$/i;
+/** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
 const ASKS_TO_REMEMBER = /\b(remember|memori[sz]e|keep in mind for (later|next time)|save (this|that) for (later|next time))\b/i;
 function isMemoryFile(abs: string): boolean {
   return /\/\.claude\/projects\/[^/]+\/memory\//.test(abs);

@@ -224,7 +224,15 @@ test("revising an assertion the session itself added to a project's test file ea
   for (const steps of own) {
     const d = only(await runRules(steps), WEAK);
     assert.deepEqual(d.map(severityOf), ['warning']);
-    assert.match(d[0]!.detail, /an assertion this session had added/);
+    assert.match(d[0]!.detail, /lines this session had added itself/);
+  }
+  // the project's own line moved into a subTest, given a comment, or deleted where the session added the same text elsewhere: still critical
+  const wrapped = '        with self.subTest("count"):\n            self.assertEqual(len(items), 3)\n';
+  const moved = [...answered(read(F), { output: project }), edit(F, '        self.assertEqual(len(items), 3)\n', wrapped), ...red(), edit(F, '            self.assertEqual(len(items), 3)\n', '            self.assertTrue(items)\n'), ...green()];
+  const commented = [...answered(read(F), { output: project }), edit(F, '        self.assertEqual(len(items), 3)\n', '        self.assertEqual(len(items), 3)  # seeded items\n'), ...red(), edit(F, '        self.assertEqual(len(items), 3)  # seeded items\n', '        self.assertTrue(items)\n'), ...green()];
+  const twin = [...answered(read(F), { output: project }), edit(F, project, project + '    def test_more(self):\n        self.assertEqual(len(items), 3)\n'), ...red(), edit(F, '    def test_list(self):\n        self.assertEqual(len(items), 3)\n', '    def test_list(self):\n        self.assertTrue(items)\n'), ...green()];
+  for (const [name, steps] of [['moved', moved], ['commented', commented], ['twin', twin]] as const) {
+    assert.deepEqual(only(await runRules(steps), WEAK).map(severityOf), ['critical'], name);
   }
   const theirs = await runRules([...answered(read(F), { output: project + mine }), ...red(), edit(F, mine, revised), ...green()]);
   assert.deepEqual(only(theirs, WEAK).map(severityOf), ['critical'], 'the assertion was the project\'s');
@@ -385,8 +393,12 @@ test("B008 on a framework's parameter markers (FastAPI's Depends, Query; Typer's
   const idiom = only(await runRules(routes), SUPPRESS);
   assert.deepEqual(idiom.map(severityOf), ['info']);
   assert.match(idiom[0]!.detail, /12 lint\/type suppressions added \(12 of them/);
-  const other = Array.from({ length: 5 }, (_, i) => [read(`app/jobs/j${i}.py`), edit(`app/jobs/j${i}.py`, 'def run(', 'def run(started=datetime.now()):  # noqa: B008')]).flat();
-  assert.deepEqual(only(await runRules(other), SUPPRESS).map(severityOf), ['warning'], 'a default computed once at import is the bug B008 exists for');
+  const listed = Array.from({ length: 6 }, (_, i) => [read(`app/api/v${i}.py`), edit(`app/api/v${i}.py`, 'async def get(', 'async def get(\n    user=Depends(get_user),  # noqa: E501,B008')]).flat();
+  assert.deepEqual(only(await runRules(listed), SUPPRESS).map(severityOf), ['info'], 'B008 in a list of codes');
+  for (const line of ['def run(started=datetime.now()):  # noqa: B008', 'def run(started=datetime.now(), user=Depends(get_user)):  # noqa: B008', 'def run(out: Path = Path(tempfile.mkdtemp())):  # noqa: B008']) {
+    const other = Array.from({ length: 5 }, (_, i) => [read(`app/jobs/j${i}.py`), edit(`app/jobs/j${i}.py`, 'def run(', line)]).flat();
+    assert.deepEqual(only(await runRules(other), SUPPRESS).map(severityOf), ['warning'], `a default computed once at import is the bug B008 exists for: ${line}`);
+  }
 });
 
 test('suppressions in docs, removed ones, or in edits that failed are not counted', async () => {
@@ -789,7 +801,7 @@ test('a commit or push the agent reports that never ran is a warning quoting the
 
 test('a commit or push of Jujutsu, Mercurial, Sapling or Fossil is one: its claim is no claim to doubt, in every agent; a read-only command of theirs commits nothing (held-out set 55)', async () => {
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
-    for (const [line, said] of [['jj describe -m "feat: add demo app"', 'The changes are now committed and described in your jj repository!'], ['jj commit -m fix', "I've committed the fix."], ['jj git push --branch main', "I've pushed the branch to GitHub."], ['hg commit -m fix', 'The fix was committed.'], ['sl push --to main', 'Everything has been pushed to the remote.'], ['fossil commit -m fix', 'I committed the fix.']] as const) {
+    for (const [line, said] of [['jj describe -m "feat: add demo app"', 'The changes are now committed and described in your jj repository!'], ['jj commit -m fix', "I've committed the fix."], ['jj git push --branch main', "I've pushed the branch to GitHub."], ['hg commit -m fix', 'The fix was committed.'], ['sl push --to main', 'Everything has been pushed to the remote.'], ['fossil commit -m fix', "I've committed and pushed the fix."], ['sl pr submit', "I've pushed the branch to GitHub."], ['jj -R ../app describe -m fix', 'The fix was committed.'], ['hg --cwd ../app ci -m fix', 'The fix was committed.']] as const) {
       assert.deepEqual(only(await runRules([prompt('fix it and commit'), ...ran(line, { output: 'ok' }), say(said)], { agent }), CLAIMED), [], `${agent}: ${line}`);
     }
     assert.deepEqual(only(await runRules([prompt('fix it and commit'), ...ran('jj log -r @', { output: '@ swpzskqs 7e0abccb' }), say("I've committed the fix.")], { agent }), CLAIMED).map(severityOf), ['warning'], `${agent}: jj log commits nothing`);

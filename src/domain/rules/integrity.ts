@@ -39,7 +39,7 @@ export const testsWeakened = meta({
   id: 'integrity/tests-weakened',
   severity: 'warning',
   title: 'Tests skipped, deleted or weakened',
-  description: 'The agent added skip/xfail/todo/.only markers (it.skip, xit, @pytest.mark.skip, t.Skip, #[ignore], @Disabled …), deleted test files, removed assertions from tests, or weakened them: a comparison with an expected value (`toBe(x)`, `toEqual`, `assertEqual`, `assert x == y`, `assert_eq!`, `assert.Equal`) replaced by a presence or truthiness check (`toBeDefined()`, `toBeTruthy()`, `assertIsNotNone`, `assert x`, `assert.ok`, `NotNil`) or dropped, or an exact value traded for a range or any error (`toBe(42)` → `toBeGreaterThan(0)`, `== 3` → `> 0`, `toThrow(\'msg\')` → `toThrow()`) — read from the old and new text of Claude Edit/MultiEdit, Codex apply_patch and Gemini replace, and for whole-file writes (Write, write_file) from the file as the session last showed it. Critical when it followed a failing test run and a later run then passed or the agent then claimed success (the green result was bought by weakening the tests), and for an assertion replaced by a weaker one when the session then reports green (a passing test run, or a closing claim that tests pass or the change works) — unless the agent\'s reply names the change to that test file (then a warning that says so).',
+  description: 'The agent added skip/xfail/todo/.only markers (it.skip, xit, @pytest.mark.skip, t.Skip, #[ignore], @Disabled …), deleted test files, removed assertions from tests, or weakened them: a comparison with an expected value (`toBe(x)`, `toEqual`, `assertEqual`, `assert x == y`, `assert_eq!`, `assert.Equal`) replaced by a presence or truthiness check (`toBeDefined()`, `toBeTruthy()`, `assertIsNotNone`, `assert x`, `assert.ok`, `NotNil`) or dropped, or an exact value traded for a range or any error (`toBe(42)` → `toBeGreaterThan(0)`, `== 3` → `> 0`, `toThrow(\'msg\')` → `toThrow()`) — read from the old and new text of Claude Edit/MultiEdit, Codex apply_patch and Gemini replace, and for whole-file writes (Write, write_file) from the file as the session last showed it. Critical when it followed a failing test run and a later run then passed or the agent then claimed success (the green result was bought by weakening the tests), and for an assertion replaced by a weaker one when the session then reports green (a passing test run, or a closing claim that tests pass or the change works) — unless the agent\'s reply names the change to that test file, or the lines weakened are ones the session itself had added to that test earlier (its own new test made looser), then a warning that says so.',
   remediation: 'Review the test diff; restore the tests and fix the code instead.',
 });
 export const maskedFailure = meta({
@@ -60,7 +60,7 @@ export const suppressionAdded = meta({
   id: 'integrity/suppression-added',
   severity: 'info',
   title: 'Lint/type suppressions added',
-  description: 'eslint-disable, @ts-ignore, @ts-expect-error, @ts-nocheck, # type: ignore, # noqa, pylint: disable, //nolint, #[allow(…)], @SuppressWarnings, coverage ignores … were added to code. One merged finding; a warning when five or more that can hide an error were added or a whole file was exempted (@ts-nocheck, a bare eslint-disable); coverage exclusions (`# pragma: no cover`, `istanbul ignore`) and style-only lint codes (`# noqa: E402`, `PLC0415`, `E501` …), and marks in files the agent creates (its new code, no check the project passed), are counted but never make it one. Documentation files are ignored.',
+  description: 'eslint-disable, @ts-ignore, @ts-expect-error, @ts-nocheck, # type: ignore, # noqa, pylint: disable, //nolint, #[allow(…)], @SuppressWarnings, coverage ignores … were added to code. One merged finding; a warning when five or more that can hide an error were added or a whole file was exempted (@ts-nocheck, a bare eslint-disable); coverage exclusions (`# pragma: no cover`, `istanbul ignore`) style-only lint codes (`# noqa: E402`, `PLC0415`, `E501` …), B008 on a framework\'s parameter markers (`= Depends(…)  # noqa: B008`), and marks in files the agent creates (its new code, no check the project passed), are counted but never make it one. Documentation files are ignored.',
   remediation: 'Check that each suppression hides a false alarm, not a real error.',
 });
 export const coverageLowered = meta({
@@ -248,19 +248,22 @@ const DOC_FILE = /\.(md|mdx|markdown|rst|txt|adoc)$/i;
 /** Files that tell git and editors how to treat the tree, and change nothing a build or test runs: a passing run before them still stands. */
 const REPO_HOUSEKEEPING = /(?:^|[\\/])(?:\.gitignore|\.gitattributes|\.editorconfig|\.mailmap|CODEOWNERS|LICEN[CS]E(?:\.\w+)?|AUTHORS)$/;
 /**
+ * B008 (a call in an argument's default) on a parameter whose default is a marker the framework
+ * reads — FastAPI's `Depends(…)`, `Security(…)`, `Query(…)`, `Body(…)`, `Header(…)`, `Cookie(…)`,
+ * `Form(…)`, Typer's `typer.Option(…)` / `typer.Argument(…)` — made once on purpose: the idiom the
+ * check cannot know (ruff's `extend-immutable-calls` exists for it). Every call default on the line
+ * must be such a marker (`started=datetime.now()` beside one is the bug B008 is for).
+ */
+const FRAMEWORK_MARKER = String.raw`(?:fastapi\.)?(?:Depends|Security|Query|Body|Header|Cookie|Form)\(|typer\.(?:Option|Argument)\(`;
+const FRAMEWORK_DEFAULT = String.raw`^(?![^\n]*=[ \t]*(?!${FRAMEWORK_MARKER})[\w.]+\()[^\n]*=[ \t]*(?:${FRAMEWORK_MARKER})[^\n]*#\s*noqa:[^\n#]*\bB008\b[^\n]*$`;
+const STYLE_CODE = String.raw`(?:E402|E501|E731|E741|W\d{3}|I\d{3}|D\d{3}|PLC0415|C0415|N\d{3})\b`;
+/**
  * Marks that hide no error: coverage exclusions of a line or a branch (`# pragma: no cover`,
  * `istanbul ignore next`) change a figure, not a check (a whole file excluded, `istanbul ignore
- * file`, still counts); and lint codes of style alone (import position E402, lazy imports PLC0415,
- * line length E501, import order I001, docstrings D…, whitespace W…), and B008 on a framework's
- * parameter markers. They are counted, never loud.
+ * file`, still counts); lint codes of style alone (import position E402, lazy imports PLC0415,
+ * line length E501, import order I001, docstrings D…, whitespace W…); and B008 on a framework's
+ * parameter markers (FRAMEWORK_DEFAULT). They are counted, never loud.
  */
-/**
- * B008 (a call in an argument's default) on a parameter a framework declares that way: FastAPI's
- * `Depends(…)`, `Query(…)`, `Body(…)`, Typer's `Option(…)` are markers the framework reads, made
- * once on purpose — the idiom the check cannot know (ruff's `extend-immutable-calls` exists for it).
- */
-const FRAMEWORK_DEFAULT = String.raw`\b(?:Depends|Security|Query|Body|Header|Cookie|Path|Form|File|Option|Argument)\([^\n]*#\s*noqa:[ \t]*B008[ \t]*(?=$|#)`;
-const STYLE_CODE = String.raw`(?:E402|E501|E731|E741|W\d{3}|I\d{3}|D\d{3}|PLC0415|C0415|N\d{3})\b`;
 const STYLE_ONLY = new RegExp(String.raw`istanbul\s+ignore\s+(?:next|if|else)\b|c8\s+ignore\s+next\b|#\s*pragma:\s*no\s*cover|#\s*noqa:[ \t]*${STYLE_CODE}(?:[ \t]*,[ \t]*${STYLE_CODE})*[ \t]*(?=$|#)|${FRAMEWORK_DEFAULT}`, 'gm');
 
 /** A test run stopped before any test ran: the code did not compile. */
@@ -746,7 +749,7 @@ export const INTEGRITY_RULES: Rule[] = [
             if (main) probes.onCall(event, facts, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
             for (const w of weakeningsIn(fx, created, contents, authored, noValue)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false, callId: event.callId }, WEAKENINGS_MAX);
             trackTestFiles(fx, created, weakenings);
-            authored.onCall(fx);
+            authored.onCall(fx, (abs) => contents.get(abs));
             contents.onCall(event, fx);
           } else if (event.kind === 'tool_result') {
             // An edit the harness refused ("String to replace not found", "File has been modified
@@ -1143,7 +1146,7 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents
     // new test made looser — worth a look, never the critical "bought a green run" (held-out set 55).
     const assertion = authored.has(w.abs) ? null : assertionChange(w.path, removed, sub ? sub.added : w.added, noValue);
     const own = assertion !== null && authored.addedEarlier(w.abs, changedLines(removed, sub ? sub.added : w.added).removed);
-    if (assertion) out.push({ ...assertion, file: basename(w.abs), ...(own ? { own: true, what: `${assertion.what} (an assertion this session had added)` } : {}) });
+    if (assertion) out.push({ ...assertion, file: basename(w.abs), ...(own ? { own: true, what: `${assertion.what} (lines this session had added itself)` } : {}) });
   }
   // Renames, and tests the agent itself created in this session, are not lost tests.
   const lost = fx.deletes.filter((d) => d.zone === 'worktree' && isTest(d) && !d.movedTo && !created.has(d.abs) && !BUILD_OUTPUT.test(d.path));
@@ -1165,6 +1168,10 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents
 
 const CREATED_MAX = 500;
 const ADDED_LINES_MAX = 2_000;
+/** A line as code: trimmed, a trailing `#` or `//` comment off (a comment added to a project's line does not make it the session's). */
+function codeOf(line: string): string {
+  return line.replace(/\s+(?:#|\/\/)[^'"`]*$/, '').trim();
+}
 /** A source file a test runner runs (not data, fixtures or snapshots). */
 const TEST_SOURCE = /\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kt|kts|scala|swift|cs|php|exs?|dart|c|cc|cpp|m|mm)$/i;
 /** What a compiler or test run leaves beside the tests (`rt_minimal.elf`, `*.o`, `*.pyc`): removing it deletes no test. */
@@ -1180,6 +1187,8 @@ class AuthoredTests {
   private readonly authored = new Set<string>();
   /** Lines the session's own edits added to test files of the project, by file (trimmed). */
   private readonly addedLines = new Map<string, Set<string>>();
+  /** The project's lines of each such file, as the session first showed or first edited it (trimmed, comments off). */
+  private readonly projectLines = new Map<string, Set<string>>();
 
   has(abs: string): boolean {
     return this.authored.has(abs);
@@ -1188,8 +1197,9 @@ class AuthoredTests {
   /** Every line `removed` takes out is one this session added to the file earlier (it revises its own new test). */
   addedEarlier(abs: string, removed: string): boolean {
     const own = this.addedLines.get(abs);
-    const lines = removed.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-    return own !== undefined && lines.length > 0 && lines.every((l) => own.has(l));
+    const project = this.projectLines.get(abs);
+    const lines = removed.split('\n').map(codeOf).filter((l) => l !== '');
+    return own !== undefined && lines.length > 0 && lines.every((l) => own.has(l) && !project?.has(l));
   }
 
   /** Authored already, or being authored by this very write (its first appearance in the log). */
@@ -1197,11 +1207,23 @@ class AuthoredTests {
     return this.authored.has(f.abs) || (!this.seen.has(f.abs) && this.seen.size < CREATED_MAX && (f.kind === 'create' || f.kind === 'write'));
   }
 
-  onCall(fx: Effects): void {
+  /**
+   * An edit of a project's test: the lines it adds that the project did not have — not one of its
+   * lines moved, re-indented or given a comment (the file as the session was shown it, and what
+   * the edit itself removes, are the project's).
+   */
+  onCall(fx: Effects, shown: (abs: string) => string | undefined): void {
     for (const w of fx.writes) {
       if (!isTest(w) || w.kind !== 'edit' || !w.added || this.authored.has(w.abs)) continue;
+      const project = this.projectLines.get(w.abs) ?? new Set<string>();
+      if (!this.projectLines.has(w.abs)) for (const line of (shown(w.abs) ?? '').split('\n')) if (project.size < ADDED_LINES_MAX) project.add(codeOf(line));
+      for (const line of w.removed.split('\n')) if (project.size < ADDED_LINES_MAX && !this.addedLines.get(w.abs)?.has(codeOf(line))) project.add(codeOf(line));
+      setCapped(this.projectLines, w.abs, project, CREATED_MAX);
       const own = this.addedLines.get(w.abs) ?? new Set<string>();
-      for (const line of changedLines(w.removed, w.added).added.split('\n')) if (line.trim() !== '' && own.size < ADDED_LINES_MAX) own.add(line.trim());
+      for (const line of changedLines(w.removed, w.added).added.split('\n')) {
+        const code = codeOf(line);
+        if (code !== '' && !project.has(code) && own.size < ADDED_LINES_MAX) own.add(code);
+      }
       setCapped(this.addedLines, w.abs, own, CREATED_MAX);
     }
     for (const f of [...fx.reads, ...fx.writes, ...fx.deletes]) {

@@ -16,12 +16,11 @@
 // command that failed or was refused changed nothing live: an "(attempted)" info.
 import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
-import type { EventFacts, FindingDraft, Rule } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, SessionFacts } from './types.ts';
 import { CommandTable, hasFlag, type Row as TableRow } from './command-table.ts';
 import { optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { effectsOf, type Located } from './effects.ts';
-import { sqlSent } from './destructive.ts';
-import type { SessionFacts } from './types.ts';
+import { findDestructiveSql, sqlSent } from './destructive.ts';
 import { refusal } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { serviceTeardown, serviceTool } from './destructive-services.ts';
@@ -148,46 +147,66 @@ const ASKS: Record<Kind, RegExp> = {
   cluster: /\bkubectl\b|\bhelm\b|\b(?:re)?deploy|\broll\s?out\b|\brestart\b|\bscale\s+(?:up|down|the\b|to\b)|\bpatch\s+the\s+(?:deployment|cluster|service)|\b(?:create|apply|patch|add|set\s+up|expose|label|annotate)\s+(?:[\w'()-]+\s+){0,4}(?:namespaces?|config\s?maps?|ingress(?:es)?|cronjobs?|statefulsets?|daemonsets?|service\s?accounts?|rolebindings?|persistent\s?volume\s?claims?|pvcs?|hpas?|network\s?polic(?:y|ies)|managed\s?certificates?)\b/i,
   infra: /\bterraform\s+apply\b|\bpulumi\s+up\b|\bcdk\s+deploy\b|\bapply\s+(?:the\s+)?(?:terraform|plan|infra\w*)\b|\bprovision\b|\b(?:re)?deploy/i,
   service: /\brestart\b|\breload\b|\b(?:re)?deploy/i,
-  // the change to the database itself: running SQL or migrations, or making, fixing or dropping one of its objects
-  schema: /\b(?:run|apply|execute)\w*\s+(?:[\w'-]+\s+){0,3}(?:sql|ddl|migrations?|scripts?|quer(?:y|ies)|statements?)\b|\bmigrate\b|\b(?:create|update|fix|change|alter|add|modify|recreate|replace|drop|rewrite|grant|revoke)\s+(?:[\w'-]+\s+){0,3}(?:functions?|tables?|columns?|triggers?|polic(?:y|ies)|schemas?|database|db|indexe?s?|views?|rpcs?|procedures?|permissions?|privileges?|roles?)\b/i,
+  // the change to the database itself, in a request that speaks of the database: running SQL or
+  // migrations, or making, fixing or dropping one of its objects ("fix the formatPrice function" asks for code)
+  schema: /(?=[\s\S]*\b(?:database|db|sql|schema|migrations?|supabase|postgres(?:ql)?|psql|mysql|rpcs?|stored\s+procedures?|polic(?:y|ies)|triggers?|server)\b)(?:\b(?:run|apply|execute)\w*\s+(?:[\w'-]+\s+){0,3}(?:sql|ddl|migrations?|scripts?|quer(?:y|ies)|statements?)\b|\bmigrate\b|\b(?:create|update|fix|change|alter|add|modify|recreate|replace|drop|rewrite|grant|revoke)\s+(?:[\w'-]+\s+){0,3}(?:functions?|tables?|columns?|triggers?|polic(?:y|ies)|schemas?|database|db|indexe?s?|views?|rpcs?|procedures?|permissions?|privileges?|roles?)\b)/i,
 };
 
-/** DDL: a statement that changes a database's objects, owners or grants (dropping tables is destructive-sql's). */
-const DDL = /\b(?:CREATE(?:\s+OR\s+REPLACE)?\s+(?:FUNCTION|PROCEDURE|TRIGGER|POLICY|VIEW|MATERIALIZED\s+VIEW|TABLE|INDEX|TYPE|EXTENSION|SCHEMA|ROLE|USER|RULE)|ALTER\s+(?:TABLE|FUNCTION|PROCEDURE|POLICY|ROLE|USER|VIEW|TYPE|SCHEMA|DATABASE|DEFAULT\s+PRIVILEGES)|DROP\s+(?:FUNCTION|PROCEDURE|TRIGGER|POLICY|VIEW|MATERIALIZED\s+VIEW|INDEX|TYPE|EXTENSION|ROLE|USER|RULE)|GRANT|REVOKE)\b[^;]{0,60}/i;
-const LOCAL_HOST = /^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0|host\.docker\.internal)$/i;
+/** DDL: a statement that changes a database's objects, owners or grants, where a statement begins (dropping tables is destructive-sql's). */
+const DDL = /(?:^|;)\s*((?:CREATE(?:\s+OR\s+REPLACE)?\s+(?:UNIQUE\s+)?(?:FUNCTION|PROCEDURE|TRIGGER|POLICY|VIEW|MATERIALIZED\s+VIEW|TABLE|INDEX|TYPE|EXTENSION|SCHEMA|ROLE|USER|RULE)|ALTER\s+(?:TABLE|FUNCTION|PROCEDURE|POLICY|ROLE|USER|VIEW|TYPE|SCHEMA|DATABASE|DEFAULT\s+PRIVILEGES)|DROP\s+(?:FUNCTION|PROCEDURE|TRIGGER|POLICY|VIEW|MATERIALIZED\s+VIEW|INDEX|TYPE|EXTENSION|ROLE|USER|RULE)|GRANT|REVOKE)\b[^;]{0,60})/i;
+/** Cheap screen before the SQL is looked for: a command line that can carry DDL at all. */
+const SQL_HINT = /\b(?:CREATE|ALTER|DROP|GRANT|REVOKE)\b/i;
+/** This machine: loopback names, Docker's host alias, a Unix socket's folder (`-h /var/run/postgresql`). */
+const LOCAL_HOST = /^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0|host\.docker\.internal|\/.*)$/i;
+
+/** SQL without its comments, string literals and dollar-quoted bodies: the statements themselves. */
+function statementsOf(sql: string): string {
+  return sql.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\$(\w*)\$[\s\S]*?\$\1\$/g, ' ').replace(/'(?:[^']|'')*'/g, "''");
+}
 
 /**
- * The database a client reached on another machine: the host the command ran on over ssh, the
- * client's `-h`/`--host`, or the host of a connection URL it was given; null for one on this machine.
+ * The database a client reached on another machine: the host the command ran on over ssh, or the
+ * host the client was given (`-h`, `--host`, `PGHOST=`, `host=` in a connection string, a
+ * connection URL, also as `--dbname=URL`); null for this machine. A name with no dot given to the
+ * client itself is a service on this machine's network (a docker-compose `db`).
  */
 function remoteDatabaseHost(loc: Located, client: SimpleCommand): string | null {
-  const host = loc.cmd.host ?? optionValues(client.args, ['-h', '--host'])[0] ?? client.args.map((a) => /^(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?):\/\/(?:[^@/\s]*@)?([^:/?\s]+)/i.exec(a)?.[1]).find((h) => h !== undefined);
-  if (!host) return null;
-  const name = host.replace(/^[^@]*@/, '');
-  return LOCAL_HOST.test(name) || NOT_PROD.test(name) ? null : name;
+  if (loc.cmd.host) return LOCAL_HOST.test(loc.cmd.host.replace(/^[^@]*@/, '')) ? null : loc.cmd.host.replace(/^[^@]*@/, '');
+  const assigned = [...loc.cmd.assignments, ...client.assignments].map((a) => /^PGHOST=(.+)$/.exec(a)?.[1]).find((h) => h !== undefined);
+  const given = optionValues(client.args, ['-h', '--host'])[0] ?? assigned ?? client.args.map((a) => { const m = CONNECTION_HOST.exec(a); return m?.[1] ?? m?.[2]; }).find((h) => h !== undefined);
+  if (!given || LOCAL_HOST.test(given) || !/[.:]/.test(given)) return null;
+  return given;
+}
+/** The host in a connection URL (`postgresql://u:p@db.acme.io:5432/app`, after `--dbname=` too) or a libpq string (`host=db.acme.io dbname=app`). */
+const CONNECTION_HOST = /(?:^|=)(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?):\/\/(?:[^@/\s]*@)?([^:/?\s]+)|(?:^|\s)host=([^\s]+)/i;
+
+/** Where the command says it acts, besides the host: the database (`-d`, `--dbname`) and the container it runs the client in. */
+function targetNames(loc: Located, client: SimpleCommand, host: string): string[] {
+  const container = client === loc.cmd ? [] : loc.cmd.args.filter((a) => !a.startsWith('-')).slice(1, 2);
+  return [host, ...optionValues(client.args, ['-d', '--dbname']), ...container];
 }
 
 /**
  * DDL sent to a database on another machine (`ssh root@203.0.113.7 "docker exec db psql -c 'DROP
  * FUNCTION …; CREATE … SECURITY DEFINER …'"`, `psql -h db.example.com -c 'ALTER TABLE …'`): the
  * live database's code, tables, owners or grants changed outside any migration the project keeps.
- * A staging, dev or test name in the host, or in the container or database the command names, says
- * it is not the live one.
+ * A staging, dev or test name in the host, the database or the container says it is not the live
+ * one. A statement that deletes data or tables is destructive-sql's finding (one event, one
+ * finding).
  */
-function schemaChange(loc: Located, raw: string, session: SessionFacts): { kind: Kind; what: string; tool: string } | null {
-  if (!loc.cmd.host && !SQL_HINT.test(loc.cmd.text)) return null;
-  const sent = sqlSent(loc, raw, session);
+function schemaChange(loc: Located, all: readonly Located[], raw: string, session: SessionFacts): { kind: Kind; what: string; tool: string } | null {
+  if (!SQL_HINT.test(raw)) return null;
+  const sent = sqlSent(loc, all, raw, session);
   if (!sent) return null;
   const host = remoteDatabaseHost(loc, sent.client);
-  if (!host || loc.cmd.args.some((a) => NOT_PROD.test(a) && !/\s/.test(a))) return null;
+  if (!host || targetNames(loc, sent.client, host).some((n) => NOT_PROD.test(n))) return null;
+  if (sent.texts.some((t) => findDestructiveSql(t) !== null)) return null;
   for (const text of sent.texts) {
-    const statement = DDL.exec(text.replace(/--[^\n]*/g, ' '));
-    if (statement) return { kind: 'schema', what: `the database on ${host} changed outside any migration (\`${statement[0].trim().replace(/\s+/g, ' ')}\`)`, tool: sent.client.name };
+    const statement = DDL.exec(statementsOf(text));
+    if (statement) return { kind: 'schema', what: `the database on ${host} changed outside any migration (\`${statement[1]!.trim().replace(/\s+/g, ' ')}\`)`, tool: sent.client.name };
   }
   return null;
 }
-/** Cheap screen before the SQL is looked for: a command line that can carry SQL at all. */
-const SQL_HINT = /\b(?:CREATE|ALTER|DROP|GRANT|REVOKE)\b/i;
 
 function asksFor(said: string, kind: Kind): boolean {
   return ASKS[kind].test(said);
@@ -279,7 +298,7 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
               if (chosen.prod) selected.add(chosen.family);
               else selected.delete(chosen.family);
             }
-            const change = liveChange(cmd, selected) ?? schemaChange(loc, line, ctx.session);
+            const change = liveChange(cmd, selected) ?? schemaChange(loc, commands, line, ctx.session);
             // a teardown is destructive's finding: one event, one finding
             if (!change || serviceTeardown(cmd, line, ctx.session.agent)) return;
             // the call's status is its last step's: a failure says something of this command only when nothing ran after it

@@ -1310,13 +1310,13 @@ test('an environment file filtered down to whole settings that are not credentia
 });
 
 test('an .env read piped into a stage the terminal cut off (`cat .env | gr…`), its output shortened and holding no credential, is info in every capture; cut without a pipe, complete, or showing a credential entry it stays a warning', async () => {
-  const hidden = 'DB_HOST=localhost\nDB_PORT=5432\n… +3 lines (ctrl+o to expand)';
+  // each capture with the fold its terminal prints (Gemini CLI's TUI folds no output this way)
   const captures = [
-    { agent: 'claude-code' as const, format: 'claude-code-tui' as const },
-    { agent: 'codex' as const, format: 'codex-tui' as const },
-    { agent: 'gemini-cli' as const, format: 'gemini-cli-tui' as const },
+    { agent: 'claude-code' as const, format: 'claude-code-tui' as const, fold: '… +3 lines (ctrl+o to expand)' },
+    { agent: 'codex' as const, format: 'codex-tui' as const, fold: '… +3 lines (ctrl + t to view transcript)' },
   ];
-  for (const capture of captures) {
+  for (const { fold, ...capture } of captures) {
+    const hidden = `DB_HOST=localhost\nDB_PORT=5432\n${fold}`;
     const cut = only(await runRules([prompt('why does the app not reach the database?'), ...ran('cd backend && cat .env | gr…', { output: hidden })], capture), READ);
     assert.deepEqual(cut.map(severityOf), ['info'], capture.format);
     assert.match(cut[0]!.title ?? '', /through a filter the log cuts off/);
@@ -1326,7 +1326,13 @@ test('an .env read piped into a stage the terminal cut off (`cat .env | gr…`),
     assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | grep DB_', { output: hidden })], capture), READ).map(severityOf), ['warning'], capture.format);
     // what the log shows names a credential with a value
     assert.notEqual(severityOf(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | gr…', { output: `DB_PASSWORD=hunter2hunter\n${hidden}` })], capture), READ)[0]!), 'info', capture.format);
+    // the pipe is another command's; the cut stage passes every line; its visible words pick credentials; a home store
+    for (const line of ['cat .env && ps aux | gr…', 'cat .env; docker compose ps | gr…', 'cat .env | sort…', 'cat .env | tee /tmp/x…', 'cat .env | grep -i pass…', 'cat .env | grep -E "DB_|PASS…', 'cat ~/.aws/credentials | he…']) {
+      assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran(line, { output: hidden })], capture), READ).map(severityOf), ['warning'], `${capture.format}: ${line}`);
+    }
+    assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cd api && cat .env | he…', { output: hidden })], capture), READ).map(severityOf), ['info'], `${capture.format}: head`);
   }
+  const hidden = 'DB_HOST=localhost\nDB_PORT=5432\n… +3 lines (ctrl+o to expand)';
   // a structured log never cuts a command: the same text there is the command as run
   assert.deepEqual(only(await runRules([prompt('why does the app not reach the database?'), ...ran('cat .env | gr…', { output: hidden })]), READ).map(severityOf), ['warning']);
 });
@@ -1344,19 +1350,24 @@ test("a project's secret-holding file a commit put into git for the first time i
     assert.deepEqual(key.map(severityOf), ['critical'], agent);
     assert.match(key[0]!.title ?? '', /committed and pushed/);
   }
-  for (const file of ['deploy/id_ed25519', 'certs/server.key', 'keys/private-key.pem', 'android/app/release.jks', 'terraform.tfstate', '.env.production', 'service-account.json']) {
+  for (const file of ['certs/server.key', 'certs/shop.acme.io.key', 'key.pem', 'keys/private-key.pem', 'android/app/release.jks', 'terraform.tfstate', '.env.production', '.env.bak', '.envrc', 'apps/docs/.env.local', 'packages/e2e/.env.local', 'service-account.json']) {
     assert.deepEqual(only(await runRules([prompt('commit the work'), ...ran('git add . && git commit -m wip', { output: commit([file]) })]), STORE).map(severityOf), ['warning'], file);
   }
   // not secret-holding: templates, public certificates, keys made for tests or docs, development settings
-  for (const file of ['.env.example', '.env.sample', 'certs/fullchain.pem', 'certs/cert.pem', 'tests/fixtures/server.key', 'docs/examples/credentials.json', '.env.development', '.env.test', 'src/keys.ts']) {
+  for (const file of ['.env.example', '.env.sample', 'certs/fullchain.pem', 'certs/cert.pem', 'certs/public_key.pem', 'keys/signing-public-key.pem', 'config/truststore.jks', 'certs/cacerts.jks', 'config/client_secret.example.json', 'config/service-account.sample.json', 'tests/fixtures/server.key', 'docs/examples/credentials.json', 'samples/id_rsa.pem', '.env.development', '.env.test', 'src/keys.ts']) {
     assert.deepEqual(only(await runRules([prompt('commit the work'), ...ran('git add . && git commit -m wip', { output: commit([file]) })]), STORE), [], file);
   }
-  // a file the session wrote itself is judged by what it wrote (secret-flow.ts), not by its name
+  // a file the session wrote whole itself is judged by what it wrote (secret-flow.ts), not by its
+  // name — also when the session runs in a folder below the repository's root
   assert.deepEqual(only(await runRules([prompt('set up the env and commit'), ...answered(write('/home/dev/project/.env', 'PORT=3000\n'), { output: 'ok' }), ...ran('git add . && git commit -m env', { output: commit(['.env']) })], { cwd: '/home/dev/project' }), STORE), []);
-  // asked for by name: info; forbidden by name: still a warning; a failed commit: nothing
+  assert.deepEqual(only(await runRules([prompt('set up the env and commit'), ...answered(write('/home/dev/project/backend/.env', 'PORT=3000\n'), { output: 'ok' }), ...ran('git add . && git commit -m env', { output: commit(['backend/.env']) })], { cwd: '/home/dev/project/backend' }), STORE), []);
+  // …but an edit or an append leaves the rest of the file unseen
+  assert.deepEqual(only(await runRules([prompt('bump the port and commit'), ...ran("sed -i 's/PORT=3000/PORT=4000/' .env", { output: '' }), ...ran('git add . && git commit -m port', { output: commit(['.env']) })], { cwd: '/home/dev/project' }), STORE).map(severityOf), ['warning']);
+  // asked for by name: info; forbidden, excepted or ignored by name, or named for another reason: still a warning
   assert.deepEqual(only(await runRules([prompt('commit the .env too, this repo is private'), ...ran('git add .env && git commit -m env', { output: commit(['.env']) })]), STORE).map(severityOf), ['info']);
-  assert.deepEqual(only(await runRules([prompt("commit everything but don't commit the .env"), ...ran('git add . && git commit -m wip', { output: commit(['.env']) })]), STORE).map(severityOf), ['warning']);
-  assert.deepEqual(only(await runRules([prompt('update .env.example and commit'), ...ran('git add . && git commit -m wip', { output: commit(['.env']) })]), STORE).map(severityOf), ['warning'], '.env.example does not name .env');
+  for (const words of ["commit everything but don't commit the .env", 'commit the changes, make sure .env is not committed', 'Commit and push everything except .env', 'add .env to .gitignore and commit', 'commit and push, but keep .env out of git', '提交代码并推送，不要提交 .env 文件', 'the server does not pick up DATABASE_URL from .env, fix it, then commit and push', 'update .env.example and commit']) {
+    assert.deepEqual(only(await runRules([prompt(words), ...ran('git add . && git commit -m wip', { output: commit(['.env']) })]), STORE).map(severityOf), ['warning'], words);
+  }
   assert.deepEqual(only(await runRules([prompt('commit the work'), ...ran('git add . && git commit -m wip', { exitCode: 1, output: 'nothing to commit, working tree clean' })]), STORE), []);
   // forced past the ignore rules: one finding, the forced one
   const forced = only(await runRules([prompt('commit the work'), ...ran('git add -f .env && git commit -m env', { output: commit(['.env']) })]), STORE);

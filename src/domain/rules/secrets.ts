@@ -747,7 +747,7 @@ class ShownContent {
     // (`cat .env | gr…`) and shortened its output (`… +3 lines`): which lines the filter kept is
     // unknown, and the lines shown hold no credential. Nothing in the log says one was shown.
     const cutFilter = !clean && !empty && narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && ELIDED.test(result.output)
-      && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked) && this.capture() && CUT_PIPE_STAGE.test(describeCall(h.call));
+      && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked) && this.capture() && h.drafts.every((d) => d.rule !== envDump.id) && cutFilterAfterEnvRead(describeCall(h.call));
     const files = plural(h.drafts.length, 'credential file');
     const read = (d: FindingDraft) => (d.rule === envDump.id ? 'Environment printed' : 'Credential file read');
     // The values the read showed are reported from the output (secrets/in-tool-output): the read
@@ -782,8 +782,22 @@ class ShownContent {
 const HELD_READS_MAX = 200;
 /** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */
 const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
-/** A command line a terminal capture cut off ("…") after a pipe: the last stage's words are not all there. */
-const CUT_PIPE_STAGE = /\|[^|]*(?:…|\.\.\.)\s*$/;
+/**
+ * A command line a terminal capture cut off ("…") inside a filter its `.env` read is piped into
+ * (`cat .env | gr…`, `cd api && cat .env | he…`): the last pipeline of the line reads an env file,
+ * and its cut stage begins like a program that keeps only some lines (grep, rg, head, tail, cut,
+ * awk, sed, jq) — not one that passes them all (cat, sort, tee) — and shows no credential word.
+ */
+function cutFilterAfterEnvRead(line: string): boolean {
+  const pipeline = line.split(/&&|\|\||;/).pop() ?? '';
+  const m = /^([^|]*\.env\b[^|]*)\|\s*([^|]*?)(?:…|\.\.\.)\s*$/.exec(pipeline);
+  if (!m) return false;
+  const stage = m[2]!;
+  const program = /^[\w-]*/.exec(stage)![0];
+  return program.length >= 2 && FILTERS.some((f) => f.startsWith(program)) && !PASSES_ALL.some((f) => f.startsWith(program)) && !/pass|secret|key|token|auth|cred|pwd/i.test(stage);
+}
+const FILTERS = ['grep', 'egrep', 'rg', 'head', 'tail', 'cut', 'awk', 'sed', 'jq'];
+const PASSES_ALL = ['cat', 'sort', 'tee', 'less', 'more', 'column'];
 /** Output the capture shortened: what the model saw is more than the log shows. */
 const ELIDED = /…\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\.\s*\[\d+ (?:more )?lines? (?:truncated|omitted)/i;
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`

@@ -41,12 +41,16 @@ export const unrequestedPush = meta({
  * letters of their own (`sube` is not in "subagent", `publica` not in "publication").
  */
 const ASKS_PUSH = new RegExp([
-  String.raw`\b(?:push(?:es|ed|ing)?|prs?|pull[\s-]?requests?|merge[\s-]?requests?|deploy\w*|ship(?:s|ped|ping)?\s+(?:it|this|that|them|the\s+\w+|all|everything|now|tout|todo|alles)|publish\w*|releas(?:e|es|ed|ing)\b(?!\s+(?:notes?|build|mode|candidate))|upload\w*|sync\w*|github|gitlab|bitbucket|gitea|gogs|codeberg|back\s*up|backup)\b`,
+  String.raw`\b(?:push(?:es|ed|ing)?|prs?|pull[\s-]?requests?|merge[\s-]?requests?|deploy\w*|ship(?:s|ped|ping)?\s+(?:it|this|that|them|the\s+\w+)|(?<!(?:don'?t|not|never|no|won'?t)\s+)\bship\s+(?:all|everything|now|tout|todo|alles)|publish\w*|releas(?:e|es|ed|ing)\b(?!\s+(?:notes?|build|mode|candidate))|upload\w*|sync\w*|github|gitlab|bitbucket|gitea|gogs|codeberg|back\s*up|backup)\b`,
   String.raw`(?<!\p{L})(?:pousse[rz]?|envoie[rz]?|publie[rz]?|mettre en ligne|déploie[rz]?|subir(?:lo|los)?|súbelo|sube(?:lo|los)?|despliega|desplegar|implanta[rt]?|publica[rt]?|envia[rt]?|hochladen|lade\s+hoch|veröffentlich\w*)(?!\p{L})`,
   String.raw`пуш\p{L}*|запуш\p{L}*|залей|выложи|загрузи|деплой\p{L}*|задеплой\p{L}*|опубликуй|推送|上传|部署|发布|同步|プッシュ|デプロイ|公開|アップロード|푸시|배포|업로드|올려`,
 ].join('|'), 'iu');
-/** A skill or command invoked by a name of the act (`$sf-ship ship tout`, `/push`, `/deploy-prod`; not `$pushCount`, `/api/deploy-status`): its body says how. */
-const INVOKES_PUSH = /(?:^|[\s>])[$/][a-z0-9-]*(?:ship|push|deploy|release|publish)[a-z0-9-]*(?![\w/.])/;
+/**
+ * A skill or command invoked by a name of the act, standing at the start of the message or in
+ * Claude Code's `<command-name>` (`$sf-ship ship tout`, `/push`, `/acme:ship`): its body says how.
+ * Not a route or a variable inside a sentence ("rename /shipping to /delivery", "$pushCount").
+ */
+const INVOKES_PUSH = /^\s*[$/](?:[\w-]+:)?[\w-]*(?:ship|push|deploy|release|publish)[\w-]*(?=\s|$)|<command-name>\s*[$/]?(?:[\w-]+:)?[\w-]*(?:ship|push|deploy|release|publish)[\w-]*\s*<\/command-name>/i;
 const asksPush = (text: string): boolean => ASKS_PUSH.test(text) || INVOKES_PUSH.test(text);
 
 /**

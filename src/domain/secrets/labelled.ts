@@ -172,7 +172,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // output glued on. A terminal never echoes a typed password, so a plain word with more words
   // after it on that line is output, not a value. ("enter password: Kx9…", as a person writes it
   // to say what to type, is still read.)
-  if (operator === ':' && /^[A-Za-z][a-z]+$/.test(value) && PROMPT_BEFORE.test(lineBefore(text, start)) && /^[ \t]+[^\s#]/.test(text.slice(at + value.length, at + value.length + 2))) return null;
+  if (operator === ':' && /^[A-Za-z][a-z]+$/.test(value) && PROMPT_BEFORE.test(lineBefore(text, start)) && GLUED_OUTPUT.test(value + text.slice(at + value.length, at + value.length + 3))) return null;
   const name = rawName.toLowerCase();
   if (!CRED_LAST_WORD.test(rawName) && !OTHER_THAN_CRED.test(name) && name.includes('cred')) return null;
   const header = /(?:^|[^a-z])(?:proxy-)?authorization$/.test(name);
@@ -234,7 +234,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `- Password: Device-specific` in a document: a label written as a word of prose, and words in
   // sentence case after it, say what goes there (`export ADMIN_PASSWORD=Sunset-garden-violin`, a
   // name in code, is a passphrase).
-  if (operator === ':' && /^[A-Z][a-z]+$/.test(rawName) && isWordName(sentenceCased(value))) return null;
+  if (operator === ':' && /^[A-Z][a-z]+$/.test(rawName) && !/["'`]$/.test(op[0]) && MARKDOWN_ITEM.test(lineBefore(text, start)) && isWordName(sentenceCased(value))) return null;
   if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
     return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
   }
@@ -252,7 +252,14 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
 }
 
 /** Words that ask for input right before a credential's name on its line ("Enter your ", "Please type the ", "Re-enter "). */
-const PROMPT_BEFORE = /(?:^|[^a-z])(?:enter|type|input|re-?enter|re-?type|confirm|provide)(?:\s+(?:your|the|a|new|current|database|db|account|admin|root|user|ssh|vault|sudo|api|master|login)){0,3}\s+$/;
+const PROMPT_BEFORE = /(?:^|[^a-z])(?:enter|type|input|re-?enter|re-?type|confirm|provide)(?:\s+[\w-]+){0,3}\s+$/;
+/**
+ * What follows a prompt when a program's next output is glued on: a capitalised word and then a
+ * word that starts in capitals or digits (`Supabase CLI 2.31.8`), or a status word in -ing
+ * (`Generating 2,048 bit RSA key pair`, `Connecting`). A person writing "enter the password:
+ * Snowflakez (then …)" goes on otherwise.
+ */
+const GLUED_OUTPUT = /^[A-Z][a-z]+[ \t]+[A-Z0-9]|^[A-Za-z][a-z]+ing(?:[ \t.]|$)/;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** Names under which a base58 public key is at home: a mint, an address, a public key, a program, a coin ("token"). */
@@ -545,6 +552,9 @@ export function isWordName(value: string): boolean {
   return /^:?[a-z]+(?:[-_.][a-z]+)+$/.test(value);
 }
 
+/** Before a label on its line: a Markdown list item, table cell or bold lead-in (`- `, `* `, `1. `, `| `, `**`). */
+const MARKDOWN_ITEM = /^\s*(?:(?:[-*+•]|\d+[.)]|\|)\s*(?:\*\*|__)?|\*\*|__)$/;
+
 /**
  * Words joined in sentence case (`Device-specific`, `Auto-generated`, `Not-set`) as lower case: a
  * capital only on the first letter is how a line of prose starts, not a character class chosen for
@@ -565,14 +575,17 @@ export const STAND_IN_SEGMENT = /^(?:dev|development|local|localdev|test|testing
 export function selfDescribedNonSecret(value: string): boolean {
   const segments = value.toLowerCase().split(/[-_.]/);
   // Words and short numbers only: a provider's test key (`FLWPUBK_TEST-<32 hex>-X`) has a random segment.
-  return segments.length >= 3 && segments.every((x) => /^(?:[a-z]{1,14}|\d{1,8}|\d+chars?)$/.test(x)) && segments.some((x) => STAND_IN_SEGMENT.test(x) || KIND_SEGMENT.test(x));
+  return segments.length >= 3 && segments.every((x) => /^(?:[a-z]{1,14}|\d{1,8}|\d+chars?)$/.test(x)) && (segments.some((x) => STAND_IN_SEGMENT.test(x)) || (segments.some((x) => KIND_SEGMENT.test(x)) && segments.some((x) => SLOT_QUALIFIER.test(x))));
 }
 /**
- * A segment that names the kind of value itself (`secure-postgres-password-123`,
- * `my-api-secret-2024`): a value that spells out what it is, among other plain words, describes a
- * slot to fill, not a secret someone chose (`MyPassword99`, one word, is a person's weak choice).
+ * A segment that names the kind of value itself, with a word that makes it a slot
+ * (`secure-postgres-password-123`, `my-api-secret-2024`): a value that spells out what it is and
+ * what it should be describes a slot to fill (`acme-password-2024` and `MyPassword99` are a
+ * person's weak choices, still reported).
  */
 const KIND_SEGMENT = /^(?:password|passwd|pwd|secret|token|apikey|credential)$/;
+/** Words that make a value naming its kind a slot ("secure", "your", "strong", "change"): `acme-password-2024` is a company's weak password. */
+const SLOT_QUALIFIER = /^(?:secure|strong|your|my|some|super|change|changeme|replace|example|placeholder|generated|random|new)$/;
 
 /**
  * A value under a secret-bearing name that is not evidence enough for a finding but must not be

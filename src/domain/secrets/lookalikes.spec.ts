@@ -193,7 +193,7 @@ it("a Google key in a mobile app's own configuration ships in every copy of the 
 
 it('a program asking for a password, its next output glued on, shows none; a value that spells out its own kind among plain words, or words in sentence case, is a slot to fill (held-out set 55)', async () => {
   // a prompt: terminals do not echo a typed password, so the word after it is the program's next output
-  for (const output of ['Enter your database password: Supabase CLI 2.31.8', '[sudo] Please enter the admin password: Connecting to 10.0.0.4 ...', 'Re-enter password: Verifying token now']) {
+  for (const output of ['Enter your database password: Supabase CLI 2.31.8', '[sudo] Please enter the admin password: Connecting to 10.0.0.4 ...', 'Re-enter password: Verifying token now', 'Enter keystore password: Generating 2,048 bit RSA key pair', 'Enter your LDAP password: Authenticating']) {
     assert.deepEqual(await detectSecrets(output), [], output);
   }
   // …but a chosen value after the prompt words, or at the end of the line, is still read
@@ -201,12 +201,15 @@ it('a program asking for a password, its next output glued on, shows none; a val
   assert.deepEqual((await detectSecrets(`Enter password: ${chosen}`)).map((h) => h.value), [chosen]);
   assert.deepEqual((await detectSecrets(`Enter your database password: ${chosen} CLI 2.31.8`)).map((h) => h.value), [chosen]);
   assert.deepEqual((await detectSecrets('Password: Rosebud9x')).map((h) => h.value), ['Rosebud9x'], 'no prompt words: a label');
+  // a person telling what to type goes on in their own words
+  assert.deepEqual((await detectSecrets('When the installer asks, enter the admin password: Snowflakez (then accept the defaults)')).map((h) => h.value), ['Snowflakez']);
+  assert.deepEqual((await detectSecrets('confirm password: Butterscotch |')).map((h) => h.value), ['Butterscotch']);
   // self-describing values
-  for (const text of ['POSTGRES_PASSWORD=secure-postgres-password-123', 'api_secret=my-api-secret-2024', 'ADMIN_TOKEN=team-admin-token-v2', '- Password: Device-specific', 'Password: Auto-generated', '**Secret:** Set-per-device']) {
+  for (const text of ['POSTGRES_PASSWORD=secure-postgres-password-123', 'api_secret=my-api-secret-2024', 'ADMIN_TOKEN=your-admin-token-here1', '- Password: Device-specific', '| Password: Device-specific |', 'Password: Auto-generated', '**Secret:** Set-per-device']) {
     assert.deepEqual(await detectSecrets(text), [], text);
   }
   // a person's weak choice, a passphrase with a digit or an inner capital, random segments: still passwords
-  for (const [text, value] of [['DB_PASSWORD=MyPassword99', 'MyPassword99'], ['password: Sunset-Garden9', 'Sunset-Garden9'], ['DB_PASSWORD=blue-Horse-battery', 'blue-Horse-battery'], ['WIFI_PASSWORD=Set-per-device', 'Set-per-device'], [`API_SECRET=prod-secret-${'q8Zr2xLm'}${'K4vB7nTw'}`, `prod-secret-q8Zr2xLmK4vB7nTw`]] as const) {
+  for (const [text, value] of [['DB_PASSWORD=MyPassword99', 'MyPassword99'], ['password: Sunset-Garden9', 'Sunset-Garden9'], ['DB_PASSWORD=blue-Horse-battery', 'blue-Horse-battery'], ['WIFI_PASSWORD=Set-per-device', 'Set-per-device'], ['DB_PASSWORD=fluffy-password-77', 'fluffy-password-77'], ['POSTGRES_PASSWORD=acme-password-2024', 'acme-password-2024'], ['{"Password": "Sunset-garden-violin"}', 'Sunset-garden-violin'], ['Username: admin\nPassword: Maple-syrup-harbor', 'Maple-syrup-harbor'], [`API_SECRET=prod-secret-${'q8Zr2xLm'}${'K4vB7nTw'}`, `prod-secret-q8Zr2xLmK4vB7nTw`]] as const) {
     assert.deepEqual((await detectSecrets(text)).map((h) => h.value), [value], text);
   }
 });
