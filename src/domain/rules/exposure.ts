@@ -649,7 +649,7 @@ function newlyTrackedSecretFiles(written: ReadonlySet<string>, others: readonly 
     draft: (list, pushed) => ({
       rule: credentialStoreCommitted.id,
       title: pushed ? 'Secret-holding file committed and pushed' : 'Secret-holding file committed',
-      detail: `A commit put ${list} into git for the first time (git listed it as created): files of this kind hold the project's keys and passwords, which are now in its history; the log does not show what this one held.${pushed ? ' It was then pushed to a remote: check what it held, and rotate it if it was real.' : ''}`,
+      detail: `A commit put ${list} into git for the first time (git listed it as created): files of this kind hold the project's keys and passwords, which are now in its history.${pushed ? ' It was then pushed to a remote: check what it held, and rotate it if it was real.' : ' Check what it holds before it is pushed.'}`,
       key: 'secret-holding-file',
     }),
   };
