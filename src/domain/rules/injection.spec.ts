@@ -698,3 +698,9 @@ test("a request for memory that carries over to later sessions asks for the agen
     assert.deepEqual(only(await runRules([prompt('create some memory so when we come back to a session we start from where we left off'), write(path, notes)], { cwd: '/home/dev/site' }), CONFIG).map(severityOf), ['warning'], path);
   }
 });
+
+test('a terminal capture that names no folder writes the memory file by its bare name: the project\'s own (held-out set 55)', async () => {
+  const d = only(await runRules([prompt('is there a way we can create some memory here so when we come back to a session we start from where we left off'), write('CLAUDE.md', '# Notes\n- next: the pricing page\n')], { cwd: null, agent: 'claude-code', format: 'claude-code-tui' }), CONFIG);
+  assert.deepEqual(d.map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('is there a way we can create some memory here so when we come back to a session we start from where we left off'), write('other/CLAUDE.md', '# Notes\n')], { cwd: null, agent: 'claude-code', format: 'claude-code-tui' }), CONFIG).map(severityOf), ['warning'], 'a folder the log cannot place');
+});

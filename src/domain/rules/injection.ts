@@ -446,7 +446,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && w.zone === 'worktree' && MEMORY_FILE_NAME.test(w.abs) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && projectMemoryFile(w) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -750,6 +750,13 @@ function asksToCarryOver(request: string, w: FileOp): boolean {
  * "remember where the user left off") makes no memory of the agent's.
  */
 const ASKS_SESSION_MEMORY = /\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
+/**
+ * The project's own memory file: CLAUDE.md, AGENTS.md or GEMINI.md in the working tree (or, where
+ * a capture names no folder, one written by its bare name) — not another project's, nor the global one.
+ */
+function projectMemoryFile(w: FileOp): boolean {
+  return MEMORY_FILE_NAME.test(w.abs) && (w.zone === 'worktree' || (w.zone === 'unknown' && !/[\\/]/.test(w.path)));
+}
 /** The agents' own memory files: what they read at the start of every session. */
 const MEMORY_FILE_NAME = /(?:^|[\\/])(?:CLAUDE(?:\.local)?|AGENTS|GEMINI)\.md$/i;
 /** Claude Code's per-project memory (`~/.claude/projects/<p>/memory/`): "remember …" asks for it. */
