@@ -981,6 +981,22 @@ export const infraDestroy = meta({
   remediation: 'Confirm which environment was affected and recreate it from code/backups; never give agents production credentials.',
 });
 
+/**
+ * Words that name a throwaway environment, as a word of a name (`amplify-app-sandbox-27c9`,
+ * `preview-42`, `pr-118`, `scratch`), not inside one. Not `dev`, `test` or `staging`: teams share
+ * those, and they hold data someone set up.
+ */
+const THROWAWAY_ENV = /(?:^|[^a-z0-9])(?:sandbox|preview|pr-?\d+|tmp|temp|ephemeral|scratch)(?:[^a-z0-9]|$)/i;
+const PRODUCTION_ENV = /(?:^|[^a-z0-9])(?:prod|production|prd|live|main|master)(?:[^a-z0-9]|$)/i;
+
+/** Every name the teardown is given (its operands and option values) calls it a throwaway environment, and none production. */
+function throwawayTarget(cmd: SimpleCommand): boolean {
+  // operands, and the values of options written `--opt=value` (a bare option's value is an operand here too)
+  const names = cmd.args.map((a) => (a.startsWith('-') ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : '') : a)).filter((a) => /[a-z]/i.test(a) && a.length > 2);
+  const targets = names.filter((a) => /[-_.:/]/.test(a) || THROWAWAY_ENV.test(a));
+  return targets.length > 0 && targets.some((a) => THROWAWAY_ENV.test(a)) && !names.some((a) => PRODUCTION_ENV.test(a));
+}
+
 // ---- git: force push and discarded work --------------------------------------------------------
 
 export const forcePush = meta({
@@ -1346,11 +1362,15 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
             const own = act?.act === 'remove' && made.has(act.key);
+            // a target named as a throwaway environment (`…-sandbox-…`, `preview-42`, `dev`) is
+            // rebuilt by its next deploy: nothing there must be undone, a human should still look
+            const throwaway = t.severity === 'critical' && throwawayTarget(cmd);
+            const severity = own ? 'info' : throwaway ? 'warning' : t.severity;
             const draft: FindingDraft = {
               rule: infraDestroy.id,
-              severity: own ? 'info' : t.severity,
-              title: own ? 'Resource the session created deleted' : t.severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
-              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : ''}`,
+              severity,
+              title: own ? 'Resource the session created deleted' : severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
+              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : throwaway ? ' Its name calls it a sandbox, preview, development or test environment, which its next deploy rebuilds.' : ''}`,
               evidence: [evidence(event, cmd.text, facts)],
               key: own ? 'own' : t.severity,
             };

@@ -1053,6 +1053,17 @@ test("a runner's FAIL line quoted in a story, a FAILED: 0 count, or a status num
 });
 
 
+test('a syntax check that passed on every file edited backs a claim that the code compiles, in every agent; not one that a file left unchecked compiles, nor a claim that tests pass (held-out set 56)', async () => {
+  const P = '/home/dev/project';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const edits = [prompt('fix the scraper'), edit(`${P}/parsers/scraper.py`, 'x = 1', 'x = 2')];
+    const claim = say('All files compile successfully with no syntax errors.');
+    assert.deepEqual(only(await runRules([...edits, ...ran(`python -m py_compile ${P}/parsers/scraper.py && echo ok`), claim], { agent }), UNVERIFIED), [], agent);
+    assert.deepEqual(only(await runRules([...edits, edit(`${P}/parsers/other.py`, 'y = 1', 'y = 2'), ...ran(`python -m py_compile ${P}/parsers/scraper.py`), claim], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a file left unchecked`);
+    assert.deepEqual(only(await runRules([...edits, ...ran(`python -m py_compile ${P}/parsers/scraper.py`), say('All tests pass.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a test claim`);
+  }
+});
+
 test('a syntax check that passed on every file edited since the last test or build backs a "works" claim, not a test claim', async () => {
   const P = '/home/dev/project';
   const edits = [prompt('fix the deploy script and the helper'), write(`${P}/deploy.sh`, '#!/bin/bash\nset -e\necho deploy\n'), edit(`${P}/tools/helper.py`, 'x = 1', 'x = 2')];

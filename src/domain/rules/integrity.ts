@@ -619,6 +619,8 @@ function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger
   }
 }
 
+/** A claim that the code compiles or has no syntax errors: what `py_compile`, `bash -n`, `node --check` check. */
+const COMPILES_CLAIM = /\bcompil(?:e|es|ed|ing)\b|\bsyntax\b/i;
 /** A claim that behaviour was checked, which a syntax check cannot back. */
 const BEHAVIOUR_CHECKED = /\bverif|\btested\b|\bproduction\b|\breturns?\b|\bresponds?\b|\bpass(?:es|ed|ing)?\b/i;
 
@@ -670,7 +672,10 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // build: checked as far as a check of those files goes (syntax-checks.ts). Not a test or build
   // claim (no tsc, lint or test ran), not a claim of behaviour checked ("verified that …"), and not
   // over a test run that failed and was never run again.
-  if (claim.kind === 'works' && run?.status !== 'fail' && !BEHAVIOUR_CHECKED.test(claim.sentence) && ledger.syntax.covers(ledger.lastEdit)) return;
+  // …and a claim that the code compiles ("all files compile with no syntax errors") is what a
+  // syntax check of those files checks.
+  const checkable = claim.kind === 'works' || (claim.kind === 'build' && COMPILES_CLAIM.test(claim.sentence));
+  if (checkable && run?.status !== 'fail' && !BEHAVIOUR_CHECKED.test(claim.sentence) && ledger.syntax.covers(ledger.lastEdit)) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,

@@ -3,7 +3,7 @@
 // credential files and environment dumps that put secrets into the model's context.
 import { LOW_CONFIDENCE_FORMATS, type FormatId } from '../agents.ts';
 import { attachmentSource } from '../model/attachments.ts';
-import type { NormEvent, PatchFile, ToolResultEvent } from '../model/events.ts';
+import type { NormEvent, PatchFile, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -603,6 +603,8 @@ export const SECRETS_RULES: Rule[] = [
       const outputs = new Map<string, OutputSecret>();
       const typedInUrls = new Set<string>();
       const captures = new LocalCaptures();
+      // values the session generated itself (`openssl rand -hex 32`): new keys for the user's own setup
+      const generated = new Set<string>();
       const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
       return {
         onEvent(event, rawFacts) {
@@ -616,16 +618,17 @@ export const SECRETS_RULES: Rule[] = [
             promptSecrets(ctx, event, facts, fromPrompt, outputs);
           } else if (event.kind === 'tool_call') {
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
-            markSent(ctx, event, facts, outputs);
+            markSent(ctx, event, facts, outputs, generated);
             flow.onCall(event, facts);
             captures.onCall(event, ctx.session);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction' || event.kind === 'session_meta') {
             if (event.kind === 'tool_result') flow.onResult(event);
+            if (event.kind === 'tool_result' && facts.call && !event.isError) for (const v of generatedValues(facts.call, event.output, ctx.session)) addCapped(generated, v, OUTPUT_SECRETS_MAX);
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session, captures);
           }
         },
         finish() {
-          for (const s of outputs.values()) reportOutputSecret(ctx, s);
+          for (const s of outputs.values()) reportOutputSecret(ctx, s, generated.has(s.hit.value));
           flow.finish();
           writes.finish();
         },
@@ -731,7 +734,7 @@ class ShownContent {
     const narrowed = h.drafts.every((d) => d.rule !== envDump.id) || FILTERED_DUMP.test(describeCall(h.call));
     // The command masked the values itself (`| sed 's/=.*/=****/'`, `| cut -d= -f1`): masked entries
     // then say the values never reached the log (a tool's own "REDACTED" display still counts).
-    const masked = REDACTING_FILTER.test(describeCall(h.call));
+    const masked = REDACTING_FILTER.test(describeCall(h.call)) || REDACTING_SED.test(describeCall(h.call));
     const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
@@ -815,6 +818,13 @@ const PLACE_NAME = /(?:^|_)(?:SOCK|PWD|OLDPWD|PATH|DIR|FILE|HOME|ROOT|PREFIX)$/i
 /** A filter that keeps only each line's name: sed replacing what follows `=` or `:`, cut/awk taking the first field. */
 const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\[\^\\n\]\*)\1\2?[^"'\n&\\]{0,20}\1g?["']|\|\s*cut\s+-d\s*["']?[=:]["']?\s+-f\s*1\b|\|\s*awk\s+-F\s*["']?[=:]["']?\s+["']\{\s*print\s+\$1\s*\}["']/;
 
+/**
+ * `sed -E 's#(mongodb\+srv://[^:]*:)[^@]*@#\1***REDACTED***@#' backend/.env`: a substitution whose
+ * replacement is a redaction mark (`***`, `REDACTED`, `<hidden>`, `xxxx`), reading the file itself
+ * or fed by a pipe — the values it matched never reached the log.
+ */
+const REDACTING_SED = /\bsed\b[^|;&\n]*?\bs([#/|,@])(?:(?!\1)[^\n])*\1(?:(?!\1)[^\n])*?(?:\*{3,}|REDACTED|<hidden>|\[hidden\]|MASKED|x{4,})(?:(?!\1)[^\n])*\1/i;
+
 /** Words that make a joined value name a credential rather than be one (the stand-in words are labelled.ts's). */
 const CREDENTIAL_WORD = /^(?:secret|password|passwd|pwd|token|key|apikey|credentials?|example|placeholder|changeme)$/;
 
@@ -844,7 +854,7 @@ function showsCredentialEntry(output: string, maskedByCommand = false, known: Re
     if (known.has(value)) continue;
     // masked by the command itself: nothing of the value was printed; masked by a tool's display: it was read
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) {
-      if (maskedByCommand && /^\*{3,}$/.test(value)) continue;
+      if (maskedByCommand) continue;
       return true;
     }
     // a name the web framework ships to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`) holds a
@@ -1162,7 +1172,7 @@ function whereShown(event: NormEvent, facts: EventFacts): string {
  * every remote host of the call is the service that issued it (a GitHub token used against
  * api.github.com): that is the credential doing its job, noted but not an escalation.
  */
-function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, outputs: Map<string, OutputSecret>): void {
+function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, outputs: Map<string, OutputSecret>, generated: ReadonlySet<string>): void {
   if (outputs.size === 0) return;
   const fx = effectsOf(event, facts, ctx.session);
   const hosts = fx.net.filter((n) => !n.local).map((n) => n.host);
@@ -1170,10 +1180,31 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
   const text = describeCall(event);
   for (const s of outputs.values()) {
     if (s.sent || !text.includes(s.hit.value)) continue;
+    // a key the session generated itself (`openssl rand -hex 32`) existed nowhere before it: set up
+    // on the user's server and used against the service it was made for, it leaks nothing that
+    // must be rotated (where data goes is judged by the network rules: drop sites, uploads)
+    if (generated.has(s.hit.value)) continue;
     if (hosts.every((h) => isIssuerHost(s.hit, h) || (s.home != null && belongsTo(h, s.home)))) s.usedWithIssuer ??= hosts[0];
     else s.sent = evidence(event, text, facts, [s.hit.value]);
   }
 }
+
+/**
+ * The fresh secrets a generator printed (`openssl rand -hex 32`, `openssl rand -base64 24`,
+ * `uuidgen`, `pwgen`, `python -c 'import secrets; print(secrets.token_urlsafe())'`, `node -e
+ * "…crypto.randomBytes(32)…"`, `head -c 32 /dev/urandom | base64`): each line of its output that is
+ * one token. The session made them; no one had them before.
+ */
+function generatedValues(call: ToolCallEvent, output: string, session: SessionFacts): string[] {
+  if (call.input.type !== 'command' || output.length > 4_000) return [];
+  const line = call.input.command;
+  const commands = effectsOf(call, { secrets: [] }, session).commands;
+  const generates = commands.some((l) => (l.cmd.name === 'openssl' && l.cmd.args[0] === 'rand') || /^(?:uuidgen|pwgen|apg|mkpasswd)$/.test(l.cmd.name)) || GENERATOR_CODE.test(line);
+  if (!generates) return [];
+  return output.split('\n').map((l) => l.trim()).filter((l) => /^[A-Za-z0-9+/=_-]{16,200}$/.test(l));
+}
+/** Code that makes random secrets: Python's `secrets`, Node's `crypto.randomBytes`/`randomUUID`, the kernel's random devices. */
+const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\bcrypto\.(?:randomBytes|randomUUID)\b|\/dev\/u?random\b|\bSecureRandom\b/;
 
 /**
  * Access tokens that expire within an hour of being issued, by their format: Google OAuth access
@@ -1185,8 +1216,12 @@ function shortLived(hit: { value: string }): boolean {
   return hit.value.startsWith('ya29.');
 }
 
-function reportOutputSecret(ctx: RuleContext, s: OutputSecret): void {
+function reportOutputSecret(ctx: RuleContext, s: OutputSecret, generatedHere: boolean): void {
   const { hit } = s;
+  if (generatedHere && !s.sent) {
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'A key the agent generated', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a value a generator printed in this session (\`openssl rand\`, \`secrets.token_hex\` …), a new key for the user's own setup that existed nowhere before. Where it was written or committed is reported on those calls.`, evidence: s.evidence, key: `${secretKey(hit)} (generated)` });
+    return;
+  }
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';
   if (s.published && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Default from the project\'s own files shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a template, sample or seed file of the project carries it, so whoever has the project has it; showing it exposed nothing new.`, evidence: s.evidence, key: `${secretKey(hit)} (published)` });

@@ -213,3 +213,13 @@ it('a program asking for a password, its next output glued on, shows none; a val
     assert.deepEqual((await detectSecrets(text)).map((h) => h.value), [value], text);
   }
 });
+
+it("a test's verdict (`PASS: selectionSet valid`) and a property of a password (`password: length=16`) are no values; a password labelled with its own name still is (held-out set 56)", async () => {
+  for (const text of ['echo "PASS: selectionSet valid; scrape SUCCEEDED"; RESP=$(curl -s -X POST "$VURL" -d x)', 'PASS: test_login_redirect', '[ok] password: length=16 chars', 'password: strength=weak']) {
+    assert.deepEqual(await detectSecrets(text), [], text);
+  }
+  const pw = 'Kx9mPq' + '2zW7vB';
+  assert.deepEqual((await detectSecrets(`password: ${pw}`)).map((h) => h.value), [pw]);
+  assert.deepEqual((await detectSecrets(`DB_PASSWORD=${pw}`)).map((h) => h.value), [pw]);
+  assert.deepEqual((await detectSecrets(`password: "pw=${pw}"`)).map((h) => h.value), [`pw=${pw}`], 'quoted: the value as written');
+});
