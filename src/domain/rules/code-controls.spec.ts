@@ -35,6 +35,10 @@ test('TLS verification switched off is found in each language that spells it', (
     ['pay.php', 'curl_setopt($ch, CURLOPT_SSL_VERIFYPEER, false);'],
     ['http.rb', 'http.verify_mode = OpenSSL::SSL::VERIFY_NONE'],
     ['.npmrc', 'registry=https://registry.example.test/\nstrict-ssl=false\n'],
+    // configuration files (held-out set 56: an ESPHome device posting with its key)
+    ['esphome/device.yaml', 'http_request:\n  useragent: esphome\n  verify_ssl: false\n'],
+    ['config/vector.toml', '[sinks.out.tls]\nverify_certificate = true\nverify_tls = false\n'],
+    ['deploy/values.yaml', 'gateway:\n  insecure_skip_verify: true\n'],
   ];
   for (const [path, text] of cases) assert.match(what(op(path, text)) ?? '', /TLS certificate verification was switched off/, path);
 });
@@ -45,6 +49,8 @@ test('TLS verification already off, turned back on, named in prose or in a look-
   assert.equal(what(op('README.md', 'If you see certificate errors, do not set `verify=False`.')), null, 'prose');
   assert.equal(what(op('client.py', 'ssl_verify=False  # option of our own CLI, documented')), null, 'another name');
   assert.equal(what(op('api.ts', 'const agent = new https.Agent({ rejectUnauthorized: true });')), null);
+  assert.equal(what(op('esphome/device.yaml', 'http_request:\n  verify_ssl: true\n')), null, 'on');
+  assert.equal(what(op('esphome/device.yaml', 'http_request:\n  timeout: 10s\n  verify_ssl: false\n', 'http_request:\n  verify_ssl: false\n')), null, 'already off');
   assert.equal(what(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)")), null, 'a call to this machine only');
   assert.match(what(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)\nrequests.get(API_URL, verify=False)")) ?? '', /TLS/, 'and one that leaves it');
 });

@@ -46,6 +46,10 @@ const TLS_OFF: readonly Control[] = [
   { re: /\bcheck_hostname\s*=\s*False\b|(?:[^=!<>]=|=>|:)\s*(?:ssl\.CERT_NONE|OpenSSL::SSL::VERIFY_NONE)\b/g, what: `${TLS_OFF_WHAT} (certificates not required)`, control: 'tls' },
   { re: /\brejectUnauthorized["']?\s*[:=]\s*false\b/g, what: `${TLS_OFF_WHAT} (\`rejectUnauthorized: false\`)`, control: 'tls' },
   { re: /\bInsecureSkipVerify\s*[:=]\s*true\b/g, what: `${TLS_OFF_WHAT} (\`InsecureSkipVerify: true\`)`, control: 'tls' },
+  // configuration files: ESPHome's and Home Assistant's `verify_ssl: false`, `ssl_verify`,
+  // `tls_verify`, `insecure_skip_verify: true` (YAML and JSON with a colon, TOML and INI with `=`
+  // and a lower-case value — Python's `ssl_verify=False` is a name of the program's own)
+  { re: /^[ \t-]*["']?(?:verify_ssl|ssl_verify|tls_verify|verify_tls|verify_certs?|ssl_verification)["']?[ \t]*(?::[ \t]*["']?(?:false|False|no|off|0)|=[ \t]*["']?(?:false|no|off|0))\b|^[ \t-]*["']?(?:insecure_skip_verify|skip_tls_verify|tls_skip_verify|insecure_skip_tls_verify)["']?[ \t]*(?::[ \t]*["']?(?:true|True|yes|on|1)|=[ \t]*["']?(?:true|yes|on|1))\b/gm, what: `${TLS_OFF_WHAT} in a configuration file (\`verify_ssl: false\`)`, control: 'tls' },
   { re: /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b["']?\s*(?:,|=>)\s*(?:false|0)\b/gi, what: `${TLS_OFF_WHAT} (curl's peer or host check off)`, control: 'tls' },
   { re: /["']verify["']\s*=>\s*false\b|\bssl:\s*\{\s*verify:\s*false\b/g, what: `${TLS_OFF_WHAT} (the HTTP client's \`verify\` option off)`, control: 'tls' },
   { re: /\bServerCertificate(?:Custom)?ValidationCallback\s*\+?=\s*(?:\([^)\n]{0,80}\)|\w+)\s*=>\s*true\b|\b(?:TrustAllStrategy|NoopHostnameVerifier)\.INSTANCE\b/g, what: `${TLS_OFF_WHAT} (every certificate accepted)`, control: 'tls' },

@@ -982,19 +982,34 @@ export const infraDestroy = meta({
 });
 
 /**
- * Words that name a throwaway environment, as a word of a name (`amplify-app-sandbox-27c9`,
+ * Words that name a throwaway environment, as a word of a resource's name (`amplify-app-sandbox-27c9`,
  * `preview-42`, `pr-118`, `scratch`), not inside one. Not `dev`, `test` or `staging`: teams share
  * those, and they hold data someone set up.
  */
-const THROWAWAY_ENV = /(?:^|[^a-z0-9])(?:sandbox|preview|pr-?\d+|tmp|temp|ephemeral|scratch)(?:[^a-z0-9]|$)/i;
-const PRODUCTION_ENV = /(?:^|[^a-z0-9])(?:prod|production|prd|live|main|master)(?:[^a-z0-9]|$)/i;
+const THROWAWAY_ENV = /(?:^|[^a-z0-9])(?:sandbox|preview|pr-\d+|ephemeral|scratch)(?:[^a-z0-9]|$)/i;
+/** A name that also says the environment is shared or live keeps the teardown critical. */
+const SHARED_ENV = /(?:^|[^a-z0-9])(?:prod|production|prd|live|main|master|staging|stage|stg|dev|development|shared|qa|uat)(?:[^a-z0-9]|$)/i;
+/** Options that name the resource or environment torn down (not a file, a profile, a region or a filter). */
+const NAME_OPTIONS = new Set(['--stack-name', '--stack', '-s', '--name', '--app', '-a', '--namespace', '-n', '--context', '--environment', '--env', '-e', '--stage', '--workspace', '--cluster']);
 
-/** Every name the teardown is given (its operands and option values) calls it a throwaway environment, and none production. */
+/**
+ * The names the teardown gives its resource — operands that are no path or URL, and the values of
+ * options that name it (`--stack-name`, `--app`, `-n`) — call it a throwaway environment, and none
+ * calls it shared or live.
+ */
 function throwawayTarget(cmd: SimpleCommand): boolean {
-  // operands, and the values of options written `--opt=value` (a bare option's value is an operand here too)
-  const names = cmd.args.map((a) => (a.startsWith('-') ? (a.includes('=') ? a.slice(a.indexOf('=') + 1) : '') : a)).filter((a) => /[a-z]/i.test(a) && a.length > 2);
-  const targets = names.filter((a) => /[-_.:/]/.test(a) || THROWAWAY_ENV.test(a));
-  return targets.length > 0 && targets.some((a) => THROWAWAY_ENV.test(a)) && !names.some((a) => PRODUCTION_ENV.test(a));
+  const names: string[] = [];
+  cmd.args.forEach((a, i) => {
+    const eq = a.indexOf('=');
+    if (a.startsWith('-')) {
+      if (eq > 0 && NAME_OPTIONS.has(a.slice(0, eq))) names.push(a.slice(eq + 1));
+      return;
+    }
+    const option = cmd.args[i - 1] ?? '';
+    if (option.startsWith('-') && !option.includes('=') && !NAME_OPTIONS.has(option)) return; // another option's value
+    if (!/[\\/:]/.test(a) && /[a-z]/i.test(a)) names.push(a);
+  });
+  return names.some((n) => THROWAWAY_ENV.test(n)) && !names.some((n) => SHARED_ENV.test(n));
 }
 
 // ---- git: force push and discarded work --------------------------------------------------------
@@ -1362,7 +1377,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
             if (!t || t.family !== 'infra') continue;
             const own = act?.act === 'remove' && made.has(act.key);
-            // a target named as a throwaway environment (`…-sandbox-…`, `preview-42`, `dev`) is
+            // a resource named as a throwaway environment (`…-sandbox-…`, `preview-42`, `pr-118`) is
             // rebuilt by its next deploy: nothing there must be undone, a human should still look
             const throwaway = t.severity === 'critical' && throwawayTarget(cmd);
             const severity = own ? 'info' : throwaway ? 'warning' : t.severity;
@@ -1370,7 +1385,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               rule: infraDestroy.id,
               severity,
               title: own ? 'Resource the session created deleted' : severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
-              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : throwaway ? ' Its name calls it a sandbox, preview, development or test environment, which its next deploy rebuilds.' : ''}`,
+              detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : throwaway ? ' Its name calls it a sandbox, preview or scratch environment, which its next deploy rebuilds.' : ''}`,
               evidence: [evidence(event, cmd.text, facts)],
               key: own ? 'own' : t.severity,
             };

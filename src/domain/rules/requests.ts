@@ -226,7 +226,7 @@ export class RequestLog {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
       const reply = event.text.trim();
-      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES_ALL.test(reply)) && !asksBack(event.text) && event.text.length <= 200;
+      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES_POLITELY.test(reply) || AGREES_ALL.test(reply)) && !asksBack(event.text) && event.text.length <= 200;
       if (agreed) this.keep(this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
@@ -472,10 +472,13 @@ const QUESTION_CLAUSE = /(?:^|[,;:.!]\s*|\b(?:and|but|or|so|also|then|yes|ok(?:a
 
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
 // French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.
-const AGREES = /^(?:(?:please|pls|ok(?:ay)?|yes),?\s+)?(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
+const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do(?!\s+n(?:o|')t)|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
+/** "please go ahead & fix with cli command", "ok, proceed": a courtesy before the words that agree (not "please go back …", "please continue investigating"). */
+const AGREES_POLITELY = /^(?:please|pls|ok(?:ay)?|yes),?\s+(?:go\s+ahead|go\s+for\s+it|do\s+it|proceed|(?:fix|apply|implement)\s+(?:it|that|this))\b/i;
+
 const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b(?![^.\n]{0,30}\b(?:later|tomorrow|afterwards|next\s+time|not\s+yet|dopo|depois|luego|später)\b)|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행)|(?:set|do|make|build|implement|apply|carry)\s+(?:this|that|it)(?:\s+(?:up|out))?(?:\s+(?:now|please|then))?\s*[.!]*$)/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */

@@ -628,7 +628,8 @@ export const SECRETS_RULES: Rule[] = [
           }
         },
         finish() {
-          for (const s of outputs.values()) reportOutputSecret(ctx, s, generated.has(s.hit.value));
+          // (a provider's token — `ghp_`, `sk_live_` — is never what a generator printed)
+          for (const s of outputs.values()) reportOutputSecret(ctx, s, generated.has(s.hit.value) && s.hit.confidence !== 'high');
           flow.finish();
           writes.finish();
         },
@@ -734,8 +735,9 @@ class ShownContent {
     const narrowed = h.drafts.every((d) => d.rule !== envDump.id) || FILTERED_DUMP.test(describeCall(h.call));
     // The command masked the values itself (`| sed 's/=.*/=****/'`, `| cut -d= -f1`): masked entries
     // then say the values never reached the log (a tool's own "REDACTED" display still counts).
-    const masked = REDACTING_FILTER.test(describeCall(h.call)) || REDACTING_SED.test(describeCall(h.call));
-    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked);
+    const marks = redactingSedMarks(describeCall(h.call));
+    const masked = REDACTING_FILTER.test(describeCall(h.call)) || marks.length > 0;
+    const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked, new Set(), marks);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
     const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
     // Every credential it showed is one the user had typed into a prompt (an .env the session
@@ -823,7 +825,22 @@ const REDACTING_FILTER = /\|\s*sed\s+(?:-E\s+|-r\s+)?["']s([/|#])([=:])(?:\.\*|\
  * replacement is a redaction mark (`***`, `REDACTED`, `<hidden>`, `xxxx`), reading the file itself
  * or fed by a pipe — the values it matched never reached the log.
  */
-const REDACTING_SED = /\bsed\b[^|;&\n]*?\bs([#/|,@])(?:(?!\1)[^\n])*\1(?:(?!\1)[^\n])*?(?:\*{3,}|REDACTED|<hidden>|\[hidden\]|MASKED|x{4,})(?:(?!\1)[^\n])*\1/i;
+const REDACTING_SED = /\bsed\b[^|;&\n]*?\bs([#/|,@])(?:(?!\1)[^\n])*\1((?:(?!\1)[^\n])*?(?:\*{3,}|REDACTED|<hidden>|\[hidden\]|MASKED|x{4,})(?:(?!\1)[^\n])*)\1/i;
+
+/**
+ * The redaction marks a sed on an env read's own pipeline writes (`sed … .env`, `cat .env | sed
+ * …`): the marks of its replacements, none when the sed is another command's.
+ */
+function redactingSedMarks(line: string): string[] {
+  const marks: string[] = [];
+  for (const part of line.split(/&&|\|\||;/)) {
+    if (!/\.env\b/.test(part)) continue;
+    const m = REDACTING_SED.exec(part);
+    if (!m) continue;
+    for (const mark of m[2]!.replace(/\\\d/g, ' ').match(/\*{3,}[A-Z]*\*{0,}|REDACTED|<hidden>|\[hidden\]|MASKED|x{4,}/gi) ?? []) marks.push(mark);
+  }
+  return marks;
+}
 
 /** Words that make a joined value name a credential rather than be one (the stand-in words are labelled.ts's). */
 const CREDENTIAL_WORD = /^(?:secret|password|passwd|pwd|token|key|apikey|credentials?|example|placeholder|changeme)$/;
@@ -847,14 +864,15 @@ function wordValueNoCredential(name: string, value: string): boolean {
   return segments.length >= 2 && segments.some((w) => STAND_IN_SEGMENT.test(w) || CREDENTIAL_WORD.test(w));
 }
 
-function showsCredentialEntry(output: string, maskedByCommand = false, known: ReadonlySet<string> = new Set()): boolean {
+function showsCredentialEntry(output: string, maskedByCommand = false, known: ReadonlySet<string> = new Set(), marks: readonly string[] = []): boolean {
   let n = 0;
   for (const [, name, value] of output.slice(0, 200_000).matchAll(CREDENTIAL_ENTRY)) {
     if (++n > ENTRIES_MAX) return true;
     if (known.has(value)) continue;
     // masked by the command itself: nothing of the value was printed; masked by a tool's display: it was read
     if (/^(?:<?redacted>?|\[redacted\]|\*{3,}|x{4,})$/i.test(value)) {
-      if (maskedByCommand) continue;
+      // the command's own mark (`***`, or the one its sed writes); a log's later redaction is not the command's
+      if (maskedByCommand && (/^\*{3,}$/.test(value) || marks.some((m) => value.includes(m) || m.includes(value)))) continue;
       return true;
     }
     // a name the web framework ships to every browser (`NEXT_PUBLIC_SUPABASE_ANON_KEY`) holds a
@@ -1183,7 +1201,7 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
     // a key the session generated itself (`openssl rand -hex 32`) existed nowhere before it: set up
     // on the user's server and used against the service it was made for, it leaks nothing that
     // must be rotated (where data goes is judged by the network rules: drop sites, uploads)
-    if (generated.has(s.hit.value)) continue;
+    if (generated.has(s.hit.value) && s.hit.confidence !== 'high') continue;
     if (hosts.every((h) => isIssuerHost(s.hit, h) || (s.home != null && belongsTo(h, s.home)))) s.usedWithIssuer ??= hosts[0];
     else s.sent = evidence(event, text, facts, [s.hit.value]);
   }
@@ -1197,14 +1215,22 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
  */
 function generatedValues(call: ToolCallEvent, output: string, session: SessionFacts): string[] {
   if (call.input.type !== 'command' || output.length > 4_000) return [];
-  const line = call.input.command;
+  // every command of the call generates, or only prints what was generated: a call that also
+  // reads something (`cat token || openssl rand -hex 32`) may have printed that instead
   const commands = effectsOf(call, { secrets: [] }, session).commands;
-  const generates = commands.some((l) => (l.cmd.name === 'openssl' && l.cmd.args[0] === 'rand') || /^(?:uuidgen|pwgen|apg|mkpasswd)$/.test(l.cmd.name)) || GENERATOR_CODE.test(line);
-  if (!generates) return [];
-  return output.split('\n').map((l) => l.trim()).filter((l) => /^[A-Za-z0-9+/=_-]{16,200}$/.test(l));
+  if (commands.length === 0 || !commands.every((l) => generator(l.cmd) || (/^(?:echo|printf|export)$/.test(l.cmd.name) && l.cmd.nested === null))) return [];
+  if (!commands.some((l) => generator(l.cmd))) return [];
+  // each line one token, or `NAME=token` (`print("API_KEY=" + secrets.token_urlsafe(32))`)
+  return output.split('\n').map((l) => l.trim().replace(/^[A-Z][A-Z0-9_]*=/, '')).filter((l) => /^[A-Za-z0-9+/=_-]{16,200}$/.test(l));
 }
-/** Code that makes random secrets: Python's `secrets`, Node's `crypto.randomBytes`/`randomUUID`, the kernel's random devices. */
-const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\bcrypto\.(?:randomBytes|randomUUID)\b|\/dev\/u?random\b|\bSecureRandom\b/;
+/** A command that makes random secrets and prints them. */
+function generator(cmd: SimpleCommand): boolean {
+  if (cmd.name === 'openssl') return cmd.args[0] === 'rand';
+  if (/^(?:uuidgen|pwgen|apg|mkpasswd)$/.test(cmd.name)) return true;
+  return /^(?:python[\d.]*|node|ruby|php)$/.test(cmd.name) && GENERATOR_CODE.test(cmd.args.join(' '));
+}
+/** Code that makes random secrets: Python's `secrets`, Node's `crypto.randomBytes`/`randomUUID`, Ruby's `SecureRandom`, PHP's `random_bytes`. */
+const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\bcrypto\.(?:randomBytes|randomUUID)\b|\bSecureRandom\b|\brandom_bytes\b/;
 
 /**
  * Access tokens that expire within an hour of being issued, by their format: Google OAuth access

@@ -222,4 +222,6 @@ it("a test's verdict (`PASS: selectionSet valid`) and a property of a password (
   assert.deepEqual((await detectSecrets(`password: ${pw}`)).map((h) => h.value), [pw]);
   assert.deepEqual((await detectSecrets(`DB_PASSWORD=${pw}`)).map((h) => h.value), [pw]);
   assert.deepEqual((await detectSecrets(`password: "pw=${pw}"`)).map((h) => h.value), [`pw=${pw}`], 'quoted: the value as written');
+  // a name=value whose value is a secret, not a number or a word, is still one
+  for (const text of [`password: pw=${pw}`, `DB_PASSWORD=user=${pw}`]) assert.ok((await detectSecrets(text)).length > 0, text);
 });
