@@ -226,3 +226,15 @@ test('a line that starts with an option is read as the writer meant it: `git res
   assert.equal(joinSplitOptions("cat > notes.md <<'EOF'\nitems:\n- one\nEOF"), null, 'a heredoc body is text');
   assert.equal(joinSplitOptions('git status\necho done'), null);
 });
+
+test('the guard asks before a repository is made public unasked, for every agent; a private one, or one the user asked to be public, runs (held-out set 56)', async () => {
+  for (const agent of AGENTS) {
+    const asked = await decide(agent, shellPayload(agent, 'gh repo create acme/app --public --source=. --push'));
+    assert.equal(asked.decision, 'ask', agent);
+    assert.match(asked.reason, /scope\/repository-published/);
+    assert.equal((await decide(agent, shellPayload(agent, 'gh repo create acme/app --private --source=. --push'))).decision, 'allow', agent);
+    const publicWanted = emptySession();
+    absorb(publicWanted, [{ ...prompt('open-source it: put it on GitHub as a public repository'), index: 0, line: 1, at: null } as NormEvent], [[]]);
+    assert.equal((await decide(agent, shellPayload(agent, 'gh repo create acme/app --public --source=. --push'), publicWanted)).decision, 'allow', `${agent}: asked for`);
+  }
+});

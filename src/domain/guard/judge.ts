@@ -27,6 +27,7 @@ import { SCOPE_RULES } from '../rules/scope.ts';
 import { LIVE_SYSTEM_RULES } from '../rules/live-systems.ts';
 import { PROHIBITION_RULES } from '../rules/prohibitions.ts';
 import { UNREQUESTED_PUSH_RULES } from '../rules/unrequested-push.ts';
+import { REPOSITORY_PUBLISHED_RULES } from '../rules/repository-published.ts';
 import { CI_RULES } from '../rules/ci.ts';
 import { effectsOf, type Effects } from '../rules/effects.ts';
 import { detectSecrets } from '../secrets/detect.ts';
@@ -54,7 +55,7 @@ const SUMMARY_MAX = 300;
  */
 export const GUARD_RULES: Rule[] = [
   ...DESTRUCTIVE_RULES, ...SECRETS_RULES, ...EXFILTRATION_RULES, ...EXPOSURE_RULES, ...INJECTION_RULES, ...PERMISSIONS_RULES,
-  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...NPX_LOOKALIKE_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...PROHIBITION_RULES, ...UNREQUESTED_PUSH_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
+  ...CIRCUMVENTION_RULES, ...SUPPLY_CHAIN_RULES, ...NPX_LOOKALIKE_RULES, ...SCOPE_RULES, ...LIVE_SYSTEM_RULES, ...PROHIBITION_RULES, ...UNREQUESTED_PUSH_RULES, ...REPOSITORY_PUBLISHED_RULES, ...CI_RULES, ...TRUST_RULES, ...CREDENTIAL_HUNT_RULES,
 ];
 const RULE_METAS: Map<string, RuleMeta> = new Map(GUARD_RULES.flatMap((r) => r.metas).map((m) => [m.id, m]));
 

@@ -69,6 +69,8 @@ export const DEFAULT_ASK: ReadonlySet<string> = new Set([
   ...[...DEFAULT_DENY].filter((rule) => !NOT_ASKED.has(rule)),
   'destructive/git-discard', 'destructive/rm-worktree-root',
   'permissions/agent-settings-write', 'supply-chain/publish', 'secrets/in-tool-input', 'scope/live-system-changed', 'scope/forbidden-act',
+  // everything the repository holds, and every push after, becomes readable by anyone
+  'scope/repository-published',
 ]);
 
 export function defaultPolicy(): GuardPolicy {

@@ -24,6 +24,7 @@ import { CREDENTIAL_HUNT_RULES } from './credential-hunt.ts';
 import { LIVE_SYSTEM_RULES } from './live-systems.ts';
 import { PROHIBITION_RULES } from './prohibitions.ts';
 import { UNREQUESTED_PUSH_RULES } from './unrequested-push.ts';
+import { REPOSITORY_PUBLISHED_RULES } from './repository-published.ts';
 
 export const RULES: Rule[] = [
   ...DESTRUCTIVE_RULES,
@@ -45,6 +46,7 @@ export const RULES: Rule[] = [
   ...LIVE_SYSTEM_RULES,
   ...PROHIBITION_RULES,
   ...UNREQUESTED_PUSH_RULES,
+  ...REPOSITORY_PUBLISHED_RULES,
   ...CI_RULES,
   ...RELIABILITY_RULES,
   ...COVERAGE_RULES,
