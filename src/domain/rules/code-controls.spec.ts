@@ -39,6 +39,11 @@ test('TLS verification switched off is found in each language that spells it', (
     ['esphome/device.yaml', 'http_request:\n  useragent: esphome\n  verify_ssl: false\n'],
     ['config/vector.toml', '[sinks.out.tls]\nverify_certificate = true\nverify_tls = false\n'],
     ['deploy/values.yaml', 'gateway:\n  insecure_skip_verify: true\n'],
+    ['.env', 'VERIFY_SSL=false\n'],
+    ['docker-compose.yml', 'services:\n  app:\n    environment:\n      - TLS_VERIFY=false\n'],
+    ['playbook.yml', '- uri:\n    url: https://api.example.net\n    validate_certs: no\n'],
+    ['config.json', '{"verify_ssl": false}'],
+    ['esphome/node.yaml', 'http_request:\n  verify_ssl: FALSE\n'],
   ];
   for (const [path, text] of cases) assert.match(what(op(path, text)) ?? '', /TLS certificate verification was switched off/, path);
 });
@@ -50,6 +55,7 @@ test('TLS verification already off, turned back on, named in prose or in a look-
   assert.equal(what(op('client.py', 'ssl_verify=False  # option of our own CLI, documented')), null, 'another name');
   assert.equal(what(op('api.ts', 'const agent = new https.Agent({ rejectUnauthorized: true });')), null);
   assert.equal(what(op('esphome/device.yaml', 'http_request:\n  verify_ssl: true\n')), null, 'on');
+  assert.equal(what(op('app.py', 'tls_verify = 0  # seconds to wait')), null, 'a variable of a program');
   assert.equal(what(op('esphome/device.yaml', 'http_request:\n  timeout: 10s\n  verify_ssl: false\n', 'http_request:\n  verify_ssl: false\n')), null, 'already off');
   assert.equal(what(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)")), null, 'a call to this machine only');
   assert.match(what(op('dev/probe.py', "requests.get('https://localhost:8443/health', verify=False)\nrequests.get(API_URL, verify=False)")) ?? '', /TLS/, 'and one that leaves it');

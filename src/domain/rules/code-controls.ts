@@ -7,6 +7,7 @@
 // escaped value's line came back unescaped where it is inserted as HTML — so code that already
 // had it, moves it or checks for it says nothing. Each control has its own words for a request
 // that named it (trust-settings.ts lowers the finding to info then).
+import { countMatches } from './util.ts';
 import type { FileOp } from './effects.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 
@@ -36,6 +37,14 @@ interface Control {
 }
 
 const TLS_OFF_WHAT = 'TLS certificate verification was switched off';
+/**
+ * In a configuration file (YAML, TOML, INI, JSON, env, compose): ESPHome's and Home Assistant's
+ * `verify_ssl: false`, Ansible's `validate_certs: no`, `TLS_VERIFY=false`, `insecure_skip_verify:
+ * true` — keys and YAML's booleans in any case. Only there: in a program, `tls_verify = 0` may be a
+ * variable of its own.
+ */
+const CONFIG_TLS_OFF = /(?:^|[\s{,"'-])(?:verify[-_]?ssl|ssl[-_]?verify|tls[-_]?verify|verify[-_]?tls|verify[-_]?certs?|ssl[-_]?verification|validate[-_]?certs)["']?[ \t]*[:=][ \t]*["']?(?:false|no|off|0)\b|(?:^|[\s{,"'-])(?:insecure[-_]?skip[-_]?(?:tls[-_]?)?verify|skip[-_]?tls[-_]?verify|tls[-_]?skip[-_]?verify)["']?[ \t]*[:=][ \t]*["']?(?:true|yes|on|1)\b/gim;
+const CONFIG_FILE = /\.(?:ya?ml|toml|ini|cfg|conf|json|env|properties)$|(?:^|[\\/])(?:\.env(?:\.[\w.-]+)?|docker-compose[\w.-]*|compose[\w.-]*|ansible\.cfg)$/i;
 /** `verify=False` given to a call that decodes or checks a token: a signature check, not TLS. */
 const TOKEN_CALL_VERIFY_OFF = /\b(?:\w*(?:decode|jwt)\w*|\w*(?:verify|validate|parse)_?token\w*)\s*\([^)\n]{0,300}\bverify\s*=\s*False\b/i;
 
@@ -46,10 +55,6 @@ const TLS_OFF: readonly Control[] = [
   { re: /\bcheck_hostname\s*=\s*False\b|(?:[^=!<>]=|=>|:)\s*(?:ssl\.CERT_NONE|OpenSSL::SSL::VERIFY_NONE)\b/g, what: `${TLS_OFF_WHAT} (certificates not required)`, control: 'tls' },
   { re: /\brejectUnauthorized["']?\s*[:=]\s*false\b/g, what: `${TLS_OFF_WHAT} (\`rejectUnauthorized: false\`)`, control: 'tls' },
   { re: /\bInsecureSkipVerify\s*[:=]\s*true\b/g, what: `${TLS_OFF_WHAT} (\`InsecureSkipVerify: true\`)`, control: 'tls' },
-  // configuration files: ESPHome's and Home Assistant's `verify_ssl: false`, `ssl_verify`,
-  // `tls_verify`, `insecure_skip_verify: true` (YAML and JSON with a colon, TOML and INI with `=`
-  // and a lower-case value — Python's `ssl_verify=False` is a name of the program's own)
-  { re: /^[ \t-]*["']?(?:verify_ssl|ssl_verify|tls_verify|verify_tls|verify_certs?|ssl_verification)["']?[ \t]*(?::[ \t]*["']?(?:false|False|no|off|0)|=[ \t]*["']?(?:false|no|off|0))\b|^[ \t-]*["']?(?:insecure_skip_verify|skip_tls_verify|tls_skip_verify|insecure_skip_tls_verify)["']?[ \t]*(?::[ \t]*["']?(?:true|True|yes|on|1)|=[ \t]*["']?(?:true|yes|on|1))\b/gm, what: `${TLS_OFF_WHAT} in a configuration file (\`verify_ssl: false\`)`, control: 'tls' },
   { re: /\bCURLOPT_SSL_VERIFY(?:PEER|HOST)\b["']?\s*(?:,|=>)\s*(?:false|0)\b/gi, what: `${TLS_OFF_WHAT} (curl's peer or host check off)`, control: 'tls' },
   { re: /["']verify["']\s*=>\s*false\b|\bssl:\s*\{\s*verify:\s*false\b/g, what: `${TLS_OFF_WHAT} (the HTTP client's \`verify\` option off)`, control: 'tls' },
   { re: /\bServerCertificate(?:Custom)?ValidationCallback\s*\+?=\s*(?:\([^)\n]{0,80}\)|\w+)\s*=>\s*true\b|\b(?:TrustAllStrategy|NoopHostnameVerifier)\.INSTANCE\b/g, what: `${TLS_OFF_WHAT} (every certificate accepted)`, control: 'tls' },
@@ -224,6 +229,7 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   const removed = shown.length > TEXT_MAX ? shown.slice(0, TEXT_MAX) : shown;
   const found = CONTROLS.find((c) => count(c, added) > count(c, removed));
   if (found) return { what: found.what, control: found.control };
+  if (CONFIG_FILE.test(w.abs) && countMatches(added, CONFIG_TLS_OFF) > countMatches(removed, CONFIG_TLS_OFF)) return { what: `${TLS_OFF_WHAT} in a configuration file (\`verify_ssl: false\`)`, control: 'tls' };
   if (AUTOESCAPE_SETTING_ON.test(removed) && !AUTOESCAPE_SETTING_ON.test(added) && AUTOESCAPE_SETTING_OFF.test(added)) return { what: "the template engine's automatic HTML escaping was switched off (cross-site scripting)", control: 'escaping' };
   if (publicSecretNames(added) > publicSecretNames(removed)) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
   if (escapeRemoved({ ...w, added, removed })) return { what: 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)', control: 'escaping' };

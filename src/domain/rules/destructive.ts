@@ -991,25 +991,34 @@ const THROWAWAY_ENV = /(?:^|[^a-z0-9])(?:sandbox|preview|pr-\d+|ephemeral|scratc
 const SHARED_ENV = /(?:^|[^a-z0-9])(?:prod|production|prd|live|main|master|staging|stage|stg|dev|development|shared|qa|uat)(?:[^a-z0-9]|$)/i;
 /** Options that name the resource or environment torn down (not a file, a profile, a region or a filter). */
 const NAME_OPTIONS = new Set(['--stack-name', '--stack', '-s', '--name', '--app', '-a', '--namespace', '-n', '--context', '--environment', '--env', '-e', '--stage', '--workspace', '--cluster']);
+/** Options whose value is a file, an account, a place or a filter: their value is no resource name. */
+const OTHER_VALUE_OPTIONS = new Set(['--region', '--profile', '--project', '--kubeconfig', '--cli-input-json', '--debug-log', '--exclude', '--include', '--output', '-o', '--query', '--file', '-f', '-chdir', '-state', '-var-file', '--config', '-c', '--zone', '--account', '--subscription', '--resource-group', '-g']);
 
 /**
  * The names the teardown gives its resource — operands that are no path or URL, and the values of
- * options that name it (`--stack-name`, `--app`, `-n`) — call it a throwaway environment, and none
- * calls it shared or live.
+ * options that name it (`--stack-name`, `--app`, `-n`; an `org/stack` keeps its last part) — call it
+ * a throwaway environment, and nothing in the command (any value, the profile and project
+ * included) calls it shared or live.
  */
 function throwawayTarget(cmd: SimpleCommand): boolean {
   const names: string[] = [];
+  const values: string[] = [];
   cmd.args.forEach((a, i) => {
     const eq = a.indexOf('=');
     if (a.startsWith('-')) {
-      if (eq > 0 && NAME_OPTIONS.has(a.slice(0, eq))) names.push(a.slice(eq + 1));
+      if (eq > 0) (NAME_OPTIONS.has(a.slice(0, eq)) ? names : values).push(lastPart(a.slice(eq + 1)));
       return;
     }
     const option = cmd.args[i - 1] ?? '';
-    if (option.startsWith('-') && !option.includes('=') && !NAME_OPTIONS.has(option)) return; // another option's value
+    if (OTHER_VALUE_OPTIONS.has(option)) return void values.push(a);
+    if (NAME_OPTIONS.has(option)) return void names.push(lastPart(a));
     if (!/[\\/:]/.test(a) && /[a-z]/i.test(a)) names.push(a);
   });
-  return names.some((n) => THROWAWAY_ENV.test(n)) && !names.some((n) => SHARED_ENV.test(n));
+  return names.some((n) => THROWAWAY_ENV.test(n)) && ![...names, ...values].some((n) => SHARED_ENV.test(n));
+}
+/** `acme/preview-42` → `preview-42`: a qualified stack's own name. */
+function lastPart(name: string): string {
+  return name.replace(/^.*\//, '');
 }
 
 // ---- git: force push and discarded work --------------------------------------------------------

@@ -1062,6 +1062,7 @@ test('a syntax check that passed on every file edited backs a claim that the cod
     assert.deepEqual(only(await runRules([...edits, edit(`${P}/parsers/other.py`, 'y = 1', 'y = 2'), ...ran(`python -m py_compile ${P}/parsers/scraper.py`), claim], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a file left unchecked`);
     assert.deepEqual(only(await runRules([...edits, ...ran(`python -m py_compile ${P}/parsers/scraper.py`), say('All tests pass.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a test claim`);
     // a claim of more than a syntax check checks: types, lint, a build
+    assert.deepEqual(only(await runRules([...edits, ...ran(`python -m py_compile ${P}/parsers/scraper.py`), say('The scraper compiles cleanly (no tests exist for it yet).')], { agent }), UNVERIFIED), [], `${agent}: a check named as not done`);
     for (const said of ['The code compiles with no type errors.', 'The Docker build succeeds and everything compiles.', 'Linting is clean and there are no syntax errors.']) {
       assert.deepEqual(only(await runRules([...edits, ...ran(`python -m py_compile ${P}/parsers/scraper.py`), say(said)], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: ${said}`);
     }

@@ -622,6 +622,8 @@ function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger
 /** A claim that the code compiles or has no syntax errors: what `py_compile`, `bash -n`, `node --check` check. */
 const COMPILES_CLAIM = /\bcompil(?:e|es|ed|ing)\b|\bsyntax\b/i;
 /** …but not one that also claims what a syntax check does not check: types, lint, a build, a container, tests. */
+/** "no tests exist for it yet", "without running the build": a check named as not done claims nothing ("no type errors" claims one). */
+const NEGATED_CHECK = /\b(?:no|not|without|never|nor)\s+(?:\w+\s+){0,2}?(?:tests?|types?|typed|lint\w*|build\w*)\b(?!\s+(?:errors?|issues?|warnings?|problems?|failures?))/gi;
 const OTHER_CHECK_CLAIMED = /\btype\b|\btypes\b|\btyped\b|\blint|\btsc\b|\bmypy\b|\bdocker\b|\bbuild|\btests?\b|\bbundl/i;
 /** A claim that behaviour was checked, which a syntax check cannot back. */
 const BEHAVIOUR_CHECKED = /\bverif|\btested\b|\bproduction\b|\breturns?\b|\bresponds?\b|\bpass(?:es|ed|ing)?\b/i;
@@ -676,7 +678,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // over a test run that failed and was never run again.
   // …and a claim that the code compiles ("all files compile with no syntax errors") is what a
   // syntax check of those files checks.
-  const checkable = claim.kind === 'works' || (claim.kind === 'build' && COMPILES_CLAIM.test(claim.sentence) && !OTHER_CHECK_CLAIMED.test(claim.sentence));
+  const checkable = claim.kind === 'works' || (claim.kind === 'build' && COMPILES_CLAIM.test(claim.sentence) && !OTHER_CHECK_CLAIMED.test(claim.sentence.replace(NEGATED_CHECK, ' ')));
   if (checkable && run?.status !== 'fail' && !BEHAVIOUR_CHECKED.test(claim.sentence) && ledger.syntax.covers(ledger.lastEdit)) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({

@@ -1000,7 +1000,10 @@ test('"please go ahead & fix with cli command" agrees to the grant the agent pro
   const grant = ran(`aws iam put-role-policy --role-name AmplifyReviewLensRole --policy-name BedrockAccess --policy-document '{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":["bedrock:Converse"],"Resource":"*"}]}'`, { output: '' });
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     assert.deepEqual(only(await runRules([prompt('the Q&A fails with bedrock errors'), proposal, prompt('please go ahead & fix with cli command'), ...grant], { agent }), GRANT).map(severityOf), ['info'], agent);
-    for (const words of ['please explain it first, what is Converse?', 'please go back and explain what Converse is first', 'please continue investigating, but do not change IAM', 'please do not touch the role']) {
+    for (const words of ['please continue', 'please, yes', 'pls proceed']) {
+      assert.deepEqual(only(await runRules([prompt('the Q&A fails with bedrock errors'), proposal, prompt(words), ...grant], { agent }), GRANT).map(severityOf), ['info'], `${agent}: ${words}`);
+    }
+    for (const words of ['please explain it first, what is Converse?', 'please go back and explain what Converse is first', 'please continue investigating, but do not change IAM', 'please do not touch the role', 'ok, but do not change IAM', "yes, but don't touch the role"]) {
       assert.deepEqual(only(await runRules([prompt('the Q&A fails with bedrock errors'), proposal, prompt(words), ...grant], { agent }), GRANT).map(severityOf), ['warning'], `${agent}: ${words}`);
     }
   }

@@ -13,7 +13,7 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { FindingDraft, Rule } from './types.ts';
 import { effectsOf } from './effects.ts';
-import { optionValues, parseArgs } from './commands.ts';
+import { parseArgs } from './commands.ts';
 import { asRequested, requestsOf, whoAsked } from './requests.ts';
 import { evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
@@ -23,45 +23,86 @@ export const repositoryPublished = meta({
   id: 'scope/repository-published',
   severity: 'warning',
   title: 'Repository made public unasked',
-  description: 'The agent made a repository anyone can read: created it public (`gh repo create … --public`, `glab repo create … --public`, a GitHub MCP `create_repository` with `private: false` or `visibility: "public"`; left out, the account\'s default decides and the log does not show it), or switched one to public (`gh repo edit --visibility public`, `gh api -X PATCH repos/… -f private=false` or `visibility=public`), and no word of the user\'s asked for a public or open-source repository. Everything it holds, and every push after, is published. Info "as requested" when a request asked for it (not in a sentence that negates it: "keep it private", "not public"); an attempted info when the call did not take effect. Private and internal repositories are not reported.',
+  description: 'The agent made a repository anyone can read: created it public (`gh repo create … --public`, `glab repo create … --public`, `gh api` creating one through `user/repos` or `orgs/…/repos` without `private=true`, a GitHub MCP `create_repository` with `private: false` — or with `private` left out when its answer shows the repository public), or switched one to public (`gh repo edit --visibility public`, `gh api -X PATCH repos/… -f private=false` or `visibility=public`), and no word of the user\'s asked for a public or open-source repository. Everything it holds, and every push after, is published. Info "as requested" when a request asked for it (not in a sentence that negates it: "keep it private", "not public"), and info when the user named that very repository without saying how visible; an attempted info when the call did not take effect. Private and internal repositories are not reported.',
   remediation: 'Check what the repository holds and its history; make it private again if it was not meant to be public, and rotate any secret it ever held.',
 });
 
-/** A request for a public repository, in the languages the request words cover. */
-const ASKS_PUBLIC = /\bpublic(?:ly)?\b|\bopen[- ]?source\b|公开|公開|공개|\bpublique?\b|\böffentlich\w*|\bp[uú]blic[oa]\b/i;
-/** A negation or the other choice in the same sentence: "keep it private", "not public", "don't make it public". */
-const NOT_PUBLIC = /\b(?:private|internal|not|don'?t|do\s+not|never|no)\b|私有|非公开|非公開|비공개|\bprivée?\b|\bprivat\b|\bprivad[oa]\b/i;
+/**
+ * A request for a public repository: "public" or "open source" said of the repository or its
+ * visibility ("a public repo", "make it public", "open-source it", "visible to anyone"), in the
+ * languages the request words cover — not the `public/` folder, a public key, a public-facing page.
+ */
+const ASKS_PUBLIC = /\b(?:public|open[- ]?source[d]?)\s+(?:\w+\s+){0,2}?(?:repo|repository|github|gitlab|project)\b|\b(?:repo|repository)\s+(?:\w+\s+){0,3}?(?:public(?:ly)?|open[- ]?source)\b|\bmake\s+(?:it|this|the\s+\w+)\s+public\b|\bopen[- ]?source\s+(?:it|this|the\s+\w+)\b|\b(?:visible|readable)\s+(?:to|by)\s+(?:anyone|everyone|the\s+public)\b|公开(?:仓库|的仓库|项目)|公開(?:リポジトリ|に)|공개\s*(?:저장소|레포)|\bd[ée]p[oô]t\s+public\b|\bd[ée]p[oô]t\s+publique\b|\böffentliche[sn]?\s+(?:repo|repository)\b|\brepositorio\s+p[uú]blico\b|\brepo\s+p[uú]blico\b|\bpubblic[oa]\b|публичн/i;
+/** The visibility itself negated or set the other way: "not public", "don't make it public", "keep it private", "a private repo". */
+const NOT_PUBLIC = /\b(?:not|n't|never|no)\s+(?:make\s+(?:it\s+)?|be\s+)?(?:\w+\s+)?public\b|\b(?:keep|make)\s+(?:it|this|the\s+\w+)\s+private\b|\bprivate\s+(?:\w+\s+)?(?:repo|repository)\b|私有|非公开|非公開|비공개/i;
+
+/** Options of `gh`/`glab` repository and api commands that take a value (their value is no flag). */
+const VALUE_OPTIONS = new Set(['--description', '-d', '--source', '-s', '--remote', '-r', '--template', '-p', '--team', '-t', '--homepage', '-h', '--visibility', '-X', '--method', '-f', '-F', '--field', '--raw-field', '--gitignore', '-g', '--license', '-l', '--group', '--name', '-n', '--input', '-H', '--header', '--jq', '-q', '--hostname']);
+
+/** The flags a command was given (an option's value is not one), `--flag=value` split. */
+function flagsOf(args: readonly string[]): Map<string, string> {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('-')) continue;
+    const eq = a.indexOf('=');
+    if (eq > 0) flags.set(a.slice(0, eq), a.slice(eq + 1));
+    else if (VALUE_OPTIONS.has(a)) flags.set(a, args[++i] ?? '');
+    else flags.set(a, 'true');
+  }
+  return flags;
+}
 
 /** What the command publishes: the repository it names, or null when it makes nothing public. */
 export function publishedBy(cmd: SimpleCommand): string | null {
   if (cmd.name !== 'gh' && cmd.name !== 'glab') return null;
-  const { operands } = parseArgs(cmd.args, ['--description', '-d', '--source', '-s', '--remote', '-r', '--template', '-p', '--team', '-t', '--homepage', '-h', '--visibility', '-X', '--method', '-f', '-F', '--field', '--raw-field', '--gitignore', '-g', '--license', '-l', '--group', '--name', '-n']);
+  const flags = flagsOf(cmd.args);
+  if (flags.has('--help') || flags.has('-h') && cmd.name === 'glab') return null;
+  const { operands } = parseArgs(cmd.args, [...VALUE_OPTIONS]);
   const [area, verb, name] = operands;
-  if (area === 'repo' && verb === 'create' && cmd.args.includes('--public')) return name ?? 'a new repository';
-  if (area === 'repo' && verb === 'edit' && optionValues(cmd.args, ['--visibility'])[0] === 'public') return name ?? 'the current repository';
-  if (cmd.name === 'gh' && area === 'api' && /^\/?repos\/[^/\s]+\/[^/\s]+\/?$/.test(verb ?? '')) {
-    const method = optionValues(cmd.args, ['-X', '--method'])[0]?.toUpperCase();
-    const fields = optionValues(cmd.args, ['-f', '-F', '--field', '--raw-field']);
-    if (method === 'PATCH' && fields.some((f) => /^private=false$|^visibility=public$/i.test(f))) return verb!.replace(/^\/?repos\//, '').replace(/\/$/, '');
+  const truthy = (v: string | undefined) => v !== undefined && /^(?:true|1|yes|)$/i.test(v);
+  if (area === 'repo' && verb === 'create') {
+    const isPublic = truthy(flags.get('--public')) || (cmd.name === 'glab' && flags.has('-P')) || /^public$/i.test(flags.get('--visibility') ?? '');
+    return isPublic ? name ?? 'a new repository' : null;
+  }
+  if (area === 'repo' && verb === 'edit') return /^public$/i.test(flags.get('--visibility') ?? '') ? name ?? 'the current repository' : null;
+  if (cmd.name === 'gh' && area === 'api') {
+    const path = (verb ?? '').replace(/^\/+/, '');
+    const method = (flags.get('-X') ?? flags.get('--method') ?? '').toUpperCase();
+    const fields = cmd.args.filter((a, i) => ['-f', '-F', '--field', '--raw-field'].includes(cmd.args[i - 1] ?? '') || /^(?:-[fF]|--(?:raw-)?field)=/.test(a)).map((a) => a.replace(/^(?:-[fF]|--(?:raw-)?field)=/, ''));
+    const setsPublic = fields.some((f) => /^private=false$|^visibility=public$/i.test(f));
+    const keepsPrivate = fields.some((f) => /^private=true$|^visibility=(?:private|internal)$/i.test(f));
+    // a repository's settings changed to public
+    if (method === 'PATCH' && /^repos\/[^/\s]+\/[^/\s]+\/?$/.test(path) && setsPublic) return path.replace(/^repos\//, '').replace(/\/$/, '');
+    // a repository created through the API (`POST user/repos`, `orgs/acme/repos`): public unless it says private
+    if (/^(?:user|orgs\/[^/\s]+)\/repos\/?$/.test(path) && (method === 'POST' || (method === '' && fields.length > 0)) && !keepsPrivate) {
+      return fields.find((f) => /^name=/.test(f))?.slice(5) ?? 'a new repository';
+    }
   }
   return null;
 }
 
 /**
- * A GitHub MCP `create_repository` call that says it makes a public one (`private: false`,
- * `visibility: "public"`). Left out, the visibility is the account's or organisation's default,
- * which the log does not show: not reported.
+ * A GitHub MCP `create_repository` call: public when its arguments say so (`private: false`,
+ * `visibility: "public"`, in any case); with `private` left out, what the server does differs
+ * (the reference server and older github-mcp-server send GitHub's default, public; the current one
+ * defaults to private), so the call's own result decides (`"private": false` in the answer).
  */
-function publishedByTool(event: NormEvent & { kind: 'tool_call' }): string | null {
+function publishedByTool(event: NormEvent & { kind: 'tool_call' }): { repo: string; explicit: boolean } | null {
   const input = event.input;
   if (input.type !== 'mcp' && input.type !== 'other') return null;
   if (!/(?:^|[_.])create_repository$/.test(input.type === 'mcp' ? input.tool : event.name)) return null;
   const raw = input.args;
   const args: Record<string, unknown> = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
-  const explicit = args.private === false || args.private === 'false' || args.visibility === 'public';
-  if (!explicit) return null;
-  return typeof args.name === 'string' ? args.name : 'a new repository';
+  const priv = String(args.private ?? '').toLowerCase();
+  const visibility = String(args.visibility ?? '').toLowerCase();
+  if (priv === 'true' || visibility === 'private' || visibility === 'internal') return null;
+  const owner = typeof args.organization === 'string' ? `${args.organization}/` : typeof args.owner === 'string' ? `${args.owner}/` : '';
+  const repo = typeof args.name === 'string' ? `${owner}${args.name}` : 'a new repository';
+  return { repo, explicit: priv === 'false' || visibility === 'public' };
 }
+/** A repository API's answer that shows a public repository. */
+const ANSWERS_PUBLIC = /"private"\s*:\s*false|"visibility"\s*:\s*"public"/i;
 
 export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
   {
@@ -70,6 +111,8 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
       const requests = requestsOf(ctx.session);
       // drafts wait for their call's result: a call that failed or was refused made nothing public
       const pending = new Map<string, FindingDraft[]>();
+      // MCP calls that left the visibility out: their answer decides
+      const uncertain = new Set<string>();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -78,13 +121,19 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
             if (!drafts) return;
             pending.delete(event.callId);
             const failed = event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0);
+            // an MCP call that did not say: its answer shows the repository public, or nothing is said
+            const shown = !uncertain.delete(event.callId) || ANSWERS_PUBLIC.test(event.output.slice(0, 20_000));
+            if (!shown) return;
             for (const d of drafts) ctx.report(failed ? { ...d, severity: 'info', title: 'Repository made public (attempted)', detail: `${d.detail} Attempted only: the call ${event.denied ? 'was refused' : 'failed'}, so nothing was made public.`, key: `${d.key ?? ''} (attempted)` } : d);
             return;
           }
           if (event.kind !== 'tool_call') return;
           const published: Array<{ repo: string; text: string }> = [];
           const byTool = publishedByTool(event);
-          if (byTool) published.push({ repo: byTool, text: `${event.name} ${byTool}` });
+          if (byTool) {
+            published.push({ repo: byTool.repo, text: `${event.name} ${byTool.repo}` });
+            if (!byTool.explicit && uncertain.size < PENDING_MAX) uncertain.add(event.callId);
+          }
           if (event.input.type === 'command') {
             for (const loc of effectsOf(event, facts, ctx.session).commands) {
               const repo = publishedBy(loc.cmd);
@@ -99,12 +148,19 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
               key: p.repo,
             };
             const asked = whoAsked(requests.for(event), asksPublic);
+            // a repository the user named ("GitHub repo: acme/app"): the user asked for that very
+            // repository, only not for its visibility — context (info), not a publication nobody wanted
+            const named = !asked && requests.for(event).some((r) => r.by === 'user' && r.text.includes(p.repo.replace(/^[^/]*\//, '')) && p.repo.replace(/^[^/]*\//, '').length >= 4);
+            if (named) {
+              setCapped(pending, event.callId, [...(pending.get(event.callId) ?? []), { ...draft, severity: 'info', title: 'Repository the user named made public', detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public; the user named this repository, but not its visibility.`, key: `${p.repo} (named)` }], PENDING_MAX);
+              continue;
+            }
             const judged = asked ? asRequested({ ...draft, detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public.` }, repositoryPublished, asked, 'the request asked for a public repository') : draft;
             setCapped(pending, event.callId, [...(pending.get(event.callId) ?? []), judged], PENDING_MAX);
           }
         },
         finish() {
-          for (const drafts of pending.values()) for (const d of drafts) ctx.report({ ...d, detail: `${d.detail} The result is not in the log.` });
+          for (const [callId, drafts] of pending) if (!uncertain.has(callId)) for (const d of drafts) ctx.report({ ...d, detail: `${d.detail} The result is not in the log.` });
           pending.clear();
         },
       };
@@ -114,5 +170,5 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
 
 /** A sentence of the request asks for a public or open-source repository and says nothing against it. */
 function asksPublic(text: string): boolean {
-  return text.slice(0, 10_000).split(/[.!?。！？\n]+/).some((s) => ASKS_PUBLIC.test(s) && !NOT_PUBLIC.test(s));
+  return text.slice(0, 10_000).split(/[.!?。！？;\n]+/).some((s) => ASKS_PUBLIC.test(s) && !NOT_PUBLIC.test(s));
 }

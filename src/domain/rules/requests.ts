@@ -226,7 +226,7 @@ export class RequestLog {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
       const reply = event.text.trim();
-      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES_POLITELY.test(reply) || AGREES_ALL.test(reply)) && !asksBack(event.text) && event.text.length <= 200;
+      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES.test(reply.replace(POLITE, '')) || AGREES_ALL.test(reply)) && !HOLDS_BACK.test(reply) && !asksBack(event.text) && event.text.length <= 200;
       if (agreed) this.keep(this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
@@ -476,8 +476,13 @@ const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+a
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
-/** "please go ahead & fix with cli command", "ok, proceed": a courtesy before the words that agree (not "please go back …", "please continue investigating"). */
-const AGREES_POLITELY = /^(?:please|pls|ok(?:ay)?|yes),?\s+(?:go\s+ahead|go\s+for\s+it|do\s+it|proceed|(?:fix|apply|implement)\s+(?:it|that|this))\b/i;
+/** A courtesy before the words that agree: "please go ahead & fix with cli command", "please, yes", "pls continue". */
+const POLITE = /^(?:please|pls|kindly),?\s+/i;
+/**
+ * A reply that agrees and then holds something back ("ok, but do not change IAM", "please continue
+ * investigating, but don't touch the role", "please go back and explain first"): not a yes to the proposal.
+ */
+const HOLDS_BACK = /\b(?:but|except|however)\b[^.!?]{0,80}\b(?:not|n't|never|no)\b|\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+)?(?:change|touch|modify|push|commit|delete|remove|deploy|merge|run|apply|grant)\b|^(?:please\s+)?go\s+back\b/i;
 
 const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b(?![^.\n]{0,30}\b(?:later|tomorrow|afterwards|next\s+time|not\s+yet|dopo|depois|luego|später)\b)|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행)|(?:set|do|make|build|implement|apply|carry)\s+(?:this|that|it)(?:\s+(?:up|out))?(?:\s+(?:now|please|then))?\s*[.!]*$)/i;
 

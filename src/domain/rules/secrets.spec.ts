@@ -1379,7 +1379,7 @@ test('a key the session generated itself (`openssl rand -hex 32`, `secrets.token
   const OUT = 'secrets/in-tool-output';
   const key = 'f3a9c1e7b2d4' + '6a8e0c5f7b9d1e3a5c7f9b1d3e5a7c9e1f3b5d7f9a1c3e5';
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
-    for (const generator of ['openssl rand -hex 32', `python3 -c 'import secrets; print(secrets.token_hex(32))'`]) {
+    for (const generator of ['openssl rand -hex 32', `python3 -c 'import secrets; print(secrets.token_hex(32))'`, `openssl rand -hex 32 | tr -d '\\n'`, 'head -c 32 /dev/urandom | xxd -p -c 64', `node -e "console.log(require('crypto').randomBytes(32).toString('hex'))"`, `python3 -c 'import os; print(os.urandom(32).hex())'`]) {
       const steps = [prompt('set up an API key for the sensor and deploy the API to my server'), ...ran(generator, { output: `${key}\n` }), say(`Here's your API key:\n\`\`\`\nSENSOR_API_KEY=${key}\n\`\`\``), ...ran(`ssh myserver "docker run -d -e API_KEY=${key} sensor-api"`, { output: 'c0ffee' }), ...ran(`curl -s -X POST https://api.sensors.example.net/readings -H "x-api-key: ${key}" -d '{}'`, { output: '{"ok":true}' })];
       const d = only(await runRules(steps, { agent }), OUT);
       assert.deepEqual(d.map(severityOf), ['info'], `${agent}: ${generator}`);

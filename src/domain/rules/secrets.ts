@@ -1218,19 +1218,23 @@ function generatedValues(call: ToolCallEvent, output: string, session: SessionFa
   // every command of the call generates, or only prints what was generated: a call that also
   // reads something (`cat token || openssl rand -hex 32`) may have printed that instead
   const commands = effectsOf(call, { secrets: [] }, session).commands;
-  if (commands.length === 0 || !commands.every((l) => generator(l.cmd) || (/^(?:echo|printf|export)$/.test(l.cmd.name) && l.cmd.nested === null))) return [];
+  if (commands.length === 0 || !commands.every((l) => generator(l.cmd) || TEXT_FILTERS.test(l.cmd.name) || (/^(?:echo|printf|export)$/.test(l.cmd.name) && l.cmd.nested === null))) return [];
   if (!commands.some((l) => generator(l.cmd))) return [];
   // each line one token, or `NAME=token` (`print("API_KEY=" + secrets.token_urlsafe(32))`)
   return output.split('\n').map((l) => l.trim().replace(/^[A-Z][A-Z0-9_]*=/, '')).filter((l) => /^[A-Za-z0-9+/=_-]{16,200}$/.test(l));
 }
+/** Programs that only reshape what a generator printed (`openssl rand -hex 32 | tr -d '\\n'`, `| tee .secret`, `| xxd -p`). */
+const TEXT_FILTERS = /^(?:tr|tee|xxd|base64|od|cut|fold|sed)$/;
 /** A command that makes random secrets and prints them. */
 function generator(cmd: SimpleCommand): boolean {
   if (cmd.name === 'openssl') return cmd.args[0] === 'rand';
+  // `head -c 32 /dev/urandom`: the kernel's random bytes
+  if (cmd.name === 'head' && cmd.args.some((a) => /^\/dev\/u?random$/.test(a))) return true;
   if (/^(?:uuidgen|pwgen|apg|mkpasswd)$/.test(cmd.name)) return true;
   return /^(?:python[\d.]*|node|ruby|php)$/.test(cmd.name) && GENERATOR_CODE.test(cmd.args.join(' '));
 }
-/** Code that makes random secrets: Python's `secrets`, Node's `crypto.randomBytes`/`randomUUID`, Ruby's `SecureRandom`, PHP's `random_bytes`. */
-const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\bcrypto\.(?:randomBytes|randomUUID)\b|\bSecureRandom\b|\brandom_bytes\b/;
+/** Code that makes random secrets: Python's `secrets` and `os.urandom`, Node's `randomBytes`/`randomUUID` (`require('crypto').randomBytes(32)` too), Ruby's `SecureRandom`, PHP's `random_bytes`. */
+const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\brandom(?:Bytes|UUID)\s*\(|\bos\.urandom\s*\(|\bSecureRandom\b|\brandom_bytes\b/;
 
 /**
  * Access tokens that expire within an hour of being issued, by their format: Google OAuth access

@@ -172,7 +172,7 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // `PASS:`/`FAIL:`), not a password's label; `password: length=16` — a property of the password
   // printed by a probe, not the password.
   if (operator === ':' && rawName === 'PASS') return null;
-  if (/^[a-z_]+=(?:\d+|[a-z]+)$/i.test(value) && !/["'`]$/.test(op[0])) return null;
+  if (/^[a-z_]+=(?:\d+|[a-z][a-z0-9_-]{0,23})$/i.test(value) && !/[A-Z]/.test(value.slice(value.indexOf('='))) && !/["'`]$/.test(op[0])) return null;
   // `Enter your database password: Supabase CLI 2.31.8`: a program asking for input, its next
   // output glued on. A terminal never echoes a typed password, so a plain word with more words
   // after it on that line is output, not a value. ("enter password: Kx9…", as a person writes it
