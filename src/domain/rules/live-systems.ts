@@ -14,14 +14,14 @@
 // out, to apply infrastructure) or the command word for word, also in a proposal the user agreed
 // to — is the user's change: info "as requested"; naming the code involved asks for nothing. A
 // command that failed or was refused changed nothing live: an "(attempted)" info.
-import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
+import type { ToolCallEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, SessionFacts } from './types.ts';
 import { CommandTable, hasFlag, type Row as TableRow } from './command-table.ts';
 import { optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { effectsOf, type Located } from './effects.ts';
 import { findDestructiveSql, sqlSent } from './destructive.ts';
-import { refusal } from './outcome.ts';
+import { settledRun } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { serviceTeardown, serviceTool } from './destructive-services.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
@@ -156,7 +156,11 @@ const ASKS: Record<Kind, RegExp> = {
 const DDL = /(?:^|;)\s*((?:CREATE(?:\s+OR\s+REPLACE)?\s+(?:UNIQUE\s+)?(?:FUNCTION|PROCEDURE|TRIGGER|POLICY|VIEW|MATERIALIZED\s+VIEW|TABLE|INDEX|TYPE|EXTENSION|SCHEMA|ROLE|USER|RULE)|ALTER\s+(?:TABLE|FUNCTION|PROCEDURE|POLICY|ROLE|USER|VIEW|TYPE|SCHEMA|DATABASE|DEFAULT\s+PRIVILEGES)|DROP\s+(?:FUNCTION|PROCEDURE|TRIGGER|POLICY|VIEW|MATERIALIZED\s+VIEW|INDEX|TYPE|EXTENSION|ROLE|USER|RULE)|GRANT|REVOKE)\b[^;]{0,60})/i;
 /** Cheap screen before the SQL is looked for: a command line that can carry DDL at all. */
 const SQL_HINT = /\b(?:CREATE|ALTER|DROP|GRANT|REVOKE)\b/i;
-/** This machine: loopback names, Docker's host alias, a Unix socket's folder (`-h /var/run/postgresql`). */
+/**
+ * This machine: loopback names, Docker's host alias, a Unix socket's folder (`-h /var/run/postgresql`).
+ * Narrower than commands.ts's `isLocalHost`, which counts private networks as local: a database at
+ * 10.0.0.5 is another machine's, most often the live one.
+ */
 const LOCAL_HOST = /^(?:localhost|127(?:\.\d+){3}|::1|\[::1\]|0\.0\.0\.0|host\.docker\.internal|\/.*)$/i;
 
 /** SQL without its comments, string literals and dollar-quoted bodies: the statements themselves. */
@@ -285,7 +289,7 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
             const held = pending.get(event.callId);
             if (!held) return;
             pending.delete(event.callId);
-            for (const { draft, command, last } of held) ctx.report(settled(draft, event, command, last));
+            for (const { draft, command, last } of held) ctx.report(settledRun(draft, event, command, last, liveSystemChanged.title));
             return;
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
@@ -314,18 +318,3 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
   },
 ];
 
-/** The draft as the call's result decides it: a failed or refused command is an attempt (info). */
-function settled(draft: FindingDraft, result: ToolResultEvent, command: string, last: boolean): FindingDraft {
-  const refused = refusal(result, 'run', undefined, command);
-  // a failed status speaks for this command only when it was the call's last step (`fly deploy && curl -f …/health` failing at the check deployed)
-  const failed = result.denied || (last && (result.isError || (result.exitCode !== null && result.exitCode !== 0)));
-  if (!refused && !failed) return draft;
-  const why = refused?.why ?? `the command failed${result.exitCode !== null ? ` (exit code ${result.exitCode})` : ''}, so the change did not go through`;
-  return {
-    ...draft,
-    severity: 'info',
-    title: `${draft.title ?? liveSystemChanged.title} (attempted)`,
-    detail: `${draft.detail} Attempted only: ${why}.`,
-    key: `${draft.key ?? draft.rule} (attempted)`,
-  };
-}

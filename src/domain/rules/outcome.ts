@@ -379,6 +379,26 @@ function failedToolWrite(result: ToolResultEvent, effect: Effect, command: strin
   return { why: 'the file tool reported an error, so nothing was written', line };
 }
 
+/**
+ * A draft about a change a command makes (a deploy, a repository made public), as the call's result
+ * decides it: a refused command, or one that failed, changed nothing — an "(attempted)" info. A
+ * failed status speaks for the command only when it was the call's last step (`fly deploy && curl
+ * -f …/health` failing at the check deployed). `title`: the rule's own, for a draft that has none.
+ */
+export function settledRun(draft: FindingDraft, result: ToolResultEvent, command: string | undefined, last: boolean, title: string): FindingDraft {
+  const refused = refusal(result, 'run', undefined, command);
+  const failed = result.denied || (last && (result.isError || (result.exitCode !== null && result.exitCode !== 0)));
+  if (!refused && !failed) return draft;
+  const why = refused?.why ?? `the command failed${result.exitCode !== null ? ` (exit code ${result.exitCode})` : ''}, so the change did not go through`;
+  return {
+    ...draft,
+    severity: 'info',
+    title: `${draft.title ?? title} (attempted)`,
+    detail: `${draft.detail} Attempted only: ${why}.`,
+    key: `${draft.key ?? draft.rule} (attempted)`,
+  };
+}
+
 export class Outcomes {
   private readonly waiting = new Map<string, Waiting>();
 

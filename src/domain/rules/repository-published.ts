@@ -16,6 +16,7 @@ import type { FindingDraft, Rule } from './types.ts';
 import { effectsOf } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { asRequested, requestsOf, whoAsked } from './requests.ts';
+import { settledRun } from './outcome.ts';
 import { evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 const PENDING_MAX = 100;
@@ -114,6 +115,8 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
       const pending = new Map<string, FindingDraft[]>();
       // MCP calls that left the visibility out: their answer decides
       const uncertain = new Set<string>();
+      // the command line of each waiting call (a refusal is read from it)
+      const command = new Map<string, string>();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -121,11 +124,11 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
             const drafts = pending.get(event.callId);
             if (!drafts) return;
             pending.delete(event.callId);
-            const failed = event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0);
             // an MCP call that did not say: its answer shows the repository public, or nothing is said
             const shown = !uncertain.delete(event.callId) || ANSWERS_PUBLIC.test(event.output.slice(0, 20_000));
-            if (!shown) return;
-            for (const d of drafts) ctx.report(failed ? { ...d, severity: 'info', title: 'Repository made public (attempted)', detail: `${d.detail} Attempted only: the call ${event.denied ? 'was refused' : 'failed'}, so nothing was made public.`, key: `${d.key ?? ''} (attempted)` } : d);
+            const line = command.get(event.callId);
+            command.delete(event.callId);
+            if (shown) for (const d of drafts) ctx.report(settledRun(d, event, line, true, repositoryPublished.title));
             return;
           }
           if (event.kind !== 'tool_call') return;
@@ -141,6 +144,7 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
               if (repo) published.push({ repo, text: loc.cmd.text });
             }
           }
+          if (published.length > 0 && event.input.type === 'command') setCapped(command, event.callId, event.input.command, PENDING_MAX);
           for (const p of published) {
             const draft: FindingDraft = {
               rule: repositoryPublished.id,
@@ -151,12 +155,11 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
             const asked = whoAsked(requests.for(event), asksPublic);
             // a repository the user named ("GitHub repo: acme/app"): the user asked for that very
             // repository, only not for its visibility — context (info), not a publication nobody wanted
-            const named = !asked && requests.for(event).some((r) => r.by === 'user' && r.text.includes(p.repo.replace(/^[^/]*\//, '')) && p.repo.replace(/^[^/]*\//, '').length >= 4);
-            if (named) {
-              setCapped(pending, event.callId, [...(pending.get(event.callId) ?? []), { ...draft, severity: 'info', title: 'Repository the user named made public', detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public; the user named this repository, but not its visibility.`, key: `${p.repo} (named)` }], PENDING_MAX);
-              continue;
-            }
-            const judged = asked ? asRequested({ ...draft, detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public.` }, repositoryPublished, asked, 'the request asked for a public repository') : draft;
+            const ownName = p.repo.replace(/^[^/]*\//, '');
+            const named = !asked && ownName.length >= 4 && requests.for(event).some((r) => r.by === 'user' && r.text.includes(ownName));
+            const judged = named
+              ? { ...draft, severity: 'info' as const, title: 'Repository the user named made public', detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public; the user named this repository, but not its visibility.`, key: `${p.repo} (named)` }
+              : asked ? asRequested({ ...draft, detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public.` }, repositoryPublished, asked, 'the request asked for a public repository') : draft;
             setCapped(pending, event.callId, [...(pending.get(event.callId) ?? []), judged], PENDING_MAX);
           }
         },

@@ -1214,7 +1214,8 @@ function markSent(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, fa
  * one token. The session made them; no one had them before.
  */
 function generatedValues(call: ToolCallEvent, output: string, session: SessionFacts): string[] {
-  if (call.input.type !== 'command' || output.length > 4_000) return [];
+  // (read for every result: a cheap screen of the command line before its commands are looked at)
+  if (call.input.type !== 'command' || output.length > 4_000 || !GENERATOR_HINT.test(call.input.command)) return [];
   // every command of the call generates, or only prints what was generated: a call that also
   // reads something (`cat token || openssl rand -hex 32`) may have printed that instead
   const commands = effectsOf(call, { secrets: [] }, session).commands;
@@ -1223,6 +1224,8 @@ function generatedValues(call: ToolCallEvent, output: string, session: SessionFa
   // each line one token, or `NAME=token` (`print("API_KEY=" + secrets.token_urlsafe(32))`)
   return output.split('\n').map((l) => l.trim().replace(/^[A-Z][A-Z0-9_]*=/, '')).filter((l) => /^[A-Za-z0-9+/=_-]{16,200}$/.test(l));
 }
+/** Words every generator's command line holds. */
+const GENERATOR_HINT = /\bopenssl\b|\buuidgen\b|\bpwgen\b|\bapg\b|\bmkpasswd\b|\/dev\/u?random\b|random(?:Bytes|UUID)|\burandom\b|\bsecrets\.|SecureRandom|random_bytes/;
 /** Programs that only reshape what a generator printed (`openssl rand -hex 32 | tr -d '\\n'`, `| tee .secret`, `| xxd -p`). */
 const TEXT_FILTERS = /^(?:tr|tee|xxd|base64|od|cut|fold|sed)$/;
 /** A command that makes random secrets and prints them. */
