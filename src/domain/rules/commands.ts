@@ -379,3 +379,36 @@ export function readsProgramFromStdin(cmd: SimpleCommand): boolean {
   if (short.has('c') || short.has('e') || short.has('m')) return false;
   return operands.length === 0 || operands[0] === '-' || short.has('s');
 }
+
+const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context', '-f', '--file', '-p', '--project-name', '--index'];
+
+/**
+ * The command run in a container: `docker exec -it db psql -c …`, `docker compose exec db env`,
+ * `kubectl exec pod -- mysql -e …` (the pipeline and redirects stay the outer command's); null
+ * for anything else.
+ */
+export function containerExec(cmd: SimpleCommand): SimpleCommand | null {
+  if (!['docker', 'podman', 'kubectl', 'oc', 'docker-compose'].includes(cmd.name)) return null;
+  const at = cmd.args.indexOf('exec');
+  if (at < 0) return null;
+  // only options before `exec`, and docker's `compose` plugin with its own
+  for (let j = 0; j < at; j++) {
+    const a = cmd.args[j]!;
+    if (a === 'compose' && cmd.name === 'docker') continue;
+    if (!a.startsWith('-')) return null;
+    if (EXEC_VALUE_OPTS.includes(a)) j++;
+  }
+  const rest = cmd.args.slice(at + 1);
+  const dashes = rest.indexOf('--');
+  let argv: string[];
+  if (dashes >= 0) {
+    argv = rest.slice(dashes + 1);
+  } else {
+    let i = 0;
+    while (i < rest.length && rest[i]!.startsWith('-')) i += EXEC_VALUE_OPTS.includes(rest[i]!) ? 2 : 1;
+    argv = rest.slice(i + 1); // after the container name
+  }
+  if (argv.length === 0) return null;
+  const name = argv[0]!.replace(/^.*\//, '');
+  return { ...cmd, name, args: argv.slice(1), redirects: cmd.redirects, pipeIndex: cmd.pipeIndex };
+}

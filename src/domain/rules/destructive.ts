@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from '
 import { CreatedPaths } from './created-paths.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
-import { asksForInfo, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, PUSH_REFUSED, type ParsedArgs } from './commands.ts';
+import { asksForInfo, containerExec, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, PUSH_REFUSED, type ParsedArgs } from './commands.ts';
 import { deletedBranches, OwnBranches } from './own-branches.ts';
 import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
@@ -1506,28 +1506,6 @@ function underRemovalGrant(rule: Rule): Rule {
       };
     },
   };
-}
-
-const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context'];
-
-/** `docker exec -it db psql -c …`, `kubectl exec pod -- mysql -e …`: the client run in the container. */
-function containerExec(cmd: SimpleCommand): SimpleCommand | null {
-  if (!['docker', 'podman', 'kubectl', 'oc'].includes(cmd.name)) return null;
-  const at = cmd.args.indexOf('exec');
-  if (at < 0 || cmd.args.slice(0, at).some((a) => !a.startsWith('-'))) return null;
-  const rest = cmd.args.slice(at + 1);
-  const dashes = rest.indexOf('--');
-  let argv: string[];
-  if (dashes >= 0) {
-    argv = rest.slice(dashes + 1);
-  } else {
-    let i = 0;
-    while (i < rest.length && rest[i].startsWith('-')) i += EXEC_VALUE_OPTS.includes(rest[i]) ? 2 : 1;
-    argv = rest.slice(i + 1); // after the container name
-  }
-  if (argv.length === 0) return null;
-  const name = argv[0].replace(/^.*\//, '');
-  return { ...cmd, name, args: argv.slice(1), redirects: cmd.redirects, pipeIndex: cmd.pipeIndex };
 }
 
 

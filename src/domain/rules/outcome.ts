@@ -88,12 +88,14 @@ function namedRefusal(output: string, target: string): string | null {
 }
 
 interface Waiting {
-  drafts: { draft: FindingDraft; effect: Effect; target?: string }[];
+  drafts: { draft: FindingDraft; effect: Effect; target?: string; settle?: Settle }[];
   /** The call's command, when it was one: its exit code can say what did not happen. */
   command?: string;
 }
 
 type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: string };
+/** A change a command makes on another system (a grant, a deploy): its failed status, when it was the call's last step, says it did not go through (settledRun). */
+interface Settle { last: boolean; title: string }
 
 // The agents' own refusals, written as the call's result: a write refused because the file was not
 // read first (Claude Code), a path outside the workspace or under ignore patterns (Gemini CLI), a
@@ -405,14 +407,14 @@ export class Outcomes {
   constructor(private readonly ctx: RuleContext, private readonly metas: readonly Meta[]) {}
 
   /** Reports `draft` once the result of `event` (a tool call) is known; other events report now. */
-  report(event: NormEvent, effect: Effect, draft: FindingDraft, target?: string): void {
+  report(event: NormEvent, effect: Effect, draft: FindingDraft, target?: string, settle?: Settle): void {
     if (event.kind !== 'tool_call') {
       const { whenRan: _, ...now } = draft;
       this.ctx.report(now);
       return;
     }
     const w = this.waiting.get(event.callId) ?? { drafts: [], ...(event.input.type === 'command' ? { command: event.input.command } : {}) };
-    w.drafts.push({ draft, effect, target });
+    w.drafts.push({ draft, effect, target, ...(settle ? { settle } : {}) });
     this.waiting.set(event.callId, w);
     if (this.waiting.size > WAITING_MAX) {
       const [oldest, first] = this.waiting.entries().next().value as [string, Waiting];
@@ -429,9 +431,13 @@ export class Outcomes {
     // A call `vouch guard` denied is the prevention gate's to report ("Prevented: …"), with the
     // draft as the rule made it, so a later workaround of the same target is still recognised.
     const guarded = isGuardDenial(event);
-    for (const { draft: held, effect, target } of w.drafts) {
+    for (const { draft: held, effect, target, settle } of w.drafts) {
       const { whenRan, ...draft } = held;
       const r = guarded ? null : refusal(event, effect, target, w.command) ?? failedToolWrite(event, effect, w.command);
+      if (settle && !guarded && !r) {
+        this.ctx.report(settledRun(draft, event, w.command, settle.last, settle.title));
+        continue;
+      }
       this.ctx.report(r ? this.attempted(draft, r, event) : (whenRan && !event.denied && !event.isError ? whenRan(event.output) : null) ?? draft);
     }
   }

@@ -8,7 +8,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located, type NetOp } from './effects.ts';
-import { isLocalHost, optionValues, parseArgs } from './commands.ts';
+import { containerExec, isLocalHost, optionValues, parseArgs } from './commands.ts';
 import { Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
@@ -198,7 +198,9 @@ const CREDENTIALISH = /key|token|secret|pass|pwd|cred|auth|aws|api|gh_|github|np
 
 /** Is this command an environment dump? Returns a short description or null. */
 export function envDumpOf(loc: Located, all: Located[]): string | null {
-  const { cmd } = loc;
+  // a container's environment holds its service's secrets (database passwords, API keys)
+  const inner = containerExec(loc.cmd);
+  const cmd = inner ?? loc.cmd;
   const { name, args } = cmd;
   let dump: string | null = null;
   if ((name === 'env' || name === 'printenv') && parseArgs(args, ['-u', '-C', '-S']).operands.length === 0) dump = name;
@@ -206,6 +208,7 @@ export function envDumpOf(loc: Located, all: Located[]): string | null {
   else if ((name === 'export' || name === 'declare' || name === 'typeset') && args.length > 0 && args.every((a) => /^-[px]+$/.test(a))) dump = `${name} ${args.join(' ')}`;
   else if (readsEnvironFile(cmd)) dump = 'a process environment file (/proc/*/environ)';
   if (!dump) return null;
+  if (inner) dump = `${dump} in a container (\`${loc.cmd.text.slice(0, 80)}\`)`;
   // `env | grep NODE_ENV` narrows the dump to something harmless; `env | grep -i token` does not.
   const at = all.indexOf(loc);
   const next = all[at + 1]?.cmd;

@@ -197,7 +197,7 @@ export const cloudAccessGranted = meta({
   id: 'permissions/cloud-access-granted',
   severity: 'warning',
   title: 'Cloud access granted',
-  description: 'The agent granted access on a live cloud account: an IAM role bound to a member (`gcloud … add-iam-policy-binding`, `gcloud projects set-iam-policy`), an AWS policy attached or put on a user, role or group (`aws iam attach-*-policy`, `put-*-policy`), an access key created (`aws iam create-access-key`), an Azure role assignment (`az role assignment create`), a Kubernetes (cluster) role binding created, a bucket opened with `gsutil iam ch`. **Critical** for owner, editor or administrator roles (`roles/owner`, `roles/editor`, `AdministratorAccess`, `cluster-admin`, Owner/Contributor) and for grants to everyone (`allUsers`, `allAuthenticatedUsers`). Info when the request named the role or asked for the grant; an attempt when the call did not take effect.',
+  description: 'The agent granted access on a live cloud account: an IAM role bound to a member (`gcloud … add-iam-policy-binding`, `gcloud projects set-iam-policy`), an AWS policy attached or put on a user, role or group (`aws iam attach-*-policy`, `put-*-policy`), a role\'s trust policy replaced (`aws iam update-assume-role-policy`: who may assume it), an access key created (`aws iam create-access-key`), an Azure role assignment (`az role assignment create`), a Kubernetes (cluster) role binding created, a bucket opened with `gsutil iam ch`. **Critical** for owner, editor or administrator roles (`roles/owner`, `roles/editor`, `AdministratorAccess`, `cluster-admin`, Owner/Contributor) and for grants to everyone (`allUsers`, `allAuthenticatedUsers`, a trust policy whose principal is `*`). Info when the request named the role or asked for the grant; an attempt when the call did not take effect.',
   remediation: 'List the bindings (gcloud projects get-iam-policy, aws iam list-attached-*-policies, az role assignment list) and remove the grants nobody asked for.',
 });
 
@@ -211,6 +211,8 @@ interface CloudGrant {
 
 const BROAD_ROLE = /^(?:roles\/(?:owner|editor|resourcemanager\.projectIamAdmin|iam\.securityAdmin)|arn:aws:iam::aws:policy\/(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)|AdministratorAccess|Owner|Contributor|User Access Administrator|cluster-admin)$/i;
 const EVERYONE = /^(?:allUsers|allAuthenticatedUsers)$/;
+/** A policy document's principal that is anyone: `"Principal": "*"` or `{"AWS": "*"}`. */
+const OPEN_PRINCIPAL = /"Principal"\s*:\s*(?:"\*"|\{[^}]*"AWS"\s*:\s*(?:"\*"|\[[^\]]*"\*"))/;
 
 const GRANTING_PROGRAMS: ReadonlySet<string> = new Set(['gcloud', 'gsutil', 'aws', 'az', 'kubectl', 'oc']);
 
@@ -218,7 +220,7 @@ const GRANTING_PROGRAMS: ReadonlySet<string> = new Set(['gcloud', 'gsutil', 'aws
 export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
   // Every command passes here: only the programs that grant access are parsed.
   if (!GRANTING_PROGRAMS.has(cmd.name)) return null;
-  const { operands } = parseArgs(cmd.args, ['--member', '--role', '--project', '--policy-arn', '--user-name', '--role-name', '--group-name', '--assignee', '--scope', '--clusterrole', '--serviceaccount', '--user', '--region', '--format']);
+  const { operands } = parseArgs(cmd.args, ['--member', '--role', '--project', '--policy-arn', '--policy-document', '--user-name', '--role-name', '--group-name', '--assignee', '--scope', '--clusterrole', '--serviceaccount', '--user', '--region', '--format']);
   const value = (names: string[]) => optionValues(cmd.args, names)[0] ?? '';
   const grant = (what: string, role: string, member: string): CloudGrant => ({ what, role, member, broad: BROAD_ROLE.test(role) || EVERYONE.test(member.replace(/^[\w]+:/, '')) });
   if (cmd.name === 'gcloud') {
@@ -240,6 +242,11 @@ export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
     const who = value(['--user-name']) || value(['--role-name']) || value(['--group-name']);
     if (/^attach-(?:user|role|group)-policy$/.test(sub)) return grant(`attached ${value(['--policy-arn']) || 'a policy'} to ${who || 'an identity'}`, value(['--policy-arn']), who);
     if (/^put-(?:user|role|group)-policy$/.test(sub)) return grant(`put an inline policy on ${who || 'an identity'}`, 'inline policy', who);
+    // the trust policy says who may assume the role: a principal of "*" lets any AWS account in
+    if (sub === 'update-assume-role-policy') {
+      const doc = value(['--policy-document']);
+      return { what: `changed who may assume the role ${who || ''} (its trust policy)`.replace(/\s+\(/, ' ('), role: 'trust policy', member: who, broad: OPEN_PRINCIPAL.test(doc) };
+    }
     if (sub === 'create-access-key') return grant(`created a new access key for ${who || 'the current user'}`, 'access key', who);
     if (sub === 'add-user-to-group') return grant(`added ${who || 'a user'} to the group ${value(['--group-name'])}`, value(['--group-name']), who);
     return null;
@@ -299,14 +306,15 @@ export const TRUST_RULES: Rule[] = [
             if (weak) judge({ ...draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: ${safe(w.path, facts, QUOTE_MAX)}.`, text, w.abs), severity: weak.critical ? 'critical' : 'warning' }, controlWeakened, weak.asked, text, w.abs);
           }
           shown.onCall(event, fx);
-          for (const { cmd } of fx.commands) {
+          fx.commands.forEach(({ cmd }, i) => {
             const what = trustCommand(cmd);
             if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text);
             const access = cloudGrant(cmd);
-            if (access) reportGrant(event, facts, cmd, access);
+            // the call's status is its last step's: a failure speaks for the grant only when nothing ran after it
+            if (access) reportGrant(event, facts, cmd, access, fx.commands.slice(i + 1).every((c) => c.cmd.pipeIndex > cmd.pipeIndex && c.cmd.pipeLength === cmd.pipeLength));
             const weak = weakenedByCommand(cmd);
             if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text);
-          }
+          });
         },
         finish() {
           outcomes.finish();
@@ -326,11 +334,11 @@ export const TRUST_RULES: Rule[] = [
       }
 
       /** A grant the request named (its role, or "grant … access / role / permission") is info; the rest by how broad it is. */
-      function reportGrant(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, cmd: SimpleCommand, access: CloudGrant): void {
+      function reportGrant(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, cmd: SimpleCommand, access: CloudGrant, last: boolean): void {
         const d = { ...draft(event, facts, cloudAccessGranted.id, `${capitalise(access.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${access.broad ? ' It grants administration of the account, or access to everyone.' : ''}`, cmd.text, `${access.role}\u0000${access.member}`), severity: access.broad ? 'critical' as const : 'warning' as const };
         const role = access.role.replace(/^roles\//, '').toLowerCase();
         const asked = whoAsked(requests.for(event), (t) => (role.length >= 4 && t.toLowerCase().includes(role)) || GRANT_WORDS.test(t) || GRANT_WORDS_INTL.test(t) || dictates(t, cmd.text));
-        outcomes.report(event, 'run', asked ? asRequested(d, cloudAccessGranted, asked, 'the request named this grant') : d);
+        outcomes.report(event, 'run', asked ? asRequested(d, cloudAccessGranted, asked, 'the request named this grant') : d, undefined, { last, title: cloudAccessGranted.title });
       }
     },
   },
