@@ -239,3 +239,23 @@ describe('the agents\' own data in home', () => {
     assert.equal(isAgentOwnData('/home/dev/.codex/skills/x.json', '/home/dev'), false);
   });
 });
+
+describe('Android shared storage under its several names (held-out set 56: a Termux session)', () => {
+  const TERMUX_HOME = '/data/data/com.termux/files/home';
+  it('reads ~/storage/shared, /sdcard and /storage/self/primary as /storage/emulated/0, and the links into it', () => {
+    assert.equal(resolvePath('~/storage/shared/proj/app.py', null, TERMUX_HOME), '/storage/emulated/0/proj/app.py');
+    assert.equal(resolvePath('/sdcard/proj/app.py', null, null), '/storage/emulated/0/proj/app.py');
+    assert.equal(resolvePath('/storage/self/primary/proj', null, null), '/storage/emulated/0/proj');
+    assert.equal(resolvePath(`${TERMUX_HOME}/storage/downloads/x.zip`, null, null), '/storage/emulated/0/Download/x.zip');
+    assert.equal(resolvePath('/data/user/0/com.termux/files/home/storage/dcim', null, null), '/storage/emulated/0/DCIM');
+    assert.equal(guessHome(`${TERMUX_HOME}/projects/bot`), TERMUX_HOME);
+  });
+  it('a file written through ~/storage in a session working in shared storage is in its tree; Termux\'s own home is home, not shared storage', () => {
+    const session: SessionPaths = { cwd: '/storage/emulated/0/proj', home: TERMUX_HOME };
+    assert.equal(classifyPath(`${TERMUX_HOME}/storage/shared/proj/main.py`, session).zone, 'worktree');
+    assert.equal(classifyPath('/sdcard/proj/main.py', session).zone, 'worktree');
+    assert.equal(classifyPath(`${TERMUX_HOME}/.bashrc`, session).zone, 'home');
+    assert.equal(classifyPath('/storage/emulated/0/other/notes.txt', session).zone, 'other');
+    assert.equal(classifyPath(`${TERMUX_HOME}/storage/shared-not/x`, { cwd: '/storage/emulated/0', home: TERMUX_HOME }).zone, 'home');
+  });
+});

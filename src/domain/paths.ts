@@ -76,13 +76,32 @@ function normalizeUncached(p: string): string {
   const joined = parts.join('/');
   if (drive) return `${drive}:/${joined}`;
   if (unc) return `//${joined}`;
-  if (absolute) return `/${joined}`;
+  if (absolute) return androidStorage(`/${joined}`);
   return joined === '' ? '.' : joined;
 }
 
 function join(base: string, rel: string): string {
   return normalize(`${base.replace(/[\\/]+$/, '')}/${rel}`);
 }
+
+/**
+ * Android's shared storage has several names for one folder: `/sdcard`, `/storage/self/primary`
+ * and Termux's `~/storage/shared` (its `downloads`, `dcim` … links into it) are
+ * `/storage/emulated/0`, and `/data/user/0/com.termux` is `/data/data/com.termux`. One spelling, so
+ * a Termux session working in shared storage and writing through `~/storage` stays in its tree.
+ */
+function androidStorage(p: string): string {
+  if (!ANDROID_PREFIX.test(p)) return p;
+  const termux = p.replace(/^\/data\/user\/0\/com\.termux(?=\/|$)/, '/data/data/com.termux');
+  const link = TERMUX_STORAGE_LINK.exec(termux);
+  if (link) return `/storage/emulated/0${TERMUX_LINKS[link[1]!]}${termux.slice(link[0].length)}`;
+  return termux.replace(/^\/(?:sdcard|storage\/self\/primary|mnt\/sdcard)(?=\/|$)/, '/storage/emulated/0');
+}
+const TERMUX_HOME = '/data/data/com.termux/files/home';
+const ANDROID_PREFIX = /^\/(?:sdcard|storage\/self|mnt\/sdcard|data\/)/;
+const TERMUX_STORAGE_LINK = /^\/data\/data\/com\.termux\/files\/home\/storage\/(shared|downloads|dcim|pictures|music|movies)(?=\/|$)/;
+/** What `termux-setup-storage`'s links in ~/storage point to, below the shared storage. */
+const TERMUX_LINKS: Record<string, string> = { shared: '', downloads: '/Download', dcim: '/DCIM', pictures: '/Pictures', music: '/Music', movies: '/Movies' };
 
 /** The home directory implied by a working directory, in normal form, or null. */
 export function guessHome(cwd: string | null): string | null {
@@ -94,6 +113,7 @@ export function guessHome(cwd: string | null): string | null {
     /^([A-Z]:\/Users\/[^/]+)(?:\/|$)/i.exec(p);
   if (m) return m[1];
   if (p === '/root' || p.startsWith('/root/')) return '/root';
+  if (p === TERMUX_HOME || p.startsWith(`${TERMUX_HOME}/`)) return TERMUX_HOME;
   return null;
 }
 
