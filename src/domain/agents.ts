@@ -30,8 +30,9 @@ interface AgentSpec {
 export const AGENTS = {
   'claude-code': {
     label: 'Claude Code',
-    // claude-code-json: a transcript's records saved as one JSON array (hooks and export tools).
-    formats: ['claude-code-transcript', 'claude-code-stream-json', 'claude-code-json'],
+    // claude-code-json: a transcript's records saved as one JSON array (hooks and export tools);
+    // claude-code-hooks: the payloads hooks received (pre_tool_use.json …), an array or one a line.
+    formats: ['claude-code-transcript', 'claude-code-stream-json', 'claude-code-json', 'claude-code-hooks'],
     terminalFormats: ['claude-code-tui'],
     promptsOnlyFormats: [],
     hooks: true,

@@ -238,7 +238,8 @@ class AnalysisRun {
     if (this.lastLineFailed) this.ingest.truncatedTail = true;
     this.ingest.binary = this.looksBinary();
     await this.drain();
-    this.ingest.incomplete = this.completion.finish();
+    // hook payloads are what some hooks saw (coverage/hook-records-only): a call without a result there is the file's nature, not a run cut off
+    this.ingest.incomplete = this.detection?.format === 'claude-code-hooks' ? null : this.completion.finish();
     this.reportingEvent = FINISH;
     this.handlers.forEach((h, k) => {
       this.reportingRule = this.handlerRules[k];

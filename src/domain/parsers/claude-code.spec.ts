@@ -760,3 +760,52 @@ describe('claude-code-json: a transcript saved as one JSON array', () => {
     ]) assert.notEqual(claudeCode.detect(sampleOf(other.split('\n')))?.format, 'claude-code-json', other.slice(0, 60));
   });
 });
+
+describe('claude-code-hooks: the payloads hooks received, saved by the hooks (held-out set 58)', () => {
+  const base = { session_id: 'c032', transcript_path: '/home/dev/.claude/projects/-home-dev-app/c032.jsonl', cwd: '/home/dev/app', permission_mode: 'default' };
+  const payloads = [
+    { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'update the deps' },
+    { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'git push origin main' } },
+    { ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 'toolu_1', tool_response: { stdout: 'ok', stderr: '', interrupted: false, isImage: false } },
+    { ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'npm run lint' }, tool_use_id: 'toolu_2', error: 'Exit code 1\nlint failed' },
+    { ...base, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/home/dev/app/package.json' }, tool_use_id: 'toolu_3', tool_response: { type: 'text', file: { filePath: '/home/dev/app/package.json', content: '{"name":"app"}' } } },
+    { ...base, hook_event_name: 'Stop', stop_hook_active: false },
+  ];
+  function parseText(text: string): Parsed {
+    const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
+    const sink = { emit: (e: NormEvent) => out.events.push(e), skip: (line: number, reason: string) => out.skips.push({ line, reason }) };
+    const parser = claudeCode.create('claude-code-hooks');
+    text.split('\n').forEach((l, i) => parser.text?.(l, i + 1, sink));
+    parser.end(sink);
+    return out;
+  }
+
+  it('is detected as an array (pretty or on one line) or one payload a line; a transcript or a chat.json is not', () => {
+    assert.equal(claudeCode.detect(sampleOf(JSON.stringify(payloads, null, 2).split('\n')))?.format, 'claude-code-hooks');
+    assert.equal(claudeCode.detect(sampleOf([JSON.stringify(payloads)]))?.format, 'claude-code-hooks');
+    assert.equal(claudeCode.detect(sampleOf(payloads.map((p) => JSON.stringify(p))))?.format, 'claude-code-hooks');
+    const transcript = [rec('user', { parentUuid: null, isSidechain: false, message: { role: 'user', content: 'hi' } }), callRec('j1', 'Bash', { command: 'ls' })];
+    assert.notEqual(claudeCode.detect(sampleOf(JSON.stringify(transcript, null, 2).split('\n')))?.format, 'claude-code-hooks');
+    assert.notEqual(claudeCode.detect(sampleOf(transcript.map((r) => JSON.stringify(r))))?.format, 'claude-code-hooks');
+  });
+
+  for (const [form, text] of [['an array', JSON.stringify(payloads, null, 2)], ['one payload a line', payloads.map((p) => JSON.stringify(p)).join('\n')]] as const) {
+    it(`reads ${form}: a prompt, a call with no result (PreToolUse), calls with their results (PostToolUse, a failure), nothing for other events`, () => {
+      const p = parseText(text);
+      assert.deepEqual(ofKind(p.events, 'prompt').map((e) => e.text), ['update the deps']);
+      const calls = ofKind(p.events, 'tool_call');
+      assert.deepEqual(calls.map((c) => c.input.type === 'command' ? c.input.command : c.input.type), ['git push origin main', 'npm test', 'npm run lint', 'file_read']);
+      const results = ofKind(p.events, 'tool_result');
+      assert.deepEqual(results.map((r) => [r.callId, r.exitCode, r.isError]), [['toolu_1', 0, false], ['toolu_2', 1, true], ['toolu_3', null, false]]);
+      assert.equal(results[2]!.output, '{"name":"app"}');
+      assert.ok(!results.some((r) => r.callId === calls[0]!.callId), 'the PreToolUse call has no result');
+      assert.deepEqual(p.skips, []);
+    });
+  }
+
+  it('a line that does not parse is skipped and said; the rest is read', () => {
+    const p = parseText([JSON.stringify(payloads[1]), '{"session_id": "c032", "hook_event', JSON.stringify(payloads[2])].join('\n'));
+    assert.equal(ofKind(p.events, 'tool_call').length, 2);
+    assert.deepEqual(p.skips.map((s) => s.line), [2]);
+  });
+});

@@ -13,7 +13,7 @@ export { ClaudeCodeParser } from './claude-code/parser.ts';
 export const claudeCode: ParserFamily = {
   detect: detectClaudeCode,
   create(format: FormatId): LogParser {
-    if (format === 'claude-code-json') return new ClaudeCodeDocumentParser();
+    if (format === 'claude-code-json' || format === 'claude-code-hooks') return new ClaudeCodeDocumentParser(format);
     // The JSONL forms share one parser; an unrelated format id is a caller bug, read as a transcript.
     const own = format === 'claude-code-stream-json' ? format : 'claude-code-transcript';
     return new ClaudeCodeParser(own);

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IngestFacts } from './types.ts';
+import { analyzeText } from '../analyze.ts';
+import { session } from '../synthetic.testing.ts';
 import { cmd, only, prompt, ran, result, runRules, ruleIds, severityOf } from './harness.testing.ts';
 import { notASessionLog, ruleFailed } from './coverage.ts';
 
@@ -224,4 +226,22 @@ test('another agent\'s session (OpenCode, Aider, Cline) is named as such: not re
   assert.match(aider.findings.find((x) => x.rule === 'coverage/not-a-session-log')?.title ?? '', /A session of Aider/);
   assert.equal(foreignAgentOf(['[{"ts":1,"type":"say","say":"api_req_started","text":"{}"}]']), 'Cline');
   assert.equal(foreignAgentOf(['We compared opencode and aider for the team.', 'The "agent" field is "claude".']), null);
+});
+
+test('a file of hook payloads says what the hooks did not receive and is never Clear; no run is called cut off for a call without a result; a transcript gets no such note (held-out set 58)', async () => {
+  const base = { session_id: 'c032', transcript_path: '/home/dev/.claude/projects/-home-dev-app/c032.jsonl', cwd: '/home/dev/app', permission_mode: 'default' };
+  const pre = [1, 2, 3].map((i) => ({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `/home/dev/app/src/f${i}.ts` } }));
+  const post = [1, 2, 3].map((i) => ({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: `t${i}`, tool_input: { command: `npm test -- ${i}` }, tool_response: { stdout: 'ok', stderr: '', interrupted: false, isImage: false } }));
+  for (const [payloads, says] of [[pre, /0 prompts, 3 tool calls and 0 results.*no prompt of the user's.*no call's result/], [post, /0 prompts, 3 tool calls and 3 results.*only the calls that reached the hooks/]] as const) {
+    const report = await analyzeText(JSON.stringify(payloads, null, 2));
+    assert.equal(report.format, 'claude-code-hooks');
+    const note = report.findings.filter((f) => f.rule === 'coverage/hook-records-only');
+    assert.equal(note.length, 1);
+    assert.equal(note[0]!.severity, 'info');
+    assert.match(note[0]!.detail, says);
+    assert.equal(report.outcome, 'Review');
+    assert.ok(!report.findings.some((f) => f.rule === 'coverage/incomplete' || f.rule === 'coverage/actions-removed'), 'no cut-off run, no export that dropped its outputs');
+  }
+  const transcript = await analyzeText(session('claude-code', [{ prompt: 'run the tests' }, { bash: 'npm test', output: 'ok' }, { say: 'All tests pass.' }]));
+  assert.ok(!transcript.findings.some((f) => f.rule === 'coverage/hook-records-only'));
 });

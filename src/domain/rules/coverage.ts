@@ -141,8 +141,20 @@ export const actionsRemoved = meta({
   description: 'Many tool calls in the file have their arguments or their output replaced by a redaction marker ("Function call arguments removed", "Function output removed", "[REDACTED]"), or most calls have no result at all (an export that kept the calls and dropped their outputs). What they ran, and what came back, was not checked, so the session is never Clear. The rest of the log is checked.',
   remediation: 'Upload the unedited session log to have the agent\'s actions checked, or review the session by hand.',
 });
+// Hook payloads saved by the hooks (claude-code-hooks: `logs/pre_tool_use.json` …) are what the
+// hooks of some events received, not the session: a PreToolUse file has every call and no result,
+// a PostToolUse file the calls that succeeded and no prompt. What is missing is said, and such a
+// file is never Clear.
+export const hookRecordsOnly = meta({
+  id: 'coverage/hook-records-only',
+  severity: 'info',
+  title: 'Only what the hooks received: not the whole session',
+  description: 'The file holds the payloads Claude Code sent its hooks (a hook script saved them: `logs/pre_tool_use.json`, `post_tool_use.json`, `user_prompt_submit.json`), not the session\'s transcript. What those hooks did not receive is not in it: a PreToolUse file holds each call but no result (whether it ran, was refused or failed is unknown), a PostToolUse file the calls that succeeded (failed and refused calls reach other hooks), and neither holds the user\'s prompts or the agent\'s replies unless the file has UserPromptSubmit payloads. What is in it is checked; the session is never Clear, and nothing is reported as wrong for want of the rest.',
+  remediation: 'Upload the session\'s transcript (~/.claude/projects/<project>/<session>.jsonl; each payload\'s transcript_path names it) to have the whole session checked.',
+});
+
 /** Info findings that keep a session from Clear by themselves: the log cannot show the agent's actions. */
-export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded', 'coverage/actions-removed'];
+export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded', 'coverage/actions-removed', 'coverage/hook-records-only'];
 
 /** At least this many calls, and this share of them, edited out before the log says so. */
 const REMOVED_MIN = 3;
@@ -173,6 +185,17 @@ class RemovedActions {
       this.answered++;
       if (outputRemoved(event.output)) this.removedResults++;
     }
+  }
+
+  /** What a file of hook payloads holds and what it cannot show. */
+  hookRecordsDetail(prompts: number): string {
+    const held = `${plural(prompts, 'prompt')}, ${plural(this.calls, 'tool call')} and ${plural(this.answered, 'result')}`;
+    const missing = [
+      prompts === 0 ? 'no prompt of the user\'s, so what was asked is unknown' : '',
+      this.calls > 0 && this.answered === 0 ? 'no call\'s result, so whether each call ran, was refused or failed is unknown' : '',
+      this.answered > 0 ? 'only the calls that reached the hooks saved here (a refused or failed call reaches other hooks)' : '',
+    ].filter(Boolean);
+    return `The file holds the payloads Claude Code sent its hooks (${held}), not the session's transcript: ${missing.join('; ') || 'the agent\'s replies are not in it'}. What is in it was checked.`;
   }
 
   /** Why the log cannot show what its calls did, or null. */
@@ -338,7 +361,7 @@ export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded, actionsRemoved,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded, actionsRemoved, hookRecordsOnly,
     ],
     create(ctx) {
       const seen = new Understood();
@@ -391,7 +414,9 @@ export const COVERAGE_RULES: Rule[] = [
               : `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`;
             ctx.report({ rule: toolsNotRecorded.id, detail, evidence: [] });
           }
-          const gone = notALog ? null : removed.detail();
+          const hooks = ctx.session.format === 'claude-code-hooks' && !notALog;
+          if (hooks) ctx.report({ rule: hookRecordsOnly.id, detail: removed.hookRecordsDetail(seen.prompts), evidence: [] });
+          const gone = notALog || hooks ? null : removed.detail();
           if (gone) ctx.report({ rule: actionsRemoved.id, detail: gone, evidence: [] });
           if (ing.unknownMetadata.length > 0) {
             const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);

@@ -7,6 +7,7 @@
 //   or Gemini CLI (`projectHash`, `$set`, type gemini, stream-json `init` without subtype…).
 import type { DetectSample, Detection } from '../../ingest/types.ts';
 import { obj, str, type Obj } from '../shared/values.ts';
+import { isHookPayload } from './hook-records.ts';
 
 type Vote = 'transcript' | 'transcript-strong' | 'weak' | 'stream' | 'stream-strong' | 'foreign' | 'none';
 
@@ -27,6 +28,8 @@ const FOREIGN_TYPES: ReadonlySet<string> = new Set([
 export function detectClaudeCode(sample: DetectSample): Detection | null {
   const array = detectJsonArray(sample);
   if (array) return array;
+  const hooks = detectHookLines(sample);
+  if (hooks) return hooks;
   const tally = { transcript: 0, 'transcript-strong': 0, weak: 0, stream: 0, 'stream-strong': 0, foreign: 0, none: 0 };
   let objects = 0;
   for (const value of sample.values) {
@@ -58,6 +61,7 @@ function detectJsonArray(sample: DetectSample): Detection | null {
   const head = at < 0 ? '' : sample.lines[at].trim();
   if (!head.startsWith('[')) return null;
   const first = sample.values[at];
+  if (Array.isArray(first) && first.length > 0 && first.every(isHookPayload)) return { format: 'claude-code-hooks', score: 0.9 };
   if (Array.isArray(first)) {
     const inner = detectClaudeCode({ lines: first.map(() => ''), values: first });
     return inner && inner.format === 'claude-code-transcript' ? { format: 'claude-code-json', score: inner.score } : null;
@@ -65,9 +69,23 @@ function detectJsonArray(sample: DetectSample): Detection | null {
   if (head !== '[') return null;
   const raw = sample.lines.join('\n');
   if (/"(?:projectHash|payload|record_type)"\s*:/.test(raw)) return null; // Gemini's or Codex's
+  // the payloads hooks received: every element names its hook event and session, none is a transcript record
+  if (/^\s*"hook_event_name"\s*:\s*"/m.test(raw) && /^\s*"session_id"\s*:\s*"/m.test(raw) && !/"(?:parentUuid|sessionId)"\s*:/.test(raw)) return { format: 'claude-code-hooks', score: 0.9 };
   const threaded = /"sessionId"\s*:\s*"/.test(raw) && /"(?:parentUuid|leafUuid|isSidechain)"\s*:/.test(raw);
   const typed = /"type"\s*:\s*"(?:user|assistant|summary|system|file-history-snapshot)"/.test(raw);
   return threaded && typed ? { format: 'claude-code-json', score: 0.9 } : null;
+}
+
+/** Hook payloads one a line (a hook that appends each payload as a line): most of the sample's objects are payloads. */
+function detectHookLines(sample: DetectSample): Detection | null {
+  let objects = 0;
+  let payloads = 0;
+  for (const value of sample.values) {
+    if (!obj(value)) continue;
+    objects++;
+    if (isHookPayload(value)) payloads++;
+  }
+  return payloads > 0 && payloads * 2 > objects ? { format: 'claude-code-hooks', score: 0.9 } : null;
 }
 
 function vote(rec: Obj): Vote {

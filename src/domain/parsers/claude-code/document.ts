@@ -3,8 +3,12 @@
 // element, pretty-printed or on one line. The lines are accumulated and parsed at end(); each
 // element goes to the transcript parser as the record it is, pointing at the line where it opens
 // (`  {` in a two-space pretty-print), so evidence cites the right place.
+//
+// The same reading serves the hooks' own records (format claude-code-hooks, hook-records.ts): an
+// array of hook payloads, or one payload a line, each turned into the transcript records it stands for.
 import type { EventSink, LogParser } from '../../model/events.ts';
 import { ClaudeCodeParser } from './parser.ts';
+import { hookRecords } from './hook-records.ts';
 
 /** Beyond this the document is not kept (memory), and its lines are reported as skipped. */
 const DOCUMENT_CAP_CHARS = 256 * 1024 * 1024;
@@ -15,7 +19,6 @@ const MAX_ENTRY_LINES = 1_000_000;
 const ELEMENT_CLOSE = '\n  }';
 
 export class ClaudeCodeDocumentParser implements LogParser {
-  readonly format = 'claude-code-json' as const;
   readonly agent = 'claude-code' as const;
   private chunks: string[] = [];
   private entryLines: number[] = [];
@@ -24,7 +27,10 @@ export class ClaudeCodeDocumentParser implements LogParser {
   private lastLine = 0;
   private overflowed = false;
 
-  constructor(private readonly capChars = DOCUMENT_CAP_CHARS) {}
+  /** Each non-blank line's number, for a hook file of one payload a line. */
+  private lineNumbers: number[] = [];
+
+  constructor(readonly format: 'claude-code-json' | 'claude-code-hooks' = 'claude-code-json', private readonly capChars = DOCUMENT_CAP_CHARS) {}
 
   text(chunk: string, line: number, sink: EventSink): void {
     if (this.overflowed) return sink.skip(line, OVERSIZE);
@@ -39,19 +45,36 @@ export class ClaudeCodeDocumentParser implements LogParser {
     this.chunks.push(chunk);
     this.lastLine = line;
     if (chunk.length <= 4 && chunk.trimEnd() === '  {' && this.entryLines.length < MAX_ENTRY_LINES) this.entryLines.push(line);
+    if (this.format === 'claude-code-hooks' && chunk.trim() !== '' && this.lineNumbers.length < MAX_ENTRY_LINES) this.lineNumbers.push(line);
   }
 
   end(sink: EventSink): void {
     if (this.overflowed || this.chunks.length === 0) return;
     const body = this.chunks.join('\n');
     this.chunks = [];
-    const records = this.parse(body, sink);
+    const lines = this.format === 'claude-code-hooks' && !body.trimStart().startsWith('[') ? this.payloadLines(body, sink) : null;
+    const records = lines ? lines.map(([value]) => value) : this.parse(body, sink);
     if (!records) return;
     const transcript = new ClaudeCodeParser('claude-code-transcript');
     // One line holding the whole array: every record is on it.
-    const lineOf = (i: number) => this.entryLines[i] ?? this.firstLine;
-    records.forEach((record, i) => transcript.record(record, lineOf(i), sink));
+    const lineOf = (i: number) => (lines ? lines[i]![1] : this.entryLines[i] ?? this.firstLine);
+    if (this.format === 'claude-code-hooks') records.forEach((payload, i) => { for (const record of hookRecords(payload, i)) transcript.record(record, lineOf(i), sink); });
+    else records.forEach((record, i) => transcript.record(record, lineOf(i), sink));
     transcript.end(sink);
+  }
+
+  /** A hook file of one payload a line: each payload with its line; a line that does not parse is skipped. */
+  private payloadLines(body: string, sink: EventSink): Array<[unknown, number]> {
+    const out: Array<[unknown, number]> = [];
+    body.split('\n').filter((l) => l.trim() !== '').forEach((l, i) => {
+      const line = this.lineNumbers[i] ?? this.firstLine;
+      try {
+        out.push([JSON.parse(l) as unknown, line]);
+      } catch {
+        sink.skip(line, 'Claude Code hook record does not parse');
+      }
+    });
+    return out;
   }
 
   /** The array's elements, the complete ones of a cut-off document, or null (reported). */
@@ -62,15 +85,19 @@ export class ClaudeCodeDocumentParser implements LogParser {
     } catch {
       const salvaged = salvage(body);
       if (salvaged === null) {
-        sink.skip(this.firstLine, 'Claude Code JSON transcript does not parse');
+        sink.skip(this.firstLine, `Claude Code JSON ${this.noun()} does not parse`);
         return null;
       }
-      sink.skip(this.lastLine, 'Claude Code JSON transcript is cut off: the incomplete last record is lost');
+      sink.skip(this.lastLine, `Claude Code JSON ${this.noun()} is cut off: the incomplete last record is lost`);
       return salvaged;
     }
     if (Array.isArray(doc)) return doc;
-    sink.skip(this.firstLine, 'Claude Code JSON transcript is not an array of records');
+    sink.skip(this.firstLine, `Claude Code JSON ${this.noun()} is not an array of records`);
     return null;
+  }
+
+  private noun(): string {
+    return this.format === 'claude-code-hooks' ? 'hook records file' : 'transcript';
   }
 }
 

@@ -1,0 +1,50 @@
+// Claude Code's hook payloads saved by the hooks themselves (format claude-code-hooks): a hook
+// script that appends every payload it receives to a file of its event — `logs/pre_tool_use.json`,
+// `post_tool_use.json`, `user_prompt_submit.json` — as one JSON array or one payload a line. Each
+// payload is what Claude Code sent the hook: the session, its cwd and permission mode, and for a
+// tool event the call (`tool_name`, `tool_input`) and, after it ran, its result (`tool_response`,
+// the same structured result a transcript keeps as `toolUseResult`; `error` for a failure).
+//
+// A payload becomes the transcript records that say the same, so one parser reads both: a
+// PreToolUse payload is a call whose result is not in the file, a PostToolUse payload a call with
+// its result, a UserPromptSubmit payload the user's prompt. Other events (Stop, Notification,
+// SessionStart …) say nothing the rules read and give no record.
+import { obj, str, type Obj } from '../shared/values.ts';
+
+/** Hook events whose payloads carry a tool call, a result or a prompt. */
+const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+
+/** Is `value` a hook payload (the shape every Claude Code hook receives)? */
+export function isHookPayload(value: unknown): boolean {
+  const rec = obj(value);
+  return rec !== undefined && typeof rec.hook_event_name === 'string' && typeof rec.session_id === 'string' && rec.type === undefined;
+}
+
+/**
+ * The transcript records a hook payload stands for. `index` is the payload's place in the file,
+ * for an id when the payload has none (PreToolUse payloads of older versions carry no tool_use_id):
+ * a PreToolUse and the PostToolUse of the same call are then two calls, the first without a result.
+ */
+export function hookRecords(value: unknown, index: number): Obj[] {
+  const rec = obj(value);
+  if (!rec || !isHookPayload(rec)) return [];
+  const event = str(rec.hook_event_name) ?? '';
+  const common = { sessionId: str(rec.session_id), cwd: str(rec.cwd), ...(str(rec.permission_mode) ? { permissionMode: str(rec.permission_mode) } : {}) };
+  if (event === 'UserPromptSubmit') {
+    const prompt = str(rec.prompt);
+    return prompt === undefined ? [] : [{ ...common, type: 'user', uuid: `hook-${index}`, message: { role: 'user', content: prompt } }];
+  }
+  if (!TOOL_EVENTS.has(event)) return [];
+  const name = str(rec.tool_name);
+  if (name === undefined) return [];
+  const id = str(rec.tool_use_id) ?? `hook-call-${index}`;
+  const call: Obj = { ...common, type: 'assistant', uuid: `hook-${index}-call`, message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input: obj(rec.tool_input) ?? {} }] } };
+  if (event === 'PreToolUse') return [call];
+  const failed = event === 'PostToolUseFailure';
+  const block: Obj = { type: 'tool_result', tool_use_id: id, content: failed ? str(rec.error) ?? 'The tool failed.' : '', ...(failed ? { is_error: true } : {}) };
+  const response = rec.tool_response;
+  // a plain-text response is the result's text; a structured one is read as a transcript's toolUseResult
+  if (!failed && typeof response === 'string') block.content = response;
+  const result: Obj = { ...common, type: 'user', uuid: `hook-${index}-result`, message: { role: 'user', content: [block] }, ...(!failed && typeof response === 'object' && response !== null ? { toolUseResult: response } : {}) };
+  return [call, result];
+}
