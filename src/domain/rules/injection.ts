@@ -383,6 +383,8 @@ export const INJECTION_RULES: Rule[] = [
       const outcomes = new Outcomes(ctx, [injectionText, hiddenUnicode, riskyAfterInjection, instructionFollowed]);
       const report: Reporter = (event, fx, draft) => outcomes.report(event, fx.net.length > 0 ? 'network' : 'run', draft);
       const written = new Set<string>();
+      // injection-like phrases the agent itself wrote (test fixtures for a prompt-injection filter, a script that prints them)
+      const authored = new Set<string>();
       let pending: Pending | null = null;
       let instructions: Instructions[] = [];
       const contacted = new Set<string>();
@@ -398,10 +400,11 @@ export const INJECTION_RULES: Rule[] = [
             if (!risky && instructions.length > 0) instructions = checkFollowed(report, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
             for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
+            for (const phrase of phrasesIn(authoredText(event))) addCapped(authored, phrase, WRITTEN_MAX);
             return;
           }
           if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
-          const found = scanOutput(ctx, event, facts);
+          const found = scanOutput(ctx, event, facts, authored);
           if (found) {
             pending = found.pending ?? pending;
             if (found.instructions) {
@@ -811,7 +814,28 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
   return true;
 }
 
-function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts): { pending: Pending | null; instructions: Instructions | null } | null {
+/** What a call wrote in its own words: a file's new text, an edit's replacements, a patch's added lines, a command (its heredocs and strings). */
+function authoredText(call: ToolCallEvent): string {
+  const i = call.input;
+  const text = i.type === 'file_write' ? i.content : i.type === 'file_edit' ? i.edits.map((e) => e.newText).join('\n') : i.type === 'patch' ? i.files.map((f) => f.added).join('\n') : i.type === 'command' ? i.command : '';
+  return text.length > AUTHORED_SCAN_MAX ? text.slice(0, AUTHORED_SCAN_MAX) : text;
+}
+const AUTHORED_SCAN_MAX = 200_000;
+const AUTHORED_PHRASES_MAX = 20;
+
+/** The injection-like phrases in a text, in one spelling (lower case, single blanks). */
+function phrasesIn(text: string): string[] {
+  const out: string[] = [];
+  let rest = text;
+  for (let m = findInjection(rest); m && out.length < AUTHORED_PHRASES_MAX; m = findInjection(rest)) {
+    out.push(spelling(rest.slice(m.start, m.end)));
+    rest = rest.slice(m.end);
+  }
+  return out;
+}
+const spelling = (phrase: string) => phrase.toLowerCase().replace(/\s+/g, ' ').trim();
+
+function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts, authored: ReadonlySet<string>): { pending: Pending | null; instructions: Instructions | null } | null {
   const text = event.output;
   const inj = findInjection(text);
   const hidden = findHidden(text);
@@ -819,7 +843,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts)
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   let found: Pending | null = null;
-  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session, text)) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !authored.has(spelling(text.slice(inj.start, inj.end))) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session, text)) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };

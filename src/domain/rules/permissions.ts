@@ -488,7 +488,7 @@ export const PERMISSIONS_RULES: Rule[] = [
           // it ships the units enabled there, not here.
           fx.commands.forEach((loc, i) => {
             recordInstalls(ctx, event, loc.cmd);
-            checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i));
+            checkCommand(ctx, event, facts, loc, runsDownload(fx.commands, i), event.input.type === 'command' ? fallbackAfterCheck(fx.commands, i, event.input.command) : null);
           });
         },
         finish() {
@@ -966,7 +966,27 @@ function runsDownload(all: readonly Located[], i: number): boolean {
   return false;
 }
 
-function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located, remoteProgram: boolean): void {
+/**
+ * `service cron status || sudo service cron start`: the step after `||` runs only when the check
+ * before it failed. The check read-only, or a lookup (`command -v`, `which`, `test`, `pgrep`); null
+ * for any other command.
+ */
+function fallbackAfterCheck(all: readonly Located[], i: number, line: string): SimpleCommand | null {
+  const prev = all[i - 1]?.cmd;
+  const cmd = all[i]!.cmd;
+  if (!prev || prev.nested !== cmd.nested || prev.host !== cmd.host || cmd.pipeIndex > 0 || line.length > FALLBACK_LINE_MAX) return null;
+  const after = line.indexOf(prev.text);
+  const at = after < 0 ? -1 : line.indexOf(cmd.text, after + prev.text.length);
+  if (at < 0 || line.slice(after + prev.text.length, at).trim() !== '||') return null;
+  const check = readsOnly(prev) || (prev.name === 'service' && prev.args[1] === 'status') || CHECK_PROGRAMS.has(prev.name) || (prev.name === 'command' && prev.args[0] === '-v');
+  return check ? prev : null;
+}
+const FALLBACK_LINE_MAX = 10_000;
+const CHECK_PROGRAMS: ReadonlySet<string> = new Set(['which', 'test', '[', 'pgrep', 'pidof', 'id', 'getent', 'type', 'hash']);
+/** What a check prints when it passed: a service running, a program found at its path. */
+const CHECK_PASSED = /\bactive \(running\)|\bis running\b|^active$|^\/\S+$/m;
+
+function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located, remoteProgram: boolean, fallbackOf: SimpleCommand | null = null): void {
   const { cmd } = loc;
   const mine = (d: FindingDraft, m: typeof sudo) => {
     const asked = whoAsked(ctx.requests(event), (t) => dictates(t, cmd.text));
@@ -993,7 +1013,10 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const draft: FindingDraft = { rule: sudo.id, detail: `Ran as root with ${root}${remote ? ` on ${safe(cmd.host!, facts, 80)}, over ssh` : ''}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${probe ? ' It ran nothing: it only checked whether sudo works.' : readOnly ? ' It only read.' : packages ? " The system's package manager installs signed packages from its configured repositories as root by design." : remote ? ' What it changed there is judged on its own.' : ''}`, evidence: [evidence(event, cmd.text, facts)], ...quiet };
     // The harness's prompt showed this very command and the user approved it: root was the user's call.
     const approved = event.kind === 'tool_call' && event.input.type === 'command' && ctx.approvedAtPrompt(event.input.command);
-    ctx.outcomes.report(event, 'run', approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo), rooted === 'sudo' ? AS_ROOT : undefined);
+    const judged = approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo);
+    // a fallback after a check that passed never ran: the output shows the check's success
+    const fallback = fallbackOf && judged.severity !== 'info' ? { ...judged, whenRan: (output: string) => (CHECK_PASSED.test(output.slice(0, 20_000)) ? { ...judged, severity: 'info' as const, title: 'Fallback as root not run', detail: `${judged.detail} It was the fallback after \`${safe(fallbackOf.text, facts, 120)}\` (\`||\`), and that check passed, so it did not run.`, key: 'fallback-not-run' } : null) } : judged;
+    ctx.outcomes.report(event, 'run', fallback, rooted === 'sudo' ? AS_ROOT : undefined);
   }
   const installed = persistentCommand(cmd);
   // Installed before (a call whose result showed it ran), or earlier in this very call.

@@ -532,6 +532,11 @@ class HandedOver {
     if (this.prompts.length > TYPED_PROMPTS_MAX) this.prompts.shift();
   }
 
+  /** The last `n` prompts the user typed, newest last, joined. */
+  recent(n: number): string {
+    return this.prompts.slice(-n).map((p) => p.text).join('\n');
+  }
+
   /** A value a detector found in a prompt, or one already looked up and found typed there. */
   known(value: string): boolean {
     return this.values.has(value);
@@ -908,7 +913,9 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
   if (fresh.length === 0) return;
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one
   // severity, the most serious value's.
-  const severity = fresh.some((h) => inputSeverity(h, false) === 'critical') ? 'critical' : 'warning';
+  // a Google key the user's words call a Maps key: a browser key by design, restricted to a site
+  const maps = mapsKeyContext(fromPrompt.recent(MAPS_CONTEXT_PROMPTS));
+  const severity = fresh.some((h) => inputSeverity(h, false) === 'critical' && !(maps && h.ruleId === GOOGLE_KEY)) ? 'critical' : 'warning';
   const labels = [...new Set(fresh.map((h) => h.label.toLowerCase()))].slice(0, 3).join(', ');
   const cause = fresh.length > 1 ? { id: `pasted:${event.index}`, summary: `${plural(fresh.length, 'credential')} (${labels}) were written into one prompt.` } : undefined;
   for (const hit of fresh) {
@@ -916,12 +923,22 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
     ctx.report({
       rule: inPrompt.id,
       severity,
-      detail: `${hit.label} ${hit.masked} was written into ${event.synthetic ? 'text injected into the prompt' : 'the prompt'}.`,
+      detail: `${hit.label} ${hit.masked} was written into ${event.synthetic ? 'text injected into the prompt' : 'the prompt'}.${maps && hit.ruleId === GOOGLE_KEY ? ' The user speaks of maps: a Maps key ships to browsers by design and is meant to be restricted to the site — restrict it, or rotate it if it is not.' : ''}`,
       evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }],
       key: secretKey(hit),
       cause: cause ?? credentialCause(hit),
     });
   }
+}
+
+/** Prompts read for what a pasted Google key is for: the one it is in and the two before. */
+const MAPS_CONTEXT_PROMPTS = 3;
+const GOOGLE_KEY = 'token/google-api-key';
+const MAPS_WORDS = /\bmaps?\b|google\s*maps?|googlemaps?|\bgeocod|\bplaces\s+api\b|\bmapa\b|地図|マップ|地图|지도|карт/i;
+const AI_WORDS = /\bgemini\b|generative|\bai\s+studio\b|\bvertex\b|\bgenai\b|\bllm\b|\bopenai\b|\bchat\s?bot\b/i;
+/** The user's recent words say the key is for maps, and nothing says it is for generative AI (billed per call, not site-restricted). */
+function mapsKeyContext(recent: string): boolean {
+  return MAPS_WORDS.test(recent) && !AI_WORDS.test(recent);
 }
 
 /**

@@ -9,7 +9,7 @@
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { pairCost } from './pair-frequency.ts';
 import { ENV_LOOKUP_CALL, SUDO_STDIN } from './labelled.ts';
-import { PROSE_VERIFY } from './prose.ts';
+import { PROSE_TOKEN_VERIFY, PROSE_VERIFY } from './prose.ts';
 
 /** Length of every key. */
 export const KEY_LENGTH = 4;
@@ -141,6 +141,13 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-prose-noun', ['パスワー', '비밀번호', ...caseVariants('senh')], 0, PROSE_VERIFY, 'iu'),
   anchor('kw-prose-contrasena', ['aseñ', 'asen', 'ASEÑ', 'ASEN'], 5, PROSE_VERIFY, 'iu'),
   anchor('kw-prose-mot-de-passe', caseVariants('t de'), 2, PROSE_VERIFY, 'iu'),
+  // a token or key handed over in a sentence (prose.ts: "the API key is …", "token it's "…"")
+  anchor('kw-prose-token', caseVariants('toke'), 0, PROSE_TOKEN_VERIFY, 'iu'),
+  anchor('kw-prose-api-key', ['pi k', 'pi_k', 'pi-k', 'pike'].flatMap(caseVariants), 1, PROSE_TOKEN_VERIFY, 'iu'),
+  anchor('kw-prose-secret', caseVariants('secr'), 0, PROSE_TOKEN_VERIFY, 'iu'),
+  anchor('kw-prose-bearer', caseVariants('bear'), 0, PROSE_TOKEN_VERIFY, 'iu'),
+  anchor('kw-prose-clave', caseVariants('clav').concat(caseVariants('chav')), 0, PROSE_TOKEN_VERIFY, 'iu'),
+  anchor('kw-prose-token-intl', ['токе', 'ТОКЕ', 'Токе', 'トークン'], 0, PROSE_TOKEN_VERIFY, 'iu'),
   // NuGet.config: `<add key="ClearTextPassword" value="…" />`
   anchor('kw-nuget-password', caseVariants('assw'), 1, String.raw`passw(?:or)?d"\s+value\s*=\s*"`, 'i'),
   // `ALGOLIA_KEY=…`, `"signingKey": "…"`: a name ending in "key" right before the operator.

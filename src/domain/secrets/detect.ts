@@ -12,7 +12,7 @@ import { kubernetesSecretCandidates } from './kubernetes.ts';
 import { notASecretInContext } from './context.ts';
 import { TOKEN_RULES, type TokenRule } from './provider-rules.ts';
 import { maskSecret } from './mask-value.ts';
-import { prosePasswordCandidates } from './prose.ts';
+import { prosePasswordCandidates, proseTokenCandidates } from './prose.ts';
 
 export { mightContainSecret };
 
@@ -115,6 +115,7 @@ async function detectAround(text: string, anchors: AnchorHit[], proseEvidence: b
     for (const c of nearCandidates(slice)) candidates.push(shift(c, w.start));
     for (const c of kubernetesSecretCandidates(slice)) candidates.push(shift(c, w.start));
     if (w.prose) for (const c of prosePasswordCandidates(slice, proseEvidence)) prose.push(shift(c, w.start));
+    if (w.prose) for (const c of proseTokenCandidates(slice, proseEvidence)) prose.push(shift(c, w.start));
   }
   // A sentence's password only where no detector with a label or a format read the value.
   for (const p of prose) if (!candidates.some((c) => c.start < p.end && p.start < c.end)) candidates.push(p);

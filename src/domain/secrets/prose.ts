@@ -8,6 +8,7 @@
 // The prefilter finds the nouns (anchors.ts, PROSE_ANCHORS), so a text is read here only around one.
 import type { Candidate } from './vouch-rules.ts';
 import { isNegatedMemberAccess, isPlaceholder, isSequential } from './filters.ts';
+import { looksRandom } from './vouch-rules.ts';
 
 const NOUN = String.raw`(?:password|passwd|passphrase|passwort|mot de passe|contrase[ñn]a|senha|has[łl]o|пароль|パスワード|비밀번호)`;
 // The short forms are verbs and words too ("pass jobId to the card"): only "pw"/"pwd" with a colon
@@ -25,7 +26,9 @@ const QUALIFIER = String.raw`(?:\s+(?:for|of|on)(?:\s+[\w@-]+){1,3}|\s*\([^)\n]{
 // JSON writes a tab as `\t`: the stored log's raw lines are read too
 const BLANK = String.raw`(?:[ \t]|\\t)*`;
 const PHRASE = String.raw`(?:${NOUN}(?:[^\n.;!?=:：]{0,30}?${COPULA}|${QUALIFIER}?${RIGHT_AFTER})|${SHORT_NOUN})`;
-const VALUE = String.raw`${BLANK}["'“‘「]?([^\s"'”’」\\]{4,64})`;
+// a Google app password as Google shows it: four groups of four lower-case letters
+const APP_PASSWORD = String.raw`(?:[a-z]{4} ){3}[a-z]{4}(?![\p{L}\p{N}])`;
+const VALUE = String.raw`${BLANK}["'“‘「]?(${APP_PASSWORD}|[^\s"'”’」\\]{4,64})`;
 const PROSE_PASSWORD = new RegExp(String.raw`(?<![\p{L}\p{N}_])${PHRASE}${VALUE}`, 'giu');
 
 /** The anchors' confirming pattern, run at the noun (sticky): the phrase and a value's first characters. */
@@ -42,16 +45,55 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
     const value = m[1].replace(/[.,;:!?)\]}>]+$/, '');
     // the best-known weak values: masked wherever they stand, reported nowhere
     const weak = WELL_KNOWN_WEAK.test(value);
-    if (!weak && !chosenPassword(value)) continue;
+    if (!weak && !chosenPassword(value) && !(APP_PASSWORD_VALUE.test(value) && !isSequential(value.replace(/ /g, '')))) continue;
     const start = m.index + m[0].length - m[1].length;
     // "default password: Kx9…", "(default: tdx / password: …)": a tool's documented default, the
     // same for everyone who installs it — no one's secret (masked, not reported; "my default
     // password is …" is the user's own)
     const lead = text.slice(Math.max(0, m.index - 40), start);
     const documented = weak || (DEFAULT_BEFORE.test(lead) && !OWNED.test(lead));
-    out.push({ ruleId: 'vouch/prose-password', label: 'Password written in a sentence', start, end: start + value.length, confidence: 'medium', ...(evidence && !documented ? {} : { maskOnly: true as const }) });
+    // Google's app password format is no one's chosen word: the mailbox's key, as sure as a provider's token
+    const appPassword = APP_PASSWORD_VALUE.test(value);
+    out.push({ ruleId: appPassword ? 'vouch/app-password' : 'vouch/prose-password', label: appPassword ? 'App password written in a sentence' : 'Password written in a sentence', start, end: start + value.length, confidence: appPassword ? 'high' : 'medium', ...(evidence && !documented ? {} : { maskOnly: true as const }) });
   }
   return out;
+}
+
+const APP_PASSWORD_VALUE = new RegExp(`^${APP_PASSWORD}$`, 'u');
+
+// A token or key a person hands over in a sentence: "I give you token it's "…"", "the API key is
+// …", "here is my token …", "la clave de la API es …". The noun and a few words, maybe a copula or
+// a colon, then a value that looks random (looksRandom: digits and letters, no word, path, version
+// or UUID). Evidence only in prompts, like a password in a sentence.
+const TOKEN_NOUN = String.raw`(?:api[ _-]?key|apikey|access[ _-]?token|auth(?:entication)?[ _-]?token|bearer(?:[ _-]?token)?|token|secret(?:[ _-]?key)?|clave(?:\s+de\s+(?:la\s+)?api)?|chave(?:\s+da\s+api)?|токен|令牌|密钥|トークン|토큰)`;
+const TOKEN_LEAD = String.raw`(?:[^\n.;!?=:："'“]{0,24}?(?:${COPULA}|\bit'?s\b|[:=：]))?`;
+const TOKEN_VALUE = String.raw`${BLANK}["'“‘「]?([A-Za-z0-9_\-.~+/=]{20,200})`;
+// the noun as a word of a sentence, not the end of an option or a name (`--starting-token`, `access_token`)
+const PROSE_TOKEN = new RegExp(String.raw`(?<![\p{L}\p{N}_.\-])${TOKEN_NOUN}${TOKEN_LEAD}${TOKEN_VALUE}`, 'giu');
+/** The anchors' confirming pattern for a token in a sentence (sticky, at the noun). */
+export const PROSE_TOKEN_VERIFY = String.raw`${TOKEN_NOUN}${TOKEN_LEAD}${BLANK}["'“‘「]?[A-Za-z0-9_\-.~+/=]{20}`;
+
+/** Tokens handed over in sentences in `text`: evidence (a prompt's) or masked only (any other text). */
+export function proseTokenCandidates(text: string, evidence: boolean): Candidate[] {
+  const out: Candidate[] = [];
+  PROSE_TOKEN.lastIndex = 0;
+  for (let m = PROSE_TOKEN.exec(text); m !== null; m = PROSE_TOKEN.exec(text)) {
+    const value = m[1]!.replace(/[.,;:!?=]+$/, '');
+    if (!looksRandom(value) || isSequential(value) || (/^[0-9a-f]+$/i.test(value) && value.length < 32) || wordsJoined(value)) continue;
+    const start = m.index + m[0].length - m[1]!.length;
+    out.push({ ruleId: 'vouch/prose-token', label: 'Token written in a sentence', start, end: start + value.length, confidence: 'medium', ...(evidence ? {} : { maskOnly: true as const }) });
+  }
+  return out;
+}
+
+/**
+ * Words run together, as a person writes a description (`base64-encoded-256-bit-value`,
+ * `TheQuickBrown4FoxJumps`): every piece between separators, case changes and digits is a word of
+ * three letters or more, or a short number. A random token breaks into fragments no one would write.
+ */
+function wordsJoined(value: string): boolean {
+  const pieces = value.split(/[-_.~+/=]+|(?<=[a-z])(?=[A-Z])|(?<=\D)(?=\d)|(?<=\d)(?=\D)/).filter(Boolean);
+  return pieces.length >= 2 && pieces.every((p) => /^[A-Za-z][a-z]{2,}$|^[A-Z]{2,5}$|^\d{1,4}$/.test(p) && !/[bcdfghjklmnpqrstvwxz]{5}/i.test(p));
 }
 
 /** Words that call the password a default (documentation of an image, an installer, a tool). */

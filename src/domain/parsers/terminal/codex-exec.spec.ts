@@ -244,3 +244,33 @@ describe('codex-exec-text: 0.11x+ "apply patch" sections (the outcome, then a gi
     assert.deepEqual(calls(inner.events).filter((c) => c.name === 'apply_patch'), []);
   });
 });
+
+test('a git diff printed right after the final message, with no header (0.14x), ends the message: its + lines are file text, not the reply (held-out set 58)', () => {
+  const text = [
+    'OpenAI Codex v0.140.0 (research preview)',
+    '--------',
+    'workdir: /repo',
+    'model: gpt-5',
+    '--------',
+    'user',
+    'update the docs',
+    'codex',
+    'Updated the README with a first-issue flow.',
+    'diff --git a/README.md b/README.md',
+    'index fee7984..433ba3c 100644',
+    '--- a/README.md',
+    '+++ b/README.md',
+    '@@ -1 +1,2 @@',
+    ' # Repo',
+    '+Use the first issue to prove the template works.',
+    'tokens used',
+    '1,234',
+  ].join('\n');
+  const out = run(text);
+  const messages = ofKind(out.events, 'message').map((m) => m.text);
+  assert.deepEqual(messages, ['Updated the README with a first-issue flow.']);
+  assert.ok(calls(out.events).some((c) => c.name === 'turn_diff'), 'the diff is on record as the turn\'s changes');
+  // a `diff --git` quoted inside a message that goes on is the reply's own text only until it: the reply above is kept whole
+  const quoted = run(text.replace('Updated the README with a first-issue flow.', 'Run this:\n\n    git diff --git a/x b/x'));
+  assert.deepEqual(ofKind(quoted.events, 'message').map((m) => m.text.includes('Run this:')), [true]);
+});

@@ -142,6 +142,13 @@ export class CodexExecTextParser implements LogParser {
       this.open(simple, line, at, sink);
       return true;
     }
+    // recent versions print the turn's diff right after the final message, with no header of its
+    // own: a git diff's first line ends the message (its `+` lines are file text, not the reply)
+    if (this.mode === 'message' && gitFileHeader(s)) {
+      this.open('turn-diff', line, at, sink);
+      this.patchLine(s);
+      return true;
+    }
     return this.statusMarker(s, line, at, sink) || this.toolMarker(s, line, at, sink);
   }
 
