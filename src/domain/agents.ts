@@ -21,6 +21,12 @@ interface AgentSpec {
    * in them, so a report on one never vouches for them (no Clear; see docs/report.md).
    */
   promptsOnlyFormats: readonly string[];
+  /**
+   * Formats (among `formats`) that can record tool calls without any of their results (hook
+   * payloads saved before each call, Codex's tracing log): whether a call ran and what it printed
+   * may not be in them, so nothing is judged from a result's absence (no "never passed").
+   */
+  callsOnlyFormats: readonly string[];
   /** Vouch installs hooks into the agent (upload at session end, guard before each tool call). */
   hooks: boolean;
   /** The transcript the guard reads incrementally while a session runs, or null when it reads none. */
@@ -35,15 +41,18 @@ export const AGENTS = {
     formats: ['claude-code-transcript', 'claude-code-stream-json', 'claude-code-json', 'claude-code-hooks'],
     terminalFormats: ['claude-code-tui'],
     promptsOnlyFormats: [],
+    callsOnlyFormats: ['claude-code-hooks'],
     hooks: true,
     liveTranscript: { format: 'claude-code-transcript' },
   },
   codex: {
     label: 'Codex CLI',
-    formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json'],
+    // codex-tui-log: the TUI's tracing log (~/.codex/log/codex-tui.log), which records the tool calls only.
+    formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json', 'codex-tui-log'],
     // `codex exec`'s text output, and the interactive TUI (`>_ OpenAI Codex`, `› prompt`, `• Ran …`).
     terminalFormats: ['codex-exec-text', 'codex-tui'],
     promptsOnlyFormats: [],
+    callsOnlyFormats: ['codex-tui-log'],
     hooks: true,
     liveTranscript: { format: 'codex-rollout' },
   },
@@ -53,6 +62,7 @@ export const AGENTS = {
     formats: ['gemini-jsonl', 'gemini-json', 'gemini-history', 'gemini-stream-json', 'gemini-logs', 'gemini-markdown'],
     // `logs.json` holds the person's prompts and nothing of what the agent did.
     promptsOnlyFormats: ['gemini-logs'],
+    callsOnlyFormats: [],
     terminalFormats: ['gemini-cli-tui'],
     hooks: true,
     // Gemini CLI records a chat as one JSON document rewritten on every turn (no offset to keep):
@@ -94,6 +104,9 @@ export const FORMAT_AGENT: Readonly<Record<FormatId, AgentId | null>> = (() => {
 
 /** The agents' terminal output: one parser family reads them all. */
 export const TERMINAL_FORMATS: readonly FormatId[] = AGENT_IDS.flatMap((a) => AGENTS[a].terminalFormats);
+
+/** Formats that can hold tool calls without their results (AgentSpec.callsOnlyFormats). */
+export const CALLS_ONLY_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(AGENT_IDS.flatMap((a) => AGENTS[a].callsOnlyFormats as readonly FormatId[]));
 
 /** Formats that hold the prompts and nothing of what the agent did (Gemini CLI's logs.json). */
 export const PROMPTS_ONLY_FORMATS: ReadonlySet<FormatId> = new Set<FormatId>(AGENT_IDS.flatMap((a) => AGENTS[a].promptsOnlyFormats as readonly FormatId[]));

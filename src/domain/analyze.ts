@@ -14,7 +14,7 @@ import type { Report } from './model/report.ts';
 import type { EventFacts, FindingDraft, IngestFacts, Rule, RuleContext, RuleHandler, RuleMeta, SessionFacts } from './rules/types.ts';
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
-import { LOW_CONFIDENCE_FORMATS } from './agents.ts';
+import { CALLS_ONLY_FORMATS, LOW_CONFIDENCE_FORMATS } from './agents.ts';
 import { detectFormat, foreignAgentOf, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, TEXT_SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
@@ -238,8 +238,9 @@ class AnalysisRun {
     if (this.lastLineFailed) this.ingest.truncatedTail = true;
     this.ingest.binary = this.looksBinary();
     await this.drain();
-    // hook payloads are what some hooks saw (coverage/hook-records-only): a call without a result there is the file's nature, not a run cut off
-    this.ingest.incomplete = this.detection?.format === 'claude-code-hooks' ? null : this.completion.finish();
+    // files that record calls without their results (hook payloads, Codex's tracing log): a call
+    // without a result there is the file's nature, not a run cut off
+    this.ingest.incomplete = CALLS_ONLY_FORMATS.has(this.detection?.format ?? 'plain-text') ? null : this.completion.finish();
     this.reportingEvent = FINISH;
     this.handlers.forEach((h, k) => {
       this.reportingRule = this.handlerRules[k];

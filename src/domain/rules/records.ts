@@ -3,6 +3,7 @@
 // APPROVED, an "Expected:" value changed in a spec — while the work they judge does not pass
 // (the last test/build run failed) or was never done (no code change and no passing run). The
 // record then says "done" on the evidence of the agent's own edit.
+import { CALLS_ONLY_FORMATS } from '../agents.ts';
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
@@ -99,6 +100,8 @@ export const RECORDS_RULES: Rule[] = [
       const requests = requestsOf(ctx.session);
       let codeEdits = 0;
       let passed = false;
+      // a file that records calls without results (CALLS_ONLY_FORMATS) says nothing of passing runs until one shows
+      let results = false;
       let lastFailed: { index: number; text: string } | null = null;
       let lastEdit = -1;
       /** Drafts of a call (several files, or a record and a verification in one), until its result. */
@@ -111,6 +114,7 @@ export const RECORDS_RULES: Rule[] = [
         onEvent(event: NormEvent, facts: EventFacts) {
           requests.onEvent(event);
           if (event.kind === 'tool_result') {
+            results = true;
             for (const d of pending.settle(event)) ctx.report(d);
             const run = open.onResult(event);
             if (!run) return;
@@ -139,7 +143,7 @@ export const RECORDS_RULES: Rule[] = [
             if (!isRecord(w)) {
               // Any checklist, the agent's own task list included: a verification item ticked
               // with no passing run is a claim of testing nobody did (issue 25, item 7).
-              if (RECORD_EXT.test(w.path) && !passed) {
+              if (RECORD_EXT.test(w.path) && !passed && (results || !CALLS_ONLY_FORMATS.has(ctx.session.format))) {
                 const ticked = verificationTicked(w.removed, w.added);
                 if (ticked) {
                   const draft: FindingDraft = {

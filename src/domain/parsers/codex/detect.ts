@@ -7,6 +7,7 @@
 import type { DetectSample, Detection } from '../../ingest/types.ts';
 import { isObj, type Obj } from '../shared/values.ts';
 import { isLegacyHead } from './meta.ts';
+import { isCodexTraceLine } from './tracing-log.ts';
 
 const ENVELOPE_TYPES = new Set([
   'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
@@ -65,6 +66,9 @@ function scaled(score: number, hits: number, other: number): number {
 }
 
 export function detectCodex(sample: DetectSample): Detection | null {
+  // the TUI's tracing log: text, most of its lines Codex's own trace events
+  const traced = sample.lines.filter(isCodexTraceLine).length;
+  if (traced >= 2 && traced * 2 >= sample.lines.filter((l) => l.trim() !== '').length) return { format: 'codex-tui-log', score: 0.95 };
   const t = tally(sample.values);
   if (t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare) {
     const score = t.metaFirst ? 0.99 : t.envelope >= 3 ? 0.95 : 0.85;
