@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+import { RUN_INCOMPLETE } from '../../model/runs.ts';
 
 describe('codex-exec-text: 0.5x+ output (bare section words, status on the command line)', () => {
   const out = run(fixture('codex-exec.txt'));
@@ -273,4 +274,16 @@ test('a git diff printed right after the final message, with no header (0.14x), 
   // a `diff --git` quoted inside a message that goes on is the reply's own text only until it: the reply above is kept whole
   const quoted = run(text.replace('Updated the README with a first-issue flow.', 'Run this:\n\n    git diff --git a/x b/x'));
   assert.deepEqual(ofKind(quoted.events, 'message').map((m) => m.text.includes('Run this:')), [true]);
+});
+
+test('`codex exec` output that stops after a command or a change, with no final reply and no `tokens used`, was cut off; one that closes with its reply or `tokens used` was not (held-out set 58)', () => {
+  const head = ['OpenAI Codex v0.98.0 (research preview)', '--------', 'workdir: /repo', 'model: gpt-5', '--------', 'user', 'fix the spawn test', 'thinking', 'Looking at the script.'];
+  const exec = ['exec', '/bin/zsh -lc \'git commit -am "fix"\' in /repo exited 1 in 20ms:', 'nothing to commit'];
+  const cut = run([...head, ...exec].join('\n'));
+  const notes = (out: ReturnType<typeof run>) => out.events.filter((e) => e.kind === 'system' && e.subtype === RUN_INCOMPLETE);
+  assert.equal(notes(cut).length, 1);
+  assert.match((notes(cut)[0] as { text: string }).text, /cut off/);
+  assert.equal(notes(run([...head, ...exec, 'codex', 'Nothing to commit; the tree is clean.', 'tokens used', '1,234'].join('\n'))).length, 0);
+  assert.equal(notes(run([...head, ...exec, 'tokens used', '1,234'].join('\n'))).length, 0);
+  assert.equal(notes(run([...head, 'codex', 'Done.'].join('\n'))).length, 0, 'a run with no command ends on its reply');
 });

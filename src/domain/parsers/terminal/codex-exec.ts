@@ -8,6 +8,7 @@
 //              the exec status on the command's line
 //              ("bash -lc 'npm test' in /repo succeeded in 1.20s:" / "… exited 1 in 300ms:").
 // A header (banner, "--------", "workdir: …", "model: …", "sandbox: …", "--------") opens both.
+import { RUN_INCOMPLETE } from '../../model/runs.ts';
 import type { EventSink, LogParser, PatchFile, SessionMetaEvent } from '../../model/events.ts';
 import { unwrapShellString } from '../codex/shell-words.ts';
 import { CallEmitter, TextBlock, clean, head, parseDuration, pushCapped } from './text.ts';
@@ -70,10 +71,14 @@ export class CodexExecTextParser implements LogParser {
   private pendingPatchResult: { code: number; line: number; durationMs?: number } | null = null;
   private headerEntries = 0;
   private readonly calls = new CallEmitter('codex-exec');
+  /** A command or a change came after the last reply or `tokens used`: the run has not closed yet. */
+  private workOpen = false;
+  private lastLine = 0;
 
   text(raw: string, line: number, sink: EventSink): void {
     const cleaned = clean(raw);
     if (cleaned.trim() === '') return;
+    this.lastLine = line;
     const ts = TIMESTAMP.exec(cleaned);
     const at = ts ? `${ts[1]}${ts[2] ?? 'Z'}` : null;
     const s = ts ? cleaned.slice(ts[0].length) : cleaned;
@@ -85,6 +90,9 @@ export class CodexExecTextParser implements LogParser {
   end(sink: EventSink): void {
     this.close(sink);
     if (this.meta) this.flushMeta(sink);
+    // `codex exec` closes a run with the agent's reply and `tokens used`: a file that stops after
+    // a command or a change, with neither, was cut off (killed, timed out, copied while running)
+    if (this.workOpen) sink.emit({ kind: 'system', index: -1, line: this.lastLine, at: null, subtype: RUN_INCOMPLETE, text: 'The `codex exec` output stops after a command or a change, with no final reply and no `tokens used` line after it: the run was cut off (killed, timed out, or still running when the file was copied).' });
   }
 
   // ── Header ────────────────────────────────────────────────────────────────────────────────
@@ -242,6 +250,8 @@ export class CodexExecTextParser implements LogParser {
   private open(mode: Mode, line: number, at: string | null, sink: EventSink): void {
     this.close(sink);
     this.mode = mode;
+    if (mode === 'exec-cmd' || mode === 'patch' || mode === 'apply-diff') this.workOpen = true;
+    else if (mode === 'message' || mode === 'tokens') this.workOpen = false;
     this.blockAt = at;
     this.block = new TextBlock(line);
     if (mode === 'exec-cmd') this.exec = { command: [], line, at, exitCode: null, resultLine: line, output: new TextBlock(line) };
