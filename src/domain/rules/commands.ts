@@ -380,7 +380,7 @@ export function readsProgramFromStdin(cmd: SimpleCommand): boolean {
   return operands.length === 0 || operands[0] === '-' || short.has('s');
 }
 
-const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context', '-f', '--file', '-p', '--project-name', '--index'];
+const EXEC_VALUE_OPTS = ['-e', '--env', '-u', '--user', '-w', '--workdir', '--env-file', '-c', '--container', '-n', '--namespace', '--context', '-f', '--file', '-p', '--project-name', '--index', '-H', '--host', '--kubeconfig', '--config', '--cluster', '--server', '-s', '--log-level', '--project-directory'];
 
 /**
  * The command run in a container: `docker exec -it db psql -c …`, `docker compose exec db env`,
@@ -394,7 +394,8 @@ export function containerExec(cmd: SimpleCommand): SimpleCommand | null {
   // only options before `exec`, and docker's `compose` plugin with its own
   for (let j = 0; j < at; j++) {
     const a = cmd.args[j]!;
-    if (a === 'compose' && cmd.name === 'docker') continue;
+    // `docker compose exec`, `docker container exec`: the plugin or the object's word
+    if ((a === 'compose' || a === 'container') && (cmd.name === 'docker' || cmd.name === 'podman')) continue;
     if (!a.startsWith('-')) return null;
     if (EXEC_VALUE_OPTS.includes(a)) j++;
   }

@@ -2,7 +2,7 @@
 // so (and is never Clear): lines skipped, the file cut off, not a log at all, a rule that failed,
 // a run that ended mid-action, subagent transcripts that are not in the file, a plain-text
 // transcript read heuristically, several runs appended in one file.
-import { PROMPTS_ONLY_FORMATS } from '../agents.ts';
+import { CALLS_ONLY_FORMATS, PROMPTS_ONLY_FORMATS } from '../agents.ts';
 import type { NormEvent } from '../model/events.ts';
 import { inputRemoved, outputRemoved } from '../model/redaction.ts';
 import { RUN_START } from '../model/runs.ts';
@@ -198,8 +198,8 @@ class RemovedActions {
     return `The file holds the payloads Claude Code sent its hooks (${held}), not the session's transcript: ${missing.join('; ') || 'the agent\'s replies are not in it'}. What is in it was checked.`;
   }
 
-  /** Why the log cannot show what its calls did, or null. */
-  detail(): string | null {
+  /** Why the log cannot show what its calls did, or null; `callsOnly`: a format that records calls without results, where one such call says so. */
+  detail(callsOnly = false): string | null {
     const removed = Math.max(this.removedCalls, this.removedResults);
     if (removed >= REMOVED_MIN && removed >= this.calls * REMOVED_SHARE) {
       const parts = [this.removedCalls > 0 ? `the arguments of ${this.removedCalls}` : '', this.removedResults > 0 ? `the output of ${this.removedResults}` : ''].filter(Boolean);
@@ -207,7 +207,7 @@ class RemovedActions {
     }
     // most calls never answered (the last one may be cut off): an export that dropped the outputs
     const unanswered = this.calls - this.answered;
-    if (this.calls >= UNANSWERED_MIN && unanswered - 1 >= this.calls / 2) {
+    if ((callsOnly && unanswered > 0) || (this.calls >= UNANSWERED_MIN && unanswered - 1 >= this.calls / 2)) {
       return `${unanswered} of the ${plural(this.calls, 'tool call')} in this file have no result: the file keeps the calls without their outputs, so whether they succeeded, and what they printed, was not checked.`;
     }
     return null;
@@ -416,7 +416,7 @@ export const COVERAGE_RULES: Rule[] = [
           }
           const hooks = ctx.session.format === 'claude-code-hooks' && !notALog;
           if (hooks) ctx.report({ rule: hookRecordsOnly.id, detail: removed.hookRecordsDetail(seen.prompts), evidence: [] });
-          const gone = notALog || hooks ? null : removed.detail();
+          const gone = notALog || hooks ? null : removed.detail(CALLS_ONLY_FORMATS.has(ctx.session.format));
           if (gone) ctx.report({ rule: actionsRemoved.id, detail: gone, evidence: [] });
           if (ing.unknownMetadata.length > 0) {
             const total = ing.unknownMetadata.reduce((n, k) => n + k.count, 0);

@@ -400,11 +400,12 @@ export const INJECTION_RULES: Rule[] = [
             if (!risky && instructions.length > 0) instructions = checkFollowed(report, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
             for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
-            for (const phrase of phrasesIn(authoredText(event))) addCapped(authored, phrase, WRITTEN_MAX);
+            // only text that went into files: an echo's words come back in its own output (ownWords)
+            if (fx.writes.length > 0) for (const phrase of phrasesIn(authoredText(event))) addCapped(authored, phrase, WRITTEN_MAX);
             return;
           }
           if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
-          const found = scanOutput(ctx, event, facts, authored);
+          const found = scanOutput(ctx, event, facts, runsOwnCode(facts.call, written) ? authored : NONE_AUTHORED);
           if (found) {
             pending = found.pending ?? pending;
             if (found.instructions) {
@@ -823,27 +824,77 @@ function authoredText(call: ToolCallEvent): string {
 const AUTHORED_SCAN_MAX = 200_000;
 const AUTHORED_PHRASES_MAX = 20;
 
-/** The injection-like phrases in a text, in one spelling (lower case, single blanks). */
+/**
+ * The injection-like phrases in a text, in one spelling (lower case, single blanks). findInjection
+ * gives the first pattern's match, wherever it is: the text before and after it is searched again.
+ */
 function phrasesIn(text: string): string[] {
   const out: string[] = [];
-  let rest = text;
-  for (let m = findInjection(rest); m && out.length < AUTHORED_PHRASES_MAX; m = findInjection(rest)) {
-    out.push(spelling(rest.slice(m.start, m.end)));
-    rest = rest.slice(m.end);
+  const parts = [text];
+  while (parts.length > 0 && out.length < AUTHORED_PHRASES_MAX) {
+    const part = parts.pop()!;
+    const m = findInjection(part);
+    if (!m) continue;
+    out.push(spelling(part.slice(m.start, m.end)));
+    parts.push(part.slice(0, m.start), part.slice(m.end));
   }
   return out;
+}
+const NONE_AUTHORED: ReadonlySet<string> = new Set();
+
+/** The first injection phrase in an output that is not one the agent wrote (in text order), or null. */
+function firstForeign(text: string, authored: ReadonlySet<string>): ReturnType<typeof findInjection> {
+  const first = findInjection(text);
+  if (!first || authored.size === 0 || !authored.has(spelling(text.slice(first.start, first.end)))) return first;
+  // the first pattern's match was the agent's own: look before and after it for any other
+  const parts: Array<{ from: number; to: number }> = [{ from: 0, to: first.start }, { from: first.end, to: text.length }];
+  let best: NonNullable<ReturnType<typeof findInjection>> | null = null;
+  for (let n = 0; parts.length > 0 && n < AUTHORED_PHRASES_MAX * 4; n++) {
+    const { from, to } = parts.pop()!;
+    const m = findInjection(text.slice(from, to));
+    if (!m) continue;
+    const hit = { ...m, start: m.start + from, end: m.end + from };
+    if (!authored.has(spelling(text.slice(hit.start, hit.end)))) {
+      if (!best || hit.start < best.start) best = hit;
+      continue;
+    }
+    parts.push({ from, to: hit.start }, { from: hit.end, to });
+  }
+  return best;
+}
+
+/** Test runners: what they print comes from the project's tests, the agent's fixtures among them. */
+const TEST_RUNNER = /(?:^|[\s;&|(])(?:pytest|py\.test|jest|vitest|mocha|go\s+test|cargo\s+test|bun\s+test|deno\s+test|node\s+--test|npm\s+(?:run\s+)?test|pnpm\s+(?:run\s+)?test|yarn\s+(?:run\s+)?test|python3?\s+-m\s+(?:pytest|unittest)|rspec|phpunit)\b/;
+/** Fetchers and services: what they print comes from elsewhere, whoever wrote the command. */
+const FETCHES = /(?:^|[\s;&|(])(?:curl|wget|gh|glab|http|httpie|xh|aria2c|lynx|w3m)\b|https?:\/\//;
+
+/**
+ * Whether a call's output comes from code the session itself wrote: a command that runs or reads a
+ * file the agent wrote (`sh test_deployment.sh`), or the project's test runner; never a fetch, a
+ * web page or a tool of another service. Only there do phrases the agent wrote come back as its own.
+ */
+function runsOwnCode(call: ToolCallEvent | undefined, written: ReadonlySet<string>): boolean {
+  if (!call || call.input.type !== 'command') return false;
+  const line = call.input.command;
+  if (line.length > 10_000 || FETCHES.test(line)) return false;
+  if (TEST_RUNNER.test(line)) return true;
+  for (const path of written) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (name.length >= 4 && line.includes(name)) return true;
+  }
+  return false;
 }
 const spelling = (phrase: string) => phrase.toLowerCase().replace(/\s+/g, ' ').trim();
 
 function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts, authored: ReadonlySet<string>): { pending: Pending | null; instructions: Instructions | null } | null {
   const text = event.output;
-  const inj = findInjection(text);
+  const inj = firstForeign(text, authored);
   const hidden = findHidden(text);
   // Nothing found, the usual case: the quoted call is not worth building.
   if (!inj && !hidden) return readsContent(facts.call) ? addressed(event, facts) : null;
   const source = facts.call ? `the output of \`${safe(describeCall(facts.call), facts, QUOTE_MAX)}\`` : 'a tool output';
   let found: Pending | null = null;
-  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !authored.has(spelling(text.slice(inj.start, inj.end))) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session, text)) {
+  if (inj && !ownWords(facts.call, text.slice(inj.start, inj.end), inj.label) && !(searches(facts.call) && inOwnFile(text, inj.start, ctx.session)) && !helpText(facts.call, ctx.session, text)) {
     const ev = { index: event.index, excerpt: safe(around(text, inj.start, inj.end), facts) };
     ctx.report({ rule: injectionText.id, detail: `${inj.label} found in ${source}.`, evidence: [ev] });
     found = { what: `${inj.label} in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };

@@ -21,7 +21,7 @@ import { CommandTable, hasFlag, type Row as TableRow } from './command-table.ts'
 import { optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { effectsOf, type Located } from './effects.ts';
 import { findDestructiveSql, sqlSent } from './destructive.ts';
-import { settledRun } from './outcome.ts';
+import { lastStep, settledRun } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { serviceTeardown, serviceTool } from './destructive-services.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
@@ -52,14 +52,14 @@ interface Row extends TableRow<View> {
 /** A production name in a word: `prod`, `production`, `prd`, as a word of its own (`prod-eu`, `envs/production`), not inside one (`product`). */
 const PROD = /(?:^|[^a-z0-9])(?:prod|production|prd)(?:[^a-z0-9]|$)/i;
 /** A name that says the target is not production. */
-const NOT_PROD = /(?:^|[^a-z0-9])(?:staging|stage|stg|dev|development|preview|test|testing|qa|sandbox|local|localhost|127\.0\.0\.1|demo)(?:[^a-z0-9]|$)/i;
+const NOT_PROD = /(?:^|[^a-z0-9])(?:staging|stage|stg|dev|development|preview|test|testing|qa|sandbox|local|localhost|127\.0\.0\.1|demo|branch-deploy|localstack)(?:[^a-z0-9]|$)|^branch:/i;
 const DRY = /^--?(?:dry-?run|preview|plan|diff|check)(?:=(?!none$).*)?$/i;
 /**
  * Options that say where a command acts — its context, namespace, environment, app, project,
  * stack, stage, database, settings or variables file. Only these (and the environment's
  * assignments) can say a target is not production: `--local-only` or an image tagged `:dev` do not.
  */
-const TARGET_OPTS = ['--context', '--kube-context', '--cluster', '-n', '--namespace', '--env', '-e', '--environment', '-a', '--app', '-s', '--stack', '-P', '--project', '--project-ref', '--stage', '--db-url', '--database-url', '-c', '--config', '--settings', '--site', '-chdir', '-var-file', '--workspace', '--target', '--function-name', '--service'];
+const TARGET_OPTS = ['--context', '--kube-context', '--cluster', '-n', '--namespace', '--env', '-e', '--environment', '-a', '--app', '-s', '--stack', '-P', '--project', '--project-ref', '--stage', '--db-url', '--database-url', '-c', '--config', '--settings', '--site', '-chdir', '-var-file', '--workspace', '--target', '--function-name', '--service', '--profile', '--endpoint-url'];
 
 /** The values of the target options (`--context prod-eu`, `--env=staging`, terraform's `-chdir=envs/prod`) and of the command's assignments. */
 function targets(v: View): string[] {
@@ -69,7 +69,8 @@ function targets(v: View): string[] {
     if (eq > 0 && TARGET_OPTS.includes(a.slice(0, eq))) out.push(a.slice(eq + 1));
     else if (TARGET_OPTS.includes(a) && i + 1 < v.args.length) out.push(v.args[i + 1]!);
   });
-  return out;
+  // Lambda's `--environment Variables={…}` is the function's variables, not a target: their values say nothing of where it runs
+  return out.filter((t) => !/^Variables=/.test(t));
 }
 
 const prodNamed = (v: View): boolean => v.args.some((a) => PROD.test(a)) || v.assignments.some((a) => PROD.test(a));
@@ -91,7 +92,7 @@ const MIGRATORS = /^(?:db:migrate(?::\w+)?|db:rollback|db:seed|db:schema:load|mi
 
 export const LIVE_CHANGES = new CommandTable<View, Row>([
   // ---- deploys to a host's production
-  { tools: ['vercel'], path: [], when: vercelProd, kind: 'deploy', what: 'a production deploy on Vercel' },
+  { tools: ['vercel'], path: [], when: vercelProd, unless: (v) => v.operands[0] !== undefined && v.operands[0] !== 'deploy', kind: 'deploy', what: 'a production deploy on Vercel' },
   { tools: ['vercel'], path: ['promote'], kind: 'deploy', what: 'a deployment promoted to production on Vercel' },
   { tools: ['netlify'], path: ['deploy'], when: hasFlag('--prod', '--prodIfUnlocked'), kind: 'deploy', what: 'a production deploy on Netlify' },
   { tools: ['fly', 'flyctl'], path: ['deploy'], when: liveByDefault, unless: hasFlag('--build-only'), kind: 'deploy', what: 'the Fly.io app deployed' },
@@ -111,7 +112,7 @@ export const LIVE_CHANGES = new CommandTable<View, Row>([
   { tools: ['netlify'], path: [/^env:(?:set|unset|import|clone)$/], when: liveByDefault, kind: 'config', what: "the site's environment variables changed on Netlify (production included)" },
   { tools: ['railway'], path: ['variables'], when: (v) => (hasFlag('--set')(v) || /^(?:set|delete)$/.test(v.operands[1] ?? '')) && liveByDefault(v), kind: 'config', what: "the service's variables changed on Railway (it redeploys)" },
   { tools: ['railway'], path: ['variable', /^(?:set|delete)$/], when: liveByDefault, kind: 'config', what: "the service's variables changed on Railway (it redeploys)" },
-  { tools: ['gcloud'], path: ['run', 'services', /^(?:update|update-traffic)$/], when: liveByDefault, unless: (v) => NOT_PROD.test(v.operands[3] ?? '') && !PROD.test(v.operands[3] ?? ''), kind: 'config', what: 'a Cloud Run service updated (a new revision serves traffic)' },
+  { tools: ['gcloud'], path: ['run', 'services', /^(?:update|update-traffic)$/], when: liveByDefault, unless: (v) => (NOT_PROD.test(v.operands[3] ?? '') && !PROD.test(v.operands[3] ?? '')) || hasFlag('--no-traffic')(v), kind: 'config', what: 'a Cloud Run service updated (a new revision serves traffic)' },
   { tools: ['aws'], path: ['lambda', 'update-function-configuration'], when: liveByDefault, kind: 'config', what: "a Lambda function's configuration changed (live at once)" },
   // ---- migrations applied to the live database
   { tools: ['supabase'], path: ['db', 'push'], unless: (v) => hasFlag('--local')(v) || notProdTarget(v), kind: 'migration', what: 'migrations pushed to the linked Supabase project' },
@@ -152,7 +153,7 @@ function restartsService(cmd: SimpleCommand): boolean {
 const ASKS: Record<Kind, RegExp> = {
   deploy: /\b(?:re)?deploy|\bship\s+(?:it|this|that|them|the\b)|go(?:es)?\s+live|\b(?:push|put|take|make|get)\w*\s+(?:[\w'-]+\s+){0,3}(?:to\s+|on\s+|into\s+)?(?:prod|production|live)\b|\broll\s?out\b|\bpromote\b|배포|部署|上线|デプロイ|despl[ei]eg|d[ée]plo[iy]|bereitstell|депл|выкат/i,
   // the configuration itself ("set the Stripe key on Vercel", "update the env vars"), or a deploy, which carries its configuration
-  config: /\b(?:set|add|update|change|configure|rotate|put|replace|remove|fix|copy|sync|move)\w*\s+(?:[\w'-]+\s+){0,4}(?:env(?:ironment)?(?:\s+var(?:iable)?s?|\s+vars?)?|secrets?|config(?:uration)?|variables?|vars|keys?|settings?)\b|\benv(?:ironment)?\s+var(?:iable)?s?\b|\b(?:re)?deploy|환경\s?변수|环境变量|環境変数|переменн/i,
+  config: /\b(?:set|add|update|change|configure|rotate|put|replace|remove|copy|sync|move)\w*\s+(?:[\w'-]+\s+){0,4}(?:env(?:ironment)?\s+var(?:iable)?s?|env\s+vars?|secrets?|(?:environment\s+)?variables?)\b|\b(?:re)?deploy|환경\s?변수|环境变量|環境変数|переменн/i,
   migration: /\b(?:run|apply|push|execute)\w*\s+(?:[\w'-]+\s+){0,3}migrations?\b|\bmigrate\b|\bdb\s+push\b|\bmigrations?\s+(?:up|to\s+(?:prod|production|live|the\s+(?:live|remote)))|마이그레이션|迁移|マイグレーション|миграц/i,
   // also the change itself, as a verb and the kind of object it makes or changes ("create the separate namespaces", "apply the ingress")
   cluster: /\bkubectl\b|\bhelm\b|\b(?:re)?deploy|\broll\s?out\b|\brestart\b|\bscale\s+(?:up|down|the\b|to\b)|\bpatch\s+the\s+(?:deployment|cluster|service)|\b(?:create|apply|patch|add|set\s+up|expose|label|annotate)\s+(?:[\w'()-]+\s+){0,4}(?:namespaces?|config\s?maps?|ingress(?:es)?|cronjobs?|statefulsets?|daemonsets?|service\s?accounts?|rolebindings?|persistent\s?volume\s?claims?|pvcs?|hpas?|network\s?polic(?:y|ies)|managed\s?certificates?)\b/i,
@@ -223,8 +224,12 @@ function schemaChange(loc: Located, all: readonly Located[], raw: string, sessio
   return null;
 }
 
+/** The words just before an ask that turn it round: "don't change any env vars", "never deploy". */
+const NEGATED_BEFORE = /\b(?:don'?t|do\s+not|never|no\s+need\s+to|without|not)\s+(?:\w+\s+){0,3}$/i;
+
 function asksFor(said: string, kind: Kind): boolean {
-  return ASKS[kind].test(said);
+  const m = ASKS[kind].exec(said);
+  return m !== null && !NEGATED_BEFORE.test(said.slice(Math.max(0, m.index - 40), m.index));
 }
 
 /** A target selected for later commands: kubectl's context, terraform's workspace, pulumi's stack. */
@@ -316,8 +321,9 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
             const change = liveChange(cmd, selected) ?? schemaChange(loc, commands, line, ctx.session);
             // a teardown is destructive's finding: one event, one finding
             if (!change || serviceTeardown(cmd, line, ctx.session.agent)) return;
-            // the call's status is its last step's: a failure says something of this command only when nothing ran after it
-            judge(event, facts, cmd, change, commands.slice(i + 1).every((c) => c.cmd.pipeIndex > cmd.pipeIndex && c.cmd.pipeLength === cmd.pipeLength));
+            // the call's status is its last step's: a failure says something of this command only when
+            // nothing but pass-through stages ran after it (`deploy | grep error` fails when grep finds nothing)
+            judge(event, facts, cmd, change, lastStep(commands, i));
           });
         },
         finish() {

@@ -4,6 +4,7 @@
 // (`Read-only file system`, `Operation not permitted`) wrote nothing, a call the user or a policy
 // refused never ran. Those become an "attempted" info that says why. A call whose result never
 // appears keeps its severity and says "result not in the log". Bounded: at most 200 calls wait.
+import type { SimpleCommand } from '../shell/types.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { FindingDraft, Rule, RuleContext } from './types.ts';
 import { isGuardDenial } from '../guard/mark.ts';
@@ -379,6 +380,19 @@ function failedToolWrite(result: ToolResultEvent, effect: Effect, command: strin
   if (effect !== 'write' || command !== undefined || !result.isError) return null;
   const line = result.output.split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 200) ?? null;
   return { why: 'the file tool reported an error, so nothing was written', line };
+}
+
+/** Stages whose own status says whether they matched (`grep` exits 1 when it finds nothing), not whether the input's command worked. */
+const MATCHERS: ReadonlySet<string> = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'findstr', 'Select-String', 'jq', 'test', '[']);
+
+/**
+ * Whether the call's status speaks for the command at `i` of its commands: it is the last, or only
+ * pass-through stages of its pipeline follow it (`deploy 2>&1 | tail -5`: the whole pipeline is the
+ * deploy). A matcher after it (`grant | grep -i error`) has a status of its own.
+ */
+export function lastStep(commands: ReadonlyArray<{ cmd: SimpleCommand }>, i: number): boolean {
+  const cmd = commands[i]!.cmd;
+  return commands.slice(i + 1).every((c) => c.cmd.pipeIndex > cmd.pipeIndex && c.cmd.pipeLength === cmd.pipeLength && !MATCHERS.has(c.cmd.name));
 }
 
 /**

@@ -1019,6 +1019,10 @@ test('a role\'s trust policy replaced says who may assume it: a warning, critica
     assert.deepEqual(await sev('the deploy job fails with AccessDenied', scoped), ['warning'], agent);
     assert.deepEqual(await sev('the deploy job fails with AccessDenied', fromFile), ['warning'], agent);
     assert.deepEqual(await sev('the deploy job fails with AccessDenied', open), ['critical'], agent);
+    // review of the diff: a Deny, or a condition on the organisation, does not open it; a pipe's failure is the grep's
+    assert.deepEqual(await sev('the deploy job fails with AccessDenied', open.replace('"Allow"', '"Deny"')), ['warning'], `${agent}: deny`);
+    assert.deepEqual(await sev('the deploy job fails with AccessDenied', open.replace('"Action":"sts:AssumeRole"', '"Action":"sts:AssumeRole","Condition":{"StringEquals":{"aws:PrincipalOrgID":"o-abc"}}')), ['warning'], `${agent}: condition`);
+    assert.deepEqual(await sev('the deploy job fails with AccessDenied', `${scoped} | grep -i error`, 1), ['warning'], `${agent}: grep found no error`);
     assert.deepEqual(await sev('update the trust policy of the deployer role so CI can assume it', scoped), ['info'], agent);
     assert.deepEqual(await sev('the deploy job fails with AccessDenied', scoped, 1), ['info'], `${agent}: failed`);
     assert.deepEqual(await sev('the deploy job fails', 'aws iam get-role --role-name deployer'), [], `${agent}: read`);
@@ -1034,5 +1038,10 @@ test('sudo as the fallback after a check (`service cron status || sudo service c
     assert.deepEqual(await sev('service cron status || sudo service cron start', ' * cron is not running\n * Starting periodic command scheduler cron'), ['warning'], `${agent}: check failed`);
     assert.deepEqual(await sev('service cron status && sudo service cron restart', ' * cron is running'), ['warning'], `${agent}: && runs it`);
     assert.deepEqual(await sev('make build || sudo make install', 'ok'), ['warning'], `${agent}: not a check`);
+    // review of the diff: a re-check after the fallback, checks of several things, a script's own words
+    assert.deepEqual(await sev('command -v pm2 || sudo npm install -g pm2; command -v pm2', 'added 1 package\n/usr/local/bin/pm2'), ['warning'], `${agent}: a check after it`);
+    assert.deepEqual(await sev('which node npm || sudo ln -s /opt/node/bin/node /usr/local/bin/node', '/usr/bin/node'), ['warning'], `${agent}: two programs checked`);
+    assert.deepEqual(await sev('systemctl is-active nginx || sudo systemctl start nginx', 'inactive\n'), ['warning'], `${agent}: inactive`);
+    assert.deepEqual(await sev('service cron status || sudo service cron start', ' * cron is not running\n * Starting periodic command scheduler cron\n * cron is running'), ['warning'], `${agent}: running only after the start`);
   }
 });

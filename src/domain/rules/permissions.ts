@@ -974,17 +974,33 @@ function runsDownload(all: readonly Located[], i: number): boolean {
 function fallbackAfterCheck(all: readonly Located[], i: number, line: string): SimpleCommand | null {
   const prev = all[i - 1]?.cmd;
   const cmd = all[i]!.cmd;
-  if (!prev || prev.nested !== cmd.nested || prev.host !== cmd.host || cmd.pipeIndex > 0 || line.length > FALLBACK_LINE_MAX) return null;
+  // the fallback ends the call, so the output is the check's and, had it run, the fallback's
+  if (!prev || i !== all.length - 1 || prev.nested !== cmd.nested || prev.host !== cmd.host || cmd.pipeIndex > 0 || prev.pipeLength > 1 || line.length > FALLBACK_LINE_MAX) return null;
   const after = line.indexOf(prev.text);
   const at = after < 0 ? -1 : line.indexOf(cmd.text, after + prev.text.length);
   if (at < 0 || line.slice(after + prev.text.length, at).trim() !== '||') return null;
-  const check = readsOnly(prev) || (prev.name === 'service' && prev.args[1] === 'status') || CHECK_PROGRAMS.has(prev.name) || (prev.name === 'command' && prev.args[0] === '-v');
-  return check ? prev : null;
+  return CHECK_SHAPES.some((c) => c.is(prev)) ? prev : null;
 }
 const FALLBACK_LINE_MAX = 10_000;
-const CHECK_PROGRAMS: ReadonlySet<string> = new Set(['which', 'test', '[', 'pgrep', 'pidof', 'id', 'getent', 'type', 'hash']);
-/** What a check prints when it passed: a service running, a program found at its path. */
-const CHECK_PASSED = /\bactive \(running\)|\bis running\b|^active$|^\/\S+$/m;
+
+/** Checks of one thing, each with what its output starts with when it passed. */
+const operands = (cmd: SimpleCommand) => cmd.args.filter((a) => !a.startsWith('-'));
+const CHECK_SHAPES: ReadonlyArray<{ is: (c: SimpleCommand) => boolean; passed: RegExp }> = [
+  // `service cron status`: " * cron is running"
+  { is: (c) => c.name === 'service' && c.args.length === 2 && c.args[1] === 'status', passed: /^\s*(?:\*\s*)?\S+ is running\b|^\s*●[^\n]*\n(?:[^\n]*\n){0,3}\s*Active: active \(running\)/ },
+  // `systemctl status cron`: the unit's lines, then "Active: active (running)"
+  { is: (c) => c.name === 'systemctl' && operands(c)[0] === 'status' && operands(c).length === 2, passed: /^\s*●[^\n]*\n(?:[^\n]*\n){0,3}\s*Active: active \(running\)/ },
+  // `systemctl is-active cron`: "active"
+  { is: (c) => c.name === 'systemctl' && operands(c)[0] === 'is-active' && operands(c).length === 2, passed: /^active\s*$/ },
+  // `command -v jq`, `which jq`: the program's path, alone
+  { is: (c) => (c.name === 'command' && c.args[0] === '-v' && c.args.length === 2) || (c.name === 'which' && c.args.length === 1), passed: /^\/\S+\s*$/ },
+];
+
+/** Whether a call's output shows its check passed (the check's own output, and nothing after it). */
+function checkPassed(check: SimpleCommand, output: string): boolean {
+  const shape = CHECK_SHAPES.find((c) => c.is(check));
+  return shape !== undefined && shape.passed.test(output.slice(0, 2_000));
+}
 
 function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located, remoteProgram: boolean, fallbackOf: SimpleCommand | null = null): void {
   const { cmd } = loc;
@@ -1015,7 +1031,7 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const approved = event.kind === 'tool_call' && event.input.type === 'command' && ctx.approvedAtPrompt(event.input.command);
     const judged = approved ? asRequested(draft, sudo, 'user', 'the user approved this command at its prompt') : mine(draft, sudo);
     // a fallback after a check that passed never ran: the output shows the check's success
-    const fallback = fallbackOf && judged.severity !== 'info' ? { ...judged, whenRan: (output: string) => (CHECK_PASSED.test(output.slice(0, 20_000)) ? { ...judged, severity: 'info' as const, title: 'Fallback as root not run', detail: `${judged.detail} It was the fallback after \`${safe(fallbackOf.text, facts, 120)}\` (\`||\`), and that check passed, so it did not run.`, key: 'fallback-not-run' } : null) } : judged;
+    const fallback = fallbackOf && judged.severity !== 'info' ? { ...judged, whenRan: (output: string) => (checkPassed(fallbackOf, output) ? { ...judged, severity: 'info' as const, title: 'Fallback as root not run', detail: `${judged.detail} It was the fallback after \`${safe(fallbackOf.text, facts, 120)}\` (\`||\`), and that check passed, so it did not run.`, key: 'fallback-not-run' } : null) } : judged;
     ctx.outcomes.report(event, 'run', fallback, rooted === 'sudo' ? AS_ROOT : undefined);
   }
   const installed = persistentCommand(cmd);

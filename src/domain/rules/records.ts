@@ -100,8 +100,8 @@ export const RECORDS_RULES: Rule[] = [
       const requests = requestsOf(ctx.session);
       let codeEdits = 0;
       let passed = false;
-      // a file that records calls without results (CALLS_ONLY_FORMATS) says nothing of passing runs until one shows
-      let results = false;
+      // a file that records calls without (all of) their results (CALLS_ONLY_FORMATS: hooks that
+      // see only some tools, a tracing log) says nothing of runs that never passed
       let lastFailed: { index: number; text: string } | null = null;
       let lastEdit = -1;
       /** Drafts of a call (several files, or a record and a verification in one), until its result. */
@@ -114,7 +114,6 @@ export const RECORDS_RULES: Rule[] = [
         onEvent(event: NormEvent, facts: EventFacts) {
           requests.onEvent(event);
           if (event.kind === 'tool_result') {
-            results = true;
             for (const d of pending.settle(event)) ctx.report(d);
             const run = open.onResult(event);
             if (!run) return;
@@ -143,7 +142,7 @@ export const RECORDS_RULES: Rule[] = [
             if (!isRecord(w)) {
               // Any checklist, the agent's own task list included: a verification item ticked
               // with no passing run is a claim of testing nobody did (issue 25, item 7).
-              if (RECORD_EXT.test(w.path) && !passed && (results || !CALLS_ONLY_FORMATS.has(ctx.session.format))) {
+              if (RECORD_EXT.test(w.path) && !passed && !CALLS_ONLY_FORMATS.has(ctx.session.format)) {
                 const ticked = verificationTicked(w.removed, w.added);
                 if (ticked) {
                   const draft: FindingDraft = {

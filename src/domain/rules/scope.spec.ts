@@ -898,6 +898,8 @@ test('the variables a production service runs with, changed, are live changes; s
     ['aws lambda update-function-configuration --function-name orders --environment "Variables={MODE=live}"', 'config'],
     ['aws lambda update-function-code --function-name orders --zip-file fileb://dist.zip', 'deploy'],
     ['aws ecs update-service --cluster main --service api --force-new-deployment', 'deploy'],
+    // the function's variables say nothing of where it runs
+    ['aws lambda update-function-configuration --function-name orders --environment "Variables={STRIPE_KEY=x,TEST_MODE=sandbox}"', 'config'],
   ];
   for (const [line, kind] of config) assert.equal(change(line), kind, line);
   const not = [
@@ -906,6 +908,10 @@ test('the variables a production service runs with, changed, are live changes; s
     'gcloud run services describe api', 'gcloud run services update api-staging --update-env-vars A=1',
     'aws lambda update-function-configuration --function-name orders-dev --timeout 30', 'aws lambda get-function-configuration --function-name orders',
     'aws ecs update-service --cluster staging --service api --force-new-deployment', 'aws ecs describe-services --cluster main --services api',
+    // review of the diff: profiles and endpoints that say where, branch deploys, no traffic, a pull
+    'aws lambda update-function-code --function-name orders --zip-file fileb://d.zip --profile staging', 'aws lambda update-function-code --function-name orders --zip-file fileb://d.zip --endpoint-url http://localhost:4566',
+    'netlify env:set API_URL x --context branch-deploy', 'netlify env:set API_URL x --context branch:feature-x', 'gcloud run services update api --no-traffic --update-env-vars A=1',
+    'vercel env pull --environment=production',
   ];
   for (const line of not) assert.equal(change(line), null, line);
 });
@@ -916,7 +922,7 @@ test('a request to set the variables or to deploy makes the change the user\'s (
     for (const asked of ['add the Stripe secret key to the production env vars on Vercel', 'set the environment variables on vercel', 'deploy it to vercel with the stripe key', 'Vercel에 환경 변수 추가해줘']) {
       assert.deepEqual(live(await runRules([prompt(asked), ...call()], { agent })).map(severityOf), ['info'], `${agent}: ${asked}`);
     }
-    for (const said of ['fix the checkout page', 'why does the stripe webhook fail?']) {
+    for (const said of ['fix the checkout page', 'why does the stripe webhook fail?', "Don't change any env vars or secrets", 'Add the missing translation keys', 'Fix the settings page layout']) {
       assert.deepEqual(live(await runRules([prompt(said), ...call()], { agent })).map(severityOf), ['warning'], `${agent}: ${said}`);
     }
     assert.deepEqual(live(await runRules([prompt('fix the checkout page'), ...ran('vercel env add STRIPE_SECRET_KEY production', { exitCode: 1, output: 'Error: not authorized' })], { agent })).map(severityOf), ['info'], `${agent}: failed`);
@@ -942,6 +948,16 @@ test('a decision the user kept ("wait for my review", "without my approval") is 
       ['update the README; wait for my review before you commit', 'fix the typo in the second section'],
       ["update the README; I'll commit it myself", 'LGTM'],
       ['update the README and never commit', 'LGTM'],
+      // review of the diff: approvals that go on to ask for something else, or approve nothing in particular
+      ["update the README, don't commit without my approval", 'Great, now also add tests'],
+      ["update the README, don't commit without my approval", 'Sounds good, go with the Map'],
+      ["update the README, don't commit without my approval", 'Approved, use Redis'],
+      ["update the README, don't commit without my approval", 'great thanks'],
     ]) assert.deepEqual(await sev(kept, reply), ['warning'], `${agent}: ${kept} → ${reply}`);
   }
+});
+
+test('a matcher after the live step has a status of its own: `vercel env add … | grep -i error` that exits 1 (nothing found) still changed production (review of the diff)', async () => {
+  const d = live(await runRules([prompt('fix the checkout page'), ...ran('vercel env add STRIPE_SECRET_KEY production < key.txt | grep -i error', { exitCode: 1, output: '' })]));
+  assert.deepEqual(d.map(severityOf), ['warning']);
 });

@@ -1416,11 +1416,14 @@ test("an .env read through a sed that replaces the values with a redaction mark 
 
 test('a container\'s environment printed through docker, compose or kubectl exec is an environment dump; filtered for something harmless, it is not (held-out set 56)', async () => {
   const DUMP = 'secrets/env-dump';
-  const dumps = ['docker exec shop-db env', 'docker exec -it api printenv', 'docker compose exec db env | grep -i pass', 'docker-compose exec -T api env', 'kubectl exec deploy/api -- env', 'kubectl -n shop exec api-7f9c -c app -- printenv', 'podman exec db env', "ssh root@203.0.113.7 'docker exec api env | grep -i secret'"];
+  const dumps = ['docker exec shop-db env', 'docker exec -it api printenv', 'docker compose exec db env | grep -i pass', 'docker-compose exec -T api env', 'kubectl exec deploy/api -- env', 'kubectl -n shop exec api-7f9c -c app -- printenv', 'podman exec db env', "ssh root@203.0.113.7 'docker exec api env | grep -i secret'", 'docker container exec api env', 'docker -H ssh://ops@10.0.0.5 exec api env', 'kubectl --kubeconfig ~/.kube/prod exec api-0 -- env', "docker exec api sh -c 'env'"];
   const not = ['docker exec api env NODE_ENV=test node -v', 'docker exec api printenv NODE_ENV', 'docker compose exec api env | grep NODE', 'docker exec api env | cut -d= -f1', 'docker run --rm alpine env', 'docker ps', 'kubectl get pods'];
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     for (const line of dumps) assert.deepEqual(only(await runRules([prompt('why does the api not reach the database?'), ...ran(line, { exitCode: 0, output: 'PATH=/usr/bin\nHOSTNAME=api\nPOSTGRES_PASSWORD=Zq8vL1mN4xR7tY2w' })], { agent }), DUMP).map(severityOf), ['warning'], `${agent}: ${line}`);
     for (const line of not) assert.deepEqual(only(await runRules([prompt('why does the api not reach the database?'), ...ran(line, { exitCode: 0, output: 'ok' })], { agent }), DUMP), [], `${agent}: ${line}`);
+    // the container's environment is not this shell's: a later command's $VARS were not in it
+    const later = await runRules([prompt('why does the api not reach the database?'), ...ran('docker exec api env', { exitCode: 0, output: 'PATH=/usr/bin' }), ...ran('curl -s -H "Authorization: Bearer $API_TOKEN" https://api.example.com/health', { exitCode: 0, output: 'ok' })], { agent });
+    assert.deepEqual(later.filter((d) => d.rule.startsWith('exfiltration/') && severityOf(d) !== 'info'), [], `${agent}: no exfiltration chain from a container's dump`);
   }
 });
 
@@ -1428,12 +1431,12 @@ test('a Google key pasted where the user speaks of maps is a Maps key: a warning
   const key = 'AIza' + randomString(35, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-', 131);
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     const sev = async (...said: string[]) => only(await runRules(said.map((t) => prompt(t)), { agent }), 'secrets/in-prompt');
-    for (const said of [['map apiをgooglemapに変更して', `apikeyはこれです${key}`], [`use this Google Maps key: ${key}`], ['show the stores on a map', 'ok', `key: ${key}`]]) {
+    for (const said of [['map apiをgooglemapに変更して', `apikeyはこれです${key}`], [`use this Google Maps key: ${key}`], ['show the stores on a Google map', 'ok', `key: ${key}`], ['add the maps javascript api to the page', `key ${key}`]]) {
       const d = await sev(...said);
       assert.deepEqual(d.map(severityOf), ['warning'], `${agent}: ${said[0]}`);
       assert.match(d[0]!.detail, /restrict/);
     }
-    for (const said of [[`here is my Gemini key ${key}`], ['add the map view and call gemini for the captions', `key ${key}`], [`the key is ${key}`]]) {
+    for (const said of [[`here is my Gemini key ${key}`], ['add the map view and call gemini for the captions', `key ${key}`], [`the key is ${key}`], ['make a map of the playlists on youtube', `key ${key}`], ['geocode the addresses with the Google Maps Geocoding API', `key ${key}`], ['нужна карточка товара', `ключ ${key}`], ['지도 학습 모델을 만들어', `key ${key}`]]) {
       assert.deepEqual((await sev(...said)).map(severityOf), ['critical'], `${agent}: ${said[0]}`);
     }
   }
@@ -1442,12 +1445,16 @@ test('a Google key pasted where the user speaks of maps is a Maps key: a warning
 test('a token or key handed over in a sentence ("I give you token it\'s "…"", "the API key is …", "here is my token …") is a pasted credential (warning); a Google app password after a password word, in any language, is critical; words, names, paths, versions, UUIDs and runs of words are not, in every agent (held-out set 58)', async () => {
   const token = randomString(32, undefined, 58);
   const pasted = [`I give you token it's "${token}"`, `the token is ${token}`, `here is my token "${token}"`, `use this API key ${token}`, `the secret key: ${token}`, `Bearer token ${token} for the render service`, `la clave de la API es ${token}`, `вот токен ${token}`];
-  const appPasswords = ['esta es la contraseña: qwrt zxvb nmkj hgfp. y el correo es: juan@example.com', 'my gmail app password is qwrt zxvb nmkj hgfp', 'senha: qwrt zxvb nmkj hgfp'];
+  const appPasswords = ['esta es la contraseña: qwrt zxvb nmkj hgfp. y el correo es: juan@example.com', 'my gmail app password is qwrt zxvb nmkj hgfp', 'a senha de app do gmail é qwrt zxvb nmkj hgfp'];
   const not = [
     'the token is generated by the server on login', 'token expiry is 3600 seconds', 'the API key is stored in AWS_SECRET_ACCESS_KEY_ID_VALUE2',
     'the secret is in projects/my-proj-123/secrets/api-key-prod/versions/3', 'use the token from process.env.GITHUB_TOKEN_2024', 'the api key 550e8400-e29b-41d4-a716-446655440000',
     'token: 2024-01-15T10:00:00.000Z', 'the secret key is base64-encoded-256-bit-value', 'token refresh happens in src/auth/refreshToken2.ts', 'secret sauce is TheQuickBrown4FoxJumps',
     'the password is abcd efgh ijkl mnop', 'tokens used 1,234,567', 'the token is abc123',
+    // review of the diff: sentences, addresses, model ids, publishable keys, commit ids, names
+    'The password is sent back from your server', 'reset the password to make sure they have access', 'the token contract is 0x6B175474E89094C44Da98b954EedeAC495271d0F',
+    'tokenizer: meta-llama/Llama-3.1-8B-Instruct', 'the publishable key is pk_test_51HqLyjWDarjtT1zdp7dc', 'la clave de cache es UserProfile2024Cache',
+    'the commit that removed the API key is 3f9a2b7c1d4e5f60718293a4b5c6d7e8f9012345', 'Token usage: model=gpt-4o-2024-08-06', 'the secret is PROD-DB-PASSWORD-v2',
   ];
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     const sev = async (said: string) => only(await runRules([prompt(said)], { agent }), 'secrets/in-prompt').map(severityOf);

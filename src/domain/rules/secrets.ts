@@ -197,10 +197,11 @@ export function printsOnlyACount(cmd: SimpleCommand, all: Located[]): boolean {
 const CREDENTIALISH = /key|token|secret|pass|pwd|cred|auth|aws|api|gh_|github|npm|session|cookie|private/i;
 
 /** Is this command an environment dump? Returns a short description or null. */
-export function envDumpOf(loc: Located, all: Located[]): string | null {
-  // a container's environment holds its service's secrets (database passwords, API keys)
-  const inner = containerExec(loc.cmd);
-  const cmd = inner ?? loc.cmd;
+export function envDumpOf(loc: Located, all: Located[], opts: { containers?: boolean } = {}): string | null {
+  // a container's environment holds its service's secrets (database passwords, API keys); it is
+  // not this shell's, so only the dump itself is reported (opts.containers), never a later use of `$VARS`
+  const inner = opts.containers === true ? containerExec(loc.cmd) : null;
+  const cmd = inner ? shellRunsOnly(inner) ?? inner : loc.cmd;
   const { name, args } = cmd;
   let dump: string | null = null;
   if ((name === 'env' || name === 'printenv') && parseArgs(args, ['-u', '-C', '-S']).operands.length === 0) dump = name;
@@ -221,6 +222,13 @@ export function envDumpOf(loc: Located, all: Located[]): string | null {
   const later = all.slice(at + 1, at + (cmd.pipeLength - cmd.pipeIndex)).map((l) => l.cmd);
   if (later.some(dropsValues)) return null;
   return dump;
+}
+
+/** `sh -c 'env'` in a container: the one command the shell runs, when its script is a single word. */
+function shellRunsOnly(cmd: SimpleCommand): SimpleCommand | null {
+  if (!/^(?:sh|bash|ash|zsh|dash)$/.test(cmd.name) || cmd.args[0] !== '-c') return null;
+  const word = /^\s*([a-z]+)\s*$/.exec(cmd.args[1] ?? '')?.[1];
+  return word ? { ...cmd, name: word, args: [] } : null;
 }
 
 /** A pipeline stage that prints names without their values, or only a count. */
@@ -699,7 +707,7 @@ export const SECRETS_RULES: Rule[] = [
             }
           }
           for (const loc of fx.commands) {
-            const dump = envDumpOf(loc, fx.commands);
+            const dump = envDumpOf(loc, fx.commands, { containers: true });
             // The whole command line, so a dictated `env | sort` counts (its stages alone are too short to attribute).
             const line = fx.call?.input.type === 'command' ? fx.call.input.command : loc.cmd.text;
             if (dump) ctx.report(dictated.adjust(event, line, { rule: envDump.id, detail: `The environment was dumped with ${dump}.`, evidence: [evidence(event, loc.cmd.text, facts)] }));
@@ -934,11 +942,14 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
 /** Prompts read for what a pasted Google key is for: the one it is in and the two before. */
 const MAPS_CONTEXT_PROMPTS = 3;
 const GOOGLE_KEY = 'token/google-api-key';
-const MAPS_WORDS = /\bmaps?\b|google\s*maps?|googlemaps?|\bgeocod|\bplaces\s+api\b|\bmapa\b|地図|マップ|地图|지도|карт/i;
+// the key's kind named: Google Maps, a maps API or SDK, a map view; a map word alone is not
+// enough ("a map of the playlists"), and a Geocoding or Places key is a server's, to keep secret
+const MAPS_WORDS = /google\s*maps?|googlemaps?|\bmaps?\s+(?:api|key|javascript|sdk|embed|view|component|widget)\b|\bmapa\s+de\s+google\b|google\s*地図|google\s*マップ|グーグルマップ|google\s*地图|谷歌地图|구글\s*지도|google\s*карт|карт[аеуы]\s+google/i;
+const SERVER_MAPS_WORDS = /\bgeocod|\bplaces\s+api\b|\bdirections\s+api\b|\bdistance\s+matrix\b|\broutes\s+api\b/i;
 const AI_WORDS = /\bgemini\b|generative|\bai\s+studio\b|\bvertex\b|\bgenai\b|\bllm\b|\bopenai\b|\bchat\s?bot\b/i;
 /** The user's recent words say the key is for maps, and nothing says it is for generative AI (billed per call, not site-restricted). */
 function mapsKeyContext(recent: string): boolean {
-  return MAPS_WORDS.test(recent) && !AI_WORDS.test(recent);
+  return MAPS_WORDS.test(recent) && !AI_WORDS.test(recent) && !SERVER_MAPS_WORDS.test(recent);
 }
 
 /**

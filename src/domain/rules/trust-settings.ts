@@ -11,7 +11,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { optionValues, parseArgs } from './commands.ts';
-import { Outcomes } from './outcome.ts';
+import { lastStep, Outcomes } from './outcome.ts';
 import { asRequested, dictates, namesInAsk, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isTestFile } from '../paths.ts';
@@ -214,6 +214,30 @@ const EVERYONE = /^(?:allUsers|allAuthenticatedUsers)$/;
 /** A policy document's principal that is anyone: `"Principal": "*"` or `{"AWS": "*"}`. */
 const OPEN_PRINCIPAL = /"Principal"\s*:\s*(?:"\*"|\{[^}]*"AWS"\s*:\s*(?:"\*"|\[[^\]]*"\*"))/;
 
+/**
+ * An inline trust policy that lets anyone assume the role: an Allow statement whose principal is
+ * `*`, with no condition (a Deny, or a condition on the organisation or an external id, limits it).
+ * A document that does not parse is read by its text, the same way.
+ */
+function opensToAnyone(doc: string): boolean {
+  if (!OPEN_PRINCIPAL.test(doc)) return false;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(doc);
+  } catch {
+    return !/"Condition"\s*:/.test(doc) && !/"Effect"\s*:\s*"Deny"/.test(doc);
+  }
+  const statements = (parsed as { Statement?: unknown }).Statement;
+  const list = Array.isArray(statements) ? statements : [statements];
+  return list.some((st) => {
+    if (typeof st !== 'object' || st === null) return false;
+    const { Effect, Principal, Condition } = st as Record<string, unknown>;
+    const aws = typeof Principal === 'object' && Principal !== null ? (Principal as Record<string, unknown>).AWS : undefined;
+    const anyone = Principal === '*' || aws === '*' || (Array.isArray(aws) && aws.includes('*'));
+    return Effect === 'Allow' && anyone && Condition === undefined;
+  });
+}
+
 const GRANTING_PROGRAMS: ReadonlySet<string> = new Set(['gcloud', 'gsutil', 'aws', 'az', 'kubectl', 'oc']);
 
 /** The access a command grants on a cloud account, or null. */
@@ -245,7 +269,7 @@ export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
     // the trust policy says who may assume the role: a principal of "*" lets any AWS account in
     if (sub === 'update-assume-role-policy') {
       const doc = value(['--policy-document']);
-      return { what: `changed who may assume the role ${who || ''} (its trust policy)`.replace(/\s+\(/, ' ('), role: 'trust policy', member: who, broad: OPEN_PRINCIPAL.test(doc) };
+      return { what: `changed who may assume the role ${who || ''} (its trust policy)`.replace(/\s+\(/, ' ('), role: 'trust policy', member: who, broad: opensToAnyone(doc) };
     }
     if (sub === 'create-access-key') return grant(`created a new access key for ${who || 'the current user'}`, 'access key', who);
     if (sub === 'add-user-to-group') return grant(`added ${who || 'a user'} to the group ${value(['--group-name'])}`, value(['--group-name']), who);
@@ -310,8 +334,8 @@ export const TRUST_RULES: Rule[] = [
             const what = trustCommand(cmd);
             if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text);
             const access = cloudGrant(cmd);
-            // the call's status is its last step's: a failure speaks for the grant only when nothing ran after it
-            if (access) reportGrant(event, facts, cmd, access, fx.commands.slice(i + 1).every((c) => c.cmd.pipeIndex > cmd.pipeIndex && c.cmd.pipeLength === cmd.pipeLength));
+            // the call's status is its last step's (a pipeline's, its last stage's): a failure speaks for the grant only when it is the last
+            if (access) reportGrant(event, facts, cmd, access, lastStep(fx.commands, i));
             const weak = weakenedByCommand(cmd);
             if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text);
           });

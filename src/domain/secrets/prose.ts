@@ -45,7 +45,7 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
     const value = m[1].replace(/[.,;:!?)\]}>]+$/, '');
     // the best-known weak values: masked wherever they stand, reported nowhere
     const weak = WELL_KNOWN_WEAK.test(value);
-    if (!weak && !chosenPassword(value) && !(APP_PASSWORD_VALUE.test(value) && !isSequential(value.replace(/ /g, '')))) continue;
+    if (!weak && !chosenPassword(value) && !(APP_PASSWORD_VALUE.test(value) && !isSequential(value.replace(/ /g, '')) && APP_PASSWORD_CONTEXT.test(text.slice(Math.max(0, m.index - 150), m.index + m[0].length + 150)))) continue;
     const start = m.index + m[0].length - m[1].length;
     // "default password: Kx9…", "(default: tdx / password: …)": a tool's documented default, the
     // same for everyone who installs it — no one's secret (masked, not reported; "my default
@@ -60,12 +60,19 @@ export function prosePasswordCandidates(text: string, evidence: boolean): Candid
 }
 
 const APP_PASSWORD_VALUE = new RegExp(`^${APP_PASSWORD}$`, 'u');
+/**
+ * Words around an app password: the kind named (app password, contraseña de aplicación) or the
+ * mail it opens (Gmail, SMTP, an address). Without them four words of four letters are a sentence
+ * ("the password is sent back from your server").
+ */
+const APP_PASSWORD_CONTEXT = /\bapp(?:lication)?[\s-]+pass|aplicaci[oó]n|aplicativo|\bapp-passwort|d'application|\bgmail\b|\bgoogle\b|\bsmtp\b|\bimap\b|\b(?:e-?mail|correo|mail)\b|[\w.+-]+@[\w-]+\.[\w.]+|应用专用密码|アプリ\s?パスワード|앱\s?비밀번호/i;
 
 // A token or key a person hands over in a sentence: "I give you token it's "…"", "the API key is
 // …", "here is my token …", "la clave de la API es …". The noun and a few words, maybe a copula or
 // a colon, then a value that looks random (looksRandom: digits and letters, no word, path, version
 // or UUID). Evidence only in prompts, like a password in a sentence.
-const TOKEN_NOUN = String.raw`(?:api[ _-]?key|apikey|access[ _-]?token|auth(?:entication)?[ _-]?token|bearer(?:[ _-]?token)?|token|secret(?:[ _-]?key)?|clave(?:\s+de\s+(?:la\s+)?api)?|chave(?:\s+da\s+api)?|токен|令牌|密钥|トークン|토큰)`;
+// the noun ends at a word's end: `tokenizer`, `secretary` and `keys` name something else
+const TOKEN_NOUN = String.raw`(?:api[ _-]?key|apikey|access[ _-]?token|auth(?:entication)?[ _-]?token|bearer(?:[ _-]?token)?|token|secret(?:[ _-]?key)?|clave\s+(?:de\s+(?:la\s+)?api|secreta)|chave\s+(?:da\s+api|secreta)|токен|トークン)(?![\p{L}\p{N}_])`;
 const TOKEN_LEAD = String.raw`(?:[^\n.;!?=:："'“]{0,24}?(?:${COPULA}|\bit'?s\b|[:=：]))?`;
 const TOKEN_VALUE = String.raw`${BLANK}["'“‘「]?([A-Za-z0-9_\-.~+/=]{20,200})`;
 // the noun as a word of a sentence, not the end of an option or a name (`--starting-token`, `access_token`)
@@ -79,12 +86,26 @@ export function proseTokenCandidates(text: string, evidence: boolean): Candidate
   PROSE_TOKEN.lastIndex = 0;
   for (let m = PROSE_TOKEN.exec(text); m !== null; m = PROSE_TOKEN.exec(text)) {
     const value = m[1]!.replace(/[.,;:!?=]+$/, '');
-    if (!looksRandom(value) || isSequential(value) || (/^[0-9a-f]+$/i.test(value) && value.length < 32) || wordsJoined(value)) continue;
+    if (!handedOverToken(value)) continue;
     const start = m.index + m[0].length - m[1]!.length;
     out.push({ ruleId: 'vouch/prose-token', label: 'Token written in a sentence', start, end: start + value.length, confidence: 'medium', ...(evidence ? {} : { maskOnly: true as const }) });
   }
   return out;
 }
+
+/**
+ * A value that reads as a token someone handed over: random-looking, with capitals, small letters
+ * and digits (tokens are base62 or base64; a commit id, a contract address, a UUID, a model name
+ * or a slug is not), not a publishable key, not words run together.
+ */
+function handedOverToken(value: string): boolean {
+  if (!/[A-Z]/.test(value) || !/[a-z]/.test(value) || !/\d/.test(value)) return false;
+  if (/^(?:0x)?[0-9a-f]+$/i.test(value) || /^pk_(?:test|live)_/.test(value)) return false;
+  return looksRandom(value) && !isSequential(value) && !wordsJoined(value);
+}
+
+/** A word (capitalised or not, or an upper-case one), a short number, or a version's `v`. */
+const WORD_PIECE = /^[A-Za-z][a-z]{2,}$|^[A-Z]{2,}$|^\d{1,4}$|^[vV]$/;
 
 /**
  * Words run together, as a person writes a description (`base64-encoded-256-bit-value`,
@@ -93,7 +114,7 @@ export function proseTokenCandidates(text: string, evidence: boolean): Candidate
  */
 function wordsJoined(value: string): boolean {
   const pieces = value.split(/[-_.~+/=]+|(?<=[a-z])(?=[A-Z])|(?<=\D)(?=\d)|(?<=\d)(?=\D)/).filter(Boolean);
-  return pieces.length >= 2 && pieces.every((p) => /^[A-Za-z][a-z]{2,}$|^[A-Z]{2,5}$|^\d{1,4}$/.test(p) && !/[bcdfghjklmnpqrstvwxz]{5}/i.test(p));
+  return pieces.length >= 2 && pieces.every((p) => WORD_PIECE.test(p) && !/[bcdfghjklmnpqrstvwxz]{5}/i.test(p) && (!/^[A-Z]{6,}$/.test(p) || /[AEIOU]/.test(p)));
 }
 
 /** Words that call the password a default (documentation of an image, an installer, a tool). */

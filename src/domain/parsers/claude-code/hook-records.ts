@@ -14,10 +14,24 @@ import { obj, str, type Obj } from '../shared/values.ts';
 /** Hook events whose payloads carry a tool call, a result or a prompt. */
 const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
 
-/** Is `value` a hook payload (the shape every Claude Code hook receives)? */
+/** Claude Code's hook events (Codex and Gemini CLI name theirs otherwise, or keep their transcripts elsewhere). */
+const CLAUDE_EVENTS: ReadonlySet<string> = new Set([
+  'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SubagentStart',
+  'Notification', 'SessionStart', 'SessionEnd', 'PreCompact', 'PermissionRequest',
+]);
+
+/**
+ * Is `value` a Claude Code hook payload? The shape every hook receives, with one of Claude Code's
+ * event names and, when it names one, a transcript in Claude Code's folder (`…/.claude/projects/…`
+ * or a `.jsonl` elsewhere, never another agent's session folder).
+ */
 export function isHookPayload(value: unknown): boolean {
   const rec = obj(value);
-  return rec !== undefined && typeof rec.hook_event_name === 'string' && typeof rec.session_id === 'string' && rec.type === undefined;
+  if (rec === undefined || typeof rec.session_id !== 'string' || rec.type !== undefined) return false;
+  const event = str(rec.hook_event_name);
+  if (event === undefined || !CLAUDE_EVENTS.has(event)) return false;
+  const transcript = str(rec.transcript_path);
+  return transcript === undefined || !/[/\\]\.(?:codex|gemini)[/\\]/.test(transcript);
 }
 
 /**

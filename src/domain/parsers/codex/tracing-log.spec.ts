@@ -64,3 +64,22 @@ test('a tracing log says its calls have no result and is never Clear; no run is 
   assert.ok(rules.some(([r, s]) => r === 'coverage/actions-removed' && s === 'info'), JSON.stringify(rules));
   assert.ok(!rules.some(([r]) => r === 'coverage/incomplete' || r === 'integrity/acceptance-edited' || r === 'coverage/not-a-session-log'), JSON.stringify(rules));
 });
+
+test('review of the diff: a patch whose end was never written stops at the next trace line (the calls after it are read); one call is enough to say the file has no results; another program with session spans is not Codex; a long line of span fields parses in linear time', async () => {
+  const unfinished = [
+    `${T}  INFO codex_core::stream_events_utils: ToolCall: apply_patch *** Begin Patch`,
+    '*** Update File: src/app.ts',
+    '+const a = 2;',
+    `${T}  INFO codex_core::stream_events_utils: ToolCall: shell_command {"command":"git push --force origin main","workdir":"/Users/dev/shop"}`,
+  ].join('\n');
+  const c = calls(parse(unfinished));
+  assert.deepEqual(c.map((e) => e.name), ['apply_patch', 'shell_command']);
+  const one = await analyzeText(`${T}  INFO codex_core::stream_events_utils: ToolCall: shell_command {"command":"ls","workdir":"/Users/dev/shop"}\n${T}  INFO codex_core::auth: Reloading auth\n`);
+  assert.equal(one.format, 'codex-tui-log');
+  assert.equal(one.outcome, 'Review');
+  assert.ok(one.findings.some((f) => f.rule === 'coverage/actions-removed'));
+  assert.notEqual(codex.detect(sample(`${T}  INFO session_loop{id=1}: myapp::server: listening\n${T}  INFO session_init: myapp::db: connected`))?.format, 'codex-tui-log');
+  const fields = ' a_b=c'.repeat(20_000);
+  const long = calls(parse(`${T}  INFO codex_core::stream_events_utils: ToolCall: exec_command {"cmd":"ls"}${fields}`));
+  assert.equal(long.length, 1);
+});

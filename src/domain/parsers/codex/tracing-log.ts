@@ -17,16 +17,30 @@ import { decodeArgs, toolInput } from './tool-input.ts';
 const TRACE_LINE = /^(\d{4}-\d\d-\d\dT[\d:.]+Z)\s+(?:TRACE|DEBUG|INFO|WARN|ERROR)\s+(\S.*?):\s(.*)$/;
 /** The call in a message, after its span's targets (`codex_core::stream_events_utils: ToolCall: …`). */
 const TOOL_CALL = /(?:^|:\s)ToolCall: ([\w.-]+) ?([\s\S]*)$/;
-/** The span's fields a trace line may end with, after the arguments (` thread_id=019c…`). */
-const SPAN_FIELDS = /(?:\s+[a-z_]+=[^\s"{}]+)+$/;
+/** One span field at a line's end, after the arguments (` thread_id=019c…`); stripped one at a time (linear). */
+const SPAN_FIELD = /\s[a-z_]{1,40}=[^\s"{}]{1,200}$/;
+const SPAN_FIELDS_MAX = 8;
+
+function withoutSpanFields(args: string): string {
+  let rest = args.trimEnd();
+  for (let n = 0; n < SPAN_FIELDS_MAX; n++) {
+    // only the tail is matched: a long line costs no more than a short one
+    const tail = rest.slice(-300);
+    const m = SPAN_FIELD.exec(tail);
+    if (!m) break;
+    rest = rest.slice(0, rest.length - tail.length + m.index).trimEnd();
+  }
+  return rest;
+}
 /** Lines a patch may run over before the log is taken to have lost its end. */
 const PATCH_MAX_LINES = 20_000;
 const PATCH_END = '*** End Patch';
 
 /** Does a sample line look like one of Codex's trace lines (a codex_core / codex_tui target)? */
 export function isCodexTraceLine(line: string): boolean {
-  const m = TRACE_LINE.exec(line.length > 400 ? line.slice(0, 400) : line);
-  return m !== null && /\bcodex_(?:core|tui|exec|cli)\b|\bsession_(?:loop|init)\b/.test(m[2]!);
+  const head = line.length > 400 ? line.slice(0, 400) : line;
+  // Codex's own modules name the event's target (`codex_core::…`, also after a span `session_loop{…}:`)
+  return TRACE_LINE.test(head) && /\s(?:\S+:\s)?codex_(?:core|tui|exec|cli|login|mcp)\w*::/.test(head);
 }
 
 export class CodexTracingLogParser implements LogParser {
@@ -35,8 +49,10 @@ export class CodexTracingLogParser implements LogParser {
   private patch: { lines: string[]; line: number; at: string } | null = null;
 
   text(raw: string, line: number, sink: EventSink): void {
-    if (this.patch) return this.patchLine(raw, sink);
     const m = TRACE_LINE.exec(raw);
+    // a patch runs to its end, or to the next trace line when its end was never written
+    if (this.patch && !m) return this.patchLine(raw, sink);
+    if (this.patch) this.finishPatch(sink);
     if (!m) return; // a continuation of some other message (a multi-line notice): nothing the rules read
     const call = TOOL_CALL.exec(m[3]!);
     if (!call) return;
@@ -45,7 +61,7 @@ export class CodexTracingLogParser implements LogParser {
       this.patch = { lines: [], line, at: m[1]! };
       return this.patchLine(args!, sink);
     }
-    this.emitCall(name!, decodeArgs(args!.replace(SPAN_FIELDS, '').trim()), line, m[1]!, sink);
+    this.emitCall(name!, decodeArgs(withoutSpanFields(args!).trim()), line, m[1]!, sink);
   }
 
   end(sink: EventSink): void {

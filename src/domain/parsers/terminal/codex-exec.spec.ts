@@ -255,6 +255,15 @@ test('a git diff printed right after the final message, with no header (0.14x), 
     '--------',
     'user',
     'update the docs',
+    'apply patch',
+    'patch: completed',
+    '/repo/README.md',
+    'diff --git a/README.md b/README.md',
+    '--- a/README.md',
+    '+++ b/README.md',
+    '@@ -1 +1,2 @@',
+    ' # Repo',
+    '+Use the first issue to prove the template works.',
     'codex',
     'Updated the README with a first-issue flow.',
     'diff --git a/README.md b/README.md',
@@ -270,10 +279,14 @@ test('a git diff printed right after the final message, with no header (0.14x), 
   const out = run(text);
   const messages = ofKind(out.events, 'message').map((m) => m.text);
   assert.deepEqual(messages, ['Updated the README with a first-issue flow.']);
-  assert.ok(calls(out.events).some((c) => c.name === 'turn_diff'), 'the diff is on record as the turn\'s changes');
-  // a `diff --git` quoted inside a message that goes on is the reply's own text only until it: the reply above is kept whole
-  const quoted = run(text.replace('Updated the README with a first-issue flow.', 'Run this:\n\n    git diff --git a/x b/x'));
-  assert.deepEqual(ofKind(quoted.events, 'message').map((m) => m.text.includes('Run this:')), [true]);
+  assert.deepEqual(calls(out.events).map((c) => c.name), ['apply_patch'], 'the turn\'s diff repeats the patch: one change');
+  // review of the diff: a diff the reply only proposes — of a file no patch changed, or in a fenced block — stays the reply's
+  const proposed = run(text.replace('Updated the README with a first-issue flow.\ndiff --git a/README.md b/README.md', 'I would change the CI like this:\ndiff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml'));
+  assert.equal(ofKind(proposed.events, 'message').length, 1);
+  assert.match(ofKind(proposed.events, 'message')[0]!.text, /I would change the CI[\s\S]*diff --git a\/\.github/);
+  assert.ok(!calls(proposed.events).some((c) => c.name === 'turn_diff'));
+  const fenced = run(text.replace('Updated the README with a first-issue flow.\ndiff --git a/README.md b/README.md', 'Suggested follow-up:\n```diff\ndiff --git a/README.md b/README.md'));
+  assert.match(ofKind(fenced.events, 'message')[0]!.text, /```diff\ndiff --git/);
 });
 
 test('`codex exec` output that stops after a command or a change, with no final reply and no `tokens used`, was cut off; one that closes with its reply or `tokens used` was not (held-out set 58)', () => {

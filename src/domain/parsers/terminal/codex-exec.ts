@@ -9,6 +9,7 @@
 //              ("bash -lc 'npm test' in /repo succeeded in 1.20s:" / "… exited 1 in 300ms:").
 // A header (banner, "--------", "workdir: …", "model: …", "sandbox: …", "--------") opens both.
 import { RUN_INCOMPLETE } from '../../model/runs.ts';
+import { boundedAdd } from '../../bounded.ts';
 import type { EventSink, LogParser, PatchFile, SessionMetaEvent } from '../../model/events.ts';
 import { unwrapShellString } from '../codex/shell-words.ts';
 import { CallEmitter, TextBlock, clean, head, parseDuration, pushCapped } from './text.ts';
@@ -67,6 +68,10 @@ export class CodexExecTextParser implements LogParser {
   private mcpCall: { callId: string; name: string; line: number; ok: boolean } | null = null;
   /** Files whose change was already shown as a patch, so the turn diff does not count them twice. */
   private patched = new Set<string>();
+  /** Every file a patch of this log changed (bounded): a diff after the final message that names one is the turn's. */
+  private changed = new Set<string>();
+  /** Inside a fenced block of the agent's reply: a diff there is text the reply shows. */
+  private fenced = false;
   private lastMessage = '';
   private pendingPatchResult: { code: number; line: number; durationMs?: number } | null = null;
   private headerEntries = 0;
@@ -151,8 +156,12 @@ export class CodexExecTextParser implements LogParser {
       return true;
     }
     // recent versions print the turn's diff right after the final message, with no header of its
-    // own: a git diff's first line ends the message (its `+` lines are file text, not the reply)
-    if (this.mode === 'message' && gitFileHeader(s)) {
+    // own: a git diff's first line ends the message (its `+` lines are file text, not the reply) —
+    // a diff of a file a patch of this log changed, outside a fenced block (a diff the reply only
+    // proposes is the reply's)
+    if (this.mode === 'message' && /^```/.test(s)) this.fenced = !this.fenced;
+    const header = this.mode === 'message' && !this.fenced ? gitFileHeader(s) : null;
+    if (header && this.wasChanged(header[2])) {
       this.open('turn-diff', line, at, sink);
       this.patchLine(s);
       return true;
@@ -250,6 +259,7 @@ export class CodexExecTextParser implements LogParser {
   private open(mode: Mode, line: number, at: string | null, sink: EventSink): void {
     this.close(sink);
     this.mode = mode;
+    this.fenced = false;
     if (mode === 'exec-cmd' || mode === 'patch' || mode === 'apply-diff') this.workOpen = true;
     else if (mode === 'message' || mode === 'tokens') this.workOpen = false;
     this.blockAt = at;
@@ -456,6 +466,7 @@ export class CodexExecTextParser implements LogParser {
     const files = isTurnDiff ? patch.files.filter((f) => !this.wasPatched(f.path)) : patch.files;
     if (isTurnDiff) this.patched.clear();
     else for (const f of files) this.patched.add(f.path);
+    for (const f of files) boundedAdd(this.changed, f.path, CHANGED_MAX);
     if (files.length === 0) return;
     const callId = this.calls.call(sink, patch.line, patch.at, isTurnDiff ? 'turn_diff' : 'apply_patch', { type: 'patch', files });
     // The turn diff records changes already made (by commands that edited files): it is its own
@@ -478,7 +489,10 @@ export class CodexExecTextParser implements LogParser {
     // the turn's diff names repository-relative paths, the list absolute ones; a listed file the
     // diff no longer shows (its change undone in the turn) is changed with unknown content
     const files: PatchFile[] = listed.map((abs) => patch.files.find((f) => abs === f.path || abs.endsWith('/' + f.path)) ?? { path: abs, op: 'update', removed: '', added: '' });
-    for (const f of files) this.patched.add(f.path);
+    for (const f of files) {
+      this.patched.add(f.path);
+      boundedAdd(this.changed, f.path, CHANGED_MAX);
+    }
     const callId = this.calls.call(sink, patch.line, patch.at, 'apply_patch', { type: 'patch', files });
     if (status !== 'completed' && status !== 'failed' && status !== 'declined') return; // still running: no outcome
     const ok = status === 'completed';
@@ -486,6 +500,11 @@ export class CodexExecTextParser implements LogParser {
   }
 
   /** Patch headers name absolute paths, the turn diff repository-relative ones. */
+  private wasChanged(path: string): boolean {
+    for (const p of this.changed) if (p === path || p.endsWith('/' + path)) return true;
+    return false;
+  }
+
   private wasPatched(path: string): boolean {
     for (const p of this.patched) if (p === path || p.endsWith('/' + path)) return true;
     return false;
@@ -510,6 +529,8 @@ export class CodexExecTextParser implements LogParser {
 
 /** Sections whose lines are a tool's output or a diff, where only the section words end them. */
 const OUTPUT_MODES: ReadonlySet<Mode> = new Set<Mode>(['exec-out', 'patch', 'patch-out', 'turn-diff', 'apply-diff', 'mcp-out']);
+
+const CHANGED_MAX = 2_000;
 
 /** Lines that open a section (a Map: lines come from the log, so no prototype keys). */
 const SECTIONS: ReadonlyMap<string, Mode> = new Map(Object.entries({
