@@ -48,10 +48,11 @@ export const AGENTS = {
   codex: {
     label: 'Codex CLI',
     // codex-tui-log: the TUI's tracing log (~/.codex/log/codex-tui.log), which records the tool calls only.
-    formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json', 'codex-tui-log'],
+    // codex-history: the prompt history (~/.codex/history.jsonl), the person's prompts only.
+    formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json', 'codex-tui-log', 'codex-history'],
     // `codex exec`'s text output, and the interactive TUI (`>_ OpenAI Codex`, `› prompt`, `• Ran …`).
     terminalFormats: ['codex-exec-text', 'codex-tui'],
-    promptsOnlyFormats: [],
+    promptsOnlyFormats: ['codex-history'],
     callsOnlyFormats: ['codex-tui-log'],
     hooks: true,
     liveTranscript: { format: 'codex-rollout' },

@@ -117,7 +117,7 @@ export const promptsOnly = meta({
   id: 'coverage/prompts-only',
   severity: 'info',
   title: 'Prompts only: what the agent did is not in this file',
-  description: 'The file records only what the person typed (Gemini CLI\'s logs.json): no reply, tool call, command or file change is in it. The prompts are checked (a secret pasted into one is reported); the agent\'s actions cannot be, so the session is never Clear, and nothing is reported as wrong for want of them.',
+  description: 'The file records only what the person typed (Gemini CLI\'s logs.json, Codex\'s history.jsonl): no reply, tool call, command or file change is in it. The prompts are checked (a secret pasted into one is reported); the agent\'s actions cannot be, so the session is never Clear, and nothing is reported as wrong for want of them.',
   remediation: 'Upload the session\'s chat recording (Gemini CLI ~/.gemini/tmp/<project hash>/chats/session-*.json or .jsonl) to have what the agent did checked.',
 });
 // The same principle for a recording that kept the model's replies and dropped its tool calls

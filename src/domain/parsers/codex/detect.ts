@@ -8,6 +8,7 @@ import type { DetectSample, Detection } from '../../ingest/types.ts';
 import { isObj, type Obj } from '../shared/values.ts';
 import { isLegacyHead } from './meta.ts';
 import { isCodexTraceLine } from './tracing-log.ts';
+import { isHistoryEntry } from './history.ts';
 
 const ENVELOPE_TYPES = new Set([
   'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
@@ -69,6 +70,9 @@ export function detectCodex(sample: DetectSample): Detection | null {
   // the TUI's tracing log: text, most of its lines Codex's own trace events
   const traced = sample.lines.filter(isCodexTraceLine).length;
   if (traced >= 2 && traced * 2 >= sample.lines.filter((l) => l.trim() !== '').length) return { format: 'codex-tui-log', score: 0.95 };
+  // the prompt history: every line a {session_id, ts, text} entry
+  const objects = sample.values.filter(isObj);
+  if (objects.length > 0 && objects.every(isHistoryEntry) && objects.length * 2 >= sample.lines.length) return { format: 'codex-history', score: 0.9 };
   const t = tally(sample.values);
   if (t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare) {
     const score = t.metaFirst ? 0.99 : t.envelope >= 3 ? 0.95 : 0.85;
