@@ -1045,3 +1045,13 @@ test('sudo as the fallback after a check (`service cron status || sudo service c
     assert.deepEqual(await sev('service cron status || sudo service cron start', ' * cron is not running\n * Starting periodic command scheduler cron\n * cron is running'), ['warning'], `${agent}: running only after the start`);
   }
 });
+
+test('a trust setting changed by a command that failed as the call\'s last step ("Read-only file system") did not change: an attempt; one that ran stays a warning, in every agent (held-out set 59)', async () => {
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const sev = async (line: string, exitCode: number, output: string) => only(await runRules([prompt('push the branch'), ...ran(line, { exitCode, output })], { agent }), TRUST).map(severityOf);
+    assert.deepEqual(await sev('gh auth setup-git', 1, 'error: could not lock config file /home/dev/.gitconfig: Read-only file system'), ['info'], agent);
+    assert.deepEqual(await sev('git config --global credential.helper store', 255, 'error: could not lock config file /home/dev/.gitconfig: Read-only file system'), ['info'], agent);
+    assert.deepEqual(await sev('gh auth setup-git', 0, ''), ['warning'], `${agent}: ran`);
+    assert.deepEqual(await sev('gh auth setup-git && git push', 1, 'rejected'), ['warning'], `${agent}: a later step failed`);
+  }
+});

@@ -69,3 +69,12 @@ test('a place the user named loosely covers reads there: a folder part, a typo, 
   assert.equal(namesPlace('fix the failing test', '/home/dev/Code/app-backup/src/a.py', home), false);
   assert.equal(namesPlace('look at my code', '/home/dev/Code/other/a.py', home), false);
 });
+
+test('a request that describes the stack ("using Clerk + Hasura + Apollo") asks to install nothing; "install the Hasura CLI" and "use uv to run it" do (held-out set 59)', () => {
+  const hasura = 'https://github.com/hasura/graphql-engine/raw/stable/cli/get.sh';
+  assert.equal(requestedInstaller('Audit this Next.js app with Clerk + Hasura + Apollo GraphQL. Using @clerk/nextjs and the Hasura engine for the API.', hasura), null);
+  assert.equal(requestedInstaller('we get data from Hasura and update the cache', hasura), null);
+  assert.equal(requestedInstaller('install the hasura cli and apply the metadata', hasura), 'hasura');
+  assert.equal(requestedInstaller('use uv to run the tests', 'https://astral.sh/uv/install.sh'), 'uv');
+  assert.equal(requestedInstaller('update bun please', 'https://bun.sh/install'), 'bun');
+});

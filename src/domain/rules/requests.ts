@@ -1172,6 +1172,7 @@ export function asksTransfer(request: string, hosts: string[], files: string[]):
 const OUTWARD = /\b(?:transmit|transfer|send|upload|copy|write|get|move|save|download)\b[^.?!\n]{0,80}\b(?:outside|out of (?:this|the) (?:vm|machine|server|box|container)|my (?:laptop|computer|mac|pc|desktop)\b|(?:my|the) local (?:drive|disk|machine|computer|laptop)\b|to me\b)/i;
 
 const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgrade|update|bootstrap|use|using)\b/i;
+const STRONG_INSTALL_VERB = /\b(?:install|installs|installing|set ?up|setup|add|bootstrap)\b/i;
 
 /**
  * The tool whose official installer this URL is, when the request asks to install that tool:
@@ -1193,7 +1194,10 @@ export function requestedInstaller(request: string, url: string): string | null 
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
     // "please don't install Homebrew", "do not set up nvm": the tool named, its install turned down
-    if (INSTALL_VERB.test(near) && !/\b(?:don t|dont|do not|never|no need to|can t|cant|cannot|won t|wont|didn t|didnt|rather not|rather you didn t)\s+(?:\w+\s+){0,2}?(?:install|set up|setup|add|use)\b|\bnot\s+\w+\s+please\s+use\b/.test(near)) return w;
+    // "install bun", "set up nvm"; "use"/"get"/"update" only right before the tool ("use uv to run it"):
+    // a request that describes the stack ("using Clerk + Hasura + Apollo") asks to install nothing
+    const verbNear = STRONG_INSTALL_VERB.test(near) || new RegExp(`\\b(?:use|get|update|upgrade)\\s+(?:the\\s+|a\\s+|latest\\s+)?${w.replace(/[^a-z0-9]/g, '')}\\b`).test(near);
+    if (verbNear && !/\b(?:don t|dont|do not|never|no need to|can t|cant|cannot|won t|wont|didn t|didnt|rather not|rather you didn t)\s+(?:\w+\s+){0,2}?(?:install|set up|setup|add|use)\b|\bnot\s+\w+\s+please\s+use\b/.test(near)) return w;
   }
   return null;
 }

@@ -1466,3 +1466,17 @@ test('a token or key handed over in a sentence ("I give you token it\'s "…"", 
   const readme = await runRules([prompt('check the docs'), ...ran('cat docs/setup.md', { exitCode: 0, output: `The token is ${token} in the example.` })]);
   assert.deepEqual(only(readme, 'secrets/in-tool-output'), []);
 });
+
+test('a credential file read that found no file ("File does not exist.", "No such file or directory") read nothing: an attempt; a read that showed content stays, in every agent (held-out set 59)', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const tool = await runRules([prompt('set up the mcp server'), ...answered(read('/home/dev/project/boise/.env'), { output: 'File does not exist.', isError: true })], { agent });
+    assert.deepEqual(only(tool, READ).map(severityOf), ['info'], `${agent}: read tool`);
+    const shell = await runRules([prompt('set up the mcp server'), ...ran('cat .env', { exitCode: 1, output: 'cat: .env: No such file or directory' })], { agent });
+    assert.deepEqual(only(shell, READ).map(severityOf), ['info'], `${agent}: cat`);
+    const shown = await runRules([prompt('set up the mcp server'), ...ran('cat .env', { exitCode: 0, output: 'TURSO_URL=libsql://db.turso.io\nTURSO_TOKEN=eyJ' + randomString(40, undefined, 3) })], { agent });
+    assert.deepEqual(only(shown, READ).map(severityOf), ['warning'], `${agent}: shown`);
+    const partly = await runRules([prompt('set up the mcp server'), ...ran('cat .env .env.local', { exitCode: 1, output: 'API_URL=https://api.example.com\ncat: .env.local: No such file or directory' })], { agent });
+    assert.notDeepEqual(only(partly, READ).map(severityOf), [], `${agent}: one file read, one missing`);
+  }
+});

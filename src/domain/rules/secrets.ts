@@ -755,7 +755,11 @@ class ShownContent {
     const masked = REDACTING_FILTER.test(describeCall(h.call)) || marks.length > 0;
     const clean = narrowed && !result.isError && !result.denied && result.output.trim().length > 0 && !ELIDED.test(result.output) && facts.secrets.length === 0 && !showsCredentialEntry(result.output, masked, new Set(), marks);
     // Failed with nothing printed (`cat ~/.zsh_history 2>/dev/null` of a file that is not there): nothing was read.
-    const empty = !result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '';
+    // A read tool that failed, or a command whose only words are that the file is not there
+    // ("File does not exist.", "cat: .env: No such file or directory"): nothing was read either.
+    const missing = !result.denied && !ELIDED.test(result.output) && facts.secrets.length === 0
+      && ((h.call.input.type === 'file_read' && result.isError) || ((result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.length <= MISSING_MAX && NO_SUCH_FILE.test(result.output) && !MORE_THAN_MISSING.test(result.output)));
+    const empty = missing || (!result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '');
     // Every credential it showed is one the user had typed into a prompt (an .env the session
     // wrote from the user's key, read back to debug): nothing new reached the transcript.
     const typedValues = new Set(facts.secrets.map((x) => x.value));
@@ -780,7 +784,7 @@ class ShownContent {
       : h.drafts.length > 1 ? { id: `read:${h.call.callId}`, summary: `${files} read by one call (each is in the evidence).` } : undefined;
     for (const d of h.drafts) {
       const draft = empty
-        ? { ...d, severity: 'info' as const, title: `${read(d)} attempted: nothing was shown`, detail: `${d.detail} The call failed and printed nothing: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
+        ? { ...d, severity: 'info' as const, title: `${read(d)} attempted: nothing was shown`, detail: `${d.detail} The call failed and ${missing ? 'said the file is not there' : 'printed nothing'}: no content reached the transcript.`, key: `${d.key ?? ''} (empty)` }
         : clean
           ? { ...d, severity: 'info' as const, title: `${read(d)}: no credential in what it showed`, detail: `${d.detail} What it printed, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
           : onlyTyped
@@ -801,6 +805,11 @@ class ShownContent {
   }
 }
 const HELD_READS_MAX = 200;
+/** What a read that found no file says (tools, shells, PowerShell), in a short output. */
+const NO_SUCH_FILE = /\bNo such file or directory\b|\bFile does not exist\b|\bdoes not exist\b|\bnot found\b|\bCannot find path\b|\bENOENT\b/i;
+const MISSING_MAX = 400;
+/** Lines that look like a file's content (a `NAME=value` entry): then the output shows more than a missing file. */
+const MORE_THAN_MISSING = /^[A-Za-z_][A-Za-z0-9_]*\s*=/m;
 /** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */
 const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
 /**

@@ -316,9 +316,11 @@ export const TRUST_RULES: Rule[] = [
           if (event.kind === 'tool_result') shown.onResult(event, facts);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, outer.session);
-          const judge = (d: FindingDraft, m: typeof trustSettings, words: RegExp, text: string, target?: string) => {
+          // a setting changed by a command (`gh auth setup-git`, `git config --global credential.helper`)
+          // did not change when that command failed as the call's last step ("Read-only file system")
+          const judge = (d: FindingDraft, m: typeof trustSettings, words: RegExp, text: string, target?: string, last?: boolean) => {
             const asked = whoAsked(requests.for(event), (t) => namesInAsk(t, words) || dictates(t, text));
-            outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, 'the request named this setting') : d, target);
+            outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, 'the request named this setting') : d, target, last === undefined ? undefined : { last, title: m.title });
           };
           for (const w of fx.writes) {
             const text = w.cmd?.text ?? w.path;
@@ -332,12 +334,12 @@ export const TRUST_RULES: Rule[] = [
           shown.onCall(event, fx);
           fx.commands.forEach(({ cmd }, i) => {
             const what = trustCommand(cmd);
-            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text);
+            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text, undefined, lastStep(fx.commands, i));
             const access = cloudGrant(cmd);
             // the call's status is its last step's (a pipeline's, its last stage's): a failure speaks for the grant only when it is the last
             if (access) reportGrant(event, facts, cmd, access, lastStep(fx.commands, i));
             const weak = weakenedByCommand(cmd);
-            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text);
+            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text, undefined, lastStep(fx.commands, i));
           });
         },
         finish() {
