@@ -1035,6 +1035,8 @@ test('sudo as the fallback after a check (`service cron status || sudo service c
     assert.deepEqual(await sev('service cron status || sudo service cron start', ' * cron is running'), ['info'], agent);
     assert.deepEqual(await sev('systemctl status cron --no-pager || sudo systemctl start cron', '● cron.service - Regular background program processing daemon\n     Active: active (running) since Mon'), ['info'], agent);
     assert.deepEqual(await sev('command -v jq || sudo apt-get install -y build-essential jq-extra', '/usr/bin/jq'), ['info'], agent);
+    assert.deepEqual(await sev('service cron status 2>&1 || (sudo service cron start 2>&1 && echo "Started cron service")', '● cron.service - Regular background program processing daemon\n     Loaded: loaded (/usr/lib/systemd/system/cron.service; enabled)\n     Active: active (running) since Mon'), ['info'], `${agent}: a group`);
+    assert.deepEqual(await sev('service cron status 2>&1 || (sudo service cron start 2>&1 && echo "Started cron service")', '● cron.service - Regular background program processing daemon\n     Active: inactive (dead)\nStarted cron service'), ['warning'], `${agent}: a group that ran`);
     assert.deepEqual(await sev('service cron status || sudo service cron start', ' * cron is not running\n * Starting periodic command scheduler cron'), ['warning'], `${agent}: check failed`);
     assert.deepEqual(await sev('service cron status && sudo service cron restart', ' * cron is running'), ['warning'], `${agent}: && runs it`);
     assert.deepEqual(await sev('make build || sudo make install', 'ok'), ['warning'], `${agent}: not a check`);

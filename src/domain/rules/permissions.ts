@@ -974,11 +974,16 @@ function runsDownload(all: readonly Located[], i: number): boolean {
 function fallbackAfterCheck(all: readonly Located[], i: number, line: string): SimpleCommand | null {
   const prev = all[i - 1]?.cmd;
   const cmd = all[i]!.cmd;
-  // the fallback ends the call, so the output is the check's and, had it run, the fallback's
-  if (!prev || i !== all.length - 1 || prev.nested !== cmd.nested || prev.host !== cmd.host || cmd.pipeIndex > 0 || prev.pipeLength > 1 || line.length > FALLBACK_LINE_MAX) return null;
+  if (!prev || prev.nested !== cmd.nested || prev.host !== cmd.host || cmd.pipeIndex > 0 || prev.pipeLength > 1 || line.length > FALLBACK_LINE_MAX) return null;
   const after = line.indexOf(prev.text);
   const at = after < 0 ? -1 : line.indexOf(cmd.text, after + prev.text.length);
-  if (at < 0 || line.slice(after + prev.text.length, at).trim() !== '||') return null;
+  if (at < 0) return null;
+  // `check || sudo …`, or `check || (sudo … && echo started)`: the fallback, alone or opening a group
+  const between = line.slice(after + prev.text.length, at).replace(/\s+\d?>&\d|\s+2>\/dev\/null/g, '');
+  const group = /^\s*\|\|\s*[({]\s*$/.test(between);
+  if (!group && between.trim() !== '||') return null;
+  // it ends the call (a group: the group ends the line), so the output is the check's and, had it run, the fallback's
+  if (group ? !/[)}]\s*$/.test(line.trimEnd()) : i !== all.length - 1) return null;
   return CHECK_SHAPES.some((c) => c.is(prev)) ? prev : null;
 }
 const FALLBACK_LINE_MAX = 10_000;
