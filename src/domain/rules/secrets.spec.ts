@@ -1480,3 +1480,13 @@ test('a credential file read that found no file ("File does not exist.", "No suc
     assert.notDeepEqual(only(partly, READ).map(severityOf), [], `${agent}: one file read, one missing`);
   }
 });
+
+test('a private key whose body is typed filler (a run of one character, the alphabet in order) is a redaction test\'s fixture: masked, not reported; a random body stays a credential (held-out set 59)', async () => {
+  const filler = '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123\n-----END RSA PRIVATE KEY-----';
+  const real = fake.privateKey();
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const sev = async (key: string) => only(await runRules([prompt('review the bundle tool'), ...ran('nl -ba tests/test-common.sh', { exitCode: 0, output: `cat >"$f" <<'EOF'\n${key}\nEOF` })], { agent }), 'secrets/in-tool-output').map(severityOf);
+    assert.deepEqual(await sev(filler), [], agent);
+    assert.notDeepEqual(await sev(real), [], `${agent}: a real key`);
+  }
+});

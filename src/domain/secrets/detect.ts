@@ -4,7 +4,7 @@
 // detectors on about a kilobyte.
 import type { SecretHit } from './types.ts';
 import { findAnchors, mightContainSecret, type AnchorHit } from './prefilter.ts';
-import { vouchCandidates, type Candidate } from './vouch-rules.ts';
+import { fillerBody, vouchCandidates, type Candidate } from './vouch-rules.ts';
 import { chosenAroundRun, hasPlaceholderBody, isDocumentationExample, isRepetitive, isSequential } from './filters.ts';
 import { tokenCandidates } from './tokens.ts';
 import { commandLineCandidates, labelledCandidates, nearCandidates } from './labelled.ts';
@@ -225,7 +225,7 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
     // usable credential; a value public by design (context.ts) grants nothing secret; a Slack-like
     // value off Slack's layouts is no Slack token. All are masked — a report never shows what a
     // detector matched — but never reported (issue 25: never cry wolf).
-    const quiet = !found.maskOnly && (cutShort(text, found.end) || notASecretInContext(found, value, text) || offShapeSlack(found, value, text));
+    const quiet = !found.maskOnly && (cutShort(text, found.end) || notASecretInContext(found, value, text) || offShapeSlack(found, value, text) || fillerKey(found, value));
     // a terminal that wrapped the value at its width left the rest on the next lines: it is the same value
     const end = wrappedEnd(text, found.end);
     const c = { ...found, end, ...(quiet ? { maskOnly: true as const } : {}) };
@@ -237,6 +237,12 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
     kept.splice(at, 0, { ...c, value: whole, masked: maskSecret(whole) });
   }
   return kept;
+}
+
+/** A private key whose body is typed filler (vouch-rules.ts fillerBody): a fixture, whichever detector found it. */
+function fillerKey(c: Candidate, value: string): boolean {
+  if (!c.ruleId.endsWith('private-key') && !c.ruleId.endsWith('privatekey')) return false;
+  return fillerBody(value.replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\\[nrt]|[^A-Za-z0-9+/=]/g, ''));
 }
 
 /** A line at least this wide may have been wrapped by a terminal (Claude Code's TUI wraps at the window's width). */
