@@ -60,15 +60,17 @@ function privateKeys(text: string): Candidate[] {
 /**
  * A key body someone typed as filler (a test fixture of a redaction script: `MIIE…xxxxxxxx`,
  * `abcdefghijklmnop…`): a run of one character or of the alphabet in order, which random base64
- * does not hold (a run of six equal characters is about one in a billion per place). Masked, never
+ * does not hold (eight equal characters other than the zero bytes' "A", or ten in order of the
+ * alphabet, are all but impossible at random). Masked, never
  * reported (detect.ts), whichever detector found the key.
  */
 export function fillerBody(body: string): boolean {
-  if (/([A-Za-z0-9+/])\1{5,}/.test(body.replace(/=+$/, ''))) return true;
+  // (zero bytes encode as runs of "A", all-ones bytes as "/": a real key's structure holds those)
+  if (/([B-Za-z0-9+])\1{7,}/.test(body.replace(/=+$/, ''))) return true;
   let run = 1;
   for (let i = 1; i < body.length; i++) {
     run = body.charCodeAt(i) === body.charCodeAt(i - 1) + 1 ? run + 1 : 1;
-    if (run >= 8) return true;
+    if (run >= 10) return true;
   }
   return false;
 }
