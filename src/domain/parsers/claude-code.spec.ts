@@ -810,13 +810,13 @@ describe('claude-code-hooks: the payloads hooks received, saved by the hooks (he
   });
 });
 
-describe('claude-code-hooks: another agent\'s hook payloads are not Claude Code\'s (review of the diff)', () => {
-  it('Gemini CLI\'s events and Codex\'s session folder are not claimed', () => {
+describe('claude-code-hooks: another agent\'s hook payloads (review of the diff)', () => {
+  it('Gemini CLI\'s events are not claimed; Codex\'s, which use Claude Code\'s names and shape, are read the same way', () => {
     const gemini = [{ session_id: 's', transcript_path: '/home/dev/.gemini/tmp/abc/chats/session-1.json', cwd: '/home/dev/app', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }];
     const codexHooks = [{ session_id: 's', transcript_path: '/home/dev/.codex/sessions/2026/01/01/rollout-x.jsonl', cwd: '/home/dev/app', hook_event_name: 'PreToolUse', tool_name: 'shell', tool_input: { command: ['ls'] } }];
-    for (const payloads of [gemini, codexHooks]) {
-      assert.notEqual(claudeCode.detect(sampleOf(JSON.stringify(payloads, null, 2).split('\n')))?.format, 'claude-code-hooks');
-      assert.notEqual(claudeCode.detect(sampleOf(payloads.map((p) => JSON.stringify(p))))?.format, 'claude-code-hooks');
-    }
+    assert.notEqual(claudeCode.detect(sampleOf(JSON.stringify(gemini, null, 2).split('\n')))?.format, 'claude-code-hooks');
+    assert.notEqual(claudeCode.detect(sampleOf(gemini.map((p) => JSON.stringify(p))))?.format, 'claude-code-hooks');
+    assert.equal(claudeCode.detect(sampleOf(JSON.stringify(codexHooks, null, 2).split('\n')))?.format, 'claude-code-hooks');
+    assert.equal(claudeCode.detect(sampleOf(codexHooks.map((p) => JSON.stringify(p))))?.format, 'claude-code-hooks');
   });
 });

@@ -865,6 +865,8 @@ function firstForeign(text: string, authored: ReadonlySet<string>): ReturnType<t
 
 /** Test runners: what they print comes from the project's tests, the agent's fixtures among them. */
 const TEST_RUNNER = /(?:^|[\s;&|(])(?:pytest|py\.test|jest|vitest|mocha|go\s+test|cargo\s+test|bun\s+test|deno\s+test|node\s+--test|npm\s+(?:run\s+)?test|pnpm\s+(?:run\s+)?test|yarn\s+(?:run\s+)?test|python3?\s+-m\s+(?:pytest|unittest)|rspec|phpunit)\b/;
+/** The repository's view of the session's own changes: `git diff`, `git show`, `git log -p`. */
+const OWN_CHANGES_VIEW = /(?:^|[\s;&|(])git\s+(?:-C\s+\S+\s+)?(?:diff|show|log\s+(?:[^|;&]*\s)?-p)\b/;
 /** Fetchers and services: what they print comes from elsewhere, whoever wrote the command. */
 const FETCHES = /(?:^|[\s;&|(])(?:curl|wget|gh|glab|http|httpie|xh|aria2c|lynx|w3m)\b|https?:\/\//;
 
@@ -877,10 +879,12 @@ function runsOwnCode(call: ToolCallEvent | undefined, written: ReadonlySet<strin
   if (!call || call.input.type !== 'command') return false;
   const line = call.input.command;
   if (line.length > 10_000 || FETCHES.test(line)) return false;
-  if (TEST_RUNNER.test(line)) return true;
+  if (TEST_RUNNER.test(line) || OWN_CHANGES_VIEW.test(line)) return true;
   for (const path of written) {
     const name = path.slice(path.lastIndexOf('/') + 1);
-    if (name.length >= 4 && line.includes(name)) return true;
+    // the file by its name, or a module by its stem (`python -c "import guard"` for guard.py)
+    const stem = name.replace(/\.(?:py|js|mjs|cjs|ts|rb)$/, '');
+    if ((name.length >= 4 && line.includes(name)) || (stem !== name && stem.length >= 4 && new RegExp(`\\b(?:import\\s+|from\\s+|require\\(['"][./]*)${escapeRegExp(stem)}\\b`).test(line))) return true;
   }
   return false;
 }

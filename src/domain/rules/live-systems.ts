@@ -88,11 +88,14 @@ const k8sProd = (v: View): boolean => (prodNamed(v) || (v.selectedProd && !v.arg
 /** `vercel --target=production` is `vercel --prod`. */
 const vercelProd = (v: View): boolean => hasFlag('--prod', '--production')(v) || targets(v).some((t) => t === 'production');
 
+/** Vercel's subcommands other than a deploy (`vercel env pull --environment=production`); a path (`vercel ./apps/web --prod`) is a deploy. */
+const VERCEL_OTHER = /^(?:env|pull|ls|list|logs|inspect|domains|dns|certs|secrets|projects?|teams|login|logout|whoami|link|dev|build|alias|rm|remove|init|git|integrations?|bisect|switch|help|open|rollback|redeploy|promote)$/;
+
 const MIGRATORS = /^(?:db:migrate(?::\w+)?|db:rollback|db:seed|db:schema:load|migrate(?::latest|:up|:down|:rollback)?|upgrade|downgrade|up|down|push|deploy|resolve)$/;
 
 export const LIVE_CHANGES = new CommandTable<View, Row>([
   // ---- deploys to a host's production
-  { tools: ['vercel'], path: [], when: vercelProd, unless: (v) => v.operands[0] !== undefined && v.operands[0] !== 'deploy', kind: 'deploy', what: 'a production deploy on Vercel' },
+  { tools: ['vercel'], path: [], when: vercelProd, unless: (v) => VERCEL_OTHER.test(v.operands[0] ?? ''), kind: 'deploy', what: 'a production deploy on Vercel' },
   { tools: ['vercel'], path: ['promote'], kind: 'deploy', what: 'a deployment promoted to production on Vercel' },
   { tools: ['netlify'], path: ['deploy'], when: hasFlag('--prod', '--prodIfUnlocked'), kind: 'deploy', what: 'a production deploy on Netlify' },
   { tools: ['fly', 'flyctl'], path: ['deploy'], when: liveByDefault, unless: hasFlag('--build-only'), kind: 'deploy', what: 'the Fly.io app deployed' },
@@ -153,7 +156,8 @@ function restartsService(cmd: SimpleCommand): boolean {
 const ASKS: Record<Kind, RegExp> = {
   deploy: /\b(?:re)?deploy|\bship\s+(?:it|this|that|them|the\b)|go(?:es)?\s+live|\b(?:push|put|take|make|get)\w*\s+(?:[\w'-]+\s+){0,3}(?:to\s+|on\s+|into\s+)?(?:prod|production|live)\b|\broll\s?out\b|\bpromote\b|배포|部署|上线|デプロイ|despl[ei]eg|d[ée]plo[iy]|bereitstell|депл|выкат/i,
   // the configuration itself ("set the Stripe key on Vercel", "update the env vars"), or a deploy, which carries its configuration
-  config: /\b(?:set|add|update|change|configure|rotate|put|replace|remove|copy|sync|move)\w*\s+(?:[\w'-]+\s+){0,4}(?:env(?:ironment)?\s+var(?:iable)?s?|env\s+vars?|secrets?|(?:environment\s+)?variables?)\b|\b(?:re)?deploy|환경\s?변수|环境变量|環境変数|переменн/i,
+  // (a key or the config of a named platform: "rotate the Stripe API key on Vercel", "update the lambda config")
+  config: /\b(?:set|add|update|change|configure|rotate|put|replace|remove|copy|sync|move|fix)\w*\s+(?:[\w'-]+\s+){0,4}(?:env(?:ironment)?\s+var(?:iable)?s?|env\s+vars?|secrets?|(?:environment\s+)?variables?)\b|\b(?:set|add|update|change|configure|rotate|put|replace|fix)\w*\s+(?:[\w'-]+\s+){0,4}(?:(?:api|secret|access)\s+keys?|config(?:uration)?)\b(?=[^.!?\n]{0,60}\b(?:vercel|netlify|railway|lambda|cloud\s+run|heroku|fly(?:\.io)?|render|production|prod)\b)|\b(?:re)?deploy|환경\s?변수|环境变量|環境変数|переменн/i,
   migration: /\b(?:run|apply|push|execute)\w*\s+(?:[\w'-]+\s+){0,3}migrations?\b|\bmigrate\b|\bdb\s+push\b|\bmigrations?\s+(?:up|to\s+(?:prod|production|live|the\s+(?:live|remote)))|마이그레이션|迁移|マイグレーション|миграц/i,
   // also the change itself, as a verb and the kind of object it makes or changes ("create the separate namespaces", "apply the ingress")
   cluster: /\bkubectl\b|\bhelm\b|\b(?:re)?deploy|\broll\s?out\b|\brestart\b|\bscale\s+(?:up|down|the\b|to\b)|\bpatch\s+the\s+(?:deployment|cluster|service)|\b(?:create|apply|patch|add|set\s+up|expose|label|annotate)\s+(?:[\w'()-]+\s+){0,4}(?:namespaces?|config\s?maps?|ingress(?:es)?|cronjobs?|statefulsets?|daemonsets?|service\s?accounts?|rolebindings?|persistent\s?volume\s?claims?|pvcs?|hpas?|network\s?polic(?:y|ies)|managed\s?certificates?)\b/i,
@@ -225,11 +229,18 @@ function schemaChange(loc: Located, all: readonly Located[], raw: string, sessio
 }
 
 /** The words just before an ask that turn it round: "don't change any env vars", "never deploy". */
-const NEGATED_BEFORE = /\b(?:don'?t|do\s+not|never|no\s+need\s+to|without|not)\s+(?:\w+\s+){0,3}$/i;
+const NEGATED_BEFORE = /\b(?:don'?t|do\s+not|never|no\s+need\s+to|without)\s+(?:\w+\s+){0,3}$/i;
+const ASK_MATCHES_MAX = 20;
 
+/** Any of the request's asks of this kind that is not turned round ("do not redeploy the worker; deploy the web app"). */
 function asksFor(said: string, kind: Kind): boolean {
-  const m = ASKS[kind].exec(said);
-  return m !== null && !NEGATED_BEFORE.test(said.slice(Math.max(0, m.index - 40), m.index));
+  const all = new RegExp(ASKS[kind].source, 'gi');
+  let n = 0;
+  for (const m of said.matchAll(all)) {
+    if (!NEGATED_BEFORE.test(said.slice(Math.max(0, m.index - 40), m.index))) return true;
+    if (++n >= ASK_MATCHES_MAX) break;
+  }
+  return false;
 }
 
 /** A target selected for later commands: kubectl's context, terraform's workspace, pulumi's stack. */

@@ -1057,3 +1057,16 @@ test('a trust setting changed by a command that failed as the call\'s last step 
     assert.deepEqual(await sev('gh auth setup-git && git push', 1, 'rejected'), ['warning'], `${agent}: a later step failed`);
   }
 });
+
+test('second review of the diff: a failed chmod, scp or mongod may still have changed something (the finding stands); a trust policy conditioned on TLS opens to anyone; a sudo group that checks again cannot be told from the output', async () => {
+  for (const [line, exitCode, output] of [
+    ['chmod 644 ~/.ssh/id_rsa ~/.ssh/id_ed25519', 1, "chmod: cannot access '/home/dev/.ssh/id_ed25519': No such file or directory"],
+    ['scp -o StrictHostKeyChecking=no build.tgz ops@203.0.113.9:/srv/', 1, "Warning: Permanently added '203.0.113.9' (ED25519) to the list of known hosts.\nscp: /srv/build.tgz: Permission denied"],
+  ] as const) {
+    const d = (await runRules([prompt('ship the build'), ...ran(line, { exitCode, output })])).filter((x) => (x.rule === TRUST || x.rule === WEAK || x.rule === WORLD) && severityOf(x) !== 'info');
+    assert.ok(d.length > 0, line);
+  }
+  const tls = `aws iam update-assume-role-policy --role-name deployer --policy-document '{"Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"sts:AssumeRole","Condition":{"Bool":{"aws:SecureTransport":"true"}}}]}'`;
+  assert.deepEqual(only(await runRules([prompt('the deploy job fails'), ...ran(tls, { exitCode: 0, output: '' })]), 'permissions/cloud-access-granted').map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('make sure node is there'), ...ran('command -v node || (sudo ln -s /opt/node/bin/node /usr/local/bin/node && command -v node)', { exitCode: 0, output: '/usr/local/bin/node' })]), SUDO).map(severityOf), ['warning']);
+});

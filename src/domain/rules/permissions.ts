@@ -984,6 +984,8 @@ function fallbackAfterCheck(all: readonly Located[], i: number, line: string): S
   if (!group && between.trim() !== '||') return null;
   // it ends the call (a group: the group ends the line), so the output is the check's and, had it run, the fallback's
   if (group ? !/[)}]\s*$/.test(line.trimEnd()) : i !== all.length - 1) return null;
+  // a group that checks again (`|| (sudo ln … && command -v node)`) prints what the check prints: the output cannot tell
+  if (group && all.slice(i + 1).some((l) => l.cmd.name === prev.name)) return null;
   return CHECK_SHAPES.some((c) => c.is(prev)) ? prev : null;
 }
 const FALLBACK_LINE_MAX = 10_000;

@@ -148,7 +148,7 @@ export function forbids(text: string, act: Act): Prohibition | null {
  */
 // the whole message is the approval (and maybe thanks): "Approved, use Redis" or "great, now add
 // tests" go on to ask for something else, and "great thanks" approves nothing in particular
-const APPROVAL_WORD = String.raw`(?:lgtm|looks?\s+good(?:\s+to\s+me)?|approved?|(?:it'?s\s+)?good\s+to\s+go|(?:好的?|嗯)?[，,\s]*(?:没问题|沒問題|可以了?|通过|通過|同意|批准|审阅完|審閱完|看过了|看過了)|確認しました|問題(?:ない|ありません)|좋아요|확인했(?:어요|습니다)|승인)`;
+const APPROVAL_WORD = String.raw`(?:lgtm|looks?\s+(?:good|great)(?:\s+to\s+me)?|approved?|(?:it'?s\s+)?good\s+to\s+go|ship\s+it|sounds\s+good|perfect|nice\s+work|great\s+job|well\s+done|(?:好的?|嗯)?[，,\s]*(?:没问题|沒問題|可以了?|通过|通過|同意|批准|审阅完|審閱完|看过了|看過了)|確認しました|問題(?:ない|ありません)|좋아요|확인했(?:어요|습니다)|승인)`;
 const APPROVES = new RegExp(String.raw`^[\s\p{P}]*(?:ok(?:ay)?[\s,!.]+)?(?:${APPROVAL_WORD}[\s\p{P}\p{So}]*){1,3}(?:(?:thanks|thank\s+you|ty|谢谢|謝謝|ありがとう(?:ございます)?|감사합니다)[\s\p{P}\p{So}]*)?$`, 'iu');
 const HOLDS_BACK_APPROVAL = /\?|\b(?:but|except|not\s+yet|don'?t|do\s+not|wait|hold)\b|但是?|不要|先别|先別|まだ|하지\s*마/i;
 function approves(text: string): boolean {

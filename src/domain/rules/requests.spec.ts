@@ -77,4 +77,8 @@ test('a request that describes the stack ("using Clerk + Hasura + Apollo") asks 
   assert.equal(requestedInstaller('install the hasura cli and apply the metadata', hasura), 'hasura');
   assert.equal(requestedInstaller('use uv to run the tests', 'https://astral.sh/uv/install.sh'), 'uv');
   assert.equal(requestedInstaller('update bun please', 'https://bun.sh/install'), 'bun');
+  // second review of the diff
+  assert.equal(requestedInstaller('get the latest uv', 'https://astral.sh/uv/install.sh'), 'uv');
+  assert.equal(requestedInstaller('update my bun', 'https://bun.sh/install'), 'bun');
+  assert.equal(requestedInstaller('we use hasura and terraform; add a staging stack', 'https://github.com/hasura/graphql-engine/raw/stable/cli/get.sh'), null);
 });

@@ -1172,7 +1172,21 @@ export function asksTransfer(request: string, hosts: string[], files: string[]):
 const OUTWARD = /\b(?:transmit|transfer|send|upload|copy|write|get|move|save|download)\b[^.?!\n]{0,80}\b(?:outside|out of (?:this|the) (?:vm|machine|server|box|container)|my (?:laptop|computer|mac|pc|desktop)\b|(?:my|the) local (?:drive|disk|machine|computer|laptop)\b|to me\b)/i;
 
 const INSTALL_VERB = /\b(install|installs|installing|set ?up|setup|get|add|upgrade|update|bootstrap|use|using)\b/i;
-const STRONG_INSTALL_VERB = /\b(?:install|installs|installing|set ?up|setup|add|bootstrap)\b/i;
+const ASK_VERB = /^(?:install|set|setup|add|bootstrap|get|use|update|upgrade|reinstall)$/;
+/** Who does it, before the verb: a statement of what is, not an ask ("we use", "it uses"). */
+const SUBJECT = /^(?:we|i|they|it|he|she|which|that|who|already|currently|also)$/;
+
+/** An install verb among the four words before the tool at `i`, as an ask (not after a subject). */
+function askedVerbBefore(asked: readonly string[], i: number): boolean {
+  for (let j = Math.max(0, i - 4); j < i; j++) {
+    if (!ASK_VERB.test(asked[j]!)) continue;
+    // "set" only as "set up"
+    if (asked[j] === 'set' && asked[j + 1] !== 'up') continue;
+    if (j > 0 && SUBJECT.test(asked[j - 1]!)) continue;
+    return true;
+  }
+  return false;
+}
 
 /**
  * The tool whose official installer this URL is, when the request asks to install that tool:
@@ -1194,9 +1208,10 @@ export function requestedInstaller(request: string, url: string): string | null 
     // The tool is named near an install verb ("install bun", "set up nvm and node").
     const near = asked.slice(Math.max(0, i - 6), i + 3).join(' ');
     // "please don't install Homebrew", "do not set up nvm": the tool named, its install turned down
-    // "install bun", "set up nvm"; "use"/"get"/"update" only right before the tool ("use uv to run it"):
-    // a request that describes the stack ("using Clerk + Hasura + Apollo") asks to install nothing
-    const verbNear = STRONG_INSTALL_VERB.test(near) || new RegExp(`\\b(?:use|get|update|upgrade)\\s+(?:the\\s+|a\\s+|latest\\s+)?${w.replace(/[^a-z0-9]/g, '')}\\b`).test(near);
+    // the verb in the four words before the tool ("install bun", "set up nvm and node", "get the
+    // latest uv", "update my bun"), not said of what someone already does ("we use X + terraform",
+    // "using Clerk + Hasura + Apollo" describes the stack: it asks to install nothing)
+    const verbNear = askedVerbBefore(asked, i);
     if (verbNear && !/\b(?:don t|dont|do not|never|no need to|can t|cant|cannot|won t|wont|didn t|didnt|rather not|rather you didn t)\s+(?:\w+\s+){0,2}?(?:install|set up|setup|add|use)\b|\bnot\s+\w+\s+please\s+use\b/.test(near)) return w;
   }
   return null;

@@ -961,3 +961,15 @@ test('a matcher after the live step has a status of its own: `vercel env add …
   const d = live(await runRules([prompt('fix the checkout page'), ...ran('vercel env add STRIPE_SECRET_KEY production < key.txt | grep -i error', { exitCode: 1, output: '' })]));
   assert.deepEqual(d.map(severityOf), ['warning']);
 });
+
+test('second review of the diff: approvals as whole messages, config asks that name a key on a platform, negation only by "don\'t"/"never", every ask of a message, a Vercel deploy of a path', async () => {
+  const commit = () => ran('git commit -am docs', { output: '[main 1a2b3c4] docs' });
+  for (const reply of ['Ship it!', 'Looks great!', 'Sounds good', 'Perfect, thanks', 'lgtm, nice work']) {
+    assert.deepEqual(only(await runRules([prompt("update the README, don't commit without my approval"), say('Here is the diff.'), prompt(reply), ...commit()]), 'scope/forbidden-act'), [], reply);
+  }
+  const env = () => ran('vercel env add STRIPE_SECRET_KEY production', { exitCode: 0, output: 'Added' });
+  for (const asked of ['rotate the Stripe API key on Vercel', 'update the lambda config for production', 'fix the Railway variables', 'the fix is not live so deploy it now', 'do not redeploy the worker; deploy the web app to production']) {
+    assert.deepEqual(live(await runRules([prompt(asked), ...env()])).map(severityOf), ['info'], asked);
+  }
+  assert.equal(change('vercel ./apps/web --prod'), 'deploy');
+});

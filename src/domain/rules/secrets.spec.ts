@@ -1490,3 +1490,13 @@ test('a private key whose body is typed filler (a run of one character, the alph
     assert.notDeepEqual(await sev(real), [], `${agent}: a real key`);
   }
 });
+
+test('second review of the diff: a read that printed one file and missed another showed content; 32-hex tokens and Japanese sentences are read', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  const shown = await runRules([prompt('connect to the db'), ...ran('cat ~/.pgpass config/database.yml', { exitCode: 1, output: `db.example.com:5432:app:app:${randomString(20, undefined, 9)}\ncat: config/database.yml: No such file or directory` })]);
+  assert.notDeepEqual(only(shown, READ).map(severityOf), ['info']);
+  const hex = 'a3f9c2e17b4d8f0e6a5c9b2d1e7f4a8c';
+  assert.deepEqual(only(await runRules([prompt(`the twilio auth token is ${hex}`)]), 'secrets/in-prompt').map(severityOf), ['warning']);
+  const token = randomString(32, undefined, 71);
+  assert.deepEqual(only(await runRules([prompt(`トークンは ${token} です`)]), 'secrets/in-prompt').map(severityOf), ['warning']);
+});

@@ -758,7 +758,7 @@ class ShownContent {
     // A read tool that failed, or a command whose only words are that the file is not there
     // ("File does not exist.", "cat: .env: No such file or directory"): nothing was read either.
     const missing = !result.denied && !ELIDED.test(result.output) && facts.secrets.length === 0
-      && ((h.call.input.type === 'file_read' && result.isError) || ((result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.length <= MISSING_MAX && NO_SUCH_FILE.test(result.output) && !MORE_THAN_MISSING.test(result.output)));
+      && ((h.call.input.type === 'file_read' && result.isError) || ((result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.length <= MISSING_MAX && onlySaysMissing(result.output)));
     const empty = missing || (!result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '');
     // Every credential it showed is one the user had typed into a prompt (an .env the session
     // wrote from the user's key, read back to debug): nothing new reached the transcript.
@@ -808,8 +808,11 @@ const HELD_READS_MAX = 200;
 /** What a read that found no file says (tools, shells, PowerShell), in a short output. */
 const NO_SUCH_FILE = /\bNo such file or directory\b|\bFile does not exist\b|\bdoes not exist\b|\bnot found\b|\bCannot find path\b|\bENOENT\b/i;
 const MISSING_MAX = 400;
-/** Lines that look like a file's content (a `NAME=value` entry): then the output shows more than a missing file. */
-const MORE_THAN_MISSING = /^[A-Za-z_][A-Za-z0-9_]*\s*=/m;
+/** Every line of the output says a file is missing (`cat ~/.netrc ~/.pgpass` that printed one file and missed the other shows content). */
+function onlySaysMissing(output: string): boolean {
+  const lines = output.split('\n').filter((l) => l.trim() !== '');
+  return lines.length > 0 && lines.every((l) => NO_SUCH_FILE.test(l));
+}
 /** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */
 const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
 /**

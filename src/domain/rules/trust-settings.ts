@@ -219,13 +219,15 @@ const OPEN_PRINCIPAL = /"Principal"\s*:\s*(?:"\*"|\{[^}]*"AWS"\s*:\s*(?:"\*"|\[[
  * `*`, with no condition (a Deny, or a condition on the organisation or an external id, limits it).
  * A document that does not parse is read by its text, the same way.
  */
+const PRINCIPAL_CONDITION = /aws:Principal(?:OrgID|OrgPaths|Account|Arn)|aws:Source(?:Account|Arn|OrgID)|sts:ExternalId|aws:userid|aws:username/i;
+
 function opensToAnyone(doc: string): boolean {
   if (!OPEN_PRINCIPAL.test(doc)) return false;
   let parsed: unknown;
   try {
     parsed = JSON.parse(doc);
   } catch {
-    return !/"Condition"\s*:/.test(doc) && !/"Effect"\s*:\s*"Deny"/.test(doc);
+    return !PRINCIPAL_CONDITION.test(doc) && !/"Effect"\s*:\s*"Deny"/.test(doc);
   }
   const statements = (parsed as { Statement?: unknown }).Statement;
   const list = Array.isArray(statements) ? statements : [statements];
@@ -234,7 +236,8 @@ function opensToAnyone(doc: string): boolean {
     const { Effect, Principal, Condition } = st as Record<string, unknown>;
     const aws = typeof Principal === 'object' && Principal !== null ? (Principal as Record<string, unknown>).AWS : undefined;
     const anyone = Principal === '*' || aws === '*' || (Array.isArray(aws) && aws.includes('*'));
-    return Effect === 'Allow' && anyone && Condition === undefined;
+    // only a condition on who the caller is limits it (`aws:SecureTransport` lets any account in over TLS)
+    return Effect === 'Allow' && anyone && !PRINCIPAL_CONDITION.test(JSON.stringify(Condition ?? {}));
   });
 }
 
@@ -334,12 +337,15 @@ export const TRUST_RULES: Rule[] = [
           shown.onCall(event, fx);
           fx.commands.forEach(({ cmd }, i) => {
             const what = trustCommand(cmd);
-            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text, undefined, lastStep(fx.commands, i));
+            // a config write is all or nothing: `git config …` or `gh auth setup-git` that failed wrote nothing
+            // (a `chmod` of several keys, an `scp` that accepted the host key, may have changed something and failed after)
+            const atomic = cmd.name === 'git' || cmd.name === 'gh';
+            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text, undefined, atomic ? lastStep(fx.commands, i) : undefined);
             const access = cloudGrant(cmd);
             // the call's status is its last step's (a pipeline's, its last stage's): a failure speaks for the grant only when it is the last
             if (access) reportGrant(event, facts, cmd, access, lastStep(fx.commands, i));
             const weak = weakenedByCommand(cmd);
-            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text, undefined, lastStep(fx.commands, i));
+            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text);
           });
         },
         finish() {

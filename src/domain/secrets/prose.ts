@@ -72,7 +72,7 @@ const APP_PASSWORD_CONTEXT = /\bapp(?:lication)?[\s-]+pass|aplicaci[oó]n|aplica
 // a colon, then a value that looks random (looksRandom: digits and letters, no word, path, version
 // or UUID). Evidence only in prompts, like a password in a sentence.
 // the noun ends at a word's end: `tokenizer`, `secretary` and `keys` name something else
-const TOKEN_NOUN = String.raw`(?:api[ _-]?key|apikey|access[ _-]?token|auth(?:entication)?[ _-]?token|bearer(?:[ _-]?token)?|token|secret(?:[ _-]?key)?|clave\s+(?:de\s+(?:la\s+)?api|secreta)|chave\s+(?:da\s+api|secreta)|токен|トークン)(?![\p{L}\p{N}_])`;
+const TOKEN_NOUN = String.raw`(?:api[ _-]?key|apikey|access[ _-]?token|auth(?:entication)?[ _-]?token|bearer(?:[ _-]?token)?|token|secret(?:[ _-]?key)?|clave\s+(?:de\s+(?:la\s+)?api|secreta)|chave\s+(?:da\s+api|secreta)|токен|トークン)(?![A-Za-z0-9_])`;
 const TOKEN_LEAD = String.raw`(?:[^\n.;!?=:："'“]{0,24}?(?:${COPULA}|\bit'?s\b|[:=：]))?`;
 const TOKEN_VALUE = String.raw`${BLANK}["'“‘「]?([A-Za-z0-9_\-.~+/=]{20,200})`;
 // the noun as a word of a sentence, not the end of an option or a name (`--starting-token`, `access_token`)
@@ -99,6 +99,8 @@ export function proseTokenCandidates(text: string, evidence: boolean): Candidate
  * or a slug is not), not a publishable key, not words run together.
  */
 function handedOverToken(value: string): boolean {
+  // hex of a key's lengths (a 32-character auth token, a 64-character secret); never 40 (a commit id) or 0x… (an address)
+  if (/^[0-9a-f]{32}$|^[0-9a-f]{64}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value)) return looksRandom(value);
   if (!/[A-Z]/.test(value) || !/[a-z]/.test(value) || !/\d/.test(value)) return false;
   if (/^(?:0x)?[0-9a-f]+$/i.test(value) || /^pk_(?:test|live)_/.test(value)) return false;
   return looksRandom(value) && !isSequential(value) && !wordsJoined(value);

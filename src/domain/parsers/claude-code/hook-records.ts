@@ -22,16 +22,14 @@ const CLAUDE_EVENTS: ReadonlySet<string> = new Set([
 
 /**
  * Is `value` a Claude Code hook payload? The shape every hook receives, with one of Claude Code's
- * event names and, when it names one, a transcript in Claude Code's folder (`…/.claude/projects/…`
- * or a `.jsonl` elsewhere, never another agent's session folder).
+ * event names. (Codex's hooks send the same shape and names: their payloads are read the same way,
+ * the calls as the tool names them.)
  */
 export function isHookPayload(value: unknown): boolean {
   const rec = obj(value);
   if (rec === undefined || typeof rec.session_id !== 'string' || rec.type !== undefined) return false;
   const event = str(rec.hook_event_name);
-  if (event === undefined || !CLAUDE_EVENTS.has(event)) return false;
-  const transcript = str(rec.transcript_path);
-  return transcript === undefined || !/[/\\]\.(?:codex|gemini)[/\\]/.test(transcript);
+  return event !== undefined && CLAUDE_EVENTS.has(event);
 }
 
 /**

@@ -300,3 +300,14 @@ test('`codex exec` output that stops after a command or a change, with no final 
   assert.equal(notes(run([...head, ...exec, 'tokens used', '1,234'].join('\n'))).length, 0);
   assert.equal(notes(run([...head, 'codex', 'Done.'].join('\n'))).length, 0, 'a run with no command ends on its reply');
 });
+
+test('second review of the diff: a diff after the reply of a file a command changed is the turn\'s; a run that ends on an interrupt or an error was not cut off', () => {
+  const head = ['OpenAI Codex v0.140.0 (research preview)', '--------', 'workdir: /repo', 'model: gpt-5', '--------', 'user', 'set the key'];
+  const exec = ['exec', "/bin/bash -lc \"sed -i 's/KEY=.*/KEY=x/' config/stripe.py\" in /repo succeeded in 10ms:"];
+  const out = run([...head, ...exec, 'codex', 'Set the key.', 'diff --git a/config/stripe.py b/config/stripe.py', '--- a/config/stripe.py', '+++ b/config/stripe.py', '@@ -1 +1 @@', '-KEY=old', '+KEY=x', 'tokens used', '10'].join('\n'));
+  assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Set the key.']);
+  assert.ok(calls(out.events).some((c) => c.name === 'turn_diff'));
+  const notes = (o: ReturnType<typeof run>) => o.events.filter((e) => e.kind === 'system' && e.subtype === RUN_INCOMPLETE).length;
+  assert.equal(notes(run([...head, ...exec, 'task interrupted'].join('\n'))), 0);
+  assert.equal(notes(run([...head, ...exec, 'thinking', 'Retrying the request.', 'ERROR: stream disconnected before completion'].join('\n'))), 0);
+});

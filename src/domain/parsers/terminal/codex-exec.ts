@@ -70,6 +70,8 @@ export class CodexExecTextParser implements LogParser {
   private patched = new Set<string>();
   /** Every file a patch of this log changed (bounded): a diff after the final message that names one is the turn's. */
   private changed = new Set<string>();
+  /** The files the session's commands named (basenames, bounded): a turn diff may show a file a command changed. */
+  private commandWords = new Set<string>();
   /** Inside a fenced block of the agent's reply: a diff there is text the reply shows. */
   private fenced = false;
   private lastMessage = '';
@@ -195,13 +197,18 @@ export class CodexExecTextParser implements LogParser {
     // Tools print "warning: …" / "ERROR: …" too (git, pytest): inside an output they are output.
     if (!OUTPUT_MODES.has(this.mode) && (m = /^(ERROR|warning|deprecated|mcp startup|mcp):\s*(.*)$/.exec(s))) {
       this.close(sink);
-      if (m[1] === 'ERROR') sink.emit({ kind: 'error', index: -1, line, at, text: m[2] });
+      // an error or an interrupt is how the run ended: it was not cut off
+      if (m[1] === 'ERROR') {
+        this.workOpen = false;
+        sink.emit({ kind: 'error', index: -1, line, at, text: m[2] });
+      }
       else sink.emit({ kind: 'system', index: -1, line, at, subtype: m[1].replace(' ', '_'), text: m[2] });
       this.mode = 'other';
       return true;
     }
     if ((m = /^task (interrupted|aborted: .+)$/.exec(s))) {
       this.close(sink);
+      this.workOpen = false;
       sink.emit({ kind: 'interrupt', index: -1, line, at, reason: m[1] });
       this.mode = 'other';
       return true;
@@ -351,7 +358,10 @@ export class CodexExecTextParser implements LogParser {
     const split = splitDir(text);
     if (split) exec.workdir = split.dir;
     const command = split ? split.command : text;
-    if (command !== '') exec.command.push(command);
+    if (command !== '') {
+      exec.command.push(command);
+      this.noteCommand(command);
+    }
   }
 
   private startCall(exec: OpenExec, sink: EventSink): void {
@@ -502,7 +512,16 @@ export class CodexExecTextParser implements LogParser {
   /** Patch headers name absolute paths, the turn diff repository-relative ones. */
   private wasChanged(path: string): boolean {
     for (const p of this.changed) if (p === path || p.endsWith('/' + path)) return true;
-    return false;
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    return name.length >= 3 && this.commandWords.has(name);
+  }
+
+  /** Remembers the file names a command line holds (`sed -i … config/stripe.py` → stripe.py). */
+  private noteCommand(text: string): void {
+    for (const m of text.slice(0, 4_000).matchAll(/[\w.-]*\.[A-Za-z0-9]{1,8}\b/g)) {
+      const word = m[0].slice(m[0].lastIndexOf('/') + 1);
+      if (word.length >= 3) boundedAdd(this.commandWords, word, CHANGED_MAX);
+    }
   }
 
   private wasPatched(path: string): boolean {
