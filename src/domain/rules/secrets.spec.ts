@@ -1487,6 +1487,7 @@ test('a private key whose body is typed filler (a run of one character, the alph
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     const sev = async (key: string) => only(await runRules([prompt('review the bundle tool'), ...ran('nl -ba tests/test-common.sh', { exitCode: 0, output: `cat >"$f" <<'EOF'\n${key}\nEOF` })], { agent }), 'secrets/in-tool-output').map(severityOf);
     assert.deepEqual(await sev(filler), [], agent);
+    assert.deepEqual(await sev('-----BEGIN OPENSSH PRIVATE KEY-----\nprivate-key: abc\nPRIVATE KEY material one two three four five six seven eight\n'), [], `${agent}: words under a header`);
     assert.notDeepEqual(await sev(real), [], `${agent}: a real key`);
   }
 });

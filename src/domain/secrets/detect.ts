@@ -242,7 +242,10 @@ function finalize(candidates: Candidate[], text: string): SecretHit[] {
 /** A private key whose body is typed filler (vouch-rules.ts fillerBody): a fixture, whichever detector found it. */
 function fillerKey(c: Candidate, value: string): boolean {
   if (!c.ruleId.endsWith('private-key') && !c.ruleId.endsWith('privatekey')) return false;
-  return fillerBody(value.replace(/-----[A-Z0-9 ]+-----/g, '').replace(/\\[nrt]|[^A-Za-z0-9+/=]/g, ''));
+  const inside = value.replace(/-----[A-Z0-9 ]+-----/g, '');
+  // a key's body is lines of base64 (64 characters, the last shorter); words under a header ("private-key: abc") are none
+  if (!/[A-Za-z0-9+/=]{40,}/.test(inside.replace(/\\[nrt]/g, '\n'))) return true;
+  return fillerBody(inside.replace(/\\[nrt]|[^A-Za-z0-9+/=]/g, ''));
 }
 
 /** A line at least this wide may have been wrapped by a terminal (Claude Code's TUI wraps at the window's width). */
