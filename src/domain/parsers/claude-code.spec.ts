@@ -719,6 +719,16 @@ function pick(r: ToolResultEvent): { exitCode: number | null; isError: boolean; 
   return { exitCode: r.exitCode, isError: r.isError, denied: r.denied, name: r.name };
 }
 
+/** A whole-document format's text, line by line through its parser (claude-code-json, claude-code-hooks). */
+function parseDocument(text: string, format: 'claude-code-json' | 'claude-code-hooks'): Parsed {
+  const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
+  const sink = { emit: (e: NormEvent) => out.events.push(e), skip: (line: number, reason: string) => out.skips.push({ line, reason }) };
+  const parser = claudeCode.create(format);
+  text.split('\n').forEach((l, i) => parser.text?.(l, i + 1, sink));
+  parser.end(sink);
+  return out;
+}
+
 describe('claude-code-json: a transcript saved as one JSON array', () => {
   const records = [
     rec('summary', { summary: 'Fix the CI', leafUuid: 'leaf-1' }),
@@ -726,14 +736,7 @@ describe('claude-code-json: a transcript saved as one JSON array', () => {
     callRec('j1', 'Bash', { command: 'git push origin main' }),
     resultRec('j1', 'pushed', {}, { stdout: 'pushed', stderr: '', interrupted: false }),
   ];
-  function parseText(text: string): Parsed {
-    const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
-    const sink = { emit: (e: NormEvent) => out.events.push(e), skip: (line: number, reason: string) => out.skips.push({ line, reason }) };
-    const parser = claudeCode.create('claude-code-json');
-    text.split('\n').forEach((l, i) => parser.text?.(l, i + 1, sink));
-    parser.end(sink);
-    return out;
-  }
+  const parseText = (text: string) => parseDocument(text, 'claude-code-json');
 
   it('is detected pretty-printed or on one line, and each record points at the line where it opens', () => {
     const pretty = JSON.stringify(records, null, 2);
@@ -771,14 +774,7 @@ describe('claude-code-hooks: the payloads hooks received, saved by the hooks (he
     { ...base, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/home/dev/app/package.json' }, tool_use_id: 'toolu_3', tool_response: { type: 'text', file: { filePath: '/home/dev/app/package.json', content: '{"name":"app"}' } } },
     { ...base, hook_event_name: 'Stop', stop_hook_active: false },
   ];
-  function parseText(text: string): Parsed {
-    const out: Parsed = { events: [], skips: [], missing: [], missingBeforeEnd: 0, metadata: [] };
-    const sink = { emit: (e: NormEvent) => out.events.push(e), skip: (line: number, reason: string) => out.skips.push({ line, reason }) };
-    const parser = claudeCode.create('claude-code-hooks');
-    text.split('\n').forEach((l, i) => parser.text?.(l, i + 1, sink));
-    parser.end(sink);
-    return out;
-  }
+  const parseText = (text: string) => parseDocument(text, 'claude-code-hooks');
 
   it('is detected as an array (pretty or on one line) or one payload a line; a transcript or a chat.json is not', () => {
     assert.equal(claudeCode.detect(sampleOf(JSON.stringify(payloads, null, 2).split('\n')))?.format, 'claude-code-hooks');
