@@ -21,10 +21,10 @@ import { CommandTable, hasFlag, type Row as TableRow } from './command-table.ts'
 import { optionValues, parseArgs, type ParsedArgs } from './commands.ts';
 import { effectsOf, type Located } from './effects.ts';
 import { findDestructiveSql, sqlSent } from './destructive.ts';
-import { lastStep, settledRun } from './outcome.ts';
+import { lastStep, Outcomes } from './outcome.ts';
 import { asRequested, dictates, requestsOf, whoAsked } from './requests.ts';
 import { serviceTeardown, serviceTool } from './destructive-services.ts';
-import { capitalise, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const liveSystemChanged = meta({
   id: 'scope/live-system-changed',
@@ -282,15 +282,13 @@ export function liveChange(command: SimpleCommand, selected: ReadonlySet<Selecti
   return row ? { kind: row.kind, what: row.what, tool } : null;
 }
 
-const PENDING_MAX = 200;
-
 export const LIVE_SYSTEM_RULES: Rule[] = [
   {
     metas: [liveSystemChanged],
     create(ctx) {
       const requests = requestsOf(ctx.session);
-      // findings wait for their call's result: a failed or refused command changed nothing live
-      const pending = new Map<string, { draft: FindingDraft; command: string; last: boolean }[]>();
+      // findings wait for their call's result: a failed or refused command changed nothing live (Outcomes settles them)
+      const outcomes = new Outcomes(ctx, [liveSystemChanged]);
       // the tools whose selected target (context, workspace, stack) is production
       const selected = new Set<Selection['family']>();
       const judge = (event: ToolCallEvent, facts: EventFacts, cmd: SimpleCommand, change: NonNullable<ReturnType<typeof liveChange>>, last: boolean) => {
@@ -306,19 +304,12 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
         const judged = asked
           ? asRequested({ ...draft, detail: `${capitalise(change.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.` }, liveSystemChanged, asked, 'the request asked for this kind of change')
           : draft;
-        const command = event.input.type === 'command' ? event.input.command : cmd.text;
-        setCapped(pending, event.callId, [...(pending.get(event.callId) ?? []), { draft: judged, command, last }], PENDING_MAX);
+        outcomes.report(event, 'run', judged, undefined, { last, title: liveSystemChanged.title });
       };
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
-          if (event.kind === 'tool_result') {
-            const held = pending.get(event.callId);
-            if (!held) return;
-            pending.delete(event.callId);
-            for (const { draft, command, last } of held) ctx.report(settledRun(draft, event, command, last, liveSystemChanged.title));
-            return;
-          }
+          outcomes.onEvent(event);
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const commands = effectsOf(event, facts, ctx.session).commands;
           const line = event.input.command;
@@ -338,8 +329,7 @@ export const LIVE_SYSTEM_RULES: Rule[] = [
           });
         },
         finish() {
-          for (const held of pending.values()) for (const { draft } of held) ctx.report({ ...draft, detail: `${draft.detail} The result is not in the log.` });
-          pending.clear();
+          outcomes.finish();
         },
       };
     },
