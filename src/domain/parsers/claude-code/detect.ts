@@ -7,7 +7,7 @@
 //   or Gemini CLI (`projectHash`, `$set`, type gemini, stream-json `init` without subtype…).
 import type { DetectSample, Detection } from '../../ingest/types.ts';
 import { obj, str, type Obj } from '../shared/values.ts';
-import { isHookPayload } from './hook-records.ts';
+import { CLAUDE_EVENTS, isHookPayload } from './hook-records.ts';
 
 type Vote = 'transcript' | 'transcript-strong' | 'weak' | 'stream' | 'stream-strong' | 'foreign' | 'none';
 
@@ -70,14 +70,14 @@ function detectJsonArray(sample: DetectSample): Detection | null {
   const raw = sample.lines.join('\n');
   if (/"(?:projectHash|payload|record_type)"\s*:/.test(raw)) return null; // Gemini's or Codex's
   // the payloads hooks received: every element names its hook event and session, none is a transcript record
-  if (CLAUDE_HOOK_EVENT.test(raw) && /^\s*"session_id"\s*:\s*"/m.test(raw) && !/"(?:parentUuid|sessionId)"\s*:/.test(raw) ) return { format: 'claude-code-hooks', score: 0.9 };
+  if (CLAUDE_HOOK_EVENT.test(raw) && /^\s*"session_id"\s*:\s*"/m.test(raw) && !/"(?:parentUuid|sessionId)"\s*:/.test(raw)) return { format: 'claude-code-hooks', score: 0.9 };
   const threaded = /"sessionId"\s*:\s*"/.test(raw) && /"(?:parentUuid|leafUuid|isSidechain)"\s*:/.test(raw);
   const typed = /"type"\s*:\s*"(?:user|assistant|summary|system|file-history-snapshot)"/.test(raw);
   return threaded && typed ? { format: 'claude-code-json', score: 0.9 } : null;
 }
 
-/** A pretty-printed payload's event, one of Claude Code's (hook-records.ts has the same list). */
-const CLAUDE_HOOK_EVENT = /^\s*"hook_event_name"\s*:\s*"(?:PreToolUse|PostToolUse|PostToolUseFailure|UserPromptSubmit|Stop|SubagentStop|SubagentStart|Notification|SessionStart|SessionEnd|PreCompact|PermissionRequest)"/m;
+/** A pretty-printed payload's event, one of Claude Code's (hook-records.ts's list). */
+const CLAUDE_HOOK_EVENT = new RegExp(String.raw`^\s*"hook_event_name"\s*:\s*"(?:${[...CLAUDE_EVENTS].join('|')})"`, 'm');
 
 /** Hook payloads one a line (a hook that appends each payload as a line): most of the sample's objects are payloads. */
 function detectHookLines(sample: DetectSample): Detection | null {

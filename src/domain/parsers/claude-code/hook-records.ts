@@ -15,7 +15,7 @@ import { obj, str, type Obj } from '../shared/values.ts';
 const TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
 
 /** Claude Code's hook events (Codex and Gemini CLI name theirs otherwise, or keep their transcripts elsewhere). */
-const CLAUDE_EVENTS: ReadonlySet<string> = new Set([
+export const CLAUDE_EVENTS: ReadonlySet<string> = new Set([
   'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'UserPromptSubmit', 'Stop', 'SubagentStop', 'SubagentStart',
   'Notification', 'SessionStart', 'SessionEnd', 'PreCompact', 'PermissionRequest',
 ]);
