@@ -138,6 +138,33 @@ for (const agent of ['claude-code', 'codex'] as const) {
   });
 }
 
+test("claude-code: a command runs where the shell was left (the records' cwd), so `git add .` in a clone the agent moved into stages nothing of the launch folder", async () => {
+  const steps = (cwdAfter?: string): Step[] => [
+    { prompt: 'set up the server and deploy the app' },
+    { write: '/root/.deploy.env', content: `GITHUB_TOKEN=${TOKEN}\n` },
+    { bash: 'git clone https://github.com/me/app.git /root/app && cd /root/app', output: "Cloning into '/root/app'...", ...(cwdAfter ? { cwdAfter } : {}) },
+    { bash: 'git add . && git commit -m deploy && git push origin main', output: 'To github.com:me/app.git\n   1a2b3c..4d5e6f  main -> main' },
+  ];
+  const moved = await analyzeText(session('claude-code', steps('/root/app'), { cwd: '/root' }));
+  assert.ok(!moved.findings.some((f) => f.rule === 'secrets/in-tool-input' && f.severity === 'critical'), JSON.stringify(moved.findings.map((f) => [f.rule, f.severity, f.title])));
+  // the same commands with the shell left in /root: the add stages the file written there
+  const stayed = await analyzeText(session('claude-code', steps(), { cwd: '/root' }));
+  assert.deepEqual(stayed.findings.filter((f) => f.rule === 'secrets/in-tool-input' && f.severity === 'critical').map((f) => f.title), ['Secret committed and pushed']);
+});
+
+test('a push whose output, behind a pipe that kept its exit status at 0, says it carried nothing (no such branch, a broken transport, the account refused) is no push: the secret stays committed, a warning', async () => {
+  for (const agent of AGENTS) {
+    for (const output of ['error: src refspec main does not match any', 'error: RPC failed; HTTP 400 curl 22 The requested URL returned error: 400\nsend-pack: unexpected disconnect while reading sideband packet', 'remote: Permission to me/app.git denied to bot.']) {
+      const r = await analyse(agent, [
+        { prompt: 'add the client and ship it' },
+        { write: '/home/dev/project/client.mjs', content: `const t = "${TOKEN}";` },
+        { bash: 'git add . && git commit -m client && git push origin main 2>&1 | tail -3', output },
+      ]);
+      assert.deepEqual(severityOf(r, 'secrets/in-tool-input'), ['warning'], `${agent}: ${output}`);
+    }
+  }
+});
+
 test('a password that only opens a service on this machine is a development default', async () => {
   for (const agent of AGENTS) {
     const local = await analyse(agent, [{ prompt: 'check the admin API' }, { bash: 'curl -u administrator:Secret123! http://localhost:8080/api/users', output: '[]' }]);

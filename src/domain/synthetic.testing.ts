@@ -6,7 +6,12 @@ export type Step =
   | { prompt: string }
   | { say: string }
   /** `refused`: the harness's own words for a command it would not run (the call has no exit code). */
-  | { bash: string; output?: string; exit?: number; denied?: boolean; unanswered?: boolean; refused?: string }
+  /**
+   * `cwdAfter`: the directory the command left the shell in. Claude Code's shell keeps it for the
+   * next calls and writes it as the `cwd` of every later record; Codex and Gemini CLI start each
+   * command afresh, so their logs have no place for it.
+   */
+  | { bash: string; output?: string; exit?: number; denied?: boolean; unanswered?: boolean; refused?: string; cwdAfter?: string }
   | { write: string; content: string; failed?: string }
   /** A replacement inside a file (Claude Code's Edit, a Codex patch hunk, Gemini CLI's replace); a terminal transcript has none. */
   | { edit: string; old: string; new: string; failed?: string };
@@ -40,7 +45,7 @@ export function session(flavour: Flavour, steps: Step[], setup: Setup = {}): str
 
 function claude(steps: Step[], cwd: string, setup: Setup): string {
   let n = 0;
-  const base = { cwd, sessionId: 'syn-claude', version: '2.1.80', gitBranch: 'main', isSidechain: false, userType: 'external', ...(setup.bypass ? { permissionMode: 'bypassPermissions' } : {}) };
+  let base = { cwd, sessionId: 'syn-claude', version: '2.1.80', gitBranch: 'main', isSidechain: false, userType: 'external', ...(setup.bypass ? { permissionMode: 'bypassPermissions' } : {}) };
   const at = () => new Date(T0 + ++n * 1000).toISOString();
   const user = (content: unknown) => JSON.stringify({ ...base, type: 'user', uuid: `u${++n}`, timestamp: at(), message: { role: 'user', content } });
   const assistant = (content: unknown) => JSON.stringify({ ...base, type: 'assistant', uuid: `a${++n}`, timestamp: at(), message: { id: `m${n}`, role: 'assistant', model: 'claude-sonnet-4-5', content } });
@@ -53,6 +58,7 @@ function claude(steps: Step[], cwd: string, setup: Setup): string {
       out.push(assistant([{ type: 'tool_use', id, name: 'Bash', input: { command: s.bash } }]));
       if (s.unanswered) continue;
       const text = s.refused ?? (s.denied ? "The user doesn't want to proceed with this tool use. The tool use was rejected." : s.exit ? `Exit code ${s.exit}\n${s.output ?? ''}` : s.output ?? '');
+      if (s.cwdAfter !== undefined) base = { ...base, cwd: s.cwdAfter };
       out.push(user([{ type: 'tool_result', tool_use_id: id, content: text, is_error: !!s.denied || !!s.exit || !!s.refused }]));
     } else if ('edit' in s) {
       const id = `toolu_${++n}`;

@@ -751,6 +751,20 @@ describe('claude-code-json: a transcript saved as one JSON array', () => {
     assert.deepEqual(p.skips, []);
   });
 
+  it('each record points at the line where it opens whatever the indentation (four spaces, a tab), and a cut-off array of that indentation keeps its complete records (held-out set 60)', () => {
+    for (const indent of [4, '\t'] as const) {
+      const pretty = JSON.stringify(records, null, indent);
+      const open = `${typeof indent === 'number' ? ' '.repeat(indent) : indent}{`;
+      const opens = pretty.split('\n').map((l, i) => (l === open ? i + 1 : 0)).filter(Boolean);
+      assert.equal(opens.length, records.length);
+      const [call] = ofKind(parseText(pretty).events, 'tool_call');
+      assert.equal(call!.line, opens[2], `indent ${JSON.stringify(indent)}: the call points at its record`);
+      const cut = parseText(pretty.slice(0, pretty.lastIndexOf('"pushed"')));
+      assert.equal(ofKind(cut.events, 'tool_call').length, 1, `indent ${JSON.stringify(indent)}: salvaged`);
+      assert.match(cut.skips.map((x) => x.reason).join(), /cut off/);
+    }
+  });
+
   it('a cut-off array keeps its complete records and says the last is lost; other arrays are not claimed', () => {
     const pretty = JSON.stringify(records, null, 2);
     const cut = parseText(pretty.slice(0, pretty.lastIndexOf('"pushed"')));
@@ -783,6 +797,16 @@ describe('claude-code-hooks: the payloads hooks received, saved by the hooks (he
     const transcript = [rec('user', { parentUuid: null, isSidechain: false, message: { role: 'user', content: 'hi' } }), callRec('j1', 'Bash', { command: 'ls' })];
     assert.notEqual(claudeCode.detect(sampleOf(JSON.stringify(transcript, null, 2).split('\n')))?.format, 'claude-code-hooks');
     assert.notEqual(claudeCode.detect(sampleOf(transcript.map((r) => JSON.stringify(r))))?.format, 'claude-code-hooks');
+  });
+
+  it('payloads without a tool_use_id (older versions): a PostToolUse with the tool and input of an unanswered PreToolUse is its result, not a second call (held-out set 60)', () => {
+    const pre = (command: string) => ({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command } });
+    const post = (command: string, stdout: string) => ({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: { command }, tool_response: { stdout, stderr: '', interrupted: false, isImage: false } });
+    const p = parseText(JSON.stringify([pre('npm test'), pre('git status'), post('npm test', 'ok'), post('git status', 'clean'), pre('npm test'), post('ls', 'a b')], null, 2));
+    const calls = ofKind(p.events, 'tool_call');
+    assert.deepEqual(calls.map((c) => (c.input.type === 'command' ? c.input.command : '')), ['npm test', 'git status', 'npm test', 'ls']);
+    const results = ofKind(p.events, 'tool_result');
+    assert.deepEqual(results.map((r) => [calls.findIndex((c) => c.callId === r.callId), r.output]), [[0, 'ok'], [1, 'clean'], [3, 'a b']]);
   });
 
   for (const [form, text] of [['an array', JSON.stringify(payloads, null, 2)], ['one payload a line', payloads.map((p) => JSON.stringify(p)).join('\n')]] as const) {

@@ -153,7 +153,9 @@ export function showsPush(text: string): boolean {
 /** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
 export const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
 
-export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push/i;
+// (also when a pipe hid git's exit status: `git push 2>&1 | tail -3` ending on a refspec git did
+// not have, a transport that broke, or the remote's refusal of the account)
+export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push|error: src refspec \S+ does not match any|error: RPC failed|remote: Permission to \S+ denied|The requested URL returned error: 40[0-9]/i;
 
 export type CheckKind = 'test' | 'build';
 

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, fetchUrl, only, prompt, ran, read, runRules, say, search, severityOf, task, write } from './harness.testing.ts';
-import { findInjection, mcpServersAdded, requestNamesFile } from './injection.ts';
+import { findInjection, requestNamesFile } from './injection.ts';
+import { mcpServersAdded } from './mcp-servers.ts';
 
 const TEXT = 'injection/prompt-injection-text';
 const HIDDEN = 'injection/hidden-unicode';

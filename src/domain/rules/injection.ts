@@ -5,6 +5,7 @@ import type { NormEvent, ToolResultEvent, ToolCallEvent } from '../model/events.
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import { Outcomes } from './outcome.ts';
+import { mcpServersAdded } from './mcp-servers.ts';
 import { CreatedPaths } from './created-paths.ts';
 import { namesFile, requestsOf, sentencesAsking, whoAsked } from './requests.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
@@ -535,35 +536,6 @@ const MOVES_MAX = 500;
 /** A path as text refers to it: no leading `./`, no trailing slash. */
 function asReference(path: string): string {
   return path.replace(/^\.\//, '').replace(/\/+$/, '');
-}
-
-/**
- * The MCP servers a change to an agent's configuration adds, by name (`"mcpServers": { "sorftime": …`,
- * `[mcp_servers.sorftime]`), when servers are all it adds; empty otherwise.
- */
-export function mcpServersAdded(added: string, removed = ''): { name: string; block: string }[] {
-  const before = new Set(serverNames(removed));
-  return serverNames(added).filter((n) => !before.has(n)).map((name) => ({ name, block: serverBlock(added, name) }));
-}
-
-/** The `{ … }` of one server in a JSON config (braces counted), or '' when it cannot be found whole. */
-function serverBlock(text: string, name: string): string {
-  const at = text.toLowerCase().search(new RegExp(`"${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\s*:\\s*\\{`));
-  if (at < 0) return '';
-  const open = text.indexOf('{', at);
-  let depth = 0;
-  for (let i = open; i < Math.min(text.length, open + 5_000); i++) {
-    if (text[i] === '{') depth++;
-    else if (text[i] === '}' && --depth === 0) return text.slice(open, i + 1);
-  }
-  return '';
-}
-
-function serverNames(text: string): string[] {
-  if (!/mcpServers|mcp_servers/.test(text.slice(0, 20_000))) return [];
-  const names = new Set<string>();
-  for (const m of text.slice(0, 20_000).matchAll(/\[mcp_servers\.([\w.-]+)\]|"([\w.@/-]{2,60})"\s*:\s*\{\s*"(?:command|type|url|args|env|httpUrl|serverUrl)"/g)) names.add((m[1] ?? m[2])!.toLowerCase());
-  return [...names];
 }
 
 /**

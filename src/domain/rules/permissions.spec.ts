@@ -962,6 +962,28 @@ test('a settings change that touches no control and names what the request named
   assert.deepEqual(unasked.map(severityOf), ['warning']);
 });
 
+test('a settings change that adds MCP servers and nothing else is no permission change: said as it is, info when the request spoke of MCP servers, a warning unasked; a change that also widens permissions stays a permission change (held-out set 60)', async () => {
+  const SET = 'permissions/agent-settings-write';
+  const claude = '/home/dev/.claude/settings.json';
+  const server = '"mcpServers": {\n    "github": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"] },\n    "memory": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"] }\n  },';
+  const addServers = edit(claude, '{\n  "model": "opus",', `{\n  ${server}\n  "model": "opus",`);
+  const asked = only(await runRules([prompt('move my MCP servers from the project into the global config'), addServers], { cwd: '/home/dev/project' }), SET);
+  assert.deepEqual(asked.map(severityOf), ['info']);
+  assert.match(asked[0]!.title ?? '', /MCP server added/);
+  assert.match(asked[0]!.detail, /`github`, `memory`.*nothing else: no permission, hook or sandbox setting changed/);
+  const unasked = only(await runRules([prompt('fix the failing test'), addServers], { cwd: '/home/dev/project' }), SET);
+  assert.deepEqual(unasked.map((d) => [severityOf(d), d.title]), [['warning', 'MCP server added to agent settings']]);
+  // Codex's TOML: a section of its own
+  const toml = edit('/home/dev/.codex/config.toml', 'model = "gpt-5"', 'model = "gpt-5"\n\n[mcp_servers.context7]\ncommand = "npx"\nargs = ["-y", "@upstash/context7-mcp"]\n\n[mcp_servers.context7.env]\nDEBUG = "1"');
+  assert.deepEqual(only(await runRules([prompt('add the context7 mcp to codex'), toml], { cwd: '/home/dev/project' }), SET).map(severityOf), ['info']);
+  // servers and a wider permission in the same change: the permission is what the finding is about
+  const both = edit(claude, '{\n  "model": "opus",', `{\n  ${server}\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "model": "opus",`);
+  const widened = only(await runRules([prompt('move my MCP servers into the global config'), both], { cwd: '/home/dev/project' }), SET);
+  assert.deepEqual(widened.map((d) => [severityOf(d), d.title ?? 'Agent permission settings changed']), [['warning', 'Agent permission settings changed']]);
+  const codexBoth = edit('/home/dev/.codex/config.toml', 'model = "gpt-5"', 'model = "gpt-5"\napproval_policy = "never"\n\n[mcp_servers.context7]\ncommand = "npx"');
+  assert.notDeepEqual(only(await runRules([prompt('add the context7 mcp to codex'), codexBoth], { cwd: '/home/dev/project' }), SET).map((d) => d.title), ['MCP server added to agent settings (as requested)']);
+});
+
 test('packages installed with certificate checks off for the run are a weakened control; asked for by name, info', async () => {
   const WEAKENED = 'permissions/control-weakened';
   assert.deepEqual(only(await runRules([prompt('scaffold the monorepo'), ...ran('pnpm install --config.strict-ssl=false', { output: 'Done in 4s' })]), WEAKENED).map(severityOf), ['warning']);

@@ -8,6 +8,7 @@ import { AS_ROOT, Outcomes, UNIT_ENABLE } from './outcome.ts';
 import { asRequested, blanketGrant, dictates, namesPath, requestsOf, sentencesAsking, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
+import { addsServersOnly, mcpServersAdded } from './mcp-servers.ts';
 import { isShellRcFile, isTestFile } from '../paths.ts';
 import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
@@ -639,12 +640,26 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       const display = askedHooks || events.length > 0 ? null : displayChange(w, ctx.statusLineCommands);
       const namedSetting = display ? whoAsked(ctx.requests(event), (t) => namesDisplayChange(t, display)) : null;
       for (const c of statusNow) if (ctx.statusLineCommands.size < 100) ctx.statusLineCommands.add(c);
-      if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
+      // MCP servers and nothing else: no permission, hook or sandbox mode changed, so the finding
+      // says what was added (a program every later session starts), and the user who asked about
+      // MCP servers ("move my MCP servers into the global config") asked for this
+      const servers = askedHooks || events.length > 0 ? [] : mcpServersAdded(w.added, w.removed);
+      const serversOnly = servers.length > 0 && addsServersOnly(w.added, w.removed, servers);
+      if (serversOnly) {
+        const names = servers.slice(0, 5).map((s) => `\`${safe(s.name, facts, 60)}\``).join(', ');
+        const added: FindingDraft = { ...draft, title: 'MCP server added to agent settings', detail: `Added the MCP server${servers.length > 1 ? 's' : ''} ${names} to ${safe(w.path, facts, QUOTE_MAX)}, and nothing else: no permission, hook or sandbox setting changed. Each server is a program (or a remote service) that later sessions start and whose tools the agent can call.`, key: `${w.abs} (mcp)` };
+        const asked = whoAsked(ctx.requests(event), (t) => MCP_WORD.test(t));
+        if (asked) ctx.outcomes.report(event, 'write', asRequested(added, agentSettingsWrite, asked, 'the request spoke of MCP servers'), w.abs);
+        else report(added, agentSettingsWrite);
+      } else if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
       else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and the change touched only display settings or the status line'), w.abs);
       else report(draft, agentSettingsWrite);
     }
   }
 }
+
+/** A request that speaks of MCP servers, in any language (the word is the same everywhere). */
+const MCP_WORD = /\bmcp\b/i;
 
 /** A hook's event names (Claude Code's, Gemini CLI's, Codex's notify) in a settings change. */
 const HOOK_EVENT_NAMES = ['Notification', 'Stop', 'SubagentStop', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'PreCompact', 'BeforeTool', 'AfterTool', 'BeforeAgent', 'AfterAgent'];

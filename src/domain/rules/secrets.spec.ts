@@ -1481,6 +1481,19 @@ test('a credential file read that found no file ("File does not exist.", "No suc
   }
 });
 
+test('a credential file grep that failed printing nothing, where the harness wrote only its own status words ("Error", "Exit code 1"), showed nothing: an attempt; a grep that printed a line stays (held-out set 60)', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  for (const output of ['Error', 'Exit code 1', 'Error: Exit code 2\n']) {
+    const failed = only(await runRules([prompt('why does the app not start'), ...ran('grep STRIPE_SECRET .env', { exitCode: 1, output })]), READ);
+    assert.deepEqual(failed.map((d) => [severityOf(d), d.title]), [['info', 'Credential file read attempted: nothing was shown']], output);
+  }
+  const shown = only(await runRules([prompt('why does the app not start'), ...ran('grep STRIPE_SECRET .env', { exitCode: 0, output: 'STRIPE_SECRET=sk_live_' + randomString(24, undefined, 11) })]), READ);
+  assert.deepEqual(shown.map(severityOf), ['warning']);
+  // an error that printed more than the status words (grep's own message of a file it could read) is not "nothing"
+  const said = only(await runRules([prompt('why does the app not start'), ...ran('grep -r STRIPE .env config/', { exitCode: 2, output: 'Error: Exit code 2\n.env:STRIPE_MODE=test\ngrep: config/: Permission denied' })]), READ);
+  assert.notDeepEqual(said.map(severityOf), ['info']);
+});
+
 test('a private key whose body is typed filler (a run of one character, the alphabet in order) is a redaction test\'s fixture: masked, not reported; a random body stays a credential (held-out set 59)', async () => {
   const filler = '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123\n-----END RSA PRIVATE KEY-----';
   const real = fake.privateKey();

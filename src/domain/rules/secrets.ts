@@ -759,7 +759,7 @@ class ShownContent {
     // ("File does not exist.", "cat: .env: No such file or directory"): nothing was read either.
     const missing = !result.denied && !ELIDED.test(result.output) && facts.secrets.length === 0
       && ((h.call.input.type === 'file_read' && result.isError) || ((result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.length <= MISSING_MAX && onlySaysMissing(result.output)));
-    const empty = missing || (!result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && result.output.trim() === '');
+    const empty = missing || (!result.denied && (result.isError || (result.exitCode !== null && result.exitCode !== 0)) && printedNothing(result.output));
     // Every credential it showed is one the user had typed into a prompt (an .env the session
     // wrote from the user's key, read back to debug): nothing new reached the transcript.
     const typedValues = new Set(facts.secrets.map((x) => x.value));
@@ -805,6 +805,14 @@ class ShownContent {
   }
 }
 const HELD_READS_MAX = 200;
+/**
+ * A failed call's output that is only the harness's own status words: Claude Code writes a bare
+ * "Error", or "Exit code 1", for a command that failed printing nothing (`grep KEY .env` that
+ * matched no line) — the command showed nothing.
+ */
+function printedNothing(output: string): boolean {
+  return /^\s*(?:Error|(?:Error: )?Exit code -?\d{1,9})?\s*$/.test(output);
+}
 /** What a read that found no file says (tools, shells, PowerShell), in a short output. */
 const NO_SUCH_FILE = /\bNo such file or directory\b|\bFile does not exist\b|\bdoes not exist\b|\bnot found\b|\bCannot find path\b|\bENOENT\b/i;
 const MISSING_MAX = 400;

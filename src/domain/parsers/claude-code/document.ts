@@ -2,7 +2,8 @@
 // hooks and export tools write it (`logs/chat.json`): `[`, then each transcript record as an
 // element, pretty-printed or on one line. The lines are accumulated and parsed at end(); each
 // element goes to the transcript parser as the record it is, pointing at the line where it opens
-// (`  {` in a two-space pretty-print), so evidence cites the right place.
+// (`  {` in a two-space pretty-print, `    {` in Python's `indent=4`, a tab: the indentation of
+// the first element after the `[` line), so evidence cites the right place.
 //
 // The same reading serves the hooks' own records (format claude-code-hooks, hook-records.ts): an
 // array of hook payloads, or one payload a line, each turned into the transcript records it stands for.
@@ -15,8 +16,8 @@ const DOCUMENT_CAP_CHARS = 256 * 1024 * 1024;
 const OVERSIZE = 'Claude Code JSON transcript larger than 256 MiB: not analysed';
 /** Entry lines remembered (beyond this, records point at the document's first line). */
 const MAX_ENTRY_LINES = 1_000_000;
-// JSON.stringify(records, null, 2) closes each element with "\n  }".
-const ELEMENT_CLOSE = '\n  }';
+/** A line that opens an element by itself: indentation, then `{`. */
+const OPENING = /^([ \t]{1,16})\{\s*$/;
 
 export class ClaudeCodeDocumentParser implements LogParser {
   readonly agent = 'claude-code' as const;
@@ -26,6 +27,10 @@ export class ClaudeCodeDocumentParser implements LogParser {
   private firstLine = 0;
   private lastLine = 0;
   private overflowed = false;
+  /** The indentation of the array's elements, learnt from the first one (null: not yet known). */
+  private indent: string | null = null;
+  /** The last non-blank line was the array's own `[`: the next opening line is the first element. */
+  private afterBracket = false;
 
   /** Each non-blank line's number, for a hook file of one payload a line. */
   private lineNumbers: number[] = [];
@@ -44,8 +49,23 @@ export class ClaudeCodeDocumentParser implements LogParser {
     }
     this.chunks.push(chunk);
     this.lastLine = line;
-    if (chunk.length <= 4 && chunk.trimEnd() === '  {' && this.entryLines.length < MAX_ENTRY_LINES) this.entryLines.push(line);
+    if (this.opensElement(chunk) && this.entryLines.length < MAX_ENTRY_LINES) this.entryLines.push(line);
     if (this.format === 'claude-code-hooks' && chunk.trim() !== '' && this.lineNumbers.length < MAX_ENTRY_LINES) this.lineNumbers.push(line);
+  }
+
+  private opensElement(chunk: string): boolean {
+    if (chunk.length > 20) {
+      if (chunk.trim() !== '') this.afterBracket = false;
+      return false;
+    }
+    const trimmed = chunk.trim();
+    if (this.indent === null) {
+      const m = OPENING.exec(chunk);
+      if (m && this.afterBracket) this.indent = m[1]!;
+      if (trimmed !== '') this.afterBracket = trimmed === '[';
+      return this.indent !== null;
+    }
+    return trimmed === '{' && chunk.trimEnd() === `${this.indent}{`;
   }
 
   end(sink: EventSink): void {
@@ -58,7 +78,8 @@ export class ClaudeCodeDocumentParser implements LogParser {
     const transcript = new ClaudeCodeParser('claude-code-transcript');
     // One line holding the whole array: every record is on it.
     const lineOf = (i: number) => (lines ? lines[i]![1] : this.entryLines[i] ?? this.firstLine);
-    if (this.format === 'claude-code-hooks') records.forEach((payload, i) => { for (const record of hookRecords(payload, i)) transcript.record(record, lineOf(i), sink); });
+    const unanswered = new Map<string, string>();
+    if (this.format === 'claude-code-hooks') records.forEach((payload, i) => { for (const record of hookRecords(payload, i, unanswered)) transcript.record(record, lineOf(i), sink); });
     else records.forEach((record, i) => transcript.record(record, lineOf(i), sink));
     transcript.end(sink);
   }
@@ -83,7 +104,7 @@ export class ClaudeCodeDocumentParser implements LogParser {
     try {
       doc = JSON.parse(body);
     } catch {
-      const salvaged = salvage(body);
+      const salvaged = salvage(body, this.indent ?? '  ');
       if (salvaged === null) {
         sink.skip(this.firstLine, `Claude Code JSON ${this.noun()} does not parse`);
         return null;
@@ -102,7 +123,9 @@ export class ClaudeCodeDocumentParser implements LogParser {
 }
 
 /** The complete elements of a pretty-printed array cut off mid-element. */
-function salvage(body: string): unknown[] | null {
+function salvage(body: string, indent: string): unknown[] | null {
+  // each element closes on a line of its own at the elements' indentation
+  const ELEMENT_CLOSE = `\n${indent}}`;
   let at = body.lastIndexOf(ELEMENT_CLOSE);
   for (let attempt = 0; attempt < 3 && at > 0; attempt++) {
     try {

@@ -34,10 +34,11 @@ export function isHookPayload(value: unknown): boolean {
 
 /**
  * The transcript records a hook payload stands for. `index` is the payload's place in the file,
- * for an id when the payload has none (PreToolUse payloads of older versions carry no tool_use_id):
- * a PreToolUse and the PostToolUse of the same call are then two calls, the first without a result.
+ * for an id when the payload has none (payloads of older versions carry no tool_use_id).
+ * `unanswered` pairs those: a PostToolUse with the same tool and input as a PreToolUse before it
+ * that has had none is that call's result, not a second call (the caller keeps the map per file).
  */
-export function hookRecords(value: unknown, index: number): Obj[] {
+export function hookRecords(value: unknown, index: number, unanswered: Map<string, string> = new Map()): Obj[] {
   const rec = obj(value);
   if (!rec || !isHookPayload(rec)) return [];
   const event = str(rec.hook_event_name) ?? '';
@@ -49,7 +50,7 @@ export function hookRecords(value: unknown, index: number): Obj[] {
   if (!TOOL_EVENTS.has(event)) return [];
   const name = str(rec.tool_name);
   if (name === undefined) return [];
-  const id = str(rec.tool_use_id) ?? `hook-call-${index}`;
+  const id = str(rec.tool_use_id) ?? pairedId(event, name, rec.tool_input, index, unanswered);
   const call: Obj = { ...common, type: 'assistant', uuid: `hook-${index}-call`, message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input: obj(rec.tool_input) ?? {} }] } };
   if (event === 'PreToolUse') return [call];
   const failed = event === 'PostToolUseFailure';
@@ -59,4 +60,23 @@ export function hookRecords(value: unknown, index: number): Obj[] {
   if (!failed && typeof response === 'string') block.content = response;
   const result: Obj = { ...common, type: 'user', uuid: `hook-${index}-result`, message: { role: 'user', content: [block] }, ...(!failed && typeof response === 'object' && response !== null ? { toolUseResult: response } : {}) };
   return [call, result];
+}
+
+/** Calls kept waiting for their PostToolUse, per file (the oldest is dropped beyond this). */
+const UNANSWERED_MAX = 256;
+
+/** The id of a payload that has none: a PreToolUse's own, taken again by the PostToolUse of the same call. */
+function pairedId(event: string, name: string, input: unknown, index: number, unanswered: Map<string, string>): string {
+  const key = `${name}\u0000${JSON.stringify(input ?? null)}`;
+  if (event === 'PreToolUse') {
+    const id = `hook-call-${index}`;
+    unanswered.delete(key);
+    unanswered.set(key, id);
+    if (unanswered.size > UNANSWERED_MAX) unanswered.delete(unanswered.keys().next().value!);
+    return id;
+  }
+  const id = unanswered.get(key);
+  if (id === undefined) return `hook-call-${index}`;
+  unanswered.delete(key);
+  return id;
 }

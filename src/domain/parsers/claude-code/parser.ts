@@ -66,6 +66,8 @@ const STREAM_PLUMBING_SUBTYPES: ReadonlySet<string> = new Set(['status', 'thinki
 export class ClaudeCodeParser implements LogParser {
   readonly agent = 'claude-code' as const;
   private readonly meta: Meta = {};
+  /** The session's first cwd: the directory its worktree is judged from (see toolCall). */
+  private firstCwd: string | undefined;
   private mainSeen = false;
   private lastLine = 0;
   private lastAt: string | null = null;
@@ -269,6 +271,7 @@ export class ClaudeCodeParser implements LogParser {
 
   private setMeta(key: 'sessionId' | 'cwd' | 'branch' | 'agentVersion' | 'permissionMode' | 'model', value: string | undefined): boolean {
     if (value === undefined || value === this.meta[key]) return false;
+    if (key === 'cwd') this.firstCwd ??= value;
     this.meta[key] = value;
     return true;
   }
@@ -435,6 +438,10 @@ export class ClaudeCodeParser implements LogParser {
     const callId = given ?? this.synthId('call', ctx.line);
     const name = text(b.name) ?? 'unknown';
     const input = toolInput(name, b.input);
+    // Claude Code's shell keeps its directory from call to call (`cd clone` in one call, `git add .`
+    // in the next runs in the clone), and every record carries that directory as `cwd`: a command
+    // starts where its record says, once that is not where the session began.
+    if (input.type === 'command' && this.meta.cwd !== undefined && this.meta.cwd !== this.firstCwd) input.workdir = this.meta.cwd;
     boundedSet(this.callNames, callId, name, MAX_PENDING_CALLS);
     if (input.type === 'subagent') this.subagents.noteTask(callId, input.prompt, input.description);
     this.emit(ctx, { kind: 'tool_call', callId, name, input });
