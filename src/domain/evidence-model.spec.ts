@@ -283,3 +283,18 @@ test('gemini-cli: a command its shell tool refused to run (command substitution)
   const ran = await analyse('gemini-cli', [{ prompt: 'deploy the service' }, { bash: grant.replace('$(gcloud config get-value account)', 'dev@example.com'), output: 'Updated IAM policy for project [demo-project].' }]);
   assert.deepEqual(severityOf(ran, 'permissions/cloud-access-granted'), ['warning']);
 });
+
+test('a credential longer than 400 characters under its name (an AWS session token) is masked whole: no stretch of it is in the report, in every agent', async () => {
+  // a session token's shape: a fixed prefix, then ~800 characters of base64 (made up here)
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let seed = 7;
+  const body = Array.from({ length: 800 }, () => alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length]).join('');
+  const token = `IQoJb3JpZ2luX2VjE${body}`;
+  for (const agent of AGENTS) {
+    const r = await analyse(agent, [{ prompt: 'list my buckets' }, { bash: `AWS_SESSION_TOKEN=${token} aws s3 ls`, output: '2026-01-01 bucket-a' }]);
+    const text = JSON.stringify(r);
+    const shown = Array.from({ length: token.length - 16 }, (_, i) => token.slice(4 + i, 16 + i)).filter((s) => text.includes(s));
+    assert.deepEqual(shown, [], `${agent}: a stretch of the token is in the report`);
+    assert.ok(r.findings.some((f) => f.rule === 'secrets/in-tool-input'), `${agent}: reported`);
+  }
+});

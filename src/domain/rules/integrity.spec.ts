@@ -1069,6 +1069,28 @@ test('a syntax check that passed on every file edited backs a claim that the cod
   }
 });
 
+test('the changed code run by hand after the last edit (a script, an interpreter\'s -c, the local server asked) without an error backs a "works" claim, in every agent; an error, a run before the edit, or a test claim is still unverified (held-out sets 58-59)', async () => {
+  const P = '/home/dev/project';
+  const edits = [prompt('the sync drops items, fix it'), edit(`${P}/scripts/sync.js`, 'items.slice(1)', 'items')];
+  const claim = say('Fixed: the sync now works correctly and keeps every item.');
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const [check, output] of [['node scripts/sync.js --dry-run', 'synced 3 items (dry run)'], [`python3 -c "import json; print(json.load(open('${P}/out.json'))['count'])"`, '3'], ['curl -s http://localhost:3000/api/items', '[{"id":1},{"id":2},{"id":3}]'], ['./bin/sync --once', 'ok: 3 items']] as const) {
+      assert.deepEqual(only(await runRules([...edits, ...ran(check, { output }), claim], { agent }), UNVERIFIED), [], `${agent}: ${check}`);
+    }
+    const unverified: Array<[string, ReturnType<typeof ran>]> = [
+      ['an error printed', ran('node scripts/sync.js', { output: "TypeError: Cannot read properties of undefined (reading 'id')" })],
+      ['a failing status', ran('node scripts/sync.js', { exitCode: 1, output: 'synced 0 items' })],
+      ['the server refused', ran('curl -s http://localhost:3000/api/items', { exitCode: 7, output: 'curl: (7) Failed to connect to localhost port 3000: Connection refused' })],
+      ['a remote host, not this machine', ran('curl -s https://api.example.com/items', { output: '[]' })],
+      ['nothing printed', ran('node scripts/sync.js', { output: '' })],
+      ['an install, not the code', ran('python3 -m pip install requests', { output: 'Successfully installed requests-2.32.0' })],
+    ];
+    for (const [label, check] of unverified) assert.deepEqual(only(await runRules([...edits, ...check, claim], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: ${label}`);
+    assert.deepEqual(only(await runRules([...edits, ...ran('node scripts/sync.js', { output: 'synced 3 items' }), edit(`${P}/scripts/sync.js`, 'items', 'items.filter(Boolean)'), claim], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: edited after the run`);
+    assert.deepEqual(only(await runRules([...edits, ...ran('node scripts/sync.js', { output: 'synced 3 items' }), say('All tests pass.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a test claim`);
+  }
+});
+
 test('a syntax check that passed on every file edited since the last test or build backs a "works" claim, not a test claim', async () => {
   const P = '/home/dev/project';
   const edits = [prompt('fix the deploy script and the helper'), write(`${P}/deploy.sh`, '#!/bin/bash\nset -e\necho deploy\n'), edit(`${P}/tools/helper.py`, 'x = 1', 'x = 2')];

@@ -17,6 +17,7 @@ import { isGuardDenial } from '../guard/mark.ts';
 import { requestsOf, type Asker, type Request } from './requests.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
+import { exercises, ranCleanly } from './exercises.ts';
 import { SyntaxChecks } from './syntax-checks.ts';
 import { claimAbout, disclosesFailure, isProbe, probeFailure, probeSubjects, type ProbeFailure } from './probes.ts';
 import { addCapped, around, basename, countMatches, describeCall, evidence, meta, plural, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -443,6 +444,10 @@ class RunLedger {
   lastTest: Resolved | null = null;
   lastCheck: Resolved | null = null;
   readonly syntax: SyntaxChecks;
+  /** Calls that run the project's code or ask a local service by hand (exercises.ts), by call id → their index. */
+  private readonly exercising = new OpenRuns<number>();
+  /** The last such call that ran cleanly, by index (-1: none). */
+  lastExercise = -1;
 
   /** The session, live: whether the log recorded a working directory decides what counts as code (isCodeEdit). */
   constructor(private readonly session: SessionFacts) {
@@ -480,6 +485,7 @@ class RunLedger {
       if (masking(loc, event.input.type === 'command' ? event.input.command : '') || (loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1)) reliable = false;
     }
     const background = event.input.type === 'command' && event.input.background;
+    if (!background && kinds.size === 0 && fx.commands.some((l) => exercises(l.cmd))) this.exercising.start(event.callId, event.index);
     const chained = tests === 1 && linter;
     if (kinds.size > 0 && !background) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
   }
@@ -487,6 +493,8 @@ class RunLedger {
   /** Returns the resolved run when this result closes a test/build call. */
   onResult(event: ToolResultEvent): (Resolved & { kinds: Set<CheckKind> }) | null {
     this.syntax.onResult(event);
+    const exercised = this.exercising.onResult(event);
+    if (exercised !== null && ranCleanly(event)) this.lastExercise = Math.max(this.lastExercise, exercised);
     const run = this.runs.onResult(event);
     return run ? this.resolve(run, event) : null;
   }
@@ -680,6 +688,10 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // syntax check of those files checks.
   const checkable = claim.kind === 'works' || (claim.kind === 'build' && COMPILES_CLAIM.test(claim.sentence) && !OTHER_CHECK_CLAIMED.test(claim.sentence.replace(NEGATED_CHECK, ' ')));
   if (checkable && run?.status !== 'fail' && !BEHAVIOUR_CHECKED.test(claim.sentence) && ledger.syntax.covers(ledger.lastEdit)) return;
+  // "the endpoint works now" after the agent ran the code it changed, or asked the local server,
+  // and it answered without an error: checked by hand, as far as that check goes. Only a claim
+  // that it works (not that tests or a build pass), and not over a test run that failed.
+  if (claim.kind === 'works' && run?.status !== 'fail' && ledger.lastExercise > ledger.lastEdit) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,

@@ -1514,3 +1514,19 @@ test('second review of the diff: a read that printed one file and missed another
   const token = randomString(32, undefined, 71);
   assert.deepEqual(only(await runRules([prompt(`トークンは ${token} です`)]), 'secrets/in-prompt').map(severityOf), ['warning']);
 });
+
+test("a credential put into a remote's URL that git stores (remote set-url/add, a clone, git config remote.*.url) is saved in .git/config: a warning of its own beside the paste, in every agent; a push or fetch to such a URL stores nothing, and a command that failed saved nothing (held-out sets 60-61)", async () => {
+  const SAVED = "Credential saved in the repository's git config";
+  const token = `ghp_${randomString(36, undefined, 71)}`;
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const command of [`git remote set-url origin https://me:${token}@github.com/me/app.git`, `git remote add backup https://${token}@github.com/me/app.git`, `git clone https://x-access-token:${token}@github.com/me/app.git`, `git config remote.origin.url https://me:${token}@github.com/me/app.git`]) {
+      const drafts = await runRules([prompt(`here is my token ${token}, push the repo`), ...ran(command, { output: '' })], { agent });
+      assert.deepEqual(drafts.filter((d) => d.title === SAVED).map(severityOf), ['warning'], `${agent}: ${command}`);
+      assert.ok(drafts.some((d) => d.rule === 'secrets/in-prompt'), `${agent}: the paste keeps its own finding`);
+    }
+    const pushed = await runRules([prompt(`here is my token ${token}, push the repo`), ...ran(`git push https://me:${token}@github.com/me/app.git main`, { output: 'To https://github.com/me/app.git\n   1a2b3c..4d5e6f  main -> main' })], { agent });
+    assert.deepEqual(pushed.filter((d) => d.title === SAVED), [], `${agent}: a push stores no URL`);
+    const failed = await runRules([prompt(`here is my token ${token}, push the repo`), ...ran(`git remote set-url origin https://me:${token}@github.com/me/app.git`, { exitCode: 2, output: 'error: No such remote \'origin\'' })], { agent });
+    assert.ok(failed.filter((d) => d.title === SAVED).every((d) => severityOf(d) === 'info'), `${agent}: failed`);
+  }
+});

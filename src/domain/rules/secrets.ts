@@ -9,9 +9,10 @@ import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located, type NetOp } from './effects.ts';
 import { containerExec, isLocalHost, optionValues, parseArgs } from './commands.ts';
-import { Outcomes } from './outcome.ts';
+import { lastStep, Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
+import { savedInGitConfig } from './git-config-urls.ts';
 export { credentialCause } from './secrets-cause.ts';
 import { isTestFile } from '../paths.ts';
 import { LocalCaptures } from './local-captures.ts';
@@ -634,6 +635,7 @@ export const SECRETS_RULES: Rule[] = [
             promptSecrets(ctx, event, facts, fromPrompt, outputs);
           } else if (event.kind === 'tool_call') {
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
+            if (event.input.type === 'command') for (const hit of facts.secrets) savedInConfig(writes, event, facts, hit, effectsOf(event, facts, ctx.session).commands);
             markSent(ctx, event, facts, outputs, generated);
             flow.onCall(event, facts);
             captures.onCall(event, ctx.session);
@@ -1100,6 +1102,27 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       cause: scratch || local ? undefined : cause,
     });
   }
+}
+
+/**
+ * A credential put into a remote's URL that git stores (`git remote set-url origin
+ * https://me:TOKEN@github.com/…`, a clone of such a URL): whoever handed it over and whatever service
+ * it opens, it now lives in plain text in .git/config, beyond the session (issue 25, data flows: a
+ * sink of its own). A warning once the command ran; one that failed (its call's last step) or was
+ * refused stored nothing: an attempt.
+ */
+function savedInConfig(outcomes: Outcomes, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, hit: SecretHit, commands: readonly Located[]): void {
+  const saved = savedInGitConfig(commands, hit.value);
+  if (!saved) return;
+  const draft: FindingDraft = {
+    rule: inToolInput.id,
+    severity: 'warning',
+    title: "Credential saved in the repository's git config",
+    detail: `${hit.label} ${hit.masked} was put into a remote's URL that git stores: .git/config now keeps it in plain text, \`git remote -v\` and tools that print the remote show it, and every copy of the folder carries it. A credential helper (\`gh auth setup-git\`, the system keychain) keeps tokens out of the URL; rotate this one.`,
+    evidence: [evidence(event, saved.cmd.text, facts)],
+    key: `${secretKey(hit)} (git config)`,
+  };
+  outcomes.report(event, 'run', draft, undefined, { last: lastStep(commands, saved.at), title: draft.title! });
 }
 
 /** Database and cache clients that open the connection URL they are given. */

@@ -46,8 +46,14 @@ const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=)|:[ \t]
 
 const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 
-/** The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). */
-const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,400}/y;
+/**
+ * The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). Long enough for the
+ * longest credentials people paste (an AWS session token is 400–1,200 characters, a JWT with
+ * claims as long): a value cut short would be masked only as far as it was read, its tail shown.
+ */
+const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,4096}/y;
+/** The longest value a name's credential can be (VALUE's bound). */
+const VALUE_MAX = 4096;
 
 /** `name || 'default'`, `name ?? 'default'`: a quoted fallback is the name's value. */
 const FALLBACK_OPERATORS = new Set(['||', '??']);
@@ -135,8 +141,14 @@ const QUOTED_PROSE_AFTER = /^[ \t]+[A-Za-z][a-z']*[,.!?]?[ \t]+[A-Za-z][a-z']*\b
 /** One more word and a label's ending before the closing quote: "Updating password...", "Enter password:". */
 const QUOTED_LABEL_AFTER = /^[ \t]+[A-Za-z][a-z']*(?:\.\.\.|…|[.!?:])["'`]/;
 
+/** A URL runs up to the end of this text (no space or quote since its `://`). */
+const URL_BEFORE = /:\/\/[^\s"'`<>]*$/;
+
 function labelledValue(text: string, start: number, end: number): Candidate | null {
   const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
+  // `"token_uri":"https://oauth2.googleapis.com/token","auth_provider_x509_cert_url"`: the last
+  // segment of a URL's path is part of an address, not a name with a value after it
+  if (text[start - 1] === '/' && URL_BEFORE.test(text.slice(Math.max(0, start - 300), start))) return null;
   AFTER_NAME.lastIndex = end;
   const op = AFTER_NAME.exec(text);
   if (!op) return formValue(text, start, end, rawName);
@@ -155,7 +167,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // the other operators never reach past the line break.
   if (operator === ':' && !/\n/.test(op[0])) at += YAML_NEXT_LINE.exec(text.slice(at, at + 80))?.[0].length ?? 0;
   VALUE.lastIndex = at;
-  let v = VALUE.exec(text);
+  let v = operator === '=' && !/["'`]/.test(op[3]) ? envLineValue(text, start, end, at) : null;
+  v ??= VALUE.exec(text);
   // `API Key:` and the value on the next line, unindented: a form, not YAML
   if (!v) return operator === ':' ? formValue(text, start, end, rawName) : null;
   let value = v[0];
@@ -314,7 +327,7 @@ const FILE_NAME = /\.(?:pdf|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|txt|md|rst|docx
 /** Before the name on its line: nothing, or a word or two of the label ("Authentication ", "Personal access "). */
 const FORM_LABEL_BEFORE = /^[ \t]*(?:[A-Za-z][A-Za-z-]*[ \t]+){0,3}$/;
 /** After the name: an optional colon, the line's end, and a line that holds only the value. */
-const FORM_VALUE = /[ \t]*:?[ \t]*\r?\n[ \t]*([^\s"'`<>]{16,400})[ \t]*(?=\r?\n|$)/y;
+const FORM_VALUE = /[ \t]*:?[ \t]*\r?\n[ \t]*([^\s"'`<>]{16,4096})[ \t]*(?=\r?\n|$)/y;
 
 // Words a comment uses for a value that opens nothing: a test, sample or public key, or one revoked.
 const STAND_IN_COMMENT = /(?:\s#|\s\/\/)[^\n]{0,80}?(?:\b(?:test(?:ing)?|sample|example|demo|dummy|fake|placeholder|public|expired|revoked|invalid|deprecated|no longer (?:works|valid))\b|失效|测试|示例|公共|過期|過期|テスト|サンプル|無効)/i;
@@ -441,6 +454,27 @@ function isIdentifierKeyName(name: string): boolean {
 }
 
 /** Up to 40 characters of the line before a name, lower-cased (where a provider may be named). */
+/** An env file's line up to its name: nothing, `export `, or the line number a read tool prints (`    12→`, `12\t`). */
+const ENV_LINE_START = /(?:^|\n)[ \t]*(?:\d{1,7}(?:→|\t| {1,2}))?[ \t]*(?:export[ \t]+)?$/;
+/** A value that runs to the end of its line, but for a comment: an env file takes every character but spaces and quotes. */
+const ENV_LINE_VALUE = /[^\s"'`]{1,4096}(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|$))/y;
+/** An environment variable's name: upper case, digits and underscores. */
+const ENV_NAME = /^[A-Z][A-Z0-9_]{1,80}$/;
+
+/**
+ * `TICKTICK_CLIENT_SECRET=%X4)0^TVDX4T…` on a line of its own, as an env file holds it: the value is
+ * the rest of the line (dotenv takes parentheses, `^`, `;` and `&` as they are), where VALUE would
+ * stop at the first `)` and read only `%X4`. Null when the name is not an env file's line.
+ */
+function envLineValue(text: string, start: number, end: number, at: number): RegExpExecArray | null {
+  if (!ENV_NAME.test(text.slice(start, end)) || !ENV_LINE_START.test(text.slice(Math.max(0, start - 40), start))) return null;
+  ENV_LINE_VALUE.lastIndex = at;
+  const v = ENV_LINE_VALUE.exec(text);
+  // only when the plain reading would stop short (otherwise both agree), and never over a template
+  // or a substitution (`${ENV}`, `{{ x }}`, `$(cat key)`), which VALUE reads as it always has
+  return v && /[^\s"'`\\<>,;&|(){}[\]]/.test(v[0][0] ?? '') && /[\\<>,;&|(){}[\]]/.test(v[0]) && !/\$\{|\{\{|\$\(/.test(v[0]) ? v : null;
+}
+
 function lineBefore(text: string, start: number): string {
   const from = Math.max(0, start - 40);
   const part = text.slice(from, start);
@@ -511,7 +545,7 @@ const STRONG_NAME = /token|secret|passw|pwd|api[_.-]?key|apikey|access[_.-]?key|
 const SEGMENT_NAME = /(?:^|[^a-z])(?:auth|pass|bearer|cred)$|(?:^|[^a-z])_?auth(?:[^a-z]|$)|key$/;
 
 function isCredentialValue(name: string, value: string): boolean {
-  if (value.length < 8 || value.length > 400) return false;
+  if (value.length < 8 || value.length > VALUE_MAX) return false;
   // `"copilotTokenSetAt": "2026-05-01T09:12:44.799Z"`: when a token was set, not the token
   if (TIMESTAMP.test(value)) return false;
   const strong = STRONG_NAME.test(name);
@@ -599,7 +633,7 @@ const SLOT_QUALIFIER = /^(?:secure|strong|your|my|some|super|change|changeme|rep
  * replaces every occurrence of the literal, so "production" or "postgres" must never qualify.
  */
 function maskable(name: string, value: string): boolean {
-  if (value.length < 8 || value.length > 400 || !STRONG_NAME.test(name)) return false;
+  if (value.length < 8 || value.length > VALUE_MAX || !STRONG_NAME.test(name)) return false;
   if (isPlaceholder(value) || isTrivialPassword(value, '') || isDemoDefault(value) || isSequential(value)) return false;
   if (/^(?:true|false|null|none|nil|undefined|required|optional)$/i.test(value)) return false;
   if (/^[A-Za-z_][A-Za-z0-9_]*\(|^(?:self|this|config|settings|env|os|process|ctx|args|opts|options|params|props|data|request|req|input)[.[]/i.test(value)) return false;
@@ -647,7 +681,7 @@ const CURL_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':]{0,100}):(["
  * it carries a credential, sent by the command (the generic labelled reader leaves a bare
  * `Token: value` to prose, where it is often a field name).
  */
-const CURL_HEADER = /(?:^|\s)(?:-H|--header)(?:=|[ \t]+)(["'])([A-Za-z][A-Za-z0-9-]{1,40}):[ \t]*(?:(?:bearer|basic|token|api-token|apikey|api-key|key)[ \t]+)?([^\s"']{8,400})\1/gi;
+const CURL_HEADER = /(?:^|\s)(?:-H|--header)(?:=|[ \t]+)(["'])([A-Za-z][A-Za-z0-9-]{1,40}):[ \t]*(?:(?:bearer|basic|token|api-token|apikey|api-key|key)[ \t]+)?([^\s"']{8,4096})\1/gi;
 const CREDENTIAL_HEADER = /^(?:(?:proxy-)?authorization|[a-z0-9-]*(?:token|api-?key|secret|password|passwd|auth)[a-z0-9-]*)$/i;
 /** `curl -u <token>:` — a token as the user name and an empty password (SonarQube, Mailgun, Stripe …). */
 const CURL_TOKEN_USER = /(?:^|\s)(?:-u|--user)(?:=|[ \t]+)(["']?)([^\s"':$]{12,200}):\1(?=\s|$)/g;
@@ -680,7 +714,7 @@ const BRACKETED_WORD = /^[<[{][A-Za-z_ -]*[>\]}]?$/;
  * credential word, given a random-looking value (not a path: `--private-key ~/.ssh/id_rsa` names
  * a file; not a variable, an option or a placeholder).
  */
-const CREDENTIAL_FLAG = /(?:^|\s)--((?:[a-z0-9]+-){0,4}(?:private-key|privkey|secret(?:-key)?|api-key|apikey|access-key|auth-token|access-token|token))(?:=|[ \t]+)(["']?)([^\s"']{20,400})\2(?=\s|$)/gi;
+const CREDENTIAL_FLAG = /(?:^|\s)--((?:[a-z0-9]+-){0,4}(?:private-key|privkey|secret(?:-key)?|api-key|apikey|access-key|auth-token|access-token|token))(?:=|[ \t]+)(["']?)([^\s"']{20,4096})\2(?=\s|$)/gi;
 /** Options named for tokens that are no credentials: pagination, idempotency, CSRF, invitations. */
 const NOT_A_CREDENTIAL_FLAG = /(?:^|-)(?:starting|next|page|pagination|continuation|client-request|request|idempotency|csrf|xsrf|invite|invitation|sync|resume|cursor|marker|cancel(?:lation)?|max|min|count)-token$/i;
 /** `--password secret`, `--password=secret` (mysql, docker login, psql wrappers…). */

@@ -99,3 +99,32 @@ test('with many known values, fragments at marked cuts are still masked', () => 
   assert.ok(!mask(cut).includes(values[57].slice(0, 18)));
   assert.equal(mask('no cut here at all'), 'no cut here at all');
 });
+
+test('an env file value with parentheses, carets and ampersands (dotenv takes the rest of the line) is read whole and masked everywhere; code on such a line is no value (held-out set 61)', async () => {
+  const { detectSecrets } = await import('./detect.ts');
+  const secret = `%X4)0^${randomString(14, undefined, 61)}gob(ru0Sca`;
+  for (const line of [`     4→TICKTICK_CLIENT_SECRET=${secret}`, `TICKTICK_CLIENT_SECRET=${secret} # from the dashboard`, `export DB_PASSWORD=Pq7(zR2)mK9&xL4;w`]) {
+    const value = line.includes('DB_PASSWORD') ? 'Pq7(zR2)mK9&xL4;w' : secret;
+    assert.deepEqual((await detectSecrets(`PORT=3000\n${line}\nDEBUG=1\n`)).map((h) => h.value), [value], line);
+  }
+  for (const code of ['if (API_TOKEN=getToken()) {', 'FOO_TOKEN=$(cat token.txt)', 'AUTH_SECRET=(fromVault)', 'const SECRET_KEY=os.getenv("X")']) {
+    assert.deepEqual(await detectSecrets(`${code}\n`), [], code);
+  }
+  n = 0;
+  const text = [record('user', 'why does the login fail'), record('assistant', [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/home/dev/app/.env' } }]), output('t1', `     1→PORT=3000\n     2→TICKTICK_CLIENT_SECRET=${secret}\n     3→DEBUG=1`)].join('\n') + '\n';
+  const report = await analyzeText(text);
+  const all = [JSON.stringify(report), renderReportMarkdown(report), renderReportText(report)].join('\n');
+  for (const part of [secret.slice(0, 12), secret.slice(6, 18), secret.slice(-12)]) assert.ok(!all.includes(part), `shown: ${part}`);
+});
+
+test('the last segment of a URL is no name (`…/token","auth_provider_x509_cert_url"`), and a provider prefix over a few characters in a URL (`me:ghp_abc123@github.com`) is a reply\'s example; a real token in the same places is read (held-out set 61)', async () => {
+  const { detectSecrets } = await import('./detect.ts');
+  const secret = `GOCSPX-${randomString(28, undefined, 62)}`;
+  const json = `{"token_uri":"https://oauth2.googleapis.com/token","auth_provider_x509_cert_url":"https://www.googleapis.com/oauth2/v1/certs","client_secret":"${secret}"}`;
+  assert.deepEqual((await detectSecrets(json)).map((h) => h.value), [secret]);
+  const token = randomString(32, undefined, 63);
+  assert.deepEqual((await detectSecrets(`curl "https://api.example.com/v1/token?grant=1" -d "token=${token}"`)).map((h) => h.value), [token]);
+  assert.deepEqual(await detectSecrets('git remote set-url origin https://me:ghp_abc123@github.com/me/app.git'), []);
+  const ghp = `ghp_${randomString(36, undefined, 64)}`;
+  assert.ok((await detectSecrets(`git remote set-url origin https://me:${ghp}@github.com/me/app.git`)).some((h) => h.value === ghp));
+});

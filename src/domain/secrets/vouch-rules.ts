@@ -113,6 +113,13 @@ function credentialUrls(text: string): Candidate[] {
   return each(CREDENTIAL_URL, text, (m) => credentialPart(m, 'vouch/credential-url', 'Password in URL'));
 }
 
+/**
+ * A provider's prefix over a few characters (`https://me:ghp_abc123@github.com`, `sk-xxxx`): the
+ * example a reply writes to show where the token goes. Every real credential of those providers
+ * runs 20 characters or more past its prefix.
+ */
+const PREFIX_STUB = /^(?:gh[pousr]_|github_pat_|glpat-|sk-(?:proj-|ant-)?|xox[abpr]-|AKIA|npm_|hf_|pypi-)[A-Za-z0-9_-]{0,15}$/;
+
 /** Narrows a user:password@ match to the secret part, or null for trivial passwords. */
 export function credentialPart(m: RegExpExecArray, ruleId: string, label: string): Candidate | null {
   const [, user, password] = m;
@@ -124,7 +131,7 @@ export function credentialPart(m: RegExpExecArray, ruleId: string, label: string
   if (password === 'x-oauth-basic') {
     return { ruleId, label: 'Token in URL', start: userStart, end: userStart + user.length, confidence: 'high' };
   }
-  if (isTrivialPassword(password, user)) return null;
+  if (isTrivialPassword(password, user) || PREFIX_STUB.test(password)) return null;
   const start = userStart + user.length + 1;
   return { ruleId, label, start, end: start + password.length, confidence: 'high' };
 }
@@ -146,7 +153,9 @@ export function paddedBase64(value: string): boolean {
 export function looksRandom(value: string): boolean {
   if (value.length < 12 || isPlaceholder(value)) return false;
   if (!/[0-9]/.test(value) || !/[A-Za-z]/.test(value)) return false;
-  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[()]/.test(value) && !paddedBase64(value)) return false;
+  // paths, URLs and code (`getToken()`, `$(cat key)`, `(value)`); a parenthesis alone among random
+  // characters is a password's symbol (`%X4)0^TVDX…gob(ru0S` in an env file)
+  if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\/|[\w$]\([^()]*\)|\$\(|^\(|\)$/.test(value) && !paddedBase64(value)) return false;
   // property chains and dotted names (config.api_key, a.b.c) are code, not values
   // (each part a name, maybe with a short number: a random part like "ZC9Ecf4M5g9o" is no name)
   if (/^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)+$/.test(value) && value.split('.').every((p) => /^[A-Za-z_$-]+\d{0,3}$|^[a-z][a-z0-9_]*$|^[A-Z][A-Z0-9_]*$/.test(p))) return false;
