@@ -298,3 +298,20 @@ test('a credential longer than 400 characters under its name (an AWS session tok
     assert.ok(r.findings.some((f) => f.rule === 'secrets/in-tool-input'), `${agent}: reported`);
   }
 });
+
+test("a key written into a file the session's own .gitignore keeps out of git (.env) is where a project's keys belong: info; without that entry a warning, and forced into a pushed commit still critical, in every agent", async () => {
+  const KEY = 'sk-proj-' + 'Q7r8A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8A1b2C3d4';
+  for (const agent of AGENTS) {
+    const steps = (ignore: string): Step[] => [
+      { prompt: 'wire up the OpenAI client' },
+      { write: '/home/dev/project/.gitignore', content: ignore },
+      { write: '/home/dev/project/.env', content: `OPENAI_API_KEY=${KEY}\n` },
+    ];
+    assert.deepEqual(severityOf(await analyse(agent, steps('node_modules/\n.env\n')), 'secrets/in-tool-input'), ['info'], `${agent}: ignored`);
+    assert.deepEqual(severityOf(await analyse(agent, steps('node_modules/\n')), 'secrets/in-tool-input'), ['warning'], `${agent}: not ignored`);
+    // (followed to a push where the log places the commands: Gemini CLI's records hold no working directory)
+    if (agent === 'gemini-cli') continue;
+    const forced = await analyse(agent, [...steps('.env\n'), { bash: 'git add -f .env && git commit -m env && git push origin main', output: 'To github.com:me/app.git\n   1a2b3c..4d5e6f  main -> main' }]);
+    assert.ok(severityOf(forced, 'secrets/in-tool-input').includes('critical'), `${agent}: forced and pushed ${JSON.stringify(severityOf(forced, 'secrets/in-tool-input'))}`);
+  }
+});

@@ -21,6 +21,12 @@ export interface PathClass {
   zone: PathZone;
   /** What kind of credential/sensitive location it is ("ssh", "env-file", …), or null. */
   sensitive: string | null;
+  /**
+   * For a path in the worktree, its part below the working directory (`tests/a_test.py`): what a
+   * question about the project's own layout looks at, not the folders the project sits in (a
+   * project kept under `C:\Source\Tests\` holds no test file for that).
+   */
+  rel?: string;
 }
 
 export interface SessionPaths {
@@ -193,7 +199,10 @@ export function classifyPath(p: string, session: SessionPaths): PathClass {
     cwd = home ? normalize(home + cwd.slice(1)) : cwd;
   }
   const abs = resolvePath(p, cwd, home);
-  return { abs, zone: zoneOf(abs, cwd, home), sensitive: sensitiveKind(abs) };
+  const zone = zoneOf(abs, cwd, home);
+  const out: PathClass = { abs, zone, sensitive: sensitiveKind(abs) };
+  if (zone === 'worktree' && cwd !== null) out.rel = abs.slice(cwd.replace(/\/+$/, '').length).replace(/^\/+/, '');
+  return out;
 }
 
 function zoneOf(abs: string, cwd: string | null, home: string | null): PathZone {
@@ -279,7 +288,8 @@ export function isAgentOwnData(p: string, home: string | null): boolean {
   if (/^\.(?:claude|codex|gemini)\/(?:skills|plugins|extensions|commands|agents|hooks)(?:\/|$)/.test(rel)) return false;
   // (their login files are credentials, not data: `auth.json`, `.credentials.json`, `oauth_creds.json`)
   if (/^\.(?:codex\/auth|claude\/\.credentials|gemini\/oauth_creds)\.json$/.test(rel)) return false;
-  return /^\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(rel) || /^\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)(?:\/|$)/.test(rel);
+  // (`~/.claude.json` too: Claude Code's state beside the folder — projects, MCP servers, its cached changelog)
+  return /^\.(?:claude|codex|gemini)\/[^/]+\.(?:json|jsonl)$/.test(rel) || rel === '.claude.json' || /^\.(?:claude\/projects|codex\/(?:archived_)?sessions|gemini\/tmp)(?:\/|$)/.test(rel);
 }
 
 /** Files that steer a coding agent: its instructions, settings, hooks, MCP servers. */

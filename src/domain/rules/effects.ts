@@ -24,6 +24,8 @@ export interface FileOp {
   abs: string;
   zone: Zone;
   sensitive: string | null;
+  /** In the worktree: the part of the path below the working directory (paths.ts PathClass.rel). */
+  rel?: string;
   kind: 'write' | 'create' | 'edit' | 'delete' | 'read';
   via: 'tool' | 'command';
   /** Text the operation adds or removes, when the log shows it (tool edits, echo/heredoc > file). */
@@ -100,7 +102,7 @@ function compute(call: ToolCallEvent, facts: EventFacts, session: SessionFacts):
   const i = call.input;
   const op = (path: string, kind: FileOp['kind'], added = '', removed = '', dir: string | null = null, cmd?: SimpleCommand): FileOp => {
     const info = locate(path, dir, session);
-    return { path, abs: info.abs, zone: info.zone, sensitive: info.sensitive, kind, via: cmd ? 'command' : 'tool', added, removed, cmd };
+    return { path, abs: info.abs, zone: info.zone, sensitive: info.sensitive, kind, via: cmd ? 'command' : 'tool', added, removed, cmd, ...(info.rel !== undefined ? { rel: info.rel } : {}) };
   };
   switch (i.type) {
     case 'command':

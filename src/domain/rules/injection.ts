@@ -784,6 +784,9 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
   // the agent's own files, instruction files, and the harness's own data (a models cache holds the
   // model's base instructions: "never tell the user to save this file" is the harness speaking)
   if (fx.reads.length > 0 && fx.reads.every((r) => written.has(r.abs) || isAgentInstructionFile(r.abs) || isAgentOwnData(r.abs, session.home))) return false;
+  // …and an edit tool's echo of the file it changed (Claude Code shows a `cat -n` snippet), when the
+  // file is one of those: `~/.claude.json` holds Claude Code's own changelog ("override system prompt")
+  if (call.input.type !== 'command' && fx.reads.length === 0 && fx.writes.length > 0 && fx.writes.every((w) => isAgentInstructionFile(w.abs) || isAgentOwnData(w.abs, session.home))) return false;
   return true;
 }
 

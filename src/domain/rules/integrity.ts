@@ -14,7 +14,7 @@ import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { tailoredToTests } from './test-tailoring.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { requestsOf, type Asker, type Request } from './requests.ts';
+import { asRequested, namesFile, REMOVAL_WORD, requestsOf, whoAsked, type Asker, type Request } from './requests.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
 import { exercises, ranCleanly } from './exercises.ts';
@@ -724,6 +724,10 @@ interface Weakening {
   own?: boolean;
   /** For a deleted test file: its name, so a re-creation elsewhere reads as a move. */
   deleted?: string;
+  /** …and its path, for a request that named it for removal. */
+  deletedAbs?: string;
+  /** Who asked for the deletion by the file's name ("se não for usar pode apagar test_rag.py"). */
+  asked?: Asker;
   moved?: boolean;
   /** The call that made it: a refused or failed edit weakened nothing. */
   callId?: string;
@@ -746,11 +750,13 @@ export const INTEGRITY_RULES: Rule[] = [
       const created = new Set<string>();
       const authored = new AuthoredTests();
       const contents = new ShownContents(isTest);
+      const requests = requestsOf(ctx.session);
       // calls a compiler said return nothing now (Go's "x.Set(a) (no value) used as value")
       const noValue = new Set<string>();
       let lastTestFailed = false;
       return {
         onEvent(event, facts) {
+          requests.onEvent(event);
           const main = !event.agentId;
           if (event.kind === 'message' && main) {
             reply = reply ? { ...reply, text: (reply.text + '\n' + event.text).slice(-REPLY_MAX) } : { text: event.text.slice(-REPLY_MAX), index: event.index };
@@ -768,7 +774,11 @@ export const INTEGRITY_RULES: Rule[] = [
             const fx = effectsOf(event, facts, ctx.session);
             ledger.onCall(event, fx);
             if (main) probes.onCall(event, facts, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
-            for (const w of weakeningsIn(fx, created, contents, authored, noValue)) pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false, callId: event.callId }, WEAKENINGS_MAX);
+            for (const w of weakeningsIn(fx, created, contents, authored, noValue)) {
+              // a test file the user named and asked to be deleted ("se não for usar pode apagar")
+              const asked = w.deletedAbs !== undefined ? whoAsked(requests.for(event), (t) => REMOVAL_WORD.test(t) && namesFile(t, w.deletedAbs!)) : null;
+              pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false, callId: event.callId, ...(asked ? { asked } : {}) }, WEAKENINGS_MAX);
+            }
             trackTestFiles(fx, created, weakenings);
             authored.onCall(fx, (abs) => contents.get(abs));
             contents.onCall(event, fx);
@@ -1142,11 +1152,13 @@ const SET_ASIDE = /\bbut\s+(?:i'?d|i\s+would|we'?d|we\s+should|it'?s\s+better)\s
 /** A question about what was done or is being done: "why did you …", "why are you …", "who told you …" — not a suggestion, "why not just merge it with --admin?". */
 const PAST_QUESTION = /^\s*(?:why|how\s+come|who)\b(?!\s+(?:not|don'?t|wouldn'?t|won'?t)\b)|\bdid\s+you\b/i;
 
+/** A test file of the project: judged by its place inside the worktree when it is there (not by the folders the project sits in). */
 function isTest(f: FileOp): boolean {
+  if (f.rel !== undefined) return isTestFile(f.rel);
   return isTestFile(f.abs) || isTestFile(f.path);
 }
 
-type Found = Pick<Weakening, 'what' | 'deleted' | 'replaced' | 'file' | 'own'>;
+type Found = Pick<Weakening, 'what' | 'deleted' | 'deletedAbs' | 'replaced' | 'file' | 'own'>;
 
 function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents, authored: AuthoredTests, noValue: Set<string>): Found[] {
   const out: Found[] = [];
@@ -1183,7 +1195,7 @@ function weakeningsIn(fx: Effects, created: Set<string>, contents: ShownContents
   const assertionsLost = lost.reduce((n, d) => n + real(d.removed ?? ''), 0);
   const unseen = lost.some((d) => d.via === 'command');
   if (lost.length > 0 && !unseen && added.length >= lost.length && assertionsAdded >= assertionsLost) return out;
-  for (const d of lost) out.push({ what: `test file ${d.path} deleted`, deleted: basename(d.abs) });
+  for (const d of lost) out.push({ what: `test file ${d.path} deleted`, deleted: basename(d.abs), deletedAbs: d.abs });
   return out;
 }
 
@@ -1275,13 +1287,14 @@ function reportWeakening(ctx: RuleContext, w: Weakening): void {
   const then = w.passedAfter ? 'the next run passed' : 'the agent then claimed success';
   const told = w.disclosed ? ` The agent's reply named the change to ${w.file}.` : '';
   const detail = (bought ? `After a failing test run, ${w.what}; ${then}.` : green && w.replaced ? `${cap(w.what)}; ${then}.` : `${cap(w.what)}.`) + told;
-  ctx.report({
+  const draft: FindingDraft = {
     rule: testsWeakened.id,
     severity: critical ? 'critical' : 'warning',
     title: bought && !w.own ? 'Tests weakened to turn a failing run green' : critical ? 'Assertions weakened, then reported green' : undefined,
     detail,
     evidence: [w.ev],
-  });
+  };
+  ctx.report(w.asked ? asRequested(draft, testsWeakened, w.asked, 'the request named the test file and asked for it to be deleted') : draft);
 }
 
 /**

@@ -132,11 +132,15 @@ const ONE_GIT = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?(?:[A-Za-z_][A-Za-z0-9_]*=
  * that exited non-zero changed no ref.
  */
 function failedGit(command: string | undefined, result: ToolResultEvent): Refusal | null {
-  if (!command || command.length > 4_000 || result.exitCode === null || result.exitCode === 0 || result.interrupted || result.runningAs) return null;
-  const bare = command.replace(/[ \t]\d?>&\d\b/g, ' ').replace(/\s+$/, '');
+  // (a log that records no exit code, as Claude Code's older builds do, marks the failed result an error)
+  const failed = result.exitCode === null ? result.isError && !result.denied : result.exitCode !== 0;
+  if (!command || command.length > 4_000 || !failed || result.interrupted || result.runningAs) return null;
+  // (a quoted argument is one word: `--index-filter "git rm … || true"` chains nothing)
+  const bare = command.replace(/"[^"\n]*"|'[^'\n]*'/g, 'Q').replace(/[ \t]\d?>&\d\b/g, ' ').replace(/\s+$/, '');
   if (!ONE_GIT.test(bare)) return null;
-  const line = result.output.split('\n').find((l) => /^(?:fatal|error):/.test(l.trim())) ?? null;
-  return { why: `git exited with code ${result.exitCode}, so the operation did not complete and the refs are as they were`, line };
+  const line = result.output.split('\n').find((l) => /^(?:fatal|error):|^Cannot rewrite branches/.test(l.trim())) ?? null;
+  const how = result.exitCode === null ? 'git failed (the log marks its result an error)' : `git exited with code ${result.exitCode}`;
+  return { why: `${how}, so the operation did not complete and the refs are as they were`, line };
 }
 
 // Programs that print whenever they run (a listing, an echo) and programs through which sudo

@@ -66,6 +66,8 @@ const RESERVED_ASK = /\b(?:ask|check\s+with|wait\s+for)\s+(?:me|my\s+\w+)\s+(?:\
 const RESERVED_DECISION = /(?:待|等)我[^。！？\n]{0,6}(?:審閱|审阅|確認|确认|檢查|检查|看過|看过|審核|审核|同意|回覆|回复)[^。！？\n]{0,14}$|我[^。！？\n]{0,8}(?:回覆|回复|決定|决定|告訴你|告诉你)是否\s*$|(?:私|僕|俺)(?:の|が)(?:確認|レビュー|チェック)(?:して|の)?(?:から|後に?)[、,\s]*$|\b(?:i'?ll|i\s+will|let\s+me)\s+(?:\w+\s+){0,2}?(?:decide|let\s+you\s+know|tell\s+you)\b[^.!?\n]{0,30}\bwhether(?:\s+or\s+not)?(?:\s+(?:to|we\s+should|you\s+should|you\s+can|we|you))?\s*$/i;
 /** The user keeps the act for themselves: "I'll push it myself", "I will open the PRs", "let me merge", "leave the merge to me". */
 const KEPT_BY_USER = /\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+){0,3}?(?:push|commit|merge|open|create|raise)\b[^.!?\n]{0,60}?\b(?:myself|me)\b|\bi(?:'ll|\s+will)\s+(?:open|create|raise)\s+(?:the\s+)?(?:prs?|pull\s+requests?)\b|\blet\s+me\s+(?:push|commit|merge|open)\b|\bleave\s+(?:the\s+)?(?:push(?:ing)?|commit(?:ting|s)?|merg(?:e|ing)|prs?|pull\s+requests?)\s+(?:\w+\s+)?to\s+me\b/i;
+/** A prohibition for the time being: "yet", "for now", "just yet", "until I've tested it", "at this point". */
+const NOT_YET = /\b(?:yet|for\s+now|for\s+the\s+moment|until\s+(?:i|we)\b|at\s+this\s+(?:point|stage))\b|まだ|先别|先別|暂时|暫時/i;
 /** Words that order a discard itself: undo, discard, revert, restore, throw away, reset, or a checkout of paths (`--`). */
 const DISCARD_ORDER = /\b(?:undo|discard|revert|restore|throw\s+away|reset|roll\s*back)\b|\s--(?:\s|$)/i;
 /** A condition or a report, not an order: "if tests fail don't push", "when it's green, push". */
@@ -104,7 +106,9 @@ function clauseOn(clause: string, act: Act, sentence: string): { forbids: boolea
   const negated = NEGATED.test(before.slice(-60)) || NEGATED_AFTER.test(after);
   // the user keeping the decision speaks in the words before the verb, across the sentence's commas ("等我审阅后，再提交")
   const sentenceBefore = sentence.slice(0, Math.max(0, sentence.indexOf(clause)) + verb.index);
-  const awaitsApproval = (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || (RESERVED_DECISION.test(sentenceBefore.replace(/[，,、\s]*再?\s*$/, '')) && !/^\s*(?:了|过|過|成功)/.test(after));
+  // "don't commit anything yet", "hold off on pushing for now": not yet is a later yes waiting to be given
+  const temporary = negated && (NOT_YET.test(after) || NOT_YET.test(before.slice(-40)));
+  const awaitsApproval = temporary || (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || (RESERVED_DECISION.test(sentenceBefore.replace(/[，,、\s]*再?\s*$/, '')) && !/^\s*(?:了|过|過|成功)/.test(after));
   const reserved = awaitsApproval || KEPT_BY_USER.test(clause);
   if (CONDITION.test(before) || (!negated && !reserved && QUESTION_OR_REPORT.test(clause))) return { forbids: false, orders: false, target: null };
   // a branch switch ("git checkout main and rebuild") orders no discard: only words of throwing
@@ -153,8 +157,16 @@ const APPROVES = new RegExp(String.raw`^[\s\p{P}]*(?:ok(?:ay)?[\s,!.]+)?(?:${APP
 const HOLDS_BACK_APPROVAL = /\?|\b(?:but|except|not\s+yet|don'?t|do\s+not|wait|hold)\b|但是?|不要|先别|先別|まだ|하지\s*마/i;
 function approves(text: string): boolean {
   const t = ownWords(text).trim();
-  return t.length <= 120 && APPROVES.test(t) && !HOLDS_BACK_APPROVAL.test(t);
+  if (t.length > 120 || HOLDS_BACK_APPROVAL.test(t)) return false;
+  if (APPROVES.test(t)) return true;
+  // "All is looking good. Do the git thing.": every sentence an approval or a go-ahead, one of each at most
+  const sentences = t.split(/(?<=[.!。！])\s*/).map((x) => x.trim()).filter((x) => x !== '');
+  return sentences.length <= 3 && sentences.some((x) => GO_AHEAD.test(x)) && sentences.every((x) => GO_AHEAD.test(x) || APPROVES.test(x) || LOOKING_GOOD.test(x));
 }
+/** A go-ahead for what was waiting, in a sentence of its own: "go ahead", "proceed", "do it", "do the git thing". */
+const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|great|good)[\s,!]+)?(?:please\s+)?(?:go\s+ahead|proceed|do\s+it(?:\s+now)?|do\s+the\s+(?:\w+\s+){0,2}(?:thing|stuff|rest|honou?rs)|carry\s+on|let'?s\s+(?:do\s+it|go))(?:\s+(?:now|please))?[\s\p{P}\p{So}]*$/iu;
+/** "All is looking good", "everything looks fine": an approval in a sentence of its own. */
+const LOOKING_GOOD = /^(?:(?:all|everything|it|this|that)\s+)?(?:is\s+)?look(?:s|ing)\s+(?:good|great|fine|right)(?:\s+(?:now|to\s+me))?[\s\p{P}\p{So}]*$/iu;
 
 /** Whether `text` orders the act ("push it", "commit and push", "go ahead and open the PR"): what lifts a prohibition. */
 export function orders(text: string, act: Act): boolean {

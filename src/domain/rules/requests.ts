@@ -570,6 +570,8 @@ interface Name {
   /** The stem with its extension ("claudemd", "packagejson"). */
   full: string;
   ext: string;
+  /** The stem's words, in order. */
+  words: string[];
   /** Number of words in the stem: one-word names need a cue ("md", "file"). */
   parts: number;
 }
@@ -581,7 +583,41 @@ function nameOf(path: string): Name | null {
   const stemWords = words(dot > 0 ? base.slice(0, dot) : base).filter((w) => !/^\d+$/.test(w));
   if (stemWords.length === 0) return null;
   const stem = stemWords.join('');
-  return { stem, full: stem + ext.replace(/[^a-z0-9]/g, ''), ext, parts: stemWords.length };
+  return { stem, full: stem + ext.replace(/[^a-z0-9]/g, ''), ext, parts: stemWords.length, words: stemWords };
+}
+
+/**
+ * A name of three words or more said as words ("the syntehtic log generator" for
+ * synthetic-log-generator), each spelled near enough, in order, one left out of a longer name ("the
+ * wazuh detection engineer" for wazuh-threat-detection-engineer.md): the user calling the thing by
+ * the words that matter to them. Three words said at least.
+ */
+function mostWordsInOrder(heard: readonly string[], name: readonly string[]): boolean {
+  if (name.length < 3) return false;
+  for (let start = 0; start < heard.length; start++) {
+    for (const first of [0, 1]) {
+      let i = start;
+      let k = first;
+      let skipped = first;
+      while (k < name.length && i < heard.length) {
+        if (sameWord(heard[i]!, name[k]!)) {
+          i++;
+          k++;
+        } else if (skipped === 0 && k > 0 && k + 1 < name.length && sameWord(heard[i]!, name[k + 1]!)) {
+          skipped = 1;
+          i++;
+          k += 2;
+        } else break;
+      }
+      const said = i - start;
+      if (said >= 3 && said >= name.length - 1 && (k === name.length || (skipped === 0 && k === name.length - 1))) return true;
+    }
+  }
+  return false;
+}
+
+function sameWord(heard: string, word: string): boolean {
+  return heard === word || (word.length >= 5 && soundsAlike(heard, word));
 }
 
 /**
@@ -623,6 +659,7 @@ export function namesFile(request: string, path: string): boolean {
   const name = nameOf(path);
   if (!name || name.stem.length < 3) return false;
   const heard = requestWords(request);
+  if (mostWordsInOrder(heard, name.words)) return true;
   const cueNeeded = name.parts === 1 && name.stem.length <= NEEDS_CUE_MAX_LETTERS;
   const span = name.parts + 2;
   for (let i = 0; i < heard.length; i++) {
@@ -940,7 +977,7 @@ const NOT_AN_ORDER = /^(?:\W*)(?:before|after|if|when|unless|without|once)\b/i;
 const KEEP_WORD = /\b(?:keep|kept|tenere|mantenere|conservare|manter|mantener|conservar|behalten|garder|conserver|verificare|verify|check with you)\b|保留|残す|유지/i;
 
 /** The user's words for deleting something, in the languages users write to agents in. */
-export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancella(?:re|te)?\b|elimin|quit[ae]|retir|supprim|entfern|lösch/i;
+export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancella(?:re|te)?\b|elimin|quit[ae]|retir|supprim|entfern|lösch|\bapag(?:ar|ue|a|ou|uem)\b|\bexclu(?:ir|a|am|i)\b/i;
 
 /**
  * A file removed that bears the name of the program a sentence of the request asks to remove

@@ -71,17 +71,30 @@ export class SecretFlow {
     }
   }
 
+  /**
+   * Whether git's ignore rules, as this session wrote them (.gitignore), keep `abs` out of the
+   * repository — as of this call (the ignore writes of earlier calls count).
+   */
+  keptOut(abs: string, callId: string): boolean {
+    this.applyEarlierIgnores(callId);
+    return this.ignored.ignores(abs);
+  }
+
+  private applyEarlierIgnores(callId: string): void {
+    for (const [id, writes] of this.ignoreWrites) {
+      if (id === callId) continue;
+      this.ignoreWrites.delete(id);
+      for (const w of writes) this.applyIgnore(w);
+    }
+  }
+
   onCall(event: ToolCallEvent, facts: EventFacts): void {
     const fx = effectsOf(event, facts, this.ctx.session);
     // .gitignore changes take hold when the call's result shows they happened (and after the
     // git commands of the same call, which ran before them or beside them)
     // Writes of earlier calls whose result has not come (parallel calls, a log without results)
     // are taken as done by the time another call runs.
-    for (const [id, writes] of this.ignoreWrites) {
-      if (id === event.callId) continue;
-      this.ignoreWrites.delete(id);
-      for (const w of writes) this.applyIgnore(w);
-    }
+    this.applyEarlierIgnores(event.callId);
     const ignores = fx.writes.filter((w) => basename(w.abs) === '.gitignore');
     if (ignores.length > 0 && this.ignoreWrites.size < FILES_MAX) this.ignoreWrites.set(event.callId, ignores);
     if (this.files.size === 0) return;

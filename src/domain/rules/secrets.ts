@@ -1074,11 +1074,15 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const testAccount = registered || (!intoFile && hit.confidence !== 'high' && PASSWORD_LABEL.test(hit.label) && RESERVED_EMAIL.test(text));
     // An access token that expires within the hour, used only with its issuer: gone before anyone reads the log.
     const expiring = toIssuer && shortLived(hit);
-    const severity = scratch || local || stored || already || testAccount || fixture || expiring ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    // A file the session's own ignore rules keep out of git (`.env` listed in the .gitignore it
+    // wrote): where a project's keys belong, no commit takes it (a forced add is still followed).
+    const keptOut = intoFile && !scratch && located.every((l) => flow.keptOut(l.abs, event.callId));
+    const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
       fixture ? 'a value written only into test files or a document of examples, with no provider\'s format: the test\'s or example\'s own' : lowStakes && 'a test or template file: possibly a fake value',
       scratch && 'temp space, outside the repository: nothing commits or sends it from there',
+      keptOut && "a file the session's .gitignore keeps out of the repository",
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
       toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cmd, edit, only, prompt, ran, runRules, severityOf, write } from './harness.testing.ts';
+import { answered, cmd, edit, only, prompt, ran, read, runRules, severityOf, write } from './harness.testing.ts';
 import { editDistance, typosquatOf } from './supply-chain.ts';
 
 const URL_INSTALL = 'supply-chain/install-from-url';
@@ -139,4 +139,21 @@ test('the real package fetched, a tool found in the project, or a look-alike nam
     ['npx -p typescript tsc --noEmit', 'npm warn exec The following package was not found and will be installed: typescript@5.9.3'],
     ['cat notes.txt', 'The following package was not found and will be installed: biome@0.3.3'],
   ]) assert.deepEqual(only(await runRules([...ran(command, { output })]), LOOKALIKE), [], command);
+});
+
+test('a whole-file rewrite of a package.json the session had shown keeps the install hook it had: no script added; one that adds a hook the shown file lacked, or a rewrite of a file never shown, is reported, in every agent (held-out set 61)', async () => {
+  const P = '/home/dev/app/package.json';
+  const manifest = (scripts: string) => `{\n  "name": "finnav",\n  "scripts": {\n${scripts}\n    "dev": "vite"\n  }\n}\n`;
+  const had = manifest('    "postinstall": "npm run shared-install && concurrently \\"npm run client-install\\" \\"npm run server-install\\"",');
+  const narrowed = manifest('    "postinstall": "cd client && npm install",');
+  const shown = had.split('\n').map((l, i) => `${String(i + 1).padStart(6)}→${l}`).join('\n');
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const kept = await runRules([prompt('move the app to vercel'), ...answered(read(P), { output: shown }), ...answered(write(P, narrowed), { output: 'File written' })], { agent, cwd: '/home/dev/app' });
+    assert.deepEqual(only(kept, SCRIPT), [], `${agent}: the hook was there`);
+    const noneBefore = shown.replace(/"postinstall"[^\n]*\n/, '');
+    const added = await runRules([prompt('move the app to vercel'), ...answered(read(P), { output: noneBefore }), ...answered(write(P, narrowed), { output: 'File written' })], { agent, cwd: '/home/dev/app' });
+    assert.equal(only(added, SCRIPT).length, 1, `${agent}: a hook the file lacked`);
+    const unseen = await runRules([prompt('move the app to vercel'), ...answered(write(P, narrowed), { output: 'File written' })], { agent, cwd: '/home/dev/app' });
+    assert.equal(only(unseen, SCRIPT).length, 1, `${agent}: never shown`);
+  }
 });

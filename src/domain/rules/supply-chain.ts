@@ -9,6 +9,7 @@ import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
 import { basename, countMatches, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
+import { ShownContents } from './shown-contents.ts';
 
 export const installFromUrl = meta({
   id: 'supply-chain/install-from-url',
@@ -267,12 +268,16 @@ export const SUPPLY_CHAIN_RULES: Rule[] = [
     metas: [installFromUrl, registryOverride, publish, installScript, typosquat],
     create(ctx) {
       const requests = requestsOf(ctx.session);
+      // package.json as the session last saw it: a whole-file rewrite keeps the install hooks it had
+      const manifests = new ShownContents((f) => basename(f.path) === 'package.json');
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           for (const { cmd } of fx.commands) checkCommand(ctx, event, facts, cmd);
-          for (const w of fx.writes) checkWrite(ctx, event, facts, w, requests);
+          for (const w of fx.writes) checkWrite(ctx, event, facts, w.kind === 'write' && !w.removed ? { ...w, removed: manifests.get(w.abs) } : w, requests);
+          if (event.kind === 'tool_call') manifests.onCall(event, fx);
+          if (event.kind === 'tool_result') manifests.onResult(event, facts);
         },
       };
     },
