@@ -315,3 +315,17 @@ test("a key written into a file the session's own .gitignore keeps out of git (.
     assert.ok(severityOf(forced, 'secrets/in-tool-input').includes('critical'), `${agent}: forced and pushed ${JSON.stringify(severityOf(forced, 'secrets/in-tool-input'))}`);
   }
 });
+
+test('a key the user pasted, then written into a tree file, committed and pushed is one finding whose title says where it ended (pushed), with the paste among its evidence, in every agent that places the push', async () => {
+  const KEY = 'GOCSPX-' + 'Q7r8A1b2C3d4E5f6G7h8I9j0K1l2';
+  for (const agent of ['claude-code', 'codex'] as const) {
+    const r = await analyse(agent, [
+      { prompt: `here is the client secret: ${KEY} — set up the Drive sync and push it` },
+      { write: '/home/dev/project/credentials.json', content: `{"web":{"client_secret":"${KEY}"}}` },
+      { bash: 'git add . && git commit -m sync && git push origin main', output: 'To github.com:me/app.git\n   1a2b3c..4d5e6f  main -> main' },
+    ]);
+    const hits = r.findings.filter((f) => f.rule.startsWith('secrets/') && f.severity !== 'info');
+    assert.deepEqual(hits.map((f) => [f.severity, f.title]), [['critical', 'Secret committed and pushed']], `${agent}: ${JSON.stringify(hits.map((f) => [f.rule, f.title]))}`);
+    assert.ok(hits[0]!.evidence.length >= 3, `${agent}: the paste, the write and the push are evidence`);
+  }
+});

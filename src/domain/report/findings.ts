@@ -35,6 +35,8 @@ interface Pending {
   evidenceOf: string[];
   /** A member merged after the evidence was full replaced a repeat: the lines shown are not the first ones. */
   reordered: boolean;
+  /** The leading draft's reach (FindingDraft.reach; 0 when it says none). */
+  reach: number;
 }
 
 /** Categories whose findings are risks a skipped approval let through (not coverage, reliability, context …). */
@@ -86,6 +88,7 @@ export class FindingCollector {
       sandboxAllows: draft.sandboxAllows === true,
       evidenceOf: kept.map(() => member),
       reordered: false,
+      reach: draft.reach ?? 0,
     });
   }
 
@@ -153,13 +156,15 @@ export class FindingCollector {
     const newMember = !p.members.has(member);
     p.members.add(member);
     const severity = draft.severity ?? meta.severity;
-    if (SEVERITY_ORDER[severity] < SEVERITY_ORDER[p.severity]) {
-      // A worse instance of the same finding (or, under one cause, a worse rule's): it leads —
-      // its rule, title and detail explain the severity.
+    // A worse instance of the same finding (or, under one cause, a worse rule's) leads — its rule,
+    // title and detail explain the severity; so does one as severe that followed the data further
+    // (a secret pasted, then committed and pushed: the title says it was pushed).
+    if (SEVERITY_ORDER[severity] < SEVERITY_ORDER[p.severity] || (severity === p.severity && (draft.reach ?? 0) > p.reach)) {
       p.meta = meta;
       p.severity = severity;
       p.title = this.mask(draft.title ?? p.meta.title);
       p.detail = this.mask(draft.detail);
+      p.reach = draft.reach ?? 0;
     }
     // Only evidence the finding keeps pins its step: a step past the timeline's cap that no
     // finding shows would be kept for nothing (on a huge log, one per repeated finding).

@@ -757,3 +757,14 @@ test("Claude Code's own state file (~/.claude.json, with its cached changelog: \
     assert.equal(only(theirs, TEXT).length, 1, `${agent}: a project file's echo`);
   }
 });
+
+test('an MCP server added to an agent config that the request names by its words ("the syntehtic log generator" for synthetic-log-generator), without saying "MCP", was asked for; one the request does not name is not (held-out set 61)', async () => {
+  const CONFIG = 'injection/agent-config-edit';
+  const add = edit('/home/dev/.claude.json', '"mcpServers": {', '"mcpServers": {\n    "synthetic-log-generator": { "type": "stdio", "command": "/home/dev/wazuh-rac/venv/bin/python", "args": ["/home/dev/wazuh-rac/server.py"] },');
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const asked = only(await runRules([prompt('I would like the syntehtic log generator to be available globally tho'), add], { agent, cwd: '/home/dev/wazuh-rac' }), CONFIG);
+    assert.deepEqual(asked.map(severityOf), ['info'], agent);
+    const other = only(await runRules([prompt('make the detection rules stricter'), add], { agent, cwd: '/home/dev/wazuh-rac' }), CONFIG);
+    assert.deepEqual(other.map(severityOf), ['warning'], `${agent}: not named`);
+  }
+});

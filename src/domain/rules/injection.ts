@@ -543,9 +543,12 @@ function asReference(path: string): string {
  * MCP and names every server added (the servers' own lines are checked by serverVouched).
  */
 function asksForServers(request: string, servers: readonly { name: string; block: string }[]): boolean {
-  if (servers.length === 0 || !/\bmcp\b/i.test(request)) return false;
+  if (servers.length === 0) return false;
   const lower = request.toLowerCase();
-  return servers.every((s) => new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block));
+  const mcp = /\bmcp\b/i.test(request);
+  // …or a server whose name of several words the request says as words ("make the syntehtic log
+  // generator available globally" for synthetic-log-generator): that server, asked for by name
+  return servers.every((s) => (mcp && new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block)) || (s.name.split(/[-_.]/).filter(Boolean).length >= 2 && namesFile(request, s.name)));
 }
 
 /** What a server runs is what the request said: the host of its URL, or a package or program other than a shell named in the request. */

@@ -178,6 +178,7 @@ export class SecretFlow {
         rule: 'secrets/in-tool-input',
         severity: 'critical',
         title: 'Secret committed and pushed',
+        reach: 3,
         detail: `${h.hit.label} ${h.hit.masked} was written into ${h.path}, committed and pushed to a remote: it has left this machine and must be rotated.${unknown}`,
         evidence: [...h.steps, push],
         key: `${h.hit.masked}:${h.hit.value.length}:pushed`,

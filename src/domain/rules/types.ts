@@ -42,6 +42,12 @@ export interface FindingDraft {
    */
   cause?: { id: string; summary: string };
   /**
+   * How far the data the finding follows went (issue 25, data flows): 1 written into a file, 2
+   * committed, 3 pushed or sent. Under one cause, among drafts of the same severity, the one that
+   * went furthest leads: its title says where the value ended ("Secret committed and pushed").
+   */
+  reach?: 1 | 2 | 3;
+  /**
    * Context that is info by itself and a warning once something risky ran under it (issue 25,
    * "posture is context"): a permission mode that skips approvals. The collector raises it when
    * another finding of a risk category at warning or worse comes after it, quoting those as what
