@@ -299,7 +299,7 @@ test('a credential longer than 400 characters under its name (an AWS session tok
   }
 });
 
-test("a key written into a file the session's own .gitignore keeps out of git (.env) is where a project's keys belong: info; without that entry a warning, and forced into a pushed commit still critical, in every agent", async () => {
+test("a key written into a file the session's own .gitignore (at or below the working directory) keeps out of git (.env) is where a project's keys belong: info; without that entry, or with it only above the working directory, a warning, and forced into a pushed commit still critical", async () => {
   const KEY = 'sk-proj-' + 'Q7r8A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8A1b2C3d4';
   for (const agent of AGENTS) {
     const steps = (ignore: string): Step[] => [
@@ -307,8 +307,13 @@ test("a key written into a file the session's own .gitignore keeps out of git (.
       { write: '/home/dev/project/.gitignore', content: ignore },
       { write: '/home/dev/project/.env', content: `OPENAI_API_KEY=${KEY}\n` },
     ];
-    assert.deepEqual(severityOf(await analyse(agent, steps('node_modules/\n.env\n')), 'secrets/in-tool-input'), ['info'], `${agent}: ignored`);
+    // (Gemini CLI's records hold no working directory: where the repository begins is unknown, so
+    // no ignore file is taken as the repository's)
+    assert.deepEqual(severityOf(await analyse(agent, steps('node_modules/\n.env\n')), 'secrets/in-tool-input'), [agent === 'gemini-cli' ? 'warning' : 'info'], `${agent}: ignored`);
     assert.deepEqual(severityOf(await analyse(agent, steps('node_modules/\n')), 'secrets/in-tool-input'), ['warning'], `${agent}: not ignored`);
+    // a .gitignore above the working directory may lie above the repository: git reads none there
+    const above = await analyse(agent, [{ prompt: 'wire up the OpenAI client' }, { write: '/home/dev/.gitignore', content: '.env\n' }, { write: '/home/dev/project/.env', content: `OPENAI_API_KEY=${KEY}\n` }]);
+    if (agent !== 'gemini-cli') assert.deepEqual(severityOf(above, 'secrets/in-tool-input'), ['warning'], `${agent}: ignored from above the working directory`);
     // (followed to a push where the log places the commands: Gemini CLI's records hold no working directory)
     if (agent === 'gemini-cli') continue;
     const forced = await analyse(agent, [...steps('.env\n'), { bash: 'git add -f .env && git commit -m env && git push origin main', output: 'To github.com:me/app.git\n   1a2b3c..4d5e6f  main -> main' }]);

@@ -807,6 +807,11 @@ describe('claude-code-hooks: the payloads hooks received, saved by the hooks (he
     assert.deepEqual(calls.map((c) => (c.input.type === 'command' ? c.input.command : '')), ['npm test', 'git status', 'npm test', 'ls']);
     const results = ofKind(p.events, 'tool_result');
     assert.deepEqual(results.map((r) => [calls.findIndex((c) => c.callId === r.callId), r.output]), [[0, 'ok'], [1, 'clean'], [3, 'a b']]);
+    // two identical calls in flight answer in the order they were made (review of the diff)
+    const twice = parseText(JSON.stringify([pre('npm test'), pre('npm test'), post('npm test', 'first'), post('npm test', 'second')], null, 2));
+    const twoCalls = ofKind(twice.events, 'tool_call');
+    assert.equal(twoCalls.length, 2);
+    assert.deepEqual(ofKind(twice.events, 'tool_result').map((r) => [twoCalls.findIndex((c) => c.callId === r.callId), r.output]), [[0, 'first'], [1, 'second']]);
   });
 
   for (const [form, text] of [['an array', JSON.stringify(payloads, null, 2)], ['one payload a line', payloads.map((p) => JSON.stringify(p)).join('\n')]] as const) {

@@ -7,7 +7,7 @@ import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from '
 import { CreatedPaths } from './created-paths.ts';
 import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
-import { asksForInfo, containerExec, gitSubcommand, optionValues, parseArgs, PS_PATH_PARAMS, PUSH_REFUSED, type ParsedArgs } from './commands.ts';
+import { asksForInfo, containerExec, gitSubcommand, hostOfUrl, isLocalHost, optionValues, parseArgs, PS_PATH_PARAMS, PUSH_REFUSED, type ParsedArgs } from './commands.ts';
 import { deletedBranches, OwnBranches } from './own-branches.ts';
 import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
@@ -896,6 +896,22 @@ export const destructiveSql = meta({
   remediation: 'Check which database was affected and restore the data from a backup; give agents credentials without DROP/DELETE rights on shared databases.',
 });
 
+/**
+ * A sentence that asks to delete, drop, reset or recreate the database, in the words people use
+ * ("delete the current database and recreate it", "reset the db", "apagar o banco e recriar").
+ */
+function asksToRecreateDatabase(request: string): boolean {
+  return request.slice(0, 10_000).split(/[.!?;\n]+(?=\s|$)/).some((s) => DB_RESET_VERB.test(s) && DB_WORD.test(s) && !/\b(?:don'?t|do not|never|without)\b/i.test(s));
+}
+const DB_RESET_VERB = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild|apagar|apague|recriar|borrar|eliminar|supprimer|l[öo]sch\w*|x[oó]a|t[aạ]o\s+l[aạ]i)\b|删除|重建|重置|削除|삭제/i;
+const DB_WORD = /\b(?:database|db|schema|banco(?:\s+de\s+dados)?|base\s+de\s+(?:datos|donn[ée]es)|datenbank|csdl|c[oơ]\s+s[oở]\s+d[uữ]\s+li[eệ]u)\b|数据库|資料庫|データベース|데이터베이스/i;
+
+/** The client connects to this machine: no host option, or localhost / a socket. */
+function localClient(cmd: SimpleCommand): boolean {
+  const hosts = [...optionValues(cmd.args, ['-h', '--host', '-H', '--hostname']), ...cmd.args.flatMap((a) => (/^[a-z]+:\/\//i.test(a) ? [hostOfUrl(a) ?? ''] : []))];
+  return hosts.every((h) => h === '' || h.startsWith('/') || isLocalHost(h));
+}
+
 const SQL_CLIENTS = new Set([
   'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'sqlcmd', 'clickhouse-client', 'clickhouse', 'duckdb', 'cockroach', 'mysqlsh',
   'pgcli', 'mycli', 'litecli', 'usql', 'mongo', 'mongosh', 'redis-cli', 'valkey-cli', 'keydb-cli', 'cqlsh', 'snowsql', 'bq', 'trino',
@@ -1311,6 +1327,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       // SQL files the agent wrote that hold destructive statements: running them later is execution.
       const sqlFiles = new Map<string, string>();
       const dictated = new DictatedCommands([destructiveSql], outer.session);
+      const requests = requestsOf(outer.session);
       let current: { event: NormEvent; text: string } | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       // Docker volumes this session's own runs created, and volume teardowns waiting for their result.
@@ -1318,6 +1335,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
+          requests.onEvent(event);
           if (event.kind === 'tool_result') {
             const held = volumes.settle(event);
             if (held) outer.report(held);
@@ -1336,7 +1354,11 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const stmt = destructiveCommandSql(loc, fx.commands, raw, sqlFiles, ctx.session);
             const excerpt = loc.cmd.text.includes('<<') ? raw : loc.cmd.text;
             if (stmt) {
-              ctx.report({ rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, excerpt, facts)] });
+              const draft: FindingDraft = { rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, excerpt, facts)] };
+              // "delete the current database, recreate it and run the migration": the drop asked for;
+              // on a server elsewhere a look is still due (a warning), on this machine it is the request
+              const asked = /\bDROP\s+(?:DATABASE|SCHEMA)\b/i.test(stmt) ? whoAsked(requests.for(event), asksToRecreateDatabase) : null;
+              ctx.report(asked ? asRequested(draft, destructiveSql, asked, 'the request asked to delete and recreate the database', localClient(loc.cmd) ? 'info' : 'warning') : draft);
               continue;
             }
             const t = dataTeardown(loc.cmd, raw, ctx.session.agent);

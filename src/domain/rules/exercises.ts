@@ -6,23 +6,30 @@
 import type { SimpleCommand } from '../shell/types.ts';
 import { isLocalHost, networkTargets } from './commands.ts';
 
-/** Interpreters that run a script file, `-c`/`-e` code or a module. */
+/** Interpreters that run a script file, `-c`/`-e` code or a module (a shell only with a script file). */
 const INTERPRETERS = /^(?:node|nodejs|deno|bun|tsx|ts-node|python[\d.]*|py|ruby|php|perl|bash|sh|zsh)$/;
+const SHELLS = /^(?:bash|sh|zsh)$/;
+/** Code given inline that uses the project's code: it imports or requires something. */
+const USES_CODE = /\bimport\b|\brequire\s*\(|\bfrom\s+[\w.]+\s+import\b/;
 /** Modules and subcommands that install, serve, manage or only syntax-check (syntax-checks.ts) rather than run the project's code. */
 const NOT_THE_CODE = /^(?:pip|venv|virtualenv|http\.server|ensurepip|py_compile|compileall|install|add|upgrade|--version|-V|--help|-h)$/;
 
 /** Does this command run the project's code, or ask a local service? (Backgrounded calls are the caller's to leave out.) */
 export function exercises(cmd: SimpleCommand): boolean {
-  if (cmd.pipeIndex > 0) return false;
+  // (a pipe into another stage reports that stage's status and may cut the error off: no check)
+  if (cmd.pipeLength > 1) return false;
   const first = cmd.args[0] ?? '';
   if (INTERPRETERS.test(cmd.name)) {
     if (first === '' || NOT_THE_CODE.test(first)) return false;
-    if (first === '-m') return cmd.args[1] !== undefined && !NOT_THE_CODE.test(cmd.args[1]!);
+    if (first === '-m') return !SHELLS.test(cmd.name) && cmd.args[1] !== undefined && !NOT_THE_CODE.test(cmd.args[1]!);
     if (/^(?:deno|bun)$/.test(cmd.name)) return first === 'run' && cmd.args[1] !== undefined;
-    return /^-[ce]$/.test(first) || /\.(?:[cm]?[jt]s|py|rb|php|pl|sh)$/.test(first);
+    // `python3 -c "from app import f; print(f(2))"` runs the project's code; `bash -c "echo ok"` does not
+    if (/^-[ce]$/.test(first)) return !SHELLS.test(cmd.name) && USES_CODE.test(cmd.args[1] ?? '');
+    return /\.(?:[cm]?[jt]s|py|rb|php|pl|sh)$/.test(first) && !first.includes('node_modules/');
   }
-  // `./bin/tool`, `./run.sh`: a program of the project, run by its path (the name keeps only its last part)
-  if (cmd.wrappers.length === 0 && /^(?:[A-Za-z_]\w*=\S*\s+)*\.\.?\//.test(cmd.text)) return true;
+  // `./bin/tool`, `./run.sh`: a program of the project, run by its path (the name keeps only its
+  // last part); not a tool installed under node_modules (a formatter's check)
+  if (cmd.wrappers.length === 0 && /^(?:[A-Za-z_]\w*=\S*\s+)*\.\.?\//.test(cmd.text) && !cmd.text.includes('node_modules/')) return true;
   if ((cmd.name === 'go' || cmd.name === 'cargo') && first === 'run') return true;
   if (cmd.name === 'curl' || cmd.name === 'wget' || cmd.name === 'http') {
     const hosts = networkTargets(cmd).map((t) => t.host);

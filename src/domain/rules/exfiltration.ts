@@ -514,7 +514,10 @@ class ExposureTracker {
       this.note(event, `${sensitiveLabel(r.sensitive!)} was read (${r.path})`, r.cmd?.text ?? describeCall(fx.call!), facts, true);
     }
     for (const loc of fx.commands) {
-      if (envDumpOf(loc, fx.commands)) this.note(event, 'the environment was dumped', loc.cmd.text, facts, true);
+      // a dump filtered to named variables (`env | grep -i anthropic`) exposes only what its output
+      // shows — the credentials in it are noted from the output (fromOutput); a whole dump exposes
+      // the environment at once
+      if (envDumpOf(loc, fx.commands) && !FILTERED_DUMP.test(describeCall(fx.call!))) this.note(event, 'the environment was dumped', loc.cmd.text, facts, true);
     }
   }
 
@@ -798,6 +801,9 @@ function pipedToIssuer(line: string, cmd: SimpleCommand, hosts: string[]): boole
   if (uses.length === 0 || !uses.every((a) => slot.test(a))) return false;
   return hosts.every((h) => issuedBy(pick[2]!, h));
 }
+
+/** A dump piped through a filter that keeps named variables (`env | grep -i 'api_key'`). */
+const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
 
 /** The substitution sits in an Authorization header or a `-u user:…` credential argument. */
 function inAuthorization(text: string, sub: string): boolean {

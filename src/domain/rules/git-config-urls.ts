@@ -6,15 +6,20 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { Located } from './effects.ts';
 import { gitSubcommand } from './commands.ts';
 
+const URL = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
 /** The URL operands a git command stores in .git/config (empty for every other command). */
 function storedUrls(cmd: SimpleCommand): string[] {
   const git = gitSubcommand(cmd);
   if (!git) return [];
   const operands = git.args.filter((a) => !a.startsWith('-'));
-  if (git.sub === 'remote' && (operands[0] === 'add' || operands[0] === 'set-url')) return operands.slice(2, 3);
-  if (git.sub === 'clone') return operands.slice(0, 1);
-  if (git.sub === 'submodule' && operands[0] === 'add') return operands.slice(1, 2);
-  if (git.sub === 'config' && /^remote\.[^.\s]+\.(?:push)?url$/i.test(operands[0] ?? '')) return operands.slice(1, 2);
+  // every URL among the arguments: the one URL each of these stores (an option's value —
+  // `--depth 1`, `-b main` — is no URL)
+  const urls = git.args.filter((a) => URL.test(a));
+  if (git.sub === 'remote' && (operands[0] === 'add' || operands[0] === 'set-url')) return urls;
+  if (git.sub === 'clone') return urls;
+  if (git.sub === 'submodule' && operands[0] === 'add') return urls;
+  if (git.sub === 'config' && operands.some((o) => /^remote\.[^.\s]+\.(?:push)?url$/i.test(o))) return urls;
   return [];
 }
 

@@ -69,10 +69,14 @@ export class IgnoreRules {
     return this.entries.length;
   }
 
-  /** Whether git would leave the file at `path` out of `git add .` (the last matching entry decides). */
-  ignores(path: string): boolean {
+  /**
+   * Whether git would leave the file at `path` out of `git add .` (the last matching entry decides).
+   * `within`: only ignore files at or below this folder count (git reads none above the repository).
+   */
+  ignores(path: string, within?: string): boolean {
     let ignored = false;
     for (const e of this.entries) {
+      if (within !== undefined && e.dir !== within && !e.dir.startsWith(`${within}/`)) continue;
       const rel = e.dir === '' ? path.replace(/^\/+/, '') : path.startsWith(`${e.dir}/`) ? path.slice(e.dir.length + 1) : null;
       if (rel === null) continue;
       if (matches(e, rel)) ignored = !e.negated;

@@ -607,7 +607,7 @@ function isNameSubstitution(script: string): boolean {
 const MAKE = String.raw`\b(?:create|add|save|write|make|set\s+up|define|build)\b`;
 const KIND_ASKED: ReadonlyArray<{ path: RegExp; words: RegExp }> = [
   { path: /(?:^|\/)\.claude\/agents\/[^/]+\.md$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\bsub-?agents?\b|\bsub-?agents?\b[^\n]{0,60}?\b(?:save|write|create|define)\w*\s+(?:their\s+|the\s+)?prompts?\b|(?:创建|保存|新建)[^。\n]{0,10}子代理|サブエージェント[^。\n]{0,10}(?:作成|保存)`, 'i') },
-  { path: /(?:^|\/)\.(?:claude|gemini)\/commands\/[^/]+\.(?:md|toml)$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\b(?:slash[- ]commands?|custom commands?)\b|(?:创建|新建)[^。\n]{0,10}斜杠命令|スラッシュコマンド[^。\n]{0,10}作成`, 'i') },
+  { path: /(?:^|\/)\.(?:claude|gemini)\/commands\/[^/]+\.(?:md|toml)$/, words: new RegExp(String.raw`${MAKE}[^.\n]{0,40}\b(?:slash[- ]commands?|custom commands?)\b|${MAKE}[^.\n]{0,40}\bcommands?\s+(?:that\s+)?(?:i|we)\s+can\s+(?:call|run|invoke|type|use)\b|(?:创建|新建)[^。\n]{0,10}斜杠命令|スラッシュコマンド[^。\n]{0,10}作成`, 'i') },
 ];
 
 /**

@@ -1084,6 +1084,12 @@ test('the changed code run by hand after the last edit (a script, an interpreter
       ['a remote host, not this machine', ran('curl -s https://api.example.com/items', { output: '[]' })],
       ['nothing printed', ran('node scripts/sync.js', { output: '' })],
       ['an install, not the code', ran('python3 -m pip install requests', { output: 'Successfully installed requests-2.32.0' })],
+      // review of the diff: a status or an error hidden, or no project code run
+      ['piped into head', ran('node scripts/sync.js 2>&1 | head -2', { output: 'synced 3 items' })],
+      ['errors dropped, status masked', ran('node scripts/sync.js 2>/dev/null || true', { output: 'synced 3 items' })],
+      ['inline code that uses nothing of the project', ran('python3 -c "print(42)"', { output: '42' })],
+      ['a shell given a string', ran('bash -c "echo ok"', { output: 'ok' })],
+      ['a formatter from node_modules', ran('./node_modules/.bin/prettier --check scripts/sync.js', { output: 'All matched files use Prettier code style!' })],
     ];
     for (const [label, check] of unverified) assert.deepEqual(only(await runRules([...edits, ...check, claim], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: ${label}`);
     assert.deepEqual(only(await runRules([...edits, ...ran('node scripts/sync.js', { output: 'synced 3 items' }), edit(`${P}/scripts/sync.js`, 'items', 'items.filter(Boolean)'), claim], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: edited after the run`);
@@ -1340,5 +1346,9 @@ test('test files the user named and asked to be deleted, in any language ("se nÃ
     }
     assert.ok(only(await runRules([prompt('clean up the repo'), ...del()], { agent, cwd: '/home/dev/rag' }), WEAKENED).some((x) => severityOf(x) === 'warning'), `${agent}: unnamed`);
     assert.ok(only(await runRules([prompt('keep test_mcp_rag.py, it is important'), ...del()], { agent, cwd: '/home/dev/rag' }), WEAKENED).some((x) => severityOf(x) === 'warning'), `${agent}: named, not for removal`);
+    // the removal is of something else in the same message (review of the diff)
+    for (const other of ['Fix test_mcp_rag.py so it passes, then delete the old logs.', 'apaga el servidor y arregla test_mcp_rag.py']) {
+      assert.ok(only(await runRules([prompt(other), ...del()], { agent, cwd: '/home/dev/rag' }), WEAKENED).some((x) => severityOf(x) === 'warning'), `${agent}: ${other}`);
+    }
   }
 });

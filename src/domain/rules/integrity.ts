@@ -485,7 +485,8 @@ class RunLedger {
       if (masking(loc, event.input.type === 'command' ? event.input.command : '') || (loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1)) reliable = false;
     }
     const background = event.input.type === 'command' && event.input.background;
-    if (!background && kinds.size === 0 && fx.commands.some((l) => exercises(l.cmd))) this.exercising.start(event.callId, event.index);
+    // (its status hidden — `|| true`, errors sent to /dev/null — it checks nothing)
+    if (!background && kinds.size === 0 && fx.commands.some((l) => exercises(l.cmd) && !masking(l, raw) && !l.cmd.redirects.some((r) => /^(?:2>|&>)/.test(r.op) && r.target === '/dev/null'))) this.exercising.start(event.callId, event.index);
     const chained = tests === 1 && linter;
     if (kinds.size > 0 && !background) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
   }
@@ -776,7 +777,7 @@ export const INTEGRITY_RULES: Rule[] = [
             if (main) probes.onCall(event, facts, fx, fx.commands.some((l) => checkKind(l.cmd) !== null));
             for (const w of weakeningsIn(fx, created, contents, authored, noValue)) {
               // a test file the user named and asked to be deleted ("se não for usar pode apagar")
-              const asked = w.deletedAbs !== undefined ? whoAsked(requests.for(event), (t) => REMOVAL_WORD.test(t) && namesFile(t, w.deletedAbs!)) : null;
+              const asked = w.deletedAbs !== undefined ? whoAsked(requests.for(event), (t) => asksToDeleteFile(t, w.deletedAbs!)) : null;
               pushCapped(weakenings, { ...w, ev: evidence(event, describeCall(event), facts), afterFailure: lastTestFailed, passedAfter: false, callId: event.callId, ...(asked ? { asked } : {}) }, WEAKENINGS_MAX);
             }
             trackTestFiles(fx, created, weakenings);
@@ -1151,6 +1152,15 @@ const FORBIDDEN_AFTER = /^\s*(?:\S+\s+){0,10}?(?:is|are)\s+(?:not\s+(?:allowed|o
 const SET_ASIDE = /\bbut\s+(?:i'?d|i\s+would|we'?d|we\s+should|it'?s\s+better)\s+(?:rather|prefer|first)|\bbut\s+first\b/i;
 /** A question about what was done or is being done: "why did you …", "why are you …", "who told you …" — not a suggestion, "why not just merge it with --admin?". */
 const PAST_QUESTION = /^\s*(?:why|how\s+come|who)\b(?!\s+(?:not|don'?t|wouldn'?t|won'?t)\b)|\bdid\s+you\b/i;
+
+/**
+ * A sentence of the request names the file and asks for a removal, and asks nothing else of it
+ * (not "fix test_login.py, then delete the old logs": the removal is of something else).
+ */
+function asksToDeleteFile(request: string, abs: string): boolean {
+  return request.slice(0, 10_000).split(/[.!?;\n]+(?=\s|$)/).some((s) => REMOVAL_WORD.test(s) && !KEEPS_OR_FIXES.test(s) && namesFile(s, abs));
+}
+const KEEPS_OR_FIXES = /\b(?:fix|repair|make\s+(?:it|them|\w+)\s+pass|keep|update|rewrite|arregl\w*|consert\w*|corrig\w*|mant[eé]n\w*|répar\w*|reparier\w*|behalt\w*)\b|修复|修正|保留/i;
 
 /** A test file of the project: judged by its place inside the worktree when it is there (not by the folders the project sits in). */
 function isTest(f: FileOp): boolean {

@@ -32,20 +32,28 @@ function serverNames(text: string): string[] {
 }
 
 /**
- * Does a settings change add MCP servers and nothing else? What remains of its new text once the
- * servers' own blocks (JSON) and sections (TOML) are taken out holds only brackets, the
- * `mcpServers` key and keys the old text had (an edit's context lines).
+ * Does a settings change add MCP servers and nothing else? Line by line (spaces and trailing commas
+ * aside): every line of its new text outside the servers' own blocks (JSON) and sections (TOML) is
+ * one the old text had, and every line of the old text is still there — so no value changed, no
+ * entry was added or taken out beside the servers (an allow rule, a sandbox switch, a deny list).
  */
 export function addsServersOnly(added: string, removed: string, servers: readonly { name: string; block: string }[]): boolean {
-  if (servers.length === 0 || servers.some((s) => s.block === '' && !new RegExp(`^\\[mcp_servers\\.${escapeName(s.name)}\\]`, 'im').test(added))) return false;
-  let rest = added.slice(0, 20_000);
+  if (servers.length === 0 || added.length > LINES_MAX_CHARS || removed.length > LINES_MAX_CHARS) return false;
+  if (servers.some((s) => s.block === '' && !added.toLowerCase().includes(`[mcp_servers.${s.name}]`))) return false;
+  let rest = added;
   for (const s of servers) if (s.block) rest = rest.replace(s.block, '{}');
   // a TOML section runs to the next header (a line that starts with `[`)
   rest = rest.replace(/^\[mcp_servers\.[^\]\n]+\][^\n]*(?:\n(?!\[)[^\n]*)*/gim, '');
-  const keys = [...rest.matchAll(/"([^"\\]{1,80})"\s*:/g), ...rest.matchAll(/^\s*([\w.-]{1,80})\s*=/gm)].map((m) => m[1]!);
-  return keys.every((k) => k === 'mcpServers' || servers.some((s) => s.name === k.toLowerCase()) || removed.includes(`"${k}"`) || new RegExp(`^\\s*${escapeName(k)}\\s*=`, 'm').test(removed));
+  const before = new Set(lines(removed));
+  const after = new Set(lines(added));
+  const serverLine = (l: string) => /^"?mcpServers"?\s*:\s*\{?$|^\{\}$|^\}$|^\{$/.test(l) || servers.some((s) => l.toLowerCase().startsWith(`"${s.name}": {}`));
+  return lines(rest).every((l) => before.has(l) || serverLine(l)) && [...before].every((l) => after.has(l));
 }
 
-function escapeName(name: string): string {
-  return name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Beyond this an edit's text is not compared (a settings file is small). */
+const LINES_MAX_CHARS = 200_000;
+
+/** A text's non-blank lines, trimmed, without a trailing comma. */
+function lines(text: string): string[] {
+  return text.split('\n').map((l) => l.trim().replace(/,$/, '')).filter((l) => l !== '');
 }

@@ -127,17 +127,30 @@ const SUDO_MISSING = /\bsudo: (?:command )?not found|command not found: sudo|\bs
 // what acts on the working tree (a reset or checkout can overwrite files before it fails).
 const ONE_GIT = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*git[ \t](?:[ \t]*-[Cc][ \t]+\S+|[ \t]*--?[\w-]+(?:=\S+)?)*[ \t]*(filter-branch|filter-repo|rebase|update-ref|reflog|gc)\b[^;&|\n]*$/;
 
+/** One git command of any kind, alone on its line (after a `cd` and variable assignments). */
+const ONE_GIT_ANY = /^[ \t]*(?:cd[ \t]+[^;&|\n]+&&[ \t]*)?(?:[A-Za-z_][A-Za-z0-9_]*=\S*[ \t]+)*git[ \t][^;&|\n]*$/;
+/** git's refusals that come before it touches anything: its arguments named what is not there. */
+const BEFORE_ANY_WORK = /^(?:fatal: (?:ambiguous argument '[^'\n]*': unknown revision|bad revision|invalid reference|Needed a single revision|not a git repository|pathspec '[^'\n]*' did not match any files?)|error: pathspec '[^'\n]*' did not match any file\(s\) known to git)/m;
+const GIT_FAILURE_LINE = /^[ \t]*(?:fatal|error):|^[ \t]*Cannot rewrite branches/m;
+const REWRITTEN_OR_CUT = /was rewritten|Successfully rebased|timed out|Interrupted/i;
+
 /**
  * A git operation that git applies whole (a rewrite, a ref update, dropping recovery points) and
  * that exited non-zero changed no ref.
  */
 function failedGit(command: string | undefined, result: ToolResultEvent): Refusal | null {
   // (a log that records no exit code, as Claude Code's older builds do, marks the failed result an error)
-  const failed = result.exitCode === null ? result.isError && !result.denied : result.exitCode !== 0;
+  // (with no exit code, the harness's error mark alone is not git's word: a failure line of git's
+  // must say it, and nothing may say refs were rewritten or the run was cut off)
+  const failed = result.exitCode === null
+    ? result.isError && !result.denied && GIT_FAILURE_LINE.test(result.output) && !REWRITTEN_OR_CUT.test(result.output)
+    : result.exitCode !== 0;
   if (!command || command.length > 4_000 || !failed || result.interrupted || result.runningAs) return null;
   // (a quoted argument is one word: `--index-filter "git rm … || true"` chains nothing)
   const bare = command.replace(/"[^"\n]*"|'[^'\n]*'/g, 'Q').replace(/[ \t]\d?>&\d\b/g, ' ').replace(/\s+$/, '');
-  if (!ONE_GIT.test(bare)) return null;
+  // any one git command that git refused before doing anything (a revision or path it could not
+  // find, no repository): `git reset --hard HEAD~1` on a branch of one commit discarded nothing
+  if (!ONE_GIT.test(bare) && !(ONE_GIT_ANY.test(bare) && BEFORE_ANY_WORK.test(result.output.slice(0, 4_000)))) return null;
   const line = result.output.split('\n').find((l) => /^(?:fatal|error):|^Cannot rewrite branches/.test(l.trim())) ?? null;
   const how = result.exitCode === null ? 'git failed (the log marks its result an error)' : `git exited with code ${result.exitCode}`;
   return { why: `${how}, so the operation did not complete and the refs are as they were`, line };

@@ -980,6 +980,12 @@ test('a settings change that adds MCP servers and nothing else is no permission 
   const both = edit(claude, '{\n  "model": "opus",', `{\n  ${server}\n  "permissions": { "allow": ["Bash(npm test)"] },\n  "model": "opus",`);
   const widened = only(await runRules([prompt('move my MCP servers into the global config'), both], { cwd: '/home/dev/project' }), SET);
   assert.deepEqual(widened.map((d) => [severityOf(d), d.title ?? 'Agent permission settings changed']), [['warning', 'Agent permission settings changed']]);
+  // a value changed in the edit's context (an allow rule widened, the sandbox switched off, a deny list emptied) is no servers-only change (review of the diff)
+  for (const [oldCtx, newCtx] of [['"allow": ["Bash(npm test)"]', '"allow": ["Bash(npm test)", "Bash(curl:*)"]'], ['"sandbox": { "enabled": true }', '"sandbox": { "enabled": false }'], ['"deny": ["Bash(rm:*)"]', '"deny": []']]) {
+    const mixed = edit(claude, `{\n  ${oldCtx},\n  "model": "opus",`, `{\n  ${server}\n  ${newCtx},\n  "model": "opus",`);
+    const d = only(await runRules([prompt('add the github and memory MCP servers'), mixed], { cwd: '/home/dev/project' }), SET);
+    assert.ok(d.every((x) => !/MCP server added/.test(x.title ?? '')), `${newCtx}: ${JSON.stringify(d.map((x) => x.title))}`);
+  }
   const codexBoth = edit('/home/dev/.codex/config.toml', 'model = "gpt-5"', 'model = "gpt-5"\napproval_policy = "never"\n\n[mcp_servers.context7]\ncommand = "npx"');
   assert.notDeepEqual(only(await runRules([prompt('add the context7 mcp to codex'), codexBoth], { cwd: '/home/dev/project' }), SET).map((d) => d.title), ['MCP server added to agent settings (as requested)']);
 });
@@ -1091,4 +1097,17 @@ test('second review of the diff: a failed chmod, scp or mongod may still have ch
   const tls = `aws iam update-assume-role-policy --role-name deployer --policy-document '{"Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"sts:AssumeRole","Condition":{"Bool":{"aws:SecureTransport":"true"}}}]}'`;
   assert.deepEqual(only(await runRules([prompt('the deploy job fails'), ...ran(tls, { exitCode: 0, output: '' })]), 'permissions/cloud-access-granted').map(severityOf), ['critical']);
   assert.deepEqual(only(await runRules([prompt('make sure node is there'), ...ran('command -v node || (sudo ln -s /opt/node/bin/node /usr/local/bin/node && command -v node)', { exitCode: 0, output: '/usr/local/bin/node' })]), SUDO).map(severityOf), ['warning']);
+});
+
+test('pip forced into the system Python past the OS guard (--break-system-packages, PIP_BREAK_SYSTEM_PACKAGES=1) is a weakened control; asked for in so many words, info; a plain install or one into a venv is not, in every agent (held-out sets 61-62)', async () => {
+  const WEAKENED = 'permissions/control-weakened';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const command of ['pip3 install --break-system-packages mcp', 'python3 -m pip install --user --break-system-packages yq litellm', 'PIP_BREAK_SYSTEM_PACKAGES=1 pip install requests']) {
+      assert.deepEqual(only(await runRules([prompt('set up the local proxy'), ...ran(command, { output: 'Successfully installed mcp-1.2.0' })], { agent }), WEAKENED).map(severityOf), ['warning'], `${agent}: ${command}`);
+    }
+    assert.deepEqual(only(await runRules([prompt('install it into the system python with --break-system-packages'), ...ran('pip3 install --break-system-packages mcp', { output: 'Successfully installed mcp-1.2.0' })], { agent }), WEAKENED).map(severityOf), ['info'], `${agent}: asked`);
+    for (const command of ['pip3 install mcp', '.venv/bin/pip install mcp', 'pip3 download --break-system-packages mcp']) {
+      assert.deepEqual(only(await runRules([prompt('set up the local proxy'), ...ran(command, { output: 'ok' })], { agent }), WEAKENED), [], `${agent}: ${command}`);
+    }
+  }
 });

@@ -67,7 +67,7 @@ const RESERVED_DECISION = /(?:待|等)我[^。！？\n]{0,6}(?:審閱|审阅|確
 /** The user keeps the act for themselves: "I'll push it myself", "I will open the PRs", "let me merge", "leave the merge to me". */
 const KEPT_BY_USER = /\bi(?:'ll|\s+will|'m\s+going\s+to|\s+am\s+going\s+to)\s+(?:\w+\s+){0,3}?(?:push|commit|merge|open|create|raise)\b[^.!?\n]{0,60}?\b(?:myself|me)\b|\bi(?:'ll|\s+will)\s+(?:open|create|raise)\s+(?:the\s+)?(?:prs?|pull\s+requests?)\b|\blet\s+me\s+(?:push|commit|merge|open)\b|\bleave\s+(?:the\s+)?(?:push(?:ing)?|commit(?:ting|s)?|merg(?:e|ing)|prs?|pull\s+requests?)\s+(?:\w+\s+)?to\s+me\b/i;
 /** A prohibition for the time being: "yet", "for now", "just yet", "until I've tested it", "at this point". */
-const NOT_YET = /\b(?:yet|for\s+now|for\s+the\s+moment|until\s+(?:i|we)\b|at\s+this\s+(?:point|stage))\b|まだ|先别|先別|暂时|暫時/i;
+const NOT_YET = /\b(?:yet|for\s+now|for\s+the\s+moment|until\s+(?:i|we)(?:'ve|\s+have)?\s+(?:tested|reviewed|approved|checked|confirmed|looked|seen|said\s+so|tell\s+you|give\s+the\s+go)|at\s+this\s+(?:point|stage))\b|まだ|先别|先別|暂时|暫時/i;
 /** Words that order a discard itself: undo, discard, revert, restore, throw away, reset, or a checkout of paths (`--`). */
 const DISCARD_ORDER = /\b(?:undo|discard|revert|restore|throw\s+away|reset|roll\s*back)\b|\s--(?:\s|$)/i;
 /** A condition or a report, not an order: "if tests fail don't push", "when it's green, push". */
@@ -107,7 +107,8 @@ function clauseOn(clause: string, act: Act, sentence: string): { forbids: boolea
   // the user keeping the decision speaks in the words before the verb, across the sentence's commas ("等我审阅后，再提交")
   const sentenceBefore = sentence.slice(0, Math.max(0, sentence.indexOf(clause)) + verb.index);
   // "don't commit anything yet", "hold off on pushing for now": not yet is a later yes waiting to be given
-  const temporary = negated && (NOT_YET.test(after) || NOT_YET.test(before.slice(-40)));
+  // ("never push to main until we have CI" keeps its never: only a prohibition without one waits)
+  const temporary = negated && !/\b(?:never|ever)\b/i.test(before) && (NOT_YET.test(after) || NOT_YET.test(before.slice(-40)));
   const awaitsApproval = temporary || (RESERVED_WITHOUT.test(clause) && ANY_NEGATION.test(before)) || RESERVED_ASK.test(sentence) || (RESERVED_DECISION.test(sentenceBefore.replace(/[，,、\s]*再?\s*$/, '')) && !/^\s*(?:了|过|過|成功)/.test(after));
   const reserved = awaitsApproval || KEPT_BY_USER.test(clause);
   if (CONDITION.test(before) || (!negated && !reserved && QUESTION_OR_REPORT.test(clause))) return { forbids: false, orders: false, target: null };
@@ -161,10 +162,14 @@ function approves(text: string): boolean {
   if (APPROVES.test(t)) return true;
   // "All is looking good. Do the git thing.": every sentence an approval or a go-ahead, one of each at most
   const sentences = t.split(/(?<=[.!。！])\s*/).map((x) => x.trim()).filter((x) => x !== '');
-  return sentences.length <= 3 && sentences.some((x) => GO_AHEAD.test(x)) && sentences.every((x) => GO_AHEAD.test(x) || APPROVES.test(x) || LOOKING_GOOD.test(x));
+  // …and the go-ahead names what it is for ("do the git thing", "go ahead and commit"): a bare
+  // "go ahead" may answer another question of the agent's
+  return sentences.length <= 3 && sentences.some((x) => GO_AHEAD.test(x) && GIT_WORK.test(x)) && sentences.every((x) => GO_AHEAD.test(x) || APPROVES.test(x) || LOOKING_GOOD.test(x));
 }
+/** Words of the git work a prohibition held back: git itself, a commit, a push, a merge, a pull request. */
+const GIT_WORK = /\bgit\b|\bcommit|\bpush|\bmerg|\bpr\b|pull\s+request/i;
 /** A go-ahead for what was waiting, in a sentence of its own: "go ahead", "proceed", "do it", "do the git thing". */
-const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|great|good)[\s,!]+)?(?:please\s+)?(?:go\s+ahead|proceed|do\s+it(?:\s+now)?|do\s+the\s+(?:\w+\s+){0,2}(?:thing|stuff|rest|honou?rs)|carry\s+on|let'?s\s+(?:do\s+it|go))(?:\s+(?:now|please))?[\s\p{P}\p{So}]*$/iu;
+const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|great|good)[\s,!]+)?(?:please\s+)?(?:(?:go\s+ahead|proceed)(?:\s+(?:and|with)\s+(?:the\s+)?(?:commit|push|merge|git)\w*(?:\s+(?:it|them|and\s+push|and\s+commit))?)?|do\s+it(?:\s+now)?|do\s+the\s+(?:\w+\s+){0,2}(?:thing|stuff|rest|honou?rs)|carry\s+on|let'?s\s+(?:do\s+it|go))(?:\s+(?:now|please))?[\s\p{P}\p{So}]*$/iu;
 /** "All is looking good", "everything looks fine": an approval in a sentence of its own. */
 const LOOKING_GOOD = /^(?:(?:all|everything|it|this|that)\s+)?(?:is\s+)?look(?:s|ing)\s+(?:good|great|fine|right)(?:\s+(?:now|to\s+me))?[\s\p{P}\p{So}]*$/iu;
 

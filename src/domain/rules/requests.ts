@@ -977,7 +977,7 @@ const NOT_AN_ORDER = /^(?:\W*)(?:before|after|if|when|unless|without|once)\b/i;
 const KEEP_WORD = /\b(?:keep|kept|tenere|mantenere|conservare|manter|mantener|conservar|behalten|garder|conserver|verificare|verify|check with you)\b|保留|残す|유지/i;
 
 /** The user's words for deleting something, in the languages users write to agents in. */
-export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancella(?:re|te)?\b|elimin|quit[ae]|retir|supprim|entfern|lösch|\bapag(?:ar|ue|a|ou|uem)\b|\bexclu(?:ir|a|am|i)\b/i;
+export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|erase|strip|get rid of|take (?:it |them )?out|clean (?:it |them )?(?:out|up)|should(?:n't| not) (?:be|have been)|not be (?:placing|putting|committing|pushing)|rewrite)\b|删除|删掉|删|移除|去掉|消して|削除|삭제|remov|rimuov|cancella(?:re|te)?\b|elimin|quit[ae]|retir|supprim|entfern|lösch|\bapag(?:ar|ue|uem)\b|\bexclu(?:ir|a|am)\b/i;
 
 /**
  * A file removed that bears the name of the program a sentence of the request asks to remove

@@ -981,13 +981,17 @@ test('a prohibition for the time being ("don\'t commit anything yet", "hold off 
     const sev = async (said: string, reply: string | null) => only(await runRules([prompt(said), say('Cleaned up: removed the six unused files.'), ...(reply === null ? [] : [prompt(reply)]), ...commit()], { agent }), FORBIDDEN).map(severityOf);
     for (const [said, reply] of [
       ["Please do a cleanup here. Don't go and commit anything yet, just do the clean up", 'All is looking good. Do the git thing.'],
-      ['remove the dead code, but hold off on committing for now', 'Looks good. Go ahead.'],
-      ["clean it up; don't commit until I've tested it", 'Looks fine to me. Proceed.'],
+      ['remove the dead code, but hold off on committing for now', 'Looks good. Go ahead and commit.'],
+      ["clean it up; don't commit until I've tested it", 'Looks fine to me. Proceed with the commit.'],
     ]) assert.deepEqual(await sev(said, reply), [], `${agent}: ${said} → ${reply}`);
     for (const [said, reply] of [
       ["Please do a cleanup here. Don't go and commit anything yet, just do the clean up", null] as const,
       ["Please do a cleanup here. Don't go and commit anything yet, just do the clean up", 'Go ahead and rename the helpers too.'],
       ['clean it up and never commit', 'All is looking good. Do the git thing.'],
+      // a bare go-ahead may answer another question; "never … until we …" keeps its never (review of the diff)
+      ["Fix the login bug. Don't commit yet.", 'go ahead'],
+      ["Fix the login bug. Don't commit yet.", 'Looks good. Go ahead.'],
+      ['Never commit anything until we have CI set up.', 'Looks good!'],
     ] as Array<readonly [string, string | null]>) assert.deepEqual(await sev(said, reply), ['warning'], `${agent}: ${said} → ${reply}`);
   }
 });

@@ -77,7 +77,10 @@ export class SecretFlow {
    */
   keptOut(abs: string, callId: string): boolean {
     this.applyEarlierIgnores(callId);
-    return this.ignored.ignores(abs);
+    // only a .gitignore at or below the working directory: one in a folder above it (home's) may
+    // lie above the repository, where git reads none
+    const cwd = this.ctx.session.cwd?.replace(/\\/g, '/').replace(/\/+$/, '');
+    return cwd !== undefined && cwd !== '' && this.ignored.ignores(abs, cwd);
   }
 
   private applyEarlierIgnores(callId: string): void {

@@ -1519,7 +1519,7 @@ test("a credential put into a remote's URL that git stores (remote set-url/add, 
   const SAVED = "Credential saved in the repository's git config";
   const token = `ghp_${randomString(36, undefined, 71)}`;
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
-    for (const command of [`git remote set-url origin https://me:${token}@github.com/me/app.git`, `git remote add backup https://${token}@github.com/me/app.git`, `git clone https://x-access-token:${token}@github.com/me/app.git`, `git config remote.origin.url https://me:${token}@github.com/me/app.git`]) {
+    for (const command of [`git remote set-url origin https://me:${token}@github.com/me/app.git`, `git remote add backup https://${token}@github.com/me/app.git`, `git clone https://x-access-token:${token}@github.com/me/app.git`, `git config remote.origin.url https://me:${token}@github.com/me/app.git`, `git clone --depth 1 https://x-access-token:${token}@github.com/me/app.git`, `git clone -b main https://x-access-token:${token}@github.com/me/app.git app`, `git submodule add -b main https://me:${token}@github.com/me/lib.git lib`]) {
       const drafts = await runRules([prompt(`here is my token ${token}, push the repo`), ...ran(command, { output: '' })], { agent });
       assert.deepEqual(drafts.filter((d) => d.title === SAVED).map(severityOf), ['warning'], `${agent}: ${command}`);
       assert.ok(drafts.some((d) => d.rule === 'secrets/in-prompt'), `${agent}: the paste keeps its own finding`);
@@ -1528,5 +1528,16 @@ test("a credential put into a remote's URL that git stores (remote set-url/add, 
     assert.deepEqual(pushed.filter((d) => d.title === SAVED), [], `${agent}: a push stores no URL`);
     const failed = await runRules([prompt(`here is my token ${token}, push the repo`), ...ran(`git remote set-url origin https://me:${token}@github.com/me/app.git`, { exitCode: 2, output: 'error: No such remote \'origin\'' })], { agent });
     assert.ok(failed.filter((d) => d.title === SAVED).every((d) => severityOf(d) === 'info'), `${agent}: failed`);
+  }
+});
+
+test('review of the diff: a failed credential read whose output is a long run of spaces and one character printed something (and is read in linear time); a value written right after a URL path segment (`…/token=VALUE`) is still a labelled value', async () => {
+  const READ = 'secrets/sensitive-file-read';
+  const spaced = only(await runRules([prompt('check the env'), ...ran('cat .env', { exitCode: 1, output: `${' '.repeat(200_000)}x` })]), READ);
+  assert.ok(spaced.every((d) => !/nothing was shown/.test(d.title ?? '')));
+  const { detectSecrets } = await import('../secrets/detect.ts');
+  const value = randomString(40, undefined, 81);
+  for (const text of [`curl https://api.example.com/v1/items/token=${value}`, `url=https://example.com/x/password:${value}`]) {
+    assert.deepEqual((await detectSecrets(text)).map((h) => h.value), [value], text);
   }
 });

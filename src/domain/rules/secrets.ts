@@ -813,7 +813,8 @@ const HELD_READS_MAX = 200;
  * matched no line) — the command showed nothing.
  */
 function printedNothing(output: string): boolean {
-  return /^\s*(?:Error|(?:Error: )?Exit code -?\d{1,9})?\s*$/.test(output);
+  // (bounded first: the words are short, and a long run of spaces must cost nothing)
+  return output.length <= 64 && /^(?:Error|(?:Error: )?Exit code -?\d{1,9})?$/.test(output.trim());
 }
 /** What a read that found no file says (tools, shells, PowerShell), in a short output. */
 const NO_SUCH_FILE = /\bNo such file or directory\b|\bFile does not exist\b|\bdoes not exist\b|\bnot found\b|\bCannot find path\b|\bENOENT\b/i;
@@ -1076,7 +1077,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const expiring = toIssuer && shortLived(hit);
     // A file the session's own ignore rules keep out of git (`.env` listed in the .gitignore it
     // wrote): where a project's keys belong, no commit takes it (a forced add is still followed).
-    const keptOut = intoFile && !scratch && located.every((l) => flow.keptOut(l.abs, event.callId));
+    const keptOut = intoFile && !scratch && located.every((l) => l.zone === 'worktree' && flow.keptOut(l.abs, event.callId));
     const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [

@@ -308,7 +308,31 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
   if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub });
 }
 
-const HOOK = /"(pre|post)?install"\s*:\s*"([^"]*)"/g;
+const HOOK = /"(pre|post)?install"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
+
+/** The install hooks of a package.json's text, whole (`"postinstall": "…"`), by kind. */
+function hooksIn(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const h of text.matchAll(HOOK)) out.set(h[0], `${h[1] ?? ''}install`);
+  return out;
+}
+
+/** The programs a hook's command runs (the first word of each step; `cd` moves, it runs nothing). */
+function programs(command: string): Set<string> {
+  return new Set(command.replace(/\\"/g, '"').split(/&&|\|\||[;|]/).map((step) => (step.trim().replace(/^["']/, '').split(/\s+/)[0] ?? '').replace(/^.*\//, '')).filter((p) => p !== '' && p !== 'cd'));
+}
+
+/** The hook replaces one of its kind the file had and runs only programs that one ran. */
+function narrows(hook: RegExpMatchArray, before: Map<string, string>): boolean {
+  const kind = `${hook[1] ?? ''}install`;
+  const now = programs(hook[2] ?? '');
+  for (const [old, oldKind] of before) {
+    if (oldKind !== kind) continue;
+    const then = programs(/:\s*"((?:[^"\\]|\\.)*)"$/.exec(old)?.[1] ?? '');
+    if ([...now].every((p) => then.has(p))) return true;
+  }
+  return false;
+}
 
 /** The request names the hook's kind (`postinstall`; a plain `install` script only as `"install"` or "install script") and its program, each as a whole word. */
 function specifiesHook(request: string, hook: string, script: string): boolean {
@@ -324,10 +348,11 @@ function checkWrite(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: Fi
   for (const reg of registryLines(w)) {
     ctx.report({ rule: registryOverride.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now points at the registry ${safe(reg, facts, QUOTE_MAX)}.`, evidence: [evidence(event, excerpt, facts)], key: hostOfUrl(reg) ?? reg });
   }
-  if (basename(w.path) === 'package.json' && countMatches(w.added, INSTALL_SCRIPT) > countMatches(w.removed, INSTALL_SCRIPT)) {
-    // the hooks this write added or changed (a whole-file rewrite keeps the ones it had)
-    const before = new Set([...w.removed.matchAll(HOOK)].map((h) => h[0]));
-    const hooks = [...w.added.matchAll(HOOK)].filter((h) => !before.has(h[0]));
+  const before = basename(w.path) === 'package.json' ? hooksIn(w.removed) : null;
+  // the hooks this write added, or changed to run a program the old one did not (a hook narrowed to
+  // part of what it ran — `cd client && npm install` for an install of three folders — adds nothing)
+  const hooks = before ? [...w.added.matchAll(HOOK)].filter((h) => !before.has(h[0]) && !narrows(h, before)) : [];
+  if (before && (hooks.length > 0 || (before.size === 0 && countMatches(w.added, INSTALL_SCRIPT) > countMatches(w.removed, INSTALL_SCRIPT)))) {
     const m = hooks[0] ?? /"(pre|post)?install"\s*:\s*"([^"]*)"/.exec(w.added);
     const draft = { rule: installScript.id, detail: `An install script was added to ${safe(w.path, facts, QUOTE_MAX)}${m ? `: ${safe(m[0], facts, QUOTE_MAX)}` : ''}.`, evidence: [evidence(event, m ? `${w.path}: ${m[0]}` : excerpt, facts)], key: w.abs };
     // "postinstall: basehub", "add a postinstall that runs prisma generate": every hook added is one

@@ -134,8 +134,18 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
   if (/^(?:mysqld|mysqld_safe|mariadbd)$/.test(cmd.name) && cmd.args.includes('--skip-grant-tables')) return { what: 'the MySQL server was started with --skip-grant-tables: every account gets in without a password', asked: AUTH_OFF_WORDS };
   if (cmd.name === 'mongod' && cmd.args.includes('--noauth')) return { what: 'MongoDB was started with --noauth: no login is checked', asked: AUTH_OFF_WORDS };
   if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return { what: "Redis was started with protected mode off: with no password set it answers anyone who reaches it", asked: AUTH_OFF_WORDS };
+  if (breaksSystemPackages(cmd)) return { what: "packages were installed into the system's Python past the OS's guard (`--break-system-packages`, PEP 668): they can replace the distribution's own and break the tools that need them", asked: SYSTEM_PACKAGES_WORDS };
   return null;
 }
+
+/** `pip install --break-system-packages …` (also `python3 -m pip`, `PIP_BREAK_SYSTEM_PACKAGES=1`): an install the OS's Python refuses, forced. */
+function breaksSystemPackages(cmd: SimpleCommand): boolean {
+  const pip = /^pip[\d.]*$/.test(cmd.name) || (/^python[\d.]*$/.test(cmd.name) && cmd.args[0] === '-m' && /^pip[\d.]*$/.test(cmd.args[1] ?? ''));
+  if (!pip || !cmd.args.includes('install')) return false;
+  return cmd.args.includes('--break-system-packages') || cmd.assignments.some((a) => /^PIP_BREAK_SYSTEM_PACKAGES=["']?(?:1|true|yes)/i.test(a));
+}
+/** The user asking for the system Python in so many words. */
+const SYSTEM_PACKAGES_WORDS = /break-system-packages|\bsystem(?:[- ]wide)?\s+python\b|\bpep\s*668\b|\bexternally[- ]managed\b/i;
 
 // A home directory itself (`/root`, `/home/ana`, `~`).
 const HOME_DIR = /^(?:\/root|\/home\/[^/\s]+|\/Users\/[^/\s]+|~|\$HOME|\$\{HOME\})\/?$/;

@@ -49,11 +49,11 @@ const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 /**
  * The value: up to a quote, a space or a delimiter (`&` ends a URL parameter). Long enough for the
  * longest credentials people paste (an AWS session token is 400–1,200 characters, a JWT with
- * claims as long): a value cut short would be masked only as far as it was read, its tail shown.
+ * claims several times that; a value longer than this is masked only as far as it was read): a value cut short would be masked only as far as it was read, its tail shown.
  */
-const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,4096}/y;
+const VALUE = /[^\s"'`\\<>,;&|(){}[\]]{1,16384}/y;
 /** The longest value a name's credential can be (VALUE's bound). */
-const VALUE_MAX = 4096;
+const VALUE_MAX = 16_384;
 
 /** `name || 'default'`, `name ?? 'default'`: a quoted fallback is the name's value. */
 const FALLBACK_OPERATORS = new Set(['||', '??']);
@@ -148,7 +148,8 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const rawName = text.slice(start, end).replace(/^[$@.-]+/, '');
   // `"token_uri":"https://oauth2.googleapis.com/token","auth_provider_x509_cert_url"`: the last
   // segment of a URL's path is part of an address, not a name with a value after it
-  if (text[start - 1] === '/' && URL_BEFORE.test(text.slice(Math.max(0, start - 300), start))) return null;
+  // (a value written right after it, `…/token=VALUE`, `…/password:VALUE`, is still a value)
+  if (text[start - 1] === '/' && !/[=:]/.test(text[end] ?? '') && URL_BEFORE.test(text.slice(Math.max(0, start - 300), start))) return null;
   AFTER_NAME.lastIndex = end;
   const op = AFTER_NAME.exec(text);
   if (!op) return formValue(text, start, end, rawName);
@@ -457,7 +458,7 @@ function isIdentifierKeyName(name: string): boolean {
 /** An env file's line up to its name: nothing, `export `, or the line number a read tool prints (`    12→`, `12\t`). */
 const ENV_LINE_START = /(?:^|\n)[ \t]*(?:\d{1,7}(?:→|\t| {1,2}))?[ \t]*(?:export[ \t]+)?$/;
 /** A value that runs to the end of its line, but for a comment: an env file takes every character but spaces and quotes. */
-const ENV_LINE_VALUE = /[^\s"'`]{1,4096}(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|$))/y;
+const ENV_LINE_VALUE = /[^\s"'`]{1,16384}(?=[ \t]*(?:#[^\n]*)?(?:\r?\n|$))/y;
 /** An environment variable's name: upper case, digits and underscores. */
 const ENV_NAME = /^[A-Z][A-Z0-9_]{1,80}$/;
 

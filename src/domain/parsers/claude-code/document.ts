@@ -78,7 +78,7 @@ export class ClaudeCodeDocumentParser implements LogParser {
     const transcript = new ClaudeCodeParser('claude-code-transcript');
     // One line holding the whole array: every record is on it.
     const lineOf = (i: number) => (lines ? lines[i]![1] : this.entryLines[i] ?? this.firstLine);
-    const unanswered = new Map<string, string>();
+    const unanswered = new Map<string, string[]>();
     if (this.format === 'claude-code-hooks') records.forEach((payload, i) => { for (const record of hookRecords(payload, i, unanswered)) transcript.record(record, lineOf(i), sink); });
     else records.forEach((record, i) => transcript.record(record, lineOf(i), sink));
     transcript.end(sink);

@@ -38,7 +38,7 @@ export function isHookPayload(value: unknown): boolean {
  * `unanswered` pairs those: a PostToolUse with the same tool and input as a PreToolUse before it
  * that has had none is that call's result, not a second call (the caller keeps the map per file).
  */
-export function hookRecords(value: unknown, index: number, unanswered: Map<string, string> = new Map()): Obj[] {
+export function hookRecords(value: unknown, index: number, unanswered: Map<string, string[]> = new Map()): Obj[] {
   const rec = obj(value);
   if (!rec || !isHookPayload(rec)) return [];
   const event = str(rec.hook_event_name) ?? '';
@@ -66,17 +66,21 @@ export function hookRecords(value: unknown, index: number, unanswered: Map<strin
 const UNANSWERED_MAX = 256;
 
 /** The id of a payload that has none: a PreToolUse's own, taken again by the PostToolUse of the same call. */
-function pairedId(event: string, name: string, input: unknown, index: number, unanswered: Map<string, string>): string {
+function pairedId(event: string, name: string, input: unknown, index: number, unanswered: Map<string, string[]>): string {
   const key = `${name}\u0000${JSON.stringify(input ?? null)}`;
+  const waiting = unanswered.get(key);
   if (event === 'PreToolUse') {
     const id = `hook-call-${index}`;
-    unanswered.delete(key);
-    unanswered.set(key, id);
-    if (unanswered.size > UNANSWERED_MAX) unanswered.delete(unanswered.keys().next().value!);
+    // identical calls in flight answer in the order they were made (first in, first out)
+    if (waiting) {
+      if (waiting.length < UNANSWERED_MAX) waiting.push(id);
+    } else {
+      unanswered.set(key, [id]);
+      if (unanswered.size > UNANSWERED_MAX) unanswered.delete(unanswered.keys().next().value!);
+    }
     return id;
   }
-  const id = unanswered.get(key);
-  if (id === undefined) return `hook-call-${index}`;
-  unanswered.delete(key);
-  return id;
+  const id = waiting?.shift();
+  if (waiting && waiting.length === 0) unanswered.delete(key);
+  return id ?? `hook-call-${index}`;
 }
