@@ -152,6 +152,17 @@ export function showsPush(text: string): boolean {
 
 /** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
 export const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
+/**
+ * COMMIT_SUMMARY found in a text. Its line starts with `[`: a text with no `[` at a line's start
+ * (after any line terminator `^` knows) is not read by the pattern (issue 30: every result is).
+ */
+export function showsCommitSummary(text: string): boolean {
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
+    const before = at === 0 ? 0x0a : text.charCodeAt(at - 1);
+    if (before === 0x0a || before === 0x0d || before === 0x2028 || before === 0x2029) return COMMIT_SUMMARY.test(text);
+  }
+  return false;
+}
 
 export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push/i;
 

@@ -141,7 +141,19 @@ const SAYS_MISSING = /no such file|not found|does(?:n't| not) exist|cannot acces
 function pathsShown(output: string, listed: string[], dir: string | null, ctx: RuleContext): string[] {
   const text = output.length > SCAN_MAX ? output.slice(0, SCAN_MAX) : output;
   const out: string[] = [];
-  for (const line of text.split('\n', 20_000)) {
+  // Line by line (the first 20,000), without a copy of the lines that hold no `/`: a path needs one.
+  let slash = text.indexOf('/');
+  for (let start = 0, n = 0; slash !== -1 && n < 20_000; n++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const from = start;
+    start = end + 1;
+    if (slash >= end) {
+      if (nl === -1) break;
+      continue;
+    }
+    const line = text.slice(from, end);
+    slash = text.indexOf('/', end);
     for (const m of line.matchAll(ABS_PATH)) {
       // `~/.env existiert nicht`, `cat: /etc/app.conf: No such file or directory`: named as missing
       // (the line's words around the path, not the path's own: `/srv/missing-app/config.json`)
