@@ -207,7 +207,7 @@ export function actOf(cmd: SimpleCommand): Act | null {
 
 /** A GitHub MCP tool (`mcp__github__create_pull_request`) that pushes, opens or merges a pull request. */
 function mcpAct(call: ToolCallEvent): Act | null {
-  const name = call.name.replace(/^.*__/, '');
+  const name = call.name.includes('__') ? call.name.replace(/^.*__/, '') : call.name;
   if (/^merge_pull_request$/i.test(name)) return 'merge';
   if (/^create_pull_request$/i.test(name)) return 'pr';
   if (/^(?:push_files|create_or_update_file)$/i.test(name)) return 'push';

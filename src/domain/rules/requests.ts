@@ -801,7 +801,7 @@ export function namesPlace(request: string, abs: string, home: string | null): b
  * the one asked for, wherever the user keeps such notes.
  */
 function titlesFile(request: string, title: string): boolean {
-  const text = request.slice(0, 10_000).toLowerCase();
+  const text = lowerOf(request.length > 10_000 ? request.slice(0, 10_000) : request);
   for (let at = text.indexOf(title); at >= 0; at = text.indexOf(title, at + 1)) {
     const after = text[at + title.length];
     if (after !== undefined && /[\p{L}\p{N}_-]/u.test(after) && /[a-z0-9]/.test(title.slice(-1))) continue; // part of a longer word
@@ -825,9 +825,12 @@ function namesFolderPair(request: string, abs: string, home: string | null): boo
   const [parent, child] = [dirs[dirs.length - 2]!, dirs[dirs.length - 1]!];
   if (parent.length < 3 || child.length < 3 || parent === child || child === 'bin' || PLACE_WORDS_IGNORED.has(child) || parent === 'git' || child === 'git') return false;
   const [p, c] = [escapeRegExp(words(parent).join(' ')), escapeRegExp(words(child).join(' '))];
-  const together = new RegExp(`(?:^| )(?:${c} (?:\\w+ )?(?:in|into|under|inside) (?:\\w+ )?${p}|${p} ${c}|${c} ${p})(?: |$)`);
-  return request.slice(0, 10_000).split(SENTENCE_END).some((t) => together.test(words(t).join(' ')));
+  const together = memo(folderPairs, `${p}\u0000${c}`, () => new RegExp(`(?:^| )(?:${c} (?:\\w+ )?(?:in|into|under|inside) (?:\\w+ )?${p}|${p} ${c}|${c} ${p})(?: |$)`));
+  return memo(sentenceWordsOf, request, (r) => r.slice(0, 10_000).split(SENTENCE_END).map((t) => words(t).join(' '))).some((t) => together.test(t));
 }
+/** Per request, its sentences as words; per folder pair, its pattern (both derived once, issue 30). */
+const sentenceWordsOf = new Map<string, string[]>();
+const folderPairs = new Map<string, RegExp>();
 
 /**
  * The folder holding `abs` (or a folder above it, below home) that the request names by its whole
