@@ -294,8 +294,10 @@ export const EXPOSURE_RULES: Rule[] = [
               evidence: [evidence(event, loc.cmd.text, facts)],
               key: v.severity,
             };
+            const shell = shellServedDraft(loc, facts, event);
+            if (!files && !shell) continue;
             // files or a shell (shell-served.ts) served to the network: a dictated command stays a warning
-            for (const [draft, m] of [[files, filesServed], [shellServedDraft(loc, facts, event), shellServed]] as const) {
+            for (const [draft, m] of [[files, filesServed], [shell, shellServed]] as const) {
               if (!draft) continue;
               const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
               outcomes.report(event, 'run', asked ? asRequested(draft, m, asked, 'the command was dictated word for word', 'warning') : draft, SERVE);

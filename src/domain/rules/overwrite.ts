@@ -13,6 +13,7 @@ import { changedPathsIn } from './worklog.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { LOW_CONFIDENCE_FORMATS, type FormatId } from '../agents.ts';
+import { isWhiteSpace } from '../report/strings.ts';
 
 export const fileOverwritten = meta({
   id: 'destructive/file-overwritten',
@@ -165,11 +166,26 @@ function pathsShown(output: string, listed: string[], dir: string | null, ctx: R
   if (listed.length === 1) {
     const base = locate(listed[0], dir, ctx.session).abs.replace(/\/+$/, '');
     for (const line of text.split('\n', 2_000)) {
-      const name = /([^\s/]+)\s*$/.exec(line)?.[1];
+      const name = lastName(line);
       if (name && name !== '.' && name !== '..') out.push(`${base}/${name}`);
     }
   }
   return out;
+}
+
+/**
+ * `/([^\s/]+)\s*$/.exec(line)?.[1]` without the pattern's retries at every position of a long
+ * word: the run of characters other than white space and `/` that ends the line's last word.
+ */
+function lastName(line: string): string | undefined {
+  const t = line.trimEnd();
+  let i = t.length - 1;
+  while (i >= 0 && !spaceOrSlash(t.charCodeAt(i))) i--;
+  return i === t.length - 1 ? undefined : t.slice(i + 1);
+}
+
+function spaceOrSlash(c: number): boolean {
+  return c === 0x2f || isWhiteSpace(c);
 }
 
 // `ls -l` (also -la, -laR): mode, links, owner, group, size, date, name.

@@ -1129,9 +1129,23 @@ function normaliseCommand(text: string): string {
   return text.replace(/[‘’“”'"`]/g, '').replace(/\s+/g, ' ').trim().replace(/;$/, '').toLowerCase();
 }
 
-// The same few prompts are checked against every command a rule reports: normalise each once.
-const NORMALISED_MAX = 16;
+// The same few prompts are checked against every command a rule reports: normalise each once
+// (as many as the other per-request memos keep: with 30 prompts in force, 16 entries were cycled
+// through and never hit, issue 30).
+const NORMALISED_MAX = DERIVED_MAX;
 const normalised = new Map<string, string>();
+
+// …and one command against each request in force in turn (whoAsked): the last one is kept.
+let lastCommand: string | null = null;
+let lastNormalised = '';
+
+function normalisedCommand(command: string): string {
+  if (command !== lastCommand) {
+    lastNormalised = normaliseCommand(command);
+    lastCommand = command;
+  }
+  return lastNormalised;
+}
 
 function normalisedRequest(request: string): string {
   return memo(normalised, request, normaliseCommand, NORMALISED_MAX);
@@ -1143,7 +1157,7 @@ function normalisedRequest(request: string): string {
  */
 export function dictates(request: string, command: string): boolean {
   if (command.length < 8) return false;
-  const c = normaliseCommand(command);
+  const c = normalisedCommand(command);
   if (c.length < 8 || !c.includes(' ')) return false;
   const r = normalisedRequest(request);
   const at = r.indexOf(c);
