@@ -157,12 +157,23 @@ export const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\]
  * (after any line terminator `^` knows) is not read by the pattern (issue 30: every result is).
  */
 export function showsCommitSummary(text: string): boolean {
+  // Asked of one output by several rules in turn (action claims, each kind of store commit): the
+  // last answer is kept.
+  if (text === lastSummaryText) return lastSummary;
+  let shown = false;
   for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
     const before = at === 0 ? 0x0a : text.charCodeAt(at - 1);
-    if (before === 0x0a || before === 0x0d || before === 0x2028 || before === 0x2029) return COMMIT_SUMMARY.test(text);
+    if (before === 0x0a || before === 0x0d || before === 0x2028 || before === 0x2029) {
+      shown = COMMIT_SUMMARY.test(text);
+      break;
+    }
   }
-  return false;
+  lastSummaryText = text;
+  lastSummary = shown;
+  return shown;
 }
+let lastSummaryText: string | null = null;
+let lastSummary = false;
 
 export const PUSH_REFUSED = /\brejected\b|error: failed to push|fatal: |Note about fast-forwards|Updates were rejected|pre-receive hook declined|protected branch hook declined|not allowed to (?:force )?push/i;
 
