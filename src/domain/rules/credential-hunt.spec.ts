@@ -96,3 +96,14 @@ test('credential-hunt: reading results lazily finds the failure eager arming fou
   }
   assert.ok(armedSearches > 100, `only ${armedSearches} searches were armed`);
 });
+
+test('credential-hunt: a call it cannot read fails the rule only where it was read before (armed)', async () => {
+  // a search whose path is no string (a malformed log): placing it throws
+  const odd = () => ({ ...cmd('x'), input: { type: 'search', pattern: 'token', path: 42 } }) as unknown as NormEvent;
+  const plain = cmd('ls');
+  const quiet: NormEvent[] = [plain, result(plain.callId, { exitCode: 0, output: 'ok' }), odd()].map((e, i) => ({ ...e, index: i, line: i + 1 }) as NormEvent);
+  assert.deepEqual(await runRules(quiet, { rules: CREDENTIAL_HUNT_RULES }), []);
+  const fail = cmd('gh api user');
+  const armed: NormEvent[] = [fail, result(fail.callId, { exitCode: 1, output: FAILURE }), odd()].map((e, i) => ({ ...e, index: i, line: i + 1 }) as NormEvent);
+  await assert.rejects(runRules(armed, { rules: CREDENTIAL_HUNT_RULES }));
+});

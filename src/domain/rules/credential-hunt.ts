@@ -170,7 +170,15 @@ export const CREDENTIAL_HUNT_RULES: Rule[] = [
           if (event.kind !== 'tool_call') return;
           recent.call();
           if (recent.empty()) return;
-          const how = huntOf(event, facts, ctx);
+          let how: ReturnType<typeof huntOf>;
+          try {
+            how = huntOf(event, facts, ctx);
+          } catch (e) {
+            // the search was judged only for an armed call before: a failure there is the rule's
+            // failure, as it was; for a call that was not armed it was never asked
+            if (recent.failure()) throw e;
+            how = null;
+          }
           const armed = how ? recent.failure() : null;
           if (how && armed) report(ctx, outcomes, requests, event, facts, how, armed);
           recent.expire();
