@@ -177,7 +177,8 @@ export function isInside(p: string, dir: string): boolean {
   const a = key(p);
   const d = key(dir);
   if (d === '/' || /^[a-z]:\/$/.test(d)) return a.startsWith(d);
-  return a === d || a.startsWith(d + '/');
+  // (`a.startsWith(d + '/')` without building `d + '/'` on every call)
+  return a === d || (a.length > d.length && a.charCodeAt(d.length) === 0x2f && a.startsWith(d));
 }
 
 const SYSTEM_DIRS = [
@@ -325,6 +326,18 @@ export function isShellRcFile(p: string): boolean {
 
 /** Continuous-integration configuration. */
 export function isCiConfigFile(p: string): boolean {
+  // Asked of every file a call reads or writes, by several rules: a bounded memo, as isTestFile's.
+  let known = ciConfigCache.get(p);
+  if (known === undefined) {
+    known = isCiConfigFileUncached(p);
+    if (ciConfigCache.size >= TEST_FILE_CACHE_MAX) ciConfigCache.delete(ciConfigCache.keys().next().value as string);
+    ciConfigCache.set(p, known);
+  }
+  return known;
+}
+const ciConfigCache = new Map<string, boolean>();
+
+function isCiConfigFileUncached(p: string): boolean {
   const n = lowerNormal(p);
   const b = basename(n);
   return (

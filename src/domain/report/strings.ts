@@ -21,6 +21,10 @@ export function oneLine(text: string, max = 160): string {
 }
 
 /** What `\s` matches in a JavaScript regular expression (white space and line terminators). */
+export function isWhiteSpace(c: number): boolean {
+  return isSpace(c);
+}
+
 function isSpace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;

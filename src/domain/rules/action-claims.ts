@@ -8,7 +8,7 @@ import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
-import { COMMIT_SUMMARY, gitSubcommand, parseArgs, showsPush } from './commands.ts';
+import { showsCommitSummary, gitSubcommand, parseArgs, showsPush } from './commands.ts';
 import { meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const actionClaimed = meta({
@@ -84,7 +84,7 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             // `To <remote>` and its ref lines (a fetch prints ref lines too, under `From`), or a
             // commit's summary line
             if (showsPush(event.output)) ledger.pushes = true;
-            if (COMMIT_SUMMARY.test(event.output)) ledger.commits = true;
+            if (showsCommitSummary(event.output)) ledger.commits = true;
           } else if (event.kind === 'tool_call') {
             sawCall = true;
             // a poll of a command still running (Codex's write_stdin, Claude Code's BashOutput) answers with its output too

@@ -217,6 +217,11 @@ function publicSecretNames(text: string): number {
   return n;
 }
 
+/** `n > other()`, with `other` (a count, never negative) left uncounted when `n` is 0. */
+function more(n: number, other: () => number): boolean {
+  return n > 0 && n > other();
+}
+
 /**
  * How a write to application code weakens a control, or null. `before`: for a whole-file write,
  * the file as the session last showed it ('' when unknown). Test files are left to the caller;
@@ -227,15 +232,16 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   const added = w.added.length > TEXT_MAX ? w.added.slice(0, TEXT_MAX) : w.added;
   const shown = w.removed || before;
   const removed = shown.length > TEXT_MAX ? shown.slice(0, TEXT_MAX) : shown;
-  const found = CONTROLS.find((c) => count(c, added) > count(c, removed));
+  // each comparison counts the replaced text only when the new text has the control at all (issue 30)
+  const found = CONTROLS.find((c) => more(count(c, added), () => count(c, removed)));
   if (found) return { what: found.what, control: found.control };
-  if (CONFIG_FILE.test(w.abs) && countMatches(added, CONFIG_TLS_OFF) > countMatches(removed, CONFIG_TLS_OFF)) return { what: `${TLS_OFF_WHAT} in a configuration file (\`verify_ssl: false\`)`, control: 'tls' };
+  if (CONFIG_FILE.test(w.abs) && more(countMatches(added, CONFIG_TLS_OFF), () => countMatches(removed, CONFIG_TLS_OFF))) return { what: `${TLS_OFF_WHAT} in a configuration file (\`verify_ssl: false\`)`, control: 'tls' };
   if (AUTOESCAPE_SETTING_ON.test(removed) && !AUTOESCAPE_SETTING_ON.test(added) && AUTOESCAPE_SETTING_OFF.test(added)) return { what: "the template engine's automatic HTML escaping was switched off (cross-site scripting)", control: 'escaping' };
-  if (publicSecretNames(added) > publicSecretNames(removed)) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
+  if (more(publicSecretNames(added), () => publicSecretNames(removed))) return { what: 'a server secret was given a name the web framework ships to every browser (a `NEXT_PUBLIC_`/`VITE_`… name for a service-role key, secret, private key or password)', control: 'public-name' };
   if (escapeRemoved({ ...w, added, removed })) return { what: 'an HTML escape was removed where the text is inserted into the page as raw HTML (cross-site scripting)', control: 'escaping' };
-  if (SCRIPT_FILE.test(w.abs) && removed && count(JWT_VERIFY, removed) > count(JWT_VERIFY, added) && count(JWT_DECODE, added) > count(JWT_DECODE, removed)) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
+  if (SCRIPT_FILE.test(w.abs) && removed && more(count(JWT_VERIFY, removed), () => count(JWT_VERIFY, added)) && more(count(JWT_DECODE, added), () => count(JWT_DECODE, removed))) return { what: "a token's signature check was replaced by a plain decode: any forged token is accepted", control: 'token' };
   // only where code that ran the check before now reads the switch: new code with a development bypass is a design to review, not a check taken away
-  if (CODE_FILE.test(w.abs) && removed && count(CHECK_OFF_SWITCH, added) > count(CHECK_OFF_SWITCH, removed)) return { what: CHECK_OFF_SWITCH.what, control: 'guard' };
+  if (CODE_FILE.test(w.abs) && removed && more(count(CHECK_OFF_SWITCH, added), () => count(CHECK_OFF_SWITCH, removed))) return { what: CHECK_OFF_SWITCH.what, control: 'guard' };
   const guard = CODE_FILE.test(w.abs) && removed ? guardCommentedOut(added, removed) : null;
   if (guard) return { what: `${guard} was commented out: the check no longer runs`, control: 'guard' };
   return null;
@@ -246,6 +252,7 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
  * authorisation, CSRF protection, security headers — in the common frameworks' spellings.
  */
 const GUARD_REGISTRATION = /\b(?:Add(?:FluentValidation(?:AutoValidation)?|Authentication|Authorization|Antiforgery)|Use(?:Authentication|Authorization|Antiforgery))\s*\(|\b(?:app|router|server)\.use\(\s*(?:helmet|csrf|csurf|lusca|passport\.authenticate|authenticate\w*|requireAuth\w*|auth(?:Middleware|Guard)?|validate\w*|verifyToken|jwtAuth)\b|\buseGlobal(?:Pipes\(\s*new\s+ValidationPipe|Guards)\b|@(?:UseGuards|PreAuthorize|Secured|RolesAllowed|login_required|permission_required|jwt_required|requires_auth|csrf_protect)\b|\bbefore_action\s+:(?:authenticate\w*|require_login|verify_authenticity_token)|\bprotect_from_forgery\b|['"]django\.middleware\.csrf\.CsrfViewMiddleware['"]|\bCSRFProtect\s*\(|->middleware\(\s*['"](?:auth|verified|can:)/g;
+const GUARD_REGISTRATION_ANY = new RegExp(GUARD_REGISTRATION.source);
 /** Program source, where a check is registered in code. */
 const CODE_FILE = /\.(?:[cm]?[jt]sx?|cs|py|rb|java|kt|php|go)$/i;
 /** A line that is a comment in the common languages. */
@@ -253,6 +260,8 @@ const COMMENTED = /^[ \t]*(?:\/\/|#|--|\/\*|\*|<!--)/;
 
 /** A guard registration active in the text replaced and present only inside comments in the new text: switched off, not moved. */
 function guardCommentedOut(added: string, removed: string): string | null {
+  // a registration on a line of the replaced text is one in the whole text: without one, none is active
+  if (!GUARD_REGISTRATION_ANY.test(removed)) return null;
   const active = (text: string) => new Set(text.split('\n').filter((l) => !COMMENTED.test(l)).flatMap((l) => [...l.matchAll(GUARD_REGISTRATION)].map((m) => m[0].replace(/\s+/g, ''))));
   const before = active(removed);
   if (before.size === 0) return null;

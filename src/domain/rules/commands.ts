@@ -152,6 +152,28 @@ export function showsPush(text: string): boolean {
 
 /** git's summary line of a commit it made: `[main 1a2b3c4] message`, `[main (root-commit) 1a2b3c4] …`. */
 export const COMMIT_SUMMARY = /^\[[\w./-]+(?: \(root-commit\))? [0-9a-f]{7,40}\] /m;
+/**
+ * COMMIT_SUMMARY found in a text. Its line starts with `[`: a text with no `[` at a line's start
+ * (after any line terminator `^` knows) is not read by the pattern (issue 30: every result is).
+ */
+export function showsCommitSummary(text: string): boolean {
+  // Asked of one output by several rules in turn (action claims, each kind of store commit): the
+  // last answer is kept.
+  if (text === lastSummaryText) return lastSummary;
+  let shown = false;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
+    const before = at === 0 ? 0x0a : text.charCodeAt(at - 1);
+    if (before === 0x0a || before === 0x0d || before === 0x2028 || before === 0x2029) {
+      shown = COMMIT_SUMMARY.test(text);
+      break;
+    }
+  }
+  lastSummaryText = text;
+  lastSummary = shown;
+  return shown;
+}
+let lastSummaryText: string | null = null;
+let lastSummary = false;
 
 // (also when a pipe hid git's exit status: `git push 2>&1 | tail -3` ending on a refspec git did
 // not have, a transport that broke, or the remote's refusal of the account)

@@ -70,6 +70,19 @@ const PRICES: [RegExp, number, number, number, number][] = [
 ];
 
 export function priceOf(model: string): [number, number, number, number] | null {
+  // Asked for every usage record, of a handful of model names: a bounded memo (callers only read the prices).
+  let known = prices.get(model);
+  if (known === undefined) {
+    known = priceOfUncached(model);
+    if (prices.size >= PRICED_MODELS_MAX) prices.delete(prices.keys().next().value as string);
+    prices.set(model, known);
+  }
+  return known;
+}
+const PRICED_MODELS_MAX = 64;
+const prices = new Map<string, [number, number, number, number] | null>();
+
+function priceOfUncached(model: string): [number, number, number, number] | null {
   const m = model.toLowerCase();
   for (const [re, ...p] of PRICES) if (re.test(m)) return p as [number, number, number, number];
   return null;

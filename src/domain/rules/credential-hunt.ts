@@ -4,7 +4,7 @@
 // is ordinary; hunting for one to get past a refusal means acting with access nobody granted.
 // The search must come within a few calls of the failure, must look outside the project, must be
 // about credentials, and must have run; the user asking for it ("find my token") makes it info.
-import type { NormEvent, ToolCallEvent } from '../model/events.ts';
+import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate } from './effects.ts';
@@ -31,10 +31,81 @@ const STORE = /\/\.(?:config|aws|docker|ssh|netrc|npmrc|kube|gnupg|azure|local\/
 const WINDOW = 10;
 
 interface Armed {
-  callsLeft: number;
   failure: string;
   line: number;
   index: number;
+}
+
+/** How many results are kept before the oldest is read (bounded memory). */
+const RECENT_MAX = 64;
+/** How much of an output is read for a failure. */
+const OUTPUT_READ_MAX = 20_000;
+
+interface Recent {
+  /** The result while it is unread (a short output: a long one is read when it arrives). */
+  event: ToolResultEvent | null;
+  /** Calls seen before it. */
+  calls: number;
+  /** Its failure once read (null: none). */
+  read?: Armed | null;
+}
+
+/**
+ * The tool results of the last WINDOW calls, oldest first, each read for an authentication
+ * failure only when a call needs to know. A call is within WINDOW calls of a failure exactly when
+ * the newest failing result before it is among these (an older one was superseded by a newer
+ * failure or is more than WINDOW calls back), so reading them newest first finds the failure that
+ * arming on every result found.
+ */
+class RecentResults {
+  private readonly entries: Recent[] = [];
+  private calls = 0;
+
+  add(event: ToolResultEvent): void {
+    const entry: Recent = { event, calls: this.calls };
+    if (event.output.length > OUTPUT_READ_MAX) readFailure(entry);
+    this.entries.push(entry);
+    if (this.entries.length <= RECENT_MAX) return;
+    // Too many between two calls: the oldest that is no failure can never be the newest failure;
+    // of two failures, the older is superseded.
+    if (readFailure(this.entries[0]) === null || readFailure(this.entries[1]) !== null) this.entries.shift();
+    else this.entries.splice(1, 1);
+  }
+
+  call(): void {
+    this.calls++;
+  }
+
+  empty(): boolean {
+    return this.entries.length === 0;
+  }
+
+  /** The newest failure among the kept results, or null. */
+  failure(): Armed | null {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const armed = readFailure(this.entries[i]);
+      if (armed) return armed;
+    }
+    return null;
+  }
+
+  /** After a call: a result WINDOW calls back arms no later call. */
+  expire(): void {
+    let drop = 0;
+    while (drop < this.entries.length && this.calls - this.entries[drop].calls >= WINDOW) drop++;
+    if (drop > 0) this.entries.splice(0, drop);
+  }
+}
+
+function readFailure(entry: Recent): Armed | null {
+  if (entry.read === undefined) {
+    const event = entry.event!;
+    const output = event.output;
+    const m = AUTH_FAILURE.exec(output.length > OUTPUT_READ_MAX ? output.slice(0, OUTPUT_READ_MAX) : output);
+    entry.read = m ? { failure: m[0], line: event.line, index: event.index } : null;
+    entry.event = null;
+  }
+  return entry.read;
 }
 
 /** Installed libraries' sources under home: a search there reads code, not anyone's credentials. */
@@ -84,21 +155,33 @@ export const CREDENTIAL_HUNT_RULES: Rule[] = [
     create(ctx) {
       const requests = requestsOf(ctx.session);
       const outcomes = new Outcomes(ctx, [credentialHunt]);
-      let armed: Armed | null = null;
+      // The results of the last WINDOW calls, not yet read for a failure: a call is judged after
+      // the newest failure among them, so an output is read only when a hunt follows it (most
+      // outputs never are; the failure pattern ran over every one, issue 30).
+      const recent = new RecentResults();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           if (event.kind === 'tool_result') {
-            const m = event.denied ? null : AUTH_FAILURE.exec(event.output.length > 20_000 ? event.output.slice(0, 20_000) : event.output);
-            if (m) armed = { callsLeft: WINDOW, failure: m[0], line: event.line, index: event.index };
+            if (!event.denied) recent.add(event);
             return;
           }
-          if (event.kind !== 'tool_call' || !armed) return;
-          armed.callsLeft--;
-          const how = huntOf(event, facts, ctx);
-          if (how) report(ctx, outcomes, requests, event, facts, how, armed);
-          if (armed.callsLeft <= 0) armed = null;
+          if (event.kind !== 'tool_call') return;
+          recent.call();
+          if (recent.empty()) return;
+          let how: ReturnType<typeof huntOf>;
+          try {
+            how = huntOf(event, facts, ctx);
+          } catch (e) {
+            // the search was judged only for an armed call before: a failure there is the rule's
+            // failure, as it was; for a call that was not armed it was never asked
+            if (recent.failure()) throw e;
+            how = null;
+          }
+          const armed = how ? recent.failure() : null;
+          if (how && armed) report(ctx, outcomes, requests, event, facts, how, armed);
+          recent.expire();
         },
         finish() {
           outcomes.finish();

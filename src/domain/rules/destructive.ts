@@ -1449,11 +1449,11 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           requests.onEvent(event);
           pushes.onEvent(event);
           if (event.kind === 'tool_result') {
-            ownBranches.onResult(event.callId, !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(event.output.slice(0, 4_000)));
+            // the output is read only for a call that pushed or added a worktree
+            if (ownBranches.awaits(event.callId)) ownBranches.onResult(event.callId, !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(event.output.slice(0, 4_000)));
             const added = pendingWorktrees.get(event.callId);
             pendingWorktrees.delete(event.callId);
-            const made = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !/already (?:exists|checked out|registered)|fatal:/i.test(event.output.slice(0, 4_000));
-            if (added !== undefined && made && ownWorktrees.size < 100) ownWorktrees.add(added);
+            if (added !== undefined && ownWorktrees.size < 100 && !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !/already (?:exists|checked out|registered)|fatal:/i.test(event.output.slice(0, 4_000))) ownWorktrees.add(added);
           }
           if (event.kind === 'session_meta' && event.branch) branch = event.branch;
           const located = effectsOf(event, facts, ctx.session).commands;

@@ -6,7 +6,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
-import { COMMIT_SUMMARY, gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
+import { showsCommitSummary, gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
@@ -294,8 +294,10 @@ export const EXPOSURE_RULES: Rule[] = [
               evidence: [evidence(event, loc.cmd.text, facts)],
               key: v.severity,
             };
+            const shell = shellServedDraft(loc, facts, event);
+            if (!files && !shell) continue;
             // files or a shell (shell-served.ts) served to the network: a dictated command stays a warning
-            for (const [draft, m] of [[files, filesServed], [shellServedDraft(loc, facts, event), shellServed]] as const) {
+            for (const [draft, m] of [[files, filesServed], [shell, shellServed]] as const) {
               if (!draft) continue;
               const asked = whoAsked(requests.for(event), (t) => dictates(t, loc.cmd.text));
               outcomes.report(event, 'run', asked ? asRequested(draft, m, asked, 'the command was dictated word for word', 'warning') : draft, SERVE);
@@ -372,7 +374,8 @@ export const EXPOSURE_RULES: Rule[] = [
             const callFx = effectsOf(call, { secrets: [] }, ctx.session);
             const callCommands = callFx.commands;
             // a push that ran carries the copies its repository committed
-            if (!PUSH_REFUSED.test(event.output.slice(0, 20_000)) && (event.exitCode === null || event.exitCode === 0)) for (const loc of callCommands) trackPush(loc, copies, ctx);
+            // (no copy yet, the usual case: nothing a push could carry, and the output is not read)
+            if (copies.length > 0 && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(event.output.slice(0, 20_000))) for (const loc of callCommands) trackPush(loc, copies, ctx);
             // only a command that can export: a file shown by a read (`cat README.md`) reports nothing done
             const exported = call.input.type === 'command' && !(callCommands.length > 0 && callCommands.every((l) => READERS.has(l.cmd.name))) ? exportReported(event.output) : null;
             const dir = callCommands[0]?.dir ?? ctx.session.cwd;
@@ -771,7 +774,7 @@ class StoreCommits {
       }
     }
     // A script that commits and pushes (a dotfiles sync) shows it only in git's own output.
-    if (/\bgit\b[^\n]*\bcommit\b/.test(command) || COMMIT_SUMMARY.test(text.slice(0, 200_000))) {
+    if (/\bgit\b[^\n]*\bcommit\b/.test(command) || showsCommitSummary(text.slice(0, 200_000))) {
       // `git -C repositories/app commit`: the commit is that repository's; a push from another one
       // (the parent of a submodule) does not carry it.
       const at = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'commit' && optionValues(l.cmd.args, ['-C']).length > 0);
@@ -783,7 +786,7 @@ class StoreCommits {
       }
       // A commit that ran after the staging took effect took what was staged, even when its output
       // lists no `create mode` line (a file tracked before, `-q`, a summary cut short).
-      if ((this.kind.commitTakesStaged === true || this.staged?.listed === true) && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && COMMIT_SUMMARY.test(text)) {
+      if ((this.kind.commitTakesStaged === true || this.staged?.listed === true) && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && showsCommitSummary(text)) {
         for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
       if (this.files.length > 0 && !this.commit) {

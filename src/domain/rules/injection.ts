@@ -406,7 +406,8 @@ export const INJECTION_RULES: Rule[] = [
             return;
           }
           if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
-          const found = scanOutput(ctx, event, facts, runsOwnCode(facts.call, written) ? authored : NONE_AUTHORED);
+          // (no phrase of the agent's own yet, the usual case: both choices are empty, the call is not read)
+          const found = scanOutput(ctx, event, facts, authored.size > 0 && runsOwnCode(facts.call, written) ? authored : NONE_AUTHORED);
           if (found) {
             pending = found.pending ?? pending;
             if (found.instructions) {
@@ -862,7 +863,8 @@ function runsOwnCode(call: ToolCallEvent | undefined, written: ReadonlySet<strin
     const name = path.slice(path.lastIndexOf('/') + 1);
     // the file by its name, or a module by its stem (`python -c "import guard"` for guard.py)
     const stem = name.replace(/\.(?:py|js|mjs|cjs|ts|rb)$/, '');
-    if ((name.length >= 4 && line.includes(name)) || (stem !== name && stem.length >= 4 && new RegExp(`\\b(?:import\\s+|from\\s+|require\\(['"][./]*)${escapeRegExp(stem)}\\b`).test(line))) return true;
+    // (the import pattern is built only for a stem the line holds: a match holds it)
+    if ((name.length >= 4 && line.includes(name)) || (stem !== name && stem.length >= 4 && line.includes(stem) && new RegExp(`\\b(?:import\\s+|from\\s+|require\\(['"][./]*)${escapeRegExp(stem)}\\b`).test(line))) return true;
   }
   return false;
 }

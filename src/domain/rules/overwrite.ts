@@ -13,6 +13,7 @@ import { changedPathsIn } from './worklog.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { LOW_CONFIDENCE_FORMATS, type FormatId } from '../agents.ts';
+import { isWhiteSpace } from '../report/strings.ts';
 
 export const fileOverwritten = meta({
   id: 'destructive/file-overwritten',
@@ -141,7 +142,19 @@ const SAYS_MISSING = /no such file|not found|does(?:n't| not) exist|cannot acces
 function pathsShown(output: string, listed: string[], dir: string | null, ctx: RuleContext): string[] {
   const text = output.length > SCAN_MAX ? output.slice(0, SCAN_MAX) : output;
   const out: string[] = [];
-  for (const line of text.split('\n', 20_000)) {
+  // Line by line (the first 20,000), without a copy of the lines that hold no `/`: a path needs one.
+  let slash = text.indexOf('/');
+  for (let start = 0, n = 0; slash !== -1 && n < 20_000; n++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    const from = start;
+    start = end + 1;
+    if (slash >= end) {
+      if (nl === -1) break;
+      continue;
+    }
+    const line = text.slice(from, end);
+    slash = text.indexOf('/', end);
     for (const m of line.matchAll(ABS_PATH)) {
       // `~/.env existiert nicht`, `cat: /etc/app.conf: No such file or directory`: named as missing
       // (the line's words around the path, not the path's own: `/srv/missing-app/config.json`)
@@ -153,11 +166,26 @@ function pathsShown(output: string, listed: string[], dir: string | null, ctx: R
   if (listed.length === 1) {
     const base = locate(listed[0], dir, ctx.session).abs.replace(/\/+$/, '');
     for (const line of text.split('\n', 2_000)) {
-      const name = /([^\s/]+)\s*$/.exec(line)?.[1];
+      const name = lastName(line);
       if (name && name !== '.' && name !== '..') out.push(`${base}/${name}`);
     }
   }
   return out;
+}
+
+/**
+ * `/([^\s/]+)\s*$/.exec(line)?.[1]` without the pattern's retries at every position of a long
+ * word: the run of characters other than white space and `/` that ends the line's last word.
+ */
+function lastName(line: string): string | undefined {
+  const t = line.trimEnd();
+  let i = t.length - 1;
+  while (i >= 0 && !spaceOrSlash(t.charCodeAt(i))) i--;
+  return i === t.length - 1 ? undefined : t.slice(i + 1);
+}
+
+function spaceOrSlash(c: number): boolean {
+  return c === 0x2f || isWhiteSpace(c);
 }
 
 // `ls -l` (also -la, -laR): mode, links, owner, group, size, date, name.

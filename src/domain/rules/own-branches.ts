@@ -62,6 +62,11 @@ export class OwnBranches {
     this.pending.set(callId, [...(this.pending.get(callId) ?? []), ...sources.map((branch) => ({ branch, commits: this.commits.get(branch) ?? 0 }))]);
   }
 
+  /** Whether a push of this call waits for its result (onResult does nothing for any other call). */
+  awaits(callId: string): boolean {
+    return this.pendingAny.has(callId) || this.pending.has(callId);
+  }
+
   /** The result of a call: a push in it that went through carried its branches, unless a commit came since. */
   onResult(callId: string, wentThrough: boolean): void {
     const any = this.pendingAny.get(callId);

@@ -132,8 +132,29 @@ function targetOf(before: string, after: string, act: Act): string | null {
   return /^(?:origin|upstream)\//i.test(word) ? word.replace(/^[^/]+\//, '') : word;
 }
 
+// Every call that pushes, commits or merges asks each request in force (up to 30) whether it
+// forbids or orders the act: each answer is a pure function of the text and the act, kept for the
+// requests in force (issue 30). The answers are shared: callers only read them.
+const ANSWERS_MAX = 64;
+const forbidden = new Map<string, Map<string, Prohibition | null>>();
+const ordered = new Map<string, Map<string, boolean>>();
+
+function remembered<V>(memo: Map<string, Map<string, V>>, act: Act, text: string, make: () => V): V {
+  let byText = memo.get(act);
+  if (!byText) memo.set(act, (byText = new Map()));
+  if (byText.has(text)) return byText.get(text) as V;
+  const v = make();
+  if (byText.size >= ANSWERS_MAX) byText.delete(byText.keys().next().value as string);
+  byText.set(text, v);
+  return v;
+}
+
 /** The prohibition `text` holds for `act`, or null. A message that also orders the act forbids nothing. */
 export function forbids(text: string, act: Act): Prohibition | null {
+  return remembered(forbidden, act, text, () => forbidsUncached(text, act));
+}
+
+function forbidsUncached(text: string, act: Act): Prohibition | null {
   let found: Prohibition | null = null;
   for (const sentence of ownWords(text).split(SENTENCES)) {
     for (const clause of sentence.split(CLAUSES)) {
@@ -175,6 +196,10 @@ const LOOKING_GOOD = /^(?:(?:all|everything|it|this|that)\s+)?(?:is\s+)?look(?:s
 
 /** Whether `text` orders the act ("push it", "commit and push", "go ahead and open the PR"): what lifts a prohibition. */
 export function orders(text: string, act: Act): boolean {
+  return remembered(ordered, act, text, () => ordersUncached(text, act));
+}
+
+function ordersUncached(text: string, act: Act): boolean {
   return ownWords(text).split(SENTENCES).some((sentence) => sentence.split(CLAUSES).some((clause) => clauseOn(clause, act, sentence)?.orders === true));
 }
 
@@ -224,7 +249,7 @@ export function actOf(cmd: SimpleCommand): Act | null {
 
 /** A GitHub MCP tool (`mcp__github__create_pull_request`) that pushes, opens or merges a pull request. */
 function mcpAct(call: ToolCallEvent): Act | null {
-  const name = call.name.replace(/^.*__/, '');
+  const name = call.name.includes('__') ? call.name.replace(/^.*__/, '') : call.name;
   if (/^merge_pull_request$/i.test(name)) return 'merge';
   if (/^create_pull_request$/i.test(name)) return 'pr';
   if (/^(?:push_files|create_or_update_file)$/i.test(name)) return 'push';

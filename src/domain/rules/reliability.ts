@@ -89,7 +89,9 @@ interface Streak {
   count: number;
   failures: number;
   results: number;
-  first: EvidenceItem;
+  /** The run's first call: its evidence is built only when the run is reported. */
+  first: ToolCallEvent;
+  firstFacts: EventFacts;
   command: boolean;
 }
 
@@ -129,7 +131,7 @@ export const RELIABILITY_RULES: Rule[] = [
             if (streak && streak.fp === fp && !pollish) streak.count++;
             else {
               endStreak(ctx, streak);
-              streak = pollish ? null : { fp, count: 1, failures: 0, results: 0, first: evidence(event, describeCall(event), facts), command: event.input.type === 'command' };
+              streak = pollish ? null : { fp, count: 1, failures: 0, results: 0, first: event, firstFacts: facts, command: event.input.type === 'command' };
             }
             setCapped(open, event.callId, { fp, event, shell: facts.shell, secrets: facts.secrets.map((h) => h.value) }, OPEN_MAX);
             const fx = effectsOf(event, facts, ctx.session);
@@ -143,7 +145,8 @@ export const RELIABILITY_RULES: Rule[] = [
             const bad = failed(event) && !(call?.event.input.type === 'command' && answerExit(call.event.input.command, call.shell, event));
             if (bad) {
               failures++;
-              pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${failureExcerpt(event.output)}`, facts, call?.secrets), 5);
+              // (built only while there is room for it)
+              if (failureEvidence.length < 5) pushCapped(failureEvidence, evidence(event, `${call ? describeCall(call.event) + ' → ' : ''}${failureExcerpt(event.output)}`, facts, call?.secrets), 5);
             }
             if (call && streak && call.fp === streak.fp) {
               streak.results++;
@@ -214,7 +217,8 @@ function endStreak(ctx: RuleContext, s: Streak | null): void {
   if (!s || s.count < LOOP_MIN) return;
   // Every call failed: that is a failing retry (commands) rather than a loop.
   if (s.command && s.results > 0 && s.failures === s.results) return;
-  ctx.report({ rule: loop.id, detail: `The same call ran ${s.count} times in a row: \`${clip(s.first.excerpt, QUOTE_MAX)}\`.`, evidence: [s.first], key: s.fp });
+  const first = evidence(s.first, describeCall(s.first), s.firstFacts);
+  ctx.report({ rule: loop.id, detail: `The same call ran ${s.count} times in a row: \`${clip(first.excerpt, QUOTE_MAX)}\`.`, evidence: [first], key: s.fp });
 }
 
 interface OpenCall {

@@ -838,7 +838,7 @@ export function namesPlace(request: string, abs: string, home: string | null): b
  * the one asked for, wherever the user keeps such notes.
  */
 function titlesFile(request: string, title: string): boolean {
-  const text = request.slice(0, 10_000).toLowerCase();
+  const text = lowerOf(request.length > 10_000 ? request.slice(0, 10_000) : request);
   for (let at = text.indexOf(title); at >= 0; at = text.indexOf(title, at + 1)) {
     const after = text[at + title.length];
     if (after !== undefined && /[\p{L}\p{N}_-]/u.test(after) && /[a-z0-9]/.test(title.slice(-1))) continue; // part of a longer word
@@ -862,9 +862,12 @@ function namesFolderPair(request: string, abs: string, home: string | null): boo
   const [parent, child] = [dirs[dirs.length - 2]!, dirs[dirs.length - 1]!];
   if (parent.length < 3 || child.length < 3 || parent === child || child === 'bin' || PLACE_WORDS_IGNORED.has(child) || parent === 'git' || child === 'git') return false;
   const [p, c] = [escapeRegExp(words(parent).join(' ')), escapeRegExp(words(child).join(' '))];
-  const together = new RegExp(`(?:^| )(?:${c} (?:\\w+ )?(?:in|into|under|inside) (?:\\w+ )?${p}|${p} ${c}|${c} ${p})(?: |$)`);
-  return request.slice(0, 10_000).split(SENTENCE_END).some((t) => together.test(words(t).join(' ')));
+  const together = memo(folderPairs, `${p}\u0000${c}`, () => new RegExp(`(?:^| )(?:${c} (?:\\w+ )?(?:in|into|under|inside) (?:\\w+ )?${p}|${p} ${c}|${c} ${p})(?: |$)`));
+  return memo(sentenceWordsOf, request, (r) => r.slice(0, 10_000).split(SENTENCE_END).map((t) => words(t).join(' '))).some((t) => together.test(t));
 }
+/** Per request, its sentences as words; per folder pair, its pattern (both derived once, issue 30). */
+const sentenceWordsOf = new Map<string, string[]>();
+const folderPairs = new Map<string, RegExp>();
 
 /**
  * The folder holding `abs` (or a folder above it, below home) that the request names by its whole
@@ -1163,9 +1166,23 @@ function normaliseCommand(text: string): string {
   return text.replace(/[‘’“”'"`]/g, '').replace(/\s+/g, ' ').trim().replace(/;$/, '').toLowerCase();
 }
 
-// The same few prompts are checked against every command a rule reports: normalise each once.
-const NORMALISED_MAX = 16;
+// The same few prompts are checked against every command a rule reports: normalise each once
+// (as many as the other per-request memos keep: with 30 prompts in force, 16 entries were cycled
+// through and never hit, issue 30).
+const NORMALISED_MAX = DERIVED_MAX;
 const normalised = new Map<string, string>();
+
+// …and one command against each request in force in turn (whoAsked): the last one is kept.
+let lastCommand: string | null = null;
+let lastNormalised = '';
+
+function normalisedCommand(command: string): string {
+  if (command !== lastCommand) {
+    lastNormalised = normaliseCommand(command);
+    lastCommand = command;
+  }
+  return lastNormalised;
+}
 
 function normalisedRequest(request: string): string {
   return memo(normalised, request, normaliseCommand, NORMALISED_MAX);
@@ -1177,7 +1194,7 @@ function normalisedRequest(request: string): string {
  */
 export function dictates(request: string, command: string): boolean {
   if (command.length < 8) return false;
-  const c = normaliseCommand(command);
+  const c = normalisedCommand(command);
   if (c.length < 8 || !c.includes(' ')) return false;
   const r = normalisedRequest(request);
   const at = r.indexOf(c);

@@ -46,7 +46,7 @@ export class ShownContents {
     this.reads.delete(event.callId);
     if (event.isError || event.denied || !event.output) return;
     const call = facts.call;
-    const raw = call && call.input.type === 'file_read' ? event.output.replace(GUTTER, '') : event.output;
+    const raw = call && call.input.type === 'file_read' ? withoutGutter(event.output) : event.output;
     this.set(abs, raw);
   }
 
@@ -57,6 +57,19 @@ export class ShownContents {
     }
     setCapped(this.files, abs, text, CONTENTS_FILES_MAX);
   }
+}
+
+// Several rules keep shown contents and read the same result one after another: the last output's
+// text without its gutter is kept for the next (a pure function of the output).
+let lastOutput: string | null = null;
+let lastPlain = '';
+
+function withoutGutter(output: string): string {
+  if (output !== lastOutput) {
+    lastPlain = output.replace(GUTTER, '');
+    lastOutput = output;
+  }
+  return lastPlain;
 }
 
 /** The file after an Edit/MultiEdit, when every old string is found in what the session showed. */

@@ -314,7 +314,9 @@ function failed(): ParsedShell {
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
+    // (what Object.values gives, without an array per object: plain objects and arrays only)
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
   }
   return value;
 }
