@@ -138,6 +138,17 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
   return null;
 }
 
+/**
+ * The forced install that landed in the user's own site-packages (`--user`, or pip's "Defaulting to
+ * user installation because normal site-packages is not writeable"): nothing of the system's was
+ * replaced — context, not a weakened control.
+ */
+function intoUserSite(d: FindingDraft, cmd: SimpleCommand): FindingDraft {
+  const user = (why: string): FindingDraft => ({ ...d, severity: 'info', title: "Packages installed past the OS's guard, into the user's site-packages", detail: `${d.detail} ${why}: the system's own packages were not replaced.`, key: `${d.key ?? ''} (user site)` });
+  if (cmd.args.includes('--user')) return user('It installed with `--user`, into the user\'s site-packages');
+  return { ...d, whenRan: (output: string) => (/Defaulting to user installation/.test(output) ? user("pip said it was defaulting to a user installation (the system's site-packages are not writeable)") : null) };
+}
+
 /** `pip install --break-system-packages …` (also `python3 -m pip`, `PIP_BREAK_SYSTEM_PACKAGES=1`): an install the OS's Python refuses, forced. */
 function breaksSystemPackages(cmd: SimpleCommand): boolean {
   const pip = /^pip[\d.]*$/.test(cmd.name) || (/^python[\d.]*$/.test(cmd.name) && cmd.args[0] === '-m' && /^pip[\d.]*$/.test(cmd.args[1] ?? ''));
@@ -355,7 +366,8 @@ export const TRUST_RULES: Rule[] = [
             // the call's status is its last step's (a pipeline's, its last stage's): a failure speaks for the grant only when it is the last
             if (access) reportGrant(event, facts, cmd, access, lastStep(fx.commands, i));
             const weak = weakenedByCommand(cmd);
-            if (weak) judge(draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`), controlWeakened, weak.asked, cmd.text);
+            const found = weak ? draft(event, facts, controlWeakened.id, `${capitalise(weak.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, `command:${weak.what}`) : null;
+            if (weak && found) judge(breaksSystemPackages(cmd) ? intoUserSite(found, cmd) : found, controlWeakened, weak.asked, cmd.text);
           });
         },
         finish() {
