@@ -46,6 +46,19 @@ export function boundedSet<K, V>(map: Map<K, V>, key: K, value: V, cap: number):
   map.set(key, value);
 }
 
+/**
+ * The answer of a pure function of `key`, kept in `map` (at most `cap` answers; the oldest goes):
+ * for questions asked of the same few values over and over (a path, a model's name, a request).
+ */
+export function memoized<V>(map: Map<string, V>, key: string, make: (key: string) => V, cap: number): V {
+  let v = map.get(key);
+  if (v === undefined) {
+    v = make(key);
+    boundedSet(map, key, v, cap);
+  }
+  return v;
+}
+
 /** Set.add with the same eviction rule as boundedSet. */
 export function boundedAdd<K>(set: Set<K>, key: K, cap: number): void {
   makeRoom(set, key, cap);

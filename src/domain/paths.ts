@@ -4,6 +4,7 @@
 //
 // Normal form: forward slashes, no trailing slash, `.`/`..` resolved. Windows paths keep their
 // drive letter, upper-cased ("C:/Users/alex/x"), and compare case-insensitively.
+import { memoized } from './bounded.ts';
 
 export type PathZone =
   | 'worktree' // inside the session's working directory
@@ -52,14 +53,7 @@ const normalCache = new Map<string, string>();
 
 /** Resolves `.`, `..`, repeated and trailing slashes. `..` never climbs above the root. */
 function normalize(p: string): string {
-  if (p.length > NORMAL_CACHED_LENGTH_MAX) return normalizeUncached(p);
-  let n = normalCache.get(p);
-  if (n === undefined) {
-    n = normalizeUncached(p);
-    if (normalCache.size >= NORMAL_CACHE_MAX) normalCache.delete(normalCache.keys().next().value as string);
-    normalCache.set(p, n);
-  }
-  return n;
+  return p.length > NORMAL_CACHED_LENGTH_MAX ? normalizeUncached(p) : memoized(normalCache, p, normalizeUncached, NORMAL_CACHE_MAX);
 }
 
 function normalizeUncached(p: string): string {
@@ -327,13 +321,7 @@ export function isShellRcFile(p: string): boolean {
 /** Continuous-integration configuration. */
 export function isCiConfigFile(p: string): boolean {
   // Asked of every file a call reads or writes, by several rules: a bounded memo, as isTestFile's.
-  let known = ciConfigCache.get(p);
-  if (known === undefined) {
-    known = isCiConfigFileUncached(p);
-    if (ciConfigCache.size >= TEST_FILE_CACHE_MAX) ciConfigCache.delete(ciConfigCache.keys().next().value as string);
-    ciConfigCache.set(p, known);
-  }
-  return known;
+  return memoized(ciConfigCache, p, isCiConfigFileUncached, TEST_FILE_CACHE_MAX);
 }
 const ciConfigCache = new Map<string, boolean>();
 
@@ -362,13 +350,7 @@ const testFileCache = new Map<string, boolean>();
 /** Test code and fixtures, in the conventions of the common ecosystems. */
 export function isTestFile(p: string): boolean {
   // Asked for the same few paths over and over (every write, every claim): a bounded memo.
-  let known = testFileCache.get(p);
-  if (known === undefined) {
-    known = isTestFileUncached(p);
-    if (testFileCache.size >= TEST_FILE_CACHE_MAX) testFileCache.delete(testFileCache.keys().next().value as string);
-    testFileCache.set(p, known);
-  }
-  return known;
+  return memoized(testFileCache, p, isTestFileUncached, TEST_FILE_CACHE_MAX);
 }
 
 function isTestFileUncached(p: string): boolean {

@@ -4,6 +4,7 @@ import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { ParsedShell } from '../shell/types.ts';
 import type { Rule, RuleContext } from './types.ts';
 import { effectsOf } from './effects.ts';
+import { memoized } from '../bounded.ts';
 import { answerExit } from './exit-status.ts';
 import { refusal } from './outcome.ts';
 import { describeCall, evidence, meta, plural, pushCapped, setCapped, type EvidenceItem } from './util.ts';
@@ -71,13 +72,7 @@ const PRICES: [RegExp, number, number, number, number][] = [
 
 export function priceOf(model: string): [number, number, number, number] | null {
   // Asked for every usage record, of a handful of model names: a bounded memo (callers only read the prices).
-  let known = prices.get(model);
-  if (known === undefined) {
-    known = priceOfUncached(model);
-    if (prices.size >= PRICED_MODELS_MAX) prices.delete(prices.keys().next().value as string);
-    prices.set(model, known);
-  }
-  return known;
+  return memoized(prices, model, priceOfUncached, PRICED_MODELS_MAX);
 }
 const PRICED_MODELS_MAX = 64;
 const prices = new Map<string, [number, number, number, number] | null>();

@@ -5,6 +5,7 @@
 // request is the user's last prompts or, inside a subagent, the prompt its lead agent gave it.
 // Matching is by normalised letters and by sound (Double Metaphone keys plus a small edit
 // distance), never by spelling alone, and always needs positive evidence in the request text.
+import { memoized } from '../bounded.ts';
 import { doubleMetaphone } from 'double-metaphone';
 import type { NormEvent, ToolInput } from '../model/events.ts';
 import { editDistance } from './supply-chain.ts';
@@ -714,13 +715,7 @@ export function namesPath(request: string, abs: string, home: string | null): bo
 const DERIVED_MAX = 64;
 
 function memo<V>(map: Map<string, V>, key: string, make: (key: string) => V, max = DERIVED_MAX): V {
-  let v = map.get(key);
-  if (v === undefined) {
-    v = make(key);
-    if (map.size >= max) map.delete(map.keys().next().value as string);
-    map.set(key, v);
-  }
-  return v;
+  return memoized(map, key, make, max);
 }
 
 const slashedOf = new Map<string, string>();
