@@ -3,6 +3,7 @@
 // and whether a later action of the agent is positively that: the same URL, the same uncommon
 // host, the named script, the named command. Mere co-occurrence (the agent uses GitHub after a
 // page mentioned github.com) is not a link.
+import type { SimpleCommand } from '../shell/types.ts';
 import type { Effects } from './effects.ts';
 import { hostOfUrl, isLocalHost } from './commands.ts';
 
@@ -118,8 +119,24 @@ export function followedLink(named: Named, fx: Effects, raw: string, strict = fa
     for (const c of named.commands) if (text.includes(c)) return `ran the named command \`${c}\``;
   }
   for (const { cmd } of fx.commands) {
-    const script = [cmd.name, ...cmd.args].map((a) => a.split('/').pop() ?? a).find((a) => named.scripts.includes(a));
+    const script = scriptRun(cmd, named.scripts);
     if (script) return `ran the named script ${script}`;
   }
   return null;
+}
+
+/** Programs that run the script file given as their first operand. */
+const SCRIPT_RUNNERS = /^(?:bash|sh|zsh|dash|ksh|fish|source|\.|python[\d.]*|node|deno|bun|ruby|perl|php|pwsh|powershell)$/;
+
+/**
+ * The named script this command runs: as the program itself (`./install.sh`), or as what a shell or
+ * an interpreter is given to run (`bash install.sh`, `source setup.sh`). A command that only names
+ * the file — stages, reads, copies or makes it executable (`git add install.sh`) — runs nothing.
+ */
+function scriptRun(cmd: SimpleCommand, scripts: readonly string[]): string | null {
+  const base = (a: string) => a.split('/').pop() ?? a;
+  if (scripts.includes(base(cmd.name))) return base(cmd.name);
+  if (!SCRIPT_RUNNERS.test(cmd.name)) return null;
+  const operand = cmd.args.find((a) => !a.startsWith('-'));
+  return operand !== undefined && scripts.includes(base(operand)) ? base(operand) : null;
 }
