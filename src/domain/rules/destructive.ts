@@ -15,7 +15,7 @@ import { effectGated, Outcomes, PUSH } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD, sentencesOf } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../agents.ts';
 
@@ -901,7 +901,7 @@ export const destructiveSql = meta({
  * ("delete the current database and recreate it", "reset the db", "apagar o banco e recriar").
  */
 function asksToRecreateDatabase(request: string): boolean {
-  return request.slice(0, 10_000).split(/[.!?;\n]+(?=\s|$)/).some((s) => DB_RESET_VERB.test(s) && DB_WORD.test(s) && !/\b(?:don'?t|do not|never|without)\b/i.test(s));
+  return sentencesOf(request).some((s) => DB_RESET_VERB.test(s) && DB_WORD.test(s) && !/\b(?:don'?t|do not|never|without)\b/i.test(s));
 }
 const DB_RESET_VERB = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild|apagar|apague|recriar|borrar|eliminar|supprimer|l[öo]sch\w*|x[oó]a|t[aạ]o\s+l[aạ]i)\b|删除|重建|重置|削除|삭제/i;
 const DB_WORD = /\b(?:database|db|schema|banco(?:\s+de\s+dados)?|base\s+de\s+(?:datos|donn[ée]es)|datenbank|csdl|c[oơ]\s+s[oở]\s+d[uữ]\s+li[eệ]u)\b|数据库|資料庫|データベース|데이터베이스/i;

@@ -10,7 +10,7 @@ import {
   FETCHERS, INTERPRETERS, RAW_SOCKETS, hostMatches, hostOfUrl, isLocalHost, networkTargets, optionValues,
   parseArgs, readsProgramFromStdin,
 } from './commands.ts';
-import { credentialCause, envDumpOf, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
+import { credentialCause, envDumpOf, FILTERED_DUMP, sensitiveLabel, sensitiveReads, urlIdentifiers } from './secrets.ts';
 import { addCapped, basename, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
 import { asksTransfer, asRequested, dictates, namesHost, requestsOf, requestedInstaller, whoAsked, type Asker, type Request, userSpokeAgainstInstaller } from './requests.ts';
@@ -801,9 +801,6 @@ function pipedToIssuer(line: string, cmd: SimpleCommand, hosts: string[]): boole
   if (uses.length === 0 || !uses.every((a) => slot.test(a))) return false;
   return hosts.every((h) => issuedBy(pick[2]!, h));
 }
-
-/** A dump piped through a filter that keeps named variables (`env | grep -i 'api_key'`). */
-const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
 
 /** The substitution sits in an Authorization header or a `-u user:…` credential argument. */
 function inAuthorization(text: string, sub: string): boolean {

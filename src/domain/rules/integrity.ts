@@ -14,7 +14,7 @@ import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
 import { tailoredToTests } from './test-tailoring.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { asRequested, namesFile, REMOVAL_WORD, requestsOf, whoAsked, type Asker, type Request } from './requests.ts';
+import { asRequested, namesFile, REMOVAL_WORD, requestsOf, sentencesOf, whoAsked, type Asker, type Request } from './requests.ts';
 import { weakenedAssertions } from './assertions.ts';
 import { OpenRuns } from './open-runs.ts';
 import { exercises, ranCleanly } from './exercises.ts';
@@ -1158,7 +1158,7 @@ const PAST_QUESTION = /^\s*(?:why|how\s+come|who)\b(?!\s+(?:not|don'?t|wouldn'?t
  * (not "fix test_login.py, then delete the old logs": the removal is of something else).
  */
 function asksToDeleteFile(request: string, abs: string): boolean {
-  return request.slice(0, 10_000).split(/[.!?;\n]+(?=\s|$)/).some((s) => REMOVAL_WORD.test(s) && !KEEPS_OR_FIXES.test(s) && namesFile(s, abs));
+  return sentencesOf(request).some((s) => REMOVAL_WORD.test(s) && !KEEPS_OR_FIXES.test(s) && namesFile(s, abs));
 }
 const KEEPS_OR_FIXES = /\b(?:fix|repair|make\s+(?:it|them|\w+)\s+pass|keep|update|rewrite|arregl\w*|consert\w*|corrig\w*|mant[eé]n\w*|répar\w*|reparier\w*|behalt\w*)\b|修复|修正|保留/i;
 

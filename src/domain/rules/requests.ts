@@ -1093,6 +1093,11 @@ const CREDENTIAL_FILES = /\.env\b|\benv(?:ironment)?\s+files?\b|\b(?:key|credent
  * The request's sentences that ask for something, without those that keep the agent away from it
  * ("don't touch the env files", "never read .env"): a file or kind named there is not asked for.
  */
+/** A request's sentences (up to its first 10,000 characters), split at `.`, `!`, `?`, `;` or a line break before a space. */
+export function sentencesOf(request: string): string[] {
+  return request.slice(0, 10_000).split(/[.!?;\n]+(?=\s|$)/);
+}
+
 export function sentencesAsking(request: string): string[] {
   const text = request.slice(0, 10_000).replace(/[’‘]/g, "'");
   // whole when nothing is kept away (a split would cut ". env access" at its dot)

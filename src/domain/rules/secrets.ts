@@ -825,7 +825,7 @@ function onlySaysMissing(output: string): boolean {
   return lines.length > 0 && lines.every((l) => NO_SUCH_FILE.test(l));
 }
 /** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */
-const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
+export const FILTERED_DUMP = /\|\s*(?:grep|egrep|rg)\b/;
 /**
  * A command line a terminal capture cut off ("…") inside a filter its `.env` read is piped into
  * (`cat .env | gr…`, `cd api && cat .env | he…`): the last pipeline of the line reads an env file,

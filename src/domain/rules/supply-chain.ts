@@ -10,6 +10,7 @@ import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
 import { basename, countMatches, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { ShownContents } from './shown-contents.ts';
+import { parseShell } from '../shell/parse.ts';
 
 export const installFromUrl = meta({
   id: 'supply-chain/install-from-url',
@@ -323,9 +324,9 @@ function hooksIn(text: string): Map<string, string> {
   return out;
 }
 
-/** The programs a hook's command runs (the first word of each step; `cd` moves, it runs nothing). */
+/** The programs a hook's command runs, as the shell parser reads it (`cd` moves, it runs nothing). */
 function programs(command: string): Set<string> {
-  return new Set(command.replace(/\\"/g, '"').split(/&&|\|\||[;|]/).map((step) => (step.trim().replace(/^["']/, '').split(/\s+/)[0] ?? '').replace(/^.*\//, '')).filter((p) => p !== '' && p !== 'cd'));
+  return new Set(parseShell(command.replace(/\\"/g, '"')).commands.map((c) => c.name).filter((p) => p !== '' && p !== 'cd'));
 }
 
 /** The hook replaces one of its kind the file had and runs only programs that one ran. */
