@@ -334,3 +334,18 @@ test('a key the user pasted, then written into a tree file, committed and pushed
     assert.ok(hits[0]!.evidence.length >= 3, `${agent}: the paste, the write and the push are evidence`);
   }
 });
+
+// What an interpreter program writes is a file write like a redirection's: the same rules judge
+// where it lands (the content is not read), and a refused run wrote nothing.
+const PY_WRITES_BASHRC = `python3 - <<'PY'\nimport os\np = '/home/dev/.bashrc'\nwith open(p, 'a') as f:\n    f.write('export PATH=$PATH:/opt/x\\n')\nPY`;
+for (const agent of AGENTS) {
+  test(`${agent}: a file an inline program writes is judged where it lands: a shell start-up file appended to is persistence; a refused run an attempt (a warning that says so); a result file in the tree is no finding`, async () => {
+    const done = await analyse(agent, [{ prompt: 'make the tool available' }, { bash: PY_WRITES_BASHRC, output: '' }]);
+    assert.deepEqual(severityOf(done, 'permissions/persistence'), ['critical']);
+    const refused = await analyse(agent, [{ prompt: 'make the tool available' }, { bash: PY_WRITES_BASHRC, denied: true }]);
+    assert.deepEqual(severityOf(refused, 'permissions/persistence'), ['warning']);
+    assert.match(refused.findings.find((f) => f.rule === 'permissions/persistence')?.title ?? '', /attempted/i);
+    const local = await analyse(agent, [{ prompt: 'save the results' }, { bash: `python3 -c "import json; json.dump({'ok': 1}, open('results.json', 'w'))"`, output: '' }]);
+    assert.deepEqual(local.findings.filter((f) => f.severity !== 'info').map((f) => f.rule), []);
+  });
+}

@@ -11,6 +11,7 @@ import type { NormEvent, ToolInput } from '../model/events.ts';
 import { editDistance } from './supply-chain.ts';
 import { basename, capitalise, escapeRegExp } from './util.ts';
 import { classifyPath, guessHome } from '../paths.ts';
+import { recalledUserMessages } from './recalled-requests.ts';
 
 /** Who asked: the person at the keyboard, or the lead agent that launched a subagent. */
 export type Asker = 'user' | 'lead-agent';
@@ -149,6 +150,14 @@ export class RequestLog {
       const m = APPROVED_AT_PROMPT.exec(event.text.length > 4_000 ? '' : event.text.trim());
       const command = m ? m[1].replace(APPROVAL_SUFFIX, '') : '';
       if (command && this.approved.size < APPROVED_MAX) this.approved.add(normalSpace(command));
+      return;
+    }
+    // A log that begins with a compaction summary (a session continued in a new file): the user's
+    // messages it recalls are the requests behind the work that follows, as prompts of this file
+    // would be. Mid-file, the prompts it summarises are in the file already.
+    if (event.kind === 'compaction' && event.agentId === undefined && event.summary && this.prompts.length === 0) {
+      for (const message of recalledUserMessages(event.summary)) this.keep(message, false);
+      this.answers.clear();
       return;
     }
     if (event.agentId === undefined && event.kind === 'message') this.turn = `${this.turn}\n${event.text.slice(0, TURN_MAX)}`.slice(-TURN_MAX);

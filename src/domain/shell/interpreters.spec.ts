@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inlineProgram, interpreterActions, interpreterLanguage, interpreterReadsStdin, programUrls, type InterpreterAction } from './interpreters.ts';
 
-const brief = (a: InterpreterAction) => (a.kind === 'shell' ? `shell:${a.script}` : a.kind === 'argv' ? `argv:${a.argv.join(' ')}` : `delete:${a.recursive ? 'r:' : ''}${a.path}`);
+const brief = (a: InterpreterAction) => (a.kind === 'shell' ? `shell:${a.script}` : a.kind === 'argv' ? `argv:${a.argv.join(' ')}` : a.kind === 'delete' ? `delete:${a.recursive ? 'r:' : ''}${a.path}` : `write:${a.append ? 'a:' : ''}${a.path}`);
 const acts = (lang: Parameters<typeof interpreterActions>[0], code: string) => interpreterActions(lang, code).map(brief);
 
 test('interpreter names map to their language; other programs are not interpreters', () => {
@@ -115,4 +115,34 @@ test('programUrls: the URLs a program contacts through its language\'s request c
   // a URL printed or parsed is not contacted
   assert.deepEqual(programUrls('node', `console.log('docs: https://nodejs.org/api/')`), []);
   assert.deepEqual(programUrls('python', `import os.path; print("https://example.com")`), []);
+});
+
+test('files a program writes: open for writing, pathlib, fs, File.write, Perl open, file_put_contents', () => {
+  assert.deepEqual(acts('python', "import json\nd = json.load(open('cfg.json'))\njson.dump(d, open('cfg.json', 'w'), indent=2)"), ['write:cfg.json']);
+  assert.deepEqual(acts('python', "with open('/etc/hosts', mode='a') as f: f.write('1.2.3.4 x')"), ['write:a:/etc/hosts']);
+  assert.deepEqual(acts('python', "import os, json\np = os.path.expanduser('~/.claude.json')\nd = json.load(open(p))\nd['mcpServers'] = {}\nwith open(p, 'w') as f: json.dump(d, f)"), ['write:~/.claude.json']);
+  assert.deepEqual(acts('python', "from pathlib import Path\n(Path.home() / '.codex' / 'config.toml').write_text('x')"), ['write:~/.codex/config.toml']);
+  assert.deepEqual(acts('python', "from pathlib import Path\ncfg = Path.home() / '.bashrc'\ncfg.write_text('export A=1')"), ['write:~/.bashrc']);
+  assert.deepEqual(acts('python', "import os\nopen(os.path.join(os.path.expanduser('~'), '.ssh', 'config'), 'w').write('Host x')"), ['write:~/.ssh/config']);
+  assert.deepEqual(acts('python', "from pathlib import Path\nPath('~/.zshrc').expanduser().write_text('x')"), ['write:~/.zshrc']);
+  assert.deepEqual(acts('node', "const fs = require('fs'); fs.writeFileSync('/home/dev/.npmrc', 'x'); fs.appendFileSync('log.txt', 'y')"), ['write:/home/dev/.npmrc', 'write:a:log.txt']);
+  assert.deepEqual(acts('node', "const fs=require('fs'),os=require('os'),path=require('path'); fs.writeFileSync(path.join(os.homedir(), '.claude', 'settings.json'), '{}')"), ['write:~/.claude/settings.json']);
+  assert.deepEqual(acts('ruby', "File.write('/etc/motd', 'hi')"), ['write:/etc/motd']);
+  assert.deepEqual(acts('ruby', "File.open(File.expand_path('~/.gemrc'), 'a') { |f| f.puts 'x' }"), ['write:a:~/.gemrc']);
+  assert.deepEqual(acts('perl', "open(my $fh, '>', '/etc/cron.d/job') or die; print $fh 'x'"), ['write:/etc/cron.d/job']);
+  assert.deepEqual(acts('perl', 'open(FH, ">>/home/dev/.profile"); print FH "x"'), ['write:a:/home/dev/.profile']);
+  assert.deepEqual(acts('php', "file_put_contents('/var/www/.htaccess', 'x', FILE_APPEND);"), ['write:a:/var/www/.htaccess']);
+});
+
+test('files a program only reads, or writes where the code does not say, are no writes', () => {
+  assert.deepEqual(acts('python', "import json\nprint(json.load(open('package.json'))['version'])"), []);
+  assert.deepEqual(acts('python', "print(open('/etc/hosts', 'r').read())"), []);
+  assert.deepEqual(acts('python', "import sys\nopen(sys.argv[1], 'w').write('x')"), []);
+  assert.deepEqual(acts('python', "open('~/.bashrc', 'a').write('x')"), []); // Python does not expand ~: a folder named ~ in the cwd
+  assert.deepEqual(acts('python', "print(\"open('x.txt', 'w')\")"), []);
+  assert.deepEqual(acts('python', "import webbrowser, os\nwebbrowser.open('http://x'); fd = os.open('f', os.O_RDONLY)"), []);
+  assert.deepEqual(acts('node', "const fs = require('fs'); console.log(fs.readFileSync('a.json', 'utf8'))"), []);
+  assert.deepEqual(acts('node', "const fs = require('fs'); fs.writeFileSync(process.argv[2], 'x')"), []);
+  assert.deepEqual(acts('perl', "open(my $fh, '<', '/etc/passwd'); print <$fh>"), []);
+  assert.deepEqual(acts('ruby', "puts File.read('Gemfile')"), []);
 });

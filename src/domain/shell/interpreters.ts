@@ -1,8 +1,9 @@
 // Interpreter one-liners and scripts fed on stdin (`python -c`, `node -e`, `ruby -e`, `perl -e`,
 // `php -r`, `python3 <<EOF … EOF`): what they do to the world, read statically. This is not a
 // parser of the languages: it finds the few calls that run shell commands (os.system,
-// subprocess.*, execSync, system, backticks …) or delete files (shutil.rmtree, fs.rmSync,
-// FileUtils.rm_rf, unlink …) and reads their arguments when they are literals. Everything else in
+// subprocess.*, execSync, system, backticks …), delete files (shutil.rmtree, fs.rmSync,
+// FileUtils.rm_rf, unlink …) or write them (open(…, 'w'), write_text, writeFileSync, File.write,
+// file_put_contents …) and reads their arguments when they are literals. Everything else in
 // the program is ignored; an argument that is not a literal becomes "$?" so rules treat it as
 // unknown rather than guessing.
 
@@ -14,7 +15,9 @@ export type InterpreterAction =
   /** A program run without a shell, as an argv list (subprocess.run(["rm", "-rf", "/"])). */
   | { kind: 'argv'; argv: string[]; source: string }
   /** A file or directory deleted by the language's own library. */
-  | { kind: 'delete'; path: string; recursive: boolean; source: string };
+  | { kind: 'delete'; path: string; recursive: boolean; source: string }
+  /** A file written (or appended to) by the language's own library; what it holds is not read. */
+  | { kind: 'write'; path: string; append: boolean; source: string };
 
 /** The language of an interpreter program name (python3.12 → python), or null. */
 export function interpreterLanguage(name: string): Language | null {
@@ -109,11 +112,11 @@ export function interpreterReadsStdin(lang: Language, args: readonly string[]): 
 
 // Cheap screens: the program is only scanned when one of these words occurs in it.
 const SCREEN: Record<Language, RegExp> = {
-  python: /\b(system|popen|subprocess|run|call|check_call|check_output|Popen|getoutput|rmtree|remove|unlink|rmdir|removedirs|spawn\w*|exec\w*)\b/,
-  node: /\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync|emptyDir|emptyDirSync|rimraf|rimrafSync|Command)\b|`/,
-  ruby: /\b(system|exec|spawn|rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmtree|delete|unlink|rmdir|popen|capture\w*)\b|`|%x/,
-  perl: /\b(system|exec|qx|unlink|rmtree|remove_tree|rmdir)\b|`/,
-  php: /\b(system|exec|shell_exec|passthru|popen|proc_open|unlink|rmdir)\b|`/,
+  python: /\b(system|popen|subprocess|run|call|check_call|check_output|Popen|getoutput|rmtree|remove|unlink|rmdir|removedirs|spawn\w*|exec\w*|open|write_text|write_bytes)\b/,
+  node: /\b(exec|execSync|execFile|execFileSync|spawn|spawnSync|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|remove|removeSync|emptyDir|emptyDirSync|rimraf|rimrafSync|Command|writeFile|writeFileSync|appendFile|appendFileSync|outputFile|outputFileSync)\b|`/,
+  ruby: /\b(system|exec|spawn|rm_rf|rm_r|rm|rm_f|remove_dir|remove_entry|remove_entry_secure|rmtree|delete|unlink|rmdir|popen|capture\w*|write|binwrite|open)\b|`|%x/,
+  perl: /\b(system|exec|qx|unlink|rmtree|remove_tree|rmdir|open)\b|`/,
+  php: /\b(system|exec|shell_exec|passthru|popen|proc_open|unlink|rmdir|file_put_contents)\b|`/,
   awk: /\bsystem\b|\|\s*"/,
 };
 
@@ -156,7 +159,7 @@ export function interpreterActions(lang: Language, program: string): Interpreter
       if (inert[m.index] === 1) continue; // print("os.system('x')"), # shutil.rmtree('/')
       const start = m.index + m[0].length;
       const args = readArgs(code, start, call.parens === false ? 'bare' : 'paren');
-      const action = call.make(args, m[0].trim(), code.slice(m.index, args.end));
+      const action = call.make(args, m[0].trim(), code.slice(m.index, args.end), { code, at: m.index });
       if (action) out.push(action);
     }
   }
@@ -216,7 +219,13 @@ interface CallSpec {
   re: RegExp;
   /** False: Perl/Ruby calls without parentheses (`system "…"`), read to the end of the statement. */
   parens?: boolean;
-  make: (args: Args, callee: string, source: string) => InterpreterAction | null;
+  make: (args: Args, callee: string, source: string, where: Where) => InterpreterAction | null;
+}
+
+/** The whole program and where the call starts in it: a path named by a variable is looked up before it. */
+interface Where {
+  code: string;
+  at: number;
 }
 
 /** A shell command string or an argv list, whichever the first argument is. */
@@ -277,6 +286,8 @@ function both(callee: string, make: CallSpec['make']): CallSpec[] {
   ];
 }
 
+/** What `.write_text(` is called on: `Path('…')` (expanded or not), `Path.home() / '…'`, or a variable. */
+const PY_PATH_RECEIVER = String.raw`\b(?:pathlib\.)?Path[ \t]*\([^()\n]*(?:\([^()\n]*\))?[^()\n]*\)(?:\s*\.\s*expanduser\s*\(\s*\))?|\(\s*(?:pathlib\.)?Path\.home\s*\(\s*\)(?:\s*\/\s*['"][^'"\n]*['"])+\s*\)|(?<![\w.])[A-Za-z_]\w*`;
 const CHILD_PROCESS = String.raw`(?:\b(?:child_process|childProcess|cp|Bun)\.|require\(\s*['"](?:node:)?child_process['"]\s*\)\.|(?<![\w.$]))`;
 const NODE_FS = String.raw`(?:\b(?:fs|fse|fsp|fsExtra|promises|fs\.promises)\.|require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)\.)`;
 
@@ -288,6 +299,8 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: /(?:\bshutil\.|__import__\(\s*['"]shutil['"]\s*\)\.|(?<![\w.]))rmtree\s*\(/g, make: deletion(true) },
     { re: /(?:\bos\.|__import__\(\s*['"]os['"]\s*\)\.)(remove|unlink|rmdir|removedirs)\s*\(/g, make: deletion(false) },
     { re: /\bPath\s*\(([^()]*(?:\([^()]*\))?[^()]*)\)\s*\.(unlink|rmdir)\s*\(/g, make: (_a, callee, s) => pathlibDelete(callee, s) },
+    { re: /(?<![\w.])(?:io\.|codecs\.)?open\s*\(/g, make: openForWriting('python') },
+    { re: new RegExp(`(${PY_PATH_RECEIVER})\\s*\\.\\s*(?:write_text|write_bytes)\\s*\\(`, 'g'), make: (_a, callee, s, w) => pathlibWrite(callee, s, w) },
   ],
   node: [
     { re: new RegExp(`${CHILD_PROCESS}(execSync|exec|execFileSync|execFile|spawnSync|spawn)\\s*\\(`, 'g'), make: childProcess },
@@ -297,6 +310,7 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: /\b(?:rimraf(?:\.sync)?|rimrafSync)\s*\(/g, make: deletion(true) },
     { re: /\bDeno\.(removeSync|remove)\s*\(/g, make: deletion('option') },
     { re: /\bnew\s+Deno\.Command\s*\(/g, make: denoCommand },
+    { re: new RegExp(`${NODE_FS}(writeFileSync|writeFile|appendFileSync|appendFile|outputFileSync|outputFile)\\s*\\(`, 'g'), make: (a, callee, s, w) => written('node', a.raw[0], /append/.test(callee), s, w) },
   ],
   ruby: [
     ...both(String.raw`(?<![\w.])(?:Kernel\.)?(?:system|exec|spawn)`, runFirst),
@@ -305,6 +319,8 @@ const CALLS: Record<Language, CallSpec[]> = {
     ...both(String.raw`\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)`, deletion(true)),
     ...both(String.raw`\bFileUtils\.(?:rm|rm_f|remove|remove_file|rmdir)`, deletion(false)),
     { re: /\b(?:File|Dir)\.(delete|unlink|rmdir)\s*\(/g, make: deletion(false) },
+    ...both(String.raw`\bFile\.(?:write|binwrite)`, (a, _c, s, w) => written('ruby', a.raw[0], false, s, w)),
+    { re: /\bFile\.open\s*\(/g, make: openForWriting('ruby') },
   ],
   perl: [
     ...both(String.raw`(?<![\w$>:])(?:system|exec)`, runFirst),
@@ -312,10 +328,12 @@ const CALLS: Record<Language, CallSpec[]> = {
     ...both(String.raw`(?<![\w$>:])unlink`, pathList(false)),
     // unlink glob("/etc/*"), unlink(glob '/x/*'): every file the pattern matches
     { re: /(?<![\w$>:])unlink\s*\(?\s*glob\s*(?:\(|(?=['"]))/g, make: pathList(false) },
+    ...both(String.raw`(?<![\w$>:])open`, perlOpen),
   ],
   php: [
     { re: /(?<![\w$>:])(system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g, make: runFirst },
     { re: /(?<![\w$>:])(unlink|rmdir)\s*\(/g, make: deletion(false) },
+    { re: /(?<![\w$>:])file_put_contents\s*\(/g, make: (a, _c, s, w) => written('php', a.raw[0], a.raw.some((r) => /\bFILE_APPEND\b/.test(r)), s, w) },
   ],
   awk: [
     { re: /\bsystem\s*\(/g, make: runFirst },
@@ -346,6 +364,96 @@ function pathlibDelete(callee: string, source: string): InterpreterAction | null
   const args = readArgs(inner[1] + ')', 0, 'paren');
   const path = args.values[0];
   return typeof path === 'string' && path !== '' ? { kind: 'delete', path, recursive: false, source } : null;
+}
+
+// ---- files written -----------------------------------------------------------------------------
+
+/** One quoted literal, whole (no interpolation): `'…'`, `"…"`, Python's r'…'. */
+const PLAIN_LITERAL = /^(?:[rRuU]|)(['"])([^'"\n\\{}$#]*)\1$/;
+/** A home directory written as an expression (`os.path.expanduser('~')`, `Path.home()`, `os.homedir()`, `Dir.home`). */
+const HOME_CALL = /^(?:os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:require\(['"](?:node:)?os['"]\)\.|os\.)homedir\(\)|Dir\.home|process\.env\.HOME)$/;
+/** How far a variable's assignment is looked for before the call, and how deep a path expression is followed. */
+const ASSIGNMENT_WINDOW = 8_000;
+const PATH_DEPTH = 2;
+
+/**
+ * The path a path expression names, when it is built from literals and the home directory only:
+ * a literal, `os.path.expanduser('~/x')`, `Path('x')`, `Path.home() / 'x'`, `os.path.join(…)`,
+ * `path.join(os.homedir(), 'x')`, `File.expand_path('~/x')`, or a variable last set to one of
+ * these before the call. A `~` the language does not expand (`open('~/x')`) is no home: null.
+ */
+function pathOf(expr: string, where: Where, depth = 0): string | null {
+  const t = expr.trim().replace(/^\(\s*([\s\S]*?)\s*\)$/, '$1');
+  const lit = PLAIN_LITERAL.exec(t);
+  if (lit) return lit[2] !== '' && !lit[2].startsWith('~') ? lit[2] : null;
+  if (HOME_CALL.test(t)) return '~';
+  const expanded = /^(?:os\.path\.expanduser|File\.expand_path)\(\s*(['"])(~[^'"\n]*)\1\s*\)$/.exec(t)
+    ?? /^(?:pathlib\.)?Path\(\s*(['"])([^'"\n]+)\1\s*\)\s*\.\s*expanduser\(\s*\)$/.exec(t);
+  if (expanded) return expanded[2];
+  const bare = /^(?:pathlib\.)?Path\(\s*([\s\S]+)\)$/.exec(t);
+  if (bare && depth < PATH_DEPTH) return pathOf(bare[1], where, depth + 1);
+  const slashed = t.split(/\s*\/\s*(?=['"A-Za-z_(])/);
+  if (slashed.length > 1 && depth < PATH_DEPTH) return joined(slashed, where, depth);
+  const join = /^(?:os\.path\.join|path\.(?:join|resolve)|File\.join)\(([\s\S]*)\)$/.exec(t);
+  if (join && depth < PATH_DEPTH) return joined(readArgs(`${join[1]})`, 0, 'paren').raw, where, depth);
+  if (/^[A-Za-z_$][\w$]*$/.test(t) && depth < PATH_DEPTH) {
+    const value = assignedBefore(t, where);
+    return value === null ? null : pathOf(value, where, depth + 1);
+  }
+  return null;
+}
+
+/** Parts of a path joined: each a literal or the home directory; null when one is not. */
+function joined(parts: readonly string[], where: Where, depth: number): string | null {
+  const names: string[] = [];
+  for (const [i, part] of parts.entries()) {
+    const t = part.trim();
+    const lit = PLAIN_LITERAL.exec(t);
+    const value = lit ? lit[2] : i === 0 ? pathOf(t, where, depth + 1) : null;
+    if (value === null || value === '') return null;
+    names.push(value.replace(/\/+$/, ''));
+  }
+  return names.join('/');
+}
+
+/** What a variable was last set to before the call (`p = …`, `const p = …`, `$p = …`), as written. */
+function assignedBefore(name: string, where: Where): string | null {
+  const before = where.code.slice(Math.max(0, where.at - ASSIGNMENT_WINDOW), where.at);
+  const re = new RegExp(String.raw`(?:^|[;\n])[ \t]*(?:(?:const|let|var|my)[ \t]+)?\$?${name.replace(/\$/g, '\\$')}[ \t]*=(?!=)[ \t]*([^;\n]+)`, 'g');
+  let last: string | null = null;
+  for (let m = re.exec(before); m; m = re.exec(before)) last = m[1];
+  return last;
+}
+
+function written(lang: Language, expr: string | undefined, append: boolean, source: string, where: Where): InterpreterAction | null {
+  void lang;
+  const path = expr === undefined ? null : pathOf(expr, where);
+  return path !== null && !path.startsWith('-') ? { kind: 'write', path, append, source } : null;
+}
+
+/** `open(path, 'w')`, `open(path, mode='a')`, Ruby's `File.open(path, 'w')`: a write when the mode writes. */
+function openForWriting(lang: Language) {
+  return (args: Args, _callee: string, source: string, where: Where): InterpreterAction | null => {
+    const mode = typeof args.values[1] === 'string' ? args.values[1] : /\bmode\s*=\s*['"]([^'"]+)['"]/.exec(args.raw.slice(1).join(','))?.[1] ?? 'r';
+    if (!/[wax+]/.test(mode)) return null;
+    return written(lang, args.raw[0], /a/.test(mode) && !/w/.test(mode), source, where);
+  };
+}
+
+/** `Path('x').write_text(…)`, `(Path.home() / '.x').write_text(…)`, `p.write_text(…)`. */
+function pathlibWrite(callee: string, source: string, where: Where): InterpreterAction | null {
+  const receiver = callee.replace(/\s*\.\s*write_(?:text|bytes)\s*\($/, '');
+  return written('python', receiver, false, source, where);
+}
+
+/** Perl's `open(my $fh, '>', $path)` and `open(FH, ">>path")`. */
+function perlOpen(args: Args, _callee: string, source: string, where: Where): InterpreterAction | null {
+  const mode = args.values[1];
+  if (typeof mode !== 'string') return null;
+  const two = /^\s*(\+?(?:>>|>))\s*(.*)$/.exec(mode);
+  if (!two) return null;
+  if (two[2] !== '') return written('perl', `'${two[2]}'`, two[1].endsWith('>>'), source, where);
+  return written('perl', args.raw[2], two[1].endsWith('>>'), source, where);
 }
 
 /** `…`, %x(…), Bun's $`…`: backticks run a shell command in Ruby, Perl, PHP and Bun. */

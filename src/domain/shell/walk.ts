@@ -311,7 +311,7 @@ class Walker {
     this.interpreted(actions, ctx);
   }
 
-  /** What an interpreter program runs and deletes, as commands the rules judge like any other. */
+  /** What an interpreter program runs, deletes and writes, as commands the rules judge like any other. */
   private interpreted(actions: InterpreterAction[], ctx: Ctx): void {
     if (actions.length === 0) return;
     if (ctx.reparseDepth >= this.opts.maxReparseDepth) {
@@ -322,7 +322,9 @@ class Walker {
     for (const a of actions) {
       if (a.kind === 'shell') this.reparse(a.script, 'interpreter', ctx);
       else if (a.kind === 'argv') this.emit(a.argv, [], [], a.source, inner);
-      else this.emit(['rm', a.recursive ? '-rf' : '-f', '--', a.path], [], [], a.source, inner);
+      else if (a.kind === 'delete') this.emit(['rm', a.recursive ? '-rf' : '-f', '--', a.path], [], [], a.source, inner);
+      // a file the program writes, as `tee` writes it: rules judge where it lands, the content is not read
+      else this.emit(['tee', ...(a.append ? ['-a'] : []), a.path], [], [], a.source, inner);
     }
   }
 
