@@ -1495,3 +1495,18 @@ test('DROP DATABASE that the user asked for ("delete the current database, recre
     assert.deepEqual(only(await runRules([prompt("fix the migration, don't drop the database"), ...drop('localhost')], { agent }), SQL).map(severityOf), ['critical'], `${agent}: told not to`);
   }
 });
+
+test('taking one side of a merge conflict back (git checkout HEAD -- f, --theirs, restore) loses nothing git does not keep: not reported; once the merge ended, or for another file, a restore of changes git showed is a warning', async () => {
+  const conflict = ran('git merge origin/main', { exitCode: 1, output: 'Auto-merging README.md\nCONFLICT (add/add): Merge conflict in README.md\nAutomatic merge failed; fix conflicts and then commit the result.' });
+  const status = ran('git status', { output: 'On branch main\nYou have unmerged paths.\n\nUnmerged paths:\n  (use "git add <file>..." to mark resolution)\n\tboth modified:   src/app.ts\n\nChanges not staged for commit:\n\tmodified:   docs/guide.md\n' });
+  for (const restore of ['git checkout HEAD -- README.md', 'git checkout --theirs README.md', 'git restore --source=HEAD README.md']) {
+    assert.deepEqual(only(await runRules([...conflict, ...ran(restore, { output: '' })]), DISCARD), [], restore);
+  }
+  assert.deepEqual(only(await runRules([...ran('git status --short', { output: 'UU src/app.ts\n' }), ...ran('git checkout --ours src/app.ts', { output: '' })]), DISCARD), [], 'short status');
+  assert.deepEqual(only(await runRules([...status, ...ran('git checkout HEAD -- src/app.ts', { output: '' })]), DISCARD), [], 'long status');
+  // the other file git showed modified is someone's uncommitted work
+  assert.deepEqual(only(await runRules([...status, ...ran('git checkout HEAD -- docs/guide.md', { output: '' })]), DISCARD).map(severityOf), ['warning'], 'not in the conflict');
+  // the merge was committed; the file was changed again since
+  const later = [...conflict, ...ran('git add README.md && git commit -m merge', { output: '[main 1a2b3c4] merge' }), ...ran('git status --short', { output: ' M README.md\n' }), ...ran('git checkout HEAD -- README.md', { output: '' })];
+  assert.deepEqual(only(await runRules(later), DISCARD).map(severityOf), ['warning'], 'after the merge ended');
+});

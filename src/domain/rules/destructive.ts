@@ -1050,7 +1050,7 @@ export const gitDiscard = meta({
   id: 'destructive/git-discard',
   severity: 'warning',
   title: 'Git command discarded work',
-  description: 'git reset --hard/--merge, git clean -f, git branch -D, git checkout/restore of the whole tree, git checkout -f / git switch --discard-changes, git stash drop/clear, git worktree remove --force, git rm of the whole tree or git rm -f, git update-ref -d, git read-tree --reset -u, history rewrites (filter-branch, filter-repo) and dropping recovery points (reflog expire, gc --prune=now): uncommitted or unmerged work can be lost. Restoring named files (git checkout -- f, git checkout <ref> -- f, git restore f) is reported when it overwrote changes the agent did not make: files git showed as modified before the agent touched them, or files the agent never changed while nothing it ran could have changed them (after installs, formatters or scripts there is no evidence either way). Restoring its own edits, creating branches, resolving conflicts (--ours/--theirs) and dry runs are not reported; a `git clean` whose output lists no removed file is info; a restore of a file the request named, or a dictated command, is info "as requested".',
+  description: 'git reset --hard/--merge, git clean -f, git branch -D, git checkout/restore of the whole tree, git checkout -f / git switch --discard-changes, git stash drop/clear, git worktree remove --force, git rm of the whole tree or git rm -f, git update-ref -d, git read-tree --reset -u, history rewrites (filter-branch, filter-repo) and dropping recovery points (reflog expire, gc --prune=now): uncommitted or unmerged work can be lost. Restoring named files (git checkout -- f, git checkout <ref> -- f, git restore f) is reported when it overwrote changes the agent did not make: files git showed as modified before the agent touched them, or files the agent never changed while nothing it ran could have changed them (after installs, formatters or scripts there is no evidence either way). Restoring its own edits, creating branches, resolving conflicts (--ours/--theirs, or taking a file git showed in a merge conflict back from HEAD: both sides are committed) and dry runs are not reported; a `git clean` whose output lists no removed file is info; a restore of a file the request named, or a dictated command, is info "as requested".',
   remediation: 'Check whether anything uncommitted was lost (git reflog, git fsck --lost-found for stashes).',
 });
 
@@ -1731,7 +1731,8 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   let draft: Parameters<RuleContext['report']>[0] = { rule: gitDiscard.id, detail: `${discard.why}: ${quoted}.`, evidence: [evidence(event, cmd.text, facts)], key: discard.why };
   if (discard.files) {
     // Files git showed deleted come back as committed: restoring them loses no text.
-    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs })).filter((x) => x.abs === null || !work.missing.has(x.abs));
+    // Files git showed in a merge conflict hold both sides' committed text: taking one back loses none.
+    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs })).filter((x) => x.abs === null || (!work.missing.has(x.abs) && !(work.conflicted.has(x.abs) && !work.touched.has(x.abs))));
     if (files.length === 0) return;
     const before = files.filter((x) => x.abs !== null && work.dirtyBefore.has(x.abs));
     const others = files.filter((x) => x.abs === null || !work.touched.has(x.abs));

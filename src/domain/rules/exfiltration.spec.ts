@@ -873,3 +873,24 @@ test('an environment dump filtered to named variables that printed no credential
     assert.ok(only(whole, THEN).length > 0, `${agent}: a whole dump`);
   }
 });
+
+test('agent store files a git status showed staged as new are taken by the next commit that ran (a merge commit lists no files), pushed by a push; not when unstaged first, not when the commit failed, not for ordinary files', async () => {
+  const STORE = 'exfiltration/session-log-published';
+  const claude = '0b9f3c2e-5d1a-4e7b-9c3f-2a8d6e1f4b70.jsonl';
+  const long = `On branch main\nYou have unmerged paths.\n\nChanges to be committed:\n\tnew file:   .claude/projects/-home-dev-project/${claude}\n\tnew file:   src/app.py\n\nUnmerged paths:\n  (use "git add <file>..." to mark resolution)\n\tboth added:      README.md\n\nChanges not staged for commit:\n  (use "git add <file>..." to update what will be committed)\n\tmodified:   .claude/projects/-home-dev-project/${claude}\n`;
+  const short = `A  .claude/projects/-home-dev-project/${claude}\nAM src/app.py\n`;
+  const merge = '[main eaa1e23] Merge the optimisation work';
+  const push = ran('git push origin main', { output: 'To github.com:dev/project.git\n   52353af..eaa1e23  main -> main' });
+  for (const [status, output] of [['git status', long], ['git status --short', short]] as const) {
+    const committed = only(await runRules([...ran(status, { output }), ...ran('git add -A && git commit -m "Merge"', { output: merge })]), STORE);
+    assert.deepEqual(committed.map(severityOf), ['warning'], `${status}: a commit that ran took what was staged`);
+    const pushed = only(await runRules([...ran(status, { output }), ...ran('git commit -m "Merge"', { output: merge }), ...push]), STORE);
+    assert.deepEqual(pushed.map(severityOf), ['critical'], `${status}: pushed`);
+    const unstaged = only(await runRules([...ran(status, { output }), ...ran('git reset', { output: '' }), ...ran('git commit -m x', { output: merge }), ...push]), STORE);
+    assert.deepEqual(unstaged.map(severityOf), [], `${status}: unstaged before the commit`);
+    const failed = only(await runRules([...ran(status, { output }), ...ran('git commit -m x', { exitCode: 1, isError: true, output: 'error: Committing is not possible because you have unmerged files.' })]), STORE);
+    assert.deepEqual(failed.map(severityOf), [], `${status}: the commit failed`);
+  }
+  const ordinary = only(await runRules([...ran('git status --short', { output: 'A  src/app.py\nA  notes.md\n' }), ...ran('git commit -m x', { output: merge }), ...push]), STORE);
+  assert.deepEqual(ordinary, [], 'no store file staged');
+});

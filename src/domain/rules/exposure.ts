@@ -11,7 +11,7 @@ import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, w
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
 import { ProjectAgentStores } from './project-agent-stores.ts';
-import { UntrackedListing } from './untracked-listing.ts';
+import { stagedNew, UntrackedListing, type ListedFile } from './untracked-listing.ts';
 import { storeCopiesIn, storeCopyRan } from './store-copying-scripts.ts';
 import { HomeStaging } from './home-staging.ts';
 import { shellServed, shellServedDraft } from './shell-served.ts';
@@ -391,6 +391,8 @@ export const EXPOSURE_RULES: Rule[] = [
             unansweredCopies.delete(call.callId);
             for (const loc of callCommands) reportStoreCopy(call, loc, facts, '');
             if (untracked.onResult(callCommands, event.output)) {
+              const staged = untracked.stagedNewFiles();
+              if (staged.length > 0) for (const s of stores) s.onStatusStaged(staged, evidence(call, describeCall(call), facts));
               const logins = untracked.files().filter((f) => AGENT_LOGIN.test(f.abs));
               if (logins.length > 0) loginsListed = { logins, evidence: evidence(call, describeCall(call), facts), by: '`git status`' };
             }
@@ -712,7 +714,8 @@ class StoreCommits {
   private push: EvidenceItem | null = null;
   /** Store paths `git add` named, by the call that staged them (until its result says it ran). */
   private readonly staging = new Map<string, { paths: string[]; ev: EvidenceItem; listed?: boolean }>();
-  private staged: { paths: string[]; ev: EvidenceItem; answered: boolean; listed?: boolean } | null = null;
+  /** `seen`: staged before the log (a `git status` showed it), not by the session: only a commit of it is the session's act. */
+  private staged: { paths: string[]; ev: EvidenceItem; answered: boolean; listed?: boolean; seen?: boolean } | null = null;
 
   /** The user's order to push, given after the agent had named what was at stake. */
   private consent: string | null = null;
@@ -735,7 +738,7 @@ class StoreCommits {
     const git = gitSubcommand(loc.cmd);
     // `git reset`, `git restore --staged`, `git rm --cached`: what was staged is out again.
     if (this.staged && !this.commit && (git?.sub === 'reset' || (git?.sub === 'restore' && git.args.includes('--staged')) || (git?.sub === 'rm' && git.args.includes('--cached')))) this.staged = null;
-    if (git?.sub !== 'add' || this.staged) return;
+    if (git?.sub !== 'add' || (this.staged && !this.staged.seen)) return;
     const { short, long, operands } = parseArgs(git.args);
     const forced = short.has('f') || long.has('--force');
     const paths = operands.filter((o) => {
@@ -750,12 +753,22 @@ class StoreCommits {
     else if (this.staging.size < COPIES_MAX) this.staging.set(event.callId, { paths, ev: evidence(event, loc.cmd.text, facts), listed: listed.length > 0 });
   }
 
+  /**
+   * A `git status` that showed store files staged as new (by a call before this log, or one whose
+   * paths named no store file): the next commit that runs takes them, as a `git add` of them would.
+   */
+  onStatusStaged(files: readonly ListedFile[], ev: EvidenceItem): void {
+    if (this.staged || this.commit) return;
+    const paths = files.filter((f) => this.kind.holds(f.path) || this.kind.stages(f.abs, { forced: false, sensitive: null })).map((f) => f.path);
+    if (paths.length > 0) this.staged = { paths: paths.slice(0, 20), ev, answered: true, listed: true, seen: true };
+  }
+
   /** The staging call's result: refused or failed, nothing was staged. */
   onStagingResult(result: { callId: string; denied: boolean; isError: boolean }): void {
     const s = this.staging.get(result.callId);
     if (!s) return;
     this.staging.delete(result.callId);
-    if (!result.denied && !result.isError && !this.staged) this.staged = { ...s, answered: true };
+    if (!result.denied && !result.isError && (!this.staged || this.staged.seen)) this.staged = { ...s, answered: true };
   }
 
   onResult(event: { index: number; output: string; exitCode: number | null }, call: { input: { type: string } } & Parameters<typeof describeCall>[0], facts: Parameters<typeof safe>[1], commands: readonly Located[], session: RuleContext['session']): void {
@@ -764,9 +777,11 @@ class StoreCommits {
     const text = event.output.length > 2_000_000 ? event.output.slice(0, 2_000_000) : event.output;
     if (this.tracked === null && !this.commit && this.kind.keptOnPurpose && /\bgit\b[^\n]*\bstatus\b/.test(command)) {
       const status = commands.find((l) => gitSubcommand(l.cmd)?.sub === 'status');
+      // a file staged as new and changed since is in no commit yet: not one the repository keeps
+      const added = new Set(stagedNew(text.slice(0, 200_000)).map((p) => p.trim()));
       for (const m of text.slice(0, 200_000).matchAll(TRACKED_MODIFIED)) {
         const path = (m[1] ?? m[2] ?? '').trim().replace(/^"|"$/g, '');
-        if (this.kind.holds(path) && this.kind.keptOnPurpose(path)) {
+        if (!added.has(path) && this.kind.holds(path) && this.kind.keptOnPurpose(path)) {
           this.tracked = path;
           this.trackedIn = status ? (gitDirOf(status, session)?.abs ?? status.dir) : null;
           break;
@@ -826,12 +841,13 @@ class StoreCommits {
 
   /** Whether the session staged or committed such files (this class reports it). */
   get acted(): boolean {
-    return this.commit !== null || this.staged !== null || this.staging.size > 0;
+    return this.commit !== null || (this.staged !== null && this.staged.seen !== true) || this.staging.size > 0;
   }
 
   finish(ctx: RuleContext): void {
     // A staging call the log never answered (the log ends on it) still put them on the way.
     if (!this.staged) for (const s of this.staging.values()) this.staged ??= { ...s, answered: false };
+    if (!this.commit && this.staged?.seen) return;
     if (!this.commit && this.staged) {
       const { paths, ev, answered } = this.staged;
       const d = this.kind.draft(paths.slice(0, 5).join(', '), false);

@@ -44,7 +44,7 @@ export const agentSettingsWrite = meta({
   id: 'permissions/agent-settings-write',
   severity: 'warning',
   title: 'Agent permission settings changed',
-  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look.',
+  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look. An edit that changes only version or schema entries is info.',
   remediation: 'Review the settings diff, especially allow-lists, hooks and sandbox/approval modes.',
 });
 export const broadApproval = meta({
@@ -653,6 +653,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
         else report(added, agentSettingsWrite);
       } else if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
       else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and the change touched only display settings or the status line'), w.abs);
+      else if (changesMetadataOnly(w.added, w.removed)) report({ ...draft, severity: 'info', title: 'Agent settings metadata changed', detail: `Changed only version or schema entries of ${safe(w.path, facts, QUOTE_MAX)}: no permission, hook, server, environment or sandbox setting changed.` }, agentSettingsWrite);
       else report(draft, agentSettingsWrite);
     }
   }
@@ -690,6 +691,21 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
 }
 
 /** The lines a change added that its old text did not have (an edit's new text repeats its context). */
+/** Keys that describe a settings file rather than configure the agent: its version, its schema. */
+const METADATA_KEY = /^(?:\$schema|[\w.-]*[vV]ersion)$/;
+/** One `"key": scalar` line (a string without a command's characters, a number), or brackets only. */
+const SCALAR_ENTRY = /^\s*"([^"\\]{1,80})"\s*:\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false|null)\s*,?\s*$/;
+
+/**
+ * An edit that changes version or schema entries and nothing else: every line it adds or takes
+ * away is such an entry or brackets around it (an edit's unchanged context lines are not changes).
+ */
+function changesMetadataOnly(added: string | undefined, removed: string | undefined): boolean {
+  if (added === undefined || removed === undefined || removed.trim() === '' || added.length > 20_000 || removed.length > 20_000) return false;
+  const changed = [...newLines(added, removed), ...newLines(removed, added)].filter((l) => !/^[\s[\]{}(),]*$/.test(l));
+  return changed.length > 0 && changed.every((l) => METADATA_KEY.test(SCALAR_ENTRY.exec(l)?.[1] ?? ''));
+}
+
 function newLines(added: string, removed: string | undefined): string[] {
   const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
   return added.split('\n').filter((l) => !before.has(l.trim()));

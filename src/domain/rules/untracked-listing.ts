@@ -18,6 +18,11 @@ const MAX_LISTED = 500;
 const SHORT_UNTRACKED = /^\?\? (.+)$/gm;
 // The long format's section: a header, git's hints in parentheses, then one tab-indented path per line.
 const LONG_SECTION = /^Untracked files:\n(?:[ \t]+\(use [^\n]*\n)*((?:\t[^\n]+\n?)+)/gm;
+// Files staged as new (not in any commit yet): the short format's `A ` column, the long format's
+// "new file:" lines under "Changes to be committed:". The next commit takes them, whatever `git add` put them there.
+const SHORT_ADDED = /^A[ MD] (.+)$/gm;
+const LONG_STAGED = /^Changes to be committed:\n(?:[ \t]+\(use [^\n]*\n)*((?:\t[^\n]+\n?)+)/gm;
+const NEW_FILE = /^\tnew file:[ \t]+(.+)$/;
 // Beside `git status` in one call, only commands whose output cannot look like its lines: quiet
 // ones, filters of the status itself (`| head -50`), and git commands that print no file's text
 // (`git log --oneline`, `git diff --stat`).
@@ -29,6 +34,8 @@ const IGNORE_FILE = /(?:^|\/)(?:\.gitignore|\.git\/info\/exclude)$/;
 
 export class UntrackedListing {
   private listed: ListedFile[] = [];
+  /** The files the newest listing showed staged as new. */
+  private added: ListedFile[] = [];
   /** The folder the listing was taken in. */
   private root = '';
 
@@ -42,8 +49,15 @@ export class UntrackedListing {
     const paths = [...text.matchAll(SHORT_UNTRACKED)].map((m) => m[1]!);
     for (const m of text.matchAll(LONG_SECTION)) for (const line of m[1]!.split('\n')) if (line.startsWith('\t')) paths.push(line.slice(1));
     this.root = this.folderOf(status);
-    this.listed = paths.slice(0, MAX_LISTED).map((p) => unquoted(p.trim())).filter((p) => p !== '').map((path) => ({ path, abs: locate(path, this.root, this.session).abs }));
+    const at = (list: string[]) => list.slice(0, MAX_LISTED).map((p) => unquoted(p.trim())).filter((p) => p !== '').map((path) => ({ path, abs: locate(path, this.root, this.session).abs }));
+    this.listed = at(paths);
+    this.added = at(stagedNew(text));
     return true;
+  }
+
+  /** The files the newest `git status` showed staged as new: the next commit takes them. */
+  stagedNewFiles(): readonly ListedFile[] {
+    return this.added;
   }
 
   /** The harness's own listing of untracked files, relative to the working directory (Codex's undo snapshot). */
@@ -115,6 +129,16 @@ function takesUntracked(l: Located): boolean {
   if (git?.sub === 'clean') return !git.args.some((a) => a === '-n' || a === '--dry-run' || /^-\w*n/.test(a));
   if (git?.sub === 'stash') return !['list', 'show'].includes(git.args.find((a) => !a.startsWith('-')) ?? '');
   return false;
+}
+
+/** The paths a status output shows staged as new files (short or long format). */
+export function stagedNew(text: string): string[] {
+  const paths = [...text.matchAll(SHORT_ADDED)].map((m) => m[1]!);
+  for (const m of text.matchAll(LONG_STAGED)) for (const line of m[1]!.split('\n')) {
+    const file = NEW_FILE.exec(line);
+    if (file) paths.push(file[1]!);
+  }
+  return paths;
 }
 
 /** git quotes a path with unusual characters: `"dir with space/x"`. */

@@ -181,6 +181,14 @@ export class WorkLog {
   readonly dirtyBefore = new Set<string>();
   /** Files git showed deleted (and the agent did not delete): a restore of them loses nothing. */
   readonly missing = new Set<string>();
+  /**
+   * Files git showed in a merge conflict (`CONFLICT (…): Merge conflict in f`, `both modified: f`,
+   * `UU f`) until the merge ends: what such a file holds is both sides' committed text, so taking
+   * one side back (`git checkout HEAD -- f`, `--theirs`) loses nothing git does not keep.
+   */
+  readonly conflicted = new Set<string>();
+  /** Calls that ran git, by id, with the folder each ran in (their output may report conflicts). */
+  private readonly gitCalls = new Map<string, string | null>();
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
@@ -207,7 +215,10 @@ export class WorkLog {
       this.reads.delete(event.callId);
       const local = this.local.get(event.callId);
       this.local.delete(event.callId);
+      const gitDir = this.gitCalls.get(event.callId);
+      this.gitCalls.delete(event.callId);
       if (event.denied || !event.output) return;
+      if (gitDir !== undefined) for (const p of conflictedPathsIn(event.output)) addCapped(this.conflicted, locate(p, gitDir, this.session).abs, FILES_MAX);
       this.onAbsence(event, read, local);
       if (!calls) return;
       for (const { cmd, dir } of calls) {
@@ -230,6 +241,11 @@ export class WorkLog {
       const { cmd } = loc;
       if (!this.unlisted && writesUnlistedFiles(cmd)) this.unlisted = true;
       const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
+      if (sub !== undefined) {
+        // a commit, a reset or an aborted or continued merge ends the conflict
+        if (sub === 'commit' || sub === 'reset' || cmd.args.some((a) => a === '--abort' || a === '--continue' || a === '--quit')) this.conflicted.clear();
+        else setCapped(this.gitCalls, event.callId, loc.dir, PENDING_MAX);
+      }
       if (sub === 'status' || sub === 'diff') {
         setCapped(this.calls, event.callId, [...(this.calls.get(event.callId) ?? []), { cmd, dir: loc.dir }], PENDING_MAX);
       }
@@ -263,4 +279,14 @@ export class WorkLog {
       if (abs) addCapped(this.missing, abs, FILES_MAX);
     }
   }
+}
+
+const CONFLICT_LINE = /^CONFLICT \([^)\n]*\): Merge conflict in (.+)$/gm;
+const UNMERGED_LONG = /^\t(?:both modified|both added|both deleted|added by us|added by them|deleted by us|deleted by them):[ \t]+(.+)$/gm;
+const UNMERGED_SHORT = /^(?:UU|AA|DU|UD|AU|UA|DD) (.+)$/gm;
+
+/** The files a git command's output reports in a merge conflict. */
+export function conflictedPathsIn(output: string): string[] {
+  const text = output.length > 200_000 ? output.slice(0, 200_000) : output;
+  return [...text.matchAll(CONFLICT_LINE), ...text.matchAll(UNMERGED_LONG), ...text.matchAll(UNMERGED_SHORT)].map((m) => m[1]!.trim()).slice(0, 200);
 }

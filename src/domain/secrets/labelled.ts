@@ -89,7 +89,7 @@ const NOT_A_SECRET_WORD = new RegExp(
   [
     'tokeniz', 'amz[-_]',
     // tokens that are not credentials
-    '(?:page|pagination|cursor|continuation|next|sync|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
+    '(?:page|pagination|cursor|continuation|next|sync|resume|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token',
     // keys that are not credentials: data structure keys, public keys, key metadata
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',

@@ -225,3 +225,13 @@ it("a test's verdict (`PASS: selectionSet valid`) and a property of a password (
   // a name=value whose value is a secret, not a number or a word, is still one
   for (const text of [`password: pw=${pw}`, `DB_PASSWORD=user=${pw}`]) assert.ok((await detectSecrets(text)).length > 0, text);
 });
+
+it('a token that marks a position or a paused run (page, cursor, continuation, resume) is no credential; a session or access token under a name is', async () => {
+  const value = randomString(64, '0123456789abcdef', 17);
+  for (const name of ['resumeToken', 'nextPageToken', 'continuation_token', 'cursorToken', 'resume_token']) {
+    assert.deepEqual(await detectSecrets(`{"waitingExecution":{},"${name}":"${value}"}`), [], name);
+  }
+  for (const name of ['sessionToken', 'access_token', 'apiToken']) {
+    assert.deepEqual((await detectSecrets(`{"status":"ok","${name}":"${value}"}`)).map((h) => h.value), [value], name);
+  }
+});

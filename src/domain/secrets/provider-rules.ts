@@ -33,6 +33,12 @@ export interface TokenRule {
   ci?: boolean;
   entropy?: number;
   confidence?: Confidence;
+  /**
+   * The token carries its own checksum: the last six characters are the CRC-32 of the thirty
+   * before them in base 62 (GitHub's and npm's formats). A token whose checksum holds is one even
+   * glued to the letters after it (`…_npm_<token>OPENROUTER_API_KEY`, an env file missing a line break).
+   */
+  checksum?: 'crc32-base62';
 }
 
 export interface KeywordRule {
@@ -76,9 +82,9 @@ const t = (id: string, provider: string, label: string, prefixes: string[], patt
 
 export const TOKEN_RULES: TokenRule[] = [
   // --- source hosting and CI ---
-  t('github-pat', 'GitHub', 'GitHub personal access token', ['ghp_'], 'ghp_[A-Za-z0-9]{36}', { entropy: 3 }),
-  t('github-oauth', 'GitHub', 'GitHub OAuth token', ['gho_'], 'gho_[A-Za-z0-9]{36}', { entropy: 3 }),
-  t('github-app', 'GitHub', 'GitHub app token', ['ghu_', 'ghs_'], 'gh[us]_[A-Za-z0-9]{36}', { entropy: 3 }),
+  t('github-pat', 'GitHub', 'GitHub personal access token', ['ghp_'], 'ghp_[A-Za-z0-9]{36}', { entropy: 3, checksum: 'crc32-base62' }),
+  t('github-oauth', 'GitHub', 'GitHub OAuth token', ['gho_'], 'gho_[A-Za-z0-9]{36}', { entropy: 3, checksum: 'crc32-base62' }),
+  t('github-app', 'GitHub', 'GitHub app token', ['ghu_', 'ghs_'], 'gh[us]_[A-Za-z0-9]{36}', { entropy: 3, checksum: 'crc32-base62' }),
   t('github-refresh', 'GitHub', 'GitHub refresh token', ['ghr_'], 'ghr_[A-Za-z0-9]{36,76}', { entropy: 3 }),
   t('github-fine-grained', 'GitHub', 'GitHub fine-grained token', ['github_pat_'], 'github_pat_[A-Za-z0-9_]{82}', { entropy: 3 }),
   t('gitlab-pat', 'GitLab', 'GitLab personal access token', ['glpat-'], String.raw`glpat-[A-Za-z0-9_-]{20}(?:[A-Za-z0-9_-]{7,280}\.[0-9a-z]{9})?`, { entropy: 3 }),
@@ -117,7 +123,7 @@ export const TOKEN_RULES: TokenRule[] = [
   t('clojars', 'Clojars', 'Clojars deploy token', ['CLOJARS_'], 'CLOJARS_[A-Za-z0-9]{60}', { entropy: 3 }),
   t('rubygems', 'RubyGems', 'RubyGems API key', ['rubygems_'], `rubygems_${HEX}{48}`, { entropy: 3 }),
   t('pypi', 'PyPI', 'PyPI upload token', ['pypi-AgEIcHlwaS5vcmc'], 'pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,1000}', { entropy: 3 }),
-  t('npm', 'npm', 'npm access token', ['npm_'], 'npm_[A-Za-z0-9]{36}', { entropy: 3 }),
+  t('npm', 'npm', 'npm access token', ['npm_'], 'npm_[A-Za-z0-9]{36}', { entropy: 3, checksum: 'crc32-base62' }),
   t('nuget', 'NuGet', 'NuGet API key', ['oy2'], 'oy2[a-z0-9]{43}', { entropy: 3.5 }),
   t('codacy', 'Codacy', 'Codacy token', ['cdc_'], 'cdc_[A-Za-z0-9]{32,40}', { entropy: 3.5 }),
   // --- cloud ---

@@ -11,19 +11,52 @@ const COMPILED = new Map<TokenRule, RegExp>(
   TOKEN_RULES.map((r) => [r, new RegExp(`${B}(?:${r.pattern})(?![A-Za-z0-9])`, r.ci ? 'gi' : 'g')]),
 );
 
+/** Checksummed formats glued to what follows them: found only where the checksum holds. */
+const GLUED = new Map<TokenRule, RegExp>(
+  TOKEN_RULES.filter((r) => r.checksum).map((r) => [r, new RegExp(`${B}(?:${r.pattern})(?=[A-Za-z0-9])`, 'g')]),
+);
+
 export function tokenCandidates(text: string, rules: Iterable<TokenRule>): Candidate[] {
   const out: Candidate[] = [];
   for (const rule of rules) {
-    const re = COMPILED.get(rule)!;
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      if (m[0].length === 0) {
-        re.lastIndex++;
-        continue;
-      }
-      if (shannonEntropy(m[0]) < (rule.entropy ?? 0)) continue;
-      out.push({ ruleId: `token/${rule.id}`, label: rule.label, start: m.index, end: m.index + m[0].length, confidence: rule.confidence ?? 'high' });
-    }
+    scan(text, rule, COMPILED.get(rule)!, out, null);
+    const glued = GLUED.get(rule);
+    if (glued) scan(text, rule, glued, out, checksumHolds);
   }
   return out;
+}
+
+function scan(text: string, rule: TokenRule, re: RegExp, out: Candidate[], holds: ((token: string) => boolean) | null): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    if (shannonEntropy(m[0]) < (rule.entropy ?? 0)) continue;
+    if (holds && !holds(m[0])) continue;
+    out.push({ ruleId: `token/${rule.id}`, label: rule.label, start: m.index, end: m.index + m[0].length, confidence: rule.confidence ?? 'high' });
+  }
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+/** Whether a `prefix_` + 30 + 6 token's last six characters are the base-62 CRC-32 of the thirty before them. */
+export function checksumHolds(token: string): boolean {
+  const body = token.slice(token.indexOf('_') + 1);
+  if (body.length !== 36) return false;
+  let crc = 0xffffffff;
+  for (let i = 0; i < 30; i++) crc = CRC_TABLE[(crc ^ body.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
+  let n = (crc ^ 0xffffffff) >>> 0;
+  let digits = '';
+  while (n > 0) {
+    digits = BASE62[n % 62] + digits;
+    n = Math.floor(n / 62);
+  }
+  return digits.padStart(6, '0') === body.slice(30);
 }
