@@ -1496,17 +1496,32 @@ test('DROP DATABASE that the user asked for ("delete the current database, recre
   }
 });
 
-test('taking one side of a merge conflict back (git checkout HEAD -- f, --theirs, restore) loses nothing git does not keep: not reported; once the merge ended, or for another file, a restore of changes git showed is a warning', async () => {
-  const conflict = ran('git merge origin/main', { exitCode: 1, output: 'Auto-merging README.md\nCONFLICT (add/add): Merge conflict in README.md\nAutomatic merge failed; fix conflicts and then commit the result.' });
-  const status = ran('git status', { output: 'On branch main\nYou have unmerged paths.\n\nUnmerged paths:\n  (use "git add <file>..." to mark resolution)\n\tboth modified:   src/app.ts\n\nChanges not staged for commit:\n\tmodified:   docs/guide.md\n' });
-  for (const restore of ['git checkout HEAD -- README.md', 'git checkout --theirs README.md', 'git restore --source=HEAD README.md']) {
-    assert.deepEqual(only(await runRules([...conflict, ...ran(restore, { output: '' })]), DISCARD), [], restore);
+test('taking one side of a merge conflict back (git checkout HEAD -- f, --ours, restore) loses nothing git does not keep: not reported; the same restore without the conflict, after the merge ended, of a file git showed modified before, or of a conflict named from another folder, is a warning', async () => {
+  // (the merge itself is before the log: a merge in the log changes files it does not list, and a restore after it has no evidence either way)
+  const longStatus = ran('git status', { output: 'On branch main\nYou have unmerged paths.\n\nUnmerged paths:\n  (use "git add <file>..." to mark resolution)\n\tboth modified:   src/app.ts\n\tboth added:      README.md\n' });
+  const shortStatus = ran('git status --short', { output: 'UU src/app.ts\nAA README.md\n' });
+  const clean = ran('git status --short', { output: '' });
+  for (const [status, label] of [[longStatus, 'long status'], [shortStatus, 'short status']] as const) {
+    for (const restore of ['git checkout HEAD -- src/app.ts', 'git checkout --ours src/app.ts', 'git restore --source=HEAD README.md']) {
+      assert.deepEqual(only(await runRules([...status, ...ran(restore, { output: '' })]), DISCARD), [], `${label}: ${restore}`);
+      // (`--ours`/`--theirs` are conflict tools whatever the log shows: not reported either way)
+      if (!restore.includes('--ours')) assert.deepEqual(only(await runRules([...clean, ...ran(restore, { output: '' })]), DISCARD).map(severityOf), ['warning'], `no conflict: ${restore}`);
+    }
   }
-  assert.deepEqual(only(await runRules([...ran('git status --short', { output: 'UU src/app.ts\n' }), ...ran('git checkout --ours src/app.ts', { output: '' })]), DISCARD), [], 'short status');
-  assert.deepEqual(only(await runRules([...status, ...ran('git checkout HEAD -- src/app.ts', { output: '' })]), DISCARD), [], 'long status');
-  // the other file git showed modified is someone's uncommitted work
-  assert.deepEqual(only(await runRules([...status, ...ran('git checkout HEAD -- docs/guide.md', { output: '' })]), DISCARD).map(severityOf), ['warning'], 'not in the conflict');
-  // the merge was committed; the file was changed again since
-  const later = [...conflict, ...ran('git add README.md && git commit -m merge', { output: '[main 1a2b3c4] merge' }), ...ran('git status --short', { output: ' M README.md\n' }), ...ran('git checkout HEAD -- README.md', { output: '' })];
-  assert.deepEqual(only(await runRules(later), DISCARD).map(severityOf), ['warning'], 'after the merge ended');
+  // the merge was committed: the conflict is over
+  const ended = [...longStatus, ...ran('git commit -m merge', { output: '[main 1a2b3c4] merge' }), ...ran('git checkout HEAD -- src/app.ts', { output: '' })];
+  assert.deepEqual(only(await runRules(ended), DISCARD).map(severityOf), ['warning'], 'after the merge ended');
+  // a commit that failed ended nothing
+  const failed = [...longStatus, ...ran('git commit -m merge', { exitCode: 1, isError: true, output: 'error: Committing is not possible because you have unmerged files.' }), ...ran('git checkout HEAD -- src/app.ts', { output: '' })];
+  assert.deepEqual(only(await runRules(failed), DISCARD), [], 'a failed commit ended no merge');
+  // git had shown the file modified before the conflict (a `checkout -m` or a stash pop): uncommitted work was one side
+  const dirty = [...ran('git status --short', { output: ' M src/app.ts\n' }), ...shortStatus, ...ran('git checkout HEAD -- src/app.ts', { output: '' })];
+  assert.deepEqual(only(await runRules(dirty), DISCARD).map(severityOf), ['warning'], 'modified before the conflict');
+});
+
+test("git's CONFLICT lines name files from the repository's root: read where the session works, not from another folder", async () => {
+  const { conflictedPathsIn } = await import('./worklog.ts');
+  assert.deepEqual(conflictedPathsIn('Auto-merging README.md\nCONFLICT (add/add): Merge conflict in README.md\nUU src/a.ts\n'), { fromRoot: ['README.md'], fromHere: ['src/a.ts'] });
+  const sub = [...ran('cd docs && git status --short', { output: ' M README.md\n' }), ...ran('cd docs && git stash pop', { exitCode: 1, output: 'CONFLICT (content): Merge conflict in README.md' }), ...ran('cd docs && git checkout HEAD -- README.md', { output: '' })];
+  assert.deepEqual(only(await runRules(sub), DISCARD).map(severityOf), ['warning'], 'a root-relative name read from docs/ is not docs/README.md');
 });

@@ -1731,8 +1731,10 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   let draft: Parameters<RuleContext['report']>[0] = { rule: gitDiscard.id, detail: `${discard.why}: ${quoted}.`, evidence: [evidence(event, cmd.text, facts)], key: discard.why };
   if (discard.files) {
     // Files git showed deleted come back as committed: restoring them loses no text.
-    // Files git showed in a merge conflict hold both sides' committed text: taking one back loses none.
-    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs })).filter((x) => x.abs === null || (!work.missing.has(x.abs) && !(work.conflicted.has(x.abs) && !work.touched.has(x.abs))));
+    // Files git showed in a merge conflict hold both sides' committed text: taking one back loses
+    // none (WorkLog.conflicted leaves out files git had shown modified before the conflict).
+    const resolved = (abs: string) => work.conflicted.has(abs) && !work.touched.has(abs);
+    const files = discard.files.map((f) => ({ f, abs: f === FROM_FILE ? null : locate(f, dir, ctx.session).abs })).filter((x) => x.abs === null || (!work.missing.has(x.abs) && !resolved(x.abs)));
     if (files.length === 0) return;
     const before = files.filter((x) => x.abs !== null && work.dirtyBefore.has(x.abs));
     const others = files.filter((x) => x.abs === null || !work.touched.has(x.abs));

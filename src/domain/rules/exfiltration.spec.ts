@@ -893,4 +893,15 @@ test('agent store files a git status showed staged as new are taken by the next 
   }
   const ordinary = only(await runRules([...ran('git status --short', { output: 'A  src/app.py\nA  notes.md\n' }), ...ran('git commit -m x', { output: merge }), ...push]), STORE);
   assert.deepEqual(ordinary, [], 'no store file staged');
+  // a commit of named paths (or --only) takes those, not the index
+  for (const commit of ['git commit -m fix src/app.py', 'git commit --only src/app.py -m fix', 'git commit -m fix -- src']) {
+    assert.deepEqual(only(await runRules([...ran('git status --short', { output: short }), ...ran(commit, { output: '[main eaa1e23] fix\n 1 file changed' }), ...push]), STORE), [], commit);
+  }
+  // a stash, or a newer listing that no longer shows them, takes them out of the index
+  for (const [label, between] of [['git stash', ran('git stash', { output: 'Saved working directory and index state WIP on main' })], ['a newer status', ran('git status --short', { output: 'A  src/app.py\n' })]] as const) {
+    assert.deepEqual(only(await runRules([...ran('git status --short', { output: short }), ...between, ...ran('git add src/app.py && git commit -m fix', { output: merge }), ...push]), STORE), [], label);
+  }
+  // the session's own staging of another store file, the log ending before its result: still reported
+  const own = only(await runRules([...ran('git status --short', { output: short }), cmd(`git add .claude/projects/-home-dev-project/1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f.jsonl`)]), STORE);
+  assert.deepEqual(own.map(severityOf), ['warning'], 'an unanswered git add of the session');
 });

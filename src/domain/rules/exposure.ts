@@ -540,6 +540,14 @@ interface StoreKind {
   /** Whether a push that carried these files makes the finding critical (default: always). */
   pushedIsCritical?: (files: readonly string[]) => boolean;
 }
+/** A `git commit` given paths (`git commit -m x src/a.py`, `-- src`) or `--only`/`-o`: it commits those files, not the index. */
+function commitsNamedPathsOnly(args: readonly string[]): boolean {
+  const after = args.slice(args.indexOf('commit') + 1);
+  if (after.some((a) => a === '--only' || a === '-o')) return true;
+  const { operands } = parseArgs([...after], ['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '--cleanup', '-t', '--template', '--fixup', '--squash', '-S', '--gpg-sign', '--trailer']);
+  return operands.length > 0;
+}
+
 /** `git status` lines of a tracked file changed in the tree: short (` M path`, `M  path`) or long (`modified:   path`). */
 const TRACKED_MODIFIED = /^(?:[ M]M|M[ MD]) (\S.*)$|^[ \t]+modified:[ \t]+(\S.*)$/gm;
 
@@ -738,6 +746,8 @@ class StoreCommits {
     const git = gitSubcommand(loc.cmd);
     // `git reset`, `git restore --staged`, `git rm --cached`: what was staged is out again.
     if (this.staged && !this.commit && (git?.sub === 'reset' || (git?.sub === 'restore' && git.args.includes('--staged')) || (git?.sub === 'rm' && git.args.includes('--cached')))) this.staged = null;
+    // a stash takes what was staged away with it (`git stash list`/`show` only look)
+    if (this.staged?.seen && git?.sub === 'stash' && !['list', 'show'].includes(git.args.find((a) => !a.startsWith('-')) ?? '')) this.staged = null;
     if (git?.sub !== 'add' || (this.staged && !this.staged.seen)) return;
     const { short, long, operands } = parseArgs(git.args);
     const forced = short.has('f') || long.has('--force');
@@ -758,9 +768,10 @@ class StoreCommits {
    * paths named no store file): the next commit that runs takes them, as a `git add` of them would.
    */
   onStatusStaged(files: readonly ListedFile[], ev: EvidenceItem): void {
-    if (this.staged || this.commit) return;
+    if ((this.staged && !this.staged.seen) || this.commit) return;
+    // the newest listing is what is staged now: one that shows none of them drops what an older one showed
     const paths = files.filter((f) => this.kind.holds(f.path) || this.kind.stages(f.abs, { forced: false, sensitive: null })).map((f) => f.path);
-    if (paths.length > 0) this.staged = { paths: paths.slice(0, 20), ev, answered: true, listed: true, seen: true };
+    this.staged = paths.length > 0 ? { paths: paths.slice(0, 20), ev, answered: true, listed: true, seen: true } : null;
   }
 
   /** The staging call's result: refused or failed, nothing was staged. */
@@ -801,7 +812,9 @@ class StoreCommits {
       }
       // A commit that ran after the staging took effect took what was staged, even when its output
       // lists no `create mode` line (a file tracked before, `-q`, a summary cut short).
-      if ((this.kind.commitTakesStaged === true || this.staged?.listed === true) && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && showsCommitSummary(text)) {
+      // (a commit given paths, or `--only`, takes those files, not what was staged)
+      const takesIndex = !committing || !commitsNamedPathsOnly(committing.cmd.args);
+      if ((this.kind.commitTakesStaged === true || this.staged?.listed === true) && takesIndex && this.files.length === 0 && this.staged?.answered && (event.exitCode === null || event.exitCode === 0) && showsCommitSummary(text)) {
         for (const p of this.staged.paths.slice(0, 20)) this.files.push(p);
       }
       if (this.files.length > 0 && !this.commit) {
@@ -846,7 +859,7 @@ class StoreCommits {
 
   finish(ctx: RuleContext): void {
     // A staging call the log never answered (the log ends on it) still put them on the way.
-    if (!this.staged) for (const s of this.staging.values()) this.staged ??= { ...s, answered: false };
+    if (!this.staged || this.staged.seen) for (const s of this.staging.values()) if (!this.staged || this.staged.seen) this.staged = { ...s, answered: false };
     if (!this.commit && this.staged?.seen) return;
     if (!this.commit && this.staged) {
       const { paths, ev, answered } = this.staged;

@@ -60,9 +60,16 @@ export const agentConfigEdit = meta({
 // (patterns that start with a rare literal are fast as they are and have no screen).
 type Screen = (text: string, lower: string) => boolean;
 const CHAT_TEMPLATE = 'chat-template token';
+const IGNORE_PREVIOUS = '"ignore previous instructions"';
+/**
+ * The words before "override system rules" that make it a description, not an order: a modal or
+ * auxiliary ("USER rules … can override SYSTEM rules", "must not ignore the previous instructions"),
+ * `to`, or a negation. An injection tells the model to do it.
+ */
+const DESCRIBED_BEFORE = /\b(?:can|cannot|can't|could|may|might|will|won't|would|shall|should|must|to|not|never|don't|doesn't)\s+$/i;
 const FAKE_TAG = 'fake tool/role tag';
 const PATTERNS: { label: string; screen?: Screen; re: RegExp }[] = [
-  { label: '"ignore previous instructions"', screen: (_t, l) => l.includes('ignore') || l.includes('disregard') || l.includes('forget') || l.includes('override'), re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
+  { label: IGNORE_PREVIOUS, screen: (_t, l) => l.includes('ignore') || l.includes('disregard') || l.includes('forget') || l.includes('override'), re: /\b(?:ignore|disregard|forget|override)\s+(?:(?:all|any|the|your|of|my)\s+){0,3}(?:previous|prior|above|earlier|preceding|original|system)\s+(?:instructions|prompts?|directions|rules|guidelines|directives)\b/i },
   { label: 'role reassignment ("you are now …")', screen: (_t, l) => l.includes('now') && /are\s+now\s/.test(l), re: /\byou\s+are\s+now\s+(?:(?:a|an|the|in|no\s+longer)\s+)?(?:new\s+)?(?:unrestricted|unfiltered|jailbroken|DAN\b|developer\s+mode|god\s+mode|evil|different\s+(?:ai|assistant|model)|(?:ai|assistant|agent|model)\b)/i },
   { label: 'system prompt override', screen: (_t, l) => /system\s+(?:prompt|instruction)|initial\s+instructions/.test(l), re: /\b(?:new|updated|real|actual|hidden|secret)\s+system\s+(?:prompt|instructions?)\b|\b(?:reveal|print|show|output|repeat|leak|disclose)\s+(?:your|the)\s+(?:system\s+prompt|initial\s+instructions)\b/i },
   { label: CHAT_TEMPLATE, re: /<\|(?:im_start|im_end|system|endoftext|start_header_id|end_header_id|eot_id)\|>|\[\/?INST\]|<<\/?SYS>>/ },
@@ -91,8 +98,22 @@ export function findInjection(text: string): Match | null {
       if (m) return { label, start: m.index, end: m.index + m[0].length };
       continue;
     }
+    if (label === IGNORE_PREVIOUS) {
+      const m = orderedToIgnore(text, re);
+      if (m) return { label, start: m.index, end: m.index + m[0].length };
+      continue;
+    }
     const m = re.exec(text);
     if (m) return { label, start: m.index, end: m.index + m[0].length };
+  }
+  return null;
+}
+
+/** The first "ignore previous instructions" said as an order, not described (see DESCRIBED_BEFORE). */
+function orderedToIgnore(text: string, re: RegExp): RegExpExecArray | null {
+  const all = new RegExp(re.source, 'gi');
+  for (let m = all.exec(text); m; m = all.exec(text)) {
+    if (!DESCRIBED_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index))) return m;
   }
   return null;
 }

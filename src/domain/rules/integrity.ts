@@ -708,7 +708,9 @@ interface Suppressions {
   n: number;
   /** Of n, the marks that hide no error (STYLE_ONLY). */
   style: number;
+  /** A whole-file exemption added to a file that was there before (loud), or put atop a file the agent created (counted). */
   blanket: boolean;
+  freshBlanket: boolean;
   ev: EvidenceItem[];
 }
 
@@ -883,6 +885,7 @@ export const INTEGRITY_RULES: Rule[] = [
       let count = 0;
       let style = 0;
       let blanket = false;
+      let freshBlanket = false;
       const ev: EvidenceItem[] = [];
       // Counted when the edit succeeds: agents retry failed patches, and those added nothing.
       const pending = new Map<string, Suppressions>();
@@ -895,6 +898,7 @@ export const INTEGRITY_RULES: Rule[] = [
         count += p.n;
         style += p.style;
         blanket ||= p.blanket;
+        freshBlanket ||= p.freshBlanket;
         for (const e of p.ev) pushCapped(ev, e, 10);
       };
       return {
@@ -906,19 +910,21 @@ export const INTEGRITY_RULES: Rule[] = [
             if (p && !event.isError && !event.denied) apply(p);
             return;
           }
-          const found: Suppressions = { n: 0, style: 0, blanket: false, ev: [] };
+          const found: Suppressions = { n: 0, style: 0, blanket: false, freshBlanket: false, ev: [] };
           const fx = effectsOf(event, facts, ctx.session);
           for (const w of fx.writes) {
             if (DOC_FILE.test(w.path)) continue;
             const before = w.kind === 'write' || w.kind === 'create' ? shown.get(w.abs) : '';
             const n = before ? Math.max(0, countMatches(w.added, SUPPRESSIONS) - countMatches(before, SUPPRESSIONS)) : added(w, SUPPRESSIONS);
             // in a file the agent is creating, a suppression is how its new code is written: it hides
-            // no check the project already passed (a whole-file exemption still counts as one)
+            // no check the project already passed — a whole-file exemption there neither (`// @ts-nocheck`
+            // atop a new Deno function the project's compiler cannot type): it is counted, not loud
             const fresh = w.via === 'tool' && (w.kind === 'create' || w.kind === 'write') && !before && !known.has(w.abs);
             if (n > 0) {
               found.n += n;
               found.style += fresh ? n : Math.min(n, before ? Math.max(0, countMatches(w.added, STYLE_ONLY) - countMatches(before, STYLE_ONLY)) : added(w, STYLE_ONLY));
-              found.blanket ||= BLANKET.test(w.added) && !BLANKET.test(w.removed);
+              found.blanket ||= !fresh && BLANKET.test(w.added) && !BLANKET.test(w.removed);
+              found.freshBlanket ||= fresh && BLANKET.test(w.added);
               const m = new RegExp(SUPPRESSIONS.source).exec(w.added);
               found.ev.push({ index: event.index, excerpt: safe(`${w.path}: ${m ? around(w.added, m.index, m.index + m[0].length, 200) : ''}`, facts) });
             }
@@ -936,7 +942,7 @@ export const INTEGRITY_RULES: Rule[] = [
           ctx.report({
             rule: suppressionAdded.id,
             severity: loud ? 'warning' : 'info',
-            detail: `${plural(count, 'lint/type suppression')} added${blanket ? ', including a whole-file exemption' : ''}${style > 0 ? ` (${style} of them coverage exclusions, style-only lint codes or marks in files the agent created, which hide no error the project's checks had found)` : ''}.`,
+            detail: `${plural(count, 'lint/type suppression')} added${blanket ? ', including a whole-file exemption' : freshBlanket ? ', including a whole-file exemption atop a file the agent created' : ''}${style > 0 ? ` (${style} of them coverage exclusions, style-only lint codes or marks in files the agent created, which hide no error the project's checks had found)` : ''}.`,
             evidence: ev,
           });
         },

@@ -268,6 +268,12 @@ function hostOfPackage(entry: string): string {
   return entry.slice(0, entry.indexOf('\0'));
 }
 
+/** `launchctl load|bootstrap|enable …` of job files (or labels) the session itself had unloaded and not rewritten since. */
+function reloadsRetired(cmd: SimpleCommand, ctx: Judged): boolean {
+  const targets = parseArgs(cmd.args, ['-u', '-S', '-w']).operands.slice(1).filter((t) => !/^(?:gui|user|system)(?:\/\d+)?$/.test(t));
+  return targets.length > 0 && targets.every((t) => ctx.retired.reloaded(t));
+}
+
 /** A new start-up job for a program whose job the session had unloaded or disabled: a replacement, a warning. */
 function replacing(ctx: Judged, job: string | null, draft: FindingDraft): FindingDraft {
   const old = job !== null ? ctx.retired.replaced(job) : null;
@@ -484,6 +490,7 @@ export const PERMISSIONS_RULES: Rule[] = [
           }
           for (const r of fx.reads) addCapped(ctx.seen, r.abs, SEEN_MAX);
           for (const loc of fx.commands) ctx.retired.onCommand(loc.cmd);
+          for (const w of fx.writes) ctx.retired.onWrite(w.abs);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w, describeCall(event));
           // An install ssh runs on another host (`ssh box 'apt-get install nginx'`) is that host's:
           // it ships the units enabled there, not here.
@@ -690,22 +697,26 @@ function addsHooksOnly(added: string | undefined, removed: string | undefined): 
   return newLines(added, removed).every(hookLine);
 }
 
-/** The lines a change added that its old text did not have (an edit's new text repeats its context). */
 /** Keys that describe a settings file rather than configure the agent: its version, its schema. */
 const METADATA_KEY = /^(?:\$schema|[\w.-]*[vV]ersion)$/;
 /** One `"key": scalar` line (a string without a command's characters, a number), or brackets only. */
 const SCALAR_ENTRY = /^\s*"([^"\\]{1,80})"\s*:\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false|null)\s*,?\s*$/;
 
 /**
- * An edit that changes version or schema entries and nothing else: every line it adds or takes
- * away is such an entry or brackets around it (an edit's unchanged context lines are not changes).
+ * An edit that changes version or schema entries and nothing else: with those entries taken out,
+ * the old and the new text are the same lines in the same order (a line moved — an entry from
+ * `deny` to `allow` — is a change), and some such entry differs.
  */
 function changesMetadataOnly(added: string | undefined, removed: string | undefined): boolean {
   if (added === undefined || removed === undefined || removed.trim() === '' || added.length > 20_000 || removed.length > 20_000) return false;
-  const changed = [...newLines(added, removed), ...newLines(removed, added)].filter((l) => !/^[\s[\]{}(),]*$/.test(l));
-  return changed.length > 0 && changed.every((l) => METADATA_KEY.test(SCALAR_ENTRY.exec(l)?.[1] ?? ''));
+  const entries = (text: string) => text.split('\n').map((l) => l.trim().replace(/,$/, '')).filter((l) => l !== '');
+  const metadata = (l: string) => METADATA_KEY.test(SCALAR_ENTRY.exec(l)?.[1] ?? '');
+  const [after, before] = [entries(added), entries(removed)];
+  const rest = (list: string[]) => list.filter((l) => !metadata(l)).join('\n');
+  return rest(after) === rest(before) && after.filter(metadata).join('\n') !== before.filter(metadata).join('\n');
 }
 
+/** The lines a change added that its old text did not have (an edit's new text repeats its context). */
 function newLines(added: string, removed: string | undefined): string[] {
   const before = new Set((removed ?? '').split('\n').map((l) => l.trim()));
   return added.split('\n').filter((l) => !before.has(l.trim()));
@@ -1079,6 +1090,10 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // Enabling the service a package the session just installed ships (docker after docker-ce) is
     // the last step of installing it, not something planted to run later (issue 25, item 3).
     ctx.outcomes.report(event, 'write', { rule: persistence.id, severity: 'info', title: 'Service of an installed package enabled', detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. The session installed its package (${ownUnit}) with the system's package manager: enabling it is part of that install.`, evidence: [evidence(event, cmd.text, facts)], key: `${cmd.name} (installed)` }, UNIT_ENABLE);
+  } else if (installed && cmd.name === 'launchctl' && reloadsRetired(cmd, ctx)) {
+    // The job the session unloaded, loaded again from the same file it did not rewrite (after
+    // fixing the scripts it runs): the user's own start-up job back in service, nothing new.
+    ctx.outcomes.report(event, 'write', { rule: persistence.id, severity: 'info', title: 'Start-up job reloaded', detail: `${installed}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`. The session had unloaded this very job and loads the same file again, unchanged: nothing new starts at login (what the job runs is judged where it was changed).`, evidence: [evidence(event, cmd.text, facts)], key: `${cmd.name} (reloaded)` });
   } else if (installed) {
     const cause = commandServiceCause(cmd);
     const job = parseArgs(cmd.args, ['-u']).operands[1];

@@ -78,3 +78,8 @@ test('Claude Code: a continued session\'s summary record (compact boundary, then
   assert.deepEqual(await ci(SUMMARY_2_1), ['info']);
   assert.deepEqual(await ci(SUMMARY_BOLD), ['warning']);
 });
+
+test('recalled user messages: a numbered list inside one message stays in it; only a heading that ends on its colon starts the next section (review of set 64\'s mends)', () => {
+  const summary = '6. All User Messages:\n   - "tidy the readme, then:\n1. Rename the helper\n2. Update the docs"\n   - "please fix the ci workflow"\n\n7. Pending Tasks:\n   - none\n';
+  assert.deepEqual(recalledUserMessages(summary), ['tidy the readme, then:\n1. Rename the helper\n2. Update the docs', 'please fix the ci workflow']);
+});

@@ -5,8 +5,12 @@
 // "unrequested". Only that section is read — the rest of the summary is the model's account.
 /** The summary's list of the user's messages: "6. All User Messages:", "**All user messages** (non-tool-use):". */
 const SECTION_HEAD = /^[ \t]*(?:#{1,6}[ \t]*)?(?:\d+\.[ \t]*)?\**All user messages\**[^\n]*$/im;
-/** The next section of the summary: "7. Pending Tasks:", "## Current Work", "**Pending Tasks**". */
-const NEXT_SECTION = /^[ \t]{0,3}(?:\d+\.[ \t]+\**[A-Z][^\n]{0,80}|#{1,6}[ \t]+\S[^\n]*|\*\*[A-Z][^\n]{0,80}\*\*[^\n]*)$/m;
+/**
+ * The next section of the summary: "7. Pending Tasks:", "## Current Work", "**Pending Tasks**:". A
+ * numbered heading ends on its colon, so a numbered list inside a message ("1. Rename the helper")
+ * is part of the message.
+ */
+const NEXT_SECTION = /^[ \t]{0,3}(?:\d+\.[ \t]+\**[A-Z][^\n:]{0,80}:\**[ \t]*|#{1,6}[ \t]+\S[^\n]*|\*\*[A-Z][^\n]{0,80}\*\*[^\n]*)$/m;
 /** A bullet that starts one message. */
 const BULLET = /^[ \t]*(?:[-*•]|\d+[.)])[ \t]+/;
 /** A message quoted whole, with the summary's note after it: `"yes do it" (chose option 1)`. */
@@ -26,8 +30,14 @@ export function recalledUserMessages(summary: string): string[] {
   const end = NEXT_SECTION.exec(rest);
   const section = end ? rest.slice(0, end.index) : rest;
   const messages: string[] = [];
-  for (const line of section.split('\n')) {
-    if (BULLET.test(line)) messages.push(line.replace(BULLET, ''));
+  // the list's own bullets are the kind its first one is (`-`, or `1.`): a numbered list inside a
+  // dashed message belongs to that message
+  const lines = section.split('\n');
+  const first = lines.find((l) => BULLET.test(l));
+  const numbered = first !== undefined && /^[ \t]*\d/.test(first);
+  const starts = (line: string) => BULLET.test(line) && /^[ \t]*\d/.test(line) === numbered;
+  for (const line of lines) {
+    if (starts(line)) messages.push(line.replace(BULLET, ''));
     else if (messages.length > 0 && line.trim() !== '') messages[messages.length - 1] += `\n${line.trim()}`;
   }
   return messages.map(unquote).filter((m) => m !== '').slice(-MESSAGES_MAX);

@@ -23,6 +23,8 @@ export function jobName(pathOrLabel: string): string {
 
 export class RetiredJobs {
   private readonly names = new Set<string>();
+  /** The job files (or labels) taken out of service, by their base name: whether the session wrote them since. */
+  private readonly files = new Map<string, { rewritten: boolean }>();
 
   onCommand(cmd: SimpleCommand): void {
     const { operands } = parseArgs(cmd.args, ['-u', '-S', '-w']);
@@ -31,7 +33,23 @@ export class RetiredJobs {
     for (const target of operands.slice(1)) {
       const name = jobName(target);
       if (name.length >= 5 && this.names.size < JOBS_MAX) this.names.add(name);
+      if (this.files.size < JOBS_MAX) this.files.set(fileKey(target), { rewritten: false });
     }
+  }
+
+  /** A file the session wrote: a retired job's own file written since is no longer the user's job. */
+  onWrite(abs: string): void {
+    const retired = this.files.get(fileKey(abs));
+    if (retired) retired.rewritten = true;
+  }
+
+  /**
+   * Whether a job loaded now is the very one the session took out of service (the same file or
+   * label, not written since): the user's own job put back, after fixing what it runs.
+   */
+  reloaded(pathOrLabel: string): boolean {
+    const retired = this.files.get(fileKey(pathOrLabel));
+    return retired !== undefined && !retired.rewritten;
   }
 
   /** The retired job a new job (its file or label) takes the place of, or null. */
@@ -41,4 +59,9 @@ export class RetiredJobs {
     for (const old of this.names) if (name.includes(old) || old.includes(name)) return old;
     return null;
   }
+}
+
+/** A job's file or label as one key: its base name, lower-cased (`~/Library/LaunchAgents/com.x.plist` → `com.x.plist`). */
+function fileKey(pathOrLabel: string): string {
+  return basename(pathOrLabel.replace(/\\/g, '/')).toLowerCase();
 }

@@ -1541,3 +1541,17 @@ test('review of the diff: a failed credential read whose output is a long run of
     assert.deepEqual((await detectSecrets(text)).map((h) => h.value), [value], text);
   }
 });
+
+test("a key the session generated itself and wrote into the project's env file is a new key for the project's own setup: info, in every agent; written into code, or not generated here, a warning; committed and pushed, still critical (held-out set 64)", async () => {
+  const IN = 'secrets/in-tool-input';
+  const key = 'Zq3xW8vN2mL5kJ7hG4fD1sA9pO6iU3yT' + 'R0eE5wQ8=';
+  const gen = ran('openssl rand -base64 32', { output: `${key}\n` });
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const into = async (path: string, generated: boolean) => only(await runRules([prompt('set up NextAuth: generate NEXTAUTH_SECRET with openssl and put it in .env.local'), ...(generated ? gen : []), ...answered(write(path, `NEXTAUTH_SECRET=${key}\nNEXTAUTH_URL=http://localhost:3000\n`), { output: 'File created successfully' })], { agent }), IN).map(severityOf);
+    assert.deepEqual(await into('.env.local', true), ['info'], `${agent}: generated, into .env.local`);
+    assert.deepEqual(await into('.env.local', false), ['warning'], `${agent}: not generated here`);
+    assert.deepEqual(await into('src/auth.config.ts', true), ['warning'], `${agent}: generated, into code`);
+  }
+  const pushed = only(await runRules([...gen, ...answered(write('.env', `APP_SECRET=${key}\n`), { output: 'ok' }), ...ran('git add -f .env && git commit -m env', { output: '[main 1a2b3c4] env' }), ...ran('git push origin main', { output: 'To github.com:dev/app.git\n   1a2b3c3..1a2b3c4  main -> main' })]), IN);
+  assert.ok(pushed.some((d) => severityOf(d) === 'critical'), JSON.stringify(pushed.map(severityOf)));
+});

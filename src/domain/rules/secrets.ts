@@ -634,7 +634,7 @@ export const SECRETS_RULES: Rule[] = [
             if (!event.synthetic) fromPrompt.typed(event.text, event.index);
             promptSecrets(ctx, event, facts, fromPrompt, outputs);
           } else if (event.kind === 'tool_call') {
-            inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow);
+            inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow, generated);
             if (event.input.type === 'command') for (const hit of facts.secrets) savedInConfig(writes, event, facts, hit, effectsOf(event, facts, ctx.session).commands);
             markSent(ctx, event, facts, outputs, generated);
             flow.onCall(event, facts);
@@ -999,7 +999,7 @@ function typedSudoPassword(ctx: RuleContext, event: NormEvent & { kind: 'tool_ca
   return true;
 }
 
-function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: HandedOver, seen: Set<string>, outputs: Map<string, OutputSecret>, flow: SecretFlow): void {
+function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, fromPrompt: HandedOver, seen: Set<string>, outputs: Map<string, OutputSecret>, flow: SecretFlow, generated: ReadonlySet<string>): void {
   const input = event.input;
   const intoFiles = input.type === 'file_write' || input.type === 'file_edit' || input.type === 'patch';
   const fx = effectsOf(event, facts, ctx.session);
@@ -1036,6 +1036,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // The same for a tool's own configuration outside any project (`~/.moltbot/agents/main/auth-profiles.json`,
     // `~/.config/app/config.toml`): the user's setup of their own tool, where no commit reaches it.
     const stored = intoFile && fromPrompt.has(hit.value) && located.every((l, i) => ENV_FILE.test(paths[i]) || toolConfigInHome(l.abs, l.zone, ctx.session));
+    // A key the session generated itself (`openssl rand -base64 32`) put into the project's env
+    // file: a new secret for its own setup, nobody's credential; a commit or push of it is still followed.
+    const fresh = intoFile && hit.confidence !== 'high' && generated.has(hit.value) && located.every((l, i) => ENV_FILE.test(paths[i]) && l.zone === 'worktree');
     // Written back into the file it was read from (a whole .env rewritten with one key added): it
     // was stored there before the session; nothing new holds it.
     const shownBefore = outputs.get(secretKey(hit));
@@ -1078,12 +1081,13 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // A file the session's own ignore rules keep out of git (`.env` listed in the .gitignore it
     // wrote): where a project's keys belong, no commit takes it (a forced add is still followed).
     const keptOut = intoFile && !scratch && located.every((l) => l.zone === 'worktree' && flow.keptOut(l.abs, event.callId));
-    const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut || fresh ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
       fixture ? 'a value written only into test files or a document of examples, with no provider\'s format: the test\'s or example\'s own' : lowStakes && 'a test or template file: possibly a fake value',
       scratch && 'temp space, outside the repository: nothing commits or sends it from there',
       keptOut && "a file the session's .gitignore keeps out of the repository",
+      fresh && 'a key this session generated for the project, in its env file: no one else holds it',
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
       toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),

@@ -189,6 +189,8 @@ export class WorkLog {
   readonly conflicted = new Set<string>();
   /** Calls that ran git, by id, with the folder each ran in (their output may report conflicts). */
   private readonly gitCalls = new Map<string, string | null>();
+  /** Calls that end a merge (a commit, a reset, `--abort`/`--continue`), until their result says they ran. */
+  private readonly ending = new Set<string>();
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
@@ -217,8 +219,11 @@ export class WorkLog {
       this.local.delete(event.callId);
       const gitDir = this.gitCalls.get(event.callId);
       this.gitCalls.delete(event.callId);
+      const ends = this.ending.delete(event.callId);
+      const ran = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0);
+      if (ends && ran) this.conflicted.clear();
       if (event.denied || !event.output) return;
-      if (gitDir !== undefined) for (const p of conflictedPathsIn(event.output)) addCapped(this.conflicted, locate(p, gitDir, this.session).abs, FILES_MAX);
+      if (gitDir !== undefined) this.onConflicts(event.output, gitDir);
       this.onAbsence(event, read, local);
       if (!calls) return;
       for (const { cmd, dir } of calls) {
@@ -242,9 +247,10 @@ export class WorkLog {
       if (!this.unlisted && writesUnlistedFiles(cmd)) this.unlisted = true;
       const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
       if (sub !== undefined) {
-        // a commit, a reset or an aborted or continued merge ends the conflict
-        if (sub === 'commit' || sub === 'reset' || cmd.args.some((a) => a === '--abort' || a === '--continue' || a === '--quit')) this.conflicted.clear();
-        else setCapped(this.gitCalls, event.callId, loc.dir, PENDING_MAX);
+        // a commit, a reset or an aborted or continued merge ends the conflict (once it ran)
+        if (sub === 'commit' || sub === 'reset' || cmd.args.some((a) => a === '--abort' || a === '--continue' || a === '--quit')) {
+          if (this.ending.size < PENDING_MAX) this.ending.add(event.callId);
+        } else setCapped(this.gitCalls, event.callId, loc.dir, PENDING_MAX);
       }
       if (sub === 'status' || sub === 'diff') {
         setCapped(this.calls, event.callId, [...(this.calls.get(event.callId) ?? []), { cmd, dir: loc.dir }], PENDING_MAX);
@@ -252,6 +258,23 @@ export class WorkLog {
     }
     for (const f of fx.writes) addCapped(this.touched, f.abs, FILES_MAX);
     for (const f of fx.deletes) addCapped(this.touched, f.abs, FILES_MAX);
+  }
+
+  /**
+   * Conflicts a git command reported: `git status` names files from the folder it ran in; git's
+   * `CONFLICT … Merge conflict in f` names them from the repository's root, which the log shows
+   * only when the command ran in the session's own folder (taken as the root) — elsewhere they
+   * are not placed.
+   */
+  private onConflicts(output: string, dir: string | null): void {
+    const { fromRoot, fromHere } = conflictedPathsIn(output);
+    const atRoot = dir === null || dir.replace(/\/+$/, '') === (this.session.cwd ?? '').replace(/\/+$/, '');
+    for (const p of [...fromHere, ...(atRoot ? fromRoot : [])]) {
+      const abs = locate(p, dir, this.session).abs;
+      // a file git had shown modified before the conflict (`checkout -m`, a stash pop): its
+      // uncommitted changes are one side, and only the working tree held them
+      if (!this.dirtyBefore.has(abs) || this.conflicted.has(abs)) addCapped(this.conflicted, abs, FILES_MAX);
+    }
   }
 
   /**
@@ -285,8 +308,9 @@ const CONFLICT_LINE = /^CONFLICT \([^)\n]*\): Merge conflict in (.+)$/gm;
 const UNMERGED_LONG = /^\t(?:both modified|both added|both deleted|added by us|added by them|deleted by us|deleted by them):[ \t]+(.+)$/gm;
 const UNMERGED_SHORT = /^(?:UU|AA|DU|UD|AU|UA|DD) (.+)$/gm;
 
-/** The files a git command's output reports in a merge conflict. */
-export function conflictedPathsIn(output: string): string[] {
+/** The files a git command's output reports in a merge conflict: named from the repository's root (`CONFLICT` lines) or from where it ran (`git status`). */
+export function conflictedPathsIn(output: string): { fromRoot: string[]; fromHere: string[] } {
   const text = output.length > 200_000 ? output.slice(0, 200_000) : output;
-  return [...text.matchAll(CONFLICT_LINE), ...text.matchAll(UNMERGED_LONG), ...text.matchAll(UNMERGED_SHORT)].map((m) => m[1]!.trim()).slice(0, 200);
+  const paths = (matches: Iterable<RegExpMatchArray>) => [...matches].map((m) => m[1]!.trim()).slice(0, 200);
+  return { fromRoot: paths(text.matchAll(CONFLICT_LINE)), fromHere: paths([...text.matchAll(UNMERGED_LONG), ...text.matchAll(UNMERGED_SHORT)]) };
 }

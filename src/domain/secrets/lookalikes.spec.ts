@@ -235,3 +235,10 @@ it('a token that marks a position or a paused run (page, cursor, continuation, r
     assert.deepEqual((await detectSecrets(`{"status":"ok","${name}":"${value}"}`)).map((h) => h.value), [value], name);
   }
 });
+
+it('a secret or key that signs place tokens is a credential: RESUME_TOKEN_SECRET, resumeTokenSigningKey (review of set 64\'s mends)', async () => {
+  const value = randomString(48, '0123456789abcdef', 23);
+  for (const line of [`RESUME_TOKEN_SECRET=${value}`, `{"resumeTokenSigningKey":"${value}"}`, `PAGE_TOKEN_KEY=${value}`]) {
+    assert.deepEqual((await detectSecrets(line)).map((h) => h.value), [value], line);
+  }
+});

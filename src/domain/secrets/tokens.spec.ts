@@ -39,3 +39,10 @@ test('a token-shaped run glued to letters is not a token when its checksum fails
   assert.deepEqual(await values(`HINDSIGHT_${broken}OPENROUTER_API_KEY\n`), []);
   assert.deepEqual(await values('see npm_Abcdefghijklmnopqrstuvwxyz0123456789MoreLettersHere for details\n'), []);
 });
+
+test('two checksummed tokens glued together are both found, each masked (review of set 64\'s mends)', async () => {
+  const npm = token('npm_');
+  const gh = token('ghp_', 'Hk4RtY7uI0oP3aS6dF9gJ2kL5zX8cV');
+  const found = await values(`${npm}${gh}\n`);
+  assert.deepEqual([...found].sort(), [gh, npm].sort());
+});

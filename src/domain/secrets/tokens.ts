@@ -11,22 +11,27 @@ const COMPILED = new Map<TokenRule, RegExp>(
   TOKEN_RULES.map((r) => [r, new RegExp(`${B}(?:${r.pattern})(?![A-Za-z0-9])`, r.ci ? 'gi' : 'g')]),
 );
 
-/** Checksummed formats glued to what follows them: found only where the checksum holds. */
+/**
+ * Checksummed formats glued to what is around them (a name before, another token or a name after):
+ * found without the boundaries, only where the checksum holds; where both boundaries hold, the
+ * plain scan has it already.
+ */
 const GLUED = new Map<TokenRule, RegExp>(
-  TOKEN_RULES.filter((r) => r.checksum).map((r) => [r, new RegExp(`${B}(?:${r.pattern})(?=[A-Za-z0-9])`, 'g')]),
+  TOKEN_RULES.filter((r) => r.checksum).map((r) => [r, new RegExp(`(?:${r.pattern})`, 'g')]),
 );
+const BOUNDED_LEFT = new RegExp(`${B}$`);
 
 export function tokenCandidates(text: string, rules: Iterable<TokenRule>): Candidate[] {
   const out: Candidate[] = [];
   for (const rule of rules) {
     scan(text, rule, COMPILED.get(rule)!, out, null);
     const glued = GLUED.get(rule);
-    if (glued) scan(text, rule, glued, out, checksumHolds);
+    if (glued) scan(text, rule, glued, out, (token, at) => checksumHolds(token) && !(BOUNDED_LEFT.test(text.slice(Math.max(0, at - 2), at)) && !/[A-Za-z0-9]/.test(text[at + token.length] ?? '')));
   }
   return out;
 }
 
-function scan(text: string, rule: TokenRule, re: RegExp, out: Candidate[], holds: ((token: string) => boolean) | null): void {
+function scan(text: string, rule: TokenRule, re: RegExp, out: Candidate[], holds: ((token: string, at: number) => boolean) | null): void {
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) {
@@ -34,7 +39,7 @@ function scan(text: string, rule: TokenRule, re: RegExp, out: Candidate[], holds
       continue;
     }
     if (shannonEntropy(m[0]) < (rule.entropy ?? 0)) continue;
-    if (holds && !holds(m[0])) continue;
+    if (holds && !holds(m[0], m.index)) continue;
     out.push({ ruleId: `token/${rule.id}`, label: rule.label, start: m.index, end: m.index + m[0].length, confidence: rule.confidence ?? 'high' });
   }
 }

@@ -146,3 +146,21 @@ test('files a program only reads, or writes where the code does not say, are no 
   assert.deepEqual(acts('perl', "open(my $fh, '<', '/etc/passwd'); print <$fh>"), []);
   assert.deepEqual(acts('ruby', "puts File.read('Gemfile')"), []);
 });
+
+test('files written: modes with encodings, Perl layers and read-write opens, joins with absolute parts, a variable changed in place (review of set 64\'s mends)', () => {
+  assert.deepEqual(acts('perl', "open(my $fh, '>:encoding(UTF-8)', '/home/dev/.bashrc')"), ['write:/home/dev/.bashrc']);
+  assert.deepEqual(acts('perl', "open(my $fh, '>>:utf8', '/home/dev/.bashrc')"), ['write:a:/home/dev/.bashrc']);
+  assert.deepEqual(acts('perl', "open(my $fh, '+<', '/etc/hosts')"), ['write:/etc/hosts']);
+  assert.deepEqual(acts('ruby', "File.open(File.expand_path('~/.bashrc'), 'r:ascii-8bit') { |f| puts f.read }"), []);
+  assert.deepEqual(acts('ruby', "File.open('/etc/passwd', 'rb:windows-1252') { |f| f.read }"), []);
+  assert.deepEqual(acts('python', "import os\nopen(os.path.join('/etc/cron.d', 'job'), 'w').write('x')"), ['write:/etc/cron.d/job']);
+  assert.deepEqual(acts('python', "from pathlib import Path\n(Path('/home/dev') / '.bashrc').write_text('x')"), ['write:/home/dev/.bashrc']);
+  assert.deepEqual(acts('python', "from pathlib import Path\np = Path.home() / '.config/fish/config.fish'\np.write_text('x')"), ['write:~/.config/fish/config.fish']);
+  assert.deepEqual(acts('node', "const fs=require('fs'),path=require('path'); fs.writeFileSync(path.join('/home/dev', '.npmrc'), 'x')"), ['write:/home/dev/.npmrc']);
+  assert.deepEqual(acts('python', "p = '/tmp/out.txt'\np += '.bak'\nopen(p, 'w').write('x')"), []);
+});
+
+test('an unclosed Path( before a long line is no call: no action (the receiver patterns are bounded runs, so the scan stays linear)', () => {
+  assert.deepEqual(acts('python', `f = open\nPath(${'a'.repeat(60_000)}`), []);
+  assert.deepEqual(acts('python', `Path(${'a'.repeat(60_000)}).unlink()`), []);
+});

@@ -287,7 +287,7 @@ function both(callee: string, make: CallSpec['make']): CallSpec[] {
 }
 
 /** What `.write_text(` is called on: `Path('…')` (expanded or not), `Path.home() / '…'`, or a variable. */
-const PY_PATH_RECEIVER = String.raw`\b(?:pathlib\.)?Path[ \t]*\([^()\n]*(?:\([^()\n]*\))?[^()\n]*\)(?:\s*\.\s*expanduser\s*\(\s*\))?|\(\s*(?:pathlib\.)?Path\.home\s*\(\s*\)(?:\s*\/\s*['"][^'"\n]*['"])+\s*\)|(?<![\w.])[A-Za-z_]\w*`;
+const PY_PATH_RECEIVER = String.raw`\b(?:pathlib\.)?Path[ \t]*\([^()\n]{0,300}(?:\([^()\n]{0,300}\))?[^()\n]{0,300}\)(?:\s*\.\s*expanduser\s*\(\s*\))?|\(\s*(?:pathlib\.)?Path(?:\.home\s*\(\s*\)|\(\s*['"][^'"\n]{1,300}['"]\s*\))(?:\s*\/\s*['"][^'"\n]{0,300}['"]){1,10}\s*\)|(?<![\w.])[A-Za-z_]\w*`;
 const CHILD_PROCESS = String.raw`(?:\b(?:child_process|childProcess|cp|Bun)\.|require\(\s*['"](?:node:)?child_process['"]\s*\)\.|(?<![\w.$]))`;
 const NODE_FS = String.raw`(?:\b(?:fs|fse|fsp|fsExtra|promises|fs\.promises)\.|require\(\s*['"](?:node:)?fs(?:\/promises)?['"]\s*\)\.)`;
 
@@ -298,7 +298,8 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: /\bos\.(exec\w*|spawn\w*)\s*\(/g, make: (a, _c, s) => execvArgs(a, s) },
     { re: /(?:\bshutil\.|__import__\(\s*['"]shutil['"]\s*\)\.|(?<![\w.]))rmtree\s*\(/g, make: deletion(true) },
     { re: /(?:\bos\.|__import__\(\s*['"]os['"]\s*\)\.)(remove|unlink|rmdir|removedirs)\s*\(/g, make: deletion(false) },
-    { re: /\bPath\s*\(([^()]*(?:\([^()]*\))?[^()]*)\)\s*\.(unlink|rmdir)\s*\(/g, make: (_a, callee, s) => pathlibDelete(callee, s) },
+    // (runs bounded: an unclosed `Path(` before a long line must not cost a quadratic scan)
+    { re: /\bPath\s*\(([^()]{0,300}(?:\([^()]{0,300}\))?[^()]{0,300})\)\s*\.(unlink|rmdir)\s*\(/g, make: (_a, callee, s) => pathlibDelete(callee, s) },
     { re: /(?<![\w.])(?:io\.|codecs\.)?open\s*\(/g, make: openForWriting('python') },
     { re: new RegExp(`(${PY_PATH_RECEIVER})\\s*\\.\\s*(?:write_text|write_bytes)\\s*\\(`, 'g'), make: (_a, callee, s, w) => pathlibWrite(callee, s, w) },
   ],
@@ -390,17 +391,40 @@ function pathOf(expr: string, where: Where, depth = 0): string | null {
   const expanded = /^(?:os\.path\.expanduser|File\.expand_path)\(\s*(['"])(~[^'"\n]*)\1\s*\)$/.exec(t)
     ?? /^(?:pathlib\.)?Path\(\s*(['"])([^'"\n]+)\1\s*\)\s*\.\s*expanduser\(\s*\)$/.exec(t);
   if (expanded) return expanded[2];
-  const bare = /^(?:pathlib\.)?Path\(\s*([\s\S]+)\)$/.exec(t);
-  if (bare && depth < PATH_DEPTH) return pathOf(bare[1], where, depth + 1);
-  const slashed = t.split(/\s*\/\s*(?=['"A-Za-z_(])/);
+  const slashed = splitOutsideQuotes(t, '/');
   if (slashed.length > 1 && depth < PATH_DEPTH) return joined(slashed, where, depth);
   const join = /^(?:os\.path\.join|path\.(?:join|resolve)|File\.join)\(([\s\S]*)\)$/.exec(t);
   if (join && depth < PATH_DEPTH) return joined(readArgs(`${join[1]})`, 0, 'paren').raw, where, depth);
+  const bare = /^(?:pathlib\.)?Path\(\s*([\s\S]+)\)$/.exec(t);
+  if (bare && depth < PATH_DEPTH) return pathOf(bare[1], where, depth + 1);
   if (/^[A-Za-z_$][\w$]*$/.test(t) && depth < PATH_DEPTH) {
     const value = assignedBefore(t, where);
     return value === null ? null : pathOf(value, where, depth + 1);
   }
   return null;
+}
+
+/** `a / 'b'` split at each `/` outside quotes and brackets (Python's path operator), trimmed. */
+function splitOutsideQuotes(text: string, sep: string): string[] {
+  const parts: string[] = [];
+  let quote = '';
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === sep && depth === 0) {
+      parts.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  parts.push(text.slice(from).trim());
+  return parts;
 }
 
 /** Parts of a path joined: each a literal or the home directory; null when one is not. */
@@ -411,7 +435,9 @@ function joined(parts: readonly string[], where: Where, depth: number): string |
     const lit = PLAIN_LITERAL.exec(t);
     const value = lit ? lit[2] : i === 0 ? pathOf(t, where, depth + 1) : null;
     if (value === null || value === '') return null;
-    names.push(value.replace(/\/+$/, ''));
+    // an absolute part starts the path afresh, as os.path.join and `/` do
+    if (i > 0 && value.startsWith('/')) names.length = 0;
+    names.push(i > 0 && value.startsWith('/') ? value.replace(/\/+$/, '') : i === 0 ? value.replace(/\/+$/, '') : value.replace(/^\/+|\/+$/g, ''));
   }
   return names.join('/');
 }
@@ -421,8 +447,14 @@ function assignedBefore(name: string, where: Where): string | null {
   const before = where.code.slice(Math.max(0, where.at - ASSIGNMENT_WINDOW), where.at);
   const re = new RegExp(String.raw`(?:^|[;\n])[ \t]*(?:(?:const|let|var|my)[ \t]+)?\$?${name.replace(/\$/g, '\\$')}[ \t]*=(?!=)[ \t]*([^;\n]+)`, 'g');
   let last: string | null = null;
-  for (let m = re.exec(before); m; m = re.exec(before)) last = m[1];
-  return last;
+  let end = 0;
+  for (let m = re.exec(before); m; m = re.exec(before)) {
+    last = m[1];
+    end = m.index + m[0].length;
+  }
+  // changed since in place (`p += '.bak'`, `p /= 'x'`): its value is not the one written
+  const changed = new RegExp(String.raw`\$?${name.replace(/\$/g, '\\$')}[ \t]*(?:[-+*/%|&.]|\*\*|\/\/)=`);
+  return last !== null && !changed.test(before.slice(end)) ? last : null;
 }
 
 function written(lang: Language, expr: string | undefined, append: boolean, source: string, where: Where): InterpreterAction | null {
@@ -434,7 +466,9 @@ function written(lang: Language, expr: string | undefined, append: boolean, sour
 /** `open(path, 'w')`, `open(path, mode='a')`, Ruby's `File.open(path, 'w')`: a write when the mode writes. */
 function openForWriting(lang: Language) {
   return (args: Args, _callee: string, source: string, where: Where): InterpreterAction | null => {
-    const mode = typeof args.values[1] === 'string' ? args.values[1] : /\bmode\s*=\s*['"]([^'"]+)['"]/.exec(args.raw.slice(1).join(','))?.[1] ?? 'r';
+    const given = typeof args.values[1] === 'string' ? args.values[1] : /\bmode\s*=\s*['"]([^'"]+)['"]/.exec(args.raw.slice(1).join(','))?.[1] ?? 'r';
+    // Ruby's `'r:ascii-8bit'`: the letters before the colon are the mode, the rest an encoding
+    const mode = given.split(':')[0]!;
     if (!/[wax+]/.test(mode)) return null;
     return written(lang, args.raw[0], /a/.test(mode) && !/w/.test(mode), source, where);
   };
@@ -450,10 +484,13 @@ function pathlibWrite(callee: string, source: string, where: Where): Interpreter
 function perlOpen(args: Args, _callee: string, source: string, where: Where): InterpreterAction | null {
   const mode = args.values[1];
   if (typeof mode !== 'string') return null;
-  const two = /^\s*(\+?(?:>>|>))\s*(.*)$/.exec(mode);
+  // `>`, `>>`, `+<` (read and write), with I/O layers after a colon (`>:encoding(UTF-8)`), then
+  // the file in the same string (two-argument open) or as the third argument
+  const two = /^\s*(\+?(?:>>|>)|\+<)((?::[\w()-]+)*)\s*(.*)$/.exec(mode);
   if (!two) return null;
-  if (two[2] !== '') return written('perl', `'${two[2]}'`, two[1].endsWith('>>'), source, where);
-  return written('perl', args.raw[2], two[1].endsWith('>>'), source, where);
+  const append = two[1].endsWith('>>');
+  if (two[3] !== '' && two[2] === '') return written('perl', `'${two[3]}'`, append, source, where);
+  return two[3] === '' ? written('perl', args.raw[2], append, source, where) : null;
 }
 
 /** `…`, %x(…), Bun's $`…`: backticks run a shell command in Ruby, Perl, PHP and Bun. */
