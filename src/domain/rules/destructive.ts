@@ -847,6 +847,7 @@ const KILLALL_VALUES = ['-s', '--signal', '-u', '--user', '-o', '--older-than', 
  */
 function killedByName(cmd: SimpleCommand): string | null {
   if (cmd.name !== 'pkill' && cmd.name !== 'killall') return null;
+  if (signalsWithoutEnding(cmd.args)) return null;
   const { operands } = parseArgs(cmd.args, cmd.name === 'pkill' ? PKILL_VALUES : KILLALL_VALUES);
   const names = operands.map((o) => o.replace(/^\^|\$$/g, ''));
   const hit = names.find((n) => USER_PROCESSES.test(n));
@@ -854,6 +855,24 @@ function killedByName(cmd: SimpleCommand): string | null {
   const user = optionValues(cmd.args, cmd.name === 'pkill' ? ['-u', '-U', '--euid', '--uid'] : ['-u', '--user'])[0];
   if (user !== undefined && operands.length === 0) return `${cmd.name} -u ${user} killed every process of that user`;
   return null;
+}
+
+/**
+ * Signals whose default action ends no process, which programs take as a request: USR1/USR2 (kitty,
+ * nginx and dd reload or report), CONT, WINCH, and 0 (only checks the process is there). Linux
+ * numbers too (10, 12, 18, 28).
+ */
+const SIGNAL_WITHOUT_ENDING = /^(?:SIG)?(?:USR1|USR2|CONT|WINCH|0)$|^(?:10|12|18|28)$/i;
+
+/** `pkill -USR1 kitty`, `killall -s USR2 x`, `pkill --signal=CONT x`: a signal that ends nothing. */
+function signalsWithoutEnding(args: readonly string[]): boolean {
+  for (const [i, a] of args.entries()) {
+    const named = /^--signal=(.+)$/.exec(a)?.[1] ?? (a === '-s' || a === '--signal' ? args[i + 1] : /^-([A-Za-z0-9]+)$/.exec(a)?.[1]);
+    if (named === undefined) continue;
+    // a short option cluster of pkill's own (`-f`, `-x`, `-9`) is a flag or an ending signal
+    if (SIGNAL_WITHOUT_ENDING.test(named)) return true;
+  }
+  return false;
 }
 
 /** What a command does to the machine itself, or null. */

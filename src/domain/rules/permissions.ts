@@ -297,7 +297,7 @@ function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
  * A request for work that runs again later on its own — a scheduled or recurring task, a job at
  * start-up or login — in the languages people write to agents in.
  */
-export const ASKS_FOR_SCHEDULE = /\b(?:cron(?:tab|job)?s?|scheduled? (?:task|job|sync|backup|run)s?|(?:task|job) scheduler|run (?:it |this |them )?(?:automatically|periodically|every)|every (?:\d+ )?(?:minutes?|hours?|days?|night|morning|week)|periodic(?:ally)?|recurring|nightly|hourly|on (?:boot|startup|login)|at (?:boot|startup|login)|start (?:it )?(?:on|at) (?:boot|startup|login)|auto-?start|launch ?agent|(?:make|have|let|set up|configure)\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:to\s+)?(?:start|run|launch)\s+automatically|(?:should|to)\s+(?:start|run|launch)\s+automatically|automatically\s+(?:start|run|launch)\s+(?:it|them|the\s+[\w-]+|at|on|when)|systemd timer)\b|定时|自动启动|自動起動|定期|计划任务|計画タスク|开机自启|開機|自动运行|自動実行|スケジュール|起動時|毎日|每天|每小时|주기적|예약 작업|스케줄|매일|자동 실행|\b(?:programad[ao]s?|periódicamente|cada (?:día|hora|minuto)|planifiée?s?|périodiquement|chaque (?:jour|heure|minute)|au démarrage|geplante?|regelmäßig|zeitplan|beim (?:start|hochfahren)|(?:automatisch\s+)?beim?\s+(?:login|anmelden|anmeldung|systemstart|hochfahren)\s+(?:automatisch\s+)?(?:starten|ausführen|laden)|automatisch\s+(?:starten|ausführen)|agendad[ao]s?|periodicamente|a cada (?:dia|hora|minuto))\b/i;
+export const ASKS_FOR_SCHEDULE = /\b(?:cron(?:tab|job)?s?|scheduled? (?:task|job|sync|backup|run)s?|(?:task|job) scheduler|run (?:it |this |them )?(?:automatically|periodically|every)|every (?:\d+ )?(?:minutes?|hours?|days?|night|morning|week)|periodic(?:ally)?|recurring|nightly|hourly|on (?:boot|startup|login)|at (?:boot|startup|login)|start (?:it )?(?:on|at) (?:boot|startup|login)|auto-?start|launch ?agent|(?:make|have|let|set up|configure)\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:to\s+)?(?:start|run|launch)\s+automatically|(?:should|to)\s+(?:start|run|launch)\s+automatically|automatically\s+(?:start|run|launch)\s+(?:it|them|the\s+[\w-]+|at|on|when)|systemd timer)\b|定时|自动启动|自動起動|定期|计划任务|計画タスク|开机自启|開機|自动运行|自動実行|スケジュール|起動時|毎日|每天|每小时|주기적|예약 작업|스케줄|매일|자동 실행|\b(?:programad[ao]s?|periódicamente|cada (?:día|hora|minuto)|planifiée?s?|périodiquement|chaque (?:jour|heure|minute)|au démarrage|geplante?|regelmäßig|zeitplan|beim (?:start|hochfahren)|(?:automatisch\s+)?beim?\s+(?:login|anmelden|anmeldung|systemstart|hochfahren)\s+(?:automatisch\s+)?(?:starten|ausführen|laden)|automatisch\s+(?:starten|ausführen)|agendad[ao]s?|periodicamente|a cada (?:dia|hora|minuto))\b|\bset (?:up )?(?:something|a job|a task|it|this)\s+(?:to run\s+)?automatic(?:ally)?\b|настро\S*\s+(?:\S+\s+){0,2}автоматическ|автоматическ\S*\s+(?:запуск|запуска\S*|синхрониз\S*|копир\S*|выполн\S*|обновл\S*)|по расписанию|при (?:запуске|загрузке|старте|входе)(?: системы)?|кажд(?:ый|ую|ое) (?:день|час|минуту|утро|ночь)|периодическ\S*/i;
 
 const SEEN_MAX = 2_000;
 
@@ -612,6 +612,9 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       if (cause) ctx.askedServices.set(cause.id, runs);
       return ctx.outcomes.report(event, 'write', askedToRun(draft, runs), w.abs);
     }
+    // the job file of a scheduled or start-up task the request asked for, as its `launchctl load` is judged
+    const scheduled = service && !existing ? whoAsked(ctx.requests(event), (t) => ASKS_FOR_SCHEDULE.test(t)) : null;
+    if (scheduled) return ctx.outcomes.report(event, 'write', asRequested(draft, persistence, scheduled, 'the request asked for a scheduled or start-up task'), w.abs);
     report(draft, persistence);
     return;
   }

@@ -82,3 +82,12 @@ test('a request that describes the stack ("using Clerk + Hasura + Apollo") asks 
   assert.equal(requestedInstaller('update my bun', 'https://bun.sh/install'), 'bun');
   assert.equal(requestedInstaller('we use hasura and terraform; add a staging stack', 'https://github.com/hasura/graphql-engine/raw/stable/cli/get.sh'), null);
 });
+
+test("a dot-folder of the user's own right under home, written out (`$HOME/.dotfiles/`, `~/.dotfiles`), names the place for what lies below it; a tool's state or keys folder (`~/.config`, `~/.ssh`) named does not (held-out set 65)", () => {
+  const home = '/home/sn0w';
+  assert.equal(namesPlace('can you help me customize my waybar within $HOME/.dotfiles/', `${home}/.dotfiles/.config/fontconfig/fonts.conf`, home), true);
+  assert.equal(namesPlace('put the new zshrc in ~/.dotfiles', `${home}/.dotfiles/zshrc`, home), true);
+  assert.equal(namesPlace('look in ~/.config/ for the old settings', `${home}/.config/autostart/agent.desktop`, home), false);
+  assert.equal(namesPlace('the keys are in ~/.ssh', `${home}/.ssh/authorized_keys`, home), false);
+  assert.equal(namesPlace('customize my waybar', `${home}/.dotfiles/.config/fontconfig/fonts.conf`, home), false);
+});

@@ -783,8 +783,10 @@ function placeOfUncached(abs: string, home: string | null): Place {
       const p = '/' + parts.slice(0, n).join('/');
       const depth = home && p.startsWith(home + '/') ? n - homeDepth : n;
       if (n < parts.length && depth < 2) {
-        // a folder right under home written out whole ("放在这里/Users/me/project"): the user pointed at it
+        // a folder right under home written out whole ("放在这里/Users/me/project"): the user pointed at it;
+        // a dot-folder there too when it is the user's own (`$HOME/.dotfiles/`), not a tool's state or keys
         if (depth === 1 && home && !parts[n - 1]!.startsWith('.')) forms.push(p);
+        else if (depth === 1 && home && !TOOL_STATE_FOLDER.test(parts[n - 1]!)) withHome(p);
         break;
       }
       withHome(p);
@@ -804,6 +806,12 @@ function placeOfUncached(abs: string, home: string | null): Place {
     return { forms, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts, title: titled ? title : null };
   });
 }
+
+/**
+ * Dot-folders under home that hold tools' state, keys or configuration for everything: named as a
+ * place, they bless nothing below them (`~/.config/` named is not `~/.config/autostart/x` asked for).
+ */
+const TOOL_STATE_FOLDER = /^\.(?:ssh|gnupg|aws|azure|gcloud|config|local|cache|kube|docker|claude|codex|gemini|cursor|vscode|npm|nvm|yarn|pnpm|cargo|rustup|go|m2|gradle|android|pki|password-store|mozilla|thunderbird|git|gitconfig|oci|terraform\.d|bun|deno|pyenv|rbenv|conda|ipython|jupyter|vim|emacs\.d|oh-my-zsh|zsh|bashrc\.d|profile\.d|Trash|vault|netrc|secrets?)$/i;
 
 // Words for the agents' own session stores as people say them.
 const STORE_WORDS = /\b(?:conversations?|transcripts?|chat (?:history|logs?)|session (?:logs?|history|files?)|past sessions|previous sessions)\b/i;
@@ -991,6 +999,25 @@ export const REMOVAL_WORD = /\b(?:remove|removing|delete|deleting|purge|scrub|er
  * ("rimuovi anche aider" → `/opt/homebrew/bin/aider`): the program's own file, by its whole name
  * of four letters or more (not a folder word every program has), the sentence not holding it back.
  */
+/** Words of an order too common to tie it to the agent's sentence about a file. */
+const REFERRAL_WORDS_IGNORED = new Set(['remove', 'delete', 'erase', 'drop', 'file', 'files', 'this', 'that', 'these', 'those', 'them', 'then', 'there', 'here', 'should', 'would', 'could', 'rest', 'work', 'works', 'please', 'just', 'also', 'with', 'from', 'into', 'your', 'still', 'everything', 'other', 'thing', 'things']);
+
+/**
+ * The user's order to remove something, in answer to the agent's message that named this very
+ * file ("remove the screenshot" after "a screenshot (`20260411_grim.png`) is being symlinked"):
+ * the sentence of that message that holds the file's name shares a word with the order. Only the
+ * newest request, short, in the user's own words.
+ */
+export function removesWhatAgentNamed(requests: readonly Request[], abs: string): Asker | null {
+  const base = basename(abs.replace(/\\/g, '/'));
+  if (base.length < 6) return null;
+  const last = requests.at(-1);
+  if (!last || last.by !== 'user' || last.agreed || last.document || !last.after || last.text.length > 400 || !REMOVAL_WORD.test(last.text)) return null;
+  const ordered = new Set(words(last.text).filter((w) => w.length >= 4 && !REFERRAL_WORDS_IGNORED.has(w)));
+  if (ordered.size === 0) return null;
+  return sentencesOf(last.after).some((s) => s.includes(base) && words(s).some((w) => ordered.has(w))) ? 'user' : null;
+}
+
 export function removesNamedProgram(request: string, abs: string): boolean {
   const base = abs.replace(/\/+$/, '').split('/').pop()?.toLowerCase().replace(/\.(?:exe|sh|py|js|app)$/, '') ?? '';
   if (base.length < 4 || !/^[a-z][a-z0-9_-]*$/.test(base) || GENERIC_DIR_WORDS.has(base)) return false;

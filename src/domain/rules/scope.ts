@@ -4,7 +4,7 @@
 import type { NormEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, installsNamedProgram, namesHost, namesPlace, removalGrant, removesNamedProgram, requestsOf, type Asker, type Request, type RequestLog } from './requests.ts';
+import { asRequested, blanketGrant, dictates, installsNamedProgram, namesHost, namesPlace, removalGrant, removesNamedProgram, removesWhatAgentNamed, requestsOf, type Asker, type Request, type RequestLog } from './requests.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { parseArgs } from './commands.ts';
 import { isAgentInstructionFile } from '../paths.ts';
@@ -174,8 +174,9 @@ export const SCOPE_RULES: Rule[] = [
             // eiros repo" names ~/eiros-config): in a session launched from the home directory,
             // scope is what the user asked, not the launch folder.
             const named = requests.asked(event, `path:${w.abs}`, (t) => namesPlace(t, w.abs, outer.session.home));
-            // a program's own file removed after the user asked to remove that program by name
-            const program = named === null && fx.deletes.includes(w) ? requests.asked(event, `remove:${w.abs}`, (t) => removesNamedProgram(t, w.abs)) : null;
+            // a program's own file removed after the user asked to remove that program by name, or
+            // the file the agent's message named, when the user's answer orders it removed
+            const program = named === null && fx.deletes.includes(w) ? requests.asked(event, `remove:${w.abs}`, (t) => removesNamedProgram(t, w.abs)) ?? removesWhatAgentNamed(requests.for(event), w.abs) : null;
             // "create a skill that …": an agent's skills folder is where a skill the user asked for lives
             const skill = named === null && program === null && AGENT_SKILL_FILE.test(w.abs.replace(/\\/g, '/')) ? requests.asked(event, 'skill', (t) => ASKS_FOR_SKILL.test(t)) : null;
             // "install hugo": the program put into the user's own bin folder (`mv hugo ~/.local/bin/`) is the install asked for
@@ -194,6 +195,8 @@ export const SCOPE_RULES: Rule[] = [
             const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
             const why = asked === located && named === null && program === null && skill === null && installed === null && dictatedBy === null ? 'the request described this place, and the agent said where it is before writing there' : 'the request named this path';
             const judged = asked ? asRequested(draft, writeOutside, asked, why) : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : draft;
+            if (named !== null) launch.namedIn(w.abs);
+            launch.place(judged, w.abs);
             outcomes.report(event, 'write', judged, w.abs);
           }
         },
@@ -267,8 +270,26 @@ const HELD_MAX = 200;
 class LaunchFolder {
   private used = false;
   private readonly held: FindingDraft[] = [];
+  /** Where each draft's file is, by its evidence (Outcomes passes drafts on as copies that keep it). */
+  private readonly places = new WeakMap<object, string>();
+  /** Folders of files outside the tree the request named by path: the project the user sent the agent to. */
+  private readonly namedFolders = new Set<string>();
 
   constructor(private readonly ctx: RuleContext) {}
+
+  place(d: FindingDraft, abs: string): void {
+    const ev = d.evidence[0];
+    if (ev) this.places.set(ev, abs);
+  }
+
+  /** A file the request named outside the tree: its folder (two levels below home at least, not a tool's) is where the work is. */
+  namedIn(abs: string): void {
+    const dir = abs.replace(/\\/g, '/').replace(/\/[^/]*$/, '');
+    const home = this.ctx.session.home?.replace(/\/+$/, '');
+    if (!home || !dir.startsWith(home + '/') || this.namedFolders.size >= HELD_MAX) return;
+    const parts = dir.slice(home.length + 1).split('/');
+    if (parts.length >= 2 && !parts[0]!.startsWith('.')) this.namedFolders.add(dir);
+  }
 
   onEffects(fx: { reads: FileOp[]; writes: FileOp[]; deletes: FileOp[] }): void {
     if (this.used) return;
@@ -283,7 +304,16 @@ class LaunchFolder {
   }
 
   finish(): void {
-    for (const d of this.held) this.ctx.report(this.used ? d : { ...d, severity: 'info', title: 'Home files changed in a session with no project', detail: `${d.detail} The session never worked in its launch folder: its work was the user's own files in the home directory.`, key: `${d.key} (no project)` });
+    for (const d of this.held) {
+      if (!this.used) {
+        this.ctx.report({ ...d, severity: 'info', title: 'Home files changed in a session with no project', detail: `${d.detail} The session never worked in its launch folder: its work was the user's own files in the home directory.`, key: `${d.key} (no project)` });
+        continue;
+      }
+      // another file of the folder whose files the request named by path: the same project's work
+      const abs = d.evidence[0] ? this.places.get(d.evidence[0]) : undefined;
+      const folder = abs === undefined ? undefined : [...this.namedFolders].find((f) => abs.startsWith(f + '/'));
+      this.ctx.report(folder === undefined ? d : { ...d, severity: 'info', title: 'Files changed in the project the user named', detail: `${d.detail} It is in ${folder}, the folder of files the request named: the same project's work.`, key: `${d.key} (named project)` });
+    }
     this.held.length = 0;
   }
 }

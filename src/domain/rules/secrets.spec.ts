@@ -1555,3 +1555,25 @@ test("a key the session generated itself and wrote into the project's env file i
   const pushed = only(await runRules([...gen, ...answered(write('.env', `APP_SECRET=${key}\n`), { output: 'ok' }), ...ran('git add -f .env && git commit -m env', { output: '[main 1a2b3c4] env' }), ...ran('git push origin main', { output: 'To github.com:dev/app.git\n   1a2b3c3..1a2b3c4  main -> main' })]), IN);
   assert.ok(pushed.some((d) => severityOf(d) === 'critical'), JSON.stringify(pushed.map(severityOf)));
 });
+
+test('an edit whose old text already held the key (it changed the text around it) put nothing new into the file: info; an edit that adds the key, a warning (held-out set 65)', async () => {
+  const IN = 'secrets/in-tool-input';
+  const key = 'fc-' + '9a1c3e5a7c9e1f3b5d7f9a1c3e5a7c9e';
+  const cfg = '/home/dev/project/.mcp.json';
+  const kept = only(await runRules([prompt('rename the firecrawl package'), ...answered(edit(cfg, `"args": ["-y", "@firecrawl/mcp-server@latest"], "env": { "FIRECRAWL_API_KEY": "${key}" }`, `"args": ["-y", "firecrawl-mcp"], "env": { "FIRECRAWL_API_KEY": "${key}" }`), { output: 'ok' })]), IN);
+  assert.ok(kept.every((d) => severityOf(d) === 'info'), JSON.stringify(kept.map(severityOf)));
+  const added = only(await runRules([prompt('rename the firecrawl package'), ...answered(edit(cfg, '"env": {}', `"env": { "FIRECRAWL_API_KEY": "${key}" }`), { output: 'ok' })]), IN);
+  assert.deepEqual(added.map(severityOf), ['warning']);
+});
+
+test('a login the user types as a pair — "username me@x.org password …", "username bob, passwork …" (the noun misspelt) — is a password in the prompt; a pair whose "password" is a word, or the pair in a tool\'s output, is not reported (held-out set 65)', async () => {
+  const PROMPT = 'secrets/in-prompt';
+  const value = 'KpQz' + 'mnbt!!4821';
+  for (const words of [`github.com, username me@example.org password ${value}`, `the authorization is already set up. github.com, username me@example.org, passwork ${value}`, `login bob password ${value}`]) {
+    assert.equal(only(await runRules([prompt(words)]), PROMPT).length, 1, words);
+  }
+  for (const words of ['enter your username and password below', 'username admin password reset is broken', `the form asks for username then password then ${value}`]) {
+    assert.deepEqual(only(await runRules([prompt(words)]), PROMPT), [], words);
+  }
+  assert.deepEqual(only(await runRules([prompt('show me the seed'), ...ran('cat seed.txt', { output: `username me@example.org password ${value}` })]), PROMPT), [], 'not a prompt');
+});

@@ -1043,7 +1043,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // was stored there before the session; nothing new holds it.
     const shownBefore = outputs.get(secretKey(hit));
     const readFrom = shownBefore?.readFrom ?? [];
-    const already = intoFile && (located.every((l) => readFrom.includes(l.abs)) || shownBefore?.published === true);
+    // (an edit whose old text holds the value found it in the file: the edit kept it, it did not put it there)
+    const keptByEdit = input.type === 'file_edit' && input.edits.length > 0 && input.edits.every((e) => !e.newText.includes(hit.value) || e.oldText.includes(hit.value));
+    const already = intoFile && (located.every((l) => readFrom.includes(l.abs)) || shownBefore?.published === true || keptByEdit);
     // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
     // value used only with local services earlier in the session is taken as the same use.
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
@@ -1093,7 +1095,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),
       expiring && 'an access token that expires within an hour of being issued',
       testAccount && (registered ? 'the password the agent chose for an account it registered itself (a test user)' : 'the password of a test account the command names at a domain reserved for examples'),
-      already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : 'it was in that file already: the session read it there'),
+      already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : keptByEdit ? 'it was in that file already: the edit replaced text around it' : 'it was in that file already: the session read it there'),
     ].filter((n): n is string => typeof n === 'string');
     ctx.report({
       rule: inToolInput.id,

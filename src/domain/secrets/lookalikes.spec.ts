@@ -242,3 +242,23 @@ it('a secret or key that signs place tokens is a credential: RESUME_TOKEN_SECRET
     assert.deepEqual((await detectSecrets(line)).map((h) => h.value), [value], line);
   }
 });
+
+it('a password hash in its stored form (bcrypt, argon2, crypt, pbkdf2) is masked, not reported as a password; the plain password beside the same name is (held-out set 65)', async () => {
+  const salt = randomString(53, undefined, 29).replace(/[^A-Za-z0-9./]/g, 'x');
+  assert.deepEqual(await detectSecrets(`{ "password": "$argon2id$v=19$m=65536,t=3,p=4$${salt}" }`), [], 'argon2: not reported');
+  for (const hash of [`$2b$10$${salt}`, `$6$rounds=5000$${salt}`, `pbkdf2_sha256$600000$${salt}`]) {
+    const text = `{ "username": "admin", "password": "${hash}" }`;
+    assert.deepEqual(await detectSecrets(text), [], `${hash.slice(0, 12)}: not reported`);
+    assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => [h.value, h.maskOnly]), [[hash, true]], `${hash.slice(0, 12)}: masked`);
+  }
+  const plain = 'Zx9kQ2mW' + '7pL4vB8n';
+  assert.deepEqual((await detectSecrets(`{ "username": "admin", "password": "${plain}" }`)).filter((h) => !h.maskOnly).map((h) => h.value), [plain]);
+});
+
+it("a password a program says it generated for its own run (Spring Boot's development password) is masked, not reported; a password set by someone is (held-out set 65)", async () => {
+  const value = '9244a1c3-5e7f-4b9d-8a2c-' + '4e6f8a0b9918';
+  const spring = `WARN 21024 --- [main] .s.s.UserDetailsServiceAutoConfiguration : \n\nUsing generated security password: ${value}\n\nThis generated password is for development use only.`;
+  assert.deepEqual(await detectSecrets(spring), []);
+  assert.deepEqual((await detectSecrets(spring, { maskable: true })).map((h) => h.maskOnly), [true]);
+  assert.deepEqual((await detectSecrets(`Using security password: ${value}`)).map((h) => h.value), [value]);
+});

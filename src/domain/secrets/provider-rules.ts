@@ -170,6 +170,8 @@ export const TOKEN_RULES: TokenRule[] = [
   // --- AI providers ---
   t('openai', 'OpenAI', 'OpenAI API key', ['T3BlbkFJ'], '(?:sk-(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,74})T3BlbkFJ[A-Za-z0-9_-]{20,74}', { at: 'T3BlbkFJ[A-Za-z0-9_-]{20}', entropy: 3 }),
   t('anthropic', 'Anthropic', 'Anthropic API key', ['sk-ant-'], 'sk-ant-(?:api|admin|oat|ort|sid)\\d{2}-[A-Za-z0-9_-]{32,}', { entropy: 3.5 }),
+  // OpenRouter's keys: `sk-or-v1-` and 64 hex (their issuer is openrouter.ai, whatever variable holds them)
+  t('openrouter', 'OpenRouter', 'OpenRouter API key', ['sk-or-v1-'], `sk-or-v1-${HEX}{64}`, { entropy: 3 }),
   t('groq', 'Groq', 'Groq API key', ['gsk_'], 'gsk_[A-Za-z0-9]{48,52}', { entropy: 3.5 }),
   t('xai', 'xAI', 'xAI API key', ['xai-'], 'xai-[A-Za-z0-9]{70,90}', { entropy: 3.5 }),
   t('perplexity', 'Perplexity', 'Perplexity API key', ['pplx-'], 'pplx-[A-Za-z0-9]{48}', { entropy: 3.5 }),
