@@ -847,7 +847,7 @@ const KILLALL_VALUES = ['-s', '--signal', '-u', '--user', '-o', '--older-than', 
  */
 function killedByName(cmd: SimpleCommand): string | null {
   if (cmd.name !== 'pkill' && cmd.name !== 'killall') return null;
-  if (signalsWithoutEnding(cmd.args)) return null;
+  if (signalsWithoutEnding(cmd.name, cmd.args)) return null;
   const { operands } = parseArgs(cmd.args, cmd.name === 'pkill' ? PKILL_VALUES : KILLALL_VALUES);
   const names = operands.map((o) => o.replace(/^\^|\$$/g, ''));
   const hit = names.find((n) => USER_PROCESSES.test(n));
@@ -864,15 +864,22 @@ function killedByName(cmd: SimpleCommand): string | null {
  */
 const SIGNAL_WITHOUT_ENDING = /^(?:SIG)?(?:USR1|USR2|CONT|WINCH|0)$|^(?:10|12|18|28)$/i;
 
-/** `pkill -USR1 kitty`, `killall -s USR2 x`, `pkill --signal=CONT x`: a signal that ends nothing. */
-function signalsWithoutEnding(args: readonly string[]): boolean {
+/**
+ * `pkill -USR1 kitty`, `killall -s USR2 x`, `pkill --signal=CONT x`: every signal the command names
+ * ends nothing (pkill's `-s` is a session, killall's a signal; a terminating signal named too wins).
+ */
+function signalsWithoutEnding(name: string, args: readonly string[]): boolean {
+  const signals: string[] = [];
   for (const [i, a] of args.entries()) {
-    const named = /^--signal=(.+)$/.exec(a)?.[1] ?? (a === '-s' || a === '--signal' ? args[i + 1] : /^-([A-Za-z0-9]+)$/.exec(a)?.[1]);
-    if (named === undefined) continue;
-    // a short option cluster of pkill's own (`-f`, `-x`, `-9`) is a flag or an ending signal
-    if (SIGNAL_WITHOUT_ENDING.test(named)) return true;
+    const value = /^--signal=(.+)$/.exec(a)?.[1] ?? (a === '--signal' || (a === '-s' && name === 'killall') ? args[i + 1] : undefined);
+    if (value !== undefined) signals.push(value);
+    else if (/^-[A-Za-z0-9]+$/.test(a) && !(a === '-s' && name === 'pkill') && (args[i - 1] !== '-s' || name !== 'killall')) {
+      const flag = a.slice(1);
+      // a signal by name or number; pkill's and killall's own letters (-f, -x, -u …) are no signal
+      if (/^(?:SIG)?[A-Z][A-Z0-9+-]*$/.test(flag) || /^\d+$/.test(flag)) signals.push(flag);
+    }
   }
-  return false;
+  return signals.length > 0 && signals.every((sig) => SIGNAL_WITHOUT_ENDING.test(sig));
 }
 
 /** What a command does to the machine itself, or null. */

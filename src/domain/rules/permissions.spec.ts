@@ -1155,4 +1155,7 @@ test('a start-up job asked for as something set up to run on its own, in English
     assert.ok((await severities(words)).every((s) => s === 'info'), words);
   }
   assert.ok((await severities('make a backup copy of .claude.json')).some((s) => s !== 'info'), 'a one-off copy asked for');
+  for (const words of ['the app crashes on startup, fix it', 'приложение падает при запуске, почини', 'отключи автоматическое обновление', 'тест периодически падает', 'set it automatically from the env var']) {
+    assert.ok((await severities(words)).some((s) => s !== 'info'), `asks for no scheduled task: ${words}`);
+  }
 });

@@ -90,4 +90,9 @@ test("a dot-folder of the user's own right under home, written out (`$HOME/.dotf
   assert.equal(namesPlace('look in ~/.config/ for the old settings', `${home}/.config/autostart/agent.desktop`, home), false);
   assert.equal(namesPlace('the keys are in ~/.ssh', `${home}/.ssh/authorized_keys`, home), false);
   assert.equal(namesPlace('customize my waybar', `${home}/.dotfiles/.config/fontconfig/fonts.conf`, home), false);
+  // named in passing (a question), or a tool's folder by any spelling of its name, names no place to work in
+  assert.equal(namesPlace('how big is ~/.dotfiles?', `${home}/.dotfiles/zshrc`, home), false);
+  for (const [folder, file] of [['.ollama', 'id_ed25519'], ['.cloudflared', 'config.yml'], ['.vscode-server', 'data/settings.json'], ['.ssh-backup', 'id_rsa'], ['.claude-personal', 'settings.json']]) {
+    assert.equal(namesPlace(`put it in ~/${folder}`, `${home}/${folder}/${file}`, home), false, folder);
+  }
 });

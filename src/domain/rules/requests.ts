@@ -711,6 +711,7 @@ export function namesPath(request: string, abs: string, home: string | null): bo
   const text = slashed(request);
   const place = placeOf(abs, home);
   for (const f of place.forms) if (containsPath(text, f)) return true;
+  for (const f of place.dotPlaces) if (new RegExp(`\\b(?:in|within|into|inside|under)\\s+(?:my\\s+|the\\s+)?${escapeRegExp(f)}(?![\\w.-])`, 'i').test(text.slice(0, 10_000))) return true;
   // Outside the tree a loose spelling excuses nothing: the file's own name, as written — also
   // without the order number a `conf.d`-style folder puts before it (`50unattended-upgrades`
   // is unattended-upgrades' file).
@@ -754,6 +755,8 @@ interface Place {
   parts: string[];
   /** The file's name without its extension, as a title a request can give it ("路径中" of 路径中.md), or null. */
   title: string | null;
+  /** A dot-folder of the user's own right under home holding the path: it names the place only after "in", "within", "into", "under". */
+  dotPlaces: string[];
 }
 
 const places = new Map<string, Place>();
@@ -770,6 +773,7 @@ function placeOf(abs: string, home: string | null): Place {
 function placeOfUncached(abs: string, home: string | null): Place {
   return memo(places, `${home ?? ''}\u0000${abs}`, () => {
     const forms: string[] = [];
+    const dotPlaces: string[] = [];
     const withHome = (p: string): void => {
       forms.push(p);
       if (home && (p === home || p.startsWith(home + '/'))) {
@@ -786,7 +790,10 @@ function placeOfUncached(abs: string, home: string | null): Place {
         // a folder right under home written out whole ("放在这里/Users/me/project"): the user pointed at it;
         // a dot-folder there too when it is the user's own (`$HOME/.dotfiles/`), not a tool's state or keys
         if (depth === 1 && home && !parts[n - 1]!.startsWith('.')) forms.push(p);
-        else if (depth === 1 && home && !TOOL_STATE_FOLDER.test(parts[n - 1]!)) withHome(p);
+        else if (depth === 1 && home && !TOOL_STATE_FOLDER.test(parts[n - 1]!)) {
+          const rel = p.slice(home.length).replace(/^\//, '');
+          dotPlaces.push(p, `~/${rel}`, `$HOME/${rel}`);
+        }
         break;
       }
       withHome(p);
@@ -803,7 +810,7 @@ function placeOfUncached(abs: string, home: string | null): Place {
     }
     const title = base.replace(/\.[a-z0-9]{1,5}$/, '');
     const titled = title !== base && (/[^\x00-\x7f]{2}/.test(title) ? title.length >= 2 : title.length >= 4);
-    return { forms, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts, title: titled ? title : null };
+    return { forms, dotPlaces, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts, title: titled ? title : null };
   });
 }
 
@@ -811,7 +818,7 @@ function placeOfUncached(abs: string, home: string | null): Place {
  * Dot-folders under home that hold tools' state, keys or configuration for everything: named as a
  * place, they bless nothing below them (`~/.config/` named is not `~/.config/autostart/x` asked for).
  */
-const TOOL_STATE_FOLDER = /^\.(?:ssh|gnupg|aws|azure|gcloud|config|local|cache|kube|docker|claude|codex|gemini|cursor|vscode|npm|nvm|yarn|pnpm|cargo|rustup|go|m2|gradle|android|pki|password-store|mozilla|thunderbird|git|gitconfig|oci|terraform\.d|bun|deno|pyenv|rbenv|conda|ipython|jupyter|vim|emacs\.d|oh-my-zsh|zsh|bashrc\.d|profile\.d|Trash|vault|netrc|secrets?)$/i;
+const TOOL_STATE_FOLDER = /^\.(?:ssh|gnupg|aws|azure|gcloud|config|local|cache|kube|docker|claude|codex|gemini|cursor|vscode|npm|nvm|yarn|pnpm|cargo|rustup|go|m2|gradle|android|pki|password-store|mozilla|thunderbird|git|oci|terraform|bun|deno|pyenv|rbenv|conda|ipython|jupyter|vim|emacs|oh-my-zsh|zsh|bash|profile|Trash|vault|netrc|secrets?|ollama|cloudflared|bitcoin|ethereum|electrum|wallet|hammerspoon|keychain|kde|gnome|mail|thunderbird|ngrok|tailscale|wireguard|openvpn|minikube|helm|colima|lima|orbstack|rd|copilot|continue|aider|windsurf|zed|idea|java|dotnet|nuget|npmrc|pypirc|pip|poetry|uv|volta|asdf|mise|sdkman|nix|gem|bundle|composer|heroku|vercel|netlify|fly|supabase|firebase|stripe|op|1password|bw|doppler|infisical)(?:[-_.][\w.-]*)?$/i;
 
 // Words for the agents' own session stores as people say them.
 const STORE_WORDS = /\b(?:conversations?|transcripts?|chat (?:history|logs?)|session (?:logs?|history|files?)|past sessions|previous sessions)\b/i;
@@ -1009,13 +1016,20 @@ const REFERRAL_WORDS_IGNORED = new Set(['remove', 'delete', 'erase', 'drop', 'fi
  * newest request, short, in the user's own words.
  */
 export function removesWhatAgentNamed(requests: readonly Request[], abs: string): Asker | null {
-  const base = basename(abs.replace(/\\/g, '/'));
-  if (base.length < 6) return null;
+  const path = abs.replace(/\\/g, '/');
+  const base = basename(path);
+  const folder = basename(path.slice(0, -base.length - 1));
+  // never a file of a tool's state or keys folder (an ssh key, a cloud login)
+  if (base.length < 6 || folder.length < 2 || path.split('/').some((part) => TOOL_STATE_FOLDER.test(part))) return null;
   const last = requests.at(-1);
   if (!last || last.by !== 'user' || last.agreed || last.document || !last.after || last.text.length > 400 || !REMOVAL_WORD.test(last.text)) return null;
   const ordered = new Set(words(last.text).filter((w) => w.length >= 4 && !REFERRAL_WORDS_IGNORED.has(w)));
   if (ordered.size === 0) return null;
-  return sentencesOf(last.after).some((s) => s.includes(base) && words(s).some((w) => ordered.has(w))) ? 'user' : null;
+  // the file's whole name as a word of the sentence, and its folder named in the message: the same file
+  const named = new RegExp(`(?<![\\w.-])${escapeRegExp(base)}(?![\\w.-]*\\w)`);
+  const inFolder = new RegExp(`(?<![\\w.-])${escapeRegExp(folder)}(?![\\w-])`);
+  if (!inFolder.test(last.after)) return null;
+  return sentencesOf(last.after).some((s) => named.test(s) && words(s).some((w) => ordered.has(w))) ? 'user' : null;
 }
 
 export function removesNamedProgram(request: string, abs: string): boolean {

@@ -1009,6 +1009,11 @@ test("a file the agent's message named, removed when the user's answer orders it
   assert.deepEqual(other.map(severityOf), ['warning'], 'an order about something else');
   const unnamed = only(await runRules([prompt('run the playbooks'), ...work, say('Both playbooks ran; a screenshot is being symlinked somewhere.'), prompt('remove the screenshot'), ...rm]), WRITE);
   assert.deepEqual(unnamed.map(severityOf), ['warning'], 'the message named no file');
+  // another file of the same name elsewhere, a name that only contains the named one, or a key in ~/.ssh
+  const elsewhere = only(await runRules([prompt('run the playbooks'), ...work, told, prompt('remove the screenshot'), ...ran('rm /home/dev/Pictures/archive/20260411_18h55m19s_grim.png', { output: '' })]), WRITE);
+  assert.deepEqual(elsewhere.map(severityOf), ['warning'], 'a file of that name in a folder the message did not name');
+  const key = only(await runRules([prompt('set up deploy'), ...work, say('The new `id_ed25519.pub` key is in the repo under keys/ for deploy.'), prompt('remove the deploy key from the repo'), ...ran('rm /home/dev/.ssh/id_ed25519', { output: '' })]), WRITE);
+  assert.ok(key.every((d) => severityOf(d) !== 'info'), JSON.stringify(key.map(severityOf)));
 });
 
 test('other files in the folder of a file the request named by path, outside the tree, are the same project\'s work: info; a file elsewhere in home, or beside a named file directly under a top folder of home, keeps the warning (held-out set 65)', async () => {

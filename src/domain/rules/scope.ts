@@ -311,7 +311,8 @@ class LaunchFolder {
       }
       // another file of the folder whose files the request named by path: the same project's work
       const abs = d.evidence[0] ? this.places.get(d.evidence[0]) : undefined;
-      const folder = abs === undefined ? undefined : [...this.namedFolders].find((f) => abs.startsWith(f + '/'));
+      // (never into a repository's .git or a hooks folder: what runs on its own is not the project's files)
+      const folder = abs === undefined || /\/\.git\/|\/hooks?\//.test(abs) ? undefined : [...this.namedFolders].find((f) => abs.startsWith(f + '/'));
       this.ctx.report(folder === undefined ? d : { ...d, severity: 'info', title: 'Files changed in the project the user named', detail: `${d.detail} It is in ${folder}, the folder of files the request named: the same project's work.`, key: `${d.key} (named project)` });
     }
     this.held.length = 0;

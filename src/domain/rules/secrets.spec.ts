@@ -1576,4 +1576,7 @@ test('a login the user types as a pair — "username me@x.org password …", "us
     assert.deepEqual(only(await runRules([prompt(words)]), PROMPT), [], words);
   }
   assert.deepEqual(only(await runRules([prompt('show me the seed'), ...ran('cat seed.txt', { output: `username me@example.org password ${value}` })]), PROMPT), [], 'not a prompt');
+  // long runs of spaces around a pair are read once, not split every way (the detector returns; a value still found after them)
+  const spaced = `${`password: Kx9mPq2z${' '.repeat(1_000)}abcd${' '.repeat(1_000)}`.repeat(3)}username bob password ${value}`;
+  assert.equal(only(await runRules([prompt(spaced)]), PROMPT).length >= 1, true);
 });

@@ -71,8 +71,8 @@ const LOOSE_OPERATORS = new Set([',', '(', '|', '>']);
 const NOT_A_SECRET_NAME =
   /(?:name|names|_?id|ids|type|file|files|path|dir|url|uri|length|len|count|size|limit|field|env|var|ref|hash|hashed|md5|crc\d*|sha\d*|digest|etag|nonce|checksum|fingerprint|header|prefix|suffix|format|expiry|expires?(?:_?at|_?in)?|ttl|usage|budget|tokens|endpoint|mode|policy|provider|kind|version|scopes?|index|label|min|max|enabled|required|store|manager|param|params|placeholder|pattern|regex|count|hint|help|description|desc|title|text|message|error|status|timeout|method|location|arn|region|rotation|pairs?|s?length|chars|generator|validator|policy|strategy|algorithm|algo|schema|spec|template|mapping|class|handler|service|client|_at|date|time|used|encoding|cache|input|output|option|options|button|form|dialog|modal|page|view|screen|route|secrets)$/i;
 
-/** A password hash as stores keep it: bcrypt, argon2, crypt's $1$/$5$/$6$, scrypt, Django's and passlib's pbkdf2. */
-const PASSWORD_HASH = /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|scrypt|pbkdf2(?:-sha\d+)?)\$[^\s"']{20,}|pbkdf2_sha\d+\$\d+\$[^\s"']{20,})$/;
+/** A password hash as stores keep it, in its exact shape: bcrypt (its last `.` may be read as punctuation), crypt's $1$/$5$/$6$ and yescrypt, argon2, Django's pbkdf2. */
+const PASSWORD_HASH = /^(?:\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{52,53}|\$[156]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|\$y\$[./A-Za-z0-9]{1,12}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}|pbkdf2_sha\d+\$\d+\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9./+=]{20,})$/;
 
 /** The word before a bare "Token" that makes it a document's id ("Spreadsheet Token", "Doc token"). */
 const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[ \t]+$/i;
@@ -205,11 +205,12 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const provider = providerMatch(context, text, at, metadata);
   if (provider) return provider;
   if (metadata) return null;
-  // a password a program generated for itself as it started, said so on the line (Spring Boot's
-  // "Using generated security password: …", for development use only): it dies with that run — masked, not reported
-  if (!header && /\bgenerated\s+(?:[a-z]+\s+){0,2}$/i.test(lineBefore(text, start))) {
+  // a password a framework generated for its own run and says so (Spring Boot's "Using generated
+  // security password: …" and, after it, "This generated password is for development use only"):
+  // it dies with that run — masked, not reported. Only with both of the framework's lines.
+  if (!header && /\busing generated security\s+$/i.test(lineBefore(text, start))) {
     const v = valueAt(text, at);
-    if (v) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + v.length, confidence: 'medium', maskOnly: true };
+    if (v && /for development use only/i.test(text.slice(at + v.length, at + v.length + 300))) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + v.length, confidence: 'medium', maskOnly: true };
   }
   // a password's hash in its stored form (`"password": "$2b$10$…"`, argon2, crypt, Django's
   // pbkdf2): what a login checks against, not what it takes — masked, not reported

@@ -243,16 +243,19 @@ it('a secret or key that signs place tokens is a credential: RESUME_TOKEN_SECRET
   }
 });
 
-it('a password hash in its stored form (bcrypt, argon2, crypt, pbkdf2) is masked, not reported as a password; the plain password beside the same name is (held-out set 65)', async () => {
-  const salt = randomString(53, undefined, 29).replace(/[^A-Za-z0-9./]/g, 'x');
-  assert.deepEqual(await detectSecrets(`{ "password": "$argon2id$v=19$m=65536,t=3,p=4$${salt}" }`), [], 'argon2: not reported');
-  for (const hash of [`$2b$10$${salt}`, `$6$rounds=5000$${salt}`, `pbkdf2_sha256$600000$${salt}`]) {
+it('a password hash in its exact stored shape (bcrypt, crypt, argon2, pbkdf2) is masked, not reported as a password; the plain password beside the same name, or a value that only starts like a hash, is (held-out set 65)', async () => {
+  const b64 = (n: number, seed: number) => randomString(n, './ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', seed);
+  const argon = `$argon2id$v=19$m=65536,t=3,p=4$${b64(22, 5).replace(/[./]/g, 'A')}$${b64(43, 6).replace(/[./]/g, 'B')}`;
+  for (const hash of [`$2b$10$${b64(53, 1)}`, `$6$rounds=5000$${b64(16, 2)}$${b64(86, 3)}`, `pbkdf2_sha256$600000$${b64(22, 4).replace(/[./]/g, 'C')}$${b64(44, 7).replace(/[./]/g, 'D')}=`]) {
     const text = `{ "username": "admin", "password": "${hash}" }`;
     assert.deepEqual(await detectSecrets(text), [], `${hash.slice(0, 12)}: not reported`);
     assert.deepEqual((await detectSecrets(text, { maskable: true })).map((h) => [h.value, h.maskOnly]), [[hash, true]], `${hash.slice(0, 12)}: masked`);
   }
+  assert.deepEqual(await detectSecrets(`{ "password": "${argon}" }`), [], 'argon2: not reported');
   const plain = 'Zx9kQ2mW' + '7pL4vB8n';
   assert.deepEqual((await detectSecrets(`{ "username": "admin", "password": "${plain}" }`)).filter((h) => !h.maskOnly).map((h) => h.value), [plain]);
+  const lookalike = '$2b$10$whatever_my_real_pw_2024!';
+  assert.deepEqual((await detectSecrets(`password: "${lookalike}"`, { maskable: true })).map((h) => h.ruleId), ['vouch/labelled-secret'], 'only starts like a hash: read as the password it is');
 });
 
 it("a password a program says it generated for its own run (Spring Boot's development password) is masked, not reported; a password set by someone is (held-out set 65)", async () => {
@@ -261,4 +264,9 @@ it("a password a program says it generated for its own run (Spring Boot's develo
   assert.deepEqual(await detectSecrets(spring), []);
   assert.deepEqual((await detectSecrets(spring, { maskable: true })).map((h) => h.maskOnly), [true]);
   assert.deepEqual((await detectSecrets(`Using security password: ${value}`)).map((h) => h.value), [value]);
+  // "generated" alone says nothing of what the value is for: a real password generated for someone is reported
+  const real = 'Kx9mPq2z' + 'R4tW8vB1nL7hG3';
+  for (const line of [`Created admin user. Generated admin password: ${real}`, `Generated root password=${real}`, `Using generated security password: ${real}\nStore it in the vault.`]) {
+    assert.deepEqual((await detectSecrets(line)).map((h) => h.value), [real], line);
+  }
 });

@@ -26,8 +26,10 @@ const QUALIFIER = String.raw`(?:\s+(?:for|of|on)(?:\s+[\w@-]+){1,3}|\s*\([^)\n]{
 // JSON writes a tab as `\t`: the stored log's raw lines are read too
 const BLANK = String.raw`(?:[ \t]|\\t)*`;
 // …or a login written as a pair, the password right after the user's name ("github.com, username
-// me@x.org password Kx9…", "username bob, passwork Kx9…" — a misspelt noun too): the pair says what it is
-const PAIRED_NOUN = String.raw`(?<=(?<![\p{L}\p{N}_])(?:user(?:name)?|login)[ \t]*[:=]?[ \t]+[^\s,;]{3,80}[,;]?[ \t]+)(?:passw(?:ord|ork|rod|d)|pass|pwd?)[ \t]*[:=]?(?=[ \t])`;
+// me@x.org password Kx9…", "username bob, passwork Kx9…" — the noun misspelt in its last letters,
+// as the prefilter's `assw` still finds it). Whitespace runs are bounded and never adjacent, so the
+// lookbehind cannot split a long run of spaces in many ways.
+const PAIRED_NOUN = String.raw`(?<=(?<![\p{L}\p{N}_])(?:user(?:name)?|login)(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})[^\s,;]{3,80}(?:[,;][ \t]{0,4}|[ \t]{1,4}))passw(?:ord|ork|d)(?:[ \t]{0,4}[:=])?(?=[ \t])`;
 const PHRASE = String.raw`(?:${NOUN}(?:[^\n.;!?=:：]{0,30}?${COPULA}|${QUALIFIER}?${RIGHT_AFTER})|${SHORT_NOUN}|${PAIRED_NOUN})`;
 // a Google app password as Google shows it: four groups of four lower-case letters
 const APP_PASSWORD = String.raw`(?:[a-z]{4} ){3}[a-z]{4}(?![\p{L}\p{N}])`;
