@@ -859,7 +859,8 @@ class StoreCommits {
 
   finish(ctx: RuleContext): void {
     // A staging call the log never answered (the log ends on it) still put them on the way.
-    if (!this.staged || this.staged.seen) for (const s of this.staging.values()) if (!this.staged || this.staged.seen) this.staged = { ...s, answered: false };
+    const unanswered = this.staging.values().next().value;
+    if (unanswered && (!this.staged || this.staged.seen)) this.staged = { ...unanswered, answered: false };
     if (!this.commit && this.staged?.seen) return;
     if (!this.commit && this.staged) {
       const { paths, ev, answered } = this.staged;

@@ -711,7 +711,7 @@ export function namesPath(request: string, abs: string, home: string | null): bo
   const text = slashed(request);
   const place = placeOf(abs, home);
   for (const f of place.forms) if (containsPath(text, f)) return true;
-  for (const f of place.dotPlaces) if (new RegExp(`\\b(?:in|within|into|inside|under)\\s+(?:my\\s+|the\\s+)?${escapeRegExp(f)}(?![\\w.-])`, 'i').test(text.slice(0, 10_000))) return true;
+  if (place.dotPlace?.test(text.slice(0, 10_000))) return true;
   // Outside the tree a loose spelling excuses nothing: the file's own name, as written — also
   // without the order number a `conf.d`-style folder puts before it (`50unattended-upgrades`
   // is unattended-upgrades' file).
@@ -755,8 +755,8 @@ interface Place {
   parts: string[];
   /** The file's name without its extension, as a title a request can give it ("路径中" of 路径中.md), or null. */
   title: string | null;
-  /** A dot-folder of the user's own right under home holding the path: it names the place only after "in", "within", "into", "under". */
-  dotPlaces: string[];
+  /** A dot-folder of the user's own right under home holding the path, written after "in", "within", "into", "inside" or "under" (compiled once per path), or null. */
+  dotPlace: RegExp | null;
 }
 
 const places = new Map<string, Place>();
@@ -810,7 +810,8 @@ function placeOfUncached(abs: string, home: string | null): Place {
     }
     const title = base.replace(/\.[a-z0-9]{1,5}$/, '');
     const titled = title !== base && (/[^\x00-\x7f]{2}/.test(title) ? title.length >= 2 : title.length >= 4);
-    return { forms, dotPlaces, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts, title: titled ? title : null };
+    const dotPlace = dotPlaces.length === 0 ? null : new RegExp(`\\b(?:in|within|into|inside|under)\\s+(?:my\\s+|the\\s+)?(?:${dotPlaces.map(escapeRegExp).join('|')})(?![\\w.-])`, 'i');
+    return { forms, dotPlace, base: base.length >= 4 && /[._-]/.test(base) ? base : null, parts: placeParts, title: titled ? title : null };
   });
 }
 

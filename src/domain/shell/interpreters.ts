@@ -300,7 +300,7 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: /(?:\bos\.|__import__\(\s*['"]os['"]\s*\)\.)(remove|unlink|rmdir|removedirs)\s*\(/g, make: deletion(false) },
     // (runs bounded: an unclosed `Path(` before a long line must not cost a quadratic scan)
     { re: /\bPath\s*\(([^()]{0,300}(?:\([^()]{0,300}\))?[^()]{0,300})\)\s*\.(unlink|rmdir)\s*\(/g, make: (_a, callee, s) => pathlibDelete(callee, s) },
-    { re: /(?<![\w.])(?:io\.|codecs\.)?open\s*\(/g, make: openForWriting('python') },
+    { re: /(?<![\w.])(?:io\.|codecs\.)?open\s*\(/g, make: openForWriting() },
     { re: new RegExp(`(${PY_PATH_RECEIVER})\\s*\\.\\s*(?:write_text|write_bytes)\\s*\\(`, 'g'), make: (_a, callee, s, w) => pathlibWrite(callee, s, w) },
   ],
   node: [
@@ -311,7 +311,7 @@ const CALLS: Record<Language, CallSpec[]> = {
     { re: /\b(?:rimraf(?:\.sync)?|rimrafSync)\s*\(/g, make: deletion(true) },
     { re: /\bDeno\.(removeSync|remove)\s*\(/g, make: deletion('option') },
     { re: /\bnew\s+Deno\.Command\s*\(/g, make: denoCommand },
-    { re: new RegExp(`${NODE_FS}(writeFileSync|writeFile|appendFileSync|appendFile|outputFileSync|outputFile)\\s*\\(`, 'g'), make: (a, callee, s, w) => written('node', a.raw[0], /append/.test(callee), s, w) },
+    { re: new RegExp(`${NODE_FS}(writeFileSync|writeFile|appendFileSync|appendFile|outputFileSync|outputFile)\\s*\\(`, 'g'), make: (a, callee, s, w) => written(a.raw[0], /append/.test(callee), s, w) },
   ],
   ruby: [
     ...both(String.raw`(?<![\w.])(?:Kernel\.)?(?:system|exec|spawn)`, runFirst),
@@ -320,8 +320,8 @@ const CALLS: Record<Language, CallSpec[]> = {
     ...both(String.raw`\bFileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry|remove_entry_secure|rmtree)`, deletion(true)),
     ...both(String.raw`\bFileUtils\.(?:rm|rm_f|remove|remove_file|rmdir)`, deletion(false)),
     { re: /\b(?:File|Dir)\.(delete|unlink|rmdir)\s*\(/g, make: deletion(false) },
-    ...both(String.raw`\bFile\.(?:write|binwrite)`, (a, _c, s, w) => written('ruby', a.raw[0], false, s, w)),
-    { re: /\bFile\.open\s*\(/g, make: openForWriting('ruby') },
+    ...both(String.raw`\bFile\.(?:write|binwrite)`, (a, _c, s, w) => written(a.raw[0], false, s, w)),
+    { re: /\bFile\.open\s*\(/g, make: openForWriting() },
   ],
   perl: [
     ...both(String.raw`(?<![\w$>:])(?:system|exec)`, runFirst),
@@ -334,7 +334,7 @@ const CALLS: Record<Language, CallSpec[]> = {
   php: [
     { re: /(?<![\w$>:])(system|exec|shell_exec|passthru|popen|proc_open)\s*\(/g, make: runFirst },
     { re: /(?<![\w$>:])(unlink|rmdir)\s*\(/g, make: deletion(false) },
-    { re: /(?<![\w$>:])file_put_contents\s*\(/g, make: (a, _c, s, w) => written('php', a.raw[0], a.raw.some((r) => /\bFILE_APPEND\b/.test(r)), s, w) },
+    { re: /(?<![\w$>:])file_put_contents\s*\(/g, make: (a, _c, s, w) => written(a.raw[0], a.raw.some((r) => /\bFILE_APPEND\b/.test(r)), s, w) },
   ],
   awk: [
     { re: /\bsystem\s*\(/g, make: runFirst },
@@ -371,8 +371,6 @@ function pathlibDelete(callee: string, source: string): InterpreterAction | null
 
 /** One quoted literal, whole (no interpolation): `'…'`, `"…"`, Python's r'…'. */
 const PLAIN_LITERAL = /^(?:[rRuU]|)(['"])([^'"\n\\{}$#]*)\1$/;
-/** A home directory written as an expression (`os.path.expanduser('~')`, `Path.home()`, `os.homedir()`, `Dir.home`). */
-const HOME_CALL = /^(?:os\.path\.expanduser\(\s*['"]~['"]\s*\)|(?:pathlib\.)?Path\.home\(\s*\)|(?:require\(['"](?:node:)?os['"]\)\.|os\.)homedir\(\)|Dir\.home|process\.env\.HOME)$/;
 /** How far a variable's assignment is looked for before the call, and how deep a path expression is followed. */
 const ASSIGNMENT_WINDOW = 8_000;
 const PATH_DEPTH = 2;
@@ -387,7 +385,7 @@ function pathOf(expr: string, where: Where, depth = 0): string | null {
   const t = expr.trim().replace(/^\(\s*([\s\S]*?)\s*\)$/, '$1');
   const lit = PLAIN_LITERAL.exec(t);
   if (lit) return lit[2] !== '' && !lit[2].startsWith('~') ? lit[2] : null;
-  if (HOME_CALL.test(t)) return '~';
+  if (HOME_EXPR.test(t)) return '~';
   const expanded = /^(?:os\.path\.expanduser|File\.expand_path)\(\s*(['"])(~[^'"\n]*)\1\s*\)$/.exec(t)
     ?? /^(?:pathlib\.)?Path\(\s*(['"])([^'"\n]+)\1\s*\)\s*\.\s*expanduser\(\s*\)$/.exec(t);
   if (expanded) return expanded[2];
@@ -436,8 +434,8 @@ function joined(parts: readonly string[], where: Where, depth: number): string |
     const value = lit ? lit[2] : i === 0 ? pathOf(t, where, depth + 1) : null;
     if (value === null || value === '') return null;
     // an absolute part starts the path afresh, as os.path.join and `/` do
-    if (i > 0 && value.startsWith('/')) names.length = 0;
-    names.push(i > 0 && value.startsWith('/') ? value.replace(/\/+$/, '') : i === 0 ? value.replace(/\/+$/, '') : value.replace(/^\/+|\/+$/g, ''));
+    if (value.startsWith('/')) names.length = 0;
+    names.push(names.length === 0 ? value.replace(/\/+$/, '') : value.replace(/^\/+|\/+$/g, ''));
   }
   return names.join('/');
 }
@@ -457,27 +455,26 @@ function assignedBefore(name: string, where: Where): string | null {
   return last !== null && !changed.test(before.slice(end)) ? last : null;
 }
 
-function written(lang: Language, expr: string | undefined, append: boolean, source: string, where: Where): InterpreterAction | null {
-  void lang;
+function written(expr: string | undefined, append: boolean, source: string, where: Where): InterpreterAction | null {
   const path = expr === undefined ? null : pathOf(expr, where);
   return path !== null && !path.startsWith('-') ? { kind: 'write', path, append, source } : null;
 }
 
 /** `open(path, 'w')`, `open(path, mode='a')`, Ruby's `File.open(path, 'w')`: a write when the mode writes. */
-function openForWriting(lang: Language) {
+function openForWriting() {
   return (args: Args, _callee: string, source: string, where: Where): InterpreterAction | null => {
     const given = typeof args.values[1] === 'string' ? args.values[1] : /\bmode\s*=\s*['"]([^'"]+)['"]/.exec(args.raw.slice(1).join(','))?.[1] ?? 'r';
     // Ruby's `'r:ascii-8bit'`: the letters before the colon are the mode, the rest an encoding
     const mode = given.split(':')[0]!;
     if (!/[wax+]/.test(mode)) return null;
-    return written(lang, args.raw[0], /a/.test(mode) && !/w/.test(mode), source, where);
+    return written(args.raw[0], /a/.test(mode) && !/w/.test(mode), source, where);
   };
 }
 
 /** `Path('x').write_text(…)`, `(Path.home() / '.x').write_text(…)`, `p.write_text(…)`. */
 function pathlibWrite(callee: string, source: string, where: Where): InterpreterAction | null {
   const receiver = callee.replace(/\s*\.\s*write_(?:text|bytes)\s*\($/, '');
-  return written('python', receiver, false, source, where);
+  return written(receiver, false, source, where);
 }
 
 /** Perl's `open(my $fh, '>', $path)` and `open(FH, ">>path")`. */
@@ -489,8 +486,8 @@ function perlOpen(args: Args, _callee: string, source: string, where: Where): In
   const two = /^\s*(\+?(?:>>|>)|\+<)((?::[\w()-]+)*)\s*(.*)$/.exec(mode);
   if (!two) return null;
   const append = two[1].endsWith('>>');
-  if (two[3] !== '' && two[2] === '') return written('perl', `'${two[3]}'`, append, source, where);
-  return two[3] === '' ? written('perl', args.raw[2], append, source, where) : null;
+  if (two[3] !== '' && two[2] === '') return written(`'${two[3]}'`, append, source, where);
+  return two[3] === '' ? written(args.raw[2], append, source, where) : null;
 }
 
 /** `…`, %x(…), Bun's $`…`: backticks run a shell command in Ruby, Perl, PHP and Bun. */
