@@ -168,6 +168,21 @@ test('a force push that rewrites history after the user asked to take a credenti
   assert.deepEqual(plain.map(severityOf), ['critical']);
 });
 
+test('a force push the user asked for in words is as requested; one past a lease the user asked for stays a warning; prohibitions and other requests leave it as it was', async () => {
+  for (const ask of ['force push it to main', 'git push -f origin main please', 'push with --force, the remote is stale', 'Forced push is fine here', '把它强制推送到 main', 'main에 강제 푸시 해줘', 'forzar el push a main']) {
+    const d = only(await runRules([prompt(ask), cmd('git push --force origin main')]), PUSH);
+    assert.deepEqual(d.map(severityOf), ['info'], ask);
+    assert.match(d[0]!.detail, /The request asked for a force push: the user asked for it/, ask);
+  }
+  // the user asked for the guarded kind; git refused it and the agent forced without a lease
+  const past = only(await runRules([prompt('run git push --force-with-lease origin main'), ...ran('git push --force-with-lease origin main', { output: ' ! [rejected]        main -> main (stale info)', exitCode: 1, isError: true }), cmd('git push --force origin main')]), PUSH);
+  assert.deepEqual(past.map(severityOf), ['info', 'warning']);
+  assert.match(past[1]!.detail, /asked for a force push with lease[^]*this one had no lease/);
+  for (const ask of ["don't force push, ever", 'never use push -f on main', 'push my changes', 'force the tests to pass and push', 'Do not force-push; rebase instead', '不要强制推送']) {
+    assert.deepEqual(only(await runRules([prompt(ask), cmd('git push --force origin main')]), PUSH).map(severityOf), ['critical'], ask);
+  }
+});
+
 test('a force push with lease is context (info), whatever the branch: git refuses it when someone else pushed', async () => {
   for (const c of ['git push --force-with-lease origin main', 'git push --force-with-lease', 'git push -f --force-with-lease origin feature/x', 'git push --force-with-lease=refs/heads/main --force-if-includes']) {
     assert.deepEqual(await severities(c, PUSH), ['info'], c);

@@ -1490,7 +1490,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), () => forceRequest(requests.for(event)));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
               const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
@@ -1586,6 +1586,31 @@ const CREDENTIAL_WORD = /\b(?:password|passwd|passphrase|secret|token|api[ _-]?k
 const PUBLISHED_WORD = /\b(?:github|gitlab|bitbucket|repo|repository|history|commits?|pushed|uploaded|public(?:ly)?|remote)\b|仓库|历史|リポジトリ|저장소/i;
 
 
+/**
+ * A request for a force push in the user's words ("force push it", "git push -f", "push --force",
+ * "强制推送", "강제 푸시", "forzar el push"): the rewrite of the remote was asked for. `leaseOnly`: the
+ * words ask for the guarded kind only (`--force-with-lease`, "with lease"), which git refuses when
+ * someone else pushed — a plain force after it goes past what was asked.
+ */
+export function asksToForcePush(request: string): { leaseOnly: boolean } | null {
+  const text = request.slice(0, 10_000);
+  const sentences = text.split(/[.!?\n]+|。|！|？/).filter((s) => FORCE_PUSH_WORDS.test(s) && !FORBIDS_FORCE.test(s));
+  if (sentences.length === 0) return null;
+  return { leaseOnly: sentences.every((s) => /force[-_ ]with[-_ ]lease|with (?:a )?lease/i.test(s)) };
+}
+// "don't force push", "never use push -f", "without force-pushing", "no --force": a prohibition
+const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of)\b[^\n]{0,25}?(?:force|-f\b)|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
+const FORCE_PUSH_WORDS = /\bforce[- ]?push|\bpush(?:ed|ing)?\b[^\n]{0,60}?(?:--force\b|--force-with-lease|\s-f\b|\bforce(?:d|fully)?\b)|\bforce(?:d|fully)?\b[^\n]{0,20}?\bpush|强制推送|強制推送|強制プッシュ|강제\s*(?:푸시|푸쉬|push)|forzar (?:el )?push|push forzado|forcer le push|push forcé|принудительн\S* (?:push|пуш)/i;
+
+/** Who asked for a force push, and whether only with lease (the user's words first). */
+function forceRequest(requests: readonly Request[]): { by: Asker; leaseOnly: boolean } | null {
+  for (const by of ['user', 'lead-agent'] as const) {
+    const asks = requests.filter((r) => r.by === by).map((r) => asksToForcePush(r.text)).filter((a) => a !== null);
+    if (asks.length > 0) return { by, leaseOnly: asks.every((a) => a.leaseOnly) };
+  }
+  return null;
+}
+
 /** One sentence names a credential, the published repository and its removal. */
 export function asksToScrub(request: string): boolean {
   return request.slice(0, 10_000).split(/[.!?\n]+/).some((sentence) => CREDENTIAL_WORD.test(sentence) && PUBLISHED_WORD.test(sentence) && REMOVAL_WORD.test(sentence));
@@ -1659,10 +1684,17 @@ export function asksForTag(request: string, tag: string): boolean {
   return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null): void {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: () => { by: Asker; leaseOnly: boolean } | null = () => null): void {
   const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
+    const forceAsked = wantedForce();
+    if (forceAsked) {
+      // asked for the guarded kind, forced without it: past what was asked, one step lower at most
+      return ctx.report(forceAsked.leaseOnly && !forcePushTarget(args, current).leased
+        ? asRequested(draft, forcePush, forceAsked.by, 'the request asked for a force push with lease, which git refuses when the remote has moved; this one had no lease', 'warning')
+        : asRequested(draft, forcePush, forceAsked.by, 'the request asked for a force push'));
+    }
     // taking a published credential out of the history the user asked about: one step lower, never below a warning
     const scrubbing = rewrite ? scrub() : null;
     ctx.report(scrubbing ? asRequested(draft, forcePush, scrubbing, 'the request asked to take a credential out of the published repository, which a rewrite of its history does', 'warning') : draft);

@@ -613,6 +613,19 @@ test('an MCP server the user asked to add by name ("claude mcp add sorftime …"
   assert.deepEqual(only(await runRules([prompt('claude mcp add sorftime -- npx -y mcp-remote https://mcp.sorftime.com/mcp'), ...answered(edit('/home/dev/.claude.json', before, hooks), { output: 'updated' })], { cwd: '/home/dev' }), CONFIG).map(severityOf), ['warning']);
 });
 
+test('a server the user asked to add by its name and package or host, without the word "MCP", is as requested; a name alone, or another package, is not', async () => {
+  const before = '"mcpServers": {\n  "pencil": { "command": "pencil.exe" }\n}';
+  const after = '"mcpServers": {\n  "pencil": { "command": "pencil.exe" },\n  "context7": { "command": "npx", "args": ["-y", "@upstash/context7-mcp"] }\n}';
+  const run = async (ask: string, text = after) => only(await runRules([prompt(ask), ...answered(edit('/home/dev/.claude.json', before, text), { output: 'updated' })], { cwd: '/home/dev' }), CONFIG).map(severityOf);
+  for (const ask of ['add context7 to claude (npx -y @upstash/context7-mcp)', '帮我安装 context7：@upstash/context7-mcp', 'please set up context7 with @upstash/context7-mcp']) assert.deepEqual(await run(ask), ['info'], ask);
+  // named without what it runs, or what it runs is not what was named, or nothing asked to add it
+  assert.deepEqual(await run('add context7 to claude'), ['warning']);
+  assert.deepEqual(await run('add context7 to claude (npx -y @upstash/context7-mcp)', after.replace('@upstash/context7-mcp', 'context7-helper-evil')), ['warning']);
+  const hosted = after.replace('"command": "npx", "args": ["-y", "@upstash/context7-mcp"]', '"type": "http", "url": "https://docs.example.dev/sse"').replace('"context7"', '"docs"');
+  assert.deepEqual(await run('connect docs: https://docs.example.dev/sse', hosted), ['info']);
+  assert.deepEqual(await run('what is on docs.example.dev? read the docs', hosted), ['warning']);
+});
+
 test("a chat-template token in the project's own code (a string literal, a search hit in a source file) is its prompt format, not an injection; bare in a page or a file's text it is", () => {
   for (const code of [
     '/home/work/eval/utils.py:253:        full_input += "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\\n\\n"',

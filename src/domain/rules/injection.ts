@@ -570,8 +570,13 @@ function asksForServers(request: string, servers: readonly { name: string; block
   const mcp = /\bmcp\b/i.test(request);
   // …or a server whose name of several words the request says as words ("make the syntehtic log
   // generator available globally" for synthetic-log-generator): that server, asked for by name
-  return servers.every((s) => (mcp && new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block)) || (s.name.split(/[-_.]/).filter(Boolean).length >= 2 && namesFile(request, s.name)));
+  // …or, without the word "MCP", a request to add or connect a server it names, whose package or
+  // host it names too ("add context7 to claude: npx -y @upstash/context7-mcp")
+  const adds = mcp || ADDS_SERVER.test(request);
+  return servers.every((s) => (adds && new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block)) || (s.name.split(/[-_.]/).filter(Boolean).length >= 2 && namesFile(request, s.name)));
 }
+
+const ADDS_SERVER = /\b(?:add|install|set ?up|configure|connect|register|enable|hook up|integrate)\b|添加|安装|配置|接入|추가|설치|追加|インストール|agrega|añade|instala|ajoute|installe|добав|установ|подключ/i;
 
 /** What a server runs is what the request said: the host of its URL, or a package or program other than a shell named in the request. */
 function serverVouched(request: string, block: string): boolean {
