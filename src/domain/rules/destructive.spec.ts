@@ -1548,3 +1548,36 @@ test('a signal that ends no process (USR1, USR2, CONT, WINCH, 0) sent to every k
     assert.deepEqual(await severities(c, DAMAGE), ['warning'], c);
   }
 });
+
+// ---- the user's words for routine upkeep (issue 25, item 5) ----------------------------------------
+
+test('a cache the user asked to clear, named by its tool or as all caches, is removed as asked (info); another cache, a negation, a question or a home folder of that name is judged as before', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), RM).map(severityOf);
+  for (const [ask, command] of [['clean the npm cache', 'rm -rf ~/.npm/_cacache'], ['clear the pip cache, it is corrupt', 'rm -rf ~/.cache/pip'], ['wipe all the caches', 'rm -rf ~/.cache/pip ~/.npm/_cacache'], ['清理 pip 缓存', 'rm -rf ~/.cache/pip']]) {
+    assert.deepEqual(await run(ask!, command!), ['info'], ask);
+  }
+  for (const ask of ['fix the build', "don't clear the pip cache", 'why is the pip cache so big?', 'clear the npm cache']) assert.deepEqual(await run(ask, 'rm -rf ~/.cache/pip'), ['warning'], ask);
+  assert.deepEqual(await run('clear the pip cache', 'rm -rf ~/pip-projects'), ['critical'], 'a folder named like the tool is no cache');
+});
+
+test('a database reset the user asked for is as requested: dropdb and local resets (Compose volumes, a framework reset) info, a hosted store a warning; other requests, negations and non-database stores keep their severity', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: 'ok' })], { cwd: '/home/dev/app' }), SQL).map(severityOf);
+  for (const [ask, command] of [['reset the dev database', 'dropdb myapp_dev && createdb myapp_dev'], ['wipe the compose volumes and start fresh', 'docker compose down -v'], ['reset the database', 'docker compose down -v && docker compose up -d'], ['reset the database', 'npx prisma migrate reset --force'], ['apagar o banco e recriar', 'docker-compose down --volumes']]) {
+    assert.deepEqual(await run(ask!, command!), ['info'], `${ask}: ${command}`);
+  }
+  assert.deepEqual(await run('reset the database', 'heroku pg:reset DATABASE_URL --confirm app'), ['warning'], 'hosted: still a look');
+  for (const ask of ['set up the database', "don't reset the database", 'fix the login page']) assert.deepEqual(await run(ask, 'docker compose down -v'), ['critical'], ask);
+  assert.deepEqual(await run('fix the login page', 'dropdb myapp_dev'), ['critical']);
+  assert.deepEqual(await run('reset the database', 'kafka-topics.sh --delete --topic x --bootstrap-server k:9092'), ['critical'], 'a topic is no database');
+});
+
+test('docker prunes are containers or images removed, as requested when the user asked to prune or clean up docker or its images; a prune that takes volumes needs the volumes named', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: 'Total reclaimed space: 2GB' })], { cwd: '/home/dev/app' }), INFRA);
+  const plain = await run('fix the build', 'docker system prune -af');
+  assert.deepEqual(plain.map((d) => [severityOf(d), d.title]), [['warning', 'Containers or images removed']]);
+  for (const [ask, command] of [['prune docker, disk is full', 'docker system prune -af'], ['clean up old docker images', 'docker image prune -af'], ['clean up docker images and volumes', 'docker system prune -af --volumes']]) {
+    assert.deepEqual((await run(ask!, command!)).map(severityOf), ['info'], ask);
+  }
+  assert.deepEqual((await run('clean up old docker images', 'docker system prune -af --volumes')).map(severityOf), ['critical']);
+  assert.deepEqual((await run("don't prune docker", 'docker system prune -af')).map(severityOf), ['warning']);
+});

@@ -15,7 +15,7 @@ import { effectGated, Outcomes, PUSH } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD, sentencesOf } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD, sentencesOf, words } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../agents.ts';
 
@@ -71,6 +71,24 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
   const home = session.home;
   return !!home && TOOL_CACHES_IN_HOME.some((c) => abs === `${home}/${c}` || abs.startsWith(`${home}/${c}/`));
 }
+
+/**
+ * "clear the pip cache", "清理 npm 缓存", "wipe all the caches": a sentence that asks to clear a cache
+ * and names this one — by a name of its path below home (`pip` for `~/.cache/pip`, `npm` for
+ * `~/.npm/_cacache`) or all caches at once. Not negated, not a question about it.
+ */
+export function asksToClearCache(request: string, abs: string, home: string | null): boolean {
+  const rel = home && abs.startsWith(`${home.replace(/\/+$/, '')}/`) ? abs.slice(home.replace(/\/+$/, '').length + 1) : abs;
+  const names = words(rel).filter((w) => w.length >= 3 && !/^(?:cache|caches|cacache|library|local|share|users|home|tmp|var)$/.test(w));
+  return sentencesOf(request).some((s) => {
+    if (!CACHE_WORD.test(s) || !CLEAR_VERB.test(s) || REMOVAL_HELD_BACK_WORDS.test(s) || /^\s*(?:what|why|how|where|is|are|does|do)\b[^?]*\?\s*$/i.test(s)) return false;
+    const heard = words(s);
+    return /\ball (?:the |my |of the )?caches\b|every cache|所有缓存|全部缓存/i.test(s) || names.some((n) => heard.includes(n));
+  });
+}
+const CACHE_WORD = /\bcaches?\b|缓存|快取|キャッシュ|캐시|caché|\bкэш|\bкеш/i;
+const CLEAR_VERB = /\b(?:clear|clean|delete|remove|purge|wipe|reset|flush|nuke|drop|empty|limpia|limpar|vide|vider|leere|löschen?)\b|清理|清除|清空|删除|削除|クリア|삭제|비우|очист|удал/i;
+const REMOVAL_HELD_BACK_WORDS = /\b(?:don'?t|do not|never|not|without|keep)\b|不要|别|保留|しないで/i;
 
 type RmVerdict = { rule: 'out'; severity: 'critical' | 'warning'; why: string; system?: true; title?: string } | { rule: 'root'; why: string; title?: string; part?: true } | null;
 
@@ -1282,7 +1300,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
                 if (removal === 'itself') {
                   // a .git only the session's own repository's (the working directory's, or one in the tree)
                   const ownGit = /(?:^|\/)\.git$/.test(abs) && (abs === `${ctx.session.cwd?.replace(/\/+$/, '')}/.git` || locate(abs, null, ctx.session).zone === 'worktree');
-                  if (r.by === 'user' && (/(?:^|\/)\.git$/.test(abs) ? ownGit && asksToDeleteGitHistory(r.text) : namesForRemoval(r.text, abs, REMOVAL_WORD, ctx.session.home))) return abs;
+                  if (r.by === 'user' && (/(?:^|\/)\.git$/.test(abs) ? ownGit && asksToDeleteGitHistory(r.text) : namesForRemoval(r.text, abs, REMOVAL_WORD, ctx.session.home) || (isRegenerable(abs, ctx.session) && asksToClearCache(r.text, abs, ctx.session.home)))) return abs;
                   continue;
                 }
                 if (removal && !REMOVAL_WORD.test(r.text)) continue;
@@ -1383,7 +1401,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               const draft: FindingDraft = { rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${loc.cmd.name}.`, evidence: [evidence(event, excerpt, facts)] };
               // "delete the current database, recreate it and run the migration": the drop asked for;
               // on a server elsewhere a look is still due (a warning), on this machine it is the request
-              const asked = /\bDROP\s+(?:DATABASE|SCHEMA)\b/i.test(stmt) ? whoAsked(requests.for(event), asksToRecreateDatabase) : null;
+              const asked = /\bDROP\s+(?:DATABASE|SCHEMA)\b|^dropdb\b|^mysqladmin drop\b/i.test(stmt) ? whoAsked(requests.for(event), asksToRecreateDatabase) : null;
               ctx.report(asked ? asRequested(draft, destructiveSql, asked, 'the request asked to delete and recreate the database', localClient(loc.cmd) ? 'info' : 'warning') : draft);
               continue;
             }
@@ -1398,9 +1416,15 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               evidence: [evidence(event, excerpt, facts)],
               key: t.severity,
             };
+            // "reset the database", "wipe the volumes and start fresh": a database's reset asked for —
+            // on this machine (a Compose volume, a framework's development reset) that is the request
+            // itself; a hosted store (Heroku, a linked Supabase project) still wants a look
+            const dbKind = /database|volumes/i.test(t.what);
+            const asked = dbKind ? whoAsked(requests.for(event), (said) => asksToRecreateDatabase(said) || asksToRemove(said, ['volumes'], [], false)) : null;
+            const judged = asked ? asRequested(draft, destructiveSql, asked, 'the request asked to reset the database or remove its volumes', t.severity === 'warning' || /^(?:Compose|Docker) volumes/.test(t.what) ? 'info' : 'warning') : draft;
             // `docker compose down -v` after the session's own `up` made the volumes: its result says which went
-            if (volumes.holds(event, loc.cmd, dictated.adjust(event, loc.cmd.text, draft))) continue;
-            ctx.report(draft);
+            if (volumes.holds(event, loc.cmd, asked ? judged : dictated.adjust(event, loc.cmd.text, draft))) continue;
+            ctx.report(judged);
           }
         },
         finish() {
@@ -1441,7 +1465,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const draft: FindingDraft = {
               rule: infraDestroy.id,
               severity,
-              title: own ? 'Resource the session created deleted' : severity === 'warning' ? 'Cloud or cluster resource deleted' : undefined,
+              title: own ? 'Resource the session created deleted' : severity === 'warning' ? (LOCAL_CONTAINER_TOOLS.has(cmd.name) ? 'Containers or images removed' : 'Cloud or cluster resource deleted') : undefined,
               detail: `${capitalise(t.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${own ? ' The session created this resource itself earlier: its removal undoes the session\'s own work.' : throwaway ? ' Its name calls it a sandbox, preview or scratch environment, which its next deploy rebuilds.' : ''}`,
               evidence: [evidence(event, cmd.text, facts)],
               key: own ? 'own' : t.severity,
@@ -1857,11 +1881,16 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
  * DELETE repos/o/r/deployments/$id` → deployments). Four letters or more, no verbs or ids.
  */
 function teardownNouns(cmd: SimpleCommand): string[] {
+  // `docker system prune -af` after "prune docker, the disk is full" / "clean up old images"
+  // (a prune that takes volumes, and their data, needs the volumes named)
+  if (LOCAL_CONTAINER_TOOLS.has(cmd.name) && cmd.args.includes('prune')) return cmd.args.includes('volume') || cmd.args.includes('--volumes') ? ['volumes'] : ['docker', 'podman', 'images', 'containers', 'networks'];
   // an API path's collection nouns (`repos/o/r/deployments/$id`: deployments), or a CLI's resource
   // kind words: the operands before the removal verb (`gcloud compute instances delete x`)
   const words = cmd.name === 'gh' ? cmd.args.filter((a) => a.includes('/')).flatMap((a) => a.split('/')).filter((w, i, all) => i > 0 && !/^repos$/.test(all[i - 1] ?? '') && all[i - 2] !== 'repos') : kindWords(cmd);
   return [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /^[a-z][a-z-]{3,}$/.test(w) && !/^(?:delete|destroy|remove|terminate|teardown|uninstall|repos|projects|api|compute|container|run)$/.test(w)))].slice(0, 6);
 }
+
+const LOCAL_CONTAINER_TOOLS = new Set(['docker', 'podman']);
 
 /** A CLI's words before its removal verb: the kind of resource (`namespace`, `clusters`, `services`). */
 function kindWords(cmd: SimpleCommand): string[] {

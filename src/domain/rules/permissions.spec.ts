@@ -1159,3 +1159,13 @@ test('a start-up job asked for as something set up to run on its own, in English
     assert.ok((await severities(words)).some((s) => s !== 'info'), `asks for no scheduled task: ${words}`);
   }
 });
+
+test('a service the user asked to start, stop or restart, controlled with sudo, is root as requested (info); another service, another request, a negation or enabling it at boot is judged as before', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), SUDO).map(severityOf);
+  for (const [ask, command] of [['start postgres please', 'sudo systemctl start postgresql'], ['restart nginx', 'sudo systemctl restart nginx.service'], ['重启 nginx', 'sudo service nginx restart'], ['restart the redis server', 'sudo systemctl restart redis-server']]) {
+    assert.deepEqual(await run(ask!, command!), ['info'], ask);
+  }
+  for (const [ask, command] of [['fix the build', 'sudo systemctl restart nginx'], ["don't restart nginx", 'sudo systemctl restart nginx'], ['restart nginx', 'sudo systemctl stop postgresql'], ['restart nginx', 'sudo systemctl enable nginx'], ['restart nginx', 'sudo systemctl restart nginx postgresql']]) {
+    assert.deepEqual(await run(ask!, command!), ['warning'], `${ask}: ${command}`);
+  }
+});

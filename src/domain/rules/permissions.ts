@@ -1048,6 +1048,27 @@ const CHECK_SHAPES: ReadonlyArray<{ is: (c: SimpleCommand) => boolean; passed: R
   { is: (c) => (c.name === 'command' && c.args[0] === '-v' && c.args.length === 2) || (c.name === 'which' && c.args.length === 1), passed: /^\/\S+\s*$/ },
 ];
 
+/** The service a `systemctl start|stop|restart|reload X` or `service X start|…` controls (one unit), else null. */
+export function controlledService(cmd: SimpleCommand): string | null {
+  const ops = operands(cmd);
+  const [verb, unit] = cmd.name === 'systemctl' ? [ops[0], ops[1]] : cmd.name === 'service' ? [ops[1], ops[0]] : [undefined, undefined];
+  if (!verb || !unit || !/^(?:start|stop|restart|reload|try-restart|reload-or-restart)$/.test(verb) || ops.length !== 2) return null;
+  return unit.replace(/\.service$/, '').replace(/@.*$/, '').toLowerCase();
+}
+
+/**
+ * A sentence that asks to start, stop or restart the service it names: its name (or the name people
+ * say for it, a prefix of five letters or more: "postgres" for postgresql), a control verb, not negated.
+ */
+export function asksToControlService(request: string, unit: string): boolean {
+  const stem = unit.replace(/-?(?:server|daemon|d)$/, '');
+  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？]+/).some((s) => {
+    if (!SERVICE_VERB.test(s) || /\b(?:don'?t|do not|never|not|without)\b|不要|别/i.test(s)) return false;
+    return (s.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).some((w) => w === unit || w === stem || (w.length >= 5 && (unit.startsWith(w) || w.startsWith(unit))));
+  }));
+}
+const SERVICE_VERB = /\b(?:start|stop|restart|reload|bounce|boot|bring (?:up|down)|turn (?:on|off)|kick|run)\b|启动|停止|重启|重新启动|起動|停止|再起動|시작|중지|재시작|inicia|reinicia|detén|démarre|redémarre|arrête|starte|neu ?starten|запуст|перезапуст|останов/i;
+
 /** Whether a call's output shows its check passed (the check's own output, and nothing after it). */
 function checkPassed(check: SimpleCommand, output: string): boolean {
   const shape = CHECK_SHAPES.find((c) => c.is(check));
@@ -1058,7 +1079,11 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   const { cmd } = loc;
   const mine = (d: FindingDraft, m: typeof sudo) => {
     const asked = whoAsked(ctx.requests(event), (t) => dictates(t, cmd.text));
-    return asked ? asRequested(d, m, asked, 'the command was dictated word for word') : d;
+    if (asked) return asRequested(d, m, asked, 'the command was dictated word for word');
+    // "restart nginx", "启动 postgres": the service the request named, started or stopped as asked
+    const unit = m === sudo ? controlledService(cmd) : null;
+    const named = unit ? whoAsked(ctx.requests(event), (t) => asksToControlService(t, unit)) : null;
+    return named ? asRequested(d, m, named, `the request asked to start, stop or restart ${unit}`) : d;
   };
   const rooted = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
   // `sudo -u postgres …` runs as another ordinary user: it lowers privilege, it does not take root.

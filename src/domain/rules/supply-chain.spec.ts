@@ -169,3 +169,13 @@ test('review of the diff: an install hook whose command is replaced by one that 
   const narrowed = await runRules([prompt('tidy the scripts'), edit(P, '"postinstall": "npm run a && npm run b"', '"postinstall": "npm run a"')], { cwd: '/home/dev/app' });
   assert.deepEqual(only(narrowed, SCRIPT), [], 'narrowed');
 });
+
+test('a publish the user asked for (publish or release beside a registry, a package or a version, in any language) is as requested; other requests, negations, questions and unpublishing without its word stay critical', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '+ mypkg@1.2.0' })]), PUBLISH).map(severityOf);
+  for (const [ask, command] of [['publish the package to npm', 'npm publish --access public'], ['release v1.2 to pypi', 'twine upload dist/*'], ['bump the version and release 0.3.1', 'npm publish'], ['发布到 npm', 'npm publish'], ['publish it', 'cargo publish']]) {
+    assert.deepEqual(await run(ask!, command!), ['info'], ask);
+  }
+  for (const ask of ['fix the build', "don't publish yet, just build", 'should we publish to npm?', 'update the release notes', 'publish the docs to github pages']) assert.deepEqual(await run(ask, 'npm publish'), ['critical'], ask);
+  assert.deepEqual(await run('publish the package to npm', 'npm unpublish mypkg@1.0.0'), ['critical']);
+  assert.deepEqual(await run('unpublish 1.0.0, it was broken', 'npm unpublish mypkg@1.0.0'), ['info']);
+});

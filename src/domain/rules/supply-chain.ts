@@ -281,7 +281,7 @@ export const SUPPLY_CHAIN_RULES: Rule[] = [
         onEvent(event, facts) {
           requests.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
-          for (const { cmd } of fx.commands) checkCommand(ctx, event, facts, cmd);
+          for (const { cmd } of fx.commands) checkCommand(ctx, event, facts, cmd, requests);
           for (const w of fx.writes) checkWrite(ctx, event, facts, w.kind === 'write' && !w.removed ? { ...w, removed: manifests.get(w.abs) } : w, requests);
           if (event.kind === 'tool_call') manifests.onCall(event, fx);
           if (event.kind === 'tool_result') manifests.onResult(event, facts);
@@ -291,7 +291,7 @@ export const SUPPLY_CHAIN_RULES: Rule[] = [
   },
 ];
 
-function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand): void {
+function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, requests: RequestLog): void {
   // The quote and the evidence are built only when something is reported: most commands are not.
   let quotedText: string | undefined;
   let ev: EvidenceItem[] | undefined;
@@ -312,7 +312,27 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
     ctx.report({ rule: registryOverride.id, detail: `Packages fetched from or configured to ${safe(reg, facts, QUOTE_MAX)}: \`${quoted()}\`.`, evidence: evidenceOf(), key: hostOfUrl(reg) ?? reg });
   }
   const pub = publication(cmd);
-  if (pub) ctx.report({ rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub });
+  if (!pub) return;
+  const draft = { rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub };
+  const asked = whoAsked(requests.for(event), (t) => asksToPublish(t, /unpublish/.test(pub)));
+  ctx.report(asked ? asRequested(draft, publish, asked, `the request asked to ${/unpublish/.test(pub) ? 'unpublish' : 'publish'} the package`) : draft);
+}
+
+const PUBLISHED_THING = /\b(?:npm|pypi|crates(?:\.io)?|crate|rubygems|gems?|nuget|marketplace|open ?vsx|registry|package|library|module|extension|sdk|v?\d+\.\d+(?:\.\d+)?)\b|包|パッケージ|패키지/i;
+
+/**
+ * "publish it to npm", "release 1.2.0 to PyPI", "发布到 npm": a sentence that asks for the release —
+ * "publish" on its own, or a release word beside a registry, a package or a version — not negated
+ * and not a question about it. Unpublishing needs its own word.
+ */
+export function asksToPublish(request: string, unpublish = false): boolean {
+  return request.slice(0, 10_000).split(/(?<=[.!?。！？])\s+|\n+/).some((s) => {
+    if (/\b(?:don'?t|do not|never|not yet|without|before you|dry[- ]run)\b|不要|别|しないで|하지 ?마/i.test(s) || /^\s*(?:what|why|how|should|can|could|is|are|does|do)\b[^?]*\?\s*$/i.test(s)) return false;
+    if (unpublish) return /\bunpublish|\b(?:remove|delete|take down)\b[^.\n]{0,40}\bfrom (?:npm|the registry)\b/i.test(s);
+    // "publish it" in a session about a package; "publish the docs to Pages" names something else
+    return (/\bpublish(?:ing)?\b|发布|發佈|公開して|배포해|publica|publie|veröffentlich|опубликуй/i.test(s) && (PUBLISHED_THING.test(s) || /\bpublish (?:it|this)\b/i.test(s)))
+      || (/\b(?:release|ship|upload|push|deploy)\b|リリース|출시/i.test(s) && PUBLISHED_THING.test(s));
+  });
 }
 
 const HOOK = /"(pre|post)?install"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
