@@ -30,7 +30,7 @@ export const sudo = meta({
   id: 'permissions/sudo',
   severity: 'warning',
   title: 'Commands run as root',
-  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine. Info when it only read, when the user dictated the command, or when the user approved this very command at the harness\'s prompt (Codex "You approved codex to run …").',
+  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine. Info when it only read, when the user dictated the command, when it started, stopped or restarted a service the request asked for by name ("restart nginx"), or when the user approved this very command at the harness\'s prompt (Codex "You approved codex to run …").',
   remediation: 'Check what ran as root; do not give agents passwordless sudo.',
 });
 export const persistence = meta({

@@ -30,7 +30,7 @@ export const publish = meta({
   id: 'supply-chain/publish',
   severity: 'critical',
   title: 'Package published or unpublished',
-  description: 'npm/pnpm/yarn/bun publish, npm unpublish, cargo publish, twine upload, poetry/uv/flit/hatch publish, gem push, dotnet nuget push, vsce/ovsx publish: a release went out to a public registry and cannot really be taken back. Dry runs are not reported.',
+  description: 'npm/pnpm/yarn/bun publish, npm unpublish, cargo publish, twine upload, poetry/uv/flit/hatch publish, gem push, dotnet nuget push, vsce/ovsx publish: a release went out to a public registry and cannot really be taken back. Dry runs are not reported. Info when the user asked for the release in words ("publish it to npm", "release 0.3.1 to PyPI", "发布到 npm": a publish or release word beside a registry, a package or a version; unpublishing needs its own word).',
   remediation: 'Check the published version and its contents; deprecate or yank it if it was not intended, and rotate the token used.',
 });
 export const installScript = meta({
