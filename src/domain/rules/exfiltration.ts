@@ -29,7 +29,7 @@ export const upload = meta({
   id: 'exfiltration/upload',
   severity: 'warning',
   title: 'Data uploaded to a remote host',
-  description: 'Files sent off the machine: curl -d @file / --data-binary @ / -F f=@file / -T, wget --post-file, scp or rsync to a remote host, nc/ssh fed from a file or pipe, aws s3 / gsutil / rclone uploads. Critical when the upload carries a credential file or follows a secret read in the session. Uploads to localhost or a private network are ignored. Files copied to a server the session already has a shell on (`ssh user@host …` earlier) are a deploy to a machine it administers: info, unless they carry a credential file or follow a secret read.',
+  description: 'Files sent off the machine: curl -d @file / --data-binary @ / -F f=@file / -T, wget --post-file, scp or rsync to a remote host, nc/ssh fed from a file or pipe, aws s3 / gsutil / rclone uploads. Critical when the upload carries a credential file or follows a secret read in the session. Uploads to localhost or a private network are ignored. An upload the user asked for (the host or the files named) is info when it carried no credential and followed no secret read, a warning otherwise. Files copied to a server the session already has a shell on (`ssh user@host …` earlier) are a deploy to a machine it administers: info, unless they carry a credential file or follow a secret read.',
   remediation: 'Check what was sent and to whom; rotate any credential that was included.',
 });
 export const dropSite = meta({
@@ -634,11 +634,13 @@ interface Consenting extends RuleContext {
 }
 
 /**
- * A context whose reports are "as requested": a transfer the user asked for (or dictated) is a
- * warning, never critical — what left the machine still deserves a look.
+ * A context whose reports are "as requested": a transfer the user asked for (or dictated) that
+ * carried a credential or followed a secret read is a warning, never critical — what left the
+ * machine with it still deserves a look; one that carried nothing of the kind (a build deployed to
+ * the server the user named) is the request itself.
  */
 function consented(ctx: Consenting, m: typeof upload, asked: Asker): Consenting {
-  return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', 'warning')) };
+  return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', (d.severity ?? m.severity) === 'critical' ? 'warning' : 'info')) };
 }
 
 /**

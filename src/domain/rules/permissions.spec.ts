@@ -1169,3 +1169,22 @@ test('a service the user asked to start, stop or restart, controlled with sudo, 
     assert.deepEqual(await run(ask!, command!), ['warning'], `${ask}: ${command}`);
   }
 });
+
+test('a dotfile said without its dot ("my zshrc", "the gitconfig file") and the hosts file said by its name are named: their writes are as requested; a word that only contains the name, or another file, is not', async () => {
+  const zsh = async (ask: string) => only(await runRules([prompt(ask), ...ran(`echo "alias ll='ls -la'" >> ~/.zshrc`, { output: '' })], { cwd: '/home/dev/app' }), PERSIST).map(severityOf);
+  for (const ask of ['add an alias to my zshrc', 'put ll in the zshrc file', 'add ll alias to ~/.zshrc']) assert.deepEqual(await zsh(ask), ['info'], ask);
+  for (const ask of ['add an alias for ll', 'add an alias to my bashrc', 'copy zshrc.example into the repo']) assert.deepEqual(await zsh(ask), ['critical'], ask);
+  const hosts = async (ask: string) => (await runRules([prompt(ask), ...ran('echo "127.0.0.1 dev.local" | sudo tee -a /etc/hosts', { output: '127.0.0.1 dev.local' })], { cwd: '/home/dev/app' })).filter((d) => d.rule === SUDO || d.rule === 'scope/write-outside-worktree').map((d) => `${d.rule} ${severityOf(d)}`);
+  for (const ask of ['add dev.local to /etc/hosts', 'add a hosts file entry for dev.local']) assert.deepEqual(await hosts(ask), [`${SUDO} info`, 'scope/write-outside-worktree info'], ask);
+  assert.deepEqual(await hosts('make dev.local resolve'), [`${SUDO} warning`, 'scope/write-outside-worktree warning']);
+});
+
+test('root used only on files the request named (tee, cp, sed -i, chmod of those paths) is as requested; root on another file too, a recursive chmod, or a command that does more stays a warning', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), SUDO).map(severityOf);
+  for (const command of ['sudo cp nginx.conf /etc/nginx/sites-available/app.conf', "sudo sed -i 's/80/8080/' /etc/nginx/sites-available/app.conf", 'sudo chmod 644 /etc/nginx/sites-available/app.conf']) {
+    assert.deepEqual(await run('update /etc/nginx/sites-available/app.conf to listen on 8080', command), ['info'], command);
+  }
+  for (const command of ['sudo cp nginx.conf /etc/profile', 'sudo tee /etc/nginx/sites-available/app.conf /etc/profile', 'sudo chmod -R 644 /etc/nginx/sites-available/app.conf', 'sudo nginx -s reload']) {
+    assert.deepEqual(await run('update /etc/nginx/sites-available/app.conf to listen on 8080', command), ['warning'], command);
+  }
+});

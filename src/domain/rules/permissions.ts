@@ -30,7 +30,7 @@ export const sudo = meta({
   id: 'permissions/sudo',
   severity: 'warning',
   title: 'Commands run as root',
-  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine. Info when it only read, when the user dictated the command, when it started, stopped or restarted a service the request asked for by name ("restart nginx"), or when the user approved this very command at the harness\'s prompt (Codex "You approved codex to run …").',
+  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine. Info when it only read, when the user dictated the command, when it started, stopped or restarted a service the request asked for by name ("restart nginx"), when it only wrote files the request named (`sudo tee -a /etc/hosts` after "add a hosts entry"), or when the user approved this very command at the harness\'s prompt (Codex "You approved codex to run …").',
   remediation: 'Check what ran as root; do not give agents passwordless sudo.',
 });
 export const persistence = meta({
@@ -1048,6 +1048,24 @@ const CHECK_SHAPES: ReadonlyArray<{ is: (c: SimpleCommand) => boolean; passed: R
   { is: (c) => (c.name === 'command' && c.args[0] === '-v' && c.args.length === 2) || (c.name === 'which' && c.args.length === 1), passed: /^\/\S+\s*$/ },
 ];
 
+/**
+ * The files a command run as root writes, when that is all it does: `tee [-a] FILE…`, `cp`/`install`
+ * to a file, `sed -i … FILE…`, `chmod`/`chown MODE FILE…`, `mkdir -p DIR`, `touch FILE` — paths
+ * written out (absolute or under home). Empty for anything else: a command whose effects are not
+ * only files is judged as root.
+ */
+function rootWrittenFiles(cmd: SimpleCommand): string[] {
+  const ops = cmd.args.filter((a) => !a.startsWith('-'));
+  const paths = (xs: string[]) => (xs.length > 0 && xs.every((x) => /^(?:\/|~\/)[^\s*?$`]+$/.test(x)) ? xs : []);
+  switch (cmd.name) {
+    case 'tee': case 'touch': case 'mkdir': return paths(ops);
+    case 'cp': case 'install': return ops.length >= 2 ? paths(ops.slice(-1)) : [];
+    case 'sed': return cmd.args.some((a) => /^-[a-zA-Z]*i/.test(a)) && ops.length >= 2 ? paths(ops.slice(1)) : [];
+    case 'chmod': case 'chown': return ops.length >= 2 && !cmd.args.some((a) => /^-[a-zA-Z]*R/.test(a)) ? paths(ops.slice(1)) : [];
+    default: return [];
+  }
+}
+
 /** The service a `systemctl start|stop|restart|reload X` or `service X start|…` controls (one unit), else null. */
 export function controlledService(cmd: SimpleCommand): string | null {
   const ops = operands(cmd);
@@ -1083,7 +1101,12 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // "restart nginx", "启动 postgres": the service the request named, started or stopped as asked
     const unit = m === sudo ? controlledService(cmd) : null;
     const named = unit ? whoAsked(ctx.requests(event), (t) => asksToControlService(t, unit)) : null;
-    return named ? asRequested(d, m, named, `the request asked to start, stop or restart ${unit}`) : d;
+    if (named) return asRequested(d, m, named, `the request asked to start, stop or restart ${unit}`);
+    // `echo "127.0.0.1 dev.local" | sudo tee -a /etc/hosts` after "add dev.local to /etc/hosts": root
+    // used on the very files the request named, and on nothing else
+    const files = m === sudo ? rootWrittenFiles(cmd).map((f) => locate(f, loc.dir, ctx.session).abs) : [];
+    const onNamed = files.length > 0 ? whoAsked(ctx.requests(event), (t) => files.every((abs) => namesPath(t, abs, ctx.session.home))) : null;
+    return onNamed ? asRequested(d, m, onNamed, 'it changed only files the request named') : d;
   };
   const rooted = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
   // `sudo -u postgres …` runs as another ordinary user: it lowers privilege, it does not take root.

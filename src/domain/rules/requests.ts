@@ -712,6 +712,7 @@ export function namesPath(request: string, abs: string, home: string | null): bo
   const place = placeOf(abs, home);
   for (const f of place.forms) if (containsPath(text, f)) return true;
   if (place.dotPlace?.test(text.slice(0, 10_000))) return true;
+  if (spokenName(abs, home)?.test(lowerOf(text).slice(0, 10_000))) return true;
   // Outside the tree a loose spelling excuses nothing: the file's own name, as written — also
   // without the order number a `conf.d`-style folder puts before it (`50unattended-upgrades`
   // is unattended-upgrades' file).
@@ -719,6 +720,23 @@ export function namesPath(request: string, abs: string, home: string | null): bo
   const unordered = place.base.replace(/^\d{1,3}[-_]?(?=[a-z])/, '');
   return containsPath(lowerOf(text), place.base) || (unordered !== place.base && unordered.length >= 6 && /[.-]/.test(unordered) && containsPath(lowerOf(text), unordered));
 }
+
+/**
+ * The name people say for a file that has a well-known one: a dotfile right under home said without
+ * its dot after "my"/"the"/"your" or before "file" ("add an alias to my zshrc", "the gitconfig
+ * file"), the hosts file ("a hosts entry"), fstab. Null for any other path.
+ */
+function spokenName(abs: string, home: string | null): RegExp | null {
+  if (abs === '/etc/hosts') return /\bhosts?\s+(?:file|entry|entries)\b|\betc\s*hosts\b/;
+  if (abs === '/etc/fstab') return /\bfstab\b/;
+  const h = home?.replace(/\/+$/, '');
+  if (!h || !abs.startsWith(`${h}/.`)) return null;
+  const bare = abs.slice(h.length + 2);
+  if (bare.includes('/') || !/^[a-z][a-z0-9_.-]{3,30}$/.test(bare)) return null;
+  const name = escapeRegExp(bare);
+  return memo(spokenOf, bare, () => new RegExp(`\\b(?:my|the|your)\\s+${name}\\b(?![.\\w/-])|(?<![.\\w/-])${name}\\s+file\\b`));
+}
+const spokenOf = new Map<string, RegExp>();
 
 // The same few requests are checked against every path a rule sees, and each path against every
 // request in force: what is derived from each side alone is derived once (issue 30).
