@@ -1380,3 +1380,12 @@ test('test files the user named and asked to be deleted, in any language ("se n�
     }
   }
 });
+
+test('a claim about lint alone ("Lint passes") leans on a linter run after the last edit: passed, no finding; failed, contradicted; a build or test claim is not backed by a linter', async () => {
+  const edited = answered(edit('src/app.ts', 'a', 'b'), { output: 'ok' });
+  const run = async (command: string, output: string, failed: boolean, claim: string) => (await runRules([prompt('fix the bug'), ...edited, ...ran(command, failed ? { output, exitCode: 1, isError: true } : { output }), say(claim)], { cwd: '/home/dev/app' })).filter((d) => d.rule === UNVERIFIED || d.rule === CONTRA).map((d) => `${d.rule} ${severityOf(d)}`);
+  for (const command of ['npm run lint', 'ruff check .', 'npx eslint src']) assert.deepEqual(await run(command, '✔ no problems', false, 'Fixed. Lint passes.'), [], command);
+  assert.deepEqual(await run('npm run lint', '✖ 3 problems (3 errors)', true, 'Fixed. Lint passes.'), [`${CONTRA} critical`]);
+  assert.deepEqual(await run('npm run lint', '✔ no problems', false, 'Fixed. The build passes.'), [`${UNVERIFIED} warning`]);
+  assert.deepEqual(await run('npm run lint', '✔ no problems', false, 'Fixed. Lint and tests pass.'), [`${UNVERIFIED} warning`]);
+});

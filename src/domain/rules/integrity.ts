@@ -443,6 +443,9 @@ class RunLedger {
   lastEdit = -1;
   lastTest: Resolved | null = null;
   lastCheck: Resolved | null = null;
+  /** The last linter run on its own (no test or build in its call). */
+  lastLint: Resolved | null = null;
+  private readonly lints = new OpenRuns<Run>();
   readonly syntax: SyntaxChecks;
   /** Calls that run the project's code or ask a local service by hand (exercises.ts), by call id → their index. */
   private readonly exercising = new OpenRuns<number>();
@@ -456,6 +459,7 @@ class RunLedger {
 
   onCall(event: NormEvent & { kind: 'tool_call' }, fx: Effects): void {
     this.runs.onCall(event);
+    this.lints.onCall(event);
     const code = fx.writes.filter((w) => isCodeEdit(w, this.session.cwd !== null));
     // (a deleted `.git` or housekeeping file changes nothing a build runs: `rm -rf .git && git init`)
     // (nor does build output a build in the same call makes again: `rm -rf dist && pnpm build`)
@@ -476,7 +480,7 @@ class RunLedger {
     for (const loc of fx.commands) {
       const k = checkKind(loc.cmd);
       if (!k) {
-        linter ||= LINTERS.test(loc.cmd.name) || (/lint/i.test(loc.cmd.args[0] ?? '') && /^(?:npm|pnpm|yarn|bun)$/.test(loc.cmd.name));
+        linter ||= LINTERS.test(loc.cmd.name) || (/^(?:npm|pnpm|yarn|bun)$/.test(loc.cmd.name) && /lint/i.test((loc.cmd.args[0] === 'run' ? loc.cmd.args[1] : loc.cmd.args[0]) ?? '')) || (RUNNER_SHIM.test(loc.cmd.name) && LINTERS.test(loc.cmd.args.find((a) => !a.startsWith('-')) ?? ''));
         continue;
       }
       kinds.add(k);
@@ -489,6 +493,8 @@ class RunLedger {
     if (!background && kinds.size === 0 && fx.commands.some((l) => exercises(l.cmd) && !masking(l, raw) && !l.cmd.redirects.some((r) => /^(?:2>|&>)/.test(r.op) && r.target === '/dev/null'))) this.exercising.start(event.callId, event.index);
     const chained = tests === 1 && linter;
     if (kinds.size > 0 && !background) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
+    // a linter run on its own (`npm run lint`, `ruff check .`): what a claim about lint leans on
+    else if (linter && !background) this.lints.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained: false });
   }
 
   /** Returns the resolved run when this result closes a test/build call. */
@@ -496,6 +502,8 @@ class RunLedger {
     this.syntax.onResult(event);
     const exercised = this.exercising.onResult(event);
     if (exercised !== null && ranCleanly(event)) this.lastExercise = Math.max(this.lastExercise, exercised);
+    const lint = this.lints.onResult(event);
+    if (lint) this.lastLint = { index: lint.index, status: runStatus(event, lint.reliable), text: lint.text, output: event.output ?? '' };
     const run = this.runs.onResult(event);
     return run ? this.resolve(run, event) : null;
   }
@@ -515,9 +523,14 @@ class RunLedger {
     return { ...r, kinds: run.kinds };
   }
 
-  /** The run a claim leans on: tests for test claims, any check for the others. */
-  relevant(claim: Claim): Resolved | null {
-    return claim === 'test' ? this.lastTest : this.lastCheck;
+  /**
+   * The run a claim leans on: tests for test claims, any check for the others — and for a claim
+   * about lint alone ("Lint passes", "no lint errors"), a linter's run too, whichever came last.
+   */
+  relevant(claim: Claim, sentence = ''): Resolved | null {
+    if (claim === 'test') return this.lastTest;
+    if (claim === 'build' && LINT_ONLY_CLAIM.test(sentence) && !OTHER_THAN_LINT.test(sentence) && this.lastLint && (!this.lastCheck || this.lastLint.index > this.lastCheck.index)) return this.lastLint;
+    return this.lastCheck;
   }
 
   /** A test/build call after the last edit whose result the log does not show (cut off, still running). */
@@ -526,6 +539,10 @@ class RunLedger {
     return false;
   }
 }
+
+const RUNNER_SHIM = /^(?:npx|bunx|pnpx)$/;
+const LINT_ONLY_CLAIM = /\blint(?:ing|er|s)?\b/i;
+const OTHER_THAN_LINT = /\b(?:build|compil\w*|type[-\s]?check\w*|types?|tsc|tests?)\b/i;
 
 /** Folders a build or an install makes again. */
 const BUILD_OUTPUT_DIRS: ReadonlySet<string> = new Set(['dist', 'build', 'out', '.next', '.nuxt', 'target', 'node_modules', 'coverage', '.turbo', '__pycache__', '.svelte-kit', '.angular', '.parcel-cache']);
@@ -653,7 +670,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // a claim the log shows false stays one, whatever the reply invites the user to check
   const claim = findClaim(reply.text);
   if (!claim) return;
-  const run = ledger.relevant(claim.kind);
+  const run = ledger.relevant(claim.kind, claim.sentence);
   const sentence = safe(claim.sentence, null, QUOTE_MAX);
   const ev: EvidenceItem = { index: reply.index, excerpt: safe(claim.sentence) };
   const afterEdit = run !== null && run.index > ledger.lastEdit;
