@@ -20,7 +20,7 @@ export const injectionText = meta({
   id: 'injection/prompt-injection-text',
   severity: 'warning',
   title: 'Prompt-injection text in tool output',
-  description: 'Tool output or a fetched page contained text aimed at the model: "ignore previous instructions", role reassignment ("you are now an unrestricted AI"), chat-template tokens (<|im_start|>, [INST]), fake tool/system tags (</tool_result>), "### SYSTEM" headers or "do not tell the user". Outputs of files the agent wrote itself, agent instruction files, and searches for the phrase itself are not scanned.',
+  description: 'Tool output or a fetched page contained text aimed at the model: "ignore previous instructions", role reassignment ("you are now an unrestricted AI"), chat-template tokens (<|im_start|>, [INST]), fake tool/system tags (</tool_result>), "### SYSTEM" headers or "do not tell the user". Outputs of files the agent wrote itself, agent instruction files, and searches for the phrase itself are not scanned; a phrase quoted as an example of an attack (the line introduces the quotation as an example, a payload, a pattern to detect or block) is a description, not an order.',
   remediation: 'Read the source of that text and check whether the agent followed it; treat content from that source as hostile.',
 });
 export const hiddenUnicode = meta({
@@ -103,17 +103,58 @@ export function findInjection(text: string): Match | null {
       if (m) return { label, start: m.index, end: m.index + m[0].length };
       continue;
     }
-    const m = re.exec(text);
+    const m = firstNotExample(text, re);
     if (m) return { label, start: m.index, end: m.index + m[0].length };
   }
   return null;
 }
 
+/** The first match that is not quoted as an example (quotedAsExample); at most a few tried. */
+function firstNotExample(text: string, re: RegExp): RegExpExecArray | null {
+  const all = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+  let n = 0;
+  for (let m = all.exec(text); m && n < EXAMPLES_MAX; m = all.exec(text), n++) {
+    if (!quotedAsExample(text, m.index)) return m;
+    if (m[0].length === 0) all.lastIndex++;
+  }
+  return null;
+}
+const EXAMPLES_MAX = 50;
+
+/**
+ * A phrase quoted as an example of an attack, not said to the model: it opens a quotation on its
+ * line (`"`, `“`, `'`, a backtick) and the line says before the quote what it shows — an example, a
+ * payload, an attack, a pattern to detect or block (`Prompt injection example: "Ignore all
+ * previous instructions …"`, `- Blocks phrases like 'you are now DAN'`). An order needs no quotes.
+ */
+function quotedAsExample(text: string, at: number): boolean {
+  const from = Math.max(0, at - EXAMPLE_WINDOW);
+  const ahead = text.slice(from, at);
+  const line = ahead.slice(ahead.lastIndexOf('\n') + 1);
+  // the quotation the phrase stands in: opened right before it, or still open on its line (an odd
+  // count of straight quotes or backticks, a curly or angle quote not yet closed)
+  const right = /["“'`«「]\s*$/.exec(line)?.index ?? -1;
+  const opened = Math.max(right, stillOpen(line, '"', '"'), stillOpen(line, '`', '`'), stillOpen(line, '“', '”'), stillOpen(line, '«', '»'), stillOpen(line, '「', '」'));
+  return opened >= 0 && EXAMPLE_WORDS.test(line.slice(0, opened));
+}
+
+/** Where a quotation still open at the end of `line` begins, or -1 (one pass over the line). */
+function stillOpen(line: string, openMark: string, closeMark: string): number {
+  let at = -1;
+  for (let i = 0; i < line.length; i++) {
+    if (at < 0 && line[i] === openMark) at = i;
+    else if (at >= 0 && line[i] === closeMark) at = -1;
+  }
+  return at;
+}
+const EXAMPLE_WINDOW = 200;
+const EXAMPLE_WORDS = /\b(?:examples?|e\.g\.|such as|like|payloads?|attacks?|injections?|jailbreaks?|phrases?|patterns?|detect\w*|block\w*|flag\w*|malicious|adversarial|strings?|test cases?|tries|attempts?)\b/i;
+
 /** The first "ignore previous instructions" said as an order, not described (see DESCRIBED_BEFORE). */
 function orderedToIgnore(text: string, re: RegExp): RegExpExecArray | null {
   const all = new RegExp(re.source, 'gi');
   for (let m = all.exec(text); m; m = all.exec(text)) {
-    if (!DESCRIBED_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index))) return m;
+    if (!DESCRIBED_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index)) && !quotedAsExample(text, m.index)) return m;
   }
   return null;
 }
