@@ -1030,3 +1030,12 @@ test('other files in the folder of a file the request named by path, outside the
   const top = await run(prompt('fix the dates in todo.txt'), ...answered(edit('/home/dev/Documents/todo.txt', 'a', 'b'), { output: 'ok' }), ...answered(edit('/home/dev/Documents/other.txt', 'a', 'b'), { output: 'ok' }));
   assert.ok(top.some(([s]) => s === 'warning'), `a file named directly in ~/Documents blesses nothing beside it: ${JSON.stringify(top)}`);
 });
+
+test('the context `kubectl config current-context` answered is the one later kubectl commands without --context act on: production there makes a rollout a live change; another context, a failed answer or an explicit --context does not', async () => {
+  const run = async (answer: string, command = 'kubectl rollout restart deployment/api', failed = false) => only(await runRules([prompt('fix the css'), ...ran('kubectl config current-context', failed ? { output: answer, exitCode: 1, isError: true } : { output: answer }), ...ran(command, { output: 'restarted' })], { cwd: '/home/dev/app' }), LIVE).map(severityOf);
+  for (const answer of ['prod-cluster', 'gke_acme_europe-west1_production\n']) assert.deepEqual(await run(answer), ['warning'], answer);
+  assert.deepEqual(await run('staging-cluster'), []);
+  assert.deepEqual(await run('prod-cluster', 'kubectl rollout restart deployment/api', true), []);
+  assert.deepEqual(await run('prod-cluster', 'kubectl --context staging rollout restart deployment/api'), []);
+  assert.deepEqual(await run('error: current-context is not set'), []);
+});
