@@ -143,7 +143,7 @@ export const TEARDOWNS = new CommandTable<View, Row>([
   { tools: ['netlify'], path: ['sites:delete'], family: 'infra', severity: 'critical', what: 'a Netlify site deleted' },
   { tools: ['railway'], path: [/^(delete|down)$/], family: 'infra', severity: 'warning', what: 'a Railway project or deployment removed' },
   // ---- containers
-  { tools: ['docker', 'podman'], path: ['system', 'prune'], unless: unansweredPrompt, family: 'infra', severity: (v) => (v.args.includes('--volumes') ? 'critical' : 'warning'), what: 'unused containers, images and networks pruned' },
+  { tools: ['docker', 'podman'], path: ['system', 'prune'], unless: unansweredPrompt, family: 'infra', severity: (v) => (v.args.some((a) => a === '--volumes' || /^--volumes=(?!false\b)/.test(a)) ? 'critical' : 'warning'), what: 'unused containers, images and networks (and, with --volumes, volumes) pruned' },
   { tools: ['podman'], path: ['system', 'reset'], family: 'data', severity: 'critical', what: 'every Podman container, image and volume deleted' },
   { tools: ['docker', 'podman'], path: ['volume', 'prune'], unless: unansweredPrompt, family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },
   { tools: ['docker', 'podman'], path: ['volume', /^(rm|remove)$/], family: 'data', severity: 'critical', what: 'Docker volumes (and the data in them) deleted' },

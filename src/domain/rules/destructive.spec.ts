@@ -169,7 +169,7 @@ test('a force push that rewrites history after the user asked to take a credenti
 });
 
 test('a force push the user asked for in words is as requested; one past a lease the user asked for stays a warning; prohibitions and other requests leave it as it was', async () => {
-  for (const ask of ['force push it to main', 'git push -f origin main please', 'push with --force, the remote is stale', 'Forced push is fine here', '把它强制推送到 main', 'main에 강제 푸시 해줘', 'forzar el push a main']) {
+  for (const ask of ['force push it to main', 'git push -f origin main please', 'push with --force, the remote is stale', 'push origin main --force', '把它强制推送到 main', 'main에 강제 푸시 해줘', 'forzar el push a main']) {
     const d = only(await runRules([prompt(ask), cmd('git push --force origin main')]), PUSH);
     assert.deepEqual(d.map(severityOf), ['info'], ask);
     assert.match(d[0]!.detail, /The request asked for a force push: the user asked for it/, ask);
@@ -178,9 +178,12 @@ test('a force push the user asked for in words is as requested; one past a lease
   const past = only(await runRules([prompt('run git push --force-with-lease origin main'), ...ran('git push --force-with-lease origin main', { output: ' ! [rejected]        main -> main (stale info)', exitCode: 1, isError: true }), cmd('git push --force origin main')]), PUSH);
   assert.deepEqual(past.map(severityOf), ['info', 'warning']);
   assert.match(past[1]!.detail, /asked for a force push with lease[^]*this one had no lease/);
-  for (const ask of ["don't force push, ever", 'never use push -f on main', 'push my changes', 'force the tests to pass and push', 'Do not force-push; rebase instead', '不要强制推送']) {
+  // prohibitions, questions, reports of what happened, other words with "-f" or "force", another branch named
+  for (const ask of ["don't force push, ever", 'never use push -f on main', 'push my changes', 'force the tests to pass and push', 'Do not force-push; rebase instead', '不要强制推送', 'why did you force push to main?', 'the last agent force pushed and wiped my work, be careful', 'push the fix, then rm -f the lock file', 'Force the push notification banner to render on iOS', 'force push my feature branch feature/x']) {
     assert.deepEqual(only(await runRules([prompt(ask), cmd('git push --force origin main')]), PUSH).map(severityOf), ['critical'], ask);
   }
+  assert.deepEqual(only(await runRules([prompt('force push feature/x'), cmd('git push -f origin feature/x')]), PUSH).map(severityOf), ['info'], 'the branch named');
+  assert.deepEqual(only(await runRules([prompt('force push my feature branch feature/x'), cmd('git push origin --delete main')]), PUSH).map(severityOf), ['critical'], 'a deletion is no force push');
 });
 
 test('a force push with lease is context (info), whatever the branch: git refuses it when someone else pushed', async () => {
@@ -1558,6 +1561,10 @@ test('a cache the user asked to clear, named by its tool or as all caches, is re
   }
   for (const ask of ['fix the build', "don't clear the pip cache", 'why is the pip cache so big?', 'clear the npm cache']) assert.deepEqual(await run(ask, 'rm -rf ~/.cache/pip'), ['warning'], ask);
   assert.deepEqual(await run('clear the pip cache', 'rm -rf ~/pip-projects'), ['critical'], 'a folder named like the tool is no cache');
+  // a question; a web address's parts; a runtime that is no cache, beside a sentence about a cache
+  assert.deepEqual(await run('should I clear the pip cache?', 'rm -rf ~/.cache/pip'), ['warning']);
+  assert.deepEqual(await run('clear the cache for example.com', 'rm -rf ~/Library/Caches/com.apple.Safari'), ['warning']);
+  assert.deepEqual(await run('the cache is stale, clean the node modules', 'rm -rf ~/.nvm/versions/node'), ['warning']);
 });
 
 test('a database reset the user asked for is as requested: dropdb and local resets (Compose volumes, a framework reset) info, a hosted store a warning; other requests, negations and non-database stores keep their severity', async () => {
@@ -1566,6 +1573,13 @@ test('a database reset the user asked for is as requested: dropdb and local rese
     assert.deepEqual(await run(ask!, command!), ['info'], `${ask}: ${command}`);
   }
   assert.deepEqual(await run('reset the database', 'heroku pg:reset DATABASE_URL --confirm app'), ['warning'], 'hosted: still a look');
+  // a daemon or database on another machine (options, environment, a Docker context) is no local reset
+  for (const command of ['docker -H ssh://prod.example.com compose down -v', 'DOCKER_HOST=ssh://prod.example.com docker compose down -v', 'docker --context prod volume rm app_pgdata', 'PGHOST=db.prod.example.com dropdb myapp']) {
+    assert.deepEqual(await run('reset the database', command), ['warning'], command);
+  }
+  // the verb must govern the database, and "not the volumes" holds them back
+  assert.deepEqual(await run('reset the database, not the volumes', 'docker compose down -v'), ['critical']);
+  for (const ask of ['delete the unused db.ts helper', 'fix the database connection and remove the retry logic']) assert.deepEqual(await run(ask, 'dropdb myapp_dev'), ['critical'], ask);
   for (const ask of ['set up the database', "don't reset the database", 'fix the login page']) assert.deepEqual(await run(ask, 'docker compose down -v'), ['critical'], ask);
   assert.deepEqual(await run('fix the login page', 'dropdb myapp_dev'), ['critical']);
   assert.deepEqual(await run('reset the database', 'kafka-topics.sh --delete --topic x --bootstrap-server k:9092'), ['critical'], 'a topic is no database');
@@ -1580,4 +1594,7 @@ test('docker prunes are containers or images removed, as requested when the user
   }
   assert.deepEqual((await run('clean up old docker images', 'docker system prune -af --volumes')).map(severityOf), ['critical']);
   assert.deepEqual((await run("don't prune docker", 'docker system prune -af')).map(severityOf), ['warning']);
+  // a file or a section about Docker is no Docker to prune; volumes in any spelling need their name
+  for (const ask of ['remove the docker-compose override file', 'delete the Docker section from the README', 'clean up the networks config in the yaml']) assert.deepEqual((await run(ask, 'docker system prune -af')).map(severityOf), ['warning'], ask);
+  assert.deepEqual((await run('prune docker, disk is full', 'docker system prune -af --volumes=true')).map(severityOf), ['critical']);
 });

@@ -78,14 +78,25 @@ function isRegenerable(abs: string, session: SessionFacts): boolean {
  * `~/.npm/_cacache`) or all caches at once. Not negated, not a question about it.
  */
 export function asksToClearCache(request: string, abs: string, home: string | null): boolean {
+  // only a cache by its own name (`~/.cache/pip`, `~/.npm/_cacache`, `~/Library/Caches/…`): runtimes and installs are not
+  if (!/cach/i.test(abs)) return false;
   const rel = home && abs.startsWith(`${home.replace(/\/+$/, '')}/`) ? abs.slice(home.replace(/\/+$/, '').length + 1) : abs;
-  const names = words(rel).filter((w) => w.length >= 3 && !/^(?:cache|caches|cacache|library|local|share|users|home|tmp|var)$/.test(w));
+  const names = words(rel).filter((w) => w.length >= 3 && !/^(?:cache|caches|cacache|library|local|share|users|home|tmp|var|com|org|net|www|dev)$/.test(w));
   return sentencesOf(request).some((s) => {
-    if (!CACHE_WORD.test(s) || !CLEAR_VERB.test(s) || REMOVAL_HELD_BACK_WORDS.test(s) || /^\s*(?:what|why|how|where|is|are|does|do)\b[^?]*\?\s*$/i.test(s)) return false;
+    if (!CACHE_WORD.test(s) || !CLEAR_VERB.test(s) || REMOVAL_HELD_BACK_WORDS.test(s) || /\?\s*$/.test(s) || /^\s*(?:what|why|how|where|is|are|does|do|should|can|could|would|will)\b/i.test(s)) return false;
+    if (/\ball (?:the |my |of the )?caches\b|every cache|所有缓存|全部缓存/i.test(s)) return true;
+    // the tool's name right by the word cache: "the pip cache", "pip's cache", "cache of npm", "pip 缓存"
     const heard = words(s);
-    return /\ball (?:the |my |of the )?caches\b|every cache|所有缓存|全部缓存/i.test(s) || names.some((n) => heard.includes(n));
+    return names.some((n) => heard.some((w, i) => w === n && cacheBeside(heard, i)) || new RegExp(`(?<![\\w-])${escapeRegExp(n)}\\s*(?:的)?\\s*(?:缓存|快取|キャッシュ|캐시)`, 'i').test(s));
   });
 }
+/** The word at `i` stands by "cache": one or two words before it ("pip cache", "pip's cache"), or after "cache for/of (the)". */
+function cacheBeside(heard: readonly string[], i: number): boolean {
+  const is = (j: number) => CACHE_HEARD.test(heard[j] ?? '');
+  const linked = (j: number) => heard[j] === 'for' || heard[j] === 'of';
+  return is(i + 1) || is(i + 2) || (linked(i - 1) && is(i - 2)) || (linked(i - 2) && is(i - 3));
+}
+const CACHE_HEARD = /^(?:cache|caches)$/;
 const CACHE_WORD = /\bcaches?\b|缓存|快取|キャッシュ|캐시|caché|\bкэш|\bкеш/i;
 const CLEAR_VERB = /\b(?:clear|clean|delete|remove|purge|wipe|reset|flush|nuke|drop|empty|limpia|limpar|vide|vider|leere|löschen?)\b|清理|清除|清空|删除|削除|クリア|삭제|비우|очист|удал/i;
 const REMOVAL_HELD_BACK_WORDS = /\b(?:don'?t|do not|never|not|without|keep)\b|不要|别|保留|しないで/i;
@@ -945,15 +956,31 @@ export const destructiveSql = meta({
  * ("delete the current database and recreate it", "reset the db", "apagar o banco e recriar").
  */
 function asksToRecreateDatabase(request: string): boolean {
-  return sentencesOf(request).some((s) => DB_RESET_VERB.test(s) && DB_WORD.test(s) && !/\b(?:don'?t|do not|never|without)\b/i.test(s));
+  return sentencesOf(request).some((s) => !/\b(?:don'?t|do not|never|not|without|keep)\b|不要|别|保留/i.test(s) && (DB_RESET_EN.test(s) || (DB_RESET_FOREIGN.test(s) && DB_WORD.test(s))));
 }
-const DB_RESET_VERB = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild|apagar|apague|recriar|borrar|eliminar|supprimer|l[öo]sch\w*|x[oó]a|t[aạ]o\s+l[aạ]i)\b|删除|重建|重置|削除|삭제/i;
+// In English the verb governs the database: "reset the dev database", "drop and recreate the db",
+// "delete the current database", "database reset" — not "delete the unused db.ts helper" or "fix the
+// database connection and remove the retry logic". (Other languages: verb and noun in one sentence.)
+const DB_RESET_EN = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+(?:(?:and|&)\s+(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+)?(?:(?:the|my|our|your|this|that|local|dev|development|test|testing|current|whole|entire|existing|old|postgres|postgresql|mysql|sqlite|app|[\w-]+_(?:dev|test|development))\s+){0,3}(?:database|db|schema)s?(?![.\w-])|\b(?:database|db)\s+(?:reset|wipe|recreat\w*|rebuild)\b/i;
+const DB_RESET_FOREIGN = /\b(?:apagar|apague|recriar|borrar|eliminar|supprimer|l[öo]sch\w*|x[oó]a|t[aạ]o\s+l[aạ]i)\b|删除|重建|重置|削除|삭제/i;
 const DB_WORD = /\b(?:database|db|schema|banco(?:\s+de\s+dados)?|base\s+de\s+(?:datos|donn[ée]es)|datenbank|csdl|c[oơ]\s+s[oở]\s+d[uữ]\s+li[eệ]u)\b|数据库|資料庫|データベース|데이터베이스/i;
 
 /** The client connects to this machine: no host option, or localhost / a socket. */
 function localClient(cmd: SimpleCommand): boolean {
-  const hosts = [...optionValues(cmd.args, ['-h', '--host', '-H', '--hostname']), ...cmd.args.flatMap((a) => (/^[a-z]+:\/\//i.test(a) ? [hostOfUrl(a) ?? ''] : []))];
+  // the host in its options or URL, or in the environment it runs with (`PGHOST=db.prod … dropdb`)
+  const env = cmd.assignments.flatMap((a) => {
+    const m = /^(PGHOST|MYSQL_HOST|DB_HOST|DATABASE_HOST|DATABASE_URL|PGDATABASE_URL)=(.*)$/.exec(a);
+    return m ? [/^[a-z+]+:\/\//i.test(m[2]!) ? hostOfUrl(m[2]!) ?? m[2]! : m[2]!] : [];
+  });
+  const hosts = [...optionValues(cmd.args, ['-h', '--host', '-H', '--hostname']), ...cmd.args.flatMap((a) => (/^[a-z]+:\/\//i.test(a) ? [hostOfUrl(a) ?? ''] : [])), ...env];
   return hosts.every((h) => h === '' || h.startsWith('/') || isLocalHost(h));
+}
+
+/** Docker acting on this machine: no remote daemon in `-H`/`--host`, `DOCKER_HOST`, or a `--context` other than the local ones. */
+function localDocker(cmd: SimpleCommand): boolean {
+  const hosts = [...optionValues(cmd.args, ['-H', '--host']), ...cmd.assignments.flatMap((a) => (a.startsWith('DOCKER_HOST=') ? [a.slice(12)] : []))];
+  const contexts = [...optionValues(cmd.args, ['--context', '-c']), ...cmd.assignments.flatMap((a) => (a.startsWith('DOCKER_CONTEXT=') ? [a.slice(15)] : []))];
+  return hosts.every((h) => /^(?:unix|npipe):\/\//i.test(h) || isLocalHost(hostOfUrl(h) ?? h)) && contexts.every((c) => /^(?:default|desktop-linux|colima|orbstack|rancher-desktop)$/i.test(c));
 }
 
 const SQL_CLIENTS = new Set([
@@ -1421,7 +1448,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             // itself; a hosted store (Heroku, a linked Supabase project) still wants a look
             const dbKind = /database|volumes/i.test(t.what);
             const asked = dbKind ? whoAsked(requests.for(event), (said) => asksToRecreateDatabase(said) || asksToRemove(said, ['volumes'], [], false)) : null;
-            const judged = asked ? asRequested(draft, destructiveSql, asked, 'the request asked to reset the database or remove its volumes', t.severity === 'warning' || /^(?:Compose|Docker) volumes/.test(t.what) ? 'info' : 'warning') : draft;
+            const here = t.severity === 'warning' || (/^(?:Compose|Docker) volumes/.test(t.what) && localDocker(loc.cmd));
+            const judged = asked ? asRequested(draft, destructiveSql, asked, 'the request asked to reset the database or remove its volumes', here ? 'info' : 'warning') : draft;
             // `docker compose down -v` after the session's own `up` made the volumes: its result says which went
             if (volumes.holds(event, loc.cmd, asked ? judged : dictated.adjust(event, loc.cmd.text, draft))) continue;
             ctx.report(judged);
@@ -1472,7 +1500,10 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             };
             // "can we clean up those deployments" — "yes": the kind of thing removed, named for removal
             const nouns = own ? [] : teardownNouns(cmd);
-            const asked = nouns.length > 0 ? whoAsked(dictated.requests.for(event), (said) => asksToRemove(said, nouns, teardownNames(cmd), sweeping(cmd))) : null;
+            // `docker system prune -af` after "prune docker, the disk is full" / "clean up old images"
+            const prune = !own && LOCAL_CONTAINER_TOOLS.has(cmd.name) && cmd.args.includes('prune');
+            const asked = prune ? whoAsked(dictated.requests.for(event), (said) => asksToPruneDocker(said, prunesVolumes(cmd)))
+              : nouns.length > 0 ? whoAsked(dictated.requests.for(event), (said) => asksToRemove(said, nouns, teardownNames(cmd), sweeping(cmd))) : null;
             ctx.report(asked ? asRequested(draft, infraDestroy, asked, 'the request asked to remove them') : dictated.adjust(event, cmd.text, draft));
           }
         },
@@ -1514,7 +1545,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), () => forceRequest(requests.for(event)));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
               const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
@@ -1616,20 +1647,33 @@ const PUBLISHED_WORD = /\b(?:github|gitlab|bitbucket|repo|repository|history|com
  * words ask for the guarded kind only (`--force-with-lease`, "with lease"), which git refuses when
  * someone else pushed — a plain force after it goes past what was asked.
  */
-export function asksToForcePush(request: string): { leaseOnly: boolean } | null {
+export function asksToForcePush(request: string, branch: string | null = null): { leaseOnly: boolean } | null {
   const text = request.slice(0, 10_000);
-  const sentences = text.split(/[.!?\n]+|。|！|？/).filter((s) => FORCE_PUSH_WORDS.test(s) && !FORBIDS_FORCE.test(s));
+  const sentences = text.split(/(?<=[.!?])\s+|\n+|。|！|？/).filter((s) => FORCE_PUSH_WORDS.test(s) && !FORBIDS_FORCE.test(s) && !ASKS_ABOUT.test(s.trim()) && !FORCE_PUSH_REPORTED.test(s) && namesNoOtherBranch(s, branch));
   if (sentences.length === 0) return null;
   return { leaseOnly: sentences.every((s) => /force[-_ ]with[-_ ]lease|with (?:a )?lease/i.test(s)) };
 }
 // "don't force push", "never use push -f", "without force-pushing", "no --force": a prohibition
-const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of)\b[^\n]{0,25}?(?:force|-f\b)|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
-const FORCE_PUSH_WORDS = /\bforce[- ]?push|\bpush(?:ed|ing)?\b[^\n]{0,60}?(?:--force\b|--force-with-lease|\s-f\b|\bforce(?:d|fully)?\b)|\bforce(?:d|fully)?\b[^\n]{0,20}?\bpush|强制推送|強制推送|強制プッシュ|강제\s*(?:푸시|푸쉬|push)|forzar (?:el )?push|push forzado|forcer le push|push forcé|принудительн\S* (?:push|пуш)/i;
+const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of|careful)\b[^\n]{0,25}?(?:force|-f\b)|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
+// "why did you force push?", "did the agent force push": a question about it
+const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are)\b/i;
+// "the last agent force pushed and wiped my work": a report of what happened, not an order
+const FORCE_PUSH_REPORTED = /\bforce[- ]?pushed\b|\b(?:was|were|been|got)\s+force[- ]?push/i;
+// the order itself: "force push", "push --force", "push -f", "push with force", "git push -f origin main"
+const FORCE_PUSH_WORDS = /\bforce[- ]?push(?!\s+notifications?)\b|\bpush(?:ing)?\s+(?:(?:it|this|that|them|the\s+\S+|origin|to\s+\S+|\S+\/\S+|main|master)\s+){0,3}(?:--force(?:-with-lease)?\b|-f\b|with\s+(?:--)?force(?:-with-lease)?\b)|\bforce(?:fully)?\s+(?:the\s+)?push(?!\s+notifications?)\b|强制推送|強制推送|強制プッシュ|강제\s*(?:푸시|푸쉬|push)|forzar (?:el )?push|push forzado|forcer le push|push forcé|принудительн\S* (?:push|пуш)/i;
+
+/** The sentence names no branch, or names the one pushed to ("force push my feature branch feature/x" asks nothing of main). */
+function namesNoOtherBranch(sentence: string, branch: string | null): boolean {
+  const named = [...sentence.matchAll(/(?<![\w/.-])((?:main|master|develop|trunk|gh-pages|production|staging)|[\w.-]+\/[\w./-]+)(?![\w/-])/gi)].map((m) => m[1]!.toLowerCase()).filter((b) => !/^(?:https?:|origin\/?$)/.test(b) && !b.includes('://'));
+  if (named.length === 0 || branch === null) return named.length === 0 || branch === null;
+  const target = branch.toLowerCase();
+  return named.some((b) => b === target || b === `origin/${target}`);
+}
 
 /** Who asked for a force push, and whether only with lease (the user's words first). */
-function forceRequest(requests: readonly Request[]): { by: Asker; leaseOnly: boolean } | null {
+function forceRequest(requests: readonly Request[], branch: string | null): { by: Asker; leaseOnly: boolean } | null {
   for (const by of ['user', 'lead-agent'] as const) {
-    const asks = requests.filter((r) => r.by === by).map((r) => asksToForcePush(r.text)).filter((a) => a !== null);
+    const asks = requests.filter((r) => r.by === by).map((r) => asksToForcePush(r.text, branch)).filter((a) => a !== null);
     if (asks.length > 0) return { by, leaseOnly: asks.every((a) => a.leaseOnly) };
   }
   return null;
@@ -1708,11 +1752,12 @@ export function asksForTag(request: string, tag: string): boolean {
   return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: () => { by: Asker; leaseOnly: boolean } | null = () => null): void {
-  const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false) => {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: (branch: string | null) => { by: Asker; leaseOnly: boolean } | null = () => null): void {
+  const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false, forcing = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
-    const forceAsked = wantedForce();
+    // (a force push asked for covers a force push of that branch: not a branch deleted, not a tag)
+    const forceAsked = forcing ? wantedForce(forcePushTarget(args, current).branch) : null;
     if (forceAsked) {
       // asked for the guarded kind, forced without it: past what was asked, one step lower at most
       return ctx.report(forceAsked.leaseOnly && !forcePushTarget(args, current).leased
@@ -1797,7 +1842,7 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
       key: 'new-branch',
     } : null),
     key: onDefault ? 'default' : 'other',
-  }, true);
+  }, true, true);
 }
 
 /**
@@ -1881,9 +1926,6 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
  * DELETE repos/o/r/deployments/$id` → deployments). Four letters or more, no verbs or ids.
  */
 function teardownNouns(cmd: SimpleCommand): string[] {
-  // `docker system prune -af` after "prune docker, the disk is full" / "clean up old images"
-  // (a prune that takes volumes, and their data, needs the volumes named)
-  if (LOCAL_CONTAINER_TOOLS.has(cmd.name) && cmd.args.includes('prune')) return cmd.args.includes('volume') || cmd.args.includes('--volumes') ? ['volumes'] : ['docker', 'podman', 'images', 'containers', 'networks'];
   // an API path's collection nouns (`repos/o/r/deployments/$id`: deployments), or a CLI's resource
   // kind words: the operands before the removal verb (`gcloud compute instances delete x`)
   const words = cmd.name === 'gh' ? cmd.args.filter((a) => a.includes('/')).flatMap((a) => a.split('/')).filter((w, i, all) => i > 0 && !/^repos$/.test(all[i - 1] ?? '') && all[i - 2] !== 'repos') : kindWords(cmd);
@@ -1891,6 +1933,27 @@ function teardownNouns(cmd: SimpleCommand): string[] {
 }
 
 const LOCAL_CONTAINER_TOOLS = new Set(['docker', 'podman']);
+
+/** A prune that takes volumes, and the data in them (`docker volume prune`, `--volumes`, `--volumes=true`). */
+function prunesVolumes(cmd: SimpleCommand): boolean {
+  return cmd.args.includes('volume') || cmd.args.some((a) => a === '--volumes' || /^--volumes=(?!false\b)/.test(a));
+}
+
+/**
+ * A sentence that asks to prune Docker: a clearing verb with Docker itself as its object ("prune
+ * docker", "clean up old docker stuff") or its images, containers or networks ("remove unused
+ * images") — not a file or a section about Docker ("the docker-compose override file", "the Docker
+ * section of the README") — and, for a prune that takes volumes, the volumes named. Not held back.
+ */
+function asksToPruneDocker(said: string, volumes: boolean): boolean {
+  return sentencesOf(said).some((s) => {
+    if (/\b(?:don'?t|do not|never|not|keep|without)\b|不要|别|保留/i.test(s)) return false;
+    if (volumes && !/\bvolumes?\b|卷/i.test(s)) return false;
+    return PRUNES_DOCKER.test(s) || PRUNES_DOCKER_THINGS.test(s) || /\b(?:docker|podman)\s+(?:system\s+|image\s+|container\s+|volume\s+)?prune\b/i.test(s);
+  });
+}
+const PRUNES_DOCKER = /\b(?:prune|clean(?:\s|-)?up|clear(?:\s+out)?|purge|free up|reclaim|wipe|tidy up)\s+(?:(?:the|all|old|unused|my|some|of)\s+)*(?:docker|podman)\b(?![-.\w])(?!\s+(?:section|file|files|config\w*|compose|setup|docs?|readme|instructions?)\b)/i;
+const PRUNES_DOCKER_THINGS = /\b(?:prune|clean(?:\s|-)?up|clear|remove|delete|purge|wipe)\s+(?:(?:the|all|old|unused|dangling|stopped|untagged|docker|podman|my|some|of)\s+)*(?:images|containers|networks|volumes)\b(?!\s+(?:config\w*|section|file|files|settings|list|docs?)\b)/i;
 
 /** A CLI's words before its removal verb: the kind of resource (`namespace`, `clusters`, `services`). */
 function kindWords(cmd: SimpleCommand): string[] {

@@ -635,12 +635,13 @@ interface Consenting extends RuleContext {
 
 /**
  * A context whose reports are "as requested": a transfer the user asked for (or dictated) that
- * carried a credential or followed a secret read is a warning, never critical — what left the
- * machine with it still deserves a look; one that carried nothing of the kind (a build deployed to
- * the server the user named) is the request itself.
+ * carried a credential, followed a secret read, or sent more than the project's own files (a home
+ * folder, `~/.config`, data piped in) is a warning, never critical — what left the machine with it
+ * still deserves a look; one that carried only the project's files and nothing of the kind (a build
+ * deployed to the server the user named) is the request itself (`projectOnly`).
  */
-function consented(ctx: Consenting, m: typeof upload, asked: Asker): Consenting {
-  return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', (d.severity ?? m.severity) === 'critical' ? 'warning' : 'info')) };
+function consented(ctx: Consenting, m: typeof upload, asked: Asker, projectOnly = true): Consenting {
+  return { ...ctx, report: (d) => ctx.report(asRequested(d, m, asked, 'the request asked for this transfer', (d.severity ?? m.severity) === 'critical' || !projectOnly ? 'warning' : 'info')) };
 }
 
 /**
@@ -655,7 +656,8 @@ function sshHost(cmd: SimpleCommand): string | null {
 
 function reportUpload(outer: Consenting, event: NormEvent, facts: EventFacts, loc: Located, files: string[], hosts: string[], flow: ExposureTracker): void {
   const asked = whoAsked(outer.requests(), (t) => dictates(t, loc.cmd.text) || asksTransfer(t, hosts, files));
-  const ctx = asked ? consented(outer, upload, asked) : outer;
+  const projectOnly = files.every((f) => !f.startsWith('(') && ['worktree', 'tmp'].includes(locate(f, loc.dir, outer.session).zone));
+  const ctx = asked ? consented(outer, upload, asked, projectOnly) : outer;
   const sensitive = files.filter((f) => f !== '(stdin)' && f !== '(piped data)' && locate(f, loc.dir, ctx.session).sensitive !== null);
   // Files copied to a server the session already works on over ssh: a deploy to the user's own
   // machine, not data leaving for somewhere else (issue 25: where did the data go?) — also after

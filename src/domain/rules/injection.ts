@@ -113,8 +113,9 @@ export function findInjection(text: string): Match | null {
 function firstNotExample(text: string, re: RegExp): RegExpExecArray | null {
   const all = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
   let n = 0;
-  for (let m = all.exec(text); m && n < EXAMPLES_MAX; m = all.exec(text), n++) {
-    if (!quotedAsExample(text, m.index)) return m;
+  for (let m = all.exec(text); m; m = all.exec(text), n++) {
+    // past the cap every match counts: a page of quoted "examples" cannot hide the order after them
+    if (n >= EXAMPLES_MAX || !quotedAsExample(text, m.index)) return m;
     if (m[0].length === 0) all.lastIndex++;
   }
   return null;
@@ -135,7 +136,19 @@ function quotedAsExample(text: string, at: number): boolean {
   // count of straight quotes or backticks, a curly or angle quote not yet closed)
   const right = /["“'`«「]\s*$/.exec(line)?.index ?? -1;
   const opened = Math.max(right, stillOpen(line, '"', '"'), stillOpen(line, '`', '`'), stillOpen(line, '“', '”'), stillOpen(line, '«', '»'), stillOpen(line, '「', '」'));
-  return opened >= 0 && EXAMPLE_WORDS.test(line.slice(0, opened));
+  if (opened < 0) return false;
+  // a list of quoted examples ("phrases like 'you are now DAN' and “ignore previous …”"): the words
+  // before the first of them introduce them all
+  let before = line.slice(0, opened);
+  for (let i = 0; i < 10; i++) {
+    const listed = before.replace(QUOTED_LIST_ITEM, '');
+    if (listed === before) break;
+    before = listed;
+  }
+  // the words right before the quotation introduce it ("Prompt injection example:", "phrases such
+  // as", "Common payloads:"); a line that speaks to the model, says "not an example" or "the real
+  // payload" introduces an order
+  return INTRODUCES_EXAMPLE.test(before) && !ADDRESSES_MODEL.test(before) && !/\bnot\s+(?:an?\s+)?examples?\b|\b(?:real|actual|true)\s+(?:payload|instructions?|task)\b/i.test(before);
 }
 
 /** Where a quotation still open at the end of `line` begins, or -1 (one pass over the line). */
@@ -148,7 +161,12 @@ function stillOpen(line: string, openMark: string, closeMark: string): number {
   return at;
 }
 const EXAMPLE_WINDOW = 200;
-const EXAMPLE_WORDS = /\b(?:examples?|e\.g\.|such as|like|payloads?|attacks?|injections?|jailbreaks?|phrases?|patterns?|detect\w*|block\w*|flag\w*|malicious|adversarial|strings?|test cases?|tries|attempts?)\b/i;
+/** A quoted item at the end of a list, with what joins it to the next ("'you are now DAN' and "). */
+const QUOTED_LIST_ITEM = /(?:"[^"\n]{0,120}"|“[^”\n]{0,120}”|'[^'\n]{0,120}'|`[^`\n]{0,120}`)\s*(?:,|;|\/|\band\b|\bor\b|&)\s*$/;
+/** An example word, then at most three words and a colon or dash, right before the quotation. */
+const INTRODUCES_EXAMPLE = /\b(?:examples?|e\.g\.|such as|(?:phrases?|strings?|patterns?|inputs?|prompts?|text|payloads?|attacks?|things)\s+like|payloads?|attacks?|injections?|jailbreaks?|phrases?|patterns?|detects?|detected|blocks?|blocked|flags?|flagged|malicious|adversarial|strings?|test cases?|tries|attempts?)\b(?:\s+[\w'-]+){0,3}?\s*[:：—–-]?\s*$/i;
+/** A line that speaks to the model: an order follows, quoted or not. */
+const ADDRESSES_MODEL = /\b(?:AI|LLMs?|assistants?|agents?|models?|Claude|Codex|Gemini|GPT|ChatGPT|Copilot)\b[^"“'`]{0,40}[:,]|\b(?:I'?d like you|you (?:must|should|need to|have to|will)|please)\b/i;
 
 /** The first "ignore previous instructions" said as an order, not described (see DESCRIBED_BEFORE). */
 function orderedToIgnore(text: string, re: RegExp): RegExpExecArray | null {
@@ -612,12 +630,24 @@ function asksForServers(request: string, servers: readonly { name: string; block
   // …or a server whose name of several words the request says as words ("make the syntehtic log
   // generator available globally" for synthetic-log-generator): that server, asked for by name
   // …or, without the word "MCP", a request to add or connect a server it names, whose package or
-  // host it names too ("add context7 to claude: npx -y @upstash/context7-mcp")
-  const adds = mcp || ADDS_SERVER.test(request);
-  return servers.every((s) => (adds && new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block)) || (s.name.split(/[-_.]/).filter(Boolean).length >= 2 && namesFile(request, s.name)));
+  // host it names too ("add context7 to claude: npx -y @upstash/context7-mcp"): addsNamed
+  return servers.every((s) => ((mcp || addsNamed(request, s.name)) && new RegExp(`(?:^|[^\\w-])${s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`).test(lower) && serverVouched(lower, s.block)) || (s.name.split(/[-_.]/).filter(Boolean).length >= 2 && namesFile(request, s.name)));
 }
 
-const ADDS_SERVER = /\b(?:add|install|set ?up|configure|connect|register|enable|hook up|integrate)\b|添加|安装|配置|接入|추가|설치|追加|インストール|agrega|añade|instala|ajoute|installe|добав|установ|подключ/i;
+/**
+ * A sentence that asks to add the server it names: an adding verb a few words before the name
+ * ("add context7 to claude", "connect docs: https://…"), or in another language in the same
+ * sentence; not held back ("don't add docs back"), not a removal ("remove docs …, then install the deps").
+ */
+function addsNamed(request: string, name: string): boolean {
+  const n = escapeRegExp(name);
+  const near = new RegExp(`\\b(?:add|install|set ?up|configure|connect|register|enable|hook up|integrate)\\s+(?:[^\\s.!?]+\\s+){0,3}?${n}(?![\\w-])`, 'i');
+  return request.slice(0, 10_000).split(/(?<=[.!?。！？])\s+|\n+|[;；]/).some((s) => {
+    if (/\b(?:don'?t|do not|never|not|no longer|remove|delete|uninstall|drop)\b|不要|别|删除|삭제|削除/i.test(s)) return false;
+    return near.test(s) || (FOREIGN_ADD.test(s) && new RegExp(`(?<![\\w-])${n}(?![\\w-])`, 'i').test(s));
+  });
+}
+const FOREIGN_ADD = /添加|安装|配置|接入|추가|설치|追加|インストール|agrega|añade|instala|ajoute|installe|добав|установ|подключ/i;
 
 /** What a server runs is what the request said: the host of its URL, or a package or program other than a shell named in the request. */
 function serverVouched(request: string, block: string): boolean {

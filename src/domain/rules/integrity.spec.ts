@@ -1388,4 +1388,20 @@ test('a claim about lint alone ("Lint passes") leans on a linter run after the l
   assert.deepEqual(await run('npm run lint', '✖ 3 problems (3 errors)', true, 'Fixed. Lint passes.'), [`${CONTRA} critical`]);
   assert.deepEqual(await run('npm run lint', '✔ no problems', false, 'Fixed. The build passes.'), [`${UNVERIFIED} warning`]);
   assert.deepEqual(await run('npm run lint', '✔ no problems', false, 'Fixed. Lint and tests pass.'), [`${UNVERIFIED} warning`]);
+  // a build or behaviour claimed anywhere in the reply needs its own run
+  for (const claim of ['Fixed. Lint passes. The build passes.', 'Lint is clean. Everything compiles.', 'Linting is clean and the feature works end to end.']) assert.deepEqual(await run('npm run lint', '✔ no problems', false, claim), [`${UNVERIFIED} warning`], claim);
+  // a lint run whose status is hidden, or that only printed its version, backs nothing
+  for (const command of ['npx eslint src || true', 'npm run lint 2>&1 | tail -3', 'npx eslint --version']) assert.deepEqual(await run(command, '✖ 3 problems', false, 'Fixed. Lint passes.'), [`${UNVERIFIED} warning`], command);
+  // a failed build, then a lint run: a build claimed beside lint is contradicted by the build
+  const failedBuild = await runRules([prompt('fix the bug'), ...edited, ...ran('npm run build', { output: 'error TS2304', exitCode: 1, isError: true }), ...ran('npm run lint', { output: '✔ no problems' }), say('Fixed. Lint passes. The build passes.')], { cwd: '/home/dev/app' });
+  assert.deepEqual(failedBuild.filter((d) => d.rule === UNVERIFIED || d.rule === CONTRA).map((d) => `${d.rule} ${severityOf(d)}`), [`${CONTRA} critical`]);
+});
+
+test("Swift's #expect and #require are code, not comments: removing one after a failing run weakens the test (critical); commenting one out with // too", async () => {
+  const red = ran('swift test', { output: '1 test failed', exitCode: 1, isError: true });
+  const run = async (before: string, after: string) => only(await runRules([prompt('fix the failing tests'), ...red, ...answered(edit('Tests/MathTests.swift', before, after), { output: 'ok' }), ...ran('swift test', { output: 'all tests passed' }), say('All tests pass now.')], { cwd: '/home/dev/app' }), WEAK).map(severityOf);
+  const test = '@Test func adds() {\n  #expect(add(1, 2) == 3)\n  let x = try #require(parse("1"))\n}';
+  assert.deepEqual(await run(test, '@Test func adds() {\n}'), ['critical']);
+  assert.deepEqual(await run(test, test.replace('  #expect', '  // #expect').replace('  let x = try #require', '  // let x = try #require')), ['critical']);
+  assert.deepEqual(await run(test, test.replace('1, 2', '2, 1')), []);
 });

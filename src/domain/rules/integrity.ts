@@ -494,7 +494,8 @@ class RunLedger {
     const chained = tests === 1 && linter;
     if (kinds.size > 0 && !background) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
     // a linter run on its own (`npm run lint`, `ruff check .`): what a claim about lint leans on
-    else if (linter && !background) this.lints.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained: false });
+    // (not one whose status is hidden — `|| true`, a pipe — nor a `--version` or `--help`)
+    else if (linter && !background && lintRuns(fx, raw)) this.lints.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained: false });
   }
 
   /** Returns the resolved run when this result closes a test/build call. */
@@ -527,9 +528,9 @@ class RunLedger {
    * The run a claim leans on: tests for test claims, any check for the others — and for a claim
    * about lint alone ("Lint passes", "no lint errors"), a linter's run too, whichever came last.
    */
-  relevant(claim: Claim, sentence = ''): Resolved | null {
+  relevant(claim: Claim, sentence = '', reply = sentence): Resolved | null {
     if (claim === 'test') return this.lastTest;
-    if (claim === 'build' && LINT_ONLY_CLAIM.test(sentence) && !OTHER_THAN_LINT.test(sentence) && this.lastLint && (!this.lastCheck || this.lastLint.index > this.lastCheck.index)) return this.lastLint;
+    if (claim === 'build' && LINT_ONLY_CLAIM.test(sentence) && !OTHER_THAN_LINT.test(reply) && this.lastLint && (!this.lastCheck || this.lastLint.index > this.lastCheck.index)) return this.lastLint;
     return this.lastCheck;
   }
 
@@ -541,8 +542,14 @@ class RunLedger {
 }
 
 const RUNNER_SHIM = /^(?:npx|bunx|pnpx)$/;
+
+/** The call's linters run and report by their status: none masked or piped on, none asked only for its version or help. */
+function lintRuns(fx: Effects, raw: string): boolean {
+  return fx.commands.every((loc) => !masking(loc, raw) && !(loc.cmd.pipeLength > 1 && loc.cmd.pipeIndex < loc.cmd.pipeLength - 1) && !loc.cmd.args.some((a) => /^(?:--version|-v|-V|--help|-h)$/.test(a)));
+}
 const LINT_ONLY_CLAIM = /\blint(?:ing|er|s)?\b/i;
-const OTHER_THAN_LINT = /\b(?:build|compil\w*|type[-\s]?check\w*|types?|tsc|tests?)\b/i;
+// (the whole reply: "Lint passes. The build passes." claims a build too)
+const OTHER_THAN_LINT = /\b(?:build\w*|compil\w*|type[-\s]?check\w*|types?|tsc|tests?|works?|working|end[- ]to[- ]end|runs?|running)\b/i;
 
 /** Folders a build or an install makes again. */
 const BUILD_OUTPUT_DIRS: ReadonlySet<string> = new Set(['dist', 'build', 'out', '.next', '.nuxt', 'target', 'node_modules', 'coverage', '.turbo', '__pycache__', '.svelte-kit', '.angular', '.parcel-cache']);
@@ -565,7 +572,7 @@ function isCodeEdit(w: FileOp, cwdKnown: boolean): boolean {
 }
 
 /** A comment line in the languages agents edit (a C preprocessor line or a shebang is code). */
-const COMMENT_LINE = /^\s*(?:$|#(?!!|\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import)\b)|\/\/|\/\*|\*|--\s|<!--)/;
+const COMMENT_LINE = /^\s*(?:$|#(?!!|\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import)\b|(?:expect|require|available|selector|warning|error)\()|\/\/|\/\*|\*|--\s|<!--)/;
 /** A shell script's line that only prints (`echo "…"`, `printf`, `Write-Host`); one that redirects writes a file. */
 const PRINT_LINE = /^\s*(?:echo|printf|Write-Host|Write-Output)\b(?![^\n]*>)/;
 const SHELL_SCRIPT = /\.(?:sh|bash|zsh|ps1)$/i;
@@ -670,7 +677,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // a claim the log shows false stays one, whatever the reply invites the user to check
   const claim = findClaim(reply.text);
   if (!claim) return;
-  const run = ledger.relevant(claim.kind, claim.sentence);
+  const run = ledger.relevant(claim.kind, claim.sentence, reply.text);
   const sentence = safe(claim.sentence, null, QUOTE_MAX);
   const ev: EvidenceItem = { index: reply.index, excerpt: safe(claim.sentence) };
   const afterEdit = run !== null && run.index > ledger.lastEdit;

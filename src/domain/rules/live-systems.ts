@@ -267,6 +267,8 @@ function selection(cmd: SimpleCommand): Selection | null {
 
 /** `kubectl config current-context`, `kubectx -c`: a question whose answer is the context in use. */
 function asksCurrentContext(cmd: SimpleCommand): boolean {
+  // (of another kubeconfig than the one later commands use: it says nothing of theirs)
+  if (cmd.args.some((a) => a.startsWith('--kubeconfig')) || cmd.assignments.some((a) => a.startsWith('KUBECONFIG='))) return false;
   const { operands } = parseArgs(cmd.args, ['--kubeconfig']);
   return ((cmd.name === 'kubectl' || cmd.name === 'oc') && operands[0] === 'config' && operands[1] === 'current-context' && operands.length === 2) || (cmd.name === 'kubectx' && (cmd.args.includes('-c') || cmd.args.includes('--current')));
 }

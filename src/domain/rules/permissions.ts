@@ -628,7 +628,11 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
   const broad = found.filter((b) => !before.includes(b));
   if (broad.length > 0) {
     const when = command ? 'whenever that command (or skill) runs, in every project it is available to: any shell command can then run unasked' : 'for every later session: any command can run unasked';
-    report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ')} ${when}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs }, broadApproval);
+    const approves = broad.slice(0, 3).map((b) => `\`${safe(b, facts, 60)}\``).join(', ');
+    // several commands or skills given the same approval (five skills written with `allowed-tools:
+    // Bash`): one choice, one finding, each file in its evidence
+    const cause = command ? { id: `command-approvals:${[...broad].sort().join(',')}`, summary: `Commands or skills the agent wrote approve ${approves} whenever they run, in every project they are available to: any shell command can then run unasked (each file is in the evidence).` } : undefined;
+    report({ rule: broadApproval.id, detail: `${safe(w.path, facts, QUOTE_MAX)} now approves ${approves} ${when}.`, evidence: [evidence(event, excerpt, facts)], key: w.abs, ...(cause ? { cause } : {}) }, broadApproval);
   } else if (isAgentSettingsFile(w.abs)) {
     const copiedFrom = copiedFromOwnSettings(w);
     // A copy of the user's own settings file (a backup, a dotfiles repo) grants nothing the user
@@ -1058,34 +1062,59 @@ function rootWrittenFiles(cmd: SimpleCommand): string[] {
   const ops = cmd.args.filter((a) => !a.startsWith('-'));
   const paths = (xs: string[]) => (xs.length > 0 && xs.every((x) => /^(?:\/|~\/)[^\s*?$`]+$/.test(x)) ? xs : []);
   switch (cmd.name) {
-    case 'tee': case 'touch': case 'mkdir': return paths(ops);
-    case 'cp': case 'install': return ops.length >= 2 ? paths(ops.slice(-1)) : [];
-    case 'sed': return cmd.args.some((a) => /^-[a-zA-Z]*i/.test(a)) && ops.length >= 2 ? paths(ops.slice(1)) : [];
-    case 'chmod': case 'chown': return ops.length >= 2 && !cmd.args.some((a) => /^-[a-zA-Z]*R/.test(a)) ? paths(ops.slice(1)) : [];
+    case 'tee': case 'touch': case 'mkdir': return cmd.args.some((a) => /^-[a-zA-Z]*m|^--mode/.test(a)) ? [] : paths(ops);
+    // a copy of a file of the project (a relative source), with no mode given: what goes in is the
+    // project's text, not a system binary made setuid or a credential store read as root
+    case 'cp': case 'install': return ops.length === 2 && !/^[/~$]/.test(ops[0]!) && !cmd.args.some((a) => /^-[a-zA-Z]*m|^--mode|^-[a-zA-Z]*[lsP]|^--preserve/.test(a)) ? paths(ops.slice(1)) : [];
+    // substitutions only: sed's `e` runs a shell, `w` writes another file, `r` reads one in
+    case 'sed': return cmd.args.some((a) => /^-[a-zA-Z]*i/.test(a)) && !cmd.args.some((a) => /^-[a-zA-Z]*[ef]|^--expression|^--file/.test(a)) && ops.length >= 2 && SUBSTITUTION_ONLY.test(ops[0]!) ? paths(ops.slice(1)) : [];
+    // owner and plain permission bits: never setuid, setgid or sticky (`4755`, `u+s`)
+    case 'chmod': return ops.length >= 2 && !cmd.args.some((a) => /^-[a-zA-Z]*R/.test(a)) && /^(?:0?[0-7]{3}|[ugoa]*[+=-][rwxX]+)$/.test(ops[0]!) ? paths(ops.slice(1)) : [];
+    case 'chown': return ops.length >= 2 && !cmd.args.some((a) => /^-[a-zA-Z]*R/.test(a)) ? paths(ops.slice(1)) : [];
     default: return [];
   }
 }
+/** One `s/old/new/flags` script with no flag that runs, writes or reads (`e`, `w`, `r`, `m` aside from g, i, I, p and a count). */
+const SUBSTITUTION_ONLY = /^s([^\w\s\\])(?:(?!\1)[^\\\n]|\\.)*\1(?:(?!\1)[^\\\n]|\\.)*\1[gIip0-9]*$/;
 
-/** The service a `systemctl start|stop|restart|reload X` or `service X start|…` controls (one unit), else null. */
-export function controlledService(cmd: SimpleCommand): string | null {
+/** The service a `systemctl start|stop|restart|reload X` or `service X start|…` controls (one unit) and what it does to it, else null. */
+export function controlledService(cmd: SimpleCommand): { unit: string; act: ServiceAct } | null {
   const ops = operands(cmd);
   const [verb, unit] = cmd.name === 'systemctl' ? [ops[0], ops[1]] : cmd.name === 'service' ? [ops[1], ops[0]] : [undefined, undefined];
-  if (!verb || !unit || !/^(?:start|stop|restart|reload|try-restart|reload-or-restart)$/.test(verb) || ops.length !== 2) return null;
-  return unit.replace(/\.service$/, '').replace(/@.*$/, '').toLowerCase();
+  if (!verb || !unit || ops.length !== 2) return null;
+  const act: ServiceAct | null = verb === 'start' ? 'start' : verb === 'stop' ? 'stop' : /^(?:restart|reload|try-restart|reload-or-restart|force-reload)$/.test(verb) ? 'restart' : null;
+  return act ? { unit: unit.replace(/\.service$/, '').replace(/@.*$/, '').toLowerCase(), act } : null;
 }
+type ServiceAct = 'start' | 'stop' | 'restart';
 
 /**
- * A sentence that asks to start, stop or restart the service it names: its name (or the name people
- * say for it, a prefix of five letters or more: "postgres" for postgresql), a control verb, not negated.
+ * A sentence that asks to do this to the service it names: a verb of that act ("restart", "bounce",
+ * "重启" for a restart; "start", "bring up" for a start; "stop" for a stop — a restart asked for
+ * covers a start) right before the service's name (or the name people say for it, a prefix of five
+ * letters or more: "postgres" for postgresql), not negated.
  */
-export function asksToControlService(request: string, unit: string): boolean {
-  const stem = unit.replace(/-?(?:server|daemon|d)$/, '');
-  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？]+/).some((s) => {
-    if (!SERVICE_VERB.test(s) || /\b(?:don'?t|do not|never|not|without)\b|不要|别/i.test(s)) return false;
-    return (s.toLowerCase().match(/[a-z][a-z0-9_-]{2,}/g) ?? []).some((w) => w === unit || w === stem || (w.length >= 5 && (unit.startsWith(w) || w.startsWith(unit))));
+export function asksToControlService(request: string, service: { unit: string; act: ServiceAct }): boolean {
+  const { unit, act } = service;
+  const stem = unit.replace(/-?(?:server|daemon)$/, '').replace(/(?<=^[a-z]{3,})d$/, '');
+  const verbs = SERVICE_VERBS[act];
+  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？;]+/).some((s) => {
+    if (/\b(?:don'?t|do not|never|not|without)\b|不要|别/i.test(s)) return false;
+    const lower = s.toLowerCase();
+    for (const m of lower.matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
+      const w = m[0];
+      if (!(w === unit || w === stem || (w.length >= 5 && (unit.startsWith(w) || w.startsWith(unit))))) continue;
+      // the verb right before the name (three words between at most), or after it in CJK word order
+      const before = lower.slice(Math.max(0, m.index - 40), m.index);
+      if (new RegExp(`(?:${verbs.source})\\s+(?:[^\\s]+\\s+){0,3}$`, 'i').test(before) || verbs.test(lower.slice(m.index + w.length, m.index + w.length + 12))) return true;
+    }
+    return false;
   }));
 }
-const SERVICE_VERB = /\b(?:start|stop|restart|reload|bounce|boot|bring (?:up|down)|turn (?:on|off)|kick|run)\b|启动|停止|重启|重新启动|起動|停止|再起動|시작|중지|재시작|inicia|reinicia|detén|démarre|redémarre|arrête|starte|neu ?starten|запуст|перезапуст|останов/i;
+const SERVICE_VERBS: Record<ServiceAct, RegExp> = {
+  start: /\b(?:start|restart|boot|bring up|turn on|launch)\b|启动|重启|起動|再起動|시작|재시작|inicia|démarre|starte|запуст/i,
+  stop: /\b(?:stop|bring down|turn off|shut down|shutdown)\b|停止|关闭|중지|detén|arrête|останов/i,
+  restart: /\b(?:restart|reload|bounce|kick)\b|重启|重新启动|再起動|재시작|reinicia|redémarre|neu ?starten|перезапуст/i,
+};
 
 /** Whether a call's output shows its check passed (the check's own output, and nothing after it). */
 function checkPassed(check: SimpleCommand, output: string): boolean {
@@ -1099,9 +1128,9 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const asked = whoAsked(ctx.requests(event), (t) => dictates(t, cmd.text));
     if (asked) return asRequested(d, m, asked, 'the command was dictated word for word');
     // "restart nginx", "启动 postgres": the service the request named, started or stopped as asked
-    const unit = m === sudo ? controlledService(cmd) : null;
-    const named = unit ? whoAsked(ctx.requests(event), (t) => asksToControlService(t, unit)) : null;
-    if (named) return asRequested(d, m, named, `the request asked to start, stop or restart ${unit}`);
+    const service = m === sudo ? controlledService(cmd) : null;
+    const named = service ? whoAsked(ctx.requests(event), (t) => asksToControlService(t, service)) : null;
+    if (named && service) return asRequested(d, m, named, `the request asked to ${service.act} ${service.unit}`);
     // `echo "127.0.0.1 dev.local" | sudo tee -a /etc/hosts` after "add dev.local to /etc/hosts": root
     // used on the very files the request named, and on nothing else
     const files = m === sudo ? rootWrittenFiles(cmd).map((f) => locate(f, loc.dir, ctx.session).abs) : [];

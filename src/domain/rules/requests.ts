@@ -727,16 +727,21 @@ export function namesPath(request: string, abs: string, home: string | null): bo
  * file"), the hosts file ("a hosts entry"), fstab. Null for any other path.
  */
 function spokenName(abs: string, home: string | null): RegExp | null {
-  if (abs === '/etc/hosts') return /\bhosts?\s+(?:file|entry|entries)\b|\betc\s*hosts\b/;
+  // ("the known hosts file" is ~/.ssh/known_hosts, not /etc/hosts)
+  if (abs === '/etc/hosts') return /(?<!\bknown[\s_-]?)\bhosts?\s+(?:file|entry|entries)\b|\betc\s*hosts\b/;
   if (abs === '/etc/fstab') return /\bfstab\b/;
   const h = home?.replace(/\/+$/, '');
   if (!h || !abs.startsWith(`${h}/.`)) return null;
   const bare = abs.slice(h.length + 2);
-  if (bare.includes('/') || !/^[a-z][a-z0-9_.-]{3,30}$/.test(bare)) return null;
+  // only names no sentence uses as a word ("my zshrc", "the gitconfig", "my bash_profile", "the
+  // tmux.conf"): "the profile page", "the login page" name no file
+  if (bare.includes('/') || !/^[a-z][a-z0-9_.-]{3,30}$/.test(bare) || !DOTFILE_SHAPE.test(bare)) return null;
   const name = escapeRegExp(bare);
   return memo(spokenOf, bare, () => new RegExp(`\\b(?:my|the|your)\\s+${name}\\b(?![.\\w/-])|(?<![.\\w/-])${name}\\s+file\\b`));
 }
 const spokenOf = new Map<string, RegExp>();
+/** A dotfile's name that is no English word: an rc file, a compound with `_`, a `git…`/`npm…` setting, a name with its extension. */
+const DOTFILE_SHAPE = /^(?:[a-z]+rc|[a-z]+_[a-z_]+|(?:git|npm|yarn|docker|hg)[a-z]+|[a-z-]+\.(?:conf|toml|ya?ml|json|cfg|ini))$/;
 
 // The same few requests are checked against every path a rule sees, and each path against every
 // request in force: what is derived from each side alone is derived once (issue 30).
@@ -1284,13 +1289,17 @@ const TRANSFER_VERB = /\b(upload|send|sent|push|copy|scp|rsync|sync|deploy|post|
 export function asksTransfer(request: string, hosts: string[], files: string[]): boolean {
   if (!request) return false;
   const lower = request.toLowerCase();
-  if (hosts.some((h) => h.length >= 4 && !/^rclone remote$/.test(h) && lower.includes(h.toLowerCase()))) return true;
+  // the host named in a sentence that does not hold the transfer back ("don't upload anything to myserver.com")
+  const named = (h: string) => h.length >= 4 && !/^rclone remote$/.test(h) && lower.includes(h.toLowerCase()) && sentencesOf(lower).some((s) => s.includes(h.toLowerCase()) && !TRANSFER_HELD_BACK.test(s));
+  if (hosts.some(named)) return true;
   // "How can you write the data you collected into my local drive?", "get the files out of this
   // VM": the user asked for the data to leave, and left the route to the agent.
   if (OUTWARD.test(request)) return true;
   if (!TRANSFER_VERB.test(request)) return false;
   return files.some((f) => !f.startsWith('(') && namesFile(request, f));
 }
+
+const TRANSFER_HELD_BACK = /\b(?:don'?t|do not|never|not|no)\b[^.!?\n]{0,30}\b(?:upload|send|copy|push|sync|transfer|deploy|put|scp|rsync|anything)\b|不要|别/i;
 
 const OUTWARD = /\b(?:transmit|transfer|send|upload|copy|write|get|move|save|download)\b[^.?!\n]{0,80}\b(?:outside|out of (?:this|the) (?:vm|machine|server|box|container)|my (?:laptop|computer|mac|pc|desktop)\b|(?:my|the) local (?:drive|disk|machine|computer|laptop)\b|to me\b)/i;
 

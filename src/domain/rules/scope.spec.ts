@@ -1038,4 +1038,9 @@ test('the context `kubectl config current-context` answered is the one later kub
   assert.deepEqual(await run('prod-cluster', 'kubectl rollout restart deployment/api', true), []);
   assert.deepEqual(await run('prod-cluster', 'kubectl --context staging rollout restart deployment/api'), []);
   assert.deepEqual(await run('error: current-context is not set'), []);
+  // the answer about another kubeconfig leaves the context selected before as it was
+  for (const ask of ['kubectl config current-context --kubeconfig ~/.kube/staging.yaml', 'KUBECONFIG=~/.kube/staging.yaml kubectl config current-context']) {
+    const d = only(await runRules([prompt('fix the css'), ...ran('kubectl config use-context prod-cluster', { output: 'Switched to context "prod-cluster".' }), ...ran(ask, { output: 'staging-cluster' }), ...ran('kubectl rollout restart deployment/api', { output: 'restarted' })], { cwd: '/home/dev/app' }), LIVE);
+    assert.deepEqual(d.map(severityOf), ['warning'], ask);
+  }
 });

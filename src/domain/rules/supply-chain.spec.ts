@@ -94,6 +94,11 @@ test('edit distance counts transpositions as one edit', () => {
   assert.equal(typosquatOf('pypi', 'reqests'), 'requests');
 });
 
+test('a popular name with a syllable put in (markitdown beside markdown) or a known real neighbour (markdown2) is another package; doubled, dropped or swapped letters are still typos (held-out set 66)', () => {
+  for (const name of ['markitdown', 'markdown2']) assert.equal(typosquatOf('pypi', name), null, name);
+  for (const [name, target] of [['requestss', 'requests'], ['reqeusts', 'requests'], ['cryptograpy', 'cryptography'], ['sqlalchemyy', 'sqlalchemy'], ['markdownnn', 'markdown']] as const) assert.equal(typosquatOf('pypi', name), target, name);
+});
+
 test('a major-version sibling of a popular package is its family, not a typosquat; a changed letter beside the number still is', () => {
   for (const name of ['psycopg', 'psycopg3', 'psycopg-binary', 'boto2']) assert.equal(typosquatOf('pypi', name), null, name);
   for (const [name, target] of [['psycopq2', 'psycopg2'], ['pyscopg2', 'psycopg2'], ['bot03', 'boto3']] as const) assert.equal(typosquatOf('pypi', name), target, name);
@@ -170,12 +175,12 @@ test('review of the diff: an install hook whose command is replaced by one that 
   assert.deepEqual(only(narrowed, SCRIPT), [], 'narrowed');
 });
 
-test('a publish the user asked for (publish or release beside a registry, a package or a version, in any language) is as requested; other requests, negations, questions and unpublishing without its word stay critical', async () => {
+test('a publish the user asked for (publish or release beside a registry, a package or a version, in any language; another registry named is not it) is as requested; other requests, pushes and uploads, held-back words, questions and unpublishing without its word stay critical', async () => {
   const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '+ mypkg@1.2.0' })]), PUBLISH).map(severityOf);
   for (const [ask, command] of [['publish the package to npm', 'npm publish --access public'], ['release v1.2 to pypi', 'twine upload dist/*'], ['bump the version and release 0.3.1', 'npm publish'], ['发布到 npm', 'npm publish'], ['publish it', 'cargo publish']]) {
     assert.deepEqual(await run(ask!, command!), ['info'], ask);
   }
-  for (const ask of ['fix the build', "don't publish yet, just build", 'should we publish to npm?', 'update the release notes', 'publish the docs to github pages']) assert.deepEqual(await run(ask, 'npm publish'), ['critical'], ask);
+  for (const ask of ['fix the build', "don't publish yet, just build", 'should we publish to npm?', 'update the release notes', 'publish the docs to github pages', 'bump the version to 1.2.0, commit and push', 'update the npm dependencies and push', 'upload the screenshots to the PR, package looks good', 'No publishing please, just build the package', 'we will publish the package later, for now run the tests', 'release v1.2 to pypi']) assert.deepEqual(await run(ask, 'npm publish'), ['critical'], ask);
   assert.deepEqual(await run('publish the package to npm', 'npm unpublish mypkg@1.0.0'), ['critical']);
   assert.deepEqual(await run('unpublish 1.0.0, it was broken', 'npm unpublish mypkg@1.0.0'), ['info']);
 });

@@ -239,7 +239,7 @@ function packageName(eco: 'npm' | 'pypi', spec: string): string | null {
 }
 
 /** Real packages that happen to sit one edit away from a popular one. */
-const LEGIT_NEIGHBOURS = new Set(['openapi', 'axiom', 'server', 'prism', 'docket', 'pyaml', 'jinja', 'color', 'tslint', 'boto', 'scapy', 'preact']);
+const LEGIT_NEIGHBOURS = new Set(['markdown2', 'openapi', 'axiom', 'server', 'prism', 'docket', 'pyaml', 'jinja', 'color', 'tslint', 'boto', 'scapy', 'preact']);
 
 /** The name without a trailing major-version number (`psycopg2-binary` → `psycopg-binary`). */
 function versionStem(name: string): string {
@@ -262,8 +262,24 @@ export function typosquatOf(eco: 'npm' | 'pypi', name: string): string | null {
   // project's family: projects publish each major under its own name, squatters change letters.
   // Only for a popular name that carries its major version itself: `requests2` is no family of `requests`.
   if (VERSIONED_STEMS[eco].has(stem)) return null;
-  for (const p of list) if (p.length >= 5 && editDistance(name, p, max) <= max) return p;
+  for (const p of list) if (p.length >= 5 && editDistance(name, p, max) <= max && !insertsSyllable(name, p)) return p;
   return null;
+}
+
+/**
+ * `markitdown` beside `markdown`: the popular name with two letters put in together, neither of
+ * them a repeat of a neighbour — a syllable that makes another word, not a slipped finger (a typo
+ * doubles a letter, drops one or swaps two: `requestss`, `reqeusts`).
+ */
+function insertsSyllable(name: string, popular: string): boolean {
+  if (name.length !== popular.length + 2) return false;
+  for (let i = 1; i < popular.length; i++) {
+    if (name.slice(0, i) !== popular.slice(0, i) || name.slice(i + 2) !== popular.slice(i)) continue;
+    const block = name.slice(i, i + 2);
+    const neighbours = `${name[i - 1]}${name[i + 2] ?? ''}`;
+    if (/^[a-z]{2}$/.test(block) && block[0] !== block[1] && ![...block].some((c) => neighbours.includes(c))) return true;
+  }
+  return false;
 }
 
 // ---- the rule ---------------------------------------------------------------------------------------
@@ -314,24 +330,34 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
   const pub = publication(cmd);
   if (!pub) return;
   const draft = { rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub };
-  const asked = whoAsked(requests.for(event), (t) => asksToPublish(t, /unpublish/.test(pub)));
+  const asked = whoAsked(requests.for(event), (t) => asksToPublish(t, /unpublish/.test(pub), REGISTRY_OF[cmd.name] ?? null));
   ctx.report(asked ? asRequested(draft, publish, asked, `the request asked to ${/unpublish/.test(pub) ? 'unpublish' : 'publish'} the package`) : draft);
 }
 
+// what is published: a registry, a package, a version — "release 0.3.1 to PyPI", "publish the package"
 const PUBLISHED_THING = /\b(?:npm|pypi|crates(?:\.io)?|crate|rubygems|gems?|nuget|marketplace|open ?vsx|registry|package|library|module|extension|sdk|v?\d+\.\d+(?:\.\d+)?)\b|包|パッケージ|패키지/i;
+// the registries by name, and the one each publishing tool sends to
+const REGISTRY_NAMED = /\b(npm|pypi|crates(?:\.io)?|rubygems|nuget|marketplace|open ?vsx)\b/gi;
+const REGISTRY_OF: Record<string, string> = { npm: 'npm', pnpm: 'npm', yarn: 'npm', bun: 'npm', twine: 'pypi', poetry: 'pypi', uv: 'pypi', flit: 'pypi', hatch: 'pypi', cargo: 'crates', gem: 'rubygems', dotnet: 'nuget', vsce: 'marketplace', ovsx: 'openvsx' };
+// "no publishing", "don't publish yet", "publish later", "before you publish": held back
+const PUBLISH_HELD_BACK = /\b(?:don'?t|do not|never|no|not|later|yet|without|before you|dry[- ]run|for now|until)\b|不要|别|先不|しないで|하지 ?마|todavía no|pas encore|пока не/i;
 
 /**
  * "publish it to npm", "release 1.2.0 to PyPI", "发布到 npm": a sentence that asks for the release —
- * "publish" on its own, or a release word beside a registry, a package or a version — not negated
- * and not a question about it. Unpublishing needs its own word.
+ * a publish word beside what is published ("the package", a registry, a version, "it"), or
+ * "release"/"ship" beside a registry, a package or a version — not held back ("no publishing",
+ * "later") and not a question. A registry named must be the one the tool publishes to
+ * (`registry`: npm, pypi …). Unpublishing needs its own word.
  */
-export function asksToPublish(request: string, unpublish = false): boolean {
+export function asksToPublish(request: string, unpublish = false, registry: string | null = null): boolean {
   return request.slice(0, 10_000).split(/(?<=[.!?。！？])\s+|\n+/).some((s) => {
-    if (/\b(?:don'?t|do not|never|not yet|without|before you|dry[- ]run)\b|不要|别|しないで|하지 ?마/i.test(s) || /^\s*(?:what|why|how|should|can|could|is|are|does|do)\b[^?]*\?\s*$/i.test(s)) return false;
+    if (PUBLISH_HELD_BACK.test(s) || /\?\s*$/.test(s) || /^\s*(?:what|why|how|should|can|could|is|are|does|do|will|would)\b/i.test(s)) return false;
+    const named = [...s.matchAll(REGISTRY_NAMED)].map((m) => m[1]!.toLowerCase().replace(/\.io$/, '').replace(/\s+/g, ''));
+    if (registry !== null && named.length > 0 && !named.includes(registry)) return false;
     if (unpublish) return /\bunpublish|\b(?:remove|delete|take down)\b[^.\n]{0,40}\bfrom (?:npm|the registry)\b/i.test(s);
     // "publish it" in a session about a package; "publish the docs to Pages" names something else
     return (/\bpublish(?:ing)?\b|发布|發佈|公開して|배포해|publica|publie|veröffentlich|опубликуй/i.test(s) && (PUBLISHED_THING.test(s) || /\bpublish (?:it|this)\b/i.test(s)))
-      || (/\b(?:release|ship|upload|push|deploy)\b|リリース|출시/i.test(s) && PUBLISHED_THING.test(s));
+      || (/\b(?:release|ship)\b|リリース|출시/i.test(s) && PUBLISHED_THING.test(s));
   });
 }
 
