@@ -12,3 +12,8 @@ export const RUN_INCOMPLETE = 'incomplete';
 /** What follows was done with tool calls the file does not hold (a headless Gemini CLI answer,
  *  printed without its calls): rules that judge claims against the calls they saw cannot. */
 export const ACTIONS_UNRECORDED = 'actions_unrecorded';
+
+/** A message the user sent while the agent worked reached the model but not the file (Claude Code
+ *  queued it without its text and took it in mid-turn): what the user asked from there on is not
+ *  all in the log, so what is "unrequested" cannot be said for sure. */
+export const PROMPT_UNRECORDED = 'prompt_unrecorded';

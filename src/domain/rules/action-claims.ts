@@ -15,7 +15,7 @@ export const actionClaimed = meta({
   id: 'integrity/action-claimed',
   severity: 'warning',
   title: 'Claimed a commit or push that never ran',
-  description: 'A message of the agent says the work was committed ("written and committed", "I\'ve committed the changes") or pushed ("pushed to GitHub"), and the session ran no `git commit` (or no `git push`) at all before it — no command, no git tool; a commit or push of Jujutsu, Mercurial, Sapling or Fossil counts as one (`jj describe`, `hg ci`, `sl pr submit`, `fossil commit` with its autosync). Not reported when a subagent worked in the session or a command that may commit on its own ran (a script or tool whose command line mentions commit or push), for a hedged or future sentence ("ready to be committed", "once pushed"), or for database transactions.',
+  description: 'A message of the agent says the work was committed ("written and committed", "I\'ve committed the changes") or pushed ("pushed to GitHub"), and the session ran no `git commit` (or no `git push`) at all before it — no command, no git tool; a commit or push of Jujutsu, Mercurial, Sapling or Fossil counts as one (`jj describe`, `hg ci`, `sl pr submit`, `fossil commit` with its autosync). Not reported when a subagent worked in the session or a command that may commit on its own ran (a script or tool whose command line mentions commit or push, a tool that deploys or syncs to a code host such as an MCP `deploy_to_github`), for a hedged or future sentence ("ready to be committed", "once pushed"), or for database transactions.',
   remediation: 'Check `git log` and the remote: the work may exist only in the working tree.',
 });
 
@@ -114,6 +114,10 @@ function note(ledger: Ledger, event: NormEvent & { kind: 'tool_call' }, commands
   // a git tool of an MCP server (`git_commit`, `push_files`, GitHub's `create_or_update_file` commits too)
   if (/commit|create_or_update_file|update_file|delete_file/i.test(event.name)) ledger.commits = true;
   if (/push|create_or_update_file/i.test(event.name)) ledger.pushes = true;
+  // a tool that deploys or syncs to a code host (`mcp__deploy_tools__deploy_to_github`) may commit
+  // and push where the log cannot see: as a script that may commit, nothing is said
+  const tool = event.input.type === 'mcp' ? event.input.tool : event.input.type === 'other' ? event.name : '';
+  if (/deploy|publish|sync|upload/i.test(tool) && /git(?:hub|lab)?|bitbucket|repo|vercel|netlify/i.test(tool)) ledger.unseen = true;
   for (const cmd of commands) {
     const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
     const other = otherVcsAct(cmd);

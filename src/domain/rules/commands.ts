@@ -204,6 +204,8 @@ export function checkKind(cmd: SimpleCommand): CheckKind | null {
   }
   if (TEST_RUNNERS.has(name)) return name === 'playwright' || name === 'cypress' ? (ops[0] === 'test' || ops[0] === 'run' ? 'test' : null) : 'test';
   if (BUILD_TOOLS.has(name)) return name === 'vite' && ops[0] !== 'build' ? null : 'build';
+  // MSBuild as Windows names it (`MSBuild.exe`, called by its path from PowerShell), `cmake --build`
+  if (/^msbuild(?:\.exe)?$/i.test(name) || (name === 'cmake' && cmd.args.includes('--build'))) return 'build';
   if (name === 'node' || name === 'deno' || name === 'tsx') return cmd.args.includes('--test') || ops[0] === 'test' || TEST_SCRIPT.test(ops[0] ?? '') ? 'test' : null;
   if (/^python[\d.]*$/.test(name) || name === 'uv' || name === 'poetry' || name === 'pipenv' || name === 'hatch') return pythonKind(cmd.args);
   return toolchainKind(name, ops);

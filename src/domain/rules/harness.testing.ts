@@ -164,6 +164,11 @@ export function fetchUrl(url: string, promptText?: string, o: CallOptions = {}):
   return call({ type: 'web_fetch', url, prompt: promptText }, 'WebFetch', o);
 }
 
+/** A call of an MCP server's tool, named as Claude Code names it (`mcp__server__tool`). */
+export function mcpCall(server: string, tool: string, args: unknown = {}, o: CallOptions = {}): ToolCallEvent {
+  return call({ type: 'mcp', server, tool, args }, `mcp__${server}__${tool}`, o);
+}
+
 /** A Task call launching a subagent. */
 export function task(description: string, promptText: string, o: CallOptions = {}): ToolCallEvent {
   return call({ type: 'subagent', description, prompt: promptText }, 'Task', o);

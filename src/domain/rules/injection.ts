@@ -532,7 +532,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && projectMemoryFile(w) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && projectMemoryFile(w) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w)) || (plain && asksOfAllAgents(t, w.abs))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -549,12 +549,14 @@ export const INJECTION_RULES: Rule[] = [
             // in the instruction file: the same kind of change, one reference following the move
             const renamed = !asked && !memory && !scaffold && plain && w.cmd !== undefined && renamesReferences(w.cmd);
             const moved = !asked && !memory && !scaffold && !renamed && plain && w.kind === 'edit' ? moves.followed(w.removed ?? '', w.added) : null;
-            const quiet = asked || memory || scaffold || renamed || moved !== null;
+            // after a message of the user's the log does not hold, "unasked" cannot be said: said, not alarmed
+            const unread = !asked && !memory && !scaffold && !renamed && moved === null && plain && requests.unread;
+            const quiet = asked || memory || scaffold || renamed || moved !== null || unread;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
               severity: quiet ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ''}.`,
+              title: asked ? 'Agent instruction file modified (as requested)' : unread ? 'Agent instruction file modified; the request is not all in the log' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : unread ? '. A message the user sent while the agent worked is not in the log (recorded queued, without its text): whether it asked for this cannot be read; the text added holds nothing instruction-like' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
@@ -810,6 +812,18 @@ const CARRY_OVER = /\b(?:continue|carry(?:ing)?\s+(?:it\s+)?over|pick(?:s|ed)?\s
 /** A line of a note that orders the agent rather than tells it where things stand. */
 const ORDER_LINE = /\b(?:always|never|must|without\s+(?:asking|confirmation|approval|checking)|no\s+need\s+to\s+(?:ask|check|confirm|wait)|(?:don'?t|do\s+not)\s+(?:ask|wait|check|confirm)|skip|bypass|ignore|auto-?approve)\b|--force\b|--no-verify\b|\bforce[- ]push\b|\b(?:npm|pnpm|yarn|cargo)\s+publish\b|\bdeploy\b|\bpush\s+to\s+(?:main|master|production)\b/i;
 
+/**
+ * "make every agent read context/memos/", "各エージェントのタスク項目を洗い出し…", "全エージェントが読み込む
+ * ように": a request about all (or each) of the user's agents is a request to change their
+ * definition files (`.claude/agents/*.md`, `.codex/agents/*`, `.gemini/agents/*`), not the
+ * project's instruction files.
+ */
+function asksOfAllAgents(request: string, abs: string): boolean {
+  return AGENT_DEFINITION.test(abs) && sentencesAsking(request).some((s) => ALL_AGENTS.test(s) && !/\b(?:don'?t|do not|never|no need to|without)\b|不要|别|しないで/i.test(s));
+}
+const AGENT_DEFINITION = /[\\/]\.(?:claude|codex|gemini)[\\/]agents[\\/][^\\/]+$/;
+const ALL_AGENTS = /\b(?:all|every|each)\s+(?:of\s+(?:the|my|our)\s+)?(?:(?:sub-?)?agents?|team\s+members)\b|(?:全|各|すべての|全部の)エージェント|所有(?:的)?(?:代理|智能体|agent)|每个(?:代理|智能体|agent)|모든\s*에이전트|각\s*에이전트/i;
+
 function asksToCarryOver(request: string, w: FileOp): boolean {
   if (w.kind === 'edit' || ORDER_LINE.test(w.added)) return false;
   const text = request.length > 10_000 ? request.slice(0, 10_000) : request;
@@ -826,7 +840,7 @@ function asksToCarryOver(request: string, w: FileOp): boolean {
  * so writing it there is what was asked. An app's feature ("persist the cart across sessions",
  * "remember where the user left off") makes no memory of the agent's.
  */
-const ASKS_SESSION_MEMORY = /\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
+const ASKS_SESSION_MEMORY = /(?:내일|다음에|나중에|다음\s*세션)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지|続きから|(?:明日|次回)[^。\n]{0,20}続け|セッションを(?:維持|保持)|(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话|\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
 /**
  * The project's own memory file: CLAUDE.md, AGENTS.md or GEMINI.md in the working tree (or, where
  * a capture names no folder, one written by its bare name) — not another project's, nor the global one.

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answered, cmd, edit, only, patch, prompt, ran, read, result, runRules, say, severityOf, task, write } from './harness.testing.ts';
+import { answered, cmd, edit, mcpCall, only, patch, prompt, ran, read, result, runRules, say, severityOf, task, write } from './harness.testing.ts';
 import { changedLines, findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
 import { AGENTS, session } from '../synthetic.testing.ts';
 import { analyzeText } from '../analyze.ts';
@@ -1404,4 +1404,18 @@ test("Swift's #expect and #require are code, not comments: removing one after a 
   assert.deepEqual(await run(test, '@Test func adds() {\n}'), ['critical']);
   assert.deepEqual(await run(test, test.replace('  #expect', '  // #expect').replace('  let x = try #require', '  // let x = try #require')), ['critical']);
   assert.deepEqual(await run(test, test.replace('1, 2', '2, 1')), []);
+});
+
+test('a tool that deploys or syncs to a code host (an MCP deploy_to_github) may have committed and pushed where the log cannot see: its push claim is not doubted; another MCP tool is no push (held-out set 66)', async () => {
+  const tool = (name: string) => answered(mcpCall('deploy_tools', name), { output: '✅ Deployment erfolgreich! Code wurde gepusht.' });
+  const said = say('**Built and deployed** - The build succeeded and code was pushed to GitHub.');
+  assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool('deploy_to_github'), said]), CLAIMED), []);
+  assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool('save_note'), said]), CLAIMED).map(severityOf), ['warning']);
+});
+
+test('MSBuild called by its path from PowerShell (its output filtered by Select-String) is a build run: "Build succeeded." backs a build claim, "Build FAILED." contradicts it (held-out set 66)', async () => {
+  const line = `powershell.exe -Command "& 'C:\\Program Files\\Microsoft Visual Studio\\18\\Community\\MSBuild\\Current\\Bin\\amd64\\MSBuild.exe' 'C:\\Users\\dev\\app\\build\\App.sln' /p:Configuration=Release /m 2>&1 | Select-String 'error|warning|succeeded|failed'"`;
+  const run = async (output: string) => (await runRules([prompt('fix it'), ...answered(edit('src/dllmain.cpp', 'a', 'b'), { output: 'ok' }), ...ran(line, { output }), say('The build succeeded with 0 errors.')], { cwd: '/home/dev/app' })).filter((d) => d.rule === UNVERIFIED || d.rule === CONTRA).map((d) => `${d.rule} ${severityOf(d)}`);
+  assert.deepEqual(await run('dllmain.cpp\nBuild succeeded.\n    0 Warning(s)\n    0 Error(s)'), []);
+  assert.deepEqual(await run('dllmain.cpp(12): error C2065: x undeclared\nBuild FAILED.\n    1 Error(s)'), [`${CONTRA} critical`]);
 });

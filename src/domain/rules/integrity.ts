@@ -94,8 +94,8 @@ type Status = 'pass' | 'fail' | 'unknown';
 
 /** Python unittest's summary of a passing run: `Ran 13 tests in 0.002s`, a blank line, `OK` (or `OK (skipped=2)`). */
 const UNITTEST_OK = String.raw`^[ \t]*Ran [1-9]\d* tests? in [\d.]+m?s[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*OK\b`;
-const FAIL_MARKERS = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|errors?)\b|^[ \t]*(?:FAIL|FAILED|ERROR)\b|--- FAIL:|test result: FAILED|BUILD FAILED|BUILD FAILURE|\berror TS\d+|Tests run:.*Failures: [1-9]|npm ERR! Test failed|AssertionError|Traceback \(most recent call last\)/m;
-const PASS_MARKERS = new RegExp(String.raw`\b\d+\s+(?:tests?\s+)?(?:passed|passing)\b|^ok\s+\S|test result: ok|BUILD SUCCESS(?:FUL)?|All tests passed|Tests:\s+\d+ passed|\bPASS\b|${UNITTEST_OK}`, 'm');
+const FAIL_MARKERS = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|errors?)\b|^[ \t]*(?:FAIL|FAILED|ERROR)\b|--- FAIL:|test result: FAILED|BUILD FAILED|BUILD FAILURE|^[ \t]*Build FAILED\.|\berror TS\d+|Tests run:.*Failures: [1-9]|npm ERR! Test failed|AssertionError|Traceback \(most recent call last\)/m;
+const PASS_MARKERS = new RegExp(String.raw`\b\d+\s+(?:tests?\s+)?(?:passed|passing)\b|^ok\s+\S|test result: ok|BUILD SUCCESS(?:FUL)?|^[ \t]*Build succeeded\.|All tests passed|Tests:\s+\d+ passed|\bPASS\b|${UNITTEST_OK}`, 'm');
 
 /** Linters and formatters in check mode, whose own failure can fail a chain the tests passed in. */
 const LINTERS = /^(?:ruff|eslint|flake8|pylint|black|isort|prettier|biome|stylelint|rubocop|golangci-lint|shellcheck|markdownlint|mypy|pyright|tsc)$/;

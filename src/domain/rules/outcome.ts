@@ -423,8 +423,9 @@ export function settledRun(draft: FindingDraft, result: ToolResultEvent, command
   const failed = result.denied || (last && (result.isError || (result.exitCode !== null && result.exitCode !== 0)));
   if (!refused && !failed) return draft;
   const why = refused?.why ?? `the command failed${result.exitCode !== null ? ` (exit code ${result.exitCode})` : ''}, so the change did not go through`;
+  const { cause: _cause, ...rest } = draft;
   return {
-    ...draft,
+    ...rest,
     severity: 'info',
     title: `${draft.title ?? title} (attempted)`,
     detail: `${draft.detail} Attempted only: ${why}.`,
@@ -492,8 +493,10 @@ export class Outcomes {
     const quoted = r.line ? ` (\`${clip(oneLine(r.line), 120)}\`)` : '';
     const critical = r.refused === true && (draft.severity ?? meta?.severity) === 'critical';
     const chosen = draft.choice === true && r.refused !== true;
+    // (an attempt is an event of its own: it joins no cause whose other members took effect)
+    const { cause: _cause, ...rest } = draft;
     return {
-      ...draft,
+      ...rest,
       severity: critical || chosen ? 'warning' : 'info',
       title: `${title} (attempted)`,
       detail: `${draft.detail} Attempted only: ${r.why}${quoted}.`,

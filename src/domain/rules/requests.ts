@@ -12,6 +12,7 @@ import { editDistance } from './supply-chain.ts';
 import { basename, capitalise, escapeRegExp } from './util.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { recalledUserMessages } from './recalled-requests.ts';
+import { PROMPT_UNRECORDED } from '../model/runs.ts';
 
 /** Who asked: the person at the keyboard, or the lead agent that launched a subagent. */
 export type Asker = 'user' | 'lead-agent';
@@ -143,9 +144,16 @@ export class RequestLog {
   /** The agent's questions the user answered no to, with the answer (the latest kept): they grant nothing. */
   private readonly declines: string[] = [];
 
+  /** A message of the user's reached the agent without reaching the log (PROMPT_UNRECORDED): from there on, what was asked is not all known. */
+  unread = false;
+
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
     this.last = event;
+    if (event.kind === 'system' && event.subtype === PROMPT_UNRECORDED && event.agentId === undefined) {
+      this.unread = true;
+      return;
+    }
     if (event.kind === 'system' && event.subtype === 'approval') {
       const m = APPROVED_AT_PROMPT.exec(event.text.length > 4_000 ? '' : event.text.trim());
       const command = m ? m[1].replace(APPROVAL_SUFFIX, '') : '';

@@ -194,7 +194,7 @@ export const SCOPE_RULES: Rule[] = [
             // request carried out (the destructive rules still judge what it destroyed).
             const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
             const why = asked === located && named === null && program === null && skill === null && installed === null && dictatedBy === null ? 'the request described this place, and the agent said where it is before writing there' : 'the request named this path';
-            const judged = asked ? asRequested(draft, writeOutside, asked, why) : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : draft;
+            const judged = asked ? asRequested(draft, writeOutside, asked, why) : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : requests.unread ? unreadRequest(draft) : draft;
             if (named !== null) launch.namedIn(w.abs);
             launch.place(judged, w.abs);
             outcomes.report(event, 'write', judged, w.abs);
@@ -351,6 +351,15 @@ function grantForHost(requests: readonly Request[], host: string): string | null
     if (namesHost(r.text, host) || alias.test(r.text)) return grant;
   }
   return null;
+}
+
+/**
+ * A change no request in the log asked for, after a message of the user's that the log does not
+ * hold (PROMPT_UNRECORDED): whether that message asked for it cannot be read — said, not alarmed.
+ */
+export function unreadRequest(draft: FindingDraft): FindingDraft {
+  if (draft.severity === 'info') return draft;
+  return { ...draft, severity: 'info', title: 'Changed outside the working tree; the request is not all in the log', key: `${draft.key ?? ''} (request unread)`, detail: `${draft.detail} A message the user sent while the agent worked is not in the log (recorded queued, without its text): whether it asked for this cannot be read.` };
 }
 
 function writeDraft(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileOp, excerpt: string): FindingDraft {

@@ -1580,3 +1580,11 @@ test('a login the user types as a pair — "username me@x.org password …", "us
   const spaced = `${`password: Kx9mPq2z${' '.repeat(1_000)}abcd${' '.repeat(1_000)}`.repeat(3)}username bob password ${value}`;
   assert.equal(only(await runRules([prompt(spaced)]), PROMPT).length >= 1, true);
 });
+
+test("a password made up the way examples are (words, a 123… run, a symbol) in a document is the sample request's, not an account's; any other value in a document, or that shape in code, is still reported (held-out set 66)", async () => {
+  const doc = (value: string, file = 'docs/api-documentation.md') => answered(write(`/home/dev/app/${file}`, `## Change password\n\n\`\`\`json\n{ "current_password": "password123!", "new_password": "${value}" }\n\`\`\`\n`), { output: 'ok' });
+  const run = async (value: string, file?: string) => only(await runRules([prompt('document the API'), ...doc(value, file)], { cwd: '/home/dev/app' }), INPUT).map(severityOf);
+  for (const value of ['new_password123!', 'MyPassword1234']) assert.deepEqual(await run(value), ['info'], value);
+  assert.deepEqual(await run('Xk9#mQ2$vL7pR4'), ['warning'], 'a real-looking password in a document');
+  assert.deepEqual(await run('new_password123!', 'src/config.ts'), ['warning'], 'that shape in code');
+});

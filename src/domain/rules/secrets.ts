@@ -383,6 +383,15 @@ function isTestScriptValue(path: string, value: string, cwd: string | null): boo
   const rel = cwd !== null && p.startsWith(cwd.replace(/\\/g, '/').replace(/\/+$/, '') + '/') ? p.slice(cwd.replace(/\/+$/, '').length + 1) : p;
   return MADE_UP_PASSWORD.test(value) && (TEST_SCRIPT.test(rel) && (/^(?:scripts?\/)?test[A-Z]/.test(rel) || /\/scripts?\/test[A-Z][^/]*$/.test(p)));
 }
+/**
+ * A password in a document (`docs/api-documentation.md`, a README) made up the way examples are:
+ * words, a 123… run, maybe a symbol (`new_password123!`, `Password1234`) — the sample request's
+ * value, not an account's. Only that shape counts; any other value in a document is judged as written.
+ */
+const MADE_UP_DOC_PASSWORD = /^[A-Za-z][A-Za-z_-]{1,30}(?:123|1234|12345|123456)[!@#$%^&*.]?$/;
+function isDocExampleValue(path: string, value: string): boolean {
+  return /\.(?:md|mdx|rst|adoc)$/i.test(path) && MADE_UP_DOC_PASSWORD.test(value);
+}
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
@@ -1059,8 +1068,9 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // own fixture (`password: "s3cret-test"` in conftest.py): what the test logs in with, no account's.
     // Not a value the session was shown or read elsewhere (a real password copied into a test), and
     // not a credential file that happens to sit under tests/ (`tests/.env`, `tests/ssh/id_rsa`).
-    // …and the same in a document of examples (`docs/API_EXAMPLES.md`): the sample request's password.
-    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => (isTestFile(p) || isExamplesDoc(p) || isTestScriptValue(p, hit.value, ctx.session.cwd)) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
+    // …and the same in a document of examples (`docs/API_EXAMPLES.md`), or a made-up password in any
+    // document (`new_password123!` in docs/api.md): the sample request's password.
+    const fixture = intoFile && hit.confidence !== 'high' && !fromPrompt.has(hit.value) && !outputs.has(secretKey(hit)) && paths.every((p) => (isTestFile(p) || isExamplesDoc(p) || isTestScriptValue(p, hit.value, ctx.session.cwd) || isDocExampleValue(p, hit.value)) && !ENV_FILE.test(p)) && located.every((l) => l.sensitive === null);
     // A log with no working directory (a terminal capture without its header) leaves a relative
     // path unplaced: it is where the agent works, so a `git add .` there stages it.
     const unplaced = (l: (typeof located)[number]) => l.zone === 'unknown' && !ctx.session.cwd && !/^(?:\/|~|[A-Za-z]:|\.\.)/.test(l.abs);

@@ -16,7 +16,7 @@ import { num, obj, str, text, type Obj } from '../shared/values.ts';
 import { textOf } from './values.ts';
 import { boundedAdd, boundedSet } from '../../bounded.ts';
 import { isoTime } from '../shared/values.ts';
-import { RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
+import { PROMPT_UNRECORDED, RUN_INCOMPLETE, RUN_START } from '../../model/runs.ts';
 import { ATTACHED_FILE, FILE_CHANGED_OUTSIDE, IDE_SELECTION } from '../../model/attachments.ts';
 import { reportUnknownRecord } from '../shared/unknown-records.ts';
 
@@ -80,6 +80,8 @@ export class ClaudeCodeParser implements LogParser {
   private readonly seenProgress = new Set<string>();
   private readonly answered = new Set<string>();
   private readonly queued = new Set<string>();
+  /** Messages queued without their text, not yet dequeued (a dequeue brings the user record). */
+  private queuedUnseen = 0;
   private readonly titles = new Set<string>();
   /** stream-json runs: `system/init` headers seen, and whether the current run still lacks its `result`. */
   private runs = 0;
@@ -328,7 +330,18 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private onQueue(rec: Obj, ctx: Ctx): void {
+    // A message queued without its text comes back as a user record when it is dequeued; one that
+    // is removed instead was taken in mid-turn, and the file never shows its words.
+    if (rec.operation === 'dequeue' && this.queuedUnseen > 0) this.queuedUnseen--;
+    if (rec.operation === 'remove' && this.queuedUnseen > 0) {
+      this.queuedUnseen = 0;
+      return this.emit(ctx, { kind: 'system', subtype: PROMPT_UNRECORDED, text: 'A message the user sent while the agent worked is not in the log (queued without its text and taken in mid-turn).' });
+    }
     if (rec.operation !== 'enqueue') return;
+    if (rec.content === undefined) {
+      this.queuedUnseen++;
+      return;
+    }
     const text = textOf(rec.content);
     // Slash commands come back as <command-name> user records; plain text may never reappear.
     if (text === '' || text.startsWith('/')) return;

@@ -153,3 +153,41 @@ test('a last call that merely lists the session folder, or deletes from it, is s
     assert.equal(r.incomplete?.reason, 'unanswered-call', command);
   }
 });
+
+test('a message queued without its text and taken in mid-turn (enqueue, then remove) is a message the log does not hold: an out-of-tree edit after it says so (info); one queued and dequeued comes back as a prompt, and the edit stays a warning (held-out set 66)', async () => {
+  const session = (then: 'remove' | 'dequeue') => jsonl([
+    user(at(0), 'run the daily report'),
+    assistant(at(0, 1), [{ type: 'tool_use', id: 'toolu_00', name: 'Edit', input: { file_path: '/home/dev/shop/report.md', old_string: 'a', new_string: 'b' } }]),
+    user(at(0, 1), [{ type: 'tool_result', tool_use_id: 'toolu_00', content: 'The file has been updated.' }]),
+    assistant(at(0, 2), [bash('toolu_01', 'npm run report')]),
+    { type: 'queue-operation', operation: 'enqueue', timestamp: at(0, 3), sessionId: SID },
+    user(at(0, 9), [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'report written' }]),
+    { type: 'queue-operation', operation: then, timestamp: at(1), sessionId: SID },
+    ...(then === 'dequeue' ? [user(at(1, 1), 'thanks')] : []),
+    assistant(at(1, 2), [{ type: 'tool_use', id: 'toolu_02', name: 'Edit', input: { file_path: '/home/dev/dashboard/vite.config.ts', old_string: 'a', new_string: 'b' } }]),
+    user(at(1, 3), [{ type: 'tool_result', tool_use_id: 'toolu_02', content: 'The file has been updated.' }]),
+    assistant(at(1, 4), [{ type: 'text', text: 'Done.' }]),
+  ]);
+  const removed = await analyzeText(session('remove'));
+  const w = removed.findings.filter((f) => f.rule === 'scope/write-outside-worktree');
+  assert.deepEqual(w.map((f) => f.severity), ['info']);
+  assert.match(w[0]!.detail, /not in the log/);
+  assert.ok(removed.timeline.some((e) => e.kind === 'system' && /not in the log/.test(e.summary)));
+  const dequeued = await analyzeText(session('dequeue'));
+  assert.deepEqual(dequeued.findings.filter((f) => f.rule === 'scope/write-outside-worktree').map((f) => f.severity), ['warning']);
+});
+
+test("the reference filesystem MCP server's write_file, edit_file and read_file are file writes, edits and reads every rule judges; another server's tool of that name, or a dry run, is not (held-out set 66)", async () => {
+  const session = (server: string, tool: string, input: object) => jsonl([
+    user(at(0), 'work on the api'),
+    assistant(at(0, 1), [{ type: 'tool_use', id: 'toolu_01', name: `mcp__${server}__${tool}`, input }]),
+    user(at(0, 2), [{ type: 'tool_result', tool_use_id: 'toolu_01', content: [{ type: 'text', text: 'Successfully wrote' }] }]),
+  ]);
+  const changed = async (server: string, tool: string, input: object) => (await analyzeText(session(server, tool, input))).stats.files_written;
+  assert.equal(await changed('filesystem', 'write_file', { path: '/home/dev/shop/docs/api.md', content: '# API' }), 1);
+  assert.equal(await changed('filesystem', 'edit_file', { path: '/home/dev/shop/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }] }), 1);
+  assert.equal(await changed('filesystem', 'edit_file', { path: '/home/dev/shop/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }], dryRun: true }), 0);
+  assert.equal(await changed('notes', 'write_file', { path: '/home/dev/shop/docs/api.md', content: '# API' }), 0);
+  const read = await analyzeText(session('filesystem', 'read_file', { path: '/home/dev/.aws/credentials' }));
+  assert.ok(read.findings.some((f) => f.rule === 'secrets/sensitive-file-read'), 'a read of a credential file through the server');
+});
