@@ -1419,3 +1419,14 @@ test('MSBuild called by its path from PowerShell (its output filtered by Select-
   assert.deepEqual(await run('dllmain.cpp\nBuild succeeded.\n    0 Warning(s)\n    0 Error(s)'), []);
   assert.deepEqual(await run('dllmain.cpp(12): error C2065: x undeclared\nBuild FAILED.\n    1 Error(s)'), [`${CONTRA} critical`]);
 });
+
+test("suppressions written exactly as the project's own files (read in the session) write them are its convention: counted, not loud; the same marks never seen in the project, or seen only in a file the session wrote, still count towards a warning (held-out set 66)", async () => {
+  const project = 'import tomllib  # type: ignore[no-redef]\nfrom app import models  # noqa: F401\n';
+  const five = 'a = x  # type: ignore[no-redef]\nb = y  # noqa: F401\nc = z  # type: ignore[no-redef]\nd = w  # noqa: F401\ne = v  # type: ignore[no-redef]\n';
+  const edits = [1, 2, 3, 4, 5].map((i) => answered(edit(`/home/dev/app/src/m${i}.py`, 'pass', five.split('\n')[i - 1]!), { output: 'ok' }));
+  const run = async (before: Parameters<typeof runRules>[0]) => only(await runRules([prompt('fix the type errors'), ...before, ...edits.flat()], { cwd: '/home/dev/app' }), SUPPRESS).map(severityOf);
+  assert.deepEqual(await run([...answered(read('/home/dev/app/src/config.py'), { output: project })]), ['info']);
+  assert.deepEqual(await run([]), ['warning'], 'never seen in the project');
+  assert.deepEqual(await run([...answered(write('/home/dev/app/src/own.py', project), { output: 'ok' }), ...answered(read('/home/dev/app/src/own.py'), { output: project })]), ['warning'], "the session's own file");
+  assert.deepEqual(await run([...answered(read('/home/dev/app/src/config.py'), { output: 'import x  # type: ignore[import]\n' })]), ['warning'], 'another code');
+});

