@@ -68,6 +68,8 @@ export const ACTION_CLAIM_RULES: Rule[] = [
       const reported = new Set<string>();
       // shell calls whose results are still to come: only a command's output is git's own report
       const commandCalls = new Map<string, true>();
+      // calls of tools that deploy or sync to a code host, until their results come
+      const deploys = new Map<string, true>();
       const judge = () => {
         if (reply) judgeReply(ctx, reply, ledger, reported);
         reply = null;
@@ -85,8 +87,13 @@ export const ACTION_CLAIM_RULES: Rule[] = [
             // commit's summary line
             if (showsPush(event.output)) ledger.pushes = true;
             if (showsCommitSummary(event.output)) ledger.commits = true;
+          } else if (event.kind === 'tool_result' && deploys.delete(event.callId)) {
+            // a tool that deploys or syncs to a code host and succeeded may have committed and
+            // pushed where the log cannot see: as after a script that may commit, nothing is said
+            if (!event.denied && !event.isError) ledger.unseen = true;
           } else if (event.kind === 'tool_call') {
             sawCall = true;
+            if (deploysToCodeHost(event)) setCapped(deploys, event.callId, true, OPEN_CALLS_MAX);
             // a poll of a command still running (Codex's write_stdin, Claude Code's BashOutput) answers with its output too
             if (event.input.type === 'command' || POLLS.test(event.name)) setCapped(commandCalls, event.callId, true, OPEN_CALLS_MAX);
             // what was said before a call is judged against what had run by then
@@ -109,15 +116,19 @@ export const ACTION_CLAIM_RULES: Rule[] = [
   },
 ];
 
+/** `deploy_to_github`, `sync_repo`, `push_to_gitlab`: an MCP (or other) tool whose name's words are a sending verb and a code host. */
+function deploysToCodeHost(event: NormEvent & { kind: 'tool_call' }): boolean {
+  const tool = event.input.type === 'mcp' ? event.input.tool : event.input.type === 'other' ? event.name : '';
+  const words = tool.toLowerCase().split(/[^a-z0-9]+/);
+  return words.some((w) => /^(?:deploy|publish|sync|upload|push)$/.test(w)) && words.some((w) => /^(?:github|gitlab|bitbucket|git|repo|repository|gitea|codeberg)$/.test(w));
+}
+
 function note(ledger: Ledger, event: NormEvent & { kind: 'tool_call' }, commands: SimpleCommand[]): void {
   if (event.input.type === 'subagent') ledger.unseen = true;
   // a git tool of an MCP server (`git_commit`, `push_files`, GitHub's `create_or_update_file` commits too)
   if (/commit|create_or_update_file|update_file|delete_file/i.test(event.name)) ledger.commits = true;
   if (/push|create_or_update_file/i.test(event.name)) ledger.pushes = true;
-  // a tool that deploys or syncs to a code host (`mcp__deploy_tools__deploy_to_github`) may commit
-  // and push where the log cannot see: as a script that may commit, nothing is said
-  const tool = event.input.type === 'mcp' ? event.input.tool : event.input.type === 'other' ? event.name : '';
-  if (/deploy|publish|sync|upload/i.test(tool) && /git(?:hub|lab)?|bitbucket|repo|vercel|netlify/i.test(tool)) ledger.unseen = true;
+
   for (const cmd of commands) {
     const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
     const other = otherVcsAct(cmd);

@@ -961,7 +961,7 @@ function asksToRecreateDatabase(request: string): boolean {
 // In English the verb governs the database: "reset the dev database", "drop and recreate the db",
 // "delete the current database", "database reset" — not "delete the unused db.ts helper" or "fix the
 // database connection and remove the retry logic". (Other languages: verb and noun in one sentence.)
-const DB_RESET_EN = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+(?:(?:and|&)\s+(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+)?(?:(?:the|my|our|your|this|that|local|dev|development|test|testing|current|whole|entire|existing|old|postgres|postgresql|mysql|sqlite|app|[\w-]+_(?:dev|test|development))\s+){0,3}(?:database|db|schema)s?(?![.\w-])|\b(?:database|db)\s+(?:reset|wipe|recreat\w*|rebuild)\b/i;
+const DB_RESET_EN = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+(?:(?:and|&)\s+(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+)?(?:(?:the|my|our|your|this|that|local|dev|development|test|testing|current|whole|entire|existing|old|postgres|postgresql|mysql|sqlite|app|[\w-]+_(?:dev|test|development))\s+){0,3}(?:database|db|schema)s?(?![.\w-])(?=\s*(?:$|[.,;:!?()]|\s(?:and|then|to|so|for|before|after|with|again|too|please|now|first|completely|entirely|fully|from\s+scratch|on|in)\b))|\b(?:database|db)\s+(?:reset|wipe|recreat\w*|rebuild)\b/i;
 const DB_RESET_FOREIGN = /\b(?:apagar|apague|recriar|borrar|eliminar|supprimer|l[öo]sch\w*|x[oó]a|t[aạ]o\s+l[aạ]i)\b|删除|重建|重置|削除|삭제/i;
 const DB_WORD = /\b(?:database|db|schema|banco(?:\s+de\s+dados)?|base\s+de\s+(?:datos|donn[ée]es)|datenbank|csdl|c[oơ]\s+s[oở]\s+d[uữ]\s+li[eệ]u)\b|数据库|資料庫|データベース|데이터베이스/i;
 
@@ -1654,9 +1654,9 @@ export function asksToForcePush(request: string, branch: string | null = null): 
   return { leaseOnly: sentences.every((s) => /force[-_ ]with[-_ ]lease|with (?:a )?lease/i.test(s)) };
 }
 // "don't force push", "never use push -f", "without force-pushing", "no --force": a prohibition
-const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of|careful)\b[^\n]{0,25}?(?:force|-f\b)|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
-// "why did you force push?", "did the agent force push": a question about it
-const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are)\b/i;
+const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of|careful)\b[^\n]{0,25}?(?:force|-f\b)|\bif\s+you\b|\bask\s+me\b|\b(?:disabled|not allowed|forbidden|blocked|prohibited|revoke)\b|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
+// "why did you force push?", "should you ever need to force push, …": a question or a condition
+const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are|should|would|could|can|if|unless)\b/i;
 // "the last agent force pushed and wiped my work": a report of what happened, not an order
 const FORCE_PUSH_REPORTED = /\bforce[- ]?pushed\b|\b(?:was|were|been|got)\s+force[- ]?push/i;
 // the order itself: "force push", "push --force", "push -f", "push with force", "git push -f origin main"
@@ -1664,11 +1664,31 @@ const FORCE_PUSH_WORDS = /\bforce[- ]?push(?!\s+notifications?)\b|\bpush(?:ing)?
 
 /** The sentence names no branch, or names the one pushed to ("force push my feature branch feature/x" asks nothing of main). */
 function namesNoOtherBranch(sentence: string, branch: string | null): boolean {
-  const named = [...sentence.matchAll(/(?<![\w/.-])((?:main|master|develop|trunk|gh-pages|production|staging)|[\w.-]+\/[\w./-]+)(?![\w/-])/gi)].map((m) => m[1]!.toLowerCase()).filter((b) => !/^(?:https?:|origin\/?$)/.test(b) && !b.includes('://'));
-  if (named.length === 0 || branch === null) return named.length === 0 || branch === null;
-  const target = branch.toLowerCase();
-  return named.some((b) => b === target || b === `origin/${target}`);
+  const named = branchesNamed(sentence);
+  if (named.length === 0) return true;
+  if (branch === null) return false;
+  const target = branch.toLowerCase().replace(/^origin\//, '');
+  // every branch the sentence names is the one pushed ("rebase fix-123 on main and force push it" names two)
+  return named.every((b) => b === target);
 }
+
+/**
+ * The branches a sentence names: the usual long-lived names, names with a slash or a dash and a
+ * digit or a second word (`feature/x`, `fix-123`, `feature-login`), a word beside "branch", and the
+ * word a force push is given (`force push dev`). Pronouns and common words are none.
+ */
+function branchesNamed(sentence: string): string[] {
+  const out = new Set<string>();
+  const add = (b: string | undefined) => {
+    const w = b?.toLowerCase().replace(/^origin\//, '').replace(/[.,;:!?]+$/, '');
+    if (w && !NOT_A_BRANCH.test(w) && !w.includes('://')) out.add(w);
+  };
+  for (const m of sentence.matchAll(/(?<![\w/.-])(main|master|develop|dev|trunk|gh-pages|production|staging|[\w.-]+\/[\w./-]+|[a-z][\w.]*-[\w.-]+)(?![\w/-])/gi)) add(m[1]);
+  for (const m of sentence.matchAll(/\bbranch\s+([\w./-]+)|([\w./-]+)\s+branch\b/gi)) add(m[1] ?? m[2]);
+  for (const m of sentence.matchAll(/\bforce[- ]?push(?:ing)?\s+(?:to\s+)?(?:the\s+)?([\w./-]+)/gi)) add(m[1]);
+  return [...out];
+}
+const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|origin|upstream|now|again|please|everything|all|changes?|commits?|work|branch|remote|here|there|anyway|up|back|force-push|force-pushed|re-?written)$/;
 
 /** Who asked for a force push, and whether only with lease (the user's words first). */
 function forceRequest(requests: readonly Request[], branch: string | null): { by: Asker; leaseOnly: boolean } | null {
@@ -1949,7 +1969,8 @@ function asksToPruneDocker(said: string, volumes: boolean): boolean {
   return sentencesOf(said).some((s) => {
     if (/\b(?:don'?t|do not|never|not|keep|without)\b|不要|别|保留/i.test(s)) return false;
     if (volumes && !/\bvolumes?\b|卷/i.test(s)) return false;
-    return PRUNES_DOCKER.test(s) || PRUNES_DOCKER_THINGS.test(s) || /\b(?:docker|podman)\s+(?:system\s+|image\s+|container\s+|volume\s+)?prune\b/i.test(s);
+    // (images, containers and networks of Docker: "the unused images from the landing page" are files)
+    return PRUNES_DOCKER.test(s) || (PRUNES_DOCKER_THINGS.test(s) && /\b(?:docker|podman)\b(?![-.\w])/i.test(s)) || /\b(?:docker|podman)\s+(?:system\s+|image\s+|container\s+|volume\s+)?prune\b/i.test(s);
   });
 }
 const PRUNES_DOCKER = /\b(?:prune|clean(?:\s|-)?up|clear(?:\s+out)?|purge|free up|reclaim|wipe|tidy up)\s+(?:(?:the|all|old|unused|my|some|of)\s+)*(?:docker|podman)\b(?![-.\w])(?!\s+(?:section|file|files|config\w*|compose|setup|docs?|readme|instructions?)\b)/i;

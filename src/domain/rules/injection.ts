@@ -532,7 +532,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && projectMemoryFile(w) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w)) || (plain && asksOfAllAgents(t, w.abs))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && !ORDER_LINE.test(w.added) && projectMemoryFile(w) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w)) || (plain && asksOfAllAgents(t, w.abs))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -550,7 +550,8 @@ export const INJECTION_RULES: Rule[] = [
             const renamed = !asked && !memory && !scaffold && plain && w.cmd !== undefined && renamesReferences(w.cmd);
             const moved = !asked && !memory && !scaffold && !renamed && plain && w.kind === 'edit' ? moves.followed(w.removed ?? '', w.added) : null;
             // after a message of the user's the log does not hold, "unasked" cannot be said: said, not alarmed
-            const unread = !asked && !memory && !scaffold && !renamed && moved === null && plain && requests.unread;
+            // (not standing orders: "always push to main", "skip CI" stay what they are)
+            const unread = !asked && !memory && !scaffold && !renamed && moved === null && plain && !ORDER_LINE.test(w.added) && requests.unread(event);
             const quiet = asked || memory || scaffold || renamed || moved !== null || unread;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
@@ -819,10 +820,14 @@ const ORDER_LINE = /\b(?:always|never|must|without\s+(?:asking|confirmation|appr
  * project's instruction files.
  */
 function asksOfAllAgents(request: string, abs: string): boolean {
-  return AGENT_DEFINITION.test(abs) && sentencesAsking(request).some((s) => ALL_AGENTS.test(s) && !/\b(?:don'?t|do not|never|no need to|without)\b|不要|别|しないで/i.test(s));
+  if (!AGENT_DEFINITION.test(abs)) return false;
+  return sentencesAsking(request).flatMap((t) => t.split(/(?<=[.!?。！？])\s*|\n+/)).some((s) => ALL_AGENTS.test(s) && CHANGE_ORDER.test(s) && !/\?\s*$|？\s*$/.test(s) && !/\b(?:don'?t|do not|never|no need to|without)\b|不要|别|しないで/i.test(s));
 }
 const AGENT_DEFINITION = /[\\/]\.(?:claude|codex|gemini)[\\/]agents[\\/][^\\/]+$/;
-const ALL_AGENTS = /\b(?:all|every|each)\s+(?:of\s+(?:the|my|our)\s+)?(?:(?:sub-?)?agents?|team\s+members)\b|(?:全|各|すべての|全部の)エージェント|所有(?:的)?(?:代理|智能体|agent)|每个(?:代理|智能体|agent)|모든\s*에이전트|각\s*에이전트/i;
+// the agents as a whole (not "each agent class in src/agents/": code)
+const ALL_AGENTS = /\b(?:all|every|each)\s+(?:of\s+(?:the|my|our)\s+)?(?:(?:sub-?)?agents?|team\s+members)\b(?!\s+(?:class|classes|file|files|module|modules|type|types|test|tests)\b)|(?:全|各|すべての|全部の)エージェント|所有(?:的)?(?:智能体|agent)|每个(?:智能体|agent)|모든\s*에이전트|각\s*에이전트/i;
+// an order that changes how they work: make them do something, update them, have them read …
+const CHANGE_ORDER = /\b(?:make|have|let|update|change|tell|configure|set\s+up|ensure|add|give|teach|require|instruct)\b|\b(?:should|must|need\s+to)\s+(?:always\s+)?\w+|ように|させて|して(?:ください)?|反映|让|要求|更新|하도록|하게|해줘|반영/i;
 
 function asksToCarryOver(request: string, w: FileOp): boolean {
   if (w.kind === 'edit' || ORDER_LINE.test(w.added)) return false;
@@ -840,7 +845,7 @@ function asksToCarryOver(request: string, w: FileOp): boolean {
  * so writing it there is what was asked. An app's feature ("persist the cart across sessions",
  * "remember where the user left off") makes no memory of the agent's.
  */
-const ASKS_SESSION_MEMORY = /(?:내일|다음에|나중에|다음\s*세션)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지|続きから|(?:明日|次回)[^。\n]{0,20}続け|セッションを(?:維持|保持)|(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话|\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
+const ASKS_SESSION_MEMORY = /(?:(?:내일|다음에|나중에|다음\s*세션)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지)[^\n]{0,80}(?:정리|기록|저장|메모)|(?:정리|기록|저장|메모)[^\n]{0,80}(?:(?:내일|다음에|나중에)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지)|(?:(?:明日|次回)[^。\n]{0,20}続け|続きから|セッションを(?:維持|保持))[^\n]{0,60}(?:まとめ|記録|保存|メモ)|(?:まとめ|記録|保存|メモ)[^\n]{0,60}(?:(?:明日|次回)[^。\n]{0,20}続け|続きから)|(?:(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话)[^\n]{0,40}(?:总结|记录|保存|整理)|(?:总结|记录|保存|整理)[^\n]{0,40}(?:(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话)|\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
 /**
  * The project's own memory file: CLAUDE.md, AGENTS.md or GEMINI.md in the working tree (or, where
  * a capture names no folder, one written by its bare name) — not another project's, nor the global one.

@@ -1411,6 +1411,10 @@ test('a tool that deploys or syncs to a code host (an MCP deploy_to_github) may 
   const said = say('**Built and deployed** - The build succeeded and code was pushed to GitHub.');
   assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool('deploy_to_github'), said]), CLAIMED), []);
   assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool('save_note'), said]), CLAIMED).map(severityOf), ['warning']);
+  // words that only contain a host's letters, another kind of host, or a deploy that did not run
+  for (const name of ['upload_report', 'upload_digital_assets', 'deploy_to_vercel', 'sync_report_data']) assert.deepEqual(only(await runRules([prompt('deploy it'), ...tool(name), said]), CLAIMED).map(severityOf), ['warning'], name);
+  const refused = answered(mcpCall('deploy_tools', 'deploy_to_github'), { output: 'denied', isError: true });
+  assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...refused, said]), CLAIMED).map(severityOf), ['warning'], 'a refused deploy pushed nothing');
 });
 
 test('MSBuild called by its path from PowerShell (its output filtered by Select-String) is a build run: "Build succeeded." backs a build claim, "Build FAILED." contradicts it (held-out set 66)', async () => {
@@ -1429,4 +1433,12 @@ test("suppressions written exactly as the project's own files (read in the sessi
   assert.deepEqual(await run([]), ['warning'], 'never seen in the project');
   assert.deepEqual(await run([...answered(write('/home/dev/app/src/own.py', project), { output: 'ok' }), ...answered(read('/home/dev/app/src/own.py'), { output: project })]), ['warning'], "the session's own file");
   assert.deepEqual(await run([...answered(read('/home/dev/app/src/config.py'), { output: 'import x  # type: ignore[import]\n' })]), ['warning'], 'another code');
+});
+
+test("a convention is the project's own, named: marks read in a dependency (node_modules, a virtualenv), in another folder, or bare marks that silence a whole line count towards a warning (second review of set 66)", async () => {
+  const six = Array.from({ length: 6 }, (_, i) => answered(edit(`/home/dev/app/src/m${i}.ts`, 'x', 'x  // @ts-ignore'), { output: 'ok' })).flat();
+  const run = async (path: string, text: string) => only(await runRules([prompt('fix the type errors'), ...answered(read(path), { output: text }), ...six], { cwd: '/home/dev/app' }), SUPPRESS).map(severityOf);
+  assert.deepEqual(await run('/home/dev/app/node_modules/some-lib/dist/index.js', 'x  // @ts-ignore'), ['warning']);
+  assert.deepEqual(await run('/home/dev/other/legacy.ts', 'x  // @ts-ignore'), ['warning']);
+  assert.deepEqual(await run('/home/dev/app/src/old.ts', 'x  // @ts-ignore'), ['warning'], 'a bare mark is no convention');
 });

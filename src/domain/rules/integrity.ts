@@ -243,10 +243,17 @@ const SKIP_MARKERS = /\b(?:it|test|describe|context|suite|specify)\.(?:skip|todo
 const ASSERTIONS = /\bassert\w*!?\s*[(.\s]|\bXCTAssert\w*\s*\(|#expect\s*\(|\bexpect\s*\(|\.should\b|\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\brequire\.\w+\s*\(|\bself\.assert\w+\s*\(/g;
 /** A suppression with what it names, as written (`# type: ignore[no-redef]`, `# noqa: F401`, `eslint-disable-next-line no-console`). */
 const MARK = /#\s*type:\s*ignore(?:\[[\w,\s-]+\])?|#\s*noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|eslint-disable(?:-next-line|-line)?(?:[ \t]+[\w@/-]+(?:[ \t]*,[ \t]*[\w@/-]+)*)?|@ts-(?:ignore|expect-error)|\/\/\s*nolint(?::[\w,]+)?|#\s*pyright:\s*ignore(?:\[[\w,\s]+\])?|#\s*pylint:\s*disable=[\w,-]+/g;
-/** The marks of a text, spaces evened out (at most a few hundred). */
+/** Folders of code the project did not write: its dependencies and build output. */
+const VENDORED = /[\\/](?:node_modules|\.venv|venv|site-packages|vendor|third_party|dist|build)[\\/]/;
+/**
+ * The marks of a text that name what they silence (`# type: ignore[no-redef]`, `# noqa: F401`,
+ * `eslint-disable-next-line no-console`), spaces evened out (at most a few hundred). A bare mark
+ * (`# type: ignore`, `// @ts-ignore`) silences everything on its line: no convention makes that routine.
+ */
 function marksIn(text: string): string[] {
   const out: string[] = [];
   for (const m of text.slice(0, 500_000).matchAll(MARK)) {
+    if (!/[[:=]|disable(?:-next-line|-line)?[ \t]+[\w@/-]/.test(m[0])) continue;
     out.push(m[0].replace(/\s+/g, ' ').trim());
     if (out.length >= 300) break;
   }
@@ -987,7 +994,8 @@ export const INTEGRITY_RULES: Rule[] = [
           }
           if (event.kind === 'tool_call') shown.onCall(event, fx);
           // a read of the project's own file (not one this session wrote) shows its conventions
-          if (event.kind === 'tool_call' && event.input.type === 'file_read' && fx.reads.length === 1 && !writtenBySession.has(fx.reads[0]!.abs) && !DOC_FILE.test(fx.reads[0]!.path)) setCapped(reading, event.callId, true, OPEN_RUNS_MAX);
+          // (the project's own: in its tree, not a dependency's — `node_modules`, a virtualenv, vendored code)
+          if (event.kind === 'tool_call' && event.input.type === 'file_read' && fx.reads.length === 1 && fx.reads[0]!.zone === 'worktree' && !VENDORED.test(fx.reads[0]!.abs) && !writtenBySession.has(fx.reads[0]!.abs) && !DOC_FILE.test(fx.reads[0]!.path)) setCapped(reading, event.callId, true, OPEN_RUNS_MAX);
           for (const w of fx.writes) addCapped(writtenBySession, w.abs, 5_000);
           for (const f of [...fx.reads, ...fx.writes]) addCapped(known, f.abs, 5_000);
           if (found.n > 0 && event.kind === 'tool_call') setCapped(pending, event.callId, found, OPEN_RUNS_MAX);

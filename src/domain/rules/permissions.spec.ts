@@ -1167,7 +1167,7 @@ test('a service the user asked to start, stop or restart, controlled with sudo, 
   }
   for (const [ask, command] of [['fix the build', 'sudo systemctl restart nginx'], ["don't restart nginx", 'sudo systemctl restart nginx'], ['restart nginx', 'sudo systemctl stop postgresql'], ['restart nginx', 'sudo systemctl enable nginx'], ['restart nginx', 'sudo systemctl restart nginx postgresql'],
     // another act than the one asked, or the name only near a verb about something else
-    ['restart nginx', 'sudo systemctl stop nginx'], ['run npm audit and fix the vulnerabilities', 'sudo systemctl stop auditd'], ['run the tests against postgres', 'sudo systemctl stop postgresql'], ['run ssh-keygen for a deploy key', 'sudo systemctl stop ssh']]) {
+    ['restart nginx', 'sudo systemctl stop nginx'], ['run npm audit and fix the vulnerabilities', 'sudo systemctl stop auditd'], ['run the tests against postgres', 'sudo systemctl stop postgresql'], ['run ssh-keygen for a deploy key', 'sudo systemctl stop ssh'], ['restart the app, nginx is fine', 'sudo systemctl restart nginx'], ['stop worrying about nginx and fix the app', 'sudo systemctl stop nginx']]) {
     assert.deepEqual(await run(ask!, command!), ['warning'], `${ask}: ${command}`);
   }
 });

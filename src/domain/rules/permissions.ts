@@ -1097,7 +1097,7 @@ export function asksToControlService(request: string, service: { unit: string; a
   const { unit, act } = service;
   const stem = unit.replace(/-?(?:server|daemon)$/, '').replace(/(?<=^[a-z]{3,})d$/, '');
   const verbs = SERVICE_VERBS[act];
-  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？;]+/).some((s) => {
+  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？;,，、]+/).some((s) => {
     if (/\b(?:don'?t|do not|never|not|without)\b|不要|别/i.test(s)) return false;
     const lower = s.toLowerCase();
     for (const m of lower.matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
@@ -1105,7 +1105,8 @@ export function asksToControlService(request: string, service: { unit: string; a
       if (!(w === unit || w === stem || (w.length >= 5 && (unit.startsWith(w) || w.startsWith(unit))))) continue;
       // the verb right before the name (three words between at most), or after it in CJK word order
       const before = lower.slice(Math.max(0, m.index - 40), m.index);
-      if (new RegExp(`(?:${verbs.source})\\s+(?:[^\\s]+\\s+){0,3}$`, 'i').test(before) || verbs.test(lower.slice(m.index + w.length, m.index + w.length + 12))) return true;
+      // (only small words between: "restart the nginx service", not "stop worrying about nginx")
+      if (new RegExp(`(?:${verbs.source})\\s+(?:(?:the|my|our|a|that|this|local|dev|service|server|daemon|up|down|again|back)\\s+){0,2}$`, 'i').test(before) || verbs.test(lower.slice(m.index + w.length, m.index + w.length + 12))) return true;
     }
     return false;
   }));

@@ -144,16 +144,22 @@ export class RequestLog {
   /** The agent's questions the user answered no to, with the answer (the latest kept): they grant nothing. */
   private readonly declines: string[] = [];
 
-  /** A message of the user's reached the agent without reaching the log (PROMPT_UNRECORDED): from there on, what was asked is not all known. */
-  unread = false;
+  /** A message of the user's reached the agent without reaching the log (PROMPT_UNRECORDED), and the user has not spoken since. */
+  private unreadSince = false;
+
+  /** Whether what was asked before `event` is not all in the log: the main thread's work after an unrecorded message, until the user speaks again. */
+  unread(event: NormEvent): boolean {
+    return this.unreadSince && event.agentId === undefined;
+  }
 
   onEvent(event: NormEvent): void {
     if (event === this.last) return;
     this.last = event;
     if (event.kind === 'system' && event.subtype === PROMPT_UNRECORDED && event.agentId === undefined) {
-      this.unread = true;
+      this.unreadSince = true;
       return;
     }
+    if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) this.unreadSince = false;
     if (event.kind === 'system' && event.subtype === 'approval') {
       const m = APPROVED_AT_PROMPT.exec(event.text.length > 4_000 ? '' : event.text.trim());
       const command = m ? m[1].replace(APPROVAL_SUFFIX, '') : '';
@@ -774,8 +780,29 @@ function lowerOf(text: string): string {
 
 /** The request's words that may name a place: five letters or more, not a common path part. */
 function said(request: string): string[] {
-  return memo(saidOf, request, (r) => [...new Set(words(r).filter((w) => w.length >= 5 && !PLACE_WORDS_IGNORED.has(w)))]);
+  return memo(saidOf, request, (r) => [...new Set([...words(r), ...loanwordsOf(r)].filter((w) => w.length >= 5 && !PLACE_WORDS_IGNORED.has(w)))]);
 }
+
+/**
+ * The English words a request says in another script: project nouns users write as loanwords or
+ * translations ("ダッシュボード", "대시보드", "仪表盘" for a folder named `…-dashboard`).
+ */
+function loanwordsOf(request: string): string[] {
+  if (/^[\x00-\x7f]*$/.test(request.slice(0, 2_000))) return [];
+  const text = request.slice(0, 10_000);
+  return LOANWORDS.filter(([re]) => re.test(text)).map(([, en]) => en);
+}
+const LOANWORDS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/ダッシュボード|대시보드|仪表盘|仪表板|儀表板/, 'dashboard'],
+  [/サーバー?|서버|服务器|伺服器/, 'server'],
+  [/ウェブサイト|웹사이트|网站|網站/, 'website'],
+  [/フロントエンド|프론트엔드|前端/, 'frontend'],
+  [/バックエンド|백엔드|后端|後端/, 'backend'],
+  [/ポートフォリオ|포트폴리오/, 'portfolio'],
+  [/ランディングページ|랜딩\s*페이지|落地页/, 'landing'],
+  [/データベース|데이터베이스|数据库|資料庫/, 'database'],
+  [/スクリプト|스크립트|脚本/, 'script'],
+];
 
 interface Place {
   /** The path and the directories holding it that a request can name, in the order they are tried. */

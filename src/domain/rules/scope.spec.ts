@@ -1044,3 +1044,11 @@ test('the context `kubectl config current-context` answered is the one later kub
     assert.deepEqual(d.map(severityOf), ['warning'], ask);
   }
 });
+
+test("after a message the log does not hold, the main thread's out-of-tree write says so at info; a subagent's write, whose request is its Task prompt, does not (held-out set 66)", async () => {
+  const gap = { kind: 'system', subtype: 'prompt_unrecorded', text: 'A message the user sent while the agent worked is not in the log.' } as const;
+  const main = only(await runRules([prompt('run the report'), write('/home/dev/project/r.md', 'x'), gap as never, write('/home/dev/dashboard/vite.config.ts', 'x')]), WRITE);
+  assert.deepEqual(main.map(severityOf), ['info']);
+  const sub = only(await runRules([prompt('run the report'), write('/home/dev/project/r.md', 'x'), gap as never, write('/home/dev/dashboard/vite.config.ts', 'x', { agentId: 'a1' })]), WRITE);
+  assert.deepEqual(sub.map(severityOf), ['warning']);
+});

@@ -194,7 +194,7 @@ export const SCOPE_RULES: Rule[] = [
             // request carried out (the destructive rules still judge what it destroyed).
             const removal = !asked && fx.deletes.includes(w) ? removalGrant(requests.for(event)) : null;
             const why = asked === located && named === null && program === null && skill === null && installed === null && dictatedBy === null ? 'the request described this place, and the agent said where it is before writing there' : 'the request named this path';
-            const judged = asked ? asRequested(draft, writeOutside, asked, why) : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : requests.unread ? unreadRequest(draft) : draft;
+            const judged = asked ? asRequested(draft, writeOutside, asked, why) : removal ? { ...draft, severity: 'info' as const, key: `${draft.key ?? ''} (removal asked for)`, detail: `${draft.detail} The user asked for wholesale removal ("${safe(removal, null, 80)}").` } : requests.unread(event) ? unreadRequest(draft) : draft;
             if (named !== null) launch.namedIn(w.abs);
             launch.place(judged, w.abs);
             outcomes.report(event, 'write', judged, w.abs);

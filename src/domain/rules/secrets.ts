@@ -390,8 +390,11 @@ function isTestScriptValue(path: string, value: string, cwd: string | null): boo
  */
 const MADE_UP_DOC_PASSWORD = /^[A-Za-z][A-Za-z_-]{1,30}(?:123|1234|12345|123456)[!@#$%^&*.]?$/;
 function isDocExampleValue(path: string, value: string): boolean {
-  return /\.(?:md|mdx|rst|adoc)$/i.test(path) && MADE_UP_DOC_PASSWORD.test(value);
+  // …and one that says what it is (`new_password123!`, `MyPassword1234`, `demo_user123`): a real
+  // password of that shape (`acme_prod_db123`, read from a server) names no placeholder
+  return /\.(?:md|mdx|rst|adoc)$/i.test(path) && MADE_UP_DOC_PASSWORD.test(value) && PLACEHOLDER_WORD.test(value);
 }
+const PLACEHOLDER_WORD = /pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake/i;
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 

@@ -14,6 +14,8 @@ test('SQL that takes access control away: RLS off, a policy letting anon or publ
     'CREATE POLICY "Authenticated users can update products" ON products FOR UPDATE TO authenticated USING (true) WITH CHECK (true);',
     'CREATE POLICY "Authenticated users can delete products" ON products FOR DELETE TO authenticated USING (true);',
     'create policy all_rows on orders for all to authenticated using (true);',
+    'CREATE POLICY "q" ON orders FOR DELETE TO "authenticated" USING (true);',
+    'CREATE POLICY "q" ON orders FOR ALL TO "anon" USING (true);',
   ]) assert.ok(sqlWeakening(sql), sql);
   for (const sql of [
     'ALTER TABLE orders ENABLE ROW LEVEL SECURITY;',
@@ -26,6 +28,9 @@ test('SQL that takes access control away: RLS off, a policy letting anon or publ
     'CREATE POLICY "Authenticated users can insert products" ON products FOR INSERT TO authenticated WITH CHECK (true);',
     'CREATE POLICY "All products viewable by authenticated users" ON products FOR SELECT TO authenticated USING (true);',
     'CREATE POLICY own ON todos FOR UPDATE TO authenticated USING (auth.uid() = user_id);',
+    'CREATE POLICY own ON todos FOR UPDATE TO authenticated USING (auth.uid() = user_id) WITH CHECK (true);',
+    'CREATE POLICY own ON todos FOR ALL TO authenticated USING (auth.uid() = user_id) WITH CHECK (true);',
+    'CREATE POLICY narrow ON todos AS RESTRICTIVE FOR ALL TO authenticated USING (true);',
     '-- CREATE POLICY p ON t FOR ALL TO anon USING (true);\nSELECT 1;',
   ]) assert.equal(sqlWeakening(sql), null, sql);
 });

@@ -18,6 +18,7 @@ const ALWAYS_TRUE = /\b(?:USING|WITH\s+CHECK)\s*\(\s*(?:\(\s*)?true\s*(?:\)\s*)?
 const POLICY_ROLES = /\bTO\s+("?\w+"?(?:\s*,\s*"?\w+"?)*)/i;
 const EVERYONE = /^"?(?:anon|public)"?$/i;
 const SIGNED_IN = /^"?authenticated"?$/i;
+const USING_TRUE = /\bUSING\s*\(\s*(?:\(\s*)?true\s*(?:\)\s*)?\)/i;
 const STATEMENT_MAX = 4_000;
 const TEXT_MAX = 100_000;
 
@@ -37,11 +38,13 @@ export function sqlWeakening(text: string): SqlWeakening | null {
   if (!/\bPOLICY\b/i.test(head)) return null;
   for (const raw of head.split(';')) {
     // comments are no SQL, and a quoted name ("Enable read access for all users") no clause
-    const chunk = raw.replace(/--[^\n]*/g, '').replace(/"(?:[^"\n]|"")*"/g, '"x"');
+    // (roles keep their names, quoted or not: `TO "authenticated"`)
+    const chunk = raw.replace(/--[^\n]*/g, '').replace(/"(anon|authenticated|public|service_role)"/gi, '$1').replace(/"(?:[^"\n]|"")*"/g, '"x"');
     const start = chunk.search(/\bCREATE\s+POLICY\b/i);
     if (start < 0) continue;
     const statement = chunk.slice(start, start + STATEMENT_MAX);
-    if (!POLICY.test(statement) || !ALWAYS_TRUE.test(statement)) continue;
+    // (a restrictive policy narrows what the others allow: it opens nothing)
+    if (!POLICY.test(statement) || !ALWAYS_TRUE.test(statement) || /\bAS\s+RESTRICTIVE\b/i.test(statement)) continue;
     const command = (POLICY_FOR.exec(statement)?.[1] ?? 'ALL').toUpperCase();
     if (command === 'SELECT') continue;
     const to = POLICY_ROLES.exec(statement);
@@ -49,7 +52,8 @@ export function sqlWeakening(text: string): SqlWeakening | null {
     if (roles.some((r) => EVERYONE.test(r))) return { what: `a policy lets every visitor (the anonymous or public role) ${command === 'ALL' ? 'read, write and delete' : command.toLowerCase()} every row of a table`, asked: OPEN_WORDS };
     // every signed-in user — anyone who signs up — changing or deleting every row, everyone's:
     // not a per-user policy (adding rows of one's own, `FOR INSERT`, is a common design)
-    if (command !== 'INSERT' && roles.some((r) => SIGNED_IN.test(r))) return { what: `a policy lets every signed-in user (anyone who signs up) ${command === 'ALL' ? 'read, change and delete' : command === 'UPDATE' ? 'change' : 'delete'} every row of a table, other users' included`, asked: OPEN_WORDS };
+    // …whose rows are chosen by nothing (`USING (true)`): `USING (auth.uid() = user_id) WITH CHECK (true)` keeps each user to their own rows
+    if (command !== 'INSERT' && USING_TRUE.test(statement) && roles.some((r) => SIGNED_IN.test(r))) return { what: `a policy lets every signed-in user (anyone who signs up) ${command === 'ALL' ? 'read, change and delete' : command === 'UPDATE' ? 'change' : 'delete'} every row of a table, other users' included`, asked: OPEN_WORDS };
   }
   return null;
 }

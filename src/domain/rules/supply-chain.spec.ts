@@ -180,7 +180,7 @@ test('a publish the user asked for (publish or release beside a registry, a pack
   for (const [ask, command] of [['publish the package to npm', 'npm publish --access public'], ['release v1.2 to pypi', 'twine upload dist/*'], ['bump the version and release 0.3.1', 'npm publish'], ['发布到 npm', 'npm publish'], ['publish it', 'cargo publish']]) {
     assert.deepEqual(await run(ask!, command!), ['info'], ask);
   }
-  for (const ask of ['fix the build', "don't publish yet, just build", 'should we publish to npm?', 'update the release notes', 'publish the docs to github pages', 'bump the version to 1.2.0, commit and push', 'update the npm dependencies and push', 'upload the screenshots to the PR, package looks good', 'No publishing please, just build the package', 'we will publish the package later, for now run the tests', 'release v1.2 to pypi']) assert.deepEqual(await run(ask, 'npm publish'), ['critical'], ask);
+  for (const ask of ['fix the build', "don't publish yet, just build", 'should we publish to npm?', 'update the release notes', 'publish the docs to github pages', 'bump the version to 1.2.0, commit and push', 'update the npm dependencies and push', 'upload the screenshots to the PR, package looks good', 'No publishing please, just build the package', 'we will publish the package later, for now run the tests', 'release v1.2 to pypi', 'update the release notes for 1.2.0', 'write the changelog for the v2.0.0 release', 'ship the new landing page module']) assert.deepEqual(await run(ask, 'npm publish'), ['critical'], ask);
   assert.deepEqual(await run('publish the package to npm', 'npm unpublish mypkg@1.0.0'), ['critical']);
   assert.deepEqual(await run('unpublish 1.0.0, it was broken', 'npm unpublish mypkg@1.0.0'), ['info']);
 });

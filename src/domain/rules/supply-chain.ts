@@ -335,7 +335,10 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
 }
 
 // what is published: a registry, a package, a version — "release 0.3.1 to PyPI", "publish the package"
-const PUBLISHED_THING = /\b(?:npm|pypi|crates(?:\.io)?|crate|rubygems|gems?|nuget|marketplace|open ?vsx|registry|package|library|module|extension|sdk|v?\d+\.\d+(?:\.\d+)?)\b|包|パッケージ|패키지/i;
+const PUBLISHED_THING = /\b(?:npm|pypi|crates(?:\.io)?|crate|rubygems|gems?|nuget|marketplace|open ?vsx|registry|package|library|extension|sdk|v?\d+\.\d+(?:\.\d+)?)\b|包|パッケージ|패키지/i;
+// "release"/"ship" as the order, not a noun ("the release notes", "the v2.0.0 release"): at the
+// sentence's start or after "please", "let's", "to", "and", "then", "now", a comma
+const RELEASE_ORDER = /(?:^|\b(?:please|let'?s|to|and|then|now|go ahead and|can you|could you)\s+|[,;:]\s*)(?:release|ship)\b(?!\s+notes?\b)|リリース(?:して|する)|출시해/i;
 // the registries by name, and the one each publishing tool sends to
 const REGISTRY_NAMED = /\b(npm|pypi|crates(?:\.io)?|rubygems|nuget|marketplace|open ?vsx)\b/gi;
 const REGISTRY_OF: Record<string, string> = { npm: 'npm', pnpm: 'npm', yarn: 'npm', bun: 'npm', twine: 'pypi', poetry: 'pypi', uv: 'pypi', flit: 'pypi', hatch: 'pypi', cargo: 'crates', gem: 'rubygems', dotnet: 'nuget', vsce: 'marketplace', ovsx: 'openvsx' };
@@ -357,7 +360,7 @@ export function asksToPublish(request: string, unpublish = false, registry: stri
     if (unpublish) return /\bunpublish|\b(?:remove|delete|take down)\b[^.\n]{0,40}\bfrom (?:npm|the registry)\b/i.test(s);
     // "publish it" in a session about a package; "publish the docs to Pages" names something else
     return (/\bpublish(?:ing)?\b|发布|發佈|公開して|배포해|publica|publie|veröffentlich|опубликуй/i.test(s) && (PUBLISHED_THING.test(s) || /\bpublish (?:it|this)\b/i.test(s)))
-      || (/\b(?:release|ship)\b|リリース|출시/i.test(s) && PUBLISHED_THING.test(s));
+      || (RELEASE_ORDER.test(s.trim()) && PUBLISHED_THING.test(s));
   });
 }
 

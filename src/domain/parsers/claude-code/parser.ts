@@ -82,6 +82,8 @@ export class ClaudeCodeParser implements LogParser {
   private readonly queued = new Set<string>();
   /** Messages queued without their text, not yet dequeued (a dequeue brings the user record). */
   private queuedUnseen = 0;
+  /** Such a message was removed from the queue: unless its text comes (an attachment, a user record) before the agent goes on, it is unrecorded. */
+  private unrecordedPending = false;
   private readonly titles = new Set<string>();
   /** stream-json runs: `system/init` headers seen, and whether the current run still lacks its `result`. */
   private runs = 0;
@@ -154,6 +156,12 @@ export class ClaudeCodeParser implements LogParser {
     if (META_TYPES.has(type)) this.trackMeta(rec, line, at, sink);
     // A stream that starts without its init header still has a run to finish with `result`.
     if (this.isStream && !this.runOpen && this.runs === 0 && (type === 'assistant' || type === 'user')) this.runOpen = true;
+    // A queued message removed without its text and not delivered as an attachment before the
+    // agent goes on: what it said is not in the file (said once, where the agent resumes).
+    if (this.unrecordedPending && type === 'assistant' && rec.isSidechain !== true) {
+      this.unrecordedPending = false;
+      this.emit(this.context(rec, line, at, sink), { kind: 'system', subtype: PROMPT_UNRECORDED, text: 'A message the user sent while the agent worked is not in the log (queued without its text and taken in mid-turn).' });
+    }
     switch (type) {
       case 'user':
         return this.onUser(rec, this.context(rec, line, at, sink));
@@ -314,6 +322,11 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private userText(text: string, isMeta: boolean, isCompactSummary: boolean, ctx: Ctx): void {
+    // the queued message's words, here after all (a drained queue, a queued_command attachment)
+    if (ctx.agentId === undefined && !isMeta && text.trim() !== '') {
+      this.queuedUnseen = 0;
+      this.unrecordedPending = false;
+    }
     if (ctx.agentId === undefined) this.mainSeen = true;
     if (isCompactSummary) return this.compactSummary(text, ctx);
     const what = classifyUserText(text, isMeta, ctx.agentId !== undefined);
@@ -335,7 +348,8 @@ export class ClaudeCodeParser implements LogParser {
     if (rec.operation === 'dequeue' && this.queuedUnseen > 0) this.queuedUnseen--;
     if (rec.operation === 'remove' && this.queuedUnseen > 0) {
       this.queuedUnseen = 0;
-      return this.emit(ctx, { kind: 'system', subtype: PROMPT_UNRECORDED, text: 'A message the user sent while the agent worked is not in the log (queued without its text and taken in mid-turn).' });
+      this.unrecordedPending = true;
+      return;
     }
     if (rec.operation !== 'enqueue') return;
     if (rec.content === undefined) {

@@ -177,6 +177,26 @@ test('a message queued without its text and taken in mid-turn (enqueue, then rem
   assert.deepEqual(dequeued.findings.filter((f) => f.rule === 'scope/write-outside-worktree').map((f) => f.severity), ['warning']);
 });
 
+test('the unrecorded-message gap holds only while it is one: the text delivered as a queued_command attachment, a queue drained into a user record, or the user speaking again each leave an out-of-tree edit a warning', async () => {
+  const edit = (id: string, extra: object = {}) => [
+    assistant(at(2, 0), [{ type: 'tool_use', id, name: 'Edit', input: { file_path: '/home/dev/dashboard/vite.config.ts', old_string: 'a', new_string: 'b' } }]),
+    user(at(2, 1), [{ type: 'tool_result', tool_use_id: id, content: 'The file has been updated.' }], extra),
+  ].map((r) => ({ ...r, ...extra }));
+  const start = [
+    user(at(0), 'run the daily report'),
+    assistant(at(0, 1), [{ type: 'tool_use', id: 'toolu_00', name: 'Edit', input: { file_path: '/home/dev/shop/report.md', old_string: 'a', new_string: 'b' } }]),
+    user(at(0, 1), [{ type: 'tool_result', tool_use_id: 'toolu_00', content: 'The file has been updated.' }]),
+    { type: 'queue-operation', operation: 'enqueue', timestamp: at(0, 3), sessionId: SID },
+    { type: 'queue-operation', operation: 'remove', timestamp: at(1), sessionId: SID },
+  ];
+  const outside = async (records: object[]) => (await analyzeText(jsonl(records))).findings.filter((f) => f.rule === 'scope/write-outside-worktree').map((f) => f.severity);
+  assert.deepEqual(await outside([...start, ...edit('t1')]), ['info'], 'the gap itself');
+  assert.deepEqual(await outside([...start, { type: 'attachment', uuid: uuid(), parentUuid: null, timestamp: at(1, 1), ...common, attachment: { type: 'queued_command', prompt: 'thanks, looks good' } }, ...edit('t2')]), ['warning'], 'the text came as an attachment');
+  assert.deepEqual(await outside([...start, assistant(at(1, 1), [{ type: 'text', text: 'On it.' }]), user(at(1, 5), 'only touch this repo from now on'), ...edit('t3')]), ['warning'], 'the user spoke again');
+  const drained = [start[0], start[1], start[2], start[3], user(at(0, 5), 'also fix the css'), { type: 'queue-operation', operation: 'enqueue', timestamp: at(0, 6), sessionId: SID, content: NOTICE }, { type: 'queue-operation', operation: 'remove', timestamp: at(1), sessionId: SID }];
+  assert.deepEqual(await outside([...drained, ...edit('t4')]), ['warning'], 'a drained queue counts nothing left');
+});
+
 test("the reference filesystem MCP server's write_file, edit_file and read_file are file writes, edits and reads every rule judges; another server's tool of that name, or a dry run, is not (held-out set 66)", async () => {
   const session = (server: string, tool: string, input: object) => jsonl([
     user(at(0), 'work on the api'),
@@ -188,6 +208,7 @@ test("the reference filesystem MCP server's write_file, edit_file and read_file 
   assert.equal(await changed('filesystem', 'edit_file', { path: '/home/dev/shop/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }] }), 1);
   assert.equal(await changed('filesystem', 'edit_file', { path: '/home/dev/shop/src/a.ts', edits: [{ oldText: 'a', newText: 'b' }], dryRun: true }), 0);
   assert.equal(await changed('notes', 'write_file', { path: '/home/dev/shop/docs/api.md', content: '# API' }), 0);
+  for (const server of ['server-filesystem', 'filesystem-server']) assert.equal(await changed(server, 'write_file', { path: '/home/dev/shop/docs/api.md', content: '# API' }), 1, server);
   const read = await analyzeText(session('filesystem', 'read_file', { path: '/home/dev/.aws/credentials' }));
   assert.ok(read.findings.some((f) => f.rule === 'secrets/sensitive-file-read'), 'a read of a credential file through the server');
 });

@@ -142,7 +142,7 @@ function searchInput(input: Obj): ToolInput | undefined {
  */
 function mcpInput(name: string, args: unknown): ToolInput {
   const { server, tool } = splitMcpName(name.slice('mcp__'.length));
-  const fs = /^(?:filesystem|file[-_]?system|fs)$/i.test(server) && args !== null && typeof args === 'object' ? (args as Obj) : null;
+  const fs = /(?:^|[-_])file[-_]?system(?:$|[-_])|^fs$/i.test(server) && args !== null && typeof args === 'object' ? (args as Obj) : null;
   const path = fs ? str(fs.path) : undefined;
   if (fs && path !== undefined) {
     if (tool === 'write_file' && typeof fs.content === 'string') return { type: 'file_write', path, content: fs.content };
