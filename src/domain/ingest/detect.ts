@@ -56,7 +56,8 @@ function safeDetect(family: ParserFamily, sample: DetectSample): Detection | nul
 
 /**
  * Another coding agent's session that no parser reads, by markers only that agent writes: an
- * OpenCode export (`"id": "ses_…"` with `"projectID"`) or its records (`"agent":"opencode"`), an
+ * OpenCode export (`"id": "ses_…"` with `"projectID"`) or its records (`"agent":"opencode"`), the
+ * oh-my-opencode plugin's transcript (`{"type":"tool_use","timestamp":…,"tool_name":…}`), an
  * Aider chat history (`# aider chat started at`), a Cline task (`"say": "api_req_started"`). So a
  * report can say what the file is rather than only that it was not read.
  */
@@ -69,6 +70,8 @@ const FOREIGN_SAMPLE_LINES = 200;
 const FOREIGN_SAMPLE_CHARS = 64 * 1024;
 const FOREIGN_AGENTS: ReadonlyArray<[string, RegExp]> = [
   ['OpenCode', /"agent"\s*:\s*"opencode"|"id"\s*:\s*"ses_[A-Za-z0-9]{8,}"[\s\S]{0,400}"projectID"\s*:/],
+  // the transcript the oh-my-opencode plugin's hook writes: one flat record per tool call and result
+  ['OpenCode (the oh-my-opencode transcript hook)', /^\{"type":"tool_use","timestamp":"[^"\n]{10,40}","tool_name":"[^"\n]+","tool_input":/m],
   ['Aider', /^# aider chat started at \d{4}-\d{2}-\d{2}/m],
   ['Cline', /"say"\s*:\s*"api_req_started"/],
 ];

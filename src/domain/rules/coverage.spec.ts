@@ -225,6 +225,11 @@ test('another agent\'s session (OpenCode, Aider, Cline) is named as such: not re
   assert.notEqual(aider.outcome, 'Clear', 'an Aider history is never vouched for, whatever the heuristics read in it');
   assert.match(aider.findings.find((x) => x.rule === 'coverage/not-a-session-log')?.title ?? '', /A session of Aider/);
   assert.equal(foreignAgentOf(['[{"ts":1,"type":"say","say":"api_req_started","text":"{}"}]']), 'Cline');
+  // the oh-my-opencode plugin's transcript hook (held-out set 67): flat records, one per tool call
+  const hook = ['{"type":"user","timestamp":"2026-03-24T22:10:34.604Z","content":"fix the emacs warning"}', '{"type":"tool_use","timestamp":"2026-03-24T22:10:54.614Z","tool_name":"read","tool_input":{"filePath":"/home/me/.doom.d/init.el"}}', '{"type":"tool_result","timestamp":"2026-03-24T22:10:55.001Z","tool_name":"read","tool_output":"(doom! …)"}'];
+  assert.equal(foreignAgentOf(hook), 'OpenCode (the oh-my-opencode transcript hook)');
+  assert.match((await analyzeText(hook.join('\n') + '\n')).findings.find((x) => x.rule === 'coverage/not-a-session-log')?.title ?? '', /A session of OpenCode \(the oh-my-opencode transcript hook\), which Vouch does not read/);
+  assert.equal(foreignAgentOf(['{"type":"tool_use","id":"toolu_01","name":"Bash","input":{"command":"ls"}}']), null, "a Claude Code content block is no hook record");
   assert.equal(foreignAgentOf(['We compared opencode and aider for the team.', 'The "agent" field is "claude".']), null);
 });
 
