@@ -119,7 +119,9 @@ export const ACTION_CLAIM_RULES: Rule[] = [
 /** `deploy_to_github`, `sync_repo`, `push_to_gitlab`: an MCP (or other) tool whose name's words are a sending verb and a code host. */
 function deploysToCodeHost(event: NormEvent & { kind: 'tool_call' }): boolean {
   const tool = event.input.type === 'mcp' ? event.input.tool : event.input.type === 'other' ? event.name : '';
-  const words = tool.toLowerCase().split(/[^a-z0-9]+/);
+  // words of snake_case, kebab-case and camelCase names alike; a tool that only asks (`get_git_upload_status`) sends nothing
+  const words = tool.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  if (words.some((w) => /^(?:get|list|read|show|check|status|fetch|describe|view|find|search)$/.test(w))) return false;
   return words.some((w) => /^(?:deploy|publish|sync|upload|push)$/.test(w)) && words.some((w) => /^(?:github|gitlab|bitbucket|git|repo|repository|gitea|codeberg)$/.test(w));
 }
 

@@ -179,10 +179,13 @@ test('a force push the user asked for in words is as requested; one past a lease
   assert.deepEqual(past.map(severityOf), ['info', 'warning']);
   assert.match(past[1]!.detail, /asked for a force push with lease[^]*this one had no lease/);
   // prohibitions, questions, reports of what happened, other words with "-f" or "force", another branch named
-  for (const ask of ["don't force push, ever", 'never use push -f on main', 'push my changes', 'force the tests to pass and push', 'Do not force-push; rebase instead', '不要强制推送', 'why did you force push to main?', 'the last agent force pushed and wiped my work, be careful', 'push the fix, then rm -f the lock file', 'Force the push notification banner to render on iOS', 'force push my feature branch feature/x', 'force push dev', 'force-push the feature-login branch', 'force push my-feature', 'rebase fix-123 on main and force push it', 'if you force push main again I will revoke your access', 'Should you ever need to force push, ask me first.', 'force push is disabled on main, so open a PR']) {
+  for (const ask of ["don't force push, ever", 'never use push -f on main', 'push my changes', 'force the tests to pass and push', 'Do not force-push; rebase instead', '不要强制推送', 'why did you force push to main?', 'the last agent force pushed and wiped my work, be careful', 'push the fix, then rm -f the lock file', 'Force the push notification banner to render on iOS', 'force push my feature branch feature/x', 'force push dev', 'force-push the feature-login branch', 'force push my-feature', 'rebase fix-123 on main and force push it', 'if you force push main again I will revoke your access', 'Should you ever need to force push, ask me first.', 'force push is disabled on main, so open a PR', 'run git push --force origin release', 'git push -f origin release', 'push -f origin hotfix', 'force-push origin hotfix', 'force push to origin release']) {
     assert.deepEqual(only(await runRules([prompt(ask), cmd('git push --force origin main')]), PUSH).map(severityOf), ['critical'], ask);
   }
   assert.deepEqual(only(await runRules([prompt('force push feature/x'), cmd('git push -f origin feature/x')]), PUSH).map(severityOf), ['info'], 'the branch named');
+  // polite orders are orders; words after "force push" that are no branch name none
+  for (const ask of ['Could you force push main please', 'can you force push it to main now']) assert.deepEqual(only(await runRules([prompt(ask), cmd('git push --force origin main')]), PUSH).map(severityOf), ['info'], ask);
+  for (const ask of ['force push so CI reruns', 'force push and open a PR', 'force push the fix']) assert.deepEqual(only(await runRules([prompt(ask), cmd('git push --force origin feature/x')]), PUSH).map(severityOf), ['info'], ask);
   assert.deepEqual(only(await runRules([prompt('force push my feature branch feature/x'), cmd('git push origin --delete main')]), PUSH).map(severityOf), ['critical'], 'a deletion is no force push');
 });
 
@@ -1579,7 +1582,7 @@ test('a database reset the user asked for is as requested: dropdb and local rese
   }
   // the verb must govern the database, and "not the volumes" holds them back
   assert.deepEqual(await run('reset the database, not the volumes', 'docker compose down -v'), ['critical']);
-  for (const ask of ['delete the unused db.ts helper', 'fix the database connection and remove the retry logic', 'remove the database connection pooling from app.py', 'delete the test database fixtures in tests/conftest.py', 'reset the db connection when it times out', 'drop the database column legacy_id', 'rebuild the database layer', 'remove the db dependency from package.json']) assert.deepEqual(await run(ask, 'dropdb myapp_dev'), ['critical'], ask);
+  for (const ask of ['delete the unused db.ts helper', 'fix the database connection and remove the retry logic', 'remove the database connection pooling from app.py', 'delete the test database fixtures in tests/conftest.py', 'reset the db connection when it times out', 'drop the database column legacy_id', 'rebuild the database layer', 'remove the db dependency from package.json', 'remove the schema in models.py', 'remove the database in docker-compose.yml and use sqlite', 'remove the db on the settings page', 'fix the db reset script']) assert.deepEqual(await run(ask, 'dropdb myapp_dev'), ['critical'], ask);
   for (const ask of ['wipe the database so we start fresh', 'reset the dev database and run the migrations', 'drop and recreate the db']) assert.deepEqual(await run(ask, 'dropdb myapp_dev'), ['info'], ask);
   for (const ask of ['set up the database', "don't reset the database", 'fix the login page']) assert.deepEqual(await run(ask, 'docker compose down -v'), ['critical'], ask);
   assert.deepEqual(await run('fix the login page', 'dropdb myapp_dev'), ['critical']);
@@ -1596,6 +1599,7 @@ test('docker prunes are containers or images removed, as requested when the user
   assert.deepEqual((await run('clean up old docker images', 'docker system prune -af --volumes')).map(severityOf), ['critical']);
   assert.deepEqual((await run("don't prune docker", 'docker system prune -af')).map(severityOf), ['warning']);
   // a file or a section about Docker is no Docker to prune; volumes in any spelling need their name
-  for (const ask of ['remove the docker-compose override file', 'delete the Docker section from the README', 'clean up the networks config in the yaml', 'remove the unused images from the landing page', 'clean up the images folder', 'remove unused containers from the React tree', 'delete the networks tab from the settings page']) assert.deepEqual((await run(ask, 'docker system prune -af')).map(severityOf), ['warning'], ask);
+  for (const ask of ['remove the docker-compose override file', 'delete the Docker section from the README', 'clean up the networks config in the yaml', 'remove the unused images from the landing page', 'clean up the images folder', 'remove unused containers from the React tree', 'delete the networks tab from the settings page', 'remove the unused images from the landing page and rebuild the docker container']) assert.deepEqual((await run(ask, 'docker system prune -af')).map(severityOf), ['warning'], ask);
   assert.deepEqual((await run('prune docker, disk is full', 'docker system prune -af --volumes=true')).map(severityOf), ['critical']);
+  assert.deepEqual((await run('remove the volumes key from the docker compose file', 'docker system prune -af --volumes')).map(severityOf), ['critical']);
 });

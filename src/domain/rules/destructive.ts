@@ -961,7 +961,7 @@ function asksToRecreateDatabase(request: string): boolean {
 // In English the verb governs the database: "reset the dev database", "drop and recreate the db",
 // "delete the current database", "database reset" — not "delete the unused db.ts helper" or "fix the
 // database connection and remove the retry logic". (Other languages: verb and noun in one sentence.)
-const DB_RESET_EN = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+(?:(?:and|&)\s+(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+)?(?:(?:the|my|our|your|this|that|local|dev|development|test|testing|current|whole|entire|existing|old|postgres|postgresql|mysql|sqlite|app|[\w-]+_(?:dev|test|development))\s+){0,3}(?:database|db|schema)s?(?![.\w-])(?=\s*(?:$|[.,;:!?()]|\s(?:and|then|to|so|for|before|after|with|again|too|please|now|first|completely|entirely|fully|from\s+scratch|on|in)\b))|\b(?:database|db)\s+(?:reset|wipe|recreat\w*|rebuild)\b/i;
+const DB_RESET_EN = /\b(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+(?:(?:and|&)\s+(?:delete|drop|remove|reset|recreate|re-create|wipe|nuke|rebuild)\s+)?(?:(?:the|my|our|your|this|that|local|dev|development|test|testing|current|whole|entire|existing|old|postgres|postgresql|mysql|sqlite|app|[\w-]+_(?:dev|test|development))\s+){0,3}(?:database|db)s?(?![.\w-])(?=\s*(?:$|[.,;:!?()]|\s(?:and|then|so|before|after|again|too|please|now|first|completely|entirely|fully|from\s+scratch)\b))|\b(?:database|db)\s+(?:reset|wipe|recreat\w*|rebuild)\b(?!\s+(?:script|scripts|function|command|button|endpoint|logic|code|tests?|page|route|job|step))/i;
 const DB_RESET_FOREIGN = /\b(?:apagar|apague|recriar|borrar|eliminar|supprimer|l[öo]sch\w*|x[oó]a|t[aạ]o\s+l[aạ]i)\b|删除|重建|重置|削除|삭제/i;
 const DB_WORD = /\b(?:database|db|schema|banco(?:\s+de\s+dados)?|base\s+de\s+(?:datos|donn[ée]es)|datenbank|csdl|c[oơ]\s+s[oở]\s+d[uữ]\s+li[eệ]u)\b|数据库|資料庫|データベース|데이터베이스/i;
 
@@ -1656,7 +1656,7 @@ export function asksToForcePush(request: string, branch: string | null = null): 
 // "don't force push", "never use push -f", "without force-pushing", "no --force": a prohibition
 const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of|careful)\b[^\n]{0,25}?(?:force|-f\b)|\bif\s+you\b|\bask\s+me\b|\b(?:disabled|not allowed|forbidden|blocked|prohibited|revoke)\b|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
 // "why did you force push?", "should you ever need to force push, …": a question or a condition
-const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are|should|would|could|can|if|unless)\b/i;
+const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are|should|if|unless)\b/i;
 // "the last agent force pushed and wiped my work": a report of what happened, not an order
 const FORCE_PUSH_REPORTED = /\bforce[- ]?pushed\b|\b(?:was|were|been|got)\s+force[- ]?push/i;
 // the order itself: "force push", "push --force", "push -f", "push with force", "git push -f origin main"
@@ -1665,30 +1665,43 @@ const FORCE_PUSH_WORDS = /\bforce[- ]?push(?!\s+notifications?)\b|\bpush(?:ing)?
 /** The sentence names no branch, or names the one pushed to ("force push my feature branch feature/x" asks nothing of main). */
 function namesNoOtherBranch(sentence: string, branch: string | null): boolean {
   const named = branchesNamed(sentence);
-  if (named.length === 0) return true;
-  if (branch === null) return false;
+  // (a push whose branch the log does not show is taken as the one named)
+  if (named.length === 0 || branch === null) return true;
   const target = branch.toLowerCase().replace(/^origin\//, '');
   // every branch the sentence names is the one pushed ("rebase fix-123 on main and force push it" names two)
   return named.every((b) => b === target);
 }
 
 /**
- * The branches a sentence names: the usual long-lived names, names with a slash or a dash and a
- * digit or a second word (`feature/x`, `fix-123`, `feature-login`), a word beside "branch", and the
- * word a force push is given (`force push dev`). Pronouns and common words are none.
+ * The branches a sentence names: the usual long-lived names, names with a slash, a dash or a digit
+ * (`feature/x`, `fix-123`, `feature-login`), a word beside "branch", the branch a push command
+ * names after its remote (`git push -f origin release`), and a branch-like word a force push is
+ * given (`force push dev`). Pronouns and common words are none. Word by word: linear in the sentence.
  */
 function branchesNamed(sentence: string): string[] {
   const out = new Set<string>();
+  const words = sentence.slice(0, 2_000).split(/\s+/).map((w) => w.replace(/^[("'`]+|[)"'`.,;:!?]+$/g, '')).filter(Boolean);
   const add = (b: string | undefined) => {
-    const w = b?.toLowerCase().replace(/^origin\//, '').replace(/[.,;:!?]+$/, '');
-    if (w && !NOT_A_BRANCH.test(w) && !w.includes('://')) out.add(w);
+    const w = b?.toLowerCase().replace(/^origin\//, '');
+    if (w && !NOT_A_BRANCH.test(w) && !w.includes('://') && w.length <= 100) out.add(w);
   };
-  for (const m of sentence.matchAll(/(?<![\w/.-])(main|master|develop|dev|trunk|gh-pages|production|staging|[\w.-]+\/[\w./-]+|[a-z][\w.]*-[\w.-]+)(?![\w/-])/gi)) add(m[1]);
-  for (const m of sentence.matchAll(/\bbranch\s+([\w./-]+)|([\w./-]+)\s+branch\b/gi)) add(m[1] ?? m[2]);
-  for (const m of sentence.matchAll(/\bforce[- ]?push(?:ing)?\s+(?:to\s+)?(?:the\s+)?([\w./-]+)/gi)) add(m[1]);
+  words.forEach((w, i) => {
+    const lower = w.toLowerCase();
+    if (LONG_LIVED.test(lower) || /^[\w.-]+\/[\w./-]+$/.test(w) || /^[a-z][\w.]*-[\w.-]+$/i.test(w)) add(w);
+    if (lower === 'branch') add(words[i + 1]);
+    if (words[i + 1]?.toLowerCase() === 'branch') add(w);
+    // `push [-f|--force…] origin release`
+    if ((lower === 'origin' || lower === 'upstream') && i > 0 && /^(?:push|-f|--force(?:-with-lease)?|--force-if-includes|force-push|-u)$/i.test(words[i - 1]!)) add(words[i + 1]);
+    // `force push dev`: the word after a force push, when it looks like a branch
+    if (/^(?:push|force-push|force-pushing)$/i.test(w) && (i === 0 || /force/i.test(words[i - 1]!) || /force/i.test(w))) {
+      const next = words[i + 1]?.toLowerCase() === 'to' ? words[i + 2] : words[i + 1];
+      if (next && (LONG_LIVED.test(next.toLowerCase()) || /[/\d_-]/.test(next))) add(next);
+    }
+  });
   return [...out];
 }
-const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|origin|upstream|now|again|please|everything|all|changes?|commits?|work|branch|remote|here|there|anyway|up|back|force-push|force-pushed|re-?written)$/;
+const LONG_LIVED = /^(?:main|master|develop|dev|trunk|gh-pages|production|staging|release|hotfix)$/;
+const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|origin|upstream|now|again|please|everything|all|changes?|commits?|work|branch|remote|here|there|anyway|up|back|force-push|force-pushed|re-?written|-f|--force)$/;
 
 /** Who asked for a force push, and whether only with lease (the user's words first). */
 function forceRequest(requests: readonly Request[], branch: string | null): { by: Asker; leaseOnly: boolean } | null {
@@ -1970,11 +1983,11 @@ function asksToPruneDocker(said: string, volumes: boolean): boolean {
     if (/\b(?:don'?t|do not|never|not|keep|without)\b|不要|别|保留/i.test(s)) return false;
     if (volumes && !/\bvolumes?\b|卷/i.test(s)) return false;
     // (images, containers and networks of Docker: "the unused images from the landing page" are files)
-    return PRUNES_DOCKER.test(s) || (PRUNES_DOCKER_THINGS.test(s) && /\b(?:docker|podman)\b(?![-.\w])/i.test(s)) || /\b(?:docker|podman)\s+(?:system\s+|image\s+|container\s+|volume\s+)?prune\b/i.test(s);
+    return PRUNES_DOCKER.test(s) || (PRUNES_DOCKER_THINGS.test(s) && /\b(?:docker|podman)\b(?![-.\w])(?!\s+(?:compose|file|files|section|config\w*|setup|docs?|readme|container)\b)/i.test(s)) || /\b(?:docker|podman)\s+(?:system\s+|image\s+|container\s+|volume\s+)?prune\b/i.test(s);
   });
 }
 const PRUNES_DOCKER = /\b(?:prune|clean(?:\s|-)?up|clear(?:\s+out)?|purge|free up|reclaim|wipe|tidy up)\s+(?:(?:the|all|old|unused|my|some|of)\s+)*(?:docker|podman)\b(?![-.\w])(?!\s+(?:section|file|files|config\w*|compose|setup|docs?|readme|instructions?)\b)/i;
-const PRUNES_DOCKER_THINGS = /\b(?:prune|clean(?:\s|-)?up|clear|remove|delete|purge|wipe)\s+(?:(?:the|all|old|unused|dangling|stopped|untagged|docker|podman|my|some|of)\s+)*(?:images|containers|networks|volumes)\b(?!\s+(?:config\w*|section|file|files|settings|list|docs?)\b)/i;
+const PRUNES_DOCKER_THINGS = /\b(?:prune|clean(?:\s|-)?up|clear|remove|delete|purge|wipe)\s+(?:(?:the|all|old|unused|dangling|stopped|untagged|docker|podman|my|some|of)\s+)*(?:images|containers|networks|volumes)\b(?!\s+(?:config\w*|section|file|files|settings|list|docs?|key|keys|entry|entries|mapping|field|tab|folder)\b)/i;
 
 /** A CLI's words before its removal verb: the kind of resource (`namespace`, `clusters`, `services`). */
 function kindWords(cmd: SimpleCommand): string[] {

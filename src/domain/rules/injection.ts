@@ -532,7 +532,7 @@ export const INJECTION_RULES: Rule[] = [
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
             const servers = /"hooks"\s*:|\[hooks/.test(w.added) ? [] : mcpServersAdded(w.added, w.removed ?? '');
-            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && !ORDER_LINE.test(w.added) && projectMemoryFile(w) && ASKS_SESSION_MEMORY.test(t)) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w)) || (plain && asksOfAllAgents(t, w.abs))) !== null;
+            const asked = requested.has(w.abs) || whoAsked(requests.for(event), (t) => requestNamesFile(t, w.path) || namesFile(t, w.path) || (isMemoryFile(w.abs) && ASKS_TO_REMEMBER.test(t)) || (plain && !ORDER_LINE.test(w.added) && projectMemoryFile(w) && (ASKS_SESSION_MEMORY.test(t) || carriesOverInCjk(t))) || (kind !== undefined && kind.words.test(t)) || asksForServers(t, servers) || (plain && asksAgentSetup(t, w.abs)) || (plain && asksToCarryOver(t, w)) || (plain && asksOfAllAgents(t, w.abs))) !== null;
             if (asked) addCapped(requested, w.abs, WRITTEN_MAX);
             // Claude Code's auto-memory is the harness's own feature for notes to later sessions:
             // a note is context, unless what it says reads like an injected instruction.
@@ -549,15 +549,12 @@ export const INJECTION_RULES: Rule[] = [
             // in the instruction file: the same kind of change, one reference following the move
             const renamed = !asked && !memory && !scaffold && plain && w.cmd !== undefined && renamesReferences(w.cmd);
             const moved = !asked && !memory && !scaffold && !renamed && plain && w.kind === 'edit' ? moves.followed(w.removed ?? '', w.added) : null;
-            // after a message of the user's the log does not hold, "unasked" cannot be said: said, not alarmed
-            // (not standing orders: "always push to main", "skip CI" stay what they are)
-            const unread = !asked && !memory && !scaffold && !renamed && moved === null && plain && !ORDER_LINE.test(w.added) && requests.unread(event);
-            const quiet = asked || memory || scaffold || renamed || moved !== null || unread;
+            const quiet = asked || memory || scaffold || renamed || moved !== null;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
               severity: quiet ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : unread ? 'Agent instruction file modified; the request is not all in the log' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : unread ? '. A message the user sent while the agent worked is not in the log (recorded queued, without its text): whether it asked for this cannot be read; the text added holds nothing instruction-like' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ''}.`,
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
@@ -827,7 +824,7 @@ const AGENT_DEFINITION = /[\\/]\.(?:claude|codex|gemini)[\\/]agents[\\/][^\\/]+$
 // the agents as a whole (not "each agent class in src/agents/": code)
 const ALL_AGENTS = /\b(?:all|every|each)\s+(?:of\s+(?:the|my|our)\s+)?(?:(?:sub-?)?agents?|team\s+members)\b(?!\s+(?:class|classes|file|files|module|modules|type|types|test|tests)\b)|(?:全|各|すべての|全部の)エージェント|所有(?:的)?(?:智能体|agent)|每个(?:智能体|agent)|모든\s*에이전트|각\s*에이전트/i;
 // an order that changes how they work: make them do something, update them, have them read …
-const CHANGE_ORDER = /\b(?:make|have|let|update|change|tell|configure|set\s+up|ensure|add|give|teach|require|instruct)\b|\b(?:should|must|need\s+to)\s+(?:always\s+)?\w+|ように|させて|して(?:ください)?|反映|让|要求|更新|하도록|하게|해줘|반영/i;
+const CHANGE_ORDER = /\b(?:make|update|change|configure|set\s+up|ensure|teach|require|instruct)\s+(?:all|every|each|them|the)\b|\b(?:should|must|need\s+to)\s+(?:always\s+)?(?:read|load|use|follow|include|check|consult|reference|start|run|write|report|know)\b|ように(?:して|する|設定)|させて|反映|让(?:所有|每个)|要求|하도록|반영/i;
 
 function asksToCarryOver(request: string, w: FileOp): boolean {
   if (w.kind === 'edit' || ORDER_LINE.test(w.added)) return false;
@@ -845,7 +842,22 @@ function asksToCarryOver(request: string, w: FileOp): boolean {
  * so writing it there is what was asked. An app's feature ("persist the cart across sessions",
  * "remember where the user left off") makes no memory of the agent's.
  */
-const ASKS_SESSION_MEMORY = /(?:(?:내일|다음에|나중에|다음\s*세션)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지)[^\n]{0,80}(?:정리|기록|저장|메모)|(?:정리|기록|저장|메모)[^\n]{0,80}(?:(?:내일|다음에|나중에)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지)|(?:(?:明日|次回)[^。\n]{0,20}続け|続きから|セッションを(?:維持|保持))[^\n]{0,60}(?:まとめ|記録|保存|メモ)|(?:まとめ|記録|保存|メモ)[^\n]{0,60}(?:(?:明日|次回)[^。\n]{0,20}続け|続きから)|(?:(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话)[^\n]{0,40}(?:总结|记录|保存|整理)|(?:总结|记录|保存|整理)[^\n]{0,40}(?:(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话)|\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
+const ASKS_SESSION_MEMORY = /\b(?:create|make|add|keep|save|set\s+up|build|have|write(?:\s+down)?|store)\s+(?:(?:some|a|an|your|the|our|project|session)\s+){0,2}(?:memory|memories)\b[^.?!\n]{0,100}\b(?:(?:we|i|you)\s+(?:come\s+back|return|start\s+(?:a\s+)?new\s+(?:session|conversation|chat)|pick\s+up)|(?:next|new|later|future)\s+(?:session|conversation|chat)s?|(?:between|across)\s+(?:our\s+)?(?:sessions|conversations|chats)|(?:where|what)\s+(?:we|i|you)\s+left\s+off)\b/i;
+/**
+ * "내일 이어서 할수있게 … 작업내용 상세히 정리하고 세션 유지해서", "明日続けられるように作業内容をまとめて",
+ * "把工作进度记录下来，明天继续": in Korean, Japanese or Chinese, a line that asks to carry the work over
+ * to a later session and to write the work down (the work's own noun beside a word for recording
+ * it — "정리해줘" alone is tidying code). Line by line, each test linear.
+ */
+function carriesOverInCjk(request: string): boolean {
+  return request.slice(0, 10_000).split('\n').some((line) => CJK_CARRY.some(([later, noted]) => later.test(line) && noted.test(line)));
+}
+const CJK_CARRY: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/(?:내일|다음에|나중에|다음\s*세션)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지/, /(?:작업|진행|세션)\s*(?:내용|상황|사항)?[^\n]{0,20}(?:정리|기록|저장|메모)/],
+  [/(?:明日|次回)[^。\n]{0,20}続け|続きから|セッションを(?:維持|保持)/, /(?:作業|進捗|セッション)(?:内容|状況)?[^\n]{0,15}(?:まとめ|記録|保存|メモ)/],
+  [/(?:明天|下次)[^。\n]{0,10}(?:继续|接着)|保持会话/, /(?:工作|进度|进展|会话)(?:内容|情况)?[^\n]{0,10}(?:总结|记录|保存|整理)|(?:总结|记录|保存|整理)[^\n]{0,10}(?:工作|进度|进展)/],
+];
+
 /**
  * The project's own memory file: CLAUDE.md, AGENTS.md or GEMINI.md in the working tree (or, where
  * a capture names no folder, one written by its bare name) — not another project's, nor the global one.

@@ -1409,10 +1409,10 @@ test("Swift's #expect and #require are code, not comments: removing one after a 
 test('a tool that deploys or syncs to a code host (an MCP deploy_to_github) may have committed and pushed where the log cannot see: its push claim is not doubted; another MCP tool is no push (held-out set 66)', async () => {
   const tool = (name: string) => answered(mcpCall('deploy_tools', name), { output: '✅ Deployment erfolgreich! Code wurde gepusht.' });
   const said = say('**Built and deployed** - The build succeeded and code was pushed to GitHub.');
-  assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool('deploy_to_github'), said]), CLAIMED), []);
+  for (const name of ['deploy_to_github', 'deployToGithub', 'syncRepository']) assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool(name), said]), CLAIMED), [], name);
   assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...tool('save_note'), said]), CLAIMED).map(severityOf), ['warning']);
   // words that only contain a host's letters, another kind of host, or a deploy that did not run
-  for (const name of ['upload_report', 'upload_digital_assets', 'deploy_to_vercel', 'sync_report_data']) assert.deepEqual(only(await runRules([prompt('deploy it'), ...tool(name), said]), CLAIMED).map(severityOf), ['warning'], name);
+  for (const name of ['upload_report', 'upload_digital_assets', 'deploy_to_vercel', 'sync_report_data', 'get_git_upload_status']) assert.deepEqual(only(await runRules([prompt('deploy it'), ...tool(name), said]), CLAIMED).map(severityOf), ['warning'], name);
   const refused = answered(mcpCall('deploy_tools', 'deploy_to_github'), { output: 'denied', isError: true });
   assert.deepEqual(only(await runRules([prompt('deploy it to github'), ...refused, said]), CLAIMED).map(severityOf), ['warning'], 'a refused deploy pushed nothing');
 });
@@ -1441,4 +1441,6 @@ test("a convention is the project's own, named: marks read in a dependency (node
   assert.deepEqual(await run('/home/dev/app/node_modules/some-lib/dist/index.js', 'x  // @ts-ignore'), ['warning']);
   assert.deepEqual(await run('/home/dev/other/legacy.ts', 'x  // @ts-ignore'), ['warning']);
   assert.deepEqual(await run('/home/dev/app/src/old.ts', 'x  // @ts-ignore'), ['warning'], 'a bare mark is no convention');
+  const py = Array.from({ length: 6 }, (_, i) => answered(edit(`/home/dev/app/src/p${i}.py`, 'import y', 'import y  # type: ignore'), { output: 'ok' })).flat();
+  assert.deepEqual(only(await runRules([prompt('fix the type errors'), ...answered(read('/home/dev/app/src/old.py'), { output: 'import x  # type: ignore' }), ...py], { cwd: '/home/dev/app' }), SUPPRESS).map(severityOf), ['warning'], 'a bare # type: ignore is no convention');
 });

@@ -244,7 +244,7 @@ const ASSERTIONS = /\bassert\w*!?\s*[(.\s]|\bXCTAssert\w*\s*\(|#expect\s*\(|\bex
 /** A suppression with what it names, as written (`# type: ignore[no-redef]`, `# noqa: F401`, `eslint-disable-next-line no-console`). */
 const MARK = /#\s*type:\s*ignore(?:\[[\w,\s-]+\])?|#\s*noqa(?::\s*[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)?|eslint-disable(?:-next-line|-line)?(?:[ \t]+[\w@/-]+(?:[ \t]*,[ \t]*[\w@/-]+)*)?|@ts-(?:ignore|expect-error)|\/\/\s*nolint(?::[\w,]+)?|#\s*pyright:\s*ignore(?:\[[\w,\s]+\])?|#\s*pylint:\s*disable=[\w,-]+/g;
 /** Folders of code the project did not write: its dependencies and build output. */
-const VENDORED = /[\\/](?:node_modules|\.venv|venv|site-packages|vendor|third_party|dist|build)[\\/]/;
+const VENDORED = /[\\/](?:node_modules|\.venv|venv|env|site-packages|vendor|third_party|dist|build)[\\/]/;
 /**
  * The marks of a text that name what they silence (`# type: ignore[no-redef]`, `# noqa: F401`,
  * `eslint-disable-next-line no-console`), spaces evened out (at most a few hundred). A bare mark
@@ -253,7 +253,7 @@ const VENDORED = /[\\/](?:node_modules|\.venv|venv|site-packages|vendor|third_pa
 function marksIn(text: string): string[] {
   const out: string[] = [];
   for (const m of text.slice(0, 500_000).matchAll(MARK)) {
-    if (!/[[:=]|disable(?:-next-line|-line)?[ \t]+[\w@/-]/.test(m[0])) continue;
+    if (!/\[[\w,\s-]+\]|noqa:\s*[A-Z]|disable=|disable(?:-next-line|-line)?[ \t]+[\w@/-]|nolint:/.test(m[0])) continue;
     out.push(m[0].replace(/\s+/g, ' ').trim());
     if (out.length >= 300) break;
   }

@@ -1162,7 +1162,9 @@ test('a start-up job asked for as something set up to run on its own, in English
 
 test('a service the user asked to start, stop or restart, controlled with sudo, is root as requested (info); another service, another request, a negation or enabling it at boot is judged as before', async () => {
   const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), SUDO).map(severityOf);
-  for (const [ask, command] of [['start postgres please', 'sudo systemctl start postgresql'], ['restart nginx', 'sudo systemctl restart nginx.service'], ['重启 nginx', 'sudo service nginx restart'], ['restart the redis server', 'sudo systemctl restart redis-server']]) {
+  for (const [ask, command] of [['start postgres please', 'sudo systemctl start postgresql'], ['restart nginx', 'sudo systemctl restart nginx.service'], ['重启 nginx', 'sudo service nginx restart'], ['restart the redis server', 'sudo systemctl restart redis-server'],
+    // a list of services after the verb, an adjective before the name
+    ['restart nginx and php-fpm', 'sudo systemctl restart php-fpm'], ['restart nginx, postgresql and redis', 'sudo systemctl restart redis'], ['restart both nginx and redis', 'sudo systemctl restart redis'], ['stop the running docker daemon', 'sudo systemctl stop docker']]) {
     assert.deepEqual(await run(ask!, command!), ['info'], ask);
   }
   for (const [ask, command] of [['fix the build', 'sudo systemctl restart nginx'], ["don't restart nginx", 'sudo systemctl restart nginx'], ['restart nginx', 'sudo systemctl stop postgresql'], ['restart nginx', 'sudo systemctl enable nginx'], ['restart nginx', 'sudo systemctl restart nginx postgresql'],

@@ -1097,20 +1097,35 @@ export function asksToControlService(request: string, service: { unit: string; a
   const { unit, act } = service;
   const stem = unit.replace(/-?(?:server|daemon)$/, '').replace(/(?<=^[a-z]{3,})d$/, '');
   const verbs = SERVICE_VERBS[act];
-  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？;,，、]+/).some((s) => {
+  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？;]+/).some((s) => {
     if (/\b(?:don'?t|do not|never|not|without)\b|不要|别/i.test(s)) return false;
     const lower = s.toLowerCase();
     for (const m of lower.matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
       const w = m[0];
       if (!(w === unit || w === stem || (w.length >= 5 && (unit.startsWith(w) || w.startsWith(unit))))) continue;
-      // the verb right before the name (three words between at most), or after it in CJK word order
-      const before = lower.slice(Math.max(0, m.index - 40), m.index);
-      // (only small words between: "restart the nginx service", not "stop worrying about nginx")
-      if (new RegExp(`(?:${verbs.source})\\s+(?:(?:the|my|our|a|that|this|local|dev|service|server|daemon|up|down|again|back)\\s+){0,2}$`, 'i').test(before) || verbs.test(lower.slice(m.index + w.length, m.index + w.length + 12))) return true;
+      // the subject of a clause of its own ("restart the app, nginx is fine") is no object of the verb
+      if (/^\s+(?:is|are|was|were|works|seems|looks|runs|stays)\b/.test(lower.slice(m.index + w.length, m.index + w.length + 12))) continue;
+      if (verbBefore(lower.slice(Math.max(0, m.index - 60), m.index), verbs) || verbs.test(lower.slice(m.index + w.length, m.index + w.length + 12))) return true;
     }
     return false;
   }));
 }
+
+/**
+ * The verb governs what follows it (`text` ends right before the service's name): after the verb
+ * only small words or other names of a list ("restart nginx, postgresql and redis", "stop the
+ * running docker daemon"), never a preposition or another verb ("stop worrying about nginx").
+ */
+function verbBefore(text: string, verbs: RegExp): boolean {
+  const tokens = text.split(/[\s,]+/).filter(Boolean);
+  for (let i = tokens.length - 1, seen = 0; i >= 0 && seen <= 5; i--, seen++) {
+    const t = tokens[i]!;
+    if (verbs.test(t) || (i > 0 && verbs.test(`${tokens[i - 1]} ${t}`))) return true;
+    if (GOVERNS_NOTHING.test(t)) return false;
+  }
+  return false;
+}
+const GOVERNS_NOTHING = /^(?:about|with|for|on|in|to|from|of|at|by|into|after|before|because|then|so|while|when|worrying|thinking|talking|caring|fix|check|update|install|configure|run|test|debug)$/;
 const SERVICE_VERBS: Record<ServiceAct, RegExp> = {
   start: /\b(?:start|restart|boot|bring up|turn on|launch)\b|启动|重启|起動|再起動|시작|재시작|inicia|démarre|starte|запуст/i,
   stop: /\b(?:stop|bring down|turn off|shut down|shutdown)\b|停止|关闭|중지|detén|arrête|останов/i,

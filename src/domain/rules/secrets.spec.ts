@@ -1586,5 +1586,6 @@ test("a password made up the way examples are (words, a 123… run, a symbol) in
   const run = async (value: string, file?: string) => only(await runRules([prompt('document the API'), ...doc(value, file)], { cwd: '/home/dev/app' }), INPUT).map(severityOf);
   for (const value of ['new_password123!', 'MyPassword1234']) assert.deepEqual(await run(value), ['info'], value);
   assert.deepEqual(await run('Xk9#mQ2$vL7pR4'), ['warning'], 'a real-looking password in a document');
+  for (const value of ['acme_prod_db123', 'AcmeProdPass123!', 'Hunter_Zebra12345']) assert.deepEqual(await run(value), ['warning'], `${value}: that shape, but no placeholder's word at its start`);
   assert.deepEqual(await run('new_password123!', 'src/config.ts'), ['warning'], 'that shape in code');
 });

@@ -394,7 +394,8 @@ function isDocExampleValue(path: string, value: string): boolean {
   // password of that shape (`acme_prod_db123`, read from a server) names no placeholder
   return /\.(?:md|mdx|rst|adoc)$/i.test(path) && MADE_UP_DOC_PASSWORD.test(value) && PLACEHOLDER_WORD.test(value);
 }
-const PLACEHOLDER_WORD = /pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake/i;
+// (at the value's start, maybe after new/old/my/your: `new_password123!`, `MyPassword1234`, `demo_user123` — not `AcmeProdPass123!`)
+const PLACEHOLDER_WORD = /^(?:(?:new|old|my|your|test|demo|sample|example)[_-]?)?(?:pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake)/i;
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 

@@ -338,7 +338,7 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
 const PUBLISHED_THING = /\b(?:npm|pypi|crates(?:\.io)?|crate|rubygems|gems?|nuget|marketplace|open ?vsx|registry|package|library|extension|sdk|v?\d+\.\d+(?:\.\d+)?)\b|包|パッケージ|패키지/i;
 // "release"/"ship" as the order, not a noun ("the release notes", "the v2.0.0 release"): at the
 // sentence's start or after "please", "let's", "to", "and", "then", "now", a comma
-const RELEASE_ORDER = /(?:^|\b(?:please|let'?s|to|and|then|now|go ahead and|can you|could you)\s+|[,;:]\s*)(?:release|ship)\b(?!\s+notes?\b)|リリース(?:して|する)|출시해/i;
+const RELEASE_ORDER = /(?:^|\b(?:please|let'?s|and|then|now|go ahead and|can you|could you)\s+|[,;:]\s*)(?:release|ship)\b(?!\s+notes?\b)(?!\s+\S+\s+(?:is|was|are|were|has|had|broke|failed)\b)|リリース(?:して|する)|출시해/i;
 // the registries by name, and the one each publishing tool sends to
 const REGISTRY_NAMED = /\b(npm|pypi|crates(?:\.io)?|rubygems|nuget|marketplace|open ?vsx)\b/gi;
 const REGISTRY_OF: Record<string, string> = { npm: 'npm', pnpm: 'npm', yarn: 'npm', bun: 'npm', twine: 'pypi', poetry: 'pypi', uv: 'pypi', flit: 'pypi', hatch: 'pypi', cargo: 'crates', gem: 'rubygems', dotnet: 'nuget', vsce: 'marketplace', ovsx: 'openvsx' };

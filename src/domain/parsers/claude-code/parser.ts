@@ -322,11 +322,6 @@ export class ClaudeCodeParser implements LogParser {
   }
 
   private userText(text: string, isMeta: boolean, isCompactSummary: boolean, ctx: Ctx): void {
-    // the queued message's words, here after all (a drained queue, a queued_command attachment)
-    if (ctx.agentId === undefined && !isMeta && text.trim() !== '') {
-      this.queuedUnseen = 0;
-      this.unrecordedPending = false;
-    }
     if (ctx.agentId === undefined) this.mainSeen = true;
     if (isCompactSummary) return this.compactSummary(text, ctx);
     const what = classifyUserText(text, isMeta, ctx.agentId !== undefined);
@@ -336,6 +331,12 @@ export class ClaudeCodeParser implements LogParser {
       // Shown once: the queue-operation that announced it may already have emitted it.
       if (this.queued.delete(text)) return;
       return this.emit(ctx, { kind: 'system', subtype: what.subtype, text: what.text });
+    }
+    // the queued message's words, here after all (a drained queue, a queued_command attachment):
+    // a prompt of the user's, not a harness notice or an interruption
+    if (!what.synthetic && ctx.agentId === undefined) {
+      this.queuedUnseen = 0;
+      this.unrecordedPending = false;
     }
     // A prompt typed while the agent was busy was already emitted from its queue-operation.
     if (!what.synthetic && this.queued.delete(text)) return;

@@ -195,6 +195,9 @@ test('the unrecorded-message gap holds only while it is one: the text delivered 
   assert.deepEqual(await outside([...start, assistant(at(1, 1), [{ type: 'text', text: 'On it.' }]), user(at(1, 5), 'only touch this repo from now on'), ...edit('t3')]), ['warning'], 'the user spoke again');
   const drained = [start[0], start[1], start[2], start[3], user(at(0, 5), 'also fix the css'), { type: 'queue-operation', operation: 'enqueue', timestamp: at(0, 6), sessionId: SID, content: NOTICE }, { type: 'queue-operation', operation: 'remove', timestamp: at(1), sessionId: SID }];
   assert.deepEqual(await outside([...drained, ...edit('t4')]), ['warning'], 'a drained queue counts nothing left');
+  // a harness notice or an interruption before the agent goes on brings no words of the user's
+  assert.deepEqual(await outside([...start, user(at(1, 1), NOTICE), ...edit('t5')]), ['info'], 'a task notice');
+  assert.deepEqual(await outside([...start, user(at(1, 1), [{ type: 'text', text: '[Request interrupted by user]' }]), ...edit('t6')]), ['info'], 'an interruption');
 });
 
 test("the reference filesystem MCP server's write_file, edit_file and read_file are file writes, edits and reads every rule judges; another server's tool of that name, or a dry run, is not (held-out set 66)", async () => {
