@@ -1603,3 +1603,19 @@ test('docker prunes are containers or images removed, as requested when the user
   assert.deepEqual((await run('prune docker, disk is full', 'docker system prune -af --volumes=true')).map(severityOf), ['critical']);
   assert.deepEqual((await run('remove the volumes key from the docker compose file', 'docker system prune -af --volumes')).map(severityOf), ['critical']);
 });
+
+test('more routine work asked for in words: a hard reset to the ref the request names, discarding "all my uncommitted changes", a force push publishing a history rewrite the user asked for (a warning at most), a home folder removed by its written path; questions, negations, other refs, other places and unasked rewrites are judged as before', async () => {
+  const discard = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: 'HEAD is now at abc' })], { cwd: '/home/dev/app' }), DISCARD).map(severityOf);
+  assert.deepEqual(await discard('discard my local changes and reset to origin/main', 'git reset --hard origin/main'), ['info']);
+  assert.deepEqual(await discard('hard reset to the remote branch', 'git reset --hard origin/main'), ['info']);
+  for (const ask of ['why is my branch behind origin/main?', "don't reset to origin/main", 'reset the form to its defaults', 'reset to origin/develop']) assert.deepEqual(await discard(ask, 'git reset --hard origin/main'), ['warning'], ask);
+  assert.deepEqual(await discard('throw away all my uncommitted changes', 'git checkout -- .'), ['info']);
+  assert.deepEqual(await discard('commit my uncommitted changes', 'git checkout -- .'), ['warning']);
+  const rewrite = (ask: string, rewrote = true) => runRules([prompt(ask), ...(rewrote ? ran('git filter-repo --path big.bin --invert-paths', { output: '' }) : []), ...ran('git push --force origin main', { output: '+ abc...def main -> main (forced update)' })], { cwd: '/home/dev/app' });
+  assert.deepEqual(only(await rewrite('rewrite the commit history to remove the large file'), PUSH).map(severityOf), ['warning']);
+  assert.deepEqual(only(await rewrite('make the repo smaller'), PUSH).map(severityOf), ['critical'], 'a rewrite nobody asked for');
+  assert.deepEqual(only(await rewrite('rewrite the commit history to remove the large file', false), PUSH).map(severityOf), ['critical'], 'no rewrite in the session');
+  const rm = async (ask: string, command = 'rm -rf ~/old-project') => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), RM).map(severityOf);
+  assert.deepEqual(await rm('remove the ~/old-project folder, I do not need it'), ['info']);
+  for (const ask of ['remove the build files from ~/old-project', "don't remove ~/old-project"]) assert.deepEqual(await rm(ask), ['critical'], ask);
+});

@@ -1545,7 +1545,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target), () => (rewrote ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
               const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
@@ -1785,7 +1785,7 @@ export function asksForTag(request: string, tag: string): boolean {
   return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: (branch: string | null) => { by: Asker; leaseOnly: boolean } | null = () => null): void {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: (branch: string | null) => { by: Asker; leaseOnly: boolean } | null = () => null, rewriteAsked: () => Asker | null = () => null): void {
   const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false, forcing = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
@@ -1799,7 +1799,11 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     }
     // taking a published credential out of the history the user asked about: one step lower, never below a warning
     const scrubbing = rewrite ? scrub() : null;
-    ctx.report(scrubbing ? asRequested(draft, forcePush, scrubbing, 'the request asked to take a credential out of the published repository, which a rewrite of its history does', 'warning') : draft);
+    if (scrubbing) return ctx.report(asRequested(draft, forcePush, scrubbing, 'the request asked to take a credential out of the published repository, which a rewrite of its history does', 'warning'));
+    // "rewrite the history to remove the large file": publishing the rewritten history is the
+    // request's last step — one step lower, never below a warning (others' clones still diverge)
+    const rewriting = rewrite ? rewriteAsked() : null;
+    ctx.report(rewriting ? asRequested(draft, forcePush, rewriting, 'the request asked to rewrite the history, which only a force push publishes', 'warning') : draft);
   };
   const deletedDefault = pushDeletes(args).find((b) => DEFAULT_BRANCHES.has(b));
   // `git branch -m master main`, `git push -u origin main`, then the old name deleted: a rename
@@ -1947,6 +1951,10 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
     : git?.sub === 'clean' ? asksCleanupOf(requests.for(event), null, cleansIgnored ? NAMES_IGNORED : null)
       : returnsToLastCommit(discard.why, cmd) ? asksCleanupOf(requests.for(event), CLEANUP_NAMES_CHANGES) : null;
   if (cleanup) return ctx.report(asRequested(draft, gitDiscard, cleanup, git?.sub === 'clean' ? 'the request asked to clean the leftovers away' : 'the request asked to clean the uncommitted changes away'));
+  // "discard my local changes and reset to origin/main": a hard reset to the ref the request names
+  const ref = git?.sub === 'reset' && git.args.includes('--hard') ? parseArgs(git.args).operands[0] : undefined;
+  const toRef = ref && !/^(?:HEAD|@)$/.test(ref) ? whoAsked(requests.for(event), (t) => asksResetTo(t, ref)) : null;
+  if (toRef) return ctx.report(asRequested(draft, gitDiscard, toRef, `the request asked to reset to ${ref}`));
   // "Rewrite the 9 unpushed commits to strip the worktree files?" — "Yes, rewrite": a history
   // rewrite the user asked for, or agreed to when the agent asked.
   const rewrite = /history rewritten/.test(discard.why) ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null;
@@ -2096,7 +2104,7 @@ const LEFTOVERS = String.raw`(?:untracked|ignored)(?:\s+(?:and|or|&)\s+(?:untrac
  * state: "clean up the stale imports", "remove the generated getters" or "reset the dirty flag"
  * ask for an edit, not a discard.
  */
-const ASKS_CLEANUP = new RegExp(String.raw`\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|delete|get rid of|throw away|wipe)\s+(?:(?:the|that|this|all|those|these|any|its|their)\s+)?(?:${TREE_CHANGES}|${LEFTOVERS})\b|${CLEAN_TREE}`, 'i');
+const ASKS_CLEANUP = new RegExp(String.raw`\b(?:clean(?:\s|-)?up|clean|discard|reset|remove|delete|get rid of|throw away|wipe)\s+(?:(?:the|that|this|all|those|these|any|its|their|my|our|your|of)\s+){0,2}(?:${TREE_CHANGES}|${LEFTOVERS})\b|${CLEAN_TREE}`, 'i');
 /** A request that names the uncommitted changes (or the working tree) as what goes: what a return to the last commit may take. */
 const CLEANUP_NAMES_CHANGES = new RegExp(String.raw`\b(?:${TREE_CHANGES})|${CLEAN_TREE}`, 'i');
 /** Files git ignores named in the request: what `git clean -x` also removes. */
@@ -2115,6 +2123,23 @@ function asksCleanupOf(requests: readonly Request[], changes: RegExp | null, als
   if (changes && !changes.test(text)) return null;
   if (also && !also.test(text)) return null;
   return asked;
+}
+
+/**
+ * "reset to origin/main", "hard reset to the remote", "make it match origin/main": a sentence that
+ * asks to reset (or match) the branch to this ref — named as written, or as "the remote" for a
+ * remote-tracking ref — not negated, not a question.
+ */
+function asksResetTo(request: string, ref: string): boolean {
+  const name = escapeRegExp(ref.toLowerCase());
+  const remote = /^(?:origin|upstream)\//.test(ref);
+  const target = new RegExp(`(?:(?<![\\w/.-])${name}(?![\\w/-])${remote ? '|\\b(?:the\\s+)?(?:remote|upstream)(?:\\s+branch)?\\b' : ''})`);
+  return sentencesOf(request).some((s) => {
+    const lower = s.toLowerCase();
+    if (/\b(?:don'?t|do not|never|not|without)\b|\?\s*$/.test(lower)) return false;
+    const m = /\b(?:(?:hard\s+)?reset|match|sync(?:hronize)?)\b[^.\n]{0,30}?\b(?:to|with)\s+/.exec(lower);
+    return m !== null && target.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 60));
+  });
 }
 
 const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;

@@ -1209,3 +1209,10 @@ test('several commands or skills written with the same broad approval are one ca
   const settings = only(await runRules([prompt('fix the build'), ...answered(write('/home/dev/app/.claude/settings.local.json', '{"permissions":{"allow":["Bash"]}}'), { output: 'ok' })], { cwd: '/home/dev/app' }), BROAD);
   assert.equal(settings[0]?.cause, undefined);
 });
+
+test('a folder the user asked to make writable by everyone, named, is as requested; without "everyone", another folder, or a system directory it is judged as before', async () => {
+  const run = async (ask: string, command = 'chmod 777 uploads') => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), WORLD).map(severityOf);
+  for (const ask of ['make the uploads folder writable for everyone', 'chmod 777 the uploads dir']) assert.deepEqual(await run(ask), ['info'], ask);
+  for (const ask of ['make uploads writable', 'make the cache writable for everyone', "don't make uploads world-writable"]) assert.deepEqual(await run(ask), ['warning'], ask);
+  assert.deepEqual(await run('make /etc writable for everyone', 'sudo chmod -R 777 /etc'), ['critical'], 'a system directory');
+});

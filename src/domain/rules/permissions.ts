@@ -10,7 +10,7 @@ import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { addsServersOnly, mcpServersAdded } from './mcp-servers.ts';
 import { isShellRcFile, isTestFile } from '../paths.ts';
-import { addCapped, capitalise, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { addCapped, capitalise, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
@@ -1209,12 +1209,30 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   const open = worldWritableTargets(loc, ctx);
   if (open.length === 0) return;
   const system = open.some((o) => o.system);
-  ctx.outcomes.report(event, 'write', mine({
+  // "make the uploads folder writable for everyone": what was asked, for the folder named (never a system directory)
+  const openAsked = system ? null : whoAsked(ctx.requests(event), (t) => asksWorldWritable(t, open.map((o) => o.path)));
+  const report = (d: FindingDraft) => ctx.outcomes.report(event, 'write', openAsked ? asRequested(d, worldWritable, openAsked, 'the request asked to make it writable by everyone') : mine(d, worldWritable));
+  report({
     rule: worldWritable.id,
     severity: system ? 'critical' : 'warning',
     title: system ? 'System directories made world-writable' : undefined,
     detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` made ${open.slice(0, 3).map((o) => o.path).join(', ')} writable by everyone${system ? ': the machine is open to every local user and tools such as sudo and ssh refuse to work' : ''}.`,
     evidence: [evidence(event, cmd.text, facts)],
     key: system ? 'system' : 'other',
-  }, worldWritable));
+  });
+}
+
+/**
+ * "make the uploads folder writable for everyone", "chmod 777 the cache dir": a sentence that asks
+ * for writes by everyone and names each path opened (its last part, as a word), not negated.
+ */
+function asksWorldWritable(request: string, paths: readonly string[]): boolean {
+  return request.slice(0, 10_000).split(/(?<=[.!?])\s+|\n+/).some((s) => {
+    if (!/\b(?:writ(?:e)?able\s+(?:for|by|to)\s+(?:everyone|everybody|anyone|all(?:\s+users)?|others)|world[- ]writ(?:e)?able|chmod\s+(?:-R\s+)?0?777|permissions?\s+(?:to\s+)?0?777)\b/i.test(s) || /\b(?:don'?t|do not|never|not|without)\b/i.test(s)) return false;
+    const lower = s.toLowerCase();
+    return paths.every((p) => {
+      const base = p.replace(/\/+$/, '').split('/').pop()?.toLowerCase() ?? '';
+      return base.length >= 3 && new RegExp(`(?<![\\w.-])${escapeRegExp(base)}(?![\\w-])`).test(lower);
+    });
+  });
 }

@@ -990,6 +990,7 @@ const GIT_HISTORY_REMOVAL = /\b(?:delete|remove|wipe|nuke|drop|erase|apagar|excl
  */
 export function namesForRemoval(request: string, abs: string, removal: RegExp, home: string | null = null): boolean {
   if (removesProgram(request, abs, removal, home)) return true;
+  if (writesOutForRemoval(request, abs, removal, home)) return true;
   if (listedForRemoval(request, abs, removal, home)) return true;
   const parts = abs.replace(/\/+$/, '').split('/').filter(Boolean);
   const homeDepth = home ? home.split('/').filter(Boolean).length : 2;
@@ -1008,6 +1009,26 @@ export function namesForRemoval(request: string, abs: string, removal: RegExp, h
     return m !== null && !/(?:^| )(?:from|out of|inside|within)(?: the| my| our)?\s*$/.test(heard.slice(0, m.index + 1));
   });
 }
+/**
+ * "remove the ~/old-project folder, I do not need it": a sentence that orders a removal and writes
+ * this very path out (`~/x`, `$HOME/x`, the absolute path) — as what goes, not as the place
+ * something is removed from ("remove the build files from ~/old-project"). Never a credential
+ * folder, never home itself.
+ */
+function writesOutForRemoval(request: string, abs: string, removal: RegExp, home: string | null): boolean {
+  const h = (home ?? '').replace(/\/+$/, '');
+  if (!h || !abs.startsWith(`${h}/`) || classifyPath(abs, { cwd: null, home: h }).sensitive !== null) return false;
+  const rel = abs.slice(h.length + 1).replace(/\/+$/, '');
+  const forms = [`~/${rel}`, `$HOME/${rel}`, `${h}/${rel}`].map(escapeRegExp).join('|');
+  const written = new RegExp(`(?<![\\w./~$-])(?:${forms})\\/?(?![\\w./-])`);
+  return request.slice(0, 10_000).split(SENTENCE_END).some((s) => {
+    const m = written.exec(s);
+    // (held back before the path: "don't remove ~/x", "everything except ~/x"; a reason after it is none)
+    if (!m || !removal.test(s) || REMOVAL_HELD_BACK.test(s.slice(0, m.index))) return false;
+    return !AS_PLACE.test(s.slice(0, m.index));
+  });
+}
+
 /**
  * A list the request gives of what to remove, naming the folder by its path below home as written
  * (`.gradle`, `.cache/puppeteer`, `~/.rvm`): an agent's table "Altre cartelle da rimuovere" the user
@@ -1041,10 +1062,14 @@ function listedForRemoval(request: string, abs: string, removal: RegExp, home: s
     blank = false;
     if (!named.test(line) || REMOVAL_HELD_BACK.test(line) || KEEP_WORD.test(line)) continue;
     // "Remove `.gradle` and `.vibe`": a line that says it itself, or a row of a list under a removal heading
-    if ((removal.test(line) && !NOT_AN_ORDER.test(line)) || (item && heading === 'remove')) return true;
+    // (the path as what goes, not as the place something goes from: "remove the build files from ~/x")
+    const at = named.exec(line)?.index ?? 0;
+    if ((removal.test(line) && !NOT_AN_ORDER.test(line) && !AS_PLACE.test(line.slice(0, at + 1))) || (item && heading === 'remove')) return true;
   }
   return false;
 }
+/** Words before a path that make it the place something is removed from, not what is removed. */
+const AS_PLACE = /\b(?:from|in|inside|within|out of|under)\s+(?:the\s+)?[\s`'"(]?$/i;
 /** A heading over a list: a Markdown heading, a bold line, or a short line ending in ":" (tested on trimmed lines of bounded length). */
 function isListHeading(line: string): boolean {
   if (line.length > 200) return false;

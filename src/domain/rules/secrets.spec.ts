@@ -1589,3 +1589,9 @@ test("a password made up the way examples are (words, a 123… run, a symbol) in
   for (const value of ['acme_prod_db123', 'AcmeProdPass123!', 'Hunter_Zebra12345']) assert.deepEqual(await run(value), ['warning'], `${value}: that shape, but no placeholder's word at its start`);
   assert.deepEqual(await run('new_password123!', 'src/config.ts'), ['warning'], 'that shape in code');
 });
+
+test('an environment dump the user asked to see is as requested; another request, a held-back one, or an env file is judged as before', async () => {
+  const run = async (ask: string) => only(await runRules([prompt(ask), ...ran('env', { output: 'PATH=/usr/bin\nHOME=/home/dev' })], { cwd: '/home/dev/app' }), 'secrets/env-dump').map(severityOf);
+  for (const ask of ['show me my environment variables', 'print the env vars please', 'list all env variables']) assert.deepEqual(await run(ask), ['info'], ask);
+  for (const ask of ['fix the .env file', "don't print the env", 'add an environment variable for the port']) assert.deepEqual(await run(ask), ['warning'], ask);
+});

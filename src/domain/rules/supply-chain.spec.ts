@@ -184,3 +184,9 @@ test('a publish the user asked for (publish or release beside a registry, a pack
   assert.deepEqual(await run('publish the package to npm', 'npm unpublish mypkg@1.0.0'), ['critical']);
   assert.deepEqual(await run('unpublish 1.0.0, it was broken', 'npm unpublish mypkg@1.0.0'), ['info']);
 });
+
+test('an install from the source the user named (owner/name with its host, or the URL) is as requested; a name alone or another repository is not', async () => {
+  const run = async (ask: string, command = 'pip install git+https://github.com/acme/tool.git') => only(await runRules([prompt(ask), ...ran(command, { output: 'Successfully installed tool' })]), URL_INSTALL).map(severityOf);
+  for (const ask of ['install the tool from github.com/acme/tool', 'install acme/tool from GitHub', 'pip install git+https://github.com/acme/tool.git please']) assert.deepEqual(await run(ask), ['info'], ask);
+  for (const ask of ['install the tool', 'install acme/other from github', 'install tool']) assert.deepEqual(await run(ask), ['warning'], ask);
+});

@@ -7,7 +7,7 @@ import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
-import { basename, countMatches, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
+import { basename, countMatches, escapeRegExp, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { ShownContents } from './shown-contents.ts';
 import { parseShell } from '../shell/parse.ts';
@@ -316,7 +316,10 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
   const install = installOf(cmd);
   for (const spec of install?.specs ?? []) {
     if (isRemoteSpec(install!.eco, spec)) {
-      ctx.report({ rule: installFromUrl.id, detail: `Installed ${safe(spec, facts, QUOTE_MAX)} from outside the registry: \`${quoted()}\`.`, evidence: evidenceOf(), key: spec });
+      const draft = { rule: installFromUrl.id, detail: `Installed ${safe(spec, facts, QUOTE_MAX)} from outside the registry: \`${quoted()}\`.`, evidence: evidenceOf(), key: spec };
+      // "install the tool from github.com/acme/tool": the source the user named
+      const asked = whoAsked(requests.for(event), (t) => namesInstallSource(t, spec));
+      ctx.report(asked ? asRequested(draft, installFromUrl, asked, 'the request named where to install it from') : draft);
       continue;
     }
     const eco = install!.eco;
@@ -344,6 +347,19 @@ const REGISTRY_NAMED = /\b(npm|pypi|crates(?:\.io)?|rubygems|nuget|marketplace|o
 const REGISTRY_OF: Record<string, string> = { npm: 'npm', pnpm: 'npm', yarn: 'npm', bun: 'npm', twine: 'pypi', poetry: 'pypi', uv: 'pypi', flit: 'pypi', hatch: 'pypi', cargo: 'crates', gem: 'rubygems', dotnet: 'nuget', vsce: 'marketplace', ovsx: 'openvsx' };
 // "no publishing", "don't publish yet", "publish later", "before you publish": held back
 const PUBLISH_HELD_BACK = /\b(?:don'?t|do not|never|no|not|later|yet|without|before you|dry[- ]run|for now|until)\b|不要|别|先不|しないで|하지 ?마|todavía no|pas encore|пока не/i;
+
+/**
+ * The request names where the package comes from: its repository as `owner/name` (with its host or
+ * as a URL), or the whole URL — not a lone name.
+ */
+function namesInstallSource(request: string, spec: string): boolean {
+  const url = spec.replace(/^git\+/, '').replace(/#.*$/, '').replace(/\.git$/, '').toLowerCase();
+  const repo = /^(?:https?:\/\/|ssh:\/\/git@|git@)([^/:]+)[/:]([\w.-]+\/[\w.-]+)/.exec(url);
+  const text = request.slice(0, 10_000).toLowerCase();
+  if (!repo) return url.length >= 12 && text.includes(url);
+  // `host/owner/name`, or `owner/name` beside the host's name ("acme/tool on github")
+  return text.includes(`${repo[1]}/${repo[2]}`) || (new RegExp(`(?<![\\w.-])${escapeRegExp(repo[2]!)}(?![\\w-])`).test(text) && /\b(?:github|gitlab|bitbucket|codeberg)\b/.test(text));
+}
 
 /**
  * "publish it to npm", "release 1.2.0 to PyPI", "发布到 npm": a sentence that asks for the release —
