@@ -120,8 +120,9 @@ export const ACTION_CLAIM_RULES: Rule[] = [
 function deploysToCodeHost(event: NormEvent & { kind: 'tool_call' }): boolean {
   const tool = event.input.type === 'mcp' ? event.input.tool : event.input.type === 'other' ? event.name : '';
   // words of snake_case, kebab-case and camelCase names alike; a tool that only asks (`get_git_upload_status`) sends nothing
-  const words = tool.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
-  if (words.some((w) => /^(?:get|list|read|show|check|status|fetch|describe|view|find|search)$/.test(w))) return false;
+  const words = tool.replace(/Git(Hub|Lab)/g, 'git$1').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  // a tool that only asks, or sends something else than code (an issue, a wiki page, a release)
+  if (words.some((w) => /^(?:get|list|read|show|check|status|fetch|describe|view|find|search|issues?|wiki|releases?|comments?|labels?|discussions?|gists?|notes?)$/.test(w))) return false;
   return words.some((w) => /^(?:deploy|publish|sync|upload|push)$/.test(w)) && words.some((w) => /^(?:github|gitlab|bitbucket|git|repo|repository|gitea|codeberg)$/.test(w));
 }
 

@@ -1619,3 +1619,18 @@ test('more routine work asked for in words: a hard reset to the ref the request 
   assert.deepEqual(await rm('remove the ~/old-project folder, I do not need it'), ['info']);
   for (const ask of ['remove the build files from ~/old-project', "don't remove ~/old-project"]) assert.deepEqual(await rm(ask), ['critical'], ask);
 });
+
+test('what the fourth review of the session found is no request: a rewrite forbidden, asked about, kept local or of another branch; a removal asked about, held back or of something in the folder; a reset kept, reported or only "matched"; a discard asked about or of one file; a database reset refused or reported (negative cases)', async () => {
+  const rewrite = async (ask: string) => only(await runRules([prompt(ask), ...ran('git filter-repo --path big.bin --invert-paths', { output: '' }), ...ran('git push --force origin main', { output: '+ abc...def main -> main (forced update)' })], { cwd: '/home/dev/app' }), PUSH).map(severityOf);
+  for (const ask of ['never rewrite the commit history on main, it is shared', "don't remove anything from the git history", 'would rewriting the commit history help? just tell me', 'rewrite the history locally but do not push', 'rewrite the commit message in the README example', 'rewrite the commit history of feature/x']) assert.deepEqual(await rewrite(ask), ['critical'], ask);
+  const rm = async (ask: string) => only(await runRules([prompt(ask), ...ran('rm -rf ~/old-project', { output: '' })], { cwd: '/home/dev/app' }), RM).map(severityOf);
+  for (const ask of ['should I remove ~/old-project?', 'clean up the caches; ~/old-project must never be deleted', 'if ~/old-project is empty, remove the symlink to it', 'delete the build folder, then copy ~/old-project to the backup drive', 'delete the logs inside my ~/old-project folder']) assert.deepEqual(await rm(ask), ['critical'], ask);
+  const reset = async (ask: string) => only(await runRules([prompt(ask), ...ran('git reset --hard origin/main', { output: 'HEAD is now at abc' })], { cwd: '/home/dev/app' }), DISCARD).map(severityOf);
+  for (const ask of ['update the tests to match the spec, then push to the remote', 'sync the config with the remote server settings', 'reset to origin/main but keep my uncommitted changes', 'if you reset to origin/main you will lose my work', 'you reset to origin/main yesterday and lost all my changes', 'can I safely reset to origin/main or will I lose work']) assert.deepEqual(await reset(ask), ['warning'], ask);
+  const discard = async (ask: string) => only(await runRules([prompt(ask), ...ran('git checkout -- .', { output: '' })], { cwd: '/home/dev/app' }), DISCARD).map(severityOf);
+  for (const ask of ['discard your local changes to README.md only', 'should I discard the uncommitted changes?', 'discard all my local changes to src/app.ts']) assert.deepEqual(await discard(ask), ['warning'], ask);
+  const drop = async (ask: string) => only(await runRules([prompt(ask), ...ran('dropdb myapp_dev', { output: '' })], { cwd: '/home/dev/app' }), SQL).map(severityOf);
+  for (const ask of ['no database reset please, just migrate', 'the database reset failed yesterday, look at the logs', 'why did the db reset wipe my users? fix the seed']) assert.deepEqual(await drop(ask), ['critical'], ask);
+  assert.deepEqual(only(await runRules([prompt('would a force push to main break the deploy'), ...ran('git push --force origin main', { output: '' })], { cwd: '/home/dev/app' }), PUSH).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('force push feat'), ...ran('git push --force origin main', { output: '' })], { cwd: '/home/dev/app' }), PUSH).map(severityOf), ['critical']);
+});

@@ -15,7 +15,7 @@ import { effectGated, Outcomes, PUSH } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
 import { unwrap } from '../shell/unwrap.ts';
 import { madeNew, resourceAct, searchIndexDeletion, serviceTeardown, type Teardown } from './destructive-services.ts';
-import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD, sentencesOf, words } from './requests.ts';
+import { asRequested, DictatedCommands, dictates, namedFolder, namesFile, removalGrant, requestsOf, whoAsked, type Asker, type RequestLog, type Request, namesForRemoval, asksToDeleteGitHistory, REMOVAL_WORD, sentencesOf, words, orderSentences } from './requests.ts';
 import { WorkLog } from './worklog.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../agents.ts';
 
@@ -956,7 +956,7 @@ export const destructiveSql = meta({
  * ("delete the current database and recreate it", "reset the db", "apagar o banco e recriar").
  */
 function asksToRecreateDatabase(request: string): boolean {
-  return sentencesOf(request).some((s) => !/\b(?:don'?t|do not|never|not|without|keep)\b|不要|别|保留/i.test(s) && (DB_RESET_EN.test(s) || (DB_RESET_FOREIGN.test(s) && DB_WORD.test(s))));
+  return orderSentences(request).some((s) => !/保留/.test(s) && (DB_RESET_EN.test(s) || (DB_RESET_FOREIGN.test(s) && DB_WORD.test(s))));
 }
 // In English the verb governs the database: "reset the dev database", "drop and recreate the db",
 // "delete the current database", "database reset" — not "delete the unused db.ts helper" or "fix the
@@ -1545,7 +1545,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target), () => (rewrote ? whoAsked(requests.for(event), (t) => ASKS_REWRITE.test(t)) : null));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target), () => (rewrote ? whoAsked(requests.for(event), (t) => asksToRewriteHistory(t, forcePushTarget(git.args, branch).branch)) : null));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
               const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
@@ -1656,7 +1656,7 @@ export function asksToForcePush(request: string, branch: string | null = null): 
 // "don't force push", "never use push -f", "without force-pushing", "no --force": a prohibition
 const FORBIDS_FORCE = /\b(?:don'?t|do not|never|no|not|without|avoid|instead of|careful)\b[^\n]{0,25}?(?:force|-f\b)|\bif\s+you\b|\bask\s+me\b|\b(?:disabled|not allowed|forbidden|blocked|prohibited|revoke)\b|不要|禁止|하지 ?마|しないで|no (?:hagas|uses)|ne pas|не /i;
 // "why did you force push?", "should you ever need to force push, …": a question or a condition
-const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are|should|if|unless)\b/i;
+const ASKS_ABOUT = /\?\s*$|^(?:why|what|how|who|when|did|was|were|has|have|is|are|should|if|unless)\b|^(?:would|could|can|will)\s+(?!you\b|u\b)\w/i;
 // "the last agent force pushed and wiped my work": a report of what happened, not an order
 const FORCE_PUSH_REPORTED = /\bforce[- ]?pushed\b|\b(?:was|were|been|got)\s+force[- ]?push/i;
 // the order itself: "force push", "push --force", "push -f", "push with force", "git push -f origin main"
@@ -1695,12 +1695,14 @@ function branchesNamed(sentence: string): string[] {
     // `force push dev`: the word after a force push, when it looks like a branch
     if (/^(?:push|force-push|force-pushing)$/i.test(w) && (i === 0 || /force/i.test(words[i - 1]!) || /force/i.test(w))) {
       const next = words[i + 1]?.toLowerCase() === 'to' ? words[i + 2] : words[i + 1];
-      if (next && (LONG_LIVED.test(next.toLowerCase()) || /[/\d_-]/.test(next))) add(next);
+      if (next && !PUSH_OBJECT_WORDS.test(next.toLowerCase())) add(next);
     }
   });
   return [...out];
 }
 const LONG_LIVED = /^(?:main|master|develop|dev|trunk|gh-pages|production|staging|release|hotfix)$/;
+/** Words after "force push" that name no branch ("force push so CI reruns", "force push the fix"). */
+const PUSH_OBJECT_WORDS = /^(?:so|and|then|now|with|after|before|once|the|a|an|my|our|your|fix|fixes|changes?|commits?|it|this|that|them|again|anyway|when|if|to|please|up|here|there|everything|all|work|history|branch|origin|upstream)$/;
 const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|origin|upstream|now|again|please|everything|all|changes?|commits?|work|branch|remote|here|there|anyway|up|back|force-push|force-pushed|re-?written|-f|--force)$/;
 
 /** Who asked for a force push, and whether only with lease (the user's words first). */
@@ -1940,7 +1942,8 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
   const dictated = dictatedBy();
   if (dictated) return ctx.report(asRequested(draft, gitDiscard, dictated, 'the command was dictated word for word'));
   // "rollback", "undo everything", "撤销": a return to the last commit the user asked for
-  const rollback = !discard.files && returnsToLastCommit(discard.why, cmd) ? asksRollback(requests.for(event)) : null;
+  // (for the whole tree: not a request that names one file, "discard my changes to src/app.ts")
+  const rollback = !discard.files && returnsToLastCommit(discard.why, cmd) && !namesOneFile(requests.for(event)) ? asksRollback(requests.for(event)) : null;
   if (rollback) return ctx.report(asRequested(draft, gitDiscard, rollback, 'the request asked to roll the changes back'));
   // "clean up the dirty submodule state": the leftovers a clean removes (with -x also ignored files,
   // only when the request names those), or the uncommitted changes a return to the last commit
@@ -2061,7 +2064,8 @@ function asksRollback(requests: readonly Request[], words: RegExp = ASKS_ROLLBAC
   const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
   if (!last) return null;
   const m = words.exec(last.text);
-  if (!m) return null;
+  // (a question asks for nothing: "should I discard the uncommitted changes?")
+  if (!m || /[?？]\s*$/.test(last.text.trim())) return null;
   // the message opens with it (a courtesy word or two before is fine): "rollback", "please undo
   // everything"; or it is short, its point whatever the word order ("можешь изменения prettier
   // откатить", "app.js … 는 마지막 커밋으로 롤백한다"), with no refusal before it
@@ -2120,9 +2124,17 @@ function asksCleanupOf(requests: readonly Request[], changes: RegExp | null, als
   if (!asked) return null;
   const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
   const text = last?.text ?? '';
+  // a question, or changes of one file ("… to README.md only"), ask for no whole-tree discard
+  if (/\?\s*$/.test(text.trim()) || /\b(?:only|just)\b|\b(?:to|in|of)\s+[\w./-]+\.\w{1,6}\b/i.test(text)) return null;
   if (changes && !changes.test(text)) return null;
   if (also && !also.test(text)) return null;
   return asked;
+}
+
+/** The newest request of the user's names a file (`… to src/app.ts`, "README.md only"): a discard it asks for is of that file. */
+function namesOneFile(requests: readonly Request[]): boolean {
+  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
+  return last !== undefined && /\b(?:only|just)\b|\b(?:to|in|of)\s+[\w./-]+\.\w{1,6}\b/i.test(last.text.slice(0, 2_000));
 }
 
 /**
@@ -2133,14 +2145,20 @@ function asksCleanupOf(requests: readonly Request[], changes: RegExp | null, als
 function asksResetTo(request: string, ref: string): boolean {
   const name = escapeRegExp(ref.toLowerCase());
   const remote = /^(?:origin|upstream)\//.test(ref);
-  const target = new RegExp(`(?:(?<![\\w/.-])${name}(?![\\w/-])${remote ? '|\\b(?:the\\s+)?(?:remote|upstream)(?:\\s+branch)?\\b' : ''})`);
-  return sentencesOf(request).some((s) => {
-    const lower = s.toLowerCase();
-    if (/\b(?:don'?t|do not|never|not|without)\b|\?\s*$/.test(lower)) return false;
-    const m = /\b(?:(?:hard\s+)?reset|match|sync(?:hronize)?)\b[^.\n]{0,30}?\b(?:to|with)\s+/.exec(lower);
-    return m !== null && target.test(lower.slice(m.index + m[0].length, m.index + m[0].length + 60));
-  });
+  // "reset [--hard] to origin/main", "hard reset to the remote (branch)": the ref right after "to"
+  const order = new RegExp(`\\b(?:hard\\s+)?reset\\b(?:\\s+(?:--hard|hard|everything|it|this|the\\s+branch|my\\s+branch))?\\s+to\\s+(?:${name}(?![\\w/-])${remote ? '|(?:the\\s+)?(?:remote|upstream)(?:\\s+branch)?\\b' : ''})`, 'i');
+  return orderSentences(request).some((s) => order.test(s));
 }
+
+/**
+ * An order to rewrite the repository's history ("rewrite the history to remove the large file",
+ * "purge big.bin from the git history"), naming no other branch than the one pushed, holding
+ * nothing back ("but do not push").
+ */
+function asksToRewriteHistory(request: string, branch: string | null): boolean {
+  return orderSentences(request).some((s) => REWRITES_HISTORY.test(s) && namesNoOtherBranch(s, branch));
+}
+const REWRITES_HISTORY = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\bhistory\b|\bfilter[- ](?:repo|branch)\b|\bbfg\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? )?history\b/i;
 
 const ASKS_REWRITE = /\brewrit(?:e|es|ing)\b[^.\n]{0,60}\b(?:history|commits?)\b|\bfilter[- ](?:repo|branch)\b|\b(?:remove|strip|purge|scrub|erase|drop)\b[^.\n]{0,60}\bfrom (?:the |all |every )?(?:git |repo(?:sitory)? |commit )?(?:history|commits)\b/i;
 

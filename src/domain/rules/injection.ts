@@ -824,7 +824,7 @@ const AGENT_DEFINITION = /[\\/]\.(?:claude|codex|gemini)[\\/]agents[\\/][^\\/]+$
 // the agents as a whole (not "each agent class in src/agents/": code)
 const ALL_AGENTS = /\b(?:all|every|each)\s+(?:of\s+(?:the|my|our)\s+)?(?:(?:sub-?)?agents?|team\s+members)\b(?!\s+(?:class|classes|file|files|module|modules|type|types|test|tests)\b)|(?:全|各|すべての|全部の)エージェント|所有(?:的)?(?:智能体|agent)|每个(?:智能体|agent)|모든\s*에이전트|각\s*에이전트/i;
 // an order that changes how they work: make them do something, update them, have them read …
-const CHANGE_ORDER = /\b(?:make|update|change|configure|set\s+up|ensure|teach|require|instruct)\s+(?:all|every|each|them|the)\b|\b(?:should|must|need\s+to)\s+(?:always\s+)?(?:read|load|use|follow|include|check|consult|reference|start|run|write|report|know)\b|ように(?:して|する|設定)|させて|反映|让(?:所有|每个)|要求|하도록|반영/i;
+const CHANGE_ORDER = /\b(?:make|update|change|configure|set\s+up|ensure|teach|require|instruct)\s+(?:(?:all|every|each)\s+(?:of\s+(?:the|my|our)\s+)?(?:sub-?)?agents?|them)\b|\b(?:should|must|need\s+to)\s+(?:always\s+)?(?:read|load|use|follow|include|check|consult|reference|start|run|write|report|know)\b|ように(?:して|する|設定)|させて|反映|让(?:所有|每个)|要求|하도록|반영/i;
 
 function asksToCarryOver(request: string, w: FileOp): boolean {
   if (w.kind === 'edit' || ORDER_LINE.test(w.added)) return false;
@@ -850,7 +850,8 @@ const ASKS_SESSION_MEMORY = /\b(?:create|make|add|keep|save|set\s+up|build|have|
  * it — "정리해줘" alone is tidying code). Line by line, each test linear.
  */
 function carriesOverInCjk(request: string): boolean {
-  return request.slice(0, 10_000).split('\n').some((line) => CJK_CARRY.some(([later, noted]) => later.test(line) && noted.test(line)));
+  // (not held back — "不要记录", "記録しないで", "기록하지 마" —, and not into another file named on the line)
+  return request.slice(0, 10_000).split('\n').some((line) => !/不要|别|しないで|하지\s*마|않|[\w.-]+\/[\w./-]*\.md\b/.test(line) && CJK_CARRY.some(([later, noted]) => later.test(line) && noted.test(line)));
 }
 const CJK_CARRY: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/(?:내일|다음에|나중에|다음\s*세션)[^.\n]{0,30}(?:이어서|계속)|세션\s*유지/, /(?:작업|진행|세션)\s*(?:내용|상황|사항)?[^\n]{0,20}(?:정리|기록|저장|메모)/],

@@ -1216,3 +1216,11 @@ test('a folder the user asked to make writable by everyone, named, is as request
   for (const ask of ['make uploads writable', 'make the cache writable for everyone', "don't make uploads world-writable"]) assert.deepEqual(await run(ask), ['warning'], ask);
   assert.deepEqual(await run('make /etc writable for everyone', 'sudo chmod -R 777 /etc'), ['critical'], 'a system directory');
 });
+
+test('services kept out of the order, questions about opening folders, and the working directory opened are no request (fourth review of the session)', async () => {
+  const svc = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), SUDO).map(severityOf);
+  for (const [ask, command] of [['restart the app and leave nginx alone', 'sudo systemctl restart nginx'], ['restart all services except nginx', 'sudo systemctl restart nginx'], ['stop the worker, keep postgres running', 'sudo systemctl stop postgresql'], ['restart the api that uses redis', 'sudo systemctl restart redis']]) assert.deepEqual(await svc(ask!, command!), ['warning'], ask);
+  const open = async (ask: string, command = 'chmod 777 uploads') => only(await runRules([prompt(ask), ...ran(command, { output: '' })], { cwd: '/home/dev/app' }), WORLD).map(severityOf);
+  for (const ask of ['should I make the uploads folder writable for everyone?', 'chmod 777 on uploads is a bad idea, use 755', 'instead of making uploads writable by everyone, add the www-data group']) assert.deepEqual(await open(ask), ['warning'], ask);
+  assert.deepEqual(await open('make the uploads folder in app writable for everyone', 'chmod -R 777 /home/dev/app'), ['warning'], 'the working directory itself');
+});

@@ -5,7 +5,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { RetiredJobs } from './retired-jobs.ts';
 import { AS_ROOT, Outcomes, UNIT_ENABLE } from './outcome.ts';
-import { asRequested, blanketGrant, dictates, namesPath, requestsOf, sentencesAsking, whoAsked, type Asker, type Request } from './requests.ts';
+import { asRequested, blanketGrant, dictates, namesPath, orderSentences, requestsOf, sentencesAsking, whoAsked, type Asker, type Request } from './requests.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
 import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { addsServersOnly, mcpServersAdded } from './mcp-servers.ts';
@@ -1097,8 +1097,7 @@ export function asksToControlService(request: string, service: { unit: string; a
   const { unit, act } = service;
   const stem = unit.replace(/-?(?:server|daemon)$/, '').replace(/(?<=^[a-z]{3,})d$/, '');
   const verbs = SERVICE_VERBS[act];
-  return sentencesAsking(request).some((sentence) => sentence.split(/[.!?\n。！？;]+/).some((s) => {
-    if (/\b(?:don'?t|do not|never|not|without)\b|不要|别/i.test(s)) return false;
+  return orderSentences(request).some((s) => {
     const lower = s.toLowerCase();
     for (const m of lower.matchAll(/[a-z][a-z0-9_-]{2,}/g)) {
       const w = m[0];
@@ -1108,7 +1107,7 @@ export function asksToControlService(request: string, service: { unit: string; a
       if (verbBefore(lower.slice(Math.max(0, m.index - 60), m.index), verbs) || verbs.test(lower.slice(m.index + w.length, m.index + w.length + 12))) return true;
     }
     return false;
-  }));
+  });
 }
 
 /**
@@ -1125,7 +1124,7 @@ function verbBefore(text: string, verbs: RegExp): boolean {
   }
   return false;
 }
-const GOVERNS_NOTHING = /^(?:about|with|for|on|in|to|from|of|at|by|into|after|before|because|then|so|while|when|worrying|thinking|talking|caring|fix|check|update|install|configure|run|test|debug)$/;
+const GOVERNS_NOTHING = /^(?:about|with|for|on|in|to|from|of|at|by|into|after|before|because|then|so|while|when|worrying|thinking|talking|caring|fix|check|update|install|configure|run|test|debug|leave|keep|except|but|uses|using|that|which|alone|untouched)$/;
 const SERVICE_VERBS: Record<ServiceAct, RegExp> = {
   start: /\b(?:start|restart|boot|bring up|turn on|launch)\b|启动|重启|起動|再起動|시작|재시작|inicia|démarre|starte|запуст/i,
   stop: /\b(?:stop|bring down|turn off|shut down|shutdown)\b|停止|关闭|중지|detén|arrête|останов/i,
@@ -1210,7 +1209,7 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
   if (open.length === 0) return;
   const system = open.some((o) => o.system);
   // "make the uploads folder writable for everyone": what was asked, for the folder named (never a system directory)
-  const openAsked = system ? null : whoAsked(ctx.requests(event), (t) => asksWorldWritable(t, open.map((o) => o.path)));
+  const openAsked = system ? null : whoAsked(ctx.requests(event), (t) => asksWorldWritable(t, open.map((o) => o.path), ctx.session.cwd));
   const report = (d: FindingDraft) => ctx.outcomes.report(event, 'write', openAsked ? asRequested(d, worldWritable, openAsked, 'the request asked to make it writable by everyone') : mine(d, worldWritable));
   report({
     rule: worldWritable.id,
@@ -1226,9 +1225,11 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
  * "make the uploads folder writable for everyone", "chmod 777 the cache dir": a sentence that asks
  * for writes by everyone and names each path opened (its last part, as a word), not negated.
  */
-function asksWorldWritable(request: string, paths: readonly string[]): boolean {
-  return request.slice(0, 10_000).split(/(?<=[.!?])\s+|\n+/).some((s) => {
-    if (!/\b(?:writ(?:e)?able\s+(?:for|by|to)\s+(?:everyone|everybody|anyone|all(?:\s+users)?|others)|world[- ]writ(?:e)?able|chmod\s+(?:-R\s+)?0?777|permissions?\s+(?:to\s+)?0?777)\b/i.test(s) || /\b(?:don'?t|do not|never|not|without)\b/i.test(s)) return false;
+function asksWorldWritable(request: string, paths: readonly string[], cwd: string | null): boolean {
+  // (the working directory itself is never opened by a word for one folder in it)
+  if (cwd !== null && paths.some((p) => p.replace(/\/+$/, '') === cwd.replace(/\/+$/, ''))) return false;
+  return orderSentences(request).some((s) => {
+    if (!/\b(?:writ(?:e)?able\s+(?:for|by|to)\s+(?:everyone|everybody|anyone|all(?:\s+users)?|others)|world[- ]writ(?:e)?able|chmod\s+(?:-R\s+)?0?777|permissions?\s+(?:to\s+)?0?777)\b/i.test(s)) return false;
     const lower = s.toLowerCase();
     return paths.every((p) => {
       const base = p.replace(/\/+$/, '').split('/').pop()?.toLowerCase() ?? '';

@@ -1021,12 +1021,23 @@ function writesOutForRemoval(request: string, abs: string, removal: RegExp, home
   const rel = abs.slice(h.length + 1).replace(/\/+$/, '');
   const forms = [`~/${rel}`, `$HOME/${rel}`, `${h}/${rel}`].map(escapeRegExp).join('|');
   const written = new RegExp(`(?<![\\w./~$-])(?:${forms})\\/?(?![\\w./-])`);
-  return request.slice(0, 10_000).split(SENTENCE_END).some((s) => {
+  return orderSentences(request).some((s) => {
     const m = written.exec(s);
-    // (held back before the path: "don't remove ~/x", "everything except ~/x"; a reason after it is none)
-    if (!m || !removal.test(s) || REMOVAL_HELD_BACK.test(s.slice(0, m.index))) return false;
-    return !AS_PLACE.test(s.slice(0, m.index));
+    return m !== null && removalGoverns(s, m.index, removal);
   });
+}
+
+/**
+ * The removal verb governs what stands at `at`: it is in the words right before it, with nothing
+ * between that starts another act ("delete the build folder, then copy ~/x …") or makes the path a
+ * place ("the logs inside my ~/x", "the build files from ~/x").
+ */
+function removalGoverns(text: string, at: number, removal: RegExp): boolean {
+  const before = text.slice(Math.max(0, at - 60), at);
+  const verb = [...before.matchAll(new RegExp(removal.source, 'gi'))].pop();
+  if (!verb) return false;
+  const between = before.slice((verb.index ?? 0) + verb[0].length);
+  return !/[,;]|\b(?:then|and|also|to|copy|move|backup|back\s+up|keep)\b/i.test(between) && !AS_PLACE.test(before);
 }
 
 /**
@@ -1064,12 +1075,12 @@ function listedForRemoval(request: string, abs: string, removal: RegExp, home: s
     // "Remove `.gradle` and `.vibe`": a line that says it itself, or a row of a list under a removal heading
     // (the path as what goes, not as the place something goes from: "remove the build files from ~/x")
     const at = named.exec(line)?.index ?? 0;
-    if ((removal.test(line) && !NOT_AN_ORDER.test(line) && !AS_PLACE.test(line.slice(0, at + 1))) || (item && heading === 'remove')) return true;
+    if ((removal.test(line) && !NOT_AN_ORDER.test(line) && removalGoverns(line, at + 1, removal)) || (item && heading === 'remove')) return true;
   }
   return false;
 }
 /** Words before a path that make it the place something is removed from, not what is removed. */
-const AS_PLACE = /\b(?:from|in|inside|within|out of|under)\s+(?:the\s+)?[\s`'"(]?$/i;
+const AS_PLACE = /\b(?:from|in|inside|within|out of|under|into)\s+(?:(?:the|my|our|your|this|that)\s+)?[\s`'"(]?$/i;
 /** A heading over a list: a Markdown heading, a bold line, or a short line ending in ":" (tested on trimmed lines of bounded length). */
 function isListHeading(line: string): boolean {
   if (line.length > 200) return false;
@@ -1231,6 +1242,25 @@ const CREDENTIAL_FILES = /\.env\b|\benv(?:ironment)?\s+files?\b|\b(?:key|credent
 export function sentencesOf(request: string): string[] {
   return request.slice(0, 10_000).split(/[.!?;\n]+(?=\s|$)/);
 }
+
+/**
+ * The sentences of a request that give an order: not a question ("should I …?", "would a force push
+ * break …"), not a condition ("if …", "once …"), nothing held back in them ("don't", "never", "no",
+ * "not", "keep", "leave", "except", "instead of", "a bad idea"), and no report of what already
+ * happened ("yesterday", "failed", "you reset … and lost"). What a rule lowers "as requested" must
+ * stand in one of these; anything else keeps the finding as it was.
+ */
+export function orderSentences(request: string): string[] {
+  return request.slice(0, 10_000).replace(/[’‘]/g, "'").split(/(?<=[.!?])\s+|(?<=[。！？])\s*|\n+|;\s*/).filter((s) => {
+    const t = s.trim();
+    // (a reason given for the order is no holding back: "remove ~/x, I don't need it")
+    const held = t.replace(/\b(?:i|we)\s+(?:do not|don'?t|no longer)\s+(?:need|use|want)\b/gi, '');
+    return t !== '' && !/[?？]\s*$/.test(t) && !NOT_AN_ORDER_START.test(t) && !HELD_BACK_ANYWHERE.test(held) && !REPORTED.test(t);
+  });
+}
+const NOT_AN_ORDER_START = /^(?:(?:should|shall|would|could|can|will|may|might)\s+(?!you\b|u\b)\w|(?:is|are|was|were|do|does|did|has|have|why|what|how|when|where|which|who|if|unless|once|whether)\b)/i;
+const HELD_BACK_ANYWHERE = /\b(?:don'?t|do not|doesn'?t|never|no|not|without|instead of|rather than|avoid|except|keep|leave|shouldn'?t|can'?t|cannot|won'?t|bad idea|refuse)\b|不要|别|しないで|하지\s*마|않/i;
+const REPORTED = /\b(?:yesterday|earlier|last\s+(?:time|week|night)|already|failed|broke|lost)\b/i;
 
 export function sentencesAsking(request: string): string[] {
   const text = request.slice(0, 10_000).replace(/[’‘]/g, "'");

@@ -1595,3 +1595,10 @@ test('an environment dump the user asked to see is as requested; another request
   for (const ask of ['show me my environment variables', 'print the env vars please', 'list all env variables']) assert.deepEqual(await run(ask), ['info'], ask);
   for (const ask of ['fix the .env file', "don't print the env", 'add an environment variable for the port']) assert.deepEqual(await run(ask), ['warning'], ask);
 });
+
+test('one variable, its setup, a held-back or asked-about environment, and words after a made-up run are no request to see the environment or a sample password (fourth review of the session)', async () => {
+  const run = async (ask: string) => only(await runRules([prompt(ask), ...ran('env', { output: 'PATH=/usr/bin' })], { cwd: '/home/dev/app' }), 'secrets/env-dump').map(severityOf);
+  for (const ask of ['check that the DATABASE_URL environment variable is set in the Dockerfile', 'I see the environment is misconfigured; fix the build', 'no need to print the env, just fix the build', 'can you check the environment setup in CI?', 'list the env var names you need in the README']) assert.deepEqual(await run(ask), ['warning'], ask);
+  const doc = async (value: string) => only(await runRules([prompt('document the ops runbook'), ...answered(write('/home/dev/app/docs/ops.md', `db_password: ${value}\n`), { output: 'ok' })], { cwd: '/home/dev/app' }), INPUT).map(severityOf);
+  for (const value of ['Passage_Tiger123!', 'Secretariat_Horse123', 'TestflightAcme123', 'Welcome_AcmeCorp123!']) assert.deepEqual(await doc(value), ['warning'], value);
+});

@@ -20,7 +20,7 @@ import { answeringHost, belongsTo, homeHostOf, isIssuerHost, mintable } from '..
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
-import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, sentencesAsking, whoAsked } from './requests.ts';
+import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, sentencesAsking, whoAsked } from './requests.ts';
 import { addCapped, around, basename, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
@@ -394,8 +394,9 @@ function isDocExampleValue(path: string, value: string): boolean {
   // password of that shape (`acme_prod_db123`, read from a server) names no placeholder
   return /\.(?:md|mdx|rst|adoc)$/i.test(path) && MADE_UP_DOC_PASSWORD.test(value) && PLACEHOLDER_WORD.test(value);
 }
-// (at the value's start, maybe after new/old/my/your: `new_password123!`, `MyPassword1234`, `demo_user123` — not `AcmeProdPass123!`)
-const PLACEHOLDER_WORD = /^(?:(?:new|old|my|your|test|demo|sample|example)[_-]?)?(?:pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake)/i;
+// (the whole value: a placeholder's word, maybe after new/old/my/your, then the run — `new_password123!`,
+// `MyPassword1234`, `demo_user123`; not `AcmeProdPass123!`, `Welcome_AcmeCorp123!`)
+const PLACEHOLDER_WORD = /^(?:(?:new|old|my|your|test|demo|sample|example)[_-]?)?(?:pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake)[_-]?(?:123|1234|12345|123456)[!@#$%^&*.]?$/i;
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
@@ -739,7 +740,9 @@ export const SECRETS_RULES: Rule[] = [
 
 /** "show me my environment variables", "print the env", "list the env vars": a sentence that asks to see the environment, not negated, not a question about one variable. */
 function asksToShowEnvironment(request: string): boolean {
-  return request.slice(0, 10_000).split(/(?<=[.!?。！？])\s+|\n+/).some((s) => /\b(?:show|print|list|dump|display|output|echo|see|check)\b[^.\n]{0,25}\b(?:(?:all\s+)?(?:my\s+|the\s+)?(?:environment|env)(?:\s+var(?:iable)?s)?)\b(?!\s*(?:file|\.|example|template))/i.test(s) && !/\b(?:don'?t|do not|never|not|without)\b/i.test(s));
+  // the whole environment as the object: "show me my environment variables", "print the env",
+  // "list all env vars" — not one variable, not its names, not an environment's setup
+  return orderSentences(request).some((s) => /\b(?:show|print|list|dump|display|output)\s+(?:me\s+)?(?:all\s+)?(?:(?:of\s+)?(?:my|the|our)\s+)?(?:environment|env)(?:\s+var(?:iable)?s)?\b(?!\s*(?:file|names?|setup|config\w*|\.|example|template|var(?:iable)?\s+[A-Z]))/i.test(s) && !/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/.test(s));
 }
 
 /**

@@ -190,3 +190,10 @@ test('an install from the source the user named (owner/name with its host, or th
   for (const ask of ['install the tool from github.com/acme/tool', 'install acme/tool from GitHub', 'pip install git+https://github.com/acme/tool.git please']) assert.deepEqual(await run(ask), ['info'], ask);
   for (const ask of ['install the tool', 'install acme/other from github', 'install tool']) assert.deepEqual(await run(ask), ['warning'], ask);
 });
+
+test('an install source is named only as that host and that repository, in an order (fourth review of the session)', async () => {
+  const run = async (ask: string, command: string) => only(await runRules([prompt(ask), ...ran(command, { output: 'ok' })]), URL_INSTALL).map(severityOf);
+  assert.deepEqual(await run('install acme/tool from GitHub', 'pip install git+https://gitlab.evil.example/acme/tool.git'), ['warning'], 'another host');
+  assert.deepEqual(await run('install github.com/acme/toolkit', 'pip install git+https://github.com/acme/tool.git'), ['warning'], 'a longer name');
+  assert.deepEqual(await run("don't install github.com/acme/tool, use the PyPI release", 'pip install git+https://github.com/acme/tool.git'), ['warning'], 'held back');
+});

@@ -8,7 +8,7 @@ import { effectsOf, type FileOp } from './effects.ts';
 import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
 import { basename, countMatches, escapeRegExp, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
-import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
+import { asRequested, orderSentences, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { ShownContents } from './shown-contents.ts';
 import { parseShell } from '../shell/parse.ts';
 
@@ -355,10 +355,15 @@ const PUBLISH_HELD_BACK = /\b(?:don'?t|do not|never|no|not|later|yet|without|bef
 function namesInstallSource(request: string, spec: string): boolean {
   const url = spec.replace(/^git\+/, '').replace(/#.*$/, '').replace(/\.git$/, '').toLowerCase();
   const repo = /^(?:https?:\/\/|ssh:\/\/git@|git@)([^/:]+)[/:]([\w.-]+\/[\w.-]+)/.exec(url);
-  const text = request.slice(0, 10_000).toLowerCase();
-  if (!repo) return url.length >= 12 && text.includes(url);
-  // `host/owner/name`, or `owner/name` beside the host's name ("acme/tool on github")
-  return text.includes(`${repo[1]}/${repo[2]}`) || (new RegExp(`(?<![\\w.-])${escapeRegExp(repo[2]!)}(?![\\w-])`).test(text) && /\b(?:github|gitlab|bitbucket|codeberg)\b/.test(text));
+  return orderSentences(request).some((s) => {
+    const text = s.toLowerCase();
+    if (!repo) return url.length >= 12 && new RegExp(`(?<![\\w.-])${escapeRegExp(url)}(?![\\w/-])`).test(text);
+    const [host, path] = [repo[1]!, repo[2]!];
+    // `host/owner/name` whole, or `owner/name` beside the name of that very host ("acme/tool from GitHub")
+    if (new RegExp(`(?<![\\w.-])${escapeRegExp(`${host}/${path}`)}(?![\\w/-])`).test(text)) return true;
+    const hostWord = /^(?:www\.)?(github|gitlab|bitbucket|codeberg)\.(?:com|org)$/.exec(host)?.[1];
+    return hostWord !== undefined && new RegExp(`\\b${hostWord}\\b`).test(text) && new RegExp(`(?<![\\w./-])${escapeRegExp(path)}(?![\\w/-])`).test(text);
+  });
 }
 
 /**
