@@ -102,11 +102,12 @@ test('the tarball ships bin/, dist/, types/, README and package.json only: no so
   assert.deepEqual(offending, []);
   assert.ok(!paths.some((p) => p.endsWith('worker-entry.mjs')), 'the tsx loader shim of the sources is not shipped');
   assert.ok(!paths.includes('dist/.build-stamp'));
-  // Sizes with room to grow (2.4 MB packed, 7.9 MB unpacked on 2026-12-05 — the rules' source maps
-  // grow with them; 2.0 / 6.9 MB on 2026-12-02; 1.1 / 4 MB when this was written): a jump past
-  // these means something large got in (a fixture, a map of a vendored bundle …).
-  assert.ok(packed.size < 3 * 1024 * 1024, `tarball ${packed.size} bytes`);
-  assert.ok(packed.unpackedSize < 9 * 1024 * 1024, `unpacked ${packed.unpackedSize} bytes`);
+  // Sizes with room to grow (2.8 MB packed, 9.3 MB unpacked on 2026-12-07 — the rules' source maps
+  // grow with them, ~0.4 MB in that day's rules; 2.4 / 7.9 MB on 2026-12-05; 2.0 / 6.9 MB on
+  // 2026-12-02; 1.1 / 4 MB when this was written): a jump past these means something large got in
+  // (a fixture, a map of a vendored bundle …).
+  assert.ok(packed.size < 3.5 * 1024 * 1024, `tarball ${packed.size} bytes`);
+  assert.ok(packed.unpackedSize < 11 * 1024 * 1024, `unpacked ${packed.unpackedSize} bytes`);
 });
 
 test('README and docs/integrations.md state the packed size npm pack reports (within 15 %)', () => {
