@@ -109,9 +109,24 @@ export function findInjection(text: string): Match | null {
   return null;
 }
 
+/**
+ * The global twin of a pattern, compiled once (every tool output that passes a screen is scanned:
+ * a new RegExp per output and pattern was work on the hot path), its position reset for this scan.
+ */
+function globalOf(re: RegExp): RegExp {
+  let g = GLOBALS.get(re);
+  if (!g) {
+    g = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+    GLOBALS.set(re, g);
+  }
+  g.lastIndex = 0;
+  return g;
+}
+const GLOBALS = new Map<RegExp, RegExp>();
+
 /** The first match that is not quoted as an example (quotedAsExample); at most a few tried. */
 function firstNotExample(text: string, re: RegExp): RegExpExecArray | null {
-  const all = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+  const all = globalOf(re);
   let n = 0;
   for (let m = all.exec(text); m; m = all.exec(text), n++) {
     // past the cap every match counts: a page of quoted "examples" cannot hide the order after them
@@ -170,7 +185,7 @@ const ADDRESSES_MODEL = /\b(?:AI|LLMs?|assistants?|agents?|models?|Claude|Codex|
 
 /** The first "ignore previous instructions" said as an order, not described (see DESCRIBED_BEFORE). */
 function orderedToIgnore(text: string, re: RegExp): RegExpExecArray | null {
-  const all = new RegExp(re.source, 'gi');
+  const all = globalOf(re);
   for (let m = all.exec(text); m; m = all.exec(text)) {
     if (!DESCRIBED_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index)) && !quotedAsExample(text, m.index)) return m;
   }

@@ -738,12 +738,15 @@ export function namesPath(request: string, abs: string, home: string | null): bo
 /**
  * The name people say for a file that has a well-known one: a dotfile right under home said without
  * its dot after "my"/"the"/"your" or before "file" ("add an alias to my zshrc", "the gitconfig
- * file"), the hosts file ("a hosts entry"), fstab. Null for any other path.
+ * file"), a file right under /etc by its name and "file" or "entry" ("a hosts entry"). Null for any other path.
  */
 function spokenName(abs: string, home: string | null): RegExp | null {
-  // ("the known hosts file" is ~/.ssh/known_hosts, not /etc/hosts)
-  if (abs === '/etc/hosts') return /(?<!\bknown[\s_-]?)\bhosts?\s+(?:file|entry|entries)\b|\betc\s*hosts\b/;
-  if (abs === '/etc/fstab') return /\bfstab\b/;
+  // A system file right under /etc said by its name with a word for a file or an entry ("a hosts
+  // entry", "the fstab file", "etc/hosts"); "the known hosts file" is ~/.ssh/known_hosts
+  // (never a credential store: a spoken name is loose, a password file needs its path written)
+  const system = /^\/etc\/([a-z][a-z0-9_-]{3,30})$/.exec(abs)?.[1];
+  if (system && classifyPath(abs, { cwd: null, home }).sensitive !== null) return null;
+  if (system) return memo(spokenOf, abs, () => new RegExp(`(?<!\\bknown[\\s_-]?)\\b${escapeRegExp(system)}s?\\s+(?:file|entry|entries|line)\\b|\\betc\\s*/?\\s*${escapeRegExp(system)}\\b`));
   const h = home?.replace(/\/+$/, '');
   if (!h || !abs.startsWith(`${h}/.`)) return null;
   const bare = abs.slice(h.length + 2);

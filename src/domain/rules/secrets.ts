@@ -384,19 +384,15 @@ function isTestScriptValue(path: string, value: string, cwd: string | null): boo
   return MADE_UP_PASSWORD.test(value) && (TEST_SCRIPT.test(rel) && (/^(?:scripts?\/)?test[A-Z]/.test(rel) || /\/scripts?\/test[A-Z][^/]*$/.test(p)));
 }
 /**
- * A password in a document (`docs/api-documentation.md`, a README) made up the way examples are:
- * words, a 123… run, maybe a symbol (`new_password123!`, `Password1234`) — the sample request's
- * value, not an account's. Only that shape counts; any other value in a document is judged as written.
+ * A password in a document (`docs/api-documentation.md`, a README) made up the way examples are,
+ * whole: a placeholder's word, maybe after new/old/my/your, then a 123… run and maybe a symbol
+ * (`new_password123!`, `MyPassword1234`, `demo_user123`) — the sample request's value, not an
+ * account's. Any other value in a document (`acme_prod_db123`, `Welcome_AcmeCorp123!`) is judged as written.
  */
-const MADE_UP_DOC_PASSWORD = /^[A-Za-z][A-Za-z_-]{1,30}(?:123|1234|12345|123456)[!@#$%^&*.]?$/;
 function isDocExampleValue(path: string, value: string): boolean {
-  // …and one that says what it is (`new_password123!`, `MyPassword1234`, `demo_user123`): a real
-  // password of that shape (`acme_prod_db123`, read from a server) names no placeholder
-  return /\.(?:md|mdx|rst|adoc)$/i.test(path) && MADE_UP_DOC_PASSWORD.test(value) && PLACEHOLDER_WORD.test(value);
+  return /\.(?:md|mdx|rst|adoc)$/i.test(path) && SAMPLE_PASSWORD.test(value);
 }
-// (the whole value: a placeholder's word, maybe after new/old/my/your, then the run — `new_password123!`,
-// `MyPassword1234`, `demo_user123`; not `AcmeProdPass123!`, `Welcome_AcmeCorp123!`)
-const PLACEHOLDER_WORD = /^(?:(?:new|old|my|your|test|demo|sample|example)[_-]?)?(?:pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake)[_-]?(?:123|1234|12345|123456)[!@#$%^&*.]?$/i;
+const SAMPLE_PASSWORD = /^(?:(?:new|old|my|your|test|demo|sample|example)[_-]?)?(?:pass(?:word)?|pwd|secret|example|sample|test|demo|user|changeme|qwerty|letmein|welcome|dummy|fake)[_-]?(?:123|1234|12345|123456)[!@#$%^&*.]?$/i;
 // Files a project ships as defaults for others to copy: templates, samples, seed data, fixtures.
 const DEFAULTS_FILE = /\.(?:example|sample|template|dist|defaults?)$|\.(?:example|sample|template)\.[\w]+$|(?:^|\/)(?:seeds?|fixtures?)\/|(?:^|\/)seed[\w.-]*\.(?:sql|json|ya?ml|ts|js|py|rb)$/i;
 
