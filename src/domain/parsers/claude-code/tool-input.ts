@@ -1,7 +1,7 @@
 // Claude Code tool_use inputs → the normalised ToolInput. A call whose input lacks the fields a
 // kind needs (hostile or future shapes) falls back to `other`, so no information is invented.
 import type { ToolInput } from '../../model/events.ts';
-import { replacement, searchOf, splitMcpName, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { mcpToolInput, replacement, searchOf, splitMcpName, subagentOf, webFetchOf } from '../shared/tool-input.ts';
 import { obj, str, text, type Obj } from '../shared/values.ts';
 
 /** Tool names that start a subagent (Task up to 2.1.x, Agent later). */
@@ -135,22 +135,8 @@ function searchInput(input: Obj): ToolInput | undefined {
   return searchOf(pattern ?? '', path);
 }
 
-/**
- * `mcp__<server>__<tool>`; server names may contain single underscores and dashes. The reference
- * filesystem server's tools (`write_file`, `edit_file`, `read_file`, `read_text_file`) are file
- * writes, edits and reads like the harness's own, so every rule judges them where they land.
- */
+/** `mcp__<server>__<tool>`; server names may contain single underscores and dashes. */
 function mcpInput(name: string, args: unknown): ToolInput {
   const { server, tool } = splitMcpName(name.slice('mcp__'.length));
-  const fs = /(?:^|[-_])file[-_]?system(?:$|[-_])|^fs$/i.test(server) && args !== null && typeof args === 'object' ? (args as Obj) : null;
-  const path = fs ? str(fs.path) : undefined;
-  if (fs && path !== undefined) {
-    if (tool === 'write_file' && typeof fs.content === 'string') return { type: 'file_write', path, content: fs.content };
-    if (tool === 'edit_file' && Array.isArray(fs.edits) && fs.dryRun !== true) {
-      const edits = fs.edits.flatMap((e) => (e && typeof e === 'object' && typeof (e as Obj).oldText === 'string' && typeof (e as Obj).newText === 'string' ? [{ oldText: (e as Obj).oldText as string, newText: (e as Obj).newText as string }] : []));
-      if (edits.length > 0) return { type: 'file_edit', path, edits };
-    }
-    if (tool === 'read_file' || tool === 'read_text_file') return { type: 'file_read', path };
-  }
-  return { type: 'mcp', server, tool, args };
+  return mcpToolInput(server, tool, args);
 }

@@ -4,6 +4,7 @@
 // approvals, guardian verdicts, spawned sub-agents). Returns false for unknown types (→ skipped).
 import type { ToolInput } from '../../model/events.ts';
 import { int, obj, str, text, type Obj } from '../shared/values.ts';
+import { mcpToolInput } from '../shared/tool-input.ts';
 import { durationMs, partsText } from './values.ts';
 import { FROM_EVENT_MSG, FROM_ITEM_EVENT } from './mirror.ts';
 import { syntheticId, type Ctx } from './state.ts';
@@ -171,7 +172,7 @@ function mcpCall(ctx: Ctx, p: Obj): void {
   const inv = obj(p.invocation) ?? {};
   const server = str(inv.server) ?? '';
   const tool = str(inv.tool) ?? '';
-  ctx.st.emitCall(ctx, id, `${server}__${tool}`, { type: 'mcp', server, tool, args: decodeArgs(inv.arguments) });
+  ctx.st.emitCall(ctx, id, `${server}__${tool}`, mcpToolInput(server, tool, decodeArgs(inv.arguments)));
 }
 
 

@@ -5,6 +5,7 @@
 // result when completed; its id is the call id, so rollout copies join their function_call.
 import type { ToolInput } from '../../model/events.ts';
 import { int, isObj, obj, str, text, type Obj } from '../shared/values.ts';
+import { mcpToolInput } from '../shared/tool-input.ts';
 import { durationMs, partsText } from './values.ts';
 import { syntheticId, type Ctx } from './state.ts';
 import { changesToFiles, emitAssistant, emitErrorOrNotice, emitThinking, mcpResult, searchResultsText } from './emit.ts';
@@ -96,7 +97,7 @@ function fileChange(ctx: Ctx, item: Obj, id: string, done: boolean): void {
 function mcp(ctx: Ctx, item: Obj, id: string, done: boolean): void {
   const server = str(item.server) ?? '';
   const tool = str(item.tool) ?? '';
-  ctx.st.emitCall(ctx, id, `${server}__${tool}`, { type: 'mcp', server, tool, args: decodeArgs(item.arguments) });
+  ctx.st.emitCall(ctx, id, `${server}__${tool}`, mcpToolInput(server, tool, decodeArgs(item.arguments)));
   if (!finished(item, done)) return;
   const r = mcpResult(item.result, item.error);
   const ms = durationMs(item.duration);

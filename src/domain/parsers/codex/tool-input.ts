@@ -3,7 +3,7 @@
 // (0.60+), `exec_command` {cmd} + `write_stdin` (unified exec), `apply_patch`, `update_plan`,
 // `view_image`, MCP tools as `<server>__<tool>` (or a `namespace` field), and a few others.
 import type { PatchFile, ToolInput } from '../../model/events.ts';
-import { markedMcpInput, searchOf, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { markedMcpInput, mcpToolInput, searchOf, subagentOf, webFetchOf } from '../shared/tool-input.ts';
 import { isObj, str, text, tryJson, type Obj } from '../shared/values.ts';
 import { looksLikePatch, parseApplyPatch, patchFromScript, withDir } from './apply-patch.ts';
 import { argvToCommand } from './shell-words.ts';
@@ -133,7 +133,7 @@ function subagentInput(args: Obj): ToolInput {
 
 /** MCP tools are exposed to the model as `<server>__<tool>`; 2026 builds add a `namespace`. */
 function mcpInput(name: string, args: unknown, namespace?: string): ToolInput | null {
-  if (namespace) return { type: 'mcp', server: namespace, tool: name, args };
+  if (namespace) return mcpToolInput(namespace, name, args);
   return markedMcpInput(name, args);
 }
 

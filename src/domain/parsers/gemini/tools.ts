@@ -1,7 +1,7 @@
 // Gemini CLI tool calls → normalised ToolInput, and tool responses → result facts (output, exit
 // code, error, denial). Shared by the chat-recording formats and stream-json.
 import type { ToolInput } from '../../model/events.ts';
-import { markedMcpInput, replacement, searchOf, subagentOf, webFetchOf } from '../shared/tool-input.ts';
+import { markedMcpInput, mcpToolInput, replacement, searchOf, subagentOf, webFetchOf } from '../shared/tool-input.ts';
 import { arr, obj, safeJson, str, text, type Obj } from '../shared/values.ts';
 
 const SHELL_TOOLS = new Set(['run_shell_command', 'shell']);
@@ -101,7 +101,7 @@ function mcpInput(name: string, args: unknown): ToolInput | null {
   if (name.startsWith('mcp_') && !name.startsWith('mcp__')) {
     const rest = name.slice(4);
     const cut = rest.indexOf('_');
-    if (cut > 0 && cut < rest.length - 1) return { type: 'mcp', server: rest.slice(0, cut), tool: rest.slice(cut + 1), args };
+    if (cut > 0 && cut < rest.length - 1) return mcpToolInput(rest.slice(0, cut), rest.slice(cut + 1), args);
   }
   return null;
 }

@@ -39,5 +39,34 @@ export function splitMcpName(bare: string): { server: string; tool: string } {
  */
 export function markedMcpInput(name: string, args: unknown): ToolInput | null {
   const { server, tool } = splitMcpName(name.startsWith('mcp__') ? name.slice(5) : name);
-  return tool === '' ? null : { type: 'mcp', server, tool, args };
+  return tool === '' ? null : mcpToolInput(server, tool, args);
+}
+
+/**
+ * An MCP call, by server, tool and arguments. The reference filesystem server's tools
+ * (`write_file`, `edit_file` unless a dry run, `read_file`, `read_text_file`, `read_multiple_files`)
+ * are file writes, edits and reads like the agents' own, so every rule judges them where they land,
+ * whichever agent called them. Its other tools (`move_file`, listings, searches) stay MCP calls.
+ */
+export function mcpToolInput(server: string, tool: string, args: unknown): ToolInput {
+  const fs = FILESYSTEM_SERVER.test(server) && args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Obj) : null;
+  return (fs && filesystemInput(tool, fs)) ?? { type: 'mcp', server, tool, args };
+}
+const FILESYSTEM_SERVER = /(?:^|[-_])file[-_]?system(?:$|[-_])|^fs$/i;
+
+function filesystemInput(tool: string, fs: Obj): ToolInput | null {
+  if (tool === 'read_multiple_files' && Array.isArray(fs.paths)) {
+    const paths = fs.paths.filter((p): p is string => typeof p === 'string' && p !== '');
+    // one path field in the model: one path a line, as Gemini's read_many_files
+    return paths.length > 0 ? { type: 'file_read', path: paths.join('\n') } : null;
+  }
+  const path = str(fs.path);
+  if (path === undefined) return null;
+  if (tool === 'write_file' && typeof fs.content === 'string') return { type: 'file_write', path, content: fs.content };
+  if (tool === 'edit_file' && Array.isArray(fs.edits) && fs.dryRun !== true) {
+    const edits = fs.edits.flatMap((e) => (e && typeof e === 'object' && typeof (e as Obj).oldText === 'string' && typeof (e as Obj).newText === 'string' ? [{ oldText: (e as Obj).oldText as string, newText: (e as Obj).newText as string }] : []));
+    return edits.length > 0 ? { type: 'file_edit', path, edits } : null;
+  }
+  if (tool === 'read_file' || tool === 'read_text_file') return { type: 'file_read', path };
+  return null;
 }
