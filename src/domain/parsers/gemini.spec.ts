@@ -596,3 +596,12 @@ test('shellExitCode reads only the summary line', () => {
   assert.equal(shellExitCode('Exit Code: (none)'), null);
   assert.equal(shellExitCode('Output: a\nExit Code: 3\nlater text\nExit Code: 9'), 9);
 });
+
+test("the shell summary's output label stands on its own line, so the command's first line starts a line (the summary's first label only; a recording's display text and other tools are as written)", () => {
+  const out = (output: string, name = 'run_shell_command') => ofKind(drive(gemini, jsonl(META, gem('g1', { toolCalls: [{ id: 'a', name, args: { command: 'curl x | sh' }, status: 'success', result: [{ functionResponse: { id: 'a', name, response: { output } } }] }] }))).events, 'tool_result')[0]!.output;
+  assert.equal(out('Command: curl x | sh\nDirectory: (root)\nOutput: curl: (6) Could not resolve host: x\nError: (none)\nExit Code: 0'), 'Command: curl x | sh\nDirectory: (root)\nOutput:\ncurl: (6) Could not resolve host: x\nError: (none)\nExit Code: 0');
+  assert.equal(out('Output: AgentSessions/\nREADME.md\nProcess Group PGID: 12345'), 'Output:\nAgentSessions/\nREADME.md\nProcess Group PGID: 12345', 'newer builds start with it');
+  assert.equal(out('Output: a\nOutput: b'), 'Output:\na\nOutput: b', "the command's own words after it stay");
+  assert.equal(out('no summary here\nit said Output: x'), 'no summary here\nit said Output: x');
+  assert.equal(out('Output: kept', 'read_file'), 'Output: kept', 'not a shell tool');
+});

@@ -8,7 +8,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { FindingDraft, Rule, RuleContext } from './types.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { clip, lineAt, oneLine, setCapped } from './util.ts';
+import { clip, escapeRegExp, lineAt, oneLine, setCapped } from './util.ts';
 import { PUSHED_REF } from './commands.ts';
 
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
@@ -96,7 +96,12 @@ interface Waiting {
 
 type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: string };
 /** A change a command makes on another system (a grant, a deploy): its failed status, when it was the call's last step, says it did not go through (settledRun). */
-interface Settle { last: boolean; title: string }
+interface Settle {
+  last: boolean;
+  title: string;
+  /** Words of the tool's that the change went through (a publish that then failed in a later script): the failed status says nothing then. */
+  wentThrough?: RegExp;
+}
 
 // The agents' own refusals, written as the call's result: a write refused because the file was not
 // read first (Claude Code), a path outside the workspace or under ignore patterns (Gemini CLI), a
@@ -250,7 +255,14 @@ function killedOwnShell(command: string | undefined, result: ToolResultEvent): R
 const PROGRAM_ERROR = /^(?:[\w./-]*\/)?([a-z][\w.+-]{0,30}): \S/;
 /** Words of an error (not of a notice): what makes the program's last line the reason the call failed. */
 const ERROR_WORDS = /\b(?:cannot|can't|no such|not found|failed|fatal|error|denied|identical|invalid|unable|missing|refused|not permitted|not allowed|not copied|not a directory|is a directory|exists)\b/i;
-const HARNESS_LINE = /^\s*(?:Exit code:? \d+|Wall time:[^\n]*|Process exited with code \d+|Output:|Command (?:failed|exited)[^\n]*)\s*$/i;
+/**
+ * A line the agent's harness wraps a command's output in, not the command's own: Claude Code's
+ * "Exit code N", Codex's "Exit code: N" / "Wall time: …" / "Output:" / "Process exited with code N"
+ * / "Chunk ID: …" / "Original token count: …", Gemini CLI's "Command: …" / "Directory: …" /
+ * "Output:" / "Error: (none)" / "Exit Code: N" / "Signal: …" / "Background PIDs: …" / "Process
+ * Group PGID: …".
+ */
+export const HARNESS_LINE = /^\s*(?:Exit code:? -?\d+|Wall time:[^\n]*|Process exited with code -?\d+|Output:|Chunk ID: \w+|Original token count: \d+|Command (?:failed|exited)[^\n]*|Directory: [^\n]*|Error: \(none\)|Signal: [^\n]*|Background PIDs: [^\n]*|Process Group PGID: [^\n]*)\s*$/i;
 const STEP_SEPARATOR = /(&&|\|\||;|\n)/;
 
 /**
@@ -290,6 +302,48 @@ function chainStoppedBefore(command: string | undefined, target: string, output:
     if (sep !== '&&' && !((sep === ';' || sep === '\n') && setE)) return null;
   }
   return { why: `the chain stopped at \`${prog}\`, which failed${exitCode !== null ? ` (exit code ${exitCode})` : ''}, so the step that acts on this path did not run`, line: last.slice(0, 200) };
+}
+
+// A client's own words that it never reached, or was never let into, the system it acts on: no
+// connection (NETWORK_REFUSED's, but not a connection lost midway, after some work), Docker's daemon
+// or Kubernetes' API server not there, a database login or a registry login refused.
+const SERVICE_UNREACHED = /curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Cannot connect to the Docker daemon[^\n]*|error during connect:[^\n]*|The connection to the server [^\n]{1,200} was refused[^\n]*|Unable to connect to the server:[^\n]*|You must be logged in to the server[^\n]*|password authentication failed for user[^\n]*|Access denied for user [^\n]*|could not connect to server[^\n]*|npm (?:error|ERR!) code (?:ENEEDAUTH|E401|E403|EOTP)\b[^\n]*|HTTP 401: Bad credentials[^\n]*/;
+// Stages after the command that only pass its output on (`2>&1 | tail -5`): the words are its own.
+const PASS_THROUGH = /^(?:tail|head|cat|less|more|tee)$/;
+
+/**
+ * The program of a call that runs one command (after a `cd`, assignments or `sudo`), maybe piped
+ * into stages that only pass its output on, or null: only then are a client's words about its
+ * connection the words of the command the finding is about.
+ */
+function oneCommandProgram(command: string | undefined): string | null {
+  if (command === undefined || command.length > 4_000) return null;
+  const bare = command.replace(/"[^"\n]*"|'[^'\n]*'/g, 'Q').replace(/[ \t]\d?>&\d\b/g, ' ').replace(/^\s*cd[ \t]+[^;&|\n]+&&/, '').trim();
+  if (/;|&&|\|\||\n|&\s*$|`|\$\(/.test(bare)) return null;
+  const [first, ...stages] = bare.split('|');
+  if (stages.some((st) => !PASS_THROUGH.test(st.trim().split(/\s+/)[0] ?? ''))) return null;
+  const words = (first ?? '').trim().split(/\s+/).filter((w) => !/^[A-Za-z_]\w*=/.test(w));
+  const program = (words[0] === 'sudo' ? words.find((w, i) => i > 0 && !w.startsWith('-')) : words[0])?.replace(/^.*\//, '');
+  return program || null;
+}
+
+/**
+ * A call of one command whose client said it never reached, or was never let into, the system it
+ * acts on (a database, a cluster, Docker's daemon, a registry), or that the shell could not find
+ * the program at all: the command changed nothing there. The call failed, or its status is a
+ * pass-through stage's (`| tail -5`).
+ */
+function neverReached(command: string | undefined, result: ToolResultEvent): Refusal | null {
+  const program = oneCommandProgram(command);
+  if (program === null) return null;
+  const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
+  if (!failed && !command!.includes('|')) return null;
+  const output = result.output.slice(0, 20_000);
+  const m = SERVICE_UNREACHED.exec(output);
+  if (m) return { why: `\`${program}\` could not reach or log in to what it acts on, so nothing changed there`, line: m[0].slice(0, 200) };
+  const missing = new RegExp(`(?:^|[\\s:])${escapeRegExp(program)}: (?:command )?not found[^\\n]*|'${escapeRegExp(program)}' is not recognized as [^\\n]*|The term '${escapeRegExp(program)}' is not recognized[^\\n]*`, 'm').exec(output);
+  if (missing && (result.exitCode === 127 || result.exitCode === 1 || result.exitCode === null)) return { why: `the shell found no \`${program}\` on this machine, so the command did not run`, line: missing[0].trim().slice(0, 200) };
+  return null;
 }
 
 /**
@@ -361,6 +415,10 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // Exit code 127 is the shell's "command not found"; with nothing printed, the chain stopped at
   // sudo only when sudo's own message was hidden and a later step would have printed for sure.
   if (chained && result.exitCode === 127 && output.replace(/^\s*Exit code 127\s*/, '').trim() === '' && silentMissingSudo(command!)) return { why: 'exit code 127, the shell\'s "command not found", with nothing printed where a later step prints: no sudo here, so nothing ran as root and the steps chained after it did not run', line: null };
+  if (effect === 'run' && (target === undefined || target === PUSH)) {
+    const unreached = neverReached(command, result);
+    if (unreached) return unreached;
+  }
   if (target && target.charCodeAt(0) !== 0 && effect !== 'run') {
     const stopped = failed ? chainStoppedBefore(command, target, output, result.exitCode) : null;
     if (stopped) return stopped;
@@ -467,7 +525,8 @@ export class Outcomes {
       const { whenRan, ...draft } = held;
       const r = guarded ? null : refusal(event, effect, target, w.command) ?? failedToolWrite(event, effect, w.command);
       if (settle && !guarded && !r) {
-        this.ctx.report(settledRun(draft, event, w.command, settle.last, settle.title));
+        const through = settle.wentThrough?.test(event.output.slice(0, 100_000)) === true;
+        this.ctx.report(through ? draft : settledRun(draft, event, w.command, settle.last, settle.title));
         continue;
       }
       this.ctx.report(r ? this.attempted(draft, r, event) : (whenRan && !event.denied && !event.isError ? whenRan(event.output) : null) ?? draft);

@@ -3,13 +3,14 @@
 // names one typo away from a popular package.
 import type { NormEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
-import type { EventFacts, Rule, RuleContext } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { CommandTable, type Positional, type Row } from './command-table.ts';
 import { hostOfUrl, optionValues, parseArgs } from './commands.ts';
 import { basename, countMatches, escapeRegExp, evidence, meta, QUOTE_MAX, safe, type EvidenceItem } from './util.ts';
 import { asRequested, orderSentences, requestsOf, whoAsked, type RequestLog } from './requests.ts';
 import { ShownContents } from './shown-contents.ts';
+import { lastStep, Outcomes } from './outcome.ts';
 import { parseShell } from '../shell/parse.ts';
 
 export const installFromUrl = meta({
@@ -284,6 +285,10 @@ function insertsSyllable(name: string, popular: string): boolean {
 
 // ---- the rule ---------------------------------------------------------------------------------------
 
+// The registries' clients saying a release went out: npm's `+ name@1.2.3`, twine's "View at:",
+// cargo's "Published"/"Uploaded", poetry's and others' "Published"/"Uploaded".
+const PUBLISHED_WORDS = /^\+ \S+@\d\S*\s*$|\bView at:|^\s*(?:Published|Uploaded)\b/m;
+
 const INSTALL_SCRIPT = /"(preinstall|install|postinstall)"\s*:/g;
 
 export const SUPPLY_CHAIN_RULES: Rule[] = [
@@ -293,21 +298,28 @@ export const SUPPLY_CHAIN_RULES: Rule[] = [
       const requests = requestsOf(ctx.session);
       // package.json as the session last saw it: a whole-file rewrite keeps the install hooks it had
       const manifests = new ShownContents((f) => basename(f.path) === 'package.json');
+      // a publication waits for its call's result: a registry that refused it (no login, a taken
+      // version) published nothing (Outcomes settles it, as a change on another system)
+      const outcomes = new Outcomes(ctx, [publish]);
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
+          outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
-          for (const { cmd } of fx.commands) checkCommand(ctx, event, facts, cmd, requests);
+          fx.commands.forEach(({ cmd }, i) => checkCommand(ctx, event, facts, cmd, requests, (d) => outcomes.report(event, 'run', d, undefined, { last: lastStep(fx.commands, i), title: publish.title, wentThrough: PUBLISHED_WORDS })));
           for (const w of fx.writes) checkWrite(ctx, event, facts, w.kind === 'write' && !w.removed ? { ...w, removed: manifests.get(w.abs) } : w, requests);
           if (event.kind === 'tool_call') manifests.onCall(event, fx);
           if (event.kind === 'tool_result') manifests.onResult(event, facts);
+        },
+        finish() {
+          outcomes.finish();
         },
       };
     },
   },
 ];
 
-function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, requests: RequestLog): void {
+function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, requests: RequestLog, reportPublication: (d: FindingDraft) => void): void {
   // The quote and the evidence are built only when something is reported: most commands are not.
   let quotedText: string | undefined;
   let ev: EvidenceItem[] | undefined;
@@ -334,7 +346,7 @@ function checkCommand(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd
   if (!pub) return;
   const draft = { rule: publish.id, detail: `${pub}: \`${quoted()}\`.`, evidence: evidenceOf(), key: pub };
   const asked = whoAsked(requests.for(event), (t) => asksToPublish(t, /unpublish/.test(pub), REGISTRY_OF[cmd.name] ?? null));
-  ctx.report(asked ? asRequested(draft, publish, asked, `the request asked to ${/unpublish/.test(pub) ? 'unpublish' : 'publish'} the package`) : draft);
+  reportPublication(asked ? asRequested(draft, publish, asked, `the request asked to ${/unpublish/.test(pub) ? 'unpublish' : 'publish'} the package`) : draft);
 }
 
 // what is published: a registry, a package, a version — "release 0.3.1 to PyPI", "publish the package"

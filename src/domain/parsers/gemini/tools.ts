@@ -141,7 +141,7 @@ export function resultFacts(raw: RawResult, shell: boolean): ResultFacts {
   const why = (errorText ?? output).slice(0, 4096);
   const denied = (status === 'cancelled' || status === 'error' || errorText !== null) && DENIED.test(why);
   const facts: ResultFacts = {
-    output,
+    output: shell && raw.modelText ? ownFirstLine(output) : output,
     exitCode,
     isError: status === 'error' || errorText !== null || (exitCode !== null && exitCode !== 0),
     denied,
@@ -149,6 +149,20 @@ export function resultFacts(raw: RawResult, shell: boolean): ResultFacts {
   if (status === 'cancelled' && !denied) facts.interrupted = true;
   return facts;
 }
+
+/**
+ * The shell summary Gemini gives the model puts the command's first line of output after its label
+ * (`Output: curl: (6) Could not resolve host`): the label on a line of its own, so that the
+ * command's first line starts a line as every other line of its output does, and as the other
+ * agents' outputs have it (a program's error line, git's ref lines, a status line).
+ */
+function ownFirstLine(output: string): string {
+  const at = output.startsWith(OUTPUT_LABEL) ? 0 : output.indexOf('\n' + OUTPUT_LABEL) + 1;
+  if (at === 0 && !output.startsWith(OUTPUT_LABEL)) return output;
+  const from = at + OUTPUT_LABEL.length;
+  return `${output.slice(0, from - 1)}\n${output.slice(from)}`;
+}
+const OUTPUT_LABEL = 'Output: ';
 
 const EXIT_LABEL = 'Exit Code: ';
 
