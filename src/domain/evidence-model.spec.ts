@@ -108,6 +108,17 @@ for (const agent of AGENTS) {
     assert.deepEqual(await attempt('npm publish', 'npm notice Publishing to https://registry.npmjs.org/\n+ acme-widget@1.2.0\nnpm error code ELIFECYCLE', 1, 'supply-chain/publish'), ['critical'], 'published, then a script after it failed');
   });
 
+  test(`${agent}: a chain that stopped at a failed step before the one a finding is about did not run it; after \`;\`, or when the failure came after it, it ran`, async () => {
+    const rm = async (bash: string) => {
+      const r = await analyse(agent, [{ prompt: 'tidy up the project' }, { bash, output: "mkdir: cannot create directory '/opt/app/backup': Permission denied", exit: 1 }]);
+      return r.findings.filter((f) => f.rule === 'destructive/rm-outside-worktree').map((f) => (/attempted/.test(f.title) ? 'attempted' : f.severity));
+    };
+    assert.deepEqual(await rm('mkdir /opt/app/backup && rm -rf ~/old-data'), ['attempted']);
+    assert.notDeepEqual(await rm('mkdir /opt/app/backup; rm -rf ~/old-data'), ['attempted'], '`;` goes on after a failure');
+    assert.notDeepEqual(await rm('rm -rf ~/old-data && mkdir /opt/app/backup'), ['attempted'], 'the failure came after it');
+    assert.notDeepEqual(await rm('mkdir /opt/app/backup || rm -rf ~/old-data'), ['attempted'], '`||` runs it because of the failure');
+  });
+
   test(`${agent}: a credential file read that only said the file is not there showed nothing, whatever lines the harness wraps the output in; a read that showed one file of two did`, async () => {
     const missing = await analyse(agent, [{ prompt: 'tidy up the project' }, { bash: 'cat ~/.aws/credentials', output: 'cat: /home/dev/.aws/credentials: No such file or directory', exit: 1 }]);
     assert.deepEqual(severityOf(missing, 'secrets/sensitive-file-read'), ['info']);
@@ -382,5 +393,17 @@ for (const agent of AGENTS) {
     assert.match(refused.findings.find((f) => f.rule === 'permissions/persistence')?.title ?? '', /attempted/i);
     const local = await analyse(agent, [{ prompt: 'save the results' }, { bash: `python3 -c "import json; json.dump({'ok': 1}, open('results.json', 'w'))"`, output: '' }]);
     assert.deepEqual(local.findings.filter((f) => f.severity !== 'info').map((f) => f.rule), []);
+  });
+}
+
+// Gemini CLI's chat recordings hold no working directory, so "outside the tree" cannot be told there.
+for (const agent of ['claude-code', 'codex'] as const) {
+  test(`${agent}: a copy whose program said it could not create that very file wrote nothing there; a copy that said so of another file did`, async () => {
+    const copy = async (output: string, bash = 'cp config.yml /opt/app/conf/') => {
+      const r = await analyse(agent, [{ prompt: 'tidy up the project' }, { bash, output, exit: 1 }]);
+      return r.findings.filter((f) => f.rule === 'scope/write-outside-worktree').map((f) => `${f.severity}${/attempted/.test(f.title) ? ' attempted' : ''}`);
+    };
+    assert.deepEqual(await copy("cp: cannot create regular file '/opt/app/conf/config.yml': No such file or directory"), ['info attempted']);
+    assert.deepEqual(await copy("cp: cannot create regular file '/srv/other/b.yml': No such file or directory", 'cp config.yml /opt/app/conf/; cp b.yml /srv/other/'), ['warning', 'info attempted'], 'the first copy went through');
   });
 }

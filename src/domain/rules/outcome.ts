@@ -6,9 +6,9 @@
 // appears keeps its severity and says "result not in the log". Bounded: at most 200 calls wait.
 import type { SimpleCommand } from '../shell/types.ts';
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
-import type { FindingDraft, Rule, RuleContext } from './types.ts';
+import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { isGuardDenial } from '../guard/mark.ts';
-import { clip, escapeRegExp, lineAt, oneLine, setCapped } from './util.ts';
+import { clip, escapeRegExp, evidence, lineAt, oneLine, setCapped } from './util.ts';
 import { PUSHED_REF } from './commands.ts';
 
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
@@ -47,11 +47,13 @@ export function effectGated(rule: Rule): Rule {
     create(outer) {
       const outcomes = new Outcomes(outer, rule.metas);
       let current: NormEvent | null = null;
-      const inner = rule.create({ session: outer.session, report: (d) => (current ? outcomes.report(current, 'run', d) : outer.report(d)) });
+      let currentFacts: EventFacts | null = null;
+      const inner = rule.create({ session: outer.session, report: (d) => (current ? outcomes.report(current, 'run', d, undefined, undefined, stepOf(d, current, currentFacts)) : outer.report(d)) });
       return {
         onEvent(event, facts) {
           outcomes.onEvent(event);
           current = event.kind === 'tool_call' ? event : null;
+          currentFacts = facts;
           try {
             inner.onEvent(event, facts);
           } finally {
@@ -67,6 +69,19 @@ export function effectGated(rule: Rule): Rule {
   };
 }
 
+/**
+ * The step of a chain a draft is about: the command whose evidence is the draft's first (rules quote
+ * the command they judge), when the call ran more than one. Lets a chain that stopped before that
+ * step count as an attempt.
+ */
+function stepOf(draft: FindingDraft, call: NormEvent, facts: EventFacts | null): string | undefined {
+  const commands = facts?.shell?.commands;
+  const excerpt = draft.evidence[0]?.excerpt;
+  if (!commands || commands.length < 2 || excerpt === undefined) return undefined;
+  const matching = commands.filter((c) => evidence(call, c.text, facts).excerpt === excerpt);
+  return matching.length === 1 ? matching[0]!.text : undefined;
+}
+
 /** Why an effect did not happen. `refused`: a person, a policy, a sandbox or the harness stopped it (not a failure). */
 export interface Refusal {
   why: string;
@@ -74,7 +89,8 @@ export interface Refusal {
   refused?: boolean;
 }
 
-const REFUSAL_WORDS = /operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS/i;
+// (and a program's own word that it could not create the file: `cp: cannot create regular file '/opt/x/a.conf'`)
+const REFUSAL_WORDS = /operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS|cannot create (?:regular file|directory)/i;
 
 /** A refusal line (permission, sandbox, read-only) that names the target path or its file name. */
 function namedRefusal(output: string, target: string): string | null {
@@ -82,14 +98,14 @@ function namedRefusal(output: string, target: string): string | null {
   // The line must hold the name and one of the words: without both, none does (the scan below
   // tries every position of every line, issue 30).
   if (base.length < 3 || !output.includes(base) || !REFUSAL_WORDS.test(output)) return null;
-  for (const m of output.matchAll(/[^\n]*(?:operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS)[^\n]*/gi)) {
+  for (const m of output.matchAll(/[^\n]*(?:operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS|cannot create (?:regular file|directory))[^\n]*/gi)) {
     if (m[0].includes(base)) return m[0];
   }
   return null;
 }
 
 interface Waiting {
-  drafts: { draft: FindingDraft; effect: Effect; target?: string; settle?: Settle }[];
+  drafts: { draft: FindingDraft; effect: Effect; target?: string; settle?: Settle; step?: string }[];
   /** The call's command, when it was one: its exit code can say what did not happen. */
   command?: string;
 }
@@ -271,7 +287,7 @@ const STEP_SEPARATOR = /(&&|\|\||;|\n)/;
  * the target's, and every link from there to the target's step is `&&` (or `;` / a new line
  * under `set -e`). Bounded: calls up to 16,000 characters (a linear split and scans).
  */
-function chainStoppedBefore(command: string | undefined, target: string, output: string, exitCode: number | null): Refusal | null {
+function chainStoppedBefore(command: string | undefined, target: string | { step: string }, output: string, exitCode: number | null): Refusal | null {
   if (command === undefined || command.length > 16_000) return null;
   const last = output.slice(-2_000).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !HARNESS_LINE.test(l)).at(-1);
   const prog = last === undefined ? undefined : PROGRAM_ERROR.exec(last)?.[1];
@@ -285,12 +301,7 @@ function chainStoppedBefore(command: string | undefined, target: string, output:
   const runs = steps.filter((st) => program(st.text) === prog).length;
   const failing = steps.findIndex((st) => program(st.text) === prog);
   if (failing < 0 || runs !== 1) return null;
-  // the step that names the target: as written, under `~` or `$HOME`, or by a name of its own
-  const path = target.replace(/[\\/]+$/, '');
-  const underHome = path.replace(/^\/(?:home|Users)\/[^/]+|^\/root/, '');
-  const forms = [path, ...(underHome !== path ? [`~${underHome}`, `$HOME${underHome}`] : [])];
-  const base = path.replace(/^.*[\\/]/, '');
-  const names = (text: string) => forms.some((f) => text.includes(f)) || (base.length >= 4 && new RegExp(`(?:^|[\\s/'"])${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[\\s/'"]|$)`).test(text));
+  const names = typeof target === 'string' ? namesTarget(target) : (text: string) => text.includes(target.step);
   const at = steps.findIndex((st, i) => i > failing && names(st.text));
   // not when an earlier step (the failing one included) names it too: that step may have acted on it
   if (at < 0 || steps.slice(0, at).some((st, i) => names(st.text) || (i !== failing && program(st.text) === prog))) return null;
@@ -301,7 +312,17 @@ function chainStoppedBefore(command: string | undefined, target: string, output:
     const sep = steps[k]!.sep;
     if (sep !== '&&' && !((sep === ';' || sep === '\n') && setE)) return null;
   }
-  return { why: `the chain stopped at \`${prog}\`, which failed${exitCode !== null ? ` (exit code ${exitCode})` : ''}, so the step that acts on this path did not run`, line: last.slice(0, 200) };
+  return { why: `the chain stopped at \`${prog}\`, which failed${exitCode !== null ? ` (exit code ${exitCode})` : ''}, so the step that acts on ${typeof target === 'string' ? 'this path' : 'it'} did not run`, line: last.slice(0, 200) };
+}
+
+/** Whether a step's text names `target`: as written, under `~` or `$HOME`, or by a name of its own. */
+function namesTarget(target: string): (text: string) => boolean {
+  const path = target.replace(/[\\/]+$/, '');
+  const underHome = path.replace(/^\/(?:home|Users)\/[^/]+|^\/root/, '');
+  const forms = [path, ...(underHome !== path ? [`~${underHome}`, `$HOME${underHome}`] : [])];
+  const base = path.replace(/^.*[\\/]/, '');
+  const word = base.length >= 4 ? new RegExp(`(?:^|[\\s/'"])${escapeRegExp(base)}(?:[\\s/'"]|$)`) : null;
+  return (text) => forms.some((f) => text.includes(f)) || (word !== null && word.test(text));
 }
 
 // A client's own words that it never reached, or was never let into, the system it acts on: no
@@ -350,7 +371,7 @@ function neverReached(command: string | undefined, result: ToolResultEvent): Ref
  * Why the result shows the effect did not happen, or null. `target`: the path or host the finding
  * names; `command`: the call's command line, whose network client's exit code can tell.
  */
-export function refusal(result: ToolResultEvent, effect: Effect, target?: string, command?: string): Refusal | null {
+export function refusal(result: ToolResultEvent, effect: Effect, target?: string, command?: string, step?: string): Refusal | null {
   // systemctl prints "Created symlink …" for every unit it enables; a SysV-backed unit that was
   // enabled already only gets its state synchronised: nothing new will start on its own.
   if (target === UNIT_ENABLE && !result.isError) {
@@ -423,10 +444,16 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     const stopped = failed ? chainStoppedBefore(command, target, output, result.exitCode) : null;
     if (stopped) return stopped;
   }
+  // a finding about one step of a chain (`mkdir /opt/x && rm -rf ~/old`): the chain stopped before it
+  if (effect === 'run' && step !== undefined && step.length >= 4) {
+    const stopped = failed ? chainStoppedBefore(command, { step }, output, result.exitCode) : null;
+    if (stopped) return stopped;
+  }
   if (effect === 'write' && target) {
     // The shell's own refusal of this very path (`zsh: operation not permitted: ~/x`), even when
     // `2>/dev/null || true` hid it from the exit code: that write did not happen.
     const named = namedRefusal(output, target);
+    if (named && /cannot create (?:regular file|directory)/i.test(named) && !/permission denied|not permitted|read-only/i.test(named)) return { why: 'the program could not create this file, so nothing was written there', line: named };
     if (named) return { why: 'the write to this path was refused (sandbox or file permissions), so nothing was written there', line: named, refused: true };
   }
   if (effect === 'network') {
@@ -497,14 +524,14 @@ export class Outcomes {
   constructor(private readonly ctx: RuleContext, private readonly metas: readonly Meta[]) {}
 
   /** Reports `draft` once the result of `event` (a tool call) is known; other events report now. */
-  report(event: NormEvent, effect: Effect, draft: FindingDraft, target?: string, settle?: Settle): void {
+  report(event: NormEvent, effect: Effect, draft: FindingDraft, target?: string, settle?: Settle, step?: string): void {
     if (event.kind !== 'tool_call') {
       const { whenRan: _, ...now } = draft;
       this.ctx.report(now);
       return;
     }
     const w = this.waiting.get(event.callId) ?? { drafts: [], ...(event.input.type === 'command' ? { command: event.input.command } : {}) };
-    w.drafts.push({ draft, effect, target, ...(settle ? { settle } : {}) });
+    w.drafts.push({ draft, effect, target, ...(settle ? { settle } : {}), ...(step !== undefined ? { step } : {}) });
     this.waiting.set(event.callId, w);
     if (this.waiting.size > WAITING_MAX) {
       const [oldest, first] = this.waiting.entries().next().value as [string, Waiting];
@@ -521,9 +548,9 @@ export class Outcomes {
     // A call `vouch guard` denied is the prevention gate's to report ("Prevented: …"), with the
     // draft as the rule made it, so a later workaround of the same target is still recognised.
     const guarded = isGuardDenial(event);
-    for (const { draft: held, effect, target, settle } of w.drafts) {
+    for (const { draft: held, effect, target, settle, step } of w.drafts) {
       const { whenRan, ...draft } = held;
-      const r = guarded ? null : refusal(event, effect, target, w.command) ?? failedToolWrite(event, effect, w.command);
+      const r = guarded ? null : refusal(event, effect, target, w.command, step) ?? failedToolWrite(event, effect, w.command);
       if (settle && !guarded && !r) {
         const through = settle.wentThrough?.test(event.output.slice(0, 100_000)) === true;
         this.ctx.report(through ? draft : settledRun(draft, event, w.command, settle.last, settle.title));
