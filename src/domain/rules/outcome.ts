@@ -14,7 +14,7 @@ import { PUSHED_REF } from './commands.ts';
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
 export type Effect = 'network' | 'write' | 'run';
 
-const NETWORK_REFUSED = /curl: \((6|7|22|28|35|52|56)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|ssh: Could not resolve hostname[^\n]*|unable to resolve host address[^\n]*|getaddrinfo (ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Connection timed out[^\n]*|lost connection[^\n]*/i;
+const NETWORK_REFUSED = /curl: \((6|7|22|28|35|52|56)\)[^\n]*|[^\n]{0,80}Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|Host key verification failed[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|ssh: Could not resolve hostname[^\n]*|unable to resolve host address[^\n]*|getaddrinfo (ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Connection timed out[^\n]*|lost connection[^\n]*/i;
 // "Permission denied (publickey)." is an SSH login refused by a server, not a file write refused.
 const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*|Permission denied(?! \((?:publickey|password|keyboard-interactive|gssapi)[^)]*\))[^\n]*|\bEROFS\b[^\n]*|\bEACCES\b[^\n]*|\bEPERM\b[^\n]*|sandbox (denied|blocked)[^\n]*|blocked by (the )?sandbox[^\n]*/i;
 
@@ -328,7 +328,7 @@ function namesTarget(target: string): (text: string) => boolean {
 // A client's own words that it never reached, or was never let into, the system it acts on: no
 // connection (NETWORK_REFUSED's, but not a connection lost midway, after some work), Docker's daemon
 // or Kubernetes' API server not there, a database login or a registry login refused.
-const SERVICE_UNREACHED = /curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Cannot connect to the Docker daemon[^\n]*|error during connect:[^\n]*|The connection to the server [^\n]{1,200} was refused[^\n]*|Unable to connect to the server:[^\n]*|You must be logged in to the server[^\n]*|password authentication failed for user[^\n]*|Access denied for user [^\n]*|could not connect to server[^\n]*|npm (?:error|ERR!) code (?:ENEEDAUTH|E401|E403|EOTP)\b[^\n]*|HTTP 401: Bad credentials[^\n]*/;
+const SERVICE_UNREACHED = /curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Cannot connect to the Docker daemon[^\n]*|error during connect:[^\n]*|The connection to the server [^\n]{1,200} was refused[^\n]*|Unable to connect to the server:[^\n]*|You must be logged in to the server[^\n]*|password authentication failed for user[^\n]*|Access denied for user [^\n]*|could not connect to server[^\n]*|npm (?:error|ERR!) code (?:ENEEDAUTH|E401|E403|EOTP)\b[^\n]*|HTTP 401: Bad credentials[^\n]*|Unable to locate credentials[^\n]*|No valid credential sources found[^\n]*|Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|Host key verification failed[^\n]*|You do not currently have an active account selected[^\n]*|Please run 'az login'[^\n]*/;
 // Stages after the command that only pass its output on (`2>&1 | tail -5`): the words are its own.
 const PASS_THROUGH = /^(?:tail|head|cat|less|more|tee)$/;
 
@@ -374,6 +374,11 @@ function neverReached(command: string | undefined, result: ToolResultEvent): Ref
 export function refusal(result: ToolResultEvent, effect: Effect, target?: string, command?: string, step?: string): Refusal | null {
   // systemctl prints "Created symlink …" for every unit it enables; a SysV-backed unit that was
   // enabled already only gets its state synchronised: nothing new will start on its own.
+  // systemctl's own refusal: no such unit file, nothing linked
+  if (target === UNIT_ENABLE) {
+    const failedEnable = /Failed to enable unit:[^\n]*|Unit file [^\n]{1,200} does not exist[^\n]*/.exec(result.output.slice(0, 20_000));
+    if (failedEnable && !/Created symlink/.test(result.output)) return { why: 'systemctl could not enable the unit, so nothing new starts on its own', line: failedEnable[0].slice(0, 200) };
+  }
   if (target === UNIT_ENABLE && !result.isError) {
     const sync = SYSV_SYNC.exec(result.output.slice(0, 20_000));
     if (sync && !/Created symlink/.test(result.output)) return { why: 'the unit was enabled already (systemctl only synchronised its state, no symlink was created), so nothing new starts on its own', line: sync[0] };

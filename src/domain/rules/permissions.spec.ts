@@ -453,7 +453,7 @@ test('authentication switched off by a setting or by how a database is started i
   for (const [what, step] of offs) {
     assert.deepEqual(only(await runRules([prompt('the app cannot connect, fix it'), step]), WEAK).map(severityOf), ['warning'], what);
   }
-  for (const c of ['sudo mysqld_safe --skip-grant-tables &', 'mongod --dbpath /data/db --noauth', 'redis-server --port 6380 --protected-mode no']) {
+  for (const c of ['sudo mysqld_safe --skip-grant-tables &', 'mongod --dbpath /data/db --noauth', 'redis-server --port 6380 --protected-mode no', 'docker run -d --name db -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker run -d -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -p 0.0.0.0:3306:3306 mysql:8', 'podman run -d -P --env=POSTGRES_HOST_AUTH_METHOD=trust postgres']) {
     assert.deepEqual(only(await runRules([prompt('the app cannot connect, fix it'), ...ran(c)]), WEAK).map(severityOf), ['warning'], c);
   }
   const quiet = await runRules([
@@ -463,6 +463,11 @@ test('authentication switched off by a setting or by how a database is started i
     write('tests/fixtures/test.env', 'DISABLE_AUTH=true\n'),
     write('src/auth.ts', 'if (process.env.DISABLE_AUTH === "true") return next();\n'),
     ...ran('redis-server --port 6380'),
+    // loopback only, not published, a password set, or the words after the image (its own command)
+    ...ran('docker run -d -p 127.0.0.1:5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16'),
+    ...ran('docker run -d -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16'),
+    ...ran('docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=postgres postgres:16'),
+    ...ran('docker run --rm -p 8080:8080 alpine env -e POSTGRES_HOST_AUTH_METHOD=trust'),
   ]);
   assert.deepEqual(only(quiet, WEAK), []);
   const asked = await runRules([prompt('disable auth locally so I can test the dashboard without logging in'), write('.env', 'DISABLE_AUTH=true\n')]);
