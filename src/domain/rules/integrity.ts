@@ -47,7 +47,7 @@ export const maskedFailure = meta({
   id: 'integrity/masked-test-failure',
   severity: 'warning',
   title: 'Test failures masked',
-  description: 'A test or build command was followed by `|| true`, `|| :`, `|| exit 0`, `|| echo …` or `; exit 0`, so it always "succeeds" — run by the agent (reported only when no later unmasked run of the same check passed), or written into a CI file\'s step (CI then passes whatever the tests say). Piping output into tail/head is common and is not reported (but such runs are not counted as passing either).',
+  description: 'A test or build command was followed by `|| true`, `|| :`, `|| exit 0`, `|| echo …` or `; exit 0`, so it always "succeeds" — run by the agent (reported only when no later unmasked run of the same check passed), or written into a CI file\'s step (CI then passes whatever the tests say); also a CI step that runs a check or a secret scanner given `continue-on-error: true` or `allow_failure: true` (shown in the edit beside its `run:`/`uses:` line). Piping output into tail/head is common and is not reported (but such runs are not counted as passing either).',
   remediation: 'Rerun the command without the mask and look at its exit code.',
 });
 export const noVerify = meta({
@@ -117,12 +117,31 @@ const NOT_LAUNCHED = /^(?:(?:[\w./-]+: )+(?:line \d+: )?(?:\d+: )?(?:[\w./-]+: )
  * test ran, so none failed and none passed.
  */
 function notLaunched(out: string): boolean {
+  if (argumentsRejected(out)) return true;
   if (out.length > 600 || FAIL_MARKERS.test(out) || PASS_MARKERS.test(out)) return false;
   // every line is the shell's or the wrapper's own error (or the harness's exit line): a script
   // that started and failed inside (`npm test` → `docker: command not found`) printed more
   const lines = out.split('\n').map((l) => l.trim()).filter((l) => l !== '');
   return lines.length > 0 && lines.every((l) => NOT_LAUNCHED.test(l)) && lines.some((l) => !/^(?:Exit code|Process exited|Command (?:failed|exited))/.test(l));
 }
+
+/**
+ * The runner refused its own command line before it ran anything: an argument error with the
+ * runner's usage text (`cargo test hash cache` → "error: unexpected argument 'cache' found …
+ * Usage: cargo test …", pytest's "error: unrecognized arguments", go's "flag provided but not
+ * defined"), or npm with no such script. No test ran, so none failed.
+ */
+function argumentsRejected(out: string): boolean {
+  if (out.length > 1_500) return false;
+  // (pytest's usage line starts "ERROR: usage:", which is no failed test)
+  const rest = out.replace(USAGE_LINES, '');
+  if (FAIL_MARKERS.test(rest) || PASS_MARKERS.test(rest)) return false;
+  return (ARGUMENT_ERROR.test(out) && USAGE_TEXT.test(out)) || MISSING_SCRIPT.test(out);
+}
+const ARGUMENT_ERROR = /\b(?:unexpected argument|unrecognized (?:arguments?|options?)|unknown (?:option|flag|argument|command-line option)|flag provided but not defined|invalid (?:option|argument)|too many arguments|missing required argument)\b/i;
+const USAGE_TEXT = /^\s*(?:(?:error|ERROR): )?usage:/im;
+const USAGE_LINES = /^\s*(?:(?:error|ERROR): )?usage:[^\n]*$/gim;
+const MISSING_SCRIPT = /^\s*npm (?:error|ERR!) Missing script: /m;
 
 /** Pass or fail of a run; text markers decide when the exit code cannot be trusted (pipes, masks). */
 export function runStatus(result: ToolResultEvent, exitCodeReliable: boolean): Status {
@@ -640,6 +659,40 @@ function checkIdentity(cmd: SimpleCommand): string {
 }
 const MULTI_COMMAND_TOOLS: ReadonlySet<string> = new Set(['go', 'cargo', 'dotnet', 'mvn', 'gradle', './gradlew', 'make', 'swift', 'mix', 'deno', 'bazel', 'flutter', 'dart']);
 
+/**
+ * Check steps of a CI file made unable to fail the pipeline with `continue-on-error: true` (GitHub
+ * Actions), `allow_failure: true` (GitLab): the step's own `run:` (or `script:`) is a test, build,
+ * type or lint check, or its `uses:`/`run:` a secret or security scanner (trufflehog, gitleaks,
+ * CodeQL, semgrep, snyk, trivy, `npm audit`). Read within the text given: the step's lines from its
+ * `- ` (or the key left of the flag) to the flag (an edit that shows only the flag, as a terminal capture's diff does, names no step).
+ */
+export function nonBlockingChecks(text: string): string[] {
+  const out: string[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (!/^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b/.test(line) || out.length >= 5) return;
+    const indent = /^\s*/.exec(line)![0].length;
+    // the step: back to the list item that holds this key (a `- ` at or left of its indentation)
+    for (let j = i - 1; j >= 0 && j >= i - 40; j--) {
+      const l = lines[j]!;
+      const run = /^\s*(?:-\s*)?(?:run|script|uses)\s*:\s*[|>]?-?\s*(.*)$/.exec(l);
+      if (run && checkStep(run[1]!.trim() || (lines[j + 1] ?? '').trim().replace(/^-\s+/, ''))) {
+        out.push(l.trim());
+        break;
+      }
+      // left of the flag: the step's own `- ` (checked above) or a key above it ends the step
+      if (l.trim() !== '' && /^\s*/.exec(l)![0].length < indent) break;
+    }
+  });
+  return out;
+}
+const SCANNER = /\b(?:trufflehog|gitleaks|codeql|semgrep|snyk|trivy|npm\s+audit|pnpm\s+audit|yarn\s+audit|bandit|safety\s+check)\b/i;
+/** A step's command (or action) that checks the code: a test, build, type or lint run, or a scanner. */
+function checkStep(text: string): boolean {
+  if (SCANNER.test(text)) return true;
+  return parseShell(text.replace(/^["']|["']$/g, '')).commands.some((cmd) => checkKind(cmd) !== null || LINTERS.test(cmd.name));
+}
+
 /** Test and build steps of a CI file that cannot fail (`run: pytest -q || exit 0`), as written. */
 export function maskedSteps(text: string): string[] {
   const out: string[] = [];
@@ -905,6 +958,9 @@ export const INTEGRITY_RULES: Rule[] = [
             const before = w.removed || (w.kind === 'write' ? shownCi.get(w.abs) : '');
             const steps = maskedSteps(w.added).filter((step) => !before.includes(step));
             if (steps.length > 0) pending.hold(event.callId, { rule: maskedFailure.id, title: 'Test failures masked in CI', detail: `${safe(w.path, facts, QUOTE_MAX)} runs \`${safe(steps[0], facts, QUOTE_MAX)}\`: the step cannot fail, so CI passes whatever the tests say.`, evidence: [evidence(event, `${describeCall(event)}: ${steps[0]}`, facts)], key: `ci ${w.abs}` });
+            // (a flag the text had before, in the same step, is not new)
+            const excused = nonBlockingChecks(w.added).filter((step) => !nonBlockingChecks(before).includes(step));
+            if (steps.length === 0 && excused.length > 0) pending.hold(event.callId, { rule: maskedFailure.id, title: 'Check made non-blocking in CI', detail: `${safe(w.path, facts, QUOTE_MAX)}: the step \`${safe(excused[0]!, facts, QUOTE_MAX)}\` was given \`continue-on-error\` (or \`allow_failure\`): its failure no longer fails CI, so CI passes whatever it finds.`, evidence: [evidence(event, `${describeCall(event)}: ${excused[0]}`, facts)], key: `ci ${w.abs}` });
           }
           shownCi.onCall(event, fx);
           if (event.input.type !== 'command') return;

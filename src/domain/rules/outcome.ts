@@ -349,6 +349,20 @@ function oneCommandProgram(command: string | undefined): string | null {
 }
 
 /**
+ * The line of `gh`'s "HTTP 4xx: …" refusal whose API address names the repository the step acts
+ * on (`gh repo delete owner/name`, maybe cut off by a capture's "…"), or null.
+ */
+function githubRefused(step: string, output: string): string | null {
+  const m = /^\s*gh\s+(?:repo|api|secret|release|workflow|pr|issue)\b[^\n]*?\s([\w.-]+\/[\w.-]+?)(?:…|\.\.\.)?(?:\s|$)/.exec(step);
+  if (!m || !output.includes('HTTP 4')) return null;
+  const repo = m[1]!.toLowerCase();
+  for (const hit of output.slice(0, 20_000).matchAll(/HTTP 4\d\d:[^\n]*(?:\n[^\n]*)?/g)) {
+    if (hit[0].toLowerCase().includes(`/repos/${repo}`)) return hit[0].split('\n')[0]!.slice(0, 200);
+  }
+  return null;
+}
+
+/**
  * A call of one command whose client said it never reached, or was never let into, the system it
  * acts on (a database, a cluster, Docker's daemon, a registry), or that the shell could not find
  * the program at all: the command changed nothing there. The call failed, or its status is a
@@ -448,6 +462,12 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (target && target.charCodeAt(0) !== 0 && effect !== 'run') {
     const stopped = failed ? chainStoppedBefore(command, target, output, result.exitCode) : null;
     if (stopped) return stopped;
+  }
+  // GitHub's API refused this very repository's call (`gh repo delete o/r` → "HTTP 403: Must have
+  // admin rights to Repository. (https://api.github.com/repos/o/r)"), whatever else the call ran
+  if (effect === 'run' && step !== undefined) {
+    const api = githubRefused(step, output);
+    if (api) return { why: "GitHub's API refused the call for this repository, so nothing changed there", line: api };
   }
   // a finding about one step of a chain (`mkdir /opt/x && rm -rf ~/old`): the chain stopped before it
   if (effect === 'run' && step !== undefined && step.length >= 4) {

@@ -135,7 +135,8 @@ export const RECORDS_RULES: Rule[] = [
             open.start(event.callId, { reliable: !piped });
           }
           for (const w of fx.writes) {
-            if (w.zone === 'worktree' && !DOC_FILE.test(w.path)) {
+            // (with no working directory known, a relative path is the project's: the session changed code)
+            if ((w.zone === 'worktree' || (ctx.session.cwd === null && w.zone === 'unknown')) && !DOC_FILE.test(w.path)) {
               codeEdits++;
               lastEdit = event.index;
             }

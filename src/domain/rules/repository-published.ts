@@ -25,7 +25,7 @@ export const repositoryPublished = meta({
   id: 'scope/repository-published',
   severity: 'warning',
   title: 'Repository made public unasked',
-  description: 'The agent made a repository anyone can read: created it public (`gh repo create … --public`, `glab repo create … --public`, `gh api` creating one through `user/repos` or `orgs/…/repos` without `private=true`, a GitHub MCP `create_repository` with `private: false` — or with `private` left out when its answer shows the repository public), or switched one to public (`gh repo edit --visibility public`, `gh api -X PATCH repos/… -f private=false` or `visibility=public`), and no word of the user\'s asked for a public or open-source repository. Everything it holds, and every push after, is published. Info "as requested" when a request asked for it (not in a sentence that negates it: "keep it private", "not public"), and info when the user named that very repository without saying how visible; an attempted info when the call did not take effect. Private and internal repositories are not reported.',
+  description: 'The agent made a repository anyone can read: created it public (`gh repo create … --public`, `glab repo create … --public`, `gh api` creating one through `user/repos` or `orgs/…/repos` without `private=true`, a GitHub MCP `create_repository` with `private: false` — or with `private` left out when its answer shows the repository public), or switched one to public (`gh repo edit --visibility public`, `gh api -X PATCH repos/… -f private=false` or `visibility=public`), and no word of the user\'s asked for a public or open-source repository. Everything it holds, and every push after, is published. Info "as requested" when a request asked for it (not in a sentence that negates it: "keep it private", "not public"), and info when the user named that very repository to be created without saying how visible (not one that existed and was switched to public); an attempted info when the call did not take effect. Private and internal repositories are not reported.',
   remediation: 'Check what the repository holds and its history; make it private again if it was not meant to be public, and rotate any secret it ever held.',
 });
 
@@ -84,6 +84,12 @@ export function publishedBy(cmd: SimpleCommand): string | null {
   return null;
 }
 
+/** `gh repo edit --visibility public`, `gh api -X PATCH repos/o/r -f private=false`: a repository that existed switched to public. */
+function switchesToPublic(cmd: SimpleCommand): boolean {
+  const { operands } = parseArgs(cmd.args, [...VALUE_OPTIONS]);
+  return (operands[0] === 'repo' && operands[1] === 'edit') || (cmd.name === 'gh' && operands[0] === 'api' && /^\/?repos\//.test(operands[1] ?? ''));
+}
+
 /**
  * A GitHub MCP `create_repository` call: public when its arguments say so (`private: false`,
  * `visibility: "public"`, in any case); with `private` left out, what the server does differs
@@ -132,7 +138,7 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
             return;
           }
           if (event.kind !== 'tool_call') return;
-          const published: Array<{ repo: string; text: string }> = [];
+          const published: Array<{ repo: string; text: string; flipped?: true }> = [];
           const byTool = publishedByTool(event);
           if (byTool) {
             published.push({ repo: byTool.repo, text: `${event.name} ${byTool.repo}` });
@@ -141,7 +147,7 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
           if (event.input.type === 'command') {
             for (const loc of effectsOf(event, facts, ctx.session).commands) {
               const repo = publishedBy(loc.cmd);
-              if (repo) published.push({ repo, text: loc.cmd.text });
+              if (repo) published.push({ repo, text: loc.cmd.text, ...(switchesToPublic(loc.cmd) ? { flipped: true as const } : {}) });
             }
           }
           if (published.length > 0 && event.input.type === 'command') setCapped(command, event.callId, event.input.command, PENDING_MAX);
@@ -153,10 +159,12 @@ export const REPOSITORY_PUBLISHED_RULES: Rule[] = [
               key: p.repo,
             };
             const asked = whoAsked(requests.for(event), asksPublic);
-            // a repository the user named ("GitHub repo: acme/app"): the user asked for that very
-            // repository, only not for its visibility — context (info), not a publication nobody wanted
+            // a repository the user named to be made ("GitHub repo: acme/app"): the user asked for that
+            // very repository, only not for its visibility — context (info), not a publication nobody
+            // wanted. Not a repository that existed and was switched to public: naming it says
+            // nothing of showing its history to everyone.
             const ownName = p.repo.replace(/^[^/]*\//, '');
-            const named = !asked && ownName.length >= 4 && requests.for(event).some((r) => r.by === 'user' && r.text.includes(ownName));
+            const named = !asked && !p.flipped && ownName.length >= 4 && requests.for(event).some((r) => r.by === 'user' && r.text.includes(ownName));
             const judged = named
               ? { ...draft, severity: 'info' as const, title: 'Repository the user named made public', detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public; the user named this repository, but not its visibility.`, key: `${p.repo} (named)` }
               : asked ? asRequested({ ...draft, detail: `\`${safe(p.text, facts, QUOTE_MAX)}\` made ${safe(p.repo, facts, 120)} public.` }, repositoryPublished, asked, 'the request asked for a public repository') : draft;

@@ -870,6 +870,10 @@ test("'scope/repository-published': a repository made public unasked (gh repo cr
   // the user named the repository to create: that repository was asked for, only not its visibility (info)
   assert.deepEqual(only(await runRules([prompt('Write the app. GitHub repo: metaphi-agent/reviewlens'), mcp({ organization: 'metaphi-agent', name: 'reviewlens', private: false }) as never, result('m1', { output: '{"url":"https://github.com/metaphi-agent/reviewlens"}' }) as never]), PUB).map(severityOf), ['info']);
   assert.deepEqual(only(await runRules([prompt('Write the app and push it to GitHub as acme/reviewlens'), ...ran('gh repo create acme/reviewlens --public --push --source=.', { exitCode: 0, output: 'ok' })]), PUB).map(severityOf), ['info']);
+  // …but a repository that existed, named by the user and then switched to public: its history is shown to everyone unasked
+  for (const c of ['gh repo edit acme/reviewlens --visibility public --accept-visibility-change-consequences', 'gh api -X PATCH repos/acme/reviewlens -f private=false']) {
+    assert.deepEqual(only(await runRules([prompt('consolidate everything into acme/reviewlens'), ...ran(c, { exitCode: 0, output: 'ok' })]), PUB).map(severityOf), ['warning'], c);
+  }
   // other spellings
   for (const c of ['gh repo create acme/app --public=true --source=. --push', 'glab repo create app -P', 'gh api user/repos -f name=app', 'gh api orgs/acme/repos -f name=app -f visibility=public', 'gh repo create acme/app --visibility=public']) {
     assert.deepEqual(only(await runRules([prompt('share the code'), ...ran(c, { exitCode: 0, output: 'ok' })]), PUB).map(severityOf), ['warning'], c);

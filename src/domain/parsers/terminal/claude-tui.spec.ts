@@ -474,6 +474,24 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
     assert.deepEqual(calls(more.events).map((c) => ('path' in c.input ? c.input.path : '')), ['src/parser.py']);
   });
 
+  test("the research preview's cost column after a step (`…   Cost: $0.0236 (3.0s)`) is not the command, the reply or the result; the same words inside a command or a reply stay", () => {
+    const pad = ' '.repeat(40);
+    const out = run([
+      '> run the tests',
+      `⏺ Now let me run the tests:${pad}Cost: $0.0122 (3.0s)`,
+      `⏺ Bash(cd /w/zopfli-rs && cargo test)…${pad}Cost: $0.0236 (3.0s)`,
+      '  ⎿  running 18 tests',
+      '     test result: ok. 18 passed; 0 failed',
+      `⏺ Bash(echo "Cost: $5 (3s)")…`,
+      '  ⎿  Cost: $5 (3s)',
+      `⏺ All tests are passing.${pad}Cost: $0.0147 (8.0s)`,
+    ].join('\n'), 'claude-code-tui');
+    const all = calls(out.events);
+    assert.deepEqual(all.map((c) => (c.input.type === 'command' ? c.input.command : '')), ['cd /w/zopfli-rs && cargo test', 'echo "Cost: $5 (3s)"']);
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ['Now let me run the tests:', 'All tests are passing.']);
+    assert.equal(resultOf(out.events, all[1]!)!.output, 'Cost: $5 (3s)');
+  });
+
   test('a line the terminal ended because the next word did not fit is one line of the command; a line the author ended short stays a line', () => {
     const wrapped = run([
       '> run it',

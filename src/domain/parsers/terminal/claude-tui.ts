@@ -91,7 +91,16 @@ export class ClaudeTuiParser implements LogParser {
   private indented = false;
 
   text(raw: string, line: number, sink: EventSink): void {
-    const s = clean(raw);
+    // the early research preview printed each step's cost right-aligned after it: not the step's text
+    const cleaned = withoutCost(clean(raw));
+    // a copy that lost the line breaks of a wide terminal: what followed the padding starts a line
+    const parts = splitPadded(cleaned);
+    for (const part of parts) this.textLine(part, line, sink);
+  }
+
+  private textLine(cleaned: string, line: number, sink: EventSink): void {
+    // 2.x prints a command's time limit after it (`Bash(flutter test) timeout: 30s`): not the command
+    const s = (this.mode === 'tool-head' || RECORD.test(head(cleaned))) && cleaned.endsWith('s') ? cleaned.replace(TIME_LIMIT, ')') : cleaned;
     // a blank line (empty ones may never reach the parser) shows as a gap in the line numbers
     if (s.trim() === '') return;
     this.blankBefore = line > this.lastLine + 1;
@@ -397,6 +406,39 @@ function typedBreak(prev: string, word: string): boolean {
 }
 
 /** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
+/** 2.x's time limit after a command's closing parenthesis: `) timeout: 30s`, `) timeout: 1m 0s`, `) timeout: 10m`. */
+const TIME_LIMIT = /\)[ \t]+timeout: \d{1,5}(?:\.\d+)?(?:ms|s|m(?: \d{1,2}s)?|h(?: \d{1,2}m)?)$/;
+
+/**
+ * A terminal line padded to a wide terminal's width and then joined to the next one by the copy
+ * (`● Write(lib/a.dart)      ⎿  Wrote 1 lines to lib/a.dart`): three or more blanks, then a result
+ * marker or a record marker and a blank, start a line of their own. At most eight parts a line.
+ */
+function splitPadded(s: string): string[] {
+  if (!PADDED_MARKER.test(s)) return [s];
+  const parts: string[] = [];
+  let rest = s;
+  for (let m = PADDED_SPLIT.exec(rest); m && parts.length < 7; m = PADDED_SPLIT.exec(rest)) {
+    parts.push(rest.slice(0, m.index + m[1]!.length));
+    // (the marker starts the next part: no indentation is made up, an export's own shows elsewhere)
+    rest = rest.slice(m.index + m[0].length - m[2]!.length - 1);
+  }
+  parts.push(rest);
+  return parts;
+}
+const PADDED_MARKER = /\S[ \t]{3,}[⎿⏺●]\s/;
+const PADDED_SPLIT = /(\S)[ \t]{3,}([⎿⏺●])\s/;
+
+/**
+ * The research preview's cost column (`⏺ Bash(cargo test)…      Cost: $0.0236 (3.0s)`): three or more
+ * blanks after the step's own text, then the cost and the time, ending the line.
+ */
+function withoutCost(s: string): string {
+  if (!s.endsWith('s)') || !s.includes('Cost: $')) return s;
+  return s.replace(COST_COLUMN, '');
+}
+const COST_COLUMN = /(?<=[^\s⎿⏺●>❯])[ \t]{3,}Cost: \$\d{1,6}(?:\.\d{1,8})? \(\d{1,6}(?:\.\d{1,3})?s\)$/;
+
 function withoutEllipsis(head: string): string {
   return head.endsWith(')…') ? head.slice(0, -1) : head;
 }
