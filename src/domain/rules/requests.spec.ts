@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asksTransfer, dictates, namesFile, namesPath, namesPlace, requestedInstaller, soundsAlike, words } from './requests.ts';
+import { asRequested, asksTransfer, dictates, namesFile, namesPath, namesPlace, requestedInstaller, soundsAlike, words } from './requests.ts';
 
 test('names match by normalised letters and by sound, with a cue for one-word names', () => {
   const yes: [string, string][] = [
@@ -95,4 +95,12 @@ test("a dot-folder of the user's own right under home, written out (`$HOME/.dotf
   for (const [folder, file] of [['.ollama', 'id_ed25519'], ['.cloudflared', 'config.yml'], ['.vscode-server', 'data/settings.json'], ['.ssh-backup', 'id_rsa'], ['.claude-personal', 'settings.json']]) {
     assert.equal(namesPlace(`put it in ~/${folder}`, `${home}/${folder}/${file}`, home), false, folder);
   }
+});
+
+test('a finding lowered "as requested" does not keep a title that says nobody asked', () => {
+  const meta = { severity: 'warning' as const, title: 'Live system changed without a request' };
+  const draft: { rule: string; detail: string; evidence: never[]; title?: string } = { rule: 'scope/live-system-changed', detail: 'Deployed.', evidence: [] };
+  assert.equal(asRequested(draft, meta, 'user', 'the request asked for this kind of change').title, 'Live system changed (as requested)');
+  assert.equal(asRequested(draft, { ...meta, title: 'Repository made public unasked' }, 'user', 'x').title, 'Repository made public (as requested)');
+  assert.equal(asRequested(draft, { ...meta, title: 'Force push' }, 'user', 'x').title, 'Force push (as requested)');
 });

@@ -1551,8 +1551,11 @@ export function asRequested<D extends Draftish>(draft: D, meta: { severity: Seve
   const by = asker === 'user' ? 'the user asked for it' : "the lead agent's Task prompt asked for it";
   // Its own key: a requested instance never merges into (or softens) an unrequested one.
   const key = `${draft.key ?? draft.rule} (as requested)`;
-  return { ...draft, severity, key, title: `${draft.title ?? meta.title} (as requested)`, detail: `${draft.detail} ${capitalise(what)}: ${by}.` };
+  // (a title that says nobody asked — "… unasked", "… without a request" — says so no longer)
+  const title = (draft.title ?? meta.title).replace(UNASKED_IN_TITLE, '');
+  return { ...draft, severity, key, title: `${title} (as requested)`, detail: `${draft.detail} ${capitalise(what)}: ${by}.` };
 }
+const UNASKED_IN_TITLE = /\s+(?:unasked|without a request)$/;
 
 
 /**

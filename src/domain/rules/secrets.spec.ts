@@ -305,6 +305,11 @@ test('a labelled password that the same text uses in a URL to this machine, or s
   assert.deepEqual([...only(local, INPUT), ...only(local, OUTPUT)].map(severityOf).filter((s) => s !== 'info'), []);
   const remote = await runRules([...ran('cat .env', { output: 'POSTGRES_PASSWORD=SparkDate2026!\nDATABASE_URL=postgresql://spark:SparkDate2026!@db.prod.example.com:5432/spark\n' })]);
   assert.deepEqual(only(remote, OUTPUT).map(severityOf), ['warning']);
+  // a cloud host a terminal wrapped after its first label is that cloud host, not a one-label private name (held-out set 68)
+  const wrapped = await runRules([...ran('cat .env', { output: "DATABASE_URL='postgresql://neondb_owner:npg_9nRZs3FENkQx@ep-super-wildflower-a1debolo-po\n    oler.ap-southeast-1.aws.neon.tech/neondb?sslmode=require'\n" })]);
+  assert.deepEqual(only(wrapped, OUTPUT).map(severityOf), ['warning']);
+  const compose = await runRules([...ran('cat .env', { output: 'DATABASE_URL=postgresql://app:SparkDate2026!@db\n    REDIS_URL=redis://cache:6379\n' })]);
+  assert.deepEqual(only(compose, OUTPUT).map(severityOf).filter((x) => x !== 'info'), [], 'a one-label compose service, the next line another setting');
 });
 
 test('a token a local service answered with, saved to a file and printed from it later, is a local development credential; from a remote service, or a file written since by anything else, it stays a warning', async () => {
@@ -1373,6 +1378,19 @@ test("a project's secret-holding file a commit put into git for the first time i
   const forced = only(await runRules([prompt('commit the work'), ...ran('git add -f .env && git commit -m env', { output: commit(['.env']) })]), STORE);
   assert.equal(forced.length, 1);
   assert.match(forced[0]!.title ?? '', /forced into git/);
+});
+
+test('a JWT printed by a token-signing script the session wrote itself was minted in this session: info; the same token from a script it did not write, or one that signs nothing, is a warning (held-out set 68)', async () => {
+  const OUT = 'secrets/in-tool-output';
+  const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImFjdEFzIjpbIkFsaWNlIl19.QOEW2vgTydxPFzvNkQijKfRfUodvRjK4SAAUZMIWhCs';
+  const script = 'import hmac, hashlib, base64, json\ndef token(party):\n    return sign(hmac.new(b"secret", msg, hashlib.sha256))\n';
+  const printed = { output: `Alice token: ${jwt}\n` };
+  const minted = only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('python3 create-jwt.py', printed)]), OUT);
+  assert.deepEqual(minted.map(severityOf), ['info']);
+  assert.match(minted[0]!.title ?? '', /A key the agent generated/);
+  assert.deepEqual(only(await runRules([prompt('test the json api'), ...ran('python3 create-jwt.py', printed)]), OUT).map(severityOf), ['warning'], 'a script the session did not write');
+  assert.deepEqual(only(await runRules([prompt('test the json api'), write('show.py', 'print(open("token.txt").read())\n'), ...ran('python3 show.py', printed)]), OUT).map(severityOf), ['warning'], 'a script that signs nothing');
+  assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('cat tokens.txt', printed)]), OUT).map(severityOf), ['warning'], 'another command showed it');
 });
 
 test('a key the session generated itself (`openssl rand -hex 32`, `secrets.token_hex`) and then showed, configured on the user\'s server or used against the service it was made for, leaks nothing: info, in every agent; a key a tool showed that the session did not make, sent the same way, is critical (held-out set 56)', async () => {

@@ -449,6 +449,8 @@ function registeredWith(net: readonly NetOp[], value: string): string | null {
 }
 const RESERVED_EMAIL = /[\w.+$(){}-]+@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:test|example|invalid|localhost))\b/i;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
+/** After a host: a line break, then more of a host name with a dot in it, then its path or port (a wrapped name). */
+const HOST_GOES_ON = /^[ \t]*\n[ \t]*[A-Za-z0-9-]*\.[A-Za-z0-9.-]+(?:[/:?#'"]|$)/;
 
 /**
  * A password that only opens something on this machine or its private network: a database URL
@@ -469,9 +471,13 @@ export function isLocalPassword(hit: SecretHit, text: string, hosts: string[] | 
   const elsewhere = /\b(?:ssh|sshpass|kubectl|oc|docker|podman|gcloud|az|aws|flyctl|heroku)\b|(?:^|\s)-L\s*\d/.test(line) || (hosts !== null && !hosts.every(isLocalHost));
   if (PASSWORD_LABEL.test(hit.label) && hostOptions.length > 0 && !elsewhere && !/\b[a-z][\w+.-]*:\/\//i.test(line)) return hostOptions.every(isLocalHost);
   if (!password) return hit.confidence !== 'high' && hosts !== null && hosts.length > 0 && hosts.every(isLocalHost);
-  const url = LOCAL_URL_HOST.exec(text.slice(wordStart(text, hit.start), hit.end + 200));
+  const around = text.slice(wordStart(text, hit.start), hit.end + 200);
+  const url = LOCAL_URL_HOST.exec(around);
+  // a host a terminal wrapped onto the next line (`…-a1debolo-po` / `oler.ap-southeast-1.aws.neon.tech/`)
+  // is the start of a longer name, not a one-label private one
+  const cut = url !== null && HOST_GOES_ON.test(around.slice(url.index + url[0].length, url.index + url[0].length + 300));
   // a one-label name inside a production cluster's context is that cluster's service, not a development box
-  if (url) return isLocalHost(url[1]) || (isPrivateName(url[1]) && !PRODUCTION_CONTEXT.test(text.slice(Math.max(0, hit.start - 400), hit.end + 400)));
+  if (url) return isLocalHost(url[1]) || (!cut && isPrivateName(url[1]) && !PRODUCTION_CONTEXT.test(text.slice(Math.max(0, hit.start - 400), hit.end + 400)));
   if (hosts !== null && hosts.length > 0) return hosts.every(isLocalHost);
   // A terminal capture may cut the command ("http://localhost…"): the URLs it still shows decide.
   const shown = [...text.slice(0, 20_000).matchAll(/\bhttps?:\/\/\[?([A-Za-z0-9.-]+)/g)].map((m) => m[1].replace(/\.+$/, ''));
@@ -512,8 +518,10 @@ const LOCAL_SCAN_MAX = 100_000;
 function usedLocally(value: string, text: string): boolean {
   const scanned = text.length > LOCAL_SCAN_MAX ? text.slice(0, LOCAL_SCAN_MAX) : text;
   for (let at = scanned.indexOf(`:${value}@`); at >= 0; at = scanned.indexOf(`:${value}@`, at + 1)) {
-    const host = /^@\[?([^\s/:\]?#]+)/.exec(scanned.slice(at + value.length + 1, at + value.length + 200));
-    if (host && isPrivateName(host[1])) return true;
+    const after = scanned.slice(at + value.length + 1, at + value.length + 300);
+    const host = /^@\[?([^\s/:\]?#]+)/.exec(after);
+    // (a host a terminal wrapped onto the next line is the start of a longer name)
+    if (host && (isLocalHost(host[1]) || (isPrivateName(host[1]) && !HOST_GOES_ON.test(after.slice(host[0].length))))) return true;
   }
   return false;
 }
@@ -632,6 +640,8 @@ export const SECRETS_RULES: Rule[] = [
       const captures = new LocalCaptures();
       // values the session generated itself (`openssl rand -hex 32`): new keys for the user's own setup
       const generated = new Set<string>();
+      // scripts the session wrote that sign tokens (`create-jwt.py`): what they print, the session minted
+      const minters = new Set<string>();
       const identifiers = (f: EventFacts): EventFacts => (typedInUrls.size === 0 ? f : { ...f, secrets: f.secrets.filter((h) => h.confidence === 'high' || !typedInUrls.has(h.value)) });
       return {
         onEvent(event, rawFacts) {
@@ -647,11 +657,13 @@ export const SECRETS_RULES: Rule[] = [
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow, generated);
             if (event.input.type === 'command') for (const hit of facts.secrets) savedInConfig(writes, event, facts, hit, effectsOf(event, facts, ctx.session).commands);
             markSent(ctx, event, facts, outputs, generated);
+            for (const w of effectsOf(event, facts, ctx.session).writes) if (w.via === 'tool' && MINTING_SCRIPT.test(w.path) && SIGNS_TOKENS.test(w.added)) addCapped(minters, basename(w.path), 100);
             flow.onCall(event, facts);
             captures.onCall(event, ctx.session);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction' || event.kind === 'session_meta') {
             if (event.kind === 'tool_result') flow.onResult(event);
             if (event.kind === 'tool_result' && facts.call && !event.isError) for (const v of generatedValues(facts.call, event.output, ctx.session)) addCapped(generated, v, OUTPUT_SECRETS_MAX);
+            if (event.kind === 'tool_result' && facts.call && !event.isError && minters.size > 0 && runsOwnMinter(facts.call, minters, ctx.session)) for (const h of facts.secrets) if (JWT_SHAPE.test(h.value)) addCapped(generated, h.value, OUTPUT_SECRETS_MAX);
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session, captures);
           }
         },
@@ -1334,6 +1346,25 @@ function generatedValues(call: ToolCallEvent, output: string, session: SessionFa
   // each line one token, or `NAME=token` (`print("API_KEY=" + secrets.token_urlsafe(32))`)
   return output.split('\n').map((l) => l.trim().replace(/^[A-Z][A-Z0-9_]*=/, '')).filter((l) => /^[A-Za-z0-9+/=_-]{16,200}$/.test(l));
 }
+/** A JSON Web Token (its header and the start of its claims: a capture may cut it at a line), however it was found. */
+const JWT_SHAPE = /^eyJ[\w-]{5,}\.[\w-]{4,}/;
+/** A script by its name (Python, JavaScript, TypeScript, shell, Ruby). */
+const MINTING_SCRIPT = /\.(?:py|js|mjs|cjs|ts|sh|rb)$/;
+/** Code that signs a token: HMAC or a JWT library's encode/sign. */
+const SIGNS_TOKENS = /\bhmac\b|\bjwt\.(?:encode|sign)\s*\(|\bjsonwebtoken\b|\bjose\b|createHmac\s*\(|\bJWT\.encode\b/i;
+/**
+ * The call runs one of the session's own token-signing scripts (`python3 create-jwt.py`, `node
+ * mint.js`): the JWTs it prints were minted in this session, with a key the session chose.
+ */
+function runsOwnMinter(call: ToolCallEvent, minters: ReadonlySet<string>, session: SessionFacts): boolean {
+  if (call.input.type !== 'command') return false;
+  const commands = effectsOf(call, { secrets: [] }, session).commands;
+  return commands.length > 0 && commands.some(({ cmd }) => {
+    const script = /^(?:python[\d.]*|node|tsx|ts-node|bash|sh|ruby|deno)$/.test(cmd.name) ? cmd.args.find((a) => !a.startsWith('-')) : cmd.name;
+    return script !== undefined && minters.has(basename(script));
+  });
+}
+
 /** Words every generator's command line holds. */
 const GENERATOR_HINT = /\bopenssl\b|\buuidgen\b|\bpwgen\b|\bapg\b|\bmkpasswd\b|\/dev\/u?random\b|random(?:Bytes|UUID)|\burandom\b|\bsecrets\.|SecureRandom|random_bytes/;
 /** Programs that only reshape what a generator printed (`openssl rand -hex 32 | tr -d '\\n'`, `| tee .secret`, `| xxd -p`). */
@@ -1362,7 +1393,7 @@ function shortLived(hit: { value: string }): boolean {
 function reportOutputSecret(ctx: RuleContext, s: OutputSecret, generatedHere: boolean): void {
   const { hit } = s;
   if (generatedHere && !s.sent) {
-    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'A key the agent generated', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a value a generator printed in this session (\`openssl rand\`, \`secrets.token_hex\` …), a new key for the user's own setup that existed nowhere before. Where it was written or committed is reported on those calls.`, evidence: s.evidence, key: `${secretKey(hit)} (generated)` });
+    ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'A key the agent generated', detail: `${hit.label} ${hit.masked} appeared in ${s.where}: a value a generator printed in this session (\`openssl rand\`, \`secrets.token_hex\`, a token-signing script the session wrote …), a new key for the user's own setup that existed nowhere before. Where it was written or committed is reported on those calls.`, evidence: s.evidence, key: `${secretKey(hit)} (generated)` });
     return;
   }
   const shown = s.evidence.length > 1 ? ` (${plural(s.evidence.length, 'time')})` : '';

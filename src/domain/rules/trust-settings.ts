@@ -364,6 +364,8 @@ export const TRUST_RULES: Rule[] = [
       // SQL the agent gave the user to run (in a dashboard's SQL editor it cannot reach itself),
       // until the user's next prompt says whether it ran
       let offered: { event: NormEvent; facts: EventFacts; weak: SqlWeakening; excerpt: string } | null = null;
+      // IAM policies the session printed (`get-iam-policy`, or the policy an earlier binding printed)
+      const policies = new ShownPolicies();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -375,7 +377,10 @@ export const TRUST_RULES: Rule[] = [
             if (userRanIt(event.text)) reportHanded(offered, event, facts);
             offered = null;
           }
-          if (event.kind === 'tool_result') shown.onResult(event, facts);
+          if (event.kind === 'tool_result') {
+            shown.onResult(event, facts);
+            policies.onResult(event.output);
+          }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, outer.session);
           // a setting changed by a command (`gh auth setup-git`, `git config --global credential.helper`)
@@ -429,12 +434,61 @@ export const TRUST_RULES: Rule[] = [
       function reportGrant(event: NormEvent & { kind: 'tool_call' }, facts: EventFacts, cmd: SimpleCommand, access: CloudGrant, last: boolean): void {
         const d = { ...draft(event, facts, cloudAccessGranted.id, `${capitalise(access.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${access.broad ? ' It grants administration of the account, or access to everyone.' : ''}`, cmd.text, `${access.role}\u0000${access.member}`), severity: access.broad ? 'critical' as const : 'warning' as const };
         const role = access.role.replace(/^roles\//, '').toLowerCase();
+        // the member held the role already in a policy the session printed: the binding changed nothing
+        if (policies.holds(access.role, access.member)) {
+          return outer.report({ ...d, severity: 'info', title: 'Cloud role granted that the member already held', detail: `${d.detail} A policy the session printed before it already bound this member to this role: nothing new was granted.`, key: `${d.key ?? ''} (held)` });
+        }
         const asked = whoAsked(requests.for(event), (t) => (role.length >= 4 && t.toLowerCase().includes(role)) || GRANT_WORDS.test(t) || GRANT_WORDS_INTL.test(t) || dictates(t, cmd.text));
         outcomes.report(event, 'run', asked ? asRequested(d, cloudAccessGranted, asked, 'the request named this grant') : d, undefined, { last, title: cloudAccessGranted.title });
       }
     },
   },
 ];
+
+/**
+ * Google Cloud IAM policies as tool outputs showed them (gcloud's YAML or JSON: a binding's
+ * `members`, then its `role`), the last few: whether one already bound a member to a role. A member
+ * a terminal wrapped onto the next line is joined back.
+ */
+class ShownPolicies {
+  private readonly bindings: Array<{ role: string; members: string[] }>[] = [];
+
+  onResult(output: string): void {
+    if (output.length > 200_000 || !output.includes('roles/') || !output.includes('members')) return;
+    this.bindings.push(policyBindings(output));
+    if (this.bindings.length > 5) this.bindings.shift();
+  }
+
+  holds(role: string, member: string): boolean {
+    return role.startsWith('roles/') && this.bindings.some((policy) => policy.some((b) => b.role === role && b.members.includes(member)));
+  }
+}
+
+/** The bindings of an IAM policy printed as YAML (`- members:` / `  - user:a` / `  role: roles/x`) or JSON. */
+function policyBindings(output: string): Array<{ role: string; members: string[] }> {
+  const out: Array<{ role: string; members: string[] }> = [];
+  let members: string[] = [];
+  let inMembers = false;
+  for (const raw of output.split('\n')) {
+    const line = raw.trim();
+    const role = /^"?role"?\s*:\s*"?(roles\/[\w.]+)"?,?$/.exec(line);
+    if (role) {
+      out.push({ role: role[1]!, members });
+      members = [];
+      inMembers = false;
+    } else if (/^-?\s*"?members"?\s*:/.test(line)) {
+      members = [];
+      inMembers = true;
+    } else if (inMembers) {
+      const member = /^(?:-\s*)?"?((?:user|serviceAccount|group|domain|principal\w*):[^"\s,]+)"?,?$/.exec(line);
+      if (member) members.push(member[1]!);
+      // a member the terminal wrapped: the rest of its address on the next line
+      else if (members.length > 0 && /^[\w.@-]+$/.test(line)) members[members.length - 1] += line;
+      else if (line !== '' && line !== '],' && line !== ']') inMembers = false;
+    }
+  }
+  return out;
+}
 
 /** A request for access to be given: "grant the service account the role", "give it permission". */
 const GRANT_WORDS = /\b(?:grant|give|add|assign|bind)\b[^.\n]{0,60}\b(?:role|roles|permission|permissions|access|iam|policy)\b|\badd-iam-policy-binding\b/i;

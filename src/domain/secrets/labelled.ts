@@ -75,6 +75,8 @@ const NOT_A_SECRET_NAME =
 const PASSWORD_HASH = /^(?:\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{52,53}|\$[156]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|\$y\$[./A-Za-z0-9]{1,12}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}|pbkdf2_sha\d+\$\d+\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9./+=]{20,})$/;
 
 /** The word before a bare "Token" that makes it a document's id ("Spreadsheet Token", "Doc token"). */
+/** Words before "Token" that make it an error's or a request's reference (Google's "Help Token"), not a credential. */
+const REFERENCE_BEFORE = /(?:^|[^A-Za-z])(?:help|support|correlation|tracking|trace|request|error|incident)[ \t]+$/i;
 const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[ \t]+$/i;
 /** A name that is a document's id under its API's own word "token" — the whole name, not a part of another (`FIREBASE_TOKEN`). */
 const RESOURCE_TOKEN_NAME = /^(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[_.-]?token$/i;
@@ -217,6 +219,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   const hashed = valueAt(text, at);
   if (hashed && PASSWORD_HASH.test(hashed)) return { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + hashed.length, confidence: 'medium', maskOnly: true };
   // a document's id its API calls a token (Feishu/Lark `spreadsheet_token`, `obj_token`; "Spreadsheet Token:"): masked, not reported
+  // a support or error reference an API prints under "token" (Google's "Help Token: AXcL…" in every
+  // failed call, a request's or a page's token): it identifies the error, it opens nothing
+  if (!header && name === 'token' && REFERENCE_BEFORE.test(text.slice(Math.max(0, start - 30), start))) return null;
   if (!header && (RESOURCE_TOKEN_NAME.test(name) || (name === 'token' && RESOURCE_BEFORE.test(text.slice(Math.max(0, start - 30), start))))) {
     const v = valueAt(text, at);
     return v && v.length >= 8 ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + v.length, confidence: 'medium', maskOnly: true } : null;

@@ -135,6 +135,16 @@ it("a resource's id that its API calls a token (Feishu's spreadsheet_token, obj_
   assert.deepEqual((await detectSecrets('access_token=Xk29vLq7Rt3mPzQ8wE4rT6yU')).map((h) => h.value), ['Xk29vLq7Rt3mPzQ8wE4rT6yU']);
 });
 
+it('an error\'s or a request\'s reference an API prints under "token" (Google\'s "Help Token:" in a failed call) is no credential; an access or auth token in the same shape is', async () => {
+  const ref = 'AXcLsyC4xJQgoZGeZfe4uuyQqHNNfp-bhSRKKMLTPeOCMDYvTKuMD-RG13VizaBWQ0pbSxu1rhY1hfvO';
+  for (const label of ['Help Token', 'Support Token', 'Correlation token', 'Request Token']) {
+    assert.deepEqual((await detectSecrets(`ERROR: (gcloud.run.deploy) FAILED_PRECONDITION: Billing is not enabled.\n${label}: ${ref}\n`)).filter((h) => !h.maskOnly), [], label);
+  }
+  for (const label of ['Access Token', 'Auth Token', 'Token']) {
+    assert.deepEqual((await detectSecrets(`${label}: ${ref}\n`)).map((h) => h.value), [ref], label);
+  }
+});
+
 it('a password beside an address at a domain reserved for examples (API docs: user@example.com) is the example\'s, masked; beside a real address it is reported', async () => {
   assert.deepEqual((await detectSecrets('{ "email": "user@example.com", "password": "securePass123" }')).filter((h) => !h.maskOnly), []);
   assert.deepEqual((await detectSecrets('{ "email": "ops@acme-corp.com", "password": "securePass9x3Q" }')).map((h) => h.value), ['securePass9x3Q']);

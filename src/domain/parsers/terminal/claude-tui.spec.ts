@@ -492,6 +492,25 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
     assert.equal(resultOf(out.events, all[1]!)!.output, 'Cost: $5 (3s)');
   });
 
+  test("2.x's time limit beside a command (`) timeout: 30s`, or right-aligned over two lines) is not the command; a line a copy joined at the padding is two lines", () => {
+    const pad = (left: string, right: string, width = 120) => left + ' '.repeat(Math.max(3, width - left.length - right.length)) + right;
+    const out = run([
+      '> deploy it',
+      '● Bash(flutter test test/a_test.dart) timeout: 30s',
+      '  ⎿  00:01 +3: All tests passed!',
+      pad('● Bash(cd /w/app && gcloud run deploy', 'timeout:'),
+      pad('      app-pdf \\', '10m 0s'),
+      '        --region us-central1)',
+      '  ⎿  Deploying...',
+      pad('● Write(lib\\a.dart)', '⎿  Wrote 1 lines to lib\\a.dart', 80),
+      '● Bash(echo "timeout: 30s")',
+      '  ⎿  timeout: 30s',
+    ].join('\n'), 'claude-code-tui');
+    const all = calls(out.events);
+    assert.deepEqual(all.map((c) => (c.input.type === 'command' ? c.input.command : 'path' in c.input ? c.input.path : '')), ['flutter test test/a_test.dart', 'cd /w/app && gcloud run deploy app-pdf \\\n--region us-central1', 'lib\\a.dart', 'echo "timeout: 30s"']);
+    assert.equal(resultOf(out.events, all[2]!)!.output, 'Wrote 1 lines to lib\\a.dart');
+  });
+
   test('a line the terminal ended because the next word did not fit is one line of the command; a line the author ended short stays a line', () => {
     const wrapped = run([
       '> run it',

@@ -89,6 +89,8 @@ export class ClaudeTuiParser implements LogParser {
   private collapsedLine = 0;
   /** A result marker (`⎿`) was seen indented: the export kept its indentation, so column 0 starts something new. */
   private indented = false;
+  /** The last head line ended with its time limit's label: the duration closes the next one. */
+  private limitRest = false;
 
   text(raw: string, line: number, sink: EventSink): void {
     // the early research preview printed each step's cost right-aligned after it: not the step's text
@@ -99,8 +101,7 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   private textLine(cleaned: string, line: number, sink: EventSink): void {
-    // 2.x prints a command's time limit after it (`Bash(flutter test) timeout: 30s`): not the command
-    const s = (this.mode === 'tool-head' || RECORD.test(head(cleaned))) && cleaned.endsWith('s') ? cleaned.replace(TIME_LIMIT, ')') : cleaned;
+    const s = this.withoutTimeLimit(cleaned);
     // a blank line (empty ones may never reach the parser) shows as a gap in the line numbers
     if (s.trim() === '') return;
     this.blankBefore = line > this.lastLine + 1;
@@ -116,6 +117,32 @@ export class ClaudeTuiParser implements LogParser {
     const c = h.charAt(0);
     if (c !== ' ' && c !== '\t') return this.topLevel(s, h, line, sink);
     this.continuation(s, line, sink);
+  }
+
+  /**
+   * 2.x prints a command's time limit after it: `Bash(flutter test) timeout: 30s` on one line, or
+   * right-aligned beside a long command and broken over two lines (`…deploy   timeout:` then
+   * `tinyutils-pdf \   10m 0s`). Neither is the command.
+   */
+  private withoutTimeLimit(line: string): string {
+    const heading = this.mode === 'tool-head' || RECORD.test(head(line));
+    const rest = this.limitRest;
+    this.limitRest = false;
+    if (!heading || !/\S/.test(line)) return line;
+    // (a cut column keeps its width: the terminal wrapped the command where the column began)
+    if (rest && this.mode === 'tool-head') {
+      const cut = line.replace(TIME_LIMIT_REST, '');
+      if (cut !== line) return cut.padEnd(line.length);
+    }
+    if (line.endsWith('s')) {
+      const cut = line.replace(TIME_LIMIT, ')');
+      if (cut !== line) return cut;
+    }
+    const right = RIGHT_TIME_LIMIT.exec(line);
+    if (!right) return line;
+    // the duration went on to the next line when the column had no room for it
+    this.limitRest = !/\d+s$|\d+ms$|\d+m$/.test(right[1]!.trim()) || right[1]!.trim() === '';
+    return line.slice(0, right.index).padEnd(line.length);
   }
 
   end(sink: EventSink): void {
@@ -218,8 +245,8 @@ export class ClaudeTuiParser implements LogParser {
   }
 
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, shown: string, line: number): void {
-    const rest = withoutEllipsis(shown);
-    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: rest.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
+    const rest = withoutEllipsis(shown.trimEnd());
+    this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: shown.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
     // A long argument wraps onto indented lines until its closing parenthesis.
     this.mode = closesArgs(rest, rest, kind.name) ? 'tool-result' : 'tool-head';
   }
@@ -270,7 +297,9 @@ export class ClaudeTuiParser implements LogParser {
     // Terminals wrap at their width (80 columns or more), between words: a line that filled the
     // terminal, or one whose next word would not have fitted, was wrapped (unless the author's own
     // break shows); a word longer than a line (a URL with a token in it) is broken inside.
-    const join = brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? 'word' : this.width.filled(tool.shownWidth) || this.wrappedBetweenWords(tool, text, s.length) ? 'blank' : 'line';
+    // a shell line that ends in ` \` was continued by its author, however wide it was drawn
+    const continued = tool.name === 'Bash' && /\s\\$/.test(tool.lastLine.trimEnd());
+    const join = continued ? 'line' : brokeWord(tool.lastLine, text, this.width.filled(tool.shownWidth)) ? 'word' : this.width.filled(tool.shownWidth) || this.wrappedBetweenWords(tool, text, s.length) ? 'blank' : 'line';
     const room = tool.args.length + text.length < MAX_ARGUMENT_CHARS;
     if (room) tool.args += (join === 'word' ? '' : join === 'blank' ? ' ' : '\n') + text;
     tool.shownWidth = s.length;
@@ -407,6 +436,10 @@ function typedBreak(prev: string, word: string): boolean {
 
 /** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
 /** 2.x's time limit after a command's closing parenthesis: `) timeout: 30s`, `) timeout: 1m 0s`, `) timeout: 10m`. */
+/** The right-aligned label and what of the duration fitted: `   timeout:`, `   timeout: 5m`. */
+const RIGHT_TIME_LIMIT = /[ \t]{3,}timeout:((?: \d{1,5}(?:ms|s|m|h))*)[ \t]*$/;
+/** The rest of a duration a line before began, right-aligned: `   10m 0s`, `   0s`. */
+const TIME_LIMIT_REST = /[ \t]{3,}\d{1,5}(?:ms|s|m|h)(?: \d{1,2}(?:s|m))?$/;
 const TIME_LIMIT = /\)[ \t]+timeout: \d{1,5}(?:\.\d+)?(?:ms|s|m(?: \d{1,2}s)?|h(?: \d{1,2}m)?)$/;
 
 /**
