@@ -26,7 +26,7 @@ export const claimContradicted = meta({
   id: 'integrity/claim-contradicted',
   severity: 'critical',
   title: 'Success claimed, but the last run failed',
-  description: 'The agent\'s closing message of a turn claims success ("all tests pass", "the build succeeds", "fixed", "everything works") while the last test/build run after its last edit failed. A bare "done" against a failed run is a warning. Also: a claim that something was verified or works ("network verified ✅", "the API is up and running") about what a probe in the same turn showed failing (`curl: (7) … Connection refused`, `Could not resolve host`, `HTTP/1.1 503`, `Active: failed`, `CrashLoopBackOff`) with no later probe of it passing — critical when it claims a check (verified, confirmed, tested, ✅), warning otherwise; the claim must name the probed host, port or service or the kind of thing that failed (network, connection, endpoint; "the server is running"). Not reported when the same reply reports the failure ("2 tests still fail", "the connection was refused"): a claim is a claim of success.',
+  description: 'The agent\'s closing message of a turn claims success ("all tests pass", "the build succeeds", "fixed", "everything works") while the last test/build run after its last edit failed: critical once the work went out after that run (a push that took effect, a deploy, a publish, a pull request merged), a warning while it is still only in the working tree (a look before it ships). A bare "done" against a failed run is a warning. Also: a claim that something was verified or works ("network verified ✅", "the API is up and running") about what a probe in the same turn showed failing (`curl: (7) … Connection refused`, `Could not resolve host`, `HTTP/1.1 503`, `Active: failed`, `CrashLoopBackOff`) with no later probe of it passing — critical when it claims a check (verified, confirmed, tested, ✅), warning otherwise; the claim must name the probed host, port or service or the kind of thing that failed (network, connection, endpoint; "the server is running"). Not reported when the same reply reports the failure ("2 tests still fail", "the connection was refused"): a claim is a claim of success.',
   remediation: 'Do not trust the claim: run the tests yourself and read the failing output in the timeline.',
 });
 export const claimUnverified = meta({
@@ -718,6 +718,44 @@ interface Reply {
   index: number;
 }
 
+/**
+ * Calls that sent the work out and took effect (a `git push` that is no dry run, a deploy, a
+ * publish, a merge of a pull request), by index: after a failed check, the failure went with them.
+ */
+class Shipments {
+  private readonly open = new Map<string, { index: number; text: string }>();
+  private readonly done: { index: number; text: string }[] = [];
+
+  onEvent(event: NormEvent, facts: EventFacts, session: SessionFacts): void {
+    if (event.kind === 'tool_call' && event.input.type === 'command') {
+      const ship = effectsOf(event, facts, session).commands.find(({ cmd }) => ships(cmd));
+      if (ship && this.open.size < 200) this.open.set(event.callId, { index: event.index, text: ship.cmd.text });
+    } else if (event.kind === 'tool_result') {
+      const call = this.open.get(event.callId);
+      this.open.delete(event.callId);
+      if (call && !event.isError && !event.denied && this.done.length < 200) this.done.push(call);
+    }
+  }
+
+  /** The first shipment after `index`, as its command line; null when none. */
+  after(index: number): string | null {
+    return this.done.find((s) => s.index > index)?.text ?? null;
+  }
+}
+
+/** `git push` (not a dry run), `gh pr merge`, and the usual deploy and publish commands. */
+function ships(cmd: SimpleCommand): boolean {
+  const git = gitSubcommand(cmd);
+  if (git?.sub === 'push') return !git.args.some((a) => a === '-n' || a === '--dry-run');
+  const words = cmd.args.filter((a) => !a.startsWith('-'));
+  if (cmd.name === 'gh') return words[0] === 'pr' && words[1] === 'merge';
+  if (/^(?:npm|pnpm|yarn|cargo|twine|poetry|uv)$/.test(cmd.name)) return words[0] === 'publish' || (cmd.name === 'twine' && words[0] === 'upload');
+  if (cmd.name === 'vercel') return cmd.args.includes('--prod') || words[0] === 'deploy';
+  if (/^(?:fly|flyctl|netlify|firebase|wrangler|railway)$/.test(cmd.name)) return words[0] === 'deploy' || words[0] === 'up' || words[0] === 'publish';
+  if (cmd.name === 'gcloud') return words.includes('deploy');
+  return false;
+}
+
 /** "network verified ✅" after `Connection refused` in the same turn. */
 function evaluateProbeClaims(ctx: RuleContext, reply: Reply, probes: ProbeLedger): void {
   if (probes.failed.length === 0) return;
@@ -757,7 +795,7 @@ function endsTheCall(raw: string, text: string): boolean {
   return /^(?:\s*&&[^;&|\n]*)*$/.test(tail);
 }
 
-function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean): void {
+function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean, contradicted: (draft: FindingDraft, failedAt: number) => void = (d) => ctx.report(d)): void {
   // a claim the log shows false stays one, whatever the reply invites the user to check
   const claim = findClaim(reply.text);
   if (!claim) return;
@@ -772,13 +810,13 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
     // "Done" is the weakest claim: a reply that goes on to say what failed ("`npm run build`
     // failed because …") reports the state honestly, even in the past tense.
     if (weak && namesAFailure(reply.text)) return;
-    ctx.report({
+    contradicted({
       rule: claimContradicted.id,
       severity: weak ? 'warning' : 'critical',
       title: weak ? 'Completion claimed while the last check failed' : undefined,
       detail: `The agent said "${sentence}", but the last ${claim.kind === 'test' ? 'test' : 'test/build'} run after its last edit failed (\`${safe(run.text, null, QUOTE_MAX)}\`).`,
       evidence: [{ index: run.index, excerpt: safe(`${run.text} → ${failureExcerpt(run.output)}`) }, ev],
-    });
+    }, run.index);
     return;
   }
   // Mid-session, a turn that hands back over a run that failed and was never run again (edits
@@ -865,9 +903,15 @@ export const INTEGRITY_RULES: Rule[] = [
       // calls a compiler said return nothing now (Go's "x.Set(a) (no value) used as value")
       const noValue = new Set<string>();
       let lastTestFailed = false;
+      const shipped = new Shipments();
+      // a false claim of passing checks is critical once the work went out after the failed run
+      // (pushed, deployed, published): reported at the end, when what followed is known
+      const held: { draft: FindingDraft; failedAt: number }[] = [];
+      const contradicted = (draft: FindingDraft, failedAt: number) => (draft.severity === 'critical' ? pushCapped(held, { draft, failedAt }, 20) : ctx.report(draft));
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
+          shipped.onEvent(event, facts, ctx.session);
           const main = !event.agentId;
           if (event.kind === 'message' && main) {
             reply = reply ? { ...reply, text: (reply.text + '\n' + event.text).slice(-REPLY_MAX) } : { text: event.text.slice(-REPLY_MAX), index: event.index };
@@ -875,7 +919,7 @@ export const INTEGRITY_RULES: Rule[] = [
             for (const w of weakenings) if (w.passedAfter && !w.disclosed && w.file && disclosesTestChange(event.text, w.file)) w.disclosed = true;
           } else if (event.kind === 'prompt' && !event.synthetic) {
             if (reply) {
-              evaluateClaim(ctx, reply, ledger, false);
+              evaluateClaim(ctx, reply, ledger, false, contradicted);
               evaluateProbeClaims(ctx, reply, probes);
             }
             reply = null;
@@ -912,8 +956,12 @@ export const INTEGRITY_RULES: Rule[] = [
         },
         finish() {
           if (reply) {
-            evaluateClaim(ctx, reply, ledger, true);
+            evaluateClaim(ctx, reply, ledger, true, contradicted);
             evaluateProbeClaims(ctx, reply, probes);
+          }
+          for (const { draft, failedAt } of held) {
+            const out = shipped.after(failedAt);
+            ctx.report(out ? { ...draft, detail: `${draft.detail} The work then went out: \`${safe(out, null, QUOTE_MAX)}\`.` } : { ...draft, severity: 'warning', detail: `${draft.detail} Nothing was pushed, deployed or published after that run: a look before it ships.` });
           }
           const claim = reply ? findClaim(reply.text) : null;
           const green = claim !== null && claim.kind !== 'done' && !DISCLAIMER.test(reply!.text);

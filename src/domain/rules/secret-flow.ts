@@ -26,6 +26,8 @@ interface Held {
   staged: boolean;
   committed: boolean;
   pushed: boolean;
+  /** A key the session generated, written into the project's env file: context until a commit puts it into history. */
+  fresh?: true;
 }
 
 export class SecretFlow {
@@ -64,10 +66,10 @@ export class SecretFlow {
   }
 
   /** A secret written into files of the working tree (absolute paths). */
-  written(paths: string[], hit: SecretHit, step: EvidenceItem): void {
+  written(paths: string[], hit: SecretHit, step: EvidenceItem, fresh = false): void {
     for (const path of paths) {
       if (this.files.size >= FILES_MAX && !this.files.has(path)) return;
-      this.files.set(path, { hit, path, steps: [step], staged: false, committed: false, pushed: false });
+      this.files.set(path, { hit, path, steps: [step], staged: false, committed: false, pushed: false, ...(fresh ? { fresh: true as const } : {}) });
     }
   }
 
@@ -160,7 +162,12 @@ export class SecretFlow {
     } else if (sub === 'commit') {
       const all = short.has('a') || long.has('--all');
       // (`-a` takes only files git tracks; a file the session wrote under an ignore entry is not one)
-      for (const h of this.files.values()) if (h.staged || (all && !h.committed && !this.ignored.ignores(h.path))) this.mark(h, 'committed', here);
+      for (const h of this.files.values()) {
+        if (!(h.staged || (all && !h.committed && !this.ignored.ignores(h.path))) || h.committed) continue;
+        this.mark(h, 'committed', here);
+        // a key the session made for the project was no one else's until this commit put it in history
+        if (h.fresh) this.reportCommitted(h);
+      }
     } else if (sub === 'push' || (sub === 'repo create' && long.has('--push'))) {
       const held = [...this.files.values()].filter((h) => h.committed && !h.pushed);
       if (held.length === 0) return;
@@ -173,6 +180,19 @@ export class SecretFlow {
     if (h[what]) return;
     h[what] = true;
     if (h.steps.length < 5) h.steps.push(step);
+  }
+
+  private reportCommitted(h: Held): void {
+    this.ctx.report({
+      rule: 'secrets/in-tool-input',
+      severity: 'warning',
+      title: 'Generated key committed',
+      reach: 2,
+      detail: `${h.hit.label} ${h.hit.masked}, a key this session generated for the project, was written into ${h.path} and committed: it is in the repository's history now, for whoever gets a copy of it. Take it out of the history before anything is pushed, or rotate it.`,
+      evidence: [...h.steps],
+      key: `${h.hit.masked}:${h.hit.value.length}:committed`,
+      cause: credentialCause(h.hit),
+    });
   }
 
   private report(held: Held[], push: EvidenceItem, unknown: string): void {

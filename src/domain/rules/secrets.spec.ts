@@ -1380,6 +1380,17 @@ test("a project's secret-holding file a commit put into git for the first time i
   assert.match(forced[0]!.title ?? '', /forced into git/);
 });
 
+test('a key the session generated and wrote into the project\'s env file is context until a commit puts it into history: then a warning; a file the ignore rules keep out, or no commit, stays context (held-out set 68)', async () => {
+  const IN = 'secrets/in-tool-input';
+  const key = 'f3a9c1e7b2d4' + '6a8e0c5f7b9d1e3a5c7f9b1d3e5a7c9e1f3b5d7f9a1c3e5';
+  const made = [prompt('set up the shared secret for the renderer'), ...ran('openssl rand -hex 32', { output: `${key}\n` }), write('.env.gcloud', `CONVERTER_SHARED_SECRET=${key}\n`)];
+  assert.deepEqual(only(await runRules(made), IN).map(severityOf), ['info'], 'written only');
+  const committed = only(await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config"', { output: '[main 7c1e110] gcloud config\n 1 file changed\n create mode 100644 .env.gcloud' })]), IN);
+  assert.ok(committed.some((d) => severityOf(d) === 'warning' && /Generated key committed/.test(d.title ?? '')), JSON.stringify(committed.map((d) => [severityOf(d), d.title])));
+  const ignored = only(await runRules([...made, write('.gitignore', '.env*\n'), ...ran('git add . && git commit -m wip', { output: '[main 1] wip' })]), IN);
+  assert.deepEqual(ignored.map(severityOf).filter((x) => x !== 'info'), [], 'kept out by .gitignore');
+});
+
 test('a JWT printed by a token-signing script the session wrote itself was minted in this session: info; the same token from a script it did not write, or one that signs nothing, is a warning (held-out set 68)', async () => {
   const OUT = 'secrets/in-tool-output';
   const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImFjdEFzIjpbIkFsaWNlIl19.QOEW2vgTydxPFzvNkQijKfRfUodvRjK4SAAUZMIWhCs';
