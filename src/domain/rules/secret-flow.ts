@@ -28,10 +28,14 @@ interface Held {
   pushed: boolean;
   /** A key the session generated, written into the project's env file: context until a commit puts it into history. */
   fresh?: true;
+  /** The call that wrote it: a result that refused or failed the write takes it back. */
+  callId?: string;
 }
 
 export class SecretFlow {
   private readonly files = new Map<string, Held>();
+  /** `callId NUL path` → what a file held before a write in that call, until its result shows the write happened. */
+  private readonly replaced = new Map<string, Held>();
   /** callId → the files a push in that call would carry, until its result shows it happened. */
   private readonly pushes = new Map<string, { held: Held[]; step: EvidenceItem }>();
 
@@ -66,10 +70,12 @@ export class SecretFlow {
   }
 
   /** A secret written into files of the working tree (absolute paths). */
-  written(paths: string[], hit: SecretHit, step: EvidenceItem, fresh = false): void {
+  written(paths: string[], hit: SecretHit, step: EvidenceItem, fresh = false, callId?: string): void {
     for (const path of paths) {
       if (this.files.size >= FILES_MAX && !this.files.has(path)) return;
-      this.files.set(path, { hit, path, steps: [step], staged: false, committed: false, pushed: false, ...(fresh ? { fresh: true as const } : {}) });
+      const before = this.files.get(path);
+      if (callId !== undefined && before && before.callId !== callId && this.replaced.size < FILES_MAX) this.replaced.set(`${callId}\u0000${path}`, before);
+      this.files.set(path, { hit, path, steps: [step], staged: false, committed: false, pushed: false, ...(fresh ? { fresh: true as const } : {}), ...(callId !== undefined ? { callId } : {}) });
     }
   }
 
@@ -108,6 +114,17 @@ export class SecretFlow {
 
   /** The result of a call: a push that took effect carried its files out. */
   onResult(event: ToolResultEvent): void {
+    // a write the user or the harness refused, or that failed, put nothing into the file
+    if (event.denied || event.isError) {
+      for (const [path, h] of this.files) {
+        if (h.callId !== event.callId || h.staged) continue;
+        // what the file held before this write, it still holds
+        const before = this.replaced.get(`${event.callId}\u0000${path}`);
+        if (before) this.files.set(path, before);
+        else this.files.delete(path);
+      }
+    }
+    for (const k of this.replaced.keys()) if (k.startsWith(`${event.callId}\u0000`)) this.replaced.delete(k);
     const ignores = this.ignoreWrites.get(event.callId);
     if (ignores) {
       this.ignoreWrites.delete(event.callId);

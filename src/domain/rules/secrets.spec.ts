@@ -1380,6 +1380,22 @@ test("a project's secret-holding file a commit put into git for the first time i
   assert.match(forced[0]!.title ?? '', /forced into git/);
 });
 
+test('a secret in a write the user refused (or that failed) put nothing into the file: its later commit and push carry no such secret; a write that took effect does (held-out set 68)', async () => {
+  const pw = 'Br' + 'oadway8101xQz';
+  const code = `RFIDPRO_PASSWORD = "${pw}"\n`;
+  const after = [...ran('git add . && git commit -m sync', { output: '[main 1a2b3c4] sync' }), ...ran('git push origin main', { output: 'To github.com:acme/app.git\n   1a2b3c4..5d6e7f8  main -> main' })];
+  const pushed = (d: ReturnType<typeof only>) => d.filter((x) => /committed and pushed/.test(x.title ?? ''));
+  const refused = await runRules([prompt('sync the inventory'), ...answered(write('app/api/sync.py', code), { denied: true, isError: true, output: 'User rejected write to app/api/sync.py' }), ...after]);
+  assert.deepEqual(pushed(only(refused, 'secrets/in-tool-input')), [], 'refused');
+  const failed = await runRules([prompt('sync the inventory'), ...answered(write('app/api/sync.py', code), { isError: true, output: 'Error writing file' }), ...after]);
+  assert.deepEqual(pushed(only(failed, 'secrets/in-tool-input')), [], 'failed');
+  const done = await runRules([prompt('sync the inventory'), ...answered(write('app/api/sync.py', code), { output: 'File created successfully at: app/api/sync.py' }), ...after]);
+  assert.equal(pushed(only(done, 'secrets/in-tool-input')).length, 1, 'took effect');
+  // a refused rewrite leaves what an earlier write put there
+  const earlier = await runRules([prompt('sync the inventory'), ...answered(write('app/api/sync.py', code), { output: 'ok' }), ...answered(write('app/api/sync.py', code.replace('RFIDPRO', 'OTHER')), { denied: true, isError: true, output: 'User rejected write' }), ...after]);
+  assert.equal(pushed(only(earlier, 'secrets/in-tool-input')).length, 1, 'the earlier write stands');
+});
+
 test('a key the session generated and wrote into the project\'s env file is context until a commit puts it into history: then a warning; a file the ignore rules keep out, or no commit, stays context (held-out set 68)', async () => {
   const IN = 'secrets/in-tool-input';
   const key = 'f3a9c1e7b2d4' + '6a8e0c5f7b9d1e3a5c7f9b1d3e5a7c9e1f3b5d7f9a1c3e5';

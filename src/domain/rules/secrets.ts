@@ -1101,7 +1101,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // A log with no working directory (a terminal capture without its header) leaves a relative
     // path unplaced: it is where the agent works, so a `git add .` there stages it.
     const unplaced = (l: (typeof located)[number]) => l.zone === 'unknown' && !ctx.session.cwd && !/^(?:\/|~|[A-Za-z]:|\.\.)/.test(l.abs);
-    if (intoFile && !scratch && !fixture) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other' || unplaced(l)).map((l) => l.abs), hit, evidenceHere[0], fresh);
+    if (intoFile && !scratch && !fixture) flow.written(located.filter((l) => l.zone === 'worktree' || l.zone === 'home' || l.zone === 'other' || unplaced(l)).map((l) => l.abs), hit, evidenceHere[0], fresh, isFileInput(event) ? event.callId : undefined);
     // Put into a command that only talks to the service that issued it (a Google token in a
     // request to googleapis.com): the credential doing its job, seen in the transcript (a warning).
     const remote = fx.net.filter((n) => !n.local);

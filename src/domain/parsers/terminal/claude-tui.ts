@@ -434,12 +434,11 @@ function typedBreak(prev: string, word: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !WANTS_VALUE.test(prev);
 }
 
-/** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
-/** 2.x's time limit after a command's closing parenthesis: `) timeout: 30s`, `) timeout: 1m 0s`, `) timeout: 10m`. */
 /** The right-aligned label and what of the duration fitted: `   timeout:`, `   timeout: 5m`. */
 const RIGHT_TIME_LIMIT = /[ \t]{3,}timeout:((?: \d{1,5}(?:ms|s|m|h))*)[ \t]*$/;
 /** The rest of a duration a line before began, right-aligned: `   10m 0s`, `   0s`. */
 const TIME_LIMIT_REST = /[ \t]{3,}\d{1,5}(?:ms|s|m|h)(?: \d{1,2}(?:s|m))?$/;
+/** 2.x's time limit after a command's closing parenthesis: `) timeout: 30s`, `) timeout: 1m 0s`, `) timeout: 10m`. */
 const TIME_LIMIT = /\)[ \t]+timeout: \d{1,5}(?:\.\d+)?(?:ms|s|m(?: \d{1,2}s)?|h(?: \d{1,2}m)?)$/;
 
 /**
@@ -472,6 +471,7 @@ function withoutCost(s: string): string {
 }
 const COST_COLUMN = /(?<=[^\s⎿⏺●>❯])[ \t]{3,}Cost: \$\d{1,6}(?:\.\d{1,8})? \(\d{1,6}(?:\.\d{1,3})?s\)$/;
 
+/** The research preview (early 2025) closed a call's head with ")…": `Bash(npm test)…`. */
 function withoutEllipsis(head: string): string {
   return head.endsWith(')…') ? head.slice(0, -1) : head;
 }
