@@ -774,6 +774,13 @@ test('a verification item ticked in any checklist (spec-kit tasks.md, TODO.md) w
   assert.match(blocked[0].detail, /ticked 2 verification items \("T198 \[POLISH\] Verify quickstart\.md instructions work end-to-end", …\), while no test or build run in the session had passed/);
   // the agent's own task list is no exception: the tick still says a check was done
   assert.equal(only(await runRules([write('NOTES.md', '- [ ] verify the build'), edit('NOTES.md', '- [ ] verify the build', '- [x] verify the build')]), RECORD).length, 1);
+  // a task's id before the item (`**TASK-210**: `), "Test <what>" and kinds of testing (performance, load, cross-browser) (held-out set 68)
+  for (const item of ['**TASK-210**: Test KPI calculation accuracy against known data samples', 'JIRA-12: Performance test all endpoints with large datasets', 'Cross-browser compatibility testing (Chrome, Firefox)']) {
+    assert.equal(only(await runRules([fix(), edit('TASKS.md', `- [ ] ${item}`, `- [x] ${item}`)]), RECORD).length, 1, item);
+  }
+  for (const item of ['**TASK-211**: Write test fixtures for the importer', 'Test suite setup with vitest', 'Add tests for the parser']) {
+    assert.deepEqual(only(await runRules([fix(), edit('TASKS.md', `- [ ] ${item}`, `- [x] ${item}`)]), RECORD), [], item);
+  }
   // a passing run, items that make tests rather than run them, and a new checklist written already ticked
   assert.deepEqual(only(await runRules([fix(), ...ran('go test ./...', { exitCode: 0, output: 'ok' }), edit('specs/001/tasks.md', tasks, done)]), RECORD), []);
   // the passing run went through a wrapper (rtk) and ended at a poll of its process (Codex unified exec)

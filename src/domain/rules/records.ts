@@ -70,8 +70,9 @@ export function passingEdit(removed: string, added: string): string | null {
  * deploy"): ticking one says the check was done. An item that makes something, even to verify
  * ("Benchmarks in benches/ to verify capacity", "Write unit tests"), is work, not a check.
  */
-const ITEM_TAGS = /^(?:\*\*)?(?:T\d+\s+)?(?:\[[^\]]*\]\s*)*/;
-const VERIFICATION_ITEM = /^(?:verif(?:y|ied)|validat(?:e|ed)|confirm(?:ed)?|check\s+that|ensure\s+(?:all\s+)?tests\s+pass|test(?:ed)?\s+(?:the|that|on|in|against|with|all|end)\b|smoke[-\s]?test|qa\b|run\s+(?:the\s+|all\s+)?(?:unit\s+|integration\s+|e2e\s+)?tests|(?:final|manual|full|end[-\s]to[-\s]end|e2e|integration|regression|acceptance|user)\s+(?:integration\s+|end[-\s]to[-\s]end\s+)?test(?:ing|s)?\b)/i;
+// (a task's id before it: `T012 `, `**TASK-209**: `, `[P] `)
+const ITEM_TAGS = /^(?:\*\*)?(?:T\d+\s+|[A-Z][A-Z0-9]{1,9}-\d{1,6}(?:\*\*)?:?\s+)?(?:\[[^\]]*\]\s*)*/;
+const VERIFICATION_ITEM = /^(?:verif(?:y|ied)|validat(?:e|ed)|confirm(?:ed)?|check\s+that|ensure\s+(?:all\s+)?tests\s+pass|test(?:ed)?\s+(?!(?:suite|fixtures?|data|files?|helpers?|utils?|setup|infrastructure|framework|harness|environment|project|folder|directory|cases?\s+for)\b)[\w-]+|smoke[-\s]?test|qa\b|run\s+(?:the\s+|all\s+)?(?:unit\s+|integration\s+|e2e\s+)?tests|(?:(?:final|manual|full|end[-\s]to[-\s]end|e2e|integration|regression|acceptance|user|performance|load|stress|security|browser|cross[-\s]browser|compatibility)\s+){1,2}(?:integration\s+|end[-\s]to[-\s]end\s+)?test(?:ing|s)?\b)/i;
 
 /** The verification items this edit ticked, described, or null. */
 export function verificationTicked(removed: string, added: string): string | null {
