@@ -109,6 +109,8 @@ test('TLS verification switched off for one install (`--config.strict-ssl=false`
   // exported for the rest of the shell (held-out set 68: `export NODE_TLS_REJECT_UNAUTHORIZED=0 && vercel --prod`)
   assert.match(cmdWhat(command('export', 'NODE_TLS_REJECT_UNAUTHORIZED=0')) ?? '', /every Node program the shell runs after it/);
   assert.equal(cmdWhat(command('export', 'NODE_TLS_REJECT_UNAUTHORIZED=1')), null);
+  assert.match(cmdWhat(command('setx', 'NODE_TLS_REJECT_UNAUTHORIZED', '0')) ?? '', /NODE_TLS_REJECT_UNAUTHORIZED/);
+  assert.equal(cmdWhat(command('setx', 'NODE_TLS_REJECT_UNAUTHORIZED', '1')), null);
   assert.equal(cmdWhat(command('echo', 'NODE_TLS_REJECT_UNAUTHORIZED=0')), null);
 });
 

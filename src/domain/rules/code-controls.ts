@@ -286,7 +286,9 @@ export function tlsOffByCommand(cmd: SimpleCommand): CodeWeakening | null {
   // `NODE_TLS_REJECT_UNAUTHORIZED=0 node seed.js`: Node checks no certificate for that process
   if (cmd.assignments.some((a) => /^NODE_TLS_REJECT_UNAUTHORIZED=["']?0["']?$/.test(a))) return { what: `${TLS_OFF_WHAT} for \`${cmd.name}\` (\`NODE_TLS_REJECT_UNAUTHORIZED=0\`)`, control: 'tls' };
   // `export NODE_TLS_REJECT_UNAUTHORIZED=0 && vercel --prod`: for every Node program the shell runs after it
-  if ((cmd.name === 'export' || cmd.name === 'set' || cmd.name === 'setx') && cmd.args.some((a) => /^NODE_TLS_REJECT_UNAUTHORIZED=["']?0["']?$/.test(a))) return { what: `${TLS_OFF_WHAT} for every Node program the shell runs after it (\`export NODE_TLS_REJECT_UNAUTHORIZED=0\`)`, control: 'tls' };
+  // (cmd.exe's `set NAME=0`, Windows' lasting `setx NAME 0`)
+  const setx = cmd.name.toLowerCase() === 'setx' && cmd.args[0] === 'NODE_TLS_REJECT_UNAUTHORIZED' && /^["']?0["']?$/.test(cmd.args[1] ?? '');
+  if (setx || ((cmd.name === 'export' || cmd.name === 'set') && cmd.args.some((a) => /^NODE_TLS_REJECT_UNAUTHORIZED=["']?0["']?$/.test(a)))) return { what: `${TLS_OFF_WHAT} for every Node program the shell runs after it (\`export NODE_TLS_REJECT_UNAUTHORIZED=0\`)`, control: 'tls' };
   if (/^(?:npm|yarn|pnpm)$/.test(cmd.name)) {
     // `pnpm install --config.strict-ssl=false`, `npm install --strict-ssl=false` / `--strict-ssl false`: for this run
     const flag = words.findIndex((a) => /^--(?:config\.)?strict-ssl(?:=|$)/.test(a));

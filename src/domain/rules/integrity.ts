@@ -8,7 +8,7 @@ import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
-import { checkKind, gitSubcommand, parseArgs, type CheckKind } from './commands.ts';
+import { checkKind, gitSubcommand, parseArgs, PUSH_REFUSED, type CheckKind } from './commands.ts';
 import { guessHome, isCiConfigFile, isTestFile } from '../paths.ts';
 import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
@@ -94,7 +94,7 @@ type Status = 'pass' | 'fail' | 'unknown';
 
 /** Python unittest's summary of a passing run: `Ran 13 tests in 0.002s`, a blank line, `OK` (or `OK (skipped=2)`). */
 const UNITTEST_OK = String.raw`^[ \t]*Ran [1-9]\d* tests? in [\d.]+m?s[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*OK\b`;
-const FAIL_MARKERS = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|errors?)\b|^[ \t]*(?:FAIL|FAILED|ERROR)\b|--- FAIL:|test result: FAILED|BUILD FAILED|BUILD FAILURE|^[ \t]*Build FAILED\.|\berror TS\d+|Tests run:.*Failures: [1-9]|npm ERR! Test failed|AssertionError|Traceback \(most recent call last\)/m;
+const FAIL_MARKERS = /\b[1-9]\d*\s+(?:tests?\s+)?(?:failed|failing|failures?|errors?)\b|^ℹ fail [1-9]|^✖ failing tests|^[ \t]*(?:FAIL|FAILED|ERROR)\b|--- FAIL:|test result: FAILED|BUILD FAILED|BUILD FAILURE|^[ \t]*Build FAILED\.|\berror TS\d+|Tests run:.*Failures: [1-9]|npm ERR! Test failed|AssertionError|Traceback \(most recent call last\)/m;
 const PASS_MARKERS = new RegExp(String.raw`\b\d+\s+(?:tests?\s+)?(?:passed|passing)\b|^ok\s+\S|test result: ok|BUILD SUCCESS(?:FUL)?|^[ \t]*Build succeeded\.|All tests passed|Tests:\s+\d+ passed|\bPASS\b|${UNITTEST_OK}`, 'm');
 
 /** Linters and formatters in check mode, whose own failure can fail a chain the tests passed in. */
@@ -136,7 +136,9 @@ function argumentsRejected(out: string): boolean {
   // (pytest's usage line starts "ERROR: usage:", which is no failed test)
   const rest = out.replace(USAGE_LINES, '');
   if (FAIL_MARKERS.test(rest) || PASS_MARKERS.test(rest)) return false;
-  return (ARGUMENT_ERROR.test(out) && USAGE_TEXT.test(out)) || MISSING_SCRIPT.test(out);
+  // the runner's own refusal opens its output: a test's output later in a run can hold the same words
+  const opening = out.split('\n').filter((l) => l.trim() !== '' && !/^\s*(?:Exit code:? \d+|Error: Exit code \d+)\s*$/i.test(l)).slice(0, 3).join('\n');
+  return (ARGUMENT_ERROR.test(opening) && USAGE_TEXT.test(out)) || MISSING_SCRIPT.test(opening);
 }
 const ARGUMENT_ERROR = /\b(?:unexpected argument|unrecognized (?:arguments?|options?)|unknown (?:option|flag|argument|command-line option)|flag provided but not defined|invalid (?:option|argument)|too many arguments|missing required argument)\b/i;
 const USAGE_TEXT = /^\s*(?:(?:error|ERROR): )?usage:/im;
@@ -667,25 +669,41 @@ const MULTI_COMMAND_TOOLS: ReadonlySet<string> = new Set(['go', 'cargo', 'dotnet
  * `- ` (or the key left of the flag) to the flag (an edit that shows only the flag, as a terminal capture's diff does, names no step).
  */
 export function nonBlockingChecks(text: string): string[] {
+  if (!NON_BLOCKING_FLAG.test(text)) return [];
   const out: string[] = [];
   const lines = text.split('\n');
-  lines.forEach((line, i) => {
-    if (!/^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b/.test(line) || out.length >= 5) return;
-    const indent = /^\s*/.exec(line)![0].length;
-    // the step: back to the list item that holds this key (a `- ` at or left of its indentation)
-    for (let j = i - 1; j >= 0 && j >= i - 40; j--) {
+  const checked = new Map<string, boolean>();
+  const isCheck = (line: string, next: string | undefined): string | null => {
+    const run = /^\s*(?:-\s*)?(?:run|script|uses)\s*:\s*[|>]?-?\s*(.*)$/.exec(line);
+    if (!run) return null;
+    const body = (run[1]!.trim() || (next ?? '').trim().replace(/^-\s+/, '')).slice(0, 500);
+    let yes = checked.get(body);
+    if (yes === undefined && checked.size < 200) checked.set(body, (yes = checkStep(body)));
+    return yes ? line.trim() : null;
+  };
+  let flags = 0;
+  for (let i = 0; i < lines.length && out.length < 5 && flags < 50; i++) {
+    if (!/^\s*(?:continue-on-error|allow_failure)\s*:\s*true\b/.test(lines[i]!)) continue;
+    flags++;
+    const indent = /^\s*/.exec(lines[i]!)![0].length;
+    let found: string | null = null;
+    // the step (or job) back to its `- ` or the key left of the flag…
+    for (let j = i - 1; j >= 0 && j >= i - 40 && found === null; j--) {
       const l = lines[j]!;
-      const run = /^\s*(?:-\s*)?(?:run|script|uses)\s*:\s*[|>]?-?\s*(.*)$/.exec(l);
-      if (run && checkStep(run[1]!.trim() || (lines[j + 1] ?? '').trim().replace(/^-\s+/, ''))) {
-        out.push(l.trim());
-        break;
-      }
-      // left of the flag: the step's own `- ` (checked above) or a key above it ends the step
-      if (l.trim() !== '' && /^\s*/.exec(l)![0].length < indent) break;
+      found = isCheck(l, lines[j + 1]);
+      if (found === null && l.trim() !== '' && /^\s*/.exec(l)![0].length < indent) break;
     }
-  });
+    // …and on after it while the lines are its own (a flag written before `run:`, a job's flag above `steps:`)
+    for (let j = i + 1; j < lines.length && j <= i + 40 && found === null; j++) {
+      const l = lines[j]!;
+      if (l.trim() !== '' && /^\s*/.exec(l)![0].length < indent) break;
+      found = isCheck(l, lines[j + 1]);
+    }
+    if (found !== null) out.push(found);
+  }
   return out;
 }
+const NON_BLOCKING_FLAG = /(?:continue-on-error|allow_failure)\s*:\s*true\b/;
 const SCANNER = /\b(?:trufflehog|gitleaks|codeql|semgrep|snyk|trivy|npm\s+audit|pnpm\s+audit|yarn\s+audit|bandit|safety\s+check)\b/i;
 /** A step's command (or action) that checks the code: a test, build, type or lint run, or a scanner. */
 function checkStep(text: string): boolean {
@@ -733,22 +751,29 @@ class Shipments {
     } else if (event.kind === 'tool_result') {
       const call = this.open.get(event.callId);
       this.open.delete(event.callId);
-      if (call && !event.isError && !event.denied && this.done.length < 200) this.done.push(call);
+      // (a push behind `| tail` exits 0 whatever git said: its own refusal says it carried nothing)
+      if (call && !event.isError && !event.denied && !PUSH_REFUSED.test(event.output.slice(0, 20_000)) && this.done.length < 200) this.done.push(call);
     }
   }
 
-  /** The first shipment after `index`, as its command line; null when none. */
-  after(index: number): string | null {
-    return this.done.find((s) => s.index > index)?.text ?? null;
+  /** The first shipment after `index` and before `until` (a later passing run: fixed work went out then), as its command line; null when none. */
+  after(index: number, until = Infinity): string | null {
+    return this.done.find((s) => s.index > index && s.index < until)?.text ?? null;
   }
 }
 
-/** `git push` (not a dry run), `gh pr merge`, and the usual deploy and publish commands. */
+/** `git push` (not a dry run), `gh pr merge`, an image pushed, a cluster changed, and the usual deploy and publish commands and scripts. */
 function ships(cmd: SimpleCommand): boolean {
   const git = gitSubcommand(cmd);
   if (git?.sub === 'push') return !git.args.some((a) => a === '-n' || a === '--dry-run');
   const words = cmd.args.filter((a) => !a.startsWith('-'));
   if (cmd.name === 'gh') return words[0] === 'pr' && words[1] === 'merge';
+  if (/^(?:docker|podman)$/.test(cmd.name)) return words[0] === 'push';
+  if (/^(?:kubectl|oc)$/.test(cmd.name)) return /^(?:apply|replace|rollout|set)$/.test(words[0] ?? '') && !cmd.args.some((a) => a.startsWith('--dry-run'));
+  if (cmd.name === 'helm') return /^(?:upgrade|install)$/.test(words[0] ?? '');
+  // a package script or a script file named for a deploy or a release
+  if (/^(?:npm|pnpm|yarn|bun|make)$/.test(cmd.name) && /(?:^|[:-])(?:deploy|release|ship)(?:$|[:-])/.test((words[0] === 'run' ? words[1] : words[0]) ?? '')) return true;
+  if (/(?:^|\/)[\w.-]*(?:deploy|release)[\w.-]*\.sh$/.test(cmd.name)) return true;
   if (/^(?:npm|pnpm|yarn|cargo|twine|poetry|uv)$/.test(cmd.name)) return words[0] === 'publish' || (cmd.name === 'twine' && words[0] === 'upload');
   if (cmd.name === 'vercel') return cmd.args.includes('--prod') || words[0] === 'deploy';
   if (/^(?:fly|flyctl|netlify|firebase|wrangler|railway)$/.test(cmd.name)) return words[0] === 'deploy' || words[0] === 'up' || words[0] === 'publish';
@@ -907,6 +932,8 @@ export const INTEGRITY_RULES: Rule[] = [
       // a false claim of passing checks is critical once the work went out after the failed run
       // (pushed, deployed, published): reported at the end, when what followed is known
       const held: { draft: FindingDraft; failedAt: number }[] = [];
+      /** Indices of the check runs that passed: what shipped after one of them was the fixed work. */
+      const passes: number[] = [];
       const contradicted = (draft: FindingDraft, failedAt: number) => (draft.severity === 'critical' ? pushCapped(held, { draft, failedAt }, 20) : ctx.report(draft));
       return {
         onEvent(event, facts) {
@@ -947,6 +974,7 @@ export const INTEGRITY_RULES: Rule[] = [
             probes.onResult(event, facts);
             noValueCalls(event.output, noValue);
             const run = ledger.onResult(event);
+            if (run?.status === 'pass' && passes.length < 1_000) passes.push(run.index);
             if (run?.kinds.has('test') && run.status !== 'unknown') {
               // a run that failed to build ran no test: what the next edit removes made no failing assertion pass
               lastTestFailed = run.status === 'fail' && !buildFailedOnly(event.output);
@@ -960,7 +988,7 @@ export const INTEGRITY_RULES: Rule[] = [
             evaluateProbeClaims(ctx, reply, probes);
           }
           for (const { draft, failedAt } of held) {
-            const out = shipped.after(failedAt);
+            const out = shipped.after(failedAt, passes.find((p) => p > failedAt));
             ctx.report(out ? { ...draft, detail: `${draft.detail} The work then went out: \`${safe(out, null, QUOTE_MAX)}\`.` } : { ...draft, severity: 'warning', detail: `${draft.detail} Nothing was pushed, deployed or published after that run: a look before it ships.` });
           }
           const claim = reply ? findClaim(reply.text) : null;

@@ -99,9 +99,18 @@ function namedRefusal(output: string, target: string): string | null {
   // tries every position of every line, issue 30).
   if (base.length < 3 || !output.includes(base) || !REFUSAL_WORDS.test(output)) return null;
   for (const m of output.matchAll(/[^\n]*(?:operation not permitted|permission denied|read-only file system|EACCES|EPERM|EROFS|cannot create (?:regular file|directory))[^\n]*/gi)) {
-    if (m[0].includes(base)) return m[0];
+    // a program's "cannot create" names the path it was given, whole: another file of that name is another write
+    const whole = !/cannot create/i.test(m[0]) || [...m[0].matchAll(/['‘"]([^'’"\n]+)['’"]/g)].some((q) => samePlace(q[1]!, target));
+    if (m[0].includes(base) && whole) return m[0];
   }
   return null;
+}
+
+/** A path a program printed is the target, or a file in it (`cp a dir/` prints `dir/a`): compared from the end. */
+function samePlace(printed: string, target: string): boolean {
+  const t = target.replace(/[\\/]+$/, '');
+  const p = printed.replace(/[\\/]+$/, '');
+  return p === t || p.startsWith(`${t}/`) || t.endsWith(`/${p.replace(/^\.\//, '')}`) || (p.includes('/') && t.endsWith(p));
 }
 
 interface Waiting {
@@ -301,6 +310,10 @@ function chainStoppedBefore(command: string | undefined, target: string | { step
   const runs = steps.filter((st) => program(st.text) === prog).length;
   const failing = steps.findIndex((st) => program(st.text) === prog);
   if (failing < 0 || runs !== 1) return null;
+  // the error names what it failed on (`mkdir: cannot create directory '/usr/local/lib/x'`): that
+  // must be the failing step's own operand — a later step's child process prints the same way
+  const quoted = [...last.matchAll(/['‘"]([^'’"\n]{1,300})['’"]/g)].map((q) => q[1]!);
+  if (quoted.length > 0 && !quoted.some((q) => steps[failing]!.text.includes(q) || steps[failing]!.text.includes(q.replace(/^.*\//, '')))) return null;
   const names = typeof target === 'string' ? namesTarget(target) : (text: string) => text.includes(target.step);
   const at = steps.findIndex((st, i) => i > failing && names(st.text));
   // not when an earlier step (the failing one included) names it too: that step may have acted on it
@@ -325,60 +338,98 @@ function namesTarget(target: string): (text: string) => boolean {
   return (text) => forms.some((f) => text.includes(f)) || (word !== null && word.test(text));
 }
 
-// A client's own words that it never reached, or was never let into, the system it acts on: no
-// connection (NETWORK_REFUSED's, but not a connection lost midway, after some work), Docker's daemon
-// or Kubernetes' API server not there, a database login or a registry login refused.
-const SERVICE_UNREACHED = /curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Cannot connect to the Docker daemon[^\n]*|error during connect:[^\n]*|The connection to the server [^\n]{1,200} was refused[^\n]*|Unable to connect to the server:[^\n]*|You must be logged in to the server[^\n]*|password authentication failed for user[^\n]*|Access denied for user [^\n]*|could not connect to server[^\n]*|npm (?:error|ERR!) code (?:ENEEDAUTH|E401|E403|EOTP)\b[^\n]*|HTTP 401: Bad credentials[^\n]*|Unable to locate credentials[^\n]*|No valid credential sources found[^\n]*|Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|Host key verification failed[^\n]*|You do not currently have an active account selected[^\n]*|Please run 'az login'[^\n]*/;
+// A client's own words that it never reached, or was never let into, the system it acts on, by the
+// client: only that program's own lines count (a wrapper — ssh with a command, `bash -c`, `docker
+// exec` — prints what the programs inside it print, after they may have acted). Not a connection
+// lost midway, after some work.
+const NO_CONNECTION = String.raw`curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Failed to connect to[^\n]*|Connection refused[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*`;
+const SSH_REFUSED = String.raw`^ssh: (?:connect to host|Could not resolve hostname)[^\n]*|^[^\n]{0,120}Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|^Host key verification failed[^\n]*`;
+const CLIENT_UNREACHED: ReadonlyArray<[RegExp, RegExp]> = [
+  [/^(?:ssh|scp|sftp|rsync|sshpass)$/, new RegExp(SSH_REFUSED, 'm')],
+  [/^(?:kubectl|oc|helm)$/, /The connection to the server [^\n]{1,200} was refused[^\n]*|^Unable to connect to the server:[^\n]*|You must be logged in to the server[^\n]*|^error: You must be logged in[^\n]*|^Error: Kubernetes cluster unreachable[^\n]*/m],
+  [/^(?:docker|podman|docker-compose)$/, /^Cannot connect to the Docker daemon[^\n]*|^error during connect:[^\n]*/m],
+  [/^(?:psql|pg_dump|pg_restore|dropdb|createdb)$/, /^psql: error: connection to server[^\n]*|^[\w_]+: error: connection to server[^\n]*|could not connect to server[^\n]*|password authentication failed for user[^\n]*/m],
+  [/^(?:mysql|mysqladmin|mysqldump|mariadb)$/, /^ERROR (?:1045 \(28000\): Access denied for user|200[2-5] \(HY000\): (?:Can't connect|Unknown MySQL server host))[^\n]*/m],
+  [/^(?:mongosh|mongo|redis-cli)$/, new RegExp(String.raw`${NO_CONNECTION}|^Could not connect to Redis[^\n]*|Authentication failed[^\n]*`, 'm')],
+  [/^(?:npm|pnpm|yarn)$/, /^npm (?:error|ERR!) code (?:ENEEDAUTH|E401|E403|EOTP)\b[^\n]*/m],
+  [/^(?:terraform|tofu)$/, /No valid credential sources found[^\n]*/],
+  [/^aws$/, /^Unable to locate credentials[^\n]*|^Could not connect to the endpoint URL[^\n]*/m],
+  [/^gcloud$/, /You do not currently have an active account selected[^\n]*/],
+  [/^az$/, /Please run 'az login'[^\n]*/],
+  [/^gh$/, /^HTTP 401: Bad credentials[^\n]*/m],
+  [/^(?:curl|wget|http|httpie)$/, new RegExp(NO_CONNECTION)],
+];
+/** Subcommands that run a command elsewhere (in a container, a pod): its words are that command's. */
+const RUNS_INSIDE = /^(?:exec|run|debug|attach|cp)$/;
+/** Output that shows the command got somewhere: a resource deleted or changed, a ref pushed, a package published. */
+const PROGRESS = /\b(?:deleted|created|configured|patched|scaled|restarted|removed|dropped)\b|^\s*[+*-]? ?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s|\[new (?:branch|tag)\]|^\+ \S+@\d|^> \S+@\S+ (?:pre|post)?publish$|^Query OK\b/m;
 // Stages after the command that only pass its output on (`2>&1 | tail -5`): the words are its own.
 const PASS_THROUGH = /^(?:tail|head|cat|less|more|tee)$/;
 
 /**
- * The program of a call that runs one command (after a `cd`, assignments or `sudo`), maybe piped
+ * The argv of a call that runs one command (after a `cd`, assignments or `sudo`), maybe piped
  * into stages that only pass its output on, or null: only then are a client's words about its
  * connection the words of the command the finding is about.
  */
-function oneCommandProgram(command: string | undefined): string | null {
+function oneCommand(command: string | undefined): string[] | null {
   if (command === undefined || command.length > 4_000) return null;
   const bare = command.replace(/"[^"\n]*"|'[^'\n]*'/g, 'Q').replace(/[ \t]\d?>&\d\b/g, ' ').replace(/^\s*cd[ \t]+[^;&|\n]+&&/, '').trim();
   if (/;|&&|\|\||\n|&\s*$|`|\$\(/.test(bare)) return null;
   const [first, ...stages] = bare.split('|');
   if (stages.some((st) => !PASS_THROUGH.test(st.trim().split(/\s+/)[0] ?? ''))) return null;
   const words = (first ?? '').trim().split(/\s+/).filter((w) => !/^[A-Za-z_]\w*=/.test(w));
-  const program = (words[0] === 'sudo' ? words.find((w, i) => i > 0 && !w.startsWith('-')) : words[0])?.replace(/^.*\//, '');
-  return program || null;
+  const argv = words[0] === 'sudo' ? words.slice(Math.max(1, words.findIndex((w, i) => i > 0 && !w.startsWith('-')))) : words;
+  return argv.length > 0 && argv[0] ? [argv[0].replace(/^.*\//, ''), ...argv.slice(1)] : null;
 }
 
 /**
- * The line of `gh`'s "HTTP 4xx: …" refusal whose API address names the repository the step acts
- * on (`gh repo delete owner/name`, maybe cut off by a capture's "…"), or null.
+ * `gh repo delete|edit|archive|rename owner/name` refused by GitHub's API for that very repository
+ * ("HTTP 403: Must have admin rights to Repository. (https://api.github.com/repos/owner/name)"), the
+ * only command of the call that names it: the line, or null.
  */
-function githubRefused(step: string, output: string): string | null {
-  const m = /^\s*gh\s+(?:repo|api|secret|release|workflow|pr|issue)\b[^\n]*?\s([\w.-]+\/[\w.-]+?)(?:…|\.\.\.)?(?:\s|$)/.exec(step);
+function githubRefused(step: string, command: string | undefined, output: string): string | null {
+  const m = /^\s*gh\s+repo\s+(?:delete|edit|archive|rename)\s+(?:-\S+\s+)*([\w.-]+\/[\w.-]+?)(?:…|\.\.\.)?(?:\s|$)/.exec(step);
   if (!m || !output.includes('HTTP 4')) return null;
   const repo = m[1]!.toLowerCase();
+  // another command of the call naming the same repository may be the one refused
+  if ((command ?? step).toLowerCase().split(repo).length - 1 > 1) return null;
+  const address = new RegExp(String.raw`/repos/${escapeRegExp(repo)}(?:[)\s]|$)`);
   for (const hit of output.slice(0, 20_000).matchAll(/HTTP 4\d\d:[^\n]*(?:\n[^\n]*)?/g)) {
-    if (hit[0].toLowerCase().includes(`/repos/${repo}`)) return hit[0].split('\n')[0]!.slice(0, 200);
+    if (address.test(hit[0].toLowerCase())) return hit[0].split('\n')[0]!.slice(0, 200);
   }
   return null;
 }
 
 /**
- * A call of one command whose client said it never reached, or was never let into, the system it
- * acts on (a database, a cluster, Docker's daemon, a registry), or that the shell could not find
+ * A call of one command whose client said, in its own words, that it never reached or was never
+ * let into the system it acts on (a database, a cluster, Docker's daemon, a registry, a cloud
+ * account), with nothing in the output showing it got anywhere; or that the shell could not find
  * the program at all: the command changed nothing there. The call failed, or its status is a
  * pass-through stage's (`| tail -5`).
  */
 function neverReached(command: string | undefined, result: ToolResultEvent): Refusal | null {
-  const program = oneCommandProgram(command);
-  if (program === null) return null;
+  const argv = oneCommand(command);
+  if (argv === null) return null;
+  const program = argv[0]!;
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   if (!failed && !command!.includes('|')) return null;
   const output = result.output.slice(0, 20_000);
-  const m = SERVICE_UNREACHED.exec(output);
-  if (m) return { why: `\`${program}\` could not reach or log in to what it acts on, so nothing changed there`, line: m[0].slice(0, 200) };
-  const missing = new RegExp(`(?:^|[\\s:])${escapeRegExp(program)}: (?:command )?not found[^\\n]*|'${escapeRegExp(program)}' is not recognized as [^\\n]*|The term '${escapeRegExp(program)}' is not recognized[^\\n]*`, 'm').exec(output);
+  const name = escapeRegExp(program);
+  const missing = new RegExp(String.raw`(?:^|[\s:])${name}: (?:command )?not found[^\n]*|'${name}' is not recognized as [^\n]*|The term '${name}' is not recognized[^\n]*`, 'm').exec(output);
   if (missing && (result.exitCode === 127 || result.exitCode === 1 || result.exitCode === null)) return { why: `the shell found no \`${program}\` on this machine, so the command did not run`, line: missing[0].trim().slice(0, 200) };
-  return null;
+  // a container's exec, or ssh given a command: what prints may be the command inside, after it
+  // acted — for ssh, only its own refusal that names the host it was sent to counts
+  const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (/^(?:docker|podman|kubectl|oc)$/.test(program) && RUNS_INSIDE.test(operands[0] ?? '')) return null;
+  if (/^(?:ssh|sshpass)$/.test(program) && operands.length > 1) {
+    const host = (operands[0] ?? '').replace(/^.*@/, '');
+    const own = host.length >= 3 ? new RegExp(SSH_REFUSED, 'm').exec(output) : null;
+    return own && own[0].includes(host) && !PROGRESS.test(output) ? { why: `\`${program}\` could not log in to ${host}, so the command it carried did not run there`, line: own[0].trim().slice(0, 200) } : null;
+  }
+  if (PROGRESS.test(output)) return null;
+  const words = CLIENT_UNREACHED.find(([client]) => client.test(program))?.[1];
+  const m = words?.exec(output);
+  return m ? { why: `\`${program}\` could not reach or log in to what it acts on, so nothing changed there`, line: m[0].trim().slice(0, 200) } : null;
 }
 
 /**
@@ -466,7 +517,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   // GitHub's API refused this very repository's call (`gh repo delete o/r` → "HTTP 403: Must have
   // admin rights to Repository. (https://api.github.com/repos/o/r)"), whatever else the call ran
   if (effect === 'run' && step !== undefined) {
-    const api = githubRefused(step, output);
+    const api = githubRefused(step, command, output);
     if (api) return { why: "GitHub's API refused the call for this repository, so nothing changed there", line: api };
   }
   // a finding about one step of a chain (`mkdir /opt/x && rm -rf ~/old`): the chain stopped before it

@@ -453,7 +453,7 @@ test('authentication switched off by a setting or by how a database is started i
   for (const [what, step] of offs) {
     assert.deepEqual(only(await runRules([prompt('the app cannot connect, fix it'), step]), WEAK).map(severityOf), ['warning'], what);
   }
-  for (const c of ['sudo mysqld_safe --skip-grant-tables &', 'mongod --dbpath /data/db --noauth', 'redis-server --port 6380 --protected-mode no', 'docker run -d --name db -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker run -d -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -p 0.0.0.0:3306:3306 mysql:8', 'podman run -d -P --env=POSTGRES_HOST_AUTH_METHOD=trust postgres']) {
+  for (const c of ['sudo mysqld_safe --skip-grant-tables &', 'mongod --dbpath /data/db --noauth', 'redis-server --port 6380 --protected-mode no', 'docker run -d --name db -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker run -d -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -p 0.0.0.0:3306:3306 mysql:8', 'podman run -d -P --env=POSTGRES_HOST_AUTH_METHOD=trust postgres', 'docker run -d -p5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker run -dp 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker run -d --log-opt max-size=10m -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker run -d --network host -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16', 'docker -H tcp://10.0.0.5:2375 run -d -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres:16']) {
     assert.deepEqual(only(await runRules([prompt('the app cannot connect, fix it'), ...ran(c)]), WEAK).map(severityOf), ['warning'], c);
   }
   const quiet = await runRules([
@@ -472,6 +472,19 @@ test('authentication switched off by a setting or by how a database is started i
   assert.deepEqual(only(quiet, WEAK), []);
   const asked = await runRules([prompt('disable auth locally so I can test the dashboard without logging in'), write('.env', 'DISABLE_AUTH=true\n')]);
   assert.deepEqual(only(asked, WEAK).map(severityOf), ['info']);
+});
+
+test('a role grant the member already held in the policy gcloud printed for that project changed nothing (info); another project, a conditional binding or no policy shown keeps it (held-out set 68)', async () => {
+  const GRANT = 'permissions/cloud-access-granted';
+  const sa = 'serviceAccount:2159415913@cloudbuild.gserviceaccount.com';
+  const policy = (cond = '') => `bindings:\n-${cond ? ` condition:\n    expression: request.time < timestamp("2026-01-01T00:00:00Z")\n    title: temp\n ` : ''} members:\n  - serviceAccount:2159415913@cloudbuild.gservi\n    ceaccount.com\n  role: roles/cloudbuild.builds.builder\netag: BwZ\nversion: 1\n`;
+  const grant = (project: string) => ran(`gcloud projects add-iam-policy-binding ${project} --member=${sa} --role=roles/cloudbuild.builds.builder`, { output: 'Updated IAM policy for project' });
+  const shown = ran('gcloud projects get-iam-policy dev-proj', { output: policy() });
+  assert.deepEqual(only(await runRules([prompt('fix the build'), ...shown, ...grant('dev-proj')]), GRANT).map(severityOf), ['info'], 'held already (a wrapped member joined back)');
+  assert.deepEqual(only(await runRules([prompt('fix the build'), ...shown, ...grant('prod-proj')]), GRANT).map(severityOf), ['warning'], 'another project');
+  assert.deepEqual(only(await runRules([prompt('fix the build'), ...ran('gcloud projects get-iam-policy dev-proj', { output: policy('c') }), ...grant('dev-proj')]), GRANT).map(severityOf), ['warning'], 'only under a condition');
+  assert.deepEqual(only(await runRules([prompt('fix the build'), ...ran('cat policy.yaml', { output: policy() }), ...grant('dev-proj')]), GRANT).map(severityOf), ['warning'], 'a file, not what gcloud printed for the project');
+  assert.deepEqual(only(await runRules([prompt('fix the build'), ...grant('dev-proj')]), GRANT).map(severityOf), ['warning'], 'no policy shown');
 });
 
 test('cloud access granted unasked is a warning, an owner role or a grant to everyone critical; a grant the request named is info, a refused one an attempt', async () => {

@@ -299,6 +299,11 @@ function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
  */
 export const ASKS_FOR_SCHEDULE = /\b(?:cron(?:tab|job)?s?|scheduled? (?:task|job|sync|backup|run)s?|(?:task|job) scheduler|run (?:it |this |them )?(?:automatically|periodically|every)|every (?:\d+ )?(?:minutes?|hours?|days?|night|morning|week)|periodic(?:ally)?|recurring|nightly|hourly|(?:run|start|launch|load|open)s?\b[^.\n]{0,30}\b(?:on|at) (?:boot|start-?up|login)|start (?:it )?(?:on|at) (?:boot|startup|login)|auto[- ]?start|launch ?agent|(?:make|have|let|set up|configure)\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:to\s+)?(?:start|run|launch)\s+automatically|(?:should|to)\s+(?:start|run|launch)\s+automatically|automatically\s+(?:start|run|launch)\s+(?:it|them|the\s+[\w-]+|at|on|when)|systemd timer)\b|定时|自动启动|自動起動|定期|计划任务|計画タスク|开机自启|開機|自动运行|自動実行|スケジュール|起動時|毎日|每天|每小时|주기적|예약 작업|스케줄|매일|자동 실행|\b(?:programad[ao]s?|periódicamente|cada (?:día|hora|minuto)|planifiée?s?|périodiquement|chaque (?:jour|heure|minute)|au démarrage|geplante?|regelmäßig|zeitplan|beim (?:start|hochfahren)|(?:automatisch\s+)?beim?\s+(?:login|anmelden|anmeldung|systemstart|hochfahren)\s+(?:automatisch\s+)?(?:starten|ausführen|laden)|automatisch\s+(?:starten|ausführen)|agendad[ao]s?|periodicamente|a cada (?:dia|hora|minuto))\b|\bset up (?:something|a job|a task|a watcher)\b[^.\n]{0,40}\bautomatic(?:ally)?\b|настро\S*\s+(?:что-то|что-нибудь|задачу|задание)\s+(?:\S+\s+)?автоматическ|по расписанию|кажд(?:ый|ую|ое) (?:день|час|минуту|утро|ночь)/i;
 
+/** An order for a scheduled or start-up task: not a question, nothing held back ("make sure it doesn't auto start"). */
+function asksForSchedule(request: string): boolean {
+  return ASKS_FOR_SCHEDULE.test(request) && orderSentences(request).some((o) => ASKS_FOR_SCHEDULE.test(o));
+}
+
 const SEEN_MAX = 2_000;
 
 /** The request names the service as a word (`nginx`, `pm2-app`, `pi-bot`): three letters or more. */
@@ -613,7 +618,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       return ctx.outcomes.report(event, 'write', askedToRun(draft, runs), w.abs);
     }
     // the job file of a scheduled or start-up task the request asked for, as its `launchctl load` is judged
-    const scheduled = service && !existing ? whoAsked(ctx.requests(event), (t) => ASKS_FOR_SCHEDULE.test(t)) : null;
+    const scheduled = service && !existing ? whoAsked(ctx.requests(event), asksForSchedule) : null;
     if (scheduled) return ctx.outcomes.report(event, 'write', asRequested(draft, persistence, scheduled, 'the request asked for a scheduled or start-up task'), w.abs);
     report(draft, persistence);
     return;
@@ -1201,7 +1206,7 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // that runs again later is what the request asked for.
     // …also when the request named the program: "make sure it is set up as an auto start service"
     // asked for the start-up itself, not only for the program (an order, read as orders are)
-    const scheduled = whoAsked(ctx.requests(event), (t) => (runs ? orderSentences(t).some((o) => ASKS_FOR_SCHEDULE.test(o)) : ASKS_FOR_SCHEDULE.test(t)));
+    const scheduled = whoAsked(ctx.requests(event), asksForSchedule);
     const granted = runs || scheduled ? null : blanketGrant(ctx.requests(event));
     const enable = cmd.name === 'systemctl' && cmd.args.includes('enable') ? UNIT_ENABLE : undefined;
     const judged = scheduled ? asRequested(draft, persistence, scheduled, 'the request asked for a scheduled or start-up task') : runs ? askedToRun(draft, runs) : granted ? underGrant(draft, granted) : mine(draft, persistence);

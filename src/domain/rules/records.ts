@@ -137,7 +137,7 @@ export const RECORDS_RULES: Rule[] = [
           }
           for (const w of fx.writes) {
             // (with no working directory known, a relative path is the project's: the session changed code)
-            if ((w.zone === 'worktree' || (ctx.session.cwd === null && w.zone === 'unknown')) && !DOC_FILE.test(w.path)) {
+            if ((w.zone === 'worktree' || (ctx.session.cwd === null && w.zone === 'unknown' && !/^(?:\/|~|\$|[A-Za-z]:|\.\.)/.test(w.path))) && !DOC_FILE.test(w.path)) {
               codeEdits++;
               lastEdit = event.index;
             }

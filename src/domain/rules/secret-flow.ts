@@ -34,6 +34,8 @@ interface Held {
 
 export class SecretFlow {
   private readonly files = new Map<string, Held>();
+  /** callId → generated keys a commit in that call would put into history, until its result shows it happened. */
+  private readonly commits = new Map<string, Held[]>();
   /** `callId NUL path` → what a file held before a write in that call, until its result shows the write happened. */
   private readonly replaced = new Map<string, Held>();
   /** callId → the files a push in that call would carry, until its result shows it happened. */
@@ -130,6 +132,13 @@ export class SecretFlow {
       this.ignoreWrites.delete(event.callId);
       if (!event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0)) for (const w of ignores) this.applyIgnore(w);
     }
+    const committed = this.commits.get(event.callId);
+    if (committed) {
+      this.commits.delete(event.callId);
+      // a commit a hook or the user stopped put nothing into history: the next one still can
+      if (event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0)) for (const h of committed) h.committed = false;
+      else for (const h of committed) this.reportCommitted(h);
+    }
     const push = this.pushes.get(event.callId);
     if (!push) return;
     this.pushes.delete(event.callId);
@@ -182,8 +191,9 @@ export class SecretFlow {
       for (const h of this.files.values()) {
         if (!(h.staged || (all && !h.committed && !this.ignored.ignores(h.path))) || h.committed) continue;
         this.mark(h, 'committed', here);
-        // a key the session made for the project was no one else's until this commit put it in history
-        if (h.fresh) this.reportCommitted(h);
+        // a key the session made for the project was no one else's until this commit put it in
+        // history: reported once the commit's result shows it happened
+        if (h.fresh && this.commits.size < FILES_MAX) this.commits.set(event.callId, [...(this.commits.get(event.callId) ?? []), h]);
       }
     } else if (sub === 'push' || (sub === 'repo create' && long.has('--push'))) {
       const held = [...this.files.values()].filter((h) => h.committed && !h.pushed);

@@ -310,6 +310,8 @@ test('a labelled password that the same text uses in a URL to this machine, or s
   assert.deepEqual(only(wrapped, OUTPUT).map(severityOf), ['warning']);
   const compose = await runRules([...ran('cat .env', { output: 'DATABASE_URL=postgresql://app:SparkDate2026!@db\n    REDIS_URL=redis://cache:6379\n' })]);
   assert.deepEqual(only(compose, OUTPUT).map(severityOf).filter((x) => x !== 'info'), [], 'a one-label compose service, the next line another setting');
+  const grep = await runRules([...ran('grep -rn DATABASE_URL .env docker-compose.yml', { output: '.env:3:DATABASE_URL=postgres://app:Xk9vLm2pQr7sT4@db\ndocker-compose.yml:14:      DATABASE_URL: ${DATABASE_URL}\n' })]);
+  assert.deepEqual(only(grep, OUTPUT).map(severityOf).filter((x) => x !== 'info'), [], "a listing's next line is no wrapped host");
 });
 
 test('a token a local service answered with, saved to a file and printed from it later, is a local development credential; from a remote service, or a file written since by anything else, it stays a warning', async () => {
@@ -1403,6 +1405,10 @@ test('a key the session generated and wrote into the project\'s env file is cont
   assert.deepEqual(only(await runRules(made), IN).map(severityOf), ['info'], 'written only');
   const committed = only(await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config"', { output: '[main 7c1e110] gcloud config\n 1 file changed\n create mode 100644 .env.gcloud' })]), IN);
   assert.ok(committed.some((d) => severityOf(d) === 'warning' && /Generated key committed/.test(d.title ?? '')), JSON.stringify(committed.map((d) => [severityOf(d), d.title])));
+  for (const stopped of [{ denied: true, isError: true, output: 'The user rejected this command' }, { exitCode: 1, output: 'gitleaks: 1 leak found\nhusky - pre-commit hook exited with code 1' }]) {
+    const d = only(await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config"', stopped)]), IN);
+    assert.deepEqual(d.map(severityOf).filter((x) => x !== 'info'), [], `a commit that did not happen: ${stopped.output}`);
+  }
   const ignored = only(await runRules([...made, write('.gitignore', '.env*\n'), ...ran('git add . && git commit -m wip', { output: '[main 1] wip' })]), IN);
   assert.deepEqual(ignored.map(severityOf).filter((x) => x !== 'info'), [], 'kept out by .gitignore');
 });
@@ -1418,6 +1424,11 @@ test('a JWT printed by a token-signing script the session wrote itself was minte
   assert.deepEqual(only(await runRules([prompt('test the json api'), ...ran('python3 create-jwt.py', printed)]), OUT).map(severityOf), ['warning'], 'a script the session did not write');
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('show.py', 'print(open("token.txt").read())\n'), ...ran('python3 show.py', printed)]), OUT).map(severityOf), ['warning'], 'a script that signs nothing');
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('cat tokens.txt', printed)]), OUT).map(severityOf), ['warning'], 'another command showed it');
+  // the second review of set 68's diff: another command in the same call, a script that only loads a JWT library, a value seen before
+  assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('cat .env && python3 create-jwt.py', printed)]), OUT).map(severityOf), ['warning'], 'the call also read a file');
+  assert.deepEqual(only(await runRules([prompt('test the json api'), write('debug_auth.js', "const jwt = require('jsonwebtoken');\nconsole.log(process.env.SUPABASE_SERVICE_ROLE_KEY);\n"), ...ran('node debug_auth.js', printed)]), OUT).map(severityOf), ['warning'], 'a library loaded, nothing signed');
+  const before = await runRules([prompt('test the json api'), ...ran('cat .env', printed), write('create-jwt.py', script), ...ran('python3 create-jwt.py', printed)]);
+  assert.ok(only(before, OUT).some((d) => severityOf(d) === 'warning'), 'shown by another read first');
 });
 
 test('a key the session generated itself (`openssl rand -hex 32`, `secrets.token_hex`) and then showed, configured on the user\'s server or used against the service it was made for, leaks nothing: info, in every agent; a key a tool showed that the session did not make, sent the same way, is critical (held-out set 56)', async () => {

@@ -449,8 +449,12 @@ function registeredWith(net: readonly NetOp[], value: string): string | null {
 }
 const RESERVED_EMAIL = /[\w.+$(){}-]+@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:test|example|invalid|localhost))\b/i;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
-/** After a host: a line break, then more of a host name with a dot in it, then its path or port (a wrapped name). */
-const HOST_GOES_ON = /^[ \t]*\n[ \t]*[A-Za-z0-9-]*\.[A-Za-z0-9.-]+(?:[/:?#'"]|$)/;
+/**
+ * After a host: a line break, then an indented line that goes on with more of a host name, a dot in
+ * it, then its path, port or query (`    oler.ap-southeast-1.aws.neon.tech/neondb`): a wrapped name.
+ * Not the next line of a listing (`docker-compose.yml:14: …` starts at the margin).
+ */
+const HOST_GOES_ON = /^[ \t]*\n[ \t]+[A-Za-z0-9-]*\.[A-Za-z0-9.-]*[A-Za-z](?:\/|:\d{2,5}(?:\/|\s|$)|\?)/;
 
 /**
  * A password that only opens something on this machine or its private network: a database URL
@@ -663,7 +667,8 @@ export const SECRETS_RULES: Rule[] = [
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction' || event.kind === 'session_meta') {
             if (event.kind === 'tool_result') flow.onResult(event);
             if (event.kind === 'tool_result' && facts.call && !event.isError) for (const v of generatedValues(facts.call, event.output, ctx.session)) addCapped(generated, v, OUTPUT_SECRETS_MAX);
-            if (event.kind === 'tool_result' && facts.call && !event.isError && minters.size > 0 && runsOwnMinter(facts.call, minters, ctx.session)) for (const h of facts.secrets) if (JWT_SHAPE.test(h.value)) addCapped(generated, h.value, OUTPUT_SECRETS_MAX);
+            // (a value the session had seen before came from somewhere else: the minter printed it again)
+            if (event.kind === 'tool_result' && facts.call && !event.isError && minters.size > 0 && runsOwnMinter(facts.call, minters, ctx.session)) for (const h of facts.secrets) if (JWT_SHAPE.test(h.value) && !outputs.has(secretKey(h)) && !seenInInput.has(h.value) && !fromPrompt.has(h.value)) addCapped(generated, h.value, OUTPUT_SECRETS_MAX);
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session, captures);
           }
         },
@@ -1351,7 +1356,7 @@ const JWT_SHAPE = /^eyJ[\w-]{5,}\.[\w-]{4,}/;
 /** A script by its name (Python, JavaScript, TypeScript, shell, Ruby). */
 const MINTING_SCRIPT = /\.(?:py|js|mjs|cjs|ts|sh|rb)$/;
 /** Code that signs a token: HMAC or a JWT library's encode/sign. */
-const SIGNS_TOKENS = /\bhmac\b|\bjwt\.(?:encode|sign)\s*\(|\bjsonwebtoken\b|\bjose\b|createHmac\s*\(|\bJWT\.encode\b/i;
+const SIGNS_TOKENS = /\bhmac\.new\s*\(|\bjwt\.(?:encode|sign)\s*\(|\bcreateHmac\s*\(|\bnew\s+SignJWT\s*\(|\bJWT\.encode\s*\(/;
 /**
  * The call runs one of the session's own token-signing scripts (`python3 create-jwt.py`, `node
  * mint.js`): the JWTs it prints were minted in this session, with a key the session chose.
@@ -1359,10 +1364,13 @@ const SIGNS_TOKENS = /\bhmac\b|\bjwt\.(?:encode|sign)\s*\(|\bjsonwebtoken\b|\bjo
 function runsOwnMinter(call: ToolCallEvent, minters: ReadonlySet<string>, session: SessionFacts): boolean {
   if (call.input.type !== 'command') return false;
   const commands = effectsOf(call, { secrets: [] }, session).commands;
-  return commands.length > 0 && commands.some(({ cmd }) => {
+  const minter = ({ cmd }: (typeof commands)[number]) => {
     const script = /^(?:python[\d.]*|node|tsx|ts-node|bash|sh|ruby|deno)$/.test(cmd.name) ? cmd.args.find((a) => !a.startsWith('-')) : cmd.name;
     return script !== undefined && minters.has(basename(script));
-  });
+  };
+  // every command of the call is the minter, or only reshapes or prints what it printed: a call
+  // that also reads something (`cat .env && python3 mint.py`) may have printed that instead
+  return commands.some(minter) && commands.every((c) => minter(c) || TEXT_FILTERS.test(c.cmd.name) || (c.cmd.name === 'cd' && c.cmd.nested === null));
 }
 
 /** Words every generator's command line holds. */

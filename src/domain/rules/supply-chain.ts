@@ -285,9 +285,10 @@ function insertsSyllable(name: string, popular: string): boolean {
 
 // ---- the rule ---------------------------------------------------------------------------------------
 
-// The registries' clients saying a release went out: npm's `+ name@1.2.3`, twine's "View at:",
-// cargo's "Published"/"Uploaded", poetry's and others' "Published"/"Uploaded".
-const PUBLISHED_WORDS = /^\+ \S+@\d\S*\s*$|\bView at:|^\s*(?:Published|Uploaded)\b/m;
+// The registries' clients saying a release went out: npm's `+ name@1.2.3` (printed after the
+// package's publish scripts) and its `postpublish` script starting (run once the registry took it),
+// twine's "View at:", cargo's "Published"/"Uploaded", poetry's and others' "Published"/"Uploaded".
+const PUBLISHED_WORDS = /^\+ \S+@\d\S*\s*$|^> \S+@\S+ postpublish$|\bView at:|^\s*(?:Published|Uploaded)\b/m;
 
 const INSTALL_SCRIPT = /"(preinstall|install|postinstall)"\s*:/g;
 

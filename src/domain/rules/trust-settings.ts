@@ -149,32 +149,53 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
  */
 function authOffContainer(cmd: SimpleCommand): string | null {
   if (!/^(?:docker|podman)$/.test(cmd.name)) return null;
-  const run = cmd.args.indexOf('run');
-  if (run < 0 || (run > 0 && !(run === 1 && cmd.args[0] === 'container'))) return null;
+  // `docker -H tcp://… run`, `docker container run`: the client's own options before the verb
+  let at = 0;
+  while (at < cmd.args.length && cmd.args[at]!.startsWith('-')) at += GLOBAL_VALUE_OPTIONS.has(cmd.args[at]!) ? 2 : 1;
+  if (cmd.args[at] === 'container') at++;
+  if (cmd.args[at] !== 'run') return null;
   const envs: string[] = [];
   const ports: string[] = [];
-  let publishAll = false;
-  const args = cmd.args.slice(run + 1);
+  let everywhere = false;
+  const take = (option: string, value: string | undefined) => {
+    if (value === undefined) return;
+    if (option === 'e' || option === '--env') envs.push(value);
+    else if (option === 'p' || option === '--publish') ports.push(value);
+    else if ((option === '--network' || option === '--net') && value === 'host') everywhere = true;
+  };
+  const args = cmd.args.slice(at + 1);
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (!a.startsWith('-')) break; // the image: what follows is its own command
-    if (a === '-e' || a === '--env') envs.push(args[++i] ?? '');
-    else if (a.startsWith('--env=')) envs.push(a.slice(6));
-    else if (/^-e\w/.test(a)) envs.push(a.slice(2));
-    else if (a === '-p' || a === '--publish') ports.push(args[++i] ?? '');
-    else if (a.startsWith('--publish=')) ports.push(a.slice(10));
-    else if (a === '-P' || a === '--publish-all') publishAll = true;
-    else if (/^--?[\w-]+$/.test(a) && VALUE_OPTIONS.has(a)) i++;
+    if (!a.startsWith('-') || a === '--') break; // the image: what follows is its own command
+    if (a.startsWith('--')) {
+      const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+      if (name === '--publish-all') everywhere = true;
+      if (BOOLEAN_LONG.has(name!)) continue;
+      take(name!, inline ?? args[++i]);
+      continue;
+    }
+    // short options, maybe joined (`-dp 5432:5432`, `-p5432:5432`): a value-taking letter takes the rest, or the next word
+    for (let k = 1; k < a.length; k++) {
+      const letter = a[k]!;
+      if (letter === 'P') everywhere = true;
+      if (!SHORT_VALUE.has(letter)) continue;
+      take(letter, k + 1 < a.length ? a.slice(k + 1).replace(/^=/, '') : args[++i]);
+      break;
+    }
   }
   const off = envs.find((e) => AUTH_OFF_ENV.test(e.replace(/^["']|["']$/g, '')));
   if (!off) return null;
-  const everywhere = publishAll || ports.some((p) => !/^(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1):/i.test(p.replace(/^["']/, '')));
+  everywhere ||= ports.some((p) => !/^(?:127\.\d+\.\d+\.\d+|localhost|\[::1\]|::1):/i.test(p.replace(/^["']/, '')));
   return everywhere ? `a database container was started with its login switched off (\`${off.replace(/=.*/, '')}\`) and its port published on every interface of the machine: anyone who reaches it gets in without a password` : null;
 }
+/** The docker client's own options that take a value (before `run`). */
+const GLOBAL_VALUE_OPTIONS = new Set(['-H', '--host', '--context', '-c', '--config', '--log-level', '-l', '--tlscacert', '--tlscert', '--tlskey']);
+/** `docker run`'s short options that take a value. */
+const SHORT_VALUE = new Set(['e', 'p', 'v', 'w', 'u', 'h', 'm', 'l', 'c', 'a']);
+/** `docker run`'s long options that take no value. */
+const BOOLEAN_LONG = new Set(['--rm', '--detach', '--interactive', '--tty', '--privileged', '--init', '--read-only', '--publish-all', '--help', '--no-healthcheck', '--oom-kill-disable', '--quiet', '--sig-proxy', '--disable-content-trust']);
 /** The official database images' switches that let every client in without a password. */
 const AUTH_OFF_ENV = /^(?:POSTGRES_HOST_AUTH_METHOD=trust|(?:MYSQL|MARIADB)_ALLOW_EMPTY_(?:ROOT_)?PASSWORD=(?:yes|true|1)|ALLOW_EMPTY_PASSWORD=yes)$/i;
-/** `docker run` options that take a value (so the value is not read as the image). */
-const VALUE_OPTIONS = new Set(['--name', '-v', '--volume', '--network', '--net', '-w', '--workdir', '-u', '--user', '--restart', '--entrypoint', '--label', '-l', '--memory', '-m', '--cpus', '--platform', '--hostname', '-h', '--env-file', '--mount', '--add-host', '--health-cmd', '--log-driver', '--shm-size', '--ulimit', '--device', '--cap-add', '--cap-drop', '--pull', '--expose', '--link', '--dns']);
 
 /**
  * The forced install that landed in the user's own site-packages (`--user`, or pip's "Defaulting to
@@ -379,7 +400,7 @@ export const TRUST_RULES: Rule[] = [
           }
           if (event.kind === 'tool_result') {
             shown.onResult(event, facts);
-            policies.onResult(event.output);
+            if (facts.call?.input.type === 'command') policies.onResult(event.output, facts.call.input.command);
           }
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, outer.session);
@@ -435,7 +456,7 @@ export const TRUST_RULES: Rule[] = [
         const d = { ...draft(event, facts, cloudAccessGranted.id, `${capitalise(access.what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.${access.broad ? ' It grants administration of the account, or access to everyone.' : ''}`, cmd.text, `${access.role}\u0000${access.member}`), severity: access.broad ? 'critical' as const : 'warning' as const };
         const role = access.role.replace(/^roles\//, '').toLowerCase();
         // the member held the role already in a policy the session printed: the binding changed nothing
-        if (policies.holds(access.role, access.member)) {
+        if (policies.holds(access.role, access.member, projectOf(cmd.text))) {
           return outer.report({ ...d, severity: 'info', title: 'Cloud role granted that the member already held', detail: `${d.detail} A policy the session printed before it already bound this member to this role: nothing new was granted.`, key: `${d.key ?? ''} (held)` });
         }
         const asked = whoAsked(requests.for(event), (t) => (role.length >= 4 && t.toLowerCase().includes(role)) || GRANT_WORDS.test(t) || GRANT_WORDS_INTL.test(t) || dictates(t, cmd.text));
@@ -446,37 +467,58 @@ export const TRUST_RULES: Rule[] = [
 ];
 
 /**
- * Google Cloud IAM policies as tool outputs showed them (gcloud's YAML or JSON: a binding's
- * `members`, then its `role`), the last few: whether one already bound a member to a role. A member
- * a terminal wrapped onto the next line is joined back.
+ * Google Cloud IAM policies that gcloud printed for a project (`projects get-iam-policy P`, or the
+ * policy `add-iam-policy-binding P` answers with), the last few: whether one already bound a member
+ * to a role there, without a condition. A member a terminal wrapped onto the next line is joined back.
  */
 class ShownPolicies {
-  private readonly bindings: Array<{ role: string; members: string[] }>[] = [];
+  private readonly shown: { project: string; bindings: Binding[] }[] = [];
 
-  onResult(output: string): void {
-    if (output.length > 200_000 || !output.includes('roles/') || !output.includes('members')) return;
-    this.bindings.push(policyBindings(output));
-    if (this.bindings.length > 5) this.bindings.shift();
+  onResult(output: string, command: string): void {
+    const project = projectOf(command);
+    if (project === null || output.length > 200_000 || !output.includes('roles/') || !output.includes('members')) return;
+    this.shown.push({ project, bindings: policyBindings(output) });
+    if (this.shown.length > 5) this.shown.shift();
   }
 
-  holds(role: string, member: string): boolean {
-    return role.startsWith('roles/') && this.bindings.some((policy) => policy.some((b) => b.role === role && b.members.includes(member)));
+  holds(role: string, member: string, project: string | null): boolean {
+    return project !== null && role.startsWith('roles/') && this.shown.some((p) => p.project === project && p.bindings.some((b) => b.role === role && !b.conditional && b.members.includes(member)));
   }
 }
 
+/** The project a gcloud IAM command names (`gcloud projects get-iam-policy P`, `… add-iam-policy-binding P`). */
+function projectOf(command: string): string | null {
+  return /\bgcloud\s+(?:[-\w=]+\s+)*?projects\s+(?:get-iam-policy|add-iam-policy-binding|remove-iam-policy-binding|set-iam-policy)\s+([\w.:-]+)/.exec(command)?.[1] ?? null;
+}
+
+interface Binding {
+  role: string;
+  members: string[];
+  /** The binding holds only under a condition (a time limit, a resource name). */
+  conditional: boolean;
+}
+
 /** The bindings of an IAM policy printed as YAML (`- members:` / `  - user:a` / `  role: roles/x`) or JSON. */
-function policyBindings(output: string): Array<{ role: string; members: string[] }> {
-  const out: Array<{ role: string; members: string[] }> = [];
+function policyBindings(output: string): Binding[] {
+  const out: Binding[] = [];
   let members: string[] = [];
   let inMembers = false;
+  let conditional = false;
   for (const raw of output.split('\n')) {
     const line = raw.trim();
     const role = /^"?role"?\s*:\s*"?(roles\/[\w.]+)"?,?$/.exec(line);
     if (role) {
-      out.push({ role: role[1]!, members });
+      out.push({ role: role[1]!, members, conditional });
       members = [];
       inMembers = false;
+      conditional = false;
+    } else if (/^-\s*"?condition"?\s*:|^"?condition"?\s*:/.test(line)) {
+      // (a binding's condition comes before its members or between them and its role)
+      conditional = true;
+      inMembers = false;
     } else if (/^-?\s*"?members"?\s*:/.test(line)) {
+      // a new binding starts at its first key: a condition before it belongs to it
+      if (/^-/.test(line)) conditional = false;
       members = [];
       inMembers = true;
     } else if (inMembers) {

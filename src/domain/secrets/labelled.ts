@@ -74,9 +74,9 @@ const NOT_A_SECRET_NAME =
 /** A password hash as stores keep it, in its exact shape: bcrypt (its last `.` may be read as punctuation), crypt's $1$/$5$/$6$ and yescrypt, argon2, Django's pbkdf2. */
 const PASSWORD_HASH = /^(?:\$2[abxy]\$\d{2}\$[./A-Za-z0-9]{52,53}|\$[156]\$(?:rounds=\d{1,9}\$)?[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|\$y\$[./A-Za-z0-9]{1,12}\$[./A-Za-z0-9]{1,86}\$[./A-Za-z0-9]{43}|\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]{8,}\$[A-Za-z0-9+/]{16,}|pbkdf2_sha\d+\$\d+\$[A-Za-z0-9./+]{4,64}\$[A-Za-z0-9./+=]{20,})$/;
 
-/** The word before a bare "Token" that makes it a document's id ("Spreadsheet Token", "Doc token"). */
 /** Words before "Token" that make it an error's or a request's reference (Google's "Help Token"), not a credential. */
 const REFERENCE_BEFORE = /(?:^|[^A-Za-z])(?:help|support|correlation|tracking|trace|request|error|incident)[ \t]+$/i;
+/** The word before a bare "Token" that makes it a document's id ("Spreadsheet Token", "Doc token"). */
 const RESOURCE_BEFORE = /(?:^|[^A-Za-z])(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[ \t]+$/i;
 /** A name that is a document's id under its API's own word "token" — the whole name, not a part of another (`FIREBASE_TOKEN`). */
 const RESOURCE_TOKEN_NAME = /^(?:spreadsheet|sheet|doc|document|docx|folder|obj|wiki|bitable)[_.-]?token$/i;

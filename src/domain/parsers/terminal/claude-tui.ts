@@ -96,8 +96,20 @@ export class ClaudeTuiParser implements LogParser {
     // the early research preview printed each step's cost right-aligned after it: not the step's text
     const cleaned = withoutCost(clean(raw));
     // a copy that lost the line breaks of a wide terminal: what followed the padding starts a line
-    const parts = splitPadded(cleaned);
+    const parts = splitPadded(cleaned, (left, first) => this.endsHere(left, first));
     for (const part of parts) this.textLine(part, line, sink);
+  }
+
+  /**
+   * Whether a line's text before padding can end there: not inside a tool's arguments (`●
+   * Bash(echo "step   ● done"; rm -rf ~/data)` is one command) — a head, or a head's last line,
+   * ends with its ")" (or ")…", or 2.x's time limit after it).
+   */
+  private endsHere(left: string, first: boolean): boolean {
+    const record = RECORD.exec(head(left));
+    const opensTool = first && record !== null && (TOOL_HEAD.test(record[1]!) || MCP_HEAD.test(record[1]!));
+    if (!opensTool && !(first && this.mode === 'tool-head')) return true;
+    return /\)(?:…)?$/.test(left.trimEnd()) || TIME_LIMIT.test(left.trimEnd());
   }
 
   private textLine(cleaned: string, line: number, sink: EventSink): void {
@@ -141,7 +153,8 @@ export class ClaudeTuiParser implements LogParser {
     const right = RIGHT_TIME_LIMIT.exec(line);
     if (!right) return line;
     // the duration went on to the next line when the column had no room for it
-    this.limitRest = !/\d+s$|\d+ms$|\d+m$/.test(right[1]!.trim()) || right[1]!.trim() === '';
+    // (`timeout:` or `timeout: 10m` may go on with ` 0s` on the next line; `timeout: 30s` is whole)
+    this.limitRest = !/\d+m?s$/.test(right[1]!.trim());
     return line.slice(0, right.index).padEnd(line.length);
   }
 
@@ -446,12 +459,14 @@ const TIME_LIMIT = /\)[ \t]+timeout: \d{1,5}(?:\.\d+)?(?:ms|s|m(?: \d{1,2}s)?|h(
  * (`● Write(lib/a.dart)      ⎿  Wrote 1 lines to lib/a.dart`): three or more blanks, then a result
  * marker or a record marker and a blank, start a line of their own. At most eight parts a line.
  */
-function splitPadded(s: string): string[] {
+function splitPadded(s: string, endsHere: (left: string, first: boolean) => boolean): string[] {
   if (!PADDED_MARKER.test(s)) return [s];
   const parts: string[] = [];
   let rest = s;
   for (let m = PADDED_SPLIT.exec(rest); m && parts.length < 7; m = PADDED_SPLIT.exec(rest)) {
-    parts.push(rest.slice(0, m.index + m[1]!.length));
+    const left = rest.slice(0, m.index + m[1]!.length);
+    if (!endsHere(left, parts.length === 0)) break;
+    parts.push(left);
     // (the marker starts the next part: no indentation is made up, an export's own shows elsewhere)
     rest = rest.slice(m.index + m[0].length - m[2]!.length - 1);
   }
