@@ -310,6 +310,8 @@ test('a labelled password that the same text uses in a URL to this machine, or s
   assert.deepEqual(only(wrapped, OUTPUT).map(severityOf), ['warning']);
   const compose = await runRules([...ran('cat .env', { output: 'DATABASE_URL=postgresql://app:SparkDate2026!@db\n    REDIS_URL=redis://cache:6379\n' })]);
   assert.deepEqual(only(compose, OUTPUT).map(severityOf).filter((x) => x !== 'info'), [], 'a one-label compose service, the next line another setting');
+  const margin = await runRules([...ran('cat .env', { output: "DATABASE_URL='postgresql://neondb_owner:npg_9nRZs3FENkQx@ep-super-wildflower-a1debolo-po\noler.ap-southeast-1.aws.neon.tech/neondb?sslmode=require'\n" })]);
+  assert.deepEqual(only(margin, OUTPUT).map(severityOf), ['warning'], 'the capture dropped the indentation of the wrapped line');
   const grep = await runRules([...ran('grep -rn DATABASE_URL .env docker-compose.yml', { output: '.env:3:DATABASE_URL=postgres://app:Xk9vLm2pQr7sT4@db\ndocker-compose.yml:14:      DATABASE_URL: ${DATABASE_URL}\n' })]);
   assert.deepEqual(only(grep, OUTPUT).map(severityOf).filter((x) => x !== 'info'), [], "a listing's next line is no wrapped host");
 });
@@ -1427,6 +1429,8 @@ test('a JWT printed by a token-signing script the session wrote itself was minte
   // the second review of set 68's diff: another command in the same call, a script that only loads a JWT library, a value seen before
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('cat .env && python3 create-jwt.py', printed)]), OUT).map(severityOf), ['warning'], 'the call also read a file');
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('debug_auth.js', "const jwt = require('jsonwebtoken');\nconsole.log(process.env.SUPABASE_SERVICE_ROLE_KEY);\n"), ...ran('node debug_auth.js', printed)]), OUT).map(severityOf), ['warning'], 'a library loaded, nothing signed');
+  // a capture that showed only the script's first lines: its name says it makes tokens, and a signing library is among them
+  assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', '#!/usr/bin/env python3\nimport json\nimport base64\nimport hmac\n'), ...ran('python3 create-jwt.py', printed)]), OUT).map(severityOf), ['info'], 'named for it, hmac imported');
   const before = await runRules([prompt('test the json api'), ...ran('cat .env', printed), write('create-jwt.py', script), ...ran('python3 create-jwt.py', printed)]);
   assert.ok(only(before, OUT).some((d) => severityOf(d) === 'warning'), 'shown by another read first');
 });

@@ -450,11 +450,12 @@ function registeredWith(net: readonly NetOp[], value: string): string | null {
 const RESERVED_EMAIL = /[\w.+$(){}-]+@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:test|example|invalid|localhost))\b/i;
 const LOCAL_URL_HOST = /^[a-z][a-z0-9+.-]*:\/\/[^\s/@]*@\[?([^\s/:\]?#]+)/i;
 /**
- * After a host: a line break, then an indented line that goes on with more of a host name, a dot in
- * it, then its path, port or query (`    oler.ap-southeast-1.aws.neon.tech/neondb`): a wrapped name.
- * Not the next line of a listing (`docker-compose.yml:14: …` starts at the margin).
+ * After a host: a line break, then a line that goes on with more of a host name — indented, or with
+ * two dots or more where a capture dropped the indentation — then its path, port or query
+ * (`    oler.ap-southeast-1.aws.neon.tech/neondb`): a wrapped name. Not the next line of a listing
+ * (`docker-compose.yml:14: …` starts at the margin with one dot).
  */
-const HOST_GOES_ON = /^[ \t]*\n[ \t]+[A-Za-z0-9-]*\.[A-Za-z0-9.-]*[A-Za-z](?:\/|:\d{2,5}(?:\/|\s|$)|\?)/;
+const HOST_GOES_ON = /^[ \t]*\n(?:[ \t]+[A-Za-z0-9-]*\.[A-Za-z0-9.-]*[A-Za-z]|[A-Za-z0-9-]*(?:\.[A-Za-z0-9-]+){2,}\.?[A-Za-z]*)(?:\/|:\d{2,5}(?:\/|\s|$)|\?)/;
 
 /**
  * A password that only opens something on this machine or its private network: a database URL
@@ -661,7 +662,7 @@ export const SECRETS_RULES: Rule[] = [
             inputSecrets({ ...ctx, report: (d) => (isFileInput(event) ? writes.report(event, 'write', d) : ctx.report(d)) }, event, facts, fromPrompt, seenInInput, outputs, flow, generated);
             if (event.input.type === 'command') for (const hit of facts.secrets) savedInConfig(writes, event, facts, hit, effectsOf(event, facts, ctx.session).commands);
             markSent(ctx, event, facts, outputs, generated);
-            for (const w of effectsOf(event, facts, ctx.session).writes) if (w.via === 'tool' && MINTING_SCRIPT.test(w.path) && SIGNS_TOKENS.test(w.added)) addCapped(minters, basename(w.path), 100);
+            for (const w of effectsOf(event, facts, ctx.session).writes) if (w.via === 'tool' && MINTING_SCRIPT.test(w.path) && signsTokens(w.path, w.added)) addCapped(minters, basename(w.path), 100);
             flow.onCall(event, facts);
             captures.onCall(event, ctx.session);
           } else if (event.kind === 'tool_result' || event.kind === 'message' || event.kind === 'thinking' || event.kind === 'system' || event.kind === 'error' || event.kind === 'compaction' || event.kind === 'session_meta') {
@@ -1357,6 +1358,17 @@ const JWT_SHAPE = /^eyJ[\w-]{5,}\.[\w-]{4,}/;
 const MINTING_SCRIPT = /\.(?:py|js|mjs|cjs|ts|sh|rb)$/;
 /** Code that signs a token: HMAC or a JWT library's encode/sign. */
 const SIGNS_TOKENS = /\bhmac\.new\s*\(|\bjwt\.(?:encode|sign)\s*\(|\bcreateHmac\s*\(|\bnew\s+SignJWT\s*\(|\bJWT\.encode\s*\(/;
+/**
+ * A script that signs tokens: code that signs, or — where a capture showed only the script's first
+ * lines — a name that says it makes tokens (`create-jwt.py`, `mint_token.js`) and a signing library
+ * among them.
+ */
+function signsTokens(path: string, code: string): boolean {
+  return SIGNS_TOKENS.test(code) || (MINTER_NAME.test(basename(path)) && SIGNING_LIBRARY.test(code));
+}
+const MINTER_NAME = /(?:create|make|gen(?:erate)?|mint|sign|issue)[-_]?(?:jwts?|tokens?)\b|\b(?:jwt|token)[-_]?(?:gen(?:erator)?|mint(?:er)?|sign(?:er)?|maker)\b/i;
+const SIGNING_LIBRARY = /\bimport\s+(?:hmac|jwt)\b|\bfrom\s+(?:jose|jwt)\b|require\(\s*['"](?:jsonwebtoken|jose)['"]\s*\)|\bimport\s+.*\bfrom\s+['"](?:jsonwebtoken|jose)['"]/;
+
 /**
  * The call runs one of the session's own token-signing scripts (`python3 create-jwt.py`, `node
  * mint.js`): the JWTs it prints were minted in this session, with a key the session chose.
