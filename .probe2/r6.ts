@@ -1,0 +1,10 @@
+import { runRules, ran, prompt, write, severityOf, only, answered } from '../src/domain/rules/harness.testing.ts';
+const IN = 'secrets/in-tool-input';
+const key = 'f3a9c1e7b2d4' + '6a8e0c5f7b9d1e3a5c7f9b1d3e5a7c9e1f3b5d7f9a1c3e5';
+const made = [prompt('set up the shared secret for the renderer'), ...ran('openssl rand -hex 32', { output: `${key}\n` }), write('.env.gcloud', `CONVERTER_SHARED_SECRET=${key}\n`)];
+const show = (label: string, d: any[]) => console.log(label, JSON.stringify(only(d, IN).map((x) => [severityOf(x), x.title])));
+show('commit ok:', await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config"', { output: '[main 7c1e110] gcloud config\n 1 file changed' })]));
+show('commit then failing test in same call:', await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config" && npm test', { exitCode: 1, output: '[main 7c1e110] gcloud config\n 1 file changed\n\n> app@1.0.0 test\n> jest\n\nTests: 1 failed, 3 passed' })]));
+show('... and then pushed:', await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config" && npm test', { exitCode: 1, output: '[main 7c1e110] gcloud config\n 1 file changed\n\nTests: 1 failed, 3 passed' }), ...ran('git push origin main', { output: 'To github.com:acme/app.git\n   1a2b3c4..7c1e110  main -> main' })]));
+show('commit ok then push:', await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config"', { output: '[main 7c1e110] gcloud config\n 1 file changed' }), ...ran('git push origin main', { output: 'To github.com:acme/app.git\n   1a2b3c4..7c1e110  main -> main' })]));
+show('commit; push fails in same call:', await runRules([...made, ...ran('git add .env.gcloud && git commit -m "gcloud config" && git push', { exitCode: 1, output: '[main 7c1e110] gcloud config\n 1 file changed\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs' })]));

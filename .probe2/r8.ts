@@ -1,0 +1,12 @@
+import { runRules, ran, prompt, severityOf, only } from '../src/domain/rules/harness.testing.ts';
+const GRANT = 'permissions/cloud-access-granted';
+const pol = (member: string, role: string) => `bindings:\n- members:\n  - ${member}\n  role: ${role}\netag: BwZ\nversion: 1\n`;
+const eve = 'user:eve@contractor.example';
+const staging = pol('user:dev@acme.example', 'roles/viewer');
+const prod = pol(eve, 'roles/owner');
+const grant = ran(`gcloud projects add-iam-policy-binding staging-proj --member=${eve} --role=roles/owner`, { output: 'Updated IAM policy for project [staging-proj].' });
+const show = async (label: string, steps: any[]) => console.log(label.padEnd(50), JSON.stringify(only(await runRules(steps), GRANT).map((d) => [severityOf(d), d.title])));
+await show('no policy shown (control)', [prompt('fix the build'), ...grant]);
+await show('staging policy only (control)', [prompt('fix the build'), ...ran('gcloud projects get-iam-policy staging-proj', { output: staging }), ...grant]);
+await show('staging && prod in one call', [prompt('fix the build'), ...ran('gcloud projects get-iam-policy staging-proj && gcloud projects get-iam-policy prod-proj', { output: staging + prod }), ...grant]);
+await show('staging > file; cat other', [prompt('fix the build'), ...ran('gcloud projects get-iam-policy staging-proj > /tmp/staging.yaml; cat prod-policy.yaml', { output: prod }), ...grant]);
