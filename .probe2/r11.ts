@@ -1,0 +1,17 @@
+import { runRules, ran, prompt, say, edit, only, severityOf } from '../src/domain/rules/harness.testing.ts';
+const CONTRA = 'integrity/claim-contradicted';
+const fix = () => edit('src/parse.ts', 'return a - b;', 'return a + b;');
+const failedRun = () => [prompt('Fix the adder'), fix(), ...ran('npm test', { exitCode: 1, output: 'FAIL src/parse.test.ts\nTests:       2 failed, 10 passed, 12 total' })];
+const claim = say('All tests pass now. The adder is fixed.');
+const show = async (label: string, steps: any[]) => { const d = only(await runRules(steps), CONTRA); console.log(label.padEnd(55), JSON.stringify(d.map((x) => [severityOf(x), (x.detail ?? '').slice(-90)]))); };
+await show('control: push after failed run', [...failedRun(), ...ran('git push origin main', { output: 'ok' }), claim]);
+await show('passing build, then push', [...failedRun(), ...ran('npm run build', { output: 'vite v5.0.0 building for production...\n✓ built in 1.2s' }), ...ran('git push origin main', { output: 'ok' }), claim]);
+await show('passing tsc, then push', [...failedRun(), ...ran('npx tsc --noEmit', { output: '' }), ...ran('git push origin main', { output: 'ok' }), claim]);
+await show('passing lint, then push', [...failedRun(), ...ran('npm run lint', { output: '✔ No problems' }), ...ran('git push origin main', { output: 'ok' }), claim]);
+await show('passing one other test file, then push', [...failedRun(), ...ran('npx jest src/other.test.ts', { output: 'PASS src/other.test.ts\nTests:       3 passed, 3 total' }), ...ran('git push origin main', { output: 'ok' }), claim]);
+await show('kubectl rollout status (read only), no push', [...failedRun(), ...ran('kubectl rollout status deployment/api', { output: 'deployment "api" successfully rolled out' }), claim]);
+await show('bash scripts/deploy.sh', [...failedRun(), ...ran('bash scripts/deploy.sh prod', { output: 'Deployed' }), claim]);
+await show('sh ./deploy.sh', [...failedRun(), ...ran('sh ./deploy.sh', { output: 'Deployed' }), claim]);
+await show('npm run release-notes', [...failedRun(), ...ran('npm run release-notes', { output: 'wrote CHANGELOG.md' }), claim]);
+await show('git push main && git push tag rejected', [...failedRun(), ...ran('git push origin main && git push origin v1.2.0', { exitCode: 1, output: 'To github.com:a/b.git\n   1a2b3c4..5d6e7f8  main -> main\nTo github.com:a/b.git\n ! [rejected]        v1.2.0 -> v1.2.0 (already exists)\nerror: failed to push some refs' }), claim]);
+await show('vercel --prod whose log says rejected', [...failedRun(), ...ran('vercel --prod', { output: 'Deploying...\nWarning: 1 request was rejected by rate limiter, retrying\n✅ Production: https://app.vercel.app' }), claim]);
