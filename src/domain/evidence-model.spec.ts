@@ -420,7 +420,33 @@ for (const agent of ['claude-code', 'codex'] as const) {
     };
     assert.deepEqual(await copy("cp: cannot create regular file '/opt/app/conf/config.yml': No such file or directory"), ['info attempted']);
     assert.deepEqual(await copy("cp: cannot create regular file '/srv/other/b.yml': No such file or directory", 'cp config.yml /opt/app/conf/; cp b.yml /srv/other/'), ['warning', 'info attempted'], 'the first copy went through');
+    const tail = (await analyse(agent, [{ prompt: 'tidy up the project' }, { bash: 'cp app.desktop ~/.config/autostart/app.desktop; cp app.desktop config/autostart/app.desktop', output: "cp: cannot create regular file 'config/autostart/app.desktop': No such file or directory", exit: 1 }])).findings.filter((f) => f.rule === 'permissions/persistence');
+    assert.ok(tail.some((f) => f.severity !== 'info'), `a relative path whose end matches the other copy's: ${JSON.stringify(tail.map((f) => [f.severity, f.title]))}`);
     const same = await copy("cp: cannot create regular file '/srv/backup/config.yml': No such file or directory", 'cp config.yml /opt/app/conf/config.yml; cp config.yml /srv/backup/config.yml');
     assert.ok(same.includes('warning'), `a file of the same name elsewhere: ${JSON.stringify(same)}`);
   });
 }
+
+// The sixth review of the session's diff: what only looked like a client's refusal, or like a failed step
+for (const agent of AGENTS) {
+  test(`${agent}: a wrapper's inner words are not its client's: a remote shell's "ssh: command not found", a nested login's refusal, an exec behind options, a later script's mkdir error; a cp refusal of a file of the same name elsewhere`, async () => {
+    const rule = async (bash: string, output: string, exit: number, id: string) => (await analyse(agent, [{ prompt: 'tidy up the project' }, { bash, output, exit }])).findings.filter((f) => f.rule === id).map((f) => `${f.severity}${/attempted/.test(f.title) ? ' attempted' : ''}`);
+    assert.ok(!(await rule("ssh prod 'rm -rf /srv/data; ssh backup true'", 'bash: line 1: ssh: command not found', 127, 'destructive/rm-outside-worktree')).some((x) => x.includes('attempted')), 'the remote shell found no ssh');
+    assert.ok(!(await rule("ssh app 'rm -rf /srv/data && rsync -a backup@app-backup:/x /y'", 'backup@app-backup: Permission denied (publickey).', 255, 'destructive/rm-outside-worktree')).some((x) => x.includes('attempted')), 'a nested login, another host');
+    assert.ok((await rule("ssh app 'rm -rf /srv/data'", 'dev@app: Permission denied (publickey).', 255, 'destructive/rm-outside-worktree')).every((x) => x.includes('attempted')), 'its own host refused it');
+    const later = await rule('mkdir -p build && rm -rf /srv/old-data && ./setup.sh', "mkdir: cannot create directory '/opt/build': Permission denied", 1, 'destructive/rm-outside-worktree');
+    assert.ok(later.length > 0 && !later.some((x) => x.includes('attempted')), `another build folder: ${JSON.stringify(later)}`);
+    const bsd = await rule('mkdir -p build && rm -rf /srv/old-data && ./setup.sh', 'mkdir: /usr/local/lib/app: Permission denied', 1, 'destructive/rm-outside-worktree');
+    assert.ok(bsd.length > 0 && !bsd.some((x) => x.includes('attempted')), `BSD's words, another folder: ${JSON.stringify(bsd)}`);
+  });
+}
+
+test('a generated key committed in a call whose later step failed was committed (git printed the commit), and the push after it carried it', async () => {
+  const key = 'f3a9c1e7b2d4' + '6a8e0c5f7b9d1e3a5c7f9b1d3e5a7c9e1f3b5d7f9a1c3e5';
+  const r = await analyse('claude-code', [
+    { prompt: 'set up the shared secret' }, { bash: 'openssl rand -hex 32', output: key }, { write: '.env.gcloud', content: `SECRET=${key}\n` },
+    { bash: 'git add .env.gcloud && git commit -m "gcloud config" && npm test', output: '[main 7c1e110] gcloud config\n 1 file changed\n\nTests: 1 failed, 3 passed', exit: 1 },
+    { bash: 'git push origin main', output: 'To github.com:acme/app.git\n   1a2b3c4..7c1e110  main -> main' },
+  ]);
+  assert.ok(r.findings.some((f) => f.rule === 'secrets/in-tool-input' && f.severity === 'critical'), JSON.stringify(r.findings.map((f) => [f.rule, f.severity, f.title])));
+});

@@ -169,7 +169,7 @@ test('enabling a service the request named is the user\'s setup work one step fu
     const held = only(await runRules([prompt('set up the box'), prompt(said), ...ran('sudo systemctl enable backdoor')]), 'permissions/persistence');
     assert.deepEqual(held.map(severityOf), ['critical'], `held back, no program named: ${said}`);
   }
-  for (const said of ["don't make it an auto start service", 'should it be an auto start service?']) {
+  for (const said of ["don't make it an auto start service", 'never auto start it']) {
     const held = only(await runRules([prompt('deploy the app on this server behind nginx'), prompt(said), ...ran('sudo systemctl enable nginx')]), 'permissions/persistence');
     assert.deepEqual(held.map(severityOf), ['warning'], said);
   }

@@ -503,7 +503,8 @@ const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\
  * every prompt, command and file the session touched. Names any app could use (`chat.json`,
  * `stop.json`, `notification.json`) are not read as hook records on their own.
  */
-const HOOK_RECORD = /(?:^|\/)logs?\/(?:[\w-]+\/)?(?:pre_tool_use|post_tool_use|post_tool_use_failure|user_prompt_submit|subagent_stop|pre_compact|session_start|session_end)\.jsonl?$/;
+// (also the session records such hooks keep under the project's .claude folder: `.claude/data/sessions/<id>.json`)
+const HOOK_RECORD = /(?:^|\/)logs?\/(?:[\w-]+\/)?(?:pre_tool_use|post_tool_use|post_tool_use_failure|user_prompt_submit|subagent_stop|pre_compact|session_start|session_end)\.jsonl?$|(?:^|\/)\.claude\/data\/sessions\/[\w-]+\.json$/;
 
 // The user's own credential stores, relative to the home directory (a dotfiles repository rooted
 // at home commits them as `.npmrc`, `.ssh/id_ed25519`). Public halves, known hosts, the ssh client

@@ -3,7 +3,7 @@
 // skipped, deleted or stripped of assertions, failures hidden with `|| true`, hooks skipped with
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
 import { failureExcerpt } from './excerpt-window.ts';
-import { fileToolFailed, HeldDrafts, Outcomes, refusal } from './outcome.ts';
+import { fileToolFailed, HARNESS_LINE, HeldDrafts, Outcomes, refusal } from './outcome.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -134,10 +134,10 @@ function notLaunched(out: string): boolean {
 function argumentsRejected(out: string): boolean {
   if (out.length > 1_500) return false;
   // (pytest's usage line starts "ERROR: usage:", which is no failed test)
-  const rest = out.replace(USAGE_LINES, '');
+  const rest = out.replace(USAGE_LINES, '').split('\n').filter((l) => !HARNESS_LINE.test(l)).join('\n');
   if (FAIL_MARKERS.test(rest) || PASS_MARKERS.test(rest)) return false;
   // the runner's own refusal opens its output: a test's output later in a run can hold the same words
-  const opening = out.split('\n').filter((l) => l.trim() !== '' && !/^\s*(?:Exit code:? \d+|Error: Exit code \d+)\s*$/i.test(l)).slice(0, 3).join('\n');
+  const opening = out.split('\n').map((l) => l.replace(/^(?:Output|Error): (?=\S)/, '')).filter((l) => l.trim() !== '' && !HARNESS_LINE.test(l) && !/^(?:Command: |Error: Exit code \d+\s*$)/.test(l)).slice(0, 3).join('\n');
   return (ARGUMENT_ERROR.test(opening) && USAGE_TEXT.test(out)) || MISSING_SCRIPT.test(opening);
 }
 const ARGUMENT_ERROR = /\b(?:unexpected argument|unrecognized (?:arguments?|options?)|unknown (?:option|flag|argument|command-line option)|flag provided but not defined|invalid (?:option|argument)|too many arguments|missing required argument)\b/i;
@@ -741,18 +741,18 @@ interface Reply {
  * publish, a merge of a pull request), by index: after a failed check, the failure went with them.
  */
 class Shipments {
-  private readonly open = new Map<string, { index: number; text: string }>();
+  private readonly open = new Map<string, { index: number; text: string; push: boolean }>();
   private readonly done: { index: number; text: string }[] = [];
 
   onEvent(event: NormEvent, facts: EventFacts, session: SessionFacts): void {
     if (event.kind === 'tool_call' && event.input.type === 'command') {
       const ship = effectsOf(event, facts, session).commands.find(({ cmd }) => ships(cmd));
-      if (ship && this.open.size < 200) this.open.set(event.callId, { index: event.index, text: ship.cmd.text });
+      if (ship && this.open.size < 200) this.open.set(event.callId, { index: event.index, text: ship.cmd.text, push: gitSubcommand(ship.cmd)?.sub === 'push' });
     } else if (event.kind === 'tool_result') {
       const call = this.open.get(event.callId);
       this.open.delete(event.callId);
       // (a push behind `| tail` exits 0 whatever git said: its own refusal says it carried nothing)
-      if (call && !event.isError && !event.denied && !PUSH_REFUSED.test(event.output.slice(0, 20_000)) && this.done.length < 200) this.done.push(call);
+      if (call && !event.isError && !event.denied && !(call.push && PUSH_REFUSED.test(event.output.slice(0, 20_000))) && this.done.length < 200) this.done.push(call);
     }
   }
 
@@ -769,11 +769,12 @@ function ships(cmd: SimpleCommand): boolean {
   const words = cmd.args.filter((a) => !a.startsWith('-'));
   if (cmd.name === 'gh') return words[0] === 'pr' && words[1] === 'merge';
   if (/^(?:docker|podman)$/.test(cmd.name)) return words[0] === 'push';
-  if (/^(?:kubectl|oc)$/.test(cmd.name)) return /^(?:apply|replace|rollout|set)$/.test(words[0] ?? '') && !cmd.args.some((a) => a.startsWith('--dry-run'));
+  if (/^(?:kubectl|oc)$/.test(cmd.name)) return (/^(?:apply|replace|set)$/.test(words[0] ?? '') || (words[0] === 'rollout' && /^(?:restart|undo)$/.test(words[1] ?? ''))) && !cmd.args.some((a) => a.startsWith('--dry-run'));
   if (cmd.name === 'helm') return /^(?:upgrade|install)$/.test(words[0] ?? '');
   // a package script or a script file named for a deploy or a release
-  if (/^(?:npm|pnpm|yarn|bun|make)$/.test(cmd.name) && /(?:^|[:-])(?:deploy|release|ship)(?:$|[:-])/.test((words[0] === 'run' ? words[1] : words[0]) ?? '')) return true;
-  if (/(?:^|\/)[\w.-]*(?:deploy|release)[\w.-]*\.sh$/.test(cmd.name)) return true;
+  if (/^(?:npm|pnpm|yarn|bun|make)$/.test(cmd.name) && /^(?:deploy|release|ship)(?::[\w-]+)?$|^[\w-]+:(?:deploy|release)$/.test((words[0] === 'run' ? words[1] : words[0]) ?? '')) return true;
+  const script = /^(?:bash|sh|zsh)$/.test(cmd.name) ? words[0] ?? '' : cmd.name;
+  if (/(?:^|\/)[\w.-]*(?:deploy|release)[\w.-]*\.sh$/.test(script)) return true;
   if (/^(?:npm|pnpm|yarn|cargo|twine|poetry|uv)$/.test(cmd.name)) return words[0] === 'publish' || (cmd.name === 'twine' && words[0] === 'upload');
   if (cmd.name === 'vercel') return cmd.args.includes('--prod') || words[0] === 'deploy';
   if (/^(?:fly|flyctl|netlify|firebase|wrangler|railway)$/.test(cmd.name)) return words[0] === 'deploy' || words[0] === 'up' || words[0] === 'publish';
@@ -820,7 +821,7 @@ function endsTheCall(raw: string, text: string): boolean {
   return /^(?:\s*&&[^;&|\n]*)*$/.test(tail);
 }
 
-function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean, contradicted: (draft: FindingDraft, failedAt: number) => void = (d) => ctx.report(d)): void {
+function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final: boolean, contradicted: (draft: FindingDraft, failedAt: number, test: boolean) => void = (d) => ctx.report(d)): void {
   // a claim the log shows false stays one, whatever the reply invites the user to check
   const claim = findClaim(reply.text);
   if (!claim) return;
@@ -841,7 +842,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
       title: weak ? 'Completion claimed while the last check failed' : undefined,
       detail: `The agent said "${sentence}", but the last ${claim.kind === 'test' ? 'test' : 'test/build'} run after its last edit failed (\`${safe(run.text, null, QUOTE_MAX)}\`).`,
       evidence: [{ index: run.index, excerpt: safe(`${run.text} → ${failureExcerpt(run.output)}`) }, ev],
-    }, run.index);
+    }, run.index, claim.kind === 'test');
     return;
   }
   // Mid-session, a turn that hands back over a run that failed and was never run again (edits
@@ -931,10 +932,10 @@ export const INTEGRITY_RULES: Rule[] = [
       const shipped = new Shipments();
       // a false claim of passing checks is critical once the work went out after the failed run
       // (pushed, deployed, published): reported at the end, when what followed is known
-      const held: { draft: FindingDraft; failedAt: number }[] = [];
-      /** Indices of the check runs that passed: what shipped after one of them was the fixed work. */
-      const passes: number[] = [];
-      const contradicted = (draft: FindingDraft, failedAt: number) => (draft.severity === 'critical' ? pushCapped(held, { draft, failedAt }, 20) : ctx.report(draft));
+      const held: { draft: FindingDraft; failedAt: number; test: boolean }[] = [];
+      /** The check runs that passed: what shipped after one of the same kind was the fixed work. */
+      const passes: { index: number; test: boolean }[] = [];
+      const contradicted = (draft: FindingDraft, failedAt: number, test: boolean) => (draft.severity === 'critical' ? pushCapped(held, { draft, failedAt, test }, 20) : ctx.report(draft));
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
@@ -974,7 +975,7 @@ export const INTEGRITY_RULES: Rule[] = [
             probes.onResult(event, facts);
             noValueCalls(event.output, noValue);
             const run = ledger.onResult(event);
-            if (run?.status === 'pass' && passes.length < 1_000) passes.push(run.index);
+            if (run?.status === 'pass' && passes.length < 1_000) passes.push({ index: run.index, test: run.kinds.has('test') });
             if (run?.kinds.has('test') && run.status !== 'unknown') {
               // a run that failed to build ran no test: what the next edit removes made no failing assertion pass
               lastTestFailed = run.status === 'fail' && !buildFailedOnly(event.output);
@@ -987,8 +988,9 @@ export const INTEGRITY_RULES: Rule[] = [
             evaluateClaim(ctx, reply, ledger, true, contradicted);
             evaluateProbeClaims(ctx, reply, probes);
           }
-          for (const { draft, failedAt } of held) {
-            const out = shipped.after(failedAt, passes.find((p) => p > failedAt));
+          for (const { draft, failedAt, test } of held) {
+            // (a later passing build says nothing of tests that failed: only a pass of the claim's kind)
+            const out = shipped.after(failedAt, passes.find((p) => p.index > failedAt && (!test || p.test))?.index);
             ctx.report(out ? { ...draft, detail: `${draft.detail} The work then went out: \`${safe(out, null, QUOTE_MAX)}\`.` } : { ...draft, severity: 'warning', detail: `${draft.detail} Nothing was pushed, deployed or published after that run: a look before it ships.` });
           }
           const claim = reply ? findClaim(reply.text) : null;

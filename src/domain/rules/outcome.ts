@@ -110,7 +110,7 @@ function namedRefusal(output: string, target: string): string | null {
 function samePlace(printed: string, target: string): boolean {
   const t = target.replace(/[\\/]+$/, '');
   const p = printed.replace(/[\\/]+$/, '');
-  return p === t || p.startsWith(`${t}/`) || t.endsWith(`/${p.replace(/^\.\//, '')}`) || (p.includes('/') && t.endsWith(p));
+  return p === t || p.startsWith(`${t}/`) || t.endsWith(`/${p.replace(/^\.\//, '')}`);
 }
 
 interface Waiting {
@@ -312,8 +312,11 @@ function chainStoppedBefore(command: string | undefined, target: string | { step
   if (failing < 0 || runs !== 1) return null;
   // the error names what it failed on (`mkdir: cannot create directory '/usr/local/lib/x'`): that
   // must be the failing step's own operand — a later step's child process prints the same way
+  // (quoted as GNU tools do, or BSD's `mkdir: /usr/local/lib/app: Permission denied`; an error in
+  // other words — cp's "a and b are identical" — is taken as the failing step's, as before)
   const quoted = [...last.matchAll(/['‘"]([^'’"\n]{1,300})['’"]/g)].map((q) => q[1]!);
-  if (quoted.length > 0 && !quoted.some((q) => steps[failing]!.text.includes(q) || steps[failing]!.text.includes(q.replace(/^.*\//, '')))) return null;
+  const named = quoted.length > 0 ? quoted : [/^[\w./-]+: ([^:'"\s][^:\n]{0,300}?): /.exec(last)?.[1]].filter((n): n is string => n !== undefined);
+  if (named.length > 0 && !named.some((q) => operandOf(steps[failing]!.text, q))) return null;
   const names = typeof target === 'string' ? namesTarget(target) : (text: string) => text.includes(target.step);
   const at = steps.findIndex((st, i) => i > failing && names(st.text));
   // not when an earlier step (the failing one included) names it too: that step may have acted on it
@@ -326,6 +329,11 @@ function chainStoppedBefore(command: string | undefined, target: string | { step
     if (sep !== '&&' && !((sep === ';' || sep === '\n') && setE)) return null;
   }
   return { why: `the chain stopped at \`${prog}\`, which failed${exitCode !== null ? ` (exit code ${exitCode})` : ''}, so the step that acts on ${typeof target === 'string' ? 'this path' : 'it'} did not run`, line: last.slice(0, 200) };
+}
+
+/** The step gives `path` as a whole word (`mkdir -p build` gives `build`, not `/opt/build`). */
+function operandOf(step: string, path: string): boolean {
+  return new RegExp(String.raw`(?:^|[\s'"=])${escapeRegExp(path)}(?=[\s'";&|)]|$)`).test(step);
 }
 
 /** Whether a step's text names `target`: as written, under `~` or `$HOME`, or by a name of its own. */
@@ -393,7 +401,9 @@ function githubRefused(step: string, command: string | undefined, output: string
   const repo = m[1]!.toLowerCase();
   // another command of the call naming the same repository may be the one refused
   if ((command ?? step).toLowerCase().split(repo).length - 1 > 1) return null;
-  const address = new RegExp(String.raw`/repos/${escapeRegExp(repo)}(?:[)\s]|$)`);
+  // a name a capture cut off ("acme/internal-to…") is the start of the one refused
+  const cut = /(?:…|\.\.\.)(?:\s|$)/.test(m[0]);
+  const address = new RegExp(String.raw`/repos/${escapeRegExp(repo)}${cut ? String.raw`[\w.-]*` : ''}(?:[)\s]|$)`);
   for (const hit of output.slice(0, 20_000).matchAll(/HTTP 4\d\d:[^\n]*(?:\n[^\n]*)?/g)) {
     if (address.test(hit[0].toLowerCase())) return hit[0].split('\n')[0]!.slice(0, 200);
   }
@@ -414,18 +424,23 @@ function neverReached(command: string | undefined, result: ToolResultEvent): Ref
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   if (!failed && !command!.includes('|')) return null;
   const output = result.output.slice(0, 20_000);
+  // a container's exec (behind its options too: `kubectl -n prod exec`, `docker compose exec`), or
+  // ssh given a command: what prints may be the command inside, after it acted — for ssh, only its
+  // own refusal that names the host it was sent to counts
+  const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (/^(?:docker|podman|kubectl|oc|docker-compose)$/.test(program) && operands.slice(0, 3).some((o) => RUNS_INSIDE.test(o))) return null;
+  if (/^(?:ssh|sshpass)$/.test(program) && operands.length > 1) {
+    const host = (operands[0] ?? '').replace(/^.*@/, '');
+    if (host.length < 3) return null;
+    const hostWord = new RegExp(String.raw`(?:^|@|connect to host |hostname )${escapeRegExp(host)}(?=[:\s]|$)`);
+    for (const m of output.matchAll(new RegExp(SSH_REFUSED, 'gm'))) {
+      if (hostWord.test(m[0]) && !PROGRESS.test(output)) return { why: `\`${program}\` could not log in to ${host}, so the command it carried did not run there`, line: m[0].trim().slice(0, 200) };
+    }
+    return null;
+  }
   const name = escapeRegExp(program);
   const missing = new RegExp(String.raw`(?:^|[\s:])${name}: (?:command )?not found[^\n]*|'${name}' is not recognized as [^\n]*|The term '${name}' is not recognized[^\n]*`, 'm').exec(output);
   if (missing && (result.exitCode === 127 || result.exitCode === 1 || result.exitCode === null)) return { why: `the shell found no \`${program}\` on this machine, so the command did not run`, line: missing[0].trim().slice(0, 200) };
-  // a container's exec, or ssh given a command: what prints may be the command inside, after it
-  // acted — for ssh, only its own refusal that names the host it was sent to counts
-  const operands = argv.slice(1).filter((a) => !a.startsWith('-'));
-  if (/^(?:docker|podman|kubectl|oc)$/.test(program) && RUNS_INSIDE.test(operands[0] ?? '')) return null;
-  if (/^(?:ssh|sshpass)$/.test(program) && operands.length > 1) {
-    const host = (operands[0] ?? '').replace(/^.*@/, '');
-    const own = host.length >= 3 ? new RegExp(SSH_REFUSED, 'm').exec(output) : null;
-    return own && own[0].includes(host) && !PROGRESS.test(output) ? { why: `\`${program}\` could not log in to ${host}, so the command it carried did not run there`, line: own[0].trim().slice(0, 200) } : null;
-  }
   if (PROGRESS.test(output)) return null;
   const words = CLIENT_UNREACHED.find(([client]) => client.test(program))?.[1];
   const m = words?.exec(output);

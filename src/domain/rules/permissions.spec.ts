@@ -1246,3 +1246,23 @@ test('services kept out of the order, questions about opening folders, and the w
   for (const ask of ['should I make the uploads folder writable for everyone?', 'chmod 777 on uploads is a bad idea, use 755', 'instead of making uploads writable by everyone, add the www-data group']) assert.deepEqual(await open(ask), ['warning'], ask);
   assert.deepEqual(await open('make the uploads folder in app writable for everyone', 'chmod -R 777 /home/dev/app'), ['warning'], 'the working directory itself');
 });
+
+test('requests for a scheduled or start-up task asked as a question, or with a "don\'t" about something else, still ask; a negation right before the words does not (the sixth review of the session\'s diff)', async () => {
+  const P = 'permissions/persistence';
+  for (const said of ["Set up a cron job that runs backup.sh every night and don't email me.", 'Could you set up a cron job that runs backup.sh every night?', 'Make it start on boot, not manually.', 'Schedule backup.sh to run every night without asking me.']) {
+    assert.deepEqual(only(await runRules([prompt(said), ...ran('sudo systemctl enable myapp.service')]), P).map(severityOf), ['info'], said);
+  }
+  for (const said of ["Make sure it doesn't auto start.", 'Never start it on boot.']) {
+    assert.notDeepEqual(only(await runRules([prompt(said), ...ran('sudo systemctl enable myapp.service')]), P).map(severityOf), ['info'], said);
+  }
+});
+
+test("a role grant is 'already held' only by a policy that one gcloud command printed for that project (another project's output in the same call, or a redirect, is not), and reading commands costs little on a long line", async () => {
+  const GRANT = 'permissions/cloud-access-granted';
+  const policy = 'bindings:\n- members:\n  - user:eve@contractor.example\n  role: roles/owner\n';
+  const grant = ran('gcloud projects add-iam-policy-binding staging-proj --member=user:eve@contractor.example --role=roles/owner', { output: 'Updated IAM policy' });
+  assert.deepEqual(only(await runRules([prompt('fix access'), ...ran('gcloud projects get-iam-policy staging-proj && gcloud projects get-iam-policy prod-proj', { output: policy }), ...grant]), GRANT).map(severityOf), ['critical']);
+  assert.deepEqual(only(await runRules([prompt('fix access'), ...ran('gcloud projects get-iam-policy staging-proj', { output: policy }), ...grant]), GRANT).map(severityOf), ['info']);
+  const long = only(await runRules([prompt('x'), ...ran(`echo ${'gcloud '.repeat(20_000)}`, { output: 'roles/owner members' })]), GRANT);
+  assert.deepEqual(long, []);
+});

@@ -299,10 +299,22 @@ function askedToRun(draft: FindingDraft, runs: Asker): FindingDraft {
  */
 export const ASKS_FOR_SCHEDULE = /\b(?:cron(?:tab|job)?s?|scheduled? (?:task|job|sync|backup|run)s?|(?:task|job) scheduler|run (?:it |this |them )?(?:automatically|periodically|every)|every (?:\d+ )?(?:minutes?|hours?|days?|night|morning|week)|periodic(?:ally)?|recurring|nightly|hourly|(?:run|start|launch|load|open)s?\b[^.\n]{0,30}\b(?:on|at) (?:boot|start-?up|login)|start (?:it )?(?:on|at) (?:boot|startup|login)|auto[- ]?start|launch ?agent|(?:make|have|let|set up|configure)\s+(?:it|them|this|that|the\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:to\s+)?(?:start|run|launch)\s+automatically|(?:should|to)\s+(?:start|run|launch)\s+automatically|automatically\s+(?:start|run|launch)\s+(?:it|them|the\s+[\w-]+|at|on|when)|systemd timer)\b|定时|自动启动|自動起動|定期|计划任务|計画タスク|开机自启|開機|自动运行|自動実行|スケジュール|起動時|毎日|每天|每小时|주기적|예약 작업|스케줄|매일|자동 실행|\b(?:programad[ao]s?|periódicamente|cada (?:día|hora|minuto)|planifiée?s?|périodiquement|chaque (?:jour|heure|minute)|au démarrage|geplante?|regelmäßig|zeitplan|beim (?:start|hochfahren)|(?:automatisch\s+)?beim?\s+(?:login|anmelden|anmeldung|systemstart|hochfahren)\s+(?:automatisch\s+)?(?:starten|ausführen|laden)|automatisch\s+(?:starten|ausführen)|agendad[ao]s?|periodicamente|a cada (?:dia|hora|minuto))\b|\bset up (?:something|a job|a task|a watcher)\b[^.\n]{0,40}\bautomatic(?:ally)?\b|настро\S*\s+(?:что-то|что-нибудь|задачу|задание)\s+(?:\S+\s+)?автоматическ|по расписанию|кажд(?:ый|ую|ое) (?:день|час|минуту|утро|ночь)/i;
 
-/** An order for a scheduled or start-up task: not a question, nothing held back ("make sure it doesn't auto start"). */
+/**
+ * A request for a scheduled or start-up task: its words, not negated right before them ("make sure
+ * it doesn't auto start", "no auto start", "never run it on boot"). A request put as a question
+ * ("could you set up a cron job …?") and words elsewhere in the sentence ("… and don't email me",
+ * "start on boot, not manually") still ask.
+ */
 function asksForSchedule(request: string): boolean {
-  return ASKS_FOR_SCHEDULE.test(request) && orderSentences(request).some((o) => ASKS_FOR_SCHEDULE.test(o));
+  const text = request.slice(0, 10_000);
+  const global = new RegExp(ASKS_FOR_SCHEDULE.source, 'gi');
+  for (const m of text.matchAll(global)) {
+    const before = text.slice(Math.max(0, m.index - 30), m.index);
+    if (!SCHEDULE_NEGATED.test(before)) return true;
+  }
+  return false;
 }
+const SCHEDULE_NEGATED = /\b(?:don'?t|doesn'?t|do not|does not|never|no|not|without|stop|disable)\b[^.!?\n]{0,20}$/i;
 
 const SEEN_MAX = 2_000;
 

@@ -71,8 +71,8 @@ export function passingEdit(removed: string, added: string): string | null {
  * ("Benchmarks in benches/ to verify capacity", "Write unit tests"), is work, not a check.
  */
 // (a task's id before it: `T012 `, `**TASK-209**: `, `[P] `)
-const ITEM_TAGS = /^(?:\*\*)?(?:T\d+\s+|[A-Z][A-Z0-9]{1,9}-\d{1,6}(?:\*\*)?:?\s+)?(?:\[[^\]]*\]\s*)*/;
-const VERIFICATION_ITEM = /^(?:verif(?:y|ied)|validat(?:e|ed)|confirm(?:ed)?|check\s+that|ensure\s+(?:all\s+)?tests\s+pass|test(?:ed)?\s+(?!(?:suite|fixtures?|data|files?|helpers?|utils?|setup|infrastructure|framework|harness|environment|project|folder|directory|cases?\s+for)\b)[\w-]+|smoke[-\s]?test|qa\b|run\s+(?:the\s+|all\s+)?(?:unit\s+|integration\s+|e2e\s+)?tests|(?:(?:final|manual|full|end[-\s]to[-\s]end|e2e|integration|regression|acceptance|user|performance|load|stress|security|browser|cross[-\s]browser|compatibility)\s+){1,2}(?:integration\s+|end[-\s]to[-\s]end\s+)?test(?:ing|s)?\b)/i;
+const ITEM_TAGS = /^(?:\*\*)?(?:T\d+\s+|[A-Z][A-Z0-9]{1,9}-\d{1,6}(?:\*\*:|:)\s+)?(?:\[[^\]]*\]\s*)*/;
+const VERIFICATION_ITEM = /^(?:verif(?:y|ied)|validat(?:e|ed)|confirm(?:ed)?|check\s+that|ensure\s+(?:all\s+)?tests\s+pass|test(?:ed)?\s+(?!(?:suite|fixtures?|data|files?|helpers?|utils?|utilities|setup|infrastructure|framework|harness|environment|project|folder|directory|cases?\s+for|runner|ids?|coverage|mocks?|plan|scaffolding|config|script|results?|report)\b)[\w-]+(?!\s+(?:configured|added|extracted|drafted|written|wired|moved|created|set\s+up)\b)|smoke[-\s]?test|qa\b|run\s+(?:the\s+|all\s+)?(?:unit\s+|integration\s+|e2e\s+)?tests|(?:(?:final|manual|full|end[-\s]to[-\s]end|e2e|integration|regression|acceptance|user|performance|load|stress|security|browser|cross[-\s]browser|compatibility)\s+){1,2}(?:integration\s+|end[-\s]to[-\s]end\s+)?test(?:ing|s)?\b(?!\s+(?:script|harness|checklist|plan|suite|framework|setup|config|cases?)\b))/i;
 
 /** The verification items this edit ticked, described, or null. */
 export function verificationTicked(removed: string, added: string): string | null {

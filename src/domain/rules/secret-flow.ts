@@ -18,6 +18,8 @@ import { IgnoreRules } from './ignore-rules.ts';
 import { basename } from '../paths.ts';
 
 const FILES_MAX = 500;
+/** git's line for a commit it made: `[main 7c1e110] message`, `[main (root-commit) 7c1e110] …`. */
+const COMMIT_LINE = /^\[[^\]\n]{1,120} [0-9a-f]{7,40}\] /m;
 
 interface Held {
   hit: SecretHit;
@@ -135,8 +137,10 @@ export class SecretFlow {
     const committed = this.commits.get(event.callId);
     if (committed) {
       this.commits.delete(event.callId);
-      // a commit a hook or the user stopped put nothing into history: the next one still can
-      if (event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0)) for (const h of committed) h.committed = false;
+      // settled by git's own line (`[main 7c1e110] message`): a later step of the call may fail
+      // after it; without the line, a call a hook or the user stopped put nothing into history
+      const made = COMMIT_LINE.test(event.output.slice(0, 20_000)) || !(event.denied || event.isError || (event.exitCode !== null && event.exitCode !== 0));
+      if (!made) for (const h of committed) h.committed = false;
       else for (const h of committed) this.reportCommitted(h);
     }
     const push = this.pushes.get(event.callId);

@@ -1662,3 +1662,13 @@ test('one variable, its setup, a held-back or asked-about environment, and words
   const doc = async (value: string) => only(await runRules([prompt('document the ops runbook'), ...answered(write('/home/dev/app/docs/ops.md', `db_password: ${value}\n`), { output: 'ok' })], { cwd: '/home/dev/app' }), INPUT).map(severityOf);
   for (const value of ['Passage_Tiger123!', 'Secretariat_Horse123', 'TestflightAcme123', 'Welcome_AcmeCorp123!']) assert.deepEqual(await doc(value), ['warning'], value);
 });
+
+test("a filter that reads a file of its own beside the minter (`cut -d= -f2 .env.production`) may have printed that file: no minted token (the sixth review of the session's diff)", async () => {
+  const OUT = 'secrets/in-tool-output';
+  const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIiwiaXNzIjoic3VwYWJhc2UifQ.QOEW2vgTydxPFzvNkQijKfRfUodvRjK4SAAUZMIWhCs';
+  const script = 'import hmac\nprint(hmac.new(b"k", b"m", "sha256").hexdigest())\n';
+  for (const c of ['python3 create-jwt.py && cut -d= -f2 .env.production', "python3 create-jwt.py; sed -n '1,20p' .env.production"]) {
+    assert.deepEqual(only(await runRules([prompt('test the api'), write('create-jwt.py', script), ...ran(c, { output: `SERVICE_ROLE_KEY=${jwt}\n` })]), OUT).map(severityOf), ['warning'], c);
+  }
+  assert.deepEqual(only(await runRules([prompt('test the api'), write('create-jwt.py', script), ...ran('python3 create-jwt.py | tr -d "\\r"', { output: `token: ${jwt}\n` })]), OUT).map(severityOf), ['info'], 'a filter on its output');
+});

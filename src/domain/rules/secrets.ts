@@ -1382,7 +1382,8 @@ function runsOwnMinter(call: ToolCallEvent, minters: ReadonlySet<string>, sessio
   };
   // every command of the call is the minter, or only reshapes or prints what it printed: a call
   // that also reads something (`cat .env && python3 mint.py`) may have printed that instead
-  return commands.some(minter) && commands.every((c) => minter(c) || TEXT_FILTERS.test(c.cmd.name) || (c.cmd.name === 'cd' && c.cmd.nested === null));
+  // (a filter only on what came down the pipe: `cut -d= -f2 .env` reads a file of its own)
+  return commands.some(minter) && commands.every((c) => minter(c) || (TEXT_FILTERS.test(c.cmd.name) && c.cmd.pipeIndex > 0) || (c.cmd.name === 'cd' && c.cmd.nested === null));
 }
 
 /** Words every generator's command line holds. */

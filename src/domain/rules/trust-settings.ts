@@ -193,7 +193,7 @@ const GLOBAL_VALUE_OPTIONS = new Set(['-H', '--host', '--context', '-c', '--conf
 /** `docker run`'s short options that take a value. */
 const SHORT_VALUE = new Set(['e', 'p', 'v', 'w', 'u', 'h', 'm', 'l', 'c', 'a']);
 /** `docker run`'s long options that take no value. */
-const BOOLEAN_LONG = new Set(['--rm', '--detach', '--interactive', '--tty', '--privileged', '--init', '--read-only', '--publish-all', '--help', '--no-healthcheck', '--oom-kill-disable', '--quiet', '--sig-proxy', '--disable-content-trust']);
+const BOOLEAN_LONG = new Set(['--rm', '--detach', '--interactive', '--tty', '--privileged', '--init', '--read-only', '--publish-all', '--help', '--no-healthcheck', '--oom-kill-disable', '--quiet', '--sig-proxy', '--disable-content-trust', '--replace', '--use-api-socket', '--systemd', '--userns-remap', '--no-hosts', '--pull-always']);
 /** The official database images' switches that let every client in without a password. */
 const AUTH_OFF_ENV = /^(?:POSTGRES_HOST_AUTH_METHOD=trust|(?:MYSQL|MARIADB)_ALLOW_EMPTY_(?:ROOT_)?PASSWORD=(?:yes|true|1)|ALLOW_EMPTY_PASSWORD=yes)$/i;
 
@@ -475,6 +475,8 @@ class ShownPolicies {
   private readonly shown: { project: string; bindings: Binding[] }[] = [];
 
   onResult(output: string, command: string): void {
+    // only a call that is that one gcloud command: another command's output may hold another project's policy
+    if (command.length > 2_000 || !command.includes('iam-policy') || !ONE_GCLOUD_IAM.test(command)) return;
     const project = projectOf(command);
     if (project === null || output.length > 200_000 || !output.includes('roles/') || !output.includes('members')) return;
     this.shown.push({ project, bindings: policyBindings(output) });
@@ -488,8 +490,11 @@ class ShownPolicies {
 
 /** The project a gcloud IAM command names (`gcloud projects get-iam-policy P`, `… add-iam-policy-binding P`). */
 function projectOf(command: string): string | null {
-  return /\bgcloud\s+(?:[-\w=]+\s+)*?projects\s+(?:get-iam-policy|add-iam-policy-binding|remove-iam-policy-binding|set-iam-policy)\s+([\w.:-]+)/.exec(command)?.[1] ?? null;
+  if (command.length > 4_000 || !command.includes('iam-policy')) return null;
+  return /\bgcloud[ \t]+(?:--?[\w-]+(?:=\S+)?[ \t]+){0,6}projects[ \t]+(?:get-iam-policy|add-iam-policy-binding|remove-iam-policy-binding|set-iam-policy)[ \t]+([\w.:-]+)/.exec(command)?.[1] ?? null;
 }
+/** A call that is one gcloud IAM policy command (after a `cd`), nothing chained, piped or redirected. */
+const ONE_GCLOUD_IAM = /^\s*(?:cd[ \t]+[^;&|\n]+&&\s*)?gcloud[ \t]+[^;&|<>\n`$]*\biam-policy\b[^;&|<>\n`$]*$/;
 
 interface Binding {
   role: string;

@@ -514,6 +514,8 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
     // a marker after padding inside a command's own text is the command's (the second review of set 68's diff)
     const inside = run(['> clean up', '● Bash(echo "step   ● done"; rm -rf ~/data)', '  ⎿  step   ● done', '● Bash(printf "a   ⎿ b" && rm -rf ~/data)', '  ⎿  a   ⎿ b'].join('\n'), 'claude-code-tui');
     assert.deepEqual(calls(inside.events).map((c) => (c.input.type === 'command' ? c.input.command : '')), ['echo "step   ● done"; rm -rf ~/data', 'printf "a   ⎿ b" && rm -rf ~/data']);
+    const quoted = run(['> clean up', '● Bash(echo "$(date)   ● done"; rm -rf ~/data)', '  ⎿  ok', '● Read(README.md)      ● Bash(echo "step   ● done"; rm -rf ~/data)', '  ⎿  ok'].join('\n'), 'claude-code-tui');
+    assert.deepEqual(calls(quoted.events).map((c) => (c.input.type === 'command' ? c.input.command : 'path' in c.input ? c.input.path : '')), ['echo "$(date)   ● done"; rm -rf ~/data', 'README.md', 'echo "step   ● done"; rm -rf ~/data'], 'a parenthesis inside quotes, and a later head on the same line');
   });
 
   test('a line the terminal ended because the next word did not fit is one line of the command; a line the author ended short stays a line', () => {

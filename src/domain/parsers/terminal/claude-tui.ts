@@ -106,10 +106,18 @@ export class ClaudeTuiParser implements LogParser {
    * ends with its ")" (or ")…", or 2.x's time limit after it).
    */
   private endsHere(left: string, first: boolean): boolean {
-    const record = RECORD.exec(head(left));
-    const opensTool = first && record !== null && (TOOL_HEAD.test(record[1]!) || MCP_HEAD.test(record[1]!));
-    if (!opensTool && !(first && this.mode === 'tool-head')) return true;
-    return /\)(?:…)?$/.test(left.trimEnd()) || TIME_LIMIT.test(left.trimEnd());
+    // the part from its own marker: a later part of the line is judged as its own head
+    const part = first ? left : left.slice(Math.max(0, left.search(/[⏺●]\s?\S+\((?=[^⏺●]*$)/)));
+    const record = RECORD.exec(head(part.trimStart()));
+    const tool = record !== null ? TOOL_HEAD.exec(record[1]!) : null;
+    const continuing = first && this.mode === 'tool-head' && this.tool !== null;
+    if (tool === null && !(record !== null && MCP_HEAD.test(record[1]!)) && !continuing) return true;
+    const shown = part.trimEnd().replace(TIME_LIMIT, ')').replace(/\)…$/, ')');
+    if (!shown.endsWith(')')) return false;
+    // the parenthesis closes the arguments only outside quotes and nested parentheses (`echo "$(date)`)
+    const name = tool !== null ? CLAUDE_TOOLS.get(tool[1]!) ?? '' : continuing ? this.tool!.name : '';
+    const args = tool !== null ? shown.slice(shown.indexOf('(') + 1) : `${this.tool?.args ?? ''}\n${shown.trim()}`;
+    return closesArgs(shown, args, name);
   }
 
   private textLine(cleaned: string, line: number, sink: EventSink): void {
