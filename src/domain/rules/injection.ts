@@ -238,11 +238,31 @@ function chatTemplateOutsideCode(text: string, re: RegExp): RegExpExecArray | nu
     const lineStart = text.lastIndexOf('\n', m.index) + 1;
     // code that opens a string literal still open at the token: `x += "<|eot_id|>…`, `conv.system = '<s>[INST] '`
     const before = text.slice(lineStart, m.index).replace(SOURCE_LINE, '');
-    if (STRING_IN_CODE.test(before)) continue;
+    if (STRING_IN_CODE.test(before) || inTripleQuoted(text, m.index)) continue;
     return m;
   }
   return null;
 }
+
+/**
+ * The token sits in a Python triple-quoted string a program opened on an earlier line
+ * (`PromptTemplate.from_template(` / `"""` / `<s> [INST] …`): an odd count of the delimiter in the
+ * text before it (a read file's line numbers allowed), opened by code — an assignment, a call, a
+ * return, or the delimiter alone on its line.
+ */
+function inTripleQuoted(text: string, at: number): boolean {
+  const window = text.slice(Math.max(0, at - 3_000), at);
+  for (const quote of ['"""', "'''"]) {
+    const open = window.lastIndexOf(quote);
+    if (open < 0 || window.split(quote).length % 2 !== 0) continue;
+    const line = window.slice(window.lastIndexOf('\n', open) + 1, open + 3).replace(LINE_NUMBER, '');
+    if (TRIPLE_OPENED_BY_CODE.test(line)) return true;
+  }
+  return false;
+}
+/** A read file's line number before the code (`  24→`, `24\t`). */
+const LINE_NUMBER = /^\s*\d{1,6}(?:→|\t)/;
+const TRIPLE_OPENED_BY_CODE = /(?:[=(,]|\breturn)\s*[rbfuRBFU]{0,2}(?:"""|''')$|^\s*[rbfuRBFU]{0,2}(?:"""|''')$/;
 
 // ---- hidden unicode ------------------------------------------------------------------------
 

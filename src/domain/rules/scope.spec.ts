@@ -1056,3 +1056,12 @@ test("after a message the log does not hold, the main thread's out-of-tree write
   const sub = only(await runRules([prompt('run the report'), write('/home/dev/project/r.md', 'x'), gap as never, write('/home/dev/dashboard/vite.config.ts', 'x', { agentId: 'a1' })]), WRITE);
   assert.deepEqual(sub.map(severityOf), ['warning']);
 });
+
+test('a request to change what the remote holds ("remove .env from the remote branch") can only be done by a push: not unasked; removing it from a local folder, or from the remote\'s list of branches in a question, is no such request (set 69)', async () => {
+  for (const said of ['Please help me remove .env from the remote branch', 'delete the secrets file from origin', 'take the build folder off the remote']) {
+    assert.deepEqual(only(await runRules([prompt(said), ...ran('git rm --cached .env && git commit -m "untrack .env"'), ...ran('git push origin main', { output: TO_MAIN })]), UNREQUESTED_PUSH), [], said);
+  }
+  for (const said of ['remove .env from the project folder', 'why is .env in the remote?']) {
+    assert.deepEqual(only(await runRules([prompt(said), ...ran('git push origin main', { output: TO_MAIN })]), UNREQUESTED_PUSH).map(severityOf), ['warning'], said);
+  }
+});

@@ -51,7 +51,12 @@ const ASKS_PUSH = new RegExp([
  * Not a route or a variable inside a sentence ("rename /shipping to /delivery", "$pushCount").
  */
 const INVOKES_PUSH = /^\s*[$/](?:[\w-]+:)?[\w-]*(?:ship|push|deploy|release|publish)[\w-]*(?=\s|$)|<command-name>\s*[$/]?(?:[\w-]+:)?[\w-]*(?:ship|push|deploy|release|publish)[\w-]*\s*<\/command-name>/i;
-const asksPush = (text: string): boolean => ASKS_PUSH.test(text) || INVOKES_PUSH.test(text);
+/**
+ * A change of what the remote holds, which only a push makes: "remove .env from the remote branch",
+ * "delete the secrets file from origin", "take the build folder off the remote" (set 69).
+ */
+const CHANGES_REMOTE = /\b(?:remove|delete|take|strip|purge|get\s+rid\s+of|untrack|clean)\b(?:[^.?!\n]|\.(?=\S)){0,60}?\b(?:from|off|on|in)\s+(?:the\s+|my\s+|our\s+)?(?:remote(?:\s+(?:branch|repo(?:sitory)?))?|origin|upstream)\b/i;
+const asksPush = (text: string): boolean => ASKS_PUSH.test(text) || INVOKES_PUSH.test(text) || CHANGES_REMOTE.test(text);
 
 /**
  * An order to push in text that stands for the whole session — an instruction file, a skill or a
