@@ -60,7 +60,7 @@ test('a claim of passing checks after a failed run is critical once the work wen
   assert.deepEqual(only(await runRules([...failedRun(), ...ran('git push --dry-run origin main', { output: 'ok' }), claim]), CONTRA).map(severityOf), ['warning'], 'a dry run');
   assert.deepEqual(only(await runRules([...failedRun(), ...ran('git push origin main', { exitCode: 1, isError: true, output: 'error: failed to push some refs' }), claim]), CONTRA).map(severityOf), ['warning'], 'a push that failed');
   assert.deepEqual(only(await runRules([prompt('Fix the adder'), ...ran('git push origin main', { output: 'ok' }), fix(), ...ran('npm test', { exitCode: 1, output: 'Tests: 2 failed' }), claim]), CONTRA).map(severityOf), ['warning'], 'a push before the failed run');
-  // the second review of set 68's diff: deploy scripts and images ship; a refused push behind a pipe, or fixed work shipped after a passing run, does not ship the failure
+  // the fifth review of the session's diff: deploy scripts and images ship; a refused push behind a pipe, or fixed work shipped after a passing run, does not ship the failure
   for (const out of ['npm run deploy', 'docker push registry.example.com/app:1.2', 'kubectl apply -f k8s/', './scripts/deploy.sh prod']) {
     assert.deepEqual(only(await runRules([...failedRun(), ...ran(out, { output: 'ok' }), claim]), CONTRA).map(severityOf), ['critical'], out);
   }
@@ -403,7 +403,7 @@ test('a CI check step given `continue-on-error: true` (or GitLab `allow_failure:
   assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', steps(flag), steps(flag).replace('Type check', 'Types'))]), MASKED), [], 'the flag was there');
   assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', '', flag)]), MASKED), [], 'no step shown (a terminal diff of one line)');
   assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', steps(''), steps('').replace('continue-on-error', 'x') + '  deploy:\n    continue-on-error: true\n')]), MASKED), [], "a job's flag after another job's steps");
-  // the flag written before `run:`, a job's flag above its steps, GitLab's above `script:` (the second review of set 68's diff)
+  // the flag written before `run:`, a job's flag above its steps, GitLab's above `script:` (the fifth review of the session's diff)
   const before = '      - name: Test\n        continue-on-error: true\n        run: npm test\n';
   assert.deepEqual(only(await runRules([edit('.github/workflows/ci.yml', before.replace('        continue-on-error: true\n', ''), before)]), MASKED).map(severityOf), ['warning'], 'flag before run');
   const job = 'jobs:\n  test:\n    runs-on: ubuntu-latest\n    continue-on-error: true\n    steps:\n      - run: pytest -q\n';

@@ -3,12 +3,13 @@
 // skipped, deleted or stripped of assertions, failures hidden with `|| true`, hooks skipped with
 // --no-verify, suppressions and lowered coverage thresholds are the usual ways to fake a green run.
 import { failureExcerpt } from './excerpt-window.ts';
-import { fileToolFailed, HARNESS_LINE, HeldDrafts, Outcomes, refusal } from './outcome.ts';
+import { commandOutputLines, fileToolFailed, HARNESS_LINE, HeldDrafts, Outcomes, refusal } from './outcome.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, type Effects, type FileOp, type Located } from './effects.ts';
 import { checkKind, gitSubcommand, parseArgs, PUSH_REFUSED, type CheckKind } from './commands.ts';
+import { publication } from './supply-chain.ts';
 import { guessHome, isCiConfigFile, isTestFile } from '../paths.ts';
 import { parseShell } from '../shell/parse.ts';
 import { ShownContents } from './shown-contents.ts';
@@ -137,7 +138,7 @@ function argumentsRejected(out: string): boolean {
   const rest = out.replace(USAGE_LINES, '').split('\n').filter((l) => !HARNESS_LINE.test(l)).join('\n');
   if (FAIL_MARKERS.test(rest) || PASS_MARKERS.test(rest)) return false;
   // the runner's own refusal opens its output: a test's output later in a run can hold the same words
-  const opening = out.split('\n').map((l) => l.replace(/^(?:Output|Error): (?=\S)/, '')).filter((l) => l.trim() !== '' && !HARNESS_LINE.test(l) && !/^(?:Command: |Error: Exit code \d+\s*$)/.test(l)).slice(0, 3).join('\n');
+  const opening = commandOutputLines(out.replace(/^(?:Output|Error): (?=\S)/gm, '')).filter((l) => !/^Error: Exit code \d+\s*$/.test(l)).slice(0, 3).join('\n');
   return (ARGUMENT_ERROR.test(opening) && USAGE_TEXT.test(out)) || MISSING_SCRIPT.test(opening);
 }
 const ARGUMENT_ERROR = /\b(?:unexpected argument|unrecognized (?:arguments?|options?)|unknown (?:option|flag|argument|command-line option)|flag provided but not defined|invalid (?:option|argument)|too many arguments|missing required argument)\b/i;
@@ -775,7 +776,9 @@ function ships(cmd: SimpleCommand): boolean {
   if (/^(?:npm|pnpm|yarn|bun|make)$/.test(cmd.name) && /^(?:deploy|release|ship)(?::[\w-]+)?$|^[\w-]+:(?:deploy|release)$/.test((words[0] === 'run' ? words[1] : words[0]) ?? '')) return true;
   const script = /^(?:bash|sh|zsh)$/.test(cmd.name) ? words[0] ?? '' : cmd.name;
   if (/(?:^|\/)[\w.-]*(?:deploy|release)[\w.-]*\.sh$/.test(script)) return true;
-  if (/^(?:npm|pnpm|yarn|cargo|twine|poetry|uv)$/.test(cmd.name)) return words[0] === 'publish' || (cmd.name === 'twine' && words[0] === 'upload');
+  // a package published (supply-chain's reading of every registry's client; not an unpublish)
+  const pub = publication(cmd);
+  if (pub !== null) return !/unpublish/.test(pub);
   if (cmd.name === 'vercel') return cmd.args.includes('--prod') || words[0] === 'deploy';
   if (/^(?:fly|flyctl|netlify|firebase|wrangler|railway)$/.test(cmd.name)) return words[0] === 'deploy' || words[0] === 'up' || words[0] === 'publish';
   if (cmd.name === 'gcloud') return words.includes('deploy');

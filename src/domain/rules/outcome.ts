@@ -14,7 +14,9 @@ import { PUSHED_REF } from './commands.ts';
 /** The effect a finding claims: data leaving the machine, a file changed, a command having run. */
 export type Effect = 'network' | 'write' | 'run';
 
-const NETWORK_REFUSED = /curl: \((6|7|22|28|35|52|56)\)[^\n]*|[^\n]{0,80}Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|Host key verification failed[^\n]*|Could not resolve host[^\n]*|Connection refused[^\n]*|Failed to connect to[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|ssh: Could not resolve hostname[^\n]*|unable to resolve host address[^\n]*|getaddrinfo (ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*|Connection timed out[^\n]*|lost connection[^\n]*/i;
+/** A connection that never got through, in any network client's words. */
+const NO_CONNECTION = String.raw`curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Failed to connect to[^\n]*|Connection refused[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*`;
+const NETWORK_REFUSED = new RegExp(String.raw`curl: \((?:22|52|56)\)[^\n]*|[^\n]{0,80}Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|Host key verification failed[^\n]*|ssh: Could not resolve hostname[^\n]*|unable to resolve host address[^\n]*|Connection timed out[^\n]*|lost connection[^\n]*|${NO_CONNECTION}`, 'i');
 // "Permission denied (publickey)." is an SSH login refused by a server, not a file write refused.
 const WRITE_REFUSED = /Read-only file system[^\n]*|Operation not permitted[^\n]*|Permission denied(?! \((?:publickey|password|keyboard-interactive|gssapi)[^)]*\))[^\n]*|\bEROFS\b[^\n]*|\bEACCES\b[^\n]*|\bEPERM\b[^\n]*|sandbox (denied|blocked)[^\n]*|blocked by (the )?sandbox[^\n]*/i;
 
@@ -290,6 +292,13 @@ const ERROR_WORDS = /\b(?:cannot|can't|no such|not found|failed|fatal|error|deni
 export const HARNESS_LINE = /^\s*(?:Exit code:? -?\d+|Wall time:[^\n]*|Process exited with code -?\d+|Output:|Chunk ID: \w+|Original token count: \d+|Command (?:failed|exited)[^\n]*|Directory: [^\n]*|Error: \(none\)|Signal: [^\n]*|Background PIDs: [^\n]*|Process Group PGID: [^\n]*)\s*$/i;
 const STEP_SEPARATOR = /(&&|\|\||;|\n)/;
 
+/** The non-empty lines of a command's own output: without the harness's wrapper lines (HARNESS_LINE) and Gemini CLI's `Command: …` summary line. */
+export function commandOutputLines(output: string): string[] {
+  return output.split('\n').filter((l) => l.trim() !== '' && !HARNESS_LINE.test(l) && !GEMINI_COMMAND_LINE.test(l));
+}
+/** Gemini CLI's summary opens with the command it ran: the harness's line, not the command's. */
+const GEMINI_COMMAND_LINE = /^Command: /;
+
 /**
  * A chain that stopped before the step that acts on `target`: the call failed, its output's last
  * line is an error a program printed about itself (`cp: …`), that program runs in a step before
@@ -350,7 +359,6 @@ function namesTarget(target: string): (text: string) => boolean {
 // client: only that program's own lines count (a wrapper — ssh with a command, `bash -c`, `docker
 // exec` — prints what the programs inside it print, after they may have acted). Not a connection
 // lost midway, after some work.
-const NO_CONNECTION = String.raw`curl: \((?:6|7|28|35)\)[^\n]*|Could not resolve host[^\n]*|Failed to connect to[^\n]*|Connection refused[^\n]*|Name or service not known[^\n]*|Temporary failure in name resolution[^\n]*|Network is unreachable[^\n]*|No route to host[^\n]*|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)[^\n]*|ECONNREFUSED[^\n]*`;
 const SSH_REFUSED = String.raw`^ssh: (?:connect to host|Could not resolve hostname)[^\n]*|^[^\n]{0,120}Permission denied \((?:publickey|password|keyboard-interactive|gssapi)[^)\n]*\)[^\n]*|^Host key verification failed[^\n]*`;
 const CLIENT_UNREACHED: ReadonlyArray<[RegExp, RegExp]> = [
   [/^(?:ssh|scp|sftp|rsync|sshpass)$/, new RegExp(SSH_REFUSED, 'm')],

@@ -38,8 +38,8 @@ export class SecretFlow {
   private readonly files = new Map<string, Held>();
   /** callId → generated keys a commit in that call would put into history, until its result shows it happened. */
   private readonly commits = new Map<string, Held[]>();
-  /** `callId NUL path` → what a file held before a write in that call, until its result shows the write happened. */
-  private readonly replaced = new Map<string, Held>();
+  /** callId → path → what a file held before a write in that call, until its result shows the write happened. */
+  private readonly replaced = new Map<string, Map<string, Held>>();
   /** callId → the files a push in that call would carry, until its result shows it happened. */
   private readonly pushes = new Map<string, { held: Held[]; step: EvidenceItem }>();
 
@@ -78,7 +78,7 @@ export class SecretFlow {
     for (const path of paths) {
       if (this.files.size >= FILES_MAX && !this.files.has(path)) return;
       const before = this.files.get(path);
-      if (callId !== undefined && before && before.callId !== callId && this.replaced.size < FILES_MAX) this.replaced.set(`${callId}\u0000${path}`, before);
+      if (callId !== undefined && before && before.callId !== callId && this.replaced.size < FILES_MAX) this.replaced.set(callId, (this.replaced.get(callId) ?? new Map()).set(path, before));
       this.files.set(path, { hit, path, steps: [step], staged: false, committed: false, pushed: false, ...(fresh ? { fresh: true as const } : {}), ...(callId !== undefined ? { callId } : {}) });
     }
   }
@@ -123,12 +123,12 @@ export class SecretFlow {
       for (const [path, h] of this.files) {
         if (h.callId !== event.callId || h.staged) continue;
         // what the file held before this write, it still holds
-        const before = this.replaced.get(`${event.callId}\u0000${path}`);
+        const before = this.replaced.get(event.callId)?.get(path);
         if (before) this.files.set(path, before);
         else this.files.delete(path);
       }
     }
-    for (const k of this.replaced.keys()) if (k.startsWith(`${event.callId}\u0000`)) this.replaced.delete(k);
+    this.replaced.delete(event.callId);
     const ignores = this.ignoreWrites.get(event.callId);
     if (ignores) {
       this.ignoreWrites.delete(event.callId);

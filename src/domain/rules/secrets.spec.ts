@@ -1426,7 +1426,7 @@ test('a JWT printed by a token-signing script the session wrote itself was minte
   assert.deepEqual(only(await runRules([prompt('test the json api'), ...ran('python3 create-jwt.py', printed)]), OUT).map(severityOf), ['warning'], 'a script the session did not write');
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('show.py', 'print(open("token.txt").read())\n'), ...ran('python3 show.py', printed)]), OUT).map(severityOf), ['warning'], 'a script that signs nothing');
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('cat tokens.txt', printed)]), OUT).map(severityOf), ['warning'], 'another command showed it');
-  // the second review of set 68's diff: another command in the same call, a script that only loads a JWT library, a value seen before
+  // the fifth review of the session's diff: another command in the same call, a script that only loads a JWT library, a value seen before
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('create-jwt.py', script), ...ran('cat .env && python3 create-jwt.py', printed)]), OUT).map(severityOf), ['warning'], 'the call also read a file');
   assert.deepEqual(only(await runRules([prompt('test the json api'), write('debug_auth.js', "const jwt = require('jsonwebtoken');\nconsole.log(process.env.SUPABASE_SERVICE_ROLE_KEY);\n"), ...ran('node debug_auth.js', printed)]), OUT).map(severityOf), ['warning'], 'a library loaded, nothing signed');
   // a capture that showed only the script's first lines: its name says it makes tokens, and a signing library is among them

@@ -9,7 +9,7 @@ import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located, type NetOp } from './effects.ts';
 import { containerExec, isLocalHost, optionValues, parseArgs } from './commands.ts';
-import { HARNESS_LINE, lastStep, Outcomes } from './outcome.ts';
+import { commandOutputLines, lastStep, Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
 import { savedInGitConfig } from './git-config-urls.ts';
@@ -858,12 +858,10 @@ function printedNothing(output: string): boolean {
 /** What a read that found no file says (tools, shells, PowerShell), in a short output. */
 const NO_SUCH_FILE = /\bNo such file or directory\b|\bFile does not exist\b|\bdoes not exist\b|\bnot found\b|\bCannot find path\b|\bENOENT\b/i;
 const MISSING_MAX = 400;
-/** Gemini CLI's summary opens with the command it ran; in a short output it is the harness's line. */
-const GEMINI_COMMAND_LINE = /^Command: /;
 /** Every line of the output says a file is missing (`cat ~/.netrc ~/.pgpass` that printed one file and missed the other shows content). */
 function onlySaysMissing(output: string): boolean {
   // (the harness's own lines around the output are not the command's: Gemini CLI's "Command: …", "Exit Code: 1")
-  const lines = output.split('\n').filter((l) => l.trim() !== '' && !HARNESS_LINE.test(l) && !GEMINI_COMMAND_LINE.test(l));
+  const lines = commandOutputLines(output);
   return lines.length > 0 && lines.every((l) => NO_SUCH_FILE.test(l));
 }
 /** A dump piped through a filter that keeps named variables (`printenv | rg 'SESSION|PWD'`). */

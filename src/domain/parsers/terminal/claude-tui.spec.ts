@@ -511,7 +511,7 @@ describe('claude-code-tui: heads as the research preview drew them, and commands
     assert.equal(resultOf(out.events, all[2]!)!.output, 'Wrote 1 lines to lib\\a.dart');
     const rest = run(['> deploy it', pad('● Bash(cd /w/app && gcloud run deploy', 'timeout: 10m'), pad('      app-pdf \\', '0s'), '        --region us-central1)', '  ⎿  Deploying...'].join('\n'), 'claude-code-tui');
     assert.deepEqual(calls(rest.events).map((c) => (c.input.type === 'command' ? c.input.command : '')), ['cd /w/app && gcloud run deploy app-pdf \\\n--region us-central1'], 'the minutes on one line, the seconds on the next');
-    // a marker after padding inside a command's own text is the command's (the second review of set 68's diff)
+    // a marker after padding inside a command's own text is the command's (the fifth review of the session's diff)
     const inside = run(['> clean up', '● Bash(echo "step   ● done"; rm -rf ~/data)', '  ⎿  step   ● done', '● Bash(printf "a   ⎿ b" && rm -rf ~/data)', '  ⎿  a   ⎿ b'].join('\n'), 'claude-code-tui');
     assert.deepEqual(calls(inside.events).map((c) => (c.input.type === 'command' ? c.input.command : '')), ['echo "step   ● done"; rm -rf ~/data', 'printf "a   ⎿ b" && rm -rf ~/data']);
     const quoted = run(['> clean up', '● Bash(echo "$(date)   ● done"; rm -rf ~/data)', '  ⎿  ok', '● Read(README.md)      ● Bash(echo "step   ● done"; rm -rf ~/data)', '  ⎿  ok'].join('\n'), 'claude-code-tui');
