@@ -456,3 +456,19 @@ test('a generated key committed in a call whose later step failed was committed 
   ]);
   assert.ok(r.findings.some((f) => f.rule === 'secrets/in-tool-input' && f.severity === 'critical'), JSON.stringify(r.findings.map((f) => [f.rule, f.severity, f.title])));
 });
+
+// Outputs captured from the real clients on a machine like CI's (psql 15, Docker 28, cargo 1.95, MariaDB 10.11, OpenSSH):
+// each is the client's own refusal of a command that never reached what it acts on.
+const REAL_REFUSALS: [string, string, number, string][] = [
+  ["psql -h 127.0.0.1 -p 5999 -c 'DROP DATABASE app'", 'psql: error: connection to server at "127.0.0.1", port 5999 failed: Connection refused\n\tIs the server running on that host and accepting TCP/IP connections?', 2, 'destructive/destructive-sql'],
+  ['docker -H unix:///tmp/nodocker.sock system prune -af', 'Cannot connect to the Docker daemon at unix:///tmp/nodocker.sock. Is the docker daemon running?', 1, 'destructive/infra-destroy'],
+  ["mysql -h 127.0.0.1 -u nobody -pwrong -e 'DROP DATABASE x'", "ERROR 1698 (28000): Access denied for user 'nobody'@'127.0.0.1'", 1, 'destructive/destructive-sql'],
+  ["ssh nobody@127.0.0.1 'rm -rf /srv/data'", 'ssh: connect to host 127.0.0.1 port 22: Connection refused', 255, 'destructive/rm-outside-worktree'],
+];
+test('the real clients\' own refusals (captured, not made up) make the command an attempt', async () => {
+  for (const [bash, output, exit, rule] of REAL_REFUSALS) {
+    const r = await analyse('claude-code', [{ prompt: 'tidy up the project' }, { bash, output, exit }]);
+    const found = r.findings.filter((f) => f.rule === rule);
+    assert.ok(found.length > 0 && found.every((f) => /attempted/.test(f.title)), `${bash}: ${JSON.stringify(found.map((f) => [f.severity, f.title]))}`);
+  }
+});

@@ -365,7 +365,7 @@ const CLIENT_UNREACHED: ReadonlyArray<[RegExp, RegExp]> = [
   [/^(?:kubectl|oc|helm)$/, /The connection to the server [^\n]{1,200} was refused[^\n]*|^Unable to connect to the server:[^\n]*|You must be logged in to the server[^\n]*|^error: You must be logged in[^\n]*|^Error: Kubernetes cluster unreachable[^\n]*/m],
   [/^(?:docker|podman|docker-compose)$/, /^Cannot connect to the Docker daemon[^\n]*|^error during connect:[^\n]*/m],
   [/^(?:psql|pg_dump|pg_restore|dropdb|createdb)$/, /^psql: error: connection to server[^\n]*|^[\w_]+: error: connection to server[^\n]*|could not connect to server[^\n]*|password authentication failed for user[^\n]*/m],
-  [/^(?:mysql|mysqladmin|mysqldump|mariadb)$/, /^ERROR (?:1045 \(28000\): Access denied for user|200[2-5] \(HY000\): (?:Can't connect|Unknown MySQL server host))[^\n]*/m],
+  [/^(?:mysql|mysqladmin|mysqldump|mariadb)$/, /^ERROR (?:(?:1045|1698) \(28000\): Access denied for user|200[2-5] \(HY000\): (?:Can't connect|Unknown MySQL server host))[^\n]*/m],
   [/^(?:mongosh|mongo|redis-cli)$/, new RegExp(String.raw`${NO_CONNECTION}|^Could not connect to Redis[^\n]*|Authentication failed[^\n]*`, 'm')],
   [/^(?:npm|pnpm|yarn)$/, /^npm (?:error|ERR!) code (?:ENEEDAUTH|E401|E403|EOTP)\b[^\n]*/m],
   [/^(?:terraform|tofu)$/, /No valid credential sources found[^\n]*/],
