@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DependencyError, OutageLog, classifyFault } from './faults.ts';
+import { DependencyError, OutageLog, classifyFault, isTransactionConflict } from './faults.ts';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -53,4 +53,15 @@ test('OutageLog: the first failure starts an outage; failures within the quiet p
   assert.equal(log.note(db, 39_000), false, 'still within 30 s of the previous failure');
   assert.equal(log.note({ kind: 'storage_full', dependency: 'disk' }, 39_500), true, 'another dependency has its own outage');
   assert.equal(log.note(db, 70_000), true, '31 s without a failure: a new outage');
+});
+
+test('a transaction PostgreSQL aborted for a deadlock or a serialization failure is a conflict to run again, not a fault; other errors are not conflicts', () => {
+  const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+  assert.equal(isTransactionConflict(deadlock), true);
+  assert.equal(isTransactionConflict(Object.assign(new Error('could not serialize access'), { code: '40001' })), true);
+  assert.equal(isTransactionConflict(new Error('wrapped', { cause: deadlock })), true);
+  assert.equal(classifyFault(deadlock), null, 'not a dependency outage');
+  assert.equal(isTransactionConflict(Object.assign(new Error('unique violation'), { code: '23505' })), false);
+  assert.equal(isTransactionConflict(Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })), false);
+  assert.equal(isTransactionConflict(null), false);
 });

@@ -98,6 +98,21 @@ export function classifyFault(error: unknown, depth = 0): Fault | null {
   return classifyFault(e.cause, depth + 1);
 }
 
+// PostgreSQL SQLSTATEs of a transaction the server rolled back because of another one
+// (serialization_failure, deadlock_detected): nothing of it happened, the same work can run again.
+const PG_CONFLICT = new Set(['40001', '40P01']);
+
+/**
+ * True when the error is a transaction PostgreSQL aborted for a conflict with a concurrent one
+ * (through `cause` chains): not a dependency's fault and not a bug — running it again is the remedy.
+ */
+export function isTransactionConflict(error: unknown, depth = 0): boolean {
+  if (error === null || typeof error !== 'object' || depth > 5) return false;
+  const e = error as ErrorLike;
+  if (typeof e.code === 'string' && PG_CONFLICT.has(e.code)) return true;
+  return isTransactionConflict(e.cause, depth + 1);
+}
+
 /**
  * Remembers when each dependency last failed, so that an outage is logged at error level once
  * (its first failure) instead of once per request or per poll: a failure within `quietMs` of

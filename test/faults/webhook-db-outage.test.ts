@@ -119,7 +119,9 @@ async function settledOnce(t: { diagnostic(msg: string): void }, ids: string[]):
 /** Throws the failure again as a plain error whose message ends with the workers' webhook and job lines. */
 function withWorkerLogs(err: unknown): never {
   const lines = procs.map((p) => `${p.name}:\n${p.output().split('\n').filter((l) => /webhook|outage|job|claim|lease/.test(l)).slice(-60).map((l) => l.slice(0, 400)).join('\n')}`).join('\n');
-  throw new Error(`${(err as Error).message}\n${lines}`, { cause: err });
+  // The server's own errors (a deadlock, a cancelled statement) say what the workers' lines cannot.
+  const server = pg.logTail(200_000).split('\n').filter((l) => /ERROR|DETAIL|FATAL/.test(l) && !/terminating connection|shutting down|starting up/.test(l)).slice(-20).join('\n');
+  throw new Error(`${(err as Error).message}\n${lines}\npostgres:\n${server}`, { cause: err });
 }
 
 test('PostgreSQL stopped for longer than the lease while the receivers answer: each delivery is sent once and recorded when the database is back', async (t) => {

@@ -224,3 +224,61 @@ test('a run that begins while another run records the held answer waits for that
   const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
   assert.deepEqual(attempts.map((a) => [a.attempt_no, a.status_code]), [[1, 200]], 'no second attempt');
 });
+
+/** Sessions of this test's database waiting on a lock (PostgreSQL), polled until there are `n`. */
+async function lockWaiters(n: number): Promise<void> {
+  for (;;) {
+    const r = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db.kysely);
+    if ((r.rows[0]?.n ?? 0) >= n) return;
+    await new Promise((res) => setTimeout(res, 20));
+  }
+}
+
+test('an answer held past its lease is recorded while the run that claimed the job next begins: both take the delivery row before the job row, so neither is aborted as a deadlock — recorded once, nothing sent again (PostgreSQL: the two queued on the delivery row; SQLite: writers are serialised)', async () => {
+  const { acc, id, job } = await claimedDelivery(LEASE_MS);
+  // The run that claims the job next, freshly (its claim is checked by the settlement, not by a fence).
+  const next: ClaimedJob = { ...job, leaseOwner: 'w2', leaseExpiresAt: new Date(Date.now() + LEASE_MS).toISOString() };
+  const nextProcessor = createDeliverProcessor({ db: t.db, client, retryDelaysMs: [100], leaseMs: LEASE_MS });
+  let nextRun: Promise<void> | undefined;
+  let releaseRow: (() => void) | undefined;
+  let rowHolder: Promise<void> | undefined;
+  const lapsing: OutboundClient = {
+    ...client,
+    post: async (...args) => {
+      // The lease lapsed during the request and the job went to w2.
+      await t.db.kysely.updateTable('jobs').set({ lease_owner: 'w2', lease_expires_at: next.leaseExpiresAt }).where('id', '=', job.id).execute();
+      if (t.db.dialect === 'postgres') {
+        // Hold the delivery row so that w2's begin queues on it before this run's settlement does.
+        const held = new Promise<void>((r) => (releaseRow = r));
+        let locked!: () => void;
+        const holding = new Promise<void>((r) => (locked = r));
+        rowHolder = t.db.kysely.transaction().execute(async (trx) => {
+          await trx.updateTable('deliveries').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+          locked();
+          await held;
+        });
+        await holding;
+        nextRun = nextProcessor.run(next, contextFor(next));
+        await lockWaiters(1);
+      }
+      return client.post(...args);
+    },
+  };
+  const processor = createDeliverProcessor({ db: t.db, client: lapsing, retryDelaysMs: [100], leaseMs: LEASE_MS, heldAnswerRetryMs: 10 });
+  const run = processor.run(job, contextFor(job));
+  if (t.db.dialect === 'postgres') {
+    // w2's begin and this run's settlement both wait on the delivery row; then it is let go.
+    await lockWaiters(2);
+    releaseRow?.();
+    await rowHolder;
+    await Promise.all([run, nextRun]);
+  } else {
+    await run;
+    // The held answer settled the delivery and removed the job: w2's run writes nothing.
+    await assert.rejects(nextProcessor.run(next, contextFor(next)), LeaseLostError);
+  }
+  assert.equal(rx.hits.length, 1, 'sent once');
+  assert.equal((await hooks.getDelivery(t.db.kysely, acc, id)).status, 'delivered');
+  const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
+  assert.deepEqual(attempts.map((a) => [a.attempt_no, a.status_code, a.error_class]), [[1, 200, null]], 'the held answer recorded, no attempt closed as interrupted');
+});

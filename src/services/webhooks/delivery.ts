@@ -4,10 +4,16 @@
 //      send; otherwise close attempts a dead worker left open, write the attempt row (started_at)
 //      and bump the delivery's attempt_count — committed BEFORE the request is made;
 //   2. POST the stored bytes through the SSRF-guarded client (no transaction open meanwhile);
-//   3. finish (one transaction): settle the job first (complete it, or reschedule the SAME job
-//      at now + delay; fenced by the lease), then write the attempt's result and mark the
+//   3. finish (one transaction): settle the job (complete it, or reschedule the SAME job
+//      at now + delay; fenced by the lease), write the attempt's result and mark the
 //      delivery delivered, pending or failed (and maybe auto-disable the webhook). A refusal by
 //      the SSRF guard is final: the delivery fails without retries.
+//
+// Every transaction here takes its rows in one order: the delivery, then the job, then the
+// attempts. Two of them can overlap on the same delivery — a worker recording an answer it kept
+// through an outage (its lease lapsed) and the worker that claimed the job meanwhile — and rows
+// taken in two orders deadlock them; PostgreSQL then aborts one, and an aborted recording made
+// the delivery go out twice.
 //
 // Both transactions commit without waiting for PostgreSQL's WAL flush (adapters/db/durability.ts):
 // if the database server crashes and loses them, the job runs again and the receiver gets the
@@ -34,7 +40,7 @@ import {
 } from '../../adapters/db/repositories/webhooks.ts';
 import { LeaseLostError, deleteJob, renewLease, rescheduleUnlessHeld } from '../../adapters/jobs/queue.ts';
 import type { OutboundClient, OutboundResult } from '../../adapters/outbound/index.ts';
-import { classifyFault } from '../../kernel/faults.ts';
+import { classifyFault, isTransactionConflict } from '../../kernel/faults.ts';
 import { isoAfter, nowIso } from '../../kernel/ids.ts';
 import { packageVersion } from '../../kernel/version.ts';
 import type { JobControl, Log, QueuedJob } from '../ports.ts';
@@ -116,9 +122,9 @@ async function begin(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayl
   return deps.db.kysely.transaction().execute(async (trx): Promise<Begin> => {
     // Attempt bookkeeping is redone if lost (the job runs again with the same delivery id).
     await commitWithoutFlushWait(deps.db, trx);
-    if (!claimIsFresh(job, deps.leaseMs, (deps.clock ?? Date).now())) await fence(trx, job, deps.leaseMs);
     // A held answer may be recorded by another run right now: wait for it before reading "pending".
     await lockDelivery(trx, payload.delivery_id);
+    if (!claimIsFresh(job, deps.leaseMs, (deps.clock ?? Date).now())) await fence(trx, job, deps.leaseMs);
     const target = await getDeliveryWithTarget(trx, payload.delivery_id);
     const now = nowIso();
     if (!target) {
@@ -197,9 +203,9 @@ async function finish(deps: DeliveryDeps, payload: DeliverJobPayload, a: Attempt
   const outcome = settle(deps, payload, a, result);
   return deps.db.kysely.transaction().execute(async (trx) => {
     await commitWithoutFlushWait(deps.db, trx);
-    // The job first, then the delivery, then the attempt: the order begin() takes them in.
-    await settleJob(trx, outcome, `attempt ${a.attemptNo}: ${result.error}`);
+    // The delivery, the job, the attempt: the order every transaction here takes them in.
     await lockDelivery(trx, payload.delivery_id);
+    await settleJob(trx, outcome, `attempt ${a.attemptNo}: ${result.error}`);
     if (!(await recordAttemptEndIfOpen(trx, a.attemptId, attemptEnd(result), { onlyIfOpen }))) throw new AttemptClosedError();
     const now = nowIso();
     if (outcome.status === 'retry') {
@@ -238,9 +244,11 @@ async function deliver(deps: DeliveryDeps, job: QueuedJob, ctx: JobControl): Pro
     const outcome = await finish(deps, payload, a, result, fenced, false);
     log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
   } catch (err) {
-    if (err instanceof LeaseLostError || classifyFault(err)) {
-      // The database failed us (or the lease lapsed while it did): the answer is real, keep it.
-      const outcome = await holdAnswer(deps, job, payload, a, result, ctx, fields);
+    if (err instanceof LeaseLostError || classifyFault(err) || isTransactionConflict(err)) {
+      // The database failed us (or the lease lapsed while it did, or it rolled the settlement
+      // back for a conflict): the answer is real, keep it.
+      const why = isTransactionConflict(err) ? 'the database rolled its record back for a conflict' : 'while the database is unreachable';
+      const outcome = await holdAnswer(deps, job, payload, a, result, ctx, fields, why);
       log[result.ok ? 'info' : 'warn'](fields, `webhook attempt: ${outcome}`);
       return;
     }
@@ -262,10 +270,10 @@ const isStopping = (signal: AbortSignal) => signal.aborted && !(signal.reason in
  * leaves it for answerGraceMs after the next claim. Gives up only when the worker stops, or
  * when another run closed the attempt meanwhile (then the delivery is sent again).
  */
-async function holdAnswer(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobControl, fields: object): Promise<string> {
+async function holdAnswer(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJobPayload, a: Attempt, result: OutboundResult, ctx: JobControl, fields: object, why: string): Promise<string> {
   const log = deps.log ?? silentLog;
   const every = deps.heldAnswerRetryMs ?? 500;
-  log.warn(fields, 'webhook attempt answered while the database is unreachable; keeping the result until it is back');
+  log.warn(fields, `webhook attempt answered ${why}; keeping the result until it is back`);
   const unfenced: SettleJob = async (trx, outcome, error) => {
     if (outcome.status === 'retry') await rescheduleUnlessHeld(trx, job.id, job.leaseOwner, isoAfter(outcome.delay), error);
     else await deleteJob(trx, job.id);
@@ -286,7 +294,8 @@ async function holdAnswer(deps: DeliveryDeps, job: QueuedJob, payload: DeliverJo
         if (row.error_class !== 'interrupted') return 'result already recorded';
         return 'result discarded: the attempt was closed as interrupted meanwhile, the delivery is sent again';
       }
-      if (!classifyFault(err)) throw err;
+      // An outage goes on, or a concurrent run's transaction won a conflict: offer it again.
+      if (!classifyFault(err) && !isTransactionConflict(err)) throw err;
     }
   }
 }
@@ -299,10 +308,10 @@ async function giveUp(deps: DeliveryDeps, job: QueuedJob, error: string, ctx: Jo
   const id = (job.payload as Partial<DeliverJobPayload> | null)?.delivery_id;
   await deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
-    // Job, delivery, attempts: the order begin() and finish() lock them in.
+    // Delivery, job, attempts: the order every transaction here takes them in.
+    if (typeof id === 'string') await lockDelivery(trx, id);
     await ctx.fail(trx, error);
     if (typeof id === 'string') {
-      await lockDelivery(trx, id);
       await closeInterruptedAttempts(trx, id, now);
       await failPendingDelivery(trx, id, now);
     }

@@ -64,7 +64,7 @@ export async function getDelivery(db: DbExecutor, id: string, accountId?: string
 /**
  * Takes the delivery's row lock until the transaction ends (an update that changes nothing: the
  * same statement locks the row in PostgreSQL and takes the write lock in SQLite). Whoever begins
- * or settles an attempt takes it first — after the job's row, before the attempts' — so a run that
+ * or settles an attempt takes it first — before the job's row and the attempts' — so a run that
  * reads "pending" cannot interleave with another run recording the answer (a second POST).
  */
 export async function lockDelivery(db: DbExecutor, id: string): Promise<void> {
