@@ -472,3 +472,25 @@ test('the real clients\' own refusals (captured, not made up) make the command a
     assert.ok(found.length > 0 && found.every((f) => /attempted/.test(f.title)), `${bash}: ${JSON.stringify(found.map((f) => [f.severity, f.title]))}`);
   }
 });
+
+// zsh (its default NOMATCH; Claude Code runs commands through zsh's eval) and bash under failglob
+// skip a command whose pattern matched no file, before it runs: captured from zsh 5.9 and bash 5.2
+// on this machine (`rm -rf keep nothing*` left `keep` in place; `&& echo after` did not run, the
+// next line did; `~/nothing*` is named as expanded).
+for (const agent of AGENTS) {
+  test(`${agent}: a delete whose pattern the shell said matched nothing never ran (zsh's and bash's own words); a pattern in another step of the chain says nothing about it (held-out set 70)`, async () => {
+    const rm = async (bash: string, output: string, exit: number) => (await analyse(agent, [{ prompt: 'clean up the test files' }, { bash, output, exit }])).findings.filter((f) => f.rule === 'destructive/rm-outside-worktree').map((f) => f.title);
+    for (const [bash, output] of [
+      ['rm -rf ~/.tool.json /tmp/tool-test* && node /tmp/check.js', '(eval):1: no matches found: /tmp/tool-test*\nnode:internal/modules/cjs/loader:1386\n  throw err;'],
+      ['rm -rf ~/.config/tool ~/old-runs*', 'zsh:1: no matches found: /home/dev/old-runs*'],
+      ['rm -rf ~/.config/tool /tmp/tool-test*', 'bash: no match: /tmp/tool-test*'],
+    ]) {
+      const titles = await rm(bash!, output!, 1);
+      assert.ok(titles.length > 0 && titles.every((t) => /attempted/.test(t)), `${bash}: ${JSON.stringify(titles)}`);
+    }
+    const other = await rm('ls /tmp/tool-test* ; rm -rf ~/.config/tool', '(eval):1: no matches found: /tmp/tool-test*', 0);
+    assert.ok(other.length > 0 && !other.some((t) => /attempted/.test(t)), `the pattern was the listing's: ${JSON.stringify(other)}`);
+    const literal = await rm('rm -rf ~/.config/tool', "echo says: no matches found: nothing*", 0);
+    assert.ok(literal.length > 0 && !literal.some((t) => /attempted/.test(t)), 'no pattern of this command');
+  });
+}

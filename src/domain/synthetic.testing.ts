@@ -14,7 +14,9 @@ export type Step =
   | { bash: string; output?: string; exit?: number; denied?: boolean; unanswered?: boolean; refused?: string; cwdAfter?: string }
   | { write: string; content: string; failed?: string }
   /** A replacement inside a file (Claude Code's Edit, a Codex patch hunk, Gemini CLI's replace); a terminal transcript has none. */
-  | { edit: string; old: string; new: string; failed?: string };
+  | { edit: string; old: string; new: string; failed?: string }
+  /** A call of an MCP server's tool, under each agent's own name for it; a terminal transcript has none. */
+  | { mcp: string; tool: string; args: Record<string, unknown>; output?: string };
 
 export type Flavour = 'claude-code' | 'codex' | 'gemini-cli' | 'terminal';
 export const FLAVOURS: Flavour[] = ['claude-code', 'codex', 'gemini-cli', 'terminal'];
@@ -60,6 +62,10 @@ function claude(steps: Step[], cwd: string, setup: Setup): string {
       const text = s.refused ?? (s.denied ? "The user doesn't want to proceed with this tool use. The tool use was rejected." : s.exit ? `Exit code ${s.exit}\n${s.output ?? ''}` : s.output ?? '');
       if (s.cwdAfter !== undefined) base = { ...base, cwd: s.cwdAfter };
       out.push(user([{ type: 'tool_result', tool_use_id: id, content: text, is_error: !!s.denied || !!s.exit || !!s.refused }]));
+    } else if ('mcp' in s) {
+      const id = `toolu_${++n}`;
+      out.push(assistant([{ type: 'tool_use', id, name: `mcp__${s.mcp}__${s.tool}`, input: s.args }]));
+      out.push(user([{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: s.output ?? 'ok' }] }]));
     } else if ('edit' in s) {
       const id = `toolu_${++n}`;
       out.push(assistant([{ type: 'tool_use', id, name: 'Edit', input: { file_path: s.edit, old_string: s.old, new_string: s.new } }]));
@@ -93,6 +99,8 @@ function codex(steps: Step[], cwd: string, setup: Setup): string {
       if (s.unanswered) continue;
       const text = s.refused ?? (s.denied ? 'exec command rejected by user' : `Exit code: ${s.exit ?? 0}\nWall time: 0.1 seconds\nOutput:\n${s.output ?? ''}`);
       out.push(env('response_item', { type: 'function_call_output', call_id: id, output: text }));
+    } else if ('mcp' in s) {
+      out.push(env('event_msg', { type: 'mcp_tool_call_end', call_id: `m${++n}`, invocation: { server: s.mcp, tool: s.tool, arguments: s.args }, duration: { secs: 0, nanos: 1_000_000 }, result: { Ok: { content: [{ type: 'text', text: s.output ?? 'ok' }] } } }));
     } else if ('edit' in s) {
       const id = `call_${++n}`;
       const lines = (text: string, mark: string) => text.split('\n').map((l) => `${mark}${l}`).join('\n');
@@ -126,6 +134,8 @@ function gemini(steps: Step[], cwd: string, setup: Setup): string {
       }
       const response = s.refused ? { error: s.refused } : s.denied ? { error: '[Operation Cancelled] Reason: User did not allow tool call' } : { output: `Command: ${s.bash}\nDirectory: (root)\nOutput: ${s.output ?? ''}\nError: (none)\nExit Code: ${s.exit ?? 0}\nSignal: (none)` };
       out.push(call('run_shell_command', { command: s.bash }, response, s.denied ? 'cancelled' : s.exit || s.refused ? 'error' : 'success', s.refused ?? s.output ?? ''));
+    } else if ('mcp' in s) {
+      out.push(call(`mcp_${s.mcp}_${s.tool}`, s.args, { output: s.output ?? 'ok' }, 'success', ''));
     } else if ('edit' in s) {
       out.push(call('replace', { file_path: s.edit, old_string: s.old, new_string: s.new }, s.failed ? { error: s.failed } : { output: `Successfully modified file: ${s.edit} (1 replacements).` }, s.failed ? 'error' : 'success', ''));
     } else {
@@ -139,7 +149,7 @@ function gemini(steps: Step[], cwd: string, setup: Setup): string {
 function terminal(steps: Step[], cwd: string): string {
   const out: string[] = [];
   for (const s of steps) {
-    if ('prompt' in s || 'say' in s || 'edit' in s) continue;
+    if ('prompt' in s || 'say' in s || 'edit' in s || 'mcp' in s) continue;
     if ('bash' in s) {
       out.push(`dev@box:${cwd.replace('/home/dev', '~')}$ ${s.bash}`);
       if (s.output) out.push(s.output);

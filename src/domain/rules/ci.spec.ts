@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { analyzeText } from '../analyze.ts';
 import { answered, cmd, edit, only, patch, prompt, ran, read, runRules, severityOf, write } from './harness.testing.ts';
 
 const EDITED = 'ci/config-edited';
@@ -70,6 +71,22 @@ test('read-only permissions and unchanged grants are fine', async () => {
 test('printing secrets in CI is a warning', async () => {
   const drafts = await runRules([edit('.github/workflows/ci.yml', '- run: npm test', '- run: echo "token=${{ secrets.NPM_TOKEN }}"\n      - run: npm test')]);
   assert.deepEqual(only(drafts, ECHO).map(severityOf), ['warning']);
+});
+
+test('secrets named for a name or an id (an org, a project, a host) print no credential; a name that also says key, token or secret does', async () => {
+  const echo = (line: string) => runRules([edit('.github/workflows/ci.yml', '- run: npm test', `${line}\n      - run: npm test`)]);
+  for (const line of [
+    '- run: echo "Release: https://sentry.io/organizations/${{ secrets.SENTRY_ORG }}/projects/${{ secrets.SENTRY_PROJECT }}/"',
+    '- run: echo "deploying to ${{ secrets.DEPLOY_HOST }} in ${{ secrets.GCP_PROJECT_ID }}"',
+    '- run: echo "client ${{ secrets.OAUTH_CLIENT_ID }}"',
+  ]) assert.deepEqual(only(await echo(line), ECHO), [], line);
+  for (const line of [
+    '- run: echo "${{ secrets.SENTRY_ORG }} ${{ secrets.SENTRY_AUTH_TOKEN }}"',
+    '- run: echo "${{ secrets.DEPLOY_HOST_KEY }}"',
+    '- run: echo "${{ secrets.CLIENT_SECRET_NAME }}"',
+    '- run: echo "${{ secrets.DATABASE_URL }}"',
+    '- run: echo "${{ secrets.SENTRY_ORG }} $NPM_TOKEN"',
+  ]) assert.deepEqual(only(await echo(line), ECHO).map(severityOf), ['warning'], line);
 });
 
 test('passing secrets through env is fine', async () => {
@@ -183,6 +200,33 @@ test('a workflow write whose result says the file was created is a new workflow:
   assert.deepEqual(only(updated, 'ci/permissions-broadened').map(severityOf), ['warning']);
   const asked = await runRules([prompt('Google Cloud runとGihub actionsを使ってデプロイしたいのでDockerFileを使用したいです'), ...answered(write(file, DEPLOY), { output: `File created successfully at: ${file}` })]);
   assert.deepEqual(only(asked, 'ci/config-edited').map(severityOf), ['info']);
+});
+
+test("in Claude Code's terminal, a Write whose result reads \"Wrote N lines to\" made a new workflow (its scopes are declared); \"Updated … with\" changed one that was there", async () => {
+  const capture = (result: string) => [
+    '╭───────────────────────────────────────────────────╮',
+    '│ ✻ Welcome to Claude Code!                         │',
+    '│                                                   │',
+    '│   cwd: /home/dev/site                             │',
+    '╰───────────────────────────────────────────────────╯',
+    '',
+    '> make the dashboard load faster',
+    '',
+    '● Write(.github/workflows/pages.yml)',
+    `  ⎿  ${result}`,
+    '      1 name: Pages',
+    '      2 on: workflow_dispatch',
+    '      3 permissions:',
+    '      4   contents: read',
+    '      5   pages: write',
+    '      6   id-token: write',
+    '',
+    '● Done.',
+    '',
+  ].join('\n');
+  const scopes = async (result: string) => (await analyzeText(capture(result))).findings.filter((f) => f.rule === PERMS).map((f) => f.severity);
+  assert.deepEqual(await scopes('Wrote 6 lines to .github/workflows/pages.yml'), ['info']);
+  assert.deepEqual(await scopes('Updated .github/workflows/pages.yml with 3 additions and 1 removal'), ['warning']);
 });
 
 test('workflows removed with git rm are CI changes, in a log that records no working directory too; one call that removes several is one cause', async () => {

@@ -8,7 +8,7 @@ import { isCiConfigFile } from '../paths.ts';
 import { countMatches, describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { Outcomes } from './outcome.ts';
-import { CreatedPaths } from './created-paths.ts';
+import { CreatedPaths, NEW_FILE_WRITTEN } from './created-paths.ts';
 import { ShownContents } from './shown-contents.ts';
 import { gitSubcommand } from './commands.ts';
 
@@ -52,6 +52,12 @@ const SECRET_PRINT = /\b(echo|printf|print|cat|Write-Host|Write-Output)\b[^\n]*\
 const PASS_THROUGH = /^(?:tee|cat|base64|base32|xxd|od|hexdump|rev|sed|awk|gawk|tr|cut|head|tail|sort|uniq|fold|column|nl|grep|jq|yq|echo|printf|xargs|sha\d*sum|md5sum)$/;
 /** `::add-mask::${{ secrets.X }}` / `::add-mask::$VAR`: GitHub replaces those values with *** in the log. */
 const ADD_MASK = /::add-mask::\s*(?:\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}|\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?)/g;
+/**
+ * A repository secret named for a name or an id, not a credential (`SENTRY_ORG`, `GCP_PROJECT_ID`,
+ * `DEPLOY_HOST`, `OAUTH_CLIENT_ID`): kept as a secret for convenience, it opens nothing. A name
+ * that also says key, token, secret or password is a credential whatever it ends with.
+ */
+const IDENTIFIER_SECRET = /^(?!.*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|CREDENTIAL|(?<!O)AUTH|PRIVATE|CERT|DSN|WEBHOOK|COOKIE|SESSION))[A-Z0-9_]*(?:^|_)(?:ORG|ORGANI[SZ]ATION|PROJECT|PROJECT_(?:ID|NAME|SLUG)|SLUG|REGION|ZONE|ENV|ENVIRONMENT|NAME|USER|USERNAME|EMAIL|HOST|HOSTNAME|PORT|DOMAIN|BUCKET|ACCOUNT_ID|APP_ID|CLIENT_ID|TEAM|TEAM_ID|OWNER|REPO|BRANCH|VERSION)$/i;
 /** The secrets a printing line names: `secrets.X` expressions and token-like variables. */
 const PRINTED_REF = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}|\$\{?([A-Z_][A-Z0-9_]*)\b/g;
 
@@ -74,6 +80,11 @@ export function secretPrints(text: string): number {
     if (consumedOrRedirected(rest)) continue;
     const refs = [...rest.matchAll(PRINTED_REF)].map((r) => r[1] ?? r[2]);
     if (refs.length > 0 && refs.every((r) => masked.has(r))) continue;
+    // `echo "https://sentry.io/${{ secrets.SENTRY_ORG }}/${{ secrets.SENTRY_PROJECT }}"`: secrets
+    // whose names say they hold a name or an id, not a credential, print nothing that opens anything
+    const named = [...rest.matchAll(PRINTED_REF)].filter((r) => r[1] !== undefined).map((r) => r[1]!);
+    const otherPrints = /toJSON\(\s*secrets\s*\)/.test(rest) || /\$\{?(?:CI_JOB_TOKEN|CI_REGISTRY_PASSWORD|[A-Z_]*(?:TOKEN|SECRET|PASSWORD|API_KEY))\b/.test(rest);
+    if (named.length > 0 && !otherPrints && named.every((n) => IDENTIFIER_SECRET.test(n))) continue;
     count++;
   }
   return count;
@@ -108,8 +119,6 @@ function grew(w: FileOp, re: RegExp): boolean {
 }
 
 // GitHub Pages hosting ("hosted on Github IO", "publish it on github.io") is built by an Actions workflow.
-/** The result of a write that made a new file (Claude Code's Write tool). */
-const CREATED = /^\s*File created successfully at\b/;
 // (`g…b actions`: "GitHub Actions" as people type it, "Gihub actions" included)
 const CI_WORDS = /\b(?:g[a-z]{2,5}b\s+actions?|(?:host|deploy|publish|serve)(?:ing|ed)?\s+(?:[\w'-]+\s+){0,3}(?:on|to|via|with)\s+github\b|workflows?|pipelines?|github actions?|gh actions|actions? (?:workflow|file)|ci(?:\/cd)?|continuous integration|gitlab-ci|circleci|jenkinsfile|deploy (?:it )?to (?:github )?pages|github[ .-]?pages|(?<![\w.-])github ?\.? ?io(?![\w/-])|gh-pages)\b/i;
 
@@ -179,8 +188,8 @@ function checkCi(ctx: RuleContext, event: NormEvent, facts: EventFacts, w: FileO
   const plainText = w.added !== '' && !REACHES_OUT.test(w.added) && !WRITE_GRANT_ANY.test(w.added) && !/\bpull_request_target\b/.test(w.added);
   const plain = w.kind === 'create' && plainText;
   const plainDraft: FindingDraft = { rule: ciEdited.id, severity: 'info', title: 'CI workflow created (no secret, no deploy)', detail: `The agent created ${path}: it names no secret, deploys or publishes nothing and asks for no write permission.`, evidence: ev, key: w.abs };
-  // A write whose result says it made the file (Claude Code's "File created successfully at:") wrote a new one.
-  const madeNew = (draft: FindingDraft) => (w.kind === 'write' ? { whenRan: (output: string) => (CREATED.test(output) ? draft : null) } : {});
+  // A write whose result says it made the file (created-paths.ts NEW_FILE_WRITTEN) wrote a new one.
+  const madeNew = (draft: FindingDraft) => (w.kind === 'write' ? { whenRan: (output: string) => (NEW_FILE_WRITTEN.test(output) ? draft : null) } : {});
   ctx.report(plain
     ? plainDraft
     : { rule: ciEdited.id, detail: `The agent ${verb} ${path}.`, evidence: ev, key: w.abs, ...(plainText ? madeNew(plainDraft) : {}) });

@@ -1,12 +1,19 @@
 // What the session itself brought into being: directories it made (`mkdir`) or cloned (`git clone
-// URL [dir]`, `gh repo clone`). Rules use it to tell the session's own work from what was there
-// before: removing its own scratch directory, rewriting the instruction files of a template it
-// cloned for a new project.
+// URL [dir]`, `gh repo clone`), and files its write tool created (the tool's own result says the
+// file was new). Rules use it to tell the session's own work from what was there before: removing
+// its own scratch directory, rewriting the instruction files of a template it cloned for a new project.
 import type { RuleContext } from './types.ts';
-import { locate, type Located } from './effects.ts';
+import { locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 
 const DIRS_MAX = 500;
+
+/**
+ * A write tool's result for a file that did not exist: Claude Code's Write ("File created
+ * successfully at" in its transcript; its terminal shows "Wrote N lines to", and "Updated …" /
+ * "Overwrote …" for a file that was there), Gemini CLI's write_file.
+ */
+export const NEW_FILE_WRITTEN = /^\s*(?:File created successfully at\b|Successfully created and wrote to new file\b|Wrote \d+ lines? to\b)/;
 /** git init's report of the repository it created (its path absolute, or as given). */
 const GIT_INIT_OUTPUT = /^(?:[└⎿]\s*)?Initialized empty (?:shared )?Git repository in (\S.*?)\/?\s*$/gm;
 const CLONE_VALUE_OPTIONS = ['-m', '--mode', '-b', '--branch', '--depth', '-o', '--origin', '-c', '--config', '--reference', '--template', '-j', '--jobs', '--filter'];
@@ -25,6 +32,8 @@ export class CreatedPaths {
   private readonly clones = new Set<string>();
   /** Whether the session cloned a repository into a new folder (a template or starter for new work, most often). */
   cloned = false;
+  /** Files the session's write tool created: its result said the file was new (or a patch added it). */
+  private readonly files = new Set<string>();
 
   constructor(private readonly session: RuleContext['session']) {}
 
@@ -81,6 +90,31 @@ export class CreatedPaths {
     const p = abs.replace(/\/+$/, '');
     if (this.gitDirs.has(p)) return true;
     return !this.session.cwd && p.replace(/^(?:\.\/)+/, '') === '.git' && this.hereGitDirs.size === 1;
+  }
+
+  /**
+   * The result of a call that wrote files with the agent's own tool: a file the tool says it
+   * created (Claude Code's "File created successfully at", Gemini CLI's "Successfully created and
+   * wrote to new file"), or one a patch added (Codex's `*** Add File:`), did not exist before.
+   */
+  onWriteResult(writes: readonly FileOp[], output: string, failed: boolean): void {
+    if (failed || this.files.size >= DIRS_MAX) return;
+    for (const w of writes) {
+      if (w.via !== 'tool') continue;
+      if (w.kind === 'create' || (w.kind === 'write' && writes.length === 1 && NEW_FILE_WRITTEN.test(output))) this.files.add(w.abs.replace(/\/+$/, ''));
+    }
+  }
+
+  /** Whether `abs` is a file the session's write tool created. */
+  createdFile(abs: string): boolean {
+    return this.files.has(abs.replace(/\/+$/, ''));
+  }
+
+  /** Whether `abs` is a folder that holds a file the session's write tool created (what else it held is not shown). */
+  holdsCreatedFile(abs: string): boolean {
+    const p = abs.replace(/\/+$/, '');
+    for (const f of this.files) if (f.startsWith(p + '/')) return true;
+    return false;
   }
 
   /** Whether `abs` is inside a folder a clone of this session created. */

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, prompt, psCmd, ran, read, result, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
 import { kept } from './overwrite.ts';
+import { analyzeText } from '../analyze.ts';
+import { AGENTS, session } from '../synthetic.testing.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {
   return only(await runRules(commands.map((c) => cmd(c)), opts), rule);
@@ -1633,4 +1635,46 @@ test('what the fourth review of the session found is no request: a rewrite forbi
   for (const ask of ['no database reset please, just migrate', 'the database reset failed yesterday, look at the logs', 'why did the db reset wipe my users? fix the seed']) assert.deepEqual(await drop(ask), ['critical'], ask);
   assert.deepEqual(only(await runRules([prompt('would a force push to main break the deploy'), ...ran('git push --force origin main', { output: '' })], { cwd: '/home/dev/app' }), PUSH).map(severityOf), ['critical']);
   assert.deepEqual(only(await runRules([prompt('force push feat'), ...ran('git push --force origin main', { output: '' })], { cwd: '/home/dev/app' }), PUSH).map(severityOf), ['critical']);
+});
+
+// Files the agent's own write tool created (its result says the file was new; a Codex patch adds
+// it) are the session's own work to remove; a folder that holds them only once the user asked to
+// undo what the agent did — what else it held is not shown.
+for (const agent of AGENTS) {
+  const home = '/home/dev';
+  const setup = (prompt2: string, rm: string) => session(agent, [
+    { prompt: 'set up a z.ai alias for claude' },
+    { write: `${home}/.config/zai-tool/config.json`, content: '{"model": "glm"}' },
+    { write: `${home}/ZAI-SETUP.md`, content: '# setup notes' },
+    { say: 'Done: a wrapper config and notes.' },
+    { prompt: prompt2 },
+    { bash: rm, output: '' },
+  ]);
+  const rmFindings = async (text: string) => (await analyzeText(text)).findings.filter((f) => f.rule === RM).map((f) => [f.severity, f.title]);
+
+  test(`${agent}: removing a file its own write tool created is the session's own work (info), with or without a request`, async () => {
+    assert.deepEqual(await rmFindings(setup('thanks, now tidy up', `rm -rf ${home}/ZAI-SETUP.md`)), [['info', 'Removed what the session created']]);
+  });
+
+  test(`${agent}: the folder its write tool put a new file in is its own to remove once the user asked to undo what it did, in any language; not before`, async () => {
+    for (const words of ['that is not what I asked, undo everything you did', 'nao gostei, faz o que eu pedi e desfaz essa merda', 'bitte mach das rückgängig', '全部撤销']) {
+      assert.deepEqual(await rmFindings(setup(words, `rm -rf ${home}/.config/zai-tool ${home}/ZAI-SETUP.md`)), [['info', 'Removed what the session created']], words);
+    }
+    // no undo asked (a question, a refusal, another request): the folder may have held more than the session's file
+    for (const words of ['should I undo what you did?', "don't undo it, just remove the config folder", 'now remove the config folder']) {
+      const found = await rmFindings(setup(words, `rm -rf ${home}/.config/zai-tool`));
+      // judged as any folder outside the tree (Gemini CLI records no working directory: a warning there)
+      assert.deepEqual(found.map(([s]) => s), [agent === 'gemini-cli' ? 'warning' : 'critical'], words);
+    }
+  });
+
+  test(`${agent}: a removal of the session's own file does not hide what the same command deletes elsewhere`, async () => {
+    const found = await rmFindings(setup('undo this', `rm -rf ${home}/ZAI-SETUP.md ${home}/Documents`));
+    assert.deepEqual(found.map(([s]) => s).sort(), [agent === 'gemini-cli' ? 'warning' : 'critical', 'info'].sort());
+  });
+}
+
+test('a file the write tool only updated (it existed before) is not the session\'s own to remove', async () => {
+  const events = [prompt('fix the notes'), ...answered(write('/home/dev/NOTES.md', '# notes'), { output: 'The file /home/dev/NOTES.md has been updated successfully.' }), prompt('undo this'), ...ran('rm -rf /home/dev/NOTES.md')];
+  assert.deepEqual(only(await runRules(events), RM).map(severityOf), ['critical']);
 });

@@ -590,7 +590,7 @@ class GitDirs {
   }
 }
 
-function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean | 'itself') => string | null, gitDirs?: GitDirs): void {
+function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean | 'itself') => string | null, gitDirs?: GitDirs, undoAsked?: () => boolean): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
@@ -650,7 +650,16 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     const ownAbs = locate(operand, dir, ctx.session).abs;
     if (((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(ownAbs)) || (/(?:^|\/)\.git\/*$/.test(ownAbs) && created?.initializedGit(ownAbs))) {
       ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
-      return;
+      continue;
+    }
+    // A file the agent's own write tool created (its result said the file was new), or — once the
+    // user asked to undo what the agent did — a folder holding such files: the removal takes the
+    // session's own work back. What else that folder held is not shown, so without that request it
+    // is judged as any folder.
+    if (v.rule === 'out' && !v.system && (created?.createdFile(ownAbs) || (created?.holdsCreatedFile(ownAbs) && undoAsked?.()))) {
+      const file = created.createdFile(ownAbs);
+      ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, ${file ? 'a file this session\'s write tool created' : 'a folder holding files this session\'s write tool created, after the user asked to undo what the agent did'}.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
+      continue;
     }
     // A folder in scratch space that the session had made its own folders in (`mkdir -p
     // /scratch/test/sub`, then `rm -rf /scratch/test`): what the log shows lost is the session's
@@ -1314,6 +1323,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const here = gitInits.get(event.callId);
             gitInits.delete(event.callId);
             if (here !== undefined && !event.denied) created.onGitInit(event.output, here);
+            if (facts.call) created.onWriteResult(effectsOf(facts.call, { secrets: [] }, ctx.session).writes, event.output, event.isError || !!event.denied);
           }
           if (event.kind === 'message' && LOW_CONFIDENCE_FORMATS.has(ctx.session.format)) created.onGitInit(event.text, true);
           dictated.onEvent(event);
@@ -1335,7 +1345,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
                 if (dir) return dir;
               }
               return null;
-            }, gitDirs);
+            }, gitDirs, () => asksToUndo(dictated.requests.for(event)));
             gitDirs.onCommand(loc, ctx.session);
             created.onCommand(loc);
             if (loc.cmd.host && !/^(?:ls|stat|test|cd|mkdir)$/.test(loc.cmd.name)) syncs.onRemoteCommand(remoteHostKey(loc.cmd.host), loc.cmd.args);
@@ -2074,6 +2084,31 @@ function asksRollback(requests: readonly Request[], words: RegExp = ASKS_ROLLBAC
   if (/^\s*(?:buttons?|scripts?|migrations?|features?|plans?|functions?|mechanisms?|strateg\w*|steps?|options?|commands?|endpoints?|logic|support|handler|flows?)\b/i.test(last.text.slice(m.index + m[0].length))) return null;
   return 'user';
 }
+/**
+ * The user's newest message asks, anywhere in it, to take back what the agent did ("… faz o que eu
+ * pedi e desfaz essa merda", "undo what you created"), not as a question and with no refusal just
+ * before the words. Weaker than asksRollback on purpose: it only ever lowers the removal of what
+ * the session itself made.
+ */
+export function asksToUndo(requests: readonly Request[]): boolean {
+  const last = [...requests].reverse().find((r) => r.by === 'user' && !r.document);
+  if (!last) return false;
+  // sentences with their closing marks kept: a question asks for nothing
+  for (const sentence of last.text.slice(0, 10_000).match(/[^.!?;\n。！？]+[.!?;\n。！？]*/g) ?? []) {
+    const m = ASKS_UNDO.exec(sentence);
+    if (m && !/[?？]\s*$/.test(sentence) && !UNDO_REFUSED.test(sentence.slice(0, m.index))) return true;
+  }
+  return false;
+}
+const ASKS_UNDO = new RegExp([
+  String.raw`\b(?:undo|revert|roll ?back|remove|delete) (?:what|everything|all) you(?:'ve| have)? (?:did|done|made|created|added|wrote|written|set up|installed)\b`,
+  String.raw`\b(?:undo|revert) (?:it|this|that|everything|all|the (?:changes|edits|work|setup)|your changes)\b`,
+  // Portuguese, Spanish, Italian, French and German imperatives and infinitives
+  String.raw`\b(?:desfaz|desfaça|desfazer|reverte|reverter|deshaz|deshacer|revierte|revertir|annulla|annuler|annule|défais|rückgängig)(?![\p{L}])`,
+  '撤销|撤回|还原|元に戻|되돌려|откати|отмени',
+].join('|'), 'iu');
+const UNDO_REFUSED = /\b(?:don'?t|do not|never|no need to|without|não|nao|nunca|no)\s+(?:\S+\s+){0,2}$|不要|しないで|하지 ?마|не\s+$/iu;
+
 /** A request of a sentence or two: whatever it names is its point. */
 const SHORT_REQUEST = 160;
 /** Words before it that make the rollback a thing to build ("implement the DB migration rollback"). */

@@ -467,13 +467,15 @@ test('a credential file read on the remote host through ssh comes back to this m
 
 test('a copy of the session log the user asked for in so many words is theirs: info, a warning when the session showed a credential; a request that does not ask for it changes nothing', async () => {
   const steps = [cmd('cp ~/.claude/projects/-home-dev-project/3f1c.jsonl docs/session.jsonl'), cmd('git add docs/session.jsonl && git commit -m "add session log"')];
-  for (const ask of ['copy this session transcript into docs/ and commit it', 'Please export our conversation log to the repo.', '이 세션 로그를 docs에 복사해 주세요', '把这次会话导出到仓库里', '帮我把这段聊天的jsonl拷贝一份在项目目录里面，然后整个项目push到github', "copy this chat's jsonl into the project"]) {
+  for (const ask of ['copy this session transcript into docs/ and commit it', 'Please export our conversation log to the repo.', '이 세션 로그를 docs에 복사해 주세요', '把这次会话导出到仓库里', '帮我把这段聊天的jsonl拷贝一份在项目目录里面，然后整个项目push到github', "copy this chat's jsonl into the project",
+    // a slash command's own steps (German, French, Portuguese)
+    '## 3. Chat-Verlauf sichern (best effort) → `chat-transcript.jsonl`', "Sauvegarder l'historique de la conversation dans docs/", 'salvar o histórico da conversa na pasta docs']) {
     assert.deepEqual(only(await runRules([prompt(ask), ...steps]), SESSION_LOG).map(severityOf), ['info'], ask);
   }
   const withCredential = only(await runRules([prompt('copy this session transcript into docs/ and commit it'), ...ran('cat .env', { output: `GITHUB_TOKEN=${GH}` }), ...steps]), SESSION_LOG);
   assert.deepEqual(withCredential.map(severityOf), ['warning']);
   assert.match(withCredential[0]!.title ?? '', /as requested/);
-  for (const ask of ["don't commit the session log", 'fix the session timeout bug and commit', 'add a chat widget', 'In this session, add auth and push when done', 'Add a chat history page and commit it', '保存会话状态到redis', 'copy data.jsonl into the fixtures and commit', '帮我把数据备份到jsonl']) {
+  for (const ask of ["don't commit the session log", 'fix the session timeout bug and commit', 'add a chat widget', 'In this session, add auth and push when done', 'Add a chat history page and commit it', '保存会话状态到redis', 'copy data.jsonl into the fixtures and commit', '帮我把数据备份到jsonl', 'Speichern Sie die Sitzung nicht', 'den Chat-Verlauf nicht sichern', 'Einstellungen sichern und committen']) {
     assert.notDeepEqual(only(await runRules([prompt(ask), ...steps]), SESSION_LOG).map(severityOf), ['info'], ask);
   }
 });

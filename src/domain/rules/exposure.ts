@@ -224,9 +224,9 @@ interface Copy {
 
 // A request for the session's log itself: a noun for it and a verb that puts it somewhere, in one
 // sentence ("export this session's transcript into the repo", "세션 로그를 복사해", "把会话导出").
-const TRANSCRIPT_NOUN = /\btranscripts?\b|\b(?:session|conversation|chat)[\s_-]*(?:logs?|transcripts?|jsonl|exports?|recordings?)\b|\bconversation\b|(?<![\w.-])\.jsonl\b|세션\s*(?:로그|기록)|대화\s*(?:로그|기록|내용)|会话\s*(?:日志|记录)|(?:这次|本次|当前|整个)会话(?!状态)|对话记录|聊天记录|(?:这段|这次|本次|当前)?(?:聊天|对话|会话)的?\s*jsonl\b|\b(?:chat|session|conversation)(?:['’]s)?\s+jsonl\b|セッション\s*(?:ログ|履歴)|会話\s*(?:ログ|履歴)|(?:registro|historial)\s+de\s+(?:la\s+)?(?:sesi[oó]n|conversaci[oó]n)/i;
-const TRANSCRIPT_VERB = /\b(?:copy|cp|export|save|include|add|commit|push|upload|attach|put|store|dump|archive)\b|복사|내보내|저장|保存|导出|复制|拷贝|备份|コピー|エクスポート|copia|exporta|guarda/i;
-const NEGATED = /\b(?:don'?t|do not|never|not|no need to)\s+(?:\w+\s+){0,2}$/i;
+const TRANSCRIPT_NOUN = /\btranscripts?\b|\b(?:session|conversation|chat)[\s_-]*(?:logs?|transcripts?|jsonl|exports?|recordings?)\b|\bconversation\b|(?<![\w.-])\.jsonl\b|세션\s*(?:로그|기록)|대화\s*(?:로그|기록|내용)|会话\s*(?:日志|记录)|(?:这次|本次|当前|整个)会话(?!状态)|对话记录|聊天记录|(?:这段|这次|本次|当前)?(?:聊天|对话|会话)的?\s*jsonl\b|\b(?:chat|session|conversation)(?:['’]s)?\s+jsonl\b|セッション\s*(?:ログ|履歴)|会話\s*(?:ログ|履歴)|(?:registro|historial)\s+de\s+(?:la\s+)?(?:sesi[oó]n|conversaci[oó]n)|\b(?:chat|gespr[äa]chs|sitzungs)[\s-]*(?:verlauf|protokoll)\b|\btranskript\b|\bhistorique\s+de\s+(?:la\s+)?(?:conversation|session|discussion)\b|\bhist[oó]rico\s+d[aeo]\s+(?:conversa|sess[aã]o|chat)\b/i;
+const TRANSCRIPT_VERB = /\b(?:copy|cp|export|save|include|add|commit|push|upload|attach|put|store|dump|archive)\b|복사|내보내|저장|保存|导出|复制|拷贝|备份|コピー|エクスポート|copia|exporta|guarda|\b(?:sichern|speichern|kopieren|exportieren|ablegen|archivieren|sauvegarder|copier|exporter|enregistrer|archiver|salvar|salve|salva)\b/i;
+const NEGATED = /(?:\b(?:don'?t|do not|never|not|no need to|nicht|nie|niemals|kein\w*|jamais|pas|nunca|nao)|\bnão)\s+(?:\S+\s+){0,2}$/i;
 
 /** Does the request ask for the session's log to be copied or exported (not "don't commit the chat log")? */
 export function asksForTranscript(request: string): boolean {

@@ -178,8 +178,8 @@ function stillOpen(line: string, openMark: string, closeMark: string): number {
 const EXAMPLE_WINDOW = 200;
 /** A quoted item at the end of a list, with what joins it to the next ("'you are now DAN' and "). */
 const QUOTED_LIST_ITEM = /(?:"[^"\n]{0,120}"|“[^”\n]{0,120}”|'[^'\n]{0,120}'|`[^`\n]{0,120}`)\s*(?:,|;|\/|\band\b|\bor\b|&)\s*$/;
-/** An example word, then at most three words and a colon or dash, right before the quotation. */
-const INTRODUCES_EXAMPLE = /\b(?:examples?|e\.g\.|such as|(?:phrases?|strings?|patterns?|inputs?|prompts?|text|payloads?|attacks?|things)\s+like|payloads?|attacks?|injections?|jailbreaks?|phrases?|patterns?|detects?|detected|blocks?|blocked|flags?|flagged|malicious|adversarial|strings?|test cases?|tries|attempts?)\b(?:\s+[\w'-]+){0,3}?\s*[:：—–-]?\s*$/i;
+/** An example word, then at most three words and a colon, comma or dash, right before the quotation ("(e.g., \"…\""). */
+const INTRODUCES_EXAMPLE = /(?:\be\.g\.|\b(?:examples?|such as|(?:phrases?|strings?|patterns?|inputs?|prompts?|text|payloads?|attacks?|things)\s+like|payloads?|attacks?|injections?|jailbreaks?|phrases?|patterns?|detects?|detected|blocks?|blocked|flags?|flagged|malicious|adversarial|strings?|test cases?|tries|attempts?)\b)(?:\s+[\w'-]+){0,3}?\s*[:：—–,，-]?\s*$/i;
 /** A line that speaks to the model: an order follows, quoted or not. */
 const ADDRESSES_MODEL = /\b(?:AI|LLMs?|assistants?|agents?|models?|Claude|Codex|Gemini|GPT|ChatGPT|Copilot)\b[^"“'`]{0,40}[:,]|\b(?:I'?d like you|you (?:must|should|need to|have to|will)|please)\b/i;
 
@@ -1034,6 +1034,13 @@ function runsOwnCode(call: ToolCallEvent | undefined, written: ReadonlySet<strin
 }
 const spelling = (phrase: string) => phrase.toLowerCase().replace(/\s+/g, ' ').trim();
 
+/** A call that runs the project's test runner and fetches nothing: what it prints is the project's tests' own. */
+function printedByTests(call: ToolCallEvent | undefined): boolean {
+  if (!call || call.input.type !== 'command') return false;
+  const line = call.input.command;
+  return line.length <= 10_000 && !FETCHES.test(line) && TEST_RUNNER.test(line);
+}
+
 function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts, authored: ReadonlySet<string>): { pending: Pending | null; instructions: Instructions | null } | null {
   const text = event.output;
   const inj = firstForeign(text, authored);
@@ -1050,8 +1057,13 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts,
   if (hidden) {
     const decoded = hidden.tagText ? ` Hidden text: "${safe(hidden.tagText, facts, 120)}".` : '';
     const ev = { index: event.index, excerpt: safe(visible(around(hidden.scanned, hidden.first, hidden.first + 1)), facts) };
-    ctx.report({ rule: hiddenUnicode.id, detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}.${decoded}`, evidence: [ev] });
-    found ??= { what: `hidden Unicode in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
+    // The project's test run printing its own fixtures (a test of bidi or zero-width handling):
+    // test data, unless it spells out hidden text (tag characters) — that is a message whoever prints it.
+    const testData = !hidden.tagText && printedByTests(facts.call);
+    ctx.report(testData
+      ? { rule: hiddenUnicode.id, severity: 'info', title: "Invisible characters printed by the project's tests", detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}: the project's test run printed them (its fixtures), and they spell out no hidden text.`, evidence: [ev], key: 'tests' }
+      : { rule: hiddenUnicode.id, detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}.${decoded}`, evidence: [ev] });
+    if (!testData) found ??= { what: `hidden Unicode in ${source}`, evidence: ev, callsLeft: WINDOW_CALLS, key: String(event.index) };
   }
   if (!found) return null;
   // What the injected passage names: the text around the phrase, or the decoded hidden text.

@@ -340,6 +340,26 @@ function chainStoppedBefore(command: string | undefined, target: string | { step
   return { why: `the chain stopped at \`${prog}\`, which failed${exitCode !== null ? ` (exit code ${exitCode})` : ''}, so the step that acts on ${typeof target === 'string' ? 'this path' : 'it'} did not run`, line: last.slice(0, 200) };
 }
 
+/**
+ * zsh's refusal of a pattern that matched no file ("zsh: no matches found: /tmp/x*", "(eval):1: no
+ * matches found: …" — Claude Code runs commands through zsh's eval — its NOMATCH default) and bash's
+ * under failglob ("bash: no match: …"): the shell skips the whole command that holds the pattern,
+ * before it runs (and a `&&` after it). The words name the pattern as expanded (`~/x*` as
+ * `/home/me/x*`); `step` must hold it as one of its words. The line, or null.
+ */
+function globMatchedNothing(step: string | undefined, output: string): string | null {
+  if (step === undefined || step.length > 4_000 || !output.includes('no match')) return null;
+  for (const m of output.slice(0, 20_000).matchAll(NO_GLOB_MATCH)) {
+    const glob = m[1]!.trim();
+    if (!/[*?[]/.test(glob)) continue;
+    const underHome = glob.replace(/^\/(?:home|Users)\/[^/]+|^\/root/, '');
+    const forms = [glob, ...(underHome !== glob ? [`~${underHome}`, `$HOME${underHome}`, `\${HOME}${underHome}`] : [])];
+    if (forms.some((f) => operandOf(step, f))) return m[0].slice(0, 200);
+  }
+  return null;
+}
+const NO_GLOB_MATCH = /^(?:[^\s:]{1,60}:(?:\d+:)? )?no match(?:es found)?: (\S[^\n]{0,300})$/gm;
+
 /** The step gives `path` as a whole word (`mkdir -p build` gives `build`, not `/opt/build`). */
 function operandOf(step: string, path: string): boolean {
   return new RegExp(String.raw`(?:^|[\s'"=])${escapeRegExp(path)}(?=[\s'";&|)]|$)`).test(step);
@@ -532,6 +552,10 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (effect === 'run' && (target === undefined || target === PUSH)) {
     const unreached = neverReached(command, result);
     if (unreached) return unreached;
+  }
+  if (effect === 'run') {
+    const skipped = globMatchedNothing(step ?? (command !== undefined && command.split(STEP_SEPARATOR).length === 1 ? command : undefined), output);
+    if (skipped) return { why: 'the shell found no file matching a pattern in the command and ran nothing of it', line: skipped };
   }
   if (target && target.charCodeAt(0) !== 0 && effect !== 'run') {
     const stopped = failed ? chainStoppedBefore(command, target, output, result.exitCode) : null;

@@ -12,6 +12,7 @@ import { asRequested, namesFile, requestsOf, whoAsked } from './requests.ts';
 import { changedPathsIn } from './worklog.ts';
 import { addCapped, describeCall, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { Outcomes } from './outcome.ts';
+import { NEW_FILE_WRITTEN } from './created-paths.ts';
 import { LOW_CONFIDENCE_FORMATS, type FormatId } from '../agents.ts';
 import { isWhiteSpace } from '../report/strings.ts';
 
@@ -338,8 +339,6 @@ export const OVERWRITE_RULES: Rule[] = [
   },
 ];
 
-/** A write tool's result for a file that did not exist (Claude Code's Write, Gemini CLI's write_file). */
-const NEW_FILE_WRITTEN = /^\s*(?:File created successfully at\b|Successfully created and wrote to new file\b)/;
 
 /** Calls whose output can show that files outside the tree exist: listings, and reads of one file. */
 function watchOutput(event: NormEvent & { kind: 'tool_call' }, fx: Effects, pending: Map<string, { listed: string[]; dir: string | null; read: { abs: string; gutter: boolean } | null }>): void {

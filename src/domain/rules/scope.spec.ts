@@ -592,6 +592,19 @@ test('a skill or command invoked by a name of the act (`$sf-ship ship tout`, `/p
   }
 });
 
+for (const agent of AGENTS) {
+  test(`${agent}: a push to main unasked, then the user's very next message orders a push ("… and push to github if needed"): within what the user wanted, info; a next message that complains, forbids or asks about it keeps the warning (held-out set 70)`, async () => {
+    const run = async (next: string | null) => (await analyzeText(session(agent, [
+      { prompt: 'Continue implementing the app: start phase 7' },
+      { bash: 'git commit -am "Phase 7" && git push', output: `[main 9b8e7d1] Phase 7\n 3 files changed\n${TO_MAIN}` },
+      { say: 'Phase 7 is done and pushed.' },
+      ...(next === null ? [] : [{ prompt: next }, { say: 'OK.' }]),
+    ]))).findings.filter((f) => f.rule === UNREQUESTED_PUSH).map((f) => f.severity);
+    for (const next of ["Great - let's update progress.md and push to github if needed", 'ok, push the readme too']) assert.deepEqual(await run(next), ['info'], next);
+    for (const next of [null, 'why did you push? never push without asking', "don't push again", 'should we push?', 'now add the settings page']) assert.deepEqual(await run(next), ['warning'], String(next));
+  });
+}
+
 test('a feature branch pushed unasked is an info', async () => {
   const d = only(await runRules([prompt('fix the login form'), ...ran('git push -u origin fix/login', { output: NEW_BRANCH })]), UNREQUESTED_PUSH);
   assert.deepEqual(d.map(severityOf), ['info']);

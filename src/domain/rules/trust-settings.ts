@@ -131,6 +131,8 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
   }
   const opened = privateOpened(cmd);
   if (opened) return { what: `${opened} was made readable by every local user`, asked: PERMISSION_WORDS };
+  const unsigned = signingOff(cmd);
+  if (unsigned) return { what: unsigned, asked: SIGNING_WORDS };
   if (/^(?:mysqld|mysqld_safe|mariadbd)$/.test(cmd.name) && cmd.args.includes('--skip-grant-tables')) return { what: 'the MySQL server was started with --skip-grant-tables: every account gets in without a password', asked: AUTH_OFF_WORDS };
   if (cmd.name === 'mongod' && cmd.args.includes('--noauth')) return { what: 'MongoDB was started with --noauth: no login is checked', asked: AUTH_OFF_WORDS };
   if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return { what: "Redis was started with protected mode off: with no password set it answers anyone who reaches it", asked: AUTH_OFF_WORDS };
@@ -139,6 +141,24 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
   if (breaksSystemPackages(cmd)) return { what: "packages were installed into the system's Python past the OS's guard (`--break-system-packages`, PEP 668): they can replace the distribution's own and break the tools that need them", asked: SYSTEM_PACKAGES_WORDS };
   return null;
 }
+
+/**
+ * `git config commit.gpgsign false` (`--local`, `--global`, `tag.gpgsign`): the signing the user set
+ * up is off from then on, for that repository or every one — most often to get past a commit that
+ * failed because the key wanted a passphrase. A one-off unsigned commit (`--no-gpg-sign`) changes
+ * no setting and is not reported.
+ */
+function signingOff(cmd: SimpleCommand): string | null {
+  if (cmd.name !== 'git') return null;
+  const words = cmd.args.map((a) => a.toLowerCase());
+  const at = words.indexOf('config');
+  if (at < 0 || words.some((a) => /^--(?:get|get-all|get-regexp|list|unset|unset-all)$|^-l$/.test(a))) return null;
+  const key = words.findIndex((a, i) => i > at && /^(?:commit|tag)\.gpgsign$/.test(a));
+  if (key < 0 || !/^(?:false|0|no|off)$/.test(words[key + 1] ?? '')) return null;
+  const scope = words.includes('--global') || words.includes('--system') ? 'for every repository of the user' : 'for this repository';
+  return `${words[key]!.startsWith('tag') ? 'tag' : 'commit'} signing was switched off ${scope} (\`${cmd.args[key]} false\`): what is committed from now on is not signed`;
+}
+const SIGNING_WORDS = /\bgpg\b|\bsign(?:ing|atures?)\b|\bunsigned\b|\bgpgsign\b/i;
 
 /**
  * `docker run -p 5432:5432 -e POSTGRES_HOST_AUTH_METHOD=trust postgres`: a database image told to let

@@ -15,12 +15,14 @@
 //   session, a capture's tail) says nothing of what was asked: silent;
 // - what moved: the default branch, a deploy branch or tags (where pipelines and users pick the
 //   work up) are a warning; another branch is an info (a review still stands between it and use).
+// - what the user said next: a push whose very next message from the user orders a push ("update
+//   the progress file and push to github if needed") was within what the user wanted: info.
 // Forced pushes are destructive/force-push's, pushes the user forbade scope/forbidden-act's.
 import type { NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf } from './effects.ts';
 import { gitSubcommand, PUSHED_REF } from './commands.ts';
-import { requestsOf, type Request } from './requests.ts';
+import { orderSentences, requestsOf, type Request } from './requests.ts';
 import { actOf, standingProhibition } from './prohibitions.ts';
 import { isAgentInstructionFile } from '../paths.ts';
 import { clip, evidence, meta, QUOTE_MAX, safe } from './util.ts';
@@ -130,6 +132,8 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
       let cited = false;
       let lastRequest: Request | undefined;
       const pending = new Map<string, PendingPush>();
+      // pushes judged unasked, held until the user speaks again: a next message that orders a push too lowers them
+      let held: FindingDraft[] = [];
       // the reads of instruction files (CLAUDE.md, AGENTS.md): their words are the user's standing orders
       const instructionReads = new Set<string>();
       const judge = (p: PendingPush, result: ToolResultEvent, facts: EventFacts): void => {
@@ -148,7 +152,18 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
           evidence: [evidence(p.event, p.command, facts)],
           key: shared.length > 0 ? 'shared' : 'branch',
         };
-        ctx.report(draft);
+        if (held.length < PENDING_MAX) held.push(draft);
+        else ctx.report(draft);
+      };
+      /** The user spoke again (or the log ended): the held pushes are judged by what the user said. */
+      const release = (next: string | null): void => {
+        const endorsed = next !== null && orderSentences(next.slice(0, 20_000)).some(asksPush);
+        for (const d of held) {
+          ctx.report(endorsed && d.severity !== 'info'
+            ? { ...d, severity: 'info', title: `${d.title ?? unrequestedPush.title} (the user asked for a push next)`, detail: `${d.detail} The user's very next message asked for a push: the push was within what the user wanted.`, key: `${d.key ?? ''} (endorsed)` }
+            : d);
+        }
+        held = [];
       };
       /** The requests the event added (an agreed proposal, an answered question, a handed document, the prompt itself). */
       const added = (): Request[] => {
@@ -160,6 +175,7 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
+          if (held.length > 0 && event.kind === 'prompt' && event.agentId === undefined && !event.synthetic) release(event.text);
           if (event.kind === 'tool_result') {
             const p = pending.get(event.callId);
             if (p) {
@@ -211,6 +227,9 @@ export const UNREQUESTED_PUSH_RULES: Rule[] = [
             pending.set(event.callId, { event, command: cmd.text });
             break;
           }
+        },
+        finish() {
+          release(null);
         },
       };
     },

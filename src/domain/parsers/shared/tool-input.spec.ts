@@ -5,6 +5,7 @@ import { jsonl, env, run, ofKind } from '../codex/drive.testing.ts';
 import { drive } from '../gemini/drive.testing.ts';
 import { gemini } from '../gemini.ts';
 import { analyzeText } from '../../analyze.ts';
+import { AGENTS, session } from '../../synthetic.testing.ts';
 
 test("the reference filesystem MCP server's file tools are file operations; its other tools, other servers and bad arguments stay MCP calls", () => {
   assert.deepEqual(mcpToolInput('filesystem', 'write_file', { path: '/r/a.md', content: '# A' }), { type: 'file_write', path: '/r/a.md', content: '# A' });
@@ -23,6 +24,22 @@ test("the reference filesystem MCP server's file tools are file operations; its 
   stays('filesystem', 'write_file', null);
   stays('notes', 'write_file', { path: '/r/a.md', content: '# A' });
   stays('filesystems-backup', 'read_file', { path: '/r/a.md' });
+});
+
+test("Desktop Commander's file and shell tools are file operations and commands; its listings, searches, URL reads and bad arguments stay MCP calls (held-out set 70)", () => {
+  assert.deepEqual(mcpToolInput('desktop-commander', 'write_file', { path: '/home/dev/.claude/settings.json', content: '{}' }), { type: 'file_write', path: '/home/dev/.claude/settings.json', content: '{}' });
+  assert.deepEqual(mcpToolInput('desktop-commander', 'write_file', { path: '/r/log.md', content: 'more\n', mode: 'append' }), { type: 'file_edit', path: '/r/log.md', edits: [{ oldText: '', newText: 'more\n' }] });
+  assert.deepEqual(mcpToolInput('desktop-commander', 'edit_block', { file_path: '/r/a.ts', old_string: 'a', new_string: 'b' }), { type: 'file_edit', path: '/r/a.ts', edits: [{ oldText: 'a', newText: 'b' }] });
+  assert.deepEqual(mcpToolInput('DesktopCommander', 'read_file', { path: '/r/a.ts', offset: 10, length: 20 }), { type: 'file_read', path: '/r/a.ts' });
+  assert.deepEqual(mcpToolInput('desktop_commander', 'start_process', { command: 'npm test', timeout_ms: 5000 }), { type: 'command', command: 'npm test' });
+  assert.deepEqual(mcpToolInput('desktop-commander', 'execute_command', { command: 'ls' }), { type: 'command', command: 'ls' });
+  const stays = (tool: string, args: unknown) => assert.deepEqual(mcpToolInput('desktop-commander', tool, args), { type: 'mcp', server: 'desktop-commander', tool, args }, tool);
+  stays('list_directory', { path: '/r' });
+  stays('start_search', { path: '/r', pattern: 'x' });
+  stays('read_file', { path: 'https://example.com/a', isUrl: true });
+  stays('start_process', { command: '' });
+  stays('edit_block', { old_string: 'a', new_string: 'b' });
+  stays('write_file', { path: '/r/a.md' });
 });
 
 const CREDENTIALS = '/home/dev/.aws/credentials';
@@ -58,3 +75,16 @@ test('Gemini CLI: the filesystem server under its marked names is a file operati
   ]);
   assert.ok((await analyzeText(log)).findings.some((f) => f.rule === 'secrets/sensitive-file-read'), 'the read of a credential file is judged');
 });
+
+for (const agent of AGENTS) {
+  test(`${agent}: Desktop Commander's write of the user's agent settings is judged as the agent's own write; its shell tool's commands as commands (held-out set 70)`, async () => {
+    const hooks = JSON.stringify({ hooks: { PreToolUse: [{ matcher: '', hooks: [{ type: 'command', command: 'curl -s localhost:5111/hook' }] }] } }, null, 2);
+    const r = await analyzeText(session(agent, [
+      { prompt: 'why does the voice server not get my messages?' },
+      { mcp: 'desktop-commander', tool: 'write_file', args: { path: '/home/dev/.claude/settings.json', content: hooks }, output: 'Successfully wrote to /home/dev/.claude/settings.json' },
+      { mcp: 'desktop-commander', tool: 'start_process', args: { command: 'rm -rf /home/dev/Documents/notes', timeout_ms: 5000 }, output: 'Process started with PID 4242' },
+    ]));
+    assert.ok(r.findings.some((f) => f.rule === 'permissions/agent-settings-write' && f.severity === 'warning'), JSON.stringify(r.findings.map((f) => [f.rule, f.severity])));
+    assert.ok(r.findings.some((f) => f.rule === 'destructive/rm-outside-worktree' && f.severity !== 'info'), 'the shell tool ran the delete');
+  });
+}

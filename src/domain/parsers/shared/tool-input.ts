@@ -49,10 +49,39 @@ export function markedMcpInput(name: string, args: unknown): ToolInput | null {
  * whichever agent called them. Its other tools (`move_file`, listings, searches) stay MCP calls.
  */
 export function mcpToolInput(server: string, tool: string, args: unknown): ToolInput {
-  const fs = FILESYSTEM_SERVER.test(server) && args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Obj) : null;
-  return (fs && filesystemInput(tool, fs)) ?? { type: 'mcp', server, tool, args };
+  const obj = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as Obj) : null;
+  const own = obj && (FILESYSTEM_SERVER.test(server) ? filesystemInput(tool, obj) : DESKTOP_COMMANDER.test(server) ? desktopCommanderInput(tool, obj) : null);
+  return own ?? { type: 'mcp', server, tool, args };
 }
 const FILESYSTEM_SERVER = /(?:^|[-_])file[-_]?system(?:$|[-_])|^fs$/i;
+const DESKTOP_COMMANDER = /desktop[-_]?commander/i;
+
+/**
+ * Desktop Commander's tools (a widely used MCP server that gives an agent the user's machine):
+ * `write_file` (rewrite, or append), `edit_block`, `read_file` of a path (not a URL) and
+ * `read_multiple_files` are file operations; `start_process` and the older `execute_command` run a
+ * shell command, like the agents' own shell tools. Its other tools (listings, searches, process
+ * control) stay MCP calls.
+ */
+function desktopCommanderInput(tool: string, dc: Obj): ToolInput | null {
+  if (tool === 'start_process' || tool === 'execute_command') {
+    const command = str(dc.command);
+    return command === undefined || command === '' ? null : { type: 'command', command };
+  }
+  if (tool === 'edit_block') {
+    const path = str(dc.file_path) ?? str(dc.path);
+    return path === undefined ? null : { type: 'file_edit', path, edits: [replacement(dc)] };
+  }
+  if (tool === 'read_multiple_files') return filesystemInput(tool, dc);
+  const path = str(dc.path);
+  if (path === undefined) return null;
+  if (tool === 'read_file' && dc.isUrl !== true) return { type: 'file_read', path };
+  if (tool === 'write_file' && typeof dc.content === 'string') {
+    // appended lines add to what is there: an edit that adds them, not a rewrite of the file
+    return dc.mode === 'append' ? { type: 'file_edit', path, edits: [{ oldText: '', newText: dc.content }] } : { type: 'file_write', path, content: dc.content };
+  }
+  return null;
+}
 
 function filesystemInput(tool: string, fs: Obj): ToolInput | null {
   if (tool === 'read_multiple_files' && Array.isArray(fs.paths)) {
