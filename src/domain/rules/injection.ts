@@ -551,11 +551,14 @@ export const INJECTION_RULES: Rule[] = [
       const outcomes = new Outcomes(ctx, [agentConfigEdit]);
       const created = new CreatedPaths(ctx.session);
       const moves = new MovedPaths();
+      // instruction files whose own text, as the session read it, orders that they be kept up to date
+      const upkeep = new SelfUpkeep();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
+          upkeep.onEvent(event, fx);
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
           if (event.kind === 'tool_call') moves.onCall(event.callId, fx.commands, ctx.session);
           if (event.kind === 'tool_result') moves.onResult(event);
@@ -584,12 +587,15 @@ export const INJECTION_RULES: Rule[] = [
             // in the instruction file: the same kind of change, one reference following the move
             const renamed = !asked && !memory && !scaffold && plain && w.cmd !== undefined && renamesReferences(w.cmd);
             const moved = !asked && !memory && !scaffold && !renamed && plain && w.kind === 'edit' ? moves.followed(w.removed ?? '', w.added) : null;
-            const quiet = asked || memory || scaffold || renamed || moved !== null;
+            // "Always update CLAUDE.md after completing a task" in that very file, read in this session:
+            // the user's standing order for it (only for text with nothing instruction-like in it)
+            const ordered = !asked && !memory && !scaffold && !renamed && moved === null && plain && !ORDER_LINE.test(w.added) && upkeep.orders(w.abs);
+            const quiet = asked || memory || scaffold || renamed || moved !== null || ordered;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
               severity: quiet ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ''}.`,
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : ordered ? 'Instruction file kept up to date, as it orders' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ordered ? ': the file itself, as the session read it, orders that it be kept up to date, and the new text holds nothing instruction-like' : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
@@ -610,6 +616,36 @@ export const INJECTION_RULES: Rule[] = [
 ];
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
+
+/**
+ * Instruction files whose own text orders their upkeep ("Always update CLAUDE.md after completing
+ * a task", "Keep this file up to date"), learned from what a read of that very file returned: the
+ * order names the file itself (by its name, or "this file"). Another file's order to edit it is
+ * not the same: that is how an injected text would reach the user's global instructions.
+ */
+class SelfUpkeep {
+  private readonly reads = new Map<string, string>();
+  private readonly ordering = new Set<string>();
+
+  onEvent(event: NormEvent, fx: Effects): void {
+    if (event.kind === 'tool_call') {
+      const read = fx.reads.length === 1 && isAgentInstructionFile(fx.reads[0]!.abs) ? fx.reads[0]!.abs : null;
+      if (read && this.reads.size < MOVES_MAX) this.reads.set(event.callId, read);
+      return;
+    }
+    if (event.kind !== 'tool_result') return;
+    const abs = this.reads.get(event.callId);
+    this.reads.delete(event.callId);
+    if (!abs || event.isError || event.denied || this.ordering.size >= MOVES_MAX) return;
+    const name = escapeRegExp(abs.replace(/^.*[\\/]/, ''));
+    const order = new RegExp(String.raw`(?<!\b(?:never|not|don'?t|do\s+not|no\s+need\s+to)\s+(?:always\s+|please\s+)?)\b(?:always\s+|please\s+)?(?:update|maintain|keep)\s+(?:this\s+file|${name})\b(?:\s+(?:up[\s-]to[\s-]date|current|updated)\b|[^.\n]{0,40}\b(?:after|when|whenever|each|every|as\s+you)\b)`, 'i');
+    if (order.test(event.output.slice(0, 100_000))) this.ordering.add(abs);
+  }
+
+  orders(abs: string): boolean {
+    return this.ordering.has(abs);
+  }
+}
 
 /**
  * Paths the session moved or renamed inside the project (`mv a b`, `git mv a b`: both relative, both
