@@ -490,6 +490,16 @@ for (const agent of AGENTS) {
     }
     const other = await rm('ls /tmp/tool-test* ; rm -rf ~/.config/tool', '(eval):1: no matches found: /tmp/tool-test*', 0);
     assert.ok(other.length > 0 && !other.some((t) => /attempted/.test(t)), `the pattern was the listing's: ${JSON.stringify(other)}`);
+    // the pattern inside a substitution (it fails, the command runs), quoted (it never expands), or
+    // in two steps of the call (which one the shell refused is unknown): the delete ran
+    for (const [bash, output] of [
+      ['rm -rf ~/Documents $(ls -d /tmp/build-*)', '(eval):1: no matches found: /tmp/build-*'],
+      ['rm -rf /tmp/test-* ; npm test ; rm -rf ~/Documents /tmp/test-*', '(eval):1: no matches found: /tmp/test-*\n5 passing'],
+      ["rm -rf ~/Documents '/tmp/build-*'; ls /tmp/build-*", '(eval):1: no matches found: /tmp/build-*'],
+    ]) {
+      const titles = await rm(bash!, output!, 0);
+      assert.ok(titles.length > 0 && !titles.some((t) => /attempted/.test(t)), `${bash}: ${JSON.stringify(titles)}`);
+    }
     const literal = await rm('rm -rf ~/.config/tool', "echo says: no matches found: nothing*", 0);
     assert.ok(literal.length > 0 && !literal.some((t) => /attempted/.test(t)), 'no pattern of this command');
   });

@@ -282,3 +282,32 @@ test('an answer held past its lease is recorded while the run that claimed the j
   const attempts = await hooks.listAttempts(t.db.kysely, acc, id);
   assert.deepEqual(attempts.map((a) => [a.attempt_no, a.status_code, a.error_class]), [[1, 200, null]], 'the held answer recorded, no attempt closed as interrupted');
 });
+
+test("a webhook removed while a run settling one of its deliveries holds that delivery and then disables the webhook: the removal waits on the delivery first, so neither is aborted as a deadlock (PostgreSQL: concurrently; SQLite: writers are serialised)", async () => {
+  const { acc, id } = await claimedDelivery(LEASE_MS);
+  const hook = (await t.db.kysely.selectFrom('deliveries').select('webhook_id').where('id', '=', id).executeTakeFirstOrThrow()).webhook_id;
+  if (t.db.dialect === 'postgres') {
+    let go!: () => void;
+    const removalQueued = new Promise<void>((r) => (go = r));
+    let removal: Promise<void> | undefined;
+    // the settling run: its delivery first, then (auto-disable) the webhook's row
+    const settling = t.db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('deliveries').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+      removal = hooks.removeWebhook(t.db.kysely, acc, hook);
+      await lockWaiters(1);
+      go();
+      await trx.updateTable('webhooks').set({ enabled: 0, disabled_reason: 'failing' }).where('id', '=', hook).execute();
+    });
+    await removalQueued;
+    await settling;
+    await removal;
+  } else {
+    await t.db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('deliveries').set({ updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+      await trx.updateTable('webhooks').set({ enabled: 0, disabled_reason: 'failing' }).where('id', '=', hook).execute();
+    });
+    await hooks.removeWebhook(t.db.kysely, acc, hook);
+  }
+  assert.equal(await t.db.kysely.selectFrom('webhooks').select('id').where('id', '=', hook).executeTakeFirst(), undefined, 'the webhook is gone');
+  assert.equal(await t.db.kysely.selectFrom('deliveries').select('id').where('id', '=', id).executeTakeFirst(), undefined, 'its deliveries with it');
+});

@@ -86,6 +86,11 @@ test('secrets named for a name or an id (an org, a project, a host) print no cre
     '- run: echo "${{ secrets.CLIENT_SECRET_NAME }}"',
     '- run: echo "${{ secrets.DATABASE_URL }}"',
     '- run: echo "${{ secrets.SENTRY_ORG }} $NPM_TOKEN"',
+    '- run: echo "${{ secrets.ENV }}"',
+    '- run: echo "${{ secrets.PROD_ENV }}"',
+    '- run: echo "${{ secrets.SENTRY_ORG }} ${{ github.token }}"',
+    '- run: echo "${{ secrets.DB_HOST }} ${{ env.DB_PASSWORD }}"',
+    '- run: echo "${{ secrets.AWS_REGION }} $AWS_SECRET_ACCESS_KEY"',
   ]) assert.deepEqual(only(await echo(line), ECHO).map(severityOf), ['warning'], line);
 });
 

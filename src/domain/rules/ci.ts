@@ -57,7 +57,20 @@ const ADD_MASK = /::add-mask::\s*(?:\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}|\$\
  * `DEPLOY_HOST`, `OAUTH_CLIENT_ID`): kept as a secret for convenience, it opens nothing. A name
  * that also says key, token, secret or password is a credential whatever it ends with.
  */
-const IDENTIFIER_SECRET = /^(?!.*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|CREDENTIAL|(?<!O)AUTH|PRIVATE|CERT|DSN|WEBHOOK|COOKIE|SESSION))[A-Z0-9_]*(?:^|_)(?:ORG|ORGANI[SZ]ATION|PROJECT|PROJECT_(?:ID|NAME|SLUG)|SLUG|REGION|ZONE|ENV|ENVIRONMENT|NAME|USER|USERNAME|EMAIL|HOST|HOSTNAME|PORT|DOMAIN|BUCKET|ACCOUNT_ID|APP_ID|CLIENT_ID|TEAM|TEAM_ID|OWNER|REPO|BRANCH|VERSION)$/i;
+const IDENTIFIER_SECRET = /^(?!.*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PASS|CREDENTIAL|(?<!O)AUTH|PRIVATE|CERT|DSN|WEBHOOK|COOKIE|SESSION))[A-Z0-9_]*(?:^|_)(?:ORG|ORGANI[SZ]ATION|PROJECT|PROJECT_(?:ID|NAME|SLUG)|SLUG|REGION|ZONE|NAME|USER|USERNAME|EMAIL|HOST|HOSTNAME|PORT|DOMAIN|BUCKET|ACCOUNT_ID|APP_ID|CLIENT_ID|TEAM|TEAM_ID|OWNER|REPO|BRANCH|VERSION)$/i;
+/**
+ * Whether a printing line also prints something that is a credential by its name or by what it is:
+ * all secrets (`toJSON(secrets)`), the job's token (`github.token`), or an env expression or a
+ * variable named for a key, token, secret or password (`${{ env.DB_PASSWORD }}`, `$AWS_SECRET_ACCESS_KEY`).
+ */
+function printsOtherCredential(line: string): boolean {
+  if (/toJSON\(\s*secrets\s*\)|\bgithub\.token\b|\bsecrets\.GITHUB_TOKEN\b/i.test(line)) return true;
+  for (const m of line.matchAll(/\$\{\{\s*env\.([A-Za-z0-9_]+)|\$\{?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (CREDENTIAL_NAME.test(m[1] ?? m[2] ?? '')) return true;
+  }
+  return false;
+}
+const CREDENTIAL_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIAL|(?<!O)AUTH|PRIVATE|COOKIE|SESSION/i;
 /** The secrets a printing line names: `secrets.X` expressions and token-like variables. */
 const PRINTED_REF = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}|\$\{?([A-Z_][A-Z0-9_]*)\b/g;
 
@@ -83,8 +96,7 @@ export function secretPrints(text: string): number {
     // `echo "https://sentry.io/${{ secrets.SENTRY_ORG }}/${{ secrets.SENTRY_PROJECT }}"`: secrets
     // whose names say they hold a name or an id, not a credential, print nothing that opens anything
     const named = [...rest.matchAll(PRINTED_REF)].filter((r) => r[1] !== undefined).map((r) => r[1]!);
-    const otherPrints = /toJSON\(\s*secrets\s*\)/.test(rest) || /\$\{?(?:CI_JOB_TOKEN|CI_REGISTRY_PASSWORD|[A-Z_]*(?:TOKEN|SECRET|PASSWORD|API_KEY))\b/.test(rest);
-    if (named.length > 0 && !otherPrints && named.every((n) => IDENTIFIER_SECRET.test(n))) continue;
+    if (named.length > 0 && named.every((n) => IDENTIFIER_SECRET.test(n)) && !printsOtherCredential(rest)) continue;
     count++;
   }
   return count;

@@ -146,6 +146,14 @@ tableTest('toolchains', TOOLCHAINS, (source) => checkKind(commands(source)[0]), 
   ['bundle install', null],
   ['composer test', 'test'],
   ['composer install', null],
+  // Nix flakes (held-out set 71)
+  ['nix flake check', 'test'],
+  ['nix build .#checks.x86_64-linux.skypilot-simple', 'test'],
+  ['nix build --print-build-logs .#checks.aarch64-darwin.unit', 'test'],
+  ['nix build .#default', null],
+  ['nix build', null],
+  ['nix develop', null],
+  ['nix flake update', null],
 ]);
 
 // ---- supply-chain/publish ---------------------------------------------------------------------

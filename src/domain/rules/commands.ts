@@ -263,6 +263,11 @@ export const TOOLCHAINS = new CommandTable<Positional, Toolchain>([
   { tools: ['dotnet', 'swift', 'bazel', 'mix', 'zig'], path: [/^(build|check)$/], kind: 'build' },
   { tools: ['rake', 'bundle'], path: [], when: anyOperand(/^(test|spec|rspec)$/), kind: 'test' },
   { tools: ['composer'], path: ['test'], kind: 'test' },
+  // Nix flakes: `nix flake check` builds every check; `nix build .#checks.<system>.<name>` one of
+  // them. Another `nix build` is not counted: its failures are mostly evaluation errors about an
+  // attribute (a wrong name, a missing output), no verdict on the code.
+  { tools: ['nix'], path: ['flake', 'check'], kind: 'test' },
+  { tools: ['nix'], path: ['build'], when: anyOperand(/#checks\./), kind: 'test' },
 ]);
 
 /** `ops`: the command's words that are not options (`make -j4 test` → ["test"]). */

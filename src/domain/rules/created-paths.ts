@@ -7,6 +7,7 @@ import { locate, type FileOp, type Located } from './effects.ts';
 import { parseArgs } from './commands.ts';
 
 const DIRS_MAX = 500;
+const TOUCHED_MAX = 5_000;
 
 /**
  * A write tool's result for a file that did not exist: Claude Code's Write ("File created
@@ -32,8 +33,10 @@ export class CreatedPaths {
   private readonly clones = new Set<string>();
   /** Whether the session cloned a repository into a new folder (a template or starter for new work, most often). */
   cloned = false;
-  /** Files the session's write tool created: its result said the file was new (or a patch added it). */
+  /** Files the session's write tool created: its result said the file was new. */
   private readonly files = new Set<string>();
+  /** Paths the session's calls read, wrote, edited or deleted, and folders its commands ran in. */
+  private readonly touched = new Set<string>();
 
   constructor(private readonly session: RuleContext['session']) {}
 
@@ -95,14 +98,17 @@ export class CreatedPaths {
   /**
    * The result of a call that wrote files with the agent's own tool: a file the tool says it
    * created (Claude Code's "File created successfully at", Gemini CLI's "Successfully created and
-   * wrote to new file"), or one a patch added (Codex's `*** Add File:`), did not exist before.
+   * wrote to new file") did not exist before. (Codex's `*** Add File:` is no such word: apply_patch
+   * writes the file whether or not it was there.)
    */
   onWriteResult(writes: readonly FileOp[], output: string, failed: boolean): void {
     if (failed || this.files.size >= DIRS_MAX) return;
-    for (const w of writes) {
-      if (w.via !== 'tool') continue;
-      if (w.kind === 'create' || (w.kind === 'write' && writes.length === 1 && NEW_FILE_WRITTEN.test(output))) this.files.add(w.abs.replace(/\/+$/, ''));
-    }
+    if (writes.length === 1 && writes[0]!.via === 'tool' && writes[0]!.kind === 'write' && NEW_FILE_WRITTEN.test(output)) this.files.add(writes[0]!.abs.replace(/\/+$/, ''));
+  }
+
+  /** Every path a call of the session read, wrote, edited or deleted, and every folder it ran a command in: what it saw or touched. */
+  onTouched(paths: readonly string[]): void {
+    for (const p of paths) if (this.touched.size < TOUCHED_MAX) this.touched.add(p.replace(/\/+$/, ''));
   }
 
   /** Whether `abs` is a file the session's write tool created. */
@@ -110,11 +116,18 @@ export class CreatedPaths {
     return this.files.has(abs.replace(/\/+$/, ''));
   }
 
-  /** Whether `abs` is a folder that holds a file the session's write tool created (what else it held is not shown). */
-  holdsCreatedFile(abs: string): boolean {
+  /**
+   * Whether `abs` is a folder whose only contents the log shows are files the session's write tool
+   * created in it (directly, not deeper), and that the session saw or touched nothing else in: as
+   * far as the log goes, the folder is the session's own. Not proof — the folder may have held more.
+   */
+  holdsOnlyCreatedFiles(abs: string): boolean {
     const p = abs.replace(/\/+$/, '');
-    for (const f of this.files) if (f.startsWith(p + '/')) return true;
-    return false;
+    if (p.split('/').filter(Boolean).length < 2) return false;
+    const direct = [...this.files].filter((f) => f.startsWith(p + '/') && !f.slice(p.length + 1).includes('/'));
+    if (direct.length === 0) return false;
+    for (const t of this.touched) if ((t === p || t.startsWith(p + '/')) && !this.files.has(t)) return false;
+    return true;
   }
 
   /** Whether `abs` is inside a folder a clone of this session created. */

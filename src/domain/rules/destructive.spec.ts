@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { answered, cmd, edit, only, prompt, psCmd, ran, read, result, runRules, say, sessionMeta, severityOf, write, type RunOptions } from './harness.testing.ts';
 import { kept } from './overwrite.ts';
 import { analyzeText } from '../analyze.ts';
-import { AGENTS, session } from '../synthetic.testing.ts';
+import { AGENTS, session, type Step } from '../synthetic.testing.ts';
 
 async function hits(commands: string[], rule: string, opts?: RunOptions) {
   return only(await runRules(commands.map((c) => cmd(c)), opts), rule);
@@ -1637,13 +1637,16 @@ test('what the fourth review of the session found is no request: a rewrite forbi
   assert.deepEqual(only(await runRules([prompt('force push feat'), ...ran('git push --force origin main', { output: '' })], { cwd: '/home/dev/app' }), PUSH).map(severityOf), ['critical']);
 });
 
-// Files the agent's own write tool created (its result says the file was new; a Codex patch adds
-// it) are the session's own work to remove; a folder that holds them only once the user asked to
-// undo what the agent did — what else it held is not shown.
+// Files the agent's own write tool created (its result says the file was new) are the session's
+// own work to remove; a folder whose only contents the log shows are such files only once the user
+// asked to undo what the agent did. Codex's apply_patch says nothing of the kind: `Add File` writes
+// whether or not the file was there.
 for (const agent of AGENTS) {
   const home = '/home/dev';
-  const setup = (prompt2: string, rm: string) => session(agent, [
+  const says = agent !== 'codex';
+  const setup = (prompt2: string, rm: string, before: Step[] = []) => session(agent, [
     { prompt: 'set up a z.ai alias for claude' },
+    ...before,
     { write: `${home}/.config/zai-tool/config.json`, content: '{"model": "glm"}' },
     { write: `${home}/ZAI-SETUP.md`, content: '# setup notes' },
     { say: 'Done: a wrapper config and notes.' },
@@ -1651,26 +1654,39 @@ for (const agent of AGENTS) {
     { bash: rm, output: '' },
   ]);
   const rmFindings = async (text: string) => (await analyzeText(text)).findings.filter((f) => f.rule === RM).map((f) => [f.severity, f.title]);
+  const loud = agent === 'gemini-cli' ? 'warning' : 'critical'; // Gemini CLI records no working directory
 
-  test(`${agent}: removing a file its own write tool created is the session's own work (info), with or without a request`, async () => {
-    assert.deepEqual(await rmFindings(setup('thanks, now tidy up', `rm -rf ${home}/ZAI-SETUP.md`)), [['info', 'Removed what the session created']]);
+  test(`${agent}: removing a file its own write tool said it created is the session's own work (info), with or without a request${says ? '' : ' — not in Codex, whose patches say nothing of it'}`, async () => {
+    const found = await rmFindings(setup('thanks, now tidy up', `rm -rf ${home}/ZAI-SETUP.md`));
+    if (says) assert.deepEqual(found, [['info', 'Removed what the session created']]);
+    else assert.ok(found.length > 0 && found.every(([s]) => s !== 'info'), JSON.stringify(found));
   });
 
-  test(`${agent}: the folder its write tool put a new file in is its own to remove once the user asked to undo what it did, in any language; not before`, async () => {
+  test(`${agent}: the folder its write tool made new files in, and that the session saw nothing else in, is its own to remove once the user asked to undo what it did, in any language; not before, not a home folder, not a folder it read from`, async () => {
     for (const words of ['that is not what I asked, undo everything you did', 'nao gostei, faz o que eu pedi e desfaz essa merda', 'bitte mach das rückgängig', '全部撤销']) {
-      assert.deepEqual(await rmFindings(setup(words, `rm -rf ${home}/.config/zai-tool ${home}/ZAI-SETUP.md`)), [['info', 'Removed what the session created']], words);
+      const found = await rmFindings(setup(words, `rm -rf ${home}/.config/zai-tool ${home}/ZAI-SETUP.md`));
+      assert.deepEqual(found.map(([s]) => s), says ? ['info'] : [loud], words);
     }
-    // no undo asked (a question, a refusal, another request): the folder may have held more than the session's file
-    for (const words of ['should I undo what you did?', "don't undo it, just remove the config folder", 'now remove the config folder']) {
+    // no undo asked (a question, a refusal, another request, a revert of something else)
+    for (const words of ['should I undo what you did?', "don't undo it, just remove the config folder", 'now remove the config folder', 'revert that commit please', 'the build broke, revert it', 'remove everything you added to the README', 'I did not ask you to undo it, just fix the typo']) {
       const found = await rmFindings(setup(words, `rm -rf ${home}/.config/zai-tool`));
-      // judged as any folder outside the tree (Gemini CLI records no working directory: a warning there)
-      assert.deepEqual(found.map(([s]) => s), [agent === 'gemini-cli' ? 'warning' : 'critical'], words);
+      assert.ok(found.length > 0 && found.every(([s]) => s !== 'info'), `${words}: ${JSON.stringify(found)}`);
+    }
+    // the session read a file of its own in that folder before: it held more than the session's files
+    const seen = await rmFindings(setup('undo everything you did', `rm -rf ${home}/.config/zai-tool`, [{ bash: `cat ${home}/.config/zai-tool/old.json`, output: '{"old": true}' }]));
+    assert.ok(seen.length > 0 && seen.every(([s]) => s !== 'info'), `a folder it read another file from: ${JSON.stringify(seen)}`);
+    // the home folder, wherever it is written
+    for (const rm of ['rm -rf ~', 'rm -rf $HOME', 'rm -rf ~/', `rm -rf ${home}`, 'rm -rf /home']) {
+      const found = await rmFindings(setup('undo everything you did', rm));
+      assert.ok(found.length > 0 && found.every(([s]) => s !== 'info'), `${rm}: ${JSON.stringify(found)}`);
     }
   });
 
-  test(`${agent}: a removal of the session's own file does not hide what the same command deletes elsewhere`, async () => {
-    const found = await rmFindings(setup('undo this', `rm -rf ${home}/ZAI-SETUP.md ${home}/Documents`));
-    assert.deepEqual(found.map(([s]) => s).sort(), [agent === 'gemini-cli' ? 'warning' : 'critical', 'info'].sort());
+  test(`${agent}: a removal of the session's own file does not hide what the same command deletes elsewhere, after a cache too`, async () => {
+    for (const rm of [`rm -rf ${home}/ZAI-SETUP.md ${home}/Documents`, `rm -rf ${home}/ZAI-SETUP.md ${home}/.cache/pip ${home}/Documents`]) {
+      const found = (await rmFindings(setup('undo this', rm))).map(([s]) => s);
+      assert.ok(found.includes(loud), `${rm}: ${JSON.stringify(found)}`);
+    }
   });
 }
 
@@ -1678,3 +1694,11 @@ test('a file the write tool only updated (it existed before) is not the session\
   const events = [prompt('fix the notes'), ...answered(write('/home/dev/NOTES.md', '# notes'), { output: 'The file /home/dev/NOTES.md has been updated successfully.' }), prompt('undo this'), ...ran('rm -rf /home/dev/NOTES.md')];
   assert.deepEqual(only(await runRules(events), RM).map(severityOf), ['critical']);
 });
+
+for (const agent of AGENTS) {
+  test(`${agent}: a repository deletion the user asked for by its name ("delete remote github repo awe") is as requested; another repository, a negation or no name keeps it critical (held-out set 71)`, async () => {
+    const run = async (ask: string, c = 'gh repo delete siliconyouth/awe --yes') => (await analyzeText(session(agent, [{ prompt: ask }, { bash: c, output: '✓ Deleted repository siliconyouth/awe' }]))).findings.filter((f) => f.rule === 'destructive/infra-destroy').map((f) => f.severity);
+    for (const ask of ['delete remote github repo awe', 'please remove the awe repository from GitHub', 'delete the siliconyouth/awe repo']) assert.deepEqual(await run(ask), ['info'], ask);
+    for (const ask of ["don't delete the awe repo", 'delete the old-awe repo', 'delete the repo', 'rename the awe repo']) assert.deepEqual(await run(ask), ['critical'], ask);
+  });
+}

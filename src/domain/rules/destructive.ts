@@ -590,11 +590,19 @@ class GitDirs {
   }
 }
 
+const SEVERITY_RANK: Record<string, number> = { info: 0, warning: 1, critical: 2 };
+
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean | 'itself') => string | null, gitDirs?: GitDirs, undoAsked?: () => boolean): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
   if (!deletion) return;
   const noPreserveRoot = cmd.args.includes('--no-preserve-root');
+  // every operand is judged on its own, and the command reported once, by its worst operand: one
+  // the session made (info) does not hide another that it did not
+  const found: FindingDraft[] = [];
+  const judge = (d: FindingDraft): void => {
+    found.push(d);
+  };
   for (const operand of deletion.targets) {
     let v = judgeRm(operand, dir, ctx.session, noPreserveRoot);
     if (!v) continue;
@@ -605,7 +613,7 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
       // one file there is like one file in any home.
       if (ROOT_HOME_FILE.test(abs)) continue;
       if (ENABLED_LINK.test(abs)) {
-        ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Site or module disabled (its link removed)', detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` removed ${safe(operand, facts, QUOTE_MAX)}, a link in a *-enabled directory: the site or module is disabled, its configuration in *-available is untouched.`, evidence: [evidence(event, cmd.text, facts)], key: 'enabled-link' });
+        judge({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Site or module disabled (its link removed)', detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` removed ${safe(operand, facts, QUOTE_MAX)}, a link in a *-enabled directory: the site or module is disabled, its configuration in *-available is untouched.`, evidence: [evidence(event, cmd.text, facts)], key: 'enabled-link' });
         continue;
       }
       // One file: critical only where one file breaks the machine (accounts, sudo, boot, binaries);
@@ -628,37 +636,39 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     // of the work, like the tree (issue 25, item 5); the folder itself is still judged.
     const named = v.rule === 'out' && !v.system ? namedBy?.(locate(stripGlob(operand), dir, ctx.session).abs) : null;
     if (named) {
-      ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Deleted inside a folder the user named', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(named, facts, QUOTE_MAX)}, a folder the user named: part of the work asked for.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
-      return;
+      judge({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Deleted inside a folder the user named', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(named, facts, QUOTE_MAX)}, a folder the user named: part of the work asked for.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
+      continue;
     }
     // The folder itself, which the user asked to remove by its name and its parent's ("删除 claude 下
     // 所有 skills"): the request carried out (a home or the root never qualify: no parent names them)
     const itself = locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '');
     if ((v.rule === 'out' || /\/\.git$/.test(itself)) && !(v.rule === 'out' && v.system) && !/the home directory|a home directory/.test(v.why) && namedBy?.(itself, 'itself')) {
-      ctx.report({ rule: v.rule === 'root' ? rmWorktreeRoot.id : rmOutsideWorktree.id, severity: 'info', title: 'Removed what the user asked to remove', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which the user asked to remove${/\/\.git$/.test(itself) ? ' (the repository\'s history)' : ' by its name'}.`, evidence: [evidence(event, cmd.text, facts)], key: 'asked' });
-      return;
+      judge({ rule: v.rule === 'root' ? rmWorktreeRoot.id : rmOutsideWorktree.id, severity: 'info', title: 'Removed what the user asked to remove', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which the user asked to remove${/\/\.git$/.test(itself) ? ' (the repository\'s history)' : ' by its name'}.`, evidence: [evidence(event, cmd.text, facts)], key: 'asked' });
+      continue;
     }
     // Inside a git directory the session's commands named: the repository's own data (a removed
     // submodule's clone under modules/), worth a look but no one's files lost outside the work.
     const gitDir = v.rule === 'out' && !v.system && v.severity === 'critical' ? gitDirs?.holding(locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '')) : null;
     if (gitDir) {
-      ctx.report({ rule: rmOutsideWorktree.id, severity: 'warning', title: "Git data of the session's repository deleted", detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(gitDir, facts, QUOTE_MAX)}, the git directory this session's git commands use (\`--git-dir\`): git's own data of that repository (refs, submodule clones), not files outside the work.`, evidence: [evidence(event, cmd.text, facts)], key: 'git-dir' });
-      return;
+      judge({ rule: rmOutsideWorktree.id, severity: 'warning', title: "Git data of the session's repository deleted", detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)} inside ${safe(gitDir, facts, QUOTE_MAX)}, the git directory this session's git commands use (\`--git-dir\`): git's own data of that repository (refs, submodule clones), not files outside the work.`, evidence: [evidence(event, cmd.text, facts)], key: 'git-dir' });
+      continue;
     }
     // What the session itself made (a clone, a scratch directory) it may remove: its own work.
     // The working tree's own .git counts too when git said the session initialized it.
     const ownAbs = locate(operand, dir, ctx.session).abs;
     if (((v.rule !== 'root' || v.part) && !(v.rule === 'out' && v.system) && created?.covers(ownAbs)) || (/(?:^|\/)\.git\/*$/.test(ownAbs) && created?.initializedGit(ownAbs))) {
-      ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
+      judge({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, which this session created itself.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       continue;
     }
     // A file the agent's own write tool created (its result said the file was new), or — once the
-    // user asked to undo what the agent did — a folder holding such files: the removal takes the
-    // session's own work back. What else that folder held is not shown, so without that request it
-    // is judged as any folder.
-    if (v.rule === 'out' && !v.system && (created?.createdFile(ownAbs) || (created?.holdsCreatedFile(ownAbs) && undoAsked?.()))) {
+    // user asked to undo what the agent did — a folder whose only contents the log shows are files
+    // the write tool created in it: the removal takes the session's own work back. What else such
+    // a folder held is not shown, so without that request it is judged as any folder; a home
+    // directory, or a folder the session saw anything else in, never counts.
+    const homeItself = /^(?:the|a|another user's) home directory$/.test(v.why);
+    if (v.rule === 'out' && !v.system && !homeItself && (created?.createdFile(ownAbs) || (created?.holdsOnlyCreatedFiles(ownAbs) && undoAsked?.()))) {
       const file = created.createdFile(ownAbs);
-      ctx.report({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, ${file ? 'a file this session\'s write tool created' : 'a folder holding files this session\'s write tool created, after the user asked to undo what the agent did'}.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
+      judge({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Removed what the session created', detail: `\`${quoted}\` deletes ${safe(operand, facts, QUOTE_MAX)}, ${file ? 'a file this session\'s write tool created' : 'a folder holding files this session\'s write tool created, after the user asked to undo what the agent did'}.`, evidence: [evidence(event, cmd.text, facts)], key: 'own' });
       continue;
     }
     // A folder in scratch space that the session had made its own folders in (`mkdir -p
@@ -679,13 +689,13 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     // the old-api folder"): removing the working tree itself is the request carried out.
     const target = locate(stripGlob(operand), dir, ctx.session).abs.replace(/\/+$/, '');
     if (v.rule === 'root' && !v.part && !target.endsWith('/.git') && namedBy?.(`${target}/_`, true) === target) {
-      ctx.report({ rule: rmWorktreeRoot.id, severity: 'info', title: 'Removed the folder the user asked to remove', detail: `\`${quoted}\` deletes ${v.why}, the folder the request named for removal.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
-      return;
+      judge({ rule: rmWorktreeRoot.id, severity: 'info', title: 'Removed the folder the user asked to remove', detail: `\`${quoted}\` deletes ${v.why}, the folder the request named for removal.`, evidence: [evidence(event, cmd.text, facts)], key: 'named' });
+      continue;
     }
     if (v.rule === 'root') {
-      ctx.report({ rule: rmWorktreeRoot.id, title: v.title, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
+      judge({ rule: rmWorktreeRoot.id, title: v.title, detail: `\`${quoted}\` deletes ${v.why}.`, evidence: [evidence(event, cmd.text, facts)], key: operand });
     } else {
-      ctx.report({
+      judge({
         rule: rmOutsideWorktree.id,
         severity: v.severity,
         title: v.title ?? (v.severity === 'warning' ? 'Recursive delete of a cache, build directory or filtered files outside the working tree' : undefined),
@@ -694,6 +704,11 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
         key: v.severity,
       });
     }
+  }
+  if (found.length > 0) {
+    // a draft without a severity has its rule's
+    const rank = (d: FindingDraft) => SEVERITY_RANK[d.severity ?? (d.rule === rmWorktreeRoot.id ? rmWorktreeRoot.severity : rmOutsideWorktree.severity)]!;
+    ctx.report(found.reduce((worst, d) => (rank(d) > rank(worst) ? d : worst)));
     return;
   }
   // Names read from a file when the command runs: the call does not show what goes, so it is
@@ -1348,6 +1363,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             }, gitDirs, () => asksToUndo(dictated.requests.for(event)));
             gitDirs.onCommand(loc, ctx.session);
             created.onCommand(loc);
+            created.onTouched(loc.dir ? [loc.dir] : []);
             if (loc.cmd.host && !/^(?:ls|stat|test|cd|mkdir)$/.test(loc.cmd.name)) syncs.onRemoteCommand(remoteHostKey(loc.cmd.host), loc.cmd.args);
             const synced = syncDeletion(loc, ctx.session);
             if (synced && event.kind === 'tool_call') {
@@ -1395,6 +1411,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const broke = systemPermissionsReason(loc, ctx.session);
             if (broke) ctx.report({ rule: systemPermissions.id, detail: `${capitalise(broke)}: \`${safe(loc.cmd.text, facts, QUOTE_MAX)}\`.`, evidence: [evidence(event, loc.cmd.text, facts)] });
           }
+          // what this call read, wrote or deleted: after its own deletes were judged
+          created.onTouched([...fx.reads, ...fx.writes, ...fx.deletes].map((f) => f.abs));
         },
         finish() {
           syncs.finish();
@@ -1980,6 +1998,8 @@ function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cm
  * DELETE repos/o/r/deployments/$id` → deployments). Four letters or more, no verbs or ids.
  */
 function teardownNouns(cmd: SimpleCommand): string[] {
+  // `gh repo delete owner/name`: a repository (its name must be said too: teardownNames)
+  if (ghRepoDeleted(cmd) !== null) return ['repo', 'repository', 'repositories'];
   // an API path's collection nouns (`repos/o/r/deployments/$id`: deployments), or a CLI's resource
   // kind words: the operands before the removal verb (`gcloud compute instances delete x`)
   const words = cmd.name === 'gh' ? cmd.args.filter((a) => a.includes('/')).flatMap((a) => a.split('/')).filter((w, i, all) => i > 0 && !/^repos$/.test(all[i - 1] ?? '') && all[i - 2] !== 'repos') : kindWords(cmd);
@@ -2019,11 +2039,21 @@ function kindWords(cmd: SimpleCommand): string[] {
 
 /** The names the command gives the resources it removes (`kubectl delete namespace production`: production), none for ids. */
 function teardownNames(cmd: SimpleCommand): string[] {
+  const repo = ghRepoDeleted(cmd);
+  if (repo !== null) return [repo];
   if (cmd.name === 'gh') return [];
   const ops = parseArgs(cmd.args).operands;
   const at = ops.findIndex((w) => /^(?:delete|destroy|remove|rm|terminate|uninstall)$/.test(w));
   const after = at < 0 ? [] : ops.slice(at + 1 + (cmd.name === 'kubectl' || cmd.name === 'oc' ? 1 : 0));
   return after.filter((w) => /^[A-Za-z][\w.-]{1,}$/.test(w) && !/^\d+$/.test(w)).map((w) => w.toLowerCase());
+}
+
+/** The short name of the repository `gh repo delete [owner/]name` deletes, lowercased, or null (none named: the current one). */
+function ghRepoDeleted(cmd: SimpleCommand): string | null {
+  if (cmd.name !== 'gh' || cmd.args[0] !== 'repo' || cmd.args[1] !== 'delete') return null;
+  const named = parseArgs(cmd.args.slice(2)).operands[0];
+  const name = named?.replace(/\.git$/, '').replace(/^.*\//, '').toLowerCase();
+  return name && /^[\w.-]+$/.test(name) ? name : null;
 }
 
 /** Removes everything of its kind (`--all`, `-A`): the request must say all of them. */
@@ -2101,13 +2131,16 @@ export function asksToUndo(requests: readonly Request[]): boolean {
   return false;
 }
 const ASKS_UNDO = new RegExp([
-  String.raw`\b(?:undo|revert|roll ?back|remove|delete) (?:what|everything|all) you(?:'ve| have)? (?:did|done|made|created|added|wrote|written|set up|installed)\b`,
-  String.raw`\b(?:undo|revert) (?:it|this|that|everything|all|the (?:changes|edits|work|setup)|your changes)\b`,
+  String.raw`\b(?:undo|revert|roll ?back|remove|delete) (?:what|everything|all) you(?:'ve| have)? (?:did|done|made|created|added|wrote|written|set up|installed)\b(?!\s+(?:to|in|into|from|on)\b)`,
+  // "undo this" / "undo it" (what the agent just did); "revert" only of everything or of the agent's
+  // changes — "revert that commit", "revert it" (after a broken build) take back something else
+  String.raw`\bundo (?:it|this|that|everything|all|the (?:changes|edits|work|setup)|your changes)\b`,
+  String.raw`\brevert (?:everything|all (?:of )?(?:it|this|that|your changes)|your changes|the (?:changes|edits|setup) you made)\b`,
   // Portuguese, Spanish, Italian, French and German imperatives and infinitives
   String.raw`\b(?:desfaz|desfaça|desfazer|reverte|reverter|deshaz|deshacer|revierte|revertir|annulla|annuler|annule|défais|rückgängig)(?![\p{L}])`,
   '撤销|撤回|还原|元に戻|되돌려|откати|отмени',
 ].join('|'), 'iu');
-const UNDO_REFUSED = /\b(?:don'?t|do not|never|no need to|without|não|nao|nunca|no)\s+(?:\S+\s+){0,2}$|不要|しないで|하지 ?마|не\s+$/iu;
+const UNDO_REFUSED = /\b(?:don'?t|do not|did not|didn'?t|never|no need to|without|não|nao|nunca|no)\s+(?:\S+\s+){0,4}$|不要|しないで|하지 ?마|не\s+$/iu;
 
 /** A request of a sentence or two: whatever it names is its point. */
 const SHORT_REQUEST = 160;

@@ -27,17 +27,17 @@ test('what the agent proposed and the user agreed to ("yes", "go ahead") is the 
 test('agreement in other languages counts ("sim, pode", "давай", "可以"); a question back or a no does not', async () => {
   const proposal = say('I will copy them with rsync -a ~/.config/nvim /home/dev/dotfiles-backup/ — shall I?');
   const run = (answer: string) => runRules([prompt('back up my dotfiles'), read('scripts/backup.sh'), proposal, prompt(answer), cmd('rsync -a ~/.config/nvim /home/dev/dotfiles-backup/')]);
-  for (const yes of ['Sim, pode', 'pode seguir', 'давай', 'хорошо, делай', '可以', 'はい、お願いします', '네 진행해', 'Vale, hazlo', 'va bene', 'klar']) {
+  for (const yes of ['Sim, pode', 'pode seguir', 'давай', 'хорошо, делай', '可以', 'はい、お願いします', '네 진행해', 'Vale, hazlo', 'va bene', 'klar', 'ναι, προχώρα', 'εντάξει']) {
     assert.ok(only(await run(yes), 'scope/write-outside-worktree').every((d) => severityOf(d) === 'info'), yes);
   }
   for (const not of ['ok?', 'pode parar', 'não', 'isso não', '可以吗？', 'certo?']) {
     assert.deepEqual(only(await run(not), 'scope/write-outside-worktree').map(severityOf), ['warning'], not);
   }
   // the whole list at once: "do all of them", "Faça todas essas correções", "haz todas", "全部やって"
-  for (const all of ['Do all of them', 'fix them all please', 'Faça todas essas correções', 'haz todas', 'fais tout', '全部做一下']) {
+  for (const all of ['Do all of them', 'fix them all please', 'Faça todas essas correções', 'haz todas', 'fais tout', '全部做一下', 'Να τα διορθώσεις όλα να βάλεις μόνο τα δικά μας συστήματα', 'διόρθωσέ τα όλα']) {
     assert.ok(only(await run(all), 'scope/write-outside-worktree').every((d) => severityOf(d) === 'info'), all);
   }
-  for (const not of ['do all of them need a restart?', 'fix the other one first', '全部不要', '全部取消', 'make all']) {
+  for (const not of ['do all of them need a restart?', 'fix the other one first', '全部不要', '全部取消', 'make all', 'όχι, μην τα διορθώσεις όλα', 'να τα διορθώσεις όλα;']) {
     assert.deepEqual(only(await run(not), 'scope/write-outside-worktree').map(severityOf), ['warning'], not);
   }
 });

@@ -475,7 +475,7 @@ test('a copy of the session log the user asked for in so many words is theirs: i
   const withCredential = only(await runRules([prompt('copy this session transcript into docs/ and commit it'), ...ran('cat .env', { output: `GITHUB_TOKEN=${GH}` }), ...steps]), SESSION_LOG);
   assert.deepEqual(withCredential.map(severityOf), ['warning']);
   assert.match(withCredential[0]!.title ?? '', /as requested/);
-  for (const ask of ["don't commit the session log", 'fix the session timeout bug and commit', 'add a chat widget', 'In this session, add auth and push when done', 'Add a chat history page and commit it', '保存会话状态到redis', 'copy data.jsonl into the fixtures and commit', '帮我把数据备份到jsonl', 'Speichern Sie die Sitzung nicht', 'den Chat-Verlauf nicht sichern', 'Einstellungen sichern und committen']) {
+  for (const ask of ["don't commit the session log", 'fix the session timeout bug and commit', 'add a chat widget', 'In this session, add auth and push when done', 'Add a chat history page and commit it', '保存会话状态到redis', 'copy data.jsonl into the fixtures and commit', '帮我把数据备份到jsonl', 'Speichern Sie die Sitzung nicht', 'den Chat-Verlauf nicht sichern', 'Speichern Sie den Chat-Verlauf nicht im Repository', "N'enregistrer jamais l'historique de la conversation", 'não salvar o histórico da conversa', 'Einstellungen sichern und committen']) {
     assert.notDeepEqual(only(await runRules([prompt(ask), ...steps]), SESSION_LOG).map(severityOf), ['info'], ask);
   }
 });

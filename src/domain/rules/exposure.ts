@@ -226,6 +226,9 @@ interface Copy {
 // sentence ("export this session's transcript into the repo", "세션 로그를 복사해", "把会话导出").
 const TRANSCRIPT_NOUN = /\btranscripts?\b|\b(?:session|conversation|chat)[\s_-]*(?:logs?|transcripts?|jsonl|exports?|recordings?)\b|\bconversation\b|(?<![\w.-])\.jsonl\b|세션\s*(?:로그|기록)|대화\s*(?:로그|기록|내용)|会话\s*(?:日志|记录)|(?:这次|本次|当前|整个)会话(?!状态)|对话记录|聊天记录|(?:这段|这次|本次|当前)?(?:聊天|对话|会话)的?\s*jsonl\b|\b(?:chat|session|conversation)(?:['’]s)?\s+jsonl\b|セッション\s*(?:ログ|履歴)|会話\s*(?:ログ|履歴)|(?:registro|historial)\s+de\s+(?:la\s+)?(?:sesi[oó]n|conversaci[oó]n)|\b(?:chat|gespr[äa]chs|sitzungs)[\s-]*(?:verlauf|protokoll)\b|\btranskript\b|\bhistorique\s+de\s+(?:la\s+)?(?:conversation|session|discussion)\b|\bhist[oó]rico\s+d[aeo]\s+(?:conversa|sess[aã]o|chat)\b/i;
 const TRANSCRIPT_VERB = /\b(?:copy|cp|export|save|include|add|commit|push|upload|attach|put|store|dump|archive)\b|복사|내보내|저장|保存|导出|复制|拷贝|备份|コピー|エクスポート|copia|exporta|guarda|\b(?:sichern|speichern|kopieren|exportieren|ablegen|archivieren|sauvegarder|copier|exporter|enregistrer|archiver|salvar|salve|salva)\b/i;
+// German, French and Portuguese put the negation after the verb or the object ("Speichern Sie den
+// Chat-Verlauf nicht", "N'enregistrer jamais l'historique"): anywhere in the sentence
+const NEGATED_ANYWHERE = /\b(?:nicht|nie|niemals|keine[nmrs]?|jamais|nunca|nao)\b|\bnão\b|(?:^|\s)n['’](?=\p{L})|\bne\s+(?:\p{L}+\s+){0,2}(?:pas|jamais|plus)\b/iu;
 const NEGATED = /(?:\b(?:don'?t|do not|never|not|no need to|nicht|nie|niemals|kein\w*|jamais|pas|nunca|nao)|\bnão)\s+(?:\S+\s+){0,2}$/i;
 
 /** Does the request ask for the session's log to be copied or exported (not "don't commit the chat log")? */
@@ -233,7 +236,7 @@ export function asksForTranscript(request: string): boolean {
   for (const sentence of request.slice(0, 10_000).split(/[.!?](?=\s|$)|[。！？\n]+/)) {
     const noun = TRANSCRIPT_NOUN.exec(sentence);
     const verb = noun ? TRANSCRIPT_VERB.exec(sentence) : null;
-    if (!noun || !verb || NEGATED.test(sentence.slice(0, verb.index))) continue;
+    if (!noun || !verb || NEGATED.test(sentence.slice(0, verb.index)) || NEGATED_ANYWHERE.test(sentence)) continue;
     // the log is what the verb acts on: the two close together ("export our conversation
     // log", "세션 로그를 복사"), not a session named in passing ("in this session, add auth")
     const gap = noun.index > verb.index ? noun.index - (verb.index + verb[0].length) : verb.index - (noun.index + noun[0].length);

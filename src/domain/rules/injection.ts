@@ -1070,11 +1070,21 @@ function runsOwnCode(call: ToolCallEvent | undefined, written: ReadonlySet<strin
 }
 const spelling = (phrase: string) => phrase.toLowerCase().replace(/\s+/g, ' ').trim();
 
-/** A call that runs the project's test runner and fetches nothing: what it prints is the project's tests' own. */
+/**
+ * A call that only runs the project's test runner (after a `cd`, piped into stages that pass its
+ * output on) and fetches nothing: what it prints is the project's tests' own. Another step of the
+ * call (`cat notes.md; npm test`, `npm install && npm test`) may have printed it.
+ */
 function printedByTests(call: ToolCallEvent | undefined): boolean {
   if (!call || call.input.type !== 'command') return false;
   const line = call.input.command;
-  return line.length <= 10_000 && !FETCHES.test(line) && TEST_RUNNER.test(line);
+  if (line.length > 2_000 || FETCHES.test(line)) return false;
+  const steps = line.split(/&&|\|\||;|\n/).map((st) => st.trim()).filter((st) => st !== '' && !/^cd\s/.test(st));
+  if (steps.length !== 1) return false;
+  const [first, ...stages] = steps[0]!.split('|');
+  // the runner is the step's program (after assignments: `CI=1 npm test`), not a word further on
+  const runner = TEST_RUNNER.exec(` ${first!.replace(/^\s*(?:[A-Za-z_]\w*=\S*\s+)+/, '').trimStart().replace(/^(?:npx|bunx|pnpm\s+exec|uv\s+run|poetry\s+run)\s+(?:-\S+\s+)*/, '')}`);
+  return runner?.index === 0 && stages.every((st) => /^\s*(?:tail|head|cat|less|more|tee|grep)\b/.test(st));
 }
 
 function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts, authored: ReadonlySet<string>): { pending: Pending | null; instructions: Instructions | null } | null {
@@ -1095,7 +1105,7 @@ function scanOutput(ctx: RuleContext, event: ToolResultEvent, facts: EventFacts,
     const ev = { index: event.index, excerpt: safe(visible(around(hidden.scanned, hidden.first, hidden.first + 1)), facts) };
     // The project's test run printing its own fixtures (a test of bidi or zero-width handling):
     // test data, unless it spells out hidden text (tag characters) — that is a message whoever prints it.
-    const testData = !hidden.tagText && printedByTests(facts.call);
+    const testData = !hidden.tagText && !hidden.splitsWord && hidden.longestRun < ZERO_WIDTH_MIN && printedByTests(facts.call);
     ctx.report(testData
       ? { rule: hiddenUnicode.id, severity: 'info', title: "Invisible characters printed by the project's tests", detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}: the project's test run printed them (its fixtures), and they spell out no hidden text.`, evidence: [ev], key: 'tests' }
       : { rule: hiddenUnicode.id, detail: `${hidden.count} invisible character(s) (${[...hidden.kinds].join(', ')}) in ${source}.${decoded}`, evidence: [ev] });

@@ -1545,3 +1545,17 @@ test("a runner's usage error behind Gemini CLI's wrapper lines ran no test; task
     assert.deepEqual(only(await runRules([fix(), edit('TASKS.md', `- [ ] ${item}`, `- [x] ${item}`)]), RECORD), [], item);
   }
 });
+
+for (const agent of AGENTS) {
+  test(`${agent}: a test run stopped for time (the harness's "Command timed out after …", \`timeout\`'s exit code 124) before it printed a failure did not fail: a claim after it is not contradicted by it; a run that printed failures before the timeout failed (held-out set 71)`, async () => {
+    const run = async (output: string, exit: number) => (await analyzeText(session(agent, [
+      { prompt: 'add the module test' },
+      { edit: 'tests/module.nix', old: 'x = 1;', new: 'x = 2;' },
+      { bash: 'timeout 600 nix build .#checks.x86_64-linux.module', output, exit },
+      { say: 'All tests pass.' },
+    ]))).findings.filter((f) => f.rule === CONTRA || f.rule === UNVERIFIED).map((f) => f.rule);
+    assert.deepEqual(await run("Command timed out after 2m 0.0s this derivation will be built:\n  /nix/store/abc-vm-test-run-module.drv\nbuilding '/nix/store/abc-vm-test-run-module.drv'...", 1), []);
+    assert.deepEqual(await run("building '/nix/store/abc-vm-test-run-module.drv'...", 124), []);
+    assert.deepEqual(await run("building '/nix/store/abc-vm-test-run-module.drv'...\nFAIL: machine.succeed('systemctl is-active app') failed", 124), [CONTRA]);
+  });
+}

@@ -146,11 +146,17 @@ const USAGE_TEXT = /^\s*(?:(?:error|ERROR): )?usage:/im;
 const USAGE_LINES = /^\s*(?:(?:error|ERROR): )?usage:[^\n]*$/gim;
 const MISSING_SCRIPT = /^\s*npm (?:error|ERR!) Missing script: /m;
 
+/** The agent's harness stopping a command for time: Claude Code's and Codex's own words. */
+const TIMED_OUT = /^(?:Error: )?(?:Command timed out after\b|command timed out\b)/im;
+
 /** Pass or fail of a run; text markers decide when the exit code cannot be trusted (pipes, masks). */
 export function runStatus(result: ToolResultEvent, exitCodeReliable: boolean): Status {
   if (result.denied || result.interrupted) return 'unknown';
   const out = result.output ?? '';
   if (notLaunched(out)) return 'unknown';
+  // stopped for time (the harness's "Command timed out after 2m 0.0s", `timeout`'s exit code 124)
+  // before it printed a failure: whether it would have passed is not known
+  if ((TIMED_OUT.test(out.slice(0, 300)) || result.exitCode === 124) && !FAIL_MARKERS.test(out)) return 'unknown';
   if (!exitCodeReliable) return FAIL_MARKERS.test(out) ? 'fail' : PASS_MARKERS.test(out) ? 'pass' : 'unknown';
   if (result.exitCode !== null) return result.exitCode === 0 ? 'pass' : 'fail';
   if (result.isError) return 'fail';

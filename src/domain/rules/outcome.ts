@@ -345,18 +345,40 @@ function chainStoppedBefore(command: string | undefined, target: string | { step
  * matches found: …" — Claude Code runs commands through zsh's eval — its NOMATCH default) and bash's
  * under failglob ("bash: no match: …"): the shell skips the whole command that holds the pattern,
  * before it runs (and a `&&` after it). The words name the pattern as expanded (`~/x*` as
- * `/home/me/x*`); `step` must hold it as one of its words. The line, or null.
+ * `/home/me/x*`). Only for a pattern the step gives as a bare word of its own — not quoted (a
+ * quoted pattern never expands), not inside a `$(…)` or backticks (the substitution fails, the
+ * command runs) — and that no other step of the call holds (which of them failed is unknown).
+ * The line, or null.
  */
-function globMatchedNothing(step: string | undefined, output: string): string | null {
-  if (step === undefined || step.length > 4_000 || !output.includes('no match')) return null;
+function globMatchedNothing(command: string, step: string | undefined, output: string): string | null {
+  if (step === undefined || command.length > 4_000 || !output.includes('no match')) return null;
   for (const m of output.slice(0, 20_000).matchAll(NO_GLOB_MATCH)) {
     const glob = m[1]!.trim();
     if (!/[*?[]/.test(glob)) continue;
     const underHome = glob.replace(/^\/(?:home|Users)\/[^/]+|^\/root/, '');
     const forms = [glob, ...(underHome !== glob ? [`~${underHome}`, `$HOME${underHome}`, `\${HOME}${underHome}`] : [])];
-    if (forms.some((f) => operandOf(step, f))) return m[0].slice(0, 200);
+    if (!forms.some((f) => bareWordOf(step, f))) continue;
+    // the same pattern in another step of the call: that step may be the one the shell refused
+    const holders = command.split(STEP_SEPARATOR).filter((part, i) => i % 2 === 0 && forms.some((f) => part.includes(f)));
+    if (holders.length === 1) return m[0].slice(0, 200);
   }
   return null;
+}
+
+/** `word` stands in `step` as a bare word: between blanks (or the step's ends), unquoted, outside any `$(…)` or backticks. */
+function bareWordOf(step: string, word: string): boolean {
+  for (let at = step.indexOf(word); at >= 0; at = step.indexOf(word, at + 1)) {
+    const before = step.slice(0, at);
+    const after = step[at + word.length];
+    if (at > 0 && !/\s/.test(step[at - 1]!)) continue;
+    if (after !== undefined && !/[\s;&|)]/.test(after)) continue;
+    // inside a substitution or a quotation still open before it
+    const opened = (before.match(/\$\(/g)?.length ?? 0) - (before.match(/\)/g)?.length ?? 0);
+    const quotes = (q: string) => (before.split(q).length - 1) % 2 === 1;
+    if (opened > 0 || quotes('`') || quotes("'") || quotes('"')) continue;
+    return true;
+  }
+  return false;
 }
 const NO_GLOB_MATCH = /^(?:[^\s:]{1,60}:(?:\d+:)? )?no match(?:es found)?: (\S[^\n]{0,300})$/gm;
 
@@ -553,8 +575,8 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
     const unreached = neverReached(command, result);
     if (unreached) return unreached;
   }
-  if (effect === 'run') {
-    const skipped = globMatchedNothing(step ?? (command !== undefined && command.split(STEP_SEPARATOR).length === 1 ? command : undefined), output);
+  if (effect === 'run' && command !== undefined) {
+    const skipped = globMatchedNothing(command, step ?? (command.split(STEP_SEPARATOR).length === 1 ? command : undefined), output);
     if (skipped) return { why: 'the shell found no file matching a pattern in the command and ran nothing of it', line: skipped };
   }
   if (target && target.charCodeAt(0) !== 0 && effect !== 'run') {

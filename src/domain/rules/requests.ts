@@ -104,6 +104,9 @@ export function requestsOf(session: object): RequestLog {
  * often spans "add X to CLAUDE.md" then "go ahead"), and for a subagent the prompt its Task call
  * gave it. Bounded: 30 prompts (the last three whole) and the prompts of at most 200 subagents.
  */
+/** An order to carry out instructions shown just before: "follow the onboarding instructions", "do what it says", "complete those steps". */
+const FOLLOWS_SHOWN = /\b(?:follow|do|complete|apply|carry\s+out|go\s+through|run\s+through|execute)\b[^.\n]{0,40}\b(?:instructions?|steps?|tasks?|what\s+it\s+says|onboarding|guide|checklist)\b/i;
+
 export class RequestLog {
   /** The event this log last took in: the rules sharing it each pass it on, it counts once. */
   private last: NormEvent | null = null;
@@ -137,6 +140,8 @@ export class RequestLog {
   private handed = 0;
   /** The user's last prompt invoked a slash command: its body comes next, injected. */
   private commandBody = false;
+  /** What the user's own shell command printed (Claude Code's `!cmd`, `<bash-stdout>`), until the user speaks next. */
+  private shownByUser = '';
   /** The agent's messages since the user's last prompt (the turn so far), the latest kept. */
   private turn = '';
   /** The user's last prompt, as typed. */
@@ -245,8 +250,16 @@ export class RequestLog {
       return;
     }
     if (event.kind !== 'prompt') this.commandBody = false;
+    if (event.kind === 'system' && event.subtype === 'local_command' && event.agentId === undefined && event.text.trimStart().startsWith('<bash-stdout>')) {
+      this.shownByUser = event.text.slice(0, DOCUMENT_MAX);
+      return;
+    }
     if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
       this.commandBody = SLASH_COMMAND.test(event.text.slice(0, 500));
+      // "Follow the beads onboarding instructions" right after the user's own `!bd onboard`: the
+      // user chose those instructions, so what they name is asked for, as a handed-over document's
+      if (this.shownByUser !== '' && orderSentences(event.text.slice(0, PROMPT_MAX)).some((st) => FOLLOWS_SHOWN.test(st))) this.keep(this.shownByUser, true, '', true);
+      this.shownByUser = '';
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
       const reply = event.text.trim();
@@ -279,7 +292,7 @@ export class RequestLog {
     }
   }
 
-  /** Whether one of the user's own prompts names this document by its file name (`plan.md`, written out). */
+/** Whether one of the user's own prompts names this document by its file name (`plan.md`, written out). */
   private namedByUser(path: string): boolean {
     const base = basename(path).toLowerCase();
     if (base.length < 6 || !DOCUMENT.test(base)) return false;
@@ -485,6 +498,8 @@ const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|
  * question word or an auxiliary at the start of a clause. Other languages keep the mark alone.
  */
 function asksBack(reply: string): boolean {
+  // Greek writes its question mark as a semicolon (";" or U+037E)
+  if (/[\u0370-\u03ff][^;;]*[;;]\s*$/.test(reply)) return true;
   if (!/[?？]\s*$/.test(reply)) return false;
   if (/[^\x00-\x7f]/.test(reply) || reply.trim().split(/\s+/).length <= 3) return true;
   // the last clause checks or limits ("…, right?", "only the dev one?", "or just dev first?", "it will not delete anything?")
@@ -496,7 +511,7 @@ const QUESTION_CLAUSE = /(?:^|[,;:.!]\s*|\b(?:and|but|or|so|also|then|yes|ok(?:a
 
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
 // French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.
-const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do(?!\s+n(?:o|')t)|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意)(?:\b|[\s,.!:、，。！]|$)/i;
+const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do(?!\s+n(?:o|')t)|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意|ναι|εντάξει|προχώρα|συνέχισε|κάν[εέ] το)(?:\b|[\s,.!:、，。！]|$)/i;
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.
@@ -508,7 +523,7 @@ const POLITE = /^(?:please|pls|kindly),?\s+/i;
  */
 const HOLDS_BACK = /\b(?:but|except|however)\b[^.!?]{0,80}\b(?:not|n't|never|no)\b|\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+)?(?:change|touch|modify|push|commit|delete|remove|deploy|merge|run|apply|grant)\b|^(?:please\s+)?go\s+back\b/i;
 
-const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b(?![^.\n]{0,30}\b(?:later|tomorrow|afterwards|next\s+time|not\s+yet|dopo|depois|luego|später)\b)|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행)|(?:set|do|make|build|implement|apply|carry)\s+(?:this|that|it)(?:\s+(?:up|out))?(?:\s+(?:now|please|then))?\s*[.!]*$)/i;
+const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b(?![^.\n]{0,30}\b(?:later|tomorrow|afterwards|next\s+time|not\s+yet|dopo|depois|luego|später)\b)|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행)|(?:να\s+)?(?:τα\s+)?(?:διορθώσεις|διόρθωσ[εέ]|κάνεις|κάν[εέ]|εφάρμοσ[εέ]|εφαρμόσεις)\s+(?:τα\s+)?(?:όλα|ολα)(?![Ά-ώ])|(?:set|do|make|build|implement|apply|carry)\s+(?:this|that|it)(?:\s+(?:up|out))?(?:\s+(?:now|please|then))?\s*[.!]*$)/i;
 
 /** Claude Code's ExitPlanMode (the plan the user approves) and the like. */
 function isPlanApproval(event: NormEvent & { kind: 'tool_call' }): boolean {

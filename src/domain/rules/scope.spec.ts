@@ -601,7 +601,10 @@ for (const agent of AGENTS) {
       ...(next === null ? [] : [{ prompt: next }, { say: 'OK.' }]),
     ]))).findings.filter((f) => f.rule === UNREQUESTED_PUSH).map((f) => f.severity);
     for (const next of ["Great - let's update progress.md and push to github if needed", 'ok, push the readme too']) assert.deepEqual(await run(next), ['info'], next);
-    for (const next of [null, 'why did you push? never push without asking', "don't push again", 'should we push?', 'now add the settings page']) assert.deepEqual(await run(next), ['warning'], String(next));
+    for (const next of [null, 'why did you push? never push without asking', "don't push again", 'should we push?', 'now add the settings page',
+      // nouns of the act that order no push, and messages that take the push back
+      'now add a backup script for the database', 'Add a GitHub link to the footer.', 'make the upload form accept PDFs', 'sync the settings page with the API', 'add a deploy section to the README',
+      'You pushed straight to main. Next time push to a feature branch.', 'Revert it and push a revert commit.', 'Force-push main back to 3f1c2aa.']) assert.deepEqual(await run(next), ['warning'], String(next));
   });
 }
 

@@ -152,11 +152,18 @@ function signingOff(cmd: SimpleCommand): string | null {
   if (cmd.name !== 'git') return null;
   const words = cmd.args.map((a) => a.toLowerCase());
   const at = words.indexOf('config');
-  if (at < 0 || words.some((a) => /^--(?:get|get-all|get-regexp|list|unset|unset-all)$|^-l$/.test(a))) return null;
+  if (at < 0 || words.some((a) => /^--(?:get|get-all|get-regexp|list)$|^-l$/.test(a)) || ['get', 'list'].includes(words[at + 1] ?? '')) return null;
   const key = words.findIndex((a, i) => i > at && /^(?:commit|tag)\.gpgsign$/.test(a));
-  if (key < 0 || !/^(?:false|0|no|off)$/.test(words[key + 1] ?? '')) return null;
-  const scope = words.includes('--global') || words.includes('--system') ? 'for every repository of the user' : 'for this repository';
-  return `${words[key]!.startsWith('tag') ? 'tag' : 'commit'} signing was switched off ${scope} (\`${cmd.args[key]} false\`): what is committed from now on is not signed`;
+  if (key < 0) return null;
+  const global = words.includes('--global') || words.includes('--system');
+  // `--unset` (git 2.46: `git config unset`) of the user's own setting: git's default, no signing,
+  // applies; of a repository's own, the user's global setting may still sign
+  const unset = words.some((a) => /^--unset(?:-all)?$/.test(a)) || words[at + 1] === 'unset';
+  // `false`, `0`, `no`, `off`, or the empty value git reads as false
+  const off = unset ? global : key + 1 < words.length && /^(?:false|0|no|off|)$/.test(words[key + 1]!);
+  if (!off) return null;
+  const scope = global ? 'for every repository of the user' : 'for this repository';
+  return `${words[key]!.startsWith('tag') ? 'tag' : 'commit'} signing was switched off ${scope} (\`${unset ? '--unset ' : ''}${cmd.args[key]}\`${unset ? '' : ` ${cmd.args[key + 1] || '""'}`}): what is committed from now on is not signed`;
 }
 const SIGNING_WORDS = /\bgpg\b|\bsign(?:ing|atures?)\b|\bunsigned\b|\bgpgsign\b/i;
 

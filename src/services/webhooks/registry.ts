@@ -177,6 +177,8 @@ export async function setWebhookEnabled(db: DbExecutor, accountId: string, webho
 export async function removeWebhook(db: DbExecutor, accountId: string, webhookId: string, audit: AuditContext = OPERATOR): Promise<void> {
   await inTransaction(db, async (trx) => {
     const before = await getWebhook(trx, accountId, webhookId);
+    // its deliveries before the webhook's row (the cascade's order reversed): see lockDeliveriesOf
+    await repo.lockDeliveriesOf(trx, before.id);
     if (!(await repo.deleteWebhook(trx, accountId, webhookId))) throw new WebhookNotFoundError('webhook', webhookId);
     await recordAudit(trx, accountId, audit, 'webhook.deleted', hookTarget(before), { shape: before.shape });
   });

@@ -71,6 +71,15 @@ export async function lockDelivery(db: DbExecutor, id: string): Promise<void> {
   await db.updateTable('deliveries').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', id).execute();
 }
 
+/**
+ * Takes the row locks of every delivery of a webhook, before the webhook's own row is touched: a
+ * webhook's removal cascades to its deliveries, and a run settling one of them holds its delivery
+ * before it may take the webhook (auto-disable) — the delivery first, in both.
+ */
+export async function lockDeliveriesOf(db: DbExecutor, webhookId: string): Promise<void> {
+  await db.updateTable('deliveries').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('webhook_id', '=', webhookId).execute();
+}
+
 export async function updateDelivery(
   db: DbExecutor,
   id: string,

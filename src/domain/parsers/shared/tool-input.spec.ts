@@ -33,6 +33,7 @@ test("Desktop Commander's file and shell tools are file operations and commands;
   assert.deepEqual(mcpToolInput('DesktopCommander', 'read_file', { path: '/r/a.ts', offset: 10, length: 20 }), { type: 'file_read', path: '/r/a.ts' });
   assert.deepEqual(mcpToolInput('desktop_commander', 'start_process', { command: 'npm test', timeout_ms: 5000 }), { type: 'command', command: 'npm test' });
   assert.deepEqual(mcpToolInput('desktop-commander', 'execute_command', { command: 'ls' }), { type: 'command', command: 'ls' });
+  assert.deepEqual(mcpToolInput('desktop-commander', 'interact_with_process', { pid: 4242, input: 'rm -rf /home/dev/Documents' }), { type: 'command', command: 'rm -rf /home/dev/Documents' });
   const stays = (tool: string, args: unknown) => assert.deepEqual(mcpToolInput('desktop-commander', tool, args), { type: 'mcp', server: 'desktop-commander', tool, args }, tool);
   stays('list_directory', { path: '/r' });
   stays('start_search', { path: '/r', pattern: 'x' });

@@ -60,13 +60,15 @@ const DESKTOP_COMMANDER = /desktop[-_]?commander/i;
  * Desktop Commander's tools (a widely used MCP server that gives an agent the user's machine):
  * `write_file` (rewrite, or append), `edit_block`, `read_file` of a path (not a URL) and
  * `read_multiple_files` are file operations; `start_process` and the older `execute_command` run a
- * shell command, like the agents' own shell tools. Its other tools (listings, searches, process
- * control) stay MCP calls.
+ * shell command, like the agents' own shell tools, and `interact_with_process` types one into a
+ * process it started (a shell, ssh, a REPL). Its other tools (listings, searches, process control)
+ * stay MCP calls.
  */
 function desktopCommanderInput(tool: string, dc: Obj): ToolInput | null {
-  if (tool === 'start_process' || tool === 'execute_command') {
-    const command = str(dc.command);
-    return command === undefined || command === '' ? null : { type: 'command', command };
+  if (tool === 'start_process' || tool === 'execute_command' || tool === 'interact_with_process') {
+    // what is typed into a process it started (a shell, ssh, a REPL) runs there like a command
+    const command = tool === 'interact_with_process' ? str(dc.input) : str(dc.command);
+    return command === undefined || command.trim() === '' ? null : { type: 'command', command };
   }
   if (tool === 'edit_block') {
     const path = str(dc.file_path) ?? str(dc.path);

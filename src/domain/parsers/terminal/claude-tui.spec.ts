@@ -122,6 +122,13 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual([r.denied, r.isError], [true, true]);
   });
 
+  test('a permission rule\'s refusal whose end the capture folded away ("Error: Permission to use Bash with command …", no "has been denied" shown) is denied; a command that prints those words later is not (held-out set 71)', () => {
+    const folded = run('> check it in the browser\n⏺ Bash(cd /tmp && node -e "require(\'playwright\')…)\n  ⎿  Error: Permission to use Bash with command cd /tmp && node -e "\n     const { chromium } = require(\'playwright\');\n     … +18 lines (ctrl+o to expand)\n\n⏺ Done.\n', 'claude-code-tui');
+    assert.deepEqual(ofKind(folded.events, 'tool_result').map((r) => [r.denied, r.isError]), [[true, true]]);
+    const printed = run('> grep the docs\n⏺ Bash(grep -r "Permission to use" docs)\n  ⎿  docs/faq.md: Permission to use Bash with command x has been denied, see the settings\n', 'claude-code-tui');
+    assert.deepEqual(ofKind(printed.events, 'tool_result').map((r) => r.denied ?? false), [false]);
+  });
+
   test('a multi-line command whose quoted text ends a line with ")" keeps reading to the real closing parenthesis: its refusal is the refusal', () => {
     const head = '⏺ Bash(SKIP=trailing-whitespace git commit -m "Modernize project structure…\n\n      - Replace setup.py with pyproject.toml (PEP 621)\n      - Add MIT license (with attribution)\n\n      Co-Authored-By: Claude <noreply@anthropic.com>")\n';
     const out = run(`> commit it\n${head}  ⎿  No (tell Claude what to do differently)\n\n> why?\n`, 'claude-code-tui');

@@ -511,7 +511,9 @@ function stripClosingParen(args: string): string {
 
 function interpretResult(text: string): { output: string; exitCode: number | null; isError: boolean; denied?: boolean; interrupted?: boolean } {
   const first = text.slice(0, 300);
-  if (/^(?:User rejected|No \(tell Claude|The user doesn't want to proceed|Permission to use .* (?:has been|was) denied)/.test(first)) {
+  // "Error: Permission to use Bash with command … has been denied.": the command can run long and
+  // the capture fold the end away; its opening words are Claude Code's alone
+  if (/^(?:User rejected|No \(tell Claude|The user doesn't want to proceed|Permission to use .* (?:has been|was) denied|(?:Error: )?Permission to use \w+ with command )/.test(first)) {
     return { output: text, exitCode: null, isError: true, denied: true };
   }
   if (/^Interrupted\b/.test(first)) return { output: text, exitCode: null, isError: false, interrupted: true };
