@@ -24,6 +24,7 @@ import { commandSource } from './shell/unwrap.ts';
 import { detectSecrets, mightContainSecret } from './secrets/detect.ts';
 import { knownMasker } from './secrets/mask.ts';
 import { onlyText, textsOf } from './event-texts.ts';
+import { elidedTail, resolveElided } from './elided-cwd.ts';
 import { guessHome, resolvePath } from './paths.ts';
 import { TimelineBuilder, DEFAULT_TIMELINE_CAP } from './report/timeline.ts';
 import { shellChanges, Tally, type ShellChange } from './report/tally.ts';
@@ -147,6 +148,8 @@ class AnalysisRun {
   private sampleLines = SAMPLE_MAX_LINES;
   private readonly queue: NormEvent[] = [];
   private eventCount = 0;
+  /** The tail of a working directory the banner shortened, until the log shows it whole. */
+  private elided: string | null = null;
   private readonly openCalls = new Map<string, ToolCallEvent>();
   private readonly knownSecrets = new Set<string>();
   private masker: (text: string) => string = identity;
@@ -469,9 +472,21 @@ class AnalysisRun {
 
   private process(event: NormEvent): Promise<void> | undefined {
     event.index = this.eventCount++;
-    if (event.kind === 'session_meta' && event.cwd && !this.session.cwd) {
-      this.session.cwd = event.cwd;
-      this.session.home = guessHome(event.cwd);
+    if (event.kind === 'session_meta' && event.cwd && !this.session.cwd && this.elided === null) {
+      // a banner that shortened the folder ("/…/Documents/ws/app") names it only when the log shows it whole
+      this.elided = elidedTail(event.cwd);
+      if (this.elided === null) {
+        this.session.cwd = event.cwd;
+        this.session.home = guessHome(event.cwd);
+      }
+    }
+    if (this.elided !== null && event.kind === 'tool_call' && !this.session.cwd) {
+      const whole = resolveElided(this.elided, JSON.stringify(event.input).slice(0, 20_000));
+      if (whole) {
+        this.session.cwd = whole;
+        this.session.home = guessHome(whole);
+        this.elided = null;
+      }
     }
     // the repository flag only from a record of the session's own working directory (a later
     // record's cwd can be a subfolder the agent moved into)

@@ -129,6 +129,13 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual(ofKind(printed.events, 'tool_result').map((r) => r.denied ?? false), [false]);
   });
 
+  test('a call whose ⏺ the capture took while it blinked off (`  Bash(git push)` after a blank line, its result under it) is a call; the same words inside a message are not (held-out set 72)', () => {
+    const out = run('> commit and push\n\n⏺ Bash(git add CLAUDE.md)\n  ⎿  (No content)\n\n  Bash(git commit -m "docs")\n  ⎿  [master 0bf9c6e] docs\n\n  Bash(git push)\n  ⎿  To https://github.com/acme/algo.git\n        5a755d6..0bf9c6e  master -> master\n\n⏺ Done: committed and pushed.\n', 'claude-code-tui');
+    assert.deepEqual(commands(out.events), ['git add CLAUDE.md', 'git commit -m "docs"', 'git push']);
+    const prose = run('> how do I push?\n\n⏺ You can run it yourself:\n  Bash(git push) is what I would use, or the\n  Source Control panel.\n', 'claude-code-tui');
+    assert.deepEqual(commands(prose.events), [], 'a message line, with no blank line before it');
+  });
+
   test('a multi-line command whose quoted text ends a line with ")" keeps reading to the real closing parenthesis: its refusal is the refusal', () => {
     const head = '⏺ Bash(SKIP=trailing-whitespace git commit -m "Modernize project structure…\n\n      - Replace setup.py with pyproject.toml (PEP 621)\n      - Add MIT license (with attribution)\n\n      Co-Authored-By: Claude <noreply@anthropic.com>")\n';
     const out = run(`> commit it\n${head}  ⎿  No (tell Claude what to do differently)\n\n> why?\n`, 'claude-code-tui');

@@ -27,6 +27,8 @@ export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries(
 }));
 
 export const RECORD = /^[⏺●]\s?(.*)$/;
+/** Two blanks where the record's marker was, then a tool's head: `  Bash(git push)`. */
+const BLINKED_HEAD = /^ {2}[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?\(/;
 const TOOL_HEAD = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)$/;
 const MCP_HEAD = /^([\w.-]+) - ([\w.-]+) \(MCP\)\((.*)$/;
 export const RESULT = /^\s{0,4}⎿\s?\s?(.*)$/;
@@ -136,6 +138,12 @@ export class ClaudeTuiParser implements LogParser {
     }
     const c = h.charAt(0);
     if (c !== ' ' && c !== '\t') return this.topLevel(s, h, line, sink);
+    // `  Bash(git push)` after a blank line: a call whose ⏺ the capture took while it blinked off
+    // (the record's text keeps its two columns); only a known tool's head, never inside a call's arguments
+    if (this.blankBefore && this.mode !== 'tool-head' && BLINKED_HEAD.test(h)) {
+      const m = TOOL_HEAD.exec(h.slice(2));
+      if (m && CLAUDE_TOOLS.has(m[1]!)) return this.bullet(s.slice(2), line, sink);
+    }
     this.continuation(s, line, sink);
   }
 
