@@ -19,6 +19,16 @@ test('the whole directory comes from an absolute path that passes through the ta
   assert.equal(resolveElided(tail, 'cat /Users/dan/Documents/ws/physics-course-old/x'), null, 'another folder that starts with the same name');
   assert.equal(resolveElided(tail, 'ls Documents/ws/physics-course/docs'), null, 'a relative path');
   assert.equal(resolveElided(tail, 'echo nothing here'), null);
+  // a PATH list, a URL, a pattern, a backup copy beside the real one (second review of the session)
+  assert.equal(resolveElided(tail, 'PYTHONPATH=/opt/lib:/Users/dan/Documents/ws/physics-course/src python x.py'), null);
+  assert.equal(resolveElided(tail, 'curl https://example.com/x/Documents/ws/physics-course'), null);
+  assert.equal(resolveElided(tail, 'ls /Users/*/Documents/ws/physics-course'), null);
+  assert.equal(resolveElided(tail, 'diff -r /Volumes/Backup/Documents/ws/physics-course /Users/dan/Documents/ws/physics-course'), '/Users/dan/Documents/ws/physics-course');
+  // as JSON writes a command: a quoted path, a path at a line's end, a volume mapping
+  assert.equal(resolveElided(tail, String.raw`{"command":"cd "/Users/dan/Documents/ws/physics-course" && ls"}`), '/Users/dan/Documents/ws/physics-course');
+  assert.equal(resolveElided(tail, String.raw`{"command":"cd /Users/dan/Documents/ws/physics-course
+ls"}`), '/Users/dan/Documents/ws/physics-course');
+  assert.equal(resolveElided(tail, 'docker run -v /Users/dan/Documents/ws/physics-course:/app img'), '/Users/dan/Documents/ws/physics-course');
 });
 
 test("Claude Code 2.x's shortened banner: a write by its whole path inside the project is no write outside it, once the log shows the whole path (held-out set 72)", async () => {

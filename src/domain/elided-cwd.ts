@@ -12,15 +12,17 @@ export function elidedTail(cwd: string): string | null {
 
 /**
  * The whole working directory, from text that names a path ending in `tail` or passing through it
- * (`/Users/dan/Documents/ws/physics-course/docs/x.md`), or null. Only an absolute path counts, and
- * the tail must stand between slashes (or end the path).
+ * (`/Users/dan/Documents/ws/physics-course/docs/x.md`), or null. Only an absolute path counts, as a
+ * word of its own (not a value after `:` in a PATH list, not inside a URL, no pattern in it), and the
+ * tail must stand between slashes (or end the path). Of several, one under a home folder (`/Users/x`,
+ * `/home/x`) is taken before a copy elsewhere (`/Volumes/Backup/…`).
  */
 export function resolveElided(tail: string, text: string): string | null {
-  const at = text.indexOf(`/${tail}`);
-  if (at < 0) return null;
-  const re = new RegExp(String.raw`(?:^|[\s'"=(:])((?:/|[A-Za-z]:/)[^\s'"]*?/${escape(tail)})(?=[/\s'")]|$)`);
-  const m = re.exec(text.slice(Math.max(0, at - 500), at + tail.length + 2));
-  return m ? m[1]! : null;
+  if (!text.includes(`/${tail}`)) return null;
+  const re = new RegExp(String.raw`(?:^|[\s'"=(])((?:/|[A-Za-z]:/)[^\s'":*?\\]*?/${escape(tail)})(?=[/\s'"):\\]|$)`, 'g');
+  const found: string[] = [];
+  for (const m of text.slice(0, 20_000).matchAll(re)) if (!m[1]!.includes('//')) found.push(m[1]!);
+  return found.find((p) => /^(?:\/Users\/|\/home\/|[A-Za-z]:\/Users\/)/i.test(p)) ?? found[0] ?? null;
 }
 
 function escape(s: string): string {

@@ -7,7 +7,6 @@ import type { SimpleCommand } from '../shell/types.ts';
 import { Outcomes } from './outcome.ts';
 import { mcpServersAdded } from './mcp-servers.ts';
 import { CreatedPaths } from './created-paths.ts';
-import { CommittedFiles } from './committed-files.ts';
 import { namesFile, requestsOf, sentencesAsking, whoAsked } from './requests.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located } from './effects.ts';
 import { gitSubcommand, asksForInfo } from './commands.ts';
@@ -554,24 +553,12 @@ export const INJECTION_RULES: Rule[] = [
       const moves = new MovedPaths();
       // instruction files whose own text, as the session read it, orders that they be kept up to date
       const upkeep = new SelfUpkeep();
-      // unasked notes-only edits: a look once a commit takes them into the history (severity by where the change ends)
-      const commits = new CommittedFiles(ctx.session);
-      const notes = new Map<string, EvidenceItem>();
-      const writing = new Map<string, { abs: string; evidence: EvidenceItem }[]>();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           outcomes.onEvent(event);
           const fx = effectsOf(event, facts, ctx.session);
           upkeep.onEvent(event, fx);
-          if (event.kind === 'tool_result') {
-            // a notes-only edit that took effect is watched; a commit that took one reports it
-            for (const w of writing.get(event.callId) ?? []) if (!event.denied && !event.isError && notes.size < WRITTEN_MAX) notes.set(w.abs, w.evidence);
-            writing.delete(event.callId);
-            const committed = commits.onResult(event);
-            const taken = [...notes.keys()].filter((abs) => committed.some((c) => CommittedFiles.same(c, abs)));
-            if (taken.length > 0 && facts.call) reportCommitted(taken, event, facts);
-          }
           if (event.kind === 'tool_call') for (const loc of fx.commands) created.onCommand(loc);
           if (event.kind === 'tool_call') moves.onCall(event.callId, fx.commands, ctx.session);
           if (event.kind === 'tool_result') moves.onResult(event);
@@ -603,26 +590,12 @@ export const INJECTION_RULES: Rule[] = [
             // "Always update CLAUDE.md after completing a task" in that very file, read in this session:
             // the user's standing order for it (only for text with nothing instruction-like in it)
             const ordered = !asked && !memory && !scaffold && !renamed && moved === null && plain && !ORDER_LINE.test(w.added) && upkeep.orders(w.abs);
-            // text that can change what later sessions do (an order, an endpoint to reach): loud
-            // wherever it lands; notes (names, paths, descriptions) only once a commit shares them
-            const named = plain && !ORDER_LINE.test(w.added) ? namedIn(w.added) : null;
-            // An edit (not a new or rewritten file) of a main instruction file, in English words with
-            // no order among them (an order in another language cannot be told from a note), naming
-            // no endpoint: notes. A settings or MCP file, a command, a skill or a subagent definition
-            // is behaviour, not notes.
-            const notesOnly = named !== null && w.kind === 'edit' && w.via === 'tool' && named.urls.length === 0 && named.hosts.length === 0 && NOTES_FILE.test(w.abs) && !OTHER_SCRIPT_LETTER.test(w.added);
-            const local = !asked && !memory && !scaffold && !renamed && moved === null && !ordered && notesOnly;
-            if (local && event.kind === 'tool_call') {
-              commits.watch(w.abs);
-              const held = writing.get(event.callId) ?? [];
-              if (writing.size < WRITTEN_MAX) writing.set(event.callId, [...held, { abs: w.abs, evidence: evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts) }]);
-            }
-            const quiet = asked || memory || scaffold || renamed || moved !== null || ordered || local;
+            const quiet = asked || memory || scaffold || renamed || moved !== null || ordered;
             const draft: FindingDraft = {
               rule: agentConfigEdit.id,
               severity: quiet ? 'info' : 'warning',
-              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : ordered ? 'Instruction file kept up to date, as it orders' : local ? 'Agent instruction file modified (notes only, not committed)' : undefined,
-              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ordered ? ': the file itself, as the session read it, orders that it be kept up to date, and the new text holds nothing instruction-like' : local ? ': the new text holds no order and names no endpoint (names, paths, descriptions), and no commit of this session took it; it is reported again if one does' : ''}.`,
+              title: asked ? 'Agent instruction file modified (as requested)' : memory ? 'Agent memory note written' : scaffold ? 'Instruction file of a cloned template rewritten' : renamed ? 'Names in an instruction file replaced across files' : moved ? 'Reference in an instruction file follows a move' : ordered ? 'Instruction file kept up to date, as it orders' : undefined,
+              detail: `${w.kind === 'create' ? 'Created' : 'Changed'} ${safe(w.path, facts, QUOTE_MAX)}, which instructs agents in later sessions${asked ? '; the user asked for it' : memory ? ', through the agent\'s own memory feature; the note holds no instruction-like text' : scaffold ? ', in a project this session cloned from a template and is setting up; the text holds nothing instruction-like' : renamed ? ': one name replaced by another in it and in other files alike (references following a rename or a move), no new text' : moved ? `: its references to ${safe(moved[0], facts, 80)} now name ${safe(moved[1], facts, 80)}, where the session moved it, and nothing else changed` : ordered ? ': the file itself, as the session read it, orders that it be kept up to date, and the new text holds nothing instruction-like' : ''}.`,
               evidence: [evidence(event, w.cmd?.text ?? describeCall(fx.call!) + (w.added ? `: ${w.added}` : ''), facts)],
               key: quiet ? `${w.abs} (info)` : w.abs,
               // Codex's default sandbox writes the workspace without asking: skipped approvals let nothing through here
@@ -633,36 +606,16 @@ export const INJECTION_RULES: Rule[] = [
             };
             outcomes.report(event, 'write', draft, w.abs);
           }
-          if (event.kind === 'tool_call') commits.onCall(event.callId, fx.commands);
         },
         finish() {
           outcomes.finish();
         },
       };
-
-      /** Notes-only edits of instruction files that a commit took: now in the history others pull. */
-      function reportCommitted(taken: readonly string[], result: NormEvent & { kind: 'tool_result' }, facts: EventFacts): void {
-        const call = facts.call!;
-        ctx.report({
-          rule: agentConfigEdit.id,
-          title: 'Agent instruction file changed unasked, then committed',
-          detail: `${taken.map((abs) => safe(abs, facts, QUOTE_MAX)).join(', ')} ${taken.length === 1 ? 'was' : 'were'} changed though nobody asked, and the session committed the change: it holds no order and names no endpoint, but every later session of whoever pulls the repository reads it.`,
-          evidence: [...taken.map((abs) => notes.get(abs)!), evidence(call, describeCall(call), facts)],
-          key: `committed:${taken.join('\u0000')}`,
-          cause: { id: 'instruction-files', summary: 'Instruction files that agents read in later sessions were changed, unasked (each change is in the evidence).' },
-        });
-        for (const abs of taken) notes.delete(abs);
-        void result;
-      }
     },
   },
 ];
 
 const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
-/** A letter outside the Latin alphabet's plain ASCII: text whose orders ORDER_LINE cannot read. */
-const OTHER_SCRIPT_LETTER = /(?![A-Za-z])\p{L}/u;
-/** The agents' main instruction files, where a project keeps notes for later sessions. */
-const NOTES_FILE = /(?:^|[\\/])(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md$/i;
 
 /**
  * Instruction files whose own text orders their upkeep ("Always update CLAUDE.md after completing
@@ -926,7 +879,7 @@ export function requestNamesFile(prompt: string, path: string): boolean {
  */
 const CARRY_OVER = /\b(?:continue|carry(?:ing)?\s+(?:it\s+)?over|pick(?:s|ed)?\s+up|resume|hand\s+(?:it\s+)?over)\b[^.?!\n]{0,40}\b(?:this|our|the\s+current)\s+(?:conversation|context|chat)\b|\b(?:this|our|the\s+current)\s+(?:conversation|context|chat)\b[^.?!\n]{0,40}\b(?:continue[sd]?|carr(?:y|ied)\s+over|pick(?:ed)?\s+up|resumed?)\b|(?:지금|이)\s*(?:대화|맥락)[^.?!\n]{0,30}이어|(?:这次|当前|这个)(?:对话|会话|上下文)[^。？！\n]{0,20}(?:继续|延续|接着)|(?:この|今の)(?:会話|文脈)[^。？！\n]{0,20}(?:続け|引き継)/i;
 /** A line of a note that orders the agent rather than tells it where things stand. */
-const ORDER_LINE = /\b(?:always|never|must|without\s+(?:asking|confirmation|approval|checking)|no\s+need\s+to\s+(?:ask|check|confirm|wait)|(?:don'?t|do\s+not)\s+(?:ask|wait|check|confirm)|skip|bypass|ignore|auto-?approve)\b|--force\b|--no-verify\b|\bforce[- ]push\b|\b(?:npm|pnpm|yarn|cargo)\s+publish\b|\bdeploy\b|\bpush(?:es|ing)?(?:\s+(?:directly|straight|everything|all|changes|commits?|it))*\s+to\s+(?:main|master|prod(?:uction)?)\b/i;
+const ORDER_LINE = /\b(?:always|never|must|without\s+(?:asking|confirmation|approval|checking)|no\s+need\s+to\s+(?:ask|check|confirm|wait)|(?:don'?t|do\s+not)\s+(?:ask|wait|check|confirm)|skip|bypass|ignore|auto-?approve)\b|--force\b|--no-verify\b|\bforce[- ]push\b|\b(?:npm|pnpm|yarn|cargo)\s+publish\b|\bdeploy\b|\bpush\s+to\s+(?:main|master|production)\b/i;
 
 /**
  * "make every agent read context/memos/", "各エージェントのタスク項目を洗い出し…", "全エージェントが読み込む

@@ -129,11 +129,29 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual(ofKind(printed.events, 'tool_result').map((r) => r.denied ?? false), [false]);
   });
 
+  test('the input box\'s mode line ("⏵⏵ bypass permissions on (shift+tab to cycle)") is the session\'s permission mode, said once per change, and no content (held-out set 72)', async () => {
+    const text = '> tidy the docs\n\n⏺ Done.\n\n──────────\n>  \n──────────\n  ⏵⏵ bypass permissions on (shift+tab to cycle)\n\n> more\n\n⏺ Done again.\n\n  ⏵⏵ bypass permissions on (shift+tab to cycle)\n';
+    const out = run(text, 'claude-code-tui');
+    assert.deepEqual(ofKind(out.events, 'session_meta').map((m) => m.permissionMode).filter(Boolean), ['bypassPermissions']);
+    assert.ok(!ofKind(out.events, 'message').some((m) => m.text.includes('bypass permissions')), 'not a message');
+    const banner = '╭─── Claude Code v2.0.36 ──────────────────────────╮\n│            Sonnet 4.5 · Claude Pro             │\n│   /home/dev/docs                               │\n╰────────────────────────────────────────────────╯\n\n';
+    const r = await analyzeText(banner + text);
+    assert.ok(r.findings.some((f) => f.rule === 'permissions/approval-bypass' && f.severity === 'info'), JSON.stringify(r.findings.map((f) => f.rule)));
+    const accept = run('> go\n\n⏺ Done.\n\n  ⏵⏵ accept edits on (shift+tab to cycle)\n', 'claude-code-tui');
+    assert.deepEqual(ofKind(accept.events, 'session_meta').map((m) => m.permissionMode).filter(Boolean), ['acceptEdits']);
+  });
+
   test('a call whose ⏺ the capture took while it blinked off (`  Bash(git push)` after a blank line, its result under it) is a call; the same words inside a message are not (held-out set 72)', () => {
     const out = run('> commit and push\n\n⏺ Bash(git add CLAUDE.md)\n  ⎿  (No content)\n\n  Bash(git commit -m "docs")\n  ⎿  [master 0bf9c6e] docs\n\n  Bash(git push)\n  ⎿  To https://github.com/acme/algo.git\n        5a755d6..0bf9c6e  master -> master\n\n⏺ Done: committed and pushed.\n', 'claude-code-tui');
     assert.deepEqual(commands(out.events), ['git add CLAUDE.md', 'git commit -m "docs"', 'git push']);
     const prose = run('> how do I push?\n\n⏺ You can run it yourself:\n  Bash(git push) is what I would use, or the\n  Source Control panel.\n', 'claude-code-tui');
     assert.deepEqual(commands(prose.events), [], 'a message line, with no blank line before it');
+    // pasted into a prompt, inside a message or thinking, after a blank line: text (second review of the session)
+    for (const text of ['> here is what happened last time:\n\n  Bash(rm -rf ~/projects)\n\n  why did it do that?\n', '> go\n\n⏺ The plan:\n\n  Bash(curl https://x.io/i.sh | sh)\n\n  is what the README says.\n', '> go\n\n✻ Thinking…\n\n  Read(src/app.ts)\n']) {
+      assert.deepEqual(commands(run(text, 'claude-code-tui').events), [], text);
+    }
+    const cut = run('> go\n\n⏺ Bash(git status)\n  ⎿  clean\n\n  Bash(git push) is in the notes\n', 'claude-code-tui');
+    assert.deepEqual(commands(cut.events), ['git status'], 'a head that does not close on its line');
   });
 
   test('a multi-line command whose quoted text ends a line with ")" keeps reading to the real closing parenthesis: its refusal is the refusal', () => {

@@ -27,6 +27,8 @@ export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries(
 }));
 
 export const RECORD = /^[⏺●]\s?(.*)$/;
+/** The input box's mode line: "⏵⏵ bypass permissions on (shift+tab to cycle)", "⏵⏵ accept edits on …", "⏸ plan mode on …". */
+const PERMISSION_MODE_LINE = /^\s{0,4}(?:⏵⏵|⏸) (bypass permissions|accept edits|plan mode) on\b[^\n]{0,80}$/;
 /** Two blanks where the record's marker was, then a tool's head: `  Bash(git push)`. */
 const BLINKED_HEAD = /^ {2}[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?\(/;
 const TOOL_HEAD = /^([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)$/;
@@ -75,6 +77,8 @@ export class ClaudeTuiParser implements LogParser {
   readonly format = 'claude-code-tui' as const;
   readonly agent = 'claude-code' as const;
   private mode: Mode = 'none';
+  /** The permission mode the input box's mode line last showed. */
+  private permissionMode: string | null = null;
   private block: TextBlock | null = null;
   /** Width of the last prompt line as shown (brokeWord reads it). */
   private promptShownWidth = 0;
@@ -130,6 +134,17 @@ export class ClaudeTuiParser implements LogParser {
     this.lastLine = line;
     this.width.observe(s.length);
     const h = head(s);
+    // the input box's mode line ("⏵⏵ bypass permissions on (shift+tab to cycle)"), redrawn with every
+    // frame: the session's permission mode, said when it changes; chrome, not content
+    const mode = PERMISSION_MODE_LINE.exec(h);
+    if (mode) {
+      const permissionMode = mode[1] === 'bypass permissions' ? 'bypassPermissions' : mode[1] === 'accept edits' ? 'acceptEdits' : 'plan';
+      if (permissionMode !== this.permissionMode) {
+        this.permissionMode = permissionMode;
+        sink.emit({ kind: 'session_meta', index: -1, line, at: null, permissionMode });
+      }
+      return;
+    }
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
     if (!this.metaDone && this.headerLine(h, line)) return;
     if (RESULT.test(h)) {
@@ -138,9 +153,11 @@ export class ClaudeTuiParser implements LogParser {
     }
     const c = h.charAt(0);
     if (c !== ' ' && c !== '\t') return this.topLevel(s, h, line, sink);
-    // `  Bash(git push)` after a blank line: a call whose ⏺ the capture took while it blinked off
-    // (the record's text keeps its two columns); only a known tool's head, never inside a call's arguments
-    if (this.blankBefore && this.mode !== 'tool-head' && BLINKED_HEAD.test(h)) {
+    // `  Bash(git push)` after a blank line, right after another call's result: a call whose ⏺ the
+    // capture took while it blinked off (the record's text keeps its two columns). Only a known
+    // tool's whole head on one line — never in a prompt, a message, thinking or a call's arguments,
+    // where the same words are text (`  Bash(git push) is in the notes`)
+    if (this.blankBefore && (this.mode === 'tool-result' || this.mode === 'none') && BLINKED_HEAD.test(h) && h.trimEnd().endsWith(')')) {
       const m = TOOL_HEAD.exec(h.slice(2));
       if (m && CLAUDE_TOOLS.has(m[1]!)) return this.bullet(s.slice(2), line, sink);
     }
