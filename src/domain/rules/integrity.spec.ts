@@ -167,6 +167,9 @@ test('claim detection reads sentences, not words', () => {
   for (const said of ['All 95 of 95 tests pass.', 'Step 2 of 5 complete: all tests pass.', '42/42 tests passed']) assert.notEqual(findClaim(said), null, said);
   // a heading's question and work still ahead are no reports
   for (const said of ['## What can be done to prevent it', 'Here is what remains to be done:']) assert.equal(findClaim(said), null, said);
+  // "Done" naming a thing is a label: the Done button, its callback (held-out set 71)
+  for (const said of ['- Done ボタン押下（空のまま） — サンプルコードが表示される', 'Pressing the Done button closes the editor.', 'The done callback fires twice.']) assert.equal(findClaim(said), null, said);
+  for (const said of ['Done.', 'All done — the button works.', 'Done: the Done button now closes the editor.']) assert.notEqual(findClaim(said), null, said);
   // a whole claim beside a partial count, or a claim that merely mentions work ahead, still claims
   for (const said of ['Fixed 2 of 3 flaky tests; all tests pass now.', 'All tests pass (previously 94 of 95 tests passed).', 'Went from 80/95 tests passing to all tests pass.', 'Done: 95 of 95 tests pass, 1 of 2 e2e suites skipped', 'All tests pass and nothing more needs to be done.', '## What changed: all tests pass']) assert.notEqual(findClaim(said), null, said);
   for (const said of ['## Done', 'Implementation complete.']) assert.notEqual(findClaim(said), null, said);
@@ -1557,5 +1560,19 @@ for (const agent of AGENTS) {
     assert.deepEqual(await run("Command timed out after 2m 0.0s this derivation will be built:\n  /nix/store/abc-vm-test-run-module.drv\nbuilding '/nix/store/abc-vm-test-run-module.drv'...", 1), []);
     assert.deepEqual(await run("building '/nix/store/abc-vm-test-run-module.drv'...", 124), []);
     assert.deepEqual(await run("building '/nix/store/abc-vm-test-run-module.drv'...\nFAIL: machine.succeed('systemctl is-active app') failed", 124), [CONTRA]);
+  });
+}
+
+for (const agent of AGENTS) {
+  test(`${agent}: a test run on stashed code (\`git stash && npm test\`) checks the code as it was before the agent's changes: a claim after it is not contradicted by it; a run after \`stash pop\`, or without a stash, is the final check (held-out set 71)`, async () => {
+    const run = async (check: string) => (await analyzeText(session(agent, [
+      { prompt: 'fix the canvas button' },
+      { edit: 'src/canvas.ts', old: 'const a = 1;', new: 'const a = 2;' },
+      { bash: check, output: 'Test Files  2 failed (2)\n     Tests  3 failed (3)', exit: 1 },
+      { bash: 'git stash pop', output: 'On branch main' },
+      { say: 'All tests pass now.' },
+    ]))).findings.filter((f) => f.rule === CONTRA).length;
+    for (const c of ['git stash && npm test 2>&1 | tail -5', 'git stash push -u -m "baseline" && npx vitest run', 'git stash -m baseline; npm test']) assert.equal(await run(c), 0, c);
+    for (const c of ['npm test 2>&1 | tail -5', 'git stash && git stash pop && npm test', 'git stash list && npm test']) assert.equal(await run(c), 1, c);
   });
 }

@@ -146,6 +146,24 @@ const USAGE_TEXT = /^\s*(?:(?:error|ERROR): )?usage:/im;
 const USAGE_LINES = /^\s*(?:(?:error|ERROR): )?usage:[^\n]*$/gim;
 const MISSING_SCRIPT = /^\s*npm (?:error|ERR!) Missing script: /m;
 
+/**
+ * Whether the call set the working tree's changes aside (`git stash`, `git stash push -u`) before
+ * its first test or build, and took none back (`stash pop`/`apply`) in between: what it checked is
+ * the code as it was before.
+ */
+function stashedBeforeChecks(commands: readonly Located[]): boolean {
+  const first = commands.findIndex((l) => checkKind(l.cmd) !== null);
+  let stashed = false;
+  for (const loc of commands.slice(0, Math.max(0, first))) {
+    const git = gitSubcommand(loc.cmd);
+    if (git?.sub !== 'stash') continue;
+    const verb = parseArgs(git.args, ['-m', '--message', '--pathspec-from-file']).operands[0];
+    if (verb === undefined || verb === 'push' || verb === 'save') stashed = true;
+    else if (verb === 'pop' || verb === 'apply') stashed = false;
+  }
+  return stashed;
+}
+
 /** The agent's harness stopping a command for time: Claude Code's and Codex's own words. */
 const TIMED_OUT = /^(?:Error: )?(?:Command timed out after\b|command timed out\b)/im;
 
@@ -173,7 +191,8 @@ const CLAIMS: [Claim, RegExp][] = [
   // "How the simulation works", "why it works": an explanation heading, not a claim.
   ['works', /\b(?:(?<!\b(?:how|why|what|where|when|explain(?:s|ing)?|understand(?:ing)?)\s+)(?:everything|it|this|that|the\s+\w+(?:\s+\w+)?)\s+(?:now\s+)?works(?:\s+(?:correctly|as\s+expected|now))?|should\s+now\s+work|now\s+works|(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:fixed|resolved)|i(?:'ve|\s+have)\s+(?:fixed|resolved)|(?:successfully\s+)?fixed\s+the\s+\w+|verified\s+that|works\s+(?:correctly|as\s+expected|perfectly)|fully\s+(?:functional|working)|production[-\s]ready\b(?!\s+(?!(?:with|for|and|now|across|in)\b)[a-z]))/i],
   // "complete" before a noun is an adjective ("Complete Working Example"), not a report.
-  ['done', /\b(?:done|completed|complete\b(?!\s+[a-z])|finished|implemented|all\s+set)\b/i],
+  // "Done" naming a thing ("the Done button", "Done ボタン", "done callback") is a label, not a report.
+  ['done', /\b(?:done\b(?!\s*(?:buttons?|btn|state|status|callbacks?|handlers?|events?|flags?|columns?|lists?|criteria|definitions?|keys?|labels?|tabs?|ボタン|状態|按钮|버튼))|completed|complete\b(?!\s+[a-z])|finished|implemented|all\s+set)\b/i],
 ];
 
 /** The user asked to run the check themselves: "you can rerun the build to confirm", "please run the tests". */
@@ -551,7 +570,10 @@ class RunLedger {
     // (its status hidden — `|| true`, errors sent to /dev/null — it checks nothing)
     if (!background && kinds.size === 0 && fx.commands.some((l) => exercises(l.cmd) && !masking(l, raw) && !l.cmd.redirects.some((r) => /^(?:2>|&>)/.test(r.op) && r.target === '/dev/null'))) this.exercising.start(event.callId, event.index);
     const chained = tests === 1 && linter;
-    if (kinds.size > 0 && !background) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
+    // `git stash && npm test`: the checks ran on the code before the agent's changes (a baseline),
+    // which says nothing of the work claimed afterwards
+    const baseline = stashedBeforeChecks(fx.commands);
+    if (kinds.size > 0 && !background && !baseline) this.runs.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained });
     // a linter run on its own (`npm run lint`, `ruff check .`): what a claim about lint leans on
     // (not one whose status is hidden — `|| true`, a pipe — nor a `--version` or `--help`)
     else if (linter && !background && lintRuns(fx, raw)) this.lints.start(event.callId, { index: event.index, kinds, reliable, text: describeCall(event), chained: false });
