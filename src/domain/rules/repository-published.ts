@@ -31,10 +31,11 @@ export const repositoryPublished = meta({
 
 /**
  * A request for a public repository: "public" or "open source" said of the repository or its
- * visibility ("a public repo", "make it public", "open-source it", "visible to anyone"), in the
+ * visibility ("a public repo", "make it public", "open-source it", "visible to anyone"), or a
+ * purpose only a public one serves ("for the AI community to use", "for anyone to try"), in the
  * languages the request words cover — not the `public/` folder, a public key, a public-facing page.
  */
-const ASKS_PUBLIC = /\b(?:public|open[- ]?source[d]?)\s+(?:\w+\s+){0,2}?(?:repo|repository|github|gitlab|project)\b|\b(?:repo|repository)\s+(?:\w+\s+){0,3}?(?:public(?:ly)?|open[- ]?source)\b|\bmake\s+(?:it|this|the\s+\w+)\s+public\b|\bopen[- ]?source\s+(?:it|this|the\s+\w+)\b|\b(?:visible|readable)\s+(?:to|by)\s+(?:anyone|everyone|the\s+public)\b|公开(?:仓库|的仓库|项目)|公開(?:リポジトリ|に)|공개\s*(?:저장소|레포)|\bd[ée]p[oô]t\s+public\b|\bd[ée]p[oô]t\s+publique\b|\böffentliche[sn]?\s+(?:repo|repository)\b|\brepositorio\s+p[uú]blico\b|\brepo\s+p[uú]blico\b|\bpubblic[oa]\b|публичн/i;
+const ASKS_PUBLIC = /\bfor\s+(?:the\s+)?(?:[\w-]+\s+)?community\s+to\s+(?:use|try|build\s+on)\b|\bfor\s+(?:everyone|anyone|the\s+world|the\s+public)\s+to\s+(?:use|see|read|try)\b|\b(?:share|release|publish)\s+(?:it|this|them)\s+(?:with\s+the\s+world|publicly)\b|\b(?:public|open[- ]?source[d]?)\s+(?:\w+\s+){0,2}?(?:repo|repository|github|gitlab|project)\b|\b(?:repo|repository)\s+(?:\w+\s+){0,3}?(?:public(?:ly)?|open[- ]?source)\b|\bmake\s+(?:it|this|the\s+\w+)\s+public\b|\bopen[- ]?source\s+(?:it|this|the\s+\w+)\b|\b(?:visible|readable)\s+(?:to|by)\s+(?:anyone|everyone|the\s+public)\b|公开(?:仓库|的仓库|项目)|公開(?:リポジトリ|に)|공개\s*(?:저장소|레포)|\bd[ée]p[oô]t\s+public\b|\bd[ée]p[oô]t\s+publique\b|\böffentliche[sn]?\s+(?:repo|repository)\b|\brepositorio\s+p[uú]blico\b|\brepo\s+p[uú]blico\b|\bpubblic[oa]\b|публичн/i;
 /** The visibility itself negated or set the other way: "not public", "don't make it public", "keep it private", "a private repo". */
 const NOT_PUBLIC = /\b(?:not|n't|never|no)\s+(?:make\s+(?:it\s+)?|be\s+)?(?:\w+\s+)?public\b|\b(?:keep|make)\s+(?:it|this|the\s+\w+)\s+private\b|\bprivate\s+(?:\w+\s+)?(?:repo|repository)\b|私有|非公开|非公開|비공개/i;
 
