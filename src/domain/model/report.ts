@@ -3,6 +3,9 @@
 import type { AgentId } from './events.ts';
 
 export type Severity = 'critical' | 'warning' | 'info';
+
+/** Severities from the most serious: sort by it, or take the worst of several. */
+export const SEVERITY_ORDER: Readonly<Record<Severity, number>> = { critical: 0, warning: 1, info: 2 };
 export const SEVERITIES: readonly Severity[] = ['critical', 'warning', 'info'];
 export type Outcome = 'Clear' | 'Review' | 'Blocked';
 export type Category =

@@ -3,7 +3,7 @@
 // 65,536 characters), so findings that do not fit are counted in a closing line, never dropped
 // silently. Every piece of log text is escaped: a log must not be able to inject Markdown or HTML
 // (links, images, mentions) into the page that shows the summary.
-import type { Finding, Report, Severity } from '../model/report.ts';
+import { SEVERITY_ORDER, type Finding, type Report, type Severity } from '../model/report.ts';
 
 export interface MarkdownOptions {
   /** Link to the report page, when the report lives on a server. */
@@ -18,7 +18,6 @@ export interface MarkdownOptions {
 
 export const MARKDOWN_DEFAULT_MAX_CHARS = 60_000;
 const DEFAULT_MAX_FINDINGS = 50;
-const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 const OUTCOME_ICON = { Clear: '✅', Review: '⚠️', Blocked: '⛔' } as const;
 const SEVERITY_ICON: Record<Severity, string> = { critical: '🔴', warning: '🟠', info: '🔵' };
 

@@ -1,7 +1,7 @@
 // Collects the rules' finding drafts: merges repeats of the same rule and key into one finding
 // (evidence appended, capped), merges drafts that name the same cause — across rules and keys —
 // into one finding too, resolves evidence to timeline entries, and orders the result.
-import type { Finding, Severity } from '../model/report.ts';
+import { SEVERITY_ORDER, type Finding, type Severity } from '../model/report.ts';
 import type { FindingDraft, RuleMeta } from '../rules/types.ts';
 import type { TimelineBuilder } from './timeline.ts';
 
@@ -13,7 +13,6 @@ function clipMarked(text: string, max: number): string {
   return text.length <= max ? text : text.slice(0, max - 1) + '…';
 }
 const FINDINGS_MAX = 500;
-const SEVERITY_ORDER: Record<Severity, number> = { critical: 0, warning: 1, info: 2 };
 
 interface Pending {
   meta: RuleMeta;

@@ -1,6 +1,7 @@
 // destructive: commands that destroy data outside what the agent was asked to change — recursive
 // deletes outside the worktree, disk wipes, executed destructive SQL, infrastructure teardown,
 // force pushes and git commands that throw away uncommitted work.
+import { SEVERITY_ORDER } from '../model/report.ts';
 import type { AgentId, NormEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
@@ -590,8 +591,6 @@ class GitDirs {
   }
 }
 
-const SEVERITY_RANK: Record<string, number> = { info: 0, warning: 1, critical: 2 };
-
 function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFacts, ctx: RuleContext, created?: CreatedPaths, namedBy?: (abs: string, removal?: boolean | 'itself') => string | null, gitDirs?: GitDirs, undoAsked?: () => boolean): void {
   const { cmd, dir } = all[index];
   const deletion = deletionOf(index, all);
@@ -707,8 +706,8 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
   }
   if (found.length > 0) {
     // a draft without a severity has its rule's
-    const rank = (d: FindingDraft) => SEVERITY_RANK[d.severity ?? (d.rule === rmWorktreeRoot.id ? rmWorktreeRoot.severity : rmOutsideWorktree.severity)]!;
-    ctx.report(found.reduce((worst, d) => (rank(d) > rank(worst) ? d : worst)));
+    const order = (d: FindingDraft) => SEVERITY_ORDER[d.severity ?? (d.rule === rmWorktreeRoot.id ? rmWorktreeRoot.severity : rmOutsideWorktree.severity)];
+    ctx.report(found.reduce((worst, d) => (order(d) < order(worst) ? d : worst)));
     return;
   }
   // Names read from a file when the command runs: the call does not show what goes, so it is

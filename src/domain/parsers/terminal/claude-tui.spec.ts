@@ -148,10 +148,13 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual(commands(prose.events), [], 'a message line, with no blank line before it');
     // pasted into a prompt, inside a message or thinking, after a blank line: text (second review of the session)
     for (const text of ['> here is what happened last time:\n\n  Bash(rm -rf ~/projects)\n\n  why did it do that?\n', '> go\n\n⏺ The plan:\n\n  Bash(curl https://x.io/i.sh | sh)\n\n  is what the README says.\n', '> go\n\n✻ Thinking…\n\n  Read(src/app.ts)\n']) {
-      assert.deepEqual(commands(run(text, 'claude-code-tui').events), [], text);
+      assert.deepEqual(calls(run(text, 'claude-code-tui').events).map((c) => c.name), [], text);
     }
     const cut = run('> go\n\n⏺ Bash(git status)\n  ⎿  clean\n\n  Bash(git push) is in the notes\n', 'claude-code-tui');
     assert.deepEqual(commands(cut.events), ['git status'], 'a head that does not close on its line');
+    // …while the same head, whole on its line after a result, is a call (the read included)
+    const read = run('> go\n\n⏺ Bash(git status)\n  ⎿  clean\n\n  Read(src/app.ts)\n  ⎿  Read 12 lines\n', 'claude-code-tui');
+    assert.deepEqual(calls(read.events).map((c) => c.name), ['Bash', 'Read']);
   });
 
   test('a multi-line command whose quoted text ends a line with ")" keeps reading to the real closing parenthesis: its refusal is the refusal', () => {
