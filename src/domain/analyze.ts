@@ -191,7 +191,7 @@ class AnalysisRun {
     this.ingest = {
       skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
       missingSubagents: [], unknownMetadata: [], agentHint: opts.agentHint ?? null, hintConflict: false, lowConfidence: false,
-      unrecognisedJson: false, incomplete: null, totalLines: 0, toolsNotRecorded: null,
+      unrecognisedJson: false, incomplete: null, totalLines: 0, toolsNotRecorded: null, rewrapped: null,
     };
     this.session = { agent: opts.agentHint ?? null, format: 'plain-text', cwd: null, home: null, ingest: this.ingest };
     this.timeline = new TimelineBuilder(opts.timelineCap ?? DEFAULT_TIMELINE_CAP);
@@ -216,6 +216,12 @@ class AnalysisRun {
       unknownMetadata: (line, type) => this.unknownMetadata(line, type),
       toolsNotRecorded: (turns, line) => {
         this.ingest.toolsNotRecorded = { turns, line };
+      },
+      rewrapped: (line) => {
+        this.ingest.rewrapped ??= { line };
+      },
+      subagentsNotRecorded: (runs, calls, line) => {
+        this.ingest.subagentsNotRecorded = { runs, calls, line };
       },
     };
     this.splitter = new LineSplitter({

@@ -68,9 +68,13 @@ test('a shell-prompt transcript still counts as a (low-confidence) log, not as "
   assert.ok(rules(r).includes('coverage/low-confidence'));
   assert.equal(r.confidence, 'low');
   // …with no prompt in it, what the agent was asked is unknown: said as an info (issue 25: its
-  // actions were read and judged, and nothing in it needs a look).
+  // actions were read and judged, and nothing in them needs a look) — but a capture without its
+  // prompt most often begins partway through the session, so what came before is not in it:
+  // never Clear (Vouch does not vouch for what it did not read).
   assert.equal(r.findings.find((f) => f.rule === 'coverage/little-understood')?.severity, 'info');
-  assert.equal(r.outcome, 'Clear');
+  assert.deepEqual(r.findings.filter((f) => f.severity !== 'info'), []);
+  assert.equal(r.outcome, 'Review');
+  assert.equal(r.headline, 'Review: No prompt in this terminal output');
 });
 
 test('a real agent log is a session log (negative case for the not-a-log finding)', async () => {

@@ -138,7 +138,7 @@ function cleanIngest(totalLines: number): IngestFacts {
   return {
     skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
     missingSubagents: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null,
-    unknownMetadata: [], totalLines, toolsNotRecorded: null,
+    unknownMetadata: [], totalLines, toolsNotRecorded: null, rewrapped: null,
   };
 }
 

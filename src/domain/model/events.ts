@@ -187,6 +187,17 @@ export interface EventSink {
    * its turns: the agent's tool calls happened but were not written (an old recording format).
    */
   toolsNotRecorded?(turns: number, line: number): void;
+  /**
+   * A terminal capture whose lines a text formatter joined and wrapped again (from this line):
+   * commands and file names are recovered, the contents of edits are not.
+   */
+  rewrapped?(line: number): void;
+  /**
+   * Subagent runs whose tool calls the log shows only as a count (Claude Code's terminal:
+   * "Task(…) ⎿ Done (45 tool uses · …)"; Codex's "• Spawned <id>", its calls in its own thread): `calls`
+   * calls (0: not shown) in `runs` runs, the first at `line`.
+   */
+  subagentsNotRecorded?(runs: number, calls: number, line: number): void;
 }
 
 /**

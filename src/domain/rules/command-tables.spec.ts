@@ -230,6 +230,11 @@ tableTest('writers', WRITERS, (source) => {
   ['cp a.txt', []],
   ['touch -d yesterday x y', ['create x', 'create y']],
   ['sed -i "s/a/b/" f.txt', ['edit f.txt +s/a/b/']],
+  // BSD (macOS) sed: the backup suffix is the next word ('' for none), then the script
+  ["sed -i '' 's/a/b/' /Users/me/app/f.txt", ['edit /Users/me/app/f.txt +s/a/b/']],
+  ["sed -i .bak -e 's/a/b/' f.txt", ['edit f.txt +s/a/b/']],
+  ["sed -Ei '' 's/a+/b/' f.txt g.txt", ['edit f.txt +s/a+/b/', 'edit g.txt +s/a+/b/']],
+  ['sed -i.bak "s/a/b/" f.txt', ['edit f.txt +s/a/b/']],
   ['perl -pi -e "s/a/b/" f.txt', ['edit f.txt +s/a/b/']],
   ['sed "s/a/b/" f.txt', []],
   ['dd if=/dev/zero of=disk.img bs=1M count=1', ['write disk.img']],

@@ -4,7 +4,7 @@ import type { IngestFacts } from './types.ts';
 import { analyzeText } from '../analyze.ts';
 import { session } from '../synthetic.testing.ts';
 import { cmd, only, prompt, ran, result, runRules, ruleIds, severityOf } from './harness.testing.ts';
-import { notASessionLog, ruleFailed } from './coverage.ts';
+import { ACTIONS_NOT_IN_LOG, notASessionLog, ruleFailed } from './coverage.ts';
 
 const events = [prompt('hello')];
 
@@ -249,4 +249,13 @@ test('a file of hook payloads says what the hooks did not receive and is never C
   }
   const transcript = await analyzeText(session('claude-code', [{ prompt: 'run the tests' }, { bash: 'npm test', output: 'ok' }, { say: 'All tests pass.' }]));
   assert.ok(!transcript.findings.some((f) => f.rule === 'coverage/hook-records-only'));
+});
+
+test('coverage/rewrapped-capture: a capture a text formatter re-wrapped says what was not read (info, never Clear); one read as shown says nothing', async () => {
+  const d = await runRules([prompt('rename the helper')], { format: 'codex-tui', agent: 'codex', ingest: { lowConfidence: true, totalLines: 40, rewrapped: { line: 12 } } });
+  const info = only(d, 'coverage/rewrapped-capture');
+  assert.deepEqual(info.map(severityOf), ['info']);
+  assert.match(info[0]!.detail, /^From line 12 the capture's lines were joined and wrapped again by a text formatter/);
+  assert.ok(ACTIONS_NOT_IN_LOG.includes('coverage/rewrapped-capture'), 'the outcome is at best Review');
+  assert.deepEqual(only(await runRules([prompt('rename the helper')], { format: 'codex-tui', agent: 'codex', ingest: { lowConfidence: true, totalLines: 40 } }), 'coverage/rewrapped-capture'), []);
 });

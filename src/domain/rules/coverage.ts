@@ -96,7 +96,7 @@ export const littleUnderstood = meta({
   id: 'coverage/little-understood',
   severity: 'warning',
   title: 'Little of this terminal output was understood',
-  description: 'The file is terminal output read heuristically and accounts for only a small part of the lines (the rest was text the parser could not place: redraws, output it does not know): what happened in the rest was not checked, so the session is never Clear. A capture with no recognisable prompt but whose actions were read is an info (what the agent was asked is unknown).',
+  description: 'The file is terminal output read heuristically and accounts for only a small part of the lines (the rest was text the parser could not place: redraws, output it does not know): what happened in the rest was not checked, so the session is never Clear. A capture with no recognisable prompt but whose actions were read is an info (what the agent was asked is unknown, and the capture most often begins partway through the session, so what the agent did before it is not in the file): it is never Clear either.',
   remediation: 'Upload the agent\'s structured session log (.jsonl / .json) instead of a terminal capture, or a capture that includes the prompts.',
 });
 /** Below this share of the lines placed in prompts, replies, tool calls and results, little was understood. */
@@ -130,6 +130,17 @@ export const toolsNotRecorded = meta({
   description: 'The file records no tool call, yet the model answered several times in a row with no prompt between its answers, which the agent only does to hand it the results of tool calls. Those calls (commands, reads, edits) were not written to this file, so what the agent ran and changed was not checked, and the session is never Clear. Its replies and prompts are checked. The same for a terminal capture of headless Gemini CLI runs (`gemini -p`, after "Loaded cached credentials."), which print the model\'s answer and never its tool calls, and for a Claude Code capture whose calls were folded into summary lines ("Ran 1 shell command (ctrl+o to expand)", "Pushed to main (ctrl+o to expand)").',
   remediation: 'Upload a recording from a Gemini CLI version that writes tool calls (toolCalls in each reply), or review the session by hand.',
 });
+// A capture someone's Markdown formatter re-wrapped: the commands and the files they touched
+// are recovered from the cells' marks, but an edit's diff became running text whose line numbers
+// and signs cannot be told from its words. What the edits wrote was not read: never Clear, and
+// nothing is reported as wrong for want of it.
+export const rewrappedCapture = meta({
+  id: 'coverage/rewrapped-capture',
+  severity: 'info',
+  title: 'Re-wrapped capture: what the edits wrote was not read',
+  description: 'The terminal capture was re-wrapped by a text formatter (a Markdown file formatted by Prettier or an editor\'s reflow): indentation gone, each cell\'s lines joined and cut again at a fixed width, so a command\'s output and an edit\'s diff run on in the same lines. Commands are recovered from the cells\' own marks ("└" starts the output, "│" another line of the command) and judged; which files were edited is known; what the edits added and removed is not, so it was not checked, and the session is never Clear.',
+  remediation: 'Upload the session\'s structured log (Codex: ~/.codex/sessions/…/rollout-*.jsonl), or a capture kept as plain text.',
+});
 // A log someone edited before sharing it: the calls' arguments or outputs replaced by a marker
 // ("Function call arguments removed", "[REDACTED]"), or an export that kept the calls and dropped
 // every result. What those calls ran or returned cannot be checked: never Clear, and nothing is
@@ -154,7 +165,19 @@ export const hookRecordsOnly = meta({
 });
 
 /** Info findings that keep a session from Clear by themselves: the log cannot show the agent's actions. */
-export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded', 'coverage/actions-removed', 'coverage/hook-records-only'];
+export const ACTIONS_NOT_IN_LOG: readonly string[] = ['coverage/prompts-only', 'coverage/tools-not-recorded', 'coverage/actions-removed', 'coverage/hook-records-only', 'coverage/rewrapped-capture', 'coverage/little-understood'];
+
+/** The subagent runs a capture shows only as counts, said after what else was not recorded. */
+function withSubagents(detail: string, subagents: IngestFacts['subagentsNotRecorded']): string {
+  if (!subagents) return detail;
+  const { runs, calls, line } = subagents;
+  const it = runs === 1 ? 'it' : 'they';
+  // Codex's TUI shows a spawned subagent's start and answer, Claude Code's the count of its calls
+  const said = calls > 0
+    ? `${plural(runs, 'subagent run')} (from line ${line}) made ${plural(calls, 'tool call')} that the capture shows only as a count ("Done (12 tool uses · …)"): what ${it} ran and changed was not checked.`
+    : `${plural(runs, 'subagent')} (from line ${line}) worked in ${runs === 1 ? 'its own thread' : 'their own threads'}, whose tool calls are not in this capture (only ${runs === 1 ? 'its' : 'their'} start and answer are): what ${it} ran and changed was not checked.`;
+  return detail === '' ? `${said} The main agent's calls, replies and prompts are checked.` : `${detail} ${said}`;
+}
 
 /** At least this many calls, and this share of them, edited out before the log says so. */
 const REMOVED_MIN = 3;
@@ -291,7 +314,7 @@ class Understood {
     // Most of the file unplaced: what happened there was not checked (a warning). Only the prompt
     // missing (a capture that starts mid-reply): the actions were read and judged; what was asked
     // is unknown, which makes no finding milder (info).
-    const rest = unread ? ' The rest of the file was not checked.' : ' Its actions were read and judged.';
+    const rest = unread ? ' The rest of the file was not checked.' : ' Its actions were read and judged; what came before the capture began is not in it.';
     return { detail: `The terminal output was read heuristically and ${reasons.join('; and ')}.${rest}`, unread };
   }
 
@@ -361,7 +384,7 @@ export const COVERAGE_RULES: Rule[] = [
   {
     metas: [
       notASessionLog, binaryInput, skippedLines, truncated, ruleFailed, incomplete, oversizeLines, invalidUtf8, missingSubagents,
-      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded, actionsRemoved, hookRecordsOnly,
+      lowConfidence, littleUnderstood, unknownMetadata, hintConflict, severalRuns, promptsOnly, toolsNotRecorded, rewrappedCapture, actionsRemoved, hookRecordsOnly,
     ],
     create(ctx) {
       const seen = new Understood();
@@ -412,7 +435,12 @@ export const COVERAGE_RULES: Rule[] = [
               : ctx.session.format === 'claude-code-tui'
               ? `Claude Code folded ${plural(turns, 'group')} of tool calls into a summary line ("Ran 1 shell command (ctrl+o to expand)", from line ${line}): the commands, edits and pushes in ${turns === 1 ? 'it' : 'them'} ran but are not in this capture, so they were not checked. Its replies and prompts are checked.`
               : `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`;
-            ctx.report({ rule: toolsNotRecorded.id, detail, evidence: [] });
+            ctx.report({ rule: toolsNotRecorded.id, detail: withSubagents(detail, ing.subagentsNotRecorded), evidence: [] });
+          } else if (ing.subagentsNotRecorded && !notALog) {
+            ctx.report({ rule: toolsNotRecorded.id, title: 'Subagents\' tool calls are not in this file', detail: withSubagents('', ing.subagentsNotRecorded), evidence: [] });
+          }
+          if (ing.rewrapped && !notALog) {
+            ctx.report({ rule: rewrappedCapture.id, detail: `From line ${ing.rewrapped.line} the capture's lines were joined and wrapped again by a text formatter: the commands and the files edited were recovered and judged; what the edits added and removed runs on as text and was not checked.`, evidence: [] });
           }
           const hooks = ctx.session.format === 'claude-code-hooks' && !notALog;
           if (hooks) ctx.report({ rule: hookRecordsOnly.id, detail: removed.hookRecordsDetail(seen.prompts), evidence: [] });

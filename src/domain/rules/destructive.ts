@@ -30,7 +30,15 @@ const REGENERABLE: ReadonlySet<string> = new Set([
 ]);
 /** System trees holding reinstallable third-party software rather than the OS itself. */
 const REINSTALLABLE_ROOTS = ['/usr/local/', '/opt/', '/var/cache/', '/var/tmp/', '/var/lib/apt/lists/', '/var/log/'];
-const TOOL_CACHES_IN_HOME = ['.npm', '.cache', '.cargo/registry', '.m2/repository', '.gradle/caches', 'go/pkg/mod', 'Library/Caches', '.pnpm-store', '.yarn/cache', '.nvm/versions', '.rustup/toolchains'];
+/**
+ * Stores in a home directory that a tool fills and fills again by itself: package caches, and the
+ * toolchains and environments a version or board manager installs (PlatformIO's packages and its
+ * Python environment, Espressif's tools, pyenv's versions).
+ */
+const TOOL_CACHES_IN_HOME = [
+  '.npm', '.cache', '.cargo/registry', '.m2/repository', '.gradle/caches', 'go/pkg/mod', 'Library/Caches', '.pnpm-store', '.yarn/cache', '.nvm/versions', '.rustup/toolchains',
+  '.platformio/penv', '.platformio/packages', '.platformio/.cache', '.espressif/tools', '.espressif/python_env', '.pyenv/versions', '.rbenv/versions', '.bun/install/cache',
+];
 
 export const rmOutsideWorktree = meta({
   id: 'destructive/rm-outside-worktree',
@@ -1587,6 +1595,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const discard = discardOf(git.sub, git.args);
             if (discard && git.sub === 'branch' && ownBranches.allPushedOwn(deletedBranches(git.args)) && !whoAsked(requests.for(event), (t) => FORBIDS_BRANCH_DELETES.test(t))) {
               ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own branch deleted, its work pushed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, whose last commit it had pushed: nothing only that branch held is lost.`, evidence: [evidence(event, cmd.text, facts)], key: 'own branch' });
+            } else if (discard && git.sub === 'branch' && ownBranches.allOwn(deletedBranches(git.args)) && pulledBefore(steps, cmd)) {
+              reportDiscard(mergedFirst(ctx, cmd, facts), event, facts, cmd, dir, discard, work, requests, asked);
             } else if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
           }
@@ -1919,6 +1929,30 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
  * After commands whose file changes the log cannot list (installs, formatters, scripts) a restore
  * has no evidence either way and is not reported. Files the request named are "as requested".
  */
+/** The steps of the call before `cmd` updated the base from the remote (`git pull`) or merged the pull request (`gh pr merge`). */
+function pulledBefore(steps: readonly SimpleCommand[], cmd: SimpleCommand): boolean {
+  const at = steps.indexOf(cmd);
+  return steps.slice(0, Math.max(0, at)).some((s) => gitSubcommand(s)?.sub === 'pull' || (s.name === 'gh' && s.args[0] === 'pr' && s.args[1] === 'merge'));
+}
+
+/** What the call printed shows a pull request merged: GitHub's squash subject "… (#2)", a merge commit, gh's own words. */
+const MERGED_PR = /\(#\d+\)[ \t]*$|\bMerge pull request #\d+|(?:Squashed and merged|Merged|Rebased and merged) pull request\b/m;
+
+/**
+ * The session's own branch deleted right after the base was pulled (the usual clean-up once a
+ * pull request is squash-merged, which is why `-D` is needed): when what the call printed shows the
+ * merged pull request, the branch's work is on the base, and the deletion is info.
+ */
+function mergedFirst(ctx: RuleContext, cmd: SimpleCommand, facts: EventFacts): RuleContext {
+  return {
+    ...ctx,
+    report: (d) => ctx.report({
+      ...d,
+      whenRan: (output) => (MERGED_PR.test(output.slice(0, 20_000)) ? { ...d, severity: 'info', title: "The session's own branch deleted after its pull request was merged", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, after pulling the base, and the call's output shows the merged pull request: the branch's work is on the base.`, key: 'own branch (merged)' } : null),
+    }),
+  };
+}
+
 function reportDiscard(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, dir: string | null, discard: Discard, work: WorkLog, requests: RequestLog, dictatedBy: () => Asker | null): void {
   const quoted = `\`${safe(cmd.text, facts, QUOTE_MAX)}\``;
   let draft: Parameters<RuleContext['report']>[0] = { rule: gitDiscard.id, detail: `${discard.why}: ${quoted}.`, evidence: [evidence(event, cmd.text, facts)], key: discard.why };

@@ -287,8 +287,20 @@ function destinationOf(args: string[]): string | null {
   return operands.length >= 2 ? operands[operands.length - 1] : null;
 }
 
-function inPlaceEdits(cmd: SimpleCommand): CmdWrite[] {
+/**
+ * BSD (macOS) sed takes `-i`'s backup suffix as the next argument (`sed -i '' 's/a/b/' f`, `sed -i
+ * .bak …`); GNU sed takes only an attached one and would read `''` as the script, which no one
+ * writes. An empty or dot-led word right after `-i` is that suffix, not the script.
+ */
+function withoutBsdSuffix(cmd: SimpleCommand): string[] {
   const { args } = cmd;
+  if (cmd.name !== 'sed') return args;
+  const at = args.findIndex((a) => /^-[a-zA-Z]*i$/.test(a));
+  return at >= 0 && at + 1 < args.length && /^(?:|\.[\w.~-]*)$/.test(args[at + 1]) ? [...args.slice(0, at + 1), ...args.slice(at + 2)] : args;
+}
+
+function inPlaceEdits(cmd: SimpleCommand): CmdWrite[] {
+  const args = withoutBsdSuffix(cmd);
   const inPlace = args.some((a) => /^-[a-zA-Z]*i/.test(a) && !a.startsWith('--')) || args.some((a) => a.startsWith('--in-place'));
   if (!inPlace) return [];
   const scripts = optionValues(args, ['-e', '--expression']);

@@ -31,7 +31,7 @@ export async function runRules(events: EventInput[], opts: RunOptions = {}): Pro
   const cwd = opts.cwd === undefined ? TEST_CWD : opts.cwd;
   const ingest: IngestFacts = {
     skippedLines: 0, skippedSamples: [], oversizeLines: 0, invalidUtf8Lines: 0, truncatedTail: false, binary: false,
-    missingSubagents: [], unknownMetadata: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: events.length, toolsNotRecorded: null,
+    missingSubagents: [], unknownMetadata: [], agentHint: null, hintConflict: false, lowConfidence: false, unrecognisedJson: false, incomplete: null, totalLines: events.length, toolsNotRecorded: null, rewrapped: null,
     ...opts.ingest,
   };
   const session: SessionFacts = { agent: opts.agent ?? 'claude-code', format: opts.format ?? 'claude-code-transcript', cwd, home: cwd ? guessHome(cwd) : null, ingest };

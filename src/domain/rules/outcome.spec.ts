@@ -48,3 +48,16 @@ test('harness refusals: not read from a long output of a call that succeeded, no
   assert.equal(refusal(printed("setup\nCommand 'telemetry' is blocked by configuration", null), 'run'), null, 'not at the start');
   assert.equal(refusal(printed('Rejected by the sandbox policy', 0), 'run'), null, 'exit code 0: the command ran and printed the words');
 });
+
+test('Claude Code\'s terminal "Interrupted · What should Claude do instead?" as the whole result: nothing shows the call ran; with output before it, it ran', async () => {
+  const { runRules, ran, only, severityOf } = await import('./harness.testing.ts');
+  const cp = 'cp bin/byvalver /usr/local/bin/byvalver 2>&1 || echo "Cannot copy"';
+  const W = 'scope/write-outside-worktree';
+  const stopped = only(await runRules([...ran(cp, { exitCode: null, isError: false, interrupted: true, output: 'Interrupted · What should Claude do instead?' })]), W);
+  assert.deepEqual(stopped.map(severityOf), ['info']);
+  assert.match(stopped[0]!.detail, /before it printed anything/);
+  const printed = only(await runRules([...ran(cp, { exitCode: null, isError: false, interrupted: true, output: "cp: copying 'bin/byvalver'…\nInterrupted · What should Claude do instead?" })]), W);
+  assert.deepEqual(printed.map(severityOf), ['warning'], 'it printed before the stop: it was running');
+  const done = only(await runRules([...ran(cp, { exitCode: 0, output: '' })]), W);
+  assert.deepEqual(done.map(severityOf), ['warning']);
+});

@@ -141,6 +141,8 @@ const HARNESS_CLAUDE_CD = /was blocked\. For security, Claude Code may only/i;
 const HARNESS_REFUSED_OTHER = /File has not been read yet[^\n]*|File has been modified since read[^\n]*|String to replace not found in file[^\n]*|must be within one of the workspace directories[^\n]*|is ignored by (?:the )?configured ignore patterns[^\n]*|(?:rejected|blocked) by (?:the )?(?:sandbox|policy|user)[^\n]*|PreToolUse:\S+ hook (?:error|blocked)[^\n]*|hook (?:denied|blocked) (?:this|the) (?:call|tool)[^\n]*|(?:Blocked|Denied) by (?:a |the )?hook[^\n]*/i;
 const GEMINI_SHELL_REFUSED = /^(?:Command substitution using [^\n]{0,40}is not allowed for security reasons|Command '[^'\n]{0,200}' is blocked by configuration|Command\(s\) not in the allowed commands list[^\n]{0,200}|Command rejected because it could not be parsed safely)[^\n]*/;
 const POWERSHELL_PARSE_ERROR = /CategoryInfo\s*:\s*ParserError[^\n]*/;
+/** Claude Code's terminal: the call's whole result is the interrupt line. */
+const CLAUDE_STOPPED_SILENT = /^\s*Interrupted · What should Claude do instead\?\s*$/;
 const USER_CANCELLED = /User did not allow tool call|Operation Cancelled|denied by (?:the )?user|rejected by (?:the )?user/i;
 // sudo that wanted a password stops `sudo a && sudo b && c` at its first step: nothing ran.
 const SUDO_STOPPED = /sudo: (?:a terminal is required[^\n]*|a password is required[^\n]*|\d+ incorrect password attempts?[^\n]*|no tty present[^\n]*|timed out reading password[^\n]*)/;
@@ -542,6 +544,9 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (sudoCannot && !command!.includes(sudoCannot[0].slice(0, 30))) return { why: 'sudo refused to run on this machine, so nothing in the call ran as root', line: sudoCannot[0].slice(0, 200), refused: true };
   // Gemini CLI records a call the user turned down at its confirmation prompt as cancelled.
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
+  // Claude Code's terminal draws the same line for a call turned down at its permission prompt and
+  // one stopped while it ran; with nothing printed before it, the call showed no sign of running.
+  if (result.interrupted && CLAUDE_STOPPED_SILENT.test(result.output.slice(0, 300))) return { why: 'the user stopped the call ("Interrupted · What should Claude do instead?") before it printed anything — most often at its permission prompt — so nothing shows it ran', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
   // A harness refusal never comes with exit code 0 (the command ran, and printed the words).

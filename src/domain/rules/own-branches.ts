@@ -86,6 +86,11 @@ export class OwnBranches {
   }
 
   /** Every branch named was made by this session and its last commit pushed since. */
+  /** Every branch was made by this session (pushed or not). */
+  allOwn(branches: readonly string[]): boolean {
+    return branches.length > 0 && branches.every((b) => this.made.has(b));
+  }
+
   allPushedOwn(branches: readonly string[]): boolean {
     return branches.length > 0 && branches.every((b) => this.made.has(b) && this.pushed.has(b));
   }

@@ -123,6 +123,10 @@ export interface IngestFacts {
   foreignAgent?: string | null;
   /** Model turns that followed a model turn with no tool call recorded and no prompt between, in a log that records no tool call at all (≥ 2, else null). */
   toolsNotRecorded: { turns: number; line: number } | null;
+  /** A terminal capture a text formatter joined and wrapped again, from this line (the parser saw a cell's marks inside a line); null otherwise. */
+  rewrapped: { line: number } | null;
+  /** Subagent runs whose tool calls the log shows only as a count (ingest: EventSink.subagentsNotRecorded); null when none. */
+  subagentsNotRecorded?: { runs: number; calls: number; line: number } | null;
   /** The log stops before the run finished; set by the analyser before the rules' finish(). */
   incomplete: IncompleteRun | null;
   totalLines: number;

@@ -12,6 +12,9 @@ export interface Driven {
   metadata: { line: number; type: string }[];
   /** What the parser said of tool calls the file does not record (turns, first line), if anything. */
   toolsNotRecorded: { turns: number; line: number } | null;
+  /** The line a terminal parser found the capture re-wrapped from, or null. */
+  rewrapped: number | null;
+  subagentsNotRecorded: { runs: number; calls: number; line: number } | null;
 }
 
 export function sampleOf(content: string): DetectSample {
@@ -37,7 +40,7 @@ function tryJson(line: string): unknown {
 /** Detect with `family` (or use `format`), then parse every line as the analyser does. */
 export function drive(family: ParserFamily, content: string, format?: FormatId): Driven {
   const detection = family.detect(sampleOf(content));
-  const out: Driven = { detection, events: [], skips: [], missing: [], metadata: [], toolsNotRecorded: null };
+  const out: Driven = { detection, events: [], skips: [], missing: [], metadata: [], toolsNotRecorded: null, rewrapped: null, subagentsNotRecorded: null };
   const chosen = format ?? detection?.format;
   if (!chosen) return out;
   const sink: EventSink = {
@@ -45,6 +48,12 @@ export function drive(family: ParserFamily, content: string, format?: FormatId):
     skip: (line, reason) => out.skips.push({ line, reason }),
     missingSubagent: (id, line) => out.missing.push({ id, line }),
     unknownMetadata: (line, type) => out.metadata.push({ line, type }),
+    subagentsNotRecorded: (runs, calls, line) => {
+      out.subagentsNotRecorded = { runs, calls, line };
+    },
+    rewrapped: (line) => {
+      out.rewrapped ??= line;
+    },
     toolsNotRecorded: (turns, line) => {
       out.toolsNotRecorded = { turns, line };
     },

@@ -485,6 +485,48 @@ describe('claude-code-tui: tool calls folded into summary lines (2.1.x: "Ran 1 s
   });
 });
 
+describe('claude-code-tui: subagents whose calls the capture shows only as a count ("Task(…) ⎿ Done (45 tool uses · …)")', () => {
+  const capture = (done: string) => [
+    '> Ask a subagent to refine the thesis, then commit it.',
+    '',
+    '● Task(Create MIT-level thesis refinement)',
+    `  ⎿  ${done}`,
+    '',
+    '● The subagent wrote thesis.md.',
+    '',
+    '● Bash(git status --short)',
+    '  ⎿  ?? thesis.md',
+    '',
+    '● Nothing else changed.',
+  ].join('\n');
+
+  test('a run with tool uses is counted: those calls ran, and are not in the capture', () => {
+    const out = run(capture('Done (12 tool uses · 96.3k tokens · 5m 52.1s)'), 'claude-code-tui');
+    assert.deepEqual(out.subagentsNotRecorded, { runs: 1, calls: 12, line: 3 });
+    assert.deepEqual(commands(out.events), ['git status --short']);
+  });
+
+  test('the read-only Explore subagent\'s calls change nothing: not counted', () => {
+    const out = run(capture('Done (7 tool uses · 24.5k tokens · 48s)').replace('● Task(Create MIT-level thesis refinement)', '● Explore(Explore the codebase)'), 'claude-code-tui');
+    assert.equal(out.subagentsNotRecorded, null);
+  });
+
+  test('a run with no tool use, or no count at all, hides nothing', () => {
+    assert.equal(run(capture('Done (0 tool uses · 38.7k tokens · 49.2s)'), 'claude-code-tui').subagentsNotRecorded, null);
+    assert.equal(run(capture('Error: the subagent was stopped'), 'claude-code-tui').subagentsNotRecorded, null);
+  });
+
+  test('end to end: an info that says how many calls were not checked, and never Clear', async () => {
+    const report = await analyzeText(capture('Done (1,204 tool uses · 96.3k tokens · 5m 52.1s)'));
+    const info = report.findings.find((f) => f.rule === 'coverage/tools-not-recorded');
+    assert.equal(info?.severity, 'info');
+    assert.match(info!.detail, /^1 subagent run \(from line 3\) made 1,204 tool calls|^1 subagent run \(from line 3\) made 1204 tool calls/);
+    assert.equal(report.outcome, 'Review');
+    const none = await analyzeText(capture('Done (0 tool uses · 38.7k tokens · 49.2s)'));
+    assert.ok(!none.findings.some((f) => f.rule === 'coverage/tools-not-recorded'));
+  });
+});
+
 describe('claude-code-tui: heads as the research preview drew them, and commands the terminal wrapped', () => {
   test('"Bash(npm test)…" and "Update(file_path: src/a.py)…" are the command and the path, without the ellipsis or the argument name', () => {
     const out = run([
@@ -616,4 +658,41 @@ describe('claude-code-tui: a line break the author typed stays one, however long
       assert.deepEqual(commands(run(`> go\n${head}\n  ⎿  ok\n`, 'claude-code-tui').events), expected);
     });
   }
+});
+
+describe('claude-code-tui: "User approved Claude\'s plan" and the plan under it', () => {
+  const capture = (approval: string) => [
+    '> Build a dictation app that starts with my desktop session.',
+    '',
+    approval,
+    '  ⎿  Plan saved to: ~/.claude/plans/tranquil-humming-lecun.md · /plan to',
+    '     edit',
+    '     arch-whisper - Local Voice Dictation App',
+    '',
+    '     # Install systemd service',
+    '     cp arch-whisper.service ~/.config/systemd/user/',
+    '     systemctl --user enable arch-whisper.service',
+    '',
+    '● Bash(systemctl --user daemon-reload && systemctl --user enable arch-whisper.service)',
+    "  ⎿  Created symlink '/home/hadi/.config/systemd/user/default.target.wants/arch-whisper.service'.",
+    '',
+    '● Installed and enabled.',
+  ].join('\n');
+  const persistence = (r: Awaited<ReturnType<typeof analyzeText>>) => r.findings.filter((f) => f.rule === 'permissions/persistence').map((f) => f.severity);
+
+  test('is the plan-mode approval the JSONL records: ExitPlanMode with the plan, answered "User has approved your plan"', () => {
+    const out = run(capture("● User approved Claude's plan"), 'claude-code-tui');
+    const plan = calls(out.events).find((c) => c.name === 'ExitPlanMode')!;
+    assert.ok(plan);
+    assert.match(JSON.stringify(plan.input), /systemctl --user enable arch-whisper\.service/);
+    assert.doesNotMatch(JSON.stringify(plan.input), /Plan saved to/);
+    assert.match(resultOf(out.events, plan)!.output, /^User has approved your plan/);
+  });
+
+  test('what the approved plan names is asked for (info); the same plan only shown in a reply is not an approval', async () => {
+    assert.deepEqual(persistence(await analyzeText(capture("● User approved Claude's plan"))), ['info']);
+    const unapproved = persistence(await analyzeText(capture('● Here is what I would do, if you agree')));
+    assert.equal(unapproved.length, 1);
+    assert.notEqual(unapproved[0], 'info', 'judged as the unasked start-up service it is');
+  });
 });

@@ -49,6 +49,11 @@ const FOLDED = /^(?:Read|Searched for|Listed|Found) .*\(ctrl\+[or] to expand\)$/
  */
 const COLLAPSED = /^\s{0,4}(?![….])([A-Z][a-z]+\b[^\n]{0,200}?) \(ctrl\+o to expand\)\s*$/;
 /** A folded group of reads and searches only: nothing ran or changed. */
+/** The record of a plan approved at the plan-mode prompt (2.x; 1.x adds a colon). */
+const PLAN_APPROVED_HEAD = /^User approved Claude's plan:?\s*$/;
+const PLAN_APPROVED_DISPLAY = "User approved Claude's plan";
+/** A subagent's summary line in the terminal: "Done (45 tool uses · 149.8k tokens · 10m 19.3s)". */
+const SUBAGENT_DONE = /^Done \((\d[\d,]*) tool uses?\b/;
 const READS_ONLY = /^(?:read|searched for|listed|found|fetched)\b[^,]*(?:, (?:read|searched for|listed|found|fetched)\b[^,]*)*$/i;
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
@@ -93,6 +98,8 @@ export class ClaudeTuiParser implements LogParser {
   /** Folded groups of actions (not only reads), and the line of the first. */
   private collapsedGroups = 0;
   private collapsedLine = 0;
+  /** Subagent runs ("Task(…) ⎿ Done (12 tool uses · …)") whose calls the capture shows only as a count. */
+  private readonly subagents = { runs: 0, calls: 0, line: 0 };
   /** A result marker (`⎿`) was seen indented: the export kept its indentation, so column 0 starts something new. */
   private indented = false;
   /** The last head line ended with its time limit's label: the duration closes the next one. */
@@ -196,6 +203,8 @@ export class ClaudeTuiParser implements LogParser {
     this.flushMeta(sink);
     // the folded groups' commands, edits and pushes ran but are not in the capture
     if (this.collapsedGroups > 0) sink.toolsNotRecorded?.(this.collapsedGroups, this.collapsedLine);
+    const { runs, calls, line } = this.subagents;
+    if (runs > 0) sink.subagentsNotRecorded?.(runs, calls, line);
   }
 
   /** A folded group of tool calls: reads only, or actions whose details the capture does not hold. */
@@ -284,6 +293,8 @@ export class ClaudeTuiParser implements LogParser {
     if (m && named) return this.openTool({ display: m[1], name: named }, text.slice(m[1].length + 1), line);
     const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
     if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
+    // the plan the user approved at the plan-mode prompt, its text under "⎿" (ExitPlanMode's call and answer)
+    if (PLAN_APPROVED_HEAD.test(h)) return this.openTool({ display: PLAN_APPROVED_DISPLAY, name: 'ExitPlanMode' }, ')', line);
     if (FOLDED.test(h)) return this.open('folded', line, text);
     const group = COLLAPSED.exec(h);
     if (group) return this.collapsed(group[1], line, sink);
@@ -412,9 +423,32 @@ export class ClaudeTuiParser implements LogParser {
     if (!tool) return;
     const args = stripClosingParen(tool.args.trim());
     const resultText = tool.result && !tool.result.empty ? tool.result.toString() : null;
+    if (tool.display === PLAN_APPROVED_DISPLAY) return this.approvedPlan(tool, resultText ?? '', sink);
     const callId = this.calls.call(sink, tool.line, null, tool.name, claudeInput(tool, args, resultText ?? ''));
     if (resultText === null) return; // no result shown: the call was cut off or is still running
+    this.subagentRan(tool, resultText);
     this.calls.result(sink, callId, tool.name, tool.resultLine, null, { ...interpretResult(resultText), line: tool.resultLine });
+  }
+
+  /**
+   * "User approved Claude's plan" and the plan under it: the call the JSONL records as ExitPlanMode
+   * with the plan, answered "User has approved your plan" — what the plan names is asked for.
+   */
+  private approvedPlan(tool: OpenTool, shown: string, sink: EventSink): void {
+    const plan = shown.replace(/^Plan saved to: [^\n]*(?:\n\s*edit\s*$)?/m, '').trim();
+    const callId = this.calls.call(sink, tool.line, null, 'ExitPlanMode', { type: 'other', args: { plan } });
+    this.calls.result(sink, callId, 'ExitPlanMode', tool.resultLine || tool.line, null, { output: 'User has approved your plan.', exitCode: null, isError: false });
+  }
+
+  /** A subagent's run, shown as its count of tool uses: those calls ran, and are not in the capture. */
+  private subagentRan(tool: OpenTool, result: string): void {
+    // Claude Code's Explore subagent is read-only by design: its calls change nothing
+    if (tool.name !== 'Task' || tool.display === 'Explore') return;
+    const done = SUBAGENT_DONE.exec(result);
+    const calls = done ? Number(done[1].replace(/,/g, '')) : 0;
+    if (calls === 0) return;
+    if (this.subagents.runs++ === 0) this.subagents.line = tool.line;
+    this.subagents.calls += calls;
   }
 }
 

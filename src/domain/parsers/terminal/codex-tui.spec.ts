@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { detectTerminal } from './detect.ts';
 import { sampleOf } from '../gemini/drive.testing.ts';
-import { callWith, calls, commands, fixture, ofKind, resultOf, run } from './fixtures.testing.ts';
+import { callWith, calls, commands, fixture, ofKind, resultOf, rewrap, run } from './fixtures.testing.ts';
 
 describe('codex-tui: a capture with the header, explorations, commands, patches, a plan, an MCP call', () => {
   const out = run(fixture('codex-tui.txt'));
@@ -315,4 +315,87 @@ test('in a capture that lost its indentation an approval line is not trusted (a 
   const real = run(['• Ran cat docs/setup.md', '  └ Setup notes', '', '✔ You approved codex to run sudo cp ./tools/ls /usr/bin/ls', '', '• Ran sudo cp ./tools/ls /usr/bin/ls', '  └ (no output)', ''].join('\n'));
   assert.equal(flat.detection?.format, 'codex-tui');
   assert.equal(ofKind(real.events, 'system').filter((s) => s.subtype === 'approval').length, 1);
+});
+
+describe('codex-tui: a capture a Markdown formatter re-wrapped (cells joined into paragraphs, cut at 80 columns)', () => {
+  const original = run(fixture('codex-tui.txt'));
+  const text = rewrap(fixture('codex-tui.txt'));
+  const out = run(text, 'codex-tui');
+
+  test('the formatter really joined the cells: commands and outputs share lines', () => {
+    assert.match(text, /^• Ran npm test -- totals └ > invoice-api@1\.4\.0 test/m);
+    assert.match(text, /^• Ran git add -A && git commit -m "Round VAT to cents" && git log │ --oneline -1\n└ \[main 4c1d2e9\]/m);
+  });
+
+  test('is still recognised as the Codex TUI, and says from which line it was re-wrapped', () => {
+    assert.equal(detectTerminal(sampleOf(text))?.format, 'codex-tui');
+    assert.equal(out.rewrapped, text.split('\n').findIndex((l) => l.startsWith('• Explored └')) + 1);
+    assert.equal(original.rewrapped, null, 'the capture as the terminal showed it is not re-wrapped');
+  });
+
+  test('the same commands as the original, each ending where its output starts (a "│" the screen wrapped goes on with a space)', () => {
+    assert.deepEqual(commands(out.events), commands(original.events));
+    assert.ok(!commands(out.events).some((c) => /[└│]/.test(c)));
+  });
+
+  test('outputs are kept, joined: a stated exit code is still read', () => {
+    const test = resultOf(out.events, callWith(out.events, 'npm test'))!;
+    assert.equal(test.exitCode, 1);
+    assert.match(resultOf(out.events, callWith(out.events, 'git push origin'))!.output, /^To github\.com:acme\/invoice-api\.git 9a8b7c6\.\.4c1d2e9 main -> main$/);
+  });
+
+  test('reads and edits name the same files; what an edit wrote is not read from the joined diff', () => {
+    const reads = (d: typeof out) => calls(d.events).flatMap((c) => (c.input.type === 'file_read' || c.input.type === 'search' ? [JSON.stringify(c.input)] : []));
+    assert.deepEqual(reads(out), reads(original));
+    const patches = (d: typeof out) => calls(d.events).flatMap((c) => (c.input.type === 'patch' ? c.input.files : []));
+    assert.deepEqual(patches(out).map((f) => [f.path, f.op]), patches(original).map((f) => [f.path, f.op]));
+    assert.deepEqual(patches(out).map((f) => f.added + f.removed), ['', '']);
+  });
+
+  test('prompts and messages are whole; the plan and the MCP call are read', () => {
+    assert.deepEqual(ofKind(out.events, 'prompt').map((p) => p.text.replace(/\s+/g, ' ')), ofKind(original.events, 'prompt').map((p) => p.text.replace(/\s+/g, ' ')));
+    assert.deepEqual(ofKind(out.events, 'message').map((m) => m.text), ofKind(original.events, 'message').map((m) => m.text));
+    assert.deepEqual(calls(out.events).map((c) => c.name).filter((n) => n !== 'exec_command'), calls(original.events).map((c) => c.name).filter((n) => n !== 'exec_command'));
+  });
+
+  test('a search whose words hold "Run" is no command', () => {
+    const d = run(['• Explored └ Search Run the tests in README.md Read a.ts, b.ts', ''].join('\n'), 'codex-tui');
+    assert.deepEqual(commands(d.events), []);
+    assert.deepEqual(calls(d.events).map((c) => c.input), [{ type: 'search', pattern: 'Run the tests', path: 'README.md' }, { type: 'file_read', path: 'a.ts' }, { type: 'file_read', path: 'b.ts' }]);
+  });
+
+  test('an indented capture whose output holds a "└" mid-line is not taken for a re-wrapped one', () => {
+    const d = run(['• Ran tree -L 1', '  └ .', '    ├── a', '    └ b note: x └ y', ''].join('\n'), 'codex-tui');
+    assert.equal(d.rewrapped, null);
+    assert.deepEqual(commands(d.events), ['tree -L 1']);
+  });
+});
+
+describe('codex-tui: subagents spawned in their own threads ("• Spawned <id> (model)")', () => {
+  const capture = (spawn: string) => [
+    '› Hand the checkout work to a subagent.',
+    '',
+    spawn,
+    "  └ Tu es sous-agent charge d'executer `$sg-start` sur le chantier ready suivant",
+    '',
+    '• Waiting for 019e7a33-b217-7bc2-8ec1-84333ae1b631',
+    '',
+    '• Finished waiting',
+    '  └ 019e7a33-b217-7bc2-8ec1-84333ae1b631: Completed - checkout implemented.',
+    '',
+    '• Ran git status --short',
+    '  └ M src/checkout.ts',
+    '',
+  ].join('\n');
+
+  test('each spawn is a subagent whose calls this capture does not hold', () => {
+    const out = run(capture('• Spawned 019e7a33-b217-7bc2-8ec1-84333ae1b631 (gpt-5.3-codex-spark high)'), 'codex-tui');
+    assert.deepEqual(out.subagentsNotRecorded, { runs: 1, calls: 0, line: 3 });
+    assert.deepEqual(commands(out.events), ['git status --short']);
+  });
+
+  test('a message that only says "Spawned" is no subagent', () => {
+    const out = run(capture('• Spawned a new idea: split the checkout in two.'), 'codex-tui');
+    assert.equal(out.subagentsNotRecorded, null);
+  });
 });

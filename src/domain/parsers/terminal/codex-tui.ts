@@ -49,6 +49,8 @@ const EARLY_TITLE = /^(⚡|📋|✏️?|🌐) ?(.*)$/u;
 /** What starts a new cell at the margin, in any layout (a 2025 section runs on until one). */
 const CELL_START = /^(?:[•›▌■⚠$]|⚡|📋|✏|🌐|[✔✓✗] You |─ Worked|Token usage:|To continue this session|>_ |patch approval decision:|(?:user|codex|thinking)$)/u;
 const BULLET = /^• (.*)$/;
+/** A subagent started in its own thread (its first line names its id and model). */
+const SPAWNED = /^• Spawned [0-9a-f]{8}-[0-9a-f-]{27,}\b/;
 /** 0.4x printed the agent's message as "> text"; "> Thinking" opened its reasoning. */
 const OLD_MESSAGE = /^> ?(.*)$/;
 const WORKED = /^─ Worked for [\dhms ]+ ─*$|^─{8,}$/;
@@ -63,8 +65,26 @@ const CHROME = /\((?:\d+[hms] ?)+• [Ee]sc to interrupt\)|^\s*(?:To get started
 /** A cell's body mark at the margin: a capture that lost its indentation. */
 const FLAT_BODY = /^[│└↳⎿] \S/;
 const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
+/**
+ * A capture whose paragraphs a Markdown formatter re-wrapped (Prettier's proseWrap, an editor's
+ * reflow): indentation gone, each cell's lines joined with spaces and cut again at a fixed width,
+ * so a cell's body marks stand inside a line ("• Ran git status └ M a.ts", "python3 - <<'PY' │
+ * import re"). The marks still say where the command ends and its output starts.
+ */
+const INLINE_OUTPUT = /(?:^| )[└⎿↳](?: |$)/;
+/** The mark inside a line, not at its start (where a capture that only lost its indentation has it). */
+const MID_LINE_OUTPUT = / [└⎿↳](?: |$)/;
+const INLINE_LINE = /(?:^| )│(?: |$)/;
+/**
+ * Where one explored item starts inside a re-wrapped "Explored" cell ("List src Read a.ts, b.ts").
+ * Not "Run": a search's words can hold it ("Search Run the tests in README.md"), and a command
+ * made up of them would be judged as run.
+ */
+const EXPLORE_ITEM_START = / (?=(?:Read|List|Search) )/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
+/** The same, with the diff a re-wrapped capture joined onto the title line after the counts. */
+const FILE_COUNTS_REWRAPPED = /^(.+?) \(\+(\d+) -(\d+)\) \S/;
 
 interface TranscriptExec {
   command: string[];
@@ -100,6 +120,10 @@ interface OpenCell {
   wrapped: boolean;
   /** A cell of the 2025 layout ("⚡ Ran command …"). */
   early: boolean;
+  /** Explored, in a re-wrapped capture: the cell's text joined, split into items when it ends. */
+  rewrapped?: string;
+  /** Ran, in a re-wrapped capture: how wide the command's last line was on the TUI's screen. */
+  shownWidth?: number;
 }
 
 /** A command line this long on screen was most likely cut by the terminal's width (80+ columns). */
@@ -121,6 +145,13 @@ export class CodexTuiParser implements LogParser {
    * to the open one.
    */
   private flat = false;
+  /**
+   * The capture was re-wrapped by a text formatter (INLINE_OUTPUT): lines at the margin go on
+   * with the open cell or message, joined where the formatter joined them.
+   */
+  private rewrapped = false;
+  /** Subagents the session spawned ("• Spawned 019e7a33-… (gpt-5.3-codex-spark high)"): their calls are in their own threads, not here. */
+  private readonly spawned = { runs: 0, line: 0 };
   /** A "$ cmd" of the transcript view, waiting for its status line. */
   private transcriptExec: TranscriptExec | null = null;
   private readonly calls = new CallEmitter('codex-tui');
@@ -136,6 +167,7 @@ export class CodexTuiParser implements LogParser {
     if (COMPOSER_FOOTER.test(h)) return this.composerFooter();
     if (CHROME.test(h)) return;
     if (h.startsWith(' ') || h.startsWith('\t')) return this.indented(s, line);
+    if (!CELL_START.test(h) && this.runsOnRewrapped(s, line, previous, sink)) return;
     if (this.cell && FLAT_BODY.test(h)) {
       this.flat = true;
       return this.indented(`  ${s}`, line);
@@ -208,6 +240,7 @@ export class CodexTuiParser implements LogParser {
     this.close(sink);
     if (this.transcriptExec) this.emitTranscriptExec(this.transcriptExec, sink, null);
     this.transcriptExec = null;
+    if (this.spawned.runs > 0) sink.subagentsNotRecorded?.(this.spawned.runs, 0, this.spawned.line);
   }
 
   // ── The session header box ────────────────────────────────────────────────────────────────
@@ -252,7 +285,7 @@ export class CodexTuiParser implements LogParser {
     // "• Hook failed" / "  └ hook exited with code 1": the person's hooks, not the agent.
     if (/^• Hooks? \w/.test(h)) return this.openBlock('notice', line, s.slice(2));
     const tool = TOOL_TITLE.exec(h);
-    if (tool) return this.openTool(tool[1], s.slice(2 + tool[1].length).trim(), line);
+    if (tool) return this.openTool(tool[1], s.slice(2 + tool[1].length).trim(), line, sink);
     const dollar = TRANSCRIPT_COMMAND.exec(h);
     if (dollar) {
       this.transcriptExec = { command: [s.slice(2)], output: new TextBlock(line), line, lines: 0 };
@@ -260,6 +293,7 @@ export class CodexTuiParser implements LogParser {
     }
     const prompt = PROMPT.exec(h);
     if (prompt) return this.openBlock('prompt', line, s.replace(/^[›▌] ?/, ''));
+    if (SPAWNED.test(h) && this.spawned.runs++ === 0) this.spawned.line = line;
     const bullet = BULLET.exec(h);
     if (bullet) return this.openBlock('message', line, s.slice(2));
     const old = OLD_MESSAGE.exec(h);
@@ -287,16 +321,88 @@ export class CodexTuiParser implements LogParser {
     if (first.trim() !== '') this.block.text.add(first);
   }
 
-  private openTool(title: string, rest: string, line: number): void {
+  private openTool(title: string, rest: string, line: number, sink: EventSink): void {
     const kind: Kind = title === 'Explored' || title === 'Exploring' ? 'Explored'
       : title === 'Edited' || title === 'Added' || title === 'Deleted' || title === 'Change Approved' ? 'Patch'
         : title === 'Updated Plan' || title === 'Update Plan' ? 'Plan'
           : title === 'Called' || title === 'Calling' ? 'Called'
             : title === 'Searched' ? 'Searched' : 'Ran';
     const cell: OpenCell = { kind, title, line, command: [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: 4 + title.length + rest.length >= WRAP_COLUMNS, early: false };
-    if (kind === 'Patch') this.patchHeader(cell, title, rest);
-    else if (rest !== '') cell.command.push(rest);
     this.cell = cell;
+    const joined = kind === 'Patch' ? FILE_COUNTS_REWRAPPED.test(rest) : kind !== 'Plan' && (INLINE_OUTPUT.test(rest) || INLINE_LINE.test(rest));
+    if (joined) this.markRewrapped(line, sink);
+    if (kind === 'Patch') this.patchHeader(cell, title, rest);
+    else if (this.rewrapped) this.rewrappedLine(cell, rest);
+    else if (rest !== '') cell.command.push(rest);
+  }
+
+  // ── A re-wrapped capture (INLINE_OUTPUT) ──────────────────────────────────────────────────
+
+  private markRewrapped(line: number, sink: EventSink): void {
+    if (this.rewrapped) return;
+    this.rewrapped = this.flat = true;
+    sink.rewrapped?.(line);
+  }
+
+  /**
+   * A line at the margin that starts no cell, in a re-wrapped capture: more of the open cell (its
+   * command, its output), or of the open message; the first one under a command with an inline
+   * output mark reveals the re-wrapping.
+   */
+  private runsOnRewrapped(s: string, line: number, previous: number, sink: EventSink): boolean {
+    const cell = this.cell;
+    if (!this.rewrapped) {
+      const reveals = cell !== null && (cell.kind === 'Ran' || cell.kind === 'Called' || cell.kind === 'Explored') && !cell.inOutput && line === previous + 1 && MID_LINE_OUTPUT.test(s);
+      if (!reveals) return false;
+      this.markRewrapped(line, sink);
+    }
+    if (cell) {
+      this.rewrappedLine(cell, s);
+      return true;
+    }
+    const block = this.block;
+    if (block && (block.kind === 'message' || block.kind === 'thinking' || block.kind === 'prompt')) {
+      block.text.add(s);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Text of a re-wrapped cell, in order: a command's words go on where the formatter cut them (a
+   * "│" starts another line of it), a "└" starts its output. A patch's diff was joined into
+   * running text whose line numbers and signs cannot be told from its words: it is not read.
+   */
+  private rewrappedLine(cell: OpenCell, text: string): void {
+    if (cell.kind === 'Patch') return;
+    if (cell.kind === 'Explored') {
+      cell.rewrapped = cell.rewrapped === undefined ? text : `${cell.rewrapped} ${text}`;
+      return;
+    }
+    // the formatter's line breaks were spaces
+    if (cell.kind === 'Plan' || cell.inOutput) return void cell.output.appendToLast(text);
+    const out = INLINE_OUTPUT.exec(text);
+    const words = out ? text.slice(0, out.index) : text;
+    // The formatter's own cuts were spaces; a "│" was the TUI's: a line the screen wrapped (it
+    // filled the width) goes on with a space, as in ranLine, another line of a script is its own.
+    words.split(INLINE_LINE).forEach((part, i) => {
+      const piece = part.trim();
+      if (piece === '') return;
+      const last = cell.command.length - 1;
+      const width = cell.shownWidth ?? 4 + cell.title.length;
+      const goesOn = last >= 0 && (i === 0 || width >= WRAP_COLUMNS);
+      if (!goesOn) {
+        pushArgument(cell.command, piece);
+        cell.shownWidth = (i === 0 ? 4 + cell.title.length : 4) + piece.length;
+      } else if (cell.command[last].length + piece.length < MAX_ARGUMENT_CHARS) {
+        cell.command[last] = `${cell.command[last]} ${piece}`;
+        cell.shownWidth = (i === 0 ? width + 1 : 4) + piece.length;
+      }
+    });
+    if (!out) return;
+    cell.inOutput = true;
+    const rest = text.slice(out.index + out[0].length);
+    if (rest.trim() !== '') cell.output.add(rest);
   }
 
   /** The 2025 layout's cells: "⚡ Ran command ls", "📋 Updated to do list", "✏️ Applying patch", "🌐 query". */
@@ -317,7 +423,7 @@ export class CodexTuiParser implements LogParser {
 
   /** "Edited src/a.ts (+1 -1)", "Added b.txt (+2 -0)", "Edited 2 files (+3 -1)" (the files follow under "└"). */
   private patchHeader(cell: OpenCell, title: string, rest: string): void {
-    const counts = FILE_COUNTS.exec(rest);
+    const counts = FILE_COUNTS.exec(rest) ?? FILE_COUNTS_REWRAPPED.exec(rest);
     const target = counts ? counts[1] : rest;
     if (title === 'Change Approved' || /^\d+ files?$/.test(target)) return;
     cell.files.push(patchFile(title, target));
@@ -467,7 +573,8 @@ export class CodexTuiParser implements LogParser {
   }
 
   private emitExplored(cell: OpenCell, sink: EventSink): void {
-    for (const item of cell.items) {
+    const items = cell.rewrapped === undefined ? cell.items : cell.rewrapped.replace(/^\s*[└⎿↳] /, '').split(EXPLORE_ITEM_START).map((i) => i.trim());
+    for (const item of items) {
       for (const input of exploredInputs(item)) {
         const name = input.type === 'file_read' ? 'read' : input.type === 'search' ? 'search' : input.type === 'command' ? 'exec_command' : 'list';
         const callId = this.calls.call(sink, cell.line, null, name, input);

@@ -108,7 +108,8 @@ function codexScore(lines: string[]): Detection | null {
 /**
  * The interactive Codex TUI: its header box ("│ >_ OpenAI Codex (v0.46.0)"), or its cells —
  * "• Ran …" / "• Explored" / "• Edited …" titles with their "  └ " bodies, "› " messages and
- * "─ Worked for 1m 02s ─" rules. A "•" bullet list in prose has no "└" under its items.
+ * "─ Worked for 1m 02s ─" rules (the body's mark joined onto the title line where a formatter
+ * re-wrapped the capture). A "•" bullet list in prose has no "└" under its items.
  */
 function codexTuiScore(lines: string[]): Detection | null {
   let banner = false;
@@ -119,7 +120,11 @@ function codexTuiScore(lines: string[]): Detection | null {
   let labels = 0;
   for (const l of lines) {
     if (CODEX_TUI_BANNER.test(l) || /^>_ You are using OpenAI Codex in \S/.test(l)) banner = true;
-    else if (CODEX_TUI_TOOL.test(l) || /^(?:⚡ Ran command|📋 Updated to do list|✏\uFE0F? Applying patch)/u.test(l)) tools++;
+    else if (CODEX_TUI_TOOL.test(l) || /^(?:⚡ Ran command|📋 Updated to do list|✏\uFE0F? Applying patch)/u.test(l)) {
+      tools++;
+      // a capture a text formatter re-wrapped: the cell's body joined onto its title line
+      if (/ [└↳⎿] \S/.test(l)) bodies++;
+    }
     // (at the margin too: a capture that lost its indentation)
     else if (/^(?: {2})?[└↳⎿] \S/.test(l)) bodies++;
     else if (/^(?:user|codex|thinking)$/.test(l)) labels++;

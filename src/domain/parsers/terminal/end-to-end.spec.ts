@@ -3,7 +3,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeText } from '../../analyze.ts';
 import { LOW_CONFIDENCE_FORMATS } from '../../agents.ts';
-import { FAKE_SECRETS, fixture, wrapAt } from './fixtures.testing.ts';
+import { FAKE_SECRETS, fixture, rewrap, wrapAt } from './fixtures.testing.ts';
 
 const alarms = (r: { findings: { severity: string; rule: string }[] }) =>
   r.findings.filter((f) => f.severity === 'warning' || f.severity === 'critical').map((f) => f.rule);
@@ -129,4 +129,44 @@ test('a 164-character key the terminal broke over three lines of a prompt is one
   assert.deepEqual(alarms(r), ['secrets/in-prompt']);
   const shown = JSON.stringify(r);
   for (const piece of [key.slice(8, 40), key.slice(60, 90), key.slice(-20)]) assert.ok(!shown.includes(piece), `no part of the key is shown: ${piece}`);
+});
+
+describe('a Codex capture a Markdown formatter re-wrapped, end to end', () => {
+  const capture = [
+    '› Rename the helper in src/util.ts and run the tests.',
+    '',
+    '• Explored',
+    '  └ Read util.ts',
+    '',
+    '• Edited src/util.ts (+1 -1)',
+    '    3 -export function fmt(x: number) {',
+    '    3 +export function formatAmount(x: number) {',
+    '',
+    '• Ran npm test',
+    '  └ > app@1.0.0 test',
+    '    Tests  4 passed (4)',
+    '',
+    '• Renamed fmt to formatAmount; the tests pass.',
+    '',
+  ].join('\n');
+
+  test('as the terminal showed it: read whole, Clear', async () => {
+    const r = await analyzeText(capture);
+    assert.equal(r.format, 'codex-tui');
+    assert.equal(r.outcome, 'Clear');
+    assert.ok(!r.findings.some((f) => f.rule === 'coverage/rewrapped-capture'));
+  });
+
+  test('re-wrapped: the same command and file, an info that says what was not read, and never Clear', async () => {
+    const r = await analyzeText(rewrap(capture));
+    assert.equal(r.format, 'codex-tui');
+    assert.deepEqual(r.commands.map((c) => c.command), ['npm test']);
+    assert.deepEqual(r.files.filter((f) => f.writes > 0).map((f) => f.path), ['src/util.ts']);
+    const info = r.findings.find((f) => f.rule === 'coverage/rewrapped-capture');
+    assert.equal(info?.severity, 'info');
+    assert.match(info!.detail, /^From line \d+ the capture's lines were joined and wrapped again by a text formatter/);
+    assert.deepEqual(alarms(r), [], 'nothing the agent did is wrong for want of the diff');
+    assert.equal(r.outcome, 'Review');
+    assert.match(r.headline, /Re-wrapped capture/);
+  });
 });

@@ -79,3 +79,24 @@ export function wrapAt(text: string, width: number, indent = '  '): string[] {
   for (let at = width; at < text.length; at += width - indent.length) rows.push(indent + text.slice(at, at + width - indent.length));
   return rows;
 }
+
+/**
+ * What a Markdown formatter (Prettier's proseWrap "always", an editor's reflow) makes of a capture
+ * kept in a .md file: each paragraph's lines trimmed, joined with spaces and wrapped again at
+ * `width` columns (only at spaces, as those formatters do).
+ */
+export function rewrap(text: string, width = 80): string {
+  const paragraphs = text.split(/\n\s*\n/).map((p) => p.split('\n').map((l) => l.trim()).filter((l) => l !== '').join(' ').replace(/ {2,}/g, ' '));
+  return paragraphs.map((p) => {
+    const rows: string[] = [];
+    let row = '';
+    for (const word of p.split(' ')) {
+      if (row !== '' && row.length + 1 + word.length > width) {
+        rows.push(row);
+        row = word;
+      } else row = row === '' ? word : `${row} ${word}`;
+    }
+    if (row !== '') rows.push(row);
+    return rows.join('\n');
+  }).join('\n\n') + '\n';
+}
