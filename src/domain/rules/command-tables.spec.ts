@@ -235,6 +235,9 @@ tableTest('writers', WRITERS, (source) => {
   ["sed -i .bak -e 's/a/b/' f.txt", ['edit f.txt +s/a/b/']],
   ["sed -Ei '' 's/a+/b/' f.txt g.txt", ['edit f.txt +s/a+/b/', 'edit g.txt +s/a+/b/']],
   ['sed -i.bak "s/a/b/" f.txt', ['edit f.txt +s/a/b/']],
+  // GNU sed with the script given by option: the dot-word after -i is the file (nothing after it)
+  ["sed -e '$a alias x=y' -i .bashrc", ['edit .bashrc +$a alias x=y']],
+  ["sed --expression='s/a/b/' -i .npmrc", ['edit .npmrc +s/a/b/']],
   ['perl -pi -e "s/a/b/" f.txt', ['edit f.txt +s/a/b/']],
   ['sed "s/a/b/" f.txt', []],
   ['dd if=/dev/zero of=disk.img bs=1M count=1', ['write disk.img']],

@@ -1471,6 +1471,10 @@ test('the session\'s own branch deleted right after pulling the base, whose outp
   assert.deepEqual(await severities(...ran(cleanup, { output: merged })), ['warning']);
   assert.deepEqual(await severities(...made, ...ran('git checkout master && git branch -D feat/configurable-server-idle && git log --oneline -3', { output: merged })), ['warning']);
   assert.deepEqual(await severities(...made, ...ran(cleanup, { exitCode: 1, isError: true, output: `${merged}\nfatal: something failed` })), ['warning']);
+  // another pull request merged, one the command spelt out itself, or the user forbade deleting branches
+  assert.deepEqual(await severities(...made, ...ran(cleanup, { output: 'Already up to date.\nDeleted branch feat/configurable-server-idle (was 362ac665).\n0309383 macOS image paste fix (#1)' })), ['warning']);
+  assert.deepEqual(await severities(...made, ...ran(`${cleanup} && echo "server idle configurable (#2)"`, { output: 'Deleted branch feat/configurable-server-idle (was 362ac665).\nserver idle configurable (#2)' })), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('make the idle timeout configurable. Never delete any branch.'), ...made, ...ran(cleanup, { output: merged })]), DISCARD).map(severityOf).filter((x) => x !== 'info').length, 1);
 });
 
 test('the old name deleted on the remote, after the session pushed it, renamed the branch and pushed the new name, is a rename (info); without either push it stays the default branch deleted (held-out set 51)', async () => {

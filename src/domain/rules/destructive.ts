@@ -1595,8 +1595,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const discard = discardOf(git.sub, git.args);
             if (discard && git.sub === 'branch' && ownBranches.allPushedOwn(deletedBranches(git.args)) && !whoAsked(requests.for(event), (t) => FORBIDS_BRANCH_DELETES.test(t))) {
               ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own branch deleted, its work pushed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, whose last commit it had pushed: nothing only that branch held is lost.`, evidence: [evidence(event, cmd.text, facts)], key: 'own branch' });
-            } else if (discard && git.sub === 'branch' && ownBranches.allOwn(deletedBranches(git.args)) && pulledBefore(steps, cmd)) {
-              reportDiscard(mergedFirst(ctx, cmd, facts), event, facts, cmd, dir, discard, work, requests, asked);
+            } else if (discard && git.sub === 'branch' && ownBranches.allOwn(deletedBranches(git.args)) && pulledBefore(steps, cmd) && !whoAsked(requests.for(event), (t) => FORBIDS_BRANCH_DELETES.test(t))) {
+              reportDiscard(mergedFirst(ctx, cmd, facts, deletedBranches(git.args), event.kind === 'tool_call' && event.input.type === 'command' ? event.input.command : cmd.text), event, facts, cmd, dir, discard, work, requests, asked);
             } else if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
           }
@@ -1935,20 +1935,40 @@ function pulledBefore(steps: readonly SimpleCommand[], cmd: SimpleCommand): bool
   return steps.slice(0, Math.max(0, at)).some((s) => gitSubcommand(s)?.sub === 'pull' || (s.name === 'gh' && s.args[0] === 'pr' && s.args[1] === 'merge'));
 }
 
-/** What the call printed shows a pull request merged: GitHub's squash subject "… (#2)", a merge commit, gh's own words. */
-const MERGED_PR = /\(#\d+\)[ \t]*$|\bMerge pull request #\d+|(?:Squashed and merged|Merged|Rebased and merged) pull request\b/m;
+/** A line that shows a pull request merged: GitHub's squash subject "… (#2)", or its merge commit "Merge pull request #14 from owner/branch". */
+const MERGED_PR_LINE = /^.*(?:\(#\d+\)[ \t]*|\bMerge pull request #\d+ from \S+.*)$/gm;
+/** Words of a branch name that say nothing of its work. */
+const BRANCH_FILLER = new Set(['feat', 'feature', 'fix', 'bugfix', 'hotfix', 'chore', 'refactor', 'docs', 'test', 'tests', 'update', 'add', 'wip', 'dev', 'the', 'and', 'for']);
+
+/**
+ * Whether a line of what the call printed shows the pull request of one of these branches merged:
+ * the merge commit names the branch, or the squash subject holds at least two of the words its
+ * name is made of (`feat/configurable-server-idle`: "make the idle-shutdown timeout
+ * env-configurable (#2)"). A line the command itself spelt out (`echo "done (#2)"`) shows nothing.
+ */
+function showsMerged(output: string, branches: readonly string[], command: string): boolean {
+  const lines = [...output.slice(0, 20_000).matchAll(MERGED_PR_LINE)].map((m) => m[0]).filter((l) => !command.includes(l.trim().slice(0, 40)));
+  return branches.every((branch) => {
+    const words = branch.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !BRANCH_FILLER.has(w));
+    return lines.some((l) => {
+      const line = l.toLowerCase();
+      if (/merge pull request #\d+ from \S+/.test(line)) return line.includes(`/${branch.toLowerCase()}`) || line.endsWith(` ${branch.toLowerCase()}`);
+      return words.length >= 2 && words.filter((w) => line.includes(w)).length >= 2;
+    });
+  });
+}
 
 /**
  * The session's own branch deleted right after the base was pulled (the usual clean-up once a
  * pull request is squash-merged, which is why `-D` is needed): when what the call printed shows the
  * merged pull request, the branch's work is on the base, and the deletion is info.
  */
-function mergedFirst(ctx: RuleContext, cmd: SimpleCommand, facts: EventFacts): RuleContext {
+function mergedFirst(ctx: RuleContext, cmd: SimpleCommand, facts: EventFacts, branches: readonly string[], command: string): RuleContext {
   return {
     ...ctx,
     report: (d) => ctx.report({
       ...d,
-      whenRan: (output) => (MERGED_PR.test(output.slice(0, 20_000)) ? { ...d, severity: 'info', title: "The session's own branch deleted after its pull request was merged", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, after pulling the base, and the call's output shows the merged pull request: the branch's work is on the base.`, key: 'own branch (merged)' } : null),
+      whenRan: (output) => (showsMerged(output, branches, command) ? { ...d, severity: 'info', title: "The session's own branch deleted after its pull request was merged", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, after pulling the base, and the call's output shows the merged pull request: the branch's work is on the base.`, key: 'own branch (merged)' } : null),
     }),
   };
 }

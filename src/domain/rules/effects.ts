@@ -296,7 +296,12 @@ function withoutBsdSuffix(cmd: SimpleCommand): string[] {
   const { args } = cmd;
   if (cmd.name !== 'sed') return args;
   const at = args.findIndex((a) => /^-[a-zA-Z]*i$/.test(a));
-  return at >= 0 && at + 1 < args.length && /^(?:|\.[\w.~-]*)$/.test(args[at + 1]) ? [...args.slice(0, at + 1), ...args.slice(at + 2)] : args;
+  if (at < 0 || at + 1 >= args.length || !/^(?:|\.[\w.~-]*)$/.test(args[at + 1])) return args;
+  const rest = [...args.slice(0, at + 1), ...args.slice(at + 2)];
+  // GNU sed's `sed -e '…' -i .bashrc` edits the dot-file: a suffix needs a file after it to edit
+  const { operands } = parseArgs(rest, ['-e', '--expression', '-f', '--file', '-l']);
+  const scripted = rest.some((a) => a === '-e' || a === '--expression' || a === '-f' || a === '--file' || a.startsWith('--expression=') || a.startsWith('--file='));
+  return operands.length >= (scripted ? 1 : 2) ? rest : args;
 }
 
 function inPlaceEdits(cmd: SimpleCommand): CmdWrite[] {

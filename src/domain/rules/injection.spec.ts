@@ -510,6 +510,17 @@ test('a request about the agent\'s own rules, in any language, asks for its inst
   assert.deepEqual(only(await runRules([prompt('the rules engine is too slow'), ...answered(edit('/home/dev/CLAUDE.md', '- a', '- b'), { output: 'ok' })]), CONFIG).map(severityOf), ['warning'], 'rules of the code are not the agent\'s');
 });
 
+test('"update your memory" asks for the instruction file, typos included ("update yorur memory accordingly"); the memory of a program does not (held-out set 74)', async () => {
+  for (const words of ['Save this to .claude/tickets/ and update yorur memory accordingly', 'please update your memory with the new commands', 'refresh the memory so the next session knows']) {
+    const d = only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '## Commands', '## Commands\n- tickets live in .claude/tickets/'), { output: 'ok' })]), CONFIG);
+    assert.deepEqual(d.map(severityOf), ['info'], words);
+  }
+  for (const words of ['the app leaks memory, fix it', 'update the memory limit in docker-compose']) {
+    const d = only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '## Commands', '## Commands\n- tickets live in .claude/tickets/'), { output: 'ok' })]), CONFIG);
+    assert.deepEqual(d.map(severityOf), ['warning'], words);
+  }
+});
+
 test('a request for a rule every later session keeps ("a root rule for all AI sessions", "a systematic rule") asks for the instruction file, in each agent', async () => {
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     for (const words of ['yes, please, save it as root rule for all ai sessions no matter of the projects', 'could you write this as systmatic rule?', 'write the best practice for Web Search into system wise rules', 'add a global rule for claude: tests run before every commit', 'make it a rule for all future sessions', 'write rules for all future agents']) {

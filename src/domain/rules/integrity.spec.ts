@@ -1576,3 +1576,18 @@ for (const agent of AGENTS) {
     for (const c of ['npm test 2>&1 | tail -5', 'git stash && git stash pop && npm test', 'git stash list && npm test']) assert.equal(await run(c), 1, c);
   });
 }
+
+test('a claim of tests done by hand ("local tests all succeeded", "ローカルテスト（すべて成功）") is backed by the local server asked after the last edit without an error; "all tests pass", a remote host or a refused connection are not (held-out set 74)', async () => {
+  const P = '/home/dev/project';
+  const edits = [prompt('rewrite the worker and check it locally'), edit(`${P}/src/worker.ts`, 'fetchAll()', 'fetchPaged()')];
+  const asked = ran('curl -s -w "\\nHTTP Status: %{http_code}\\n" http://localhost:8787/fetch-videos?channel=x', { output: '{"ok":true,"videos":[]}\nHTTP Status: 200' });
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const said of ['- Workersローカルテスト（すべて成功）', 'All local tests passed.', 'I smoke-tested the endpoints; everything works.', 'Local testing complete - all tests passed']) {
+      assert.deepEqual(only(await runRules([...edits, say(said)], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: ${said} is a claim`);
+      assert.deepEqual(only(await runRules([...edits, ...asked, say(said)], { agent }), UNVERIFIED), [], `${agent}: ${said}`);
+    }
+    assert.deepEqual(only(await runRules([...edits, ...asked, say('All tests pass.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a test runner's claim`);
+    assert.deepEqual(only(await runRules([...edits, ...ran('curl -s https://api.example.com/videos', { output: '[]' }), say('All local tests passed.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a remote host`);
+    assert.deepEqual(only(await runRules([...edits, ...ran('curl -s http://localhost:8787/', { exitCode: 7, output: 'curl: (7) Failed to connect to localhost port 8787: Connection refused' }), say('All local tests passed.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: refused`);
+  }
+});

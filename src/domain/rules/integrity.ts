@@ -896,6 +896,9 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   // and it answered without an error: checked by hand, as far as that check goes. Only a claim
   // that it works (not that tests or a build pass), and not over a test run that failed.
   if (claim.kind === 'works' && run?.status !== 'fail' && ledger.lastExercise > ledger.lastEdit) return;
+  // …and a claim of tests done by hand ("local tests all succeeded", "ローカルテスト（すべて成功）",
+  // "smoke-tested the endpoints") is what those exercises were
+  if (claim.kind === 'test' && HAND_TESTED.test(claim.sentence) && run?.status !== 'fail' && ledger.lastExercise > ledger.lastEdit) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,
@@ -904,6 +907,9 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   });
 }
 
+
+/** A claim whose tests were done by hand against the running code, not by a test runner. */
+const HAND_TESTED = /\b(?:local(?:ly)?|manual(?:ly)?|smoke|endpoint|api|curl)[\s-]+(?:\w+[\s-]+)?test(?:s|ed|ing)?\b|\btest(?:s|ed)?\b[^.\n]{0,20}\b(?:locally|by hand|manually|against the (?:local|dev) server)\b|ローカルテスト|手動テスト|動作確認|本地测试|手动测试|本地測試|로컬 테스트|수동 테스트/i;
 
 // ---- the rules ------------------------------------------------------------------------------
 

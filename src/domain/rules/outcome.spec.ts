@@ -60,4 +60,10 @@ test('Claude Code\'s terminal "Interrupted · What should Claude do instead?" as
   assert.deepEqual(printed.map(severityOf), ['warning'], 'it printed before the stop: it was running');
   const done = only(await runRules([...ran(cp, { exitCode: 0, output: '' })]), W);
   assert.deepEqual(done.map(severityOf), ['warning']);
+  // a command that prints the words itself ran (independent review of 0.103.0)
+  const printer = only(await runRules([...ran(`${cp}; echo 'Interrupted · What should Claude do instead?'`, { exitCode: null, isError: false, interrupted: true, output: 'Interrupted · What should Claude do instead?' })]), W);
+  assert.deepEqual(printer.map(severityOf), ['warning']);
+  // a critical stopped this way is an attempt someone made: a warning, not info
+  const rm = only(await runRules([...ran('rm -rf /home/dev/Documents', { exitCode: null, isError: false, interrupted: true, output: 'Interrupted · What should Claude do instead?' })]), 'destructive/rm-outside-worktree');
+  assert.deepEqual(rm.map(severityOf), ['warning']);
 });

@@ -546,7 +546,7 @@ export function refusal(result: ToolResultEvent, effect: Effect, target?: string
   if (result.interrupted && USER_CANCELLED.test(result.output.slice(0, 2_000))) return { why: 'the user did not allow the call at its confirmation prompt, so it did not run', line: null, refused: true };
   // Claude Code's terminal draws the same line for a call turned down at its permission prompt and
   // one stopped while it ran; with nothing printed before it, the call showed no sign of running.
-  if (result.interrupted && CLAUDE_STOPPED_SILENT.test(result.output.slice(0, 300))) return { why: 'the user stopped the call ("Interrupted · What should Claude do instead?") before it printed anything — most often at its permission prompt — so nothing shows it ran', line: null, refused: true };
+  if (result.interrupted && CLAUDE_STOPPED_SILENT.test(result.output.slice(0, 300)) && !(command ?? '').includes('Interrupted')) return { why: 'the user stopped the call ("Interrupted · What should Claude do instead?") before it printed anything — most often at its permission prompt — so nothing shows it ran', line: null, refused: true };
   const failed = result.isError || (result.exitCode !== null && result.exitCode !== 0);
   const output = result.output.length > 200_000 ? result.output.slice(0, 200_000) : result.output;
   // A harness refusal never comes with exit code 0 (the command ran, and printed the words).

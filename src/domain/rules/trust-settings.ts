@@ -30,7 +30,7 @@ export const controlWeakened = meta({
   id: 'permissions/control-weakened',
   severity: 'warning',
   title: 'Security control weakened',
-  description: 'A control was lowered to make something run: a database\'s authentication set to `trust` (or scram-sha-256 lowered to md5/password) in pg_hba.conf; a database container run with its login off (`POSTGRES_HOST_AUTH_METHOD=trust`, an empty password allowed) and its port published on every interface; row-level security turned off for a table (`DISABLE ROW LEVEL SECURITY` in a migration or run with psql/supabase), write access granted to the anonymous or public role (`GRANT ALL … TO anon`), or a policy that lets them write every row (`FOR ALL … TO anon USING (true)`) or lets every signed-in user change or delete every row (`FOR UPDATE … TO authenticated USING (true)`) — also as SQL the agent gave the user to run when the user\'s next message says it ran; Firebase security rules that let anyone write (`allow write` with no condition or `if true`, `".write": true`); in application code, what one write added (code-controls.ts): TLS certificate verification switched off (`verify=False`, `rejectUnauthorized: false`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, `InsecureSkipVerify: true`, `verify_ssl: false` in a configuration file; also `git config http.sslVerify false`, `npm config set strict-ssl false`), a template engine\'s autoescape switched off, an HTML escape removed where the new text inserts raw HTML (`innerHTML`, `dangerouslySetInnerHTML`, `|safe`), a token\'s signature check switched off or `jwt.verify` replaced by `jwt.decode`, a server secret given a browser-bundled name (`NEXT_PUBLIC_…SERVICE_ROLE…`); a home directory opened to every local user (read or search: `chmod 755 /root`, `chmod o+x /root`), or `~/.ssh`, a private key or a server\'s env file made readable by them (`chmod 644 ~/.ssh/id_rsa`; not certificates, public keys or templates); **critical** for NOPASSWD added to sudoers (any process of that user becomes root without a password). Test files are not counted. Info when the request named the change.',
+  description: 'A control was lowered to make something run: an agent hook switched off (moved aside as `.disabled`/`.bak` or out of the hooks folder, deleted, or its execute bit taken: `.claude/hooks/`, `.gemini/hooks/`, `.codex/hooks/`); a host\'s saved SSH key removed from known_hosts (`ssh-keygen -R host`, the usual answer to "REMOTE HOST IDENTIFICATION HAS CHANGED": the next connection trusts whatever key the host shows); a database\'s authentication set to `trust` (or scram-sha-256 lowered to md5/password) in pg_hba.conf; a database container run with its login off (`POSTGRES_HOST_AUTH_METHOD=trust`, an empty password allowed) and its port published on every interface; row-level security turned off for a table (`DISABLE ROW LEVEL SECURITY` in a migration or run with psql/supabase), write access granted to the anonymous or public role (`GRANT ALL … TO anon`), or a policy that lets them write every row (`FOR ALL … TO anon USING (true)`) or lets every signed-in user change or delete every row (`FOR UPDATE … TO authenticated USING (true)`) — also as SQL the agent gave the user to run when the user\'s next message says it ran; Firebase security rules that let anyone write (`allow write` with no condition or `if true`, `".write": true`); in application code, what one write added (code-controls.ts): TLS certificate verification switched off (`verify=False`, `rejectUnauthorized: false`, `NODE_TLS_REJECT_UNAUTHORIZED=0`, `InsecureSkipVerify: true`, `verify_ssl: false` in a configuration file; also `git config http.sslVerify false`, `npm config set strict-ssl false`), a template engine\'s autoescape switched off, an HTML escape removed where the new text inserts raw HTML (`innerHTML`, `dangerouslySetInnerHTML`, `|safe`), a token\'s signature check switched off or `jwt.verify` replaced by `jwt.decode`, a server secret given a browser-bundled name (`NEXT_PUBLIC_…SERVICE_ROLE…`); a home directory opened to every local user (read or search: `chmod 755 /root`, `chmod o+x /root`), or `~/.ssh`, a private key or a server\'s env file made readable by them (`chmod 644 ~/.ssh/id_rsa`; not certificates, public keys or templates); **critical** for NOPASSWD added to sudoers (any process of that user becomes root without a password). Test files are not counted. Info when the request named the change.',
   remediation: 'Restore the authentication method or sudoers rule, and find the real fix for what needed it.',
 });
 
@@ -138,8 +138,51 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
   if (cmd.name === 'redis-server' && /--protected-mode\s+no\b/.test(cmd.text)) return { what: "Redis was started with protected mode off: with no password set it answers anyone who reaches it", asked: AUTH_OFF_WORDS };
   const container = authOffContainer(cmd);
   if (container) return { what: container, asked: AUTH_OFF_WORDS };
+  const hook = agentHookOff(cmd);
+  if (hook) return { what: hook, asked: HOOK_WORDS };
+  const hostKey = hostKeyRemoved(cmd);
+  if (hostKey) return { what: hostKey, asked: HOST_KEY_WORDS };
   if (breaksSystemPackages(cmd)) return { what: "packages were installed into the system's Python past the OS's guard (`--break-system-packages`, PEP 668): they can replace the distribution's own and break the tools that need them", asked: SYSTEM_PACKAGES_WORDS };
   return null;
+}
+
+/** A hook of an agent's own (Claude Code's, Gemini CLI's, Codex's): a check the person put on every call. */
+const AGENT_HOOK = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\/[^/]+$/;
+const HOOK_WORDS = /\bhooks?\b|pre_?tool_?use|post_?tool_?use/i;
+const HOST_KEY_WORDS = /known_hosts|host\s*key|ssh-keygen|fingerprint|reinstall\w*|rebuilt|new server/i;
+
+/**
+ * An agent hook switched off: moved aside (`mv .claude/hooks/pre_tool_use.py …/pre_tool_use.py.disabled`),
+ * deleted, or its execute bit taken away. The hook is a check the person set on every call (a guard
+ * against `rm -rf`, `.env` reads); the agent taking it out of its own way is a control weakened.
+ */
+function agentHookOff(cmd: SimpleCommand): string | null {
+  const { operands, short } = parseArgs(cmd.args, ['-t', '-S', '--suffix', '--target-directory']);
+  const hooks = operands.filter((o) => AGENT_HOOK.test(o.replace(/\/+$/, '')));
+  if (hooks.length === 0) return null;
+  if (cmd.name === 'mv' && operands.length >= 2 && AGENT_HOOK.test(operands[0]!)) {
+    const to = operands[operands.length - 1]!;
+    // moved to a name the harness still runs (a rename the settings follow) is not off: only a new name that says so, or out of the folder
+    if (/\.(?:disabled?|bak|off|old|orig|skip)$/i.test(to) || !/\.(?:claude|gemini|codex)\/hooks\//.test(to)) return `the agent hook ${operands[0]} was switched off (moved to ${to}): the checks it ran on every call no longer run`;
+    return null;
+  }
+  if (cmd.name === 'rm' || cmd.name === 'unlink') return `the agent hook ${hooks[0]} was deleted: the checks it ran on every call no longer run`;
+  // (`chmod -x f` reads like an option: the mode is the first word that spells one)
+  const mode = cmd.name === 'chmod' ? cmd.args.find((a) => /^[ugoa]*[-+=][rwxXst]+$|^[0-7]{3,4}$/.test(a)) ?? '' : '';
+  if (cmd.name === 'chmod' && (/^[ugoa]*-[rwXst]*x/.test(mode) || /^0?[0-7]?[0-6][0-6][0-6]$/.test(mode)) && !short.has('R')) return `the agent hook ${hooks[0]} lost its execute permission: the harness can no longer run it`;
+  return null;
+}
+
+/**
+ * `ssh-keygen -R host`: the key the machine had saved for that host removed from known_hosts —
+ * what a "REMOTE HOST IDENTIFICATION HAS CHANGED" warning is answered with. The next connection
+ * takes whatever key the host then shows, so a man in the middle would be trusted.
+ */
+function hostKeyRemoved(cmd: SimpleCommand): string | null {
+  if (cmd.name !== 'ssh-keygen') return null;
+  const at = cmd.args.indexOf('-R');
+  const host = at >= 0 ? cmd.args[at + 1] : undefined;
+  return host ? `the saved SSH host key of ${host} was removed from known_hosts (\`ssh-keygen -R\`): the next connection accepts whatever key the host then shows` : null;
 }
 
 /**

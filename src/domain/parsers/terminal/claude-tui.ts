@@ -22,7 +22,7 @@ export const CLAUDE_TOOLS: ReadonlyMap<string, string> = new Map(Object.entries(
   Read: 'Read', Write: 'Write', Create: 'Write', Edit: 'Edit', Update: 'Edit', MultiEdit: 'MultiEdit',
   Search: 'Grep', Grep: 'Grep', Glob: 'Glob', List: 'LS', LS: 'LS',
   Fetch: 'WebFetch', WebFetch: 'WebFetch', 'Web Search': 'WebSearch', WebSearch: 'WebSearch',
-  Task: 'Task', Agent: 'Task', Explore: 'Task', NotebookEdit: 'NotebookEdit', NotebookRead: 'NotebookRead',
+  Task: 'Task', Agent: 'Task', Explore: 'Task', Plan: 'Task', NotebookEdit: 'NotebookEdit', NotebookRead: 'NotebookRead',
   TodoWrite: 'TodoWrite', 'Update Todos': 'TodoWrite', ExitPlanMode: 'ExitPlanMode', Skill: 'Skill', SlashCommand: 'SlashCommand',
 }));
 
@@ -49,11 +49,24 @@ const FOLDED = /^(?:Read|Searched for|Listed|Found) .*\(ctrl\+[or] to expand\)$/
  */
 const COLLAPSED = /^\s{0,4}(?![….])([A-Z][a-z]+\b[^\n]{0,200}?) \(ctrl\+o to expand\)\s*$/;
 /** A folded group of reads and searches only: nothing ran or changed. */
-/** The record of a plan approved at the plan-mode prompt (2.x; 1.x adds a colon). */
+/**
+ * Claude Code's notices in the transcript when something it ran in the background ends: `●
+ * Background command "Run the tests" completed (exit code 0)`, `● Agent "Review: a11y" completed`.
+ */
+const HARNESS_NOTICE = /^(?:Background command|Agent) "[^"\n]{1,300}" (?:completed|failed|was stopped|was killed)(?: \(exit code -?\d+\))?\s*$/;
+/** The record of a plan approved at the plan-mode prompt (2.x; 1.x adds a colon, and is read only with 2.x's saved-plan line). */
 const PLAN_APPROVED_HEAD = /^User approved Claude's plan:?\s*$/;
 const PLAN_APPROVED_DISPLAY = "User approved Claude's plan";
-/** A subagent's summary line in the terminal: "Done (45 tool uses · 149.8k tokens · 10m 19.3s)". */
-const SUBAGENT_DONE = /^Done \((\d[\d,]*) tool uses?\b/;
+/** The approval's first result line (2.x): where the plan was saved, under ~/.claude/plans/. */
+const PLAN_SAVED = /^Plan saved to: \S*\/\.claude\/plans\/[\w.-]+\.md\b/;
+/** Claude Code's built-in subagents that have no tool to write with. */
+const READ_ONLY_AGENTS: ReadonlySet<string> = new Set(['Explore', 'Plan']);
+/**
+ * A subagent's summary line in the terminal: "⎿  Done (45 tool uses · 149.8k tokens · 10m 19.3s)"
+ * under its call, or "├─ Refactor payments · 45 tool uses · 60.1k tokens" in the list of agents
+ * that ran side by side.
+ */
+const SUBAGENT_COUNT = /^\s*(?:⎿\s+Done \(|[│ ]*[├└]─\s+[^\n]*?·\s+)(\d[\d,]*) tool uses?\b/;
 const READS_ONLY = /^(?:read|searched for|listed|found|fetched)\b[^,]*(?:, (?:read|searched for|listed|found|fetched)\b[^,]*)*$/i;
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
@@ -111,6 +124,24 @@ export class ClaudeTuiParser implements LogParser {
     // a copy that lost the line breaks of a wide terminal: what followed the padding starts a line
     const parts = splitPadded(cleaned, (left, first) => this.endsHere(left, first));
     for (const part of parts) this.textLine(part, line, sink);
+    this.subagentLine(cleaned, line);
+  }
+
+  /**
+   * A subagent's count of tool uses, wherever the capture shows it: under its call ("Task(…) ⎿
+   * Done (12 tool uses · …)", whatever the agent type's name), or in the list of agents that ran
+   * side by side ("3 agents finished" ├─ "Refactor payments · 45 tool uses · …"). Those calls ran,
+   * and are not in the capture. Claude Code's Explore and Plan subagents are read-only by design
+   * (they search and read to report or plan): not counted.
+   */
+  private subagentLine(text: string, line: number): void {
+    const m = SUBAGENT_COUNT.exec(text);
+    if (!m) return;
+    if (this.tool && READ_ONLY_AGENTS.has(this.tool.display) && this.mode === 'tool-result') return;
+    const calls = Number(m[1]!.replace(/,/g, ''));
+    if (calls === 0) return;
+    if (this.subagents.runs++ === 0) this.subagents.line = line;
+    this.subagents.calls += calls;
   }
 
   /**
@@ -293,6 +324,8 @@ export class ClaudeTuiParser implements LogParser {
     if (m && named) return this.openTool({ display: m[1], name: named }, text.slice(m[1].length + 1), line);
     const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
     if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
+    // the harness's own notice that a background job ended: not the agent speaking
+    if (HARNESS_NOTICE.test(h)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'notice', text });
     // the plan the user approved at the plan-mode prompt, its text under "⎿" (ExitPlanMode's call and answer)
     if (PLAN_APPROVED_HEAD.test(h)) return this.openTool({ display: PLAN_APPROVED_DISPLAY, name: 'ExitPlanMode' }, ')', line);
     if (FOLDED.test(h)) return this.open('folded', line, text);
@@ -426,7 +459,6 @@ export class ClaudeTuiParser implements LogParser {
     if (tool.display === PLAN_APPROVED_DISPLAY) return this.approvedPlan(tool, resultText ?? '', sink);
     const callId = this.calls.call(sink, tool.line, null, tool.name, claudeInput(tool, args, resultText ?? ''));
     if (resultText === null) return; // no result shown: the call was cut off or is still running
-    this.subagentRan(tool, resultText);
     this.calls.result(sink, callId, tool.name, tool.resultLine, null, { ...interpretResult(resultText), line: tool.resultLine });
   }
 
@@ -435,21 +467,18 @@ export class ClaudeTuiParser implements LogParser {
    * with the plan, answered "User has approved your plan" — what the plan names is asked for.
    */
   private approvedPlan(tool: OpenTool, shown: string, sink: EventSink): void {
+    // Only with the harness's own next line, the plan file it saved: words an agent wrote in a
+    // message ("User approved Claude's plan" and the rest) are a message, whatever they say.
+    if (!PLAN_SAVED.test(shown)) {
+      sink.emit({ kind: 'message', index: -1, line: tool.line, at: null, text: `${PLAN_APPROVED_DISPLAY}${shown ? `\n${shown}` : ''}` });
+      return;
+    }
     const plan = shown.replace(/^Plan saved to: [^\n]*(?:\n\s*edit\s*$)?/m, '').trim();
     const callId = this.calls.call(sink, tool.line, null, 'ExitPlanMode', { type: 'other', args: { plan } });
     this.calls.result(sink, callId, 'ExitPlanMode', tool.resultLine || tool.line, null, { output: 'User has approved your plan.', exitCode: null, isError: false });
   }
 
-  /** A subagent's run, shown as its count of tool uses: those calls ran, and are not in the capture. */
-  private subagentRan(tool: OpenTool, result: string): void {
-    // Claude Code's Explore subagent is read-only by design: its calls change nothing
-    if (tool.name !== 'Task' || tool.display === 'Explore') return;
-    const done = SUBAGENT_DONE.exec(result);
-    const calls = done ? Number(done[1].replace(/,/g, '')) : 0;
-    if (calls === 0) return;
-    if (this.subagents.runs++ === 0) this.subagents.line = tool.line;
-    this.subagents.calls += calls;
-  }
+
 }
 
 /**

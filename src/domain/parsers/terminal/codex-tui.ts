@@ -80,6 +80,8 @@ const INLINE_LINE = /(?:^| )│(?: |$)/;
  * Not "Run": a search's words can hold it ("Search Run the tests in README.md"), and a command
  * made up of them would be judged as run.
  */
+const INLINE_OUTPUT_ALL = new RegExp(INLINE_OUTPUT.source, 'g');
+const INLINE_LINE_ALL = new RegExp(INLINE_LINE.source, 'g');
 const EXPLORE_ITEM_START = / (?=(?:Read|List|Search) )/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
@@ -126,6 +128,10 @@ interface OpenCell {
   shownWidth?: number;
 }
 
+const SUBAGENT_CELL = /^(?:Spawned|Waiting for|Finished waiting|Sent input to|Closed|Interrupted)(?:\s|$)/;
+/** This many agent messages in a row with no tool cell between: the capture did not show the calls. */
+const SILENT_RUN_MIN = 5;
+
 /** A command line this long on screen was most likely cut by the terminal's width (80+ columns). */
 const WRAP_COLUMNS = 60;
 
@@ -150,6 +156,11 @@ export class CodexTuiParser implements LogParser {
    * with the open cell or message, joined where the formatter joined them.
    */
   private rewrapped = false;
+  /**
+   * Agent messages in a row with no tool cell and no prompt between (`run`), and those of runs long
+   * enough to say the TUI did not show the calls between them (`hidden`, from `line`).
+   */
+  private readonly silent = { run: 0, runLine: 0, hidden: 0, line: 0 };
   /** Subagents the session spawned ("• Spawned 019e7a33-… (gpt-5.3-codex-spark high)"): their calls are in their own threads, not here. */
   private readonly spawned = { runs: 0, line: 0 };
   /** A "$ cmd" of the transcript view, waiting for its status line. */
@@ -241,6 +252,28 @@ export class CodexTuiParser implements LogParser {
     if (this.transcriptExec) this.emitTranscriptExec(this.transcriptExec, sink, null);
     this.transcriptExec = null;
     if (this.spawned.runs > 0) sink.subagentsNotRecorded?.(this.spawned.runs, 0, this.spawned.line);
+    this.endSilentRun();
+    if (this.silent.hidden > 0) sink.toolsNotRecorded?.(this.silent.hidden, this.silent.line);
+  }
+
+  /**
+   * A message after a message, again and again, with no tool cell between: the agent says what it
+   * will do and then what it did ("Je vais régénérer les locks" … "Les fichiers sont régénérés")
+   * while the capture shows no call — a view that hid them. Captures read whole show at most
+   * two or three messages in a row (a reasoning note, then a reply).
+   */
+  private countSilent(kind: BlockKind, line: number, text: string): void {
+    // a subagent's cells ("• Spawned …", "• Waiting for …", "• Finished waiting") are actions, not messages
+    if (kind === 'prompt' || (kind === 'message' && SUBAGENT_CELL.test(text))) return this.endSilentRun();
+    if (kind === 'message' && this.silent.run++ === 0) this.silent.runLine = line;
+  }
+
+  private endSilentRun(): void {
+    const { run, runLine } = this.silent;
+    this.silent.run = 0;
+    if (run < SILENT_RUN_MIN) return;
+    if (this.silent.hidden === 0) this.silent.line = runLine;
+    this.silent.hidden += run;
   }
 
   // ── The session header box ────────────────────────────────────────────────────────────────
@@ -329,7 +362,9 @@ export class CodexTuiParser implements LogParser {
             : title === 'Searched' ? 'Searched' : 'Ran';
     const cell: OpenCell = { kind, title, line, command: [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: 4 + title.length + rest.length >= WRAP_COLUMNS, early: false };
     this.cell = cell;
-    const joined = kind === 'Patch' ? FILE_COUNTS_REWRAPPED.test(rest) : kind !== 'Plan' && (INLINE_OUTPUT.test(rest) || INLINE_LINE.test(rest));
+    // Only where no command's own text can put the mark: an exploration's body on its title line,
+    // a patch's diff after its counts (a command that prints " └ " is a command like any other)
+    const joined = kind === 'Patch' ? FILE_COUNTS_REWRAPPED.test(rest) : kind === 'Explored' && /^[└⎿↳] /.test(rest);
     if (joined) this.markRewrapped(line, sink);
     if (kind === 'Patch') this.patchHeader(cell, title, rest);
     else if (this.rewrapped) this.rewrappedLine(cell, rest);
@@ -381,11 +416,11 @@ export class CodexTuiParser implements LogParser {
     }
     // the formatter's line breaks were spaces
     if (cell.kind === 'Plan' || cell.inOutput) return void cell.output.appendToLast(text);
-    const out = INLINE_OUTPUT.exec(text);
+    const out = unquotedMark(text, INLINE_OUTPUT_ALL);
     const words = out ? text.slice(0, out.index) : text;
     // The formatter's own cuts were spaces; a "│" was the TUI's: a line the screen wrapped (it
     // filled the width) goes on with a space, as in ranLine, another line of a script is its own.
-    words.split(INLINE_LINE).forEach((part, i) => {
+    splitUnquoted(words, INLINE_LINE_ALL).forEach((part, i) => {
       const piece = part.trim();
       if (piece === '') return;
       const last = cell.command.length - 1;
@@ -514,6 +549,7 @@ export class CodexTuiParser implements LogParser {
     if (block && !block.text.empty) {
       const base = { index: -1, line: block.text.line, at: null };
       const text = block.text.toString();
+      this.countSilent(block.kind, block.text.line, text);
       if (block.kind === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
       else if (block.kind === 'message') sink.emit({ kind: 'message', ...base, text });
       else if (block.kind === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
@@ -522,6 +558,7 @@ export class CodexTuiParser implements LogParser {
     }
     const cell = this.cell;
     this.cell = null;
+    if (cell) this.endSilentRun();
     if (cell) this.emitCell(cell, sink);
   }
 
@@ -629,6 +666,50 @@ function exploredInputs(item: string): ToolInput[] {
     default:
       return [{ type: 'command', command: rest }];
   }
+}
+
+/**
+ * Reads a command's text from left to right and says, for positions asked in increasing order,
+ * whether each lies inside a quoted string (a mark there is the command's own text). One pass.
+ */
+class QuoteScanner {
+  private at = 0;
+  private quote: string | null = null;
+
+  constructor(private readonly text: string) {}
+
+  quotedAt(index: number): boolean {
+    for (; this.at < index; this.at++) {
+      const c = this.text[this.at];
+      if (c === '\\' && this.quote !== "'") this.at++;
+      else if (this.quote === null && (c === '"' || c === "'")) this.quote = c;
+      else if (c === this.quote) this.quote = null;
+    }
+    return this.quote !== null;
+  }
+}
+
+/** The first match of `mark` (a global pattern) outside quotes. */
+function unquotedMark(text: string, mark: RegExp): RegExpExecArray | null {
+  const quotes = new QuoteScanner(text);
+  mark.lastIndex = 0;
+  for (let m = mark.exec(text); m; m = mark.exec(text)) if (!quotes.quotedAt(m.index)) return m;
+  return null;
+}
+
+/** `text` split at the matches of `mark` (global) outside quotes. */
+function splitUnquoted(text: string, mark: RegExp): string[] {
+  const quotes = new QuoteScanner(text);
+  const parts: string[] = [];
+  let from = 0;
+  mark.lastIndex = 0;
+  for (let m = mark.exec(text); m; m = mark.exec(text)) {
+    if (quotes.quotedAt(m.index)) continue;
+    parts.push(text.slice(from, m.index));
+    from = m.index + m[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 function pushArgument(parts: string[], text: string): void {
