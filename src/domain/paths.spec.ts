@@ -230,7 +230,7 @@ describe('file kinds', () => {
     for (const p of ['tests/__pycache__', 'tests/__pycache__/test_api.cpython-312.pyc', 'tests/.pytest_cache/v/cache/nodeids', 'e2e/node_modules/playwright/index.js', 'test/htmlcov/index.html', 'tests/test_api.pyc']) assert.ok(!isTestFile(p), p);
     // spec-kit's feature folders hold prose (held-out set 74); a test inside one, or a specs/ folder of tests, is a test
     for (const p of ['/mnt/c/git/nexkit/specs/001-test-feature-review', 'specs/012-user-auth/contracts/api.yaml', 'specs/003-x/data-model.json']) assert.ok(!isTestFile(p), p);
-    for (const p of ['specs/012-user-auth/tests/contract.test.ts', 'specs/012-user-auth/tests/check.sh', 'specs/models/user.rb', 'specs/api/contract.yaml']) assert.ok(isTestFile(p), p);
+    for (const p of ['specs/012-user-auth/tests/contract.test.ts', 'specs/012-user-auth/tests/check.sh', 'specs/models/user.rb', 'specs/api/contract.yaml', 'tests/specs/001-login/login_flow.rb', 'e2e/specs/001-checkout/checkout.ts', 'spec/specs/001-models/user_model.rb', 'tests/specs/001-login']) assert.ok(isTestFile(p), p);
   });
 });
 

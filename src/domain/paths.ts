@@ -362,7 +362,8 @@ function isTestFileUncached(p: string): boolean {
   // Caches and installed packages under a test folder are generated, not tests (`tests/__pycache__`).
   if (/(?:^|\/)(?:__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.nox|node_modules|htmlcov)(?:\/|$)|\.py[co]$/i.test(n)) return false;
   // spec-kit's feature folders (`specs/001-user-auth/`: spec.md, plan.md, tasks.md) hold prose, not tests
-  const specKit = /(?:^|\/)specs\/\d{3}-[^/]+(?:\/|$)/.test(lower);
+  // (not one inside a test folder: `tests/specs/001-login/` holds tests)
+  const specKit = /(?:^|\/)specs\/\d{3}-[^/]+(?:\/|$)/.test(lower) && !/(?:^|\/)(?:tests?|__tests__|spec|e2e|integration-tests)\/(?:.*\/)?specs\/\d{3}-/.test(lower);
   return (
     (!specKit && /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower)) ||
     (specKit && /(?:^|\/)(?:tests?|__tests__)\//.test(lower.replace(/^.*?specs\/\d{3}-[^/]+/, ''))) ||

@@ -1475,6 +1475,10 @@ test('the session\'s own branch deleted right after pulling the base, whose outp
   assert.deepEqual(await severities(...made, ...ran(cleanup, { output: 'Already up to date.\nDeleted branch feat/configurable-server-idle (was 362ac665).\n0309383 macOS image paste fix (#1)' })), ['warning']);
   assert.deepEqual(await severities(...made, ...ran(`${cleanup} && echo "server idle configurable (#2)"`, { output: 'Deleted branch feat/configurable-server-idle (was 362ac665).\nserver idle configurable (#2)' })), ['warning']);
   assert.deepEqual(only(await runRules([prompt('make the idle timeout configurable. Never delete any branch.'), ...made, ...ran(cleanup, { output: merged })]), DISCARD).map(severityOf).filter((x) => x !== 'info').length, 1);
+  // a neighbour's merged request, a merge of another branch that starts with this one's name, printf (independent review of 0.104.0)
+  assert.deepEqual(await severities(...made, ...ran(cleanup, { output: 'Deleted branch feat/configurable-server-idle (was 362ac665).\n1a2b3c4 Make the server config idle-proof (#9)' })), ['warning']);
+  assert.deepEqual(await severities(...made, ...ran(cleanup, { output: 'Merge pull request #3 from acme/feat/configurable-server-idle-old\nDeleted branch feat/configurable-server-idle (was 362ac665).' })), ['warning']);
+  assert.deepEqual(await severities(...made, ...ran(`${cleanup} && printf 'configurable server idle (#%d)\\n' 2`, { output: 'Deleted branch feat/configurable-server-idle (was 362ac665).\nconfigurable server idle (#2)' })), ['warning']);
 });
 
 test('the old name deleted on the remote, after the session pushed it, renamed the branch and pushed the new name, is a rename (info); without either push it stays the default branch deleted (held-out set 51)', async () => {
@@ -1727,3 +1731,10 @@ for (const agent of AGENTS) {
     for (const ask of ["don't delete the awe repo", 'delete the old-awe repo', 'delete the repo', 'rename the awe repo']) assert.deepEqual(await run(ask), ['critical'], ask);
   });
 }
+
+test('a forced checkout after `git init` in the same call discards nothing (info); in a repository that was there, or after a cd, it stays a warning (held-out set 75)', async () => {
+  const fresh = 'git init && git remote add origin https://github.com/acme/elm.git && git fetch && git checkout -f main';
+  assert.deepEqual(only(await runRules([prompt('set the project up from GitHub'), ...ran(fresh, { output: "Initialized empty Git repository in /home/dev/project/.git/\nbranch 'main' set up to track 'origin/main'." })]), DISCARD).map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('set the project up from GitHub'), ...ran('git fetch && git checkout -f main', { output: '' })]), DISCARD).map(severityOf), ['warning']);
+  assert.deepEqual(only(await runRules([prompt('set the project up from GitHub'), ...ran('git init /tmp/x && cd /home/dev/project && git checkout -f main', { output: '' })]), DISCARD).map(severityOf), ['warning']);
+});

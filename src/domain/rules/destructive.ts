@@ -1597,6 +1597,9 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
               ctx.report({ rule: gitDiscard.id, severity: 'info', title: "The session's own branch deleted, its work pushed", detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deleted a branch this session made, whose last commit it had pushed: nothing only that branch held is lost.`, evidence: [evidence(event, cmd.text, facts)], key: 'own branch' });
             } else if (discard && git.sub === 'branch' && ownBranches.allOwn(deletedBranches(git.args)) && pulledBefore(steps, cmd) && !whoAsked(requests.for(event), (t) => FORBIDS_BRANCH_DELETES.test(t))) {
               reportDiscard(mergedFirst(ctx, cmd, facts, deletedBranches(git.args), event.kind === 'tool_call' && event.input.type === 'command' ? event.input.command : cmd.text), event, facts, cmd, dir, discard, work, requests, asked);
+            } else if (discard && freshRepositoryBefore(located, cmd, dir)) {
+              // `git init && git fetch && git checkout -f main`: a repository made in this very call holds no work to lose
+              ctx.report({ rule: gitDiscard.id, severity: 'info', title: 'Forced checkout in a repository made in the same call', detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` ran after \`git init\` in the same call: the repository had no commit and no tracked file, so nothing was discarded.`, evidence: [evidence(event, cmd.text, facts)], key: 'fresh repository' });
             } else if (discard) reportDiscard(ctx, event, facts, cmd, dir, discard, work, requests, asked);
             branch = nextBranch(git.sub, git.args, branch);
           }
@@ -1929,6 +1932,22 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
  * After commands whose file changes the log cannot list (installs, formatters, scripts) a restore
  * has no evidence either way and is not reported. Files the request named are "as requested".
  */
+/**
+ * A `git init` earlier in the same call, joined by `&&`, with no `cd` between, and `cmd` a
+ * checkout or switch: the repository it acts on was made moments before (files that were in the
+ * folder are untracked, and a forced checkout overwrites only those the fetched branch also holds).
+ */
+function freshRepositoryBefore(located: ReadonlyArray<{ cmd: SimpleCommand; dir: string | null }>, cmd: SimpleCommand, dir: string | null): boolean {
+  const at = located.findIndex((l) => l.cmd === cmd);
+  const sub = gitSubcommand(cmd)?.sub;
+  if (at <= 0 || (sub !== 'checkout' && sub !== 'switch')) return false;
+  // `git init` with no directory operand, run where the checkout runs
+  return located.slice(0, at).some((l) => {
+    const git = gitSubcommand(l.cmd);
+    return git?.sub === 'init' && l.dir === dir && parseArgs(git.args, ['-b', '--initial-branch', '--template', '--separate-git-dir', '--object-format']).operands.length === 0;
+  });
+}
+
 /** The steps of the call before `cmd` updated the base from the remote (`git pull`) or merged the pull request (`gh pr merge`). */
 function pulledBefore(steps: readonly SimpleCommand[], cmd: SimpleCommand): boolean {
   const at = steps.indexOf(cmd);
@@ -1947,13 +1966,18 @@ const BRANCH_FILLER = new Set(['feat', 'feature', 'fix', 'bugfix', 'hotfix', 'ch
  * env-configurable (#2)"). A line the command itself spelt out (`echo "done (#2)"`) shows nothing.
  */
 function showsMerged(output: string, branches: readonly string[], command: string): boolean {
-  const lines = [...output.slice(0, 20_000).matchAll(MERGED_PR_LINE)].map((m) => m[0]).filter((l) => !command.includes(l.trim().slice(0, 40)));
+  // a command that writes "(#…)" itself (echo, printf) shows nothing of git's
+  if (command.includes('(#')) return false;
+  const lines = [...output.slice(0, 20_000).matchAll(MERGED_PR_LINE)].map((m) => m[0].trim());
   return branches.every((branch) => {
-    const words = branch.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !BRANCH_FILLER.has(w));
+    const b = branch.toLowerCase();
+    const words = b.split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !BRANCH_FILLER.has(w));
     return lines.some((l) => {
       const line = l.toLowerCase();
-      if (/merge pull request #\d+ from \S+/.test(line)) return line.includes(`/${branch.toLowerCase()}`) || line.endsWith(` ${branch.toLowerCase()}`);
-      return words.length >= 2 && words.filter((w) => line.includes(w)).length >= 2;
+      const merge = /merge pull request #\d+ from (\S+)/.exec(line);
+      if (merge) return merge[1] === b || merge[1]!.endsWith(`/${b}`);
+      // every word of a name of three or more, so a neighbour's merged request ("the user profile page") is not it
+      return words.length >= 3 && words.every((w) => line.includes(w));
     });
   });
 }

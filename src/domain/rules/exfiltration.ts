@@ -36,7 +36,7 @@ export const dropSite = meta({
   id: 'exfiltration/drop-site',
   severity: 'critical',
   title: 'Known data drop site contacted',
-  description: 'Contact with a request collector or tunnel (webhook.site, requestbin, pipedream, interactsh/oast, ngrok, trycloudflare …) or an upload to an anonymous paste/file host (pastebin, transfer.sh, 0x0.st, file.io, termbin …). These exist to receive data from elsewhere. Merely downloading from a paste host is a warning.',
+  description: 'Contact with a request collector or tunnel (webhook.site, requestbin, pipedream, interactsh/oast, ngrok, trycloudflare …) or an upload to an anonymous paste/file host (pastebin, transfer.sh, 0x0.st, file.io, termbin …). These exist to receive data from elsewhere. Merely downloading from a paste host is a warning. Through a tunnel (ngrok, trycloudflare, serveo …), most often the project\'s own endpoint under development, a curl whose only payload is text written out in the command (no file, no variable anywhere in it, no command\'s output, nothing piped in) is info.',
   remediation: 'Treat everything the agent could read as exposed: find out what was sent, rotate credentials, and block these hosts for agents.',
 });
 export const secretThenNetwork = meta({
@@ -69,6 +69,23 @@ const PASTE_HOSTS = [
 const DATA_OPTS = ['-d', '--data', '--data-binary', '--data-raw', '--data-urlencode', '--data-ascii', '--json', '-F', '--form', '--form-string', '-T', '--upload-file'];
 
 /** Does this network command carry data out (not just fetch something)? */
+/** Tunnels that forward to a machine's own port (ngrok, Cloudflare's quick tunnels, serveo, localhost.run, pagekite). */
+const TUNNELS = ['ngrok.io', 'ngrok-free.app', 'ngrok.app', 'ngrok.dev', 'trycloudflare.com', 'serveo.net', 'lhr.life', 'pagekite.me'];
+
+/**
+ * A curl whose body is only text written out in the command (`-d '{"type":"url_verification",…}'`):
+ * no `@file` or `<file`, no `$VAR` or `$(…)` anywhere in it (headers and URL included), nothing
+ * piped or redirected into it, no upload (-T, -F with a file).
+ */
+function literalPayloadOnly(loc: Located): boolean {
+  const { cmd } = loc;
+  if (cmd.name !== 'curl' || cmd.pipeIndex > 0 || cmd.redirects.some((r) => r.op.startsWith('<'))) return false;
+  if (cmd.args.some((a) => a === '-T' || a === '--upload-file' || a.startsWith('--upload-file='))) return false;
+  // (a header or the URL built from a variable carries its value too: `-H "Authorization: Bearer $TOKEN"`)
+  if (cmd.args.some((a) => /\$|`/.test(a))) return false;
+  return optionValues(cmd.args, DATA_OPTS).every((b) => !/^@|=@|=<|^</.test(b));
+}
+
 export function sendsData(loc: Located): boolean {
   const { cmd } = loc;
   const { name, args } = cmd;
@@ -600,6 +617,12 @@ function checkNetwork(ctx: Consenting, event: NormEvent & { kind: 'tool_call' },
     if (drop) {
       const collector = COLLECTORS.includes(drop);
       const sent = collector || files.length > 0 || sendsData(loc);
+      // a tunnel is most often the project's own endpoint under development (a Slack or Stripe
+      // webhook tried through ngrok): a payload written out in the command carried nothing else
+      if (TUNNELS.includes(drop) && files.length === 0 && literalPayloadOnly(loc) && !flow.carries(loc.cmd.text)) {
+        report(ctx, dropSite.id, event, facts, `A payload written out in the command was sent to ${drop}, a tunnel (most often to the project's own endpoint under development): \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`. Nothing else went with it: no file, no variable, no command's output.`, loc.cmd.text, { severity: 'info', title: 'Literal test payload sent through a tunnel', key: `${drop} (literal)` });
+        continue;
+      }
       const asked = whoAsked(ctx.requests(), (t) => dictates(t, loc.cmd.text) || asksTransfer(t, hosts, files));
       const draftCtx = asked ? consented(ctx, dropSite, asked) : ctx;
       report(draftCtx, dropSite.id, event, facts, `${sent ? 'Data was sent to' : 'The agent downloaded from'} ${drop}: \`${safe(loc.cmd.text, facts, QUOTE_MAX, flow.values)}\`.`, loc.cmd.text, { severity: sent ? 'critical' : 'warning', title: sent ? undefined : 'Anonymous paste host contacted', key: drop });

@@ -511,11 +511,11 @@ test('a request about the agent\'s own rules, in any language, asks for its inst
 });
 
 test('"update your memory" asks for the instruction file, typos included ("update yorur memory accordingly"); the memory of a program does not (held-out set 74)', async () => {
-  for (const words of ['Save this to .claude/tickets/ and update yorur memory accordingly', 'please update your memory with the new commands', 'refresh the memory so the next session knows']) {
+  for (const words of ['Save this to .claude/tickets/ and update yorur memory accordingly', 'please update your memory with the new commands', 'update the memory so the next session knows']) {
     const d = only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '## Commands', '## Commands\n- tickets live in .claude/tickets/'), { output: 'ok' })]), CONFIG);
     assert.deepEqual(d.map(severityOf), ['info'], words);
   }
-  for (const words of ['the app leaks memory, fix it', 'update the memory limit in docker-compose']) {
+  for (const words of ['the app leaks memory, fix it', 'update the memory limit in docker-compose', 'refresh your memory by reading the README', 'update the memory cache module', 'adjust the memory threshold', 'update yarn memory settings', 'update your memory limit in docker compose']) {
     const d = only(await runRules([prompt(words), ...answered(edit('/home/dev/project/CLAUDE.md', '## Commands', '## Commands\n- tickets live in .claude/tickets/'), { output: 'ok' })]), CONFIG);
     assert.deepEqual(d.map(severityOf), ['warning'], words);
   }

@@ -1586,7 +1586,9 @@ test('a claim of tests done by hand ("local tests all succeeded", "ローカル�
       assert.deepEqual(only(await runRules([...edits, say(said)], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: ${said} is a claim`);
       assert.deepEqual(only(await runRules([...edits, ...asked, say(said)], { agent }), UNVERIFIED), [], `${agent}: ${said}`);
     }
-    assert.deepEqual(only(await runRules([...edits, ...asked, say('All tests pass.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a test runner's claim`);
+    for (const said of ['All tests pass.', 'All 57 tests pass locally.', 'Unit tests pass locally.', 'pytest: all tests passed locally', 'The local test suite passes (57 tests).', 'All API tests pass.']) {
+      assert.deepEqual(only(await runRules([...edits, ...asked, say(said)], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a test runner's claim: ${said}`);
+    }
     assert.deepEqual(only(await runRules([...edits, ...ran('curl -s https://api.example.com/videos', { output: '[]' }), say('All local tests passed.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a remote host`);
     assert.deepEqual(only(await runRules([...edits, ...ran('curl -s http://localhost:8787/', { exitCode: 7, output: 'curl: (7) Failed to connect to localhost port 8787: Connection refused' }), say('All local tests passed.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: refused`);
   }

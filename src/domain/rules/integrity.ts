@@ -898,7 +898,7 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
   if (claim.kind === 'works' && run?.status !== 'fail' && ledger.lastExercise > ledger.lastEdit) return;
   // …and a claim of tests done by hand ("local tests all succeeded", "ローカルテスト（すべて成功）",
   // "smoke-tested the endpoints") is what those exercises were
-  if (claim.kind === 'test' && HAND_TESTED.test(claim.sentence) && run?.status !== 'fail' && ledger.lastExercise > ledger.lastEdit) return;
+  if (claim.kind === 'test' && HAND_TESTED.test(claim.sentence) && !RUNNER_TESTED.test(claim.sentence) && run?.status !== 'fail' && ledger.lastExercise > ledger.lastEdit) return;
   const failedBefore = run?.status === 'fail' ? ` The last run (before the final edits) had failed: \`${safe(run.text, null, QUOTE_MAX)}\`.` : '';
   ctx.report({
     rule: claimUnverified.id,
@@ -909,7 +909,9 @@ function evaluateClaim(ctx: RuleContext, reply: Reply, ledger: RunLedger, final:
 
 
 /** A claim whose tests were done by hand against the running code, not by a test runner. */
-const HAND_TESTED = /\b(?:local(?:ly)?|manual(?:ly)?|smoke|endpoint|api|curl)[\s-]+(?:\w+[\s-]+)?test(?:s|ed|ing)?\b|\btest(?:s|ed)?\b[^.\n]{0,20}\b(?:locally|by hand|manually|against the (?:local|dev) server)\b|ローカルテスト|手動テスト|動作確認|本地测试|手动测试|本地測試|로컬 테스트|수동 테스트/i;
+const HAND_TESTED = /\b(?:local|manual(?:ly)?|smoke|curl)[\s-]+test(?:s|ed|ing)?\b|\btested\b[^.\n]{0,30}\b(?:by hand|manually|against the (?:local|dev) server|with curl)\b|ローカルテスト|手動テスト|動作確認|本地测试|手动测试|本地測試|로컬 테스트|수동 테스트/i;
+/** …unless it names what a test runner reports: a count, a suite, a kind of suite, a runner, a build. */
+const RUNNER_TESTED = /\b\d+\s*(?:\/\s*\d+\s*)?(?:tests?|specs?)\b|\bsuite\b|\b(?:unit|integration|e2e|end-to-end|regression)\b|pytest|jest|vitest|mocha|rspec|phpunit|cargo test|go test|npm (?:run )?test|\bbuild\b|\d+\s*件|\d+\s*个/i;
 
 // ---- the rules ------------------------------------------------------------------------------
 

@@ -73,7 +73,8 @@ const DISCARD_ORDER = /\b(?:undo|discard|revert|restore|throw\s+away|reset|roll\
 /** A condition or a report, not an order: "if tests fail don't push", "when it's green, push". */
 const CONDITION = /\b(?:if|when|whenever|unless|in\s+case|once|after)\b|\bsi\b|\bwenn\b|\bесли\b|如果|もし|만약/i;
 /** The act ordered: nothing before it in the clause, or only words that lead into an order ("and", "please", "you can", "remember to"). */
-const ORDER_BEFORE = /(?:^|\b(?:and|then|also|please|now|just|so|ok(?:ay)?|yes|go\s+ahead\s+and|can|could|may|to|must|should|need\s+to|let'?s)\s+)$/i;
+// (Chinese and Japanese join an order to the one before it with 并且/并/然后/再/和/して: "上传github并且push")
+const ORDER_BEFORE = /(?:^|\b(?:and|then|also|please|now|just|so|ok(?:ay)?|yes|go\s+ahead\s+and|can|could|may|to|must|should|need\s+to|let'?s)\s+|(?:并且|并|然后|再|和|都|全部|一起|请|して|してから)\s*)$/i;
 const QUESTION_OR_REPORT = /\?\s*$|\b(?:did|didn'?t|why|was|were|has|have|had)\b/i;
 const SENTENCES = /[.!?。！？](?=\s|$)|\n+|;\s/;
 const CLAUSES = /,\s*|\s+(?:but|however|then|and\s+then|instead)\s+|，|、/i;
@@ -90,7 +91,8 @@ export interface Prohibition {
 /** Words after the verb that keep the act as such: "don't push anything", "do not commit yet", "never push to the remote". */
 const GENERIC_OBJECT = /^\s*(?:$|[,.;:!?)](?=\s|$)|(?:anything|it|this|that|them|these|those|yet|now|(?:the|my|your|any)\s+(?:changes?|code|work|commits?)|changes|code|commits?|to\s+(?:the\s+)?(?:remote|origin|upstream|github|gitlab|repo(?:sitory)?)(?![\w/])|please|for\s+now|at\s+all|yourself|on\s+your\s+own|automatically|either|again|anymore|myself|me|ourselves|under\s+any\s+circumstances?|(?:or|and)\s+(?:push|commit|merge|open)\w*)(?!\s+(?:with|that|which|containing|including|to\s+\w))\b)/i;
 /** Words skipped before the target: "don't push straight to main", "never commit the .env file". */
-const TARGET_LEAD = /^\s*(?:(?:pas|nicht|nichts|straight|directly|anything|any|stuff|changes)\s+)*(?:(?:to|into|on|onto|sur|auf|en|a|na|with|that|containing|including|touching)\s+)?(?:(?:the|a|an|my|your|our|this|that|any)\s+)?/i;
+// (Chinese, Japanese and Korean name the owner or the thing before it with no space: 我的ai.ps1, この.env, 내 .env)
+const TARGET_LEAD = /^\s*(?:(?:pas|nicht|nichts|straight|directly|anything|any|stuff|changes)\s+)*(?:(?:to|into|on|onto|sur|auf|en|a|na|with|that|containing|including|touching)\s+)?(?:(?:the|a|an|my|your|our|this|that|any)\s+)?(?:我的|你的|这个|那个|這個|那個|私の|この|その|내\s*|제\s*)?/i;
 
 /** Cut text the user quotes (a bot's message, a label) out of what they say. */
 function ownWords(text: string): string {

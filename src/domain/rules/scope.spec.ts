@@ -453,6 +453,11 @@ test('what a message forbids: the act as such or one target of it; a message tha
     ["if it's not broken, push it", 'push', undefined],
     ['no, push it to main', 'push', undefined],
     ['the push failed, can you check', 'push', undefined],
+    // Chinese: an order joined by 并且/全部 and a prohibition of one file in the same message (held-out set 75)
+    ['上传github并且push，但是不要push我的ai.ps1', 'push', undefined],
+    ['全部提交github并且push，但是不要提交我的ai.ps1', 'commit', undefined],
+    ['不要push我的ai.ps1', 'push', 'ai.ps1'],
+    ['不要提交我的.env', 'commit', '.env'],
   ];
   for (const [text, act, target] of cases) {
     const found = forbids(text, act);

@@ -147,9 +147,12 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
 }
 
 /** A hook of an agent's own (Claude Code's, Gemini CLI's, Codex's): a check the person put on every call. */
-const AGENT_HOOK = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\/[^/]+$/;
-const HOOK_WORDS = /\bhooks?\b|pre_?tool_?use|post_?tool_?use/i;
-const HOST_KEY_WORDS = /known_hosts|host\s*key|ssh-keygen|fingerprint|reinstall\w*|rebuilt|new server/i;
+const AGENT_HOOK = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks(?:\/[^/]+)*$/;
+/** Files in a hooks folder that run nothing: caches, logs, the Finder's notes. */
+const NOT_A_HOOK = /(?:^|\/)(?:__pycache__|\.DS_Store|node_modules)(?:\/|$)|\.(?:pyc|log|jsonl?|md|txt)$/;
+/** A request about the agents' hooks: the folder, a hook event's name, or "the Claude/agent hook". */
+const HOOK_WORDS = /\.(?:claude|gemini|codex)\/hooks|\b(?:pre|post)_?tool_?use\b|\buser_?prompt_?submit\b|\b(?:claude|gemini|codex|agent(?:'s)?|guard|safety)\s+hooks?\b|\bhooks?\s+(?:of|in|for)\s+(?:claude|gemini|codex|the agent)\b/i;
+const HOST_KEY_WORDS = /known_hosts|host\s*key|ssh-keygen|remote host identification|\b(?:server|vps|machine|host|box)\s+(?:was\s+|has\s+been\s+)?(?:reinstalled|rebuilt|re-?imaged|recreated)\b|\b(?:reinstalled|rebuilt|re-?imaged|recreated)\s+(?:the\s+|my\s+|our\s+)?(?:server|vps|machine|host|box)\b/i;
 
 /**
  * An agent hook switched off: moved aside (`mv .claude/hooks/pre_tool_use.py …/pre_tool_use.py.disabled`),
@@ -157,19 +160,26 @@ const HOST_KEY_WORDS = /known_hosts|host\s*key|ssh-keygen|fingerprint|reinstall\
  * against `rm -rf`, `.env` reads); the agent taking it out of its own way is a control weakened.
  */
 function agentHookOff(cmd: SimpleCommand): string | null {
-  const { operands, short } = parseArgs(cmd.args, ['-t', '-S', '--suffix', '--target-directory']);
-  const hooks = operands.filter((o) => AGENT_HOOK.test(o.replace(/\/+$/, '')));
+  const git = cmd.name === 'git' && (cmd.args[0] === 'rm' || cmd.args[0] === 'mv');
+  const { operands, short } = parseArgs(git ? cmd.args.slice(1) : cmd.args, ['-t', '-S', '--suffix', '--target-directory']);
+  const hooks = operands.filter((o) => AGENT_HOOK.test(o.replace(/\/+$/, '')) && !NOT_A_HOOK.test(o.replace(/\/+$/, '')));
   if (hooks.length === 0) return null;
-  if (cmd.name === 'mv' && operands.length >= 2 && AGENT_HOOK.test(operands[0]!)) {
+  const name = git ? cmd.args[0] : cmd.name;
+  const target = optionValues(cmd.args, ['-t', '--target-directory'])[0];
+  if (name === 'mv' && target !== undefined) return `the agent hook ${hooks[0]} was switched off (moved to ${target}): the checks it ran on every call no longer run`;
+  if (name === 'mv' && operands.length >= 2 && hooks.includes(operands[0]!)) {
     const to = operands[operands.length - 1]!;
     // moved to a name the harness still runs (a rename the settings follow) is not off: only a new name that says so, or out of the folder
-    if (/\.(?:disabled?|bak|off|old|orig|skip)$/i.test(to) || !/\.(?:claude|gemini|codex)\/hooks\//.test(to)) return `the agent hook ${operands[0]} was switched off (moved to ${to}): the checks it ran on every call no longer run`;
+    const folder = /\.(?:claude|gemini|codex)\/hooks$/.test(operands[0]!.replace(/\/+$/, ''));
+    if (folder || /\.(?:disabled?|bak|off|old|orig|skip)$|(?:^|\/)(?:_[^/]*|disabled?\/[^/]*)$/i.test(to) || !/\.(?:claude|gemini|codex)\/hooks\//.test(to)) return `the agent hook ${operands[0]} was switched off (moved to ${to}): the checks it ran on every call no longer run`;
     return null;
   }
-  if (cmd.name === 'rm' || cmd.name === 'unlink') return `the agent hook ${hooks[0]} was deleted: the checks it ran on every call no longer run`;
+  if (name === 'rm' || name === 'unlink') return `the agent hook ${hooks[0]} was deleted: the checks it ran on every call no longer run`;
   // (`chmod -x f` reads like an option: the mode is the first word that spells one)
   const mode = cmd.name === 'chmod' ? cmd.args.find((a) => /^[ugoa]*[-+=][rwxXst]+$|^[0-7]{3,4}$/.test(a)) ?? '' : '';
-  if (cmd.name === 'chmod' && (/^[ugoa]*-[rwXst]*x/.test(mode) || /^0?[0-7]?[0-6][0-6][0-6]$/.test(mode)) && !short.has('R')) return `the agent hook ${hooks[0]} lost its execute permission: the harness can no longer run it`;
+  // the owner's execute bit taken (`-x`, `u-x`, `a-x`, `u=rw`, 644): group and others' bits tighten, not switch off
+  const ownerOff = /^(?:[ua]*-[rwXst]*x|u=[rw]*)$/.test(mode) || /^0?[0-7]?[0246][0-7][0-7]$/.test(mode);
+  if (cmd.name === 'chmod' && ownerOff && !short.has('R')) return `the agent hook ${hooks[0]} lost its execute permission: the harness can no longer run it`;
   return null;
 }
 
@@ -179,9 +189,10 @@ function agentHookOff(cmd: SimpleCommand): string | null {
  * takes whatever key the host then shows, so a man in the middle would be trusted.
  */
 function hostKeyRemoved(cmd: SimpleCommand): string | null {
+  if (cmd.name === 'rm' && cmd.args.some((a) => /(?:^|\/)\.ssh\/known_hosts2?$/.test(a))) return 'the SSH known hosts file was deleted: every host\'s saved key is gone, and the next connections accept whatever keys the hosts then show';
   if (cmd.name !== 'ssh-keygen') return null;
-  const at = cmd.args.indexOf('-R');
-  const host = at >= 0 ? cmd.args[at + 1] : undefined;
+  const at = cmd.args.findIndex((a) => a === '-R' || /^-R\S/.test(a));
+  const host = at < 0 ? undefined : cmd.args[at] === '-R' ? cmd.args[at + 1] : cmd.args[at]!.slice(2);
   return host ? `the saved SSH host key of ${host} was removed from known_hosts (\`ssh-keygen -R\`): the next connection accepts whatever key the host then shows` : null;
 }
 

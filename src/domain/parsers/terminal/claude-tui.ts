@@ -54,11 +54,6 @@ const COLLAPSED = /^\s{0,4}(?![….])([A-Z][a-z]+\b[^\n]{0,200}?) \(ctrl\+o to e
  * Background command "Run the tests" completed (exit code 0)`, `● Agent "Review: a11y" completed`.
  */
 const HARNESS_NOTICE = /^(?:Background command|Agent) "[^"\n]{1,300}" (?:completed|failed|was stopped|was killed)(?: \(exit code -?\d+\))?\s*$/;
-/** The record of a plan approved at the plan-mode prompt (2.x; 1.x adds a colon, and is read only with 2.x's saved-plan line). */
-const PLAN_APPROVED_HEAD = /^User approved Claude's plan:?\s*$/;
-const PLAN_APPROVED_DISPLAY = "User approved Claude's plan";
-/** The approval's first result line (2.x): where the plan was saved, under ~/.claude/plans/. */
-const PLAN_SAVED = /^Plan saved to: \S*\/\.claude\/plans\/[\w.-]+\.md\b/;
 /** Claude Code's built-in subagents that have no tool to write with. */
 const READ_ONLY_AGENTS: ReadonlySet<string> = new Set(['Explore', 'Plan']);
 /**
@@ -66,7 +61,7 @@ const READ_ONLY_AGENTS: ReadonlySet<string> = new Set(['Explore', 'Plan']);
  * under its call, or "├─ Refactor payments · 45 tool uses · 60.1k tokens" in the list of agents
  * that ran side by side.
  */
-const SUBAGENT_COUNT = /^\s*(?:⎿\s+Done \(|[│ ]*[├└]─\s+[^\n]*?·\s+)(\d[\d,]*) tool uses?\b/;
+const SUBAGENT_COUNT = /^[\s│]*(?:⎿\s+Done \(|[├└]─\s[^\n·]{0,300}·\s+)(\d[\d,]*) tool uses?\b/;
 const READS_ONLY = /^(?:read|searched for|listed|found|fetched)\b[^,]*(?:, (?:read|searched for|listed|found|fetched)\b[^,]*)*$/i;
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
@@ -135,7 +130,9 @@ export class ClaudeTuiParser implements LogParser {
    * (they search and read to report or plan): not counted.
    */
   private subagentLine(text: string, line: number): void {
-    const m = SUBAGENT_COUNT.exec(text);
+    // (a cheap screen first: the pattern is tried only on lines that say it, and only on their start)
+    if (!text.includes('tool use')) return;
+    const m = SUBAGENT_COUNT.exec(text.length > 2_000 ? text.slice(0, 2_000) : text);
     if (!m) return;
     if (this.tool && READ_ONLY_AGENTS.has(this.tool.display) && this.mode === 'tool-result') return;
     const calls = Number(m[1]!.replace(/,/g, ''));
@@ -325,9 +322,11 @@ export class ClaudeTuiParser implements LogParser {
     const bare = CLAUDE_TOOLS.get(h.trim()); // "⏺ Update Todos"
     if (bare) return this.openTool({ display: h.trim(), name: bare }, ')', line);
     // the harness's own notice that a background job ended: not the agent speaking
-    if (HARNESS_NOTICE.test(h)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'notice', text });
-    // the plan the user approved at the plan-mode prompt, its text under "⎿" (ExitPlanMode's call and answer)
-    if (PLAN_APPROVED_HEAD.test(h)) return this.openTool({ display: PLAN_APPROVED_DISPLAY, name: 'ExitPlanMode' }, ')', line);
+    if (HARNESS_NOTICE.test(h)) {
+      sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'notice', text });
+      // only the notice's own line is the harness's: lines under it are read as the agent's words
+      return this.open('message', line, null);
+    }
     if (FOLDED.test(h)) return this.open('folded', line, text);
     const group = COLLAPSED.exec(h);
     if (group) return this.collapsed(group[1], line, sink);
@@ -456,27 +455,12 @@ export class ClaudeTuiParser implements LogParser {
     if (!tool) return;
     const args = stripClosingParen(tool.args.trim());
     const resultText = tool.result && !tool.result.empty ? tool.result.toString() : null;
-    if (tool.display === PLAN_APPROVED_DISPLAY) return this.approvedPlan(tool, resultText ?? '', sink);
     const callId = this.calls.call(sink, tool.line, null, tool.name, claudeInput(tool, args, resultText ?? ''));
     if (resultText === null) return; // no result shown: the call was cut off or is still running
     this.calls.result(sink, callId, tool.name, tool.resultLine, null, { ...interpretResult(resultText), line: tool.resultLine });
   }
 
-  /**
-   * "User approved Claude's plan" and the plan under it: the call the JSONL records as ExitPlanMode
-   * with the plan, answered "User has approved your plan" — what the plan names is asked for.
-   */
-  private approvedPlan(tool: OpenTool, shown: string, sink: EventSink): void {
-    // Only with the harness's own next line, the plan file it saved: words an agent wrote in a
-    // message ("User approved Claude's plan" and the rest) are a message, whatever they say.
-    if (!PLAN_SAVED.test(shown)) {
-      sink.emit({ kind: 'message', index: -1, line: tool.line, at: null, text: `${PLAN_APPROVED_DISPLAY}${shown ? `\n${shown}` : ''}` });
-      return;
-    }
-    const plan = shown.replace(/^Plan saved to: [^\n]*(?:\n\s*edit\s*$)?/m, '').trim();
-    const callId = this.calls.call(sink, tool.line, null, 'ExitPlanMode', { type: 'other', args: { plan } });
-    this.calls.result(sink, callId, 'ExitPlanMode', tool.resultLine || tool.line, null, { output: 'User has approved your plan.', exitCode: null, isError: false });
-  }
+
 
 
 }

@@ -362,9 +362,11 @@ export class CodexTuiParser implements LogParser {
             : title === 'Searched' ? 'Searched' : 'Ran';
     const cell: OpenCell = { kind, title, line, command: [], output: new TextBlock(line), items: [], files: [], inOutput: false, wrapped: 4 + title.length + rest.length >= WRAP_COLUMNS, early: false };
     this.cell = cell;
-    // Only where no command's own text can put the mark: an exploration's body on its title line,
-    // a patch's diff after its counts (a command that prints " └ " is a command like any other)
-    const joined = kind === 'Patch' ? FILE_COUNTS_REWRAPPED.test(rest) : kind === 'Explored' && /^[└⎿↳] /.test(rest);
+    // An exploration's body on its title line, a patch's diff after its counts, a command with an
+    // output mark outside its quotes (`echo " └ "` prints one: a command like any other)
+    const joined = kind === 'Patch' ? FILE_COUNTS_REWRAPPED.test(rest)
+      : kind === 'Explored' ? /^[└⎿↳] /.test(rest)
+        : (kind === 'Ran' || kind === 'Called') && unquotedMark(rest, INLINE_OUTPUT_ALL) !== null;
     if (joined) this.markRewrapped(line, sink);
     if (kind === 'Patch') this.patchHeader(cell, title, rest);
     else if (this.rewrapped) this.rewrappedLine(cell, rest);
@@ -682,6 +684,8 @@ class QuoteScanner {
     for (; this.at < index; this.at++) {
       const c = this.text[this.at];
       if (c === '\\' && this.quote !== "'") this.at++;
+      // an apostrophe inside a word ("Don't forget" in a heredoc's text) opens no quote
+      else if (c === "'" && this.quote === null && /\p{L}/u.test(this.text[this.at - 1] ?? '') && /\p{L}/u.test(this.text[this.at + 1] ?? '')) continue;
       else if (this.quote === null && (c === '"' || c === "'")) this.quote = c;
       else if (c === this.quote) this.quote = null;
     }
