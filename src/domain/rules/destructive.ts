@@ -1933,9 +1933,9 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
  * has no evidence either way and is not reported. Files the request named are "as requested".
  */
 /**
- * A `git init` earlier in the same call, joined by `&&`, with no `cd` between, and `cmd` a
- * checkout or switch: the repository it acts on was made moments before (files that were in the
- * folder are untracked, and a forced checkout overwrites only those the fetched branch also holds).
+ * A `git init` of the folder `cmd` runs in, earlier in the same call, and `cmd` a checkout or
+ * switch: the repository it acts on was made moments before (files that were in the folder are
+ * untracked, and a forced checkout overwrites only those the fetched branch also holds).
  */
 function freshRepositoryBefore(located: ReadonlyArray<{ cmd: SimpleCommand; dir: string | null }>, cmd: SimpleCommand, dir: string | null): boolean {
   const at = located.findIndex((l) => l.cmd === cmd);
@@ -1960,10 +1960,10 @@ const MERGED_PR_LINE = /^.*(?:\(#\d+\)[ \t]*|\bMerge pull request #\d+ from \S+.
 const BRANCH_FILLER = new Set(['feat', 'feature', 'fix', 'bugfix', 'hotfix', 'chore', 'refactor', 'docs', 'test', 'tests', 'update', 'add', 'wip', 'dev', 'the', 'and', 'for']);
 
 /**
- * Whether a line of what the call printed shows the pull request of one of these branches merged:
- * the merge commit names the branch, or the squash subject holds at least two of the words its
- * name is made of (`feat/configurable-server-idle`: "make the idle-shutdown timeout
- * env-configurable (#2)"). A line the command itself spelt out (`echo "done (#2)"`) shows nothing.
+ * Whether a line of what the call printed shows the pull request of each of these branches merged:
+ * the merge commit names the branch exactly, or the squash subject holds every word of a name made
+ * of three or more (`feat/configurable-server-idle`: "make the idle-shutdown timeout
+ * env-configurable (#2)"). A command that writes "(#" itself (`echo "done (#2)"`) shows nothing.
  */
 function showsMerged(output: string, branches: readonly string[], command: string): boolean {
   // a command that writes "(#…)" itself (echo, printf) shows nothing of git's

@@ -75,13 +75,13 @@ const INLINE_OUTPUT = /(?:^| )[└⎿↳](?: |$)/;
 /** The mark inside a line, not at its start (where a capture that only lost its indentation has it). */
 const MID_LINE_OUTPUT = / [└⎿↳](?: |$)/;
 const INLINE_LINE = /(?:^| )│(?: |$)/;
+const INLINE_OUTPUT_ALL = new RegExp(INLINE_OUTPUT.source, 'g');
+const INLINE_LINE_ALL = new RegExp(INLINE_LINE.source, 'g');
 /**
  * Where one explored item starts inside a re-wrapped "Explored" cell ("List src Read a.ts, b.ts").
  * Not "Run": a search's words can hold it ("Search Run the tests in README.md"), and a command
  * made up of them would be judged as run.
  */
-const INLINE_OUTPUT_ALL = new RegExp(INLINE_OUTPUT.source, 'g');
-const INLINE_LINE_ALL = new RegExp(INLINE_LINE.source, 'g');
 const EXPLORE_ITEM_START = / (?=(?:Read|List|Search) )/;
 const DIFF_LINE = /^(\d+)\s*([-+ ])(.*)$/;
 const FILE_COUNTS = /^(.+?) \(\+(\d+) -(\d+)\)$/;
