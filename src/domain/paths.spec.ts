@@ -8,6 +8,7 @@ import {
   isCiConfigFile,
   isShellRcFile,
   isTestFile,
+  isAgentHookPath,
   resolvePath,
   type SessionPaths,
 } from './paths.ts';
@@ -220,6 +221,10 @@ describe('file kinds', () => {
       assert.ok(isCiConfigFile(p), p);
     }
     for (const p of ['.github/CODEOWNERS', 'docs/workflows/ci.yml', 'config.yml']) assert.ok(!isCiConfigFile(p), p);
+  });
+  it('isAgentHookPath: the agents\' hooks folder and what is in it, not another folder\'s hooks', () => {
+    for (const p of ['.claude/hooks', '.claude/hooks/', '/home/dev/app/.gemini/hooks/guard.sh', '.codex/hooks/lib/x.py']) assert.ok(isAgentHookPath(p), p);
+    for (const p of ['.git/hooks/pre-commit', 'src/hooks/useAuth.ts', '.claude/hooks-old/x.py', '.claude/settings.json']) assert.ok(!isAgentHookPath(p), p);
   });
   it('isTestFile', () => {
     for (const p of ['tests/test_api.py', 'src/__tests__/a.ts', 'src/a.test.ts', 'src/a.spec.tsx', 'pkg/server_test.go', 'test_utils.py', 'spec/models/user_spec.rb', 'src/test/java/FooTest.java', 'C:\\repo\\tests\\x.cs']) {

@@ -307,6 +307,11 @@ export function isAgentInstructionFile(p: string): boolean {
 }
 
 /** Shell start-up files: what is written here runs in every future shell. */
+/** The agents' own hooks folder (Claude Code's, Gemini CLI's, Codex's), or anything in it. */
+export function isAgentHookPath(p: string): boolean {
+  return /(?:^|\/)\.(?:claude|gemini|codex)\/hooks(?:\/|$)/.test(p);
+}
+
 export function isShellRcFile(p: string): boolean {
   const n = lowerNormal(p);
   const b = basename(n);
@@ -361,12 +366,11 @@ function isTestFileUncached(p: string): boolean {
   if (/\.(?:md|mdx|markdown|txt|rst|adoc)$/i.test(b)) return false;
   // Caches and installed packages under a test folder are generated, not tests (`tests/__pycache__`).
   if (/(?:^|\/)(?:__pycache__|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.tox|\.nox|node_modules|htmlcov)(?:\/|$)|\.py[co]$/i.test(n)) return false;
-  // spec-kit's feature folders (`specs/001-user-auth/`: spec.md, plan.md, tasks.md) hold prose, not tests
-  // (not one inside a test folder: `tests/specs/001-login/` holds tests)
-  const specKit = /(?:^|\/)specs\/\d{3}-[^/]+(?:\/|$)/.test(lower) && !/(?:^|\/)(?:tests?|__tests__|spec|e2e|integration-tests)\/(?:.*\/)?specs\/\d{3}-/.test(lower);
+  // spec-kit's feature folders (`specs/001-user-auth/`: spec.md, plan.md, tasks.md) hold prose, not
+  // tests: the folders below one decide (`specs/001-x/tests/` does); one inside a test folder is a test's
+  const folders = /(?:^|\/)(?:tests?|__tests__|spec|e2e|integration-tests)\/(?:.*\/)?specs\/\d{3}-/.test(lower) ? lower : lower.replace(/^(?:.*\/)?specs\/\d{3}-[^/]+/, '');
   return (
-    (!specKit && /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(lower)) ||
-    (specKit && /(?:^|\/)(?:tests?|__tests__)\//.test(lower.replace(/^.*?specs\/\d{3}-[^/]+/, ''))) ||
+    /(?:^|\/)(?:tests?|__tests__|__mocks__|spec|specs|testdata|test_data|fixtures|e2e|integration-tests)\//.test(folders) ||
     /\.(?:test|spec|e2e|cy)\.[a-z0-9]+$/i.test(b) ||
     /_test\.(?:go|py|rs|exs?|dart|cc|cpp|c)$/i.test(b) ||
     /^test_.+\.py$|^conftest\.py$/i.test(b) ||

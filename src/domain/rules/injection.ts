@@ -12,7 +12,7 @@ import { effectsOf, locate, type Effects, type FileOp, type Located } from './ef
 import { gitSubcommand, asksForInfo } from './commands.ts';
 import { envDumpOf, sensitiveLabel, sensitiveReads } from './secrets.ts';
 import { isAgentSettingsFile } from './permissions.ts';
-import { isAgentInstructionFile, isAgentOwnData } from '../paths.ts';
+import { isAgentHookPath, isAgentInstructionFile, isAgentOwnData } from '../paths.ts';
 import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, pushCapped, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { addressedToAgents, followedLink, isEmpty, namedIn, type Named } from './instructions.ts';
 
@@ -565,7 +565,7 @@ export const INJECTION_RULES: Rule[] = [
           for (const w of fx.writes) {
             // Hook scripts are code the harness runs where settings register it (permissions
             // reports the registration), not text that instructs the model.
-            if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs) || HOOK_SCRIPT.test(w.abs)) continue;
+            if (!isAgentInstructionFile(w.abs) || isAgentSettingsFile(w.abs) || isAgentHookPath(w.abs)) continue;
             const plain = !findInjection(w.added) && !findHidden(w.added);
             // a file of a kind the request asked to make, new and holding nothing instruction-like
             const kind = plain && (w.kind === 'create' || w.kind === 'write') ? KIND_ASKED.find((k) => k.path.test(w.abs)) : undefined;
@@ -614,8 +614,6 @@ export const INJECTION_RULES: Rule[] = [
     },
   },
 ];
-
-const HOOK_SCRIPT = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks\//;
 
 /**
  * Instruction files whose own text orders their upkeep ("Always update CLAUDE.md after completing

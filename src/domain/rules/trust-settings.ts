@@ -14,7 +14,7 @@ import { optionValues, parseArgs } from './commands.ts';
 import { lastStep, Outcomes } from './outcome.ts';
 import { asRequested, dictates, namesInAsk, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
-import { isTestFile } from '../paths.ts';
+import { isAgentHookPath, isTestFile } from '../paths.ts';
 import { ASKED_FOR, isAppFile, tlsOffByCommand, weakenedInCode } from './code-controls.ts';
 import { ShownContents } from './shown-contents.ts';
 import { sqlOfMessage, sqlWeakening, userRanIt, type SqlWeakening } from './sql-access.ts';
@@ -146,8 +146,6 @@ export function weakenedByCommand(cmd: SimpleCommand): { what: string; asked: Re
   return null;
 }
 
-/** A hook of an agent's own (Claude Code's, Gemini CLI's, Codex's): a check the person put on every call. */
-const AGENT_HOOK = /(?:^|\/)\.(?:claude|gemini|codex)\/hooks(?:\/[^/]+)*$/;
 /** Files in a hooks folder that run nothing: caches, logs, the Finder's notes. */
 const NOT_A_HOOK = /(?:^|\/)(?:__pycache__|\.DS_Store|node_modules)(?:\/|$)|\.(?:pyc|log|jsonl?|md|txt)$/;
 /** A request about the agents' hooks: the folder, a hook event's name, or "the Claude/agent hook". */
@@ -160,9 +158,11 @@ const HOST_KEY_WORDS = /known_hosts|host\s*key|ssh-keygen|remote host identifica
  * against `rm -rf`, `.env` reads); the agent taking it out of its own way is a control weakened.
  */
 function agentHookOff(cmd: SimpleCommand): string | null {
+  // (every command of every call comes here: a cheap screen before its arguments are parsed)
+  if (!cmd.args.some((a) => a.includes('hooks'))) return null;
   const git = cmd.name === 'git' && (cmd.args[0] === 'rm' || cmd.args[0] === 'mv');
   const { operands, short } = parseArgs(git ? cmd.args.slice(1) : cmd.args, ['-t', '-S', '--suffix', '--target-directory']);
-  const hooks = operands.filter((o) => AGENT_HOOK.test(o.replace(/\/+$/, '')) && !NOT_A_HOOK.test(o.replace(/\/+$/, '')));
+  const hooks = operands.filter((o) => isAgentHookPath(o) && !NOT_A_HOOK.test(o.replace(/\/+$/, '')));
   if (hooks.length === 0) return null;
   const name = git ? cmd.args[0] : cmd.name;
   const target = optionValues(cmd.args, ['-t', '--target-directory'])[0];

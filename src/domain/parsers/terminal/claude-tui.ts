@@ -459,10 +459,6 @@ export class ClaudeTuiParser implements LogParser {
     if (resultText === null) return; // no result shown: the call was cut off or is still running
     this.calls.result(sink, callId, tool.name, tool.resultLine, null, { ...interpretResult(resultText), line: tool.resultLine });
   }
-
-
-
-
 }
 
 /**

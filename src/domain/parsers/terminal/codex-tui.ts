@@ -71,12 +71,10 @@ const EXPLORE_ITEM = /^(Read|List|Search|Run) (.*)$/;
  * so a cell's body marks stand inside a line ("• Ran git status └ M a.ts", "python3 - <<'PY' │
  * import re"). The marks still say where the command ends and its output starts.
  */
-const INLINE_OUTPUT = /(?:^| )[└⎿↳](?: |$)/;
+const INLINE_OUTPUT = /(?:^| )[└⎿↳](?: |$)/g;
 /** The mark inside a line, not at its start (where a capture that only lost its indentation has it). */
 const MID_LINE_OUTPUT = / [└⎿↳](?: |$)/;
-const INLINE_LINE = /(?:^| )│(?: |$)/;
-const INLINE_OUTPUT_ALL = new RegExp(INLINE_OUTPUT.source, 'g');
-const INLINE_LINE_ALL = new RegExp(INLINE_LINE.source, 'g');
+const INLINE_LINE = /(?:^| )│(?: |$)/g;
 /**
  * Where one explored item starts inside a re-wrapped "Explored" cell ("List src Read a.ts, b.ts").
  * Not "Run": a search's words can hold it ("Search Run the tests in README.md"), and a command
@@ -366,7 +364,7 @@ export class CodexTuiParser implements LogParser {
     // output mark outside its quotes (`echo " └ "` prints one: a command like any other)
     const joined = kind === 'Patch' ? FILE_COUNTS_REWRAPPED.test(rest)
       : kind === 'Explored' ? /^[└⎿↳] /.test(rest)
-        : (kind === 'Ran' || kind === 'Called') && unquotedMark(rest, INLINE_OUTPUT_ALL) !== null;
+        : (kind === 'Ran' || kind === 'Called') && firstUnquoted(rest, INLINE_OUTPUT) !== null;
     if (joined) this.markRewrapped(line, sink);
     if (kind === 'Patch') this.patchHeader(cell, title, rest);
     else if (this.rewrapped) this.rewrappedLine(cell, rest);
@@ -418,11 +416,11 @@ export class CodexTuiParser implements LogParser {
     }
     // the formatter's line breaks were spaces
     if (cell.kind === 'Plan' || cell.inOutput) return void cell.output.appendToLast(text);
-    const out = unquotedMark(text, INLINE_OUTPUT_ALL);
+    const out = firstUnquoted(text, INLINE_OUTPUT);
     const words = out ? text.slice(0, out.index) : text;
     // The formatter's own cuts were spaces; a "│" was the TUI's: a line the screen wrapped (it
     // filled the width) goes on with a space, as in ranLine, another line of a script is its own.
-    splitUnquoted(words, INLINE_LINE_ALL).forEach((part, i) => {
+    splitUnquoted(words, INLINE_LINE).forEach((part, i) => {
       const piece = part.trim();
       if (piece === '') return;
       const last = cell.command.length - 1;
@@ -693,22 +691,23 @@ class QuoteScanner {
   }
 }
 
-/** The first match of `mark` (a global pattern) outside quotes. */
-function unquotedMark(text: string, mark: RegExp): RegExpExecArray | null {
+/** The matches of `mark` (a global pattern) in `text` that lie outside quotes, left to right. */
+function* unquoted(text: string, mark: RegExp): Generator<RegExpExecArray> {
   const quotes = new QuoteScanner(text);
   mark.lastIndex = 0;
-  for (let m = mark.exec(text); m; m = mark.exec(text)) if (!quotes.quotedAt(m.index)) return m;
+  for (let m = mark.exec(text); m; m = mark.exec(text)) if (!quotes.quotedAt(m.index)) yield m;
+}
+
+function firstUnquoted(text: string, mark: RegExp): RegExpExecArray | null {
+  for (const m of unquoted(text, mark)) return m;
   return null;
 }
 
 /** `text` split at the matches of `mark` (global) outside quotes. */
 function splitUnquoted(text: string, mark: RegExp): string[] {
-  const quotes = new QuoteScanner(text);
   const parts: string[] = [];
   let from = 0;
-  mark.lastIndex = 0;
-  for (let m = mark.exec(text); m; m = mark.exec(text)) {
-    if (quotes.quotedAt(m.index)) continue;
+  for (const m of unquoted(text, mark)) {
     parts.push(text.slice(from, m.index));
     from = m.index + m[0].length;
   }
