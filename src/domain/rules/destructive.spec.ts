@@ -375,6 +375,32 @@ test('find -delete and find -exec rm outside the tree are critical; with a name 
   assert.equal((await hits(['find . -delete'], ROOT)).length, 1);
 });
 
+test('a filtered find that selects only tool caches (byte code, test and linter caches, folder metadata) is info wherever it runs; a negated, widened or build-folder filter is not (held-out set 75)', async () => {
+  for (const c of [
+    'find ~ -name __pycache__ -type d -exec rm -rf {} +', 'find /home/dev/work -name "*.pyc" -delete', 'find .. -name "*.py[co]" -delete',
+    'find ~ \\( -name __pycache__ -o -name .pytest_cache -o -name .mypy_cache \\) -prune -exec rm -rf {} +', 'sudo find / -name .DS_Store -delete',
+    'find ../other -iname thumbs.db -delete'.replace('thumbs.db', 'Thumbs.db'), 'find ~/src -type d -name .ruff_cache -not -path "*/node_modules/*" -exec rm -r {} \\;',
+  ]) {
+    assert.deepEqual(only(await runRules([cmd(c)]), RM).map((d) => [d.severity, d.title]), [['info', 'Tool caches removed']], c);
+  }
+  for (const c of [
+    'find ~ ! -name __pycache__ -delete', 'find ~ -not -name "*.pyc" -delete', 'find ~ -name "*.pyc" -o -type f -delete', 'find ~ -name "*.pyc" -o -name "*.txt" -delete',
+    'find ~ -name build -exec rm -rf {} +', 'find ~ -name dist -type d -exec rm -rf {} +', 'find ~ -type d -name __pycache__ -prune -o -exec rm -rf {} +', 'find ~ -name "*" -delete',
+  ]) {
+    assert.ok(only(await runRules([cmd(c)]), RM).some((d) => severityOf(d) !== 'info'), c);
+  }
+});
+
+for (const agent of AGENTS) {
+  test(`${agent}: a session launched from home that clears Python caches in a project under home is info, and a filtered delete of other files there stays a warning (held-out set 75)`, async () => {
+    const run = async (c: string) => (await analyzeText(session(agent, [{ prompt: 'run the tests' }, { bash: 'cd ~/work/app && pytest -q', output: '3 passed' }, { bash: c, output: '' }], { cwd: '/home/dev' }))).findings.filter((f) => f.rule === RM).map((f) => f.severity);
+    // Gemini CLI records no working directory: a folder two levels below home is not placed at all
+    assert.deepEqual(await run('cd ~/work/app && find . -name "__pycache__" -type d -exec rm -rf {} + 2>/dev/null'), agent === 'gemini-cli' ? [] : ['info']);
+    assert.deepEqual(await run('cd ~/work/app && find . -name "*.log" -delete'), agent === 'gemini-cli' ? [] : ['warning']);
+    assert.deepEqual(await run('find ~/work -name "*.log" -delete'), ['warning']);
+  });
+}
+
 test('find deletions inside the tree, in /tmp, or that only print are not reported', async () => {
   const drafts = await runRules([
     cmd("find . -name '*.pyc' -delete"), cmd('find . -name __pycache__ -type d -exec rm -rf {} +'), cmd('find /tmp -name "*.tmp" -delete'),

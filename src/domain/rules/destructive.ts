@@ -204,6 +204,12 @@ export interface Deletion {
    * list`: the names come from a file read when the command runs, which the call does not show.
    */
   fromFile?: string;
+  /**
+   * `find ~ -name __pycache__ -exec rm -rf {} +`: every branch of the filter selects only
+   * by-products a tool writes again on its next run (byte code, test and linter caches, the OS's
+   * folder metadata), so nothing the user made can match, wherever the find runs.
+   */
+  cachesOnly?: true;
 }
 
 /** A recursive rm: its operands (placeholders removed), or null when it is not a recursive rm. */
@@ -270,6 +276,7 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
   while (i < args.length && /^-[HLP]$/.test(args[i])) i++;
   const roots: string[] = [];
   while (i < args.length && !args[i].startsWith('-') && args[i] !== '(' && args[i] !== '!' && args[i] !== '\\(') roots.push(args[i++]);
+  const i0 = i;
   let deletes = false;
   let selective = false;
   for (; i < args.length; i++) {
@@ -290,7 +297,39 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
       selective = true;
     }
   }
-  return deletes ? { targets: roots.length > 0 ? roots : ['.'], selective } : null;
+  if (!deletes) return null;
+  return { targets: roots.length > 0 ? roots : ['.'], selective, ...(selective && selectsOnlyCaches(args.slice(i0)) ? { cachesOnly: true as const } : {}) };
+}
+
+/**
+ * Names a tool writes again on its next run and nobody edits: Python byte code and its caches,
+ * test, type-checker and linter caches, notebook checkpoints, the OS's folder metadata. Build
+ * outputs (`build`, `dist`, `target`) are not among them: a folder of that name can be sources.
+ */
+const CACHE_NAME = /^(?:__pycache__|\*\.py[co]|\*\.py\[cod?\]|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.ipynb_checkpoints|\.eslintcache|\.DS_Store|\._\*|Thumbs\.db)$/;
+const FIND_OR = new Set(['-o', '-or']);
+const FIND_NOT = new Set(['!', '-not', '\\!']);
+
+/**
+ * Whether a find expression's every `-o` branch selects by a cache name (`-name`/`-iname`), with
+ * no name it negates: other tests in a branch only narrow it further. Parentheses are read as
+ * transparent, which can only split a branch more finely (each part must still name a cache).
+ */
+function selectsOnlyCaches(expression: string[]): boolean {
+  let named = false;
+  for (let k = 0; k <= expression.length; k++) {
+    const a = expression[k];
+    if (a === undefined || FIND_OR.has(a)) {
+      if (!named) return false;
+      named = false;
+      continue;
+    }
+    if (a !== '-name' && a !== '-iname') continue;
+    const value = expression[k + 1] ?? '';
+    if (!CACHE_NAME.test(value) || FIND_NOT.has(expression[k - 1] ?? '')) return false;
+    named = true;
+  }
+  return true;
 }
 
 /** `-exec rm -rf {} +`, `-exec sh -c 'rm -r "$1"' _ {} \;`: the command find runs deletes. */
@@ -636,6 +675,10 @@ function checkRm(index: number, all: Located[], event: NormEvent, facts: EventFa
     // ordinary cleanup; elsewhere still worth a look, but no longer "everything is gone".
     if (deletion.selective) {
       if (v.rule === 'root') continue;
+      if (deletion.cachesOnly && v.rule === 'out') {
+        judge({ rule: rmOutsideWorktree.id, severity: 'info', title: 'Tool caches removed', detail: `\`${safe(cmd.text, facts, QUOTE_MAX)}\` deletes only caches that tools write again on their next run (byte code, test and linter caches, folder metadata) under ${v.why} (${safe(operand, facts, QUOTE_MAX)}): nothing anyone made matches its filter.`, evidence: [evidence(event, cmd.text, facts)], key: 'caches' });
+        continue;
+      }
       v = { ...v, severity: 'warning', why: `files matching a filter under ${v.why}`, title: undefined };
     }
     const quoted = safe(cmd.text, facts, QUOTE_MAX);

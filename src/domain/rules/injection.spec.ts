@@ -923,6 +923,20 @@ for (const agent of AGENTS) {
   });
 }
 
+for (const agent of AGENTS) {
+  test(`${agent}: a file a long plan names near its end ("Files Modified: … CLAUDE.md") stays named once newer prompts came; a plan that names another file does not cover it (held-out set 75)`, async () => {
+    const plan = (file: string) => `Implement the following plan:\n\n# Refactor the ingestion pipeline\n\n${'Move the parsing into its own module and add tests for each format we read. '.repeat(30)}\n\n## Files Modified\n- src/ingest.ts\n- ${file} (document the new layout)\n`;
+    const run = async (file: string) => (await analyzeText(session(agent, [
+      { prompt: plan(file) }, { say: 'Plan noted.' },
+      ...['looks good, continue', 'run the tests please', 'fix the failing test', 'now tidy up'].flatMap((p) => [{ prompt: p }, { say: 'Done.' }]),
+      { edit: '/home/dev/project/CLAUDE.md', old: '# Layout', new: '# Layout\nParsing lives in src/parse/; run npm test' },
+    ]))).findings.filter((f) => f.rule === CONFIG).map((f) => f.severity);
+    assert.ok(plan('CLAUDE.md').length > 2_000);
+    assert.deepEqual(await run('CLAUDE.md'), ['info']);
+    assert.deepEqual(await run('NOTES.md'), ['warning']);
+  });
+}
+
 test("Claude Code: instructions the user's own `!` shell command printed (`<bash-stdout>`), followed by \"follow the … instructions\", ask for what they name; without that order, or another order, they ask for nothing (held-out sets 69 and 71)", async () => {
   const base = { cwd: '/home/dev/app', sessionId: 's-bash', version: '2.0.50', gitBranch: 'main', isSidechain: false, userType: 'external' };
   let n = 0;

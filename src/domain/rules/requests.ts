@@ -53,6 +53,28 @@ const ANSWERED_MAX = 4_000;
 const SUBAGENTS_MAX = 200;
 const ANSWERS_MAX = 1_000;
 
+/** A file or folder name as a request writes it: a dot or slash inside a word (`CLAUDE.md`, `src/app`, `~/.zshrc`). */
+const NAMED_PATH = /[\w~.-]*[\w~](?:[./][\w.-]+)+\/?/g;
+const NAMES_KEPT_MAX = 2_000;
+
+/**
+ * An earlier prompt as it is kept once newer ones came: its start, where the request is, and the
+ * files and folders the rest names (a long plan lists `CLAUDE.md` under "Files Modified" at its
+ * end), so a name the user wrote stays named however long the prompt was.
+ */
+function earlierText(text: string): string {
+  if (text.length <= EARLIER_PROMPT_MAX) return text;
+  const names = new Set<string>();
+  let length = 0;
+  for (const m of text.slice(EARLIER_PROMPT_MAX).matchAll(NAMED_PATH)) {
+    if (names.has(m[0])) continue;
+    length += m[0].length + 1;
+    if (length > NAMES_KEPT_MAX) break;
+    names.add(m[0]);
+  }
+  return `${text.slice(0, EARLIER_PROMPT_MAX)}\n${[...names].join('\n')}`;
+}
+
 /**
  * The one request log of an analysis (keyed by its session facts): every rule reads the same
  * requests, and each event updates them once, by whichever rule sees the event first — the rules
@@ -275,7 +297,7 @@ export class RequestLog {
       const older = this.prompts.length - PROMPTS_WHOLE - 1;
       if (older >= 0) {
         const kept = this.prompts[older];
-        this.prompts[older] = { ...kept, text: kept.text.slice(0, EARLIER_PROMPT_MAX), ...(kept.after ? { after: kept.after.slice(-EARLIER_PROMPT_MAX) } : {}) };
+        this.prompts[older] = { ...kept, text: earlierText(kept.text), ...(kept.after ? { after: kept.after.slice(-EARLIER_PROMPT_MAX) } : {}) };
       }
       this.answers.clear();
     } else if (event.kind === 'tool_call' && event.input.type === 'subagent' && event.agentId === undefined) {
@@ -292,7 +314,7 @@ export class RequestLog {
     }
   }
 
-/** Whether one of the user's own prompts names this document by its file name (`plan.md`, written out). */
+  /** Whether one of the user's own prompts names this document by its file name (`plan.md`, written out). */
   private namedByUser(path: string): boolean {
     const base = basename(path).toLowerCase();
     if (base.length < 6 || !DOCUMENT.test(base)) return false;
