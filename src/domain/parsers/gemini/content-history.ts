@@ -137,7 +137,8 @@ export class ContentHistoryReader {
     this.metaSent = true;
     const head = body.slice(0, 16 * 1024);
     const dir = /Workspace Directories:\**\s*\n\s*-\s+(\S[^\n]*)/.exec(head)?.[1]
-      ?? /(?:working (?:in the )?directory|current working directory)[^:\n/]*:?\s*(\/\S+|[A-Za-z]:\\\S+)/i.exec(head)?.[1];
+      // the rest of the line: a folder name may hold spaces ("/Users/ana/Projects/Ana Lima/tabs")
+      ?? /(?:working (?:in the )?directory|current working directory)[^:\n/]*:?[ \t]*(\/[^\n]+|[A-Za-z]:\\[^\n]+)/i.exec(head)?.[1];
     const cwd = dir?.trim().replace(/[.,;]$/, '');
     if (cwd) this.out.emit({ kind: 'session_meta', cwd }, line, null);
   }

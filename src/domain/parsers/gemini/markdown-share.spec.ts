@@ -119,3 +119,16 @@ test("Gemini CLI's own \"Please continue.\" turn (its next-speaker check) is the
     assert.deepEqual(prompts.map((p) => [p.kind === 'prompt' && p.text, p.kind === 'prompt' && p.synthetic === true]), [['Fix the booking form', false], ['Please continue.', true], ['Please continue with the tests', false]]);
   }
 });
+
+test('the working directory the preamble names is the whole rest of its line: a folder name may hold spaces (held-out set 76)', async () => {
+  const spaced = HISTORY.map((c, i) => (i === 0 ? { ...c, parts: [{ text: c.parts[0].text!.replaceAll('/home/dev/shop', '/Users/ana/Projects/Ana Lima/shop') }] } : c));
+  const edit: Content[] = [
+    { role: 'model', parts: [{ functionCall: { id: 'c9', name: 'replace', args: { file_path: '/Users/ana/Projects/Ana Lima/shop/src/app.ts', old_string: 'a', new_string: 'b' } } }] },
+    { role: 'user', parts: [{ functionResponse: { id: 'c9', name: 'replace', response: { output: 'Successfully modified file: /Users/ana/Projects/Ana Lima/shop/src/app.ts (1 replacements).' } } }] },
+  ];
+  for (const text of [share([...spaced, ...edit]), JSON.stringify([...spaced, ...edit], null, 2) + '\n']) {
+    const report = await analyzeText(text);
+    assert.equal(report.cwd, '/Users/ana/Projects/Ana Lima/shop');
+    assert.deepEqual(report.findings.filter((f) => f.rule === 'scope/write-outside-worktree'), []);
+  }
+});

@@ -43,7 +43,7 @@ export function splitUserText(body: string): UserTextParts {
 /** "Session context: working directory /home/dev/app, linux" — short, for the timeline. */
 function contextSummary(inner: string): string {
   const head = inner.length > 8192 ? inner.slice(0, 8192) : inner;
-  const dir = /(?:working (?:in the )?directory|current working directory)[^:\n/]*:?\s*(\S+)/i.exec(head)?.[1];
+  const dir = /(?:working (?:in the )?directory|current working directory)[^:\n/]*:?[ \t]*(\S[^\n]*)/i.exec(head)?.[1]?.trim();
   const os = /operating system is:?\s*([\w.-]+)/i.exec(head)?.[1];
   const parts = [dir ? `working directory ${dir.replace(/[.,;]$/, '')}` : '', os ? os : ''].filter(Boolean);
   return parts.length > 0 ? `Session context: ${parts.join(', ')}` : 'Session context supplied by Gemini CLI';
