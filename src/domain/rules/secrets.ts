@@ -34,7 +34,7 @@ export const inToolInput = meta({
   id: 'secrets/in-tool-input',
   severity: 'critical',
   title: 'Secret hard-coded by the agent',
-  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or known only by their name are a warning. One credential is one finding wherever it appears (prompt, files, outputs).',
+  description: 'A credential appears in a command the agent ran, a file it wrote or edited, a URL it fetched or another tool input. Secrets the user supplied in the prompt and then used in commands are reported once (as in-prompt); secrets written into test files or known only by their name, or handed to a program on this machine only through its environment (`KEY=… python main.py`, reaching no host), are a warning. One credential is one finding wherever it appears (prompt, files, outputs).',
   remediation: 'Rotate the credential, remove it from the files and the git history, and reference it through the environment instead.',
 });
 export const inToolOutput = meta({
@@ -1124,7 +1124,12 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // A file the session's own ignore rules keep out of git (`.env` listed in the .gitignore it
     // wrote): where a project's keys belong, no commit takes it (a forced add is still followed).
     const keptOut = intoFile && !scratch && located.every((l) => l.zone === 'worktree' && flow.keptOut(l.abs, event.callId));
-    const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut || fresh ? 'info' : intoFile || toIssuer ? 'warning' : inputSeverity(hit, lowStakes);
+    // Handed to a program on this machine through its environment (`GOOGLE_API_KEY=… python
+    // main.py`), in a command that reaches no host: the value ends in the transcript and a local
+    // process, not on a remote or in a file (issue 25, data flows: seen in the transcript is a
+    // warning for a live-looking credential; sent or stored is critical).
+    const staysHere = input.type === 'command' && remote.length === 0 && handedToLocalProgram(fx.commands, hit.value);
+    const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut || fresh ? 'info' : intoFile || toIssuer || staysHere ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
       fixture ? 'a value written only into test files or a document of examples, with no provider\'s format: the test\'s or example\'s own' : lowStakes && 'a test or template file: possibly a fake value',
@@ -1133,6 +1138,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       fresh && 'a key this session generated for the project, in its env file: no one else holds it',
       local && 'it only opens a service on this machine or its private network',
       stored && 'the user pasted it to be stored there',
+      staysHere && !local && hit.confidence === 'high' && 'the command sends it to no host off this machine: it is in the transcript, not on a remote',
       toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),
       expiring && 'an access token that expires within an hour of being issued',
       testAccount && (registered ? 'the password the agent chose for an account it registered itself (a test user)' : 'the password of a test account the command names at a domain reserved for examples'),
@@ -1141,7 +1147,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     ctx.report({
       rule: inToolInput.id,
       severity,
-      title: local ? 'Local development password in a command' : urlHost !== null && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      title: local ? 'Local development password in a command' : urlHost !== null && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : staysHere && severity === 'warning' ? 'Credential written out in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       // One finding per value and sink (issue 25, item 9): a value used in commands and the same
@@ -1187,6 +1193,25 @@ const DB_CLIENTS = new Set(['psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_i
  * one host. Anything else that holds it (`gh secret set`, `echo`, `git commit -m`, `curl`) keeps
  * the value a value put into a command. Null when not so.
  */
+/** Programs that carry what they are given to another machine or into a store: their own clients, git, clouds, containers. */
+const REMOTE_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'gh', 'git', 'aws', 'gcloud', 'az', 'kubectl', 'helm', 'docker', 'podman', 'heroku', 'vercel', 'netlify', 'fly', 'flyctl', 'railway', 'wrangler', 'firebase', 'supabase', 'doctl', 'terraform']);
+
+/**
+ * Whether every command that holds the value holds it only as an environment assignment
+ * (`KEY=value prog`, `export KEY=value`) for a program on this machine: not a database client, a
+ * remote shell, git, a cloud or container tool, nor a command that runs on another host.
+ */
+function handedToLocalProgram(commands: readonly Located[], value: string): boolean {
+  const holding = commands.filter((l) => l.cmd.text.includes(value));
+  if (holding.length === 0) return false;
+  return holding.every(({ cmd }) => {
+    if (cmd.host !== undefined || DB_CLIENTS.has(basename(cmd.name)) || REMOTE_CLIENTS.has(basename(cmd.name))) return false;
+    const exported = cmd.name === 'export' ? cmd.args : [];
+    if (cmd.name !== 'export' && cmd.args.some((a) => a.includes(value))) return false;
+    return [...cmd.assignments, ...exported].some((a) => /^[A-Za-z_]\w*=/.test(a) && a.includes(value));
+  });
+}
+
 function clientConnection(commands: readonly Located[], value: string): string | null {
   const holding = commands.filter((l) => l.cmd.text.includes(value));
   // the client itself, or run in a container (`docker exec db psql …`, `kubectl exec pod -- psql …`)
