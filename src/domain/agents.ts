@@ -49,7 +49,8 @@ export const AGENTS = {
     label: 'Codex CLI',
     // codex-tui-log: the TUI's tracing log (~/.codex/log/codex-tui.log), which records the tool calls only.
     // codex-history: the prompt history (~/.codex/history.jsonl), the person's prompts only.
-    formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json', 'codex-tui-log', 'codex-history'],
+    // codex-json: a rollout's records saved as one JSON array (hooks and export tools).
+    formats: ['codex-rollout', 'codex-legacy', 'codex-exec-json', 'codex-tui-log', 'codex-history', 'codex-json'],
     // `codex exec`'s text output, and the interactive TUI (`>_ OpenAI Codex`, `› prompt`, `• Ran …`).
     terminalFormats: ['codex-exec-text', 'codex-tui'],
     promptsOnlyFormats: ['codex-history'],

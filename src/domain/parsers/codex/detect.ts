@@ -73,6 +73,8 @@ export function detectCodex(sample: DetectSample): Detection | null {
   // the prompt history: every line a {session_id, ts, text} entry
   const objects = sample.values.filter(isObj);
   if (objects.length > 0 && objects.every(isHistoryEntry) && objects.length * 2 >= sample.lines.length) return { format: 'codex-history', score: 0.9 };
+  const array = detectJsonArray(sample);
+  if (array) return array;
   const t = tally(sample.values);
   if (t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare) {
     const score = t.metaFirst ? 0.99 : t.envelope >= 3 ? 0.95 : 0.85;
@@ -88,4 +90,26 @@ export function detectCodex(sample: DetectSample): Detection | null {
     return { format: 'codex-legacy', score: scaled(score, t.bare + (t.legacyHead ? 1 : 0), t.other) };
   }
   return null;
+}
+
+/** A pretty-printed rollout record's own keys: an envelope type, then its payload object. */
+const ENVELOPE_KEY = new RegExp(String.raw`^\s*"type"\s*:\s*"(?:${[...ENVELOPE_TYPES].join('|')})"`, 'm');
+const PAYLOAD_KEY = /^\s*"payload"\s*:\s*\{/m;
+
+/**
+ * A rollout saved as one JSON array (codex-json): the first line is "[" with the records
+ * pretty-printed after it, or the whole array on one line, whose elements are rollout envelopes.
+ */
+function detectJsonArray(sample: DetectSample): Detection | null {
+  const at = sample.lines.findIndex((l) => l.trim() !== '');
+  const head = at < 0 ? '' : sample.lines[at]!.trim();
+  if (!head.startsWith('[')) return null;
+  const first = sample.values[at];
+  if (Array.isArray(first)) {
+    const t = tally(first);
+    return t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare ? { format: 'codex-json', score: scaled(0.95, t.envelope, t.other) } : null;
+  }
+  if (head !== '[') return null;
+  const raw = sample.lines.join('\n');
+  return ENVELOPE_KEY.test(raw) && PAYLOAD_KEY.test(raw) ? { format: 'codex-json', score: 0.9 } : null;
 }

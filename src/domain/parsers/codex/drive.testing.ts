@@ -44,6 +44,8 @@ export function run(text: string, format?: FormatId): Run {
   const parser = codex.create(format ?? detection?.format ?? 'codex-rollout');
   text.split('\n').forEach((raw, i) => {
     if (raw.trim() === '') return;
+    // a whole-document format (codex-json) reads its lines as text, as the analyser hands them over
+    if (parser.text) return parser.text(raw.replace(/\r$/, ''), i + 1, sink);
     const value = parseLine(raw.replace(/\r$/, ''));
     if (value === undefined) sink.skip(i + 1, 'invalid JSON');
     else parser.record?.(value, i + 1, sink);
