@@ -95,7 +95,8 @@ const NOT_A_SECRET_WORD = new RegExp(
     'tokeniz', 'amz[-_]',
     // tokens that are not credentials
     // (not a secret or key that signs them: `RESUME_TOKEN_SECRET`, `pageTokenSigningKey`)
-    '(?:page|pagination|cursor|continuation|next|sync|resume|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token(?![_.-]?(?:secret|key|signing|salt|hmac|private|pass))',
+    // (AWS's `RequestToken` / `ClientRequestToken` in CloudFormation errors, `IdempotencyToken`: a call's id)
+    '(?:page|pagination|cursor|continuation|next|sync|resume|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|request|idempotency|starting|refresh_?token_?expir)[_.-]?token(?![_.-]?(?:secret|key|signing|salt|hmac|private|pass))',
     // keys that are not credentials: data structure keys, public keys, key metadata
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',

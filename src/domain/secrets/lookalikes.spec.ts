@@ -246,6 +246,19 @@ it('a token that marks a position or a paused run (page, cursor, continuation, r
   }
 });
 
+it("a call's own id under a token's name (AWS's RequestToken in a CloudFormation error, ClientRequestToken, IdempotencyToken, StartingToken) is no credential; a request signing secret is (held-out set 76)", async () => {
+  const value = randomString(32, '0123456789abcdef', 29);
+  for (const text of [
+    `Resource handler returned message: "Invalid request" (RequestToken: ${value}, HandlerErrorCode: InvalidRequest)`,
+    `aws cloudformation create-stack --client-request-token ${value}`, `{"ClientRequestToken":"${value}"}`, `IdempotencyToken=${value}`, `{"StartingToken":"${value}"}`,
+  ]) {
+    assert.deepEqual(await detectSecrets(text), [], text);
+  }
+  for (const line of [`REQUEST_TOKEN_SECRET=${value}`, `{"requestTokenSigningKey":"${value}"}`, `{"accessToken":"${value}"}`]) {
+    assert.deepEqual((await detectSecrets(line)).map((h) => h.value), [value], line);
+  }
+});
+
 it('a secret or key that signs place tokens is a credential: RESUME_TOKEN_SECRET, resumeTokenSigningKey (review of set 64\'s mends)', async () => {
   const value = randomString(48, '0123456789abcdef', 23);
   for (const line of [`RESUME_TOKEN_SECRET=${value}`, `{"resumeTokenSigningKey":"${value}"}`, `PAGE_TOKEN_KEY=${value}`]) {
