@@ -1657,6 +1657,16 @@ test('a login the user types as a pair — "username me@x.org password …", "us
   assert.equal(only(await runRules([prompt(spaced)]), PROMPT).length >= 1, true);
 });
 
+for (const agent of AGENTS) {
+  test(`${agent}: a login typed as a pair in another language ("usuario producao senha 1123…", "usuario root contraseña …", "Benutzer admin Passwort …") is a password in the prompt; "senha" as a word is not (held-out set 76)`, async () => {
+    const found = async (words: string) => (await analyzeText(session(agent, [{ prompt: words }, { say: 'Entendido.' }]))).findings.filter((f) => f.rule === 'secrets/in-prompt' && f.severity !== 'info').length;
+    for (const words of ['memorize o banco langnet em db.example.com porta 3308 usuario producao senha 112358123 se precisar analisar', 'el servidor es 10.0.0.5, usuario root contraseña Kq82mzp1', 'Server 10.0.0.5, Benutzer admin Passwort 48213977']) {
+      assert.equal(await found(words), 1, words);
+    }
+    for (const words of ['o usuario precisa da senha para entrar', 'usuario admin senha esquecida, pode resetar?']) assert.equal(await found(words), 0, words);
+  });
+}
+
 test("a password made up the way examples are (words, a 123… run, a symbol) in a document is the sample request's, not an account's; any other value in a document, or that shape in code, is still reported (held-out set 66)", async () => {
   const doc = (value: string, file = 'docs/api-documentation.md') => answered(write(`/home/dev/app/${file}`, `## Change password\n\n\`\`\`json\n{ "current_password": "password123!", "new_password": "${value}" }\n\`\`\`\n`), { output: 'ok' });
   const run = async (value: string, file?: string) => only(await runRules([prompt('document the API'), ...doc(value, file)], { cwd: '/home/dev/app' }), INPUT).map(severityOf);
