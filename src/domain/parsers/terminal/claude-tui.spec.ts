@@ -726,3 +726,31 @@ test('claude-code-tui: the harness\'s notice that a background job ended ("● B
   const under = run(capture.replace('completed (exit code 0)\n', 'completed (exit code 0)\n  Fixed. All 240 tests pass.\n'), 'claude-code-tui');
   assert.ok(ofKind(under.events, 'message').some((m) => /All 240 tests pass/.test(m.text)));
 });
+
+test('claude-code-tui: the harness\'s recap after time away ("※ recap: … (disable recaps in /config)") is no claim of the agent, at column 0 or indented; the same words inside a reply are the agent\'s (held-out set 76)', async () => {
+  const capture = (recap: string) => [
+    '> set up git for the project and analyse the training results',
+    '',
+    '● Bash(git init && git add .gitignore && git commit -m "init")',
+    '  ⎿  [master (root-commit) 1a2b3c4] init',
+    '',
+    '● The repository is initialised; the training results show a 35x class imbalance.',
+    '',
+    recap,
+    '',
+    '> ok, try balanced sampling',
+  ].join('\n');
+  for (const recap of [
+    '※ recap: Setting up git for your project. We pushed to GitHub successfully and identified severe data imbalance. (disable recaps in /config)',
+    '  ※ recap: Setting up git for your project. We pushed to GitHub\n    successfully and identified severe data imbalance. (disable\n    recaps in /config)',
+  ]) {
+    const out = run(capture(recap), 'claude-code-tui');
+    assert.ok(!ofKind(out.events, 'message').some((m) => /recap|pushed/.test(m.text)), recap);
+    assert.equal(ofKind(out.events, 'system').filter((e) => e.subtype === 'recap').length, 1);
+    const r = await analyzeText(capture(recap));
+    assert.deepEqual(r.findings.filter((f) => f.rule === 'integrity/action-claimed').map((f) => f.severity), [], recap);
+  }
+  // the agent's own reply that quotes a recap, with no gap before it, stays its words
+  const said = run(capture('※ recap: x').replace('imbalance.\n\n※ recap: x', 'imbalance.\n  ※ recap: We pushed to GitHub successfully.'), 'claude-code-tui');
+  assert.ok(ofKind(said.events, 'message').some((m) => /We pushed to GitHub/.test(m.text)));
+});

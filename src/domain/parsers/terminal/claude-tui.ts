@@ -53,6 +53,7 @@ const COLLAPSED = /^\s{0,4}(?![….])([A-Z][a-z]+\b[^\n]{0,200}?) \(ctrl\+o to e
  * Claude Code's notices in the transcript when something it ran in the background ends: `●
  * Background command "Run the tests" completed (exit code 0)`, `● Agent "Review: a11y" completed`.
  */
+const RECAP = /^\s{0,4}※ recap:/;
 const HARNESS_NOTICE = /^(?:Background command|Agent) "[^"\n]{1,300}" (?:completed|failed|was stopped|was killed)(?: \(exit code -?\d+\))?\s*$/;
 /** Claude Code's built-in subagents that have no tool to write with. */
 const READ_ONLY_AGENTS: ReadonlySet<string> = new Set(['Explore', 'Plan']);
@@ -69,7 +70,7 @@ const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
 /** Lines collected for a tool's argument before it is taken as complete without its ")". */
 const MAX_HEAD_LINES = 200;
 
-type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool-head' | 'tool-result' | 'local' | 'folded';
+type Mode = 'none' | 'prompt' | 'message' | 'thinking' | 'tool-head' | 'tool-result' | 'local' | 'folded' | 'recap';
 
 interface OpenTool {
   display: string;
@@ -180,6 +181,10 @@ export class ClaudeTuiParser implements LogParser {
       }
       return;
     }
+    // Claude Code's recap of the session after time away (`※ recap: … (disable recaps in /config)`):
+    // the harness's summary, not the agent speaking — no claim of its own
+    // (on a line of its own after a gap: inside a reply the same words are the agent's)
+    if (this.blankBefore && RECAP.test(h)) return this.open('recap', line, s.trim(), sink);
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
     if (!this.metaDone && this.headerLine(h, line)) return;
     if (RESULT.test(h)) {
@@ -446,7 +451,7 @@ export class ClaudeTuiParser implements LogParser {
     if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
     else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
     else if (mode === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
-    else sink.emit({ kind: 'system', ...base, subtype: mode === 'folded' ? 'folded_tool_calls' : 'output', text });
+    else sink.emit({ kind: 'system', ...base, subtype: mode === 'folded' ? 'folded_tool_calls' : mode === 'recap' ? 'recap' : 'output', text });
   }
 
   private closeTool(sink: EventSink): void {
