@@ -11,6 +11,7 @@ import { FETCHERS, parseArgs, readsProgramFromStdin } from './commands.ts';
 import { addsServersOnly, mcpServersAdded } from './mcp-servers.ts';
 import { isShellRcFile, isTestFile } from '../paths.ts';
 import { addCapped, capitalise, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { NEW_FILE_WRITTEN } from './created-paths.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
@@ -685,6 +686,10 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       } else if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
       else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and the change touched only display settings or the status line'), w.abs);
       else if (changesMetadataOnly(w.added, w.removed)) report({ ...draft, severity: 'info', title: 'Agent settings metadata changed', detail: `Changed only version or schema entries of ${safe(w.path, facts, QUOTE_MAX)}: no permission, hook, server, environment or sandbox setting changed.` }, agentSettingsWrite);
+      // A new settings file (its result says the file was created) holding only a schema or
+      // version entry: a scaffold, no setting in it; over a file whose old text is not shown it
+      // may have wiped settings, so the warning stays.
+      else if (holdsMetadataOnly(w.added, w.removed)) report({ ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? { ...draft, severity: 'info', title: 'Agent settings file created with no setting in it', detail: `${safe(w.path, facts, QUOTE_MAX)} was created holding only version or schema entries (\`{"$schema": …}\`): no permission, hook, server, environment or sandbox setting.` } : null) }, agentSettingsWrite);
       else report(draft, agentSettingsWrite);
     }
   }
@@ -738,6 +743,17 @@ function changesMetadataOnly(added: string | undefined, removed: string | undefi
   const [after, before] = [entries(added), entries(removed)];
   const rest = (list: string[]) => list.filter((l) => !metadata(l)).join('\n');
   return rest(after) === rest(before) && after.filter(metadata).join('\n') !== before.filter(metadata).join('\n');
+}
+
+/**
+ * A settings file written whole (a new file, or one whose old text the log does not show) that
+ * holds nothing but version or schema entries and brackets: the scaffold of a settings file, no
+ * setting in it. A write that replaced shown text is judged by changesMetadataOnly.
+ */
+function holdsMetadataOnly(added: string | undefined, removed: string | undefined): boolean {
+  if (added === undefined || (removed !== undefined && removed.trim() !== '') || added.length > 2_000) return false;
+  const entries = added.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^[[\]{}(),]+$/.test(l));
+  return entries.length > 0 && entries.every((l) => METADATA_KEY.test(SCALAR_ENTRY.exec(l)?.[1] ?? ''));
 }
 
 /** The lines a change added that its old text did not have (an edit's new text repeats its context). */
