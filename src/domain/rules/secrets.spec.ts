@@ -1632,11 +1632,15 @@ test("a key the session generated itself and wrote into the project's env file i
   assert.ok(pushed.some((d) => severityOf(d) === 'critical'), JSON.stringify(pushed.map(severityOf)));
 });
 
-test('an edit whose old text already held the key (it changed the text around it) put nothing new into the file: info; an edit that adds the key, a warning (held-out set 65)', async () => {
+test('an edit whose old text already held the key (it changed the text around it) put nothing new into the file: info once the session had seen the key; an edit that adds the key, or the first sight of it in the transcript, a warning (held-out sets 65, 76)', async () => {
   const IN = 'secrets/in-tool-input';
   const key = 'fc-' + '9a1c3e5a7c9e1f3b5d7f9a1c3e5a7c9e';
   const cfg = '/home/dev/project/.mcp.json';
-  const kept = only(await runRules([prompt('rename the firecrawl package'), ...answered(edit(cfg, `"args": ["-y", "@firecrawl/mcp-server@latest"], "env": { "FIRECRAWL_API_KEY": "${key}" }`, `"args": ["-y", "firecrawl-mcp"], "env": { "FIRECRAWL_API_KEY": "${key}" }`), { output: 'ok' })]), IN);
+  const readFirst = ran(`cat ${cfg}`, { output: `{ "env": { "FIRECRAWL_API_KEY": "${key}" } }` });
+  const firstSight = only(await runRules([prompt('rename the firecrawl package'), ...answered(edit(cfg, `"args": ["-y", "@firecrawl/mcp-server@latest"], "env": { "FIRECRAWL_API_KEY": "${key}" }`, `"args": ["-y", "firecrawl-mcp"], "env": { "FIRECRAWL_API_KEY": "${key}" }`), { output: 'ok' })]), IN);
+  assert.deepEqual(firstSight.map(severityOf), ['warning'], 'a capture that folded the read: the edit is where the transcript first shows the key');
+  assert.match(firstSight[0]!.detail, /the edit shows it/);
+  const kept = only(await runRules([prompt('rename the firecrawl package'), ...readFirst, ...answered(edit(cfg, `"args": ["-y", "@firecrawl/mcp-server@latest"], "env": { "FIRECRAWL_API_KEY": "${key}" }`, `"args": ["-y", "firecrawl-mcp"], "env": { "FIRECRAWL_API_KEY": "${key}" }`), { output: 'ok' })]), IN);
   assert.ok(kept.every((d) => severityOf(d) === 'info'), JSON.stringify(kept.map(severityOf)));
   const added = only(await runRules([prompt('rename the firecrawl package'), ...answered(edit(cfg, '"env": {}', `"env": { "FIRECRAWL_API_KEY": "${key}" }`), { output: 'ok' })]), IN);
   assert.deepEqual(added.map(severityOf), ['warning']);

@@ -1056,6 +1056,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       const host = registeredWith(fx.net, hit.value);
       if (host) flow.markRegistered(hit.value, host);
     }
+    const inputBefore = seen.has(hit.value);
     addCapped(seen, hit.value, PROMPT_SECRETS_MAX);
     const paths = input.type === 'file_write' || input.type === 'file_edit' ? [input.path] : input.type === 'patch' ? patchedWith(input.files, hit.value) : [];
     const intoFile = paths.length > 0;
@@ -1085,7 +1086,10 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     const readFrom = shownBefore?.readFrom ?? [];
     // (an edit whose old text holds the value found it in the file: the edit kept it, it did not put it there)
     const keptByEdit = input.type === 'file_edit' && input.edits.length > 0 && input.edits.every((e) => !e.newText.includes(hit.value) || e.oldText.includes(hit.value));
-    const already = intoFile && (located.every((l) => readFrom.includes(l.abs)) || shownBefore?.published === true || keptByEdit);
+    // …but an edit that keeps a value the transcript never showed before (a capture that folded
+    // the read of the file) shows it now, in its old and new text: seen in the transcript, a warning
+    const shownByEdit = keptByEdit && shownBefore === undefined && !inputBefore && !fromPrompt.has(hit.value) && hit.confidence === 'high';
+    const already = intoFile && (located.every((l) => readFrom.includes(l.abs)) || shownBefore?.published === true || (keptByEdit && !shownByEdit));
     // A capture that cut the command before its host ("http://loc…") hides where it goes: the same
     // value used only with local services earlier in the session is taken as the same use.
     const cut = /…/.test(text) && fx.net.every((n) => n.local || /…/.test(n.url ?? n.host));
@@ -1142,6 +1146,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
       toIssuer && (urlHost !== null ? `only to ${safe(issuer, null, 80)}, the host its connection URL opens` : `only to ${safe(issuer, null, 80)}, the service that issued it`),
       expiring && 'an access token that expires within an hour of being issued',
       testAccount && (registered ? 'the password the agent chose for an account it registered itself (a test user)' : 'the password of a test account the command names at a domain reserved for examples'),
+      shownByEdit && !stored && 'it was in that file already, but the edit shows it: the transcript holds it from here',
       already && !stored && (shownBefore?.published ? "a default the project's own template, sample or seed files carry" : keptByEdit ? 'it was in that file already: the edit replaced text around it' : 'it was in that file already: the session read it there'),
     ].filter((n): n is string => typeof n === 'string');
     ctx.report({
