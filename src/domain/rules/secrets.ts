@@ -1152,7 +1152,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     ctx.report({
       rule: inToolInput.id,
       severity,
-      title: local ? 'Local development password in a command' : urlHost !== null && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : staysHere && severity === 'warning' ? 'Credential written out in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : 'Secret written into a file') : undefined,
+      title: local ? 'Local development password in a command' : urlHost !== null && severity === 'warning' ? 'Credential written out in a command' : fixture ? 'Test fixture credential written' : testAccount ? "A test account's password in a command" : staysHere && severity === 'warning' ? 'Credential written out in a command' : intoFile ? (scratch ? 'Secret written into a scratch file' : shownByEdit ? 'Secret shown in an edit of the file that holds it' : 'Secret written into a file') : undefined,
       detail: `${hit.label} ${hit.masked} was ${where}${notes.map((n) => ` (${n})`).join('')}.`,
       evidence: evidenceHere,
       // One finding per value and sink (issue 25, item 9): a value used in commands and the same
