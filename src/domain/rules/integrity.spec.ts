@@ -481,6 +481,17 @@ test('coverage exclusions and style-only lint codes hide no error: counted, neve
   assert.doesNotMatch(only(mixed, SUPPRESS)[0]!.detail, /style-only/, 'a code list with an error code is no style-only mark');
 });
 
+test('a line-level ESLint disable of logging or formatting rules alone (no-console kept for debug logs, max-len, import/order) hides no error: counted, never loud; beside a type, hooks or security rule it counts (held-out set 76)', async () => {
+  const logs = Array.from({ length: 6 }, (_, i) => [read(`src/features/poll${i}.tsx`), edit(`src/features/poll${i}.tsx`, 'setOpen(true);', `if (__DEV__) {\n  // eslint-disable-next-line no-console\n  console.log('[poll] open', id);\n}\nsetOpen(true); // eslint-disable-line max-len, import/order -- long debug line`)]).flat();
+  const style = only(await runRules([prompt('can you add more logs since the issue is still happening?'), ...logs]), SUPPRESS);
+  assert.deepEqual(style.map(severityOf), ['info']);
+  assert.match(style[0]!.detail, /12 lint\/type suppressions added \(12 of them/);
+  for (const rule of ['no-console, @typescript-eslint/no-explicit-any', 'react-hooks/exhaustive-deps', 'security/detect-eval-with-expression', 'no-console-log-plugin/rule', 'jsx-a11y/alt-text']) {
+    const real = Array.from({ length: 6 }, (_, i) => [read(`src/m${i}.ts`), edit(`src/m${i}.ts`, 'run();', `// eslint-disable-next-line ${rule}\nrun();`)]).flat();
+    assert.deepEqual(only(await runRules(real), SUPPRESS).map(severityOf), ['warning'], rule);
+  }
+});
+
 test("B008 on a framework's parameter markers (FastAPI's Depends, Query; Typer's Option) hides no error: counted, never loud; B008 on another call still counts (held-out set 55)", async () => {
   const routes = Array.from({ length: 6 }, (_, i) => [read(`app/api/routes/r${i}.py`), edit(`app/api/routes/r${i}.py`, 'async def get(', `async def get(\n    session: AsyncSession = Depends(get_db_session),  # noqa: B008\n    limit: int = Query(default=50, ge=5),  # noqa: B008`)]).flat();
   const idiom = only(await runRules(routes), SUPPRESS);

@@ -62,7 +62,7 @@ export const suppressionAdded = meta({
   id: 'integrity/suppression-added',
   severity: 'info',
   title: 'Lint/type suppressions added',
-  description: 'eslint-disable, @ts-ignore, @ts-expect-error, @ts-nocheck, # type: ignore, # noqa, pylint: disable, //nolint, #[allow(…)], @SuppressWarnings, coverage ignores … were added to code. One merged finding; a warning when five or more that can hide an error were added or a whole file was exempted (@ts-nocheck, a bare eslint-disable); coverage exclusions (`# pragma: no cover`, `istanbul ignore`) style-only lint codes (`# noqa: E402`, `PLC0415`, `E501` …), B008 on a framework\'s parameter markers (`= Depends(…)  # noqa: B008`), marks written exactly as the project\'s own files (read in the session) already write them (`# type: ignore[no-redef]`), and marks in files the agent creates (its new code, no check the project passed), are counted but never make it one. Documentation files are ignored.',
+  description: 'eslint-disable, @ts-ignore, @ts-expect-error, @ts-nocheck, # type: ignore, # noqa, pylint: disable, //nolint, #[allow(…)], @SuppressWarnings, coverage ignores … were added to code. One merged finding; a warning when five or more that can hide an error were added or a whole file was exempted (@ts-nocheck, a bare eslint-disable); coverage exclusions (`# pragma: no cover`, `istanbul ignore`) style-only lint codes (`# noqa: E402`, `PLC0415`, `E501` …, `// eslint-disable-next-line no-console`), B008 on a framework\'s parameter markers (`= Depends(…)  # noqa: B008`), marks written exactly as the project\'s own files (read in the session) already write them (`# type: ignore[no-redef]`), and marks in files the agent creates (its new code, no check the project passed), are counted but never make it one. Documentation files are ignored.',
   remediation: 'Check that each suppression hides a false alarm, not a real error.',
 });
 export const coverageLowered = meta({
@@ -340,10 +340,18 @@ const STYLE_CODE = String.raw`(?:E402|E501|E731|E741|W\d{3}|I\d{3}|D\d{3}|PLC041
  * Marks that hide no error: coverage exclusions of a line or a branch (`# pragma: no cover`,
  * `istanbul ignore next`) change a figure, not a check (a whole file excluded, `istanbul ignore
  * file`, still counts); lint codes of style alone (import position E402, lazy imports PLC0415,
- * line length E501, import order I001, docstrings D…, whitespace W…); and B008 on a framework's
- * parameter markers (FRAMEWORK_DEFAULT). They are counted, never loud.
+ * line length E501, import order I001, docstrings D…, whitespace W…; ESLint's no-console and
+ * formatting rules, ESLINT_STYLE); and B008 on a framework's parameter markers (FRAMEWORK_DEFAULT).
+ * They are counted, never loud.
  */
-const STYLE_ONLY = new RegExp(String.raw`istanbul\s+ignore\s+(?:next|if|else)\b|c8\s+ignore\s+next\b|#\s*pragma:\s*no\s*cover|#\s*noqa:[ \t]*${STYLE_CODE}(?:[ \t]*,[ \t]*${STYLE_CODE})*[ \t]*(?=$|#)|${FRAMEWORK_DEFAULT}`, 'gm');
+/**
+ * ESLint rules of style or logging alone: `console.log` kept for debugging, line length, naming,
+ * formatting, import order, prose in JSX. A line-level disable of only these hides no error (a
+ * type, security or accessibility rule still counts).
+ */
+const ESLINT_STYLE = String.raw`(?:no-console|max-len|max-lines(?:-per-function)?|camelcase|no-plusplus|prefer-const|prefer-template|quotes|indent|semi|comma-dangle|import\/order|import\/first|sort-imports|react\/no-unescaped-entities|react\/display-name)(?![\w/-])`;
+const ESLINT_STYLE_LINE = String.raw`(?:\/\/|\/\*)[ \t]*eslint-disable-(?:next-)?line[ \t]+${ESLINT_STYLE}(?:[ \t]*,[ \t]*${ESLINT_STYLE})*[ \t]*(?=\*\/|--|$)`;
+const STYLE_ONLY = new RegExp(String.raw`istanbul\s+ignore\s+(?:next|if|else)\b|c8\s+ignore\s+next\b|#\s*pragma:\s*no\s*cover|#\s*noqa:[ \t]*${STYLE_CODE}(?:[ \t]*,[ \t]*${STYLE_CODE})*[ \t]*(?=$|#)|${ESLINT_STYLE_LINE}|${FRAMEWORK_DEFAULT}`, 'gm');
 
 /** A test run stopped before any test ran: the code did not compile. */
 const BUILD_FAILURE = /\[build failed\]|\[setup failed\]|\bcould not compile\b|\berror\[E\d{4}\]|COMPILATION ERROR|^\S+\.go:\d+:\d+: (?:undefined|cannot use|too many|not enough|invalid operation|missing return|\S+ \(no value\) used as value)/m;
