@@ -58,7 +58,17 @@ const INVOKES_PUSH = /^\s*[$/](?:[\w-]+:)?[\w-]*(?:ship|push|deploy|release|publ
  * "delete the secrets file from origin", "take the build folder off the remote" (set 69).
  */
 const CHANGES_REMOTE = /\b(?:remove|delete|take|strip|purge|get\s+rid\s+of|untrack|clean)\b(?:[^.?!\n]|\.(?=\S)){0,60}?\b(?:from|off|on|in)\s+(?:the\s+|my\s+|our\s+)?(?:remote(?:\s+(?:branch|repo(?:sitory)?))?|origin|upstream)\b/i;
-const asksPush = (text: string): boolean => ASKS_PUSH.test(text) || INVOKES_PUSH.test(text) || CHANGES_REMOTE.test(text);
+/**
+ * "push" in its other senses, taken out before the request is read: promoting an idea ("push
+ * digital AI security angle as expertise", "push the sustainability message"), notifications,
+ * pushing back or against limits. Never when a word of git stands in the phrase ("push this as a
+ * new branch", "push the fix as a PR").
+ */
+const FIGURATIVE_PUSH = /\bpush(?:es|ing)?\s+(?:(?:the|our|my|a|an|this|that)\s+)?(?:(?!(?:it|this|that|them|changes?|code|commits?|fix(?:es)?|work|branch\w*|main|master|repo\w*|pr|tags?|everything|all|origin|upstream|to|up)\b)[\w-]+\s+){0,5}?(?:(?:angle|message|messaging|narrative|story|brand(?:ing)?|positioning|agenda|theme|tone|value\s+prop\w*)\b(?:\s+as\s+[\w-]+(?:\s+[\w-]+)?)?|as\s+(?:an?\s+|our\s+|my\s+|the\s+)?(?:expertise|strength|selling\s+point|differentiator|specialty|speciality|focus|priority|usp)\b)|\bpush\s+notifications?\b|\bpush(?:ing)?\s+back\b|\bpush(?:ing)?\s+(?:the\s+)?(?:limits?|boundaries|envelope)\b/gi;
+const asksPush = (text: string): boolean => {
+  const plain = text.replace(FIGURATIVE_PUSH, ' ');
+  return ASKS_PUSH.test(plain) || INVOKES_PUSH.test(text) || CHANGES_REMOTE.test(plain);
+};
 
 /**
  * An order to push in text that stands for the whole session — an instruction file, a skill or a
