@@ -1623,7 +1623,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
-            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target), () => (rewrote ? whoAsked(requests.for(event), (t) => asksToRewriteHistory(t, forcePushTarget(git.args, branch).branch)) : null));
+            if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target), () => (rewrote ? whoAsked(requests.for(event), (t) => asksToRewriteHistory(t, forcePushTarget(git.args, branch).branch)) : null), (target) => (target === null ? null : whoAsked(requests.for(event), (t) => asksToPushTo(t, target))));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
               const [verb, path] = parseArgs(git.args, ['-b', '-B', '--reason']).operands;
@@ -1788,6 +1788,20 @@ const LONG_LIVED = /^(?:main|master|develop|dev|trunk|gh-pages|production|stagin
 const PUSH_OBJECT_WORDS = /^(?:so|and|then|now|with|after|before|once|the|a|an|my|our|your|fix|fixes|changes?|commits?|it|this|that|them|again|anyway|when|if|to|please|up|here|there|everything|all|work|history|branch|origin|upstream)$/;
 const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|origin|upstream|now|again|please|everything|all|changes?|commits?|work|branch|remote|here|there|anyway|up|back|force-push|force-pushed|re-?written|-f|--force)$/;
 
+/**
+ * An order to push to this branch by name ("push the code as it is to the main so it redeploys",
+ * "push it to master"): a sentence that pushes and names the branch as where the push goes; not a
+ * question, not a prohibition.
+ */
+export function asksToPushTo(request: string, branch: string): boolean {
+  if (!/^[\w./-]{1,100}$/.test(branch)) return false;
+  const to = new RegExp(String.raw`\bpush\w*\b[^.!?\n]{0,80}?\b(?:to|into|onto)\s+(?:the\s+|origin\s+|origin\/)?${escapeRegExp(branch)}\b(?![\w-])`, 'i');
+  return request.slice(0, 10_000).split(/(?<=[.!?])\s+|\n+/).some((s) => to.test(s) && !FORBIDS_PUSH.test(s) && !ASKS_ABOUT.test(s.trim()) && !PUSH_STATE.test(s));
+}
+/** A sentence about pushing as a state or a rule, not an order ("push is disabled on main", "pushes to main are blocked"). */
+const PUSH_STATE = /\bpush(?:es|ing)?\s+(?:is|are|was|were|has|have|gets?|stays?)\b|\b(?:disabled|blocked|protected|forbidden|not allowed|prohibited)\b/i;
+const FORBIDS_PUSH = /\b(?:don'?t|do not|never|not|without|avoid)\b[^\n]{0,25}?push/i;
+
 /** Who asked for a force push, and whether only with lease (the user's words first). */
 function forceRequest(requests: readonly Request[], branch: string | null): { by: Asker; leaseOnly: boolean } | null {
   for (const by of ['user', 'lead-agent'] as const) {
@@ -1870,7 +1884,7 @@ export function asksForTag(request: string, tag: string): boolean {
   return /\btags?\b|태그|标签|タグ|тег/i.test(request) && new RegExp(`(?:^|[^\\w.-])${escapeRegExp(tag)}(?![\\w-]|\\.\\w)`).test(request);
 }
 
-function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: (branch: string | null) => { by: Asker; leaseOnly: boolean } | null = () => null, rewriteAsked: () => Asker | null = () => null): void {
+function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, cmd: SimpleCommand, steps: readonly SimpleCommand[], args: string[], current: string | null, dictated: () => Asker | null, scrub: () => Asker | null, namedTag: (tag: string) => Asker | null, renamedTo: (branch: string) => string | null = () => null, wantedForce: (branch: string | null) => { by: Asker; leaseOnly: boolean } | null = () => null, rewriteAsked: () => Asker | null = () => null, pushAsked: (branch: string | null) => Asker | null = () => null): void {
   const report = (draft: Parameters<RuleContext['report']>[0], rewrite = false, forcing = false) => {
     const asked = dictated();
     if (asked) return ctx.report(asRequested(draft, forcePush, asked, 'the command was dictated word for word'));
@@ -1888,7 +1902,11 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
     // "rewrite the history to remove the large file": publishing the rewritten history is the
     // request's last step — one step lower, never below a warning (others' clones still diverge)
     const rewriting = rewrite ? rewriteAsked() : null;
-    ctx.report(rewriting ? asRequested(draft, forcePush, rewriting, 'the request asked to rewrite the history, which only a force push publishes', 'warning') : draft);
+    if (rewriting) return ctx.report(asRequested(draft, forcePush, rewriting, 'the request asked to rewrite the history, which only a force push publishes', 'warning'));
+    // "push the code as it is to main so it redeploys": the push to that branch was asked for; the
+    // force that overwrote what the remote held was the agent's — one step lower, never below a warning
+    const pushing = forcing ? pushAsked(forcePushTarget(args, current).branch) : null;
+    ctx.report(pushing ? asRequested(draft, forcePush, pushing, 'the request asked for a push to this branch (not for a force push: what the remote held that the push overwrote was not asked about)', 'warning') : draft);
   };
   const deletedDefault = pushDeletes(args).find((b) => DEFAULT_BRANCHES.has(b));
   // `git branch -m master main`, `git push -u origin main`, then the old name deleted: a rename
