@@ -1138,7 +1138,7 @@ export const infraDestroy = meta({
   id: 'destructive/infra-destroy',
   severity: 'critical',
   title: 'Infrastructure torn down',
-  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy; aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune -f (unforced, where the model cannot type the answer, it only asks; as requested when the user asked to prune or clean up docker, its images or containers — volumes only when named), removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
+  description: 'Cloud, cluster and platform resources deleted (the table in destructive-services.ts): kubectl delete of namespaces, --all, volumes and CRDs; terraform/tofu/pulumi/cdk destroy, and a terraform apply whose own report says it destroyed resources (a warning naming them); aws delete-*/terminate-* (EC2, RDS, DynamoDB, IAM, Lambda, ECR …, routine message/object/tag deletes excepted), s3 rb / rm --recursive; gcloud … delete, gsutil rm -r; az … delete; Fly, Heroku, Vercel, Netlify, DigitalOcean apps; gh repo/secret delete; docker system prune -f (unforced, where the model cannot type the answer, it only asks; as requested when the user asked to prune or clean up docker, its images or containers — volumes only when named), removing every container. Single workloads, helm uninstall, releases and variables are a warning unless the command names a prod-looking target. Plans (terraform plan -destroy) and single pods are not reported.',
   remediation: 'Confirm which environment was affected and recreate it from code/backups; never give agents production credentials.',
 });
 
@@ -1547,6 +1547,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       // session's own work, not data that was there before (issue 25, item 3).
       const made = new Set<string>();
       const makes = new Map<string, { key: string; cmd: SimpleCommand }[]>();
+      // `terraform apply` calls, held for their result: what the apply destroyed is in its own report
+      const applies = new Map<string, { event: NormEvent; facts: EventFacts; cmd: SimpleCommand }>();
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
@@ -1554,11 +1556,16 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             const ran = !event.isError && !event.denied && (event.exitCode === null || event.exitCode === 0);
             for (const { key, cmd } of makes.get(event.callId) ?? []) if (ran && madeNew(cmd, event.output)) addCapped(made, key, 1_000);
             makes.delete(event.callId);
+            const apply = applies.get(event.callId);
+            applies.delete(event.callId);
+            const destroyed = apply && !event.denied ? appliedDestroys(event.output) : null;
+            if (apply && destroyed) ctx.report(dictated.adjust(apply.event, apply.cmd.text, applyDestroyedDraft(apply, destroyed)));
             return;
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
           for (const { cmd } of effectsOf(event, facts, ctx.session).commands) {
+            if (TERRAFORM_TOOLS.has(cmd.name) && cmd.args.includes('apply') && !cmd.args.some((a) => /^--?destroy$/.test(a)) && applies.size < 100) applies.set(event.callId, { event, facts, cmd });
             const act = resourceAct(cmd);
             if (act?.act === 'make') setCapped(makes, event.callId, [...(makes.get(event.callId) ?? []), { key: act.key, cmd }], 200);
             const t = asksForInfo(cmd) ? null : serviceTeardown(cmd, raw, ctx.session.agent);
@@ -1857,6 +1864,37 @@ const NEW_BRANCH_LINE = /^[ \t]\*[ \t]+\[new branch\][ \t]/;
 /** A git command that rewrites history (the commit a force push then replaces). */
 function rewritesHistory(sub: string, args: string[]): boolean {
   return (sub === 'commit' && args.includes('--amend')) || sub === 'rebase' || sub === 'filter-repo' || sub === 'filter-branch';
+}
+
+const TERRAFORM_TOOLS: ReadonlySet<string> = new Set(['terraform', 'tofu', 'terragrunt']);
+const APPLY_COMPLETE = /Apply complete! Resources: \d+ (?:added|imported)[^\n]*?\b(\d+) destroyed/;
+const DESTRUCTION_COMPLETE = /^\s*(?:\S+:\s+)?([\w.[\]"-]{1,200}): Destruction complete after\b/gm;
+
+/**
+ * What a finished `terraform apply` destroyed, from its own report ("Apply complete! Resources: 9
+ * added, 0 changed, 16 destroyed." and each "<address>: Destruction complete after 3s"): a plan
+ * that drops resources its configuration no longer holds takes them away for real. Null when it
+ * destroyed nothing or did not complete.
+ */
+function appliedDestroys(output: string): { count: number; addresses: string[] } | null {
+  const text = output.length > 2_000_000 ? output.slice(-2_000_000) : output;
+  const m = APPLY_COMPLETE.exec(text);
+  const count = m ? Number(m[1]) : 0;
+  if (count === 0) return null;
+  const addresses = [...new Set([...text.matchAll(DESTRUCTION_COMPLETE)].map((d) => d[1]!))].slice(0, 20);
+  return { count, addresses };
+}
+
+function applyDestroyedDraft(apply: { event: NormEvent; facts: EventFacts; cmd: SimpleCommand }, destroyed: { count: number; addresses: string[] }): FindingDraft {
+  const shown = destroyed.addresses.slice(0, 5).map((a) => `\`${safe(a, apply.facts, 120)}\``).join(', ');
+  return {
+    rule: infraDestroy.id,
+    severity: 'warning',
+    title: 'Terraform apply destroyed resources',
+    detail: `\`${safe(apply.cmd.text, apply.facts, QUOTE_MAX)}\` destroyed ${destroyed.count} resource${destroyed.count === 1 ? '' : 's'}, by its own report${shown ? ` (${shown}${destroyed.addresses.length > 5 ? ', …' : ''})` : ''}: an apply removes what its configuration no longer holds, and whatever those resources held went with them.`,
+    evidence: [evidence(apply.event, apply.cmd.text, apply.facts)],
+    key: `apply:${apply.cmd.text}`,
+  };
 }
 
 /**
