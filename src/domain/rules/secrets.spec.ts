@@ -1671,6 +1671,18 @@ for (const agent of AGENTS) {
   });
 }
 
+for (const agent of AGENTS) {
+  test(`${agent}: an environment dump (\`env | grep AWS\`) and the credentials it printed are one event: one finding with both, not an env-dump warning beside an output warning (held-out set 76)`, async () => {
+    const r = await analyzeText(session(agent, [{ prompt: 'set up terraform for the dev account' }, { bash: 'env | grep AWS', output: `AWS_ACCESS_KEY_ID=${fake.awsKeyId()}\nAWS_SECRET_ACCESS_KEY=${fake.awsSecret()}\nAWS_DEFAULT_REGION=ap-southeast-1` }, { say: 'Credentials are set.' }]));
+    const loud = r.findings.filter((f) => f.severity !== 'info' && f.rule.startsWith('secrets/'));
+    assert.equal(loud.length, 1, JSON.stringify(loud.map((f) => f.rule)));
+    assert.match(loud[0]!.detail, /The credentials it showed are now in the transcript/);
+    // a dump that printed no credential stays the dump's own finding
+    const none = await analyzeText(session(agent, [{ prompt: 'set up terraform for the dev account' }, { bash: 'env', output: 'HOME=/home/dev\nPATH=/usr/bin\nAWS_DEFAULT_REGION=ap-southeast-1' }, { say: 'ok' }]));
+    assert.deepEqual(none.findings.filter((f) => f.severity !== 'info' && f.rule.startsWith('secrets/')).map((f) => f.rule), ['secrets/env-dump']);
+  });
+}
+
 test("a password made up the way examples are (words, a 123… run, a symbol) in a document is the sample request's, not an account's; any other value in a document, or that shape in code, is still reported (held-out set 66)", async () => {
   const doc = (value: string, file = 'docs/api-documentation.md') => answered(write(`/home/dev/app/${file}`, `## Change password\n\n\`\`\`json\n{ "current_password": "password123!", "new_password": "${value}" }\n\`\`\`\n`), { output: 'ok' });
   const run = async (value: string, file?: string) => only(await runRules([prompt('document the API'), ...doc(value, file)], { cwd: '/home/dev/app' }), INPUT).map(severityOf);

@@ -1305,7 +1305,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       // The same for a labelled value inside a failed assertion's message (`XCTAssertEqual failed:
       // ("…password=…") is not equal to ("…")`): a test's expected or actual data, printed by the run.
       s.fromTests = hit.confidence !== 'high' && ((s.readFrom.length > 0 && s.readFrom.every((p) => isTestFile(p))) || inAssertionMessage(text, hit.start));
-      const credentialRead = reads ? readsIntoTranscript(reads)[0]?.abs : undefined;
+      // …or the environment dump that printed it (`env | grep AWS`): the dump and what it showed
+      // are one event, under the cause its held draft gets (ShownContent.settle: the call's id)
+      const credentialRead = reads ? readsIntoTranscript(reads)[0]?.abs ?? (reads.commands.some((l) => envDumpOf(l, reads.commands, { containers: true }) !== null) ? facts.call!.callId : undefined) : undefined;
       if (credentialRead !== undefined) s.byCredentialRead = credentialRead;
     }
   }
