@@ -199,3 +199,12 @@ test('CompletionTracker: a log that ends waiting on a subagent whose recorded ca
   assert.equal(t.finish()?.consequential, true, 'a1 pushed: its call weighs');
   assert.equal(ending()?.consequential, true, 'nothing of the subagent recorded: what it did is unknown');
 });
+
+test('isConsequential: a static check of the project (tsc --noEmit, eslint, ruff check, mypy, cargo check, `bun run check`, `npm run lint`) changes nothing; a fix, a build, a test run or another script may (held-out set 76)', () => {
+  for (const c of ['cd "C:\\Users\\dev\\cms" && bun run check 2>&1', 'npm run lint', 'pnpm typecheck', 'yarn run type-check', 'npx tsc --noEmit', 'tsc --noEmit -p .', 'eslint src', 'ruff check .', 'mypy app', 'cargo clippy', 'go vet ./...', 'pnpm exec tsc --noEmit']) {
+    assert.equal(isConsequential(call(c)), false, c);
+  }
+  for (const c of ['npm run deploy', 'npm test', 'bun run migrate', 'eslint --fix src', 'ruff check --fix .', 'tsc', 'npm run lint && npm publish', 'cargo run', 'npx prisma migrate deploy']) {
+    assert.equal(isConsequential(call(c)), true, c);
+  }
+});

@@ -94,6 +94,30 @@ const REGISTRY_NAME = /^(?:@[\w.-]+\/)?[A-Za-z0-9][\w.+-]*(?:\[[\w,-]+\])?(?:(?:
 const ARCHIVE = /\.(?:whl|tar\.gz|tgz|zip|gem|crate)$/i;
 const GO_MODULE = /^[a-z0-9.-]+\.[a-z]{2,}\/[\w./-]+(?:@[\w.+-]+)?$/;
 
+/**
+ * A static check of the project: a type checker or linter that reads the code and reports
+ * (`tsc --noEmit`, `eslint .`, `ruff check`, `mypy`, `cargo check`, `go vet`), or the project's own
+ * script of that name (`bun run check`, `npm run lint`, `pnpm typecheck`). It changes nothing, so
+ * a log that ends waiting on one ends on nothing a person must look at. Not a test run: tests run
+ * the project's code, which may reach anywhere.
+ */
+function staticCheck(name: string, args: string[]): boolean {
+  const rest = args.filter((a) => a !== '2>&1' && !/^[12]?>\s*\/dev\/null$/.test(a));
+  if (/^(?:npx|bunx|pnpx)$/.test(name)) return staticCheck(rest[0] ?? '', rest.slice(1));
+  if (name === 'pnpm' && rest[0] === 'exec') return staticCheck(rest[1] ?? '', rest.slice(2));
+  if (/^(?:npm|pnpm|yarn|bun)$/.test(name)) {
+    const script = rest[0] === 'run' || rest[0] === 'run-script' ? rest[1] : rest[0];
+    return script !== undefined && CHECK_SCRIPT.test(script) && rest.length <= 3;
+  }
+  if (name === 'tsc') return rest.includes('--noEmit');
+  if (name === 'eslint') return !rest.some((a) => a === '--fix' || a.startsWith('--fix'));
+  if (name === 'ruff') return rest[0] === 'check' && !rest.includes('--fix');
+  if (name === 'cargo') return rest[0] === 'check' || rest[0] === 'clippy';
+  if (name === 'go') return rest[0] === 'vet';
+  return /^(?:mypy|pyright|vue-tsc|svelte-check)$/.test(name) && !rest.includes('--write');
+}
+const CHECK_SCRIPT = /^(?:check|lint|typecheck|type-check|check-types|types|tsc|lint:check|format:check|check:types)$/;
+
 function registryInstall(name: string, words: string[]): boolean {
   let rest = words.slice(1);
   let tool = name;
@@ -153,6 +177,7 @@ export function isConsequential(call: ToolCallEvent, cwd?: string): boolean {
     if ((name === 'chmod' || name === 'touch') && words.slice(1).every((w) => w.startsWith('-') || /^[ugoa]*[-+=][rwxXst]*$|^\d{3,4}$/.test(w) || inTree(w, cwd))) continue;
     // (an index or registry set for this step alone: `PIP_INDEX_URL=… pip install x`, `npm_config_registry=… npm i x`)
     if (!/\b(?:PIP_[A-Z_]*(?:INDEX_URL|FIND_LINKS)|UV_[A-Z_]*INDEX_URL|npm_config_\w+|YARN_\w*REGISTRY\w*|CARGO_REGISTR\w+)=/.test(step) && registryInstall(name, words)) continue;
+    if (staticCheck(name, words.slice(1))) continue;
     if (!LOCAL_PROGRAMS.test(name)) return true;
     if (name === 'sed' && /\s-i/.test(step) && /\s(?:\/|~)(?!tmp\/)/.test(step)) return true;
   }
