@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, Rule, RuleContext } from './types.ts';
 import { effectsOf, locate } from './effects.ts';
 import { Outcomes } from './outcome.ts';
-import { asRequested, requestsOf, whoAsked, type RequestLog } from './requests.ts';
+import { asRequested, requestsOf, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 
 export const credentialHunt = meta({
@@ -148,6 +148,26 @@ function toolHunt(call: ToolCallEvent, ctx: RuleContext): string | null {
 }
 
 const HUNT_WORDS = /\b(?:find|look for|locate|search for|where (?:is|are)|get|grab|use)\b[^.?!\n]{0,40}\b(?:token|key|credential|password|secret|login)s?\b/i;
+/** A request to find a credential itself (not to use or store one: "use 1password to add this key"). */
+const FIND_WORDS = /\b(?:find|look\s+(?:for|up)|locate|search\s+for|where\s+(?:is|are)|dig\s+up|retrieve|recover)\b[^.?!\n]{0,40}\b(?:token|key|credential|password|secret)s?\b/i;
+/** "there is one on this machine somewhere", "it's in my env": the user points at where a credential is. */
+const POINTS_AT_ONE = /\b(?:there(?:'?s|\s+is)|theres\s+is|it'?s|its|they'?re|one\s+is)\b[^.?!\n]{0,30}\b(?:on|in)\s+(?:this|the|my|your)\s+(?:machine|computer|laptop|mac|pc|server|box|env(?:ironment)?|system|home|config)\b/i;
+const CREDENTIAL_NOUN = /\b(?:api[ _-]?key|token|credential|password|secret|key)s?\b/i;
+
+/**
+ * The turn's request asked the agent to find a credential: in so many words ("find my Shodan
+ * key", "where is the API token"), or by pointing at where one is ("there is one on this machine
+ * somewhere") in answer to the agent speaking of a key. What the search then shows is the request
+ * carried out. Only the latest request (the turn the search belongs to): an old one does not cover
+ * whatever later output shows.
+ */
+export function askedToFindCredential(requests: readonly Request[]): Asker | null {
+  for (const by of ['user', 'lead-agent'] as const) {
+    const last = requests.filter((r) => r.by === by && !r.agreed && !r.document).at(-1);
+    if (last && (FIND_WORDS.test(last.text) || (POINTS_AT_ONE.test(last.text) && CREDENTIAL_NOUN.test((last.after ?? '').slice(-2_000))))) return by;
+  }
+  return null;
+}
 
 export const CREDENTIAL_HUNT_RULES: Rule[] = [
   {

@@ -1683,6 +1683,20 @@ for (const agent of AGENTS) {
   });
 }
 
+for (const agent of AGENTS) {
+  test(`${agent}: a key a search shows in the turn the user asked for it ("find my shodan api key", or "there is one on this machine somewhere" after the agent spoke of a key) is info, as requested; without that request, after another one, or pointing at a machine when no key was spoken of, a warning (held-out set 76)`, async () => {
+    const key = 'NkfYA88' + 'TNwusAzf2n3rAh4HIo5TZGNJ3';
+    const run = async (ask: string, before = 'You have 0 query credits. If you have a Shodan API key, you can initialize it with shodan init YOUR_API_KEY.', between: string | null = null) => (await analyzeText(session(agent, [
+      { prompt: 'use shodan on my own name' }, { say: before }, { prompt: ask }, ...(between === null ? [] : [{ say: 'Looking.' }, { prompt: between }]),
+      { bash: 'env | grep -i shodan', output: `SHODAN_API_KEY=${key}` }, { say: 'Found it.' },
+    ]))).findings.filter((f) => f.rule === OUTPUT).map((f) => f.severity);
+    for (const ask of ['theres is one on this machine somewere', 'find my shodan api key', "it's in my env"]) assert.deepEqual(await run(ask), ['info'], ask);
+    assert.deepEqual(await run('ok thanks'), ['warning'], 'no request to find it');
+    assert.deepEqual(await run('there is one on this machine', 'The search returned nothing for that name.'), ['warning'], 'no key spoken of');
+    assert.deepEqual(await run('find my shodan api key', undefined, 'now fix the README typo'), ['warning'], 'a later request of another kind');
+  });
+}
+
 test("a password made up the way examples are (words, a 123… run, a symbol) in a document is the sample request's, not an account's; any other value in a document, or that shape in code, is still reported (held-out set 66)", async () => {
   const doc = (value: string, file = 'docs/api-documentation.md') => answered(write(`/home/dev/app/${file}`, `## Change password\n\n\`\`\`json\n{ "current_password": "password123!", "new_password": "${value}" }\n\`\`\`\n`), { output: 'ok' });
   const run = async (value: string, file?: string) => only(await runRules([prompt('document the API'), ...doc(value, file)], { cwd: '/home/dev/app' }), INPUT).map(severityOf);

@@ -20,7 +20,8 @@ import { answeringHost, belongsTo, homeHostOf, isIssuerHost, mintable } from '..
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
 import { clientBundledName } from '../secrets/context.ts';
-import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, sentencesAsking, whoAsked } from './requests.ts';
+import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, requestsOf, sentencesAsking, whoAsked, type Asker } from './requests.ts';
+import { askedToFindCredential } from './credential-hunt.ts';
 import { addCapped, around, basename, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
@@ -317,6 +318,8 @@ interface OutputSecret {
   composed?: boolean;
   /** The credential file whose read first showed it (absolute path): that read's finding and this are one. */
   byCredentialRead?: string;
+  /** Who asked the agent to find a credential before the output that first showed this one (null: nobody). */
+  askedToFind?: Asker | null;
 }
 
 // Words that present what follows as an example or a value to make one's own.
@@ -641,6 +644,7 @@ export const SECRETS_RULES: Rule[] = [
       // A value "written into a file" needs the write to have happened (a refused Write wrote nothing).
       const writes = new Outcomes(ctx, [inPrompt, inToolInput, inToolOutput]);
       const outputs = new Map<string, OutputSecret>();
+      const requests = requestsOf(ctx.session);
       const typedInUrls = new Set<string>();
       const captures = new LocalCaptures();
       // values the session generated itself (`openssl rand -hex 32`): new keys for the user's own setup
@@ -671,6 +675,13 @@ export const SECRETS_RULES: Rule[] = [
             // (a value the session had seen before came from somewhere else: the minter printed it again)
             if (event.kind === 'tool_result' && facts.call && !event.isError && minters.size > 0 && runsOwnMinter(facts.call, minters, ctx.session)) for (const h of facts.secrets) if (JWT_SHAPE.test(h.value) && !outputs.has(secretKey(h)) && !seenInInput.has(h.value) && !fromPrompt.has(h.value)) addCapped(generated, h.value, OUTPUT_SECRETS_MAX);
             collectOutputSecrets(event, facts, outputs, seenInInput, fromPrompt, ctx.session, captures);
+            // a value a search the user asked for turned up ("there is one on this machine somewhere")
+            if (event.kind === 'tool_result') {
+              for (const h of facts.secrets) {
+                const s = outputs.get(secretKey(h));
+                if (s && s.shownAt === event.index && s.askedToFind === undefined) s.askedToFind = askedToFindCredential(requests.for(event));
+              }
+            }
           }
         },
         finish() {
@@ -1470,6 +1481,10 @@ function reportOutputSecret(ctx: RuleContext, s: OutputSecret, generatedHere: bo
   }
   if (shortLived(hit) && !s.sent) {
     ctx.report({ rule: inToolOutput.id, severity: 'info', title: 'Short-lived access token shown', detail: `${hit.label} ${hit.masked} appeared in ${s.where}${shown}: an access token that expires within an hour of being issued${s.usedWithIssuer ? `, then used only with the service that issued it (${s.usedWithIssuer})` : ', and not sent anywhere'}; the log outlives it.`, evidence: s.evidence, key: `${secretKey(hit)} (short-lived)` });
+    return;
+  }
+  if (s.askedToFind && !s.sent) {
+    ctx.report(asRequested({ rule: inToolOutput.id, title: 'Credential found', detail: `${hit.label} ${hit.masked} appeared in ${s.where}${shown}, in a search for a credential the request asked for.`, evidence: s.evidence, key: `${secretKey(hit)} (asked)` }, inToolOutput, s.askedToFind, 'the request asked the agent to find the credential', 'info'));
     return;
   }
   if (s.local && !s.sent) {
