@@ -391,6 +391,20 @@ test('a CI file whose test step cannot fail (`pytest -q || exit 0`) masks failur
   assert.deepEqual(only(await runRules([...answered(read('.github/workflows/ci.yml'), { output: existing }), write('.github/workflows/ci.yml', existing.replace('ubuntu-latest', 'ubuntu-24.04'))]), MASKED), []);
 });
 
+for (const agent of AGENTS) {
+  test(`${agent}: a CI command that failed the job (\`curl -f …/health || exit 1\`) made to carry on (\`|| echo "Health check failed, continuing"\`, \`|| true\`) is a check made unable to fail; a new fallback on a command that never gated, or one kept gating, is not (held-out set 76)`, async () => {
+    const file = '.github/workflows/deploy.yml';
+    const old = '          docker exec app curl -f http://localhost/api/health || exit 1\n          docker stop app';
+    const run = async (next: string) => (await analyzeText(session(agent, [{ prompt: 'fix the failing deploy workflow' }, { edit: file, old, new: next }, { say: 'Fixed.' }]))).findings.filter((f) => f.rule === MASKED).map((f) => [f.severity, f.title]);
+    for (const next of ['          docker exec app curl -f http://localhost/api/health || echo "Health check failed, continuing"\n          docker stop app || true', '          docker exec app curl -f http://localhost/api/health || true\n          docker stop app']) {
+      assert.deepEqual(await run(next), [['warning', 'Check made unable to fail in CI']], next);
+    }
+    for (const next of ['          docker exec app curl -f http://localhost/api/health || exit 1\n          docker stop app || true', '          docker exec app curl -f --retry 5 http://localhost/api/health || exit 1\n          docker stop app']) {
+      assert.deepEqual(await run(next), [], next);
+    }
+  });
+}
+
 test('a CI check step given `continue-on-error: true` (or GitLab `allow_failure: true`) no longer fails CI: a warning when the edit shows the step; an optional step, a flag it had before, or a flag with no step shown is not', async () => {
   const steps = (flag: string) => `      - name: Type check\n        run: npx tsc --noEmit\n${flag}      - name: Upload coverage\n        uses: codecov/codecov-action@v4\n`;
   const flag = '        continue-on-error: true\n';

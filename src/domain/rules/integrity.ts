@@ -48,7 +48,7 @@ export const maskedFailure = meta({
   id: 'integrity/masked-test-failure',
   severity: 'warning',
   title: 'Test failures masked',
-  description: 'A test or build command was followed by `|| true`, `|| :`, `|| exit 0`, `|| echo …` or `; exit 0`, so it always "succeeds" — run by the agent (reported only when no later unmasked run of the same check passed), or written into a CI file\'s step (CI then passes whatever the tests say); also a CI step that runs a check or a secret scanner given `continue-on-error: true` or `allow_failure: true` (shown in the edit beside its `run:`/`uses:` line). Piping output into tail/head is common and is not reported (but such runs are not counted as passing either).',
+  description: 'A test or build command was followed by `|| true`, `|| :`, `|| exit 0`, `|| echo …` or `; exit 0`, so it always "succeeds" — run by the agent (reported only when no later unmasked run of the same check passed), or written into a CI file\'s step (CI then passes whatever the tests say); also a CI step that runs a check or a secret scanner given `continue-on-error: true` or `allow_failure: true` (shown in the edit beside its `run:`/`uses:` line), and any CI command the old text gated with `|| exit 1` that the new text lets carry on (`|| echo "…, continuing"`, `|| true`). Piping output into tail/head is common and is not reported (but such runs are not counted as passing either).',
   remediation: 'Rerun the command without the mask and look at its exit code.',
 });
 export const noVerify = meta({
@@ -740,6 +740,28 @@ export function nonBlockingChecks(text: string): string[] {
   }
   return out;
 }
+/** A command line ending in a fallback that always succeeds (`|| true`, `|| :`, `|| echo …`, `|| exit 0`). */
+const PASSES_ANYWAY = /^\s*(?:-\s+)?(.*?\S)\s*\|\|\s*(?:true|:|exit\s+0|echo\b[^\n]*)\s*$/;
+/** …which the old text ran with a fallback that fails the job (`|| exit 1`, `|| exit $?`, `|| false`). */
+const FAILS_JOB = /\|\|\s*(?:exit\s+(?:[1-9]\d*|\$\?)|false)\b/;
+
+/**
+ * Commands of a CI file that used to fail the job on failure and now carry on: the old text ran
+ * `X || exit 1`, the new one `X || echo "…, continuing"` (or `|| true`). Any command counts —
+ * a health check, a smoke test — since the old text made it a gate.
+ */
+function failuresDropped(added: string, before: string): string[] {
+  if (!before || !added.includes('||') || !before.includes('||')) return [];
+  const gated = new Set(before.split('\n').filter((l) => FAILS_JOB.test(l)).map((l) => l.slice(0, l.search(/\|\|/)).replace(/^\s*(?:-\s+)?/, '').trim()));
+  if (gated.size === 0) return [];
+  const out: string[] = [];
+  for (const line of added.split('\n')) {
+    const m = PASSES_ANYWAY.exec(line);
+    if (m && gated.has(m[1]!.trim()) && out.length < 5) out.push(line.trim());
+  }
+  return out;
+}
+
 const NON_BLOCKING_FLAG = /(?:continue-on-error|allow_failure)\s*:\s*true\b/;
 const SCANNER = /\b(?:trufflehog|gitleaks|codeql|semgrep|snyk|trivy|npm\s+audit|pnpm\s+audit|yarn\s+audit|bandit|safety\s+check)\b/i;
 /** A step's command (or action) that checks the code: a test, build, type or lint run, or a scanner. */
@@ -1079,12 +1101,17 @@ export const INTEGRITY_RULES: Rule[] = [
           const fx = effectsOf(event, facts, ctx.session);
           // A CI file whose test or build step cannot fail (`pytest -q || exit 0`): CI stays green whatever the tests say.
           for (const w of fx.writes) {
-            if (w.zone !== 'worktree' || !isCiConfigFile(w.abs)) continue;
+            // (a relative path in a log that records no working directory is where the session works)
+            const inTree = w.zone === 'worktree' || (w.zone === 'unknown' && !ctx.session.cwd && !/^(?:[\\/~$%]|[A-Za-z]:)/.test(w.path));
+            if (!inTree || !isCiConfigFile(w.abs)) continue;
             const before = w.removed || (w.kind === 'write' ? shownCi.get(w.abs) : '');
             const steps = maskedSteps(w.added).filter((step) => !before.includes(step));
             if (steps.length > 0) pending.hold(event.callId, { rule: maskedFailure.id, title: 'Test failures masked in CI', detail: `${safe(w.path, facts, QUOTE_MAX)} runs \`${safe(steps[0], facts, QUOTE_MAX)}\`: the step cannot fail, so CI passes whatever the tests say.`, evidence: [evidence(event, `${describeCall(event)}: ${steps[0]}`, facts)], key: `ci ${w.abs}` });
             // (a flag the text had before, in the same step, is not new)
             const excused = nonBlockingChecks(w.added).filter((step) => !nonBlockingChecks(before).includes(step));
+            // (`curl -f …/health || exit 1` made `… || echo "failed, continuing"`: the step no longer fails the job)
+            const unguarded = steps.length === 0 && excused.length === 0 ? failuresDropped(w.added, before) : [];
+            if (unguarded.length > 0) pending.hold(event.callId, { rule: maskedFailure.id, title: 'Check made unable to fail in CI', detail: `${safe(w.path, facts, QUOTE_MAX)}: \`${safe(unguarded[0]!, facts, QUOTE_MAX)}\` used to fail the job when it failed (\`|| exit 1\`) and now carries on: CI passes whatever it finds.`, evidence: [evidence(event, `${describeCall(event)}: ${unguarded[0]}`, facts)], key: `ci ${w.abs}` });
             if (steps.length === 0 && excused.length > 0) pending.hold(event.callId, { rule: maskedFailure.id, title: 'Check made non-blocking in CI', detail: `${safe(w.path, facts, QUOTE_MAX)}: the step \`${safe(excused[0]!, facts, QUOTE_MAX)}\` was given \`continue-on-error\` (or \`allow_failure\`): its failure no longer fails CI, so CI passes whatever it finds.`, evidence: [evidence(event, `${describeCall(event)}: ${excused[0]}`, facts)], key: `ci ${w.abs}` });
           }
           shownCi.onCall(event, fx);
