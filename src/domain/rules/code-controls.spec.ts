@@ -223,3 +223,22 @@ test('an off-switch for a security check read from the environment is a weakened
   assert.equal(what(op('src/lti.ts', "const off = process.env.LTI_DISABLE_SIGNATURE_VALIDATION === 'true'; // renamed", "const disabled = process.env.LTI_DISABLE_SIGNATURE_VALIDATION === 'true';")), null, 'the switch was there before');
   assert.equal(what(op('README.md', 'Set `process.env.SKIP_AUTH` to skip login locally.', 'Log in first.')), null, 'prose');
 });
+
+test('an access check against a key written into the code (`if admin_key != "admin123"`, `apiKey === \'letmein\'`) is a control weakened; a key read from the environment, an empty or type check, or a check the file already had is not (held-out set 76)', () => {
+  for (const [path, text] of [
+    ['backend/main.py', '@app.get("/admin/purchases")\nasync def get_purchases(admin_key: str = Query(...)):\n    if admin_key != "admin123":  # Change this to a secure admin key\n        raise HTTPException(status_code=401)'],
+    ['src/server.ts', "app.get('/admin', (req, res) => { if (req.query.apiKey === 'letmein') return res.json(users); res.sendStatus(401); });"],
+    ['app/routes.rb', "head :unauthorized unless params[:access_token] == \"s3cr3t-token\""],
+  ] as const) {
+    assert.match(what(op(path, text)) ?? '', /access check compares the caller's key with a literal/, path);
+  }
+  for (const [path, text] of [
+    ['backend/main.py', 'if admin_key != os.environ["ADMIN_KEY"]:\n    raise HTTPException(status_code=401)'],
+    ['src/server.ts', "if (apiKey === '') return res.sendStatus(401);\nif (type === 'api_key') return;"],
+    ['docs/api.md', 'if admin_key != "admin123": raise'],
+  ] as const) {
+    assert.equal(what(op(path, text)), null, `${path}: ${text}`);
+  }
+  const had = '    if admin_key != "admin123":\n        raise HTTPException(status_code=401)';
+  assert.equal(what(op('backend/main.py', `${had}\n    return rows`, had)), null, 'the check was there before');
+});

@@ -244,8 +244,19 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   if (CODE_FILE.test(w.abs) && removed && more(count(CHECK_OFF_SWITCH, added), () => count(CHECK_OFF_SWITCH, removed))) return { what: CHECK_OFF_SWITCH.what, control: 'guard' };
   const guard = CODE_FILE.test(w.abs) && removed ? guardCommentedOut(added, removed) : null;
   if (guard) return { what: `${guard} was commented out: the check no longer runs`, control: 'guard' };
+  if (CODE_FILE.test(w.abs) && more(countMatches(added, LITERAL_KEY_CHECK), () => countMatches(removed, LITERAL_KEY_CHECK))) return { what: "an access check compares the caller's key with a literal written in the code (`admin_key != \"…\"`): whoever reads the code, or guesses the value, gets in", control: 'guard' };
   return null;
 }
+
+/**
+ * An access check against a value written into the code: a variable named for an access key,
+ * token or password (`admin_key`, `apiKey`, `ACCESS_TOKEN`, `master_password`) compared with a
+ * string literal (`if admin_key != "admin123":`, `if (req.query.apiKey === 'letmein')`). A value
+ * read from the environment or a secret store is compared with a name, not a literal.
+ */
+const KEY_NAME = String.raw`\b[\w.]*?(?:admin|api|secret|auth|access|master|app)[_-]?(?:key|token|password|passwd|pass|secret|code)\b`;
+const LITERAL = String.raw`(["'])(?!\s*\1)[^"'\n]{3,64}\1`;
+const LITERAL_KEY_CHECK = new RegExp(String.raw`${KEY_NAME}(?:["']?\])?\s*(?:!==?|===?)\s*${LITERAL}|(["'])(?!\s*\2)[^"'\n]{3,64}\2\s*(?:!==?|===?)\s*${KEY_NAME}`, 'gi');
 
 /**
  * Registrations of a check every request passes through — request validation, authentication,
