@@ -62,7 +62,12 @@ describe('terminal output end to end: destructive sessions are blocked for the r
     const r = await analyzeText(fixture('codex-exec-legacy-destructive.txt'));
     assert.equal(r.outcome, 'Blocked');
     const rules = alarms(r);
-    for (const id of ['destructive/rm-outside-worktree', 'secrets/in-tool-output']) assert.ok(rules.includes(id), id);
+    assert.ok(rules.includes('destructive/rm-outside-worktree'));
+    // the dump (`printenv | grep -i token`) and the token it printed are one event, one finding (held-out set 76)
+    const dump = r.findings.find((x) => x.rule === 'secrets/env-dump' && x.severity !== 'info');
+    assert.ok(dump, 'the dump that printed the token is a finding');
+    assert.match(dump.detail, /The credentials it showed are now in the transcript.*\d findings merged/);
+    assert.ok(!r.findings.some((x) => x.rule === 'secrets/in-tool-output' && x.severity !== 'info'), 'not a second finding for the same event');
     assert.ok(!JSON.stringify(r).includes(FAKE_SECRETS.GITHUB), 'the token is masked');
   });
 });
