@@ -574,12 +574,12 @@ for (const agent of AGENTS) {
   test(`${agent}: a key handed to a program on this machine through its environment (\`GOOGLE_API_KEY=… python main.py\`) is a warning: it is in the transcript, not on a remote; the same key sent, stored, given to git, a cloud tool or a remote shell stays critical (held-out set 76)`, async () => {
     const key = 'AIza' + randomString(35, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 77);
     const severities = async (command: string) => (await analyzeText(session(agent, [{ prompt: 'test the generator locally' }, { bash: command, output: 'INFO: Started server process' }]))).findings.filter((f) => f.rule === INPUT).map((f) => [f.severity, f.title]);
-    for (const c of [`cd backend && GOOGLE_API_KEY=${key} PORT=8006 python main.py`, `export GEMINI_API_KEY=${key} && npm run dev`, `env GOOGLE_API_KEY=${key} node server.js`]) {
+    for (const c of [`cd backend && GOOGLE_API_KEY=${key} PORT=8006 python main.py`, `export GEMINI_API_KEY=${key} && npm run dev`, `env GOOGLE_API_KEY=${key} node server.js`, `cd backend &&\n  GOOGLE_API_KEY=${key}\n  PORT=8006 python main.py`]) {
       assert.deepEqual(await severities(c), [['warning', 'Credential written out in a command']], c);
     }
     for (const c of [
       `GOOGLE_API_KEY=${key} curl https://collector.example.net/in`, `echo GOOGLE_API_KEY=${key}`, `echo ${key} > key.txt && GOOGLE_API_KEY=${key} python main.py`,
-      `GIT_TOKEN=${key} git push origin main`, `ssh deploy@prod.example.com "GOOGLE_API_KEY=${key} ./run.sh"`, `API_KEY=${key} vercel env add`, `python main.py --key ${key}`,
+      `GIT_TOKEN=${key} git push origin main`, `GIT_TOKEN=${key}\ngit push https://x:$GIT_TOKEN@github.com/acme/app.git main`, `ssh deploy@prod.example.com "GOOGLE_API_KEY=${key} ./run.sh"`, `API_KEY=${key} vercel env add`, `python main.py --key ${key}`,
     ]) {
       assert.ok((await severities(c)).some(([s]) => s === 'critical'), c);
     }

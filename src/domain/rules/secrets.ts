@@ -22,7 +22,7 @@ import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts
 import { clientBundledName } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, requestsOf, sentencesAsking, whoAsked, type Asker } from './requests.ts';
 import { askedToFindCredential } from './credential-hunt.ts';
-import { addCapped, around, basename, describeCall, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
   id: 'secrets/in-prompt',
@@ -1143,7 +1143,7 @@ function inputSecrets(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }
     // main.py`), in a command that reaches no host: the value ends in the transcript and a local
     // process, not on a remote or in a file (issue 25, data flows: seen in the transcript is a
     // warning for a live-looking credential; sent or stored is critical).
-    const staysHere = input.type === 'command' && remote.length === 0 && handedToLocalProgram(fx.commands, hit.value);
+    const staysHere = input.type === 'command' && remote.length === 0 && handedToLocalProgram(fx.commands, hit.value, input.command);
     const severity = scratch || local || stored || already || testAccount || fixture || expiring || keptOut || fresh ? 'info' : intoFile || toIssuer || staysHere ? 'warning' : inputSeverity(hit, lowStakes);
     // Why the severity is what it is, in the order the conditions above were weighed.
     const notes = [
@@ -1217,9 +1217,11 @@ const REMOTE_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'gh', 'git', 'aws
  * (`KEY=value prog`, `export KEY=value`) for a program on this machine: not a database client, a
  * remote shell, git, a cloud or container tool, nor a command that runs on another host.
  */
-function handedToLocalProgram(commands: readonly Located[], value: string): boolean {
+function handedToLocalProgram(commands: readonly Located[], value: string, raw: string): boolean {
   const holding = commands.filter((l) => l.cmd.text.includes(value));
-  if (holding.length === 0) return false;
+  // a shell variable set on a line of its own (a capture wrapped `KEY=…` onto its own line): the
+  // shell keeps it, no program on the line is given it but through the environment
+  if (holding.length === 0) return commands.length > 0 && commands.every(({ cmd }) => cmd.host === undefined && !DB_CLIENTS.has(basename(cmd.name)) && !REMOTE_CLIENTS.has(basename(cmd.name))) && new RegExp(String.raw`(?:^|\s)(?:export\s+)?[A-Za-z_]\w*=["']?${escapeRegExp(value)}["']?(?=\s|$)`).test(raw);
   return holding.every(({ cmd }) => {
     if (cmd.host !== undefined || DB_CLIENTS.has(basename(cmd.name)) || REMOTE_CLIENTS.has(basename(cmd.name))) return false;
     const exported = cmd.name === 'export' ? cmd.args : [];
