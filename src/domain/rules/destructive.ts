@@ -1803,7 +1803,8 @@ const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|ori
 export function asksToPushTo(request: string, branch: string): boolean {
   if (!/^[\w./-]{1,100}$/.test(branch)) return false;
   const to = new RegExp(String.raw`\bpush\w*\b[^.!?\n]{0,80}?\b(?:to|into|onto)\s+(?:the\s+|origin\s+|origin\/)?${escapeRegExp(branch)}\b(?![\w-])`, 'i');
-  return request.slice(0, 10_000).split(/(?<=[.!?])\s+|\n+/).some((s) => to.test(s) && !FORBIDS_PUSH.test(s) && !ASKS_ABOUT.test(s.trim()) && !PUSH_STATE.test(s));
+  // (a single line break is a terminal's soft wrap of the prompt, not the end of a sentence)
+  return request.slice(0, 10_000).split(/(?<=[.!?])\s+|\n\s*\n/).map((s) => s.replace(/\s*\n\s*/g, ' ')).some((s) => to.test(s) && !FORBIDS_PUSH.test(s) && !ASKS_ABOUT.test(s.trim()) && !PUSH_STATE.test(s));
 }
 /** A sentence about pushing as a state or a rule, not an order ("push is disabled on main", "pushes to main are blocked"). */
 const PUSH_STATE = /\bpush(?:es|ing)?\s+(?:is|are|was|were|has|have|gets?|stays?)\b|\b(?:disabled|blocked|protected|forbidden|not allowed|prohibited)\b/i;
