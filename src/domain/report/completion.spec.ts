@@ -204,7 +204,9 @@ test('isConsequential: a static check of the project (tsc --noEmit, eslint, ruff
   for (const c of ['cd "C:\\Users\\dev\\cms" && bun run check 2>&1', 'npm run lint', 'pnpm typecheck', 'yarn run type-check', 'npx tsc --noEmit', 'tsc --noEmit -p .', 'eslint src', 'ruff check .', 'mypy app', 'cargo clippy', 'go vet ./...', 'pnpm exec tsc --noEmit']) {
     assert.equal(isConsequential(call(c)), false, c);
   }
-  for (const c of ['npm run deploy', 'npm test', 'bun run migrate', 'eslint --fix src', 'ruff check --fix .', 'tsc', 'npm run lint && npm publish', 'cargo run', 'npx prisma migrate deploy']) {
+  for (const c of ['npm run deploy', 'npm test', 'bun run migrate', 'eslint --fix src', 'ruff check --fix .', 'tsc', 'npm run lint && npm publish', 'cargo run', 'npx prisma migrate deploy',
+    // words after the script go to it; fixes and installs through any option (review of 0.106.0)
+    'yarn lint --fix', 'pnpm lint --fix', 'bun run lint --fix', 'ruff check --fix-only .', 'mypy --install-types --non-interactive .', 'npx eslint --fix-dry-run=false .']) {
     assert.equal(isConsequential(call(c)), true, c);
   }
 });

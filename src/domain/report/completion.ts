@@ -105,16 +105,19 @@ function staticCheck(name: string, args: string[]): boolean {
   const rest = args.filter((a) => a !== '2>&1' && !/^[12]?>\s*\/dev\/null$/.test(a));
   if (/^(?:npx|bunx|pnpx)$/.test(name)) return staticCheck(rest[0] ?? '', rest.slice(1));
   if (name === 'pnpm' && rest[0] === 'exec') return staticCheck(rest[1] ?? '', rest.slice(2));
+  // a fix or an install through any option (`yarn lint --fix`, `ruff check --fix-only`, `mypy --install-types`)
+  if (rest.some((a) => a.startsWith('--fix') || a === '--install-types' || a === '--write')) return false;
   if (/^(?:npm|pnpm|yarn|bun)$/.test(name)) {
+    // the script and nothing after it: yarn, pnpm and bun pass later words to the script
     const script = rest[0] === 'run' || rest[0] === 'run-script' ? rest[1] : rest[0];
-    return script !== undefined && CHECK_SCRIPT.test(script) && rest.length <= 3;
+    return script !== undefined && CHECK_SCRIPT.test(script) && rest.length === (script === rest[0] ? 1 : 2);
   }
   if (name === 'tsc') return rest.includes('--noEmit');
-  if (name === 'eslint') return !rest.some((a) => a === '--fix' || a.startsWith('--fix'));
-  if (name === 'ruff') return rest[0] === 'check' && !rest.includes('--fix');
+  if (name === 'eslint') return true;
+  if (name === 'ruff') return rest[0] === 'check';
   if (name === 'cargo') return rest[0] === 'check' || rest[0] === 'clippy';
   if (name === 'go') return rest[0] === 'vet';
-  return /^(?:mypy|pyright|vue-tsc|svelte-check)$/.test(name) && !rest.includes('--write');
+  return /^(?:mypy|pyright|vue-tsc|svelte-check)$/.test(name);
 }
 const CHECK_SCRIPT = /^(?:check|lint|typecheck|type-check|check-types|types|tsc|lint:check|format:check|check:types)$/;
 

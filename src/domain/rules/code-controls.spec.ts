@@ -236,6 +236,11 @@ test('an access check against a key written into the code (`if admin_key != "adm
     ['backend/main.py', 'if admin_key != os.environ["ADMIN_KEY"]:\n    raise HTTPException(status_code=401)'],
     ['src/server.ts', "if (apiKey === '') return res.sendStatus(401);\nif (type === 'api_key') return;"],
     ['docs/api.md', 'if admin_key != "admin123": raise'],
+    // a start-up check that a key is set, placeholders, a platform code: no caller refused (review of 0.106.0)
+    ['src/ai.ts', "if (!apiKey || apiKey === 'your-api-key-here') throw new Error('Set OPENAI_API_KEY');"],
+    ['app/settings.py', "if SECRET_KEY == 'change-me':\n    raise ImproperlyConfigured('set SECRET_KEY')"],
+    ['src/auth.ts', "if (authToken === 'null') return res.status(401).end();"],
+    ['src/platform.ts', "if (appCode === 'ios') return res.sendStatus(403);"],
   ] as const) {
     assert.equal(what(op(path, text)), null, `${path}: ${text}`);
   }

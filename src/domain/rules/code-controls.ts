@@ -244,19 +244,38 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
   if (CODE_FILE.test(w.abs) && removed && more(count(CHECK_OFF_SWITCH, added), () => count(CHECK_OFF_SWITCH, removed))) return { what: CHECK_OFF_SWITCH.what, control: 'guard' };
   const guard = CODE_FILE.test(w.abs) && removed ? guardCommentedOut(added, removed) : null;
   if (guard) return { what: `${guard} was commented out: the check no longer runs`, control: 'guard' };
-  if (CODE_FILE.test(w.abs) && more(countMatches(added, LITERAL_KEY_CHECK), () => countMatches(removed, LITERAL_KEY_CHECK))) return { what: "an access check compares the caller's key with a literal written in the code (`admin_key != \"…\"`): whoever reads the code, or guesses the value, gets in", control: 'guard' };
+  if (CODE_FILE.test(w.abs) && more(literalKeyGates(added), () => literalKeyGates(removed))) return { what: "an access check compares the caller's key with a literal written in the code (`admin_key != \"…\"`): whoever reads the code, or guesses the value, gets in", control: 'guard' };
   return null;
 }
 
 /**
  * An access check against a value written into the code: a variable named for an access key,
  * token or password (`admin_key`, `apiKey`, `ACCESS_TOKEN`, `master_password`) compared with a
- * string literal (`if admin_key != "admin123":`, `if (req.query.apiKey === 'letmein')`). A value
- * read from the environment or a secret store is compared with a name, not a literal.
+ * string literal (`if admin_key != "admin123":`, `if (req.query.apiKey === 'letmein')`), where the
+ * branch refuses the caller (401, 403, unauthorised, forbidden) — a start-up check that a key is
+ * set (`apiKey === 'your-api-key-here'` → "Set OPENAI_API_KEY") refuses nobody. A value read from
+ * the environment or a secret store is compared with a name, not a literal; placeholders
+ * (`your-…`, `change-me`, `null`) are no key.
  */
-const KEY_NAME = String.raw`\b[\w.]*?(?:admin|api|secret|auth|access|master|app)[_-]?(?:key|token|password|passwd|pass|secret|code)\b`;
+const KEY_NAME = String.raw`(?<![\w.])[\w.]{0,60}?(?:admin|api|secret|auth|access|master)[_-]?(?:key|token|password|passwd|pass|secret|code)\b`;
 const LITERAL = String.raw`(["'])(?!\s*\1)[^"'\n]{3,64}\1`;
 const LITERAL_KEY_CHECK = new RegExp(String.raw`${KEY_NAME}(?:["']?\])?\s*(?:!==?|===?)\s*${LITERAL}|(["'])(?!\s*\2)[^"'\n]{3,64}\2\s*(?:!==?|===?)\s*${KEY_NAME}`, 'gi');
+const REFUSES = /\b(?:401|403|unauthori[sz]ed|forbidden|not authori[sz]ed|access denied|permission denied|invalid (?:api |admin |access )?(?:key|token))\b/i;
+const PLACEHOLDER_VALUE = /^(?:your[-_ ]|change[-_ ]?me|replace[-_ ]?me|xxx|todo|null|none|undefined|true|false|nil|example|placeholder|<)/i;
+
+/** Literal-key checks whose branch refuses the caller, in a text (the next 200 characters, or the line before the check, hold the refusal). */
+function literalKeyGates(text: string): number {
+  if (!text.includes('=')) return 0;
+  let n = 0;
+  for (const m of text.matchAll(LITERAL_KEY_CHECK)) {
+    const literal = /(["'])([^"'\n]{3,64})\1/.exec(m[0])?.[2] ?? '';
+    if (PLACEHOLDER_VALUE.test(literal.trim())) continue;
+    // the refusal after the check, or before it on its line (Ruby's `head :unauthorized unless …`)
+    const lineStart = text.lastIndexOf('\n', m.index! - 1) + 1;
+    if (REFUSES.test(text.slice(lineStart, m.index!)) || REFUSES.test(text.slice(m.index! + m[0].length, m.index! + m[0].length + 200))) n++;
+  }
+  return n;
+}
 
 /**
  * Registrations of a check every request passes through — request validation, authentication,

@@ -149,22 +149,38 @@ function toolHunt(call: ToolCallEvent, ctx: RuleContext): string | null {
 
 const HUNT_WORDS = /\b(?:find|look for|locate|search for|where (?:is|are)|get|grab|use)\b[^.?!\n]{0,40}\b(?:token|key|credential|password|secret|login)s?\b/i;
 /** A request to find a credential itself (not to use or store one: "use 1password to add this key"). */
-const FIND_WORDS = /\b(?:find|look\s+(?:for|up)|locate|search\s+for|where\s+(?:is|are)|dig\s+up|retrieve|recover)\b[^.?!\n]{0,40}\b(?:token|key|credential|password|secret)s?\b/i;
+// the credential itself is the object: "find my shodan api key", "where is the GitHub token" —
+// not "find out why the login token expires", "look for the bug where the session key …"
+const FIND_WORDS = /\b(?:find|look\s+(?:for|up)|locate|search\s+for|dig\s+up|retrieve|recover|where\s+(?:is|are))\s+(?:(?:my|the|our|your|a|an|that|this)\s+)?((?:(?!(?:out|why|where|how|what|when|if|whether|bug|issue|problem|error|place|code|line|cause)\b)[\w.-]+\s+){0,3}?)(?:api[ _-]?key|access[ _-]?token|token|credential|password|secret|key)s?\b/i;
 /** "there is one on this machine somewhere", "it's in my env": the user points at where a credential is. */
 const POINTS_AT_ONE = /\b(?:there(?:'?s|\s+is)|theres\s+is|it'?s|its|they'?re|one\s+is)\b[^.?!\n]{0,30}\b(?:on|in)\s+(?:this|the|my|your)\s+(?:machine|computer|laptop|mac|pc|server|box|env(?:ironment)?|system|home|config)\b/i;
 const CREDENTIAL_NOUN = /\b(?:api[ _-]?key|token|credential|password|secret|key)s?\b/i;
+
+/** Words before a credential noun that name no service ("a valid API key", "your token"). */
+const NOT_A_SERVICE = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'this', 'that', 'valid', 'new', 'own', 'api', 'access', 'secret', 'private', 'personal', 'auth', 'have', 'with', 'set', 'any', 'one', 'its', 'of', 'for', 'and', 'or', 'to']);
+const SERVICE_BEFORE_NOUN = /([\w.-]+)\s+(?:api[ _-]?)?(?:key|token|credential|password|secret)s?\b/gi;
+
+/** The service words a text puts before a credential noun ("Shodan API key" → shodan). */
+function serviceWords(text: string): string[] {
+  return [...text.slice(-4_000).matchAll(SERVICE_BEFORE_NOUN)].map((m) => m[1]!.toLowerCase()).filter((w) => w.length >= 3 && !NOT_A_SERVICE.has(w)).slice(0, 10);
+}
 
 /**
  * The turn's request asked the agent to find a credential: in so many words ("find my Shodan
  * key", "where is the API token"), or by pointing at where one is ("there is one on this machine
  * somewhere") in answer to the agent speaking of a key. What the search then shows is the request
- * carried out. Only the latest request (the turn the search belongs to): an old one does not cover
- * whatever later output shows.
+ * carried out — for the credential asked about: `services` are the words that named it (empty
+ * when none did). Only the latest request (the turn the search belongs to): an old one does not
+ * cover whatever later output shows.
  */
-export function askedToFindCredential(requests: readonly Request[]): Asker | null {
+export function askedToFindCredential(requests: readonly Request[]): { by: Asker; services: string[] } | null {
   for (const by of ['user', 'lead-agent'] as const) {
     const last = requests.filter((r) => r.by === by && !r.agreed && !r.document).at(-1);
-    if (last && (FIND_WORDS.test(last.text) || (POINTS_AT_ONE.test(last.text) && CREDENTIAL_NOUN.test((last.after ?? '').slice(-2_000))))) return by;
+    if (!last) continue;
+    const found = FIND_WORDS.exec(last.text);
+    if (found) return { by, services: serviceWords(found[0]) };
+    const after = (last.after ?? '').slice(-2_000);
+    if (POINTS_AT_ONE.test(last.text) && CREDENTIAL_NOUN.test(after)) return { by, services: serviceWords(after) };
   }
   return null;
 }

@@ -185,7 +185,12 @@ for (const agent of AGENTS) {
       assert.deepEqual(found.map(([sev]) => sev), ['warning'], ask);
       assert.match(found[0]![1]!, /asked for a push to this branch \(not for a force push/, ask);
     }
-    for (const ask of ['push it to the dev branch', "don't push to main", 'should I push to main?', 'push my changes', 'never push to main without a PR']) assert.deepEqual((await run(ask)).map(([sev]) => sev), ['critical'], ask);
+    for (const ask of ['push it to the dev branch', "don't push to main", 'should I push to main?', 'push my changes', 'never push to main without a PR',
+      // a forbidden force, and pushes reported or described rather than ordered (review of 0.106.0)
+      "Don't force push. Just push to main.", 'I already pushed to main yesterday. Now fix the failing test.', 'CI deploys whenever someone pushes to main. Fix the failing test.',
+      'Last time you pushed to main it broke prod; fix the failing test', 'the fix should be pushed to main by the release team later, just fix the test']) {
+      assert.deepEqual((await run(ask)).map(([sev]) => sev), ['critical'], ask);
+    }
   });
 }
 
@@ -398,6 +403,9 @@ test('a filtered find that selects only tool caches (byte code, test and linter 
   for (const c of [
     'find ~ ! -name __pycache__ -delete', 'find ~ -not -name "*.pyc" -delete', 'find ~ -name "*.pyc" -o -type f -delete', 'find ~ -name "*.pyc" -o -name "*.txt" -delete',
     'find ~ -name build -exec rm -rf {} +', 'find ~ -name dist -type d -exec rm -rf {} +', 'find ~ -type d -name __pycache__ -prune -o -exec rm -rf {} +', 'find ~ -name "*" -delete',
+    // negation through parentheses, an action that reaches past the match, GNU find's `,` (review of 0.106.0)
+    'find ~ ! \\( -name __pycache__ \\) -delete', 'find ~ -not \\( -name __pycache__ -o -name .pytest_cache \\) -delete', 'find ~ -name __pycache__ -exec rm -rf {}/.. \\;',
+    'find ~ -name __pycache__ -execdir rm -rf .. \\;', "find ~ -name '*.pyc' , -delete",
   ]) {
     assert.ok(only(await runRules([cmd(c)]), RM).some((d) => severityOf(d) !== 'info'), c);
   }
@@ -1780,6 +1788,10 @@ for (const agent of AGENTS) {
     assert.deepEqual(await run('terraform apply -auto-approve', 'Apply complete! Resources: 2 added, 1 changed, 0 destroyed.'), []);
     assert.deepEqual(await run('terraform apply -auto-approve', 'Error: creating ECR Repository: RepositoryAlreadyExistsException', 1), []);
     assert.deepEqual(await run('terraform plan', 'Plan: 9 to add, 0 to change, 16 to destroy.'), []);
+    // every apply's report counts (`terragrunt run-all apply`, applies chained)
+    const two = await run('terragrunt run-all apply --terragrunt-non-interactive', '[network] Apply complete! Resources: 0 added, 0 changed, 0 destroyed.\n[web] Apply complete! Resources: 1 added, 0 changed, 2 destroyed.');
+    assert.deepEqual(two.map(([sev]) => sev), ['warning']);
+    assert.match(two[0]![2]!, /destroyed 2 resources/);
     assert.deepEqual((await run('terraform apply -destroy -auto-approve', 'Destroy complete! Resources: 16 destroyed.')).map(([sev]) => sev), ['critical']);
   });
 }

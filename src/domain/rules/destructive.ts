@@ -306,8 +306,24 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
  * test, type-checker and linter caches, notebook checkpoints, the OS's folder metadata. Build
  * outputs (`build`, `dist`, `target`) are not among them: a folder of that name can be sources.
  */
+/**
+ * The action removes the matched entry itself: `-delete`, or `-exec`/`-execdir` running rm (or
+ * unlink) on `{}` alone — not `{}/..`, not `..`, nothing built from the name.
+ */
+function deletesOnlyMatches(expression: string[]): boolean {
+  for (let k = 0; k < expression.length; k++) {
+    if (!/^-(?:exec|execdir|ok|okdir)$/.test(expression[k]!)) continue;
+    const end = expression.findIndex((x, j) => j > k && (x === ';' || x === '+' || x === '\\;'));
+    const inner = unwrap(expression.slice(k + 1, end < 0 ? expression.length : end)).argv;
+    if (!DELETERS.has((inner[0] ?? '').replace(/^.*\//, ''))) return false;
+    if (!inner.slice(1).every((a) => a === '{}' || (a.startsWith('-') && a !== '--'))) return false;
+  }
+  return true;
+}
+
 const CACHE_NAME = /^(?:__pycache__|\*\.py[co]|\*\.py\[cod?\]|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.ipynb_checkpoints|\.eslintcache|\.DS_Store|\._\*|Thumbs\.db)$/;
 const FIND_OR = new Set(['-o', '-or']);
+const PATH_TEST = /^-i?(?:path|wholename)$/;
 const FIND_NOT = new Set(['!', '-not', '\\!']);
 
 /**
@@ -316,6 +332,11 @@ const FIND_NOT = new Set(['!', '-not', '\\!']);
  * transparent, which can only split a branch more finely (each part must still name a cache).
  */
 function selectsOnlyCaches(expression: string[]): boolean {
+  // a negation (`! \( -name __pycache__ \)`) may turn the filter inside out — but one that only
+  // leaves paths out (`-not -path '*/node_modules/*'`) narrows it — and GNU find's `,` runs what
+  // follows on every file: read as no filter
+  if (expression.some((a, k) => (FIND_NOT.has(a) && !PATH_TEST.test(expression[k + 1] ?? '')) || a === ',')) return false;
+  if (!deletesOnlyMatches(expression)) return false;
   let named = false;
   for (let k = 0; k <= expression.length; k++) {
     const a = expression[k];
@@ -1802,9 +1823,13 @@ const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|ori
  */
 export function asksToPushTo(request: string, branch: string): boolean {
   if (!/^[\w./-]{1,100}$/.test(branch)) return false;
-  const to = new RegExp(String.raw`\bpush\w*\b[^.!?\n]{0,80}?\b(?:to|into|onto)\s+(?:the\s+|origin\s+|origin\/)?${escapeRegExp(branch)}\b(?![\w-])`, 'i');
-  // (a single line break is a terminal's soft wrap of the prompt, not the end of a sentence)
-  return request.slice(0, 10_000).split(/(?<=[.!?])\s+|\n\s*\n/).map((s) => s.replace(/\s*\n\s*/g, ' ')).some((s) => to.test(s) && !FORBIDS_PUSH.test(s) && !ASKS_ABOUT.test(s.trim()) && !PUSH_STATE.test(s));
+  const text = request.slice(0, 10_000);
+  // "don't force push. Just push to main.": the force is forbidden, whatever the push
+  if (FORBIDS_FORCE.test(text) && /force|-f\b/i.test(text)) return false;
+  // the imperative only ("pushed", "pushes", "pushing" report or describe); a single line break
+  // is a terminal's soft wrap of the prompt, not the end of a sentence
+  const to = new RegExp(String.raw`\bpush\b[^.!?\n]{0,80}?\b(?:to|into|onto)\s+(?:the\s+|origin\s+|origin\/)?${escapeRegExp(branch)}\b(?![\w-])`, 'i');
+  return orderSentences(text.replace(/[ \t]*\n(?![ \t]*\n)[ \t]*/g, ' ')).some((s) => to.test(s) && !FORBIDS_PUSH.test(s) && !PUSH_STATE.test(s));
 }
 /** A sentence about pushing as a state or a rule, not an order ("push is disabled on main", "pushes to main are blocked"). */
 const PUSH_STATE = /\bpush(?:es|ing)?\s+(?:is|are|was|were|has|have|gets?|stays?)\b|\b(?:disabled|blocked|protected|forbidden|not allowed|prohibited)\b/i;
@@ -1868,8 +1893,8 @@ function rewritesHistory(sub: string, args: string[]): boolean {
 }
 
 const TERRAFORM_TOOLS: ReadonlySet<string> = new Set(['terraform', 'tofu', 'terragrunt']);
-const APPLY_COMPLETE = /Apply complete! Resources: \d+ (?:added|imported)[^\n]*?\b(\d+) destroyed/;
-const DESTRUCTION_COMPLETE = /^\s*(?:\S+:\s+)?([\w.[\]"-]{1,200}): Destruction complete after\b/gm;
+const APPLY_COMPLETE = /Apply complete! Resources: \d+ (?:added|imported)[^\n]*?\b(\d+) destroyed/g;
+const DESTRUCTION_COMPLETE = /^[ \t]*(?:\S+:[ \t]+)?([\w.[\]"-]{1,200}): Destruction complete after\b/gm;
 
 /**
  * What a finished `terraform apply` destroyed, from its own report ("Apply complete! Resources: 9
@@ -1879,8 +1904,9 @@ const DESTRUCTION_COMPLETE = /^\s*(?:\S+:\s+)?([\w.[\]"-]{1,200}): Destruction c
  */
 function appliedDestroys(output: string): { count: number; addresses: string[] } | null {
   const text = output.length > 2_000_000 ? output.slice(-2_000_000) : output;
-  const m = APPLY_COMPLETE.exec(text);
-  const count = m ? Number(m[1]) : 0;
+  // every apply's report (`terragrunt run-all apply`, two applies chained): their sum
+  let count = 0;
+  for (const m of text.matchAll(APPLY_COMPLETE)) count += Number(m[1]);
   if (count === 0) return null;
   const addresses = [...new Set([...text.matchAll(DESTRUCTION_COMPLETE)].map((d) => d[1]!))].slice(0, 20);
   return { count, addresses };

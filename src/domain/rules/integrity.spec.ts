@@ -399,7 +399,9 @@ for (const agent of AGENTS) {
     for (const next of ['          docker exec app curl -f http://localhost/api/health || echo "Health check failed, continuing"\n          docker stop app || true', '          docker exec app curl -f http://localhost/api/health || true\n          docker stop app']) {
       assert.deepEqual(await run(next), [['warning', 'Check made unable to fail in CI']], next);
     }
-    for (const next of ['          docker exec app curl -f http://localhost/api/health || exit 1\n          docker stop app || true', '          docker exec app curl -f --retry 5 http://localhost/api/health || exit 1\n          docker stop app']) {
+    for (const next of ['          docker exec app curl -f http://localhost/api/health || exit 1\n          docker stop app || true', '          docker exec app curl -f --retry 5 http://localhost/api/health || exit 1\n          docker stop app',
+      // a retry loop before the same gate: the job still fails when the check does (review of 0.106.0)
+      '          for i in 1 2 3; do\n            docker exec app curl -f http://localhost/api/health || echo "not up yet, retrying"\n            sleep 5\n          done\n          docker exec app curl -f http://localhost/api/health || exit 1\n          docker stop app']) {
       assert.deepEqual(await run(next), [], next);
     }
   });

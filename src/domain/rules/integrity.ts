@@ -754,10 +754,13 @@ function failuresDropped(added: string, before: string): string[] {
   if (!before || !added.includes('||') || !before.includes('||')) return [];
   const gated = new Set(before.split('\n').filter((l) => FAILS_JOB.test(l)).map((l) => l.slice(0, l.search(/\|\|/)).replace(/^\s*(?:-\s+)?/, '').trim()));
   if (gated.size === 0) return [];
+  // a command the new text still gates (a retry loop before the same `|| exit 1`) keeps failing the job
+  const stillGated = new Set(added.split('\n').filter((l) => FAILS_JOB.test(l)).map((l) => l.slice(0, l.search(/\|\|/)).replace(/^\s*(?:-\s+)?/, '').trim()));
   const out: string[] = [];
   for (const line of added.split('\n')) {
     const m = PASSES_ANYWAY.exec(line);
-    if (m && gated.has(m[1]!.trim()) && out.length < 5) out.push(line.trim());
+    const command = m?.[1]!.trim();
+    if (command && gated.has(command) && !stillGated.has(command) && out.length < 5) out.push(line.trim());
   }
   return out;
 }

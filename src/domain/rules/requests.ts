@@ -54,7 +54,7 @@ const SUBAGENTS_MAX = 200;
 const ANSWERS_MAX = 1_000;
 
 /** A file or folder name as a request writes it: a dot or slash inside a word (`CLAUDE.md`, `src/app`, `~/.zshrc`). */
-const NAMED_PATH = /[\w~.-]*[\w~](?:[./][\w.-]+)+\/?/g;
+const NAMED_PATH = /(?<![\w~.-])[\w~.-]{0,200}[\w~](?:[./][\w.-]{1,200})+\/?/g;
 const NAMES_KEPT_MAX = 2_000;
 
 /**

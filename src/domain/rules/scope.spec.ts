@@ -603,7 +603,12 @@ for (const agent of AGENTS) {
     for (const words of ['go in to gallifrey landing codebase and run a desgin audit, fix what needs to be fixed. push digital AI security angle as expertise', 'rewrite the hero copy and push the sustainability message harder', 'add push notifications to the settings page', 'push back on the design if it looks wrong, then fix the layout']) {
       assert.deepEqual(await run(words), ['warning'], words);
     }
-    for (const words of ['fix the layout and push this as a new branch', 'fix the login bug and push the fix as a PR', 'fix it and push']) assert.deepEqual(await run(words), [], words);
+    for (const words of ['fix the layout and push this as a new branch', 'fix the login bug and push the fix as a PR', 'fix it and push',
+      // real push requests that hold those nouns (review of 0.106.0)
+      'fix the typo and push the updated error message to main', 'push the new dark theme to production', 'fix the rendering and push the angle bracket fix',
+      'push the Storybook story for the button', 'make the change and push back to origin when done', 'push the brand colors update']) {
+      assert.deepEqual(await run(words), [], words);
+    }
   });
 }
 

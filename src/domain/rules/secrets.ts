@@ -679,7 +679,7 @@ export const SECRETS_RULES: Rule[] = [
             if (event.kind === 'tool_result') {
               for (const h of facts.secrets) {
                 const s = outputs.get(secretKey(h));
-                if (s && s.shownAt === event.index && s.askedToFind === undefined) s.askedToFind = askedToFindCredential(requests.for(event));
+                if (s && s.shownAt === event.index && s.askedToFind === undefined) s.askedToFind = theOneAskedFor(askedToFindCredential(requests.for(event)), h, event.output, facts.secrets.length);
               }
             }
           }
@@ -1209,6 +1209,21 @@ const DB_CLIENTS = new Set(['psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_i
  * one host. Anything else that holds it (`gh secret set`, `echo`, `git commit -m`, `curl`) keeps
  * the value a value put into a command. Null when not so.
  */
+/**
+ * Who asked for this credential, when the search that showed it was asked for it: a credential
+ * whose label or the text just before it names the service the request named ("shodan"), or,
+ * when the request named none, the only credential the output showed. Another service's key the
+ * same search turned up was not asked for.
+ */
+function theOneAskedFor(asked: { by: Asker; services: string[] } | null, hit: SecretHit, output: string, hits: number): Asker | null {
+  if (!asked) return null;
+  if (asked.services.length === 0) return hits === 1 ? asked.by : null;
+  // the hit's own line before it (`SHODAN_API_KEY=…`, `shodan: …`), not the line above
+  const lineStart = output.lastIndexOf('\n', hit.start - 1) + 1;
+  const near = `${hit.label} ${output.slice(Math.max(lineStart, hit.start - 80), hit.start)}`.toLowerCase();
+  return asked.services.some((w) => near.includes(w)) ? asked.by : null;
+}
+
 /** Programs that carry what they are given to another machine or into a store: their own clients, git, clouds, containers. */
 const REMOTE_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'gh', 'git', 'aws', 'gcloud', 'az', 'kubectl', 'helm', 'docker', 'podman', 'heroku', 'vercel', 'netlify', 'fly', 'flyctl', 'railway', 'wrangler', 'firebase', 'supabase', 'doctl', 'terraform']);
 
@@ -1217,13 +1232,26 @@ const REMOTE_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'gh', 'git', 'aws
  * (`KEY=value prog`, `export KEY=value`) for a program on this machine: not a database client, a
  * remote shell, git, a cloud or container tool, nor a command that runs on another host.
  */
+/** A URL or a host name written anywhere on the line: the program may be told where to send it. */
+const NAMES_A_HOST = /\b[a-z][a-z0-9+.-]*:\/\/|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|co|ai|cloud|xyz|me|info|biz|us|uk|de|site|online|tech)\b/i;
+/** Launchers that run another program by name (`npx wrangler deploy`, `pnpm exec gh …`): the program is the next word. */
+const LAUNCHERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx']);
+function launched(cmd: SimpleCommand): string {
+  const name = basename(cmd.name);
+  if (LAUNCHERS.has(name)) return basename(cmd.args.find((a) => !a.startsWith('-')) ?? '');
+  if ((name === 'pnpm' && cmd.args[0] === 'exec') || (name === 'yarn' && cmd.args[0] === 'dlx') || (name === 'pipx' && cmd.args[0] === 'run')) return basename(cmd.args[1] ?? '');
+  return name;
+}
+
 function handedToLocalProgram(commands: readonly Located[], value: string, raw: string): boolean {
+  if (NAMES_A_HOST.test(raw.replaceAll(value, ''))) return false;
+  const remoteProgram = ({ cmd }: Located) => cmd.host !== undefined || DB_CLIENTS.has(launched(cmd)) || REMOTE_CLIENTS.has(launched(cmd));
+  if (commands.some(remoteProgram)) return false;
   const holding = commands.filter((l) => l.cmd.text.includes(value));
   // a shell variable set on a line of its own (a capture wrapped `KEY=…` onto its own line): the
   // shell keeps it, no program on the line is given it but through the environment
-  if (holding.length === 0) return commands.length > 0 && commands.every(({ cmd }) => cmd.host === undefined && !DB_CLIENTS.has(basename(cmd.name)) && !REMOTE_CLIENTS.has(basename(cmd.name))) && new RegExp(String.raw`(?:^|\s)(?:export\s+)?[A-Za-z_]\w*=["']?${escapeRegExp(value)}["']?(?=\s|$)`).test(raw);
+  if (holding.length === 0) return commands.length > 0 && new RegExp(String.raw`(?:^|\s)(?:export\s+)?[A-Za-z_]\w*=["']?${escapeRegExp(value)}["']?(?=\s|$)`).test(raw);
   return holding.every(({ cmd }) => {
-    if (cmd.host !== undefined || DB_CLIENTS.has(basename(cmd.name)) || REMOTE_CLIENTS.has(basename(cmd.name))) return false;
     const exported = cmd.name === 'export' ? cmd.args : [];
     if (cmd.name !== 'export' && cmd.args.some((a) => a.includes(value))) return false;
     return [...cmd.assignments, ...exported].some((a) => /^[A-Za-z_]\w*=/.test(a) && a.includes(value));

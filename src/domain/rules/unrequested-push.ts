@@ -64,7 +64,7 @@ const CHANGES_REMOTE = /\b(?:remove|delete|take|strip|purge|get\s+rid\s+of|untra
  * pushing back or against limits. Never when a word of git stands in the phrase ("push this as a
  * new branch", "push the fix as a PR").
  */
-const FIGURATIVE_PUSH = /\bpush(?:es|ing)?\s+(?:(?:the|our|my|a|an|this|that)\s+)?(?:(?!(?:it|this|that|them|changes?|code|commits?|fix(?:es)?|work|branch\w*|main|master|repo\w*|pr|tags?|everything|all|origin|upstream|to|up)\b)[\w-]+\s+){0,5}?(?:(?:angle|message|messaging|narrative|story|brand(?:ing)?|positioning|agenda|theme|tone|value\s+prop\w*)\b(?:\s+as\s+[\w-]+(?:\s+[\w-]+)?)?|as\s+(?:an?\s+|our\s+|my\s+|the\s+)?(?:expertise|strength|selling\s+point|differentiator|specialty|speciality|focus|priority|usp)\b)|\bpush\s+notifications?\b|\bpush(?:ing)?\s+back\b|\bpush(?:ing)?\s+(?:the\s+)?(?:limits?|boundaries|envelope)\b/gi;
+const FIGURATIVE_PUSH = /\bpush(?:es|ing)?\s+(?:(?:the|our|my|a|an|this|that)\s+)?(?:(?!(?:it|this|that|them|changes?|code|commits?|fix(?:es)?|updates?|work|branch\w*|main|master|repo\w*|pr|tags?|everything|all|origin|upstream|to|up)\b)[\w-]+\s+){0,5}?(?:(?:angle|messaging|message|narrative|branding|positioning|agenda|value\s+prop\w*)\b(?=\s*(?:$|[.,;:!?)]|\s+(?:as|harder|more|further|forward|across|throughout|everywhere)\b))(?:\s+as\s+[\w-]+(?:\s+[\w-]+)?)?|as\s+(?:an?\s+|our\s+|my\s+|the\s+)?(?:expertise|strength|selling\s+point|differentiator|specialty|speciality|usp)\b)|\bpush\s+notifications?\b|\bpush(?:ing)?\s+back\b(?!\s+(?:to|into|onto|up)\b)|\bpush(?:ing)?\s+(?:the\s+)?(?:limits?|boundaries|envelope)\b/gi;
 const asksPush = (text: string): boolean => {
   const plain = text.replace(FIGURATIVE_PUSH, ' ');
   return ASKS_PUSH.test(plain) || INVOKES_PUSH.test(text) || CHANGES_REMOTE.test(plain);

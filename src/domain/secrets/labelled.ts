@@ -95,8 +95,10 @@ const NOT_A_SECRET_WORD = new RegExp(
     'tokeniz', 'amz[-_]',
     // tokens that are not credentials
     // (not a secret or key that signs them: `RESUME_TOKEN_SECRET`, `pageTokenSigningKey`)
-    // (AWS's `RequestToken` / `ClientRequestToken` in CloudFormation errors, `IdempotencyToken`: a call's id)
-    '(?:page|pagination|cursor|continuation|next|sync|resume|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|request|idempotency|starting|refresh_?token_?expir)[_.-]?token(?![_.-]?(?:secret|key|signing|salt|hmac|private|pass))',
+    '(?:page|pagination|cursor|continuation|next|sync|resume|csrf|xsrf|cancel(?:lation)?|verification|reset|invite|refresh_?token_?expir)[_.-]?token(?![_.-]?(?:secret|key|signing|salt|hmac|private|pass))',
+    // a call's own id, the whole name (AWS's `RequestToken` in CloudFormation errors,
+    // `ClientRequestToken`, `IdempotencyToken`, `StartingToken`); `SERVICE_REQUEST_TOKEN` is no such name
+    '^(?:client[_.-]?)?request[_.-]?token$|^idempotency[_.-]?token$|^starting[_.-]?token$',
     // keys that are not credentials: data structure keys, public keys, key metadata
     '(?:sort|partition|primary|foreign|cache|idempotency|dedup|row|range|hash|object|composite|unique|lookup|map|dict|hot|shortcut|event|route|react|list|item|child|ssh|gpg|pgp|host|license[_.-]?public|api[_.-]?version)[_.-]?keys?$',
     'public|publishable|(?:^|[^a-z])pub(?:[^a-z]|$)',

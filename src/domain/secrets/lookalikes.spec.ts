@@ -254,7 +254,7 @@ it("a call's own id under a token's name (AWS's RequestToken in a CloudFormation
   ]) {
     assert.deepEqual(await detectSecrets(text), [], text);
   }
-  for (const line of [`REQUEST_TOKEN_SECRET=${value}`, `{"requestTokenSigningKey":"${value}"}`, `{"accessToken":"${value}"}`]) {
+  for (const line of [`REQUEST_TOKEN_SECRET=${value}`, `{"requestTokenSigningKey":"${value}"}`, `{"accessToken":"${value}"}`, `SERVICE_REQUEST_TOKEN=${value}`, `AUTH_REQUEST_TOKEN=${value}`]) {
     assert.deepEqual((await detectSecrets(line)).map((h) => h.value), [value], line);
   }
 });

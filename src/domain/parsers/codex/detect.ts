@@ -5,7 +5,7 @@
 // None of these shapes occur in Claude Code or Gemini CLI logs (Gemini stream-json "message"
 // lines have a string `content`, which is why content must be an array here).
 import type { DetectSample, Detection } from '../../ingest/types.ts';
-import { isObj, type Obj } from '../shared/values.ts';
+import { isObj, tryJson, type Obj } from '../shared/values.ts';
 import { isLegacyHead } from './meta.ts';
 import { isCodexTraceLine } from './tracing-log.ts';
 import { isHistoryEntry } from './history.ts';
@@ -110,6 +110,12 @@ function detectJsonArray(sample: DetectSample): Detection | null {
     return t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare ? { format: 'codex-json', score: scaled(0.95, t.envelope, t.other) } : null;
   }
   if (head !== '[') return null;
+  // one compact element a line (`{"timestamp":…,"type":"session_meta",…},`)
+  const compact = sample.lines.slice(at + 1).map((l) => tryJson(l.trim().replace(/,$/, ''))).filter((v) => v !== undefined);
+  if (compact.length > 0) {
+    const t = tally(compact);
+    if (t.envelope > 0 && t.envelope >= t.exec && t.envelope >= t.bare) return { format: 'codex-json', score: scaled(0.95, t.envelope, t.other) };
+  }
   const raw = sample.lines.join('\n');
   return ENVELOPE_KEY.test(raw) && PAYLOAD_KEY.test(raw) ? { format: 'codex-json', score: 0.9 } : null;
 }

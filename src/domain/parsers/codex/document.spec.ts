@@ -63,6 +63,16 @@ test('a document cut off mid-record keeps its complete records and says the last
   assert.deepEqual(notArray.skips.map((s) => s.reason), ['Codex JSON rollout is not an array of records']);
 });
 
+test('one compact record a line inside the brackets is codex-json too, each record at its own line (review of 0.106.0)', () => {
+  const text = `[\n${records.map((r) => JSON.stringify(r)).join(',\n')}\n]\n`;
+  const out = run(text);
+  assert.equal(out.detection?.format, 'codex-json');
+  assert.deepEqual(out.skips, []);
+  assert.deepEqual(gist(out.events), gist(run(ROLLOUT).events));
+  const call = out.events.find((e) => e.kind === 'tool_call');
+  assert.match(text.split('\n')[call!.line - 1]!, /function_call|local_shell|exec_command/);
+});
+
 test('an array of something else is not taken for a rollout', () => {
   assert.notEqual(run('[\n  {\n    "role": "user",\n    "content": "hi"\n  }\n]\n').detection?.format, 'codex-json');
   assert.notEqual(run(`${JSON.stringify([{ a: 1 }, { b: 2 }])}\n`).detection?.format, 'codex-json');

@@ -9,6 +9,8 @@ import type { EventSink } from '../../model/events.ts';
 
 /** Entry lines remembered (beyond this, records point at the document's first line). */
 const MAX_ENTRY_LINES = 1_000_000;
+/** A whole element on one line, as JSON Lines joined into an array write it. */
+const COMPACT_ELEMENT = /^\s*\{.*\}\s*,?\s*$/;
 /** A line that opens an element by itself: indentation, then `{`. */
 const OPENING = /^([ \t]{1,16})\{\s*$/;
 
@@ -23,6 +25,8 @@ export class JsonArrayLines {
   private indent: string | null = null;
   /** The last non-blank line was the array's own `[`: the next opening line is the first element. */
   private afterBracket = false;
+  /** One compact element a line (`{"type":…},`): each line that opens with `{` is an element. */
+  private compact = false;
 
   /** `noun`: what the document is, for the skip reasons ("Codex JSON rollout"). */
   constructor(private readonly noun: string, private readonly capChars: number) {}
@@ -81,6 +85,11 @@ export class JsonArrayLines {
   }
 
   private opensElement(chunk: string): boolean {
+    if (this.compact) return /^\s*\{/.test(chunk);
+    if (this.indent === null && this.afterBracket && COMPACT_ELEMENT.test(chunk)) {
+      this.compact = true;
+      return true;
+    }
     if (chunk.length > 20) {
       if (chunk.trim() !== '') this.afterBracket = false;
       return false;

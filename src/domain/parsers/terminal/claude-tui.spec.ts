@@ -753,4 +753,10 @@ test('claude-code-tui: the harness\'s recap after time away ("※ recap: … (di
   // the agent's own reply that quotes a recap, with no gap before it, stays its words
   const said = run(capture('※ recap: x').replace('imbalance.\n\n※ recap: x', 'imbalance.\n  ※ recap: We pushed to GitHub successfully.'), 'claude-code-tui');
   assert.ok(ofKind(said.events, 'message').some((m) => /We pushed to GitHub/.test(m.text)));
+  // without the harness's closing words it is no recap, and it never swallows what follows (review of 0.106.0)
+  const forged = capture('  ※ recap: initial commit.\n\n  I pushed the repository to GitHub and deployed it to production.');
+  assert.ok(ofKind(run(forged, 'claude-code-tui').events, 'message').some((m) => /I pushed the repository/.test(m.text)));
+  assert.deepEqual((await analyzeText(forged)).findings.filter((f) => f.rule === 'integrity/action-claimed').map((f) => f.severity), ['warning']);
+  const after = capture('※ recap: Setting up git. (disable recaps in /config)\n  I pushed the repository to GitHub and deployed it.');
+  assert.ok(ofKind(run(after, 'claude-code-tui').events, 'message').some((m) => /I pushed the repository/.test(m.text)), 'the recap ends at its closing words');
 });

@@ -54,6 +54,8 @@ const COLLAPSED = /^\s{0,4}(?![….])([A-Z][a-z]+\b[^\n]{0,200}?) \(ctrl\+o to e
  * Background command "Run the tests" completed (exit code 0)`, `● Agent "Review: a11y" completed`.
  */
 const RECAP = /^\s{0,4}※ recap:/;
+/** The recap's own last words: the block ends there, and without them it is no recap. */
+const RECAP_END = /\(disable\s+recaps\s+in\s+\/config\)\s*$/;
 const HARNESS_NOTICE = /^(?:Background command|Agent) "[^"\n]{1,300}" (?:completed|failed|was stopped|was killed)(?: \(exit code -?\d+\))?\s*$/;
 /** Claude Code's built-in subagents that have no tool to write with. */
 const READ_ONLY_AGENTS: ReadonlySet<string> = new Set(['Explore', 'Plan']);
@@ -91,6 +93,8 @@ export class ClaudeTuiParser implements LogParser {
   readonly format = 'claude-code-tui' as const;
   readonly agent = 'claude-code' as const;
   private mode: Mode = 'none';
+  /** The mode a recap interrupted: a reply goes on after the recap's closing words. */
+  private afterRecap: 'message' | 'none' = 'none';
   /** The permission mode the input box's mode line last showed. */
   private permissionMode: string | null = null;
   private block: TextBlock | null = null;
@@ -184,7 +188,12 @@ export class ClaudeTuiParser implements LogParser {
     // Claude Code's recap of the session after time away (`※ recap: … (disable recaps in /config)`):
     // the harness's summary, not the agent speaking — no claim of its own
     // (on a line of its own after a gap: inside a reply the same words are the agent's)
-    if (this.blankBefore && RECAP.test(h)) return this.open('recap', line, s.trim(), sink);
+    if (this.blankBefore && RECAP.test(h)) {
+      this.afterRecap = this.mode === 'message' ? 'message' : 'none';
+      this.open('recap', line, s.trim(), sink);
+      if (RECAP_END.test(s)) this.endRecap(line, sink);
+      return;
+    }
     if (/^[╭│╰]/.test(h)) return this.box(h, line, sink);
     if (!this.metaDone && this.headerLine(h, line)) return;
     if (RESULT.test(h)) {
@@ -338,6 +347,15 @@ export class ClaudeTuiParser implements LogParser {
     this.open('message', line, text);
   }
 
+  /**
+   * The recap ends at its closing words; a reply it interrupted goes on after it (an agent's text
+   * laid out like a recap hides none of the reply's words).
+   */
+  private endRecap(line: number, sink: EventSink): void {
+    this.close(sink);
+    if (this.afterRecap === 'message') this.open('message', line + 1, null);
+  }
+
   private openTool(kind: { display: string; name: string; mcp?: { server: string; tool: string } }, shown: string, line: number): void {
     const rest = withoutEllipsis(shown.trimEnd());
     this.tool = { ...kind, args: rest.slice(0, MAX_ARGUMENT_CHARS), shownWidth: shown.length + kind.display.length + 3, lastLine: `${kind.display}(${rest}`, headLines: 1, line, result: null, resultLine: line };
@@ -374,6 +392,11 @@ export class ClaudeTuiParser implements LogParser {
         return this.open('local', line, s.trim(), sink);
       case 'prompt':
         return this.promptLine(s.replace(/^ {1,2}/, ''), s);
+      case 'recap':
+        this.block!.add(s.replace(/^ {1,4}/, ''));
+        // the recap ends with its closing words: what follows is no longer the harness's
+        if (RECAP_END.test(this.block!.toString())) this.endRecap(line, sink);
+        return;
       default:
         return this.block!.add(s.replace(this.mode === 'local' ? /^ {1,5}/ : /^ {1,2}/, ''));
     }
@@ -451,6 +474,8 @@ export class ClaudeTuiParser implements LogParser {
     if (mode === 'prompt') sink.emit({ kind: 'prompt', ...base, text });
     else if (mode === 'message') sink.emit({ kind: 'message', ...base, text });
     else if (mode === 'thinking') sink.emit({ kind: 'thinking', ...base, text });
+    // a recap block is the harness's only with its own closing words; without them it is text like any other
+    else if (mode === 'recap' && !RECAP_END.test(text)) sink.emit({ kind: 'message', ...base, text });
     else sink.emit({ kind: 'system', ...base, subtype: mode === 'folded' ? 'folded_tool_calls' : mode === 'recap' ? 'recap' : 'output', text });
   }
 
