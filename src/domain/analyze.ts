@@ -214,8 +214,8 @@ class AnalysisRun {
         if (this.ingest.missingSubagents.length < 100) this.ingest.missingSubagents.push({ id, line });
       },
       unknownMetadata: (line, type) => this.unknownMetadata(line, type),
-      toolsNotRecorded: (turns, line) => {
-        this.ingest.toolsNotRecorded = { turns, line };
+      toolsNotRecorded: (turns, line, shown) => {
+        this.ingest.toolsNotRecorded = { turns, line, ...(shown ? { shown } : {}) };
       },
       rewrapped: (line) => {
         this.ingest.rewrapped ??= { line };

@@ -186,7 +186,8 @@ export interface EventSink {
    * The log records no tool call, yet the model answered again and again with no prompt between
    * its turns: the agent's tool calls happened but were not written (an old recording format).
    */
-  toolsNotRecorded?(turns: number, line: number): void;
+  /** `shown`: the capture's own words for the first such place (a folded group's summary line), quoted in the report. */
+  toolsNotRecorded?(turns: number, line: number, shown?: string): void;
   /**
    * A terminal capture whose lines a text formatter joined and wrapped again (from this line):
    * commands and file names are recovered, the contents of edits are not.

@@ -7,7 +7,7 @@ import type { NormEvent } from '../model/events.ts';
 import { inputRemoved, outputRemoved } from '../model/redaction.ts';
 import { RUN_START } from '../model/runs.ts';
 import type { IngestFacts, Rule, RuleContext, SessionFacts } from './types.ts';
-import { meta, plural } from './util.ts';
+import { meta, plural, safe } from './util.ts';
 
 export const skippedLines = meta({
   id: 'coverage/skipped-lines',
@@ -429,13 +429,13 @@ export const COVERAGE_RULES: Rule[] = [
             ctx.report({ rule: promptsOnly.id, detail: `${plural(seen.prompts, 'prompt')} read. This file (${ctx.session.format}) holds only what the person typed: what the agent replied, ran and changed is not in it, so it was not checked.`, evidence: [] });
           }
           if (ing.toolsNotRecorded && !notALog) {
-            const { turns, line } = ing.toolsNotRecorded;
+            const { turns, line, shown } = ing.toolsNotRecorded;
             const detail = ctx.session.format === 'gemini-cli-tui'
               ? `${plural(turns, 'headless run')} of Gemini CLI (\`gemini -p\`, from line ${line}) printed only the model's answer: the tool calls ${turns === 1 ? 'it' : 'they'} made were not written here, so what ${turns === 1 ? 'it' : 'they'} ran and changed was not checked.`
               : ctx.session.format === 'codex-tui'
               ? `${plural(turns, 'message')} of the agent came one after another, five or more at a time, with no tool call shown between them (from line ${line}): the view the capture was taken from did not show the calls they report, so what the agent ran and changed there was not checked. Its replies and prompts are checked.`
               : ctx.session.format === 'claude-code-tui'
-              ? `Claude Code folded ${plural(turns, 'group')} of tool calls into a summary line ("Ran 1 shell command (ctrl+o to expand)", from line ${line}): the commands, edits and pushes in ${turns === 1 ? 'it' : 'them'} ran but are not in this capture, so they were not checked. Its replies and prompts are checked.`
+              ? `Claude Code folded ${plural(turns, 'group')} of tool calls into a summary line (${shown ? `the first: "${safe(shown, null, 120)} (ctrl+o to expand)"` : 'such as "Ran 1 shell command (ctrl+o to expand)"'}, from line ${line}): the commands, edits and pushes in ${turns === 1 ? 'it' : 'them'} ran but are not in this capture, so they were not checked. Its replies and prompts are checked.`
               : `The file records no tool call, but the model answered ${turns} more times with no prompt between its answers (from line ${line}): the tool calls it answered were not written here, so what the agent ran and changed was not checked.`;
             ctx.report({ rule: toolsNotRecorded.id, detail: withSubagents(detail, ing.subagentsNotRecorded), evidence: [] });
           } else if (ing.subagentsNotRecorded && !notALog) {

@@ -533,7 +533,7 @@ const QUESTION_CLAUSE = /(?:^|[,;:.!]\s*|\b(?:and|but|or|so|also|then|yes|ok(?:a
 
 // Yes in the languages users write to agents in (issue 25, item 5: "in any language"): English,
 // French, Spanish, Portuguese, Italian, German, Russian, Chinese, Japanese, Korean.
-const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do(?!\s+n(?:o|')t)|perfect|great|continue|let'?s do it|option \d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意|ναι|εντάξει|προχώρα|συνέχισε|κάν[εέ] το)(?:\b|[\s,.!:、，。！]|$)/i;
+const AGREES = /^(?:y(?:es|ep|eah|up)?|ok(?:ay)?|sure|(?:i\s+)?agree(?:d)?|i\s+approve|go(?: ahead| for it| on)?|do it|proceed|approved?|lgtm|sounds good|please do(?!\s+n(?:o|')t)|perfect|great|continue|let'?s do it|option \d|(?:方案|选项|選項|オプション|案|옵션|opci[oó]n|op[cç][aã]o)\s*\d|\d\b|oui|vas-?y|d'accord|fais[- ]le|applique|sí|si|claro|vale|dale|adelante|hazlo|sim|pode(?: sim| fazer| seguir| continuar|(?=[.!]*$))|manda(?: ver| bala)|faça(?: isso)?(?=[.!]*$)|isso mesmo|beleza|certo|va bene|procedi|fallo|ja|genau|klar|gerne|weiter|да|давай|хорошо|ок|はい|お願い|進めて|いいよ|네|예|좋아|진행|好的?|是的?|可以|行|继续|同意|ναι|εντάξει|προχώρα|συνέχισε|κάν[εέ] το)(?:\b|[\s,.!:、，。！]|$)/i;
 
 // "Do all of them", "Faça todas essas correções", "haz todas": the whole list the agent proposed,
 // agreed to at once (issue 25, item 5), in the languages of AGREES.

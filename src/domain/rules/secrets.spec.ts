@@ -1665,12 +1665,14 @@ test('a login the user types as a pair — "username me@x.org password …", "us
 });
 
 for (const agent of AGENTS) {
-  test(`${agent}: a login typed as a pair in another language ("usuario producao senha 1123…", "usuario root contraseña …", "Benutzer admin Passwort …") is a password in the prompt; "senha" as a word is not (held-out set 76)`, async () => {
+  test(`${agent}: a login typed as a pair in another language ("usuario producao senha 1123…", "usuario root contraseña …", "Benutzer admin Passwort …") or a pasted credentials table ("Jelszó\tgM9r…") is a password in the prompt; "senha" as a word is not (held-out sets 76, 77)`, async () => {
     const found = async (words: string) => (await analyzeText(session(agent, [{ prompt: words }, { say: 'Entendido.' }]))).findings.filter((f) => f.rule === 'secrets/in-prompt' && f.severity !== 'info').length;
-    for (const words of ['memorize o banco langnet em db.example.com porta 3308 usuario producao senha 112358123 se precisar analisar', 'el servidor es 10.0.0.5, usuario root contraseña Kq82mzp1', 'Server 10.0.0.5, Benutzer admin Passwort 48213977', 'serwer 10.0.0.5, użytkownik admin hasło Kq82mzp1']) {
+    for (const words of ['memorize o banco langnet em db.example.com porta 3308 usuario producao senha 112358123 se precisar analisar', 'el servidor es 10.0.0.5, usuario root contraseña Kq82mzp1', 'Server 10.0.0.5, Benutzer admin Passwort 48213977', 'serwer 10.0.0.5, użytkownik admin hasło Kq82mzp1',
+      // a credentials table pasted from the host's e-mail, its cells split by tabs (held-out set 77)
+      'A következő adatokkal férhetsz hozzá:\nIPv4\t91.98.134.222\nFelhasználó\tgyökér\nJelszó\tgM9rKWd3MAtACHrapihx\n']) {
       assert.equal(await found(words), 1, words);
     }
-    for (const words of ['o usuario precisa da senha para entrar', 'usuario admin senha esquecida, pode resetar?']) assert.equal(await found(words), 0, words);
+    for (const words of ['o usuario precisa da senha para entrar', 'usuario admin senha esquecida, pode resetar?', 'the password\tfield is required']) assert.equal(await found(words), 0, words);
   });
 }
 

@@ -122,7 +122,7 @@ export interface IngestFacts {
   /** Another coding agent's session, by its own markers (OpenCode, Aider, Cline), which Vouch does not read; null otherwise. */
   foreignAgent?: string | null;
   /** Model turns that followed a model turn with no tool call recorded and no prompt between, in a log that records no tool call at all (≥ 2, else null). */
-  toolsNotRecorded: { turns: number; line: number } | null;
+  toolsNotRecorded: { turns: number; line: number; shown?: string } | null;
   /** A terminal capture a text formatter joined and wrapped again, from this line (the parser saw a cell's marks inside a line); null otherwise. */
   rewrapped: { line: number } | null;
   /** Subagent runs whose tool calls the log shows only as a count (ingest: EventSink.subagentsNotRecorded); null when none. */

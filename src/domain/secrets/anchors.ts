@@ -138,7 +138,7 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-prose-password', ['assw', 'assp', 'asło', 'aslo', 'арол'].flatMap(caseVariants), 1, PROSE_VERIFY, 'iu'),
   anchor('kw-prose-pwd', ['pwd:', 'pwd='].flatMap(caseVariants), 0, PROSE_VERIFY, 'iu'),
   anchor('kw-prose-pw', [' pw:', ' pw=', '\tpw:', '\npw:', '"pw:', "'pw:", '(pw:'].flatMap(caseVariants), -1, PROSE_VERIFY, 'iu'),
-  anchor('kw-prose-noun', ['パスワー', '비밀번호', ...caseVariants('senh')], 0, PROSE_VERIFY, 'iu'),
+  anchor('kw-prose-noun', ['パスワー', '비밀번호', ...caseVariants('senh'), ...caseVariants('jels')], 0, PROSE_VERIFY, 'iu'),
   anchor('kw-prose-contrasena', ['aseñ', 'asen', 'ASEÑ', 'ASEN'], 5, PROSE_VERIFY, 'iu'),
   anchor('kw-prose-mot-de-passe', caseVariants('t de'), 2, PROSE_VERIFY, 'iu'),
   // a token or key handed over in a sentence (prose.ts: "the API key is …", "token it's "…"")

@@ -10,7 +10,7 @@ import type { Candidate } from './vouch-rules.ts';
 import { isNegatedMemberAccess, isPlaceholder, isSequential } from './filters.ts';
 import { looksRandom } from './vouch-rules.ts';
 
-const NOUN = String.raw`(?:password|passwd|passphrase|passwort|mot de passe|contrase[ñn]a|senha|has[łl]o|пароль|パスワード|비밀번호)`;
+const NOUN = String.raw`(?:password|passwd|passphrase|passwort|mot de passe|contrase[ñn]a|senha|has[łl]o|jelsz[óo]|пароль|パスワード|비밀번호)`;
 // The short forms are verbs and words too ("pass jobId to the card"): only "pw"/"pwd" with a colon
 // or an equals sign.
 const SHORT_NOUN = String.raw`(?:pw|pwd)[ \t]*[:=]`;
@@ -19,7 +19,8 @@ const SHORT_NOUN = String.raw`(?:pw|pwd)[ \t]*[:=]`;
 // "reset the password to …"): after other words they start something else ("password field to
 // LoginForm.tsx", "password reset bug, ticket: …").
 const COPULA = String.raw`(?:\bis\b|\bwas\b|\bes\b|\best\b|\bist\b|(?<=\s)é(?=\s)|は|는|은)`;
-const RIGHT_AFTER = String.raw`(?:[ \t]*(?:[:=：]|\s-\s)|\s+to\b)`;
+// (or a tab: the next cell of a credentials table pasted from an e-mail, "Jelszó\tgM9r…", "Password\tKx9…")
+const RIGHT_AFTER = String.raw`(?:[ \t]*(?:[:=：]|\s-\s)|\s+to\b|\t)`;
 // …or after what the password is for: "the password for root:", "password on staging to",
 // "password (root):" — one to three plain words, or a short parenthesis
 const QUALIFIER = String.raw`(?:\s+(?:for|of|on)(?:\s+[\w@-]+){1,3}|\s*\([^)\n]{1,30}\))`;

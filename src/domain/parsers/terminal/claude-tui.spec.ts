@@ -472,6 +472,19 @@ describe('claude-code-tui: tool calls folded into summary lines (2.1.x: "Ran 1 s
     assert.notEqual(report.outcome, 'Clear');
   });
 
+  test("the report quotes the capture's own first folded group; Claude Code's memory recalled or written is no action on the project (held-out set 77)", async () => {
+    const report = await analyzeText(capture);
+    const detail = report.findings.find((f) => f.rule === 'coverage/tools-not-recorded')!.detail;
+    assert.match(detail, /the first: "Ran 1 shell command \(ctrl\+o to expand\)", from line 13/);
+    const memory = capture.replace('  Ran 1 shell command (ctrl+o to expand)', '  Searched for 1 pattern, read 3 files, recalled 1 memory (ctrl+o to expand)').replace('  Pushed to main (ctrl+o to expand)', '  Wrote 2 memories (ctrl+o to expand)');
+    const out = run(memory, 'claude-code-tui');
+    assert.equal(out.toolsNotRecorded, null);
+    assert.deepEqual(ofKind(out.events, 'system').map((e) => e.subtype), ['folded_tool_calls', 'folded_tool_calls', 'folded_tool_calls']);
+    // beside an action, memory does not make the group a read
+    const mixed = run(capture.replace('  Pushed to main (ctrl+o to expand)', '  Wrote 2 memories, ran 1 shell command (ctrl+o to expand)'), 'claude-code-tui');
+    assert.equal(mixed.toolsNotRecorded?.turns, 2);
+  });
+
   test('a reply line that quotes a summary (no blank line above it) stays the reply\'s', () => {
     const quoted = capture.replace('● Commit + push:\n\n  Ran 1 shell command (ctrl+o to expand)', '● The screen then shows:\n  Ran 1 shell command (ctrl+o to expand)\n  which hides the command.');
     const out = run(quoted, 'claude-code-tui');

@@ -65,7 +65,9 @@ const READ_ONLY_AGENTS: ReadonlySet<string> = new Set(['Explore', 'Plan']);
  * that ran side by side.
  */
 const SUBAGENT_COUNT = /^[\s│]*(?:⎿\s+Done \(|[├└]─\s[^\n·]{0,300}·\s+)(\d[\d,]*) tool uses?\b/;
-const READS_ONLY = /^(?:read|searched for|listed|found|fetched)\b[^,]*(?:, (?:read|searched for|listed|found|fetched)\b[^,]*)*$/i;
+// (Claude Code's own memory: "recalled 1 memory", "wrote 2 memories" — its notes to itself, not the project)
+const FOLDED_READ = String.raw`(?:read|searched for|listed|found|fetched|recalled|(?:wrote|updated|saved) \d+ memor(?:y|ies))\b`;
+const READS_ONLY = new RegExp(String.raw`^${FOLDED_READ}[^,]*(?:, ${FOLDED_READ}[^,]*)*$`, 'i');
 const CHROME = /^(?:[─━]{10,}|\? for shortcuts|⏵⏵ |Context left until auto-compact|\s*⧉ )/;
 const DIFF_LINE = /^\s*(\d+) ([-+ ]) ?(.*)$/;
 const DIFF_WRAP = /^\s{6,}([-+])\s\s?(.*)$/;
@@ -111,6 +113,8 @@ export class ClaudeTuiParser implements LogParser {
   /** Folded groups of actions (not only reads), and the line of the first. */
   private collapsedGroups = 0;
   private collapsedLine = 0;
+  /** The first folded group's own summary, quoted in the report. */
+  private collapsedShown = '';
   /** Subagent runs ("Task(…) ⎿ Done (12 tool uses · …)") whose calls the capture shows only as a count. */
   private readonly subagents = { runs: 0, calls: 0, line: 0 };
   /** A result marker (`⎿`) was seen indented: the export kept its indentation, so column 0 starts something new. */
@@ -244,7 +248,7 @@ export class ClaudeTuiParser implements LogParser {
     this.close(sink);
     this.flushMeta(sink);
     // the folded groups' commands, edits and pushes ran but are not in the capture
-    if (this.collapsedGroups > 0) sink.toolsNotRecorded?.(this.collapsedGroups, this.collapsedLine);
+    if (this.collapsedGroups > 0) sink.toolsNotRecorded?.(this.collapsedGroups, this.collapsedLine, this.collapsedShown);
     const { runs, calls, line } = this.subagents;
     if (runs > 0) sink.subagentsNotRecorded?.(runs, calls, line);
   }
@@ -253,7 +257,10 @@ export class ClaudeTuiParser implements LogParser {
   private collapsed(summary: string, line: number, sink: EventSink): void {
     this.close(sink);
     if (READS_ONLY.test(summary)) return sink.emit({ kind: 'system', index: -1, line, at: null, subtype: 'folded_tool_calls', text: summary });
-    if (this.collapsedGroups++ === 0) this.collapsedLine = line;
+    if (this.collapsedGroups++ === 0) {
+      this.collapsedLine = line;
+      this.collapsedShown = summary.slice(0, 120);
+    }
     sink.emit({ kind: 'system', index: -1, line, at: null, subtype: ACTIONS_UNRECORDED, text: `Folded in the capture: ${summary}` });
   }
 
