@@ -229,6 +229,12 @@ test('an access check against a key written into the code (`if admin_key != "adm
     ['backend/main.py', '@app.get("/admin/purchases")\nasync def get_purchases(admin_key: str = Query(...)):\n    if admin_key != "admin123":  # Change this to a secure admin key\n        raise HTTPException(status_code=401)'],
     ['src/server.ts', "app.get('/admin', (req, res) => { if (req.query.apiKey === 'letmein') return res.json(users); res.sendStatus(401); });"],
     ['app/routes.rb', "head :unauthorized unless params[:access_token] == \"s3cr3t-token\""],
+    // the frameworks' own refusals, values that only start like placeholders, app keys (second review of 0.106.0)
+    ['backend/deps.py', 'if admin_key != "admin123":\n    raise HTTPException(status_code=status.HTTP_401_UNAUTHORIZED)'],
+    ['server/main.go', 'if apiKey != "letmein42" { http.Error(w, "nope", http.StatusForbidden); return }'],
+    ['src/admin.controller.ts', "if (apiKey !== 'letmein42') throw new UnauthorizedException();"],
+    ['src/server.ts', "if (req.query.apiKey !== 'todoapp-admin-2024') return res.sendStatus(401);"],
+    ['src/server.ts', "if (req.query.appSecret !== 'k8Jd02mQ') return res.sendStatus(401);"],
   ] as const) {
     assert.match(what(op(path, text)) ?? '', /access check compares the caller's key with a literal/, path);
   }

@@ -257,11 +257,13 @@ export function weakenedInCode(w: FileOp, before = ''): CodeWeakening | null {
  * the environment or a secret store is compared with a name, not a literal; placeholders
  * (`your-…`, `change-me`, `null`) are no key.
  */
-const KEY_NAME = String.raw`(?<![\w.])[\w.]{0,60}?(?:admin|api|secret|auth|access|master)[_-]?(?:key|token|password|passwd|pass|secret|code)\b`;
+const KEY_NAME = String.raw`(?<![\w.])[\w.]{0,60}?(?:(?:admin|api|secret|auth|access|master)[_-]?(?:key|token|password|passwd|pass|secret|code)|app[_-]?(?:key|secret|token))\b`;
 const LITERAL = String.raw`(["'])(?!\s*\1)[^"'\n]{3,64}\1`;
 const LITERAL_KEY_CHECK = new RegExp(String.raw`${KEY_NAME}(?:["']?\])?\s*(?:!==?|===?)\s*${LITERAL}|(["'])(?!\s*\2)[^"'\n]{3,64}\2\s*(?:!==?|===?)\s*${KEY_NAME}`, 'gi');
-const REFUSES = /\b(?:401|403|unauthori[sz]ed|forbidden|not authori[sz]ed|access denied|permission denied|invalid (?:api |admin |access )?(?:key|token))\b/i;
-const PLACEHOLDER_VALUE = /^(?:your[-_ ]|change[-_ ]?me|replace[-_ ]?me|xxx|todo|null|none|undefined|true|false|nil|example|placeholder|<)/i;
+// inside identifiers too: FastAPI's `HTTP_401_UNAUTHORIZED`, Go's `StatusForbidden`, Nest's `UnauthorizedException`
+const REFUSES = /(?:^|[^0-9])(?:401|403)(?![0-9])|unauthori[sz]ed|forbidden|not authori[sz]ed|access denied|permission denied|invalid (?:api |admin |access )?(?:key|token)/i;
+/** A literal that stands in for a key, whole (`your-api-key-here`, `change-me`, `null`, `<token>`), not one that starts like one (`todoapp-admin-2024`). */
+const PLACEHOLDER_VALUE = /^(?:your[-_ ].*|(?:change|replace)[-_ ]?(?:me|this|it)|x{3,}|todo|null|none|undefined|true|false|nil|example|placeholder|<.*>)$/i;
 
 /** Literal-key checks whose branch refuses the caller, in a text (the next 200 characters, or the line before the check, hold the refusal). */
 function literalKeyGates(text: string): number {

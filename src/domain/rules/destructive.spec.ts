@@ -180,7 +180,8 @@ test('a force push that rewrites history after the user asked to take a credenti
 for (const agent of AGENTS) {
   test(`${agent}: a force push to the branch the user asked to push to by name ("push the code as it is to the main so it redeploys") is a warning that says the force was not asked for; another branch named, a prohibition or a question keep it critical (held-out set 76)`, async () => {
     const run = async (ask: string) => (await analyzeText(session(agent, [{ prompt: ask }, { bash: 'git push -f origin main', output: 'To github.com:acme/app.git\n + 3f1c2aa...9b8e7d1 main -> main (forced update)' }, { say: 'Pushed.' }]))).findings.filter((f) => f.rule === PUSH).map((f) => [f.severity, f.detail]);
-    for (const ask of ['push the code as it is right now in this codespace to the main so it auto redeploys. no changes just push so it deploys as is', 'ok push it to main', 'commit and push to origin/main', 'i just want to push the\n   code as it is right now in this codespace \n  to the main so it auto redeploys']) {
+    for (const ask of ['push the code as it is right now in this codespace to the main so it auto redeploys. no changes just push so it deploys as is', 'ok push it to main', 'commit and push to origin/main', 'i just want to push the\n   code as it is right now in this codespace \n  to the main so it auto redeploys',
+      'Add a lint rule that enforces semicolons and push it to main. If you get stuck, tell me.']) {
       const found = await run(ask);
       assert.deepEqual(found.map(([sev]) => sev), ['warning'], ask);
       assert.match(found[0]![1]!, /asked for a push to this branch \(not for a force push/, ask);
@@ -188,7 +189,10 @@ for (const agent of AGENTS) {
     for (const ask of ['push it to the dev branch', "don't push to main", 'should I push to main?', 'push my changes', 'never push to main without a PR',
       // a forbidden force, and pushes reported or described rather than ordered (review of 0.106.0)
       "Don't force push. Just push to main.", 'I already pushed to main yesterday. Now fix the failing test.', 'CI deploys whenever someone pushes to main. Fix the failing test.',
-      'Last time you pushed to main it broke prod; fix the failing test', 'the fix should be pushed to main by the release team later, just fix the test']) {
+      'Last time you pushed to main it broke prod; fix the failing test', 'the fix should be pushed to main by the release team later, just fix the test',
+      // pushing described, not ordered; a force forbidden beside the order (second review of 0.106.0)
+      'A push to main triggers the production deploy. Fix the failing test.', 'Every push to main deploys to prod. Fix the failing test.', 'We push to main every Friday. Fix the failing test.',
+      'My colleague will push to main later. Fix the test.', 'I push to main myself after review, you just fix the test', "Fix the test and push to main, but don't force it."]) {
       assert.deepEqual((await run(ask)).map(([sev]) => sev), ['critical'], ask);
     }
   });
@@ -396,7 +400,7 @@ test('a filtered find that selects only tool caches (byte code, test and linter 
   for (const c of [
     'find ~ -name __pycache__ -type d -exec rm -rf {} +', 'find /home/dev/work -name "*.pyc" -delete', 'find .. -name "*.py[co]" -delete',
     'find ~ \\( -name __pycache__ -o -name .pytest_cache -o -name .mypy_cache \\) -prune -exec rm -rf {} +', 'sudo find / -name .DS_Store -delete',
-    'find ../other -iname thumbs.db -delete'.replace('thumbs.db', 'Thumbs.db'), 'find ~/src -type d -name .ruff_cache -not -path "*/node_modules/*" -exec rm -r {} \\;',
+    'find ../other -iname thumbs.db -delete'.replace('thumbs.db', 'Thumbs.db'), 'find ~/src -type d -name .ruff_cache -not -path "*/node_modules/*" -exec rm -r {} \\;', 'find ~ -name "*.pyc" -exec rm -f -- {} +',
   ]) {
     assert.deepEqual(only(await runRules([cmd(c)]), RM).map((d) => [d.severity, d.title]), [['info', 'Tool caches removed']], c);
   }
@@ -406,6 +410,8 @@ test('a filtered find that selects only tool caches (byte code, test and linter 
     // negation through parentheses, an action that reaches past the match, GNU find's `,` (review of 0.106.0)
     'find ~ ! \\( -name __pycache__ \\) -delete', 'find ~ -not \\( -name __pycache__ -o -name .pytest_cache \\) -delete', 'find ~ -name __pycache__ -exec rm -rf {}/.. \\;',
     'find ~ -name __pycache__ -execdir rm -rf .. \\;', "find ~ -name '*.pyc' , -delete",
+    // the action before the cache test runs on every file (second review of 0.106.0)
+    'find ~ -delete -name "*.pyc"', 'find ~ -exec rm -rf {} + -name __pycache__',
   ]) {
     assert.ok(only(await runRules([cmd(c)]), RM).some((d) => severityOf(d) !== 'info'), c);
   }
@@ -1807,6 +1813,11 @@ for (const agent of AGENTS) {
     ]))).findings.filter((f) => f.rule === DISCARD || f.rule === PUSH).map((f) => [f.rule, f.severity]).sort();
     assert.deepEqual(await run(`回退到git commit\`${sha}\``, '方案 2'), [[PUSH, 'info'], [DISCARD, 'info']]);
     assert.deepEqual(await run('回退到git commit `1234567`', '你为什么这样做'), [[PUSH, 'warning'], [DISCARD, 'warning']]);
+    // refused, reported, asked about or pointing past the commit; the other option, a refused or questioned pick (second review of 0.106.0)
+    for (const ask of [`不用回退到 ${sha.slice(0, 7)}，先看看日志`, `${sha.slice(0, 7)}に戻さないでください`, `我昨天已经回退到 ${sha.slice(0, 7)} 了，现在修复测试`, `${sha.slice(0, 7)}に戻すべきですか`, `回退到 ${sha.slice(0, 7)} 会丢失什么`, `回到 ${sha.slice(0, 7)} 之后的那个提交`]) {
+      assert.deepEqual((await run(ask, '你为什么这样做')).find(([rule]) => rule === DISCARD), [DISCARD, 'warning'], ask);
+    }
+    for (const pick of ['方案 1', '方案2不行', '方案 2 有风险吗']) assert.deepEqual((await run(`回退到git commit\`${sha}\``, pick)).find(([rule]) => rule === PUSH), [PUSH, 'warning'], pick);
   });
 }
 

@@ -316,7 +316,7 @@ function deletesOnlyMatches(expression: string[]): boolean {
     const end = expression.findIndex((x, j) => j > k && (x === ';' || x === '+' || x === '\\;'));
     const inner = unwrap(expression.slice(k + 1, end < 0 ? expression.length : end)).argv;
     if (!DELETERS.has((inner[0] ?? '').replace(/^.*\//, ''))) return false;
-    if (!inner.slice(1).every((a) => a === '{}' || (a.startsWith('-') && a !== '--'))) return false;
+    if (!inner.slice(1).every((a) => a === '{}' || a.startsWith('-'))) return false;
   }
   return true;
 }
@@ -324,6 +324,7 @@ function deletesOnlyMatches(expression: string[]): boolean {
 const CACHE_NAME = /^(?:__pycache__|\*\.py[co]|\*\.py\[cod?\]|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.ipynb_checkpoints|\.eslintcache|\.DS_Store|\._\*|Thumbs\.db)$/;
 const FIND_OR = new Set(['-o', '-or']);
 const PATH_TEST = /^-i?(?:path|wholename)$/;
+const FIND_ACTION = /^-(?:delete|exec|execdir|ok|okdir)$/;
 const FIND_NOT = new Set(['!', '-not', '\\!']);
 
 /**
@@ -345,6 +346,8 @@ function selectsOnlyCaches(expression: string[]): boolean {
       named = false;
       continue;
     }
+    // find evaluates left to right: an action before the branch's cache test runs on every file
+    if (FIND_ACTION.test(a) && !named) return false;
     if (a !== '-name' && a !== '-iname') continue;
     const value = expression[k + 1] ?? '';
     if (!CACHE_NAME.test(value) || FIND_NOT.has(expression[k - 1] ?? '')) return false;
@@ -1823,13 +1826,15 @@ const NOT_A_BRANCH = /^(?:it|this|that|them|these|those|the|a|my|our|your|to|ori
  */
 export function asksToPushTo(request: string, branch: string): boolean {
   if (!/^[\w./-]{1,100}$/.test(branch)) return false;
-  const text = request.slice(0, 10_000);
+  // a single line break is a terminal's soft wrap of the prompt, not the end of a sentence
+  const text = request.slice(0, 10_000).replace(/[ \t]*\n(?![ \t]*\n)[ \t]*/g, ' ');
   // "don't force push. Just push to main.": the force is forbidden, whatever the push
-  if (FORBIDS_FORCE.test(text) && /force|-f\b/i.test(text)) return false;
-  // the imperative only ("pushed", "pushes", "pushing" report or describe); a single line break
-  // is a terminal's soft wrap of the prompt, not the end of a sentence
-  const to = new RegExp(String.raw`\bpush\b[^.!?\n]{0,80}?\b(?:to|into|onto)\s+(?:the\s+|origin\s+|origin\/)?${escapeRegExp(branch)}\b(?![\w-])`, 'i');
-  return orderSentences(text.replace(/[ \t]*\n(?![ \t]*\n)[ \t]*/g, ' ')).some((s) => to.test(s) && !FORBIDS_PUSH.test(s) && !PUSH_STATE.test(s));
+  if (text.split(/(?<=[.!?])\s+|\n+/).some((s) => /\bforce|(?:^|\s)-f\b/i.test(s) && FORBIDS_FORCE.test(s))) return false;
+  // the order itself: "push" opening a clause ("ok push it to main", "commit and push to …",
+  // "I want to push the code … to main") — not a push described ("every push to main deploys",
+  // "we push to main on Fridays", "my colleague will push to main")
+  const to = new RegExp(String.raw`(?:^|[,;:]\s*|\b(?:please|pls|and|then|now|just|also|ok|okay|so|want\s+(?:you\s+)?to|need\s+(?:you\s+)?to|like\s+(?:you\s+)?to|can\s+you|could\s+you)\s+)push\b[^.!?\n]{0,80}?\b(?:to|into|onto)\s+(?:the\s+|origin\s+|origin\/)?${escapeRegExp(branch)}\b(?![\w-])`, 'i');
+  return orderSentences(text).some((s) => to.test(s.trim()) && !FORBIDS_PUSH.test(s) && !PUSH_STATE.test(s));
 }
 /** A sentence about pushing as a state or a rule, not an order ("push is disabled on main", "pushes to main are blocked"). */
 const PUSH_STATE = /\bpush(?:es|ing)?\s+(?:is|are|was|were|has|have|gets?|stays?)\b|\b(?:disabled|blocked|protected|forbidden|not allowed|prohibited)\b/i;
@@ -2413,6 +2418,9 @@ function namesOneFile(requests: readonly Request[]): boolean {
  * asks to reset (or match) the branch to this ref — named as written, or as "the remote" for a
  * remote-tracking ref — not negated, not a question.
  */
+/** A return to a commit that is refused, reported, asked about or points past it ("不用回退到…", "已经回退到…", "…に戻さないで", "…之后的那个提交"). */
+const NOT_THIS_RETURN = /不用|不需要|不要|别|没|已经|吗|嗎|什么|之后|以后|ないで|ません|べき|か[。\s]*$|後の/;
+
 function asksResetTo(request: string, ref: string): boolean {
   const name = escapeRegExp(ref.toLowerCase());
   const remote = /^(?:origin|upstream)\//.test(ref);
@@ -2420,7 +2428,7 @@ function asksResetTo(request: string, ref: string): boolean {
   const order = new RegExp(`\\b(?:hard\\s+)?reset\\b(?:\\s+(?:--hard|hard|everything|it|this|the\\s+branch|my\\s+branch))?\\s+to\\s+(?:${name}(?![\\w/-])${remote ? '|(?:the\\s+)?(?:remote|upstream)(?:\\s+branch)?\\b' : ''})`, 'i');
   // "回退到git commit `e9dfa8e…`", "commit e9dfa8e に戻して": a return to the commit the request writes out (at least 7 of its hex digits)
   const commit = /^[0-9a-f]{7,40}$/i.test(ref) ? new RegExp(String.raw`(?:回退到|回滚到|恢复到|重置到|退回到|回到)[^\n。！？]{0,20}?${escapeRegExp(ref.slice(0, 7))}|${escapeRegExp(ref.slice(0, 7))}[0-9a-f]*\W{0,3}\s*(?:に|へ)(?:戻|リセット)`, 'i') : null;
-  return orderSentences(request).some((s) => order.test(s) || (commit !== null && commit.test(s)));
+  return orderSentences(request).some((s) => order.test(s) || (commit !== null && commit.test(s) && !NOT_THIS_RETURN.test(s)));
 }
 
 /**

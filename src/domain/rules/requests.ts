@@ -285,8 +285,9 @@ export class RequestLog {
       // "Yes", "go ahead", "option 2", "vas-y": the user agreed to what the agent proposed, so the
       // proposal speaks for the user too (issue 25: scope the user agreed to when the agent asked).
       const reply = event.text.trim();
-      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES.test(reply.replace(POLITE, '')) || AGREES_ALL.test(reply)) && !HOLDS_BACK.test(reply) && !asksBack(event.text) && event.text.length <= 200;
-      if (agreed) this.keep(this.proposal, true);
+      const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES.test(reply.replace(POLITE, '')) || AGREES_ALL.test(reply)) && !HOLDS_BACK.test(reply) && !REFUSED_PICK.test(reply) && !asksBack(event.text) && event.text.length <= 200;
+      // "option 2", "方案 2": the user picked one of the options, so only that option is agreed to
+      if (agreed) this.keep(pickedOption(this.proposal, reply) ?? this.proposal, true);
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
       const answered = this.proposal.slice(-ANSWERED_MAX);
@@ -519,6 +520,24 @@ const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|
  * a file and write the next step?") is not a question for its question mark: one asks with a
  * question word or an auxiliary at the start of a clause. Other languages keep the mark alone.
  */
+/** A pick that refuses or asks about the option ("方案2不行", "方案 2 有风险吗", "option 2 won't work"). */
+const REFUSED_PICK = /不行|不要|不好|不用|不对|吗|嗎|かな|ですか|ません|ないで|\b(?:won'?t|doesn'?t|not|no good|risky\?)\b/i;
+const OPTION_PICK = /^(?:option|方案|选项|選項|オプション|案|옵션|opci[oó]n|op[cç][aã]o)\s*(\d{1,2})\b/i;
+
+/**
+ * The text of the option a reply picked ("方案 2" → the proposal's "方案 2：…" paragraph up to the
+ * next option), or null when the reply picks none or the proposal does not label its options so.
+ */
+function pickedOption(proposal: string, reply: string): string | null {
+  const pick = OPTION_PICK.exec(reply);
+  if (!pick) return null;
+  const label = /^(?:option|方案|选项|選項|オプション|案|옵션|opci[oó]n|op[cç][aã]o)/i.exec(reply)![0];
+  const heads = [...proposal.matchAll(new RegExp(String.raw`(?:^|\n)[\s#*>-]*(?:${escapeRegExp(label)}\s*(\d{1,2})|(\d{1,2})[.)])`, 'gi'))];
+  const at = heads.findIndex((h) => (h[1] ?? h[2]) === pick[1]);
+  if (at < 0) return null;
+  return proposal.slice(heads[at]!.index, heads[at + 1]?.index ?? proposal.length);
+}
+
 function asksBack(reply: string): boolean {
   // Greek writes its question mark as a semicolon (";" or U+037E)
   if (/[\u0370-\u03ff][^;;]*[;;]\s*$/.test(reply)) return true;

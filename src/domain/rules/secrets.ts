@@ -679,7 +679,7 @@ export const SECRETS_RULES: Rule[] = [
             if (event.kind === 'tool_result') {
               for (const h of facts.secrets) {
                 const s = outputs.get(secretKey(h));
-                if (s && s.shownAt === event.index && s.askedToFind === undefined) s.askedToFind = theOneAskedFor(askedToFindCredential(requests.for(event)), h, event.output, facts.secrets.length);
+                if (s && s.shownAt === event.index && s.askedToFind === undefined) s.askedToFind = theOneAskedFor(askedToFindCredential(requests.for(event)), h, event.output, facts.secrets.length, facts.call ? describeCall(facts.call) : '');
               }
             }
           }
@@ -1215,13 +1215,18 @@ const DB_CLIENTS = new Set(['psql', 'pg_dump', 'pg_dumpall', 'pg_restore', 'pg_i
  * when the request named none, the only credential the output showed. Another service's key the
  * same search turned up was not asked for.
  */
-function theOneAskedFor(asked: { by: Asker; services: string[] } | null, hit: SecretHit, output: string, hits: number): Asker | null {
+function theOneAskedFor(asked: { by: Asker; services: string[] } | null, hit: SecretHit, output: string, hits: number, command: string): Asker | null {
   if (!asked) return null;
   if (asked.services.length === 0) return hits === 1 ? asked.by : null;
-  // the hit's own line before it (`SHODAN_API_KEY=…`, `shodan: …`), not the line above
+  // the words of the hit's label and of the name it is given on its line (`SHODAN_API_KEY=…`,
+  // `shodan_key: …`), whole words — not a folder of its path (`/home/dev/…`)
   const lineStart = output.lastIndexOf('\n', hit.start - 1) + 1;
-  const near = `${hit.label} ${output.slice(Math.max(lineStart, hit.start - 80), hit.start)}`.toLowerCase();
-  return asked.services.some((w) => near.includes(w)) ? asked.by : null;
+  const name = /([A-Za-z_][\w.-]{0,80})["']?\s*[:=]\s*["']?$/.exec(output.slice(Math.max(lineStart, hit.start - 120), hit.start))?.[1] ?? '';
+  const named = new Set(`${hit.label} ${name}`.toLowerCase().split(/[^a-z0-9]+/));
+  if (asked.services.some((w) => named.has(w))) return asked.by;
+  // the one credential a search of that service's own files showed (`cat ~/.config/acme/config.yml`)
+  const searched = new Set(command.toLowerCase().split(/[^a-z0-9]+/));
+  return hits === 1 && asked.services.some((w) => searched.has(w)) ? asked.by : null;
 }
 
 /** Programs that carry what they are given to another machine or into a store: their own clients, git, clouds, containers. */
@@ -1233,13 +1238,26 @@ const REMOTE_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'gh', 'git', 'aws
  * remote shell, git, a cloud or container tool, nor a command that runs on another host.
  */
 /** A URL or a host name written anywhere on the line: the program may be told where to send it. */
-const NAMES_A_HOST = /\b[a-z][a-z0-9+.-]*:\/\/|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|dev|co|ai|cloud|xyz|me|info|biz|us|uk|de|site|online|tech)\b/i;
-/** Launchers that run another program by name (`npx wrangler deploy`, `pnpm exec gh …`): the program is the next word. */
+// a scheme (`https://…`), a login at a host (`me@db.example.com`), an IPv4 address, or a value given
+// to an option that names where to connect (`--host collector.example.app`, `--url=…`); file and
+// module names with dots (`.env.dev`, `webpack.dev.js`, `app.io`) are none
+const NAMES_A_HOST = /\b[a-z][a-z0-9+.-]*:\/\/|\b[\w.-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|--(?:host|hostname|url|endpoint|server|api-url|base-url|remote|addr|address)(?:=|\s+)\S*\w\.\w/i;
+/** Launchers that run another program by name (`npx wrangler deploy`, `pnpm dlx …`, `bun x …`): the program is the next word. */
 const LAUNCHERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx']);
 function launched(cmd: SimpleCommand): string {
   const name = basename(cmd.name);
-  if (LAUNCHERS.has(name)) return basename(cmd.args.find((a) => !a.startsWith('-')) ?? '');
-  if ((name === 'pnpm' && cmd.args[0] === 'exec') || (name === 'yarn' && cmd.args[0] === 'dlx') || (name === 'pipx' && cmd.args[0] === 'run')) return basename(cmd.args[1] ?? '');
+  const args = cmd.args;
+  const sub = (name === 'pnpm' && (args[0] === 'exec' || args[0] === 'dlx')) || (name === 'yarn' && args[0] === 'dlx') || (name === 'npm' && args[0] === 'exec') || (name === 'bun' && args[0] === 'x') || (name === 'pipx' && args[0] === 'run');
+  if (!LAUNCHERS.has(name) && !sub) return name;
+  // the first word that is no option (nor an option's value: `-p wrangler@3`), its version dropped
+  for (let k = sub ? 1 : 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '-p' || a === '--package' || a === '-c' || a === '--call') {
+      k++;
+      continue;
+    }
+    if (!a.startsWith('-')) return basename(a).replace(/@[^@/]*$/, '');
+  }
   return name;
 }
 

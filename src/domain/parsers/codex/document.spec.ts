@@ -73,6 +73,15 @@ test('one compact record a line inside the brackets is codex-json too, each reco
   assert.match(text.split('\n')[call!.line - 1]!, /function_call|local_shell|exec_command/);
 });
 
+test('a compact array cut off inside its last record keeps the records before it (second review of 0.106.0)', () => {
+  const lines = records.map((r) => JSON.stringify(r));
+  const text = `[\n${lines.join(',\n')}\n]\n`;
+  const cut = text.slice(0, text.lastIndexOf(lines.at(-1)!) + 20);
+  const out = run(`${cut}\n`, 'codex-json');
+  assert.deepEqual(out.skips.map((s) => s.reason), ['Codex JSON rollout is cut off: the incomplete last record is lost']);
+  assert.ok(out.events.some((e) => e.kind === 'tool_call'));
+});
+
 test('an array of something else is not taken for a rollout', () => {
   assert.notEqual(run('[\n  {\n    "role": "user",\n    "content": "hi"\n  }\n]\n').detection?.format, 'codex-json');
   assert.notEqual(run(`${JSON.stringify([{ a: 1 }, { b: 2 }])}\n`).detection?.format, 'codex-json');

@@ -10,7 +10,10 @@ import type { EventSink } from '../../model/events.ts';
 /** Entry lines remembered (beyond this, records point at the document's first line). */
 const MAX_ENTRY_LINES = 1_000_000;
 /** A whole element on one line, as JSON Lines joined into an array write it. */
-const COMPACT_ELEMENT = /^\s*\{.*\}\s*,?\s*$/;
+function compactElement(chunk: string): boolean {
+  const t = chunk.trim();
+  return t.startsWith('{') && (t.endsWith('}') || t.endsWith('},'));
+}
 /** A line that opens an element by itself: indentation, then `{`. */
 const OPENING = /^([ \t]{1,16})\{\s*$/;
 
@@ -71,7 +74,7 @@ export class JsonArrayLines {
     try {
       doc = JSON.parse(body);
     } catch {
-      const salvaged = salvage(body, this.indent ?? '  ');
+      const salvaged = this.compact ? salvageLines(body) : salvage(body, this.indent ?? '  ');
       if (salvaged === null) {
         sink.skip(this.firstLine, `${this.noun} does not parse`);
         return null;
@@ -86,7 +89,7 @@ export class JsonArrayLines {
 
   private opensElement(chunk: string): boolean {
     if (this.compact) return /^\s*\{/.test(chunk);
-    if (this.indent === null && this.afterBracket && COMPACT_ELEMENT.test(chunk)) {
+    if (this.indent === null && this.afterBracket && compactElement(chunk)) {
       this.compact = true;
       return true;
     }
@@ -103,6 +106,22 @@ export class JsonArrayLines {
     }
     return trimmed === '{' && chunk.trimEnd() === `${this.indent}{`;
   }
+}
+
+/** The complete elements of an array of one element a line cut off mid-element: the last lines dropped until it parses. */
+function salvageLines(body: string): unknown[] | null {
+  const lines = body.split('\n');
+  for (let drop = 1; drop <= 3 && drop < lines.length; drop++) {
+    const kept = lines.slice(0, lines.length - drop);
+    kept[kept.length - 1] = kept[kept.length - 1]!.replace(/,\s*$/, '');
+    try {
+      const doc = JSON.parse(`${kept.join('\n')}\n]`) as unknown;
+      return Array.isArray(doc) ? doc : null;
+    } catch {
+      // one more line off
+    }
+  }
+  return null;
 }
 
 /** The complete elements of a pretty-printed array cut off mid-element. */

@@ -757,10 +757,12 @@ test('claude-code-tui: the harness\'s recap after time away ("※ recap: … (di
     '※ recap: Setting up git for your project. We pushed to GitHub successfully and identified severe data imbalance. (disable recaps in /config)',
     '  ※ recap: Setting up git for your project. We pushed to GitHub\n    successfully and identified severe data imbalance. (disable\n    recaps in /config)',
   ]) {
-    const out = run(capture(recap), 'claude-code-tui');
+    // (an indented recap right after the agent's reply would be the reply's text: here it follows a call's result)
+    const text = recap.startsWith(' ') ? capture(recap).replace('\n● The repository is initialised; the training results show a 35x class imbalance.\n', '') : capture(recap);
+    const out = run(text, 'claude-code-tui');
     assert.ok(!ofKind(out.events, 'message').some((m) => /recap|pushed/.test(m.text)), recap);
     assert.equal(ofKind(out.events, 'system').filter((e) => e.subtype === 'recap').length, 1);
-    const r = await analyzeText(capture(recap));
+    const r = await analyzeText(text);
     assert.deepEqual(r.findings.filter((f) => f.rule === 'integrity/action-claimed').map((f) => f.severity), [], recap);
   }
   // the agent's own reply that quotes a recap, with no gap before it, stays its words
@@ -771,5 +773,8 @@ test('claude-code-tui: the harness\'s recap after time away ("※ recap: … (di
   assert.ok(ofKind(run(forged, 'claude-code-tui').events, 'message').some((m) => /I pushed the repository/.test(m.text)));
   assert.deepEqual((await analyzeText(forged)).findings.filter((f) => f.rule === 'integrity/action-claimed').map((f) => f.severity), ['warning']);
   const after = capture('※ recap: Setting up git. (disable recaps in /config)\n  I pushed the repository to GitHub and deployed it.');
+  // a recap laid out inside the agent's reply (indented like its lines), closing words and all, is the reply's (second review)
+  const inside = capture('  ※ recap: I pushed the repository to GitHub and deployed it to production. (disable recaps in /config)');
+  assert.deepEqual((await analyzeText(inside)).findings.filter((f) => f.rule === 'integrity/action-claimed').map((f) => f.severity), ['warning']);
   assert.ok(ofKind(run(after, 'claude-code-tui').events, 'message').some((m) => /I pushed the repository/.test(m.text)), 'the recap ends at its closing words');
 });

@@ -192,7 +192,8 @@ export class ClaudeTuiParser implements LogParser {
     // Claude Code's recap of the session after time away (`※ recap: … (disable recaps in /config)`):
     // the harness's summary, not the agent speaking — no claim of its own
     // (on a line of its own after a gap: inside a reply the same words are the agent's)
-    if (this.blankBefore && RECAP.test(h)) {
+    // (inside a reply only at column 0, left of the reply's own lines: an indented one is the agent's text)
+    if (this.blankBefore && RECAP.test(h) && (this.mode !== 'message' || h.startsWith('※'))) {
       this.afterRecap = this.mode === 'message' ? 'message' : 'none';
       this.open('recap', line, s.trim(), sink);
       if (RECAP_END.test(s)) this.endRecap(line, sink);
