@@ -225,7 +225,12 @@ tableTest('writers', WRITERS, (source) => {
   ['tee -a log.txt <<EOF\nline\nEOF', ['write log.txt +line']],
   ['tee', []],
   ['cp a.txt b.txt', ['write b.txt']],
-  ['mv -t dist a.js b.js', ['write dist']],
+  ['mv -t dist a.js b.js', ['write dist/a.js', 'write dist/b.js']],
+  // into a folder written as one: each source's name in it; a glob or a folder name alone stays the folder
+  ['mv pipeline/config/p313.csv pipeline/config/p314.csv ../temp_csvs/', ['write ../temp_csvs/p313.csv', 'write ../temp_csvs/p314.csv']],
+  ['cp *.csv ../backup/', ['write ../backup/']],
+  ['cp a.txt ../backup', ['write ../backup']],
+  ['ln -s ../shared/config.yml conf/', ['write conf/']],
   ['rsync -av src/ host:/srv/', []],
   ['cp a.txt', []],
   ['touch -d yesterday x y', ['create x', 'create y']],

@@ -252,7 +252,7 @@ const written = (kind: FileOp['kind'], added = '') => (path: string): CmdWrite =
 export const WRITERS = new CommandTable<WriteView, Writer>([
   { tools: ['tee'], path: [], writes: (v) => parseArgs(v.args).operands.map(written('write', v.heredoc)) },
   // A remote destination (`host:path`) is not a local write.
-  { tools: ['cp', 'mv', 'install', 'ln', 'rsync'], path: [], writes: (v) => [destinationOf(v.args)].filter((d): d is string => !!d && !/^[^/\s]*[a-z0-9]:/i.test(d)).map(written('write')) },
+  { tools: ['cp', 'mv', 'install', 'ln', 'rsync'], path: [], writes: (v) => copiedTo(v.cmd.name, v.args).filter((d) => !/^[^/\s]*[a-z0-9]:/i.test(d)).map(written('write')) },
   { tools: ['touch'], path: [], writes: (v) => parseArgs(v.args, ['-d', '-t', '-r']).operands.map(written('create')) },
   { tools: ['sed', 'perl'], path: [], writes: (v) => inPlaceEdits(v.cmd) },
   { tools: ['dd'], path: [], writes: (v) => [v.args.find((a) => a.startsWith('of='))?.slice(3)].filter((f) => f !== undefined).map(written('write')) },
@@ -280,6 +280,23 @@ export function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
 const CLIPPED = /…$/;
 
 /** The destination of cp/mv/install/ln/rsync: `-t dir`, else the last operand. */
+/**
+ * The files a copy or move writes: into a folder written as one (`mv a.csv b.csv ../tmp/`, `cp -t
+ * dir a b`), each source's name in it — the files that land there, one per source; else the
+ * destination as written. (`ln` and `rsync` give their last operand other meanings: as written.)
+ */
+function copiedTo(tool: string, args: string[]): string[] {
+  const dest = destinationOf(args);
+  if (!dest) return [];
+  const intoFolder = tool === 'cp' || tool === 'mv' || tool === 'install';
+  const t = optionValues(args, ['-t', '--target-directory']);
+  if (!intoFolder || (t.length === 0 && !dest.endsWith('/'))) return [dest];
+  const { operands } = parseArgs(args, ['-m', '-o', '-g', '-S', '--suffix', '-t', '--target-directory', '--mode', '--owner', '--group']);
+  const sources = t.length > 0 ? operands : operands.slice(0, -1);
+  const names = sources.map((s) => s.replace(/\/+$/, '').replace(/^.*\//, '')).filter((n) => n !== '' && !/[*?[]/.test(n) && n !== '.' && n !== '..');
+  return names.length === sources.length && names.length > 0 ? names.slice(0, 50).map((n) => `${dest.replace(/\/+$/, '')}/${n}`) : [dest];
+}
+
 function destinationOf(args: string[]): string | null {
   const t = optionValues(args, ['-t', '--target-directory']);
   if (t.length > 0) return t[0];
