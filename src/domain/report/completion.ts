@@ -8,6 +8,7 @@ import type { NormEvent, ToolCallEvent } from '../model/events.ts';
 import type { IncompleteRun } from '../rules/types.ts';
 import { RUN_INCOMPLETE, RUN_START } from '../model/runs.ts';
 import { describeCall } from '../rules/util.ts';
+import { launchedProgram } from '../rules/commands.ts';
 import { oneLine } from './strings.ts';
 import { boundedAdd, boundedSet } from '../bounded.ts';
 import { classifyPath } from '../paths.ts';
@@ -103,8 +104,9 @@ const GO_MODULE = /^[a-z0-9.-]+\.[a-z]{2,}\/[\w./-]+(?:@[\w.+-]+)?$/;
  */
 function staticCheck(name: string, args: string[]): boolean {
   const rest = args.filter((a) => a !== '2>&1' && !/^[12]?>\s*\/dev\/null$/.test(a));
-  if (/^(?:npx|bunx|pnpx)$/.test(name)) return staticCheck(rest[0] ?? '', rest.slice(1));
-  if (name === 'pnpm' && rest[0] === 'exec') return staticCheck(rest[1] ?? '', rest.slice(2));
+  // (`npx tsc --noEmit`, `pnpm exec eslint .`: the program the launcher runs)
+  const launched = launchedProgram({ name, args: rest });
+  if (launched.name !== name) return staticCheck(launched.name, launched.args);
   // a fix or an install through any option (`yarn lint --fix`, `ruff check --fix-only`, `mypy --install-types`)
   if (rest.some((a) => a.startsWith('--fix') || a === '--install-types' || a === '--write')) return false;
   if (/^(?:npm|pnpm|yarn|bun)$/.test(name)) {

@@ -191,6 +191,29 @@ const BUILD_TOOLS = new Set(['tsc', 'vue-tsc', 'mypy', 'pyright', 'javac', 'rust
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const RUNNER_SHIMS = new Set(['npx', 'bunx', 'pnpx']);
 const RUST_TOOLS = /^(?:cargo|rustc|rustdoc)$/;
+/** Launchers that fetch and run a program by name (`npx wrangler deploy`, `uvx ruff`). */
+const LAUNCHERS: ReadonlySet<string> = new Set([...RUNNER_SHIMS, 'uvx', 'pipx']);
+
+/**
+ * The program a launcher runs, with its arguments (`npx wrangler@3 deploy`, `npx -p wrangler@3
+ * wrangler deploy`, `pnpm dlx …`, `pnpm exec …`, `yarn dlx …`, `npm exec …`, `bun x …`, `pipx run …`):
+ * its first word that is no option nor an option's value, the version dropped. Any other command is
+ * itself.
+ */
+export function launchedProgram(cmd: Pick<SimpleCommand, 'name' | 'args'>): { name: string; args: string[] } {
+  const { name, args } = cmd;
+  const sub = ((name === 'pnpm' && (args[0] === 'exec' || args[0] === 'dlx')) || (name === 'yarn' && args[0] === 'dlx') || (name === 'npm' && args[0] === 'exec') || (name === 'bun' && args[0] === 'x') || (name === 'pipx' && args[0] === 'run'));
+  if (!LAUNCHERS.has(name) && !sub) return { name, args };
+  for (let k = sub ? 1 : 0; k < args.length; k++) {
+    const a = args[k]!;
+    if (a === '-p' || a === '--package' || a === '-c' || a === '--call') {
+      k++;
+      continue;
+    }
+    if (!a.startsWith('-')) return { name: a.replace(/^.*\//, '').replace(/@[^@/]*$/, ''), args: args.slice(k + 1) };
+  }
+  return { name, args };
+}
 
 /** Is this simple command a test run or a build/type check? (The last thing a claim leans on.) */
 export function checkKind(cmd: SimpleCommand): CheckKind | null {

@@ -279,6 +279,8 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
   const i0 = i;
   let deletes = false;
   let selective = false;
+  // every action removes the matched entry itself (`-delete`, `-exec rm -rf {} +`), nothing built from it
+  let onlyMatches = true;
   for (; i < args.length; i++) {
     const a = args[i];
     if (FIND_VALUE_TESTS.has(a)) {
@@ -292,13 +294,23 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
       const end = args.findIndex((x, k) => k > i && (x === ';' || x === '+' || x === '\\;'));
       const inner = args.slice(i + 1, end < 0 ? args.length : end);
       if (execDeletes(inner)) deletes = true;
+      onlyMatches &&= removesMatchAlone(inner);
       i = end < 0 ? args.length : end;
     } else if (FIND_UNFILTERED.has(a)) {
       selective = true;
     }
   }
   if (!deletes) return null;
-  return { targets: roots.length > 0 ? roots : ['.'], selective, ...(selective && selectsOnlyCaches(args.slice(i0)) ? { cachesOnly: true as const } : {}) };
+  return { targets: roots.length > 0 ? roots : ['.'], selective, ...(selective && onlyMatches && selectsOnlyCaches(args.slice(i0)) ? { cachesOnly: true as const } : {}) };
+}
+
+/**
+ * An `-exec`/`-execdir` that removes the matched entry itself: rm (or unlink) on `{}` alone — not
+ * `{}/..`, not `..`, not a shell script, nothing built from the name.
+ */
+function removesMatchAlone(exec: string[]): boolean {
+  const inner = unwrap(exec).argv;
+  return DELETERS.has((inner[0] ?? '').replace(/^.*\//, '')) && inner.slice(1).every((a) => a === '{}' || a.startsWith('-'));
 }
 
 /**
@@ -306,21 +318,6 @@ export function findDeletion(cmd: SimpleCommand): Deletion | null {
  * test, type-checker and linter caches, notebook checkpoints, the OS's folder metadata. Build
  * outputs (`build`, `dist`, `target`) are not among them: a folder of that name can be sources.
  */
-/**
- * The action removes the matched entry itself: `-delete`, or `-exec`/`-execdir` running rm (or
- * unlink) on `{}` alone — not `{}/..`, not `..`, nothing built from the name.
- */
-function deletesOnlyMatches(expression: string[]): boolean {
-  for (let k = 0; k < expression.length; k++) {
-    if (!/^-(?:exec|execdir|ok|okdir)$/.test(expression[k]!)) continue;
-    const end = expression.findIndex((x, j) => j > k && (x === ';' || x === '+' || x === '\\;'));
-    const inner = unwrap(expression.slice(k + 1, end < 0 ? expression.length : end)).argv;
-    if (!DELETERS.has((inner[0] ?? '').replace(/^.*\//, ''))) return false;
-    if (!inner.slice(1).every((a) => a === '{}' || a.startsWith('-'))) return false;
-  }
-  return true;
-}
-
 const CACHE_NAME = /^(?:__pycache__|\*\.py[co]|\*\.py\[cod?\]|\.pytest_cache|\.mypy_cache|\.ruff_cache|\.ipynb_checkpoints|\.eslintcache|\.DS_Store|\._\*|Thumbs\.db)$/;
 const FIND_OR = new Set(['-o', '-or']);
 const PATH_TEST = /^-i?(?:path|wholename)$/;
@@ -337,7 +334,6 @@ function selectsOnlyCaches(expression: string[]): boolean {
   // leaves paths out (`-not -path '*/node_modules/*'`) narrows it — and GNU find's `,` runs what
   // follows on every file: read as no filter
   if (expression.some((a, k) => (FIND_NOT.has(a) && !PATH_TEST.test(expression[k + 1] ?? '')) || a === ',')) return false;
-  if (!deletesOnlyMatches(expression)) return false;
   let named = false;
   for (let k = 0; k <= expression.length; k++) {
     const a = expression[k];

@@ -280,28 +280,23 @@ export function commandWrites(cmd: SimpleCommand, heredoc: string): CmdWrite[] {
 const CLIPPED = /…$/;
 
 /** The destination of cp/mv/install/ln/rsync: `-t dir`, else the last operand. */
+/** Options of cp, mv, install, ln and rsync that take a value (the value is no operand). */
+const COPY_VALUE_OPTS = ['-m', '-o', '-g', '-S', '--suffix', '-e', '--exclude', '--include', '--mode', '--owner', '--group', '-t', '--target-directory'];
+
 /**
  * The files a copy or move writes: into a folder written as one (`mv a.csv b.csv ../tmp/`, `cp -t
  * dir a b`), each source's name in it — the files that land there, one per source; else the
  * destination as written. (`ln` and `rsync` give their last operand other meanings: as written.)
  */
 function copiedTo(tool: string, args: string[]): string[] {
-  const dest = destinationOf(args);
+  const target = optionValues(args, ['-t', '--target-directory'])[0];
+  const { operands } = parseArgs(args, COPY_VALUE_OPTS);
+  const dest = target ?? (operands.length >= 2 ? operands[operands.length - 1]! : null);
   if (!dest) return [];
-  const intoFolder = tool === 'cp' || tool === 'mv' || tool === 'install';
-  const t = optionValues(args, ['-t', '--target-directory']);
-  if (!intoFolder || (t.length === 0 && !dest.endsWith('/'))) return [dest];
-  const { operands } = parseArgs(args, ['-m', '-o', '-g', '-S', '--suffix', '-t', '--target-directory', '--mode', '--owner', '--group']);
-  const sources = t.length > 0 ? operands : operands.slice(0, -1);
+  if (!(tool === 'cp' || tool === 'mv' || tool === 'install') || (target === undefined && !dest.endsWith('/'))) return [dest];
+  const sources = target !== undefined ? operands : operands.slice(0, -1);
   const names = sources.map((s) => s.replace(/\/+$/, '').replace(/^.*\//, '')).filter((n) => n !== '' && !/[*?[]/.test(n) && n !== '.' && n !== '..');
   return names.length === sources.length && names.length > 0 ? names.slice(0, 50).map((n) => `${dest.replace(/\/+$/, '')}/${n}`) : [dest];
-}
-
-function destinationOf(args: string[]): string | null {
-  const t = optionValues(args, ['-t', '--target-directory']);
-  if (t.length > 0) return t[0];
-  const { operands } = parseArgs(args, ['-m', '-o', '-g', '-S', '--suffix', '-e', '--exclude', '--include', '--mode', '--owner', '--group']);
-  return operands.length >= 2 ? operands[operands.length - 1] : null;
 }
 
 /**

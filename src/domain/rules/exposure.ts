@@ -6,7 +6,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
 import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
-import { showsCommitSummary, gitSubcommand, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
+import { showsCommitSummary, gitSubcommand, launchedProgram, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 import { HeldDrafts, Outcomes, SERVE } from './outcome.ts';
@@ -72,8 +72,7 @@ export function fileServer(cmd: SimpleCommand): Served | null {
     const addr = args[args.indexOf('-S') + 1] ?? '';
     return { dir: optionValues(args, ['-t'])[0] ?? null, bind: addr.replace(/:\d+$/, '') };
   }
-  const tool = name === 'npx' || name === 'bunx' || name === 'pnpx' ? args.find((a) => !a.startsWith('-')) : name;
-  const toolArgs = tool && tool !== name ? args.slice(args.indexOf(tool) + 1) : args;
+  const { name: tool, args: toolArgs } = launchedProgram(cmd);
   if (tool === 'http-server' || tool === 'serve') {
     const { operands } = parseArgs(toolArgs, ['-a', '-p', '--port', '-l', '--listen', '-c', '--config']);
     const bind = optionValues(toolArgs, ['-a', '-l', '--listen'])[0] ?? '0.0.0.0';

@@ -745,6 +745,11 @@ const PASSES_ANYWAY = /^\s*(?:-\s+)?(.*?\S)\s*\|\|\s*(?:true|:|exit\s+0|echo\b[^
 /** …which the old text ran with a fallback that fails the job (`|| exit 1`, `|| exit $?`, `|| false`). */
 const FAILS_JOB = /\|\|\s*(?:exit\s+(?:[1-9]\d*|\$\?)|false)\b/;
 
+/** The commands a CI text runs with a fallback that fails the job (`X || exit 1`): each X, as written. */
+function gatedCommands(text: string): Set<string> {
+  return new Set(text.split('\n').filter((l) => FAILS_JOB.test(l)).map((l) => l.slice(0, l.search(/\|\|/)).replace(/^\s*(?:-\s+)?/, '').trim()));
+}
+
 /**
  * Commands of a CI file that used to fail the job on failure and now carry on: the old text ran
  * `X || exit 1`, the new one `X || echo "…, continuing"` (or `|| true`). Any command counts —
@@ -752,10 +757,10 @@ const FAILS_JOB = /\|\|\s*(?:exit\s+(?:[1-9]\d*|\$\?)|false)\b/;
  */
 function failuresDropped(added: string, before: string): string[] {
   if (!before || !added.includes('||') || !before.includes('||')) return [];
-  const gated = new Set(before.split('\n').filter((l) => FAILS_JOB.test(l)).map((l) => l.slice(0, l.search(/\|\|/)).replace(/^\s*(?:-\s+)?/, '').trim()));
+  const gated = gatedCommands(before);
   if (gated.size === 0) return [];
   // a command the new text still gates (a retry loop before the same `|| exit 1`) keeps failing the job
-  const stillGated = new Set(added.split('\n').filter((l) => FAILS_JOB.test(l)).map((l) => l.slice(0, l.search(/\|\|/)).replace(/^\s*(?:-\s+)?/, '').trim()));
+  const stillGated = gatedCommands(added);
   const out: string[] = [];
   for (const line of added.split('\n')) {
     const m = PASSES_ANYWAY.exec(line);

@@ -522,7 +522,7 @@ const GO_WITH_PLAN = /\b(?:implement|execute|carry\s+out|go\s+(?:ahead\s+)?with|
  */
 /** A pick that refuses or asks about the option ("方案2不行", "方案 2 有风险吗", "option 2 won't work"). */
 const REFUSED_PICK = /不行|不要|不好|不用|不对|吗|嗎|かな|ですか|ません|ないで|\b(?:won'?t|doesn'?t|not|no good|risky\?)\b/i;
-const OPTION_PICK = /^(?:option|方案|选项|選項|オプション|案|옵션|opci[oó]n|op[cç][aã]o)\s*(\d{1,2})\b/i;
+const OPTION_PICK = /^(option|方案|选项|選項|オプション|案|옵션|opci[oó]n|op[cç][aã]o)\s*(\d{1,2})\b/i;
 
 /**
  * The text of the option a reply picked ("方案 2" → the proposal's "方案 2：…" paragraph up to the
@@ -531,9 +531,9 @@ const OPTION_PICK = /^(?:option|方案|选项|選項|オプション|案|옵션|
 function pickedOption(proposal: string, reply: string): string | null {
   const pick = OPTION_PICK.exec(reply);
   if (!pick) return null;
-  const label = /^(?:option|方案|选项|選項|オプション|案|옵션|opci[oó]n|op[cç][aã]o)/i.exec(reply)![0];
+  const [, label, number] = pick;
   const heads = [...proposal.matchAll(new RegExp(String.raw`(?:^|\n)[\s#*>-]*(?:${escapeRegExp(label)}\s*(\d{1,2})|(\d{1,2})[.)])`, 'gi'))];
-  const at = heads.findIndex((h) => (h[1] ?? h[2]) === pick[1]);
+  const at = heads.findIndex((h) => (h[1] ?? h[2]) === number);
   if (at < 0) return null;
   return proposal.slice(heads[at]!.index, heads[at + 1]?.index ?? proposal.length);
 }

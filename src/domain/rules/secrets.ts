@@ -8,7 +8,7 @@ import type { SimpleCommand } from '../shell/types.ts';
 import type { SecretHit } from '../secrets/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext, SessionFacts } from './types.ts';
 import { effectsOf, locate, type Effects, type FileOp, type Located, type NetOp } from './effects.ts';
-import { containerExec, isLocalHost, optionValues, parseArgs } from './commands.ts';
+import { containerExec, isLocalHost, launchedProgram, optionValues, parseArgs } from './commands.ts';
 import { commandOutputLines, lastStep, Outcomes } from './outcome.ts';
 import { credentialCause, secretKey } from './secrets-cause.ts';
 import { SecretFlow } from './secret-flow.ts';
@@ -1242,24 +1242,7 @@ const REMOTE_CLIENTS = new Set(['ssh', 'scp', 'sftp', 'rsync', 'gh', 'git', 'aws
 // to an option that names where to connect (`--host collector.example.app`, `--url=…`); file and
 // module names with dots (`.env.dev`, `webpack.dev.js`, `app.io`) are none
 const NAMES_A_HOST = /\b[a-z][a-z0-9+.-]*:\/\/|\b[\w.-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])|--(?:host|hostname|url|endpoint|server|api-url|base-url|remote|addr|address)(?:=|\s+)\S*\w\.\w/i;
-/** Launchers that run another program by name (`npx wrangler deploy`, `pnpm dlx …`, `bun x …`): the program is the next word. */
-const LAUNCHERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pipx']);
-function launched(cmd: SimpleCommand): string {
-  const name = basename(cmd.name);
-  const args = cmd.args;
-  const sub = (name === 'pnpm' && (args[0] === 'exec' || args[0] === 'dlx')) || (name === 'yarn' && args[0] === 'dlx') || (name === 'npm' && args[0] === 'exec') || (name === 'bun' && args[0] === 'x') || (name === 'pipx' && args[0] === 'run');
-  if (!LAUNCHERS.has(name) && !sub) return name;
-  // the first word that is no option (nor an option's value: `-p wrangler@3`), its version dropped
-  for (let k = sub ? 1 : 0; k < args.length; k++) {
-    const a = args[k]!;
-    if (a === '-p' || a === '--package' || a === '-c' || a === '--call') {
-      k++;
-      continue;
-    }
-    if (!a.startsWith('-')) return basename(a).replace(/@[^@/]*$/, '');
-  }
-  return name;
-}
+const launched = (cmd: SimpleCommand): string => basename(launchedProgram(cmd).name);
 
 function handedToLocalProgram(commands: readonly Located[], value: string, raw: string): boolean {
   if (NAMES_A_HOST.test(raw.replaceAll(value, ''))) return false;
