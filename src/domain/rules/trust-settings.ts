@@ -12,6 +12,7 @@ import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf, type FileOp } from './effects.ts';
 import { optionValues, parseArgs } from './commands.ts';
 import { lastStep, Outcomes } from './outcome.ts';
+import { orders } from './prohibitions.ts';
 import { asRequested, dictates, namesInAsk, requestsOf, whoAsked } from './requests.ts';
 import { capitalise, evidence, meta, QUOTE_MAX, safe } from './util.ts';
 import { isAgentHookPath, isTestFile } from '../paths.ts';
@@ -65,7 +66,7 @@ function gitConfigReads(args: readonly string[], operands: readonly string[], lo
 /** Commands that change trust settings without a file write the log shows. */
 export function trustCommand(cmd: SimpleCommand): string | null {
   const { operands, long } = parseArgs(cmd.args, ['-o', '-i', '-p', '-F', '-c', '-C', '--file']);
-  if (cmd.name === 'gh' && operands[0] === 'auth' && operands[1] === 'setup-git') return 'git was set to use the GitHub CLI as its credential helper (gh auth setup-git)';
+  if (setsUpGhLogin(cmd)) return 'git was set to use the GitHub CLI as its credential helper (gh auth setup-git)';
   if (cmd.name === 'git' && operands[0] === 'config' && !gitConfigReads(cmd.args, operands, long) && (long.has('--global') || long.has('--system')) && operands.some((o) => /^credential\.|^url\..*\.insteadof$/i.test(o))) return `a global git credential setting was changed (\`${operands.slice(0, 3).join(' ')}\`)`;
   // `safe.directory = *` turns git's repository-ownership check off for every repository on the machine
   // (`git config --global --add safe.directory '*'`, git 2.46's `git config set --global …`, `--file ~/.gitconfig`)
@@ -453,6 +454,12 @@ export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
 }
 
 /** Words of a request that named a trust setting (the weakened controls have their own, above). */
+/** `gh auth setup-git`: git is to use the GitHub CLI's stored login as its credential helper. */
+function setsUpGhLogin(cmd: SimpleCommand): boolean {
+  const operands = parseArgs(cmd.args).operands;
+  return cmd.name === 'gh' && operands[0] === 'auth' && operands[1] === 'setup-git';
+}
+
 const TRUST_WORDS = /known[_ ]?hosts|ssh config|\.ssh|credential[_ .-]?helper|credsstore|docker (?:login|config|credentials)|gitconfig|git config|gh auth|\.netrc|git-credentials|strict ?host ?key|host key/i;
 
 export const TRUST_RULES: Rule[] = [
@@ -487,9 +494,14 @@ export const TRUST_RULES: Rule[] = [
           const fx = effectsOf(event, facts, outer.session);
           // a setting changed by a command (`gh auth setup-git`, `git config --global credential.helper`)
           // did not change when that command failed as the call's last step ("Read-only file system")
-          const judge = (d: FindingDraft, m: typeof trustSettings, words: RegExp, text: string, target?: string, last?: boolean) => {
-            const asked = whoAsked(requests.for(event), (t) => namesInAsk(t, words) || dictates(t, text));
-            outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, 'the request named this setting') : d, target, last === undefined ? undefined : { last, title: m.title });
+          const judge = (d: FindingDraft, m: typeof trustSettings, words: RegExp, text: string, target?: string, last?: boolean, cmd?: SimpleCommand) => {
+            const named = whoAsked(requests.for(event), (t) => namesInAsk(t, words) || dictates(t, text));
+            // `gh auth setup-git` lends git the GitHub CLI's own login (no token written anywhere new):
+            // for a push the user ordered, the means to do what was asked
+            const forPush = !named && cmd && setsUpGhLogin(cmd) ? whoAsked(requests.for(event), (t) => orders(t, 'push')) : null;
+            const asked = named ?? forPush;
+            const why = forPush ? 'it lets git push with the GitHub CLI\'s login, and the user ordered a push' : 'the request named this setting';
+            outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, why) : d, target, last === undefined ? undefined : { last, title: m.title });
           };
           for (const w of fx.writes) {
             const text = w.cmd?.text ?? w.path;
@@ -506,7 +518,7 @@ export const TRUST_RULES: Rule[] = [
             // a config write is all or nothing: `git config …` or `gh auth setup-git` that failed wrote nothing
             // (a `chmod` of several keys, an `scp` that accepted the host key, may have changed something and failed after)
             const atomic = cmd.name === 'git' || cmd.name === 'gh';
-            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text, undefined, atomic ? lastStep(fx.commands, i) : undefined);
+            if (what) judge(draft(event, facts, trustSettings.id, `${capitalise(what)}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`, cmd.text, cmd.name), trustSettings, TRUST_WORDS, cmd.text, undefined, atomic ? lastStep(fx.commands, i) : undefined, cmd);
             const access = cloudGrant(cmd);
             // the call's status is its last step's (a pipeline's, its last stage's): a failure speaks for the grant only when it is the last
             if (access) reportGrant(event, facts, cmd, access, lastStep(fx.commands, i));

@@ -79,7 +79,7 @@ const BASE64URL = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
  * an operator, 12+ value characters. Mirrors the generic detector in vouch-rules.ts.
  */
 // (`secret_key: str = "…"`, `apiKey: string = '…'`: a typed annotation before the `=`)
-const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12}|:[ \t]*[A-Za-z][A-Za-z0-9_.[\]|]{0,30}[ \t]+(?==))?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|\?\?|[:>,(|])[\s"'\x60\\|>]{0,6}`;
+const OPERATOR = String.raw`[A-Za-z0-9_.-]{0,24}(?:[ \t]+[A-Za-z]{1,12}|:[ \t]*[A-Za-z][A-Za-z0-9_.[\]|]{0,30}[ \t]+(?==))?(?:["']\])?[\s"'\\]{0,4}(?::{1,3}=|[?+.]?=|=>|\?\?|[:>,(|])[\s"'\x60\\|>]{0,6}`;
 const ASSIGNED = OPERATOR + String.raw`[^\s"'\x60\\<]{12}`;
 /** Passwords are shorter than tokens (`password = "thisIsDog11"`): 8+ value characters. */
 const ASSIGNED_PASSWORD = OPERATOR + String.raw`[^\s"'\x60\\<]{8}`;

@@ -471,3 +471,38 @@ describe('a listing of files', () => {
     assert.equal((await values(`stripe_secret_key.txt:\n${randomString(40, undefined, 402)}\n`)).length, 1, 'a file name with a colon is a label');
   });
 });
+
+describe('a value assigned through a subscript', () => {
+  it('is the value of the name in the quotes (os.environ["…_API_KEY"] = "…", config[\'password\'] = …); a read, a comparison or a cache key is not', async () => {
+    const hex = randomString(40, '0123456789abcdef', 409);
+    assert.deepEqual(await values(`os.environ["OPENAI_API_KEY"] = "${hex}"`), [hex]);
+    assert.deepEqual(await values(`process.env['API_TOKEN'] = '${hex}'`), [hex]);
+    assert.deepEqual(await values('config["password"] = "Hx7#kq9Lm2"'), ['Hx7#kq9Lm2']);
+    for (const text of [`x = os.environ["API_KEY"]`, `if cfg["password"] == "${hex}":`, `cache["key"] = "${hex}"`, 'd["token"] = None', 'headers["Authorization"] = f"Bearer {token}"']) {
+      assert.deepEqual(await values(text), [], text);
+    }
+  });
+});
+
+describe('the key a login call takes', () => {
+  it('is a credential whatever the argument is called (wandb.login(key=…), hub.authenticate(…, key=…)); a key to another call or a variable is not', async () => {
+    const hex = randomString(40, '0123456789abcdef', 419);
+    for (const text of [`wandb.login(key="${hex}")`, `wandb.login(anonymous="never", key='${hex}')`, `client.authenticate(key="${hex}")`]) {
+      assert.deepEqual(await values(text), [hex], text);
+    }
+    for (const text of [`cache.get(key="${hex}")`, 'wandb.login(key=wandb_key)', `key = "${hex}"`]) {
+      assert.deepEqual(await values(text), [], text);
+    }
+  });
+});
+
+describe('a password rule written as one word', () => {
+  it('is what a password must be, not one (Min8Chars+1Digit in a validation table, password: min8chars); a chosen password stays one', async () => {
+    for (const text of ['Field\tRule\nEmail\tValid email\nPassword\tMin8Chars+1Digit\n', 'password: min8chars', 'password = "AtLeast12Characters"']) {
+      assert.deepEqual((await detectSecrets(text, { proseEvidence: true })).map((h) => h.value), [], text);
+    }
+    for (const text of ['Password\tKx9#mPq2vLw', 'password: Chars8Digit!x']) {
+      assert.equal((await detectSecrets(text, { proseEvidence: true })).length, 1, text);
+    }
+  });
+});

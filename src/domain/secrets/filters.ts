@@ -219,3 +219,17 @@ export function hasPlaceholderBody(value: string): boolean {
 export function isNegatedMemberAccess(value: string): boolean {
   return /^!+[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(value);
 }
+
+/** The words of a password rule: lengths and character classes. */
+const RULE_WORD = /^(?:min(?:imum)?|max(?:imum)?|at|least|chars?|characters?|digits?|numbers?|letters?|upper(?:case)?|lower(?:case)?|symbols?|special|length|len)$/i;
+
+/**
+ * A password's rule written as one word (`Min8Chars+1Digit`, `8-64chars`, `AtLeast12Characters`), as
+ * a validation table or a form's spec has it: what a password must be, not one. Every piece is a
+ * rule word or a small number, with a number and at least three pieces.
+ */
+export function describesPasswordRule(value: string): boolean {
+  const pieces = value.split(/[-_.~+/=,]+|(?<=[a-z])(?=[A-Z])|(?<=\D)(?=\d)|(?<=\d)(?=\D)/).filter(Boolean);
+  const number = (p: string) => /^\d{1,3}$/.test(p);
+  return pieces.length >= 3 && pieces.some(number) && pieces.every((p) => number(p) || RULE_WORD.test(p));
+}

@@ -8,7 +8,7 @@ import { KEYWORD_RULES, TOKEN_RULES, type KeywordRule } from './provider-rules.t
 import type { Candidate } from './vouch-rules.ts';
 import { looksRandom, paddedBase64 } from './vouch-rules.ts';
 import { shannonEntropy } from './entropy.ts';
-import { base64Decoded, chosenAroundRun, isDocumentationExample, isNegatedMemberAccess, isPlaceholder, isSecretStoreReference, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
+import { base64Decoded, chosenAroundRun, describesPasswordRule, isDocumentationExample, isNegatedMemberAccess, isPlaceholder, isSecretStoreReference, isTrivialPassword, isSequential, isOrdinaryBase64Text } from './filters.ts';
 import { clientBundledName, isDemoDefault } from './context.ts';
 
 interface CompiledKeywordRule {
@@ -42,7 +42,7 @@ const MAX_NAME = 80;
  * `secret_key: str = …`), closing quotes, the operator, and
  * what may sit between operator and value (quotes, a YAML block indicator, a line break).
  */
-const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=)|:[ \t]*[A-Za-z][A-Za-z0-9_.<>[\]|]{0,30}(?=[ \t]+=(?!=)))?([ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
+const AFTER_NAME = /(?:[ \t]+[A-Za-z][A-Za-z0-9_<>[\]]{0,15}(?=[ \t]*:?=)|:[ \t]*[A-Za-z][A-Za-z0-9_.<>[\]|]{0,30}(?=[ \t]+=(?!=)))?((?:["']\])?[ \t"'\\]{0,6})(:{1,3}=|=>|[?+.]?=(?![=~])|:(?![:/])|>|,|\(|\|\||\?\?|\|)((?:\\*["'`]|[ \t=]){0,8})(?:[|>][-+]?[ \t]*\r?\n[ \t]+)?/y;
 
 const YAML_NEXT_LINE = /^\r?\n[ \t]+["']?(?=[^\s"'-])/;
 
@@ -110,6 +110,9 @@ const NOT_A_SECRET_WORD = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** A call that logs in or authenticates, its argument list just opened (`wandb.login(`, `hub.authenticate(anonymous=False, `). */
+const LOGIN_CALL_BEFORE = /(?:^|[^A-Za-z0-9_])(?:log_?in|sign_?in|auth|authenticate|authori[sz]e)\((?:[^()\n]{0,40},)?[ \t]*$/i;
 
 /** Values that announce a scheme; the credential is the word after them. */
 const SCHEMES = /^(?:bearer|basic|token|digest|apikey|api-key|sso-key|key)$/i;
@@ -245,7 +248,10 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // An environment variable named *_KEY (`process.env.JUP_KEY`) configures a key for a service:
   // unlike a `sort_key` in code, it is a credential's name.
   // (a `QUEUE_KEY` default of `k8s-prod-eu-1` names a thing; only a random-looking one is a key)
-  if (isIdentifierKeyName(name) && !(envDefault && value.length >= 20 && looksRandom(value)) && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
+  // `wandb.login(key="…")`, `client.authenticate(key='…')`: the key a login call takes is the account's
+  // credential, whatever the argument is called
+  const loginKey = name === 'key' && operator === '=' && LOGIN_CALL_BEFORE.test(text.slice(Math.max(0, start - 40), start));
+  if (isIdentifierKeyName(name) && !loginKey && !(envDefault && value.length >= 20 && looksRandom(value)) && !(FALLBACK_OPERATORS.has(operator) && ENV_LOOKUP.test(rawName))) return null;
   // `<apiToken>value</apiToken>`, not `user:<password>@host`.
   if (xml && !/^\s*<\//.test(text.slice(at + value.length, at + value.length + 40))) return null;
   value = value.replace(/[.,;:)\]}]+$/, '');
@@ -277,8 +283,9 @@ function labelledValue(text: string, start: number, end: number): Candidate | nu
   // sentence case after it, say what goes there (`export ADMIN_PASSWORD=Sunset-garden-violin`, a
   // name in code, is a passphrase).
   if (operator === ':' && /^[A-Z][a-z]+$/.test(rawName) && !/["'`]$/.test(op[0]) && MARKDOWN_ITEM.test(lineBefore(text, start)) && isWordName(sentenceCased(value))) return null;
-  if (!isCredentialValue(header ? 'authorization_token' : name, value)) {
-    return maskable(header ? 'authorization_token' : name, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
+  const judgedAs = header ? 'authorization_token' : loginKey ? 'api_key' : name;
+  if (!isCredentialValue(judgedAs, value)) {
+    return maskable(judgedAs, value) ? { ruleId: 'vouch/labelled-mask', label: labelFor(name), start: at, end: at + value.length, confidence: 'medium', maskOnly: true } : null;
   }
   // A vendor's prefix on a whole value (up to a quote or a space) of another shape
   // (`sm_pat_hy19dq1iwp`, cut short or made up): not that vendor's credential, and nothing else
@@ -683,7 +690,7 @@ function isPassword(value: string): boolean {
   if (/^(?:\/|\.{1,2}\/|~\/|[A-Za-z]:\\)|:\/\//.test(value) && !paddedBase64(value)) return false;
   // prose that stands in for a value ("Password: Auto-generated", "not-set"); a passphrase of
   // words joined by hyphens (`sunset-garden-violin`) is a password
-  if (STAND_IN_PHRASE.test(value)) return false;
+  if (STAND_IN_PHRASE.test(value) || describesPasswordRule(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
   return classes >= 2 && shannonEntropy(value) >= 2.5 && !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value);
 }

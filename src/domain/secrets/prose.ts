@@ -7,7 +7,7 @@
 //
 // The prefilter finds the nouns (anchors.ts, PROSE_ANCHORS), so a text is read here only around one.
 import type { Candidate } from './vouch-rules.ts';
-import { isNegatedMemberAccess, isPlaceholder, isSequential } from './filters.ts';
+import { describesPasswordRule, isNegatedMemberAccess, isPlaceholder, isSequential } from './filters.ts';
 import { looksRandom } from './vouch-rules.ts';
 
 const NOUN = String.raw`(?:password|passwd|passphrase|passwort|mot de passe|contrase[ñn]a|senha|has[łl]o|jelsz[óo]|пароль|パスワード|비밀번호)`;
@@ -145,5 +145,7 @@ function chosenPassword(value: string): boolean {
   if (/^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$|^[a-z_]+\.[a-z_.]+$/.test(value)) return false;
   // negated member access (`!user.passwordHash`, `!!req.body.password`): code asking whether a field is set
   if (isNegatedMemberAccess(value)) return false;
+  // a validation table's rule (`Password<TAB>Min8Chars+1Digit`), not a password
+  if (describesPasswordRule(value)) return false;
   return /\d/.test(value) || /[!#$%^&*+=~?@_]/.test(value) || /^.+[A-Z]/.test(value.replace(/^[A-Z]+$/, ''));
 }
