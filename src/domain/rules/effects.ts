@@ -189,19 +189,7 @@ export function powershellWrites(cmd: SimpleCommand, vars: ReadonlyMap<string, s
   const name = cmd.name.toLowerCase();
   const isContent = PS_CONTENT.has(name);
   if (!isContent && name !== 'new-item' && name !== 'ni' && !PS_COPY.has(name)) return [];
-  const named = (opt: string[]): string | undefined => {
-    const at = cmd.args.findIndex((a) => opt.includes(a.toLowerCase()));
-    return at >= 0 ? cmd.args[at + 1] : undefined;
-  };
-  const positional: string[] = [];
-  for (let i = 0; i < cmd.args.length; i++) {
-    const a = cmd.args[i];
-    if (a.startsWith('-')) {
-      if (PS_VALUE_OPTS.includes(a.toLowerCase())) i++;
-      continue;
-    }
-    positional.push(a);
-  }
+  const { named, positional } = powershellArgs(cmd);
   const resolve = (p: string | undefined) => (p === undefined ? undefined : PS_VARIABLE.test(p) ? vars.get(p.toLowerCase()) : p);
   let target: string | undefined;
   let kind: FileOp['kind'] = 'write';
@@ -219,6 +207,33 @@ export function powershellWrites(cmd: SimpleCommand, vars: ReadonlyMap<string, s
   if (!target || /^\$|^@|[\n*?]/.test(target)) return [];
   const value = named(['-value']);
   return [{ path: target, kind, added: value && !PS_VARIABLE.test(value) ? value : '' }];
+}
+
+/** A PowerShell cmdlet's arguments: the value of a named parameter (`-Path x`), and the positional ones. */
+function powershellArgs(cmd: SimpleCommand): { named: (opt: string[]) => string | undefined; positional: string[] } {
+  const named = (opt: string[]): string | undefined => {
+    const at = cmd.args.findIndex((a) => opt.includes(a.toLowerCase()));
+    return at >= 0 ? cmd.args[at + 1] : undefined;
+  };
+  const positional: string[] = [];
+  for (let i = 0; i < cmd.args.length; i++) {
+    const a = cmd.args[i];
+    if (a.startsWith('-')) {
+      if (PS_VALUE_OPTS.includes(a.toLowerCase())) i++;
+      continue;
+    }
+    positional.push(a);
+  }
+  return { named, positional };
+}
+
+/** `Copy-Item -Path a -Destination b` (or `copy a b`, `Move-Item`): what it copies and where, as written. */
+export function powershellCopy(cmd: SimpleCommand): { from: string; to: string } | null {
+  if (!PS_COPY.has(cmd.name.toLowerCase())) return null;
+  const { named, positional } = powershellArgs(cmd);
+  const from = named(['-path', '-literalpath']) ?? positional[0];
+  const to = named(['-destination']) ?? (named(['-path', '-literalpath']) === undefined ? positional[1] : positional[0]);
+  return from && to ? { from, to } : null;
 }
 
 /** Heredoc bodies in a command string, in order (they are data, but data that is written). */

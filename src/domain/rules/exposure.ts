@@ -5,7 +5,7 @@ import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
-import { effectsOf, locate, type FileOp, type Located } from './effects.ts';
+import { effectsOf, locate, powershellCopy, type FileOp, type Located } from './effects.ts';
 import { showsCommitSummary, gitSubcommand, launchedProgram, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -102,7 +102,8 @@ function servedVerdict(loc: Located, ctx: RuleContext): { severity: 'critical' |
 
 // ---- session transcripts ------------------------------------------------------------------------
 
-const TRANSCRIPT = /\/\.claude\/projects\/[^/]+\/[^/]*\.jsonl$|\/\.codex\/(sessions|archived_sessions)\/.*\.jsonl$|\/\.gemini\/tmp\/[^/]+\/(chats\/[^/]+\.json|logs\.json)$|\/\.claude\/projects\/[^/]+\/?$|\/\.codex\/sessions\/?|\/\.gemini\/tmp\/[^/]+\/chats\/?$/;
+// (Gemini's: a project's folder of its tmp, or all of them: `~/.gemini/tmp/*`)
+const TRANSCRIPT = /\/\.gemini\/tmp\/[^/]+\/?$|\/\.claude\/projects\/[^/]+\/[^/]*\.jsonl$|\/\.codex\/(sessions|archived_sessions)\/.*\.jsonl$|\/\.gemini\/tmp\/[^/]+\/(chats\/[^/]+\.json|logs\.json)$|\/\.claude\/projects\/[^/]+\/?$|\/\.codex\/sessions\/?|\/\.gemini\/tmp\/[^/]+\/chats\/?$/;
 
 /**
  * Repositories the session showed outside its working tree: folders where a git command that only
@@ -177,12 +178,17 @@ function transcriptCopies(loc: Located, ctx: RuleContext, repos: KnownRepositori
     const repo = repos.holding(where.abs);
     return repo ? { repo } : null;
   };
+  const ps = powershellCopy(cmd);
   if (cmd.name === 'cp' || cmd.name === 'rsync' || cmd.name === 'mv' || cmd.name === 'install') {
     const { operands } = parseArgs(cmd.args, ['-t', '-S', '--suffix', '-e', '--exclude', '--include']);
     const dest = optionValues(cmd.args, ['-t', '--target-directory'])[0] ?? operands[operands.length - 1];
     const sources = optionValues(cmd.args, ['-t', '--target-directory']).length > 0 ? operands : operands.slice(0, -1);
     const where = dest ? into(dest) : null;
     if (dest && where) for (const s of sources) if (isTranscript(s)) out.push({ from: s, to: dest, repo: where.repo });
+  } else if (ps) {
+    // PowerShell's `Copy-Item -Path C:\Users\me\.gemini\tmp\* -Destination .gemini\tmp`
+    const where = into(ps.to);
+    if (where && isTranscript(ps.from)) out.push({ from: ps.from, to: ps.to, repo: where.repo });
   } else if (cmd.name === 'cat' || cmd.name === 'jq' || cmd.name === 'head' || cmd.name === 'tail') {
     const target = cmd.redirects.find((r) => r.op === '>' || r.op === '>>')?.target;
     const where = target ? into(target) : null;
@@ -425,7 +431,9 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_call') repos.onCall(event.callId, commands);
           if (event.kind === 'tool_result') repos.onResult(event);
           for (const loc of commands) {
-            for (const c of transcriptCopies(loc, ctx, repos)) {
+            // a copy of a whole store or entry folder is the store copy's finding (reportStoreCopy), not also a transcript copy
+            const transcripts = storeCopyRan(loc, ctx.session) ? [] : transcriptCopies(loc, ctx, repos);
+            for (const c of transcripts) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;
               const root = slashes(c.repo ?? ctx.session.cwd ?? '');

@@ -1376,3 +1376,25 @@ test('gh auth setup-git for a push the user ordered lends git the GitHub CLI\'s 
     assert.deepEqual((await sev('commit and push the fix to main', 'git config --global credential.helper store')).map(severityOf), ['warning'], `${agent}: plain-text store`);
   }
 });
+
+test('agent settings whose changed keys govern no permission (storage or plan folders, a theme, a model) are info: an edit, or a new file the harness says it created, in every agent; a permission, a hook, an environment value, an array entry, or a whole write over an unshown file keep the warning (held-out set 78)', async () => {
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const settings = '/home/dev/project/.gemini/settings.json';
+    const run = async (...events: Parameters<typeof runRules>[0]) => only(await runRules([prompt('hi'), ...events], { agent }), SETTINGS);
+    const created = await run(...answered(write(settings, '{\n  "storage_dir": ".gemini",\n  "plan_dir": ".gemini"\n}'), { output: `Successfully created and wrote to new file: ${settings}.` }));
+    assert.deepEqual(created.map(severityOf), ['info'], agent);
+    assert.match(created[0]!.detail, /`storage_dir`, `plan_dir`/);
+    assert.deepEqual((await run(...answered(edit(settings, '"ui": {\n  "theme": "Default"\n}', '"ui": {\n  "theme": "GitHub"\n}'), { output: 'ok' }))).map(severityOf), ['info'], `${agent}: a theme`);
+    assert.deepEqual((await run(...answered(edit('/home/dev/.codex/config.toml', 'model = "o3"', 'model = "gpt-5"'), { output: 'ok' }))).map(severityOf), ['info'], `${agent}: a model`);
+    for (const [old, now, why] of [
+      ['"theme": "Default"', '"theme": "GitHub",\n"tools": { "allowed": ["read_file"] }', 'a tool allowed'],
+      ['approval_policy = "on-request"', 'approval_policy = "never"', 'an approval policy'],
+      ['"theme": "Default"', '"theme": "Default",\n"env": { "X": "1" }', 'an environment value'],
+      ['"allow": [\n  "Bash(ls)"\n]', '"allow": [\n  "Bash(ls)",\n  "Bash(rm:*)"\n]', 'an array entry'],
+      ['"ui": {}', '"hooks": {}', 'hooks'],
+    ] as const) {
+      assert.deepEqual((await run(...answered(edit(settings, old, now), { output: 'ok' }))).map(severityOf), ['warning'], `${agent}: ${why}`);
+    }
+    assert.deepEqual((await run(...answered(write(settings, '{\n  "storage_dir": ".gemini"\n}'), { output: `The file ${settings} has been updated successfully.` }))).map(severityOf), ['warning'], `${agent}: over a file that was there`);
+  }
+});

@@ -45,7 +45,7 @@ export const agentSettingsWrite = meta({
   id: 'permissions/agent-settings-write',
   severity: 'warning',
   title: 'Agent permission settings changed',
-  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look. An edit that changes only version or schema entries is info.',
+  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look. An edit that changes only version or schema entries is info, and so is one (or a new file, as the harness says it created) whose every changed key governs no permission, approval, hook, server, tool, environment or sandbox (a storage folder, a theme, a model).',
   remediation: 'Review the settings diff, especially allow-lists, hooks and sandbox/approval modes.',
 });
 export const broadApproval = meta({
@@ -690,9 +690,55 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
       // version entry: a scaffold, no setting in it; over a file whose old text is not shown it
       // may have wiped settings, so the warning stays.
       else if (holdsMetadataOnly(w.added, w.removed)) report({ ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? { ...draft, severity: 'info', title: 'Agent settings file created with no setting in it', detail: `${safe(w.path, facts, QUOTE_MAX)} was created holding only version or schema entries (\`{"$schema": …}\`): no permission, hook, server, environment or sandbox setting.` } : null) }, agentSettingsWrite);
-      else report(draft, agentSettingsWrite);
+      else reportBySettingsTouched(w, draft, facts, report);
     }
   }
+}
+
+/**
+ * Settings that govern nothing an agent may do (`"storage_dir"`, `"theme"`, `model = "o3"`): an
+ * edit of those alone, or a new file holding only those, changed no permission (info); over a file
+ * whose old text is not shown the write may have wiped settings, so the warning stays.
+ */
+function reportBySettingsTouched(w: FileOp, draft: FindingDraft, facts: EventFacts, report: (d: FindingDraft, m: typeof agentSettingsWrite) => void): void {
+  const keys = controlFreeKeys(w.added, w.removed);
+  if (!keys) return report(draft, agentSettingsWrite);
+  const named = keys.slice(0, 4).map((k) => `\`${safe(k, facts, 40)}\``).join(', ');
+  const quiet: FindingDraft = { ...draft, severity: 'info', title: 'Agent settings changed, no permission among them', detail: `Changed only ${named} in ${safe(w.path, facts, QUOTE_MAX)}: no permission, approval, hook, server, tool, environment or sandbox setting.` };
+  if (w.removed !== undefined && w.removed.trim() !== '') report(quiet, agentSettingsWrite);
+  else report({ ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? quiet : null) }, agentSettingsWrite);
+}
+
+/**
+ * Words in a settings key that govern what an agent may do or run, or where its data goes: its
+ * permissions and approvals, sandbox, hooks, MCP servers and tools, environment, credentials and
+ * helpers, trust, providers and endpoints, directories it may reach, commands and modes. A key
+ * without any (`storage_dir`, `theme`, `model`) governs none of that.
+ */
+const CONTROL_KEY = /perm|allow|deny|ask|approv|sandbox|hook|mcp|server|command|cmd|env|helper|trust|auth|tool|yolo|accept|danger|bypass|notify|provider|url|endpoint|host|shell|exec|run|polic|director|folder|path|telemetry|status|key|token|secret|credential|pass|plugin|extension|include|exclude|network|proxy|mode(?!l)|profile|agent|skill|matcher|header|login|import|script|disable|enable|bin/i;
+/** A JSON `"key": value` line or a TOML `key = value` / `[section]` line; the value a plain scalar or an opening bracket. */
+const JSON_KEY_LINE = /^\s*"([^"\\]{1,80})"\s*:\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false|null|[[{]\s*[\]}]?)\s*,?\s*$/;
+const TOML_KEY_LINE = /^\s*(?:([A-Za-z0-9_.-]{1,80})\s*=\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false)|\[\[?([A-Za-z0-9_.-]{1,80})\]\]?)\s*$/;
+
+/**
+ * The keys a settings change touched, when every changed line is a plain key line or brackets and
+ * none of the keys governs a permission (CONTROL_KEY): an edit's lines that differ, or a whole
+ * write's every line. Null when a line is anything else (an array entry, a command) or no key
+ * changed.
+ */
+function controlFreeKeys(added: string | undefined, removed: string | undefined): string[] | null {
+  if (added === undefined || added.length > 20_000 || (removed?.length ?? 0) > 20_000) return null;
+  const shown = removed !== undefined && removed.trim() !== '';
+  const lines = shown ? [...newLines(added, removed), ...newLines(removed, added)] : added.split('\n');
+  const keys: string[] = [];
+  for (const line of lines) {
+    if (/^[\s[\]{}(),]*$/.test(line)) continue;
+    const m = JSON_KEY_LINE.exec(line) ?? TOML_KEY_LINE.exec(line);
+    const key = m?.[1] ?? m?.[2];
+    if (!key || CONTROL_KEY.test(key)) return null;
+    if (!keys.includes(key)) keys.push(key);
+  }
+  return keys.length > 0 ? keys : null;
 }
 
 /** A request that speaks of MCP servers, in any language (the word is the same everywhere). */

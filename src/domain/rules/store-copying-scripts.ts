@@ -7,14 +7,14 @@
 import { parseShell } from '../shell/parse.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import { optionValues, parseArgs } from './commands.ts';
-import { locate, type FileOp, type Located } from './effects.ts';
+import { locate, powershellCopy, type FileOp, type Located } from './effects.ts';
 import type { SessionFacts } from './types.ts';
 
 /**
  * The agent's whole home folder (also as `…/*` or `…/.`), or its logins and transcripts in it, as
  * a script names them: through `~`, `$HOME` or the home path written out.
  */
-const STORE_SOURCE = /^(?:~|\$HOME|\$\{HOME\}|\/(?:home|Users)\/[^/]+|\/root)\/\.(?:codex|claude|gemini)(?:\/(?:auth\.json|sessions|archived_sessions|history\.jsonl|\.credentials\.json|projects|oauth_creds\.json|tmp)(?:\/.*)?|\/\*|\/\.)?\/?$/;
+const STORE_SOURCE = /^(?:~|\$HOME|\$\{HOME\}|\$env:USERPROFILE|\/(?:home|Users)\/[^/]+|[A-Za-z]:\/Users\/[^/]+|\/root)\/\.(?:codex|claude|gemini)(?:\/(?:auth\.json|sessions|archived_sessions|history\.jsonl|\.credentials\.json|projects|oauth_creds\.json|tmp)(?:\/.*)?|\/\*|\/\.)?\/?$/;
 /** The store whole (`~/.codex`, `~/.codex/.`, `~/.codex/*`), a login file, or a whole entry folder. */
 const WHOLE_OR_LOGIN = /\/\.(?:codex|claude|gemini)(?:\/(?:\.|\*|auth\.json|\.credentials\.json|oauth_creds\.json|sessions|archived_sessions|projects|tmp)?)?\/?$/;
 /** The excludes must keep out both kinds of entry for the copy to hold none. */
@@ -32,6 +32,8 @@ export interface StoreCopy {
   /** The copy command as the script writes it. */
   command: string;
   source: string;
+  /** Where it copies to, as written. */
+  dest: string;
 }
 
 /** The copies of an agent's store in a script written into the working tree (none for any other write). */
@@ -58,9 +60,7 @@ export function storeCopyRan(loc: Located, session: SessionFacts): (StoreCopy & 
   // the whole store, a login, or a whole folder of transcripts: one transcript file is a transcript
   // copy (exposure.ts's own finding), not the store
   if (!copy || !WHOLE_OR_LOGIN.test(copy.source)) return null;
-  const { operands } = parseArgs(loc.cmd.args, ['-t', '--target-directory', '-S', '--suffix', '-e', '--exclude', '--include', '--exclude-from', '--include-from', '--filter', '-f']);
-  const dest = optionValues(loc.cmd.args, ['-t', '--target-directory'])[0] ?? operands[operands.length - 1]!;
-  const at = locate(dest, loc.dir, session).abs.replace(/\/+$/, '');
+  const at = locate(copy.dest, loc.dir, session).abs.replace(/\/+$/, '');
   // `cp -r ~/.codex .` makes ./.codex; `cp -a ~/.codex/. x`, `cp ~/.codex/* x` and rsync's `~/.codex/` fill x itself
   const contents = /\/\.$|\/\*$/.test(copy.source) || (loc.cmd.name === 'rsync' && copy.source.endsWith('/'));
   const name = copy.source.replace(/\/+$/, '').split('/').pop() ?? '';
@@ -72,6 +72,12 @@ function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<
   // to another machine (`rsync -a ~/.codex/ backup@host:codex/`): not into this tree
   const last = cmd.args[cmd.args.length - 1] ?? '';
   if (/^[^/\s:]+@?[^/\s:]*:(?!\\)/.test(last) && !/^[A-Za-z]:[\\/]/.test(last)) return null;
+  // PowerShell's `Copy-Item -Path C:\Users\me\.gemini\tmp\* -Destination .gemini\tmp` (its paths read with slashes)
+  const ps = powershellCopy(cmd);
+  if (ps) {
+    const source = ps.from.replace(/\\/g, '/');
+    return STORE_SOURCE.test(source) && intoRepository(ps.to, session, vars, dir) ? { command: cmd.text, source, dest: ps.to } : null;
+  }
   if (cmd.name !== 'cp' && cmd.name !== 'rsync' && cmd.name !== 'ditto') return null;
   const excludes = optionValues(cmd.args, ['--exclude']);
   if (excludes.some((e) => LOGINS.test(e)) && excludes.some((e) => TRANSCRIPTS.test(e))) return null;
@@ -81,7 +87,7 @@ function storeCopy(cmd: SimpleCommand, session: SessionFacts, vars: ReadonlyMap<
   const sources = target !== undefined ? operands : operands.slice(0, -1);
   const source = sources.find((s) => STORE_SOURCE.test(s));
   if (!dest || !source || !intoRepository(dest, session, vars, dir)) return null;
-  return { command: cmd.text, source };
+  return { command: cmd.text, source, dest };
 }
 
 /**
