@@ -1827,3 +1827,21 @@ test('a forced checkout after `git init` in the same call discards nothing (info
   assert.deepEqual(only(await runRules([prompt('set the project up from GitHub'), ...ran('git fetch && git checkout -f main', { output: '' })]), DISCARD).map(severityOf), ['warning']);
   assert.deepEqual(only(await runRules([prompt('set the project up from GitHub'), ...ran('git init /tmp/x && cd /home/dev/project && git checkout -f main', { output: '' })]), DISCARD).map(severityOf), ['warning']);
 });
+
+test("a push whose words show no force but whose report says git forced the update (a terminal capture cut the command short) is a force push of that branch, in every agent; a force push whose whole report says \"Everything up-to-date\" moved nothing: info (held-out set 78)", async () => {
+  const forced = (branch: string) => `=== Force pushing ${branch} ===\nTo https://github.com/dev/app.git\n + 2ebec6b...a3c1b5c ${branch} -> ${branch} (forced upda\nte)`;
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const sev = async (line: string, output: string, said = 'make sure everything is saved to gh') => only(await runRules([prompt(said), ...ran(line, { output })], { agent }), PUSH);
+    const feature = await sev('git push origin feature/blender-inte…', forced('feature/blender-integration'));
+    assert.deepEqual(feature.map((d) => [severityOf(d), d.title]), [['warning', 'Force push']], agent);
+    assert.match(feature[0]!.detail, /forced the update/);
+    assert.deepEqual((await sev('git push origin main', forced('main'))).map(severityOf), ['critical'], `${agent}: the default branch`);
+    assert.deepEqual((await sev('git push origin main', forced('main'), 'force push main, the remote has stale commits')).map(severityOf), ['info'], `${agent}: asked for`);
+    assert.deepEqual(await sev('git push origin feature/x', 'To https://github.com/dev/app.git\n   2ebec6b..a3c1b5c  feature/x -> feature/x'), [], `${agent}: a plain push`);
+    const upToDate = await sev('git push origin feature/nanovdb --force 2>&1', 'Everything up-to-date');
+    assert.deepEqual(upToDate.map((d) => [severityOf(d), d.title]), [['info', 'Force push that moved nothing']], `${agent}: up to date`);
+    assert.deepEqual((await sev('git push origin feature/nanovdb --force 2>&1', 'Everything up-to-date\n… +7 lines (ctrl+o to expand)')).map(severityOf), ['warning'], `${agent}: a folded report`);
+    const two = await sev('git push origin a --force && git push origin b --force', 'Everything up-to-date\n + 1a2b3c4...5d6e7f8 b -> b (forced update)');
+    assert.ok(two.length > 0 && two.every((d) => severityOf(d) === 'warning'), `${agent}: two pushes, the report not told apart`);
+  }
+});

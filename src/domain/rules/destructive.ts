@@ -1208,7 +1208,7 @@ export const forcePush = meta({
   id: 'destructive/force-push',
   severity: 'critical',
   title: 'Force push to the default branch',
-  description: 'git push --force / -f / +refspec / --mirror. Critical when the target is main, master or trunk (history others depend on is rewritten); a warning for other branches. Deleting main/master/trunk on the remote (push --delete, :main) is critical too; deleting other remote branches is routine and not reported. --force-with-lease is info on any branch: git refuses it when the remote moved since the agent fetched, so nobody else\'s commits can be lost; so is a force push whose own output shows git created the branch (`* [new branch]`): it overwrote nothing.',
+  description: 'git push --force / -f / +refspec / --mirror, or a push whose own report says git forced the update (`+ a...b x -> x (forced update)`: a terminal capture cut the command short, or a configured refspec forced it). Critical when the target is main, master or trunk (history others depend on is rewritten); a warning for other branches. Deleting main/master/trunk on the remote (push --delete, :main) is critical too; deleting other remote branches is routine and not reported. A force push whose whole report (one push, nothing folded) says "Everything up-to-date" moved nothing: info. --force-with-lease is info on any branch: git refuses it when the remote moved since the agent fetched, so nobody else\'s commits can be lost; so is a force push whose own output shows git created the branch (`* [new branch]`): it overwrote nothing.',
   remediation: 'Check the remote history (reflog on the server or a colleague\'s clone) and restore the overwritten commits; protect the default branch against force pushes.',
 });
 export const gitDiscard = meta({
@@ -1630,11 +1630,17 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const pendingWorktrees = new Map<string, string>();
       // branches this session made and pushed: deleting one loses nothing
       const ownBranches = new OwnBranches();
+      // calls that pushed with no force in their words (a terminal capture cut `git push origin
+      // feature/x-inte…` short), until their result: git's report may say it forced the update
+      const unforced = new Map<string, { call: NormEvent & { kind: 'tool_call' }; facts: EventFacts; cmd: SimpleCommand }>();
       return {
         onEvent(event, facts) {
           requests.onEvent(event);
           pushes.onEvent(event);
           if (event.kind === 'tool_result') {
+            const pushed = unforced.get(event.callId);
+            unforced.delete(event.callId);
+            if (pushed && !event.denied) for (const target of new Set(forcedInReport(event.output))) reportForcedByReport(ctx, pushed, target, requests);
             // the output is read only for a call that pushed or added a worktree
             if (ownBranches.awaits(event.callId)) ownBranches.onResult(event.callId, !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0) && !PUSH_REFUSED.test(event.output.slice(0, 4_000)));
             const added = pendingWorktrees.get(event.callId);
@@ -1650,6 +1656,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
             if (!git || asksForInfo(cmd)) continue;
             const asked = () => whoAsked(requests.for(event), (t) => dictates(t, cmd.text));
             if (rewritesHistory(git.sub, git.args)) rewrote = true;
+            if (git.sub === 'push' && event.kind === 'tool_call' && unforced.size < 64 && located.every((l) => gitSubcommand(l.cmd)?.sub !== 'push' || !forcePushTarget(gitSubcommand(l.cmd)!.args, branch).forced)) unforced.set(event.callId, { call: event, facts, cmd });
             if (git.sub === 'push') reportForcePush({ session: ctx.session, report: (d) => pushes.report(event, 'run', d, PUSH) }, event, facts, cmd, steps, git.args, branch, asked, () => (rewrote ? whoAsked(requests.for(event), asksToScrub) : null), (tag) => whoAsked(requests.for(event), (t) => asksForTag(t, tag)), (b) => ownBranches.renamedAndPushed(b), (target) => forceRequest(requests.for(event), target), () => (rewrote ? whoAsked(requests.for(event), (t) => asksToRewriteHistory(t, forcePushTarget(git.args, branch).branch)) : null), (target) => (target === null ? null : whoAsked(requests.for(event), (t) => asksToPushTo(t, target))));
             // (not with `git -C …`: the path would be the other directory's)
             if (git.sub === 'worktree' && !cmd.args.includes('-C') && !cmd.args.some((a) => a.startsWith('--work-tree') || a.startsWith('--git-dir'))) {
@@ -1884,6 +1891,49 @@ function createdOnly(cmd: SimpleCommand, args: string[], branch: string | null, 
   const refLines = output.slice(-20_000).split('\n').filter((l) => REF_LINE.test(l));
   return refLines.length > 0 && refLines.every((l) => NEW_BRANCH_LINE.test(l) && l.trimEnd().endsWith(`-> ${branch}`));
 }
+/**
+ * A push whose words show no force but whose report says git forced the update of `target`: the
+ * command as captured was cut short, or a `+refspec` in the configuration forced it. The same
+ * finding as a force push of that branch, the report's line its evidence.
+ */
+function reportForcedByReport(ctx: RuleContext, pushed: { call: NormEvent & { kind: 'tool_call' }; facts: EventFacts; cmd: SimpleCommand }, target: string, requests: RequestLog): void {
+  const { call, facts, cmd } = pushed;
+  const onDefault = DEFAULT_BRANCHES.has(target);
+  const draft: FindingDraft = {
+    rule: forcePush.id,
+    severity: onDefault ? 'critical' : 'warning',
+    title: onDefault ? undefined : 'Force push',
+    detail: `Force push to ${onDefault ? `${target}, the default branch` : `branch ${target}`}: git's report says it forced the update (\`+ … -> ${safe(target, facts, 80)} (forced update)\`), though the command as the log shows it (\`${safe(cmd.text, facts, QUOTE_MAX)}\`) has no force flag — the capture cut it short, or a forcing refspec was configured.`,
+    evidence: [evidence(call, cmd.text, facts)],
+    key: onDefault ? 'default' : 'other',
+  };
+  const asked = whoAsked(requests.for(call), (t) => dictates(t, cmd.text)) ?? forceRequest(requests.for(call), target)?.by ?? null;
+  ctx.report(asked ? asRequested(draft, forcePush, asked, 'the request asked for a force push') : draft);
+}
+
+/**
+ * git's report says the push moved nothing ("Everything up-to-date", no ref line), and the output is
+ * this push's alone (the call's one command) and whole (no "… +N lines" a terminal folded away).
+ */
+function movedNothing(cmd: SimpleCommand, args: string[], facts: EventFacts, output: string): boolean {
+  if ((facts.shell?.commands.length ?? 0) !== 1 || cmd.pipeLength > 1 || args.some((a) => a === '-q' || a === '--quiet' || /^-\w*q/.test(a))) return false;
+  const tail = output.slice(-20_000);
+  return /^\s*Everything up-to-date\s*$/m.test(tail) && !tail.split('\n').some((l) => REF_LINE.test(l)) && !FOLDED_LINES.test(tail);
+}
+/** A terminal capture's fold of the output: `… +7 lines (ctrl+o to expand)`, `... +12 lines`. */
+const FOLDED_LINES = /(?:…|\.\.\.)\s*\+\d+\s+lines?\b/;
+
+/**
+ * A ref line of push's report that git marks forced: `+ 2ebec6b...a3c1b5c main -> main (forced update)`
+ * (a terminal may wrap it inside "update"). The branch on the remote is the one after the arrow.
+ */
+const FORCED_REF = /^[ \t]*\+[ \t]+[0-9a-f]{7,40}\.\.\.[0-9a-f]{7,40}[ \t]+\S+[ \t]+->[ \t]+(\S+)[ \t]+\(forced\s*upd/gm;
+
+/** The branches git's report says it force-updated on the remote. */
+function forcedInReport(output: string): string[] {
+  return [...output.slice(-20_000).matchAll(FORCED_REF)].map((m) => m[1]!.replace(/^refs\/heads\//, ''));
+}
+
 /** git push's ref lines: a flag (`*`, `+`, `-`, `!`, ` `, `=`, `t`) then a summary or a range. */
 const REF_LINE = /^[ \t][*+\-!=t ][ \t]+(?:\[[^\]\n]{1,40}\]|[0-9a-f]{7,40}(?:\.\.\.?)[0-9a-f]{7,40})[ \t]/;
 const NEW_BRANCH_LINE = /^[ \t]\*[ \t]+\[new branch\][ \t]/;
@@ -2039,7 +2089,14 @@ function reportForcePush(ctx: RuleContext, event: NormEvent, facts: EventFacts, 
       : `Force push to ${branch ? `branch ${branch}` : 'an unknown branch'}: \`${safe(cmd.text, facts, QUOTE_MAX)}\`.`,
     evidence: [evidence(event, cmd.text, facts)],
     // git's own output shows the branch was new on the remote: the push overwrote nothing
-    whenRan: (output) => (createdOnly(cmd, args, branch, facts, output) ? {
+    whenRan: (output) => (movedNothing(cmd, args, facts, output) ? {
+      rule: forcePush.id,
+      severity: 'info',
+      title: 'Force push that moved nothing',
+      detail: `Force push whose report says the remote already held the same commits ("Everything up-to-date"): nothing was overwritten (\`${safe(cmd.text, facts, QUOTE_MAX)}\`).`,
+      evidence: [evidence(event, cmd.text, facts)],
+      key: 'up-to-date',
+    } : createdOnly(cmd, args, branch, facts, output) ? {
       rule: forcePush.id,
       severity: 'info',
       title: 'Force push that created a branch',
