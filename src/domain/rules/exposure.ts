@@ -503,8 +503,9 @@ function ownStore(store: string, agent: string | null): boolean {
 // ~/.claude): transcripts, credentials and settings that a commit listing shows going in; and a
 // transcript anywhere by the name its agent gives it (Codex's `rollout-<time>-<uuid>.jsonl`,
 // Claude Code's `<uuid>.jsonl` in its project folder, named for a path: `-home-dev-app/<uuid>.jsonl`,
-// or in a folder named for transcripts: `transcripts/<uuid>.jsonl`).
-const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)(?:-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*|transcripts?|sessions?|conversations?|chats?|claude[\w-]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/i;
+// `projects/-app/<uuid>.jsonl`, or in a folder named for transcripts: `transcripts/<uuid>.jsonl`);
+// and Claude Code's login file in a copy of its home under another name (`claude-config/.credentials.json`).
+const AGENT_STORE_FILE = /(?:^|\/)\.(?:gemini\/(?:tmp\/[^\s]*\/(?:chats\/[^\s]+\.json|logs\.json)|oauth_creds\.json|installation_id|settings\.json|google_accounts\.json)|claude\/(?:projects\/[^\s]+\.jsonl|\.credentials\.json)|codex\/(?:(?:archived_)?sessions\/[^\s]+\.jsonl|auth\.json))$|(?:^|\/)transcript[^/\s]*\.jsonl$|(?:^|\/)rollout-\d{4}-\d\d-\d\dT[\d-]{8}-[0-9a-f-]{36}\.jsonl$|(?:^|\/)(?:-(?:home|Users|root|private|mnt|srv|opt|var|tmp|workspace|[A-Za-z]--)[^/\s]*|projects\/-[^/\s]+|transcripts?|sessions?|conversations?|chats?|claude[\w-]*)\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$|(?:^|\/)[^/\s]*claude[^/\s]*\/\.credentials\.json$/i;
 
 /**
  * What Claude Code hooks record, in a logs folder of the project (or a folder per session under

@@ -1751,3 +1751,17 @@ test("a filter that reads a file of its own beside the minter (`cut -d= -f2 .env
   }
   assert.deepEqual(only(await runRules([prompt('test the api'), write('create-jwt.py', script), ...ran('python3 create-jwt.py | tr -d "\\r"', { output: `token: ${jwt}\n` })]), OUT).map(severityOf), ['info'], 'a filter on its output');
 });
+
+test('a registry password the user typed into a prompt in words no detector reads ("логін me пароль …", "X то пароль для dockerhub") and the agent fed to `docker login --password-stdin` is a password typed into a prompt, in every agent; a value the prompt holds without naming a password, or a variable, is no paste (held-out set 78)', async () => {
+  const pw = '7305xq.io';
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    for (const words of [`авторизуємось на docker hub. логін kroschu пароль ${pw} вперед`, `kroschu то логін ${pw} (з крапкою) то пароль для dockerhub`, `docker hub user bob, pass ${pw}`]) {
+      const found = (await runRules([prompt(words), ...ran(`echo "${pw}" | docker login -u kroschu --password-stdin`, { output: 'Login Succeeded' })], { agent })).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
+      assert.deepEqual(found.map((d) => [d.rule, d.title, d.evidence.map((e) => e.index)]), [['secrets/in-prompt', 'Registry password typed into a prompt', [0, 1]]], `${agent}: ${words}`);
+      assert.ok(!JSON.stringify(found).includes(pw), `${agent}: masked`);
+    }
+    const unnamed = (await runRules([prompt(`log in to docker hub, ticket ${pw}`), ...ran(`echo "${pw}" | docker login -u bob --password-stdin`, { output: 'Login Succeeded' })], { agent })).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info');
+    assert.ok(!unnamed.some((d) => d.rule === 'secrets/in-prompt'), `${agent}: no password word, no paste of a password`);
+    assert.deepEqual((await runRules([prompt('log in to docker hub'), ...ran('echo "$DOCKER_PASSWORD" | docker login -u bob --password-stdin', { output: 'Login Succeeded' })], { agent })).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], `${agent}: a variable`);
+  }
+});

@@ -1027,20 +1027,22 @@ function mapsKeyContext(recent: string): boolean {
 }
 
 /**
- * A password fed to sudo that the user had typed into a prompt no detector read as one ("my sudo
- * password is 482"): the exposure is the user's paste, now in the provider's logs and this log.
- * Reported once, on the prompt, with the command that showed what the value was (issue 25, item 7).
+ * A password fed to sudo (or to a registry login, `docker login --password-stdin`) that the user
+ * had typed into a prompt no detector read as one ("my sudo password is 482", "логін me пароль
+ * …"): the exposure is the user's paste, now in the provider's logs and this log. Reported once, on
+ * the prompt, with the command that showed what the value was (issue 25, item 7).
  */
 function typedSudoPassword(ctx: RuleContext, event: NormEvent & { kind: 'tool_call' }, hit: SecretHit, fromPrompt: HandedOver, text: string): boolean {
-  if (hit.ruleId !== 'vouch/sudo-password' || fromPrompt.known(hit.value)) return false;
+  const sudo = hit.ruleId === 'vouch/sudo-password';
+  if ((!sudo && hit.ruleId !== 'vouch/login-password') || fromPrompt.known(hit.value)) return false;
   const prompt = fromPrompt.passwordPrompt(hit.value);
   if (!prompt) return false;
   fromPrompt.add(hit.value);
   ctx.report({
     rule: inPrompt.id,
     severity: 'warning',
-    title: 'Sudo password typed into a prompt',
-    detail: `The user's sudo password ${hit.masked} was written into the prompt, and the agent fed it to sudo.`,
+    title: sudo ? 'Sudo password typed into a prompt' : 'Registry password typed into a prompt',
+    detail: sudo ? `The user's sudo password ${hit.masked} was written into the prompt, and the agent fed it to sudo.` : `The user's registry password ${hit.masked} was written into the prompt, and the agent fed it to a registry login.`,
     evidence: [
       { index: prompt.index, excerpt: safe(around(prompt.text, prompt.at, prompt.at + hit.value.length), null, undefined, [hit.value]) },
       { index: event.index, excerpt: safe(text, null, undefined, [hit.value]) },

@@ -192,6 +192,9 @@ const KEYWORDS: Anchor[] = [
   anchor('kw-sudo-stdin', ['do -', 'do\t-'], 2, SUDO_STDIN),
   anchor('kw-sudo-stdin-spaced', ['o  -', 'o \t-', 'o\t\t-'], 3, SUDO_STDIN),
   anchor('shebang-echo', ['#!/b', '#!/u'], 0, String.raw`#!(?:/usr)?/bin/(?:env[ \t]+)?(?:ba|z|da)?sh[ \t]*\r?\n[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*(?:echo|printf)\b`),
+  // `echo 'pw' | docker login -u me --password-stdin`: a registry login reads the password from its
+  // input (labelled.ts). Keyed on `d-st` of `--password-stdin`.
+  anchor('kw-password-stdin', ['d-st'], 7, String.raw`password-stdin\b`),
   // `--password secret` (a flag and a separate value).
   anchor('kw-password-flag', caseVariants('assw'), 3, String.raw`--passw(?:or)?d[ =]+\S{6}`, 'i'),
 ];

@@ -506,3 +506,12 @@ describe('a password rule written as one word', () => {
     }
   });
 });
+
+describe('a login written as a pair in Ukrainian or Russian', () => {
+  it('holds the password after the user\'s name ("користувач admin пароль …", "логин root пароль …"); a sentence about them holds none', async () => {
+    for (const text of ['користувач admin пароль Hx7kq9Lm2', 'логин root пароль Kx9#mPq2vLw']) {
+      assert.equal((await detectSecrets(text, { proseEvidence: true })).length, 1, text);
+    }
+    assert.deepEqual(await detectSecrets('логін потрібен, пароль скинь пізніше', { proseEvidence: true }), []);
+  });
+});

@@ -337,7 +337,7 @@ function cutShort(text: string, end: number): boolean {
  * ("1234", "482"). A password in a sentence has its own shape test (prose.ts) from six.
  */
 function minLength(c: Candidate): number {
-  return c.ruleId === 'vouch/sudo-password' ? 3 : c.ruleId === 'vouch/prose-password' ? 6 : 8;
+  return c.ruleId === 'vouch/sudo-password' ? 3 : c.ruleId === 'vouch/prose-password' || c.ruleId === 'vouch/login-password' ? 6 : 8;
 }
 
 const CONSTANT_NAME = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/;

@@ -769,6 +769,11 @@ const LINE_NO = String.raw`[ \t]*(?:\d+(?:→|\t|:[ \t]))?[ \t]*`;
 // `-uSvc` the `S` belongs to the user name.
 export const SUDO_STDIN = String.raw`(?:/[\w/.-]{0,100}/)?sudo(?:[ \t]+(?:-[ugpCDhrRtTU][ \t]*(?:'[^'\n]{0,100}'|"[^"\n]{0,100}"|[^\s'"-]\S{0,100})|--[a-z][a-z-]{1,29}(?:=\S{1,100})?|-[AbBEeHiKklnPsVv]{1,6})){0,4}?[ \t]+(?:-[AbBEeHiKklnPsVv]{0,5}S[A-Za-z]{0,5}|--stdin)\b`;
 const SUDO_STDIN_ANYWHERE = new RegExp(SUDO_STDIN);
+// A registry login that reads its password from its input: `docker login -u me --password-stdin`
+// (podman, buildah, nerdctl, finch, `helm registry login`, oras, skopeo alike), words before the
+// flag on the same command.
+const LOGIN_STDIN = String.raw`(?:/[\w/.-]{0,100}/)?(?:(?:docker|podman|buildah|nerdctl|finch|oras|skopeo)|helm[ \t]+registry)[ \t]+login\b[^\n|;&<>]{0,200}?[ \t]--password-stdin\b`;
+const LOGIN_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*` + LOGIN_STDIN, 'g');
 const SUDO_PIPE = new RegExp(String.raw`\b(?:echo|printf)[ \t]+(?:-[neE]{1,3}[ \t]+)?(?:(["'])%s(?:\\n|[ \t]{0,2})\1[ \t]+)?` + PASSWORD_WORD + String.raw`[ \t]*\|[ \t]*` + SUDO_STDIN, 'g');
 const SUDO_HERESTRING = new RegExp(String.raw`\b` + SUDO_STDIN + String.raw`[^\n|;&]{0,300}<<<[ \t]*` + PASSWORD_WORD + String.raw`(?=\s|$)`, 'g');
 // An askpass script (SUDO_ASKPASS, SSH_ASKPASS): a shebang and one echo of a literal, its whole
@@ -789,7 +794,7 @@ const ASKPASS_WORD = /askpass/i;
 const ANSWER_WORDS = /^(?:y|yes|n|no|ok|okay|true|false|the|abc|test)$/i;
 
 function sudoPasswords(text: string, out: Candidate[]): void {
-  for (const [re, label] of [[SUDO_PIPE, 'Password fed to sudo'], [SUDO_HERESTRING, 'Password fed to sudo'], [ASKPASS_SCRIPT, 'Password in an askpass script']] as const) {
+  for (const [re, label] of [[SUDO_PIPE, 'Password fed to sudo'], [SUDO_HERESTRING, 'Password fed to sudo'], [ASKPASS_SCRIPT, 'Password in an askpass script'], [LOGIN_PIPE, 'Password fed to a registry login']] as const) {
     if (re === ASKPASS_SCRIPT && !ASKPASS_WORD.test(text)) continue;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -802,14 +807,14 @@ function sudoPasswords(text: string, out: Candidate[]): void {
       if (re === ASKPASS_SCRIPT && (!isPassword(value) || /^[A-Za-z]+[!.?]*$/.test(value))) continue;
       // the value is the last match of its text in the match (a printf format comes before it)
       const start = m.index + m[0].lastIndexOf(value);
-      out.push({ ruleId: 'vouch/sudo-password', label, start, end: start + value.length, confidence: 'medium' });
+      out.push({ ruleId: re === LOGIN_PIPE ? 'vouch/login-password' : 'vouch/sudo-password', label, start, end: start + value.length, confidence: 'medium' });
     }
   }
 }
 
 export function commandLineCandidates(text: string): Candidate[] {
   const out: Candidate[] = [];
-  if ((text.includes('sudo') && SUDO_STDIN_ANYWHERE.test(text)) || (text.includes('#!') && ASKPASS_WORD.test(text))) sudoPasswords(text, out);
+  if ((text.includes('sudo') && SUDO_STDIN_ANYWHERE.test(text)) || (text.includes('#!') && ASKPASS_WORD.test(text)) || text.includes('--password-stdin')) sudoPasswords(text, out);
   if (/<add\s/i.test(text)) {
     NUGET_PASSWORD.lastIndex = 0;
     for (let m = NUGET_PASSWORD.exec(text); m !== null; m = NUGET_PASSWORD.exec(text)) {
