@@ -31,7 +31,7 @@ export const sudo = meta({
   id: 'permissions/sudo',
   severity: 'warning',
   title: 'Commands run as root',
-  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine. Info when it only read, when the user dictated the command, when it started, stopped or restarted a service the request asked for by name ("restart nginx"), when it only wrote files the request named (`sudo tee -a /etc/hosts` after "add a hosts entry"), or when the user approved this very command at the harness\'s prompt (Codex "You approved codex to run …").',
+  description: 'The agent used sudo/doas/pkexec/su -c: the command had full control of the machine. Info when it only read, when it was fed the sudo password the user wrote into the request in force (root handed over for that work), when the user dictated the command, when it started, stopped or restarted a service the request asked for by name ("restart nginx"), when it only wrote files the request named (`sudo tee -a /etc/hosts` after "add a hosts entry"), or when the user approved this very command at the harness\'s prompt (Codex "You approved codex to run …").',
   remediation: 'Check what ran as root; do not give agents passwordless sudo.',
 });
 export const persistence = meta({
@@ -1216,6 +1216,14 @@ function checkPassed(check: SimpleCommand, output: string): boolean {
   return shape !== undefined && shape.passed.test(output.slice(0, 2_000));
 }
 
+/** `value` as a word of its own in `text` (not inside a longer word or number). */
+function holdsWord(text: string, value: string): boolean {
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
+    if (!/[\w$@#%&*+=-]/.test(text[i - 1] ?? ' ') && !/[\w$@#%&*+=-]/.test(text[i + value.length] ?? ' ')) return true;
+  }
+  return false;
+}
+
 function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located, remoteProgram: boolean, fallbackOf: SimpleCommand | null = null): void {
   const { cmd } = loc;
   const mine = (d: FindingDraft, m: typeof sudo) => {
@@ -1229,7 +1237,12 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     // used on the very files the request named, and on nothing else
     const files = m === sudo ? rootWrittenFiles(cmd).map((f) => locate(f, loc.dir, ctx.session).abs) : [];
     const onNamed = files.length > 0 ? whoAsked(ctx.requests(event), (t) => files.every((abs) => namesPath(t, abs, ctx.session.home))) : null;
-    return onNamed ? asRequested(d, m, onNamed, 'it changed only files the request named') : d;
+    if (onNamed) return asRequested(d, m, onNamed, 'it changed only files the request named');
+    // `echo '<pw>' | sudo -S …` with the password the user wrote in the request in force: the user
+    // handed the agent root for this work (the paste itself is secrets/in-prompt's finding)
+    const handed = m === sudo ? facts.secrets.filter((h) => h.ruleId === 'vouch/sudo-password').map((h) => h.value) : [];
+    const gave = handed.length > 0 ? whoAsked(ctx.requests(event), (t) => handed.some((v) => holdsWord(t, v))) : null;
+    return gave ? asRequested(d, m, gave, 'the user gave the agent the sudo password for this work') : d;
   };
   const rooted = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);
   // `sudo -u postgres …` runs as another ordinary user: it lowers privilege, it does not take root.

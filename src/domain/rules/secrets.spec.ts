@@ -1765,3 +1765,13 @@ test('a registry password the user typed into a prompt in words no detector read
     assert.deepEqual((await runRules([prompt('log in to docker hub'), ...ran('echo "$DOCKER_PASSWORD" | docker login -u bob --password-stdin', { output: 'Login Succeeded' })], { agent })).filter((d) => d.rule.startsWith('secrets/') && severityOf(d) !== 'info'), [], `${agent}: a variable`);
   }
 });
+
+for (const agent of AGENTS) {
+  test(`${agent}: a credential file read whose every credential an earlier output had already printed (the logs the user asked for showed the bot's token, then the .env that holds it) added nothing to the transcript: the read is info; a read that shows a new one keeps the warning (held-out set 78)`, async () => {
+    const token = fake.githubClassic();
+    const logs = { bash: 'docker-compose logs --tail 50 bot', output: `bot_1  | INFO cloning with ${token}\nbot_1  | ERROR auth failed` };
+    const loud = async (steps: Parameters<typeof session>[1]) => (await analyzeText(session(agent, steps))).findings.filter((f) => f.severity !== 'info' && f.rule === 'secrets/sensitive-file-read');
+    assert.deepEqual(await loud([{ prompt: 'read the logs, the bot fails' }, logs, { bash: 'cat .env', output: `GITHUB_TOKEN=${token}\nDEBUG=true` }, { say: 'The token is set.' }]), [], 'shown before');
+    assert.equal((await loud([{ prompt: 'the bot fails' }, { bash: 'cat .env', output: `GITHUB_TOKEN=${token}\nDEBUG=true` }, { say: 'The token is set.' }])).length, 1, 'first shown by the read');
+  });
+}

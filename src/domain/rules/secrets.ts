@@ -49,7 +49,7 @@ export const sensitiveFileRead = meta({
   id: 'secrets/sensitive-file-read',
   severity: 'warning',
   title: 'Credential file read',
-  description: 'The agent read a file that holds credentials (.env, ~/.ssh keys, ~/.aws/credentials, .netrc, .npmrc, kubeconfig …) with a read tool or cat/less/head/grep/cp/base64 and the like. Templates such as .env.example and public keys are not reported; sourcing a file (source .env) does not print it and is not reported.',
+  description: 'The agent read a file that holds credentials (.env, ~/.ssh keys, ~/.aws/credentials, .netrc, .npmrc, kubeconfig …) with a read tool or cat/less/head/grep/cp/base64 and the like. Templates such as .env.example and public keys are not reported; sourcing a file (source .env) does not print it and is not reported. Info when the read failed or showed nothing, when what it showed holds no credential, or when every credential it showed had reached the transcript before (typed into a prompt, or printed by an earlier output): nothing new reached it.',
   remediation: 'Check whether the contents left the machine; keep credential files out of the agent\'s reach (deny rules, sandbox).',
 });
 export const envDump = meta({
@@ -708,6 +708,8 @@ export const SECRETS_RULES: Rule[] = [
       const shown = new ShownContent(projectReads, () => LOW_CONFIDENCE_FORMATS.has(outer.session.format as FormatId));
       // Credentials the user typed into a prompt: a read that shows only these shows nothing new.
       const typed = new Set<string>();
+      // Credentials earlier outputs printed: a read that shows only these (and typed ones) shows nothing new.
+      const printed = new Set<string>();
       let current: (NormEvent & { kind: 'tool_call' }) | null = null;
       const ctx: RuleContext = { session: outer.session, report: (d) => (current ? shown.hold(current, d) : outer.report(d)) };
       return {
@@ -717,7 +719,10 @@ export const SECRETS_RULES: Rule[] = [
         },
         onEvent(event, facts) {
           if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) for (const hit of facts.secrets) addCapped(typed, hit.value, PROMPT_SECRETS_MAX);
-          if (event.kind === 'tool_result') shown.settle(event, facts, outcomes, (v) => typed.has(v));
+          if (event.kind === 'tool_result') {
+            shown.settle(event, facts, outcomes, (v) => typed.has(v), (v) => printed.has(v));
+            if (!event.denied) for (const hit of facts.secrets) addCapped(printed, hit.value, PROMPT_SECRETS_MAX);
+          }
           outcomes.onEvent(event);
           current = event.kind === 'tool_call' ? event : null;
           dictated.onEvent(event);
@@ -794,7 +799,7 @@ class ShownContent {
   }
 
   /** The read's result: passes its findings on, as they are or as reads that showed no credential. */
-  settle(result: ToolResultEvent, facts: EventFacts, outcomes: Outcomes, typed: (value: string) => boolean = () => false): void {
+  settle(result: ToolResultEvent, facts: EventFacts, outcomes: Outcomes, typed: (value: string) => boolean = () => false, shownBefore: (value: string) => boolean = () => false): void {
     const h = this.held.get(result.callId);
     if (!h) return;
     this.held.delete(result.callId);
@@ -815,8 +820,11 @@ class ShownContent {
     // Every credential it showed is one the user had typed into a prompt (an .env the session
     // wrote from the user's key, read back to debug): nothing new reached the transcript.
     const typedValues = new Set(facts.secrets.map((x) => x.value));
-    const onlyTyped = !clean && !empty && narrowed && !result.isError && !result.denied && facts.secrets.length > 0 && !ELIDED.test(result.output)
-      && facts.secrets.every((x) => typed(x.value)) && !showsCredentialEntry(result.output, masked, typedValues);
+    const onlyKnown = !clean && !empty && narrowed && !result.isError && !result.denied && facts.secrets.length > 0 && !ELIDED.test(result.output) && !showsCredentialEntry(result.output, masked, typedValues);
+    const onlyTyped = onlyKnown && facts.secrets.every((x) => typed(x.value));
+    // …or one an earlier output had already printed (the logs the user asked for showed the bot's
+    // token, then the .env that holds it was read): the read added nothing to the transcript
+    const onlyShown = onlyKnown && !onlyTyped && facts.secrets.every((x) => typed(x.value) || shownBefore(x.value));
     // A read tool whose result the log leaves empty (a terminal capture's ReadFile box shows no
     // content): of a project file, read for the work, nothing of it reached what this log shows.
     const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && result.output.trim() === '' && this.capture();
@@ -841,6 +849,8 @@ class ShownContent {
           ? { ...d, severity: 'info' as const, title: `${read(d)}: no credential in what it showed`, detail: `${d.detail} What it printed, shown in the log, holds no credential Vouch recognises.`, key: `${d.key ?? ''} (clean)` }
           : onlyTyped
             ? { ...d, severity: 'info' as const, title: `${read(d)}: only what the user had typed`, detail: `${d.detail} The only credentials it printed are ones the user had typed into a prompt earlier: nothing new reached the transcript.`, key: `${d.key ?? ''} (typed)` }
+          : onlyShown
+            ? { ...d, severity: 'info' as const, title: `${read(d)}: only what the transcript already held`, detail: `${d.detail} Every credential it printed had appeared in the transcript before (in an earlier output or a prompt): nothing new reached it. Where it first appeared is reported there.`, key: `${d.key ?? ''} (shown before)` }
           : cutFilter
             ? { ...d, severity: 'info' as const, title: `${read(d)} through a filter the log cuts off: no credential in what it shows`, detail: `${d.detail} The capture cuts the command off inside the stage its output is piped into, so which lines that stage kept is unknown; the lines the log shows hold no credential Vouch recognises.`, key: `${d.key ?? ''} (cut filter)` }
           : unshown && this.projectReads.has(d)
