@@ -124,7 +124,8 @@ interface Waiting {
 type Meta = { id: string; severity: 'critical' | 'warning' | 'info'; title: string };
 /** A change a command makes on another system (a grant, a deploy): its failed status, when it was the call's last step, says it did not go through (settledRun). */
 interface Settle {
-  last: boolean;
+  /** Whether the step is the call's last (its status is the call's); unset when only `wentThrough` settles it. */
+  last?: boolean;
   title: string;
   /** Words of the tool's that the change went through (a publish that then failed in a later script): the failed status says nothing then. */
   wentThrough?: RegExp;
@@ -701,9 +702,15 @@ export class Outcomes {
     for (const { draft: held, effect, target, settle, step } of w.drafts) {
       const { whenRan, ...draft } = held;
       const r = guarded ? null : refusal(event, effect, target, w.command, step) ?? failedToolWrite(event, effect, w.command);
-      if (settle && !guarded && !r) {
-        const through = settle.wentThrough?.test(event.output.slice(0, 100_000)) === true;
-        this.ctx.report(through ? draft : settledRun(draft, event, w.command, settle.last, settle.title));
+      const through = settle?.wentThrough?.test(event.output.slice(0, 100_000)) === true;
+      // the tool's own words that the change went through outweigh a failure after it (ssh added
+      // the host key, then could not log in) — never a person's, a sandbox's or a hook's refusal
+      if (through && !guarded && r?.refused !== true) {
+        this.ctx.report(draft);
+        continue;
+      }
+      if (settle?.last !== undefined && !guarded && !r) {
+        this.ctx.report(settledRun(draft, event, w.command, settle.last, settle.title));
         continue;
       }
       this.ctx.report(r ? this.attempted(draft, r, event) : (whenRan && !event.denied && !event.isError ? whenRan(event.output) : null) ?? draft);

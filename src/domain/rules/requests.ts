@@ -288,6 +288,11 @@ export class RequestLog {
       const agreed = this.proposal !== '' && (AGREES.test(reply) || AGREES.test(reply.replace(POLITE, '')) || AGREES_ALL.test(reply)) && !HOLDS_BACK.test(reply) && !REFUSED_PICK.test(reply) && !asksBack(event.text) && event.text.length <= 200;
       // "option 2", "方案 2": the user picked one of the options, so only that option is agreed to
       if (agreed) this.keep(pickedOption(this.proposal, reply) ?? this.proposal, true);
+      // "yes, sync them, just don't remove them": agreed to all of the proposal but what is held back
+      else if (this.proposal !== '' && event.text.length <= 300 && AGREES.test(reply) && !REFUSED_PICK.test(reply) && !asksBack(event.text)) {
+        const rest = proposalHeldBackFrom(this.proposal, reply);
+        if (rest !== null) this.keep(rest, true);
+      }
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
       if (this.plan && GO_WITH_PLAN.test(event.text) && event.text.length <= 300 && !(agreed && this.plan === this.proposal)) this.keep(this.plan, true);
       const answered = this.proposal.slice(-ANSWERED_MAX);
@@ -563,6 +568,26 @@ const POLITE = /^(?:please|pls|kindly),?\s+/i;
  * investigating, but don't touch the role", "please go back and explain first"): not a yes to the proposal.
  */
 const HOLDS_BACK = /\b(?:but|except|however)\b[^.!?]{0,80}\b(?:not|n't|never|no)\b|\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+)?(?:change|touch|modify|push|commit|delete|remove|deploy|merge|run|apply|grant)\b|^(?:please\s+)?go\s+back\b/i;
+
+/**
+ * A yes that holds one act back ("yes i said to sync them, just don't remove them", "ok but never
+ * push"): the proposal without its sentences that speak of that act, or null when what is held back
+ * is not one act of a few words (a broad "don't change anything", a "but … not" clause) — then
+ * nothing of the proposal is taken as agreed.
+ */
+function proposalHeldBackFrom(proposal: string, reply: string): string | null {
+  const acts = [...reply.matchAll(HELD_BACK_ACT)].map((m) => m[1]!.toLowerCase());
+  if (acts.length === 0 || /\b(?:but|except|however)\b[^.!?]{0,80}\b(?:not|n't|never|no)\b/i.test(reply.replace(HELD_BACK_ACT, ''))) return null;
+  if (HOLDS_BACK.test(reply.replace(HELD_BACK_ACT, ''))) return null;
+  const stems = acts.flatMap((a) => ACT_STEMS[a] ?? []);
+  const kept = sentencesOf(proposal).filter((st) => !stems.some((stem) => new RegExp(`\\b${stem}`, 'i').test(st)));
+  return kept.join('. ').trim() === '' ? null : kept.join('. ');
+}
+/** "don't remove", "do not push", "never merge": an act held back, one of a few that name one thing to leave undone. */
+const HELD_BACK_ACT = /\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+)?(push|commit|delete|remove|deploy|merge)\b/gi;
+/** The words of each act held back, in the proposal's sentences that speak of it (verbs: "deletions" is a noun of what is seen). */
+const REMOVAL_VERBS = ['delet(?:e|es|ed|ing)\\b', 'remov(?:e|es|ed|ing)\\b', 'rm\\b', 'eras(?:e|es|ed|ing)\\b', 'wip(?:e|es|ed|ing)\\b'];
+const ACT_STEMS: Record<string, string[]> = { push: ['push', 'force'], commit: ['commit'], delete: REMOVAL_VERBS, remove: REMOVAL_VERBS, deploy: ['deploy', 'releas', 'publish'], merge: ['merg'] };
 
 const AGREES_ALL = /^(?:please\s+)?(?:(?:remove|delete|rimuovi|elimina|cancella|remova|apaga|borra|supprime|lösche)\s+(?:also\s+|anche\s+|tamb[ée]m\s+|aussi\s+|auch\s+)?(?:them|those|these|the\s+others|the\s+rest|gli\s+altri|le\s+altre|tutt[ioe]|il\s+resto|os\s+outros|as\s+outras|los\s+otros|las\s+otras|les\s+autres|die\s+anderen)\b(?![^.\n]{0,30}\b(?:later|tomorrow|afterwards|next\s+time|not\s+yet|dopo|depois|luego|später)\b)|(?:do|fix|apply|implement)\s+(?:them\s+)?all\b|(?:do|fix|apply|implement)\s+(?:all\s+)?(?:of\s+)?(?:these|those|them)\b|fa[çc]a\s+tod[ao]s\b|corrija\s+tod[ao]s\b|pode\s+(?:fazer|corrigir|aplicar)\s+tod[ao]s\b|haz(?:las)?\s+tod[ao]s\b|aplica\s+tod[ao]s\b|corrige\s+tod[ao]s\b|fais\s+tout\b|applique\s+tout\b|corrige\s+tout\b|mach\s+alles\b|alle\s+umsetzen\b|сделай\s+вс[её]\b|全部(?:都)?(?:做|改|修|弄|处理|搞)|すべて(?:やって|直して|お願い)|모두\s*(?:해|수정|진행)|(?:να\s+)?(?:τα\s+)?(?:διορθώσεις|διόρθωσ[εέ]|κάνεις|κάν[εέ]|εφάρμοσ[εέ]|εφαρμόσεις)\s+(?:τα\s+)?(?:όλα|ολα)(?![Ά-ώ])|(?:set|do|make|build|implement|apply|carry)\s+(?:this|that|it)(?:\s+(?:up|out))?(?:\s+(?:now|please|then))?\s*[.!]*$)/i;
 

@@ -454,6 +454,10 @@ export function cloudGrant(cmd: SimpleCommand): CloudGrant | null {
 }
 
 /** Words of a request that named a trust setting (the weakened controls have their own, above). */
+/** ssh's own words that it wrote the host's key into known_hosts. */
+const HOST_KEY_ADDED = /^Warning: Permanently added '[^'\n]{1,200}' \([\w-]{1,30}\) to the list of known hosts/m;
+const HOST_KEY_COMMANDS: ReadonlySet<string> = new Set(['ssh', 'scp', 'sftp']);
+
 /** `gh auth setup-git`: git is to use the GitHub CLI's stored login as its credential helper. */
 function setsUpGhLogin(cmd: SimpleCommand): boolean {
   const operands = parseArgs(cmd.args).operands;
@@ -501,7 +505,10 @@ export const TRUST_RULES: Rule[] = [
             const forPush = !named && cmd && setsUpGhLogin(cmd) ? whoAsked(requests.for(event), (t) => orders(t, 'push')) : null;
             const asked = named ?? forPush;
             const why = forPush ? 'it lets git push with the GitHub CLI\'s login, and the user ordered a push' : 'the request named this setting';
-            outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, why) : d, target, last === undefined ? undefined : { last, title: m.title });
+            // ssh that added the host key says so, whatever happened after ("Permanently added '10.0.0.5' (ED25519) to the list of known hosts", then no login)
+            const added = cmd && HOST_KEY_COMMANDS.has(cmd.name) ? HOST_KEY_ADDED : undefined;
+            const settle = last === undefined ? (added ? { title: m.title, wentThrough: added } : undefined) : { last, title: m.title, ...(added ? { wentThrough: added } : {}) };
+            outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, why) : d, target, settle);
           };
           for (const w of fx.writes) {
             const text = w.cmd?.text ?? w.path;
