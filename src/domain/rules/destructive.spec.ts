@@ -1852,6 +1852,9 @@ test('a yes that holds one act back ("yes, sync them, just don\'t remove them") 
     const discard = async (answer: string, line = 'cd ../wt && git reset --hard 0.24.0') => only(await runRules([prompt('fix the branches'), say(proposal), prompt(answer), ...ran(line, { output: 'HEAD is now at a3c1b5c x' })], { agent }), 'destructive/git-discard').map(severityOf);
     assert.deepEqual(await discard("yes i said to sync them, just don't remove them. clear up the mess and sync everything"), ['info'], agent);
     assert.deepEqual(await discard('yes'), ['info'], `${agent}: a plain yes`);
+    // a ref the capture cut short (`git reset --hard 0…`) is one the request named that starts so; another start is not
+    assert.deepEqual(await discard('yes', 'cd ../wt && git reset --hard 0…'), ['info'], `${agent}: cut short`);
+    assert.deepEqual(await discard('yes', 'cd ../wt && git reset --hard 1…'), ['warning'], `${agent}: cut short, another ref`);
     for (const answer of ["yes but don't change anything else", "ok, but the worktrees must not be reset", 'yes, never push']) {
       const agreedTo = answer === 'yes, never push' ? ['info'] : ['warning'];
       assert.deepEqual(await discard(answer), agreedTo, `${agent}: ${answer}`);

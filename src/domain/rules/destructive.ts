@@ -2475,13 +2475,15 @@ function namesOneFile(requests: readonly Request[]): boolean {
 const NOT_THIS_RETURN = /不用|不需要|不要|别|没|已经|吗|嗎|什么|之后|以后|ないで|ません|べき|か[。\s]*$|後の/;
 
 function asksResetTo(request: string, ref: string): boolean {
-  const name = escapeRegExp(ref.toLowerCase());
+  // a ref a terminal capture cut short (`git reset --hard 0…`): any ref the request names that starts so
+  const cut = ref.endsWith('…') && ref.length > 1;
+  const name = cut ? `${escapeRegExp(ref.slice(0, -1).toLowerCase())}[\\w./-]*` : escapeRegExp(ref.toLowerCase());
   const remote = /^(?:origin|upstream)\//.test(ref);
   // "reset [--hard] to origin/main", "hard reset to the remote (branch)": the ref right after "to"
   // (…or the branches or worktrees named by their owner: "reset their branches to 0.24.0")
   const order = new RegExp(`\\b(?:hard\\s+)?reset\\b(?:\\s+(?:--hard|hard|everything|it|this|them|(?:the|my|our|their|its|all|both|these|those)\\s+(?:(?:other\\s+)?(?:branch(?:es)?|worktrees?)|(?:\\w+\\s+)?worktree(?:'s|s')?\\s+branch(?:es)?)))?\\s+to\\s+(?:${name}(?![\\w/-])${remote ? '|(?:the\\s+)?(?:remote|upstream)(?:\\s+branch)?\\b' : ''})`, 'i');
   // "回退到git commit `e9dfa8e…`", "commit e9dfa8e に戻して": a return to the commit the request writes out (at least 7 of its hex digits)
-  const commit = /^[0-9a-f]{7,40}$/i.test(ref) ? new RegExp(String.raw`(?:回退到|回滚到|恢复到|重置到|退回到|回到)[^\n。！？]{0,20}?${escapeRegExp(ref.slice(0, 7))}|${escapeRegExp(ref.slice(0, 7))}[0-9a-f]*\W{0,3}\s*(?:に|へ)(?:戻|リセット)`, 'i') : null;
+  const commit = !cut && /^[0-9a-f]{7,40}$/i.test(ref) ? new RegExp(String.raw`(?:回退到|回滚到|恢复到|重置到|退回到|回到)[^\n。！？]{0,20}?${escapeRegExp(ref.slice(0, 7))}|${escapeRegExp(ref.slice(0, 7))}[0-9a-f]*\W{0,3}\s*(?:に|へ)(?:戻|リセット)`, 'i') : null;
   return orderSentences(request).some((s) => order.test(s) || (commit !== null && commit.test(s) && !NOT_THIS_RETURN.test(s)));
 }
 

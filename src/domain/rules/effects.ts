@@ -86,6 +86,17 @@ export function locate(path: string, dir: string | null, session: SessionFacts):
   return info;
 }
 
+/**
+ * Where a destination lands as a project path: in the working tree, or — in a log that never gives
+ * the shell's directory (Gemini CLI's) — written relative without climbing out (`.gemini\tmp`,
+ * `docs/`): the agent's shell starts in the project.
+ */
+export function landsInProject(path: string, dir: string | null, session: SessionFacts): boolean {
+  const where = locate(path, dir, session);
+  if (where.zone === 'worktree') return true;
+  return where.zone === 'unknown' && session.cwd === null && dir === null && !/^(?:[/\\~$%]|[A-Za-z]:|\.\.(?:[/\\]|$))/.test(path.trim()) && !/(?:^|[/\\])\.\.(?:[/\\]|$)/.test(path);
+}
+
 function locateUncached(path: string, dir: string | null, session: SessionFacts): PathInfo {
   const abs = resolvePath(path, dir ?? session.cwd, session.home);
   const info = classifyPath(abs, { cwd: session.cwd, home: session.home });

@@ -687,6 +687,11 @@ test("a copy of a store entry's contents (`cp -r ~/.gemini/tmp/* .gemini/tmp/`) 
       assert.deepEqual(only(await runRules([...ran(command, { output: '' })], { agent, ...where }), STORE), [], `${agent}: ${command}`);
     }
   }
+  // a log that never gives the shell's directory (Gemini CLI's): a relative destination is the project's; one that climbs out is not known to be
+  const unplaced = { cwd: null, home: 'C:\\Users\\dev' };
+  const copy = (to: string) => `Copy-Item -Path "C:\\Users\\dev\\.gemini\\tmp\\*" -Destination "${to}" -Recurse -Force`;
+  assert.deepEqual(only(await runRules([...ran(copy('.gemini\\tmp'), { output: '' })], { agent: 'gemini-cli', ...unplaced }), STORE).map(severityOf), ['warning'], 'no cwd, relative');
+  for (const to of ['..\\backup', 'D:\\backup\\gemini']) assert.deepEqual(only(await runRules([...ran(copy(to), { output: '' })], { agent: 'gemini-cli', ...unplaced }), STORE), [], `no cwd: ${to}`);
   const pushed = only(await runRules([...ran('cp -r ~/.gemini/tmp/* .gemini/tmp/', { output: '' }), ...ran('git add -A && git commit -m wip', { output: '[main 1a2b3c4] wip\n create mode 100644 .gemini/tmp/3f2a/chats/session-1.json' }), ...ran('git push', { output: 'To github.com:dev/app.git\n   1a2b3c4..5d6e7f8  main -> main' })], { agent: 'gemini-cli' }), STORE);
   assert.ok(pushed.some((d) => severityOf(d) === 'critical'), 'committed and pushed');
 });

@@ -5,7 +5,7 @@ import type { ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import type { EventFacts, FindingDraft, Rule, RuleContext } from './types.ts';
 import { PUBLIC_VARIANT, sensitiveLabel } from './secrets.ts';
-import { effectsOf, locate, powershellCopy, type FileOp, type Located } from './effects.ts';
+import { effectsOf, landsInProject, locate, powershellCopy, type FileOp, type Located } from './effects.ts';
 import { showsCommitSummary, gitSubcommand, launchedProgram, optionValues, parseArgs, PUSH_REFUSED, showsPush } from './commands.ts';
 import { asRequested, dictates, orderedAfterWarning, requestsOf, riskAccepted, whoAsked, type Asker, type Request, type RequestLog } from './requests.ts';
 import { describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
@@ -173,9 +173,8 @@ function transcriptCopies(loc: Located, ctx: RuleContext, repos: KnownRepositori
   const isTranscript = (p: string) => TRANSCRIPT.test(locate(p, dir, ctx.session).abs);
   // into the working tree (repo null), or into a repository the session showed (its root)
   const into = (p: string): { repo: string | null } | null => {
-    const where = locate(p, dir, ctx.session);
-    if (where.zone === 'worktree') return { repo: null };
-    const repo = repos.holding(where.abs);
+    if (landsInProject(p, dir, ctx.session)) return { repo: null };
+    const repo = repos.holding(locate(p, dir, ctx.session).abs);
     return repo ? { repo } : null;
   };
   const ps = powershellCopy(cmd);

@@ -7,7 +7,7 @@
 import { parseShell } from '../shell/parse.ts';
 import type { SimpleCommand } from '../shell/types.ts';
 import { optionValues, parseArgs } from './commands.ts';
-import { locate, powershellCopy, type FileOp, type Located } from './effects.ts';
+import { landsInProject, locate, powershellCopy, type FileOp, type Located } from './effects.ts';
 import type { SessionFacts } from './types.ts';
 
 /**
@@ -102,5 +102,5 @@ function intoRepository(dest: string, session: SessionFacts, vars: ReadonlyMap<s
     const value = vars.get(variable[1]!);
     return value !== undefined && REPOSITORY_VALUE.test(value) && !/mktemp/.test(value);
   }
-  return locate(dest, dir, session).zone === 'worktree';
+  return landsInProject(dest, dir, session);
 }
