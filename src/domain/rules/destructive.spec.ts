@@ -1852,6 +1852,13 @@ test('a yes that holds one act back ("yes, sync them, just don\'t remove them") 
     const discard = async (answer: string, line = 'cd ../wt && git reset --hard 0.24.0') => only(await runRules([prompt('fix the branches'), say(proposal), prompt(answer), ...ran(line, { output: 'HEAD is now at a3c1b5c x' })], { agent }), 'destructive/git-discard').map(severityOf);
     assert.deepEqual(await discard("yes i said to sync them, just don't remove them. clear up the mess and sync everything"), ['info'], agent);
     assert.deepEqual(await discard('yes'), ['info'], `${agent}: a plain yes`);
+    // the review of the diff: an option picked first agrees to that option only; "anything" after the act holds back all of it
+    const options = 'Two ways:\n1. Rebase your 3 local commits onto origin/main, keeping them.\n2. Reset the branch to origin/main, throwing your 3 local commits away.\nWhich one?';
+    const picked = async (answer: string) => only(await runRules([prompt('fix the branches'), say(options), prompt(answer), ...ran('git reset --hard origin/main', { output: 'HEAD is now at a3c1b5c x' })], { agent }), 'destructive/git-discard').map(severityOf);
+    assert.deepEqual(await picked("option 1, don't push"), ['warning'], `${agent}: option 1 picked`);
+    assert.deepEqual(await picked("option 2, don't push"), ['info'], `${agent}: option 2 picked`);
+    const broad = 'I can reset the branch to origin/main; that throws away your 3 local commits. I will also delete the build folder.';
+    assert.deepEqual(only(await runRules([prompt('fix it'), say(broad), prompt("yes but don't delete anything"), ...ran('git reset --hard origin/main', { output: 'HEAD is now at a3c1b5c x' })], { agent }), 'destructive/git-discard').map(severityOf), ['warning'], `${agent}: nothing deleted`);
     // a ref the capture cut short (`git reset --hard 0…`) is one the request named that starts so; another start is not
     assert.deepEqual(await discard('yes', 'cd ../wt && git reset --hard 0…'), ['info'], `${agent}: cut short`);
     assert.deepEqual(await discard('yes', 'cd ../wt && git reset --hard 1…'), ['warning'], `${agent}: cut short, another ref`);

@@ -1918,7 +1918,7 @@ function reportForcedByReport(ctx: RuleContext, pushed: { call: NormEvent & { ki
 function movedNothing(cmd: SimpleCommand, args: string[], facts: EventFacts, output: string): boolean {
   if ((facts.shell?.commands.length ?? 0) !== 1 || cmd.pipeLength > 1 || args.some((a) => a === '-q' || a === '--quiet' || /^-\w*q/.test(a))) return false;
   const tail = output.slice(-20_000);
-  return /^\s*Everything up-to-date\s*$/m.test(tail) && !tail.split('\n').some((l) => REF_LINE.test(l)) && !FOLDED_LINES.test(tail);
+  return /^[ \t]*Everything up-to-date[ \t]*$/m.test(tail) && !tail.split('\n').some((l) => REF_LINE.test(l)) && !FOLDED_LINES.test(tail);
 }
 /** A terminal capture's fold of the output: `… +7 lines (ctrl+o to expand)`, `... +12 lines`. */
 const FOLDED_LINES = /(?:…|\.\.\.)\s*\+\d+\s+lines?\b/;
@@ -1927,11 +1927,26 @@ const FOLDED_LINES = /(?:…|\.\.\.)\s*\+\d+\s+lines?\b/;
  * A ref line of push's report that git marks forced: `+ 2ebec6b...a3c1b5c main -> main (forced update)`
  * (a terminal may wrap it inside "update"). The branch on the remote is the one after the arrow.
  */
-const FORCED_REF = /^[ \t]*\+[ \t]+[0-9a-f]{7,40}\.\.\.[0-9a-f]{7,40}[ \t]+\S+[ \t]+->[ \t]+(\S+)[ \t]+\(forced\s*upd/gm;
+const FORCED_REF = /^[ \t]*\+[ \t]+[0-9a-f]{7,40}\.\.\.[0-9a-f]{7,40}[ \t]+\S+[ \t]+->[ \t]+(\S+)[ \t]+\(forced[ \t]*(?:upd|$)/g;
 
-/** The branches git's report says it force-updated on the remote. */
+/**
+ * The branches git's report says it force-updated on the remote: ref lines of push's own report,
+ * under its `To <remote>` line (a fetch or pull prints forced updates of remote-tracking refs in
+ * the same shape, under `From <remote>`).
+ */
 function forcedInReport(output: string): string[] {
-  return [...output.slice(-20_000).matchAll(FORCED_REF)].map((m) => m[1]!.replace(/^refs\/heads\//, ''));
+  const out: string[] = [];
+  let pushing = false;
+  for (const line of output.slice(-20_000).split('\n')) {
+    if (/^[ \t]*To \S/.test(line)) pushing = true;
+    else if (/^[ \t]*From \S/.test(line)) pushing = false;
+    else if (pushing) {
+      FORCED_REF.lastIndex = 0;
+      const m = FORCED_REF.exec(line);
+      if (m) out.push(m[1]!.replace(/^refs\/heads\//, ''));
+    }
+  }
+  return out;
 }
 
 /** git push's ref lines: a flag (`*`, `+`, `-`, `!`, ` `, `=`, `t`) then a summary or a range. */

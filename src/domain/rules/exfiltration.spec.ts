@@ -672,6 +672,7 @@ test("a copy of a store entry's contents (`cp -r ~/.gemini/tmp/* .gemini/tmp/`) 
   for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
     for (const [command, where] of [
       ['cp -r ~/.gemini/tmp/* .gemini/tmp/', {}],
+      ['cp -r ~/.gemini/tmp/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 ./gemini-chats/', {}],
       ['cp -a ~/.codex/sessions/. ./codex-sessions/', {}],
       ['Copy-Item -Path "C:\\Users\\dev\\.gemini\\tmp\\*" -Destination ".gemini\\tmp" -Recurse -Force', windows],
       ['if (Test-Path "C:\\Users\\dev\\.gemini\\tmp") { Copy-Item -Path "C:\\Users\\dev\\.gemini\\tmp\\*" -Destination ".gemini\\tmp" -Recurse -Force }', windows],
@@ -681,6 +682,8 @@ test("a copy of a store entry's contents (`cp -r ~/.gemini/tmp/* .gemini/tmp/`) 
     }
     for (const [command, where] of [
       ['cp -r ~/.gemini/tmp/* ~/backup/gemini/', {}],
+      ['cp ~/.gemini/tmp/fix.patch ./patches/', {}],
+      ['cp -r ~/.gemini/tmp/bin/ ./tools/', {}],
       ['Copy-Item -Path "C:\\Users\\dev\\.gemini\\settings.json" -Destination ".gemini\\settings.json"', windows],
       ['Copy-Item -Path "C:\\Users\\dev\\.gemini\\tmp\\*" -Destination "C:\\Users\\dev\\gemini-backup"', windows],
     ] as const) {

@@ -102,8 +102,9 @@ function servedVerdict(loc: Located, ctx: RuleContext): { severity: 'critical' |
 
 // ---- session transcripts ------------------------------------------------------------------------
 
-// (Gemini's: a project's folder of its tmp, or all of them: `~/.gemini/tmp/*`)
-const TRANSCRIPT = /\/\.gemini\/tmp\/[^/]+\/?$|\/\.claude\/projects\/[^/]+\/[^/]*\.jsonl$|\/\.codex\/(sessions|archived_sessions)\/.*\.jsonl$|\/\.gemini\/tmp\/[^/]+\/(chats\/[^/]+\.json|logs\.json)$|\/\.claude\/projects\/[^/]+\/?$|\/\.codex\/sessions\/?|\/\.gemini\/tmp\/[^/]+\/chats\/?$/;
+// (Gemini's: a project's folder of its tmp, named by the project's hash, or all of them: `~/.gemini/tmp/*`;
+// not a file or tool folder of its own there, `~/.gemini/tmp/bin`)
+const TRANSCRIPT = /\/\.gemini\/tmp\/(?:[0-9a-f]{16,}|\*)\/?$|\/\.claude\/projects\/[^/]+\/[^/]*\.jsonl$|\/\.codex\/(sessions|archived_sessions)\/.*\.jsonl$|\/\.gemini\/tmp\/[^/]+\/(chats\/[^/]+\.json|logs\.json)$|\/\.claude\/projects\/[^/]+\/?$|\/\.codex\/sessions\/?|\/\.gemini\/tmp\/[^/]+\/chats\/?$/;
 
 /**
  * Repositories the session showed outside its working tree: folders where a git command that only

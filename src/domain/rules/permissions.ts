@@ -12,6 +12,7 @@ import { addsServersOnly, mcpServersAdded } from './mcp-servers.ts';
 import { isShellRcFile, isTestFile } from '../paths.ts';
 import { addCapped, capitalise, describeCall, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { NEW_FILE_WRITTEN } from './created-paths.ts';
+import { passwordTypedAt } from './typed-password.ts';
 
 export const approvalBypass = meta({
   id: 'permissions/approval-bypass',
@@ -45,7 +46,7 @@ export const agentSettingsWrite = meta({
   id: 'permissions/agent-settings-write',
   severity: 'warning',
   title: 'Agent permission settings changed',
-  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look. An edit that changes only version or schema entries is info, and so is one (or a new file, as the harness says it created) whose every changed key governs no permission, approval, hook, server, tool, environment or sandbox (a storage folder, a theme, a model).',
+  description: 'The agent wrote its own (or another agent\'s) settings: .claude/settings*.json, ~/.codex/config.toml, .gemini/settings.json — where permissions, hooks and sandbox modes are set — or Vouch\'s guard policy (.vouch/guard.toml). An agent widening its own permissions deserves a look. An edit that changes only version or schema entries is info, and so is one (or a new file, as the harness says it created) whose every changed key is one known to govern nothing an agent may do: display, editor and model keys (a theme, a model, the storage and plan folders of Gemini CLI).',
   remediation: 'Review the settings diff, especially allow-lists, hooks and sandbox/approval modes.',
 });
 export const broadApproval = meta({
@@ -704,27 +705,34 @@ function reportBySettingsTouched(w: FileOp, draft: FindingDraft, facts: EventFac
   const keys = controlFreeKeys(w.added, w.removed);
   if (!keys) return report(draft, agentSettingsWrite);
   const named = keys.slice(0, 4).map((k) => `\`${safe(k, facts, 40)}\``).join(', ');
-  const quiet: FindingDraft = { ...draft, severity: 'info', title: 'Agent settings changed, no permission among them', detail: `Changed only ${named} in ${safe(w.path, facts, QUOTE_MAX)}: no permission, approval, hook, server, tool, environment or sandbox setting.` };
+  const quiet: FindingDraft = { ...draft, severity: 'info', title: 'Agent settings changed, no permission among them', detail: `Changed only ${named} in ${safe(w.path, facts, QUOTE_MAX)}: display, editor or model settings that govern no permission, approval, hook, server, tool, environment or sandbox.` };
   if (w.removed !== undefined && w.removed.trim() !== '') report(quiet, agentSettingsWrite);
   else report({ ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? quiet : null) }, agentSettingsWrite);
 }
 
 /**
- * Words in a settings key that govern what an agent may do or run, or where its data goes: its
- * permissions and approvals, sandbox, hooks, MCP servers and tools, environment, credentials and
- * helpers, trust, providers and endpoints, directories it may reach, commands and modes. A key
- * without any (`storage_dir`, `theme`, `model`) governs none of that.
+ * Settings keys known to govern nothing an agent may do or run, nor where its data goes — how it
+ * looks and which model it uses: the three agents' display, editor and model keys (exact names: an
+ * environment variable in an `env` block is upper case, `ANTHROPIC_MODEL` is not `model`). A key not
+ * on this list may be one that matters (`cleanupPeriodDays`, `experimental_instructions_file`,
+ * `contextFileName`), so it keeps the warning.
  */
-const CONTROL_KEY = /perm|allow|deny|ask|approv|sandbox|hook|mcp|server|command|cmd|env|helper|trust|auth|tool|yolo|accept|danger|bypass|notify|provider|url|endpoint|host|shell|exec|run|polic|director|folder|path|telemetry|status|key|token|secret|credential|pass|plugin|extension|include|exclude|network|proxy|mode(?!l)|profile|agent|skill|matcher|header|login|import|script|disable|enable|bin/i;
-/** A JSON `"key": value` line or a TOML `key = value` / `[section]` line; the value a plain scalar or an opening bracket. */
+const INERT_KEY = new Set([
+  'theme', 'model', 'ui', 'editor', 'preferredEditor', 'language', 'fontSize', 'outputStyle', 'vimMode',
+  'preferredNotifChannel', 'spinnerTipsEnabled', 'showTips', 'hideBanner', 'hideTips', 'hideWindowTitle',
+  'hideContextSummary', 'hideFooter', 'footer', 'customThemes', 'accessibility', 'disableLoadingPhrases',
+  'model_reasoning_effort', 'model_reasoning_summary', 'model_verbosity', 'hide_agent_reasoning', 'file_opener', 'tui',
+  // Gemini CLI projects' own folders for its plans and storage, inert as written (set 78)
+  'storage_dir', 'plan_dir',
+]);
 const JSON_KEY_LINE = /^\s*"([^"\\]{1,80})"\s*:\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false|null|[[{]\s*[\]}]?)\s*,?\s*$/;
 const TOML_KEY_LINE = /^\s*(?:([A-Za-z0-9_.-]{1,80})\s*=\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false)|\[\[?([A-Za-z0-9_.-]{1,80})\]\]?)\s*$/;
 
 /**
  * The keys a settings change touched, when every changed line is a plain key line or brackets and
- * none of the keys governs a permission (CONTROL_KEY): an edit's lines that differ, or a whole
- * write's every line. Null when a line is anything else (an array entry, a command) or no key
- * changed.
+ * every key is one known to govern nothing (INERT_KEY): an edit's lines that differ, or a whole
+ * write's every line. Null when a line is anything else (an array entry, a command), a key is not
+ * known to be inert, or no key changed.
  */
 function controlFreeKeys(added: string | undefined, removed: string | undefined): string[] | null {
   if (added === undefined || added.length > 20_000 || (removed?.length ?? 0) > 20_000) return null;
@@ -735,7 +743,7 @@ function controlFreeKeys(added: string | undefined, removed: string | undefined)
     if (/^[\s[\]{}(),]*$/.test(line)) continue;
     const m = JSON_KEY_LINE.exec(line) ?? TOML_KEY_LINE.exec(line);
     const key = m?.[1] ?? m?.[2];
-    if (!key || CONTROL_KEY.test(key)) return null;
+    if (!key || !INERT_KEY.has(key)) return null;
     if (!keys.includes(key)) keys.push(key);
   }
   return keys.length > 0 ? keys : null;
@@ -1216,14 +1224,6 @@ function checkPassed(check: SimpleCommand, output: string): boolean {
   return shape !== undefined && shape.passed.test(output.slice(0, 2_000));
 }
 
-/** `value` as a word of its own in `text` (not inside a longer word or number). */
-function holdsWord(text: string, value: string): boolean {
-  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
-    if (!/[\w$@#%&*+=-]/.test(text[i - 1] ?? ' ') && !/[\w$@#%&*+=-]/.test(text[i + value.length] ?? ' ')) return true;
-  }
-  return false;
-}
-
 function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Located, remoteProgram: boolean, fallbackOf: SimpleCommand | null = null): void {
   const { cmd } = loc;
   const mine = (d: FindingDraft, m: typeof sudo) => {
@@ -1238,10 +1238,12 @@ function checkCommand(ctx: Judged, event: NormEvent, facts: EventFacts, loc: Loc
     const files = m === sudo ? rootWrittenFiles(cmd).map((f) => locate(f, loc.dir, ctx.session).abs) : [];
     const onNamed = files.length > 0 ? whoAsked(ctx.requests(event), (t) => files.every((abs) => namesPath(t, abs, ctx.session.home))) : null;
     if (onNamed) return asRequested(d, m, onNamed, 'it changed only files the request named');
-    // `echo '<pw>' | sudo -S …` with the password the user wrote in the request in force: the user
-    // handed the agent root for this work (the paste itself is secrets/in-prompt's finding)
+    // `echo '<pw>' | sudo -S …` with the password the user gave in the request in force (the value
+    // as a word, a password noun near it): the user handed the agent root for this work (the paste
+    // itself is secrets/in-prompt's finding); a default guessed from the request's words is not
+    // ("the vagrant box fails" and `echo vagrant | sudo -S`)
     const handed = m === sudo ? facts.secrets.filter((h) => h.ruleId === 'vouch/sudo-password').map((h) => h.value) : [];
-    const gave = handed.length > 0 ? whoAsked(ctx.requests(event), (t) => handed.some((v) => holdsWord(t, v))) : null;
+    const gave = handed.length > 0 ? whoAsked(ctx.requests(event), (t) => handed.some((v) => passwordTypedAt(t, v) >= 0)) : null;
     return gave ? asRequested(d, m, gave, 'the user gave the agent the sudo password for this work') : d;
   };
   const rooted = cmd.wrappers.find((w) => w === 'sudo' || w === 'doas' || w === 'pkexec') ?? (['sudo', 'doas', 'pkexec'].includes(cmd.name) ? cmd.name : null) ?? (cmd.name === 'su' && cmd.args.includes('-c') ? 'su -c' : null);

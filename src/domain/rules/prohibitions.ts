@@ -196,12 +196,21 @@ const GO_AHEAD = /^(?:(?:ok(?:ay)?|yes|great|good)[\s,!]+)?(?:please\s+)?(?:(?:g
 /** "All is looking good", "everything looks fine": an approval in a sentence of its own. */
 const LOOKING_GOOD = /^(?:(?:all|everything|it|this|that)\s+)?(?:is\s+)?look(?:s|ing)\s+(?:good|great|fine|right)(?:\s+(?:now|to\s+me))?[\s\p{P}\p{So}]*$/iu;
 
+/**
+ * "push" in its other senses, taken out before the request is read: promoting an idea ("push
+ * digital AI security angle as expertise", "push the sustainability message"), notifications,
+ * pushing back or against limits. Never when a word of git stands in the phrase ("push this as a
+ * new branch", "push the fix as a PR").
+ */
+export const FIGURATIVE_PUSH = /\bpush(?:es|ing)?\s+(?:(?:the|our|my|a|an|this|that)\s+)?(?:(?!(?:it|this|that|them|changes?|code|commits?|fix(?:es)?|updates?|work|branch\w*|main|master|repo\w*|pr|tags?|everything|all|origin|upstream|to|up)\b)[\w-]+\s+){0,5}?(?:(?:angle|messaging|message|narrative|branding|positioning|agenda|value\s+prop\w*)\b(?=\s*(?:$|[.,;:!?)]|\s+(?:as|harder|more|further|forward|across|throughout|everywhere)\b))(?:\s+as\s+[\w-]+(?:\s+[\w-]+)?)?|as\s+(?:an?\s+|our\s+|my\s+|the\s+)?(?:expertise|strength|selling\s+point|differentiator|specialty|speciality|usp)\b)|\bpush\s+notifications?\b|\bpush(?:ing)?\s+back\b(?!\s+(?:to|into|onto|up)\b)|\bpush(?:ing)?\s+(?:the\s+)?(?:limits?|boundaries|envelope)\b/gi;
 /** Whether `text` orders the act ("push it", "commit and push", "go ahead and open the PR"): what lifts a prohibition. */
 export function orders(text: string, act: Act): boolean {
   return remembered(ordered, act, text, () => ordersUncached(text, act));
 }
 
 function ordersUncached(text: string, act: Act): boolean {
+  // ("push notifications", "push back on the review", "push the limits" order no push)
+  if (act === 'push') text = text.replace(FIGURATIVE_PUSH, ' ');
   return ownWords(text).split(SENTENCES).some((sentence) => sentence.split(CLAUSES).some((clause) => clauseOn(clause, act, sentence)?.orders === true));
 }
 

@@ -290,7 +290,8 @@ export class RequestLog {
       if (agreed) this.keep(pickedOption(this.proposal, reply) ?? this.proposal, true);
       // "yes, sync them, just don't remove them": agreed to all of the proposal but what is held back
       else if (this.proposal !== '' && event.text.length <= 300 && AGREES.test(reply) && !REFUSED_PICK.test(reply) && !asksBack(event.text)) {
-        const rest = proposalHeldBackFrom(this.proposal, reply);
+        // (an option the reply picks first: "option 1, don't push" agrees to option 1 only)
+        const rest = proposalHeldBackFrom(pickedOption(this.proposal, reply) ?? this.proposal, reply);
         if (rest !== null) this.keep(rest, true);
       }
       // "Implement the plan": the plan agreed to, even with other turns since it was written.
@@ -577,6 +578,7 @@ const HOLDS_BACK = /\b(?:but|except|however)\b[^.!?]{0,80}\b(?:not|n't|never|no)
  */
 function proposalHeldBackFrom(proposal: string, reply: string): string | null {
   const acts = [...reply.matchAll(HELD_BACK_ACT)].map((m) => m[1]!.toLowerCase());
+  // ("don't delete anything" holds back more than one act of the proposal: HOLDS_BACK below keeps it)
   if (acts.length === 0 || /\b(?:but|except|however)\b[^.!?]{0,80}\b(?:not|n't|never|no)\b/i.test(reply.replace(HELD_BACK_ACT, ''))) return null;
   if (HOLDS_BACK.test(reply.replace(HELD_BACK_ACT, ''))) return null;
   const stems = acts.flatMap((a) => ACT_STEMS[a] ?? []);
@@ -584,7 +586,7 @@ function proposalHeldBackFrom(proposal: string, reply: string): string | null {
   return kept.join('. ').trim() === '' ? null : kept.join('. ');
 }
 /** "don't remove", "do not push", "never merge": an act held back, one of a few that name one thing to leave undone. */
-const HELD_BACK_ACT = /\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+)?(push|commit|delete|remove|deploy|merge)\b/gi;
+const HELD_BACK_ACT = /\b(?:do\s+not|don'?t|never)\s+(?:\w+\s+)?(push|commit|delete|remove|deploy|merge)\b(?!\s+(?:anything|everything|any\b|all\b|a\s+thing|stuff))/gi;
 /** The words of each act held back, in the proposal's sentences that speak of it (verbs: "deletions" is a noun of what is seen). */
 const REMOVAL_VERBS = ['delet(?:e|es|ed|ing)\\b', 'remov(?:e|es|ed|ing)\\b', 'rm\\b', 'eras(?:e|es|ed|ing)\\b', 'wip(?:e|es|ed|ing)\\b'];
 const ACT_STEMS: Record<string, string[]> = { push: ['push', 'force'], commit: ['commit'], delete: REMOVAL_VERBS, remove: REMOVAL_VERBS, deploy: ['deploy', 'releas', 'publish'], merge: ['merg'] };

@@ -22,6 +22,7 @@ import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts
 import { clientBundledName } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, requestsOf, sentencesAsking, whoAsked, type Asker } from './requests.ts';
 import { askedToFindCredential } from './credential-hunt.ts';
+import { passwordTypedAt, wordAt } from './typed-password.ts';
 import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
@@ -591,34 +592,11 @@ class HandedOver {
    */
   passwordPrompt(value: string): { text: string; index: number; at: number } | undefined {
     for (const p of this.prompts) {
-      const at = wordAt(p.text, value);
-      if (at >= 0 && namesPasswordNear(p.text, at, value.length)) return { ...p, at };
+      const at = passwordTypedAt(p.text, value);
+      if (at >= 0) return { ...p, at };
     }
     return undefined;
   }
-}
-
-/**
- * A password noun near the value: shortly before it on its line ("my sudo password is 482"),
- * shortly after it ("4821 is my sudo password"), or ending the line before ("password:\n4821").
- */
-function namesPasswordNear(text: string, at: number, length: number): boolean {
-  const lines = text.slice(Math.max(0, at - 200), at).split('\n');
-  const before = lines.pop()!.slice(-60);
-  const after = text.slice(at + length, at + length + 40).split('\n')[0]!;
-  const previous = before.trim() === '' ? (lines.pop() ?? '').slice(-40) : '';
-  return PASSWORD_NOUN.test(before) || PASSWORD_NOUN.test(after) || PASSWORD_NOUN.test(previous);
-}
-
-/** "password", "passwd", "pw", in the languages prompts come in. */
-const PASSWORD_NOUN = /\bpass(?:word|wd|phrase)?\b|\bpw\b|\bpwd\b|mot de passe|contrase[ñn]a|passwort|senha|parola|wachtwoord|has[łl]o|пароль|密码|密碼|パスワード|비밀번호|비번|암호/i;
-
-/** Where `value` stands as a word of its own in `text` (not inside a longer word or number), or -1. */
-function wordAt(text: string, value: string): number {
-  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
-    if (!/[\w$@#%&*+=-]/.test(text[i - 1] ?? ' ') && !/[\w$@#%&*+=-]/.test(text[i + value.length] ?? ' ')) return i;
-  }
-  return -1;
 }
 
 /**

@@ -506,7 +506,8 @@ export const TRUST_RULES: Rule[] = [
             const asked = named ?? forPush;
             const why = forPush ? 'it lets git push with the GitHub CLI\'s login, and the user ordered a push' : 'the request named this setting';
             // ssh that added the host key says so, whatever happened after ("Permanently added '10.0.0.5' (ED25519) to the list of known hosts", then no login)
-            const added = cmd && HOST_KEY_COMMANDS.has(cmd.name) ? HOST_KEY_ADDED : undefined;
+            // (not when known hosts go to /dev/null: ssh says it added the key and saves nothing)
+            const added = cmd && HOST_KEY_COMMANDS.has(cmd.name) && !cmd.args.some((a) => /UserKnownHostsFile=\/dev\/null/i.test(a)) ? HOST_KEY_ADDED : undefined;
             const settle = last === undefined ? (added ? { title: m.title, wentThrough: added } : undefined) : { last, title: m.title, ...(added ? { wentThrough: added } : {}) };
             outcomes.report(event, target ? 'write' : 'run', asked ? asRequested(d, m, asked, why) : d, target, settle);
           };

@@ -23,7 +23,7 @@ import type { EventFacts, FindingDraft, Rule } from './types.ts';
 import { effectsOf } from './effects.ts';
 import { gitSubcommand, PUSHED_REF } from './commands.ts';
 import { orderSentences, requestsOf, type Request } from './requests.ts';
-import { actOf, standingProhibition } from './prohibitions.ts';
+import { actOf, FIGURATIVE_PUSH, standingProhibition } from './prohibitions.ts';
 import { isAgentInstructionFile } from '../paths.ts';
 import { editDistance } from './supply-chain.ts';
 import { clip, evidence, meta, QUOTE_MAX, safe } from './util.ts';
@@ -46,7 +46,7 @@ export const unrequestedPush = meta({
 const ASKS_PUSH = new RegExp([
   String.raw`\b(?:push(?:es|ed|ing)?|prs?|pull[\s-]?requests?|merge[\s-]?requests?|deploy\w*|ship(?:s|ped|ping)?\s+(?:it|this|that|them|the\s+\w+)|(?<!(?:don'?t|not|never|no|won'?t)\s+)\bship\s+(?:all|everything|now|tout|todo|alles)|publish\w*|releas(?:e|es|ed|ing)\b(?!\s+(?:notes?|build|mode|candidate))|upload\w*|sync\w*|github|gitlab|bitbucket|gitea|gogs|codeberg|back\s*up|backup)\b`,
   String.raw`(?<!\p{L})(?:pousse[rz]?|envoie[rz]?|publie[rz]?|mettre en ligne|déploie[rz]?|subir(?:lo|los)?|súbelo|sube(?:lo|los)?|despliega|desplegar|implanta[rt]?|publica[rt]?|envia[rt]?|hochladen|lade\s+hoch|veröffentlich\w*)(?!\p{L})`,
-  String.raw`пуш\p{L}*|запуш\p{L}*|залей|залий|залити|выложи|викла(?:ди|сти)|загрузи|завантаж\p{L}*|деплой\p{L}*|задеплой\p{L}*|опубликуй|опублікуй|推送|上传|部署|发布|同步|プッシュ|デプロイ|公開|アップロード|푸시|배포|업로드|올려`,
+  String.raw`пуш\p{L}*|запуш\p{L}*|залей|залий|залити|выложи|загрузи|деплой\p{L}*|задеплой\p{L}*|опубликуй|опублікуй|推送|上传|部署|发布|同步|プッシュ|デプロイ|公開|アップロード|푸시|배포|업로드|올려`,
 ].join('|'), 'iu');
 /**
  * A skill or command invoked by a name of the act, standing at the start of the message or in
@@ -59,13 +59,6 @@ const INVOKES_PUSH = /^\s*[$/](?:[\w-]+:)?[\w-]*(?:ship|push|deploy|release|publ
  * "delete the secrets file from origin", "take the build folder off the remote" (set 69).
  */
 const CHANGES_REMOTE = /\b(?:remove|delete|take|strip|purge|get\s+rid\s+of|untrack|clean)\b(?:[^.?!\n]|\.(?=\S)){0,60}?\b(?:from|off|on|in)\s+(?:the\s+|my\s+|our\s+)?(?:remote(?:\s+(?:branch|repo(?:sitory)?))?|origin|upstream)\b/i;
-/**
- * "push" in its other senses, taken out before the request is read: promoting an idea ("push
- * digital AI security angle as expertise", "push the sustainability message"), notifications,
- * pushing back or against limits. Never when a word of git stands in the phrase ("push this as a
- * new branch", "push the fix as a PR").
- */
-const FIGURATIVE_PUSH = /\bpush(?:es|ing)?\s+(?:(?:the|our|my|a|an|this|that)\s+)?(?:(?!(?:it|this|that|them|changes?|code|commits?|fix(?:es)?|updates?|work|branch\w*|main|master|repo\w*|pr|tags?|everything|all|origin|upstream|to|up)\b)[\w-]+\s+){0,5}?(?:(?:angle|messaging|message|narrative|branding|positioning|agenda|value\s+prop\w*)\b(?=\s*(?:$|[.,;:!?)]|\s+(?:as|harder|more|further|forward|across|throughout|everywhere)\b))(?:\s+as\s+[\w-]+(?:\s+[\w-]+)?)?|as\s+(?:an?\s+|our\s+|my\s+|the\s+)?(?:expertise|strength|selling\s+point|differentiator|specialty|speciality|usp)\b)|\bpush\s+notifications?\b|\bpush(?:ing)?\s+back\b(?!\s+(?:to|into|onto|up)\b)|\bpush(?:ing)?\s+(?:the\s+)?(?:limits?|boundaries|envelope)\b/gi;
 const asksPush = (text: string): boolean => {
   const plain = text.replace(FIGURATIVE_PUSH, ' ');
   return ASKS_PUSH.test(plain) || INVOKES_PUSH.test(text) || CHANGES_REMOTE.test(plain) || namesHostMisspelt(plain);

@@ -513,5 +513,16 @@ describe('a login written as a pair in Ukrainian or Russian', () => {
       assert.equal((await detectSecrets(text, { proseEvidence: true })).length, 1, text);
     }
     assert.deepEqual(await detectSecrets('логін потрібен, пароль скинь пізніше', { proseEvidence: true }), []);
+    assert.deepEqual(await detectSecrets('логин или пароль ValidationError2 при входе', { proseEvidence: true }), []);
+  });
+});
+
+describe('a password piped to a registry login', () => {
+  it('is read like sudo\'s (`echo "…" | docker login -u me --password-stdin`); a word or a variable is not one', async () => {
+    assert.deepEqual(await values('echo "7305xq.io!" | docker login -u kroschu --password-stdin'), ['7305xq.io!']);
+    assert.deepEqual(await values("printf '%s' 'Hx7kq9Lm2' | podman login quay.io --username bob --password-stdin"), ['Hx7kq9Lm2']);
+    for (const text of ['echo "mytoken" | docker login ghcr.io -u USERNAME --password-stdin', 'echo "testpass" | docker login -u me --password-stdin', 'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin']) {
+      assert.deepEqual(await values(text), [], text);
+    }
   });
 });

@@ -805,6 +805,8 @@ function sudoPasswords(text: string, out: Candidate[]): void {
       if (ANSWER_WORDS.test(value)) continue;
       // a script that prints a word ("Done!", "Success") is a stub, not an askpass
       if (re === ASKPASS_SCRIPT && (!isPassword(value) || /^[A-Za-z]+[!.?]*$/.test(value))) continue;
+      // a registry login's password is a token or a chosen password, not a word (`echo "mytoken" | docker login …` in a README)
+      if (re === LOGIN_PIPE && !isPassword(value)) continue;
       // the value is the last match of its text in the match (a printf format comes before it)
       const start = m.index + m[0].lastIndexOf(value);
       out.push({ ruleId: re === LOGIN_PIPE ? 'vouch/login-password' : 'vouch/sudo-password', label, start, end: start + value.length, confidence: 'medium' });

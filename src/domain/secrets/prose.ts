@@ -32,7 +32,7 @@ const BLANK = String.raw`(?:[ \t]|\\t)*`;
 // lookbehind cannot split a long run of spaces in many ways.
 // The pair in other languages too: "usuario producao senha 1123…", "usuario root contraseña …",
 // "Benutzer admin Passwort …", "логін admin пароль …".
-const PAIRED_NOUN = String.raw`(?<=(?<![\p{L}\p{N}_])(?:user(?:name)?|login|usu[aá]rio|utilisateur|benutzer(?:name)?|u[żz]ytkownik|логін|логин|користувач|пользователь)(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})[^\s,;]{3,80}(?:[,;][ \t]{0,4}|[ \t]{1,4}))(?:passw(?:ord|ork|d)|senha|contrase[ñn]a|passwort|mot de passe|has[łl]o|пароль)(?:[ \t]{0,4}[:=])?(?=[ \t])`;
+const PAIRED_NOUN = String.raw`(?<=(?<![\p{L}\p{N}_])(?:user(?:name)?|login|usu[aá]rio|utilisateur|benutzer(?:name)?|u[żz]ytkownik|логін|логин|користувач|пользователь)(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4})(?!(?:или|або|and)[ \t])[^\s,;]{3,80}(?:[,;][ \t]{0,4}|[ \t]{1,4}))(?:passw(?:ord|ork|d)|senha|contrase[ñn]a|passwort|mot de passe|has[łl]o|пароль)(?:[ \t]{0,4}[:=])?(?=[ \t])`;
 const PHRASE = String.raw`(?:${NOUN}(?:[^\n.;!?=:：]{0,30}?${COPULA}|${QUALIFIER}?${RIGHT_AFTER})|${SHORT_NOUN}|${PAIRED_NOUN})`;
 // a Google app password as Google shows it: four groups of four lower-case letters
 const APP_PASSWORD = String.raw`(?:[a-z]{4} ){3}[a-z]{4}(?![\p{L}\p{N}])`;
