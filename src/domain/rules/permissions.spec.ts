@@ -1432,3 +1432,11 @@ test('ssh with host key checking off that says it added the host\'s key to known
     assert.deepEqual(devNull, ['info'], `${agent}: /dev/null`);
   }
 });
+
+test('chmod +x of files whose last name a terminal capture cut short ("/Users/me…") opens no home: no finding, in every agent; the whole home name still does (held-out set 79)', async () => {
+  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
+    const sev = async (line: string) => only(await runRules([prompt('install the git hooks'), ...ran(line, { output: 'ok' })], { agent }), WEAK).map(severityOf);
+    assert.deepEqual(await sev('chmod +x /Users/me/app/.githooks/pre-commit /Users/me/app/.githooks/pre-push /Users/me…'), [], agent);
+    assert.deepEqual(await sev('chmod o+x /Users/me'), ['warning'], `${agent}: the home itself`);
+  }
+});

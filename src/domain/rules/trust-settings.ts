@@ -324,7 +324,8 @@ function privateOpened(cmd: SimpleCommand): string | null {
   const othersRead = numeric ? (Number(numeric[1]) & 4) !== 0 : /(?:^|,)(?:[ugo]*[ao][ugo]*|)[+=][rwxXst]*r/.test(mode);
   const othersSearch = numeric ? (Number(numeric[1]) & 1) !== 0 : symbolicOthers !== null && /[xX]/.test(symbolicOthers[1] ?? '');
   for (const f of files) {
-    if (/\.pub$/.test(f)) continue;
+    // (a name a terminal capture cut short, `/Users/me…`, is not the place it starts like)
+    if (/\.pub$/.test(f) || f.endsWith('…')) continue;
     if (HOME_DIR.test(f) && (othersRead || othersSearch)) return `\`${f}\``;
     if (KEY_PLACE.test(f) && othersRead) return `\`${f}\``;
   }
