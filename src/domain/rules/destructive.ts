@@ -1041,7 +1041,7 @@ export const destructiveSql = meta({
   id: 'destructive/destructive-sql',
   severity: 'critical',
   title: 'Destructive SQL executed',
-  description: 'DROP TABLE/DATABASE/SCHEMA, TRUNCATE or DELETE without WHERE sent to a database client (psql -c, mysql -e, sqlite3 "…", a heredoc or pipe into the client, a .sql file the agent wrote and then ran), or dropdb / redis FLUSHALL / mongo dropDatabase. SQL merely written into a migration file is not execution and is not reported; throwaway databases under /tmp or :memory: are ignored. A reset the user asked for ("reset the database", "drop and recreate the db", "wipe the volumes") is as requested: info on this machine (dropdb or DROP DATABASE through a local client, Compose volumes, a framework\'s development reset), a warning for a hosted store.',
+  description: 'DROP TABLE/DATABASE/SCHEMA, TRUNCATE or DELETE without WHERE sent to a database client (psql -c, mysql -e, sqlite3 "…", a heredoc or pipe into the client, a .sql file the agent wrote and then ran), or dropdb / redis FLUSHALL / mongo dropDatabase; or such a statement given to an MCP server\'s SQL tool (`execute_sql`, `apply_migration`, `run_sql`, `query`: a hosted database). SQL merely written into a migration file is not execution and is not reported; throwaway databases under /tmp or :memory: are ignored. A reset the user asked for ("reset the database", "drop and recreate the db", "wipe the volumes") is as requested: info on this machine (dropdb or DROP DATABASE through a local client, Compose volumes, a framework\'s development reset), a warning for a hosted store.',
   remediation: 'Check which database was affected and restore the data from a backup; give agents credentials without DROP/DELETE rights on shared databases.',
 });
 
@@ -1085,6 +1085,23 @@ const SQL_CLIENTS = new Set([
 const SQL_ARG_OPTS = ['-c', '--command', '-e', '--execute', '-Q', '-q', '--query', '--eval', '--sql'];
 
 /** The first destructive statement in a SQL (or mongo/redis) text, as written, or null. */
+/**
+ * The SQL an MCP server's tool runs against its database: Supabase's `execute_sql` and
+ * `apply_migration`, Neon's `run_sql`, the Postgres server's `query`, and the like — the tool named
+ * for running SQL or a query or applying a migration, its statement in `query`, `sql` or
+ * `statement`. Null for any other tool (a listing, a search).
+ */
+function mcpSql(tool: string, args: unknown): string | null {
+  if (!/^(?:(?:execute|exec|run)_?(?:sql|query|statement)s?|query|sql|apply_?migration|run_?migration)$/i.test(tool) || typeof args !== 'object' || args === null) return null;
+  const fields = args as Record<string, unknown>;
+  for (const key of ['query', 'sql', 'statement', 'statements']) {
+    const v = fields[key];
+    if (typeof v === 'string') return v.slice(0, 100_000);
+    if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.join(';\n').slice(0, 100_000);
+  }
+  return null;
+}
+
 export function findDestructiveSql(sql: string): string | null {
   const clean = sql.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
   for (const stmt of clean.split(';')) {
@@ -1514,6 +1531,17 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           for (const w of fx.writes) {
             const stmt = w.added && /\.(sql|psql|mysql)$/i.test(w.path) ? findDestructiveSql(w.added) : null;
             if (stmt) setCapped(sqlFiles, w.abs, stmt, SQL_FILES_MAX);
+          }
+          if (event.kind === 'tool_call' && event.input.type === 'mcp') {
+            const sql = mcpSql(event.input.tool, event.input.args);
+            const stmt = sql === null ? null : findDestructiveSql(sql);
+            if (!stmt) return;
+            const where = `the MCP tool ${event.input.server}/${event.input.tool}`;
+            const draft: FindingDraft = { rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${safe(where, facts, 120)}: a database a server holds, not this machine's.`, evidence: [evidence(event, sql!.slice(0, 2_000), facts)] };
+            // a hosted database: a reset the user asked for still wants a look (a warning)
+            const asked = /\bDROP\s+(?:DATABASE|SCHEMA)\b/i.test(stmt) ? whoAsked(requests.for(event), asksToRecreateDatabase) : null;
+            ctx.report(asked ? asRequested(draft, destructiveSql, asked, 'the request asked to delete and recreate the database', 'warning') : draft);
+            return;
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
           const raw = event.input.command;
