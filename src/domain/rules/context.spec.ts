@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, fetchUrl, only, ran, read, runRules, say, sessionMeta, severityOf, usage, write } from './harness.testing.ts';
 import { priceOf } from './context.ts';
+import { analyzeText } from '../analyze.ts';
+import { AGENTS, session, type Step } from '../synthetic.testing.ts';
 
 test('models used are listed once each', async () => {
   const d = only(await runRules([sessionMeta({ model: 'gpt-5-codex' }), say('hi', 'gpt-5-codex'), say('yo', 'gpt-5')]), 'context/models');
@@ -64,3 +66,22 @@ test('a refusal about another file of the chain, or sudo stopping a later step a
   const sudoLater = only(await runRules(ran('echo a > notes.txt; sudo tee /etc/app.conf < app.conf', { exitCode: 1, isError: true, output: 'sudo: a terminal is required to read the password' })), 'context/files-changed');
   assert.match(sudoLater[0].detail, /notes\.txt/);
 });
+
+for (const agent of AGENTS) {
+  test(`${agent}: the MCP servers whose tools the agent called, each tool with its count, are one info finding (what the session did through services that no shell command shows); none without an MCP call`, async () => {
+    const steps: Step[] = [
+      { prompt: 'deploy the function and check the table' },
+      { mcp: 'supabase', tool: 'deploy_edge_function', args: { name: 'tryon' }, output: 'ok' },
+      { mcp: 'supabase', tool: 'deploy_edge_function', args: { name: 'tryon' }, output: 'ok' },
+      { mcp: 'supabase', tool: 'execute_sql', args: { query: 'select 1' }, output: '[]' },
+      { mcp: 'github', tool: 'create_pull_request', args: { title: 'x' }, output: 'ok' },
+      { say: 'Done.' },
+    ];
+    const found = (await analyzeText(session(agent, steps))).findings.filter((f) => f.rule === 'context/mcp-tools');
+    assert.equal(found.length, 1);
+    assert.equal(found[0]!.severity, 'info');
+    assert.match(found[0]!.detail, /^4 calls to 2 MCP servers: supabase: deploy_edge_function ×2, execute_sql; github: create_pull_request\.$/);
+    const none = (await analyzeText(session(agent, [{ prompt: 'fix it' }, { bash: 'npm test', output: 'ok' }, { say: 'Done.' }]))).findings.filter((f) => f.rule === 'context/mcp-tools');
+    assert.deepEqual(none, []);
+  });
+}

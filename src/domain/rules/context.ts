@@ -45,6 +45,14 @@ export const networkHosts = meta({
   remediation: 'Check that every host is expected.',
 });
 
+export const mcpToolsCalled = meta({
+  id: 'context/mcp-tools',
+  severity: 'info',
+  title: 'MCP tools called',
+  description: 'The MCP servers whose tools the agent called and how often each tool was called: what the session did through services (a cloud project created, a function deployed, a database queried) that no shell command shows.',
+  remediation: 'None needed; check that each server and tool is expected. What a tool did is judged by the rules that read it (destructive SQL, pushes, pull requests).',
+});
+
 // ---- prices -----------------------------------------------------------------------------------
 
 /** USD per million tokens: input, output, cache read, cache write. Most specific pattern first. */
@@ -88,6 +96,9 @@ function priceOfUncached(model: string): [number, number, number, number] | null
 const MODELS_MAX = 20;
 const FILES_MAX = 5_000;
 const HOSTS_MAX = 50;
+/** Bounds of the MCP tally: servers, and tools per server. */
+const MCP_SERVERS_MAX = 50;
+const MCP_TOOLS_MAX = 100;
 const OPEN_MAX = 2_000;
 
 class Context {
@@ -103,10 +114,21 @@ class Context {
   /** Commands waiting for their result: the command and its parse, to judge its exit status. */
   readonly openCommands = new Map<string, { command: string; shell: ParsedShell | undefined }>();
   readonly hosts = new Map<string, EvidenceItem>();
+  /** MCP calls by server, then by tool, with the first call's evidence. */
+  readonly mcp = new Map<string, { tools: Map<string, number>; first: EvidenceItem }>();
   modelEvidence: EvidenceItem | null = null;
 
   /** Paths a call writes or deletes, until its result says whether it ran. */
   readonly pendingFiles = new Map<string, string[]>();
+
+  mcpCall(server: string, tool: string, first: EvidenceItem): void {
+    let calls = this.mcp.get(server);
+    if (!calls) {
+      if (this.mcp.size >= MCP_SERVERS_MAX) return;
+      this.mcp.set(server, (calls = { tools: new Map(), first }));
+    }
+    if (calls.tools.has(tool) || calls.tools.size < MCP_TOOLS_MAX) calls.tools.set(tool, (calls.tools.get(tool) ?? 0) + 1);
+  }
 
   pending(callId: string, paths: string[]): void {
     if (paths.length === 0) return;
@@ -180,7 +202,7 @@ function n(v: number): number {
 
 export const CONTEXT_RULES: Rule[] = [
   {
-    metas: [models, usageCost, filesChanged, commandsRun, networkHosts],
+    metas: [models, usageCost, filesChanged, commandsRun, networkHosts, mcpToolsCalled],
     create(ctx) {
       const c = new Context();
       return {
@@ -190,6 +212,7 @@ export const CONTEXT_RULES: Rule[] = [
           else if (event.kind === 'tool_result') c.onResult(event);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
+          if (event.input.type === 'mcp') c.mcpCall(event.input.server, event.input.tool, evidence(event, describeCall(event), facts));
           if (event.input.type === 'command') {
             c.commands++;
             setCapped(c.openCommands, event.callId, { command: event.input.command, shell: facts.shell }, OPEN_MAX);
@@ -244,6 +267,12 @@ function report(ctx: RuleContext, c: Context): void {
   }
   if (c.commands > 0) {
     ctx.report({ rule: commandsRun.id, detail: `${plural(c.commands, 'command')} run, ${c.commandFailures} failed.`, evidence: [] });
+  }
+  if (c.mcp.size > 0) {
+    // "supabase: deploy_edge_function ×11, execute_sql ×2; github: create_pull_request"
+    const servers = [...c.mcp.entries()].map(([server, { tools }]) => `${server}: ${[...tools.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).join(', ')}${tools.size > 6 ? ', …' : ''}`);
+    const calls = [...c.mcp.values()].reduce((n, { tools }) => n + [...tools.values()].reduce((a, b) => a + b, 0), 0);
+    ctx.report({ rule: mcpToolsCalled.id, detail: `${plural(calls, 'call')} to ${plural(c.mcp.size, 'MCP server')}: ${servers.join('; ')}.`, evidence: [...c.mcp.values()].slice(0, 10).map((m) => m.first) });
   }
   if (c.hosts.size > 0) {
     const hosts = [...c.hosts.keys()];
